@@ -1,0 +1,101 @@
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { Channel, Principal } from '../src/platform/context.js';
+import type { DomainRuntime } from '../schema/domain-runtime.js';
+import type { RateLimitResult } from '../src/identity/index.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal | null;
+  }
+}
+
+/** A: bearer key; B: session cookie; TOOLS: optional session, else per-IP; GRAPHQL: either, or anonymous. */
+export type Surface = 'A' | 'B' | 'TOOLS' | 'GRAPHQL';
+
+const CHANNEL: Record<Surface, Channel> = { A: 'SURFACE_A', B: 'SURFACE_B', TOOLS: 'SURFACE_B', GRAPHQL: 'GRAPHQL' };
+const UNAUTHORIZED: Record<'A' | 'B', string> = {
+  A: 'Invalid or missing API key. Send Authorization: Bearer <API_KEY>.',
+  B: 'Unauthorized. Please sign in.',
+};
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function bearerToken(authorization: string | undefined): string | null {
+  if (!authorization) return null;
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
+  return match ? match[1] : null;
+}
+
+export function toWebHeaders(request: FastifyRequest): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, String(value));
+  }
+  return headers;
+}
+
+function setRateHeaders(reply: FastifyReply, r: RateLimitResult): void {
+  reply.header('ratelimit-limit', String(r.limit));
+  reply.header('ratelimit-remaining', String(r.remaining));
+  reply.header('ratelimit-reset', String(r.resetSeconds));
+}
+
+function tooMany(reply: FastifyReply, r: RateLimitResult): FastifyReply {
+  reply.header('retry-after', String(r.resetSeconds));
+  return reply.code(429).send({ error: `Rate limit exceeded: ${r.limit} requests per minute. Retry in ${r.resetSeconds}s.`, code: 'RATE_LIMITED' });
+}
+
+/** Cookie-authenticated state changes must come from a trusted origin (CSRF). */
+function originAllowed(runtime: DomainRuntime, request: FastifyRequest): boolean {
+  if (SAFE_METHODS.has(request.method)) return true;
+  const origin = request.headers.origin;
+  if (origin !== undefined) return runtime.config.trustedOrigins.includes(origin);
+  return request.headers['sec-fetch-site'] !== 'cross-site';
+}
+
+export async function resolveAndLimit(
+  runtime: DomainRuntime,
+  surface: Surface,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<{ principal: Principal | null } | { sent: FastifyReply }> {
+  const channel = CHANNEL[surface];
+  const bearer = surface === 'B' || surface === 'TOOLS' ? null : bearerToken(request.headers.authorization);
+  const hasCookie = !!request.headers.cookie;
+  let principal: Principal | null = null;
+  if (bearer) principal = await runtime.authenticate({ bearer }, channel);
+  else if (hasCookie && surface !== 'A') principal = await runtime.authenticate({ headers: toWebHeaders(request) }, channel);
+
+  const presentedCredentials = !!bearer || (hasCookie && surface !== 'A') || !!request.headers.authorization;
+  const required = surface === 'A' || surface === 'B';
+  if (!principal && (required || presentedCredentials)) {
+    // Failed authentication is limited per client IP, so keys and sessions cannot be guessed at speed.
+    const failures = await runtime.rateLimit(`ip:${request.ip}:authfail`, runtime.config.AUTH_FAILURES_PER_MINUTE);
+    if (!failures.allowed) return { sent: tooMany(reply, failures) };
+    if (required || bearer) {
+      const key = surface === 'A' ? 'A' : 'B';
+      return { sent: reply.code(401).send({ error: UNAUTHORIZED[surface === 'GRAPHQL' ? 'A' : key], code: 'UNAUTHENTICATED' }) };
+    }
+  }
+
+  if (principal?.via === 'SESSION' && !originAllowed(runtime, request)) {
+    return { sent: reply.code(403).send({ error: 'Cross-origin request refused: origin is not trusted.', code: 'FORBIDDEN' }) };
+  }
+
+  const { bucket, limit } = principal
+    ? runtime.rateLimitFor(principal)
+    : { bucket: `ip:${request.ip}:anon`, limit: runtime.anonymousRate };
+  const rate = await runtime.rateLimit(bucket, limit);
+  setRateHeaders(reply, rate);
+  if (!rate.allowed) return { sent: tooMany(reply, rate) };
+  return { principal };
+}
+
+export function guardFor(runtime: DomainRuntime, surface: Surface): preHandlerAsyncHookHandler {
+  return async function guard(request, reply) {
+    const outcome = await resolveAndLimit(runtime, surface, request, reply);
+    if ('sent' in outcome) return outcome.sent;
+    request.principal = outcome.principal;
+  };
+}

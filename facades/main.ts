@@ -1,0 +1,43 @@
+import 'reflect-metadata';
+import { loadConfig, ConfigError } from '../src/platform/config.js';
+import { createLogger } from '../src/platform/logger.js';
+import { createDomainRuntime } from '../schema/domain-runtime.js';
+import { buildServer } from './server.js';
+
+/** The API process: REST surfaces, GraphQL, better-auth and ops endpoints. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
+  if (config.usingDevSecret) logger.warn('BETTER_AUTH_SECRET is not set: using the development secret (never do this in production)');
+  const runtime = await createDomainRuntime(config, logger);
+  const app = await buildServer(runtime);
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => process.exit(1), 15_000).unref();
+    await app.close().catch((err) => logger.error({ err }, 'error while closing HTTP server'));
+    await runtime.close();
+    clearTimeout(timer);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  await app.listen({ host: config.HOST, port: config.PORT });
+  logger.info({ url: config.baseUrl }, 'API listening');
+}
+
+main().catch((err) => {
+  console.error('API failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,91 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { GraphQLError } from 'graphql';
+import { DomainError, HTTP_STATUS_BY_CODE, type ErrorCode, type ErrorDetail } from '../src/platform/errors.js';
+import type { DomainRuntime } from '../schema/domain-runtime.js';
+import { guardFor, type Surface } from './http-guard.js';
+
+export interface RouteInput {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+/** One REST endpoint = a GraphQL operation + how to read its variables + how to reshape its data. */
+export interface RestRoute<TData = any, TVars = any> {
+  method: 'GET' | 'POST' | 'DELETE';
+  url: string;
+  surface: Surface;
+  operation: TypedDocumentNode<TData, TVars>;
+  variables?: (input: RouteInput) => TVars;
+  map: (data: TData) => unknown;
+  /** Success status; Surface B always answers 200 (spec §7). */
+  status?: number;
+  schema?: FastifySchema;
+  summary: string;
+}
+
+export const defineRoute = <TData, TVars>(route: RestRoute<TData, TVars>): RestRoute<TData, TVars> => route;
+
+export interface ErrorBody {
+  error: string;
+  code: string;
+  details?: ErrorDetail[];
+  requestId?: string;
+}
+
+/**
+ * The one translation of domain error codes to HTTP. Anything that is not a DomainError is a 500 with a
+ * generic message and the request id — never a stack trace or SQL.
+ */
+export function errorResponse(err: unknown, requestId: string): { status: number; body: ErrorBody; retryAfter?: number } {
+  const domain = err instanceof DomainError ? err : (err as GraphQLError | undefined)?.originalError;
+  if (domain instanceof DomainError) {
+    const code: ErrorCode = domain.code;
+    const body: ErrorBody = { error: domain.message, code };
+    if (domain.details?.length) body.details = domain.details;
+    if (code === 'INTERNAL') body.requestId = requestId;
+    return { status: HTTP_STATUS_BY_CODE[code], body, retryAfter: domain.retryAfterSeconds };
+  }
+  return { status: 500, body: { error: 'Internal server error', code: 'INTERNAL', requestId } };
+}
+
+export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
+  const { status, body, retryAfter } = errorResponse(err, String(reply.request.id));
+  if (status >= 500) reply.request.log.error({ err: (err as GraphQLError)?.originalError ?? err }, 'request failed');
+  if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
+  return reply.code(status).send(body);
+}
+
+function compile(runtime: DomainRuntime, route: RestRoute): CompiledQuery {
+  const compiled = compileQuery(runtime.schema, route.operation as never);
+  if (!isCompiledQuery(compiled)) {
+    throw new Error(`Route ${route.method} ${route.url}: operation does not compile: ${compiled.errors?.map((e) => e.message).join('; ')}`);
+  }
+  return compiled;
+}
+
+/** Registers the route table; each operation is compiled once (graphql-jit) and run in-process per request. */
+export function registerRoutes(app: FastifyInstance, runtime: DomainRuntime, routes: RestRoute[]): void {
+  for (const route of routes) {
+    const compiled = compile(runtime, route);
+    app.route({
+      method: route.method,
+      url: route.url,
+      schema: route.schema,
+      preHandler: guardFor(runtime, route.surface),
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const input: RouteInput = {
+          params: (request.params ?? {}) as Record<string, string>,
+          query: (request.query ?? {}) as Record<string, unknown>,
+          body: request.body,
+        };
+        const ctx = runtime.createContext({ principal: request.principal ?? null, requestId: String(request.id), ip: request.ip });
+        const result = await compiled.query(undefined, ctx, (route.variables?.(input) ?? {}) as Record<string, unknown>);
+        if (result.errors?.length) return sendError(reply, result.errors[0]);
+        return reply.code(route.status ?? 200).send(route.map(result.data as never));
+      },
+    });
+  }
+}

@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { ApolloServer } from '@apollo/server';
+import type { GraphQLFormattedError } from 'graphql';
+import { unwrapResolverError } from '@apollo/server/errors';
+import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { DomainError } from '../src/platform/errors.js';
+import type { RequestContext } from '../src/platform/context.js';
+import type { DomainRuntime } from '../schema/domain-runtime.js';
+import { registerRoutes, sendError, type RestRoute } from './rest-mapper.js';
+import { resolveAndLimit, toWebHeaders } from './http-guard.js';
+import { v1Routes } from './v1/routes.js';
+import { apiRoutes } from './api/routes.js';
+
+export const ROUTES: RestRoute[] = [...v1Routes, ...apiRoutes];
+const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
+
+function validationDetails(err: FastifyError): { path: string; message: string }[] {
+  return (err.validation ?? []).map((v) => {
+    const params = v.params as Record<string, unknown>;
+    const base = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.');
+    if (params.additionalProperty) return { path: [base, params.additionalProperty].filter(Boolean).join('.'), message: 'unknown field' };
+    if (params.missingProperty) return { path: [base, params.missingProperty].filter(Boolean).join('.'), message: 'is required' };
+    return { path: base || (err.validationContext ?? ''), message: v.message ?? 'is invalid' };
+  });
+}
+
+function handleError(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (err.validation) {
+    const details = validationDetails(err);
+    const where = err.validationContext === 'body' ? 'body' : err.validationContext === 'querystring' ? 'query' : 'path';
+    return reply.code(400).send({ error: `Invalid request ${where}: ${details.map((d) => `${d.path || where} ${d.message}`).join('; ')}`, code: 'BAD_USER_INPUT', details });
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return reply.code(415).send({ error: 'Unsupported content type: send Content-Type: application/json.', code: 'UNSUPPORTED_MEDIA_TYPE' });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return reply.code(413).send({ error: 'Request body too large.', code: 'PAYLOAD_TOO_LARGE' });
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return reply.code(400).send({ error: 'Malformed JSON body.', code: 'BAD_USER_INPUT' });
+  }
+  if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON/i.test(err.message))) {
+    return reply.code(400).send({ error: 'Malformed JSON body.', code: 'BAD_USER_INPUT' });
+  }
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    return reply.code(err.statusCode).send({ error: err.message, code: 'BAD_USER_INPUT' });
+  }
+  return sendError(reply, err);
+}
+
+/** Apollo's view of our errors: DomainError codes as extensions.code, anything unexpected made generic. */
+function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const original = unwrapResolverError(error);
+  if (original instanceof DomainError) {
+    return {
+      message: original.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: original.code, ...(original.details ? { details: original.details } : {}) },
+    };
+  }
+  const code = formatted.extensions?.code;
+  if (code && code !== 'INTERNAL_SERVER_ERROR') return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
+  return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL' } };
+}
+
+async function mountAuth(app: FastifyInstance, runtime: DomainRuntime) {
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/api/auth/*',
+    async handler(request, reply) {
+      const signIn = request.method === 'POST' && request.url.startsWith('/api/auth/sign-in');
+      const failureBucket = `ip:${request.ip}:authfail`;
+      if (signIn) {
+        const state = await runtime.peekRateLimit(failureBucket, runtime.config.AUTH_FAILURES_PER_MINUTE);
+        if (!state.allowed) {
+          reply.header('retry-after', String(state.resetSeconds));
+          return reply.code(429).send({ error: 'Too many failed sign-in attempts. Try again later.', code: 'RATE_LIMITED' });
+        }
+      }
+      const url = new URL(request.url, runtime.config.baseUrl);
+      const body = request.body === undefined || request.method === 'GET' ? undefined : JSON.stringify(request.body);
+      const response = await runtime.auth.handler(new Request(url, { method: request.method, headers: toWebHeaders(request), body }));
+      if (signIn && response.status === 401) await runtime.rateLimit(failureBucket, runtime.config.AUTH_FAILURES_PER_MINUTE);
+      reply.code(response.status);
+      response.headers.forEach((value, name) => {
+        if (name !== 'set-cookie' && name !== 'content-length') reply.header(name, value);
+      });
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length) reply.header('set-cookie', cookies);
+      return reply.send(await response.text());
+    },
+  });
+}
+
+function mountOps(app: FastifyInstance, runtime: DomainRuntime) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration',
+    labelNames: ['method', 'route'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    requests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    const checks = await runtime.ready();
+    const ok = checks.postgres && checks.redis;
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', checks });
+  });
+  app.get('/metrics', async (_request, reply) => reply.header('content-type', registry.contentType).send(await registry.metrics()));
+}
+
+/** Assembles the HTTP server of one API process: better-auth, both REST surfaces, GraphQL and ops endpoints. */
+export async function buildServer(runtime: DomainRuntime): Promise<FastifyInstance> {
+  const { config } = runtime;
+  const app = Fastify({
+    loggerInstance: runtime.logger as FastifyBaseLogger,
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID_RE.test(incoming) ? incoming : randomUUID();
+    },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, useDefaults: true } },
+  }) as unknown as FastifyInstance;
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', String(request.id));
+  });
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'NOT_FOUND' }));
+
+  mountOps(app, runtime);
+  await mountAuth(app, runtime);
+
+  const apollo = new ApolloServer<RequestContext>({
+    schema: runtime.schema,
+    introspection: config.introspection,
+    includeStacktraceInErrorResponses: false,
+    formatError: formatGraphQLError,
+    plugins: [fastifyApolloDrainPlugin(app)],
+  });
+  await apollo.start();
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.routeOptions.url !== '/graphql') return;
+    const outcome = await resolveAndLimit(runtime, 'GRAPHQL', request, reply);
+    if ('sent' in outcome) return outcome.sent;
+    request.principal = outcome.principal;
+  });
+  await app.register(fastifyApollo(apollo), {
+    path: '/graphql',
+    context: async (request) => runtime.createContext({ principal: request.principal ?? null, requestId: String(request.id), ip: request.ip }),
+  });
+
+  registerRoutes(app, runtime, ROUTES);
+  return app;
+}

@@ -1,0 +1,20 @@
+import 'reflect-metadata';
+import { buildSchema, type ContainerType } from 'type-graphql';
+import type { GraphQLSchema } from 'graphql';
+import { IdentityResolver } from '../src/identity/index.js';
+import { ProjectResolver } from '../src/projects/index.js';
+
+export const RESOLVERS = [IdentityResolver, ProjectResolver] as const;
+
+/**
+ * The one place the schema is assembled. `container` supplies resolver instances with their services;
+ * printing the SDL needs no container (resolvers are only instantiated to resolve).
+ */
+export async function buildDomainSchema(container?: ContainerType): Promise<GraphQLSchema> {
+  return buildSchema({
+    resolvers: [...RESOLVERS],
+    container,
+    validate: false,
+    emitSchemaFile: false,
+  });
+}

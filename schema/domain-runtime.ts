@@ -1,0 +1,128 @@
+import 'reflect-metadata';
+import pg from 'pg';
+import type { GraphQLSchema } from 'graphql';
+import type { AppConfig } from '../src/platform/config.js';
+import type { Channel, Principal, RequestContext } from '../src/platform/context.js';
+import { LoaderRegistry } from '../src/platform/context.js';
+import { createOrm, type MikroORM } from '../src/platform/db/orm.js';
+import { MIGRATIONS } from '../src/platform/db/migrations/index.js';
+import type { Logger } from '../src/platform/logger.js';
+import { createRedis, type Redis } from '../src/platform/redis.js';
+import { ENTITIES } from '../src/entities.js';
+import {
+  ANONYMOUS_RATE,
+  ApiKeyService,
+  IdentityResolver,
+  OrganizationService,
+  PrincipalResolver,
+  RATE_LIMITS,
+  RateLimiter,
+  createAuth,
+  type Auth,
+  type RateLimitResult,
+} from '../src/identity/index.js';
+import { ProjectResolver, ProjectService } from '../src/projects/index.js';
+import { buildDomainSchema } from './build-schema.js';
+
+/** How a transport identified the caller, before any domain rule applies. */
+export interface Credentials {
+  bearer?: string | null;
+  headers?: Headers;
+}
+
+/**
+ * Everything a process needs to serve the domain API: connections, services, the schema, the
+ * principal resolver and the rate limiter. Facades and tests get it from here; they never reach services.
+ */
+export interface DomainRuntime {
+  config: AppConfig;
+  logger: Logger;
+  orm: MikroORM;
+  redis: Redis;
+  pool: pg.Pool;
+  auth: Auth;
+  schema: GraphQLSchema;
+  createContext(input: { principal: Principal | null; requestId: string; ip?: string }): RequestContext;
+  authenticate(creds: Credentials, channel: Channel): Promise<Principal | null>;
+  rateLimit(bucket: string, limit: number): Promise<RateLimitResult>;
+  peekRateLimit(bucket: string, limit: number): Promise<RateLimitResult>;
+  rateLimitFor(principal: Principal): { bucket: string; limit: number };
+  anonymousRate: number;
+  ready(): Promise<{ postgres: boolean; redis: boolean }>;
+  close(): Promise<void>;
+}
+
+export async function createDomainRuntime(
+  config: AppConfig,
+  logger: Logger,
+  options: { onQuery?: (sql: string) => void } = {},
+): Promise<DomainRuntime> {
+  const orm = await createOrm({ databaseUrl: config.DATABASE_URL, entities: ENTITIES, migrations: MIGRATIONS, logger, onQuery: options.onQuery });
+  const redis = createRedis(config.REDIS_URL, { name: 'api' });
+  const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 5 });
+  const auth = createAuth(config, pool);
+
+  const apiKeys = new ApiKeyService();
+  const organizations = new OrganizationService();
+  const projects = new ProjectService(config);
+  const principals = new PrincipalResolver(auth, apiKeys, organizations);
+  const limiter = new RateLimiter(redis, config.REDIS_PREFIX);
+
+  const instances = new Map<unknown, unknown>([
+    [IdentityResolver, new IdentityResolver(apiKeys, organizations)],
+    [ProjectResolver, new ProjectResolver(projects)],
+  ]);
+  const schema = await buildDomainSchema({
+    get: (cls) => {
+      const instance = instances.get(cls);
+      if (!instance) throw new Error(`No resolver instance registered for ${(cls as { name?: string }).name}`);
+      return instance;
+    },
+  });
+
+  return {
+    config,
+    logger,
+    orm,
+    redis,
+    pool,
+    auth,
+    schema,
+    anonymousRate: ANONYMOUS_RATE,
+    createContext: ({ principal, requestId, ip }) => ({
+      principal,
+      em: orm.em.fork(),
+      loaders: new LoaderRegistry(),
+      requestId,
+      ip,
+    }),
+    async authenticate(creds, channel) {
+      const em = orm.em.fork();
+      if (creds.bearer) return principals.fromApiKey(em, creds.bearer, channel);
+      if (creds.headers) return principals.fromSession(em, creds.headers, channel);
+      return null;
+    },
+    rateLimit: (bucket, limit) => limiter.hit(bucket, limit),
+    peekRateLimit: (bucket, limit) => limiter.peek(bucket, limit),
+    rateLimitFor(principal) {
+      // Keys count against Surface A's allowance, sessions against Surface B's (GraphQL included).
+      const surface = principal.via === 'API_KEY' ? 'A' : 'B';
+      return { bucket: `org:${principal.organizationId}:${surface}`, limit: RATE_LIMITS[surface][principal.plan] };
+    },
+    async ready() {
+      const postgres = await orm.em
+        .getConnection()
+        .execute('SELECT 1')
+        .then(() => true)
+        .catch(() => false);
+      const redisOk = await redis
+        .ping()
+        .then((r) => r === 'PONG')
+        .catch(() => false);
+      return { postgres, redis: redisOk };
+    },
+    async close() {
+      await Promise.allSettled([orm.close(true), redis.quit(), pool.end()]);
+    },
+  };
+}

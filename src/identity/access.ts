@@ -1,0 +1,54 @@
+import type { AppConfig, Plan, PlanQuota } from '../platform/config.js';
+import type { MemberRole, Principal } from '../platform/context.js';
+import { DomainError } from '../platform/errors.js';
+
+const PLAN_NAMES: Record<Plan, string> = { FREE: 'Free', PRO: 'Pro', ENTERPRISE: 'Enterprise' };
+
+/**
+ * API access is plan-gated on both REST surfaces and for key-authenticated GraphQL; the first-party
+ * dashboard (a session on /graphql) manages projects on every plan, within quotas (DESIGN §4).
+ */
+export function isPlanGated(p: Principal): boolean {
+  if (p.via === 'SYSTEM') return false;
+  return !(p.channel === 'GRAPHQL' && p.via === 'SESSION');
+}
+
+export function requirePrincipal(p: Principal | null): Principal {
+  if (!p) throw new DomainError('UNAUTHENTICATED', 'Unauthorized. Please sign in or provide a valid API key.');
+  return p;
+}
+
+/** Read = queries and GETs; write = any mutation. */
+export function assertApiAccess(principal: Principal | null, access: 'read' | 'write'): Principal {
+  const p = requirePrincipal(principal);
+  if (!isPlanGated(p)) return p;
+  if (p.plan === 'FREE') {
+    throw new DomainError('FORBIDDEN', 'The Free plan includes the free tools only; upgrade to Pro for API access.');
+  }
+  if (p.plan === 'PRO' && access === 'write') {
+    throw new DomainError('FORBIDDEN', 'The Pro plan has read-only API access; upgrade to Enterprise to make changes.');
+  }
+  return p;
+}
+
+export function requireRole(principal: Principal | null, roles: MemberRole[]): Principal {
+  const p = requirePrincipal(principal);
+  if (p.via === 'SYSTEM') return p;
+  if (p.via !== 'SESSION' || !roles.includes(p.role)) {
+    throw new DomainError('FORBIDDEN', `Only organization ${roles.join('s or ')}s can do this.`);
+  }
+  return p;
+}
+
+export function quotaFor(config: Pick<AppConfig, 'quotas'>, plan: Plan): PlanQuota {
+  return config.quotas[plan];
+}
+
+export function assertWithinQuota(current: number, max: number, what: string, plan: Plan): void {
+  if (current >= max) {
+    throw new DomainError(
+      'PLAN_LIMIT',
+      `Plan limit reached: the ${PLAN_NAMES[plan]} plan allows ${max} ${what}.`,
+    );
+  }
+}

@@ -1,0 +1,89 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Plan } from '../platform/config.js';
+import type { MemberRole, Principal } from '../platform/context.js';
+import { DomainError, badInput, notFound } from '../platform/errors.js';
+import { isUuid, newId } from '../platform/ids.js';
+import { requireRole } from './access.js';
+import { ApiKeyEntity, type ApiKey } from './api-key.entity.js';
+
+/** Every plan allows five active keys (spec §5 A.4). */
+export const MAX_ACTIVE_KEYS = 5;
+const KEY_PREFIX = 'seo_';
+/** lastUsedAt is a hint, not an audit log: write it at most once a minute per key. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+
+export interface VerifiedKey {
+  apiKeyId: string;
+  organizationId: string;
+  plan: Plan;
+}
+
+export class ApiKeyService {
+  async create(em: EntityManager, principal: Principal | null, name: string): Promise<{ apiKey: ApiKey; key: string }> {
+    const p = requireRole(principal, ['owner', 'admin']);
+    const trimmed = name.trim();
+    if (!trimmed || trimmed.length > 100) throw badInput('Key name must be 1-100 characters.', [{ path: 'name', message: 'must be 1-100 characters' }]);
+    const key = KEY_PREFIX + randomBytes(32).toString('base64url');
+    return em.transactional(async (tx) => {
+      // Lock the organization row: concurrent creates serialize here, so the count below is exact.
+      await tx.getConnection().execute('SELECT 1 FROM "organization" WHERE id = ? FOR UPDATE', [p.organizationId]);
+      const active = await tx.count(ApiKeyEntity, { organizationId: p.organizationId, revokedAt: null });
+      if (active >= MAX_ACTIVE_KEYS) {
+        throw new DomainError('PLAN_LIMIT', `Plan limit reached: at most ${MAX_ACTIVE_KEYS} active API keys per organization. Revoke one first.`);
+      }
+      const apiKey = tx.create(ApiKeyEntity, {
+        id: newId(),
+        organizationId: p.organizationId,
+        name: trimmed,
+        prefix: key.slice(0, 8),
+        keyHash: hashApiKey(key),
+        createdBy: p.userId ?? null,
+        createdAt: new Date(),
+      });
+      await tx.flush();
+      return { apiKey, key };
+    });
+  }
+
+  async list(em: EntityManager, principal: Principal | null): Promise<ApiKey[]> {
+    const p = requireRole(principal, ['owner', 'admin']);
+    return em.find(ApiKeyEntity, { organizationId: p.organizationId }, { orderBy: { createdAt: 'desc' } });
+  }
+
+  async revoke(em: EntityManager, principal: Principal | null, id: string): Promise<ApiKey> {
+    const p = requireRole(principal, ['owner', 'admin']);
+    const apiKey = isUuid(id) ? await em.findOne(ApiKeyEntity, { id, organizationId: p.organizationId }) : null;
+    if (!apiKey) throw notFound('API key');
+    if (!apiKey.revokedAt) {
+      apiKey.revokedAt = new Date();
+      await em.flush();
+    }
+    return apiKey;
+  }
+
+  /** The hot path of every Surface A request: one indexed lookup, and a throttled lastUsedAt write. */
+  async verify(em: EntityManager, key: string): Promise<VerifiedKey | null> {
+    if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null;
+    const rows = await em
+      .getConnection()
+      .execute<{ id: string; organization_id: string; plan: Plan; last_used_at: Date | null }[]>(
+        `SELECT k.id, k.organization_id, o.plan, k.last_used_at FROM api_key k JOIN "organization" o ON o.id = k.organization_id
+         WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
+        [hashApiKey(key)],
+      );
+    const row = rows[0];
+    if (!row) return null;
+    if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > LAST_USED_RESOLUTION_MS) {
+      void em
+        .getConnection()
+        .execute('UPDATE api_key SET last_used_at = now() WHERE id = ?', [row.id])
+        .catch(() => undefined);
+    }
+    return { apiKeyId: row.id, organizationId: row.organization_id, plan: row.plan };
+  }
+}
+
+export type { MemberRole };

@@ -1,0 +1,106 @@
+import { betterAuth } from 'better-auth';
+import { organization } from 'better-auth/plugins';
+import type pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import type { AppConfig } from '../platform/config.js';
+
+/** The session cookie name is part of the contract (spec §5 B.1). */
+export const SESSION_COOKIE = 'better-auth.session-token';
+
+function slugify(text: string): string {
+  const base = text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+  return `${base || 'org'}-${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * Inserts an organization and its owner in one transaction; used by sign-up (personal organization)
+ * and by the admin CLI. Plans are set here, server-side only.
+ */
+export async function insertOrganization(
+  pool: pg.Pool,
+  input: { name: string; ownerUserId: string; plan: string },
+): Promise<{ id: string; slug: string }> {
+  const id = randomBytes(16).toString('hex');
+  const slug = slugify(input.name);
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(
+      `INSERT INTO "organization" (id, name, slug, "createdAt", plan) VALUES ($1, $2, $3, now(), $4)`,
+      [id, input.name, slug, input.plan],
+    );
+    await client.query(
+      `INSERT INTO "member" (id, "organizationId", "userId", role, "createdAt") VALUES ($1, $2, $3, 'owner', now())`,
+      [randomBytes(16).toString('hex'), id, input.ownerUserId],
+    );
+    await client.query('COMMIT');
+    return { id, slug };
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+export function createAuth(config: AppConfig, pool: pg.Pool) {
+  const secure = config.baseUrl.startsWith('https://');
+  return betterAuth({
+    appName: 'SEO Audit Platform',
+    baseURL: config.baseUrl,
+    basePath: '/api/auth',
+    secret: config.authSecret,
+    database: pool,
+    trustedOrigins: config.trustedOrigins,
+    emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 128, autoSignIn: true },
+    // Brute-force protection is ours (Redis-backed, shared by every API process), not better-auth's in-memory one.
+    rateLimit: { enabled: false },
+    telemetry: { enabled: false },
+    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    advanced: {
+      useSecureCookies: false,
+      // Stated explicitly: NODE_ENV=test would otherwise switch these checks off silently.
+      disableOriginCheck: false,
+      disableCSRFCheck: false,
+      cookies: {
+        session_token: {
+          name: SESSION_COOKIE,
+          attributes: { secure, httpOnly: true, sameSite: 'lax', path: '/' },
+        },
+      },
+    },
+    plugins: [
+      organization({
+        allowUserToCreateOrganization: true,
+        creatorRole: 'owner',
+        schema: {
+          organization: {
+            additionalFields: {
+              plan: { type: 'string', input: false, required: false, defaultValue: config.DEFAULT_PLAN },
+            },
+          },
+        },
+      }),
+    ],
+    databaseHooks: {
+      user: {
+        create: {
+          after: async (user) => {
+            await insertOrganization(pool, {
+              name: `${user.name || user.email.split('@')[0]}'s organization`,
+              ownerUserId: user.id,
+              plan: config.DEFAULT_PLAN,
+            });
+          },
+        },
+      },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

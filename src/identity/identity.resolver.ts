@@ -1,0 +1,54 @@
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../platform/context.js';
+import { requirePrincipal } from './access.js';
+import type { ApiKey } from './api-key.entity.js';
+import { ApiKeyService } from './api-key.service.js';
+import { ApiKeyType, CreatedApiKeyType, MemberType, OrganizationType, ViewerType, type PlanEnum } from './identity.types.js';
+import { OrganizationService } from './organization.service.js';
+
+const toApiKeyType = (k: ApiKey): ApiKeyType => ({
+  id: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  createdAt: k.createdAt,
+  lastUsedAt: k.lastUsedAt ?? null,
+  revokedAt: k.revokedAt ?? null,
+});
+
+@Resolver()
+export class IdentityResolver {
+  constructor(
+    private readonly keyService: ApiKeyService,
+    private readonly organizations: OrganizationService,
+  ) {}
+
+  @Query(() => ViewerType)
+  async viewer(@Ctx() ctx: RequestContext): Promise<ViewerType> {
+    const p = requirePrincipal(ctx.principal);
+    const org = await this.organizations.current(ctx.em, p);
+    return { userId: p.userId ?? null, role: p.role, via: p.via, organization: { ...org, plan: org.plan as PlanEnum } };
+  }
+
+  @Query(() => [MemberType])
+  async members(@Ctx() ctx: RequestContext): Promise<MemberType[]> {
+    return this.organizations.members(ctx.em, ctx.principal);
+  }
+
+  @Query(() => [ApiKeyType], { description: 'Owners and admins only.' })
+  async apiKeys(@Ctx() ctx: RequestContext): Promise<ApiKeyType[]> {
+    return (await this.keyService.list(ctx.em, ctx.principal)).map(toApiKeyType);
+  }
+
+  @Mutation(() => CreatedApiKeyType, { description: 'Owners and admins only; at most 5 active keys per organization.' })
+  async createApiKey(@Arg('name', () => String) name: string, @Ctx() ctx: RequestContext): Promise<CreatedApiKeyType> {
+    const { apiKey, key } = await this.keyService.create(ctx.em, ctx.principal, name);
+    return { key, apiKey: toApiKeyType(apiKey) };
+  }
+
+  @Mutation(() => ApiKeyType, { description: 'Owners and admins only.' })
+  async revokeApiKey(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<ApiKeyType> {
+    return toApiKeyType(await this.keyService.revoke(ctx.em, ctx.principal, id));
+  }
+}
+
+export { OrganizationType };

@@ -1,0 +1,36 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Channel, Principal } from '../platform/context.js';
+import type { Auth } from './auth.js';
+import type { ApiKeyService } from './api-key.service.js';
+import type { OrganizationService } from './organization.service.js';
+
+/** Bearer key or session cookie -> the one Principal shape every service takes. */
+export class PrincipalResolver {
+  constructor(
+    private readonly auth: Auth,
+    private readonly apiKeys: ApiKeyService,
+    private readonly organizations: OrganizationService,
+  ) {}
+
+  static bearerToken(authorization: string | undefined): string | null {
+    if (!authorization) return null;
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    return match ? match[1] : null;
+  }
+
+  async fromApiKey(em: EntityManager, key: string, channel: Channel): Promise<Principal | null> {
+    const verified = await this.apiKeys.verify(em, key);
+    if (!verified) return null;
+    // A key acts for its organization with member rights: it cannot manage keys or members.
+    return { organizationId: verified.organizationId, plan: verified.plan, role: 'member', via: 'API_KEY', channel, apiKeyId: verified.apiKeyId };
+  }
+
+  async fromSession(em: EntityManager, headers: Headers, channel: Channel): Promise<Principal | null> {
+    const session = await this.auth.api.getSession({ headers }).catch(() => null);
+    if (!session) return null;
+    const active = (session.session as { activeOrganizationId?: string | null }).activeOrganizationId;
+    const membership = await this.organizations.membershipForUser(em, session.user.id, active);
+    if (!membership) return null;
+    return { ...membership, via: 'SESSION', channel, userId: session.user.id };
+  }
+}

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+
+/** Plans in ascending order of access. */
+export const PLANS = ['FREE', 'PRO', 'ENTERPRISE'] as const;
+export type Plan = (typeof PLANS)[number];
+
+const quotaSchema = z.object({
+  projects: z.number().int().positive(),
+  keywordsPerProject: z.number().int().positive(),
+  competitorsPerProject: z.number().int().positive(),
+  pagesPerAudit: z.number().int().positive(),
+});
+export type PlanQuota = z.infer<typeof quotaSchema>;
+
+export const DEFAULT_QUOTAS: Record<Plan, PlanQuota> = {
+  FREE: { projects: 1, keywordsPerProject: 10, competitorsPerProject: 1, pagesPerAudit: 100 },
+  PRO: { projects: 10, keywordsPerProject: 200, competitorsPerProject: 5, pagesPerAudit: 1_000 },
+  ENTERPRISE: { projects: 100, keywordsPerProject: 2_000, competitorsPerProject: 20, pagesPerAudit: 10_000 },
+};
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const csv = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
+
+const DEV_SECRET = 'dev-only-secret-change-me-dev-only-secret-change-me';
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    HOST: z.string().default('127.0.0.1'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    PUBLIC_URL: z.url().optional(),
+    DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/seo_audit'),
+    REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+    REDIS_PREFIX: z.string().default('seo'),
+    BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    TRUSTED_ORIGINS: csv.default([]),
+    DEFAULT_PLAN: z.enum(PLANS).default('FREE'),
+    PLAN_QUOTAS: z
+      .string()
+      .transform((v, ctx) => {
+        try {
+          return JSON.parse(v) as unknown;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be JSON' });
+          return z.NEVER;
+        }
+      })
+      .pipe(z.record(z.enum(PLANS), quotaSchema.partial()))
+      .optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: bool.default(false),
+    AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+    BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
+    GRAPHQL_INTROSPECTION: bool.optional(),
+    GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(10),
+    GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(5_000),
+    SAFE_HTTP_ALLOW: csv.default([]),
+    CRAWLER_USER_AGENT: z.string().default('SEOAuditBot/1.0 (+https://github.com/seo-audit-platform)'),
+    CHROMIUM_PATH: z.string().optional(),
+    WORKER_CONCURRENCY: z.coerce.number().int().positive().default(2),
+  })
+  .transform((env, ctx) => {
+    const production = env.NODE_ENV === 'production';
+    if (production && !env.BETTER_AUTH_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['BETTER_AUTH_SECRET'], message: 'is required in production' });
+    }
+    const baseUrl = env.PUBLIC_URL ?? `http://${env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST}:${env.PORT}`;
+    const quotas = structuredClone(DEFAULT_QUOTAS);
+    for (const plan of PLANS) Object.assign(quotas[plan], env.PLAN_QUOTAS?.[plan] ?? {});
+    return {
+      ...env,
+      production,
+      baseUrl,
+      authSecret: env.BETTER_AUTH_SECRET ?? DEV_SECRET,
+      usingDevSecret: !env.BETTER_AUTH_SECRET,
+      trustedOrigins: [...new Set([new URL(baseUrl).origin, ...env.TRUSTED_ORIGINS])],
+      quotas,
+      introspection: env.GRAPHQL_INTROSPECTION ?? !production,
+    };
+  });
+
+export type AppConfig = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment once; a bad variable is fatal with a message naming it. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

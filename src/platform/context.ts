@@ -1,0 +1,40 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Plan } from './config.js';
+
+/** Which door a request came through; plan access differs by door (DESIGN §4). */
+export type Channel = 'SURFACE_A' | 'SURFACE_B' | 'GRAPHQL' | 'CLI' | 'WORKER';
+export type MemberRole = 'owner' | 'admin' | 'member';
+
+export interface Principal {
+  organizationId: string;
+  plan: Plan;
+  role: MemberRole;
+  via: 'API_KEY' | 'SESSION' | 'SYSTEM';
+  channel: Channel;
+  userId?: string;
+  apiKeyId?: string;
+}
+
+/**
+ * Per-request (or per-job) loader registry: modules create their DataLoaders lazily under a key,
+ * so nothing request-scoped outlives the request and platform needs no knowledge of modules.
+ */
+export class LoaderRegistry {
+  private readonly loaders = new Map<string, unknown>();
+  get<T>(key: string, create: () => T): T {
+    let loader = this.loaders.get(key) as T | undefined;
+    if (loader === undefined) {
+      loader = create();
+      this.loaders.set(key, loader);
+    }
+    return loader;
+  }
+}
+
+export interface RequestContext {
+  principal: Principal | null;
+  em: EntityManager;
+  loaders: LoaderRegistry;
+  requestId: string;
+  ip?: string;
+}

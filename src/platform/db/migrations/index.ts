@@ -1,0 +1,7 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { IdentityAndProjects20261121 } from './20261121-0001-identity-and-projects.js';
+
+/** Listed explicitly so that tsx, vitest and the compiled dist/ all run the same migrations. */
+export const MIGRATIONS: MigrationObject[] = [
+  { name: '20261121-0001-identity-and-projects', class: IdentityAndProjects20261121 },
+];

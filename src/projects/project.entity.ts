@@ -1,0 +1,27 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+
+export interface ProjectSettings {
+  maxPages?: number;
+  maxDepth?: number;
+  crawlDelayMs?: number;
+  userAgent?: string;
+  respectRobots?: boolean;
+  rankCountry?: string;
+  rankLanguage?: string;
+  rankDevice?: 'desktop' | 'mobile';
+}
+
+export const ProjectEntity = defineEntity({
+  name: 'Project',
+  tableName: 'project',
+  properties: (p) => ({
+    id: p.uuid().primary(),
+    organizationId: p.string(),
+    name: p.string(),
+    url: p.string(),
+    domain: p.string(),
+    settings: p.json<ProjectSettings>(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  }),
+});
+export type Project = InferEntity<typeof ProjectEntity>;

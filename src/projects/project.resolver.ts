@@ -1,0 +1,44 @@
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../platform/context.js';
+import type { Project } from './project.entity.js';
+import { ProjectService } from './project.service.js';
+import { CreateProjectInput, DeleteProjectPayload, ProjectType } from './project.types.js';
+
+/** Entity -> API shape; counters and scores are filled by the owning modules' field resolvers. */
+export function toProjectType(project: Project): ProjectType {
+  return {
+    id: project.id,
+    name: project.name,
+    url: project.url,
+    domain: project.domain,
+    createdAt: project.createdAt,
+    counts: { projectId: project.id, audits: 0, keywords: 0, competitors: 0 },
+    lastAuditScore: null,
+  };
+}
+
+@Resolver(() => ProjectType)
+export class ProjectResolver {
+  constructor(private readonly service: ProjectService) {}
+
+  @Query(() => [ProjectType], { description: "The organization's projects, oldest first." })
+  async projects(@Ctx() ctx: RequestContext): Promise<ProjectType[]> {
+    return (await this.service.list(ctx.em, ctx.principal)).map(toProjectType);
+  }
+
+  @Query(() => ProjectType, { description: 'One project; NOT_FOUND when it is missing or belongs to another organization.' })
+  async project(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<ProjectType> {
+    return toProjectType(await this.service.get(ctx.em, ctx.principal, id));
+  }
+
+  @Mutation(() => ProjectType)
+  async createProject(@Arg('input', () => CreateProjectInput) input: CreateProjectInput, @Ctx() ctx: RequestContext): Promise<ProjectType> {
+    return toProjectType(await this.service.create(ctx.em, ctx.principal, input));
+  }
+
+  @Mutation(() => DeleteProjectPayload, { description: 'Deletes the project and all its data; cancels its running jobs.' })
+  async deleteProject(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<DeleteProjectPayload> {
+    const project = await this.service.delete(ctx.em, ctx.principal, id);
+    return { id: project.id, success: true };
+  }
+}
