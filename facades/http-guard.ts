@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Channel, Principal } from '../src/platform/context.js';
 import type { DomainRuntime } from '../schema/domain-runtime.js';
-import type { RateLimitResult } from '../src/identity/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,6 +16,7 @@ const UNAUTHORIZED: Record<'A' | 'B', string> = {
   A: 'Invalid or missing API key. Send Authorization: Bearer <API_KEY>.',
   B: 'Unauthorized. Please sign in.',
 };
+type RateLimitResult = Awaited<ReturnType<DomainRuntime['rateLimit']>>;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function bearerToken(authorization: string | undefined): string | null {

@@ -29,7 +29,7 @@ export class ApiKeyService {
     const key = KEY_PREFIX + randomBytes(32).toString('base64url');
     return em.transactional(async (tx) => {
       // Lock the organization row: concurrent creates serialize here, so the count below is exact.
-      await tx.getConnection().execute('SELECT 1 FROM "organization" WHERE id = ? FOR UPDATE', [p.organizationId]);
+      await tx.execute('SELECT 1 FROM "organization" WHERE id = ? FOR UPDATE', [p.organizationId]);
       const active = await tx.count(ApiKeyEntity, { organizationId: p.organizationId, revokedAt: null });
       if (active >= MAX_ACTIVE_KEYS) {
         throw new DomainError('PLAN_LIMIT', `Plan limit reached: at most ${MAX_ACTIVE_KEYS} active API keys per organization. Revoke one first.`);

@@ -12,12 +12,6 @@ export class PrincipalResolver {
     private readonly organizations: OrganizationService,
   ) {}
 
-  static bearerToken(authorization: string | undefined): string | null {
-    if (!authorization) return null;
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    return match ? match[1] : null;
-  }
-
   async fromApiKey(em: EntityManager, key: string, channel: Channel): Promise<Principal | null> {
     const verified = await this.apiKeys.verify(em, key);
     if (!verified) return null;

@@ -52,7 +52,7 @@ const envSchema = z
           return z.NEVER;
         }
       })
-      .pipe(z.record(z.enum(PLANS), quotaSchema.partial()))
+      .pipe(z.partialRecord(z.enum(PLANS), quotaSchema.partial()))
       .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: bool.default(false),

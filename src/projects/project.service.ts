@@ -49,7 +49,7 @@ export class ProjectService {
     const max = quotaFor(this.config, p.plan).projects;
     return em.transactional(async (tx) => {
       // Serializes creates per organization so the quota holds under concurrency.
-      await tx.getConnection().execute('SELECT 1 FROM "organization" WHERE id = ? FOR UPDATE', [p.organizationId]);
+      await tx.execute('SELECT 1 FROM "organization" WHERE id = ? FOR UPDATE', [p.organizationId]);
       const count = await tx.count(ProjectEntity, { organizationId: p.organizationId });
       assertWithinQuota(count, max, max === 1 ? 'project' : 'projects', p.plan);
       if (await tx.count(ProjectEntity, { organizationId: p.organizationId, url })) {

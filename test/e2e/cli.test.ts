@@ -1,0 +1,58 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, uniq, type TestApp } from '../support/app.js';
+
+const run = promisify(execFile);
+const root = resolve(import.meta.dirname, '../..');
+const seo = async (...args: string[]) => {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent' } });
+  return JSON.parse(stdout);
+};
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('seo CLI for self-hosters (JSON output)', () => {
+  it('migrate is idempotent', async () => {
+    expect(await seo('migrate')).toEqual({ applied: [] });
+  });
+
+  it('user create → org create → org set-plan → api-key create gives a working key', async () => {
+    const email = `admin-${uniq()}@example.test`;
+    const created = await seo('user', 'create', '--email', email, '--password', 'a-long-password', '--name', 'Admin');
+    expect(created.user).toMatchObject({ email, name: 'Admin' });
+    expect(created.organizations).toHaveLength(1);
+
+    const org = await seo('org', 'create', '--name', 'Agency', '--owner', email, '--plan', 'PRO');
+    expect(org.organization).toMatchObject({ name: 'Agency', plan: 'PRO', slug: expect.stringMatching(/^agency-/) });
+
+    const upgraded = await seo('org', 'set-plan', org.organization.slug, 'enterprise');
+    expect(upgraded.organization).toMatchObject({ id: org.organization.id, plan: 'ENTERPRISE' });
+
+    const { key, apiKey } = await seo('api-key', 'create', '--org', org.organization.id, '--name', 'deploy');
+    expect(key).toMatch(/^seo_/);
+    expect(apiKey.prefix).toBe(key.slice(0, 8));
+
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } });
+    expect(res.statusCode).toBe(200);
+    const viewer = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      payload: { query: '{ viewer { via organization { id plan } } }' },
+    });
+    expect(viewer.json().data.viewer).toEqual({ via: 'API_KEY', organization: { id: org.organization.id, plan: 'ENTERPRISE' } });
+  }, 60_000);
+
+  it('errors are a readable message and a non-zero exit, not a stack trace', async () => {
+    const err = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'org', 'set-plan', 'no-such-org', 'PRO'], { cwd: root }).catch((e) => e);
+    expect(err.code).toBe(1);
+    expect(err.stderr).toMatch(/error: organization "no-such-org" not found/);
+    expect(err.stderr).not.toMatch(/\n\s+at /);
+  }, 30_000);
+});

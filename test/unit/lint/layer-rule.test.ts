@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { ESLint } from 'eslint';
+import { resolve } from 'node:path';
+
+const eslint = new ESLint({ cwd: resolve(import.meta.dirname, '../../..') });
+
+async function layerErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: resolve(import.meta.dirname, '../../..', file) });
+  return result.messages.filter((m) => m.ruleId === 'layers/layers').map((m) => m.message);
+}
+
+describe('the layer rule (DESIGN §2) is enforced by lint', () => {
+  it.each([
+    ['src/projects/x.ts', "import { a } from '../../schema/build-schema.js';", /src\/ may not import schema/],
+    ['src/projects/x.ts', "import { a } from '../../facades/server.js';", /src\/ may not import facades/],
+    ['src/platform/x.ts', "import { a } from '../identity/index.js';", /src\/platform may not import a domain module/],
+    ['src/projects/x.ts', "import { a } from '../identity/api-key.service.js';", /only through its index\.ts/],
+    ['src/seo/x.ts', "import { request } from 'undici';", /pure analysis/],
+    ['src/seo/x.ts', "import { a } from '../platform/errors.js';", /pure analysis/],
+    ['facades/x.ts', "import { ProjectService } from '../src/projects/index.js';", /facades\/ may import src\/platform only/],
+    ['workers/x.ts', "import { a } from '../facades/server.js';", /workers\/ may not import facades/],
+  ])('%s: %s is refused', async (file, code, message) => {
+    const errors = await layerErrors(file, `${code}\nexport const b = a;\n`);
+    expect(errors.join('\n')).toMatch(message);
+  });
+
+  it.each([
+    ['src/projects/x.ts', "import { a } from '../identity/index.js';"],
+    ['src/projects/x.ts', "import { a } from '../platform/errors.js';"],
+    ['facades/x.ts', "import { a } from '../src/platform/errors.js';"],
+    ['facades/x.ts', "import { a } from '../schema/domain-runtime.js';"],
+    ['workers/x.ts', "import { a } from '../src/projects/index.js';"],
+    ['schema/x.ts', "import { a } from '../src/projects/index.js';"],
+  ])('%s: %s is allowed', async (file, code) => {
+    expect(await layerErrors(file, `${code}\nexport const b = a;\n`)).toEqual([]);
+  });
+});

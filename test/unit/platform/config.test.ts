@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_QUOTAS, loadConfig } from '../../../src/platform/config.js';
+
+describe('config', () => {
+  it('works with no environment at all, using the local defaults', () => {
+    const c = loadConfig({});
+    expect(c.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/seo_audit');
+    expect(c.REDIS_URL).toBe('redis://127.0.0.1:6379');
+    expect(c.baseUrl).toBe('http://127.0.0.1:3000');
+    expect(c.DEFAULT_PLAN).toBe('FREE');
+    expect(c.quotas).toEqual(DEFAULT_QUOTAS);
+    expect(c.usingDevSecret).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [{ DEFAULT_PLAN: 'GOLD' }, 'DEFAULT_PLAN'],
+    [{ NODE_ENV: 'production' }, 'BETTER_AUTH_SECRET'],
+    [{ BETTER_AUTH_SECRET: 'short' }, 'BETTER_AUTH_SECRET'],
+    [{ PLAN_QUOTAS: '{nope' }, 'PLAN_QUOTAS'],
+    [{ PLAN_QUOTAS: '{"PRO":{"projects":-1}}' }, 'PLAN_QUOTAS.PRO.projects'],
+  ])('a bad variable fails fast naming it: %o', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:[\\s\\S]*${name.replace(/\./g, '\\.')}:`));
+  });
+
+  it('merges quota overrides over the defaults and trusts the public origin', () => {
+    const c = loadConfig({ PLAN_QUOTAS: '{"PRO":{"projects":25}}', PUBLIC_URL: 'https://seo.example.com', TRUSTED_ORIGINS: 'https://app.example.com, https://x.example.com' });
+    expect(c.quotas.PRO).toEqual({ ...DEFAULT_QUOTAS.PRO, projects: 25 });
+    expect(c.quotas.FREE).toEqual(DEFAULT_QUOTAS.FREE);
+    expect(c.trustedOrigins).toEqual(['https://seo.example.com', 'https://app.example.com', 'https://x.example.com']);
+  });
+});
