@@ -3,6 +3,7 @@ import { organization } from 'better-auth/plugins';
 import type pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../platform/config.js';
+import type { Logger } from '../platform/logger.js';
 
 /** The session cookie name is part of the contract (spec §5 B.1). */
 export const SESSION_COOKIE = 'better-auth.session-token';
@@ -48,7 +49,7 @@ export async function insertOrganization(
   }
 }
 
-export function createAuth(config: AppConfig, pool: pg.Pool) {
+export function createAuth(config: AppConfig, pool: pg.Pool, logger?: Logger) {
   const secure = config.baseUrl.startsWith('https://');
   return betterAuth({
     appName: 'SEO Audit Platform',
@@ -61,6 +62,11 @@ export function createAuth(config: AppConfig, pool: pg.Pool) {
     // Brute-force protection is ours (Redis-backed, shared by every API process), not better-auth's in-memory one.
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
+    // better-auth's own messages go to our structured log (never to stdout on their own).
+    logger: {
+      level: 'warn',
+      log: (level, message) => logger?.[level]({ component: 'better-auth' }, message),
+    },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     advanced: {
       useSecureCookies: false,
