@@ -1,0 +1,386 @@
+import { performance } from 'node:perf_hooks';
+import { Agent, request as undiciRequest } from 'undici';
+import { createAddressPolicy } from './address-policy.js';
+import type { AllowList } from './address-policy.js';
+import { CappedBodyStream, readCappedBody } from './capped-body-stream.js';
+import type { BodyLimitMode } from './capped-body-stream.js';
+import { createGuardedConnector, originKey } from './guarded-connector.js';
+import type { LookupFunction } from './guarded-connector.js';
+import { SafeHttpError } from './safe-http-error.js';
+import type { RedirectHop } from './safe-http-error.js';
+import { validateTargetUrl } from './url-guard.js';
+
+export const SAFE_HTTP_DEFAULTS = {
+  userAgent: 'SEOAuditBot/1.0 (+https://github.com/seo-audit-platform)',
+  connectTimeoutMs: 5_000,
+  headersTimeoutMs: 10_000,
+  bodyTimeoutMs: 15_000,
+  totalTimeoutMs: 20_000,
+  maxBytes: 5 * 1024 * 1024,
+  maxRedirects: 5,
+  maxUrlLength: 2_048,
+} as const;
+
+export interface SafeHttpClientOptions extends AllowList {
+  /** Resolver used at connect time (`dns.lookup` signature); defaults to node:dns lookup. */
+  lookup?: LookupFunction;
+  userAgent?: string;
+  /** DNS resolution and each TCP/TLS connection attempt (default 5 s). */
+  connectTimeoutMs?: number;
+  /** From request sent to response headers received (default 10 s). */
+  headersTimeoutMs?: number;
+  /** Longest pause between two body chunks (default 15 s); the total deadline bounds the whole body. */
+  bodyTimeoutMs?: number;
+  /** Deadline for the whole fetch, redirects and body included (default 20 s). */
+  totalTimeoutMs?: number;
+  /** Cap on the decoded body, also applied to the bytes received (default 5 MiB). */
+  maxBytes?: number;
+  /** 'error' (default) fails with BODY_TOO_LARGE; 'truncate' returns the first maxBytes with truncated: true. */
+  onBodyLimit?: BodyLimitMode;
+  maxRedirects?: number;
+  maxUrlLength?: number;
+  /** Negotiate HTTP/2 over TLS via ALPN (default false: HTTP/1.1 only). */
+  allowH2?: boolean;
+  /** Extra CA certificates to trust (intranet installs, tests). */
+  ca?: string | Buffer | Array<string | Buffer>;
+  /** Concurrent connections per origin (default unlimited; the crawler bounds its own concurrency). */
+  connectionsPerOrigin?: number;
+}
+
+export type SafeHttpMethod = 'GET' | 'HEAD';
+
+export interface SafeHttpRequestOptions {
+  method?: SafeHttpMethod;
+  /** Extra request headers; `user-agent`, `accept` and `accept-encoding` override the defaults. */
+  headers?: Record<string, string>;
+  /** Default true. With false the first response is returned as is (3xx included). */
+  followRedirects?: boolean;
+  maxRedirects?: number;
+  maxBytes?: number;
+  onBodyLimit?: BodyLimitMode;
+  totalTimeoutMs?: number;
+  /** Caller cancellation; reported as ABORTED (the deadline is reported as TIMEOUT). */
+  signal?: AbortSignal;
+  /** Return the body as a capped Readable instead of a Buffer. */
+  stream?: boolean;
+}
+
+/**
+ * Lower-cased header names. A header received once is a string; a header received several
+ * times (Set-Cookie, Link, ...) is an array of its values in order.
+ */
+export type SafeHttpHeaders = Record<string, string | string[]>;
+
+export interface SafeHttpTimings {
+  /** ISO 8601 UTC time the fetch started. */
+  startedAt: string;
+  /** From start to the final response's headers, redirects included. */
+  ttfbMs: number;
+  /** From start to the end of the body (buffered mode) or to the final response's headers (stream mode). */
+  totalMs: number;
+}
+
+interface SafeHttpResponseHead {
+  /** The requested URL, normalised (fragment removed). */
+  url: string;
+  /** The URL that produced this response (after redirects). */
+  finalUrl: string;
+  status: number;
+  headers: SafeHttpHeaders;
+  /**
+   * '2' when the connection negotiated h2 via ALPN (only with allowH2), else '1.1'. undici does not
+   * expose the status-line version, so an HTTP/1.0 server is also reported as '1.1'.
+   */
+  httpVersion: '1.1' | '2';
+  redirects: RedirectHop[];
+  /** The Content-Encoding of the final response, lower-cased, or null. */
+  contentEncoding: string | null;
+  timings: SafeHttpTimings;
+}
+
+export interface SafeHttpResponse extends SafeHttpResponseHead {
+  /** Decoded body (raw if the encoding was unknown, see `decoded`). */
+  body: Buffer;
+  /** Decoded bytes in `body`. */
+  bytes: number;
+  /** Bytes received on the wire. */
+  encodedBytes: number;
+  truncated: boolean;
+  decoded: boolean;
+}
+
+export interface SafeHttpStreamResponse extends SafeHttpResponseHead {
+  /** Consume it or destroy it; `bytes`/`truncated` on it are final once it has ended. */
+  body: CappedBodyStream;
+}
+
+export interface SafeHttpClient {
+  request(url: string | URL, options: SafeHttpRequestOptions & { stream: true }): Promise<SafeHttpStreamResponse>;
+  request(url: string | URL, options?: SafeHttpRequestOptions & { stream?: false }): Promise<SafeHttpResponse>;
+  request(url: string | URL, options?: SafeHttpRequestOptions): Promise<SafeHttpResponse | SafeHttpStreamResponse>;
+  /** Closes pooled connections; the client cannot be used afterwards. */
+  close(): Promise<void>;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+// Framing and routing headers are the client's business; letting callers set them invites smuggling bugs.
+const FORBIDDEN_REQUEST_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-authorization',
+  'proxy-connection',
+]);
+// Credentials must not follow a redirect to another origin.
+const CROSS_ORIGIN_STRIPPED = ['authorization', 'cookie'];
+const ALPN_MEMORY = 1_024;
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new TypeError(`safe-http: ${name} must be a positive number`);
+  return value;
+}
+
+function buildRequestHeaders(userAgent: string, extra: Record<string, string> = {}): Record<string, string> {
+  const headers: Record<string, string> = {
+    'user-agent': userAgent,
+    accept: '*/*',
+    'accept-encoding': 'gzip, deflate, br',
+  };
+  for (const [name, value] of Object.entries(extra)) {
+    const key = name.toLowerCase();
+    if (FORBIDDEN_REQUEST_HEADERS.has(key)) throw new TypeError(`safe-http: the ${key} header cannot be set`);
+    headers[key] = value;
+  }
+  return headers;
+}
+
+function normaliseResponseHeaders(raw: Record<string, string | string[] | undefined>): SafeHttpHeaders {
+  const headers: SafeHttpHeaders = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) headers[name.toLowerCase()] = value;
+  }
+  return headers;
+}
+
+function firstHeader(headers: SafeHttpHeaders, name: string): string | null {
+  const value = headers[name];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? (value[0] ?? null) : value;
+}
+
+const TLS_ERROR = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL)/;
+
+interface ErrorContext {
+  deadline: AbortSignal;
+  callerSignal: AbortSignal | undefined;
+  totalTimeoutMs: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+}
+
+function toSafeHttpError(error: unknown, context: ErrorContext): SafeHttpError {
+  if (error instanceof SafeHttpError) return error;
+  if (context.deadline.aborted) {
+    return new SafeHttpError('TIMEOUT', `The fetch did not complete within ${context.totalTimeoutMs} ms`, {
+      cause: error,
+    });
+  }
+  if (context.callerSignal?.aborted) return new SafeHttpError('ABORTED', 'The fetch was cancelled', { cause: error });
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  const fail = (errorCode: ConstructorParameters<typeof SafeHttpError>[0], message: string): SafeHttpError =>
+    new SafeHttpError(errorCode, message, { cause: error });
+  switch (code) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      return fail('TIMEOUT', 'Connecting to the server timed out');
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return fail('TIMEOUT', `The server did not send response headers within ${context.headersTimeoutMs} ms`);
+    case 'UND_ERR_BODY_TIMEOUT':
+      return fail('TIMEOUT', `The server stopped sending the response body for ${context.bodyTimeoutMs} ms`);
+    case 'ECONNREFUSED':
+      return fail('CONNECTION_FAILED', 'The server refused the connection');
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return fail('CONNECTION_FAILED', 'The server is unreachable');
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+      return fail('CONNECTION_FAILED', 'The connection was closed unexpectedly');
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+      return fail('BAD_RESPONSE', 'The response body length does not match its Content-Length');
+    default:
+      break;
+  }
+  if (code.startsWith('HPE_')) return fail('BAD_RESPONSE', 'The server sent a malformed HTTP response');
+  if (code.startsWith('Z_') || code.startsWith('ERR_ZLIB') || code.startsWith('ERR_BROTLI')) {
+    return fail('BAD_RESPONSE', 'The response body could not be decompressed');
+  }
+  if (TLS_ERROR.test(code)) return fail('CONNECTION_FAILED', `The TLS connection failed (${code})`);
+  return fail('CONNECTION_FAILED', 'The request failed');
+}
+
+/** Errors undici raises for our own misuse (bad header values): bugs, not user-facing outcomes. */
+function isProgrammerError(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'UND_ERR_INVALID_ARG';
+}
+
+/**
+ * Creates the one HTTP client for user-supplied URLs. Any port is allowed (sites run on 8080, 8443...);
+ * the address check, not the port, is what keeps internal services out of reach.
+ */
+export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeHttpClient {
+  const policy = createAddressPolicy(options);
+  const connectTimeoutMs = positive('connectTimeoutMs', options.connectTimeoutMs ?? SAFE_HTTP_DEFAULTS.connectTimeoutMs);
+  const headersTimeoutMs = positive('headersTimeoutMs', options.headersTimeoutMs ?? SAFE_HTTP_DEFAULTS.headersTimeoutMs);
+  const bodyTimeoutMs = positive('bodyTimeoutMs', options.bodyTimeoutMs ?? SAFE_HTTP_DEFAULTS.bodyTimeoutMs);
+  const defaultTotalMs = positive('totalTimeoutMs', options.totalTimeoutMs ?? SAFE_HTTP_DEFAULTS.totalTimeoutMs);
+  const defaultMaxBytes = positive('maxBytes', options.maxBytes ?? SAFE_HTTP_DEFAULTS.maxBytes);
+  const defaultMaxRedirects = options.maxRedirects ?? SAFE_HTTP_DEFAULTS.maxRedirects;
+  const maxUrlLength = positive('maxUrlLength', options.maxUrlLength ?? SAFE_HTTP_DEFAULTS.maxUrlLength);
+  const userAgent = options.userAgent ?? SAFE_HTTP_DEFAULTS.userAgent;
+  const defaultOnLimit = options.onBodyLimit ?? 'error';
+
+  // Remembered per origin because undici's request API does not expose the socket of a response.
+  const alpnByOrigin = new Map<string, string>();
+  const agent = new Agent({
+    connect: createGuardedConnector({
+      policy,
+      lookup: options.lookup,
+      connectTimeoutMs,
+      allowH2: options.allowH2,
+      ca: options.ca,
+      onConnected(origin, alpn) {
+        alpnByOrigin.delete(origin);
+        alpnByOrigin.set(origin, alpn);
+        if (alpnByOrigin.size > ALPN_MEMORY) alpnByOrigin.delete(alpnByOrigin.keys().next().value as string);
+      },
+    }),
+    headersTimeout: headersTimeoutMs,
+    bodyTimeout: bodyTimeoutMs,
+    ...(options.connectionsPerOrigin === undefined ? {} : { connections: options.connectionsPerOrigin }),
+  });
+
+  async function request(
+    input: string | URL,
+    requestOptions: SafeHttpRequestOptions = {},
+  ): Promise<SafeHttpResponse | SafeHttpStreamResponse> {
+    const method = requestOptions.method ?? 'GET';
+    if (method !== 'GET' && method !== 'HEAD') throw new TypeError(`safe-http: unsupported method ${String(method)}`);
+    const totalTimeoutMs = positive('totalTimeoutMs', requestOptions.totalTimeoutMs ?? defaultTotalMs);
+    const maxBytes = positive('maxBytes', requestOptions.maxBytes ?? defaultMaxBytes);
+    const maxRedirects = requestOptions.maxRedirects ?? defaultMaxRedirects;
+    const followRedirects = requestOptions.followRedirects ?? true;
+    const onLimit = requestOptions.onBodyLimit ?? defaultOnLimit;
+    let headers = buildRequestHeaders(userAgent, requestOptions.headers);
+
+    const startedAt = new Date().toISOString();
+    const started = performance.now();
+    const deadline = AbortSignal.timeout(totalTimeoutMs);
+    const callerSignal = requestOptions.signal;
+    const signal = callerSignal ? AbortSignal.any([deadline, callerSignal]) : deadline;
+    const errorContext: ErrorContext = { deadline, callerSignal, totalTimeoutMs, headersTimeoutMs, bodyTimeoutMs };
+
+    const redirects: RedirectHop[] = [];
+    let current = validateTargetUrl(input, policy, maxUrlLength);
+    const requestedUrl = current.href;
+    const visited = new Set<string>([current.href]);
+
+    for (;;) {
+      let response: Awaited<ReturnType<typeof undiciRequest>>;
+      try {
+        response = await undiciRequest(current, { dispatcher: agent, method, headers, signal });
+      } catch (error) {
+        if (isProgrammerError(error)) throw error;
+        throw toSafeHttpError(error, errorContext).withContext(current.href, redirects);
+      }
+      const status = response.statusCode;
+      const responseHeaders = normaliseResponseHeaders(response.headers);
+      const location = firstHeader(responseHeaders, 'location');
+
+      if (followRedirects && REDIRECT_STATUSES.has(status) && location !== null) {
+        await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+        redirects.push({ url: current.href, status });
+        let next: URL;
+        try {
+          next = validateTargetUrl(new URL(location, current), policy, maxUrlLength);
+        } catch (error) {
+          const safe =
+            error instanceof SafeHttpError
+              ? error
+              : new SafeHttpError('INVALID_URL', 'The redirect target is not a valid URL', { cause: error });
+          throw safe.withContext(current.href, redirects);
+        }
+        if (visited.has(next.href)) {
+          throw new SafeHttpError('REDIRECT_LOOP', `Redirect loop: ${next.href} was already visited`, {
+            url: next.href,
+            redirects: [...redirects],
+          });
+        }
+        if (redirects.length > maxRedirects) {
+          throw new SafeHttpError('TOO_MANY_REDIRECTS', `More than ${maxRedirects} redirects`, {
+            url: next.href,
+            redirects: [...redirects],
+          });
+        }
+        if (next.origin !== current.origin) {
+          headers = { ...headers };
+          for (const name of CROSS_ORIGIN_STRIPPED) delete headers[name];
+        }
+        visited.add(next.href);
+        current = next;
+        continue;
+      }
+
+      const ttfbMs = performance.now() - started;
+      const contentEncoding = firstHeader(responseHeaders, 'content-encoding')?.trim().toLowerCase() || null;
+      const alpn = alpnByOrigin.get(originKey(current.protocol, current.hostname, current.port));
+      const finalUrl = current.href;
+      const hopsSoFar = [...redirects];
+      const body = new CappedBodyStream(response.body, {
+        contentEncoding,
+        maxBytes,
+        onLimit,
+        mapError: (error) => toSafeHttpError(error, errorContext).withContext(finalUrl, hopsSoFar),
+      });
+      const head: SafeHttpResponseHead = {
+        url: requestedUrl,
+        finalUrl,
+        status,
+        headers: responseHeaders,
+        httpVersion: alpn === 'h2' ? '2' : '1.1',
+        redirects: hopsSoFar,
+        contentEncoding,
+        timings: { startedAt, ttfbMs: Math.round(ttfbMs), totalMs: Math.round(ttfbMs) },
+      };
+      if (requestOptions.stream === true) return { ...head, body };
+
+      let buffer: Buffer;
+      try {
+        buffer = await readCappedBody(body);
+      } catch (error) {
+        throw toSafeHttpError(error, errorContext).withContext(finalUrl, hopsSoFar);
+      }
+      return {
+        ...head,
+        timings: { ...head.timings, totalMs: Math.round(performance.now() - started) },
+        body: buffer,
+        bytes: body.bytes,
+        encodedBytes: body.encodedBytes,
+        truncated: body.truncated,
+        decoded: body.decoded,
+      };
+    }
+  }
+
+  return {
+    request: request as SafeHttpClient['request'],
+    close: () => agent.close(),
+  };
+}
