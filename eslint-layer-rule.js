@@ -29,7 +29,7 @@ function violation(fromFile, spec) {
     if (from.module === 'seo') return 'src/seo is pure analysis: it may not import other src/ modules';
     if (from.module === 'platform') return `src/platform may not import a domain module (src/${to.module ?? ''})`;
     if (from.module && !to.module) return 'a domain module may not import the composition files at the src/ root';
-    if (to.module && to.module !== 'platform' && !/^index\.(js|ts)$/.test(to.rest)) {
+    if (to.module && to.module !== 'platform' && !/(^|\/)index\.(js|ts)$/.test(to.rest)) {
       return `reach src/${to.module} only through its index.ts (not ${to.rest})`;
     }
     return null;

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { PLANS, type Plan } from '../platform/config.js';
 import type { MemberRole, Principal } from '../platform/context.js';
 import { badInput, notFound } from '../platform/errors.js';
+import { nativeQuery } from '../platform/db/native-query.js';
 import { requirePrincipal } from './access.js';
 
 export interface OrganizationRecord {
@@ -31,9 +32,10 @@ export interface MemberRecord {
 export class OrganizationService {
   /** The session's active organization if it is a member of it, else its oldest membership. */
   async membershipForUser(em: EntityManager, userId: string, activeOrganizationId?: string | null): Promise<Membership | null> {
-    const rows = await em.getConnection().execute<{ organization_id: string; plan: Plan; role: MemberRole }[]>(
+    const rows = await nativeQuery<{ organization_id: string; plan: Plan; role: MemberRole }>(
+      em,
       `SELECT m."organizationId" AS organization_id, o.plan, m.role FROM "member" m JOIN "organization" o ON o.id = m."organizationId"
-       WHERE m."userId" = ? ORDER BY (m."organizationId" = ?) DESC, m."createdAt" ASC LIMIT 1`,
+       WHERE m."userId" = $1 ORDER BY (m."organizationId" = $2) DESC, m."createdAt" ASC LIMIT 1`,
       [userId, activeOrganizationId ?? ''],
     );
     const row = rows[0];

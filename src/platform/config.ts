@@ -62,9 +62,12 @@ const envSchema = z
     GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(10),
     GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(5_000),
     SAFE_HTTP_ALLOW: csv.default([]),
+    SAFE_HTTP_RESOLVE: z.string().optional(),
     CRAWLER_USER_AGENT: z.string().default('SEOAuditBot/1.0 (+https://github.com/seo-audit-platform)'),
     CHROMIUM_PATH: z.string().optional(),
     WORKER_CONCURRENCY: z.coerce.number().int().positive().default(2),
+    /** Job lock; a worker that dies is detected within about this long and its job restarted. */
+    WORKER_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),
   })
   .transform((env, ctx) => {
     const production = env.NODE_ENV === 'production';

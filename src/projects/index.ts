@@ -1,4 +1,4 @@
-export { ProjectEntity, type Project, type ProjectSettings } from './project.entity.js';
+export { ProjectEntity, type Project, type ProjectRecord, type ProjectSettings } from './project.entity.js';
 export { ProjectService, type ProjectDeletionHook, type CreateProjectData } from './project.service.js';
 export { ProjectResolver, toProjectType } from './project.resolver.js';
 export { ProjectType, ProjectCountsType, CreateProjectInput, DeleteProjectPayload } from './project.types.js';

@@ -25,3 +25,14 @@ export const ProjectEntity = defineEntity({
   }),
 });
 export type Project = InferEntity<typeof ProjectEntity>;
+
+/** A project as plain data (list reads skip entity hydration). */
+export interface ProjectRecord {
+  id: string;
+  organizationId: string;
+  name: string;
+  url: string;
+  domain: string;
+  settings: ProjectSettings;
+  createdAt: Date;
+}

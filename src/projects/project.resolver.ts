@@ -1,11 +1,11 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import type { Project } from './project.entity.js';
+import type { ProjectRecord } from './project.entity.js';
 import { ProjectService } from './project.service.js';
 import { CreateProjectInput, DeleteProjectPayload, ProjectType } from './project.types.js';
 
 /** Entity -> API shape; counters and scores are filled by the owning modules' field resolvers. */
-export function toProjectType(project: Project): ProjectType {
+export function toProjectType(project: ProjectRecord): ProjectType {
   return {
     id: project.id,
     name: project.name,

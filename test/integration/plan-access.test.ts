@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
 import type { Plan } from '../../src/platform/config.js';
 import { createApiKey, createProject, createTestApp, gql, signUp, type TestApp, type TestUser } from '../support/app.js';
 
@@ -22,7 +23,7 @@ async function actor(plan: Plan): Promise<Actor> {
   return { user, key, projectId: id };
 }
 
-type Call = { name: string; write: boolean; run: (a: Actor) => ReturnType<TestApp['app']['inject']> };
+type Call = { name: string; write: boolean; run: (a: Actor) => Promise<LightMyRequestResponse> };
 const calls: Call[] = [
   { name: 'GET /api/v1/projects', write: false, run: (a) => t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${a.key}` } }) },
   { name: 'GET /api/projects', write: false, run: (a) => t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: a.user.cookie } }) },

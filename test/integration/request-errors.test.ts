@@ -57,15 +57,24 @@ describe('bad requests get a clear error in the { error, code } shape, never a 5
   it('an unexpected failure is a generic 500 with a request id, no stack or SQL', async () => {
     const key = await createApiKey(t, user);
     await createProject(t, user);
-    // Break the database under the running app: the table vanishes for this transaction's view.
-    const orig = t.runtime.orm.em.fork;
-    t.runtime.orm.em.fork = function (this: unknown, ...args: Parameters<typeof orig>) {
-      const em = orig.apply(t.runtime.orm.em, args);
-      em.find = async () => {
-        throw new Error('relation "project" does not exist at character 15');
-      };
-      return em;
-    } as typeof orig;
+    // Make the project-list query fail inside the driver, the way a broken schema would.
+    const knexClient = t.runtime.orm.em.getConnection().getKnex().client as { acquireConnection(): Promise<any> };
+    const acquire = knexClient.acquireConnection.bind(knexClient);
+    knexClient.acquireConnection = async () => {
+      const connection = await acquire();
+      if (!connection.__patched) {
+        const query = connection.query.bind(connection);
+        connection.query = (config: any, ...rest: unknown[]) => {
+          const text = typeof config === 'string' ? config : config?.text;
+          if (typeof text === 'string' && text.includes('FROM project WHERE organization_id')) {
+            return Promise.reject(Object.assign(new Error('relation "project" does not exist'), { code: '42P01' }));
+          }
+          return query(config, ...rest);
+        };
+        connection.__patched = query;
+      }
+      return connection;
+    };
     try {
       const res = await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } });
       expect(res.statusCode).toBe(500);
@@ -75,7 +84,14 @@ describe('bad requests get a clear error in the { error, code } shape, never a 5
       expect(g.json().errors[0]).toMatchObject({ message: 'Internal server error', extensions: { code: 'INTERNAL' } });
       expect(g.body).not.toMatch(/relation/);
     } finally {
-      t.runtime.orm.em.fork = orig;
+      knexClient.acquireConnection = acquire;
+      // Connections patched above go back to their real query function.
+      const connections = await Promise.all(Array.from({ length: 3 }, () => acquire()));
+      for (const c of connections) {
+        if (c.__patched) c.query = c.__patched;
+        delete c.__patched;
+      }
+      for (const c of connections) await (knexClient as any).releaseConnection(c);
     }
   });
 });

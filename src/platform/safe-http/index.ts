@@ -19,3 +19,4 @@ export type { GuardedConnectorOptions, LookupFunction } from './guarded-connecto
 export { CappedBodyStream } from './capped-body-stream.js';
 export type { BodyLimitMode } from './capped-body-stream.js';
 export { validateTargetUrl } from './url-guard.js';
+export { createConfiguredSafeHttpClient, parseResolvePins, pinnedLookup } from './safe-http-config.js';

@@ -1,0 +1,160 @@
+import { CHECK_CATALOG, CATEGORIES, SEVERITY_WEIGHTS, getCheck, maxSeverity, type CheckCode, type Severity } from './check-catalog.js';
+import type { CheckAggregate, CheckResult, Occurrence, SiteCheckOutput, SiteCheckResult } from './check.types.js';
+
+export interface AggregatorOptions {
+  /** Occurrences kept per code (all are counted); bounds memory on very large audits. */
+  maxOccurrencesPerCode?: number;
+}
+
+/** Per-page state of one code: not applicable < passed < failed; a later, stronger verdict wins. */
+const NOT_APPLICABLE = 0;
+const PASSED = 1;
+const FAILED = 2;
+
+class CodeState {
+  states = new Uint8Array(64);
+  applicable = 0;
+  affected = 0;
+  occurrences = new Map<number, Occurrence>();
+  omitted = 0;
+  worst: Severity | null = null;
+  site: SiteCheckResult | null = null;
+
+  set(index: number, state: number): number {
+    if (index >= this.states.length) {
+      const grown = new Uint8Array(Math.max(index + 1, this.states.length * 2));
+      grown.set(this.states);
+      this.states = grown;
+    }
+    const previous = this.states[index];
+    if (state <= previous) return previous;
+    this.states[index] = state;
+    if (previous === NOT_APPLICABLE) this.applicable++;
+    if (state === FAILED) this.affected++;
+    return previous;
+  }
+}
+
+/**
+ * Folds per-page check results and site results into one entry per code (one Issue per audit and
+ * code). Pages are identified by URL; results for the same page and code merge (failed beats passed
+ * beats not applicable), so a check may be reported both by runPageChecks and by runSiteChecks.
+ * Memory: one byte per page and code plus the kept occurrences.
+ */
+export class CheckAggregator {
+  private readonly pageIndex = new Map<string, number>();
+  private readonly codes = new Map<string, CodeState>();
+  private readonly maxOccurrences: number;
+
+  constructor(options: AggregatorOptions = {}) {
+    this.maxOccurrences = options.maxOccurrencesPerCode ?? Number.POSITIVE_INFINITY;
+  }
+
+  addPageResults(url: string, results: readonly CheckResult[]): void {
+    let index = this.pageIndex.get(url);
+    if (index === undefined) {
+      index = this.pageIndex.size;
+      this.pageIndex.set(url, index);
+    }
+    for (const result of results) {
+      if (!result.applicable) continue;
+      const state = this.state(result.code);
+      const previous = state.set(index, result.failed ? FAILED : PASSED);
+      if (!result.failed || previous === FAILED) continue;
+      const severity = result.severity ?? getCheck(result.code).severity;
+      state.worst = state.worst === null ? severity : maxSeverity(state.worst, severity);
+      if (state.occurrences.size < this.maxOccurrences) {
+        const occurrence: Occurrence = { url };
+        if (result.evidence !== undefined) occurrence.evidence = result.evidence;
+        if (result.severity !== undefined) occurrence.severity = result.severity;
+        state.occurrences.set(index, occurrence);
+      } else {
+        state.omitted++;
+      }
+    }
+  }
+
+  addSiteResults(results: readonly SiteCheckResult[]): void {
+    for (const result of results) {
+      if (!result.applicable) continue;
+      this.state(result.code).site = result;
+    }
+  }
+
+  addSiteOutput(output: SiteCheckOutput): void {
+    this.addSiteResults(output.site);
+    for (const page of output.pages) this.addPageResults(page.url, page.results);
+  }
+
+  /** Every applicable check, passing ones included (the score needs them), in catalog order. */
+  aggregates(): CheckAggregate[] {
+    const out: CheckAggregate[] = [];
+    for (const check of CHECK_CATALOG) {
+      const state = this.codes.get(check.code);
+      if (!state) continue;
+      if (state.site) {
+        const occurrences = state.site.occurrences.slice(0, this.maxOccurrences);
+        out.push({
+          code: check.code,
+          title: check.title,
+          description: check.description,
+          severity: check.severity,
+          category: check.category,
+          scope: check.scope,
+          affectedPages: state.site.failed ? Math.max(1, state.site.occurrences.length) : 0,
+          applicablePages: Math.max(1, state.site.applicablePages),
+          occurrences,
+          omittedOccurrences: state.site.occurrences.length - occurrences.length,
+        });
+      } else if (state.applicable > 0) {
+        out.push({
+          code: check.code,
+          title: check.title,
+          description: check.description,
+          severity: state.worst ?? check.severity,
+          category: check.category,
+          scope: check.scope,
+          affectedPages: state.affected,
+          applicablePages: state.applicable,
+          occurrences: [...state.occurrences.values()],
+          omittedOccurrences: state.omitted,
+        });
+      }
+    }
+    return out;
+  }
+
+  private state(code: CheckCode): CodeState {
+    let state = this.codes.get(code);
+    if (!state) {
+      state = new CodeState();
+      this.codes.set(code, state);
+    }
+    return state;
+  }
+}
+
+/** One-shot form of CheckAggregator. */
+export function aggregateChecks(
+  pages: readonly { url: string; results: readonly CheckResult[] }[],
+  site?: SiteCheckOutput,
+  options?: AggregatorOptions,
+): CheckAggregate[] {
+  const aggregator = new CheckAggregator(options);
+  for (const page of pages) aggregator.addPageResults(page.url, page.results);
+  if (site) aggregator.addSiteOutput(site);
+  return aggregator.aggregates();
+}
+
+/** The failing aggregates, most severe first, then by category and affected pages: the audit's issue list. */
+export function failingIssues(aggregates: readonly CheckAggregate[]): CheckAggregate[] {
+  return aggregates
+    .filter((aggregate) => aggregate.affectedPages > 0)
+    .sort(
+      (a, b) =>
+        SEVERITY_WEIGHTS[b.severity] - SEVERITY_WEIGHTS[a.severity] ||
+        CATEGORIES.indexOf(a.category) - CATEGORIES.indexOf(b.category) ||
+        b.affectedPages - a.affectedPages ||
+        a.code.localeCompare(b.code),
+    );
+}

@@ -1,0 +1,54 @@
+/**
+ * Every number a check compares against, in one table (CHECKS.md). Sources: Lighthouse, SEOnaut,
+ * Screaming Frog, web.dev Core Web Vitals bands.
+ */
+export const CHECK_THRESHOLDS = {
+  titleMinChars: 30,
+  titleMaxChars: 60,
+  descriptionMinChars: 70,
+  descriptionMaxChars: 160,
+  /** CONTENT_THIN: fewer visible words than this on an indexable page. */
+  thinContentWords: 200,
+  maxLinksPerPage: 100,
+  maxUrlChars: 115,
+  maxClickDepth: 4,
+  maxAltChars: 100,
+  maxHtmlBytes: 1024 * 1024,
+  /** CONTENT_LOW_TEXT_RATIO: visible text bytes / HTML bytes below this. */
+  minTextRatio: 0.1,
+  maxImageBytes: 200 * 1024,
+  /** META_VIEWPORT_NO_ZOOM: maximum-scale below this blocks zooming (Lighthouse). */
+  minMaximumScale: 5,
+  redirectChainHops: 2,
+  /** TECH_NOINDEX_SITEWIDE: share of crawled HTML pages that are noindex. */
+  noindexSitewideShare: 0.9,
+  /** PERF_RENDER_BLOCKING: more blocking stylesheets in <head> than this ("many"). */
+  maxBlockingStylesheets: 3,
+  /** PERF_NO_COMPRESSION: bodies smaller than this gain nothing from compression (Lighthouse ignores them too). */
+  compressionMinBytes: 1_400,
+  /** CONTENT_NEAR_DUPLICATE: similarity at or above this share. */
+  nearDuplicateSimilarity: 0.9,
+  /**
+   * SimHash bits that may differ for a near duplicate. 3 of 64 bits (95% bit agreement) is the
+   * distance Manku et al. (WWW 2007) found to separate near-duplicate web pages; on 3-word shingles
+   * it corresponds to roughly 90% or more shared content, the CHECKS.md threshold.
+   */
+  nearDuplicateMaxHamming: 3,
+  /** Pages with fewer words are too short for a SimHash to mean anything; they are not compared. */
+  nearDuplicateMinWords: 50,
+  /** Pairwise SimHash comparisons allowed per audit, so adversarial bucket sizes stay bounded. */
+  nearDuplicateMaxComparisons: 5_000_000,
+  /** Core Web Vitals and lab metric bands: above `warning` -> WARNING, above `critical` -> CRITICAL. */
+  metrics: {
+    PERF_LCP: { warning: 2_500, critical: 4_000, unit: 'ms' },
+    PERF_CLS: { warning: 0.1, critical: 0.25, unit: '' },
+    PERF_INP: { warning: 200, critical: 500, unit: 'ms' },
+    PERF_TBT: { warning: 200, critical: 600, unit: 'ms' },
+    PERF_FCP: { warning: 1_800, critical: 3_000, unit: 'ms' },
+    PERF_TTFB: { warning: 800, critical: 1_800, unit: 'ms' },
+    PERF_DOM_SIZE: { warning: 1_500, critical: 3_000, unit: 'nodes' },
+    PERF_PAGE_WEIGHT: { warning: 2_667 * 1024, critical: 4_000 * 1024, unit: 'bytes' },
+  },
+} as const;
+
+export type BandedCheckCode = keyof typeof CHECK_THRESHOLDS.metrics;

@@ -1,0 +1,206 @@
+import type { HeaderMap } from '../page/index.js';
+import type { CheckCode, CheckScope, Category, Severity } from './check-catalog.js';
+
+/** Outcome of one check on one page. Not-applicable checks never count as passed or failed. */
+export interface CheckResult {
+  code: CheckCode;
+  applicable: boolean;
+  failed: boolean;
+  /** Banded checks (PERF_LCP...): the band the value fell in; otherwise the catalog severity applies. */
+  severity?: Severity;
+  /** Small JSON explaining a failure: the offending value, a snippet, the first few URLs. */
+  evidence?: Record<string, unknown>;
+}
+
+/** Lab (browser) measurements for one page; absent metrics make their checks not applicable. */
+export interface LabMetrics {
+  lcpMs?: number;
+  cls?: number;
+  inpMs?: number;
+  tbtMs?: number;
+  fcpMs?: number;
+  ttfbMs?: number;
+  speedIndexMs?: number;
+  /** Total transferred bytes of the page and its subresources. */
+  pageWeightBytes?: number;
+}
+
+/** What the crawler learned about a link target (internal or external). */
+export interface LinkTargetInfo {
+  /** Final HTTP status; null when fetching failed (DNS, connection, timeout) or was not attempted. */
+  status: number | null;
+  /** The URL answered with a redirect (status is the redirect's final answer). */
+  redirected?: boolean;
+  noindex?: boolean;
+  /** robots.txt disallows the URL for our user agent (it was then not fetched). */
+  blockedByRobots?: boolean;
+}
+
+/** Link targets keyed by absolute URL without fragment (the form `LinkFact.url` uses). */
+export type LinkTargetLookup = ReadonlyMap<string, LinkTargetInfo>;
+
+/** A subresource the crawler fetched (or HEAD-checked) for a page. */
+export interface PageResource {
+  url: string;
+  kind: 'image' | 'script' | 'stylesheet' | 'font' | 'other';
+  status?: number;
+  /** Body size in bytes when known (Content-Length or bytes read). */
+  bytes?: number;
+  headers?: HeaderMap;
+}
+
+export interface RedirectHop {
+  url: string;
+  status: number;
+}
+
+/** How a page was fetched: everything but the HTML. */
+export interface PageFetch {
+  /** URL as linked/queued. */
+  url: string;
+  /** URL after redirects. */
+  finalUrl: string;
+  /** Final HTTP status; 0 when no response arrived (network error or timeout). */
+  status: number;
+  /** Clicks from the start URL. */
+  depth: number;
+  /** Every redirect response on the way, in order (empty when none). */
+  redirects: readonly RedirectHop[];
+  /** The crawler stopped because a redirect returned to a visited URL. */
+  redirectLoop?: boolean;
+  /** Time until response headers arrived, as the crawler measured it (its TTFB). */
+  responseMs?: number;
+  /** Body bytes received. */
+  bytes: number;
+  headers: HeaderMap;
+  timedOut?: boolean;
+  labMetrics?: LabMetrics;
+  resources?: readonly PageResource[];
+  /** Statuses of this page's link and canonical targets, when already known. */
+  linkTargets?: LinkTargetLookup;
+  /** The URL is listed in the site's sitemap. */
+  inSitemap?: boolean;
+}
+
+/**
+ * The small per-page record the crawler keeps for site-wide checks (never the HTML). Link lists are
+ * bounded by `summarizePage`; cross-page checks see at most that many links per page.
+ */
+export interface PageSummary {
+  url: string;
+  finalUrl: string;
+  status: number;
+  depth: number;
+  redirected: boolean;
+  isHtml: boolean;
+  indexable: boolean;
+  noindex: boolean;
+  /** Resolved canonical (HTML first, then Link header); null when none. */
+  canonical: string | null;
+  title: string | null;
+  description: string | null;
+  textHash: string | null;
+  simhash: string | null;
+  wordCount: number;
+  hasIconLink: boolean;
+  /** Internal http(s) link targets without fragment, deduplicated, self excluded, bounded. */
+  internalLinks: string[];
+  /** External link targets, deduplicated, bounded. */
+  externalLinks: string[];
+  /** Resolvable hreflang alternates. */
+  hreflang: { lang: string; url: string }[];
+  inSitemap?: boolean;
+}
+
+export interface RobotsSiteInput {
+  /** HTTP status of /robots.txt; null when the fetch failed or timed out. */
+  status: number | null;
+  timedOut?: boolean;
+  /** `Disallow: /` applies to `*` (from the robots analyzer). */
+  blocksAll?: boolean;
+  /** The analyzer reported errors (unknown directive, rule before user-agent, bad path). */
+  invalid?: boolean;
+  /** First few error messages, for evidence. */
+  errors?: readonly string[];
+  /** AI search agents (OAI-SearchBot, ChatGPT-User, PerplexityBot, Claude-User) disallowed from `/`. */
+  aiBlockedAgents?: readonly string[];
+  /** Sitemap URLs declared in robots.txt. */
+  sitemaps?: readonly string[];
+}
+
+export interface SitemapSiteInput {
+  /** Status of /sitemap.xml when it was fetched; null when not fetched or failed. */
+  defaultStatus?: number | null;
+  /** Sitemaps declared in robots.txt (overrides robots.sitemaps when given). */
+  declared?: readonly string[];
+  /** Result of analyzing the sitemap(s) found; absent when none was found. */
+  analysis?: {
+    valid: boolean;
+    urlCount: number;
+    sizeBytes: number;
+    /** Entries whose host differs from the site's. */
+    otherHostUrls?: number;
+    errors?: readonly string[];
+  };
+  /** Page URLs listed (bounded by the caller), for orphan and non-indexable checks. */
+  urls?: readonly string[];
+}
+
+export interface SiteCheckInput {
+  startUrl: string;
+  pages: readonly PageSummary[];
+  robots?: RobotsSiteInput;
+  sitemap?: SitemapSiteInput;
+  /** Status of /favicon.ico; null when it failed. */
+  favicon?: { status: number | null };
+  /** Status of /llms.txt; null when it failed. */
+  llmsTxt?: { status: number | null };
+  /** The start URL's final response: scheme and its Strict-Transport-Security header. */
+  hsts?: { https: boolean; header: string | null };
+  /** Link targets the crawler checked beyond the crawled pages (external links, uncrawled internals). */
+  linkTargets?: LinkTargetLookup;
+  /** The crawl stopped at its page limit: orphan detection is then not applicable. */
+  crawlTruncated?: boolean;
+}
+
+export interface Occurrence {
+  url: string;
+  evidence?: Record<string, unknown>;
+  severity?: Severity;
+}
+
+/** Outcome of a site-scope check: pass/fail once, with the pages or files it is about. */
+export interface SiteCheckResult {
+  code: CheckCode;
+  applicable: boolean;
+  failed: boolean;
+  occurrences: Occurrence[];
+  /** Pages the check looked at (for display); 1 for file-level checks. */
+  applicablePages: number;
+}
+
+export interface PageCheckResults {
+  url: string;
+  results: CheckResult[];
+}
+
+export interface SiteCheckOutput {
+  site: SiteCheckResult[];
+  /** Page-scope checks that need crawl-wide data (link target statuses, sitemap membership). */
+  pages: PageCheckResults[];
+}
+
+/** One entry per audit and code: what the Issue row and the score are made of. */
+export interface CheckAggregate {
+  code: CheckCode;
+  title: string;
+  description: string;
+  severity: Severity;
+  category: Category;
+  scope: CheckScope;
+  affectedPages: number;
+  applicablePages: number;
+  occurrences: Occurrence[];
+  /** Occurrences dropped by the aggregator's cap (still counted in affectedPages). */
+  omittedOccurrences: number;
+}

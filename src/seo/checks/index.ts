@@ -1,0 +1,47 @@
+/** The audit check catalog, per-page and site-wide checks, and their aggregation into issues. */
+export {
+  CATEGORIES,
+  CHECK_CATALOG,
+  CHECKS_BY_CODE,
+  SEVERITIES,
+  SEVERITY_WEIGHTS,
+  getCheck,
+  maxSeverity,
+  type Category,
+  type CheckCode,
+  type CheckDefinition,
+  type CheckScope,
+  type PageCheckCode,
+  type Severity,
+  type SiteCheckCode,
+} from './check-catalog.js';
+export { CHECK_THRESHOLDS, type BandedCheckCode } from './check-thresholds.js';
+export type {
+  CheckAggregate,
+  CheckResult,
+  LabMetrics,
+  LinkTargetInfo,
+  LinkTargetLookup,
+  Occurrence,
+  PageCheckResults,
+  PageFetch,
+  PageResource,
+  PageSummary,
+  RedirectHop,
+  RobotsSiteInput,
+  SiteCheckInput,
+  SiteCheckOutput,
+  SiteCheckResult,
+  SitemapSiteInput,
+} from './check.types.js';
+export { PAGE_CHECK_CODES, runPageChecks } from './page-checks.js';
+export { runSiteChecks } from './site-checks.js';
+export { summarizePage, type SummaryLimits } from './page-summary.js';
+export { effectiveCanonical, nonIndexableReason, wasRedirected, type NonIndexableReason } from './page-indexability.js';
+export { LINK_TARGET_CODES, evaluateLinkTargets, type LinkTargetCode, type LinkTargetSource } from './link-target-checks.js';
+export { findNearDuplicates, type NearDuplicateMatch, type NearDuplicateOptions } from './near-duplicate-index.js';
+export { CheckAggregator, aggregateChecks, failingIssues, type AggregatorOptions } from './check-aggregator.js';
+export { metaTagsReport, type MetaTagsReport } from './meta-tags-report.js';
+export { isValidHreflang, isValidLangTag } from './language-tag.js';
+export { checkStructuredData, type StructuredDataFindings, type StructuredDataProblem } from './structured-data-rules.js';
+export type { CheckOutcome } from './check-outcome.js';

@@ -1,0 +1,101 @@
+import { normalizeUrl } from '../page/index.js';
+import type { LinkTargetInfo } from './check.types.js';
+import type { CheckOutcome } from './check-outcome.js';
+import { fail, pass } from './check-outcome.js';
+
+/** Checks whose verdict depends on what the crawler learned about link and canonical targets. */
+export const LINK_TARGET_CODES = [
+  'LINKS_INTERNAL_BROKEN',
+  'LINKS_EXTERNAL_BROKEN',
+  'LINKS_TO_REDIRECT',
+  'TECH_BLOCKED_BY_ROBOTS',
+  'TECH_CANONICAL_TO_BROKEN',
+] as const;
+
+export type LinkTargetCode = (typeof LINK_TARGET_CODES)[number];
+
+export interface LinkTargetSource {
+  /** The page's own URL (final, after redirects). */
+  selfUrl: string;
+  selfNoindex: boolean;
+  internalLinks: readonly string[];
+  externalLinks: readonly string[];
+  canonical: string | null;
+}
+
+const SAMPLE = 5;
+
+/**
+ * Evaluates the link-target checks for one page. A check is not applicable until at least one of the
+ * targets it looks at is known. A 429 is not "broken" (the target only throttled us).
+ */
+export function evaluateLinkTargets(
+  source: LinkTargetSource,
+  lookup: (url: string) => LinkTargetInfo | undefined,
+): Record<LinkTargetCode, CheckOutcome> {
+  let internalKnown = 0;
+  let externalKnown = 0;
+  const broken: { url: string; status: number | null }[] = [];
+  const redirecting: string[] = [];
+  const blocked: string[] = [];
+  const externalBroken: { url: string; status: number }[] = [];
+  let brokenCount = 0;
+  let redirectCount = 0;
+  let blockedCount = 0;
+  let externalBrokenCount = 0;
+
+  for (const url of source.internalLinks) {
+    const info = lookup(url);
+    if (!info) continue;
+    internalKnown++;
+    if (info.blockedByRobots) {
+      blockedCount++;
+      if (blocked.length < SAMPLE) blocked.push(url);
+      continue;
+    }
+    if (isBroken(info)) {
+      brokenCount++;
+      if (broken.length < SAMPLE) broken.push({ url, status: info.status });
+    } else if (info.redirected) {
+      redirectCount++;
+      if (redirecting.length < SAMPLE) redirecting.push(url);
+    }
+  }
+  for (const url of source.externalLinks) {
+    const info = lookup(url);
+    if (!info || info.status === null || info.blockedByRobots) continue;
+    externalKnown++;
+    if (info.status >= 400 && info.status !== 429) {
+      externalBrokenCount++;
+      if (externalBroken.length < SAMPLE) externalBroken.push({ url, status: info.status });
+    }
+  }
+
+  return {
+    LINKS_INTERNAL_BROKEN: internalKnown === 0 ? null : brokenCount > 0 ? fail({ count: brokenCount, links: broken }) : pass(),
+    LINKS_EXTERNAL_BROKEN:
+      externalKnown === 0 ? null : externalBrokenCount > 0 ? fail({ count: externalBrokenCount, links: externalBroken }) : pass(),
+    LINKS_TO_REDIRECT: internalKnown === 0 ? null : redirectCount > 0 ? fail({ count: redirectCount, links: redirecting }) : pass(),
+    TECH_BLOCKED_BY_ROBOTS: internalKnown === 0 ? null : blockedCount > 0 ? fail({ count: blockedCount, links: blocked }) : pass(),
+    TECH_CANONICAL_TO_BROKEN: canonicalOutcome(source, lookup),
+  };
+}
+
+function canonicalOutcome(source: LinkTargetSource, lookup: (url: string) => LinkTargetInfo | undefined): CheckOutcome {
+  if (source.canonical === null) return null;
+  const canonical = normalizeUrl(source.canonical);
+  if (canonical === null) return null;
+  if (canonical === normalizeUrl(source.selfUrl)) {
+    return source.selfNoindex ? fail({ canonical, reason: 'noindex' }) : pass();
+  }
+  const info = lookup(canonical);
+  if (!info || info.blockedByRobots) return null;
+  if (isBroken(info)) return fail({ canonical, reason: info.status === null ? 'unreachable' : `status ${info.status}` });
+  if (info.redirected) return fail({ canonical, reason: 'redirects' });
+  if (info.noindex) return fail({ canonical, reason: 'noindex' });
+  return pass();
+}
+
+function isBroken(info: LinkTargetInfo): boolean {
+  return info.status === null || (info.status >= 400 && info.status !== 429);
+}

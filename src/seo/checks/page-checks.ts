@@ -1,0 +1,431 @@
+import { firstHeader, isAbsoluteUrl, isLoopbackHost, normalizeUrl, type LinkFact, type PageFacts } from '../page/index.js';
+import { CHECK_CATALOG, type PageCheckCode } from './check-catalog.js';
+import { CHECK_THRESHOLDS as T } from './check-thresholds.js';
+import type { CheckResult, PageFetch, PageResource } from './check.types.js';
+import { banded, fail, pass, type CheckOutcome } from './check-outcome.js';
+import { isValidHreflang, isValidLangTag } from './language-tag.js';
+import { evaluateLinkTargets, type LinkTargetCode } from './link-target-checks.js';
+import { effectiveCanonical, nonIndexableReason, wasRedirected } from './page-indexability.js';
+import { checkStructuredData } from './structured-data-rules.js';
+
+/** Every page-scope code, in catalog order. */
+export const PAGE_CHECK_CODES: readonly PageCheckCode[] = CHECK_CATALOG.filter((check) => check.scope === 'page').map(
+  (check) => check.code as PageCheckCode,
+);
+
+const SAMPLE = 5;
+
+/** Link texts that say nothing about the target (Lighthouse's list plus common translations). */
+const GENERIC_LINK_TEXTS = new Set([
+  'click here', 'click this', 'click', 'go', 'here', 'information', 'learn more', 'more', 'more info', 'more information',
+  'right here', 'read more', 'see more', 'start', 'this', 'link', 'this link', 'continue', 'details',
+  'hier', 'hier klicken', 'mehr', 'weiterlesen', 'mehr erfahren', 'ici', 'cliquez ici', 'en savoir plus', 'lire la suite',
+  'plus', 'aquí', 'haga clic aquí', 'leer más', 'más', 'clicca qui', 'qui', 'leggi di più', 'scopri di più',
+]);
+
+const TEXT_CONTENT_TYPE_RE = /^\s*(text\/|application\/(xhtml\+xml|xml|json|javascript|ecmascript|ld\+json|rss\+xml|atom\+xml|manifest\+json)|image\/svg\+xml)/i;
+const COMPRESSED_ENCODINGS = new Set(['gzip', 'x-gzip', 'br', 'zstd', 'deflate', 'compress']);
+
+interface PageCheckContext {
+  facts: PageFacts | null;
+  /** Facts of a page that answered 2xx; HTML checks apply only to those. */
+  html: PageFacts | null;
+  page: PageFetch;
+  ok: boolean;
+  responded: boolean;
+  finalUrl: URL | null;
+  https: boolean;
+  indexable: boolean;
+  linkTargets(): Record<LinkTargetCode, CheckOutcome> | null;
+}
+
+type Evaluator = (ctx: PageCheckContext) => CheckOutcome;
+
+/**
+ * Runs every page-scope check on one fetched page. `facts` is null for non-HTML responses and for
+ * fetch failures. Link-target checks run only when `page.linkTargets` is given (otherwise the site
+ * pass evaluates them from page summaries). Returns one result per page-scope code, in catalog order.
+ */
+export function runPageChecks(facts: PageFacts | null, page: PageFetch): CheckResult[] {
+  const ok = page.status >= 200 && page.status < 300;
+  let finalUrl: URL | null;
+  try {
+    finalUrl = new URL(page.finalUrl);
+  } catch {
+    finalUrl = null;
+  }
+  let targets: Record<LinkTargetCode, CheckOutcome> | null | undefined;
+  const html = ok ? facts : null;
+  const ctx: PageCheckContext = {
+    facts,
+    html,
+    page,
+    ok,
+    responded: page.status > 0,
+    finalUrl,
+    https: finalUrl?.protocol === 'https:',
+    indexable: ok && nonIndexableReason(facts, page) === null,
+    linkTargets: () => {
+      if (targets !== undefined) return targets;
+      targets = html && page.linkTargets ? linkTargetOutcomes(html, page) : null;
+      return targets;
+    },
+  };
+  return PAGE_CHECK_CODES.map((code) => toResult(code, EVALUATORS[code](ctx)));
+}
+
+function toResult(code: PageCheckCode, outcome: CheckOutcome): CheckResult {
+  if (outcome === null) return { code, applicable: false, failed: false };
+  const result: CheckResult = { code, applicable: true, failed: outcome.failed };
+  if (outcome.severity !== undefined) result.severity = outcome.severity;
+  if (outcome.evidence !== undefined) result.evidence = outcome.evidence;
+  return result;
+}
+
+function linkTargetOutcomes(facts: PageFacts, page: PageFetch): Record<LinkTargetCode, CheckOutcome> {
+  const internal = new Set<string>();
+  const external = new Set<string>();
+  for (const link of facts.links) {
+    if (link.kind !== 'http' || link.url === null) continue;
+    (link.internal ? internal : external).add(link.url);
+  }
+  const targets = page.linkTargets!;
+  return evaluateLinkTargets(
+    { selfUrl: page.finalUrl, selfNoindex: facts.robots.noindex, internalLinks: [...internal], externalLinks: [...external], canonical: effectiveCanonical(facts) },
+    (url) => targets.get(url),
+  );
+}
+
+const EVALUATORS: Record<PageCheckCode, Evaluator> = {
+  // META
+  META_TITLE_MISSING: ({ html }) => (html ? (firstText(html.titles) === '' ? fail({ titleCount: html.titleCount }) : pass()) : null),
+  META_TITLE_TOO_SHORT: ({ html }) => lengthBelow(html && firstText(html.titles), T.titleMinChars, 'title'),
+  META_TITLE_TOO_LONG: ({ html }) => lengthAbove(html && firstText(html.titles), T.titleMaxChars, 'title'),
+  META_TITLE_MULTIPLE: ({ html }) =>
+    html ? (html.titleCount > 1 ? fail({ count: html.titleCount, titles: html.titles.slice(0, 3) }) : pass()) : null,
+  META_DESCRIPTION_MISSING: ({ html }) => (html ? (firstText(html.descriptions) === '' ? fail({ count: html.descriptionCount }) : pass()) : null),
+  META_DESCRIPTION_TOO_SHORT: ({ html }) => lengthBelow(html && firstText(html.descriptions), T.descriptionMinChars, 'description'),
+  META_DESCRIPTION_TOO_LONG: ({ html }) => lengthAbove(html && firstText(html.descriptions), T.descriptionMaxChars, 'description'),
+  META_DESCRIPTION_MULTIPLE: ({ html }) =>
+    html ? (html.descriptionCount > 1 ? fail({ count: html.descriptionCount, descriptions: html.descriptions.slice(0, 3) }) : pass()) : null,
+  META_TAGS_IN_BODY: ({ html }) => (html ? (html.headTagsInBody.length > 0 ? fail({ tags: html.headTagsInBody }) : pass()) : null),
+  META_VIEWPORT_MISSING: ({ html }) => (html ? (html.viewport === null || html.viewport.trim() === '' ? fail() : pass()) : null),
+  META_VIEWPORT_NO_ZOOM: ({ html }) => {
+    if (!html || html.viewport === null || html.viewport.trim() === '') return null;
+    const reason = viewportZoomBlocker(html.viewport);
+    return reason ? fail({ viewport: html.viewport, reason }) : pass();
+  },
+  META_LANG_MISSING: ({ html }) => (html ? (html.lang === null || html.lang === '' ? fail() : pass()) : null),
+  META_LANG_INVALID: ({ html }) => {
+    if (!html || html.lang === null || html.lang === '') return null;
+    return isValidLangTag(html.lang) ? pass() : fail({ lang: html.lang });
+  },
+  META_CHARSET_MISSING: ({ html }) => (html ? (html.charset === null ? fail() : pass()) : null),
+  META_DOCTYPE_MISSING: ({ html }) => (html ? (html.hasHtmlDoctype ? pass() : fail({ doctype: html.doctype })) : null),
+  META_OPEN_GRAPH_MISSING: ({ html }) => {
+    if (!html) return null;
+    const og = html.openGraph;
+    return og['og:title'] || og['og:description'] || og['og:image'] ? pass() : fail();
+  },
+  META_TWITTER_CARD_MISSING: ({ html }) => (html ? (html.twitter['twitter:card'] ? pass() : fail()) : null),
+  META_JSONLD_INVALID: ({ html }) => {
+    const blocks = html?.jsonLd.filter((block) => block.ok || !block.skipped);
+    if (!blocks || blocks.length === 0) return null;
+    const errors = blocks.flatMap((block) => (block.ok ? [] : [block.error]));
+    return errors.length > 0 ? fail({ count: errors.length, errors: errors.slice(0, 3) }) : pass();
+  },
+  META_JSONLD_REQUIRED_MISSING: ({ html }) => {
+    if (!html || html.jsonLd.length === 0) return null;
+    const findings = checkStructuredData(html.jsonLd);
+    if (findings.checked === 0) return null;
+    return findings.problems.length > 0 ? fail({ entities: findings.problems.slice(0, SAMPLE) }) : pass();
+  },
+  META_HREFLANG_INVALID: ({ html }) => {
+    if (!html || html.hreflang.length === 0) return null;
+    const invalid = unique(html.hreflang.filter((entry) => !isValidHreflang(entry.lang)).map((entry) => entry.lang));
+    return invalid.length > 0 ? fail({ values: invalid.slice(0, SAMPLE) }) : pass();
+  },
+  META_HREFLANG_RELATIVE: ({ html }) => {
+    if (!html || html.hreflang.length === 0) return null;
+    const relative = html.hreflang.filter((entry) => !isAbsoluteUrl(entry.href)).map((entry) => entry.href);
+    return relative.length > 0 ? fail({ hrefs: relative.slice(0, SAMPLE) }) : pass();
+  },
+  META_HREFLANG_NO_SELF: ({ html, page }) => {
+    if (!html || html.hreflang.length === 0) return null;
+    const self = new Set([normalizeUrl(page.finalUrl), normalizeUrl(effectiveCanonical(html) ?? page.finalUrl)]);
+    return html.hreflang.some((entry) => entry.url !== null && self.has(normalizeUrl(entry.url))) ? pass() : fail({ url: page.finalUrl });
+  },
+  META_HREFLANG_NO_X_DEFAULT: ({ html }) => {
+    if (!html || html.hreflang.length === 0) return null;
+    return html.hreflang.some((entry) => entry.lang.toLowerCase() === 'x-default') ? pass() : fail();
+  },
+
+  // CONTENT
+  CONTENT_H1_MISSING: ({ html }) => (html ? (html.h1Count === 0 ? fail() : pass()) : null),
+  CONTENT_H1_MULTIPLE: ({ html }) =>
+    html ? (html.h1Count > 1 ? fail({ count: html.h1Count, headings: html.headings.filter((h) => h.level === 1).slice(0, 3).map((h) => h.text) }) : pass()) : null,
+  CONTENT_HEADING_SKIP: ({ html }) => {
+    if (!html || html.headings.length === 0) return null;
+    for (let i = 1; i < html.headings.length; i++) {
+      const previous = html.headings[i - 1];
+      const current = html.headings[i];
+      if (current.level > previous.level + 1) return fail({ from: `h${previous.level}`, to: `h${current.level}`, text: current.text });
+    }
+    return pass();
+  },
+  CONTENT_THIN: ({ html, indexable }) =>
+    html && indexable ? (html.wordCount < T.thinContentWords ? fail({ words: html.wordCount }) : pass()) : null,
+  CONTENT_IMAGE_ALT_MISSING: ({ html }) => {
+    if (!html || html.images.length === 0) return null;
+    const missing = html.images.filter((image) => image.alt === null);
+    return missing.length > 0 ? fail({ count: missing.length, images: missing.slice(0, SAMPLE).map(imageRef) }) : pass();
+  },
+  CONTENT_IMAGE_ALT_TOO_LONG: ({ html }) => {
+    const withAlt = html?.images.filter((image) => image.alt !== null && image.alt !== '');
+    if (!withAlt || withAlt.length === 0) return null;
+    const long = withAlt.filter((image) => codePointLength(image.alt!) > T.maxAltChars);
+    return long.length > 0 ? fail({ count: long.length, images: long.slice(0, SAMPLE).map((image) => ({ src: imageRef(image), length: codePointLength(image.alt!) })) }) : pass();
+  },
+  CONTENT_LINK_TEXT_GENERIC: ({ html }) => {
+    const links = html?.links.filter((link) => link.kind === 'http' || link.kind === 'fragment');
+    if (!links || links.length === 0) return null;
+    const generic = links.filter(isGenericLinkText);
+    return generic.length > 0 ? fail({ count: generic.length, links: generic.slice(0, SAMPLE).map((link) => ({ href: link.href, text: link.label ?? link.text })) }) : pass();
+  },
+  CONTENT_DUPLICATE_ID: ({ html }) => (html ? (html.duplicateIds.count > 0 ? fail({ ...html.duplicateIds }) : pass()) : null),
+  CONTENT_LOW_TEXT_RATIO: ({ html }) => {
+    if (!html || html.htmlBytes === 0) return null;
+    const ratio = html.textBytes / html.htmlBytes;
+    return ratio < T.minTextRatio ? fail({ ratio: Math.round(ratio * 1000) / 1000, textBytes: html.textBytes, htmlBytes: html.htmlBytes }) : pass();
+  },
+
+  // LINKS
+  LINKS_INTERNAL_BROKEN: (ctx) => ctx.linkTargets()?.LINKS_INTERNAL_BROKEN ?? null,
+  LINKS_EXTERNAL_BROKEN: (ctx) => ctx.linkTargets()?.LINKS_EXTERNAL_BROKEN ?? null,
+  LINKS_TO_REDIRECT: (ctx) => ctx.linkTargets()?.LINKS_TO_REDIRECT ?? null,
+  LINKS_REDIRECT_CHAIN: ({ page, responded }) => {
+    if (!responded && page.redirects.length === 0) return null;
+    return page.redirects.length >= T.redirectChainHops ? fail({ hops: page.redirects.length, chain: redirectChain(page) }) : pass();
+  },
+  LINKS_REDIRECT_LOOP: ({ page, responded }) => {
+    if (!responded && page.redirects.length === 0 && !page.redirectLoop) return null;
+    return page.redirectLoop || hasRedirectLoop(page) ? fail({ chain: redirectChain(page) }) : pass();
+  },
+  LINKS_DEAD_END: ({ html }) => (html ? (html.links.some((link) => link.kind === 'http') ? pass() : fail()) : null),
+  LINKS_TOO_MANY: ({ html }) => (html ? (html.linkCount > T.maxLinksPerPage ? fail({ count: html.linkCount }) : pass()) : null),
+  LINKS_INTERNAL_NOFOLLOW: ({ html }) => {
+    const internal = html?.links.filter((link) => link.kind === 'http' && link.internal);
+    if (!internal || internal.length === 0) return null;
+    const nofollow = internal.filter((link) => link.nofollow);
+    return nofollow.length > 0 ? fail({ count: nofollow.length, links: nofollow.slice(0, SAMPLE).map((link) => link.url) }) : pass();
+  },
+  LINKS_HTTPS_TO_HTTP: ({ html, https }) => {
+    const links = https ? html?.links.filter((link) => link.kind === 'http') : undefined;
+    if (!links || links.length === 0) return null;
+    const insecure = links.filter((link) => link.url!.startsWith('http:'));
+    return insecure.length > 0 ? fail({ count: insecure.length, links: insecure.slice(0, SAMPLE).map((link) => link.url) }) : pass();
+  },
+  LINKS_UNCRAWLABLE: ({ html }) => {
+    if (!html || html.links.length === 0) return null;
+    const bad = html.links.filter((link) => link.kind === 'uncrawlable');
+    return bad.length > 0 ? fail({ count: bad.length, links: bad.slice(0, SAMPLE).map((link) => ({ href: link.href, text: link.text })) }) : pass();
+  },
+  LINKS_DEPTH_HIGH: ({ ok, page }) => (ok ? (page.depth > T.maxClickDepth ? fail({ depth: page.depth }) : pass()) : null),
+  LINKS_LOCALHOST: ({ html, finalUrl }) => {
+    if (!html || !finalUrl || isLoopbackHost(finalUrl.hostname)) return null;
+    const links = html.links.filter((link) => link.kind === 'http');
+    if (links.length === 0) return null;
+    const local = links.filter(isLoopbackLink);
+    return local.length > 0 ? fail({ count: local.length, links: local.slice(0, SAMPLE).map((link) => link.url) }) : pass();
+  },
+
+  // TECHNICAL
+  TECH_STATUS_4XX: ({ page, responded }) =>
+    responded ? (page.status >= 400 && page.status < 500 ? fail({ status: page.status }) : pass()) : null,
+  TECH_STATUS_5XX: ({ page, responded }) =>
+    responded ? (page.status >= 500 && page.status < 600 ? fail({ status: page.status }) : pass()) : null,
+  TECH_TIMEOUT: ({ page }) => (page.timedOut ? fail() : pass()),
+  TECH_NOINDEX: ({ html }) =>
+    html ? (html.robots.noindex ? fail({ sources: html.robots.noindexSources, meta: html.robots.meta, header: html.robots.header }) : pass()) : null,
+  TECH_BLOCKED_BY_ROBOTS: (ctx) => ctx.linkTargets()?.TECH_BLOCKED_BY_ROBOTS ?? null,
+  TECH_SITEMAP_NON_INDEXABLE: ({ facts, page }) => {
+    if (!page.inSitemap) return null;
+    const reason = wasRedirected(page) ? 'redirect' : nonIndexableReason(facts, page);
+    // A PDF or image in a sitemap is fine: only HTML can carry noindex or a canonical here.
+    return reason === null || reason === 'not-html' ? pass() : fail({ reason, status: page.status, finalUrl: page.finalUrl });
+  },
+  TECH_CANONICAL_MULTIPLE: ({ html }) =>
+    html ? (html.canonicalCount > 1 ? fail({ count: html.canonicalCount, canonicals: html.canonicals.slice(0, 3).map((c) => c.href) }) : pass()) : null,
+  TECH_CANONICAL_RELATIVE: ({ html }) => {
+    if (!html || html.canonicals.length === 0) return null;
+    const relative = html.canonicals.filter((canonical) => !isAbsoluteUrl(canonical.href));
+    return relative.length > 0 ? fail({ href: relative[0].href }) : pass();
+  },
+  TECH_CANONICAL_MISMATCH: ({ html }) => {
+    const htmlCanonical = html?.canonicals.find((canonical) => canonical.url !== null)?.url;
+    if (!html || !htmlCanonical || html.headerCanonical === null) return null;
+    return normalizeUrl(htmlCanonical) === normalizeUrl(html.headerCanonical) ? pass() : fail({ html: htmlCanonical, header: html.headerCanonical });
+  },
+  TECH_CANONICAL_TO_BROKEN: (ctx) => ctx.linkTargets()?.TECH_CANONICAL_TO_BROKEN ?? null,
+  TECH_URL_UPPERCASE: ({ ok, finalUrl }) => {
+    if (!ok || !finalUrl) return null;
+    return /[A-Z]/.test(finalUrl.pathname.replace(/%[0-9a-f]{2}/gi, '')) ? fail({ path: finalUrl.pathname }) : pass();
+  },
+  TECH_URL_UNDERSCORE: ({ ok, finalUrl }) => (ok && finalUrl ? (finalUrl.pathname.includes('_') ? fail({ path: finalUrl.pathname }) : pass()) : null),
+  TECH_URL_TOO_LONG: ({ ok, finalUrl }) =>
+    ok && finalUrl ? (finalUrl.href.length > T.maxUrlChars ? fail({ length: finalUrl.href.length }) : pass()) : null,
+  TECH_HTTP_PAGE: ({ responded, finalUrl }) => (responded && finalUrl ? (finalUrl.protocol === 'http:' ? fail({ url: finalUrl.href }) : pass()) : null),
+  TECH_MIXED_CONTENT: ({ html, https }) =>
+    html && https ? (html.mixedContent.count > 0 ? fail({ count: html.mixedContent.count, resources: html.mixedContent.sample.slice(0, SAMPLE) }) : pass()) : null,
+  TECH_HTML_TOO_LARGE: ({ html }) => (html ? (html.htmlBytes > T.maxHtmlBytes ? fail({ bytes: html.htmlBytes }) : pass()) : null),
+
+  // PERFORMANCE
+  PERF_LCP: ({ page }) => metric(page.labMetrics?.lcpMs, T.metrics.PERF_LCP, 'lcpMs'),
+  PERF_CLS: ({ page }) => metric(page.labMetrics?.cls, T.metrics.PERF_CLS, 'cls'),
+  PERF_INP: ({ page }) => metric(page.labMetrics?.inpMs, T.metrics.PERF_INP, 'inpMs'),
+  PERF_TBT: ({ page }) => metric(page.labMetrics?.tbtMs, T.metrics.PERF_TBT, 'tbtMs'),
+  PERF_FCP: ({ page }) => metric(page.labMetrics?.fcpMs, T.metrics.PERF_FCP, 'fcpMs'),
+  PERF_TTFB: ({ page, responded }) => metric(page.labMetrics?.ttfbMs ?? (responded ? page.responseMs : undefined), T.metrics.PERF_TTFB, 'ttfbMs'),
+  PERF_DOM_SIZE: ({ html }) => metric(html?.domElements, T.metrics.PERF_DOM_SIZE, 'elements'),
+  PERF_PAGE_WEIGHT: ({ page }) => metric(page.labMetrics?.pageWeightBytes, T.metrics.PERF_PAGE_WEIGHT, 'bytes'),
+  PERF_IMAGE_TOO_LARGE: ({ page }) => {
+    const sized = (page.resources ?? []).filter((resource) => resource.kind === 'image' && resource.bytes !== undefined);
+    if (sized.length === 0) return null;
+    const large = sized.filter((resource) => resource.bytes! > T.maxImageBytes);
+    return large.length > 0 ? fail({ count: large.length, images: large.slice(0, SAMPLE).map((r) => ({ url: r.url, bytes: r.bytes })) }) : pass();
+  },
+  PERF_IMAGE_NO_DIMENSIONS: ({ html }) => {
+    if (!html || html.images.length === 0) return null;
+    const unsized = html.images.filter((image) => !image.hasWidth || !image.hasHeight);
+    return unsized.length > 0 ? fail({ count: unsized.length, images: unsized.slice(0, SAMPLE).map(imageRef) }) : pass();
+  },
+  PERF_NO_COMPRESSION: ({ page, ok }) => {
+    const candidates: { url: string; encoding: string | null }[] = [];
+    if (ok && isCompressible(page.headers, page.bytes)) candidates.push({ url: page.finalUrl, encoding: firstHeader(page.headers, 'content-encoding') });
+    for (const resource of page.resources ?? []) {
+      if (!resource.headers || !isSuccess(resource.status)) continue;
+      if (isCompressible(resource.headers, resource.bytes)) candidates.push({ url: resource.url, encoding: firstHeader(resource.headers, 'content-encoding') });
+    }
+    if (candidates.length === 0) return null;
+    const plain = candidates.filter((candidate) => !isCompressedEncoding(candidate.encoding));
+    return plain.length > 0 ? fail({ count: plain.length, urls: plain.slice(0, SAMPLE).map((c) => c.url) }) : pass();
+  },
+  PERF_RENDER_BLOCKING: ({ html }) => {
+    if (!html) return null;
+    const { scripts, stylesheets, sample } = html.renderBlocking;
+    return scripts > 0 || stylesheets > T.maxBlockingStylesheets ? fail({ scripts, stylesheets, resources: sample.slice(0, SAMPLE) }) : pass();
+  },
+  PERF_NO_CACHE_HEADERS: ({ page }) => {
+    const assets = (page.resources ?? []).filter((resource) => resource.kind !== 'other' && resource.headers && isSuccess(resource.status));
+    if (assets.length === 0) return null;
+    const uncached = assets.filter((resource) => !isCacheable(resource));
+    return uncached.length > 0 ? fail({ count: uncached.length, urls: uncached.slice(0, SAMPLE).map((r) => r.url) }) : pass();
+  },
+};
+
+function firstText(values: readonly string[]): string {
+  return values.length > 0 ? values[0].trim() : '';
+}
+
+function lengthBelow(text: string | null | '', min: number, field: string): CheckOutcome {
+  if (!text) return null;
+  const length = codePointLength(text);
+  return length < min ? fail({ [field]: text, length }) : pass();
+}
+
+function lengthAbove(text: string | null | '', max: number, field: string): CheckOutcome {
+  if (!text) return null;
+  const length = codePointLength(text);
+  return length > max ? fail({ [field]: text, length }) : pass();
+}
+
+/** Characters as people count them (astral symbols are one, not two UTF-16 units). */
+function codePointLength(text: string): number {
+  let length = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) length--;
+  }
+  return length;
+}
+
+function metric(value: number | undefined, band: { warning: number; critical: number }, field: string): CheckOutcome {
+  if (value === undefined || !Number.isFinite(value)) return null;
+  return banded(value, band, { [field]: value });
+}
+
+function viewportZoomBlocker(content: string): string | null {
+  for (const part of content.split(/[,;]/)) {
+    const eq = part.indexOf('=');
+    if (eq === -1) continue;
+    const key = part.slice(0, eq).trim().toLowerCase();
+    const value = part.slice(eq + 1).trim().toLowerCase();
+    if (key === 'user-scalable' && (value === 'no' || value === '0')) return `user-scalable=${value}`;
+    if (key === 'maximum-scale') {
+      const scale = Number.parseFloat(value);
+      if (Number.isFinite(scale) && scale < T.minMaximumScale) return `maximum-scale=${value}`;
+    }
+  }
+  return null;
+}
+
+function isGenericLinkText(link: LinkFact): boolean {
+  const text = (link.label ?? link.text).toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, ' ').trim();
+  return text !== '' && text.length <= 24 && GENERIC_LINK_TEXTS.has(text);
+}
+
+function isLoopbackLink(link: LinkFact): boolean {
+  const url = link.url!;
+  if (!/localhost|127\.|\[::1\]|0\.0\.0\.0/i.test(url)) return false;
+  try {
+    return isLoopbackHost(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
+function imageRef(image: { url: string | null; src: string }): string {
+  return image.url ?? image.src;
+}
+
+function unique<V>(values: readonly V[]): V[] {
+  return [...new Set(values)];
+}
+
+function redirectChain(page: PageFetch): string[] {
+  return [...page.redirects.map((hop) => `${hop.status} ${hop.url}`), page.finalUrl].slice(0, 12);
+}
+
+function hasRedirectLoop(page: PageFetch): boolean {
+  const seen = new Set<string | null>();
+  for (const hop of page.redirects) {
+    const key = normalizeUrl(hop.url) ?? hop.url;
+    if (seen.has(key)) return true;
+    seen.add(key);
+  }
+  // The chain ended on a URL it already passed through, still redirecting.
+  return page.redirects.length > 0 && page.status >= 300 && page.status < 400 && seen.has(normalizeUrl(page.finalUrl) ?? page.finalUrl);
+}
+
+function isSuccess(status: number | undefined): boolean {
+  return status === undefined || (status >= 200 && status < 300);
+}
+
+function isCompressible(headers: PageFetch['headers'], bytes: number | undefined): boolean {
+  const contentType = firstHeader(headers, 'content-type');
+  if (!contentType || !TEXT_CONTENT_TYPE_RE.test(contentType)) return false;
+  const length = bytes ?? Number(firstHeader(headers, 'content-length') ?? NaN);
+  return !Number.isFinite(length) || length >= T.compressionMinBytes;
+}
+
+function isCompressedEncoding(encoding: string | null): boolean {
+  if (!encoding) return false;
+  return encoding.toLowerCase().split(',').some((token) => COMPRESSED_ENCODINGS.has(token.trim()));
+}
+
+function isCacheable(resource: PageResource): boolean {
+  const cacheControl = firstHeader(resource.headers, 'cache-control') ?? '';
+  const maxAge = /(?:^|[,\s])(?:s-)?max-age\s*=\s*"?(\d+)/i.exec(cacheControl);
+  if ((maxAge && Number(maxAge[1]) > 0) || /\bimmutable\b/i.test(cacheControl)) return true;
+  return firstHeader(resource.headers, 'etag') !== null || firstHeader(resource.headers, 'last-modified') !== null;
+}

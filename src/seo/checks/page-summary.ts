@@ -1,0 +1,58 @@
+import { normalizeUrl, type PageFacts } from '../page/index.js';
+import type { PageFetch, PageSummary } from './check.types.js';
+import { effectiveCanonical, nonIndexableReason, wasRedirected } from './page-indexability.js';
+
+export interface SummaryLimits {
+  /** Internal link targets kept per page (orphan, broken-link and redirect checks see only these). */
+  maxInternalLinks?: number;
+  maxExternalLinks?: number;
+  maxHreflang?: number;
+}
+
+const DEFAULT_LIMITS: Required<SummaryLimits> = { maxInternalLinks: 500, maxExternalLinks: 100, maxHreflang: 100 };
+
+/** Reduces a fetched page to the small record site-wide checks need; the HTML and facts can then be dropped. */
+export function summarizePage(facts: PageFacts | null, page: PageFetch, limits: SummaryLimits = {}): PageSummary {
+  const { maxInternalLinks, maxExternalLinks, maxHreflang } = { ...DEFAULT_LIMITS, ...limits };
+  const ok = page.status >= 200 && page.status < 300;
+  const self = normalizeUrl(page.finalUrl);
+  const internal = new Set<string>();
+  const external = new Set<string>();
+  const hreflang: PageSummary['hreflang'] = [];
+  if (facts && ok) {
+    for (const link of facts.links) {
+      if (link.kind !== 'http' || link.url === null || link.url === self) continue;
+      if (link.internal) {
+        if (internal.size < maxInternalLinks) internal.add(link.url);
+      } else if (external.size < maxExternalLinks) {
+        external.add(link.url);
+      }
+    }
+    for (const entry of facts.hreflang) {
+      if (hreflang.length >= maxHreflang) break;
+      if (entry.url !== null) hreflang.push({ lang: entry.lang, url: entry.url });
+    }
+  }
+  const summary: PageSummary = {
+    url: page.url,
+    finalUrl: page.finalUrl,
+    status: page.status,
+    depth: page.depth,
+    redirected: wasRedirected(page),
+    isHtml: facts !== null,
+    indexable: ok && nonIndexableReason(facts, page) === null,
+    noindex: facts?.robots.noindex ?? false,
+    canonical: effectiveCanonical(facts),
+    title: facts?.titles[0] ?? null,
+    description: facts?.descriptions[0] ?? null,
+    textHash: facts ? facts.textHash : null,
+    simhash: facts ? facts.simhash : null,
+    wordCount: facts?.wordCount ?? 0,
+    hasIconLink: facts?.hasFavicon ?? false,
+    internalLinks: [...internal],
+    externalLinks: [...external],
+    hreflang,
+  };
+  if (page.inSitemap !== undefined) summary.inSitemap = page.inSitemap;
+  return summary;
+}

@@ -1,0 +1,347 @@
+import { normalizeUrl } from '../page/index.js';
+import type { CheckCode } from './check-catalog.js';
+import { CHECK_THRESHOLDS as T } from './check-thresholds.js';
+import type {
+  CheckResult,
+  LinkTargetInfo,
+  Occurrence,
+  PageCheckResults,
+  PageSummary,
+  SiteCheckInput,
+  SiteCheckOutput,
+  SiteCheckResult,
+} from './check.types.js';
+import { LINK_TARGET_CODES, evaluateLinkTargets } from './link-target-checks.js';
+import { findNearDuplicates } from './near-duplicate-index.js';
+
+const SAMPLE = 3;
+const SITEMAP_MAX_URLS = 50_000;
+const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
+
+/**
+ * Site-scope checks (robots.txt, sitemap, favicon, HSTS, llms.txt, site-wide noindex) and cross-page
+ * checks over page summaries (duplicates, near duplicates, orphans, hreflang return links), plus the
+ * page-scope checks that need crawl-wide data: link target statuses (from the crawled pages and
+ * `input.linkTargets`), canonical targets and sitemap membership. Cost is linear in pages and links,
+ * except near-duplicate search, which is banded and budgeted (see findNearDuplicates).
+ */
+export function runSiteChecks(input: SiteCheckInput): SiteCheckOutput {
+  const pages = uniqueByFinalUrl(input.pages);
+  const site: SiteCheckResult[] = [
+    ...robotsChecks(input),
+    ...sitemapChecks(input),
+    faviconCheck(input, pages),
+    llmsTxtCheck(input),
+    hstsCheck(input),
+    noindexSitewideCheck(input, pages),
+    duplicateFieldCheck('META_TITLE_DUPLICATE', pages, (page) => page.title, 'title'),
+    duplicateFieldCheck('META_DESCRIPTION_DUPLICATE', pages, (page) => page.description, 'description'),
+    duplicateContentCheck(pages),
+    nearDuplicateCheck(pages),
+    orphanCheck(input),
+    hreflangReturnCheck(pages),
+  ];
+  return { site, pages: crawlPageChecks(input, new Set(pages)) };
+}
+
+function result(code: CheckCode, failed: boolean, occurrences: Occurrence[], applicablePages = 1): SiteCheckResult {
+  return { code, applicable: true, failed, occurrences: failed ? occurrences : [], applicablePages };
+}
+
+function notApplicable(code: CheckCode): SiteCheckResult {
+  return { code, applicable: false, failed: false, occurrences: [], applicablePages: 0 };
+}
+
+function siteUrl(input: SiteCheckInput, path: string): string {
+  try {
+    return new URL(path, input.startUrl).href;
+  } catch {
+    return input.startUrl;
+  }
+}
+
+/**
+ * A redirect source and its target can both be listed; the document at a final URL counts once,
+ * represented by its direct fetch when there is one.
+ */
+function uniqueByFinalUrl(pages: readonly PageSummary[]): PageSummary[] {
+  const chosen = new Map<string, PageSummary>();
+  for (const page of pages) {
+    const key = normalizeUrl(page.finalUrl) ?? page.finalUrl;
+    const current = chosen.get(key);
+    if (!current || (current.redirected && !page.redirected)) chosen.set(key, page);
+  }
+  const keep = new Set(chosen.values());
+  return pages.filter((page) => keep.has(page));
+}
+
+function robotsChecks(input: SiteCheckInput): SiteCheckResult[] {
+  const robots = input.robots;
+  const codes = ['TECH_ROBOTS_MISSING', 'TECH_ROBOTS_UNREACHABLE', 'TECH_ROBOTS_BLOCKS_ALL', 'TECH_ROBOTS_INVALID', 'TECH_AI_SEARCH_BLOCKED'] as const;
+  if (!robots) return codes.map(notApplicable);
+  const url = siteUrl(input, '/robots.txt');
+  const status = robots.status;
+  // RFC 9309 §2.3.1.4: 5xx and unreachable mean "disallow all"; Google treats 429 like 5xx.
+  const unreachable = robots.timedOut === true || status === null || status >= 500 || status === 429;
+  const parsed = !unreachable && status !== null && status >= 200 && status < 300;
+  const ai = robots.aiBlockedAgents ?? [];
+  return [
+    result('TECH_ROBOTS_MISSING', status === 404 || status === 410, [{ url, evidence: { status } }]),
+    result('TECH_ROBOTS_UNREACHABLE', unreachable, [{ url, evidence: { status, timedOut: robots.timedOut ?? false } }]),
+    parsed ? result('TECH_ROBOTS_BLOCKS_ALL', robots.blocksAll === true, [{ url, evidence: { rule: 'User-agent: * / Disallow: /' } }]) : notApplicable('TECH_ROBOTS_BLOCKS_ALL'),
+    parsed ? result('TECH_ROBOTS_INVALID', robots.invalid === true, [{ url, evidence: { errors: (robots.errors ?? []).slice(0, 5) } }]) : notApplicable('TECH_ROBOTS_INVALID'),
+    parsed ? result('TECH_AI_SEARCH_BLOCKED', ai.length > 0, [{ url, evidence: { agents: ai } }]) : notApplicable('TECH_AI_SEARCH_BLOCKED'),
+  ];
+}
+
+function sitemapChecks(input: SiteCheckInput): SiteCheckResult[] {
+  const sitemap = input.sitemap;
+  if (!sitemap) return [notApplicable('TECH_SITEMAP_MISSING'), notApplicable('TECH_SITEMAP_INVALID')];
+  const declared = sitemap.declared ?? input.robots?.sitemaps ?? [];
+  const defaultUrl = siteUrl(input, '/sitemap.xml');
+  const missing = declared.length === 0 && sitemap.defaultStatus !== 200 && !sitemap.analysis;
+  const analysis = sitemap.analysis;
+  let invalid: SiteCheckResult = notApplicable('TECH_SITEMAP_INVALID');
+  if (analysis) {
+    const reasons: string[] = [];
+    if (!analysis.valid) reasons.push('does not parse or has errors');
+    if (analysis.urlCount > SITEMAP_MAX_URLS) reasons.push(`${analysis.urlCount} URLs (limit 50,000)`);
+    if (analysis.sizeBytes > SITEMAP_MAX_BYTES) reasons.push(`${analysis.sizeBytes} bytes (limit 50 MiB)`);
+    if ((analysis.otherHostUrls ?? 0) > 0) reasons.push(`${analysis.otherHostUrls} URLs of other hosts`);
+    invalid = result('TECH_SITEMAP_INVALID', reasons.length > 0, [
+      { url: declared[0] ?? defaultUrl, evidence: { reasons, errors: (analysis.errors ?? []).slice(0, 5) } },
+    ]);
+  }
+  return [result('TECH_SITEMAP_MISSING', missing, [{ url: defaultUrl, evidence: { status: sitemap.defaultStatus ?? null } }]), invalid];
+}
+
+function startPage(input: SiteCheckInput, pages: readonly PageSummary[]): PageSummary | undefined {
+  const start = normalizeUrl(input.startUrl);
+  return pages.find((page) => normalizeUrl(page.url) === start || normalizeUrl(page.finalUrl) === start) ?? pages.find((page) => page.depth === 0);
+}
+
+function faviconCheck(input: SiteCheckInput, pages: readonly PageSummary[]): SiteCheckResult {
+  const home = startPage(input, pages);
+  if (!input.favicon && !home?.isHtml) return notApplicable('META_FAVICON_MISSING');
+  const present = home?.hasIconLink === true || input.favicon?.status === 200;
+  return result('META_FAVICON_MISSING', !present, [{ url: siteUrl(input, '/favicon.ico'), evidence: { status: input.favicon?.status ?? null } }]);
+}
+
+function llmsTxtCheck(input: SiteCheckInput): SiteCheckResult {
+  if (!input.llmsTxt) return notApplicable('TECH_LLMS_TXT_MISSING');
+  return result('TECH_LLMS_TXT_MISSING', input.llmsTxt.status !== 200, [{ url: siteUrl(input, '/llms.txt'), evidence: { status: input.llmsTxt.status } }]);
+}
+
+function hstsCheck(input: SiteCheckInput): SiteCheckResult {
+  if (!input.hsts?.https) return notApplicable('TECH_HSTS_MISSING');
+  const header = input.hsts.header;
+  const maxAge = header ? /max-age\s*=\s*"?(\d+)/i.exec(header) : null;
+  // max-age=0 tells browsers to forget HSTS: as good as absent.
+  const missing = !maxAge || Number(maxAge[1]) === 0;
+  return result('TECH_HSTS_MISSING', missing, [{ url: input.startUrl, evidence: { header } }]);
+}
+
+function noindexSitewideCheck(input: SiteCheckInput, pages: readonly PageSummary[]): SiteCheckResult {
+  const html = pages.filter((page) => page.isHtml && page.status >= 200 && page.status < 300);
+  if (html.length === 0) return notApplicable('TECH_NOINDEX_SITEWIDE');
+  const noindex = html.filter((page) => page.noindex).length;
+  const share = noindex / html.length;
+  return result('TECH_NOINDEX_SITEWIDE', share >= T.noindexSitewideShare, [
+    { url: input.startUrl, evidence: { noindexPages: noindex, htmlPages: html.length, share: Math.round(share * 1000) / 1000 } },
+  ], html.length);
+}
+
+/** Groups indexable pages by a normalized key; every member of a group of 2+ is an occurrence. */
+function groupDuplicates(pages: readonly PageSummary[], keyOf: (page: PageSummary) => string | null): { applicable: number; groups: PageSummary[][] } {
+  const groups = new Map<string, PageSummary[]>();
+  let applicable = 0;
+  for (const page of pages) {
+    if (!page.indexable) continue;
+    const key = keyOf(page);
+    if (key === null) continue;
+    applicable++;
+    const group = groups.get(key);
+    if (group) group.push(page);
+    else groups.set(key, [page]);
+  }
+  return { applicable, groups: [...groups.values()].filter((group) => group.length > 1) };
+}
+
+function duplicateOccurrences(groups: PageSummary[][], evidenceOf: (page: PageSummary) => Record<string, unknown>): Occurrence[] {
+  const occurrences: Occurrence[] = [];
+  for (const group of groups) {
+    for (const page of group) {
+      const others = group.filter((other) => other !== page).slice(0, SAMPLE).map((other) => other.finalUrl);
+      occurrences.push({ url: page.finalUrl, evidence: { ...evidenceOf(page), duplicates: group.length - 1, sameAs: others } });
+    }
+  }
+  return occurrences;
+}
+
+function duplicateFieldCheck(
+  code: 'META_TITLE_DUPLICATE' | 'META_DESCRIPTION_DUPLICATE',
+  pages: readonly PageSummary[],
+  field: (page: PageSummary) => string | null,
+  name: string,
+): SiteCheckResult {
+  const { applicable, groups } = groupDuplicates(pages, (page) => {
+    const value = field(page)?.replace(/\s+/g, ' ').trim().toLowerCase();
+    return value ? value : null;
+  });
+  if (applicable === 0) return notApplicable(code);
+  const occurrences = duplicateOccurrences(groups, (page) => ({ [name]: field(page) }));
+  return result(code, occurrences.length > 0, occurrences, applicable);
+}
+
+function duplicateContentCheck(pages: readonly PageSummary[]): SiteCheckResult {
+  const { applicable, groups } = groupDuplicates(pages, (page) => (page.textHash && page.wordCount > 0 ? page.textHash : null));
+  if (applicable === 0) return notApplicable('CONTENT_DUPLICATE');
+  const occurrences = duplicateOccurrences(groups, (page) => ({ words: page.wordCount }));
+  return result('CONTENT_DUPLICATE', occurrences.length > 0, occurrences, applicable);
+}
+
+/**
+ * Near duplicates among indexable pages with enough text. Exact duplicates are CONTENT_DUPLICATE's
+ * business: they are collapsed to one representative first, and a match of a representative marks
+ * every page sharing its text. Similarity reported = share of equal SimHash bits.
+ */
+function nearDuplicateCheck(pages: readonly PageSummary[]): SiteCheckResult {
+  const byHash = new Map<string, PageSummary[]>();
+  for (const page of pages) {
+    if (!page.indexable || !page.simhash || !page.textHash || page.wordCount < T.nearDuplicateMinWords) continue;
+    const group = byHash.get(page.textHash);
+    if (group) group.push(page);
+    else byHash.set(page.textHash, [page]);
+  }
+  const representatives = [...byHash.values()];
+  const applicable = representatives.reduce((sum, group) => sum + group.length, 0);
+  if (applicable === 0) return notApplicable('CONTENT_NEAR_DUPLICATE');
+  const matches = findNearDuplicates(
+    representatives.map((group) => group[0].simhash!),
+    { maxDistance: T.nearDuplicateMaxHamming, maxComparisons: T.nearDuplicateMaxComparisons },
+  );
+  const occurrences: Occurrence[] = [];
+  matches.forEach((match, index) => {
+    if (!match) return;
+    const partner = representatives[match.partner][0];
+    const similarity = Math.round((1 - match.distance / 64) * 1000) / 10;
+    for (const page of representatives[index]) {
+      occurrences.push({ url: page.finalUrl, evidence: { similarTo: partner.finalUrl, similarity, hammingDistance: match.distance } });
+    }
+  });
+  return result('CONTENT_NEAR_DUPLICATE', occurrences.length > 0, occurrences, applicable);
+}
+
+function orphanCheck(input: SiteCheckInput): SiteCheckResult {
+  const sitemapUrls = input.sitemap?.urls;
+  if (!sitemapUrls || sitemapUrls.length === 0 || input.pages.length === 0 || input.crawlTruncated) return notApplicable('LINKS_ORPHAN');
+  const linked = new Set<string>();
+  for (const page of input.pages) {
+    for (const target of page.internalLinks) linked.add(normalizeUrl(target) ?? target);
+  }
+  // A link to a URL that redirects is an inlink of the redirect's target.
+  for (const page of input.pages) {
+    const from = normalizeUrl(page.url);
+    if (page.redirected && from !== null && linked.has(from)) linked.add(normalizeUrl(page.finalUrl) ?? page.finalUrl);
+  }
+  const start = normalizeUrl(input.startUrl);
+  const occurrences: Occurrence[] = [];
+  let applicable = 0;
+  for (const raw of sitemapUrls) {
+    const url = normalizeUrl(raw);
+    if (url === null || url === start) continue;
+    applicable++;
+    if (!linked.has(url)) occurrences.push({ url, evidence: { inlinks: 0 } });
+  }
+  if (applicable === 0) return notApplicable('LINKS_ORPHAN');
+  return result('LINKS_ORPHAN', occurrences.length > 0, occurrences, applicable);
+}
+
+function hreflangReturnCheck(pages: readonly PageSummary[]): SiteCheckResult {
+  const byUrl = new Map<string, PageSummary>();
+  for (const page of pages) {
+    byUrl.set(normalizeUrl(page.finalUrl) ?? page.finalUrl, page);
+    const requested = normalizeUrl(page.url);
+    if (requested !== null && !byUrl.has(requested)) byUrl.set(requested, page);
+  }
+  const occurrences: Occurrence[] = [];
+  let applicable = 0;
+  for (const page of pages) {
+    if (!page.indexable || page.hreflang.length === 0) continue;
+    const self = normalizeUrl(page.finalUrl);
+    const missing: string[] = [];
+    let known = 0;
+    for (const entry of page.hreflang) {
+      const targetUrl = normalizeUrl(entry.url);
+      if (targetUrl === null || targetUrl === self) continue;
+      const target = byUrl.get(targetUrl);
+      if (!target || !target.isHtml || target.status < 200 || target.status >= 300) continue;
+      known++;
+      const returns = target.hreflang.some((back) => normalizeUrl(back.url) === self);
+      if (!returns && missing.length < 5) missing.push(target.finalUrl);
+    }
+    if (known === 0) continue;
+    applicable++;
+    if (missing.length > 0) occurrences.push({ url: page.finalUrl, evidence: { targetsWithoutReturn: missing } });
+  }
+  if (applicable === 0) return notApplicable('META_HREFLANG_NO_RETURN');
+  return result('META_HREFLANG_NO_RETURN', occurrences.length > 0, occurrences, applicable);
+}
+
+/**
+ * Link-target checks once per document (`documents`: pages deduplicated by final URL) and the
+ * sitemap-membership check for every listed URL, redirect sources included.
+ */
+function crawlPageChecks(input: SiteCheckInput, documents: ReadonlySet<PageSummary>): PageCheckResults[] {
+  const known = new Map<string, LinkTargetInfo>();
+  for (const page of input.pages) {
+    const final = normalizeUrl(page.finalUrl);
+    if (final !== null && !known.has(final)) known.set(final, { status: page.status === 0 ? null : page.status, noindex: page.noindex });
+    const requested = normalizeUrl(page.url);
+    if (requested !== null && requested !== final) {
+      known.set(requested, { status: page.status === 0 ? null : page.status, redirected: page.redirected, noindex: page.noindex });
+    }
+  }
+  const extra = input.linkTargets;
+  const lookup = (url: string): LinkTargetInfo | undefined => known.get(url) ?? extra?.get(url);
+  const sitemap = input.sitemap?.urls ? new Set(input.sitemap.urls.map((url) => normalizeUrl(url) ?? url)) : null;
+
+  const output: PageCheckResults[] = [];
+  for (const page of input.pages) {
+    const results: CheckResult[] = [];
+    if (documents.has(page) && page.isHtml && page.status >= 200 && page.status < 300) {
+      const outcomes = evaluateLinkTargets(
+        { selfUrl: page.finalUrl, selfNoindex: page.noindex, internalLinks: page.internalLinks, externalLinks: page.externalLinks, canonical: page.canonical },
+        lookup,
+      );
+      for (const code of LINK_TARGET_CODES) {
+        const outcome = outcomes[code];
+        if (outcome === null) continue;
+        const entry: CheckResult = { code, applicable: true, failed: outcome.failed };
+        if (outcome.evidence) entry.evidence = outcome.evidence;
+        results.push(entry);
+      }
+    }
+    const listed = page.inSitemap ?? (sitemap !== null && (sitemap.has(normalizeUrl(page.url) ?? page.url) || sitemap.has(normalizeUrl(page.finalUrl) ?? page.finalUrl)));
+    if (listed) {
+      const reason = page.redirected
+        ? 'redirect'
+        : page.status === 0
+          ? 'no-response'
+          : page.status >= 300
+            ? page.status < 400 ? 'redirect' : 'error-status'
+            : page.noindex
+              ? 'noindex'
+              : page.isHtml && !page.indexable
+                ? 'canonicalized'
+                : null;
+      results.push(
+        reason === null
+          ? { code: 'TECH_SITEMAP_NON_INDEXABLE', applicable: true, failed: false }
+          : { code: 'TECH_SITEMAP_NON_INDEXABLE', applicable: true, failed: true, evidence: { reason, status: page.status, finalUrl: page.finalUrl } },
+      );
+    }
+    if (results.length > 0) output.push({ url: page.url, results });
+  }
+  return output;
+}

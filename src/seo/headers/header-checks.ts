@@ -1,0 +1,539 @@
+import { charsetOf, parseXRobotsTag } from '../page/index.js';
+import type { CheckCode } from '../checks/check-catalog.js';
+import {
+  effectiveReferrerPolicy,
+  mediaTypeOf,
+  parseCacheControl,
+  parseCsp,
+  parseHsts,
+  scriptSourceDirective,
+} from './header-directives.js';
+import type { CspPolicy } from './header-directives.js';
+import type { HeaderCheck, HeaderCheckName, HeadersInput } from './headers.types.js';
+
+/** What every check reads: the input plus header values indexed by lower-cased name. */
+export interface HeaderContext {
+  input: HeadersInput;
+  values(name: string): string[];
+  isHttps: boolean;
+  mediaType: string | null;
+}
+
+export interface CheckOutcome {
+  check: HeaderCheck;
+  /** Catalog codes (CHECKS.md) this outcome raises. */
+  issues: CheckCode[];
+}
+
+export const RECOMMENDED_HSTS_MAX_AGE = 31_536_000;
+/** Below this, compressing saves too little to matter (Lighthouse ignores savings under 1.4 KB). */
+export const COMPRESSION_MIN_BYTES = 1_400;
+
+const COMPRESSED_ENCODINGS = new Set(['gzip', 'x-gzip', 'br', 'zstd', 'deflate']);
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+const SCRIPT_TYPES = new Set([
+  'application/javascript',
+  'application/x-javascript',
+  'application/ecmascript',
+  'text/javascript',
+  'text/ecmascript',
+]);
+const TEXT_APPLICATION_TYPES = new Set([
+  ...SCRIPT_TYPES,
+  'application/json',
+  'application/xml',
+  'application/wasm',
+  'font/ttf',
+  'font/otf',
+  'application/vnd.ms-fontobject',
+  'image/x-icon',
+  'image/vnd.microsoft.icon',
+]);
+const STATIC_ASSET_TYPES = new Set([
+  ...SCRIPT_TYPES,
+  'text/css',
+  'application/wasm',
+  'application/vnd.ms-fontobject',
+  'application/font-woff',
+  'application/x-font-ttf',
+]);
+const VERSION_PATTERN = /\/\s*v?\d|\bv?\d+\.\d+/i;
+
+/** Types that compress well: text, JSON/XML families, SVG, uncompressed fonts and icons, wasm. */
+export function isCompressibleType(mediaType: string): boolean {
+  return (
+    mediaType.startsWith('text/') ||
+    mediaType.endsWith('+xml') ||
+    mediaType.endsWith('+json') ||
+    TEXT_APPLICATION_TYPES.has(mediaType)
+  );
+}
+
+/** Static assets in the sense of PERF_NO_CACHE_HEADERS: scripts, styles, images, fonts, media. */
+export function isStaticAssetType(mediaType: string): boolean {
+  return (
+    STATIC_ASSET_TYPES.has(mediaType) ||
+    mediaType.startsWith('image/') ||
+    mediaType.startsWith('font/') ||
+    mediaType.startsWith('audio/') ||
+    mediaType.startsWith('video/')
+  );
+}
+
+function joined(values: readonly string[]): string | null {
+  return values.length === 0 ? null : values.join(', ');
+}
+
+function outcome(
+  name: HeaderCheckName,
+  passed: boolean,
+  value: string | null,
+  message: string,
+  issues: CheckCode[] = [],
+): CheckOutcome {
+  return { check: { name, passed, value, message }, issues };
+}
+
+function describeSeconds(seconds: number): string {
+  if (seconds >= RECOMMENDED_HSTS_MAX_AGE) {
+    const years = Math.round((seconds / RECOMMENDED_HSTS_MAX_AGE) * 10) / 10;
+    return `${years} year${years === 1 ? '' : 's'}`;
+  }
+  const days = Math.round((seconds / 86_400) * 10) / 10;
+  return `${days} day${days === 1 ? '' : 's'}`;
+}
+
+function checkHttps(ctx: HeaderContext): CheckOutcome {
+  if (ctx.isHttps) return outcome('https', true, ctx.input.finalUrl, 'The page is served over HTTPS.');
+  return outcome(
+    'https',
+    false,
+    ctx.input.finalUrl,
+    'The page is served over plain HTTP and does not redirect to HTTPS.',
+    ['TECH_HTTP_PAGE'],
+  );
+}
+
+function checkRedirectChain(ctx: HeaderContext): CheckOutcome {
+  const hops = ctx.input.redirects;
+  const value = hops.length === 0 ? null : hops.map((hop) => `${hop.status} ${hop.url}`).join(' -> ');
+  if (hops.length === 0) return outcome('redirect-chain', true, value, 'No redirects.');
+  if (hops.length === 1) return outcome('redirect-chain', true, value, 'One redirect before the final URL.');
+  return outcome(
+    'redirect-chain',
+    false,
+    value,
+    `${hops.length} redirects before the final URL; link to the final URL directly or redirect in one hop.`,
+    ['LINKS_REDIRECT_CHAIN'],
+  );
+}
+
+function checkHsts(ctx: HeaderContext): CheckOutcome {
+  const values = ctx.values('strict-transport-security');
+  const value = joined(values);
+  if (!ctx.isHttps) {
+    return outcome(
+      'strict-transport-security',
+      false,
+      value,
+      'HSTS only takes effect on HTTPS responses, and this page is served over HTTP.',
+    );
+  }
+  if (values.length === 0) {
+    return outcome(
+      'strict-transport-security',
+      false,
+      null,
+      'Missing Strict-Transport-Security: browsers may still reach the site over plain HTTP.',
+      ['TECH_HSTS_MISSING'],
+    );
+  }
+  // Browsers honour only the first Strict-Transport-Security header (RFC 6797 §8.1).
+  const policy = parseHsts(values[0]);
+  if (!policy.valid) {
+    return outcome(
+      'strict-transport-security',
+      false,
+      value,
+      `Invalid Strict-Transport-Security (${policy.error}); browsers ignore it.`,
+      ['TECH_HSTS_MISSING'],
+    );
+  }
+  const maxAge = policy.maxAge ?? 0;
+  if (maxAge === 0) {
+    return outcome(
+      'strict-transport-security',
+      false,
+      value,
+      'max-age=0 tells browsers to forget the HSTS policy.',
+      ['TECH_HSTS_MISSING'],
+    );
+  }
+  const notes = [
+    maxAge >= RECOMMENDED_HSTS_MAX_AGE
+      ? `HSTS enabled for ${describeSeconds(maxAge)}.`
+      : `HSTS enabled, but max-age=${maxAge} (${describeSeconds(maxAge)}) is below the recommended ${RECOMMENDED_HSTS_MAX_AGE} (1 year).`,
+    policy.includeSubDomains ? 'Covers subdomains (includeSubDomains).' : 'Subdomains are not covered (no includeSubDomains).',
+  ];
+  if (policy.preload) {
+    notes.push(
+      policy.includeSubDomains && maxAge >= RECOMMENDED_HSTS_MAX_AGE
+        ? 'Eligible for the browser preload list (preload).'
+        : 'preload is set, but the preload list requires includeSubDomains and max-age of at least 1 year.',
+    );
+  }
+  if (values.length > 1) notes.push('Several HSTS headers were sent; browsers use only the first.');
+  return outcome('strict-transport-security', true, value, notes.join(' '));
+}
+
+/** `'unsafe-inline'` is ignored by browsers when a nonce, a hash or 'strict-dynamic' is present. */
+function allowsInlineScript(policy: CspPolicy): boolean {
+  const directive = scriptSourceDirective(policy);
+  if (directive === null) return true;
+  const sources = directive.sources.map((source) => source.toLowerCase());
+  const neutralised = sources.some(
+    (source) => source.startsWith("'nonce-") || /^'sha(256|384|512)-/.test(source) || source === "'strict-dynamic'",
+  );
+  return sources.includes("'unsafe-inline'") && !neutralised;
+}
+
+function allowsEval(policy: CspPolicy): boolean {
+  const directive = scriptSourceDirective(policy);
+  return directive === null || directive.sources.some((source) => source.toLowerCase() === "'unsafe-eval'");
+}
+
+function checkCsp(ctx: HeaderContext): CheckOutcome {
+  const values = ctx.values('content-security-policy');
+  const value = joined(values);
+  const policies = parseCsp(values);
+  if (policies.length === 0) {
+    const reportOnly = ctx.values('content-security-policy-report-only').length > 0;
+    return outcome(
+      'content-security-policy',
+      false,
+      value,
+      reportOnly
+        ? 'Only Content-Security-Policy-Report-Only is sent: violations are reported but nothing is blocked.'
+        : 'Missing Content-Security-Policy: no protection against injected scripts (XSS).',
+    );
+  }
+  // Every policy is enforced, so a script runs only if all policies allow it.
+  const governed = policies.filter((policy) => scriptSourceDirective(policy) !== null);
+  if (governed.length === 0) {
+    return outcome(
+      'content-security-policy',
+      true,
+      value,
+      'Content-Security-Policy present, but it does not restrict scripts (no script-src or default-src).',
+    );
+  }
+  const warnings: string[] = [];
+  if (policies.every(allowsInlineScript)) {
+    warnings.push(`${scriptSourceDirective(governed[0])!.name} allows 'unsafe-inline'`);
+  }
+  if (policies.every(allowsEval)) {
+    warnings.push(`${scriptSourceDirective(governed[0])!.name} allows 'unsafe-eval'`);
+  }
+  return outcome(
+    'content-security-policy',
+    true,
+    value,
+    warnings.length === 0
+      ? 'Content-Security-Policy present and restricts scripts.'
+      : `Content-Security-Policy present, but ${warnings.join(' and ')}, which weakens XSS protection.`,
+  );
+}
+
+function checkContentTypeOptions(ctx: HeaderContext): CheckOutcome {
+  const values = ctx.values('x-content-type-options');
+  const value = joined(values);
+  if (values.length === 0) {
+    return outcome(
+      'x-content-type-options',
+      false,
+      null,
+      'Missing X-Content-Type-Options: nosniff; browsers may MIME-sniff responses.',
+    );
+  }
+  const first = values[0].split(',')[0].trim().toLowerCase();
+  return first === 'nosniff'
+    ? outcome('x-content-type-options', true, value, 'MIME sniffing is disabled (nosniff).')
+    : outcome('x-content-type-options', false, value, `X-Content-Type-Options must be "nosniff" (got "${values[0]}").`);
+}
+
+function checkFrameProtection(ctx: HeaderContext): CheckOutcome {
+  const frameAncestors = parseCsp(ctx.values('content-security-policy'))
+    .map((policy) => policy.get('frame-ancestors'))
+    .filter((sources): sources is readonly string[] => sources !== undefined);
+  const xfoValues = ctx.values('x-frame-options');
+  // HTML spec: the comma-separated values count only if they all agree (case-insensitively).
+  const xfoTokens = new Set(
+    xfoValues.flatMap((entry) => entry.split(',')).map((token) => token.trim().toUpperCase()).filter((token) => token !== ''),
+  );
+  const xfo = xfoTokens.size === 1 ? [...xfoTokens][0] : null;
+  // frame-ancestors supersedes X-Frame-Options in browsers that support it.
+  if (frameAncestors.length > 0) {
+    const value = frameAncestors.map((sources) => `frame-ancestors ${sources.join(' ')}`.trim()).join(', ');
+    const allowsAll = frameAncestors.every((sources) => sources.includes('*'));
+    return allowsAll
+      ? outcome('frame-protection', false, value, "CSP frame-ancestors '*' lets any site embed the page (clickjacking).")
+      : outcome('frame-protection', true, value, 'Framing is restricted by CSP frame-ancestors.');
+  }
+  const value = joined(xfoValues);
+  if (xfo === 'DENY' || xfo === 'SAMEORIGIN') {
+    return outcome('frame-protection', true, value, `Framing is restricted by X-Frame-Options: ${xfo}.`);
+  }
+  if (xfoValues.length === 0) {
+    return outcome(
+      'frame-protection',
+      false,
+      null,
+      'No X-Frame-Options or CSP frame-ancestors: any site can embed the page (clickjacking).',
+    );
+  }
+  return outcome(
+    'frame-protection',
+    false,
+    value,
+    xfoTokens.size > 1
+      ? 'X-Frame-Options has conflicting values, so browsers ignore it.'
+      : `X-Frame-Options "${xfoValues[0]}" is not DENY or SAMEORIGIN (ALLOW-FROM is obsolete); use CSP frame-ancestors.`,
+  );
+}
+
+function checkReferrerPolicy(ctx: HeaderContext): CheckOutcome {
+  const values = ctx.values('referrer-policy');
+  const value = joined(values);
+  if (values.length === 0) {
+    return outcome(
+      'referrer-policy',
+      false,
+      null,
+      'Missing Referrer-Policy; set strict-origin-when-cross-origin (or stricter) explicitly.',
+    );
+  }
+  const policy = effectiveReferrerPolicy(values);
+  if (policy === null) {
+    return outcome('referrer-policy', false, value, 'Referrer-Policy has no valid value; browsers ignore it.');
+  }
+  if (policy === 'unsafe-url' || policy === 'no-referrer-when-downgrade') {
+    return outcome(
+      'referrer-policy',
+      false,
+      value,
+      `Referrer-Policy "${policy}" is weak: it sends the full URL (path and query) to other sites.`,
+    );
+  }
+  return outcome('referrer-policy', true, value, `Referrer-Policy: ${policy}.`);
+}
+
+function checkPermissionsPolicy(ctx: HeaderContext): CheckOutcome {
+  const values = ctx.values('permissions-policy').filter((entry) => entry.trim() !== '');
+  if (values.length > 0) {
+    return outcome('permissions-policy', true, joined(values), 'Permissions-Policy restricts browser features.');
+  }
+  const legacy = ctx.values('feature-policy');
+  return outcome(
+    'permissions-policy',
+    false,
+    joined(legacy),
+    legacy.length > 0
+      ? 'Only the deprecated Feature-Policy is sent; replace it with Permissions-Policy.'
+      : 'Missing Permissions-Policy: browser features (camera, geolocation...) are not restricted.',
+  );
+}
+
+function hasNoBody(status: number): boolean {
+  return status === 204 || status === 304 || (status >= 100 && status < 200);
+}
+
+function checkCompression(ctx: HeaderContext): CheckOutcome {
+  const encodings = ctx
+    .values('content-encoding')
+    .flatMap((entry) => entry.split(','))
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry !== '' && entry !== 'identity');
+  const value = encodings.length === 0 ? null : encodings.join(', ');
+  const compressed = encodings.some((encoding) => COMPRESSED_ENCODINGS.has(encoding));
+  if (compressed) return outcome('compression', true, value, `The response is compressed (${value}).`);
+  if (hasNoBody(ctx.input.status)) {
+    return outcome('compression', true, value, `Not applicable: a ${ctx.input.status} response has no body.`);
+  }
+  if (ctx.mediaType === null) {
+    return outcome('compression', true, value, 'Not applicable: no Content-Type, so compressibility is unknown.');
+  }
+  if (!isCompressibleType(ctx.mediaType)) {
+    return outcome('compression', true, value, `Not needed: ${ctx.mediaType} is already a compressed format.`);
+  }
+  const length = Number(ctx.values('content-length')[0]);
+  if (Number.isFinite(length) && length > 0 && length < COMPRESSION_MIN_BYTES) {
+    return outcome('compression', true, value, `Not needed: the ${length}-byte body is too small to benefit.`);
+  }
+  return outcome(
+    'compression',
+    false,
+    value,
+    `The ${ctx.mediaType} response is not compressed; enable gzip, Brotli or zstd.`,
+    ['PERF_NO_COMPRESSION'],
+  );
+}
+
+function checkCaching(ctx: HeaderContext): CheckOutcome {
+  const cacheControl = ctx.values('cache-control');
+  const etag = ctx.values('etag');
+  const lastModified = ctx.values('last-modified');
+  const expires = ctx.values('expires');
+  const parts = [
+    cacheControl.length > 0 ? `Cache-Control: ${cacheControl.join(', ')}` : null,
+    etag.length > 0 ? `ETag: ${etag[0]}` : null,
+    lastModified.length > 0 ? `Last-Modified: ${lastModified[0]}` : null,
+    expires.length > 0 && cacheControl.length === 0 ? `Expires: ${expires[0]}` : null,
+  ].filter((part): part is string => part !== null);
+  const value = parts.length === 0 ? null : parts.join('; ');
+  const directives = parseCacheControl(cacheControl);
+  const freshFor = directives.sMaxAge ?? directives.maxAge;
+  const hasMaxAge = (directives.maxAge ?? 0) > 0 || (directives.sMaxAge ?? 0) > 0;
+  const hasValidator = etag.length > 0 || lastModified.length > 0;
+  const asset = ctx.mediaType !== null && isStaticAssetType(ctx.mediaType);
+  // CHECKS.md: PERF_NO_CACHE_HEADERS concerns static assets lacking both max-age and validators.
+  const issues: CheckCode[] = asset && !hasMaxAge && !hasValidator ? ['PERF_NO_CACHE_HEADERS'] : [];
+
+  if (directives.noStore) {
+    return outcome(
+      'caching',
+      false,
+      value,
+      'Cache-Control: no-store forbids caching; fine for private or per-user pages, costly for shared content.',
+      issues,
+    );
+  }
+  if (!hasMaxAge && !hasValidator) {
+    return outcome(
+      'caching',
+      false,
+      value,
+      'No Cache-Control max-age, ETag or Last-Modified: browsers cannot cache or revalidate the response.',
+      issues,
+    );
+  }
+  const notes: string[] = [];
+  if (hasMaxAge && freshFor !== null) notes.push(`Cacheable for ${freshFor} s${directives.immutable ? ' (immutable)' : ''}.`);
+  if (hasValidator) notes.push(`Revalidation via ${[etag.length > 0 ? 'ETag' : null, lastModified.length > 0 ? 'Last-Modified' : null].filter(Boolean).join(' and ')}.`);
+  if (directives.noCache) notes.push('no-cache: every use is revalidated first.');
+  if (directives.isPrivate) notes.push('private: shared caches and CDNs will not store it.');
+  return outcome('caching', true, value, notes.join(' '), issues);
+}
+
+function checkXRobotsTag(ctx: HeaderContext): CheckOutcome {
+  const values = ctx.values('x-robots-tag');
+  const value = joined(values);
+  if (values.length === 0) return outcome('x-robots-tag', true, null, 'No X-Robots-Tag: the page may be indexed.');
+  let noindex = false;
+  let nofollow = false;
+  for (const entry of values) {
+    const flags = parseXRobotsTag(entry);
+    noindex ||= flags.noindex;
+    nofollow ||= flags.nofollow;
+  }
+  if (noindex) {
+    return outcome(
+      'x-robots-tag',
+      false,
+      value,
+      `X-Robots-Tag noindex keeps the page out of search results${nofollow ? ', and nofollow stops link discovery' : ''}.`,
+      ['TECH_NOINDEX'],
+    );
+  }
+  return outcome(
+    'x-robots-tag',
+    true,
+    value,
+    nofollow
+      ? 'The page may be indexed, but X-Robots-Tag nofollow stops search engines following its links.'
+      : 'X-Robots-Tag allows indexing.',
+  );
+}
+
+function checkContentTypeCharset(ctx: HeaderContext): CheckOutcome {
+  const contentType = ctx.values('content-type')[0] ?? null;
+  if (contentType === null) {
+    return outcome('content-type-charset', false, null, 'Missing Content-Type header.');
+  }
+  if (ctx.mediaType === null || !HTML_TYPES.has(ctx.mediaType)) {
+    return outcome('content-type-charset', true, contentType, `Not applicable: ${ctx.mediaType ?? 'unknown type'} is not HTML.`);
+  }
+  const charset = charsetOf(contentType);
+  if (charset !== null) {
+    return outcome('content-type-charset', true, contentType, `The character encoding is declared (${charset}).`);
+  }
+  const documentCharset = ctx.input.documentCharset?.trim() || null;
+  return outcome(
+    'content-type-charset',
+    false,
+    contentType,
+    documentCharset !== null
+      ? `Content-Type has no charset; the document declares ${documentCharset} in a <meta> tag, which browsers find later.`
+      : 'Content-Type has no charset parameter; declare it (e.g. text/html; charset=utf-8) unless the HTML has <meta charset>.',
+    documentCharset !== null ? [] : ['META_CHARSET_MISSING'],
+  );
+}
+
+function checkVersionDisclosure(ctx: HeaderContext): CheckOutcome {
+  const disclosing: string[] = [];
+  const present: string[] = [];
+  for (const [header, label] of [
+    ['server', 'Server'],
+    ['x-powered-by', 'X-Powered-By'],
+    ['x-aspnet-version', 'X-AspNet-Version'],
+    ['x-aspnetmvc-version', 'X-AspNetMvc-Version'],
+  ] as const) {
+    for (const entry of ctx.values(header)) {
+      const shown = `${label}: ${entry}`;
+      present.push(shown);
+      if (header.startsWith('x-aspnet') || VERSION_PATTERN.test(entry)) disclosing.push(shown);
+    }
+  }
+  const value = present.length === 0 ? null : present.join('; ');
+  if (disclosing.length > 0) {
+    return outcome(
+      'version-disclosure',
+      false,
+      value,
+      `Software versions are disclosed (${disclosing.join('; ')}); this helps attackers match known vulnerabilities.`,
+    );
+  }
+  return outcome(
+    'version-disclosure',
+    true,
+    value,
+    present.length === 0 ? 'No Server or X-Powered-By details are disclosed.' : 'Server software is named but without a version.',
+  );
+}
+
+/** The checks in report order; each is a pure function of the context. */
+export const HEADER_CHECKS: ReadonlyArray<(ctx: HeaderContext) => CheckOutcome> = [
+  checkHttps,
+  checkRedirectChain,
+  checkHsts,
+  checkCsp,
+  checkContentTypeOptions,
+  checkFrameProtection,
+  checkReferrerPolicy,
+  checkPermissionsPolicy,
+  checkCompression,
+  checkCaching,
+  checkXRobotsTag,
+  checkContentTypeCharset,
+  checkVersionDisclosure,
+];
+
+export function contextFor(input: HeadersInput, index: ReadonlyMap<string, string[]>): HeaderContext {
+  let isHttps = false;
+  try {
+    isHttps = new URL(input.finalUrl).protocol === 'https:';
+  } catch {
+    isHttps = false;
+  }
+  const values = (name: string): string[] => index.get(name) ?? [];
+  return { input, values, isHttps, mediaType: mediaTypeOf(values('content-type')[0] ?? null) };
+}

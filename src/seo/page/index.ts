@@ -1,0 +1,23 @@
+/** Page analysis: one streaming pass over an HTML document -> the facts every check needs. */
+export { extractPageFacts } from './page-facts.extractor.js';
+export { PAGE_FACT_LIMITS } from './page-facts.types.js';
+export type {
+  CanonicalFact,
+  HeaderMap,
+  HeadingFact,
+  HreflangFact,
+  ImageFact,
+  JsonLdBlock,
+  LinkFact,
+  LinkKind,
+  MixedContentFact,
+  PageContext,
+  PageFacts,
+  RobotsDirectives,
+} from './page-facts.types.js';
+export { charsetOf, firstHeader, headerValues } from './header-values.js';
+export { parseLinkHeader, relHas, type LinkHeaderEntry } from './http-link-header.js';
+export { isAbsoluteUrl, isHttpProtocol, isLoopbackHost, isSameSite, normalizeUrl, resolveUrl, siteKey, withoutFragment } from './link-url.js';
+export { parseRobotsContent, parseXRobotsTag } from './robots-directives.js';
+export { hammingDistance, popcount32, SIMHASH_BITS, simhashHalves, simhashSimilarity } from './simhash.js';
+export { decodeDocument } from './document-decoding.js';

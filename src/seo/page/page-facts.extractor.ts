@@ -1,0 +1,600 @@
+import { Parser } from 'htmlparser2';
+import { decodeDocument } from './document-decoding.js';
+import { charsetOf, firstHeader, headerValues } from './header-values.js';
+import { parseLinkHeader, relHas } from './http-link-header.js';
+import { isHttpProtocol, isSameSite, resolveUrl, withoutFragment } from './link-url.js';
+import {
+  PAGE_FACT_LIMITS as LIMITS,
+  type CanonicalFact,
+  type HeadingFact,
+  type HreflangFact,
+  type ImageFact,
+  type JsonLdBlock,
+  type LinkFact,
+  type MixedContentFact,
+  type PageContext,
+  type PageFacts,
+} from './page-facts.types.js';
+import { buildRobotsDirectives } from './robots-directives.js';
+import { VisibleTextAccumulator } from './visible-text.accumulator.js';
+
+/** Elements that may appear before `<body>`; any other element starts the body (HTML tree building). */
+const HEAD_ELEMENTS = new Set(['html', 'head', 'title', 'meta', 'link', 'script', 'style', 'base', 'noscript', 'template', 'basefont', 'bgsound']);
+
+/** Inline elements do not separate words: "<b>foo</b>bar" is one word, "<p>foo</p>bar" two. */
+const INLINE_ELEMENTS = new Set([
+  'a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em', 'font', 'i', 'img', 'kbd', 'label', 'mark',
+  'nobr', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr',
+]);
+
+/** Elements whose URL attribute loads a subresource (mixed content when http on an https page). */
+const RESOURCE_ATTRIBUTES: Record<string, string> = {
+  iframe: 'src', video: 'src', audio: 'src', source: 'src', embed: 'src', track: 'src', object: 'data',
+};
+
+const JS_TYPES = new Set(['', 'text/javascript', 'application/javascript', 'application/ecmascript', 'text/ecmascript', 'module']);
+
+/**
+ * Extracts the facts the SEO checks need from one HTML document in a single streaming pass
+ * (htmlparser2 `Parser`, no DOM). Collections are capped (PAGE_FACT_LIMITS) and visible text is reduced
+ * to counters and hashes on the fly, so memory stays bounded on any input. `ctx.url` must be an
+ * absolute URL (a TypeError is thrown otherwise); bytes are decoded per BOM, Content-Type or meta charset.
+ */
+export function extractPageFacts(html: string | Uint8Array, ctx: PageContext): PageFacts {
+  const contentType = firstHeader(ctx.headers, 'content-type');
+  const source = typeof html === 'string' ? html : decodeDocument(html, contentType);
+  const htmlBytes = typeof html === 'string' ? Buffer.byteLength(html) : html.byteLength;
+  const collector = new PageFactsCollector(ctx, htmlBytes, contentType);
+  const parser = new Parser(collector, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  parser.end(source);
+  return collector.finish();
+}
+
+type Attributes = Record<string, string>;
+
+interface OpenAnchor {
+  fact: LinkFact | null;
+  text: string;
+  imageAlt: string;
+}
+
+class PageFactsCollector {
+  private readonly pageUrl: URL;
+  private base: URL;
+  private baseSet = false;
+  private readonly https: boolean;
+  private readonly text = new VisibleTextAccumulator();
+
+  private inBody = false;
+  /** Depth inside <noscript>/<template>: inert with scripting on, so their content is skipped. */
+  private ignoreDepth = 0;
+  private svgDepth = 0;
+  private raw: 'script' | 'style' | 'jsonld' | null = null;
+  private jsonText = '';
+  private jsonTooLarge = false;
+  private titleText: string | null = null;
+  private heading: HeadingFact | null = null;
+  private anchor: OpenAnchor | null = null;
+  private readonly seenIds = new Set<string>();
+
+  private doctype: string | null = null;
+  private lang: string | null = null;
+  private langSeen = false;
+  private readonly titles: string[] = [];
+  private titleCount = 0;
+  private readonly descriptions: string[] = [];
+  private descriptionCount = 0;
+  private readonly headTagsInBody: string[] = [];
+  private readonly robotsMeta: string[] = [];
+  private readonly googlebotMeta: string[] = [];
+  private readonly canonicals: CanonicalFact[] = [];
+  private canonicalCount = 0;
+  private viewport: string | null = null;
+  private metaCharset: string | null = null;
+  private httpEquivCharset: string | null = null;
+  private metaRefresh: string | null = null;
+  private readonly openGraph: Record<string, string> = {};
+  private openGraphKeys = 0;
+  private readonly twitter: Record<string, string> = {};
+  private twitterKeys = 0;
+  private readonly hreflang: HreflangFact[] = [];
+  private readonly jsonLd: JsonLdBlock[] = [];
+  private readonly headings: HeadingFact[] = [];
+  private headingCount = 0;
+  private h1Count = 0;
+  private readonly images: ImageFact[] = [];
+  private imageCount = 0;
+  private readonly links: LinkFact[] = [];
+  private linkCount = 0;
+  private duplicateIdCount = 0;
+  private readonly duplicateIdSample: string[] = [];
+  private blockingScripts = 0;
+  private blockingStylesheets = 0;
+  private readonly blockingSample: string[] = [];
+  private mixedCount = 0;
+  private readonly mixedSample: MixedContentFact[] = [];
+  private domElements = 0;
+  private hasFavicon = false;
+
+  constructor(
+    private readonly ctx: PageContext,
+    private readonly htmlBytes: number,
+    private readonly contentType: string | null,
+  ) {
+    this.pageUrl = new URL(ctx.url);
+    this.base = this.pageUrl;
+    this.https = this.pageUrl.protocol === 'https:';
+  }
+
+  onprocessinginstruction(name: string, data: string): void {
+    if (name === '!doctype' && this.doctype === null) this.doctype = data.slice(0, 200);
+  }
+
+  onopentag(name: string, attribs: Attributes): void {
+    if (this.ignoreDepth > 0) {
+      if (name === 'noscript' || name === 'template') this.ignoreDepth++;
+      return;
+    }
+    this.domElements++;
+    if (this.svgDepth > 0) {
+      if (name === 'svg') this.svgDepth++;
+      this.trackId(attribs.id);
+      return;
+    }
+    if (!this.inBody && (name === 'body' || !HEAD_ELEMENTS.has(name))) this.inBody = true;
+    this.trackId(attribs.id);
+    if (!INLINE_ELEMENTS.has(name)) this.text.boundary();
+
+    switch (name) {
+      case 'noscript':
+      case 'template':
+        this.ignoreDepth = 1;
+        return;
+      case 'svg':
+        this.svgDepth = 1;
+        return;
+      case 'html':
+        if (!this.langSeen) {
+          this.langSeen = true;
+          const lang = attribs.lang ?? attribs['xml:lang'];
+          this.lang = lang === undefined ? null : lang.trim();
+        }
+        return;
+      case 'title':
+        this.titleText = '';
+        if (this.inBody) this.noteInBody('title');
+        return;
+      case 'meta':
+        this.onMeta(attribs);
+        return;
+      case 'link':
+        this.onLink(attribs);
+        return;
+      case 'base':
+        if (!this.baseSet && attribs.href !== undefined) {
+          const resolved = resolveUrl(attribs.href, this.pageUrl);
+          if (resolved) this.base = resolved;
+          this.baseSet = true;
+        }
+        return;
+      case 'script':
+        this.onScript(attribs);
+        return;
+      case 'style':
+        this.raw = 'style';
+        return;
+      case 'a':
+      case 'area':
+        this.onAnchor(name, attribs);
+        return;
+      case 'img':
+        this.onImage(attribs);
+        return;
+      case 'h1':
+      case 'h2':
+      case 'h3':
+      case 'h4':
+      case 'h5':
+      case 'h6': {
+        const level = name.charCodeAt(1) - 48;
+        this.heading = { level, text: '' };
+        this.headingCount++;
+        if (level === 1) this.h1Count++;
+        return;
+      }
+      default: {
+        const attribute = RESOURCE_ATTRIBUTES[name];
+        if (attribute !== undefined && this.https) {
+          const value = attribs[attribute];
+          if (value !== undefined) this.checkMixed(name, value);
+          if (name === 'source' && attribs.srcset !== undefined) this.checkMixedSrcset(name, attribs.srcset);
+          if (name === 'video' && attribs.poster !== undefined) this.checkMixed(name, attribs.poster);
+        }
+      }
+    }
+  }
+
+  onclosetag(name: string): void {
+    if (this.ignoreDepth > 0) {
+      if (name === 'noscript' || name === 'template') this.ignoreDepth--;
+      return;
+    }
+    if (this.svgDepth > 0) {
+      if (name === 'svg') this.svgDepth--;
+      return;
+    }
+    switch (name) {
+      case 'title':
+        if (this.titleText !== null) {
+          this.titleCount++;
+          if (this.titles.length < LIMITS.titles) this.titles.push(clipMeta(collapse(this.titleText)));
+          this.titleText = null;
+        }
+        return;
+      case 'script':
+      case 'style':
+        if (this.raw === 'jsonld') this.finishJsonLd();
+        this.raw = null;
+        return;
+      case 'a':
+      case 'area':
+        this.finishAnchor();
+        return;
+      case 'h1':
+      case 'h2':
+      case 'h3':
+      case 'h4':
+      case 'h5':
+      case 'h6':
+        if (this.heading) {
+          if (this.headings.length < LIMITS.headings) {
+            this.headings.push({ level: this.heading.level, text: clip(collapse(this.heading.text)) });
+          }
+          this.heading = null;
+        }
+        this.text.boundary();
+        return;
+      default:
+        if (!INLINE_ELEMENTS.has(name)) this.text.boundary();
+    }
+  }
+
+  ontext(data: string): void {
+    if (this.ignoreDepth > 0) return;
+    if (this.raw !== null) {
+      if (this.raw === 'jsonld' && !this.jsonTooLarge) {
+        if (this.jsonText.length + data.length > LIMITS.jsonLdBlockBytes) this.jsonTooLarge = true;
+        else this.jsonText += data;
+      }
+      return;
+    }
+    if (this.titleText !== null) {
+      if (this.titleText.length < LIMITS.metaTextChars * 2) this.titleText += data;
+      return;
+    }
+    if (this.svgDepth > 0) return;
+    if (!this.inBody) {
+      // Whitespace between head elements is not content; anything else starts the body.
+      if (!/\S/.test(data)) return;
+      this.inBody = true;
+    }
+    this.text.push(data);
+    if (this.anchor && this.anchor.text.length < LIMITS.textChars * 2) this.anchor.text += data;
+    if (this.heading && this.heading.text.length < LIMITS.textChars * 2) this.heading.text += data;
+  }
+
+  private trackId(id: string | undefined): void {
+    if (id === undefined || id === '') return;
+    if (this.seenIds.has(id)) {
+      this.duplicateIdCount++;
+      if (this.duplicateIdSample.length < LIMITS.samples && !this.duplicateIdSample.includes(id)) {
+        this.duplicateIdSample.push(clip(id));
+      }
+    } else if (this.seenIds.size < LIMITS.ids) {
+      this.seenIds.add(id);
+    }
+  }
+
+  private noteInBody(tag: string): void {
+    if (this.headTagsInBody.length < LIMITS.samples && !this.headTagsInBody.includes(tag)) this.headTagsInBody.push(tag);
+  }
+
+  private onMeta(attribs: Attributes): void {
+    const name = attribs.name?.trim().toLowerCase();
+    const property = attribs.property?.trim().toLowerCase();
+    const httpEquiv = attribs['http-equiv']?.trim().toLowerCase();
+    const content = attribs.content ?? '';
+
+    if (attribs.charset !== undefined) {
+      this.metaCharset ??= attribs.charset.trim().toLowerCase();
+      if (this.inBody) this.noteInBody('meta[charset]');
+    }
+    if (httpEquiv !== undefined) {
+      if (httpEquiv === 'content-type') this.httpEquivCharset ??= charsetOf(content);
+      if (httpEquiv === 'refresh') this.metaRefresh ??= clip(content);
+      if (this.inBody) this.noteInBody(`meta[http-equiv=${httpEquiv}]`);
+    }
+    if (name !== undefined) {
+      switch (name) {
+        case 'description':
+          this.descriptionCount++;
+          if (this.descriptions.length < LIMITS.descriptions) this.descriptions.push(clipMeta(collapse(content)));
+          break;
+        case 'robots':
+          if (this.robotsMeta.length < LIMITS.samples) this.robotsMeta.push(clip(content));
+          break;
+        case 'googlebot':
+          if (this.googlebotMeta.length < LIMITS.samples) this.googlebotMeta.push(clip(content));
+          break;
+        case 'viewport':
+          this.viewport ??= clip(content);
+          break;
+      }
+      if (this.inBody && (name === 'description' || name === 'robots' || name === 'googlebot' || name === 'viewport')) {
+        this.noteInBody(`meta[name=${name}]`);
+      }
+    }
+    // Open Graph uses `property`, Twitter `name`; sites mix them up and parsers accept both.
+    const key = property ?? name;
+    if (key === undefined) return;
+    if (key.startsWith('og:')) {
+      if (!(key in this.openGraph) && this.openGraphKeys < LIMITS.openGraphKeys) {
+        this.openGraph[key] = clip(content.trim());
+        this.openGraphKeys++;
+      }
+    } else if (key.startsWith('twitter:')) {
+      if (!(key in this.twitter) && this.twitterKeys < LIMITS.twitterKeys) {
+        this.twitter[key] = clip(content.trim());
+        this.twitterKeys++;
+      }
+    }
+  }
+
+  private onLink(attribs: Attributes): void {
+    const rel = attribs.rel;
+    if (rel === undefined) return;
+    const href = attribs.href;
+    if (relHas(rel, 'canonical')) {
+      this.canonicalCount++;
+      if (this.inBody) this.noteInBody('link[rel=canonical]');
+      if (href !== undefined && this.canonicals.length < LIMITS.canonicals) {
+        const resolved = resolveUrl(href, this.base);
+        this.canonicals.push({ href: clipUrl(href.trim()), url: resolved ? clipUrl(resolved.href) : null, inBody: this.inBody });
+      }
+    }
+    if (attribs.hreflang !== undefined && relHas(rel, 'alternate') && this.hreflang.length < LIMITS.hreflang) {
+      const raw = href ?? '';
+      const resolved = raw === '' ? null : resolveUrl(raw, this.base);
+      this.hreflang.push({ lang: clip(attribs.hreflang.trim()), href: clipUrl(raw.trim()), url: resolved ? clipUrl(resolved.href) : null, source: 'html' });
+    }
+    const lowerRel = rel.toLowerCase();
+    if (relHas(lowerRel, 'icon') || lowerRel.includes('apple-touch-icon')) this.hasFavicon = true;
+    if (relHas(lowerRel, 'stylesheet') && href !== undefined) {
+      if (this.https) this.checkMixed('link', href);
+      const media = attribs.media?.trim().toLowerCase();
+      if (!this.inBody && attribs.disabled === undefined && media !== 'print' && !relHas(lowerRel, 'alternate')) {
+        this.blockingStylesheets++;
+        if (this.blockingSample.length < LIMITS.samples) this.blockingSample.push(clipUrl(href.trim()));
+      }
+    }
+  }
+
+  private onScript(attribs: Attributes): void {
+    const type = (attribs.type ?? '').trim().toLowerCase();
+    if (type.startsWith('application/ld+json')) {
+      this.raw = 'jsonld';
+      this.jsonText = '';
+      this.jsonTooLarge = false;
+      return;
+    }
+    this.raw = 'script';
+    const src = attribs.src;
+    if (src === undefined) return;
+    if (this.https) this.checkMixed('script', src);
+    const blocking = JS_TYPES.has(type) && type !== 'module' && attribs.async === undefined && attribs.defer === undefined;
+    if (!this.inBody && blocking) {
+      this.blockingScripts++;
+      if (this.blockingSample.length < LIMITS.samples) this.blockingSample.push(clipUrl(src.trim()));
+    }
+  }
+
+  private finishJsonLd(): void {
+    if (this.jsonLd.length >= LIMITS.jsonLdBlocks) return;
+    if (this.jsonTooLarge) {
+      this.jsonLd.push({ ok: false, error: `block over ${LIMITS.jsonLdBlockBytes} characters, not parsed`, skipped: true });
+      return;
+    }
+    const body = this.jsonText.trim();
+    this.jsonText = '';
+    if (body === '') {
+      this.jsonLd.push({ ok: false, error: 'empty JSON-LD block' });
+      return;
+    }
+    try {
+      this.jsonLd.push({ ok: true, value: JSON.parse(body) as unknown });
+    } catch (error) {
+      this.jsonLd.push({ ok: false, error: clip((error as Error).message) });
+    }
+  }
+
+  private onAnchor(name: string, attribs: Attributes): void {
+    this.finishAnchor();
+    const href = attribs.href;
+    if (href === undefined) {
+      // Named anchors are fine; an onclick-only <a> is a link search engines cannot follow.
+      if (name !== 'a' || attribs.onclick === undefined) return;
+    }
+    this.linkCount++;
+    if (this.links.length >= LIMITS.links) return;
+    const fact = this.classifyLink(href ?? '');
+    fact.nofollow = relHas(attribs.rel, 'nofollow');
+    const label = attribs['aria-label'];
+    fact.label = label === undefined ? null : clip(collapse(label));
+    this.links.push(fact);
+    if (name === 'area') fact.text = clip(collapse(attribs.alt ?? ''));
+    else this.anchor = { fact, text: '', imageAlt: '' };
+  }
+
+  private classifyLink(href: string): LinkFact {
+    const trimmed = href.trim();
+    const fact: LinkFact = { href: clipUrl(trimmed), kind: 'uncrawlable', url: null, internal: false, text: '', label: null, nofollow: false };
+    if (trimmed === '' || trimmed === '#' || /^javascript:/i.test(trimmed)) return fact;
+    if (trimmed.charCodeAt(0) === 35 /* # */) {
+      fact.kind = 'fragment';
+      fact.internal = true;
+      return fact;
+    }
+    const resolved = resolveUrl(trimmed, this.base);
+    if (!resolved) return fact;
+    if (!isHttpProtocol(resolved.protocol)) {
+      fact.kind = 'other';
+      return fact;
+    }
+    fact.kind = 'http';
+    fact.url = clipUrl(withoutFragment(resolved));
+    fact.internal = isSameSite(resolved, this.pageUrl);
+    return fact;
+  }
+
+  private finishAnchor(): void {
+    const anchor = this.anchor;
+    if (!anchor) return;
+    this.anchor = null;
+    if (!anchor.fact) return;
+    const text = collapse(anchor.text);
+    anchor.fact.text = clip(text === '' ? collapse(anchor.imageAlt) : text);
+  }
+
+  private onImage(attribs: Attributes): void {
+    this.imageCount++;
+    const srcset = attribs.srcset;
+    const src = attribs.src ?? attribs['data-src'] ?? firstSrcsetCandidate(srcset) ?? '';
+    const alt = attribs.alt;
+    if (this.anchor && alt !== undefined && this.anchor.imageAlt.length < LIMITS.textChars) this.anchor.imageAlt += ` ${alt}`;
+    if (this.https) {
+      if (attribs.src !== undefined) this.checkMixed('img', attribs.src);
+      if (srcset !== undefined) this.checkMixedSrcset('img', srcset);
+    }
+    if (this.images.length >= LIMITS.images) return;
+    const trimmed = src.trim();
+    const resolved = trimmed === '' ? null : resolveUrl(trimmed, this.base);
+    this.images.push({
+      src: clipUrl(trimmed),
+      url: resolved ? clipUrl(resolved.href) : null,
+      alt: alt === undefined ? null : clip(alt.trim()),
+      hasWidth: attribs.width !== undefined && attribs.width.trim() !== '',
+      hasHeight: attribs.height !== undefined && attribs.height.trim() !== '',
+    });
+  }
+
+  /** An http: subresource on an https page; relative URLs inherit the base's scheme. */
+  private checkMixed(tag: string, value: string): void {
+    const trimmed = value.trim();
+    let insecure: boolean;
+    if (/^http:/i.test(trimmed)) insecure = true;
+    else if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed) || trimmed === '') insecure = false;
+    else insecure = this.base.protocol === 'http:';
+    if (!insecure) return;
+    this.mixedCount++;
+    if (this.mixedSample.length < LIMITS.samples) {
+      const resolved = resolveUrl(trimmed, this.base);
+      this.mixedSample.push({ tag, url: clipUrl(resolved ? resolved.href : trimmed) });
+    }
+  }
+
+  private checkMixedSrcset(tag: string, srcset: string): void {
+    for (const candidate of srcset.split(',')) {
+      const url = candidate.trim().split(/\s+/)[0];
+      if (url && /^http:/i.test(url)) this.checkMixed(tag, url);
+    }
+  }
+
+  finish(): PageFacts {
+    this.finishAnchor();
+    const headers = this.ctx.headers;
+    const text = this.text.finish();
+    let headerCanonical: string | null = null;
+    for (const value of headerValues(headers, 'link')) {
+      for (const entry of parseLinkHeader(value)) {
+        const rel = entry.params.rel;
+        if (relHas(rel, 'canonical') && headerCanonical === null) {
+          const resolved = resolveUrl(entry.target, this.pageUrl);
+          headerCanonical = resolved ? clipUrl(resolved.href) : clipUrl(entry.target);
+        } else if (relHas(rel, 'alternate') && entry.params.hreflang !== undefined && this.hreflang.length < LIMITS.hreflang) {
+          const resolved = resolveUrl(entry.target, this.pageUrl);
+          this.hreflang.push({ lang: clip(entry.params.hreflang.trim()), href: clipUrl(entry.target), url: resolved ? clipUrl(resolved.href) : null, source: 'header' });
+        }
+      }
+    }
+    const headerCharset = charsetOf(this.contentType);
+    const charset = this.metaCharset
+      ? { value: this.metaCharset, source: 'meta' as const }
+      : this.httpEquivCharset
+        ? { value: this.httpEquivCharset, source: 'http-equiv' as const }
+        : headerCharset
+          ? { value: headerCharset, source: 'header' as const }
+          : null;
+    return {
+      url: this.pageUrl.href,
+      baseUrl: this.base.href,
+      htmlBytes: this.htmlBytes,
+      doctype: this.doctype,
+      hasHtmlDoctype: this.doctype !== null && /^!doctype\s+html\b/i.test(this.doctype),
+      lang: this.lang,
+      titles: this.titles,
+      titleCount: this.titleCount,
+      descriptions: this.descriptions,
+      descriptionCount: this.descriptionCount,
+      headTagsInBody: this.headTagsInBody,
+      robots: buildRobotsDirectives(this.robotsMeta, this.googlebotMeta, headerValues(headers, 'x-robots-tag')),
+      canonicals: this.canonicals,
+      canonicalCount: this.canonicalCount,
+      headerCanonical,
+      viewport: this.viewport,
+      charset,
+      metaRefresh: this.metaRefresh,
+      openGraph: this.openGraph,
+      twitter: this.twitter,
+      hreflang: this.hreflang,
+      jsonLd: this.jsonLd,
+      headings: this.headings,
+      headingCount: this.headingCount,
+      h1Count: this.h1Count,
+      wordCount: text.wordCount,
+      textBytes: text.textBytes,
+      textHash: text.textHash,
+      simhash: text.simhash,
+      images: this.images,
+      imageCount: this.imageCount,
+      links: this.links,
+      linkCount: this.linkCount,
+      duplicateIds: { count: this.duplicateIdCount, sample: this.duplicateIdSample },
+      renderBlocking: { scripts: this.blockingScripts, stylesheets: this.blockingStylesheets, sample: this.blockingSample },
+      mixedContent: { count: this.mixedCount, sample: this.mixedSample },
+      domElements: this.domElements,
+      hasFavicon: this.hasFavicon,
+    };
+  }
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function clip(text: string): string {
+  return text.length > LIMITS.textChars ? text.slice(0, LIMITS.textChars) : text;
+}
+
+function clipMeta(text: string): string {
+  return text.length > LIMITS.metaTextChars ? text.slice(0, LIMITS.metaTextChars) : text;
+}
+
+function clipUrl(url: string): string {
+  return url.length > LIMITS.urlChars ? url.slice(0, LIMITS.urlChars) : url;
+}
+
+function firstSrcsetCandidate(srcset: string | undefined): string | undefined {
+  if (srcset === undefined) return undefined;
+  const first = srcset.trim().split(/\s+/)[0];
+  return first ? first.replace(/,$/, '') : undefined;
+}

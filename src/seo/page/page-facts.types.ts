@@ -1,0 +1,152 @@
+/** Response headers as the crawler or a tool received them; names are matched case-insensitively. */
+export type HeaderMap = Readonly<Record<string, string | string[] | undefined>>;
+
+export interface PageContext {
+  /** URL the document was served from (after redirects); relative URLs resolve against it. */
+  url: string;
+  headers?: HeaderMap;
+  status?: number;
+}
+
+/** Bounds that keep one page's facts small whatever the document holds. */
+export const PAGE_FACT_LIMITS = {
+  links: 5_000,
+  images: 1_000,
+  headings: 300,
+  titles: 10,
+  descriptions: 10,
+  canonicals: 10,
+  hreflang: 500,
+  openGraphKeys: 60,
+  twitterKeys: 40,
+  jsonLdBlocks: 50,
+  jsonLdBlockBytes: 512 * 1024,
+  ids: 20_000,
+  samples: 10,
+  /** Characters kept of a heading, link text or attribute value. */
+  textChars: 300,
+  /** Characters kept of a title or meta description (long enough to measure any realistic one). */
+  metaTextChars: 1_000,
+  urlChars: 2_048,
+} as const;
+
+export interface RobotsDirectives {
+  /** `content` of every `<meta name="robots">`, as written. */
+  meta: string[];
+  /** `content` of every `<meta name="googlebot">`. */
+  googlebotMeta: string[];
+  /** X-Robots-Tag header values, as received. */
+  header: string[];
+  /** Effective for Google (generic or googlebot-specific, meta or header). */
+  noindex: boolean;
+  nofollow: boolean;
+  /** Where noindex came from, empty when indexable. */
+  noindexSources: ('meta' | 'googlebot-meta' | 'header')[];
+}
+
+export interface CanonicalFact {
+  href: string;
+  /** Resolved absolute URL, null when unresolvable. */
+  url: string | null;
+  inBody: boolean;
+}
+
+export interface HreflangFact {
+  lang: string;
+  href: string;
+  url: string | null;
+  source: 'html' | 'header';
+}
+
+export type JsonLdBlock =
+  | { ok: true; value: unknown }
+  | { ok: false; error: string; skipped?: boolean };
+
+export interface HeadingFact {
+  level: number;
+  text: string;
+}
+
+export interface ImageFact {
+  src: string;
+  url: string | null;
+  /** null when the attribute is absent; "" is a valid decorative alt. */
+  alt: string | null;
+  hasWidth: boolean;
+  hasHeight: boolean;
+}
+
+/**
+ * `http`: a crawlable http(s) link; `fragment`: same-page anchor (#id); `other`: valid non-web scheme
+ * (mailto:, tel:...); `uncrawlable`: javascript:, empty, "#" only, unparsable, or onclick-only `<a>`.
+ */
+export type LinkKind = 'http' | 'fragment' | 'other' | 'uncrawlable';
+
+export interface LinkFact {
+  href: string;
+  kind: LinkKind;
+  /** Absolute URL without fragment (kind `http` only). */
+  url: string | null;
+  /** Same site as the page (www. and bare host count as one site). */
+  internal: boolean;
+  /** Visible text, or the alt of an image inside the link when it has no text. */
+  text: string;
+  /** aria-label when present (it replaces the text for assistive tech and for generic-text checks). */
+  label: string | null;
+  nofollow: boolean;
+}
+
+export interface MixedContentFact {
+  tag: string;
+  url: string;
+}
+
+export interface PageFacts {
+  url: string;
+  /** URL relative links resolve against (`<base href>` or the page URL). */
+  baseUrl: string;
+  htmlBytes: number;
+  /** Doctype declaration as written, e.g. "!DOCTYPE html"; null when absent. */
+  doctype: string | null;
+  hasHtmlDoctype: boolean;
+  lang: string | null;
+  titles: string[];
+  titleCount: number;
+  descriptions: string[];
+  descriptionCount: number;
+  /** Head-only tags found inside `<body>`: "title", "meta[name=description]", "link[rel=canonical]"... */
+  headTagsInBody: string[];
+  robots: RobotsDirectives;
+  canonicals: CanonicalFact[];
+  canonicalCount: number;
+  /** Canonical from the HTTP `Link` header, resolved; null when absent. */
+  headerCanonical: string | null;
+  viewport: string | null;
+  charset: { value: string; source: 'meta' | 'http-equiv' | 'header' } | null;
+  metaRefresh: string | null;
+  openGraph: Record<string, string>;
+  twitter: Record<string, string>;
+  hreflang: HreflangFact[];
+  jsonLd: JsonLdBlock[];
+  headings: HeadingFact[];
+  headingCount: number;
+  h1Count: number;
+  /** Words of visible body text (tokens with a letter or digit; script/style/noscript/template/svg excluded). */
+  wordCount: number;
+  /** UTF-8 bytes of the visible text with whitespace collapsed. */
+  textBytes: number;
+  /** SHA-1 (hex) of the lowercased, whitespace-normalized visible text; exact-duplicate key. */
+  textHash: string;
+  /** 64-bit SimHash (16 hex digits) of 3-word shingles; near-duplicate key. */
+  simhash: string;
+  images: ImageFact[];
+  imageCount: number;
+  links: LinkFact[];
+  /** Every `<a>`/`<area>` with an href (or onclick-only `<a>`), including those beyond the stored cap. */
+  linkCount: number;
+  duplicateIds: { count: number; sample: string[] };
+  renderBlocking: { scripts: number; stylesheets: number; sample: string[] };
+  mixedContent: { count: number; sample: MixedContentFact[] };
+  domElements: number;
+  hasFavicon: boolean;
+}

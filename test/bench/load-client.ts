@@ -1,0 +1,127 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { LoadJob, LoadResult } from './load-generator.js';
+
+/** One HTTP endpoint under load. */
+export interface BenchTarget {
+  name: string;
+  label: string;
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadSettings {
+  connections: number;
+  rounds: number;
+  durationSec: number;
+  warmupSec: number;
+  /** Idle time between two measurements, so in-flight work of one target never bleeds into the next. */
+  pauseMs: number;
+}
+
+export interface RoundSample {
+  round: number;
+  rps: number;
+  responses: number;
+  elapsedMs: number;
+}
+
+export interface TargetSamples {
+  target: BenchTarget;
+  rounds: RoundSample[];
+  latencies: number[];
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+const GENERATOR = fileURLToPath(new URL('./load-generator.ts', import.meta.url));
+
+/** Drives the load-generator child over IPC, one job at a time. */
+export class LoadClient {
+  private nextId = 1;
+  private readonly pending = new Map<number, (r: LoadResult) => void>();
+
+  private constructor(private readonly child: ChildProcess) {
+    child.on('message', (result: LoadResult) => {
+      this.pending.get(result.id)?.(result);
+      this.pending.delete(result.id);
+    });
+  }
+
+  static start(): LoadClient {
+    // tsx runs the TypeScript child the same way it runs this process.
+    const child = fork(GENERATOR, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    return new LoadClient(child);
+  }
+
+  run(target: BenchTarget, durationSec: number, connections: number): Promise<LoadResult> {
+    const job: LoadJob = {
+      id: this.nextId++,
+      url: target.url,
+      method: target.method,
+      headers: target.headers,
+      body: target.body,
+      connections,
+      durationSec,
+    };
+    return new Promise((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`load generator exited with code ${code}`));
+      this.child.once('exit', onExit);
+      this.pending.set(job.id, (result) => {
+        this.child.off('exit', onExit);
+        if (result.error) reject(new Error(`autocannon failed on ${target.name}: ${result.error}`));
+        else resolve(result);
+      });
+      this.child.send(job);
+    });
+  }
+
+  close(): Promise<void> {
+    if (this.child.exitCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.child.once('exit', () => resolve());
+      this.child.disconnect();
+    });
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Warms every target up, then measures them round-robin; each round starts at the next target so
+ * that no target is always measured first (or right after the same neighbour).
+ */
+export async function runInterleaved(
+  client: LoadClient,
+  targets: BenchTarget[],
+  settings: LoadSettings,
+  log: (line: string) => void,
+): Promise<Map<string, TargetSamples>> {
+  for (const target of targets) {
+    log(`warm-up ${target.name} (${settings.warmupSec}s)`);
+    await client.run(target, settings.warmupSec, settings.connections);
+    await sleep(settings.pauseMs);
+  }
+  const samples = new Map<string, TargetSamples>(
+    targets.map((t) => [t.name, { target: t, rounds: [], latencies: [], non2xx: 0, errors: 0, timeouts: 0 }]),
+  );
+  for (let round = 0; round < settings.rounds; round++) {
+    for (let i = 0; i < targets.length; i++) {
+      const target = targets[(round + i) % targets.length];
+      const result = await client.run(target, settings.durationSec, settings.connections);
+      const s = samples.get(target.name)!;
+      const rps = result.responses / (result.elapsedMs / 1000);
+      s.rounds.push({ round: round + 1, rps, responses: result.responses, elapsedMs: result.elapsedMs });
+      for (const l of result.latencies) s.latencies.push(l);
+      s.non2xx += result.non2xx;
+      s.errors += result.errors;
+      s.timeouts += result.timeouts;
+      log(`round ${round + 1}/${settings.rounds} ${target.name}: ${rps.toFixed(0)} req/s`);
+      await sleep(settings.pauseMs);
+    }
+  }
+  return samples;
+}

@@ -1,0 +1,45 @@
+/**
+ * Benchmark entry: `npm run bench` runs every benchmark, `npm run bench -- <name>` one of them.
+ * Benchmarks print a table and one JSON line to stdout; progress goes to stderr.
+ */
+
+// Measure what production runs: libraries (graphql-js among them) read NODE_ENV when they load.
+process.env.NODE_ENV ??= 'production';
+
+interface Benchmark {
+  description: string;
+  run(): Promise<{ ok: boolean }>;
+}
+
+const BENCHMARKS: Record<string, Benchmark> = {
+  facade: {
+    description: 'GET /api/v1/projects through the REST facade vs the same route written by hand (+ /api/projects, /graphql)',
+    run: async () => (await import('./facade.bench.js')).runFacadeBench(),
+  },
+};
+
+async function main(): Promise<number> {
+  const requested = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const unknown = requested.filter((name) => !(name in BENCHMARKS));
+  if (unknown.length) {
+    console.error(`unknown benchmark: ${unknown.join(', ')}\navailable:`);
+    for (const [name, b] of Object.entries(BENCHMARKS)) console.error(`  ${name}  ${b.description}`);
+    return 2;
+  }
+  let ok = true;
+  for (const name of requested.length ? requested : Object.keys(BENCHMARKS)) {
+    const result = await BENCHMARKS[name].run();
+    ok &&= result.ok;
+  }
+  return ok ? 0 : 1;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+    process.exitCode = 1;
+  },
+);
