@@ -3,8 +3,16 @@ import { buildSchema, type ContainerType } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { IdentityResolver } from '../src/identity/index.js';
 import { ProjectResolver } from '../src/projects/index.js';
+import { AuditResolver, IssueResolver, ProjectAuditCountResolver, ProjectAuditFieldsResolver } from '../src/audits/index.js';
 
-export const RESOLVERS = [IdentityResolver, ProjectResolver] as const;
+export const RESOLVERS = [
+  IdentityResolver,
+  ProjectResolver,
+  AuditResolver,
+  IssueResolver,
+  ProjectAuditFieldsResolver,
+  ProjectAuditCountResolver,
+] as const;
 
 /**
  * The one place the schema is assembled. `container` supplies resolver instances with their services;

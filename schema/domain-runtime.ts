@@ -22,6 +22,15 @@ import {
   type RateLimitResult,
 } from '../src/identity/index.js';
 import { ProjectResolver, ProjectService } from '../src/projects/index.js';
+import {
+  AuditResolver,
+  AuditService,
+  IssueResolver,
+  ProjectAuditCountResolver,
+  ProjectAuditFieldsResolver,
+  type AuditJobData,
+} from '../src/audits/index.js';
+import { QUEUES, createQueue, type Queue } from '../src/platform/queues.js';
 import { buildDomainSchema } from './build-schema.js';
 
 /** How a transport identified the caller, before any domain rule applies. */
@@ -65,12 +74,19 @@ export async function createDomainRuntime(
   const apiKeys = new ApiKeyService();
   const organizations = new OrganizationService();
   const projects = new ProjectService(config);
+  const auditQueue: Queue<AuditJobData> = createQueue<AuditJobData>(QUEUES.audit, redis, config.REDIS_PREFIX);
+  const audits = new AuditService(config, projects, auditQueue, logger);
+  projects.onDelete((em, project) => audits.cancelForProject(em, project));
   const principals = new PrincipalResolver(auth, apiKeys, organizations);
   const limiter = new RateLimiter(redis, config.REDIS_PREFIX);
 
   const instances = new Map<unknown, unknown>([
     [IdentityResolver, new IdentityResolver(apiKeys, organizations)],
     [ProjectResolver, new ProjectResolver(projects)],
+    [AuditResolver, new AuditResolver(audits)],
+    [IssueResolver, new IssueResolver(audits)],
+    [ProjectAuditFieldsResolver, new ProjectAuditFieldsResolver()],
+    [ProjectAuditCountResolver, new ProjectAuditCountResolver()],
   ]);
   const schema = await buildDomainSchema({
     get: (cls) => {
@@ -122,6 +138,7 @@ export async function createDomainRuntime(
       return { postgres, redis: redisOk };
     },
     async close() {
+      await auditQueue.close().catch(() => undefined);
       await Promise.allSettled([orm.close(true), redis.quit(), pool.end()]);
     },
   };

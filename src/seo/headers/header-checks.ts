@@ -528,7 +528,7 @@ export const HEADER_CHECKS: ReadonlyArray<(ctx: HeaderContext) => CheckOutcome> 
 ];
 
 export function contextFor(input: HeadersInput, index: ReadonlyMap<string, string[]>): HeaderContext {
-  let isHttps = false;
+  let isHttps: boolean;
   try {
     isHttps = new URL(input.finalUrl).protocol === 'https:';
   } catch {
