@@ -137,6 +137,11 @@ export async function buildServer(runtime: DomainRuntime): Promise<FastifyInstan
     reply.header('x-request-id', String(request.id));
   });
   app.setErrorHandler(handleError);
+  // POST endpoints that take "no body" must also accept an empty body sent as application/json.
+  const jsonParser = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : jsonParser(request, body as string, done),
+  );
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'NOT_FOUND' }));
 
   mountOps(app, runtime);

@@ -3,6 +3,7 @@ import { buildSchema, type ContainerType } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { IdentityResolver } from '../src/identity/index.js';
 import { ProjectResolver } from '../src/projects/index.js';
+import { TechnicalResolver } from '../src/technical/index.js';
 import { AuditResolver, IssueResolver, ProjectAuditCountResolver, ProjectAuditFieldsResolver } from '../src/audits/index.js';
 
 export const RESOLVERS = [
@@ -12,6 +13,7 @@ export const RESOLVERS = [
   IssueResolver,
   ProjectAuditFieldsResolver,
   ProjectAuditCountResolver,
+  TechnicalResolver,
 ] as const;
 
 /**

@@ -31,6 +31,7 @@ import {
   type AuditJobData,
 } from '../src/audits/index.js';
 import { QUEUES, createQueue, type Queue } from '../src/platform/queues.js';
+import { TechnicalResolver, TechnicalService } from '../src/technical/index.js';
 import { buildDomainSchema } from './build-schema.js';
 
 /** How a transport identified the caller, before any domain rule applies. */
@@ -87,6 +88,7 @@ export async function createDomainRuntime(
     [IssueResolver, new IssueResolver(audits)],
     [ProjectAuditFieldsResolver, new ProjectAuditFieldsResolver()],
     [ProjectAuditCountResolver, new ProjectAuditCountResolver()],
+    [TechnicalResolver, new TechnicalResolver(new TechnicalService(projects))],
   ]);
   const schema = await buildDomainSchema({
     get: (cls) => {

@@ -14,6 +14,11 @@ import { DomainError } from './platform/errors.js';
 import type { Principal } from './platform/context.js';
 import { ENTITIES } from './entities.js';
 import { ApiKeyService, OrganizationService, createAuth, insertOrganization } from './identity/index.js';
+import { runAuditEngine } from './audits/index.js';
+import { DEFAULT_CRAWL_OPTIONS } from './crawler/index.js';
+import { normalizeProjectUrl } from './projects/index.js';
+import { createLabMeter } from './technical/index.js';
+import { createConfiguredSafeHttpClient } from './platform/safe-http/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -190,6 +195,69 @@ apiKey
       const { apiKey: k, key } = await new ApiKeyService().create(em, systemPrincipal(await orgByRef(orm, opts.org)), opts.name);
       print({ key, apiKey: { id: k.id, name: k.name, prefix: k.prefix, createdAt: k.createdAt } });
     });
+  });
+
+program
+  .command('audit')
+  .argument('<url>', 'the site to audit')
+  .option('--max-pages <n>', 'pages to crawl at most', '100')
+  .option('--max-depth <n>', 'link depth from the start URL', String(DEFAULT_CRAWL_OPTIONS.maxDepth))
+  .option('--json', 'print the full result as JSON')
+  .option('--fail-under <score>', 'exit with code 1 when the overall score is below this (for CI pipelines)')
+  .description('audit a site once with the platform engine (no database); private addresses need SAFE_HTTP_ALLOW')
+  .action(async (rawUrl: string, opts: { maxPages: string; maxDepth: string; json?: boolean; failUnder?: string }) => {
+    const cfg = config();
+    const { url } = normalizeProjectUrl(rawUrl);
+    const maxPages = Number(opts.maxPages);
+    const maxDepth = Number(opts.maxDepth);
+    if (!Number.isInteger(maxPages) || maxPages < 1 || maxPages > 100_000) throw new DomainError('BAD_USER_INPUT', '--max-pages must be 1-100000');
+    if (!Number.isInteger(maxDepth) || maxDepth < 0 || maxDepth > 100) throw new DomainError('BAD_USER_INPUT', '--max-depth must be 0-100');
+    const client = createConfiguredSafeHttpClient(cfg);
+    const meter = cfg.CHROMIUM_PATH ? createLabMeter({ chromiumPath: cfg.CHROMIUM_PATH, userAgent: cfg.CRAWLER_USER_AGENT }) : null;
+    const examples = new Map<string, string[]>();
+    try {
+      const outcome = await runAuditEngine(
+        client,
+        { ...DEFAULT_CRAWL_OPTIONS, startUrl: url, maxPages, maxDepth, userAgent: cfg.CRAWLER_USER_AGENT },
+        {
+          pages: async () => undefined,
+          occurrences: async (rows) => {
+            for (const r of rows) {
+              const list = examples.get(r.code) ?? [];
+              if (list.length < 5 && !list.includes(r.url)) list.push(r.url);
+              examples.set(r.code, list);
+            }
+          },
+          progress: async (p) => {
+            if (!opts.json && process.stderr.isTTY) process.stderr.write(`\rcrawled ${p.pagesCrawled} pages, ${p.pagesQueued} queued   `);
+          },
+        },
+        meter ? (urls) => meter.measure(urls) : undefined,
+      );
+      if (!opts.json && process.stderr.isTTY) process.stderr.write('\n');
+      const issues = outcome.issues.map((i) => ({
+        code: i.code,
+        title: i.title,
+        severity: i.severity,
+        category: i.category,
+        affectedPages: i.affectedPages,
+        applicablePages: i.applicablePages,
+        examples: examples.get(i.code) ?? [],
+      }));
+      if (outcome.site.startStatus === null) throw new DomainError('BAD_USER_INPUT', `could not fetch ${url} (unreachable, refused, or a private address not in SAFE_HTTP_ALLOW)`);
+      if (opts.json) {
+        print({ url, pagesCrawled: outcome.pagesCrawled, scores: outcome.scores, issues, coreWebVitals: outcome.vitals });
+      } else {
+        const s = outcome.scores;
+        process.stdout.write(`${url}: ${outcome.pagesCrawled} pages\n`);
+        process.stdout.write(`overall ${s.overall}  meta ${s.meta}  content ${s.content}  links ${s.links}  technical ${s.technical}  performance ${s.performance}\n\n`);
+        for (const i of issues) process.stdout.write(`${i.severity.padEnd(8)} ${i.code.padEnd(28)} ${String(i.affectedPages).padStart(5)} page(s)  ${i.title}\n`);
+      }
+      if (opts.failUnder !== undefined && outcome.scores.overall < Number(opts.failUnder)) process.exitCode = 1;
+    } finally {
+      await meter?.close();
+      await client.close();
+    }
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {

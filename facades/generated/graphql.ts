@@ -3,12 +3,54 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** QUEUED -> RUNNING -> COMPLETED | FAILED; QUEUED | RUNNING -> CANCELLED. */
+export type AuditStatus =
+  | 'CANCELLED'
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'QUEUED'
+  | 'RUNNING';
+
 export type CreateProjectInput = {
   /** Defaults to the host name. */
   name?: string | null | undefined;
   /** Website URL (http or https). */
   url: string;
 };
+
+export type IssueCategory =
+  | 'CONTENT'
+  | 'LINKS'
+  | 'META'
+  | 'PERFORMANCE'
+  | 'TECHNICAL';
+
+export type Severity =
+  | 'CRITICAL'
+  | 'NOTICE'
+  | 'WARNING';
+
+export type ApiGetAuditQueryVariables = Exact<{
+  projectId: string;
+  auditId?: string | null | undefined;
+}>;
+
+
+export type ApiGetAuditQuery = { audit: { id: string, overallScore: number | null, metaScore: number | null, contentScore: number | null, linksScore: number | null, technicalScore: number | null, performanceScore: number | null, pagesCrawled: number, status: AuditStatus, issues: Array<{ id: string, code: string, title: string, severity: Severity, category: IssueCategory, description: string, affectedPages: number }> } };
+
+export type ApiStartAuditMutationVariables = Exact<{
+  projectId: string;
+}>;
+
+
+export type ApiStartAuditMutation = { startAudit: { message: string, jobId: string, auditId: string } };
+
+export type ApiGetJobQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ApiGetJobQuery = { job: { id: string, state: string, auditId: string, error: string | null, progress: { pagesCrawled: number, pagesQueued: number } } };
 
 export type ApiListProjectsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -20,7 +62,7 @@ export type ApiGetProjectQueryVariables = Exact<{
 }>;
 
 
-export type ApiGetProjectQuery = { project: { id: string, name: string, url: string, domain: string, createdAt: string, counts: { audits: number, keywords: number, competitors: number } } };
+export type ApiGetProjectQuery = { project: { id: string, name: string, url: string, domain: string, createdAt: string, counts: { audits: number, keywords: number, competitors: number }, latestAudit: { id: string, overallScore: number | null, metaScore: number | null, contentScore: number | null, linksScore: number | null, technicalScore: number | null, performanceScore: number | null, pagesCrawled: number, status: AuditStatus, issueCounts: { critical: number, warning: number, notice: number } } | null } };
 
 export type ApiCreateProjectMutationVariables = Exact<{
   input: CreateProjectInput;
@@ -36,14 +78,51 @@ export type ApiDeleteProjectMutationVariables = Exact<{
 
 export type ApiDeleteProjectMutation = { deleteProject: { id: string, success: boolean } };
 
+export type ApiTechnicalQueryVariables = Exact<{
+  projectId: string;
+  days: number;
+}>;
+
+
+export type ApiTechnicalQuery = { technical: { site: { https: boolean | null, hsts: boolean | null, httpVersion: string | null, compression: string | null, robotsTxt: string | null, sitemap: string | null } | null, coreWebVitals: Array<{ url: string, measuredAt: string, device: string, source: string, lcpMs: number | null, cls: number | null, inpMs: number | null, tbtMs: number | null, fcpMs: number | null, ttfbMs: number | null, performanceScore: number | null }> } };
+
+export type V1GetAuditQueryVariables = Exact<{
+  projectId: string;
+  auditId?: string | null | undefined;
+}>;
+
+
+export type V1GetAuditQuery = { audit: { id: string, overallScore: number | null, metaScore: number | null, contentScore: number | null, linksScore: number | null, technicalScore: number | null, performanceScore: number | null, pagesCrawled: number, status: AuditStatus, issues: Array<{ id: string, code: string, title: string, severity: Severity, category: IssueCategory, description: string, affectedPages: number }> } };
+
+export type V1StartAuditMutationVariables = Exact<{
+  projectId: string;
+}>;
+
+
+export type V1StartAuditMutation = { startAudit: { message: string, jobId: string, auditId: string } };
+
+export type V1GetJobQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type V1GetJobQuery = { job: { id: string, state: string, auditId: string, error: string | null, progress: { pagesCrawled: number, pagesQueued: number } } };
+
 export type V1ListProjectsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type V1ListProjectsQuery = { projects: Array<{ id: string, name: string, domain: string, createdAt: string, counts: { audits: number, keywords: number, competitors: number } }> };
 
 
+export const ApiGetAuditDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ApiGetAudit"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"auditId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"audit"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"projectId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}}},{"kind":"Argument","name":{"kind":"Name","value":"auditId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"auditId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"overallScore"}},{"kind":"Field","name":{"kind":"Name","value":"metaScore"}},{"kind":"Field","name":{"kind":"Name","value":"contentScore"}},{"kind":"Field","name":{"kind":"Name","value":"linksScore"}},{"kind":"Field","name":{"kind":"Name","value":"technicalScore"}},{"kind":"Field","name":{"kind":"Name","value":"performanceScore"}},{"kind":"Field","name":{"kind":"Name","value":"pagesCrawled"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"issues"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"severity"}},{"kind":"Field","name":{"kind":"Name","value":"category"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"affectedPages"}}]}}]}}]}}]} as unknown as DocumentNode<ApiGetAuditQuery, ApiGetAuditQueryVariables>;
+export const ApiStartAuditDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ApiStartAudit"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"startAudit"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"projectId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"jobId"}},{"kind":"Field","name":{"kind":"Name","value":"auditId"}}]}}]}}]} as unknown as DocumentNode<ApiStartAuditMutation, ApiStartAuditMutationVariables>;
+export const ApiGetJobDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ApiGetJob"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"job"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"progress"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pagesCrawled"}},{"kind":"Field","name":{"kind":"Name","value":"pagesQueued"}}]}},{"kind":"Field","name":{"kind":"Name","value":"auditId"}},{"kind":"Field","name":{"kind":"Name","value":"error"}}]}}]}}]} as unknown as DocumentNode<ApiGetJobQuery, ApiGetJobQueryVariables>;
 export const ApiListProjectsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ApiListProjects"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"projects"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"lastAuditScore"}}]}}]}}]} as unknown as DocumentNode<ApiListProjectsQuery, ApiListProjectsQueryVariables>;
-export const ApiGetProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ApiGetProject"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"project"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"domain"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"counts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"audits"}},{"kind":"Field","name":{"kind":"Name","value":"keywords"}},{"kind":"Field","name":{"kind":"Name","value":"competitors"}}]}}]}}]}}]} as unknown as DocumentNode<ApiGetProjectQuery, ApiGetProjectQueryVariables>;
+export const ApiGetProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ApiGetProject"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"project"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"domain"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"counts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"audits"}},{"kind":"Field","name":{"kind":"Name","value":"keywords"}},{"kind":"Field","name":{"kind":"Name","value":"competitors"}}]}},{"kind":"Field","name":{"kind":"Name","value":"latestAudit"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"overallScore"}},{"kind":"Field","name":{"kind":"Name","value":"metaScore"}},{"kind":"Field","name":{"kind":"Name","value":"contentScore"}},{"kind":"Field","name":{"kind":"Name","value":"linksScore"}},{"kind":"Field","name":{"kind":"Name","value":"technicalScore"}},{"kind":"Field","name":{"kind":"Name","value":"performanceScore"}},{"kind":"Field","name":{"kind":"Name","value":"pagesCrawled"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"issueCounts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"critical"}},{"kind":"Field","name":{"kind":"Name","value":"warning"}},{"kind":"Field","name":{"kind":"Name","value":"notice"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ApiGetProjectQuery, ApiGetProjectQueryVariables>;
 export const ApiCreateProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ApiCreateProject"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateProjectInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createProject"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"domain"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]} as unknown as DocumentNode<ApiCreateProjectMutation, ApiCreateProjectMutationVariables>;
 export const ApiDeleteProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ApiDeleteProject"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteProject"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"success"}}]}}]}}]} as unknown as DocumentNode<ApiDeleteProjectMutation, ApiDeleteProjectMutationVariables>;
+export const ApiTechnicalDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ApiTechnical"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"days"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"technical"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"projectId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}}},{"kind":"Argument","name":{"kind":"Name","value":"days"},"value":{"kind":"Variable","name":{"kind":"Name","value":"days"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"site"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"https"}},{"kind":"Field","name":{"kind":"Name","value":"hsts"}},{"kind":"Field","name":{"kind":"Name","value":"httpVersion"}},{"kind":"Field","name":{"kind":"Name","value":"compression"}},{"kind":"Field","name":{"kind":"Name","value":"robotsTxt"}},{"kind":"Field","name":{"kind":"Name","value":"sitemap"}}]}},{"kind":"Field","name":{"kind":"Name","value":"coreWebVitals"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"measuredAt"}},{"kind":"Field","name":{"kind":"Name","value":"device"}},{"kind":"Field","name":{"kind":"Name","value":"source"}},{"kind":"Field","name":{"kind":"Name","value":"lcpMs"}},{"kind":"Field","name":{"kind":"Name","value":"cls"}},{"kind":"Field","name":{"kind":"Name","value":"inpMs"}},{"kind":"Field","name":{"kind":"Name","value":"tbtMs"}},{"kind":"Field","name":{"kind":"Name","value":"fcpMs"}},{"kind":"Field","name":{"kind":"Name","value":"ttfbMs"}},{"kind":"Field","name":{"kind":"Name","value":"performanceScore"}}]}}]}}]}}]} as unknown as DocumentNode<ApiTechnicalQuery, ApiTechnicalQueryVariables>;
+export const V1GetAuditDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"V1GetAudit"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"auditId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"audit"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"projectId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}}},{"kind":"Argument","name":{"kind":"Name","value":"auditId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"auditId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"overallScore"}},{"kind":"Field","name":{"kind":"Name","value":"metaScore"}},{"kind":"Field","name":{"kind":"Name","value":"contentScore"}},{"kind":"Field","name":{"kind":"Name","value":"linksScore"}},{"kind":"Field","name":{"kind":"Name","value":"technicalScore"}},{"kind":"Field","name":{"kind":"Name","value":"performanceScore"}},{"kind":"Field","name":{"kind":"Name","value":"pagesCrawled"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"issues"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"severity"}},{"kind":"Field","name":{"kind":"Name","value":"category"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"affectedPages"}}]}}]}}]}}]} as unknown as DocumentNode<V1GetAuditQuery, V1GetAuditQueryVariables>;
+export const V1StartAuditDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"V1StartAudit"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"startAudit"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"projectId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"jobId"}},{"kind":"Field","name":{"kind":"Name","value":"auditId"}}]}}]}}]} as unknown as DocumentNode<V1StartAuditMutation, V1StartAuditMutationVariables>;
+export const V1GetJobDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"V1GetJob"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"job"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"progress"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pagesCrawled"}},{"kind":"Field","name":{"kind":"Name","value":"pagesQueued"}}]}},{"kind":"Field","name":{"kind":"Name","value":"auditId"}},{"kind":"Field","name":{"kind":"Name","value":"error"}}]}}]}}]} as unknown as DocumentNode<V1GetJobQuery, V1GetJobQueryVariables>;
 export const V1ListProjectsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"V1ListProjects"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"projects"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"domain"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"counts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"audits"}},{"kind":"Field","name":{"kind":"Name","value":"keywords"}},{"kind":"Field","name":{"kind":"Name","value":"competitors"}}]}}]}}]}}]} as unknown as DocumentNode<V1ListProjectsQuery, V1ListProjectsQueryVariables>;

@@ -1,4 +1,5 @@
-import { V1ListProjectsDocument } from '../generated/graphql.js';
+import { V1GetAuditDocument, V1GetJobDocument, V1ListProjectsDocument, V1StartAuditDocument } from '../generated/graphql.js';
+import { auditQuery, pathParams } from '../route-schemas.js';
 import { defineRoute, type RestRoute } from '../rest-mapper.js';
 
 /** Surface A: /api/v1, Authorization: Bearer <API_KEY>. */
@@ -12,5 +13,36 @@ export const v1Routes: RestRoute[] = [
     map: (data) => ({
       projects: data.projects.map(({ counts, ...p }) => ({ ...p, _count: counts })),
     }),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/v1/projects/:projectId/audit',
+    surface: 'A',
+    summary: 'The latest audit of a project (or the one named by auditId), with its issues',
+    operation: V1GetAuditDocument,
+    schema: { params: pathParams('projectId'), querystring: auditQuery },
+    variables: ({ params, query }) => ({ projectId: params.projectId, auditId: (query.auditId as string | undefined) ?? null }),
+    map: (data) => ({ audit: data.audit }),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/v1/projects/:projectId/audit',
+    surface: 'A',
+    status: 202,
+    summary: 'Queue an audit (returns the active one if an audit is already queued or running)',
+    operation: V1StartAuditDocument,
+    schema: { params: pathParams('projectId') },
+    variables: ({ params }) => ({ projectId: params.projectId }),
+    map: (data) => data.startAudit,
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/v1/jobs/:jobId',
+    surface: 'A',
+    summary: 'State and progress of a queued audit job',
+    operation: V1GetJobDocument,
+    schema: { params: pathParams('jobId') },
+    variables: ({ params }) => ({ id: params.jobId }),
+    map: (data) => ({ job: data.job }),
   }),
 ];

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import http from 'node:http';
 import { promisify } from 'node:util';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,4 +56,40 @@ describe('seo CLI for self-hosters (JSON output)', () => {
     expect(err.stderr).toMatch(/error: organization "no-such-org" not found/);
     expect(err.stderr).not.toMatch(/\n\s+at /);
   }, 30_000);
+
+  it('seo audit <url> --json audits a site once with no database', async () => {
+    let requests = 0;
+    const server = http.createServer((req, res) => {
+      requests++;
+      if (req.url === '/') {
+        res.setHeader('content-type', 'text/html');
+        return res.end('<!doctype html><html lang="en"><head><title>CLI fixture home page for the audit</title></head><body><h1>Hi</h1><a href="/gone">x</a></body></html>');
+      }
+      res.statusCode = 404;
+      res.end('nope');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'audit', `http://cli.test:${port}/`, '--max-pages', '5', '--json'], {
+        cwd: root,
+        env: { ...process.env, SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: 'cli.test=127.0.0.1' },
+      });
+      const out = JSON.parse(stdout);
+      expect(out.pagesCrawled).toBe(2);
+      expect(out.scores.overall).toBeGreaterThan(0);
+      const codes = out.issues.map((i: { code: string }) => i.code);
+      expect(codes).toContain('LINKS_INTERNAL_BROKEN');
+      expect(codes).toContain('TECH_STATUS_4XX');
+      expect(out.issues.find((i: { code: string }) => i.code === 'TECH_STATUS_4XX').examples).toEqual([`http://cli.test:${port}/gone`]);
+      // Without the allow-list, a private address is refused and nothing is fetched.
+      const before = requests;
+      const refused = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'audit', `http://127.0.0.1:${port}/`, '--json'], { cwd: root }).catch((e) => e);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/private address/);
+      expect(requests).toBe(before);
+    } finally {
+      server.close();
+    }
+  }, 60_000);
 });

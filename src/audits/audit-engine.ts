@@ -1,0 +1,254 @@
+import type { SafeHttpClient } from '../platform/safe-http/index.js';
+import { SiteCrawler, type CrawlOptions, type CrawlProgress, type SiteFacts } from '../crawler/index.js';
+import {
+  CheckAggregator,
+  LINK_TARGET_CODES,
+  failingIssues,
+  runPageChecks,
+  runSiteChecks,
+  summarizePage,
+  type CheckAggregate,
+  type CheckResult,
+  type LabMetrics,
+  type PageSummary,
+} from '../seo/checks/index.js';
+import { computeScores, lighthousePerformanceScore, type AuditScores } from '../seo/scoring/index.js';
+
+export interface AuditPageRow {
+  url: string;
+  finalUrl: string;
+  statusCode: number | null;
+  depth: number;
+  title: string | null;
+  metaDescription: string | null;
+  canonical: string | null;
+  indexable: boolean;
+  wordCount: number;
+  responseTimeMs: number | null;
+  bytes: number;
+  contentHash: string | null;
+  outlinks: number;
+  error: string | null;
+}
+
+export interface OccurrenceRecord {
+  code: string;
+  url: string;
+  evidence: Record<string, unknown> | null;
+}
+
+export interface VitalsRecord {
+  url: string;
+  source: 'LAB' | 'HTTP';
+  device: 'desktop' | 'mobile';
+  lcpMs: number | null;
+  cls: number | null;
+  inpMs: number | null;
+  tbtMs: number | null;
+  fcpMs: number | null;
+  ttfbMs: number | null;
+  performanceScore: number | null;
+}
+
+/** Where results go as they are produced: the worker writes to PostgreSQL, the CLI keeps a summary. */
+export interface AuditSink {
+  pages(rows: AuditPageRow[]): Promise<void>;
+  occurrences(rows: OccurrenceRecord[]): Promise<void>;
+  progress?(progress: CrawlProgress): Promise<void>;
+  shouldStop?(): Promise<boolean>;
+}
+
+/** Measures lab Core Web Vitals of a few URLs in a real browser; absent when no browser is configured. */
+export type LabMeter = (urls: string[]) => Promise<Map<string, LabMetrics & { device?: 'desktop' | 'mobile' }>>;
+
+export interface AuditOutcome {
+  scores: AuditScores;
+  /** Every applicable check (passing ones included) — what the scores were computed from. */
+  aggregates: CheckAggregate[];
+  /** Failing checks, most severe first: the audit's issues. */
+  issues: CheckAggregate[];
+  site: SiteFacts;
+  pagesCrawled: number;
+  inlinks: Map<string, number>;
+  vitals: VitalsRecord[];
+  stopped: boolean;
+}
+
+const BATCH = 250;
+/** Page-scope codes runSiteChecks re-evaluates per page, which runPageChecks may already have decided. */
+const CROSS_PASS_CODES: ReadonlySet<string> = new Set(['TECH_SITEMAP_NON_INDEXABLE', ...LINK_TARGET_CODES]);
+/** Lab metrics for the start URL and this many more of the most linked pages. */
+const LAB_EXTRA_PAGES = 2;
+
+/**
+ * Crawl + analyze + score, with no database: the same engine serves the worker and `seo audit <url>`.
+ * Pages stream through: facts -> page checks -> a small summary; results are flushed to the sink in batches.
+ */
+export async function runAuditEngine(
+  client: SafeHttpClient,
+  options: CrawlOptions,
+  sink: AuditSink,
+  labMeter?: LabMeter,
+): Promise<AuditOutcome> {
+  const aggregator = new CheckAggregator({ maxOccurrencesPerCode: 20 });
+  const summaries: PageSummary[] = [];
+  let pageBuffer: AuditPageRow[] = [];
+  let occurrenceBuffer: OccurrenceRecord[] = [];
+  let stopped = false;
+
+  const flush = async (force = false) => {
+    if (pageBuffer.length && (force || pageBuffer.length >= BATCH)) {
+      const rows = pageBuffer;
+      pageBuffer = [];
+      await sink.pages(rows);
+    }
+    if (occurrenceBuffer.length && (force || occurrenceBuffer.length >= BATCH * 4)) {
+      const rows = occurrenceBuffer;
+      occurrenceBuffer = [];
+      await sink.occurrences(rows);
+    }
+  };
+  // A code both passes evaluate for one page (TECH_SITEMAP_NON_INDEXABLE) must yield one occurrence, not two.
+  const pagePassFailures = new Set<string>();
+  const addResults = (url: string, results: readonly CheckResult[], pass: 'page' | 'site' = 'page') => {
+    aggregator.addPageResults(url, results);
+    for (const r of results) {
+      if (!r.applicable || !r.failed) continue;
+      if (CROSS_PASS_CODES.has(r.code)) {
+        const key = `${r.code} ${url}`;
+        if (pass === 'page') pagePassFailures.add(key);
+        else if (pagePassFailures.has(key)) continue;
+      }
+      occurrenceBuffer.push({ code: r.code, url, evidence: r.evidence ?? null });
+    }
+  };
+
+  const crawler = new SiteCrawler(client, options);
+  const site = await crawler.run({
+    onPage: async ({ fetch, facts, error }) => {
+      addResults(fetch.url, runPageChecks(facts, fetch));
+      const summary = summarizePage(facts, fetch);
+      summaries.push(summary);
+      pageBuffer.push({
+        url: fetch.url,
+        finalUrl: fetch.finalUrl,
+        statusCode: fetch.status || null,
+        depth: fetch.depth,
+        title: summary.title,
+        metaDescription: summary.description,
+        canonical: summary.canonical,
+        indexable: summary.indexable,
+        wordCount: summary.wordCount,
+        responseTimeMs: fetch.responseMs ?? null,
+        bytes: fetch.bytes,
+        contentHash: summary.textHash,
+        outlinks: summary.internalLinks.length + summary.externalLinks.length,
+        error,
+      });
+      await flush();
+    },
+    onProgress: sink.progress ? (p) => sink.progress!(p) : undefined,
+    shouldStop: sink.shouldStop
+      ? async () => {
+          stopped = await sink.shouldStop!();
+          return stopped;
+        }
+      : undefined,
+  });
+
+  const siteOutput = runSiteChecks({
+    startUrl: site.startUrl,
+    pages: summaries,
+    robots: site.robots,
+    sitemap: site.sitemap,
+    favicon: site.favicon,
+    llmsTxt: site.llmsTxt,
+    hsts: { https: site.https, header: site.hstsHeader },
+    linkTargets: site.linkTargets,
+    crawlTruncated: site.crawlTruncated,
+  });
+  aggregator.addSiteResults(siteOutput.site);
+  for (const result of siteOutput.site) {
+    if (!result.applicable || !result.failed) continue;
+    const occurrences = result.occurrences.length ? result.occurrences : [{ url: site.startUrl }];
+    for (const o of occurrences) occurrenceBuffer.push({ code: result.code, url: o.url, evidence: o.evidence ?? null });
+  }
+  for (const page of siteOutput.pages) addResults(page.url, page.results, 'site');
+
+  const inlinks = new Map<string, number>();
+  for (const s of summaries) for (const target of s.internalLinks) inlinks.set(target, (inlinks.get(target) ?? 0) + 1);
+
+  const pageWeights = new Map<string, number>();
+  const vitals = await measureVitals(site, summaries, inlinks, pageWeights, labMeter);
+  const lab = vitals.filter((v) => v.source === 'LAB');
+  for (const v of lab) addResults(v.url, labChecks(v, pageWeights.get(v.url)));
+  await flush(true);
+
+  const aggregates = aggregator.aggregates();
+  const scores = computeScores(aggregates, {
+    startUrlStatus: site.startStatus,
+    labMetrics: lab.length ? lab.map(toLabMetrics) : undefined,
+  });
+  for (const v of vitals) if (v.source === 'HTTP') v.performanceScore = scores.performance;
+  return { scores, aggregates, issues: failingIssues(aggregates), site, pagesCrawled: site.pagesCrawled, inlinks, vitals, stopped };
+}
+
+const toLabMetrics = (v: VitalsRecord): LabMetrics => ({
+  lcpMs: v.lcpMs ?? undefined,
+  cls: v.cls ?? undefined,
+  inpMs: v.inpMs ?? undefined,
+  tbtMs: v.tbtMs ?? undefined,
+  fcpMs: v.fcpMs ?? undefined,
+  ttfbMs: v.ttfbMs ?? undefined,
+});
+
+/**
+ * Lab metric checks run through the page-check code path with only the metrics known. Page weight is
+ * a lab measurement too (every subresource transferred); TTFB stays the crawler's own measurement.
+ */
+function labChecks(v: VitalsRecord, pageWeightBytes: number | undefined): CheckResult[] {
+  const metrics: LabMetrics = { ...toLabMetrics(v), pageWeightBytes };
+  return runPageChecks(null, { url: v.url, finalUrl: v.url, status: 200, depth: 0, redirects: [], bytes: 0, headers: {}, labMetrics: metrics }).filter(
+    (r) => /^PERF_(LCP|CLS|INP|TBT|FCP|PAGE_WEIGHT)$/.test(r.code),
+  );
+}
+
+async function measureVitals(
+  site: SiteFacts,
+  summaries: PageSummary[],
+  inlinks: Map<string, number>,
+  pageWeights: Map<string, number>,
+  labMeter?: LabMeter,
+): Promise<VitalsRecord[]> {
+  const empty = { lcpMs: null, cls: null, inpMs: null, tbtMs: null, fcpMs: null, performanceScore: null };
+  if (!labMeter || site.startStatus === null || site.startStatus >= 400) {
+    return site.startStatus === null ? [] : [{ url: site.startUrl, source: 'HTTP', device: 'desktop', ttfbMs: site.startTtfbMs, ...empty }];
+  }
+  const top = summaries
+    .filter((s) => s.isHtml && s.status >= 200 && s.status < 300 && s.url !== site.startUrl)
+    .sort((a, b) => (inlinks.get(b.url) ?? 0) - (inlinks.get(a.url) ?? 0))
+    .slice(0, LAB_EXTRA_PAGES)
+    .map((s) => s.url);
+  const urls = [site.startUrl, ...top];
+  const measured = await labMeter(urls).catch(() => new Map());
+  return urls.map((url): VitalsRecord => {
+    const m = measured.get(url);
+    if (!m) return { url, source: 'HTTP', device: 'desktop', ttfbMs: url === site.startUrl ? site.startTtfbMs : null, ...empty };
+    if (m.pageWeightBytes !== undefined) pageWeights.set(url, m.pageWeightBytes);
+    const record: VitalsRecord = {
+      url,
+      source: 'LAB',
+      device: m.device ?? 'desktop',
+      lcpMs: m.lcpMs ?? null,
+      cls: m.cls ?? null,
+      inpMs: m.inpMs ?? null,
+      tbtMs: m.tbtMs ?? null,
+      fcpMs: m.fcpMs ?? null,
+      ttfbMs: m.ttfbMs ?? null,
+      performanceScore: null,
+    };
+    const score = lighthousePerformanceScore(toLabMetrics(record));
+    record.performanceScore = score === null ? null : Math.round(score * 100);
+    return record;
+  });
+}

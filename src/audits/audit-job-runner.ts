@@ -1,0 +1,238 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { MikroORM } from '../platform/db/orm.js';
+import type { AppConfig } from '../platform/config.js';
+import type { Logger } from '../platform/logger.js';
+import { newId } from '../platform/ids.js';
+import { jsonParam } from '../platform/db/sql-params.js';
+import type { SafeHttpClient } from '../platform/safe-http/index.js';
+import { DEFAULT_CRAWL_OPTIONS } from '../crawler/index.js';
+import { ProjectEntity } from '../projects/index.js';
+import { AuditEntity } from './audit.entity.js';
+import { runAuditEngine, type AuditOutcome, type AuditPageRow, type AuditSink, type LabMeter, type OccurrenceRecord } from './audit-engine.js';
+
+export type AuditRunResult = 'completed' | 'skipped' | 'cancelled' | 'interrupted';
+
+export interface AuditRunContext {
+  /** Reports progress to the queue (BullMQ job.updateProgress). */
+  reportProgress?(progress: { pagesCrawled: number; pagesQueued: number }): Promise<void>;
+  /** True when the process is shutting down: stop and release the job. */
+  interrupted?(): boolean;
+}
+
+const PROGRESS_EVERY_MS = 1_000;
+
+/**
+ * Runs one audit job against PostgreSQL. Idempotent: a retried or recovered job first removes what an
+ * earlier attempt wrote, so an audit never holds duplicate pages or issues.
+ */
+export class AuditJobRunner {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly client: SafeHttpClient,
+    private readonly config: Pick<AppConfig, 'CRAWLER_USER_AGENT'>,
+    private readonly logger: Logger,
+    private readonly labMeter?: LabMeter,
+  ) {}
+
+  async run(auditId: string, ctx: AuditRunContext = {}): Promise<AuditRunResult> {
+    const em = this.orm.em.fork();
+    const audit = await em.findOne(AuditEntity, { id: auditId });
+    if (!audit || !['QUEUED', 'RUNNING'].includes(audit.status)) return 'skipped';
+    const project = await em.findOne(ProjectEntity, { id: audit.projectId });
+    if (!project) return 'skipped';
+
+    const claimed = await em.getConnection().execute(
+      `UPDATE audit SET status = 'RUNNING', started_at = now(), attempts = attempts + 1, error = NULL, pages_crawled = 0, pages_queued = 0
+       WHERE id = ? AND status IN ('QUEUED', 'RUNNING')`,
+      [auditId],
+      'run',
+    );
+    if (!(claimed as { affectedRows?: number }).affectedRows) return 'skipped';
+    await this.clearPartial(em, auditId);
+
+    let lastProgress = 0;
+    let lastStatusCheck = 0;
+    let cancelled = false;
+    const sink: AuditSink = {
+      pages: (rows) => this.insertPages(em, auditId, rows),
+      occurrences: (rows) => this.insertOccurrences(em, auditId, rows),
+      progress: async (p) => {
+        const now = Date.now();
+        if (now - lastProgress < PROGRESS_EVERY_MS) return;
+        lastProgress = now;
+        await em.getConnection().execute('UPDATE audit SET pages_crawled = ?, pages_queued = ? WHERE id = ?', [p.pagesCrawled, p.pagesQueued, auditId]);
+        await ctx.reportProgress?.(p);
+      },
+      shouldStop: async () => {
+        if (ctx.interrupted?.()) return true;
+        const now = Date.now();
+        if (now - lastStatusCheck < PROGRESS_EVERY_MS) return false;
+        lastStatusCheck = now;
+        const rows = await em.getConnection().execute<{ status: string }[]>('SELECT status FROM audit WHERE id = ?', [auditId]);
+        cancelled = rows[0]?.status !== 'RUNNING';
+        return cancelled;
+      },
+    };
+
+    const settings = project.settings ?? {};
+    const outcome = await runAuditEngine(
+      this.client,
+      {
+        ...DEFAULT_CRAWL_OPTIONS,
+        startUrl: project.url,
+        maxPages: audit.maxPages,
+        maxDepth: settings.maxDepth ?? DEFAULT_CRAWL_OPTIONS.maxDepth,
+        delayMs: settings.crawlDelayMs ?? DEFAULT_CRAWL_OPTIONS.delayMs,
+        userAgent: settings.userAgent ?? this.config.CRAWLER_USER_AGENT,
+        respectRobots: settings.respectRobots ?? true,
+      },
+      sink,
+      this.labMeter,
+    );
+    if (outcome.stopped) return cancelled ? 'cancelled' : 'interrupted';
+    const done = await this.complete(em, auditId, project.id, outcome);
+    return done ? 'completed' : 'cancelled';
+  }
+
+  async markFailed(auditId: string, message: string): Promise<void> {
+    await this.orm.em
+      .fork()
+      .getConnection()
+      .execute(`UPDATE audit SET status = 'FAILED', error = ?, completed_at = now() WHERE id = ? AND status IN ('QUEUED', 'RUNNING')`, [message, auditId]);
+  }
+
+  /** A retryable failure or a released job: back in the queue's hands. */
+  async markQueued(auditId: string, note: string | null): Promise<void> {
+    await this.orm.em.fork().getConnection().execute(`UPDATE audit SET status = 'QUEUED', error = ? WHERE id = ? AND status = 'RUNNING'`, [note, auditId]);
+  }
+
+  private async clearPartial(em: EntityManager, auditId: string): Promise<void> {
+    const conn = em.getConnection();
+    for (const table of ['issue_occurrence', 'audit_issue', 'audit_page', 'technical_snapshot']) {
+      await conn.execute(`DELETE FROM ${table} WHERE audit_id = ?`, [auditId]);
+    }
+  }
+
+  private async insertPages(em: EntityManager, auditId: string, rows: AuditPageRow[]): Promise<void> {
+    if (!rows.length) return;
+    await em.getConnection().execute(
+      `INSERT INTO audit_page (audit_id, url, final_url, status_code, depth, title, meta_description, canonical, indexable,
+         word_count, response_time_ms, bytes, content_hash, outlinks, error)
+       SELECT ?, r."url", r."finalUrl", r."statusCode", r."depth", r."title", r."metaDescription", r."canonical", r."indexable",
+         r."wordCount", r."responseTimeMs", r."bytes", r."contentHash", r."outlinks", r."error"
+       FROM jsonb_to_recordset(?::jsonb) AS r("url" text, "finalUrl" text, "statusCode" int, "depth" int, "title" text,
+         "metaDescription" text, "canonical" text, "indexable" bool, "wordCount" int, "responseTimeMs" int, "bytes" int,
+         "contentHash" text, "outlinks" int, "error" text)
+       ON CONFLICT (audit_id, url) DO NOTHING`,
+      [auditId, jsonParam(rows)],
+    );
+  }
+
+  private async insertOccurrences(em: EntityManager, auditId: string, rows: OccurrenceRecord[]): Promise<void> {
+    if (!rows.length) return;
+    await em.getConnection().execute(
+      `INSERT INTO issue_occurrence (audit_id, code, url, evidence)
+       SELECT ?, r.code, r.url, r.evidence FROM jsonb_to_recordset(?::jsonb) AS r(code text, url text, evidence jsonb)`,
+      [auditId, jsonParam(rows)],
+    );
+  }
+
+  /** Issues, inlinks, technical snapshot and scores land together; a cancelled audit stays cancelled. */
+  private async complete(em: EntityManager, auditId: string, projectId: string, outcome: AuditOutcome): Promise<boolean> {
+    try {
+      return await em.transactional((tx) => this.completeRows(tx, auditId, projectId, outcome));
+    } catch (err) {
+      if (err instanceof AuditNoLongerRunning) return false;
+      throw err;
+    }
+  }
+
+  private async completeRows(tx: EntityManager, auditId: string, projectId: string, outcome: AuditOutcome): Promise<boolean> {
+    const conn = tx.getConnection();
+    const trx = tx.getTransactionContext();
+    const issues = outcome.issues;
+    if (issues.length) {
+      await conn.execute(
+        `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description, affected_pages, applicable_pages)
+         SELECT r.id, ?::uuid, r.code, r.title, r.severity, r.category, r.description, r."affectedPages", r."applicablePages"
+         FROM jsonb_to_recordset(?::jsonb) AS r(id uuid, code text, title text, severity text, category text, description text,
+           "affectedPages" int, "applicablePages" int)`,
+        [
+          auditId,
+          jsonParam(
+            issues.map((i) => ({
+              id: newId(),
+              code: i.code,
+              title: i.title,
+              severity: i.severity,
+              category: i.category,
+              description: i.description,
+              affectedPages: i.affectedPages,
+              applicablePages: i.applicablePages,
+            })),
+          ),
+        ],
+        'run',
+        trx,
+      );
+    }
+    if (outcome.inlinks.size) {
+      await conn.execute(
+        `UPDATE audit_page p SET inlinks = u.n::int FROM jsonb_each_text(?::jsonb) AS u(url, n) WHERE p.audit_id = ? AND p.url = u.url AND u.n::int > 0`,
+        [jsonParam(Object.fromEntries(outcome.inlinks)), auditId],
+        'run',
+        trx,
+      );
+    }
+    const site = outcome.site;
+    const robotsTxt = site.robots.status === null ? 'unreachable' : `${site.robots.status}`;
+    const sitemap = site.sitemap.analysis ? (site.sitemap.analysis.valid ? 'valid' : 'invalid') : 'missing';
+    for (const v of outcome.vitals) {
+      await conn.execute(
+        `INSERT INTO technical_snapshot (id, project_id, audit_id, url, measured_at, device, source, lcp_ms, cls, inp_ms, tbt_ms, fcp_ms, ttfb_ms,
+           performance_score, https, hsts, http_version, compression, robots_txt, sitemap)
+         VALUES (?, ?, ?, ?, now(), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          newId(),
+          projectId,
+          auditId,
+          v.url,
+          v.device,
+          v.source,
+          v.lcpMs,
+          v.cls,
+          v.inpMs,
+          v.tbtMs,
+          v.fcpMs,
+          v.ttfbMs,
+          v.performanceScore,
+          site.https,
+          !!site.hstsHeader,
+          site.httpVersion,
+          site.compression,
+          robotsTxt,
+          sitemap,
+        ],
+        'run',
+        trx,
+      );
+    }
+    const s = outcome.scores;
+    const res = await conn.execute(
+      `UPDATE audit SET status = 'COMPLETED', overall_score = ?, meta_score = ?, content_score = ?, links_score = ?, technical_score = ?,
+         performance_score = ?, pages_crawled = ?, pages_queued = 0, completed_at = now(), error = NULL
+       WHERE id = ? AND status = 'RUNNING'`,
+      [s.overall, s.meta, s.content, s.links, s.technical, s.performance, outcome.pagesCrawled, auditId],
+      'run',
+      trx,
+    );
+    const updated = !!(res as { affectedRows?: number }).affectedRows;
+    if (!updated) throw new AuditNoLongerRunning();
+    return updated;
+  }
+}
+
+/** The audit was cancelled (or its project deleted) while results were being written: nothing is kept. */
+export class AuditNoLongerRunning extends Error {
+  override name = 'AuditNoLongerRunning';
+}

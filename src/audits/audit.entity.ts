@@ -1,0 +1,48 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+
+export const AUDIT_STATUSES = ['QUEUED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
+export type AuditStatus = (typeof AUDIT_STATUSES)[number];
+export const ACTIVE_STATUSES: AuditStatus[] = ['QUEUED', 'RUNNING'];
+
+export const AuditEntity = defineEntity({
+  name: 'Audit',
+  tableName: 'audit',
+  properties: (p) => ({
+    id: p.uuid().primary(),
+    projectId: p.uuid(),
+    status: p.string().$type<AuditStatus>(),
+    jobId: p.string().unique(),
+    overallScore: p.integer().nullable(),
+    metaScore: p.integer().nullable(),
+    contentScore: p.integer().nullable(),
+    linksScore: p.integer().nullable(),
+    technicalScore: p.integer().nullable(),
+    performanceScore: p.integer().nullable(),
+    pagesCrawled: p.integer(),
+    pagesQueued: p.integer(),
+    maxPages: p.integer(),
+    attempts: p.integer(),
+    error: p.text().nullable(),
+    createdAt: p.datetime(),
+    startedAt: p.datetime().nullable(),
+    completedAt: p.datetime().nullable(),
+  }),
+});
+export type Audit = InferEntity<typeof AuditEntity>;
+
+export const AuditIssueEntity = defineEntity({
+  name: 'AuditIssue',
+  tableName: 'audit_issue',
+  properties: (p) => ({
+    id: p.uuid().primary(),
+    auditId: p.uuid(),
+    code: p.string(),
+    title: p.string(),
+    severity: p.string().$type<'CRITICAL' | 'WARNING' | 'NOTICE'>(),
+    category: p.string().$type<'META' | 'CONTENT' | 'LINKS' | 'TECHNICAL' | 'PERFORMANCE'>(),
+    description: p.text(),
+    affectedPages: p.integer(),
+    applicablePages: p.integer(),
+  }),
+});
+export type AuditIssue = InferEntity<typeof AuditIssueEntity>;

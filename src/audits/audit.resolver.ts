@@ -1,0 +1,139 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../platform/context.js';
+import { ProjectCountsType, ProjectType } from '../projects/index.js';
+import type { Audit, AuditIssue } from './audit.entity.js';
+import { JOB_STATE_BY_STATUS } from './audit-job.js';
+import { auditLoaders } from './audit.loaders.js';
+import { AuditService } from './audit.service.js';
+import {
+  AuditConnection,
+  AuditType,
+  IssueCountsType,
+  IssueOccurrenceConnection,
+  IssueType,
+  JobType,
+  StartAuditPayload,
+  type AuditStatusEnum,
+  type CategoryEnum,
+  type SeverityEnum,
+} from './audit.types.js';
+
+export const toAuditType = (a: Audit): AuditType => ({
+  id: a.id,
+  projectId: a.projectId,
+  jobId: a.jobId,
+  status: a.status as AuditStatusEnum,
+  overallScore: a.overallScore ?? null,
+  metaScore: a.metaScore ?? null,
+  contentScore: a.contentScore ?? null,
+  linksScore: a.linksScore ?? null,
+  technicalScore: a.technicalScore ?? null,
+  performanceScore: a.performanceScore ?? null,
+  pagesCrawled: a.pagesCrawled,
+  pagesQueued: a.pagesQueued,
+  maxPages: a.maxPages,
+  error: a.error ?? null,
+  createdAt: a.createdAt,
+  startedAt: a.startedAt ?? null,
+  completedAt: a.completedAt ?? null,
+});
+
+const toIssueType = (i: AuditIssue): IssueType => ({
+  ...i,
+  severity: i.severity as SeverityEnum,
+  category: i.category as CategoryEnum,
+});
+
+export const toJobType = (a: Audit): JobType => ({
+  id: a.jobId,
+  state: JOB_STATE_BY_STATUS[a.status],
+  progress: { pagesCrawled: a.pagesCrawled, pagesQueued: a.pagesQueued },
+  auditId: a.id,
+  error: a.error ?? null,
+});
+
+@Resolver(() => AuditType)
+export class AuditResolver {
+  constructor(private readonly service: AuditService) {}
+
+  @Query(() => AuditType, { description: 'The selected audit, or the latest audit of any status; NOT_FOUND when the project has none.' })
+  async audit(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('auditId', () => ID, { nullable: true }) auditId: string | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<AuditType> {
+    return toAuditType(await this.service.get(ctx.em, ctx.principal, projectId, auditId));
+  }
+
+  @Query(() => AuditConnection, { description: "A project's audits, newest first." })
+  async audits(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('first', () => Int, { defaultValue: 20 }) first: number,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<AuditConnection> {
+    const { audits, hasNext, total } = await this.service.list(ctx.em, ctx.principal, projectId, first, after);
+    return { nodes: audits.map(toAuditType), pageInfo: { hasNextPage: hasNext, endCursor: audits.at(-1)?.id ?? null }, totalCount: total };
+  }
+
+  @Query(() => JobType)
+  async job(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<JobType> {
+    return toJobType(await this.service.job(ctx.em, ctx.principal, id));
+  }
+
+  @Mutation(() => StartAuditPayload, { description: 'Queues an audit; returns the active one when an audit is already queued or running.' })
+  async startAudit(@Arg('projectId', () => ID) projectId: string, @Ctx() ctx: RequestContext): Promise<StartAuditPayload> {
+    const { audit, created } = await this.service.start(ctx.em, ctx.principal, projectId);
+    const message = created ? 'Audit queued' : `An audit is already ${audit.status === 'RUNNING' ? 'running' : 'queued'} for this project`;
+    return { message, jobId: audit.jobId, auditId: audit.id, created, audit: toAuditType(audit) };
+  }
+
+  @FieldResolver(() => [IssueType], { description: 'Most severe first.' })
+  async issues(@Root() audit: AuditType, @Ctx() ctx: RequestContext): Promise<IssueType[]> {
+    return (await this.service.issues(ctx.em, audit.id)).map(toIssueType);
+  }
+
+  @FieldResolver(() => IssueCountsType)
+  async issueCounts(@Root() audit: AuditType, @Ctx() ctx: RequestContext): Promise<IssueCountsType> {
+    return auditLoaders(ctx).issueCounts.load(audit.id);
+  }
+}
+
+@Resolver(() => IssueType)
+export class IssueResolver {
+  constructor(private readonly service: AuditService) {}
+
+  @FieldResolver(() => IssueOccurrenceConnection)
+  async occurrences(
+    @Root() issue: IssueType,
+    @Arg('first', () => Int, { defaultValue: 50 }) first: number,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<IssueOccurrenceConnection> {
+    const { rows, hasNext } = await this.service.occurrences(ctx.em, issue.auditId, issue.code, first, after);
+    return { nodes: rows, pageInfo: { hasNextPage: hasNext, endCursor: rows.at(-1)?.id ?? null } };
+  }
+}
+
+/** Audit facts on projects, batched per request. */
+@Resolver(() => ProjectType)
+export class ProjectAuditFieldsResolver {
+  @FieldResolver(() => Int, { nullable: true, description: 'Overall score of the latest completed audit.' })
+  lastAuditScore(@Root() project: ProjectType, @Ctx() ctx: RequestContext): Promise<number | null> {
+    return auditLoaders(ctx).lastCompleted.load(project.id);
+  }
+
+  @FieldResolver(() => AuditType, { nullable: true, description: 'The latest audit of any status.' })
+  async latestAudit(@Root() project: ProjectType, @Ctx() ctx: RequestContext): Promise<AuditType | null> {
+    const audit = await auditLoaders(ctx).latest.load(project.id);
+    return audit ? toAuditType(audit) : null;
+  }
+}
+
+@Resolver(() => ProjectCountsType)
+export class ProjectAuditCountResolver {
+  @FieldResolver(() => Int)
+  audits(@Root() counts: ProjectCountsType, @Ctx() ctx: RequestContext): Promise<number> {
+    return auditLoaders(ctx).auditCount.load(counts.projectId);
+  }
+}

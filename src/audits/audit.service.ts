@@ -1,0 +1,152 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Queue } from 'bullmq';
+import type { AppConfig } from '../platform/config.js';
+import type { Principal } from '../platform/context.js';
+import { DomainError, notFound } from '../platform/errors.js';
+import { isUuid, newId } from '../platform/ids.js';
+import type { Logger } from '../platform/logger.js';
+import { assertApiAccess, quotaFor } from '../identity/index.js';
+import type { Project, ProjectService } from '../projects/index.js';
+import { ACTIVE_STATUSES, AuditEntity, AuditIssueEntity, type Audit, type AuditIssue } from './audit.entity.js';
+import { AUDIT_JOB_NAME, type AuditJobData } from './audit-job.js';
+
+export interface StartedAudit {
+  audit: Audit;
+  created: boolean;
+}
+
+export interface OccurrenceRow {
+  id: string;
+  url: string;
+  evidence: unknown;
+}
+
+const SEVERITY_ORDER = { CRITICAL: 0, WARNING: 1, NOTICE: 2 } as const;
+
+export class AuditService {
+  constructor(
+    private readonly config: Pick<AppConfig, 'quotas'>,
+    private readonly projects: ProjectService,
+    private readonly queue: Queue<AuditJobData>,
+    private readonly logger?: Logger,
+  ) {}
+
+  /** Job options: retries with backoff; the job id is the audit id, so enqueueing twice is a no-op. */
+  private async enqueue(audit: Audit): Promise<void> {
+    await this.queue.add(AUDIT_JOB_NAME, { auditId: audit.id }, {
+      jobId: audit.jobId,
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 5_000 },
+      removeOnComplete: { age: 24 * 3600, count: 1000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    });
+  }
+
+  /** Starts an audit, or returns the project's active one (one active audit per project, enforced by an index). */
+  async start(em: EntityManager, principal: Principal | null, projectId: string): Promise<StartedAudit> {
+    const p = assertApiAccess(principal, 'write');
+    const project = await this.projects.findOwned(em, p, projectId);
+    const active = await this.activeFor(em, project.id);
+    if (active) {
+      await this.enqueue(active); // heals a queue that lost its job (e.g. Redis flushed)
+      return { audit: active, created: false };
+    }
+    const quota = quotaFor(this.config, p.plan).pagesPerAudit;
+    const id = newId();
+    const audit = em.create(AuditEntity, {
+      id,
+      projectId: project.id,
+      status: 'QUEUED',
+      jobId: id,
+      pagesCrawled: 0,
+      pagesQueued: 0,
+      maxPages: Math.min(project.settings.maxPages ?? quota, quota),
+      attempts: 0,
+      createdAt: new Date(),
+    });
+    try {
+      await em.flush();
+    } catch (err) {
+      if ((err as { code?: string }).code !== '23505') throw err;
+      em.clear();
+      const winner = await this.activeFor(em, project.id);
+      if (!winner) throw err;
+      return { audit: winner, created: false };
+    }
+    try {
+      await this.enqueue(audit);
+    } catch (err) {
+      this.logger?.error({ err, auditId: id }, 'could not enqueue audit');
+      await em.nativeUpdate(AuditEntity, { id }, { status: 'FAILED', error: 'The audit could not be queued. Try again.', completedAt: new Date() });
+      throw new DomainError('INTERNAL', 'The audit could not be queued.');
+    }
+    return { audit, created: true };
+  }
+
+  private activeFor(em: EntityManager, projectId: string): Promise<Audit | null> {
+    return em.findOne(AuditEntity, { projectId, status: { $in: ACTIVE_STATUSES } });
+  }
+
+  /** The selected audit, or the latest of any status. */
+  async get(em: EntityManager, principal: Principal | null, projectId: string, auditId?: string | null): Promise<Audit> {
+    const p = assertApiAccess(principal, 'read');
+    const project = await this.projects.findOwned(em, p, projectId);
+    const audit = auditId
+      ? isUuid(auditId)
+        ? await em.findOne(AuditEntity, { id: auditId, projectId: project.id })
+        : null
+      : await em.findOne(AuditEntity, { projectId: project.id }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+    if (!audit) throw notFound(auditId ? 'Audit' : 'Audit for this project');
+    return audit;
+  }
+
+  async list(em: EntityManager, principal: Principal | null, projectId: string, first: number, after?: string | null): Promise<{ audits: Audit[]; hasNext: boolean; total: number }> {
+    const p = assertApiAccess(principal, 'read');
+    const project = await this.projects.findOwned(em, p, projectId);
+    const limit = Math.min(Math.max(first, 1), 100);
+    // ids are UUIDv7 (time-ordered): keyset pagination on id, newest first.
+    const where = after && isUuid(after) ? { projectId: project.id, id: { $lt: after } } : { projectId: project.id };
+    const [rows, total] = await Promise.all([
+      em.find(AuditEntity, where, { orderBy: { id: 'desc' }, limit: limit + 1 }),
+      em.count(AuditEntity, { projectId: project.id }),
+    ]);
+    return { audits: rows.slice(0, limit), hasNext: rows.length > limit, total };
+  }
+
+  /** A job is found through its audit, within the caller's organization. */
+  async job(em: EntityManager, principal: Principal | null, jobId: string): Promise<Audit> {
+    const p = assertApiAccess(principal, 'read');
+    const audit = await em.findOne(AuditEntity, { jobId });
+    if (audit) {
+      const owned = await this.projects.findOwned(em, p, audit.projectId).catch(() => null);
+      if (owned) return audit;
+    }
+    throw notFound('Job');
+  }
+
+  /** Most severe first, then most pages affected. */
+  async issues(em: EntityManager, auditId: string): Promise<AuditIssue[]> {
+    const rows = await em.find(AuditIssueEntity, { auditId });
+    return rows.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || b.affectedPages - a.affectedPages || a.code.localeCompare(b.code));
+  }
+
+  async occurrences(em: EntityManager, auditId: string, code: string, first: number, after?: string | null): Promise<{ rows: OccurrenceRow[]; hasNext: boolean }> {
+    const limit = Math.min(Math.max(first, 1), 500);
+    const cursor = after && /^\d{1,18}$/.test(after) ? after : '0';
+    const rows = await em.getConnection().execute<OccurrenceRow[]>(
+      'SELECT id::text AS id, url, evidence FROM issue_occurrence WHERE audit_id = ? AND code = ? AND id > ? ORDER BY id LIMIT ?',
+      [auditId, code, cursor, limit + 1],
+    );
+    return { rows: rows.slice(0, limit), hasNext: rows.length > limit };
+  }
+
+  /** Before a project goes: its active audits are cancelled and their queued jobs removed. */
+  async cancelForProject(em: EntityManager, project: Project): Promise<void> {
+    const active = await em.find(AuditEntity, { projectId: project.id, status: { $in: ACTIVE_STATUSES } });
+    for (const audit of active) {
+      await em.nativeUpdate(AuditEntity, { id: audit.id }, { status: 'CANCELLED', completedAt: new Date(), error: 'Cancelled: the project was deleted.' });
+      // A running job cannot be removed (it is locked); its worker sees the cancellation and stops.
+      await this.queue.remove(audit.jobId).catch(() => 0);
+    }
+  }
+}

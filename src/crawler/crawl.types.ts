@@ -1,0 +1,74 @@
+import type { LabMetrics, PageFetch, RobotsSiteInput, SitemapSiteInput, LinkTargetInfo } from '../seo/checks/index.js';
+import type { PageFacts } from '../seo/page/index.js';
+
+export interface CrawlOptions {
+  startUrl: string;
+  maxPages: number;
+  /** Link depth from the start URL beyond which pages are not fetched. */
+  maxDepth: number;
+  /** Parallel fetches against the site (per-host politeness). */
+  concurrency: number;
+  /** Minimum gap between request starts, in milliseconds. */
+  delayMs: number;
+  userAgent: string;
+  respectRobots: boolean;
+  /** Unique external link targets checked with HEAD (LINKS_EXTERNAL_BROKEN); 0 disables. */
+  externalLinkBudget: number;
+  /** Unique images, scripts and stylesheets HEAD-checked for size and caching; 0 disables. */
+  assetBudget: number;
+  /** Sitemap URLs kept for seeding and orphan checks. */
+  sitemapUrlLimit: number;
+}
+
+export const DEFAULT_CRAWL_OPTIONS: Omit<CrawlOptions, 'startUrl' | 'userAgent'> = {
+  maxPages: 100,
+  maxDepth: 10,
+  concurrency: 4,
+  delayMs: 0,
+  respectRobots: true,
+  externalLinkBudget: 50,
+  assetBudget: 200,
+  sitemapUrlLimit: 50_000,
+};
+
+/** One fetched URL, handed to the consumer and then dropped: the crawler keeps no HTML. */
+export interface CrawledPage {
+  fetch: PageFetch;
+  /** Null for non-HTML responses and failures. */
+  facts: PageFacts | null;
+  /** A readable reason when the fetch failed. */
+  error: string | null;
+}
+
+export interface CrawlProgress {
+  pagesCrawled: number;
+  pagesQueued: number;
+}
+
+export interface CrawlHooks {
+  onPage(page: CrawledPage): Promise<void> | void;
+  onProgress?(progress: CrawlProgress): Promise<void> | void;
+  /** Polled between pages; true stops the crawl (cancellation, shutdown). */
+  shouldStop?(): boolean | Promise<boolean>;
+}
+
+/** What the crawl learned about the site itself, beyond its pages. */
+export interface SiteFacts {
+  startUrl: string;
+  startStatus: number | null;
+  https: boolean;
+  hstsHeader: string | null;
+  httpVersion: string | null;
+  compression: string | null;
+  startTtfbMs: number | null;
+  robots: RobotsSiteInput;
+  robotsPolicy: 'parse' | 'allow-all' | 'disallow-all';
+  sitemap: SitemapSiteInput;
+  favicon: { status: number | null };
+  llmsTxt: { status: number | null };
+  /** External and uncrawled targets with what is known of them. */
+  linkTargets: Map<string, LinkTargetInfo>;
+  crawlTruncated: boolean;
+  pagesCrawled: number;
+  labMetrics?: LabMetrics;
+}

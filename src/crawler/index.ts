@@ -1,0 +1,2 @@
+export { SiteCrawler } from './site-crawler.js';
+export { DEFAULT_CRAWL_OPTIONS, type CrawlOptions, type CrawlHooks, type CrawledPage, type CrawlProgress, type SiteFacts } from './crawl.types.js';

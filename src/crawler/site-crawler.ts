@@ -1,0 +1,385 @@
+import type { SafeHttpClient, SafeHttpStreamResponse } from '../platform/safe-http/index.js';
+import { isSafeHttpError } from '../platform/safe-http/index.js';
+import type { LinkTargetInfo, PageFetch, PageResource, SitemapSiteInput } from '../seo/checks/index.js';
+import { extractPageFacts, normalizeUrl, siteKey, type HeaderMap, type PageFacts } from '../seo/page/index.js';
+import { blockedAiSearchBots, blocksAll, isAllowed, parseRobotsTxt, robotsPolicyForStatus, type RobotsTxt } from '../seo/robots/index.js';
+import { validateSitemap, type SitemapAnalysis } from '../seo/sitemap/index.js';
+import type { CrawlHooks, CrawlOptions, SiteFacts } from './crawl.types.js';
+
+interface QueueItem {
+  url: string;
+  depth: number;
+}
+
+const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
+const MAX_SITEMAP_FILES = 10;
+const ROBOTS_FETCH_BYTES = 512_000;
+const ASSETS_PER_PAGE = 5;
+
+const firstHeader = (headers: HeaderMap, name: string): string | null => {
+  const v = headers[name];
+  return v === undefined ? null : Array.isArray(v) ? (v[0] ?? null) : v;
+};
+
+/**
+ * Breadth-first crawl of one site (its host, www-insensitive), through the safe HTTP client.
+ * robots.txt per RFC 9309, sitemap seeding, bounded concurrency and pacing; each page is parsed in one
+ * streaming pass and handed to the consumer, then dropped — memory holds URLs, not documents.
+ */
+export class SiteCrawler {
+  private readonly queue: QueueItem[] = [];
+  private head = 0;
+  private readonly seen = new Set<string>();
+  private readonly sitemapUrls = new Set<string>();
+  private readonly linkTargets = new Map<string, LinkTargetInfo>();
+  private readonly externalCandidates = new Set<string>();
+  private readonly assets = new Map<string, PageResource | Promise<PageResource | null>>();
+  private assetRequests = 0;
+  private robots: RobotsTxt | null = null;
+  private robotsPolicy: SiteFacts['robotsPolicy'] = 'allow-all';
+  private readonly site: string;
+  private readonly start: URL;
+  private crawled = 0;
+  private inflight = 0;
+  private stopped = false;
+  private truncated = false;
+  private nextSlot = 0;
+  private waiters: (() => void)[] = [];
+  private startFacts: Pick<SiteFacts, 'startStatus' | 'https' | 'hstsHeader' | 'httpVersion' | 'compression' | 'startTtfbMs'> = {
+    startStatus: null,
+    https: false,
+    hstsHeader: null,
+    httpVersion: null,
+    compression: null,
+    startTtfbMs: null,
+  };
+
+  constructor(
+    private readonly client: SafeHttpClient,
+    private readonly options: CrawlOptions,
+  ) {
+    this.start = new URL(options.startUrl);
+    this.site = siteKey(this.start.host);
+  }
+
+  async run(hooks: CrawlHooks): Promise<SiteFacts> {
+    const origin = this.start.origin;
+    const robots = await this.fetchRobots(`${origin}/robots.txt`);
+    const sitemap = await this.fetchSitemaps(origin, robots.sitemaps ?? []);
+
+    this.enqueue(this.start.href, 0, true);
+    await Promise.all(Array.from({ length: Math.max(1, this.options.concurrency) }, () => this.worker(hooks)));
+
+    const [favicon, llmsTxt] = await Promise.all([this.statusOf(`${origin}/favicon.ico`), this.statusOf(`${origin}/llms.txt`)]);
+    await this.checkExternalLinks();
+    return {
+      startUrl: this.start.href,
+      ...this.startFacts,
+      robots,
+      robotsPolicy: this.robotsPolicy,
+      sitemap: { ...sitemap, urls: [...this.sitemapUrls] },
+      favicon: { status: favicon },
+      llmsTxt: { status: llmsTxt },
+      linkTargets: this.linkTargets,
+      crawlTruncated: this.truncated,
+      pagesCrawled: this.crawled,
+    };
+  }
+
+  private inSite(url: URL): boolean {
+    return siteKey(url.host) === this.site && (url.protocol === 'http:' || url.protocol === 'https:');
+  }
+
+  private enqueue(raw: string, depth: number, force = false): void {
+    const url = normalizeUrl(raw);
+    if (!url || this.seen.has(url)) return;
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return;
+    }
+    if (!force && !this.inSite(parsed)) return;
+    this.seen.add(url);
+    if (!force && this.options.respectRobots && !this.allowedByRobots(url)) {
+      this.linkTargets.set(url, { status: null, blockedByRobots: true });
+      return;
+    }
+    if (depth > this.options.maxDepth) return;
+    this.queue.push({ url, depth });
+    this.notify();
+  }
+
+  private allowedByRobots(url: string): boolean {
+    if (this.robotsPolicy === 'allow-all') return true;
+    if (this.robotsPolicy === 'disallow-all') return false;
+    return this.robots ? isAllowed(this.robots, url, this.options.userAgent).allowed : true;
+  }
+
+  private notify(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  private waitForChange(): Promise<void> {
+    return new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  private next(): QueueItem | null {
+    if (this.head < this.queue.length) {
+      const item = this.queue[this.head++];
+      // Drop consumed entries now and then so the array does not grow without bound.
+      if (this.head > 1024 && this.head * 2 > this.queue.length) {
+        this.queue.splice(0, this.head);
+        this.head = 0;
+      }
+      return item;
+    }
+    // Links exhausted: sitemap-only URLs (depth -1: no link reaches them).
+    for (const url of this.sitemapUrls) {
+      if (this.seen.has(url)) continue;
+      this.seen.add(url);
+      if (this.options.respectRobots && !this.allowedByRobots(url)) continue;
+      return { url, depth: -1 };
+    }
+    return null;
+  }
+
+  private async worker(hooks: CrawlHooks): Promise<void> {
+    for (;;) {
+      if (this.stopped) return;
+      if (this.crawled + this.inflight >= this.options.maxPages) {
+        if (this.head < this.queue.length) this.truncated = true;
+        if (this.inflight === 0) return;
+        await this.waitForChange();
+        continue;
+      }
+      const item = this.next();
+      if (!item) {
+        if (this.inflight === 0) return;
+        await this.waitForChange();
+        continue;
+      }
+      this.inflight++;
+      try {
+        await this.pace();
+        const page = await this.fetchPage(item);
+        this.crawled++;
+        await hooks.onPage(page);
+        await hooks.onProgress?.({ pagesCrawled: this.crawled, pagesQueued: this.queue.length - this.head });
+        if (hooks.shouldStop && (await hooks.shouldStop())) this.stopped = true;
+      } finally {
+        this.inflight--;
+        this.notify();
+      }
+    }
+  }
+
+  /** Politeness: request starts are spaced by delayMs across all workers. */
+  private async pace(): Promise<void> {
+    if (this.options.delayMs <= 0) return;
+    const now = Date.now();
+    const at = Math.max(now, this.nextSlot);
+    this.nextSlot = at + this.options.delayMs;
+    if (at > now) await new Promise((r) => setTimeout(r, at - now));
+  }
+
+  private async fetchPage(item: QueueItem): Promise<{ fetch: PageFetch; facts: PageFacts | null; error: string | null }> {
+    const started = Date.now();
+    const fetch: PageFetch = { url: item.url, finalUrl: item.url, status: 0, depth: item.depth, redirects: [], bytes: 0, headers: {} };
+    if (this.sitemapUrls.size) fetch.inSitemap = this.sitemapUrls.has(item.url);
+    let response: SafeHttpStreamResponse;
+    try {
+      response = await this.client.request(item.url, { stream: true, headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' } });
+    } catch (err) {
+      const code = isSafeHttpError(err) ? err.code : 'CONNECTION_FAILED';
+      if (code === 'TIMEOUT') fetch.timedOut = true;
+      if (code === 'REDIRECT_LOOP' || code === 'TOO_MANY_REDIRECTS') {
+        fetch.redirectLoop = true;
+        if (isSafeHttpError(err)) fetch.redirects = err.redirects ?? [];
+      }
+      fetch.responseMs = Date.now() - started;
+      return { fetch, facts: null, error: err instanceof Error ? err.message : String(err) };
+    }
+    fetch.finalUrl = response.finalUrl;
+    fetch.status = response.status;
+    fetch.redirects = response.redirects;
+    fetch.headers = response.headers;
+    fetch.responseMs = response.timings.ttfbMs;
+    if (item.depth === 0) this.recordStart(response);
+
+    const finalUrl = new URL(response.finalUrl);
+    if (response.redirects.length && this.inSite(finalUrl)) {
+      const normalized = normalizeUrl(response.finalUrl);
+      if (normalized) this.seen.add(normalized);
+    }
+    const contentType = firstHeader(response.headers, 'content-type') ?? '';
+    const analyze = response.status >= 200 && response.status < 300 && HTML_TYPES.test(contentType);
+    if (!analyze) {
+      response.body.destroy();
+      fetch.bytes = Number(firstHeader(response.headers, 'content-length') ?? 0) || 0;
+      return { fetch, facts: null, error: null };
+    }
+    let body: Buffer;
+    try {
+      const chunks: Buffer[] = [];
+      for await (const chunk of response.body) chunks.push(chunk as Buffer);
+      body = Buffer.concat(chunks);
+    } catch (err) {
+      if (isSafeHttpError(err) && err.code === 'TIMEOUT') fetch.timedOut = true;
+      return { fetch, facts: null, error: err instanceof Error ? err.message : String(err) };
+    }
+    fetch.bytes = body.length;
+    const facts = extractPageFacts(body, { url: response.finalUrl, headers: response.headers, status: response.status });
+    if (this.inSite(finalUrl)) {
+      for (const link of facts.links) {
+        if (link.kind !== 'http' || !link.url) continue;
+        if (link.internal) this.enqueue(link.url, item.depth < 0 ? this.options.maxDepth : item.depth + 1);
+        else if (this.externalCandidates.size < this.options.externalLinkBudget) this.externalCandidates.add(link.url);
+      }
+    }
+    fetch.resources = await this.pageResources(facts);
+    return { fetch, facts, error: null };
+  }
+
+  private recordStart(response: SafeHttpStreamResponse): void {
+    this.startFacts = {
+      startStatus: response.status,
+      https: response.finalUrl.startsWith('https:'),
+      hstsHeader: firstHeader(response.headers, 'strict-transport-security'),
+      httpVersion: response.httpVersion,
+      compression: response.contentEncoding ?? null,
+      startTtfbMs: response.timings.ttfbMs,
+    };
+  }
+
+  /** Sizes and caching of a page's first images, HEAD-checked once per URL within the audit's budget. */
+  private async pageResources(facts: PageFacts): Promise<PageResource[]> {
+    const wanted: string[] = [];
+    for (const image of facts.images) {
+      if (wanted.length >= ASSETS_PER_PAGE) break;
+      if (image.url && !wanted.includes(image.url)) wanted.push(image.url);
+    }
+    const results = await Promise.all(
+      wanted.map((url) => {
+        const known = this.assets.get(url);
+        if (known) return known;
+        if (this.assetRequests >= this.options.assetBudget) return null;
+        this.assetRequests++;
+        const pending = this.headCheck(url).then((r): PageResource | null =>
+          r ? { url, kind: 'image', status: r.status, bytes: Number(firstHeader(r.headers, 'content-length') ?? '') || undefined, headers: r.headers } : null,
+        );
+        this.assets.set(url, pending);
+        return pending;
+      }),
+    );
+    return results.filter((r): r is PageResource => r !== null);
+  }
+
+  private async headCheck(url: string): Promise<{ status: number; headers: HeaderMap; redirected: boolean } | null> {
+    try {
+      let r = await this.client.request(url, { method: 'HEAD', totalTimeoutMs: 10_000 });
+      if (r.status === 405 || r.status === 501) r = await this.client.request(url, { maxBytes: 1024, onBodyLimit: 'truncate', totalTimeoutMs: 10_000 });
+      return { status: r.status, headers: r.headers, redirected: r.redirects.length > 0 };
+    } catch {
+      return null;
+    }
+  }
+
+  private async statusOf(url: string): Promise<number | null> {
+    return (await this.headCheck(url))?.status ?? null;
+  }
+
+  /** External links: a bounded number of HEAD checks, a few at a time. */
+  private async checkExternalLinks(): Promise<void> {
+    const urls = [...this.externalCandidates];
+    let i = 0;
+    const worker = async () => {
+      while (i < urls.length) {
+        const url = urls[i++];
+        const r = await this.headCheck(url);
+        this.linkTargets.set(url, { status: r?.status ?? null, redirected: r?.redirected ?? false });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(4, urls.length) }, worker));
+  }
+
+  private async fetchRobots(url: string): Promise<SiteFacts['robots']> {
+    try {
+      const r = await this.client.request(url, { maxBytes: ROBOTS_FETCH_BYTES + 1, onBodyLimit: 'truncate', totalTimeoutMs: 15_000 });
+      this.robotsPolicy = robotsPolicyForStatus(r.status);
+      if (this.robotsPolicy !== 'parse') return { status: r.status };
+      const robots = parseRobotsTxt(r.body);
+      this.robots = robots;
+      return {
+        status: r.status,
+        blocksAll: blocksAll(robots, '*'),
+        invalid: robots.errors.length > 0,
+        errors: robots.errors.slice(0, 5).map((e) => `line ${e.line}: ${e.message}`),
+        aiBlockedAgents: blockedAiSearchBots(robots),
+        sitemaps: robots.sitemaps,
+      };
+    } catch (err) {
+      this.robotsPolicy = 'disallow-all';
+      return { status: null, timedOut: isSafeHttpError(err) && err.code === 'TIMEOUT' };
+    } finally {
+      if (!this.options.respectRobots) this.robotsPolicy = 'allow-all';
+    }
+  }
+
+  /** Sitemaps declared in robots.txt (or /sitemap.xml), index children followed within a bound. */
+  private async fetchSitemaps(origin: string, declared: readonly string[]): Promise<Omit<SitemapSiteInput, 'urls'>> {
+    const defaultUrl = `${origin}/sitemap.xml`;
+    const pending = declared.length ? [...declared] : [defaultUrl];
+    const result: Omit<SitemapSiteInput, 'urls'> = { declared };
+    let analysis: SitemapAnalysis | null = null;
+    let otherHostUrls = 0;
+    let files = 0;
+    while (pending.length && files < MAX_SITEMAP_FILES) {
+      const url = pending.shift()!;
+      files++;
+      let response: SafeHttpStreamResponse;
+      try {
+        response = await this.client.request(url, { stream: true, maxBytes: 52_428_800, totalTimeoutMs: 60_000 });
+      } catch {
+        if (url === defaultUrl) result.defaultStatus = null;
+        continue;
+      }
+      if (url === defaultUrl) result.defaultStatus = response.status;
+      if (response.status < 200 || response.status >= 300) {
+        response.body.destroy();
+        continue;
+      }
+      const found = await validateSitemap(response.body, {
+        baseUrl: url,
+        onUrl: (entry) => {
+          const normalized = normalizeUrl(entry.loc);
+          if (!normalized) return;
+          try {
+            if (!this.inSite(new URL(normalized))) {
+              otherHostUrls++;
+              return;
+            }
+          } catch {
+            return;
+          }
+          if (this.sitemapUrls.size < this.options.sitemapUrlLimit) this.sitemapUrls.add(normalized);
+        },
+      }).catch(() => null);
+      if (!found) continue;
+      for (const child of found.sitemaps ?? []) if (pending.length + files < MAX_SITEMAP_FILES) pending.push(child.loc);
+      if (!analysis || (analysis.type === 'sitemapindex' && found.type === 'urlset') || !found.valid) analysis = found;
+    }
+    if (analysis) {
+      result.analysis = {
+        valid: analysis.valid,
+        urlCount: analysis.urlCount,
+        sizeBytes: analysis.sizeBytes,
+        otherHostUrls,
+        errors: analysis.errors.slice(0, 5).map((e) => (e.line ? `line ${e.line}: ${e.message}` : e.message)),
+      };
+    }
+    return result;
+  }
+}

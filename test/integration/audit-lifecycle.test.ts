@@ -1,0 +1,258 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey, createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { startWorker, waitFor } from '../support/worker-process.js';
+
+/** A generated site: / and /p/1 .. /p/N-1, with a per-request delay. */
+function generatedSite(pages: number, delayMs: number) {
+  const hits = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    const path = req.url ?? '/';
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    setTimeout(() => {
+      if (path === '/robots.txt') return res.end('User-agent: *\nAllow: /\n');
+      const m = /^\/(?:p\/([1-9]\d*))?$/.exec(path);
+      const n = m ? Number(m[1] ?? 0) : -1;
+      if (n < 0 || n >= pages) {
+        res.statusCode = 404;
+        return res.end('not found');
+      }
+      const href = (k: number) => (k === 0 ? '/' : `/p/${k}`);
+      // A ternary tree plus a next link: every page is within a few clicks of the start.
+      const links = [n + 1, 3 * n + 1, 3 * n + 2, 3 * n + 3].map((k) => `<a href="${href(k % pages)}">Page ${k % pages}</a>`).join(' ');
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end(
+        `<!doctype html><html lang="en"><head><title>Generated page number ${n} of the fixture site</title>` +
+          `<meta name="description" content="Page ${n}: a generated page of the lifecycle fixture site, long enough for the description check to pass.">` +
+          `<meta name="viewport" content="width=device-width, initial-scale=1"></head><body><h1>Page ${n}</h1><p>${'word '.repeat(250)}</p>${links}</body></html>`,
+      );
+    }, delayMs);
+  });
+  return {
+    hits,
+    listen: () => new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as { port: number }).port))),
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+let t: TestApp;
+let env: Record<string, string>;
+let user: TestUser;
+let key: string;
+const host = `life-${uniq()}.test`;
+
+beforeAll(async () => {
+  const prefix = `life-${uniq()}`;
+  env = {
+    REDIS_PREFIX: prefix,
+    SAFE_HTTP_ALLOW: '127.0.0.1/32',
+    SAFE_HTTP_RESOLVE: `${host}=127.0.0.1`,
+    WORKER_LOCK_MS: '3000',
+    WORKER_CONCURRENCY: '1',
+  };
+  t = await createTestApp(env);
+  user = await signUp(t, { plan: 'ENTERPRISE' });
+  key = await createApiKey(t, user);
+});
+afterAll(() => t.close());
+
+const auth = () => ({ authorization: `Bearer ${key}` });
+
+async function newProject(port: number): Promise<string> {
+  const res = await t.app.inject({ method: 'POST', url: '/api/projects', headers: { cookie: user.cookie, origin: t.config.baseUrl }, payload: { url: `http://${host}:${port}/`, name: `p-${uniq()}` } });
+  expect(res.statusCode).toBe(200);
+  return res.json().project.id;
+}
+
+const auditRow = async (id: string) =>
+  (await t.runtime.pool.query('SELECT status, pages_crawled, attempts, error FROM audit WHERE id = $1', [id])).rows[0] as
+    | { status: string; pages_crawled: number; attempts: number; error: string | null }
+    | undefined;
+
+describe('audit lifecycle with real worker processes', () => {
+  it('POST queues (202, job id), a second POST returns the active job, the worker completes it, results are readable everywhere', async () => {
+    const site = generatedSite(12, 0);
+    const port = await site.listen();
+    const worker = startWorker('audit.worker', env);
+    try {
+      const projectId = await newProject(port);
+      const first = await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: auth() });
+      expect(first.statusCode).toBe(202);
+      expect(first.json()).toEqual({ message: 'Audit queued', jobId: expect.any(String), auditId: expect.any(String) });
+      const { jobId, auditId } = first.json();
+      const second = await t.app.inject({ method: 'POST', url: `/api/projects/${projectId}/audit`, headers: { cookie: user.cookie, origin: t.config.baseUrl } });
+      expect(second.statusCode).toBe(200);
+      expect(second.json()).toMatchObject({ jobId, auditId, message: expect.stringMatching(/already (queued|running)/) });
+
+      const job = await waitFor('job completed', async () => {
+        const r = await t.app.inject({ method: 'GET', url: `/api/v1/jobs/${jobId}`, headers: auth() });
+        return r.json().job?.state === 'completed' ? r.json().job : null;
+      });
+      expect(job).toEqual({ id: jobId, state: 'completed', progress: { pagesCrawled: 12, pagesQueued: 0 }, auditId, error: null });
+      const viaB = await t.app.inject({ method: 'GET', url: `/api/jobs/${jobId}`, headers: { cookie: user.cookie } });
+      expect(viaB.json()).toEqual({ job });
+
+      const audit = (await t.app.inject({ method: 'GET', url: `/api/v1/projects/${projectId}/audit`, headers: auth() })).json().audit;
+      expect(audit).toMatchObject({ id: auditId, status: 'COMPLETED', pagesCrawled: 12 });
+      for (const k of ['overallScore', 'metaScore', 'contentScore', 'linksScore', 'technicalScore', 'performanceScore']) {
+        expect(audit[k], k).toBeGreaterThanOrEqual(0);
+        expect(audit[k], k).toBeLessThanOrEqual(100);
+      }
+      expect(audit.issues.length).toBeGreaterThan(0);
+      for (const issue of audit.issues) expect(Object.keys(issue).sort()).toEqual(['affectedPages', 'category', 'code', 'description', 'id', 'severity', 'title']);
+      expect(audit.issues.map((i: { code: string }) => i.code)).toContain('TECH_SITEMAP_MISSING');
+      expect(audit.issues.map((i: { code: string }) => i.code)).toContain('TECH_HTTP_PAGE');
+
+      const same = (await t.app.inject({ method: 'GET', url: `/api/projects/${projectId}/audit?auditId=${auditId}`, headers: { cookie: user.cookie } })).json();
+      expect(same.audit).toEqual(audit);
+
+      const list = (await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: auth() })).json();
+      expect(list.projects.find((p: { id: string }) => p.id === projectId)._count.audits).toBe(1);
+      const listB = (await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } })).json();
+      expect(listB.projects.find((p: { id: string }) => p.id === projectId).lastAuditScore).toBe(audit.overallScore);
+      const detail = (await t.app.inject({ method: 'GET', url: `/api/projects/${projectId}`, headers: { cookie: user.cookie } })).json();
+      const { issues: _omit, ...withoutIssues } = audit;
+      expect(detail.project.latestAudit).toEqual({ ...withoutIssues, issueCounts: { critical: expect.any(Number), warning: expect.any(Number), notice: expect.any(Number) } });
+
+      const technical = (await t.app.inject({ method: 'GET', url: `/api/projects/${projectId}/technical`, headers: { cookie: user.cookie } })).json();
+      expect(technical).toEqual({
+        technical: {
+          site: { https: false, hsts: false, httpVersion: '1.1', compression: null, robotsTxt: '200', sitemap: 'missing' },
+          coreWebVitals: [
+            {
+              url: `http://${host}:${port}/`,
+              measuredAt: expect.any(String),
+              device: 'desktop',
+              source: 'HTTP',
+              lcpMs: null,
+              cls: null,
+              inpMs: null,
+              tbtMs: null,
+              fcpMs: null,
+              ttfbMs: expect.any(Number),
+              performanceScore: audit.performanceScore,
+            },
+          ],
+        },
+      });
+      const badDays = await t.app.inject({ method: 'GET', url: `/api/projects/${projectId}/technical?days=999`, headers: { cookie: user.cookie } });
+      expect(badDays.statusCode).toBe(400);
+
+      // Occurrences are paginated in GraphQL.
+      const g = await gql(
+        t,
+        'query($p: ID!) { audit(projectId: $p) { issues { code affectedPages occurrences(first: 5) { nodes { url } pageInfo { hasNextPage endCursor } } } } }',
+        { p: projectId },
+        auth(),
+      );
+      const http = g.body.data.audit.issues.find((i: { code: string }) => i.code === 'TECH_HTTP_PAGE');
+      expect(http.affectedPages).toBe(12);
+      expect(http.occurrences.nodes).toHaveLength(5);
+      expect(http.occurrences.pageInfo.hasNextPage).toBe(true);
+      const next = await gql(
+        t,
+        'query($p: ID!, $a: String) { audit(projectId: $p) { issues { code occurrences(first: 50, after: $a) { nodes { url } pageInfo { hasNextPage } } } } }',
+        { p: projectId, a: http.occurrences.pageInfo.endCursor },
+        auth(),
+      );
+      const rest = next.body.data.audit.issues.find((i: { code: string }) => i.code === 'TECH_HTTP_PAGE').occurrences;
+      expect(rest.nodes).toHaveLength(7);
+      expect(rest.pageInfo.hasNextPage).toBe(false);
+    } finally {
+      await worker.stop();
+      await site.close();
+    }
+  }, 120_000);
+
+  it('kill -9 of the worker mid-crawl: a new worker completes the audit with no duplicate pages or issues', async () => {
+    const site = generatedSite(60, 300);
+    const port = await site.listen();
+    const first = startWorker('audit.worker', env);
+    let second: ReturnType<typeof startWorker> | null = null;
+    try {
+      const projectId = await newProject(port);
+      const { auditId } = (await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: auth() })).json();
+      await waitFor('crawl under way', async () => ((await auditRow(auditId))?.pages_crawled ?? 0) >= 5);
+      first.child.kill('SIGKILL');
+      await first.stop();
+      expect((await auditRow(auditId))!.status).toBe('RUNNING');
+      second = startWorker('audit.worker', env);
+      const done = await waitFor('audit completed by the second worker', async () => {
+        const row = await auditRow(auditId);
+        return row?.status === 'COMPLETED' ? row : null;
+      }, 90_000);
+      expect(done.pages_crawled).toBe(60);
+      expect(done.attempts).toBeGreaterThanOrEqual(2);
+      const pages = await t.runtime.pool.query('SELECT count(*)::int AS n, count(DISTINCT url)::int AS d FROM audit_page WHERE audit_id = $1', [auditId]);
+      expect(pages.rows[0]).toEqual({ n: 60, d: 60 });
+      const issues = await t.runtime.pool.query('SELECT count(*)::int AS n, count(DISTINCT code)::int AS d FROM audit_issue WHERE audit_id = $1', [auditId]);
+      expect(issues.rows[0].n).toBe(issues.rows[0].d);
+      const occ = await t.runtime.pool.query(`SELECT count(*)::int AS n FROM issue_occurrence WHERE audit_id = $1 AND code = 'TECH_HTTP_PAGE'`, [auditId]);
+      expect(occ.rows[0].n).toBe(60);
+    } finally {
+      await first.stop();
+      await second?.stop();
+      await site.close();
+    }
+  }, 180_000);
+
+  it('SIGTERM releases a running audit, and deleting the project cancels it and removes everything', async () => {
+    const site = generatedSite(200, 300);
+    const port = await site.listen();
+    const worker = startWorker('audit.worker', env);
+    try {
+      const projectId = await newProject(port);
+      const { auditId, jobId } = (await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: auth() })).json();
+      await waitFor('crawl under way', async () => ((await auditRow(auditId))?.pages_crawled ?? 0) >= 3);
+      const code = await worker.stop('SIGTERM');
+      expect(code, worker.output.join('')).toBe(0);
+      expect((await auditRow(auditId))!.status, worker.output.join('').slice(-3000)).toBe('QUEUED');
+
+      const del = await t.app.inject({ method: 'DELETE', url: `/api/projects/${projectId}`, headers: { cookie: user.cookie, origin: t.config.baseUrl } });
+      expect(del.json()).toEqual({ success: true });
+      expect(await auditRow(auditId)).toBeUndefined();
+      const job = await t.app.inject({ method: 'GET', url: `/api/v1/jobs/${jobId}`, headers: auth() });
+      expect(job.statusCode).toBe(404);
+      const left = await t.runtime.pool.query('SELECT (SELECT count(*) FROM audit_page WHERE audit_id = $1)::int + (SELECT count(*) FROM issue_occurrence WHERE audit_id = $1)::int AS n', [auditId]);
+      expect(left.rows[0].n).toBe(0);
+    } finally {
+      await worker.stop();
+      await site.close();
+    }
+  }, 120_000);
+});
+
+describe('audit access rules', () => {
+  it('another organization gets 404 on audit and job routes; PRO reads but cannot start audits; no audit yet is 404', async () => {
+    const site = generatedSite(1, 0);
+    const port = await site.listen();
+    try {
+      const projectId = await newProject(port);
+      const { jobId } = (await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: auth() })).json();
+      const other = await signUp(t, { plan: 'ENTERPRISE' });
+      const otherKey = await createApiKey(t, other);
+      for (const [method, url] of [
+        ['GET', `/api/v1/projects/${projectId}/audit`],
+        ['POST', `/api/v1/projects/${projectId}/audit`],
+        ['GET', `/api/v1/jobs/${jobId}`],
+      ] as const) {
+        const r = await t.app.inject({ method, url, headers: { authorization: `Bearer ${otherKey}` } });
+        expect(r.statusCode, `${method} ${url}`).toBe(404);
+      }
+      const b = await t.app.inject({ method: 'GET', url: `/api/projects/${projectId}/audit`, headers: { cookie: other.cookie } });
+      expect(b.statusCode).toBe(404);
+
+      const pro = await signUp(t, { plan: 'ENTERPRISE' });
+      const proKey = await createApiKey(t, pro);
+      const proProject = (await gql(t, 'mutation($u: String!) { createProject(input: { url: $u }) { id } }', { u: `http://${host}:${port}/x` }, { cookie: pro.cookie })).body.data.createProject.id;
+      await t.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', ['PRO', pro.organizationId]);
+      const none = await t.app.inject({ method: 'GET', url: `/api/v1/projects/${proProject}/audit`, headers: { authorization: `Bearer ${proKey}` } });
+      expect(none.statusCode).toBe(404);
+      expect(none.json()).toMatchObject({ code: 'NOT_FOUND', error: expect.stringMatching(/Audit/) });
+      const start = await t.app.inject({ method: 'POST', url: `/api/v1/projects/${proProject}/audit`, headers: { authorization: `Bearer ${proKey}` } });
+      expect(start.statusCode).toBe(403);
+    } finally {
+      await site.close();
+    }
+  });
+});

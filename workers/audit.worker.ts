@@ -1,0 +1,57 @@
+import { DelayedError, UnrecoverableError } from 'bullmq';
+import { QUEUES, createWorker } from '../src/platform/queues.js';
+import { createConfiguredSafeHttpClient } from '../src/platform/safe-http/index.js';
+import { AuditJobRunner, type AuditJobData } from '../src/audits/index.js';
+import { createLabMeter } from '../src/technical/index.js';
+import { runWorkerProcess } from './run-worker.js';
+
+/** A failure message an owner can read; database and driver errors stay in the log. */
+function readable(err: Error): string {
+  if ((err as { code?: unknown }).code && !(err instanceof UnrecoverableError)) return 'Internal error while running the audit.';
+  return err.message.split('\n')[0].slice(0, 300);
+}
+
+void runWorkerProcess('audit-worker', async ({ config, logger, orm, shuttingDown }) => {
+  const client = createConfiguredSafeHttpClient(config);
+  // Lab Core Web Vitals when a browser is configured; HTTP-level metrics otherwise.
+  const meter = config.CHROMIUM_PATH
+    ? createLabMeter({ chromiumPath: config.CHROMIUM_PATH, userAgent: config.CRAWLER_USER_AGENT, onError: (url, err) => logger.warn({ url, err }, 'lab measurement failed') })
+    : null;
+  const runner = new AuditJobRunner(orm, client, config, logger, meter ? (urls) => meter.measure(urls) : undefined);
+  const worker = createWorker<AuditJobData>(
+    QUEUES.audit,
+    async (job, token) => {
+      const { auditId } = job.data;
+      if (!auditId) throw new UnrecoverableError('job without an audit id');
+      logger.info({ auditId, jobId: job.id, attempt: job.attemptsMade + 1 }, 'audit started');
+      const result = await runner.run(auditId, {
+        reportProgress: (p) => job.updateProgress(p),
+        interrupted: shuttingDown,
+      });
+      if (result === 'interrupted') {
+        // Shutdown: hand the job back without spending an attempt; another worker restarts it.
+        await runner.markQueued(auditId, null);
+        await job.moveToDelayed(Date.now() + 1_000, token);
+        throw new DelayedError();
+      }
+      logger.info({ auditId, result }, 'audit finished');
+      return { result };
+    },
+    {
+      redisUrl: config.REDIS_URL,
+      prefix: config.REDIS_PREFIX,
+      concurrency: config.WORKER_CONCURRENCY,
+      lockDuration: config.WORKER_LOCK_MS,
+      stalledInterval: Math.max(1_000, Math.floor(config.WORKER_LOCK_MS / 2)),
+      maxStalledCount: 2,
+    },
+  );
+  worker.on('failed', (job, err) => {
+    if (!job || err instanceof DelayedError) return;
+    const auditId = job.data.auditId;
+    const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+    logger.error({ err, auditId, attempt: job.attemptsMade, final }, 'audit attempt failed');
+    void (final ? runner.markFailed(auditId, readable(err)) : runner.markQueued(auditId, `Attempt ${job.attemptsMade} failed; retrying.`));
+  });
+  return { workers: [worker], close: async () => { await meter?.close(); await client.close(); } };
+});
