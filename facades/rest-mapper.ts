@@ -23,6 +23,8 @@ export interface RestRoute<TData = any, TVars = any> {
   /** Success status; Surface B always answers 200 (spec §7). */
   status?: number;
   schema?: FastifySchema;
+  /** Per-route request body limit in bytes (defaults to BODY_LIMIT_BYTES). */
+  bodyLimit?: number;
   summary: string;
 }
 
@@ -74,6 +76,7 @@ export function registerRoutes(app: FastifyInstance, runtime: DomainRuntime, rou
       method: route.method,
       url: route.url,
       schema: route.schema,
+      bodyLimit: route.bodyLimit,
       preHandler: guardFor(runtime, route.surface),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const input: RouteInput = {

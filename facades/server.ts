@@ -12,8 +12,9 @@ import { registerRoutes, sendError, type RestRoute } from './rest-mapper.js';
 import { resolveAndLimit, toWebHeaders } from './http-guard.js';
 import { v1Routes } from './v1/routes.js';
 import { apiRoutes } from './api/routes.js';
+import { toolRoutes } from './api/tool-routes.js';
 
-export const ROUTES: RestRoute[] = [...v1Routes, ...apiRoutes];
+export const ROUTES: RestRoute[] = [...v1Routes, ...apiRoutes, ...toolRoutes];
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
 
 function validationDetails(err: FastifyError): { path: string; message: string }[] {

@@ -4,6 +4,7 @@ import type { GraphQLSchema } from 'graphql';
 import { IdentityResolver } from '../src/identity/index.js';
 import { ProjectResolver } from '../src/projects/index.js';
 import { TechnicalResolver } from '../src/technical/index.js';
+import { ToolsResolver } from '../src/tools/index.js';
 import { AuditResolver, IssueResolver, ProjectAuditCountResolver, ProjectAuditFieldsResolver } from '../src/audits/index.js';
 
 export const RESOLVERS = [
@@ -14,6 +15,7 @@ export const RESOLVERS = [
   ProjectAuditFieldsResolver,
   ProjectAuditCountResolver,
   TechnicalResolver,
+  ToolsResolver,
 ] as const;
 
 /**

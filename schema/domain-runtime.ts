@@ -32,6 +32,8 @@ import {
 } from '../src/audits/index.js';
 import { QUEUES, createQueue, type Queue } from '../src/platform/queues.js';
 import { TechnicalResolver, TechnicalService } from '../src/technical/index.js';
+import { ToolsResolver, ToolsService } from '../src/tools/index.js';
+import { createConfiguredSafeHttpClient } from '../src/platform/safe-http/index.js';
 import { buildDomainSchema } from './build-schema.js';
 
 /** How a transport identified the caller, before any domain rule applies. */
@@ -80,6 +82,7 @@ export async function createDomainRuntime(
   projects.onDelete((em, project) => audits.cancelForProject(em, project));
   const principals = new PrincipalResolver(auth, apiKeys, organizations);
   const limiter = new RateLimiter(redis, config.REDIS_PREFIX);
+  const http = createConfiguredSafeHttpClient(config);
 
   const instances = new Map<unknown, unknown>([
     [IdentityResolver, new IdentityResolver(apiKeys, organizations)],
@@ -89,6 +92,7 @@ export async function createDomainRuntime(
     [ProjectAuditFieldsResolver, new ProjectAuditFieldsResolver()],
     [ProjectAuditCountResolver, new ProjectAuditCountResolver()],
     [TechnicalResolver, new TechnicalResolver(new TechnicalService(projects))],
+    [ToolsResolver, new ToolsResolver(new ToolsService(http))],
   ]);
   const schema = await buildDomainSchema({
     get: (cls) => {
@@ -141,6 +145,7 @@ export async function createDomainRuntime(
     },
     async close() {
       await auditQueue.close().catch(() => undefined);
+      await http.close().catch(() => undefined);
       await Promise.allSettled([orm.close(true), redis.quit(), pool.end()]);
     },
   };

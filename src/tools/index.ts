@@ -1,0 +1,3 @@
+export { ToolsService, TOOL_LIMITS } from './tools.service.js';
+export { ToolsResolver } from './tools.resolver.js';
+export * from './tools.types.js';
