@@ -29,7 +29,8 @@ const firstHeader = (headers: HeaderMap, name: string): string | null => {
 export class SiteCrawler {
   private readonly queue: QueueItem[] = [];
   private head = 0;
-  private readonly seen = new Set<string>();
+  /** Normalized URLs met so far -> true once a fetch of the URL is scheduled (queued or done). */
+  private readonly seen = new Map<string, boolean>();
   private readonly sitemapUrls = new Set<string>();
   private readonly linkTargets = new Map<string, LinkTargetInfo>();
   private readonly externalCandidates = new Set<string>();
@@ -100,12 +101,13 @@ export class SiteCrawler {
       return;
     }
     if (!force && !this.inSite(parsed)) return;
-    this.seen.add(url);
+    this.seen.set(url, false);
     if (!force && this.options.respectRobots && !this.allowedByRobots(url)) {
       this.linkTargets.set(url, { status: null, blockedByRobots: true });
       return;
     }
     if (depth > this.options.maxDepth) return;
+    this.seen.set(url, true);
     this.queue.push({ url, depth });
     this.notify();
   }
@@ -139,8 +141,9 @@ export class SiteCrawler {
     // Links exhausted: sitemap-only URLs (depth -1: no link reaches them).
     for (const url of this.sitemapUrls) {
       if (this.seen.has(url)) continue;
-      this.seen.add(url);
-      if (this.options.respectRobots && !this.allowedByRobots(url)) continue;
+      const allowed = !this.options.respectRobots || this.allowedByRobots(url);
+      this.seen.set(url, allowed);
+      if (!allowed) continue;
       return { url, depth: -1 };
     }
     return null;
@@ -210,12 +213,17 @@ export class SiteCrawler {
     if (item.depth === 0) this.recordStart(response);
 
     const finalUrl = new URL(response.finalUrl);
+    // A redirect to a URL with a fetch of its own: that fetch analyzes the document, this one would count it twice.
+    let analyzedElsewhere = false;
     if (response.redirects.length && this.inSite(finalUrl)) {
       const normalized = normalizeUrl(response.finalUrl);
-      if (normalized) this.seen.add(normalized);
+      if (normalized) {
+        analyzedElsewhere = normalized !== item.url && this.seen.get(normalized) === true;
+        this.seen.set(normalized, true);
+      }
     }
     const contentType = firstHeader(response.headers, 'content-type') ?? '';
-    const analyze = response.status >= 200 && response.status < 300 && HTML_TYPES.test(contentType);
+    const analyze = !analyzedElsewhere && response.status >= 200 && response.status < 300 && HTML_TYPES.test(contentType);
     if (!analyze) {
       response.body.destroy();
       fetch.bytes = Number(firstHeader(response.headers, 'content-length') ?? 0) || 0;
@@ -368,6 +376,8 @@ export class SiteCrawler {
         },
       }).catch(() => null);
       if (!found) continue;
+      // Locs off the sitemap's own host are reported by the validator and never reach onUrl.
+      otherHostUrls += found.issueCounts.LOC_OTHER_HOST ?? 0;
       for (const child of found.sitemaps ?? []) if (pending.length + files < MAX_SITEMAP_FILES) pending.push(child.loc);
       if (!analysis || (analysis.type === 'sitemapindex' && found.type === 'urlset') || !found.valid) analysis = found;
     }

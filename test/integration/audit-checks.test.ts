@@ -1,0 +1,286 @@
+/**
+ * Every check of the catalog, end to end: fixture sites served on 127.0.0.1 are audited by the real
+ * crawler and engine (runAuditEngine through the platform's safe HTTP client), and each code must be
+ * reported on exactly the URLs built to fail it — and apply, yet stay silent, on a site built to pass it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SafeHttpClient } from '../../src/platform/safe-http/index.js';
+import { CHECK_CATALOG, getCheck, type CheckCode } from '../../src/seo/checks/index.js';
+import {
+  AUDITED_SITES,
+  LONG_URL_PATH,
+  auditSite,
+  createFixtureClient,
+  reportedUrls,
+  startFixtureSites,
+  type AuditRun,
+  type AuditedSite,
+  type FixtureSites,
+} from '../fixtures/sites/index.js';
+
+/**
+ * Codes not asserted on fixture sites. Keep this list short: each entry says why.
+ * The five Core Web Vitals lab metrics and page weight are measured by a real browser (Chromium via
+ * the LabMeter): lab-vitals.test.ts covers the measurement, and audit-checks-scores.test.ts covers how
+ * the engine turns a LabMeter's numbers into these checks (with a stub meter).
+ */
+const EXCEPTIONS = {
+  PERF_LCP: 'needs a browser: Largest Contentful Paint is a rendering metric (lab-vitals.test.ts)',
+  PERF_CLS: 'needs a browser: layout shifts only exist in a rendered page (lab-vitals.test.ts)',
+  PERF_INP: 'needs a browser: a synthetic interaction in a rendered page (lab-vitals.test.ts)',
+  PERF_TBT: 'needs a browser: main-thread long tasks while the page loads (lab-vitals.test.ts)',
+  PERF_FCP: 'needs a browser: First Contentful Paint is a rendering metric (lab-vitals.test.ts)',
+  PERF_PAGE_WEIGHT: 'needs a browser: the bytes of the page and every subresource it loads, which only the LabMeter fetches',
+} as const satisfies Partial<Record<CheckCode, string>>;
+
+type AssertedCode = Exclude<CheckCode, keyof typeof EXCEPTIONS>;
+
+/** Every URL the crawler got a response for (TECH_HTTP_PAGE fails on all of them on an http site). */
+const EVERY_RESPONSE = 'every response';
+
+interface Expectation {
+  /** Site -> exact paths reported (pages, or the file a site check is about). */
+  fails: Partial<Record<AuditedSite, readonly string[] | typeof EVERY_RESPONSE>>;
+  /** Sites where the check applies and passes; default: the clean site. */
+  passes?: readonly AuditedSite[];
+}
+
+const EXPECTED: Record<AssertedCode, Expectation> = {
+  // META
+  META_TITLE_MISSING: { fails: { failing: ['/meta/no-title'] } },
+  META_TITLE_TOO_SHORT: { fails: { failing: ['/meta/short-title'] } },
+  META_TITLE_TOO_LONG: { fails: { failing: ['/meta/long-title'] } },
+  META_TITLE_MULTIPLE: { fails: { failing: ['/meta/two-titles'] } },
+  META_TITLE_DUPLICATE: { fails: { failing: ['/meta/dup-title-a', '/meta/dup-title-b'] } },
+  META_DESCRIPTION_MISSING: { fails: { failing: ['/meta/no-description'] } },
+  META_DESCRIPTION_TOO_SHORT: { fails: { failing: ['/meta/short-description'] } },
+  META_DESCRIPTION_TOO_LONG: { fails: { failing: ['/meta/long-description'] } },
+  META_DESCRIPTION_MULTIPLE: { fails: { failing: ['/meta/two-descriptions'] } },
+  META_DESCRIPTION_DUPLICATE: { fails: { failing: ['/meta/dup-description-a', '/meta/dup-description-b'] } },
+  META_TAGS_IN_BODY: { fails: { failing: ['/meta/tags-in-body'] } },
+  META_VIEWPORT_MISSING: { fails: { failing: ['/meta/no-viewport'] } },
+  META_VIEWPORT_NO_ZOOM: { fails: { failing: ['/meta/viewport-no-zoom'] } },
+  META_LANG_MISSING: { fails: { failing: ['/meta/no-lang'] } },
+  META_LANG_INVALID: { fails: { failing: ['/meta/bad-lang'] } },
+  META_CHARSET_MISSING: { fails: { failing: ['/meta/no-charset'] } },
+  META_DOCTYPE_MISSING: { fails: { failing: ['/meta/no-doctype'] } },
+  META_FAVICON_MISSING: { fails: { failing: ['/favicon.ico'] } },
+  META_OPEN_GRAPH_MISSING: { fails: { failing: ['/meta/no-open-graph'] } },
+  META_TWITTER_CARD_MISSING: { fails: { failing: ['/meta/no-twitter-card'] } },
+  META_JSONLD_INVALID: { fails: { failing: ['/meta/jsonld-invalid'] } },
+  META_JSONLD_REQUIRED_MISSING: { fails: { failing: ['/meta/jsonld-incomplete'] } },
+  META_HREFLANG_INVALID: { fails: { failing: ['/meta/hreflang-invalid'] } },
+  META_HREFLANG_RELATIVE: { fails: { failing: ['/meta/hreflang-relative'] } },
+  META_HREFLANG_NO_SELF: { fails: { failing: ['/meta/hreflang-no-self'] } },
+  META_HREFLANG_NO_RETURN: { fails: { failing: ['/meta/hreflang-no-return'] } },
+  META_HREFLANG_NO_X_DEFAULT: { fails: { failing: ['/meta/hreflang-no-x-default'] } },
+  // CONTENT
+  CONTENT_H1_MISSING: { fails: { failing: ['/content/no-h1'] } },
+  CONTENT_H1_MULTIPLE: { fails: { failing: ['/content/two-h1'] } },
+  CONTENT_HEADING_SKIP: { fails: { failing: ['/content/heading-skip'] } },
+  // /content/thin-target is also reached through the redirect /content/thin-moved: reported once.
+  CONTENT_THIN: { fails: { failing: ['/content/thin', '/content/thin-target'] } },
+  CONTENT_DUPLICATE: { fails: { failing: ['/content/dup-a', '/content/dup-b'] } },
+  CONTENT_NEAR_DUPLICATE: { fails: { failing: ['/content/near-a', '/content/near-b'] } },
+  CONTENT_IMAGE_ALT_MISSING: { fails: { failing: ['/content/img-no-alt'] } },
+  CONTENT_IMAGE_ALT_TOO_LONG: { fails: { failing: ['/content/img-long-alt'] } },
+  CONTENT_LINK_TEXT_GENERIC: { fails: { failing: ['/content/generic-link'] } },
+  CONTENT_DUPLICATE_ID: { fails: { failing: ['/content/duplicate-id'] } },
+  CONTENT_LOW_TEXT_RATIO: { fails: { failing: ['/content/low-text-ratio'] } },
+  // LINKS
+  // /links/broken links a 404, a 500, a timeout and a redirect loop: all four are failures.
+  LINKS_INTERNAL_BROKEN: { fails: { failing: ['/links/broken'] } },
+  LINKS_EXTERNAL_BROKEN: { fails: { failing: ['/links/external'] } },
+  LINKS_TO_REDIRECT: { fails: { failing: ['/links/redirects'] } },
+  // A two-hop loop (/loop-a -> /loop-b -> /loop-a) is also two hops of redirects: both codes fire on it.
+  LINKS_REDIRECT_CHAIN: { fails: { failing: ['/chain/1', '/loop-a'] } },
+  LINKS_REDIRECT_LOOP: { fails: { failing: ['/loop-a'] } },
+  LINKS_ORPHAN: { fails: { failing: ['/orphan'] } },
+  LINKS_DEAD_END: { fails: { failing: ['/links/dead-end'] } },
+  LINKS_TOO_MANY: { fails: { failing: ['/links/too-many'] } },
+  LINKS_INTERNAL_NOFOLLOW: { fails: { failing: ['/links/nofollow'] } },
+  LINKS_HTTPS_TO_HTTP: { fails: { noHsts: ['/http-link'] } },
+  LINKS_UNCRAWLABLE: { fails: { failing: ['/links/uncrawlable'] } },
+  LINKS_DEPTH_HIGH: { fails: { failing: ['/deep/5'] } },
+  LINKS_LOCALHOST: { fails: { failing: ['/links/localhost'] } },
+  // TECHNICAL
+  TECH_STATUS_4XX: { fails: { failing: ['/missing'] } },
+  TECH_STATUS_5XX: { fails: { failing: ['/server-error'] } },
+  TECH_TIMEOUT: { fails: { failing: ['/slow'] } },
+  TECH_NOINDEX: { fails: { failing: ['/tech/noindex-header', '/tech/noindex-meta'], noindex: ['/', '/about'] } },
+  TECH_NOINDEX_SITEWIDE: { fails: { noindex: ['/'] }, passes: ['clean', 'failing'] },
+  TECH_ROBOTS_MISSING: { fails: { bare: ['/robots.txt'] }, passes: ['clean', 'robotsError'] },
+  TECH_ROBOTS_UNREACHABLE: { fails: { robotsError: ['/robots.txt'], robotsTimeout: ['/robots.txt'] }, passes: ['clean', 'bare'] },
+  TECH_ROBOTS_BLOCKS_ALL: { fails: { blocksAll: ['/robots.txt'] }, passes: ['clean', 'failing'] },
+  TECH_ROBOTS_INVALID: { fails: { failing: ['/robots.txt'] } },
+  TECH_BLOCKED_BY_ROBOTS: { fails: { failing: ['/links/blocked'] } },
+  TECH_SITEMAP_MISSING: { fails: { bare: ['/sitemap.xml'] } },
+  // The failing site's sitemap lists a URL of another host; brokenSitemap's is not well-formed XML.
+  TECH_SITEMAP_INVALID: { fails: { failing: ['/sitemap.xml'], brokenSitemap: ['/sitemap.xml'] } },
+  TECH_SITEMAP_NON_INDEXABLE: {
+    fails: { failing: ['/canonical/broken', '/missing', '/old', '/tech/noindex-meta'], noindex: ['/', '/about'] },
+  },
+  TECH_CANONICAL_MULTIPLE: { fails: { failing: ['/canonical/multiple'] } },
+  TECH_CANONICAL_RELATIVE: { fails: { failing: ['/canonical/relative'] } },
+  TECH_CANONICAL_MISMATCH: { fails: { failing: ['/canonical/mismatch'] } },
+  TECH_CANONICAL_TO_BROKEN: { fails: { failing: ['/canonical/broken'] } },
+  TECH_URL_UPPERCASE: { fails: { failing: ['/tech/Upper-Case'] } },
+  TECH_URL_UNDERSCORE: { fails: { failing: ['/tech/under_score'] } },
+  TECH_URL_TOO_LONG: { fails: { failing: [LONG_URL_PATH] } },
+  TECH_HTTP_PAGE: {
+    fails: {
+      failing: EVERY_RESPONSE,
+      bare: ['/', '/about'],
+      robotsError: ['/'],
+      robotsTimeout: ['/'],
+      blocksAll: ['/'],
+      brokenSitemap: ['/', '/about'],
+      noindex: ['/', '/about'],
+    },
+    passes: ['clean', 'noHsts'],
+  },
+  TECH_MIXED_CONTENT: { fails: { noHsts: ['/mixed'] } },
+  TECH_HSTS_MISSING: { fails: { noHsts: ['/'] } },
+  TECH_HTML_TOO_LARGE: { fails: { failing: ['/tech/large-html'] } },
+  TECH_AI_SEARCH_BLOCKED: { fails: { failing: ['/robots.txt'], blocksAll: ['/robots.txt'] } },
+  TECH_LLMS_TXT_MISSING: { fails: { failing: ['/llms.txt'] } },
+  // PERFORMANCE
+  PERF_TTFB: { fails: { failing: ['/perf/slow-ttfb'] } },
+  PERF_DOM_SIZE: { fails: { failing: ['/perf/dom-size'] } },
+  PERF_IMAGE_TOO_LARGE: { fails: { failing: ['/perf/large-image'] } },
+  PERF_IMAGE_NO_DIMENSIONS: { fails: { failing: ['/perf/no-dimensions'] } },
+  PERF_NO_COMPRESSION: { fails: { failing: ['/perf/uncompressed'] } },
+  PERF_RENDER_BLOCKING: { fails: { failing: ['/perf/render-blocking'] } },
+  PERF_NO_CACHE_HEADERS: { fails: { failing: ['/perf/no-cache'] } },
+};
+
+const ASSERTED = CHECK_CATALOG.map((check) => check.code).filter((code): code is AssertedCode => !(code in EXCEPTIONS));
+
+let fixtures: FixtureSites;
+let client: SafeHttpClient;
+const runs = {} as Record<AuditedSite, AuditRun>;
+
+beforeAll(async () => {
+  fixtures = await startFixtureSites();
+  client = createFixtureClient(fixtures.hosts, {}, { ca: fixtures.certificate.cert });
+  // Independent sites, audited concurrently: the slow cases (timeouts) overlap.
+  await Promise.all(
+    AUDITED_SITES.map(async (name) => {
+      runs[name] = await auditSite(client, fixtures.sites[name].url('/'));
+    }),
+  );
+});
+
+afterAll(async () => {
+  await client?.close();
+  await fixtures?.close();
+});
+
+function expectedUrls(site: AuditedSite, paths: readonly string[] | typeof EVERY_RESPONSE): string[] {
+  if (paths === EVERY_RESPONSE) return runs[site].pages.filter((p) => p.statusCode !== null).map((p) => p.url).sort();
+  return paths.map((path) => fixtures.sites[site].url(path)).sort();
+}
+
+describe('check catalog coverage', () => {
+  it('asserts every catalog code, or names it as an exception with a reason', () => {
+    const catalog = CHECK_CATALOG.map((check) => check.code).sort();
+    const covered = [...Object.keys(EXPECTED), ...Object.keys(EXCEPTIONS)].sort();
+    expect(covered).toEqual(catalog);
+    expect(Object.keys(EXPECTED).filter((code) => code in EXCEPTIONS)).toEqual([]);
+    for (const reason of Object.values(EXCEPTIONS)) expect(reason.length).toBeGreaterThan(20);
+  });
+
+  it.each(ASSERTED)('%s is reported exactly where designed and stays silent where designed to pass', (code) => {
+    const expectation = EXPECTED[code];
+    expect(Object.keys(expectation.fails).length).toBeGreaterThan(0);
+    for (const [site, paths] of Object.entries(expectation.fails) as [AuditedSite, readonly string[] | typeof EVERY_RESPONSE][]) {
+      const run = runs[site];
+      const urls = expectedUrls(site, paths);
+      expect(urls.length, `${code} on ${site}`).toBeGreaterThan(0);
+      expect(reportedUrls(run, code), `${code} on ${site}`).toEqual(urls);
+      const aggregate = run.outcome.aggregates.find((a) => a.code === code);
+      expect(aggregate?.affectedPages, `${code} affected pages on ${site}`).toBe(urls.length);
+      expect(run.outcome.issues.map((i) => i.code)).toContain(code);
+    }
+    for (const site of expectation.passes ?? ['clean']) {
+      const run = runs[site];
+      const aggregate = run.outcome.aggregates.find((a) => a.code === code);
+      // Applicable (evaluated), and passed: not merely absent.
+      expect(aggregate?.applicablePages ?? 0, `${code} applies on ${site}`).toBeGreaterThan(0);
+      expect(aggregate?.affectedPages, `${code} passes on ${site}`).toBe(0);
+      expect(reportedUrls(run, code), `${code} on ${site}`).toEqual([]);
+    }
+  });
+
+  it.each(AUDITED_SITES)('the %s site reports no code it was not built to fail', (site) => {
+    const designed = ASSERTED.filter((code) => EXPECTED[code].fails[site] !== undefined).sort();
+    const reported = [...new Set(runs[site].occurrences.map((o) => o.code))].sort();
+    expect(reported).toEqual(designed);
+    expect(runs[site].outcome.issues.map((i) => i.code).sort()).toEqual(designed);
+  });
+
+  it('records each occurrence once, with the catalog severity unless banded', () => {
+    for (const site of AUDITED_SITES) {
+      const keys = runs[site].occurrences.map((o) => `${o.code} ${o.url}`);
+      expect(keys.length, site).toBe(new Set(keys).size);
+      for (const issue of runs[site].outcome.issues) {
+        if (!getCheck(issue.code).banded) expect(issue.severity).toBe(getCheck(issue.code).severity);
+      }
+    }
+  });
+});
+
+describe('why a site check fired (occurrence evidence)', () => {
+  const evidence = (site: AuditedSite, code: string) => runs[site].occurrences.find((o) => o.code === code)?.evidence;
+
+  it.each([
+    ['failing', 'TECH_SITEMAP_INVALID', { reasons: expect.arrayContaining(['1 URLs of other hosts']), errors: [expect.stringMatching(/other\.test/)] }],
+    ['brokenSitemap', 'TECH_SITEMAP_INVALID', { reasons: [expect.stringMatching(/does not parse/)] }],
+    ['robotsError', 'TECH_ROBOTS_UNREACHABLE', { status: 500, timedOut: false }],
+    ['robotsTimeout', 'TECH_ROBOTS_UNREACHABLE', { status: null, timedOut: true }],
+    ['bare', 'TECH_ROBOTS_MISSING', { status: 404 }],
+    ['bare', 'TECH_SITEMAP_MISSING', { status: 404 }],
+    ['failing', 'TECH_ROBOTS_INVALID', { errors: [expect.stringMatching(/^line 3: unknown directive 'Foo'/)] }],
+    // OAI-SearchBot by name; blocksAll's `Disallow: /` for * covers all four AI search agents.
+    ['failing', 'TECH_AI_SEARCH_BLOCKED', { agents: ['OAI-SearchBot'] }],
+    ['blocksAll', 'TECH_AI_SEARCH_BLOCKED', { agents: ['OAI-SearchBot', 'ChatGPT-User', 'PerplexityBot', 'Claude-User'] }],
+    ['noindex', 'TECH_NOINDEX_SITEWIDE', { noindexPages: 2, htmlPages: 2, share: 1 }],
+    ['noHsts', 'TECH_HSTS_MISSING', { header: null }],
+    ['failing', 'LINKS_REDIRECT_LOOP', { chain: [expect.stringMatching(/^302 .*\/loop-a$/), expect.stringMatching(/^302 .*\/loop-b$/), expect.stringMatching(/\/loop-a$/)] }],
+  ] as const)('%s: %s with %j', (site, code, expected) => {
+    expect(evidence(site, code)).toMatchObject(expected);
+  });
+});
+
+describe('fixture site behaviour seen through the crawler', () => {
+  it('the clean site scores 100 in every category with no issue at all', () => {
+    const { outcome } = runs.clean;
+    expect(outcome.issues).toEqual([]);
+    expect(outcome.scores).toEqual({ overall: 100, meta: 100, content: 100, links: 100, technical: 100, performance: 100 });
+    expect(outcome.site.https).toBe(true);
+    expect(runs.clean.pages.map((p) => p.statusCode)).toEqual([200, 200, 200]);
+  });
+
+  it('never requests a URL robots.txt disallows', () => {
+    const requested = fixtures.sites.failing.requests.map((r) => r.path);
+    expect(requested).toContain('/links/blocked');
+    expect(requested).not.toContain('/private/secret');
+  });
+
+  it.each(['blocksAll', 'robotsError', 'robotsTimeout'] as const)(
+    'crawls nothing but the start URL of a site whose robots.txt is %s (RFC 9309: disallow all)',
+    (site) => {
+      const pages = fixtures.sites[site].requests.filter((r) => r.method === 'GET' && !r.path.startsWith('/robots.txt') && r.path !== '/sitemap.xml');
+      expect(pages.map((r) => r.path)).toEqual(['/']);
+      expect(runs[site].outcome.scores.overall).toBeLessThanOrEqual(50);
+    },
+  );
+
+  it('crawls sitemap-only URLs after the linked ones, and the deep chain to depth 5', () => {
+    const rows = new Map(runs.failing.pages.map((p) => [p.url.slice(fixtures.sites.failing.origin.length), p]));
+    expect(rows.get('/orphan')?.depth).toBe(-1);
+    expect(rows.get('/deep/5')?.depth).toBe(5);
+    expect(rows.get('/chain/1')?.finalUrl).toBe(fixtures.sites.failing.url('/chain/end'));
+    expect(rows.get('/slow')?.statusCode).toBeNull();
+  });
+});
