@@ -3,10 +3,13 @@ import { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import robotsParser from 'robots-parser';
+import robotsParserModule from 'robots-parser';
 import { SaxesParser } from 'saxes';
 import { analyzeRobotsTxt } from '../../src/seo/robots/index.js';
 import { validateSitemap } from '../../src/seo/sitemap/index.js';
+
+// robots-parser is CommonJS whose typings declare an ES default export; under NodeNext the default is the function itself.
+const robotsParser = robotsParserModule as unknown as (url: string, text: string) => { isAllowed(url: string, ua?: string): boolean | undefined };
 
 /**
  * Free-tool analyzers, each against a baseline measured in the same run:
