@@ -5,6 +5,8 @@ import { IdentityResolver } from '../src/identity/index.js';
 import { ProjectResolver } from '../src/projects/index.js';
 import { TechnicalResolver } from '../src/technical/index.js';
 import { ToolsResolver } from '../src/tools/index.js';
+import { KeywordResolver, ProjectKeywordCountResolver } from '../src/keywords/index.js';
+import { CompetitorResolver, ProjectCompetitorCountResolver } from '../src/competitors/index.js';
 import { AuditResolver, IssueResolver, ProjectAuditCountResolver, ProjectAuditFieldsResolver } from '../src/audits/index.js';
 
 export const RESOLVERS = [
@@ -16,6 +18,10 @@ export const RESOLVERS = [
   ProjectAuditCountResolver,
   TechnicalResolver,
   ToolsResolver,
+  KeywordResolver,
+  ProjectKeywordCountResolver,
+  CompetitorResolver,
+  ProjectCompetitorCountResolver,
 ] as const;
 
 /**

@@ -33,6 +33,8 @@ import {
 import { QUEUES, createQueue, type Queue } from '../src/platform/queues.js';
 import { TechnicalResolver, TechnicalService } from '../src/technical/index.js';
 import { ToolsResolver, ToolsService } from '../src/tools/index.js';
+import { KeywordResolver, KeywordService, ProjectKeywordCountResolver, unscheduleDailyRankCheck, type RankJobData } from '../src/keywords/index.js';
+import { CompetitorResolver, CompetitorService, ProjectCompetitorCountResolver } from '../src/competitors/index.js';
 import { createConfiguredSafeHttpClient } from '../src/platform/safe-http/index.js';
 import { buildDomainSchema } from './build-schema.js';
 
@@ -80,6 +82,12 @@ export async function createDomainRuntime(
   const auditQueue: Queue<AuditJobData> = createQueue<AuditJobData>(QUEUES.audit, redis, config.REDIS_PREFIX);
   const audits = new AuditService(config, projects, auditQueue, logger);
   projects.onDelete((em, project) => audits.cancelForProject(em, project));
+  const rankQueue: Queue<RankJobData> = createQueue<RankJobData>(QUEUES.rank, redis, config.REDIS_PREFIX);
+  const keywords = new KeywordService(config, projects, rankQueue);
+  const competitors = new CompetitorService(config, projects, rankQueue);
+  projects.onDelete(async (_em, project) => {
+    await unscheduleDailyRankCheck(rankQueue, project.id);
+  });
   const principals = new PrincipalResolver(auth, apiKeys, organizations);
   const limiter = new RateLimiter(redis, config.REDIS_PREFIX);
   const http = createConfiguredSafeHttpClient(config);
@@ -93,6 +101,10 @@ export async function createDomainRuntime(
     [ProjectAuditCountResolver, new ProjectAuditCountResolver()],
     [TechnicalResolver, new TechnicalResolver(new TechnicalService(projects))],
     [ToolsResolver, new ToolsResolver(new ToolsService(http))],
+    [KeywordResolver, new KeywordResolver(keywords)],
+    [ProjectKeywordCountResolver, new ProjectKeywordCountResolver()],
+    [CompetitorResolver, new CompetitorResolver(competitors)],
+    [ProjectCompetitorCountResolver, new ProjectCompetitorCountResolver()],
   ]);
   const schema = await buildDomainSchema({
     get: (cls) => {
@@ -145,6 +157,7 @@ export async function createDomainRuntime(
     },
     async close() {
       await auditQueue.close().catch(() => undefined);
+      await rankQueue.close().catch(() => undefined);
       await http.close().catch(() => undefined);
       await Promise.allSettled([orm.close(true), redis.quit(), pool.end()]);
     },

@@ -25,7 +25,7 @@ const root = resolve(here, '..');
 const runningTs = import.meta.url.endsWith('.ts');
 /** Entry points of the processes `start` runs; they live outside src/ (facades/ and workers/). */
 const API_ENTRY = 'facades/main';
-const WORKER_ENTRIES: string[] = ['workers/audit.worker'];
+const WORKER_ENTRIES: string[] = ['workers/audit.worker', 'workers/rank.worker'];
 
 function config(): AppConfig {
   try {

@@ -1,4 +1,4 @@
-import { V1GetAuditDocument, V1GetJobDocument, V1ListProjectsDocument, V1StartAuditDocument } from '../generated/graphql.js';
+import { V1GetAuditDocument, V1GetJobDocument, V1KeywordsDocument, V1ListProjectsDocument, V1StartAuditDocument } from '../generated/graphql.js';
 import { auditQuery, pathParams } from '../route-schemas.js';
 import { defineRoute, type RestRoute } from '../rest-mapper.js';
 
@@ -44,5 +44,15 @@ export const v1Routes: RestRoute[] = [
     schema: { params: pathParams('jobId') },
     variables: ({ params }) => ({ id: params.jobId }),
     map: (data) => ({ job: data.job }),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/v1/projects/:projectId/keywords',
+    surface: 'A',
+    summary: 'Tracked keywords with their latest ranking',
+    operation: V1KeywordsDocument,
+    schema: { params: pathParams('projectId') },
+    variables: ({ params }) => ({ projectId: params.projectId }),
+    map: (data) => ({ keywords: data.keywords }),
   }),
 ];

@@ -65,12 +65,34 @@ const envSchema = z
     SAFE_HTTP_RESOLVE: z.string().optional(),
     CRAWLER_USER_AGENT: z.string().default('SEOAuditBot/1.0 (+https://github.com/seo-audit-platform)'),
     CHROMIUM_PATH: z.string().optional(),
+    SERP_PROVIDER: z.enum(['serpapi', 'serper', 'dataforseo', 'searxng']).optional(),
+    SERP_API_KEY: z.string().min(1).optional(),
+    SERP_LOGIN: z.string().min(1).optional(),
+    SERP_PASSWORD: z.string().min(1).optional(),
+    SERP_BASE_URL: z.url().optional(),
+    SERP_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+    /** Results checked per keyword; Google serves 10 per request, so 100 costs 10 calls with most providers. */
+    SERP_DEPTH: z.coerce.number().int().min(10).max(200).default(100),
+    /** Keyword checks started per second across all rank workers (BullMQ limiter). */
+    SERP_RATE_PER_SECOND: z.coerce.number().int().positive().default(5),
+    SERP_CONCURRENCY: z.coerce.number().int().positive().default(2),
+    /** First retry delay of a failed provider call (exponential backoff, 4 attempts). */
+    SERP_RETRY_DELAY_MS: z.coerce.number().int().min(100).default(10_000),
     WORKER_CONCURRENCY: z.coerce.number().int().positive().default(2),
     /** Job lock; a worker that dies is detected within about this long and its job restarted. */
     WORKER_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),
   })
   .transform((env, ctx) => {
     const production = env.NODE_ENV === 'production';
+    if (env.SERP_PROVIDER === 'searxng' && !env.SERP_BASE_URL) {
+      ctx.addIssue({ code: 'custom', path: ['SERP_BASE_URL'], message: 'is required for the searxng provider (your instance URL)' });
+    }
+    if ((env.SERP_PROVIDER === 'serpapi' || env.SERP_PROVIDER === 'serper') && !env.SERP_API_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['SERP_API_KEY'], message: `is required for the ${env.SERP_PROVIDER} provider` });
+    }
+    if (env.SERP_PROVIDER === 'dataforseo' && !(env.SERP_LOGIN && env.SERP_PASSWORD)) {
+      ctx.addIssue({ code: 'custom', path: ['SERP_LOGIN'], message: 'SERP_LOGIN and SERP_PASSWORD are required for the dataforseo provider' });
+    }
     if (production && !env.BETTER_AUTH_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['BETTER_AUTH_SECRET'], message: 'is required in production' });
     }

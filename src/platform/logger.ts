@@ -13,6 +13,9 @@ export const REDACT_PATHS = [
   '*.key',
   '*.token',
   '*.secret',
+  '*.SERP_API_KEY',
+  '*.SERP_PASSWORD',
+  '*.LLM_API_KEY',
 ];
 
 export function createLogger(opts: { level: string; name?: string }, destination?: DestinationStream): Logger {
