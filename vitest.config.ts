@@ -18,6 +18,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Memory-bound tests measure retained heap after a full GC.
+    execArgv: ['--expose-gc'],
     fileParallelism: true,
     maxWorkers: 2,
   },

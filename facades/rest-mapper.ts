@@ -30,6 +30,22 @@ export interface RestRoute<TData = any, TVars = any> {
 
 export const defineRoute = <TData, TVars>(route: RestRoute<TData, TVars>): RestRoute<TData, TVars> => route;
 
+/** Runs a GraphQL operation in-process for the current request; domain errors are thrown as DomainError. */
+export type RunOperation = <TData, TVars>(operation: TypedDocumentNode<TData, TVars>, variables: TVars) => Promise<TData>;
+
+/**
+ * A route whose body is produced over several operations (exports streamed page by page). The first
+ * operation runs before any byte is sent, so access errors still become proper statuses.
+ */
+export interface StreamRoute {
+  method: 'GET';
+  url: string;
+  surface: Surface;
+  schema?: FastifySchema;
+  summary: string;
+  respond(input: RouteInput, run: RunOperation, reply: FastifyReply): Promise<unknown>;
+}
+
 export interface ErrorBody {
   error: string;
   code: string;
@@ -66,6 +82,55 @@ function compile(runtime: DomainRuntime, route: RestRoute): CompiledQuery {
     throw new Error(`Route ${route.method} ${route.url}: operation does not compile: ${compiled.errors?.map((e) => e.message).join('; ')}`);
   }
   return compiled;
+}
+
+/** Operations compiled on first use and kept (streaming routes run several per request). */
+function operationRunner(runtime: DomainRuntime) {
+  const cache = new Map<unknown, CompiledQuery>();
+  return (request: FastifyRequest): RunOperation =>
+    async (operation, variables) => {
+      let compiled = cache.get(operation);
+      if (!compiled) {
+        compiled = compile(runtime, { operation, method: 'GET', url: '(stream)' } as RestRoute);
+        cache.set(operation, compiled);
+      }
+      const ctx = runtime.createContext({ principal: request.principal ?? null, requestId: String(request.id), ip: request.ip });
+      const result = await compiled.query(undefined, ctx, variables as Record<string, unknown>);
+      if (result.errors?.length) {
+        const original = (result.errors[0] as GraphQLError).originalError;
+        throw original ?? result.errors[0];
+      }
+      return result.data as never;
+    };
+}
+
+export function registerStreamRoutes(app: FastifyInstance, runtime: DomainRuntime, routes: StreamRoute[]): void {
+  const runner = operationRunner(runtime);
+  for (const route of routes) {
+    app.route({
+      method: route.method,
+      url: route.url,
+      schema: route.schema,
+      preHandler: guardFor(runtime, route.surface),
+      handler: async (request, reply) => {
+        const input: RouteInput = {
+          params: (request.params ?? {}) as Record<string, string>,
+          query: (request.query ?? {}) as Record<string, unknown>,
+          body: request.body,
+        };
+        try {
+          return await route.respond(input, runner(request), reply);
+        } catch (err) {
+          if (reply.sent || reply.raw.headersSent) {
+            request.log.error({ err }, 'stream failed after headers were sent');
+            reply.raw.destroy();
+            return reply;
+          }
+          return sendError(reply, err);
+        }
+      },
+    });
+  }
 }
 
 /** Registers the route table; each operation is compiled once (graphql-jit) and run in-process per request. */

@@ -8,13 +8,15 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 import { DomainError } from '../src/platform/errors.js';
 import type { RequestContext } from '../src/platform/context.js';
 import type { DomainRuntime } from '../schema/domain-runtime.js';
-import { registerRoutes, sendError, type RestRoute } from './rest-mapper.js';
+import { registerRoutes, registerStreamRoutes, sendError, type RestRoute, type StreamRoute } from './rest-mapper.js';
 import { resolveAndLimit, toWebHeaders } from './http-guard.js';
 import { v1Routes } from './v1/routes.js';
 import { apiRoutes } from './api/routes.js';
 import { toolRoutes } from './api/tool-routes.js';
+import { reportRoutes } from './api/report-routes.js';
 
 export const ROUTES: RestRoute[] = [...v1Routes, ...apiRoutes, ...toolRoutes];
+export const STREAM_ROUTES: StreamRoute[] = [...reportRoutes];
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
 
 function validationDetails(err: FastifyError): { path: string; message: string }[] {
@@ -168,5 +170,6 @@ export async function buildServer(runtime: DomainRuntime): Promise<FastifyInstan
   });
 
   registerRoutes(app, runtime, ROUTES);
+  registerStreamRoutes(app, runtime, STREAM_ROUTES);
   return app;
 }

@@ -5,6 +5,7 @@ import { IdentityResolver } from '../src/identity/index.js';
 import { ProjectResolver } from '../src/projects/index.js';
 import { TechnicalResolver } from '../src/technical/index.js';
 import { ToolsResolver } from '../src/tools/index.js';
+import { ReportResolver } from '../src/reports/index.js';
 import { KeywordResolver, ProjectKeywordCountResolver } from '../src/keywords/index.js';
 import { CompetitorResolver, ProjectCompetitorCountResolver } from '../src/competitors/index.js';
 import { AuditResolver, IssueResolver, ProjectAuditCountResolver, ProjectAuditFieldsResolver } from '../src/audits/index.js';
@@ -22,6 +23,7 @@ export const RESOLVERS = [
   ProjectKeywordCountResolver,
   CompetitorResolver,
   ProjectCompetitorCountResolver,
+  ReportResolver,
 ] as const;
 
 /**

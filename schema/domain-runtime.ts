@@ -35,6 +35,7 @@ import { TechnicalResolver, TechnicalService } from '../src/technical/index.js';
 import { ToolsResolver, ToolsService } from '../src/tools/index.js';
 import { KeywordResolver, KeywordService, ProjectKeywordCountResolver, unscheduleDailyRankCheck, type RankJobData } from '../src/keywords/index.js';
 import { CompetitorResolver, CompetitorService, ProjectCompetitorCountResolver } from '../src/competitors/index.js';
+import { ReportResolver, ReportService } from '../src/reports/index.js';
 import { createConfiguredSafeHttpClient } from '../src/platform/safe-http/index.js';
 import { buildDomainSchema } from './build-schema.js';
 
@@ -105,6 +106,7 @@ export async function createDomainRuntime(
     [ProjectKeywordCountResolver, new ProjectKeywordCountResolver()],
     [CompetitorResolver, new CompetitorResolver(competitors)],
     [ProjectCompetitorCountResolver, new ProjectCompetitorCountResolver()],
+    [ReportResolver, new ReportResolver(new ReportService(projects))],
   ]);
   const schema = await buildDomainSchema({
     get: (cls) => {
