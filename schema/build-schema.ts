@@ -6,6 +6,7 @@ import { ProjectResolver } from '../src/projects/index.js';
 import { TechnicalResolver } from '../src/technical/index.js';
 import { ToolsResolver } from '../src/tools/index.js';
 import { ReportResolver } from '../src/reports/index.js';
+import { FixResolver } from '../src/fixes/index.js';
 import { KeywordResolver, ProjectKeywordCountResolver } from '../src/keywords/index.js';
 import { CompetitorResolver, ProjectCompetitorCountResolver } from '../src/competitors/index.js';
 import { AuditResolver, IssueResolver, ProjectAuditCountResolver, ProjectAuditFieldsResolver } from '../src/audits/index.js';
@@ -24,6 +25,7 @@ export const RESOLVERS = [
   CompetitorResolver,
   ProjectCompetitorCountResolver,
   ReportResolver,
+  FixResolver,
 ] as const;
 
 /**

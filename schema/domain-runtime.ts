@@ -36,6 +36,8 @@ import { ToolsResolver, ToolsService } from '../src/tools/index.js';
 import { KeywordResolver, KeywordService, ProjectKeywordCountResolver, unscheduleDailyRankCheck, type RankJobData } from '../src/keywords/index.js';
 import { CompetitorResolver, CompetitorService, ProjectCompetitorCountResolver } from '../src/competitors/index.js';
 import { ReportResolver, ReportService } from '../src/reports/index.js';
+import { FixResolver, FixService } from '../src/fixes/index.js';
+import { createLlmClient } from '../src/llm/index.js';
 import { createConfiguredSafeHttpClient } from '../src/platform/safe-http/index.js';
 import { buildDomainSchema } from './build-schema.js';
 
@@ -107,6 +109,7 @@ export async function createDomainRuntime(
     [CompetitorResolver, new CompetitorResolver(competitors)],
     [ProjectCompetitorCountResolver, new ProjectCompetitorCountResolver()],
     [ReportResolver, new ReportResolver(new ReportService(projects))],
+    [FixResolver, new FixResolver(new FixService(projects, http, createLlmClient(config), logger))],
   ]);
   const schema = await buildDomainSchema({
     get: (cls) => {

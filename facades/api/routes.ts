@@ -12,6 +12,7 @@ import {
   ApiKeywordRankingsDocument,
   ApiCompetitorsDocument,
   ApiAddCompetitorDocument,
+  ApiSuggestFixDocument,
 } from '../generated/graphql.js';
 import { auditQuery, pathParams } from '../route-schemas.js';
 import { defineRoute, type RestRoute } from '../rest-mapper.js';
@@ -170,5 +171,24 @@ export const apiRoutes: RestRoute[] = [
     },
     variables: ({ params, body }) => ({ projectId: params.id, domain: (body as { domain: string }).domain }),
     map: (data) => ({ competitor: data.addCompetitor }),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/projects/:id/audit/fix',
+    surface: 'B',
+    summary: 'Generate a fix suggestion for an audit issue (language model when configured, else rules)',
+    operation: ApiSuggestFixDocument,
+    schema: {
+      params: idParam,
+      body: {
+        type: 'object',
+        properties: { issueId: { type: 'string', minLength: 1, maxLength: 200 }, url: { type: 'string', minLength: 1, maxLength: 2048 } },
+        required: ['issueId'],
+        additionalProperties: false,
+      },
+    },
+    variables: ({ params, body }) => ({ projectId: params.id, input: body as { issueId: string; url?: string } }),
+    // `code` and `model` are optional in the contract: absent rather than null.
+    map: ({ suggestFix: { code, model, ...rest } }) => ({ suggestion: { ...rest, ...(code != null ? { code } : {}), ...(model != null ? { model } : {}) } }),
   }),
 ];

@@ -78,6 +78,12 @@ const envSchema = z
     SERP_CONCURRENCY: z.coerce.number().int().positive().default(2),
     /** First retry delay of a failed provider call (exponential backoff, 4 attempts). */
     SERP_RETRY_DELAY_MS: z.coerce.number().int().min(100).default(10_000),
+    /** Any OpenAI-compatible chat-completions endpoint, e.g. http://localhost:11434/v1; unset = rules only. */
+    LLM_BASE_URL: z.url().optional(),
+    LLM_API_KEY: z.string().min(1).optional(),
+    LLM_MODEL: z.string().min(1).optional(),
+    LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+    LLM_MAX_TOKENS: z.coerce.number().int().positive().default(800),
     WORKER_CONCURRENCY: z.coerce.number().int().positive().default(2),
     /** Job lock; a worker that dies is detected within about this long and its job restarted. */
     WORKER_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),

@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { IdentityAndProjects20261121 } from './20261121-0001-identity-and-projects.js';
 import { Audits20261121 } from './20261121-0002-audits.js';
 import { KeywordsCompetitors20261121 } from './20261121-0003-keywords-competitors.js';
+import { FixSuggestions20261121 } from './20261121-0004-fix-suggestions.js';
 
 /** Listed explicitly so that tsx, vitest and the compiled dist/ all run the same migrations. */
 export const MIGRATIONS: MigrationObject[] = [
   { name: '20261121-0001-identity-and-projects', class: IdentityAndProjects20261121 },
   { name: '20261121-0002-audits', class: Audits20261121 },
   { name: '20261121-0003-keywords-competitors', class: KeywordsCompetitors20261121 },
+  { name: '20261121-0004-fix-suggestions', class: FixSuggestions20261121 },
 ];

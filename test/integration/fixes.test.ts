@@ -1,0 +1,132 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/platform/ids.js';
+import { createProject, createTestApp, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+
+const host = `fix-${uniq()}.test`;
+const PAGE = `<!doctype html><html lang="en"><head><title>Hand-made oak tables | Woodshop</title></head><body>
+<h1>Oak tables built to last</h1><p>Every table in our workshop is cut from solid European oak, joined by hand and finished with natural oils that age beautifully over decades of family dinners.</p>
+<p>Delivery is free across the country.</p></body></html>`;
+
+/** The audited site, and a local OpenAI-compatible endpoint whose answer the test controls. */
+let site: http.Server;
+let llm: http.Server;
+let sitePort: number;
+let llmPort: number;
+let llmMode: 'ok' | 'malformed' = 'ok';
+const llmRequests: { path: string; auth?: string; body: any }[] = [];
+
+const listen = (s: http.Server) => new Promise<number>((r) => s.listen(0, '127.0.0.1', () => r((s.address() as { port: number }).port)));
+
+let rules: TestApp; // no model configured
+let withModel: TestApp;
+let user: TestUser;
+let projectId: string;
+let issueId: string;
+let pageUrl: string;
+
+beforeAll(async () => {
+  site = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE));
+  llm = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      llmRequests.push({ path: req.url ?? '', auth: req.headers.authorization, body: JSON.parse(body) });
+      const content =
+        llmMode === 'ok'
+          ? JSON.stringify({ summary: 'Add a meta description about the oak tables.', steps: ['Add the tag in the head.'], code: '<meta name="description" content="Solid oak tables, hand-made.">' })
+          : 'Sure! Here is some advice without JSON.';
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({ id: 'c1', object: 'chat.completion', model: 'local-test-model', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }),
+      );
+    });
+  });
+  sitePort = await listen(site);
+  llmPort = await listen(llm);
+  const common = { SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: `${host}=127.0.0.1` };
+  rules = await createTestApp(common);
+  withModel = await createTestApp({ ...common, LLM_BASE_URL: `http://127.0.0.1:${llmPort}/v1`, LLM_MODEL: 'local-test-model', LLM_API_KEY: 'sk-test-secret-key' });
+  user = await signUp(rules, { plan: 'ENTERPRISE' });
+  pageUrl = `http://${host}:${sitePort}/tables`;
+  projectId = (await createProject(rules, user, `http://${host}:${sitePort}/`)).id;
+  const auditId = newId();
+  issueId = newId();
+  const q = (sql: string, params: unknown[]) => rules.runtime.pool.query(sql, params);
+  await q(`INSERT INTO audit (id, project_id, status, job_id, pages_crawled, max_pages, created_at) VALUES ($1::uuid, $2, 'COMPLETED', $1::text, 1, 10, now())`, [auditId, projectId]);
+  await q(
+    `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description, affected_pages, applicable_pages)
+     VALUES ($1, $2, 'META_DESCRIPTION_MISSING', 'Missing meta description', 'WARNING', 'META', 'd', 1, 1)`,
+    [issueId, auditId],
+  );
+  await q(`INSERT INTO issue_occurrence (audit_id, code, url, evidence) VALUES ($1, 'META_DESCRIPTION_MISSING', $2, '{}')`, [auditId, `${pageUrl}?session=abc&api_key=PLANTED-SECRET`]);
+  pageUrl = `${pageUrl}?session=abc&api_key=PLANTED-SECRET`;
+}, 60_000);
+afterAll(async () => {
+  await rules.close();
+  await withModel.close();
+  site.close();
+  llm.close();
+});
+
+const fix = (app: TestApp, body: object, cookie = user.cookie, pid = projectId) =>
+  app.app.inject({ method: 'POST', url: `/api/projects/${pid}/audit/fix`, headers: { cookie, origin: app.config.baseUrl }, payload: body });
+
+describe('POST /api/projects/:id/audit/fix', () => {
+  it('without a model: a page-specific rules fix, cached per (issue, url)', async () => {
+    const res = await fix(rules, { issueId });
+    expect(res.statusCode).toBe(200);
+    const { suggestion } = res.json();
+    expect(suggestion).toMatchObject({ id: expect.any(String), issueId, url: pageUrl, source: 'RULES', summary: expect.any(String), steps: expect.any(Array) });
+    expect(suggestion).not.toHaveProperty('model');
+    const proposed = /content="([^"]*)"/.exec(suggestion.code)?.[1] ?? '';
+    expect(proposed.length).toBeGreaterThanOrEqual(70);
+    expect(proposed.length).toBeLessThanOrEqual(160);
+    expect(proposed).toMatch(/oak/i);
+    const again = await fix(rules, { issueId, url: pageUrl });
+    expect(again.json().suggestion.id).toBe(suggestion.id);
+  });
+
+  it('with an OpenAI-compatible model: the request carries the evidence and no secret; the answer is used', async () => {
+    await withModel.runtime.pool.query('DELETE FROM fix_suggestion WHERE issue_id = $1', [issueId]);
+    const res = await fix(withModel, { issueId });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().suggestion).toMatchObject({ source: 'LLM', model: 'local-test-model', summary: 'Add a meta description about the oak tables.', code: expect.stringContaining('<meta') });
+    const request = llmRequests.at(-1)!;
+    expect(request.path).toBe('/v1/chat/completions');
+    expect(request.auth).toBe('Bearer sk-test-secret-key');
+    expect(request.body.model).toBe('local-test-model');
+    const prompt = JSON.stringify(request.body.messages);
+    expect(prompt).toContain('META_DESCRIPTION_MISSING');
+    expect(prompt).toContain('Hand-made oak tables');
+    expect(prompt).toContain(`${host}:${sitePort}/tables`);
+    expect(prompt).not.toContain('PLANTED-SECRET');
+    expect(prompt).not.toContain('sk-test-secret-key');
+  });
+
+  it('a malformed model answer falls back to the rules engine', async () => {
+    await withModel.runtime.pool.query('DELETE FROM fix_suggestion WHERE issue_id = $1', [issueId]);
+    llmMode = 'malformed';
+    try {
+      const res = await fix(withModel, { issueId });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().suggestion.source).toBe('RULES');
+    } finally {
+      llmMode = 'ok';
+    }
+  });
+
+  it('access: PRO cannot trigger fixes (write), another organization gets 404, bad input is 400', async () => {
+    const other = await signUp(rules, { plan: 'ENTERPRISE' });
+    expect((await fix(rules, { issueId }, other.cookie)).statusCode).toBe(404);
+    expect((await fix(rules, { issueId: newId() })).statusCode).toBe(404);
+    expect((await fix(rules, { issueId, url: 'https://elsewhere.example/' })).statusCode).toBe(400);
+    expect((await fix(rules, { issue: issueId })).statusCode).toBe(400);
+    await rules.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', ['PRO', user.organizationId]);
+    try {
+      const res = await fix(rules, { issueId });
+      expect(res.statusCode).toBe(403);
+    } finally {
+      await rules.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', ['ENTERPRISE', user.organizationId]);
+    }
+  });
+});
