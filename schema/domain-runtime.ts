@@ -10,7 +10,6 @@ import type { Logger } from '../src/platform/logger.js';
 import { createRedis, type Redis } from '../src/platform/redis.js';
 import { ENTITIES } from '../src/entities.js';
 import {
-  ANONYMOUS_RATE,
   ApiKeyService,
   IdentityResolver,
   OrganizationService,
@@ -127,7 +126,7 @@ export async function createDomainRuntime(
     pool,
     auth,
     schema,
-    anonymousRate: ANONYMOUS_RATE,
+    anonymousRate: config.ANONYMOUS_RATE_PER_MINUTE,
     createContext: ({ principal, requestId, ip }) => ({
       principal,
       em: orm.em.fork(),

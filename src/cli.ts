@@ -18,7 +18,7 @@ import { runAuditEngine } from './audits/index.js';
 import { DEFAULT_CRAWL_OPTIONS } from './crawler/index.js';
 import { normalizeProjectUrl } from './projects/index.js';
 import { createLabMeter } from './technical/index.js';
-import { createConfiguredSafeHttpClient } from './platform/safe-http/index.js';
+import { createConfiguredSafeHttpClient, parseResolvePins } from './platform/safe-http/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -213,7 +213,7 @@ program
     if (!Number.isInteger(maxPages) || maxPages < 1 || maxPages > 100_000) throw new DomainError('BAD_USER_INPUT', '--max-pages must be 1-100000');
     if (!Number.isInteger(maxDepth) || maxDepth < 0 || maxDepth > 100) throw new DomainError('BAD_USER_INPUT', '--max-depth must be 0-100');
     const client = createConfiguredSafeHttpClient(cfg);
-    const meter = cfg.CHROMIUM_PATH ? createLabMeter({ chromiumPath: cfg.CHROMIUM_PATH, userAgent: cfg.CRAWLER_USER_AGENT }) : null;
+    const meter = cfg.CHROMIUM_PATH ? createLabMeter({ chromiumPath: cfg.CHROMIUM_PATH, userAgent: cfg.CRAWLER_USER_AGENT, hostPins: parseResolvePins(cfg.SAFE_HTTP_RESOLVE) }) : null;
     const examples = new Map<string, string[]>();
     try {
       const outcome = await runAuditEngine(

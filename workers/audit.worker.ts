@@ -1,6 +1,6 @@
 import { DelayedError, UnrecoverableError } from 'bullmq';
 import { QUEUES, createWorker } from '../src/platform/queues.js';
-import { createConfiguredSafeHttpClient } from '../src/platform/safe-http/index.js';
+import { createConfiguredSafeHttpClient, parseResolvePins } from '../src/platform/safe-http/index.js';
 import { AuditJobRunner, type AuditJobData } from '../src/audits/index.js';
 import { createLabMeter } from '../src/technical/index.js';
 import { runWorkerProcess } from './run-worker.js';
@@ -15,7 +15,7 @@ void runWorkerProcess('audit-worker', async ({ config, logger, orm, shuttingDown
   const client = createConfiguredSafeHttpClient(config);
   // Lab Core Web Vitals when a browser is configured; HTTP-level metrics otherwise.
   const meter = config.CHROMIUM_PATH
-    ? createLabMeter({ chromiumPath: config.CHROMIUM_PATH, userAgent: config.CRAWLER_USER_AGENT, onError: (url, err) => logger.warn({ url, err }, 'lab measurement failed') })
+    ? createLabMeter({ chromiumPath: config.CHROMIUM_PATH, userAgent: config.CRAWLER_USER_AGENT, hostPins: parseResolvePins(config.SAFE_HTTP_RESOLVE), onError: (url, err) => logger.warn({ url, err }, 'lab measurement failed') })
     : null;
   const runner = new AuditJobRunner(orm, client, config, logger, meter ? (urls) => meter.measure(urls) : undefined);
   const worker = createWorker<AuditJobData>(

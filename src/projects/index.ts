@@ -1,5 +1,5 @@
 export { ProjectEntity, type Project, type ProjectRecord, type ProjectSettings } from './project.entity.js';
 export { ProjectService, type ProjectDeletionHook, type CreateProjectData } from './project.service.js';
 export { ProjectResolver, toProjectType } from './project.resolver.js';
-export { ProjectType, ProjectCountsType, CreateProjectInput, DeleteProjectPayload } from './project.types.js';
+export { ProjectType, ProjectCountsType, CreateProjectInput, DeleteProjectPayload, UpdateProjectInput, ProjectSettingsType } from './project.types.js';
 export { normalizeProjectUrl } from './project-url.js';

@@ -9,6 +9,7 @@ export interface ProjectSettings {
   rankCountry?: string;
   rankLanguage?: string;
   rankDevice?: 'desktop' | 'mobile';
+  rankIncludeSubdomains?: boolean;
 }
 
 export const ProjectEntity = defineEntity({

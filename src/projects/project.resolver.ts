@@ -2,7 +2,7 @@ import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
 import type { ProjectRecord } from './project.entity.js';
 import { ProjectService } from './project.service.js';
-import { CreateProjectInput, DeleteProjectPayload, ProjectType } from './project.types.js';
+import { CreateProjectInput, DeleteProjectPayload, ProjectType, UpdateProjectInput } from './project.types.js';
 
 /** Entity -> API shape; counters and scores are filled by the owning modules' field resolvers. */
 export function toProjectType(project: ProjectRecord): ProjectType {
@@ -14,6 +14,17 @@ export function toProjectType(project: ProjectRecord): ProjectType {
     createdAt: project.createdAt,
     counts: { projectId: project.id, audits: 0, keywords: 0, competitors: 0 },
     lastAuditScore: null,
+    settings: {
+      maxPages: project.settings?.maxPages ?? null,
+      maxDepth: project.settings?.maxDepth ?? null,
+      crawlDelayMs: project.settings?.crawlDelayMs ?? null,
+      userAgent: project.settings?.userAgent ?? null,
+      respectRobots: project.settings?.respectRobots ?? null,
+      rankCountry: project.settings?.rankCountry ?? null,
+      rankLanguage: project.settings?.rankLanguage ?? null,
+      rankDevice: project.settings?.rankDevice ?? null,
+      rankIncludeSubdomains: project.settings?.rankIncludeSubdomains ?? null,
+    },
   };
 }
 
@@ -34,6 +45,15 @@ export class ProjectResolver {
   @Mutation(() => ProjectType)
   async createProject(@Arg('input', () => CreateProjectInput) input: CreateProjectInput, @Ctx() ctx: RequestContext): Promise<ProjectType> {
     return toProjectType(await this.service.create(ctx.em, ctx.principal, input));
+  }
+
+  @Mutation(() => ProjectType, { description: 'Renames a project or changes its crawl and rank settings.' })
+  async updateProject(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateProjectInput) input: UpdateProjectInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ProjectType> {
+    return toProjectType(await this.service.update(ctx.em, ctx.principal, id, input));
   }
 
   @Mutation(() => DeleteProjectPayload, { description: 'Deletes the project and all its data; cancels its running jobs.' })

@@ -5,7 +5,7 @@ import { DomainError, badInput, notFound } from '../platform/errors.js';
 import { isUuid, newId } from '../platform/ids.js';
 import { assertApiAccess, assertWithinQuota, quotaFor } from '../identity/index.js';
 import { nativeQuery } from '../platform/db/native-query.js';
-import { ProjectEntity, type Project, type ProjectRecord } from './project.entity.js';
+import { ProjectEntity, type Project, type ProjectRecord, type ProjectSettings } from './project.entity.js';
 import { normalizeProjectUrl } from './project-url.js';
 
 export interface CreateProjectData {
@@ -68,6 +68,36 @@ export class ProjectService {
     });
   }
 
+  async update(
+    em: EntityManager,
+    principal: Principal | null,
+    id: string,
+    input: { name?: string | null; settings?: Partial<Record<keyof ProjectSettings, unknown>> | null },
+  ): Promise<Project> {
+    const p = assertApiAccess(principal, 'write');
+    const project = await this.findOwned(em, p, id);
+    if (input.name != null) {
+      const name = input.name.trim();
+      if (!name || name.length > 100) throw badInput('name must be 1-100 characters', [{ path: 'name', message: 'must be 1-100 characters' }]);
+      project.name = name;
+    }
+    if (input.settings) {
+      const next: ProjectSettings = { ...(project.settings ?? {}) };
+      const quota = quotaFor(this.config, p.plan).pagesPerAudit;
+      for (const [key, value] of Object.entries(input.settings) as [keyof ProjectSettings, unknown][]) {
+        if (value === undefined) continue;
+        if (value === null) {
+          delete next[key];
+          continue;
+        }
+        (next as Record<string, unknown>)[key] = validateSetting(key, value, quota);
+      }
+      project.settings = next;
+    }
+    await em.flush();
+    return project;
+  }
+
   async delete(em: EntityManager, principal: Principal | null, id: string): Promise<Project> {
     const p = assertApiAccess(principal, 'write');
     const project = await this.findOwned(em, p, id);
@@ -75,5 +105,40 @@ export class ProjectService {
     // Child rows go with ON DELETE CASCADE in one statement.
     await em.nativeDelete(ProjectEntity, { id: project.id, organizationId: p.organizationId });
     return project;
+  }
+}
+
+const INT_SETTINGS: Partial<Record<keyof ProjectSettings, [number, number]>> = { maxDepth: [0, 50], crawlDelayMs: [0, 60_000] };
+
+/** One setting, checked against its bounds; maxPages cannot exceed the plan's pages-per-audit quota. */
+function validateSetting(key: keyof ProjectSettings, value: unknown, pagesQuota: number): unknown {
+  const fail = (message: string) => badInput(`settings.${key} ${message}`, [{ path: `settings.${key}`, message }]);
+  switch (key) {
+    case 'maxPages':
+      if (!Number.isInteger(value) || (value as number) < 1) throw fail('must be a positive integer');
+      if ((value as number) > pagesQuota) throw new DomainError('PLAN_LIMIT', `Plan limit reached: the plan allows ${pagesQuota} pages per audit.`);
+      return value;
+    case 'maxDepth':
+    case 'crawlDelayMs': {
+      const [min, max] = INT_SETTINGS[key]!;
+      if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) throw fail(`must be an integer from ${min} to ${max}`);
+      return value;
+    }
+    case 'userAgent':
+      if (typeof value !== 'string' || !value.trim() || value.length > 200 || /[\r\n]/.test(value)) throw fail('must be 1-200 characters on one line');
+      return value.trim();
+    case 'respectRobots':
+    case 'rankIncludeSubdomains':
+      if (typeof value !== 'boolean') throw fail('must be true or false');
+      return value;
+    case 'rankCountry':
+      if (typeof value !== 'string' || !/^[a-z]{2}$/i.test(value)) throw fail('must be an ISO 3166-1 alpha-2 code');
+      return value.toLowerCase();
+    case 'rankLanguage':
+      if (typeof value !== 'string' || !/^[a-z]{2,3}(-[a-z]{2,4})?$/i.test(value)) throw fail('must be a language code such as en');
+      return value.toLowerCase();
+    case 'rankDevice':
+      if (value !== 'desktop' && value !== 'mobile') throw fail('must be desktop or mobile');
+      return value;
   }
 }

@@ -19,6 +19,7 @@ export class ProjectType {
   @Field(() => ProjectCountsType) counts!: ProjectCountsType;
   @Field(() => Int, { nullable: true, description: 'Overall score of the latest completed audit.' })
   lastAuditScore!: number | null;
+  @Field(() => ProjectSettingsType) settings!: ProjectSettingsType;
 }
 
 @InputType('CreateProjectInput')
@@ -31,4 +32,36 @@ export class CreateProjectInput {
 export class DeleteProjectPayload {
   @Field(() => ID) id!: string;
   @Field(() => Boolean) success!: boolean;
+}
+
+@ObjectType('ProjectSettings', { description: 'How the project is crawled and ranked; unset fields use the platform defaults.' })
+export class ProjectSettingsType {
+  @Field(() => Int, { nullable: true, description: 'Pages per audit, at most the plan quota.' }) maxPages!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Link depth from the start URL (0-50).' }) maxDepth!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Minimum delay between requests, ms (0-60000).' }) crawlDelayMs!: number | null;
+  @Field(() => String, { nullable: true }) userAgent!: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'Honour robots.txt (default true).' }) respectRobots!: boolean | null;
+  @Field(() => String, { nullable: true }) rankCountry!: string | null;
+  @Field(() => String, { nullable: true }) rankLanguage!: string | null;
+  @Field(() => String, { nullable: true }) rankDevice!: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'Count subdomains as the project when finding its position.' }) rankIncludeSubdomains!: boolean | null;
+}
+
+@InputType('ProjectSettingsInput')
+export class ProjectSettingsInput {
+  @Field(() => Int, { nullable: true }) maxPages?: number | null;
+  @Field(() => Int, { nullable: true }) maxDepth?: number | null;
+  @Field(() => Int, { nullable: true }) crawlDelayMs?: number | null;
+  @Field(() => String, { nullable: true }) userAgent?: string | null;
+  @Field(() => Boolean, { nullable: true }) respectRobots?: boolean | null;
+  @Field(() => String, { nullable: true }) rankCountry?: string | null;
+  @Field(() => String, { nullable: true }) rankLanguage?: string | null;
+  @Field(() => String, { nullable: true }) rankDevice?: string | null;
+  @Field(() => Boolean, { nullable: true }) rankIncludeSubdomains?: boolean | null;
+}
+
+@InputType('UpdateProjectInput')
+export class UpdateProjectInput {
+  @Field(() => String, { nullable: true }) name?: string | null;
+  @Field(() => ProjectSettingsInput, { nullable: true, description: 'Fields given replace the stored ones; null clears one.' }) settings?: ProjectSettingsInput | null;
 }

@@ -27,12 +27,20 @@ export interface LabMeterOptions {
   maxRequestsPerPage?: number;
   /** Failures never throw out of `measure`; they are reported here (url is null for a browser launch failure). */
   onError?: (url: string | null, error: unknown) => void;
+  /** Static host -> IP pins (SAFE_HTTP_RESOLVE), so the browser reaches the same addresses as the crawler. */
+  hostPins?: ReadonlyMap<string, string>;
 }
 
 export interface LabMeterHandle {
   /** Sequentially measures each URL; a URL that fails (or times out) has no entry. Assignable to the audit engine's LabMeter. */
   measure: (urls: string[]) => Promise<Map<string, LabMeasurement>>;
   close(): Promise<void>;
+}
+
+function launchArgs(pins?: ReadonlyMap<string, string>): string[] {
+  if (!pins?.size) return LAUNCH_ARGS;
+  const rules = [...pins].map(([host, ip]) => `MAP ${host} ${ip.includes(':') ? `[${ip}]` : ip}`).join(', ');
+  return [...LAUNCH_ARGS, `--host-resolver-rules=${rules}`];
 }
 
 const LAUNCH_ARGS = [
@@ -146,7 +154,7 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
 
   const getBrowser = (): Promise<Browser> => {
     if (!browserPromise) {
-      const launching = chromium.launch({ executablePath: options.chromiumPath, headless: true, args: LAUNCH_ARGS, timeout: 30_000 }).then(async (browser) => {
+      const launching = chromium.launch({ executablePath: options.chromiumPath, headless: true, args: launchArgs(options.hostPins), timeout: 30_000 }).then(async (browser) => {
         browser.on('disconnected', () => {
           if (browserPromise === launching) browserPromise = null;
         });
