@@ -57,6 +57,8 @@ const envSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: bool.default(false),
     AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+    /** Unauthenticated requests (free tools, anonymous GraphQL) per client IP and minute; default = the Free rate. */
+    ANONYMOUS_RATE_PER_MINUTE: z.coerce.number().int().positive().default(10),
     BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
     GRAPHQL_INTROSPECTION: bool.optional(),
     GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(10),
