@@ -1,21 +1,12 @@
 import 'reflect-metadata';
-import { loadConfig, ConfigError } from '../src/platform/config.js';
+import { loadConfigOrExit } from '../src/platform/config.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createDomainRuntime } from '../schema/domain-runtime.js';
 import { buildServer } from './server.js';
 
 /** The API process: REST surfaces, GraphQL, better-auth and ops endpoints. */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
   if (config.usingDevSecret) logger.warn('BETTER_AUTH_SECRET is not set: using the development secret (never do this in production)');
   const runtime = await createDomainRuntime(config, logger);

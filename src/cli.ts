@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import pg from 'pg';
-import { ConfigError, loadConfig, type AppConfig } from './platform/config.js';
+import { loadConfigOrExit, type AppConfig } from './platform/config.js';
 import { createLogger } from './platform/logger.js';
 import { createOrm, ensureDatabase, migrateUp, type MikroORM } from './platform/db/orm.js';
 import { MIGRATIONS } from './platform/db/migrations/index.js';
@@ -27,17 +27,7 @@ const runningTs = import.meta.url.endsWith('.ts');
 const API_ENTRY = 'facades/main';
 const WORKER_ENTRIES: string[] = ['workers/audit.worker', 'workers/rank.worker'];
 
-function config(): AppConfig {
-  try {
-    return loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(2);
-    }
-    throw err;
-  }
-}
+const config = (): AppConfig => loadConfigOrExit();
 
 function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { Worker } from 'bullmq';
-import { ConfigError, loadConfig, type AppConfig } from '../src/platform/config.js';
+import { loadConfigOrExit, type AppConfig } from '../src/platform/config.js';
 import { createLogger, type Logger } from '../src/platform/logger.js';
 import { createOrm, type MikroORM } from '../src/platform/db/orm.js';
 import { MIGRATIONS } from '../src/platform/db/migrations/index.js';
@@ -22,16 +22,7 @@ export async function runWorkerProcess(
   name: string,
   start: (runtime: WorkerRuntime) => Promise<{ workers: Worker[]; close?: () => Promise<void> }>,
 ): Promise<void> {
-  let config: AppConfig;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger({ level: config.LOG_LEVEL, name });
   const orm = await createOrm({ databaseUrl: config.DATABASE_URL, entities: ENTITIES, migrations: MIGRATIONS, logger, poolMax: 5 });
   let stopping = false;

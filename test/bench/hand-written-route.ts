@@ -56,17 +56,28 @@ export async function verifyKey(pool: pg.Pool, key: string): Promise<VerifiedKey
   return { id: row.id, organizationId: row.organization_id, plan: row.plan };
 }
 
-/** The Surface A body: { projects: [{ id, name, domain, createdAt, _count }] }, oldest first. */
+const countSql = (table: string) => `SELECT project_id, count(*)::int AS n FROM ${table} WHERE project_id = ANY($1::uuid[]) GROUP BY project_id`;
+
+/**
+ * The Surface A body: { projects: [{ id, name, domain, createdAt, _count }] }, oldest first — with the same
+ * statements the facade runs: the list, then the three counts batched over the listed ids (in parallel).
+ */
 export async function listProjects(pool: pg.Pool, organizationId: string) {
   const { rows } = await pool.query<ProjectRow>(PROJECTS_SQL, [organizationId]);
+  const ids = rows.map((r) => r.id);
+  const [audits, keywords, competitors] = await Promise.all(
+    ['audit', 'keyword', 'competitor'].map(async (table) => {
+      const result = await pool.query<{ project_id: string; n: number }>(countSql(table), [ids]);
+      return new Map(result.rows.map((r) => [r.project_id, r.n]));
+    }),
+  );
   return {
     projects: rows.map((p) => ({
       id: p.id,
       name: p.name,
       domain: p.domain,
       createdAt: p.created_at,
-      // No module owns audits, keywords or competitors yet; the facade's counts are these zeros too.
-      _count: { audits: 0, keywords: 0, competitors: 0 },
+      _count: { audits: audits.get(p.id) ?? 0, keywords: keywords.get(p.id) ?? 0, competitors: competitors.get(p.id) ?? 0 },
     })),
   };
 }
