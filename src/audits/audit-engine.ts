@@ -123,11 +123,24 @@ export async function runAuditEngine(
     }
   };
 
+  // Summaries hold ~30 link strings per page, mostly the same few thousand URLs: share one instance of each.
+  const interned = new Map<string, string>();
+  const intern = (value: string): string => {
+    const known = interned.get(value);
+    if (known !== undefined) return known;
+    interned.set(value, value);
+    return value;
+  };
+
   const crawler = new SiteCrawler(client, options);
   const site = await crawler.run({
     onPage: async ({ fetch, facts, error }) => {
       addResults(fetch.url, runPageChecks(facts, fetch));
       const summary = summarizePage(facts, fetch);
+      summary.url = intern(summary.url);
+      summary.finalUrl = intern(summary.finalUrl);
+      summary.internalLinks = summary.internalLinks.map(intern);
+      summary.externalLinks = summary.externalLinks.map(intern);
       summaries.push(summary);
       pageBuffer.push({
         url: fetch.url,

@@ -92,24 +92,33 @@ export class SiteCrawler {
   }
 
   private enqueue(raw: string, depth: number, force = false): void {
-    const url = normalizeUrl(raw);
-    if (!url || this.seen.has(url)) return;
+    // One parse per link: the URL parser already lower-cases the host and drops default ports.
     let parsed: URL;
     try {
-      parsed = new URL(url);
+      parsed = new URL(raw);
     } catch {
       return;
     }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return;
+    parsed.hash = '';
+    const url = parsed.href;
+    if (this.seen.has(url)) return;
     if (!force && !this.inSite(parsed)) return;
+    // Too deep from here is not "seen": a shallower link found later may still queue it.
+    if (depth > this.options.maxDepth) return;
     this.seen.set(url, false);
     if (!force && this.options.respectRobots && !this.allowedByRobots(url)) {
-      this.linkTargets.set(url, { status: null, blockedByRobots: true });
+      // When robots.txt shuts out the whole site, the site-level issue says so; per-link notices would be noise.
+      if (!this.blocksEverything()) this.linkTargets.set(url, { status: null, blockedByRobots: true });
       return;
     }
-    if (depth > this.options.maxDepth) return;
     this.seen.set(url, true);
     this.queue.push({ url, depth });
     this.notify();
+  }
+
+  private blocksEverything(): boolean {
+    return this.robotsPolicy === 'disallow-all' || (this.robotsPolicy === 'parse' && !this.allowedByRobots(`${this.start.origin}/`));
   }
 
   private allowedByRobots(url: string): boolean {
@@ -138,7 +147,9 @@ export class SiteCrawler {
       }
       return item;
     }
-    // Links exhausted: sitemap-only URLs (depth -1: no link reaches them).
+    // Links exhausted — and no page in flight that could still add some: sitemap-only URLs
+    // (depth -1: no link from the start URL reaches them).
+    if (this.inflight > 0) return null;
     for (const url of this.sitemapUrls) {
       if (this.seen.has(url)) continue;
       const allowed = !this.options.respectRobots || this.allowedByRobots(url);
@@ -243,7 +254,7 @@ export class SiteCrawler {
     if (this.inSite(finalUrl)) {
       for (const link of facts.links) {
         if (link.kind !== 'http' || !link.url) continue;
-        if (link.internal) this.enqueue(link.url, item.depth < 0 ? this.options.maxDepth : item.depth + 1);
+        if (link.internal) this.enqueue(link.url, item.depth < 0 ? -1 : item.depth + 1);
         else if (this.externalCandidates.size < this.options.externalLinkBudget) this.externalCandidates.add(link.url);
       }
     }

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { LabMetrics } from '../seo/checks/index.js';
 import { totalBlockingTime, type LabLongTask } from './lab-blocking-time.js';
 import { labInitScript, MAX_LONG_TASKS } from './lab-init-script.js';
@@ -154,7 +154,10 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
 
   const getBrowser = (): Promise<Browser> => {
     if (!browserPromise) {
-      const launching = chromium.launch({ executablePath: options.chromiumPath, headless: true, args: launchArgs(options.hostPins), timeout: 30_000 }).then(async (browser) => {
+      // playwright-core is loaded on first use only: a worker without a browser configured never pays its ~50 MB.
+      const launching = import('playwright-core')
+        .then(({ chromium }) => chromium.launch({ executablePath: options.chromiumPath, headless: true, args: launchArgs(options.hostPins), timeout: 30_000 }))
+        .then(async (browser) => {
         browser.on('disconnected', () => {
           if (browserPromise === launching) browserPromise = null;
         });

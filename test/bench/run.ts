@@ -12,9 +12,17 @@ interface Benchmark {
 }
 
 const BENCHMARKS: Record<string, Benchmark> = {
+  tools: {
+    description: 'Free-tool analyzers: robots.txt 500 KiB vs robots-parser, sitemap 50,000 URLs (plain, gzip) vs bare saxes',
+    run: async () => (await import('./tools.bench.js')).runToolsBench(),
+  },
   facade: {
     description: 'GET /api/v1/projects through the REST facade vs the same route written by hand (+ /api/projects, /graphql)',
     run: async () => (await import('./facade.bench.js')).runFacadeBench(),
+  },
+  audit: {
+    description: '5,000-page site: our worker (crawl + analyze + persist) vs crawlee CheerioCrawler pages/s; worker peak RSS on 20,000 pages',
+    run: async () => (await import('./audit.bench.js')).runAuditBench(),
   },
 };
 

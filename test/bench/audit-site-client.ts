@@ -1,0 +1,52 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { SiteSpec } from './audit-site-pages.js';
+import type { SiteMessage, SiteRequest, SiteStats } from './audit-site-server.js';
+
+const SERVER = fileURLToPath(new URL('./audit-site-server.ts', import.meta.url));
+
+/** The generated site, served by a child process (see audit-site-server.ts). */
+export class SiteProcess {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly port: number,
+    readonly spec: SiteSpec,
+  ) {}
+
+  static async start(spec: SiteSpec): Promise<SiteProcess> {
+    const child = fork(SERVER, [JSON.stringify(spec)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const port = await new Promise<number>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`site server exited with code ${code}`)));
+      child.on('message', (m: SiteMessage) => {
+        if (m.type === 'listening') resolve(m.port);
+      });
+    });
+    return new SiteProcess(child, port, spec);
+  }
+
+  /** Counters since the last reset; `reset` starts a new measurement window. */
+  stats(reset: boolean): Promise<SiteStats> {
+    return new Promise((resolve) => {
+      const onMessage = (m: SiteMessage) => {
+        if (m.type !== 'stats') return;
+        this.child.off('message', onMessage);
+        const { type: _type, ...stats } = m;
+        resolve(stats);
+      };
+      this.child.on('message', onMessage);
+      this.child.send({ type: 'stats', reset } satisfies SiteRequest);
+    });
+  }
+
+  close(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.child.kill('SIGKILL'), 5_000);
+      this.child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.child.send({ type: 'close' } satisfies SiteRequest);
+    });
+  }
+}

@@ -1,0 +1,104 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { IMAGE_POOL, PNG_BYTES, pageIndexOf, renderPage, renderRobots, renderSitemap, type SiteSpec } from './audit-site-pages.js';
+
+/**
+ * Child-process entry serving the generated site on 127.0.0.1, apart from the crawler under test so that
+ * rendering pages never competes with it for one event loop. Talks to the parent over IPC.
+ */
+
+export type SiteRequest = { type: 'stats'; reset: boolean } | { type: 'close' };
+
+export interface SiteStats {
+  /** 200 HTML page responses (GET). */
+  pages: number;
+  /** Distinct pages served since the last reset: a crawler that fetched one page twice shows here. */
+  distinctPages: number;
+  head: number;
+  images: number;
+  other: number;
+  notFound: number;
+  /** CPU this process spent since the last reset (render + HTTP), in ms. */
+  cpuMs: number;
+}
+
+export type SiteMessage = { type: 'listening'; port: number } | ({ type: 'stats' } & SiteStats);
+
+const spec: SiteSpec = JSON.parse(process.argv[2] ?? '{}') as SiteSpec;
+if (!(spec.pages > 0)) throw new Error('audit-site-server: pass {"pages":N,"seed":S,"sitemap":B} as the first argument');
+
+const CSS = Buffer.from('body{font:16px/1.5 system-ui;margin:0 auto;max-width:46rem}img{max-width:100%;height:auto}\n');
+const sitemaps = new Map<string, Buffer>();
+let seen = new Uint8Array(spec.pages);
+let counters = { pages: 0, distinctPages: 0, head: 0, images: 0, other: 0, notFound: 0 };
+let cpu = process.cpuUsage();
+
+function send(res: ServerResponse, status: number, type: string, body: Buffer | string, cache = 'public, max-age=300'): void {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  res.writeHead(status, { 'content-type': type, 'content-length': bytes.length, 'cache-control': cache });
+  // Node sends no body for HEAD on its own.
+  res.end(bytes);
+}
+
+function handle(req: IncomingMessage, res: ServerResponse): void {
+  const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
+  const path = (req.url ?? '/').split('?')[0];
+  if (req.method === 'HEAD') counters.head++;
+  const index = pageIndexOf(spec, path);
+  if (index !== null) {
+    if (req.method !== 'HEAD') {
+      counters.pages++;
+      if (!seen[index]) {
+        seen[index] = 1;
+        counters.distinctPages++;
+      }
+    }
+    send(res, 200, 'text/html; charset=utf-8', renderPage(spec, index, origin));
+    return;
+  }
+  const image = /^\/img\/(\d+)\.png$/.exec(path);
+  if (image && Number(image[1]) < IMAGE_POOL) {
+    counters.images++;
+    send(res, 200, 'image/png', PNG_BYTES, 'public, max-age=31536000, immutable');
+    return;
+  }
+  counters.other++;
+  switch (path) {
+    case '/robots.txt':
+      return send(res, 200, 'text/plain; charset=utf-8', renderRobots(spec, origin));
+    case '/sitemap.xml': {
+      if (!spec.sitemap) break;
+      let xml = sitemaps.get(origin);
+      if (!xml) sitemaps.set(origin, (xml = Buffer.from(renderSitemap(spec, origin))));
+      return send(res, 200, 'application/xml', xml);
+    }
+    case '/favicon.ico':
+      return send(res, 200, 'image/x-icon', PNG_BYTES, 'public, max-age=86400');
+    case '/static/site.css':
+      return send(res, 200, 'text/css', CSS, 'public, max-age=86400');
+  }
+  counters.notFound++;
+  send(res, 404, 'text/html; charset=utf-8', '<!DOCTYPE html><title>Not found</title><h1>Not found</h1>');
+}
+
+const server = createServer({ keepAliveTimeout: 10_000 }, handle);
+server.listen(0, '127.0.0.1', () => {
+  process.send?.({ type: 'listening', port: (server.address() as AddressInfo).port } satisfies SiteMessage);
+});
+
+process.on('message', (msg: SiteRequest) => {
+  if (msg.type === 'close') {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+    return;
+  }
+  const used = process.cpuUsage(cpu);
+  process.send?.({ type: 'stats', ...counters, cpuMs: (used.user + used.system) / 1000 } satisfies SiteMessage);
+  if (msg.reset) {
+    counters = { pages: 0, distinctPages: 0, head: 0, images: 0, other: 0, notFound: 0 };
+    seen = new Uint8Array(spec.pages);
+    cpu = process.cpuUsage();
+  }
+});
+// The parent went away: never outlive it.
+process.on('disconnect', () => process.exit(0));
