@@ -9,8 +9,8 @@ export const pathParams = (...names: string[]) =>
 
 export const auditQuery = {
   type: 'object',
-  properties: { auditId: { type: 'string', minLength: 1, maxLength: 200 } },
+  properties: { auditId: { type: 'string', minLength: 1, maxLength: 200, description: 'An audit of the project; without it, the latest audit of any status.' } },
 } as const;
 
-/** "no body": nothing, or an empty JSON object. */
-export const emptyBody = { type: 'object', maxProperties: 0 } as const;
+/** "no body": nothing, or an empty JSON object (an absent body reaches validation as null or undefined). */
+export const emptyBody = { anyOf: [{ type: 'object', maxProperties: 0 }, { type: 'null' }], description: 'No body, or an empty JSON object.' } as const;

@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { ApolloServer } from '@apollo/server';
-import type { GraphQLFormattedError } from 'graphql';
-import { unwrapResolverError } from '@apollo/server/errors';
-import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { DomainError } from '../src/platform/errors.js';
-import type { RequestContext } from '../src/platform/context.js';
 import type { DomainRuntime } from '../schema/domain-runtime.js';
 import { registerRoutes, registerStreamRoutes, sendError, type RestRoute, type StreamRoute } from './rest-mapper.js';
-import { resolveAndLimit, toWebHeaders } from './http-guard.js';
+import { toWebHeaders } from './http-guard.js';
+import { GRAPHQL_PATH, mountGraphQL } from './graphql-route.js';
+import { registerApiDocs } from './docs/docs-routes.js';
+import { EXPLORER_PATH } from './docs/pages.js';
 import { v1Routes } from './v1/routes.js';
 import { apiRoutes } from './api/routes.js';
 import { toolRoutes } from './api/tool-routes.js';
@@ -51,22 +48,6 @@ function handleError(err: FastifyError, request: FastifyRequest, reply: FastifyR
     return reply.code(err.statusCode).send({ error: err.message, code: 'BAD_USER_INPUT' });
   }
   return sendError(reply, err);
-}
-
-/** Apollo's view of our errors: DomainError codes as extensions.code, anything unexpected made generic. */
-function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const original = unwrapResolverError(error);
-  if (original instanceof DomainError) {
-    return {
-      message: original.message,
-      locations: formatted.locations,
-      path: formatted.path,
-      extensions: { code: original.code, ...(original.details ? { details: original.details } : {}) },
-    };
-  }
-  const code = formatted.extensions?.code;
-  if (code && code !== 'INTERNAL_SERVER_ERROR') return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
-  return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL' } };
 }
 
 async function mountAuth(app: FastifyInstance, runtime: DomainRuntime) {
@@ -135,6 +116,13 @@ export async function buildServer(runtime: DomainRuntime): Promise<FastifyInstan
       return typeof incoming === 'string' && REQUEST_ID_RE.test(incoming) ? incoming : randomUUID();
     },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, useDefaults: true } },
+    // Path parameters up to the route schemas' 200 characters reach validation (and its error details).
+    routerOptions: { maxParamLength: 256 },
+    // Router-level refusals (undecodable URL, oversize parameter) in the API's error shape, not Fastify's.
+    frameworkErrors: (err, request, reply) => {
+      const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'Malformed URL.';
+      (reply as FastifyReply).header('x-request-id', String(request.id)).code(400).send({ error: message, code: 'BAD_USER_INPUT' });
+    },
   }) as unknown as FastifyInstance;
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', String(request.id));
@@ -150,26 +138,15 @@ export async function buildServer(runtime: DomainRuntime): Promise<FastifyInstan
   mountOps(app, runtime);
   await mountAuth(app, runtime);
 
-  const apollo = new ApolloServer<RequestContext>({
-    schema: runtime.schema,
-    introspection: config.introspection,
-    includeStacktraceInErrorResponses: false,
-    formatError: formatGraphQLError,
-    plugins: [fastifyApolloDrainPlugin(app)],
-  });
-  await apollo.start();
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.routeOptions.url !== '/graphql') return;
-    const outcome = await resolveAndLimit(runtime, 'GRAPHQL', request, reply);
-    if ('sent' in outcome) return outcome.sent;
-    request.principal = outcome.principal;
-  });
-  await app.register(fastifyApollo(apollo), {
-    path: '/graphql',
-    context: async (request) => runtime.createContext({ principal: request.principal ?? null, requestId: String(request.id), ip: request.ip }),
-  });
+  await mountGraphQL(app, runtime, { explorerPath: EXPLORER_PATH });
 
   registerRoutes(app, runtime, ROUTES);
   registerStreamRoutes(app, runtime, STREAM_ROUTES);
+  registerApiDocs(app, {
+    routes: [...ROUTES, ...STREAM_ROUTES],
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    anonymousRate: runtime.anonymousRate,
+    graphqlPath: GRAPHQL_PATH,
+  });
   return app;
 }

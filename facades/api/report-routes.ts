@@ -3,6 +3,7 @@ import { ApiAuditOccurrencesDocument, ApiReportsDocument, type ApiAuditOccurrenc
 import { CSV_BOM, attachmentName, csvRow } from '../csv.js';
 import { pathParams } from '../route-schemas.js';
 import type { RunOperation, StreamRoute } from '../rest-mapper.js';
+import { READ_ERRORS, Report, arrayOf, body, errors } from '../openapi/components.js';
 
 const PAGE = 1000;
 const AUDIT_COLUMNS = ['auditId', 'status', 'createdAt', 'completedAt', 'overall', 'meta', 'content', 'links', 'technical', 'performance', 'pagesCrawled', 'critical', 'warning', 'notice'];
@@ -28,7 +29,28 @@ export const reportRoutes: StreamRoute[] = [
     summary: 'Audit reports with export options (format=json or csv; auditId for the issue occurrences of one audit)',
     schema: {
       params: pathParams('id'),
-      querystring: { type: 'object', properties: { format: { type: 'string', enum: ['json', 'csv'] }, auditId: { type: 'string', minLength: 1, maxLength: 200 } } },
+      querystring: {
+        type: 'object',
+        properties: {
+          format: { type: 'string', enum: ['json', 'csv'], description: 'json (default) or csv.' },
+          auditId: { type: 'string', minLength: 1, maxLength: 200, description: 'One audit of the project: its report with every issue occurrence.' },
+        },
+      },
+      response: {
+        200: {
+          description: 'JSON (default) or CSV (`format=csv`, sent as an attachment). Without auditId: one entry (row) per audit; with auditId: that audit, with one entry (row) per issue occurrence.',
+          content: {
+            'application/json': { schema: body({ reports: arrayOf(Report) }) },
+            'text/csv': {
+              schema: {
+                type: 'string',
+                description: 'RFC 4180, UTF-8 with a BOM. Columns without auditId: ' + AUDIT_COLUMNS.join(',') + '; with auditId: ' + OCCURRENCE_COLUMNS.join(',') + '.',
+              },
+            },
+          },
+        },
+        ...errors(...READ_ERRORS),
+      },
     },
     async respond({ params, query }, run, reply) {
       const projectId = params.id;

@@ -1,9 +1,12 @@
 import { ToolHeadersDocument, ToolMetaTagsDocument, ToolRobotsDocument, ToolSitemapDocument } from '../generated/graphql.js';
 import { defineRoute, type RestRoute } from '../rest-mapper.js';
+import { HeadersReport, MetaTagsReport, RobotsReport, SitemapReport, errors, type ErrorStatus } from '../openapi/components.js';
 
 const MiB = 1024 * 1024;
 const url = { type: 'string', minLength: 1, maxLength: 2048 } as const;
 const oneOf = (...groups: string[][]) => ({ anyOf: groups.map((required) => ({ required })) });
+/** 403 only for a session cookie sent from an untrusted Origin; no 401 (a bad credential falls back to the per-IP limit). */
+const TOOL_ERRORS: ErrorStatus[] = [400, 403, 413, 415, 429, 500];
 
 /** The four free tools (spec §5 B.3): public, limited per client IP at the Free rate (a session raises it). */
 export const toolRoutes: RestRoute[] = [
@@ -21,6 +24,7 @@ export const toolRoutes: RestRoute[] = [
         additionalProperties: false,
         ...oneOf(['url'], ['html']),
       },
+      response: { 200: MetaTagsReport, ...errors(...TOOL_ERRORS) },
     },
     variables: ({ body }) => ({ input: body as { url?: string; html?: string } }),
     map: (data) => data.metaTags,
@@ -44,6 +48,7 @@ export const toolRoutes: RestRoute[] = [
         additionalProperties: false,
         ...oneOf(['url'], ['content']),
       },
+      response: { 200: RobotsReport, ...errors(...TOOL_ERRORS) },
     },
     variables: ({ body }) => ({ input: body as { url?: string; content?: string; testUrls?: string[]; userAgent?: string } }),
     map: (data) => data.robotsTxt,
@@ -54,7 +59,7 @@ export const toolRoutes: RestRoute[] = [
     surface: 'TOOLS',
     summary: 'Check the HTTP headers of a URL (redirect hops, security and SEO headers)',
     operation: ToolHeadersDocument,
-    schema: { body: { type: 'object', properties: { url }, required: ['url'], additionalProperties: false } },
+    schema: { body: { type: 'object', properties: { url }, required: ['url'], additionalProperties: false }, response: { 200: HeadersReport, ...errors(...TOOL_ERRORS) } },
     variables: ({ body }) => ({ url: (body as { url: string }).url }),
     map: (data) => data.httpHeaders,
   }),
@@ -72,6 +77,7 @@ export const toolRoutes: RestRoute[] = [
         additionalProperties: false,
         ...oneOf(['url'], ['content']),
       },
+      response: { 200: SitemapReport, ...errors(...TOOL_ERRORS) },
     },
     variables: ({ body }) => ({ input: body as { url?: string; content?: string } }),
     map: ({ sitemap: { sitemaps, ...rest } }) => (sitemaps ? { ...rest, sitemaps } : rest),

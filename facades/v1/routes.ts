@@ -1,5 +1,6 @@
 import { V1GetAuditDocument, V1GetJobDocument, V1KeywordsDocument, V1ListProjectsDocument, V1StartAuditDocument } from '../generated/graphql.js';
-import { auditQuery, pathParams } from '../route-schemas.js';
+import { auditQuery, emptyBody, pathParams } from '../route-schemas.js';
+import { Audit, AuditStarted, Job, Keyword, ProjectV1, READ_ERRORS, WRITE_ERRORS, arrayOf, body, errors } from '../openapi/components.js';
 import { defineRoute, type RestRoute } from '../rest-mapper.js';
 
 /** Surface A: /api/v1, Authorization: Bearer <API_KEY>. */
@@ -10,6 +11,7 @@ export const v1Routes: RestRoute[] = [
     surface: 'A',
     summary: "List the organization's projects",
     operation: V1ListProjectsDocument,
+    schema: { response: { 200: body({ projects: arrayOf(ProjectV1) }), ...errors(401, 403, 429, 500) } },
     map: (data) => ({
       projects: data.projects.map(({ counts, ...p }) => ({ ...p, _count: counts })),
     }),
@@ -20,7 +22,11 @@ export const v1Routes: RestRoute[] = [
     surface: 'A',
     summary: 'The latest audit of a project (or the one named by auditId), with its issues',
     operation: V1GetAuditDocument,
-    schema: { params: pathParams('projectId'), querystring: auditQuery },
+    schema: {
+      params: pathParams('projectId'),
+      querystring: auditQuery,
+      response: { 200: body({ audit: Audit }), ...errors(...READ_ERRORS) },
+    },
     variables: ({ params, query }) => ({ projectId: params.projectId, auditId: (query.auditId as string | undefined) ?? null }),
     map: (data) => ({ audit: data.audit }),
   }),
@@ -31,7 +37,7 @@ export const v1Routes: RestRoute[] = [
     status: 202,
     summary: 'Queue an audit (returns the active one if an audit is already queued or running)',
     operation: V1StartAuditDocument,
-    schema: { params: pathParams('projectId') },
+    schema: { params: pathParams('projectId'), body: emptyBody, response: { 202: AuditStarted, ...errors(...WRITE_ERRORS) } },
     variables: ({ params }) => ({ projectId: params.projectId }),
     map: (data) => data.startAudit,
   }),
@@ -41,7 +47,7 @@ export const v1Routes: RestRoute[] = [
     surface: 'A',
     summary: 'State and progress of a queued audit job',
     operation: V1GetJobDocument,
-    schema: { params: pathParams('jobId') },
+    schema: { params: pathParams('jobId'), response: { 200: body({ job: Job }), ...errors(...READ_ERRORS) } },
     variables: ({ params }) => ({ id: params.jobId }),
     map: (data) => ({ job: data.job }),
   }),
@@ -51,7 +57,10 @@ export const v1Routes: RestRoute[] = [
     surface: 'A',
     summary: 'Tracked keywords with their latest ranking',
     operation: V1KeywordsDocument,
-    schema: { params: pathParams('projectId') },
+    schema: {
+      params: pathParams('projectId'),
+      response: { 200: body({ keywords: arrayOf(Keyword) }), ...errors(...READ_ERRORS) },
+    },
     variables: ({ params }) => ({ projectId: params.projectId }),
     map: (data) => ({ keywords: data.keywords }),
   }),

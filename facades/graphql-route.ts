@@ -1,0 +1,124 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
+import type { GraphQLFormattedError } from 'graphql';
+import { DomainError } from '../src/platform/errors.js';
+import type { RequestContext } from '../src/platform/context.js';
+import type { DomainRuntime } from '../schema/domain-runtime.js';
+import { resolveAndLimit } from './http-guard.js';
+import { QUERY_TOO_COMPLEX, queryLimitErrorOf, queryLimitsRule } from './graphql-limits.js';
+
+export const GRAPHQL_PATH = '/graphql';
+
+/** Apollo's view of our errors: DomainError codes as extensions.code, anything unexpected made generic. */
+export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const tooComplex = queryLimitErrorOf(error);
+  if (tooComplex) {
+    return { message: formatted.message, locations: formatted.locations, extensions: { code: QUERY_TOO_COMPLEX, limit: tooComplex.limit, measured: tooComplex.measured, maximum: tooComplex.maximum } };
+  }
+  const original = unwrapResolverError(error);
+  if (original instanceof DomainError) {
+    return {
+      message: original.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: original.code, ...(original.details ? { details: original.details } : {}) },
+    };
+  }
+  const code = formatted.extensions?.code;
+  if (code && code !== 'INTERNAL_SERVER_ERROR') return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
+  return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL' } };
+}
+
+const SIMPLE_CONTENT_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
+const PREFLIGHT_HEADERS = ['apollo-require-preflight', 'x-apollo-operation-name'];
+
+/**
+ * Apollo's CSRF prevention, for requests that carry a cookie: a browser can send those cross-site
+ * without a CORS preflight only with no or a "simple" content type and no custom header. Requests
+ * without a cookie carry no ambient credential, so plain GET queries (GraphQL over HTTP) are served.
+ */
+export function csrfRisk(request: FastifyRequest): boolean {
+  if (!request.headers.cookie) return false;
+  const contentType = request.headers['content-type'];
+  if (contentType !== undefined && !SIMPLE_CONTENT_TYPES.has(contentType.split(';')[0].trim().toLowerCase())) return false;
+  return !PREFLIGHT_HEADERS.some((name) => {
+    const value = request.headers[name];
+    return typeof value === 'string' && value.length > 0;
+  });
+}
+
+/** GraphQL request errors: a well-formed GraphQL-over-HTTP request that GraphQL itself refused. */
+const REQUEST_ERROR_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'OPERATION_RESOLUTION_FAILURE', QUERY_TOO_COMPLEX]);
+
+/**
+ * GraphQL over HTTP: with the legacy `application/json` response type, request errors (parse, validation,
+ * variable coercion, limits) answer 200 so that older clients read the errors; with
+ * `application/graphql-response+json` they keep Apollo's 400. Malformed HTTP requests stay 4xx.
+ */
+async function legacyJsonStatus(_request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  if (reply.statusCode !== 400 || typeof payload !== 'string') return payload;
+  if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
+  try {
+    const body = JSON.parse(payload) as { data?: unknown; errors?: { extensions?: { code?: unknown } }[] };
+    const codes = body.errors?.map((e) => e?.extensions?.code);
+    if (!('data' in body) && codes?.length && codes.every((c) => typeof c === 'string' && REQUEST_ERROR_CODES.has(c))) reply.code(200);
+  } catch {}
+  return payload;
+}
+
+/** GET /graphql from a browser: a page pointing at the local explorer (Apollo's default loads from a CDN). */
+function explorerLandingPage(explorerPath: string): ApolloServerPlugin<RequestContext> {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>GraphQL endpoint</title>
+<meta http-equiv="refresh" content="0; url=${explorerPath}"></head>
+<body><p>This is the GraphQL endpoint (POST or GET). Open the <a href="${explorerPath}">GraphQL explorer</a>.</p></body></html>`;
+  return {
+    async serverWillStart() {
+      return { renderLandingPage: async () => ({ html }) };
+    },
+  };
+}
+
+/** Apollo Server on /graphql: auth and rate limits first, then depth/cost limits and the domain schema. */
+export async function mountGraphQL(app: FastifyInstance, runtime: DomainRuntime, options: { explorerPath: string }): Promise<ApolloServer<RequestContext>> {
+  const { config } = runtime;
+  const apollo = new ApolloServer<RequestContext>({
+    schema: runtime.schema,
+    introspection: config.introspection,
+    includeStacktraceInErrorResponses: false,
+    formatError: formatGraphQLError,
+    // Replaced by csrfRisk(): Apollo's version also refuses cookie-less GET queries.
+    csrfPrevention: false,
+    validationRules: [queryLimitsRule({ maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COST })],
+    plugins: [fastifyApolloDrainPlugin(app), explorerLandingPage(options.explorerPath)],
+  });
+  await apollo.start();
+  app.route({
+    method: ['GET', 'POST', 'OPTIONS'],
+    url: GRAPHQL_PATH,
+    async preHandler(request, reply) {
+      if (csrfRisk(request)) {
+        return reply.code(400).send({
+          errors: [
+            {
+              message:
+                "This operation has been blocked as a potential Cross-Site Request Forgery (CSRF): with a cookie, send a 'content-type' header " +
+                `other than ${[...SIMPLE_CONTENT_TYPES].join(', ')}, or a non-empty ${PREFLIGHT_HEADERS.join(' or ')} header.`,
+              extensions: { code: 'BAD_REQUEST' },
+            },
+          ],
+        });
+      }
+      const outcome = await resolveAndLimit(runtime, 'GRAPHQL', request, reply);
+      if ('sent' in outcome) return outcome.sent;
+      request.principal = outcome.principal;
+    },
+    onSend: legacyJsonStatus,
+    // The handler's own typing declares a string reply; this route also answers errors as objects.
+    handler: fastifyApolloHandler(apollo, {
+      context: async (request) => runtime.createContext({ principal: request.principal ?? null, requestId: String(request.id), ip: request.ip }),
+    }) as unknown as RouteHandlerMethod,
+  });
+  return apollo;
+}

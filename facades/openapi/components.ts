@@ -1,0 +1,362 @@
+/**
+ * JSON Schemas of the REST bodies, shared by the route table (Fastify validates requests and serializes
+ * responses with them) and the OpenAPI documents (each object below that is named in COMPONENT_SCHEMAS
+ * becomes a `#/components/schemas/...` reference). Response schemas list exactly the fields the API
+ * returns: Fastify's serializer drops anything else.
+ */
+
+type Schema = Record<string, unknown>;
+
+const str = { type: 'string' } as const;
+const int = { type: 'integer' } as const;
+const bool = { type: 'boolean' } as const;
+const id = { type: 'string', description: 'Identifier.' } as const;
+const dateTime = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC timestamp.' } as const;
+const nullable = <T extends Schema>(schema: T) => ({ ...schema, type: [schema.type as string, 'null'] }) as const;
+const obj = (properties: Record<string, unknown>, required: string[] = Object.keys(properties), extra: Schema = {}) =>
+  ({ type: 'object', properties, required, ...extra }) as const;
+const list = (items: unknown, extra: Schema = {}) => ({ type: 'array', items, ...extra }) as const;
+/** Any JSON value (fields typed JSON in the GraphQL schema). */
+const anyJson = {} as const;
+const score = (what: string) => ({ type: ['integer', 'null'], minimum: 0, maximum: 100, description: `${what} (0-100); null until the audit is COMPLETED.` }) as const;
+
+/** A success body: an object with exactly these fields, all present. */
+export const body = (properties: Record<string, unknown>, description?: string) => obj(properties, undefined, description ? { description } : {});
+export const arrayOf = (items: unknown, description?: string) => list(items, description ? { description } : {});
+
+// ---------------------------------------------------------------- errors
+
+export const ErrorDetail = obj({ path: { type: 'string', description: 'The input field, dotted (e.g. `keywords.0`).' }, message: str });
+
+export const ErrorBody = obj(
+  {
+    error: { type: 'string', description: 'Human-readable message.' },
+    code: {
+      type: 'string',
+      description:
+        'Machine code: BAD_USER_INPUT (400), UNAUTHENTICATED (401), FORBIDDEN or PLAN_LIMIT (403), NOT_FOUND (404), ' +
+        'PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429), INTERNAL (500).',
+      examples: ['NOT_FOUND'],
+    },
+    details: { ...list(ErrorDetail), description: 'Per-field problems, on validation errors.' },
+    requestId: { type: 'string', description: 'On 500: the X-Request-Id to quote when reporting the failure.' },
+  },
+  ['error', 'code'],
+  { examples: [{ error: 'Project not found', code: 'NOT_FOUND' }] },
+);
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 429 | 500;
+
+/** Error responses for the given statuses, all in the one error shape. */
+export const errors = (...statuses: ErrorStatus[]): Record<number, typeof ErrorBody> =>
+  Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
+
+/** Statuses of authenticated reads and writes that address a resource by id. */
+export const READ_ERRORS: ErrorStatus[] = [400, 401, 403, 404, 429, 500];
+export const WRITE_ERRORS: ErrorStatus[] = [400, 401, 403, 404, 413, 415, 429, 500];
+
+// ---------------------------------------------------------------- projects
+
+export const ProjectCounts = obj({ audits: int, keywords: int, competitors: int }, undefined, { description: 'Counters of the project.' });
+
+export const ProjectV1 = obj({
+  id,
+  name: str,
+  domain: { type: 'string', description: 'Host name of the start URL.', examples: ['shop.example.com'] },
+  createdAt: dateTime,
+  _count: ProjectCounts,
+});
+
+export const ProjectListItem = obj({
+  id,
+  name: str,
+  url: { type: 'string', description: 'Normalized start URL.', examples: ['https://shop.example.com/'] },
+  lastAuditScore: { type: ['integer', 'null'], description: 'Overall score of the latest completed audit; null before one.' },
+});
+
+export const Project = obj({
+  id,
+  name: str,
+  url: { type: 'string', description: 'Normalized start URL.' },
+  domain: { type: 'string', description: 'Host name of the start URL.' },
+  createdAt: dateTime,
+});
+
+// ---------------------------------------------------------------- audits
+
+const auditStatus = { type: 'string', enum: ['QUEUED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'], description: 'QUEUED -> RUNNING -> COMPLETED or FAILED; QUEUED or RUNNING -> CANCELLED.' } as const;
+const severity = { type: 'string', enum: ['CRITICAL', 'WARNING', 'NOTICE'] } as const;
+const category = { type: 'string', enum: ['META', 'CONTENT', 'LINKS', 'TECHNICAL', 'PERFORMANCE'] } as const;
+
+export const Issue = obj({
+  id,
+  code: { type: 'string', description: 'Stable check code.', examples: ['META_DESCRIPTION_MISSING'] },
+  title: str,
+  severity,
+  category,
+  description: str,
+  affectedPages: { type: 'integer', description: 'Pages the issue was found on.' },
+});
+
+const auditScores = {
+  id,
+  overallScore: score('Overall score'),
+  metaScore: score('Meta score'),
+  contentScore: score('Content score'),
+  linksScore: score('Links score'),
+  technicalScore: score('Technical score'),
+  performanceScore: score('Performance score'),
+  pagesCrawled: int,
+  status: auditStatus,
+};
+
+export const Audit = obj({ ...auditScores, issues: { ...list(Issue), description: 'Most severe first.' } });
+
+export const IssueCounts = obj({ critical: int, warning: int, notice: int });
+
+export const AuditSummary = obj({ ...auditScores, issueCounts: IssueCounts }, undefined, { description: 'An audit without its issues, with issue counts by severity.' });
+
+export const ProjectDetail = obj({
+  ...Project.properties,
+  _count: ProjectCounts,
+  latestAudit: { anyOf: [AuditSummary, { type: 'null' }], description: 'The latest audit of any status; null before the first one.' },
+});
+
+export const AuditStarted = obj({
+  message: { type: 'string', examples: ['Audit queued'] },
+  jobId: { type: 'string', description: 'Poll GET .../jobs/{jobId} for progress.' },
+  auditId: str,
+});
+
+export const Job = obj({
+  id: str,
+  state: { type: 'string', enum: ['queued', 'running', 'completed', 'failed', 'cancelled'] },
+  progress: obj({ pagesCrawled: int, pagesQueued: int }),
+  auditId: str,
+  error: { type: ['string', 'null'], description: 'Why the audit failed; null otherwise.' },
+});
+
+export const FixSuggestion = obj(
+  {
+    id,
+    issueId: str,
+    url: { type: 'string', description: 'The page the suggestion is for.' },
+    summary: str,
+    steps: list(str),
+    code: { type: 'string', description: 'A snippet to paste (HTML, server configuration, ...), when there is one.' },
+    source: { type: 'string', enum: ['LLM', 'RULES'], description: 'LLM: a language model wrote it; RULES: the deterministic rules engine.' },
+    model: { type: 'string', description: 'The language model, when source is LLM.' },
+  },
+  ['id', 'issueId', 'url', 'summary', 'steps', 'source'],
+);
+
+// ---------------------------------------------------------------- keywords, competitors
+
+export const Keyword = obj({
+  id,
+  term: { type: 'string', examples: ['oak dining table'] },
+  position: { type: ['integer', 'null'], description: 'Latest position; null before the first check or when not within the checked depth.' },
+  url: { type: ['string', 'null'], description: 'The ranking page of the project.' },
+  lastChecked: { ...nullable(dateTime), description: 'Time of the latest successful check.' },
+});
+
+export const RankingPoint = obj({ position: { type: ['integer', 'null'] }, url: { type: ['string', 'null'] }, checkedAt: dateTime });
+
+export const KeywordRankings = obj({ keywordId: str, term: str, history: { ...list(RankingPoint), description: 'Oldest first.' } });
+
+export const Competitor = obj({
+  id,
+  domain: { type: 'string', description: 'Host name (www. removed).' },
+  createdAt: dateTime,
+  overallScore: { type: ['integer', 'null'], description: 'Overall score of its homepage analysis.' },
+  keywordsInTop10: { type: 'integer', description: 'Project keywords for which the competitor ranks in the top 10.' },
+  averagePosition: { type: ['number', 'null'], description: 'Mean position over the keywords where it ranks.' },
+  lastChecked: nullable(dateTime),
+});
+
+// ---------------------------------------------------------------- reports, technical
+
+export const ReportScores = obj({
+  overall: { type: ['integer', 'null'] },
+  meta: { type: ['integer', 'null'] },
+  content: { type: ['integer', 'null'] },
+  links: { type: ['integer', 'null'] },
+  technical: { type: ['integer', 'null'] },
+  performance: { type: ['integer', 'null'] },
+});
+
+export const ReportOccurrence = obj({ code: str, title: str, severity: str, category: str, url: str, evidence: { ...anyJson, description: 'What was found (JSON), or null.' } });
+
+export const Report = obj(
+  {
+    auditId: str,
+    status: { type: 'string', description: 'The audit status.' },
+    createdAt: dateTime,
+    completedAt: nullable(dateTime),
+    scores: ReportScores,
+    pagesCrawled: int,
+    issueCounts: IssueCounts,
+    exports: obj({ json: { type: 'string', format: 'uri-reference' }, csv: { type: 'string', format: 'uri-reference' } }, undefined, { description: 'Links to this audit\'s issue occurrences.' }),
+    occurrences: { ...list(ReportOccurrence), description: 'Only with `auditId`: every issue occurrence of the audit.' },
+  },
+  ['auditId', 'status', 'createdAt', 'completedAt', 'scores', 'pagesCrawled', 'issueCounts', 'exports'],
+);
+
+export const SiteTechnicalFacts = obj({
+  https: { type: ['boolean', 'null'] },
+  hsts: { type: ['boolean', 'null'] },
+  httpVersion: { type: ['string', 'null'] },
+  compression: { type: ['string', 'null'], description: 'Content-Encoding of the start page (gzip, br, zstd) or null.' },
+  robotsTxt: { type: ['string', 'null'], description: 'HTTP status of /robots.txt, or "unreachable".' },
+  sitemap: { type: ['string', 'null'], description: 'valid, invalid or missing.' },
+});
+
+export const CoreWebVitals = obj(
+  {
+    url: str,
+    measuredAt: dateTime,
+    device: str,
+    source: { type: 'string', description: 'LAB (Chromium) or HTTP (no browser: TTFB only).' },
+    lcpMs: { type: ['number', 'null'] },
+    cls: { type: ['number', 'null'] },
+    inpMs: { type: ['number', 'null'] },
+    tbtMs: { type: ['number', 'null'] },
+    fcpMs: { type: ['number', 'null'] },
+    ttfbMs: { type: ['number', 'null'] },
+    performanceScore: { type: ['integer', 'null'] },
+  },
+  undefined,
+  { description: 'One measurement of a page.' },
+);
+
+export const Technical = obj({
+  site: { anyOf: [SiteTechnicalFacts, { type: 'null' }], description: 'Facts from the latest audit; null before the first completed audit.' },
+  coreWebVitals: { ...list(CoreWebVitals), description: 'Oldest first.' },
+});
+
+// ---------------------------------------------------------------- free tools
+
+export const ToolIssue = obj({ code: str, title: str, severity: str, category: str });
+export const LineMessage = obj({ line: { type: ['integer', 'null'] }, message: str }, ['message']);
+const lineMessages = list(LineMessage);
+
+export const MetaTagsReport = obj({
+  url: str,
+  title: { type: ['string', 'null'] },
+  description: { type: ['string', 'null'] },
+  canonical: { type: ['string', 'null'] },
+  robots: { type: ['string', 'null'] },
+  viewport: { type: ['string', 'null'] },
+  lang: { type: ['string', 'null'] },
+  charset: { type: ['string', 'null'] },
+  openGraph: { type: 'object', additionalProperties: true, description: 'og:* properties by name.', examples: [{ 'og:title': 'Oak tables' }] },
+  twitter: { type: 'object', additionalProperties: true, description: 'twitter:* names by name.' },
+  hreflang: list(obj({ lang: str, href: str })),
+  jsonLd: { type: 'array', items: anyJson, description: 'Parsed JSON-LD blocks.' },
+  issues: list(ToolIssue),
+});
+
+export const RobotsRule = obj({ type: { type: 'string', enum: ['allow', 'disallow'] }, path: str, line: int });
+
+export const RobotsReport = obj({
+  valid: bool,
+  source: { type: 'string', description: '"content" or the URL the file was fetched from.' },
+  sizeBytes: int,
+  groups: list(obj({ userAgents: list(str), rules: list(RobotsRule) })),
+  sitemaps: list(str),
+  errors: lineMessages,
+  warnings: lineMessages,
+  tests: list(obj({ url: str, userAgent: str, allowed: bool, matchedRule: { anyOf: [RobotsRule, { type: 'null' }] } })),
+});
+
+export const HeadersReport = obj({
+  url: str,
+  finalUrl: str,
+  status: int,
+  redirects: list(obj({ url: str, status: int })),
+  httpVersion: str,
+  headers: {
+    type: 'object',
+    additionalProperties: true,
+    description: 'Lower-cased names; repeated headers as arrays.',
+    examples: [{ 'content-type': 'text/html; charset=utf-8', 'set-cookie': ['a=1', 'b=2'] }],
+  },
+  checks: list(obj({ name: str, passed: bool, value: { type: ['string', 'null'] }, message: str })),
+  issues: list(ToolIssue),
+});
+
+export const SitemapReport = obj(
+  {
+    valid: bool,
+    type: { type: ['string', 'null'], enum: ['urlset', 'sitemapindex', null] },
+    urlCount: int,
+    sitemaps: {
+      ...list(
+        obj({
+          loc: str,
+          lastmod: { type: ['string', 'null'] },
+          valid: { type: ['boolean', 'null'], description: 'null when not fetched (over the bound) or unreachable.' },
+          urlCount: { type: ['integer', 'null'] },
+          errorCount: { type: ['integer', 'null'] },
+          fetchError: { type: ['string', 'null'] },
+        }),
+      ),
+      description: 'Sitemap indexes only: the listed sitemaps, fetched and validated within a bound.',
+    },
+    errors: lineMessages,
+    warnings: lineMessages,
+    sample: list(obj({ loc: str, lastmod: { type: ['string', 'null'] }, changefreq: { type: ['string', 'null'] }, priority: { type: ['number', 'null'] } })),
+  },
+  ['valid', 'type', 'urlCount', 'errors', 'warnings', 'sample'],
+);
+
+/** Schema objects published under these names; the OpenAPI generator references them by identity. */
+export const COMPONENT_SCHEMAS: Record<string, unknown> = {
+  Error: ErrorBody,
+  ErrorDetail,
+  ProjectCounts,
+  ProjectV1,
+  ProjectListItem,
+  Project,
+  ProjectDetail,
+  Audit,
+  AuditSummary,
+  Issue,
+  IssueCounts,
+  AuditStarted,
+  Job,
+  FixSuggestion,
+  Keyword,
+  KeywordRankings,
+  RankingPoint,
+  Competitor,
+  Report,
+  ReportScores,
+  ReportOccurrence,
+  Technical,
+  SiteTechnicalFacts,
+  CoreWebVitals,
+  ToolIssue,
+  LineMessage,
+  MetaTagsReport,
+  RobotsReport,
+  RobotsRule,
+  HeadersReport,
+  SitemapReport,
+};
+
+// ---------------------------------------------------------------- response headers (OpenAPI only)
+
+export const HEADERS = {
+  'X-Request-Id': { description: 'Request id (echoed when the request sent a valid one); quote it when reporting a problem.', schema: { type: 'string' } },
+  'RateLimit-Limit': {
+    description:
+      'Requests allowed in the current one-minute window (per organization and surface, or per client IP when unauthenticated). ' +
+      'Absent when the request was refused before it was counted: 401, 413, 415 and invalid input.',
+    schema: { type: 'integer' },
+  },
+  'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+  'Content-Disposition': { description: 'CSV exports: `attachment; filename="..."`.', schema: { type: 'string' } },
+} as const;
