@@ -2,28 +2,26 @@ import 'reflect-metadata';
 import { buildSchema, type ContainerType } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { IdentityResolver } from '../src/identity/index.js';
-import { ProjectResolver } from '../src/projects/index.js';
+import { ProjectCountsResolver, ProjectResolver } from '../src/projects/index.js';
 import { TechnicalResolver } from '../src/technical/index.js';
 import { ToolsResolver } from '../src/tools/index.js';
 import { ReportResolver } from '../src/reports/index.js';
 import { FixResolver } from '../src/fixes/index.js';
-import { KeywordResolver, ProjectKeywordCountResolver } from '../src/keywords/index.js';
-import { CompetitorResolver, ProjectCompetitorCountResolver } from '../src/competitors/index.js';
-import { AuditResolver, IssueResolver, ProjectAuditCountResolver, ProjectAuditFieldsResolver } from '../src/audits/index.js';
+import { KeywordResolver } from '../src/keywords/index.js';
+import { CompetitorResolver } from '../src/competitors/index.js';
+import { AuditResolver, IssueResolver, ProjectAuditFieldsResolver } from '../src/audits/index.js';
 
 export const RESOLVERS = [
   IdentityResolver,
   ProjectResolver,
+  ProjectCountsResolver,
   AuditResolver,
   IssueResolver,
   ProjectAuditFieldsResolver,
-  ProjectAuditCountResolver,
   TechnicalResolver,
   ToolsResolver,
   KeywordResolver,
-  ProjectKeywordCountResolver,
   CompetitorResolver,
-  ProjectCompetitorCountResolver,
   ReportResolver,
   FixResolver,
 ] as const;

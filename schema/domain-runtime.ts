@@ -20,20 +20,20 @@ import {
   type Auth,
   type RateLimitResult,
 } from '../src/identity/index.js';
-import { ProjectResolver, ProjectService } from '../src/projects/index.js';
+import { ProjectCountRegistry, ProjectCountsResolver, ProjectResolver, ProjectService } from '../src/projects/index.js';
 import {
   AuditResolver,
   AuditService,
   IssueResolver,
-  ProjectAuditCountResolver,
+  AUDIT_COUNT_SQL,
   ProjectAuditFieldsResolver,
   type AuditJobData,
 } from '../src/audits/index.js';
 import { QUEUES, createQueue, type Queue } from '../src/platform/queues.js';
 import { TechnicalResolver, TechnicalService } from '../src/technical/index.js';
 import { ToolsResolver, ToolsService } from '../src/tools/index.js';
-import { KeywordResolver, KeywordService, ProjectKeywordCountResolver, unscheduleDailyRankCheck, type RankJobData } from '../src/keywords/index.js';
-import { CompetitorResolver, CompetitorService, ProjectCompetitorCountResolver } from '../src/competitors/index.js';
+import { KEYWORD_COUNT_SQL, KeywordResolver, KeywordService, unscheduleDailyRankCheck, type RankJobData } from '../src/keywords/index.js';
+import { COMPETITOR_COUNT_SQL, CompetitorResolver, CompetitorService } from '../src/competitors/index.js';
 import { ReportResolver, ReportService } from '../src/reports/index.js';
 import { FixResolver, FixService } from '../src/fixes/index.js';
 import { createLlmClient } from '../src/llm/index.js';
@@ -81,6 +81,10 @@ export async function createDomainRuntime(
   const apiKeys = new ApiKeyService();
   const organizations = new OrganizationService();
   const projects = new ProjectService(config);
+  const counts = new ProjectCountRegistry();
+  counts.register('audits', AUDIT_COUNT_SQL);
+  counts.register('keywords', KEYWORD_COUNT_SQL);
+  counts.register('competitors', COMPETITOR_COUNT_SQL);
   const auditQueue: Queue<AuditJobData> = createQueue<AuditJobData>(QUEUES.audit, redis, config.REDIS_PREFIX);
   const audits = new AuditService(config, projects, auditQueue, logger);
   projects.onDelete((em, project) => audits.cancelForProject(em, project));
@@ -100,13 +104,11 @@ export async function createDomainRuntime(
     [AuditResolver, new AuditResolver(audits)],
     [IssueResolver, new IssueResolver(audits)],
     [ProjectAuditFieldsResolver, new ProjectAuditFieldsResolver()],
-    [ProjectAuditCountResolver, new ProjectAuditCountResolver()],
     [TechnicalResolver, new TechnicalResolver(new TechnicalService(projects))],
     [ToolsResolver, new ToolsResolver(new ToolsService(http))],
     [KeywordResolver, new KeywordResolver(keywords)],
-    [ProjectKeywordCountResolver, new ProjectKeywordCountResolver()],
     [CompetitorResolver, new CompetitorResolver(competitors)],
-    [ProjectCompetitorCountResolver, new ProjectCompetitorCountResolver()],
+    [ProjectCountsResolver, new ProjectCountsResolver(counts)],
     [ReportResolver, new ReportResolver(new ReportService(projects))],
     [FixResolver, new FixResolver(new FixService(projects, http, createLlmClient(config), logger))],
   ]);

@@ -7,13 +7,6 @@ type Counts = { critical: number; warning: number; notice: number };
 
 /** Per-request batch loaders: one query per field across a whole list, never one per row. */
 export const auditLoaders = (ctx: RequestContext) => ({
-  auditCount: ctx.loaders.get('audits.count', () =>
-    new DataLoader<string, number>(async (projectIds) => {
-      const rows = await nativeQuery<{ project_id: string; n: number }>(ctx.em, 'SELECT project_id, count(*)::int AS n FROM audit WHERE project_id = ANY($1::uuid[]) GROUP BY project_id', [projectIds]);
-      const by = new Map(rows.map((r) => [r.project_id, r.n]));
-      return projectIds.map((id) => by.get(id) ?? 0);
-    }),
-  ),
   lastCompleted: ctx.loaders.get('audits.lastCompleted', () =>
     new DataLoader<string, number | null>(async (projectIds) => {
       const rows = await nativeQuery<{ project_id: string; overall_score: number | null }>(ctx.em, 
@@ -48,3 +41,6 @@ export const auditLoaders = (ctx: RequestContext) => ({
     }),
   ),
 });
+
+/** Registered with the project counters (one statement for all of a list's counts). */
+export const AUDIT_COUNT_SQL = 'SELECT project_id, count(*)::int AS n FROM audit WHERE project_id = ANY($1::uuid[]) GROUP BY project_id';

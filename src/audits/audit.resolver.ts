@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import { ProjectCountsType, ProjectType } from '../projects/index.js';
+import { ProjectType } from '../projects/index.js';
 import type { Audit, AuditIssue } from './audit.entity.js';
 import { JOB_STATE_BY_STATUS } from './audit-job.js';
 import { auditLoaders } from './audit.loaders.js';
@@ -127,13 +127,5 @@ export class ProjectAuditFieldsResolver {
   async latestAudit(@Root() project: ProjectType, @Ctx() ctx: RequestContext): Promise<AuditType | null> {
     const audit = await auditLoaders(ctx).latest.load(project.id);
     return audit ? toAuditType(audit) : null;
-  }
-}
-
-@Resolver(() => ProjectCountsType)
-export class ProjectAuditCountResolver {
-  @FieldResolver(() => Int)
-  audits(@Root() counts: ProjectCountsType, @Ctx() ctx: RequestContext): Promise<number> {
-    return auditLoaders(ctx).auditCount.load(counts.projectId);
   }
 }

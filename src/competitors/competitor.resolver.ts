@@ -1,8 +1,5 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import DataLoader from 'dataloader';
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import { nativeQuery } from '../platform/db/native-query.js';
-import { ProjectCountsType } from '../projects/index.js';
 import { CompetitorService } from './competitor.service.js';
 import { CompetitorType } from './competitor.types.js';
 
@@ -26,21 +23,5 @@ export class CompetitorResolver {
   }
 }
 
-@Resolver(() => ProjectCountsType)
-export class ProjectCompetitorCountResolver {
-  @FieldResolver(() => Int)
-  competitors(@Root() counts: ProjectCountsType, @Ctx() ctx: RequestContext): Promise<number> {
-    const loader = ctx.loaders.get('competitors.count', () =>
-      new DataLoader<string, number>(async (projectIds) => {
-        const rows = await nativeQuery<{ project_id: string; n: number }>(
-          ctx.em,
-          'SELECT project_id, count(*)::int AS n FROM competitor WHERE project_id = ANY($1::uuid[]) GROUP BY project_id',
-          [projectIds],
-        );
-        const by = new Map(rows.map((r) => [r.project_id, r.n]));
-        return projectIds.map((id) => by.get(id) ?? 0);
-      }),
-    );
-    return loader.load(counts.projectId);
-  }
-}
+/** Registered with the project counters (one statement for all of a list's counts). */
+export const COMPETITOR_COUNT_SQL = 'SELECT project_id, count(*)::int AS n FROM competitor WHERE project_id = ANY($1::uuid[]) GROUP BY project_id';

@@ -1,7 +1,5 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import { ProjectCountsType } from '../projects/index.js';
-import { keywordCountLoader } from './keyword.loaders.js';
 import { KeywordService } from './keyword.service.js';
 import { AddKeywordsInput, KeywordRankingsType, KeywordType, RankCheckPayload } from './keyword.types.js';
 
@@ -40,13 +38,5 @@ export class KeywordResolver {
   @Mutation(() => RankCheckPayload, { description: 'Queues a rank check of every keyword of the project now.' })
   checkRankings(@Arg('projectId', () => ID) projectId: string, @Ctx() ctx: RequestContext): Promise<RankCheckPayload> {
     return this.service.checkNow(ctx.em, ctx.principal, projectId);
-  }
-}
-
-@Resolver(() => ProjectCountsType)
-export class ProjectKeywordCountResolver {
-  @FieldResolver(() => Int)
-  keywords(@Root() counts: ProjectCountsType, @Ctx() ctx: RequestContext): Promise<number> {
-    return keywordCountLoader(ctx).load(counts.projectId);
   }
 }

@@ -56,29 +56,24 @@ export async function verifyKey(pool: pg.Pool, key: string): Promise<VerifiedKey
   return { id: row.id, organizationId: row.organization_id, plan: row.plan };
 }
 
-const countSql = (table: string) => `SELECT project_id, count(*)::int AS n FROM ${table} WHERE project_id = ANY($1::uuid[]) GROUP BY project_id`;
+const COUNTS_SQL = ['audits:audit', 'keywords:keyword', 'competitors:competitor']
+  .map((pair) => {
+    const [field, table] = pair.split(':');
+    return `SELECT '${field}' AS field, project_id::text AS project_id, count(*)::int AS n FROM ${table} WHERE project_id = ANY($1::uuid[]) GROUP BY project_id`;
+  })
+  .join(' UNION ALL ');
 
 /**
  * The Surface A body: { projects: [{ id, name, domain, createdAt, _count }] }, oldest first — with the same
- * statements the facade runs: the list, then the three counts batched over the listed ids (in parallel).
+ * statements the facade runs: the list, then one statement for the three counts of the listed ids.
  */
 export async function listProjects(pool: pg.Pool, organizationId: string) {
   const { rows } = await pool.query<ProjectRow>(PROJECTS_SQL, [organizationId]);
-  const ids = rows.map((r) => r.id);
-  const [audits, keywords, competitors] = await Promise.all(
-    ['audit', 'keyword', 'competitor'].map(async (table) => {
-      const result = await pool.query<{ project_id: string; n: number }>(countSql(table), [ids]);
-      return new Map(result.rows.map((r) => [r.project_id, r.n]));
-    }),
-  );
+  const counts = new Map(rows.map((r) => [r.id, { audits: 0, keywords: 0, competitors: 0 }]));
+  const result = await pool.query<{ field: 'audits' | 'keywords' | 'competitors'; project_id: string; n: number }>(COUNTS_SQL, [rows.map((r) => r.id)]);
+  for (const c of result.rows) counts.get(c.project_id)![c.field] = c.n;
   return {
-    projects: rows.map((p) => ({
-      id: p.id,
-      name: p.name,
-      domain: p.domain,
-      createdAt: p.created_at,
-      _count: { audits: audits.get(p.id) ?? 0, keywords: keywords.get(p.id) ?? 0, competitors: competitors.get(p.id) ?? 0 },
-    })),
+    projects: rows.map((p) => ({ id: p.id, name: p.name, domain: p.domain, createdAt: p.created_at, _count: counts.get(p.id)! })),
   };
 }
 
