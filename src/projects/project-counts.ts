@@ -1,8 +1,8 @@
 import DataLoader from 'dataloader';
-import { Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
 import { nativeQuery } from '../platform/db/native-query.js';
-import { ProjectCountsType } from './project.types.js';
+import { ProjectCountsType, ProjectType } from './project.types.js';
 
 export type ProjectCountField = 'audits' | 'keywords' | 'competitors';
 type Counts = Record<ProjectCountField, number>;
@@ -34,22 +34,13 @@ export class ProjectCountRegistry {
   }
 }
 
-@Resolver(() => ProjectCountsType)
+/** One resolver call per project for all its counters (type-graphql's per-call overhead dominates list cost). */
+@Resolver(() => ProjectType)
 export class ProjectCountsResolver {
   constructor(private readonly registry: ProjectCountRegistry) {}
 
-  @FieldResolver(() => Int)
-  async audits(@Root() c: ProjectCountsType, @Ctx() ctx: RequestContext): Promise<number> {
-    return (await this.registry.loader(ctx).load(c.projectId)).audits;
-  }
-
-  @FieldResolver(() => Int)
-  async keywords(@Root() c: ProjectCountsType, @Ctx() ctx: RequestContext): Promise<number> {
-    return (await this.registry.loader(ctx).load(c.projectId)).keywords;
-  }
-
-  @FieldResolver(() => Int)
-  async competitors(@Root() c: ProjectCountsType, @Ctx() ctx: RequestContext): Promise<number> {
-    return (await this.registry.loader(ctx).load(c.projectId)).competitors;
+  @FieldResolver(() => ProjectCountsType)
+  async counts(@Root() project: ProjectType, @Ctx() ctx: RequestContext): Promise<ProjectCountsType> {
+    return { projectId: project.id, ...(await this.registry.loader(ctx).load(project.id)) };
   }
 }

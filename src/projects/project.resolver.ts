@@ -12,7 +12,6 @@ export function toProjectType(project: ProjectRecord): ProjectType {
     url: project.url,
     domain: project.domain,
     createdAt: project.createdAt,
-    counts: { projectId: project.id, audits: 0, keywords: 0, competitors: 0 },
     lastAuditScore: null,
     settings: {
       maxPages: project.settings?.maxPages ?? null,

@@ -1,6 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 
-@ObjectType('ProjectCounts', { description: 'Counters of a project; modules that own the counted rows resolve each field.' })
+@ObjectType('ProjectCounts', { description: 'Counters of a project (audits, keywords, competitors).' })
 export class ProjectCountsType {
   /** Not exposed: lets field resolvers of other modules batch by project. */
   projectId!: string;
@@ -16,7 +16,8 @@ export class ProjectType {
   @Field(() => String, { description: 'Normalized start URL.' }) url!: string;
   @Field(() => String, { description: 'Host name of the start URL.' }) domain!: string;
   @Field(() => Date) createdAt!: Date;
-  @Field(() => ProjectCountsType) counts!: ProjectCountsType;
+  /** Resolved by ProjectCountsResolver (one batched statement per list). */
+  @Field(() => ProjectCountsType) counts?: ProjectCountsType;
   @Field(() => Int, { nullable: true, description: 'Overall score of the latest completed audit.' })
   lastAuditScore!: number | null;
   @Field(() => ProjectSettingsType) settings!: ProjectSettingsType;
