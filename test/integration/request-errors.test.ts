@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nativePoolOf } from '../../src/platform/db/native-query.js';
 import { createApiKey, createProject, createTestApp, signUp, type TestApp, type TestUser } from '../support/app.js';
 
 let t: TestApp;
@@ -58,23 +59,15 @@ describe('bad requests get a clear error in the { error, code } shape, never a 5
     const key = await createApiKey(t, user);
     await createProject(t, user);
     // Make the project-list query fail inside the driver, the way a broken schema would.
-    const knexClient = t.runtime.orm.em.getConnection().getKnex().client as { acquireConnection(): Promise<any> };
-    const acquire = knexClient.acquireConnection.bind(knexClient);
-    knexClient.acquireConnection = async () => {
-      const connection = await acquire();
-      if (!connection.__patched) {
-        const query = connection.query.bind(connection);
-        connection.query = (config: any, ...rest: unknown[]) => {
-          const text = typeof config === 'string' ? config : config?.text;
-          if (typeof text === 'string' && text.includes('FROM project WHERE organization_id')) {
-            return Promise.reject(Object.assign(new Error('relation "project" does not exist'), { code: '42P01' }));
-          }
-          return query(config, ...rest);
-        };
-        connection.__patched = query;
+    const pool = nativePoolOf(t.runtime.orm.config)!;
+    const query = pool.query.bind(pool);
+    pool.query = ((config: any, ...rest: any[]) => {
+      const text = typeof config === 'string' ? config : config?.text;
+      if (typeof text === 'string' && text.includes('FROM project WHERE organization_id')) {
+        return Promise.reject(Object.assign(new Error('relation "project" does not exist'), { code: '42P01' }));
       }
-      return connection;
-    };
+      return (query as any)(config, ...rest);
+    }) as typeof pool.query;
     try {
       const res = await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } });
       expect(res.statusCode).toBe(500);
@@ -84,14 +77,7 @@ describe('bad requests get a clear error in the { error, code } shape, never a 5
       expect(g.json().errors[0]).toMatchObject({ message: 'Internal server error', extensions: { code: 'INTERNAL' } });
       expect(g.body).not.toMatch(/relation/);
     } finally {
-      knexClient.acquireConnection = acquire;
-      // Connections patched above go back to their real query function.
-      const connections = await Promise.all(Array.from({ length: 3 }, () => acquire()));
-      for (const c of connections) {
-        if (c.__patched) c.query = c.__patched;
-        delete c.__patched;
-      }
-      for (const c of connections) await (knexClient as any).releaseConnection(c);
+      pool.query = query;
     }
   });
 });

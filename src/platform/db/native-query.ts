@@ -1,10 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import pg from 'pg';
 
-interface PgLikeClient {
-  query(config: { text: string; values?: unknown[]; types?: unknown }): Promise<{ rows: unknown[]; rowCount: number | null }>;
-}
-
 const TIMESTAMPTZ = 1184;
 // MikroORM switches pg's global date parsing off (it hydrates dates itself); plain rows need Dates back.
 const types = {
@@ -12,12 +8,37 @@ const types = {
     oid === TIMESTAMPTZ ? (value: string) => new Date(value) : pg.types.getTypeParser(oid, format as 'text'),
 };
 
+/** A node-postgres pool per ORM (keyed by its shared configuration), for the hot-path reads below. */
+const pools = new WeakMap<object, pg.Pool>();
+
+export function createNativePool(ormConfig: object, connectionString: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, types, idleTimeoutMillis: 10_000 });
+  pool.on('error', () => undefined); // an idle client's error must not crash the process; the next query reports it
+  pools.set(ormConfig, pool);
+  return pool;
+}
+
+/** The native pool of an ORM (tests use it to simulate driver failures). */
+export const nativePoolOf = (ormConfig: object): pg.Pool | undefined => pools.get(ormConfig);
+
+export async function closeNativePool(ormConfig: object): Promise<void> {
+  const pool = pools.get(ormConfig);
+  pools.delete(ormConfig);
+  await pool?.end();
+}
+
+interface PgLikeClient {
+  query(config: { text: string; values?: unknown[]; types?: unknown }): Promise<{ rows: unknown[] }>;
+}
+
 /**
- * Hot-path reads straight on a pooled node-postgres connection: server-side parameters ($1, $2 ...,
- * arrays bound natively) and plain rows, skipping MikroORM's SQL inlining and entity hydration, which
- * cost several times the query itself on list endpoints. Not for use inside a MikroORM transaction.
+ * Hot-path reads straight on node-postgres: server-side parameters ($1, $2 ..., arrays bound natively) and
+ * plain rows, skipping MikroORM's SQL inlining and entity hydration, which cost several times the query itself
+ * on list endpoints. Uses the ORM's native pool when one was created; not for use inside a MikroORM transaction.
  */
 export async function nativeQuery<T>(em: EntityManager, text: string, values: unknown[] = []): Promise<T[]> {
+  const pool = pools.get(em.config);
+  if (pool) return (await pool.query({ text, values })).rows as T[];
   const client = em.getConnection().getKnex().client as {
     acquireConnection(): Promise<PgLikeClient>;
     releaseConnection(c: PgLikeClient): Promise<void>;

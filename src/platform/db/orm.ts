@@ -4,6 +4,7 @@ import type { MigrationObject } from '@mikro-orm/core';
 import type { EntitySchema } from '@mikro-orm/core';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
+import { closeNativePool, createNativePool } from './native-query.js';
 
 /** better-auth owns these tables; MikroORM's schema diff must never touch them. */
 export const AUTH_TABLES = ['user', 'session', 'account', 'verification', 'organization', 'member', 'invitation'];
@@ -43,8 +44,16 @@ export function ormConfig(opts: OrmOptions): Options {
   };
 }
 
+/** The ORM plus its node-postgres pool for hot-path reads (closed with it). */
 export async function createOrm(opts: OrmOptions): Promise<MikroORM> {
-  return MikroORM.init(ormConfig(opts));
+  const orm = await MikroORM.init(ormConfig(opts));
+  createNativePool(orm.config, opts.databaseUrl, opts.poolMax ?? 10);
+  const close = orm.close.bind(orm);
+  orm.close = async (force?: boolean) => {
+    await closeNativePool(orm.config);
+    return close(force);
+  };
+  return orm;
 }
 
 /** Creates the database named in the URL when it does not exist yet (first `npm start`). */
