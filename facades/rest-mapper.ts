@@ -76,13 +76,22 @@ export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
   return reply.code(status).send(body);
 }
 
-function compile(runtime: DomainRuntime, route: RestRoute): CompiledQuery {
-  const compiled = compileQuery(runtime.schema, route.operation as never);
+function compile(runtime: DomainRuntime, operation: TypedDocumentNode<unknown, unknown>, label: string): CompiledQuery {
+  const compiled = compileQuery(runtime.schema, operation as never);
   if (!isCompiledQuery(compiled)) {
-    throw new Error(`Route ${route.method} ${route.url}: operation does not compile: ${compiled.errors?.map((e) => e.message).join('; ')}`);
+    throw new Error(`${label}: operation does not compile: ${compiled.errors?.map((e) => e.message).join('; ')}`);
   }
   return compiled;
 }
+
+const routeInput = (request: FastifyRequest): RouteInput => ({
+  params: (request.params ?? {}) as Record<string, string>,
+  query: (request.query ?? {}) as Record<string, unknown>,
+  body: request.body,
+});
+
+const contextFor = (runtime: DomainRuntime, request: FastifyRequest) =>
+  runtime.createContext({ principal: request.principal ?? null, requestId: String(request.id), ip: request.ip });
 
 /** Operations compiled on first use and kept (streaming routes run several per request). */
 function operationRunner(runtime: DomainRuntime) {
@@ -91,11 +100,10 @@ function operationRunner(runtime: DomainRuntime) {
     async (operation, variables) => {
       let compiled = cache.get(operation);
       if (!compiled) {
-        compiled = compile(runtime, { operation, method: 'GET', url: '(stream)' } as RestRoute);
+        compiled = compile(runtime, operation as TypedDocumentNode<unknown, unknown>, 'Streaming route');
         cache.set(operation, compiled);
       }
-      const ctx = runtime.createContext({ principal: request.principal ?? null, requestId: String(request.id), ip: request.ip });
-      const result = await compiled.query(undefined, ctx, variables as Record<string, unknown>);
+      const result = await compiled.query(undefined, contextFor(runtime, request), variables as Record<string, unknown>);
       if (result.errors?.length) {
         const original = (result.errors[0] as GraphQLError).originalError;
         throw original ?? result.errors[0];
@@ -113,13 +121,8 @@ export function registerStreamRoutes(app: FastifyInstance, runtime: DomainRuntim
       schema: route.schema,
       preHandler: guardFor(runtime, route.surface),
       handler: async (request, reply) => {
-        const input: RouteInput = {
-          params: (request.params ?? {}) as Record<string, string>,
-          query: (request.query ?? {}) as Record<string, unknown>,
-          body: request.body,
-        };
         try {
-          return await route.respond(input, runner(request), reply);
+          return await route.respond(routeInput(request), runner(request), reply);
         } catch (err) {
           if (reply.sent || reply.raw.headersSent) {
             request.log.error({ err }, 'stream failed after headers were sent');
@@ -136,7 +139,7 @@ export function registerStreamRoutes(app: FastifyInstance, runtime: DomainRuntim
 /** Registers the route table; each operation is compiled once (graphql-jit) and run in-process per request. */
 export function registerRoutes(app: FastifyInstance, runtime: DomainRuntime, routes: RestRoute[]): void {
   for (const route of routes) {
-    const compiled = compile(runtime, route);
+    const compiled = compile(runtime, route.operation, `Route ${route.method} ${route.url}`);
     app.route({
       method: route.method,
       url: route.url,
@@ -144,13 +147,8 @@ export function registerRoutes(app: FastifyInstance, runtime: DomainRuntime, rou
       bodyLimit: route.bodyLimit,
       preHandler: guardFor(runtime, route.surface),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const input: RouteInput = {
-          params: (request.params ?? {}) as Record<string, string>,
-          query: (request.query ?? {}) as Record<string, unknown>,
-          body: request.body,
-        };
-        const ctx = runtime.createContext({ principal: request.principal ?? null, requestId: String(request.id), ip: request.ip });
-        const result = await compiled.query(undefined, ctx, (route.variables?.(input) ?? {}) as Record<string, unknown>);
+        const variables = (route.variables?.(routeInput(request)) ?? {}) as Record<string, unknown>;
+        const result = await compiled.query(undefined, contextFor(runtime, request), variables);
         if (result.errors?.length) return sendError(reply, result.errors[0]);
         return reply.code(route.status ?? 200).send(route.map(result.data as never));
       },

@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import pg from 'pg';
-import { loadConfigOrExit, type AppConfig } from './platform/config.js';
+import { PLANS, loadConfigOrExit, type AppConfig } from './platform/config.js';
 import { createLogger } from './platform/logger.js';
 import { createOrm, ensureDatabase, migrateUp, type MikroORM } from './platform/db/orm.js';
 import { MIGRATIONS } from './platform/db/migrations/index.js';
@@ -150,7 +150,7 @@ org
       const found = await pool.query('SELECT id FROM "user" WHERE lower(email) = lower($1)', [opts.owner]);
       if (!found.rows[0]) throw new DomainError('NOT_FOUND', `user ${opts.owner} not found`);
       const plan = (opts.plan ?? cfg.DEFAULT_PLAN).toUpperCase();
-      if (!['FREE', 'PRO', 'ENTERPRISE'].includes(plan)) throw new DomainError('BAD_USER_INPUT', `unknown plan ${opts.plan}`);
+      if (!(PLANS as readonly string[]).includes(plan)) throw new DomainError('BAD_USER_INPUT', `unknown plan ${opts.plan}; use one of ${PLANS.join(', ')}`);
       const created = await insertOrganization(pool, { name: opts.name, ownerUserId: found.rows[0].id, plan });
       print({ organization: { ...created, name: opts.name, plan } });
     } finally {

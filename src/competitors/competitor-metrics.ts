@@ -4,6 +4,9 @@ import type { CompetitorPositionType } from './competitor.types.js';
 /** Click-through rate by organic position (a typical desktop curve); beyond 20 it is negligible. */
 const CTR = [0.28, 0.15, 0.11, 0.08, 0.07, 0.05, 0.04, 0.03, 0.03, 0.02, 0.015, 0.013, 0.011, 0.01, 0.009, 0.008, 0.007, 0.006, 0.005, 0.005];
 
+/** The stored host may carry a port (where its homepage lives); SERP results are matched on the name alone. */
+export const competitorHostname = (domain: string): string => domain.split(':')[0];
+
 export interface KeywordSnapshot {
   keywordId: string;
   term: string;
@@ -14,7 +17,7 @@ export interface KeywordSnapshot {
 /** Positions of a domain for the project's keywords, read from existing snapshots (no provider calls). */
 export function competitorMetrics(domain: string, snapshots: readonly KeywordSnapshot[]) {
   const positions: CompetitorPositionType[] = snapshots.map((s) => {
-    const hit = findPosition(s.results, domain.split(':')[0], { includeSubdomains: true });
+    const hit = findPosition(s.results, competitorHostname(domain), { includeSubdomains: true });
     return { keywordId: s.keywordId, term: s.term, position: hit?.position ?? null, url: hit?.url ?? null };
   });
   const ranked = positions.filter((p): p is CompetitorPositionType & { position: number } => p.position !== null);

@@ -8,7 +8,7 @@ import { assertApiAccess, assertWithinQuota, quotaFor } from '../identity/index.
 import type { ProjectService } from '../projects/index.js';
 import { rankJobOptions, type RankQueue } from '../keywords/index.js';
 import type { SerpResult } from '../serp/index.js';
-import { competitorMetrics, type KeywordSnapshot } from './competitor-metrics.js';
+import { competitorHostname, competitorMetrics, type KeywordSnapshot } from './competitor-metrics.js';
 import type { CompetitorHomepageType, CompetitorType } from './competitor.types.js';
 
 interface CompetitorRow {
@@ -95,7 +95,7 @@ export class CompetitorService {
     const p = assertApiAccess(principal, 'write');
     const project = await this.projects.findOwned(em, p, projectId);
     const domain = normalizeCompetitorDomain(domainInput);
-    if (domain.split(':')[0] === project.domain.replace(/^www\./, '')) throw badInput("A competitor cannot be the project's own domain.", [{ path: 'domain', message: 'own domain' }]);
+    if (competitorHostname(domain) === project.domain.replace(/^www\./, '')) throw badInput("A competitor cannot be the project's own domain.", [{ path: 'domain', message: 'own domain' }]);
     const max = quotaFor(this.config, p.plan).competitorsPerProject;
     const id = newId();
     await em.transactional(async (tx) => {

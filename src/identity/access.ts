@@ -44,11 +44,10 @@ export function quotaFor(config: Pick<AppConfig, 'quotas'>, plan: Plan): PlanQuo
   return config.quotas[plan];
 }
 
-export function assertWithinQuota(current: number, max: number, what: string, plan: Plan): void {
-  if (current >= max) {
-    throw new DomainError(
-      'PLAN_LIMIT',
-      `Plan limit reached: the ${PLAN_NAMES[plan]} plan allows ${max} ${what}.`,
-    );
+/** `current` rows exist and `adding` more are asked for (all or nothing). */
+export function assertWithinQuota(current: number, max: number, what: string, plan: Plan, adding = 1): void {
+  if (current + adding > max) {
+    const room = adding > 1 ? ` (${Math.max(0, max - current)} more can be added)` : '';
+    throw new DomainError('PLAN_LIMIT', `Plan limit reached: the ${PLAN_NAMES[plan]} plan allows ${max} ${what}${room}.`);
   }
 }

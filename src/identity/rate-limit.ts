@@ -6,8 +6,6 @@ export const RATE_LIMITS: Record<'A' | 'B', Record<Plan, number>> = {
   A: { FREE: 10, PRO: 60, ENTERPRISE: 120 },
   B: { FREE: 10, PRO: 60, ENTERPRISE: 300 },
 };
-/** Unauthenticated calls per client IP: the Free rate (the default of config ANONYMOUS_RATE_PER_MINUTE, which the runtime uses). */
-export const ANONYMOUS_RATE = RATE_LIMITS.B.FREE;
 const WINDOW_MS = 60_000;
 
 export interface RateLimitResult {

@@ -63,10 +63,7 @@ export class KeywordService {
       );
       const fresh = terms.filter((t) => !existing.has(t.key));
       if (fresh.length === 0) return [];
-      if (n + fresh.length > max) {
-        const room = Math.max(0, max - n);
-        assertWithinQuota(max, max, `${max} keywords per project (${room} more can be added)`, p.plan);
-      }
+      assertWithinQuota(n, max, 'keywords per project', p.plan, fresh.length);
       const rows = fresh.map((t) => ({ id: newId(), term: t.term, key: t.key }));
       await tx.execute(
         `INSERT INTO keyword (id, project_id, term, term_key, country, language, device, created_at)
@@ -76,8 +73,8 @@ export class KeywordService {
       );
       return rows.map((r) => r.id);
     });
-    if (ids.length) await scheduleDailyRankCheck(this.queue, project.id);
     if (!ids.length) return [];
+    await scheduleDailyRankCheck(this.queue, project.id);
     return nativeQuery<KeywordType>(em, `${KEYWORD_SELECT} WHERE k.id = ANY($1::uuid[]) ORDER BY k.created_at, k.id`, [ids]);
   }
 
