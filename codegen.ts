@@ -3,7 +3,7 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
 /** Typed documents for the REST facades' operations, generated from the printed schema. */
 const config: CodegenConfig = {
   schema: 'schema/schema.graphql',
-  documents: ['facades/v1/**/*.graphql', 'facades/api/**/*.graphql'],
+  documents: ['facades/fragments.graphql', 'facades/v1/**/*.graphql', 'facades/api/**/*.graphql'],
   generates: {
     'facades/generated/graphql.ts': {
       plugins: ['typescript-operations', 'typed-document-node'],
