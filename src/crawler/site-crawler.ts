@@ -38,6 +38,7 @@ export class SiteCrawler {
   private assetRequests = 0;
   private robots: RobotsTxt | null = null;
   private robotsPolicy: SiteFacts['robotsPolicy'] = 'allow-all';
+  private robotsShutsSite = false;
   private readonly site: string;
   private readonly start: URL;
   private crawled = 0;
@@ -109,16 +110,12 @@ export class SiteCrawler {
     this.seen.set(url, false);
     if (!force && this.options.respectRobots && !this.allowedByRobots(url)) {
       // When robots.txt shuts out the whole site, the site-level issue says so; per-link notices would be noise.
-      if (!this.blocksEverything()) this.linkTargets.set(url, { status: null, blockedByRobots: true });
+      if (!this.robotsShutsSite) this.linkTargets.set(url, { status: null, blockedByRobots: true });
       return;
     }
     this.seen.set(url, true);
     this.queue.push({ url, depth });
     this.notify();
-  }
-
-  private blocksEverything(): boolean {
-    return this.robotsPolicy === 'disallow-all' || (this.robotsPolicy === 'parse' && !this.allowedByRobots(`${this.start.origin}/`));
   }
 
   private allowedByRobots(url: string): boolean {
@@ -344,6 +341,8 @@ export class SiteCrawler {
       return { status: null, timedOut: isSafeHttpError(err) && err.code === 'TIMEOUT' };
     } finally {
       if (!this.options.respectRobots) this.robotsPolicy = 'allow-all';
+      // Decided once: with the whole site shut, per-link robots notices would only repeat the site-level issue.
+      this.robotsShutsSite = this.robotsPolicy === 'disallow-all' || (this.robotsPolicy === 'parse' && !this.allowedByRobots(`${this.start.origin}/`));
     }
   }
 
