@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import type { GraphQLFormattedError } from 'graphql';
 import { DomainError } from '../src/platform/errors.js';
@@ -80,6 +81,19 @@ function explorerLandingPage(explorerPath: string): ApolloServerPlugin<RequestCo
   };
 }
 
+/** Responses carry per-organization data: never cacheable (what Apollo's cache-control plugin would send). */
+function noStore(): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          if (!response.http.headers.has('cache-control')) response.http.headers.set('cache-control', 'no-store');
+        },
+      };
+    },
+  };
+}
+
 /** Apollo Server on /graphql: auth and rate limits first, then depth/cost limits and the domain schema. */
 export async function mountGraphQL(app: FastifyInstance, runtime: DomainRuntime, options: { explorerPath: string }): Promise<ApolloServer<RequestContext>> {
   const { config } = runtime;
@@ -91,7 +105,9 @@ export async function mountGraphQL(app: FastifyInstance, runtime: DomainRuntime,
     // Replaced by csrfRisk(): Apollo's version also refuses cookie-less GET queries.
     csrfPrevention: false,
     validationRules: [queryLimitsRule({ maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COST })],
-    plugins: [fastifyApolloDrainPlugin(app), explorerLandingPage(options.explorerPath)],
+    // The schema declares no cache hints, so the cache-control plugin could only ever answer no-store; it
+    // would also wrap every field resolver of the shared schema (REST routes included) to collect hints.
+    plugins: [ApolloServerPluginCacheControlDisabled(), noStore(), fastifyApolloDrainPlugin(app), explorerLandingPage(options.explorerPath)],
   });
   await apollo.start();
   app.route({

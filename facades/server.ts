@@ -90,10 +90,22 @@ function mountOps(app: FastifyInstance, runtime: DomainRuntime) {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
+  // Label children resolved once per (method, route, status): prom-client would otherwise hash the label
+  // set on every request. Callback-style hooks: no promise per request on the hot path.
+  const series = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    requests.inc({ method: request.method, route, status: String(reply.statusCode) });
-    duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    const key = `${request.method} ${reply.statusCode} ${route}`;
+    let s = series.get(key);
+    if (!s) {
+      const counter = requests.labels({ method: request.method, route, status: String(reply.statusCode) });
+      const histogram = duration.labels({ method: request.method, route });
+      s = { count: () => counter.inc(), observe: (seconds) => histogram.observe(seconds) };
+      series.set(key, s);
+    }
+    s.count();
+    s.observe(reply.elapsedTime / 1000);
+    done();
   });
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
@@ -124,8 +136,9 @@ export async function buildServer(runtime: DomainRuntime): Promise<FastifyInstan
       (reply as FastifyReply).header('x-request-id', String(request.id)).code(400).send({ error: message, code: 'BAD_USER_INPUT' });
     },
   }) as unknown as FastifyInstance;
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', String(request.id));
+    done();
   });
   app.setErrorHandler(handleError);
   // POST endpoints that take "no body" must also accept an empty body sent as application/json.

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { buildSchema, type ContainerType } from 'type-graphql';
-import type { GraphQLSchema } from 'graphql';
+import { isObjectType, type GraphQLSchema } from 'graphql';
+import { DIRECT_RESOLVERS, hasDirectResolvers } from '../src/platform/direct-resolvers.js';
 import { IdentityResolver } from '../src/identity/index.js';
 import { ProjectCountsResolver, ProjectResolver } from '../src/projects/index.js';
 import { TechnicalResolver } from '../src/technical/index.js';
@@ -31,10 +32,26 @@ export const RESOLVERS = [
  * printing the SDL needs no container (resolvers are only instantiated to resolve).
  */
 export async function buildDomainSchema(container?: ContainerType): Promise<GraphQLSchema> {
-  return buildSchema({
+  const schema = await buildSchema({
     resolvers: [...RESOLVERS],
     container,
     validate: false,
     emitSchemaFile: false,
   });
+  if (container) installDirectResolvers(schema, RESOLVERS.map((cls) => container.get(cls, undefined as never)));
+  return schema;
+}
+
+/** Hot per-row fields resolved without type-graphql's per-call wrapper (see src/platform/direct-resolvers.ts). */
+export function installDirectResolvers(schema: GraphQLSchema, resolverInstances: unknown[]): void {
+  for (const instance of resolverInstances) {
+    if (!hasDirectResolvers(instance)) continue;
+    for (const [coordinate, resolve] of Object.entries(instance[DIRECT_RESOLVERS]())) {
+      const [typeName, fieldName] = coordinate.split('.');
+      const type = schema.getType(typeName);
+      const field = isObjectType(type) ? type.getFields()[fieldName] : undefined;
+      if (!field?.resolve) throw new Error(`${instance.constructor.name}: direct resolver for ${coordinate}, which has no @FieldResolver`);
+      field.resolve = resolve;
+    }
+  }
 }

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import pg from 'pg';
 import type { GraphQLSchema } from 'graphql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../src/platform/config.js';
 import type { Channel, Principal, RequestContext } from '../src/platform/context.js';
 import { LoaderRegistry } from '../src/platform/context.js';
@@ -129,17 +130,22 @@ export async function createDomainRuntime(
     auth,
     schema,
     anonymousRate: config.ANONYMOUS_RATE_PER_MINUTE,
-    createContext: ({ principal, requestId, ip }) => ({
-      principal,
-      em: orm.em.fork(),
-      loaders: new LoaderRegistry(),
-      requestId,
-      ip,
-    }),
+    createContext: ({ principal, requestId, ip }) => {
+      let em: EntityManager | undefined;
+      return {
+        principal,
+        get em() {
+          return (em ??= orm.em.fork());
+        },
+        db: orm.em,
+        loaders: new LoaderRegistry(),
+        requestId,
+        ip,
+      };
+    },
     async authenticate(creds, channel) {
-      const em = orm.em.fork();
-      if (creds.bearer) return principals.fromApiKey(em, creds.bearer, channel);
-      if (creds.headers) return principals.fromSession(em, creds.headers, channel);
+      if (creds.bearer) return principals.fromApiKey(orm.em, creds.bearer, channel);
+      if (creds.headers) return principals.fromSession(orm.em.fork(), creds.headers, channel);
       return null;
     },
     rateLimit: (bucket, limit) => limiter.hit(bucket, limit),

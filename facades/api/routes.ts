@@ -74,7 +74,7 @@ export const apiRoutes: RestRoute[] = [
     operation: ApiGetProjectDocument,
     schema: { params: idParam, response: { 200: body({ project: ProjectDetail }), ...errors(...READ_ERRORS) } },
     variables: ({ params }) => ({ id: params.id }),
-    map: ({ project: { counts, ...p } }) => ({ project: { ...p, _count: counts } }),
+    map: (data) => data,
   }),
   defineRoute({
     method: 'DELETE',

@@ -12,9 +12,8 @@ export const v1Routes: RestRoute[] = [
     summary: "List the organization's projects",
     operation: V1ListProjectsDocument,
     schema: { response: { 200: body({ projects: arrayOf(ProjectV1) }), ...errors(401, 403, 429, 500) } },
-    map: (data) => ({
-      projects: data.projects.map(({ counts, ...p }) => ({ ...p, _count: counts })),
-    }),
+    // The operation aliases counts as _count: the data already has the REST shape.
+    map: (data) => data,
   }),
   defineRoute({
     method: 'GET',

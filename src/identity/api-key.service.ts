@@ -4,7 +4,7 @@ import type { Plan } from '../platform/config.js';
 import type { MemberRole, Principal } from '../platform/context.js';
 import { DomainError, badInput, notFound } from '../platform/errors.js';
 import { isUuid, newId } from '../platform/ids.js';
-import { nativeQuery } from '../platform/db/native-query.js';
+import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
 import { requireRole } from './access.js';
 import { ApiKeyEntity, type ApiKey } from './api-key.entity.js';
 
@@ -66,10 +66,10 @@ export class ApiKeyService {
   }
 
   /** The hot path of every Surface A request: one indexed lookup, and a throttled lastUsedAt write. */
-  async verify(em: EntityManager, key: string): Promise<VerifiedKey | null> {
+  async verify(db: NativeDb, key: string): Promise<VerifiedKey | null> {
     if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null;
     const rows = await nativeQuery<{ id: string; organization_id: string; plan: Plan; last_used_at: Date | null }>(
-      em,
+      db,
       `SELECT k.id, k.organization_id, o.plan, k.last_used_at FROM api_key k JOIN "organization" o ON o.id = k.organization_id
        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
       [hashApiKey(key)],
@@ -77,7 +77,7 @@ export class ApiKeyService {
     const row = rows[0];
     if (!row) return null;
     if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > LAST_USED_RESOLUTION_MS) {
-      void nativeQuery(em, 'UPDATE api_key SET last_used_at = now() WHERE id = $1', [row.id]).catch(() => undefined);
+      void nativeQuery(db, 'UPDATE api_key SET last_used_at = now() WHERE id = $1', [row.id]).catch(() => undefined);
     }
     return { apiKeyId: row.id, organizationId: row.organization_id, plan: row.plan };
   }

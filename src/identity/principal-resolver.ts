@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Channel, Principal } from '../platform/context.js';
+import type { NativeDb } from '../platform/db/native-query.js';
 import type { Auth } from './auth.js';
 import type { ApiKeyService } from './api-key.service.js';
 import type { OrganizationService } from './organization.service.js';
@@ -12,8 +13,8 @@ export class PrincipalResolver {
     private readonly organizations: OrganizationService,
   ) {}
 
-  async fromApiKey(em: EntityManager, key: string, channel: Channel): Promise<Principal | null> {
-    const verified = await this.apiKeys.verify(em, key);
+  async fromApiKey(db: NativeDb, key: string, channel: Channel): Promise<Principal | null> {
+    const verified = await this.apiKeys.verify(db, key);
     if (!verified) return null;
     // A key acts for its organization with member rights: it cannot manage keys or members.
     return { organizationId: verified.organizationId, plan: verified.plan, role: 'member', via: 'API_KEY', channel, apiKeyId: verified.apiKeyId };

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { NativeDb } from './db/native-query.js';
 import type { Plan } from './config.js';
 
 /** Which door a request came through; plan access differs by door (DESIGN §4). */
@@ -33,7 +34,10 @@ export class LoaderRegistry {
 
 export interface RequestContext {
   principal: Principal | null;
+  /** A fork of the ORM for this request (created on first use: forking costs more than a plain read). */
   em: EntityManager;
+  /** Plain SQL reads through nativeQuery, outside any unit of work; forks nothing. */
+  db: NativeDb;
   loaders: LoaderRegistry;
   requestId: string;
   ip?: string;

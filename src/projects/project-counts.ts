@@ -2,10 +2,10 @@ import DataLoader from 'dataloader';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
 import { nativeQuery } from '../platform/db/native-query.js';
+import { DIRECT_RESOLVERS, type HasDirectResolvers } from '../platform/direct-resolvers.js';
 import { ProjectCountsType, ProjectType } from './project.types.js';
 
 export type ProjectCountField = 'audits' | 'keywords' | 'competitors';
-type Counts = Record<ProjectCountField, number>;
 
 /**
  * The modules that own the counted rows register their count query here (`$1` = project ids); a list of
@@ -18,12 +18,12 @@ export class ProjectCountRegistry {
     this.sources.set(field, sql);
   }
 
-  loader(ctx: RequestContext): DataLoader<string, Counts> {
+  loader(ctx: RequestContext): DataLoader<string, ProjectCountsType> {
     return ctx.loaders.get('projects.counts', () =>
-      new DataLoader<string, Counts>(async (projectIds) => {
+      new DataLoader<string, ProjectCountsType>(async (projectIds) => {
         const parts = [...this.sources].map(([field, sql]) => `SELECT '${field}' AS field, c.project_id::text AS project_id, c.n FROM (${sql}) c`);
-        const rows = parts.length ? await nativeQuery<{ field: ProjectCountField; project_id: string; n: number }>(ctx.em, parts.join(' UNION ALL '), [projectIds]) : [];
-        const by = new Map<string, Counts>(projectIds.map((id) => [id, { audits: 0, keywords: 0, competitors: 0 }]));
+        const rows = parts.length ? await nativeQuery<{ field: ProjectCountField; project_id: string; n: number }>(ctx.db, parts.join(' UNION ALL '), [projectIds]) : [];
+        const by = new Map<string, ProjectCountsType>(projectIds.map((id) => [id, { audits: 0, keywords: 0, competitors: 0 }]));
         for (const r of rows) {
           const counts = by.get(r.project_id);
           if (counts) counts[r.field] = r.n;
@@ -34,13 +34,17 @@ export class ProjectCountRegistry {
   }
 }
 
-/** One resolver call per project for all its counters (type-graphql's per-call overhead dominates list cost). */
+/** One resolver call per project for all its counters, resolved directly (it runs once per listed project). */
 @Resolver(() => ProjectType)
-export class ProjectCountsResolver {
+export class ProjectCountsResolver implements HasDirectResolvers {
   constructor(private readonly registry: ProjectCountRegistry) {}
 
   @FieldResolver(() => ProjectCountsType)
-  async counts(@Root() project: ProjectType, @Ctx() ctx: RequestContext): Promise<ProjectCountsType> {
-    return { projectId: project.id, ...(await this.registry.loader(ctx).load(project.id)) };
+  counts(@Root() project: ProjectType, @Ctx() ctx: RequestContext): Promise<ProjectCountsType> {
+    return this.registry.loader(ctx).load(project.id);
+  }
+
+  [DIRECT_RESOLVERS]() {
+    return { 'Project.counts': (project: ProjectType, _args: unknown, ctx: RequestContext) => this.counts(project, ctx) };
   }
 }

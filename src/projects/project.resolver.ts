@@ -4,9 +4,13 @@ import type { ProjectRecord } from './project.entity.js';
 import { ProjectService } from './project.service.js';
 import { CreateProjectInput, DeleteProjectPayload, ProjectType, UpdateProjectInput } from './project.types.js';
 
-/** Entity -> API shape; counters and scores are filled by the owning modules' field resolvers. */
+/**
+ * Entity -> API shape; counters and scores are filled by the owning modules' field resolvers. An instance,
+ * not a plain object: type-graphql otherwise copies the root into a new ProjectType for every field
+ * resolver call (twice per project and field in a list).
+ */
 export function toProjectType(project: ProjectRecord): ProjectType {
-  return {
+  return Object.assign(new ProjectType(), {
     id: project.id,
     name: project.name,
     url: project.url,
@@ -24,7 +28,7 @@ export function toProjectType(project: ProjectRecord): ProjectType {
       rankDevice: project.settings?.rankDevice ?? null,
       rankIncludeSubdomains: project.settings?.rankIncludeSubdomains ?? null,
     },
-  };
+  });
 }
 
 @Resolver(() => ProjectType)
@@ -33,7 +37,7 @@ export class ProjectResolver {
 
   @Query(() => [ProjectType], { description: "The organization's projects, oldest first." })
   async projects(@Ctx() ctx: RequestContext): Promise<ProjectType[]> {
-    return (await this.service.list(ctx.em, ctx.principal)).map(toProjectType);
+    return (await this.service.list(ctx.db, ctx.principal)).map(toProjectType);
   }
 
   @Query(() => ProjectType, { description: 'One project; NOT_FOUND when it is missing or belongs to another organization.' })

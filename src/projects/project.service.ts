@@ -4,7 +4,7 @@ import type { Principal } from '../platform/context.js';
 import { DomainError, badInput, notFound } from '../platform/errors.js';
 import { isUuid, newId } from '../platform/ids.js';
 import { assertApiAccess, assertWithinQuota, quotaFor } from '../identity/index.js';
-import { nativeQuery } from '../platform/db/native-query.js';
+import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
 import { ProjectEntity, type Project, type ProjectRecord, type ProjectSettings } from './project.entity.js';
 import { normalizeProjectUrl } from './project-url.js';
 
@@ -26,10 +26,10 @@ export class ProjectService {
   }
 
   /** Plain rows, not managed entities: lists are read-only and hydration would cost more than the query. */
-  async list(em: EntityManager, principal: Principal | null): Promise<ProjectRecord[]> {
+  async list(db: NativeDb, principal: Principal | null): Promise<ProjectRecord[]> {
     const p = assertApiAccess(principal, 'read');
     return nativeQuery<ProjectRecord>(
-      em,
+      db,
       `SELECT id, organization_id AS "organizationId", name, url, domain, settings, created_at AS "createdAt"
        FROM project WHERE organization_id = $1 ORDER BY created_at, id`,
       [p.organizationId],

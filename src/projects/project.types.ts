@@ -2,8 +2,6 @@ import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 
 @ObjectType('ProjectCounts', { description: 'Counters of a project (audits, keywords, competitors).' })
 export class ProjectCountsType {
-  /** Not exposed: lets field resolvers of other modules batch by project. */
-  projectId!: string;
   @Field(() => Int) audits!: number;
   @Field(() => Int) keywords!: number;
   @Field(() => Int) competitors!: number;

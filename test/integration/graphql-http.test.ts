@@ -55,6 +55,15 @@ describe('GraphQL over HTTP (graphql-http server audits)', () => {
     expect(failed('SHOULD')).toEqual([]);
   }, 60_000);
 
+  it('answers are never cacheable (Cache-Control: no-store), for data and for errors', async () => {
+    const data = await post(t, '{ projects { id } }', { headers: { cookie: user.cookie, 'apollo-require-preflight': '1' } });
+    expect(data.json().data.projects).toEqual([]);
+    expect(data.headers['cache-control']).toBe('no-store');
+    const error = await post(t, '{ nope }', { accept: GRAPHQL_ACCEPT });
+    expect(error.statusCode).toBe(400);
+    expect(error.headers['cache-control']).toBe('no-store');
+  });
+
   it('GET runs queries (not mutations); a cookie needs a preflight-forcing header (CSRF)', async () => {
     const get = (query: string, headers: Record<string, string> = {}) =>
       t.app.inject({ method: 'GET', url: `/graphql?query=${encodeURIComponent(query)}`, remoteAddress: '198.18.1.1', headers: { accept: JSON_ACCEPT, ...headers } });

@@ -29,6 +29,13 @@ describe('logs, health and metrics', () => {
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ok', checks: { postgres: true, redis: true } });
     const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
     expect(metrics.body).toMatch(/http_requests_total\{method="GET",route="\/readyz",status="200"\} 1/);
+    // Series are cached per route and status after the first request: later requests still count.
+    await t.app.inject({ method: 'GET', url: '/readyz' });
+    await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'bad id' } });
+    const again = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(again).toMatch(/http_requests_total\{method="GET",route="\/readyz",status="200"\} 2/);
+    expect(again).toMatch(/http_requests_total\{method="GET",route="\/healthz",status="200"\} 2/);
+    expect(again).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/readyz"\} 2/);
   });
 });
 

@@ -32,13 +32,20 @@ interface PgLikeClient {
 }
 
 /**
+ * What nativeQuery needs: an ORM configuration (whose native pool it uses) and a connection to fall back
+ * on. Any EntityManager qualifies; request contexts expose the root one as `db`, so plain reads need no fork.
+ */
+export type NativeDb = Pick<EntityManager, 'config' | 'getConnection'>;
+
+/**
  * Hot-path reads straight on node-postgres: server-side parameters ($1, $2 ..., arrays bound natively) and
  * plain rows, skipping MikroORM's SQL inlining and entity hydration, which cost several times the query itself
  * on list endpoints. Uses the ORM's native pool when one was created; not for use inside a MikroORM transaction.
  */
-export async function nativeQuery<T>(em: EntityManager, text: string, values: unknown[] = []): Promise<T[]> {
+export async function nativeQuery<T>(em: NativeDb, text: string, values: unknown[] = []): Promise<T[]> {
   const pool = pools.get(em.config);
-  if (pool) return (await pool.query({ text, values })).rows as T[];
+  // (text, values), not a config object: node-postgres copies config objects property by property.
+  if (pool) return (await pool.query(text, values)).rows as T[];
   const client = em.getConnection().getKnex().client as {
     acquireConnection(): Promise<PgLikeClient>;
     releaseConnection(c: PgLikeClient): Promise<void>;
