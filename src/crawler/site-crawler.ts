@@ -93,7 +93,10 @@ export class SiteCrawler {
   }
 
   private enqueue(raw: string, depth: number, force = false): void {
-    // One parse per link: the URL parser already lower-cases the host and drops default ports.
+    // Known keys are normalized hrefs, so a string equal to one is that URL: most links of a site point at
+    // pages already seen, and page links arrive normalized. Anything else is parsed once: the URL parser
+    // lower-cases the host and drops default ports.
+    if (this.seen.has(raw)) return;
     let parsed: URL;
     try {
       parsed = new URL(raw);

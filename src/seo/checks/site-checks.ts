@@ -235,10 +235,11 @@ function nearDuplicateCheck(pages: readonly PageSummary[]): SiteCheckResult {
 function orphanCheck(input: SiteCheckInput): SiteCheckResult {
   const sitemapUrls = input.sitemap?.urls;
   if (!sitemapUrls || sitemapUrls.length === 0 || input.pages.length === 0 || input.crawlTruncated) return notApplicable('LINKS_ORPHAN');
+  // Pages share most link targets: normalize each distinct one once, not once per link.
+  const targets = new Set<string>();
+  for (const page of input.pages) for (const target of page.internalLinks) targets.add(target);
   const linked = new Set<string>();
-  for (const page of input.pages) {
-    for (const target of page.internalLinks) linked.add(normalizeUrl(target) ?? target);
-  }
+  for (const target of targets) linked.add(normalizeUrl(target) ?? target);
   // A link to a URL that redirects is an inlink of the redirect's target.
   for (const page of input.pages) {
     const from = normalizeUrl(page.url);

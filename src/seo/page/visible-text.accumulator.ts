@@ -2,7 +2,8 @@ import { createHash, type Hash } from 'node:crypto';
 
 /** Buffered characters before words are counted and hashed; bounds memory whatever the page size. */
 const FLUSH_CHARS = 4_096;
-const SPACE_RE = /\s+/;
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
 
 export interface VisibleTextSummary {
   wordCount: number;
@@ -18,6 +19,8 @@ export interface VisibleTextSummary {
  */
 export class VisibleTextAccumulator {
   private buffer = '';
+  /** Last code unit of `buffer` (meaningful while it is not empty). */
+  private lastCode = 0;
   private words = 0;
   private bytes = 0;
   private readonly hash: Hash = createHash('sha1');
@@ -33,13 +36,19 @@ export class VisibleTextAccumulator {
   private shingles = 0;
 
   push(text: string): void {
+    if (text === '') return;
     this.buffer += text;
+    this.lastCode = text.charCodeAt(text.length - 1);
     if (this.buffer.length >= FLUSH_CHARS) this.flush(false);
   }
 
   /** Marks a block boundary (end of a paragraph, cell, line break): words on either side stay apart. */
   boundary(): void {
-    if (this.buffer.length > 0 && this.buffer.charCodeAt(this.buffer.length - 1) !== 32) this.buffer += ' ';
+    // The last code unit is remembered: reading it off the concatenated buffer would flatten it every time.
+    if (this.buffer.length > 0 && this.lastCode !== 32) {
+      this.buffer += ' ';
+      this.lastCode = 32;
+    }
   }
 
   finish(): VisibleTextSummary {
@@ -79,22 +88,55 @@ export class VisibleTextAccumulator {
       this.buffer = chunk.slice(cut);
       chunk = chunk.slice(0, cut);
     }
-    const parts = chunk.toLowerCase().split(SPACE_RE);
+    // One pass over the lowercased chunk, no regex and no token array: words are hashed as they are
+    // read (FNV-1a, word test folded in), and the normalized text (words joined by ' ', plus a trailing
+    // ' ') is assembled from the stretches that already have that form, cut only at irregular whitespace.
+    const lower = chunk.toLowerCase();
+    const n = lower.length;
     let normalized = '';
-    for (const token of parts) {
-      if (token === '') continue;
-      normalized += token + ' ';
-      if (!hasWordCharacter(token)) continue;
-      this.words++;
-      const h = fnv1a(token);
-      if (this.words >= 3) this.addShingle(this.prev2, this.prev1, h);
-      this.prev2 = this.prev1;
-      this.prev1 = h;
+    let segmentStart = -1;
+    let inToken = false;
+    let word = false;
+    let h = FNV_OFFSET;
+    for (let i = 0; i < n; ) {
+      const c = lower.charCodeAt(i);
+      if (!isJsSpace(c)) {
+        if (!inToken) {
+          inToken = true;
+          if (segmentStart < 0) segmentStart = i;
+        }
+        h = Math.imul(h ^ c, FNV_PRIME);
+        if (!word) word = isWordCode(c);
+        i++;
+        continue;
+      }
+      let end = i + 1;
+      while (end < n && isJsSpace(lower.charCodeAt(end))) end++;
+      if (inToken) {
+        if (word) this.addWord(h >>> 0);
+        inToken = false;
+        word = false;
+        h = FNV_OFFSET;
+      }
+      // A single ' ' between two words is already normalized: the stretch goes on.
+      if (segmentStart >= 0 && !(c === 32 && end === i + 1 && end < n)) {
+        normalized += lower.slice(segmentStart, i) + ' ';
+        segmentStart = -1;
+      }
+      i = end;
     }
-    if (normalized !== '') {
-      this.hash.update(normalized);
-      this.bytes += Buffer.byteLength(normalized);
-    }
+    if (inToken && word) this.addWord(h >>> 0);
+    if (segmentStart >= 0) normalized += lower.slice(segmentStart) + ' ';
+    if (normalized === '') return;
+    this.hash.update(normalized);
+    this.bytes += Buffer.byteLength(normalized);
+  }
+
+  private addWord(token: number): void {
+    this.words++;
+    if (this.words >= 3) this.addShingle(this.prev2, this.prev1, token);
+    this.prev2 = this.prev1;
+    this.prev1 = token;
   }
 
   private addShingle(a: number, b: number, c: number): void {
@@ -116,6 +158,13 @@ export class VisibleTextAccumulator {
   }
 }
 
+/** Exactly the code units /\s/ matches (ECMAScript WhiteSpace and LineTerminator). */
+function isJsSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
 function isSpace(code: number): boolean {
   return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || (code >= 0x2000 && code <= 0x200a) || code === 0x3000;
 }
@@ -124,29 +173,13 @@ function isSpace(code: number): boolean {
  * A token is a word when it holds a letter or digit. Non-ASCII code points count as letters except
  * the punctuation, symbol and emoji ranges, which keeps "—" or "|" out without a Unicode regex.
  */
-function hasWordCharacter(token: string): boolean {
-  for (let i = 0; i < token.length; i++) {
-    const c = token.charCodeAt(i);
-    if (c < 0x80) {
-      if ((c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90)) return true;
-    } else if (c >= 0xc0 && c !== 0xd7 && c !== 0xf7 && !(c >= 0x2000 && c <= 0x2bff) && !(c >= 0x3000 && c <= 0x303f) && !(c >= 0xd800 && c <= 0xdfff) && !(c >= 0xfe00 && c <= 0xfe0f)) {
-      return true;
-    }
-  }
-  return false;
-}
-
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
+function isWordCode(c: number): boolean {
+  if (c < 0x80) return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+  return c >= 0xc0 && c !== 0xd7 && c !== 0xf7 && !(c >= 0x2000 && c <= 0x2bff) && !(c >= 0x3000 && c <= 0x303f) && !(c >= 0xd800 && c <= 0xdfff) && !(c >= 0xfe00 && c <= 0xfe0f);
 }
 
 /** Order-sensitive mix of three word hashes into 32 well-spread bits (murmur3 finalizer). */
-function combine(seed: number, a: number, b: number, c: number): number {
+export function combine(seed: number, a: number, b: number, c: number): number {
   let h = seed;
   h = Math.imul(h ^ a, 0x9e3779b1);
   h = (h << 13) | (h >>> 19);
