@@ -1,9 +1,19 @@
+import { setFlagsFromString } from 'node:v8';
 import { DelayedError, UnrecoverableError } from 'bullmq';
 import { QUEUES, createWorker } from '../src/platform/queues.js';
 import { createConfiguredSafeHttpClient, parseResolvePins } from '../src/platform/safe-http/index.js';
 import { AuditJobRunner, type AuditJobData } from '../src/audits/index.js';
+import { createPageFactsPool } from '../src/crawler/index.js';
 import { createLabMeter } from '../src/technical/index.js';
 import { runWorkerProcess } from './run-worker.js';
+
+/**
+ * An audit keeps a small record per page (about 4 KB for 20,000 pages) and streams everything else, so its
+ * live heap stays well under 100 MB; V8's default growth lets the old space reach twice that in garbage
+ * before a full collection. The heap grows by 25% between collections instead (no hard cap: a larger
+ * audit still gets the memory it needs). Measured on 20,000 pages: peak RSS 400 -> under 300 MB, same speed.
+ */
+setFlagsFromString('--heap-growing-percent=25');
 
 /** A failure message an owner can read; database and driver errors stay in the log. */
 function readable(err: Error): string {
@@ -17,7 +27,11 @@ void runWorkerProcess('audit-worker', async ({ config, logger, orm, shuttingDown
   const meter = config.CHROMIUM_PATH
     ? createLabMeter({ chromiumPath: config.CHROMIUM_PATH, userAgent: config.CRAWLER_USER_AGENT, hostPins: parseResolvePins(config.SAFE_HTTP_RESOLVE), onError: (url, err) => logger.warn({ url, err }, 'lab measurement failed') })
     : null;
-  const runner = new AuditJobRunner(orm, client, config, logger, meter ? (urls) => meter.measure(urls) : undefined);
+  // Page parsing on worker threads beside the crawl loop: an audit then uses more than one core.
+  const parser = config.AUDIT_PARSE_THREADS > 0
+    ? createPageFactsPool(config.AUDIT_PARSE_THREADS, { maxHeapMb: 96, onDegraded: (err) => logger.warn({ err }, 'page analysis threads unavailable') })
+    : null;
+  const runner = new AuditJobRunner(orm, client, config, logger, meter ? (urls) => meter.measure(urls) : undefined, parser?.extract);
   const worker = createWorker<AuditJobData>(
     QUEUES.audit,
     async (job, token) => {
@@ -53,5 +67,5 @@ void runWorkerProcess('audit-worker', async ({ config, logger, orm, shuttingDown
     logger.error({ err, auditId, attempt: job.attemptsMade, final }, 'audit attempt failed');
     void (final ? runner.markFailed(auditId, readable(err)) : runner.markQueued(auditId, `Attempt ${job.attemptsMade} failed; retrying.`));
   });
-  return { workers: [worker], close: async () => { await meter?.close(); await client.close(); } };
+  return { workers: [worker], close: async () => { await meter?.close(); await parser?.close(); await client.close(); } };
 });

@@ -1,5 +1,5 @@
 import type { SafeHttpClient } from '../platform/safe-http/index.js';
-import { SiteCrawler, type CrawlOptions, type CrawlProgress, type SiteFacts } from '../crawler/index.js';
+import { SiteCrawler, type CrawlOptions, type CrawlProgress, type PageFactsExtract, type SiteFacts } from '../crawler/index.js';
 import {
   CheckAggregator,
   LINK_TARGET_CODES,
@@ -89,6 +89,7 @@ export async function runAuditEngine(
   options: CrawlOptions,
   sink: AuditSink,
   labMeter?: LabMeter,
+  extract?: PageFactsExtract,
 ): Promise<AuditOutcome> {
   const aggregator = new CheckAggregator({ maxOccurrencesPerCode: 20 });
   const summaries: PageSummary[] = [];
@@ -132,7 +133,7 @@ export async function runAuditEngine(
     return value;
   };
 
-  const crawler = new SiteCrawler(client, options);
+  const crawler = new SiteCrawler(client, options, extract);
   const site = await crawler.run({
     onPage: async ({ fetch, facts, error }) => {
       addResults(fetch.url, runPageChecks(facts, fetch));

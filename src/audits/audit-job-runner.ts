@@ -5,7 +5,7 @@ import type { Logger } from '../platform/logger.js';
 import { newId } from '../platform/ids.js';
 import { jsonParam } from '../platform/db/sql-params.js';
 import type { SafeHttpClient } from '../platform/safe-http/index.js';
-import { DEFAULT_CRAWL_OPTIONS } from '../crawler/index.js';
+import { DEFAULT_CRAWL_OPTIONS, type PageFactsExtract } from '../crawler/index.js';
 import { ProjectEntity } from '../projects/index.js';
 import { AuditEntity } from './audit.entity.js';
 import { runAuditEngine, type AuditOutcome, type AuditPageRow, type AuditSink, type LabMeter, type OccurrenceRecord } from './audit-engine.js';
@@ -32,6 +32,8 @@ export class AuditJobRunner {
     private readonly config: Pick<AppConfig, 'CRAWLER_USER_AGENT'>,
     private readonly logger: Logger,
     private readonly labMeter?: LabMeter,
+    /** Page parsing, e.g. on the worker's thread pool; in this thread by default. */
+    private readonly extract?: PageFactsExtract,
   ) {}
 
   async run(auditId: string, ctx: AuditRunContext = {}): Promise<AuditRunResult> {
@@ -88,6 +90,7 @@ export class AuditJobRunner {
       },
       sink,
       this.labMeter,
+      this.extract,
     );
     if (outcome.stopped) return cancelled ? 'cancelled' : 'interrupted';
     const done = await this.complete(em, auditId, project.id, outcome);

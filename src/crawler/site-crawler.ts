@@ -1,7 +1,8 @@
 import type { SafeHttpClient, SafeHttpStreamResponse } from '../platform/safe-http/index.js';
 import { isSafeHttpError } from '../platform/safe-http/index.js';
 import type { LinkTargetInfo, PageFetch, PageResource, SitemapSiteInput } from '../seo/checks/index.js';
-import { extractPageFacts, normalizeUrl, siteKey, type HeaderMap, type PageFacts } from '../seo/page/index.js';
+import { normalizeUrl, siteKey, type HeaderMap, type PageFacts } from '../seo/page/index.js';
+import { extractInline, type PageFactsExtract } from './page-facts-pool.js';
 import { blockedAiSearchBots, blocksAll, isAllowed, parseRobotsTxt, robotsPolicyForStatus, type RobotsTxt } from '../seo/robots/index.js';
 import { validateSitemap, type SitemapAnalysis } from '../seo/sitemap/index.js';
 import type { CrawlHooks, CrawlOptions, SiteFacts } from './crawl.types.js';
@@ -47,6 +48,8 @@ export class SiteCrawler {
   private truncated = false;
   private nextSlot = 0;
   private waiters: (() => void)[] = [];
+  /** Requests in flight against the site: at most options.concurrency (politeness). */
+  private readonly permits: Permits;
   private startFacts: Pick<SiteFacts, 'startStatus' | 'https' | 'hstsHeader' | 'httpVersion' | 'compression' | 'startTtfbMs'> = {
     startStatus: null,
     https: false,
@@ -59,9 +62,11 @@ export class SiteCrawler {
   constructor(
     private readonly client: SafeHttpClient,
     private readonly options: CrawlOptions,
+    private readonly extract: PageFactsExtract = extractInline,
   ) {
     this.start = new URL(options.startUrl);
     this.site = siteKey(this.start.host);
+    this.permits = new Permits(Math.max(1, options.concurrency));
   }
 
   async run(hooks: CrawlHooks): Promise<SiteFacts> {
@@ -70,7 +75,9 @@ export class SiteCrawler {
     const sitemap = await this.fetchSitemaps(origin, robots.sitemaps ?? []);
 
     this.enqueue(this.start.href, 0, true);
-    await Promise.all(Array.from({ length: Math.max(1, this.options.concurrency) }, () => this.worker(hooks)));
+    // Twice as many pages in progress as requests allowed in flight: while some pages are parsed and checked,
+    // the site's request slots stay busy. Each page holds a slot only while its response is being received.
+    await Promise.all(Array.from({ length: 2 * Math.max(1, this.options.concurrency) }, () => this.worker(hooks)));
 
     const [favicon, llmsTxt] = await Promise.all([this.statusOf(`${origin}/favicon.ico`), this.statusOf(`${origin}/llms.txt`)]);
     await this.checkExternalLinks();
@@ -177,7 +184,6 @@ export class SiteCrawler {
       }
       this.inflight++;
       try {
-        await this.pace();
         const page = await this.fetchPage(item);
         this.crawled++;
         await hooks.onPage(page);
@@ -200,9 +206,39 @@ export class SiteCrawler {
   }
 
   private async fetchPage(item: QueueItem): Promise<{ fetch: PageFetch; facts: PageFacts | null; error: string | null }> {
-    const started = Date.now();
     const fetch: PageFetch = { url: item.url, finalUrl: item.url, status: 0, depth: item.depth, redirects: [], bytes: 0, headers: {} };
     if (this.sitemapUrls.size) fetch.inSitemap = this.sitemapUrls.has(item.url);
+    // A request slot is held from the request until the body is in; parsing and checks run without one.
+    await this.permits.acquire();
+    let received: Awaited<ReturnType<SiteCrawler['receive']>>;
+    try {
+      await this.pace();
+      received = await this.receive(item, fetch);
+    } finally {
+      this.permits.release();
+    }
+    if ('error' in received) return { fetch, facts: null, error: received.error };
+    const { body, finalUrl } = received;
+    fetch.bytes = body.length;
+    // The body may be handed to another thread (and its memory with it): nothing reads it after this.
+    const facts = await this.extract(body, { url: fetch.finalUrl, headers: fetch.headers, status: fetch.status });
+    if (this.inSite(finalUrl)) {
+      for (const link of facts.links) {
+        if (link.kind !== 'http' || !link.url) continue;
+        if (link.internal) this.enqueue(link.url, item.depth < 0 ? -1 : item.depth + 1);
+        else if (this.externalCandidates.size < this.options.externalLinkBudget) this.externalCandidates.add(link.url);
+      }
+    }
+    fetch.resources = await this.pageResources(facts);
+    return { fetch, facts, error: null };
+  }
+
+  /**
+   * The request and, for an HTML page to analyze, its body. Fills `fetch`; `error: null` means a
+   * response that is recorded but not analyzed (not HTML, an error status, a redirect analyzed elsewhere).
+   */
+  private async receive(item: QueueItem, fetch: PageFetch): Promise<{ body: Buffer; finalUrl: URL } | { error: string | null }> {
+    const started = Date.now();
     let response: SafeHttpStreamResponse;
     try {
       response = await this.client.request(item.url, { stream: true, headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' } });
@@ -214,7 +250,7 @@ export class SiteCrawler {
         if (isSafeHttpError(err)) fetch.redirects = err.redirects ?? [];
       }
       fetch.responseMs = Date.now() - started;
-      return { fetch, facts: null, error: err instanceof Error ? err.message : String(err) };
+      return { error: err instanceof Error ? err.message : String(err) };
     }
     fetch.finalUrl = response.finalUrl;
     fetch.status = response.status;
@@ -238,28 +274,16 @@ export class SiteCrawler {
     if (!analyze) {
       response.body.destroy();
       fetch.bytes = Number(firstHeader(response.headers, 'content-length') ?? 0) || 0;
-      return { fetch, facts: null, error: null };
+      return { error: null };
     }
-    let body: Buffer;
     try {
       const chunks: Buffer[] = [];
       for await (const chunk of response.body) chunks.push(chunk as Buffer);
-      body = Buffer.concat(chunks);
+      return { body: Buffer.concat(chunks), finalUrl };
     } catch (err) {
       if (isSafeHttpError(err) && err.code === 'TIMEOUT') fetch.timedOut = true;
-      return { fetch, facts: null, error: err instanceof Error ? err.message : String(err) };
+      return { error: err instanceof Error ? err.message : String(err) };
     }
-    fetch.bytes = body.length;
-    const facts = extractPageFacts(body, { url: response.finalUrl, headers: response.headers, status: response.status });
-    if (this.inSite(finalUrl)) {
-      for (const link of facts.links) {
-        if (link.kind !== 'http' || !link.url) continue;
-        if (link.internal) this.enqueue(link.url, item.depth < 0 ? -1 : item.depth + 1);
-        else if (this.externalCandidates.size < this.options.externalLinkBudget) this.externalCandidates.add(link.url);
-      }
-    }
-    fetch.resources = await this.pageResources(facts);
-    return { fetch, facts, error: null };
   }
 
   private recordStart(response: SafeHttpStreamResponse): void {
@@ -297,12 +321,15 @@ export class SiteCrawler {
   }
 
   private async headCheck(url: string): Promise<{ status: number; headers: HeaderMap; redirected: boolean } | null> {
+    await this.permits.acquire();
     try {
       let r = await this.client.request(url, { method: 'HEAD', totalTimeoutMs: 10_000 });
       if (r.status === 405 || r.status === 501) r = await this.client.request(url, { maxBytes: 1024, onBodyLimit: 'truncate', totalTimeoutMs: 10_000 });
       return { status: r.status, headers: r.headers, redirected: r.redirects.length > 0 };
     } catch {
       return null;
+    } finally {
+      this.permits.release();
     }
   }
 
@@ -404,5 +431,29 @@ export class SiteCrawler {
       };
     }
     return result;
+  }
+}
+
+/** A counting semaphore: at most `size` holders; waiters are served in arrival order. */
+class Permits {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  acquire(): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free++;
   }
 }

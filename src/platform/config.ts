@@ -87,6 +87,8 @@ const envSchema = z
     LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
     LLM_MAX_TOKENS: z.coerce.number().int().positive().default(800),
     WORKER_CONCURRENCY: z.coerce.number().int().positive().default(2),
+    /** Worker threads per audit worker process that parse pages (0: parse in the crawl loop's thread). */
+    AUDIT_PARSE_THREADS: z.coerce.number().int().min(0).max(32).default(1),
     /** Job lock; a worker that dies is detected within about this long and its job restarted. */
     WORKER_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),
   })

@@ -51,8 +51,8 @@ function readSettings(): AuditBenchSettings {
     crawleeMaxRequests: intFromEnv('BENCH_AUDIT_CRAWLEE_MAX_REQUESTS', 0) || null,
     timeoutMs: intFromEnv('BENCH_AUDIT_TIMEOUT_SEC', 1_800) * 1000,
     /**
-     * Off by default: with a sitemap our crawler currently leaves about a third of the site uncrawled (sitemap
-     * URLs are taken while linked pages are still in flight; their children exceed maxDepth and are marked seen).
+     * BENCH_AUDIT_SITEMAP=1 serves robots.txt with a sitemap.xml listing every page (our crawler seeds from it;
+     * crawlee does not read it). Off by default: the site is then found by links only.
      */
     sitemap: process.env.BENCH_AUDIT_SITEMAP === '1',
     // BENCH_AUDIT_WORKER_DIST=dist (after npm run build): the compiled worker, as production runs it, not tsx.

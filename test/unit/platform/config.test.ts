@@ -10,6 +10,8 @@ describe('config', () => {
     expect(c.DEFAULT_PLAN).toBe('FREE');
     expect(c.quotas).toEqual(DEFAULT_QUOTAS);
     expect(c.usingDevSecret).toBe(true);
+    expect(c.AUDIT_PARSE_THREADS).toBe(1);
+    expect(loadConfig({ AUDIT_PARSE_THREADS: '0' }).AUDIT_PARSE_THREADS).toBe(0);
   });
 
   it.each([
@@ -20,6 +22,8 @@ describe('config', () => {
     [{ BETTER_AUTH_SECRET: 'short' }, 'BETTER_AUTH_SECRET'],
     [{ PLAN_QUOTAS: '{nope' }, 'PLAN_QUOTAS'],
     [{ PLAN_QUOTAS: '{"PRO":{"projects":-1}}' }, 'PLAN_QUOTAS.PRO.projects'],
+    [{ AUDIT_PARSE_THREADS: '-1' }, 'AUDIT_PARSE_THREADS'],
+    [{ AUDIT_PARSE_THREADS: 'two' }, 'AUDIT_PARSE_THREADS'],
   ])('a bad variable fails fast naming it: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:[\\s\\S]*${name.replace(/\./g, '\\.')}:`));
