@@ -75,9 +75,9 @@ export class SiteCrawler {
     const sitemap = await this.fetchSitemaps(origin, robots.sitemaps ?? []);
 
     this.enqueue(this.start.href, 0, true);
-    // Twice as many pages in progress as requests allowed in flight: while some pages are parsed and checked,
-    // the site's request slots stay busy. Each page holds a slot only while its response is being received.
-    await Promise.all(Array.from({ length: 2 * Math.max(1, this.options.concurrency) }, () => this.worker(hooks)));
+    // More pages in progress than requests allowed in flight: while some pages are parsed and checked, the
+    // site's request slots stay busy. Each page holds a slot only while its response is being received.
+    await Promise.all(Array.from({ length: PAGES_PER_REQUEST_SLOT * Math.max(1, this.options.concurrency) }, () => this.worker(hooks)));
 
     const [favicon, llmsTxt] = await Promise.all([this.statusOf(`${origin}/favicon.ico`), this.statusOf(`${origin}/llms.txt`)]);
     await this.checkExternalLinks();
@@ -433,6 +433,9 @@ export class SiteCrawler {
     return result;
   }
 }
+
+/** Pages in progress per request slot (see run()). */
+const PAGES_PER_REQUEST_SLOT = 3;
 
 /** A counting semaphore: at most `size` holders; waiters are served in arrival order. */
 class Permits {
