@@ -17,7 +17,7 @@ describe('page-facts thread pool', () => {
     expect(pages.length).toBeGreaterThan(40);
     const results = await Promise.all(pages.map((p) => pool.extract(Buffer.from(p.html), { url: p.url, headers: p.headers, status: 200 })));
     results.forEach((facts, i) => {
-      expect(facts, pages[i].url).toEqual(extractPageFacts(Buffer.from(pages[i].html), { url: pages[i].url, headers: pages[i].headers, status: 200 }));
+      expect(facts, pages[i].url).toStrictEqual(extractPageFacts(Buffer.from(pages[i].html), { url: pages[i].url, headers: pages[i].headers, status: 200 }));
     });
   });
 
