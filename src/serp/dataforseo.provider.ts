@@ -76,18 +76,15 @@ export class DataForSeoProvider implements SerpProvider {
   }
 
   private organicItems(body: unknown): DataForSeoItem[] {
-    const malformed = (what: string) =>
-      this.http.fail(`returned malformed JSON (${what})`, { code: 'MALFORMED_RESPONSE', retryable: false });
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw malformed('not an object');
-    const envelope = body as { status_code?: unknown; status_message?: unknown; tasks?: unknown };
+    const envelope = this.http.jsonObject(body) as { status_code?: unknown; status_message?: unknown; tasks?: unknown };
     this.checkStatus(envelope.status_code, envelope.status_message, 'request');
-    if (!Array.isArray(envelope.tasks) || envelope.tasks.length === 0) throw malformed('no tasks');
+    if (!Array.isArray(envelope.tasks) || envelope.tasks.length === 0) throw this.http.malformed('no tasks');
     const task = envelope.tasks[0] as DataForSeoTask | null;
-    if (task === null || typeof task !== 'object') throw malformed('task is not an object');
+    if (task === null || typeof task !== 'object') throw this.http.malformed('task is not an object');
     this.checkStatus(task.status_code, task.status_message, 'task');
     const items = task.result?.[0]?.items;
     if (items === undefined || items === null) return [];
-    if (!Array.isArray(items)) throw malformed('items is not an array');
+    if (!Array.isArray(items)) throw this.http.malformed('items is not an array');
     return (items as Array<DataForSeoItem | null>)
       .filter((item): item is DataForSeoItem => item !== null && typeof item === 'object' && item.type === 'organic')
       .sort((a, b) => rank(a.rank_group, a.rank_absolute) - rank(b.rank_group, b.rank_absolute));

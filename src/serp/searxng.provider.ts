@@ -7,10 +7,6 @@ import type { SerpProvider, SerpQuery, SerpSearchOptions, SerpSnapshot } from '.
 /** Results per SearXNG page vary with the engines that answered; this only sizes the page budget. */
 const TYPICAL_PAGE_SIZE = 10;
 
-interface SearxngPage {
-  results?: unknown;
-}
-
 /**
  * A self-hosted SearXNG instance: GET /search?q&format=json&language=<lang>-<COUNTRY>&pageno (1-based).
  * Results are `results[].{url, title}` without ranks, so a position is the index across pages. The
@@ -59,17 +55,6 @@ export class SearxngProvider implements SerpProvider {
   }
 
   private pageResults(body: unknown): Array<{ url?: unknown; title?: unknown }> {
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw this.http.fail('returned malformed JSON (not an object)', { code: 'MALFORMED_RESPONSE', retryable: false });
-    }
-    const results = (body as SearxngPage).results;
-    if (results === undefined || results === null) return [];
-    if (!Array.isArray(results)) {
-      throw this.http.fail('returned malformed JSON (results is not an array)', {
-        code: 'MALFORMED_RESPONSE',
-        retryable: false,
-      });
-    }
-    return results as Array<{ url?: unknown; title?: unknown }>;
+    return this.http.resultList(this.http.jsonObject(body), 'results');
   }
 }

@@ -74,6 +74,25 @@ export class SerpHttpClient {
     return new SerpProviderError(this.provider, this.redact(`${this.provider}: ${message}`), init);
   }
 
+  /** A MALFORMED_RESPONSE failure: the answer parsed as JSON but not into the documented shape. */
+  malformed(what: string): SerpProviderError {
+    return this.fail(`returned malformed JSON (${what})`, { code: 'MALFORMED_RESPONSE', retryable: false });
+  }
+
+  /** The answer as a JSON object, or MALFORMED_RESPONSE. */
+  jsonObject(body: unknown): Record<string, unknown> {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw this.malformed('not an object');
+    return body as Record<string, unknown>;
+  }
+
+  /** A result list of an answer object: [] when absent or null (no results), MALFORMED_RESPONSE when not an array. */
+  resultList<T>(container: Record<string, unknown>, field: string): T[] {
+    const value = container[field];
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value)) throw this.malformed(`${field} is not an array`);
+    return value as T[];
+  }
+
   async requestJson(request: SerpHttpRequest): Promise<unknown> {
     const { timeoutMs } = this.options;
     const caller = request.signal;

@@ -62,10 +62,8 @@ export class SerpApiProvider implements SerpProvider {
     return { provider: this.name, query, results: collector.results, requests, fetchedAt: new Date() };
   }
 
-  private organicResults(body: SerpApiPage | null): Array<{ link?: unknown; title?: unknown; position?: unknown }> {
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw this.http.fail('returned malformed JSON (not an object)', { code: 'MALFORMED_RESPONSE', retryable: false });
-    }
+  private organicResults(answer: SerpApiPage | null): Array<{ link?: unknown; title?: unknown; position?: unknown }> {
+    const body = this.http.jsonObject(answer) as SerpApiPage;
     if (typeof body.error === 'string' && !NO_RESULTS.test(body.error)) {
       throw this.http.fail(`error: ${this.http.providerText(body.error)}`, {
         code: 'PROVIDER_ERROR',
@@ -73,15 +71,8 @@ export class SerpApiProvider implements SerpProvider {
         retryable: /try again/i.test(body.error),
       });
     }
-    if (body.organic_results === undefined || body.organic_results === null) return [];
-    if (!Array.isArray(body.organic_results)) {
-      throw this.http.fail('returned malformed JSON (organic_results is not an array)', {
-        code: 'MALFORMED_RESPONSE',
-        retryable: false,
-      });
-    }
     // SerpApi numbers each page's results; keep its order in case the array is not sorted.
-    return [...(body.organic_results as Array<{ position?: unknown }>)].sort(
+    return [...this.http.resultList<{ position?: unknown }>(body as Record<string, unknown>, 'organic_results')].sort(
       (a, b) => rank(a?.position) - rank(b?.position),
     );
   }

@@ -7,10 +7,6 @@ import type { SerpProvider, SerpQuery, SerpSearchOptions, SerpSnapshot } from '.
 export const SERPER_BASE_URL = 'https://google.serper.dev';
 const PAGE_SIZE = 10;
 
-interface SerperPage {
-  organic?: unknown;
-}
-
 /**
  * Serper (serper.dev): POST /search, header X-API-KEY, JSON body {q, gl, hl, num, page} with 1-based pages.
  * Organic results are `organic[].{position, link, title}`; errors are `{"message": "...", "statusCode": n}`.
@@ -57,17 +53,6 @@ export class SerperProvider implements SerpProvider {
   }
 
   private organicResults(body: unknown): Array<{ link?: unknown; title?: unknown }> {
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw this.http.fail('returned malformed JSON (not an object)', { code: 'MALFORMED_RESPONSE', retryable: false });
-    }
-    const organic = (body as SerperPage).organic;
-    if (organic === undefined || organic === null) return [];
-    if (!Array.isArray(organic)) {
-      throw this.http.fail('returned malformed JSON (organic is not an array)', {
-        code: 'MALFORMED_RESPONSE',
-        retryable: false,
-      });
-    }
-    return organic as Array<{ link?: unknown; title?: unknown }>;
+    return this.http.resultList(this.http.jsonObject(body), 'organic');
   }
 }
