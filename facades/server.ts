@@ -92,19 +92,17 @@ function mountOps(app: FastifyInstance, runtime: DomainRuntime) {
   });
   // Label children resolved once per (method, route, status): prom-client would otherwise hash the label
   // set on every request. Callback-style hooks: no promise per request on the hot path.
-  const series = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
+  const series = new Map<string, { count: ReturnType<typeof requests.labels>; time: ReturnType<typeof duration.labels> }>();
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const key = `${request.method} ${reply.statusCode} ${route}`;
     let s = series.get(key);
     if (!s) {
-      const counter = requests.labels({ method: request.method, route, status: String(reply.statusCode) });
-      const histogram = duration.labels({ method: request.method, route });
-      s = { count: () => counter.inc(), observe: (seconds) => histogram.observe(seconds) };
+      s = { count: requests.labels({ method: request.method, route, status: String(reply.statusCode) }), time: duration.labels({ method: request.method, route }) };
       series.set(key, s);
     }
-    s.count();
-    s.observe(reply.elapsedTime / 1000);
+    s.count.inc();
+    s.time.observe(reply.elapsedTime / 1000);
     done();
   });
   app.get('/healthz', async () => ({ status: 'ok' }));

@@ -9,7 +9,7 @@ type Counts = { critical: number; warning: number; notice: number };
 export const auditLoaders = (ctx: RequestContext) => ({
   lastCompleted: ctx.loaders.get('audits.lastCompleted', () =>
     new DataLoader<string, number | null>(async (projectIds) => {
-      const rows = await nativeQuery<{ project_id: string; overall_score: number | null }>(ctx.em, 
+      const rows = await nativeQuery<{ project_id: string; overall_score: number | null }>(ctx.db,
         `SELECT DISTINCT ON (project_id) project_id, overall_score FROM audit
          WHERE project_id = ANY($1::uuid[]) AND status = 'COMPLETED' ORDER BY project_id, completed_at DESC`,
         [projectIds],
@@ -20,7 +20,7 @@ export const auditLoaders = (ctx: RequestContext) => ({
   ),
   latest: ctx.loaders.get('audits.latest', () =>
     new DataLoader<string, Audit | null>(async (projectIds) => {
-      const rows = await nativeQuery<{ id: string; project_id: string }>(ctx.em, 
+      const rows = await nativeQuery<{ id: string; project_id: string }>(ctx.db,
         'SELECT DISTINCT ON (project_id) id, project_id FROM audit WHERE project_id = ANY($1::uuid[]) ORDER BY project_id, created_at DESC, id DESC',
         [projectIds],
       );
@@ -31,7 +31,7 @@ export const auditLoaders = (ctx: RequestContext) => ({
   ),
   issueCounts: ctx.loaders.get('audits.issueCounts', () =>
     new DataLoader<string, Counts>(async (auditIds) => {
-      const rows = await nativeQuery<{ audit_id: string; severity: string; n: number }>(ctx.em, 
+      const rows = await nativeQuery<{ audit_id: string; severity: string; n: number }>(ctx.db,
         'SELECT audit_id, severity, count(*)::int AS n FROM audit_issue WHERE audit_id = ANY($1::uuid[]) GROUP BY audit_id, severity',
         [auditIds],
       );

@@ -67,20 +67,14 @@ export function createPageFactsPool(size: number, options: PageFactsPoolOptions 
       resourceLimits: options.maxHeapMb ? { maxOldGenerationSizeMb: options.maxHeapMb } : undefined,
     });
     let started = false;
-    const slot: Slot = {
-      worker,
-      pending: new Map(),
-      ready: new Promise<boolean>((resolve) => {
-        worker.on('message', (reply: PageFactsReply) => {
-          if (!('ready' in reply)) return;
-          started = true;
-          resolve(true);
-        });
-        worker.once('exit', () => resolve(false));
-      }),
-    };
+    let settleReady!: (ready: boolean) => void;
+    const slot: Slot = { worker, pending: new Map(), ready: new Promise<boolean>((resolve) => (settleReady = resolve)) };
     worker.on('message', (reply: PageFactsReply) => {
-      if ('ready' in reply) return;
+      if ('ready' in reply) {
+        started = true;
+        settleReady(true);
+        return;
+      }
       const waiting = slot.pending.get(reply.id);
       if (!waiting) return;
       slot.pending.delete(reply.id);
@@ -94,6 +88,7 @@ export function createPageFactsPool(size: number, options: PageFactsPoolOptions 
     };
     worker.on('error', (err) => fail(err instanceof Error ? err : new Error(String(err))));
     worker.on('exit', (code) => {
+      settleReady(false);
       fail(new Error(`page analysis thread exited (code ${code})`));
       if (closed) return;
       if (started) slots[index] = spawn(index);

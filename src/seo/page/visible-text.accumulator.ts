@@ -83,7 +83,7 @@ export class VisibleTextAccumulator {
     } else {
       // Keep a trailing partial word for the next chunk; a single giant token is taken as is.
       let cut = chunk.length;
-      while (cut > 0 && !isSpace(chunk.charCodeAt(cut - 1))) cut--;
+      while (cut > 0 && !isJsSpace(chunk.charCodeAt(cut - 1))) cut--;
       if (cut === 0) cut = chunk.length;
       this.buffer = chunk.slice(cut);
       chunk = chunk.slice(0, cut);
@@ -163,10 +163,6 @@ function isJsSpace(c: number): boolean {
   if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
   if (c < 0xa0) return false;
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
-
-function isSpace(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || (code >= 0x2000 && code <= 0x200a) || code === 0x3000;
 }
 
 /**
