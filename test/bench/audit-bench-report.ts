@@ -10,6 +10,7 @@ export const TARGET_RSS_MB = 300;
 export interface AuditBenchSettings {
   pages: number;
   rounds: number;
+  warmupRounds: number;
   rssPages: number;
   seed: number;
   crawleeConcurrency: number;
@@ -24,6 +25,7 @@ export interface AuditBenchSettings {
 }
 
 export interface ThroughputRow {
+  /** 0 for a warm-up run (not in the ratio). */
   round: number;
   side: 'ours' | 'crawlee' | 'crawlee-defaults';
   label: string;
@@ -66,7 +68,7 @@ interface Ratios {
 }
 
 function ratios(rows: ThroughputRow[]): Ratios {
-  const bySide = (side: ThroughputRow['side']) => rows.filter((r) => r.side === side);
+  const bySide = (side: ThroughputRow['side']) => rows.filter((r) => r.side === side && r.round > 0);
   const ours = bySide('ours');
   const crawlee = bySide('crawlee');
   const defaults = bySide('crawlee-defaults');
@@ -88,7 +90,7 @@ export function formatReport(result: AuditBenchResult): string {
   const worker = s.workerDist ? `${s.workerDist}/workers/audit.worker.js (compiled)` : 'workers/audit.worker.ts under tsx';
   const out: string[] = [
     '',
-    `audit benchmark: generated site (seed ${s.seed}), ~12.5 KB pages, 30 internal links, 3-4 images, robots.txt${s.sitemap ? ' + sitemap.xml' : ', no sitemap (BENCH_AUDIT_SITEMAP=1 adds one)'}; served uncompressed by a child process on 127.0.0.1`,
+    `audit benchmark: generated site (seed ${s.seed}), ~12.5 KB pages, 30 internal links, 3-4 images, robots.txt${s.sitemap ? ' + sitemap.xml' : ', no sitemap (BENCH_AUDIT_SITEMAP=1 adds one)'}; served uncompressed by a child process on 127.0.0.1 (pages rendered once at its start, every page fetched once before round 1 to warm it)`,
     `node ${process.version}, NODE_ENV=${result.nodeEnv}; machine: ${cpus().length} CPUs, ${(totalmem() / 2 ** 30).toFixed(0)} GB, 1-min load average ${result.loadAverage.before.toFixed(2)} before, ${result.loadAverage.after.toFixed(2)} after`,
     `ours: a real worker process (${worker}${s.workerNodeArgs.length ? `, node ${s.workerNodeArgs.join(' ')}` : ''}, WORKER_CONCURRENCY=1, LOG_LEVEL=warn), DEFAULT_CRAWL_OPTIONS (concurrency ${DEFAULT_CRAWL_OPTIONS.concurrency}, assetBudget ${DEFAULT_CRAWL_OPTIONS.assetBudget}), robots respected, results written to PostgreSQL; time = audit.completed_at - started_at; CPU = the worker process only (PostgreSQL not counted)`,
   ];
@@ -98,11 +100,11 @@ export function formatReport(result: AuditBenchResult): string {
     out.push(
       `crawlee ${s.crawleeVersion}: CheerioCrawler in a fresh child process per run, requestHandler = enqueueLinks({ strategy: 'same-hostname' }), Configuration({ persistStorage: false }), maxRequestsPerCrawl ${s.crawleeMaxRequests ?? `unset (the site has exactly ${s.pages} pages)`}; time = crawler.run()`,
       '',
-      `1. throughput, ${s.pages}-page site (${s.rounds} rounds, order alternating):`,
+      `1. throughput, ${s.pages}-page site (${s.rounds} rounds, order alternating${s.warmupRounds ? `, after ${s.warmupRounds} warm-up run(s) of each side shown as round 0 and left out of the ratio` : ''}):`,
       formatTable(
         ['round', 'side', 'pages', 'seconds', 'pages/s', 'CPU s', 'CPU ms/page', 'peak RSS MB', 'served pages+other', 'site CPU s'],
         throughput.rows.map((row) => [
-          String(row.round),
+          row.round === 0 ? '0 (warm-up)' : String(row.round),
           row.label,
           String(row.pages),
           row.seconds.toFixed(1),

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { Agent, get } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import type { SiteSpec } from './audit-site-pages.js';
+import { pagePath, type SiteSpec } from './audit-site-pages.js';
 import type { SiteMessage, SiteRequest, SiteStats } from './audit-site-server.js';
 
 const SERVER = fileURLToPath(new URL('./audit-site-server.ts', import.meta.url));
@@ -22,6 +23,34 @@ export class SiteProcess {
       });
     });
     return new SiteProcess(child, port, spec);
+  }
+
+  /**
+   * Requests every page once per host name, a few at a time, so that the server's code is compiled and its
+   * memory grown before anything is measured: otherwise whichever crawler goes first pays for the warm-up.
+   */
+  async warmUp(hosts: string[]): Promise<void> {
+    const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+    const paths = Array.from({ length: this.spec.pages }, (_, i) => pagePath(this.spec, i));
+    const fetchOne = (host: string, path: string) =>
+      new Promise<void>((resolve, reject) => {
+        get({ host: '127.0.0.1', port: this.port, path, agent, headers: { host: `${host}:${this.port}` } }, (res) => {
+          res.on('end', resolve).on('error', reject).resume();
+        }).on('error', reject);
+      });
+    try {
+      for (const host of hosts) {
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: 4 }, async () => {
+            while (next < paths.length) await fetchOne(host, paths[next++]);
+          }),
+        );
+      }
+    } finally {
+      agent.destroy();
+    }
+    await this.stats(true);
   }
 
   /** Counters since the last reset; `reset` starts a new measurement window. */

@@ -42,6 +42,8 @@ function readSettings(): AuditBenchSettings {
     pages: Math.max(1, intFromEnv('BENCH_AUDIT_PAGES', 5_000)),
     /** 0 skips the throughput comparison. */
     rounds: intFromEnv('BENCH_AUDIT_ROUNDS', 2),
+    /** Unmeasured runs of each side before round 1 (shown in the table as round 0, left out of the ratio). */
+    warmupRounds: intFromEnv('BENCH_AUDIT_WARMUP_ROUNDS', 1),
     /** 0 skips the memory run. */
     rssPages: intFromEnv('BENCH_AUDIT_RSS_PAGES', 20_000),
     seed: intFromEnv('BENCH_AUDIT_SEED', 20_261_121),
@@ -93,6 +95,7 @@ async function measureThroughput(ctx: BenchContext): Promise<{ rows: ThroughputR
   const crawleeUrl = `http://127.0.0.1:${site.port}/`;
   const projectId = await ctx.createProject(ourUrl);
   log(`site: ${settings.pages} pages on 127.0.0.1:${site.port} (ours via ${ourUrl}, crawlee via ${crawleeUrl})`);
+  await site.warmUp([HOST, '127.0.0.1']);
 
   const workerRuns: WorkerAuditResult[] = [];
   const ours: Side = {
@@ -151,13 +154,17 @@ async function measureThroughput(ctx: BenchContext): Promise<{ rows: ThroughputR
   if (settings.crawleeDefaults) sides.push(crawlee('crawlee-defaults', 'default', 'crawlee CheerioCrawler links only (default autoscaling: from 10, max 200)'));
 
   const rows: ThroughputRow[] = [];
-  for (let round = 1; round <= settings.rounds; round++) {
+  // Warm-up runs first (round 0): the first audits of a fresh database and the first crawls of a fresh site
+  // process run slower, and always on the side that goes first.
+  const schedule = [...Array.from({ length: settings.warmupRounds }, () => 0), ...Array.from({ length: settings.rounds }, (_, i) => i + 1)];
+  for (const [index, round] of schedule.entries()) {
+    const name = round === 0 ? 'warm-up' : `round ${round}/${settings.rounds}`;
     // Alternate who goes first, so that neither side always runs on a cooler (or warmer) machine.
-    for (const side of round % 2 ? sides : [...sides].reverse()) {
-      log(`round ${round}/${settings.rounds}: ${side.name}`);
+    for (const side of index % 2 === settings.warmupRounds % 2 ? sides : [...sides].reverse()) {
+      log(`${name}: ${side.name}`);
       const row = await side.run(round);
       rows.push(row);
-      log(`round ${round}/${settings.rounds}: ${side.name} ${row.pages} pages in ${row.seconds.toFixed(1)}s = ${row.pagesPerSec.toFixed(1)} pages/s`);
+      log(`${name}: ${side.name} ${row.pages} pages in ${row.seconds.toFixed(1)}s = ${row.pagesPerSec.toFixed(1)} pages/s`);
     }
   }
   await site.close();
