@@ -77,7 +77,7 @@ export async function createDomainRuntime(
   const orm = await createOrm({ databaseUrl: config.DATABASE_URL, entities: ENTITIES, migrations: MIGRATIONS, logger, onQuery: options.onQuery });
   const redis = createRedis(config.REDIS_URL, { name: 'api' });
   const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 5 });
-  const auth = createAuth(config, pool, logger);
+  const auth = await createAuth(config, pool, logger);
 
   const apiKeys = new ApiKeyService();
   const organizations = new OrganizationService();

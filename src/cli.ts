@@ -128,7 +128,7 @@ user
     const cfg = config();
     const pool = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: 2 });
     try {
-      const auth = createAuth(cfg, pool);
+      const auth = await createAuth(cfg, pool);
       const res = await auth.api.signUpEmail({ body: { email: opts.email, password: opts.password, name: opts.name ?? opts.email.split('@')[0] } });
       const orgs = await pool.query('SELECT o.id, o.name, o.slug, o.plan FROM "member" m JOIN "organization" o ON o.id = m."organizationId" WHERE m."userId" = $1', [res.user.id]);
       print({ user: { id: res.user.id, email: res.user.email, name: res.user.name }, organizations: orgs.rows });

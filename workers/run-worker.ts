@@ -3,7 +3,6 @@ import type { Worker } from 'bullmq';
 import { loadConfigOrExit, type AppConfig } from '../src/platform/config.js';
 import { createLogger, type Logger } from '../src/platform/logger.js';
 import { createOrm, type MikroORM } from '../src/platform/db/orm.js';
-import { MIGRATIONS } from '../src/platform/db/migrations/index.js';
 import { ENTITIES } from '../src/entities.js';
 
 export interface WorkerRuntime {
@@ -24,7 +23,7 @@ export async function runWorkerProcess(
 ): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger({ level: config.LOG_LEVEL, name });
-  const orm = await createOrm({ databaseUrl: config.DATABASE_URL, entities: ENTITIES, migrations: MIGRATIONS, logger, poolMax: 5 });
+  const orm = await createOrm({ databaseUrl: config.DATABASE_URL, entities: ENTITIES, logger, poolMax: 5 });
   let stopping = false;
   const { workers, close } = await start({ config, logger, orm, shuttingDown: () => stopping });
   for (const w of workers) w.on('error', (err) => logger.error({ err }, 'worker error'));

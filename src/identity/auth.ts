@@ -1,5 +1,3 @@
-import { betterAuth } from 'better-auth';
-import { organization } from 'better-auth/plugins';
 import type pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../platform/config.js';
@@ -49,7 +47,21 @@ export async function insertOrganization(
   }
 }
 
-export function createAuth(config: AppConfig, pool: pg.Pool, logger?: Logger) {
+interface AuthLibrary {
+  betterAuth: (typeof import('better-auth'))['betterAuth'];
+  organization: (typeof import('better-auth/plugins'))['organization'];
+}
+
+/**
+ * better-auth is loaded when an auth instance is made (API and CLI), so that processes which only import
+ * this module's neighbours, such as the workers, do not carry it (~20 MB of RSS).
+ */
+export async function createAuth(config: AppConfig, pool: pg.Pool, logger?: Logger): Promise<Auth> {
+  const [{ betterAuth }, { organization }] = await Promise.all([import('better-auth'), import('better-auth/plugins')]);
+  return buildAuth({ betterAuth, organization }, config, pool, logger);
+}
+
+function buildAuth({ betterAuth, organization }: AuthLibrary, config: AppConfig, pool: pg.Pool, logger?: Logger) {
   const secure = config.baseUrl.startsWith('https://');
   return betterAuth({
     appName: 'SEO Audit Platform',
@@ -109,4 +121,4 @@ export function createAuth(config: AppConfig, pool: pg.Pool, logger?: Logger) {
   });
 }
 
-export type Auth = ReturnType<typeof createAuth>;
+export type Auth = ReturnType<typeof buildAuth>;

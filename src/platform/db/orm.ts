@@ -1,5 +1,4 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
-import { Migrator } from '@mikro-orm/migrations';
 import type { MigrationObject } from '@mikro-orm/core';
 import type { EntitySchema } from '@mikro-orm/core';
 import pg from 'pg';
@@ -12,18 +11,19 @@ export const AUTH_TABLES = ['user', 'session', 'account', 'verification', 'organ
 export interface OrmOptions {
   databaseUrl: string;
   entities: EntitySchema<any, any>[];
-  migrations: MigrationObject[];
+  /** Only processes that migrate (the CLI, the API, tests) load the migrator and its dependencies. */
+  migrations?: MigrationObject[];
   logger?: Logger;
   poolMax?: number;
   /** Observes every SQL statement (tests count queries with it). */
   onQuery?: (sql: string) => void;
 }
 
-export function ormConfig(opts: OrmOptions): Options {
+function ormConfig(opts: OrmOptions, extensions: NonNullable<Options['extensions']>): Options {
   return {
     clientUrl: opts.databaseUrl,
     entities: opts.entities,
-    extensions: [Migrator],
+    extensions,
     discovery: { warnWhenNoEntities: false },
     pool: { min: 0, max: opts.poolMax ?? 10 },
     debug: opts.onQuery ? ['query'] : false,
@@ -33,20 +33,23 @@ export function ormConfig(opts: OrmOptions): Options {
     allowGlobalContext: false,
     forceUtcTimezone: true,
     logger: (msg) => (opts.onQuery ? opts.onQuery(msg) : opts.logger?.debug({ orm: true }, msg)),
-    migrations: {
-      migrationsList: opts.migrations,
-      transactional: true,
-      allOrNothing: true,
-      tableName: 'mikro_orm_migrations',
-      snapshot: false,
-    },
+    ...(opts.migrations && {
+      migrations: {
+        migrationsList: opts.migrations,
+        transactional: true,
+        allOrNothing: true,
+        tableName: 'mikro_orm_migrations',
+        snapshot: false,
+      },
+    }),
     dynamicImportProvider: (id: string) => import(id),
   };
 }
 
 /** The ORM plus its node-postgres pool for hot-path reads (closed with it). */
 export async function createOrm(opts: OrmOptions): Promise<MikroORM> {
-  const orm = await MikroORM.init(ormConfig(opts));
+  const extensions = opts.migrations ? [(await import('@mikro-orm/migrations')).Migrator] : [];
+  const orm = await MikroORM.init(ormConfig(opts, extensions));
   createNativePool(orm.config, opts.databaseUrl, opts.poolMax ?? 10);
   const close = orm.close.bind(orm);
   orm.close = async (force?: boolean) => {
