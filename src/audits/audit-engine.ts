@@ -186,8 +186,12 @@ export async function runAuditEngine(
     if (!result.applicable || !result.failed) continue;
     const occurrences = result.occurrences.length ? result.occurrences : [{ url: site.startUrl }];
     for (const o of occurrences) occurrenceBuffer.push({ code: result.code, url: o.url, evidence: o.evidence ?? null });
+    await flush();
   }
-  for (const page of siteOutput.pages) addResults(page.url, page.results, 'site');
+  for (const page of siteOutput.pages) {
+    addResults(page.url, page.results, 'site');
+    await flush();
+  }
 
   const inlinks = new Map<string, number>();
   for (const s of summaries) for (const target of s.internalLinks) inlinks.set(target, (inlinks.get(target) ?? 0) + 1);

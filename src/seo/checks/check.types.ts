@@ -186,8 +186,11 @@ export interface PageCheckResults {
 
 export interface SiteCheckOutput {
   site: SiteCheckResult[];
-  /** Page-scope checks that need crawl-wide data (link target statuses, sitemap membership). */
-  pages: PageCheckResults[];
+  /**
+   * Page-scope checks that need crawl-wide data (link target statuses, sitemap membership), evaluated
+   * page by page as this is iterated (once): a large site's results are never all in memory together.
+   */
+  pages: Iterable<PageCheckResults>;
 }
 
 /** One entry per audit and code: what the Issue row and the score are made of. */

@@ -33,17 +33,30 @@ export function findNearDuplicates(simhashes: readonly string[], options: NearDu
   const low = new Uint32Array(count);
   for (let i = 0; i < count; i++) [high[i], low[i]] = simhashHalves(simhashes[i]);
   const matches: (NearDuplicateMatch | null)[] = new Array<NearDuplicateMatch | null>(count).fill(null);
-  const bands = [new Map<number, Bucket>(), new Map<number, Bucket>(), new Map<number, Bucket>(), new Map<number, Bucket>()];
+  // A 16-bit band value names a bucket. Most buckets of a real site hold one page: those are a slot in a
+  // typed array (the member's index; -1 empty, -2 promoted), and only buckets of 2+ become objects.
+  const single = [0, 1, 2, 3].map(() => new Int32Array(1 << 16).fill(-1));
+  const shared = [new Map<number, Bucket>(), new Map<number, Bucket>(), new Map<number, Bucket>(), new Map<number, Bucket>()];
   const distance = (a: number, b: number): number => popcount32((high[a] ^ high[b]) >>> 0) + popcount32((low[a] ^ low[b]) >>> 0);
   let budget = options.maxComparisons;
 
   for (let i = 0; i < count; i++) {
-    const keys = [high[i] >>> 16, high[i] & 0xffff, low[i] >>> 16, low[i] & 0xffff];
     for (let band = 0; band < 4; band++) {
-      let bucket = bands[band].get(keys[band]);
-      if (!bucket) {
-        bucket = { all: [], open: [] };
-        bands[band].set(keys[band], bucket);
+      const key = band === 0 ? high[i] >>> 16 : band === 1 ? high[i] & 0xffff : band === 2 ? low[i] >>> 16 : low[i] & 0xffff;
+      const only = single[band][key];
+      if (only === -1) {
+        // An empty bucket: nothing to compare with; the newcomer is its first member (and open if unmatched).
+        single[band][key] = i;
+        continue;
+      }
+      let bucket: Bucket;
+      if (only >= 0) {
+        // A member that found its partner since is skipped below, as in any open list.
+        bucket = { all: [only], open: [only] };
+        shared[band].set(key, bucket);
+        single[band][key] = -2;
+      } else {
+        bucket = shared[band].get(key)!;
       }
       let comparedAll = false;
       if (matches[i] === null && bucket.all.length > 0) {

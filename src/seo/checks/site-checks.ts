@@ -153,7 +153,8 @@ function noindexSitewideCheck(input: SiteCheckInput, pages: readonly PageSummary
 
 /** Groups indexable pages by a normalized key; every member of a group of 2+ is an occurrence. */
 function groupDuplicates(pages: readonly PageSummary[], keyOf: (page: PageSummary) => string | null): { applicable: number; groups: PageSummary[][] } {
-  const groups = new Map<string, PageSummary[]>();
+  // A key seen once maps to its page; an array is made only for a second page (most keys are unique).
+  const groups = new Map<string, PageSummary | PageSummary[]>();
   let applicable = 0;
   for (const page of pages) {
     if (!page.indexable) continue;
@@ -161,10 +162,13 @@ function groupDuplicates(pages: readonly PageSummary[], keyOf: (page: PageSummar
     if (key === null) continue;
     applicable++;
     const group = groups.get(key);
-    if (group) group.push(page);
-    else groups.set(key, [page]);
+    if (group === undefined) groups.set(key, page);
+    else if (Array.isArray(group)) group.push(page);
+    else groups.set(key, [group, page]);
   }
-  return { applicable, groups: [...groups.values()].filter((group) => group.length > 1) };
+  const duplicates: PageSummary[][] = [];
+  for (const group of groups.values()) if (Array.isArray(group)) duplicates.push(group);
+  return { applicable, groups: duplicates };
 }
 
 function duplicateOccurrences(groups: PageSummary[][], evidenceOf: (page: PageSummary) => Record<string, unknown>): Occurrence[] {
@@ -259,6 +263,8 @@ function orphanCheck(input: SiteCheckInput): SiteCheckResult {
 }
 
 function hreflangReturnCheck(pages: readonly PageSummary[]): SiteCheckResult {
+  // Most sites have no hreflang at all: then there is no need to index every page by URL.
+  if (!pages.some((page) => page.indexable && page.hreflang.length > 0)) return notApplicable('META_HREFLANG_NO_RETURN');
   const byUrl = new Map<string, PageSummary>();
   for (const page of pages) {
     byUrl.set(normalizeUrl(page.finalUrl) ?? page.finalUrl, page);
@@ -293,7 +299,7 @@ function hreflangReturnCheck(pages: readonly PageSummary[]): SiteCheckResult {
  * Link-target checks once per document (`documents`: pages deduplicated by final URL) and the
  * sitemap-membership check for every listed URL, redirect sources included.
  */
-function crawlPageChecks(input: SiteCheckInput, documents: ReadonlySet<PageSummary>): PageCheckResults[] {
+function* crawlPageChecks(input: SiteCheckInput, documents: ReadonlySet<PageSummary>): Generator<PageCheckResults> {
   const known = new Map<string, LinkTargetInfo>();
   for (const page of input.pages) {
     const final = normalizeUrl(page.finalUrl);
@@ -307,7 +313,6 @@ function crawlPageChecks(input: SiteCheckInput, documents: ReadonlySet<PageSumma
   const lookup = (url: string): LinkTargetInfo | undefined => known.get(url) ?? extra?.get(url);
   const sitemap = input.sitemap?.urls ? new Set(input.sitemap.urls.map((url) => normalizeUrl(url) ?? url)) : null;
 
-  const output: PageCheckResults[] = [];
   for (const page of input.pages) {
     const results: CheckResult[] = [];
     if (documents.has(page) && page.isHtml && page.status >= 200 && page.status < 300) {
@@ -342,7 +347,6 @@ function crawlPageChecks(input: SiteCheckInput, documents: ReadonlySet<PageSumma
           : { code: 'TECH_SITEMAP_NON_INDEXABLE', applicable: true, failed: true, evidence: { reason, status: page.status, finalUrl: page.finalUrl } },
       );
     }
-    if (results.length > 0) output.push({ url: page.url, results });
+    if (results.length > 0) yield { url: page.url, results };
   }
-  return output;
 }

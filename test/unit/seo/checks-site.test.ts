@@ -228,7 +228,7 @@ describe('runSiteChecks: page checks from crawl data', () => {
         ['https://example.com/private', { status: null, blockedByRobots: true }],
       ]),
     });
-    const byPage = new Map(output.pages.map((p) => [p.url, new Map(p.results.map((r) => [r.code, r]))]));
+    const byPage = new Map([...output.pages].map((p) => [p.url, new Map(p.results.map((r) => [r.code, r]))]));
     const home = byPage.get(START)!;
     expect(home.get('LINKS_INTERNAL_BROKEN')).toMatchObject({ failed: true, evidence: { count: 1, links: [{ url: 'https://example.com/missing', status: 404 }] } });
     expect(home.get('LINKS_TO_REDIRECT')).toMatchObject({ failed: true, evidence: { links: ['https://example.com/old'] } });
@@ -244,7 +244,7 @@ describe('runSiteChecks: page checks from crawl data', () => {
       pages: [page('/ok'), page('/noindex', { noindex: true, indexable: false }), page('/gone', { status: 410, isHtml: false, indexable: false }), page('/old', { finalUrl: 'https://example.com/ok', redirected: true }), page('/doc.pdf', { isHtml: false, indexable: false })],
       sitemap: { defaultStatus: 200, urls: ['https://example.com/ok', 'https://example.com/noindex', 'https://example.com/gone', 'https://example.com/old', 'https://example.com/doc.pdf'] },
     });
-    const verdicts = output.pages.map((p) => {
+    const verdicts = [...output.pages].map((p) => {
       const result = p.results.find((r) => r.code === 'TECH_SITEMAP_NON_INDEXABLE')!;
       return [p.url.replace('https://example.com', ''), result.failed ? result.evidence?.reason : 'ok'];
     });
