@@ -370,7 +370,17 @@ function viewportZoomBlocker(content: string): string | null {
 }
 
 function isGenericLinkText(link: LinkFact): boolean {
-  const text = (link.label ?? link.text).toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, ' ').trim();
+  const raw = link.label ?? link.text;
+  // Every ASCII letter and digit survives the normalization below, so a text with more than 24 of them
+  // cannot be one of the short generic phrases: most link texts stop here, before any string is built.
+  let kept = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39)) {
+      if (++kept > 24) return false;
+    }
+  }
+  const text = raw.toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, ' ').trim();
   return text !== '' && text.length <= 24 && GENERIC_LINK_TEXTS.has(text);
 }
 
