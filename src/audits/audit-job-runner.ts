@@ -4,6 +4,7 @@ import type { AppConfig } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
 import { newId } from '../platform/ids.js';
 import { jsonParam } from '../platform/db/sql-params.js';
+import { nativeQuery } from '../platform/db/native-query.js';
 import type { SafeHttpClient } from '../platform/safe-http/index.js';
 import { DEFAULT_CRAWL_OPTIONS, type PageFactsExtract } from '../crawler/index.js';
 import { ProjectEntity } from '../projects/index.js';
@@ -116,14 +117,17 @@ export class AuditJobRunner {
     }
   }
 
+  // Batches go straight to node-postgres with server-side parameters: the ORM connection would inline the
+  // JSON document into the SQL text, escaping it character by character.
   private async insertPages(em: EntityManager, auditId: string, rows: AuditPageRow[]): Promise<void> {
     if (!rows.length) return;
-    await em.getConnection().execute(
+    await nativeQuery(
+      em,
       `INSERT INTO audit_page (audit_id, url, final_url, status_code, depth, title, meta_description, canonical, indexable,
          word_count, response_time_ms, bytes, content_hash, outlinks, error)
-       SELECT ?, r."url", r."finalUrl", r."statusCode", r."depth", r."title", r."metaDescription", r."canonical", r."indexable",
+       SELECT $1, r."url", r."finalUrl", r."statusCode", r."depth", r."title", r."metaDescription", r."canonical", r."indexable",
          r."wordCount", r."responseTimeMs", r."bytes", r."contentHash", r."outlinks", r."error"
-       FROM jsonb_to_recordset(?::jsonb) AS r("url" text, "finalUrl" text, "statusCode" int, "depth" int, "title" text,
+       FROM jsonb_to_recordset($2::jsonb) AS r("url" text, "finalUrl" text, "statusCode" int, "depth" int, "title" text,
          "metaDescription" text, "canonical" text, "indexable" bool, "wordCount" int, "responseTimeMs" int, "bytes" int,
          "contentHash" text, "outlinks" int, "error" text)
        ON CONFLICT (audit_id, url) DO NOTHING`,
@@ -133,9 +137,10 @@ export class AuditJobRunner {
 
   private async insertOccurrences(em: EntityManager, auditId: string, rows: OccurrenceRecord[]): Promise<void> {
     if (!rows.length) return;
-    await em.getConnection().execute(
+    await nativeQuery(
+      em,
       `INSERT INTO issue_occurrence (audit_id, code, url, evidence)
-       SELECT ?, r.code, r.url, r.evidence FROM jsonb_to_recordset(?::jsonb) AS r(code text, url text, evidence jsonb)`,
+       SELECT $1, r.code, r.url, r.evidence FROM jsonb_to_recordset($2::jsonb) AS r(code text, url text, evidence jsonb)`,
       [auditId, jsonParam(rows)],
     );
   }
