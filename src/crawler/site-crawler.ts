@@ -277,9 +277,7 @@ export class SiteCrawler {
       return { error: null };
     }
     try {
-      const chunks: Buffer[] = [];
-      for await (const chunk of response.body) chunks.push(chunk as Buffer);
-      return { body: Buffer.concat(chunks), finalUrl };
+      return { body: await response.body.readAll(), finalUrl };
     } catch (err) {
       if (isSafeHttpError(err) && err.code === 'TIMEOUT') fetch.timedOut = true;
       return { error: err instanceof Error ? err.message : String(err) };

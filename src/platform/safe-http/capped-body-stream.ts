@@ -106,7 +106,10 @@ export class CappedBodyStream extends Readable {
   private readonly plan: string[];
   private stages: Readable[] = [];
   private output: Readable | null = null;
+  private attached = false;
   private finished = false;
+  /** Set by readAll(): chunks are gathered here instead of passing through this stream's buffer. */
+  private collector: { chunks: Buffer[]; resolve: (body: Buffer) => void; reject: (error: Error) => void } | null = null;
 
   constructor(source: Readable, options: CappedBodyOptions) {
     super();
@@ -159,11 +162,36 @@ export class CappedBodyStream extends Readable {
 
   private attach(output: Readable | null): void {
     this.output = output;
-    if (output === null) return;
+    this.attached = true;
+    if (output === null) {
+      if (this.collector) this.onEnd();
+      return;
+    }
     output.pause();
     output.on('data', this.onData);
     output.on('end', this.onEnd);
     output.on('error', this.onError);
+    if (this.collector) output.resume();
+  }
+
+  /**
+   * The whole body as one Buffer, for a consumer that wants nothing else (instead of iterating this
+   * stream): chunks go straight into a list, skipping this stream's buffering and an async iterator per
+   * chunk. Same caps and errors as reading the stream. Call it before reading the stream in any other way.
+   */
+  readAll(): Promise<Buffer> {
+    if (this.destroyed) return Promise.reject(this.errored ?? new SafeHttpError('BAD_RESPONSE', 'The response body was closed before it ended'));
+    if (this.collector || this.readableDidRead || this.readableLength > 0 || this.finished) {
+      throw new Error('readAll() must be the only reader of the body');
+    }
+    // Failures reach the caller through the promise; nobody else listens to this stream.
+    this.on('error', () => undefined);
+    return new Promise<Buffer>((resolve, reject) => {
+      this.collector = { chunks: [], resolve, reject };
+      if (!this.attached) return; // _construct attaches (and resumes) the decoded output later
+      if (this.output === null) this.onEnd();
+      else this.output.resume();
+    });
   }
 
   private readonly onData = (chunk: Buffer): void => {
@@ -175,14 +203,25 @@ export class CappedBodyStream extends Readable {
       return;
     }
     this.bytes += chunk.length;
-    if (!this.push(chunk)) this.output?.pause();
+    if (this.collector) this.collector.chunks.push(chunk);
+    else if (!this.push(chunk)) this.output?.pause();
   };
 
   private readonly onEnd = (): void => {
     if (this.finished) return;
     this.finished = true;
     this.push(null);
+    this.settleCollector();
   };
+
+  private settleCollector(): void {
+    const collector = this.collector;
+    if (collector === null) return;
+    this.collector = null;
+    collector.resolve(Buffer.concat(collector.chunks, this.bytes));
+    // Nobody reads this stream: end it here (its upstream has ended or is released).
+    this.destroy();
+  }
 
   private readonly onError = (error: unknown): void => {
     if (this.finished) return;
@@ -199,13 +238,15 @@ export class CappedBodyStream extends Readable {
     }
     if (lastSlice !== null) {
       this.bytes += lastSlice.length;
-      this.push(lastSlice);
+      if (this.collector) this.collector.chunks.push(lastSlice);
+      else this.push(lastSlice);
     }
     this.truncated = true;
     this.finished = true;
     this.push(null);
     // Stop downloading: the rest of the body is not wanted.
     this.releaseUpstream();
+    this.settleCollector();
   }
 
   override _read(): void {
@@ -222,6 +263,9 @@ export class CappedBodyStream extends Readable {
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     this.finished = true;
     this.releaseUpstream();
+    const collector = this.collector;
+    this.collector = null;
+    collector?.reject(error ?? new SafeHttpError('BAD_RESPONSE', 'The response body was closed before it ended'));
     callback(error);
   }
 
@@ -242,8 +286,6 @@ export class CappedBodyStream extends Readable {
 }
 
 /** Reads a capped body fully into one Buffer. */
-export async function readCappedBody(body: CappedBodyStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks, body.bytes);
+export function readCappedBody(body: CappedBodyStream): Promise<Buffer> {
+  return body.readAll();
 }

@@ -572,6 +572,45 @@ describe('content encoding and the byte cap', () => {
     expect(truncated.body.truncated).toBe(true);
   });
 
+  it('reads a streamed body whole with readAll(), with the same decoding, cap and errors as iterating it', async () => {
+    const server = await startServer((req, res) => {
+      res.writeHead(200, req.url === '/plain' ? {} : { 'content-encoding': 'gzip' });
+      res.end(req.url === '/plain' ? Buffer.alloc(50_000, 'p') : zlib.gzipSync(Buffer.alloc(50_000, 'x')));
+    });
+    const http = client({ allowCidrs: ['127.0.0.0/8'] });
+    for (const [path, letter] of [['/', 'x'], ['/plain', 'p']]) {
+      const response = await http.request(`${server.origin}${path}`, { stream: true });
+      expect((await response.body.readAll()).toString()).toBe(letter.repeat(50_000));
+      expect(response.body.bytes).toBe(50_000);
+      expect(response.body.destroyed).toBe(true);
+    }
+
+    const capped = await http.request(server.origin, { stream: true, maxBytes: 10_000 });
+    expect((await failure(capped.body.readAll())).code).toBe('BODY_TOO_LARGE');
+
+    const truncated = await http.request(`${server.origin}/plain`, { stream: true, maxBytes: 10_000, onBodyLimit: 'truncate' });
+    expect((await truncated.body.readAll()).toString()).toBe('p'.repeat(10_000));
+    expect(truncated.body.truncated).toBe(true);
+
+    const iterated = await http.request(server.origin, { stream: true });
+    for await (const chunk of iterated.body) {
+      void chunk;
+      break;
+    }
+    await expect(iterated.body.readAll()).rejects.toThrow();
+  });
+
+  it('reports a body cut off mid-way as an error from readAll()', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-length': '100000' });
+      res.write(Buffer.alloc(1_000, 'a'));
+      setTimeout(() => res.destroy(), 50);
+    });
+    const response = await client({ allowCidrs: ['127.0.0.0/8'] }).request(server.origin, { stream: true });
+    const error = await failure(response.body.readAll());
+    expect(error.code).toBe('CONNECTION_FAILED');
+  });
+
   it('sends HEAD and returns an empty body', async () => {
     const server = await startServer((req, res) => {
       res.writeHead(200, { 'content-type': 'text/html', 'content-length': '5000', 'content-encoding': 'gzip' });
