@@ -41,7 +41,7 @@ function readSettings(): AuditBenchSettings {
   return {
     pages: Math.max(1, intFromEnv('BENCH_AUDIT_PAGES', 5_000)),
     /** 0 skips the throughput comparison. */
-    rounds: intFromEnv('BENCH_AUDIT_ROUNDS', 2),
+    rounds: intFromEnv('BENCH_AUDIT_ROUNDS', 3),
     /** Unmeasured runs of each side before round 1 (shown in the table as round 0, left out of the ratio). */
     warmupRounds: intFromEnv('BENCH_AUDIT_WARMUP_ROUNDS', 1),
     /** 0 skips the memory run. */
