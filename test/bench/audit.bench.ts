@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Queue } from 'bullmq';
 import { loadConfig } from '../../src/platform/config.js';
@@ -26,6 +28,7 @@ import { formatReport, reportJson, type AuditBenchResult, type AuditBenchSetting
  */
 
 const HOST = 'bench.test';
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CRAWLEE_VERSION = (createRequire(import.meta.url)('@crawlee/cheerio/package.json') as { version: string }).version;
 
 const log = (line: string) => process.stderr.write(`[bench:audit] ${line}\n`);
@@ -57,8 +60,10 @@ function readSettings(): AuditBenchSettings {
      * crawlee does not read it). Off by default: the site is then found by links only.
      */
     sitemap: process.env.BENCH_AUDIT_SITEMAP === '1',
-    // BENCH_AUDIT_WORKER_DIST=dist (after npm run build): the compiled worker, as production runs it, not tsx.
-    workerDist: process.env.BENCH_AUDIT_WORKER_DIST || null,
+    // The compiled worker, as production runs it: by default the bench compiles the sources into dist/ first.
+    // BENCH_AUDIT_WORKER_DIST=<dir>: an existing build, not rebuilt; =tsx: the TypeScript sources under tsx
+    // (more memory: the compiler is loaded too).
+    workerDist: process.env.BENCH_AUDIT_WORKER_DIST === 'tsx' ? null : process.env.BENCH_AUDIT_WORKER_DIST || 'dist',
     // BENCH_AUDIT_CPU_PROF=<dir>: a V8 CPU profile per worker (it inflates RSS); BENCH_AUDIT_WORKER_NODE_ARGS:
     // extra node flags ("--trace-gc --max-old-space-size=128"); BENCH_AUDIT_WORKER_LOG=<file>: worker output.
     workerNodeArgs: [
@@ -249,6 +254,10 @@ export async function runAuditBench(): Promise<{ ok: boolean }> {
       cleanups,
     };
 
+    if (!process.env.BENCH_AUDIT_WORKER_DIST) {
+      log('compiling the worker (tsc -p tsconfig.build.json)');
+      execFileSync(process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+    }
     const loadBefore = loadavg()[0];
     const throughput = settings.rounds > 0 ? await measureThroughput(ctx) : null;
     const memory = settings.rssPages > 0 ? await measureMemory(ctx) : null;
