@@ -11,7 +11,8 @@ import { ProjectEntity } from '../projects/index.js';
 import { AuditEntity } from './audit.entity.js';
 import { runAuditEngine, type AuditOutcome, type AuditPageRow, type AuditSink, type LabMeter, type OccurrenceRecord } from './audit-engine.js';
 
-export type AuditRunResult = 'completed' | 'skipped' | 'cancelled' | 'interrupted';
+/** 'superseded': a later attempt claimed the audit while this one still ran (a stalled lock); it writes nothing more. */
+export type AuditRunResult = 'completed' | 'skipped' | 'cancelled' | 'interrupted' | 'superseded';
 
 export interface AuditRunContext {
   /** Reports progress to the queue (BullMQ job.updateProgress). */
@@ -21,6 +22,11 @@ export interface AuditRunContext {
 }
 
 const PROGRESS_EVERY_MS = 1_000;
+/**
+ * Batch inserts write only while their attempt is current ($1 the audit, $3 the attempt). FOR SHARE makes a
+ * concurrent claim (an UPDATE of the row) wait for this insert, so the new attempt's cleanup sees its rows.
+ */
+const CURRENT_ATTEMPT = `EXISTS (SELECT 1 FROM audit WHERE id = $1 AND attempts = $3 AND status = 'RUNNING' FOR SHARE)`;
 
 /**
  * Runs one audit job against PostgreSQL. Idempotent: a retried or recovered job first removes what an
@@ -44,26 +50,30 @@ export class AuditJobRunner {
     const project = await em.findOne(ProjectEntity, { id: audit.projectId });
     if (!project) return 'skipped';
 
-    const claimed = await em.getConnection().execute(
+    // The attempt number fences this run: if the queue hands the job to another run while this one is still
+    // alive (its lock expired), every later write of this run matches no row and its end is 'superseded'.
+    const claimed = await em.getConnection().execute<{ attempts: number }[]>(
       `UPDATE audit SET status = 'RUNNING', started_at = now(), attempts = attempts + 1, error = NULL, pages_crawled = 0, pages_queued = 0
-       WHERE id = ? AND status IN ('QUEUED', 'RUNNING')`,
+       WHERE id = ? AND status IN ('QUEUED', 'RUNNING') RETURNING attempts`,
       [auditId],
-      'run',
+      'all',
     );
-    if (!(claimed as { affectedRows?: number }).affectedRows) return 'skipped';
+    if (!claimed.length) return 'skipped';
+    const attempt = claimed[0].attempts;
     await this.clearPartial(em, auditId);
 
     let lastProgress = 0;
     let lastStatusCheck = 0;
     let cancelled = false;
+    let superseded = false;
     const sink: AuditSink = {
-      pages: (rows) => this.insertPages(em, auditId, rows),
-      occurrences: (rows) => this.insertOccurrences(em, auditId, rows),
+      pages: (rows) => this.insertPages(em, auditId, attempt, rows),
+      occurrences: (rows) => this.insertOccurrences(em, auditId, attempt, rows),
       progress: async (p) => {
         const now = Date.now();
         if (now - lastProgress < PROGRESS_EVERY_MS) return;
         lastProgress = now;
-        await em.getConnection().execute('UPDATE audit SET pages_crawled = ?, pages_queued = ? WHERE id = ?', [p.pagesCrawled, p.pagesQueued, auditId]);
+        await em.getConnection().execute('UPDATE audit SET pages_crawled = ?, pages_queued = ? WHERE id = ? AND attempts = ?', [p.pagesCrawled, p.pagesQueued, auditId, attempt]);
         await ctx.reportProgress?.(p);
       },
       shouldStop: async () => {
@@ -71,9 +81,10 @@ export class AuditJobRunner {
         const now = Date.now();
         if (now - lastStatusCheck < PROGRESS_EVERY_MS) return false;
         lastStatusCheck = now;
-        const rows = await em.getConnection().execute<{ status: string }[]>('SELECT status FROM audit WHERE id = ?', [auditId]);
-        cancelled = rows[0]?.status !== 'RUNNING';
-        return cancelled;
+        const rows = await em.getConnection().execute<{ status: string; attempts: number }[]>('SELECT status, attempts FROM audit WHERE id = ?', [auditId]);
+        superseded = rows[0] !== undefined && rows[0].attempts !== attempt;
+        cancelled = !superseded && rows[0]?.status !== 'RUNNING';
+        return cancelled || superseded;
       },
     };
 
@@ -93,9 +104,11 @@ export class AuditJobRunner {
       this.labMeter,
       this.extract,
     );
-    if (outcome.stopped) return cancelled ? 'cancelled' : 'interrupted';
-    const done = await this.complete(em, auditId, project.id, outcome);
-    return done ? 'completed' : 'cancelled';
+    if (outcome.stopped) return superseded ? 'superseded' : cancelled ? 'cancelled' : 'interrupted';
+    const done = await this.complete(em, auditId, attempt, project.id, outcome);
+    if (done) return 'completed';
+    const [row] = await em.getConnection().execute<{ attempts: number }[]>('SELECT attempts FROM audit WHERE id = ?', [auditId]);
+    return row && row.attempts !== attempt ? 'superseded' : 'cancelled';
   }
 
   async markFailed(auditId: string, message: string): Promise<void> {
@@ -119,7 +132,7 @@ export class AuditJobRunner {
 
   // Batches go straight to node-postgres with server-side parameters: the ORM connection would inline the
   // JSON document into the SQL text, escaping it character by character.
-  private async insertPages(em: EntityManager, auditId: string, rows: AuditPageRow[]): Promise<void> {
+  private async insertPages(em: EntityManager, auditId: string, attempt: number, rows: AuditPageRow[]): Promise<void> {
     if (!rows.length) return;
     await nativeQuery(
       em,
@@ -130,32 +143,34 @@ export class AuditJobRunner {
        FROM jsonb_to_recordset($2::jsonb) AS r("url" text, "finalUrl" text, "statusCode" int, "depth" int, "title" text,
          "metaDescription" text, "canonical" text, "indexable" bool, "wordCount" int, "responseTimeMs" int, "bytes" int,
          "contentHash" text, "outlinks" int, "error" text)
+       WHERE ${CURRENT_ATTEMPT}
        ON CONFLICT (audit_id, url) DO NOTHING`,
-      [auditId, jsonParam(rows)],
+      [auditId, jsonParam(rows), attempt],
     );
   }
 
-  private async insertOccurrences(em: EntityManager, auditId: string, rows: OccurrenceRecord[]): Promise<void> {
+  private async insertOccurrences(em: EntityManager, auditId: string, attempt: number, rows: OccurrenceRecord[]): Promise<void> {
     if (!rows.length) return;
     await nativeQuery(
       em,
       `INSERT INTO issue_occurrence (audit_id, code, url, evidence)
-       SELECT $1, r.code, r.url, r.evidence FROM jsonb_to_recordset($2::jsonb) AS r(code text, url text, evidence jsonb)`,
-      [auditId, jsonParam(rows)],
+       SELECT $1, r.code, r.url, r.evidence FROM jsonb_to_recordset($2::jsonb) AS r(code text, url text, evidence jsonb)
+       WHERE ${CURRENT_ATTEMPT}`,
+      [auditId, jsonParam(rows), attempt],
     );
   }
 
   /** Issues, inlinks, technical snapshot and scores land together; a cancelled audit stays cancelled. */
-  private async complete(em: EntityManager, auditId: string, projectId: string, outcome: AuditOutcome): Promise<boolean> {
+  private async complete(em: EntityManager, auditId: string, attempt: number, projectId: string, outcome: AuditOutcome): Promise<boolean> {
     try {
-      return await em.transactional((tx) => this.completeRows(tx, auditId, projectId, outcome));
+      return await em.transactional((tx) => this.completeRows(tx, auditId, attempt, projectId, outcome));
     } catch (err) {
       if (err instanceof AuditNoLongerRunning) return false;
       throw err;
     }
   }
 
-  private async completeRows(tx: EntityManager, auditId: string, projectId: string, outcome: AuditOutcome): Promise<boolean> {
+  private async completeRows(tx: EntityManager, auditId: string, attempt: number, projectId: string, outcome: AuditOutcome): Promise<boolean> {
     const conn = tx.getConnection();
     const trx = tx.getTransactionContext();
     const issues = outcome.issues;
@@ -229,8 +244,8 @@ export class AuditJobRunner {
     const res = await conn.execute(
       `UPDATE audit SET status = 'COMPLETED', overall_score = ?, meta_score = ?, content_score = ?, links_score = ?, technical_score = ?,
          performance_score = ?, pages_crawled = ?, pages_queued = 0, completed_at = now(), error = NULL
-       WHERE id = ? AND status = 'RUNNING'`,
-      [s.overall, s.meta, s.content, s.links, s.technical, s.performance, outcome.pagesCrawled, auditId],
+       WHERE id = ? AND status = 'RUNNING' AND attempts = ?`,
+      [s.overall, s.meta, s.content, s.links, s.technical, s.performance, outcome.pagesCrawled, auditId, attempt],
       'run',
       trx,
     );

@@ -2,6 +2,8 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
 import { startWorker, waitFor } from '../support/worker-process.js';
+import { AuditJobRunner } from '../../src/audits/index.js';
+import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/index.js';
 
 /** A generated site: / and /p/1 .. /p/N-1, with a per-request delay. */
 function generatedSite(pages: number, delayMs: number) {
@@ -252,6 +254,36 @@ describe('audit access rules', () => {
       const start = await t.app.inject({ method: 'POST', url: `/api/v1/projects/${proProject}/audit`, headers: { authorization: `Bearer ${proKey}` } });
       expect(start.statusCode).toBe(403);
     } finally {
+      await site.close();
+    }
+  });
+
+  it('two runs of one audit at once (a lock that expired under a live run): the earlier run is superseded and writes nothing more', async () => {
+    const site = generatedSite(30, 40);
+    const port = await site.listen();
+    const client = createConfiguredSafeHttpClient(t.config);
+    try {
+      const projectId = await newProject(port);
+      // Queued, and no worker process runs here: both runs below are in this process.
+      const { auditId } = (await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: auth() })).json();
+      const runner = () => new AuditJobRunner(t.runtime.orm, client, t.config, t.runtime.logger);
+      const first = runner().run(auditId);
+      const pagesServed = () => [...site.hits.entries()].filter(([path]) => path !== '/robots.txt').reduce((sum, [, n]) => sum + n, 0);
+      await waitFor('the first run to be under way', async () => (pagesServed() >= 8 ? true : null), 20_000, 10);
+      const second = runner().run(auditId);
+      expect(await Promise.all([first, second])).toEqual(['superseded', 'completed']);
+
+      expect(await auditRow(auditId)).toMatchObject({ status: 'COMPLETED', attempts: 2, pages_crawled: 30 });
+      const q = async (sql: string) => (await t.runtime.pool.query(sql, [auditId])).rows[0] as { total: number; distinct: number };
+      const pages = await q('SELECT count(*)::int AS total, count(DISTINCT url)::int AS distinct FROM audit_page WHERE audit_id = $1');
+      expect(pages).toEqual({ total: 30, distinct: 30 });
+      const occurrences = await q(`SELECT count(*)::int AS total, count(DISTINCT code || ' ' || url)::int AS distinct FROM issue_occurrence WHERE audit_id = $1`);
+      expect(occurrences.total).toBeGreaterThan(0);
+      expect(occurrences.total).toBe(occurrences.distinct);
+      const issues = await q(`SELECT count(*)::int AS total, count(DISTINCT code)::int AS distinct FROM audit_issue WHERE audit_id = $1`);
+      expect(issues.total).toBe(issues.distinct);
+    } finally {
+      await client.close();
       await site.close();
     }
   });
