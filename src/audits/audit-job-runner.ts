@@ -173,6 +173,18 @@ export class AuditJobRunner {
   private async completeRows(tx: EntityManager, auditId: string, attempt: number, projectId: string, outcome: AuditOutcome): Promise<boolean> {
     const conn = tx.getConnection();
     const trx = tx.getTransactionContext();
+    // First the audit row (locked until commit): a cancelled or superseded run stops here, before writing.
+    const s = outcome.scores;
+    const res = await conn.execute(
+      `UPDATE audit SET status = 'COMPLETED', overall_score = ?, meta_score = ?, content_score = ?, links_score = ?, technical_score = ?,
+         performance_score = ?, pages_crawled = ?, pages_queued = 0, completed_at = now(), error = NULL
+       WHERE id = ? AND status = 'RUNNING' AND attempts = ?`,
+      [s.overall, s.meta, s.content, s.links, s.technical, s.performance, outcome.pagesCrawled, auditId, attempt],
+      'run',
+      trx,
+    );
+    const updated = !!(res as { affectedRows?: number }).affectedRows;
+    if (!updated) throw new AuditNoLongerRunning();
     const issues = outcome.issues;
     if (issues.length) {
       await conn.execute(
@@ -240,18 +252,7 @@ export class AuditJobRunner {
         trx,
       );
     }
-    const s = outcome.scores;
-    const res = await conn.execute(
-      `UPDATE audit SET status = 'COMPLETED', overall_score = ?, meta_score = ?, content_score = ?, links_score = ?, technical_score = ?,
-         performance_score = ?, pages_crawled = ?, pages_queued = 0, completed_at = now(), error = NULL
-       WHERE id = ? AND status = 'RUNNING' AND attempts = ?`,
-      [s.overall, s.meta, s.content, s.links, s.technical, s.performance, outcome.pagesCrawled, auditId, attempt],
-      'run',
-      trx,
-    );
-    const updated = !!(res as { affectedRows?: number }).affectedRows;
-    if (!updated) throw new AuditNoLongerRunning();
-    return updated;
+    return true;
   }
 }
 
