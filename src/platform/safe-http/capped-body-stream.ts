@@ -285,7 +285,3 @@ export class CappedBodyStream extends Readable {
   }
 }
 
-/** Reads a capped body fully into one Buffer. */
-export function readCappedBody(body: CappedBodyStream): Promise<Buffer> {
-  return body.readAll();
-}

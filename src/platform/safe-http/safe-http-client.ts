@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Agent, request as undiciRequest } from 'undici';
 import { createAddressPolicy } from './address-policy.js';
 import type { AllowList } from './address-policy.js';
-import { CappedBodyStream, readCappedBody } from './capped-body-stream.js';
+import { CappedBodyStream } from './capped-body-stream.js';
 import type { BodyLimitMode } from './capped-body-stream.js';
 import { createGuardedConnector, originKey } from './guarded-connector.js';
 import type { LookupFunction } from './guarded-connector.js';
@@ -363,7 +363,7 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeH
 
       let buffer: Buffer;
       try {
-        buffer = await readCappedBody(body);
+        buffer = await body.readAll();
       } catch (error) {
         throw toSafeHttpError(error, errorContext).withContext(finalUrl, hopsSoFar);
       }
