@@ -11,10 +11,14 @@ const types = {
 /** A node-postgres pool per ORM (keyed by its shared configuration), for the hot-path reads below. */
 const pools = new WeakMap<object, pg.Pool>();
 
-export function createNativePool(ormConfig: object, connectionString: string, max = 10): pg.Pool {
+/** Statement observers (tests count statements), like the ORM's own query logger. */
+const observers = new WeakMap<object, (sql: string) => void>();
+
+export function createNativePool(ormConfig: object, connectionString: string, max = 10, onQuery?: (sql: string) => void): pg.Pool {
   const pool = new pg.Pool({ connectionString, max, types, idleTimeoutMillis: 10_000 });
   pool.on('error', () => undefined); // an idle client's error must not crash the process; the next query reports it
   pools.set(ormConfig, pool);
+  if (onQuery) observers.set(ormConfig, onQuery);
   return pool;
 }
 
@@ -43,6 +47,7 @@ export type NativeDb = Pick<EntityManager, 'config' | 'getConnection'>;
  * on list endpoints. Uses the ORM's native pool when one was created; not for use inside a MikroORM transaction.
  */
 export async function nativeQuery<T>(em: NativeDb, text: string, values: unknown[] = []): Promise<T[]> {
+  observers.get(em.config)?.(text);
   const pool = pools.get(em.config);
   // (text, values), not a config object: node-postgres copies config objects property by property.
   if (pool) return (await pool.query(text, values)).rows as T[];

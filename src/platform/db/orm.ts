@@ -50,7 +50,7 @@ function ormConfig(opts: OrmOptions, extensions: NonNullable<Options['extensions
 export async function createOrm(opts: OrmOptions): Promise<MikroORM> {
   const extensions = opts.migrations ? [(await import('@mikro-orm/migrations')).Migrator] : [];
   const orm = await MikroORM.init(ormConfig(opts, extensions));
-  createNativePool(orm.config, opts.databaseUrl, opts.poolMax ?? 10);
+  createNativePool(orm.config, opts.databaseUrl, opts.poolMax ?? 10, opts.onQuery);
   const close = orm.close.bind(orm);
   orm.close = async (force?: boolean) => {
     await closeNativePool(orm.config);
