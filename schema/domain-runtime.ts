@@ -101,7 +101,7 @@ export async function createDomainRuntime(
 
   const instances = new Map<unknown, unknown>([
     [IdentityResolver, new IdentityResolver(apiKeys, organizations)],
-    [ProjectResolver, new ProjectResolver(projects)],
+    [ProjectResolver, new ProjectResolver(projects, counts)],
     [AuditResolver, new AuditResolver(audits)],
     [IssueResolver, new IssueResolver(audits)],
     [ProjectAuditFieldsResolver, new ProjectAuditFieldsResolver()],

@@ -19,18 +19,33 @@ export class ProjectCountRegistry {
   }
 
   loader(ctx: RequestContext): DataLoader<string, ProjectCountsType> {
-    return ctx.loaders.get('projects.counts', () =>
-      new DataLoader<string, ProjectCountsType>(async (projectIds) => {
-        const parts = [...this.sources].map(([field, sql]) => `SELECT '${field}' AS field, c.project_id::text AS project_id, c.n FROM (${sql}) c`);
-        const rows = parts.length ? await nativeQuery<{ field: ProjectCountField; project_id: string; n: number }>(ctx.db, parts.join(' UNION ALL '), [projectIds]) : [];
-        const by = new Map<string, ProjectCountsType>(projectIds.map((id) => [id, { audits: 0, keywords: 0, competitors: 0 }]));
-        for (const r of rows) {
-          const counts = by.get(r.project_id);
-          if (counts) counts[r.field] = r.n;
-        }
-        return projectIds.map((id) => by.get(id)!);
-      }),
-    );
+    return ctx.loaders.get('projects.counts', () => new DataLoader<string, ProjectCountsType>((projectIds) => this.countsOf(ctx, projectIds)));
+  }
+
+  /**
+   * Counters of a list's projects loaded with the list (the same single statement the loader would send):
+   * the field resolver then answers each row with a value, not a promise and a batch per request.
+   */
+  async prefetch(ctx: RequestContext, projectIds: readonly string[]): Promise<void> {
+    if (!projectIds.length) return;
+    const counts = await this.countsOf(ctx, projectIds);
+    const known = this.prefetched(ctx);
+    projectIds.forEach((id, i) => known.set(id, counts[i]));
+  }
+
+  prefetched(ctx: RequestContext): Map<string, ProjectCountsType> {
+    return ctx.loaders.get('projects.counts.prefetched', () => new Map<string, ProjectCountsType>());
+  }
+
+  private async countsOf(ctx: RequestContext, projectIds: readonly string[]): Promise<ProjectCountsType[]> {
+    const parts = [...this.sources].map(([field, sql]) => `SELECT '${field}' AS field, c.project_id::text AS project_id, c.n FROM (${sql}) c`);
+    const rows = parts.length ? await nativeQuery<{ field: ProjectCountField; project_id: string; n: number }>(ctx.db, parts.join(' UNION ALL '), [projectIds]) : [];
+    const by = new Map<string, ProjectCountsType>(projectIds.map((id) => [id, { audits: 0, keywords: 0, competitors: 0 }]));
+    for (const r of rows) {
+      const counts = by.get(r.project_id);
+      if (counts) counts[r.field] = r.n;
+    }
+    return projectIds.map((id) => by.get(id)!);
   }
 }
 
@@ -40,8 +55,8 @@ export class ProjectCountsResolver implements HasDirectResolvers {
   constructor(private readonly registry: ProjectCountRegistry) {}
 
   @FieldResolver(() => ProjectCountsType)
-  counts(@Root() project: ProjectType, @Ctx() ctx: RequestContext): Promise<ProjectCountsType> {
-    return this.registry.loader(ctx).load(project.id);
+  counts(@Root() project: ProjectType, @Ctx() ctx: RequestContext): ProjectCountsType | Promise<ProjectCountsType> {
+    return this.registry.prefetched(ctx).get(project.id) ?? this.registry.loader(ctx).load(project.id);
   }
 
   [DIRECT_RESOLVERS]() {

@@ -1,5 +1,8 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
+import { selectsField } from '../platform/graphql-selection.js';
+import type { ProjectCountRegistry } from './project-counts.js';
 import type { ProjectRecord } from './project.entity.js';
 import { ProjectService } from './project.service.js';
 import { CreateProjectInput, DeleteProjectPayload, ProjectType, UpdateProjectInput } from './project.types.js';
@@ -33,11 +36,16 @@ export function toProjectType(project: ProjectRecord): ProjectType {
 
 @Resolver(() => ProjectType)
 export class ProjectResolver {
-  constructor(private readonly service: ProjectService) {}
+  constructor(
+    private readonly service: ProjectService,
+    private readonly counts?: ProjectCountRegistry,
+  ) {}
 
   @Query(() => [ProjectType], { description: "The organization's projects, oldest first." })
-  async projects(@Ctx() ctx: RequestContext): Promise<ProjectType[]> {
-    return (await this.service.list(ctx.db, ctx.principal)).map(toProjectType);
+  async projects(@Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo): Promise<ProjectType[]> {
+    const projects = (await this.service.list(ctx.db, ctx.principal)).map(toProjectType);
+    if (this.counts && selectsField(info, 'counts')) await this.counts.prefetch(ctx, projects.map((p) => p.id));
+    return projects;
   }
 
   @Query(() => ProjectType, { description: 'One project; NOT_FOUND when it is missing or belongs to another organization.' })

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createProject, createTestApp, signUp, type TestApp } from '../support/app.js';
+import { execute, parse } from 'graphql';
+import { createApiKey, createProject, createTestApp, gql, signUp, type TestApp } from '../support/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -55,5 +56,44 @@ describe('query count', () => {
     const twenty = await count(20);
     expect(twenty).toBe(one);
     expect(twenty).toBeLessThanOrEqual(6);
+  });
+
+  it('a list that selects the counters loads them with the list, in one statement, whatever the selection looks like', async () => {
+    const user = await signUp(t, { plan: 'ENTERPRISE' });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await createProject(t, user)).id);
+    await t.runtime.pool.query(
+      `INSERT INTO keyword (id, project_id, term, term_key, country, language, device)
+       VALUES (gen_random_uuid(), $1, 'seo tools', 'seo tools', 'us', 'en', 'desktop'), (gen_random_uuid(), $1, 'crawler', 'crawler', 'us', 'en', 'desktop')`,
+      [ids[1]],
+    );
+    const key = await createApiKey(t, user);
+    const run = async (query: string) => {
+      await gql(t, query, {}, { authorization: `Bearer ${key}` }); // warm lastUsedAt
+      t.queries.length = 0;
+      const res = await gql(t, query, {}, { authorization: `Bearer ${key}` });
+      expect(res.body.errors).toBeUndefined();
+      const statements = t.queries.filter((q) => /\b(select|insert|update|delete)\b/i.test(q));
+      return { projects: res.body.data.projects as { id: string; c?: { keywords: number }; counts?: { keywords: number } }[], statements };
+    };
+    const plain = await run('{ projects { id } }');
+    expect(plain.statements.some((q) => /keyword/.test(q))).toBe(false);
+    for (const query of [
+      '{ projects { id counts { keywords } } }',
+      '{ projects { id c: counts { keywords } } }',
+      'query { projects { ...P } } fragment P on Project { id counts { keywords } }',
+    ]) {
+      const listed = await run(query);
+      expect(listed.statements).toHaveLength(plain.statements.length + 1);
+      expect(listed.projects.map((p) => (p.c ?? p.counts)!.keywords)).toEqual([0, 2, 0]);
+      // Loaded by the list resolver: the per-row DataLoader was never needed.
+      const ctx = t.runtime.createContext({ principal: await t.runtime.authenticate({ bearer: key }, 'SURFACE_A'), requestId: 'test' });
+      const executed = await execute({ schema: t.runtime.schema, document: parse(query), contextValue: ctx });
+      expect(executed.errors).toBeUndefined();
+      expect(ctx.loaders.get('projects.counts', () => 'never created')).toBe('never created');
+      expect(ctx.loaders.get('projects.counts.prefetched', () => new Map()).size).toBe(3);
+    }
+    const single = await gql(t, 'query($id: ID!) { project(id: $id) { counts { keywords } } }', { id: ids[1] }, { authorization: `Bearer ${key}` });
+    expect(single.body.data.project.counts.keywords).toBe(2);
   });
 });
