@@ -13,9 +13,12 @@ export type ProjectCountField = 'audits' | 'keywords' | 'competitors';
  */
 export class ProjectCountRegistry {
   private readonly sources = new Map<ProjectCountField, string>();
+  /** The one statement over every registered source, built once (registration happens at startup). */
+  private statement: string | null = null;
 
   register(field: ProjectCountField, sql: string): void {
     this.sources.set(field, sql);
+    this.statement = null;
   }
 
   loader(ctx: RequestContext): DataLoader<string, ProjectCountsType> {
@@ -38,8 +41,8 @@ export class ProjectCountRegistry {
   }
 
   private async countsOf(ctx: RequestContext, projectIds: readonly string[]): Promise<ProjectCountsType[]> {
-    const parts = [...this.sources].map(([field, sql]) => `SELECT '${field}' AS field, c.project_id::text AS project_id, c.n FROM (${sql}) c`);
-    const rows = parts.length ? await nativeQuery<{ field: ProjectCountField; project_id: string; n: number }>(ctx.db, parts.join(' UNION ALL '), [projectIds]) : [];
+    this.statement ??= [...this.sources].map(([field, sql]) => `SELECT '${field}' AS field, c.project_id::text AS project_id, c.n FROM (${sql}) c`).join(' UNION ALL ');
+    const rows = this.statement ? await nativeQuery<{ field: ProjectCountField; project_id: string; n: number }>(ctx.db, this.statement, [projectIds]) : [];
     const by = new Map<string, ProjectCountsType>(projectIds.map((id) => [id, { audits: 0, keywords: 0, competitors: 0 }]));
     for (const r of rows) {
       const counts = by.get(r.project_id);
