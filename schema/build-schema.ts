@@ -11,6 +11,7 @@ import { FixResolver } from '../src/fixes/index.js';
 import { KeywordResolver } from '../src/keywords/index.js';
 import { CompetitorResolver } from '../src/competitors/index.js';
 import { AuditResolver, IssueResolver, ProjectAuditFieldsResolver } from '../src/audits/index.js';
+import { DateTimeISO } from '../src/platform/graphql-scalars.js';
 
 export const RESOLVERS = [
   IdentityResolver,
@@ -37,6 +38,7 @@ export async function buildDomainSchema(container?: ContainerType): Promise<Grap
     container,
     validate: false,
     emitSchemaFile: false,
+    scalarsMap: [{ type: Date, scalar: DateTimeISO }],
   });
   if (container) installDirectResolvers(schema, RESOLVERS.map((cls) => container.get(cls, undefined as never)));
   return schema;
