@@ -8,27 +8,26 @@ const types = {
     oid === TIMESTAMPTZ ? (value: string) => new Date(value) : pg.types.getTypeParser(oid, format as 'text'),
 };
 
-/** A node-postgres pool per ORM (keyed by its shared configuration), for the hot-path reads below. */
-const pools = new WeakMap<object, pg.Pool>();
-
-/** Statement observers (tests count statements), like the ORM's own query logger. */
-const observers = new WeakMap<object, (sql: string) => void>();
+/**
+ * A node-postgres pool per ORM (keyed by its shared configuration), for the hot-path reads below, with the
+ * ORM's statement observer (tests count statements) so that these statements are seen like its own.
+ */
+const natives = new WeakMap<object, { pool: pg.Pool; onQuery?: (sql: string) => void }>();
 
 export function createNativePool(ormConfig: object, connectionString: string, max = 10, onQuery?: (sql: string) => void): pg.Pool {
   const pool = new pg.Pool({ connectionString, max, types, idleTimeoutMillis: 10_000 });
   pool.on('error', () => undefined); // an idle client's error must not crash the process; the next query reports it
-  pools.set(ormConfig, pool);
-  if (onQuery) observers.set(ormConfig, onQuery);
+  natives.set(ormConfig, { pool, onQuery });
   return pool;
 }
 
 /** The native pool of an ORM (tests use it to simulate driver failures). */
-export const nativePoolOf = (ormConfig: object): pg.Pool | undefined => pools.get(ormConfig);
+export const nativePoolOf = (ormConfig: object): pg.Pool | undefined => natives.get(ormConfig)?.pool;
 
 export async function closeNativePool(ormConfig: object): Promise<void> {
-  const pool = pools.get(ormConfig);
-  pools.delete(ormConfig);
-  await pool?.end();
+  const native = natives.get(ormConfig);
+  natives.delete(ormConfig);
+  await native?.pool.end();
 }
 
 interface PgLikeClient {
@@ -47,10 +46,12 @@ export type NativeDb = Pick<EntityManager, 'config' | 'getConnection'>;
  * on list endpoints. Uses the ORM's native pool when one was created; not for use inside a MikroORM transaction.
  */
 export async function nativeQuery<T>(em: NativeDb, text: string, values: unknown[] = []): Promise<T[]> {
-  observers.get(em.config)?.(text);
-  const pool = pools.get(em.config);
-  // (text, values), not a config object: node-postgres copies config objects property by property.
-  if (pool) return (await pool.query(text, values)).rows as T[];
+  const native = natives.get(em.config);
+  if (native) {
+    native.onQuery?.(text);
+    // (text, values), not a config object: node-postgres copies config objects property by property.
+    return (await native.pool.query(text, values)).rows as T[];
+  }
   const client = em.getConnection().getKnex().client as {
     acquireConnection(): Promise<PgLikeClient>;
     releaseConnection(c: PgLikeClient): Promise<void>;
