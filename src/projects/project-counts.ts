@@ -36,7 +36,12 @@ export class ProjectCountRegistry {
     projectIds.forEach((id, i) => known.set(id, counts[i]));
   }
 
-  prefetched(ctx: RequestContext): Map<string, ProjectCountsType> {
+  /** One project's counters: loaded with its list when that list prefetched them, else batched per request. */
+  load(ctx: RequestContext, projectId: string): ProjectCountsType | Promise<ProjectCountsType> {
+    return this.prefetched(ctx).get(projectId) ?? this.loader(ctx).load(projectId);
+  }
+
+  private prefetched(ctx: RequestContext): Map<string, ProjectCountsType> {
     return ctx.loaders.get('projects.counts.prefetched', () => new Map<string, ProjectCountsType>());
   }
 
@@ -59,7 +64,7 @@ export class ProjectCountsResolver implements HasDirectResolvers {
 
   @FieldResolver(() => ProjectCountsType)
   counts(@Root() project: ProjectType, @Ctx() ctx: RequestContext): ProjectCountsType | Promise<ProjectCountsType> {
-    return this.registry.prefetched(ctx).get(project.id) ?? this.registry.loader(ctx).load(project.id);
+    return this.registry.load(ctx, project.id);
   }
 
   [DIRECT_RESOLVERS]() {
