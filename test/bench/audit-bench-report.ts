@@ -90,7 +90,7 @@ export function formatReport(result: AuditBenchResult): string {
   const worker = s.workerDist ? `${s.workerDist}/workers/audit.worker.js (compiled)` : 'workers/audit.worker.ts under tsx';
   const out: string[] = [
     '',
-    `audit benchmark: generated site (seed ${s.seed}), ~12.5 KB pages, 30 internal links, 3-4 images, robots.txt${s.sitemap ? ' + sitemap.xml' : ', no sitemap (BENCH_AUDIT_SITEMAP=1 adds one)'}; served uncompressed by a child process on 127.0.0.1 (pages rendered once at its start, every page fetched once before round 1 to warm it)`,
+    `audit benchmark: generated site (seed ${s.seed}), ~12.5 KB pages, 30 internal links, 3-4 images, robots.txt${s.sitemap ? ' + sitemap.xml' : ', no sitemap (BENCH_AUDIT_SITEMAP=1 adds one)'}; served uncompressed by a child process on 127.0.0.1 (pages rendered once at its start${s.warmupRounds ? '' : ', every page fetched once before round 1 to warm it'})`,
     `node ${process.version}, NODE_ENV=${result.nodeEnv}; machine: ${cpus().length} CPUs, ${(totalmem() / 2 ** 30).toFixed(0)} GB, 1-min load average ${result.loadAverage.before.toFixed(2)} before, ${result.loadAverage.after.toFixed(2)} after`,
     `ours: a real worker process (${worker}${s.workerNodeArgs.length ? `, node ${s.workerNodeArgs.join(' ')}` : ''}, WORKER_CONCURRENCY=1, LOG_LEVEL=warn), DEFAULT_CRAWL_OPTIONS (concurrency ${DEFAULT_CRAWL_OPTIONS.concurrency}, assetBudget ${DEFAULT_CRAWL_OPTIONS.assetBudget}), robots respected, results written to PostgreSQL; time = audit.completed_at - started_at; CPU = the worker process only (PostgreSQL not counted)`,
   ];
