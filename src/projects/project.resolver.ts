@@ -1,6 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
+import { DIRECT_RESOLVERS, type HasDirectResolvers } from '../platform/direct-resolvers.js';
 import { selectsField } from '../platform/graphql-selection.js';
 import type { ProjectCountRegistry } from './project-counts.js';
 import type { ProjectRecord } from './project.entity.js';
@@ -35,7 +36,7 @@ export function toProjectType(project: ProjectRecord): ProjectType {
 }
 
 @Resolver(() => ProjectType)
-export class ProjectResolver {
+export class ProjectResolver implements HasDirectResolvers {
   constructor(
     private readonly service: ProjectService,
     private readonly counts?: ProjectCountRegistry,
@@ -71,5 +72,10 @@ export class ProjectResolver {
   async deleteProject(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<DeleteProjectPayload> {
     const project = await this.service.delete(ctx.em, ctx.principal, id);
     return { id: project.id, success: true };
+  }
+
+  /** The list is read on every dashboard load and by every Surface A/B list call. */
+  [DIRECT_RESOLVERS]() {
+    return { 'Query.projects': (_root: unknown, _args: unknown, ctx: RequestContext, info: GraphQLResolveInfo) => this.projects(ctx, info) };
   }
 }

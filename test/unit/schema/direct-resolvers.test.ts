@@ -2,7 +2,9 @@ import 'reflect-metadata';
 import DataLoader from 'dataloader';
 import { describe, expect, it } from 'vitest';
 import { GraphQLObjectType, GraphQLSchema, GraphQLString, execute, parse, printSchema } from 'graphql';
-import { buildDomainSchema, installDirectResolvers } from '../../../schema/build-schema.js';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { Field, FieldResolver, ObjectType, Query, Resolver, Root, UseMiddleware, buildSchema } from 'type-graphql';
+import { buildDomainSchema, installDirectResolvers, removePlainFieldResolvers } from '../../../schema/build-schema.js';
 import { DIRECT_RESOLVERS } from '../../../src/platform/direct-resolvers.js';
 import { LoaderRegistry, type RequestContext } from '../../../src/platform/context.js';
 import { ProjectCountRegistry, ProjectCountsResolver, ProjectResolver, type ProjectService, type ProjectCountsType } from '../../../src/projects/index.js';
@@ -24,10 +26,10 @@ class MemoryCounts extends ProjectCountRegistry {
   }
 }
 
-async function domainSchema(counts: MemoryCounts) {
+async function domainSchema(counts: MemoryCounts, opts: { listPrefetches?: boolean } = {}) {
   const service = { list: async () => ['1', '2', '3'].map(record) } as unknown as ProjectService;
   const instances = new Map<unknown, unknown>([
-    [ProjectResolver, new ProjectResolver(service)],
+    [ProjectResolver, new ProjectResolver(service, opts.listPrefetches ? counts : undefined)],
     [ProjectCountsResolver, new ProjectCountsResolver(counts)],
   ]);
   // Resolvers the query does not reach only need to exist for the install step.
@@ -88,5 +90,82 @@ describe('direct field resolvers', () => {
     }
     expect(() => installDirectResolvers(schema, [new Bad()])).toThrow(/Bad: direct resolver for Query.plain/);
     expect(() => installDirectResolvers(schema, [{ [DIRECT_RESOLVERS]: () => ({ 'Nope.field': () => 1 }) }])).toThrow(/Nope.field/);
+  });
+});
+
+@ObjectType('PlainFieldsProbe')
+class PlainFieldsProbe {
+  @Field(() => String) plain!: string;
+  @Field(() => String, { name: 'renamed' }) storedUnderAnotherName!: string;
+  @UseMiddleware(async (_data, next) => `${await next()}!`)
+  @Field(() => String)
+  guarded!: string;
+  @Field(() => String) computed?: string;
+}
+
+@Resolver(() => PlainFieldsProbe)
+class PlainFieldsProbeResolver {
+  @Query(() => [PlainFieldsProbe])
+  probes(): PlainFieldsProbe[] {
+    return [{ plain: 'a', storedUnderAnotherName: 'b', guarded: 'c' }];
+  }
+
+  @FieldResolver(() => String)
+  computed(@Root() probe: PlainFieldsProbe): string {
+    return `${probe.plain}+`;
+  }
+}
+
+describe('plain @Field properties', () => {
+  it('lose the resolver type-graphql gives them, unless renamed, guarded by a middleware or resolved by a method', async () => {
+    const schema = await buildSchema({ resolvers: [PlainFieldsProbeResolver], validate: false });
+    const fields = (schema.getType('PlainFieldsProbe') as GraphQLObjectType).getFields();
+    expect(Object.values(fields).every((f) => f.resolve)).toBe(true); // what type-graphql builds
+
+    expect(removePlainFieldResolvers(schema)).toBe(1);
+    expect(fields.plain.resolve).toBeUndefined();
+    expect(fields.renamed.resolve).toBeDefined();
+    expect(fields.guarded.resolve).toBeDefined();
+    expect(fields.computed.resolve).toBeDefined();
+
+    // graphql-js and graphql-jit (which reads resolver-less fields inline) answer as before.
+    const document = parse('{ probes { plain renamed guarded computed } }');
+    const expected = { probes: [{ plain: 'a', renamed: 'b', guarded: 'c!', computed: 'a+' }] };
+    expect((await execute({ schema, document })).data).toEqual(expected);
+    const compiled = compileQuery(schema, document);
+    if (!isCompiledQuery(compiled)) throw new Error('does not compile');
+    expect((await compiled.query(undefined, {}, {})).data).toEqual(expected);
+  });
+
+  it('in the domain schema, only @Query/@Mutation fields and @FieldResolver methods keep a resolver', async () => {
+    const schema = await buildDomainSchema();
+    const project = (schema.getType('Project') as GraphQLObjectType).getFields();
+    const withResolver = Object.keys(project).filter((name) => project[name].resolve);
+    expect(withResolver.sort()).toEqual(['counts', 'lastAuditScore', 'latestAudit']);
+    const counts = (schema.getType('ProjectCounts') as GraphQLObjectType).getFields();
+    expect(Object.values(counts).some((f) => f.resolve)).toBe(false);
+    for (const root of [schema.getQueryType()!, schema.getMutationType()!]) {
+      expect(Object.values(root.getFields()).every((f) => f.resolve)).toBe(true);
+    }
+  });
+
+  it('Query.projects is installed directly and still prefetches counts when they are selected', async () => {
+    const counts = new MemoryCounts();
+    const schema = await domainSchema(counts, { listPrefetches: true });
+    const compiled = compileQuery(schema, parse('{ projects { id counts { audits } } }'));
+    if (!isCompiledQuery(compiled)) throw new Error('does not compile');
+    const prefetched: string[][] = [];
+    const prefetch = counts.prefetch.bind(counts);
+    counts.prefetch = (ctx, ids) => {
+      prefetched.push([...ids]);
+      return prefetch(ctx, ids);
+    };
+    const result = await compiled.query(undefined, context(), {});
+    expect(result.errors).toBeUndefined();
+    // No count source is registered in this schema: the prefetched counters are zero, and the per-row
+    // loader (which would answer n) is never asked.
+    expect(result.data).toEqual({ projects: [1, 2, 3].map((n) => ({ id: String(n), counts: { audits: 0 } })) });
+    expect(prefetched).toEqual([['1', '2', '3']]);
+    expect(counts.batches).toEqual([]);
   });
 });
