@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { DomainRuntime } from '../schema/domain-runtime.js';
 import { registerRoutes, registerStreamRoutes, sendError, type RestRoute, type StreamRoute } from './rest-mapper.js';
 import { toWebHeaders } from './http-guard.js';
+import { HttpMetrics } from './http-metrics.js';
 import { GRAPHQL_PATH, mountGraphQL } from './graphql-route.js';
 import { registerApiDocs } from './docs/docs-routes.js';
 import { EXPLORER_PATH } from './docs/pages.js';
@@ -82,27 +83,11 @@ async function mountAuth(app: FastifyInstance, runtime: DomainRuntime) {
 function mountOps(app: FastifyInstance, runtime: DomainRuntime) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames: ['method', 'route', 'status'], registers: [registry] });
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP request duration',
-    labelNames: ['method', 'route'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
-  // Label children resolved once per (method, route, status): prom-client would otherwise hash the label
-  // set on every request. Callback-style hooks: no promise per request on the hot path.
-  const series = new Map<string, { count: ReturnType<typeof requests.labels>; time: ReturnType<typeof duration.labels> }>();
+  const http = new HttpMetrics();
+  http.register(registry);
+  // A callback-style hook: no promise per request on the hot path.
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    const key = `${request.method} ${reply.statusCode} ${route}`;
-    let s = series.get(key);
-    if (!s) {
-      s = { count: requests.labels({ method: request.method, route, status: String(reply.statusCode) }), time: duration.labels({ method: request.method, route }) };
-      series.set(key, s);
-    }
-    s.count.inc();
-    s.time.observe(reply.elapsedTime / 1000);
+    http.record(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   app.get('/healthz', async () => ({ status: 'ok' }));
