@@ -45,13 +45,18 @@ export type NativeDb = Pick<EntityManager, 'config' | 'getConnection'>;
  * plain rows, skipping MikroORM's SQL inlining and entity hydration, which cost several times the query itself
  * on list endpoints. Uses the ORM's native pool when one was created; not for use inside a MikroORM transaction.
  */
-export async function nativeQuery<T>(em: NativeDb, text: string, values: unknown[] = []): Promise<T[]> {
+export function nativeQuery<T>(em: NativeDb, text: string, values: unknown[] = []): Promise<T[]> {
   const native = natives.get(em.config);
-  if (native) {
-    native.onQuery?.(text);
-    // (text, values), not a config object: node-postgres copies config objects property by property.
-    return (await native.pool.query(text, values)).rows as T[];
-  }
+  if (!native) return viaOrmConnection<T>(em, text, values);
+  native.onQuery?.(text);
+  // (text, values), not a config object: node-postgres copies config objects property by property. Not an
+  // async function: on list endpoints this runs several times per request, and each async frame is a promise.
+  return native.pool.query(text, values).then(rowsOf<T>);
+}
+
+const rowsOf = <T>(result: { rows: unknown[] }): T[] => result.rows as T[];
+
+async function viaOrmConnection<T>(em: NativeDb, text: string, values: unknown[]): Promise<T[]> {
   const client = em.getConnection().getKnex().client as {
     acquireConnection(): Promise<PgLikeClient>;
     releaseConnection(c: PgLikeClient): Promise<void>;
