@@ -4,7 +4,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../src/platform/config.js';
 import type { Channel, Principal, RequestContext } from '../src/platform/context.js';
-import { LoaderRegistry } from '../src/platform/context.js';
+import { ApiRequestContext } from '../src/platform/context.js';
 import { createOrm, type MikroORM } from '../src/platform/db/orm.js';
 import { MIGRATIONS } from '../src/platform/db/migrations/index.js';
 import type { Logger } from '../src/platform/logger.js';
@@ -130,19 +130,7 @@ export async function createDomainRuntime(
     auth,
     schema,
     anonymousRate: config.ANONYMOUS_RATE_PER_MINUTE,
-    createContext: ({ principal, requestId, ip }) => {
-      let em: EntityManager | undefined;
-      return {
-        principal,
-        get em() {
-          return (em ??= orm.em.fork());
-        },
-        db: orm.em,
-        loaders: new LoaderRegistry(),
-        requestId,
-        ip,
-      };
-    },
+    createContext: ({ principal, requestId, ip }) => new ApiRequestContext(orm.em as EntityManager, principal, requestId, ip),
     async authenticate(creds, channel) {
       if (creds.bearer) return principals.fromApiKey(orm.em, creds.bearer, channel);
       if (creds.headers) return principals.fromSession(orm.em.fork(), creds.headers, channel);

@@ -42,3 +42,28 @@ export interface RequestContext {
   requestId: string;
   ip?: string;
 }
+
+/**
+ * The context of one API request. A class, so that creating one per request is a plain allocation (an object
+ * literal with a getter is not); the fork of the ORM is made on first use of `em`.
+ */
+export class ApiRequestContext implements RequestContext {
+  readonly loaders = new LoaderRegistry();
+  private forked: EntityManager | undefined;
+
+  constructor(
+    private readonly root: EntityManager,
+    readonly principal: Principal | null,
+    readonly requestId: string,
+    readonly ip?: string,
+  ) {}
+
+  get em(): EntityManager {
+    return (this.forked ??= this.root.fork());
+  }
+
+  get db(): NativeDb {
+    return this.root;
+  }
+}
+
