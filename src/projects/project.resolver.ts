@@ -6,33 +6,37 @@ import { selectsField } from '../platform/graphql-selection.js';
 import type { ProjectCountRegistry } from './project-counts.js';
 import type { ProjectRecord } from './project.entity.js';
 import { ProjectService } from './project.service.js';
-import { CreateProjectInput, DeleteProjectPayload, ProjectType, UpdateProjectInput } from './project.types.js';
+import { CreateProjectInput, DeleteProjectPayload, ProjectType, UpdateProjectInput, type ProjectSettingsType } from './project.types.js';
 
 /**
  * Entity -> API shape; counters and scores are filled by the owning modules' field resolvers. An instance,
  * not a plain object: type-graphql otherwise copies the root into a new ProjectType for every field
- * resolver call (twice per project and field in a list).
+ * resolver call (twice per project and field in a list). Assigned field by field: this runs for every row.
  */
 export function toProjectType(project: ProjectRecord): ProjectType {
-  return Object.assign(new ProjectType(), {
-    id: project.id,
-    name: project.name,
-    url: project.url,
-    domain: project.domain,
-    createdAt: project.createdAt,
-    lastAuditScore: null,
-    settings: {
-      maxPages: project.settings?.maxPages ?? null,
-      maxDepth: project.settings?.maxDepth ?? null,
-      crawlDelayMs: project.settings?.crawlDelayMs ?? null,
-      userAgent: project.settings?.userAgent ?? null,
-      respectRobots: project.settings?.respectRobots ?? null,
-      rankCountry: project.settings?.rankCountry ?? null,
-      rankLanguage: project.settings?.rankLanguage ?? null,
-      rankDevice: project.settings?.rankDevice ?? null,
-      rankIncludeSubdomains: project.settings?.rankIncludeSubdomains ?? null,
-    },
-  });
+  const type = new ProjectType();
+  type.id = project.id;
+  type.name = project.name;
+  type.url = project.url;
+  type.domain = project.domain;
+  type.createdAt = project.createdAt;
+  type.lastAuditScore = null;
+  type.settings = toSettingsType(project.settings);
+  return type;
+}
+
+function toSettingsType(settings: ProjectRecord['settings'] | null | undefined): ProjectSettingsType {
+  return {
+    maxPages: settings?.maxPages ?? null,
+    maxDepth: settings?.maxDepth ?? null,
+    crawlDelayMs: settings?.crawlDelayMs ?? null,
+    userAgent: settings?.userAgent ?? null,
+    respectRobots: settings?.respectRobots ?? null,
+    rankCountry: settings?.rankCountry ?? null,
+    rankLanguage: settings?.rankLanguage ?? null,
+    rankDevice: settings?.rankDevice ?? null,
+    rankIncludeSubdomains: settings?.rankIncludeSubdomains ?? null,
+  };
 }
 
 @Resolver(() => ProjectType)
