@@ -22,7 +22,13 @@ export class ProjectCountRegistry {
   }
 
   loader(ctx: RequestContext): DataLoader<string, ProjectCountsType> {
-    return ctx.loaders.get('projects.counts', () => new DataLoader<string, ProjectCountsType>((projectIds) => this.countsOf(ctx, projectIds)));
+    return ctx.loaders.get(
+      'projects.counts',
+      () => new DataLoader<string, ProjectCountsType>(async (projectIds) => {
+        const counts = await this.countsOf(ctx, projectIds);
+        return projectIds.map((id) => counts.get(id)!);
+      }),
+    );
   }
 
   /**
@@ -32,30 +38,30 @@ export class ProjectCountRegistry {
   async prefetch(ctx: RequestContext, projectIds: readonly string[]): Promise<void> {
     if (!projectIds.length) return;
     const counts = await this.countsOf(ctx, projectIds);
-    const known = this.prefetched(ctx);
-    projectIds.forEach((id, i) => known.set(id, counts[i]));
+    const known = ctx.loaders.get(PREFETCHED, () => counts);
+    if (known !== counts) for (const [id, c] of counts) known.set(id, c);
   }
 
   /** One project's counters: loaded with its list when that list prefetched them, else batched per request. */
   load(ctx: RequestContext, projectId: string): ProjectCountsType | Promise<ProjectCountsType> {
-    return this.prefetched(ctx).get(projectId) ?? this.loader(ctx).load(projectId);
+    return ctx.loaders.get(PREFETCHED, emptyCounts).get(projectId) ?? this.loader(ctx).load(projectId);
   }
 
-  private prefetched(ctx: RequestContext): Map<string, ProjectCountsType> {
-    return ctx.loaders.get('projects.counts.prefetched', () => new Map<string, ProjectCountsType>());
-  }
-
-  private async countsOf(ctx: RequestContext, projectIds: readonly string[]): Promise<ProjectCountsType[]> {
+  private async countsOf(ctx: RequestContext, projectIds: readonly string[]): Promise<Map<string, ProjectCountsType>> {
     this.statement ??= [...this.sources].map(([field, sql]) => `SELECT '${field}' AS field, c.project_id::text AS project_id, c.n FROM (${sql}) c`).join(' UNION ALL ');
     const rows = this.statement ? await nativeQuery<{ field: ProjectCountField; project_id: string; n: number }>(ctx.db, this.statement, [projectIds]) : [];
-    const by = new Map<string, ProjectCountsType>(projectIds.map((id) => [id, { audits: 0, keywords: 0, competitors: 0 }]));
+    const by = new Map<string, ProjectCountsType>();
+    for (const id of projectIds) by.set(id, { audits: 0, keywords: 0, competitors: 0 });
     for (const r of rows) {
       const counts = by.get(r.project_id);
       if (counts) counts[r.field] = r.n;
     }
-    return projectIds.map((id) => by.get(id)!);
+    return by;
   }
 }
+
+const PREFETCHED = 'projects.counts.prefetched';
+const emptyCounts = () => new Map<string, ProjectCountsType>();
 
 /** One resolver call per project for all its counters, resolved directly (it runs once per listed project). */
 @Resolver(() => ProjectType)
