@@ -136,6 +136,8 @@ export function registerStreamRoutes(app: FastifyInstance, runtime: DomainRuntim
   }
 }
 
+const NO_VARIABLES: Record<string, unknown> = Object.freeze({});
+
 /** Registers the route table; each operation is compiled once (graphql-jit) and run in-process per request. */
 export function registerRoutes(app: FastifyInstance, runtime: DomainRuntime, routes: RestRoute[]): void {
   for (const route of routes) {
@@ -147,7 +149,7 @@ export function registerRoutes(app: FastifyInstance, runtime: DomainRuntime, rou
       bodyLimit: route.bodyLimit,
       preHandler: guardFor(runtime, route.surface),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const variables = (route.variables?.(routeInput(request)) ?? {}) as Record<string, unknown>;
+        const variables = (route.variables ? route.variables(routeInput(request)) : NO_VARIABLES) as Record<string, unknown>;
         const result = await compiled.query(undefined, contextFor(runtime, request), variables);
         if (result.errors?.length) return sendError(reply, result.errors[0]);
         return reply.code(route.status ?? 200).send(route.map(result.data as never));
