@@ -3,6 +3,39 @@ import { GraphQLDateTimeISO } from 'graphql-scalars';
 
 const library = GraphQLDateTimeISO.toConfig();
 
+const DAY_MS = 86_400_000;
+/** 10000-01-01T00:00:00.000Z: from there on (and before 1970) Date#toISOString does the formatting. */
+const FAST_RANGE_END_MS = 253_402_300_800_000;
+const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+const three = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+
+/**
+ * `new Date(ms).toISOString()` for 1970-01-01 .. 9999-12-31, in arithmetic: the civil date from the day number
+ * (H. Hinnant's days-to-civil algorithm), then the time of day. Date#toISOString takes ~0.65 µs per call on
+ * the machines we measure on, this ~0.25 µs, and list responses format one or more dates per row.
+ */
+export function isoString(ms: number): string {
+  if (!(ms >= 0 && ms < FAST_RANGE_END_MS)) return new Date(ms).toISOString();
+  const days = Math.floor(ms / DAY_MS);
+  let rest = ms - days * DAY_MS;
+  const z = days + 719_468; // days since 0000-03-01
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const mp = Math.floor((5 * dayOfYear + 2) / 153); // March-based month
+  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  const hours = Math.floor(rest / 3_600_000);
+  rest -= hours * 3_600_000;
+  const minutes = Math.floor(rest / 60_000);
+  rest -= minutes * 60_000;
+  const seconds = Math.floor(rest / 1000);
+  const yyyy = year < 1000 ? `000${year}`.slice(-4) : `${year}`;
+  return `${yyyy}-${two(month)}-${two(day)}T${two(hours)}:${two(minutes)}:${two(seconds)}.${three(rest - seconds * 1000)}Z`;
+}
+
 /**
  * type-graphql's scalar for Date fields (graphql-scalars' DateTimeISO: same name, description and parsing),
  * with a shortcut for what resolvers return, a valid Date: its ISO string, without the library's second
@@ -11,7 +44,10 @@ const library = GraphQLDateTimeISO.toConfig();
 export const DateTimeISO = new GraphQLScalarType({
   ...library,
   serialize(value) {
-    if (value instanceof Date && !Number.isNaN(value.getTime())) return value.toISOString();
+    if (value instanceof Date) {
+      const ms = value.getTime();
+      if (!Number.isNaN(ms)) return isoString(ms);
+    }
     return library.serialize(value);
   },
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GraphQLDateTimeISO } from 'graphql-scalars';
-import { DateTimeISO } from '../../../src/platform/graphql-scalars.js';
+import { DateTimeISO, isoString } from '../../../src/platform/graphql-scalars.js';
 
 describe('DateTimeISO', () => {
   it('is graphql-scalars DateTimeISO to clients: same name, description and parsing', () => {
@@ -18,3 +18,27 @@ describe('DateTimeISO', () => {
     }
   });
 });
+
+describe('isoString', () => {
+  it('is Date#toISOString for every millisecond it formats itself and for those it hands over', () => {
+    const edges = [
+      0, 1, 999, 1000, 59_999, 86_399_999, 86_400_000, // 1970
+      951_782_400_000, 951_868_799_999, 951_868_800_000, // 2000-02-28/29, 2000-03-01 (a leap century)
+      4_107_456_000_000, 4_107_542_400_000, // 2100-02-28, 2100-03-01 (no leap day)
+      253_402_300_799_999, 253_402_300_800_000, // 9999-12-31T23:59:59.999Z, then year 10000
+      -1, -62_198_755_200_000, 8.64e15, -8.64e15, // before 1970, year 0, the ends of the Date range
+    ];
+    for (const ms of edges) expect(isoString(ms)).toBe(new Date(ms).toISOString());
+    const mismatches: number[] = [];
+    const check = (ms: number) => {
+      if (isoString(ms) !== new Date(ms).toISOString()) mismatches.push(ms);
+    };
+    let seed = 42;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    for (let i = 0; i < 200_000; i++) check(Math.floor(random() * 253_402_300_800_000 + random() * 1000) % 253_402_300_800_000);
+    // Every day of four centuries (leap rules, month lengths), at a time of day that varies with the day.
+    for (let day = 0; day < 146_097; day++) check(day * 86_400_000 + ((day * 7_919_993) % 86_400_000));
+    expect(mismatches).toEqual([]);
+  });
+});
+
