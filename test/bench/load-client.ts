@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { LoadJob, LoadResult } from './load-generator.js';
+import { benchEntry } from './compiled.js';
 
 /** One HTTP endpoint under load. */
 export interface BenchTarget {
@@ -37,7 +37,7 @@ export interface TargetSamples {
   timeouts: number;
 }
 
-const GENERATOR = fileURLToPath(new URL('./load-generator.ts', import.meta.url));
+const GENERATOR = benchEntry('load-generator');
 
 /** Drives the load-generator child over IPC, one job at a time. */
 export class LoadClient {
@@ -52,8 +52,8 @@ export class LoadClient {
   }
 
   static start(): LoadClient {
-    // tsx runs the TypeScript child the same way it runs this process.
-    const child = fork(GENERATOR, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // The child runs the same way as this process: compiled, or the TypeScript source under tsx.
+    const child = fork(GENERATOR.path, [], { execArgv: GENERATOR.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     return new LoadClient(child);
   }
 

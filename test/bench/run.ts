@@ -3,6 +3,8 @@
  * Benchmarks print a table and one JSON line to stdout; progress goes to stderr.
  */
 
+import { RUNNING_COMPILED, runCompiled } from './compiled.js';
+
 // Measure what production runs: libraries (graphql-js among them) read NODE_ENV when they load.
 process.env.NODE_ENV ??= 'production';
 
@@ -18,7 +20,11 @@ const BENCHMARKS: Record<string, Benchmark> = {
   },
   facade: {
     description: 'GET /api/v1/projects through the REST facade vs the same route written by hand (+ /api/projects, /graphql)',
-    run: async () => (await import('./facade.bench.js')).runFacadeBench(),
+    // Compiled with tsc first, like production (BENCH_FACADE_TSX=1: the sources under tsx).
+    run: async () =>
+      RUNNING_COMPILED || process.env.BENCH_FACADE_TSX === '1'
+        ? (await import('./facade.bench.js')).runFacadeBench()
+        : runCompiled('facade', (line) => process.stderr.write(`[bench:facade] ${line}\n`)),
   },
   audit: {
     description: '5,000-page site: our worker (crawl + analyze + persist) vs crawlee CheerioCrawler pages/s; worker peak RSS on 20,000 pages',
