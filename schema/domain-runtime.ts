@@ -131,10 +131,10 @@ export async function createDomainRuntime(
     schema,
     anonymousRate: config.ANONYMOUS_RATE_PER_MINUTE,
     createContext: ({ principal, requestId, ip }) => new ApiRequestContext(orm.em as EntityManager, principal, requestId, ip),
-    async authenticate(creds, channel) {
+    authenticate(creds, channel) {
       if (creds.bearer) return principals.fromApiKey(orm.em, creds.bearer, channel);
       if (creds.headers) return principals.fromSession(orm.em.fork(), creds.headers, channel);
-      return null;
+      return Promise.resolve(null);
     },
     rateLimit: (bucket, limit) => limiter.hit(bucket, limit),
     peekRateLimit: (bucket, limit) => limiter.peek(bucket, limit),

@@ -13,11 +13,12 @@ export class PrincipalResolver {
     private readonly organizations: OrganizationService,
   ) {}
 
-  async fromApiKey(db: NativeDb, key: string, channel: Channel): Promise<Principal | null> {
-    const verified = await this.apiKeys.verify(db, key);
-    if (!verified) return null;
-    // A key acts for its organization with member rights: it cannot manage keys or members.
-    return { organizationId: verified.organizationId, plan: verified.plan, role: 'member', via: 'API_KEY', channel, apiKeyId: verified.apiKeyId };
+  /** Not an async function: this runs on every Surface A request, and an async frame is one more promise. */
+  fromApiKey(db: NativeDb, key: string, channel: Channel): Promise<Principal | null> {
+    return this.apiKeys.verify(db, key).then((verified): Principal | null =>
+      // A key acts for its organization with member rights: it cannot manage keys or members.
+      verified ? { organizationId: verified.organizationId, plan: verified.plan, role: 'member', via: 'API_KEY', channel, apiKeyId: verified.apiKeyId } : null,
+    );
   }
 
   async fromSession(em: EntityManager, headers: Headers, channel: Channel): Promise<Principal | null> {
