@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { DomainRuntime } from '../schema/domain-runtime.js';
+import { LazyChildLogger, type Logger } from '../src/platform/logger.js';
 import { registerRoutes, registerStreamRoutes, sendError, type RestRoute, type StreamRoute } from './rest-mapper.js';
 import { toWebHeaders } from './http-guard.js';
 import { HttpMetrics } from './http-metrics.js';
@@ -104,6 +105,9 @@ export async function buildServer(runtime: DomainRuntime): Promise<FastifyInstan
   const { config } = runtime;
   const app = Fastify({
     loggerInstance: runtime.logger as FastifyBaseLogger,
+    // Request loggers become pino children when a request first writes at an enabled level.
+    childLoggerFactory: (logger, bindings, options) =>
+      new LazyChildLogger(logger as Logger, bindings, options.level || options.serializers ? options : undefined) as unknown as FastifyBaseLogger,
     trustProxy: config.TRUST_PROXY,
     bodyLimit: config.BODY_LIMIT_BYTES,
     genReqId: (req) => {
