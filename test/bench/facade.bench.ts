@@ -90,7 +90,7 @@ async function timeBreakdown(runtime: DomainRuntime, pool: pg.Pool, apiKey: stri
 export async function runFacadeBench(): Promise<{ ok: boolean }> {
   const settings: LoadSettings = {
     connections: intFromEnv('BENCH_CONNECTIONS', 10),
-    rounds: intFromEnv('BENCH_ROUNDS', 3),
+    rounds: intFromEnv('BENCH_ROUNDS', 5),
     durationSec: intFromEnv('BENCH_DURATION', 5),
     warmupSec: intFromEnv('BENCH_WARMUP', 3),
     pauseMs: 500,
