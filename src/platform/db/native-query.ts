@@ -3,9 +3,10 @@ import pg from 'pg';
 
 const TIMESTAMPTZ = 1184;
 // MikroORM switches pg's global date parsing off (it hydrates dates itself); plain rows need Dates back.
+const parseTimestamptz = (value: string) => new Date(value);
 const types = {
-  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    oid === TIMESTAMPTZ ? (value: string) => new Date(value) : pg.types.getTypeParser(oid, format as 'text'),
+  // Asked for every column of every result: one shared parser, not a new closure per column.
+  getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === TIMESTAMPTZ ? parseTimestamptz : pg.types.getTypeParser(oid, format as 'text')),
 };
 
 /**
