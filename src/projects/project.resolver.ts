@@ -13,7 +13,7 @@ import { CreateProjectInput, DeleteProjectPayload, ProjectType, UpdateProjectInp
  * not a plain object: type-graphql otherwise copies the root into a new ProjectType for every field
  * resolver call (twice per project and field in a list). Assigned field by field: this runs for every row.
  */
-export function toProjectType(project: ProjectRecord): ProjectType {
+export function toProjectType(project: Omit<ProjectRecord, 'organizationId'>): ProjectType {
   const type = new ProjectType();
   type.id = project.id;
   type.name = project.name;

@@ -8,6 +8,9 @@ import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
 import { ProjectEntity, type Project, type ProjectRecord, type ProjectSettings } from './project.entity.js';
 import { normalizeProjectUrl } from './project-url.js';
 
+/** A listed project: the organization is the caller's, so it is not read back for every row. */
+export type ProjectListRow = Omit<ProjectRecord, 'organizationId'>;
+
 export interface CreateProjectData {
   url: string;
   name?: string | null;
@@ -26,11 +29,11 @@ export class ProjectService {
   }
 
   /** Plain rows, not managed entities: lists are read-only and hydration would cost more than the query. */
-  async list(db: NativeDb, principal: Principal | null): Promise<ProjectRecord[]> {
+  async list(db: NativeDb, principal: Principal | null): Promise<ProjectListRow[]> {
     const p = assertApiAccess(principal, 'read');
-    return nativeQuery<ProjectRecord>(
+    return nativeQuery<ProjectListRow>(
       db,
-      `SELECT id, organization_id AS "organizationId", name, url, domain, settings, created_at AS "createdAt"
+      `SELECT id, name, url, domain, settings, created_at AS "createdAt"
        FROM project WHERE organization_id = $1 ORDER BY created_at, id`,
       [p.organizationId],
     );
