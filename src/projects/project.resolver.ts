@@ -21,7 +21,8 @@ export function toProjectType(project: Omit<ProjectRecord, 'organizationId'>): P
   type.domain = project.domain;
   type.createdAt = project.createdAt;
   type.lastAuditScore = null;
-  type.settings = toSettingsType(project.settings);
+  // A list that does not select settings does not read them (see ProjectService.list).
+  if (project.settings !== undefined) type.settings = toSettingsType(project.settings);
   return type;
 }
 
@@ -48,7 +49,9 @@ export class ProjectResolver implements HasDirectResolvers {
 
   @Query(() => [ProjectType], { description: "The organization's projects, oldest first." })
   async projects(@Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo): Promise<ProjectType[]> {
-    const projects = (await this.service.list(ctx.db, ctx.principal)).map(toProjectType);
+    // Only the columns the operation reads: the V1 and Surface B lists select neither url nor settings.
+    const columns = { url: selectsField(info, 'url'), settings: selectsField(info, 'settings') };
+    const projects = (await this.service.list(ctx.db, ctx.principal, columns)).map(toProjectType);
     if (this.counts && selectsField(info, 'counts')) await this.counts.prefetch(ctx, projects.map((p) => p.id));
     return projects;
   }

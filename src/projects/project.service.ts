@@ -11,6 +11,27 @@ import { normalizeProjectUrl } from './project-url.js';
 /** A listed project: the organization is the caller's, so it is not read back for every row. */
 export type ProjectListRow = Omit<ProjectRecord, 'organizationId'>;
 
+/** Optional columns of a project list. */
+export interface ListColumns {
+  url: boolean;
+  settings: boolean;
+}
+
+const ALL_COLUMNS: ListColumns = { url: true, settings: true };
+const LIST_STATEMENTS = new Map<string, string>();
+
+/** One statement per column choice, built once. */
+function listStatement({ url, settings }: ListColumns): string {
+  const key = `${url} ${settings}`;
+  let sql = LIST_STATEMENTS.get(key);
+  if (!sql) {
+    const optional = [url ? 'url' : '', settings ? 'settings' : ''].filter(Boolean).map((c) => `${c}, `).join('');
+    sql = `SELECT id, name, ${optional}domain, created_at AS "createdAt" FROM project WHERE organization_id = $1 ORDER BY created_at, id`;
+    LIST_STATEMENTS.set(key, sql);
+  }
+  return sql;
+}
+
 export interface CreateProjectData {
   url: string;
   name?: string | null;
@@ -28,15 +49,14 @@ export class ProjectService {
     this.deletionHooks.push(hook);
   }
 
-  /** Plain rows, not managed entities: lists are read-only and hydration would cost more than the query. */
-  async list(db: NativeDb, principal: Principal | null): Promise<ProjectListRow[]> {
+  /**
+   * Plain rows, not managed entities: lists are read-only and hydration would cost more than the query. The
+   * caller may leave out the columns its operation does not select (`url`, and `settings`, a JSON document
+   * parsed for every row); a row then lacks those properties.
+   */
+  async list(db: NativeDb, principal: Principal | null, columns: ListColumns = ALL_COLUMNS): Promise<ProjectListRow[]> {
     const p = assertApiAccess(principal, 'read');
-    return nativeQuery<ProjectListRow>(
-      db,
-      `SELECT id, name, url, domain, settings, created_at AS "createdAt"
-       FROM project WHERE organization_id = $1 ORDER BY created_at, id`,
-      [p.organizationId],
-    );
+    return nativeQuery<ProjectListRow>(db, listStatement(columns), [p.organizationId]);
   }
 
   async get(em: EntityManager, principal: Principal | null, id: string): Promise<Project> {

@@ -169,3 +169,33 @@ describe('plain @Field properties', () => {
     expect(counts.batches).toEqual([]);
   });
 });
+
+describe('the project list reads only the columns its operation selects', () => {
+  it('asks for url and settings only when the operation selects them, directly or in a fragment', async () => {
+    const asked: unknown[] = [];
+    const service = {
+      list: async (_db: unknown, _principal: unknown, columns: unknown) => {
+        asked.push(columns);
+        return ['1'].map(record);
+      },
+    } as unknown as ProjectService;
+    const instances = new Map<unknown, unknown>([[ProjectResolver, new ProjectResolver(service)]]);
+    const schema = await buildDomainSchema({ get: (cls) => instances.get(cls) ?? {} });
+    const run = async (query: string) => {
+      const result = await execute({ schema, document: parse(query), contextValue: context() });
+      expect(result.errors).toBeUndefined();
+      return result.data;
+    };
+    expect(await run('{ projects { id name domain createdAt } }')).toEqual({ projects: [{ id: '1', name: 'p1', domain: '1.example', createdAt: '2026-01-01T00:00:00.000Z' }] });
+    await run('{ projects { link: url } }');
+    await run('{ projects { ...S } } fragment S on Project { settings { maxPages } }');
+    await run('{ projects { ... on Project { url settings { userAgent } } } }');
+    expect(asked).toEqual([
+      { url: false, settings: false },
+      { url: true, settings: false },
+      { url: false, settings: true },
+      { url: true, settings: true },
+    ]);
+  });
+});
+
