@@ -5,7 +5,7 @@ import { DIRECT_RESOLVERS, type HasDirectResolvers } from '../platform/direct-re
 import { selectsField } from '../platform/graphql-selection.js';
 import type { ProjectCountRegistry } from './project-counts.js';
 import type { ProjectRecord } from './project.entity.js';
-import { ProjectService } from './project.service.js';
+import { ProjectService, type ProjectListRow } from './project.service.js';
 import { CreateProjectInput, DeleteProjectPayload, ProjectType, UpdateProjectInput, type ProjectSettingsType } from './project.types.js';
 
 /**
@@ -13,15 +13,15 @@ import { CreateProjectInput, DeleteProjectPayload, ProjectType, UpdateProjectInp
  * not a plain object: type-graphql otherwise copies the root into a new ProjectType for every field
  * resolver call (twice per project and field in a list). Assigned field by field: this runs for every row.
  */
-export function toProjectType(project: Omit<ProjectRecord, 'organizationId'>): ProjectType {
+export function toProjectType(project: ProjectRecord | ProjectListRow): ProjectType {
   const type = new ProjectType();
   type.id = project.id;
   type.name = project.name;
-  type.url = project.url;
   type.domain = project.domain;
   type.createdAt = project.createdAt;
   type.lastAuditScore = null;
-  // A list that does not select settings does not read them (see ProjectService.list).
+  // A list whose operation selects neither reads neither (see ProjectService.list).
+  if (project.url !== undefined) type.url = project.url;
   if (project.settings !== undefined) type.settings = toSettingsType(project.settings);
   return type;
 }

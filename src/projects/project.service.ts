@@ -8,8 +8,11 @@ import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
 import { ProjectEntity, type Project, type ProjectRecord, type ProjectSettings } from './project.entity.js';
 import { normalizeProjectUrl } from './project-url.js';
 
-/** A listed project: the organization is the caller's, so it is not read back for every row. */
-export type ProjectListRow = Omit<ProjectRecord, 'organizationId'>;
+/**
+ * A listed project: the organization is the caller's, so it is not read back for every row; url and settings
+ * are there when the list was asked for them (ListColumns).
+ */
+export type ProjectListRow = Omit<ProjectRecord, 'organizationId' | 'url' | 'settings'> & Partial<Pick<ProjectRecord, 'url' | 'settings'>>;
 
 /** Optional columns of a project list. */
 export interface ListColumns {
