@@ -47,6 +47,12 @@ describe('query count', () => {
       for (let i = 0; i < n; i++) await createProject(t, user);
       const key = await createApiKey(t, user);
       await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } }); // warm lastUsedAt
+      // That write is fire-and-forget: until it lands, the next request would see no lastUsedAt and write again.
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await t.runtime.pool.query('SELECT last_used_at FROM api_key WHERE organization_id = $1', [user.organizationId]);
+        if (rows.every((r: { last_used_at: Date | null }) => r.last_used_at)) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
       t.queries.length = 0;
       const res = await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } });
       expect(res.json().projects).toHaveLength(n);
