@@ -2,7 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
 import { DIRECT_RESOLVERS, type HasDirectResolvers } from '../platform/direct-resolvers.js';
-import { selectsField } from '../platform/graphql-selection.js';
+import { selectedFields } from '../platform/graphql-selection.js';
 import type { ProjectCountRegistry } from './project-counts.js';
 import type { ProjectRecord } from './project.entity.js';
 import { ProjectService, type ProjectListRow } from './project.service.js';
@@ -50,9 +50,10 @@ export class ProjectResolver implements HasDirectResolvers {
   @Query(() => [ProjectType], { description: "The organization's projects, oldest first." })
   async projects(@Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo): Promise<ProjectType[]> {
     // Only the columns the operation reads: the V1 and Surface B lists select neither url nor settings.
-    const columns = { url: selectsField(info, 'url'), settings: selectsField(info, 'settings') };
+    const selected = selectedFields(info);
+    const columns = { url: selected.has('url'), settings: selected.has('settings') };
     const projects = (await this.service.list(ctx.db, ctx.principal, columns)).map(toProjectType);
-    if (this.counts && selectsField(info, 'counts')) await this.counts.prefetch(ctx, projects.map((p) => p.id));
+    if (this.counts && selected.has('counts')) await this.counts.prefetch(ctx, projects.map((p) => p.id));
     return projects;
   }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Kind, parse, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
-import { selectsField } from '../../../src/platform/graphql-selection.js';
+import { selectedFields } from '../../../src/platform/graphql-selection.js';
+
+const selectsField = (info: Parameters<typeof selectedFields>[0], name: string) => selectedFields(info).has(name);
 
 /** The resolve info of the operation's first root field, as an executor hands it to the resolver. */
 function infoOf(source: string) {
