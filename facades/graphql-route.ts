@@ -7,7 +7,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import { DomainError } from '../src/platform/errors.js';
 import type { RequestContext } from '../src/platform/context.js';
 import type { DomainRuntime } from '../schema/domain-runtime.js';
-import { resolveAndLimit } from './http-guard.js';
+import { admit } from './http-guard.js';
 import { QUERY_TOO_COMPLEX, queryLimitErrorOf, queryLimitsRule } from './graphql-limits.js';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -126,9 +126,8 @@ export async function mountGraphQL(app: FastifyInstance, runtime: DomainRuntime,
           ],
         });
       }
-      const outcome = await resolveAndLimit(runtime, 'GRAPHQL', request, reply);
-      if ('sent' in outcome) return outcome.sent;
-      request.principal = outcome.principal;
+      const refused = await admit(runtime, 'GRAPHQL', request, reply);
+      if (refused) return refused;
     },
     onSend: legacyJsonStatus,
     // The handler's own typing declares a string reply; this route also answers errors as objects.

@@ -54,7 +54,7 @@ function originAllowed(runtime: DomainRuntime, request: FastifyRequest): boolean
   return request.headers['sec-fetch-site'] !== 'cross-site';
 }
 
-export async function resolveAndLimit(
+async function resolveAndLimit(
   runtime: DomainRuntime,
   surface: Surface,
   request: FastifyRequest,
@@ -92,10 +92,21 @@ export async function resolveAndLimit(
   return { principal };
 }
 
-export function guardFor(runtime: DomainRuntime, surface: Surface): preHandlerAsyncHookHandler {
-  return async function guard(request, reply) {
-    const outcome = await resolveAndLimit(runtime, surface, request, reply);
+/**
+ * Resolves the request's principal onto it and counts its rate limit: the refusal already sent (401, 403, 429),
+ * or null when the request may go on. Not an async function: REST routes call it first thing on every request.
+ */
+export function admit(runtime: DomainRuntime, surface: Surface, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | null> {
+  return resolveAndLimit(runtime, surface, request, reply).then((outcome) => {
     if ('sent' in outcome) return outcome.sent;
     request.principal = outcome.principal;
+    return null;
+  });
+}
+
+export function guardFor(runtime: DomainRuntime, surface: Surface): preHandlerAsyncHookHandler {
+  return async function guard(request, reply) {
+    const refused = await admit(runtime, surface, request, reply);
+    if (refused) return refused;
   };
 }
