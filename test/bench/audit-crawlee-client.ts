@@ -2,10 +2,10 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CrawleeJob, CrawleeResult } from './audit-crawlee-crawl.js';
+import { benchEntry } from './compiled.js';
 
-const CRAWL = fileURLToPath(new URL('./audit-crawlee-crawl.ts', import.meta.url));
+const CRAWL = benchEntry('audit-crawlee-crawl');
 
 /**
  * One crawlee run in a fresh child process. Its storage is in memory (persistStorage: false); the storage
@@ -13,8 +13,8 @@ const CRAWL = fileURLToPath(new URL('./audit-crawlee-crawl.ts', import.meta.url)
  */
 export async function runCrawlee(job: CrawleeJob, timeoutMs: number): Promise<CrawleeResult> {
   const storage = mkdtempSync(join(tmpdir(), 'bench-crawlee-'));
-  const child = fork(CRAWL, [], {
-    execArgv: ['--import', 'tsx'],
+  const child = fork(CRAWL.path, [], {
+    execArgv: CRAWL.execArgv,
     env: { ...process.env, CRAWLEE_STORAGE_DIR: storage, CRAWLEE_PERSIST_STORAGE: 'false' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -1,10 +1,10 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { Agent, get } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { pagePath, type SiteSpec } from './audit-site-pages.js';
 import type { SiteMessage, SiteRequest, SiteStats } from './audit-site-server.js';
+import { benchEntry } from './compiled.js';
 
-const SERVER = fileURLToPath(new URL('./audit-site-server.ts', import.meta.url));
+const SERVER = benchEntry('audit-site-server');
 
 /** The generated site, served by a child process (see audit-site-server.ts). */
 export class SiteProcess {
@@ -15,7 +15,7 @@ export class SiteProcess {
   ) {}
 
   static async start(spec: SiteSpec): Promise<SiteProcess> {
-    const child = fork(SERVER, [JSON.stringify(spec)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(SERVER.path, [JSON.stringify(spec)], { execArgv: SERVER.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const port = await new Promise<number>((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`site server exited with code ${code}`)));
       child.on('message', (m: SiteMessage) => {
