@@ -26,15 +26,15 @@ import {
   AuditResolver,
   AuditService,
   IssueResolver,
-  AUDIT_COUNT_SQL,
+  AUDIT_COUNT_SOURCE,
   ProjectAuditFieldsResolver,
   type AuditJobData,
 } from '../src/audits/index.js';
 import { QUEUES, createQueue, type Queue } from '../src/platform/queues.js';
 import { TechnicalResolver, TechnicalService } from '../src/technical/index.js';
 import { ToolsResolver, ToolsService } from '../src/tools/index.js';
-import { KEYWORD_COUNT_SQL, KeywordResolver, KeywordService, unscheduleDailyRankCheck, type RankJobData } from '../src/keywords/index.js';
-import { COMPETITOR_COUNT_SQL, CompetitorResolver, CompetitorService } from '../src/competitors/index.js';
+import { KEYWORD_COUNT_SOURCE, KeywordResolver, KeywordService, unscheduleDailyRankCheck, type RankJobData } from '../src/keywords/index.js';
+import { COMPETITOR_COUNT_SOURCE, CompetitorResolver, CompetitorService } from '../src/competitors/index.js';
 import { ReportResolver, ReportService } from '../src/reports/index.js';
 import { FixResolver, FixService } from '../src/fixes/index.js';
 import { createLlmClient } from '../src/llm/index.js';
@@ -83,9 +83,9 @@ export async function createDomainRuntime(
   const organizations = new OrganizationService();
   const projects = new ProjectService(config);
   const counts = new ProjectCountRegistry();
-  counts.register('audits', AUDIT_COUNT_SQL);
-  counts.register('keywords', KEYWORD_COUNT_SQL);
-  counts.register('competitors', COMPETITOR_COUNT_SQL);
+  counts.register('audits', AUDIT_COUNT_SOURCE);
+  counts.register('keywords', KEYWORD_COUNT_SOURCE);
+  counts.register('competitors', COMPETITOR_COUNT_SOURCE);
   const auditQueue: Queue<AuditJobData> = createQueue<AuditJobData>(QUEUES.audit, redis, config.REDIS_PREFIX);
   const audits = new AuditService(config, projects, auditQueue, logger);
   projects.onDelete((em, project) => audits.cancelForProject(em, project));

@@ -42,5 +42,5 @@ export const auditLoaders = (ctx: RequestContext) => ({
   ),
 });
 
-/** Registered with the project counters (one statement for all of a list's counts). */
-export const AUDIT_COUNT_SQL = 'SELECT project_id, count(*)::int AS n FROM audit WHERE project_id = ANY($1::uuid[]) GROUP BY project_id';
+/** Where the rows Project.counts.audits counts live; registered with the project counters (one statement for all of a list's counts). */
+export const AUDIT_COUNT_SOURCE = { table: 'audit' } as const;

@@ -23,5 +23,5 @@ export class CompetitorResolver {
   }
 }
 
-/** Registered with the project counters (one statement for all of a list's counts). */
-export const COMPETITOR_COUNT_SQL = 'SELECT project_id, count(*)::int AS n FROM competitor WHERE project_id = ANY($1::uuid[]) GROUP BY project_id';
+/** Where the rows Project.counts.competitors counts live; registered with the project counters (one statement for all of a list's counts). */
+export const COMPETITOR_COUNT_SOURCE = { table: 'competitor' } as const;

@@ -7,17 +7,27 @@ import { ProjectCountsType, ProjectType } from './project.types.js';
 
 export type ProjectCountField = 'audits' | 'keywords' | 'competitors';
 
+/** Where a counter's rows live: a table with a `project_id` column, one row per counted item. */
+export interface ProjectCountSource {
+  table: string;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
 /**
- * The modules that own the counted rows register their count query here (`$1` = project ids); a list of
- * projects then costs ONE statement for all counters instead of one per module.
+ * The modules that own the counted rows register where they live; a list of projects then costs ONE statement
+ * for all counters instead of one per module. Each source is one flat `SELECT ... GROUP BY` member of a UNION
+ * ALL: wrapping module-written subqueries instead cost PostgreSQL ~10% more per execution (planning the
+ * pulled-up subqueries), on every project list.
  */
 export class ProjectCountRegistry {
-  private readonly sources = new Map<ProjectCountField, string>();
+  private readonly sources = new Map<ProjectCountField, ProjectCountSource>();
   /** The one statement over every registered source, built once (registration happens at startup). */
   private statement: string | null = null;
 
-  register(field: ProjectCountField, sql: string): void {
-    this.sources.set(field, sql);
+  register(field: ProjectCountField, source: ProjectCountSource): void {
+    if (!IDENTIFIER.test(source.table)) throw new Error(`project count source for ${field}: ${JSON.stringify(source.table)} is not a table name`);
+    this.sources.set(field, source);
     this.statement = null;
   }
 
@@ -48,7 +58,9 @@ export class ProjectCountRegistry {
   }
 
   private async countsOf(ctx: RequestContext, projectIds: readonly string[]): Promise<Map<string, ProjectCountsType>> {
-    this.statement ??= [...this.sources].map(([field, sql]) => `SELECT '${field}' AS field, c.project_id::text AS project_id, c.n FROM (${sql}) c`).join(' UNION ALL ');
+    this.statement ??= [...this.sources]
+      .map(([field, { table }]) => `SELECT '${field}' AS field, project_id::text AS project_id, count(*)::int AS n FROM ${table} WHERE project_id = ANY($1::uuid[]) GROUP BY project_id`)
+      .join(' UNION ALL ');
     const rows = this.statement ? await nativeQuery<{ field: ProjectCountField; project_id: string; n: number }>(ctx.db, this.statement, [projectIds]) : [];
     const by = new Map<string, ProjectCountsType>();
     for (const id of projectIds) by.set(id, { audits: 0, keywords: 0, competitors: 0 });
