@@ -35,6 +35,8 @@ const TARGET_RATIO = 0.95;
  */
 const BENCH_RATE_LIMIT = 1_000_000_000;
 const HAND_IN_APP_PATH = '/bench/hand-written/projects';
+/** The headline comparison, measured back to back in every round (order alternating). */
+const PAIR = ['hand-written', 'facade-v1'] as const;
 
 const intFromEnv = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -90,7 +92,8 @@ async function timeBreakdown(runtime: DomainRuntime, pool: pg.Pool, apiKey: stri
 export async function runFacadeBench(): Promise<{ ok: boolean }> {
   const settings: LoadSettings = {
     connections: intFromEnv('BENCH_CONNECTIONS', 10),
-    rounds: intFromEnv('BENCH_ROUNDS', 5),
+    // Even, so that each of the pair goes first equally often (see roundOrder).
+    rounds: intFromEnv('BENCH_ROUNDS', 6),
     durationSec: intFromEnv('BENCH_DURATION', 5),
     warmupSec: intFromEnv('BENCH_WARMUP', 3),
     pauseMs: 500,
@@ -170,7 +173,8 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
 
     const total = settings.rounds * settings.durationSec * targets.length + settings.warmupSec * targets.length;
     log(`${targets.length} targets, ${settings.connections} connections, warm-up ${settings.warmupSec}s each, ${settings.rounds} rounds x ${settings.durationSec}s (~${total}s)`);
-    const samples = await runInterleaved(load, targets, settings, log);
+    if (settings.rounds % 2) log('odd BENCH_ROUNDS: one of the pair goes first once more than the other');
+    const samples = await runInterleaved(load, targets, settings, log, PAIR);
     const rows = summarize(samples, 'hand-written');
     log('timing the steps of both paths in-process');
     const stages = await timeBreakdown(runtime, pool, apiKey, user.organizationId, settings.connections);
@@ -182,6 +186,7 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
     const out: string[] = [
       '',
       `facade benchmark: ${PROJECTS} projects, ENTERPRISE org, ${settings.connections} connections, ${settings.rounds} rounds x ${settings.durationSec}s interleaved after ${settings.warmupSec}s warm-up each`,
+      `each round measures ${PAIR.join(' and ')} back to back, alternating which goes first, then the other targets in rotation`,
       `node ${process.version}, NODE_ENV=${process.env.NODE_ENV ?? '(unset)'}, LOG_LEVEL=silent; servers in this process, autocannon in a child process`,
       `machine: ${cpus().length} CPUs, 1-min load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (other work on the box widens the per-round spread)`,
       `hand-written SQL via node-postgres pg.Pool (max 10, same as the ORM pool), plain parameterized queries; JSON via reply.send (no response schema, like the facade)`,

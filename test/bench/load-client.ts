@@ -91,14 +91,29 @@ export class LoadClient {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Warms every target up, then measures them round-robin; each round starts at the next target so
- * that no target is always measured first (or right after the same neighbour).
+ * The order of one round. Without a pair: every target, starting one further along each round, so that no
+ * target is always measured first (or right after the same neighbour). With a pair (baseline, headline):
+ * those two back to back at the start of every round, alternating which goes first (ABBA across rounds),
+ * so the ratio that matters compares two measurements a few seconds apart rather than up to a whole round
+ * apart while the machine's speed drifts; the other targets follow, rotating.
  */
+export function roundOrder(targets: BenchTarget[], round: number, pair?: readonly [string, string]): BenchTarget[] {
+  const rotate = (list: BenchTarget[]) => list.map((_, i) => list[(round + i) % list.length]);
+  if (!pair) return rotate(targets);
+  const first = targets.find((t) => t.name === pair[0]);
+  const second = targets.find((t) => t.name === pair[1]);
+  if (!first || !second || first === second) throw new Error(`pair ${pair.join('/')} must name two different targets`);
+  const rest = targets.filter((t) => t !== first && t !== second);
+  return [...(round % 2 === 0 ? [first, second] : [second, first]), ...(rest.length ? rotate(rest) : [])];
+}
+
+/** Warms every target up, then measures them round by round in the order roundOrder gives. */
 export async function runInterleaved(
   client: LoadClient,
   targets: BenchTarget[],
   settings: LoadSettings,
   log: (line: string) => void,
+  pair?: readonly [string, string],
 ): Promise<Map<string, TargetSamples>> {
   for (const target of targets) {
     log(`warm-up ${target.name} (${settings.warmupSec}s)`);
@@ -109,8 +124,7 @@ export async function runInterleaved(
     targets.map((t) => [t.name, { target: t, rounds: [], latencies: [], non2xx: 0, errors: 0, timeouts: 0 }]),
   );
   for (let round = 0; round < settings.rounds; round++) {
-    for (let i = 0; i < targets.length; i++) {
-      const target = targets[(round + i) % targets.length];
+    for (const target of roundOrder(targets, round, pair)) {
       const result = await client.run(target, settings.durationSec, settings.connections);
       const s = samples.get(target.name)!;
       const rps = result.responses / (result.elapsedMs / 1000);
