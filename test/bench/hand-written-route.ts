@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import Fastify, { type FastifyInstance, type RouteHandlerMethod } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifySchema, type RouteHandlerMethod } from 'fastify';
 import type pg from 'pg';
 import type { RateLimiter } from '../../src/identity/rate-limit.js';
+import { ProjectV1, arrayOf, body } from '../../facades/openapi/components.js';
 
 /**
  * GET /api/v1/projects written by hand: the baseline the facade is held to. It does the work the facade
@@ -9,6 +10,13 @@ import type { RateLimiter } from '../../src/identity/rate-limit.js';
  * the Redis rate-limit hit with its headers, the plan gate, the project list) with plain node-postgres
  * and no GraphQL, ORM or hooks in between.
  */
+
+/**
+ * The 200 body's JSON Schema, declared as an idiomatic Fastify route would (and as the facade's route is): Fastify
+ * then serializes with fast-json-stringify. Without it the baseline paid JSON.stringify with Date.prototype.toJSON,
+ * ~22 us per 20-project body against ~7 us, a handicap that had nothing to do with the facade's layers.
+ */
+export const HAND_WRITTEN_ROUTE_SCHEMA: FastifySchema = { response: { 200: body({ projects: arrayOf(ProjectV1) }) } };
 
 export interface HandWrittenDeps {
   pool: pg.Pool;
@@ -101,7 +109,7 @@ export function handWrittenProjectsHandler({ pool, limiter, limit }: HandWritten
 /** A bare Fastify instance serving only the hand-written route. */
 export async function buildHandWrittenServer(deps: HandWrittenDeps): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
-  app.get('/api/v1/projects', handWrittenProjectsHandler(deps));
+  app.get('/api/v1/projects', { schema: HAND_WRITTEN_ROUTE_SCHEMA }, handWrittenProjectsHandler(deps));
   await app.ready();
   return app;
 }
