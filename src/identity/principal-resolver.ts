@@ -15,10 +15,7 @@ export class PrincipalResolver {
 
   /** Not an async function: this runs on every Surface A request, and an async frame is one more promise. */
   fromApiKey(db: NativeDb, key: string, channel: Channel): Promise<Principal | null> {
-    return this.apiKeys.verify(db, key).then((verified): Principal | null =>
-      // A key acts for its organization with member rights: it cannot manage keys or members.
-      verified ? { organizationId: verified.organizationId, plan: verified.plan, role: 'member', via: 'API_KEY', channel, apiKeyId: verified.apiKeyId } : null,
-    );
+    return this.apiKeys.principalFor(db, key, channel);
   }
 
   async fromSession(em: EntityManager, headers: Headers, channel: Channel): Promise<Principal | null> {

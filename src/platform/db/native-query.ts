@@ -47,24 +47,38 @@ export type NativeDb = Pick<EntityManager, 'config' | 'getConnection'>;
  * on list endpoints. Uses the ORM's native pool when one was created; not for use inside a MikroORM transaction.
  */
 export function nativeQuery<T>(em: NativeDb, text: string, values: unknown[] = []): Promise<T[]> {
+  return nativeResult<T>(em, text, values).then(rowsOf<T>);
+}
+
+/** A statement's result as node-postgres gives it, rows included. */
+export interface NativeResult<T> {
+  rows: T[];
+}
+
+/**
+ * nativeQuery without the step that takes the rows out: for the statements every API request runs, whose
+ * callers await the result anyway and read `.rows` themselves. Each `.then` is one more promise, and while an
+ * AsyncLocalStorage is active (better-auth and MikroORM's transactions start one) every promise runs its hooks.
+ */
+export function nativeResult<T>(em: NativeDb, text: string, values: unknown[] = []): Promise<NativeResult<T>> {
   const native = natives.get(em.config);
   if (!native) return viaOrmConnection<T>(em, text, values);
   native.onQuery?.(text);
   // (text, values), not a config object: node-postgres copies config objects property by property. Not an
-  // async function: on list endpoints this runs several times per request, and each async frame is a promise.
-  return native.pool.query(text, values).then(rowsOf<T>);
+  // async function: each async frame is a promise.
+  return native.pool.query(text, values) as unknown as Promise<NativeResult<T>>;
 }
 
-const rowsOf = <T>(result: { rows: unknown[] }): T[] => result.rows as T[];
+const rowsOf = <T>(result: NativeResult<unknown>): T[] => result.rows as T[];
 
-async function viaOrmConnection<T>(em: NativeDb, text: string, values: unknown[]): Promise<T[]> {
+async function viaOrmConnection<T>(em: NativeDb, text: string, values: unknown[]): Promise<NativeResult<T>> {
   const client = em.getConnection().getKnex().client as {
     acquireConnection(): Promise<PgLikeClient>;
     releaseConnection(c: PgLikeClient): Promise<void>;
   };
   const connection = await client.acquireConnection();
   try {
-    return (await connection.query({ text, values, types })).rows as T[];
+    return { rows: (await connection.query({ text, values, types })).rows as T[] };
   } finally {
     await client.releaseConnection(connection);
   }
