@@ -54,12 +54,12 @@ function originAllowed(runtime: DomainRuntime, request: FastifyRequest): boolean
   return request.headers['sec-fetch-site'] !== 'cross-site';
 }
 
-async function resolveAndLimit(
-  runtime: DomainRuntime,
-  surface: Surface,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<{ principal: Principal | null } | { sent: FastifyReply }> {
+/**
+ * Resolves the request's principal onto it and counts its rate limit: the refusal already sent (401, 403, 429),
+ * or null when the request may go on. One async frame: REST routes call it first thing on every request, and a
+ * wrapper around it (or a `.then` on it) would be one more promise each time.
+ */
+export async function admit(runtime: DomainRuntime, surface: Surface, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | null> {
   const channel = CHANNEL[surface];
   const bearer = surface === 'B' || surface === 'TOOLS' ? null : bearerToken(request.headers.authorization);
   const hasCookie = !!request.headers.cookie;
@@ -72,15 +72,15 @@ async function resolveAndLimit(
   if (!principal && (required || presentedCredentials)) {
     // Failed authentication is limited per client IP, so keys and sessions cannot be guessed at speed.
     const failures = await runtime.rateLimit(`ip:${request.ip}:authfail`, runtime.config.AUTH_FAILURES_PER_MINUTE);
-    if (!failures.allowed) return { sent: tooMany(reply, failures) };
+    if (!failures.allowed) return tooMany(reply, failures);
     if (required || bearer) {
       const key = surface === 'A' ? 'A' : 'B';
-      return { sent: reply.code(401).send({ error: UNAUTHORIZED[surface === 'GRAPHQL' ? 'A' : key], code: 'UNAUTHENTICATED' }) };
+      return reply.code(401).send({ error: UNAUTHORIZED[surface === 'GRAPHQL' ? 'A' : key], code: 'UNAUTHENTICATED' });
     }
   }
 
   if (principal?.via === 'SESSION' && !originAllowed(runtime, request)) {
-    return { sent: reply.code(403).send({ error: 'Cross-origin request refused: origin is not trusted.', code: 'FORBIDDEN' }) };
+    return reply.code(403).send({ error: 'Cross-origin request refused: origin is not trusted.', code: 'FORBIDDEN' });
   }
 
   const { bucket, limit } = principal
@@ -88,20 +88,9 @@ async function resolveAndLimit(
     : { bucket: `ip:${request.ip}:anon`, limit: runtime.anonymousRate };
   const rate = await runtime.rateLimit(bucket, limit);
   setRateHeaders(reply, rate);
-  if (!rate.allowed) return { sent: tooMany(reply, rate) };
-  return { principal };
-}
-
-/**
- * Resolves the request's principal onto it and counts its rate limit: the refusal already sent (401, 403, 429),
- * or null when the request may go on. Not an async function: REST routes call it first thing on every request.
- */
-export function admit(runtime: DomainRuntime, surface: Surface, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | null> {
-  return resolveAndLimit(runtime, surface, request, reply).then((outcome) => {
-    if ('sent' in outcome) return outcome.sent;
-    request.principal = outcome.principal;
-    return null;
-  });
+  if (!rate.allowed) return tooMany(reply, rate);
+  request.principal = principal;
+  return null;
 }
 
 export function guardFor(runtime: DomainRuntime, surface: Surface): preHandlerAsyncHookHandler {
