@@ -3,11 +3,28 @@ import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 type SelectionInfo = Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>;
 
 /**
+ * Walks are kept per `fieldNodes` array. graphql-jit hands a resolver the array it captured when it compiled the
+ * operation, the same one on every execution, so a compiled REST operation walks its selection once; graphql-js
+ * builds a new array per execution, whose entry simply goes with it. The names depend on nothing else: the
+ * fragments are those of the document the nodes belong to, and directives are not evaluated.
+ */
+const walked = new WeakMap<readonly unknown[], ReadonlySet<string>>();
+
+/**
  * The names of the child fields the field being resolved selects (under any alias, directly or in an inline
  * or named fragment). Lets a list resolver load, in one go, what its rows' fields will need. Directives are
  * not evaluated: a field excluded by @skip/@include still counts as selected.
  */
-export function selectedFields(info: SelectionInfo): Set<string> {
+export function selectedFields(info: SelectionInfo): ReadonlySet<string> {
+  let names = walked.get(info.fieldNodes);
+  if (!names) {
+    names = walk(info);
+    walked.set(info.fieldNodes, names);
+  }
+  return names;
+}
+
+function walk(info: SelectionInfo): Set<string> {
   const names = new Set<string>();
   const visited = new Set<string>();
   const visit = (set: SelectionSetNode | undefined): void => {

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import { nativeQuery } from '../platform/db/native-query.js';
+import { nativeResult, type NativeResult } from '../platform/db/native-query.js';
 import { DIRECT_RESOLVERS, type HasDirectResolvers } from '../platform/direct-resolvers.js';
 import { ProjectCountsType, ProjectType } from './project.types.js';
 
@@ -43,13 +43,17 @@ export class ProjectCountRegistry {
 
   /**
    * Counters of a list's projects loaded with the list (the same single statement the loader would send):
-   * the field resolver then answers each row with a value, not a promise and a batch per request.
+   * the field resolver then answers each row with a value, not a promise and a batch per request. Not an async
+   * function, and one `.then` on the statement: the list of every Surface A and B call runs this.
    */
-  async prefetch(ctx: RequestContext, projectIds: readonly string[]): Promise<void> {
-    if (!projectIds.length) return;
-    const counts = await this.countsOf(ctx, projectIds);
-    const known = ctx.loaders.get(PREFETCHED, () => counts);
-    if (known !== counts) for (const [id, c] of counts) known.set(id, c);
+  prefetch(ctx: RequestContext, projectIds: readonly string[]): Promise<void> {
+    if (!projectIds.length) return Promise.resolve();
+    return this.query(ctx, projectIds).then(({ rows }) => {
+      const counts = countsByProject(projectIds, rows);
+      // The request's first list keeps its map as the prefetched one; a later list adds to it.
+      const known = ctx.loaders.get(PREFETCHED, () => counts);
+      if (known !== counts) for (const [id, c] of counts) known.set(id, c);
+    });
   }
 
   /** One project's counters: loaded with its list when that list prefetched them, else batched per request. */
@@ -58,18 +62,32 @@ export class ProjectCountRegistry {
   }
 
   private async countsOf(ctx: RequestContext, projectIds: readonly string[]): Promise<Map<string, ProjectCountsType>> {
+    return countsByProject(projectIds, (await this.query(ctx, projectIds)).rows);
+  }
+
+  private query(ctx: RequestContext, projectIds: readonly string[]): Promise<NativeResult<CountRow>> {
     this.statement ??= [...this.sources]
       .map(([field, { table }]) => `SELECT '${field}' AS field, project_id::text AS project_id, count(*)::int AS n FROM ${table} WHERE project_id = ANY($1::uuid[]) GROUP BY project_id`)
       .join(' UNION ALL ');
-    const rows = this.statement ? await nativeQuery<{ field: ProjectCountField; project_id: string; n: number }>(ctx.db, this.statement, [projectIds]) : [];
-    const by = new Map<string, ProjectCountsType>();
-    for (const id of projectIds) by.set(id, { audits: 0, keywords: 0, competitors: 0 });
-    for (const r of rows) {
-      const counts = by.get(r.project_id);
-      if (counts) counts[r.field] = r.n;
-    }
-    return by;
+    return this.statement ? nativeResult<CountRow>(ctx.db, this.statement, [projectIds]) : Promise.resolve({ rows: [] });
   }
+}
+
+interface CountRow {
+  field: ProjectCountField;
+  project_id: string;
+  n: number;
+}
+
+/** Every asked-for project gets its counters, 0 where it has no rows. */
+function countsByProject(projectIds: readonly string[], rows: readonly CountRow[]): Map<string, ProjectCountsType> {
+  const by = new Map<string, ProjectCountsType>();
+  for (const id of projectIds) by.set(id, { audits: 0, keywords: 0, competitors: 0 });
+  for (const r of rows) {
+    const counts = by.get(r.project_id);
+    if (counts) counts[r.field] = r.n;
+  }
+  return by;
 }
 
 const PREFETCHED = 'projects.counts.prefetched';

@@ -32,3 +32,21 @@ describe('selectsField', () => {
     expect(selectsField(infoOf('query { projects { ...A } } fragment A on Project { ...B } fragment B on Project { ...A id }'), 'counts')).toBe(false);
   });
 });
+
+describe('selectedFields', () => {
+  it('walks a fieldNodes array once: the same array (as graphql-jit passes for a compiled operation) gets the same answer', () => {
+    const info = infoOf('{ projects { id counts { audits } } }');
+    const first = selectedFields(info);
+    expect([...first].sort()).toEqual(['counts', 'id']);
+    expect(selectedFields({ ...info })).toBe(first);
+  });
+
+  it('walks a new fieldNodes array anew (graphql-js builds one per execution), even for nodes seen before', () => {
+    const info = infoOf('{ projects { id counts { audits } } }');
+    const first = selectedFields(info);
+    const merged = infoOf('{ projects { settings { maxPages } } }');
+    const both = { fieldNodes: [...info.fieldNodes, ...merged.fieldNodes], fragments: info.fragments };
+    expect(selectedFields(both)).not.toBe(first);
+    expect([...selectedFields(both)].sort()).toEqual(['counts', 'id', 'settings']);
+  });
+});
