@@ -21,7 +21,7 @@ import {
   type Auth,
   type RateLimitResult,
 } from '../src/identity/index.js';
-import { ProjectCountRegistry, ProjectCountsResolver, ProjectResolver, ProjectService } from '../src/projects/index.js';
+import { ProjectCountRegistry, ProjectResolver, ProjectService } from '../src/projects/index.js';
 import {
   AuditResolver,
   AuditService,
@@ -109,7 +109,6 @@ export async function createDomainRuntime(
     [ToolsResolver, new ToolsResolver(new ToolsService(http))],
     [KeywordResolver, new KeywordResolver(keywords)],
     [CompetitorResolver, new CompetitorResolver(competitors)],
-    [ProjectCountsResolver, new ProjectCountsResolver(counts)],
     [ReportResolver, new ReportResolver(new ReportService(projects))],
     [FixResolver, new FixResolver(new FixService(projects, http, createLlmClient(config), logger))],
   ]);

@@ -1,9 +1,5 @@
-import DataLoader from 'dataloader';
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../platform/context.js';
-import { nativeResult, type NativeResult } from '../platform/db/native-query.js';
-import { DIRECT_RESOLVERS, type HasDirectResolvers } from '../platform/direct-resolvers.js';
-import { ProjectCountsType, ProjectType } from './project.types.js';
+import { nativeResult, type NativeDb, type NativeResult } from '../platform/db/native-query.js';
+import type { ProjectCountsType, ProjectType } from './project.types.js';
 
 export type ProjectCountField = 'audits' | 'keywords' | 'competitors';
 
@@ -31,45 +27,26 @@ export class ProjectCountRegistry {
     this.statement = null;
   }
 
-  loader(ctx: RequestContext): DataLoader<string, ProjectCountsType> {
-    return ctx.loaders.get(
-      'projects.counts',
-      () => new DataLoader<string, ProjectCountsType>(async (projectIds) => {
-        const counts = await this.countsOf(ctx, projectIds);
-        return projectIds.map((id) => counts.get(id)!);
-      }),
-    );
-  }
-
   /**
-   * Counters of a list's projects loaded with the list (the same single statement the loader would send):
-   * the field resolver then answers each row with a value, not a promise and a batch per request. Not an async
-   * function, and one `.then` on the statement: the list of every Surface A and B call runs this.
+   * Sets `counts` on each of the projects: one statement for all of them and every registered source. The
+   * resolvers that return projects call it when the operation selects the field, so `Project.counts` is a plain
+   * field that graphql-jit reads inline, with no resolver call per row of a list. Not an async function, one
+   * `.then` on the statement: the list of every Surface A and B call runs this.
    */
-  prefetch(ctx: RequestContext, projectIds: readonly string[]): Promise<void> {
-    if (!projectIds.length) return Promise.resolve();
-    return this.query(ctx, projectIds).then(({ rows }) => {
-      const counts = countsByProject(projectIds, rows);
-      // The request's first list keeps its map as the prefetched one; a later list adds to it.
-      const known = ctx.loaders.get(PREFETCHED, () => counts);
-      if (known !== counts) for (const [id, c] of counts) known.set(id, c);
+  fill(db: NativeDb, projects: readonly ProjectType[]): Promise<void> {
+    if (!projects.length) return Promise.resolve();
+    const ids = projects.map((p) => p.id);
+    return this.query(db, ids).then(({ rows }) => {
+      const counts = countsByProject(ids, rows);
+      for (const project of projects) project.counts = counts.get(project.id);
     });
   }
 
-  /** One project's counters: loaded with its list when that list prefetched them, else batched per request. */
-  load(ctx: RequestContext, projectId: string): ProjectCountsType | Promise<ProjectCountsType> {
-    return ctx.loaders.get(PREFETCHED, emptyCounts).get(projectId) ?? this.loader(ctx).load(projectId);
-  }
-
-  private async countsOf(ctx: RequestContext, projectIds: readonly string[]): Promise<Map<string, ProjectCountsType>> {
-    return countsByProject(projectIds, (await this.query(ctx, projectIds)).rows);
-  }
-
-  private query(ctx: RequestContext, projectIds: readonly string[]): Promise<NativeResult<CountRow>> {
+  private query(db: NativeDb, projectIds: readonly string[]): Promise<NativeResult<CountRow>> {
     this.statement ??= [...this.sources]
       .map(([field, { table }]) => `SELECT '${field}' AS field, project_id::text AS project_id, count(*)::int AS n FROM ${table} WHERE project_id = ANY($1::uuid[]) GROUP BY project_id`)
       .join(' UNION ALL ');
-    return this.statement ? nativeResult<CountRow>(ctx.db, this.statement, [projectIds]) : Promise.resolve({ rows: [] });
+    return this.statement ? nativeResult<CountRow>(db, this.statement, [projectIds]) : Promise.resolve({ rows: [] });
   }
 }
 
@@ -88,22 +65,4 @@ function countsByProject(projectIds: readonly string[], rows: readonly CountRow[
     if (counts) counts[r.field] = r.n;
   }
   return by;
-}
-
-const PREFETCHED = 'projects.counts.prefetched';
-const emptyCounts = () => new Map<string, ProjectCountsType>();
-
-/** One resolver call per project for all its counters, resolved directly (it runs once per listed project). */
-@Resolver(() => ProjectType)
-export class ProjectCountsResolver implements HasDirectResolvers {
-  constructor(private readonly registry: ProjectCountRegistry) {}
-
-  @FieldResolver(() => ProjectCountsType)
-  counts(@Root() project: ProjectType, @Ctx() ctx: RequestContext): ProjectCountsType | Promise<ProjectCountsType> {
-    return this.registry.load(ctx, project.id);
-  }
-
-  [DIRECT_RESOLVERS]() {
-    return { 'Project.counts': (project: ProjectType, _args: unknown, ctx: RequestContext) => this.counts(project, ctx) };
-  }
 }

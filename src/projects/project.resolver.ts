@@ -44,7 +44,7 @@ function toSettingsType(settings: ProjectRecord['settings'] | null | undefined):
 export class ProjectResolver implements HasDirectResolvers {
   constructor(
     private readonly service: ProjectService,
-    private readonly counts?: ProjectCountRegistry,
+    private readonly counts: ProjectCountRegistry,
   ) {}
 
   @Query(() => [ProjectType], { description: "The organization's projects, oldest first." })
@@ -53,18 +53,22 @@ export class ProjectResolver implements HasDirectResolvers {
     const selected = selectedFields(info);
     const columns = { url: selected.has('url'), settings: selected.has('settings') };
     const projects = (await this.service.list(ctx.db, ctx.principal, columns)).map(toProjectType);
-    if (this.counts && selected.has('counts')) await this.counts.prefetch(ctx, projects.map((p) => p.id));
+    if (selected.has('counts')) await this.counts.fill(ctx.db, projects);
     return projects;
   }
 
   @Query(() => ProjectType, { description: 'One project; NOT_FOUND when it is missing or belongs to another organization.' })
-  async project(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<ProjectType> {
-    return toProjectType(await this.service.get(ctx.em, ctx.principal, id));
+  async project(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo): Promise<ProjectType> {
+    return this.withCounts(ctx, info, toProjectType(await this.service.get(ctx.em, ctx.principal, id)));
   }
 
   @Mutation(() => ProjectType)
-  async createProject(@Arg('input', () => CreateProjectInput) input: CreateProjectInput, @Ctx() ctx: RequestContext): Promise<ProjectType> {
-    return toProjectType(await this.service.create(ctx.em, ctx.principal, input));
+  async createProject(
+    @Arg('input', () => CreateProjectInput) input: CreateProjectInput,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<ProjectType> {
+    return this.withCounts(ctx, info, toProjectType(await this.service.create(ctx.em, ctx.principal, input)));
   }
 
   @Mutation(() => ProjectType, { description: 'Renames a project or changes its crawl and rank settings.' })
@@ -72,14 +76,21 @@ export class ProjectResolver implements HasDirectResolvers {
     @Arg('id', () => ID) id: string,
     @Arg('input', () => UpdateProjectInput) input: UpdateProjectInput,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<ProjectType> {
-    return toProjectType(await this.service.update(ctx.em, ctx.principal, id, input));
+    return this.withCounts(ctx, info, toProjectType(await this.service.update(ctx.em, ctx.principal, id, input)));
   }
 
   @Mutation(() => DeleteProjectPayload, { description: 'Deletes the project and all its data; cancels its running jobs.' })
   async deleteProject(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<DeleteProjectPayload> {
     const project = await this.service.delete(ctx.em, ctx.principal, id);
     return { id: project.id, success: true };
+  }
+
+  /** `Project.counts` has no resolver of its own: every resolver that returns projects fills it when selected. */
+  private async withCounts(ctx: RequestContext, info: GraphQLResolveInfo, project: ProjectType): Promise<ProjectType> {
+    if (selectedFields(info).has('counts')) await this.counts.fill(ctx.db, [project]);
+    return project;
   }
 
   /** The list is read on every dashboard load and by every Surface A/B list call. */

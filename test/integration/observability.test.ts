@@ -101,14 +101,22 @@ describe('query count', () => {
       const listed = await run(query);
       expect(listed.statements).toHaveLength(plain.statements.length + 1);
       expect(listed.projects.map((p) => (p.c ?? p.counts)!.keywords)).toEqual([0, 2, 0]);
-      // Loaded by the list resolver: the per-row DataLoader was never needed.
+      // graphql-js (the /graphql route's executor) gets the same counters from the list resolver, in one statement.
       const ctx = t.runtime.createContext({ principal: await t.runtime.authenticate({ bearer: key }, 'SURFACE_A'), requestId: 'test' });
+      t.queries.length = 0;
       const executed = await execute({ schema: t.runtime.schema, document: parse(query), contextValue: ctx });
       expect(executed.errors).toBeUndefined();
-      expect(ctx.loaders.get('projects.counts', () => 'never created')).toBe('never created');
-      expect(ctx.loaders.get('projects.counts.prefetched', () => new Map()).size).toBe(3);
+      const rows = (executed.data as { projects: { c?: { keywords: number }; counts?: { keywords: number } }[] }).projects;
+      expect(rows.map((p) => (p.c ?? p.counts)!.keywords)).toEqual([0, 2, 0]);
+      expect(t.queries.filter((q) => /keyword/.test(q))).toHaveLength(1);
     }
     const single = await gql(t, 'query($id: ID!) { project(id: $id) { counts { keywords } } }', { id: ids[1] }, { authorization: `Bearer ${key}` });
     expect(single.body.data.project.counts.keywords).toBe(2);
+    const created = await gql(t, 'mutation { createProject(input: { url: "https://counted.example.com" }) { id counts { audits keywords competitors } } }', {}, { authorization: `Bearer ${key}` });
+    expect(created.body.errors).toBeUndefined();
+    expect(created.body.data.createProject.counts).toEqual({ audits: 0, keywords: 0, competitors: 0 });
+    const renamed = await gql(t, 'mutation($id: ID!) { updateProject(id: $id, input: { name: "Renamed" }) { name counts { keywords } } }', { id: ids[1] }, { authorization: `Bearer ${key}` });
+    expect(renamed.body.errors).toBeUndefined();
+    expect(renamed.body.data.updateProject).toEqual({ name: 'Renamed', counts: { keywords: 2 } });
   });
 });

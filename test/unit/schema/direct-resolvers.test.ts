@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import DataLoader from 'dataloader';
 import { describe, expect, it } from 'vitest';
 import { GraphQLObjectType, GraphQLSchema, GraphQLString, execute, parse, printSchema } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
@@ -7,31 +6,25 @@ import { Field, FieldResolver, ObjectType, Query, Resolver, Root, UseMiddleware,
 import { buildDomainSchema, installDirectResolvers, removePlainFieldResolvers } from '../../../schema/build-schema.js';
 import { DIRECT_RESOLVERS } from '../../../src/platform/direct-resolvers.js';
 import { LoaderRegistry, type RequestContext } from '../../../src/platform/context.js';
-import { ProjectCountRegistry, ProjectCountsResolver, ProjectResolver, type ProjectService, type ProjectCountsType } from '../../../src/projects/index.js';
+import { ProjectCountRegistry, ProjectResolver, type ProjectService, type ProjectType } from '../../../src/projects/index.js';
 import type { ProjectRecord } from '../../../src/projects/project.entity.js';
 
 const record = (id: string): ProjectRecord =>
   ({ id, organizationId: 'org', name: `p${id}`, url: `https://${id}.example/`, domain: `${id}.example`, settings: {}, createdAt: new Date(Date.UTC(2026, 0, Number(id))) }) as ProjectRecord;
 
-/** Counts from memory; records every batch so the test can see that the direct resolver still batches. */
+/** Counts from memory; records every fill so a test can see one batch per list. */
 class MemoryCounts extends ProjectCountRegistry {
   readonly batches: string[][] = [];
-  override loader(ctx: RequestContext): DataLoader<string, ProjectCountsType> {
-    return ctx.loaders.get('projects.counts', () =>
-      new DataLoader<string, ProjectCountsType>(async (ids) => {
-        this.batches.push([...ids]);
-        return ids.map((id) => ({ audits: Number(id), keywords: Number(id) * 10, competitors: 0 }));
-      }),
-    );
+  override fill(_db: unknown, projects: readonly ProjectType[]): Promise<void> {
+    this.batches.push(projects.map((p) => p.id));
+    for (const p of projects) p.counts = { audits: Number(p.id), keywords: Number(p.id) * 10, competitors: 0 };
+    return Promise.resolve();
   }
 }
 
-async function domainSchema(counts: MemoryCounts, opts: { listPrefetches?: boolean } = {}) {
-  const service = { list: async () => ['1', '2', '3'].map(record) } as unknown as ProjectService;
-  const instances = new Map<unknown, unknown>([
-    [ProjectResolver, new ProjectResolver(service, opts.listPrefetches ? counts : undefined)],
-    [ProjectCountsResolver, new ProjectCountsResolver(counts)],
-  ]);
+async function domainSchema(counts: ProjectCountRegistry) {
+  const service = { list: async () => ['1', '2', '3'].map(record), get: async (_em: unknown, _p: unknown, id: string) => record(id) } as unknown as ProjectService;
+  const instances = new Map<unknown, unknown>([[ProjectResolver, new ProjectResolver(service, counts)]]);
   // Resolvers the query does not reach only need to exist for the install step.
   return buildDomainSchema({ get: (cls) => instances.get(cls) ?? {} });
 }
@@ -39,40 +32,49 @@ async function domainSchema(counts: MemoryCounts, opts: { listPrefetches?: boole
 const context = (): RequestContext => ({ principal: null, em: undefined as never, db: undefined as never, loaders: new LoaderRegistry(), requestId: 't' });
 
 describe('direct field resolvers', () => {
-  it('Project.counts resolves through the @FieldResolver method, one batch for the whole list', async () => {
+  it('Project.counts is a plain field the list fills: one batch for the whole list, in graphql-js and graphql-jit', async () => {
     const counts = new MemoryCounts();
     const schema = await domainSchema(counts);
-    const result = await execute({ schema, document: parse('{ projects { id createdAt counts { audits keywords competitors } } }'), contextValue: context() });
-    expect(result.errors).toBeUndefined();
-    expect(result.data).toEqual({
+    expect((schema.getType('Project') as GraphQLObjectType).getFields().counts.resolve).toBeUndefined();
+    const document = parse('{ projects { id createdAt counts { audits keywords competitors } } }');
+    const expected = {
       projects: [
         { id: '1', createdAt: '2026-01-01T00:00:00.000Z', counts: { audits: 1, keywords: 10, competitors: 0 } },
         { id: '2', createdAt: '2026-01-02T00:00:00.000Z', counts: { audits: 2, keywords: 20, competitors: 0 } },
         { id: '3', createdAt: '2026-01-03T00:00:00.000Z', counts: { audits: 3, keywords: 30, competitors: 0 } },
       ],
-    });
-    expect(counts.batches).toEqual([['1', '2', '3']]);
+    };
+    const result = await execute({ schema, document, contextValue: context() });
+    expect(result.errors).toBeUndefined();
+    expect(result.data).toEqual(expected);
+    const compiled = compileQuery(schema, document);
+    if (!isCompiledQuery(compiled)) throw new Error('does not compile');
+    const jit = await compiled.query(undefined, context(), {});
+    expect(jit.errors).toBeUndefined();
+    expect(jit.data).toEqual(expected);
+    expect(counts.batches).toEqual([['1', '2', '3'], ['1', '2', '3']]);
   });
 
-  it('installs the direct function in place of the type-graphql wrapper', async () => {
+  it('counts are read only when selected, and a single project fills its own', async () => {
     const counts = new MemoryCounts();
     const schema = await domainSchema(counts);
-    const seen: unknown[] = [];
-    const original = ProjectCountsResolver.prototype.counts;
-    ProjectCountsResolver.prototype.counts = function (this: ProjectCountsResolver, project, ctx) {
-      seen.push(project);
-      return original.call(this, project, ctx);
-    };
-    try {
-      // type-graphql would copy a plain-object root into a new ProjectType; the direct resolver passes it through.
-      const root = { id: '7' };
-      const resolve = (schema.getType('Project') as GraphQLObjectType).getFields().counts.resolve!;
-      await expect(resolve(root, {}, context(), undefined as never)).resolves.toEqual({ audits: 7, keywords: 70, competitors: 0 });
-      expect(seen).toHaveLength(1);
-      expect(seen[0]).toBe(root);
-    } finally {
-      ProjectCountsResolver.prototype.counts = original;
-    }
+    const plain = await execute({ schema, document: parse('{ projects { id } p: project(id: "2") { id } }'), contextValue: context() });
+    expect(plain.errors).toBeUndefined();
+    expect(counts.batches).toEqual([]);
+    const single = await execute({ schema, document: parse('{ project(id: "2") { id ... on Project { counts { keywords } } } }'), contextValue: context() });
+    expect(single.errors).toBeUndefined();
+    expect(single.data).toEqual({ project: { id: '2', counts: { keywords: 20 } } });
+    expect(counts.batches).toEqual([['2']]);
+  });
+
+  it('a project returned without its counts filled is a loud GraphQL error, not a silent null', async () => {
+    const schema = await domainSchema(new (class extends ProjectCountRegistry {
+      override fill(): Promise<void> {
+        return Promise.resolve();
+      }
+    })());
+    const result = await execute({ schema, document: parse('{ project(id: "1") { counts { audits } } }'), contextValue: context() });
+    expect(result.errors?.[0].message).toMatch(/non-nullable field Project.counts/);
   });
 
   it('the printed schema is the same with or without direct resolvers', async () => {
@@ -141,7 +143,7 @@ describe('plain @Field properties', () => {
     const schema = await buildDomainSchema();
     const project = (schema.getType('Project') as GraphQLObjectType).getFields();
     const withResolver = Object.keys(project).filter((name) => project[name].resolve);
-    expect(withResolver.sort()).toEqual(['counts', 'lastAuditScore', 'latestAudit']);
+    expect(withResolver.sort()).toEqual(['lastAuditScore', 'latestAudit']);
     const counts = (schema.getType('ProjectCounts') as GraphQLObjectType).getFields();
     expect(Object.values(counts).some((f) => f.resolve)).toBe(false);
     for (const root of [schema.getQueryType()!, schema.getMutationType()!]) {
@@ -149,24 +151,27 @@ describe('plain @Field properties', () => {
     }
   });
 
-  it('Query.projects is installed directly and still prefetches counts when they are selected', async () => {
+  it('Query.projects is installed directly and fills the counts when they are selected', async () => {
     const counts = new MemoryCounts();
-    const schema = await domainSchema(counts, { listPrefetches: true });
-    const compiled = compileQuery(schema, parse('{ projects { id counts { audits } } }'));
-    if (!isCompiledQuery(compiled)) throw new Error('does not compile');
-    const prefetched: string[][] = [];
-    const prefetch = counts.prefetch.bind(counts);
-    counts.prefetch = (ctx, ids) => {
-      prefetched.push([...ids]);
-      return prefetch(ctx, ids);
+    const schema = await domainSchema(counts);
+    const seen: unknown[] = [];
+    const original = ProjectResolver.prototype.projects;
+    ProjectResolver.prototype.projects = function (this: ProjectResolver, ctx, info) {
+      seen.push(ctx);
+      return original.call(this, ctx, info);
     };
-    const result = await compiled.query(undefined, context(), {});
-    expect(result.errors).toBeUndefined();
-    // No count source is registered in this schema: the prefetched counters are zero, and the per-row
-    // loader (which would answer n) is never asked.
-    expect(result.data).toEqual({ projects: [1, 2, 3].map((n) => ({ id: String(n), counts: { audits: 0 } })) });
-    expect(prefetched).toEqual([['1', '2', '3']]);
-    expect(counts.batches).toEqual([]);
+    try {
+      const compiled = compileQuery(schema, parse('{ projects { id counts { audits } } }'));
+      if (!isCompiledQuery(compiled)) throw new Error('does not compile');
+      const ctx = context();
+      const result = await compiled.query(undefined, ctx, {});
+      expect(result.errors).toBeUndefined();
+      expect(result.data).toEqual({ projects: [1, 2, 3].map((n) => ({ id: String(n), counts: { audits: n } })) });
+      expect(seen).toEqual([ctx]);
+      expect(counts.batches).toEqual([['1', '2', '3']]);
+    } finally {
+      ProjectResolver.prototype.projects = original;
+    }
   });
 });
 
@@ -179,7 +184,7 @@ describe('the project list reads only the columns its operation selects', () => 
         return ['1'].map(record);
       },
     } as unknown as ProjectService;
-    const instances = new Map<unknown, unknown>([[ProjectResolver, new ProjectResolver(service)]]);
+    const instances = new Map<unknown, unknown>([[ProjectResolver, new ProjectResolver(service, new MemoryCounts())]]);
     const schema = await buildDomainSchema({ get: (cls) => instances.get(cls) ?? {} });
     const run = async (query: string) => {
       const result = await execute({ schema, document: parse(query), contextValue: context() });
