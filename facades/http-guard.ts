@@ -65,7 +65,7 @@ export async function admit(runtime: DomainRuntime, surface: Surface, request: F
   const hasCookie = !!request.headers.cookie;
   let principal: Principal | null = null;
   if (bearer) principal = await runtime.authenticate({ bearer }, channel);
-  else if (hasCookie && surface !== 'A') principal = await runtime.authenticate({ headers: toWebHeaders(request) }, channel);
+  else if (hasCookie && surface !== 'A') principal = await runtime.authenticate({ session: { cookie: request.headers.cookie!, headers: () => toWebHeaders(request) } }, channel);
 
   const presentedCredentials = !!bearer || (hasCookie && surface !== 'A') || !!request.headers.authorization;
   const required = surface === 'A' || surface === 'B';

@@ -44,7 +44,8 @@ import { buildDomainSchema } from './build-schema.js';
 /** How a transport identified the caller, before any domain rule applies. */
 export interface Credentials {
   bearer?: string | null;
-  headers?: Headers;
+  /** A session cookie: the request's Cookie header, and its headers for better-auth when it has to decide. */
+  session?: { cookie: string; headers: () => Headers };
 }
 
 /**
@@ -95,7 +96,7 @@ export async function createDomainRuntime(
   projects.onDelete(async (_em, project) => {
     await unscheduleDailyRankCheck(rankQueue, project.id);
   });
-  const principals = new PrincipalResolver(auth, apiKeys, organizations);
+  const principals = new PrincipalResolver(auth, apiKeys, organizations, config.authSecret);
   const limiter = new RateLimiter(redis, config.REDIS_PREFIX);
   const http = createConfiguredSafeHttpClient(config);
 
@@ -132,7 +133,7 @@ export async function createDomainRuntime(
     createContext: ({ principal, requestId, ip }) => new ApiRequestContext(orm.em as EntityManager, principal, requestId, ip),
     authenticate(creds, channel) {
       if (creds.bearer) return principals.fromApiKey(orm.em, creds.bearer, channel);
-      if (creds.headers) return principals.fromSession(orm.em.fork(), creds.headers, channel);
+      if (creds.session) return principals.fromSession(orm.em, creds.session.cookie, creds.session.headers, channel);
       return Promise.resolve(null);
     },
     rateLimit: (bucket, limit) => limiter.hit(bucket, limit),

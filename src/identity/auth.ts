@@ -5,6 +5,9 @@ import type { Logger } from '../platform/logger.js';
 
 /** The session cookie name is part of the contract (spec §5 B.1). */
 export const SESSION_COOKIE = 'better-auth.session-token';
+/** A session lasts a week; a session read when more than a day old is extended (better-auth's updateAge). */
+export const SESSION_EXPIRES_IN_SEC = 60 * 60 * 24 * 7;
+export const SESSION_UPDATE_AGE_SEC = 60 * 60 * 24;
 
 function slugify(text: string): string {
   const base = text
@@ -79,7 +82,9 @@ function buildAuth({ betterAuth, organization }: AuthLibrary, config: AppConfig,
       level: 'warn',
       log: (level, message) => logger?.[level]({ component: 'better-auth' }, message),
     },
-    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    // Sessions live in the database only: no cookie cache, no secondary storage. principalFromSessionCookie
+    // (session-principal.ts) reads them directly on that basis, and defers to getSession for expiry and refresh.
+    session: { expiresIn: SESSION_EXPIRES_IN_SEC, updateAge: SESSION_UPDATE_AGE_SEC },
     advanced: {
       useSecureCookies: false,
       // Stated explicitly: NODE_ENV=test would otherwise switch these checks off silently.
