@@ -3,4 +3,4 @@ export { ProjectService, type ProjectDeletionHook, type CreateProjectData } from
 export { ProjectResolver, toProjectType } from './project.resolver.js';
 export { ProjectType, ProjectCountsType, CreateProjectInput, DeleteProjectPayload, UpdateProjectInput, ProjectSettingsType } from './project.types.js';
 export { normalizeProjectUrl } from './project-url.js';
-export { ProjectCountRegistry, type ProjectCountField, type ProjectCountSource } from './project-counts.js';
+export { ProjectCountRegistry, type ProjectCountField, type ProjectCountRows, type ProjectCountSource } from './project-counts.js';

@@ -28,25 +28,27 @@ export class ProjectCountRegistry {
   }
 
   /**
-   * Sets `counts` on each of the projects: one statement for all of them and every registered source. The
-   * resolvers that return projects call it when the operation selects the field, so `Project.counts` is a plain
-   * field that graphql-jit reads inline, with no resolver call per row of a list. Not an async function, one
-   * `.then` on the statement: the list of every Surface A and B call runs this.
+   * The counters of the given projects: one statement for all of them and every registered source. `fill` then
+   * sets them on the projects. The resolvers that return projects do both when the operation selects the field,
+   * so `Project.counts` is a plain field that graphql-jit reads inline, with no resolver call per row of a list.
+   * Two steps, not one method with a `.then`: the list of every Surface A and B call runs this, and each `.then`
+   * is one more promise.
    */
-  fill(db: NativeDb, projects: readonly ProjectType[]): Promise<void> {
-    if (!projects.length) return Promise.resolve();
-    const ids = projects.map((p) => p.id);
-    return this.query(db, ids).then(({ rows }) => {
-      const counts = countsByProject(ids, rows);
-      for (const project of projects) project.counts = counts.get(project.id);
-    });
+  read(db: NativeDb, projects: readonly ProjectType[]): Promise<ProjectCountRows> {
+    return projects.length ? this.query(db, projects.map((p) => p.id)) : Promise.resolve(NO_ROWS);
   }
 
-  private query(db: NativeDb, projectIds: readonly string[]): Promise<NativeResult<CountRow>> {
+  /** Sets `counts` on each project from what `read` returned for them (0 where a source has no rows). */
+  fill(projects: readonly ProjectType[], { rows }: ProjectCountRows): void {
+    const counts = countsByProject(projects.map((p) => p.id), rows);
+    for (const project of projects) project.counts = counts.get(project.id);
+  }
+
+  private query(db: NativeDb, projectIds: readonly string[]): Promise<ProjectCountRows> {
     this.statement ??= [...this.sources]
       .map(([field, { table }]) => `SELECT '${field}' AS field, project_id::text AS project_id, count(*)::int AS n FROM ${table} WHERE project_id = ANY($1::uuid[]) GROUP BY project_id`)
       .join(' UNION ALL ');
-    return this.statement ? nativeResult<CountRow>(db, this.statement, [projectIds]) : Promise.resolve({ rows: [] });
+    return this.statement ? nativeResult<CountRow>(db, this.statement, [projectIds]) : Promise.resolve(NO_ROWS);
   }
 }
 
@@ -55,6 +57,10 @@ interface CountRow {
   project_id: string;
   n: number;
 }
+
+/** What ProjectCountRegistry.read gives back: the counted rows as the driver returns them. */
+export type ProjectCountRows = NativeResult<CountRow>;
+const NO_ROWS: ProjectCountRows = { rows: [] };
 
 /** Every asked-for project gets its counters, 0 where it has no rows. */
 function countsByProject(projectIds: readonly string[], rows: readonly CountRow[]): Map<string, ProjectCountsType> {

@@ -52,8 +52,8 @@ export class ProjectResolver implements HasDirectResolvers {
     // Only the columns the operation reads: the V1 and Surface B lists select neither url nor settings.
     const selected = selectedFields(info);
     const columns = { url: selected.has('url'), settings: selected.has('settings') };
-    const projects = (await this.service.list(ctx.db, ctx.principal, columns)).map(toProjectType);
-    if (selected.has('counts')) await this.counts.fill(ctx.db, projects);
+    const projects = (await this.service.list(ctx.db, ctx.principal, columns)).rows.map(toProjectType);
+    if (selected.has('counts')) this.counts.fill(projects, await this.counts.read(ctx.db, projects));
     return projects;
   }
 
@@ -89,7 +89,7 @@ export class ProjectResolver implements HasDirectResolvers {
 
   /** `Project.counts` has no resolver of its own: every resolver that returns projects fills it when selected. */
   private async withCounts(ctx: RequestContext, info: GraphQLResolveInfo, project: ProjectType): Promise<ProjectType> {
-    if (selectedFields(info).has('counts')) await this.counts.fill(ctx.db, [project]);
+    if (selectedFields(info).has('counts')) this.counts.fill([project], await this.counts.read(ctx.db, [project]));
     return project;
   }
 

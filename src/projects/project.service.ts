@@ -4,7 +4,7 @@ import type { Principal } from '../platform/context.js';
 import { DomainError, badInput, notFound } from '../platform/errors.js';
 import { isUuid, newId } from '../platform/ids.js';
 import { assertApiAccess, assertWithinQuota, quotaFor } from '../identity/index.js';
-import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
+import { nativeResult, type NativeDb, type NativeResult } from '../platform/db/native-query.js';
 import { ProjectEntity, type Project, type ProjectRecord, type ProjectSettings } from './project.entity.js';
 import { normalizeProjectUrl } from './project-url.js';
 
@@ -55,11 +55,12 @@ export class ProjectService {
   /**
    * Plain rows, not managed entities: lists are read-only and hydration would cost more than the query. The
    * caller may leave out the columns its operation does not select (`url`, and `settings`, a JSON document
-   * parsed for every row); a row then lacks those properties.
+   * parsed for every row); a row then lacks those properties. The driver's result as it comes (`{ rows }`): the
+   * list of every Surface A and B call runs this, and taking the rows out in a `.then` is one more promise.
    */
-  async list(db: NativeDb, principal: Principal | null, columns: ListColumns = ALL_COLUMNS): Promise<ProjectListRow[]> {
+  list(db: NativeDb, principal: Principal | null, columns: ListColumns = ALL_COLUMNS): Promise<NativeResult<ProjectListRow>> {
     const p = assertApiAccess(principal, 'read');
-    return nativeQuery<ProjectListRow>(db, listStatement(columns), [p.organizationId]);
+    return nativeResult<ProjectListRow>(db, listStatement(columns), [p.organizationId]);
   }
 
   async get(em: EntityManager, principal: Principal | null, id: string): Promise<Project> {

@@ -71,7 +71,7 @@ async function timeBreakdown(runtime: DomainRuntime, pool: pg.Pool, apiKey: stri
   const projects = new ProjectService(runtime.config);
   const stages: Stage[] = [
     { name: 'hand: SHA-256 + pg key lookup', run: () => verifyKey(pool, apiKey) },
-    { name: 'facade: runtime.authenticate (ApiKeyService.verify, native pool)', run: () => runtime.authenticate({ bearer: apiKey }, 'SURFACE_A') },
+    { name: 'facade: runtime.authenticate (ApiKeyService.principalFor, native pool)', run: () => runtime.authenticate({ bearer: apiKey }, 'SURFACE_A') },
     { name: 'both: Redis rate-limit hit', run: () => runtime.rateLimit(`org:${organizationId}:A`, BENCH_RATE_LIMIT) },
     { name: 'hand: pg project list + shape', run: () => listProjects(pool, organizationId) },
     { name: 'facade: ProjectService.list (native pool, 20 rows)', run: () => projects.list(runtime.orm.em, principal) },

@@ -6,24 +6,27 @@ import { Field, FieldResolver, ObjectType, Query, Resolver, Root, UseMiddleware,
 import { buildDomainSchema, installDirectResolvers, removePlainFieldResolvers } from '../../../schema/build-schema.js';
 import { DIRECT_RESOLVERS } from '../../../src/platform/direct-resolvers.js';
 import { LoaderRegistry, type RequestContext } from '../../../src/platform/context.js';
-import { ProjectCountRegistry, ProjectResolver, type ProjectService, type ProjectType } from '../../../src/projects/index.js';
+import { ProjectCountRegistry, ProjectResolver, type ProjectCountRows, type ProjectService, type ProjectType } from '../../../src/projects/index.js';
 import type { ProjectRecord } from '../../../src/projects/project.entity.js';
 
 const record = (id: string): ProjectRecord =>
   ({ id, organizationId: 'org', name: `p${id}`, url: `https://${id}.example/`, domain: `${id}.example`, settings: {}, createdAt: new Date(Date.UTC(2026, 0, Number(id))) }) as ProjectRecord;
 
-/** Counts from memory; records every fill so a test can see one batch per list. */
+/** Counts from memory; records every read so a test can see one batch per list. */
 class MemoryCounts extends ProjectCountRegistry {
   readonly batches: string[][] = [];
-  override fill(_db: unknown, projects: readonly ProjectType[]): Promise<void> {
+  override read(_db: unknown, projects: readonly ProjectType[]): Promise<ProjectCountRows> {
     this.batches.push(projects.map((p) => p.id));
-    for (const p of projects) p.counts = { audits: Number(p.id), keywords: Number(p.id) * 10, competitors: 0 };
-    return Promise.resolve();
+    const rows = projects.flatMap((p) => [
+      { field: 'audits' as const, project_id: p.id, n: Number(p.id) },
+      { field: 'keywords' as const, project_id: p.id, n: Number(p.id) * 10 },
+    ]);
+    return Promise.resolve({ rows });
   }
 }
 
 async function domainSchema(counts: ProjectCountRegistry) {
-  const service = { list: async () => ['1', '2', '3'].map(record), get: async (_em: unknown, _p: unknown, id: string) => record(id) } as unknown as ProjectService;
+  const service = { list: async () => ({ rows: ['1', '2', '3'].map(record) }), get: async (_em: unknown, _p: unknown, id: string) => record(id) } as unknown as ProjectService;
   const instances = new Map<unknown, unknown>([[ProjectResolver, new ProjectResolver(service, counts)]]);
   // Resolvers the query does not reach only need to exist for the install step.
   return buildDomainSchema({ get: (cls) => instances.get(cls) ?? {} });
@@ -68,10 +71,8 @@ describe('direct field resolvers', () => {
   });
 
   it('a project returned without its counts filled is a loud GraphQL error, not a silent null', async () => {
-    const schema = await domainSchema(new (class extends ProjectCountRegistry {
-      override fill(): Promise<void> {
-        return Promise.resolve();
-      }
+    const schema = await domainSchema(new (class extends MemoryCounts {
+      override fill(): void {}
     })());
     const result = await execute({ schema, document: parse('{ project(id: "1") { counts { audits } } }'), contextValue: context() });
     expect(result.errors?.[0].message).toMatch(/non-nullable field Project.counts/);
@@ -181,7 +182,7 @@ describe('the project list reads only the columns its operation selects', () => 
     const service = {
       list: async (_db: unknown, _principal: unknown, columns: unknown) => {
         asked.push(columns);
-        return ['1'].map(record);
+        return { rows: ['1'].map(record) };
       },
     } as unknown as ProjectService;
     const instances = new Map<unknown, unknown>([[ProjectResolver, new ProjectResolver(service, new MemoryCounts())]]);
