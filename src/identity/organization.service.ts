@@ -28,16 +28,23 @@ export interface MemberRecord {
   createdAt: Date;
 }
 
+/**
+ * The membership a user acts through: the one of the session's active organization if the user is a member of
+ * it, else the oldest. The one statement of that rule, over two SQL expressions: the user's id and the active
+ * organization's id ('' when there is none). membershipForUser runs it with parameters; the session read
+ * (session-principal.ts) joins it laterally to the session row.
+ */
+export const membershipSql = (userId: string, activeOrganizationId: string): string =>
+  `SELECT m."organizationId" AS organization_id, o.plan, m.role FROM "member" m JOIN "organization" o ON o.id = m."organizationId"
+   WHERE m."userId" = ${userId} ORDER BY (m."organizationId" = ${activeOrganizationId}) DESC, m."createdAt" ASC LIMIT 1`;
+
+const MEMBERSHIP_SQL = membershipSql('$1', '$2');
+
 /** Reads better-auth's organization tables (it owns them) and sets plans, which only the server may do. */
 export class OrganizationService {
   /** The session's active organization if it is a member of it, else its oldest membership. */
   async membershipForUser(em: EntityManager, userId: string, activeOrganizationId?: string | null): Promise<Membership | null> {
-    const rows = await nativeQuery<{ organization_id: string; plan: Plan; role: MemberRole }>(
-      em,
-      `SELECT m."organizationId" AS organization_id, o.plan, m.role FROM "member" m JOIN "organization" o ON o.id = m."organizationId"
-       WHERE m."userId" = $1 ORDER BY (m."organizationId" = $2) DESC, m."createdAt" ASC LIMIT 1`,
-      [userId, activeOrganizationId ?? ''],
-    );
+    const rows = await nativeQuery<{ organization_id: string; plan: Plan; role: MemberRole }>(em, MEMBERSHIP_SQL, [userId, activeOrganizationId ?? '']);
     const row = rows[0];
     return row ? { organizationId: row.organization_id, plan: row.plan, role: row.role } : null;
   }

@@ -3,6 +3,7 @@ import type { Plan } from '../platform/config.js';
 import type { Channel, MemberRole, Principal } from '../platform/context.js';
 import { nativeResult, type NativeDb } from '../platform/db/native-query.js';
 import { SESSION_COOKIE, SESSION_EXPIRES_IN_SEC, SESSION_UPDATE_AGE_SEC } from './auth.js';
+import { membershipSql } from './organization.service.js';
 
 /** A strict standard-base64 HMAC-SHA256 signature, as better-call writes it (32 bytes: 43 characters and one '='). */
 const SIGNATURE = /^[A-Za-z0-9+/]{43}=$/;
@@ -58,17 +59,13 @@ function cookieValue(header: string, name: string): string | null {
 
 /**
  * The session, its user and the membership that makes the principal, in one statement (better-auth's getSession
- * reads the session and the user in two, and the membership was a third). The membership is the one of the
- * session's active organization, else the oldest, as OrganizationService.membershipForUser chooses it.
+ * reads the session and the user in two, and the membership was a third). The membership is chosen by the same
+ * rule as OrganizationService.membershipForUser: membershipSql, joined laterally to the session row.
  */
 const SESSION_SQL = `SELECT s."expiresAt" AS expires_at, s."userId" AS user_id, m.organization_id, m.plan, m.role
   FROM "session" s
   JOIN "user" u ON u.id = s."userId"
-  LEFT JOIN LATERAL (
-    SELECT mm."organizationId" AS organization_id, o.plan, mm.role FROM "member" mm JOIN "organization" o ON o.id = mm."organizationId"
-    WHERE mm."userId" = s."userId"
-    ORDER BY (mm."organizationId" = COALESCE(s."activeOrganizationId", '')) DESC, mm."createdAt" ASC LIMIT 1
-  ) m ON true
+  LEFT JOIN LATERAL (${membershipSql('s."userId"', `COALESCE(s."activeOrganizationId", '')`)}) m ON true
   WHERE s.token = $1`;
 
 interface SessionRow {
