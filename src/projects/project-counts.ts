@@ -40,8 +40,12 @@ export class ProjectCountRegistry {
 
   /** Sets `counts` on each project from what `read` returned for them (0 where a source has no rows). */
   fill(projects: readonly ProjectType[], { rows }: ProjectCountRows): void {
-    const counts = countsByProject(projects.map((p) => p.id), rows);
-    for (const project of projects) project.counts = counts.get(project.id);
+    const byId = new Map<string, ProjectCountsType>();
+    for (const project of projects) byId.set(project.id, (project.counts = { audits: 0, keywords: 0, competitors: 0 }));
+    for (const r of rows) {
+      const counts = byId.get(r.project_id);
+      if (counts) counts[r.field] = r.n;
+    }
   }
 
   private query(db: NativeDb, projectIds: readonly string[]): Promise<ProjectCountRows> {
@@ -61,14 +65,3 @@ interface CountRow {
 /** What ProjectCountRegistry.read gives back: the counted rows as the driver returns them. */
 export type ProjectCountRows = NativeResult<CountRow>;
 const NO_ROWS: ProjectCountRows = { rows: [] };
-
-/** Every asked-for project gets its counters, 0 where it has no rows. */
-function countsByProject(projectIds: readonly string[], rows: readonly CountRow[]): Map<string, ProjectCountsType> {
-  const by = new Map<string, ProjectCountsType>();
-  for (const id of projectIds) by.set(id, { audits: 0, keywords: 0, competitors: 0 });
-  for (const r of rows) {
-    const counts = by.get(r.project_id);
-    if (counts) counts[r.field] = r.n;
-  }
-  return by;
-}
