@@ -39,9 +39,8 @@ describe('the session cookie, read as better-call reads it', () => {
   });
 
   it('leaves an unusually written signature (another base64 alphabet) to better-auth', () => {
-    const urlSafe = sign('tok123').replace(/\+/g, '-').replace(/\//g, '_');
-    const withOther = urlSafe === sign('tok123') ? `${sign('tok123').slice(0, -2)}-=` : urlSafe;
-    expect(signedSessionToken(cookieOf(withOther), SECRET)).toBeUndefined();
+    // '-' is base64url's, never standard base64's: better-call's decoder, not ours, says what it means.
+    expect(signedSessionToken(cookieOf(`${sign('tok123').slice(0, -2)}-=`), SECRET)).toBeUndefined();
   });
 });
 
