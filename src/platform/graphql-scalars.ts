@@ -6,13 +6,23 @@ const library = GraphQLDateTimeISO.toConfig();
 const DAY_MS = 86_400_000;
 /** 10000-01-01T00:00:00.000Z: from there on (and before 1970) Date#toISOString does the formatting. */
 const FAST_RANGE_END_MS = 253_402_300_800_000;
-const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
-const three = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+/** Character codes: digits are ZERO + value. */
+const ZERO = 48;
+const DASH = 45;
+const COLON = 58;
+const DOT = 46;
+const T = 84;
+const Z = 90;
 
 /**
  * `new Date(ms).toISOString()` for 1970-01-01 .. 9999-12-31, in arithmetic: the civil date from the day number
  * (H. Hinnant's days-to-civil algorithm), then the time of day. Date#toISOString takes ~0.65 µs per call on
- * the machines we measure on, this ~0.25 µs, and list responses format one or more dates per row.
+ * the machines we measure on, this ~0.12 µs, and list responses format one or more dates per row.
+ *
+ * The string is made by one String.fromCharCode call, so it is flat. Joined from pieces (a template literal)
+ * it would be a rope, and the REST serializer, which reads every character of every string it escapes, paid
+ * more for walking the rope than the formatting cost (measured: 20 dates formatted and escaped, 5.9 µs as a
+ * rope, 3.4 µs flat).
  */
 export function isoString(ms: number): string {
   if (!(ms >= 0 && ms < FAST_RANGE_END_MS)) return new Date(ms).toISOString();
@@ -32,8 +42,18 @@ export function isoString(ms: number): string {
   const minutes = Math.floor(rest / 60_000);
   rest -= minutes * 60_000;
   const seconds = Math.floor(rest / 1000);
-  const yyyy = year < 1000 ? `000${year}`.slice(-4) : `${year}`;
-  return `${yyyy}-${two(month)}-${two(day)}T${two(hours)}:${two(minutes)}:${two(seconds)}.${three(rest - seconds * 1000)}Z`;
+  const millis = rest - seconds * 1000;
+  const century = Math.floor(year / 100);
+  const yy = year - century * 100;
+  return String.fromCharCode(
+    ZERO + Math.floor(century / 10), ZERO + (century % 10), ZERO + Math.floor(yy / 10), ZERO + (yy % 10), DASH,
+    ZERO + Math.floor(month / 10), ZERO + (month % 10), DASH,
+    ZERO + Math.floor(day / 10), ZERO + (day % 10), T,
+    ZERO + Math.floor(hours / 10), ZERO + (hours % 10), COLON,
+    ZERO + Math.floor(minutes / 10), ZERO + (minutes % 10), COLON,
+    ZERO + Math.floor(seconds / 10), ZERO + (seconds % 10), DOT,
+    ZERO + Math.floor(millis / 100), ZERO + (Math.floor(millis / 10) % 10), ZERO + (millis % 10), Z,
+  );
 }
 
 /**
