@@ -5,7 +5,7 @@ import type { DomainRuntime } from '../schema/domain-runtime.js';
 import { LazyChildLogger, type Logger } from '../src/platform/logger.js';
 import { registerRoutes, registerStreamRoutes, sendError, type RestRoute, type StreamRoute } from './rest-mapper.js';
 import { toWebHeaders } from './http-guard.js';
-import { HttpMetrics } from './http-metrics.js';
+import { HttpMetrics, MetricsLogController } from './http-metrics.js';
 import { GRAPHQL_PATH, mountGraphQL } from './graphql-route.js';
 import { registerApiDocs } from './docs/docs-routes.js';
 import { EXPLORER_PATH } from './docs/pages.js';
@@ -81,16 +81,11 @@ async function mountAuth(app: FastifyInstance, runtime: DomainRuntime) {
   });
 }
 
-function mountOps(app: FastifyInstance, runtime: DomainRuntime) {
+/** `http` is filled by the app's MetricsLogController (see buildServer). */
+function mountOps(app: FastifyInstance, runtime: DomainRuntime, http: HttpMetrics) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const http = new HttpMetrics();
   http.register(registry);
-  // A callback-style hook: no promise per request on the hot path.
-  app.addHook('onResponse', (request, reply, done) => {
-    http.record(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
-    done();
-  });
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     const checks = await runtime.ready();
@@ -103,8 +98,10 @@ function mountOps(app: FastifyInstance, runtime: DomainRuntime) {
 /** Assembles the HTTP server of one API process: better-auth, both REST surfaces, GraphQL and ops endpoints. */
 export async function buildServer(runtime: DomainRuntime): Promise<FastifyInstance> {
   const { config } = runtime;
+  const http = new HttpMetrics();
   const app = Fastify({
     loggerInstance: runtime.logger as FastifyBaseLogger,
+    logController: new MetricsLogController(http),
     // Request loggers become pino children when a request first writes at an enabled level.
     childLoggerFactory: (logger, bindings, options) =>
       new LazyChildLogger(logger as Logger, bindings, options.level || options.serializers ? options : undefined) as unknown as FastifyBaseLogger,
@@ -135,7 +132,7 @@ export async function buildServer(runtime: DomainRuntime): Promise<FastifyInstan
   );
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'NOT_FOUND' }));
 
-  mountOps(app, runtime);
+  mountOps(app, runtime, http);
   await mountAuth(app, runtime);
 
   await mountGraphQL(app, runtime, { explorerPath: EXPLORER_PATH });

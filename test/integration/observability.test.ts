@@ -38,6 +38,18 @@ describe('logs, health and metrics', () => {
     expect(again).toMatch(/http_requests_total\{method="GET",route="\/healthz",status="200"\} 2/);
     expect(again).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/readyz"\} 2/);
   });
+
+  it('/metrics counts refusals and unknown routes too, each status of a route as its own series', async () => {
+    const count = async (pattern: RegExp) => Number(pattern.exec((await t.app.inject({ method: 'GET', url: '/metrics' })).body)?.[1] ?? 0);
+    const unauthorized = /http_requests_total\{method="GET",route="\/api\/v1\/projects",status="401"\} (\d+)/;
+    const unmatched = /http_requests_total\{method="GET",route="unmatched",status="404"\} (\d+)/;
+    const durations = /http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/projects"\} (\d+)/;
+    const before = [await count(unauthorized), await count(unmatched), await count(durations)];
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/projects' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: 'Bearer seo_nope' } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/no/such/route' })).statusCode).toBe(404);
+    expect([await count(unauthorized), await count(unmatched), await count(durations)]).toEqual([before[0] + 2, before[1] + 1, before[2] + 2]);
+  });
 });
 
 describe('query count', () => {
