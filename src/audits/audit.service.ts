@@ -133,8 +133,10 @@ export class AuditService {
   async occurrences(em: EntityManager, auditId: string, code: string, first: number, after?: string | null): Promise<{ rows: OccurrenceRow[]; hasNext: boolean }> {
     const limit = Math.min(Math.max(first, 1), 500);
     const cursor = after && /^\d{1,18}$/.test(after) ? after : '0';
+    // ORDER BY names the table's column: a bare `id` would be the output column, `id::text`, and text order
+    // ('100' < '98') disagrees with the numeric cursor once the ids of one issue cross a power of ten.
     const rows = await em.getConnection().execute<OccurrenceRow[]>(
-      'SELECT id::text AS id, url, evidence FROM issue_occurrence WHERE audit_id = ? AND code = ? AND id > ? ORDER BY id LIMIT ?',
+      'SELECT o.id::text AS id, o.url, o.evidence FROM issue_occurrence o WHERE o.audit_id = ? AND o.code = ? AND o.id > ? ORDER BY o.id LIMIT ?',
       [auditId, code, cursor, limit + 1],
     );
     return { rows: rows.slice(0, limit), hasNext: rows.length > limit };

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/platform/ids.js';
+import { createProject, createTestApp, gql, signUp, type TestApp, type TestUser } from '../support/app.js';
+
+let t: TestApp;
+let user: TestUser;
+let projectId: string;
+let auditId: string;
+
+/**
+ * Occurrence ids that cross a power of ten (…998 .. 1…009): as numbers 98 < 99 < 100, as text '100' < '98'.
+ * Explicit ids far above the identity sequence, so no other test's rows can collide with them.
+ */
+const BOUNDARY = 1_000_000_000_000n;
+const IDS = Array.from({ length: 12 }, (_, i) => (BOUNDARY - 2n + BigInt(i)).toString());
+
+beforeAll(async () => {
+  t = await createTestApp();
+  user = await signUp(t, { plan: 'PRO' });
+  projectId = (await createProject(t, user, 'https://occurrences.example.com')).id;
+  auditId = newId();
+  const q = (sql: string, params: unknown[]) => t.runtime.pool.query(sql, params);
+  // Rows an interrupted earlier run of this file left behind would collide with the fixed ids.
+  await q('DELETE FROM issue_occurrence WHERE id = ANY($1::bigint[])', [IDS]);
+  await q(
+    `INSERT INTO audit (id, project_id, status, job_id, overall_score, meta_score, content_score, links_score, technical_score, performance_score,
+       pages_crawled, max_pages, created_at, completed_at) VALUES ($1::uuid, $2, 'COMPLETED', $1::text, 80, 70, 60, 90, 85, 95, 12, 100, now(), now())`,
+    [auditId, projectId],
+  );
+  await q(
+    `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description, affected_pages, applicable_pages)
+     VALUES ($1, $2, 'TECH_HTTP_PAGE', 'Page served over HTTP', 'CRITICAL', 'TECHNICAL', 'd', 12, 12)`,
+    [newId(), auditId],
+  );
+  // Inserted in reverse, so neither insertion order nor physical order happens to match id order.
+  await q(
+    `INSERT INTO issue_occurrence (id, audit_id, code, url, evidence) OVERRIDING SYSTEM VALUE
+     SELECT id, $1, 'TECH_HTTP_PAGE', 'http://occurrences.example.com/p/' || id, NULL FROM unnest($2::bigint[]) AS id ORDER BY id DESC`,
+    [auditId, IDS],
+  );
+});
+afterAll(async () => {
+  await t.runtime.pool.query('DELETE FROM audit WHERE id = $1', [auditId]);
+  await t.close();
+});
+
+const page = async (first: number, after: string | null) => {
+  const { body } = await gql(
+    t,
+    'query($p: ID!, $f: Int!, $a: String) { audit(projectId: $p) { issues { code occurrences(first: $f, after: $a) { nodes { url } pageInfo { hasNextPage endCursor } } } } }',
+    { p: projectId, f: first, a: after },
+    { cookie: user.cookie },
+  );
+  expect(body.errors).toBeUndefined();
+  return body.data.audit.issues.find((i: { code: string }) => i.code === 'TECH_HTTP_PAGE').occurrences as {
+    nodes: { url: string }[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+};
+
+describe('Issue.occurrences cursor pagination', () => {
+  it('pages through every occurrence once, in id order, when the ids cross a power of ten', async () => {
+    const urls: string[] = [];
+    let after: string | null = null;
+    const sizes: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const { nodes, pageInfo } = await page(5, after);
+      urls.push(...nodes.map((n) => n.url));
+      sizes.push(nodes.length);
+      if (!pageInfo.hasNextPage) break;
+      after = pageInfo.endCursor;
+    }
+    expect(sizes).toEqual([5, 5, 2]);
+    expect(urls).toEqual(IDS.map((id) => `http://occurrences.example.com/p/${id}`));
+  });
+
+  it('one page holds them all in id order', async () => {
+    const { nodes, pageInfo } = await page(50, null);
+    expect(nodes.map((n) => n.url)).toEqual(IDS.map((id) => `http://occurrences.example.com/p/${id}`));
+    expect(pageInfo).toEqual({ hasNextPage: false, endCursor: IDS.at(-1) });
+  });
+});
