@@ -97,6 +97,10 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
     durationSec: intFromEnv('BENCH_DURATION', 5),
     warmupSec: intFromEnv('BENCH_WARMUP', 3),
     pauseMs: 500,
+    // The pair's seconds of each round as this many slices (by default 1-second slices), alternating (see
+    // pairSliceOrder); BENCH_SLICES=1 gives the earlier method, one block each, back to back.
+    pairSlices: intFromEnv('BENCH_SLICES', 5),
+    slicePauseMs: 100,
   };
   const databaseUrl = benchDatabaseUrl();
   const config = loadConfig({
@@ -186,7 +190,9 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
     const out: string[] = [
       '',
       `facade benchmark: ${PROJECTS} projects, ENTERPRISE org, ${settings.connections} connections, ${settings.rounds} rounds x ${settings.durationSec}s interleaved after ${settings.warmupSec}s warm-up each`,
-      `each round measures ${PAIR.join(' and ')} back to back, alternating which goes first, then the other targets in rotation`,
+      settings.pairSlices && settings.pairSlices > 1
+        ? `each round measures ${PAIR.join(' and ')} as ${settings.pairSlices} slices of ${(settings.durationSec / settings.pairSlices).toFixed(1)}s each, alternating A B B A ... (mirrored every other round), then the other targets in rotation, ${settings.durationSec}s each`
+        : `each round measures ${PAIR.join(' and ')} back to back, alternating which goes first, then the other targets in rotation`,
       `node ${process.version}, NODE_ENV=${process.env.NODE_ENV ?? '(unset)'}, LOG_LEVEL=silent; servers in this process, autocannon in a child process`,
       `machine: ${cpus().length} CPUs, 1-min load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (other work on the box widens the per-round spread)`,
       `hand-written SQL via node-postgres pg.Pool (max 10, same as the ORM pool), plain parameterized queries; the 200 body serialized from the same response schema as the facade route's (fast-json-stringify)`,

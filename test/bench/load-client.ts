@@ -19,6 +19,13 @@ export interface LoadSettings {
   warmupSec: number;
   /** Idle time between two measurements, so in-flight work of one target never bleeds into the next. */
   pauseMs: number;
+  /**
+   * With a pair: each round measures each of the two as this many short slices (durationSec / pairSlices
+   * seconds each), alternating in pairSliceOrder, instead of one block each. 1 = one block each.
+   */
+  pairSlices?: number;
+  /** Idle time between two slices of the pair. */
+  slicePauseMs?: number;
 }
 
 export interface RoundSample {
@@ -107,6 +114,17 @@ export function roundOrder(targets: BenchTarget[], round: number, pair?: readonl
   return [...(round % 2 === 0 ? [first, second] : [second, first]), ...(rest.length ? rotate(rest) : [])];
 }
 
+/**
+ * Which of the pair (0 = baseline, 1 = headline) each slice of a round measures: 0 1 1 0 0 1 1 0 ..., so that
+ * each leads as often as it follows and a steady drift of the machine's speed cancels out; mirrored on odd
+ * rounds. On this kind of shared 2-core machine the speed drifts by several percent within seconds, and two
+ * 5-second blocks measured one after the other disagreed by up to 15% for identical handlers.
+ */
+export function pairSliceOrder(slices: number, round: number): (0 | 1)[] {
+  const order = Array.from({ length: slices * 2 }, (_, i) => (((i + 1) >> 1) % 2) as 0 | 1);
+  return round % 2 ? order.map((side) => (1 - side) as 0 | 1) : order;
+}
+
 /** Warms every target up, then measures them round by round in the order roundOrder gives. */
 export async function runInterleaved(
   client: LoadClient,
@@ -123,17 +141,38 @@ export async function runInterleaved(
   const samples = new Map<string, TargetSamples>(
     targets.map((t) => [t.name, { target: t, rounds: [], latencies: [], non2xx: 0, errors: 0, timeouts: 0 }]),
   );
-  for (let round = 0; round < settings.rounds; round++) {
-    for (const target of roundOrder(targets, round, pair)) {
-      const result = await client.run(target, settings.durationSec, settings.connections);
-      const s = samples.get(target.name)!;
-      const rps = result.responses / (result.elapsedMs / 1000);
-      s.rounds.push({ round: round + 1, rps, responses: result.responses, elapsedMs: result.elapsedMs });
+  const record = (target: BenchTarget, round: number, results: LoadResult[]) => {
+    const s = samples.get(target.name)!;
+    const responses = results.reduce((n, r) => n + r.responses, 0);
+    const elapsedMs = results.reduce((n, r) => n + r.elapsedMs, 0);
+    const rps = responses / (elapsedMs / 1000);
+    s.rounds.push({ round: round + 1, rps, responses, elapsedMs });
+    for (const result of results) {
       for (const l of result.latencies) s.latencies.push(l);
       s.non2xx += result.non2xx;
       s.errors += result.errors;
       s.timeouts += result.timeouts;
-      log(`round ${round + 1}/${settings.rounds} ${target.name}: ${rps.toFixed(0)} req/s`);
+    }
+    const sliced = results.length > 1 ? ` (${results.length} slices)` : '';
+    log(`round ${round + 1}/${settings.rounds} ${target.name}: ${rps.toFixed(0)} req/s${sliced}`);
+  };
+  const slices = pair ? Math.max(1, Math.floor(settings.pairSlices ?? 1)) : 1;
+  for (let round = 0; round < settings.rounds; round++) {
+    let order = roundOrder(targets, round, pair);
+    if (slices > 1) {
+      const sides = [order.find((t) => t.name === pair![0])!, order.find((t) => t.name === pair![1])!];
+      const results: LoadResult[][] = [[], []];
+      for (const side of pairSliceOrder(slices, round)) {
+        results[side].push(await client.run(sides[side], settings.durationSec / slices, settings.connections));
+        await sleep(settings.slicePauseMs ?? settings.pauseMs);
+      }
+      record(sides[0], round, results[0]);
+      record(sides[1], round, results[1]);
+      await sleep(settings.pauseMs);
+      order = order.filter((t) => !sides.includes(t));
+    }
+    for (const target of order) {
+      record(target, round, [await client.run(target, settings.durationSec, settings.connections)]);
       await sleep(settings.pauseMs);
     }
   }

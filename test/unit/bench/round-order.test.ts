@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { roundOrder, type BenchTarget } from '../../bench/load-client.js';
+import { pairSliceOrder, roundOrder, type BenchTarget } from '../../bench/load-client.js';
 
 const target = (name: string): BenchTarget => ({ name, label: name, url: `http://127.0.0.1/${name}`, method: 'GET', headers: {} });
 const targets = ['hand', 'facade', 'api', 'graphql', 'diag'].map(target);
@@ -31,5 +31,24 @@ describe('bench round order', () => {
   it('refuses a pair that does not name two different targets', () => {
     expect(() => roundOrder(targets, 0, ['hand', 'missing'])).toThrow(/two different targets/);
     expect(() => roundOrder(targets, 0, ['hand', 'hand'])).toThrow(/two different targets/);
+  });
+});
+
+describe('bench pair slices', () => {
+  it('alternates A B B A ..., each side leading and following equally, mirrored on odd rounds', () => {
+    expect(pairSliceOrder(5, 0)).toEqual([0, 1, 1, 0, 0, 1, 1, 0, 0, 1]);
+    expect(pairSliceOrder(5, 1)).toEqual([1, 0, 0, 1, 1, 0, 0, 1, 1, 0]);
+    expect(pairSliceOrder(1, 0)).toEqual([0, 1]);
+    for (const slices of [1, 2, 5, 8]) {
+      for (const round of [0, 1]) {
+        const order = pairSliceOrder(slices, round);
+        expect(order.filter((side) => side === 0)).toHaveLength(slices);
+        expect(order.filter((side) => side === 1)).toHaveLength(slices);
+      }
+      // Over a pair of rounds the mean position of each side is the same: a linear drift weighs on both alike.
+      const positions = (side: 0 | 1) => [0, 1].flatMap((round) => pairSliceOrder(slices, round).flatMap((s, i) => (s === side ? [i] : [])));
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      expect(mean(positions(0))).toBe(mean(positions(1)));
+    }
   });
 });
