@@ -6,13 +6,8 @@ const library = GraphQLDateTimeISO.toConfig();
 const DAY_MS = 86_400_000;
 /** 10000-01-01T00:00:00.000Z: from there on (and before 1970) Date#toISOString does the formatting. */
 const FAST_RANGE_END_MS = 253_402_300_800_000;
-/** Character codes: digits are ZERO + value. */
-const ZERO = 48;
-const DASH = 45;
-const COLON = 58;
-const DOT = 46;
-const T = 84;
-const Z = 90;
+/** The character codes the ISO string is made of; a digit d is ZERO + d. */
+const [ZERO, DASH, COLON, DOT, T, Z] = Array.from('0-:.TZ', (c) => c.charCodeAt(0));
 
 /**
  * `new Date(ms).toISOString()` for 1970-01-01 .. 9999-12-31, in arithmetic: the civil date from the day number
