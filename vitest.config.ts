@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { TEST_DATABASE_URL } from './test/test-database.js';
 
 export default defineConfig({
   resolve: {
@@ -10,7 +11,7 @@ export default defineConfig({
     exclude: ['test/bench/**', 'node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
     env: {
-      DATABASE_URL: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/seo_audit_test',
+      DATABASE_URL: TEST_DATABASE_URL,
       REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',

@@ -1,13 +1,14 @@
 import pg from 'pg';
 import { createOrm, ensureDatabase, migrateUp } from '../src/platform/db/orm.js';
 import { MIGRATIONS } from '../src/platform/db/migrations/index.js';
+import { TEST_DATABASE_URL } from './test-database.js';
 
 /**
  * The test database is created when missing and migrated once per run; test files share it and isolate
  * by creating their own organizations. TEST_DB_RESET=1 drops it first (concurrent runs must not, so it is opt-in).
  */
 export default async function setup(): Promise<void> {
-  const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/seo_audit_test';
+  const url = TEST_DATABASE_URL;
   const admin = new URL(url);
   const name = admin.pathname.slice(1);
   admin.pathname = '/postgres';
