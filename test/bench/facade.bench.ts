@@ -12,6 +12,7 @@ import { createRedis } from '../../src/platform/redis.js';
 import { RateLimiter } from '../../src/identity/rate-limit.js';
 import { ProjectService } from '../../src/projects/index.js';
 import { createDomainRuntime, type DomainRuntime } from '../../schema/domain-runtime.js';
+import { nativePoolOf } from '../../src/platform/db/native-query.js';
 import { buildServer } from '../../facades/server.js';
 import { v1Routes } from '../../facades/v1/routes.js';
 import { createApiKey, createProject, setPlan, signUp, type TestApp } from '../support/app.js';
@@ -35,8 +36,12 @@ const TARGET_RATIO = 0.95;
  */
 const BENCH_RATE_LIMIT = 1_000_000_000;
 const HAND_IN_APP_PATH = '/bench/hand-written/projects';
-/** The headline comparison, measured back to back in every round (order alternating). */
-const PAIR = ['hand-written', 'facade-v1'] as const;
+const HAND_NATIVE_PATH = '/bench/hand-written-native-pool/projects';
+/**
+ * The headline comparison and the diagnostic closest to it, measured first in every round as interleaved slices
+ * (see sliceOrder); with BENCH_SLICES=1, the first two back to back, alternating which goes first.
+ */
+const GROUP = ['hand-written', 'facade-v1', 'hand-native'] as const;
 
 const intFromEnv = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -97,9 +102,9 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
     durationSec: intFromEnv('BENCH_DURATION', 5),
     warmupSec: intFromEnv('BENCH_WARMUP', 3),
     pauseMs: 500,
-    // The pair's seconds of each round as this many slices (by default 1-second slices), alternating (see
-    // pairSliceOrder); BENCH_SLICES=1 gives the earlier method, one block each, back to back.
-    pairSlices: intFromEnv('BENCH_SLICES', 5),
+    // The group's seconds of each round as this many slices each (by default 1-second slices), interleaved (see
+    // sliceOrder); BENCH_SLICES=1 gives the earlier method, one block each, the first two back to back.
+    slices: intFromEnv('BENCH_SLICES', 5),
     slicePauseMs: 100,
   };
   const databaseUrl = benchDatabaseUrl();
@@ -134,6 +139,11 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
     cleanups.push(() => app.close());
     // Diagnostic: the same hand-written handler behind the facade app's global hooks (request id, metrics).
     app.get(HAND_IN_APP_PATH, { schema: HAND_WRITTEN_ROUTE_SCHEMA }, handWrittenProjectsHandler(handDeps));
+    // Diagnostic: the same handler reading through the platform's node-postgres pool, whose timestamptz parser
+    // (new Date) is cheaper than node-postgres' default (postgres-date): what the facade costs beyond that pool.
+    const nativePool = nativePoolOf(runtime.orm.config);
+    assert(nativePool, 'the ORM has no native pool');
+    app.get(HAND_NATIVE_PATH, { schema: HAND_WRITTEN_ROUTE_SCHEMA }, handWrittenProjectsHandler({ ...handDeps, pool: nativePool }));
     await app.listen({ host: '127.0.0.1', port: 0 });
     const hand = await buildHandWrittenServer(handDeps);
     cleanups.push(() => hand.close());
@@ -161,15 +171,17 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
       { name: 'facade-api', label: 'facade GET /api/projects (session cookie)', url: `${facadeUrl}/api/projects`, method: 'GET', headers: { cookie: user.cookie } },
       { name: 'graphql', label: 'POST /graphql { projects } (API key)', url: `${facadeUrl}/graphql`, method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: gqlBody },
       { name: 'hand-in-app', label: 'diagnostic: hand-written handler in the facade app', url: `${facadeUrl}${HAND_IN_APP_PATH}`, method: 'GET', headers: bearer },
+      { name: 'hand-native', label: "diagnostic: the same, on the platform's pg pool", url: `${facadeUrl}${HAND_NATIVE_PATH}`, method: 'GET', headers: bearer },
     ];
 
     // Every target must answer 200 with the same 20 projects before any number means anything.
     const responses = await Promise.all(targets.map((tg) => fetchJson(tg.url, { method: tg.method, headers: tg.headers, body: tg.body })));
-    const [handRes, facadeRes, apiRes, gqlRes, inAppRes] = responses;
+    const [handRes, facadeRes, apiRes, gqlRes, inAppRes, nativeRes] = responses;
     responses.forEach((r, i) => assert(r.status === 200, `${targets[i].name} answered ${r.status}: ${JSON.stringify(r.body)}`));
     assert(handRes.body.projects.length === PROJECTS, `hand-written listed ${handRes.body.projects.length} projects`);
     assert(isDeepStrictEqual(facadeRes.body, handRes.body), 'facade and hand-written bodies differ');
     assert(isDeepStrictEqual(inAppRes.body, handRes.body), 'in-app hand-written body differs');
+    assert(isDeepStrictEqual(nativeRes.body, handRes.body), 'hand-written body on the platform pool differs');
     assert(apiRes.body.projects.length === PROJECTS, 'GET /api/projects did not list every project');
     assert(!gqlRes.body.errors && gqlRes.body.data.projects.length === PROJECTS, `graphql: ${JSON.stringify(gqlRes.body.errors)}`);
     assert(facadeRes.headers.get('ratelimit-limit') === String(BENCH_RATE_LIMIT), 'facade did not use the bench rate limit');
@@ -178,21 +190,24 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
     const total = settings.rounds * settings.durationSec * targets.length + settings.warmupSec * targets.length;
     log(`${targets.length} targets, ${settings.connections} connections, warm-up ${settings.warmupSec}s each, ${settings.rounds} rounds x ${settings.durationSec}s (~${total}s)`);
     if (settings.rounds % 2) log('odd BENCH_ROUNDS: one of the pair goes first once more than the other');
-    const samples = await runInterleaved(load, targets, settings, log, PAIR);
+    const samples = await runInterleaved(load, targets, settings, log, GROUP);
     const rows = summarize(samples, 'hand-written');
     log('timing the steps of both paths in-process');
     const stages = await timeBreakdown(runtime, pool, apiKey, user.organizationId, settings.connections);
     const facade = rows.find((r) => r.name === 'facade-v1')!;
     const clean = rows.every((r) => r.non2xx === 0 && r.errors === 0);
     const meets = facade.ratio >= TARGET_RATIO;
+    // The facade against the same hand-written code on the platform's pool: what the REST -> GraphQL path costs.
+    const native = rows.find((r) => r.name === 'hand-native')!;
+    const beyondPool = facade.rps / native.rps;
 
     const loadAfter = loadavg()[0];
     const out: string[] = [
       '',
       `facade benchmark: ${PROJECTS} projects, ENTERPRISE org, ${settings.connections} connections, ${settings.rounds} rounds x ${settings.durationSec}s interleaved after ${settings.warmupSec}s warm-up each`,
-      settings.pairSlices && settings.pairSlices > 1
-        ? `each round measures ${PAIR.join(' and ')} as ${settings.pairSlices} slices of ${(settings.durationSec / settings.pairSlices).toFixed(1)}s each, alternating A B B A ... (mirrored every other round), then the other targets in rotation, ${settings.durationSec}s each`
-        : `each round measures ${PAIR.join(' and ')} back to back, alternating which goes first, then the other targets in rotation`,
+      settings.slices && settings.slices > 1
+        ? `each round measures ${GROUP.join(', ')} as ${settings.slices} slices of ${(settings.durationSec / settings.slices).toFixed(1)}s each, interleaved A B C C B A A B C ... (mirrored every other round), then the other targets in rotation, ${settings.durationSec}s each`
+        : `each round measures ${GROUP.slice(0, 2).join(' and ')} back to back, alternating which goes first, then the other targets in rotation`,
       `node ${process.version}, NODE_ENV=${process.env.NODE_ENV ?? '(unset)'}, LOG_LEVEL=silent; servers in this process, autocannon in a child process`,
       `machine: ${cpus().length} CPUs, 1-min load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (other work on the box widens the per-round spread)`,
       `hand-written SQL via node-postgres pg.Pool (max 10, same as the ORM pool), plain parameterized queries; the 200 body serialized from the same response schema as the facade route's (fast-json-stringify)`,
@@ -201,6 +216,7 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
       formatTable(rows),
       '',
       `facade / hand-written for GET /api/v1/projects: ${facade.ratio.toFixed(3)} (median of per-round ratios ${facade.ratioMedian.toFixed(3)}; target >= ${TARGET_RATIO}): ${meets ? 'MEETS TARGET' : 'BELOW TARGET'}`,
+      `facade / the hand-written handler on the platform's pg pool (no target; the pool parses timestamps more cheaply than node-postgres' default): ${beyondPool.toFixed(3)}`,
       '',
       `steps in-process, ${settings.connections} in flight (CPU is what the API process pays per request):`,
       formatStages(stages),
@@ -216,6 +232,7 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
         targetRatio: TARGET_RATIO,
         facadeRatio: Number(facade.ratio.toFixed(4)),
         facadeRatioMedian: Number(facade.ratioMedian.toFixed(4)),
+        facadeVsHandOnPlatformPool: Number(beyondPool.toFixed(4)),
         loadAverage: { before: Number(loadBefore.toFixed(2)), after: Number(loadAfter.toFixed(2)), cpus: cpus().length },
         meetsTarget: meets,
         clean,

@@ -20,11 +20,11 @@ export interface LoadSettings {
   /** Idle time between two measurements, so in-flight work of one target never bleeds into the next. */
   pauseMs: number;
   /**
-   * With a pair: each round measures each of the two as this many short slices (durationSec / pairSlices
-   * seconds each), alternating in pairSliceOrder, instead of one block each. 1 = one block each.
+   * With a group: each round measures each of its targets as this many short slices (durationSec / slices
+   * seconds each), interleaved in sliceOrder, instead of one block each. 1 = one block each.
    */
-  pairSlices?: number;
-  /** Idle time between two slices of the pair. */
+  slices?: number;
+  /** Idle time between two slices. */
   slicePauseMs?: number;
 }
 
@@ -115,14 +115,16 @@ export function roundOrder(targets: BenchTarget[], round: number, pair?: readonl
 }
 
 /**
- * Which of the pair (0 = baseline, 1 = headline) each slice of a round measures: 0 1 1 0 0 1 1 0 ..., so that
- * each leads as often as it follows and a steady drift of the machine's speed cancels out; mirrored on odd
- * rounds. On this kind of shared 2-core machine the speed drifts by several percent within seconds, and two
- * 5-second blocks measured one after the other disagreed by up to 15% for identical handlers.
+ * Which target of a group (0 = the baseline) each slice of a round measures: forward, then backward, then
+ * forward again (for two: 0 1 1 0 0 1 ...), so that each leads as often as it follows and a steady drift of the
+ * machine's speed cancels out; mirrored on odd rounds. On this kind of shared 2-core machine the speed drifts by
+ * several percent within seconds: two 5-second blocks measured one after the other disagreed by up to 15% for
+ * identical handlers.
  */
-export function pairSliceOrder(slices: number, round: number): (0 | 1)[] {
-  const order = Array.from({ length: slices * 2 }, (_, i) => (((i + 1) >> 1) % 2) as 0 | 1);
-  return round % 2 ? order.map((side) => (1 - side) as 0 | 1) : order;
+export function sliceOrder(sides: number, slices: number, round: number): number[] {
+  const order: number[] = [];
+  for (let block = 0; block < slices; block++) for (let k = 0; k < sides; k++) order.push(block % 2 ? sides - 1 - k : k);
+  return round % 2 ? order.map((side) => sides - 1 - side) : order;
 }
 
 /** Warms every target up, then measures them round by round in the order roundOrder gives. */
@@ -131,7 +133,8 @@ export async function runInterleaved(
   targets: BenchTarget[],
   settings: LoadSettings,
   log: (line: string) => void,
-  pair?: readonly [string, string],
+  /** The baseline, then the targets compared with it most closely: back to back first in every round. */
+  group?: readonly string[],
 ): Promise<Map<string, TargetSamples>> {
   for (const target of targets) {
     log(`warm-up ${target.name} (${settings.warmupSec}s)`);
@@ -156,18 +159,18 @@ export async function runInterleaved(
     const sliced = results.length > 1 ? ` (${results.length} slices)` : '';
     log(`round ${round + 1}/${settings.rounds} ${target.name}: ${rps.toFixed(0)} req/s${sliced}`);
   };
-  const slices = pair ? Math.max(1, Math.floor(settings.pairSlices ?? 1)) : 1;
+  const sides = (group ?? []).map((name) => targets.find((t) => t.name === name));
+  if (sides.some((t) => !t) || new Set(sides).size !== sides.length) throw new Error(`group ${group?.join('/')} must name different targets`);
+  const slices = sides.length >= 2 ? Math.max(1, Math.floor(settings.slices ?? 1)) : 1;
   for (let round = 0; round < settings.rounds; round++) {
-    let order = roundOrder(targets, round, pair);
+    let order = roundOrder(targets, round, sides.length >= 2 ? [group![0], group![1]] : undefined);
     if (slices > 1) {
-      const sides = [order.find((t) => t.name === pair![0])!, order.find((t) => t.name === pair![1])!];
-      const results: LoadResult[][] = [[], []];
-      for (const side of pairSliceOrder(slices, round)) {
-        results[side].push(await client.run(sides[side], settings.durationSec / slices, settings.connections));
+      const results: LoadResult[][] = sides.map(() => []);
+      for (const side of sliceOrder(sides.length, slices, round)) {
+        results[side].push(await client.run(sides[side]!, settings.durationSec / slices, settings.connections));
         await sleep(settings.slicePauseMs ?? settings.pauseMs);
       }
-      record(sides[0], round, results[0]);
-      record(sides[1], round, results[1]);
+      sides.forEach((target, i) => record(target!, round, results[i]));
       await sleep(settings.pauseMs);
       order = order.filter((t) => !sides.includes(t));
     }

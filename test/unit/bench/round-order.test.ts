@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pairSliceOrder, roundOrder, type BenchTarget } from '../../bench/load-client.js';
+import { roundOrder, sliceOrder, type BenchTarget } from '../../bench/load-client.js';
 
 const target = (name: string): BenchTarget => ({ name, label: name, url: `http://127.0.0.1/${name}`, method: 'GET', headers: {} });
 const targets = ['hand', 'facade', 'api', 'graphql', 'diag'].map(target);
@@ -34,21 +34,26 @@ describe('bench round order', () => {
   });
 });
 
-describe('bench pair slices', () => {
-  it('alternates A B B A ..., each side leading and following equally, mirrored on odd rounds', () => {
-    expect(pairSliceOrder(5, 0)).toEqual([0, 1, 1, 0, 0, 1, 1, 0, 0, 1]);
-    expect(pairSliceOrder(5, 1)).toEqual([1, 0, 0, 1, 1, 0, 0, 1, 1, 0]);
-    expect(pairSliceOrder(1, 0)).toEqual([0, 1]);
-    for (const slices of [1, 2, 5, 8]) {
-      for (const round of [0, 1]) {
-        const order = pairSliceOrder(slices, round);
-        expect(order.filter((side) => side === 0)).toHaveLength(slices);
-        expect(order.filter((side) => side === 1)).toHaveLength(slices);
+describe('bench slices', () => {
+  it('interleaves forward, backward, forward ... (for two: A B B A ...), mirrored on odd rounds', () => {
+    expect(sliceOrder(2, 5, 0)).toEqual([0, 1, 1, 0, 0, 1, 1, 0, 0, 1]);
+    expect(sliceOrder(2, 5, 1)).toEqual([1, 0, 0, 1, 1, 0, 0, 1, 1, 0]);
+    expect(sliceOrder(3, 3, 0)).toEqual([0, 1, 2, 2, 1, 0, 0, 1, 2]);
+    expect(sliceOrder(3, 3, 1)).toEqual([2, 1, 0, 0, 1, 2, 2, 1, 0]);
+    expect(sliceOrder(2, 1, 0)).toEqual([0, 1]);
+  });
+
+  it('measures every target the same number of times, at the same mean position over two rounds', () => {
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    for (const sides of [2, 3, 4]) {
+      for (const slices of [1, 2, 5, 8]) {
+        const positions = (side: number) => [0, 1].flatMap((round) => sliceOrder(sides, slices, round).flatMap((s, i) => (s === side ? [i] : [])));
+        for (let side = 0; side < sides; side++) {
+          for (const round of [0, 1]) expect(sliceOrder(sides, slices, round).filter((s) => s === side)).toHaveLength(slices);
+          // A drift linear in time weighs on every target alike.
+          expect(mean(positions(side))).toBeCloseTo(mean(positions(0)), 10);
+        }
       }
-      // Over a pair of rounds the mean position of each side is the same: a linear drift weighs on both alike.
-      const positions = (side: 0 | 1) => [0, 1].flatMap((round) => pairSliceOrder(slices, round).flatMap((s, i) => (s === side ? [i] : [])));
-      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-      expect(mean(positions(0))).toBe(mean(positions(1)));
     }
   });
 });
