@@ -37,10 +37,7 @@ const TARGET_RATIO = 0.95;
 const BENCH_RATE_LIMIT = 1_000_000_000;
 const HAND_IN_APP_PATH = '/bench/hand-written/projects';
 const HAND_NATIVE_PATH = '/bench/hand-written-native-pool/projects';
-/**
- * The headline comparison and the diagnostic closest to it, measured first in every round as interleaved slices
- * (see sliceOrder); with BENCH_SLICES=1, the first two back to back, alternating which goes first.
- */
+/** The headline comparison and the diagnostic closest to it, measured first in every round, interleaved (see sliceOrder). */
 const GROUP = ['hand-written', 'facade-v1', 'hand-native'] as const;
 
 const intFromEnv = (name: string, fallback: number): number => {
@@ -103,7 +100,7 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
     warmupSec: intFromEnv('BENCH_WARMUP', 3),
     pauseMs: 500,
     // The group's seconds of each round as this many slices each (by default 1-second slices), interleaved (see
-    // sliceOrder); BENCH_SLICES=1 gives the earlier method, one block each, the first two back to back.
+    // sliceOrder); BENCH_SLICES=1 gives the earlier method, one block each, back to back.
     slices: intFromEnv('BENCH_SLICES', 5),
     slicePauseMs: 100,
   };
@@ -189,7 +186,7 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
 
     const total = settings.rounds * settings.durationSec * targets.length + settings.warmupSec * targets.length;
     log(`${targets.length} targets, ${settings.connections} connections, warm-up ${settings.warmupSec}s each, ${settings.rounds} rounds x ${settings.durationSec}s (~${total}s)`);
-    if (settings.rounds % 2) log('odd BENCH_ROUNDS: one of the pair goes first once more than the other');
+    if (settings.rounds % 2) log('odd BENCH_ROUNDS: the group is measured in one order once more than in the other');
     const samples = await runInterleaved(load, targets, settings, log, GROUP);
     const rows = summarize(samples, 'hand-written');
     log('timing the steps of both paths in-process');
@@ -205,9 +202,7 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
     const out: string[] = [
       '',
       `facade benchmark: ${PROJECTS} projects, ENTERPRISE org, ${settings.connections} connections, ${settings.rounds} rounds x ${settings.durationSec}s interleaved after ${settings.warmupSec}s warm-up each`,
-      settings.slices && settings.slices > 1
-        ? `each round measures ${GROUP.join(', ')} as ${settings.slices} slices of ${(settings.durationSec / settings.slices).toFixed(1)}s each, interleaved A B C C B A A B C ... (mirrored every other round), then the other targets in rotation, ${settings.durationSec}s each`
-        : `each round measures ${GROUP.slice(0, 2).join(' and ')} back to back, alternating which goes first, then the other targets in rotation`,
+      `each round measures ${GROUP.join(', ')} as ${settings.slices} slice(s) of ${(settings.durationSec / settings.slices).toFixed(1)}s each, interleaved A B C C B A A B C ... (mirrored every other round), then the other targets in rotation, ${settings.durationSec}s each`,
       `node ${process.version}, NODE_ENV=${process.env.NODE_ENV ?? '(unset)'}, LOG_LEVEL=silent; servers in this process, autocannon in a child process`,
       `machine: ${cpus().length} CPUs, 1-min load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (other work on the box widens the per-round spread)`,
       `hand-written SQL via node-postgres pg.Pool (max 10, same as the ORM pool), plain parameterized queries; the 200 body serialized from the same response schema as the facade route's (fast-json-stringify)`,

@@ -20,12 +20,12 @@ export interface LoadSettings {
   /** Idle time between two measurements, so in-flight work of one target never bleeds into the next. */
   pauseMs: number;
   /**
-   * With a group: each round measures each of its targets as this many short slices (durationSec / slices
-   * seconds each), interleaved in sliceOrder, instead of one block each. 1 = one block each.
+   * Each round measures each target of the group as this many short slices (durationSec / slices seconds each),
+   * interleaved in sliceOrder. 1 = one block each.
    */
-  slices?: number;
-  /** Idle time between two slices. */
-  slicePauseMs?: number;
+  slices: number;
+  /** Idle time between two slices (pauseMs when there is one slice each). */
+  slicePauseMs: number;
 }
 
 export interface RoundSample {
@@ -98,28 +98,26 @@ export class LoadClient {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * The order of one round. Without a pair: every target, starting one further along each round, so that no
- * target is always measured first (or right after the same neighbour). With a pair (baseline, headline):
- * those two back to back at the start of every round, alternating which goes first (ABBA across rounds),
- * so the ratio that matters compares two measurements a few seconds apart rather than up to a whole round
- * apart while the machine's speed drifts; the other targets follow, rotating.
+ * The targets of one round outside the group, starting one further along each round, so that no target is always
+ * measured first (or right after the same neighbour).
  */
-export function roundOrder(targets: BenchTarget[], round: number, pair?: readonly [string, string]): BenchTarget[] {
-  const rotate = (list: BenchTarget[]) => list.map((_, i) => list[(round + i) % list.length]);
-  if (!pair) return rotate(targets);
-  const first = targets.find((t) => t.name === pair[0]);
-  const second = targets.find((t) => t.name === pair[1]);
-  if (!first || !second || first === second) throw new Error(`pair ${pair.join('/')} must name two different targets`);
-  const rest = targets.filter((t) => t !== first && t !== second);
-  return [...(round % 2 === 0 ? [first, second] : [second, first]), ...(rest.length ? rotate(rest) : [])];
+export function roundOrder(targets: BenchTarget[], round: number): BenchTarget[] {
+  return targets.map((_, i) => targets[(round + i) % targets.length]);
+}
+
+/** The group's targets, in its order (the baseline first), and the others. */
+export function splitGroup(targets: BenchTarget[], group: readonly string[]): { sides: BenchTarget[]; rest: BenchTarget[] } {
+  const sides = group.map((name) => targets.find((t) => t.name === name));
+  if (sides.some((t) => !t) || new Set(sides).size !== sides.length) throw new Error(`group ${group.join('/')} must name different targets`);
+  return { sides: sides as BenchTarget[], rest: targets.filter((t) => !sides.includes(t)) };
 }
 
 /**
  * Which target of a group (0 = the baseline) each slice of a round measures: forward, then backward, then
  * forward again (for two: 0 1 1 0 0 1 ...), so that each leads as often as it follows and a steady drift of the
- * machine's speed cancels out; mirrored on odd rounds. On this kind of shared 2-core machine the speed drifts by
- * several percent within seconds: two 5-second blocks measured one after the other disagreed by up to 15% for
- * identical handlers.
+ * machine's speed cancels out; mirrored on odd rounds. With one slice each, a pair is measured back to back,
+ * alternating which goes first. On this kind of shared 2-core machine the speed drifts by several percent
+ * within seconds: two 5-second blocks measured one after the other disagreed by up to 15% for identical handlers.
  */
 export function sliceOrder(sides: number, slices: number, round: number): number[] {
   const order: number[] = [];
@@ -127,15 +125,19 @@ export function sliceOrder(sides: number, slices: number, round: number): number
   return round % 2 ? order.map((side) => sides - 1 - side) : order;
 }
 
-/** Warms every target up, then measures them round by round in the order roundOrder gives. */
+/**
+ * Warms every target up, then measures them round by round: the group first, in the slices sliceOrder gives,
+ * then the others in the order roundOrder gives.
+ */
 export async function runInterleaved(
   client: LoadClient,
   targets: BenchTarget[],
   settings: LoadSettings,
   log: (line: string) => void,
-  /** The baseline, then the targets compared with it most closely: back to back first in every round. */
-  group?: readonly string[],
+  /** The baseline, then the targets compared with it most closely. */
+  group: readonly string[] = [],
 ): Promise<Map<string, TargetSamples>> {
+  const { sides, rest } = splitGroup(targets, group);
   for (const target of targets) {
     log(`warm-up ${target.name} (${settings.warmupSec}s)`);
     await client.run(target, settings.warmupSec, settings.connections);
@@ -159,22 +161,16 @@ export async function runInterleaved(
     const sliced = results.length > 1 ? ` (${results.length} slices)` : '';
     log(`round ${round + 1}/${settings.rounds} ${target.name}: ${rps.toFixed(0)} req/s${sliced}`);
   };
-  const sides = (group ?? []).map((name) => targets.find((t) => t.name === name));
-  if (sides.some((t) => !t) || new Set(sides).size !== sides.length) throw new Error(`group ${group?.join('/')} must name different targets`);
-  const slices = sides.length >= 2 ? Math.max(1, Math.floor(settings.slices ?? 1)) : 1;
+  const slices = Math.max(1, Math.floor(settings.slices));
+  const slicePauseMs = slices > 1 ? settings.slicePauseMs : settings.pauseMs;
   for (let round = 0; round < settings.rounds; round++) {
-    let order = roundOrder(targets, round, sides.length >= 2 ? [group![0], group![1]] : undefined);
-    if (slices > 1) {
-      const results: LoadResult[][] = sides.map(() => []);
-      for (const side of sliceOrder(sides.length, slices, round)) {
-        results[side].push(await client.run(sides[side]!, settings.durationSec / slices, settings.connections));
-        await sleep(settings.slicePauseMs ?? settings.pauseMs);
-      }
-      sides.forEach((target, i) => record(target!, round, results[i]));
-      await sleep(settings.pauseMs);
-      order = order.filter((t) => !sides.includes(t));
+    const results: LoadResult[][] = sides.map(() => []);
+    for (const side of sliceOrder(sides.length, slices, round)) {
+      results[side].push(await client.run(sides[side], settings.durationSec / slices, settings.connections));
+      await sleep(slicePauseMs);
     }
-    for (const target of order) {
+    sides.forEach((target, i) => record(target, round, results[i]));
+    for (const target of roundOrder(rest, round)) {
       record(target, round, [await client.run(target, settings.durationSec, settings.connections)]);
       await sleep(settings.pauseMs);
     }
