@@ -73,7 +73,7 @@ export class ApiKeyService {
     const { rows } = await nativeResult<{ id: string; organization_id: string; plan: Plan; last_used_at: Date | null }>(db, VERIFY_SQL, [hashApiKey(key)]);
     const row = rows[0];
     if (!row) return null;
-    if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > LAST_USED_RESOLUTION_MS) {
+    if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
       void nativeQuery(db, 'UPDATE api_key SET last_used_at = now() WHERE id = $1', [row.id]).catch(() => undefined);
     }
     return { organizationId: row.organization_id, plan: row.plan, role: 'member', via: 'API_KEY', channel, apiKeyId: row.id };

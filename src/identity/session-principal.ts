@@ -93,7 +93,7 @@ export async function principalFromSessionCookie(
   const { rows } = await nativeResult<SessionRow>(db, SESSION_SQL, [token]);
   const row = rows[0];
   if (!row) return null;
-  const expiresAt = new Date(row.expires_at).getTime();
+  const expiresAt = row.expires_at.getTime();
   if (!(expiresAt >= now) || expiresAt - SESSION_EXPIRES_IN_SEC * 1000 + SESSION_UPDATE_AGE_SEC * 1000 <= now) return undefined;
   if (!row.organization_id || !row.plan || !row.role) return null;
   return { organizationId: row.organization_id, plan: row.plan, role: row.role, via: 'SESSION', channel, userId: row.user_id };
