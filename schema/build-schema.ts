@@ -3,7 +3,7 @@ import { buildSchema, getMetadataStorage, type ContainerType } from 'type-graphq
 import { isObjectType, type GraphQLSchema } from 'graphql';
 import { DIRECT_RESOLVERS, hasDirectResolvers } from '../src/platform/direct-resolvers.js';
 import { IdentityResolver } from '../src/identity/index.js';
-import { ProjectResolver } from '../src/projects/index.js';
+import { OrganizationUsageResolver, ProjectResolver } from '../src/projects/index.js';
 import { TechnicalResolver } from '../src/technical/index.js';
 import { ToolsResolver } from '../src/tools/index.js';
 import { ReportResolver } from '../src/reports/index.js';
@@ -15,6 +15,7 @@ import { DateTimeISO } from '../src/platform/graphql-scalars.js';
 
 export const RESOLVERS = [
   IdentityResolver,
+  OrganizationUsageResolver,
   ProjectResolver,
   AuditResolver,
   IssueResolver,

@@ -21,8 +21,9 @@ import {
   type Auth,
   type RateLimitResult,
 } from '../src/identity/index.js';
-import { ProjectCountRegistry, ProjectResolver, ProjectService } from '../src/projects/index.js';
+import { OrganizationUsageResolver, OrganizationUsageService, ProjectCountRegistry, ProjectResolver, ProjectService } from '../src/projects/index.js';
 import {
+  AuditPageService,
   AuditResolver,
   AuditService,
   IssueResolver,
@@ -102,8 +103,9 @@ export async function createDomainRuntime(
 
   const instances = new Map<unknown, unknown>([
     [IdentityResolver, new IdentityResolver(apiKeys, organizations)],
+    [OrganizationUsageResolver, new OrganizationUsageResolver(new OrganizationUsageService(config))],
     [ProjectResolver, new ProjectResolver(projects, counts)],
-    [AuditResolver, new AuditResolver(audits)],
+    [AuditResolver, new AuditResolver(audits, new AuditPageService())],
     [IssueResolver, new IssueResolver(audits)],
     [ProjectAuditFieldsResolver, new ProjectAuditFieldsResolver()],
     [TechnicalResolver, new TechnicalResolver(new TechnicalService(projects))],

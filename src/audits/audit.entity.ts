@@ -3,6 +3,9 @@ import { defineEntity, type InferEntity } from '@mikro-orm/core';
 export const AUDIT_STATUSES = ['QUEUED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
 export type AuditStatus = (typeof AUDIT_STATUSES)[number];
 export const ACTIVE_STATUSES: AuditStatus[] = ['QUEUED', 'RUNNING'];
+/** What a RUNNING audit is doing; null in every other status (a database constraint). */
+export const AUDIT_PHASES = ['CRAWLING', 'ANALYZING', 'MEASURING', 'SAVING'] as const;
+export type AuditPhase = (typeof AUDIT_PHASES)[number];
 
 export const AuditEntity = defineEntity({
   name: 'Audit',
@@ -11,6 +14,7 @@ export const AuditEntity = defineEntity({
     id: p.uuid().primary(),
     projectId: p.uuid(),
     status: p.string().$type<AuditStatus>(),
+    phase: p.string().$type<AuditPhase>().nullable(),
     jobId: p.string().unique(),
     overallScore: p.integer().nullable(),
     metaScore: p.integer().nullable(),

@@ -18,6 +18,24 @@ export const auditLoaders = (ctx: RequestContext) => ({
       return projectIds.map((id) => by.get(id) ?? null);
     }),
   ),
+  /** Latest completed overall score minus the one before it; null with fewer than two completed audits. */
+  scoreChange: ctx.loaders.get('audits.scoreChange', () =>
+    new DataLoader<string, number | null>(async (projectIds) => {
+      // Per project, the two latest completed audits, read from the (project_id, completed_at) partial index.
+      const rows = await nativeQuery<{ project_id: string; scores: (number | null)[] }>(ctx.db,
+        `SELECT p.id AS project_id, l.scores FROM unnest($1::uuid[]) AS p(id)
+         CROSS JOIN LATERAL (SELECT array_agg(overall_score ORDER BY completed_at DESC, id DESC) AS scores FROM (
+           SELECT overall_score, completed_at, id FROM audit WHERE project_id = p.id AND status = 'COMPLETED'
+           ORDER BY completed_at DESC, id DESC LIMIT 2) last_two) l`,
+        [projectIds],
+      );
+      const by = new Map(rows.map((r) => [r.project_id, r.scores]));
+      return projectIds.map((id) => {
+        const [latest, previous] = by.get(id) ?? [];
+        return latest == null || previous == null ? null : latest - previous;
+      });
+    }),
+  ),
   latest: ctx.loaders.get('audits.latest', () =>
     new DataLoader<string, Audit | null>(async (projectIds) => {
       const rows = await nativeQuery<{ id: string; project_id: string }>(ctx.db,

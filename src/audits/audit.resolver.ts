@@ -6,14 +6,20 @@ import type { Audit, AuditIssue } from './audit.entity.js';
 import { JOB_STATE_BY_STATUS } from './audit-job.js';
 import { auditLoaders } from './audit.loaders.js';
 import { AuditService } from './audit.service.js';
+import { AuditPageService, type AuditPageOrder, type SortDirection, type StatusClass } from './audit-page.service.js';
 import {
   AuditConnection,
+  AuditPageConnection,
+  AuditPageFilterInput,
+  AuditPageOrderEnum,
+  SortDirectionEnum,
   AuditType,
   IssueCountsType,
   IssueOccurrenceConnection,
   IssueType,
   JobType,
   StartAuditPayload,
+  type AuditPhaseEnum,
   type AuditStatusEnum,
   type CategoryEnum,
   type SeverityEnum,
@@ -24,6 +30,7 @@ export const toAuditType = (a: Audit): AuditType => ({
   projectId: a.projectId,
   jobId: a.jobId,
   status: a.status as AuditStatusEnum,
+  phase: (a.phase ?? null) as AuditPhaseEnum | null,
   overallScore: a.overallScore ?? null,
   metaScore: a.metaScore ?? null,
   contentScore: a.contentScore ?? null,
@@ -55,7 +62,10 @@ export const toJobType = (a: Audit): JobType => ({
 
 @Resolver(() => AuditType)
 export class AuditResolver {
-  constructor(private readonly service: AuditService) {}
+  constructor(
+    private readonly service: AuditService,
+    private readonly pageService: AuditPageService,
+  ) {}
 
   @Query(() => AuditType, { description: 'The selected audit, or the latest audit of any status; NOT_FOUND when the project has none.' })
   async audit(
@@ -87,6 +97,39 @@ export class AuditResolver {
     const { audit, created } = await this.service.start(ctx.em, ctx.principal, projectId);
     const message = created ? 'Audit queued' : `An audit is already ${audit.status === 'RUNNING' ? 'running' : 'queued'} for this project`;
     return { message, jobId: audit.jobId, auditId: audit.id, created, audit: toAuditType(audit) };
+  }
+
+  @Mutation(() => AuditType, {
+    description:
+      "Cancels the project's queued or running audit (or the one named by auditId): its crawl stops within a second and the pages crawled so far are kept. " +
+      'Cancelling an audit that already completed or failed is BAD_USER_INPUT; an already cancelled one is returned as it is.',
+  })
+  async cancelAudit(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('auditId', () => ID, { nullable: true }) auditId: string | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<AuditType> {
+    return toAuditType(await this.service.cancel(ctx.em, ctx.principal, projectId, auditId));
+  }
+
+  @FieldResolver(() => AuditPageConnection, { description: 'Crawled pages of this audit, sortable and filterable, with opaque cursors.' })
+  async pages(
+    @Root() audit: AuditType,
+    @Arg('first', () => Int, { defaultValue: 50, description: '1-100' }) first: number,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Arg('orderBy', () => AuditPageOrderEnum, { defaultValue: AuditPageOrderEnum.URL }) orderBy: AuditPageOrderEnum,
+    @Arg('direction', () => SortDirectionEnum, { defaultValue: SortDirectionEnum.ASC }) direction: SortDirectionEnum,
+    @Arg('filter', () => AuditPageFilterInput, { nullable: true }) filter: AuditPageFilterInput | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<AuditPageConnection> {
+    const list = await this.pageService.list(ctx.db, ctx.principal, audit.id, {
+      first,
+      after,
+      orderBy: orderBy as AuditPageOrder,
+      direction: direction as SortDirection,
+      filter: filter && { ...filter, statusClass: filter.statusClass as StatusClass[] | null | undefined },
+    });
+    return { nodes: list.rows, pageInfo: { hasNextPage: list.hasNext, endCursor: list.endCursor }, totalCount: list.totalCount };
   }
 
   @FieldResolver(() => [IssueType], { description: 'Most severe first.' })
@@ -122,6 +165,14 @@ export class ProjectAuditFieldsResolver implements HasDirectResolvers {
   @FieldResolver(() => Int, { nullable: true, description: 'Overall score of the latest completed audit.' })
   lastAuditScore(@Root() project: ProjectType, @Ctx() ctx: RequestContext): Promise<number | null> {
     return auditLoaders(ctx).lastCompleted.load(project.id);
+  }
+
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description: 'Change of the overall score between the latest completed audit and the completed audit before it; null with fewer than two.',
+  })
+  scoreChange(@Root() project: ProjectType, @Ctx() ctx: RequestContext): Promise<number | null> {
+    return auditLoaders(ctx).scoreChange.load(project.id);
   }
 
   @FieldResolver(() => AuditType, { nullable: true, description: 'The latest audit of any status.' })

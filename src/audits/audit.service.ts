@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Queue } from 'bullmq';
 import type { AppConfig } from '../platform/config.js';
 import type { Principal } from '../platform/context.js';
-import { DomainError, notFound } from '../platform/errors.js';
+import { DomainError, badInput, notFound } from '../platform/errors.js';
 import { isUuid, newId } from '../platform/ids.js';
 import type { Logger } from '../platform/logger.js';
 import { assertApiAccess, quotaFor } from '../identity/index.js';
@@ -22,6 +22,7 @@ export interface OccurrenceRow {
 }
 
 const SEVERITY_ORDER = { CRITICAL: 0, WARNING: 1, NOTICE: 2 } as const;
+const CANCELLED_BY_USER = 'Cancelled by a user.';
 
 export class AuditService {
   constructor(
@@ -142,13 +143,44 @@ export class AuditService {
     return { rows: rows.slice(0, limit), hasNext: rows.length > limit };
   }
 
+  /**
+   * Cancels the project's queued or running audit, or the one named: an already cancelled audit is returned as it is,
+   * a completed or failed one is refused. The pages and occurrences written so far stay.
+   */
+  async cancel(em: EntityManager, principal: Principal | null, projectId: string, auditId?: string | null): Promise<Audit> {
+    const p = assertApiAccess(principal, 'write');
+    const project = await this.projects.findOwned(em, p, projectId);
+    if (auditId && !isUuid(auditId)) throw notFound('Audit');
+    const [cancelled] = await this.cancelActive(em, project.id, auditId ?? null, CANCELLED_BY_USER);
+    const id = cancelled?.id ?? auditId;
+    if (!id) throw new DomainError('NOT_FOUND', 'No queued or running audit for this project');
+    // Read back (not from this request's identity map, which may hold the row as it was).
+    const audit = await em.findOne(AuditEntity, { id, projectId: project.id }, { refresh: true });
+    if (!audit) throw notFound('Audit');
+    if (cancelled || audit.status === 'CANCELLED') return audit;
+    throw badInput(`The audit already ${audit.status === 'COMPLETED' ? 'completed' : 'failed'}: only a queued or running audit can be cancelled.`, [
+      { path: 'auditId', message: `the audit is ${audit.status}` },
+    ]);
+  }
+
   /** Before a project goes: its active audits are cancelled and their queued jobs removed. */
   async cancelForProject(em: EntityManager, project: Project): Promise<void> {
-    const active = await em.find(AuditEntity, { projectId: project.id, status: { $in: ACTIVE_STATUSES } });
-    for (const audit of active) {
-      await em.nativeUpdate(AuditEntity, { id: audit.id }, { status: 'CANCELLED', completedAt: new Date(), error: 'Cancelled: the project was deleted.' });
-      // A running job cannot be removed (it is locked); its worker sees the cancellation and stops.
-      await this.queue.remove(audit.jobId).catch(() => 0);
-    }
+    await this.cancelActive(em, project.id, null, 'Cancelled: the project was deleted.');
+  }
+
+  /**
+   * The one QUEUED | RUNNING -> CANCELLED transition: a guarded UPDATE, so an audit that completes or fails at the
+   * same moment is not cancelled too. A queued job is removed; a running one cannot be (its worker holds the lock):
+   * the job runner watches the row and stops the crawl within a fraction of a second.
+   */
+  private async cancelActive(em: EntityManager, projectId: string, auditId: string | null, reason: string): Promise<{ id: string; jobId: string }[]> {
+    const rows = await em.getConnection().execute<{ id: string; job_id: string }[]>(
+      `UPDATE audit SET status = 'CANCELLED', phase = NULL, completed_at = now(), error = ?
+       WHERE project_id = ? ${auditId ? 'AND id = ?' : ''} AND status IN ('QUEUED', 'RUNNING') RETURNING id, job_id`,
+      auditId ? [reason, projectId, auditId] : [reason, projectId],
+      'all',
+    );
+    for (const row of rows) await this.queue.remove(row.job_id).catch(() => 0);
+    return rows.map((r) => ({ id: r.id, jobId: r.job_id }));
   }
 }

@@ -1,4 +1,4 @@
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 
 export enum AuditStatusEnum {
@@ -9,6 +9,17 @@ export enum AuditStatusEnum {
   CANCELLED = 'CANCELLED',
 }
 registerEnumType(AuditStatusEnum, { name: 'AuditStatus', description: 'QUEUED -> RUNNING -> COMPLETED | FAILED; QUEUED | RUNNING -> CANCELLED.' });
+
+export enum AuditPhaseEnum {
+  CRAWLING = 'CRAWLING',
+  ANALYZING = 'ANALYZING',
+  MEASURING = 'MEASURING',
+  SAVING = 'SAVING',
+}
+registerEnumType(AuditPhaseEnum, {
+  name: 'AuditPhase',
+  description: 'CRAWLING -> ANALYZING (site checks) -> MEASURING (lab Core Web Vitals) -> SAVING (results written).',
+});
 
 export enum SeverityEnum {
   CRITICAL = 'CRITICAL',
@@ -71,6 +82,7 @@ export class AuditType {
   @Field(() => ID) projectId!: string;
   @Field(() => ID) jobId!: string;
   @Field(() => AuditStatusEnum) status!: AuditStatusEnum;
+  @Field(() => AuditPhaseEnum, { nullable: true, description: 'What a RUNNING audit is doing now; null otherwise.' }) phase!: AuditPhaseEnum | null;
   @Field(() => Int, { nullable: true }) overallScore!: number | null;
   @Field(() => Int, { nullable: true }) metaScore!: number | null;
   @Field(() => Int, { nullable: true }) contentScore!: number | null;
@@ -115,4 +127,76 @@ export class StartAuditPayload {
   @Field(() => ID) auditId!: string;
   @Field(() => Boolean, { description: 'false when an audit was already queued or running for the project' }) created!: boolean;
   @Field(() => AuditType) audit!: AuditType;
+}
+
+export enum SortDirectionEnum {
+  ASC = 'ASC',
+  DESC = 'DESC',
+}
+registerEnumType(SortDirectionEnum, { name: 'SortDirection' });
+
+export enum AuditPageOrderEnum {
+  URL = 'URL',
+  STATUS = 'STATUS',
+  TITLE = 'TITLE',
+  DEPTH = 'DEPTH',
+  WORD_COUNT = 'WORD_COUNT',
+  RESPONSE_TIME = 'RESPONSE_TIME',
+  ISSUES = 'ISSUES',
+}
+registerEnumType(AuditPageOrderEnum, {
+  name: 'AuditPageOrder',
+  description: 'Sort key of the pages explorer; ties are broken by the page id, pages without the value (no status, title or response time) come last.',
+  valuesConfig: { STATUS: { description: 'HTTP status code.' }, ISSUES: { description: 'Issue occurrences on the page.' } },
+});
+
+export enum StatusClassEnum {
+  SUCCESS = 'SUCCESS',
+  REDIRECT = 'REDIRECT',
+  CLIENT_ERROR = 'CLIENT_ERROR',
+  SERVER_ERROR = 'SERVER_ERROR',
+  FAILED = 'FAILED',
+}
+registerEnumType(StatusClassEnum, {
+  name: 'StatusClass',
+  valuesConfig: {
+    SUCCESS: { description: '2xx' },
+    REDIRECT: { description: '3xx' },
+    CLIENT_ERROR: { description: '4xx' },
+    SERVER_ERROR: { description: '5xx' },
+    FAILED: { description: 'No response (the fetch failed).' },
+  },
+});
+
+@InputType('AuditPageFilter', { description: 'All given conditions hold (AND); an absent or empty field does not filter.' })
+export class AuditPageFilterInput {
+  @Field(() => [StatusClassEnum], { nullable: true, description: 'Any of these classes.' }) statusClass?: StatusClassEnum[] | null;
+  @Field(() => Boolean, { nullable: true }) hasIssues?: boolean | null;
+  @Field(() => String, { nullable: true, description: 'Case-insensitive substring of the URL or the title (at most 200 characters).' }) search?: string | null;
+}
+
+@ObjectType('AuditPage', { description: 'A crawled page of an audit.' })
+export class AuditPageType {
+  @Field(() => ID) id!: string;
+  @Field(() => String) url!: string;
+  @Field(() => String, { nullable: true, description: 'Where redirects ended.' }) finalUrl!: string | null;
+  @Field(() => Int, { nullable: true, description: 'null when the fetch failed (see error).' }) statusCode!: number | null;
+  @Field(() => Int, { description: 'Link depth from the start URL; -1 for pages reached only through the sitemap.' }) depth!: number;
+  @Field(() => String, { nullable: true }) title!: string | null;
+  @Field(() => String, { nullable: true }) metaDescription!: string | null;
+  @Field(() => Int) wordCount!: number;
+  @Field(() => Int, { nullable: true, description: 'Time to the first byte of the response, ms.' }) responseTimeMs!: number | null;
+  @Field(() => Int) bytes!: number;
+  @Field(() => Boolean) indexable!: boolean;
+  @Field(() => Int, { description: 'Internal links to this page from crawled pages (set when the audit completes).' }) inlinks!: number;
+  @Field(() => Int) outlinks!: number;
+  @Field(() => String, { nullable: true, description: 'Why the fetch failed.' }) error!: string | null;
+  @Field(() => Int, { description: 'Issue occurrences recorded for this URL in this audit.' }) issueCount!: number;
+}
+
+@ObjectType('AuditPageConnection')
+export class AuditPageConnection {
+  @Field(() => [AuditPageType]) nodes!: AuditPageType[];
+  @Field(() => PageInfoType) pageInfo!: PageInfoType;
+  @Field(() => Int, { description: 'Pages matching the filter (all pages, not this page of results).' }) totalCount!: number;
 }

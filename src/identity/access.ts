@@ -4,6 +4,13 @@ import { DomainError } from '../platform/errors.js';
 
 const PLAN_NAMES: Record<Plan, string> = { FREE: 'Free', PRO: 'Pro', ENTERPRISE: 'Enterprise' };
 
+/** What a plan allows through the API (Surface A, Surface B and key-authenticated GraphQL). */
+export type ApiAccessLevel = 'NONE' | 'READ_ONLY' | 'FULL';
+const API_ACCESS: Record<Plan, ApiAccessLevel> = { FREE: 'NONE', PRO: 'READ_ONLY', ENTERPRISE: 'FULL' };
+
+/** The plan rule of DESIGN §4, stated once: assertApiAccess enforces it, Organization.apiAccess reports it. */
+export const apiAccessFor = (plan: Plan): ApiAccessLevel => API_ACCESS[plan];
+
 /**
  * API access is plan-gated on both REST surfaces and for key-authenticated GraphQL; the first-party
  * dashboard (a session on /graphql) manages projects on every plan, within quotas (DESIGN §4).
@@ -22,10 +29,11 @@ export function requirePrincipal(p: Principal | null): Principal {
 export function assertApiAccess(principal: Principal | null, access: 'read' | 'write'): Principal {
   const p = requirePrincipal(principal);
   if (!isPlanGated(p)) return p;
-  if (p.plan === 'FREE') {
+  const level = apiAccessFor(p.plan);
+  if (level === 'NONE') {
     throw new DomainError('FORBIDDEN', 'The Free plan includes the free tools only; upgrade to Pro for API access.');
   }
-  if (p.plan === 'PRO' && access === 'write') {
+  if (level === 'READ_ONLY' && access === 'write') {
     throw new DomainError('FORBIDDEN', 'The Pro plan has read-only API access; upgrade to Enterprise to make changes.');
   }
   return p;

@@ -1,9 +1,9 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import { requirePrincipal } from './access.js';
+import { apiAccessFor, requirePrincipal } from './access.js';
 import type { ApiKey } from './api-key.entity.js';
 import { ApiKeyService } from './api-key.service.js';
-import { ApiKeyType, CreatedApiKeyType, MemberType, OrganizationType, ViewerType, type PlanEnum } from './identity.types.js';
+import { ApiKeyType, CreatedApiKeyType, MemberType, OrganizationType, ViewerType, type ApiAccessEnum, type PlanEnum } from './identity.types.js';
 import { OrganizationService } from './organization.service.js';
 
 const toApiKeyType = (k: ApiKey): ApiKeyType => ({
@@ -26,7 +26,8 @@ export class IdentityResolver {
   async viewer(@Ctx() ctx: RequestContext): Promise<ViewerType> {
     const p = requirePrincipal(ctx.principal);
     const org = await this.organizations.current(ctx.em, p);
-    return { userId: p.userId ?? null, role: p.role, via: p.via, organization: { ...org, plan: org.plan as PlanEnum } };
+    const organization = { ...org, plan: org.plan as PlanEnum, apiAccess: apiAccessFor(org.plan) as ApiAccessEnum };
+    return { userId: p.userId ?? null, role: p.role, via: p.via, organization };
   }
 
   @Query(() => [MemberType])

@@ -7,6 +7,13 @@ export enum PlanEnum {
 }
 registerEnumType(PlanEnum, { name: 'Plan', description: 'FREE = free tools only, PRO = read-only API, ENTERPRISE = full API.' });
 
+export enum ApiAccessEnum {
+  NONE = 'NONE',
+  READ_ONLY = 'READ_ONLY',
+  FULL = 'FULL',
+}
+registerEnumType(ApiAccessEnum, { name: 'ApiAccess', description: 'NONE = free tools only, READ_ONLY = queries and GETs, FULL = reads and changes.' });
+
 @ObjectType('Organization')
 export class OrganizationType {
   @Field(() => ID) id!: string;
@@ -14,6 +21,8 @@ export class OrganizationType {
   @Field(() => String) slug!: string;
   @Field(() => PlanEnum) plan!: PlanEnum;
   @Field(() => Date) createdAt!: Date;
+  @Field(() => ApiAccessEnum, { description: 'What Surface A (/api/v1) and key-authenticated GraphQL allow on this plan.' })
+  apiAccess!: ApiAccessEnum;
 }
 
 @ObjectType('Member')

@@ -4,6 +4,6 @@ export { ApiKeyService, MAX_ACTIVE_KEYS, hashApiKey } from './api-key.service.js
 export { OrganizationService, type OrganizationRecord, type Membership } from './organization.service.js';
 export { PrincipalResolver } from './principal-resolver.js';
 export { RateLimiter, RATE_LIMITS, type RateLimitResult } from './rate-limit.js';
-export { assertApiAccess, requirePrincipal, requireRole, isPlanGated, quotaFor, assertWithinQuota } from './access.js';
+export { assertApiAccess, apiAccessFor, requirePrincipal, requireRole, isPlanGated, quotaFor, assertWithinQuota, type ApiAccessLevel } from './access.js';
 export { IdentityResolver } from './identity.resolver.js';
-export { PlanEnum, OrganizationType, ApiKeyType, CreatedApiKeyType, ViewerType, MemberType } from './identity.types.js';
+export { PlanEnum, ApiAccessEnum, OrganizationType, ApiKeyType, CreatedApiKeyType, ViewerType, MemberType } from './identity.types.js';

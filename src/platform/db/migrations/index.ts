@@ -3,6 +3,7 @@ import { IdentityAndProjects20261121 } from './20261121-0001-identity-and-projec
 import { Audits20261121 } from './20261121-0002-audits.js';
 import { KeywordsCompetitors20261121 } from './20261121-0003-keywords-competitors.js';
 import { FixSuggestions20261121 } from './20261121-0004-fix-suggestions.js';
+import { AuditPhaseAndPages20261123 } from './20261123-0005-audit-phase-and-pages.js';
 
 /** Listed explicitly so that tsx, vitest and the compiled dist/ all run the same migrations. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261121-0002-audits', class: Audits20261121 },
   { name: '20261121-0003-keywords-competitors', class: KeywordsCompetitors20261121 },
   { name: '20261121-0004-fix-suggestions', class: FixSuggestions20261121 },
+  { name: '20261123-0005-audit-phase-and-pages', class: AuditPhaseAndPages20261123 },
 ];
