@@ -137,6 +137,11 @@ export class AuditResolver {
     return (await this.service.issues(ctx.em, audit.id)).map(toIssueType);
   }
 
+  @FieldResolver(() => IssueType, { description: 'One issue of this audit, e.g. to page through its occurrences; NOT_FOUND when the audit has no such issue.' })
+  async issue(@Root() audit: AuditType, @Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<IssueType> {
+    return toIssueType(await this.service.issue(ctx.em, audit.id, id));
+  }
+
   @FieldResolver(() => IssueCountsType)
   async issueCounts(@Root() audit: AuditType, @Ctx() ctx: RequestContext): Promise<IssueCountsType> {
     return auditLoaders(ctx).issueCounts.load(audit.id);

@@ -131,6 +131,13 @@ export class AuditService {
     return rows.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || b.affectedPages - a.affectedPages || a.code.localeCompare(b.code));
   }
 
+  /** One issue of an audit (the audit was reached through a tenant-checked query); NOT_FOUND otherwise. */
+  async issue(em: EntityManager, auditId: string, issueId: string): Promise<AuditIssue> {
+    const issue = isUuid(issueId) ? await em.findOne(AuditIssueEntity, { id: issueId, auditId }) : null;
+    if (!issue) throw notFound('Issue');
+    return issue;
+  }
+
   async occurrences(em: EntityManager, auditId: string, code: string, first: number, after?: string | null): Promise<{ rows: OccurrenceRow[]; hasNext: boolean }> {
     const limit = Math.min(Math.max(first, 1), 500);
     const cursor = after && /^\d{1,18}$/.test(after) ? after : '0';

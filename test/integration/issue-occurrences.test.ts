@@ -6,6 +6,7 @@ let t: TestApp;
 let user: TestUser;
 let projectId: string;
 let auditId: string;
+let issueId: string;
 
 /**
  * Occurrence ids that cross a power of ten (…998 .. 1…009): as numbers 98 < 99 < 100, as text '100' < '98'.
@@ -27,10 +28,11 @@ beforeAll(async () => {
        pages_crawled, max_pages, created_at, completed_at) VALUES ($1::uuid, $2, 'COMPLETED', $1::text, 80, 70, 60, 90, 85, 95, 12, 100, now(), now())`,
     [auditId, projectId],
   );
+  issueId = newId();
   await q(
     `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description, affected_pages, applicable_pages)
      VALUES ($1, $2, 'TECH_HTTP_PAGE', 'Page served over HTTP', 'CRITICAL', 'TECHNICAL', 'd', 12, 12)`,
-    [newId(), auditId],
+    [issueId, auditId],
   );
   // Inserted in reverse, so neither insertion order nor physical order happens to match id order.
   await q(
@@ -78,5 +80,46 @@ describe('Issue.occurrences cursor pagination', () => {
     const { nodes, pageInfo } = await page(50, null);
     expect(nodes.map((n) => n.url)).toEqual(IDS.map((id) => `http://occurrences.example.com/p/${id}`));
     expect(pageInfo).toEqual({ hasNextPage: false, endCursor: IDS.at(-1) });
+  });
+});
+
+describe('Audit.issue: one issue of an audit, for paging its occurrences alone', () => {
+  const ISSUE = 'query($p: ID!, $a: ID, $i: ID!) { audit(projectId: $p, auditId: $a) { issue(id: $i) { id code affectedPages occurrences(first: 3) { nodes { url } pageInfo { hasNextPage } } } } }';
+
+  it('finds the issue by id, with its occurrences', async () => {
+    const { body } = await gql(t, ISSUE, { p: projectId, a: auditId, i: issueId }, { cookie: user.cookie });
+    expect(body.errors).toBeUndefined();
+    expect(body.data.audit.issue).toMatchObject({ id: issueId, code: 'TECH_HTTP_PAGE', affectedPages: 12 });
+    expect(body.data.audit.issue.occurrences.nodes).toHaveLength(3);
+    expect(body.data.audit.issue.occurrences.pageInfo.hasNextPage).toBe(true);
+  });
+
+  it.each([
+    ['an unknown id', () => newId()],
+    ['a malformed id', () => 'not-a-uuid'],
+  ])('%s is NOT_FOUND', async (_what, id) => {
+    const { body } = await gql(t, ISSUE, { p: projectId, a: auditId, i: id() }, { cookie: user.cookie });
+    expect(body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+
+  it('an issue of another audit of the same organization is NOT_FOUND through this audit', async () => {
+    const other = newId();
+    await t.runtime.pool.query(
+      `INSERT INTO audit (id, project_id, status, job_id, pages_crawled, max_pages, created_at) VALUES ($1::uuid, $2, 'FAILED', $1::text, 0, 100, now() - interval '1 day')`,
+      [other, projectId],
+    );
+    try {
+      const { body } = await gql(t, ISSUE, { p: projectId, a: other, i: issueId }, { cookie: user.cookie });
+      expect(body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    } finally {
+      await t.runtime.pool.query('DELETE FROM audit WHERE id = $1', [other]);
+    }
+  });
+
+  it('another organization cannot reach it (the audit is NOT_FOUND)', async () => {
+    const stranger = await signUp(t, { plan: 'PRO' });
+    const { body } = await gql(t, ISSUE, { p: projectId, a: auditId, i: issueId }, { cookie: stranger.cookie });
+    expect(body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    expect(body.data).toBeNull();
   });
 });
