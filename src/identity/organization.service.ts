@@ -56,18 +56,19 @@ export class OrganizationService {
     return org;
   }
 
+  // Through nativeQuery: the ORM connection leaves timestamptz columns as strings (MikroORM hydrates dates
+  // itself), which the DateTimeISO scalar refuses; these rows are not entities.
   async byId(em: EntityManager, id: string): Promise<OrganizationRecord | null> {
-    const rows = await em
-      .getConnection()
-      .execute<OrganizationRecord[]>('SELECT id, name, slug, plan, "createdAt" AS "createdAt" FROM "organization" WHERE id = ?', [id]);
+    const rows = await nativeQuery<OrganizationRecord>(em, 'SELECT id, name, slug, plan, "createdAt" AS "createdAt" FROM "organization" WHERE id = $1', [id]);
     return rows[0] ?? null;
   }
 
   async members(em: EntityManager, principal: Principal | null): Promise<MemberRecord[]> {
     const p = requirePrincipal(principal);
-    return em.getConnection().execute<MemberRecord[]>(
+    return nativeQuery<MemberRecord>(
+      em,
       `SELECT m.id, m."userId" AS "userId", u.email, u.name, m.role, m."createdAt" AS "createdAt"
-       FROM "member" m JOIN "user" u ON u.id = m."userId" WHERE m."organizationId" = ? ORDER BY m."createdAt"`,
+       FROM "member" m JOIN "user" u ON u.id = m."userId" WHERE m."organizationId" = $1 ORDER BY m."createdAt"`,
       [p.organizationId],
     );
   }
