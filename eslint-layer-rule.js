@@ -6,14 +6,21 @@ import { fileURLToPath } from 'node:url';
  * - src/ never imports schema/, facades/ or workers/;
  * - src/platform imports no domain module; a domain module reaches another only through its index.ts;
  * - src/seo is pure: no I/O packages and nothing from src/ outside src/seo;
- * - facades/ imports schema/, facades/ and src/platform only; workers/ imports src/ only.
+ * - facades/ imports schema/, facades/ and src/platform only; workers/ imports src/ only;
+ * - facades/web (the browser app) imports nothing outside itself: it speaks to the server over HTTP only,
+ *   and nothing on the server imports it.
  */
 const ROOT = dirname(fileURLToPath(import.meta.url));
 const IO_PACKAGES = /^(undici|pg|ioredis|bullmq|@mikro-orm\/.*|node:(http|https|net|dns|fs|fs\/promises|child_process)|(http|https|net|dns|fs|child_process))$/;
 
 function where(abs) {
   const parts = relative(ROOT, abs).split(sep);
-  return { top: parts[0], module: parts[0] === 'src' && parts.length > 2 ? parts[1] : null, rest: parts.slice(2).join('/') };
+  return {
+    top: parts[0],
+    module: parts[0] === 'src' && parts.length > 2 ? parts[1] : null,
+    rest: parts.slice(2).join('/'),
+    web: parts[0] === 'facades' && parts[1] === 'web',
+  };
 }
 
 function violation(fromFile, spec) {
@@ -23,6 +30,10 @@ function violation(fromFile, spec) {
     return null;
   }
   const to = where(resolve(dirname(fromFile), spec));
+  if (from.web !== to.web) {
+    return from.web ? 'facades/web is the browser app: it imports only its own files (the server is reached over HTTP)' : 'server code may not import the browser app (facades/web)';
+  }
+  if (from.web) return null;
   if (from.top === 'src') {
     if (['schema', 'facades', 'workers'].includes(to.top)) return `src/ may not import ${to.top}/`;
     if (to.top !== 'src' || from.module === to.module) return null;

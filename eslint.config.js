@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import { layerPlugin } from './eslint-layer-rule.js';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'facades/generated/**', 'coverage/**', 'tmp/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'facades/generated/**', 'facades/web/src/gql/**', 'coverage/**', 'tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -6,13 +6,14 @@ import { LazyChildLogger, type Logger } from '../src/platform/logger.js';
 import { registerRoutes, registerStreamRoutes, sendError, type RestRoute, type StreamRoute } from './rest-mapper.js';
 import { toWebHeaders } from './http-guard.js';
 import { HttpMetrics, MetricsLogController } from './http-metrics.js';
-import { GRAPHQL_PATH, mountGraphQL } from './graphql-route.js';
+import { mountGraphQL } from './graphql-route.js';
 import { registerApiDocs } from './docs/docs-routes.js';
 import { EXPLORER_PATH } from './docs/pages.js';
 import { v1Routes } from './v1/routes.js';
 import { apiRoutes } from './api/routes.js';
 import { toolRoutes } from './api/tool-routes.js';
 import { reportRoutes } from './api/report-routes.js';
+import { isWebAppPath, registerWebApp } from './web-app.js';
 
 export const ROUTES: RestRoute[] = [...v1Routes, ...apiRoutes, ...toolRoutes];
 export const STREAM_ROUTES: StreamRoute[] = [...reportRoutes];
@@ -130,7 +131,13 @@ export async function buildServer(runtime: DomainRuntime): Promise<FastifyInstan
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body === '' ? done(null, undefined) : jsonParser(request, body as string, done),
   );
-  app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'NOT_FOUND' }));
+  const web = await registerWebApp(app);
+  // Paths of the web application's router get its page (it shows its own 404); API paths stay JSON 404s.
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    if (isWebAppPath(request.method, path)) return web.sendIndex(request, reply);
+    return reply.code(404).send({ error: `Route ${request.method} ${path} not found`, code: 'NOT_FOUND' });
+  });
 
   mountOps(app, runtime, http);
   await mountAuth(app, runtime);
@@ -143,7 +150,6 @@ export async function buildServer(runtime: DomainRuntime): Promise<FastifyInstan
     routes: [...ROUTES, ...STREAM_ROUTES],
     bodyLimit: config.BODY_LIMIT_BYTES,
     anonymousRate: runtime.anonymousRate,
-    graphqlPath: GRAPHQL_PATH,
   });
   return app;
 }

@@ -4,18 +4,14 @@ import { AssetStore, fileIn } from './static-assets.js';
 import {
   DOCS_ASSET_BASE,
   DOCS_CSS,
-  EXPLORER_PATH,
   PAGE_HEADERS,
   docsInitScript,
   docsPage,
-  explorerInitScript,
-  explorerPage,
   type DocumentLink,
 } from './pages.js';
 
 export interface ApiDocsOptions extends OpenApiOptions {
   routes: readonly DocumentedRoute[];
-  graphqlPath: string;
 }
 
 const DOCUMENTS: Record<DocumentSurface, Omit<DocumentLink, 'url'>> = {
@@ -25,7 +21,7 @@ const DOCUMENTS: Record<DocumentSurface, Omit<DocumentLink, 'url'>> = {
 
 const ASSET_HEADERS = { 'x-content-type-options': 'nosniff', 'cross-origin-resource-policy': 'same-origin', 'cache-control': 'public, max-age=3600' };
 
-function assetStore(documents: DocumentLink[], graphqlPath: string): AssetStore {
+function assetStore(documents: DocumentLink[]): AssetStore {
   const js = 'application/javascript; charset=utf-8';
   const css = 'text/css; charset=utf-8';
   return new AssetStore({
@@ -33,13 +29,8 @@ function assetStore(documents: DocumentLink[], graphqlPath: string): AssetStore 
     'swagger-ui-bundle.js': { type: js, file: fileIn('swagger-ui-dist', 'swagger-ui-bundle.js') },
     'swagger-ui-standalone-preset.js': { type: js, file: fileIn('swagger-ui-dist', 'swagger-ui-standalone-preset.js') },
     'favicon-32x32.png': { type: 'image/png', file: fileIn('swagger-ui-dist', 'favicon-32x32.png') },
-    'react.production.min.js': { type: js, file: fileIn('react', 'umd', 'react.production.min.js') },
-    'react-dom.production.min.js': { type: js, file: fileIn('react-dom', 'umd', 'react-dom.production.min.js') },
-    'graphiql.min.js': { type: js, file: fileIn('graphiql', 'graphiql.min.js') },
-    'graphiql.min.css': { type: css, file: fileIn('graphiql', 'graphiql.min.css') },
     'docs.css': { type: css, content: DOCS_CSS },
     'docs-init.js': { type: js, content: docsInitScript(documents) },
-    'explorer-init.js': { type: js, content: explorerInitScript(graphqlPath) },
   });
 }
 
@@ -56,7 +47,7 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, asset: { type:
 
 /**
  * GET /api/v1/openapi.json and /api/openapi.json (generated once from the route table), the Swagger UI
- * page at /docs and GraphiQL at /graphql/explorer, all from local files: the docs work offline.
+ * page at /docs, all from local files: the docs work offline.
  */
 export function registerApiDocs(app: FastifyInstance, options: ApiDocsOptions): void {
   const documents: DocumentLink[] = (['A', 'B'] as const).map((s) => ({ ...DOCUMENTS[s], url: OPENAPI_PATHS[s] }));
@@ -76,12 +67,10 @@ export function registerApiDocs(app: FastifyInstance, options: ApiDocsOptions): 
     });
   }
 
-  const assets = assetStore(documents, options.graphqlPath);
+  const assets = assetStore(documents);
   const docs = docsPage(documents);
-  const explorer = explorerPage();
   app.get('/docs', async (_request, reply) => reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(docs));
   app.get('/docs/', async (_request, reply) => reply.redirect('/docs', 301));
-  app.get(EXPLORER_PATH, async (_request, reply) => reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(explorer));
   app.get<{ Params: { name: string } }>(`${DOCS_ASSET_BASE}/:name`, async (request, reply) => {
     const { name } = request.params;
     if (!assets.has(name)) return reply.code(404).send({ error: `Asset ${name} not found`, code: 'NOT_FOUND' });

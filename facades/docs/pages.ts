@@ -1,7 +1,7 @@
 /**
- * The interactive references: Swagger UI over both OpenAPI documents at /docs, GraphiQL at
- * /graphql/explorer. Pages load only same-origin assets and carry no inline script or style, so the
- * Content-Security-Policy allows 'self' alone for both.
+ * The interactive REST reference: Swagger UI over both OpenAPI documents at /docs. The page loads only
+ * same-origin assets and carries no inline script or style, so the Content-Security-Policy allows 'self'
+ * alone. The GraphQL explorer (/graphql/explorer) is a route of the web application.
  */
 
 export interface DocumentLink {
@@ -11,6 +11,7 @@ export interface DocumentLink {
 }
 
 export const DOCS_ASSET_BASE = '/docs/assets';
+/** A route of the web application (GraphiQL), linked from the docs and from GET /graphql in a browser. */
 export const EXPLORER_PATH = '/graphql/explorer';
 
 /** CSP of the HTML pages: same-origin scripts, styles and requests; data: only for CSS-embedded images and fonts. */
@@ -99,50 +100,4 @@ export const DOCS_CSS = `.docs-header { font-family: sans-serif; padding: 12px 2
 .docs-header span { color: #666; }
 .swagger-ui .topbar .download-url-wrapper { max-width: none; }
 html, body { margin: 0; }
-body.explorer, body.explorer #graphiql { height: 100vh; }
 `;
-
-export function explorerPage(): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>GraphQL explorer — SEO Audit Platform</title>
-<link rel="stylesheet" href="${asset('graphiql.min.css')}">
-<link rel="stylesheet" href="${asset('docs.css')}">
-</head>
-<body class="explorer">
-<div id="graphiql">Loading the GraphQL explorer…</div>
-<noscript>The GraphQL explorer needs JavaScript. The endpoint is POST /graphql.</noscript>
-<script src="${asset('react.production.min.js')}"></script>
-<script src="${asset('react-dom.production.min.js')}"></script>
-<script src="${asset('graphiql.min.js')}"></script>
-<script src="${asset('explorer-init.js')}"></script>
-</body>
-</html>
-`;
-}
-
-const DEFAULT_QUERY = `# The GraphQL domain API. Signed in, your session cookie is sent;
-# or add {"Authorization": "Bearer <API_KEY>"} under Headers.
-# The free tools need no sign-in:
-query MetaTags {
-  metaTags(input: { html: "<html lang=\\"en\\"><head><title>Hello</title></head></html>" }) {
-    title
-    lang
-    issues { code severity title }
-  }
-}
-`;
-
-/** GraphiQL against /graphql on this origin (cookies are sent: same-origin fetch). */
-export function explorerInitScript(graphqlPath: string): string {
-  return `'use strict';
-(function () {
-  var fetcher = GraphiQL.createFetcher({ url: ${JSON.stringify(graphqlPath)} });
-  var root = ReactDOM.createRoot(document.getElementById('graphiql'));
-  root.render(React.createElement(GraphiQL, { fetcher: fetcher, defaultQuery: ${JSON.stringify(DEFAULT_QUERY)}, defaultEditorToolsVisibility: false }));
-})();
-`;
-}

@@ -19,6 +19,9 @@ describe('the layer rule (DESIGN §2) is enforced by lint', () => {
     ['src/seo/x.ts', "import { a } from '../platform/errors.js';", /pure analysis/],
     ['facades/x.ts', "import { ProjectService } from '../src/projects/index.js';", /facades\/ may import src\/platform only/],
     ['workers/x.ts', "import { a } from '../facades/server.js';", /workers\/ may not import facades/],
+    ['facades/web/src/x.ts', "import { a } from '../../../src/platform/errors.js';", /browser app: it imports only its own files/],
+    ['facades/web/src/x.ts', "import { a } from '../../generated/graphql.js';", /browser app: it imports only its own files/],
+    ['facades/server.ts', "import { a } from './web/src/lib/format.js';", /server code may not import the browser app/],
   ])('%s: %s is refused', async (file, code, message) => {
     const errors = await layerErrors(file, `${code}\nexport const b = a;\n`);
     expect(errors.join('\n')).toMatch(message);
@@ -31,6 +34,7 @@ describe('the layer rule (DESIGN §2) is enforced by lint', () => {
     ['facades/x.ts', "import { a } from '../schema/domain-runtime.js';"],
     ['workers/x.ts', "import { a } from '../src/projects/index.js';"],
     ['schema/x.ts', "import { a } from '../src/projects/index.js';"],
+    ['facades/web/src/features/x/y.ts', "import { a } from '../../lib/format';"],
   ])('%s: %s is allowed', async (file, code) => {
     expect(await layerErrors(file, `${code}\nexport const b = a;\n`)).toEqual([]);
   });

@@ -1,0 +1,108 @@
+import { readFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+/** Where `vite build` (facades/web) puts the web application: dist/web, from the sources or from dist/facades. */
+export const WEB_DIST = resolve(here, basename(resolve(here, '..')) === 'dist' ? '../..' : '..', 'dist', 'web');
+
+/**
+ * CSP of the web application's HTML: everything from this origin, no inline script or style element, no
+ * framing. Styles set through the DOM (React's `style` prop, react-aria, uPlot) are allowed by CSP.
+ */
+const cspWith = (styleSrc: string) => [
+  "default-src 'self'",
+  "script-src 'self'",
+  `style-src ${styleSrc}`,
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const WEB_CSP = cspWith("'self'");
+/**
+ * The GraphQL explorer's editor (monaco, inside GraphiQL) writes its styles into <style> elements, which
+ * `style-src 'self'` refuses: on that page alone styles may be inline. Scripts stay same-origin only; the
+ * app links to the explorer with a full page load so that the page is served with this policy.
+ */
+export const EXPLORER_CSP = cspWith("'self' 'unsafe-inline'");
+
+export const WEB_PAGE_HEADERS: Record<string, string> = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+  // The HTML names the hashed bundles of the current build: always revalidated.
+  'cache-control': 'no-cache',
+};
+
+/** Paths that belong to the API: never answered with the web application, an unknown one stays a JSON 404. */
+const SERVER_PATHS = /^\/(api|graphql|docs|health|healthz|ready|readyz|metrics)(\/|$)/;
+/** Client routes of the web application that live under a server prefix: the GraphQL explorer. */
+export const WEB_ROUTES_UNDER_SERVER_PATHS = ['/graphql/explorer'];
+const HAS_EXTENSION = /\/[^/]*\.[A-Za-z0-9]+$/;
+
+/** Whether an unmatched request is a page of the web application (its router shows the page, or its 404). */
+export function isWebAppPath(method: string, path: string): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  return !SERVER_PATHS.test(path) && !path.startsWith('/assets/') && !HAS_EXTENSION.test(path);
+}
+
+export interface WebApp {
+  /** Sends index.html (or a 503 page naming the build command when the app is not built). */
+  sendIndex(request: FastifyRequest, reply: FastifyReply, csp?: string): Promise<FastifyReply>;
+}
+
+/**
+ * Serves the built web application: hashed assets cached for a year, index.html revalidated each time and
+ * sent for `/`, the explorer and, from the not-found handler, every other path of the app's router.
+ */
+export async function registerWebApp(app: FastifyInstance, root = WEB_DIST): Promise<WebApp> {
+  await app.register(fastifyStatic, {
+    root: join(root, 'assets'),
+    prefix: '/assets/',
+    decorateReply: false,
+    index: false,
+    cacheControl: true,
+    maxAge: '365d',
+    immutable: true,
+    setHeaders: (reply) => void reply.header('x-content-type-options', 'nosniff'),
+  });
+
+  let index: Buffer | null = null;
+  let favicon: Buffer | null = null;
+  const load = async (name: string) => readFile(join(root, name)).catch(() => null);
+
+  const sendIndex = async (_request: FastifyRequest, reply: FastifyReply, csp = WEB_CSP): Promise<FastifyReply> => {
+    index ??= await load('index.html');
+    if (!index) {
+      return reply
+        .code(503)
+        .headers({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
+        .type('text/plain; charset=utf-8')
+        .send('The web application is not built. Run `npm run build:web` (or `npm start`, which builds it).\n');
+    }
+    return reply.headers(WEB_PAGE_HEADERS).header('content-security-policy', csp).type('text/html; charset=utf-8').send(index);
+  };
+
+  app.get('/', sendIndex);
+  for (const path of WEB_ROUTES_UNDER_SERVER_PATHS) {
+    app.get(path, async (request, reply) => sendIndex(request, reply, EXPLORER_CSP));
+  }
+  app.get('/favicon.svg', async (_request, reply) => {
+    favicon ??= await load('favicon.svg');
+    if (!favicon) return reply.code(404).send({ error: 'Route GET /favicon.svg not found', code: 'NOT_FOUND' });
+    return reply.headers({ 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' }).type('image/svg+xml').send(favicon);
+  });
+  return { sendIndex };
+}

@@ -1,0 +1,111 @@
+import { createRootRouteWithContext, createRoute, createRouter, redirect } from '@tanstack/react-router';
+import { currentSession, type Session } from '../lib/auth-client';
+import { LandingPage } from '../features/landing';
+import { SignInPage, SignUpPage } from '../features/auth';
+import { DashboardPage, ProjectOverviewPage } from '../features/projects';
+import { AuditIssuesPage, PagesExplorerPage, parseIssueSearch, parsePageSearch } from '../features/audits';
+import { ApiKeysPage, MembersPage, SettingsLayout } from '../features/settings';
+import { HeadersToolPage, MetaTagsToolPage, RobotsToolPage, SitemapToolPage, ToolsIndexPage } from '../features/tools';
+import { ExplorerPage } from '../features/explorer';
+import { RootLayout } from './root-layout';
+import { NotFoundPage, RouteError, RoutePending } from './route-states';
+
+export interface RouterContext {
+  session(): Promise<Session | null>;
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: RootLayout,
+  notFoundComponent: NotFoundPage,
+});
+
+/** Pages for visitors: a signed-in user goes straight to the projects. */
+const signedOutOnly = async ({ context }: { context: RouterContext }) => {
+  if (await context.session()) throw redirect({ to: '/projects' });
+};
+
+const landingRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', beforeLoad: signedOutOnly, component: LandingPage });
+
+interface RedirectSearch {
+  redirect?: string;
+}
+/** Only a path of this application is followed after sign-in (never another origin). */
+const parseRedirect = (search: Record<string, unknown>): RedirectSearch => {
+  const to = search.redirect;
+  return typeof to === 'string' && to.startsWith('/') && !to.startsWith('//') ? { redirect: to } : {};
+};
+
+const signInRoute = createRoute({ getParentRoute: () => rootRoute, path: '/sign-in', validateSearch: parseRedirect, beforeLoad: signedOutOnly, component: SignInPage });
+const signUpRoute = createRoute({ getParentRoute: () => rootRoute, path: '/sign-up', beforeLoad: signedOutOnly, component: SignUpPage });
+
+/** Everything below needs a session; without one the visitor is sent to sign in and brought back. */
+const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'app',
+  beforeLoad: async ({ context, location }) => {
+    if (!(await context.session())) throw redirect({ to: '/sign-in', search: { redirect: location.href } });
+  },
+});
+
+const projectsRoute = createRoute({ getParentRoute: () => appRoute, path: '/projects', component: DashboardPage });
+const projectRoute = createRoute({ getParentRoute: () => appRoute, path: '/projects/$projectId', component: ProjectOverviewPage });
+const auditIssuesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/projects/$projectId/audits/$auditId',
+  validateSearch: parseIssueSearch,
+  component: AuditIssuesPage,
+});
+const auditPagesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/projects/$projectId/audits/$auditId/pages',
+  validateSearch: parsePageSearch,
+  component: PagesExplorerPage,
+});
+
+const settingsRoute = createRoute({ getParentRoute: () => appRoute, path: '/settings', component: SettingsLayout });
+const settingsIndexRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ to: '/settings/api-keys' });
+  },
+});
+const apiKeysRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/api-keys', component: ApiKeysPage });
+const membersRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/members', component: MembersPage });
+
+const toolsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/tools', component: ToolsIndexPage });
+const metaTagsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/tools/meta-tags', component: MetaTagsToolPage });
+const robotsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/tools/robots', component: RobotsToolPage });
+const headersRoute = createRoute({ getParentRoute: () => rootRoute, path: '/tools/headers', component: HeadersToolPage });
+const sitemapRoute = createRoute({ getParentRoute: () => rootRoute, path: '/tools/sitemap', component: SitemapToolPage });
+
+const explorerRoute = createRoute({ getParentRoute: () => rootRoute, path: '/graphql/explorer', component: ExplorerPage });
+
+const routeTree = rootRoute.addChildren([
+  landingRoute,
+  signInRoute,
+  signUpRoute,
+  appRoute.addChildren([projectsRoute, projectRoute, auditIssuesRoute, auditPagesRoute, settingsRoute.addChildren([settingsIndexRoute, apiKeysRoute, membersRoute])]),
+  toolsRoute,
+  metaTagsRoute,
+  robotsRoute,
+  headersRoute,
+  sitemapRoute,
+  explorerRoute,
+]);
+
+export const router = createRouter({
+  routeTree,
+  context: { session: currentSession },
+  defaultPendingComponent: RoutePending,
+  defaultErrorComponent: RouteError,
+  defaultNotFoundComponent: NotFoundPage,
+  defaultPreload: 'intent',
+  scrollRestoration: true,
+});
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}

@@ -1,0 +1,43 @@
+import type { ReactNode } from 'react';
+import type { ApiProblem } from '../lib/api-problem';
+
+/** A polite live region while something loads. */
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div className="loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      {label}
+    </div>
+  );
+}
+
+/** An error the reader must notice, with the API's own words and what to do next. */
+export function ErrorMessage({ problem, title = 'Something went wrong', children }: { problem: ApiProblem | null; title?: string; children?: ReactNode }) {
+  if (!problem) return null;
+  return (
+    <div className="callout callout-error" role="alert">
+      <strong>{title}</strong>
+      <p>{problem.message}</p>
+      {problem.code === 'RATE_LIMITED' && problem.retryAfterSeconds !== null && <p>You can try again in {problem.retryAfterSeconds} seconds.</p>}
+      {children}
+    </div>
+  );
+}
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty-state">
+      <h2 className="empty-title">{title}</h2>
+      {children}
+    </div>
+  );
+}
+
+export function Callout({ tone = 'info', title, children }: { tone?: 'info' | 'warning' | 'success'; title?: string; children: ReactNode }) {
+  return (
+    <div className={`callout callout-${tone}`}>
+      {title && <strong>{title}</strong>}
+      {children}
+    </div>
+  );
+}

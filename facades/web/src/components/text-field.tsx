@@ -1,0 +1,29 @@
+import type { ReactNode } from 'react';
+import { FieldError, Input, Label, Text, TextArea, TextField as AriaTextField, type TextFieldProps as AriaTextFieldProps } from 'react-aria-components';
+
+export interface TextFieldProps extends Omit<AriaTextFieldProps, 'className' | 'children'> {
+  label: string;
+  description?: ReactNode;
+  /** A server-side error for this field; client-side checks (required, e-mail, length) show on their own. */
+  errorMessage?: string | null;
+  placeholder?: string;
+  multiline?: boolean;
+  rows?: number;
+  className?: string;
+}
+
+/** A labelled text input whose description and error are tied to it for screen readers. */
+export function TextField({ label, description, errorMessage, placeholder, multiline, rows = 8, className, ...props }: TextFieldProps) {
+  return (
+    <AriaTextField {...props} isInvalid={errorMessage ? true : props.isInvalid} className={`field${className ? ` ${className}` : ''}`}>
+      <Label className="field-label">{label}</Label>
+      {multiline ? <TextArea className="input textarea" rows={rows} placeholder={placeholder} spellCheck={false} /> : <Input className="input" placeholder={placeholder} />}
+      {description && (
+        <Text slot="description" className="field-description">
+          {description}
+        </Text>
+      )}
+      <FieldError className="field-error">{errorMessage ?? undefined}</FieldError>
+    </AriaTextField>
+  );
+}

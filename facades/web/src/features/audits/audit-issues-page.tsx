@@ -1,0 +1,229 @@
+import { useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { useQuery } from 'urql';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { Checkbox, CheckboxGroup, Label, ListBox, ListBoxItem, Popover, SearchField, Input, Select, SelectValue, Button as AriaButton } from 'react-aria-components';
+import { useDocumentTitle } from '../../components/document-title';
+import { EmptyState, ErrorMessage, Loading } from '../../components/status';
+import { AuditIssuesDocument, type AuditIssuesQuery, type IssueCategory, type Severity } from '../../gql/graphql';
+import { problemOf } from '../../lib/api-problem';
+import { formatNumber, plural } from '../../lib/format';
+import { AuditHeading } from './audit-heading';
+import { IssueOccurrences } from './issue-occurrences';
+import { CATEGORIES, SEVERITIES, type IssueSearch } from './search-params';
+
+const route = getRouteApi('/app/projects/$projectId/audits/$auditId');
+
+type IssueRow = AuditIssuesQuery['audit']['issues'][number];
+type Row = { kind: 'group'; category: IssueCategory; counts: Record<Severity, number> } | { kind: 'issue'; issue: IssueRow };
+
+export const CATEGORY_LABEL: Record<IssueCategory, string> = { META: 'Meta', CONTENT: 'Content', LINKS: 'Links', TECHNICAL: 'Technical', PERFORMANCE: 'Performance' };
+export const SEVERITY_LABEL: Record<Severity, string> = { CRITICAL: 'Critical', WARNING: 'Warning', NOTICE: 'Notice' };
+const SEVERITY_RANK: Record<Severity, number> = { CRITICAL: 0, WARNING: 1, NOTICE: 2 };
+
+/** Issues in category groups, most severe first within each; the filters decide which rows exist. */
+function buildRows(issues: readonly IssueRow[], search: IssueSearch, text: string): Row[] {
+  const needle = text.trim().toLowerCase();
+  const shown = issues.filter(
+    (i) =>
+      (!search.severity || search.severity.includes(i.severity)) &&
+      (!search.category || i.category === search.category) &&
+      (!needle || i.title.toLowerCase().includes(needle) || i.code.toLowerCase().includes(needle) || i.description.toLowerCase().includes(needle)),
+  );
+  const rows: Row[] = [];
+  for (const category of CATEGORIES) {
+    const inGroup = shown.filter((i) => i.category === category).sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.affectedPages - a.affectedPages);
+    if (!inGroup.length) continue;
+    const counts = { CRITICAL: 0, WARNING: 0, NOTICE: 0 };
+    for (const i of inGroup) counts[i.severity] += 1;
+    rows.push({ kind: 'group', category, counts }, ...inGroup.map((issue): Row => ({ kind: 'issue', issue })));
+  }
+  return rows;
+}
+
+function IssueItem({ issue, expanded, onToggle, projectId, auditId, onResize }: { issue: IssueRow; expanded: boolean; onToggle(): void; projectId: string; auditId: string; onResize(): void }) {
+  const panelId = `issue-panel-${issue.id}`;
+  return (
+    <div className={`issue ${expanded ? 'issue-open' : ''}`}>
+      <h3 className="issue-heading">
+        <button type="button" className="issue-toggle" aria-expanded={expanded} aria-controls={panelId} onClick={onToggle}>
+          <span className={`badge badge-${issue.severity.toLowerCase()}`}>{SEVERITY_LABEL[issue.severity]}</span>
+          <span className="issue-title">{issue.title}</span>
+          <span className="issue-pages">
+            {formatNumber(issue.affectedPages)}
+            {issue.applicablePages > 1 ? ` of ${formatNumber(issue.applicablePages)}` : ''} {issue.affectedPages === 1 ? 'page' : 'pages'}
+          </span>
+          <span className="chevron" aria-hidden="true">
+            {expanded ? '▴' : '▾'}
+          </span>
+        </button>
+      </h3>
+      {expanded && (
+        <div id={panelId} className="issue-panel">
+          <p>{issue.description}</p>
+          <p className="muted small">
+            Check <code>{issue.code}</code>
+          </p>
+          <IssueOccurrences projectId={projectId} auditId={auditId} issueId={issue.id} onLoaded={onResize} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function AuditIssuesPage() {
+  const { projectId, auditId } = route.useParams();
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const [{ data, fetching, error }] = useQuery({ query: AuditIssuesDocument, variables: { projectId, auditId } });
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const [text, setText] = useState(search.q ?? '');
+  const deferredText = useDeferredValue(text);
+  useDocumentTitle(data ? `Issues · ${data.project.name}` : 'Audit issues');
+
+  const issues = data?.audit.issues;
+  const rows = useMemo(() => (issues ? buildRows(issues, search, deferredText) : []), [issues, search, deferredText]);
+  const listRef = useRef<HTMLDivElement>(null);
+  // Where the list starts on the page: the window virtualizer counts from the top of the document.
+  const [listTop, setListTop] = useState(0);
+  useLayoutEffect(() => {
+    const top = listRef.current ? listRef.current.getBoundingClientRect().top + window.scrollY : 0;
+    if (top !== listTop) setListTop(top);
+  });
+  const virtualizer = useWindowVirtualizer({
+    count: rows.length,
+    estimateSize: (i) => (rows[i].kind === 'group' ? 52 : 58),
+    overscan: 10,
+    scrollMargin: listTop,
+    getItemKey: (i) => {
+      const row = rows[i];
+      return row.kind === 'group' ? `g-${row.category}` : row.issue.id;
+    },
+  });
+
+  const setSearch = (patch: Partial<IssueSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true });
+
+  if (fetching && !data) return <Loading label="Loading the audit…" />;
+  if (!data) {
+    const problem = problemOf(error);
+    return (
+      <section className="page narrow">
+        <h1>{problem?.code === 'NOT_FOUND' ? 'Audit not found' : 'The audit could not be loaded'}</h1>
+        <ErrorMessage problem={problem} />
+        <Link to="/projects/$projectId" params={{ projectId }}>
+          Back to the project
+        </Link>
+      </section>
+    );
+  }
+
+  const audit = data.audit;
+  const byCategory = Object.fromEntries(CATEGORIES.map((c) => [c, audit.issues.filter((i) => i.category === c).length])) as Record<IssueCategory, number>;
+  const shownIssues = rows.filter((r) => r.kind === 'issue').length;
+
+  return (
+    <section className="page" aria-labelledby="audit-title">
+      <AuditHeading projectId={projectId} projectName={data.project.name} audit={audit} view="issues" />
+      {audit.status !== 'COMPLETED' && (
+        <p className="callout callout-info">Issues are listed when an audit completes. This audit is {audit.status.toLowerCase()}.</p>
+      )}
+
+      <div className="filters card" role="search" aria-label="Filter issues">
+        <CheckboxGroup
+          className="filter-group"
+          value={search.severity ?? []}
+          onChange={(value) => setSearch({ severity: value.length ? (value as Severity[]) : undefined })}
+        >
+          <Label className="field-label">Severity</Label>
+          <div className="checkbox-row">
+            {SEVERITIES.map((s) => (
+              <Checkbox key={s} value={s} className="checkbox">
+                <span className="checkbox-box" aria-hidden="true" />
+                {SEVERITY_LABEL[s]} ({audit.issueCounts[s.toLowerCase() as 'critical' | 'warning' | 'notice']})
+              </Checkbox>
+            ))}
+          </div>
+        </CheckboxGroup>
+        <Select className="field" selectedKey={search.category ?? 'ALL'} onSelectionChange={(key) => setSearch({ category: key === 'ALL' ? undefined : (key as IssueCategory) })}>
+          <Label className="field-label">Category</Label>
+          <AriaButton className="input select-button">
+            <SelectValue />
+            <span aria-hidden="true">▾</span>
+          </AriaButton>
+          <Popover className="popover">
+            <ListBox className="listbox">
+              <ListBoxItem id="ALL" className="listbox-item">
+                All categories ({audit.issues.length})
+              </ListBoxItem>
+              {CATEGORIES.map((c) => (
+                <ListBoxItem key={c} id={c} className="listbox-item">
+                  {`${CATEGORY_LABEL[c]} (${byCategory[c]})`}
+                </ListBoxItem>
+              ))}
+            </ListBox>
+          </Popover>
+        </Select>
+        <SearchField className="field search-field" value={text} onChange={setText} onSubmit={(value) => setSearch({ q: value || undefined })} onClear={() => setSearch({ q: undefined })}>
+          <Label className="field-label">Search issues</Label>
+          <Input className="input" placeholder="Title, code or description" />
+        </SearchField>
+      </div>
+
+      <p className="muted" role="status" aria-live="polite">
+        {plural(shownIssues, 'issue')} shown of {formatNumber(audit.issues.length)}
+      </p>
+
+      {audit.issues.length === 0 && audit.status === 'COMPLETED' && (
+        <EmptyState title="No issues found">
+          <p>Every check passed on every crawled page.</p>
+        </EmptyState>
+      )}
+
+      <div ref={listRef} className="virtual-list" role="list" aria-label="Issues by category" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rows[item.index];
+          return (
+            <div
+              key={item.key}
+              role="listitem"
+              aria-setsize={rows.length}
+              aria-posinset={item.index + 1}
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              className="virtual-row"
+              style={{ transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}
+            >
+              {row.kind === 'group' ? (
+                <h2 className="group-heading">
+                  {CATEGORY_LABEL[row.category]}
+                  <span className="group-counts">
+                    {SEVERITIES.filter((s) => row.counts[s]).map((s) => (
+                      <span key={s} className={`badge badge-${s.toLowerCase()}`}>
+                        {row.counts[s]} {SEVERITY_LABEL[s].toLowerCase()}
+                      </span>
+                    ))}
+                  </span>
+                </h2>
+              ) : (
+                <IssueItem
+                  issue={row.issue}
+                  expanded={expanded.has(row.issue.id)}
+                  projectId={projectId}
+                  auditId={auditId}
+                  onResize={() => virtualizer.measure()}
+                  onToggle={() =>
+                    setExpanded((prev) => {
+                      const next = new Set(prev);
+                      if (!next.delete(row.issue.id)) next.add(row.issue.id);
+                      return next;
+                    })
+                  }
+                />
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </section>
+  );
+}

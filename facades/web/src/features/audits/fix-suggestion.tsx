@@ -1,0 +1,41 @@
+import { useMutation } from 'urql';
+import { Button } from '../../components/button';
+import { ErrorMessage } from '../../components/status';
+import { SuggestFixDocument } from '../../gql/graphql';
+import { problemOf } from '../../lib/api-problem';
+
+/** "Suggest a fix" for one page of an issue: the fix (language model or rules) with where it came from. */
+export function FixSuggestion({ projectId, issueId, url }: { projectId: string; issueId: string; url: string }) {
+  const [result, suggest] = useMutation(SuggestFixDocument);
+  const fix = result.data?.suggestFix;
+  return (
+    <div className="fix">
+      {!fix && (
+        <Button onPress={() => void suggest({ projectId, input: { issueId, url } })} isPending={result.fetching} aria-label={`Suggest a fix for ${url}`}>
+          Suggest a fix
+        </Button>
+      )}
+      <ErrorMessage problem={problemOf(result.error)} title="No fix could be suggested" />
+      {fix && (
+        <section className="fix-panel" aria-label={`Suggested fix for ${url}`}>
+          <p className="fix-summary">
+            <strong>{fix.summary}</strong>
+          </p>
+          {fix.steps.length > 0 && (
+            <ol className="fix-steps">
+              {fix.steps.map((step, i) => (
+                <li key={i}>{step}</li>
+              ))}
+            </ol>
+          )}
+          {fix.code && (
+            <pre className="code">
+              <code>{fix.code}</code>
+            </pre>
+          )}
+          <p className="muted small">{fix.source === 'LLM' ? `Written by a language model${fix.model ? ` (${fix.model})` : ''}; check it before applying.` : 'Written by the rules engine from the page’s own content.'}</p>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import type { AuditPageOrder, IssueCategory, Severity, SortDirection, StatusClass } from '../../gql/graphql';
+
+/** Filters of the issues page, kept in the URL so that a filtered view can be shared and reloaded. */
+export interface IssueSearch {
+  severity?: Severity[];
+  category?: IssueCategory;
+  q?: string;
+}
+
+export const SEVERITIES: Severity[] = ['CRITICAL', 'WARNING', 'NOTICE'];
+export const CATEGORIES: IssueCategory[] = ['META', 'CONTENT', 'LINKS', 'TECHNICAL', 'PERFORMANCE'];
+
+const listOf = <T extends string>(value: unknown, allowed: readonly T[]): T[] | undefined => {
+  const items = (Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : []).filter((v): v is T => allowed.includes(v as T));
+  return items.length ? [...new Set(items)] : undefined;
+};
+const oneOf = <T extends string>(value: unknown, allowed: readonly T[]): T | undefined => (allowed.includes(value as T) ? (value as T) : undefined);
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.slice(0, 200) : undefined);
+
+export function parseIssueSearch(search: Record<string, unknown>): IssueSearch {
+  return { severity: listOf(search.severity, SEVERITIES), category: oneOf(search.category, CATEGORIES), q: text(search.q) };
+}
+
+/** Sort, filters and search of the pages explorer. */
+export interface PageSearch {
+  sort?: AuditPageOrder;
+  dir?: SortDirection;
+  status?: StatusClass[];
+  issues?: boolean;
+  q?: string;
+}
+
+export const PAGE_ORDERS: AuditPageOrder[] = ['URL', 'STATUS', 'TITLE', 'DEPTH', 'WORD_COUNT', 'RESPONSE_TIME', 'ISSUES'];
+export const STATUS_CLASSES: StatusClass[] = ['SUCCESS', 'REDIRECT', 'CLIENT_ERROR', 'SERVER_ERROR', 'FAILED'];
+
+export function parsePageSearch(search: Record<string, unknown>): PageSearch {
+  return {
+    sort: oneOf(search.sort, PAGE_ORDERS),
+    dir: oneOf(search.dir, ['ASC', 'DESC'] as const),
+    status: listOf(search.status, STATUS_CLASSES),
+    issues: search.issues === true || search.issues === 'true' ? true : undefined,
+    q: text(search.q),
+  };
+}

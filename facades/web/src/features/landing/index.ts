@@ -1,0 +1,3 @@
+import { lazyRouteComponent } from '@tanstack/react-router';
+
+export const LandingPage = lazyRouteComponent(() => import('./landing-page'), 'LandingPage');

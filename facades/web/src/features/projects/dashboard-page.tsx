@@ -1,0 +1,141 @@
+import { useState } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useQuery } from 'urql';
+import { Button as AriaButton, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
+import { Button } from '../../components/button';
+import { AuditStatusBadge } from '../../components/audit-status';
+import { useDocumentTitle } from '../../components/document-title';
+import { ScoreBadge, ScoreChange } from '../../components/score';
+import { EmptyState, ErrorMessage, Loading } from '../../components/status';
+import { DashboardProjectsDocument } from '../../gql/graphql';
+import { problemOf } from '../../lib/api-problem';
+import { formatDateTime, formatRelative } from '../../lib/format';
+import { PLAN_LABEL } from '../../lib/plan';
+import { DeleteProjectDialog, NewProjectDialog, RenameProjectDialog, type ProjectRef } from './project-dialogs';
+
+export function DashboardPage() {
+  useDocumentTitle('Projects');
+  const navigate = useNavigate();
+  const [{ data, fetching, error }, refetch] = useQuery({ query: DashboardProjectsDocument });
+  const [creating, setCreating] = useState(false);
+  const [renaming, setRenaming] = useState<ProjectRef | null>(null);
+  const [deleting, setDeleting] = useState<ProjectRef | null>(null);
+
+  const usage = data?.viewer.organization.usage;
+  const atQuota = usage ? usage.projects >= usage.projectsLimit : false;
+  const plan = data ? PLAN_LABEL[data.viewer.organization.plan] : '';
+  const projects = data?.projects ?? [];
+
+  return (
+    <section className="page" aria-labelledby="projects-title">
+      <div className="page-header">
+        <h1 id="projects-title">Projects</h1>
+        <div className="page-actions">
+          {atQuota && usage && (
+            <p id="quota-note" className="muted small">
+              The {plan} plan allows {usage.projectsLimit} {usage.projectsLimit === 1 ? 'project' : 'projects'}. Delete one to add another.
+            </p>
+          )}
+          <Button variant="primary" onPress={() => setCreating(true)} isDisabled={!data || atQuota} aria-describedby={atQuota ? 'quota-note' : undefined}>
+            New project
+          </Button>
+        </div>
+      </div>
+
+      {fetching && !data && <Loading label="Loading projects…" />}
+      <ErrorMessage problem={problemOf(error)} title="The projects could not be loaded">
+        <Button onPress={() => refetch({ requestPolicy: 'network-only' })}>Try again</Button>
+      </ErrorMessage>
+
+      {data && projects.length === 0 && (
+        <EmptyState title="No projects yet">
+          <p>A project is a website you audit and track. Add your first one with its URL; you can run its first audit right away.</p>
+          <Button variant="primary" onPress={() => setCreating(true)} isDisabled={atQuota}>
+            Add your first project
+          </Button>
+        </EmptyState>
+      )}
+
+      {projects.length > 0 && (
+        <div className="table-wrap">
+          <table className="table">
+            <caption className="visually-hidden">Projects with their latest audit</caption>
+            <thead>
+              <tr>
+                <th scope="col">Project</th>
+                <th scope="col">Score</th>
+                <th scope="col">Last audit</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {projects.map((p) => {
+                const audit = p.latestAudit;
+                const when = audit ? (audit.completedAt ?? audit.createdAt) : null;
+                return (
+                  <tr key={p.id}>
+                    <th scope="row" className="cell-main">
+                      <Link to="/projects/$projectId" params={{ projectId: p.id }} className="strong-link">
+                        {p.name}
+                      </Link>
+                      <span className="url-text muted small">{p.url}</span>
+                    </th>
+                    <td>
+                      <span className="score-cell">
+                        <ScoreBadge score={p.lastAuditScore} />
+                        <ScoreChange change={p.scoreChange} />
+                      </span>
+                    </td>
+                    <td>{when ? <time dateTime={when} title={formatDateTime(when)}>{formatRelative(when)}</time> : <span className="muted">Never audited</span>}</td>
+                    <td>{audit ? <AuditStatusBadge status={audit.status} /> : <span className="muted">—</span>}</td>
+                    <td className="cell-actions">
+                      <MenuTrigger>
+                        <AriaButton className="btn btn-quiet btn-icon" aria-label={`Actions for ${p.name}`}>
+                          <span aria-hidden="true">⋯</span>
+                        </AriaButton>
+                        <Popover className="popover" placement="bottom end">
+                          <Menu
+                            className="menu"
+                            onAction={(key) => {
+                              if (key === 'open') void navigate({ to: '/projects/$projectId', params: { projectId: p.id } });
+                              if (key === 'edit') setRenaming(p);
+                              if (key === 'delete') setDeleting(p);
+                            }}
+                          >
+                            <MenuItem id="open" className="menu-item">
+                              Open
+                            </MenuItem>
+                            <MenuItem id="edit" className="menu-item">
+                              Edit
+                            </MenuItem>
+                            <MenuItem id="delete" className="menu-item menu-item-danger">
+                              Delete…
+                            </MenuItem>
+                          </Menu>
+                        </Popover>
+                      </MenuTrigger>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <NewProjectDialog isOpen={creating} onOpenChange={setCreating} onCreated={(id) => void navigate({ to: '/projects/$projectId', params: { projectId: id } })} />
+      <RenameProjectDialog project={renaming} onClose={() => setRenaming(null)} />
+      <DeleteProjectDialog
+        project={deleting}
+        onClose={() => setDeleting(null)}
+        onDeleted={() => {
+          setDeleting(null);
+          refetch({ requestPolicy: 'network-only' });
+        }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,251 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Link, getRouteApi } from '@tanstack/react-router';
+import { useMutation, useQuery } from 'urql';
+import { Button } from '../../components/button';
+import { AuditStatusBadge, isActiveAudit } from '../../components/audit-status';
+import { useDocumentTitle } from '../../components/document-title';
+import { ScoreChange, ScoreRing } from '../../components/score';
+import { Callout, EmptyState, ErrorMessage, Loading } from '../../components/status';
+import { CancelAuditDocument, ProjectOverviewDocument, StartAuditDocument, type OverviewAuditFragment } from '../../gql/graphql';
+import { problemOf } from '../../lib/api-problem';
+import { formatDateTime, formatNumber, formatRelative } from '../../lib/format';
+import { AuditProgress } from './audit-progress';
+import { ScoreHistoryChart, type ScorePoint } from './score-history-chart';
+
+const route = getRouteApi('/app/projects/$projectId');
+/** Polling interval while an audit is queued or running. */
+const LIVE_MS = 1500;
+
+const CATEGORIES: { key: keyof OverviewAuditFragment; label: string }[] = [
+  { key: 'metaScore', label: 'Meta' },
+  { key: 'contentScore', label: 'Content' },
+  { key: 'linksScore', label: 'Links' },
+  { key: 'technicalScore', label: 'Technical' },
+  { key: 'performanceScore', label: 'Performance' },
+];
+
+const isHttpUrl = (url: string) => /^https?:\/\//i.test(url);
+
+function AuditLinks({ projectId, auditId }: { projectId: string; auditId: string }) {
+  return (
+    <span className="inline-links">
+      <Link to="/projects/$projectId/audits/$auditId" params={{ projectId, auditId }}>
+        Issues
+      </Link>
+      <Link to="/projects/$projectId/audits/$auditId/pages" params={{ projectId, auditId }}>
+        Pages
+      </Link>
+    </span>
+  );
+}
+
+function LatestResult({ projectId, audit, change }: { projectId: string; audit: OverviewAuditFragment; change: number | null }) {
+  return (
+    <section className="card" aria-labelledby="scores-title">
+      <div className="card-head">
+        <h2 id="scores-title">Latest scores</h2>
+        <span className="muted small">
+          Audit of {formatDateTime(audit.completedAt ?? audit.createdAt)} · {formatNumber(audit.pagesCrawled)} pages
+        </span>
+      </div>
+      <div className="scores">
+        <div className="score-main">
+          <ScoreRing score={audit.overallScore} label="Overall" />
+          <ScoreChange change={change} />
+        </div>
+        <div className="score-categories">
+          {CATEGORIES.map((c) => (
+            <ScoreRing key={c.key} score={audit[c.key] as number | null} label={c.label} size="small" />
+          ))}
+        </div>
+      </div>
+      <div className="issue-summary">
+        <span className="badge badge-critical">{audit.issueCounts.critical} critical</span>
+        <span className="badge badge-warning">{audit.issueCounts.warning} warnings</span>
+        <span className="badge badge-notice">{audit.issueCounts.notice} notices</span>
+        <Link to="/projects/$projectId/audits/$auditId" params={{ projectId, auditId: audit.id }} className="btn btn-primary">
+          View issues
+        </Link>
+        <Link to="/projects/$projectId/audits/$auditId/pages" params={{ projectId, auditId: audit.id }} className="btn btn-secondary">
+          Crawled pages
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+export function ProjectOverviewPage() {
+  const { projectId } = route.useParams();
+  const [{ data, fetching, error }, refetch] = useQuery({ query: ProjectOverviewDocument, variables: { projectId } });
+  const [started, startAudit] = useMutation(StartAuditDocument);
+  const [cancelled, cancelAudit] = useMutation(CancelAuditDocument);
+  const [actionProblem, setActionProblem] = useState<ReturnType<typeof problemOf>>(null);
+  useDocumentTitle(data?.project.name ?? 'Project');
+
+  const audits = data?.audits.nodes ?? [];
+  const latest = audits[0] ?? null;
+  const active = latest && isActiveAudit(latest.status) ? latest : null;
+  const lastCompleted = audits.find((a) => a.status === 'COMPLETED') ?? null;
+
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => refetch({ requestPolicy: 'network-only' }), LIVE_MS);
+    return () => clearInterval(timer);
+  }, [active, refetch]);
+
+  const history: ScorePoint[] = useMemo(
+    () =>
+      audits
+        .filter((a) => a.status === 'COMPLETED' && a.completedAt)
+        .reverse()
+        .map((a) => ({
+          completedAt: a.completedAt!,
+          overall: a.overallScore,
+          meta: a.metaScore,
+          content: a.contentScore,
+          links: a.linksScore,
+          technical: a.technicalScore,
+          performance: a.performanceScore,
+        })),
+    [audits],
+  );
+
+  if (fetching && !data) return <Loading label="Loading the project…" />;
+  if (!data) {
+    const problem = problemOf(error);
+    return (
+      <section className="page narrow">
+        <h1>{problem?.code === 'NOT_FOUND' ? 'Project not found' : 'The project could not be loaded'}</h1>
+        <ErrorMessage problem={problem} title={problem?.code === 'NOT_FOUND' ? 'It may have been deleted, or it belongs to another organization.' : 'Error'} />
+        <Link to="/projects">Back to projects</Link>
+      </section>
+    );
+  }
+
+  const project = data.project;
+
+  async function run() {
+    setActionProblem(null);
+    const res = await startAudit({ projectId });
+    if (res.error) setActionProblem(problemOf(res.error));
+    refetch({ requestPolicy: 'network-only' });
+  }
+
+  async function cancel() {
+    if (!active) return;
+    setActionProblem(null);
+    const res = await cancelAudit({ projectId, auditId: active.id });
+    if (res.error) setActionProblem(problemOf(res.error));
+    refetch({ requestPolicy: 'network-only' });
+  }
+
+  return (
+    <section className="page" aria-labelledby="project-title">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link to="/projects">Projects</Link>
+        <span aria-hidden="true">/</span>
+        <span aria-current="page">{project.name}</span>
+      </nav>
+      <div className="page-header">
+        <div>
+          <h1 id="project-title">{project.name}</h1>
+          <p className="muted url-text">
+            {isHttpUrl(project.url) ? (
+              <a href={project.url} target="_blank" rel="noopener noreferrer nofollow">
+                {project.url}
+              </a>
+            ) : (
+              project.url
+            )}
+          </p>
+        </div>
+        <div className="page-actions">
+          <Button variant="primary" onPress={() => void run()} isPending={started.fetching} isDisabled={!!active}>
+            Run audit
+          </Button>
+        </div>
+      </div>
+
+      <ErrorMessage problem={actionProblem} title="That did not work" />
+
+      {active && <AuditProgress audit={active} onCancel={() => void cancel()} cancelling={cancelled.fetching} />}
+
+      {latest?.status === 'FAILED' && (
+        <div className="callout callout-error" role="alert">
+          <strong>The latest audit failed</strong>
+          <p>{latest.error ?? 'No reason was recorded.'}</p>
+          <p className="muted small">Started {formatDateTime(latest.createdAt)}. Fix the cause and run the audit again.</p>
+        </div>
+      )}
+      {latest?.status === 'CANCELLED' && (
+        <Callout tone="warning" title="The latest audit was cancelled">
+          <p>
+            {latest.error ?? 'Cancelled.'} {formatNumber(latest.pagesCrawled)} pages had been crawled; they are kept.{' '}
+            <Link to="/projects/$projectId/audits/$auditId/pages" params={{ projectId, auditId: latest.id }}>
+              See the pages
+            </Link>
+          </p>
+        </Callout>
+      )}
+
+      {lastCompleted ? (
+        <LatestResult projectId={projectId} audit={lastCompleted} change={project.scoreChange} />
+      ) : (
+        !active && (
+          <EmptyState title="No completed audit yet">
+            <p>Run an audit to crawl {project.domain}, check every page and get its scores and issues.</p>
+          </EmptyState>
+        )
+      )}
+
+      {history.length > 0 && (
+        <section className="card" aria-labelledby="history-title">
+          <h2 id="history-title">Score history</h2>
+          <ScoreHistoryChart points={history} />
+        </section>
+      )}
+
+      {audits.length > 0 && (
+        <section className="card" aria-labelledby="audits-title">
+          <h2 id="audits-title">Audits</h2>
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Started</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Overall</th>
+                  <th scope="col">Pages</th>
+                  <th scope="col">Issues</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Details</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {audits.map((a) => (
+                  <tr key={a.id}>
+                    <td>
+                      <time dateTime={a.createdAt} title={formatDateTime(a.createdAt)}>
+                        {formatRelative(a.createdAt)}
+                      </time>
+                    </td>
+                    <td>
+                      <AuditStatusBadge status={a.status} />
+                      {a.status === 'FAILED' && a.error && <span className="muted small cell-note">{a.error}</span>}
+                    </td>
+                    <td>{a.overallScore ?? '—'}</td>
+                    <td>{formatNumber(a.pagesCrawled)}</td>
+                    <td>{a.status === 'COMPLETED' ? `${a.issueCounts.critical} / ${a.issueCounts.warning} / ${a.issueCounts.notice}` : '—'}</td>
+                    <td>{(a.status === 'COMPLETED' || a.pagesCrawled > 0) && <AuditLinks projectId={projectId} auditId={a.id} />}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {data.audits.totalCount > audits.length && <p className="muted small">Showing the latest {audits.length} of {data.audits.totalCount} audits.</p>}
+        </section>
+      )}
+    </section>
+  );
+}

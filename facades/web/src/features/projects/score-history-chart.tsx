@@ -1,0 +1,94 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { formatShortDate } from '../../lib/format';
+
+export interface ScorePoint {
+  completedAt: string;
+  overall: number | null;
+  meta: number | null;
+  content: number | null;
+  links: number | null;
+  technical: number | null;
+  performance: number | null;
+}
+
+const SERIES: { key: keyof Omit<ScorePoint, 'completedAt'>; label: string; token: string; width: number }[] = [
+  { key: 'overall', label: 'Overall', token: '--chart-1', width: 3 },
+  { key: 'meta', label: 'Meta', token: '--chart-2', width: 1.5 },
+  { key: 'content', label: 'Content', token: '--chart-3', width: 1.5 },
+  { key: 'links', label: 'Links', token: '--chart-4', width: 1.5 },
+  { key: 'technical', label: 'Technical', token: '--chart-5', width: 1.5 },
+  { key: 'performance', label: 'Performance', token: '--chart-6', width: 1.5 },
+];
+
+const HEIGHT = 240;
+
+/**
+ * Scores of the project's completed audits over time (uPlot on a canvas). The same numbers are in a table
+ * for screen readers; the legend toggles the category lines.
+ */
+export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
+  const box = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const css = getComputedStyle(el);
+    const color = (token: string) => css.getPropertyValue(token).trim() || '#1d4ed8';
+    const axis = { stroke: color('--text-muted'), grid: { stroke: color('--border'), width: 1 }, ticks: { stroke: color('--border') } };
+    const data: uPlot.AlignedData = [points.map((p) => new Date(p.completedAt).getTime() / 1000), ...SERIES.map((s) => points.map((p) => p[s.key]))];
+    const plot = new uPlot(
+      {
+        width: el.clientWidth || 600,
+        height: HEIGHT,
+        scales: { y: { range: [0, 100] } },
+        axes: [axis, { ...axis, values: (_u, ticks) => ticks.map(String) }],
+        series: [
+          { value: (_u, v) => (v == null ? '—' : formatShortDate(new Date(v * 1000).toISOString())) },
+          ...SERIES.map((s, i) => ({ label: s.label, stroke: color(s.token), width: s.width, show: i === 0 || points.length < 30, points: { show: points.length < 40 } })),
+        ],
+      },
+      data,
+      el,
+    );
+    const resize = new ResizeObserver(() => plot.setSize({ width: el.clientWidth, height: HEIGHT }));
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+    };
+  }, [points]);
+
+  return (
+    <figure className="chart" aria-labelledby="score-history-caption">
+      <figcaption id="score-history-caption" className="chart-caption">
+        Scores of the last {points.length} completed {points.length === 1 ? 'audit' : 'audits'}
+      </figcaption>
+      <div ref={box} className="chart-canvas" aria-hidden="true" />
+      <table className="visually-hidden">
+        <caption>Score history</caption>
+        <thead>
+          <tr>
+            <th scope="col">Completed</th>
+            {SERIES.map((s) => (
+              <th scope="col" key={s.key}>
+                {s.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {points.map((p) => (
+            <tr key={p.completedAt}>
+              <th scope="row">{formatShortDate(p.completedAt)}</th>
+              {SERIES.map((s) => (
+                <td key={s.key}>{p[s.key] ?? '—'}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}

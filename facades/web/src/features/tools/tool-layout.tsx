@@ -1,0 +1,135 @@
+import { useState, type ReactNode } from 'react';
+import { Link } from '@tanstack/react-router';
+import { useClient } from 'urql';
+import type { TypedDocumentNode } from '@urql/core';
+import { useDocumentTitle } from '../../components/document-title';
+import { problemOf, type ApiProblem } from '../../lib/api-problem';
+import { authClient } from '../../lib/auth-client';
+
+/** Runs a tool's query when the form is sent (never from the cache: the page may have changed). */
+export function useToolQuery<Data, Variables extends Record<string, unknown>>(document: TypedDocumentNode<Data, Variables>, labels: Record<string, string> = {}) {
+  const client = useClient();
+  const [state, setState] = useState<{ data: Data | null; problem: ApiProblem | null; pending: boolean }>({ data: null, problem: null, pending: false });
+  async function run(variables: Variables) {
+    setState((s) => ({ ...s, pending: true, problem: null }));
+    const result = await client.query(document, variables, { requestPolicy: 'network-only' }).toPromise();
+    setState({ data: result.data ?? null, problem: problemOf(result.error, labels), pending: false });
+  }
+  return { ...state, run };
+}
+
+/** A tool's problem; a rate limit is explained, with what signing in changes. */
+export function ToolProblem({ problem }: { problem: ApiProblem | null }) {
+  const session = authClient.useSession();
+  if (!problem || Object.keys(problem.fields).length > 0) return null;
+  const limited = problem.code === 'RATE_LIMITED';
+  return (
+    <div className="callout callout-error" role="alert">
+      <strong>{limited ? 'Too many requests for now' : 'The analysis could not be done'}</strong>
+      <p>{problem.message}</p>
+      {limited && (
+        <p>
+          {session.data
+            ? 'Your organization’s plan sets how many requests a minute you can make.'
+            : 'Without an account, the free tools accept a few requests a minute from each visitor. '}
+          {problem.retryAfterSeconds !== null && `You can try again in ${problem.retryAfterSeconds} seconds. `}
+          {!session.data && (
+            <>
+              <Link to="/sign-up">Sign up</Link> or <Link to="/sign-in">sign in</Link> for a higher limit.
+            </>
+          )}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function ToolLayout({ title, intro, children }: { title: string; intro: ReactNode; children: ReactNode }) {
+  useDocumentTitle(title);
+  return (
+    <section className="page" aria-labelledby="tool-title">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link to="/tools">Free tools</Link>
+        <span aria-hidden="true">/</span>
+        <span aria-current="page">{title}</span>
+      </nav>
+      <h1 id="tool-title">{title}</h1>
+      <p className="lead">{intro}</p>
+      {children}
+    </section>
+  );
+}
+
+/** A report section with a heading. */
+export function ReportSection({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="card report-section" aria-label={title}>
+      <h2>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** Name/value pairs (headers, Open Graph properties) as a table of text. */
+export function KeyValueTable({ caption, value, empty = 'None found.' }: { caption: string; value: unknown; empty?: string }) {
+  const entries = value && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value as Record<string, unknown>) : [];
+  if (!entries.length) return <p className="muted">{empty}</p>;
+  return (
+    <div className="table-wrap">
+      <table className="table table-compact">
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Value</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map(([k, v]) => (
+            <tr key={k}>
+              <th scope="row">
+                <code>{k}</code>
+              </th>
+              <td className="break">{Array.isArray(v) ? v.map(String).join('\n') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export interface ToolIssueView {
+  code: string;
+  title: string;
+  severity: string;
+  category: string;
+}
+
+export function ToolIssues({ issues }: { issues: readonly ToolIssueView[] }) {
+  if (!issues.length) return <p className="verdict verdict-ok">No issues found.</p>;
+  return (
+    <ul className="tool-issues">
+      {issues.map((i) => (
+        <li key={i.code}>
+          <span className={`badge badge-${i.severity.toLowerCase()}`}>{i.severity.charAt(0) + i.severity.slice(1).toLowerCase()}</span> {i.title}{' '}
+          <code className="muted small">{i.code}</code>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function LineMessages({ items, kind }: { items: readonly { line: number | null; message: string }[]; kind: 'error' | 'warning' }) {
+  if (!items.length) return null;
+  return (
+    <ul className={`line-messages line-${kind}`}>
+      {items.map((m, i) => (
+        <li key={i}>
+          {m.line !== null && <span className="line-number">Line {m.line}: </span>}
+          {m.message}
+        </li>
+      ))}
+    </ul>
+  );
+}

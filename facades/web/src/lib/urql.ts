@@ -1,0 +1,31 @@
+import { Client, cacheExchange, fetchExchange } from '@urql/core';
+
+/**
+ * fetch for urql: a refusal answered as `{ error, code }` (a 429 with Retry-After, a 401) becomes a
+ * GraphQL error with that code, so every page shows it the same way as a domain error.
+ */
+async function apiFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const response = await fetch(input, init);
+  if (response.ok || !(response.headers.get('content-type') ?? '').startsWith('application/json')) return response;
+  const body = (await response.clone().json().catch(() => null)) as { error?: unknown; code?: unknown; errors?: unknown } | null;
+  if (!body || body.errors || typeof body.error !== 'string') return response;
+  const retry = Number(response.headers.get('retry-after'));
+  const extensions = { code: typeof body.code === 'string' ? body.code : `HTTP_${response.status}`, ...(retry > 0 ? { retryAfterSeconds: retry } : {}) };
+  return new Response(JSON.stringify({ data: null, errors: [{ message: body.error, extensions }] }), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+/** One client per organization: switching organizations starts from an empty cache. */
+export function createGraphQLClient(): Client {
+  return new Client({
+    url: '/graphql',
+    exchanges: [cacheExchange, fetchExchange],
+    fetch: apiFetch,
+    fetchOptions: { credentials: 'same-origin', headers: { accept: 'application/graphql-response+json, application/json' } },
+    requestPolicy: 'cache-and-network',
+    // POST with a JSON body: /graphql refuses cookie-carrying requests without a non-simple content type (CSRF).
+    preferGetMethod: false,
+  });
+}

@@ -1,0 +1,40 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+/** Where `npm run dev:web` sends API calls (the API started with `npm start` or `seo serve`). */
+const api = process.env.WEB_DEV_API ?? 'http://127.0.0.1:3000';
+
+/**
+ * The web application: a GraphQL client like any dashboard, built to dist/web and served by the API process
+ * at /. Each route is its own chunk; the landing and sign-in pages load only what they need.
+ */
+export default defineConfig({
+  root: here,
+  base: '/',
+  plugins: [react()],
+  build: {
+    outDir: fileURLToPath(new URL('../../dist/web', import.meta.url)),
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    target: 'es2022',
+    // GraphiQL's editor (monaco) is one large lazily loaded chunk of the explorer route.
+    chunkSizeWarningLimit: 4096,
+    reportCompressedSize: false,
+    // dist/web/.vite/manifest.json: which chunks each route loads (the size budget test reads it).
+    manifest: true,
+    rolldownOptions: {
+      onLog(level, log, handler) {
+        // GraphiQL's modules start with "use no memo" (a React Compiler hint), harmless when bundled.
+        if (log.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        handler(level, log);
+      },
+    },
+  },
+  server: {
+    host: '127.0.0.1',
+    port: 5173,
+    proxy: Object.fromEntries(['/graphql', '/api', '/docs', '/healthz', '/readyz'].map((path) => [path, { target: api, changeOrigin: false }])),
+  },
+});

@@ -1,0 +1,68 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A page of the fixture site; everything here is written to be found by the audit. */
+const page = (title: string, body: string, head = '') =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>${head}</head><body>${body}</body></html>`;
+
+/**
+ * A small local site for the web app's end-to-end tests: a home page that misses its meta description, an
+ * about page, a 404 link, a page with a very short text, and a page whose <title> is a script tag (which the
+ * web app must show as text, never run).
+ */
+export function fixturePages(origin: string): Record<string, { status?: number; type?: string; body: string }> {
+  return {
+    '/': {
+      body: page(
+        'Fixture Garden — plants for small balconies',
+        `<h1>Fixture Garden</h1><p>Plants that thrive on small balconies, chosen by people who grow them.</p>
+         <p><a href="/about">About us</a> · <a href="/guides/herbs">Herb guide</a> · <a href="/gone">Old offer</a> · <a href="/xss">Strange page</a></p>
+         <img src="/logo.png" alt="">`,
+      ),
+    },
+    '/about': {
+      body: page(
+        'About Fixture Garden',
+        '<h1>About us</h1><p>We are a small team of gardeners.</p><a href="/">Home</a>',
+        '<meta name="description" content="Who runs Fixture Garden and why.">',
+      ),
+    },
+    '/guides/herbs': {
+      body: page(
+        'Herbs',
+        '<h1>Herbs</h1><h1>Growing herbs</h1><p>Basil, mint and thyme grow well in pots.</p><a href="/">Home</a>',
+      ),
+    },
+    '/xss': {
+      body: page('<script>window.__xss = 1; alert("xss")</script> Strange page', '<h1>Strange</h1><p>A title that looks like markup.</p><a href="/">Home</a>'),
+    },
+    '/gone': { status: 404, body: page('Not found', '<h1>Not found</h1>') },
+    '/robots.txt': { type: 'text/plain', body: `User-agent: *\nDisallow: /private/\n\nSitemap: ${origin}/sitemap.xml\n` },
+    '/sitemap.xml': {
+      type: 'application/xml',
+      body: `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/</loc></url><url><loc>${origin}/about</loc></url></urlset>`,
+    },
+  };
+}
+
+export interface FixtureSite {
+  origin: string;
+  close(): Promise<void>;
+}
+
+export async function startFixtureSite(): Promise<FixtureSite> {
+  let pages: ReturnType<typeof fixturePages> = {};
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const found = pages[path];
+    if (!found) {
+      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end(page('Not found', '<h1>Not found</h1>'));
+      return;
+    }
+    res.writeHead(found.status ?? 200, { 'content-type': `${found.type ?? 'text/html'}; charset=utf-8` }).end(found.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  pages = fixturePages(origin);
+  return { origin, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}

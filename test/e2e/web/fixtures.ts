@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test as base, type Page } from '@playwright/test';
+
+export const uniq = (): string => randomBytes(4).toString('hex');
+
+/** Messages the browser logs for responses a test provokes on purpose (a 429, a 401 after revoking a key). */
+const expectedConsole: RegExp[] = [];
+export function expectConsoleError(pattern: RegExp): void {
+  expectedConsole.push(pattern);
+}
+
+/**
+ * Every test fails on a console error or an uncaught exception in the page, and on a CSP violation (which
+ * Chromium reports as a console error).
+ */
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      expectedConsole.length = 0;
+      page.on('console', (m) => {
+        if (m.type() === 'error' && !expectedConsole.some((p) => p.test(m.text()))) errors.push(m.text());
+      });
+      page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
+      await use(errors);
+      expect(errors, 'console errors in the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+/**
+ * axe-core over the page as it is now: no serious or critical violation of WCAG 2.1 A/AA or best practice.
+ * react-aria's live announcer is left out: for 7 s after a pending button (e.g. "Sign up") it keeps an
+ * announcement that points at that button's label, which the next page no longer has.
+ */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .exclude('[data-live-announcer]')
+    .analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.html.slice(0, 160)).join(' | ')}`);
+  expect(serious, `axe: serious or critical violations on ${what}`).toEqual([]);
+}
+
+/** Optional README screenshots: SCREENSHOTS_DIR=docs/screenshots npm run test:web. */
+export async function screenshotFor(page: Page, name: string): Promise<void> {
+  const dir = process.env.SCREENSHOTS_DIR;
+  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: false });
+}
+
+export async function signUp(page: Page, name = 'Ada Gardener'): Promise<{ email: string; password: string }> {
+  const email = `ada-${uniq()}@example.test`;
+  const password = 'correct-horse-battery';
+  await page.goto('/sign-up');
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
+  return { email, password };
+}
+
+export { expect };

@@ -1,0 +1,252 @@
+import type { Page } from '@playwright/test';
+import { expectAccessible, expectConsoleError, screenshotFor, signUp, test, expect } from './fixtures';
+import { startFixtureSite, type FixtureSite } from './fixture-site';
+import pg from 'pg';
+
+/** Plans are set server-side only (billing, the CLI); the test does it in the database. */
+async function setPlanOf(email: string, plan: 'FREE' | 'PRO' | 'ENTERPRISE'): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/seo_audit_test' });
+  await client.connect();
+  try {
+    await client.query(
+      `UPDATE organization SET plan = $2 WHERE id IN (SELECT m."organizationId" FROM member m JOIN "user" u ON u.id = m."userId" WHERE u.email = $1)`,
+      [email, plan],
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+let site: FixtureSite;
+test.beforeAll(async () => {
+  site = await startFixtureSite();
+});
+test.afterAll(async () => {
+  await site?.close();
+});
+
+test.describe.configure({ mode: 'serial' });
+
+/** Picks a tool's input mode by its label, as a person clicks it. */
+async function chooseInput(page: Page, label: string): Promise<void> {
+  await page.getByText(label, { exact: true }).click();
+  await expect(page.getByRole('radio', { name: label })).toBeChecked();
+}
+
+test('a new user signs up, audits a site, reads its issues, and makes, uses and revokes an API key', async ({ page, request }) => {
+  let alerted = false;
+  page.on('dialog', (d) => {
+    alerted = true;
+    void d.dismiss();
+  });
+
+  // The landing page says what the platform does and how to start.
+  await page.goto('/');
+  await expect(page).toHaveTitle('SEO Audit Platform');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Find what holds your site back');
+  await expect(page.getByRole('link', { name: 'robots.txt' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'REST API reference' }).first()).toHaveAttribute('href', '/docs');
+  await expectAccessible(page, 'the landing page');
+
+  await page.getByRole('link', { name: 'Sign up' }).first().click();
+  await expect(page).toHaveURL(/\/sign-up$/);
+  await expectAccessible(page, 'the sign-up page');
+  await signUp(page);
+  await expect(page).toHaveTitle('Projects · SEO Audit Platform');
+  await expect(page.getByRole('heading', { name: 'No projects yet' })).toBeVisible();
+  await expectAccessible(page, 'the empty dashboard');
+
+  // A URL the API refuses is explained at the field; then the project is created.
+  await page.getByRole('button', { name: 'New project' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New project' });
+  await dialog.getByLabel('Website URL').fill('ftp://files.example.com/');
+  await dialog.getByRole('button', { name: 'Create project' }).click();
+  await expect(dialog.getByText('Website URL must use http or https')).toBeVisible();
+  await expectAccessible(page, 'the new project dialog with an error');
+  await dialog.getByLabel('Website URL').fill(`${site.origin}/`);
+  await dialog.getByLabel('Name').fill('Fixture Garden');
+  await dialog.getByRole('button', { name: 'Create project' }).click();
+
+  // The overview, ready for a first audit; the audit runs in a worker and reports its progress live.
+  await expect(page.getByRole('heading', { level: 1, name: 'Fixture Garden' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'No completed audit yet' })).toBeVisible();
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  await expect(page.getByRole('heading', { name: /Audit (queued|running)/ }).or(page.getByRole('heading', { name: 'Latest scores' }))).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Latest scores' })).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByRole('figure', { name: 'Overall' })).toContainText(/\d+/);
+  await expect(page.getByRole('heading', { name: 'Score history' })).toBeVisible();
+  await expectAccessible(page, 'the project overview');
+
+  // Issues: grouped, filterable, each with its pages and a fix.
+  await page.getByRole('link', { name: 'View issues' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Audit issues' })).toBeVisible();
+  const description = page.getByRole('button', { name: /Meta description/i }).first();
+  await expect(description).toBeVisible();
+  await expectAccessible(page, 'the audit issues page');
+  await screenshotFor(page, 'audit-issues');
+  await description.click();
+  await expect(description).toHaveAttribute('aria-expanded', 'true');
+  const affected = page.getByRole('list', { name: 'Affected pages' });
+  await expect(affected.getByText(`${site.origin}/`, { exact: true }).first()).toBeVisible();
+  await affected.getByRole('button', { name: /Suggest a fix/ }).first().click();
+  await expect(page.getByText(/Written by (the rules engine|a language model)/)).toBeVisible();
+  await expectAccessible(page, 'an expanded issue with its fix');
+  await page.getByLabel('Search issues').fill('zzzz-no-such-issue');
+  await expect(page.getByRole('status').filter({ hasText: /0 issues shown/ })).toBeVisible();
+  await page.getByLabel('Search issues').fill('');
+
+  // Pages: the crawled pages; a <title> that looks like a script is shown as text and never runs.
+  await page.getByRole('link', { name: 'Pages', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Crawled pages' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: /<script>window.__xss = 1; alert\("xss"\)<\/script> Strange page/ })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  expect(alerted).toBe(false);
+  await page.getByRole('button', { name: /^Status/ }).click();
+  await expect(page.getByRole('columnheader', { name: /Status/ })).toHaveAttribute('aria-sort', 'ascending');
+  await expectAccessible(page, 'the pages explorer');
+
+  // Settings → API keys: the full key is shown once, works on /api/v1, is gone after a reload, and can be revoked.
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
+  await expectAccessible(page, 'the API keys page');
+  await page.getByRole('button', { name: 'Create API key' }).click();
+  const create = page.getByRole('dialog', { name: 'Create API key' });
+  await create.getByLabel('Name').fill('CI pipeline');
+  await create.getByRole('button', { name: 'Create key' }).click();
+  const shown = page.getByRole('dialog', { name: 'Your new API key' });
+  await expect(shown.getByText('It will not be shown again')).toBeVisible();
+  const key = await shown.getByLabel('API key “CI pipeline”').inputValue();
+  expect(key.length).toBeGreaterThan(20);
+  await expectAccessible(page, 'the new key dialog');
+
+  const listed = await request.get('/api/v1/projects', { headers: { authorization: `Bearer ${key}` } });
+  expect(listed.status()).toBe(200);
+  expect((await listed.json()).projects.map((p: { name: string }) => p.name)).toEqual(['Fixture Garden']);
+
+  await shown.getByRole('button', { name: 'Done' }).click();
+  await page.reload();
+  await expect(page.getByRole('rowheader', { name: 'CI pipeline' })).toBeVisible();
+  expect(await page.content()).not.toContain(key);
+  expect(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))).not.toContain(key.slice(0, 12));
+
+  await page.getByRole('button', { name: 'Revoke CI pipeline' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Revoke “CI pipeline”?' });
+  await confirm.getByRole('button', { name: 'Revoke key' }).click();
+  await expect(page.getByText(/Revoked/)).toBeVisible();
+  const refused = await request.get('/api/v1/projects', { headers: { authorization: `Bearer ${key}` } });
+  expect(refused.status()).toBe(401);
+
+  // The dashboard lists the project with its score, for the README's picture.
+  await page.getByRole('link', { name: 'Projects', exact: true }).click();
+  await expect(page.getByRole('link', { name: 'Fixture Garden' })).toBeVisible();
+  await expectAccessible(page, 'the dashboard with a project');
+  await screenshotFor(page, 'dashboard');
+
+  // Sign out from the user menu.
+  await page.getByRole('button', { name: /^Account:/ }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Find what holds your site back');
+});
+
+test('the robots.txt tool works signed out and tells allowed from blocked with the rule', async ({ page }) => {
+  await page.goto('/tools/robots');
+  await expect(page).toHaveTitle('robots.txt tester · SEO Audit Platform');
+  await chooseInput(page, 'Paste the file');
+  await page.getByLabel('robots.txt', { exact: true }).fill('User-agent: *\nDisallow: /private/\nAllow: /private/press/\n');
+  await page.getByLabel('URLs to test').fill('/private/report.pdf\n/private/press/kit.zip\n/blog/');
+  await page.getByRole('button', { name: 'Test' }).click();
+  await expect(page.getByText('Valid robots.txt')).toBeVisible();
+  await expect(page.getByRole('row', { name: /\/private\/report\.pdf/ })).toContainText('Blocked by Disallow: /private/ (line 2)');
+  await expect(page.getByRole('row', { name: /\/private\/press\/kit\.zip/ })).toContainText('Allowed by Allow: /private/press/ (line 3)');
+  await expect(page.getByRole('row', { name: /\/blog\// })).toContainText('Allowed');
+  await expectAccessible(page, 'the robots.txt tool with a report');
+});
+
+test('the meta tags tool reads pasted HTML into sections, as text', async ({ page }) => {
+  await page.goto('/tools/meta-tags');
+  await chooseInput(page, 'Paste HTML');
+  await page.getByLabel('HTML', { exact: true }).fill('<html lang="en"><head><title>Hello &lt;b&gt;world&lt;/b&gt;</title><meta property="og:title" content="Hi"></head><body></body></html>');
+  await page.getByRole('button', { name: 'Analyze' }).click();
+  await expect(page.getByRole('region', { name: 'Meta tags', exact: true })).toContainText('Hello <b>world</b>');
+  await expect(page.getByRole('region', { name: 'Open Graph', exact: true })).toContainText('og:title');
+  await expectAccessible(page, 'the meta tags tool with a report');
+});
+
+test('sign-in errors are shown at the field; unknown pages get the 404 page', async ({ page }) => {
+  const { email } = await signUp(page, 'Grace Keys');
+  await page.getByRole('button', { name: /^Account:/ }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+
+  await page.goto('/sign-up');
+  await page.getByLabel('Name').fill('Someone Else');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill('another-long-password');
+  expectConsoleError(/status of 422|status of 400/);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByText('An account with this e-mail already exists. Sign in instead.')).toBeVisible();
+
+  await page.goto('/sign-in');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill('not-the-password');
+  expectConsoleError(/status of 401/);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('Wrong e-mail or password.')).toBeVisible();
+  await expectAccessible(page, 'the sign-in page with an error');
+
+  await page.goto('/no/such/page');
+  await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+  await expect(page).toHaveTitle('Page not found · SEO Audit Platform');
+  await expectAccessible(page, 'the 404 page');
+});
+
+test('on the Free plan, Settings says what API keys can do instead of failing later', async ({ page }) => {
+  const { email } = await signUp(page, 'Free Planner');
+  await setPlanOf(email, 'FREE');
+  await page.goto('/settings/api-keys');
+  await expect(page.getByText('API keys are not accepted on this plan')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Plan and usage' }).or(page.getByRole('button', { name: /Free/ })).first()).toBeVisible();
+  await page.getByRole('link', { name: 'Members' }).click();
+  await expect(page.getByRole('cell', { name: email })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Owner' })).toBeVisible();
+  await expectAccessible(page, 'the members page');
+});
+
+test('the anonymous rate limit of the free tools is explained when hit', async ({ page }) => {
+  await page.goto('/tools/sitemap');
+  await chooseInput(page, 'Paste the XML');
+  await page
+    .getByLabel('Sitemap XML')
+    .fill('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/</loc></url></urlset>');
+  expectConsoleError(/status of 429/);
+  for (let i = 0; i < 12; i += 1) {
+    const answered = page.waitForResponse((r) => r.url().endsWith('/graphql'));
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await answered;
+    const limited = page.getByRole('alert').filter({ hasText: 'Too many requests for now' });
+    await expect(limited.or(page.getByText('Valid sitemap'))).toBeVisible();
+    if (await limited.isVisible()) {
+      await expect(limited).toContainText(/Without an account, the free tools accept a few requests a minute/);
+      await expect(limited).toContainText(/You can try again in \d+ seconds/);
+      await expect(limited.getByRole('link', { name: 'Sign up' })).toBeVisible();
+      return;
+    }
+  }
+  throw new Error('no rate limit after 12 anonymous tool requests');
+});
+
+test('too many failed sign-ins: the wait time is given', async ({ page }) => {
+  await page.goto('/sign-in');
+  expectConsoleError(/status of 401|status of 429/);
+  for (let i = 0; i < 14; i += 1) {
+    await page.getByLabel('E-mail').fill(`nobody-${i}@example.test`);
+    await page.getByLabel('Password').fill('wrong-password-123');
+    const answered = page.waitForResponse((r) => r.url().includes('/api/auth/sign-in/email'));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await answered;
+    const limited = page.getByText(/Too many attempts\. Try again in \d+ seconds\./);
+    const wrong = page.getByText('Wrong e-mail or password.');
+    await expect(limited.or(wrong)).toBeVisible();
+    if (await limited.isVisible()) return;
+  }
+  throw new Error('no rate limit after 14 failed sign-ins');
+});
