@@ -129,10 +129,8 @@ describe('cancelling a running audit (real worker process, slow fixture site)', 
       // The job ends as a job that returned 'cancelled': not failed, not retried.
       const job = await waitFor(
         `${label}: the job to finish`,
-        async () => {
-          const j = await queue.getJob(jobId);
-          return j && (await j.getState()) === 'completed' ? j : null;
-        },
+        // The state first, then the job: a job read before it completed carries no return value yet.
+        async () => ((await queue.getJobState(jobId)) === 'completed' ? queue.getJob(jobId) : null),
         20_000,
         50,
       );
