@@ -31,7 +31,7 @@ void runWorkerProcess('audit-worker', async ({ config, logger, orm, shuttingDown
   const parser = config.AUDIT_PARSE_THREADS > 0
     ? createPageFactsPool(config.AUDIT_PARSE_THREADS, { maxHeapMb: 96, onDegraded: (err) => logger.warn({ err }, 'page analysis threads unavailable') })
     : null;
-  const runner = new AuditJobRunner(orm, client, config, logger, meter ? (urls) => meter.measure(urls) : undefined, parser?.extract);
+  const runner = new AuditJobRunner(orm, client, config, logger, meter ? (urls, signal) => meter.measure(urls, signal) : undefined, parser?.extract);
   const worker = createWorker<AuditJobData>(
     QUEUES.audit,
     async (job, token) => {

@@ -1,4 +1,5 @@
 import {
+  ApiCancelAuditDocument,
   ApiCreateProjectDocument,
   ApiDeleteProjectDocument,
   ApiGetProjectDocument,
@@ -14,9 +15,10 @@ import {
   ApiAddCompetitorDocument,
   ApiSuggestFixDocument,
 } from '../generated/graphql.js';
-import { auditQuery, emptyBody, pathParams } from '../route-schemas.js';
+import { auditQuery, cancelAuditQuery, emptyBody, pathParams } from '../route-schemas.js';
 import {
   Audit,
+  AuditCancelled,
   AuditStarted,
   Competitor,
   FixSuggestion,
@@ -105,6 +107,16 @@ export const apiRoutes: RestRoute[] = [
     schema: { params: idParam, querystring: auditQuery, response: { 200: body({ audit: Audit }), ...errors(...READ_ERRORS) } },
     variables: ({ params, query }) => ({ projectId: params.id, auditId: (query.auditId as string | undefined) ?? null }),
     map: (data) => ({ audit: data.audit }),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/projects/:id/audit/cancel',
+    surface: 'B',
+    summary: "Cancel the project's queued or running audit (or the one named by auditId); the pages crawled so far are kept",
+    operation: ApiCancelAuditDocument,
+    schema: { params: idParam, querystring: cancelAuditQuery, body: emptyBody, response: { 200: AuditCancelled, ...errors(...WRITE_ERRORS) } },
+    variables: ({ params, query }) => ({ projectId: params.id, auditId: (query.auditId as string | undefined) ?? null }),
+    map: (data) => ({ message: 'Audit cancelled', audit: data.cancelAudit }),
   }),
   defineRoute({
     method: 'GET',

@@ -128,6 +128,21 @@ export const AuditStarted = obj({
   auditId: str,
 });
 
+export const AuditState = obj(auditScores, undefined, { description: 'An audit without its issues.' });
+
+export const AuditCancelled = obj(
+  {
+    message: { type: 'string', examples: ['Audit cancelled'] },
+    audit: AuditState,
+  },
+  undefined,
+  {
+    description:
+      'The audit, now CANCELLED; its crawl stops within a second and the pages crawled so far are kept. An audit already cancelled is returned as it is; ' +
+      'one that already completed or failed is refused with 400, and a project without a queued or running audit (and no auditId) is 404.',
+  },
+);
+
 export const Job = obj({
   id: str,
   state: { type: 'string', enum: ['queued', 'running', 'completed', 'failed', 'cancelled'] },
@@ -324,6 +339,8 @@ export const COMPONENT_SCHEMAS: Record<string, unknown> = {
   Issue,
   IssueCounts,
   AuditStarted,
+  AuditState,
+  AuditCancelled,
   Job,
   FixSuggestion,
   Keyword,

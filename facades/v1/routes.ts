@@ -1,6 +1,6 @@
-import { V1GetAuditDocument, V1GetJobDocument, V1KeywordsDocument, V1ListProjectsDocument, V1StartAuditDocument } from '../generated/graphql.js';
-import { auditQuery, emptyBody, pathParams } from '../route-schemas.js';
-import { Audit, AuditStarted, Job, Keyword, ProjectV1, READ_ERRORS, WRITE_ERRORS, arrayOf, body, errors } from '../openapi/components.js';
+import { V1CancelAuditDocument, V1GetAuditDocument, V1GetJobDocument, V1KeywordsDocument, V1ListProjectsDocument, V1StartAuditDocument } from '../generated/graphql.js';
+import { auditQuery, cancelAuditQuery, emptyBody, pathParams } from '../route-schemas.js';
+import { Audit, AuditCancelled, AuditStarted, Job, Keyword, ProjectV1, READ_ERRORS, WRITE_ERRORS, arrayOf, body, errors } from '../openapi/components.js';
 import { defineRoute, type RestRoute } from '../rest-mapper.js';
 
 /** Surface A: /api/v1, Authorization: Bearer <API_KEY>. */
@@ -39,6 +39,16 @@ export const v1Routes: RestRoute[] = [
     schema: { params: pathParams('projectId'), body: emptyBody, response: { 202: AuditStarted, ...errors(...WRITE_ERRORS) } },
     variables: ({ params }) => ({ projectId: params.projectId }),
     map: (data) => data.startAudit,
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/v1/projects/:projectId/audit/cancel',
+    surface: 'A',
+    summary: "Cancel the project's queued or running audit (or the one named by auditId); the pages crawled so far are kept",
+    operation: V1CancelAuditDocument,
+    schema: { params: pathParams('projectId'), querystring: cancelAuditQuery, body: emptyBody, response: { 200: AuditCancelled, ...errors(...WRITE_ERRORS) } },
+    variables: ({ params, query }) => ({ projectId: params.projectId, auditId: (query.auditId as string | undefined) ?? null }),
+    map: (data) => ({ message: 'Audit cancelled', audit: data.cancelAudit }),
   }),
   defineRoute({
     method: 'GET',

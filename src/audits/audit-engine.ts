@@ -13,6 +13,7 @@ import {
   type PageSummary,
 } from '../seo/checks/index.js';
 import { computeScores, lighthousePerformanceScore, type AuditScores } from '../seo/scoring/index.js';
+import type { AuditPhase } from './audit.entity.js';
 
 export interface AuditPageRow {
   url: string;
@@ -55,11 +56,15 @@ export interface AuditSink {
   pages(rows: AuditPageRow[]): Promise<void>;
   occurrences(rows: OccurrenceRecord[]): Promise<void>;
   progress?(progress: CrawlProgress): Promise<void>;
-  shouldStop?(): Promise<boolean>;
+  /** The engine moved on after the crawl: ANALYZING (site checks), MEASURING (lab vitals), SAVING (final writes). */
+  phase?(phase: Exclude<AuditPhase, 'CRAWLING'>): Promise<void>;
 }
 
-/** Measures lab Core Web Vitals of a few URLs in a real browser; absent when no browser is configured. */
-export type LabMeter = (urls: string[]) => Promise<Map<string, LabMetrics & { device?: 'desktop' | 'mobile' }>>;
+/**
+ * Measures lab Core Web Vitals of a few URLs in a real browser; absent when no browser is configured. An aborted
+ * signal ends the measurement at once (the browser's page is closed) with what was measured before.
+ */
+export type LabMeter = (urls: string[], signal?: AbortSignal) => Promise<Map<string, LabMetrics & { device?: 'desktop' | 'mobile' }>>;
 
 export interface AuditOutcome {
   scores: AuditScores;
@@ -71,6 +76,11 @@ export interface AuditOutcome {
   pagesCrawled: number;
   inlinks: Map<string, number>;
   vitals: VitalsRecord[];
+  /**
+   * options.signal stopped the audit: the pages and page-level occurrences found until then were handed to the
+   * sink; site checks, lab measurements and scores over a partial crawl were skipped (scores, aggregates and
+   * issues are those of the pages alone).
+   */
   stopped: boolean;
 }
 
@@ -83,6 +93,7 @@ const LAB_EXTRA_PAGES = 2;
 /**
  * Crawl + analyze + score, with no database: the same engine serves the worker and `seo audit <url>`.
  * Pages stream through: facts -> page checks -> a small summary; results are flushed to the sink in batches.
+ * options.signal stops it (crawl and lab measurement alike).
  */
 export async function runAuditEngine(
   client: SafeHttpClient,
@@ -95,7 +106,7 @@ export async function runAuditEngine(
   const summaries: PageSummary[] = [];
   let pageBuffer: AuditPageRow[] = [];
   let occurrenceBuffer: OccurrenceRecord[] = [];
-  let stopped = false;
+  const signal = options.signal;
 
   const flush = async (force = false) => {
     if (pageBuffer.length && (force || pageBuffer.length >= BATCH)) {
@@ -162,14 +173,17 @@ export async function runAuditEngine(
       await flush();
     },
     onProgress: sink.progress ? (p) => sink.progress!(p) : undefined,
-    shouldStop: sink.shouldStop
-      ? async () => {
-          stopped = await sink.shouldStop!();
-          return stopped;
-        }
-      : undefined,
   });
+  const stoppedOutcome = async (): Promise<AuditOutcome> => {
+    // What the crawl found before the stop is kept; nothing is concluded about the site from part of it.
+    await flush(true);
+    const aggregates = aggregator.aggregates();
+    const scores = computeScores(aggregates, { startUrlStatus: site.startStatus });
+    return { scores, aggregates, issues: failingIssues(aggregates), site, pagesCrawled: site.pagesCrawled, inlinks: new Map(), vitals: [], stopped: true };
+  };
+  if (site.aborted || signal?.aborted) return stoppedOutcome();
 
+  await sink.phase?.('ANALYZING');
   const siteOutput = runSiteChecks({
     startUrl: site.startUrl,
     pages: summaries,
@@ -197,9 +211,12 @@ export async function runAuditEngine(
   for (const s of summaries) for (const target of s.internalLinks) inlinks.set(target, (inlinks.get(target) ?? 0) + 1);
 
   const pageWeights = new Map<string, number>();
-  const vitals = await measureVitals(site, summaries, inlinks, pageWeights, labMeter);
+  await sink.phase?.('MEASURING');
+  const vitals = await measureVitals(site, summaries, inlinks, pageWeights, labMeter, signal);
+  if (signal?.aborted) return stoppedOutcome();
   const lab = vitals.filter((v) => v.source === 'LAB');
   for (const v of lab) addResults(v.url, labChecks(v, pageWeights.get(v.url)));
+  await sink.phase?.('SAVING');
   await flush(true);
 
   const aggregates = aggregator.aggregates();
@@ -208,7 +225,7 @@ export async function runAuditEngine(
     labMetrics: lab.length ? lab.map(toLabMetrics) : undefined,
   });
   for (const v of vitals) if (v.source === 'HTTP') v.performanceScore = scores.performance;
-  return { scores, aggregates, issues: failingIssues(aggregates), site, pagesCrawled: site.pagesCrawled, inlinks, vitals, stopped };
+  return { scores, aggregates, issues: failingIssues(aggregates), site, pagesCrawled: site.pagesCrawled, inlinks, vitals, stopped: false };
 }
 
 const toLabMetrics = (v: VitalsRecord): LabMetrics => ({
@@ -237,6 +254,7 @@ async function measureVitals(
   inlinks: Map<string, number>,
   pageWeights: Map<string, number>,
   labMeter?: LabMeter,
+  signal?: AbortSignal,
 ): Promise<VitalsRecord[]> {
   const empty = { lcpMs: null, cls: null, inpMs: null, tbtMs: null, fcpMs: null, performanceScore: null };
   if (!labMeter || site.startStatus === null || site.startStatus >= 400) {
@@ -248,7 +266,7 @@ async function measureVitals(
     .slice(0, LAB_EXTRA_PAGES)
     .map((s) => s.url);
   const urls = [site.startUrl, ...top];
-  const measured = await labMeter(urls).catch(() => new Map());
+  const measured = await labMeter(urls, signal).catch(() => new Map());
   return urls.map((url): VitalsRecord => {
     const m = measured.get(url);
     if (!m) return { url, source: 'HTTP', device: 'desktop', ttfbMs: url === site.startUrl ? site.startTtfbMs : null, ...empty };

@@ -23,10 +23,19 @@ export interface AuditRunContext {
 
 const PROGRESS_EVERY_MS = 1_000;
 /**
+ * How often a running audit's row is read for a cancellation (or a later attempt): one primary-key read. With the
+ * abort that follows, a cancelled crawl sends its last request well within a second of the cancel.
+ */
+export const CANCELLATION_CHECK_MS = 250;
+/**
  * Batch inserts write only while their attempt is current ($1 the audit, $3 the attempt). FOR SHARE makes a
  * concurrent claim (an UPDATE of the row) wait for this insert, so the new attempt's cleanup sees its rows.
+ * A cancelled audit still takes its attempt's last batches: the pages crawled before the cancel are kept.
  */
-const CURRENT_ATTEMPT = `EXISTS (SELECT 1 FROM audit WHERE id = $1 AND attempts = $3 AND status = 'RUNNING' FOR SHARE)`;
+const CURRENT_ATTEMPT = `EXISTS (SELECT 1 FROM audit WHERE id = $1 AND attempts = $3 AND status IN ('RUNNING', 'CANCELLED') FOR SHARE)`;
+
+/** Why a run stopped early, as the watcher found it. */
+type StopReason = 'cancelled' | 'superseded' | 'interrupted';
 
 /**
  * Runs one audit job against PostgreSQL. Idempotent: a retried or recovered job first removes what an
@@ -53,7 +62,7 @@ export class AuditJobRunner {
     // The attempt number fences this run: if the queue hands the job to another run while this one is still
     // alive (its lock expired), every later write of this run matches no row and its end is 'superseded'.
     const claimed = await em.getConnection().execute<{ attempts: number }[]>(
-      `UPDATE audit SET status = 'RUNNING', started_at = now(), attempts = attempts + 1, error = NULL, pages_crawled = 0, pages_queued = 0
+      `UPDATE audit SET status = 'RUNNING', phase = 'CRAWLING', started_at = now(), attempts = attempts + 1, error = NULL, pages_crawled = 0, pages_queued = 0
        WHERE id = ? AND status IN ('QUEUED', 'RUNNING') RETURNING attempts`,
       [auditId],
       'all',
@@ -62,65 +71,114 @@ export class AuditJobRunner {
     const attempt = claimed[0].attempts;
     await this.clearPartial(em, auditId);
 
-    let lastProgress = 0;
-    let lastStatusCheck = 0;
-    let cancelled = false;
-    let superseded = false;
-    const sink: AuditSink = {
-      pages: (rows) => this.insertPages(em, auditId, attempt, rows),
-      occurrences: (rows) => this.insertOccurrences(em, auditId, attempt, rows),
-      progress: async (p) => {
-        const now = Date.now();
-        if (now - lastProgress < PROGRESS_EVERY_MS) return;
-        lastProgress = now;
-        await em.getConnection().execute('UPDATE audit SET pages_crawled = ?, pages_queued = ? WHERE id = ? AND attempts = ?', [p.pagesCrawled, p.pagesQueued, auditId, attempt]);
-        await ctx.reportProgress?.(p);
-      },
-      shouldStop: async () => {
-        if (ctx.interrupted?.()) return true;
-        const now = Date.now();
-        if (now - lastStatusCheck < PROGRESS_EVERY_MS) return false;
-        lastStatusCheck = now;
-        const rows = await em.getConnection().execute<{ status: string; attempts: number }[]>('SELECT status, attempts FROM audit WHERE id = ?', [auditId]);
-        superseded = rows[0] !== undefined && rows[0].attempts !== attempt;
-        cancelled = !superseded && rows[0]?.status !== 'RUNNING';
-        return cancelled || superseded;
-      },
-    };
+    const watch = this.watch(em, auditId, attempt, ctx);
+    try {
+      let lastProgress = 0;
+      const sink: AuditSink = {
+        pages: (rows) => this.insertPages(em, auditId, attempt, rows),
+        occurrences: (rows) => this.insertOccurrences(em, auditId, attempt, rows),
+        progress: async (p) => {
+          const now = Date.now();
+          if (now - lastProgress < PROGRESS_EVERY_MS) return;
+          lastProgress = now;
+          await em.getConnection().execute('UPDATE audit SET pages_crawled = ?, pages_queued = ? WHERE id = ? AND attempts = ?', [p.pagesCrawled, p.pagesQueued, auditId, attempt]);
+          await ctx.reportProgress?.(p);
+        },
+        phase: async (phase) => {
+          await nativeQuery(em, `UPDATE audit SET phase = $1 WHERE id = $2 AND attempts = $3 AND status = 'RUNNING'`, [phase, auditId, attempt]);
+        },
+      };
 
-    const settings = project.settings ?? {};
-    const outcome = await runAuditEngine(
-      this.client,
-      {
-        ...DEFAULT_CRAWL_OPTIONS,
-        startUrl: project.url,
-        maxPages: audit.maxPages,
-        maxDepth: settings.maxDepth ?? DEFAULT_CRAWL_OPTIONS.maxDepth,
-        delayMs: settings.crawlDelayMs ?? DEFAULT_CRAWL_OPTIONS.delayMs,
-        userAgent: settings.userAgent ?? this.config.CRAWLER_USER_AGENT,
-        respectRobots: settings.respectRobots ?? true,
-      },
-      sink,
-      this.labMeter,
-      this.extract,
+      const settings = project.settings ?? {};
+      const outcome = await runAuditEngine(
+        this.client,
+        {
+          ...DEFAULT_CRAWL_OPTIONS,
+          startUrl: project.url,
+          maxPages: audit.maxPages,
+          maxDepth: settings.maxDepth ?? DEFAULT_CRAWL_OPTIONS.maxDepth,
+          delayMs: settings.crawlDelayMs ?? DEFAULT_CRAWL_OPTIONS.delayMs,
+          userAgent: settings.userAgent ?? this.config.CRAWLER_USER_AGENT,
+          respectRobots: settings.respectRobots ?? true,
+          signal: watch.signal,
+        },
+        sink,
+        this.labMeter,
+        this.extract,
+      );
+      if (outcome.stopped) {
+        const reason = watch.reason() ?? 'cancelled';
+        if (reason === 'cancelled') await this.settleCancelled(em, auditId, attempt);
+        return reason;
+      }
+      const done = await this.complete(em, auditId, attempt, project.id, outcome);
+      if (done) return 'completed';
+      const [row] = await em.getConnection().execute<{ attempts: number }[]>('SELECT attempts FROM audit WHERE id = ?', [auditId]);
+      if (row && row.attempts !== attempt) return 'superseded';
+      await this.settleCancelled(em, auditId, attempt);
+      return 'cancelled';
+    } finally {
+      watch.stop();
+    }
+  }
+
+  /**
+   * Watches the audit row while the run lasts, every CANCELLATION_CHECK_MS, and aborts the returned signal when the
+   * audit was cancelled (or its project deleted), when a later attempt claimed it, or when the process shuts down.
+   */
+  private watch(em: EntityManager, auditId: string, attempt: number, ctx: AuditRunContext): { signal: AbortSignal; reason(): StopReason | null; stop(): void } {
+    const controller = new AbortController();
+    let reason: StopReason | null = null;
+    let checking = false;
+    const stopWith = (why: StopReason) => {
+      if (reason) return;
+      reason = why;
+      controller.abort(why);
+    };
+    const check = async () => {
+      if (reason || checking) return;
+      if (ctx.interrupted?.()) return stopWith('interrupted');
+      checking = true;
+      try {
+        const [row] = await nativeQuery<{ status: string; attempts: number }>(em, 'SELECT status, attempts FROM audit WHERE id = $1', [auditId]);
+        if (!row) stopWith('cancelled');
+        else if (row.attempts !== attempt) stopWith('superseded');
+        else if (row.status !== 'RUNNING') stopWith('cancelled');
+      } catch (err) {
+        // A failed read decides nothing: the next tick reads again.
+        this.logger.warn({ err, auditId }, 'cancellation check failed');
+      } finally {
+        checking = false;
+      }
+    };
+    const timer = setInterval(() => void check(), CANCELLATION_CHECK_MS);
+    return {
+      signal: controller.signal,
+      reason: () => reason,
+      stop: () => clearInterval(timer),
+    };
+  }
+
+  /** A cancelled run's audit reports the pages it keeps (progress was last written up to a second before). */
+  private async settleCancelled(em: EntityManager, auditId: string, attempt: number): Promise<void> {
+    await nativeQuery(
+      em,
+      `UPDATE audit SET pages_crawled = (SELECT count(*) FROM audit_page WHERE audit_id = $1), pages_queued = 0
+       WHERE id = $1 AND attempts = $2 AND status = 'CANCELLED'`,
+      [auditId, attempt],
     );
-    if (outcome.stopped) return superseded ? 'superseded' : cancelled ? 'cancelled' : 'interrupted';
-    const done = await this.complete(em, auditId, attempt, project.id, outcome);
-    if (done) return 'completed';
-    const [row] = await em.getConnection().execute<{ attempts: number }[]>('SELECT attempts FROM audit WHERE id = ?', [auditId]);
-    return row && row.attempts !== attempt ? 'superseded' : 'cancelled';
   }
 
   async markFailed(auditId: string, message: string): Promise<void> {
     await this.orm.em
       .fork()
       .getConnection()
-      .execute(`UPDATE audit SET status = 'FAILED', error = ?, completed_at = now() WHERE id = ? AND status IN ('QUEUED', 'RUNNING')`, [message, auditId]);
+      .execute(`UPDATE audit SET status = 'FAILED', phase = NULL, error = ?, completed_at = now() WHERE id = ? AND status IN ('QUEUED', 'RUNNING')`, [message, auditId]);
   }
 
   /** A retryable failure or a released job: back in the queue's hands. */
   async markQueued(auditId: string, note: string | null): Promise<void> {
-    await this.orm.em.fork().getConnection().execute(`UPDATE audit SET status = 'QUEUED', error = ? WHERE id = ? AND status = 'RUNNING'`, [note, auditId]);
+    await this.orm.em.fork().getConnection().execute(`UPDATE audit SET status = 'QUEUED', phase = NULL, error = ? WHERE id = ? AND status = 'RUNNING'`, [note, auditId]);
   }
 
   private async clearPartial(em: EntityManager, auditId: string): Promise<void> {
@@ -176,7 +234,7 @@ export class AuditJobRunner {
     // First the audit row (locked until commit): a cancelled or superseded run stops here, before writing.
     const s = outcome.scores;
     const res = await conn.execute(
-      `UPDATE audit SET status = 'COMPLETED', overall_score = ?, meta_score = ?, content_score = ?, links_score = ?, technical_score = ?,
+      `UPDATE audit SET status = 'COMPLETED', phase = NULL, overall_score = ?, meta_score = ?, content_score = ?, links_score = ?, technical_score = ?,
          performance_score = ?, pages_crawled = ?, pages_queued = 0, completed_at = now(), error = NULL
        WHERE id = ? AND status = 'RUNNING' AND attempts = ?`,
       [s.overall, s.meta, s.content, s.links, s.technical, s.performance, outcome.pagesCrawled, auditId, attempt],
@@ -256,7 +314,10 @@ export class AuditJobRunner {
   }
 }
 
-/** The audit was cancelled (or its project deleted) while results were being written: nothing is kept. */
+/**
+ * The audit was cancelled (or its project deleted) while its results were being written: the final results (issues,
+ * inlinks, snapshots, scores) are not; the pages and occurrences streamed before stay with a cancelled audit.
+ */
 export class AuditNoLongerRunning extends Error {
   override name = 'AuditNoLongerRunning';
 }

@@ -18,6 +18,11 @@ export interface CrawlOptions {
   assetBudget: number;
   /** Sitemap URLs kept for seeding and orphan checks. */
   sitemapUrlLimit: number;
+  /**
+   * Stops the crawl (cancellation, shutdown): every fetch is aborted, robots.txt and sitemaps included, no new one
+   * starts, and the pages in flight are dropped rather than reported.
+   */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_CRAWL_OPTIONS: Omit<CrawlOptions, 'startUrl' | 'userAgent'> = {
@@ -48,8 +53,6 @@ export interface CrawlProgress {
 export interface CrawlHooks {
   onPage(page: CrawledPage): Promise<void> | void;
   onProgress?(progress: CrawlProgress): Promise<void> | void;
-  /** Polled between pages; true stops the crawl (cancellation, shutdown). */
-  shouldStop?(): boolean | Promise<boolean>;
 }
 
 /** What the crawl learned about the site itself, beyond its pages. */
@@ -70,5 +73,7 @@ export interface SiteFacts {
   linkTargets: Map<string, LinkTargetInfo>;
   crawlTruncated: boolean;
   pagesCrawled: number;
+  /** The crawl was stopped through options.signal: the facts are partial, and nothing after the stop was fetched. */
+  aborted: boolean;
   labMetrics?: LabMetrics;
 }

@@ -67,20 +67,45 @@ export class SiteCrawler {
     this.start = new URL(options.startUrl);
     this.site = siteKey(this.start.host);
     this.permits = new Permits(Math.max(1, options.concurrency));
+    this.signal = options.signal;
+  }
+
+  /** The caller's stop signal (cancellation, shutdown); every request carries it. */
+  private readonly signal: AbortSignal | undefined;
+
+  private get aborted(): boolean {
+    return this.signal?.aborted === true;
   }
 
   async run(hooks: CrawlHooks): Promise<SiteFacts> {
+    // An abort wakes the workers waiting for work, so that they see it and end.
+    const wake = () => {
+      this.stopped = true;
+      this.notify();
+    };
+    this.signal?.addEventListener('abort', wake, { once: true });
+    try {
+      return await this.crawl(hooks);
+    } finally {
+      this.signal?.removeEventListener('abort', wake);
+    }
+  }
+
+  private async crawl(hooks: CrawlHooks): Promise<SiteFacts> {
     const origin = this.start.origin;
     const robots = await this.fetchRobots(`${origin}/robots.txt`);
-    const sitemap = await this.fetchSitemaps(origin, robots.sitemaps ?? []);
+    const sitemap = this.aborted ? { declared: robots.sitemaps ?? [] } : await this.fetchSitemaps(origin, robots.sitemaps ?? []);
 
-    this.enqueue(this.start.href, 0, true);
-    // More pages in progress than requests allowed in flight: while some pages are parsed and checked, the
-    // site's request slots stay busy. Each page holds a slot only while its response is being received.
-    await Promise.all(Array.from({ length: PAGES_PER_REQUEST_SLOT * Math.max(1, this.options.concurrency) }, () => this.worker(hooks)));
+    if (!this.aborted) {
+      this.enqueue(this.start.href, 0, true);
+      // More pages in progress than requests allowed in flight: while some pages are parsed and checked, the
+      // site's request slots stay busy. Each page holds a slot only while its response is being received.
+      await Promise.all(Array.from({ length: PAGES_PER_REQUEST_SLOT * Math.max(1, this.options.concurrency) }, () => this.worker(hooks)));
+    }
 
-    const [favicon, llmsTxt] = await Promise.all([this.statusOf(`${origin}/favicon.ico`), this.statusOf(`${origin}/llms.txt`)]);
-    await this.checkExternalLinks();
+    // Site-level fetches only for a crawl that ran to its end: a stopped one sends nothing more.
+    const [favicon, llmsTxt] = this.aborted ? [null, null] : await Promise.all([this.statusOf(`${origin}/favicon.ico`), this.statusOf(`${origin}/llms.txt`)]);
+    if (!this.aborted) await this.checkExternalLinks();
     return {
       startUrl: this.start.href,
       ...this.startFacts,
@@ -92,6 +117,7 @@ export class SiteCrawler {
       linkTargets: this.linkTargets,
       crawlTruncated: this.truncated,
       pagesCrawled: this.crawled,
+      aborted: this.aborted,
     };
   }
 
@@ -185,10 +211,14 @@ export class SiteCrawler {
       this.inflight++;
       try {
         const page = await this.fetchPage(item);
+        // A page in flight when the crawl was stopped is dropped: what it holds may be an aborted fetch.
+        if (!page || this.aborted) {
+          this.stopped = true;
+          return;
+        }
         this.crawled++;
         await hooks.onPage(page);
         await hooks.onProgress?.({ pagesCrawled: this.crawled, pagesQueued: this.queue.length - this.head });
-        if (hooks.shouldStop && (await hooks.shouldStop())) this.stopped = true;
       } finally {
         this.inflight--;
         this.notify();
@@ -196,16 +226,17 @@ export class SiteCrawler {
     }
   }
 
-  /** Politeness: request starts are spaced by delayMs across all workers. */
+  /** Politeness: request starts are spaced by delayMs across all workers; a stop ends the wait at once. */
   private async pace(): Promise<void> {
     if (this.options.delayMs <= 0) return;
     const now = Date.now();
     const at = Math.max(now, this.nextSlot);
     this.nextSlot = at + this.options.delayMs;
-    if (at > now) await new Promise((r) => setTimeout(r, at - now));
+    if (at > now) await abortableSleep(at - now, this.signal);
   }
 
-  private async fetchPage(item: QueueItem): Promise<{ fetch: PageFetch; facts: PageFacts | null; error: string | null }> {
+  /** The page, or null when the crawl was stopped before or while it was fetched. */
+  private async fetchPage(item: QueueItem): Promise<{ fetch: PageFetch; facts: PageFacts | null; error: string | null } | null> {
     const fetch: PageFetch = { url: item.url, finalUrl: item.url, status: 0, depth: item.depth, redirects: [], bytes: 0, headers: {} };
     if (this.sitemapUrls.size) fetch.inSitemap = this.sitemapUrls.has(item.url);
     // A request slot is held from the request until the body is in; parsing and checks run without one.
@@ -213,10 +244,12 @@ export class SiteCrawler {
     let received: Awaited<ReturnType<SiteCrawler['receive']>>;
     try {
       await this.pace();
+      if (this.aborted) return null;
       received = await this.receive(item, fetch);
     } finally {
       this.permits.release();
     }
+    if (this.aborted) return null;
     if ('error' in received) return { fetch, facts: null, error: received.error };
     const { body, finalUrl } = received;
     fetch.bytes = body.length;
@@ -241,7 +274,7 @@ export class SiteCrawler {
     const started = Date.now();
     let response: SafeHttpStreamResponse;
     try {
-      response = await this.client.request(item.url, { stream: true, headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' } });
+      response = await this.client.request(item.url, { stream: true, signal: this.signal, headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' } });
     } catch (err) {
       const code = isSafeHttpError(err) ? err.code : 'CONNECTION_FAILED';
       if (code === 'TIMEOUT') fetch.timedOut = true;
@@ -321,8 +354,10 @@ export class SiteCrawler {
   private async headCheck(url: string): Promise<{ status: number; headers: HeaderMap; redirected: boolean } | null> {
     await this.permits.acquire();
     try {
-      let r = await this.client.request(url, { method: 'HEAD', totalTimeoutMs: 10_000 });
-      if (r.status === 405 || r.status === 501) r = await this.client.request(url, { maxBytes: 1024, onBodyLimit: 'truncate', totalTimeoutMs: 10_000 });
+      if (this.aborted) return null;
+      const signal = this.signal;
+      let r = await this.client.request(url, { method: 'HEAD', totalTimeoutMs: 10_000, signal });
+      if ((r.status === 405 || r.status === 501) && !this.aborted) r = await this.client.request(url, { maxBytes: 1024, onBodyLimit: 'truncate', totalTimeoutMs: 10_000, signal });
       return { status: r.status, headers: r.headers, redirected: r.redirects.length > 0 };
     } catch {
       return null;
@@ -340,7 +375,7 @@ export class SiteCrawler {
     const urls = [...this.externalCandidates];
     let i = 0;
     const worker = async () => {
-      while (i < urls.length) {
+      while (i < urls.length && !this.aborted) {
         const url = urls[i++];
         const r = await this.headCheck(url);
         this.linkTargets.set(url, { status: r?.status ?? null, redirected: r?.redirected ?? false });
@@ -351,7 +386,7 @@ export class SiteCrawler {
 
   private async fetchRobots(url: string): Promise<SiteFacts['robots']> {
     try {
-      const r = await this.client.request(url, { maxBytes: ROBOTS_FETCH_BYTES + 1, onBodyLimit: 'truncate', totalTimeoutMs: 15_000 });
+      const r = await this.client.request(url, { maxBytes: ROBOTS_FETCH_BYTES + 1, onBodyLimit: 'truncate', totalTimeoutMs: 15_000, signal: this.signal });
       this.robotsPolicy = robotsPolicyForStatus(r.status);
       if (this.robotsPolicy !== 'parse') return { status: r.status };
       const robots = parseRobotsTxt(r.body);
@@ -382,12 +417,12 @@ export class SiteCrawler {
     let analysis: SitemapAnalysis | null = null;
     let otherHostUrls = 0;
     let files = 0;
-    while (pending.length && files < MAX_SITEMAP_FILES) {
+    while (pending.length && files < MAX_SITEMAP_FILES && !this.aborted) {
       const url = pending.shift()!;
       files++;
       let response: SafeHttpStreamResponse;
       try {
-        response = await this.client.request(url, { stream: true, maxBytes: 52_428_800, totalTimeoutMs: 60_000 });
+        response = await this.client.request(url, { stream: true, maxBytes: 52_428_800, totalTimeoutMs: 60_000, signal: this.signal });
       } catch {
         if (url === defaultUrl) result.defaultStatus = null;
         continue;
@@ -434,6 +469,20 @@ export class SiteCrawler {
 
 /** Pages in progress per request slot (see run()). */
 const PAGES_PER_REQUEST_SLOT = 3;
+
+/** Resolves after `ms`, or at once when the signal aborts. */
+function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
 
 /** A counting semaphore: at most `size` holders; waiters are served in arrival order. */
 class Permits {

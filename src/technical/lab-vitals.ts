@@ -32,8 +32,12 @@ export interface LabMeterOptions {
 }
 
 export interface LabMeterHandle {
-  /** Sequentially measures each URL; a URL that fails (or times out) has no entry. Assignable to the audit engine's LabMeter. */
-  measure: (urls: string[]) => Promise<Map<string, LabMeasurement>>;
+  /**
+   * Sequentially measures each URL; a URL that fails (or times out) has no entry. Assignable to the audit engine's
+   * LabMeter. An aborted signal ends it at once: the page being measured is closed (its requests with it), the
+   * URLs after it are skipped, and the measurements made before are returned.
+   */
+  measure: (urls: string[], signal?: AbortSignal) => Promise<Map<string, LabMeasurement>>;
   close(): Promise<void>;
 }
 
@@ -172,24 +176,32 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
     return browserPromise;
   };
 
-  const measureOne = async (browser: Browser, rawUrl: string): Promise<LabMeasurement | null> => {
+  const measureOne = async (browser: Browser, rawUrl: string, signal?: AbortSignal): Promise<LabMeasurement | null> => {
     const target = parseLabUrl(rawUrl);
     if (!target) return null;
     const userAgent = options.userAgent ?? (device === 'mobile' ? mobileUserAgent(browser.version()) : undefined);
     const context = await browser.newContext({ ...DEVICES[device], userAgent, serviceWorkers: 'block', acceptDownloads: false });
     let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
     const deadline = Date.now() + timeoutMs;
     const work = runInContext(context, rawUrl, target, deadline);
     work.catch(() => undefined);
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutMs);
     });
+    // Closing the context (below) stops the page and every request it has in flight.
+    const aborted = new Promise<'aborted'>((resolve) => {
+      onAbort = () => resolve('aborted');
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    });
     try {
-      const outcome = await Promise.race([work, timedOut]);
+      const outcome = await Promise.race([work, timedOut, aborted]);
       if (outcome === 'timeout') throw new Error(`lab measurement timed out after ${timeoutMs} ms`);
-      return outcome;
+      return outcome === 'aborted' ? null : outcome;
     } finally {
       clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
       await withTimeout(context.close(), CLOSE_WAIT_MS).catch(() => undefined);
     }
   };
@@ -233,10 +245,9 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
     return toMeasurement(device, before, final, net.bytes);
   };
 
-  const measureAll = async (urls: string[]): Promise<Map<string, LabMeasurement>> => {
-    const results = new Map<string, LabMeasurement>();
+  const measureAll = async (urls: string[], results: Map<string, LabMeasurement>, signal?: AbortSignal): Promise<Map<string, LabMeasurement>> => {
     for (const url of urls) {
-      if (closed) break;
+      if (closed || signal?.aborted) break;
       let browser: Browser;
       try {
         browser = await getBrowser();
@@ -244,8 +255,9 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
         report(null, error);
         break;
       }
+      if (signal?.aborted) break;
       try {
-        const measurement = await measureOne(browser, url);
+        const measurement = await measureOne(browser, url, signal);
         if (measurement) results.set(url, measurement);
       } catch (error) {
         report(url, error);
@@ -254,11 +266,19 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
     return results;
   };
 
-  const measure = (urls: string[]): Promise<Map<string, LabMeasurement>> => {
+  const measure = (urls: string[], signal?: AbortSignal): Promise<Map<string, LabMeasurement>> => {
     // Calls queue behind each other: one page at a time per meter, so measurements do not compete for CPU.
-    const run = queue.then(() => measureAll(urls));
+    const results = new Map<string, LabMeasurement>();
+    const run = queue.then(() => measureAll(urls, results, signal));
     queue = run.catch(() => undefined);
-    return run;
+    if (!signal) return run;
+    // An abort answers at once, also while this call waits behind another caller's measurement.
+    return new Promise((resolve, reject) => {
+      const onAbort = () => resolve(results);
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      run.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
   };
 
   const close = async (): Promise<void> => {

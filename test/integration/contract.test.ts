@@ -62,6 +62,8 @@ const SUCCESS: Record<string, (a: Actor) => Promise<Sample> | Sample> = {
   'GET /api/v1/projects': () => ({ path: '/api/v1/projects' }),
   'GET /api/v1/projects/:projectId/audit': (a) => ({ path: `/api/v1/projects/${a.projectId}/audit?auditId=${ids.auditId}` }),
   'POST /api/v1/projects/:projectId/audit': (a) => ({ path: `/api/v1/projects/${a.projectId}/audit` }),
+  // The started audit: the first call cancels it, later ones get it back as it is.
+  'POST /api/v1/projects/:projectId/audit/cancel': (a) => ({ path: `/api/v1/projects/${a.projectId}/audit/cancel?auditId=${ids.jobId}` }),
   'GET /api/v1/jobs/:jobId': () => ({ path: `/api/v1/jobs/${ids.jobId}` }),
   'GET /api/v1/projects/:projectId/keywords': (a) => ({ path: `/api/v1/projects/${a.projectId}/keywords` }),
   'GET /api/projects': () => ({ path: '/api/projects' }),
@@ -69,6 +71,7 @@ const SUCCESS: Record<string, (a: Actor) => Promise<Sample> | Sample> = {
   'GET /api/projects/:id': (a) => ({ path: `/api/projects/${a.projectId}` }),
   'DELETE /api/projects/:id': async (a) => ({ path: `/api/projects/${(await createProject(t, a.user)).id}` }),
   'POST /api/projects/:id/audit': (a) => ({ path: `/api/projects/${a.projectId}/audit` }),
+  'POST /api/projects/:id/audit/cancel': (a) => ({ path: `/api/projects/${a.projectId}/audit/cancel?auditId=${ids.jobId}` }),
   'GET /api/projects/:id/audit': (a) => ({ path: `/api/projects/${a.projectId}/audit?auditId=${ids.auditId}` }),
   'GET /api/jobs/:jobId': () => ({ path: `/api/jobs/${ids.jobId}` }),
   'GET /api/projects/:id/technical': (a) => ({ path: `/api/projects/${a.projectId}/technical?days=30` }),

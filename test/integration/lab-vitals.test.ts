@@ -108,6 +108,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`lab meter in real Chromium (${CHROMIUM};
   const png = noisePng(800, 400);
   const otherHits: string[] = [];
   const beacons: URLSearchParams[] = [];
+  const siteHits: { path: string; at: number }[] = [];
   let site: Server;
   let other: Server;
   let base = '';
@@ -137,6 +138,9 @@ addEventListener('load', () => {
 <script>new Image().src = '/beacon?w=' + innerWidth + '&dpr=' + devicePixelRatio + '&touch=' + ('ontouchstart' in window) + '&ua=' + encodeURIComponent(navigator.userAgent);</script>
 </body></html>`,
     '/spin': `<!doctype html><html><body><p>Spins forever after load.</p><script>addEventListener('load', () => { for (;;) {} });</script></body></html>`,
+    // Never settles: asks the server for something every 50 ms for as long as it is open.
+    '/ticker': `<!doctype html><html><head><meta charset="utf-8"><title>ticker</title></head><body><p>Ticks.</p>
+<script>setInterval(() => { fetch('/tick?t=' + Date.now()).catch(() => {}); }, 50);</script></body></html>`,
   });
 
   beforeAll(async () => {
@@ -147,6 +151,8 @@ addEventListener('load', () => {
     otherBase = `http://${OTHER_HOST}:${await listen(other, OTHER_HOST)}`;
     site = createServer((req: IncomingMessage, res: ServerResponse) => {
       const url = new URL(req.url ?? '/', 'http://x');
+      siteHits.push({ path: url.pathname, at: Date.now() });
+      if (url.pathname === '/tick') return void res.writeHead(204).end();
       const html = pages()[url.pathname];
       if (html) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
       if (url.pathname === '/slow.png') {
@@ -247,4 +253,32 @@ addEventListener('load', () => {
     expect(beacon?.get('touch')).toBe('true');
     expect(beacon?.get('ua')).toContain('Mobile');
   }, 50_000);
+
+  it('an aborted measurement ends at once: the page is closed, later URLs are skipped, nothing more reaches the site', async () => {
+    const meter = createLabMeter({ chromiumPath: CHROMIUM, timeoutMs: 20_000 });
+    const controller = new AbortController();
+    try {
+      const measuring = meter.measure([`${base}/ticker`, `${base}/stable?after-abort`], controller.signal);
+      const ticking = Date.now();
+      while (!siteHits.some((h) => h.path === '/tick')) {
+        if (Date.now() - ticking > 30_000) throw new Error('the ticker page never ticked');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      controller.abort();
+      const abortedAt = Date.now();
+      const results = await measuring;
+      const took = Date.now() - abortedAt;
+      expect(took).toBeLessThan(1000);
+      expect(results.size).toBe(0);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(siteHits.filter((h) => h.at > abortedAt + 1000)).toEqual([]);
+      expect(siteHits.some((h) => h.path === '/stable' && h.at >= abortedAt)).toBe(false);
+      // A signal aborted before the call: nothing is measured, nothing is requested.
+      const before = siteHits.length;
+      expect((await meter.measure([`${base}/stable`], AbortSignal.abort())).size).toBe(0);
+      expect(siteHits.length).toBe(before);
+    } finally {
+      await meter.close();
+    }
+  }, 60_000);
 });

@@ -144,7 +144,7 @@ describe('plain @Field properties', () => {
     const schema = await buildDomainSchema();
     const project = (schema.getType('Project') as GraphQLObjectType).getFields();
     const withResolver = Object.keys(project).filter((name) => project[name].resolve);
-    expect(withResolver.sort()).toEqual(['lastAuditScore', 'latestAudit']);
+    expect(withResolver.sort()).toEqual(['lastAuditScore', 'latestAudit', 'scoreChange']);
     const counts = (schema.getType('ProjectCounts') as GraphQLObjectType).getFields();
     expect(Object.values(counts).some((f) => f.resolve)).toBe(false);
     for (const root of [schema.getQueryType()!, schema.getMutationType()!]) {
