@@ -47,13 +47,13 @@ export function AuthForm({ mode, redirectTo }: { mode: 'sign-in' | 'sign-up'; re
   }
 
   return (
-    <section className="page auth-page" aria-labelledby="auth-title">
+    // The server's verdict holds until the user edits the form: a field it marks invalid would otherwise block the next try.
+    <section className="page auth-page" aria-labelledby="auth-title" onInput={() => problem !== NO_PROBLEM && setProblem(NO_PROBLEM)}>
       <h1 id="auth-title">{signUp ? 'Create your account' : 'Sign in'}</h1>
       <p className="muted">
         {signUp ? 'Your account comes with a personal organization for your projects.' : 'Welcome back. Sign in to see your projects.'}
       </p>
-      {/* The server's verdict holds until the user edits the form: a field it marks invalid would otherwise block the next try. */}
-      <Form className="form card" onSubmit={submit} validationErrors={problem.fields} onInput={() => problem !== NO_PROBLEM && setProblem(NO_PROBLEM)}>
+      <Form className="form card" onSubmit={submit} validationErrors={problem.fields}>
         {problem.form && (
           <div className="callout callout-error" role="alert">
             {problem.form}
