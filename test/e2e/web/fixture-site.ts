@@ -10,8 +10,27 @@ const page = (title: string, body: string, head = '') =>
  * about page, a 404 link, a page with a very short text, and a page whose <title> is a script tag (which the
  * web app must show as text, never run).
  */
-export function fixturePages(origin: string): Record<string, { status?: number; type?: string; body: string }> {
+export interface FixturePage {
+  status?: number;
+  type?: string;
+  body: string;
+  /** Wait this long before answering (a slow site, to watch and cancel an audit). */
+  delayMs?: number;
+}
+
+/** /slow/: a site whose every page takes 700 ms and links to the next ones, so an audit runs for a while. */
+function slowPages(): Record<string, FixturePage> {
+  const pages: Record<string, FixturePage> = {};
+  for (let i = 0; i <= 40; i += 1) {
+    const links = [i + 1, i + 2].filter((n) => n <= 40).map((n) => `<a href="/slow/${n}">Slow page ${n}</a>`).join(' ');
+    pages[i === 0 ? '/slow/' : `/slow/${i}`] = { delayMs: 700, body: page(`Slow page ${i}`, `<h1>Slow page ${i}</h1><p>Patience is a virtue.</p>${links}`) };
+  }
+  return pages;
+}
+
+export function fixturePages(origin: string): Record<string, FixturePage> {
   return {
+    ...slowPages(),
     '/': {
       body: page(
         'Fixture Garden — plants for small balconies',
@@ -51,7 +70,7 @@ export interface FixtureSite {
 }
 
 export async function startFixtureSite(): Promise<FixtureSite> {
-  let pages: ReturnType<typeof fixturePages> = {};
+  let pages: Record<string, FixturePage> = {};
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     const found = pages[path];
@@ -59,10 +78,19 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end(page('Not found', '<h1>Not found</h1>'));
       return;
     }
-    res.writeHead(found.status ?? 200, { 'content-type': `${found.type ?? 'text/html'}; charset=utf-8` }).end(found.body);
+    const answer = () => res.writeHead(found.status ?? 200, { 'content-type': `${found.type ?? 'text/html'}; charset=utf-8` }).end(found.body);
+    if (found.delayMs) setTimeout(answer, found.delayMs);
+    else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   pages = fixturePages(origin);
-  return { origin, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    origin,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

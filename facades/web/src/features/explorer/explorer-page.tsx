@@ -3,6 +3,7 @@ import { GraphiQL } from 'graphiql';
 import { createGraphiQLFetcher } from '@graphiql/toolkit';
 import 'graphiql/setup-workers/vite';
 import 'graphiql/style.css';
+import './explorer.css';
 import { useDocumentTitle } from '../../components/document-title';
 
 const DEFAULT_QUERY = `# The GraphQL domain API: every screen of this web app uses it.
@@ -49,7 +50,9 @@ export function ExplorerPage() {
   return (
     <div className="explorer">
       <h1 className="visually-hidden">GraphQL explorer</h1>
-      <GraphiQL fetcher={fetcher} defaultQuery={DEFAULT_QUERY} storage={storage} shouldPersistHeaders={false} defaultEditorToolsVisibility={false} />
+      <GraphiQL fetcher={fetcher} defaultQuery={DEFAULT_QUERY} storage={storage} shouldPersistHeaders={false} defaultEditorToolsVisibility={false}>
+        <GraphiQL.Logo>GraphQL explorer</GraphiQL.Logo>
+      </GraphiQL>
     </div>
   );
 }

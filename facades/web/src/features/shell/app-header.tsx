@@ -62,8 +62,11 @@ function UsageRow({ label, used, limit }: { label: string; used: number; limit?:
   );
 }
 
+/** Usage changes with the projects, audits and keys: a mutation returning one of them refetches it. */
+const USAGE_CONTEXT = { additionalTypenames: ['Project', 'DeleteProjectPayload', 'Audit', 'StartAuditPayload', 'ApiKey', 'CreatedApiKey', 'Keyword'] };
+
 export function AppHeader({ user }: { user: HeaderUser }) {
-  const [{ data }] = useQuery({ query: ShellViewerDocument });
+  const [{ data }] = useQuery({ query: ShellViewerDocument, context: USAGE_CONTEXT });
   const navigate = useNavigate();
   const router = useRouter();
   const resetGraphQL = useResetGraphQL();
