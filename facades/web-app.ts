@@ -19,7 +19,7 @@ const cspWith = (styleSrc: string) => [
   "img-src 'self' data:",
   "font-src 'self' data:",
   "connect-src 'self'",
-  "worker-src 'self' blob:",
+  "worker-src 'self'",
   "manifest-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",

@@ -35,6 +35,7 @@ export default defineConfig({
   server: {
     host: '127.0.0.1',
     port: 5173,
-    proxy: Object.fromEntries(['/graphql', '/api', '/docs', '/healthz', '/readyz'].map((path) => [path, { target: api, changeOrigin: false }])),
+    // API paths go to the API; /graphql/explorer is a page of this app, so /graphql is matched exactly.
+    proxy: Object.fromEntries(['^/graphql$', '^/api/', '^/docs', '^/healthz$', '^/readyz$'].map((path) => [path, { target: api, changeOrigin: false }])),
   },
 });

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { GraphiQL } from 'graphiql';
 import { createGraphiQLFetcher } from '@graphiql/toolkit';
-import 'graphiql/setup-workers/vite';
+import './monaco-workers';
 import 'graphiql/style.css';
 import './explorer.css';
 import { useDocumentTitle } from '../../components/document-title';
