@@ -83,7 +83,6 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   const description = page.getByRole('button', { name: /Meta description/i }).first();
   await expect(description).toBeVisible();
   await expectAccessible(page, 'the audit issues page');
-  await screenshotFor(page, 'audit-issues');
   await description.click();
   await expect(description).toHaveAttribute('aria-expanded', 'true');
   const affected = page.getByRole('list', { name: 'Affected pages' });
@@ -91,6 +90,7 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   await affected.getByRole('button', { name: /Suggest a fix/ }).first().click();
   await expect(page.getByText(/Written by (the rules engine|a language model)/)).toBeVisible();
   await expectAccessible(page, 'an expanded issue with its fix');
+  await screenshotFor(page, 'audit-issues');
   await page.getByLabel('Search issues').fill('zzzz-no-such-issue');
   await expect(page.getByRole('status').filter({ hasText: /0 issues shown/ })).toBeVisible();
   await page.getByLabel('Search issues').fill('');

@@ -1,5 +1,6 @@
 import { useMutation } from 'urql';
 import { Button } from '../../components/button';
+import { CodeBlock } from '../../components/code-block';
 import { ErrorMessage } from '../../components/status';
 import { SuggestFixDocument } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
@@ -28,11 +29,7 @@ export function FixSuggestion({ projectId, issueId, url }: { projectId: string; 
               ))}
             </ol>
           )}
-          {fix.code && (
-            <pre className="code">
-              <code>{fix.code}</code>
-            </pre>
-          )}
+          {fix.code && <CodeBlock code={fix.code} label="Code to apply" />}
           <p className="muted small">{fix.source === 'LLM' ? `Written by a language model${fix.model ? ` (${fix.model})` : ''}; check it before applying.` : 'Written by the rules engine from the page’s own content.'}</p>
         </section>
       )}

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Form } from 'react-aria-components';
 import { Button } from '../../components/button';
+import { CodeBlock } from '../../components/code-block';
 import { TextField } from '../../components/text-field';
 import { MetaTagsToolDocument } from '../../gql/graphql';
 import { InputMode } from './input-mode';
@@ -86,9 +87,7 @@ export function MetaTagsToolPage() {
           </ReportSection>
           <ReportSection title="Structured data (JSON-LD)">
             {Array.isArray(report.jsonLd) && report.jsonLd.length ? (
-              <pre className="code">
-                <code>{JSON.stringify(report.jsonLd, null, 2)}</code>
-              </pre>
+              <CodeBlock code={JSON.stringify(report.jsonLd, null, 2)} label="JSON-LD blocks" />
             ) : (
               <p className="muted">No JSON-LD blocks.</p>
             )}
