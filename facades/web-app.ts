@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
@@ -79,20 +79,30 @@ export async function registerWebApp(app: FastifyInstance, root = WEB_DIST): Pro
     setHeaders: (reply) => void reply.header('x-content-type-options', 'nosniff'),
   });
 
-  let index: Buffer | null = null;
   let favicon: Buffer | null = null;
   const load = async (name: string) => readFile(join(root, name)).catch(() => null);
+  // index.html names the current build's hashed files: re-read when a new build replaced it (one stat per page).
+  let index: { mtimeMs: number; html: Buffer } | null = null;
+  const currentIndex = async (): Promise<Buffer | null> => {
+    const mtimeMs = (await stat(join(root, 'index.html')).catch(() => null))?.mtimeMs;
+    if (mtimeMs === undefined) return null;
+    if (index?.mtimeMs !== mtimeMs) {
+      const html = await load('index.html');
+      index = html ? { mtimeMs, html } : null;
+    }
+    return index?.html ?? null;
+  };
 
   const sendIndex = async (_request: FastifyRequest, reply: FastifyReply, csp = WEB_CSP): Promise<FastifyReply> => {
-    index ??= await load('index.html');
-    if (!index) {
+    const html = await currentIndex();
+    if (!html) {
       return reply
         .code(503)
         .headers({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
         .type('text/plain; charset=utf-8')
         .send('The web application is not built. Run `npm run build:web` (or `npm start`, which builds it).\n');
     }
-    return reply.headers(WEB_PAGE_HEADERS).header('content-security-policy', csp).type('text/html; charset=utf-8').send(index);
+    return reply.headers(WEB_PAGE_HEADERS).header('content-security-policy', csp).type('text/html; charset=utf-8').send(html);
   };
 
   app.get('/', sendIndex);

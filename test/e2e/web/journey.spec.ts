@@ -103,6 +103,12 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   expect(alerted).toBe(false);
   await page.getByRole('button', { name: /^Status/ }).click();
   await expect(page.getByRole('columnheader', { name: /Status/ })).toHaveAttribute('aria-sort', 'ascending');
+  await page.getByText('4xx', { exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Pages 1–1 of 1' })).toBeVisible();
+  await expect(page.getByRole('rowheader', { name: `${site.origin}/gone` })).toBeVisible();
+  await expect(page).toHaveURL(/status=.*CLIENT_ERROR/);
+  await page.getByText('4xx', { exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: /Pages 1–\d+ of \d+/ })).toBeVisible();
   await expectAccessible(page, 'the pages explorer');
 
   // Settings → API keys: the full key is shown once, works on /api/v1, is gone after a reload, and can be revoked.
@@ -179,6 +185,11 @@ test('sign-in errors are shown at the field; unknown pages get the 404 page', as
 
   await page.goto('/sign-up');
   await page.getByLabel('Name').fill('Someone Else');
+  await page.getByLabel('E-mail').fill(`short-${Date.now()}@example.test`);
+  await page.getByLabel('Password').fill('short');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByLabel('Password')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText(/lengthen this text to 8 characters or more/i)).toBeVisible();
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill('another-long-password');
   expectConsoleError(/status of 422|status of 400/);
