@@ -42,7 +42,13 @@ export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
       {
         width: el.clientWidth || 600,
         height: HEIGHT,
-        scales: { y: { range: [0, 100] } },
+        // One audit is a single instant, for which uPlot spans 1,000 days: centre it in two days instead.
+        scales: {
+          x: { time: true, range: (u, min, max) => (u.data[0].length === 1 ? [u.data[0][0] - 86_400, u.data[0][0] + 86_400] : [min, max]) },
+          y: { range: [0, 100] },
+        },
+        // The legend toggles series; values on hover would only repeat the table below.
+        legend: { live: false },
         axes: [axis, { ...axis, values: (_u, ticks) => ticks.map(String) }],
         series: [
           { value: (_u, v) => (v == null ? '—' : formatShortDate(new Date(v * 1000).toISOString())) },
@@ -63,7 +69,7 @@ export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
   return (
     <figure className="chart" aria-labelledby="score-history-caption">
       <figcaption id="score-history-caption" className="chart-caption">
-        Scores of the last {points.length} completed {points.length === 1 ? 'audit' : 'audits'}
+        {points.length === 1 ? 'Scores of the first completed audit; the history grows with each audit' : `Scores of the last ${points.length} completed audits`}
       </figcaption>
       <div ref={box} className="chart-canvas" aria-hidden="true" />
       <table className="visually-hidden">
