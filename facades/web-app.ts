@@ -76,6 +76,8 @@ export async function registerWebApp(app: FastifyInstance, root = WEB_DIST): Pro
     cacheControl: true,
     maxAge: '365d',
     immutable: true,
+    // The build writes .br and .gz beside each asset; the browser gets the smallest it accepts.
+    preCompressed: true,
     setHeaders: (reply) => void reply.header('x-content-type-options', 'nosniff'),
   });
 

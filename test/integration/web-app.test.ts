@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { WEB_DIST } from '../../facades/web-app.js';
@@ -49,7 +50,22 @@ describe('the web application is served by the API process', () => {
     const missing = await get('/assets/index-doesnotexist.js');
     expect(missing.statusCode).toBe(404);
     expect(missing.headers['content-type']).toMatch(/application\/json/);
-    expect(readdirSync(join(WEB_DIST, 'assets')).every((f) => /-[A-Za-z0-9_-]{8}\.[a-z0-9]+$/.test(f))).toBe(true);
+    expect(readdirSync(join(WEB_DIST, 'assets')).every((f) => /-[A-Za-z0-9_-]{8}\.[a-z0-9]+(\.br|\.gz)?$/.test(f))).toBe(true);
+  });
+
+  it('assets go out precompressed (Brotli, else gzip) to browsers that accept it, the same bytes once decoded', async () => {
+    const url = `/assets/${entryScript()}`;
+    const plain = await get(url);
+    const br = await get(url, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    expect(brotliDecompressSync(br.rawPayload).equals(plain.rawPayload)).toBe(true);
+    const gz = await get(url, { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).equals(plain.rawPayload)).toBe(true);
+    expect(plain.headers['content-encoding']).toBeUndefined();
   });
 
   it.each(['/projects', '/projects/0191e2c0-0000-7000-8000-000000000000/audits/x/pages', '/settings/api-keys', '/tools/robots', '/no/such/page'])(

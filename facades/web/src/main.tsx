@@ -2,8 +2,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';
 import { GraphQLProvider } from './lib/graphql-client';
+import { currentSession } from './lib/auth-client';
 import { router } from './app/router';
 import './styles.css';
+
+// The first page's code and the session are fetched at once: the route guards wait for the session, and the
+// router would only then start loading the page's chunks.
+void currentSession();
+for (const route of router.getMatchedRoutes(window.location.pathname)[0]) void router.loadRouteChunk(route)?.catch(() => undefined);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

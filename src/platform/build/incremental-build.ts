@@ -10,6 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -32,6 +33,33 @@ export interface BuildTarget {
   command(): string[];
   /** Environment of the build; a test runner's NODE_ENV=test must not give the web app React's development build. */
   env?: Record<string, string>;
+  /** Runs after a successful build, before the stamp is written. */
+  after?(): void;
+}
+
+const COMPRESSIBLE = /\.(js|mjs|css|svg|json|html|ttf|txt|map)$/;
+
+/**
+ * Writes .br and .gz beside each compressible asset of the web build, which @fastify/static serves to
+ * browsers that accept them (preCompressed): 7.7 MB of assets are 2.1 MB in Brotli. Done once per build
+ * (~1.6 s) rather than per response. Brotli quality 9: quality 11 took 17 s for 3% less.
+ */
+export function precompressAssets(dir: string): { files: number; raw: number; brotli: number } {
+  let files = 0;
+  let raw = 0;
+  let brotli = 0;
+  for (const name of readdirSync(dir)) {
+    if (!COMPRESSIBLE.test(name)) continue;
+    const body = readFileSync(join(dir, name));
+    if (body.length < 1024) continue;
+    const br = brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } });
+    writeFileSync(join(dir, `${name}.br`), br);
+    writeFileSync(join(dir, `${name}.gz`), gzipSync(body, { level: 9 }));
+    files += 1;
+    raw += body.length;
+    brotli += br.length;
+  }
+  return { files, raw, brotli };
 }
 
 export const TARGETS: Record<BuildTarget['name'], BuildTarget> = {
@@ -51,6 +79,7 @@ export const TARGETS: Record<BuildTarget['name'], BuildTarget> = {
     clean: [],
     command: () => [join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js'), 'build', '--config', 'facades/web/vite.config.ts', '--logLevel', 'warn'],
     env: { NODE_ENV: 'production' },
+    after: () => void precompressAssets(join(ROOT, 'dist', 'web', 'assets')),
   },
 };
 
@@ -93,6 +122,7 @@ export function buildIfChanged(target: BuildTarget, force = false): boolean {
   const started = Date.now();
   const result = spawnSync(process.execPath, target.command(), { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...target.env } });
   if (result.status !== 0) throw new Error(`${target.name} build failed (exit code ${result.status ?? result.signal})`);
+  target.after?.();
   mkdirSync(dirname(stamp), { recursive: true });
   writeFileSync(stamp, `${sum}\n`);
   process.stderr.write(`built ${target.name} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

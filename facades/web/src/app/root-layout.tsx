@@ -1,6 +1,5 @@
 import { Suspense } from 'react';
-import { Link, Outlet, useRouterState } from '@tanstack/react-router';
-import { authClient } from '../lib/auth-client';
+import { Link, Outlet, useRouteContext, useRouterState } from '@tanstack/react-router';
 import { AppHeader } from '../features/shell';
 
 /** Header for visitors: what they can use without an account. */
@@ -29,22 +28,20 @@ function PublicHeader() {
   );
 }
 
-/** Same height as the headers, while the session is read: nothing below moves when it arrives. */
+/** Same height as the headers, while the signed-in header's code loads: nothing below moves when it arrives. */
 const HeaderPlaceholder = () => <header className="app-header" aria-busy="true" />;
 
 export function RootLayout() {
-  const session = authClient.useSession();
+  const { session } = useRouteContext({ from: '__root__' });
   const explorer = useRouterState({ select: (s) => s.location.pathname === '/graphql/explorer' });
   return (
     <div className={explorer ? 'layout layout-full' : 'layout'}>
       <a href="#main" className="skip-link">
         Skip to content
       </a>
-      {session.isPending ? (
-        <HeaderPlaceholder />
-      ) : session.data ? (
+      {session ? (
         <Suspense fallback={<HeaderPlaceholder />}>
-          <AppHeader user={session.data.user} />
+          <AppHeader user={session.user} />
         </Suspense>
       ) : (
         <PublicHeader />

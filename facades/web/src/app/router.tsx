@@ -1,27 +1,33 @@
 import { createRootRouteWithContext, createRoute, createRouter, redirect } from '@tanstack/react-router';
+import type { Client } from '@urql/core';
 import { currentSession, type Session } from '../lib/auth-client';
+import { currentGraphQLClient } from '../lib/graphql-client';
 import { LandingPage } from '../features/landing';
 import { SignInPage, SignUpPage } from '../features/auth';
-import { DashboardPage, ProjectOverviewPage } from '../features/projects';
-import { AuditIssuesPage, PagesExplorerPage, parseIssueSearch, parsePageSearch } from '../features/audits';
+import { DashboardPage, ProjectOverviewPage, prefetchDashboard, prefetchProjectOverview } from '../features/projects';
+import { AuditIssuesPage, PagesExplorerPage, parseIssueSearch, parsePageSearch, prefetchAuditIssues } from '../features/audits';
 import { ApiKeysPage, MembersPage, SettingsLayout } from '../features/settings';
 import { HeadersToolPage, MetaTagsToolPage, RobotsToolPage, SitemapToolPage, ToolsIndexPage } from '../features/tools';
 import { ExplorerPage } from '../features/explorer';
+import { prefetchHeader } from '../features/shell';
 import { RootLayout } from './root-layout';
 import { NotFoundPage, RouteError, RoutePending } from './route-states';
 
 export interface RouterContext {
-  session(): Promise<Session | null>;
+  loadSession(): Promise<Session | null>;
+  graphql(): Client;
 }
 
+/** The session is read once per navigation, here; every guard and the header use this one answer. */
 const rootRoute = createRootRouteWithContext<RouterContext>()({
+  beforeLoad: async ({ context }) => ({ session: await context.loadSession() }),
   component: RootLayout,
   notFoundComponent: NotFoundPage,
 });
 
 /** Pages for visitors: a signed-in user goes straight to the projects. */
-const signedOutOnly = async ({ context }: { context: RouterContext }) => {
-  if (await context.session()) throw redirect({ to: '/projects' });
+const signedOutOnly = ({ context }: { context: { session: Session | null } }) => {
+  if (context.session) throw redirect({ to: '/projects' });
 };
 
 const landingRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', beforeLoad: signedOutOnly, component: LandingPage });
@@ -42,17 +48,30 @@ const signUpRoute = createRoute({ getParentRoute: () => rootRoute, path: '/sign-
 const appRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'app',
-  beforeLoad: async ({ context, location }) => {
-    if (!(await context.session())) throw redirect({ to: '/sign-in', search: { redirect: location.href } });
+  beforeLoad: ({ context, location }) => {
+    if (!context.session) throw redirect({ to: '/sign-in', search: { redirect: location.href } });
   },
+  // The header's query starts with the page's, while their code loads (route loaders do not block rendering).
+  loader: ({ context }) => prefetchHeader(context.graphql()),
 });
 
-const projectsRoute = createRoute({ getParentRoute: () => appRoute, path: '/projects', component: DashboardPage });
-const projectRoute = createRoute({ getParentRoute: () => appRoute, path: '/projects/$projectId', component: ProjectOverviewPage });
+const projectsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/projects',
+  loader: ({ context }) => prefetchDashboard(context.graphql()),
+  component: DashboardPage,
+});
+const projectRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/projects/$projectId',
+  loader: ({ context, params }) => prefetchProjectOverview(context.graphql(), params.projectId),
+  component: ProjectOverviewPage,
+});
 const auditIssuesRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/projects/$projectId/audits/$auditId',
   validateSearch: parseIssueSearch,
+  loader: ({ context, params }) => prefetchAuditIssues(context.graphql(), params.projectId, params.auditId),
   component: AuditIssuesPage,
 });
 const auditPagesRoute = createRoute({
@@ -96,7 +115,7 @@ const routeTree = rootRoute.addChildren([
 
 export const router = createRouter({
   routeTree,
-  context: { session: currentSession },
+  context: { loadSession: currentSession, graphql: currentGraphQLClient },
   defaultPendingComponent: RoutePending,
   defaultErrorComponent: RouteError,
   defaultNotFoundComponent: NotFoundPage,

@@ -29,3 +29,11 @@ export function createGraphQLClient(): Client {
     preferGetMethod: false,
   });
 }
+
+/**
+ * Route loaders fetch a page's data from the network on each navigation (while the page's code loads); the
+ * page then reads it with PREFETCHED (cache-first), sharing the request in flight or its result instead of
+ * asking again. Mutations still refetch what they change (urql's document cache, by typename).
+ */
+export const FRESH = { requestPolicy: 'network-only' } as const;
+export const PREFETCHED = { requestPolicy: 'cache-first' } as const;

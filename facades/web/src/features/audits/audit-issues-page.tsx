@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../../components/document-title';
 import { EmptyState, ErrorMessage, Loading } from '../../components/status';
 import { AuditIssuesDocument, type AuditIssuesQuery, type IssueCategory, type Severity } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
+import { PREFETCHED } from '../../lib/urql';
 import { formatNumber, plural } from '../../lib/format';
 import { AuditHeading } from './audit-heading';
 import { IssueOccurrences } from './issue-occurrences';
@@ -75,7 +76,7 @@ export function AuditIssuesPage() {
   const { projectId, auditId } = route.useParams();
   const search = route.useSearch();
   const navigate = route.useNavigate();
-  const [{ data, fetching, error }] = useQuery({ query: AuditIssuesDocument, variables: { projectId, auditId } });
+  const [{ data, fetching, error }] = useQuery({ query: AuditIssuesDocument, variables: { projectId, auditId }, ...PREFETCHED });
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [text, setText] = useState(search.q ?? '');
   const deferredText = useDeferredValue(text);
@@ -86,10 +87,13 @@ export function AuditIssuesPage() {
   const listRef = useRef<HTMLDivElement>(null);
   // Where the list starts on the page: the window virtualizer counts from the top of the document.
   const [listTop, setListTop] = useState(0);
+  const hasList = issues !== undefined;
   useLayoutEffect(() => {
-    const top = listRef.current ? listRef.current.getBoundingClientRect().top + window.scrollY : 0;
-    if (top !== listTop) setListTop(top);
-  });
+    const measure = () => setListTop(listRef.current ? listRef.current.getBoundingClientRect().top + window.scrollY : 0);
+    measure();
+    window.addEventListener('resize', measure);
+    return () => window.removeEventListener('resize', measure);
+  }, [hasList]);
   const virtualizer = useWindowVirtualizer({
     count: rows.length,
     estimateSize: (i) => (rows[i].kind === 'group' ? 52 : 58),

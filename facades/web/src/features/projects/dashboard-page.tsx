@@ -9,6 +9,7 @@ import { ScoreBadge, ScoreChange } from '../../components/score';
 import { EmptyState, ErrorMessage, Loading } from '../../components/status';
 import { DashboardProjectsDocument } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
+import { PREFETCHED } from '../../lib/urql';
 import { formatDateTime, formatRelative } from '../../lib/format';
 import { PLAN_LABEL } from '../../lib/plan';
 import { DeleteProjectDialog, NewProjectDialog, RenameProjectDialog, type ProjectRef } from './project-dialogs';
@@ -16,7 +17,7 @@ import { DeleteProjectDialog, NewProjectDialog, RenameProjectDialog, type Projec
 export function DashboardPage() {
   useDocumentTitle('Projects');
   const navigate = useNavigate();
-  const [{ data, fetching, error }, refetch] = useQuery({ query: DashboardProjectsDocument });
+  const [{ data, fetching, error }, refetch] = useQuery({ query: DashboardProjectsDocument, ...PREFETCHED });
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<ProjectRef | null>(null);
   const [deleting, setDeleting] = useState<ProjectRef | null>(null);

@@ -8,6 +8,7 @@ import { ScoreChange, ScoreRing } from '../../components/score';
 import { Callout, EmptyState, ErrorMessage, Loading } from '../../components/status';
 import { CancelAuditDocument, ProjectOverviewDocument, StartAuditDocument, type OverviewAuditFragment } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
+import { PREFETCHED } from '../../lib/urql';
 import { formatDateTime, formatNumber, formatRelative } from '../../lib/format';
 import { AuditProgress } from './audit-progress';
 import { ScoreHistoryChart, type ScorePoint } from './score-history-chart';
@@ -76,7 +77,7 @@ function LatestResult({ projectId, audit, change }: { projectId: string; audit: 
 
 export function ProjectOverviewPage() {
   const { projectId } = route.useParams();
-  const [{ data, fetching, error }, refetch] = useQuery({ query: ProjectOverviewDocument, variables: { projectId } });
+  const [{ data, fetching, error }, refetch] = useQuery({ query: ProjectOverviewDocument, variables: { projectId }, ...PREFETCHED });
   const [started, startAudit] = useMutation(StartAuditDocument);
   const [cancelled, cancelAudit] = useMutation(CancelAuditDocument);
   const [actionProblem, setActionProblem] = useState<ReturnType<typeof problemOf>>(null);

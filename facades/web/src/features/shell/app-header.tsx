@@ -4,6 +4,7 @@ import { Button as AriaButton, Dialog, DialogTrigger, Header, ListBox, ListBoxIt
 import { ShellViewerDocument } from '../../gql/graphql';
 import { authClient, forgetSession } from '../../lib/auth-client';
 import { useResetGraphQL } from '../../lib/graphql-client';
+import { PREFETCHED } from '../../lib/urql';
 import { PLAN_LABEL } from '../../lib/plan';
 import { formatNumber } from '../../lib/format';
 
@@ -28,7 +29,13 @@ function OrganizationSwitcher({ currentId }: { currentId: string | undefined }) 
     await navigate({ to: '/projects' });
   }
   return (
-    <Select className="org-switcher" selectedKey={currentId ?? null} onSelectionChange={(key) => void choose(String(key))} isDisabled={list.length < 2}>
+    <Select
+      className="org-switcher"
+      selectedKey={currentId ?? null}
+      onSelectionChange={(key) => void choose(String(key))}
+      isDisabled={list.length < 2}
+      placeholder="Loading…"
+    >
       <Label className="visually-hidden">Organization</Label>
       <AriaButton className="btn btn-quiet select-button">
         <SelectValue />
@@ -66,7 +73,7 @@ function UsageRow({ label, used, limit }: { label: string; used: number; limit?:
 const USAGE_CONTEXT = { additionalTypenames: ['Project', 'DeleteProjectPayload', 'Audit', 'StartAuditPayload', 'ApiKey', 'CreatedApiKey', 'Keyword'] };
 
 export function AppHeader({ user }: { user: HeaderUser }) {
-  const [{ data }] = useQuery({ query: ShellViewerDocument, context: USAGE_CONTEXT });
+  const [{ data }] = useQuery({ query: ShellViewerDocument, context: USAGE_CONTEXT, ...PREFETCHED });
   const navigate = useNavigate();
   const router = useRouter();
   const resetGraphQL = useResetGraphQL();
@@ -99,7 +106,10 @@ export function AppHeader({ user }: { user: HeaderUser }) {
         </Link>
       </nav>
       <div className="header-end">
-        <OrganizationSwitcher currentId={org?.id} />
+        <div className="header-slot-org">
+          <OrganizationSwitcher currentId={org?.id} />
+        </div>
+        <div className="header-slot-plan">
         {org && usage && (
           <DialogTrigger>
             <AriaButton className="btn btn-quiet plan-button">
@@ -124,6 +134,7 @@ export function AppHeader({ user }: { user: HeaderUser }) {
             </Popover>
           </DialogTrigger>
         )}
+        </div>
         <MenuTrigger>
           <AriaButton className="btn btn-quiet user-button">
             {/* The initial is drawn by CSS: the button's visible text is the name its accessible name contains. */}

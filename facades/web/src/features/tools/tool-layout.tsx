@@ -1,10 +1,9 @@
 import { useState, type ReactNode } from 'react';
-import { Link } from '@tanstack/react-router';
+import { Link, useRouteContext } from '@tanstack/react-router';
 import { useClient } from 'urql';
 import type { TypedDocumentNode } from '@urql/core';
 import { useDocumentTitle } from '../../components/document-title';
 import { problemOf, type ApiProblem } from '../../lib/api-problem';
-import { authClient } from '../../lib/auth-client';
 
 /** Runs a tool's query when the form is sent (never from the cache: the page may have changed). */
 export function useToolQuery<Data, Variables extends Record<string, unknown>>(document: TypedDocumentNode<Data, Variables>, labels: Record<string, string> = {}) {
@@ -20,7 +19,7 @@ export function useToolQuery<Data, Variables extends Record<string, unknown>>(do
 
 /** A tool's problem; a rate limit is explained, with what signing in changes. */
 export function ToolProblem({ problem }: { problem: ApiProblem | null }) {
-  const session = authClient.useSession();
+  const { session } = useRouteContext({ from: '__root__' });
   if (!problem || Object.keys(problem.fields).length > 0) return null;
   const limited = problem.code === 'RATE_LIMITED';
   return (
@@ -29,11 +28,11 @@ export function ToolProblem({ problem }: { problem: ApiProblem | null }) {
       <p>{problem.message}</p>
       {limited && (
         <p>
-          {session.data
+          {session
             ? 'Your organization’s plan sets how many requests a minute you can make.'
             : 'Without an account, the free tools accept a few requests a minute from each visitor. '}
           {problem.retryAfterSeconds !== null && `You can try again in ${problem.retryAfterSeconds} seconds. `}
-          {!session.data && (
+          {!session && (
             <>
               <Link to="/sign-up">Sign up</Link> or <Link to="/sign-in">sign in</Link> for a higher limit.
             </>
