@@ -218,7 +218,7 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
       'LCP: last largest-contentful-paint entry after ready; CLS: sum of layout shifts without recent input (one window: the load); TBT: long tasks beyond 50 ms between FCP and ready (Lighthouse clipping)',
       'ready: the first frame in which the page shows what it is for (landing and sign-in: heading / button; dashboard and static: 50 table rows; issues: the first issue button), confirmed visible by Playwright',
       `issues page: the search term entered as one input event (Playwright fill), then cleared; times run from the event's timestamp to the DOM change and to the frame after it, in the page`,
-      'bytes: CDP Network.loadingFinished encodedDataLength (headers + body as received; the server compresses nothing), summed until the read-out',
+      'bytes: CDP Network.loadingFinished encodedDataLength (headers + body as received: assets Brotli-precompressed, HTML and API responses uncompressed), summed until the read-out',
       `machine: ${cpus().length} CPUs, 1-min load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (other work on the box shows in the min-max spread)`,
       '',
       formatPageTable(summaries),
