@@ -41,3 +41,15 @@ export function Callout({ tone = 'info', title, children }: { tone?: 'info' | 'w
     </div>
   );
 }
+
+/** A page whose main query failed: "X not found" (missing, or another organization's) or the API's reason. */
+export function PageLoadError({ problem, what, children }: { problem: ApiProblem | null; what: string; children: ReactNode }) {
+  const missing = problem?.code === 'NOT_FOUND';
+  return (
+    <section className="page narrow">
+      <h1>{missing ? `${what} not found` : `The ${what.toLowerCase()} could not be loaded`}</h1>
+      <ErrorMessage problem={problem} title={missing ? 'It may have been deleted, or it belongs to another organization.' : 'Error'} />
+      {children}
+    </section>
+  );
+}

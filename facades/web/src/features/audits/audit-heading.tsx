@@ -1,6 +1,9 @@
 import { Link } from '@tanstack/react-router';
 import { AuditStatusBadge } from '../../components/audit-status';
+import type { CombinedError } from '@urql/core';
+import { PageLoadError } from '../../components/status';
 import type { AuditHeadingFragment } from '../../gql/graphql';
+import { problemOf } from '../../lib/api-problem';
 import { formatDateTime, formatNumber } from '../../lib/format';
 
 /** Breadcrumb, title and the audit's two views (issues, pages). */
@@ -35,5 +38,16 @@ export function AuditHeading({ projectId, projectName, audit, view }: { projectI
         </Link>
       </nav>
     </>
+  );
+}
+
+/** An audit page whose query failed, with the way back to its project. */
+export function AuditLoadError({ projectId, error }: { projectId: string; error: CombinedError | undefined }) {
+  return (
+    <PageLoadError problem={problemOf(error)} what="Audit">
+      <Link to="/projects/$projectId" params={{ projectId }}>
+        Back to the project
+      </Link>
+    </PageLoadError>
   );
 }

@@ -1,15 +1,14 @@
 import { useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { getRouteApi, Link } from '@tanstack/react-router';
+import { getRouteApi } from '@tanstack/react-router';
 import { useQuery } from 'urql';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { Checkbox, CheckboxGroup, Label, ListBox, ListBoxItem, Popover, SearchField, Input, Select, SelectValue, Button as AriaButton } from 'react-aria-components';
 import { useDocumentTitle } from '../../components/document-title';
-import { EmptyState, ErrorMessage, Loading } from '../../components/status';
+import { EmptyState, Loading } from '../../components/status';
 import { AuditIssuesDocument, type AuditIssuesQuery, type IssueCategory, type Severity } from '../../gql/graphql';
-import { problemOf } from '../../lib/api-problem';
 import { PREFETCHED } from '../../lib/urql';
 import { formatNumber, plural } from '../../lib/format';
-import { AuditHeading } from './audit-heading';
+import { AuditHeading, AuditLoadError } from './audit-heading';
 import { IssueOccurrences } from './issue-occurrences';
 import { CATEGORIES, SEVERITIES, type IssueSearch } from './search-params';
 
@@ -108,18 +107,7 @@ export function AuditIssuesPage() {
   const setSearch = (patch: Partial<IssueSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true });
 
   if (fetching && !data) return <Loading label="Loading the audit…" />;
-  if (!data) {
-    const problem = problemOf(error);
-    return (
-      <section className="page narrow">
-        <h1>{problem?.code === 'NOT_FOUND' ? 'Audit not found' : 'The audit could not be loaded'}</h1>
-        <ErrorMessage problem={problem} />
-        <Link to="/projects/$projectId" params={{ projectId }}>
-          Back to the project
-        </Link>
-      </section>
-    );
-  }
+  if (!data) return <AuditLoadError projectId={projectId} error={error} />;
 
   const audit = data.audit;
   const byCategory = Object.fromEntries(CATEGORIES.map((c) => [c, audit.issues.filter((i) => i.category === c).length])) as Record<IssueCategory, number>;

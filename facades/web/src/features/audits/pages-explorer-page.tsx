@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { getRouteApi, Link } from '@tanstack/react-router';
+import { getRouteApi } from '@tanstack/react-router';
 import { useQuery } from 'urql';
 import { Checkbox, CheckboxGroup, Input, Label, SearchField } from 'react-aria-components';
 import { Button } from '../../components/button';
@@ -8,7 +8,7 @@ import { EmptyState, ErrorMessage, Loading } from '../../components/status';
 import { AuditPagesDocument, type AuditPageOrder, type SortDirection, type StatusClass } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
 import { formatNumber } from '../../lib/format';
-import { AuditHeading } from './audit-heading';
+import { AuditHeading, AuditLoadError } from './audit-heading';
 import { STATUS_CLASSES, type PageSearch } from './search-params';
 
 const route = getRouteApi('/app/projects/$projectId/audits/$auditId/pages');
@@ -55,18 +55,7 @@ export function PagesExplorerPage() {
   const sortBy = (order: AuditPageOrder) => setSearch({ sort: order, dir: order === orderBy && direction === 'ASC' ? 'DESC' : 'ASC' });
 
   if (!data && fetching) return <Loading label="Loading pages…" />;
-  if (!data) {
-    const problem = problemOf(error);
-    return (
-      <section className="page narrow">
-        <h1>{problem?.code === 'NOT_FOUND' ? 'Audit not found' : 'The pages could not be loaded'}</h1>
-        <ErrorMessage problem={problem} />
-        <Link to="/projects/$projectId" params={{ projectId }}>
-          Back to the project
-        </Link>
-      </section>
-    );
-  }
+  if (!data) return <AuditLoadError projectId={projectId} error={error} />;
 
   const connection = data.audit.pages;
   const first = (cursors.length - 1) * PAGE_SIZE + 1;

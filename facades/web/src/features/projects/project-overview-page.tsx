@@ -5,7 +5,7 @@ import { Button } from '../../components/button';
 import { AuditStatusBadge, isActiveAudit } from '../../components/audit-status';
 import { useDocumentTitle } from '../../components/document-title';
 import { ScoreChange, ScoreRing } from '../../components/score';
-import { Callout, EmptyState, ErrorMessage, Loading } from '../../components/status';
+import { Callout, EmptyState, ErrorMessage, Loading, PageLoadError } from '../../components/status';
 import { CancelAuditDocument, ProjectOverviewDocument, StartAuditDocument, type OverviewAuditFragment } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
 import { PREFETCHED } from '../../lib/urql';
@@ -113,13 +113,10 @@ export function ProjectOverviewPage() {
 
   if (fetching && !data) return <Loading label="Loading the project…" />;
   if (!data) {
-    const problem = problemOf(error);
     return (
-      <section className="page narrow">
-        <h1>{problem?.code === 'NOT_FOUND' ? 'Project not found' : 'The project could not be loaded'}</h1>
-        <ErrorMessage problem={problem} title={problem?.code === 'NOT_FOUND' ? 'It may have been deleted, or it belongs to another organization.' : 'Error'} />
+      <PageLoadError problem={problemOf(error)} what="Project">
         <Link to="/projects">Back to projects</Link>
-      </section>
+      </PageLoadError>
     );
   }
 

@@ -1,9 +1,7 @@
 import type { FormEvent } from 'react';
-import { Form } from 'react-aria-components';
-import { Button } from '../../components/button';
 import { TextField } from '../../components/text-field';
 import { HeadersToolDocument } from '../../gql/graphql';
-import { KeyValueTable, ReportSection, ToolIssues, ToolLayout, ToolProblem, useToolQuery } from './tool-layout';
+import { KeyValueTable, ReportSection, ToolForm, ToolIssues, ToolLayout, useToolQuery } from './tool-layout';
 
 export function HeadersToolPage() {
   const tool = useToolQuery(HeadersToolDocument, { url: 'URL' });
@@ -16,13 +14,9 @@ export function HeadersToolPage() {
 
   return (
     <ToolLayout title="HTTP headers checker" intro="Follows a URL's redirects and checks its response headers for caching, compression, HSTS and other security and SEO headers.">
-      <Form className="form card tool-form" onSubmit={submit} validationErrors={tool.problem?.fields}>
+      <ToolForm onSubmit={submit} problem={tool.problem} pending={tool.pending} submitLabel="Check headers">
         <TextField name="url" label="URL" isRequired placeholder="https://example.com" />
-        <Button type="submit" variant="primary" isPending={tool.pending}>
-          Check headers
-        </Button>
-      </Form>
-      <ToolProblem problem={tool.problem} />
+      </ToolForm>
       {report && (
         <div className="report" aria-live="polite">
           <ReportSection title="Response">

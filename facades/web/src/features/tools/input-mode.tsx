@@ -1,4 +1,5 @@
 import { Label, Radio, RadioGroup } from 'react-aria-components';
+import { TextField } from '../../components/text-field';
 
 /** "Fetch a URL" or "Paste the file": the two ways each tool takes its input. */
 export function InputMode({ value, onChange, pasteLabel }: { value: 'url' | 'paste'; onChange(mode: 'url' | 'paste'): void; pasteLabel: string }) {
@@ -16,5 +17,19 @@ export function InputMode({ value, onChange, pasteLabel }: { value: 'url' | 'pas
         </Radio>
       </div>
     </RadioGroup>
+  );
+}
+
+interface FieldText {
+  label: string;
+  placeholder?: string;
+}
+
+/** The URL field or the pasted-content field, by mode (keyed, so that switching starts the field afresh). */
+export function UrlOrPasteField({ mode, url, paste }: { mode: 'url' | 'paste'; url: FieldText & { name?: string }; paste: FieldText & { name: string } }) {
+  return mode === 'url' ? (
+    <TextField key="url" name={url.name ?? 'url'} label={url.label} isRequired placeholder={url.placeholder} />
+  ) : (
+    <TextField key={paste.name} name={paste.name} label={paste.label} isRequired multiline rows={10} placeholder={paste.placeholder} />
   );
 }

@@ -1,11 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Form } from 'react-aria-components';
-import { Button } from '../../components/button';
 import { CodeBlock } from '../../components/code-block';
 import { TextField } from '../../components/text-field';
 import { MetaTagsToolDocument } from '../../gql/graphql';
 import { InputMode } from './input-mode';
-import { KeyValueTable, ReportSection, ToolIssues, ToolLayout, ToolProblem, useToolQuery } from './tool-layout';
+import { KeyValueTable, ReportSection, ToolForm, ToolIssues, ToolLayout, useToolQuery } from './tool-layout';
 
 const LABELS = { url: 'Page URL', html: 'HTML' };
 
@@ -33,7 +31,7 @@ export function MetaTagsToolPage() {
 
   return (
     <ToolLayout title="Meta tags analyzer" intro="The title, description, canonical, robots, Open Graph, Twitter, hreflang and structured data of a page, with the checks an audit runs on them.">
-      <Form className="form card tool-form" onSubmit={submit} validationErrors={tool.problem?.fields}>
+      <ToolForm onSubmit={submit} problem={tool.problem} pending={tool.pending} submitLabel="Analyze">
         <InputMode value={mode} onChange={setMode} pasteLabel="Paste HTML" />
         <TextField
           key={mode}
@@ -44,11 +42,7 @@ export function MetaTagsToolPage() {
           description={mode === 'paste' ? 'Where the HTML is served from; relative links are resolved against it.' : undefined}
         />
         {mode === 'paste' && <TextField name="html" label={LABELS.html} isRequired multiline rows={10} />}
-        <Button type="submit" variant="primary" isPending={tool.pending}>
-          Analyze
-        </Button>
-      </Form>
-      <ToolProblem problem={tool.problem} />
+      </ToolForm>
       {report && (
         <div className="report" aria-live="polite">
           <ReportSection title="Issues">

@@ -1,11 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Form } from 'react-aria-components';
-import { Button } from '../../components/button';
 import { TextField } from '../../components/text-field';
 import { RobotsToolDocument, type RobotsToolQuery } from '../../gql/graphql';
 import { formatBytes } from '../../lib/format';
-import { InputMode } from './input-mode';
-import { LineMessages, ReportSection, ToolLayout, ToolProblem, useToolQuery } from './tool-layout';
+import { InputMode, UrlOrPasteField } from './input-mode';
+import { ReportSection, ToolForm, ToolLayout, ValidationSummary, useToolQuery } from './tool-layout';
 
 const LABELS = { url: 'Site or robots.txt URL', content: 'robots.txt', testUrls: 'URLs to test', userAgent: 'User agent' };
 
@@ -37,30 +35,30 @@ export function RobotsToolPage() {
 
   return (
     <ToolLayout title="robots.txt tester" intro="Validates a robots.txt file against RFC 9309 and tells, for each URL you give, whether a crawler may fetch it and which rule decides.">
-      <Form className="form card tool-form" onSubmit={submit} validationErrors={tool.problem?.fields}>
+      <ToolForm onSubmit={submit} problem={tool.problem} pending={tool.pending} submitLabel="Test">
         <InputMode value={mode} onChange={setMode} pasteLabel="Paste the file" />
-        {mode === 'url' ? (
-          <TextField key="url" name="url" label={LABELS.url} isRequired placeholder="https://example.com" />
-        ) : (
-          <TextField key="content" name="content" label={LABELS.content} isRequired multiline rows={10} placeholder={'User-agent: *\nDisallow: /private/'} />
-        )}
+        <UrlOrPasteField
+          mode={mode}
+          url={{ label: LABELS.url, placeholder: 'https://example.com' }}
+          paste={{ name: 'content', label: LABELS.content, placeholder: 'User-agent: *\nDisallow: /private/' }}
+        />
         <TextField name="testUrls" label={LABELS.testUrls} multiline rows={4} description="Optional: one URL or path per line (at most 100)." placeholder={'/private/report.pdf\nhttps://example.com/blog/'} />
         <TextField name="userAgent" label={LABELS.userAgent} description="Optional: the crawler to test for; Googlebot-like names match their product token." placeholder="Googlebot" />
-        <Button type="submit" variant="primary" isPending={tool.pending}>
-          Test
-        </Button>
-      </Form>
-      <ToolProblem problem={tool.problem} />
+      </ToolForm>
       {report && (
         <div className="report" aria-live="polite">
-          <ReportSection title="Summary">
-            <p className={report.valid ? 'verdict verdict-ok' : 'verdict verdict-bad'}>{report.valid ? 'Valid robots.txt' : 'This robots.txt has errors'}</p>
-            <p className="muted">
-              Source: <span className="url-text">{report.source}</span> · {formatBytes(report.sizeBytes)} · {report.groups.length} groups
-            </p>
-            <LineMessages items={report.errors} kind="error" />
-            <LineMessages items={report.warnings} kind="warning" />
-          </ReportSection>
+          <ValidationSummary
+            valid={report.valid}
+            validText="Valid robots.txt"
+            invalidText="This robots.txt has errors"
+            errors={report.errors}
+            warnings={report.warnings}
+            summary={
+              <>
+                Source: <span className="url-text">{report.source}</span> · {formatBytes(report.sizeBytes)} · {report.groups.length} groups
+              </>
+            }
+          />
           {report.tests.length > 0 && (
             <ReportSection title="URL tests">
               <div className="table-wrap">

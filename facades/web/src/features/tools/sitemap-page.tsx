@@ -1,11 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { Form } from 'react-aria-components';
-import { Button } from '../../components/button';
-import { TextField } from '../../components/text-field';
 import { SitemapToolDocument } from '../../gql/graphql';
 import { formatNumber } from '../../lib/format';
-import { InputMode } from './input-mode';
-import { LineMessages, ReportSection, ToolLayout, ToolProblem, useToolQuery } from './tool-layout';
+import { InputMode, UrlOrPasteField } from './input-mode';
+import { ReportSection, ToolForm, ToolLayout, ValidationSummary, useToolQuery } from './tool-layout';
 
 export function SitemapToolPage() {
   const [mode, setMode] = useState<'url' | 'paste'>('url');
@@ -20,29 +17,20 @@ export function SitemapToolPage() {
 
   return (
     <ToolLayout title="XML sitemap validator" intro="Validates a sitemap or sitemap index against the sitemaps.org protocol: structure, URLs, dates and limits.">
-      <Form className="form card tool-form" onSubmit={submit} validationErrors={tool.problem?.fields}>
+      <ToolForm onSubmit={submit} problem={tool.problem} pending={tool.pending} submitLabel="Validate">
         <InputMode value={mode} onChange={setMode} pasteLabel="Paste the XML" />
-        {mode === 'url' ? (
-          <TextField key="url" name="url" label="Sitemap URL" isRequired placeholder="https://example.com/sitemap.xml" />
-        ) : (
-          <TextField key="content" name="content" label="Sitemap XML" isRequired multiline rows={10} />
-        )}
-        <Button type="submit" variant="primary" isPending={tool.pending}>
-          Validate
-        </Button>
-      </Form>
-      <ToolProblem problem={tool.problem} />
+        <UrlOrPasteField mode={mode} url={{ label: 'Sitemap URL', placeholder: 'https://example.com/sitemap.xml' }} paste={{ name: 'content', label: 'Sitemap XML' }} />
+      </ToolForm>
       {report && (
         <div className="report" aria-live="polite">
-          <ReportSection title="Summary">
-            <p className={report.valid ? 'verdict verdict-ok' : 'verdict verdict-bad'}>{report.valid ? 'Valid sitemap' : 'This sitemap has errors'}</p>
-            <p className="muted">
-              {report.type === 'sitemapindex' ? 'Sitemap index' : report.type === 'urlset' ? 'URL set' : 'Unknown type'} · {formatNumber(report.urlCount)}{' '}
-              {report.type === 'sitemapindex' ? 'sitemaps' : 'URLs'}
-            </p>
-            <LineMessages items={report.errors} kind="error" />
-            <LineMessages items={report.warnings} kind="warning" />
-          </ReportSection>
+          <ValidationSummary
+            valid={report.valid}
+            validText="Valid sitemap"
+            invalidText="This sitemap has errors"
+            errors={report.errors}
+            warnings={report.warnings}
+            summary={`${report.type === 'sitemapindex' ? 'Sitemap index' : report.type === 'urlset' ? 'URL set' : 'Unknown type'} · ${formatNumber(report.urlCount)} ${report.type === 'sitemapindex' ? 'sitemaps' : 'URLs'}`}
+          />
           {report.sitemaps && report.sitemaps.length > 0 && (
             <ReportSection title="Child sitemaps">
               <div className="table-wrap">

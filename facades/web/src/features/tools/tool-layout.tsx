@@ -1,4 +1,6 @@
-import { useState, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Form } from 'react-aria-components';
+import { Button } from '../../components/button';
 import { Link, useRouteContext } from '@tanstack/react-router';
 import { useClient } from 'urql';
 import type { TypedDocumentNode } from '@urql/core';
@@ -130,5 +132,58 @@ export function LineMessages({ items, kind }: { items: readonly { line: number |
         </li>
       ))}
     </ul>
+  );
+}
+
+/** A tool's input form and, under it, what went wrong with the last run (errors of a field show at the field). */
+export function ToolForm({
+  onSubmit,
+  problem,
+  pending,
+  submitLabel,
+  children,
+}: {
+  onSubmit(event: FormEvent<HTMLFormElement>): void;
+  problem: ApiProblem | null;
+  pending: boolean;
+  submitLabel: string;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <Form className="form card tool-form" onSubmit={onSubmit} validationErrors={problem?.fields}>
+        {children}
+        <Button type="submit" variant="primary" isPending={pending}>
+          {submitLabel}
+        </Button>
+      </Form>
+      <ToolProblem problem={problem} />
+    </>
+  );
+}
+
+/** The verdict of a validator: valid or not, the summary line, then the errors and warnings by line. */
+export function ValidationSummary({
+  valid,
+  validText,
+  invalidText,
+  summary,
+  errors,
+  warnings,
+}: {
+  valid: boolean;
+  validText: string;
+  invalidText: string;
+  summary: ReactNode;
+  errors: readonly { line: number | null; message: string }[];
+  warnings: readonly { line: number | null; message: string }[];
+}) {
+  return (
+    <ReportSection title="Summary">
+      <p className={valid ? 'verdict verdict-ok' : 'verdict verdict-bad'}>{valid ? validText : invalidText}</p>
+      <p className="muted">{summary}</p>
+      <LineMessages items={errors} kind="error" />
+      <LineMessages items={warnings} kind="warning" />
+    </ReportSection>
   );
 }
