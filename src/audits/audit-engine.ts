@@ -76,12 +76,16 @@ export interface AuditOutcome {
   pagesCrawled: number;
   inlinks: Map<string, number>;
   vitals: VitalsRecord[];
-  /**
-   * options.signal stopped the audit: the pages and page-level occurrences found until then were handed to the
-   * sink; site checks, lab measurements and scores over a partial crawl were skipped (scores, aggregates and
-   * issues are those of the pages alone).
-   */
-  stopped: boolean;
+  stopped: false;
+}
+
+/**
+ * options.signal stopped the audit: the pages and page-level occurrences found until then were handed to the sink.
+ * Nothing is concluded from part of a site: no site checks, lab measurements or scores.
+ */
+export interface StoppedAudit {
+  stopped: true;
+  pagesCrawled: number;
 }
 
 const BATCH = 250;
@@ -95,13 +99,27 @@ const LAB_EXTRA_PAGES = 2;
  * Pages stream through: facts -> page checks -> a small summary; results are flushed to the sink in batches.
  * options.signal stops it (crawl and lab measurement alike).
  */
+export function runAuditEngine(
+  client: SafeHttpClient,
+  options: Omit<CrawlOptions, 'signal'>,
+  sink: AuditSink,
+  labMeter?: LabMeter,
+  extract?: PageFactsExtract,
+): Promise<AuditOutcome>;
+export function runAuditEngine(
+  client: SafeHttpClient,
+  options: CrawlOptions,
+  sink: AuditSink,
+  labMeter?: LabMeter,
+  extract?: PageFactsExtract,
+): Promise<AuditOutcome | StoppedAudit>;
 export async function runAuditEngine(
   client: SafeHttpClient,
   options: CrawlOptions,
   sink: AuditSink,
   labMeter?: LabMeter,
   extract?: PageFactsExtract,
-): Promise<AuditOutcome> {
+): Promise<AuditOutcome | StoppedAudit> {
   const aggregator = new CheckAggregator({ maxOccurrencesPerCode: 20 });
   const summaries: PageSummary[] = [];
   let pageBuffer: AuditPageRow[] = [];
@@ -174,12 +192,10 @@ export async function runAuditEngine(
     },
     onProgress: sink.progress ? (p) => sink.progress!(p) : undefined,
   });
-  const stoppedOutcome = async (): Promise<AuditOutcome> => {
+  const stoppedOutcome = async (): Promise<StoppedAudit> => {
     // What the crawl found before the stop is kept; nothing is concluded about the site from part of it.
     await flush(true);
-    const aggregates = aggregator.aggregates();
-    const scores = computeScores(aggregates, { startUrlStatus: site.startStatus });
-    return { scores, aggregates, issues: failingIssues(aggregates), site, pagesCrawled: site.pagesCrawled, inlinks: new Map(), vitals: [], stopped: true };
+    return { stopped: true, pagesCrawled: site.pagesCrawled };
   };
   if (site.aborted || signal?.aborted) return stoppedOutcome();
 

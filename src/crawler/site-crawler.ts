@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { SafeHttpClient, SafeHttpStreamResponse } from '../platform/safe-http/index.js';
 import { isSafeHttpError } from '../platform/safe-http/index.js';
 import type { LinkTargetInfo, PageFetch, PageResource, SitemapSiteInput } from '../seo/checks/index.js';
@@ -232,7 +233,8 @@ export class SiteCrawler {
     const now = Date.now();
     const at = Math.max(now, this.nextSlot);
     this.nextSlot = at + this.options.delayMs;
-    if (at > now) await abortableSleep(at - now, this.signal);
+    // A stop ends the wait at once (the timer rejects with an AbortError, which only means: go on and see).
+    if (at > now) await sleep(at - now, undefined, { signal: this.signal }).catch(() => undefined);
   }
 
   /** The page, or null when the crawl was stopped before or while it was fetched. */
@@ -469,20 +471,6 @@ export class SiteCrawler {
 
 /** Pages in progress per request slot (see run()). */
 const PAGES_PER_REQUEST_SLOT = 3;
-
-/** Resolves after `ms`, or at once when the signal aborts. */
-function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
 
 /** A counting semaphore: at most `size` holders; waiters are served in arrival order. */
 class Permits {
