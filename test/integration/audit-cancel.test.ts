@@ -1,47 +1,15 @@
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.js';
 import { QUEUES, createQueue, type Queue } from '../../src/platform/queues.js';
 import { createRedis, type Redis } from '../../src/platform/redis.js';
 import { createApiKey, createProject, createTestApp, gql, setPlan, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
 import { startWorker, waitFor } from '../support/worker-process.js';
+import { generatedSite } from '../fixtures/sites/generated-site.js';
 
 /**
  * Cancelling audits: a running crawl of a slow local site is cancelled through GraphQL and both REST surfaces (and by
  * deleting its project), with a real worker process; then the access rules of the REST routes.
  */
-
-/** / and /p/1 .. /p/N-1, each answered after `delayMs`; every request's arrival time is recorded. */
-function slowSite(pages: number, delayMs: number) {
-  const arrivals: { path: string; at: number }[] = [];
-  const server = http.createServer((req, res) => {
-    const path = req.url ?? '/';
-    arrivals.push({ path, at: Date.now() });
-    const timer = setTimeout(() => {
-      if (path === '/robots.txt') return res.end('User-agent: *\nAllow: /\n');
-      const m = /^\/(?:p\/([1-9]\d*))?$/.exec(path);
-      const n = m ? Number(m[1] ?? 0) : -1;
-      if (n < 0 || n >= pages) {
-        res.statusCode = 404;
-        return res.end('not found');
-      }
-      const href = (k: number) => (k === 0 ? '/' : `/p/${k}`);
-      const links = [n + 1, 3 * n + 1, 3 * n + 2, 3 * n + 3].map((k) => `<a href="${href(k % pages)}">Page ${k % pages}</a>`).join(' ');
-      res.setHeader('content-type', 'text/html; charset=utf-8');
-      res.end(`<!doctype html><html lang="en"><head><title>Slow fixture page number ${n}</title></head><body><h1>Page ${n}</h1><p>${'word '.repeat(200)}</p>${links}</body></html>`);
-    }, delayMs);
-    res.on('close', () => clearTimeout(timer));
-  });
-  return {
-    arrivals,
-    listen: () => new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as { port: number }).port))),
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
 
 let t: TestApp;
 let env: Record<string, string>;
@@ -102,7 +70,7 @@ describe('cancelling a running audit (real worker process, slow fixture site)', 
    * far stay (or, for a deleted project, everything is gone).
    */
   async function cancelRunningAudit(label: string, cancel: (projectId: string, auditId: string) => Promise<void>, opts: { deleted?: boolean } = {}) {
-    const site = slowSite(400, 250);
+    const site = generatedSite(400, 250);
     const port = await site.listen();
     try {
       const projectId = (await createProject(t, user, `http://${host}:${port}/`)).id;
@@ -203,7 +171,7 @@ describe('cancelling a running audit (real worker process, slow fixture site)', 
   }, 90_000);
 
   it('a completed audit has no phase', async () => {
-    const site = slowSite(3, 0);
+    const site = generatedSite(3, 0);
     const port = await site.listen();
     try {
       const projectId = (await createProject(t, user, `http://${host}:${port}/done`)).id;

@@ -1,41 +1,9 @@
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { createApiKey, createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
 import { startWorker, waitFor } from '../support/worker-process.js';
+import { generatedSite } from '../fixtures/sites/generated-site.js';
 import { AuditJobRunner } from '../../src/audits/index.js';
 import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/index.js';
-
-/** A generated site: / and /p/1 .. /p/N-1, with a per-request delay. */
-function generatedSite(pages: number, delayMs: number) {
-  const hits = new Map<string, number>();
-  const server = http.createServer((req, res) => {
-    const path = req.url ?? '/';
-    hits.set(path, (hits.get(path) ?? 0) + 1);
-    setTimeout(() => {
-      if (path === '/robots.txt') return res.end('User-agent: *\nAllow: /\n');
-      const m = /^\/(?:p\/([1-9]\d*))?$/.exec(path);
-      const n = m ? Number(m[1] ?? 0) : -1;
-      if (n < 0 || n >= pages) {
-        res.statusCode = 404;
-        return res.end('not found');
-      }
-      const href = (k: number) => (k === 0 ? '/' : `/p/${k}`);
-      // A ternary tree plus a next link: every page is within a few clicks of the start.
-      const links = [n + 1, 3 * n + 1, 3 * n + 2, 3 * n + 3].map((k) => `<a href="${href(k % pages)}">Page ${k % pages}</a>`).join(' ');
-      res.setHeader('content-type', 'text/html; charset=utf-8');
-      res.end(
-        `<!doctype html><html lang="en"><head><title>Generated page number ${n} of the fixture site</title>` +
-          `<meta name="description" content="Page ${n}: a generated page of the lifecycle fixture site, long enough for the description check to pass.">` +
-          `<meta name="viewport" content="width=device-width, initial-scale=1"></head><body><h1>Page ${n}</h1><p>${'word '.repeat(250)}</p>${links}</body></html>`,
-      );
-    }, delayMs);
-  });
-  return {
-    hits,
-    listen: () => new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as { port: number }).port))),
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 let t: TestApp;
 let env: Record<string, string>;

@@ -1,9 +1,9 @@
 import { expectAccessible, signUp, test, expect, uniq } from './fixtures';
-import { startFixtureSite, type FixtureSite } from './fixture-site';
+import { startWebFixtureSite, type FixtureSite } from './fixture-site';
 
 let site: FixtureSite;
 test.beforeAll(async () => {
-  site = await startFixtureSite();
+  site = await startWebFixtureSite();
 });
 test.afterAll(async () => {
   await site?.close();

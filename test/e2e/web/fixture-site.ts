@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startFixtureSite, type FixtureResponse, type FixtureRoutes } from '../../fixtures/sites/fixture-server';
 
 /** A page of the fixture site; everything here is written to be found by the audit. */
 const page = (title: string, body: string, head = '') =>
@@ -10,17 +9,11 @@ const page = (title: string, body: string, head = '') =>
  * about page, a 404 link, a page with a very short text, and a page whose <title> is a script tag (which the
  * web app must show as text, never run).
  */
-export interface FixturePage {
-  status?: number;
-  type?: string;
-  body: string;
-  /** Wait this long before answering (a slow site, to watch and cancel an audit). */
-  delayMs?: number;
-}
+const text = (body: string, type: string): FixtureResponse => ({ headers: { 'content-type': `${type}; charset=utf-8` }, body });
 
 /** /slow/: a site whose every page takes 700 ms and links to the next ones, so an audit runs for a while. */
-function slowPages(): Record<string, FixturePage> {
-  const pages: Record<string, FixturePage> = {};
+function slowPages(): FixtureRoutes {
+  const pages: FixtureRoutes = {};
   for (let i = 0; i <= 40; i += 1) {
     const links = [i + 1, i + 2].filter((n) => n <= 40).map((n) => `<a href="/slow/${n}">Slow page ${n}</a>`).join(' ');
     pages[i === 0 ? '/slow/' : `/slow/${i}`] = { delayMs: 700, body: page(`Slow page ${i}`, `<h1>Slow page ${i}</h1><p>Patience is a virtue.</p>${links}`) };
@@ -28,7 +21,7 @@ function slowPages(): Record<string, FixturePage> {
   return pages;
 }
 
-export function fixturePages(origin: string): Record<string, FixturePage> {
+export function fixturePages(origin: string): FixtureRoutes {
   return {
     ...slowPages(),
     '/': {
@@ -56,11 +49,11 @@ export function fixturePages(origin: string): Record<string, FixturePage> {
       body: page('<script>window.__xss = 1; alert("xss")</script> Strange page', '<h1>Strange</h1><p>A title that looks like markup.</p><a href="/">Home</a>'),
     },
     '/gone': { status: 404, body: page('Not found', '<h1>Not found</h1>') },
-    '/robots.txt': { type: 'text/plain', body: `User-agent: *\nDisallow: /private/\n\nSitemap: ${origin}/sitemap.xml\n` },
-    '/sitemap.xml': {
-      type: 'application/xml',
-      body: `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/</loc></url><url><loc>${origin}/about</loc></url></urlset>`,
-    },
+    '/robots.txt': text(`User-agent: *\nDisallow: /private/\n\nSitemap: ${origin}/sitemap.xml\n`, 'text/plain'),
+    '/sitemap.xml': text(
+      `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/</loc></url><url><loc>${origin}/about</loc></url></urlset>`,
+      'application/xml',
+    ),
   };
 }
 
@@ -69,28 +62,9 @@ export interface FixtureSite {
   close(): Promise<void>;
 }
 
-export async function startFixtureSite(): Promise<FixtureSite> {
-  let pages: Record<string, FixturePage> = {};
-  const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    const found = pages[path];
-    if (!found) {
-      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end(page('Not found', '<h1>Not found</h1>'));
-      return;
-    }
-    const answer = () => res.writeHead(found.status ?? 200, { 'content-type': `${found.type ?? 'text/html'}; charset=utf-8` }).end(found.body);
-    if (found.delayMs) setTimeout(answer, found.delayMs);
-    else answer();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  pages = fixturePages(origin);
-  return {
-    origin,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+/** The site on the project's fixture server (test/fixtures/sites), on 127.0.0.1. */
+export async function startWebFixtureSite(): Promise<FixtureSite> {
+  const site = await startFixtureSite({ host: '127.0.0.1', fallback: { status: 404, body: page('Not found', '<h1>Not found</h1>') } });
+  site.serve(fixturePages(site.origin));
+  return site;
 }

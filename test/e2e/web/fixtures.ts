@@ -64,4 +64,10 @@ export async function signUp(page: Page, name = 'Ada Gardener'): Promise<{ email
   return { email, password };
 }
 
+/** Picks a tool's input mode by its label, as a person clicks it. */
+export async function chooseInput(page: Page, label: string): Promise<void> {
+  await page.getByText(label, { exact: true }).click();
+  await expect(page.getByRole('radio', { name: label })).toBeChecked();
+}
+
 export { expect };

@@ -1,6 +1,5 @@
-import type { Page } from '@playwright/test';
-import { expectAccessible, expectConsoleError, screenshotFor, signUp, test, expect } from './fixtures';
-import { startFixtureSite, type FixtureSite } from './fixture-site';
+import { chooseInput, expectAccessible, expectConsoleError, screenshotFor, signUp, test, expect } from './fixtures';
+import { startWebFixtureSite, type FixtureSite } from './fixture-site';
 import pg from 'pg';
 
 /** Plans are set server-side only (billing, the CLI); the test does it in the database. */
@@ -19,7 +18,7 @@ async function setPlanOf(email: string, plan: 'FREE' | 'PRO' | 'ENTERPRISE'): Pr
 
 let site: FixtureSite;
 test.beforeAll(async () => {
-  site = await startFixtureSite();
+  site = await startWebFixtureSite();
 });
 test.afterAll(async () => {
   await site?.close();
@@ -27,11 +26,6 @@ test.afterAll(async () => {
 
 test.describe.configure({ mode: 'serial' });
 
-/** Picks a tool's input mode by its label, as a person clicks it. */
-async function chooseInput(page: Page, label: string): Promise<void> {
-  await page.getByText(label, { exact: true }).click();
-  await expect(page.getByRole('radio', { name: label })).toBeChecked();
-}
 
 test('a new user signs up, audits a site, reads its issues, and makes, uses and revokes an API key', async ({ page, request }) => {
   let alerted = false;

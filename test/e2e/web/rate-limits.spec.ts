@@ -1,5 +1,4 @@
-import type { Page } from '@playwright/test';
-import { expectConsoleError, test, expect } from './fixtures';
+import { chooseInput, expectConsoleError, test, expect } from './fixtures';
 
 /**
  * Runs last (files run in name order, one at a time): it uses up the client IP's allowances of anonymous
@@ -7,10 +6,6 @@ import { expectConsoleError, test, expect } from './fixtures';
  */
 test.describe.configure({ mode: 'serial' });
 
-async function chooseInput(page: Page, label: string): Promise<void> {
-  await page.getByText(label, { exact: true }).click();
-  await expect(page.getByRole('radio', { name: label })).toBeChecked();
-}
 
 test('the anonymous rate limit of the free tools is explained when hit', async ({ page }) => {
   await page.goto('/tools/sitemap');
