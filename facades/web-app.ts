@@ -3,6 +3,7 @@ import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { htmlPageHeaders } from './html-page-headers.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 /** Where `vite build` (facades/web) puts the web application: dist/web, from the sources or from dist/facades. */
@@ -35,16 +36,9 @@ export const WEB_CSP = cspWith("'self'");
  */
 export const EXPLORER_CSP = cspWith("'self' 'unsafe-inline'");
 
-export const WEB_PAGE_HEADERS: Record<string, string> = {
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'strict-origin-when-cross-origin',
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
-  // The HTML names the hashed bundles of the current build: always revalidated.
-  'cache-control': 'no-cache',
-};
+const APP_HEADERS = htmlPageHeaders(WEB_CSP, 'strict-origin-when-cross-origin');
+const EXPLORER_HEADERS = htmlPageHeaders(EXPLORER_CSP, 'strict-origin-when-cross-origin');
+
 
 /** Paths that belong to the API: never answered with the web application, an unknown one stays a JSON 404. */
 const SERVER_PATHS = /^\/(api|graphql|docs|health|healthz|ready|readyz|metrics)(\/|$)/;
@@ -60,7 +54,7 @@ export function isWebAppPath(method: string, path: string): boolean {
 
 export interface WebApp {
   /** Sends index.html (or a 503 page naming the build command when the app is not built). */
-  sendIndex(request: FastifyRequest, reply: FastifyReply, csp?: string): Promise<FastifyReply>;
+  sendIndex(request: FastifyRequest, reply: FastifyReply, headers?: Record<string, string>): Promise<FastifyReply>;
 }
 
 /**
@@ -95,7 +89,7 @@ export async function registerWebApp(app: FastifyInstance, root = WEB_DIST): Pro
     return index?.html ?? null;
   };
 
-  const sendIndex = async (_request: FastifyRequest, reply: FastifyReply, csp = WEB_CSP): Promise<FastifyReply> => {
+  const sendIndex = async (_request: FastifyRequest, reply: FastifyReply, headers = APP_HEADERS): Promise<FastifyReply> => {
     const html = await currentIndex();
     if (!html) {
       return reply
@@ -104,12 +98,12 @@ export async function registerWebApp(app: FastifyInstance, root = WEB_DIST): Pro
         .type('text/plain; charset=utf-8')
         .send('The web application is not built. Run `npm run build:web` (or `npm start`, which builds it).\n');
     }
-    return reply.headers(WEB_PAGE_HEADERS).header('content-security-policy', csp).type('text/html; charset=utf-8').send(html);
+    return reply.headers(headers).type('text/html; charset=utf-8').send(html);
   };
 
   app.get('/', sendIndex);
   for (const path of WEB_ROUTES_UNDER_SERVER_PATHS) {
-    app.get(path, async (request, reply) => sendIndex(request, reply, EXPLORER_CSP));
+    app.get(path, async (request, reply) => sendIndex(request, reply, EXPLORER_HEADERS));
   }
   app.get('/favicon.svg', async (_request, reply) => {
     favicon ??= await load('favicon.svg');

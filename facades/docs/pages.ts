@@ -1,3 +1,5 @@
+import { htmlPageHeaders } from '../html-page-headers.js';
+
 /**
  * The interactive REST reference: Swagger UI over both OpenAPI documents at /docs. The page loads only
  * same-origin assets and carries no inline script or style, so the Content-Security-Policy allows 'self'
@@ -28,16 +30,7 @@ export const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export const PAGE_HEADERS: Record<string, string> = {
-  'content-security-policy': PAGE_CSP,
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
-  'cache-control': 'no-cache',
-};
+export const PAGE_HEADERS = htmlPageHeaders(PAGE_CSP, 'no-referrer');
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
