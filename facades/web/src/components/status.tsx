@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ApiProblem } from '../lib/api-problem';
+import { formLevelProblem, type ApiProblem } from '../lib/api-problem';
 
 /** A polite live region while something loads. */
 export function Loading({ label = 'Loading…' }: { label?: string }) {
@@ -51,5 +51,16 @@ export function PageLoadError({ problem, what, children }: { problem: ApiProblem
       <ErrorMessage problem={problem} title={missing ? 'It may have been deleted, or it belongs to another organization.' : 'Error'} />
       {children}
     </section>
+  );
+}
+
+/** A form's problem that belongs to no field (the API's message, announced). */
+export function FormProblem({ problem }: { problem: ApiProblem | null }) {
+  const shown = formLevelProblem(problem);
+  if (!shown) return null;
+  return (
+    <div className="callout callout-error" role="alert">
+      {shown.message}
+    </div>
   );
 }

@@ -51,3 +51,6 @@ export function problemOf(error: CombinedError | null | undefined, labels: Recor
   const retry = first.extensions?.retryAfterSeconds;
   return { message: first.message, code, fields, retryAfterSeconds: typeof retry === 'number' ? retry : null };
 }
+
+/** The problem when no field of the form shows it (a field's problem appears at that field). */
+export const formLevelProblem = (problem: ApiProblem | null): ApiProblem | null => (problem && Object.keys(problem.fields).length === 0 ? problem : null);

@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useRouter } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/text-field';
 import { useDocumentTitle } from '../../components/document-title';
-import { authClient, forgetSession } from '../../lib/auth-client';
-import { useResetGraphQL } from '../../lib/graphql-client';
+import { authClient } from '../../lib/auth-client';
+import { useSessionChange } from '../../lib/session-change';
 import { authProblem, retryAfterOf, type AuthFailure, type AuthProblem } from './auth-error';
 
 const NO_PROBLEM: AuthProblem = { form: null, fields: {} };
@@ -15,9 +15,7 @@ export const MIN_PASSWORD_LENGTH = 8;
 export function AuthForm({ mode, redirectTo }: { mode: 'sign-in' | 'sign-up'; redirectTo?: string }) {
   const signUp = mode === 'sign-up';
   useDocumentTitle(signUp ? 'Sign up' : 'Sign in');
-  const navigate = useNavigate();
-  const router = useRouter();
-  const resetGraphQL = useResetGraphQL();
+  const sessionChanged = useSessionChange();
   const [pending, setPending] = useState(false);
   const [problem, setProblem] = useState<AuthProblem>(NO_PROBLEM);
 
@@ -40,10 +38,7 @@ export function AuthForm({ mode, redirectTo }: { mode: 'sign-in' | 'sign-up'; re
       setProblem(authProblem(result.error as AuthFailure, retryAfter));
       return;
     }
-    forgetSession();
-    resetGraphQL();
-    await router.invalidate();
-    await navigate({ to: redirectTo ?? '/projects' });
+    await sessionChanged(redirectTo ?? '/projects');
   }
 
   return (

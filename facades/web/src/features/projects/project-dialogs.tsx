@@ -3,6 +3,7 @@ import { useMutation } from 'urql';
 import { Form } from 'react-aria-components';
 import { Button } from '../../components/button';
 import { ConfirmDialog, FormDialog } from '../../components/confirm-dialog';
+import { FormProblem } from '../../components/status';
 import { TextField } from '../../components/text-field';
 import { CreateProjectDocument, DeleteProjectDocument, RenameProjectDocument } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
@@ -27,11 +28,7 @@ export function NewProjectDialog({ isOpen, onOpenChange, onCreated }: { isOpen: 
   return (
     <FormDialog isOpen={isOpen} onOpenChange={(open) => (setSubmitted(false), onOpenChange(open))} title="New project">
       <Form className="form" onSubmit={submit} validationErrors={problem?.fields}>
-        {problem && Object.keys(problem.fields).length === 0 && (
-          <div className="callout callout-error" role="alert">
-            {problem.message}
-          </div>
-        )}
+        <FormProblem problem={problem} />
         <TextField name="url" label={LABELS.url} isRequired autoFocus placeholder="https://example.com" description="The page the crawl starts from, usually the home page." maxLength={2048} />
         <TextField name="name" label={LABELS.name} description="Optional: defaults to the host name." maxLength={100} />
         <div className="dialog-actions">
@@ -68,11 +65,7 @@ export function RenameProjectDialog({ project, onClose }: { project: ProjectRef 
     <FormDialog isOpen={project !== null} onOpenChange={(open) => !open && (setSubmitted(false), onClose())} title="Edit project">
       {project && (
         <Form className="form" onSubmit={submit} validationErrors={problem?.fields}>
-          {problem && Object.keys(problem.fields).length === 0 && (
-            <div className="callout callout-error" role="alert">
-              {problem.message}
-            </div>
-          )}
+          <FormProblem problem={problem} />
           <p className="muted">
             Website: <span className="url-text">{project.url}</span>
           </p>

@@ -4,10 +4,11 @@ import { Form } from 'react-aria-components';
 import { Button } from '../../components/button';
 import { ConfirmDialog, FormDialog } from '../../components/confirm-dialog';
 import { useDocumentTitle } from '../../components/document-title';
-import { Callout, EmptyState, ErrorMessage, Loading } from '../../components/status';
+import { Callout, EmptyState, ErrorMessage, FormProblem, Loading } from '../../components/status';
 import { TextField } from '../../components/text-field';
-import { ApiKeysDocument, CreateApiKeyDocument, RevokeApiKeyDocument, SettingsViewerDocument } from '../../gql/graphql';
+import { ApiKeysDocument, CreateApiKeyDocument, RevokeApiKeyDocument, ViewerDocument } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
+import { PREFETCHED } from '../../lib/urql';
 import { formatDateTime, formatRelative } from '../../lib/format';
 import { API_ACCESS_TEXT, PLAN_LABEL } from '../../lib/plan';
 import { CopyButton } from './copy-button';
@@ -60,11 +61,7 @@ function CreateKeyDialog({ isOpen, onOpenChange, onCreated }: { isOpen: boolean;
         </div>
       ) : (
         <Form className="form" onSubmit={submit} validationErrors={problem?.fields}>
-          {problem && Object.keys(problem.fields).length === 0 && (
-            <div className="callout callout-error" role="alert">
-              {problem.message}
-            </div>
-          )}
+          <FormProblem problem={problem} />
           <TextField name="name" label="Name" isRequired autoFocus maxLength={100} description="What the key is for, e.g. “CI pipeline” or “Looker dashboard”." />
           <div className="dialog-actions">
             <Button onPress={close}>Cancel</Button>
@@ -80,7 +77,7 @@ function CreateKeyDialog({ isOpen, onOpenChange, onCreated }: { isOpen: boolean;
 
 export function ApiKeysPage() {
   useDocumentTitle('API keys');
-  const [viewer, refetchViewer] = useQuery({ query: SettingsViewerDocument });
+  const [viewer, refetchViewer] = useQuery({ query: ViewerDocument, ...PREFETCHED });
   const role = viewer.data?.viewer.role;
   const manages = role === 'owner' || role === 'admin';
   const [keys, refetchKeys] = useQuery({ query: ApiKeysDocument, pause: !manages });

@@ -1,9 +1,9 @@
-import { Link, useNavigate, useRouter } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useQuery } from 'urql';
 import { Button as AriaButton, Dialog, DialogTrigger, Header, ListBox, ListBoxItem, Menu, MenuItem, MenuSection, MenuTrigger, Popover, Select, SelectValue, Label, Separator } from 'react-aria-components';
-import { ShellViewerDocument } from '../../gql/graphql';
-import { authClient, forgetSession } from '../../lib/auth-client';
-import { useResetGraphQL } from '../../lib/graphql-client';
+import { ViewerDocument } from '../../gql/graphql';
+import { authClient } from '../../lib/auth-client';
+import { useSessionChange } from '../../lib/session-change';
 import { PREFETCHED } from '../../lib/urql';
 import { PLAN_LABEL } from '../../lib/plan';
 import { formatNumber } from '../../lib/format';
@@ -16,17 +16,12 @@ interface HeaderUser {
 /** better-auth's organizations of the user; choosing one makes it the session's active organization. */
 function OrganizationSwitcher({ currentId }: { currentId: string | undefined }) {
   const organizations = authClient.useListOrganizations();
-  const router = useRouter();
-  const navigate = useNavigate();
-  const resetGraphQL = useResetGraphQL();
+  const sessionChanged = useSessionChange();
   const list = organizations.data ?? [];
   async function choose(id: string) {
     if (!id || id === currentId) return;
     await authClient.organization.setActive({ organizationId: id });
-    forgetSession();
-    resetGraphQL();
-    await router.invalidate();
-    await navigate({ to: '/projects' });
+    await sessionChanged('/projects');
   }
   return (
     <Select
@@ -73,19 +68,15 @@ function UsageRow({ label, used, limit }: { label: string; used: number; limit?:
 const USAGE_CONTEXT = { additionalTypenames: ['Project', 'DeleteProjectPayload', 'Audit', 'StartAuditPayload', 'ApiKey', 'CreatedApiKey', 'Keyword'] };
 
 export function AppHeader({ user }: { user: HeaderUser }) {
-  const [{ data }] = useQuery({ query: ShellViewerDocument, context: USAGE_CONTEXT, ...PREFETCHED });
+  const [{ data }] = useQuery({ query: ViewerDocument, context: USAGE_CONTEXT, ...PREFETCHED });
   const navigate = useNavigate();
-  const router = useRouter();
-  const resetGraphQL = useResetGraphQL();
+  const sessionChanged = useSessionChange();
   const org = data?.viewer.organization;
   const usage = org?.usage;
 
   async function signOut() {
     await authClient.signOut();
-    forgetSession();
-    resetGraphQL();
-    await router.invalidate();
-    await navigate({ to: '/' });
+    await sessionChanged('/');
   }
 
   return (

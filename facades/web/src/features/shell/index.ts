@@ -1,12 +1,12 @@
 import { lazy } from 'react';
 import type { Client } from '@urql/core';
 import { FRESH } from '../../lib/urql';
-import { ShellViewerDocument } from '../../gql/graphql';
+import { ViewerDocument } from '../../gql/graphql';
 
 /** The signed-in header (organization switcher, plan and usage, user menu): loaded only for signed-in users. */
 export const AppHeader = lazy(() => import('./app-header').then((m) => ({ default: m.AppHeader })));
 
 /** Starts the header's query (route loader): it runs while the page's code loads. */
 export function prefetchHeader(client: Client): void {
-  void client.query(ShellViewerDocument, {}, FRESH).toPromise();
+  void client.query(ViewerDocument, {}, FRESH).toPromise();
 }

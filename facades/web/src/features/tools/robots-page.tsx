@@ -55,7 +55,7 @@ export function RobotsToolPage() {
             warnings={report.warnings}
             summary={
               <>
-                Source: <span className="url-text">{report.source}</span> · {formatBytes(report.sizeBytes)} · {report.groups.length} groups
+                Source: <span className="break">{report.source}</span> · {formatBytes(report.sizeBytes)} · {report.groups.length} groups
               </>
             }
           />

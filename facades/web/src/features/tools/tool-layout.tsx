@@ -5,7 +5,7 @@ import { Link, useRouteContext } from '@tanstack/react-router';
 import { useClient } from 'urql';
 import type { TypedDocumentNode } from '@urql/core';
 import { useDocumentTitle } from '../../components/document-title';
-import { problemOf, type ApiProblem } from '../../lib/api-problem';
+import { formLevelProblem, problemOf, type ApiProblem } from '../../lib/api-problem';
 
 /** Runs a tool's query when the form is sent (never from the cache: the page may have changed). */
 export function useToolQuery<Data, Variables extends Record<string, unknown>>(document: TypedDocumentNode<Data, Variables>, labels: Record<string, string> = {}) {
@@ -20,9 +20,10 @@ export function useToolQuery<Data, Variables extends Record<string, unknown>>(do
 }
 
 /** A tool's problem; a rate limit is explained, with what signing in changes. */
-export function ToolProblem({ problem }: { problem: ApiProblem | null }) {
+export function ToolProblem({ problem: anyProblem }: { problem: ApiProblem | null }) {
   const { session } = useRouteContext({ from: '__root__' });
-  if (!problem || Object.keys(problem.fields).length > 0) return null;
+  const problem = formLevelProblem(anyProblem);
+  if (!problem) return null;
   const limited = problem.code === 'RATE_LIMITED';
   return (
     <div className="callout callout-error" role="alert">
