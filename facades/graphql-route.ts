@@ -4,7 +4,8 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import type { GraphQLFormattedError } from 'graphql';
-import { DomainError } from '../src/platform/errors.js';
+import { DomainError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../src/platform/errors.js';
+import { asUnavailable } from '../src/platform/infra-errors.js';
 import type { RequestContext } from '../src/platform/context.js';
 import type { DomainRuntime } from '../schema/domain-runtime.js';
 import { admit } from './http-guard.js';
@@ -18,7 +19,8 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   if (tooComplex) {
     return { message: formatted.message, locations: formatted.locations, extensions: { code: QUERY_TOO_COMPLEX, limit: tooComplex.limit, measured: tooComplex.measured, maximum: tooComplex.maximum } };
   }
-  const original = unwrapResolverError(error);
+  const unwrapped = unwrapResolverError(error);
+  const original = unwrapped instanceof DomainError ? unwrapped : (asUnavailable(unwrapped) ?? unwrapped);
   if (original instanceof DomainError) {
     return {
       message: original.message,
@@ -94,6 +96,33 @@ function noStore(): ApolloServerPlugin<RequestContext> {
   };
 }
 
+/**
+ * PostgreSQL or Redis unreachable: when every error of a response is UNAVAILABLE, the response is a 503 with Retry-After, as on the REST surfaces, still in GraphQL's shape.
+ */
+function unavailableStatus(runtime: DomainRuntime): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          if (response.body.kind !== 'single') return;
+          const sent = response.body.singleResult.errors;
+          if (!sent?.length || !sent.every((e) => e.extensions?.code === 'UNAVAILABLE')) return;
+          void runtime.dependencies.check();
+          response.http.status = 503;
+          response.http.headers.set('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+        },
+      };
+    },
+  };
+}
+
+/** Refusal before GraphQL runs (authentication or rate limit needing PostgreSQL/Redis), in GraphQL's shape. */
+function sendUnavailable(runtime: DomainRuntime, reply: FastifyReply, message: string): FastifyReply {
+  void runtime.dependencies.check();
+  reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+  return reply.code(503).send({ errors: [{ message, extensions: { code: 'UNAVAILABLE' } }] });
+}
+
 /** Apollo Server on /graphql: auth and rate limits first, then depth/cost limits and the domain schema. */
 export async function mountGraphQL(app: FastifyInstance, runtime: DomainRuntime, options: { explorerPath: string }): Promise<ApolloServer<RequestContext>> {
   const { config } = runtime;
@@ -107,7 +136,7 @@ export async function mountGraphQL(app: FastifyInstance, runtime: DomainRuntime,
     validationRules: [queryLimitsRule({ maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COST })],
     // The schema declares no cache hints, so the cache-control plugin could only ever answer no-store; it
     // would also wrap every field resolver of the shared schema (REST routes included) to collect hints.
-    plugins: [ApolloServerPluginCacheControlDisabled(), noStore(), fastifyApolloDrainPlugin(app), explorerLandingPage(options.explorerPath)],
+    plugins: [ApolloServerPluginCacheControlDisabled(), noStore(), unavailableStatus(runtime), fastifyApolloDrainPlugin(app), explorerLandingPage(options.explorerPath)],
   });
   await apollo.start();
   app.route({
@@ -126,7 +155,14 @@ export async function mountGraphQL(app: FastifyInstance, runtime: DomainRuntime,
           ],
         });
       }
-      const refused = await admit(runtime, 'GRAPHQL', request, reply);
+      let refused: FastifyReply | null;
+      try {
+        refused = await admit(runtime, 'GRAPHQL', request, reply);
+      } catch (err) {
+        const down = asUnavailable(err);
+        if (down) return sendUnavailable(runtime, reply, down.message);
+        throw err;
+      }
       if (refused) return refused;
     },
     onSend: legacyJsonStatus,

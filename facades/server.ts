@@ -126,6 +126,7 @@ export async function buildServer(runtime: DomainRuntime): Promise<FastifyInstan
     done();
   });
   app.setErrorHandler(handleError);
+  app.decorate('dependencyMonitor', runtime.dependencies);
   // POST endpoints that take "no body" must also accept an empty body sent as application/json.
   const jsonParser = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>

@@ -9,6 +9,9 @@ import { createOrm, type MikroORM } from '../src/platform/db/orm.js';
 import { MIGRATIONS } from '../src/platform/db/migrations/index.js';
 import type { Logger } from '../src/platform/logger.js';
 import { createRedis, type Redis } from '../src/platform/redis.js';
+import { DependencyMonitor } from '../src/platform/dependency-monitor.js';
+import { isInfrastructureFailure } from '../src/platform/infra-errors.js';
+import { PG_CONNECT_TIMEOUT_MS, nativeQuery } from '../src/platform/db/native-query.js';
 import { ENTITIES } from '../src/entities.js';
 import {
   ApiKeyService,
@@ -68,6 +71,8 @@ export interface DomainRuntime {
   rateLimitFor(principal: Principal): { bucket: string; limit: number };
   anonymousRate: number;
   ready(): Promise<{ postgres: boolean; redis: boolean }>;
+  /** Whether PostgreSQL and Redis are reachable; logs one line per change. Transports call check() on a 503. */
+  dependencies: DependencyMonitor;
   close(): Promise<void>;
 }
 
@@ -77,8 +82,21 @@ export async function createDomainRuntime(
   options: { onQuery?: (sql: string) => void } = {},
 ): Promise<DomainRuntime> {
   const orm = await createOrm({ databaseUrl: config.DATABASE_URL, entities: ENTITIES, migrations: MIGRATIONS, logger, onQuery: options.onQuery });
-  const redis = createRedis(config.REDIS_URL, { name: 'api' });
-  const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 5 });
+  let monitor: DependencyMonitor | undefined;
+  // Connection errors are not logged one by one: the monitor probes and logs each change of state once.
+  const onInfraEvent = (err?: Error) => {
+    if (err && !isInfrastructureFailure(err)) logger.warn({ err }, 'redis error');
+    void monitor?.check();
+  };
+  const redis = createRedis(config.REDIS_URL, { name: 'api', onEvent: (event, err) => onInfraEvent(err) });
+  const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 5, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS });
+  // An idle client whose server went away emits 'error' on the pool: without a listener that kills the process.
+  pool.on('error', (err) => onInfraEvent(err));
+  const dependencies = new DependencyMonitor({
+    logger,
+    probes: { postgres: () => nativeQuery(orm.em, 'SELECT 1'), redis: () => redis.ping() },
+  });
+  monitor = dependencies;
   const auth = await createAuth(config, pool, logger);
 
   const apiKeys = new ApiKeyService();
@@ -88,10 +106,10 @@ export async function createDomainRuntime(
   counts.register('audits', AUDIT_COUNT_SOURCE);
   counts.register('keywords', KEYWORD_COUNT_SOURCE);
   counts.register('competitors', COMPETITOR_COUNT_SOURCE);
-  const auditQueue: Queue<AuditJobData> = createQueue<AuditJobData>(QUEUES.audit, redis, config.REDIS_PREFIX);
+  const auditQueue: Queue<AuditJobData> = createQueue<AuditJobData>(QUEUES.audit, redis, config.REDIS_PREFIX, onInfraEvent);
   const audits = new AuditService(config, projects, auditQueue, logger);
   projects.onDelete((em, project) => audits.cancelForProject(em, project));
-  const rankQueue: Queue<RankJobData> = createQueue<RankJobData>(QUEUES.rank, redis, config.REDIS_PREFIX);
+  const rankQueue: Queue<RankJobData> = createQueue<RankJobData>(QUEUES.rank, redis, config.REDIS_PREFIX, onInfraEvent);
   const keywords = new KeywordService(config, projects, rankQueue);
   const competitors = new CompetitorService(config, projects, rankQueue);
   projects.onDelete(async (_em, project) => {
@@ -131,6 +149,7 @@ export async function createDomainRuntime(
     pool,
     auth,
     schema,
+    dependencies,
     anonymousRate: config.ANONYMOUS_RATE_PER_MINUTE,
     createContext: ({ principal, requestId, ip }) => new ApiRequestContext(orm.em as EntityManager, principal, requestId, ip),
     authenticate(creds, channel) {
@@ -158,6 +177,7 @@ export async function createDomainRuntime(
       return { postgres, redis: redisOk };
     },
     async close() {
+      dependencies.close();
       await auditQueue.close().catch(() => undefined);
       await rankQueue.close().catch(() => undefined);
       await http.close().catch(() => undefined);

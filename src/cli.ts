@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import pg from 'pg';
 import { PLANS, loadConfigOrExit, type AppConfig } from './platform/config.js';
 import { createLogger } from './platform/logger.js';
+import { supervise } from './platform/supervisor.js';
 import { createOrm, ensureDatabase, migrateUp, type MikroORM } from './platform/db/orm.js';
 import { MIGRATIONS } from './platform/db/migrations/index.js';
 import { DomainError } from './platform/errors.js';
@@ -56,28 +57,16 @@ function spawnEntry(entry: string, name: string): ChildProcess {
   return child;
 }
 
-/** Runs children until a signal arrives; if one dies unexpectedly, stops the others and fails. */
-function supervise(children: ChildProcess[]): void {
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    stopping = true;
-    for (const c of children) if (c.exitCode === null) c.kill(signal);
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  let remaining = children.length;
-  for (const child of children) {
-    child.on('exit', (code) => {
-      remaining -= 1;
-      if (!stopping && code !== 0) {
-        console.error(`a platform process exited with code ${code}; stopping the others`);
-        process.exitCode = 1;
-        stop('SIGTERM');
-      }
-      if (remaining === 0) process.exit(process.exitCode ?? 0);
-    });
-  }
+/** Runs the entry points under the supervisor (src/platform/supervisor.ts) until SIGINT/SIGTERM. */
+function superviseEntries(entries: { entry: string; name: string }[]): void {
+  const log = createLogger({ level: config().LOG_LEVEL, name: 'supervisor' });
+  const group = supervise(entries.map(({ entry, name }) => ({ name, start: () => spawnEntry(entry, name) })), { log });
+  process.on('SIGINT', () => group.stop('SIGINT'));
+  process.on('SIGTERM', () => group.stop('SIGTERM'));
+  void group.done.then((code) => process.exit(code));
 }
+
+const workerEntries = () => WORKER_ENTRIES.map((entry) => ({ entry, name: entry.split('/').pop()! }));
 
 async function orgByRef(orm: MikroORM, ref: string): Promise<string> {
   const rows = await orm.em.fork().getConnection().execute<{ id: string }[]>('SELECT id FROM "organization" WHERE id = ? OR slug = ?', [ref, ref]);
@@ -94,7 +83,7 @@ program.command('migrate').description('create the database if missing and apply
   print({ applied });
 });
 
-program.command('serve').description('run the API process (no migrations)').action(() => supervise([spawnEntry(API_ENTRY, 'api')]));
+program.command('serve').description('run the API process (no migrations)').action(() => superviseEntries([{ entry: API_ENTRY, name: 'api' }]));
 
 program
   .command('worker')
@@ -104,7 +93,7 @@ program
       console.error('no worker entry points are defined yet');
       process.exit(1);
     }
-    supervise(WORKER_ENTRIES.map((e) => spawnEntry(e, e.split('/').pop()!)));
+    superviseEntries(workerEntries());
   });
 
 program
@@ -114,7 +103,7 @@ program
     const cfg = config();
     const applied = await migrate(cfg);
     createLogger({ level: cfg.LOG_LEVEL, name: 'start' }).info({ applied }, 'migrations applied');
-    supervise([spawnEntry(API_ENTRY, 'api'), ...WORKER_ENTRIES.map((e) => spawnEntry(e, e.split('/').pop()!))]);
+    superviseEntries([{ entry: API_ENTRY, name: 'api' }, ...workerEntries()]);
   });
 
 const user = program.command('user').description('manage users');

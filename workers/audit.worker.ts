@@ -1,8 +1,9 @@
 import { setFlagsFromString } from 'node:v8';
-import { DelayedError, UnrecoverableError } from 'bullmq';
-import { QUEUES, createWorker } from '../src/platform/queues.js';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { QUEUES, createQueue, createWorker } from '../src/platform/queues.js';
+import { infrastructureFailure } from '../src/platform/infra-errors.js';
 import { createConfiguredSafeHttpClient, parseResolvePins } from '../src/platform/safe-http/index.js';
-import { AuditJobRunner, type AuditJobData } from '../src/audits/index.js';
+import { AuditJobRunner, AuditSweeper, type AuditJobData } from '../src/audits/index.js';
 import { createPageFactsPool } from '../src/crawler/index.js';
 import { createLabMeter } from '../src/technical/index.js';
 import { runWorkerProcess } from './run-worker.js';
@@ -21,7 +22,29 @@ function readable(err: Error): string {
   return err.message.split('\n')[0].slice(0, 300);
 }
 
-void runWorkerProcess('audit-worker', async ({ config, logger, orm, shuttingDown }) => {
+/** An outage puts the job back this many times (2 s doubling to 60 s: about 15 minutes in all) before it counts. */
+const MAX_OUTAGE_RETRIES = 20;
+const outageDelayMs = (retry: number) => Math.min(60_000, 2_000 * 2 ** retry);
+
+/**
+ * Progress goes to the queue without holding up the crawl: one update in flight at most, and a failed one (Redis
+ * down, or the job gone) is dropped; PostgreSQL keeps the audit's own progress.
+ */
+function progressReporter(job: Job<AuditJobData>): (p: { pagesCrawled: number; pagesQueued: number }) => Promise<void> {
+  let inFlight = false;
+  return async (p) => {
+    if (inFlight) return;
+    inFlight = true;
+    job
+      .updateProgress(p)
+      .catch(() => undefined)
+      .finally(() => {
+        inFlight = false;
+      });
+  };
+}
+
+void runWorkerProcess('audit-worker', async ({ config, logger, orm, shuttingDown, redis, onError }) => {
   const client = createConfiguredSafeHttpClient(config);
   // Lab Core Web Vitals when a browser is configured; HTTP-level metrics otherwise.
   const meter = config.CHROMIUM_PATH
@@ -38,10 +61,22 @@ void runWorkerProcess('audit-worker', async ({ config, logger, orm, shuttingDown
       const { auditId } = job.data;
       if (!auditId) throw new UnrecoverableError('job without an audit id');
       logger.info({ auditId, jobId: job.id, attempt: job.attemptsMade + 1 }, 'audit started');
-      const result = await runner.run(auditId, {
-        reportProgress: (p) => job.updateProgress(p),
-        interrupted: shuttingDown,
-      });
+      let result: Awaited<ReturnType<AuditJobRunner['run']>>;
+      try {
+        result = await runner.run(auditId, { reportProgress: progressReporter(job), interrupted: shuttingDown });
+      } catch (err) {
+        // PostgreSQL or Redis went away under the audit: not the audit's failure. The job goes back to the queue
+        // (delayed, with backoff) without spending an attempt; the next run starts the audit over.
+        const dependency = infrastructureFailure(err);
+        const retries = job.data.outageRetries ?? 0;
+        if (!dependency || shuttingDown() || retries >= MAX_OUTAGE_RETRIES) throw err;
+        const delay = outageDelayMs(retries);
+        logger.warn({ auditId, dependency, retryInMs: delay, outageRetries: retries + 1, reason: (err as Error).message }, 'audit interrupted by an outage; queued again without spending an attempt');
+        await runner.markQueued(auditId, 'Interrupted by an outage of the database or the queue; it resumes shortly.').catch(() => undefined);
+        await job.updateData({ ...job.data, outageRetries: retries + 1 });
+        await job.moveToDelayed(Date.now() + delay, token);
+        throw new DelayedError();
+      }
       if (result === 'interrupted') {
         // Shutdown: hand the job back without spending an attempt; another worker restarts it.
         await runner.markQueued(auditId, null);
@@ -54,6 +89,7 @@ void runWorkerProcess('audit-worker', async ({ config, logger, orm, shuttingDown
     {
       redisUrl: config.REDIS_URL,
       prefix: config.REDIS_PREFIX,
+      onRedisEvent: (_event, err) => err && onError('audit worker connection')(err),
       concurrency: config.WORKER_CONCURRENCY,
       lockDuration: config.WORKER_LOCK_MS,
       stalledInterval: Math.max(1_000, Math.floor(config.WORKER_LOCK_MS / 2)),
@@ -65,7 +101,24 @@ void runWorkerProcess('audit-worker', async ({ config, logger, orm, shuttingDown
     const auditId = job.data.auditId;
     const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
     logger.error({ err, auditId, attempt: job.attemptsMade, final }, 'audit attempt failed');
-    void (final ? runner.markFailed(auditId, readable(err)) : runner.markQueued(auditId, `Attempt ${job.attemptsMade} failed; retrying.`));
+    // With PostgreSQL down this write fails too: the sweeper finds the audit later (its job failed) and fails it.
+    (final ? runner.markFailed(auditId, readable(err)) : runner.markQueued(auditId, `Attempt ${job.attemptsMade} failed; retrying.`)).catch((writeErr: unknown) =>
+      logger.warn({ err: writeErr, auditId }, 'could not record the failed attempt; the audit sweeper will'),
+    );
   });
-  return { workers: [worker], close: async () => { await meter?.close(); await parser?.close(); await client.close(); } };
+
+  // Audits whose job the queue lost (Redis restarted empty) or never learnt the end of: requeued or failed.
+  const sweepQueue = createQueue<AuditJobData>(QUEUES.audit, redis, config.REDIS_PREFIX, onError('sweeper queue'));
+  const sweeper = new AuditSweeper(orm, sweepQueue, redis, { prefix: config.REDIS_PREFIX, graceMs: config.WORKER_LOCK_MS, logger });
+  const stopSweeping = config.AUDIT_SWEEP_INTERVAL_MS > 0 ? sweeper.start(config.AUDIT_SWEEP_INTERVAL_MS) : () => undefined;
+  return {
+    workers: [worker],
+    close: async () => {
+      stopSweeping();
+      await sweepQueue.close().catch(() => undefined);
+      await meter?.close();
+      await parser?.close();
+      await client.close();
+    },
+  };
 });

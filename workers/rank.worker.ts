@@ -8,9 +8,9 @@ import { CompetitorProfileRunner } from '../src/competitors/index.js';
 import { createSerpProvider } from '../src/serp/index.js';
 import { runWorkerProcess } from './run-worker.js';
 
-void runWorkerProcess('rank-worker', async ({ config, logger, orm }) => {
-  const redis = createRedis(config.REDIS_URL, { name: 'rank-producer' });
-  const queue = createQueue<RankJobData>(QUEUES.rank, redis, config.REDIS_PREFIX);
+void runWorkerProcess('rank-worker', async ({ config, logger, orm, onError }) => {
+  const redis = createRedis(config.REDIS_URL, { name: 'rank-producer', onEvent: (_event, err) => err && onError('rank producer')(err) });
+  const queue = createQueue<RankJobData>(QUEUES.rank, redis, config.REDIS_PREFIX, onError('rank queue'));
   const provider = createSerpProvider(config);
   if (!provider) logger.warn('no SERP provider configured: rank checks will be recorded as failed with a clear error');
   const client = createConfiguredSafeHttpClient(config);
@@ -42,6 +42,7 @@ void runWorkerProcess('rank-worker', async ({ config, logger, orm }) => {
     {
       redisUrl: config.REDIS_URL,
       prefix: config.REDIS_PREFIX,
+      onRedisEvent: (_event, err) => err && onError('rank worker connection')(err),
       concurrency: config.SERP_CONCURRENCY,
       // Provider rate limit, shared by every rank worker through Redis.
       limiter: { max: config.SERP_RATE_PER_SECOND, duration: 1_000 },

@@ -4,6 +4,10 @@ import { loadConfigOrExit, type AppConfig } from '../src/platform/config.js';
 import { createLogger, type Logger } from '../src/platform/logger.js';
 import { createOrm, type MikroORM } from '../src/platform/db/orm.js';
 import { ENTITIES } from '../src/entities.js';
+import { createRedis, type Redis } from '../src/platform/redis.js';
+import { DependencyMonitor } from '../src/platform/dependency-monitor.js';
+import { isInfrastructureFailure } from '../src/platform/infra-errors.js';
+import { nativeQuery } from '../src/platform/db/native-query.js';
 
 export interface WorkerRuntime {
   config: AppConfig;
@@ -11,6 +15,12 @@ export interface WorkerRuntime {
   orm: MikroORM;
   /** True once SIGTERM/SIGINT arrived: long jobs should stop and release themselves. */
   shuttingDown(): boolean;
+  /** A non-blocking Redis connection (fails fast while Redis is down) for producers, locks and probes. */
+  redis: Redis;
+  /** PostgreSQL and Redis reachability; logs one line per change of state. */
+  dependencies: DependencyMonitor;
+  /** For 'error' events of BullMQ objects: outages go to the monitor (one line per change), the rest to the log. */
+  onError(what: string): (err: Error) => void;
 }
 
 /**
@@ -23,10 +33,28 @@ export async function runWorkerProcess(
 ): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger({ level: config.LOG_LEVEL, name });
+  // Anything that escapes every handler leaves the process in an unknown state: log it (one structured line)
+  // and exit, so that the `seo worker` supervisor starts a fresh process (the job's lock expires and it is resumed).
+  const fatal = (kind: string) => (err: unknown) => {
+    logger.fatal({ err, kind }, `${kind}: the worker exits and its supervisor restarts it`);
+    logger.flush?.();
+    setTimeout(() => process.exit(1), 50).unref();
+  };
+  process.on('unhandledRejection', fatal('unhandled promise rejection'));
+  process.on('uncaughtException', fatal('uncaught exception'));
+
+  let monitor: DependencyMonitor | undefined;
+  const onError = (what: string) => (err: Error) => {
+    if (isInfrastructureFailure(err)) void monitor?.check();
+    else logger.error({ err }, `${what} error`);
+  };
+  const redis = createRedis(config.REDIS_URL, { name: `${name}-control`, onEvent: (_event, err) => (err ? onError('redis')(err) : void monitor?.check()) });
   const orm = await createOrm({ databaseUrl: config.DATABASE_URL, entities: ENTITIES, logger, poolMax: 5 });
+  const dependencies = new DependencyMonitor({ logger, probes: { postgres: () => nativeQuery(orm.em, 'SELECT 1'), redis: () => redis.ping() } });
+  monitor = dependencies;
   let stopping = false;
-  const { workers, close } = await start({ config, logger, orm, shuttingDown: () => stopping });
-  for (const w of workers) w.on('error', (err) => logger.error({ err }, 'worker error'));
+  const { workers, close } = await start({ config, logger, orm, shuttingDown: () => stopping, redis, dependencies, onError });
+  for (const w of workers) w.on('error', onError('worker'));
 
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -35,6 +63,8 @@ export async function runWorkerProcess(
     const timer = setTimeout(() => process.exit(1), 30_000).unref();
     await Promise.allSettled(workers.map((w) => w.close()));
     await close?.().catch(() => undefined);
+    dependencies.close();
+    redis.disconnect();
     await orm.close(true);
     clearTimeout(timer);
     process.exit(0);

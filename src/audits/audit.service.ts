@@ -4,11 +4,12 @@ import type { AppConfig } from '../platform/config.js';
 import type { Principal } from '../platform/context.js';
 import { DomainError, badInput, notFound } from '../platform/errors.js';
 import { isUuid, newId } from '../platform/ids.js';
+import { asUnavailable } from '../platform/infra-errors.js';
 import type { Logger } from '../platform/logger.js';
 import { assertApiAccess, quotaFor } from '../identity/index.js';
 import type { Project, ProjectService } from '../projects/index.js';
 import { ACTIVE_STATUSES, AuditEntity, AuditIssueEntity, type Audit, type AuditIssue } from './audit.entity.js';
-import { AUDIT_JOB_NAME, type AuditJobData } from './audit-job.js';
+import { AUDIT_JOB_NAME, auditJobOptions, type AuditJobData } from './audit-job.js';
 
 export interface StartedAudit {
   audit: Audit;
@@ -32,15 +33,8 @@ export class AuditService {
     private readonly logger?: Logger,
   ) {}
 
-  /** Job options: retries with backoff; the job id is the audit id, so enqueueing twice is a no-op. */
   private async enqueue(audit: Audit): Promise<void> {
-    await this.queue.add(AUDIT_JOB_NAME, { auditId: audit.id }, {
-      jobId: audit.jobId,
-      attempts: 3,
-      backoff: { type: 'exponential', delay: 5_000 },
-      removeOnComplete: { age: 24 * 3600, count: 1000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    });
+    await this.queue.add(AUDIT_JOB_NAME, { auditId: audit.id }, auditJobOptions(audit.jobId));
   }
 
   /** Starts an audit, or returns the project's active one (one active audit per project, enforced by an index). */
@@ -79,7 +73,7 @@ export class AuditService {
     } catch (err) {
       this.logger?.error({ err, auditId: id }, 'could not enqueue audit');
       await em.nativeUpdate(AuditEntity, { id }, { status: 'FAILED', error: 'The audit could not be queued. Try again.', completedAt: new Date() });
-      throw new DomainError('INTERNAL', 'The audit could not be queued.');
+      throw asUnavailable(err) ?? new DomainError('INTERNAL', 'The audit could not be queued.');
     }
     return { audit, created: true };
   }

@@ -7,3 +7,4 @@ export { AuditType, IssueType, JobType, StartAuditPayload, AuditConnection, Issu
 export { AUDIT_JOB_NAME, JOB_STATE_BY_STATUS, type AuditJobData } from './audit-job.js';
 export { runAuditEngine, type AuditSink, type AuditOutcome, type StoppedAudit, type AuditPageRow, type OccurrenceRecord, type LabMeter, type VitalsRecord } from './audit-engine.js';
 export { AuditJobRunner, type AuditRunResult } from './audit-job-runner.js';
+export { AuditSweeper, DEFAULT_MAX_RUNS, type SweepReport } from './audit-sweeper.js';

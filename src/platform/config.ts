@@ -91,6 +91,8 @@ const envSchema = z
     AUDIT_PARSE_THREADS: z.coerce.number().int().min(0).max(32).default(1),
     /** Job lock; a worker that dies is detected within about this long and its job restarted. */
     WORKER_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),
+    /** How often an audit worker looks for audits whose queued job was lost (Redis restarted empty, say); 0 = never. */
+    AUDIT_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(15_000),
   })
   .transform((env, ctx) => {
     const production = env.NODE_ENV === 'production';

@@ -7,6 +7,7 @@ export const ERROR_CODES = [
   'NOT_FOUND',
   'RATE_LIMITED',
   'INTERNAL',
+  'UNAVAILABLE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -32,6 +33,11 @@ export const forbidden = (message: string) => new DomainError('FORBIDDEN', messa
 export const badInput = (message: string, details?: ErrorDetail[]) =>
   new DomainError('BAD_USER_INPUT', message, details);
 
+/** Seconds a client should wait before retrying while PostgreSQL or Redis is unreachable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+export const unavailable = (message = 'The service is temporarily unavailable. Try again shortly.') =>
+  new DomainError('UNAVAILABLE', message, undefined, UNAVAILABLE_RETRY_AFTER_SECONDS);
+
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
 }
@@ -45,4 +51,5 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  UNAVAILABLE: 503,
 };

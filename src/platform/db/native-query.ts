@@ -2,6 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import pg from 'pg';
 
 const TIMESTAMPTZ = 1184;
+/** A connection that cannot be made within this long fails (a request is then refused with 503, not left hanging). */
+export const PG_CONNECT_TIMEOUT_MS = 3_000;
 // MikroORM switches pg's global date parsing off (it hydrates dates itself); plain rows need Dates back.
 const parseTimestamptz = (value: string) => new Date(value);
 const types = {
@@ -16,7 +18,7 @@ const types = {
 const natives = new WeakMap<object, { pool: pg.Pool; onQuery?: (sql: string) => void }>();
 
 export function createNativePool(ormConfig: object, connectionString: string, max = 10, onQuery?: (sql: string) => void): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, types, idleTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({ connectionString, max, types, idleTimeoutMillis: 10_000, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS });
   pool.on('error', () => undefined); // an idle client's error must not crash the process; the next query reports it
   natives.set(ormConfig, { pool, onQuery });
   return pool;

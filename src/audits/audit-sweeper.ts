@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { MikroORM } from '../platform/db/orm.js';
+import type { Logger } from '../platform/logger.js';
+import { nativeQuery } from '../platform/db/native-query.js';
+import { isInfrastructureFailure } from '../platform/infra-errors.js';
+import { AUDIT_JOB_NAME, auditJobOptions, type AuditJobData } from './audit-job.js';
+
+export interface AuditSweeperOptions {
+  /** Key prefix (REDIS_PREFIX) of the sweep lock. */
+  prefix: string;
+  /**
+   * How long an audit may look inconsistent before the sweeper acts: the job lock (WORKER_LOCK_MS), after which
+   * BullMQ itself would have noticed a dead worker.
+   */
+  graceMs: number;
+  /** Runs (claims) an audit may have had before a lost job fails it instead of being queued again. */
+  maxRuns?: number;
+  logger: Logger;
+}
+
+export interface SweepReport {
+  /** Audits whose job was missing (or finished while they were still active), queued again under the same job id. */
+  requeued: string[];
+  /** Audits failed with a reason: their job failed without the audit knowing, or they were requeued too often. */
+  failed: string[];
+  /** RUNNING audits whose job is waiting or delayed (no worker holds it): shown as QUEUED, as they are. */
+  corrected: string[];
+}
+
+export const DEFAULT_MAX_RUNS = 8;
+const LOST_JOB_NOTE = 'Queued again: its job was lost (the queue restarted without its data).';
+const WAITING_STATES = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children']);
+
+interface Candidate {
+  id: string;
+  job_id: string;
+  status: 'QUEUED' | 'RUNNING';
+  attempts: number;
+}
+
+/**
+ * Finds QUEUED and RUNNING audits that the queue no longer carries — their job is missing (Redis lost its data),
+ * finished without the audit learning of it (the worker could not write to PostgreSQL), or waits while the audit
+ * claims to run — and puts them right: queued again under the same job id (idempotent, bounded by `maxRuns`), or
+ * failed with a reason. Safe with several worker groups: one sweep at a time holds a Redis lock, and every change
+ * is a guarded UPDATE on the audit's status and attempt, so an audit that a worker claims meanwhile is left alone.
+ */
+export class AuditSweeper {
+  private readonly maxRuns: number;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly queue: Queue<AuditJobData>,
+    private readonly redis: Redis,
+    private readonly options: AuditSweeperOptions,
+  ) {
+    this.maxRuns = options.maxRuns ?? DEFAULT_MAX_RUNS;
+  }
+
+  /** One sweep, under the lock (null: another process holds it, or Redis is unreachable). */
+  async sweepOnce(lockMs: number = this.options.graceMs): Promise<SweepReport | null> {
+    const lockKey = `${this.options.prefix}:audit-sweeper:lock`;
+    const token = randomUUID();
+    const locked = await this.redis.set(lockKey, token, 'PX', Math.max(1_000, lockMs), 'NX').catch(() => null);
+    if (locked !== 'OK') return null;
+    return this.sweep();
+  }
+
+  /** The sweep itself (no lock): exported for tests and for callers that hold their own. */
+  async sweep(): Promise<SweepReport> {
+    const report: SweepReport = { requeued: [], failed: [], corrected: [] };
+    const em = this.orm.em.fork();
+    const candidates = await nativeQuery<Candidate>(
+      em,
+      `SELECT id, job_id, status, attempts FROM audit
+       WHERE status IN ('QUEUED', 'RUNNING') AND coalesce(started_at, created_at) < now() - make_interval(secs => $1::float / 1000)
+       ORDER BY created_at LIMIT 200`,
+      [this.options.graceMs],
+    );
+    for (const audit of candidates) {
+      const job = await this.queue.getJob(audit.job_id);
+      const state = job ? await job.getState() : 'missing';
+      if (state === 'active') continue;
+      if (WAITING_STATES.has(state)) {
+        if (audit.status === 'RUNNING' && (await this.update(audit, `status = 'QUEUED', phase = NULL`))) report.corrected.push(audit.id);
+        continue;
+      }
+      if (state === 'failed') {
+        const reason = (job?.failedReason ?? '').split('\n')[0].slice(0, 300) || 'unknown error';
+        if (await this.fail(audit, `The audit failed: ${reason}`)) report.failed.push(audit.id);
+        continue;
+      }
+      // Missing, finished ('completed') or in no list ('unknown'): the queue will never run it as it stands.
+      if (audit.attempts >= this.maxRuns) {
+        if (await this.fail(audit, `The audit was interrupted ${audit.attempts} times (its worker or the queue went away) and was given up.`)) report.failed.push(audit.id);
+        continue;
+      }
+      if (!(await this.update(audit, `status = 'QUEUED', phase = NULL, error = $3`, [LOST_JOB_NOTE]))) continue;
+      if (job) await job.remove().catch(() => undefined);
+      await this.queue.add(AUDIT_JOB_NAME, { auditId: audit.id }, auditJobOptions(audit.job_id));
+      report.requeued.push(audit.id);
+    }
+    if (report.requeued.length || report.failed.length || report.corrected.length) this.options.logger.warn(report, 'audit sweeper repaired audits the queue had lost');
+    return report;
+  }
+
+  /** Sweeps every `intervalMs` until the returned stop function is called; failures are logged, never thrown. */
+  start(intervalMs: number): () => void {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      this.sweepOnce(Math.max(1_000, intervalMs - 500))
+        .catch((err: unknown) => {
+          if (!isInfrastructureFailure(err)) this.options.logger.error({ err }, 'audit sweep failed');
+        })
+        .finally(() => {
+          running = false;
+        });
+    }, intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /** A guarded change: only while the audit is in the status and attempt the sweeper saw. */
+  private async update(audit: Candidate, set: string, extra: unknown[] = []): Promise<boolean> {
+    const rows = await nativeQuery<{ id: string }>(
+      this.orm.em,
+      `UPDATE audit SET ${set} WHERE id = $1 AND status = $2 AND attempts = ${Number(audit.attempts)} RETURNING id`,
+      [audit.id, audit.status, ...extra],
+    );
+    return rows.length > 0;
+  }
+
+  private fail(audit: Candidate, reason: string): Promise<boolean> {
+    return this.update(audit, `status = 'FAILED', phase = NULL, error = $3, completed_at = now()`, [reason]);
+  }
+}
