@@ -12,6 +12,7 @@ describe('the one error-code → HTTP mapping', () => {
     ['NOT_FOUND', 404],
     ['RATE_LIMITED', 429],
     ['INTERNAL', 500],
+    ['UNAVAILABLE', 503],
   ] as const)('%s → %i', (code, status) => {
     expect(HTTP_STATUS_BY_CODE[code]).toBe(status);
     expect(errorResponse(new DomainError(code, 'm'), 'r1').status).toBe(status);

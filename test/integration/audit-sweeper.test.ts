@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UnrecoverableError } from 'bullmq';
+import { QUEUES, createQueue, createWorker, type Queue } from '../../src/platform/queues.js';
+import { createRedis, type Redis } from '../../src/platform/redis.js';
+import { AuditSweeper, DEFAULT_MAX_RUNS, type AuditJobData } from '../../src/audits/index.js';
+import { createApiKey, createProject, createTestApp, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+
+/**
+ * The audit sweeper against a real BullMQ queue: audits whose job Redis lost (or whose job ended without the audit
+ * learning of it) are queued again under the same job id, or failed with a reason; GET /api/v1/jobs/:id then tells
+ * the truth. No worker runs here, so a queued job stays waiting.
+ */
+
+let t: TestApp;
+let user: TestUser;
+let key: string;
+let redis: Redis;
+let queue: Queue<AuditJobData>;
+let sweeper: AuditSweeper;
+const prefix = `sweep-${uniq()}`;
+const GRACE_MS = 5_000;
+
+beforeAll(async () => {
+  t = await createTestApp({ REDIS_PREFIX: prefix });
+  user = await signUp(t, { plan: 'ENTERPRISE' });
+  key = await createApiKey(t, user);
+  redis = createRedis(t.config.REDIS_URL, { name: 'sweeper-test' });
+  queue = createQueue<AuditJobData>(QUEUES.audit, redis, prefix);
+  sweeper = new AuditSweeper(t.runtime.orm, queue, redis, { prefix, graceMs: GRACE_MS, logger: t.runtime.logger });
+});
+afterAll(async () => {
+  await queue.obliterate({ force: true }).catch(() => undefined);
+  await queue.close();
+  await redis.quit();
+  await t.close();
+});
+
+const bearer = () => ({ authorization: `Bearer ${key}` });
+
+/** A project with an audit started through the API (its job waits in the queue). */
+async function startAudit(): Promise<{ auditId: string; jobId: string }> {
+  const project = await createProject(t, user);
+  const res = await t.app.inject({ method: 'POST', url: `/api/v1/projects/${project.id}/audit`, headers: bearer() });
+  expect(res.statusCode).toBe(202);
+  return res.json();
+}
+
+/** What a worker that started the audit long ago (and then vanished, or lost Redis) leaves in PostgreSQL. */
+async function claimedLongAgo(auditId: string, attempts = 1): Promise<void> {
+  await t.runtime.pool.query(
+    `UPDATE audit SET status = 'RUNNING', phase = 'CRAWLING', attempts = $2, started_at = now() - interval '1 hour', pages_crawled = 12, pages_queued = 30 WHERE id = $1`,
+    [auditId, attempts],
+  );
+}
+
+const row = async (auditId: string) =>
+  (await t.runtime.pool.query('SELECT status, phase, error, attempts, completed_at FROM audit WHERE id = $1', [auditId])).rows[0] as {
+    status: string;
+    phase: string | null;
+    error: string | null;
+    attempts: number;
+    completed_at: Date | null;
+  };
+const jobView = async (jobId: string) => (await t.app.inject({ method: 'GET', url: `/api/v1/jobs/${jobId}`, headers: bearer() })).json().job;
+
+describe('audit sweeper', () => {
+  it('requeues a RUNNING audit whose job was lost, under the same job id, once', async () => {
+    const { auditId, jobId } = await startAudit();
+    await claimedLongAgo(auditId);
+    await queue.remove(jobId); // Redis restarted without its data
+    expect(await queue.getJob(jobId)).toBeUndefined();
+    expect((await jobView(jobId)).state).toBe('running'); // the lie the finding describes
+
+    const report = await sweeper.sweep();
+    expect(report.requeued).toContain(auditId);
+    const job = await queue.getJob(jobId);
+    expect(job?.data).toEqual({ auditId });
+    expect(await job?.getState()).toBe('waiting');
+    expect(job?.opts.attempts).toBe(3);
+    expect(await row(auditId)).toMatchObject({ status: 'QUEUED', phase: null, attempts: 1 });
+    expect((await row(auditId)).error).toMatch(/job was lost/);
+    expect(await jobView(jobId)).toMatchObject({ state: 'queued', auditId });
+
+    // Idempotent: a second sweep finds a queued audit with a waiting job and leaves it.
+    const again = await sweeper.sweep();
+    expect([...again.requeued, ...again.failed, ...again.corrected]).not.toContain(auditId);
+    expect(await (await queue.getJob(jobId))?.getState()).toBe('waiting');
+  });
+
+  it('fails, with a reason, an audit that lost its job after too many runs', async () => {
+    const { auditId, jobId } = await startAudit();
+    await claimedLongAgo(auditId, DEFAULT_MAX_RUNS);
+    await queue.remove(jobId);
+    const report = await sweeper.sweep();
+    expect(report.failed).toContain(auditId);
+    const r = await row(auditId);
+    expect(r).toMatchObject({ status: 'FAILED', phase: null });
+    expect(r.error).toMatch(/interrupted 8 times/);
+    expect(r.completed_at).not.toBeNull();
+    expect(await queue.getJob(jobId)).toBeUndefined();
+    expect(await jobView(jobId)).toMatchObject({ state: 'failed', error: r.error });
+  });
+
+  it('shows as QUEUED a RUNNING audit whose job waits for a worker (its worker died)', async () => {
+    const { auditId, jobId } = await startAudit();
+    await claimedLongAgo(auditId);
+    const report = await sweeper.sweep();
+    expect(report.corrected).toContain(auditId);
+    expect(await row(auditId)).toMatchObject({ status: 'QUEUED', attempts: 1 });
+    expect(await (await queue.getJob(jobId))?.getState()).toBe('waiting');
+  });
+
+  it('leaves alone an audit younger than the grace period, and one whose attempt changed meanwhile', async () => {
+    const { auditId, jobId } = await startAudit();
+    await queue.remove(jobId);
+    await t.runtime.pool.query(`UPDATE audit SET status = 'RUNNING', phase = 'CRAWLING', attempts = 1, started_at = now() WHERE id = $1`, [auditId]);
+    const report = await sweeper.sweep();
+    expect([...report.requeued, ...report.failed, ...report.corrected]).not.toContain(auditId);
+    expect((await row(auditId)).status).toBe('RUNNING');
+    // Clean up for the next test: an old claim would be swept.
+    await t.runtime.pool.query(`UPDATE audit SET status = 'CANCELLED', phase = NULL, completed_at = now() WHERE id = $1`, [auditId]);
+  });
+
+  it('fails an audit whose job failed while PostgreSQL could not record it, with the job’s reason', async () => {
+    const { auditId, jobId } = await startAudit();
+    // Drain the queue of the earlier tests' jobs, then fail this one as a worker would have.
+    const worker = createWorker<AuditJobData>(
+      QUEUES.audit,
+      async (job) => {
+        if (job.id === jobId) throw new UnrecoverableError('robots.txt could not be parsed');
+        return 'ignored';
+      },
+      { redisUrl: t.config.REDIS_URL, prefix },
+    );
+    try {
+      for (let i = 0; i < 100 && (await (await queue.getJob(jobId))?.getState()) !== 'failed'; i++) await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await worker.close();
+    }
+    expect(await (await queue.getJob(jobId))?.getState()).toBe('failed');
+    await claimedLongAgo(auditId);
+    const report = await sweeper.sweep();
+    expect(report.failed).toContain(auditId);
+    expect(await row(auditId)).toMatchObject({ status: 'FAILED', error: 'The audit failed: robots.txt could not be parsed' });
+  });
+
+  it('sweeps once at a time across processes (a Redis lock)', async () => {
+    const other = new AuditSweeper(t.runtime.orm, queue, redis, { prefix, graceMs: GRACE_MS, logger: t.runtime.logger });
+    const [a, b] = await Promise.all([sweeper.sweepOnce(2_000), other.sweepOnce(2_000)]);
+    expect([a, b].filter((r) => r === null)).toHaveLength(1);
+    await redis.del(`${prefix}:audit-sweeper:lock`);
+  });
+});
