@@ -70,7 +70,7 @@ export const drill: Drill = {
       await platform.cli(['org', 'set-plan', organizationId, PLAN]);
       const { key } = await platform.cli<{ key: string }>(['api-key', 'create', '--org', organizationId, '--name', 'rate-limit drill']);
 
-      const surfaces = [
+      const surfaces: { name: string; path: string; headers: Record<string, string>; limit: number }[] = [
         { name: 'A', path: '/api/v1/projects', headers: { authorization: `Bearer ${key}` }, limit: LIMITS.A },
         { name: 'B', path: '/api/projects', headers: { cookie }, limit: LIMITS.B },
       ];
