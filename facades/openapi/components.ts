@@ -35,7 +35,7 @@ export const ErrorBody = obj(
       type: 'string',
       description:
         'Machine code: BAD_USER_INPUT (400), UNAUTHENTICATED (401), FORBIDDEN or PLAN_LIMIT (403), NOT_FOUND (404), ' +
-        'PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429), INTERNAL (500).',
+        'PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429), INTERNAL (500), UNAVAILABLE (503, with Retry-After).',
       examples: ['NOT_FOUND'],
     },
     details: { ...list(ErrorDetail), description: 'Per-field problems, on validation errors.' },

@@ -1,7 +1,7 @@
 import type { FastifySchema } from 'fastify';
 import type { Surface } from '../http-guard.js';
 import { emptyBody } from '../route-schemas.js';
-import { COMPONENT_SCHEMAS, HEADERS } from './components.js';
+import { COMPONENT_SCHEMAS, ErrorBody, HEADERS } from './components.js';
 
 /** What the generator needs of a route-table entry (RestRoute and StreamRoute both fit). */
 export interface DocumentedRoute {
@@ -129,6 +129,8 @@ function errorDescription(status: number, route: DocumentedRoute, options: OpenA
       return 'Rate limit exceeded (code RATE_LIMITED): wait `Retry-After` seconds.';
     case 500:
       return 'Unexpected failure: a generic message and the `requestId` to quote; never internals.';
+    case 503:
+      return 'PostgreSQL or Redis is unreachable (code UNAVAILABLE): retry after `Retry-After` seconds. Answered within about a second; the service recovers by itself.';
     default:
       return 'Error.';
   }
@@ -141,7 +143,7 @@ function responseHeaders(status: number, csv: boolean): Json {
   const headers: Json = { 'X-Request-Id': header('X-Request-Id') };
   // 401, 413, 415 (and schema-invalid 400s) are answered before the rate limiter runs.
   if (![401, 413, 415].includes(status)) Object.assign(headers, RATE_HEADERS);
-  if (status === 429) headers['Retry-After'] = header('Retry-After');
+  if (status === 429 || status === 503) headers['Retry-After'] = header('Retry-After');
   if (csv) headers['Content-Disposition'] = header('Content-Disposition');
   return headers;
 }
@@ -195,6 +197,8 @@ function responses(route: DocumentedRoute, options: OpenApiOptions, used: Set<st
       };
     }
   }
+  // Every endpoint may meet an outage of PostgreSQL or Redis (the rate limiter and principals live there).
+  out['503'] ??= { description: errorDescription(503, route, options), headers: responseHeaders(503, false), content: { 'application/json': { schema: withRefs(ErrorBody, used) } } };
   return out;
 }
 
