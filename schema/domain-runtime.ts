@@ -82,11 +82,11 @@ export async function createDomainRuntime(
   options: { onQuery?: (sql: string) => void } = {},
 ): Promise<DomainRuntime> {
   const orm = await createOrm({ databaseUrl: config.DATABASE_URL, entities: ENTITIES, migrations: MIGRATIONS, logger, onQuery: options.onQuery });
-  let monitor: DependencyMonitor | undefined;
+  const late: { monitor?: DependencyMonitor } = {};
   // Connection errors are not logged one by one: the monitor probes and logs each change of state once.
   const onInfraEvent = (err?: Error) => {
     if (err && !isInfrastructureFailure(err)) logger.warn({ err }, 'redis error');
-    void monitor?.check();
+    void late.monitor?.check();
   };
   const redis = createRedis(config.REDIS_URL, { name: 'api', onEvent: (event, err) => onInfraEvent(err) });
   const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 5, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS });
@@ -96,7 +96,7 @@ export async function createDomainRuntime(
     logger,
     probes: { postgres: () => nativeQuery(orm.em, 'SELECT 1'), redis: () => redis.ping() },
   });
-  monitor = dependencies;
+  late.monitor = dependencies;
   const auth = await createAuth(config, pool, logger);
 
   const apiKeys = new ApiKeyService();

@@ -43,15 +43,15 @@ export async function runWorkerProcess(
   process.on('unhandledRejection', fatal('unhandled promise rejection'));
   process.on('uncaughtException', fatal('uncaught exception'));
 
-  let monitor: DependencyMonitor | undefined;
+  const late: { monitor?: DependencyMonitor } = {};
   const onError = (what: string) => (err: Error) => {
-    if (isInfrastructureFailure(err)) void monitor?.check();
+    if (isInfrastructureFailure(err)) void late.monitor?.check();
     else logger.error({ err }, `${what} error`);
   };
-  const redis = createRedis(config.REDIS_URL, { name: `${name}-control`, onEvent: (_event, err) => (err ? onError('redis')(err) : void monitor?.check()) });
+  const redis = createRedis(config.REDIS_URL, { name: `${name}-control`, onEvent: (_event, err) => (err ? onError('redis')(err) : void late.monitor?.check()) });
   const orm = await createOrm({ databaseUrl: config.DATABASE_URL, entities: ENTITIES, logger, poolMax: 5 });
   const dependencies = new DependencyMonitor({ logger, probes: { postgres: () => nativeQuery(orm.em, 'SELECT 1'), redis: () => redis.ping() } });
-  monitor = dependencies;
+  late.monitor = dependencies;
   let stopping = false;
   const { workers, close } = await start({ config, logger, orm, shuttingDown: () => stopping, redis, dependencies, onError });
   for (const w of workers) w.on('error', onError('worker'));

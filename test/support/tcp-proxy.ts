@@ -9,6 +9,10 @@ export type ProxyMode = 'up' | 'down' | 'paused';
  */
 export async function startTcpProxy(target: { host: string; port: number }): Promise<{ port: number; setMode(mode: ProxyMode): void; close(): Promise<void> }> {
   let mode: ProxyMode = 'up';
+  const closePair = (p: { client: net.Socket; upstream: net.Socket }) => {
+    p.client.destroy();
+    p.upstream.destroy();
+  };
   const pairs = new Set<{ client: net.Socket; upstream: net.Socket }>();
   const server = net.createServer((client) => {
     if (mode === 'down') return client.destroy();
@@ -30,12 +34,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     port: (server.address() as net.AddressInfo).port,
     setMode(next) {
       // Leaving 'paused' or entering 'down': connections that lost bytes cannot be trusted, close them.
-      if (next === 'down' || (mode === 'paused' && next === 'up')) for (const p of [...pairs]) (p.client.destroy(), p.upstream.destroy());
+      if (next === 'down' || (mode === 'paused' && next === 'up')) for (const p of [...pairs]) closePair(p);
       mode = next;
     },
     close: () =>
       new Promise<void>((r) => {
-        for (const p of [...pairs]) (p.client.destroy(), p.upstream.destroy());
+        for (const p of [...pairs]) closePair(p);
         server.close(() => r());
       }),
   };
