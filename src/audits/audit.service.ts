@@ -117,6 +117,8 @@ export class AuditService {
   /** A job is found through its audit, within the caller's organization. */
   async job(em: EntityManager, principal: Principal | null, jobId: string): Promise<Audit> {
     const p = assertApiAccess(principal, 'read');
+    // Job ids are the audits' UUIDs: anything else names no job and must not reach the query.
+    if (!isUuid(jobId)) throw notFound('Job');
     const audit = await em.findOne(AuditEntity, { jobId });
     if (audit) {
       const owned = await this.projects.findOwned(em, p, audit.projectId).catch(() => null);
