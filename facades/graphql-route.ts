@@ -137,7 +137,8 @@ export async function mountGraphQL(app: FastifyInstance, runtime: DomainRuntime,
   await apollo.start();
   const landing = landingPage(options.explorerPath);
   app.route({
-    method: ['GET', 'POST', 'OPTIONS'],
+    // Other methods reach Apollo too, which answers 405 with Allow in GraphQL shape (not the REST 404).
+    method: ['GET', 'POST', 'OPTIONS', 'PUT', 'PATCH', 'DELETE'],
     url: GRAPHQL_PATH,
     async preHandler(request, reply) {
       if (wantsLandingPage(request)) return reply.headers(LANDING_HEADERS).type('text/html; charset=utf-8').send(landing);

@@ -124,7 +124,9 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
   const requestId = randomUUID();
   this.log.info({ reqId: requestId, code: err.code, status }, 'client error');
   if (socket.writable) {
-    const body = JSON.stringify({ error: message, code });
+    // A 400 here is about the request's framing (bad request line, header or body length): `request` is at fault.
+    const details = status === 400 ? [{ path: 'request', message: `is not valid HTTP/1.1 (${err.code ?? 'parse error'})` }] : undefined;
+    const body = JSON.stringify(details ? { error: message, code, details } : { error: message, code });
     socket.write(
       `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,

@@ -12,7 +12,7 @@ import { KeywordResolver } from '../src/keywords/index.js';
 import { CompetitorResolver } from '../src/competitors/index.js';
 import { AuditResolver, IssueResolver, ProjectAuditFieldsResolver } from '../src/audits/index.js';
 import { DateTimeISO } from '../src/platform/graphql-scalars.js';
-import { assertNoNul } from '../src/platform/text-input.js';
+import { assertStorableText } from '../src/platform/text-input.js';
 
 export const RESOLVERS = [
   IdentityResolver,
@@ -88,7 +88,7 @@ export function installDirectResolvers(schema: GraphQLSchema, resolverInstances:
   }
 }
 
-/** Every field that takes arguments refuses NUL characters in them before its resolver runs (src/platform/text-input.ts). */
+/** Every field that takes arguments refuses text PostgreSQL cannot store (NUL, lone surrogates) before its resolver runs (src/platform/text-input.ts). */
 export function guardTextArguments(schema: GraphQLSchema): number {
   let guarded = 0;
   for (const type of Object.values(schema.getTypeMap())) {
@@ -97,7 +97,7 @@ export function guardTextArguments(schema: GraphQLSchema): number {
       const resolve = field.resolve;
       if (!resolve || !field.args.length) continue;
       field.resolve = (root, args: Record<string, unknown>, context, info) => {
-        assertNoNul(args);
+        assertStorableText(args);
         return resolve(root, args, context, info);
       };
       guarded++;

@@ -68,6 +68,8 @@ export class AuditService {
     try {
       await em.flush();
     } catch (err) {
+      // 23503: the project was deleted since findOwned (a foreign key violation, not a server fault).
+      if ((err as { code?: string }).code === '23503') throw notFound('Project');
       if ((err as { code?: string }).code !== '23505') throw err;
       em.clear();
       const winner = await this.activeFor(em, project.id);
