@@ -289,10 +289,11 @@ function restRequest(ctx: Context, ep: Endpoint, category: string): FuzzRequest 
     }
     case 'extra-fields': {
       const extras: Record<string, unknown> = { [junk(rng, 6) || 'extra']: junk(rng, 6), owner: 'x', organizationId: me.projectId, id: me.projectId };
-      if (rng() < 0.3) {
+      const roll = rng();
+      if (roll < 0.25) {
         headers['content-type'] = 'application/json';
         body = `{"__proto__":{"polluted":true},${json(base).slice(1)}`.replace(',}', '}');
-      } else if (rng() < 0.3) {
+      } else if (roll < 0.5) {
         headers['content-type'] = 'application/json';
         body = `{"constructor":{"prototype":{"polluted":true}}${Object.keys(base).length ? ',' : ''}${json(base).slice(1)}`;
       } else setJson({ ...base, ...extras });
