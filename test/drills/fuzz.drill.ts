@@ -350,8 +350,11 @@ function restRequest(ctx: Context, ep: Endpoint, category: string): FuzzRequest 
     case 'oversized-bodies': {
       headers['content-type'] = 'application/json';
       const limit = Math.min(ep.bodyLimit, 3 * MiB);
-      body = json({ ...base, pad: 'y'.repeat(limit + 1024) });
-      break;
+      const payload = Buffer.from(json({ ...base, pad: 'y'.repeat(limit + 1024) }));
+      // Over a raw socket: the server answers 413 and may close before the upload ends (the client sees EPIPE
+      // writing), so the answer is read from whatever arrived rather than through an HTTP client.
+      const head = Object.entries({ ...headers, host: '127.0.0.1', 'content-length': String(payload.length), connection: 'close' }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+      return { category, endpoint: `${ep.method} ${ep.url}`, method, path, headers, raw: Buffer.concat([Buffer.from(`${method} ${path} HTTP/1.1\r\n${head}\r\n`), payload]) };
     }
     case 'bad-query': {
       const names = Object.keys(ep.query?.properties ?? {});
