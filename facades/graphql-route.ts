@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import type { GraphQLFormattedError } from 'graphql';
 import { DomainError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../src/platform/errors.js';
 import { asUnavailable } from '../src/platform/infra-errors.js';
 import type { RequestContext } from '../src/platform/context.js';
 import type { DomainRuntime } from '../schema/domain-runtime.js';
-import { admit } from './http-guard.js';
+import { admit, type Refusal } from './http-guard.js';
+import { htmlPageHeaders } from './html-page-headers.js';
 import { QUERY_TOO_COMPLEX, queryLimitErrorOf, queryLimitsRule } from './graphql-limits.js';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -32,6 +33,15 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   const code = formatted.extensions?.code;
   if (code && code !== 'INTERNAL_SERVER_ERROR') return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
   return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL' } };
+}
+
+/**
+ * Variable coercion errors suggest names too ("Did you mean the enum value …?"); Apollo's
+ * hideSchemaDetailsFromClientErrors strips them from validation errors only.
+ */
+export function withoutSuggestions(formatted: GraphQLFormattedError): GraphQLFormattedError {
+  const message = formatted.message.replace(/ ?Did you mean [^?]*\?/g, '');
+  return message === formatted.message ? formatted : { ...formatted, message };
 }
 
 const SIMPLE_CONTENT_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
@@ -71,17 +81,30 @@ async function legacyJsonStatus(_request: FastifyRequest, reply: FastifyReply, p
   return payload;
 }
 
-/** GET /graphql from a browser: a page pointing at the local explorer (Apollo's default loads from a CDN). */
-function explorerLandingPage(explorerPath: string): ApolloServerPlugin<RequestContext> {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>GraphQL endpoint</title>
+/** The query-string parameters of a GraphQL-over-HTTP GET request. */
+const GRAPHQL_PARAMS = ['query', 'operationName', 'variables', 'extensions'];
+const LANDING_HEADERS = htmlPageHeaders("default-src 'none'; base-uri 'none'; form-action 'none'", 'no-referrer');
+
+/**
+ * GET /graphql from a browser: a page pointing at the local explorer (Apollo's default loads from a CDN).
+ * Only a GET that carries no GraphQL request gets it: Apollo would serve its landing page to any GET that
+ * prefers HTML, `?query=` (even a malformed, repeated one) included, instead of answering the request.
+ */
+export function wantsLandingPage(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' || !/\btext\/html\b/i.test(request.headers.accept ?? '')) return false;
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  return !GRAPHQL_PARAMS.some((name) => Object.hasOwn(query, name));
+}
+
+function landingPage(explorerPath: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>GraphQL endpoint</title>
 <meta http-equiv="refresh" content="0; url=${explorerPath}"></head>
 <body><p>This is the GraphQL endpoint (POST or GET). Open the <a href="${explorerPath}">GraphQL explorer</a>.</p></body></html>`;
-  return {
-    async serverWillStart() {
-      return { renderLandingPage: async () => ({ html }) };
-    },
-  };
 }
+
+/** A refusal in GraphQL-over-HTTP shape (the REST surfaces send `{ error, code }`). */
+export const graphQLErrorBody = (message: string, code: string) => ({ errors: [{ message, extensions: { code } }] });
+const sendGraphQLRefusal = (reply: FastifyReply, r: Refusal) => reply.code(r.status).send(graphQLErrorBody(r.error, r.code));
 
 /** Responses carry per-organization data: never cacheable (what Apollo's cache-control plugin would send). */
 function noStore(): ApolloServerPlugin<RequestContext> {
@@ -129,20 +152,25 @@ export async function mountGraphQL(app: FastifyInstance, runtime: DomainRuntime,
   const apollo = new ApolloServer<RequestContext>({
     schema: runtime.schema,
     introspection: config.introspection,
+    // Without introspection, validation errors must not rebuild the schema either ("Did you mean …?").
+    hideSchemaDetailsFromClientErrors: !config.introspection,
     includeStacktraceInErrorResponses: false,
-    formatError: formatGraphQLError,
+    formatError: config.introspection ? formatGraphQLError : (formatted, error) => withoutSuggestions(formatGraphQLError(formatted, error)),
     // Replaced by csrfRisk(): Apollo's version also refuses cookie-less GET queries.
     csrfPrevention: false,
     validationRules: [queryLimitsRule({ maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COST })],
     // The schema declares no cache hints, so the cache-control plugin could only ever answer no-store; it
     // would also wrap every field resolver of the shared schema (REST routes included) to collect hints.
-    plugins: [ApolloServerPluginCacheControlDisabled(), noStore(), unavailableStatus(runtime), fastifyApolloDrainPlugin(app), explorerLandingPage(options.explorerPath)],
+    plugins: [ApolloServerPluginCacheControlDisabled(), noStore(), unavailableStatus(runtime), fastifyApolloDrainPlugin(app), ApolloServerPluginLandingPageDisabled()],
   });
   await apollo.start();
+  const landing = landingPage(options.explorerPath);
   app.route({
-    method: ['GET', 'POST', 'OPTIONS'],
+    // Other methods reach Apollo too, which answers 405 with Allow in GraphQL shape (not the REST 404).
+    method: ['GET', 'POST', 'OPTIONS', 'PUT', 'PATCH', 'DELETE'],
     url: GRAPHQL_PATH,
     async preHandler(request, reply) {
+      if (wantsLandingPage(request)) return reply.headers(LANDING_HEADERS).type('text/html; charset=utf-8').send(landing);
       if (csrfRisk(request)) {
         return reply.code(400).send({
           errors: [
@@ -155,7 +183,7 @@ export async function mountGraphQL(app: FastifyInstance, runtime: DomainRuntime,
           ],
         });
       }
-      let refused: FastifyReply | null;
+      let refused: Refusal | null;
       try {
         refused = await admit(runtime, 'GRAPHQL', request, reply);
       } catch (err) {
@@ -163,7 +191,7 @@ export async function mountGraphQL(app: FastifyInstance, runtime: DomainRuntime,
         if (down) return sendUnavailable(runtime, reply, down.message);
         throw err;
       }
-      if (refused) return refused;
+      if (refused) return sendGraphQLRefusal(reply, refused);
     },
     onSend: legacyJsonStatus,
     // The handler's own typing declares a string reply; this route also answers errors as objects.

@@ -35,16 +35,28 @@ export function toWebHeaders(request: FastifyRequest): Headers {
   return headers;
 }
 
-function setRateHeaders(reply: FastifyReply, r: RateLimitResult): void {
+export function setRateHeaders(reply: FastifyReply, r: RateLimitResult): void {
   reply.header('ratelimit-limit', String(r.limit));
   reply.header('ratelimit-remaining', String(r.remaining));
   reply.header('ratelimit-reset', String(r.resetSeconds));
 }
 
-function tooMany(reply: FastifyReply, r: RateLimitResult): FastifyReply {
-  reply.header('retry-after', String(r.resetSeconds));
-  return reply.code(429).send({ error: `Rate limit exceeded: ${r.limit} requests per minute. Retry in ${r.resetSeconds}s.`, code: 'RATE_LIMITED' });
+/** A refusal of the guard: each transport sends it in its own shape (REST `{ error, code }`, GraphQL `{ errors }`). */
+export interface Refusal {
+  status: 401 | 403 | 429;
+  code: 'UNAUTHENTICATED' | 'FORBIDDEN' | 'RATE_LIMITED';
+  error: string;
 }
+
+/** Every limited response carries the rate headers; a 429 adds Retry-After. */
+export function tooMany(reply: FastifyReply, r: RateLimitResult): Refusal {
+  setRateHeaders(reply, r);
+  reply.header('retry-after', String(r.resetSeconds));
+  return { status: 429, code: 'RATE_LIMITED', error: `Rate limit exceeded: ${r.limit} requests per minute. Retry in ${r.resetSeconds}s.` };
+}
+
+/** A refusal in the REST shape. */
+export const sendRefusal = (reply: FastifyReply, r: Refusal): FastifyReply => reply.code(r.status).send({ error: r.error, code: r.code });
 
 /** Cookie-authenticated state changes must come from a trusted origin (CSRF). */
 function originAllowed(runtime: DomainRuntime, request: FastifyRequest): boolean {
@@ -55,11 +67,13 @@ function originAllowed(runtime: DomainRuntime, request: FastifyRequest): boolean
 }
 
 /**
- * Resolves the request's principal onto it and counts its rate limit: the refusal already sent (401, 403, 429),
- * or null when the request may go on. One async frame: REST routes call it first thing on every request, and a
- * wrapper around it (or a `.then` on it) would be one more promise each time.
+ * Resolves the request's principal onto it and counts its rate limit: the refusal to send (401, 403, 429; its
+ * headers already set on the reply), or null when the request may go on. It returns a plain object, never the
+ * reply: a Fastify reply is a thenable, so an async function returning it resolves to undefined once it is sent,
+ * and the caller would go on and answer a second time. One async frame: REST routes call it first thing on
+ * every request, and a wrapper around it (or a `.then` on it) would be one more promise each time.
  */
-export async function admit(runtime: DomainRuntime, surface: Surface, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | null> {
+export async function admit(runtime: DomainRuntime, surface: Surface, request: FastifyRequest, reply: FastifyReply): Promise<Refusal | null> {
   const channel = CHANNEL[surface];
   const bearer = surface === 'B' || surface === 'TOOLS' ? null : bearerToken(request.headers.authorization);
   const hasCookie = !!request.headers.cookie;
@@ -75,20 +89,20 @@ export async function admit(runtime: DomainRuntime, surface: Surface, request: F
     if (!failures.allowed) return tooMany(reply, failures);
     if (required || bearer) {
       const key = surface === 'A' ? 'A' : 'B';
-      return reply.code(401).send({ error: UNAUTHORIZED[surface === 'GRAPHQL' ? 'A' : key], code: 'UNAUTHENTICATED' });
+      return { status: 401, code: 'UNAUTHENTICATED', error: UNAUTHORIZED[surface === 'GRAPHQL' ? 'A' : key] };
     }
   }
 
   if (principal?.via === 'SESSION' && !originAllowed(runtime, request)) {
-    return reply.code(403).send({ error: 'Cross-origin request refused: origin is not trusted.', code: 'FORBIDDEN' });
+    return { status: 403, code: 'FORBIDDEN', error: 'Cross-origin request refused: origin is not trusted.' };
   }
 
   const { bucket, limit } = principal
     ? runtime.rateLimitFor(principal)
     : { bucket: `ip:${request.ip}:anon`, limit: runtime.anonymousRate };
   const rate = await runtime.rateLimit(bucket, limit);
-  setRateHeaders(reply, rate);
   if (!rate.allowed) return tooMany(reply, rate);
+  setRateHeaders(reply, rate);
   request.principal = principal;
   return null;
 }
@@ -96,6 +110,6 @@ export async function admit(runtime: DomainRuntime, surface: Surface, request: F
 export function guardFor(runtime: DomainRuntime, surface: Surface): preHandlerAsyncHookHandler {
   return async function guard(request, reply) {
     const refused = await admit(runtime, surface, request, reply);
-    if (refused) return refused;
+    if (refused) return sendRefusal(reply, refused);
   };
 }

@@ -5,7 +5,7 @@ import type { GraphQLError } from 'graphql';
 import { DomainError, HTTP_STATUS_BY_CODE, type ErrorCode, type ErrorDetail } from '../src/platform/errors.js';
 import { asUnavailable } from '../src/platform/infra-errors.js';
 import type { DomainRuntime } from '../schema/domain-runtime.js';
-import { admit, guardFor, type Surface } from './http-guard.js';
+import { admit, guardFor, sendRefusal, type Surface } from './http-guard.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -163,7 +163,7 @@ export function registerRoutes(app: FastifyInstance, runtime: DomainRuntime, rou
       // a hook costs Fastify's hook runner and a promise more per request.
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const refused = await admit(runtime, route.surface, request, reply);
-        if (refused) return refused;
+        if (refused) return sendRefusal(reply, refused);
         const variables = (route.variables ? route.variables(routeInput(request)) : NO_VARIABLES) as Record<string, unknown>;
         const result = await compiled.query(undefined, contextFor(runtime, request), variables);
         if (result.errors?.length) return sendError(reply, result.errors[0]);

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { DomainRuntime } from '../schema/domain-runtime.js';
 import { LazyChildLogger, type Logger } from '../src/platform/logger.js';
-import { registerRoutes, registerStreamRoutes, sendError, type RestRoute, type StreamRoute } from './rest-mapper.js';
-import { toWebHeaders } from './http-guard.js';
+import { registerRoutes, registerStreamRoutes, type RestRoute, type StreamRoute } from './rest-mapper.js';
+import { setRateHeaders, toWebHeaders } from './http-guard.js';
+import { clientErrorHandler, handleRequestError, installJsonBodyParser } from './request-errors.js';
 import { HttpMetrics, MetricsLogController } from './http-metrics.js';
 import { mountGraphQL } from './graphql-route.js';
 import { registerApiDocs } from './docs/docs-routes.js';
@@ -19,40 +20,6 @@ export const ROUTES: RestRoute[] = [...v1Routes, ...apiRoutes, ...toolRoutes];
 export const STREAM_ROUTES: StreamRoute[] = [...reportRoutes];
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
 
-function validationDetails(err: FastifyError): { path: string; message: string }[] {
-  return (err.validation ?? []).map((v) => {
-    const params = v.params as Record<string, unknown>;
-    const base = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.');
-    if (params.additionalProperty) return { path: [base, params.additionalProperty].filter(Boolean).join('.'), message: 'unknown field' };
-    if (params.missingProperty) return { path: [base, params.missingProperty].filter(Boolean).join('.'), message: 'is required' };
-    return { path: base || (err.validationContext ?? ''), message: v.message ?? 'is invalid' };
-  });
-}
-
-function handleError(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (err.validation) {
-    const details = validationDetails(err);
-    const where = err.validationContext === 'body' ? 'body' : err.validationContext === 'querystring' ? 'query' : 'path';
-    return reply.code(400).send({ error: `Invalid request ${where}: ${details.map((d) => `${d.path || where} ${d.message}`).join('; ')}`, code: 'BAD_USER_INPUT', details });
-  }
-  switch (err.code) {
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return reply.code(415).send({ error: 'Unsupported content type: send Content-Type: application/json.', code: 'UNSUPPORTED_MEDIA_TYPE' });
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return reply.code(413).send({ error: 'Request body too large.', code: 'PAYLOAD_TOO_LARGE' });
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return reply.code(400).send({ error: 'Malformed JSON body.', code: 'BAD_USER_INPUT' });
-  }
-  if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON/i.test(err.message))) {
-    return reply.code(400).send({ error: 'Malformed JSON body.', code: 'BAD_USER_INPUT' });
-  }
-  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-    return reply.code(err.statusCode).send({ error: err.message, code: 'BAD_USER_INPUT' });
-  }
-  return sendError(reply, err);
-}
-
 async function mountAuth(app: FastifyInstance, runtime: DomainRuntime) {
   app.route({
     method: ['GET', 'POST'],
@@ -63,6 +30,7 @@ async function mountAuth(app: FastifyInstance, runtime: DomainRuntime) {
       if (signIn) {
         const state = await runtime.peekRateLimit(failureBucket, runtime.config.AUTH_FAILURES_PER_MINUTE);
         if (!state.allowed) {
+          setRateHeaders(reply, state);
           reply.header('retry-after', String(state.resetSeconds));
           return reply.code(429).send({ error: 'Too many failed sign-in attempts. Try again later.', code: 'RATE_LIMITED' });
         }
@@ -113,25 +81,23 @@ export async function buildServer(runtime: DomainRuntime): Promise<FastifyInstan
       return typeof incoming === 'string' && REQUEST_ID_RE.test(incoming) ? incoming : randomUUID();
     },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, useDefaults: true } },
-    // Path parameters up to the route schemas' 200 characters reach validation (and its error details).
-    routerOptions: { maxParamLength: 256 },
+    // Path parameters of any length reach validation (maxLength 200), which names the parameter in its details;
+    // the request line itself is bounded by Node's 16 KB header limit.
+    routerOptions: { maxParamLength: 16 * 1024 },
+    clientErrorHandler,
     // Router-level refusals (undecodable URL, oversize parameter) in the API's error shape, not Fastify's.
     frameworkErrors: (err, request, reply) => {
-      const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'Malformed URL.';
-      (reply as FastifyReply).header('x-request-id', String(request.id)).code(400).send({ error: message, code: 'BAD_USER_INPUT' });
+      const [message, detail] = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? ['A path parameter is too long.', 'a parameter is too long'] : ['Malformed URL.', 'is not valid percent-encoded UTF-8'];
+      (reply as FastifyReply).header('x-request-id', String(request.id)).code(400).send({ error: message, code: 'BAD_USER_INPUT', details: [{ path: 'path', message: detail }] });
     },
   }) as unknown as FastifyInstance;
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', String(request.id));
     done();
   });
-  app.setErrorHandler(handleError);
+  app.setErrorHandler(handleRequestError);
   app.decorate('dependencyMonitor', runtime.dependencies);
-  // POST endpoints that take "no body" must also accept an empty body sent as application/json.
-  const jsonParser = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    body === '' ? done(null, undefined) : jsonParser(request, body as string, done),
-  );
+  installJsonBodyParser(app);
   const web = await registerWebApp(app);
   // Paths of the web application's router get its page (it shows its own 404); API paths stay JSON 404s.
   app.setNotFoundHandler((request, reply) => {

@@ -12,6 +12,7 @@ import { KeywordResolver } from '../src/keywords/index.js';
 import { CompetitorResolver } from '../src/competitors/index.js';
 import { AuditResolver, IssueResolver, ProjectAuditFieldsResolver } from '../src/audits/index.js';
 import { DateTimeISO } from '../src/platform/graphql-scalars.js';
+import { assertStorableText } from '../src/platform/text-input.js';
 
 export const RESOLVERS = [
   IdentityResolver,
@@ -42,6 +43,7 @@ export async function buildDomainSchema(container?: ContainerType): Promise<Grap
   });
   removePlainFieldResolvers(schema);
   if (container) installDirectResolvers(schema, RESOLVERS.map((cls) => container.get(cls, undefined as never)));
+  guardTextArguments(schema);
   return schema;
 }
 
@@ -84,4 +86,22 @@ export function installDirectResolvers(schema: GraphQLSchema, resolverInstances:
       field.resolve = resolve;
     }
   }
+}
+
+/** Every field that takes arguments refuses text PostgreSQL cannot store (NUL, lone surrogates) before its resolver runs (src/platform/text-input.ts). */
+export function guardTextArguments(schema: GraphQLSchema): number {
+  let guarded = 0;
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      const resolve = field.resolve;
+      if (!resolve || !field.args.length) continue;
+      field.resolve = (root, args: Record<string, unknown>, context, info) => {
+        assertStorableText(args);
+        return resolve(root, args, context, info);
+      };
+      guarded++;
+    }
+  }
+  return guarded;
 }

@@ -35,10 +35,11 @@ export const ErrorBody = obj(
       type: 'string',
       description:
         'Machine code: BAD_USER_INPUT (400), UNAUTHENTICATED (401), FORBIDDEN or PLAN_LIMIT (403), NOT_FOUND (404), ' +
-        'PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429), INTERNAL (500), UNAVAILABLE (503, with Retry-After).',
+        'PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), URI_TOO_LONG (431: request line and headers over 16 KB), ' +
+        'RATE_LIMITED (429), INTERNAL (500), UNAVAILABLE (503, with Retry-After).',
       examples: ['NOT_FOUND'],
     },
-    details: { ...list(ErrorDetail), description: 'Per-field problems, on validation errors.' },
+    details: { ...list(ErrorDetail), description: 'Per-field problems: on every 400 (`body` for malformed or too deeply nested JSON).' },
     requestId: { type: 'string', description: 'On 500: the X-Request-Id to quote when reporting the failure.' },
   },
   ['error', 'code'],

@@ -62,6 +62,8 @@ export class AuditService {
     try {
       await em.flush();
     } catch (err) {
+      // 23503: the project was deleted since findOwned (a foreign key violation, not a server fault).
+      if ((err as { code?: string }).code === '23503') throw notFound('Project');
       if ((err as { code?: string }).code !== '23505') throw err;
       em.clear();
       const winner = await this.activeFor(em, project.id);
@@ -111,6 +113,8 @@ export class AuditService {
   /** A job is found through its audit, within the caller's organization. */
   async job(em: EntityManager, principal: Principal | null, jobId: string): Promise<Audit> {
     const p = assertApiAccess(principal, 'read');
+    // Job ids are the audits' UUIDs: anything else names no job and must not reach the query.
+    if (!isUuid(jobId)) throw notFound('Job');
     const audit = await em.findOne(AuditEntity, { jobId });
     if (audit) {
       const owned = await this.projects.findOwned(em, p, audit.projectId).catch(() => null);

@@ -99,7 +99,9 @@ export class CompetitorService {
     const max = quotaFor(this.config, p.plan).competitorsPerProject;
     const id = newId();
     await em.transactional(async (tx) => {
-      await tx.execute('SELECT 1 FROM project WHERE id = ? FOR UPDATE', [project.id]);
+      // Deleted since findOwned: without the row the insert below would fail on its foreign key (a 500).
+      const locked = await tx.execute<unknown[]>('SELECT 1 FROM project WHERE id = ? FOR UPDATE', [project.id]);
+      if (!locked.length) throw notFound('Project');
       const [{ n }] = await tx.execute<{ n: number }[]>('SELECT count(*)::int AS n FROM competitor WHERE project_id = ?', [project.id]);
       const [{ dup }] = await tx.execute<{ dup: number }[]>('SELECT count(*)::int AS dup FROM competitor WHERE project_id = ? AND domain = ?', [project.id, domain]);
       if (dup) throw new DomainError('BAD_USER_INPUT', `${domain} is already tracked as a competitor.`, [{ path: 'domain', message: 'already tracked' }]);

@@ -71,7 +71,10 @@ export class FixService {
        ON CONFLICT (issue_id, url) DO UPDATE SET url = EXCLUDED.url
        RETURNING id, issue_id AS "issueId", url, summary, steps, code, source, model, created_at AS "createdAt"`,
       [newId(), issue.id, url, proposal.summary, JSON.stringify(proposal.steps), proposal.code ?? null, source, model],
-    );
+    ).catch((err: unknown) => {
+      // 23503: the issue's audit (or project) was deleted meanwhile.
+      throw (err as { code?: string }).code === '23503' ? notFound('Issue') : err;
+    });
     return row;
   }
 

@@ -51,7 +51,9 @@ export class KeywordService {
     const max = quotaFor(this.config, p.plan).keywordsPerProject;
     const ids = await em.transactional(async (tx) => {
       // Serializes adds per project so the quota holds under concurrency.
-      await tx.execute('SELECT 1 FROM project WHERE id = ? FOR UPDATE', [project.id]);
+      // Deleted since findOwned: without the row the insert below would fail on its foreign key (a 500).
+      const locked = await tx.execute<unknown[]>('SELECT 1 FROM project WHERE id = ? FOR UPDATE', [project.id]);
+      if (!locked.length) throw notFound('Project');
       const [{ n }] = await tx.execute<{ n: number }[]>('SELECT count(*)::int AS n FROM keyword WHERE project_id = ?', [project.id]);
       const existing = new Set(
         (

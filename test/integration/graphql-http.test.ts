@@ -77,10 +77,10 @@ describe('GraphQL over HTTP (graphql-http server audits)', () => {
     expect(withCookie.json().errors[0]).toMatchObject({ message: expect.stringMatching(/Cross-Site Request Forgery/), extensions: { code: 'BAD_REQUEST' } });
     const preflighted = await get('{ viewer { via } }', { cookie: user.cookie, 'apollo-require-preflight': 'true' });
     expect(preflighted.json()).toEqual({ data: { viewer: { via: 'SESSION' } } });
-    // A cookie with a simple content type on POST is refused the same way; JSON is not.
+    // A simple content type on POST (what a cross-site form can send) is not JSON: refused before anything runs.
     const form = await t.app.inject({ method: 'POST', url: '/graphql', headers: { cookie: user.cookie, 'content-type': 'text/plain' }, payload: '{"query":"{ __typename }"}' });
-    expect(form.statusCode).toBe(400);
-    expect(form.json().errors[0].extensions.code).toBe('BAD_REQUEST');
+    expect(form.statusCode).toBe(415);
+    expect(form.json().errors[0].extensions.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('request errors: 400 with application/graphql-response+json, 200 with legacy application/json', async () => {
@@ -180,5 +180,44 @@ describe('introspection setting', () => {
     expect(typename.json()).toEqual({ data: { __typename: 'Query' } });
     const open = await post(t, '{ __schema { queryType { name } } }');
     expect(open.json()).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
+  });
+
+  it('without introspection, errors suggest no names ("Did you mean …?"); with it, they do', async () => {
+    const probes: [string, Record<string, unknown> | undefined][] = [
+      ['{ projectz { id } }', undefined], // unknown field
+      ['{ robotsTxt(inpt: { content: "x" }) { valid } }', undefined], // unknown argument
+      ['query($i: RobotsInput!) { robotsTxt(input: $i) { valid } }', { i: { contnt: 'User-agent: *' } }], // variable coercion
+      ['query($i: RobotsInpt!) { robotsTxt(input: $i) { valid } }', { i: {} }], // unknown type
+    ];
+    for (const [query, variables] of probes) {
+      const hidden = await post(closed, query, { variables });
+      expect(hidden.json().errors.length, query).toBeGreaterThan(0);
+      for (const error of hidden.json().errors) expect(error.message, query).not.toMatch(/Did you mean/);
+      const shown = await post(t, query, { variables });
+      expect(shown.json().errors.map((e: { message: string }) => e.message).join(' '), query).toMatch(/Did you mean/);
+    }
+  });
+});
+
+describe('GET requests are GraphQL requests, never the landing page', () => {
+  it.each([
+    ['a repeated query parameter', '/graphql?query=%7B__typename%7D&query=%7B__typename%7D', /only be specified once/],
+    ['an empty query parameter', '/graphql?query=', /query/],
+    ['variables without a query', '/graphql?variables=%7B%7D', /query/],
+  ])('%s with Accept: text/html → 400 in GraphQL shape', async (_name, url, message) => {
+    const res = await t.app.inject({ method: 'GET', url, remoteAddress: '198.18.2.1', headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['content-type']).toMatch(/json/);
+    expect(res.json()).toEqual({ errors: [{ message: expect.stringMatching(message), extensions: { code: 'BAD_REQUEST' } }] });
+  });
+
+  it('a browser GET with a query runs it; without one it gets the landing page', async () => {
+    const browser = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+    const run = await t.app.inject({ method: 'GET', url: '/graphql?query=%7B__typename%7D', remoteAddress: '198.18.2.2', headers: browser });
+    expect(run.json()).toEqual({ data: { __typename: 'Query' } });
+    const page = await t.app.inject({ method: 'GET', url: '/graphql', headers: browser });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['content-security-policy']).toMatch(/default-src 'none'/);
   });
 });

@@ -82,8 +82,56 @@ describe('rate limits (spec §8)', () => {
         statuses.push((await c.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer seo_guess${i}` }, remoteAddress: '203.0.113.7' })).statusCode);
       }
       expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+      // The refusal is a limited response like any other: rate headers and Retry-After.
+      const limited = await c.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: 'better-auth.session-token=forged' }, remoteAddress: '203.0.113.7' });
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED' });
+      expect(limited.headers).toMatchObject({ 'ratelimit-limit': '5', 'ratelimit-remaining': '0', 'retry-after': expect.stringMatching(/^\d+$/) });
+      expect(limited.headers['ratelimit-reset']).toBe(limited.headers['retry-after']);
       const otherIp = await c.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: 'Bearer seo_x' }, remoteAddress: '203.0.113.8' });
       expect(otherIp.statusCode).toBe(401);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('failed sign-ins are limited per IP, with the rate headers on the 429', async () => {
+    const c = await createTestApp({ AUTH_FAILURES_PER_MINUTE: '2' });
+    try {
+      await freshWindow();
+      const signIn = () =>
+        c.app.inject({
+          method: 'POST',
+          url: '/api/auth/sign-in/email',
+          remoteAddress: '203.0.113.9',
+          headers: { origin: c.config.baseUrl, 'content-type': 'application/json' },
+          payload: { email: `nobody-${uniq()}@example.test`, password: 'wrong-password-1' },
+        });
+      expect([(await signIn()).statusCode, (await signIn()).statusCode]).toEqual([401, 401]);
+      const limited = await signIn();
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED' });
+      expect(limited.headers).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '0', 'retry-after': expect.stringMatching(/^\d+$/) });
+      expect(limited.headers['ratelimit-reset']).toEqual(expect.stringMatching(/^\d+$/));
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('/graphql answers its refusals in GraphQL shape: anonymous 429 with Retry-After, a bad key 401', async () => {
+    const c = await createTestApp({ ANONYMOUS_RATE_PER_MINUTE: '2' });
+    try {
+      await freshWindow();
+      const query = (headers: Record<string, string> = {}) =>
+        c.app.inject({ method: 'POST', url: '/graphql', remoteAddress: '203.0.113.10', headers: { 'content-type': 'application/json', ...headers }, payload: { query: '{ __typename }' } });
+      expect([(await query()).statusCode, (await query()).statusCode]).toEqual([200, 200]);
+      const limited = await query();
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toEqual({ errors: [{ message: expect.stringMatching(/Rate limit exceeded/), extensions: { code: 'RATE_LIMITED' } }] });
+      expect(limited.headers).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '0', 'retry-after': expect.stringMatching(/^\d+$/) });
+      const badKey = await c.app.inject({ method: 'POST', url: '/graphql', remoteAddress: '203.0.113.11', headers: { 'content-type': 'application/json', authorization: 'Bearer seo_nope' }, payload: { query: '{ __typename }' } });
+      expect(badKey.statusCode).toBe(401);
+      expect(badKey.json()).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'UNAUTHENTICATED' } }] });
     } finally {
       await c.close();
     }

@@ -176,6 +176,21 @@ describe('SSRF: private and loopback targets are refused with zero requests reac
     expect(fixture.requests()).toBe(before);
   });
 
+  it('URLs with credentials are refused by all four tools alike, with no request made (finding 10)', async () => {
+    const before = fixture.requests();
+    const answers = [];
+    for (const name of ['meta-tags', 'headers', 'robots', 'sitemap']) {
+      for (const url of [`${base()}/robots.txt`.replace('://', '://user:pw@'), `${base()}/`.replace('://', '://user@')]) {
+        const res = await tool(t, name, { url });
+        expect(res.statusCode, `${name} ${url}`).toBe(400);
+        answers.push(res.json());
+      }
+    }
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    expect(answers[0]).toEqual({ error: 'The URL is not a valid URL.', code: 'BAD_USER_INPUT', details: [{ path: 'url', message: 'INVALID_URL' }] });
+    expect(fixture.requests()).toBe(before);
+  });
+
   it('a redirect to a private address is refused', async () => {
     const res = await tool(t, 'headers', { url: `${base()}/internal-redirect` });
     expect(res.statusCode).toBe(400);
