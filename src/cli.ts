@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import pg from 'pg';
 import { PLANS, loadConfigOrExit, type AppConfig } from './platform/config.js';
 import { createLogger } from './platform/logger.js';
@@ -28,6 +28,30 @@ const API_ENTRY = 'facades/main';
 const WORKER_ENTRIES: string[] = ['workers/audit.worker', 'workers/rank.worker'];
 
 const config = (): AppConfig => loadConfigOrExit();
+
+/** The package's version, read from package.json above this file (src/ under tsx, dist/src/ when built). */
+function packageVersion(): string {
+  for (let dir = here; ; dir = dirname(dir)) {
+    const file = resolve(dir, 'package.json');
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+    if (dirname(dir) === dir) return 'unknown';
+  }
+}
+
+/** `--fail-under`: a score from 0 to 100 (decimals allowed); anything else is a usage error (exit code 2). */
+function parseScoreThreshold(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) throw new InvalidArgumentError(`"${value}" is not a score from 0 to 100.`);
+  return n;
+}
+
+/** Exit codes, documented in --help and the README. */
+const EXIT = { ok: 0, gate: 1, failed: 2 } as const;
+const EXIT_CODES_HELP = `
+Exit codes:
+  0  success
+  1  the --fail-under gate tripped (the score is below the threshold)
+  2  the audit failed, or bad usage (unknown option, invalid value)`;
 
 function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -87,7 +111,13 @@ async function orgByRef(orm: MikroORM, ref: string): Promise<string> {
 
 const systemPrincipal = (organizationId: string): Principal => ({ organizationId, plan: 'ENTERPRISE', role: 'owner', via: 'SYSTEM', channel: 'CLI' });
 
-const program = new Command('seo').description('SEO audit platform').showHelpAfterError();
+const program = new Command('seo')
+  .description('SEO audit platform: run the server and workers, manage users and keys, audit a site from the shell')
+  .version(packageVersion(), '-V, --version', 'print the version')
+  // Usage errors throw (see the catch at the end) instead of exiting with commander's code 1: 1 is the gate.
+  .exitOverride()
+  .showHelpAfterError('(add --help for usage)')
+  .addHelpText('after', `${EXIT_CODES_HELP}\n\nEvery command prints JSON except \`audit\` without --json. \`seo <command> --help\` describes one.`);
 
 program.command('migrate').description('create the database if missing and apply pending migrations').action(async () => {
   const applied = await migrate(config());
@@ -140,6 +170,7 @@ user
 const org = program.command('org').description('manage organizations');
 org
   .command('create')
+  .description('create an organization owned by an existing user')
   .requiredOption('--name <name>')
   .requiredOption('--owner <email>', 'email of an existing user')
   .option('--plan <plan>', 'FREE, PRO or ENTERPRISE')
@@ -157,13 +188,14 @@ org
       await pool.end();
     }
   });
-org.command('list').action(async () => {
+org.command('list').description('list all organizations').action(async () => {
   await withOrm(config(), async (orm) => {
     print({ organizations: await orm.em.fork().getConnection().execute('SELECT id, name, slug, plan, "createdAt" FROM "organization" ORDER BY "createdAt"') });
   });
 });
 org
   .command('set-plan')
+  .description("change an organization's plan (plans are set server-side only)")
   .argument('<organization>', 'id or slug')
   .argument('<plan>', 'FREE, PRO or ENTERPRISE')
   .action(async (ref: string, plan: string) => {
@@ -193,9 +225,10 @@ program
   .option('--max-pages <n>', 'pages to crawl at most', '100')
   .option('--max-depth <n>', 'link depth from the start URL', String(DEFAULT_CRAWL_OPTIONS.maxDepth))
   .option('--json', 'print the full result as JSON')
-  .option('--fail-under <score>', 'exit with code 1 when the overall score is below this (for CI pipelines)')
+  .addOption(new Option('--fail-under <score>', 'exit with code 1 when the overall score is below this, 0-100 (for CI pipelines)').argParser(parseScoreThreshold))
   .description('audit a site once with the platform engine (no database); private addresses need SAFE_HTTP_ALLOW')
-  .action(async (rawUrl: string, opts: { maxPages: string; maxDepth: string; json?: boolean; failUnder?: string }) => {
+  .addHelpText('after', `\nExamples:\n  npx seo audit https://example.com --max-pages 50\n  npx seo audit https://example.com --json --fail-under 80 | jq .scores\n${EXIT_CODES_HELP}`)
+  .action(async (rawUrl: string, opts: { maxPages: string; maxDepth: string; json?: boolean; failUnder?: number }) => {
     const cfg = config();
     const { url } = normalizeProjectUrl(rawUrl);
     const maxPages = Number(opts.maxPages);
@@ -243,7 +276,10 @@ program
         process.stdout.write(`overall ${s.overall}  meta ${s.meta}  content ${s.content}  links ${s.links}  technical ${s.technical}  performance ${s.performance}\n\n`);
         for (const i of issues) process.stdout.write(`${i.severity.padEnd(8)} ${i.code.padEnd(28)} ${String(i.affectedPages).padStart(5)} page(s)  ${i.title}\n`);
       }
-      if (opts.failUnder !== undefined && outcome.scores.overall < Number(opts.failUnder)) process.exitCode = 1;
+      if (opts.failUnder !== undefined && outcome.scores.overall < opts.failUnder) {
+        console.error(`seo audit: overall score ${outcome.scores.overall} is below --fail-under ${opts.failUnder}`);
+        process.exitCode = EXIT.gate;
+      }
     } finally {
       await meter?.close();
       await client.close();
@@ -251,7 +287,9 @@ program
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {
+  // Commander has printed its own message (or the help, or the version) already.
+  if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.failed);
   const message = err instanceof Error ? err.message : String(err);
   console.error(`error: ${message}`);
-  process.exit(1);
+  process.exit(err instanceof DomainError && err.code === 'BAD_USER_INPUT' ? EXIT.failed : 1);
 });
