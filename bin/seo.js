@@ -8,6 +8,7 @@
  * `SEO_CLI_FROM=dist|src` forces one.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import process from 'node:process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 

@@ -21,7 +21,7 @@ function readable(err: Error): string {
   return err.message.split('\n')[0].slice(0, 300);
 }
 
-void runWorkerProcess('audit-worker', async ({ config, logger, orm, shuttingDown }) => {
+void runWorkerProcess('audit-worker', async ({ config, logger, orm, metrics, shuttingDown }) => {
   const client = createConfiguredSafeHttpClient(config);
   // Lab Core Web Vitals when a browser is configured; HTTP-level metrics otherwise.
   const meter = config.CHROMIUM_PATH
@@ -41,6 +41,7 @@ void runWorkerProcess('audit-worker', async ({ config, logger, orm, shuttingDown
       const result = await runner.run(auditId, {
         reportProgress: (p) => job.updateProgress(p),
         interrupted: shuttingDown,
+        pagesStored: (n) => metrics.inc('seo_pages_crawled_total', {}, n),
       });
       if (result === 'interrupted') {
         // Shutdown: hand the job back without spending an attempt; another worker restarts it.

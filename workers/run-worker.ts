@@ -4,11 +4,15 @@ import { loadConfigOrExit, type AppConfig } from '../src/platform/config.js';
 import { createLogger, type Logger } from '../src/platform/logger.js';
 import { createOrm, type MikroORM } from '../src/platform/db/orm.js';
 import { ENTITIES } from '../src/entities.js';
+import { createRedis } from '../src/platform/redis.js';
+import { SharedMetrics } from '../src/platform/shared-metrics.js';
 
 export interface WorkerRuntime {
   config: AppConfig;
   logger: Logger;
   orm: MikroORM;
+  /** Counters shared by every process through Redis, served by the API's /metrics. */
+  metrics: SharedMetrics;
   /** True once SIGTERM/SIGINT arrived: long jobs should stop and release themselves. */
   shuttingDown(): boolean;
 }
@@ -25,8 +29,15 @@ export async function runWorkerProcess(
   const logger = createLogger({ level: config.LOG_LEVEL, name });
   const orm = await createOrm({ databaseUrl: config.DATABASE_URL, entities: ENTITIES, logger, poolMax: 5 });
   let stopping = false;
-  const { workers, close } = await start({ config, logger, orm, shuttingDown: () => stopping });
-  for (const w of workers) w.on('error', (err) => logger.error({ err }, 'worker error'));
+  const metricsRedis = createRedis(config.REDIS_URL, { name: `${name}:metrics` });
+  const metrics = new SharedMetrics(metricsRedis, config.REDIS_PREFIX, (err) => logger.debug({ err }, 'metrics not written; kept for the next flush'));
+  const { workers, close } = await start({ config, logger, orm, metrics, shuttingDown: () => stopping });
+  const seconds = (job: { processedOn?: number; finishedOn?: number }) => Math.max(0, ((job.finishedOn ?? Date.now()) - (job.processedOn ?? Date.now())) / 1000);
+  for (const w of workers) {
+    w.on('error', (err) => logger.error({ err }, 'worker error'));
+    w.on('completed', (job) => metrics.observeJob(w.name, 'completed', seconds(job)));
+    w.on('failed', (job) => job && metrics.observeJob(w.name, 'failed', seconds(job)));
+  }
 
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -35,6 +46,8 @@ export async function runWorkerProcess(
     const timer = setTimeout(() => process.exit(1), 30_000).unref();
     await Promise.allSettled(workers.map((w) => w.close()));
     await close?.().catch(() => undefined);
+    await metrics.flush();
+    await metricsRedis.quit().catch(() => undefined);
     await orm.close(true);
     clearTimeout(timer);
     process.exit(0);

@@ -63,6 +63,7 @@ beforeAll(async () => {
     SERP_BASE_URL: `http://127.0.0.1:${serpPort}`,
     SERP_DEPTH: '20',
     SERP_RETRY_DELAY_MS: '200',
+    METRICS_TOKEN: 'rank-test-metrics-token',
     SAFE_HTTP_ALLOW: '127.0.0.1/32',
     SAFE_HTTP_RESOLVE: `${rivalHost}=127.0.0.1`,
   };
@@ -150,6 +151,15 @@ describe('rank checks in the rank worker', () => {
       // The latest check, whatever its outcome: a failed one says why and when.
       expect(by.Broken.lastCheck).toEqual({ status: 'FAILED', checkedAt: expect.any(String), error: expect.stringMatching(/429/) });
       expect(by.boots.lastCheck).toEqual({ status: 'OK', checkedAt: by.boots.lastChecked, error: null });
+      // The worker process's SERP calls, errors and job durations reach the API's /metrics through Redis.
+      const metric = (body: string, series: string) => Number(new RegExp(`^${series.replace(/[{}"+]/g, (c) => `\\${c}`)} (\\S+)$`, 'm').exec(body)?.[1] ?? 0);
+      const metrics = await waitFor('metrics flushed', async () => {
+        const body = (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer rank-test-metrics-token' } })).body;
+        return metric(body, 'seo_serp_requests_total{provider="serper"}') >= serper.calls.length && serper.calls.length > 0 ? body : null;
+      }, 30_000, 250);
+      expect(metric(metrics, 'seo_serp_requests_total{provider="serper"}')).toBe(serper.calls.length);
+      expect(metric(metrics, 'seo_serp_errors_total{provider="serper",reason="http_429"}')).toBe(serper.calls.filter((c) => c.q === 'broken').length);
+      expect(metric(metrics, 'seo_job_duration_seconds_count{outcome="completed",queue="rank"}')).toBeGreaterThanOrEqual(4);
       // depth 20 = 2 pages per keyword; every call authenticated with the configured key
       expect(serper.calls.filter((c) => c.q.toLowerCase() === 'shoes').map((c) => c.page)).toEqual([1, 2]);
       expect(serper.calls.every((c) => c.key === 'test-key')).toBe(true);
