@@ -3,7 +3,7 @@ import { DelayedError, UnrecoverableError } from 'bullmq';
 import { QUEUES, createWorker } from '../src/platform/queues.js';
 import { createConfiguredSafeHttpClient, parseResolvePins } from '../src/platform/safe-http/index.js';
 import { AuditJobRunner, type AuditJobData } from '../src/audits/index.js';
-import { createPageFactsPool } from '../src/crawler/index.js';
+import { createPageFactsPool, type PageFactsExtract } from '../src/crawler/index.js';
 import { createLabMeter } from '../src/technical/index.js';
 import { runWorkerProcess } from './run-worker.js';
 
@@ -27,11 +27,17 @@ void runWorkerProcess('audit-worker', async ({ config, logger, orm, metrics, shu
   const meter = config.CHROMIUM_PATH
     ? createLabMeter({ chromiumPath: config.CHROMIUM_PATH, userAgent: config.CRAWLER_USER_AGENT, hostPins: parseResolvePins(config.SAFE_HTTP_RESOLVE), onError: (url, err) => logger.warn({ url, err }, 'lab measurement failed') })
     : null;
-  // Page parsing on worker threads beside the crawl loop: an audit then uses more than one core.
-  const parser = config.AUDIT_PARSE_THREADS > 0
-    ? createPageFactsPool(config.AUDIT_PARSE_THREADS, { maxHeapMb: 96, onDegraded: (err) => logger.warn({ err }, 'page analysis threads unavailable') })
-    : null;
-  const runner = new AuditJobRunner(orm, client, config, logger, meter ? (urls, signal) => meter.measure(urls, signal) : undefined, parser?.extract);
+  // Page parsing on worker threads beside the crawl loop: an audit then uses more than one core. The threads start
+  // with the first page to parse, not at boot: an idle worker does not hold their heaps (~30 MB per thread).
+  let parser: ReturnType<typeof createPageFactsPool> | null = null;
+  const extract: PageFactsExtract | undefined =
+    config.AUDIT_PARSE_THREADS > 0
+      ? (body, context) => {
+          parser ??= createPageFactsPool(config.AUDIT_PARSE_THREADS, { maxHeapMb: 96, onDegraded: (err) => logger.warn({ err }, 'page analysis threads unavailable') });
+          return parser.extract(body, context);
+        }
+      : undefined;
+  const runner = new AuditJobRunner(orm, client, config, logger, meter ? (urls, signal) => meter.measure(urls, signal) : undefined, extract);
   const worker = createWorker<AuditJobData>(
     QUEUES.audit,
     async (job, token) => {
