@@ -1,6 +1,6 @@
 /**
  * Idle memory of the platform as `npm start` runs it: builds what changed (like `npm start`), starts the start
- * script's command (`node --max-semi-space-size=1 dist/src/cli.js start`) on its own database and Redis prefix, waits until /ready answers, lets it idle
+ * script's command (`node --max-semi-space-size=1 --v8-pool-size=1 dist/src/cli.js start`) on its own database and Redis prefix, waits until /ready answers, lets it idle
  * (BENCH_MEMORY_IDLE_S, default 30 s), then sums the resident set size (VmRSS) of the supervisor and every process
  * below it (the API, the audit worker, the rank worker). Budget: BENCH_MEMORY_BUDGET_MB (default 350).
  *
@@ -93,7 +93,7 @@ export async function runMemoryBench(): Promise<{ ok: boolean }> {
   child.stdout!.on('data', (d) => output.push(String(d)));
   child.stderr!.on('data', (d) => output.push(String(d)));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  let rows: Proc[] = [];
+  let rows: Proc[];
   try {
     const deadline = Date.now() + 120_000;
     for (;;) {
