@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
-import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { DomainRuntime } from '../schema/domain-runtime.js';
 import { LazyChildLogger, type Logger } from '../src/platform/logger.js';
 import { registerRoutes, registerStreamRoutes, type RestRoute, type StreamRoute } from './rest-mapper.js';
 import { setRateHeaders, toWebHeaders } from './http-guard.js';
 import { clientErrorHandler, handleRequestError, installJsonBodyParser } from './request-errors.js';
 import { HttpMetrics, MetricsLogController } from './http-metrics.js';
+import { mountOps } from './ops-routes.js';
 import { mountGraphQL } from './graphql-route.js';
 import { registerApiDocs } from './docs/docs-routes.js';
 import { EXPLORER_PATH } from './docs/pages.js';
@@ -48,20 +48,6 @@ async function mountAuth(app: FastifyInstance, runtime: DomainRuntime) {
       return reply.send(await response.text());
     },
   });
-}
-
-/** `http` is filled by the app's MetricsLogController (see buildServer). */
-function mountOps(app: FastifyInstance, runtime: DomainRuntime, http: HttpMetrics) {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  http.register(registry);
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
-    const checks = await runtime.ready();
-    const ok = checks.postgres && checks.redis;
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', checks });
-  });
-  app.get('/metrics', async (_request, reply) => reply.header('content-type', registry.contentType).send(await registry.metrics()));
 }
 
 /** Assembles the HTTP server of one API process: better-auth, both REST surfaces, GraphQL and ops endpoints. */

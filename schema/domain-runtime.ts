@@ -44,6 +44,7 @@ import { FixResolver, FixService } from '../src/fixes/index.js';
 import { createLlmClient } from '../src/llm/index.js';
 import { createConfiguredSafeHttpClient } from '../src/platform/safe-http/index.js';
 import { buildDomainSchema } from './build-schema.js';
+import { SharedMetrics, meteredFetch } from '../src/platform/shared-metrics.js';
 
 /** How a transport identified the caller, before any domain rule applies. */
 export interface Credentials {
@@ -118,6 +119,9 @@ export async function createDomainRuntime(
   const principals = new PrincipalResolver(auth, apiKeys, organizations, config.authSecret);
   const limiter = new RateLimiter(redis, config.REDIS_PREFIX);
   const http = createConfiguredSafeHttpClient(config);
+  // LLM calls (fix suggestions) are counted with the workers' counters in Redis (served by /metrics).
+  const metrics = new SharedMetrics(redis, config.REDIS_PREFIX);
+  const llmFetch = meteredFetch(globalThis.fetch, metrics, { requests: 'seo_llm_requests_total', errors: 'seo_llm_errors_total' }, { model: config.LLM_MODEL ?? 'unset' });
 
   const instances = new Map<unknown, unknown>([
     [IdentityResolver, new IdentityResolver(apiKeys, organizations)],
@@ -131,7 +135,7 @@ export async function createDomainRuntime(
     [KeywordResolver, new KeywordResolver(keywords)],
     [CompetitorResolver, new CompetitorResolver(competitors)],
     [ReportResolver, new ReportResolver(new ReportService(projects))],
-    [FixResolver, new FixResolver(new FixService(projects, http, createLlmClient(config), logger))],
+    [FixResolver, new FixResolver(new FixService(projects, http, createLlmClient(config, llmFetch), logger))],
   ]);
   const schema = await buildDomainSchema({
     get: (cls) => {
@@ -181,6 +185,7 @@ export async function createDomainRuntime(
       await auditQueue.close().catch(() => undefined);
       await rankQueue.close().catch(() => undefined);
       await http.close().catch(() => undefined);
+      await metrics.flush();
       await Promise.allSettled([orm.close(true), redis.quit(), pool.end()]);
     },
   };

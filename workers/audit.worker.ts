@@ -4,7 +4,7 @@ import { QUEUES, createQueue, createWorker } from '../src/platform/queues.js';
 import { infrastructureFailure } from '../src/platform/infra-errors.js';
 import { createConfiguredSafeHttpClient, parseResolvePins } from '../src/platform/safe-http/index.js';
 import { AuditJobRunner, AuditSweeper, type AuditJobData } from '../src/audits/index.js';
-import { createPageFactsPool } from '../src/crawler/index.js';
+import { createPageFactsPool, type PageFactsExtract } from '../src/crawler/index.js';
 import { createLabMeter } from '../src/technical/index.js';
 import { runWorkerProcess } from './run-worker.js';
 
@@ -44,17 +44,23 @@ function progressReporter(job: Job<AuditJobData>): (p: { pagesCrawled: number; p
   };
 }
 
-void runWorkerProcess('audit-worker', async ({ config, logger, orm, shuttingDown, redis, onError }) => {
+void runWorkerProcess('audit-worker', async ({ config, logger, orm, metrics, shuttingDown, redis, onError }) => {
   const client = createConfiguredSafeHttpClient(config);
   // Lab Core Web Vitals when a browser is configured; HTTP-level metrics otherwise.
   const meter = config.CHROMIUM_PATH
     ? createLabMeter({ chromiumPath: config.CHROMIUM_PATH, userAgent: config.CRAWLER_USER_AGENT, hostPins: parseResolvePins(config.SAFE_HTTP_RESOLVE), onError: (url, err) => logger.warn({ url, err }, 'lab measurement failed') })
     : null;
-  // Page parsing on worker threads beside the crawl loop: an audit then uses more than one core.
-  const parser = config.AUDIT_PARSE_THREADS > 0
-    ? createPageFactsPool(config.AUDIT_PARSE_THREADS, { maxHeapMb: 96, onDegraded: (err) => logger.warn({ err }, 'page analysis threads unavailable') })
-    : null;
-  const runner = new AuditJobRunner(orm, client, config, logger, meter ? (urls, signal) => meter.measure(urls, signal) : undefined, parser?.extract);
+  // Page parsing on worker threads beside the crawl loop: an audit then uses more than one core. The threads start
+  // with the first page to parse, not at boot: an idle worker does not hold their heaps (~30 MB per thread).
+  let parser: ReturnType<typeof createPageFactsPool> | null = null;
+  const extract: PageFactsExtract | undefined =
+    config.AUDIT_PARSE_THREADS > 0
+      ? (body, context) => {
+          parser ??= createPageFactsPool(config.AUDIT_PARSE_THREADS, { maxHeapMb: 96, onDegraded: (err) => logger.warn({ err }, 'page analysis threads unavailable') });
+          return parser.extract(body, context);
+        }
+      : undefined;
+  const runner = new AuditJobRunner(orm, client, config, logger, meter ? (urls, signal) => meter.measure(urls, signal) : undefined, extract);
   const worker = createWorker<AuditJobData>(
     QUEUES.audit,
     async (job, token) => {
@@ -63,7 +69,11 @@ void runWorkerProcess('audit-worker', async ({ config, logger, orm, shuttingDown
       logger.info({ auditId, jobId: job.id, attempt: job.attemptsMade + 1 }, 'audit started');
       let result: Awaited<ReturnType<AuditJobRunner['run']>>;
       try {
-        result = await runner.run(auditId, { reportProgress: progressReporter(job), interrupted: shuttingDown });
+        result = await runner.run(auditId, {
+          reportProgress: progressReporter(job),
+          interrupted: shuttingDown,
+          pagesStored: (n) => metrics.inc('seo_pages_crawled_total', {}, n),
+        });
       } catch (err) {
         // PostgreSQL or Redis went away under the audit: not the audit's failure. The job goes back to the queue
         // (delayed, with backoff) without spending an attempt; the next run starts the audit over.

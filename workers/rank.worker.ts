@@ -6,12 +6,14 @@ import { nativeQuery } from '../src/platform/db/native-query.js';
 import { RankCheckRunner, scheduleDailyRankCheck, type RankJobData } from '../src/keywords/index.js';
 import { CompetitorProfileRunner } from '../src/competitors/index.js';
 import { createSerpProvider } from '../src/serp/index.js';
+import { meteredFetch } from '../src/platform/shared-metrics.js';
 import { runWorkerProcess } from './run-worker.js';
 
-void runWorkerProcess('rank-worker', async ({ config, logger, orm, onError }) => {
+void runWorkerProcess('rank-worker', async ({ config, logger, orm, metrics, onError }) => {
   const redis = createRedis(config.REDIS_URL, { name: 'rank-producer', onEvent: (_event, err) => err && onError('rank producer')(err) });
   const queue = createQueue<RankJobData>(QUEUES.rank, redis, config.REDIS_PREFIX, onError('rank queue'));
-  const provider = createSerpProvider(config);
+  const serpFetch = meteredFetch(globalThis.fetch, metrics, { requests: 'seo_serp_requests_total', errors: 'seo_serp_errors_total' }, { provider: config.SERP_PROVIDER ?? 'none' });
+  const provider = createSerpProvider(config, serpFetch);
   if (!provider) logger.warn('no SERP provider configured: rank checks will be recorded as failed with a clear error');
   const client = createConfiguredSafeHttpClient(config);
   const ranks = new RankCheckRunner(orm, queue, provider, { depth: config.SERP_DEPTH, snapshotSize: config.SERP_DEPTH, retryDelayMs: config.SERP_RETRY_DELAY_MS }, logger);

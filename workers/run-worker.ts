@@ -8,11 +8,14 @@ import { createRedis, type Redis } from '../src/platform/redis.js';
 import { DependencyMonitor } from '../src/platform/dependency-monitor.js';
 import { isInfrastructureFailure } from '../src/platform/infra-errors.js';
 import { nativeQuery } from '../src/platform/db/native-query.js';
+import { SharedMetrics } from '../src/platform/shared-metrics.js';
 
 export interface WorkerRuntime {
   config: AppConfig;
   logger: Logger;
   orm: MikroORM;
+  /** Counters shared by every process through Redis, served by the API's /metrics. */
+  metrics: SharedMetrics;
   /** True once SIGTERM/SIGINT arrived: long jobs should stop and release themselves. */
   shuttingDown(): boolean;
   /** A non-blocking Redis connection (fails fast while Redis is down) for producers, locks and probes. */
@@ -53,8 +56,15 @@ export async function runWorkerProcess(
   const dependencies = new DependencyMonitor({ logger, probes: { postgres: () => nativeQuery(orm.em, 'SELECT 1'), redis: () => redis.ping() } });
   late.monitor = dependencies;
   let stopping = false;
-  const { workers, close } = await start({ config, logger, orm, shuttingDown: () => stopping, redis, dependencies, onError });
-  for (const w of workers) w.on('error', onError('worker'));
+  const metricsRedis = createRedis(config.REDIS_URL, { name: `${name}:metrics`, onEvent: (_event, err) => err && onError('metrics redis')(err) });
+  const metrics = new SharedMetrics(metricsRedis, config.REDIS_PREFIX, (err) => logger.debug({ err }, 'metrics not written; kept for the next flush'));
+  const { workers, close } = await start({ config, logger, orm, metrics, shuttingDown: () => stopping, redis, dependencies, onError });
+  const seconds = (job: { processedOn?: number; finishedOn?: number }) => Math.max(0, ((job.finishedOn ?? Date.now()) - (job.processedOn ?? Date.now())) / 1000);
+  for (const w of workers) {
+    w.on('error', onError('worker'));
+    w.on('completed', (job) => metrics.observeJob(w.name, 'completed', seconds(job)));
+    w.on('failed', (job) => job && metrics.observeJob(w.name, 'failed', seconds(job)));
+  }
 
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -63,6 +73,8 @@ export async function runWorkerProcess(
     const timer = setTimeout(() => process.exit(1), 30_000).unref();
     await Promise.allSettled(workers.map((w) => w.close()));
     await close?.().catch(() => undefined);
+    await metrics.flush();
+    await metricsRedis.quit().catch(() => undefined);
     dependencies.close();
     redis.disconnect();
     await orm.close(true);

@@ -174,6 +174,19 @@ export const Keyword = obj({
   position: { type: ['integer', 'null'], description: 'Latest position; null before the first check or when not within the checked depth.' },
   url: { type: ['string', 'null'], description: 'The ranking page of the project.' },
   lastChecked: { ...nullable(dateTime), description: 'Time of the latest successful check.' },
+  lastCheck: {
+    ...nullable(
+      obj(
+        {
+          status: { type: 'string', enum: ['OK', 'FAILED'], description: 'OK: the provider answered (position may still be null); FAILED: no position could be checked.' },
+          checkedAt: dateTime,
+          error: { type: ['string', 'null'], description: 'Why the check failed (provider error, no provider configured); null when OK.' },
+        },
+        ['status', 'checkedAt', 'error'],
+      ),
+    ),
+    description: 'The latest check, successful or not; null before the first check.',
+  },
 });
 
 export const RankingPoint = obj({ position: { type: ['integer', 'null'] }, url: { type: ['string', 'null'] }, checkedAt: dateTime });

@@ -19,6 +19,8 @@ export interface AuditRunContext {
   reportProgress?(progress: { pagesCrawled: number; pagesQueued: number }): Promise<void>;
   /** True when the process is shutting down: stop and release the job. */
   interrupted?(): boolean;
+  /** Pages of this run written to the database (the pages-crawled metric). */
+  pagesStored?(count: number): void;
 }
 
 const PROGRESS_EVERY_MS = 1_000;
@@ -75,7 +77,10 @@ export class AuditJobRunner {
     try {
       let lastProgress = 0;
       const sink: AuditSink = {
-        pages: (rows) => this.insertPages(em, auditId, attempt, rows),
+        pages: async (rows) => {
+          await this.insertPages(em, auditId, attempt, rows);
+          ctx.pagesStored?.(rows.length);
+        },
         occurrences: (rows) => this.insertOccurrences(em, auditId, attempt, rows),
         progress: async (p) => {
           const now = Date.now();

@@ -8,7 +8,7 @@ import { jsonParam } from '../platform/db/sql-params.js';
 import { assertApiAccess, assertWithinQuota, quotaFor } from '../identity/index.js';
 import type { ProjectService } from '../projects/index.js';
 import { parseTarget, parseTerms } from './keyword-terms.js';
-import type { KeywordRankingsType, KeywordType, RankCheckPayload } from './keyword.types.js';
+import type { KeywordRankingsType, KeywordType, RankCheckPayload, RankCheckStatusEnum } from './keyword.types.js';
 import { rankJobOptions, scheduleDailyRankCheck, type RankQueue } from './rank-jobs.js';
 
 export const MAX_RANKING_DAYS = 365;
@@ -17,11 +17,20 @@ export const MAX_RANKING_DAYS = 365;
 const KEYWORD_SELECT = `
   SELECT k.id, k.project_id AS "projectId", k.term, k.country, k.language, k.device, k.created_at AS "createdAt",
          ok.position, ok.url, ok.checked_at AS "lastChecked",
-         CASE WHEN last.status = 'FAILED' THEN last.error END AS "lastError"
+         CASE WHEN last.status = 'FAILED' THEN last.error END AS "lastError",
+         last.status AS "lastCheckStatus", last.checked_at AS "lastCheckAt"
   FROM keyword k
   LEFT JOIN LATERAL (SELECT position, url, checked_at FROM ranking r WHERE r.keyword_id = k.id AND r.status = 'OK'
                      ORDER BY checked_at DESC LIMIT 1) ok ON true
-  LEFT JOIN LATERAL (SELECT status, error FROM ranking r WHERE r.keyword_id = k.id ORDER BY checked_at DESC LIMIT 1) last ON true`;
+  LEFT JOIN LATERAL (SELECT status, error, checked_at FROM ranking r WHERE r.keyword_id = k.id ORDER BY checked_at DESC, id DESC LIMIT 1) last ON true`;
+
+type KeywordRow = Omit<KeywordType, 'lastCheck'> & { lastCheckStatus: RankCheckStatusEnum | null; lastCheckAt: Date | null };
+
+/** The latest check, whatever its outcome: a failed one carries its reason (the runner stores it). */
+const toKeyword = ({ lastCheckStatus, lastCheckAt, ...k }: KeywordRow): KeywordType => ({
+  ...k,
+  lastCheck: lastCheckStatus && lastCheckAt ? { status: lastCheckStatus, checkedAt: lastCheckAt, error: k.lastError } : null,
+});
 
 export class KeywordService {
   constructor(
@@ -33,7 +42,7 @@ export class KeywordService {
   async list(em: EntityManager, principal: Principal | null, projectId: string): Promise<KeywordType[]> {
     const p = assertApiAccess(principal, 'read');
     const project = await this.projects.findOwned(em, p, projectId);
-    return nativeQuery<KeywordType>(em, `${KEYWORD_SELECT} WHERE k.project_id = $1 ORDER BY k.created_at, k.id`, [project.id]);
+    return (await nativeQuery<KeywordRow>(em, `${KEYWORD_SELECT} WHERE k.project_id = $1 ORDER BY k.created_at, k.id`, [project.id])).map(toKeyword);
   }
 
   /** Adds terms in bulk: normalized, deduped (also against tracked terms), within the plan's quota — all or nothing. */
@@ -77,7 +86,7 @@ export class KeywordService {
     });
     if (!ids.length) return [];
     await scheduleDailyRankCheck(this.queue, project.id);
-    return nativeQuery<KeywordType>(em, `${KEYWORD_SELECT} WHERE k.id = ANY($1::uuid[]) ORDER BY k.created_at, k.id`, [ids]);
+    return (await nativeQuery<KeywordRow>(em, `${KEYWORD_SELECT} WHERE k.id = ANY($1::uuid[]) ORDER BY k.created_at, k.id`, [ids])).map(toKeyword);
   }
 
   async remove(em: EntityManager, principal: Principal | null, keywordId: string): Promise<KeywordType> {
@@ -89,11 +98,13 @@ export class KeywordService {
 
   private async findOwned(em: EntityManager, p: Principal, keywordId: string): Promise<KeywordType> {
     const rows = isUuid(keywordId)
-      ? await nativeQuery<KeywordType>(
-          em,
-          `${KEYWORD_SELECT} JOIN project pr ON pr.id = k.project_id WHERE k.id = $1 AND pr.organization_id = $2`,
-          [keywordId, p.organizationId],
-        )
+      ? (
+          await nativeQuery<KeywordRow>(
+            em,
+            `${KEYWORD_SELECT} JOIN project pr ON pr.id = k.project_id WHERE k.id = $1 AND pr.organization_id = $2`,
+            [keywordId, p.organizationId],
+          )
+        ).map(toKeyword)
       : [];
     if (!rows[0]) throw notFound('Keyword');
     return rows[0];

@@ -1,4 +1,17 @@
-import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+
+export enum RankCheckStatusEnum {
+  OK = 'OK',
+  FAILED = 'FAILED',
+}
+registerEnumType(RankCheckStatusEnum, { name: 'RankCheckStatus', description: 'OK: the provider answered (position may still be null); FAILED: no position could be checked, see error.' });
+
+@ObjectType('RankCheck', { description: 'The latest rank check of a keyword, successful or not.' })
+export class RankCheckType {
+  @Field(() => RankCheckStatusEnum) status!: RankCheckStatusEnum;
+  @Field(() => Date) checkedAt!: Date;
+  @Field(() => String, { nullable: true, description: 'Why the check failed (provider error, no provider configured); null when OK.' }) error!: string | null;
+}
 
 @ObjectType('Keyword', { description: 'A tracked keyword with its latest successful ranking.' })
 export class KeywordType {
@@ -12,6 +25,7 @@ export class KeywordType {
   @Field(() => String, { nullable: true, description: 'The ranking page of the project.' }) url!: string | null;
   @Field(() => Date, { nullable: true }) lastChecked!: Date | null;
   @Field(() => String, { nullable: true, description: 'The error of the latest check when it failed (provider error).' }) lastError!: string | null;
+  @Field(() => RankCheckType, { nullable: true, description: 'The latest check with its status, time and error; null before the first check.' }) lastCheck!: RankCheckType | null;
   @Field(() => Date) createdAt!: Date;
 }
 

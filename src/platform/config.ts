@@ -89,6 +89,8 @@ const envSchema = z
     WORKER_CONCURRENCY: z.coerce.number().int().positive().default(2),
     /** Worker threads per audit worker process that parse pages (0: parse in the crawl loop's thread). */
     AUDIT_PARSE_THREADS: z.coerce.number().int().min(0).max(32).default(1),
+    /** Bearer token that /metrics requires; unset = /metrics is off (404). At least 16 characters. */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces').optional(),
     /** Job lock; a worker that dies is detected within about this long and its job restarted. */
     WORKER_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),
     /** How often an audit worker looks for audits whose queued job was lost (Redis restarted empty, say); 0 = never. */

@@ -30,6 +30,10 @@ const BENCHMARKS: Record<string, Benchmark> = {
     description: '5,000-page site: our worker (crawl + analyze + persist) vs crawlee CheerioCrawler pages/s; worker peak RSS on 20,000 pages',
     run: async () => (await import('./audit.bench.js')).runAuditBench(),
   },
+  memory: {
+    description: 'Idle RSS of `npm start` (supervisor, API, audit worker, rank worker) after 30 s, against a 350 MB budget',
+    run: async () => (await import('./memory.bench.js')).runMemoryBench(),
+  },
   web: {
     description: 'Web app in headless Chromium (built API process, cold cache): LCP, CLS, TBT, bytes of 4 pages vs a static page; 2,000-issue list',
     run: async () => (await import('./web.bench.js')).runWebBench(),

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import http from 'node:http';
 import { promisify } from 'node:util';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, uniq, type TestApp } from '../support/app.js';
@@ -85,11 +86,76 @@ describe('seo CLI for self-hosters (JSON output)', () => {
       // Without the allow-list, a private address is refused and nothing is fetched.
       const before = requests;
       const refused = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'audit', `http://127.0.0.1:${port}/`, '--json'], { cwd: root }).catch((e) => e);
-      expect(refused.code).toBe(1);
+      expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(/private address/);
       expect(requests).toBe(before);
     } finally {
       server.close();
     }
   }, 60_000);
+});
+
+/** The installed command, as `npx seo` finds it after `npm ci` (the bin/ workspace's link in node_modules/.bin). */
+const bin = resolve(root, 'node_modules/.bin/seo');
+const seoBin = (args: string[], env: Record<string, string> = {}) =>
+  run(bin, args, { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent', ...env } }).then(
+    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+
+describe('seo as users expect it', () => {
+  const version = (JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string }).version;
+
+  it('is on the PATH of npm scripts after npm ci and prints its version (also through npm run --silent, pipe-clean)', async () => {
+    expect(await seoBin(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    const viaNpm = await run('npm', ['run', '--silent', 'seo', '--', '--version'], { cwd: root });
+    expect(viaNpm.stdout).toBe(`${version}\n`);
+  }, 60_000);
+
+  it('--help describes every command and documents the exit codes; each command has its own help', async () => {
+    const top = await seoBin(['--help']);
+    expect(top.code).toBe(0);
+    for (const command of ['migrate', 'serve', 'worker', 'start', 'user', 'org', 'api-key', 'audit']) expect(top.stdout).toMatch(new RegExp(`\\n  ${command}\\b.*\\S`));
+    expect(top.stdout).toMatch(/Exit codes:[\s\S]*1 {2}the --fail-under gate tripped[\s\S]*2 {2}the audit failed, or bad usage/);
+    const audit = await seoBin(['audit', '--help']);
+    expect(audit.code).toBe(0);
+    expect(audit.stdout).toMatch(/Usage: seo audit \[options\] <url>/);
+    expect(audit.stdout).toMatch(/--fail-under <score> +exit with code 1 when the overall score is below this,\s+0-100/);
+    const org = await seoBin(['org', '--help']);
+    expect(org.stdout).toMatch(/set-plan.*change an organization's plan/);
+  }, 60_000);
+
+  it('bad usage exits 2 with a clear message: --fail-under outside 0-100 or not a number, unknown commands', async () => {
+    for (const value of ['200', '-1', 'abc', '', '80%']) {
+      const r = await seoBin(['audit', 'https://example.invalid/', '--fail-under', value]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`argument '${value}' is invalid. "${value}" is not a score from 0 to 100.`);
+      expect(r.stdout).toBe('');
+    }
+    const unknown = await seoBin(['audti']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command 'audti'/);
+  }, 90_000);
+
+  it('--fail-under trips with exit code 1 and says why; at or below the score it passes', async () => {
+    const server = http.createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html');
+      res.end('<!doctype html><html lang="en"><head><title>Gate fixture page</title></head><body><p>short</p></body></html>');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as { port: number }).port;
+    const env = { SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: 'gate.test=127.0.0.1' };
+    try {
+      const tripped = await seoBin(['audit', `http://gate.test:${port}/`, '--max-pages', '1', '--json', '--fail-under', '99.5'], env);
+      const score = JSON.parse(tripped.stdout).scores.overall as number;
+      expect(score).toBeLessThan(99.5);
+      expect(tripped.code).toBe(1);
+      expect(tripped.stderr).toContain(`seo audit: overall score ${score} is below --fail-under 99.5`);
+      const passed = await seoBin(['audit', `http://gate.test:${port}/`, '--max-pages', '1', '--json', '--fail-under', String(score)], env);
+      expect(passed.code).toBe(0);
+      expect(passed.stderr).not.toMatch(/below/);
+    } finally {
+      server.close();
+    }
+  }, 90_000);
 });

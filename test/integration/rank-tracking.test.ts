@@ -2,7 +2,7 @@ import http from 'node:http';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis } from '../../src/platform/redis.js';
-import { dailyRankPattern } from '../../src/keywords/index.js';
+import { RankCheckRunner, dailyRankPattern } from '../../src/keywords/index.js';
 import { createApiKey, createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
 import { startWorker, waitFor } from '../support/worker-process.js';
 
@@ -63,6 +63,7 @@ beforeAll(async () => {
     SERP_BASE_URL: `http://127.0.0.1:${serpPort}`,
     SERP_DEPTH: '20',
     SERP_RETRY_DELAY_MS: '200',
+    METRICS_TOKEN: 'rank-test-metrics-token',
     SAFE_HTTP_ALLOW: '127.0.0.1/32',
     SAFE_HTTP_RESOLVE: `${rivalHost}=127.0.0.1`,
   };
@@ -78,7 +79,7 @@ afterAll(async () => {
   rival.close();
 });
 
-const b = (method: 'GET' | 'POST', url: string, payload?: object) =>
+const b = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
   t.app.inject({ method, url, headers: { cookie: user.cookie, origin: t.config.baseUrl }, ...(payload ? { payload } : {}) });
 
 describe('keywords', () => {
@@ -86,7 +87,7 @@ describe('keywords', () => {
     const first = await b('POST', `/api/projects/${projectId}/keywords`, { keywords: ['  Shoes ', 'shoes', 'boots', 'Broken'] });
     expect(first.statusCode).toBe(200);
     expect(first.json().keywords.map((k: { term: string }) => k.term)).toEqual(['Shoes', 'boots', 'Broken']);
-    expect(first.json().keywords[0]).toEqual({ id: expect.any(String), term: 'Shoes', position: null, url: null, lastChecked: null });
+    expect(first.json().keywords[0]).toEqual({ id: expect.any(String), term: 'Shoes', position: null, url: null, lastChecked: null, lastCheck: null });
     const again = await b('POST', `/api/projects/${projectId}/keywords`, { keywords: ['SHOES', 'boots'] });
     expect(again.json()).toEqual({ keywords: [] });
     const list = await t.app.inject({ method: 'GET', url: `/api/v1/projects/${projectId}/keywords`, headers: { authorization: `Bearer ${key}` } });
@@ -109,6 +110,29 @@ describe('keywords', () => {
   });
 });
 
+describe('the last check on every surface', () => {
+  it('a check without a configured provider is FAILED with its reason over /api/v1, /api and GraphQL', async () => {
+    const other = (await b('POST', '/api/projects', { url: `https://noprov-${uniq()}.test/` })).json().project.id as string;
+    const [added] = (await b('POST', `/api/projects/${other}/keywords`, { keywords: ['unchecked term'] })).json().keywords;
+    // What the rank worker runs for a keyword job when SERP_PROVIDER is unset.
+    const runner = new RankCheckRunner(t.runtime.orm, null as never, null, { depth: 10, snapshotSize: 10, retryDelayMs: 100 }, t.runtime.logger);
+    const before = Date.now();
+    expect(await runner.checkKeyword(added.id, true)).toEqual({ status: 'FAILED', error: expect.stringMatching(/No SERP provider is configured/) });
+    const expected = { status: 'FAILED', checkedAt: expect.any(String), error: expect.stringMatching(/No SERP provider is configured: set SERP_PROVIDER/) };
+
+    const v1 = (await t.app.inject({ method: 'GET', url: `/api/v1/projects/${other}/keywords`, headers: { authorization: `Bearer ${key}` } })).json().keywords[0];
+    const api = (await b('GET', `/api/projects/${other}/keywords`)).json().keywords[0];
+    const graph = (await gql(t, 'query($p: ID!) { keywords(projectId: $p) { position lastError lastCheck { status checkedAt error } } }', { p: other }, { cookie: user.cookie })).body.data.keywords[0];
+    for (const k of [v1, api, graph]) {
+      expect(k).toMatchObject({ position: null, lastCheck: expected });
+      expect(Date.parse(k.lastCheck.checkedAt)).toBeGreaterThanOrEqual(before - 5_000);
+    }
+    expect(graph.lastError).toBe(graph.lastCheck.error);
+    expect(v1).toMatchObject({ lastChecked: null, url: null });
+    await b('DELETE', `/api/projects/${other}`);
+  }, 30_000);
+});
+
 describe('rank checks in the rank worker', () => {
   it('checks every keyword through the provider; positions, failures and history are recorded truthfully', async () => {
     const worker = startWorker('rank.worker', env);
@@ -116,14 +140,26 @@ describe('rank checks in the rank worker', () => {
       const queued = await gql(t, 'mutation($p: ID!) { checkRankings(projectId: $p) { jobId keywords } }', { p: projectId }, { cookie: user.cookie });
       expect(queued.body.data.checkRankings.keywords).toBe(3);
       const keywords = await waitFor('3 keywords checked', async () => {
-        const r = await gql(t, 'query($p: ID!) { keywords(projectId: $p) { term position url lastChecked lastError } }', { p: projectId }, { cookie: user.cookie });
-        const list = r.body.data.keywords as { term: string; position: number | null; lastChecked: string | null; lastError: string | null }[];
+        const r = await gql(t, 'query($p: ID!) { keywords(projectId: $p) { term position url lastChecked lastError lastCheck { status checkedAt error } } }', { p: projectId }, { cookie: user.cookie });
+        const list = r.body.data.keywords as { term: string; position: number | null; lastChecked: string | null; lastError: string | null; lastCheck: unknown }[];
         return list.every((k) => k.lastChecked || k.lastError) ? list : null;
       }, 90_000, 500);
       const by = Object.fromEntries(keywords.map((k) => [k.term, k]));
       expect(by.Shoes).toMatchObject({ position: 3, url: `https://${projectHost}/shoes`, lastError: null });
       expect(by.boots).toMatchObject({ position: null, url: null, lastError: null, lastChecked: expect.any(String) });
       expect(by.Broken).toMatchObject({ position: null, lastChecked: null, lastError: expect.stringMatching(/429/) });
+      // The latest check, whatever its outcome: a failed one says why and when.
+      expect(by.Broken.lastCheck).toEqual({ status: 'FAILED', checkedAt: expect.any(String), error: expect.stringMatching(/429/) });
+      expect(by.boots.lastCheck).toEqual({ status: 'OK', checkedAt: by.boots.lastChecked, error: null });
+      // The worker process's SERP calls, errors and job durations reach the API's /metrics through Redis.
+      const metric = (body: string, series: string) => Number(new RegExp(`^${series.replace(/[{}"+]/g, (c) => `\\${c}`)} (\\S+)$`, 'm').exec(body)?.[1] ?? 0);
+      const metrics = await waitFor('metrics flushed', async () => {
+        const body = (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer rank-test-metrics-token' } })).body;
+        return metric(body, 'seo_serp_requests_total{provider="serper"}') >= serper.calls.length && serper.calls.length > 0 ? body : null;
+      }, 30_000, 250);
+      expect(metric(metrics, 'seo_serp_requests_total{provider="serper"}')).toBe(serper.calls.length);
+      expect(metric(metrics, 'seo_serp_errors_total{provider="serper",reason="http_429"}')).toBe(serper.calls.filter((c) => c.q === 'broken').length);
+      expect(metric(metrics, 'seo_job_duration_seconds_count{outcome="completed",queue="rank"}')).toBeGreaterThanOrEqual(4);
       // depth 20 = 2 pages per keyword; every call authenticated with the configured key
       expect(serper.calls.filter((c) => c.q.toLowerCase() === 'shoes').map((c) => c.page)).toEqual([1, 2]);
       expect(serper.calls.every((c) => c.key === 'test-key')).toBe(true);
@@ -135,10 +171,23 @@ describe('rank checks in the rank worker', () => {
         position: 3,
         url: `https://${projectHost}/shoes`,
         lastChecked: expect.any(String),
+        lastCheck: { status: 'OK', checkedAt: expect.any(String), error: null },
       });
+      // Over both REST surfaces, a failed check is no bare `position: null`: its status, time and reason are there.
+      const v1 = await t.app.inject({ method: 'GET', url: `/api/v1/projects/${projectId}/keywords`, headers: { authorization: `Bearer ${key}` } });
+      for (const list of [rest.json().keywords, v1.json().keywords]) {
+        expect(list.find((k: { term: string }) => k.term === 'Broken')).toEqual({
+          id: expect.any(String),
+          term: 'Broken',
+          position: null,
+          url: null,
+          lastChecked: null,
+          lastCheck: { status: 'FAILED', checkedAt: expect.any(String), error: expect.stringMatching(/429/) },
+        });
+      }
       // A second check, as the daily scheduler would queue it: history grows, oldest first.
       await t.runtime.pool.query(`UPDATE ranking SET checked_at = checked_at - interval '1 day' WHERE keyword_id IN (SELECT id FROM keyword WHERE project_id = $1)`, [projectId]);
-      const redis = createRedis('redis://127.0.0.1:6379');
+      const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
       const queue = new Queue('rank', { connection: redis, prefix: `${env.REDIS_PREFIX}:bull` });
       await queue.add('check-project', { kind: 'check-project', projectId }, { jobId: `scheduled-${uniq()}` });
       await queue.close();
@@ -164,7 +213,7 @@ describe('rank checks in the rank worker', () => {
     const w2 = startWorker('rank.worker', env);
     try {
       await waitFor('both ready', async () => w1.output.join('').includes('worker ready') && w2.output.join('').includes('worker ready'), 60_000);
-      const redis = createRedis(env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+      const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
       const queue = new Queue('rank', { connection: redis, prefix: `${env.REDIS_PREFIX}:bull` });
       const schedulers = (await queue.getJobSchedulers()).filter((s) => s.key.includes(projectId) || s.id?.includes(projectId));
       expect(schedulers).toHaveLength(1);

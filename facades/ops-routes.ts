@@ -1,0 +1,67 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import type { DomainRuntime } from '../schema/domain-runtime.js';
+import { ClusterMetrics, checkReadiness } from '../src/platform/cluster-metrics.js';
+import type { HttpMetrics } from './http-metrics.js';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** `Authorization: Bearer <METRICS_TOKEN>`, compared in constant time. */
+function bearerMatches(request: FastifyRequest, token: string): boolean {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return !!match && timingSafeEqual(digest(match[1]), digest(token));
+}
+
+/**
+ * Operations endpoints of an API process:
+ * - `/health` (alias `/healthz`): liveness, the process answers; no dependency is consulted.
+ * - `/ready` (alias `/readyz`): PostgreSQL, Redis and the migrations; 503 naming the failed check otherwise.
+ * - `/metrics`: off (404) unless METRICS_TOKEN is set, then only with `Authorization: Bearer <token>` (401
+ *   otherwise). HTTP and process metrics are this process's; queue, audit, page, SERP, LLM and job metrics are
+ *   the whole deployment's, read from BullMQ, PostgreSQL and Redis at scrape time (cluster-metrics.ts).
+ * `http` is filled by the app's MetricsLogController (see buildServer).
+ */
+export function mountOps(app: FastifyInstance, runtime: DomainRuntime, http: HttpMetrics): void {
+  const liveness = async () => ({ status: 'ok' });
+  app.get('/health', liveness);
+  app.get('/healthz', liveness);
+
+  const readiness = async (_request: FastifyRequest, reply: FastifyReply) => {
+    const { ready, checks } = await checkReadiness({ pool: runtime.pool, redis: runtime.redis });
+    const failed = Object.entries(checks)
+      .filter(([, c]) => !c.ok)
+      .map(([name, c]) => `${name}: ${(c as { error: string }).error}`);
+    if (ready) return reply.send({ status: 'ok', checks: { postgres: true, redis: true, migrations: true } });
+    return reply.code(503).header('retry-after', '5').send({
+      status: 'unavailable',
+      error: `Not ready: ${failed.join('; ')}`,
+      code: 'UNAVAILABLE',
+      checks: { postgres: checks.postgres.ok, redis: checks.redis.ok, migrations: checks.migrations.ok },
+      details: Object.entries(checks)
+        .filter(([, c]) => !c.ok)
+        .map(([name, c]) => ({ path: name, message: (c as { error: string }).error })),
+    });
+  };
+  app.get('/ready', readiness);
+  app.get('/readyz', readiness);
+
+  const token = runtime.config.METRICS_TOKEN;
+  if (!token) return; // /metrics is off: the not-found handler answers 404 in the API's shape.
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  http.register(registry);
+  const cluster = new ClusterMetrics({ pool: runtime.pool, redis: runtime.redis, prefix: runtime.config.REDIS_PREFIX });
+  app.addHook('onClose', async () => cluster.close());
+  app.get('/metrics', async (request, reply) => {
+    if (!bearerMatches(request, token)) {
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer realm="metrics"')
+        .send({ error: 'Metrics need Authorization: Bearer <METRICS_TOKEN>.', code: 'UNAUTHENTICATED' });
+    }
+    const [own, shared] = await Promise.all([registry.metrics(), cluster.render()]);
+    return reply.header('content-type', registry.contentType).send(`${own}${own.endsWith('\n') ? '' : '\n'}${shared}`);
+  });
+}
