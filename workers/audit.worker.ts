@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { DelayedError, UnrecoverableError } from 'bullmq';
 import { QUEUES, createWorker } from '../src/platform/queues.js';
 import { createConfiguredSafeHttpClient, parseResolvePins } from '../src/platform/safe-http/index.js';
-import { AuditJobRunner, type AuditJobData } from '../src/audits/index.js';
+import { AuditFailedError, AuditJobRunner, type AuditJobData } from '../src/audits/index.js';
 import { createPageFactsPool } from '../src/crawler/index.js';
 import { createLabMeter } from '../src/technical/index.js';
 import { runWorkerProcess } from './run-worker.js';
@@ -38,10 +38,13 @@ void runWorkerProcess('audit-worker', async ({ config, logger, orm, shuttingDown
       const { auditId } = job.data;
       if (!auditId) throw new UnrecoverableError('job without an audit id');
       logger.info({ auditId, jobId: job.id, attempt: job.attemptsMade + 1 }, 'audit started');
-      const result = await runner.run(auditId, {
-        reportProgress: (p) => job.updateProgress(p),
-        interrupted: shuttingDown,
-      });
+      const result = await runner
+        .run(auditId, { reportProgress: (p) => job.updateProgress(p), interrupted: shuttingDown })
+        .catch((err: unknown) => {
+          // The site could not be audited (the audit is FAILED with the reason): a retry would fail the same way.
+          if (err instanceof AuditFailedError) throw new UnrecoverableError(err.message);
+          throw err;
+        });
       if (result === 'interrupted') {
         // Shutdown: hand the job back without spending an attempt; another worker restarts it.
         await runner.markQueued(auditId, null);

@@ -1,12 +1,13 @@
+import { STATUS_CODES } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SafeHttpClient, SafeHttpStreamResponse } from '../platform/safe-http/index.js';
-import { isSafeHttpError } from '../platform/safe-http/index.js';
+import { describeFetchFailure, isSafeHttpError } from '../platform/safe-http/index.js';
 import type { LinkTargetInfo, PageFetch, PageResource, SitemapSiteInput } from '../seo/checks/index.js';
 import { normalizeUrl, siteKey, type HeaderMap, type PageFacts } from '../seo/page/index.js';
 import { extractInline, type PageFactsExtract } from './page-facts-pool.js';
 import { blockedAiSearchBots, blocksAll, isAllowed, parseRobotsTxt, robotsPolicyForStatus, type RobotsTxt } from '../seo/robots/index.js';
 import { validateSitemap, type SitemapAnalysis } from '../seo/sitemap/index.js';
-import type { CrawlHooks, CrawlOptions, SiteFacts } from './crawl.types.js';
+import type { CrawlHooks, CrawlOptions, SiteFacts, StartFailure } from './crawl.types.js';
 
 interface QueueItem {
   url: string;
@@ -41,6 +42,11 @@ export class SiteCrawler {
   private robots: RobotsTxt | null = null;
   private robotsPolicy: SiteFacts['robotsPolicy'] = 'allow-all';
   private robotsShutsSite = false;
+  /** Why robots.txt could not be fetched (a network-level failure), for the start failure's message. */
+  private robotsError: unknown = null;
+  /** What the start URL's fetch threw, if it did. */
+  private startError: unknown = null;
+  private startFailure: StartFailure | null = null;
   private readonly site: string;
   private readonly start: URL;
   private crawled = 0;
@@ -78,6 +84,11 @@ export class SiteCrawler {
     return this.signal?.aborted === true;
   }
 
+  /** Stopped by the caller, or the start URL failed: either way nothing more is fetched. */
+  private get halted(): boolean {
+    return this.aborted || this.startFailure !== null;
+  }
+
   async run(hooks: CrawlHooks): Promise<SiteFacts> {
     // An abort wakes the workers waiting for work, so that they see it and end.
     const wake = () => {
@@ -95,18 +106,20 @@ export class SiteCrawler {
   private async crawl(hooks: CrawlHooks): Promise<SiteFacts> {
     const origin = this.start.origin;
     const robots = await this.fetchRobots(`${origin}/robots.txt`);
-    const sitemap = this.aborted ? { declared: robots.sitemaps ?? [] } : await this.fetchSitemaps(origin, robots.sitemaps ?? []);
+    // RFC 9309: a start URL robots.txt disallows (or a robots.txt that is unreachable) is not fetched, nor is anything else.
+    if (!this.aborted && this.options.respectRobots && !this.allowedByRobots(this.start.href)) this.startFailure = this.robotsFailure(robots.status);
+    const sitemap = this.halted ? { declared: robots.sitemaps ?? [] } : await this.fetchSitemaps(origin, robots.sitemaps ?? []);
 
-    if (!this.aborted) {
+    if (!this.halted) {
       this.enqueue(this.start.href, 0, true);
       // More pages in progress than requests allowed in flight: while some pages are parsed and checked, the
       // site's request slots stay busy. Each page holds a slot only while its response is being received.
       await Promise.all(Array.from({ length: PAGES_PER_REQUEST_SLOT * Math.max(1, this.options.concurrency) }, () => this.worker(hooks)));
     }
 
-    // Site-level fetches only for a crawl that ran to its end: a stopped one sends nothing more.
-    const [favicon, llmsTxt] = this.aborted ? [null, null] : await Promise.all([this.statusOf(`${origin}/favicon.ico`), this.statusOf(`${origin}/llms.txt`)]);
-    if (!this.aborted) await this.checkExternalLinks();
+    // Site-level fetches only for a crawl that ran to its end: a stopped one (or a failed start) sends nothing more.
+    const [favicon, llmsTxt] = this.halted ? [null, null] : await Promise.all([this.statusOf(`${origin}/favicon.ico`), this.statusOf(`${origin}/llms.txt`)]);
+    if (!this.halted) await this.checkExternalLinks();
     return {
       startUrl: this.start.href,
       ...this.startFacts,
@@ -118,8 +131,48 @@ export class SiteCrawler {
       linkTargets: this.linkTargets,
       crawlTruncated: this.truncated,
       pagesCrawled: this.crawled,
+      startFailure: this.startFailure,
       aborted: this.aborted,
     };
+  }
+
+  /** The start URL is disallowed: why, naming robots.txt's status or the failure that made it unreachable. */
+  private robotsFailure(status: number | null): StartFailure {
+    const url = this.start.href;
+    const robotsUrl = `${this.start.origin}/robots.txt`;
+    const unreachable = `an unreachable robots.txt disallows the whole site (RFC 9309), so ${url} was not crawled`;
+    let message: string;
+    if (status === null) {
+      const err = this.robotsError;
+      // The host itself cannot be reached (refused, unresolvable, refused address): name the start URL, as its fetch would fail alike.
+      const hostLevel = isSafeHttpError(err) && !err.redirects.length && ['CONNECTION_FAILED', 'DNS_FAILURE', 'BLOCKED_ADDRESS'].includes(err.code);
+      message = hostLevel ? describeFetchFailure(url, err) : `${describeFetchFailure(robotsUrl, err)}; ${unreachable}`;
+      return { url, reason: hostLevel ? 'fetch' : 'robots', message };
+    }
+    if (this.robotsPolicy === 'disallow-all') message = `robots.txt of ${this.start.origin} answered HTTP ${status}; ${unreachable}`;
+    else {
+      message =
+        `robots.txt of ${this.start.origin} disallows ${url} for the crawler's user agent (${this.options.userAgent}), so nothing was crawled. ` +
+        `Allow it in robots.txt, or turn off "respect robots.txt" in the project's settings.`;
+    }
+    return { url, reason: 'robots', message };
+  }
+
+  /** Why the fetched start page cannot be audited, or null when it can. */
+  private startPageFailure(page: { fetch: PageFetch; facts: PageFacts | null; error: string | null }): StartFailure | null {
+    const url = this.start.href;
+    const { fetch } = page;
+    if (page.error !== null) return { url, reason: 'fetch', message: describeFetchFailure(url, this.startError ?? new Error(page.error)) };
+    const where = fetch.finalUrl !== fetch.url ? `${url} (redirected to ${fetch.finalUrl})` : url;
+    if (fetch.status >= 400 || fetch.status < 200) {
+      const text = STATUS_CODES[fetch.status];
+      return { url, reason: 'status', message: `${where} answered HTTP ${fetch.status}${text ? ` (${text})` : ''}` };
+    }
+    if (!page.facts) {
+      const type = firstHeader(fetch.headers, 'content-type');
+      return { url, reason: 'not-html', message: `${where} is not an HTML page (HTTP ${fetch.status}, content-type ${type ?? 'none'})` };
+    }
+    return null;
   }
 
   private inSite(url: URL): boolean {
@@ -219,6 +272,14 @@ export class SiteCrawler {
         }
         this.crawled++;
         await hooks.onPage(page);
+        if (item.depth === 0 && !this.startFailure) {
+          // Nothing to audit behind a start page that failed: the crawl ends with it (its row stays, with its error).
+          this.startFailure = this.startPageFailure(page);
+          if (this.startFailure) {
+            this.stopped = true;
+            return;
+          }
+        }
         await hooks.onProgress?.({ pagesCrawled: this.crawled, pagesQueued: this.queue.length - this.head });
       } finally {
         this.inflight--;
@@ -278,6 +339,7 @@ export class SiteCrawler {
     try {
       response = await this.client.request(item.url, { stream: true, signal: this.signal, headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' } });
     } catch (err) {
+      if (item.depth === 0) this.startError = err;
       const code = isSafeHttpError(err) ? err.code : 'CONNECTION_FAILED';
       if (code === 'TIMEOUT') fetch.timedOut = true;
       if (code === 'REDIRECT_LOOP' || code === 'TOO_MANY_REDIRECTS') {
@@ -314,6 +376,7 @@ export class SiteCrawler {
     try {
       return { body: await response.body.readAll(), finalUrl };
     } catch (err) {
+      if (item.depth === 0) this.startError = err;
       if (isSafeHttpError(err) && err.code === 'TIMEOUT') fetch.timedOut = true;
       return { error: err instanceof Error ? err.message : String(err) };
     }
@@ -354,6 +417,8 @@ export class SiteCrawler {
   }
 
   private async headCheck(url: string): Promise<{ status: number; headers: HeaderMap; redirected: boolean } | null> {
+    // RFC 9309: nothing of the site that robots.txt disallows is requested, HEAD checks of assets and site files included.
+    if (!this.mayFetch(url)) return null;
     await this.permits.acquire();
     try {
       if (this.aborted) return null;
@@ -366,6 +431,17 @@ export class SiteCrawler {
     } finally {
       this.permits.release();
     }
+  }
+
+  /** Robots rules govern this site's URLs (other hosts' robots.txt are not fetched: link checks there are single requests). */
+  private mayFetch(url: string): boolean {
+    if (!this.options.respectRobots) return true;
+    try {
+      if (!this.inSite(new URL(url))) return true;
+    } catch {
+      return false;
+    }
+    return this.allowedByRobots(url);
   }
 
   private async statusOf(url: string): Promise<number | null> {
@@ -403,6 +479,7 @@ export class SiteCrawler {
       };
     } catch (err) {
       this.robotsPolicy = 'disallow-all';
+      this.robotsError = err;
       return { status: null, timedOut: isSafeHttpError(err) && err.code === 'TIMEOUT' };
     } finally {
       if (!this.options.respectRobots) this.robotsPolicy = 'allow-all';
@@ -421,6 +498,7 @@ export class SiteCrawler {
     let files = 0;
     while (pending.length && files < MAX_SITEMAP_FILES && !this.aborted) {
       const url = pending.shift()!;
+      if (!this.mayFetch(url)) continue;
       files++;
       let response: SafeHttpStreamResponse;
       try {
