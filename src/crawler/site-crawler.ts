@@ -12,7 +12,17 @@ import type { CrawlHooks, CrawlOptions, SiteFacts, StartFailure } from './crawl.
 interface QueueItem {
   url: string;
   depth: number;
+  /** Place in the crawl order: wave after wave, each wave in the order its URLs were first linked. */
+  seq: number;
 }
+
+/** Where a URL was first linked (the linking page's seq, then the link's position on it): its place in its wave. */
+interface LinkOrigin {
+  parent: number;
+  index: number;
+}
+
+const before = (a: LinkOrigin, b: LinkOrigin) => a.parent < b.parent || (a.parent === b.parent && a.index < b.index);
 
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 const MAX_SITEMAP_FILES = 10;
@@ -30,13 +40,22 @@ const firstHeader = (headers: HeaderMap, name: string): string | null => {
  * streaming pass and handed to the consumer, then dropped — memory holds URLs, not documents.
  */
 export class SiteCrawler {
-  private readonly queue: QueueItem[] = [];
+  /**
+   * The crawl goes in waves (breadth-first levels): a wave's pages are fetched concurrently, the URLs they link to
+   * form the next wave, which starts once the current one is done, sorted by where each URL was first linked. So a
+   * page's depth is its true click distance, and which pages are crawled (and in which order) does not depend on
+   * response timing: the same site gives the same facts, and the same scores, on every run (CLI or worker).
+   */
+  private queue: QueueItem[] = [];
   private head = 0;
+  private readonly nextWave = new Map<string, { url: string; depth: number; from: LinkOrigin }>();
+  private seqs = 0;
   /** Normalized URLs met so far -> true once a fetch of the URL is scheduled (queued or done). */
   private readonly seen = new Map<string, boolean>();
   private readonly sitemapUrls = new Set<string>();
   private readonly linkTargets = new Map<string, LinkTargetInfo>();
-  private readonly externalCandidates = new Set<string>();
+  /** External link targets to check, the externalLinkBudget first-linked ones (crawl order), not the first to arrive. */
+  private readonly externalCandidates = new Map<string, LinkOrigin>();
   private readonly assets = new Map<string, PageResource | Promise<PageResource | null>>();
   private assetRequests = 0;
   private robots: RobotsTxt | null = null;
@@ -111,7 +130,8 @@ export class SiteCrawler {
     const sitemap = this.halted ? { declared: robots.sitemaps ?? [] } : await this.fetchSitemaps(origin, robots.sitemaps ?? []);
 
     if (!this.halted) {
-      this.enqueue(this.start.href, 0, true);
+      this.seen.set(this.start.href, true);
+      this.startWave([{ url: this.start.href, depth: 0 }]);
       // More pages in progress than requests allowed in flight: while some pages are parsed and checked, the
       // site's request slots stay busy. Each page holds a slot only while its response is being received.
       await Promise.all(Array.from({ length: PAGES_PER_REQUEST_SLOT * Math.max(1, this.options.concurrency) }, () => this.worker(hooks)));
@@ -179,11 +199,11 @@ export class SiteCrawler {
     return siteKey(url.host) === this.site && (url.protocol === 'http:' || url.protocol === 'https:');
   }
 
-  private enqueue(raw: string, depth: number, force = false): void {
+  private enqueue(raw: string, depth: number, from: LinkOrigin): void {
     // Known keys are normalized hrefs, so a string equal to one is that URL: most links of a site point at
     // pages already seen, and page links arrive normalized. Anything else is parsed once: the URL parser
     // lower-cases the host and drops default ports.
-    if (this.seen.has(raw)) return;
+    if (this.seen.has(raw)) return this.relink(raw, from);
     let parsed: URL;
     try {
       parsed = new URL(raw);
@@ -193,19 +213,48 @@ export class SiteCrawler {
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return;
     parsed.hash = '';
     const url = parsed.href;
-    if (this.seen.has(url)) return;
-    if (!force && !this.inSite(parsed)) return;
+    if (this.seen.has(url)) return this.relink(url, from);
+    if (!this.inSite(parsed)) return;
     // Too deep from here is not "seen": a shallower link found later may still queue it.
     if (depth > this.options.maxDepth) return;
     this.seen.set(url, false);
-    if (!force && this.options.respectRobots && !this.allowedByRobots(url)) {
+    if (this.options.respectRobots && !this.allowedByRobots(url)) {
       // When robots.txt shuts out the whole site, the site-level issue says so; per-link notices would be noise.
       if (!this.robotsShutsSite) this.linkTargets.set(url, { status: null, blockedByRobots: true });
       return;
     }
     this.seen.set(url, true);
-    this.queue.push({ url, depth });
+    this.nextWave.set(url, { url, depth, from });
+  }
+
+  /** A URL of the next wave linked again: it takes the earliest place it is linked from. */
+  private relink(url: string, from: LinkOrigin): void {
+    const pending = this.nextWave.get(url);
+    if (pending && before(from, pending.from)) pending.from = from;
+  }
+
+  private startWave(items: { url: string; depth: number }[]): void {
+    this.queue = items.map(({ url, depth }) => ({ url, depth, seq: this.seqs++ }));
+    this.head = 0;
     this.notify();
+  }
+
+  private addExternalCandidate(url: string, from: LinkOrigin): void {
+    const known = this.externalCandidates.get(url);
+    if (known) {
+      if (before(from, known)) this.externalCandidates.set(url, from);
+      return;
+    }
+    const budget = this.options.externalLinkBudget;
+    if (budget <= 0) return;
+    if (this.externalCandidates.size >= budget) {
+      // Keep the budget's earliest-linked targets: drop the latest one if the new target comes before it.
+      let latest: [string, LinkOrigin] | null = null;
+      for (const entry of this.externalCandidates) if (!latest || before(latest[1], entry[1])) latest = entry;
+      if (!latest || !before(from, latest[1])) return;
+      this.externalCandidates.delete(latest[0]);
+    }
+    this.externalCandidates.set(url, from);
   }
 
   private allowedByRobots(url: string): boolean {
@@ -225,33 +274,33 @@ export class SiteCrawler {
   }
 
   private next(): QueueItem | null {
-    if (this.head < this.queue.length) {
-      const item = this.queue[this.head++];
-      // Drop consumed entries now and then so the array does not grow without bound.
-      if (this.head > 1024 && this.head * 2 > this.queue.length) {
-        this.queue.splice(0, this.head);
-        this.head = 0;
-      }
-      return item;
-    }
-    // Links exhausted — and no page in flight that could still add some: sitemap-only URLs
-    // (depth -1: no link from the start URL reaches them).
+    if (this.head < this.queue.length) return this.queue[this.head++];
+    // The wave is over once no page of it is in flight (one could still link more): then the next wave.
     if (this.inflight > 0) return null;
+    if (this.nextWave.size) {
+      const wave = [...this.nextWave.values()].sort((a, b) => (before(a.from, b.from) ? -1 : 1));
+      this.nextWave.clear();
+      this.startWave(wave);
+      return this.queue[this.head++];
+    }
+    // Links exhausted: sitemap-only URLs (depth -1: no link from the start URL reaches them), as a wave in sitemap order.
+    const wave: { url: string; depth: number }[] = [];
     for (const url of this.sitemapUrls) {
       if (this.seen.has(url)) continue;
       const allowed = !this.options.respectRobots || this.allowedByRobots(url);
       this.seen.set(url, allowed);
-      if (!allowed) continue;
-      return { url, depth: -1 };
+      if (allowed) wave.push({ url, depth: -1 });
     }
-    return null;
+    if (!wave.length) return null;
+    this.startWave(wave);
+    return this.queue[this.head++];
   }
 
   private async worker(hooks: CrawlHooks): Promise<void> {
     for (;;) {
       if (this.stopped) return;
       if (this.crawled + this.inflight >= this.options.maxPages) {
-        if (this.head < this.queue.length) this.truncated = true;
+        if (this.head < this.queue.length || this.nextWave.size) this.truncated = true;
         if (this.inflight === 0) return;
         await this.waitForChange();
         continue;
@@ -280,7 +329,7 @@ export class SiteCrawler {
             return;
           }
         }
-        await hooks.onProgress?.({ pagesCrawled: this.crawled, pagesQueued: this.queue.length - this.head });
+        await hooks.onProgress?.({ pagesCrawled: this.crawled, pagesQueued: this.queue.length - this.head + this.nextWave.size });
       } finally {
         this.inflight--;
         this.notify();
@@ -319,10 +368,12 @@ export class SiteCrawler {
     // The body may be handed to another thread (and its memory with it): nothing reads it after this.
     const facts = await this.extract(body, { url: fetch.finalUrl, headers: fetch.headers, status: fetch.status });
     if (this.inSite(finalUrl)) {
+      let index = 0;
       for (const link of facts.links) {
         if (link.kind !== 'http' || !link.url) continue;
-        if (link.internal) this.enqueue(link.url, item.depth < 0 ? -1 : item.depth + 1);
-        else if (this.externalCandidates.size < this.options.externalLinkBudget) this.externalCandidates.add(link.url);
+        const from = { parent: item.seq, index: index++ };
+        if (link.internal) this.enqueue(link.url, item.depth < 0 ? -1 : item.depth + 1, from);
+        else this.addExternalCandidate(link.url, from);
       }
     }
     fetch.resources = await this.pageResources(facts);
@@ -362,7 +413,9 @@ export class SiteCrawler {
     if (response.redirects.length && this.inSite(finalUrl)) {
       const normalized = normalizeUrl(response.finalUrl);
       if (normalized) {
-        analyzedElsewhere = normalized !== item.url && this.seen.get(normalized) === true;
+        // A target waiting in the next wave is claimed by this fetch (whichever page linked it first, it is analyzed here).
+        const claimed = this.nextWave.delete(normalized);
+        analyzedElsewhere = !claimed && normalized !== item.url && this.seen.get(normalized) === true;
         this.seen.set(normalized, true);
       }
     }
@@ -450,7 +503,7 @@ export class SiteCrawler {
 
   /** External links: a bounded number of HEAD checks, a few at a time. */
   private async checkExternalLinks(): Promise<void> {
-    const urls = [...this.externalCandidates];
+    const urls = [...this.externalCandidates.entries()].sort((a, b) => (before(a[1], b[1]) ? -1 : 1)).map(([url]) => url);
     let i = 0;
     const worker = async () => {
       while (i < urls.length && !this.aborted) {
