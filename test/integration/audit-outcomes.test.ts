@@ -5,6 +5,7 @@
  * Every site is a local fixture server that records the requests it receives.
  */
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
@@ -12,6 +13,7 @@ import { startWorker, waitFor } from '../support/worker-process.js';
 import { createQueue, QUEUES } from '../../src/platform/queues.js';
 import { AuditFailedError, AuditJobRunner } from '../../src/audits/index.js';
 import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/index.js';
+import { createTestCertificate } from '../fixtures/sites/index.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -60,6 +62,7 @@ const HOSTS = {
   robots: `robots-${id}.test`,
   partial: `partial-${id}.test`,
   silent: `silent-${id}.test`,
+  tls: `tls-${id}.test`,
 };
 /** Resolves to a private address the allow-list does not admit: refused at connect time, nothing is sent. */
 const PRIVATE_NAME = `private-${id}.test`;
@@ -175,6 +178,15 @@ describe('an audit whose start URL cannot be audited ends FAILED with the reason
         res.end(page('Should never be fetched'));
       }),
     };
+    // An https site whose certificate no one trusts (self-signed): the TLS handshake fails.
+    const certificate = createTestCertificate([HOSTS.tls]);
+    const tlsRequests: string[] = [];
+    const tls = https.createServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
+      tlsRequests.push(`${req.method} ${req.url}`);
+      res.end('never');
+    });
+    await new Promise<void>((r) => tls.listen(0, '127.0.0.1', () => r()));
+    const tlsPort = (tls.address() as AddressInfo).port;
     const refusedPort = await closedPort();
     const cases: { name: string; url: string; error: RegExp; literal?: string }[] = [
       { name: 'connection refused', url: `http://${HOSTS.refused}:${refusedPort}/`, error: new RegExp(`^Could not connect to http://${HOSTS.refused}:${refusedPort}/: connection refused$`) },
@@ -182,6 +194,11 @@ describe('an audit whose start URL cannot be audited ends FAILED with the reason
       { name: 'a name resolving to a private address', url: `http://${PRIVATE_NAME}/`, error: new RegExp(`^Refused to fetch http://${PRIVATE_NAME}/: ${PRIVATE_NAME} resolves to a private network address; only public sites`) },
       // A project stored before creation refused literal addresses.
       { name: 'a stored literal metadata address', url: `http://${HOSTS.refused}/`, literal: 'http://169.254.169.254/', error: /^Refused to fetch http:\/\/169\.254\.169\.254\/: 169\.254\.169\.254 is a link-local address; only public sites/ },
+      {
+        name: 'an untrusted TLS certificate',
+        url: `https://${HOSTS.tls}:${tlsPort}/`,
+        error: new RegExp(`^Could not connect to https://${HOSTS.tls}:${tlsPort}/: the TLS connection failed \\((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)\\)$`),
+      },
       { name: '500 on the start page', url: `http://${HOSTS.status500}:${sites.status500.port}/`, error: new RegExp(`^http://${HOSTS.status500}:${sites.status500.port}/ answered HTTP 500 \\(Internal Server Error\\)$`) },
       { name: '404 on the start page', url: `http://${HOSTS.status404}:${sites.status404.port}/`, error: new RegExp(`^http://${HOSTS.status404}:${sites.status404.port}/ answered HTTP 404 \\(Not Found\\)$`) },
       {
@@ -222,9 +239,11 @@ describe('an audit whose start URL cannot be audited ends FAILED with the reason
       expect(sites.status500.requests.filter((r) => !r.endsWith('/robots.txt') && !r.endsWith('/sitemap.xml'))).toEqual(['GET /']);
       // RFC 9309: with Disallow: / nothing but robots.txt itself is requested — not /, not /favicon.ico, /llms.txt or the sitemap.
       expect(sites.robots.requests).toEqual(['GET /robots.txt']);
+      expect(tlsRequests).toEqual([]);
     } finally {
       await worker.stop();
       await queue.close();
+      await new Promise<void>((r) => tls.close(() => r()));
       for (const s of Object.values(sites)) await s.close();
     }
   }, 120_000);
