@@ -58,6 +58,7 @@ const HOSTS = {
   refused: `refused-${id}.test`,
   status500: `error500-${id}.test`,
   status404: `missing-${id}.test`,
+  all500: `all500-${id}.test`,
   redirect: `redirect-${id}.test`,
   robots: `robots-${id}.test`,
   partial: `partial-${id}.test`,
@@ -159,6 +160,10 @@ describe('an audit whose start URL cannot be audited ends FAILED with the reason
         res.statusCode = req.url === '/robots.txt' ? 404 : 500;
         res.end('boom');
       }),
+      all500: await recordingSite((_req, res) => {
+        res.statusCode = 500;
+        res.end('boom');
+      }),
       status404: await recordingSite((_req, res) => {
         res.statusCode = 404;
         res.end('nothing here');
@@ -200,6 +205,14 @@ describe('an audit whose start URL cannot be audited ends FAILED with the reason
         error: new RegExp(`^Could not connect to https://${HOSTS.tls}:${tlsPort}/: the TLS connection failed \\((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)\\)$`),
       },
       { name: '500 on the start page', url: `http://${HOSTS.status500}:${sites.status500.port}/`, error: new RegExp(`^http://${HOSTS.status500}:${sites.status500.port}/ answered HTTP 500 \\(Internal Server Error\\)$`) },
+      {
+        // robots.txt answers 500 too: RFC 9309 makes the whole site disallowed, so not even the start page is requested.
+        name: '500 on every page',
+        url: `http://${HOSTS.all500}:${sites.all500.port}/`,
+        error: new RegExp(
+          `^robots\\.txt of http://${HOSTS.all500}:${sites.all500.port} answered HTTP 500; an unreachable robots\\.txt disallows the whole site \\(RFC 9309\\), so http://${HOSTS.all500}:${sites.all500.port}/ was not crawled$`,
+        ),
+      },
       { name: '404 on the start page', url: `http://${HOSTS.status404}:${sites.status404.port}/`, error: new RegExp(`^http://${HOSTS.status404}:${sites.status404.port}/ answered HTTP 404 \\(Not Found\\)$`) },
       {
         name: 'a start URL redirecting to a refused address',
@@ -240,6 +253,7 @@ describe('an audit whose start URL cannot be audited ends FAILED with the reason
       // RFC 9309: with Disallow: / nothing but robots.txt itself is requested — not /, not /favicon.ico, /llms.txt or the sitemap.
       expect(sites.robots.requests).toEqual(['GET /robots.txt']);
       expect(tlsRequests).toEqual([]);
+      expect(sites.all500.requests).toEqual(['GET /robots.txt']);
     } finally {
       await worker.stop();
       await queue.close();
