@@ -262,7 +262,7 @@ program
   .addHelpText('after', `\nExamples:\n  npx seo audit https://example.com --max-pages 50\n  npx seo audit https://example.com --json --fail-under 80 | jq .scores\n${EXIT_CODES_HELP}`)
   .action(async (rawUrl: string, opts: { maxPages: string; maxDepth?: string; json?: boolean; failUnder?: number }) => {
     const cfg = config();
-    const [{ runAuditEngine }, { DEFAULT_CRAWL_OPTIONS }, { normalizeProjectUrl }, { createLabMeter }, { createConfiguredSafeHttpClient, parseResolvePins }] = await Promise.all([
+    const [{ runAuditEngine, AuditFailedError, auditCrawlOptions }, { DEFAULT_CRAWL_OPTIONS }, { normalizeProjectUrl }, { createLabMeter }, { createConfiguredSafeHttpClient, parseResolvePins }] = await Promise.all([
       lazy.audits(),
       lazy.crawler(),
       lazy.projects(),
@@ -280,7 +280,8 @@ program
     try {
       const outcome = await runAuditEngine(
         client,
-        { ...DEFAULT_CRAWL_OPTIONS, startUrl: url, maxPages, maxDepth, userAgent: cfg.CRAWLER_USER_AGENT },
+        // The worker's own options for a project with these settings: both compute scores over the same facts.
+        auditCrawlOptions({ startUrl: url, maxPages, settings: { maxDepth }, userAgent: cfg.CRAWLER_USER_AGENT }),
         {
           pages: async () => undefined,
           occurrences: async (rows) => {
@@ -295,7 +296,16 @@ program
           },
         },
         meter ? (urls) => meter.measure(urls) : undefined,
-      );
+      ).catch((err: unknown) => {
+        if (!(err instanceof AuditFailedError)) throw err;
+        // The site could not be audited: exit code 2 and the reason, never a score.
+        if (!opts.json && process.stderr.isTTY) process.stderr.write('\n');
+        if (opts.json) print({ url, status: 'FAILED', error: err.message, pagesCrawled: err.pagesCrawled, pagesFailed: err.pagesFailed, scores: null, issues: [] });
+        process.stderr.write(`audit failed: ${err.message}\n`);
+        process.exitCode = EXIT.failed;
+        return null;
+      });
+      if (!outcome) return;
       if (!opts.json && process.stderr.isTTY) process.stderr.write('\n');
       const issues = outcome.issues.map((i) => ({
         code: i.code,
@@ -306,12 +316,11 @@ program
         applicablePages: i.applicablePages,
         examples: examples.get(i.code) ?? [],
       }));
-      if (outcome.site.startStatus === null) throw new DomainError('BAD_USER_INPUT', `could not fetch ${url} (unreachable, refused, or a private address not in SAFE_HTTP_ALLOW)`);
       if (opts.json) {
-        print({ url, pagesCrawled: outcome.pagesCrawled, scores: outcome.scores, issues, coreWebVitals: outcome.vitals });
+        print({ url, status: 'COMPLETED', error: null, pagesCrawled: outcome.pagesCrawled, pagesFailed: outcome.pagesFailed, scores: outcome.scores, issues, coreWebVitals: outcome.vitals });
       } else {
         const s = outcome.scores;
-        process.stdout.write(`${url}: ${outcome.pagesCrawled} pages\n`);
+        process.stdout.write(`${url}: ${outcome.pagesCrawled} pages${outcome.pagesFailed ? ` (${outcome.pagesFailed} could not be fetched)` : ''}\n`);
         process.stdout.write(`overall ${s.overall}  meta ${s.meta}  content ${s.content}  links ${s.links}  technical ${s.technical}  performance ${s.performance}\n\n`);
         for (const i of issues) process.stdout.write(`${i.severity.padEnd(8)} ${i.code.padEnd(28)} ${String(i.affectedPages).padStart(5)} page(s)  ${i.title}\n`);
       }

@@ -3,7 +3,7 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { QUEUES, createQueue, createWorker } from '../src/platform/queues.js';
 import { infrastructureFailure } from '../src/platform/infra-errors.js';
 import { createConfiguredSafeHttpClient, parseResolvePins } from '../src/platform/safe-http/index.js';
-import { AuditJobRunner, AuditSweeper, type AuditJobData } from '../src/audits/index.js';
+import { AuditFailedError, AuditJobRunner, AuditSweeper, type AuditJobData } from '../src/audits/index.js';
 import { createPageFactsPool, type PageFactsExtract } from '../src/crawler/index.js';
 import { createLabMeter } from '../src/technical/index.js';
 import { runWorkerProcess } from './run-worker.js';
@@ -75,6 +75,8 @@ void runWorkerProcess('audit-worker', async ({ config, logger, orm, metrics, shu
           pagesStored: (n) => metrics.inc('seo_pages_crawled_total', {}, n),
         });
       } catch (err) {
+        // The site could not be audited (the audit is FAILED with the reason): a retry would fail the same way.
+        if (err instanceof AuditFailedError) throw new UnrecoverableError(err.message);
         // PostgreSQL or Redis went away under the audit: not the audit's failure. The job goes back to the queue
         // (delayed, with backoff) without spending an attempt; the next run starts the audit over.
         const dependency = infrastructureFailure(err);

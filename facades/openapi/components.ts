@@ -108,7 +108,17 @@ const auditScores = {
   technicalScore: score('Technical score'),
   performanceScore: score('Performance score'),
   pagesCrawled: int,
+  pagesFailed: {
+    type: 'integer',
+    description: 'Crawled pages that got no usable response (connection, DNS, TLS, refused address, timeout); the PAGE_FETCH_FAILED issue lists them.',
+  },
   status: auditStatus,
+  error: {
+    type: ['string', 'null'],
+    description:
+      'Why the audit FAILED, naming the URL and the cause (e.g. "Could not connect to https://shop.example/: connection refused"), or why it was cancelled; ' +
+      'null otherwise. A FAILED audit has no scores.',
+  },
 };
 
 export const Audit = obj({ ...auditScores, issues: { ...list(Issue), description: 'Most severe first.' } });

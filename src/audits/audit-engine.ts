@@ -74,6 +74,8 @@ export interface AuditOutcome {
   issues: CheckAggregate[];
   site: SiteFacts;
   pagesCrawled: number;
+  /** Crawled pages with no usable response (each a PAGE_FETCH_FAILED occurrence). */
+  pagesFailed: number;
   inlinks: Map<string, number>;
   vitals: VitalsRecord[];
   stopped: false;
@@ -86,6 +88,22 @@ export interface AuditOutcome {
 export interface StoppedAudit {
   stopped: true;
   pagesCrawled: number;
+}
+
+/**
+ * The site could not be audited: its start URL failed (unreachable, refused, 4xx/5xx, not HTML, disallowed by
+ * robots.txt) or no page answered. The message names the URL and the cause. Nothing is scored; the pages crawled
+ * until then were handed to the sink. Deterministic for a given site, so an audit job is not retried for it.
+ */
+export class AuditFailedError extends Error {
+  override name = 'AuditFailedError';
+  constructor(
+    message: string,
+    readonly pagesCrawled: number,
+    readonly pagesFailed: number,
+  ) {
+    super(message);
+  }
 }
 
 const BATCH = 250;
@@ -162,9 +180,15 @@ export async function runAuditEngine(
     return value;
   };
 
+  let pagesFailed = 0;
+  let pagesAnswered = 0;
   const crawler = new SiteCrawler(client, options, extract);
   const site = await crawler.run({
     onPage: async ({ fetch, facts, error }) => {
+      if (error !== null) {
+        fetch.fetchError = error;
+        pagesFailed++;
+      } else if (fetch.status > 0) pagesAnswered++;
       addResults(fetch.url, runPageChecks(facts, fetch));
       const summary = summarizePage(facts, fetch);
       summary.url = intern(summary.url);
@@ -198,6 +222,11 @@ export async function runAuditEngine(
     return { stopped: true, pagesCrawled: site.pagesCrawled };
   };
   if (site.aborted || signal?.aborted) return stoppedOutcome();
+  if (site.startFailure || pagesAnswered === 0) {
+    // No score from a site that could not be fetched: the pages seen are kept, the audit fails with the reason.
+    await flush(true);
+    throw new AuditFailedError(site.startFailure?.message ?? `No page of ${site.startUrl} could be fetched.`, site.pagesCrawled, pagesFailed);
+  }
 
   await sink.phase?.('ANALYZING');
   const siteOutput = runSiteChecks({
@@ -241,7 +270,7 @@ export async function runAuditEngine(
     labMetrics: lab.length ? lab.map(toLabMetrics) : undefined,
   });
   for (const v of vitals) if (v.source === 'HTTP') v.performanceScore = scores.performance;
-  return { scores, aggregates, issues: failingIssues(aggregates), site, pagesCrawled: site.pagesCrawled, inlinks, vitals, stopped: false };
+  return { scores, aggregates, issues: failingIssues(aggregates), site, pagesCrawled: site.pagesCrawled, pagesFailed, inlinks, vitals, stopped: false };
 }
 
 const toLabMetrics = (v: VitalsRecord): LabMetrics => ({

@@ -6,10 +6,11 @@ import { newId } from '../platform/ids.js';
 import { jsonParam } from '../platform/db/sql-params.js';
 import { nativeQuery } from '../platform/db/native-query.js';
 import type { SafeHttpClient } from '../platform/safe-http/index.js';
-import { DEFAULT_CRAWL_OPTIONS, type PageFactsExtract } from '../crawler/index.js';
+import type { PageFactsExtract } from '../crawler/index.js';
+import { auditCrawlOptions } from './audit-crawl-options.js';
 import { ProjectEntity } from '../projects/index.js';
 import { AuditEntity } from './audit.entity.js';
-import { runAuditEngine, type AuditOutcome, type AuditPageRow, type AuditSink, type LabMeter, type OccurrenceRecord } from './audit-engine.js';
+import { AuditFailedError, runAuditEngine, type AuditOutcome, type AuditPageRow, type AuditSink, type LabMeter, type OccurrenceRecord } from './audit-engine.js';
 
 /** 'superseded': a later attempt claimed the audit while this one still ran (a stalled lock); it writes nothing more. */
 export type AuditRunResult = 'completed' | 'skipped' | 'cancelled' | 'interrupted' | 'superseded';
@@ -64,7 +65,7 @@ export class AuditJobRunner {
     // The attempt number fences this run: if the queue hands the job to another run while this one is still
     // alive (its lock expired), every later write of this run matches no row and its end is 'superseded'.
     const claimed = await em.getConnection().execute<{ attempts: number }[]>(
-      `UPDATE audit SET status = 'RUNNING', phase = 'CRAWLING', started_at = now(), attempts = attempts + 1, error = NULL, pages_crawled = 0, pages_queued = 0
+      `UPDATE audit SET status = 'RUNNING', phase = 'CRAWLING', started_at = now(), attempts = attempts + 1, error = NULL, pages_crawled = 0, pages_failed = 0, pages_queued = 0
        WHERE id = ? AND status IN ('QUEUED', 'RUNNING') RETURNING attempts`,
       [auditId],
       'all',
@@ -95,22 +96,25 @@ export class AuditJobRunner {
       };
 
       const settings = project.settings ?? {};
-      const outcome = await runAuditEngine(
-        this.client,
-        {
-          ...DEFAULT_CRAWL_OPTIONS,
-          startUrl: project.url,
-          maxPages: audit.maxPages,
-          maxDepth: settings.maxDepth ?? DEFAULT_CRAWL_OPTIONS.maxDepth,
-          delayMs: settings.crawlDelayMs ?? DEFAULT_CRAWL_OPTIONS.delayMs,
-          userAgent: settings.userAgent ?? this.config.CRAWLER_USER_AGENT,
-          respectRobots: settings.respectRobots ?? true,
-          signal: watch.signal,
-        },
-        sink,
-        this.labMeter,
-        this.extract,
-      );
+      let outcome: Awaited<ReturnType<typeof runAuditEngine>>;
+      try {
+        outcome = await runAuditEngine(
+          this.client,
+          { ...auditCrawlOptions({ startUrl: project.url, maxPages: audit.maxPages, settings, userAgent: this.config.CRAWLER_USER_AGENT }), signal: watch.signal },
+          sink,
+          this.labMeter,
+          this.extract,
+        );
+      } catch (err) {
+        if (!(err instanceof AuditFailedError)) throw err;
+        // The site could not be audited: FAILED now (this attempt's own transition), and the caller is told so that
+        // the queue does not retry a failure that would repeat.
+        if (await this.setFailed(em.getConnection(), auditId, err.message, { attempt, pagesCrawled: err.pagesCrawled, pagesFailed: err.pagesFailed })) throw err;
+        const [row] = await em.getConnection().execute<{ attempts: number }[]>('SELECT attempts FROM audit WHERE id = ?', [auditId]);
+        if (row && row.attempts !== attempt) return 'superseded';
+        await this.settleCancelled(em, auditId, attempt);
+        return 'cancelled';
+      }
       if (outcome.stopped) {
         const reason = watch.reason() ?? 'cancelled';
         if (reason === 'cancelled') await this.settleCancelled(em, auditId, attempt);
@@ -168,17 +172,37 @@ export class AuditJobRunner {
   private async settleCancelled(em: EntityManager, auditId: string, attempt: number): Promise<void> {
     await nativeQuery(
       em,
-      `UPDATE audit SET pages_crawled = (SELECT count(*) FROM audit_page WHERE audit_id = $1), pages_queued = 0
+      `UPDATE audit SET pages_crawled = (SELECT count(*) FROM audit_page WHERE audit_id = $1),
+         pages_failed = (SELECT count(*) FROM audit_page WHERE audit_id = $1 AND error IS NOT NULL), pages_queued = 0
        WHERE id = $1 AND attempts = $2 AND status = 'CANCELLED'`,
       [auditId, attempt],
     );
   }
 
+  /** A final failure the queue reports (an attempt that threw, the last retry spent). */
   async markFailed(auditId: string, message: string): Promise<void> {
-    await this.orm.em
-      .fork()
-      .getConnection()
-      .execute(`UPDATE audit SET status = 'FAILED', phase = NULL, error = ?, completed_at = now() WHERE id = ? AND status IN ('QUEUED', 'RUNNING')`, [message, auditId]);
+    await this.setFailed(this.orm.em.fork().getConnection(), auditId, message);
+  }
+
+  /**
+   * The one QUEUED | RUNNING -> FAILED transition, with no scores. With `attempt`, only that running attempt may fail
+   * the audit (a cancelled or superseded one is left alone). True when the audit is now FAILED by this call.
+   */
+  private async setFailed(
+    conn: ReturnType<EntityManager['getConnection']>,
+    auditId: string,
+    message: string,
+    run?: { attempt: number; pagesCrawled: number; pagesFailed: number },
+  ): Promise<boolean> {
+    const res = run
+      ? await conn.execute(
+          `UPDATE audit SET status = 'FAILED', phase = NULL, error = ?, completed_at = now(), pages_crawled = ?, pages_failed = ?, pages_queued = 0
+           WHERE id = ? AND status = 'RUNNING' AND attempts = ?`,
+          [message, run.pagesCrawled, run.pagesFailed, auditId, run.attempt],
+          'run',
+        )
+      : await conn.execute(`UPDATE audit SET status = 'FAILED', phase = NULL, error = ?, completed_at = now() WHERE id = ? AND status IN ('QUEUED', 'RUNNING')`, [message, auditId], 'run');
+    return !!(res as { affectedRows?: number }).affectedRows;
   }
 
   /** A retryable failure or a released job: back in the queue's hands. */
@@ -240,9 +264,9 @@ export class AuditJobRunner {
     const s = outcome.scores;
     const res = await conn.execute(
       `UPDATE audit SET status = 'COMPLETED', phase = NULL, overall_score = ?, meta_score = ?, content_score = ?, links_score = ?, technical_score = ?,
-         performance_score = ?, pages_crawled = ?, pages_queued = 0, completed_at = now(), error = NULL
+         performance_score = ?, pages_crawled = ?, pages_failed = ?, pages_queued = 0, completed_at = now(), error = NULL
        WHERE id = ? AND status = 'RUNNING' AND attempts = ?`,
-      [s.overall, s.meta, s.content, s.links, s.technical, s.performance, outcome.pagesCrawled, auditId, attempt],
+      [s.overall, s.meta, s.content, s.links, s.technical, s.performance, outcome.pagesCrawled, outcome.pagesFailed, auditId, attempt],
       'run',
       trx,
     );

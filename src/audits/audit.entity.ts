@@ -24,6 +24,7 @@ export const AuditEntity = defineEntity({
     performanceScore: p.integer().nullable(),
     pagesCrawled: p.integer(),
     pagesQueued: p.integer(),
+    pagesFailed: p.integer().default(0),
     maxPages: p.integer(),
     attempts: p.integer(),
     error: p.text().nullable(),

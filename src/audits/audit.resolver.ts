@@ -39,6 +39,7 @@ export const toAuditType = (a: Audit): AuditType => ({
   performanceScore: a.performanceScore ?? null,
   pagesCrawled: a.pagesCrawled,
   pagesQueued: a.pagesQueued,
+  pagesFailed: a.pagesFailed ?? 0,
   maxPages: a.maxPages,
   error: a.error ?? null,
   createdAt: a.createdAt,

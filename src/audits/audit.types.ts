@@ -91,8 +91,11 @@ export class AuditType {
   @Field(() => Int, { nullable: true }) performanceScore!: number | null;
   @Field(() => Int) pagesCrawled!: number;
   @Field(() => Int) pagesQueued!: number;
+  @Field(() => Int, { description: 'Crawled pages that got no usable response (connection, DNS, TLS, refused address, timeout); the PAGE_FETCH_FAILED issue lists them.' })
+  pagesFailed!: number;
   @Field(() => Int) maxPages!: number;
-  @Field(() => String, { nullable: true }) error!: string | null;
+  @Field(() => String, { nullable: true, description: 'Why the audit FAILED (naming the URL and the cause), or why it was cancelled; null otherwise.' })
+  error!: string | null;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date, { nullable: true }) startedAt!: Date | null;
   @Field(() => Date, { nullable: true }) completedAt!: Date | null;

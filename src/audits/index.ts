@@ -5,6 +5,7 @@ export { AuditResolver, IssueResolver, ProjectAuditFieldsResolver, toAuditType, 
 export { AUDIT_COUNT_SOURCE } from './audit.loaders.js';
 export { AuditType, IssueType, JobType, StartAuditPayload, AuditConnection, IssueCountsType, PageInfoType, AuditPageType, AuditPageConnection } from './audit.types.js';
 export { AUDIT_JOB_NAME, JOB_STATE_BY_STATUS, type AuditJobData } from './audit-job.js';
-export { runAuditEngine, type AuditSink, type AuditOutcome, type StoppedAudit, type AuditPageRow, type OccurrenceRecord, type LabMeter, type VitalsRecord } from './audit-engine.js';
+export { runAuditEngine, AuditFailedError, type AuditSink, type AuditOutcome, type StoppedAudit, type AuditPageRow, type OccurrenceRecord, type LabMeter, type VitalsRecord } from './audit-engine.js';
 export { AuditJobRunner, type AuditRunResult } from './audit-job-runner.js';
 export { AuditSweeper, DEFAULT_MAX_RUNS, type SweepReport } from './audit-sweeper.js';
+export { auditCrawlOptions, type AuditCrawlSettings } from './audit-crawl-options.js';

@@ -95,6 +95,8 @@ export class CompetitorService {
     const p = assertApiAccess(principal, 'write');
     const project = await this.projects.findOwned(em, p, projectId);
     const domain = normalizeCompetitorDomain(domainInput);
+    // Its homepage is fetched: an internal-only name is refused as a project URL would be.
+    this.projects.assertFetchableTarget(`https://${domain}/`, { path: 'domain', noun: 'domain' });
     if (competitorHostname(domain) === project.domain.replace(/^www\./, '')) throw badInput("A competitor cannot be the project's own domain.", [{ path: 'domain', message: 'own domain' }]);
     const max = quotaFor(this.config, p.plan).competitorsPerProject;
     const id = newId();

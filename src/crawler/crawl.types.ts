@@ -55,6 +55,12 @@ export interface CrawlHooks {
   onProgress?(progress: CrawlProgress): Promise<void> | void;
 }
 
+export interface StartFailure {
+  url: string;
+  reason: 'fetch' | 'status' | 'not-html' | 'robots';
+  message: string;
+}
+
 /** What the crawl learned about the site itself, beyond its pages. */
 export interface SiteFacts {
   startUrl: string;
@@ -73,6 +79,11 @@ export interface SiteFacts {
   linkTargets: Map<string, LinkTargetInfo>;
   crawlTruncated: boolean;
   pagesCrawled: number;
+  /**
+   * The start URL could not be audited (not fetched, refused, 4xx/5xx, not HTML, or disallowed by robots.txt): the
+   * crawl stopped there. `message` names the URL and the cause; the audit fails with it and has no scores.
+   */
+  startFailure: StartFailure | null;
   /** The crawl was stopped through options.signal: the facts are partial, and nothing after the stop was fetched. */
   aborted: boolean;
   labMetrics?: LabMetrics;

@@ -1,17 +1,28 @@
+import { STATUS_CODES } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SafeHttpClient, SafeHttpStreamResponse } from '../platform/safe-http/index.js';
-import { isSafeHttpError } from '../platform/safe-http/index.js';
+import { describeFetchFailure, isSafeHttpError } from '../platform/safe-http/index.js';
 import type { LinkTargetInfo, PageFetch, PageResource, SitemapSiteInput } from '../seo/checks/index.js';
 import { normalizeUrl, siteKey, type HeaderMap, type PageFacts } from '../seo/page/index.js';
 import { extractInline, type PageFactsExtract } from './page-facts-pool.js';
 import { blockedAiSearchBots, blocksAll, isAllowed, parseRobotsTxt, robotsPolicyForStatus, type RobotsTxt } from '../seo/robots/index.js';
 import { validateSitemap, type SitemapAnalysis } from '../seo/sitemap/index.js';
-import type { CrawlHooks, CrawlOptions, SiteFacts } from './crawl.types.js';
+import type { CrawlHooks, CrawlOptions, SiteFacts, StartFailure } from './crawl.types.js';
 
 interface QueueItem {
   url: string;
   depth: number;
+  /** Place in the crawl order: wave after wave, each wave in the order its URLs were first linked. */
+  seq: number;
 }
+
+/** Where a URL was first linked (the linking page's seq, then the link's position on it): its place in its wave. */
+interface LinkOrigin {
+  parent: number;
+  index: number;
+}
+
+const before = (a: LinkOrigin, b: LinkOrigin) => a.parent < b.parent || (a.parent === b.parent && a.index < b.index);
 
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 const MAX_SITEMAP_FILES = 10;
@@ -29,18 +40,32 @@ const firstHeader = (headers: HeaderMap, name: string): string | null => {
  * streaming pass and handed to the consumer, then dropped — memory holds URLs, not documents.
  */
 export class SiteCrawler {
-  private readonly queue: QueueItem[] = [];
+  /**
+   * The crawl goes in waves (breadth-first levels): a wave's pages are fetched concurrently, the URLs they link to
+   * form the next wave, which starts once the current one is done, sorted by where each URL was first linked. So a
+   * page's depth is its true click distance, and which pages are crawled (and in which order) does not depend on
+   * response timing: the same site gives the same facts, and the same scores, on every run (CLI or worker).
+   */
+  private queue: QueueItem[] = [];
   private head = 0;
+  private readonly nextWave = new Map<string, { url: string; depth: number; from: LinkOrigin }>();
+  private seqs = 0;
   /** Normalized URLs met so far -> true once a fetch of the URL is scheduled (queued or done). */
   private readonly seen = new Map<string, boolean>();
   private readonly sitemapUrls = new Set<string>();
   private readonly linkTargets = new Map<string, LinkTargetInfo>();
-  private readonly externalCandidates = new Set<string>();
+  /** External link targets to check, the externalLinkBudget first-linked ones (crawl order), not the first to arrive. */
+  private readonly externalCandidates = new Map<string, LinkOrigin>();
   private readonly assets = new Map<string, PageResource | Promise<PageResource | null>>();
   private assetRequests = 0;
   private robots: RobotsTxt | null = null;
   private robotsPolicy: SiteFacts['robotsPolicy'] = 'allow-all';
   private robotsShutsSite = false;
+  /** Why robots.txt could not be fetched (a network-level failure), for the start failure's message. */
+  private robotsError: unknown = null;
+  /** What the start URL's fetch threw, if it did. */
+  private startError: unknown = null;
+  private startFailure: StartFailure | null = null;
   private readonly site: string;
   private readonly start: URL;
   private crawled = 0;
@@ -78,6 +103,11 @@ export class SiteCrawler {
     return this.signal?.aborted === true;
   }
 
+  /** Stopped by the caller, or the start URL failed: either way nothing more is fetched. */
+  private get halted(): boolean {
+    return this.aborted || this.startFailure !== null;
+  }
+
   async run(hooks: CrawlHooks): Promise<SiteFacts> {
     // An abort wakes the workers waiting for work, so that they see it and end.
     const wake = () => {
@@ -95,18 +125,21 @@ export class SiteCrawler {
   private async crawl(hooks: CrawlHooks): Promise<SiteFacts> {
     const origin = this.start.origin;
     const robots = await this.fetchRobots(`${origin}/robots.txt`);
-    const sitemap = this.aborted ? { declared: robots.sitemaps ?? [] } : await this.fetchSitemaps(origin, robots.sitemaps ?? []);
+    // RFC 9309: a start URL robots.txt disallows (or a robots.txt that is unreachable) is not fetched, nor is anything else.
+    if (!this.aborted && this.options.respectRobots && !this.allowedByRobots(this.start.href)) this.startFailure = this.robotsFailure(robots.status);
+    const sitemap = this.halted ? { declared: robots.sitemaps ?? [] } : await this.fetchSitemaps(origin, robots.sitemaps ?? []);
 
-    if (!this.aborted) {
-      this.enqueue(this.start.href, 0, true);
+    if (!this.halted) {
+      this.seen.set(this.start.href, true);
+      this.startWave([{ url: this.start.href, depth: 0 }]);
       // More pages in progress than requests allowed in flight: while some pages are parsed and checked, the
       // site's request slots stay busy. Each page holds a slot only while its response is being received.
       await Promise.all(Array.from({ length: PAGES_PER_REQUEST_SLOT * Math.max(1, this.options.concurrency) }, () => this.worker(hooks)));
     }
 
-    // Site-level fetches only for a crawl that ran to its end: a stopped one sends nothing more.
-    const [favicon, llmsTxt] = this.aborted ? [null, null] : await Promise.all([this.statusOf(`${origin}/favicon.ico`), this.statusOf(`${origin}/llms.txt`)]);
-    if (!this.aborted) await this.checkExternalLinks();
+    // Site-level fetches only for a crawl that ran to its end: a stopped one (or a failed start) sends nothing more.
+    const [favicon, llmsTxt] = this.halted ? [null, null] : await Promise.all([this.statusOf(`${origin}/favicon.ico`), this.statusOf(`${origin}/llms.txt`)]);
+    if (!this.halted) await this.checkExternalLinks();
     return {
       startUrl: this.start.href,
       ...this.startFacts,
@@ -118,19 +151,59 @@ export class SiteCrawler {
       linkTargets: this.linkTargets,
       crawlTruncated: this.truncated,
       pagesCrawled: this.crawled,
+      startFailure: this.startFailure,
       aborted: this.aborted,
     };
+  }
+
+  /** The start URL is disallowed: why, naming robots.txt's status or the failure that made it unreachable. */
+  private robotsFailure(status: number | null): StartFailure {
+    const url = this.start.href;
+    const robotsUrl = `${this.start.origin}/robots.txt`;
+    const unreachable = `an unreachable robots.txt disallows the whole site (RFC 9309), so ${url} was not crawled`;
+    let message: string;
+    if (status === null) {
+      const err = this.robotsError;
+      // The host itself cannot be reached (refused, unresolvable, refused address): name the start URL, as its fetch would fail alike.
+      const hostLevel = isSafeHttpError(err) && !err.redirects.length && ['CONNECTION_FAILED', 'DNS_FAILURE', 'BLOCKED_ADDRESS'].includes(err.code);
+      message = hostLevel ? describeFetchFailure(url, err) : `${describeFetchFailure(robotsUrl, err)}; ${unreachable}`;
+      return { url, reason: hostLevel ? 'fetch' : 'robots', message };
+    }
+    if (this.robotsPolicy === 'disallow-all') message = `robots.txt of ${this.start.origin} answered HTTP ${status}; ${unreachable}`;
+    else {
+      message =
+        `robots.txt of ${this.start.origin} disallows ${url} for the crawler's user agent (${this.options.userAgent}), so nothing was crawled. ` +
+        `Allow it in robots.txt, or turn off "respect robots.txt" in the project's settings.`;
+    }
+    return { url, reason: 'robots', message };
+  }
+
+  /** Why the fetched start page cannot be audited, or null when it can. */
+  private startPageFailure(page: { fetch: PageFetch; facts: PageFacts | null; error: string | null }): StartFailure | null {
+    const url = this.start.href;
+    const { fetch } = page;
+    if (page.error !== null) return { url, reason: 'fetch', message: describeFetchFailure(url, this.startError ?? new Error(page.error)) };
+    const where = fetch.finalUrl !== fetch.url ? `${url} (redirected to ${fetch.finalUrl})` : url;
+    if (fetch.status >= 400 || fetch.status < 200) {
+      const text = STATUS_CODES[fetch.status];
+      return { url, reason: 'status', message: `${where} answered HTTP ${fetch.status}${text ? ` (${text})` : ''}` };
+    }
+    if (!page.facts) {
+      const type = firstHeader(fetch.headers, 'content-type');
+      return { url, reason: 'not-html', message: `${where} is not an HTML page (HTTP ${fetch.status}, content-type ${type ?? 'none'})` };
+    }
+    return null;
   }
 
   private inSite(url: URL): boolean {
     return siteKey(url.host) === this.site && (url.protocol === 'http:' || url.protocol === 'https:');
   }
 
-  private enqueue(raw: string, depth: number, force = false): void {
+  private enqueue(raw: string, depth: number, from: LinkOrigin): void {
     // Known keys are normalized hrefs, so a string equal to one is that URL: most links of a site point at
     // pages already seen, and page links arrive normalized. Anything else is parsed once: the URL parser
     // lower-cases the host and drops default ports.
-    if (this.seen.has(raw)) return;
+    if (this.seen.has(raw)) return this.relink(raw, from);
     let parsed: URL;
     try {
       parsed = new URL(raw);
@@ -140,19 +213,48 @@ export class SiteCrawler {
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return;
     parsed.hash = '';
     const url = parsed.href;
-    if (this.seen.has(url)) return;
-    if (!force && !this.inSite(parsed)) return;
+    if (this.seen.has(url)) return this.relink(url, from);
+    if (!this.inSite(parsed)) return;
     // Too deep from here is not "seen": a shallower link found later may still queue it.
     if (depth > this.options.maxDepth) return;
     this.seen.set(url, false);
-    if (!force && this.options.respectRobots && !this.allowedByRobots(url)) {
+    if (this.options.respectRobots && !this.allowedByRobots(url)) {
       // When robots.txt shuts out the whole site, the site-level issue says so; per-link notices would be noise.
       if (!this.robotsShutsSite) this.linkTargets.set(url, { status: null, blockedByRobots: true });
       return;
     }
     this.seen.set(url, true);
-    this.queue.push({ url, depth });
+    this.nextWave.set(url, { url, depth, from });
+  }
+
+  /** A URL of the next wave linked again: it takes the earliest place it is linked from. */
+  private relink(url: string, from: LinkOrigin): void {
+    const pending = this.nextWave.get(url);
+    if (pending && before(from, pending.from)) pending.from = from;
+  }
+
+  private startWave(items: { url: string; depth: number }[]): void {
+    this.queue = items.map(({ url, depth }) => ({ url, depth, seq: this.seqs++ }));
+    this.head = 0;
     this.notify();
+  }
+
+  private addExternalCandidate(url: string, from: LinkOrigin): void {
+    const known = this.externalCandidates.get(url);
+    if (known) {
+      if (before(from, known)) this.externalCandidates.set(url, from);
+      return;
+    }
+    const budget = this.options.externalLinkBudget;
+    if (budget <= 0) return;
+    if (this.externalCandidates.size >= budget) {
+      // Keep the budget's earliest-linked targets: drop the latest one if the new target comes before it.
+      let latest: [string, LinkOrigin] | null = null;
+      for (const entry of this.externalCandidates) if (!latest || before(latest[1], entry[1])) latest = entry;
+      if (!latest || !before(from, latest[1])) return;
+      this.externalCandidates.delete(latest[0]);
+    }
+    this.externalCandidates.set(url, from);
   }
 
   private allowedByRobots(url: string): boolean {
@@ -172,33 +274,33 @@ export class SiteCrawler {
   }
 
   private next(): QueueItem | null {
-    if (this.head < this.queue.length) {
-      const item = this.queue[this.head++];
-      // Drop consumed entries now and then so the array does not grow without bound.
-      if (this.head > 1024 && this.head * 2 > this.queue.length) {
-        this.queue.splice(0, this.head);
-        this.head = 0;
-      }
-      return item;
-    }
-    // Links exhausted — and no page in flight that could still add some: sitemap-only URLs
-    // (depth -1: no link from the start URL reaches them).
+    if (this.head < this.queue.length) return this.queue[this.head++];
+    // The wave is over once no page of it is in flight (one could still link more): then the next wave.
     if (this.inflight > 0) return null;
+    if (this.nextWave.size) {
+      const wave = [...this.nextWave.values()].sort((a, b) => (before(a.from, b.from) ? -1 : 1));
+      this.nextWave.clear();
+      this.startWave(wave);
+      return this.queue[this.head++];
+    }
+    // Links exhausted: sitemap-only URLs (depth -1: no link from the start URL reaches them), as a wave in sitemap order.
+    const wave: { url: string; depth: number }[] = [];
     for (const url of this.sitemapUrls) {
       if (this.seen.has(url)) continue;
       const allowed = !this.options.respectRobots || this.allowedByRobots(url);
       this.seen.set(url, allowed);
-      if (!allowed) continue;
-      return { url, depth: -1 };
+      if (allowed) wave.push({ url, depth: -1 });
     }
-    return null;
+    if (!wave.length) return null;
+    this.startWave(wave);
+    return this.queue[this.head++];
   }
 
   private async worker(hooks: CrawlHooks): Promise<void> {
     for (;;) {
       if (this.stopped) return;
       if (this.crawled + this.inflight >= this.options.maxPages) {
-        if (this.head < this.queue.length) this.truncated = true;
+        if (this.head < this.queue.length || this.nextWave.size) this.truncated = true;
         if (this.inflight === 0) return;
         await this.waitForChange();
         continue;
@@ -219,7 +321,15 @@ export class SiteCrawler {
         }
         this.crawled++;
         await hooks.onPage(page);
-        await hooks.onProgress?.({ pagesCrawled: this.crawled, pagesQueued: this.queue.length - this.head });
+        if (item.depth === 0 && !this.startFailure) {
+          // Nothing to audit behind a start page that failed: the crawl ends with it (its row stays, with its error).
+          this.startFailure = this.startPageFailure(page);
+          if (this.startFailure) {
+            this.stopped = true;
+            return;
+          }
+        }
+        await hooks.onProgress?.({ pagesCrawled: this.crawled, pagesQueued: this.queue.length - this.head + this.nextWave.size });
       } finally {
         this.inflight--;
         this.notify();
@@ -258,10 +368,12 @@ export class SiteCrawler {
     // The body may be handed to another thread (and its memory with it): nothing reads it after this.
     const facts = await this.extract(body, { url: fetch.finalUrl, headers: fetch.headers, status: fetch.status });
     if (this.inSite(finalUrl)) {
+      let index = 0;
       for (const link of facts.links) {
         if (link.kind !== 'http' || !link.url) continue;
-        if (link.internal) this.enqueue(link.url, item.depth < 0 ? -1 : item.depth + 1);
-        else if (this.externalCandidates.size < this.options.externalLinkBudget) this.externalCandidates.add(link.url);
+        const from = { parent: item.seq, index: index++ };
+        if (link.internal) this.enqueue(link.url, item.depth < 0 ? -1 : item.depth + 1, from);
+        else this.addExternalCandidate(link.url, from);
       }
     }
     fetch.resources = await this.pageResources(facts);
@@ -278,6 +390,7 @@ export class SiteCrawler {
     try {
       response = await this.client.request(item.url, { stream: true, signal: this.signal, headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' } });
     } catch (err) {
+      if (item.depth === 0) this.startError = err;
       const code = isSafeHttpError(err) ? err.code : 'CONNECTION_FAILED';
       if (code === 'TIMEOUT') fetch.timedOut = true;
       if (code === 'REDIRECT_LOOP' || code === 'TOO_MANY_REDIRECTS') {
@@ -300,7 +413,9 @@ export class SiteCrawler {
     if (response.redirects.length && this.inSite(finalUrl)) {
       const normalized = normalizeUrl(response.finalUrl);
       if (normalized) {
-        analyzedElsewhere = normalized !== item.url && this.seen.get(normalized) === true;
+        // A target waiting in the next wave is claimed by this fetch (whichever page linked it first, it is analyzed here).
+        const claimed = this.nextWave.delete(normalized);
+        analyzedElsewhere = !claimed && normalized !== item.url && this.seen.get(normalized) === true;
         this.seen.set(normalized, true);
       }
     }
@@ -314,6 +429,7 @@ export class SiteCrawler {
     try {
       return { body: await response.body.readAll(), finalUrl };
     } catch (err) {
+      if (item.depth === 0) this.startError = err;
       if (isSafeHttpError(err) && err.code === 'TIMEOUT') fetch.timedOut = true;
       return { error: err instanceof Error ? err.message : String(err) };
     }
@@ -354,6 +470,8 @@ export class SiteCrawler {
   }
 
   private async headCheck(url: string): Promise<{ status: number; headers: HeaderMap; redirected: boolean } | null> {
+    // RFC 9309: nothing of the site that robots.txt disallows is requested, HEAD checks of assets and site files included.
+    if (!this.mayFetch(url)) return null;
     await this.permits.acquire();
     try {
       if (this.aborted) return null;
@@ -368,13 +486,24 @@ export class SiteCrawler {
     }
   }
 
+  /** Robots rules govern this site's URLs (other hosts' robots.txt are not fetched: link checks there are single requests). */
+  private mayFetch(url: string): boolean {
+    if (!this.options.respectRobots) return true;
+    try {
+      if (!this.inSite(new URL(url))) return true;
+    } catch {
+      return false;
+    }
+    return this.allowedByRobots(url);
+  }
+
   private async statusOf(url: string): Promise<number | null> {
     return (await this.headCheck(url))?.status ?? null;
   }
 
   /** External links: a bounded number of HEAD checks, a few at a time. */
   private async checkExternalLinks(): Promise<void> {
-    const urls = [...this.externalCandidates];
+    const urls = [...this.externalCandidates.entries()].sort((a, b) => (before(a[1], b[1]) ? -1 : 1)).map(([url]) => url);
     let i = 0;
     const worker = async () => {
       while (i < urls.length && !this.aborted) {
@@ -403,6 +532,7 @@ export class SiteCrawler {
       };
     } catch (err) {
       this.robotsPolicy = 'disallow-all';
+      this.robotsError = err;
       return { status: null, timedOut: isSafeHttpError(err) && err.code === 'TIMEOUT' };
     } finally {
       if (!this.options.respectRobots) this.robotsPolicy = 'allow-all';
@@ -421,6 +551,7 @@ export class SiteCrawler {
     let files = 0;
     while (pending.length && files < MAX_SITEMAP_FILES && !this.aborted) {
       const url = pending.shift()!;
+      if (!this.mayFetch(url)) continue;
       files++;
       let response: SafeHttpStreamResponse;
       try {

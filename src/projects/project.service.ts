@@ -7,6 +7,7 @@ import { assertApiAccess, assertWithinQuota, quotaFor } from '../identity/index.
 import { nativeResult, type NativeDb, type NativeResult } from '../platform/db/native-query.js';
 import { ProjectEntity, type Project, type ProjectRecord, type ProjectSettings } from './project.entity.js';
 import { normalizeProjectUrl } from './project-url.js';
+import { REFUSED_TARGET_REASON, createAddressPolicy, parseAllowList, refusedTarget, type AddressPolicy } from '../platform/safe-http/index.js';
 
 /**
  * A listed project: the organization is the caller's, so it is not read back for every row; url and settings
@@ -45,8 +46,18 @@ export type ProjectDeletionHook = (em: EntityManager, project: Project) => Promi
 
 export class ProjectService {
   private readonly deletionHooks: ProjectDeletionHook[] = [];
+  /** The safe HTTP client's own address policy (SAFE_HTTP_ALLOW), so a project is refused exactly when its fetches would be. */
+  private readonly addressPolicy: AddressPolicy;
 
-  constructor(private readonly config: Pick<AppConfig, 'quotas'>) {}
+  constructor(private readonly config: Pick<AppConfig, 'quotas' | 'SAFE_HTTP_ALLOW'>) {
+    this.addressPolicy = createAddressPolicy(parseAllowList(config.SAFE_HTTP_ALLOW.join(',')));
+  }
+
+  /** A start URL whose host is a refused address (or an internal-only name) is refused before it is stored. */
+  assertFetchableTarget(url: string, field: { path: string; noun: string } = { path: 'url', noun: 'URL' }): void {
+    const refused = refusedTarget(url, this.addressPolicy);
+    if (refused) throw badInput(`The ${field.noun} ${REFUSED_TARGET_REASON}.`, [{ path: field.path, message: refused.message }]);
+  }
 
   onDelete(hook: ProjectDeletionHook): void {
     this.deletionHooks.push(hook);
@@ -78,6 +89,7 @@ export class ProjectService {
   async create(em: EntityManager, principal: Principal | null, data: CreateProjectData): Promise<Project> {
     const p = assertApiAccess(principal, 'write');
     const { url, domain } = normalizeProjectUrl(data.url);
+    this.assertFetchableTarget(url);
     const name = (data.name ?? '').trim() || domain;
     if (name.length > 100) throw badInput('name must be at most 100 characters', [{ path: 'name', message: 'must be at most 100 characters' }]);
     const max = quotaFor(this.config, p.plan).projects;

@@ -1,5 +1,5 @@
 import { DomainError } from '../platform/errors.js';
-import { SafeHttpError, isSafeHttpError, type SafeHttpClient, type SafeHttpResponse } from '../platform/safe-http/index.js';
+import { REFUSED_TARGET_REASON, SafeHttpError, isSafeHttpError, type SafeHttpClient, type SafeHttpResponse } from '../platform/safe-http/index.js';
 import { metaTagsReport, type MetaTagsReport } from '../seo/checks/index.js';
 import { analyzeHeaders, type HeadersReport } from '../seo/headers/index.js';
 import { extractPageFacts, firstHeader, type PageFacts } from '../seo/page/index.js';
@@ -45,7 +45,7 @@ function fetchFailure(err: unknown, url: string): DomainError {
   const reason: Record<string, string> = {
     INVALID_URL: 'is not a valid URL',
     UNSUPPORTED_SCHEME: 'must use http or https',
-    BLOCKED_ADDRESS: 'points to a private, loopback or reserved address; only public sites can be analyzed',
+    BLOCKED_ADDRESS: REFUSED_TARGET_REASON,
     DNS_FAILURE: 'names a host that could not be resolved',
     TOO_MANY_REDIRECTS: 'redirects too many times (more than 5)',
     REDIRECT_LOOP: 'redirects in a loop',

@@ -41,6 +41,8 @@ export interface Platform {
   workers: WorkerGroup[];
   /** Runs `seo <args>` (the built CLI) against this platform; resolves with its stdout parsed as JSON. */
   cli<T = unknown>(args: string[]): Promise<T>;
+  /** Runs `seo <args>` with extra environment and resolves with its exit code and output, whatever the code. */
+  cliRun(args: string[], env?: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** Starts one more worker group (after a kill, say). */
   startWorkerGroup(): WorkerGroup;
   /** Every line printed so far by every process of the platform, the CLI's included. */
@@ -123,6 +125,19 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     workers,
     startWorkerGroup,
     cli: async <T>(args: string[]) => JSON.parse(await run(args)) as T,
+    cliRun: (args, extra = {}) =>
+      new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, ...extra } });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += String(d)));
+        child.stderr.on('data', (d) => (stderr += String(d)));
+        child.once('error', reject);
+        child.once('exit', (code) => {
+          output.push(stderr, stdout);
+          resolve({ code, stdout, stderr });
+        });
+      }),
     logs: () => [...output, ...apis.map((a) => a.output())].join(''),
     sql: async <R extends pg.QueryResultRow>(text: string, params: unknown[] = []) => (await pool.query<R>(text, params)).rows,
     stop: async () => {

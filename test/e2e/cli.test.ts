@@ -77,18 +77,47 @@ describe('seo CLI for self-hosters (JSON output)', () => {
         env: { ...process.env, SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: 'cli.test=127.0.0.1' },
       });
       const out = JSON.parse(stdout);
+      expect(out).toMatchObject({ status: 'COMPLETED', error: null, pagesFailed: 0 });
       expect(out.pagesCrawled).toBe(2);
       expect(out.scores.overall).toBeGreaterThan(0);
       const codes = out.issues.map((i: { code: string }) => i.code);
       expect(codes).toContain('LINKS_INTERNAL_BROKEN');
       expect(codes).toContain('TECH_STATUS_4XX');
       expect(out.issues.find((i: { code: string }) => i.code === 'TECH_STATUS_4XX').examples).toEqual([`http://cli.test:${port}/gone`]);
-      // Without the allow-list, a private address is refused and nothing is fetched.
+      // Without the allow-list, a private address is refused and nothing is fetched: a failed audit, exit code 2,
+      // the reason on stderr and, with --json, the outcome on stdout (no score).
       const before = requests;
       const refused = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'audit', `http://127.0.0.1:${port}/`, '--json'], { cwd: root }).catch((e) => e);
       expect(refused.code).toBe(2);
-      expect(refused.stderr).toMatch(/private address/);
+      const reason = `Refused to fetch http://127.0.0.1:${port}/: 127.0.0.1 is a loopback address; only public sites can be audited (SAFE_HTTP_ALLOW admits private ones)`;
+      expect(refused.stderr).toBe(`audit failed: ${reason}\n`);
+      expect(JSON.parse(refused.stdout)).toEqual({ url: `http://127.0.0.1:${port}/`, status: 'FAILED', error: reason, pagesCrawled: 0, pagesFailed: 0, scores: null, issues: [] });
       expect(requests).toBe(before);
+    } finally {
+      server.close();
+    }
+  }, 60_000);
+
+  it('seo audit exits 2 with the reason on stderr when the site cannot be audited (a closed port, a 500 start page)', async () => {
+    const server = http.createServer((req, res) => {
+      res.statusCode = req.url === '/robots.txt' ? 404 : 500;
+      res.end('boom');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as { port: number }).port;
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
+    const closedPort = (closed.address() as { port: number }).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const env = { ...process.env, LOG_LEVEL: 'silent', SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: 'down.test=127.0.0.1,error.test=127.0.0.1' };
+    try {
+      const down = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'audit', `http://down.test:${closedPort}/`], { cwd: root, env }).catch((e) => e);
+      expect(down.code).toBe(2);
+      expect(down.stdout).toBe('');
+      expect(down.stderr).toBe(`audit failed: Could not connect to http://down.test:${closedPort}/: connection refused\n`);
+      const error = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'audit', `http://error.test:${port}/`, '--json'], { cwd: root, env }).catch((e) => e);
+      expect(error.code).toBe(2);
+      expect(JSON.parse(error.stdout)).toMatchObject({ status: 'FAILED', error: `http://error.test:${port}/ answered HTTP 500 (Internal Server Error)`, pagesCrawled: 1, scores: null });
     } finally {
       server.close();
     }

@@ -174,7 +174,7 @@ describe('cancelling a running audit (real worker process, slow fixture site)', 
     const site = generatedSite(3, 0);
     const port = await site.listen();
     try {
-      const projectId = (await createProject(t, user, `http://${host}:${port}/done`)).id;
+      const projectId = (await createProject(t, user, `http://${host}:${port}/p/1`)).id;
       const { auditId } = (await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: bearer() })).json();
       await waitFor('audit completed', async () => (await auditRow(auditId))?.status === 'COMPLETED', 60_000, 100);
       const res = await gql(t, 'query($p: ID!) { audit(projectId: $p) { status phase } }', { p: projectId }, session());
@@ -227,7 +227,9 @@ describe('cancel routes: access rules and bad input', () => {
         technicalScore: null,
         performanceScore: null,
         pagesCrawled: 0,
+        pagesFailed: 0,
         status: 'CANCELLED',
+        error: 'Cancelled by a user.',
       },
     });
     expect(await queue.getJob(jobId)).toBeUndefined();

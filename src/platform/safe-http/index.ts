@@ -20,3 +20,4 @@ export { CappedBodyStream } from './capped-body-stream.js';
 export type { BodyLimitMode } from './capped-body-stream.js';
 export { validateTargetUrl } from './url-guard.js';
 export { createConfiguredSafeHttpClient, parseResolvePins, pinnedLookup } from './safe-http-config.js';
+export { REFUSED_TARGET_REASON, describeFetchFailure, refusedTarget } from './fetch-failure.js';

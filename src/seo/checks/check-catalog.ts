@@ -87,6 +87,7 @@ export const CHECK_CATALOG = [
   def('TECH_STATUS_4XX', 'Page answers 4xx', 'CRITICAL', 'TECHNICAL', 'page', 'The crawled page answers with a 4xx status.'),
   def('TECH_STATUS_5XX', 'Page answers 5xx', 'CRITICAL', 'TECHNICAL', 'page', 'The crawled page answers with a 5xx status.'),
   def('TECH_TIMEOUT', 'Page timed out', 'CRITICAL', 'TECHNICAL', 'page', 'Fetching the page timed out.'),
+  def('PAGE_FETCH_FAILED', 'Page could not be fetched', 'CRITICAL', 'TECHNICAL', 'page', 'No usable response: the connection failed or was refused, the host did not resolve, the fetch timed out or redirected in a loop, or the address is refused.'),
   def('TECH_NOINDEX', 'Noindex page', 'NOTICE', 'TECHNICAL', 'page', 'The page is noindex via meta robots or X-Robots-Tag.'),
   def('TECH_NOINDEX_SITEWIDE', 'Site-wide noindex', 'CRITICAL', 'TECHNICAL', 'site', '90% or more of the crawled HTML pages are noindex.'),
   def('TECH_ROBOTS_MISSING', 'Missing robots.txt', 'WARNING', 'TECHNICAL', 'site', '/robots.txt answers 404.'),

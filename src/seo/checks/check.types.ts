@@ -74,6 +74,8 @@ export interface PageFetch {
   bytes: number;
   headers: HeaderMap;
   timedOut?: boolean;
+  /** Why no usable response arrived (connection, DNS, TLS, refused address, timeout, redirect loop): the page failed. */
+  fetchError?: string;
   labMetrics?: LabMetrics;
   resources?: readonly PageResource[];
   /** Statuses of this page's link and canonical targets, when already known. */

@@ -245,6 +245,7 @@ const EVALUATORS: Record<PageCheckCode, Evaluator> = {
   TECH_STATUS_5XX: ({ page, responded }) =>
     responded ? (page.status >= 500 && page.status < 600 ? fail({ status: page.status }) : pass()) : null,
   TECH_TIMEOUT: ({ page }) => (page.timedOut ? fail() : pass()),
+  PAGE_FETCH_FAILED: ({ page }) => (page.fetchError ? fail({ error: page.fetchError }) : pass()),
   TECH_NOINDEX: ({ html }) =>
     html ? (html.robots.noindex ? fail({ sources: html.robots.noindexSources, meta: html.robots.meta, header: html.robots.header }) : pass()) : null,
   TECH_BLOCKED_BY_ROBOTS: (ctx) => ctx.linkTargets()?.TECH_BLOCKED_BY_ROBOTS ?? null,

@@ -6,7 +6,7 @@ import { brandFromHost, collapseWhitespace, escapeHtml, phraseFromPath, shorten 
 import { parentPath, pathOnly, redirectRules, shellQuote } from './server-config-snippets.js';
 import { brandOf } from './title-proposal.js';
 
-type TechnicalCode = Extract<CheckCode, `TECH_${string}`>;
+type TechnicalCode = Extract<CheckCode, `TECH_${string}`> | 'PAGE_FETCH_FAILED';
 
 const AI_SEARCH_AGENTS = ['OAI-SearchBot', 'ChatGPT-User', 'PerplexityBot', 'Claude-User'];
 
@@ -95,6 +95,15 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
       'Cache the rendered page (full-page cache or CDN), fix slow queries, and make sure no request waits on an unreachable third-party service without a timeout.',
     ],
     code: `curl -sS -o /dev/null -w 'connect %{time_connect}s, first byte %{time_starttransfer}s, total %{time_total}s\\n' ${shellQuote(ctx.url)}`,
+  }),
+  PAGE_FETCH_FAILED: (ctx) => ({
+    summary: `Make ${shorten(ctx.url, 100)} reachable for crawlers`,
+    steps: [
+      `The crawler got no usable response: ${shorten(ctx.evidence.string('error') ?? 'the fetch failed', 200)}.`,
+      'A page that cannot be fetched cannot be indexed: check that the host resolves, the server accepts connections on this port, its TLS certificate is valid, and no redirect leads to a private address or back to itself.',
+      'Reproduce it with the command below from a machine outside your network.',
+    ],
+    code: `curl -sSIL --max-time 20 ${shellQuote(ctx.url)}`,
   }),
   TECH_NOINDEX: (ctx) => {
     const sources = ctx.evidence.strings('sources', 3);

@@ -179,6 +179,7 @@ const FIXTURES: Record<PageCheckCode, { fail: Case; pass: Case }> = {
   TECH_STATUS_4XX: { fail: { html: null, page: { status: 404 } }, pass: {} },
   TECH_STATUS_5XX: { fail: { html: null, page: { status: 503 } }, pass: {} },
   TECH_TIMEOUT: { fail: { html: null, page: { status: 0, timedOut: true } }, pass: {} },
+  PAGE_FETCH_FAILED: { fail: { html: null, page: { status: 0, fetchError: 'The server refused the connection' } }, pass: {} },
   TECH_NOINDEX: { fail: { html: doc({ head: '<meta name="robots" content="noindex">' }) }, pass: {} },
   TECH_BLOCKED_BY_ROBOTS: {
     fail: { page: { linkTargets: targets({ 'https://example.com/other': { status: null, blockedByRobots: true } }) } },
@@ -236,7 +237,7 @@ describe('check catalog', () => {
   it('holds every CHECKS.md code once, with a title, severity, category and scope', () => {
     const codes = CHECK_CATALOG.map((check) => check.code);
     expect(new Set(codes).size).toBe(codes.length);
-    expect(codes).toHaveLength(90);
+    expect(codes).toHaveLength(91);
     for (const check of CHECK_CATALOG) {
       expect(check.title.length).toBeGreaterThan(5);
       expect(check.description.length).toBeGreaterThan(10);

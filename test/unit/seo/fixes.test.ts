@@ -110,6 +110,7 @@ const EVIDENCE: Record<CheckCode, Record<string, unknown>> = {
   TECH_STATUS_4XX: { status: 404 },
   TECH_STATUS_5XX: { status: 502 },
   TECH_TIMEOUT: {},
+  PAGE_FETCH_FAILED: { error: 'Could not connect to https://www.oak-and-iron.co.uk/a: connection refused' },
   TECH_NOINDEX: { sources: ['meta'], meta: ['noindex, follow'], header: [] },
   TECH_NOINDEX_SITEWIDE: { noindexPages: 48, htmlPages: 50, share: 0.96 },
   TECH_ROBOTS_MISSING: { status: 404 },

@@ -4,6 +4,7 @@ import { Audits20261121 } from './20261121-0002-audits.js';
 import { KeywordsCompetitors20261121 } from './20261121-0003-keywords-competitors.js';
 import { FixSuggestions20261121 } from './20261121-0004-fix-suggestions.js';
 import { AuditPhaseAndPages20261123 } from './20261123-0005-audit-phase-and-pages.js';
+import { AuditPagesFailed20261123 } from './20261123-0006-audit-pages-failed.js';
 
 /** Listed explicitly so that tsx, vitest and the compiled dist/ all run the same migrations. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261121-0003-keywords-competitors', class: KeywordsCompetitors20261121 },
   { name: '20261121-0004-fix-suggestions', class: FixSuggestions20261121 },
   { name: '20261123-0005-audit-phase-and-pages', class: AuditPhaseAndPages20261123 },
+  { name: '20261123-0006-audit-pages-failed', class: AuditPagesFailed20261123 },
 ];
