@@ -7,6 +7,7 @@ import { extractInline, type PageFactsExtract } from './page-facts-pool.js';
 import { blockedAiSearchBots, blocksAll, isAllowed, parseRobotsTxt, robotsPolicyForStatus, type RobotsTxt } from '../seo/robots/index.js';
 import { validateSitemap, type SitemapAnalysis } from '../seo/sitemap/index.js';
 import type { CrawlHooks, CrawlOptions, SiteFacts } from './crawl.types.js';
+import { ResourceChecker } from './resource-checker.js';
 
 interface QueueItem {
   url: string;
@@ -16,6 +17,7 @@ interface QueueItem {
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 const MAX_SITEMAP_FILES = 10;
 const ROBOTS_FETCH_BYTES = 512_000;
+/** Images per page whose size and caching headers the page checks wait for (the rest are checked beside the crawl). */
 const ASSETS_PER_PAGE = 5;
 
 const firstHeader = (headers: HeaderMap, name: string): string | null => {
@@ -36,8 +38,9 @@ export class SiteCrawler {
   private readonly sitemapUrls = new Set<string>();
   private readonly linkTargets = new Map<string, LinkTargetInfo>();
   private readonly externalCandidates = new Set<string>();
-  private readonly assets = new Map<string, PageResource | Promise<PageResource | null>>();
-  private assetRequests = 0;
+  /** Subresources and external links: HEAD (GET fallback), once per URL, bounded, beside the page fetches. */
+  private readonly resourceChecker: ResourceChecker;
+  private readonly sitemapBlocked = new Set<string>();
   private robots: RobotsTxt | null = null;
   private robotsPolicy: SiteFacts['robotsPolicy'] = 'allow-all';
   private robotsShutsSite = false;
@@ -69,6 +72,13 @@ export class SiteCrawler {
     this.site = siteKey(this.start.host);
     this.permits = new Permits(Math.max(1, options.concurrency));
     this.signal = options.signal;
+    this.resourceChecker = new ResourceChecker(client, {
+      budget: options.assetBudget,
+      concurrency: Math.max(2, options.concurrency),
+      signal: options.signal,
+      // Resources of the site itself obey its robots.txt like its pages; other hosts' are checked as links are.
+      allowed: (url) => !this.options.respectRobots || !this.inSiteUrl(url) || this.allowedByRobots(url),
+    });
   }
 
   /** The caller's stop signal (cancellation, shutdown); every request carries it. */
@@ -106,24 +116,45 @@ export class SiteCrawler {
 
     // Site-level fetches only for a crawl that ran to its end: a stopped one sends nothing more.
     const [favicon, llmsTxt] = this.aborted ? [null, null] : await Promise.all([this.statusOf(`${origin}/favicon.ico`), this.statusOf(`${origin}/llms.txt`)]);
-    if (!this.aborted) await this.checkExternalLinks();
+    if (!this.aborted) await Promise.all([this.checkExternalLinks(), this.resourceChecker.drain()]);
+    if (!this.aborted) this.recordResourceChecks();
     return {
       startUrl: this.start.href,
       ...this.startFacts,
       robots,
       robotsPolicy: this.robotsPolicy,
-      sitemap: { ...sitemap, urls: [...this.sitemapUrls] },
+      sitemap: { ...sitemap, urls: [...this.sitemapUrls], blockedByRobots: [...this.sitemapBlocked] },
       favicon: { status: favicon },
       llmsTxt: { status: llmsTxt },
       linkTargets: this.linkTargets,
       crawlTruncated: this.truncated,
       pagesCrawled: this.crawled,
       aborted: this.aborted,
+      resourceRequests: this.resourceChecker.requests,
     };
   }
 
   private inSite(url: URL): boolean {
     return siteKey(url.host) === this.site && (url.protocol === 'http:' || url.protocol === 'https:');
+  }
+
+  private inSiteUrl(url: string): boolean {
+    try {
+      return this.inSite(new URL(url));
+    } catch {
+      return false;
+    }
+  }
+
+  /** What the resource checks found, for the site pass (pages and link targets already known keep their own entry). */
+  private recordResourceChecks(): void {
+    for (const [url, check] of this.resourceChecker.results()) {
+      if (check.skipped || this.linkTargets.has(url)) continue;
+      const info: LinkTargetInfo = { status: check.status, redirected: check.redirected };
+      if (check.failure !== undefined) info.failure = check.failure;
+      if (check.blockedAddress) info.blockedAddress = true;
+      this.linkTargets.set(url, info);
+    }
   }
 
   private enqueue(raw: string, depth: number, force = false): void {
@@ -263,6 +294,8 @@ export class SiteCrawler {
         if (link.internal) this.enqueue(link.url, item.depth < 0 ? -1 : item.depth + 1);
         else if (this.externalCandidates.size < this.options.externalLinkBudget) this.externalCandidates.add(link.url);
       }
+      // Checked beside the crawl: the page does not wait for them (the site pass reads the results).
+      for (const resource of facts.resources) void this.resourceChecker.check(resource.url);
     }
     fetch.resources = await this.pageResources(facts);
     return { fetch, facts, error: null };
@@ -330,7 +363,7 @@ export class SiteCrawler {
     };
   }
 
-  /** Sizes and caching of a page's first images, HEAD-checked once per URL within the audit's budget. */
+  /** Sizes and caching of a page's first images, checked once per URL within the audit's budget; the page waits for these. */
   private async pageResources(facts: PageFacts): Promise<PageResource[]> {
     const wanted: string[] = [];
     for (const image of facts.images) {
@@ -338,16 +371,10 @@ export class SiteCrawler {
       if (image.url && !wanted.includes(image.url)) wanted.push(image.url);
     }
     const results = await Promise.all(
-      wanted.map((url) => {
-        const known = this.assets.get(url);
-        if (known) return known;
-        if (this.assetRequests >= this.options.assetBudget) return null;
-        this.assetRequests++;
-        const pending = this.headCheck(url).then((r): PageResource | null =>
-          r ? { url, kind: 'image', status: r.status, bytes: Number(firstHeader(r.headers, 'content-length') ?? '') || undefined, headers: r.headers } : null,
-        );
-        this.assets.set(url, pending);
-        return pending;
+      wanted.map(async (url): Promise<PageResource | null> => {
+        const r = await this.resourceChecker.check(url, { urgent: true });
+        if (r.status === null) return null;
+        return { url, kind: 'image', status: r.status, bytes: Number(firstHeader(r.headers ?? {}, 'content-length') ?? '') || undefined, headers: r.headers };
       }),
     );
     return results.filter((r): r is PageResource => r !== null);
@@ -372,18 +399,21 @@ export class SiteCrawler {
     return (await this.headCheck(url))?.status ?? null;
   }
 
-  /** External links: a bounded number of HEAD checks, a few at a time. */
+  /**
+   * External links: a bounded number of checks (externalLinkBudget), through the resource checker's lanes. A target
+   * that cannot be reached at all is recorded with its cause (a broken link); one on a refused address is not fetched.
+   */
   private async checkExternalLinks(): Promise<void> {
-    const urls = [...this.externalCandidates];
-    let i = 0;
-    const worker = async () => {
-      while (i < urls.length && !this.aborted) {
-        const url = urls[i++];
-        const r = await this.headCheck(url);
-        this.linkTargets.set(url, { status: r?.status ?? null, redirected: r?.redirected ?? false });
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(4, urls.length) }, worker));
+    await Promise.all(
+      [...this.externalCandidates].map(async (url) => {
+        const r = await this.resourceChecker.check(url, { budgeted: false });
+        if (r.skipped) return;
+        const info: LinkTargetInfo = { status: r.status, redirected: r.redirected };
+        if (r.failure !== undefined) info.failure = r.failure;
+        if (r.blockedAddress) info.blockedAddress = true;
+        this.linkTargets.set(url, info);
+      }),
+    );
   }
 
   private async fetchRobots(url: string): Promise<SiteFacts['robots']> {
@@ -447,7 +477,12 @@ export class SiteCrawler {
           } catch {
             return;
           }
-          if (this.sitemapUrls.size < this.options.sitemapUrlLimit) this.sitemapUrls.add(normalized);
+          if (this.sitemapUrls.size < this.options.sitemapUrlLimit) {
+            this.sitemapUrls.add(normalized);
+            // Listed but disallowed: reported as blocked by robots.txt (and never as an orphan). When robots.txt
+            // shuts out the whole site, the site-level issue says so.
+            if (this.robotsPolicy === 'parse' && !this.robotsShutsSite && !this.allowedByRobots(normalized)) this.sitemapBlocked.add(normalized);
+          }
         },
       }).catch(() => null);
       if (!found) continue;
