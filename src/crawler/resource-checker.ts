@@ -27,6 +27,18 @@ export interface ResourceCheckerOptions {
   allowed?(url: string): boolean;
   /** Deadline of one check, HEAD and GET fallback each (default 10 s). */
   timeoutMs?: number;
+  /**
+   * The crawled site's own request slots: a check of a URL it `owns` takes one of them (so the site never sees more
+   * requests at once than its crawl concurrency allows), urgent ones like a page fetch, the others only when no
+   * page fetch is waiting. Other hosts' URLs use the checker's own lanes.
+   */
+  siteSlots?: RequestSlots & { owns(url: string): boolean };
+}
+
+/** Request slots: `urgent` holders are served before the others. */
+export interface RequestSlots {
+  acquire(urgent: boolean): Promise<void>;
+  release(): void;
 }
 
 /** HEAD answers that often mean "this server does not do HEAD", not "the resource is broken": ask again with GET. */
@@ -95,7 +107,8 @@ export class ResourceChecker {
     const origin = originOf(url);
     const early = origin ? this.originFailures.get(origin) : undefined;
     if (early && isOriginDown(early)) return early.check;
-    await this.lanes.acquire(urgent);
+    const slots: RequestSlots = this.options.siteSlots?.owns(url) ? this.options.siteSlots : this.lanes;
+    await slots.acquire(urgent);
     try {
       if (this.aborted) return { status: null, redirected: false, skipped: 'aborted' };
       // Another check of the origin may have failed while this one waited.
@@ -105,7 +118,7 @@ export class ResourceChecker {
       if (origin && result.failure !== undefined && !this.aborted) this.noteOriginFailure(origin, result);
       return result;
     } finally {
-      this.lanes.release();
+      slots.release();
     }
   }
 
@@ -171,7 +184,7 @@ function originOf(url: string): string | null {
 }
 
 /** A counting semaphore with two queues: urgent waiters are served before normal ones. */
-class PriorityPermits {
+export class PriorityPermits implements RequestSlots {
   private free: number;
   private readonly urgent: (() => void)[] = [];
   private readonly normal: (() => void)[] = [];

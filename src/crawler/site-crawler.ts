@@ -7,7 +7,7 @@ import { extractInline, type PageFactsExtract } from './page-facts-pool.js';
 import { blockedAiSearchBots, blocksAll, isAllowed, parseRobotsTxt, robotsPolicyForStatus, type RobotsTxt } from '../seo/robots/index.js';
 import { validateSitemap, type SitemapAnalysis } from '../seo/sitemap/index.js';
 import type { CrawlHooks, CrawlOptions, SiteFacts } from './crawl.types.js';
-import { ResourceChecker } from './resource-checker.js';
+import { PriorityPermits, ResourceChecker } from './resource-checker.js';
 
 interface QueueItem {
   url: string;
@@ -52,8 +52,11 @@ export class SiteCrawler {
   private truncated = false;
   private nextSlot = 0;
   private waiters: (() => void)[] = [];
-  /** Requests in flight against the site: at most options.concurrency (politeness). */
-  private readonly permits: Permits;
+  /**
+   * Requests in flight against the site: at most options.concurrency (politeness), resource checks of the site's
+   * own URLs included; page fetches (and what a page waits for) go before background resource checks.
+   */
+  private readonly permits: PriorityPermits;
   private startFacts: Pick<SiteFacts, 'startStatus' | 'https' | 'hstsHeader' | 'httpVersion' | 'compression' | 'startTtfbMs'> = {
     startStatus: null,
     https: false,
@@ -70,7 +73,7 @@ export class SiteCrawler {
   ) {
     this.start = new URL(options.startUrl);
     this.site = siteKey(this.start.host);
-    this.permits = new Permits(Math.max(1, options.concurrency));
+    this.permits = new PriorityPermits(Math.max(1, options.concurrency));
     this.signal = options.signal;
     this.resourceChecker = new ResourceChecker(client, {
       budget: options.assetBudget,
@@ -78,6 +81,7 @@ export class SiteCrawler {
       signal: options.signal,
       // Resources of the site itself obey its robots.txt like its pages; other hosts' are checked as links are.
       allowed: (url) => !this.options.respectRobots || !this.inSiteUrl(url) || this.allowedByRobots(url),
+      siteSlots: { owns: (url) => this.inSiteUrl(url), acquire: (urgent) => this.permits.acquire(urgent), release: () => this.permits.release() },
     });
   }
 
@@ -273,7 +277,7 @@ export class SiteCrawler {
     const fetch: PageFetch = { url: item.url, finalUrl: item.url, status: 0, depth: item.depth, redirects: [], bytes: 0, headers: {} };
     if (this.sitemapUrls.size) fetch.inSitemap = this.sitemapUrls.has(item.url);
     // A request slot is held from the request until the body is in; parsing and checks run without one.
-    await this.permits.acquire();
+    await this.permits.acquire(true);
     let received: Awaited<ReturnType<SiteCrawler['receive']>>;
     try {
       await this.pace();
@@ -381,7 +385,7 @@ export class SiteCrawler {
   }
 
   private async headCheck(url: string): Promise<{ status: number; headers: HeaderMap; redirected: boolean } | null> {
-    await this.permits.acquire();
+    await this.permits.acquire(true);
     try {
       if (this.aborted) return null;
       const signal = this.signal;
@@ -506,27 +510,3 @@ export class SiteCrawler {
 
 /** Pages in progress per request slot (see run()). */
 const PAGES_PER_REQUEST_SLOT = 3;
-
-/** A counting semaphore: at most `size` holders; waiters are served in arrival order. */
-class Permits {
-  private free: number;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(size: number) {
-    this.free = size;
-  }
-
-  acquire(): Promise<void> {
-    if (this.free > 0) {
-      this.free--;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.free++;
-  }
-}
