@@ -31,10 +31,11 @@ interface SiteOptions {
 
 /** A generated site: pages linking a ternary tree, each with a shared stylesheet and two images of its own. */
 function slowSite(opts: SiteOptions) {
-  const arrivals: { path: string; at: number }[] = [];
+  /** `browser`: the request came from Chromium (it sends Accept-Language; the crawler's client does not). */
+  const arrivals: { path: string; at: number; browser: boolean }[] = [];
   const server = http.createServer((req, res) => {
     const path = req.url ?? '/';
-    arrivals.push({ path, at: Date.now() });
+    arrivals.push({ path, at: Date.now(), browser: req.headers['accept-language'] !== undefined || req.headers['upgrade-insecure-requests'] !== undefined });
     const page = /^\/(?:p\/([1-9]\d*))?$/.exec(path);
     const delay = page ? opts.pageDelayMs : path === '/robots.txt' ? 0 : opts.resourceDelayMs;
     const timer = setTimeout(() => {
@@ -83,8 +84,8 @@ interface Scenario {
   name: string;
   how: 'cancel' | 'delete';
   site: SiteOptions;
-  /** When to stop: the audit row as the drill reads it every 50 ms. */
-  when(row: { status: string; phase: string | null; pages_crawled: number }): boolean;
+  /** When to stop: the audit row as the drill reads it every 50 ms, and the requests the site received. */
+  when(row: { status: string; phase: string | null; pages_crawled: number }, arrivals: readonly { browser: boolean }[]): boolean;
   needsChromium?: boolean;
   /** Requests for these paths must have been under way in the 1.5 s before the stop (the phase was hit). */
   busyWith?: RegExp;
@@ -107,10 +108,11 @@ const SCENARIOS: Scenario[] = [
     name: 'cancel during lab measurement',
     how: 'cancel',
     site: { pages: 3, pageDelayMs: 0, resourceDelayMs: 1500 },
-    when: (row) => row.status === 'RUNNING' && row.phase === 'MEASURING',
+    // Once Chromium has asked for the page: it is then loading the slow images.
+    when: (row, arrivals) => row.status === 'RUNNING' && row.phase === 'MEASURING' && arrivals.some((a) => a.browser),
     needsChromium: true,
     // Chromium loads the start page's images (slow): the stop lands while it waits for them.
-    busyWith: /^\/(img|site\.css)/,
+    busyWith: /^\/(img|site\.css|p\/|$)/,
   },
 ];
 
@@ -145,7 +147,7 @@ async function runScenario(platform: Platform, key: string, queue: Queue, scenar
     const deadline = Date.now() + 60_000;
     for (;;) {
       const [row] = await platform.sql<{ status: string; phase: string | null; pages_crawled: number }>('SELECT status, phase, pages_crawled FROM audit WHERE id = $1', [auditId]);
-      if (row && scenario.when(row)) break;
+      if (row && scenario.when(row, site.arrivals)) break;
       if (!row || ['COMPLETED', 'FAILED', 'CANCELLED'].includes(row.status) || Date.now() > deadline) {
         throw new Error(`${scenario.name}: the audit never reached the moment to stop (${JSON.stringify(row)})`);
       }
@@ -217,7 +219,9 @@ export const drill: Drill = {
     try {
       const made = await platform.cli<{ organizations: { id: string }[] }>(['user', 'create', '--email', 'cancel-drill@example.org', '--password', 'cancel-drill-password']);
       const { key } = await platform.cli<{ key: string }>(['api-key', 'create', '--org', made.organizations[0].id, '--name', 'cancel drill']);
-      const scenarios = SCENARIOS.filter((s) => (!s.needsChromium || chromium) && (!quick || s.name !== 'cancel during lab measurement'));
+      // CANCEL_DRILL_ONLY=<words>: only the scenarios whose name contains them (e.g. "lab").
+      const only = process.env.CANCEL_DRILL_ONLY;
+      const scenarios = SCENARIOS.filter((s) => (!s.needsChromium || chromium) && (!quick || !s.needsChromium) && (!only || s.name.includes(only)));
       if (!chromium) log('CHROMIUM_PATH is not set: the lab-measurement scenario is skipped');
       const repeats = quick ? 1 : 3;
       for (let i = 0; i < repeats; i++) {
