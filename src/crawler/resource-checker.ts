@@ -59,6 +59,9 @@ export class ResourceChecker {
   private readonly originFailures = new Map<string, { check: ResourceCheck; timeouts: number }>();
   private readonly lanes: PriorityPermits;
   private budgetUsed = 0;
+  /** The crawl's stop, or the end of drain()'s wait: whichever comes first ends the checks. */
+  private readonly stopper = new AbortController();
+  private readonly signal: AbortSignal;
   /** HTTP requests sent (a GET fallback counts as a second one). */
   requests = 0;
 
@@ -67,7 +70,8 @@ export class ResourceChecker {
     private readonly options: ResourceCheckerOptions,
   ) {
     this.lanes = new PriorityPermits(Math.max(1, options.concurrency));
-    options.signal?.addEventListener('abort', () => this.lanes.releaseAll(), { once: true });
+    this.signal = options.signal ? AbortSignal.any([options.signal, this.stopper.signal]) : this.stopper.signal;
+    this.signal.addEventListener('abort', () => this.lanes.releaseAll(), { once: true });
   }
 
   /** The check of `url` (started now, or the one already known). Never rejects. */
@@ -89,9 +93,23 @@ export class ResourceChecker {
     return pending;
   }
 
-  /** Waits for every check started so far. */
-  async drain(): Promise<void> {
-    await Promise.all(this.checks.values());
+  /**
+   * Waits for every check started so far, at most `maxWaitMs`: then the checks still queued or in flight are
+   * stopped and stay unknown (not reported), so slow resources cannot hold an audit for long after its last page.
+   */
+  async drain(maxWaitMs = Infinity): Promise<void> {
+    const all = Promise.all(this.checks.values());
+    if (!Number.isFinite(maxWaitMs)) return void (await all);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), maxWaitMs)));
+    try {
+      if ((await Promise.race([all, late])) === 'late') {
+        this.stopper.abort();
+        await all;
+      }
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Every finished check, by URL. */
@@ -100,7 +118,7 @@ export class ResourceChecker {
   }
 
   private get aborted(): boolean {
-    return this.options.signal?.aborted === true;
+    return this.signal.aborted;
   }
 
   private async run(url: string, urgent: boolean): Promise<ResourceCheck> {
@@ -123,7 +141,7 @@ export class ResourceChecker {
   }
 
   private async fetch(url: string): Promise<ResourceCheck> {
-    const signal = this.options.signal;
+    const signal = this.signal;
     const totalTimeoutMs = this.options.timeoutMs ?? 10_000;
     let head: ResourceCheck;
     let headError: SafeHttpError | null = null;

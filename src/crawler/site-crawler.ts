@@ -120,7 +120,7 @@ export class SiteCrawler {
 
     // Site-level fetches only for a crawl that ran to its end: a stopped one sends nothing more.
     const [favicon, llmsTxt] = this.aborted ? [null, null] : await Promise.all([this.statusOf(`${origin}/favicon.ico`), this.statusOf(`${origin}/llms.txt`)]);
-    if (!this.aborted) await Promise.all([this.checkExternalLinks(), this.resourceChecker.drain()]);
+    if (!this.aborted) await Promise.all([this.checkExternalLinks(), this.resourceChecker.drain(this.options.resourceTailMs ?? RESOURCE_TAIL_MS)]);
     if (!this.aborted) this.recordResourceChecks();
     return {
       startUrl: this.start.href,
@@ -507,6 +507,9 @@ export class SiteCrawler {
     return result;
   }
 }
+
+/** How long resource checks may go on after the last page (slow resources must not hold an audit): 30 s. */
+const RESOURCE_TAIL_MS = 30_000;
 
 /** Pages in progress per request slot (see run()). */
 const PAGES_PER_REQUEST_SLOT = 3;

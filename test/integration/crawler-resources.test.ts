@@ -126,6 +126,31 @@ describe('subresource checks', () => {
   });
 });
 
+describe('slow resources', () => {
+  it('hold the audit at most resourceTailMs after the last page; the unfinished ones are not reported', async () => {
+    const slow = await startFixtureSite({ host: 'slow-resources.test' });
+    const routes: FixtureRoutes = { '/robots.txt': textFile('User-agent: *\nAllow: /\n') };
+    const scripts = Array.from({ length: 40 }, (_, k) => `<script src="/js/${k}.js" defer></script>`).join('');
+    routes['/'] = { body: page(slow.origin, '/', { headExtra: scripts, icon: '' }) };
+    for (let k = 0; k < 40; k++) routes[`/js/${k}.js`] = { headers: { 'content-type': 'application/javascript' }, body: 'void 0;', delayMs: 2_000 };
+    slow.serve(routes);
+    const slowClient = createFixtureClient([slow.host]);
+    try {
+      const started = Date.now();
+      const result = await auditSite(slowClient, slow.url('/'), { resourceTailMs: 500 });
+      const elapsed = Date.now() - started;
+      // 40 scripts, 4 at a time, 2 s each would take 20 s; the tail is cut at 0.5 s.
+      expect(elapsed).toBeLessThan(5_000);
+      expect(reportedUrls(result, 'TECH_RESOURCE_BROKEN')).toEqual([]);
+      const asked = slow.requests.filter((r) => r.path.startsWith('/js/')).length;
+      expect(asked).toBeLessThanOrEqual(8);
+    } finally {
+      await slowClient.close();
+      await slow.close();
+    }
+  });
+});
+
 describe('links and sitemaps', () => {
   it('counts a link to a closed loopback port as a broken external link, with its cause', () => {
     expect(reportedUrls(run, 'LINKS_EXTERNAL_BROKEN')).toEqual([site.url('/')]);
