@@ -6,8 +6,8 @@
  * requests that start later than 1 s (must be 0), and how the job ended (completed with { result: 'cancelled' },
  * never failed, one attempt), the audit row (CANCELLED, or gone with its project).
  *
- * `npm run drill -- cancel --quick` (two stops mid-crawl and one in the resource tail, about 30 s);
- * `npm run drill -- cancel` (every scenario three times).
+ * `npm run drill -- cancel --quick` (a cancel mid-crawl and a delete in the resource tail, about 30 s once built);
+ * `npm run drill -- cancel` (every scenario three times, about 2.5 minutes; the lab one needs CHROMIUM_PATH).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -221,7 +221,9 @@ export const drill: Drill = {
       const { key } = await platform.cli<{ key: string }>(['api-key', 'create', '--org', made.organizations[0].id, '--name', 'cancel drill']);
       // CANCEL_DRILL_ONLY=<words>: only the scenarios whose name contains them (e.g. "lab").
       const only = process.env.CANCEL_DRILL_ONLY;
-      const scenarios = SCENARIOS.filter((s) => (!s.needsChromium || chromium) && (!quick || !s.needsChromium) && (!only || s.name.includes(only)));
+      // The quick form: one cancel (mid-crawl) and one delete (in the resource tail).
+      const inQuick = (s: Scenario) => s.name === 'cancel mid-crawl' || s.name === 'delete during resource checks';
+      const scenarios = SCENARIOS.filter((s) => (!s.needsChromium || chromium) && (!quick || inQuick(s)) && (!only || s.name.includes(only)));
       if (!chromium) log('CHROMIUM_PATH is not set: the lab-measurement scenario is skipped');
       const repeats = quick ? 1 : 3;
       for (let i = 0; i < repeats; i++) {
