@@ -151,6 +151,29 @@ describe('slow resources', () => {
   });
 });
 
+describe('an origin out of reach', () => {
+  it('is not asked again after two timeouts: its other resources share the failure', async () => {
+    const hang = await startFixtureSite({ host: 'hang.test', fallback: { delayMs: 10_000, body: 'too late' } });
+    const home = await startFixtureSite({ host: 'home.test' });
+    const images = Array.from({ length: 10 }, (_, k) => `<img src="${hang.origin}/img/${k}.png" alt="" width="8" height="8">`).join('');
+    home.serve({ '/robots.txt': textFile('User-agent: *\nAllow: /\n'), '/favicon.ico': image(), '/img/logo.png': image(), '/': { body: page(home.origin, '/', { image: images }) } });
+    const pinned = createFixtureClient([hang.host, home.host]);
+    try {
+      const result = await auditSite(pinned, home.url('/'));
+      // The first checks (4 at a time) time out after the client's 2.5 s header timeout; the first of them to end lets
+      // one more start before the second timeout is known. The other five are not sent.
+      expect(hang.requests.length).toBeLessThanOrEqual(5);
+      const evidence = result.occurrences.find((o) => o.code === 'CONTENT_IMAGE_BROKEN')?.evidence as { count: number; images: { error?: string }[] };
+      expect(evidence.count).toBe(10);
+      for (const entry of evidence.images) expect(entry.error).toMatch(/response headers|did not complete|timed out/);
+    } finally {
+      await pinned.close();
+      await hang.close();
+      await home.close();
+    }
+  });
+});
+
 describe('links and sitemaps', () => {
   it('counts a link to a closed loopback port as a broken external link, with its cause', () => {
     expect(reportedUrls(run, 'LINKS_EXTERNAL_BROKEN')).toEqual([site.url('/')]);
