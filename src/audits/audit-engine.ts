@@ -195,6 +195,7 @@ export async function runAuditEngine(
       summary.finalUrl = intern(summary.finalUrl);
       summary.internalLinks = summary.internalLinks.map(intern);
       summary.externalLinks = summary.externalLinks.map(intern);
+      for (const resource of summary.resources) resource.url = intern(resource.url);
       summaries.push(summary);
       pageBuffer.push({
         url: fetch.url,

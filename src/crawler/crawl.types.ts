@@ -14,8 +14,13 @@ export interface CrawlOptions {
   respectRobots: boolean;
   /** Unique external link targets checked with HEAD (LINKS_EXTERNAL_BROKEN); 0 disables. */
   externalLinkBudget: number;
-  /** Unique images, scripts and stylesheets HEAD-checked for size and caching; 0 disables. */
+  /**
+   * Unique subresources (images, scripts, stylesheets, icons, media) checked with HEAD, GET when HEAD is refused:
+   * broken resources, and the size and caching of each page's first images; 0 disables.
+   */
   assetBudget: number;
+  /** How long resource and external-link checks may go on after the last page (default 30 s); unfinished ones stay unknown. */
+  resourceTailMs?: number;
   /** Sitemap URLs kept for seeding and orphan checks. */
   sitemapUrlLimit: number;
   /**
@@ -32,7 +37,7 @@ export const DEFAULT_CRAWL_OPTIONS: Omit<CrawlOptions, 'startUrl' | 'userAgent'>
   delayMs: 0,
   respectRobots: true,
   externalLinkBudget: 50,
-  assetBudget: 200,
+  assetBudget: 1_000,
   sitemapUrlLimit: 50_000,
 };
 
@@ -86,5 +91,7 @@ export interface SiteFacts {
   startFailure: StartFailure | null;
   /** The crawl was stopped through options.signal: the facts are partial, and nothing after the stop was fetched. */
   aborted: boolean;
+  /** HTTP requests the resource and external-link checks sent (each URL once; a GET fallback is a second one). */
+  resourceRequests?: number;
   labMetrics?: LabMetrics;
 }

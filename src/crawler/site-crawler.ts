@@ -8,6 +8,7 @@ import { extractInline, type PageFactsExtract } from './page-facts-pool.js';
 import { blockedAiSearchBots, blocksAll, isAllowed, parseRobotsTxt, robotsPolicyForStatus, type RobotsTxt } from '../seo/robots/index.js';
 import { validateSitemap, type SitemapAnalysis } from '../seo/sitemap/index.js';
 import type { CrawlHooks, CrawlOptions, SiteFacts, StartFailure } from './crawl.types.js';
+import { PriorityPermits, ResourceChecker } from './resource-checker.js';
 
 interface QueueItem {
   url: string;
@@ -27,6 +28,7 @@ const before = (a: LinkOrigin, b: LinkOrigin) => a.parent < b.parent || (a.paren
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 const MAX_SITEMAP_FILES = 10;
 const ROBOTS_FETCH_BYTES = 512_000;
+/** Images per page whose size and caching headers the page checks wait for (the rest are checked beside the crawl). */
 const ASSETS_PER_PAGE = 5;
 
 const firstHeader = (headers: HeaderMap, name: string): string | null => {
@@ -56,8 +58,9 @@ export class SiteCrawler {
   private readonly linkTargets = new Map<string, LinkTargetInfo>();
   /** External link targets to check, the externalLinkBudget first-linked ones (crawl order), not the first to arrive. */
   private readonly externalCandidates = new Map<string, LinkOrigin>();
-  private readonly assets = new Map<string, PageResource | Promise<PageResource | null>>();
-  private assetRequests = 0;
+  /** Subresources and external links: HEAD (GET fallback), once per URL, bounded, beside the page fetches. */
+  private readonly resourceChecker: ResourceChecker;
+  private readonly sitemapBlocked = new Set<string>();
   private robots: RobotsTxt | null = null;
   private robotsPolicy: SiteFacts['robotsPolicy'] = 'allow-all';
   private robotsShutsSite = false;
@@ -74,8 +77,11 @@ export class SiteCrawler {
   private truncated = false;
   private nextSlot = 0;
   private waiters: (() => void)[] = [];
-  /** Requests in flight against the site: at most options.concurrency (politeness). */
-  private readonly permits: Permits;
+  /**
+   * Requests in flight against the site: at most options.concurrency (politeness), resource checks of the site's
+   * own URLs included; page fetches (and what a page waits for) go before background resource checks.
+   */
+  private readonly permits: PriorityPermits;
   private startFacts: Pick<SiteFacts, 'startStatus' | 'https' | 'hstsHeader' | 'httpVersion' | 'compression' | 'startTtfbMs'> = {
     startStatus: null,
     https: false,
@@ -92,8 +98,16 @@ export class SiteCrawler {
   ) {
     this.start = new URL(options.startUrl);
     this.site = siteKey(this.start.host);
-    this.permits = new Permits(Math.max(1, options.concurrency));
+    this.permits = new PriorityPermits(Math.max(1, options.concurrency));
     this.signal = options.signal;
+    this.resourceChecker = new ResourceChecker(client, {
+      budget: options.assetBudget,
+      concurrency: Math.max(2, options.concurrency),
+      signal: options.signal,
+      // Resources of the site itself obey its robots.txt like its pages; other hosts' are checked as links are.
+      allowed: (url) => !this.options.respectRobots || !this.inSiteUrl(url) || this.allowedByRobots(url),
+      siteSlots: { owns: (url) => this.inSiteUrl(url), acquire: (urgent) => this.permits.acquire(urgent), release: () => this.permits.release() },
+    });
   }
 
   /** The caller's stop signal (cancellation, shutdown); every request carries it. */
@@ -139,13 +153,14 @@ export class SiteCrawler {
 
     // Site-level fetches only for a crawl that ran to its end: a stopped one (or a failed start) sends nothing more.
     const [favicon, llmsTxt] = this.halted ? [null, null] : await Promise.all([this.statusOf(`${origin}/favicon.ico`), this.statusOf(`${origin}/llms.txt`)]);
-    if (!this.halted) await this.checkExternalLinks();
+    if (!this.halted) await Promise.all([this.checkExternalLinks(), this.resourceChecker.drain(this.options.resourceTailMs ?? RESOURCE_TAIL_MS)]);
+    if (!this.halted) this.recordResourceChecks();
     return {
       startUrl: this.start.href,
       ...this.startFacts,
       robots,
       robotsPolicy: this.robotsPolicy,
-      sitemap: { ...sitemap, urls: [...this.sitemapUrls] },
+      sitemap: { ...sitemap, urls: [...this.sitemapUrls], blockedByRobots: [...this.sitemapBlocked] },
       favicon: { status: favicon },
       llmsTxt: { status: llmsTxt },
       linkTargets: this.linkTargets,
@@ -153,6 +168,7 @@ export class SiteCrawler {
       pagesCrawled: this.crawled,
       startFailure: this.startFailure,
       aborted: this.aborted,
+      resourceRequests: this.resourceChecker.requests,
     };
   }
 
@@ -197,6 +213,25 @@ export class SiteCrawler {
 
   private inSite(url: URL): boolean {
     return siteKey(url.host) === this.site && (url.protocol === 'http:' || url.protocol === 'https:');
+  }
+
+  private inSiteUrl(url: string): boolean {
+    try {
+      return this.inSite(new URL(url));
+    } catch {
+      return false;
+    }
+  }
+
+  /** What the resource checks found, for the site pass (pages and link targets already known keep their own entry). */
+  private recordResourceChecks(): void {
+    for (const [url, check] of this.resourceChecker.results()) {
+      if (check.skipped || this.linkTargets.has(url)) continue;
+      const info: LinkTargetInfo = { status: check.status, redirected: check.redirected };
+      if (check.failure !== undefined) info.failure = check.failure;
+      if (check.blockedAddress) info.blockedAddress = true;
+      this.linkTargets.set(url, info);
+    }
   }
 
   private enqueue(raw: string, depth: number, from: LinkOrigin): void {
@@ -352,7 +387,7 @@ export class SiteCrawler {
     const fetch: PageFetch = { url: item.url, finalUrl: item.url, status: 0, depth: item.depth, redirects: [], bytes: 0, headers: {} };
     if (this.sitemapUrls.size) fetch.inSitemap = this.sitemapUrls.has(item.url);
     // A request slot is held from the request until the body is in; parsing and checks run without one.
-    await this.permits.acquire();
+    await this.permits.acquire(true);
     let received: Awaited<ReturnType<SiteCrawler['receive']>>;
     try {
       await this.pace();
@@ -375,6 +410,8 @@ export class SiteCrawler {
         if (link.internal) this.enqueue(link.url, item.depth < 0 ? -1 : item.depth + 1, from);
         else this.addExternalCandidate(link.url, from);
       }
+      // Checked beside the crawl: the page does not wait for them (the site pass reads the results).
+      for (const resource of facts.resources) void this.resourceChecker.check(resource.url);
     }
     fetch.resources = await this.pageResources(facts);
     return { fetch, facts, error: null };
@@ -446,7 +483,7 @@ export class SiteCrawler {
     };
   }
 
-  /** Sizes and caching of a page's first images, HEAD-checked once per URL within the audit's budget. */
+  /** Sizes and caching of a page's first images, checked once per URL within the audit's budget; the page waits for these. */
   private async pageResources(facts: PageFacts): Promise<PageResource[]> {
     const wanted: string[] = [];
     for (const image of facts.images) {
@@ -454,16 +491,10 @@ export class SiteCrawler {
       if (image.url && !wanted.includes(image.url)) wanted.push(image.url);
     }
     const results = await Promise.all(
-      wanted.map((url) => {
-        const known = this.assets.get(url);
-        if (known) return known;
-        if (this.assetRequests >= this.options.assetBudget) return null;
-        this.assetRequests++;
-        const pending = this.headCheck(url).then((r): PageResource | null =>
-          r ? { url, kind: 'image', status: r.status, bytes: Number(firstHeader(r.headers, 'content-length') ?? '') || undefined, headers: r.headers } : null,
-        );
-        this.assets.set(url, pending);
-        return pending;
+      wanted.map(async (url): Promise<PageResource | null> => {
+        const r = await this.resourceChecker.check(url, { urgent: true });
+        if (r.status === null) return null;
+        return { url, kind: 'image', status: r.status, bytes: Number(firstHeader(r.headers ?? {}, 'content-length') ?? '') || undefined, headers: r.headers };
       }),
     );
     return results.filter((r): r is PageResource => r !== null);
@@ -472,7 +503,7 @@ export class SiteCrawler {
   private async headCheck(url: string): Promise<{ status: number; headers: HeaderMap; redirected: boolean } | null> {
     // RFC 9309: nothing of the site that robots.txt disallows is requested, HEAD checks of assets and site files included.
     if (!this.mayFetch(url)) return null;
-    await this.permits.acquire();
+    await this.permits.acquire(true);
     try {
       if (this.aborted) return null;
       const signal = this.signal;
@@ -501,18 +532,23 @@ export class SiteCrawler {
     return (await this.headCheck(url))?.status ?? null;
   }
 
-  /** External links: a bounded number of HEAD checks, a few at a time. */
+  /**
+   * External links: a bounded number of checks (externalLinkBudget), through the resource checker's lanes. A target
+   * that cannot be reached at all is recorded with its cause (a broken link); one on a refused address is not fetched.
+   */
   private async checkExternalLinks(): Promise<void> {
-    const urls = [...this.externalCandidates.entries()].sort((a, b) => (before(a[1], b[1]) ? -1 : 1)).map(([url]) => url);
-    let i = 0;
-    const worker = async () => {
-      while (i < urls.length && !this.aborted) {
-        const url = urls[i++];
-        const r = await this.headCheck(url);
-        this.linkTargets.set(url, { status: r?.status ?? null, redirected: r?.redirected ?? false });
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(4, urls.length) }, worker));
+    // The budget's earliest-linked targets in crawl order; the checker's lanes bound the concurrency.
+    const urls = [...this.externalCandidates.entries()].sort((x, y) => (before(x[1], y[1]) ? -1 : 1)).map(([url]) => url);
+    await Promise.all(
+      urls.map(async (url) => {
+        const r = await this.resourceChecker.check(url, { budgeted: false });
+        if (r.skipped) return;
+        const info: LinkTargetInfo = { status: r.status, redirected: r.redirected };
+        if (r.failure !== undefined) info.failure = r.failure;
+        if (r.blockedAddress) info.blockedAddress = true;
+        this.linkTargets.set(url, info);
+      }),
+    );
   }
 
   private async fetchRobots(url: string): Promise<SiteFacts['robots']> {
@@ -578,7 +614,12 @@ export class SiteCrawler {
           } catch {
             return;
           }
-          if (this.sitemapUrls.size < this.options.sitemapUrlLimit) this.sitemapUrls.add(normalized);
+          if (this.sitemapUrls.size < this.options.sitemapUrlLimit) {
+            this.sitemapUrls.add(normalized);
+            // Listed but disallowed: reported as blocked by robots.txt (and never as an orphan). When robots.txt
+            // shuts out the whole site, the site-level issue says so.
+            if (this.robotsPolicy === 'parse' && !this.robotsShutsSite && !this.allowedByRobots(normalized)) this.sitemapBlocked.add(normalized);
+          }
         },
       }).catch(() => null);
       if (!found) continue;
@@ -600,29 +641,8 @@ export class SiteCrawler {
   }
 }
 
+/** How long resource checks may go on after the last page (slow resources must not hold an audit): 30 s. */
+const RESOURCE_TAIL_MS = 30_000;
+
 /** Pages in progress per request slot (see run()). */
 const PAGES_PER_REQUEST_SLOT = 3;
-
-/** A counting semaphore: at most `size` holders; waiters are served in arrival order. */
-class Permits {
-  private free: number;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(size: number) {
-    this.free = size;
-  }
-
-  acquire(): Promise<void> {
-    if (this.free > 0) {
-      this.free--;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.free++;
-  }
-}

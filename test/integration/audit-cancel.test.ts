@@ -69,8 +69,12 @@ describe('cancelling a running audit (real worker process, slow fixture site)', 
    * failed), no request reaches the site later than a second after the cancel's response, and the pages crawled so
    * far stay (or, for a deleted project, everything is gone).
    */
-  async function cancelRunningAudit(label: string, cancel: (projectId: string, auditId: string) => Promise<void>, opts: { deleted?: boolean } = {}) {
-    const site = generatedSite(400, 250);
+  async function cancelRunningAudit(
+    label: string,
+    cancel: (projectId: string, auditId: string) => Promise<void>,
+    opts: { deleted?: boolean; site?: ReturnType<typeof generatedSite>; ready?: () => boolean; busyWith?: RegExp } = {},
+  ) {
+    const site = opts.site ?? generatedSite(400, 250);
     const port = await site.listen();
     try {
       const projectId = (await createProject(t, user, `http://${host}:${port}/`)).id;
@@ -78,14 +82,17 @@ describe('cancelling a running audit (real worker process, slow fixture site)', 
       expect(started.statusCode, label).toBe(202);
       const { auditId, jobId } = started.json();
 
-      await waitFor(`${label}: crawl under way`, async () => ((await auditRow(auditId))?.pages_crawled ?? 0) >= 3, 60_000, 50);
+      await waitFor(`${label}: crawl under way`, async () => ((await auditRow(auditId))?.pages_crawled ?? 0) >= 3 && (opts.ready?.() ?? true), 60_000, 50);
       // A running audit reports its phase.
       const running = await gql(t, 'query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { status phase } }', { p: projectId, a: auditId }, session());
       expect(running.body.data.audit, label).toEqual({ status: 'RUNNING', phase: 'CRAWLING' });
       const crawledBefore = (await auditRow(auditId))!.pages_crawled;
 
+      const busy = opts.busyWith ? site.arrivals.filter((a) => opts.busyWith!.test(a.path) && a.at > Date.now() - 1500).length : null;
       await cancel(projectId, auditId);
       const cancelledAt = Date.now();
+      // The stop landed in the phase meant: requests of it were under way just before.
+      if (busy !== null) expect(busy, `${label}: requests of the phase before the stop`).toBeGreaterThan(0);
       if (!opts.deleted) {
         const row = (await auditRow(auditId))!;
         expect(row, label).toMatchObject({ status: 'CANCELLED', phase: null, error: opts.deleted ? expect.any(String) : 'Cancelled by a user.' });
@@ -167,6 +174,21 @@ describe('cancelling a running audit (real worker process, slow fixture site)', 
         expect(res.json()).toEqual({ success: true });
       },
       { deleted: true },
+    );
+  }, 90_000);
+
+  it('by deleting the project while resources are checked after the last page: the checks stop too', async () => {
+    // 20 quick pages, 6 slow scripts each: the 120 checks (4 at a time, 0.7 s each) run in the request slots after the pages.
+    const site = generatedSite(20, 0, { scriptsPerPage: 6, scriptDelayMs: 700 });
+    const pagesServed = () => [...site.hits.keys()].filter((path) => path === '/' || path.startsWith('/p/')).length === 20;
+    const scriptsAsked = () => site.arrivals.filter((a) => a.path.startsWith('/js/')).length >= 8;
+    await cancelRunningAudit(
+      'delete in the resource checks',
+      async (projectId) => {
+        const res = await t.app.inject({ method: 'DELETE', url: `/api/projects/${projectId}`, headers: session() });
+        expect(res.json()).toEqual({ success: true });
+      },
+      { deleted: true, site, ready: () => pagesServed() && scriptsAsked(), busyWith: /^\/js\// },
     );
   }, 90_000);
 

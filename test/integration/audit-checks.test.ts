@@ -84,13 +84,15 @@ const EXPECTED: Record<AssertedCode, Expectation> = {
   CONTENT_NEAR_DUPLICATE: { fails: { failing: ['/content/near-a', '/content/near-b'] } },
   CONTENT_IMAGE_ALT_MISSING: { fails: { failing: ['/content/img-no-alt'] } },
   CONTENT_IMAGE_ALT_TOO_LONG: { fails: { failing: ['/content/img-long-alt'] } },
+  CONTENT_IMAGE_BROKEN: { fails: { failing: ['/resources/broken-image'] } },
   CONTENT_LINK_TEXT_GENERIC: { fails: { failing: ['/content/generic-link'] } },
   CONTENT_DUPLICATE_ID: { fails: { failing: ['/content/duplicate-id'] } },
   CONTENT_LOW_TEXT_RATIO: { fails: { failing: ['/content/low-text-ratio'] } },
   // LINKS
   // /links/broken links a 404, a 500, a timeout and a redirect loop: all four are failures.
   LINKS_INTERNAL_BROKEN: { fails: { failing: ['/links/broken'] } },
-  LINKS_EXTERNAL_BROKEN: { fails: { failing: ['/links/external'] } },
+  // /links/closed-port links to a loopback port nothing listens on: refused at connect, broken all the same.
+  LINKS_EXTERNAL_BROKEN: { fails: { failing: ['/links/closed-port', '/links/external'] } },
   LINKS_TO_REDIRECT: { fails: { failing: ['/links/redirects'] } },
   // A two-hop loop (/loop-a -> /loop-b -> /loop-a) is also two hops of redirects: both codes fire on it.
   LINKS_REDIRECT_CHAIN: { fails: { failing: ['/chain/1', '/loop-a'] } },
@@ -102,7 +104,7 @@ const EXPECTED: Record<AssertedCode, Expectation> = {
   LINKS_HTTPS_TO_HTTP: { fails: { noHsts: ['/http-link'] } },
   LINKS_UNCRAWLABLE: { fails: { failing: ['/links/uncrawlable'] } },
   LINKS_DEPTH_HIGH: { fails: { failing: ['/deep/5'] } },
-  LINKS_LOCALHOST: { fails: { failing: ['/links/localhost'] } },
+  LINKS_LOCALHOST: { fails: { failing: ['/links/closed-port', '/links/localhost'] } },
   // TECHNICAL
   TECH_STATUS_4XX: { fails: { failing: ['/missing'] } },
   TECH_STATUS_5XX: { fails: { failing: ['/server-error'] } },
@@ -121,6 +123,8 @@ const EXPECTED: Record<AssertedCode, Expectation> = {
   TECH_SITEMAP_NON_INDEXABLE: {
     fails: { failing: ['/canonical/broken', '/missing', '/old', '/tech/noindex-meta'], noindex: ['/', '/about'] },
   },
+  // Listed in the sitemap, disallowed by robots.txt: blocked — and not an orphan (LINKS_ORPHAN stays on /orphan alone).
+  TECH_SITEMAP_BLOCKED_BY_ROBOTS: { fails: { failing: ['/private/listed'] } },
   TECH_CANONICAL_MULTIPLE: { fails: { failing: ['/canonical/multiple'] } },
   TECH_CANONICAL_RELATIVE: { fails: { failing: ['/canonical/relative'] } },
   TECH_CANONICAL_MISMATCH: { fails: { failing: ['/canonical/mismatch'] } },
@@ -143,6 +147,9 @@ const EXPECTED: Record<AssertedCode, Expectation> = {
   },
   TECH_MIXED_CONTENT: { fails: { noHsts: ['/mixed'] } },
   TECH_HSTS_MISSING: { fails: { noHsts: ['/'] } },
+  // A stylesheet that answers 404, a script on a closed port (refused). /perf/render-blocking's script answers.
+  TECH_RESOURCE_BROKEN: { fails: { failing: ['/resources/broken-stylesheet', '/resources/closed-port-script'] } },
+  TECH_RESOURCE_PRIVATE_ADDRESS: { fails: { failing: ['/resources/private-address'] } },
   TECH_HTML_TOO_LARGE: { fails: { failing: ['/tech/large-html'] } },
   TECH_AI_SEARCH_BLOCKED: { fails: { failing: ['/robots.txt'], blocksAll: ['/robots.txt'] } },
   TECH_LLMS_TXT_MISSING: { fails: { failing: ['/llms.txt'] } },

@@ -1,4 +1,4 @@
-import type { HeaderMap } from '../page/index.js';
+import type { HeaderMap, ResourceKind } from '../page/index.js';
 import type { CheckCode, CheckScope, Category, Severity } from './check-catalog.js';
 
 /** Outcome of one check on one page. Not-applicable checks never count as passed or failed. */
@@ -34,6 +34,13 @@ export interface LinkTargetInfo {
   noindex?: boolean;
   /** robots.txt disallows the URL for our user agent (it was then not fetched). */
   blockedByRobots?: boolean;
+  /**
+   * The fetch failed before any response (status null): a readable cause such as "connection refused", "DNS
+   * failure" or "timed out". Absent when the URL was not checked at all.
+   */
+  failure?: string;
+  /** The address policy refused the URL's address (loopback, private, link-local, metadata): never fetched. */
+  blockedAddress?: boolean;
 }
 
 /** Link targets keyed by absolute URL without fragment (the form `LinkFact.url` uses). */
@@ -42,7 +49,7 @@ export type LinkTargetLookup = ReadonlyMap<string, LinkTargetInfo>;
 /** A subresource the crawler fetched (or HEAD-checked) for a page. */
 export interface PageResource {
   url: string;
-  kind: 'image' | 'script' | 'stylesheet' | 'font' | 'other';
+  kind: ResourceKind;
   status?: number;
   /** Body size in bytes when known (Content-Length or bytes read). */
   bytes?: number;
@@ -111,6 +118,8 @@ export interface PageSummary {
   externalLinks: string[];
   /** Resolvable hreflang alternates. */
   hreflang: { lang: string; url: string }[];
+  /** Subresources the page loads (images, scripts, stylesheets, icons, media), deduplicated, bounded. */
+  resources: { url: string; kind: ResourceKind }[];
   inSitemap?: boolean;
 }
 
@@ -146,6 +155,8 @@ export interface SitemapSiteInput {
   };
   /** Page URLs listed (bounded by the caller), for orphan and non-indexable checks. */
   urls?: readonly string[];
+  /** Listed URLs robots.txt disallows for the crawler (never fetched): blocked, not orphans. */
+  blockedByRobots?: readonly string[];
 }
 
 export interface SiteCheckInput {

@@ -2,6 +2,7 @@ import { normalizeUrl } from '../page/index.js';
 import type { LinkTargetInfo } from './check.types.js';
 import type { CheckOutcome } from './check-outcome.js';
 import { fail, pass } from './check-outcome.js';
+import { RESOURCE_TARGET_CODES, evaluateResourceTargets, type ResourceRef } from './resource-target-checks.js';
 
 /** Checks whose verdict depends on what the crawler learned about link and canonical targets. */
 export const LINK_TARGET_CODES = [
@@ -10,6 +11,7 @@ export const LINK_TARGET_CODES = [
   'LINKS_TO_REDIRECT',
   'TECH_BLOCKED_BY_ROBOTS',
   'TECH_CANONICAL_TO_BROKEN',
+  ...RESOURCE_TARGET_CODES,
 ] as const;
 
 export type LinkTargetCode = (typeof LINK_TARGET_CODES)[number];
@@ -21,13 +23,17 @@ export interface LinkTargetSource {
   internalLinks: readonly string[];
   externalLinks: readonly string[];
   canonical: string | null;
+  /** The page's subresources (images, scripts, stylesheets...): broken-resource checks. */
+  resources?: readonly ResourceRef[];
 }
 
 const SAMPLE = 5;
 
 /**
  * Evaluates the link-target checks for one page. A check is not applicable until at least one of the
- * targets it looks at is known. A 429 is not "broken" (the target only throttled us).
+ * targets it looks at is known. A 429 is not "broken" (the target only throttled us). An external target
+ * that could not be reached at all (refused, DNS, timeout, TLS: `failure`) is broken, with that cause;
+ * one on a refused address was never fetched and decides nothing here.
  */
 export function evaluateLinkTargets(
   source: LinkTargetSource,
@@ -38,7 +44,7 @@ export function evaluateLinkTargets(
   const broken: { url: string; status: number | null }[] = [];
   const redirecting: string[] = [];
   const blocked: string[] = [];
-  const externalBroken: { url: string; status: number }[] = [];
+  const externalBroken: { url: string; status: number | null; error?: string }[] = [];
   let brokenCount = 0;
   let redirectCount = 0;
   let blockedCount = 0;
@@ -63,9 +69,13 @@ export function evaluateLinkTargets(
   }
   for (const url of source.externalLinks) {
     const info = lookup(url);
-    if (!info || info.status === null || info.blockedByRobots) continue;
+    if (!info || info.blockedByRobots || info.blockedAddress) continue;
+    if (info.status === null && info.failure === undefined) continue;
     externalKnown++;
-    if (info.status >= 400 && info.status !== 429) {
+    if (info.status === null) {
+      externalBrokenCount++;
+      if (externalBroken.length < SAMPLE) externalBroken.push({ url, status: null, error: info.failure });
+    } else if (info.status >= 400 && info.status !== 429) {
       externalBrokenCount++;
       if (externalBroken.length < SAMPLE) externalBroken.push({ url, status: info.status });
     }
@@ -78,6 +88,7 @@ export function evaluateLinkTargets(
     LINKS_TO_REDIRECT: internalKnown === 0 ? null : redirectCount > 0 ? fail({ count: redirectCount, links: redirecting }) : pass(),
     TECH_BLOCKED_BY_ROBOTS: internalKnown === 0 ? null : blockedCount > 0 ? fail({ count: blockedCount, links: blocked }) : pass(),
     TECH_CANONICAL_TO_BROKEN: canonicalOutcome(source, lookup),
+    ...evaluateResourceTargets(source.resources ?? [], lookup),
   };
 }
 
@@ -89,7 +100,7 @@ function canonicalOutcome(source: LinkTargetSource, lookup: (url: string) => Lin
     return source.selfNoindex ? fail({ canonical, reason: 'noindex' }) : pass();
   }
   const info = lookup(canonical);
-  if (!info || info.blockedByRobots) return null;
+  if (!info || info.blockedByRobots || info.blockedAddress) return null;
   if (isBroken(info)) return fail({ canonical, reason: info.status === null ? 'unreachable' : `status ${info.status}` });
   if (info.redirected) return fail({ canonical, reason: 'redirects' });
   if (info.noindex) return fail({ canonical, reason: 'noindex' });

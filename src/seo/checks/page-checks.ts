@@ -91,7 +91,14 @@ function linkTargetOutcomes(facts: PageFacts, page: PageFetch): Record<LinkTarge
   }
   const targets = page.linkTargets!;
   return evaluateLinkTargets(
-    { selfUrl: page.finalUrl, selfNoindex: facts.robots.noindex, internalLinks: [...internal], externalLinks: [...external], canonical: effectiveCanonical(facts) },
+    {
+      selfUrl: page.finalUrl,
+      selfNoindex: facts.robots.noindex,
+      internalLinks: [...internal],
+      externalLinks: [...external],
+      canonical: effectiveCanonical(facts),
+      resources: facts.resources,
+    },
     (url) => targets.get(url),
   );
 }
@@ -186,6 +193,7 @@ const EVALUATORS: Record<PageCheckCode, Evaluator> = {
     const long = withAlt.filter((image) => codePointLength(image.alt!) > T.maxAltChars);
     return long.length > 0 ? fail({ count: long.length, images: long.slice(0, SAMPLE).map((image) => ({ src: imageRef(image), length: codePointLength(image.alt!) })) }) : pass();
   },
+  CONTENT_IMAGE_BROKEN: (ctx) => ctx.linkTargets()?.CONTENT_IMAGE_BROKEN ?? null,
   CONTENT_LINK_TEXT_GENERIC: ({ html }) => {
     const links = html?.links.filter((link) => link.kind === 'http' || link.kind === 'fragment');
     if (!links || links.length === 0) return null;
@@ -278,6 +286,8 @@ const EVALUATORS: Record<PageCheckCode, Evaluator> = {
   TECH_HTTP_PAGE: ({ responded, finalUrl }) => (responded && finalUrl ? (finalUrl.protocol === 'http:' ? fail({ url: finalUrl.href }) : pass()) : null),
   TECH_MIXED_CONTENT: ({ html, https }) =>
     html && https ? (html.mixedContent.count > 0 ? fail({ count: html.mixedContent.count, resources: html.mixedContent.sample.slice(0, SAMPLE) }) : pass()) : null,
+  TECH_RESOURCE_BROKEN: (ctx) => ctx.linkTargets()?.TECH_RESOURCE_BROKEN ?? null,
+  TECH_RESOURCE_PRIVATE_ADDRESS: (ctx) => ctx.linkTargets()?.TECH_RESOURCE_PRIVATE_ADDRESS ?? null,
   TECH_HTML_TOO_LARGE: ({ html }) => (html ? (html.htmlBytes > T.maxHtmlBytes ? fail({ bytes: html.htmlBytes }) : pass()) : null),
 
   // PERFORMANCE

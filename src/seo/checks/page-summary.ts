@@ -7,18 +7,21 @@ export interface SummaryLimits {
   maxInternalLinks?: number;
   maxExternalLinks?: number;
   maxHreflang?: number;
+  /** Subresources kept per page (broken image and resource checks see only these). */
+  maxResources?: number;
 }
 
-const DEFAULT_LIMITS: Required<SummaryLimits> = { maxInternalLinks: 500, maxExternalLinks: 100, maxHreflang: 100 };
+const DEFAULT_LIMITS: Required<SummaryLimits> = { maxInternalLinks: 500, maxExternalLinks: 100, maxHreflang: 100, maxResources: 100 };
 
 /** Reduces a fetched page to the small record site-wide checks need; the HTML and facts can then be dropped. */
 export function summarizePage(facts: PageFacts | null, page: PageFetch, limits: SummaryLimits = {}): PageSummary {
-  const { maxInternalLinks, maxExternalLinks, maxHreflang } = { ...DEFAULT_LIMITS, ...limits };
+  const { maxInternalLinks, maxExternalLinks, maxHreflang, maxResources } = { ...DEFAULT_LIMITS, ...limits };
   const ok = page.status >= 200 && page.status < 300;
   const self = normalizeUrl(page.finalUrl);
   const internal = new Set<string>();
   const external = new Set<string>();
   const hreflang: PageSummary['hreflang'] = [];
+  const resources: PageSummary['resources'] = [];
   if (facts && ok) {
     for (const link of facts.links) {
       if (link.kind !== 'http' || link.url === null || link.url === self) continue;
@@ -31,6 +34,10 @@ export function summarizePage(facts: PageFacts | null, page: PageFetch, limits: 
     for (const entry of facts.hreflang) {
       if (hreflang.length >= maxHreflang) break;
       if (entry.url !== null) hreflang.push({ lang: entry.lang, url: entry.url });
+    }
+    for (const resource of facts.resources) {
+      if (resources.length >= maxResources) break;
+      resources.push({ url: resource.url, kind: resource.kind });
     }
   }
   const summary: PageSummary = {
@@ -52,6 +59,7 @@ export function summarizePage(facts: PageFacts | null, page: PageFetch, limits: 
     internalLinks: [...internal],
     externalLinks: [...external],
     hreflang,
+    resources,
   };
   if (page.inSitemap !== undefined) summary.inSitemap = page.inSitemap;
   return summary;

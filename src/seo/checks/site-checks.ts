@@ -39,6 +39,7 @@ export function runSiteChecks(input: SiteCheckInput): SiteCheckOutput {
     duplicateContentCheck(pages),
     nearDuplicateCheck(pages),
     orphanCheck(input),
+    sitemapBlockedCheck(input),
     hreflangReturnCheck(pages),
   ];
   return { site, pages: crawlPageChecks(input, new Set(pages)) };
@@ -250,16 +251,30 @@ function orphanCheck(input: SiteCheckInput): SiteCheckResult {
     if (page.redirected && from !== null && linked.has(from)) linked.add(normalizeUrl(page.finalUrl) ?? page.finalUrl);
   }
   const start = normalizeUrl(input.startUrl);
+  // A URL robots.txt disallows was never fetched: it is reported as blocked (TECH_SITEMAP_BLOCKED_BY_ROBOTS),
+  // and whether anything links to it is unknowable from the pages the crawler was allowed to read.
+  const blocked = new Set((input.sitemap?.blockedByRobots ?? []).map((url) => normalizeUrl(url) ?? url));
   const occurrences: Occurrence[] = [];
   let applicable = 0;
   for (const raw of sitemapUrls) {
     const url = normalizeUrl(raw);
-    if (url === null || url === start) continue;
+    if (url === null || url === start || blocked.has(url)) continue;
     applicable++;
     if (!linked.has(url)) occurrences.push({ url, evidence: { inlinks: 0 } });
   }
   if (applicable === 0) return notApplicable('LINKS_ORPHAN');
   return result('LINKS_ORPHAN', occurrences.length > 0, occurrences, applicable);
+}
+
+/** Sitemap URLs robots.txt disallows (the crawler lists them; they are also among `urls`): applies once both were read. */
+function sitemapBlockedCheck(input: SiteCheckInput): SiteCheckResult {
+  const urls = input.sitemap?.urls ?? [];
+  const blocked = input.sitemap?.blockedByRobots ?? [];
+  const robotsStatus = input.robots?.status ?? null;
+  // Without a readable robots.txt there are no rules to block a URL (4xx) or the whole site is shut (5xx).
+  if (urls.length === 0 || robotsStatus === null || robotsStatus < 200 || robotsStatus >= 300) return notApplicable('TECH_SITEMAP_BLOCKED_BY_ROBOTS');
+  const occurrences = blocked.map((url): Occurrence => ({ url, evidence: { rule: 'disallowed by robots.txt', robotsTxt: siteUrl(input, '/robots.txt') } }));
+  return result('TECH_SITEMAP_BLOCKED_BY_ROBOTS', occurrences.length > 0, occurrences, urls.length);
 }
 
 function hreflangReturnCheck(pages: readonly PageSummary[]): SiteCheckResult {
@@ -317,7 +332,14 @@ function* crawlPageChecks(input: SiteCheckInput, documents: ReadonlySet<PageSumm
     const results: CheckResult[] = [];
     if (documents.has(page) && page.isHtml && page.status >= 200 && page.status < 300) {
       const outcomes = evaluateLinkTargets(
-        { selfUrl: page.finalUrl, selfNoindex: page.noindex, internalLinks: page.internalLinks, externalLinks: page.externalLinks, canonical: page.canonical },
+        {
+          selfUrl: page.finalUrl,
+          selfNoindex: page.noindex,
+          internalLinks: page.internalLinks,
+          externalLinks: page.externalLinks,
+          canonical: page.canonical,
+          resources: page.resources,
+        },
         lookup,
       );
       for (const code of LINK_TARGET_CODES) {

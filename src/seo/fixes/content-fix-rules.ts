@@ -206,6 +206,21 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
       code: rows.filter((row) => row.shorter).map((row) => `<img src="${escapeHtml(row.written)}" alt="${escapeHtml(row.shorter!)}">`).join('\n') || undefined,
     };
   },
+  CONTENT_IMAGE_BROKEN: (ctx) => {
+    const images = ctx.evidence
+      .records('images', 5)
+      .map((entry) => ({ url: fieldOf(entry, 'url') ?? '', status: numberOf(entry, 'status'), error: fieldOf(entry, 'error') }))
+      .filter((image) => image.url);
+    const count = ctx.evidence.number('count') ?? images.length;
+    return {
+      summary: `Replace ${plural(count || images.length, 'broken image')} on ${pageName(ctx)}`,
+      steps: [
+        ...images.map((image) => `${shorten(image.url, 120)} ${image.status !== null ? `answers ${image.status}` : `cannot be fetched (${image.error ?? 'no response'})`}: upload the file again or point the <img> (and its srcset) at the image's current address.`),
+        'Visitors see an empty box or the alt text instead of the picture, and image search cannot index it.',
+        'If the image is gone for good, remove the element rather than leaving a dead reference.',
+      ],
+    };
+  },
   CONTENT_LINK_TEXT_GENERIC: (ctx) => {
     const links = ctx.evidence.records('links', 5).map((entry) => ({ href: fieldOf(entry, 'href') ?? '', text: fieldOf(entry, 'text') ?? '' }));
     const rows = links.map((link) => ({ ...link, better: linkTextFor(link.href, ctx) }));

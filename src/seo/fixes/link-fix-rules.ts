@@ -67,12 +67,15 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
     };
   },
   LINKS_EXTERNAL_BROKEN: (ctx) => {
-    const links = ctx.evidence.records('links', 5).map((entry) => ({ url: fieldOf(entry, 'url') ?? '', status: numberOf(entry, 'status') })).filter((l) => l.url);
+    const links = ctx.evidence
+      .records('links', 5)
+      .map((entry) => ({ url: fieldOf(entry, 'url') ?? '', status: numberOf(entry, 'status'), error: fieldOf(entry, 'error') }))
+      .filter((l) => l.url);
     const count = ctx.evidence.number('count') ?? links.length;
     return {
       summary: `Update or remove ${plural(count || links.length, 'broken external link')}`,
       steps: [
-        ...links.map((link) => `${linkLabel(ctx, link.url)} answers ${link.status ?? 'an error'}: find its new address on that site, or check an archived copy at https://web.archive.org/web/*/${link.url}.`),
+        ...links.map((link) => `${linkLabel(ctx, link.url)} ${link.status !== null ? `answers ${link.status}` : `cannot be reached (${link.error ?? 'no response'})`}: find its new address on that site, or check an archived copy at https://web.archive.org/web/*/${link.url}.`),
         'Replace each link with the working address, link to an equivalent source, or remove the link (and any claim relying on it).',
       ],
     };

@@ -1,6 +1,6 @@
 import { CHECK_THRESHOLDS as T, type CheckCode } from '../checks/index.js';
 import { proposeDescription } from './description-proposal.js';
-import { fieldOf } from './fix-evidence.js';
+import { fieldOf, numberOf } from './fix-evidence.js';
 import { absoluteUrl, formatBytes, inlineList, pageName, plural, type FixRule, type FixRuleContext } from './fix-rule-context.js';
 import { brandFromHost, collapseWhitespace, escapeHtml, phraseFromPath, shorten } from './markup-text.js';
 import { parentPath, pathOnly, redirectRules, shellQuote } from './server-config-snippets.js';
@@ -386,6 +386,45 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
         'As a safety net, send the Content-Security-Policy below, which makes browsers upgrade remaining http requests.',
       ],
       code: `# nginx\nadd_header Content-Security-Policy "upgrade-insecure-requests" always;\n\n# Apache\nHeader always set Content-Security-Policy "upgrade-insecure-requests"`,
+    };
+  },
+  TECH_RESOURCE_BROKEN: (ctx) => {
+    const resources = ctx.evidence
+      .records('resources', 5)
+      .map((entry) => ({ url: fieldOf(entry, 'url') ?? '', kind: fieldOf(entry, 'kind') ?? 'resource', status: numberOf(entry, 'status'), error: fieldOf(entry, 'error') }))
+      .filter((r) => r.url);
+    const count = ctx.evidence.number('count') ?? resources.length;
+    return {
+      summary: `Repair ${plural(count || resources.length, 'broken script, stylesheet or other resource')} on ${pageName(ctx)}`,
+      steps: [
+        ...resources.map((r) => `The ${r.kind} ${shorten(r.url, 120)} ${r.status !== null ? `answers ${r.status}` : `cannot be fetched (${r.error ?? 'no response'})`}: restore the file, or point the tag at its current address.`),
+        'A missing stylesheet or script changes how the page looks and works for visitors and for search engines that render it.',
+        'Fix the reference where it comes from (the theme, template or build manifest) so every page is corrected, then re-run the audit.',
+      ],
+      code: resources.length > 0 ? resources.map((r) => `curl -sI ${shellQuote(r.url)} | head -n 1`).join('\n') : undefined,
+    };
+  },
+  TECH_RESOURCE_PRIVATE_ADDRESS: (ctx) => {
+    const urls = ctx.evidence.urls('resources', 'url', 5);
+    const count = ctx.evidence.number('count') ?? urls.length;
+    return {
+      summary: `Serve ${plural(count || urls.length, 'resource')} from a public address instead of a private one`,
+      steps: [
+        `The page loads ${inlineList(urls, count)} from a loopback, private or link-local address: visitors' browsers cannot reach it, so it is broken for them (the audit does not fetch such addresses).`,
+        'This usually comes from a development or staging URL left in a template or CMS field: replace it with the public URL of the file (or a relative path).',
+      ],
+    };
+  },
+  TECH_SITEMAP_BLOCKED_BY_ROBOTS: (ctx) => {
+    const path = pathOnly(ctx.url);
+    return {
+      summary: `Resolve the conflict: the sitemap lists ${shorten(ctx.url, 100)} but robots.txt disallows it`,
+      steps: [
+        `${shorten(ctx.url, 140)} is submitted in the sitemap, yet robots.txt forbids crawlers to fetch it, so search engines can neither read nor properly index it.`,
+        'If the page should appear in search, allow it in robots.txt (rule below).',
+        'If it is private on purpose, remove it from the sitemap instead.',
+      ],
+      code: ['User-agent: *', `Allow: ${path}`].join('\n'),
     };
   },
   TECH_HSTS_MISSING: (ctx) => {

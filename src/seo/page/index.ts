@@ -13,6 +13,8 @@ export type {
   MixedContentFact,
   PageContext,
   PageFacts,
+  ResourceFact,
+  ResourceKind,
   RobotsDirectives,
 } from './page-facts.types.js';
 export { charsetOf, firstHeader, headerValues } from './header-values.js';

@@ -14,6 +14,8 @@ import {
   type MixedContentFact,
   type PageContext,
   type PageFacts,
+  type ResourceFact,
+  type ResourceKind,
 } from './page-facts.types.js';
 import { buildRobotsDirectives } from './robots-directives.js';
 import { VisibleTextAccumulator } from './visible-text.accumulator.js';
@@ -31,6 +33,21 @@ const INLINE_ELEMENTS = new Set([
 const RESOURCE_ATTRIBUTES: Record<string, string> = {
   iframe: 'src', video: 'src', audio: 'src', source: 'src', embed: 'src', track: 'src', object: 'data',
 };
+
+/** `<link rel>` values that make the browser fetch the target, and what it is. */
+const LINK_RESOURCE_RELS: readonly [string, ResourceKind][] = [
+  ['stylesheet', 'stylesheet'],
+  ['icon', 'icon'],
+  ['apple-touch-icon', 'icon'],
+  ['apple-touch-icon-precomposed', 'icon'],
+  ['mask-icon', 'icon'],
+  ['manifest', 'other'],
+  ['modulepreload', 'script'],
+  ['preload', 'other'],
+];
+
+/** `<link rel=preload as=...>`: the kind of what is preloaded. */
+const PRELOAD_KINDS: Record<string, ResourceKind> = { script: 'script', style: 'stylesheet', font: 'font', image: 'image', audio: 'media', video: 'media', track: 'media' };
 
 const JS_TYPES = new Set(['', 'text/javascript', 'application/javascript', 'application/ecmascript', 'text/ecmascript', 'module']);
 
@@ -106,6 +123,8 @@ class PageFactsCollector {
   private imageCount = 0;
   private readonly links: LinkFact[] = [];
   private linkCount = 0;
+  private readonly resources: ResourceFact[] = [];
+  private readonly resourceUrls = new Set<string>();
   private duplicateIdCount = 0;
   private readonly duplicateIdSample: string[] = [];
   private blockingScripts = 0;
@@ -204,6 +223,7 @@ class PageFactsCollector {
       }
       default: {
         const attribute = RESOURCE_ATTRIBUTES[name];
+        if (attribute !== undefined) this.onMediaElement(name, attribs);
         if (attribute !== undefined && this.https) {
           const value = attribs[attribute];
           if (value !== undefined) this.checkMixed(name, value);
@@ -369,6 +389,14 @@ class PageFactsCollector {
     }
     const lowerRel = rel.toLowerCase();
     if (relHas(lowerRel, 'icon') || lowerRel.includes('apple-touch-icon')) this.hasFavicon = true;
+    if (href !== undefined) {
+      for (const [value, kind] of LINK_RESOURCE_RELS) {
+        if (!relHas(lowerRel, value)) continue;
+        const as = attribs.as?.trim().toLowerCase() ?? '';
+        this.addResource(href, value === 'preload' ? (PRELOAD_KINDS[as] ?? 'other') : kind, `link[rel=${value}]`);
+        break;
+      }
+    }
     if (relHas(lowerRel, 'stylesheet') && href !== undefined) {
       if (this.https) this.checkMixed('link', href);
       const media = attribs.media?.trim().toLowerCase();
@@ -390,6 +418,7 @@ class PageFactsCollector {
     this.raw = 'script';
     const src = attribs.src;
     if (src === undefined) return;
+    this.addResource(src, 'script', 'script');
     if (this.https) this.checkMixed('script', src);
     const blocking = JS_TYPES.has(type) && type !== 'module' && attribs.async === undefined && attribs.defer === undefined;
     if (!this.inBody && blocking) {
@@ -475,6 +504,10 @@ class PageFactsCollector {
       if (attribs.src !== undefined) this.checkMixed('img', attribs.src);
       if (srcset !== undefined) this.checkMixedSrcset('img', srcset);
     }
+    // Lazy-loading scripts put the real URL in data-src and a placeholder in src: the browser loads src.
+    if (attribs.src !== undefined) this.addResource(attribs.src, 'image', 'img');
+    else if (attribs['data-src'] !== undefined) this.addResource(attribs['data-src'], 'image', 'img[data-src]');
+    if (srcset !== undefined) this.addSrcset(srcset, 'image', 'img[srcset]');
     if (this.images.length >= LIMITS.images) return;
     const trimmed = src.trim();
     const resolved = trimmed === '' ? null : resolveUrl(trimmed, this.base);
@@ -485,6 +518,38 @@ class PageFactsCollector {
       hasWidth: attribs.width !== undefined && attribs.width.trim() !== '',
       hasHeight: attribs.height !== undefined && attribs.height.trim() !== '',
     });
+  }
+
+  /** `<video>`, `<audio>`, `<source>`, `<track>`, `<embed>`, `<object>`, `<iframe>`: what they load. */
+  private onMediaElement(name: string, attribs: Attributes): void {
+    // A frame is a document of its own (often another site's player), not a subresource of this page.
+    if (name === 'iframe') return;
+    const kind: ResourceKind = name === 'embed' || name === 'object' ? 'other' : 'media';
+    const value = attribs[RESOURCE_ATTRIBUTES[name]];
+    // <source> inside <picture> carries images in srcset; inside <video>/<audio> a media file in src.
+    if (value !== undefined) this.addResource(value, kind, `${name}`);
+    if (name === 'source' && attribs.srcset !== undefined) this.addSrcset(attribs.srcset, 'image', 'source[srcset]');
+    if (name === 'video' && attribs.poster !== undefined) this.addResource(attribs.poster, 'image', 'video[poster]');
+  }
+
+  private addSrcset(srcset: string, kind: ResourceKind, tag: string): void {
+    for (const candidate of srcset.split(',')) {
+      const url = candidate.trim().split(/\s+/)[0];
+      if (url) this.addResource(url, kind, tag);
+    }
+  }
+
+  /** A distinct http(s) subresource (data:, blob: and unparsable values are not fetched from anywhere). */
+  private addResource(value: string, kind: ResourceKind, tag: string): void {
+    if (this.resources.length >= LIMITS.resources) return;
+    const trimmed = value.trim();
+    if (trimmed === '' || trimmed.charCodeAt(0) === 35 /* # */ || /^(data|blob|javascript|about):/i.test(trimmed)) return;
+    const resolved = resolveUrl(trimmed, this.base);
+    if (!resolved || !isHttpProtocol(resolved.protocol)) return;
+    const url = clipUrl(withoutFragment(resolved));
+    if (this.resourceUrls.has(url)) return;
+    this.resourceUrls.add(url);
+    this.resources.push({ url, kind, tag });
   }
 
   /** An http: subresource on an https page; relative URLs inherit the base's scheme. */
@@ -567,6 +632,7 @@ class PageFactsCollector {
       images: this.images,
       imageCount: this.imageCount,
       links: this.links,
+      resources: this.resources,
       linkCount: this.linkCount,
       duplicateIds: { count: this.duplicateIdCount, sample: this.duplicateIdSample },
       renderBlocking: { scripts: this.blockingScripts, stylesheets: this.blockingStylesheets, sample: this.blockingSample },

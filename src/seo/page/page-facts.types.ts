@@ -12,6 +12,8 @@ export interface PageContext {
 export const PAGE_FACT_LIMITS = {
   links: 5_000,
   images: 1_000,
+  /** Distinct subresource URLs kept per page (images, scripts, stylesheets, icons, media). */
+  resources: 300,
   headings: 300,
   titles: 10,
   descriptions: 10,
@@ -96,6 +98,18 @@ export interface LinkFact {
   nofollow: boolean;
 }
 
+/** What a subresource is, as the tag that loads it says. */
+export type ResourceKind = 'image' | 'script' | 'stylesheet' | 'font' | 'icon' | 'media' | 'other';
+
+/** A subresource the page loads: `<img>` src/srcset, `<script src>`, `<link rel=stylesheet|icon|preload>`, media... */
+export interface ResourceFact {
+  /** Absolute http(s) URL without fragment. */
+  url: string;
+  kind: ResourceKind;
+  /** The element (and attribute) that references it, e.g. "img[srcset]". */
+  tag: string;
+}
+
 export interface MixedContentFact {
   tag: string;
   url: string;
@@ -142,6 +156,8 @@ export interface PageFacts {
   images: ImageFact[];
   imageCount: number;
   links: LinkFact[];
+  /** Distinct http(s) subresources the page references, in document order (capped). */
+  resources: ResourceFact[];
   /** Every `<a>`/`<area>` with an href (or onclick-only `<a>`), including those beyond the stored cap. */
   linkCount: number;
   duplicateIds: { count: number; sample: string[] };

@@ -5,7 +5,7 @@ import { failingSite } from '../../fixtures/sites/failing-site.js';
 
 const origin = 'http://fail.test:8080';
 // Every page of the failing fixture site: one defect per page, so the facts cover every extractor branch.
-const pages = Object.entries(failingSite({ origin, external: 'https://ext.test:8443', loopbackIp: 'http://127.0.0.1:9', otherHost: 'other.test' }))
+const pages = Object.entries(failingSite({ origin, external: 'https://ext.test:8443', loopbackIp: 'http://127.0.0.1:9', otherHost: 'other.test', closed: 'http://127.0.0.1:9' }))
   .filter(([, r]) => typeof r.body === 'string' && /<html/i.test(r.body))
   .map(([path, r]) => ({ url: `${origin}${path}`, html: r.body as string, headers: (r.headers ?? {}) as Record<string, string> }));
 

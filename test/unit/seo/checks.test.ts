@@ -141,6 +141,10 @@ const FIXTURES: Record<PageCheckCode, { fail: Case; pass: Case }> = {
   CONTENT_THIN: { fail: { html: doc({ body: '<h1>Widgets</h1><p>Only a few words here.</p><a href="/other">Sizes</a>' }) }, pass: {} },
   CONTENT_IMAGE_ALT_MISSING: { fail: { html: doc({ body: bodyWith('<img src="/x.png" width="1" height="1">') }) }, pass: { html: doc({ body: bodyWith('<img src="/x.png" alt="" width="1" height="1">') }) } },
   CONTENT_IMAGE_ALT_TOO_LONG: { fail: { html: doc({ body: bodyWith(`<img src="/x.png" alt="${'long '.repeat(25)}" width="1" height="1">`) }) }, pass: {} },
+  CONTENT_IMAGE_BROKEN: {
+    fail: { html: doc({ body: bodyWith('<img src="/gone.png" alt="" width="1" height="1">') }), page: { linkTargets: targets({ 'https://example.com/gone.png': { status: 404 } }) } },
+    pass: { html: doc({ body: bodyWith('<img src="/x.png" alt="" width="1" height="1">') }), page: { linkTargets: targets({ 'https://example.com/x.png': { status: 200 } }) } },
+  },
   CONTENT_LINK_TEXT_GENERIC: { fail: { html: doc({ body: bodyWith('<a href="/report">Click here!</a>') }) }, pass: { html: doc({ body: bodyWith('<a href="/report" aria-label="Annual report">more</a>') }) } },
   CONTENT_DUPLICATE_ID: { fail: { html: doc({ body: bodyWith('<div id="main"></div><div id="main"></div>') }) }, pass: { html: doc({ body: bodyWith('<div id="main"></div><div id="aside"></div>') }) } },
   CONTENT_LOW_TEXT_RATIO: { fail: { html: doc({ head: `<style>${'.a{color:red}'.repeat(2_000)}</style>` }) }, pass: {} },
@@ -152,6 +156,14 @@ const FIXTURES: Record<PageCheckCode, { fail: Case; pass: Case }> = {
   LINKS_EXTERNAL_BROKEN: {
     fail: { html: doc({ body: bodyWith('<a href="https://other.org/gone">Gone</a>') }), page: { linkTargets: targets({ 'https://other.org/gone': { status: 410 } }) } },
     pass: { html: doc({ body: bodyWith('<a href="https://other.org/ok">Fine</a>') }), page: { linkTargets: targets({ 'https://other.org/ok': { status: 200 } }) } },
+  },
+  TECH_RESOURCE_BROKEN: {
+    fail: { html: doc({ head: '<script src="https://cdn.example.net/app.js" defer></script>' }), page: { linkTargets: targets({ 'https://cdn.example.net/app.js': { status: null, failure: 'The server refused the connection' } }) } },
+    pass: { html: doc({ head: '<link rel="stylesheet" href="/site.css">' }), page: { linkTargets: targets({ 'https://example.com/site.css': { status: 200 } }) } },
+  },
+  TECH_RESOURCE_PRIVATE_ADDRESS: {
+    fail: { html: doc({ body: bodyWith('<img src="http://10.0.0.5/logo.png" alt="" width="1" height="1">') }), page: { linkTargets: targets({ 'http://10.0.0.5/logo.png': { status: null, failure: 'refused', blockedAddress: true } }) } },
+    pass: { html: doc({ body: bodyWith('<img src="/x.png" alt="" width="1" height="1">') }), page: { linkTargets: targets({ 'https://example.com/x.png': { status: 200 } }) } },
   },
   LINKS_TO_REDIRECT: {
     fail: { page: { linkTargets: targets({ 'https://example.com/other': { status: 200, redirected: true } }) } },
@@ -237,7 +249,7 @@ describe('check catalog', () => {
   it('holds every CHECKS.md code once, with a title, severity, category and scope', () => {
     const codes = CHECK_CATALOG.map((check) => check.code);
     expect(new Set(codes).size).toBe(codes.length);
-    expect(codes).toHaveLength(91);
+    expect(codes).toHaveLength(95);
     for (const check of CHECK_CATALOG) {
       expect(check.title.length).toBeGreaterThan(5);
       expect(check.description.length).toBeGreaterThan(10);

@@ -92,6 +92,10 @@ const EVIDENCE: Record<CheckCode, Record<string, unknown>> = {
   CONTENT_DUPLICATE_ID: { count: 2, sample: ['main', 'price'] },
   CONTENT_LOW_TEXT_RATIO: { ratio: 0.04, textBytes: 4_000, htmlBytes: 100_000 },
   LINKS_INTERNAL_BROKEN: { count: 1, links: [{ url: 'https://www.oak-and-iron.co.uk/furniture/tables/old-table', status: 404 }] },
+  CONTENT_IMAGE_BROKEN: { count: 1, images: [{ url: 'https://www.oak-and-iron.co.uk/media/oak-table.jpg', kind: 'image', status: 404 }] },
+  TECH_RESOURCE_BROKEN: { count: 1, resources: [{ url: 'https://cdn.oak-and-iron.co.uk/theme.css', kind: 'stylesheet', status: null, error: 'The server refused the connection' }] },
+  TECH_RESOURCE_PRIVATE_ADDRESS: { count: 1, resources: [{ url: 'http://192.168.1.20/media/logo.png', kind: 'image', status: null, error: 'refused address' }] },
+  TECH_SITEMAP_BLOCKED_BY_ROBOTS: { rule: 'disallowed by robots.txt', robotsTxt: 'https://www.oak-and-iron.co.uk/robots.txt' },
   LINKS_EXTERNAL_BROKEN: { count: 1, links: [{ url: 'https://timber-supplier.example/certificates', status: 410 }] },
   LINKS_TO_REDIRECT: { count: 1, links: ['https://www.oak-and-iron.co.uk/furniture'] },
   LINKS_REDIRECT_CHAIN: {

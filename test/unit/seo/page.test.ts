@@ -270,6 +270,34 @@ describe('extractPageFacts: images, ids, resources', () => {
     expect(facts(html, { url: 'http://example.com/' }).mixedContent.count).toBe(0);
   });
 
+  it('lists the subresources a browser would fetch, once each, with their kind', () => {
+    const f = facts(`<head><link rel="stylesheet" href="/s.css"><link rel="icon" href="/favicon.ico"><link rel="apple-touch-icon" href="/touch.png">
+      <link rel="preload" href="/font.woff2" as="font"><link rel="modulepreload" href="/m.js"><link rel="canonical" href="/page">
+      <script src="/app.js" defer></script><script>inline()</script><script type="application/ld+json">{}</script></head>
+      <body><img src="a.png" srcset="a.png 1x, /a2.png 2x"><img src="data:image/png;base64,AAAA"><picture><source srcset="/p.webp"><img src="/p.jpg"></picture>
+      <video src="/v.mp4" poster="/poster.jpg"><source src="/v.webm"><track src="/subs.vtt"></video><audio src="/a.mp3"></audio>
+      <iframe src="https://player.example.org/embed"></iframe><a href="/page">a link is not a resource</a><img src="/s.css">
+      <noscript><img src="/tracking.gif"></noscript></body>`);
+    expect(f.resources.map((r) => [r.url.replace('https://example.com', ''), r.kind, r.tag])).toEqual([
+      ['/s.css', 'stylesheet', 'link[rel=stylesheet]'],
+      ['/favicon.ico', 'icon', 'link[rel=icon]'],
+      ['/touch.png', 'icon', 'link[rel=apple-touch-icon]'],
+      ['/font.woff2', 'font', 'link[rel=preload]'],
+      ['/m.js', 'script', 'link[rel=modulepreload]'],
+      ['/app.js', 'script', 'script'],
+      ['/dir/a.png', 'image', 'img'],
+      ['/a2.png', 'image', 'img[srcset]'],
+      ['/p.webp', 'image', 'source[srcset]'],
+      ['/p.jpg', 'image', 'img'],
+      ['/v.mp4', 'media', 'video'],
+      ['/poster.jpg', 'image', 'video[poster]'],
+      ['/v.webm', 'media', 'source'],
+      ['/subs.vtt', 'media', 'track'],
+      ['/a.mp3', 'media', 'audio'],
+    ]);
+    expect(facts(`<body>${Array.from({ length: 400 }, (_, i) => `<img src="/i${i}.png">`).join('')}</body>`).resources).toHaveLength(PAGE_FACT_LIMITS.resources);
+  });
+
   it('counts DOM elements outside inert containers and measures HTML bytes', () => {
     const html = '<html><head><title>é</title></head><body><div><p>x</p></div><noscript><div></div></noscript></body></html>';
     const f = facts(html);

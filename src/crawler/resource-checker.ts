@@ -1,0 +1,237 @@
+import type { SafeHttpClient, SafeHttpError, SafeHttpErrorCode } from '../platform/safe-http/index.js';
+import { isSafeHttpError } from '../platform/safe-http/index.js';
+import type { HeaderMap } from '../seo/page/index.js';
+
+/** What one check of a URL found. `status: null` with `failure` is a fetch that failed before any response. */
+export interface ResourceCheck {
+  status: number | null;
+  headers?: HeaderMap;
+  redirected: boolean;
+  /** Readable cause of a failed fetch ("The server refused the connection", "…timed out"…). */
+  failure?: string;
+  /** The safe client's error code behind `failure`. */
+  failureCode?: SafeHttpErrorCode;
+  /** The address policy refused the URL's address: nothing was sent. */
+  blockedAddress?: boolean;
+  /** Not checked: over the budget, disallowed by robots.txt, or the crawl was stopped. */
+  skipped?: 'budget' | 'robots' | 'aborted';
+}
+
+export interface ResourceCheckerOptions {
+  /** Unique URLs fetched at most (budgeted checks); later ones are skipped. */
+  budget: number;
+  /** Checks in flight at once, beside the crawl's own page requests. */
+  concurrency: number;
+  signal?: AbortSignal;
+  /** False for a URL the crawler may not fetch (robots.txt): it is not checked. */
+  allowed?(url: string): boolean;
+  /** Deadline of one check, HEAD and GET fallback each (default 10 s). */
+  timeoutMs?: number;
+  /**
+   * The crawled site's own request slots: a check of a URL it `owns` takes one of them (so the site never sees more
+   * requests at once than its crawl concurrency allows), urgent ones like a page fetch, the others only when no
+   * page fetch is waiting. Other hosts' URLs use the checker's own lanes.
+   */
+  siteSlots?: RequestSlots & { owns(url: string): boolean };
+}
+
+/** Request slots: `urgent` holders are served before the others. */
+export interface RequestSlots {
+  acquire(urgent: boolean): Promise<void>;
+  release(): void;
+}
+
+/** HEAD answers that often mean "this server does not do HEAD", not "the resource is broken": ask again with GET. */
+const HEAD_REFUSED = new Set([400, 403, 405, 501]);
+/** Timeouts on one origin after which its other URLs are not tried again (each would wait out its deadline). */
+const ORIGIN_TIMEOUTS = 2;
+
+/**
+ * Checks subresources and link targets through the safe HTTP client: HEAD first, GET (first KiB) when HEAD is
+ * refused. Each URL is checked once per audit however many pages reference it; at most `concurrency` checks run at
+ * once, and a page waiting for its own results (`urgent`) goes before the background ones. When an origin cannot
+ * be reached at all (refused, DNS failure, TLS, refused address, repeated timeouts), its other URLs get that
+ * answer without a request. A stop (signal) ends queued checks at once and aborts the ones in flight.
+ */
+export class ResourceChecker {
+  private readonly checks = new Map<string, Promise<ResourceCheck>>();
+  private readonly settled = new Map<string, ResourceCheck>();
+  private readonly originFailures = new Map<string, { check: ResourceCheck; timeouts: number }>();
+  private readonly lanes: PriorityPermits;
+  private budgetUsed = 0;
+  /** The crawl's stop, or the end of drain()'s wait: whichever comes first ends the checks. */
+  private readonly stopper = new AbortController();
+  private readonly signal: AbortSignal;
+  /** HTTP requests sent (a GET fallback counts as a second one). */
+  requests = 0;
+
+  constructor(
+    private readonly client: SafeHttpClient,
+    private readonly options: ResourceCheckerOptions,
+  ) {
+    this.lanes = new PriorityPermits(Math.max(1, options.concurrency));
+    this.signal = options.signal ? AbortSignal.any([options.signal, this.stopper.signal]) : this.stopper.signal;
+    this.signal.addEventListener('abort', () => this.lanes.releaseAll(), { once: true });
+  }
+
+  /** The check of `url` (started now, or the one already known). Never rejects. */
+  check(url: string, opts: { urgent?: boolean; budgeted?: boolean } = {}): Promise<ResourceCheck> {
+    const known = this.checks.get(url);
+    if (known) return known;
+    let pending: Promise<ResourceCheck>;
+    if (this.options.allowed && !this.options.allowed(url)) pending = Promise.resolve({ status: null, redirected: false, skipped: 'robots' });
+    else if ((opts.budgeted ?? true) && this.budgetUsed >= this.options.budget) pending = Promise.resolve({ status: null, redirected: false, skipped: 'budget' });
+    else {
+      if (opts.budgeted ?? true) this.budgetUsed++;
+      pending = this.run(url, opts.urgent === true).catch((): ResourceCheck => ({ status: null, redirected: false, skipped: 'aborted' }));
+    }
+    pending = pending.then((result) => {
+      this.settled.set(url, result);
+      return result;
+    });
+    this.checks.set(url, pending);
+    return pending;
+  }
+
+  /**
+   * Waits for every check started so far, at most `maxWaitMs`: then the checks still queued or in flight are
+   * stopped and stay unknown (not reported), so slow resources cannot hold an audit for long after its last page.
+   */
+  async drain(maxWaitMs = Infinity): Promise<void> {
+    const all = Promise.all(this.checks.values());
+    if (!Number.isFinite(maxWaitMs)) return void (await all);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), maxWaitMs)));
+    try {
+      if ((await Promise.race([all, late])) === 'late') {
+        this.stopper.abort();
+        await all;
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Every finished check, by URL. */
+  results(): ReadonlyMap<string, ResourceCheck> {
+    return this.settled;
+  }
+
+  private get aborted(): boolean {
+    return this.signal.aborted;
+  }
+
+  private async run(url: string, urgent: boolean): Promise<ResourceCheck> {
+    const origin = originOf(url);
+    const early = origin ? this.originFailures.get(origin) : undefined;
+    if (early && isOriginDown(early)) return early.check;
+    const slots: RequestSlots = this.options.siteSlots?.owns(url) ? this.options.siteSlots : this.lanes;
+    await slots.acquire(urgent);
+    try {
+      if (this.aborted) return { status: null, redirected: false, skipped: 'aborted' };
+      // Another check of the origin may have failed while this one waited.
+      const known = origin ? this.originFailures.get(origin) : undefined;
+      if (known && isOriginDown(known)) return known.check;
+      const result = await this.fetch(url);
+      if (origin && result.failure !== undefined && !this.aborted) this.noteOriginFailure(origin, result);
+      return result;
+    } finally {
+      slots.release();
+    }
+  }
+
+  private async fetch(url: string): Promise<ResourceCheck> {
+    const signal = this.signal;
+    const totalTimeoutMs = this.options.timeoutMs ?? 10_000;
+    let head: ResourceCheck;
+    let headError: SafeHttpError | null = null;
+    try {
+      this.requests++;
+      const r = await this.client.request(url, { method: 'HEAD', totalTimeoutMs, signal });
+      head = { status: r.status, headers: r.headers, redirected: r.redirects.length > 0 };
+      if (!HEAD_REFUSED.has(r.status)) return head;
+    } catch (err) {
+      if (!isSafeHttpError(err)) throw err;
+      if (err.code === 'ABORTED') return { status: null, redirected: false, skipped: 'aborted' };
+      head = failed(err);
+      headError = err;
+      // Some servers drop or garble HEAD; those are worth a GET. Refusals, DNS, TLS and timeouts are not.
+      if (!(err.code === 'BAD_RESPONSE' || (err.code === 'CONNECTION_FAILED' && /closed unexpectedly/.test(err.message)))) return head;
+    }
+    if (this.aborted) return { status: null, redirected: false, skipped: 'aborted' };
+    try {
+      this.requests++;
+      const r = await this.client.request(url, { maxBytes: 1024, onBodyLimit: 'truncate', totalTimeoutMs, signal });
+      return { status: r.status, headers: r.headers, redirected: r.redirects.length > 0 };
+    } catch (err) {
+      if (!isSafeHttpError(err)) throw err;
+      if (err.code === 'ABORTED') return { status: null, redirected: false, skipped: 'aborted' };
+      return headError ? head : failed(err);
+    }
+  }
+
+  private noteOriginFailure(origin: string, result: ResourceCheck): void {
+    const entry = this.originFailures.get(origin) ?? { check: result, timeouts: 0 };
+    entry.check = result;
+    const code = result.failureCode;
+    if (code === 'TIMEOUT') entry.timeouts++;
+    // The whole origin is out of reach: no other URL of it can answer differently.
+    else if (code === 'DNS_FAILURE' || code === 'BLOCKED_ADDRESS' || (code === 'CONNECTION_FAILED' && /refused|TLS|unreachable/.test(result.failure ?? ''))) {
+      entry.timeouts = Infinity;
+    }
+    this.originFailures.set(origin, entry);
+  }
+}
+
+function failed(err: SafeHttpError): ResourceCheck {
+  const check: ResourceCheck = { status: null, redirected: err.redirects.length > 0, failure: err.message, failureCode: err.code };
+  if (err.code === 'BLOCKED_ADDRESS') check.blockedAddress = true;
+  return check;
+}
+
+function isOriginDown(entry: { timeouts: number }): boolean {
+  return entry.timeouts >= ORIGIN_TIMEOUTS;
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** A counting semaphore with two queues: urgent waiters are served before normal ones. */
+export class PriorityPermits implements RequestSlots {
+  private free: number;
+  private readonly urgent: (() => void)[] = [];
+  private readonly normal: (() => void)[] = [];
+  private open = false;
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  acquire(urgent: boolean): Promise<void> {
+    if (this.open) return Promise.resolve();
+    if (this.free > 0) {
+      this.free--;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => (urgent ? this.urgent : this.normal).push(resolve));
+  }
+
+  release(): void {
+    if (this.open) return;
+    const next = this.urgent.shift() ?? this.normal.shift();
+    if (next) next();
+    else this.free++;
+  }
+
+  /** A stop: every waiter goes on at once (to see the stop and end), and later acquires do not wait. */
+  releaseAll(): void {
+    this.open = true;
+    for (const wake of this.urgent.splice(0)) wake();
+    for (const wake of this.normal.splice(0)) wake();
+  }
+}

@@ -1,0 +1,80 @@
+import type { ResourceKind } from '../page/index.js';
+import type { LinkTargetInfo } from './check.types.js';
+import type { CheckOutcome } from './check-outcome.js';
+import { fail, pass } from './check-outcome.js';
+
+/** Checks whose verdict depends on what the crawler learned about a page's subresources. */
+export const RESOURCE_TARGET_CODES = ['CONTENT_IMAGE_BROKEN', 'TECH_RESOURCE_BROKEN', 'TECH_RESOURCE_PRIVATE_ADDRESS'] as const;
+
+export type ResourceTargetCode = (typeof RESOURCE_TARGET_CODES)[number];
+
+export interface ResourceRef {
+  url: string;
+  kind: ResourceKind;
+}
+
+interface Finding {
+  url: string;
+  kind: ResourceKind;
+  status: number | null;
+  error?: string;
+}
+
+const SAMPLE = 5;
+
+/**
+ * Broken images, broken other subresources and subresources on refused addresses of one page, from the statuses
+ * the crawler found (`lookup`, keyed by absolute URL). A check applies once one of the resources it looks at is
+ * known; resources not checked (over the budget, disallowed by robots.txt) decide nothing. A 429 is not broken.
+ */
+export function evaluateResourceTargets(
+  resources: readonly ResourceRef[],
+  lookup: (url: string) => LinkTargetInfo | undefined,
+): Record<ResourceTargetCode, CheckOutcome> {
+  let imagesKnown = 0;
+  let othersKnown = 0;
+  let anyKnown = 0;
+  const brokenImages: Finding[] = [];
+  const brokenOthers: Finding[] = [];
+  const privateAddress: Finding[] = [];
+  let brokenImageCount = 0;
+  let brokenOtherCount = 0;
+  let privateCount = 0;
+
+  for (const { url, kind } of resources) {
+    const info = lookup(url);
+    if (!info || info.blockedByRobots) continue;
+    if (info.blockedAddress) {
+      anyKnown++;
+      privateCount++;
+      if (privateAddress.length < SAMPLE) privateAddress.push({ url, kind, status: null, error: info.failure ?? 'refused address' });
+      continue;
+    }
+    if (info.status === null && info.failure === undefined) continue;
+    anyKnown++;
+    const image = kind === 'image';
+    if (image) imagesKnown++;
+    else othersKnown++;
+    if (!isBroken(info)) continue;
+    const finding: Finding = { url, kind, status: info.status };
+    if (info.failure !== undefined) finding.error = info.failure;
+    if (image) {
+      brokenImageCount++;
+      if (brokenImages.length < SAMPLE) brokenImages.push(finding);
+    } else {
+      brokenOtherCount++;
+      if (brokenOthers.length < SAMPLE) brokenOthers.push(finding);
+    }
+  }
+
+  return {
+    CONTENT_IMAGE_BROKEN: imagesKnown === 0 ? null : brokenImageCount > 0 ? fail({ count: brokenImageCount, images: brokenImages }) : pass(),
+    TECH_RESOURCE_BROKEN: othersKnown === 0 ? null : brokenOtherCount > 0 ? fail({ count: brokenOtherCount, resources: brokenOthers }) : pass(),
+    TECH_RESOURCE_PRIVATE_ADDRESS: anyKnown === 0 ? null : privateCount > 0 ? fail({ count: privateCount, resources: privateAddress }) : pass(),
+  };
+}
+
+function isBroken(info: LinkTargetInfo): boolean {
+  if (info.status === null) return info.failure !== undefined;
+  return info.status >= 400 && info.status !== 429;
+}

@@ -1,0 +1,192 @@
+/**
+ * Subresource and link checks of a crawl, seen from the fixture servers: each URL is asked once however many pages
+ * reference it, HEAD first and GET only when HEAD is refused, a bounded number at a time, never on a refused
+ * address; failures are reported on every page that references them, with their cause.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SafeHttpClient } from '../../src/platform/safe-http/index.js';
+import { auditSite, createFixtureClient, reportedUrls, type AuditRun } from '../fixtures/sites/audit-harness.js';
+import { closedPort, startFixtureSite, type FixtureRoutes, type RunningSite } from '../fixtures/sites/fixture-server.js';
+import { page } from '../fixtures/sites/page-builder.js';
+import { CACHED, image, sitemapXml, textFile } from '../fixtures/sites/shared-assets.js';
+
+const PAGES = 50;
+/** Each resource answers after this long, so that checks overlap and their concurrency shows. */
+const RESOURCE_DELAY_MS = 40;
+
+let site: RunningSite;
+let guarded: RunningSite | null = null;
+let client: SafeHttpClient;
+let run: AuditRun;
+let closed: string;
+
+beforeAll(async () => {
+  closed = `http://127.0.0.1:${await closedPort()}`;
+  // A server on ::1 (loopback, outside the client's allow-list): it must never see a request.
+  guarded = await startFixtureSite({ host: '[::1]', listenAddress: '::1' }).catch(() => null);
+  guarded?.serve({ '/secret.png': image() });
+  const guardedUrl = guarded ? `http://[::1]:${guarded.port}/secret.png` : 'http://[::1]:9/secret.png';
+
+  site = await startFixtureSite({ host: 'resources.test' });
+  const origin = site.origin;
+  const routes: FixtureRoutes = {
+    '/robots.txt': textFile(`User-agent: *\nDisallow: /private/\n\nSitemap: ${origin}/sitemap.xml\n`),
+    '/sitemap.xml': sitemapXml([`${origin}/`, `${origin}/p/1`, `${origin}/private/listed`, `${origin}/private/also-listed`]),
+    '/favicon.ico': image(),
+    '/css/shared.css': { headers: { 'content-type': 'text/css', ...CACHED }, body: 'p { color: green }', delayMs: RESOURCE_DELAY_MS },
+    '/img/shared.png': { ...image(), delayMs: RESOURCE_DELAY_MS },
+    '/img/head-refused.png': { ...image(), delayMs: RESOURCE_DELAY_MS, head: { status: 405, headers: { allow: 'GET' }, body: '' } },
+    '/private/hidden.png': image(),
+  };
+  const links = Array.from({ length: PAGES }, (_, i) => `<a href="/p/${i + 1}">Garden page number ${i + 1}</a>`).join(' ');
+  for (let i = 0; i <= PAGES; i++) {
+    const path = i === 0 ? '/' : `/p/${i}`;
+    routes[path] = {
+      body: page(origin, path, {
+        headExtra: `<link rel="stylesheet" href="/css/shared.css"><script src="${closed}/widget.js" defer></script>`,
+        // Every page: the shared image, the HEAD-refusing one, one of its own, one that is gone, one on ::1, one robots.txt disallows.
+        image:
+          `<img src="/img/shared.png" alt="Shared" width="8" height="8"><img src="/img/head-refused.png" alt="Refuses HEAD" width="8" height="8">` +
+          `<img src="/img/own-${i}.png" alt="Own" width="8" height="8"><img src="/img/gone.png" alt="Gone" width="8" height="8">` +
+          `<img src="${guardedUrl}" alt="Private" width="8" height="8"><img src="/private/hidden.png" alt="Hidden" width="8" height="8">`,
+        bodyExtra: i === 0 ? `<p>${links} <a href="${closed}/">A preview server that is down</a></p>` : '',
+      }),
+    };
+    routes[`/img/own-${i}.png`] = { ...image(), delayMs: RESOURCE_DELAY_MS };
+  }
+  site.serve(routes);
+  client = createFixtureClient([site.host]);
+  run = await auditSite(client, site.url('/'), { assetBudget: 200 });
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  await site?.close();
+  await guarded?.close();
+});
+
+const requestsFor = (path: string) => site.requests.filter((r) => r.path === path).map((r) => r.method);
+const everyPage = () => ['/', ...Array.from({ length: PAGES }, (_, i) => `/p/${i + 1}`)].map((p) => site.url(p)).sort();
+
+describe('subresource checks', () => {
+  it('asks each resource once, however many pages reference it', () => {
+    expect(run.outcome.pagesCrawled).toBe(PAGES + 1);
+    expect(requestsFor('/img/shared.png')).toEqual(['HEAD']);
+    expect(requestsFor('/css/shared.css')).toEqual(['HEAD']);
+    expect(requestsFor('/img/gone.png')).toEqual(['HEAD']);
+    expect(requestsFor('/img/own-7.png')).toEqual(['HEAD']);
+  });
+
+  it('asks again with GET when HEAD is refused (405), and does not report the resource', () => {
+    expect(requestsFor('/img/head-refused.png')).toEqual(['HEAD', 'GET']);
+    const broken = run.occurrences.filter((o) => o.code === 'CONTENT_IMAGE_BROKEN').map((o) => JSON.stringify(o.evidence));
+    expect(broken.length).toBe(PAGES + 1);
+    for (const evidence of broken) expect(evidence).not.toContain('head-refused');
+  });
+
+  it('reports the broken image and the script on a closed port on every page, with the status or the cause', () => {
+    expect(reportedUrls(run, 'CONTENT_IMAGE_BROKEN')).toEqual(everyPage());
+    expect(reportedUrls(run, 'TECH_RESOURCE_BROKEN')).toEqual(everyPage());
+    const image = run.occurrences.find((o) => o.code === 'CONTENT_IMAGE_BROKEN')!.evidence;
+    expect(image).toEqual({ count: 1, images: [{ url: site.url('/img/gone.png'), kind: 'image', status: 404 }] });
+    const script = run.occurrences.find((o) => o.code === 'TECH_RESOURCE_BROKEN')!.evidence;
+    expect(script).toEqual({ count: 1, resources: [{ url: `${closed}/widget.js`, kind: 'script', status: null, error: 'The server refused the connection' }] });
+    const issue = run.outcome.issues.find((i) => i.code === 'CONTENT_IMAGE_BROKEN')!;
+    expect(issue).toMatchObject({ severity: 'WARNING', category: 'CONTENT', affectedPages: PAGES + 1 });
+  });
+
+  it('never fetches a resource on a refused address, and reports it as such', () => {
+    if (guarded) expect(guarded.requests).toEqual([]);
+    expect(reportedUrls(run, 'TECH_RESOURCE_PRIVATE_ADDRESS')).toEqual(everyPage());
+  });
+
+  it('stays within the budget of distinct resources', async () => {
+    const before = site.requests.length;
+    const small = await auditSite(client, site.url('/'), { assetBudget: 10 });
+    const checked = new Set(site.requests.slice(before).filter((r) => /^\/(img|css)\//.test(r.path)).map((r) => r.path));
+    expect(checked.size).toBeLessThanOrEqual(10);
+    expect(small.outcome.pagesCrawled).toBe(PAGES + 1);
+  });
+
+  it("obeys robots.txt for the site's own resources", () => {
+    expect(requestsFor('/private/hidden.png')).toEqual([]);
+  });
+
+  it('checks a bounded number of resources at a time (the crawl concurrency, 4)', () => {
+    // 54 distinct resource URLs each answering after 40 ms: with no bound they would pile up together.
+    const resources = site.requests.filter((r) => /^\/(img|css)\//.test(r.path));
+    expect(resources.length).toBeGreaterThanOrEqual(54);
+    let most = 0;
+    for (const r of resources) {
+      const overlapping = resources.filter((o) => o.at <= r.at && (o.endedAt ?? Infinity) > r.at).length;
+      most = Math.max(most, overlapping);
+    }
+    expect(most).toBeGreaterThanOrEqual(2);
+    expect(most).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('slow resources', () => {
+  it('hold the audit at most resourceTailMs after the last page; the unfinished ones are not reported', async () => {
+    const slow = await startFixtureSite({ host: 'slow-resources.test' });
+    const routes: FixtureRoutes = { '/robots.txt': textFile('User-agent: *\nAllow: /\n') };
+    const scripts = Array.from({ length: 40 }, (_, k) => `<script src="/js/${k}.js" defer></script>`).join('');
+    routes['/'] = { body: page(slow.origin, '/', { headExtra: scripts, icon: '' }) };
+    for (let k = 0; k < 40; k++) routes[`/js/${k}.js`] = { headers: { 'content-type': 'application/javascript' }, body: 'void 0;', delayMs: 2_000 };
+    slow.serve(routes);
+    const slowClient = createFixtureClient([slow.host]);
+    try {
+      const started = Date.now();
+      const result = await auditSite(slowClient, slow.url('/'), { resourceTailMs: 500 });
+      const elapsed = Date.now() - started;
+      // 40 scripts, 4 at a time, 2 s each would take 20 s; the tail is cut at 0.5 s.
+      expect(elapsed).toBeLessThan(5_000);
+      expect(reportedUrls(result, 'TECH_RESOURCE_BROKEN')).toEqual([]);
+      const asked = slow.requests.filter((r) => r.path.startsWith('/js/')).length;
+      expect(asked).toBeLessThanOrEqual(8);
+    } finally {
+      await slowClient.close();
+      await slow.close();
+    }
+  });
+});
+
+describe('an origin out of reach', () => {
+  it('is not asked again after two timeouts: its other resources share the failure', async () => {
+    const hang = await startFixtureSite({ host: 'hang.test', fallback: { delayMs: 10_000, body: 'too late' } });
+    const home = await startFixtureSite({ host: 'home.test' });
+    const images = Array.from({ length: 10 }, (_, k) => `<img src="${hang.origin}/img/${k}.png" alt="" width="8" height="8">`).join('');
+    home.serve({ '/robots.txt': textFile('User-agent: *\nAllow: /\n'), '/favicon.ico': image(), '/img/logo.png': image(), '/': { body: page(home.origin, '/', { image: images }) } });
+    const pinned = createFixtureClient([hang.host, home.host]);
+    try {
+      const result = await auditSite(pinned, home.url('/'));
+      // The first checks (4 at a time) time out after the client's 2.5 s header timeout; the first of them to end lets
+      // one more start before the second timeout is known. The other five are not sent.
+      expect(hang.requests.length).toBeLessThanOrEqual(5);
+      const evidence = result.occurrences.find((o) => o.code === 'CONTENT_IMAGE_BROKEN')?.evidence as { count: number; images: { error?: string }[] };
+      expect(evidence.count).toBe(10);
+      for (const entry of evidence.images) expect(entry.error).toMatch(/response headers|did not complete|timed out/);
+    } finally {
+      await pinned.close();
+      await hang.close();
+      await home.close();
+    }
+  });
+});
+
+describe('links and sitemaps', () => {
+  it('counts a link to a closed loopback port as a broken external link, with its cause', () => {
+    expect(reportedUrls(run, 'LINKS_EXTERNAL_BROKEN')).toEqual([site.url('/')]);
+    expect(run.occurrences.find((o) => o.code === 'LINKS_EXTERNAL_BROKEN')!.evidence).toEqual({
+      count: 1,
+      links: [{ url: `${closed}/`, status: null, error: 'The server refused the connection' }],
+    });
+  });
+
+  it('reports sitemap URLs disallowed by robots.txt as blocked, never as orphans, and never fetches them', () => {
+    expect(reportedUrls(run, 'TECH_SITEMAP_BLOCKED_BY_ROBOTS')).toEqual([site.url('/private/also-listed'), site.url('/private/listed')]);
+    expect(reportedUrls(run, 'LINKS_ORPHAN')).toEqual([]);
+    expect(run.outcome.aggregates.find((a) => a.code === 'LINKS_ORPHAN')).toMatchObject({ affectedPages: 0 });
+    expect(site.requests.filter((r) => r.path.startsWith('/private/listed') || r.path.startsWith('/private/also'))).toEqual([]);
+  });
+});
