@@ -79,6 +79,8 @@ interface Cell {
   /** A list or own-resource read: only leaks count, the status is not a 404. */
   leakOnly?: boolean;
   run(): Promise<HttpAnswer>;
+  /** The same call with A's own id instead of B's: an answer that does not depend on the id reveals nothing. */
+  control?(): Promise<HttpAnswer>;
 }
 
 const SITE_ROUTES = (site: RunningSite, title: string) => ({
@@ -403,11 +405,18 @@ function graphqlCells(api: ApiClient, a: Tenant, b: Tenant, failures: string[]):
       continue;
     }
     const built = slot.build(a, b);
+    const control = slot.build(a, a);
     for (const [surface, headers] of [
       ['GraphQL(session)', { cookie: a.account.cookie }],
       ['GraphQL(key)', { authorization: `Bearer ${a.key}` }],
     ] as const) {
-      cells.push({ surface, name: slot.name, sent: built.sent, run: () => api.gql(built.query, built.variables, headers) });
+      cells.push({
+        surface,
+        name: slot.name,
+        sent: built.sent,
+        run: () => api.gql(built.query, built.variables, headers),
+        control: () => api.gql(control.query, control.variables, headers),
+      });
     }
   }
   // Reads without required arguments (projects, apiKeys, members, viewer): A's own lists, nothing of B's.
@@ -490,7 +499,7 @@ export const drill: Drill = {
       if (quick) cells = cells.filter((c) => c.surface !== 'GraphQL(key)');
       log(`${rest.routes} tenant routes (${rest.toolRoutes} public tool routes have no ids), ${graph.slots} GraphQL ID slots → ${cells.length} cells`);
 
-      const perSurface: Record<string, { cells: number; notFound: number; leaks: number }> = {};
+      const perSurface: Record<string, { cells: number; notFound: number; leaks: number; forbiddenAnyId?: number }> = {};
       for (const cell of cells) {
         const res = await cell.run();
         if (process.env.DRILL_VERBOSE) log(`${cell.surface} ${cell.name} → ${res.status} ${res.text.slice(0, 160)}`);
@@ -502,12 +511,28 @@ export const drill: Drill = {
         expect(leaked.length === 0, `${cell.surface} ${cell.name}: B's data in the answer (${leaked.join(', ')}): ${res.text.slice(0, 300)}`);
         if (cell.leakOnly) {
           // (apiKeys and members are for owners and admins; A is the owner: every list answers.)
-          expect(res.status === 200 && !res.json?.errors, `${cell.surface} ${cell.name}: A's own list answered ${res.status} ${res.text.slice(0, 200)}`);
+          // An API key may not list keys or members (FORBIDDEN whatever the organization holds).
+          const codes = ((res.json?.errors ?? []) as { extensions?: { code?: string } }[]).map((e) => e.extensions?.code);
+          expect(res.status === 200 && codes.every((c) => c === 'FORBIDDEN'), `${cell.surface} ${cell.name}: A's own list answered ${res.status} ${res.text.slice(0, 200)}`);
           continue;
         }
         const ok = isNotFound(cell, res);
-        if (ok) s.notFound++;
-        expect(ok, `${cell.surface} ${cell.name}: expected NOT_FOUND, got ${res.status} ${res.text.slice(0, 300)}`);
+        if (ok) {
+          s.notFound++;
+          continue;
+        }
+        // FORBIDDEN for the credential itself (an API key may not manage keys): fine only when A's own id gets
+        // the very same answer, so that it says nothing about B's id.
+        const forbidden = cell.surface.startsWith('GraphQL') && (res.json?.errors ?? []).every((e: { extensions?: { code?: string } }) => e.extensions?.code === 'FORBIDDEN');
+        if (forbidden && cell.control) {
+          const control = await cell.control();
+          const same = JSON.stringify(control.json?.errors?.map((e: { message: string }) => e.message)) === JSON.stringify(res.json?.errors?.map((e: { message: string }) => e.message));
+          if (same) {
+            s.forbiddenAnyId = (s.forbiddenAnyId ?? 0) + 1;
+            continue;
+          }
+        }
+        expect(false, `${cell.surface} ${cell.name}: expected NOT_FOUND, got ${res.status} ${res.text.slice(0, 300)}`);
       }
       const after = await snapshot(api, b);
       expect(after === before, `B's data changed after A's attempts:\nbefore ${before}\nafter  ${after}`);
