@@ -184,7 +184,7 @@ function restCells(api: ApiClient, a: Tenant, b: Tenant, failures: string[]): { 
   const cells: Cell[] = [];
   for (const route of routes) {
     const surface = route.surface as 'A' | 'B';
-    const headers = surface === 'A' ? { authorization: `Bearer ${a.key}` } : { cookie: a.account.cookie };
+    const headers: Record<string, string> = surface === 'A' ? { authorization: `Bearer ${a.key}` } : { cookie: a.account.cookie };
     const segments = route.url.split('/');
     const params = segments.flatMap((s, i) => (s.startsWith(':') ? [{ name: s.slice(1), kind: idKindOf(segments[i - 1] ?? '') ?? idKindOf(s.slice(1)) }] : []));
     const unknown = params.filter((p) => !p.kind);
