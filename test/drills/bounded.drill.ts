@@ -203,7 +203,7 @@ export const drill: Drill = {
 
       // Round 1: the tools. Quick form: every cell at once; full form: one attack at a time, its four tools together.
       const toolRows: { attack: string; tool: string; ms: number; status: number; error: string }[] = [];
-      const apiPeaks: Record<string, number | null> = {};
+      const apiPeaks: Record<string, { before: number; peak: number | null }> = {};
       const runTools = async (group: Attack[], label: string) => {
         const base = rssMiB(apiPid) ?? 0;
         resetPeakRss(apiPid);
@@ -217,7 +217,7 @@ export const drill: Drill = {
           ),
         );
         const peak = peakRssMiB(apiPid);
-        apiPeaks[label] = peak;
+        apiPeaks[label] = { before: base, peak };
         expect(peak === null || peak - base <= API_MEMORY_BUDGET_MIB, `tools × ${label}: API peak RSS ${peak} MiB, ${peak! - base} MiB over its ${base} MiB before (budget ${API_MEMORY_BUDGET_MIB})`);
       };
       if (quick) await runTools(attacks, 'all at once');
@@ -243,12 +243,22 @@ export const drill: Drill = {
           const project = must(await api.request('/api/projects', { method: 'POST', headers: auth, body: { url: `http://${HOST}:${attack.port}${attack.path === '/sitemap.xml.gz' ? '/' : attack.path}`, name: attack.name } }), 200, 'project').project;
           const started = must(await api.request(`/api/projects/${project.id}/audit`, { method: 'POST', headers: auth }), 200, 'audit');
           const { audit, ms } = await waitForAudit(api, user.cookie, project.id, started.auditId, AUDIT_BUDGET_MS + 30_000);
-          return { attack: attack.name, ms: Math.round(ms), status: audit?.status as string | undefined, error: audit?.error as string | null, pages: audit?.pagesCrawled as number | undefined };
+          // What the audit shows for the hostile start page.
+          const pages = await api.gql('query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { pages(first: 3) { nodes { url statusCode error } } } }', { p: project.id, a: started.auditId }, auth);
+          const startPage = pages.json?.data?.audit?.pages?.nodes?.[0] as { statusCode: number | null; error: string | null } | undefined;
+          return {
+            attack: attack.name,
+            ms: Math.round(ms),
+            status: audit?.status as string | undefined,
+            error: audit?.error as string | null,
+            pages: audit?.pagesCrawled as number | undefined,
+            startPage: startPage ? `${startPage.statusCode ?? 'no status'}: ${startPage.error ?? '(no error)'}` : '(no page)',
+          };
         }),
       );
       const workerPeaks = workerPids().map((pid) => ({ pid, base: workerBase[pid] ?? null, peak: peakRssMiB(pid) }));
       for (const row of auditRows) {
-        log(`audit × ${row.attack}: ${row.status} in ${row.ms} ms, ${row.pages} pages — ${row.error ?? '(no error)'}`);
+        log(`audit × ${row.attack}: ${row.status} in ${row.ms} ms, ${row.pages} pages — ${row.error ?? '(no error)'}; start page ${row.startPage}`);
         expect(row.ms <= AUDIT_BUDGET_MS && !!row.status && ['COMPLETED', 'FAILED', 'CANCELLED'].includes(row.status), `audit × ${row.attack}: ${row.status} after ${row.ms} ms (budget ${AUDIT_BUDGET_MS})`);
       }
       for (const w of workerPeaks) {
