@@ -141,6 +141,7 @@ export const drill: Drill = {
       await new Promise((r) => setTimeout(r, 500)); // let the last lines reach the pipes
 
       const lines = platform.logs().split('\n').filter((l) => l.trim() !== '');
+      log(`${requests} requests, ${secrets.size} secrets planted; searching ${lines.length} log lines`);
       const found: { what: string; line: string }[] = [];
       for (const line of lines) {
         for (const [value, what] of secrets) {

@@ -13,7 +13,7 @@ import { createServer } from 'node:net';
 import { startFixtureSite, type FixtureSiteOptions, type RunningSite } from '../fixtures/sites/index.js';
 import { expectations, type Drill } from './drill.js';
 import { startPlatform, type Platform } from './platform.js';
-import { apiClient, must, signUp, sleep, startCanary, type ApiClient, type Canary } from './drill-http.js';
+import { apiClient, must, signUp, sleep, startCanary, type Canary } from './drill-http.js';
 
 type VectorKind = 'literal' | 'dns' | 'redirect';
 interface Vector {
