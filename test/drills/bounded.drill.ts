@@ -6,6 +6,7 @@
  * and under a memory budget (peak RSS of the API process and of the audit worker, VmHWM, reset before each
  * round through /proc/<pid>/clear_refs). Figures: time to refusal, peak RSS, the error shown.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
@@ -13,7 +14,7 @@ import { createGzip } from 'node:zlib';
 import { SAFE_HTTP_DEFAULTS } from '../../src/platform/safe-http/index.js';
 import { expectations, type Drill } from './drill.js';
 import { startPlatform } from './platform.js';
-import { apiClient, childPids, must, peakRssMiB, resetPeakRss, rssMiB, signUp, sleep, waitForAudit } from './drill-http.js';
+import { apiClient, childPids, keepLogs, must, peakRssMiB, resetPeakRss, rssMiB, sessionSecrets, signUp, sleep, waitForAudit } from './drill-http.js';
 
 const HOST = 'bounded.drill.test';
 const MiB = 1024 * 1024;
@@ -195,6 +196,7 @@ export const drill: Drill = {
       },
     });
     const figures: Record<string, unknown> = {};
+    const credentials: { what: string; value: string }[] = [];
     try {
       const api = apiClient(platform.apis[0].baseUrl);
       const apiPid = platform.apis[0].pid;
@@ -232,7 +234,8 @@ export const drill: Drill = {
       expect(platform.apis[0].alive(), 'the API process died');
 
       // Round 2: one audit per hostile site, all at once.
-      const user = await signUp(api, `bounded-${Date.now()}@drill.test`, 'drill-password-1234');
+      const user = await signUp(api, `bounded-${Date.now()}@drill.test`, `pw-${randomBytes(9).toString('hex')}`);
+      credentials.push({ what: 'password', value: user.password }, ...sessionSecrets(user.cookie, 'session'));
       const auth = { cookie: user.cookie };
       const workerBase = Object.fromEntries(workerPids().map((pid) => [pid, rssMiB(pid) ?? 0]));
       for (const pid of workerPids()) resetPeakRss(pid);
@@ -275,6 +278,7 @@ export const drill: Drill = {
         budgets: { toolMs: TOOL_DEADLINE_MS, slackMs: SLACK_MS, auditMs: AUDIT_BUDGET_MS, apiMiB: API_MEMORY_BUDGET_MIB, workerMiB: WORKER_MEMORY_BUDGET_MIB },
       });
     } finally {
+      keepLogs('bounded', platform.logs(), credentials);
       await platform.stop();
       for (const a of attacks) await a.close();
     }

@@ -4,7 +4,7 @@
  * makes them (better-auth sign-up, a key from GraphQL), audits run to their end, canary listeners that count
  * accepted connections, and the peak memory of a process from /proc.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 
 export interface HttpAnswer {
@@ -218,3 +218,42 @@ export function childPids(pid: number): number[] {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface KeptLogs {
+  drill: string;
+  /** Credentials the drill used on its platform: none may appear in its logs. */
+  secrets: { what: string; value: string }[];
+  logs: string;
+}
+
+/**
+ * With DRILL_LOG_DIR set, a drill leaves its platform's output and the credentials it used there, so that the
+ * secrets drill, run after it, searches those lines too (`DRILL_LOG_DIR=/tmp/drill-logs npm run drill -- tenant
+ * ssrf bounded secrets`). The credentials are throwaway ones of a database the drill dropped.
+ */
+export function keepLogs(drill: string, logs: string, secrets: { what: string; value: string }[]): void {
+  const dir = process.env.DRILL_LOG_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}/${drill}.json`, JSON.stringify({ drill, secrets, logs } satisfies KeptLogs));
+}
+
+/** What earlier drills left in DRILL_LOG_DIR (nothing when it is unset). */
+export function keptLogs(except: string): KeptLogs[] {
+  const dir = process.env.DRILL_LOG_DIR;
+  if (!dir || !existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && f !== `${except}.json`)
+    .map((f) => JSON.parse(readFileSync(`${dir}/${f}`, 'utf8')) as KeptLogs);
+}
+
+/** A session cookie in the forms a log could hold it: as sent, URL-decoded, and its token before the signature. */
+export function sessionSecrets(cookie: string, what: string): { what: string; value: string }[] {
+  const value = cookie.slice(cookie.indexOf('=') + 1);
+  const decoded = decodeURIComponent(value);
+  return [
+    { what: `${what} cookie value`, value },
+    { what: `${what} cookie value (decoded)`, value: decoded },
+    { what: `${what} token`, value: decoded.split('.')[0] },
+  ];
+}

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { startFixtureSite } from '../fixtures/sites/index.js';
 import { expectations, type Drill } from './drill.js';
 import { startPlatform } from './platform.js';
-import { apiClient, createApiKey, must, signIn, signUp, waitForAudit, type Account } from './drill-http.js';
+import { apiClient, createApiKey, keptLogs, must, sessionSecrets, signIn, signUp, waitForAudit, type Account } from './drill-http.js';
 
 const SITE = 'secrets.drill.test';
 
@@ -59,10 +59,10 @@ export const drill: Drill = {
         const account = await signUp(api(u), email, password);
         requests += 3;
         accounts.push(account);
-        plantSession(plant, account.cookie, 'sign-up session');
+        for (const c of sessionSecrets(account.cookie, 'sign-up session')) plant(c.what, c.value);
         // A second session by signing in, wrong passwords, an unknown user.
         const again = await signIn(api(u + 1), email, password);
-        if (again.cookie) plantSession(plant, again.cookie, 'sign-in session');
+        if (again.cookie) for (const c of sessionSecrets(again.cookie, 'sign-in session')) plant(c.what, c.value);
         for (let w = 0; w < 3; w++) {
           const wrong = plant('wrong password', `${password.slice(0, -2)}x${w}`);
           const failed = await signIn(api(u + w), email, wrong);
@@ -120,9 +120,12 @@ export const drill: Drill = {
           await api(u).request('/api/auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: `email=${account.email}&password=${pw}` });
           await api(u).request('/api/projects', { method: 'POST', headers: { cookie: account.cookie }, body: `{"url": "https://x.example/", "password": "${pw}"` });
           await api(u).gql('{ viewer { nope } }', {}, { authorization: `Bearer ${key}` });
+          // A server-side failure on an authenticated request (a NUL byte in a job id has reached PostgreSQL before).
+          await api(u).request(`/api/v1/jobs/${encodeURIComponent('\u0000')}`, { headers: { authorization: `Bearer ${key}` } });
+          await api(u).request(`/api/jobs/${encodeURIComponent('\u0000')}`, { headers: { cookie: account.cookie } });
           await api(u).gql('query($k: String!) { viewer { role } }', { k: key }, { authorization: `Bearer ${forged}` });
           await api(u).gql('{ projects { id } }', {}, { cookie: `better-auth.session-token=${forgedCookie}` });
-          requests += 6;
+          requests += 8;
         }
       }
 
@@ -148,6 +151,19 @@ export const drill: Drill = {
           if (line.includes(value) || line.includes(encodeURIComponent(value))) found.push({ what, line: line.slice(0, 300) });
         }
       }
+      // Run after other drills with DRILL_LOG_DIR: their platforms' lines, searched for the credentials they used.
+      let otherLines = 0;
+      const otherDrills: string[] = [];
+      for (const kept of keptLogs('secrets')) {
+        otherDrills.push(kept.drill);
+        const theirs = kept.logs.split('\n').filter((l) => l.trim() !== '');
+        otherLines += theirs.length;
+        const planted = kept.secrets.filter((s) => s.value.length >= 8);
+        for (const line of theirs) {
+          for (const { what, value } of planted) if (line.includes(value) || line.includes(encodeURIComponent(value))) found.push({ what: `${kept.drill}: ${what}`, line: line.slice(0, 300) });
+        }
+        for (const { what, value } of planted) secrets.set(value, `${kept.drill}: ${what}`);
+      }
       const byKind: Record<string, number> = {};
       for (const what of secrets.values()) byKind[what] = (byKind[what] ?? 0) + 1;
       const foundByKind: Record<string, number> = {};
@@ -155,7 +171,7 @@ export const drill: Drill = {
       for (const f of found.slice(0, 20)) expect(false, `${f.what} in a log line: ${f.line}`);
       expect(found.length === 0, `${found.length} secret occurrence(s) in the logs`);
       const debugLines = lines.filter((l) => l.includes('"level":20')).length;
-      Object.assign(figures, { requests, linesSearched: lines.length, debugLines, secretsPlanted: secrets.size, plantedByKind: byKind, found: found.length, foundByKind });
+      Object.assign(figures, { requests, linesSearched: lines.length + otherLines, ownLines: lines.length, otherDrills, otherLines, debugLines, secretsPlanted: secrets.size, plantedByKind: byKind, found: found.length, foundByKind });
     } finally {
       await platform.stop();
       await site.close();
@@ -163,12 +179,3 @@ export const drill: Drill = {
     return result(figures);
   },
 };
-
-/** A session cookie in all its written forms: as sent, URL-decoded, and the token before the signature. */
-function plantSession(plant: (what: string, value: string) => string, cookie: string, what: string): void {
-  const value = cookie.slice(cookie.indexOf('=') + 1);
-  plant(`${what} cookie value`, value);
-  const decoded = decodeURIComponent(value);
-  plant(`${what} cookie value (decoded)`, decoded);
-  plant(`${what} token`, decoded.split('.')[0]);
-}

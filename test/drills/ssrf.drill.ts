@@ -9,11 +9,12 @@
  * for a refused project URL; in-site refusals reported with the URL and a reason.
  * Names are pinned with SAFE_HTTP_RESOLVE so that no DNS query leaves the machine.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { startFixtureSite, type FixtureSiteOptions, type RunningSite } from '../fixtures/sites/index.js';
 import { expectations, type Drill } from './drill.js';
 import { startPlatform, type Platform } from './platform.js';
-import { apiClient, must, signUp, sleep, startCanary, type Canary } from './drill-http.js';
+import { apiClient, keepLogs, must, sessionSecrets, signUp, sleep, startCanary, type Canary } from './drill-http.js';
 
 type VectorKind = 'literal' | 'dns' | 'redirect';
 interface Vector {
@@ -222,9 +223,11 @@ export const drill: Drill = {
     });
     const rows: Row[] = [];
     const figures: Record<string, unknown> = {};
+    const credentials: { what: string; value: string }[] = [];
     try {
       const api = apiClient(platform.apis[0].baseUrl);
-      const user = await signUp(api, `ssrf-${Date.now()}@drill.test`, 'drill-password-1234');
+      const user = await signUp(api, `ssrf-${Date.now()}@drill.test`, `pw-${randomBytes(9).toString('hex')}`);
+      credentials.push({ what: 'password', value: user.password }, ...sessionSecrets(user.cookie, 'session'));
       const auth = { cookie: user.cookie };
       const before = connections(canaries);
 
@@ -360,6 +363,7 @@ export const drill: Drill = {
       });
       if (process.env.DRILL_VERBOSE) for (const row of rows) log(`${row.ok ? 'ok ' : 'BAD'} ${row.entry} × ${row.vector}: ${row.outcome}`);
     } finally {
+      keepLogs('ssrf', platform.logs(), credentials);
       await platform.stop();
       await site.close();
       for (const h of hops) await h.close();

@@ -33,7 +33,7 @@ import { toolRoutes } from '../../facades/api/tool-routes.js';
 import { startFixtureSite, type RunningSite } from '../fixtures/sites/index.js';
 import { expectations, type Drill } from './drill.js';
 import { startPlatform } from './platform.js';
-import { apiClient, createApiKey, must, signUp, waitForAudit, type Account, type ApiClient, type HttpAnswer } from './drill-http.js';
+import { apiClient, createApiKey, keepLogs, must, sessionSecrets, signUp, waitForAudit, type Account, type ApiClient, type HttpAnswer } from './drill-http.js';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../../schema/schema.graphql', import.meta.url));
 
@@ -50,6 +50,8 @@ interface Tenant {
   ids: TenantIds;
   /** Strings that belong to this tenant only: any of them in A's answers is a leak. */
   markers: string[];
+  /** Its credentials, for the secrets drill's search of the logs. */
+  credentials: { what: string; value: string }[];
 }
 
 /** `projects` → project, `jobs` → job, `apiKeys` → apiKey, `auditId` → audit. */
@@ -135,7 +137,13 @@ async function setUpTenant(api: ApiClient, label: 'A' | 'B', site: RunningSite, 
     key2.key,
     account.sessionToken,
   ];
-  return { label, account, key: key.key, site, ids, markers };
+  const credentials = [
+    { what: 'password', value: account.password },
+    { what: 'API key', value: key.key },
+    { what: 'API key', value: key2.key },
+    ...sessionSecrets(account.cookie, 'session'),
+  ];
+  return { label, account, key: key.key, site, ids, markers, credentials };
 }
 
 // ---------------------------------------------------------------- REST cells
@@ -483,11 +491,13 @@ export const drill: Drill = {
       },
     });
     const figures: Record<string, unknown> = {};
+    const credentials: { what: string; value: string }[] = [];
     try {
       const api = apiClient(platform.apis[0].baseUrl);
       siteA.serve(SITE_ROUTES(siteA, 'alpha site'));
       siteB.serve(SITE_ROUTES(siteB, 'bravo site'));
       const [a, b] = await Promise.all([setUpTenant(api, 'A', siteA, log), setUpTenant(api, 'B', siteB, log)]);
+      credentials.push(...a.credentials, ...b.credentials);
       const before = await snapshot(api, b);
 
       const failures: string[] = [];
@@ -553,6 +563,7 @@ export const drill: Drill = {
         seconds: Math.round((Date.now() - started) / 1000),
       });
     } finally {
+      keepLogs('tenant', platform.logs(), credentials);
       await platform.stop();
       await siteA.close();
       await siteB.close();
