@@ -1,5 +1,6 @@
 import type { MikroORM } from '../platform/db/orm.js';
 import { nativeQuery } from '../platform/db/native-query.js';
+import { jsonParam } from '../platform/db/sql-params.js';
 import { isSafeHttpError, type SafeHttpClient } from '../platform/safe-http/index.js';
 import { CheckAggregator, runPageChecks } from '../seo/checks/index.js';
 import { extractPageFacts, firstHeader } from '../seo/page/index.js';
@@ -22,7 +23,7 @@ export class CompetitorProfileRunner {
     const profile = await this.analyze(row.domain);
     await nativeQuery(em, 'UPDATE competitor SET profile = $2, profile_error = $3, profile_checked_at = now() WHERE id = $1', [
       competitorId,
-      JSON.stringify(profile),
+      jsonParam(profile), // a homepage title can carry U+0000, which jsonb refuses
       profile.error,
     ]);
     return 'done';

@@ -1,5 +1,5 @@
 import { DomainError } from '../platform/errors.js';
-import { REFUSED_TARGET_REASON, SafeHttpError, isSafeHttpError, type SafeHttpClient, type SafeHttpResponse } from '../platform/safe-http/index.js';
+import { REFUSED_TARGET_REASON, isSafeHttpError, type SafeHttpClient, type SafeHttpResponse } from '../platform/safe-http/index.js';
 import { metaTagsReport, type MetaTagsReport } from '../seo/checks/index.js';
 import { analyzeHeaders, type HeadersReport } from '../seo/headers/index.js';
 import { extractPageFacts, firstHeader, type PageFacts } from '../seo/page/index.js';
@@ -33,9 +33,8 @@ function requireHttpUrl(value: string, path = 'url'): URL {
     throw bad(path, `${path} must be an absolute http(s) URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw bad(path, `${path} must use http or https`);
-  // Refused here, before any tool derives another URL from it (the robots tool fetches `origin` + /robots.txt,
-  // which would silently drop the credentials the safe client refuses in the URLs the other tools fetch).
-  if (url.username || url.password) throw fetchFailure(new SafeHttpError('INVALID_URL', 'URLs with embedded credentials are not allowed'), value);
+  // The robots tool rebuilds the URL from its origin, which drops user:password@: refuse them here, for every tool alike.
+  if (url.username || url.password) throw bad(path, `${path} must not contain credentials (user:password@)`);
   return url;
 }
 

@@ -187,7 +187,7 @@ describe('SSRF: private and loopback targets are refused with zero requests reac
       }
     }
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
-    expect(answers[0]).toEqual({ error: 'The URL is not a valid URL.', code: 'BAD_USER_INPUT', details: [{ path: 'url', message: 'INVALID_URL' }] });
+    expect(answers[0]).toEqual({ error: 'url must not contain credentials (user:password@)', code: 'BAD_USER_INPUT', details: [{ path: 'url', message: 'url must not contain credentials (user:password@)' }] });
     expect(fixture.requests()).toBe(before);
   });
 
