@@ -20,7 +20,10 @@ export function normalizeProjectUrl(input: string): { url: string; domain: strin
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fail('url must use http or https');
   if (url.username || url.password) throw fail('url must not contain credentials');
-  if (!url.hostname || !url.hostname.includes('.') && url.hostname !== 'localhost') {
+  // A name needs a dot (or is localhost); an IPv6 literal ([2001:db8::1]) names a host too, and the address policy
+  // decides whether it may be audited.
+  const ipv6 = url.hostname.startsWith('[');
+  if (!url.hostname || (!url.hostname.includes('.') && url.hostname !== 'localhost' && !ipv6)) {
     throw fail('url must name a host, e.g. https://example.com');
   }
   url.hash = '';

@@ -367,6 +367,10 @@ describe('project and competitor targets are checked against the safe client add
     ['http://2852039166/', 'Refused: 169.254.169.254 is a link-local address'],
     ['http://metadata.google.internal/computeMetadata/v1/', 'Refused: metadata.google.internal is an internal-only name'],
     ['http://printer.local/', 'Refused: printer.local is an internal-only name'],
+    // IPv6 literals name a host: the address policy decides (the SSRF drill found them refused as "no host").
+    ['http://[::1]/', 'Refused: [::1] is a loopback address'],
+    ['http://[::ffff:127.0.0.2]/', 'Refused: [::ffff:7f00:2] is a loopback address'],
+    ['http://[fd00:ec2::254]/', 'Refused: [fd00:ec2::254] is a unique-local (private) IPv6 address'],
   ])('createProject refuses %s with 400 BAD_USER_INPUT on both surfaces and GraphQL', async (url, detail) => {
     const projects = async () => (await t.runtime.pool.query('SELECT count(*)::int AS n FROM project WHERE organization_id = $1', [user.organizationId])).rows[0].n;
     const before = await projects();

@@ -10,6 +10,8 @@ describe('normalizeProjectUrl', () => {
     ['https://example.com:8443/a', 'https://example.com:8443/a', 'example.com'],
     ['https://bücher.example/', 'https://xn--bcher-kva.example/', 'xn--bcher-kva.example'],
     ['  https://example.com.  ', 'https://example.com./', 'example.com'],
+    // An IPv6 literal names a host (whether it may be audited is the address policy's call).
+    ['http://[2001:4860::8888]:8080/x', 'http://[2001:4860::8888]:8080/x', '[2001:4860::8888]'],
   ])('%s → %s', (input, url, domain) => {
     expect(normalizeProjectUrl(input)).toEqual({ url, domain });
   });
