@@ -1,20 +1,27 @@
 import { Client, cacheExchange, fetchExchange } from '@urql/core';
 
 /**
- * fetch for urql: a refusal answered as `{ error, code }` (a 429 with Retry-After, a 401) becomes a
- * GraphQL error with that code, so every page shows it the same way as a domain error.
+ * fetch for urql: a refusal becomes GraphQL errors every page shows the same way as a domain error. /graphql answers
+ * its refusals (401, 415, 429) in GraphQL shape, and its 429 carries Retry-After as a header only: the wait is copied
+ * into each error's `extensions.retryAfterSeconds`. A refusal in the REST shape `{ error, code }` (from a proxy or an
+ * older server) is turned into one GraphQL error with that code.
  */
 async function apiFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const response = await fetch(input, init);
   if (response.ok || !(response.headers.get('content-type') ?? '').startsWith('application/json')) return response;
   const body = (await response.clone().json().catch(() => null)) as { error?: unknown; code?: unknown; errors?: unknown } | null;
-  if (!body || body.errors || typeof body.error !== 'string') return response;
+  if (!body) return response;
   const retry = Number(response.headers.get('retry-after'));
-  const extensions = { code: typeof body.code === 'string' ? body.code : `HTTP_${response.status}`, ...(retry > 0 ? { retryAfterSeconds: retry } : {}) };
-  return new Response(JSON.stringify({ data: null, errors: [{ message: body.error, extensions }] }), {
-    status: 200,
-    headers: { 'content-type': 'application/json' },
-  });
+  const wait = retry > 0 ? { retryAfterSeconds: retry } : {};
+  let errors: unknown[];
+  if (Array.isArray(body.errors)) {
+    errors = (body.errors as { extensions?: Record<string, unknown> }[]).map((e) => ({ ...e, extensions: { ...e.extensions, ...wait } }));
+  } else if (typeof body.error === 'string') {
+    errors = [{ message: body.error, extensions: { code: typeof body.code === 'string' ? body.code : `HTTP_${response.status}`, ...wait } }];
+  } else {
+    return response;
+  }
+  return new Response(JSON.stringify({ data: null, errors }), { status: 200, headers: { 'content-type': 'application/json' } });
 }
 
 /** One client per organization: switching organizations starts from an empty cache. */
