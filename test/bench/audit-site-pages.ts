@@ -3,6 +3,7 @@
  * links, a few images and headings. Everything is derived from (seed, page index), so every request for a
  * page returns the same bytes, whichever crawler asks and in whatever order.
  */
+import { prng } from '../support/prng.js';
 
 export interface SiteSpec {
   pages: number;
@@ -30,17 +31,6 @@ const WORDS = (
 ).split(' ');
 const SECTIONS = ['Guides', 'Reviews', 'Travel', 'Kitchen', 'Garden', 'Science', 'History'];
 
-/** mulberry32: small, fast and good enough to make pages differ. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pageRandom = (spec: SiteSpec, index: number, salt = 0) => prng((spec.seed * 2654435761) ^ (index * 40503) ^ (salt * 97));
 

@@ -186,7 +186,6 @@ export const drill: Drill = {
     const platform = await startPlatform({
       apis: 1,
       workerGroups: 1,
-      redisUrl: process.env.DRILL_REDIS_URL,
       env: {
         DEFAULT_PLAN: 'ENTERPRISE',
         SAFE_HTTP_ALLOW: HOST,

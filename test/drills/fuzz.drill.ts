@@ -25,19 +25,10 @@ import { toolRoutes } from '../../facades/api/tool-routes.js';
 import { reportRoutes } from '../../facades/api/report-routes.js';
 import { expectations, type Drill } from './drill.js';
 import { startPlatform } from './platform.js';
+import { prng } from '../support/prng.js';
 
 // ---------------------------------------------------------------- seeded randomness
 
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 type Rng = () => number;
 const int = (rng: Rng, n: number) => Math.floor(rng() * n);
 const pick = <T>(rng: Rng, list: readonly T[]): T => list[int(rng, list.length)];
@@ -675,13 +666,12 @@ export const drill: Drill = {
   async run({ quick, log }) {
     const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
     const total = Number(process.env.FUZZ_REQUESTS ?? (quick ? 1_000 : 12_000));
-    const rng = mulberry32(seed);
+    const rng = prng(seed);
     log(`seed ${seed} (FUZZ_SEED=${seed} replays this run), ${total} requests`);
     const site = await fixtureSite();
     const fx: Fixture = { port: site.port };
     const platform = await startPlatform({
       apis: 1,
-      redisUrl: process.env.DRILL_REDIS_URL,
       env: {
         LOG_LEVEL: 'warn',
         DEFAULT_PLAN: 'ENTERPRISE',

@@ -22,7 +22,7 @@ export interface PlatformOptions {
   workerGroups?: number;
   /** PostgreSQL server to create the drill's database on (default the machine's, 127.0.0.1:5432). */
   postgresUrl?: string;
-  /** Redis to use (default the machine's, db 0) under a fresh key prefix. */
+  /** Redis to use (default DRILL_REDIS_URL, else the machine's, db 0) under a fresh key prefix. */
   redisUrl?: string;
   /** Extra environment for every process (SAFE_HTTP_ALLOW, DEFAULT_PLAN, LOG_LEVEL…). */
   env?: Record<string, string>;
@@ -59,7 +59,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const pgBase = new URL(options.postgresUrl ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   const databaseUrl = new URL(pgBase);
   databaseUrl.pathname = `/seo_drill_${id}`;
-  const redisUrl = options.redisUrl ?? 'redis://127.0.0.1:6379';
+  const redisUrl = options.redisUrl ?? process.env.DRILL_REDIS_URL ?? 'redis://127.0.0.1:6379';
   const prefix = `drill-${id}`;
   const env: Record<string, string> = {
     NODE_ENV: 'production',

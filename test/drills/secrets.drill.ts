@@ -33,7 +33,6 @@ export const drill: Drill = {
     const platform = await startPlatform({
       apis: quick ? 1 : 2,
       workerGroups: 1,
-      redisUrl: process.env.DRILL_REDIS_URL,
       env: {
         LOG_LEVEL: 'debug',
         DEFAULT_PLAN: 'ENTERPRISE',
