@@ -71,7 +71,6 @@ export interface DomainRuntime {
   peekRateLimit(bucket: string, limit: number): Promise<RateLimitResult>;
   rateLimitFor(principal: Principal): { bucket: string; limit: number };
   anonymousRate: number;
-  ready(): Promise<{ postgres: boolean; redis: boolean }>;
   /** Whether PostgreSQL and Redis are reachable; logs one line per change. Transports call check() on a 503. */
   dependencies: DependencyMonitor;
   close(): Promise<void>;
@@ -167,18 +166,6 @@ export async function createDomainRuntime(
       // Keys count against Surface A's allowance, sessions against Surface B's (GraphQL included).
       const surface = principal.via === 'API_KEY' ? 'A' : 'B';
       return { bucket: `org:${principal.organizationId}:${surface}`, limit: RATE_LIMITS[surface][principal.plan] };
-    },
-    async ready() {
-      const postgres = await orm.em
-        .getConnection()
-        .execute('SELECT 1')
-        .then(() => true)
-        .catch(() => false);
-      const redisOk = await redis
-        .ping()
-        .then((r) => r === 'PONG')
-        .catch(() => false);
-      return { postgres, redis: redisOk };
     },
     async close() {
       dependencies.close();
