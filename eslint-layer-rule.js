@@ -4,9 +4,11 @@ import { fileURLToPath } from 'node:url';
 /**
  * The dependency rule of DESIGN §2, enforced on every import:
  * - src/ never imports schema/, facades/ or workers/;
- * - src/platform imports no domain module; a domain module reaches another only through its index.ts;
+ * - src/platform imports no domain module; a domain module reaches another only through its index.ts, or,
+ *   from a GraphQL file (*.resolver.ts, *.types.ts, graphql.ts), through its graphql.ts (resolvers and object
+ *   types: index.ts loads no GraphQL, so that a worker importing a module does not pay for type-graphql);
  * - src/seo is pure: no I/O packages and nothing from src/ outside src/seo;
- * - facades/ imports schema/, facades/ and src/platform only; workers/ imports src/ only;
+ * - facades/ imports schema/, facades/ and src/platform only; workers/ imports src/ only, never a graphql.ts;
  * - facades/web (the browser app) imports nothing outside itself: it speaks to the server over HTTP only,
  *   and nothing on the server imports it.
  */
@@ -22,6 +24,9 @@ function where(abs) {
     web: parts[0] === 'facades' && parts[1] === 'web',
   };
 }
+
+const isGraphqlFace = (rest) => /^graphql\.(js|ts)$/.test(rest);
+const isGraphqlFile = (file) => /(\.resolver|\.types|\/graphql)\.ts$/.test(file);
 
 function violation(fromFile, spec) {
   const from = where(fromFile);
@@ -40,6 +45,9 @@ function violation(fromFile, spec) {
     if (from.module === 'seo') return 'src/seo is pure analysis: it may not import other src/ modules';
     if (from.module === 'platform') return `src/platform may not import a domain module (src/${to.module ?? ''})`;
     if (from.module && !to.module) return 'a domain module may not import the composition files at the src/ root';
+    if (to.module && to.module !== 'platform' && isGraphqlFace(to.rest)) {
+      return isGraphqlFile(fromFile) ? null : `only a GraphQL file (*.resolver.ts, *.types.ts, graphql.ts) may import src/${to.module}/graphql.ts`;
+    }
     if (to.module && to.module !== 'platform' && !/(^|\/)index\.(js|ts)$/.test(to.rest)) {
       return `reach src/${to.module} only through its index.ts (not ${to.rest})`;
     }
@@ -51,6 +59,7 @@ function violation(fromFile, spec) {
     return null;
   }
   if (from.top === 'workers' && (to.top === 'schema' || to.top === 'facades')) return `workers/ may not import ${to.top}/`;
+  if (from.top === 'workers' && to.module && isGraphqlFace(to.rest)) return 'workers/ run no GraphQL: import the module\'s index.ts';
   return null;
 }
 

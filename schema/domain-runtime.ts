@@ -13,34 +13,25 @@ import { DependencyMonitor } from '../src/platform/dependency-monitor.js';
 import { isInfrastructureFailure } from '../src/platform/infra-errors.js';
 import { PG_CONNECT_TIMEOUT_MS, nativeQuery } from '../src/platform/db/native-query.js';
 import { ENTITIES } from '../src/entities.js';
-import {
-  ApiKeyService,
-  IdentityResolver,
-  OrganizationService,
-  PrincipalResolver,
-  RATE_LIMITS,
-  RateLimiter,
-  createAuth,
-  type Auth,
-  type RateLimitResult,
-} from '../src/identity/index.js';
-import { OrganizationUsageResolver, OrganizationUsageService, ProjectCountRegistry, ProjectResolver, ProjectService } from '../src/projects/index.js';
-import {
-  AuditPageService,
-  AuditResolver,
-  AuditService,
-  IssueResolver,
-  AUDIT_COUNT_SOURCE,
-  ProjectAuditFieldsResolver,
-  type AuditJobData,
-} from '../src/audits/index.js';
+import { ApiKeyService, OrganizationService, PrincipalResolver, RATE_LIMITS, RateLimiter, createAuth, type Auth, type RateLimitResult } from '../src/identity/index.js';
+import { IdentityResolver } from '../src/identity/graphql.js';
+import { OrganizationUsageService, ProjectCountRegistry, ProjectService } from '../src/projects/index.js';
+import { OrganizationUsageResolver, ProjectResolver } from '../src/projects/graphql.js';
+import { AuditPageService, AuditService, AUDIT_COUNT_SOURCE, type AuditJobData } from '../src/audits/index.js';
+import { AuditResolver, IssueResolver, ProjectAuditFieldsResolver } from '../src/audits/graphql.js';
 import { QUEUES, createQueue, type Queue } from '../src/platform/queues.js';
-import { TechnicalResolver, TechnicalService } from '../src/technical/index.js';
-import { ToolsResolver, ToolsService } from '../src/tools/index.js';
-import { KEYWORD_COUNT_SOURCE, KeywordResolver, KeywordService, unscheduleDailyRankCheck, type RankJobData } from '../src/keywords/index.js';
-import { COMPETITOR_COUNT_SOURCE, CompetitorResolver, CompetitorService } from '../src/competitors/index.js';
-import { ReportResolver, ReportService } from '../src/reports/index.js';
-import { FixResolver, FixService } from '../src/fixes/index.js';
+import { TechnicalService } from '../src/technical/index.js';
+import { TechnicalResolver } from '../src/technical/graphql.js';
+import { ToolsService } from '../src/tools/index.js';
+import { ToolsResolver } from '../src/tools/graphql.js';
+import { KEYWORD_COUNT_SOURCE, KeywordService, unscheduleDailyRankCheck, type RankJobData } from '../src/keywords/index.js';
+import { KeywordResolver } from '../src/keywords/graphql.js';
+import { CompetitorService } from '../src/competitors/index.js';
+import { COMPETITOR_COUNT_SOURCE, CompetitorResolver } from '../src/competitors/graphql.js';
+import { ReportService } from '../src/reports/index.js';
+import { ReportResolver } from '../src/reports/graphql.js';
+import { FixService } from '../src/fixes/index.js';
+import { FixResolver } from '../src/fixes/graphql.js';
 import { createLlmClient } from '../src/llm/index.js';
 import { createConfiguredSafeHttpClient } from '../src/platform/safe-http/index.js';
 import { buildDomainSchema } from './build-schema.js';

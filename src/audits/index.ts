@@ -1,9 +1,7 @@
 export { AuditEntity, AuditIssueEntity, AUDIT_STATUSES, ACTIVE_STATUSES, AUDIT_PHASES, type Audit, type AuditIssue, type AuditStatus, type AuditPhase } from './audit.entity.js';
 export { AuditService, type StartedAudit } from './audit.service.js';
 export { AuditPageService, MAX_PAGES_PER_REQUEST, MAX_PAGE_SEARCH_LENGTH, type AuditPageQuery, type AuditPageList } from './audit-page.service.js';
-export { AuditResolver, IssueResolver, ProjectAuditFieldsResolver, toAuditType, toJobType } from './audit.resolver.js';
 export { AUDIT_COUNT_SOURCE } from './audit.loaders.js';
-export { AuditType, IssueType, JobType, StartAuditPayload, AuditConnection, IssueCountsType, PageInfoType, AuditPageType, AuditPageConnection } from './audit.types.js';
 export { AUDIT_JOB_NAME, JOB_STATE_BY_STATUS, type AuditJobData } from './audit-job.js';
 export { runAuditEngine, AuditFailedError, type AuditSink, type AuditOutcome, type StoppedAudit, type AuditPageRow, type OccurrenceRecord, type LabMeter, type VitalsRecord } from './audit-engine.js';
 export { AuditJobRunner, type AuditRunResult } from './audit-job-runner.js';

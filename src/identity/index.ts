@@ -5,5 +5,3 @@ export { OrganizationService, type OrganizationRecord, type Membership } from '.
 export { PrincipalResolver } from './principal-resolver.js';
 export { RateLimiter, RATE_LIMITS, type RateLimitResult } from './rate-limit.js';
 export { assertApiAccess, apiAccessFor, requirePrincipal, requireRole, isPlanGated, quotaFor, assertWithinQuota, type ApiAccessLevel } from './access.js';
-export { IdentityResolver } from './identity.resolver.js';
-export { PlanEnum, ApiAccessEnum, OrganizationType, ApiKeyType, CreatedApiKeyType, ViewerType, MemberType } from './identity.types.js';

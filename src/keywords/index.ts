@@ -1,7 +1,5 @@
 export { KeywordService, MAX_RANKING_DAYS } from './keyword.service.js';
-export { KeywordResolver } from './keyword.resolver.js';
 export { KEYWORD_COUNT_SOURCE } from './keyword.loaders.js';
-export { KeywordType, KeywordRankingsType, RankingPointType, AddKeywordsInput, RankCheckPayload } from './keyword.types.js';
 export { normalizeTerm, parseTerms, parseTarget } from './keyword-terms.js';
 export { rankJobOptions, dailyRankPattern, dailySchedulerId, scheduleDailyRankCheck, unscheduleDailyRankCheck, type RankJobData, type RankQueue } from './rank-jobs.js';
 export { RankCheckRunner, RetryableRankError, type KeywordCheckOutcome, type RankCheckOptions } from './rank-check.runner.js';

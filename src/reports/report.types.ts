@@ -1,6 +1,6 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
-import { IssueCountsType, PageInfoType } from '../audits/index.js';
+import { IssueCountsType, PageInfoType } from '../audits/graphql.js';
 
 @ObjectType('ReportScores')
 export class ReportScoresType {

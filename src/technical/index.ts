@@ -4,5 +4,3 @@ export type { LabHostPolicy } from './lab-request-policy.js';
 
 // Technical SEO history (snapshots written by the audit worker).
 export { TechnicalService, MAX_TECHNICAL_DAYS } from './technical.service.js';
-export { TechnicalResolver } from './technical.resolver.js';
-export { TechnicalType, CoreWebVitalsType, SiteTechnicalFactsType } from './technical.types.js';

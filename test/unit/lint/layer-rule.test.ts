@@ -22,6 +22,8 @@ describe('the layer rule (DESIGN §2) is enforced by lint', () => {
     ['facades/web/src/x.ts', "import { a } from '../../../src/platform/errors.js';", /browser app: it imports only its own files/],
     ['facades/web/src/x.ts', "import { a } from '../../generated/graphql.js';", /browser app: it imports only its own files/],
     ['facades/server.ts', "import { a } from './web/src/lib/format.js';", /server code may not import the browser app/],
+    ['src/reports/report.service.ts', "import { a } from '../audits/graphql.js';", /only a GraphQL file .* may import src\/audits\/graphql\.ts/],
+    ['workers/x.ts', "import { a } from '../src/audits/graphql.js';", /workers\/ run no GraphQL/],
   ])('%s: %s is refused', async (file, code, message) => {
     const errors = await layerErrors(file, `${code}\nexport const b = a;\n`);
     expect(errors.join('\n')).toMatch(message);
@@ -34,6 +36,9 @@ describe('the layer rule (DESIGN §2) is enforced by lint', () => {
     ['facades/x.ts', "import { a } from '../schema/domain-runtime.js';"],
     ['workers/x.ts', "import { a } from '../src/projects/index.js';"],
     ['schema/x.ts', "import { a } from '../src/projects/index.js';"],
+    ['schema/x.ts', "import { a } from '../src/projects/graphql.js';"],
+    ['src/reports/report.types.ts', "import { a } from '../audits/graphql.js';"],
+    ['src/audits/audit.resolver.ts', "import { a } from '../projects/graphql.js';"],
     ['facades/web/src/features/x/y.ts', "import { a } from '../../lib/format';"],
   ])('%s: %s is allowed', async (file, code) => {
     expect(await layerErrors(file, `${code}\nexport const b = a;\n`)).toEqual([]);

@@ -6,7 +6,8 @@ import { Field, FieldResolver, ObjectType, Query, Resolver, Root, UseMiddleware,
 import { buildDomainSchema, installDirectResolvers, removePlainFieldResolvers } from '../../../schema/build-schema.js';
 import { DIRECT_RESOLVERS } from '../../../src/platform/direct-resolvers.js';
 import { LoaderRegistry, type RequestContext } from '../../../src/platform/context.js';
-import { ProjectCountRegistry, ProjectResolver, type ProjectCountRows, type ProjectService, type ProjectType } from '../../../src/projects/index.js';
+import { ProjectCountRegistry, type ProjectCountRows, type ProjectService } from '../../../src/projects/index.js';
+import { ProjectResolver, type ProjectType } from '../../../src/projects/graphql.js';
 import type { ProjectRecord } from '../../../src/projects/project.entity.js';
 
 const record = (id: string): ProjectRecord =>

@@ -1,0 +1,3 @@
+/** The GraphQL face of the module (resolvers, object types); its services and entities are in index.ts. */
+export { CompetitorResolver, COMPETITOR_COUNT_SOURCE } from './competitor.resolver.js';
+export { CompetitorType, CompetitorPositionType, CompetitorHomepageType } from './competitor.types.js';

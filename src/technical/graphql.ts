@@ -1,0 +1,3 @@
+/** The GraphQL face of the module (resolvers, object types); its services and entities are in index.ts. */
+export { TechnicalResolver } from './technical.resolver.js';
+export { TechnicalType, CoreWebVitalsType, SiteTechnicalFactsType } from './technical.types.js';
