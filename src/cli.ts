@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { PLANS, loadConfigOrExit, type AppConfig } from './platform/config.js';
+import type { AppConfig } from './platform/config.js';
+import { logLevelOf } from './platform/log-level.js';
 import { supervise } from './platform/supervisor.js';
 import { DomainError } from './platform/errors.js';
 import type { Principal } from './platform/context.js';
@@ -13,10 +13,13 @@ import type { MikroORM } from './platform/db/orm.js';
 
 /**
  * The heavier modules load in the commands that use them (dynamic imports), so that `seo start`, which stays up
- * as the supervisor of the platform's processes, holds commander and its children only: about 40 MB less
- * resident memory than with every module of the platform loaded (npm run bench -- memory).
+ * as the supervisor of the platform's processes, holds commander, the logger and the supervisor only: about 50 MB
+ * less resident memory than with every module of the platform loaded (npm run bench -- memory). The supervisor
+ * does not validate the configuration (zod alone costs ~10 MB): its children do, and one that finds it invalid
+ * exits with code 2, which stops the group with that code and the child's message.
  */
 const lazy = {
+  config: () => import('./platform/config.js'),
   pg: async () => (await import('pg')).default,
   logger: () => import('./platform/logger.js'),
   orm: () => import('./platform/db/orm.js'),
@@ -45,7 +48,7 @@ const WORKER_ENTRIES: string[] = ['workers/audit.worker', 'workers/rank.worker']
  */
 const CHILD_NODE_FLAGS = ['--max-semi-space-size=2', '--v8-pool-size=1'].filter((f) => !process.env.NODE_OPTIONS?.includes(f.split('=')[0]));
 
-const config = (): AppConfig => loadConfigOrExit();
+const config = async (): Promise<AppConfig> => (await lazy.config()).loadConfigOrExit();
 
 /** The package's version, read from package.json above this file (src/ under tsx, dist/src/ when built). */
 function packageVersion(): string {
@@ -102,7 +105,7 @@ function spawnEntry(entry: string, name: string): ChildProcess {
 
 /** Runs the entry points under the supervisor (src/platform/supervisor.ts) until SIGINT/SIGTERM. */
 async function superviseEntries(entries: { entry: string; name: string }[]): Promise<void> {
-  const log = (await lazy.logger()).createLogger({ level: config().LOG_LEVEL, name: 'supervisor' });
+  const log = (await lazy.logger()).createLogger({ level: logLevelOf(process.env), name: 'supervisor' });
   const group = supervise(entries.map(({ entry, name }) => ({ name, start: () => spawnEntry(entry, name) })), { log });
   process.on('SIGINT', () => group.stop('SIGINT'));
   process.on('SIGTERM', () => group.stop('SIGTERM'));
@@ -120,6 +123,8 @@ function migrateInChild(): Promise<string[]> {
   return new Promise((ok, fail) => {
     child.on('error', fail);
     child.on('exit', (code) => {
+      // Code 2: the configuration is invalid (the child printed why); `start` ends with the same code.
+      if (code === 2) process.exit(2);
       if (code !== 0) return fail(new Error(`migrations failed (seo migrate exited with code ${code})`));
       try {
         ok((JSON.parse(out) as { applied: string[] }).applied);
@@ -147,7 +152,7 @@ const program = new Command('seo')
   .addHelpText('after', `${EXIT_CODES_HELP}\n\nEvery command prints JSON except \`audit\` without --json. \`seo <command> --help\` describes one.`);
 
 program.command('migrate').description('create the database if missing and apply pending migrations').action(async () => {
-  const applied = await migrate(config());
+  const applied = await migrate(await config());
   print({ applied });
 });
 
@@ -168,10 +173,10 @@ program
   .command('start')
   .description('apply migrations, then run the API and the workers')
   .action(async () => {
-    const cfg = config();
-    // In a child process: the ORM and the migrations never load into the supervisor, which stays up.
+    // In a child process: the configuration check, the ORM and the migrations never load into the supervisor,
+    // which stays up. A bad configuration ends `seo migrate` with code 2 and its message, and `start` with it.
     const applied = await migrateInChild();
-    (await lazy.logger()).createLogger({ level: cfg.LOG_LEVEL, name: 'start' }).info({ applied }, 'migrations applied');
+    (await lazy.logger()).createLogger({ level: logLevelOf(process.env), name: 'start' }).info({ applied }, 'migrations applied');
     await superviseEntries([{ entry: API_ENTRY, name: 'api' }, ...workerEntries()]);
   });
 
@@ -183,7 +188,7 @@ user
   .option('--name <name>')
   .description('create a user (and their personal organization on DEFAULT_PLAN)')
   .action(async (opts: { email: string; password: string; name?: string }) => {
-    const cfg = config();
+    const cfg = await config();
     const [pg, { createAuth }] = await Promise.all([lazy.pg(), lazy.identity()]);
     const pool = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: 2 });
     try {
@@ -204,8 +209,8 @@ org
   .requiredOption('--owner <email>', 'email of an existing user')
   .option('--plan <plan>', 'FREE, PRO or ENTERPRISE')
   .action(async (opts: { name: string; owner: string; plan?: string }) => {
-    const cfg = config();
-    const [pg, { insertOrganization }] = await Promise.all([lazy.pg(), lazy.identity()]);
+    const cfg = await config();
+    const [pg, { insertOrganization }, { PLANS }] = await Promise.all([lazy.pg(), lazy.identity(), lazy.config()]);
     const pool = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: 2 });
     try {
       const found = await pool.query('SELECT id FROM "user" WHERE lower(email) = lower($1)', [opts.owner]);
@@ -219,7 +224,7 @@ org
     }
   });
 org.command('list').description('list all organizations').action(async () => {
-  await withOrm(config(), async (orm) => {
+  await withOrm(await config(), async (orm) => {
     print({ organizations: await orm.em.fork().getConnection().execute('SELECT id, name, slug, plan, "createdAt" FROM "organization" ORDER BY "createdAt"') });
   });
 });
@@ -229,7 +234,7 @@ org
   .argument('<organization>', 'id or slug')
   .argument('<plan>', 'FREE, PRO or ENTERPRISE')
   .action(async (ref: string, plan: string) => {
-    await withOrm(config(), async (orm) => {
+    await withOrm(await config(), async (orm) => {
       const em = orm.em.fork();
       const { OrganizationService } = await lazy.identity();
       print({ organization: await new OrganizationService().setPlan(em, await orgByRef(orm, ref), plan.toUpperCase()) });
@@ -243,7 +248,7 @@ apiKey
   .requiredOption('--name <name>')
   .description('create an API key; the full key is printed once')
   .action(async (opts: { org: string; name: string }) => {
-    await withOrm(config(), async (orm) => {
+    await withOrm(await config(), async (orm) => {
       const em = orm.em.fork();
       const { ApiKeyService } = await lazy.identity();
       const { apiKey: k, key } = await new ApiKeyService().create(em, systemPrincipal(await orgByRef(orm, opts.org)), opts.name);
@@ -261,7 +266,7 @@ program
   .description('audit a site once with the platform engine (no database); private addresses need SAFE_HTTP_ALLOW')
   .addHelpText('after', `\nExamples:\n  npx seo audit https://example.com --max-pages 50\n  npx seo audit https://example.com --json --fail-under 80 | jq .scores\n${EXIT_CODES_HELP}`)
   .action(async (rawUrl: string, opts: { maxPages: string; maxDepth?: string; json?: boolean; failUnder?: number }) => {
-    const cfg = config();
+    const cfg = await config();
     const [{ runAuditEngine, AuditFailedError, auditCrawlOptions }, { DEFAULT_CRAWL_OPTIONS }, { normalizeProjectUrl }, { createLabMeter }, { createConfiguredSafeHttpClient, parseResolvePins }] = await Promise.all([
       lazy.audits(),
       lazy.crawler(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from './log-level.js';
 
 /** Plans in ascending order of access. */
 export const PLANS = ['FREE', 'PRO', 'ENTERPRISE'] as const;
@@ -54,7 +55,7 @@ const envSchema = z
       })
       .pipe(z.partialRecord(z.enum(PLANS), quotaSchema.partial()))
       .optional(),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_LEVEL: z.enum(LOG_LEVELS).default(DEFAULT_LOG_LEVEL),
     TRUST_PROXY: bool.default(false),
     AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
     /** Unauthenticated requests (free tools, anonymous GraphQL) per client IP and minute; default = the Free rate. */
