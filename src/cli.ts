@@ -38,7 +38,12 @@ const root = resolve(here, '..');
 const runningTs = import.meta.url.endsWith('.ts');
 /** Entry points of the processes `start` runs; they live outside src/ (facades/ and workers/). */
 const API_ENTRY = 'facades/main';
-const WORKER_ENTRIES: string[] = ['workers/audit.worker', 'workers/rank.worker'];
+/** Every queue in one worker process (the default), or a process per queue when `seo worker` names them. */
+const ALL_QUEUES_WORKER = { entry: 'workers/all.worker', name: 'worker' };
+const QUEUE_WORKERS: Record<string, { entry: string; name: string }> = {
+  audit: { entry: 'workers/audit.worker', name: 'audit.worker' },
+  rank: { entry: 'workers/rank.worker', name: 'rank.worker' },
+};
 /**
  * V8 flags of every platform process, measured with `npm run bench -- memory`. V8 grows the young generation to
  * 16 MB semi-spaces while a process boots (schema building, route compilation) and keeps them: ~30 MB resident per
@@ -112,8 +117,6 @@ async function superviseEntries(entries: { entry: string; name: string }[]): Pro
   void group.done.then((code) => process.exit(code));
 }
 
-const workerEntries = () => WORKER_ENTRIES.map((entry) => ({ entry, name: entry.split('/').pop()! }));
-
 /** `seo migrate` as a child process; its JSON answer's `applied`, or the child's exit code as a failure. */
 function migrateInChild(): Promise<string[]> {
   const self = fileURLToPath(import.meta.url);
@@ -160,13 +163,12 @@ program.command('serve').description('run the API process (no migrations)').acti
 
 program
   .command('worker')
-  .description('run the background worker processes')
-  .action(() => {
-    if (!WORKER_ENTRIES.length) {
-      console.error('no worker entry points are defined yet');
-      process.exit(1);
-    }
-    return superviseEntries(workerEntries());
+  .argument('[queues...]', `run a process per named queue (${Object.keys(QUEUE_WORKERS).join(', ')}) instead of one for all`)
+  .description('run the background workers: one process for every queue, or one process per named queue')
+  .action((queues: string[]) => {
+    const unknown = queues.filter((q) => !Object.hasOwn(QUEUE_WORKERS, q));
+    if (unknown.length) throw new DomainError('BAD_USER_INPUT', `unknown queue ${unknown.join(', ')}; use ${Object.keys(QUEUE_WORKERS).join(', ')}`);
+    return superviseEntries(queues.length ? [...new Set(queues)].map((q) => QUEUE_WORKERS[q]) : [ALL_QUEUES_WORKER]);
   });
 
 program
@@ -177,7 +179,7 @@ program
     // which stays up. A bad configuration ends `seo migrate` with code 2 and its message, and `start` with it.
     const applied = await migrateInChild();
     (await lazy.logger()).createLogger({ level: logLevelOf(process.env), name: 'start' }).info({ applied }, 'migrations applied');
-    await superviseEntries([{ entry: API_ENTRY, name: 'api' }, ...workerEntries()]);
+    await superviseEntries([{ entry: API_ENTRY, name: 'api' }, ALL_QUEUES_WORKER]);
   });
 
 const user = program.command('user').description('manage users');

@@ -6,15 +6,8 @@ import { createConfiguredSafeHttpClient, parseResolvePins } from '../src/platfor
 import { AuditFailedError, AuditJobRunner, AuditSweeper, type AuditJobData } from '../src/audits/index.js';
 import { createPageFactsPool, type PageFactsExtract } from '../src/crawler/index.js';
 import { createLabMeter } from '../src/technical/index.js';
-import { runWorkerProcess } from './run-worker.js';
+import type { JobHandlers } from './run-worker.js';
 
-/**
- * An audit keeps a small record per page (about 4 KB for 20,000 pages) and streams everything else, so its
- * live heap stays well under 100 MB; V8's default growth lets the old space reach twice that in garbage
- * before a full collection. The heap grows by 25% between collections instead (no hard cap: a larger
- * audit still gets the memory it needs). Measured on 20,000 pages: peak RSS 400 -> under 300 MB, same speed.
- */
-setFlagsFromString('--heap-growing-percent=25');
 
 /** A failure message an owner can read; database and driver errors stay in the log. */
 function readable(err: Error): string {
@@ -44,93 +37,104 @@ function progressReporter(job: Job<AuditJobData>): (p: { pagesCrawled: number; p
   };
 }
 
-void runWorkerProcess('audit-worker', async ({ config, logger, orm, metrics, shuttingDown, redis, onError }) => {
-  const client = createConfiguredSafeHttpClient(config);
-  // Lab Core Web Vitals when a browser is configured; HTTP-level metrics otherwise.
-  const meter = config.CHROMIUM_PATH
-    ? createLabMeter({ chromiumPath: config.CHROMIUM_PATH, userAgent: config.CRAWLER_USER_AGENT, hostPins: parseResolvePins(config.SAFE_HTTP_RESOLVE), onError: (url, err) => logger.warn({ url, err }, 'lab measurement failed') })
-    : null;
-  // Page parsing on worker threads beside the crawl loop: an audit then uses more than one core. The threads start
-  // with the first page to parse, not at boot: an idle worker does not hold their heaps (~30 MB per thread).
-  let parser: ReturnType<typeof createPageFactsPool> | null = null;
-  const extract: PageFactsExtract | undefined =
-    config.AUDIT_PARSE_THREADS > 0
-      ? (body, context) => {
-          parser ??= createPageFactsPool(config.AUDIT_PARSE_THREADS, { maxHeapMb: 96, onDegraded: (err) => logger.warn({ err }, 'page analysis threads unavailable') });
-          return parser.extract(body, context);
+/** The audit queue's worker: crawls and audits, and the sweeper of audits whose job went missing. */
+export const auditJobs: JobHandlers = {
+  queue: 'audit',
+  async start({ config, logger, orm, metrics, shuttingDown, redis, onError }) {
+    /**
+     * An audit keeps a small record per page (about 4 KB for 20,000 pages) and streams everything else, so its
+     * live heap stays well under 100 MB; V8's default growth lets the old space reach twice that in garbage
+     * before a full collection. The heap grows by 25% between collections instead (no hard cap: a larger
+     * audit still gets the memory it needs). Measured on 20,000 pages: peak RSS 400 -> under 300 MB, same speed.
+     */
+    setFlagsFromString('--heap-growing-percent=25');
+    const client = createConfiguredSafeHttpClient(config);
+    // Lab Core Web Vitals when a browser is configured; HTTP-level metrics otherwise.
+    const meter = config.CHROMIUM_PATH
+      ? createLabMeter({ chromiumPath: config.CHROMIUM_PATH, userAgent: config.CRAWLER_USER_AGENT, hostPins: parseResolvePins(config.SAFE_HTTP_RESOLVE), onError: (url, err) => logger.warn({ url, err }, 'lab measurement failed') })
+      : null;
+    // Page parsing on worker threads beside the crawl loop: an audit then uses more than one core. The threads start
+    // with the first page to parse, not at boot: an idle worker does not hold their heaps (~30 MB per thread).
+    let parser: ReturnType<typeof createPageFactsPool> | null = null;
+    const extract: PageFactsExtract | undefined =
+      config.AUDIT_PARSE_THREADS > 0
+        ? (body, context) => {
+            parser ??= createPageFactsPool(config.AUDIT_PARSE_THREADS, { maxHeapMb: 96, onDegraded: (err) => logger.warn({ err }, 'page analysis threads unavailable') });
+            return parser.extract(body, context);
+          }
+        : undefined;
+    const runner = new AuditJobRunner(orm, client, config, logger, meter ? (urls, signal) => meter.measure(urls, signal) : undefined, extract);
+    const worker = createWorker<AuditJobData>(
+      QUEUES.audit,
+      async (job, token) => {
+        const { auditId } = job.data;
+        if (!auditId) throw new UnrecoverableError('job without an audit id');
+        logger.info({ auditId, jobId: job.id, attempt: job.attemptsMade + 1 }, 'audit started');
+        let result: Awaited<ReturnType<AuditJobRunner['run']>>;
+        try {
+          result = await runner.run(auditId, {
+            reportProgress: progressReporter(job),
+            interrupted: shuttingDown,
+            pagesStored: (n) => metrics.inc('seo_pages_crawled_total', {}, n),
+          });
+        } catch (err) {
+          // The site could not be audited (the audit is FAILED with the reason): a retry would fail the same way.
+          if (err instanceof AuditFailedError) throw new UnrecoverableError(err.message);
+          // PostgreSQL or Redis went away under the audit: not the audit's failure. The job goes back to the queue
+          // (delayed, with backoff) without spending an attempt; the next run starts the audit over.
+          const dependency = infrastructureFailure(err);
+          const retries = job.data.outageRetries ?? 0;
+          if (!dependency || shuttingDown() || retries >= MAX_OUTAGE_RETRIES) throw err;
+          const delay = outageDelayMs(retries);
+          logger.warn({ auditId, dependency, retryInMs: delay, outageRetries: retries + 1, reason: (err as Error).message }, 'audit interrupted by an outage; queued again without spending an attempt');
+          await runner.markQueued(auditId, 'Interrupted by an outage of the database or the queue; it resumes shortly.').catch(() => undefined);
+          await job.updateData({ ...job.data, outageRetries: retries + 1 });
+          await job.moveToDelayed(Date.now() + delay, token);
+          throw new DelayedError();
         }
-      : undefined;
-  const runner = new AuditJobRunner(orm, client, config, logger, meter ? (urls, signal) => meter.measure(urls, signal) : undefined, extract);
-  const worker = createWorker<AuditJobData>(
-    QUEUES.audit,
-    async (job, token) => {
-      const { auditId } = job.data;
-      if (!auditId) throw new UnrecoverableError('job without an audit id');
-      logger.info({ auditId, jobId: job.id, attempt: job.attemptsMade + 1 }, 'audit started');
-      let result: Awaited<ReturnType<AuditJobRunner['run']>>;
-      try {
-        result = await runner.run(auditId, {
-          reportProgress: progressReporter(job),
-          interrupted: shuttingDown,
-          pagesStored: (n) => metrics.inc('seo_pages_crawled_total', {}, n),
-        });
-      } catch (err) {
-        // The site could not be audited (the audit is FAILED with the reason): a retry would fail the same way.
-        if (err instanceof AuditFailedError) throw new UnrecoverableError(err.message);
-        // PostgreSQL or Redis went away under the audit: not the audit's failure. The job goes back to the queue
-        // (delayed, with backoff) without spending an attempt; the next run starts the audit over.
-        const dependency = infrastructureFailure(err);
-        const retries = job.data.outageRetries ?? 0;
-        if (!dependency || shuttingDown() || retries >= MAX_OUTAGE_RETRIES) throw err;
-        const delay = outageDelayMs(retries);
-        logger.warn({ auditId, dependency, retryInMs: delay, outageRetries: retries + 1, reason: (err as Error).message }, 'audit interrupted by an outage; queued again without spending an attempt');
-        await runner.markQueued(auditId, 'Interrupted by an outage of the database or the queue; it resumes shortly.').catch(() => undefined);
-        await job.updateData({ ...job.data, outageRetries: retries + 1 });
-        await job.moveToDelayed(Date.now() + delay, token);
-        throw new DelayedError();
-      }
-      if (result === 'interrupted') {
-        // Shutdown: hand the job back without spending an attempt; another worker restarts it.
-        await runner.markQueued(auditId, null);
-        await job.moveToDelayed(Date.now() + 1_000, token);
-        throw new DelayedError();
-      }
-      logger.info({ auditId, result }, 'audit finished');
-      return { result };
-    },
-    {
-      redisUrl: config.REDIS_URL,
-      prefix: config.REDIS_PREFIX,
-      onRedisEvent: (_event, err) => err && onError('audit worker connection')(err),
-      concurrency: config.WORKER_CONCURRENCY,
-      lockDuration: config.WORKER_LOCK_MS,
-      stalledInterval: Math.max(1_000, Math.floor(config.WORKER_LOCK_MS / 2)),
-      maxStalledCount: 2,
-    },
-  );
-  worker.on('failed', (job, err) => {
-    if (!job || err instanceof DelayedError) return;
-    const auditId = job.data.auditId;
-    const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
-    logger.error({ err, auditId, attempt: job.attemptsMade, final }, 'audit attempt failed');
-    // With PostgreSQL down this write fails too: the sweeper finds the audit later (its job failed) and fails it.
-    (final ? runner.markFailed(auditId, readable(err)) : runner.markQueued(auditId, `Attempt ${job.attemptsMade} failed; retrying.`)).catch((writeErr: unknown) =>
-      logger.warn({ err: writeErr, auditId }, 'could not record the failed attempt; the audit sweeper will'),
+        if (result === 'interrupted') {
+          // Shutdown: hand the job back without spending an attempt; another worker restarts it.
+          await runner.markQueued(auditId, null);
+          await job.moveToDelayed(Date.now() + 1_000, token);
+          throw new DelayedError();
+        }
+        logger.info({ auditId, result }, 'audit finished');
+        return { result };
+      },
+      {
+        redisUrl: config.REDIS_URL,
+        prefix: config.REDIS_PREFIX,
+        onRedisEvent: (_event, err) => err && onError('audit worker connection')(err),
+        concurrency: config.WORKER_CONCURRENCY,
+        lockDuration: config.WORKER_LOCK_MS,
+        stalledInterval: Math.max(1_000, Math.floor(config.WORKER_LOCK_MS / 2)),
+        maxStalledCount: 2,
+      },
     );
-  });
+    worker.on('failed', (job, err) => {
+      if (!job || err instanceof DelayedError) return;
+      const auditId = job.data.auditId;
+      const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+      logger.error({ err, auditId, attempt: job.attemptsMade, final }, 'audit attempt failed');
+      // With PostgreSQL down this write fails too: the sweeper finds the audit later (its job failed) and fails it.
+      (final ? runner.markFailed(auditId, readable(err)) : runner.markQueued(auditId, `Attempt ${job.attemptsMade} failed; retrying.`)).catch((writeErr: unknown) =>
+        logger.warn({ err: writeErr, auditId }, 'could not record the failed attempt; the audit sweeper will'),
+      );
+    });
 
-  // Audits whose job the queue lost (Redis restarted empty) or never learnt the end of: requeued or failed.
-  const sweepQueue = createQueue<AuditJobData>(QUEUES.audit, redis, config.REDIS_PREFIX, onError('sweeper queue'));
-  const sweeper = new AuditSweeper(orm, sweepQueue, redis, { prefix: config.REDIS_PREFIX, graceMs: config.WORKER_LOCK_MS, logger });
-  const stopSweeping = config.AUDIT_SWEEP_INTERVAL_MS > 0 ? sweeper.start(config.AUDIT_SWEEP_INTERVAL_MS) : () => undefined;
-  return {
-    workers: [worker],
-    close: async () => {
-      stopSweeping();
-      await sweepQueue.close().catch(() => undefined);
-      await meter?.close();
-      await parser?.close();
-      await client.close();
-    },
-  };
-});
+    // Audits whose job the queue lost (Redis restarted empty) or never learnt the end of: requeued or failed.
+    const sweepQueue = createQueue<AuditJobData>(QUEUES.audit, redis, config.REDIS_PREFIX, onError('sweeper queue'));
+    const sweeper = new AuditSweeper(orm, sweepQueue, redis, { prefix: config.REDIS_PREFIX, graceMs: config.WORKER_LOCK_MS, logger });
+    const stopSweeping = config.AUDIT_SWEEP_INTERVAL_MS > 0 ? sweeper.start(config.AUDIT_SWEEP_INTERVAL_MS) : () => undefined;
+    return {
+      workers: [worker],
+      close: async () => {
+        stopSweeping();
+        await sweepQueue.close().catch(() => undefined);
+        await meter?.close();
+        await parser?.close();
+        await client.close();
+      },
+    };
+  },
+};

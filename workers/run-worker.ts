@@ -1,4 +1,3 @@
-import 'reflect-metadata';
 import type { Worker } from 'bullmq';
 import { loadConfigOrExit, type AppConfig } from '../src/platform/config.js';
 import { createLogger, type Logger } from '../src/platform/logger.js';
@@ -26,14 +25,19 @@ export interface WorkerRuntime {
   onError(what: string): (err: Error) => void;
 }
 
+/** What a queue's jobs need in a worker process: started with the process's runtime, closed with it. */
+export interface JobHandlers {
+  /** The queue served, for logs (`seo worker <queue>` names it). */
+  queue: string;
+  start(runtime: WorkerRuntime): Promise<{ workers: Worker[]; close?: () => Promise<void> }>;
+}
+
 /**
- * Shared boot and shutdown of a worker process: config, logger, ORM; on SIGTERM/SIGINT the workers are
- * closed (the current job finishes or releases itself), then connections. Workers never serve HTTP.
+ * Shared boot and shutdown of a worker process serving one or more queues (one ORM, one Redis control
+ * connection and one metrics writer for all of them): config, logger, ORM; on SIGTERM/SIGINT the workers are
+ * closed (the current jobs finish or release themselves), then connections. Workers never serve HTTP.
  */
-export async function runWorkerProcess(
-  name: string,
-  start: (runtime: WorkerRuntime) => Promise<{ workers: Worker[]; close?: () => Promise<void> }>,
-): Promise<void> {
+export async function runWorkerProcess(name: string, handlers: JobHandlers[]): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger({ level: config.LOG_LEVEL, name });
   // Anything that escapes every handler leaves the process in an unknown state: log it (one structured line)
@@ -58,7 +62,11 @@ export async function runWorkerProcess(
   let stopping = false;
   const metricsRedis = createRedis(config.REDIS_URL, { name: `${name}:metrics`, onEvent: (_event, err) => err && onError('metrics redis')(err) });
   const metrics = new SharedMetrics(metricsRedis, config.REDIS_PREFIX, (err) => logger.debug({ err }, 'metrics not written; kept for the next flush'));
-  const { workers, close } = await start({ config, logger, orm, metrics, shuttingDown: () => stopping, redis, dependencies, onError });
+  const runtime: WorkerRuntime = { config, logger, orm, metrics, shuttingDown: () => stopping, redis, dependencies, onError };
+  const started: Awaited<ReturnType<JobHandlers['start']>>[] = [];
+  for (const h of handlers) started.push(await h.start(runtime));
+  const workers = started.flatMap((s) => s.workers);
+  const close = () => Promise.allSettled(started.map((s) => s.close?.()));
   const seconds = (job: { processedOn?: number; finishedOn?: number }) => Math.max(0, ((job.finishedOn ?? Date.now()) - (job.processedOn ?? Date.now())) / 1000);
   for (const w of workers) {
     w.on('error', onError('worker'));
@@ -72,7 +80,7 @@ export async function runWorkerProcess(
     logger.info({ signal }, 'worker shutting down');
     const timer = setTimeout(() => process.exit(1), 30_000).unref();
     await Promise.allSettled(workers.map((w) => w.close()));
-    await close?.().catch(() => undefined);
+    await close();
     await metrics.flush();
     await metricsRedis.quit().catch(() => undefined);
     dependencies.close();
@@ -83,5 +91,5 @@ export async function runWorkerProcess(
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  logger.info('worker ready');
+  logger.info({ queues: handlers.map((h) => h.queue) }, 'worker ready');
 }

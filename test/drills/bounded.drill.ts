@@ -200,7 +200,7 @@ export const drill: Drill = {
       const api = apiClient(platform.apis[0].baseUrl);
       const apiPid = platform.apis[0].pid;
       await sleep(1000);
-      const workerPids = () => childPids(platform.workers[0].pid).filter((pid) => /audit/.test(cmdline(pid)));
+      const workerPids = () => childPids(platform.workers[0].pid).filter((pid) => /workers\/(all|audit)\.worker/.test(cmdline(pid)));
 
       // Round 1: the tools. Quick form: every cell at once; full form: one attack at a time, its four tools together.
       const toolRows: { attack: string; tool: string; ms: number; status: number; error: string }[] = [];

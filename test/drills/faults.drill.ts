@@ -1,7 +1,7 @@
 /**
  * Faults under running audits, on the drill's own PostgreSQL cluster (initdb under /tmp, own port) and own
  * redis-server (own port, no persistence), so nothing shared is touched. One API process and two worker groups
- * (`seo worker`: supervisor + audit and rank workers) audit a local generated site of slow pages, then:
+ * (`seo worker`: supervisor + the worker process of every queue) audit a local generated site of slow pages, then:
  *   A. kill -9 of the audit worker process running an audit;
  *   B. Redis stopped (20 s; quick 5 s) and started again EMPTY (its jobs are gone);
  *   C. PostgreSQL stopped (10 s; quick 3 s) and started again.
@@ -227,7 +227,7 @@ export const drill: Drill = {
         const out: number[] = [];
         for (const g of p.workers) {
           const lines = execFileSync('ps', ['--ppid', String(g.pid), '-o', 'pid=,args='], { encoding: 'utf8' }).trim().split('\n');
-          for (const l of lines) if (l.includes('audit.worker')) out.push(Number(l.trim().split(/\s+/)[0]));
+          for (const l of lines) if (/workers\/(all|audit)\.worker/.test(l)) out.push(Number(l.trim().split(/\s+/)[0]));
         }
         return out;
       };

@@ -1,6 +1,6 @@
 /**
  * An isolated platform for a drill: a fresh database (on the given PostgreSQL), its own Redis key prefix, N
- * built API processes and M worker groups (`seo worker`, i.e. the audit and rank workers under their
+ * built API processes and M worker groups (`seo worker`, i.e. the worker process of every queue under its
  * supervisor), every line they print kept for inspection (the secrets drill searches them).
  * The server is built first when its sources changed, as `npm start` does.
  */

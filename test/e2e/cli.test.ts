@@ -166,6 +166,16 @@ describe('seo as users expect it', () => {
     expect(unknown.stderr).toMatch(/unknown command 'audti'/);
   }, 90_000);
 
+  it('seo worker refuses a queue it does not know, and seo start an invalid configuration, with code 2 and the reason', async () => {
+    const worker = await seoBin(['worker', 'audit', 'ranks']);
+    expect(worker).toMatchObject({ code: 2, stdout: '' });
+    expect(worker.stderr).toContain('unknown queue ranks; use audit, rank');
+    // The supervisor validates no configuration itself: its `seo migrate` child does, and `start` ends as it did.
+    const start = await seoBin(['start'], { PORT: 'eighty' });
+    expect(start).toMatchObject({ code: 2, stdout: '' });
+    expect(start.stderr).toMatch(/PORT/);
+  }, 60_000);
+
   it('--fail-under trips with exit code 1 and says why; at or below the score it passes', async () => {
     const server = http.createServer((_req, res) => {
       res.setHeader('content-type', 'text/html');

@@ -21,11 +21,12 @@ const series = (body: string, name: string) => {
 };
 
 describe('metrics of worker processes', () => {
-  it('pages crawled, the job duration and the audit status of a real audit worker reach /metrics', async () => {
+  it('pages crawled, the job duration and the audit status of a real worker process (every queue, as npm start runs it) reach /metrics', async () => {
     const site = generatedSite(5, 0);
     const port = await site.listen();
-    const worker = startWorker('audit.worker', env);
+    const worker = startWorker('all.worker', env);
     try {
+      await waitFor('worker ready', async () => /"queues":\["audit","rank"\].*"msg":"worker ready"/.test(worker.output.join('')), 60_000, 100);
       const user = await signUp(t, { plan: 'ENTERPRISE' });
       const key = await createApiKey(t, user);
       const created = await t.app.inject({ method: 'POST', url: '/api/projects', headers: { cookie: user.cookie, origin: t.config.baseUrl }, payload: { url: `http://${host}:${port}/` } });
