@@ -2,7 +2,8 @@
  * Idle memory of the platform as `npm start` runs it: builds what changed (like `npm start`), starts the start
  * script's command (`node --max-semi-space-size=1 --v8-pool-size=1 dist/src/cli.js start`) on its own database and Redis prefix, waits until /ready answers, lets it idle
  * (BENCH_MEMORY_IDLE_S, default 30 s), then sums the resident set size (VmRSS) of the supervisor and every process
- * below it (the API, the audit worker, the rank worker). Budget: BENCH_MEMORY_BUDGET_MB (default 350).
+ * below it (the API and the worker), and their proportional set size (PSS) beside it. Budget, on the RSS sum:
+ * BENCH_MEMORY_BUDGET_MB (default 350).
  *
  *   npm run bench -- memory
  */
@@ -31,6 +32,8 @@ interface Proc {
   ppid: number;
   name: string;
   rssKb: number;
+  /** Proportional set size: pages shared with other processes (the node binary, libraries) divided among them. */
+  pssKb: number;
 }
 
 function readProc(pid: number): Proc | null {
@@ -38,10 +41,11 @@ function readProc(pid: number): Proc | null {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
     const rssKb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    const pssKb = Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
     const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
     const role = env.find((e) => e.startsWith('SEO_PROCESS='))?.slice('SEO_PROCESS='.length);
     const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-    return { pid, ppid, name: role ?? cmd.slice(0, 60), rssKb };
+    return { pid, ppid, name: role ?? cmd.slice(0, 60), rssKb, pssKb };
   } catch {
     return null;
   }
@@ -100,7 +104,7 @@ export async function runMemoryBench(): Promise<{ ok: boolean }> {
       if (child.exitCode !== null) throw new Error(`the platform exited (${child.exitCode}):\n${output.join('')}`);
       const ready = await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.status === 200, () => false);
       const workers = (output.join('').match(/worker ready/g) ?? []).length;
-      if (ready && workers >= 2) break;
+      if (ready && workers >= 1) break;
       if (Date.now() > deadline) throw new Error(`not ready within 120 s:\n${output.join('')}`);
       await sleep(250);
     }
@@ -121,12 +125,20 @@ export async function runMemoryBench(): Promise<{ ok: boolean }> {
     await redis.quit();
   }
 
-  const totalMb = rows.reduce((s, p) => s + p.rssKb, 0) / 1024;
-  const table = rows.map((p) => `  ${p.name.padEnd(24)} pid ${String(p.pid).padStart(7)}  ${(p.rssKb / 1024).toFixed(1).padStart(7)} MB`);
-  process.stdout.write(`Idle RSS of \`node ${args.join(' ')}\` after ${idleS} s (${process.version}):\n${table.join('\n')}\n  ${'total'.padEnd(24)}              ${totalMb.toFixed(1).padStart(7)} MB (budget ${budgetMb} MB)\n`);
-  const ok = totalMb <= budgetMb && rows.length >= 4;
+  // The budget holds the sum of RSS, which counts a page shared by several processes (the node binary's code,
+  // ~30-45 MB in each) once per process: the stricter figure. PSS divides shared pages among their sharers and
+  // sums to what the group costs the machine.
+  const mb = (kb: number) => Math.round(kb / 102.4) / 10;
+  const totalMb = mb(rows.reduce((s, p) => s + p.rssKb, 0));
+  const totalPssMb = mb(rows.reduce((s, p) => s + p.pssKb, 0));
+  const table = rows.map((p) => `  ${p.name.padEnd(24)} pid ${String(p.pid).padStart(7)}  RSS ${mb(p.rssKb).toFixed(1).padStart(6)} MB  PSS ${mb(p.pssKb).toFixed(1).padStart(6)} MB`);
   process.stdout.write(
-    `${JSON.stringify({ bench: 'memory', node: process.version, idleSeconds: idleS, totalMb: Math.round(totalMb * 10) / 10, budgetMb, processes: rows.map((p) => ({ name: p.name, rssMb: Math.round(p.rssKb / 102.4) / 10 })), ok })}\n`,
+    `Idle memory of \`node ${args.join(' ')}\` after ${idleS} s (${process.version}):\n${table.join('\n')}\n` +
+      `  ${'total'.padEnd(24)}              RSS ${totalMb.toFixed(1).padStart(6)} MB  PSS ${totalPssMb.toFixed(1).padStart(6)} MB (budget: RSS ${budgetMb} MB)\n`,
+  );
+  const ok = totalMb <= budgetMb && rows.length >= 3;
+  process.stdout.write(
+    `${JSON.stringify({ bench: 'memory', node: process.version, idleSeconds: idleS, totalMb, totalPssMb, budgetMb, processes: rows.map((p) => ({ name: p.name, rssMb: mb(p.rssKb), pssMb: mb(p.pssKb) })), ok })}\n`,
   );
   return { ok };
 }
