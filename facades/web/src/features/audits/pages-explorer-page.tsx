@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useQuery } from 'urql';
 import { Checkbox, CheckboxGroup, Input, Label, SearchField } from 'react-aria-components';
@@ -13,6 +13,8 @@ import { STATUS_CLASSES, type PageSearch } from './search-params';
 
 const route = getRouteApi('/app/projects/$projectId/audits/$auditId/pages');
 const PAGE_SIZE = 50;
+/** How long the list of a just-cancelled audit is read again while its worker saves the last pages. */
+const SETTLE_WAIT_MS = 30_000;
 
 const STATUS_LABEL: Record<StatusClass, string> = { SUCCESS: '2xx', REDIRECT: '3xx', CLIENT_ERROR: '4xx', SERVER_ERROR: '5xx', FAILED: 'No response' };
 
@@ -41,10 +43,20 @@ export function PagesExplorerPage() {
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const after = cursors[cursors.length - 1];
   const filter = { statusClass: search.status ?? null, hasIssues: search.issues ?? null, search: search.q ?? null };
-  const [{ data, fetching, error }] = useQuery({
+  const [{ data, fetching, error }, refetch] = useQuery({
     query: AuditPagesDocument,
     variables: { projectId, auditId, first: PAGE_SIZE, after, orderBy, direction, filter },
   });
+  // A cancelled audit's worker writes the pages it crawled a moment after the cancel: until the stored pages reach
+  // the count the audit reports, the list is read again every second (for up to half a minute).
+  const filtered = !!(search.status || search.issues || search.q);
+  const settling = !!data && !filtered && data.audit.status === 'CANCELLED' && data.audit.pages.totalCount < data.audit.pagesCrawled;
+  useEffect(() => {
+    if (!settling) return;
+    const until = Date.now() + SETTLE_WAIT_MS;
+    const timer = setInterval(() => (Date.now() > until ? clearInterval(timer) : refetch({ requestPolicy: 'network-only' })), 1_000);
+    return () => clearInterval(timer);
+  }, [settling, refetch]);
   const [text, setText] = useState(search.q ?? '');
   useDocumentTitle(data ? `Pages · ${data.project.name}` : 'Crawled pages');
 
@@ -95,7 +107,7 @@ export function PagesExplorerPage() {
 
       {connection.totalCount === 0 ? (
         <EmptyState title="No pages to show">
-          <p>{search.status || search.issues || search.q ? 'No crawled page matches these filters.' : 'This audit has no crawled pages yet.'}</p>
+          <p>{filtered ? 'No crawled page matches these filters.' : settling ? 'The pages crawled before the cancel are being saved…' : 'This audit has no crawled pages yet.'}</p>
         </EmptyState>
       ) : (
         <div className="table-wrap">
