@@ -280,13 +280,18 @@ describe('tenant isolation and plans', () => {
     const v1 = await t.app.inject({ method: 'GET', url: `/api/v1/projects/${projectId}/keywords`, headers: { authorization: `Bearer ${otherKey}` } });
     expect(v1.statusCode).toBe(404);
 
-    await t.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', ['PRO', user.organizationId]);
-    try {
-      expect((await b('GET', `/api/projects/${projectId}/keywords`)).statusCode).toBe(200);
-      expect((await b('POST', `/api/projects/${projectId}/keywords`, { keywords: ['new'] })).statusCode).toBe(403);
-      expect((await b('POST', `/api/projects/${projectId}/competitors`, { domain: 'new.example' })).statusCode).toBe(403);
-    } finally {
-      await t.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', ['ENTERPRISE', user.organizationId]);
-    }
+    // An organization of its own, made PRO after creating its project (the Pro plan's API access is read-only).
+    // Downgrading the shared one instead met the PRO rate limit with the requests the earlier tests' polling made
+    // in the same minute, on a loaded machine.
+    const pro = await signUp(t, { plan: 'ENTERPRISE' });
+    const proHeaders = { cookie: pro.cookie, origin: t.config.baseUrl };
+    const created = await t.app.inject({ method: 'POST', url: '/api/projects', headers: proHeaders, payload: { url: `https://pro-${projectHost}/` } });
+    expect(created.statusCode, created.body).toBe(200);
+    const proProject = created.json().project.id as string;
+    await t.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', ['PRO', pro.organizationId]);
+    const asPro = (method: 'GET' | 'POST', url: string, payload?: object) => t.app.inject({ method, url, headers: proHeaders, ...(payload ? { payload } : {}) });
+    expect((await asPro('GET', `/api/projects/${proProject}/keywords`)).statusCode).toBe(200);
+    expect((await asPro('POST', `/api/projects/${proProject}/keywords`, { keywords: ['new'] })).statusCode).toBe(403);
+    expect((await asPro('POST', `/api/projects/${proProject}/competitors`, { domain: 'new.example' })).statusCode).toBe(403);
   });
 });
