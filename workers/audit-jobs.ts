@@ -28,7 +28,7 @@ function progressReporter(job: Job<AuditJobData>): (p: { pagesCrawled: number; p
   return async (p) => {
     if (inFlight) return;
     inFlight = true;
-    job
+    void job
       .updateProgress(p)
       .catch(() => undefined)
       .finally(() => {
@@ -93,8 +93,14 @@ export const auditJobs: JobHandlers = {
           throw new DelayedError();
         }
         if (result === 'interrupted') {
-          // Shutdown: hand the job back without spending an attempt; another worker restarts it.
-          await runner.markQueued(auditId, null);
+          // Shutdown: hand the job back without spending an attempt; another worker restarts it. Should PostgreSQL
+          // refuse the write, the job is handed back all the same: the sweeper shows a RUNNING audit whose job
+          // waits as QUEUED.
+          await runner
+            .markQueued(auditId, null)
+            .catch((err: unknown) =>
+              logger.warn({ err, auditId }, 'could not mark the audit queued; the audit sweeper will'),
+            );
           await job.moveToDelayed(Date.now() + 1_000, token);
           throw new DelayedError();
         }
@@ -117,7 +123,10 @@ export const auditJobs: JobHandlers = {
       const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
       logger.error({ err, auditId, attempt: job.attemptsMade, final }, 'audit attempt failed');
       // With PostgreSQL down this write fails too: the sweeper finds the audit later (its job failed) and fails it.
-      (final ? runner.markFailed(auditId, readable(err)) : runner.markQueued(auditId, `Attempt ${job.attemptsMade} failed; retrying.`)).catch((writeErr: unknown) =>
+      const recorded = final
+        ? runner.markFailed(auditId, readable(err))
+        : runner.markQueued(auditId, `Attempt ${job.attemptsMade} failed; retrying.`);
+      void recorded.catch((writeErr: unknown) =>
         logger.warn({ err: writeErr, auditId }, 'could not record the failed attempt; the audit sweeper will'),
       );
     });
@@ -130,10 +139,11 @@ export const auditJobs: JobHandlers = {
       workers: [worker],
       close: async () => {
         stopSweeping();
-        await sweepQueue.close().catch(() => undefined);
-        await meter?.close();
-        await parser?.close();
-        await client.close();
+        // Each closes whatever the others do: one that fails is logged, not left to stop the rest.
+        const closed = await Promise.allSettled([sweepQueue.close(), meter?.close(), parser?.close(), client.close()]);
+        for (const c of closed) {
+          if (c.status === 'rejected') logger.warn({ err: c.reason }, 'audit worker resource did not close cleanly');
+        }
       },
     };
   },

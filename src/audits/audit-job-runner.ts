@@ -4,12 +4,14 @@ import type { AppConfig } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
 import { newId } from '../platform/ids.js';
 import { jsonParam } from '../platform/db/sql-params.js';
-import { nativeQuery } from '../platform/db/native-query.js';
+import { nativeQuery, nativeTransaction, type NativeDb, type NativeTx } from '../platform/db/native-query.js';
 import type { SafeHttpClient } from '../platform/safe-http/index.js';
 import type { PageFactsExtract } from '../crawler/index.js';
 import { auditCrawlOptions } from './audit-crawl-options.js';
 import { ProjectEntity } from '../projects/index.js';
 import { AuditEntity } from './audit.entity.js';
+import * as lifecycle from './audit-lifecycle.js';
+import type { AuditAttempt } from './audit-lifecycle.js';
 import { AuditFailedError, runAuditEngine, type AuditOutcome, type AuditPageRow, type AuditSink, type LabMeter, type OccurrenceRecord } from './audit-engine.js';
 
 /** 'superseded': a later attempt claimed the audit while this one still ran (a stalled lock); it writes nothing more. */
@@ -64,14 +66,9 @@ export class AuditJobRunner {
 
     // The attempt number fences this run: if the queue hands the job to another run while this one is still
     // alive (its lock expired), every later write of this run matches no row and its end is 'superseded'.
-    const claimed = await em.getConnection().execute<{ attempts: number }[]>(
-      `UPDATE audit SET status = 'RUNNING', phase = 'CRAWLING', started_at = now(), attempts = attempts + 1, error = NULL, pages_crawled = 0, pages_failed = 0, pages_queued = 0
-       WHERE id = ? AND status IN ('QUEUED', 'RUNNING') RETURNING attempts`,
-      [auditId],
-      'all',
-    );
-    if (!claimed.length) return 'skipped';
-    const attempt = claimed[0].attempts;
+    const run = await lifecycle.claim(em, auditId);
+    if (!run) return 'skipped';
+    const attempt = run.attempt;
     await this.clearPartial(em, auditId);
 
     const watch = this.watch(em, auditId, attempt, ctx);
@@ -87,11 +84,15 @@ export class AuditJobRunner {
           const now = Date.now();
           if (now - lastProgress < PROGRESS_EVERY_MS) return;
           lastProgress = now;
-          await em.getConnection().execute('UPDATE audit SET pages_crawled = ?, pages_queued = ? WHERE id = ? AND attempts = ?', [p.pagesCrawled, p.pagesQueued, auditId, attempt]);
+          await nativeQuery(
+            em,
+            'UPDATE audit SET pages_crawled = $3, pages_queued = $4 WHERE id = $1 AND attempts = $2',
+            [auditId, attempt, p.pagesCrawled, p.pagesQueued],
+          );
           await ctx.reportProgress?.(p);
         },
         phase: async (phase) => {
-          await nativeQuery(em, `UPDATE audit SET phase = $1 WHERE id = $2 AND attempts = $3 AND status = 'RUNNING'`, [phase, auditId, attempt]);
+          await lifecycle.enterPhase(em, run, phase);
         },
       };
 
@@ -109,23 +110,18 @@ export class AuditJobRunner {
         if (!(err instanceof AuditFailedError)) throw err;
         // The site could not be audited: FAILED now (this attempt's own transition), and the caller is told so that
         // the queue does not retry a failure that would repeat.
-        if (await this.setFailed(em.getConnection(), auditId, err.message, { attempt, pagesCrawled: err.pagesCrawled, pagesFailed: err.pagesFailed })) throw err;
-        const [row] = await em.getConnection().execute<{ attempts: number }[]>('SELECT attempts FROM audit WHERE id = ?', [auditId]);
-        if (row && row.attempts !== attempt) return 'superseded';
-        await this.settleCancelled(em, auditId, attempt);
-        return 'cancelled';
+        const pages = { pagesCrawled: err.pagesCrawled, pagesFailed: err.pagesFailed };
+        if (await lifecycle.failAttempt(em, run, err.message, pages)) throw err;
+        return this.lostTo(em, run);
       }
       if (outcome.stopped) {
         const reason = watch.reason() ?? 'cancelled';
         if (reason === 'cancelled') await this.settleCancelled(em, auditId, attempt);
         return reason;
       }
-      const done = await this.complete(em, auditId, attempt, project.id, outcome);
+      const done = await this.complete(em, run, project.id, outcome);
       if (done) return 'completed';
-      const [row] = await em.getConnection().execute<{ attempts: number }[]>('SELECT attempts FROM audit WHERE id = ?', [auditId]);
-      if (row && row.attempts !== attempt) return 'superseded';
-      await this.settleCancelled(em, auditId, attempt);
-      return 'cancelled';
+      return this.lostTo(em, run);
     } finally {
       watch.stop();
     }
@@ -168,6 +164,16 @@ export class AuditJobRunner {
     };
   }
 
+  /** This run's final transition did not happen: a later attempt claimed the audit, or it was cancelled. */
+  private async lostTo(em: EntityManager, run: AuditAttempt): Promise<'superseded' | 'cancelled'> {
+    const [row] = await nativeQuery<{ attempts: number }>(em, 'SELECT attempts FROM audit WHERE id = $1', [
+      run.auditId,
+    ]);
+    if (row && row.attempts !== run.attempt) return 'superseded';
+    await this.settleCancelled(em, run.auditId, run.attempt);
+    return 'cancelled';
+  }
+
   /** A cancelled run's audit reports the pages it keeps (progress was last written up to a second before). */
   private async settleCancelled(em: EntityManager, auditId: string, attempt: number): Promise<void> {
     await nativeQuery(
@@ -179,41 +185,19 @@ export class AuditJobRunner {
     );
   }
 
-  /** A final failure the queue reports (an attempt that threw, the last retry spent). */
-  async markFailed(auditId: string, message: string): Promise<void> {
-    await this.setFailed(this.orm.em.fork().getConnection(), auditId, message);
+  /** A final failure the queue reports (an attempt that threw, the last retry spent): true when it failed the audit. */
+  markFailed(auditId: string, message: string): Promise<boolean> {
+    return lifecycle.fail(this.orm.em, auditId, message);
   }
 
-  /**
-   * The one QUEUED | RUNNING -> FAILED transition, with no scores. With `attempt`, only that running attempt may fail
-   * the audit (a cancelled or superseded one is left alone). True when the audit is now FAILED by this call.
-   */
-  private async setFailed(
-    conn: ReturnType<EntityManager['getConnection']>,
-    auditId: string,
-    message: string,
-    run?: { attempt: number; pagesCrawled: number; pagesFailed: number },
-  ): Promise<boolean> {
-    const res = run
-      ? await conn.execute(
-          `UPDATE audit SET status = 'FAILED', phase = NULL, error = ?, completed_at = now(), pages_crawled = ?, pages_failed = ?, pages_queued = 0
-           WHERE id = ? AND status = 'RUNNING' AND attempts = ?`,
-          [message, run.pagesCrawled, run.pagesFailed, auditId, run.attempt],
-          'run',
-        )
-      : await conn.execute(`UPDATE audit SET status = 'FAILED', phase = NULL, error = ?, completed_at = now() WHERE id = ? AND status IN ('QUEUED', 'RUNNING')`, [message, auditId], 'run');
-    return !!(res as { affectedRows?: number }).affectedRows;
-  }
-
-  /** A retryable failure or a released job: back in the queue's hands. */
-  async markQueued(auditId: string, note: string | null): Promise<void> {
-    await this.orm.em.fork().getConnection().execute(`UPDATE audit SET status = 'QUEUED', phase = NULL, error = ? WHERE id = ? AND status = 'RUNNING'`, [note, auditId]);
+  /** A retryable failure or a released job: back in the queue's hands (true when the audit was running). */
+  markQueued(auditId: string, note: string | null): Promise<boolean> {
+    return lifecycle.requeue(this.orm.em, auditId, note);
   }
 
   private async clearPartial(em: EntityManager, auditId: string): Promise<void> {
-    const conn = em.getConnection();
     for (const table of ['issue_occurrence', 'audit_issue', 'audit_page', 'technical_snapshot']) {
-      await conn.execute(`DELETE FROM ${table} WHERE audit_id = ?`, [auditId]);
+      await nativeQuery(em, `DELETE FROM ${table} WHERE audit_id = $1`, [auditId]);
     }
   }
 
@@ -247,37 +231,27 @@ export class AuditJobRunner {
     );
   }
 
-  /** Issues, inlinks, technical snapshot and scores land together; a cancelled audit stays cancelled. */
-  private async complete(em: EntityManager, auditId: string, attempt: number, projectId: string, outcome: AuditOutcome): Promise<boolean> {
-    try {
-      return await em.transactional((tx) => this.completeRows(tx, auditId, attempt, projectId, outcome));
-    } catch (err) {
-      if (err instanceof AuditNoLongerRunning) return false;
-      throw err;
-    }
+  /**
+   * Issues, inlinks, technical snapshot and scores land together, after the audit row's transition (locked until
+   * commit). A cancelled or superseded run stops there: its final results are not written, and the pages and
+   * occurrences it streamed before stay with the cancelled audit.
+   */
+  private complete(em: NativeDb, run: AuditAttempt, projectId: string, outcome: AuditOutcome): Promise<boolean> {
+    return nativeTransaction(em, async (tx) => {
+      const { scores, pagesCrawled, pagesFailed } = outcome;
+      const completed = await lifecycle.complete(tx, run, { scores, pagesCrawled, pagesFailed });
+      if (completed) await this.writeResults(tx, run.auditId, projectId, outcome);
+      return completed;
+    });
   }
 
-  private async completeRows(tx: EntityManager, auditId: string, attempt: number, projectId: string, outcome: AuditOutcome): Promise<boolean> {
-    const conn = tx.getConnection();
-    const trx = tx.getTransactionContext();
-    // First the audit row (locked until commit): a cancelled or superseded run stops here, before writing.
-    const s = outcome.scores;
-    const res = await conn.execute(
-      `UPDATE audit SET status = 'COMPLETED', phase = NULL, overall_score = ?, meta_score = ?, content_score = ?, links_score = ?, technical_score = ?,
-         performance_score = ?, pages_crawled = ?, pages_failed = ?, pages_queued = 0, completed_at = now(), error = NULL
-       WHERE id = ? AND status = 'RUNNING' AND attempts = ?`,
-      [s.overall, s.meta, s.content, s.links, s.technical, s.performance, outcome.pagesCrawled, outcome.pagesFailed, auditId, attempt],
-      'run',
-      trx,
-    );
-    const updated = !!(res as { affectedRows?: number }).affectedRows;
-    if (!updated) throw new AuditNoLongerRunning();
+  private async writeResults(tx: NativeTx, auditId: string, projectId: string, outcome: AuditOutcome): Promise<void> {
     const issues = outcome.issues;
     if (issues.length) {
-      await conn.execute(
+      await tx.query(
         `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description, affected_pages, applicable_pages)
-         SELECT r.id, ?::uuid, r.code, r.title, r.severity, r.category, r.description, r."affectedPages", r."applicablePages"
-         FROM jsonb_to_recordset(?::jsonb) AS r(id uuid, code text, title text, severity text, category text, description text,
+         SELECT r.id, $1::uuid, r.code, r.title, r.severity, r.category, r.description, r."affectedPages", r."applicablePages"
+         FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, code text, title text, severity text, category text, description text,
            "affectedPages" int, "applicablePages" int)`,
         [
           auditId,
@@ -294,26 +268,23 @@ export class AuditJobRunner {
             })),
           ),
         ],
-        'run',
-        trx,
       );
     }
     if (outcome.inlinks.size) {
-      await conn.execute(
-        `UPDATE audit_page p SET inlinks = u.n::int FROM jsonb_each_text(?::jsonb) AS u(url, n) WHERE p.audit_id = ? AND p.url = u.url AND u.n::int > 0`,
+      await tx.query(
+        `UPDATE audit_page p SET inlinks = u.n::int FROM jsonb_each_text($1::jsonb) AS u(url, n)
+         WHERE p.audit_id = $2 AND p.url = u.url AND u.n::int > 0`,
         [jsonParam(Object.fromEntries(outcome.inlinks)), auditId],
-        'run',
-        trx,
       );
     }
     const site = outcome.site;
     const robotsTxt = site.robots.status === null ? 'unreachable' : `${site.robots.status}`;
     const sitemap = site.sitemap.analysis ? (site.sitemap.analysis.valid ? 'valid' : 'invalid') : 'missing';
     for (const v of outcome.vitals) {
-      await conn.execute(
+      await tx.query(
         `INSERT INTO technical_snapshot (id, project_id, audit_id, url, measured_at, device, source, lcp_ms, cls, inp_ms, tbt_ms, fcp_ms, ttfb_ms,
            performance_score, https, hsts, http_version, compression, robots_txt, sitemap)
-         VALUES (?, ?, ?, ?, now(), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES ($1, $2, $3, $4, now(), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
         [
           newId(),
           projectId,
@@ -335,18 +306,7 @@ export class AuditJobRunner {
           robotsTxt,
           sitemap,
         ],
-        'run',
-        trx,
       );
     }
-    return true;
   }
-}
-
-/**
- * The audit was cancelled (or its project deleted) while its results were being written: the final results (issues,
- * inlinks, snapshots, scores) are not; the pages and occurrences streamed before stay with a cancelled audit.
- */
-export class AuditNoLongerRunning extends Error {
-  override name = 'AuditNoLongerRunning';
 }

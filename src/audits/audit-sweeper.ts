@@ -6,6 +6,7 @@ import type { Logger } from '../platform/logger.js';
 import { nativeQuery } from '../platform/db/native-query.js';
 import { isInfrastructureFailure } from '../platform/infra-errors.js';
 import { AUDIT_JOB_NAME, auditJobOptions, type AuditJobData } from './audit-job.js';
+import * as lifecycle from './audit-lifecycle.js';
 
 export interface AuditSweeperOptions {
   /** Key prefix (REDIS_PREFIX) of the sweep lock. */
@@ -33,11 +34,8 @@ export const DEFAULT_MAX_RUNS = 8;
 const LOST_JOB_NOTE = 'Queued again: its job was lost (the queue restarted without its data).';
 const WAITING_STATES = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children']);
 
-interface Candidate {
-  id: string;
+interface Candidate extends lifecycle.SeenAudit {
   job_id: string;
-  status: 'QUEUED' | 'RUNNING';
-  attempts: number;
 }
 
 /**
@@ -45,7 +43,8 @@ interface Candidate {
  * finished without the audit learning of it (the worker could not write to PostgreSQL), or waits while the audit
  * claims to run — and puts them right: queued again under the same job id (idempotent, bounded by `maxRuns`), or
  * failed with a reason. Safe with several worker groups: one sweep at a time holds a Redis lock, and every change
- * is a guarded UPDATE on the audit's status and attempt, so an audit that a worker claims meanwhile is left alone.
+ * is a transition guarded on the status and attempt the sweeper saw (audit-lifecycle.ts), so an audit that a worker
+ * claims meanwhile is left alone.
  */
 export class AuditSweeper {
   private readonly maxRuns: number;
@@ -84,7 +83,10 @@ export class AuditSweeper {
       const state = job ? await job.getState() : 'missing';
       if (state === 'active') continue;
       if (WAITING_STATES.has(state)) {
-        if (audit.status === 'RUNNING' && (await this.update(audit, `status = 'QUEUED', phase = NULL`))) report.corrected.push(audit.id);
+        // Without a note: the error (e.g. "Attempt 1 failed; retrying.") still says why it waits.
+        if (audit.status === 'RUNNING' && (await lifecycle.requeueSeen(this.orm.em, audit))) {
+          report.corrected.push(audit.id);
+        }
         continue;
       }
       if (state === 'failed') {
@@ -97,7 +99,7 @@ export class AuditSweeper {
         if (await this.fail(audit, `The audit was interrupted ${audit.attempts} times (its worker or the queue went away) and was given up.`)) report.failed.push(audit.id);
         continue;
       }
-      if (!(await this.update(audit, `status = 'QUEUED', phase = NULL, error = $3`, [LOST_JOB_NOTE]))) continue;
+      if (!(await lifecycle.requeueSeen(this.orm.em, audit, LOST_JOB_NOTE))) continue;
       if (job) await job.remove().catch(() => undefined);
       await this.queue.add(AUDIT_JOB_NAME, { auditId: audit.id }, auditJobOptions(audit.job_id));
       report.requeued.push(audit.id);
@@ -124,17 +126,7 @@ export class AuditSweeper {
     return () => clearInterval(timer);
   }
 
-  /** A guarded change: only while the audit is in the status and attempt the sweeper saw. */
-  private async update(audit: Candidate, set: string, extra: unknown[] = []): Promise<boolean> {
-    const rows = await nativeQuery<{ id: string }>(
-      this.orm.em,
-      `UPDATE audit SET ${set} WHERE id = $1 AND status = $2 AND attempts = ${Number(audit.attempts)} RETURNING id`,
-      [audit.id, audit.status, ...extra],
-    );
-    return rows.length > 0;
-  }
-
   private fail(audit: Candidate, reason: string): Promise<boolean> {
-    return this.update(audit, `status = 'FAILED', phase = NULL, error = $3, completed_at = now()`, [reason]);
+    return lifecycle.failSeen(this.orm.em, audit, reason);
   }
 }

@@ -10,6 +10,7 @@ import { assertApiAccess, quotaFor } from '../identity/index.js';
 import type { Project, ProjectService } from '../projects/index.js';
 import { ACTIVE_STATUSES, AuditEntity, AuditIssueEntity, type Audit, type AuditIssue } from './audit.entity.js';
 import { AUDIT_JOB_NAME, auditJobOptions, type AuditJobData } from './audit-job.js';
+import * as lifecycle from './audit-lifecycle.js';
 
 export interface StartedAudit {
   audit: Audit;
@@ -48,33 +49,26 @@ export class AuditService {
     }
     const quota = quotaFor(this.config, p.plan).pagesPerAudit;
     const id = newId();
-    const audit = em.create(AuditEntity, {
-      id,
-      projectId: project.id,
-      status: 'QUEUED',
-      jobId: id,
-      pagesCrawled: 0,
-      pagesQueued: 0,
-      maxPages: Math.min(project.settings.maxPages ?? quota, quota),
-      attempts: 0,
-      createdAt: new Date(),
-    });
+    const maxPages = Math.min(project.settings.maxPages ?? quota, quota);
+    let audit: Audit | null;
     try {
-      await em.flush();
+      audit = await lifecycle.create(em, { id, projectId: project.id, maxPages, createdAt: new Date() });
     } catch (err) {
       // 23503: the project was deleted since findOwned (a foreign key violation, not a server fault).
       if ((err as { code?: string }).code === '23503') throw notFound('Project');
-      if ((err as { code?: string }).code !== '23505') throw err;
-      em.clear();
+      throw err;
+    }
+    if (!audit) {
+      // Another request queued one since activeFor: theirs is the project's audit.
       const winner = await this.activeFor(em, project.id);
-      if (!winner) throw err;
+      if (!winner) throw new DomainError('INTERNAL', 'The audit could not be queued.');
       return { audit: winner, created: false };
     }
     try {
       await this.enqueue(audit);
     } catch (err) {
       this.logger?.error({ err, auditId: id }, 'could not enqueue audit');
-      await em.nativeUpdate(AuditEntity, { id }, { status: 'FAILED', error: 'The audit could not be queued. Try again.', completedAt: new Date() });
+      await lifecycle.fail(em, id, 'The audit could not be queued. Try again.');
       throw asUnavailable(err) ?? new DomainError('INTERNAL', 'The audit could not be queued.');
     }
     return { audit, created: true };
@@ -174,18 +168,13 @@ export class AuditService {
   }
 
   /**
-   * The one QUEUED | RUNNING -> CANCELLED transition: a guarded UPDATE, so an audit that completes or fails at the
+   * QUEUED | RUNNING -> CANCELLED (audit-lifecycle.ts): a guarded UPDATE, so an audit that completes or fails at the
    * same moment is not cancelled too. A queued job is removed; a running one cannot be (its worker holds the lock):
    * the job runner watches the row and stops the crawl within a fraction of a second.
    */
   private async cancelActive(em: EntityManager, projectId: string, auditId: string | null, reason: string): Promise<{ id: string; jobId: string }[]> {
-    const rows = await em.getConnection().execute<{ id: string; job_id: string }[]>(
-      `UPDATE audit SET status = 'CANCELLED', phase = NULL, completed_at = now(), error = ?
-       WHERE project_id = ? ${auditId ? 'AND id = ?' : ''} AND status IN ('QUEUED', 'RUNNING') RETURNING id, job_id`,
-      auditId ? [reason, projectId, auditId] : [reason, projectId],
-      'all',
-    );
-    for (const row of rows) await this.queue.remove(row.job_id).catch(() => 0);
-    return rows.map((r) => ({ id: r.id, jobId: r.job_id }));
+    const cancelled = await lifecycle.cancel(em, { projectId, auditId }, reason);
+    for (const row of cancelled) await this.queue.remove(row.jobId).catch(() => 0);
+    return cancelled;
   }
 }

@@ -5,5 +5,7 @@ export { AUDIT_COUNT_SOURCE } from './audit.loaders.js';
 export { AUDIT_JOB_NAME, JOB_STATE_BY_STATUS, type AuditJobData } from './audit-job.js';
 export { runAuditEngine, AuditFailedError, type AuditSink, type AuditOutcome, type StoppedAudit, type AuditPageRow, type OccurrenceRecord, type LabMeter, type VitalsRecord } from './audit-engine.js';
 export { AuditJobRunner, type AuditRunResult } from './audit-job-runner.js';
+/** The audit state machine: the only writer of audit.status (its transition table is in its doc comment). */
+export * as auditLifecycle from './audit-lifecycle.js';
 export { AuditSweeper, DEFAULT_MAX_RUNS, type SweepReport } from './audit-sweeper.js';
 export { auditCrawlOptions, type AuditCrawlSettings } from './audit-crawl-options.js';

@@ -85,3 +85,50 @@ async function viaOrmConnection<T>(em: NativeDb, text: string, values: unknown[]
     await client.releaseConnection(connection);
   }
 }
+
+/** A transaction's statements, in nativeQuery's idiom ($1, $2 ... and plain rows). */
+export interface NativeTx {
+  query<T>(text: string, values?: unknown[]): Promise<T[]>;
+}
+
+/**
+ * Runs `work` inside BEGIN ... COMMIT on one connection of the ORM's native pool (the ORM's own connection when
+ * there is none); a throw rolls back and is rethrown. For writes that must land together in nativeQuery's idiom.
+ */
+export async function nativeTransaction<T>(em: NativeDb, work: (tx: NativeTx) => Promise<T>): Promise<T> {
+  const native = natives.get(em.config);
+  const knexClient = em.getConnection().getKnex().client as {
+    acquireConnection(): Promise<PgLikeClient>;
+    releaseConnection(c: PgLikeClient): Promise<void>;
+  };
+  const pooled = native ? await native.pool.connect() : null;
+  const connection: PgLikeClient = pooled ?? (await knexClient.acquireConnection());
+  let broken = false;
+  // A checked-out client emits its connection's errors itself (the pool listens only to idle ones): unheard, one
+  // would crash the process. The failing query rejects anyway; the client is then discarded, not pooled again.
+  const onError = () => {
+    broken = true;
+  };
+  pooled?.on('error', onError);
+  const query = async <R>(text: string, values: unknown[] = []): Promise<R[]> => {
+    native?.onQuery?.(text);
+    return (await connection.query({ text, values, types })).rows as R[];
+  };
+  try {
+    await query('BEGIN');
+    const result = await work({ query });
+    await query('COMMIT');
+    return result;
+  } catch (err) {
+    // A connection that cannot even roll back is not given back to the pool.
+    await query('ROLLBACK').catch(() => {
+      broken = true;
+    });
+    throw err;
+  } finally {
+    if (pooled) {
+      pooled.off('error', onError);
+      pooled.release(broken);
+    } else await knexClient.releaseConnection(connection);
+  }
+}

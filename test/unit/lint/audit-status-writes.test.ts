@@ -1,0 +1,93 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const LIFECYCLE = 'src/audits/audit-lifecycle.ts';
+const SOURCE_DIRS = ['src', 'workers', 'schema', 'facades', 'bin'];
+
+/** `UPDATE audit [alias] SET <assignments>`, the assignments up to WHERE or the end of the statement or literal. */
+const UPDATE_AUDIT = /\bUPDATE\s+"?audit"?(?:\s+(?:AS\s+)?(?!SET\b)\w+)?\s+SET\b((?:(?!\bWHERE\b|`|;)[\s\S])*)/gi;
+/** A SET clause built elsewhere (`SET ${set}`): what it assigns cannot be read here, so it is refused outright. */
+const UPDATE_AUDIT_DYNAMIC = /\bUPDATE\s+"?audit"?(?:\s+(?:AS\s+)?(?!SET\b)\w+)?\s+SET\s+\$\{/gi;
+const ASSIGNS_STATUS = /(?:^|[^\w"])"?status"?\s*=(?!=)/i;
+const INSERT_AUDIT = /\bINSERT\s+INTO\s+"?audit"?\s*\(([^)]*)\)/gi;
+const ORM_WRITE =
+  /\b(?:nativeUpdate|nativeInsert|insert|insertMany|upsert|upsertMany|create|assign)\s*\(\s*AuditEntity\b/g;
+const KNEX_WRITE = /\(\s*['"]audit['"]\s*\)\s*\.\s*(?:update|insert|upsert)\s*\(/g;
+const PROPERTY_WRITE = /\b\w*audit\w*\s*\.\s*status\s*=(?!=)/gi;
+
+/** Every place in `text` that writes (or may write) the status of the audit table, by line. */
+function statusWrites(text: string): { line: number; what: string }[] {
+  const found: { line: number; what: string }[] = [];
+  const at = (index: number, what: string) => found.push({ line: text.slice(0, index).split('\n').length, what });
+  for (const m of text.matchAll(UPDATE_AUDIT)) if (ASSIGNS_STATUS.test(m[1])) at(m.index, 'UPDATE audit SET status');
+  for (const m of text.matchAll(UPDATE_AUDIT_DYNAMIC))
+    at(m.index, 'UPDATE audit SET ${...} (assignments built elsewhere)');
+  for (const m of text.matchAll(INSERT_AUDIT))
+    if (/(?:^|[^\w"])"?status"?(?![\w"])/i.test(m[1])) at(m.index, 'INSERT INTO audit (status)');
+  for (const m of text.matchAll(ORM_WRITE)) at(m.index, m[0]);
+  for (const m of text.matchAll(KNEX_WRITE)) at(m.index, m[0]);
+  for (const m of text.matchAll(PROPERTY_WRITE)) at(m.index, m[0]);
+  return found;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'dist' ? [] : sourceFiles(path);
+    return /\.(?:ts|tsx|js|mjs)$/.test(entry.name) ? [path] : [];
+  });
+}
+
+describe('the detector of audit status writes', () => {
+  it.each([
+    // What the job runner, the service and the sweeper each wrote before audit-lifecycle.ts existed.
+    "`UPDATE audit SET status = 'RUNNING', phase = 'CRAWLING', attempts = attempts + 1 WHERE id = ? AND status IN ('QUEUED', 'RUNNING')`",
+    "`UPDATE audit SET status = 'CANCELLED', phase = NULL, completed_at = now(), error = ?\n WHERE project_id = ?`",
+    "'UPDATE audit SET phase = NULL, error = $3, status = $2 WHERE id = $1'",
+    "`UPDATE audit SET phase = 'CRAWLING', status = 'RUNNING' WHERE id = $1`",
+    '`UPDATE "audit" AS a SET "status" = $1 WHERE a.id = $2`',
+    'this.update(audit, `UPDATE audit SET ${set} WHERE id = $1 AND status = $2`)',
+    "await em.nativeUpdate(AuditEntity, { id }, { status: 'FAILED', completedAt: new Date() });",
+    "const audit = em.create(AuditEntity, { id, status: 'QUEUED' });",
+    "`INSERT INTO audit (id, project_id, status, job_id) VALUES ($1, $2, 'QUEUED', $3)`",
+    "latestAudit.status = 'CANCELLED';",
+    "await knex('audit').update({ status: 'FAILED' });",
+  ])('finds %s', (source) => {
+    expect(statusWrites(source)).toHaveLength(1);
+  });
+
+  it.each([
+    "`UPDATE audit SET phase = $1 WHERE id = $2 AND attempts = $3 AND status = 'RUNNING'`",
+    "`UPDATE audit SET pages_crawled = $3 WHERE id = $1 AND status = 'CANCELLED'`",
+    "'UPDATE audit_page p SET status_code = $1 WHERE p.audit_id = $2'",
+    '`INSERT INTO audit_page (audit_id, url, final_url, status_code) SELECT $1`',
+    "`INSERT INTO ranking (id, keyword_id, status) VALUES ($1, $2, 'OK')`",
+    "`UPDATE competitor SET status = 'x' WHERE id = $1`",
+    "if (audit.status === 'RUNNING') return;",
+    "const rows = await nativeQuery(em, 'SELECT status, attempts FROM audit WHERE id = $1', [id]);",
+    'await em.findOne(AuditEntity, { projectId, status: { $in: ACTIVE_STATUSES } });',
+  ])('leaves %s alone', (source) => {
+    expect(statusWrites(source)).toEqual([]);
+  });
+});
+
+describe('audit.status', () => {
+  const files = SOURCE_DIRS.flatMap((dir) => sourceFiles(resolve(ROOT, dir)));
+
+  it(`is written by ${LIFECYCLE} alone (no other source writes the audit table's status)`, () => {
+    const elsewhere = files
+      .filter((file) => relative(ROOT, file) !== LIFECYCLE)
+      .flatMap((file) =>
+        statusWrites(readFileSync(file, 'utf8')).map((w) => `${relative(ROOT, file)}:${w.line} ${w.what}`),
+      );
+    expect(elsewhere).toEqual([]);
+  });
+
+  it(`is written by ${LIFECYCLE}: the scan reads it and finds each of its transitions`, () => {
+    expect(files.map((f) => relative(ROOT, f))).toContain(LIFECYCLE);
+    // create, claim, complete, failAttempt, fail, requeue, cancel, requeueSeen (two statements), failSeen.
+    expect(statusWrites(readFileSync(resolve(ROOT, LIFECYCLE), 'utf8'))).toHaveLength(10);
+  });
+});
