@@ -152,6 +152,8 @@ export class ToolsService {
       headers: response.headers,
       redirects: response.redirects,
       documentCharset,
+      // The decoded size, as the crawler measures a page; a truncated body is large anyway.
+      bodyBytes: response.truncated ? null : response.bytes,
     });
   }
 

@@ -34,10 +34,18 @@ export type {
   SiteCheckResult,
   SitemapSiteInput,
 } from './check.types.js';
-export { PAGE_CHECK_CODES, runPageChecks } from './page-checks.js';
-export { runSiteChecks } from './site-checks.js';
+export { PAGE_CHECK_CODES, PAGE_EVALUATORS, runPageChecks, type PageEvaluator } from './page-checks.js';
+export { SITE_EVALUATORS, runSiteChecks, type SiteEvaluator } from './site-checks.js';
+export { CHECK_EVALUATORS, SHARED_VERDICTS, type CheckEvaluator, type OtherCaller } from './check-evaluators.js';
 export { summarizePage, type SummaryLimits } from './page-summary.js';
-export { effectiveCanonical, nonIndexableReason, wasRedirected, type NonIndexableReason } from './page-indexability.js';
+export {
+  effectiveCanonical,
+  nonIndexableReason,
+  sitemapListingOutcome,
+  wasRedirected,
+  type ListedDocument,
+  type NonIndexableReason,
+} from './page-indexability.js';
 export { LINK_TARGET_CODES, evaluateLinkTargets, type LinkTargetCode, type LinkTargetSource } from './link-target-checks.js';
 export { findNearDuplicates, type NearDuplicateMatch, type NearDuplicateOptions } from './near-duplicate-index.js';
 export { CheckAggregator, aggregateChecks, failingIssues, type AggregatorOptions } from './check-aggregator.js';

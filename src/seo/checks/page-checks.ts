@@ -1,11 +1,19 @@
 import { firstHeader, isAbsoluteUrl, isLoopbackHost, normalizeUrl, type LinkFact, type PageFacts } from '../page/index.js';
+import {
+  cacheVerdict,
+  compressionVerdict,
+  isPlainHttp,
+  isRedirectChain,
+  isStaticAssetResponse,
+  parseResponseHeaders,
+} from '../headers/response-verdicts.js';
 import { CHECK_CATALOG, type PageCheckCode } from './check-catalog.js';
 import { CHECK_THRESHOLDS as T } from './check-thresholds.js';
-import type { CheckResult, PageFetch, PageResource } from './check.types.js';
+import type { CheckResult, PageFetch } from './check.types.js';
 import { banded, fail, pass, type CheckOutcome } from './check-outcome.js';
 import { isValidHreflang, isValidLangTag } from './language-tag.js';
 import { evaluateLinkTargets, type LinkTargetCode } from './link-target-checks.js';
-import { effectiveCanonical, nonIndexableReason, wasRedirected } from './page-indexability.js';
+import { effectiveCanonical, nonIndexableReason, sitemapListingOutcome, wasRedirected } from './page-indexability.js';
 import { checkStructuredData } from './structured-data-rules.js';
 
 /** Every page-scope code, in catalog order. */
@@ -23,10 +31,8 @@ const GENERIC_LINK_TEXTS = new Set([
   'plus', 'aquí', 'haga clic aquí', 'leer más', 'más', 'clicca qui', 'qui', 'leggi di più', 'scopri di più',
 ]);
 
-const TEXT_CONTENT_TYPE_RE = /^\s*(text\/|application\/(xhtml\+xml|xml|json|javascript|ecmascript|ld\+json|rss\+xml|atom\+xml|manifest\+json)|image\/svg\+xml)/i;
-const COMPRESSED_ENCODINGS = new Set(['gzip', 'x-gzip', 'br', 'zstd', 'deflate', 'compress']);
 
-interface PageCheckContext {
+export interface PageCheckContext {
   facts: PageFacts | null;
   /** Facts of a page that answered 2xx; HTML checks apply only to those. */
   html: PageFacts | null;
@@ -39,7 +45,8 @@ interface PageCheckContext {
   linkTargets(): Record<LinkTargetCode, CheckOutcome> | null;
 }
 
-type Evaluator = (ctx: PageCheckContext) => CheckOutcome;
+/** Decides one page-scope code for one fetched page. */
+export type PageEvaluator = (ctx: PageCheckContext) => CheckOutcome;
 
 /**
  * Runs every page-scope check on one fetched page. `facts` is null for non-HTML responses and for
@@ -71,7 +78,7 @@ export function runPageChecks(facts: PageFacts | null, page: PageFetch): CheckRe
       return targets;
     },
   };
-  return PAGE_CHECK_CODES.map((code) => toResult(code, EVALUATORS[code](ctx)));
+  return PAGE_CHECK_CODES.map((code) => toResult(code, PAGE_EVALUATORS[code](ctx)));
 }
 
 function toResult(code: PageCheckCode, outcome: CheckOutcome): CheckResult {
@@ -103,7 +110,12 @@ function linkTargetOutcomes(facts: PageFacts, page: PageFetch): Record<LinkTarge
   );
 }
 
-const EVALUATORS: Record<PageCheckCode, Evaluator> = {
+/**
+ * One evaluator per page-scope code. Codes decided from what the crawl learned about link and resource targets
+ * delegate to evaluateLinkTargets (the site pass calls it too, from page summaries); header-based codes read the
+ * shared response verdicts (../headers/response-verdicts.ts) that the headers tool reads.
+ */
+export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
   // META
   META_TITLE_MISSING: ({ html }) => (html ? (firstText(html.titles) === '' ? fail({ titleCount: html.titleCount }) : pass()) : null),
   META_TITLE_TOO_SHORT: ({ html }) => lengthBelow(html && firstText(html.titles), T.titleMinChars, 'title'),
@@ -213,7 +225,7 @@ const EVALUATORS: Record<PageCheckCode, Evaluator> = {
   LINKS_TO_REDIRECT: (ctx) => ctx.linkTargets()?.LINKS_TO_REDIRECT ?? null,
   LINKS_REDIRECT_CHAIN: ({ page, responded }) => {
     if (!responded && page.redirects.length === 0) return null;
-    return page.redirects.length >= T.redirectChainHops ? fail({ hops: page.redirects.length, chain: redirectChain(page) }) : pass();
+    return isRedirectChain(page.redirects.length) ? fail({ hops: page.redirects.length, chain: redirectChain(page) }) : pass();
   },
   LINKS_REDIRECT_LOOP: ({ page, responded }) => {
     if (!responded && page.redirects.length === 0 && !page.redirectLoop) return null;
@@ -257,11 +269,10 @@ const EVALUATORS: Record<PageCheckCode, Evaluator> = {
   TECH_NOINDEX: ({ html }) =>
     html ? (html.robots.noindex ? fail({ sources: html.robots.noindexSources, meta: html.robots.meta, header: html.robots.header }) : pass()) : null,
   TECH_BLOCKED_BY_ROBOTS: (ctx) => ctx.linkTargets()?.TECH_BLOCKED_BY_ROBOTS ?? null,
-  TECH_SITEMAP_NON_INDEXABLE: ({ facts, page }) => {
+  TECH_SITEMAP_NON_INDEXABLE: ({ facts, page, indexable }) => {
     if (!page.inSitemap) return null;
-    const reason = wasRedirected(page) ? 'redirect' : nonIndexableReason(facts, page);
-    // A PDF or image in a sitemap is fine: only HTML can carry noindex or a canonical here.
-    return reason === null || reason === 'not-html' ? pass() : fail({ reason, status: page.status, finalUrl: page.finalUrl });
+    const listed = { redirected: wasRedirected(page), status: page.status, finalUrl: page.finalUrl, indexable };
+    return sitemapListingOutcome({ ...listed, isHtml: facts !== null, noindex: facts?.robots.noindex ?? false });
   },
   TECH_CANONICAL_MULTIPLE: ({ html }) =>
     html ? (html.canonicalCount > 1 ? fail({ count: html.canonicalCount, canonicals: html.canonicals.slice(0, 3).map((c) => c.href) }) : pass()) : null,
@@ -283,7 +294,7 @@ const EVALUATORS: Record<PageCheckCode, Evaluator> = {
   TECH_URL_UNDERSCORE: ({ ok, finalUrl }) => (ok && finalUrl ? (finalUrl.pathname.includes('_') ? fail({ path: finalUrl.pathname }) : pass()) : null),
   TECH_URL_TOO_LONG: ({ ok, finalUrl }) =>
     ok && finalUrl ? (finalUrl.href.length > T.maxUrlChars ? fail({ length: finalUrl.href.length }) : pass()) : null,
-  TECH_HTTP_PAGE: ({ responded, finalUrl }) => (responded && finalUrl ? (finalUrl.protocol === 'http:' ? fail({ url: finalUrl.href }) : pass()) : null),
+  TECH_HTTP_PAGE: ({ responded, finalUrl }) => (responded && finalUrl ? (isPlainHttp(finalUrl.href) ? fail({ url: finalUrl.href }) : pass()) : null),
   TECH_MIXED_CONTENT: ({ html, https }) =>
     html && https ? (html.mixedContent.count > 0 ? fail({ count: html.mixedContent.count, resources: html.mixedContent.sample.slice(0, SAMPLE) }) : pass()) : null,
   TECH_RESOURCE_BROKEN: (ctx) => ctx.linkTargets()?.TECH_RESOURCE_BROKEN ?? null,
@@ -310,15 +321,20 @@ const EVALUATORS: Record<PageCheckCode, Evaluator> = {
     const unsized = html.images.filter((image) => !image.hasWidth || !image.hasHeight);
     return unsized.length > 0 ? fail({ count: unsized.length, images: unsized.slice(0, SAMPLE).map(imageRef) }) : pass();
   },
-  PERF_NO_COMPRESSION: ({ page, ok }) => {
-    const candidates: { url: string; encoding: string | null }[] = [];
-    if (ok && isCompressible(page.headers, page.bytes)) candidates.push({ url: page.finalUrl, encoding: firstHeader(page.headers, 'content-encoding') });
+  PERF_NO_COMPRESSION: ({ page }) => {
+    // The page itself and the subresources the crawler fetched, each judged by the shared response verdict.
+    const candidates: { url: string; encoding: string | null; compressed: boolean }[] = [];
+    const judge = (url: string, headers: PageFetch['headers'], status: number, bodyBytes: number | undefined) => {
+      const verdict = compressionVerdict(parseResponseHeaders(headers), { status, bodyBytes });
+      if (verdict.applies) candidates.push({ url, encoding: firstHeader(headers, 'content-encoding'), compressed: verdict.compressed });
+    };
+    judge(page.finalUrl, page.headers, page.status, page.bytes);
     for (const resource of page.resources ?? []) {
-      if (!resource.headers || !isSuccess(resource.status)) continue;
-      if (isCompressible(resource.headers, resource.bytes)) candidates.push({ url: resource.url, encoding: firstHeader(resource.headers, 'content-encoding') });
+      // A resource without a status was not fetched by the crawler itself; its headers are what it was given.
+      if (resource.headers) judge(resource.url, resource.headers, resource.status ?? 200, resource.bytes);
     }
     if (candidates.length === 0) return null;
-    const plain = candidates.filter((candidate) => !isCompressedEncoding(candidate.encoding));
+    const plain = candidates.filter((candidate) => !candidate.compressed);
     return plain.length > 0 ? fail({ count: plain.length, urls: plain.slice(0, SAMPLE).map((c) => c.url) }) : pass();
   },
   PERF_RENDER_BLOCKING: ({ html }) => {
@@ -327,9 +343,13 @@ const EVALUATORS: Record<PageCheckCode, Evaluator> = {
     return scripts > 0 || stylesheets > T.maxBlockingStylesheets ? fail({ scripts, stylesheets, resources: sample.slice(0, SAMPLE) }) : pass();
   },
   PERF_NO_CACHE_HEADERS: ({ page }) => {
-    const assets = (page.resources ?? []).filter((resource) => resource.kind !== 'other' && resource.headers && isSuccess(resource.status));
+    const assets = (page.resources ?? []).flatMap((resource) => {
+      if (!resource.headers || !isSuccess(resource.status)) return [];
+      const headers = parseResponseHeaders(resource.headers);
+      return isStaticAssetResponse(headers, resource.kind) ? [{ url: resource.url, headers }] : [];
+    });
     if (assets.length === 0) return null;
-    const uncached = assets.filter((resource) => !isCacheable(resource));
+    const uncached = assets.filter((asset) => !cacheVerdict(asset.headers).cacheable);
     return uncached.length > 0 ? fail({ count: uncached.length, urls: uncached.slice(0, SAMPLE).map((r) => r.url) }) : pass();
   },
 };
@@ -430,23 +450,4 @@ function hasRedirectLoop(page: PageFetch): boolean {
 
 function isSuccess(status: number | undefined): boolean {
   return status === undefined || (status >= 200 && status < 300);
-}
-
-function isCompressible(headers: PageFetch['headers'], bytes: number | undefined): boolean {
-  const contentType = firstHeader(headers, 'content-type');
-  if (!contentType || !TEXT_CONTENT_TYPE_RE.test(contentType)) return false;
-  const length = bytes ?? Number(firstHeader(headers, 'content-length') ?? NaN);
-  return !Number.isFinite(length) || length >= T.compressionMinBytes;
-}
-
-function isCompressedEncoding(encoding: string | null): boolean {
-  if (!encoding) return false;
-  return encoding.toLowerCase().split(',').some((token) => COMPRESSED_ENCODINGS.has(token.trim()));
-}
-
-function isCacheable(resource: PageResource): boolean {
-  const cacheControl = firstHeader(resource.headers, 'cache-control') ?? '';
-  const maxAge = /(?:^|[,\s])(?:s-)?max-age\s*=\s*"?(\d+)/i.exec(cacheControl);
-  if ((maxAge && Number(maxAge[1]) > 0) || /\bimmutable\b/i.test(cacheControl)) return true;
-  return firstHeader(resource.headers, 'etag') !== null || firstHeader(resource.headers, 'last-modified') !== null;
 }

@@ -1,5 +1,6 @@
 import { normalizeUrl } from '../page/index.js';
-import type { CheckCode } from './check-catalog.js';
+import { hstsVerdict, parseResponseHeaders } from '../headers/response-verdicts.js';
+import type { CheckCode, SiteCheckCode } from './check-catalog.js';
 import { CHECK_THRESHOLDS as T } from './check-thresholds.js';
 import type {
   CheckResult,
@@ -7,41 +8,127 @@ import type {
   Occurrence,
   PageCheckResults,
   PageSummary,
+  RobotsSiteInput,
   SiteCheckInput,
   SiteCheckOutput,
   SiteCheckResult,
 } from './check.types.js';
 import { LINK_TARGET_CODES, evaluateLinkTargets } from './link-target-checks.js';
 import { findNearDuplicates } from './near-duplicate-index.js';
+import { sitemapListingOutcome } from './page-indexability.js';
 
 const SAMPLE = 3;
 const SITEMAP_MAX_URLS = 50_000;
 const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
 
+/** What every site evaluator reads: the input, the documents deduplicated by final URL, and robots.txt's state. */
+export interface SiteContext {
+  input: SiteCheckInput;
+  pages: readonly PageSummary[];
+  robots: RobotsState | null;
+}
+
+export interface RobotsState {
+  url: string;
+  status: number | null;
+  /** RFC 9309 §2.3.1.4: 5xx and unreachable mean "disallow all"; Google treats 429 like 5xx. */
+  unreachable: boolean;
+  /** A 2xx answer whose rules were read: only then do rule-based checks apply. */
+  parsed: boolean;
+  robots: RobotsSiteInput;
+}
+
+/** Decides one site-scope code for the whole crawl. */
+export type SiteEvaluator = (ctx: SiteContext) => SiteCheckResult;
+
+/**
+ * One evaluator per site-scope code, in report order. Page-scope codes live in PAGE_EVALUATORS
+ * (page-checks.ts); check-evaluators.ts joins both into the registry of every catalog code.
+ */
+export const SITE_EVALUATORS: Readonly<Record<SiteCheckCode, SiteEvaluator>> = {
+  TECH_ROBOTS_MISSING: ({ robots }) => {
+    if (!robots) return notApplicable('TECH_ROBOTS_MISSING');
+    return result('TECH_ROBOTS_MISSING', robots.status === 404 || robots.status === 410, [{ url: robots.url, evidence: { status: robots.status } }]);
+  },
+  TECH_ROBOTS_UNREACHABLE: ({ robots }) => {
+    if (!robots) return notApplicable('TECH_ROBOTS_UNREACHABLE');
+    return result('TECH_ROBOTS_UNREACHABLE', robots.unreachable, [{ url: robots.url, evidence: { status: robots.status, timedOut: robots.robots.timedOut ?? false } }]);
+  },
+  TECH_ROBOTS_BLOCKS_ALL: ({ robots }) => {
+    if (!robots?.parsed) return notApplicable('TECH_ROBOTS_BLOCKS_ALL');
+    return result('TECH_ROBOTS_BLOCKS_ALL', robots.robots.blocksAll === true, [{ url: robots.url, evidence: { rule: 'User-agent: * / Disallow: /' } }]);
+  },
+  TECH_ROBOTS_INVALID: ({ robots }) => {
+    if (!robots?.parsed) return notApplicable('TECH_ROBOTS_INVALID');
+    return result('TECH_ROBOTS_INVALID', robots.robots.invalid === true, [{ url: robots.url, evidence: { errors: (robots.robots.errors ?? []).slice(0, 5) } }]);
+  },
+  TECH_AI_SEARCH_BLOCKED: ({ robots }) => {
+    if (!robots?.parsed) return notApplicable('TECH_AI_SEARCH_BLOCKED');
+    const ai = robots.robots.aiBlockedAgents ?? [];
+    return result('TECH_AI_SEARCH_BLOCKED', ai.length > 0, [{ url: robots.url, evidence: { agents: ai } }]);
+  },
+  TECH_SITEMAP_MISSING: ({ input }) => {
+    const sitemap = input.sitemap;
+    if (!sitemap) return notApplicable('TECH_SITEMAP_MISSING');
+    const declared = sitemap.declared ?? input.robots?.sitemaps ?? [];
+    const missing = declared.length === 0 && sitemap.defaultStatus !== 200 && !sitemap.analysis;
+    return result('TECH_SITEMAP_MISSING', missing, [{ url: siteUrl(input, '/sitemap.xml'), evidence: { status: sitemap.defaultStatus ?? null } }]);
+  },
+  TECH_SITEMAP_INVALID: ({ input }) => {
+    const analysis = input.sitemap?.analysis;
+    if (!analysis) return notApplicable('TECH_SITEMAP_INVALID');
+    const declared = input.sitemap?.declared ?? input.robots?.sitemaps ?? [];
+    const reasons: string[] = [];
+    if (!analysis.valid) reasons.push('does not parse or has errors');
+    if (analysis.urlCount > SITEMAP_MAX_URLS) reasons.push(`${analysis.urlCount} URLs (limit 50,000)`);
+    if (analysis.sizeBytes > SITEMAP_MAX_BYTES) reasons.push(`${analysis.sizeBytes} bytes (limit 50 MiB)`);
+    if ((analysis.otherHostUrls ?? 0) > 0) reasons.push(`${analysis.otherHostUrls} URLs of other hosts`);
+    return result('TECH_SITEMAP_INVALID', reasons.length > 0, [
+      { url: declared[0] ?? siteUrl(input, '/sitemap.xml'), evidence: { reasons, errors: (analysis.errors ?? []).slice(0, 5) } },
+    ]);
+  },
+  META_FAVICON_MISSING: ({ input, pages }) => {
+    const home = startPage(input, pages);
+    if (!input.favicon && !home?.isHtml) return notApplicable('META_FAVICON_MISSING');
+    const present = home?.hasIconLink === true || input.favicon?.status === 200;
+    return result('META_FAVICON_MISSING', !present, [{ url: siteUrl(input, '/favicon.ico'), evidence: { status: input.favicon?.status ?? null } }]);
+  },
+  TECH_LLMS_TXT_MISSING: ({ input }) => {
+    if (!input.llmsTxt) return notApplicable('TECH_LLMS_TXT_MISSING');
+    return result('TECH_LLMS_TXT_MISSING', input.llmsTxt.status !== 200, [{ url: siteUrl(input, '/llms.txt'), evidence: { status: input.llmsTxt.status } }]);
+  },
+  TECH_HSTS_MISSING: ({ input }) => {
+    if (!input.hsts) return notApplicable('TECH_HSTS_MISSING');
+    const header = input.hsts.header;
+    // The verdict the headers tool gives for the same response (response-verdicts.ts).
+    const verdict = hstsVerdict(parseResponseHeaders(header === null ? {} : { 'strict-transport-security': header }), input.hsts.https);
+    if (!verdict.applies) return notApplicable('TECH_HSTS_MISSING');
+    const evidence: Record<string, unknown> = { header };
+    if (!verdict.enabled && verdict.reason !== 'absent') evidence.reason = verdict.reason === 'invalid' ? `invalid: ${verdict.error}` : 'max-age=0';
+    return result('TECH_HSTS_MISSING', !verdict.enabled, [{ url: input.startUrl, evidence }]);
+  },
+  TECH_NOINDEX_SITEWIDE: ({ input, pages }) => noindexSitewideCheck(input, pages),
+  META_TITLE_DUPLICATE: ({ pages }) => duplicateFieldCheck('META_TITLE_DUPLICATE', pages, (page) => page.title, 'title'),
+  META_DESCRIPTION_DUPLICATE: ({ pages }) => duplicateFieldCheck('META_DESCRIPTION_DUPLICATE', pages, (page) => page.description, 'description'),
+  CONTENT_DUPLICATE: ({ pages }) => duplicateContentCheck(pages),
+  CONTENT_NEAR_DUPLICATE: ({ pages }) => nearDuplicateCheck(pages),
+  LINKS_ORPHAN: ({ input }) => orphanCheck(input),
+  TECH_SITEMAP_BLOCKED_BY_ROBOTS: ({ input }) => sitemapBlockedCheck(input),
+  META_HREFLANG_NO_RETURN: ({ pages }) => hreflangReturnCheck(pages),
+};
+
 /**
  * Site-scope checks (robots.txt, sitemap, favicon, HSTS, llms.txt, site-wide noindex) and cross-page
  * checks over page summaries (duplicates, near duplicates, orphans, hreflang return links), plus the
  * page-scope checks that need crawl-wide data: link target statuses (from the crawled pages and
- * `input.linkTargets`), canonical targets and sitemap membership. Cost is linear in pages and links,
- * except near-duplicate search, which is banded and budgeted (see findNearDuplicates).
+ * `input.linkTargets`), canonical targets and sitemap membership, through the same evaluators as the page
+ * pass. Cost is linear in pages and links, except near-duplicate search, which is banded and budgeted
+ * (see findNearDuplicates).
  */
 export function runSiteChecks(input: SiteCheckInput): SiteCheckOutput {
   const pages = uniqueByFinalUrl(input.pages);
-  const site: SiteCheckResult[] = [
-    ...robotsChecks(input),
-    ...sitemapChecks(input),
-    faviconCheck(input, pages),
-    llmsTxtCheck(input),
-    hstsCheck(input),
-    noindexSitewideCheck(input, pages),
-    duplicateFieldCheck('META_TITLE_DUPLICATE', pages, (page) => page.title, 'title'),
-    duplicateFieldCheck('META_DESCRIPTION_DUPLICATE', pages, (page) => page.description, 'description'),
-    duplicateContentCheck(pages),
-    nearDuplicateCheck(pages),
-    orphanCheck(input),
-    sitemapBlockedCheck(input),
-    hreflangReturnCheck(pages),
-  ];
+  const ctx: SiteContext = { input, pages, robots: robotsState(input) };
+  const site = (Object.keys(SITE_EVALUATORS) as SiteCheckCode[]).map((code) => SITE_EVALUATORS[code](ctx));
   return { site, pages: crawlPageChecks(input, new Set(pages)) };
 }
 
@@ -76,70 +163,18 @@ function uniqueByFinalUrl(pages: readonly PageSummary[]): PageSummary[] {
   return pages.filter((page) => keep.has(page));
 }
 
-function robotsChecks(input: SiteCheckInput): SiteCheckResult[] {
+function robotsState(input: SiteCheckInput): RobotsState | null {
   const robots = input.robots;
-  const codes = ['TECH_ROBOTS_MISSING', 'TECH_ROBOTS_UNREACHABLE', 'TECH_ROBOTS_BLOCKS_ALL', 'TECH_ROBOTS_INVALID', 'TECH_AI_SEARCH_BLOCKED'] as const;
-  if (!robots) return codes.map(notApplicable);
-  const url = siteUrl(input, '/robots.txt');
+  if (!robots) return null;
   const status = robots.status;
-  // RFC 9309 §2.3.1.4: 5xx and unreachable mean "disallow all"; Google treats 429 like 5xx.
   const unreachable = robots.timedOut === true || status === null || status >= 500 || status === 429;
   const parsed = !unreachable && status !== null && status >= 200 && status < 300;
-  const ai = robots.aiBlockedAgents ?? [];
-  return [
-    result('TECH_ROBOTS_MISSING', status === 404 || status === 410, [{ url, evidence: { status } }]),
-    result('TECH_ROBOTS_UNREACHABLE', unreachable, [{ url, evidence: { status, timedOut: robots.timedOut ?? false } }]),
-    parsed ? result('TECH_ROBOTS_BLOCKS_ALL', robots.blocksAll === true, [{ url, evidence: { rule: 'User-agent: * / Disallow: /' } }]) : notApplicable('TECH_ROBOTS_BLOCKS_ALL'),
-    parsed ? result('TECH_ROBOTS_INVALID', robots.invalid === true, [{ url, evidence: { errors: (robots.errors ?? []).slice(0, 5) } }]) : notApplicable('TECH_ROBOTS_INVALID'),
-    parsed ? result('TECH_AI_SEARCH_BLOCKED', ai.length > 0, [{ url, evidence: { agents: ai } }]) : notApplicable('TECH_AI_SEARCH_BLOCKED'),
-  ];
-}
-
-function sitemapChecks(input: SiteCheckInput): SiteCheckResult[] {
-  const sitemap = input.sitemap;
-  if (!sitemap) return [notApplicable('TECH_SITEMAP_MISSING'), notApplicable('TECH_SITEMAP_INVALID')];
-  const declared = sitemap.declared ?? input.robots?.sitemaps ?? [];
-  const defaultUrl = siteUrl(input, '/sitemap.xml');
-  const missing = declared.length === 0 && sitemap.defaultStatus !== 200 && !sitemap.analysis;
-  const analysis = sitemap.analysis;
-  let invalid: SiteCheckResult = notApplicable('TECH_SITEMAP_INVALID');
-  if (analysis) {
-    const reasons: string[] = [];
-    if (!analysis.valid) reasons.push('does not parse or has errors');
-    if (analysis.urlCount > SITEMAP_MAX_URLS) reasons.push(`${analysis.urlCount} URLs (limit 50,000)`);
-    if (analysis.sizeBytes > SITEMAP_MAX_BYTES) reasons.push(`${analysis.sizeBytes} bytes (limit 50 MiB)`);
-    if ((analysis.otherHostUrls ?? 0) > 0) reasons.push(`${analysis.otherHostUrls} URLs of other hosts`);
-    invalid = result('TECH_SITEMAP_INVALID', reasons.length > 0, [
-      { url: declared[0] ?? defaultUrl, evidence: { reasons, errors: (analysis.errors ?? []).slice(0, 5) } },
-    ]);
-  }
-  return [result('TECH_SITEMAP_MISSING', missing, [{ url: defaultUrl, evidence: { status: sitemap.defaultStatus ?? null } }]), invalid];
+  return { url: siteUrl(input, '/robots.txt'), status, unreachable, parsed, robots };
 }
 
 function startPage(input: SiteCheckInput, pages: readonly PageSummary[]): PageSummary | undefined {
   const start = normalizeUrl(input.startUrl);
   return pages.find((page) => normalizeUrl(page.url) === start || normalizeUrl(page.finalUrl) === start) ?? pages.find((page) => page.depth === 0);
-}
-
-function faviconCheck(input: SiteCheckInput, pages: readonly PageSummary[]): SiteCheckResult {
-  const home = startPage(input, pages);
-  if (!input.favicon && !home?.isHtml) return notApplicable('META_FAVICON_MISSING');
-  const present = home?.hasIconLink === true || input.favicon?.status === 200;
-  return result('META_FAVICON_MISSING', !present, [{ url: siteUrl(input, '/favicon.ico'), evidence: { status: input.favicon?.status ?? null } }]);
-}
-
-function llmsTxtCheck(input: SiteCheckInput): SiteCheckResult {
-  if (!input.llmsTxt) return notApplicable('TECH_LLMS_TXT_MISSING');
-  return result('TECH_LLMS_TXT_MISSING', input.llmsTxt.status !== 200, [{ url: siteUrl(input, '/llms.txt'), evidence: { status: input.llmsTxt.status } }]);
-}
-
-function hstsCheck(input: SiteCheckInput): SiteCheckResult {
-  if (!input.hsts?.https) return notApplicable('TECH_HSTS_MISSING');
-  const header = input.hsts.header;
-  const maxAge = header ? /max-age\s*=\s*"?(\d+)/i.exec(header) : null;
-  // max-age=0 tells browsers to forget HSTS: as good as absent.
-  const missing = !maxAge || Number(maxAge[1]) === 0;
-  return result('TECH_HSTS_MISSING', missing, [{ url: input.startUrl, evidence: { header } }]);
 }
 
 function noindexSitewideCheck(input: SiteCheckInput, pages: readonly PageSummary[]): SiteCheckResult {
@@ -352,22 +387,10 @@ function* crawlPageChecks(input: SiteCheckInput, documents: ReadonlySet<PageSumm
     }
     const listed = page.inSitemap ?? (sitemap !== null && (sitemap.has(normalizeUrl(page.url) ?? page.url) || sitemap.has(normalizeUrl(page.finalUrl) ?? page.finalUrl)));
     if (listed) {
-      const reason = page.redirected
-        ? 'redirect'
-        : page.status === 0
-          ? 'no-response'
-          : page.status >= 300
-            ? page.status < 400 ? 'redirect' : 'error-status'
-            : page.noindex
-              ? 'noindex'
-              : page.isHtml && !page.indexable
-                ? 'canonicalized'
-                : null;
-      results.push(
-        reason === null
-          ? { code: 'TECH_SITEMAP_NON_INDEXABLE', applicable: true, failed: false }
-          : { code: 'TECH_SITEMAP_NON_INDEXABLE', applicable: true, failed: true, evidence: { reason, status: page.status, finalUrl: page.finalUrl } },
-      );
+      const outcome = sitemapListingOutcome(page);
+      const entry: CheckResult = { code: 'TECH_SITEMAP_NON_INDEXABLE', applicable: true, failed: outcome.failed };
+      if (outcome.evidence) entry.evidence = outcome.evidence;
+      results.push(entry);
     }
     if (results.length > 0) yield { url: page.url, results };
   }

@@ -429,10 +429,11 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
   },
   TECH_HSTS_MISSING: (ctx) => {
     const header = ctx.evidence.string('header');
+    const reason = ctx.evidence.string('reason') ?? 'max-age missing or 0';
     return {
       summary: 'Send a Strict-Transport-Security header',
       steps: [
-        header ? `The site sends "Strict-Transport-Security: ${shorten(header, 80)}", which does not enable HSTS (max-age missing or 0).` : 'The https site sends no Strict-Transport-Security header, so a first visit over http can be intercepted before the redirect.',
+        header ? `The site sends "Strict-Transport-Security: ${shorten(header, 80)}", which does not enable HSTS (${reason}).` : 'The https site sends no Strict-Transport-Security header, so a first visit over http can be intercepted before the redirect.',
         'Add the header below on https responses. Start with a short max-age (e.g. 300) to test, then raise it to one year.',
         'Add includeSubDomains only when every subdomain serves https; add preload only when you intend to submit the domain to hstspreload.org.',
       ],

@@ -1,20 +1,29 @@
-import { charsetOf, parseXRobotsTag } from '../page/index.js';
 import type { CheckCode } from '../checks/check-catalog.js';
-import {
-  effectiveReferrerPolicy,
-  mediaTypeOf,
-  parseCacheControl,
-  parseCsp,
-  parseHsts,
-  scriptSourceDirective,
-} from './header-directives.js';
+import { charsetOf } from '../page/header-values.js';
+import { CHECK_THRESHOLDS } from '../checks/check-thresholds.js';
+import { effectiveReferrerPolicy, parseCsp, scriptSourceDirective } from './header-directives.js';
 import type { CspPolicy } from './header-directives.js';
 import type { HeaderCheck, HeaderCheckName, HeadersInput } from './headers.types.js';
+import {
+  cacheVerdict,
+  charsetDeclared,
+  compressionVerdict,
+  hstsVerdict,
+  isPlainHttp,
+  isRedirectChain,
+  isStaticAssetResponse,
+  xRobotsTagVerdict,
+} from './response-verdicts.js';
+import type { ResponseHeaders } from './response-verdicts.js';
 
-/** What every check reads: the input plus header values indexed by lower-cased name. */
+/**
+ * What every check reads: the input and its parsed headers. The checks that raise catalog codes take their
+ * verdict from response-verdicts.ts, as the audit's checks do; here they only phrase it.
+ */
 export interface HeaderContext {
   input: HeadersInput;
-  values(name: string): string[];
+  headers: ResponseHeaders;
+  values(name: string): readonly string[];
   isHttps: boolean;
   mediaType: string | null;
 }
@@ -27,58 +36,8 @@ export interface CheckOutcome {
 
 export const RECOMMENDED_HSTS_MAX_AGE = 31_536_000;
 /** Below this, compressing saves too little to matter (Lighthouse ignores savings under 1.4 KB). */
-export const COMPRESSION_MIN_BYTES = 1_400;
-
-const COMPRESSED_ENCODINGS = new Set(['gzip', 'x-gzip', 'br', 'zstd', 'deflate']);
-const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
-const SCRIPT_TYPES = new Set([
-  'application/javascript',
-  'application/x-javascript',
-  'application/ecmascript',
-  'text/javascript',
-  'text/ecmascript',
-]);
-const TEXT_APPLICATION_TYPES = new Set([
-  ...SCRIPT_TYPES,
-  'application/json',
-  'application/xml',
-  'application/wasm',
-  'font/ttf',
-  'font/otf',
-  'application/vnd.ms-fontobject',
-  'image/x-icon',
-  'image/vnd.microsoft.icon',
-]);
-const STATIC_ASSET_TYPES = new Set([
-  ...SCRIPT_TYPES,
-  'text/css',
-  'application/wasm',
-  'application/vnd.ms-fontobject',
-  'application/font-woff',
-  'application/x-font-ttf',
-]);
+export const COMPRESSION_MIN_BYTES = CHECK_THRESHOLDS.compressionMinBytes;
 const VERSION_PATTERN = /\/\s*v?\d|\bv?\d+\.\d+/i;
-
-/** Types that compress well: text, JSON/XML families, SVG, uncompressed fonts and icons, wasm. */
-export function isCompressibleType(mediaType: string): boolean {
-  return (
-    mediaType.startsWith('text/') ||
-    mediaType.endsWith('+xml') ||
-    mediaType.endsWith('+json') ||
-    TEXT_APPLICATION_TYPES.has(mediaType)
-  );
-}
-
-/** Static assets in the sense of PERF_NO_CACHE_HEADERS: scripts, styles, images, fonts, media. */
-export function isStaticAssetType(mediaType: string): boolean {
-  return (
-    STATIC_ASSET_TYPES.has(mediaType) ||
-    mediaType.startsWith('image/') ||
-    mediaType.startsWith('font/') ||
-    mediaType.startsWith('audio/') ||
-    mediaType.startsWith('video/')
-  );
-}
 
 function joined(values: readonly string[]): string | null {
   return values.length === 0 ? null : values.join(', ');
@@ -104,7 +63,9 @@ function describeSeconds(seconds: number): string {
 }
 
 function checkHttps(ctx: HeaderContext): CheckOutcome {
-  if (ctx.isHttps) return outcome('https', true, ctx.input.finalUrl, 'The page is served over HTTPS.');
+  if (!isPlainHttp(ctx.input.finalUrl)) {
+    return outcome('https', true, ctx.input.finalUrl, 'The page is served over HTTPS.');
+  }
   return outcome(
     'https',
     false,
@@ -117,58 +78,36 @@ function checkHttps(ctx: HeaderContext): CheckOutcome {
 function checkRedirectChain(ctx: HeaderContext): CheckOutcome {
   const hops = ctx.input.redirects;
   const value = hops.length === 0 ? null : hops.map((hop) => `${hop.status} ${hop.url}`).join(' -> ');
+  if (isRedirectChain(hops.length)) {
+    return outcome(
+      'redirect-chain',
+      false,
+      value,
+      `${hops.length} redirects before the final URL; link to the final URL directly or redirect in one hop.`,
+      ['LINKS_REDIRECT_CHAIN'],
+    );
+  }
   if (hops.length === 0) return outcome('redirect-chain', true, value, 'No redirects.');
-  if (hops.length === 1) return outcome('redirect-chain', true, value, 'One redirect before the final URL.');
-  return outcome(
-    'redirect-chain',
-    false,
-    value,
-    `${hops.length} redirects before the final URL; link to the final URL directly or redirect in one hop.`,
-    ['LINKS_REDIRECT_CHAIN'],
-  );
+  return outcome('redirect-chain', true, value, 'One redirect before the final URL.');
 }
 
 function checkHsts(ctx: HeaderContext): CheckOutcome {
-  const values = ctx.values('strict-transport-security');
-  const value = joined(values);
-  if (!ctx.isHttps) {
-    return outcome(
-      'strict-transport-security',
-      false,
-      value,
-      'HSTS only takes effect on HTTPS responses, and this page is served over HTTP.',
-    );
+  const value = joined(ctx.values('strict-transport-security'));
+  const verdict = hstsVerdict(ctx.headers, ctx.isHttps);
+  const name = 'strict-transport-security';
+  if (!verdict.applies) {
+    return outcome(name, false, value, 'HSTS only takes effect on HTTPS responses, and this page is served over HTTP.');
   }
-  if (values.length === 0) {
-    return outcome(
-      'strict-transport-security',
-      false,
-      null,
-      'Missing Strict-Transport-Security: browsers may still reach the site over plain HTTP.',
-      ['TECH_HSTS_MISSING'],
-    );
+  if (!verdict.enabled) {
+    const message =
+      verdict.reason === 'absent'
+        ? 'Missing Strict-Transport-Security: browsers may still reach the site over plain HTTP.'
+        : verdict.reason === 'invalid'
+          ? `Invalid Strict-Transport-Security (${verdict.error}); browsers ignore it.`
+          : 'max-age=0 tells browsers to forget the HSTS policy.';
+    return outcome(name, false, value, message, ['TECH_HSTS_MISSING']);
   }
-  // Browsers honour only the first Strict-Transport-Security header (RFC 6797 §8.1).
-  const policy = parseHsts(values[0]);
-  if (!policy.valid) {
-    return outcome(
-      'strict-transport-security',
-      false,
-      value,
-      `Invalid Strict-Transport-Security (${policy.error}); browsers ignore it.`,
-      ['TECH_HSTS_MISSING'],
-    );
-  }
-  const maxAge = policy.maxAge ?? 0;
-  if (maxAge === 0) {
-    return outcome(
-      'strict-transport-security',
-      false,
-      value,
-      'max-age=0 tells browsers to forget the HSTS policy.',
-      ['TECH_HSTS_MISSING'],
-    );
-  }
+  const { policy, maxAge } = verdict;
   const notes = [
     maxAge >= RECOMMENDED_HSTS_MAX_AGE
       ? `HSTS enabled for ${describeSeconds(maxAge)}.`
@@ -182,8 +121,8 @@ function checkHsts(ctx: HeaderContext): CheckOutcome {
         : 'preload is set, but the preload list requires includeSubDomains and max-age of at least 1 year.',
     );
   }
-  if (values.length > 1) notes.push('Several HSTS headers were sent; browsers use only the first.');
-  return outcome('strict-transport-security', true, value, notes.join(' '));
+  if (verdict.repeated) notes.push('Several HSTS headers were sent; browsers use only the first.');
+  return outcome(name, true, value, notes.join(' '));
 }
 
 /** `'unsafe-inline'` is ignored by browsers when a nonce, a hash or 'strict-dynamic' is present. */
@@ -343,37 +282,26 @@ function checkPermissionsPolicy(ctx: HeaderContext): CheckOutcome {
   );
 }
 
-function hasNoBody(status: number): boolean {
-  return status === 204 || status === 304 || (status >= 100 && status < 200);
-}
-
 function checkCompression(ctx: HeaderContext): CheckOutcome {
-  const encodings = ctx
-    .values('content-encoding')
-    .flatMap((entry) => entry.split(','))
-    .map((entry) => entry.trim().toLowerCase())
-    .filter((entry) => entry !== '' && entry !== 'identity');
-  const value = encodings.length === 0 ? null : encodings.join(', ');
-  const compressed = encodings.some((encoding) => COMPRESSED_ENCODINGS.has(encoding));
-  if (compressed) return outcome('compression', true, value, `The response is compressed (${value}).`);
-  if (hasNoBody(ctx.input.status)) {
-    return outcome('compression', true, value, `Not applicable: a ${ctx.input.status} response has no body.`);
+  const verdict = compressionVerdict(ctx.headers, { status: ctx.input.status, bodyBytes: ctx.input.bodyBytes });
+  const value = verdict.encodings.length === 0 ? null : verdict.encodings.join(', ');
+  if (!verdict.applies) {
+    const { status } = ctx.input;
+    const why = {
+      'no-body': `Not applicable: a ${status} response has no body.`,
+      'not-success': `Not applicable: only 2xx responses are checked, and this one answered ${status}.`,
+      'no-content-type': 'Not applicable: no Content-Type, so compressibility is unknown.',
+      'not-compressible': `Not needed: ${ctx.mediaType} is already a compressed format.`,
+      'too-small': `Not needed: the ${verdict.bytes}-byte body is too small to benefit.`,
+    }[verdict.reason];
+    return outcome('compression', true, value, why);
   }
-  if (ctx.mediaType === null) {
-    return outcome('compression', true, value, 'Not applicable: no Content-Type, so compressibility is unknown.');
-  }
-  if (!isCompressibleType(ctx.mediaType)) {
-    return outcome('compression', true, value, `Not needed: ${ctx.mediaType} is already a compressed format.`);
-  }
-  const length = Number(ctx.values('content-length')[0]);
-  if (Number.isFinite(length) && length > 0 && length < COMPRESSION_MIN_BYTES) {
-    return outcome('compression', true, value, `Not needed: the ${length}-byte body is too small to benefit.`);
-  }
+  if (verdict.compressed) return outcome('compression', true, value, `The response is compressed (${value}).`);
   return outcome(
     'compression',
     false,
     value,
-    `The ${ctx.mediaType} response is not compressed; enable gzip, Brotli or zstd.`,
+    `The ${verdict.mediaType} response is not compressed; enable gzip, Brotli or zstd.`,
     ['PERF_NO_COMPRESSION'],
   );
 }
@@ -390,13 +318,10 @@ function checkCaching(ctx: HeaderContext): CheckOutcome {
     expires.length > 0 && cacheControl.length === 0 ? `Expires: ${expires[0]}` : null,
   ].filter((part): part is string => part !== null);
   const value = parts.length === 0 ? null : parts.join('; ');
-  const directives = parseCacheControl(cacheControl);
+  const { directives, hasMaxAge, hasValidator, cacheable } = cacheVerdict(ctx.headers);
   const freshFor = directives.sMaxAge ?? directives.maxAge;
-  const hasMaxAge = (directives.maxAge ?? 0) > 0 || (directives.sMaxAge ?? 0) > 0;
-  const hasValidator = etag.length > 0 || lastModified.length > 0;
-  const asset = ctx.mediaType !== null && isStaticAssetType(ctx.mediaType);
   // CHECKS.md: PERF_NO_CACHE_HEADERS concerns static assets lacking both max-age and validators.
-  const issues: CheckCode[] = asset && !hasMaxAge && !hasValidator ? ['PERF_NO_CACHE_HEADERS'] : [];
+  const issues: CheckCode[] = isStaticAssetResponse(ctx.headers) && !cacheable ? ['PERF_NO_CACHE_HEADERS'] : [];
 
   if (directives.noStore) {
     return outcome(
@@ -428,13 +353,7 @@ function checkXRobotsTag(ctx: HeaderContext): CheckOutcome {
   const values = ctx.values('x-robots-tag');
   const value = joined(values);
   if (values.length === 0) return outcome('x-robots-tag', true, null, 'No X-Robots-Tag: the page may be indexed.');
-  let noindex = false;
-  let nofollow = false;
-  for (const entry of values) {
-    const flags = parseXRobotsTag(entry);
-    noindex ||= flags.noindex;
-    nofollow ||= flags.nofollow;
-  }
+  const { noindex, nofollow } = xRobotsTagVerdict(ctx.headers);
   if (noindex) {
     return outcome(
       'x-robots-tag',
@@ -459,22 +378,23 @@ function checkContentTypeCharset(ctx: HeaderContext): CheckOutcome {
   if (contentType === null) {
     return outcome('content-type-charset', false, null, 'Missing Content-Type header.');
   }
-  if (ctx.mediaType === null || !HTML_TYPES.has(ctx.mediaType)) {
+  const documentCharset = ctx.input.documentCharset?.trim() || null;
+  const declared = charsetDeclared(ctx.headers, documentCharset);
+  if (declared === null) {
     return outcome('content-type-charset', true, contentType, `Not applicable: ${ctx.mediaType ?? 'unknown type'} is not HTML.`);
   }
   const charset = charsetOf(contentType);
   if (charset !== null) {
     return outcome('content-type-charset', true, contentType, `The character encoding is declared (${charset}).`);
   }
-  const documentCharset = ctx.input.documentCharset?.trim() || null;
   return outcome(
     'content-type-charset',
     false,
     contentType,
-    documentCharset !== null
+    declared
       ? `Content-Type has no charset; the document declares ${documentCharset} in a <meta> tag, which browsers find later.`
       : 'Content-Type has no charset parameter; declare it (e.g. text/html; charset=utf-8) unless the HTML has <meta charset>.',
-    documentCharset !== null ? [] : ['META_CHARSET_MISSING'],
+    declared ? [] : ['META_CHARSET_MISSING'],
   );
 }
 
@@ -527,13 +447,20 @@ export const HEADER_CHECKS: ReadonlyArray<(ctx: HeaderContext) => CheckOutcome> 
   checkVersionDisclosure,
 ];
 
-export function contextFor(input: HeadersInput, index: ReadonlyMap<string, string[]>): HeaderContext {
-  let isHttps: boolean;
+export function isHttpsUrl(url: string): boolean {
   try {
-    isHttps = new URL(input.finalUrl).protocol === 'https:';
+    return new URL(url).protocol === 'https:';
   } catch {
-    isHttps = false;
+    return false;
   }
-  const values = (name: string): string[] => index.get(name) ?? [];
-  return { input, values, isHttps, mediaType: mediaTypeOf(values('content-type')[0] ?? null) };
+}
+
+export function contextFor(input: HeadersInput, headers: ResponseHeaders): HeaderContext {
+  return {
+    input,
+    headers,
+    values: (name) => headers.values(name),
+    isHttps: isHttpsUrl(input.finalUrl),
+    mediaType: headers.mediaType,
+  };
 }

@@ -1,25 +1,14 @@
 import { SEVERITY_WEIGHTS, getCheck } from '../checks/check-catalog.js';
 import type { CheckCode } from '../checks/check-catalog.js';
 import { HEADER_CHECKS, contextFor } from './header-checks.js';
-import type { HeaderIssue, HeaderRecord, HeadersInput, HeadersReport } from './headers.types.js';
+import type { HeaderIssue, HeadersInput, HeadersReport } from './headers.types.js';
+import { parseResponseHeaders, type ResponseHeaders } from './response-verdicts.js';
 
 /** Lower-cased names; a repeated header keeps all its values (array), a single one stays a string. */
-function normaliseHeaders(headers: HeaderRecord): {
-  record: Record<string, string | string[]>;
-  index: Map<string, string[]>;
-} {
-  const index = new Map<string, string[]>();
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    const key = name.toLowerCase();
-    const list = index.get(key) ?? [];
-    if (typeof value === 'string') list.push(value);
-    else list.push(...value);
-    index.set(key, list);
-  }
+function headerRecord(headers: ResponseHeaders): Record<string, string | string[]> {
   const record: Record<string, string | string[]> = {};
-  for (const [name, values] of index) record[name] = values.length === 1 ? values[0] : [...values];
-  return { record, index };
+  for (const [name, values] of headers.fields) record[name] = values.length === 1 ? values[0] : [...values];
+  return record;
 }
 
 function toIssue(code: CheckCode): HeaderIssue {
@@ -33,8 +22,8 @@ function toIssue(code: CheckCode): HeaderIssue {
  * categories, most severe first.
  */
 export function analyzeHeaders(input: HeadersInput): HeadersReport {
-  const { record, index } = normaliseHeaders(input.headers);
-  const context = contextFor(input, index);
+  const headers = parseResponseHeaders(input.headers);
+  const context = contextFor(input, headers);
   const outcomes = HEADER_CHECKS.map((check) => check(context));
   const codes = [...new Set(outcomes.flatMap((entry) => entry.issues))];
   const issues = codes
@@ -48,7 +37,7 @@ export function analyzeHeaders(input: HeadersInput): HeadersReport {
     status: input.status,
     redirects: input.redirects.map((hop) => ({ url: hop.url, status: hop.status })),
     httpVersion: input.httpVersion,
-    headers: record,
+    headers: headerRecord(headers),
     checks: outcomes.map((entry) => entry.check),
     issues,
   };

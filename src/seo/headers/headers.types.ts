@@ -1,7 +1,8 @@
 import type { Category, Severity } from '../checks/check-catalog.js';
 
-/** Header values as an HTTP client returns them: a string, or an array for a repeated header. */
-export type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
+import type { HeaderRecord } from './response-verdicts.js';
+
+export type { HeaderRecord };
 
 export interface HeadersRedirectHop {
   url: string;
@@ -21,6 +22,11 @@ export interface HeadersInput {
    * Only used to avoid reporting META_CHARSET_MISSING when the document declares one.
    */
   documentCharset?: string | null;
+  /**
+   * Decoded body bytes, when the caller read the whole body; else Content-Length is used. Bodies under
+   * CHECK_THRESHOLDS.compressionMinBytes are too small for PERF_NO_COMPRESSION.
+   */
+  bodyBytes?: number | null;
 }
 
 /** Stable check names, in report order. */

@@ -1,11 +1,22 @@
 /** HTTP response header analysis (security, caching, compression, indexing): pure, no I/O. */
 export { analyzeHeaders } from './headers-analyzer.js';
+export { COMPRESSION_MIN_BYTES, RECOMMENDED_HSTS_MAX_AGE } from './header-checks.js';
 export {
-  COMPRESSION_MIN_BYTES,
-  RECOMMENDED_HSTS_MAX_AGE,
+  cacheVerdict,
+  charsetDeclared,
+  compressionVerdict,
+  contentEncodings,
+  hstsVerdict,
   isCompressibleType,
+  isHtmlType,
+  isPlainHttp,
+  isRedirectChain,
+  isStaticAssetResponse,
   isStaticAssetType,
-} from './header-checks.js';
+  parseResponseHeaders,
+  xRobotsTagVerdict,
+} from './response-verdicts.js';
+export type { CacheVerdict, CompressionVerdict, HstsVerdict, ResponseHeaders } from './response-verdicts.js';
 export {
   REFERRER_POLICIES,
   effectiveReferrerPolicy,
