@@ -7,6 +7,7 @@ import { jsonParam } from '../platform/db/sql-params.js';
 import { nativeQuery, nativeTransaction, type NativeDb, type NativeTx } from '../platform/db/native-query.js';
 import type { SafeHttpClient } from '../platform/safe-http/index.js';
 import type { PageFactsExtract } from '../crawler/index.js';
+import { hstsVerdict, parseResponseHeaders } from '../seo/headers/index.js';
 import { auditCrawlOptions } from './audit-crawl-options.js';
 import { ProjectEntity } from '../projects/index.js';
 import { AuditEntity } from './audit.entity.js';
@@ -300,7 +301,8 @@ export class AuditJobRunner {
           v.ttfbMs,
           v.performanceScore,
           site.https,
-          !!site.hstsHeader,
+          // The snapshot's "HSTS on" is the site check's verdict: an invalid or max-age=0 header does not count.
+          hstsOn(site.https, site.hstsHeader),
           site.httpVersion,
           site.compression,
           robotsTxt,
@@ -309,4 +311,10 @@ export class AuditJobRunner {
       );
     }
   }
+}
+
+/** The technical snapshot's "HSTS on": the site check's verdict (an invalid or max-age=0 header does not count). */
+function hstsOn(https: boolean, header: string | null): boolean {
+  const verdict = hstsVerdict(parseResponseHeaders({ 'strict-transport-security': header ?? undefined }), https);
+  return verdict.applies && verdict.enabled;
 }
