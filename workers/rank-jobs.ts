@@ -47,6 +47,7 @@ export const rankJobs: JobHandlers = {
       {
         redisUrl: config.REDIS_URL,
         prefix: config.REDIS_PREFIX,
+        onError: onError('rank worker'),
         onRedisEvent: (_event, err) => err && onError('rank worker connection')(err),
         concurrency: config.SERP_CONCURRENCY,
         // Provider rate limit, shared by every rank worker through Redis.
