@@ -17,6 +17,27 @@ export default tseslint.config(
     },
   },
   {
+    // BullMQ objects are made by src/platform/queues.ts, which gives each an 'error' listener (BullMQ's
+    // production checklist); types may be imported anywhere.
+    files: ['src/**', 'schema/**', 'facades/**', 'workers/**'],
+    ignores: ['src/platform/queues.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'bullmq',
+              importNames: ['Queue', 'Worker', 'QueueEvents', 'FlowProducer'],
+              allowTypeImports: true,
+              message: 'Create BullMQ objects with createQueue/createWorker (src/platform/queues.ts): they attach the error listener.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**'],
     rules: { 'layers/layers': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { loadConfigOrExit } from '../src/platform/config.js';
 import { createLogger } from '../src/platform/logger.js';
+import { exitOnUnhandledErrors } from '../src/platform/process-guards.js';
 import { createDomainRuntime } from '../schema/domain-runtime.js';
 import { buildServer } from './server.js';
 
@@ -8,6 +9,8 @@ import { buildServer } from './server.js';
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
+  // An error no handler caught: one fatal line, exit 1, and `seo start`/`seo serve` start a fresh API process.
+  const fatal = exitOnUnhandledErrors(logger, 'API');
   if (config.usingDevSecret) logger.warn('BETTER_AUTH_SECRET is not set: using the development secret (never do this in production)');
   const runtime = await createDomainRuntime(config, logger);
   const app = await buildServer(runtime);
@@ -22,8 +25,12 @@ async function main(): Promise<void> {
     clearTimeout(timer);
     process.exit(0);
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => {
+    shutdown('SIGTERM').catch(fatal('API shutdown failed'));
+  });
+  process.on('SIGINT', () => {
+    shutdown('SIGINT').catch(fatal('API shutdown failed'));
+  });
   await app.listen({ host: config.HOST, port: config.PORT });
   logger.info({ url: config.baseUrl }, 'API listening');
 }

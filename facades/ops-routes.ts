@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { DomainRuntime } from '../schema/domain-runtime.js';
 import { ClusterMetrics, checkReadiness } from '../src/platform/cluster-metrics.js';
+import { isInfrastructureFailure } from '../src/platform/infra-errors.js';
 import type { HttpMetrics } from './http-metrics.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -52,7 +53,12 @@ export function mountOps(app: FastifyInstance, runtime: DomainRuntime, http: Htt
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   http.register(registry);
-  const cluster = new ClusterMetrics({ pool: runtime.pool, redis: runtime.redis, prefix: runtime.config.REDIS_PREFIX });
+  // A Redis outage is the dependency monitor's to report (one line per change of state); anything else is logged.
+  const onQueueError = (err: Error) => {
+    if (isInfrastructureFailure(err)) void runtime.dependencies.check();
+    else runtime.logger.warn({ err }, 'metrics queue error');
+  };
+  const cluster = new ClusterMetrics({ pool: runtime.pool, redis: runtime.redis, prefix: runtime.config.REDIS_PREFIX, onError: onQueueError });
   app.addHook('onClose', async () => cluster.close());
   app.get('/metrics', async (request, reply) => {
     if (!bearerMatches(request, token)) {

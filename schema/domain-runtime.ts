@@ -26,7 +26,7 @@ import { ToolsService } from '../src/tools/index.js';
 import { ToolsResolver } from '../src/tools/graphql.js';
 import { KEYWORD_COUNT_SOURCE, KeywordService, unscheduleDailyRankCheck, type RankJobData } from '../src/keywords/index.js';
 import { KeywordResolver } from '../src/keywords/graphql.js';
-import { CompetitorService } from '../src/competitors/index.js';
+import { CompetitorService, type CompetitorJobData } from '../src/competitors/index.js';
 import { COMPETITOR_COUNT_SOURCE, CompetitorResolver } from '../src/competitors/graphql.js';
 import { ReportService } from '../src/reports/index.js';
 import { ReportResolver } from '../src/reports/graphql.js';
@@ -102,7 +102,8 @@ export async function createDomainRuntime(
   projects.onDelete((em, project) => audits.cancelForProject(em, project));
   const rankQueue: Queue<RankJobData> = createQueue<RankJobData>(QUEUES.rank, redis, config.REDIS_PREFIX, onInfraEvent);
   const keywords = new KeywordService(config, projects, rankQueue);
-  const competitors = new CompetitorService(config, projects, rankQueue);
+  const competitorQueue = createQueue<CompetitorJobData>(QUEUES.competitor, redis, config.REDIS_PREFIX, onInfraEvent);
+  const competitors = new CompetitorService(config, projects, competitorQueue);
   projects.onDelete(async (_em, project) => {
     await unscheduleDailyRankCheck(rankQueue, project.id);
   });
@@ -162,6 +163,7 @@ export async function createDomainRuntime(
       dependencies.close();
       await auditQueue.close().catch(() => undefined);
       await rankQueue.close().catch(() => undefined);
+      await competitorQueue.close().catch(() => undefined);
       await http.close().catch(() => undefined);
       await metrics.flush();
       await Promise.allSettled([orm.close(true), redis.quit(), pool.end()]);

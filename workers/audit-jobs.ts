@@ -110,6 +110,7 @@ export const auditJobs: JobHandlers = {
       {
         redisUrl: config.REDIS_URL,
         prefix: config.REDIS_PREFIX,
+        onError: onError('audit worker'),
         onRedisEvent: (_event, err) => err && onError('audit worker connection')(err),
         concurrency: config.WORKER_CONCURRENCY,
         lockDuration: config.WORKER_LOCK_MS,

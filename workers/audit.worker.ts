@@ -2,4 +2,4 @@ import { auditJobs } from './audit-jobs.js';
 import { runWorkerProcess } from './run-worker.js';
 
 /** A worker process for the audit queue alone (`seo worker audit`). */
-void runWorkerProcess('audit-worker', [auditJobs]);
+await runWorkerProcess('audit-worker', [auditJobs]);

@@ -1,33 +1,40 @@
 import { UnrecoverableError } from 'bullmq';
 import { QUEUES, createQueue, createWorker } from '../src/platform/queues.js';
 import { createRedis } from '../src/platform/redis.js';
-import { createConfiguredSafeHttpClient } from '../src/platform/safe-http/index.js';
 import { nativeQuery } from '../src/platform/db/native-query.js';
 import { RankCheckRunner, scheduleDailyRankCheck, type RankJobData } from '../src/keywords/index.js';
-import { CompetitorProfileRunner } from '../src/competitors/index.js';
+import { enqueueCompetitorProfile, type CompetitorJobData } from '../src/competitors/index.js';
 import { createSerpProvider } from '../src/serp/index.js';
 import { meteredFetch } from '../src/platform/shared-metrics.js';
 import type { JobHandlers } from './run-worker.js';
 
-/** The rank queue's worker: keyword checks (with their daily schedules) and competitor profiles. */
+/**
+ * What the rank queue holds: keyword checks, and competitor profiles enqueued there by a release before the
+ * competitor queue existed (still waiting, delayed or retrying after an upgrade).
+ */
+type RankQueueJobData = RankJobData | CompetitorJobData;
+
+/**
+ * The rank queue's worker: keyword checks (with their daily schedules). A competitor profile found on this queue
+ * is handed over to the competitor queue under the same job id (so it runs once, in a competitor worker).
+ */
 export const rankJobs: JobHandlers = {
   queue: 'rank',
   async start({ config, logger, orm, metrics, onError }) {
     const redis = createRedis(config.REDIS_URL, { name: 'rank-producer', onEvent: (_event, err) => err && onError('rank producer')(err) });
     const queue = createQueue<RankJobData>(QUEUES.rank, redis, config.REDIS_PREFIX, onError('rank queue'));
+    const competitorQueue = createQueue<CompetitorJobData>(QUEUES.competitor, redis, config.REDIS_PREFIX, onError('competitor queue'));
     const serpFetch = meteredFetch(globalThis.fetch, metrics, { requests: 'seo_serp_requests_total', errors: 'seo_serp_errors_total' }, { provider: config.SERP_PROVIDER ?? 'none' });
     const provider = createSerpProvider(config, serpFetch);
     if (!provider) logger.warn('no SERP provider configured: rank checks will be recorded as failed with a clear error');
-    const client = createConfiguredSafeHttpClient(config);
     const ranks = new RankCheckRunner(orm, queue, provider, { depth: config.SERP_DEPTH, snapshotSize: config.SERP_DEPTH, retryDelayMs: config.SERP_RETRY_DELAY_MS }, logger);
-    const profiles = new CompetitorProfileRunner(orm, client);
 
     // Daily schedules: upserts are idempotent, so every worker may register them at start.
     const projects = await nativeQuery<{ project_id: string }>(orm.em.fork(), 'SELECT DISTINCT project_id FROM keyword');
     for (const p of projects) await scheduleDailyRankCheck(queue, p.project_id);
     logger.info({ projects: projects.length }, 'daily rank schedules registered');
 
-    const worker = createWorker<RankJobData>(
+    const worker = createWorker<RankQueueJobData>(
       QUEUES.rank,
       async (job) => {
         const data = job.data;
@@ -39,7 +46,9 @@ export const rankJobs: JobHandlers = {
             return ranks.checkKeyword(data.keywordId, lastAttempt);
           }
           case 'competitor-profile':
-            return { result: await profiles.run(data.competitorId) };
+            await enqueueCompetitorProfile(competitorQueue, data.competitorId, config.SERP_RETRY_DELAY_MS);
+            logger.info({ jobId: job.id, competitorId: data.competitorId }, 'competitor profile moved to the competitor queue');
+            return { movedTo: QUEUES.competitor };
           default:
             throw new UnrecoverableError(`unknown rank job ${JSON.stringify(data)}`);
         }
@@ -47,6 +56,7 @@ export const rankJobs: JobHandlers = {
       {
         redisUrl: config.REDIS_URL,
         prefix: config.REDIS_PREFIX,
+        onError: onError('rank worker'),
         onRedisEvent: (_event, err) => err && onError('rank worker connection')(err),
         concurrency: config.SERP_CONCURRENCY,
         // Provider rate limit, shared by every rank worker through Redis.
@@ -58,8 +68,8 @@ export const rankJobs: JobHandlers = {
       workers: [worker],
       close: async () => {
         await queue.close();
+        await competitorQueue.close();
         await redis.quit();
-        await client.close();
       },
     };
   },

@@ -2,4 +2,4 @@ import { rankJobs } from './rank-jobs.js';
 import { runWorkerProcess } from './run-worker.js';
 
 /** A worker process for the rank queue alone (`seo worker rank`). */
-void runWorkerProcess('rank-worker', [rankJobs]);
+await runWorkerProcess('rank-worker', [rankJobs]);

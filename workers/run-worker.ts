@@ -8,6 +8,7 @@ import { DependencyMonitor } from '../src/platform/dependency-monitor.js';
 import { isInfrastructureFailure } from '../src/platform/infra-errors.js';
 import { nativeQuery } from '../src/platform/db/native-query.js';
 import { SharedMetrics } from '../src/platform/shared-metrics.js';
+import { exitOnUnhandledErrors } from '../src/platform/process-guards.js';
 
 export interface WorkerRuntime {
   config: AppConfig;
@@ -35,23 +36,41 @@ export interface JobHandlers {
 /**
  * Shared boot and shutdown of a worker process serving one or more queues (one ORM, one Redis control
  * connection and one metrics writer for all of them): config, logger, ORM; on SIGTERM/SIGINT the workers are
- * closed (the current jobs finish or release themselves), then connections. Workers never serve HTTP.
+ * closed (the current jobs finish or release themselves), then connections, and the process exits 0. An error
+ * nothing handled, a failed start or a failed shutdown logs one fatal line and exits 1 (the supervisor restarts
+ * the process). Never rejects. Workers never serve HTTP.
  */
 export async function runWorkerProcess(name: string, handlers: JobHandlers[]): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger({ level: config.LOG_LEVEL, name });
-  // Anything that escapes every handler leaves the process in an unknown state: log it (one structured line)
-  // and exit, so that the `seo worker` supervisor starts a fresh process (the job's lock expires and it is resumed).
-  const fatal = (kind: string) => (err: unknown) => {
-    logger.fatal({ err, kind }, `${kind}: the worker exits and its supervisor restarts it`);
-    logger.flush?.();
-    setTimeout(() => process.exit(1), 50).unref();
+  const fatal = exitOnUnhandledErrors(logger, 'worker');
+  try {
+    await run(name, handlers, config, logger, fatal);
+  } catch (err) {
+    fatal('worker failed to start')(err);
+  }
+}
+
+type Fatal = (kind: string) => (err: unknown) => void;
+
+async function run(name: string, handlers: JobHandlers[], config: AppConfig, logger: Logger, fatal: Fatal) {
+  let stopping = false;
+  const started: Awaited<ReturnType<JobHandlers['start']>>[] = [];
+  const closing: { shutdown?: (signal: string) => Promise<void> } = {};
+  // Signals are handled from the start: one that arrives while queues are starting closes what has started.
+  let booted!: () => void;
+  const boot = new Promise<void>((resolve) => (booted = resolve));
+  const onSignal = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    boot.then(() => closing.shutdown?.(signal)).catch(fatal('worker shutdown failed'));
   };
-  process.on('unhandledRejection', fatal('unhandled promise rejection'));
-  process.on('uncaughtException', fatal('uncaught exception'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
 
   const late: { monitor?: DependencyMonitor } = {};
   const onError = (what: string) => (err: Error) => {
+    // DependencyMonitor.check() never rejects: it records a failed probe as the dependency being down.
     if (isInfrastructureFailure(err)) void late.monitor?.check();
     else logger.error({ err }, `${what} error`);
   };
@@ -59,37 +78,39 @@ export async function runWorkerProcess(name: string, handlers: JobHandlers[]): P
   const orm = await createOrm({ databaseUrl: config.DATABASE_URL, entities: ENTITIES, logger, poolMax: 5 });
   const dependencies = new DependencyMonitor({ logger, probes: { postgres: () => nativeQuery(orm.em, 'SELECT 1'), redis: () => redis.ping() } });
   late.monitor = dependencies;
-  let stopping = false;
   const metricsRedis = createRedis(config.REDIS_URL, { name: `${name}:metrics`, onEvent: (_event, err) => err && onError('metrics redis')(err) });
   const metrics = new SharedMetrics(metricsRedis, config.REDIS_PREFIX, (err) => logger.debug({ err }, 'metrics not written; kept for the next flush'));
   const runtime: WorkerRuntime = { config, logger, orm, metrics, shuttingDown: () => stopping, redis, dependencies, onError };
-  const started: Awaited<ReturnType<JobHandlers['start']>>[] = [];
-  for (const h of handlers) started.push(await h.start(runtime));
-  const workers = started.flatMap((s) => s.workers);
-  const close = () => Promise.allSettled(started.map((s) => s.close?.()));
   const seconds = (job: { processedOn?: number; finishedOn?: number }) => Math.max(0, ((job.finishedOn ?? Date.now()) - (job.processedOn ?? Date.now())) / 1000);
-  for (const w of workers) {
-    w.on('error', onError('worker'));
-    w.on('completed', (job) => metrics.observeJob(w.name, 'completed', seconds(job)));
-    w.on('failed', (job) => job && metrics.observeJob(w.name, 'failed', seconds(job)));
-  }
 
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  closing.shutdown = async (signal: string) => {
     logger.info({ signal }, 'worker shutting down');
-    const timer = setTimeout(() => process.exit(1), 30_000).unref();
-    await Promise.allSettled(workers.map((w) => w.close()));
-    await close();
+    const timeout = new Error('the workers did not close within 30 s');
+    const timer = setTimeout(() => fatal('worker shutdown timed out')(timeout), 30_000).unref();
+    await Promise.allSettled(started.flatMap((s) => s.workers).map((w) => w.close()));
+    await Promise.allSettled(started.map((s) => s.close?.()));
     await metrics.flush();
     await metricsRedis.quit().catch(() => undefined);
     dependencies.close();
     redis.disconnect();
     await orm.close(true);
     clearTimeout(timer);
+    logger.info({ signal }, 'worker stopped');
     process.exit(0);
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  logger.info({ queues: handlers.map((h) => h.queue) }, 'worker ready');
+  try {
+    for (const h of handlers) {
+      if (stopping) break;
+      const s = await h.start(runtime);
+      started.push(s);
+      // The workers' 'error' listeners are attached by createWorker (src/platform/queues.ts).
+      for (const w of s.workers) {
+        w.on('completed', (job) => metrics.observeJob(w.name, 'completed', seconds(job)));
+        w.on('failed', (job) => job && metrics.observeJob(w.name, 'failed', seconds(job)));
+      }
+    }
+  } finally {
+    booted();
+  }
+  if (!stopping) logger.info({ queues: handlers.map((h) => h.queue) }, 'worker ready');
 }

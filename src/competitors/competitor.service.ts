@@ -6,10 +6,10 @@ import { isUuid, newId } from '../platform/ids.js';
 import { nativeQuery } from '../platform/db/native-query.js';
 import { assertApiAccess, assertWithinQuota, quotaFor } from '../identity/index.js';
 import type { ProjectService } from '../projects/index.js';
-import { rankJobOptions, type RankQueue } from '../keywords/index.js';
 import type { SerpResult } from '../serp/index.js';
 import { competitorHostname, competitorMetrics, type KeywordSnapshot } from './competitor-metrics.js';
 import type { CompetitorHomepageType, CompetitorType } from './competitor.types.js';
+import { enqueueCompetitorProfile, type CompetitorQueue } from './competitor-jobs.js';
 
 interface CompetitorRow {
   id: string;
@@ -44,7 +44,7 @@ export class CompetitorService {
   constructor(
     private readonly config: Pick<AppConfig, 'quotas' | 'SERP_RETRY_DELAY_MS'>,
     private readonly projects: ProjectService,
-    private readonly queue: RankQueue,
+    private readonly queue: CompetitorQueue,
   ) {}
 
   async list(em: EntityManager, principal: Principal | null, projectId: string): Promise<CompetitorType[]> {
@@ -110,7 +110,7 @@ export class CompetitorService {
       assertWithinQuota(n, max, max === 1 ? 'competitor per project' : 'competitors per project', p.plan);
       await tx.execute('INSERT INTO competitor (id, project_id, domain, created_at) VALUES (?, ?, ?, now())', [id, project.id, domain]);
     });
-    await this.queue.add('competitor-profile', { kind: 'competitor-profile', competitorId: id }, { ...rankJobOptions(this.config.SERP_RETRY_DELAY_MS), jobId: `profile-${id}` });
+    await enqueueCompetitorProfile(this.queue, id, this.config.SERP_RETRY_DELAY_MS);
     const [row] = await nativeQuery<CompetitorRow>(
       em,
       `SELECT id, project_id AS "projectId", domain, created_at AS "createdAt", profile, profile_checked_at AS "profileCheckedAt" FROM competitor WHERE id = $1`,

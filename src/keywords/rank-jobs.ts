@@ -1,10 +1,7 @@
 import type { Queue } from 'bullmq';
 
-/** Rank queue jobs carry ids only (STYLE: XxxJobData). */
-export type RankJobData =
-  | { kind: 'check-project'; projectId: string }
-  | { kind: 'check-keyword'; keywordId: string }
-  | { kind: 'competitor-profile'; competitorId: string };
+/** Rank queue jobs carry ids only (STYLE: XxxJobData). Competitor profiles have their own queue (src/competitors). */
+export type RankJobData = { kind: 'check-project'; projectId: string } | { kind: 'check-keyword'; keywordId: string };
 
 export const dailySchedulerId = (projectId: string) => `rank-daily-${projectId}`;
 

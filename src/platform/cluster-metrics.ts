@@ -65,8 +65,9 @@ const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 export class ClusterMetrics {
   private readonly queues: Queue<unknown>[];
 
-  constructor(private readonly deps: { pool: pg.Pool; redis: Redis; prefix: string }) {
-    this.queues = Object.values(QUEUES).map((name) => createQueue<unknown>(name, deps.redis, deps.prefix));
+  /** `onError`: the 'error' events of the queues read (on the shared connection, so an outage emits them too). */
+  constructor(private readonly deps: { pool: pg.Pool; redis: Redis; prefix: string; onError: (err: Error) => void }) {
+    this.queues = Object.values(QUEUES).map((name) => createQueue<unknown>(name, deps.redis, deps.prefix, deps.onError));
   }
 
   async render(): Promise<string> {

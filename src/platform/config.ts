@@ -79,6 +79,8 @@ const envSchema = z
     /** Keyword checks started per second across all rank workers (BullMQ limiter). */
     SERP_RATE_PER_SECOND: z.coerce.number().int().positive().default(5),
     SERP_CONCURRENCY: z.coerce.number().int().positive().default(2),
+    /** Competitor homepage profiles one worker process runs at once (the competitor queue). */
+    COMPETITOR_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(2),
     /** First retry delay of a failed provider call (exponential backoff, 4 attempts). */
     SERP_RETRY_DELAY_MS: z.coerce.number().int().min(100).default(10_000),
     /** Any OpenAI-compatible chat-completions endpoint, e.g. http://localhost:11434/v1; unset = rules only. */

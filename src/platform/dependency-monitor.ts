@@ -35,12 +35,17 @@ export class DependencyMonitor {
     return Object.fromEntries([...this.state].map(([dep, s]) => [dep, s.up]));
   }
 
-  /** Something failed (or a connection reported an event): probe now, at most one probe round at a time. */
+  /**
+   * Something failed (or a connection reported an event): probe now, at most one probe round at a time. Never
+   * rejects (a failed probe is a dependency down), so callers may start it without awaiting (`void monitor.check()`).
+   */
   check(): Promise<void> {
     if (this.closed) return Promise.resolve();
-    this.running ??= this.probeAll().finally(() => {
-      this.running = undefined;
-    });
+    this.running ??= this.probeAll()
+      .catch((err: unknown) => this.options.logger.error({ err }, 'dependency probe round failed'))
+      .finally(() => {
+        this.running = undefined;
+      });
     return this.running;
   }
 

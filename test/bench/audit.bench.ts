@@ -211,7 +211,7 @@ export async function runAuditBench(): Promise<{ ok: boolean }> {
     const redis = createRedis(config.REDIS_URL, { name: 'bench-audit' });
     cleanups.push(() => redis.quit());
     cleanups.push(() => removeRedisKeys(redis, `${prefix}:*`));
-    const queue = createQueue<AuditJobData>(QUEUES.audit, redis, prefix);
+    const queue = createQueue<AuditJobData>(QUEUES.audit, redis, prefix, (err) => console.error('audit queue error', err));
     cleanups.push(() => queue.close());
 
     // An ENTERPRISE organization of its own; its projects, audits and results cascade when it goes.

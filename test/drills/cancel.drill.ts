@@ -213,7 +213,7 @@ export const drill: Drill = {
       },
     });
     const redis = createRedis(platform.env.REDIS_URL, { name: 'cancel-drill' });
-    const queue = createQueue(QUEUES.audit, redis, platform.env.REDIS_PREFIX);
+    const queue = createQueue(QUEUES.audit, redis, platform.env.REDIS_PREFIX, (err) => console.error('audit queue error', err));
     const e = expectations();
     const outcomes: Outcome[] = [];
     try {

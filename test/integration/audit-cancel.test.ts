@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.js';
 import { QUEUES, createQueue, type Queue } from '../../src/platform/queues.js';
 import { createRedis, type Redis } from '../../src/platform/redis.js';
-import { createApiKey, createProject, createTestApp, gql, setPlan, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { createApiKey, createProject, createTestApp, gql, setPlan, signUp, uniq, type TestApp, type TestUser, reportQueueError } from '../support/app.js';
 import { startWorker, waitFor } from '../support/worker-process.js';
 import { generatedSite } from '../fixtures/sites/generated-site.js';
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
   user = await signUp(t, { plan: 'ENTERPRISE' });
   key = await createApiKey(t, user);
   redis = createRedis(t.config.REDIS_URL, { name: 'cancel-test' });
-  queue = createQueue(QUEUES.audit, redis, env.REDIS_PREFIX);
+  queue = createQueue(QUEUES.audit, redis, env.REDIS_PREFIX, reportQueueError);
 });
 afterAll(async () => {
   await queue.close();

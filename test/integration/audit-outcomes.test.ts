@@ -8,7 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { createApiKey, createTestApp, gql, signUp, uniq, type TestApp, type TestUser, reportQueueError } from '../support/app.js';
 import { startWorker, waitFor } from '../support/worker-process.js';
 import { createQueue, QUEUES } from '../../src/platform/queues.js';
 import { AuditFailedError, AuditJobRunner } from '../../src/audits/index.js';
@@ -226,7 +226,7 @@ describe('an audit whose start URL cannot be audited ends FAILED with the reason
       },
     ];
     const worker = startWorker('audit.worker', env);
-    const queue = createQueue(QUEUES.audit, t.runtime.redis, env.REDIS_PREFIX);
+    const queue = createQueue(QUEUES.audit, t.runtime.redis, env.REDIS_PREFIX, reportQueueError);
     try {
       const started = [];
       for (const c of cases) {

@@ -3,7 +3,7 @@ import { UnrecoverableError } from 'bullmq';
 import { QUEUES, createQueue, createWorker, type Queue } from '../../src/platform/queues.js';
 import { createRedis, type Redis } from '../../src/platform/redis.js';
 import { AuditSweeper, DEFAULT_MAX_RUNS, type AuditJobData } from '../../src/audits/index.js';
-import { createApiKey, createProject, createTestApp, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { createApiKey, createProject, createTestApp, signUp, uniq, type TestApp, type TestUser, reportQueueError } from '../support/app.js';
 
 /**
  * The audit sweeper against a real BullMQ queue: audits whose job Redis lost (or whose job ended without the audit
@@ -25,7 +25,7 @@ beforeAll(async () => {
   user = await signUp(t, { plan: 'ENTERPRISE' });
   key = await createApiKey(t, user);
   redis = createRedis(t.config.REDIS_URL, { name: 'sweeper-test' });
-  queue = createQueue<AuditJobData>(QUEUES.audit, redis, prefix);
+  queue = createQueue<AuditJobData>(QUEUES.audit, redis, prefix, reportQueueError);
   sweeper = new AuditSweeper(t.runtime.orm, queue, redis, { prefix, graceMs: GRACE_MS, logger: t.runtime.logger });
 });
 afterAll(async () => {
@@ -130,7 +130,7 @@ describe('audit sweeper', () => {
         if (job.id === jobId) throw new UnrecoverableError('robots.txt could not be parsed');
         return 'ignored';
       },
-      { redisUrl: t.config.REDIS_URL, prefix },
+      { redisUrl: t.config.REDIS_URL, prefix, onError: reportQueueError },
     );
     try {
       for (let i = 0; i < 100 && (await (await queue.getJob(jobId))?.getState()) !== 'failed'; i++) await new Promise((r) => setTimeout(r, 100));

@@ -26,7 +26,7 @@ describe('metrics of worker processes', () => {
     const port = await site.listen();
     const worker = startWorker('all.worker', env);
     try {
-      await waitFor('worker ready', async () => /"queues":\["audit","rank"\].*"msg":"worker ready"/.test(worker.output.join('')), 60_000, 100);
+      await waitFor('worker ready', async () => /"queues":\["audit","rank","competitor"\].*"msg":"worker ready"/.test(worker.output.join('')), 60_000, 100);
       const user = await signUp(t, { plan: 'ENTERPRISE' });
       const key = await createApiKey(t, user);
       const created = await t.app.inject({ method: 'POST', url: '/api/projects', headers: { cookie: user.cookie, origin: t.config.baseUrl }, payload: { url: `http://${host}:${port}/` } });
@@ -48,6 +48,8 @@ describe('metrics of worker processes', () => {
       expect(series(body, 'seo_audits{status="COMPLETED"}')).toBeGreaterThanOrEqual(1);
       expect(series(body, 'seo_queue_jobs{queue="audit",state="waiting"}')).toBe(0);
       expect(series(body, 'seo_queue_jobs{queue="audit",state="active"}')).toBe(0);
+      // Every queue's depth is served, the competitor queue's included.
+      for (const queue of ['rank', 'competitor']) expect(series(body, `seo_queue_jobs{queue="${queue}",state="waiting"}`), queue).toBe(0);
       expect(series(body, 'seo_metrics_source_up{source="redis_counters"}')).toBe(1);
     } finally {
       await worker.stop();

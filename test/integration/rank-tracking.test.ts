@@ -2,8 +2,9 @@ import http from 'node:http';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis } from '../../src/platform/redis.js';
+import { QUEUES, createQueue } from '../../src/platform/queues.js';
 import { RankCheckRunner, dailyRankPattern } from '../../src/keywords/index.js';
-import { createApiKey, createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { createApiKey, createTestApp, gql, reportQueueError, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
 import { startWorker, waitFor } from '../support/worker-process.js';
 
 /**
@@ -228,8 +229,17 @@ describe('rank checks in the rank worker', () => {
 });
 
 describe('competitors', () => {
-  it('adds a competitor by URL (stored as host), profiles its homepage and reads positions from the same snapshots', async () => {
-    const worker = startWorker('rank.worker', env);
+  const queueOf = (name: 'rank' | 'competitor', redis: ReturnType<typeof createRedis>) => createQueue(QUEUES[name], redis, env.REDIS_PREFIX, reportQueueError);
+  const profileOf = async (competitorId: string) => {
+    const { rows } = await t.runtime.pool.query('SELECT profile_checked_at FROM competitor WHERE id = $1', [competitorId]);
+    return rows[0]?.profile_checked_at as Date | null;
+  };
+
+  it('adds a competitor by URL (stored as host), profiles its homepage on the competitor queue and reads positions from the same snapshots', async () => {
+    const redis = createRedis(t.config.REDIS_URL);
+    const competitorQueue = queueOf('competitor', redis);
+    const rankQueue = queueOf('rank', redis);
+    let worker: ReturnType<typeof startWorker> | undefined;
     try {
       const keywordCalls = () => serper.calls.filter((c) => c.q !== 'broken').length;
       const callsBefore = keywordCalls();
@@ -237,8 +247,13 @@ describe('competitors', () => {
       const added = await b('POST', `/api/projects/${projectId}/competitors`, { domain: `http://www.${rivalHost}:${rivalPort}/some/page` });
       expect(added.statusCode).toBe(200);
       expect(added.json().competitor).toMatchObject({ domain: `${rivalHost}:${rivalPort}`, keywordsInTop10: 2, averagePosition: 1 });
+      const competitorId = added.json().competitor.id as string;
+      // Its profile job waits on the competitor queue (no worker yet), never on the rank queue.
+      expect(await (await competitorQueue.getJob(`profile-${competitorId}`))?.getState()).toBe('waiting');
+      expect(await rankQueue.getJob(`profile-${competitorId}`)).toBeUndefined();
       const dup = await b('POST', `/api/projects/${projectId}/competitors`, { domain: `${rivalHost}:${rivalPort}` });
       expect(dup.statusCode).toBe(400);
+      worker = startWorker('competitor.worker', env);
       const profiled = await waitFor('homepage profile', async () => {
         const r = await b('GET', `/api/projects/${projectId}/competitors`);
         const c = r.json().competitors[0];
@@ -253,13 +268,48 @@ describe('competitors', () => {
         averagePosition: 1,
         lastChecked: expect.any(String),
       });
+      expect(await (await competitorQueue.getJob(`profile-${competitorId}`))?.getState()).toBe('completed');
+      expect(worker.output.join('')).toMatch(/"queues":\["competitor"\].*"msg":"worker ready"/);
+      expect(await competitorQueue.getWorkers()).toHaveLength(1); // the competitor worker process serves the queue
       expect(keywordCalls()).toBe(callsBefore); // no extra provider calls
       const projects = await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } });
       expect(projects.json().projects[0]._count.competitors).toBe(1);
     } finally {
-      await worker.stop();
+      await worker?.stop();
+      await competitorQueue.close();
+      await rankQueue.close();
+      await redis.quit();
     }
   }, 90_000);
+
+  it('a profile job left on the rank queue by an older release is handed over to the competitor queue and run there', async () => {
+    const redis = createRedis(t.config.REDIS_URL);
+    const competitorQueue = queueOf('competitor', redis);
+    const rankQueue = queueOf('rank', redis);
+    const workers: ReturnType<typeof startWorker>[] = [];
+    try {
+      const added = await b('POST', `/api/projects/${projectId}/competitors`, { domain: `legacy-${uniq()}.example` });
+      expect(added.statusCode).toBe(200);
+      const competitorId = added.json().competitor.id as string;
+      // As the previous release enqueued it: on the rank queue, with the same job id.
+      await (await competitorQueue.getJob(`profile-${competitorId}`))?.remove();
+      await rankQueue.add('competitor-profile', { kind: 'competitor-profile', competitorId } as never, { jobId: `profile-${competitorId}` });
+      workers.push(startWorker('rank.worker', env));
+      await waitFor('rank job done', async () => (await rankQueue.getJobState(`profile-${competitorId}`)) === 'completed', 60_000, 250);
+      expect((await rankQueue.getJob(`profile-${competitorId}`))!.returnvalue).toEqual({ movedTo: 'competitor' });
+      // The rank worker does not profile: the job waits for a competitor worker.
+      expect(await (await competitorQueue.getJob(`profile-${competitorId}`))?.getState()).toBe('waiting');
+      expect(await profileOf(competitorId)).toBeNull();
+      workers.push(startWorker('competitor.worker', env));
+      await waitFor('profile of the moved job', () => profileOf(competitorId), 60_000, 250);
+      expect(await (await competitorQueue.getJob(`profile-${competitorId}`))?.getState()).toBe('completed');
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+      await competitorQueue.close();
+      await rankQueue.close();
+      await redis.quit();
+    }
+  }, 120_000);
 });
 
 describe('tenant isolation and plans', () => {

@@ -18,6 +18,9 @@ export interface TestApp {
 
 export const uniq = (): string => randomBytes(5).toString('hex');
 
+/** The 'error' listener of a test's own BullMQ objects: nothing expected, so anything is printed. */
+export const reportQueueError = (err: Error): void => console.error('BullMQ error in a test', err);
+
 /**
  * A real API process in-memory (Fastify inject), on the shared test PostgreSQL and Redis.
  * Each app gets its own Redis key prefix unless one is passed (two apps sharing counters pass the same).

@@ -12,6 +12,8 @@ describe('config', () => {
     expect(c.usingDevSecret).toBe(true);
     expect(c.AUDIT_PARSE_THREADS).toBe(1);
     expect(loadConfig({ AUDIT_PARSE_THREADS: '0' }).AUDIT_PARSE_THREADS).toBe(0);
+    expect(c.COMPETITOR_CONCURRENCY).toBe(2);
+    expect(loadConfig({ COMPETITOR_CONCURRENCY: '5' }).COMPETITOR_CONCURRENCY).toBe(5);
   });
 
   it.each([
@@ -24,6 +26,9 @@ describe('config', () => {
     [{ PLAN_QUOTAS: '{"PRO":{"projects":-1}}' }, 'PLAN_QUOTAS.PRO.projects'],
     [{ AUDIT_PARSE_THREADS: '-1' }, 'AUDIT_PARSE_THREADS'],
     [{ AUDIT_PARSE_THREADS: 'two' }, 'AUDIT_PARSE_THREADS'],
+    [{ COMPETITOR_CONCURRENCY: '0' }, 'COMPETITOR_CONCURRENCY'],
+    [{ COMPETITOR_CONCURRENCY: '1.5' }, 'COMPETITOR_CONCURRENCY'],
+    [{ COMPETITOR_CONCURRENCY: '51' }, 'COMPETITOR_CONCURRENCY'],
   ])('a bad variable fails fast naming it: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:[\\s\\S]*${name.replace(/\./g, '\\.')}:`));
