@@ -92,7 +92,8 @@ export async function buildServer(runtime: DomainRuntime): Promise<FastifyInstan
     const path = request.url.split('?')[0];
     if (isWebAppPath(request.method, path)) return web.sendIndex(request, reply);
     const allow = routeMethods.allowed(path);
-    if (allow.length) {
+    // A route of this method that calls the not-found handler itself (a missing static file) is a 404.
+    if (allow.length && !allow.includes(request.method)) {
       return sendRefusal(reply, { code: 'METHOD_NOT_ALLOWED', message: `Method ${request.method} not allowed on ${path}: use ${allow.join(', ')}.`, allow });
     }
     return sendRefusal(reply, { code: 'NOT_FOUND', message: `Route ${request.method} ${path} not found` });
