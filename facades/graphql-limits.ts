@@ -18,6 +18,7 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
+import type { ErrorCode } from '../src/platform/errors.js';
 
 /**
  * Depth and cost limits for queries sent to /graphql (the REST facades run fixed documents and skip them).
@@ -32,7 +33,8 @@ import {
  * introspection query meets and recursive `fields { type { fields ... } }` queries do not.
  */
 
-export const QUERY_TOO_COMPLEX = 'QUERY_TOO_COMPLEX';
+/** The code of a refused query (one of ERROR_CODES; only /graphql sends it). */
+export const QUERY_TOO_COMPLEX = 'QUERY_TOO_COMPLEX' satisfies ErrorCode;
 export const DEFAULT_LIST_SIZE = 10;
 export const INTROSPECTION_MAX_DEPTH = 20;
 export const MAX_TYPE_LISTINGS = 2;

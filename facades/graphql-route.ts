@@ -8,27 +8,34 @@ import { DomainError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../src/platform/er
 import { asUnavailable } from '../src/platform/infra-errors.js';
 import type { RequestContext } from '../src/platform/context.js';
 import type { DomainRuntime } from '../schema/domain-runtime.js';
-import { admit, type Refusal } from './http-guard.js';
+import { admit } from './http-guard.js';
 import { htmlPageHeaders } from './html-page-headers.js';
 import { QUERY_TOO_COMPLEX, queryLimitErrorOf, queryLimitsRule } from './graphql-limits.js';
+import { GRAPHQL_PATH, graphQLError, graphQLExtensions, sendError, sendRefusal, type Refusal } from './error-translators.js';
 
-export const GRAPHQL_PATH = '/graphql';
+export { GRAPHQL_PATH } from './error-translators.js';
+
+/** The methods /graphql serves (GraphQL over HTTP); any other is METHOD_NOT_ALLOWED. */
+const GRAPHQL_METHODS = ['GET', 'POST'];
+
+/** Apollo's 405 (a mutation sent over GET) under the vocabulary's code, keeping Apollo's Allow header. */
+function methodNotAllowed(error: unknown): boolean {
+  const http = (error as { extensions?: { http?: { status?: unknown } } } | null)?.extensions?.http;
+  return http?.status === 405;
+}
 
 /** Apollo's view of our errors: DomainError codes as extensions.code, anything unexpected made generic. */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const tooComplex = queryLimitErrorOf(error);
   if (tooComplex) {
-    return { message: formatted.message, locations: formatted.locations, extensions: { code: QUERY_TOO_COMPLEX, limit: tooComplex.limit, measured: tooComplex.measured, maximum: tooComplex.maximum } };
+    const extensions = { ...graphQLExtensions(QUERY_TOO_COMPLEX), limit: tooComplex.limit, measured: tooComplex.measured, maximum: tooComplex.maximum };
+    return { message: formatted.message, locations: formatted.locations, extensions };
   }
+  if (methodNotAllowed(error)) return { message: formatted.message, locations: formatted.locations, extensions: graphQLExtensions('METHOD_NOT_ALLOWED') };
   const unwrapped = unwrapResolverError(error);
   const original = unwrapped instanceof DomainError ? unwrapped : (asUnavailable(unwrapped) ?? unwrapped);
   if (original instanceof DomainError) {
-    return {
-      message: original.message,
-      locations: formatted.locations,
-      path: formatted.path,
-      extensions: { code: original.code, ...(original.details ? { details: original.details } : {}) },
-    };
+    return { message: original.message, locations: formatted.locations, path: formatted.path, extensions: graphQLExtensions(original.code, original.details) };
   }
   const code = formatted.extensions?.code;
   if (code && code !== 'INTERNAL_SERVER_ERROR') return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
@@ -102,10 +109,6 @@ function landingPage(explorerPath: string): string {
 <body><p>This is the GraphQL endpoint (POST or GET). Open the <a href="${explorerPath}">GraphQL explorer</a>.</p></body></html>`;
 }
 
-/** A refusal in GraphQL-over-HTTP shape (the REST surfaces send `{ error, code }`). */
-export const graphQLErrorBody = (message: string, code: string) => ({ errors: [{ message, extensions: { code } }] });
-const sendGraphQLRefusal = (reply: FastifyReply, r: Refusal) => reply.code(r.status).send(graphQLErrorBody(r.error, r.code));
-
 /** Responses carry per-organization data: never cacheable (what Apollo's cache-control plugin would send). */
 function noStore(): ApolloServerPlugin<RequestContext> {
   return {
@@ -131,19 +134,13 @@ function unavailableStatus(runtime: DomainRuntime): ApolloServerPlugin<RequestCo
           const sent = response.body.singleResult.errors;
           if (!sent?.length || !sent.every((e) => e.extensions?.code === 'UNAVAILABLE')) return;
           void runtime.dependencies.check();
-          response.http.status = 503;
-          response.http.headers.set('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+          const { status, headers } = graphQLError({ code: 'UNAVAILABLE', message: '', retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS });
+          response.http.status = status;
+          for (const [name, value] of Object.entries(headers)) response.http.headers.set(name, value);
         },
       };
     },
   };
-}
-
-/** Refusal before GraphQL runs (authentication or rate limit needing PostgreSQL/Redis), in GraphQL's shape. */
-function sendUnavailable(runtime: DomainRuntime, reply: FastifyReply, message: string): FastifyReply {
-  void runtime.dependencies.check();
-  reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
-  return reply.code(503).send({ errors: [{ message, extensions: { code: 'UNAVAILABLE' } }] });
 }
 
 /** Apollo Server on /graphql: auth and rate limits first, then depth/cost limits and the domain schema. */
@@ -166,32 +163,29 @@ export async function mountGraphQL(app: FastifyInstance, runtime: DomainRuntime,
   await apollo.start();
   const landing = landingPage(options.explorerPath);
   app.route({
-    // Other methods reach Apollo too, which answers 405 with Allow in GraphQL shape (not the REST 404).
+    // Other methods are routed here too, to be refused as METHOD_NOT_ALLOWED in GraphQL shape with Allow.
     method: ['GET', 'POST', 'OPTIONS', 'PUT', 'PATCH', 'DELETE'],
     url: GRAPHQL_PATH,
     async preHandler(request, reply) {
+      if (!GRAPHQL_METHODS.includes(request.method)) {
+        return sendRefusal(reply, { code: 'METHOD_NOT_ALLOWED', message: `${GRAPHQL_PATH} supports only GET and POST requests.`, allow: GRAPHQL_METHODS });
+      }
       if (wantsLandingPage(request)) return reply.headers(LANDING_HEADERS).type('text/html; charset=utf-8').send(landing);
       if (csrfRisk(request)) {
-        return reply.code(400).send({
-          errors: [
-            {
-              message:
-                "This operation has been blocked as a potential Cross-Site Request Forgery (CSRF): with a cookie, send a 'content-type' header " +
-                `other than ${[...SIMPLE_CONTENT_TYPES].join(', ')}, or a non-empty ${PREFLIGHT_HEADERS.join(' or ')} header.`,
-              extensions: { code: 'BAD_REQUEST' },
-            },
-          ],
-        });
+        const message =
+          "This operation has been blocked as a potential Cross-Site Request Forgery (CSRF): with a cookie, send a 'content-type' header " +
+          `other than ${[...SIMPLE_CONTENT_TYPES].join(', ')}, or a non-empty ${PREFLIGHT_HEADERS.join(' or ')} header.`;
+        return sendRefusal(reply, { code: 'BAD_USER_INPUT', message });
       }
       let refused: Refusal | null;
       try {
         refused = await admit(runtime, 'GRAPHQL', request, reply);
       } catch (err) {
-        const down = asUnavailable(err);
-        if (down) return sendUnavailable(runtime, reply, down.message);
+        // PostgreSQL or Redis out of reach (authentication, rate limit) is UNAVAILABLE; anything else is rethrown.
+        if (asUnavailable(err)) return sendError(reply, err);
         throw err;
       }
-      if (refused) return sendGraphQLRefusal(reply, refused);
+      if (refused) return sendRefusal(reply, refused);
     },
     onSend: legacyJsonStatus,
     // The handler's own typing declares a string reply; this route also answers errors as objects.

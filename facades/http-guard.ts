@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Channel, Principal } from '../src/platform/context.js';
 import type { DomainRuntime } from '../schema/domain-runtime.js';
+import { sendRefusal, type Refusal } from './error-translators.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -41,22 +42,15 @@ export function setRateHeaders(reply: FastifyReply, r: RateLimitResult): void {
   reply.header('ratelimit-reset', String(r.resetSeconds));
 }
 
-/** A refusal of the guard: each transport sends it in its own shape (REST `{ error, code }`, GraphQL `{ errors }`). */
-export interface Refusal {
-  status: 401 | 403 | 429;
-  code: 'UNAUTHENTICATED' | 'FORBIDDEN' | 'RATE_LIMITED';
-  error: string;
-}
-
-/** Every limited response carries the rate headers; a 429 adds Retry-After. */
-export function tooMany(reply: FastifyReply, r: RateLimitResult): Refusal {
+/** Every limited response carries the rate headers; a 429 adds Retry-After (set by the translator). */
+export function tooMany(reply: FastifyReply, r: RateLimitResult, message?: string): Refusal {
   setRateHeaders(reply, r);
-  reply.header('retry-after', String(r.resetSeconds));
-  return { status: 429, code: 'RATE_LIMITED', error: `Rate limit exceeded: ${r.limit} requests per minute. Retry in ${r.resetSeconds}s.` };
+  return {
+    code: 'RATE_LIMITED',
+    message: message ?? `Rate limit exceeded: ${r.limit} requests per minute. Retry in ${r.resetSeconds}s.`,
+    retryAfterSeconds: r.resetSeconds,
+  };
 }
-
-/** A refusal in the REST shape. */
-export const sendRefusal = (reply: FastifyReply, r: Refusal): FastifyReply => reply.code(r.status).send({ error: r.error, code: r.code });
 
 /** Cookie-authenticated state changes must come from a trusted origin (CSRF). */
 function originAllowed(runtime: DomainRuntime, request: FastifyRequest): boolean {
@@ -67,8 +61,8 @@ function originAllowed(runtime: DomainRuntime, request: FastifyRequest): boolean
 }
 
 /**
- * Resolves the request's principal onto it and counts its rate limit: the refusal to send (401, 403, 429; its
- * headers already set on the reply), or null when the request may go on. It returns a plain object, never the
+ * Resolves the request's principal onto it and counts its rate limit: the refusal to send (UNAUTHENTICATED,
+ * FORBIDDEN, RATE_LIMITED; the rate headers already set on the reply, the transport's translator sends the rest), or null when the request may go on. It returns a plain object, never the
  * reply: a Fastify reply is a thenable, so an async function returning it resolves to undefined once it is sent,
  * and the caller would go on and answer a second time. One async frame: REST routes call it first thing on
  * every request, and a wrapper around it (or a `.then` on it) would be one more promise each time.
@@ -89,12 +83,12 @@ export async function admit(runtime: DomainRuntime, surface: Surface, request: F
     if (!failures.allowed) return tooMany(reply, failures);
     if (required || bearer) {
       const key = surface === 'A' ? 'A' : 'B';
-      return { status: 401, code: 'UNAUTHENTICATED', error: UNAUTHORIZED[surface === 'GRAPHQL' ? 'A' : key] };
+      return { code: 'UNAUTHENTICATED', message: UNAUTHORIZED[surface === 'GRAPHQL' ? 'A' : key] };
     }
   }
 
   if (principal?.via === 'SESSION' && !originAllowed(runtime, request)) {
-    return { status: 403, code: 'FORBIDDEN', error: 'Cross-origin request refused: origin is not trusted.' };
+    return { code: 'FORBIDDEN', message: 'Cross-origin request refused: origin is not trusted.' };
   }
 
   const { bucket, limit } = principal

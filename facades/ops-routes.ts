@@ -5,6 +5,8 @@ import type { DomainRuntime } from '../schema/domain-runtime.js';
 import { ClusterMetrics, checkReadiness } from '../src/platform/cluster-metrics.js';
 import { isInfrastructureFailure } from '../src/platform/infra-errors.js';
 import type { HttpMetrics } from './http-metrics.js';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../src/platform/errors.js';
+import { restError, sendRefusal } from './error-translators.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -35,15 +37,15 @@ export function mountOps(app: FastifyInstance, runtime: DomainRuntime, http: Htt
       .filter(([, c]) => !c.ok)
       .map(([name, c]) => `${name}: ${(c as { error: string }).error}`);
     if (ready) return reply.send({ status: 'ok', checks: { postgres: true, redis: true, migrations: true } });
-    return reply.code(503).header('retry-after', '5').send({
-      status: 'unavailable',
-      error: `Not ready: ${failed.join('; ')}`,
-      code: 'UNAVAILABLE',
-      checks: { postgres: checks.postgres.ok, redis: checks.redis.ok, migrations: checks.migrations.ok },
-      details: Object.entries(checks)
-        .filter(([, c]) => !c.ok)
-        .map(([name, c]) => ({ path: name, message: (c as { error: string }).error })),
-    });
+    const details = Object.entries(checks)
+      .filter(([, c]) => !c.ok)
+      .map(([name, c]) => ({ path: name, message: (c as { error: string }).error }));
+    // The REST refusal, plus the readiness fields (`status`, `checks`) probes read.
+    const refusal = restError({ code: 'UNAVAILABLE', message: `Not ready: ${failed.join('; ')}`, retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS }, String(reply.request.id));
+    return reply
+      .code(refusal.status)
+      .headers(refusal.headers)
+      .send({ status: 'unavailable', ...refusal.body, checks: { postgres: checks.postgres.ok, redis: checks.redis.ok, migrations: checks.migrations.ok }, details });
   };
   app.get('/ready', readiness);
   app.get('/readyz', readiness);
@@ -62,10 +64,8 @@ export function mountOps(app: FastifyInstance, runtime: DomainRuntime, http: Htt
   app.addHook('onClose', async () => cluster.close());
   app.get('/metrics', async (request, reply) => {
     if (!bearerMatches(request, token)) {
-      return reply
-        .code(401)
-        .header('www-authenticate', 'Bearer realm="metrics"')
-        .send({ error: 'Metrics need Authorization: Bearer <METRICS_TOKEN>.', code: 'UNAUTHENTICATED' });
+      reply.header('www-authenticate', 'Bearer realm="metrics"');
+      return sendRefusal(reply, { code: 'UNAUTHENTICATED', message: 'Metrics need Authorization: Bearer <METRICS_TOKEN>.' });
     }
     const [own, shared] = await Promise.all([registry.metrics(), cluster.render()]);
     return reply.header('content-type', registry.contentType).send(`${own}${own.endsWith('\n') ? '' : '\n'}${shared}`);

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorDetail } from '../src/platform/errors.js';
-import { sendError } from './rest-mapper.js';
-import { GRAPHQL_PATH, graphQLErrorBody } from './graphql-route.js';
+import { restError, sendError, sendRefusal, type Refusal } from './error-translators.js';
 
 /**
- * Refusals of malformed HTTP requests (before any route runs: framing, content type, JSON, schema validation),
- * in the documented shape of the surface asked: `{ error, code, details? }` for REST and better-auth's
- * routes, `{ errors: [{ message, extensions: { code } }] }` for /graphql.
+ * Refusals of malformed HTTP requests (before any route runs: framing, content type, JSON, schema validation,
+ * unknown routes and methods), as Refusals that the translator of the route asked sends: `{ error, code,
+ * details? }` for REST and better-auth's routes, `{ errors: [{ message, extensions: { code } }] }` for /graphql.
  */
 
 /** Deeper JSON is refused before any code walks it (better-auth re-serializes bodies recursively). */
@@ -53,17 +53,6 @@ export function installJsonBodyParser(app: FastifyInstance): void {
   });
 }
 
-/** A refusal in the shape of the route asked. */
-export function sendRequestError(request: FastifyRequest, reply: FastifyReply, status: number, code: string, error: string, details?: ErrorDetail[]): FastifyReply {
-  reply.code(status);
-  if (request.routeOptions?.url === GRAPHQL_PATH) {
-    // A malformed HTTP request is Apollo's BAD_REQUEST (always 4xx), not a GraphQL request error (BAD_USER_INPUT).
-    const graphQLCode = code === 'BAD_USER_INPUT' ? 'BAD_REQUEST' : code;
-    return reply.send({ errors: [{ message: error, extensions: details ? { code: graphQLCode, details } : { code: graphQLCode } }] });
-  }
-  return reply.send(details ? { error, code, details } : { error, code });
-}
-
 function validationDetails(err: FastifyError): ErrorDetail[] {
   return (err.validation ?? []).map((v) => {
     const params = v.params as Record<string, unknown>;
@@ -74,63 +63,102 @@ function validationDetails(err: FastifyError): ErrorDetail[] {
   });
 }
 
-/** Framework 4xx statuses and their documented codes; any other 4xx is a 400 BAD_USER_INPUT. */
-const FRAMEWORK_CODES: Record<number, [string, string]> = {
-  405: ['METHOD_NOT_ALLOWED', 'Method not allowed.'],
-  413: ['PAYLOAD_TOO_LARGE', 'Request body too large.'],
-  414: ['URI_TOO_LONG', 'Request URI too long.'],
-  415: ['UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type: send Content-Type: application/json.'],
-  431: ['URI_TOO_LONG', 'Request header fields too large.'],
+/** Fastify's own 4xx statuses as codes; any other 4xx is a BAD_USER_INPUT (its message names the problem). */
+const FRAMEWORK_REFUSALS: Record<number, Refusal> = {
+  405: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed.' },
+  408: { code: 'REQUEST_TIMEOUT', message: 'The request was not received in time.' },
+  413: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body too large.' },
+  414: { code: 'URI_TOO_LONG', message: 'Request URI too long.' },
+  415: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported content type: send Content-Type: application/json.' },
+  431: { code: 'URI_TOO_LONG', message: 'Request header fields too large.' },
 };
 
-/** Fastify's error handler: validation, parsing and framework errors in the documented shape; the rest via sendError. */
-export function handleRequestError(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+/** The refusal for an error Fastify raised before or around a handler (validation, parsing, limits), else null. */
+export function frameworkRefusal(err: FastifyError): Refusal | null {
   if (err.validation) {
     const details = validationDetails(err);
     const where = err.validationContext === 'body' ? 'body' : err.validationContext === 'querystring' ? 'query' : 'path';
-    return sendRequestError(request, reply, 400, 'BAD_USER_INPUT', `Invalid request ${where}: ${details.map((d) => `${d.path || where} ${d.message}`).join('; ')}`, details);
+    return { code: 'BAD_USER_INPUT', message: `Invalid request ${where}: ${details.map((d) => `${d.path || where} ${d.message}`).join('; ')}`, details };
   }
-  if (err.code === 'JSON_TOO_DEEP') return sendRequestError(request, reply, 400, 'BAD_USER_INPUT', err.message, [{ path: 'body', message: `nested deeper than ${MAX_JSON_DEPTH} levels` }]);
+  if (err.code === 'JSON_TOO_DEEP') return { code: 'BAD_USER_INPUT', message: err.message, details: [{ path: 'body', message: `nested deeper than ${MAX_JSON_DEPTH} levels` }] };
   if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError || (err.statusCode === 400 && /JSON/i.test(err.message))) {
-    return sendRequestError(request, reply, 400, 'BAD_USER_INPUT', 'Malformed JSON body.', [{ path: 'body', message: 'is not valid JSON' }]);
+    return { code: 'BAD_USER_INPUT', message: 'Malformed JSON body.', details: [{ path: 'body', message: 'is not valid JSON' }] };
   }
-  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendRequestError(request, reply, 415, ...FRAMEWORK_CODES[415]);
+  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return FRAMEWORK_REFUSALS[415];
   const status = err.statusCode ?? 500;
-  if (status >= 400 && status < 500) {
-    const known = FRAMEWORK_CODES[status];
-    // Fastify's own 4xx messages name the problem and never carry data of ours.
-    return known ? sendRequestError(request, reply, status, known[0], known[1]) : sendRequestError(request, reply, 400, 'BAD_USER_INPUT', err.message);
-  }
-  if (request.routeOptions?.url === GRAPHQL_PATH) {
-    request.log.error({ err }, 'request failed');
-    return reply.code(500).send(graphQLErrorBody('Internal server error', 'INTERNAL'));
-  }
-  return sendError(reply, err);
+  if (status < 400 || status >= 500) return null;
+  // Fastify's own 4xx messages name the problem and never carry data of ours.
+  return FRAMEWORK_REFUSALS[status] ?? { code: 'BAD_USER_INPUT', message: err.message };
 }
 
-const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+/** Fastify's error handler: framework refusals and thrown errors, each through the translator of the route asked. */
+export function handleRequestError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const refusal = frameworkRefusal(err);
+  return refusal ? sendRefusal(reply, refusal) : sendError(reply, err);
+}
+
+const CLIENT_ERRORS: Record<string, Refusal> = {
   // Node's parser gives the same error for an oversized request line and oversized headers.
-  HPE_HEADER_OVERFLOW: [431, 'URI_TOO_LONG', 'Request line or header fields too large (at most 16 KB in all).'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'REQUEST_TIMEOUT', 'The request was not received in time.'],
+  HPE_HEADER_OVERFLOW: { code: 'URI_TOO_LONG', message: 'Request line or header fields too large (at most 16 KB in all).' },
+  ERR_HTTP_REQUEST_TIMEOUT: FRAMEWORK_REFUSALS[408],
 };
 
 /**
- * Requests Node's HTTP parser refuses never reach Fastify (no route, no hooks): answered here in the same
- * shape, with a request id, instead of Fastify's default `{ error, message, statusCode }`.
+ * Requests Node's HTTP parser refuses never reach Fastify (no route, no hooks): answered here through the REST
+ * translator (no route, so no GraphQL shape either), with a request id, instead of Fastify's default
+ * `{ error, message, statusCode }`.
  */
 export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, code, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'BAD_USER_INPUT', 'Malformed HTTP request.'];
+  // Anything else is about the request's framing (bad request line, header or body length): `request` is at fault.
+  const refusal: Refusal = CLIENT_ERRORS[err.code ?? ''] ?? {
+    code: 'BAD_USER_INPUT',
+    message: 'Malformed HTTP request.',
+    details: [{ path: 'request', message: `is not valid HTTP/1.1 (${err.code ?? 'parse error'})` }],
+  };
   const requestId = randomUUID();
+  const { status, headers, body } = restError(refusal, requestId);
   this.log.info({ reqId: requestId, code: err.code, status }, 'client error');
   if (socket.writable) {
-    // A 400 here is about the request's framing (bad request line, header or body length): `request` is at fault.
-    const details = status === 400 ? [{ path: 'request', message: `is not valid HTTP/1.1 (${err.code ?? 'parse error'})` }] : undefined;
-    const body = JSON.stringify(details ? { error: message, code, details } : { error: message, code });
+    const json = JSON.stringify(body);
+    const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
     socket.write(
-      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nX-Request-Id: ${requestId}\r\n` +
+        `${extra}Connection: close\r\n\r\n${json}`,
     );
   }
   socket.destroy(err);
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A Fastify route URL (`/api/projects/:id`, `/api/auth/*`) as a regular expression over request paths. */
+export function routePattern(url: string): RegExp {
+  const source = url
+    .split(/(:[A-Za-z0-9_]+|\*)/)
+    .map((part) => (part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : escapeRegExp(part)))
+    .join('');
+  return new RegExp(`^${source}$`);
+}
+
+/**
+ * The methods of every registered route, by URL: what a 405 lists in Allow. Fastify's router answers a known
+ * path asked with another method as not found; the not-found handler asks this index to tell the two apart.
+ */
+export class RouteMethods {
+  private readonly byUrl = new Map<string, { pattern: RegExp; methods: Set<string> }>();
+
+  add(url: string, method: string | string[]): void {
+    let entry = this.byUrl.get(url);
+    if (!entry) this.byUrl.set(url, (entry = { pattern: routePattern(url), methods: new Set() }));
+    for (const m of Array.isArray(method) ? method : [method]) entry.methods.add(m.toUpperCase());
+  }
+
+  /** The methods some route serves at this path, sorted; empty when no route has the path. */
+  allowed(path: string): string[] {
+    const methods = new Set<string>();
+    for (const { pattern, methods: own } of this.byUrl.values()) if (pattern.test(path)) for (const m of own) methods.add(m);
+    return [...methods].sort();
+  }
 }

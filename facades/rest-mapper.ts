@@ -2,17 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } fro
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { GraphQLError } from 'graphql';
-import { DomainError, HTTP_STATUS_BY_CODE, type ErrorCode, type ErrorDetail } from '../src/platform/errors.js';
-import { asUnavailable } from '../src/platform/infra-errors.js';
 import type { DomainRuntime } from '../schema/domain-runtime.js';
-import { admit, guardFor, sendRefusal, type Surface } from './http-guard.js';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Told about every 503, so that it probes PostgreSQL and Redis and logs the change of state once. */
-    dependencyMonitor?: { check(): Promise<void> };
-  }
-}
+import { admit, guardFor, type Surface } from './http-guard.js';
+import { sendError, sendRefusal } from './error-translators.js';
 
 export interface RouteInput {
   params: Record<string, string>;
@@ -52,40 +44,6 @@ export interface StreamRoute {
   schema?: FastifySchema;
   summary: string;
   respond(input: RouteInput, run: RunOperation, reply: FastifyReply): Promise<unknown>;
-}
-
-export interface ErrorBody {
-  error: string;
-  code: string;
-  details?: ErrorDetail[];
-  requestId?: string;
-}
-
-/**
- * The one translation of domain error codes to HTTP. PostgreSQL or Redis out of reach is UNAVAILABLE (503 with
- * Retry-After); anything else that is not a DomainError is a 500 with a generic message and the request id —
- * never a stack trace or SQL.
- */
-export function errorResponse(err: unknown, requestId: string): { status: number; body: ErrorBody; retryAfter?: number } {
-  const original = err instanceof DomainError ? err : (err as GraphQLError | undefined)?.originalError;
-  const domain = original instanceof DomainError ? original : asUnavailable(err);
-  if (domain) {
-    const code: ErrorCode = domain.code;
-    const body: ErrorBody = { error: domain.message, code };
-    if (domain.details?.length) body.details = domain.details;
-    if (code === 'INTERNAL') body.requestId = requestId;
-    return { status: HTTP_STATUS_BY_CODE[code], body, retryAfter: domain.retryAfterSeconds };
-  }
-  return { status: 500, body: { error: 'Internal server error', code: 'INTERNAL', requestId } };
-}
-
-export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
-  const { status, body, retryAfter } = errorResponse(err, String(reply.request.id));
-  // An outage is logged once per change of state by the monitor, not once per refused request.
-  if (status === 503) void reply.server.dependencyMonitor?.check();
-  else if (status >= 500) reply.request.log.error({ err: (err as GraphQLError)?.originalError ?? err }, 'request failed');
-  if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
-  return reply.code(status).send(body);
 }
 
 function compile(runtime: DomainRuntime, operation: TypedDocumentNode<unknown, unknown>, label: string): CompiledQuery {

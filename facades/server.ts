@@ -3,8 +3,9 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { DomainRuntime } from '../schema/domain-runtime.js';
 import { LazyChildLogger, type Logger } from '../src/platform/logger.js';
 import { registerRoutes, registerStreamRoutes, type RestRoute, type StreamRoute } from './rest-mapper.js';
-import { setRateHeaders, toWebHeaders } from './http-guard.js';
-import { clientErrorHandler, handleRequestError, installJsonBodyParser } from './request-errors.js';
+import { tooMany, toWebHeaders } from './http-guard.js';
+import { RouteMethods, clientErrorHandler, handleRequestError, installJsonBodyParser } from './request-errors.js';
+import { sendRefusal } from './error-translators.js';
 import { HttpMetrics, MetricsLogController } from './http-metrics.js';
 import { mountOps } from './ops-routes.js';
 import { mountGraphQL } from './graphql-route.js';
@@ -29,11 +30,8 @@ async function mountAuth(app: FastifyInstance, runtime: DomainRuntime) {
       const failureBucket = `ip:${request.ip}:authfail`;
       if (signIn) {
         const state = await runtime.peekRateLimit(failureBucket, runtime.config.AUTH_FAILURES_PER_MINUTE);
-        if (!state.allowed) {
-          setRateHeaders(reply, state);
-          reply.header('retry-after', String(state.resetSeconds));
-          return reply.code(429).send({ error: 'Too many failed sign-in attempts. Try again later.', code: 'RATE_LIMITED' });
-        }
+        // Our refusal, in the REST shape; better-auth's own answers below keep better-auth's shape.
+        if (!state.allowed) return sendRefusal(reply, tooMany(reply, state, 'Too many failed sign-in attempts. Try again later.'));
       }
       const url = new URL(request.url, runtime.config.baseUrl);
       const body = request.body === undefined || request.method === 'GET' ? undefined : JSON.stringify(request.body);
@@ -74,9 +72,12 @@ export async function buildServer(runtime: DomainRuntime): Promise<FastifyInstan
     // Router-level refusals (undecodable URL, oversize parameter) in the API's error shape, not Fastify's.
     frameworkErrors: (err, request, reply) => {
       const [message, detail] = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? ['A path parameter is too long.', 'a parameter is too long'] : ['Malformed URL.', 'is not valid percent-encoded UTF-8'];
-      (reply as FastifyReply).header('x-request-id', String(request.id)).code(400).send({ error: message, code: 'BAD_USER_INPUT', details: [{ path: 'path', message: detail }] });
+      sendRefusal((reply as FastifyReply).header('x-request-id', String(request.id)), { code: 'BAD_USER_INPUT', message, details: [{ path: 'path', message: detail }] });
     },
   }) as unknown as FastifyInstance;
+  // Every route's methods, so that a known path asked with another method is a 405 with Allow, not a 404.
+  const routeMethods = new RouteMethods();
+  app.addHook('onRoute', (route) => routeMethods.add(route.url, route.method));
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', String(request.id));
     done();
@@ -85,11 +86,17 @@ export async function buildServer(runtime: DomainRuntime): Promise<FastifyInstan
   app.decorate('dependencyMonitor', runtime.dependencies);
   installJsonBodyParser(app);
   const web = await registerWebApp(app);
-  // Paths of the web application's router get its page (it shows its own 404); API paths stay JSON 404s.
+  // Paths of the web application's router get its page (it shows its own 404); a known path asked with another
+  // method is a 405 with Allow; other paths are JSON 404s.
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
     if (isWebAppPath(request.method, path)) return web.sendIndex(request, reply);
-    return reply.code(404).send({ error: `Route ${request.method} ${path} not found`, code: 'NOT_FOUND' });
+    const allow = routeMethods.allowed(path);
+    // A route of this method that calls the not-found handler itself (a missing static file) is a 404.
+    if (allow.length && !allow.includes(request.method)) {
+      return sendRefusal(reply, { code: 'METHOD_NOT_ALLOWED', message: `Method ${request.method} not allowed on ${path}: use ${allow.join(', ')}.`, allow });
+    }
+    return sendRefusal(reply, { code: 'NOT_FOUND', message: `Route ${request.method} ${path} not found` });
   });
 
   mountOps(app, runtime, http);

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { htmlPageHeaders } from './html-page-headers.js';
+import { sendRefusal } from './error-translators.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 /** Where `vite build` (facades/web) puts the web application: dist/web, from the sources or from dist/facades. */
@@ -107,7 +108,7 @@ export async function registerWebApp(app: FastifyInstance, root = WEB_DIST): Pro
   }
   app.get('/favicon.svg', async (_request, reply) => {
     favicon ??= await load('favicon.svg');
-    if (!favicon) return reply.code(404).send({ error: 'Route GET /favicon.svg not found', code: 'NOT_FOUND' });
+    if (!favicon) return sendRefusal(reply, { code: 'NOT_FOUND', message: 'Route GET /favicon.svg not found' });
     return reply.headers({ 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' }).type('image/svg+xml').send(favicon);
   });
   return { sendIndex };

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OPENAPI_PATHS, buildOpenApiDocument, type DocumentSurface, type DocumentedRoute, type OpenApiOptions } from '../openapi/document.js';
 import { AssetStore, fileIn } from './static-assets.js';
+import { sendRefusal } from '../error-translators.js';
 import {
   DOCS_ASSET_BASE,
   DOCS_CSS,
@@ -73,7 +74,7 @@ export function registerApiDocs(app: FastifyInstance, options: ApiDocsOptions): 
   app.get('/docs/', async (_request, reply) => reply.redirect('/docs', 301));
   app.get<{ Params: { name: string } }>(`${DOCS_ASSET_BASE}/:name`, async (request, reply) => {
     const { name } = request.params;
-    if (!assets.has(name)) return reply.code(404).send({ error: `Asset ${name} not found`, code: 'NOT_FOUND' });
+    if (!assets.has(name)) return sendRefusal(reply, { code: 'NOT_FOUND', message: `Asset ${name} not found` });
     reply.headers(ASSET_HEADERS);
     return sendCached(request, reply, await assets.get(name));
   });

@@ -5,6 +5,8 @@
  * returns: Fastify's serializer drops anything else.
  */
 
+import { ERROR_CODES } from '../../src/platform/errors.js';
+
 type Schema = Record<string, unknown>;
 
 const str = { type: 'string' } as const;
@@ -35,8 +37,11 @@ export const ErrorBody = obj(
       type: 'string',
       description:
         'Machine code: BAD_USER_INPUT (400), UNAUTHENTICATED (401), FORBIDDEN or PLAN_LIMIT (403), NOT_FOUND (404), ' +
-        'PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), URI_TOO_LONG (431: request line and headers over 16 KB), ' +
-        'RATE_LIMITED (429), INTERNAL (500), UNAVAILABLE (503, with Retry-After).',
+        'METHOD_NOT_ALLOWED (405: the path exists, not with this method; `Allow` lists its methods), ' +
+        'REQUEST_TIMEOUT (408: the request was not received in time), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), ' +
+        'URI_TOO_LONG (431: request line and headers over 16 KB), RATE_LIMITED (429), INTERNAL (500), UNAVAILABLE (503, with Retry-After).',
+      // Every code of the vocabulary but QUERY_TOO_COMPLEX, which only /graphql sends.
+      enum: ERROR_CODES.filter((code) => code !== 'QUERY_TOO_COMPLEX'),
       examples: ['NOT_FOUND'],
     },
     details: { ...list(ErrorDetail), description: 'Per-field problems: on every 400 (`body` for malformed or too deeply nested JSON).' },
@@ -399,5 +404,6 @@ export const HEADERS = {
   'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
   'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+  Allow: { description: 'The methods the path accepts (on 405).', schema: { type: 'string', examples: ['GET, HEAD'] } },
   'Content-Disposition': { description: 'CSV exports: `attachment; filename="..."`.', schema: { type: 'string' } },
 } as const;

@@ -121,6 +121,8 @@ function errorDescription(status: number, route: DocumentedRoute, options: OpenA
       ].join('');
     case 404:
       return 'Not found: the resource does not exist or belongs to another organization (the two are indistinguishable).';
+    case 408:
+      return 'The request (its headers and body) was not received in time (code REQUEST_TIMEOUT); the connection is closed. Answered before any route runs.';
     case 413:
       return `Request body larger than ${route.bodyLimit ?? options.bodyLimit} bytes (code PAYLOAD_TOO_LARGE).`;
     case 415:
@@ -141,8 +143,8 @@ const RATE_HEADERS = { 'RateLimit-Limit': header('RateLimit-Limit'), 'RateLimit-
 
 function responseHeaders(status: number, csv: boolean): Json {
   const headers: Json = { 'X-Request-Id': header('X-Request-Id') };
-  // 401, 413, 415 (and schema-invalid 400s) are answered before the rate limiter runs.
-  if (![401, 413, 415].includes(status)) Object.assign(headers, RATE_HEADERS);
+  // 401, 408, 413, 415 (and schema-invalid 400s) are answered before the rate limiter runs.
+  if (![401, 408, 413, 415].includes(status)) Object.assign(headers, RATE_HEADERS);
   if (status === 429 || status === 503) headers['Retry-After'] = header('Retry-After');
   if (csv) headers['Content-Disposition'] = header('Content-Disposition');
   return headers;
@@ -197,7 +199,9 @@ function responses(route: DocumentedRoute, options: OpenApiOptions, used: Set<st
       };
     }
   }
-  // Every endpoint may meet an outage of PostgreSQL or Redis (the rate limiter and principals live there).
+  // Every endpoint may meet a client too slow to send its request (answered by Node's parser, before routing)...
+  out['408'] ??= { description: errorDescription(408, route, options), headers: responseHeaders(408, false), content: { 'application/json': { schema: withRefs(ErrorBody, used) } } };
+  // ... and an outage of PostgreSQL or Redis (the rate limiter and principals live there).
   out['503'] ??= { description: errorDescription(503, route, options), headers: responseHeaders(503, false), content: { 'application/json': { schema: withRefs(ErrorBody, used) } } };
   return out;
 }
@@ -245,7 +249,7 @@ function infoDescription(surface: DocumentSurface, options: OpenApiOptions): str
     '',
     `**Rate limits**: fixed one-minute windows shared by every API process. ${rates} Failed authentication is limited per client IP. Every limited response carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; a 429 adds \`Retry-After\` (seconds).`,
     '',
-    '**Errors**: one shape, `{ "error": "<message>", "code": "<CODE>" }`, plus `details: [{ path, message }]` on validation errors and `requestId` on 500. Unknown JSON fields in request bodies are rejected (400). Every response carries `X-Request-Id`.',
+    '**Errors**: one shape, `{ "error": "<message>", "code": "<CODE>" }`, plus `details: [{ path, message }]` on validation errors and `requestId` on 500, for every refusal, the server framework\'s own included. Unknown JSON fields in request bodies are rejected (400). A path asked with a method it does not list answers 405 `METHOD_NOT_ALLOWED` with an `Allow` header naming its methods; a request line and headers over 16 KB answer 431 `URI_TOO_LONG`. Every response carries `X-Request-Id`.',
     '',
     '**GraphQL**: the same domain API (and more) at `/graphql`; interactive explorer at `/graphql/explorer`.',
     '',

@@ -1,15 +1,36 @@
-/** Every expected failure carries one of these codes; transports map them exhaustively. */
+/**
+ * The closed vocabulary of refusals: every expected failure, from a domain rule to a malformed HTTP request,
+ * carries one of these codes (the codes API.md documents). Each transport maps every code to its status and
+ * body in one exhaustive `switch` (facades/error-translators.ts): adding a code here fails the build until
+ * every transport maps it.
+ *
+ * - domain: BAD_USER_INPUT, UNAUTHENTICATED, FORBIDDEN, PLAN_LIMIT, NOT_FOUND, RATE_LIMITED, INTERNAL, UNAVAILABLE;
+ * - HTTP framing, decided before any domain code runs: METHOD_NOT_ALLOWED, REQUEST_TIMEOUT, PAYLOAD_TOO_LARGE,
+ *   URI_TOO_LONG (request line or header fields too large), UNSUPPORTED_MEDIA_TYPE;
+ * - GraphQL only: QUERY_TOO_COMPLEX (depth, cost and introspection limits of /graphql).
+ */
 export const ERROR_CODES = [
   'BAD_USER_INPUT',
   'UNAUTHENTICATED',
   'FORBIDDEN',
   'PLAN_LIMIT',
   'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'REQUEST_TIMEOUT',
+  'PAYLOAD_TOO_LARGE',
+  'URI_TOO_LONG',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'QUERY_TOO_COMPLEX',
   'RATE_LIMITED',
   'INTERNAL',
   'UNAVAILABLE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The `default` branch of an exhaustive switch: a value left unmapped is a type error here. */
+export function assertNever(value: never): never {
+  throw new Error(`Unmapped value: ${String(value)}`);
+}
 
 export interface ErrorDetail {
   path: string;
@@ -41,15 +62,3 @@ export const unavailable = (message = 'The service is temporarily unavailable. T
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
 }
-
-/** The one HTTP status table, shared by every transport. */
-export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
-  BAD_USER_INPUT: 400,
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  PLAN_LIMIT: 403,
-  NOT_FOUND: 404,
-  RATE_LIMITED: 429,
-  INTERNAL: 500,
-  UNAVAILABLE: 503,
-};

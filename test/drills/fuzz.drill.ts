@@ -517,6 +517,7 @@ const REST_CODES: Record<number, string[]> = {
   403: ['FORBIDDEN', 'PLAN_LIMIT'],
   404: ['NOT_FOUND'],
   405: ['METHOD_NOT_ALLOWED'],
+  408: ['REQUEST_TIMEOUT'],
   413: ['PAYLOAD_TOO_LARGE'],
   414: ['URI_TOO_LONG'],
   415: ['UNSUPPORTED_MEDIA_TYPE'],

@@ -356,7 +356,7 @@ describe('cancel routes: access rules and bad input', () => {
     const opA = a.paths['/projects/{projectId}/audit/cancel'].post;
     const opB = b.paths['/projects/{id}/audit/cancel'].post;
     for (const op of [opA, opB]) {
-      expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '415', '429', '500', '503']);
+      expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '408', '413', '415', '429', '500', '503']);
       expect(op.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AuditCancelled' });
       expect(op.parameters).toContainEqual(expect.objectContaining({ name: 'auditId', in: 'query', required: false }));
     }

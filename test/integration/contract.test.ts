@@ -234,9 +234,11 @@ describe('the route table and the OpenAPI documents', () => {
       for (const route of mine) {
         const op = docs[surface].paths[toOpenApiPath(route.url.slice(SURFACE_BASE[surface].length))][route.method.toLowerCase()];
         expect(op.summary).toBe(route.summary);
-        // 503 (PostgreSQL or Redis down) is documented on every operation; outages.test.ts produces it for real.
-        expect(Object.keys(op.responses).map(Number).sort()).toEqual([...new Set([...declared(route), 503])].sort());
+        // 408 (request not received in time, before routing) and 503 (PostgreSQL or Redis down) are documented on
+        // every operation; error-transports.test.ts and outages.test.ts produce them for real.
+        expect(Object.keys(op.responses).map(Number).sort()).toEqual([...new Set([...declared(route), 408, 503])].sort());
         expect(op.responses[503].headers).toHaveProperty('Retry-After');
+        expect(op.responses[408].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
         for (const status of declared(route).filter((s) => s >= 400)) {
           expect(op.responses[status].content['application/json'].schema, `${key(route)} ${status}`).toEqual({ $ref: '#/components/schemas/Error' });
         }

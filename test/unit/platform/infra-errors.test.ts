@@ -4,7 +4,7 @@ import { MaxRetriesPerRequestError } from 'ioredis/built/errors/index.js';
 import { DomainError } from '../../../src/platform/errors.js';
 import { asUnavailable, infrastructureFailure } from '../../../src/platform/infra-errors.js';
 import { SafeHttpError } from '../../../src/platform/safe-http/index.js';
-import { errorResponse } from '../../../facades/rest-mapper.js';
+import { refusalOf, restError } from '../../../facades/error-translators.js';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 
@@ -25,10 +25,10 @@ describe('infrastructure failures → UNAVAILABLE', () => {
     ['a cause', new Error('query failed', { cause: withCode('read ECONNRESET', 'ECONNRESET') }), 'unknown'],
   ] as const)('%s', (_label, err, dependency) => {
     expect(infrastructureFailure(err)).toBe(dependency);
-    const mapped = errorResponse(err, 'r1');
+    const mapped = restError(refusalOf(err)!, 'r1');
     expect(mapped.status).toBe(503);
     expect(mapped.body).toEqual({ error: expect.any(String), code: 'UNAVAILABLE' });
-    expect(mapped.retryAfter).toBeGreaterThan(0);
+    expect(Number(mapped.headers['retry-after'])).toBeGreaterThan(0);
   });
 
   it.each([
