@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import { DIRECT_RESOLVERS, type HasDirectResolvers } from '../platform/direct-resolvers.js';
+import { DIRECT_RESOLVERS, type HasDirectResolvers } from '../platform/fast-path/direct-resolvers.js';
 import { ProjectType } from '../projects/graphql.js';
 import type { Audit, AuditIssue } from './audit.entity.js';
 import { JOB_STATE_BY_STATUS } from './audit-job.js';

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import { DIRECT_RESOLVERS, type HasDirectResolvers } from '../platform/direct-resolvers.js';
+import { DIRECT_RESOLVERS, type HasDirectResolvers } from '../platform/fast-path/direct-resolvers.js';
 import { selectedFields } from '../platform/graphql-selection.js';
 import type { ProjectCountRegistry } from './project-counts.js';
 import type { ProjectRecord } from './project.entity.js';

@@ -1,6 +1,11 @@
+/**
+ * The ISO date shortcut (src/platform/fast-path/date-time-iso.ts) against the library path it replaces:
+ * Date#toISOString for isoString, graphql-scalars' DateTimeISO.serialize for the scalar.
+ */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GraphQLDateTimeISO } from 'graphql-scalars';
-import { DateTimeISO, isoString } from '../../../src/platform/graphql-scalars.js';
+import { DateTimeISO, isoString } from '../../../src/platform/fast-path/date-time-iso.js';
 
 describe('DateTimeISO', () => {
   it('is graphql-scalars DateTimeISO to clients: same name, description and parsing', () => {
@@ -42,3 +47,48 @@ describe('isoString', () => {
   });
 });
 
+/** The ends of the Date range (±8.64e15 ms), of the range isoString formats itself, and of leap years and days. */
+const MAX_MS = 8.64e15;
+const FAST_END_MS = 253_402_300_800_000; // 10000-01-01T00:00:00.000Z
+const EDGES = [-MAX_MS, -MAX_MS + 1, -62_198_755_200_001, -62_198_755_200_000, -1, 0, 1, FAST_END_MS - 1, FAST_END_MS, MAX_MS - 1, MAX_MS];
+
+/** Milliseconds over the whole Date range, weighted towards what isoString formats itself and towards edges. */
+const millis = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: 0, max: FAST_END_MS - 1 }) },
+  { weight: 2, arbitrary: fc.integer({ min: -MAX_MS, max: MAX_MS }) },
+  // Near a day boundary of any day (month ends, Feb 29, 1 Mar, 31 Dec, centuries) in the fast range.
+  { weight: 2, arbitrary: fc.tuple(fc.integer({ min: 0, max: 2_932_896 }), fc.integer({ min: -1500, max: 1500 })).map(([day, off]) => day * 86_400_000 + off) },
+  { weight: 1, arbitrary: fc.constantFrom(...EDGES) },
+);
+
+describe('isoString, proven equal to Date#toISOString (fast-check)', () => {
+  it('formats every millisecond of the Date range as Date#toISOString does', () => {
+    fc.assert(
+      fc.property(millis, (ms) => isoString(ms) === new Date(ms).toISOString()),
+      { numRuns: 200_000, examples: EDGES.map((ms) => [ms]) },
+    );
+  });
+
+  it('DateTimeISO.serialize gives the library\'s answer, or its error, for any value', () => {
+    const outcome = (fn: () => unknown) => {
+      try {
+        return { value: fn() };
+      } catch (err) {
+        return { error: (err as Error).message };
+      }
+    };
+    const values = fc.oneof(
+      fc.date({ noInvalidDate: false }),
+      millis.map((ms) => new Date(ms)),
+      fc.integer({ min: -MAX_MS, max: MAX_MS }),
+      fc.string(),
+      fc.constantFrom(null, undefined, {}, Number.NaN, '2026-02-29T00:00:00Z', '2024-02-29T12:00:00.123Z'),
+    );
+    fc.assert(
+      fc.property(values, (value) => {
+        expect(outcome(() => DateTimeISO.serialize(value))).toEqual(outcome(() => GraphQLDateTimeISO.serialize(value)));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+});
