@@ -266,9 +266,14 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
     ];
     const gains = variants.map((variant) => fastPathGain(samples, variant));
     if (gains.length) {
-      out.push('', 'what each shortcut of src/platform/fast-path/ buys end to end (req/s with it / without it - 1, paired per round):');
+      out.push(
+        '',
+        'what each shortcut of src/platform/fast-path/ buys end to end: req/s with it / without it - 1, paired per round, and',
+        "the API process's CPU time per response without it / with it - 1 (CPU is less swayed by other work on the machine):",
+      );
       for (const g of gains) {
-        out.push(`  ${g.shortcut.padEnd(18)} on ${g.endpoint.padEnd(10)} median ${pct(g.gainMedian)} (per round ${g.perRound.map(pct).join(' ')})`);
+        out.push(`  ${g.shortcut.padEnd(18)} on ${g.endpoint.padEnd(10)} req/s median ${pct(g.gainMedian)} (per round ${g.perRound.map(pct).join(' ')})`);
+        out.push(`  ${''.padEnd(32)} CPU/response median ${pct(g.cpuGainMedian)}, ${g.cpuUsOn.toFixed(0)} vs ${g.cpuUsOff.toFixed(0)} µs (per round ${g.cpuPerRound.map(pct).join(' ')})`);
       }
     }
     if (!clean) out.push('WARNING: some responses were not 2xx or failed; the numbers above are not comparable.');
@@ -300,7 +305,15 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
           non2xx: r.non2xx,
           errors: r.errors,
         })),
-        fastPaths: gains.map((g) => ({ ...g, gainMedian: Number(g.gainMedian.toFixed(4)), perRound: g.perRound.map((x) => Number(x.toFixed(4))) })),
+        fastPaths: gains.map((g) => ({
+          ...g,
+          gainMedian: Number(g.gainMedian.toFixed(4)),
+          perRound: g.perRound.map((x) => Number(x.toFixed(4))),
+          cpuGainMedian: Number(g.cpuGainMedian.toFixed(4)),
+          cpuPerRound: g.cpuPerRound.map((x) => Number(x.toFixed(4))),
+          cpuUsOn: Math.round(g.cpuUsOn),
+          cpuUsOff: Math.round(g.cpuUsOff),
+        })),
         stages: stages.map((st) => ({ name: st.name, cpuUs: Math.round(st.cpuUs), wallUs: Math.round(st.wallUs) })),
       })}\n`,
     );
@@ -312,13 +325,30 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
 
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 
-/** The shortcut's gain: its endpoint's req/s with every shortcut on over the same without it, per round. */
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/**
+ * The shortcut's gain, per round: its endpoint's req/s with every shortcut on over the same without it, and the
+ * CPU time per response without it over with it.
+ */
 function fastPathGain(samples: Map<string, TargetSamples>, variant: FastPathVariant) {
   const on = samples.get(variant.of)!.rounds;
   const off = samples.get(variant.name)!.rounds;
   const perRound = on.map((r, i) => r.rps / off[i].rps - 1);
-  const sorted = [...perRound].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  const gainMedian = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  return { shortcut: variant.shortcut, endpoint: variant.of, variant: variant.name, gainMedian, perRound };
+  const cpuPerRound = on.map((r, i) => off[i].cpuUsPerResponse / r.cpuUsPerResponse - 1);
+  return {
+    shortcut: variant.shortcut,
+    endpoint: variant.of,
+    variant: variant.name,
+    gainMedian: median(perRound),
+    perRound,
+    cpuGainMedian: median(cpuPerRound),
+    cpuPerRound,
+    cpuUsOn: median(on.map((r) => r.cpuUsPerResponse)),
+    cpuUsOff: median(off.map((r) => r.cpuUsPerResponse)),
+  };
 }
