@@ -2,8 +2,7 @@ import 'reflect-metadata';
 import { buildSchema, type ContainerType } from 'type-graphql';
 import { isObjectType, type GraphQLSchema } from 'graphql';
 import { GraphQLDateTimeISO } from 'graphql-scalars';
-import { installDirectResolvers, removePlainFieldResolvers } from '../src/platform/fast-path/direct-resolvers.js';
-import { DateTimeISO } from '../src/platform/fast-path/date-time-iso.js';
+import { removePlainFieldResolvers } from '../src/platform/fast-path/plain-fields.js';
 import { ALL_FAST_PATHS, type FastPathSwitches } from '../src/platform/fast-path/switches.js';
 import { IdentityResolver } from '../src/identity/graphql.js';
 import { OrganizationUsageResolver, ProjectResolver } from '../src/projects/graphql.js';
@@ -42,10 +41,9 @@ export async function buildDomainSchema(container?: ContainerType, fastPaths: Fa
     container,
     validate: false,
     emitSchemaFile: false,
-    scalarsMap: [{ type: Date, scalar: fastPaths.isoDate ? DateTimeISO : GraphQLDateTimeISO }],
+    scalarsMap: [{ type: Date, scalar: GraphQLDateTimeISO }],
   });
   if (fastPaths.plainFields) removePlainFieldResolvers(schema);
-  if (container && fastPaths.directResolvers) installDirectResolvers(schema, RESOLVERS.map((cls) => container.get(cls, undefined as never)));
   guardTextArguments(schema);
   return schema;
 }

@@ -43,7 +43,7 @@ const GROUP = ['hand-written', 'facade-v1', 'hand-native'] as const;
 
 /**
  * BENCH_FAST_PATHS=1: the facade once more for each shortcut of src/platform/fast-path/, with that shortcut off
- * (a view of the same runtime: same connections and services, its own schema or principal resolver), measured in
+ * (a view of the same runtime: same connections and services, its own schema and principal resolver), measured in
  * the interleaved group beside the facade with every shortcut on. What each buys end to end (README there).
  */
 interface FastPathVariant {
@@ -54,16 +54,9 @@ interface FastPathVariant {
   off: Partial<FastPathSwitches>;
 }
 const FAST_PATH_VARIANTS: FastPathVariant[] = [
-  { name: 'v1-no-direct-resolvers', of: 'facade-v1', shortcut: 'direct resolvers', off: { directResolvers: false } },
   { name: 'v1-no-plain-fields', of: 'facade-v1', shortcut: 'plain fields', off: { plainFields: false } },
-  { name: 'v1-no-iso-date', of: 'facade-v1', shortcut: 'ISO date formatter', off: { isoDate: false } },
   { name: 'api-no-session-cookie', of: 'facade-api', shortcut: 'session principal', off: { sessionCookie: false } },
-  {
-    name: 'api-no-fast-paths',
-    of: 'facade-api',
-    shortcut: 'all four',
-    off: { sessionCookie: false, directResolvers: false, plainFields: false, isoDate: false },
-  },
+  { name: 'api-no-fast-paths', of: 'facade-api', shortcut: 'both', off: { sessionCookie: false, plainFields: false } },
 ];
 const compareFastPaths = (): boolean => !['', '0', 'false'].includes(process.env.BENCH_FAST_PATHS ?? '');
 

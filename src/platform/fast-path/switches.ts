@@ -6,19 +6,13 @@
 export interface FastPathSwitches {
   /** session-principal.ts instead of better-auth's getSession for the sessions getSession would simply return. */
   sessionCookie: boolean;
-  /** direct-resolvers.ts: hot resolvers installed without type-graphql's per-call wrapper. */
-  directResolvers: boolean;
-  /** direct-resolvers.ts: plain `@Field` properties read by the executor, without type-graphql's resolver. */
+  /** plain-fields.ts: plain `@Field` properties read by the executor, without type-graphql's resolver. */
   plainFields: boolean;
-  /** date-time-iso.ts: Date fields formatted by arithmetic instead of graphql-scalars' serialize. */
-  isoDate: boolean;
 }
 
 export const ALL_FAST_PATHS: Readonly<FastPathSwitches> = Object.freeze({
   sessionCookie: true,
-  directResolvers: true,
   plainFields: true,
-  isoDate: true,
 });
 
 export const fastPaths = (overrides: Partial<FastPathSwitches> = {}): FastPathSwitches => ({ ...ALL_FAST_PATHS, ...overrides });

@@ -1,18 +1,19 @@
 /**
- * The schema shortcuts of src/platform/fast-path/ (direct resolvers, plain fields, the ISO date formatter) against
- * the schema type-graphql and graphql-scalars build without them: for generated projects and generated project
- * queries, the domain schema answers the same, in graphql-js and in graphql-jit, with every combination of the three
- * switched on or off.
+ * The plain-fields shortcut (src/platform/fast-path/plain-fields.ts) against the schema type-graphql builds without
+ * it: which resolvers it removes, and, for generated projects and generated project queries, the same answers from
+ * the domain schema with and without it, in graphql-js and in graphql-jit.
  */
 import 'reflect-metadata';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { execute, parse, type GraphQLSchema } from 'graphql';
+import { execute, parse, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { Field, FieldResolver, ObjectType, Query, Resolver, Root, UseMiddleware, buildSchema } from 'type-graphql';
 import { buildDomainSchema } from '../../../schema/build-schema.js';
 import { LoaderRegistry, type RequestContext } from '../../../src/platform/context.js';
 import { DomainError } from '../../../src/platform/errors.js';
-import { fastPaths, type FastPathSwitches } from '../../../src/platform/fast-path/switches.js';
+import { removePlainFieldResolvers } from '../../../src/platform/fast-path/plain-fields.js';
+import { fastPaths } from '../../../src/platform/fast-path/switches.js';
 import { ProjectCountRegistry, type ProjectCountRows, type ProjectRecord, type ProjectService } from '../../../src/projects/index.js';
 import { ProjectResolver, type ProjectType } from '../../../src/projects/graphql.js';
 import { ProjectAuditFieldsResolver } from '../../../src/audits/graphql.js';
@@ -62,14 +63,12 @@ const instances = new Map<unknown, unknown>([
 ]);
 const container = { get: (cls: unknown) => instances.get(cls) ?? {} };
 
-const COMBINATIONS: FastPathSwitches[] = [];
-for (const directResolvers of [true, false])
-  for (const plainFields of [true, false])
-    for (const isoDate of [true, false]) COMBINATIONS.push(fastPaths({ directResolvers, plainFields, isoDate }));
-const schemas = new Map<FastPathSwitches, GraphQLSchema>();
+let withShortcut: GraphQLSchema;
+let withoutShortcut: GraphQLSchema;
 
 beforeAll(async () => {
-  for (const switches of COMBINATIONS) schemas.set(switches, await buildDomainSchema(container, switches));
+  withShortcut = await buildDomainSchema(container, fastPaths());
+  withoutShortcut = await buildDomainSchema(container, fastPaths({ plainFields: false }));
 });
 
 const context = (): RequestContext => ({ principal: null, em: undefined as never, db: undefined as never, loaders: new LoaderRegistry(), requestId: 't' });
@@ -92,7 +91,6 @@ const project = fc.record({
   url: fc.webUrl(),
   domain: fc.domain(),
   settings: fc.option(settings, { nil: undefined }).map((s) => s ?? {}),
-  // The whole Date range: isoString formats 1970..9999 itself and hands the rest to Date#toISOString.
   createdAt: fc.oneof(fc.date({ noInvalidDate: true }), fc.integer({ min: 0, max: 253_402_300_799_999 }).map((ms) => new Date(ms))),
 }) as fc.Arbitrary<ProjectRecord>;
 const projects = fc.uniqueArray(project, { maxLength: 25, selector: (p) => p.id });
@@ -122,19 +120,75 @@ async function run(schema: GraphQLSchema, source: string) {
   return JSON.parse(JSON.stringify({ js: viaJs, jit: viaJit })) as unknown;
 }
 
-describe('the schema shortcuts, proven equal to the library schema (fast-check)', () => {
-  it('answer every generated project query as type-graphql and graphql-scalars alone do', async () => {
-    const library = schemas.get(COMBINATIONS.at(-1)!)!;
+describe('the plain-fields shortcut, proven equal to type-graphql alone (fast-check)', () => {
+  it('answers every generated project query as the schema type-graphql builds does', async () => {
     await fc.assert(
-      fc.asyncProperty(projects, query, fc.constantFrom(...COMBINATIONS.slice(0, -1)), async (rows, { sel, root, pick }, switches) => {
+      fc.asyncProperty(projects, query, async (rows, { sel, root, pick }) => {
         current = rows;
         const id = root === 'missing' || rows.length === 0 ? 'no-such-project' : rows[pick % rows.length].id;
         const field = root === 'list' ? 'projects' : `project(id: ${JSON.stringify(id)})`;
         const source = `{ ${field} { ${sel.body} } } ${sel.fragment}`;
-        const expected = await run(library, source);
-        expect(await run(schemas.get(switches)!, source), `${JSON.stringify(switches)}: ${source}`).toEqual(expected);
+        const expected = await run(withoutShortcut, source);
+        expect(await run(withShortcut, source), source).toEqual(expected);
       }),
       { numRuns: 1500 },
     );
   }, 300_000);
+});
+
+@ObjectType('PlainFieldsProbe')
+class PlainFieldsProbe {
+  @Field(() => String) plain!: string;
+  @Field(() => String, { name: 'renamed' }) storedUnderAnotherName!: string;
+  @UseMiddleware(async (_data, next) => `${await next()}!`)
+  @Field(() => String)
+  guarded!: string;
+  @Field(() => String) computed?: string;
+}
+
+@Resolver(() => PlainFieldsProbe)
+class PlainFieldsProbeResolver {
+  @Query(() => [PlainFieldsProbe])
+  probes(): PlainFieldsProbe[] {
+    return [{ plain: 'a', storedUnderAnotherName: 'b', guarded: 'c' }];
+  }
+
+  @FieldResolver(() => String)
+  computed(@Root() probe: PlainFieldsProbe): string {
+    return `${probe.plain}+`;
+  }
+}
+
+describe('plain @Field properties', () => {
+  it('lose the resolver type-graphql gives them, unless renamed, guarded by a middleware or resolved by a method', async () => {
+    const schema = await buildSchema({ resolvers: [PlainFieldsProbeResolver], validate: false });
+    const fields = (schema.getType('PlainFieldsProbe') as GraphQLObjectType).getFields();
+    expect(Object.values(fields).every((f) => f.resolve)).toBe(true); // what type-graphql builds
+
+    expect(removePlainFieldResolvers(schema)).toBe(1);
+    expect(fields.plain.resolve).toBeUndefined();
+    expect(fields.renamed.resolve).toBeDefined();
+    expect(fields.guarded.resolve).toBeDefined();
+    expect(fields.computed.resolve).toBeDefined();
+
+    // graphql-js and graphql-jit (which reads resolver-less fields inline) answer as before.
+    const document = parse('{ probes { plain renamed guarded computed } }');
+    const expected = { probes: [{ plain: 'a', renamed: 'b', guarded: 'c!', computed: 'a+' }] };
+    expect((await execute({ schema, document })).data).toEqual(expected);
+    const compiled = compileQuery(schema, document);
+    if (!isCompiledQuery(compiled)) throw new Error('does not compile');
+    expect((await compiled.query(undefined, {}, {})).data).toEqual(expected);
+  });
+
+  it('in the domain schema, only @Query/@Mutation fields and @FieldResolver methods keep a resolver', async () => {
+    const schema = await buildDomainSchema();
+    const project = (schema.getType('Project') as GraphQLObjectType).getFields();
+    const withResolver = Object.keys(project).filter((name) => project[name].resolve);
+    expect(withResolver.sort()).toEqual(['lastAuditScore', 'latestAudit', 'scoreChange']);
+    const counts = (schema.getType('ProjectCounts') as GraphQLObjectType).getFields();
+    expect(Object.values(counts).some((f) => f.resolve)).toBe(false);
+    for (const root of [schema.getQueryType()!, schema.getMutationType()!]) {
+      expect(Object.values(root.getFields()).every((f) => f.resolve)).toBe(true);
+    }
+  });
 });
