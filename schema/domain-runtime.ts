@@ -36,6 +36,7 @@ import { createLlmClient } from '../src/llm/index.js';
 import { createConfiguredSafeHttpClient } from '../src/platform/safe-http/index.js';
 import { buildDomainSchema } from './build-schema.js';
 import { SharedMetrics, meteredFetch } from '../src/platform/shared-metrics.js';
+import { fastPaths, type FastPathSwitches } from '../src/platform/fast-path/switches.js';
 
 /** How a transport identified the caller, before any domain rule applies. */
 export interface Credentials {
@@ -64,13 +65,22 @@ export interface DomainRuntime {
   anonymousRate: number;
   /** Whether PostgreSQL and Redis are reachable; logs one line per change. Transports call check() on a 503. */
   dependencies: DependencyMonitor;
+  /**
+   * The same runtime (connections, services) with shortcuts of src/platform/fast-path/ switched off: its own
+   * schema and principal resolver. For the facade bench and the equivalence tests; closing it closes nothing.
+   */
+  withFastPaths(overrides: Partial<FastPathSwitches>): Promise<DomainRuntime>;
   close(): Promise<void>;
 }
 
 export async function createDomainRuntime(
   config: AppConfig,
   logger: Logger,
-  options: { onQuery?: (sql: string) => void } = {},
+  options: {
+    onQuery?: (sql: string) => void;
+    /** Shortcuts of src/platform/fast-path/ to turn off (the facade bench and the equivalence tests only). */
+    fastPaths?: Partial<FastPathSwitches>;
+  } = {},
 ): Promise<DomainRuntime> {
   const orm = await createOrm({ databaseUrl: config.DATABASE_URL, entities: ENTITIES, migrations: MIGRATIONS, logger, onQuery: options.onQuery });
   const late: { monitor?: DependencyMonitor } = {};
@@ -107,7 +117,6 @@ export async function createDomainRuntime(
   projects.onDelete(async (_em, project) => {
     await unscheduleDailyRankCheck(rankQueue, project.id);
   });
-  const principals = new PrincipalResolver(auth, apiKeys, organizations, config.authSecret);
   const limiter = new RateLimiter(redis, config.REDIS_PREFIX);
   const http = createConfiguredSafeHttpClient(config);
   // LLM calls (fix suggestions) are counted with the workers' counters in Redis (served by /metrics).
@@ -128,45 +137,53 @@ export async function createDomainRuntime(
     [ReportResolver, new ReportResolver(new ReportService(projects))],
     [FixResolver, new FixResolver(new FixService(projects, http, createLlmClient(config, llmFetch), logger))],
   ]);
-  const schema = await buildDomainSchema({
-    get: (cls) => {
+  const container = {
+    get: (cls: unknown) => {
       const instance = instances.get(cls);
       if (!instance) throw new Error(`No resolver instance registered for ${(cls as { name?: string }).name}`);
       return instance;
     },
-  });
-
-  return {
-    config,
-    logger,
-    orm,
-    redis,
-    pool,
-    auth,
-    schema,
-    dependencies,
-    anonymousRate: config.ANONYMOUS_RATE_PER_MINUTE,
-    createContext: ({ principal, requestId, ip }) => new ApiRequestContext(orm.em as EntityManager, principal, requestId, ip),
-    authenticate(creds, channel) {
-      if (creds.bearer) return principals.fromApiKey(orm.em, creds.bearer, channel);
-      if (creds.session) return principals.fromSession(orm.em, creds.session.cookie, creds.session.headers, channel);
-      return Promise.resolve(null);
-    },
-    rateLimit: (bucket, limit) => limiter.hit(bucket, limit),
-    peekRateLimit: (bucket, limit) => limiter.peek(bucket, limit),
-    rateLimitFor(principal) {
-      // Keys count against Surface A's allowance, sessions against Surface B's (GraphQL included).
-      const surface = principal.via === 'API_KEY' ? 'A' : 'B';
-      return { bucket: `org:${principal.organizationId}:${surface}`, limit: RATE_LIMITS[surface][principal.plan] };
-    },
-    async close() {
-      dependencies.close();
-      await auditQueue.close().catch(() => undefined);
-      await rankQueue.close().catch(() => undefined);
-      await competitorQueue.close().catch(() => undefined);
-      await http.close().catch(() => undefined);
-      await metrics.flush();
-      await Promise.allSettled([orm.close(true), redis.quit(), pool.end()]);
-    },
   };
+  /** The runtime with the given shortcuts: its own principal resolver and schema, everything else shared. */
+  const assemble = async (shortcuts: FastPathSwitches, close: () => Promise<void>): Promise<DomainRuntime> => {
+    const principals = new PrincipalResolver(auth, apiKeys, organizations, config.authSecret, { sessionFastPath: shortcuts.sessionCookie });
+    const schema = await buildDomainSchema(container, shortcuts);
+    return {
+      config,
+      logger,
+      orm,
+      redis,
+      pool,
+      auth,
+      schema,
+      dependencies,
+      anonymousRate: config.ANONYMOUS_RATE_PER_MINUTE,
+      createContext: ({ principal, requestId, ip }) => new ApiRequestContext(orm.em as EntityManager, principal, requestId, ip),
+      authenticate(creds, channel) {
+        if (creds.bearer) return principals.fromApiKey(orm.em, creds.bearer, channel);
+        if (creds.session) return principals.fromSession(orm.em, creds.session.cookie, creds.session.headers, channel);
+        return Promise.resolve(null);
+      },
+      rateLimit: (bucket, limit) => limiter.hit(bucket, limit),
+      peekRateLimit: (bucket, limit) => limiter.peek(bucket, limit),
+      rateLimitFor(principal) {
+        // Keys count against Surface A's allowance, sessions against Surface B's (GraphQL included).
+        const surface = principal.via === 'API_KEY' ? 'A' : 'B';
+        return { bucket: `org:${principal.organizationId}:${surface}`, limit: RATE_LIMITS[surface][principal.plan] };
+      },
+      // A view: its connections are the parent's, closed with the parent.
+      withFastPaths: (overrides) => assemble({ ...shortcuts, ...overrides }, () => Promise.resolve()),
+      close,
+    };
+  };
+
+  return assemble(fastPaths(options.fastPaths), async () => {
+    dependencies.close();
+    await auditQueue.close().catch(() => undefined);
+    await rankQueue.close().catch(() => undefined);
+    await competitorQueue.close().catch(() => undefined);
+    await http.close().catch(() => undefined);
+    await metrics.flush();
+    await Promise.allSettled([orm.close(true), redis.quit(), pool.end()]);
+  });
 }

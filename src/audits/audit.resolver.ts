@@ -1,6 +1,5 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import { DIRECT_RESOLVERS, type HasDirectResolvers } from '../platform/direct-resolvers.js';
 import { ProjectType } from '../projects/graphql.js';
 import type { Audit, AuditIssue } from './audit.entity.js';
 import { JOB_STATE_BY_STATUS } from './audit-job.js';
@@ -167,7 +166,7 @@ export class IssueResolver {
 
 /** Audit facts on projects, batched per request. */
 @Resolver(() => ProjectType)
-export class ProjectAuditFieldsResolver implements HasDirectResolvers {
+export class ProjectAuditFieldsResolver {
   @FieldResolver(() => Int, { nullable: true, description: 'Overall score of the latest completed audit.' })
   lastAuditScore(@Root() project: ProjectType, @Ctx() ctx: RequestContext): Promise<number | null> {
     return auditLoaders(ctx).lastCompleted.load(project.id);
@@ -185,10 +184,5 @@ export class ProjectAuditFieldsResolver implements HasDirectResolvers {
   async latestAudit(@Root() project: ProjectType, @Ctx() ctx: RequestContext): Promise<AuditType | null> {
     const audit = await auditLoaders(ctx).latest.load(project.id);
     return audit ? toAuditType(audit) : null;
-  }
-
-  /** lastAuditScore is read for every row of a project list. */
-  [DIRECT_RESOLVERS]() {
-    return { 'Project.lastAuditScore': (project: ProjectType, _args: unknown, ctx: RequestContext) => this.lastAuditScore(project, ctx) };
   }
 }

@@ -30,7 +30,7 @@ export class ProjectCountRegistry {
   /**
    * The counters of the given projects: one statement for all of them and every registered source. `fill` then
    * sets them on the projects. The resolvers that return projects do both when the operation selects the field,
-   * so `Project.counts` is a plain field that graphql-jit reads inline, with no resolver call per row of a list.
+   * so `Project.counts` is a plain field: no field resolver with its own batch per list.
    * Two steps, not one method with a `.then`: the list of every Surface A and B call runs this, and each `.then`
    * is one more promise.
    */

@@ -1,7 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import { DIRECT_RESOLVERS, type HasDirectResolvers } from '../platform/direct-resolvers.js';
 import { selectedFields } from '../platform/graphql-selection.js';
 import type { ProjectCountRegistry } from './project-counts.js';
 import type { ProjectRecord } from './project.entity.js';
@@ -41,7 +40,7 @@ function toSettingsType(settings: ProjectRecord['settings'] | null | undefined):
 }
 
 @Resolver(() => ProjectType)
-export class ProjectResolver implements HasDirectResolvers {
+export class ProjectResolver {
   constructor(
     private readonly service: ProjectService,
     private readonly counts: ProjectCountRegistry,
@@ -91,10 +90,5 @@ export class ProjectResolver implements HasDirectResolvers {
   private async withCounts(ctx: RequestContext, info: GraphQLResolveInfo, project: ProjectType): Promise<ProjectType> {
     if (selectedFields(info).has('counts')) this.counts.fill([project], await this.counts.read(ctx.db, [project]));
     return project;
-  }
-
-  /** The list is read on every dashboard load and by every Surface A/B list call. */
-  [DIRECT_RESOLVERS]() {
-    return { 'Query.projects': (_root: unknown, _args: unknown, ctx: RequestContext, info: GraphQLResolveInfo) => this.projects(ctx, info) };
   }
 }

@@ -12,13 +12,14 @@ import { createRedis } from '../../src/platform/redis.js';
 import { RateLimiter } from '../../src/identity/rate-limit.js';
 import { ProjectService } from '../../src/projects/index.js';
 import { createDomainRuntime, type DomainRuntime } from '../../schema/domain-runtime.js';
+import type { FastPathSwitches } from '../../src/platform/fast-path/switches.js';
 import { nativePoolOf } from '../../src/platform/db/native-query.js';
 import { buildServer } from '../../facades/server.js';
 import { v1Routes } from '../../facades/v1/routes.js';
 import { createApiKey, createProject, setPlan, signUp, type TestApp } from '../support/app.js';
 import { prepareBenchDatabase, benchDatabaseUrl, removeRedisKeys } from './bench-database.js';
 import { HAND_WRITTEN_ROUTE_SCHEMA, buildHandWrittenServer, handWrittenProjectsHandler, listProjects, verifyKey } from './hand-written-route.js';
-import { LoadClient, runInterleaved, type BenchTarget, type LoadSettings } from './load-client.js';
+import { LoadClient, runInterleaved, type BenchTarget, type LoadSettings, type TargetSamples } from './load-client.js';
 import { formatTable, summarize } from './bench-report.js';
 import { formatStages, timeStage, type Stage, type StageTiming } from './stage-timer.js';
 
@@ -39,6 +40,25 @@ const HAND_IN_APP_PATH = '/bench/hand-written/projects';
 const HAND_NATIVE_PATH = '/bench/hand-written-native-pool/projects';
 /** The headline comparison and the diagnostic closest to it, measured first in every round, interleaved (see sliceOrder). */
 const GROUP = ['hand-written', 'facade-v1', 'hand-native'] as const;
+
+/**
+ * BENCH_FAST_PATHS=1: the facade once more for each shortcut of src/platform/fast-path/, with that shortcut off
+ * (a view of the same runtime: same connections and services, its own schema and principal resolver), measured in
+ * the interleaved group beside the facade with every shortcut on. What each buys end to end (README there).
+ */
+interface FastPathVariant {
+  name: string;
+  /** The target with every shortcut on that this one is compared with. */
+  of: 'facade-v1' | 'facade-api';
+  shortcut: string;
+  off: Partial<FastPathSwitches>;
+}
+const FAST_PATH_VARIANTS: FastPathVariant[] = [
+  { name: 'v1-no-plain-fields', of: 'facade-v1', shortcut: 'plain fields', off: { plainFields: false } },
+  { name: 'api-no-session-cookie', of: 'facade-api', shortcut: 'session principal', off: { sessionCookie: false } },
+  { name: 'api-no-fast-paths', of: 'facade-api', shortcut: 'both', off: { sessionCookie: false, plainFields: false } },
+];
+const compareFastPaths = (): boolean => !['', '0', 'false'].includes(process.env.BENCH_FAST_PATHS ?? '');
 
 const intFromEnv = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -142,6 +162,16 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
     assert(nativePool, 'the ORM has no native pool');
     app.get(HAND_NATIVE_PATH, { schema: HAND_WRITTEN_ROUTE_SCHEMA }, handWrittenProjectsHandler({ ...handDeps, pool: nativePool }));
     await app.listen({ host: '127.0.0.1', port: 0 });
+    const variants = compareFastPaths() ? FAST_PATH_VARIANTS : [];
+    const variantApps: FastifyInstance[] = [];
+    for (const variant of variants) {
+      const view = await runtime.withFastPaths(variant.off);
+      view.rateLimitFor = runtime.rateLimitFor;
+      const variantApp = await buildServer(view);
+      cleanups.push(() => variantApp.close());
+      await variantApp.listen({ host: '127.0.0.1', port: 0 });
+      variantApps.push(variantApp);
+    }
     const hand = await buildHandWrittenServer(handDeps);
     cleanups.push(() => hand.close());
     await hand.listen({ host: '127.0.0.1', port: 0 });
@@ -170,6 +200,12 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
       { name: 'hand-in-app', label: 'diagnostic: hand-written handler in the facade app', url: `${facadeUrl}${HAND_IN_APP_PATH}`, method: 'GET', headers: bearer },
       { name: 'hand-native', label: "diagnostic: the same, on the platform's pg pool", url: `${facadeUrl}${HAND_NATIVE_PATH}`, method: 'GET', headers: bearer },
     ];
+    variants.forEach((variant, i) => {
+      const base = targets.find((tg) => tg.name === variant.of)!;
+      const url = `${origin(variantApps[i])}${new URL(base.url).pathname}`;
+      targets.push({ ...base, name: variant.name, label: `${variant.of} without the ${variant.shortcut} shortcut`, url });
+    });
+    const group = variants.length ? [...GROUP, 'facade-api', ...variants.map((v) => v.name)] : GROUP;
 
     // Every target must answer 200 with the same 20 projects before any number means anything.
     const responses = await Promise.all(targets.map((tg) => fetchJson(tg.url, { method: tg.method, headers: tg.headers, body: tg.body })));
@@ -181,13 +217,18 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
     assert(isDeepStrictEqual(nativeRes.body, handRes.body), 'hand-written body on the platform pool differs');
     assert(apiRes.body.projects.length === PROJECTS, 'GET /api/projects did not list every project');
     assert(!gqlRes.body.errors && gqlRes.body.data.projects.length === PROJECTS, `graphql: ${JSON.stringify(gqlRes.body.errors)}`);
+    for (const [i, variant] of variants.entries()) {
+      const res = responses[targets.findIndex((tg) => tg.name === variant.name)];
+      const same = variant.of === 'facade-v1' ? facadeRes : apiRes;
+      assert(res.status === 200 && isDeepStrictEqual(res.body, same.body), `${variants[i].name} answers otherwise than ${variant.of}`);
+    }
     assert(facadeRes.headers.get('ratelimit-limit') === String(BENCH_RATE_LIMIT), 'facade did not use the bench rate limit');
     assert(handRes.headers.get('ratelimit-limit') === String(BENCH_RATE_LIMIT), 'hand-written did not use the bench rate limit');
 
     const total = settings.rounds * settings.durationSec * targets.length + settings.warmupSec * targets.length;
     log(`${targets.length} targets, ${settings.connections} connections, warm-up ${settings.warmupSec}s each, ${settings.rounds} rounds x ${settings.durationSec}s (~${total}s)`);
     if (settings.rounds % 2) log('odd BENCH_ROUNDS: the group is measured in one order once more than in the other');
-    const samples = await runInterleaved(load, targets, settings, log, GROUP);
+    const samples = await runInterleaved(load, targets, settings, log, group);
     const rows = summarize(samples, 'hand-written');
     log('timing the steps of both paths in-process');
     const stages = await timeBreakdown(runtime, pool, apiKey, user.organizationId, settings.connections);
@@ -202,7 +243,7 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
     const out: string[] = [
       '',
       `facade benchmark: ${PROJECTS} projects, ENTERPRISE org, ${settings.connections} connections, ${settings.rounds} rounds x ${settings.durationSec}s interleaved after ${settings.warmupSec}s warm-up each`,
-      `each round measures ${GROUP.join(', ')} as ${settings.slices} slice(s) of ${(settings.durationSec / settings.slices).toFixed(1)}s each, interleaved A B C C B A A B C ... (mirrored every other round), then the other targets in rotation, ${settings.durationSec}s each`,
+      `each round measures ${group.join(', ')} as ${settings.slices} slice(s) of ${(settings.durationSec / settings.slices).toFixed(1)}s each, interleaved A B C C B A A B C ... (mirrored every other round), then the other targets in rotation, ${settings.durationSec}s each`,
       `node ${process.version}, NODE_ENV=${process.env.NODE_ENV ?? '(unset)'}, LOG_LEVEL=silent; servers in this process, autocannon in a child process`,
       `machine: ${cpus().length} CPUs, 1-min load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (other work on the box widens the per-round spread)`,
       `hand-written SQL via node-postgres pg.Pool (max 10, same as the ORM pool), plain parameterized queries; the 200 body serialized from the same response schema as the facade route's (fast-json-stringify)`,
@@ -216,6 +257,18 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
       `steps in-process, ${settings.connections} in flight (CPU is what the API process pays per request):`,
       formatStages(stages),
     ];
+    const gains = variants.map((variant) => fastPathGain(samples, variant));
+    if (gains.length) {
+      out.push(
+        '',
+        'what each shortcut of src/platform/fast-path/ buys end to end: req/s with it / without it - 1, paired per round, and',
+        "the API process's CPU time per response without it / with it - 1 (CPU is less swayed by other work on the machine):",
+      );
+      for (const g of gains) {
+        out.push(`  ${g.shortcut.padEnd(18)} on ${g.endpoint.padEnd(10)} req/s median ${pct(g.gainMedian)} (per round ${g.perRound.map(pct).join(' ')})`);
+        out.push(`  ${''.padEnd(32)} CPU/response median ${pct(g.cpuGainMedian)}, ${g.cpuUsOn.toFixed(0)} vs ${g.cpuUsOff.toFixed(0)} µs (per round ${g.cpuPerRound.map(pct).join(' ')})`);
+      }
+    }
     if (!clean) out.push('WARNING: some responses were not 2xx or failed; the numbers above are not comparable.');
     process.stdout.write(`${out.join('\n')}\n`);
     process.stdout.write(
@@ -245,6 +298,15 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
           non2xx: r.non2xx,
           errors: r.errors,
         })),
+        fastPaths: gains.map((g) => ({
+          ...g,
+          gainMedian: Number(g.gainMedian.toFixed(4)),
+          perRound: g.perRound.map((x) => Number(x.toFixed(4))),
+          cpuGainMedian: Number(g.cpuGainMedian.toFixed(4)),
+          cpuPerRound: g.cpuPerRound.map((x) => Number(x.toFixed(4))),
+          cpuUsOn: Math.round(g.cpuUsOn),
+          cpuUsOff: Math.round(g.cpuUsOff),
+        })),
         stages: stages.map((st) => ({ name: st.name, cpuUs: Math.round(st.cpuUs), wallUs: Math.round(st.wallUs) })),
       })}\n`,
     );
@@ -252,4 +314,34 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((err: unknown) => log(`cleanup failed: ${String(err)}`));
   }
+}
+
+const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/**
+ * The shortcut's gain, per round: its endpoint's req/s with every shortcut on over the same without it, and the
+ * CPU time per response without it over with it.
+ */
+function fastPathGain(samples: Map<string, TargetSamples>, variant: FastPathVariant) {
+  const on = samples.get(variant.of)!.rounds;
+  const off = samples.get(variant.name)!.rounds;
+  const perRound = on.map((r, i) => r.rps / off[i].rps - 1);
+  const cpuPerRound = on.map((r, i) => off[i].cpuUsPerResponse / r.cpuUsPerResponse - 1);
+  return {
+    shortcut: variant.shortcut,
+    endpoint: variant.of,
+    variant: variant.name,
+    gainMedian: median(perRound),
+    perRound,
+    cpuGainMedian: median(cpuPerRound),
+    cpuPerRound,
+    cpuUsOn: median(on.map((r) => r.cpuUsPerResponse)),
+    cpuUsOff: median(off.map((r) => r.cpuUsPerResponse)),
+  };
 }

@@ -33,6 +33,11 @@ export interface RoundSample {
   rps: number;
   responses: number;
   elapsedMs: number;
+  /**
+   * CPU time of this process (the servers under test; the load generator is a child) per response, in µs. Less
+   * swayed than req/s by other work on the machine, which takes wall time, not this process's CPU time.
+   */
+  cpuUsPerResponse: number;
 }
 
 export interface TargetSamples {
@@ -95,6 +100,9 @@ export class LoadClient {
   }
 }
 
+/** A load run and the CPU time this process spent while it ran. */
+type Measured = LoadResult & { cpuUs: number };
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -146,12 +154,13 @@ export async function runInterleaved(
   const samples = new Map<string, TargetSamples>(
     targets.map((t) => [t.name, { target: t, rounds: [], latencies: [], non2xx: 0, errors: 0, timeouts: 0 }]),
   );
-  const record = (target: BenchTarget, round: number, results: LoadResult[]) => {
+  const record = (target: BenchTarget, round: number, results: Measured[]) => {
     const s = samples.get(target.name)!;
     const responses = results.reduce((n, r) => n + r.responses, 0);
     const elapsedMs = results.reduce((n, r) => n + r.elapsedMs, 0);
     const rps = responses / (elapsedMs / 1000);
-    s.rounds.push({ round: round + 1, rps, responses, elapsedMs });
+    const cpuUsPerResponse = results.reduce((n, r) => n + r.cpuUs, 0) / responses;
+    s.rounds.push({ round: round + 1, rps, responses, elapsedMs, cpuUsPerResponse });
     for (const result of results) {
       for (const l of result.latencies) s.latencies.push(l);
       s.non2xx += result.non2xx;
@@ -163,15 +172,21 @@ export async function runInterleaved(
   };
   const slices = Math.max(1, Math.floor(settings.slices));
   const slicePauseMs = slices > 1 ? settings.slicePauseMs : settings.pauseMs;
+  const measure = async (target: BenchTarget, durationSec: number): Promise<Measured> => {
+    const before = process.cpuUsage();
+    const result = await client.run(target, durationSec, settings.connections);
+    const cpu = process.cpuUsage(before);
+    return { ...result, cpuUs: cpu.user + cpu.system };
+  };
   for (let round = 0; round < settings.rounds; round++) {
-    const results: LoadResult[][] = sides.map(() => []);
+    const results: Measured[][] = sides.map(() => []);
     for (const side of sliceOrder(sides.length, slices, round)) {
-      results[side].push(await client.run(sides[side], settings.durationSec / slices, settings.connections));
+      results[side].push(await measure(sides[side], settings.durationSec / slices));
       await sleep(slicePauseMs);
     }
     sides.forEach((target, i) => record(target, round, results[i]));
     for (const target of roundOrder(rest, round)) {
-      record(target, round, [await client.run(target, settings.durationSec, settings.connections)]);
+      record(target, round, [await measure(target, settings.durationSec)]);
       await sleep(settings.pauseMs);
     }
   }

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../src/identity/index.js';
-import { signedSessionToken } from '../../src/identity/session-principal.js';
+import { signedCookieValue } from '../../src/platform/fast-path/session-principal.js';
 import { createTestApp, signUp, uniq, type TestApp } from '../support/app.js';
 
 let t: TestApp;
@@ -13,6 +13,7 @@ afterAll(() => t.close());
 const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
 const sign = (token: string, secret = SECRET) => `${token}.${createHmac('sha256', secret).update(token).digest('base64')}`;
 const cookieOf = (value: string) => `${SESSION_COOKIE}=${encodeURIComponent(value)}`;
+const signedSessionToken = (header: string, secret: string) => signedCookieValue(header, SESSION_COOKIE, secret);
 
 /** The session token inside a signed-in user's cookie. */
 const tokenOf = (cookie: string) => decodeURIComponent(cookie.split('=').slice(1).join('=')).replace(/\.[^.]*$/, '');

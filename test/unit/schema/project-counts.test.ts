@@ -1,10 +1,8 @@
 import 'reflect-metadata';
 import { describe, expect, it } from 'vitest';
-import { GraphQLObjectType, GraphQLSchema, GraphQLString, execute, parse, printSchema } from 'graphql';
+import { execute, parse } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
-import { Field, FieldResolver, ObjectType, Query, Resolver, Root, UseMiddleware, buildSchema } from 'type-graphql';
-import { buildDomainSchema, installDirectResolvers, removePlainFieldResolvers } from '../../../schema/build-schema.js';
-import { DIRECT_RESOLVERS } from '../../../src/platform/direct-resolvers.js';
+import { buildDomainSchema } from '../../../schema/build-schema.js';
 import { LoaderRegistry, type RequestContext } from '../../../src/platform/context.js';
 import { ProjectCountRegistry, type ProjectCountRows, type ProjectService } from '../../../src/projects/index.js';
 import { ProjectResolver, type ProjectType } from '../../../src/projects/graphql.js';
@@ -35,11 +33,10 @@ async function domainSchema(counts: ProjectCountRegistry) {
 
 const context = (): RequestContext => ({ principal: null, em: undefined as never, db: undefined as never, loaders: new LoaderRegistry(), requestId: 't' });
 
-describe('direct field resolvers', () => {
-  it('Project.counts is a plain field the list fills: one batch for the whole list, in graphql-js and graphql-jit', async () => {
+describe('Project.counts', () => {
+  it('is filled by the list: one batch for the whole list, in graphql-js and graphql-jit', async () => {
     const counts = new MemoryCounts();
     const schema = await domainSchema(counts);
-    expect((schema.getType('Project') as GraphQLObjectType).getFields().counts.resolve).toBeUndefined();
     const document = parse('{ projects { id createdAt counts { audits keywords competitors } } }');
     const expected = {
       projects: [
@@ -77,103 +74,6 @@ describe('direct field resolvers', () => {
     })());
     const result = await execute({ schema, document: parse('{ project(id: "1") { counts { audits } } }'), contextValue: context() });
     expect(result.errors?.[0].message).toMatch(/non-nullable field Project.counts/);
-  });
-
-  it('the printed schema is the same with or without direct resolvers', async () => {
-    expect(printSchema(await domainSchema(new MemoryCounts()))).toBe(printSchema(await buildDomainSchema()));
-  });
-
-  it('refuses a coordinate that names no field resolver, instead of silently adding behaviour', () => {
-    const schema = new GraphQLSchema({
-      query: new GraphQLObjectType({ name: 'Query', fields: { plain: { type: GraphQLString } } }),
-    });
-    class Bad {
-      [DIRECT_RESOLVERS]() {
-        return { 'Query.plain': () => 'x' };
-      }
-    }
-    expect(() => installDirectResolvers(schema, [new Bad()])).toThrow(/Bad: direct resolver for Query.plain/);
-    expect(() => installDirectResolvers(schema, [{ [DIRECT_RESOLVERS]: () => ({ 'Nope.field': () => 1 }) }])).toThrow(/Nope.field/);
-  });
-});
-
-@ObjectType('PlainFieldsProbe')
-class PlainFieldsProbe {
-  @Field(() => String) plain!: string;
-  @Field(() => String, { name: 'renamed' }) storedUnderAnotherName!: string;
-  @UseMiddleware(async (_data, next) => `${await next()}!`)
-  @Field(() => String)
-  guarded!: string;
-  @Field(() => String) computed?: string;
-}
-
-@Resolver(() => PlainFieldsProbe)
-class PlainFieldsProbeResolver {
-  @Query(() => [PlainFieldsProbe])
-  probes(): PlainFieldsProbe[] {
-    return [{ plain: 'a', storedUnderAnotherName: 'b', guarded: 'c' }];
-  }
-
-  @FieldResolver(() => String)
-  computed(@Root() probe: PlainFieldsProbe): string {
-    return `${probe.plain}+`;
-  }
-}
-
-describe('plain @Field properties', () => {
-  it('lose the resolver type-graphql gives them, unless renamed, guarded by a middleware or resolved by a method', async () => {
-    const schema = await buildSchema({ resolvers: [PlainFieldsProbeResolver], validate: false });
-    const fields = (schema.getType('PlainFieldsProbe') as GraphQLObjectType).getFields();
-    expect(Object.values(fields).every((f) => f.resolve)).toBe(true); // what type-graphql builds
-
-    expect(removePlainFieldResolvers(schema)).toBe(1);
-    expect(fields.plain.resolve).toBeUndefined();
-    expect(fields.renamed.resolve).toBeDefined();
-    expect(fields.guarded.resolve).toBeDefined();
-    expect(fields.computed.resolve).toBeDefined();
-
-    // graphql-js and graphql-jit (which reads resolver-less fields inline) answer as before.
-    const document = parse('{ probes { plain renamed guarded computed } }');
-    const expected = { probes: [{ plain: 'a', renamed: 'b', guarded: 'c!', computed: 'a+' }] };
-    expect((await execute({ schema, document })).data).toEqual(expected);
-    const compiled = compileQuery(schema, document);
-    if (!isCompiledQuery(compiled)) throw new Error('does not compile');
-    expect((await compiled.query(undefined, {}, {})).data).toEqual(expected);
-  });
-
-  it('in the domain schema, only @Query/@Mutation fields and @FieldResolver methods keep a resolver', async () => {
-    const schema = await buildDomainSchema();
-    const project = (schema.getType('Project') as GraphQLObjectType).getFields();
-    const withResolver = Object.keys(project).filter((name) => project[name].resolve);
-    expect(withResolver.sort()).toEqual(['lastAuditScore', 'latestAudit', 'scoreChange']);
-    const counts = (schema.getType('ProjectCounts') as GraphQLObjectType).getFields();
-    expect(Object.values(counts).some((f) => f.resolve)).toBe(false);
-    for (const root of [schema.getQueryType()!, schema.getMutationType()!]) {
-      expect(Object.values(root.getFields()).every((f) => f.resolve)).toBe(true);
-    }
-  });
-
-  it('Query.projects is installed directly and fills the counts when they are selected', async () => {
-    const counts = new MemoryCounts();
-    const schema = await domainSchema(counts);
-    const seen: unknown[] = [];
-    const original = ProjectResolver.prototype.projects;
-    ProjectResolver.prototype.projects = function (this: ProjectResolver, ctx, info) {
-      seen.push(ctx);
-      return original.call(this, ctx, info);
-    };
-    try {
-      const compiled = compileQuery(schema, parse('{ projects { id counts { audits } } }'));
-      if (!isCompiledQuery(compiled)) throw new Error('does not compile');
-      const ctx = context();
-      const result = await compiled.query(undefined, ctx, {});
-      expect(result.errors).toBeUndefined();
-      expect(result.data).toEqual({ projects: [1, 2, 3].map((n) => ({ id: String(n), counts: { audits: n } })) });
-      expect(seen).toEqual([ctx]);
-      expect(counts.batches).toEqual([['1', '2', '3']]);
-    } finally {
-      ProjectResolver.prototype.projects = original;
-    }
   });
 });
 
