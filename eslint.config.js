@@ -38,6 +38,20 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules (typescript-eslint's project service: each file is checked with the tsconfig.json nearest to
+    // it). A promise is awaited, caught or explicitly `void`ed; no promise where a callback must return void; a
+    // switch over a union without `default` covers every member; imports used only as types say so (`import()`
+    // types stay allowed: they keep a lazily loaded package out of a process that does not use it).
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/consistent-type-imports': ['error', { disallowTypeAnnotations: false }],
+    },
+  },
+  {
     files: ['test/**'],
     rules: { 'layers/layers': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },

@@ -45,7 +45,7 @@ export function installJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
-    parse(request, body as string, (err, value) => {
+    void parse(request, body as string, (err, value) => {
       if (err) return done(err as Error, undefined);
       if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) return done(new JsonTooDeepError(), undefined);
       done(null, value);

@@ -4,8 +4,9 @@ import { ProjectType } from '../projects/graphql.js';
 import type { Audit, AuditIssue } from './audit.entity.js';
 import { JOB_STATE_BY_STATUS } from './audit-job.js';
 import { auditLoaders } from './audit.loaders.js';
-import { AuditService } from './audit.service.js';
-import { AuditPageService, type AuditPageOrder, type SortDirection, type StatusClass } from './audit-page.service.js';
+import type { AuditService } from './audit.service.js';
+import type { AuditPageService} from './audit-page.service.js';
+import { type AuditPageOrder, type SortDirection, type StatusClass } from './audit-page.service.js';
 import {
   AuditConnection,
   AuditPageConnection,

@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import { CompetitorService } from './competitor.service.js';
+import type { CompetitorService } from './competitor.service.js';
 import { CompetitorType } from './competitor.types.js';
 
 @Resolver(() => CompetitorType)

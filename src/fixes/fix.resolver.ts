@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import { FixService } from './fix.service.js';
+import type { FixService } from './fix.service.js';
 import { FixSuggestionType, SuggestFixInput } from './fix.types.js';
 
 @Resolver(() => FixSuggestionType)

@@ -2,9 +2,9 @@ import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
 import { apiAccessFor, requirePrincipal } from './access.js';
 import type { ApiKey } from './api-key.entity.js';
-import { ApiKeyService } from './api-key.service.js';
+import type { ApiKeyService } from './api-key.service.js';
 import { ApiKeyType, CreatedApiKeyType, MemberType, OrganizationType, ViewerType, type ApiAccessEnum, type PlanEnum } from './identity.types.js';
-import { OrganizationService } from './organization.service.js';
+import type { OrganizationService } from './organization.service.js';
 
 const toApiKeyType = (k: ApiKey): ApiKeyType => ({
   id: k.id,

@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import { KeywordService } from './keyword.service.js';
+import type { KeywordService } from './keyword.service.js';
 import { AddKeywordsInput, KeywordRankingsType, KeywordType, RankCheckPayload } from './keyword.types.js';
 
 @Resolver(() => KeywordType)

@@ -2,7 +2,7 @@ import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Plan } from '../platform/config.js';
 import type { RequestContext } from '../platform/context.js';
 import { OrganizationType } from '../identity/graphql.js';
-import { OrganizationUsageService } from './organization-usage.service.js';
+import type { OrganizationUsageService } from './organization-usage.service.js';
 import { OrganizationUsageType } from './organization-usage.types.js';
 
 /** Organization.usage: counted here, where the organization's projects live. */

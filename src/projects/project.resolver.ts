@@ -4,7 +4,8 @@ import type { RequestContext } from '../platform/context.js';
 import { selectedFields } from '../platform/graphql-selection.js';
 import type { ProjectCountRegistry } from './project-counts.js';
 import type { ProjectRecord } from './project.entity.js';
-import { ProjectService, type ProjectListRow } from './project.service.js';
+import type { ProjectService} from './project.service.js';
+import { type ProjectListRow } from './project.service.js';
 import { CreateProjectInput, DeleteProjectPayload, ProjectType, UpdateProjectInput, type ProjectSettingsType } from './project.types.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import { ReportService } from './report.service.js';
+import type { ReportService } from './report.service.js';
 import { AuditReportType, OccurrenceExportConnection } from './report.types.js';
 
 @Resolver()

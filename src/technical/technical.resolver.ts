@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import { TechnicalService } from './technical.service.js';
+import type { TechnicalService } from './technical.service.js';
 import { TechnicalType } from './technical.types.js';
 
 @Resolver(() => TechnicalType)

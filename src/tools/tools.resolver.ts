@@ -1,5 +1,5 @@
 import { Arg, Query, Resolver } from 'type-graphql';
-import { ToolsService } from './tools.service.js';
+import type { ToolsService } from './tools.service.js';
 import {
   HeadersReportType,
   MetaTagsInput,

@@ -48,7 +48,7 @@ export function AuthForm({ mode, redirectTo }: { mode: 'sign-in' | 'sign-up'; re
       <p className="muted">
         {signUp ? 'Your account comes with a personal organization for your projects.' : 'Welcome back. Sign in to see your projects.'}
       </p>
-      <Form className="form card" onSubmit={submit} validationErrors={problem.fields}>
+      <Form className="form card" onSubmit={(event) => void submit(event)} validationErrors={problem.fields}>
         {problem.form && (
           <div className="callout callout-error" role="alert">
             {problem.form}

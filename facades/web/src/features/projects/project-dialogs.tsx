@@ -27,7 +27,7 @@ export function NewProjectDialog({ isOpen, onOpenChange, onCreated }: { isOpen: 
 
   return (
     <FormDialog isOpen={isOpen} onOpenChange={(open) => (setSubmitted(false), onOpenChange(open))} title="New project">
-      <Form className="form" onSubmit={submit} validationErrors={problem?.fields}>
+      <Form className="form" onSubmit={(event) => void submit(event)} validationErrors={problem?.fields}>
         <FormProblem problem={problem} />
         <TextField name="url" label={LABELS.url} isRequired autoFocus placeholder="https://example.com" description="The page the crawl starts from, usually the home page." maxLength={2048} />
         <TextField name="name" label={LABELS.name} description="Optional: defaults to the host name." maxLength={100} />
@@ -64,7 +64,7 @@ export function RenameProjectDialog({ project, onClose }: { project: ProjectRef 
   return (
     <FormDialog isOpen={project !== null} onOpenChange={(open) => !open && (setSubmitted(false), onClose())} title="Edit project">
       {project && (
-        <Form className="form" onSubmit={submit} validationErrors={problem?.fields}>
+        <Form className="form" onSubmit={(event) => void submit(event)} validationErrors={problem?.fields}>
           <FormProblem problem={problem} />
           <p className="muted">
             Website: <span className="url-text">{project.url}</span>
@@ -85,6 +85,11 @@ export function RenameProjectDialog({ project, onClose }: { project: ProjectRef 
 export function DeleteProjectDialog({ project, onClose, onDeleted }: { project: ProjectRef | null; onClose(): void; onDeleted(): void }) {
   const [result, remove] = useMutation(DeleteProjectDocument);
   const problem = problemOf(result.error);
+  async function confirmDelete() {
+    if (!project) return;
+    const res = await remove({ id: project.id });
+    if (res.data) onDeleted();
+  }
   return (
     <ConfirmDialog
       isOpen={project !== null}
@@ -92,11 +97,7 @@ export function DeleteProjectDialog({ project, onClose, onDeleted }: { project: 
       title={project ? `Delete ${project.name}?` : 'Delete project'}
       confirmLabel="Delete project"
       isPending={result.fetching}
-      onConfirm={async () => {
-        if (!project) return;
-        const res = await remove({ id: project.id });
-        if (res.data) onDeleted();
-      }}
+      onConfirm={() => void confirmDelete()}
     >
       <p>This removes the project with all its audits, keywords, competitors and reports. An audit that is running is cancelled. This cannot be undone.</p>
       {problem && (

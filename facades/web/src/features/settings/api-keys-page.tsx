@@ -60,7 +60,7 @@ function CreateKeyDialog({ isOpen, onOpenChange, onCreated }: { isOpen: boolean;
           </div>
         </div>
       ) : (
-        <Form className="form" onSubmit={submit} validationErrors={problem?.fields}>
+        <Form className="form" onSubmit={(event) => void submit(event)} validationErrors={problem?.fields}>
           <FormProblem problem={problem} />
           <TextField name="name" label="Name" isRequired autoFocus maxLength={100} description="What the key is for, e.g. “CI pipeline” or “Looker dashboard”." />
           <div className="dialog-actions">
@@ -94,6 +94,14 @@ export function ApiKeysPage() {
     refetchKeys({ requestPolicy: 'network-only' });
     refetchViewer({ requestPolicy: 'network-only' });
   };
+  async function confirmRevoke() {
+    if (!revoking) return;
+    const res = await revoke({ id: revoking.id });
+    if (!res.error) {
+      setRevoking(null);
+      refresh();
+    }
+  }
 
   return (
     <div className="settings-section">
@@ -181,14 +189,7 @@ export function ApiKeysPage() {
         title={revoking ? `Revoke “${revoking.name}”?` : 'Revoke key'}
         confirmLabel="Revoke key"
         isPending={revokeResult.fetching}
-        onConfirm={async () => {
-          if (!revoking) return;
-          const res = await revoke({ id: revoking.id });
-          if (!res.error) {
-            setRevoking(null);
-            refresh();
-          }
-        }}
+        onConfirm={() => void confirmRevoke()}
       >
         <p>
           Requests with the key <code>{revoking?.prefix}…</code> are refused from now on (401). This cannot be undone.
