@@ -118,18 +118,20 @@ export async function anAudit(spec: AuditSpec): Promise<Audit> {
   const { t } = spec.project.org;
   const q = (sql: string, params: unknown[]) => t.runtime.pool.query(sql, params);
   const status = spec.status ?? 'COMPLETED';
-  const scores: Partial<Scores> = spec.scores === undefined ? (status === 'COMPLETED' ? SOME_SCORES : {}) : (spec.scores ?? {});
+  const defaultScores = status === 'COMPLETED' ? SOME_SCORES : {};
+  const scores: Partial<Scores> = spec.scores === undefined ? defaultScores : (spec.scores ?? {});
   const pages = typeof spec.pages === 'number' ? [] : (spec.pages ?? []);
   const pagesCrawled = typeof spec.pages === 'number' ? spec.pages : pages.length;
   const createdAt = spec.createdAt ?? new Date();
   const completedAt = spec.completedAt !== undefined ? spec.completedAt : FINISHED.includes(status) ? createdAt : null;
   const id = newId();
   await q(
-    `INSERT INTO audit (id, project_id, status, job_id, overall_score, meta_score, content_score, links_score, technical_score,
-       performance_score, pages_crawled, max_pages, created_at, completed_at)
+    `INSERT INTO audit (id, project_id, status, job_id, overall_score, meta_score, content_score, links_score,
+       technical_score, performance_score, pages_crawled, max_pages, created_at, completed_at)
      VALUES ($1::uuid, $2, $3, $1::text, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [id, spec.project.id, status, scores.overall ?? null, scores.meta ?? null, scores.content ?? null, scores.links ?? null,
-      scores.technical ?? null, scores.performance ?? null, pagesCrawled, spec.maxPages ?? 100, createdAt, completedAt],
+    [id, spec.project.id, status, scores.overall ?? null, scores.meta ?? null, scores.content ?? null,
+      scores.links ?? null, scores.technical ?? null, scores.performance ?? null, pagesCrawled, spec.maxPages ?? 100,
+      createdAt, completedAt],
   );
   const pageIds = new Map<string, string>();
   if (pages.length) {
@@ -152,14 +154,15 @@ export async function anAudit(spec: AuditSpec): Promise<Audit> {
       };
     });
     const inserted = await q(
-      `INSERT INTO audit_page (audit_id, url, final_url, status_code, depth, title, meta_description, indexable, word_count,
-         response_time_ms, bytes, inlinks, outlinks, error)
-       SELECT $1, url, final_url, status_code, depth, title, meta_description, indexable, word_count, response_time_ms, bytes,
-         inlinks, outlinks, error
-       FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (url text, final_url text, status_code int, depth int, title text,
-         meta_description text, indexable boolean, word_count int, response_time_ms int, bytes int, inlinks int, outlinks int,
-         error text)) WITH ORDINALITY AS r(url, final_url, status_code, depth, title, meta_description, indexable, word_count,
-         response_time_ms, bytes, inlinks, outlinks, error, n)
+      `INSERT INTO audit_page (audit_id, url, final_url, status_code, depth, title, meta_description, indexable,
+         word_count, response_time_ms, bytes, inlinks, outlinks, error)
+       SELECT $1, url, final_url, status_code, depth, title, meta_description, indexable, word_count, response_time_ms,
+         bytes, inlinks, outlinks, error
+       FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (url text, final_url text, status_code int, depth int,
+         title text, meta_description text, indexable boolean, word_count int, response_time_ms int, bytes int,
+         inlinks int, outlinks int, error text))
+         WITH ORDINALITY AS r(url, final_url, status_code, depth, title, meta_description, indexable, word_count,
+           response_time_ms, bytes, inlinks, outlinks, error, n)
        ORDER BY n RETURNING id::text, url`,
       [id, JSON.stringify(rows)],
     );
@@ -171,17 +174,19 @@ export async function anAudit(spec: AuditSpec): Promise<Audit> {
     const occurrences = (issue.occurrences ?? []).map((o) => (typeof o === 'string' ? { url: o, evidence: null } : o));
     const issueId = newId();
     await q(
-      `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description, affected_pages, applicable_pages)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [issueId, id, issue.code, issue.title ?? check.title, issue.severity ?? check.severity, issue.category ?? check.category,
-        issue.description ?? check.description, issue.affectedPages ?? occurrences.length, issue.applicablePages ?? Math.max(pagesCrawled, 1)],
+      `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description, affected_pages,
+         applicable_pages) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [issueId, id, issue.code, issue.title ?? check.title, issue.severity ?? check.severity,
+        issue.category ?? check.category, issue.description ?? check.description,
+        issue.affectedPages ?? occurrences.length, issue.applicablePages ?? Math.max(pagesCrawled, 1)],
     );
     issueIds.set(issue.code, issueId);
     if (occurrences.length) {
       await q(
         `INSERT INTO issue_occurrence (audit_id, code, url, evidence)
          SELECT $1, $2, r.url, r.evidence
-         FROM ROWS FROM (jsonb_to_recordset($3::jsonb) AS (url text, evidence jsonb)) WITH ORDINALITY AS r(url, evidence, n) ORDER BY n`,
+         FROM ROWS FROM (jsonb_to_recordset($3::jsonb) AS (url text, evidence jsonb))
+           WITH ORDINALITY AS r(url, evidence, n) ORDER BY n`,
         [id, issue.code, JSON.stringify(occurrences)],
       );
     }

@@ -70,7 +70,10 @@ function readLedger(path: string): Map<string, PrefixUse> {
 
 const sample = (keys: string[]) => `${keys.length} key(s), e.g. ${keys.slice(0, 3).join(', ')}`;
 
-async function findLeftovers(before: Set<string>, prefixes: Map<string, PrefixUse>): Promise<{ ours: string[]; foreign: string[] }> {
+async function findLeftovers(
+  before: Set<string>,
+  prefixes: Map<string, PrefixUse>,
+): Promise<{ ours: string[]; foreign: string[] }> {
   const ours: string[] = [];
   const foreign = new Map<string, string[]>();
   const redis = testRedis();

@@ -19,7 +19,8 @@ export const redisLedger: { path?: string; file?: string } = {};
 
 /** Notes a prefix with the file that used it, or the keys deleted under it (one JSON line each). */
 export function noteInLedger(prefix: string, deleted = 0): void {
-  if (redisLedger.path) appendFileSync(redisLedger.path, `${JSON.stringify({ prefix, file: redisLedger.file ?? '?', deleted })}\n`);
+  if (!redisLedger.path) return;
+  appendFileSync(redisLedger.path, `${JSON.stringify({ prefix, file: redisLedger.file ?? '?', deleted })}\n`);
 }
 
 /** Notes that the current test file writes keys under `prefix` (they are deleted after the file). */
