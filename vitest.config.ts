@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { TEST_DATABASE_URL } from './test/test-database.js';
+import { TEST_REDIS_URL } from './test/support/redis-keys.js';
 
 export default defineConfig({
   resolve: {
@@ -10,9 +11,11 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: ['test/bench/**', 'node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
+    // Deletes the Redis keys of each test file after it; the global setup fails the run on keys left after that.
+    setupFiles: ['test/setup-redis.ts'],
     env: {
       DATABASE_URL: TEST_DATABASE_URL,
-      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      REDIS_URL: TEST_REDIS_URL,
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
     },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/platform/ids.js';
 import { AuditPageService } from '../../src/audits/index.js';
-import { createApiKey, createProject, createTestApp, gql, signUp, type TestApp, type TestUser } from '../support/app.js';
+import { anApiKey, anAudit, anOrg, aProject, type PageRow, type Project } from '../factories.js';
+import { createTestApp, gql, type TestApp, type TestUser } from '../support/app.js';
 
 /**
  * The pages explorer (Audit.pages) over rows written directly, as the worker would: every order in both directions
@@ -9,6 +9,7 @@ import { createApiKey, createProject, createTestApp, gql, signUp, type TestApp, 
  */
 let t: TestApp;
 let user: TestUser;
+let project: Project;
 let projectId: string;
 let auditId: string;
 
@@ -46,30 +47,25 @@ let rows: Row[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
-  user = await signUp(t, { plan: 'ENTERPRISE' });
-  projectId = (await createProject(t, user, 'https://pages.example.test')).id;
-  auditId = newId();
-  const q = (sql: string, params: unknown[]) => t.runtime.pool.query(sql, params);
-  await q(
-    `INSERT INTO audit (id, project_id, status, job_id, overall_score, meta_score, content_score, links_score, technical_score, performance_score,
-       pages_crawled, max_pages, created_at, completed_at) VALUES ($1::uuid, $2, 'COMPLETED', $1::text, 80, 70, 60, 90, 85, 95, $3, 100, now(), now())`,
-    [auditId, projectId, SEEDS.length],
-  );
+  const org = await anOrg(t, { plan: 'ENTERPRISE' });
+  user = org.owner;
+  project = await aProject({ org, url: 'https://pages.example.test' });
+  projectId = project.id;
   // Inserted in a shuffled order: neither insertion nor physical order matches any sort.
   const order = SEEDS.map((_, i) => (i * 11) % SEEDS.length);
-  const inserted = await q(
-    `INSERT INTO audit_page (audit_id, url, final_url, status_code, depth, title, meta_description, indexable, word_count, response_time_ms, bytes, inlinks, outlinks, error)
-     SELECT $1, r.url, r.url, r.status, r.depth, r.title, 'About ' || r.url, r.status IS NOT DISTINCT FROM 200, r.words, r.ms, r.words * 6, r.depth + 1, 3,
-       CASE WHEN r.status IS NULL THEN 'The server refused the connection' END
-     FROM jsonb_to_recordset($2::jsonb) AS r(url text, status int, depth int, title text, words int, ms int) RETURNING id::text, url`,
-    [auditId, JSON.stringify(order.map((i) => ({ url: BASE + SEEDS[i].path, status: SEEDS[i].status, depth: SEEDS[i].depth, title: SEEDS[i].title, words: SEEDS[i].words, ms: SEEDS[i].ms })))],
-  );
-  const ids = new Map<string, string>(inserted.rows.map((r: { id: string; url: string }) => [r.url, r.id]));
-  rows = SEEDS.map((s) => ({ ...s, url: BASE + s.path, id: ids.get(BASE + s.path)! }));
+  const pages = order.map((i): PageRow => {
+    const { path, status, depth, title, words, ms } = SEEDS[i];
+    const url = BASE + path;
+    return { url, statusCode: status, depth, title, metaDescription: `About ${url}`, indexable: status === 200, wordCount: words,
+      responseTimeMs: ms, bytes: words * 6, inlinks: depth + 1, outlinks: 3, error: status === null ? 'The server refused the connection' : null };
+  });
+  const audit = await anAudit({ project, pages });
+  auditId = audit.id;
+  rows = SEEDS.map((s) => ({ ...s, url: BASE + s.path, id: audit.pageIds.get(BASE + s.path)! }));
   const occurrences = rows.flatMap((r) => Array.from({ length: r.issues }, (_, k) => ({ code: `CODE_${k}`, url: r.url })));
   // An occurrence of another audit on the same URL is not this audit's.
-  const otherAudit = newId();
-  await q(`INSERT INTO audit (id, project_id, status, job_id, pages_crawled, max_pages, created_at) VALUES ($1::uuid, $2, 'FAILED', $1::text, 0, 100, now() - interval '1 day')`, [otherAudit, projectId]);
+  const { id: otherAudit } = await anAudit({ project, status: 'FAILED', pages: 0, createdAt: new Date(Date.now() - 86_400_000) });
+  const q = (sql: string, params: unknown[]) => t.runtime.pool.query(sql, params);
   await q(`INSERT INTO issue_occurrence (audit_id, code, url) VALUES ($1, 'ELSEWHERE', $2)`, [otherAudit, rows[0].url]);
   await q(`INSERT INTO issue_occurrence (audit_id, code, url, evidence) SELECT $1, r.code, r.url, NULL FROM jsonb_to_recordset($2::jsonb) AS r(code text, url text)`, [
     auditId,
@@ -282,28 +278,27 @@ describe('Audit.pages: bad input and tenancy', () => {
       expect(code(errors), JSON.stringify(vars)).toBe('BAD_USER_INPUT');
       expect(errors![0].message).toMatch(/another list/);
     }
-    const otherAudit = newId();
-    await t.runtime.pool.query(`INSERT INTO audit (id, project_id, status, job_id, pages_crawled, max_pages, created_at) VALUES ($1::uuid, $2, 'FAILED', $1::text, 0, 100, now() - interval '2 days')`, [otherAudit, projectId]);
+    const { id: otherAudit } = await anAudit({ project, status: 'FAILED', pages: 0, createdAt: new Date(Date.now() - 2 * 86_400_000) });
     const foreign = await page({ a: otherAudit, orderBy: 'STATUS', after: good });
     expect(code(foreign.errors)).toBe('BAD_USER_INPUT');
     expect((await page({ a: otherAudit })).connection).toEqual({ nodes: [], pageInfo: { hasNextPage: false, endCursor: null }, totalCount: 0 });
   });
 
   it("another organization's audit: NOT_FOUND, by session, by key, and at the service itself", async () => {
-    const other = await signUp(t, { plan: 'ENTERPRISE' });
-    const otherKey = await createApiKey(t, other);
-    for (const headers of [{ cookie: other.cookie }, { authorization: `Bearer ${otherKey}` }] as Record<string, string>[]) {
+    const other = await anOrg(t, { plan: 'ENTERPRISE' });
+    const otherKey = await anApiKey(other);
+    for (const headers of [{ cookie: other.owner.cookie }, { authorization: `Bearer ${otherKey}` }] as Record<string, string>[]) {
       const { errors, connection } = await page({}, headers);
       expect(code(errors)).toBe('NOT_FOUND');
       expect(connection).toBeUndefined();
     }
     // The audit of another organization named with the caller's own project: still NOT_FOUND.
-    const own = await createProject(t, other);
-    const res = await gql(t, PAGES, { p: own.id, a: auditId, first: 5, orderBy: 'URL', direction: 'ASC' }, { cookie: other.cookie });
+    const own = await aProject({ org: other });
+    const res = await gql(t, PAGES, { p: own.id, a: auditId, first: 5, orderBy: 'URL', direction: 'ASC' }, { cookie: other.owner.cookie });
     expect(code(res.body.errors)).toBe('NOT_FOUND');
     // The service checks the audit's organization too, so no other path to an Audit can expose its pages.
     const service = new AuditPageService();
-    const principal = { organizationId: other.organizationId, plan: 'ENTERPRISE' as const, role: 'owner' as const, via: 'SESSION' as const, channel: 'GRAPHQL' as const };
+    const principal = { organizationId: other.id, plan: 'ENTERPRISE' as const, role: 'owner' as const, via: 'SESSION' as const, channel: 'GRAPHQL' as const };
     await expect(service.list(t.runtime.orm.em, principal, auditId, { first: 5, orderBy: 'URL', direction: 'ASC' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const owner = { ...principal, organizationId: user.organizationId };
     expect((await service.list(t.runtime.orm.em, owner, auditId, { first: 5, orderBy: 'URL', direction: 'ASC' })).totalCount).toBe(rows.length);

@@ -6,8 +6,8 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { ROUTES, STREAM_ROUTES } from '../../facades/server.js';
 import { emptyBody } from '../../facades/route-schemas.js';
 import { OPENAPI_PATHS, SURFACE_BASE, documentSurfaceOf, toOpenApiPath, type DocumentSurface } from '../../facades/openapi/document.js';
-import { newId } from '../../src/platform/ids.js';
-import { createApiKey, createProject, createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { anApiKey, anAudit, anOrg, aProject, type Org } from '../factories.js';
+import { createTestApp, gql, uniq, type TestApp, type TestUser } from '../support/app.js';
 
 /**
  * The contract: every route of the table is in its surface's OpenAPI document with every status it
@@ -28,6 +28,7 @@ let t: TestApp;
 const docs = {} as Record<DocumentSurface, any>;
 
 interface Actor {
+  org: Org;
   user: TestUser;
   key: string;
   projectId: string;
@@ -37,9 +38,9 @@ let other: Actor;
 const ids = { auditId: '', issueId: '', jobId: '', pageUrl: '' };
 
 async function actor(plan: 'FREE' | 'ENTERPRISE', url?: string): Promise<Actor> {
-  const user = await signUp(t, { plan });
-  const { id } = await createProject(t, user, url);
-  return { user, key: await createApiKey(t, user), projectId: id };
+  const org = await anOrg(t, { plan });
+  const { id } = await aProject({ org, url });
+  return { org, user: org.owner, key: await anApiKey(org), projectId: id };
 }
 
 let ipCounter = 0;
@@ -69,7 +70,7 @@ const SUCCESS: Record<string, (a: Actor) => Promise<Sample> | Sample> = {
   'GET /api/projects': () => ({ path: '/api/projects' }),
   'POST /api/projects': () => ({ path: '/api/projects', body: { url: `https://contract-${uniq()}.example.org/`, name: 'Contract' } }),
   'GET /api/projects/:id': (a) => ({ path: `/api/projects/${a.projectId}` }),
-  'DELETE /api/projects/:id': async (a) => ({ path: `/api/projects/${(await createProject(t, a.user)).id}` }),
+  'DELETE /api/projects/:id': async (a) => ({ path: `/api/projects/${(await aProject({ org: a.org })).id}` }),
   'POST /api/projects/:id/audit': (a) => ({ path: `/api/projects/${a.projectId}/audit` }),
   'POST /api/projects/:id/audit/cancel': (a) => ({ path: `/api/projects/${a.projectId}/audit/cancel?auditId=${ids.jobId}` }),
   'GET /api/projects/:id/audit': (a) => ({ path: `/api/projects/${a.projectId}/audit?auditId=${ids.auditId}` }),
@@ -173,21 +174,11 @@ beforeAll(async () => {
   owner = await actor('ENTERPRISE', `http://${host}:${sitePort}/`);
   other = await actor('ENTERPRISE');
   ids.pageUrl = `http://${host}:${sitePort}/tables`;
-  // A completed audit with one issue on one page, written as the worker would.
-  ids.auditId = newId();
-  ids.issueId = newId();
-  const q = (sql: string, params: unknown[]) => t.runtime.pool.query(sql, params);
-  await q(
-    `INSERT INTO audit (id, project_id, status, job_id, overall_score, meta_score, content_score, links_score, technical_score, performance_score,
-       pages_crawled, max_pages, created_at, completed_at) VALUES ($1::uuid, $2, 'COMPLETED', $1::text, 80, 70, 60, 90, 85, 95, 1, 100, now(), now())`,
-    [ids.auditId, owner.projectId],
-  );
-  await q(
-    `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description, affected_pages, applicable_pages)
-     VALUES ($1, $2, 'META_DESCRIPTION_MISSING', 'Missing meta description', 'WARNING', 'META', 'No meta description.', 1, 1)`,
-    [ids.issueId, ids.auditId],
-  );
-  await q(`INSERT INTO issue_occurrence (audit_id, code, url, evidence) VALUES ($1, 'META_DESCRIPTION_MISSING', $2, '{"length":0}')`, [ids.auditId, ids.pageUrl]);
+  // A completed audit with one issue on one page.
+  const issue = { code: 'META_DESCRIPTION_MISSING', description: 'No meta description.', occurrences: [{ url: ids.pageUrl, evidence: { length: 0 } }] };
+  const audit = await anAudit({ project: { org: owner.org, id: owner.projectId }, pages: 1, issues: [issue] });
+  ids.auditId = audit.id;
+  ids.issueId = audit.issueIds.get('META_DESCRIPTION_MISSING')!;
   const started = await gql(t, 'mutation($p: ID!) { startAudit(projectId: $p) { jobId } }', { p: owner.projectId }, { cookie: owner.user.cookie });
   ids.jobId = started.body.data.startAudit.jobId;
   await gql(t, 'mutation($p: ID!) { addKeywords(projectId: $p, input: { keywords: ["oak table"] }) { id } }', { p: owner.projectId }, { cookie: owner.user.cookie });

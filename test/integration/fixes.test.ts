@@ -1,7 +1,8 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.js';
-import { createProject, createTestApp, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { anAudit, anOrg, aProject } from '../factories.js';
+import { createTestApp, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
 
 const host = `fix-${uniq()}.test`;
 const PAGE = `<!doctype html><html lang="en"><head><title>Hand-made oak tables | Woodshop</title></head><body>
@@ -46,20 +47,15 @@ beforeAll(async () => {
   const common = { SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: `${host}=127.0.0.1` };
   rules = await createTestApp(common);
   withModel = await createTestApp({ ...common, LLM_BASE_URL: `http://127.0.0.1:${llmPort}/v1`, LLM_MODEL: 'local-test-model', LLM_API_KEY: 'sk-test-secret-key' });
-  user = await signUp(rules, { plan: 'ENTERPRISE' });
-  pageUrl = `http://${host}:${sitePort}/tables`;
-  projectId = (await createProject(rules, user, `http://${host}:${sitePort}/`)).id;
-  const auditId = newId();
-  issueId = newId();
-  const q = (sql: string, params: unknown[]) => rules.runtime.pool.query(sql, params);
-  await q(`INSERT INTO audit (id, project_id, status, job_id, pages_crawled, max_pages, created_at) VALUES ($1::uuid, $2, 'COMPLETED', $1::text, 1, 10, now())`, [auditId, projectId]);
-  await q(
-    `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description, affected_pages, applicable_pages)
-     VALUES ($1, $2, 'META_DESCRIPTION_MISSING', 'Missing meta description', 'WARNING', 'META', 'd', 1, 1)`,
-    [issueId, auditId],
-  );
-  await q(`INSERT INTO issue_occurrence (audit_id, code, url, evidence) VALUES ($1, 'META_DESCRIPTION_MISSING', $2, '{}')`, [auditId, `${pageUrl}?session=abc&api_key=PLANTED-SECRET`]);
-  pageUrl = `${pageUrl}?session=abc&api_key=PLANTED-SECRET`;
+  const org = await anOrg(rules, { plan: 'ENTERPRISE' });
+  user = org.owner;
+  pageUrl = `http://${host}:${sitePort}/tables?session=abc&api_key=PLANTED-SECRET`;
+  const project = await aProject({ org, url: `http://${host}:${sitePort}/` });
+  projectId = project.id;
+  // One page with one issue; its URL carries credentials that must never reach the model.
+  const issue = { code: 'META_DESCRIPTION_MISSING', description: 'd', occurrences: [{ url: pageUrl, evidence: {} }] };
+  const audit = await anAudit({ project, scores: null, pages: 1, maxPages: 10, issues: [issue] });
+  issueId = audit.issueIds.get('META_DESCRIPTION_MISSING')!;
 }, 60_000);
 afterAll(async () => {
   await rules.close();

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.js';
-import { createProject, createTestApp, gql, signUp, type TestApp, type TestUser } from '../support/app.js';
+import { anAudit, anOrg, aProject, type Project } from '../factories.js';
+import { createTestApp, gql, signUp, type TestApp, type TestUser } from '../support/app.js';
 
 let t: TestApp;
 let user: TestUser;
+let project: Project;
 let projectId: string;
 let auditId: string;
 let issueId: string;
@@ -17,23 +19,17 @@ const IDS = Array.from({ length: 12 }, (_, i) => (BOUNDARY - 2n + BigInt(i)).toS
 
 beforeAll(async () => {
   t = await createTestApp();
-  user = await signUp(t, { plan: 'PRO' });
-  projectId = (await createProject(t, user, 'https://occurrences.example.com')).id;
-  auditId = newId();
+  const org = await anOrg(t, { plan: 'PRO' });
+  user = org.owner;
+  project = await aProject({ org, url: 'https://occurrences.example.com' });
+  projectId = project.id;
   const q = (sql: string, params: unknown[]) => t.runtime.pool.query(sql, params);
   // Rows an interrupted earlier run of this file left behind would collide with the fixed ids.
   await q('DELETE FROM issue_occurrence WHERE id = ANY($1::bigint[])', [IDS]);
-  await q(
-    `INSERT INTO audit (id, project_id, status, job_id, overall_score, meta_score, content_score, links_score, technical_score, performance_score,
-       pages_crawled, max_pages, created_at, completed_at) VALUES ($1::uuid, $2, 'COMPLETED', $1::text, 80, 70, 60, 90, 85, 95, 12, 100, now(), now())`,
-    [auditId, projectId],
-  );
-  issueId = newId();
-  await q(
-    `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description, affected_pages, applicable_pages)
-     VALUES ($1, $2, 'TECH_HTTP_PAGE', 'Page served over HTTP', 'CRITICAL', 'TECHNICAL', 'd', 12, 12)`,
-    [issueId, auditId],
-  );
+  // The occurrences have fixed ids, so they are written below rather than by the factory.
+  const audit = await anAudit({ project, pages: 12, issues: [{ code: 'TECH_HTTP_PAGE', affectedPages: 12, applicablePages: 12 }] });
+  auditId = audit.id;
+  issueId = audit.issueIds.get('TECH_HTTP_PAGE')!;
   // Inserted in reverse, so neither insertion order nor physical order happens to match id order.
   await q(
     `INSERT INTO issue_occurrence (id, audit_id, code, url, evidence) OVERRIDING SYSTEM VALUE
@@ -103,11 +99,7 @@ describe('Audit.issue: one issue of an audit, for paging its occurrences alone',
   });
 
   it('an issue of another audit of the same organization is NOT_FOUND through this audit', async () => {
-    const other = newId();
-    await t.runtime.pool.query(
-      `INSERT INTO audit (id, project_id, status, job_id, pages_crawled, max_pages, created_at) VALUES ($1::uuid, $2, 'FAILED', $1::text, 0, 100, now() - interval '1 day')`,
-      [other, projectId],
-    );
+    const { id: other } = await anAudit({ project, status: 'FAILED', pages: 0, createdAt: new Date(Date.now() - 86_400_000) });
     try {
       const { body } = await gql(t, ISSUE, { p: projectId, a: other, i: issueId }, { cookie: user.cookie });
       expect(body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');

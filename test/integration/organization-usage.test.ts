@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/platform/ids.js';
+import { anApiKey, anAudit, anOrg, aProject } from '../factories.js';
 import { createApiKey, createProject, createTestApp, gql, setPlan, signUp, type TestApp } from '../support/app.js';
 
 let t: TestApp;
@@ -14,43 +14,38 @@ const USAGE = `{ viewer { organization { apiAccess usage {
   projects projectsLimit auditsThisMonth keywords keywordsPerProjectLimit competitorsPerProjectLimit pagesPerAuditLimit apiKeys apiKeysLimit
 } } } }`;
 
-/** An audit created at a time given as SQL relative to the start of the current month (UTC). */
-async function auditAt(projectId: string, status: string, createdAt: string): Promise<void> {
-  const id = newId();
-  await t.runtime.pool.query(
-    `INSERT INTO audit (id, project_id, status, job_id, pages_crawled, max_pages, created_at, completed_at)
-     VALUES ($1::uuid, $2, $3, $1::text, 0, 100, ${createdAt}, CASE WHEN $3 IN ('QUEUED', 'RUNNING') THEN NULL ELSE now() END)`,
-    [id, projectId, status],
-  );
-}
-const MONTH_START = `(date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
+/** The start of the current month (UTC), and a time `seconds` after it (before it when negative). */
+const monthStart = (seconds = 0) => {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) + seconds * 1000);
+};
 
 describe('Organization.usage and Organization.apiAccess', () => {
   it('counts projects, audits this month (any status), keywords and active keys, with the configured limits', async () => {
-    const user = await signUp(t, { plan: 'ENTERPRISE' });
-    const [a, b] = [await createProject(t, user), await createProject(t, user)];
-    await setPlan(t, user.organizationId, 'PRO');
-    for (const status of ['COMPLETED', 'FAILED', 'CANCELLED', 'QUEUED']) await auditAt(a.id, status, `${MONTH_START} + interval '1 second'`);
-    await auditAt(b.id, 'COMPLETED', `${MONTH_START} + interval '2 seconds'`);
+    const org = await anOrg(t, { plan: 'ENTERPRISE' });
+    const user = org.owner;
+    const [a, b] = [await aProject({ org }), await aProject({ org })];
+    await setPlan(t, org.id, 'PRO');
+    for (const status of ['COMPLETED', 'FAILED', 'CANCELLED', 'QUEUED'] as const) await anAudit({ project: a, status, createdAt: monthStart(1) });
+    await anAudit({ project: b, createdAt: monthStart(2) });
     // Last month's audits are not this month's.
-    await auditAt(a.id, 'COMPLETED', `${MONTH_START} - interval '1 second'`);
-    await auditAt(b.id, 'COMPLETED', `${MONTH_START} - interval '20 days'`);
+    await anAudit({ project: a, createdAt: monthStart(-1) });
+    await anAudit({ project: b, createdAt: monthStart(-20 * 86_400) });
     await t.runtime.pool.query(
       `INSERT INTO keyword (id, project_id, term, term_key, country, language, device)
        SELECT gen_random_uuid(), $1::uuid, 'term ' || n, 'term ' || n, 'us', 'en', 'desktop' FROM generate_series(1, 3) n
        UNION ALL SELECT gen_random_uuid(), $2::uuid, 'other ' || n, 'other ' || n, 'us', 'en', 'desktop' FROM generate_series(1, 2) n`,
       [a.id, b.id],
     );
-    const keys = [await createApiKey(t, user, 'one'), await createApiKey(t, user, 'two'), await createApiKey(t, user, 'three')];
+    const keys = [await anApiKey(org, 'one'), await anApiKey(org, 'two'), await anApiKey(org, 'three')];
     const listed = await gql(t, '{ apiKeys { id name } }', {}, { cookie: user.cookie });
     const two = listed.body.data.apiKeys.find((k: { name: string }) => k.name === 'two').id;
     await gql(t, 'mutation($id: ID!) { revokeApiKey(id: $id) { id } }', { id: two }, { cookie: user.cookie });
 
     // Another organization's rows count for it alone.
-    const other = await signUp(t, { plan: 'ENTERPRISE' });
-    const otherProject = await createProject(t, other);
-    await auditAt(otherProject.id, 'COMPLETED', 'now()');
-    await createApiKey(t, other);
+    const other = await anOrg(t, { plan: 'ENTERPRISE' });
+    await anAudit({ project: await aProject({ org: other }) });
+    await anApiKey(other);
 
     const expected = {
       apiAccess: 'READ_ONLY',

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.js';
+import { anAudit, anOrg, aProject, type Project } from '../factories.js';
 import { createProject, createTestApp, signUp, type TestApp, type TestUser } from '../support/app.js';
 
 let t: TestApp;
@@ -9,22 +10,14 @@ let projectId: string;
 let auditId: string;
 let bigAuditId: string;
 
-/** A completed audit written as the worker would: scores, issues, occurrences (hostile text included). */
-async function seedAudit(pid: string, occurrences: number): Promise<string> {
-  const id = newId();
-  const q = (sql: string, params: unknown[]) => t.runtime.pool.query(sql, params);
-  await q(
-    `INSERT INTO audit (id, project_id, status, job_id, overall_score, meta_score, content_score, links_score, technical_score, performance_score,
-       pages_crawled, max_pages, created_at, completed_at) VALUES ($1::uuid, $2, 'COMPLETED', $1::text, 80, 70, 60, 90, 85, 95, 3, 100, now(), now())`,
-    [id, pid],
-  );
-  for (const [code, severity, category] of [['META_TITLE_MISSING', 'CRITICAL', 'META'], ['CONTENT_THIN', 'WARNING', 'CONTENT']]) {
-    await q(
-      `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description, affected_pages, applicable_pages) VALUES ($1, $2, $3, $4, $5, $6, 'd', 1, 3)`,
-      [newId(), id, code, code === 'META_TITLE_MISSING' ? 'Missing title' : 'Thin content', severity, category],
-    );
-  }
-  await q(
+/**
+ * A completed audit with two issues on 3 pages, and `occurrences` occurrences of them alternating between the two
+ * codes, all with hostile text in their evidence (written here: the factory writes an issue's occurrences together).
+ */
+async function seedAudit(project: Project, occurrences: number): Promise<string> {
+  const issues = [{ code: 'META_TITLE_MISSING' }, { code: 'CONTENT_THIN' }].map((i) => ({ ...i, description: 'd', affectedPages: 1 }));
+  const { id } = await anAudit({ project, pages: 3, issues });
+  await t.runtime.pool.query(
     `INSERT INTO issue_occurrence (audit_id, code, url, evidence)
      SELECT $1, CASE WHEN g % 2 = 0 THEN 'META_TITLE_MISSING' ELSE 'CONTENT_THIN' END,
             'https://example.com/p/' || g, jsonb_build_object('snippet', '=cmd|'' /C calc''!A0', 'n', g)
@@ -36,11 +29,12 @@ async function seedAudit(pid: string, occurrences: number): Promise<string> {
 
 beforeAll(async () => {
   t = await createTestApp();
-  user = await signUp(t);
-  projectId = (await createProject(t, user, 'https://reports.example.com')).id;
-  await t.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', ['PRO', user.organizationId]);
-  auditId = await seedAudit(projectId, 3);
-  bigAuditId = await seedAudit(projectId, 100_000);
+  const org = await anOrg(t, { plan: 'PRO' });
+  user = org.owner;
+  const project = await aProject({ org, url: 'https://reports.example.com' });
+  projectId = project.id;
+  auditId = await seedAudit(project, 3);
+  bigAuditId = await seedAudit(project, 100_000);
 }, 120_000);
 afterAll(() => t.close());
 

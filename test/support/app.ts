@@ -6,6 +6,7 @@ import { loadConfig, type AppConfig, type Plan } from '../../src/platform/config
 import { createLogger } from '../../src/platform/logger.js';
 import { createDomainRuntime, type DomainRuntime } from '../../schema/domain-runtime.js';
 import { buildServer } from '../../facades/server.js';
+import { useRedisPrefix } from './redis-keys.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -23,10 +24,12 @@ export const reportQueueError = (err: Error): void => console.error('BullMQ erro
 
 /**
  * A real API process in-memory (Fastify inject), on the shared test PostgreSQL and Redis.
- * Each app gets its own Redis key prefix unless one is passed (two apps sharing counters pass the same).
+ * Each app gets its own Redis key prefix unless one is passed (two apps sharing counters pass the same); the keys
+ * under it are deleted after the test file (test/setup-redis.ts), workers started with the same prefix included.
  */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const config = loadConfig({ ...process.env, REDIS_PREFIX: `t-${uniq()}`, LOG_LEVEL: 'info', ...env });
+  useRedisPrefix(config.REDIS_PREFIX);
   const logs: string[] = [];
   const queries: string[] = [];
   const sink = new Writable({
