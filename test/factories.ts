@@ -2,6 +2,9 @@ import { newId } from '../src/platform/ids.js';
 import type { Plan } from '../src/platform/config.js';
 import { getCheck, type Category, type Severity } from '../src/seo/checks/index.js';
 import { createApiKey, createProject, signUp, uniq, type TestApp, type TestUser } from './support/app.js';
+import type { AuditStatus } from '../src/audits/index.js';
+
+export type { AuditStatus };
 
 /**
  * Test data over the real database, in the words of the domain: `anOrg({ plan })`, `aProject({ org })`,
@@ -41,8 +44,6 @@ export async function aProject(opts: { org: Org; url?: string }): Promise<Projec
   const created = await createProject(opts.org.t, opts.org.owner, opts.url ?? `https://site-${uniq()}.example.com`);
   return { org: opts.org, ...created };
 }
-
-export type AuditStatus = 'QUEUED' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
 
 export interface Scores {
   overall: number | null;

@@ -1,4 +1,5 @@
 import { nativeQuery, type NativeDb, type NativeTx } from '../platform/db/native-query.js';
+import type { AuditScores } from '../seo/scoring/index.js';
 import type { Audit, AuditPhase } from './audit.entity.js';
 
 /**
@@ -43,15 +44,6 @@ export interface NewAudit {
   projectId: string;
   maxPages: number;
   createdAt: Date;
-}
-
-export interface AuditScores {
-  overall: number;
-  meta: number;
-  content: number;
-  links: number;
-  technical: number;
-  performance: number;
 }
 
 /** The row as the Audit entity names it (plain, not managed by an EntityManager). */
