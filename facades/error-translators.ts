@@ -4,8 +4,9 @@ import { DomainError, assertNever, type ErrorCode, type ErrorDetail } from '../s
 import { asUnavailable } from '../src/platform/infra-errors.js';
 
 /**
- * The one place where a refusal becomes an HTTP response: one translator per transport, each an exhaustive
- * `switch` over ErrorCode (a code added to src/platform/errors.ts and not mapped here fails the build).
+ * The one place where a refusal becomes an HTTP response: one exhaustive `switch` over ErrorCode gives the status
+ * (`statusOf`: a code added to src/platform/errors.ts and not mapped here fails the build), and one translator per
+ * transport gives the body.
  *
  * - REST, both surfaces (`/api/v1` and `/api`, the free tools and the operations endpoints):
  *   `{ error, code }` (+ `details`, + `requestId` on INTERNAL), as API.md documents.
@@ -62,45 +63,57 @@ const retryAfter = (r: Refusal): Record<string, string> =>
 const allow = (r: Refusal): Record<string, string> => (r.allow?.length ? { allow: r.allow.join(', ') } : {});
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
+/**
+ * The HTTP status of every code, the same on every transport (an exhaustive switch: a new code fails the build here).
+ * URI_TOO_LONG: Node's parser reports an oversized request line and oversized headers alike, so 431 for both
+ * (API.md). QUERY_TOO_COMPLEX: a GraphQL request error (REST routes run fixed documents the limits never refuse).
+ */
+export function statusOf(code: ErrorCode): number {
+  switch (code) {
+    case 'BAD_USER_INPUT':
+    case 'QUERY_TOO_COMPLEX':
+      return 400;
+    case 'UNAUTHENTICATED':
+      return 401;
+    case 'FORBIDDEN':
+    case 'PLAN_LIMIT':
+      return 403;
+    case 'NOT_FOUND':
+      return 404;
+    case 'METHOD_NOT_ALLOWED':
+      return 405;
+    case 'REQUEST_TIMEOUT':
+      return 408;
+    case 'PAYLOAD_TOO_LARGE':
+      return 413;
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return 415;
+    case 'URI_TOO_LONG':
+      return 431;
+    case 'RATE_LIMITED':
+      return 429;
+    case 'INTERNAL':
+      return 500;
+    case 'UNAVAILABLE':
+      return 503;
+    default:
+      return assertNever(code);
+  }
+}
+
+/** The headers a refusal carries on every transport: Allow on a 405, Retry-After on a 429 or 503. */
+function headersOf(r: Refusal): Record<string, string> {
+  if (r.code === 'METHOD_NOT_ALLOWED') return allow(r);
+  if (r.code === 'RATE_LIMITED' || r.code === 'UNAVAILABLE') return retryAfter(r);
+  return NO_HEADERS;
+}
+
 /** REST (`/api/v1`, `/api`): status, headers and `{ error, code, details?, requestId? }` of every code. */
 export function restError(r: Refusal, requestId: string): HttpError<RestErrorBody> {
   const body: RestErrorBody = { error: r.message, code: r.code };
   if (r.details?.length) body.details = r.details;
-  const as = (status: number, headers = NO_HEADERS): HttpError<RestErrorBody> => ({ status, headers, body });
-  switch (r.code) {
-    case 'BAD_USER_INPUT':
-      return as(400);
-    case 'UNAUTHENTICATED':
-      return as(401);
-    case 'FORBIDDEN':
-    case 'PLAN_LIMIT':
-      return as(403);
-    case 'NOT_FOUND':
-      return as(404);
-    case 'METHOD_NOT_ALLOWED':
-      return as(405, allow(r));
-    case 'REQUEST_TIMEOUT':
-      return as(408);
-    case 'PAYLOAD_TOO_LARGE':
-      return as(413);
-    case 'UNSUPPORTED_MEDIA_TYPE':
-      return as(415);
-    case 'URI_TOO_LONG':
-      // Node's parser reports an oversized request line and oversized headers alike: 431 for both (API.md).
-      return as(431);
-    case 'QUERY_TOO_COMPLEX':
-      // REST routes run fixed documents that the limits never refuse; a 400 should one ever be refused.
-      return as(400);
-    case 'RATE_LIMITED':
-      return as(429, retryAfter(r));
-    case 'INTERNAL':
-      body.requestId = requestId;
-      return as(500);
-    case 'UNAVAILABLE':
-      return as(503, retryAfter(r));
-    default:
-      return assertNever(r.code);
-  }
+  if (r.code === 'INTERNAL') body.requestId = requestId;
+  return { status: statusOf(r.code), headers: headersOf(r), body };
 }
 
 /** The `extensions` of a GraphQL error carrying a domain code (field errors of an executed operation). */
@@ -109,46 +122,16 @@ export const graphQLExtensions = (code: string, details?: ErrorDetail[]): GraphQ
 
 /**
  * `/graphql` refusals answered without executing an operation, in GraphQL-over-HTTP shape. A request refused as
- * malformed HTTP is Apollo's BAD_REQUEST (always 4xx), not the BAD_USER_INPUT of a GraphQL field error.
+ * malformed HTTP is Apollo's BAD_REQUEST (always 4xx), not the BAD_USER_INPUT of a GraphQL field error. A
+ * QUERY_TOO_COMPLEX 400 is sent as application/graphql-response+json (legacy JSON clients get 200, see graphql-route).
  */
 export function graphQLError(r: Refusal): HttpError<GraphQLErrorBody> {
-  const as = (status: number, headers = NO_HEADERS, code: string = r.code): HttpError<GraphQLErrorBody> => ({
-    status,
-    headers,
+  const code = r.code === 'BAD_USER_INPUT' ? 'BAD_REQUEST' : r.code;
+  return {
+    status: statusOf(r.code),
+    headers: headersOf(r),
     body: { errors: [{ message: r.message, extensions: graphQLExtensions(code, r.details) }] },
-  });
-  switch (r.code) {
-    case 'BAD_USER_INPUT':
-      return as(400, NO_HEADERS, 'BAD_REQUEST');
-    case 'UNAUTHENTICATED':
-      return as(401);
-    case 'FORBIDDEN':
-    case 'PLAN_LIMIT':
-      return as(403);
-    case 'NOT_FOUND':
-      return as(404);
-    case 'METHOD_NOT_ALLOWED':
-      return as(405, allow(r));
-    case 'REQUEST_TIMEOUT':
-      return as(408);
-    case 'PAYLOAD_TOO_LARGE':
-      return as(413);
-    case 'UNSUPPORTED_MEDIA_TYPE':
-      return as(415);
-    case 'URI_TOO_LONG':
-      return as(431);
-    case 'QUERY_TOO_COMPLEX':
-      // A GraphQL request error: 400 (application/graphql-response+json; legacy JSON clients get 200, see graphql-route).
-      return as(400);
-    case 'RATE_LIMITED':
-      return as(429, retryAfter(r));
-    case 'INTERNAL':
-      return as(500);
-    case 'UNAVAILABLE':
-      return as(503, retryAfter(r));
-    default:
-      return assertNever(r.code);
-  }
+  };
 }
 
 export type Transport = 'REST' | 'GRAPHQL';
