@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { buildSchema, type ContainerType } from 'type-graphql';
 import { isObjectType, type GraphQLSchema } from 'graphql';
 import { GraphQLDateTimeISO } from 'graphql-scalars';
-import { removePlainFieldResolvers } from '../src/platform/fast-path/plain-fields.js';
 import { ALL_FAST_PATHS, type FastPathSwitches } from '../src/platform/fast-path/switches.js';
 import { IdentityResolver } from '../src/identity/graphql.js';
 import { OrganizationUsageResolver, ProjectResolver } from '../src/projects/graphql.js';
@@ -43,7 +42,6 @@ export async function buildDomainSchema(container?: ContainerType, fastPaths: Fa
     emitSchemaFile: false,
     scalarsMap: [{ type: Date, scalar: GraphQLDateTimeISO }],
   });
-  if (fastPaths.plainFields) removePlainFieldResolvers(schema);
   guardTextArguments(schema);
   return schema;
 }

@@ -54,9 +54,7 @@ interface FastPathVariant {
   off: Partial<FastPathSwitches>;
 }
 const FAST_PATH_VARIANTS: FastPathVariant[] = [
-  { name: 'v1-no-plain-fields', of: 'facade-v1', shortcut: 'plain fields', off: { plainFields: false } },
   { name: 'api-no-session-cookie', of: 'facade-api', shortcut: 'session principal', off: { sessionCookie: false } },
-  { name: 'api-no-fast-paths', of: 'facade-api', shortcut: 'both', off: { sessionCookie: false, plainFields: false } },
 ];
 const compareFastPaths = (): boolean => !['', '0', 'false'].includes(process.env.BENCH_FAST_PATHS ?? '');
 

@@ -6,13 +6,10 @@
 export interface FastPathSwitches {
   /** session-principal.ts instead of better-auth's getSession for the sessions getSession would simply return. */
   sessionCookie: boolean;
-  /** plain-fields.ts: plain `@Field` properties read by the executor, without type-graphql's resolver. */
-  plainFields: boolean;
 }
 
 export const ALL_FAST_PATHS: Readonly<FastPathSwitches> = Object.freeze({
   sessionCookie: true,
-  plainFields: true,
 });
 
 export const fastPaths = (overrides: Partial<FastPathSwitches> = {}): FastPathSwitches => ({ ...ALL_FAST_PATHS, ...overrides });
