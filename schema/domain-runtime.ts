@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import pg from 'pg';
+import type pg from 'pg';
 import type { GraphQLSchema } from 'graphql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../src/platform/config.js';
@@ -11,7 +11,7 @@ import type { Logger } from '../src/platform/logger.js';
 import { createRedis, type Redis } from '../src/platform/redis.js';
 import { DependencyMonitor } from '../src/platform/dependency-monitor.js';
 import { isInfrastructureFailure } from '../src/platform/infra-errors.js';
-import { PG_CONNECT_TIMEOUT_MS, nativeQuery } from '../src/platform/db/native-query.js';
+import { nativePoolOf, nativeQuery } from '../src/platform/db/native-query.js';
 import { ENTITIES } from '../src/entities.js';
 import { ApiKeyService, OrganizationService, PrincipalResolver, RATE_LIMITS, RateLimiter, createAuth, type Auth, type RateLimitResult } from '../src/identity/index.js';
 import { IdentityResolver } from '../src/identity/graphql.js';
@@ -90,8 +90,11 @@ export async function createDomainRuntime(
     void late.monitor?.check();
   };
   const redis = createRedis(config.REDIS_URL, { name: 'api', onEvent: (event, err) => onInfraEvent(err) });
-  const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 5, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS });
-  // An idle client whose server went away emits 'error' on the pool: without a listener that kills the process.
+  // Two PostgreSQL pools per process, no more: MikroORM's (knex keeps its own tarn pool and cannot be handed a
+  // node-postgres one) and the node-postgres pool made with it (src/platform/db/orm.ts), shared by the raw
+  // statements of the repositories ($1 parameters, arrays bound natively) and better-auth, which takes a pg.Pool.
+  const pool = nativePoolOf(orm.config);
+  if (!pool) throw new Error('createOrm made no node-postgres pool');
   pool.on('error', (err) => onInfraEvent(err));
   const dependencies = new DependencyMonitor({
     logger,
@@ -184,6 +187,7 @@ export async function createDomainRuntime(
     await competitorQueue.close().catch(() => undefined);
     await http.close().catch(() => undefined);
     await metrics.flush();
-    await Promise.allSettled([orm.close(true), redis.quit(), pool.end()]);
+    // orm.close ends the shared node-postgres pool too.
+    await Promise.allSettled([orm.close(true), redis.quit()]);
   });
 }
