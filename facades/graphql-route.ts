@@ -7,8 +7,8 @@ import type { GraphQLFormattedError } from 'graphql';
 import { DomainError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../src/platform/errors.js';
 import { asUnavailable } from '../src/platform/infra-errors.js';
 import type { RequestContext } from '../src/platform/context.js';
-import type { DomainRuntime } from '../schema/domain-runtime.js';
-import { admit } from './http-guard.js';
+import type { DomainApi } from '../schema/domain-runtime.js';
+import { admit, type Admission } from './http-guard.js';
 import { htmlPageHeaders } from './html-page-headers.js';
 import { QUERY_TOO_COMPLEX, queryLimitErrorOf, queryLimitsRule } from './graphql-limits.js';
 import { GRAPHQL_PATH, graphQLError, graphQLExtensions, sendError, sendRefusal, type Refusal } from './error-translators.js';
@@ -125,7 +125,7 @@ function noStore(): ApolloServerPlugin<RequestContext> {
 /**
  * PostgreSQL or Redis unreachable: when every error of a response is UNAVAILABLE, the response is a 503 with Retry-After, as on the REST surfaces, still in GraphQL's shape.
  */
-function unavailableStatus(runtime: DomainRuntime): ApolloServerPlugin<RequestContext> {
+function unavailableStatus(runtime: Pick<DomainApi, 'dependencies'>): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
       return {
@@ -144,7 +144,7 @@ function unavailableStatus(runtime: DomainRuntime): ApolloServerPlugin<RequestCo
 }
 
 /** Apollo Server on /graphql: auth and rate limits first, then depth/cost limits and the domain schema. */
-export async function mountGraphQL(app: FastifyInstance, runtime: DomainRuntime, options: { explorerPath: string }): Promise<ApolloServer<RequestContext>> {
+export async function mountGraphQL(app: FastifyInstance, runtime: Admission & Pick<DomainApi, 'schema' | 'createContext' | 'dependencies'>, options: { explorerPath: string }): Promise<ApolloServer<RequestContext>> {
   const { config } = runtime;
   const apollo = new ApolloServer<RequestContext>({
     schema: runtime.schema,

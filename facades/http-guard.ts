@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Channel, Principal } from '../src/platform/context.js';
-import type { DomainRuntime } from '../schema/domain-runtime.js';
+import type { DomainApi } from '../schema/domain-runtime.js';
 import { sendRefusal, type Refusal } from './error-translators.js';
 
 declare module 'fastify' {
@@ -17,7 +17,10 @@ const UNAUTHORIZED: Record<'A' | 'B', string> = {
   A: 'Invalid or missing API key. Send Authorization: Bearer <API_KEY>.',
   B: 'Unauthorized. Please sign in.',
 };
-type RateLimitResult = Awaited<ReturnType<DomainRuntime['rateLimit']>>;
+type RateLimitResult = Awaited<ReturnType<DomainApi['rateLimit']>>;
+
+/** What admitting a request needs of the domain: who the caller is, and their rate limit. */
+export type Admission = Pick<DomainApi, 'config' | 'authenticate' | 'rateLimit' | 'rateLimitFor' | 'anonymousRate'>;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function bearerToken(authorization: string | undefined): string | null {
@@ -53,7 +56,7 @@ export function tooMany(reply: FastifyReply, r: RateLimitResult, message?: strin
 }
 
 /** Cookie-authenticated state changes must come from a trusted origin (CSRF). */
-function originAllowed(runtime: DomainRuntime, request: FastifyRequest): boolean {
+function originAllowed(runtime: Admission, request: FastifyRequest): boolean {
   if (SAFE_METHODS.has(request.method)) return true;
   const origin = request.headers.origin;
   if (origin !== undefined) return runtime.config.trustedOrigins.includes(origin);
@@ -67,7 +70,7 @@ function originAllowed(runtime: DomainRuntime, request: FastifyRequest): boolean
  * and the caller would go on and answer a second time. One async frame: REST routes call it first thing on
  * every request, and a wrapper around it (or a `.then` on it) would be one more promise each time.
  */
-export async function admit(runtime: DomainRuntime, surface: Surface, request: FastifyRequest, reply: FastifyReply): Promise<Refusal | null> {
+export async function admit(runtime: Admission, surface: Surface, request: FastifyRequest, reply: FastifyReply): Promise<Refusal | null> {
   const channel = CHANNEL[surface];
   const bearer = surface === 'B' || surface === 'TOOLS' ? null : bearerToken(request.headers.authorization);
   const hasCookie = !!request.headers.cookie;
@@ -101,7 +104,7 @@ export async function admit(runtime: DomainRuntime, surface: Surface, request: F
   return null;
 }
 
-export function guardFor(runtime: DomainRuntime, surface: Surface): preHandlerAsyncHookHandler {
+export function guardFor(runtime: Admission, surface: Surface): preHandlerAsyncHookHandler {
   return async function guard(request, reply) {
     const refused = await admit(runtime, surface, request, reply);
     if (refused) return sendRefusal(reply, refused);

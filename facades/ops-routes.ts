@@ -1,9 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import type { DomainRuntime } from '../schema/domain-runtime.js';
-import { ClusterMetrics, checkReadiness } from '../src/platform/cluster-metrics.js';
-import { isInfrastructureFailure } from '../src/platform/infra-errors.js';
+import type { DomainApi } from '../schema/domain-runtime.js';
 import type { HttpMetrics } from './http-metrics.js';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../src/platform/errors.js';
 import { restError, sendRefusal } from './error-translators.js';
@@ -26,13 +24,13 @@ function bearerMatches(request: FastifyRequest, token: string): boolean {
  *   the whole deployment's, read from BullMQ, PostgreSQL and Redis at scrape time (cluster-metrics.ts).
  * `http` is filled by the app's MetricsLogController (see buildServer).
  */
-export function mountOps(app: FastifyInstance, runtime: DomainRuntime, http: HttpMetrics): void {
+export function mountOps(app: FastifyInstance, runtime: Pick<DomainApi, 'config' | 'readiness' | 'createClusterMetrics'>, http: HttpMetrics): void {
   const liveness = async () => ({ status: 'ok' });
   app.get('/health', liveness);
   app.get('/healthz', liveness);
 
   const readiness = async (_request: FastifyRequest, reply: FastifyReply) => {
-    const { ready, checks } = await checkReadiness({ pool: runtime.pool, redis: runtime.redis });
+    const { ready, checks } = await runtime.readiness();
     const failed = Object.entries(checks)
       .filter(([, c]) => !c.ok)
       .map(([name, c]) => `${name}: ${(c as { error: string }).error}`);
@@ -55,12 +53,7 @@ export function mountOps(app: FastifyInstance, runtime: DomainRuntime, http: Htt
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   http.register(registry);
-  // A Redis outage is the dependency monitor's to report (one line per change of state); anything else is logged.
-  const onQueueError = (err: Error) => {
-    if (isInfrastructureFailure(err)) void runtime.dependencies.check();
-    else runtime.logger.warn({ err }, 'metrics queue error');
-  };
-  const cluster = new ClusterMetrics({ pool: runtime.pool, redis: runtime.redis, prefix: runtime.config.REDIS_PREFIX, onError: onQueueError });
+  const cluster = runtime.createClusterMetrics();
   app.addHook('onClose', async () => cluster.close());
   app.get('/metrics', async (request, reply) => {
     if (!bearerMatches(request, token)) {

@@ -2,9 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } fro
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { GraphQLError } from 'graphql';
-import type { DomainRuntime } from '../schema/domain-runtime.js';
-import { admit, guardFor, type Surface } from './http-guard.js';
+import type { DomainApi } from '../schema/domain-runtime.js';
+import { admit, guardFor, type Admission, type Surface } from './http-guard.js';
 import { sendError, sendRefusal } from './error-translators.js';
+
+/** What the REST mapper uses: admission, the schema its operations compile against, request contexts. */
+type RestRuntime = Admission & Pick<DomainApi, 'schema' | 'createContext'>;
 
 export interface RouteInput {
   params: Record<string, string>;
@@ -46,7 +49,7 @@ export interface StreamRoute {
   respond(input: RouteInput, run: RunOperation, reply: FastifyReply): Promise<unknown>;
 }
 
-function compile(runtime: DomainRuntime, operation: TypedDocumentNode<unknown, unknown>, label: string): CompiledQuery {
+function compile(runtime: RestRuntime, operation: TypedDocumentNode<unknown, unknown>, label: string): CompiledQuery {
   const compiled = compileQuery(runtime.schema, operation as never);
   if (!isCompiledQuery(compiled)) {
     throw new Error(`${label}: operation does not compile: ${compiled.errors?.map((e) => e.message).join('; ')}`);
@@ -60,11 +63,11 @@ const routeInput = (request: FastifyRequest): RouteInput => ({
   body: request.body,
 });
 
-const contextFor = (runtime: DomainRuntime, request: FastifyRequest) =>
+const contextFor = (runtime: RestRuntime, request: FastifyRequest) =>
   runtime.createContext({ principal: request.principal ?? null, requestId: String(request.id), ip: request.ip });
 
 /** Operations compiled on first use and kept (streaming routes run several per request). */
-function operationRunner(runtime: DomainRuntime) {
+function operationRunner(runtime: RestRuntime) {
   const cache = new Map<unknown, CompiledQuery>();
   return (request: FastifyRequest): RunOperation =>
     async (operation, variables) => {
@@ -82,7 +85,7 @@ function operationRunner(runtime: DomainRuntime) {
     };
 }
 
-export function registerStreamRoutes(app: FastifyInstance, runtime: DomainRuntime, routes: StreamRoute[]): void {
+export function registerStreamRoutes(app: FastifyInstance, runtime: RestRuntime, routes: StreamRoute[]): void {
   const runner = operationRunner(runtime);
   for (const route of routes) {
     app.route({
@@ -109,7 +112,7 @@ export function registerStreamRoutes(app: FastifyInstance, runtime: DomainRuntim
 const NO_VARIABLES: Record<string, unknown> = Object.freeze({});
 
 /** Registers the route table; each operation is compiled once (graphql-jit) and run in-process per request. */
-export function registerRoutes(app: FastifyInstance, runtime: DomainRuntime, routes: RestRoute[]): void {
+export function registerRoutes(app: FastifyInstance, runtime: RestRuntime, routes: RestRoute[]): void {
   for (const route of routes) {
     const compiled = compile(runtime, route.operation, `Route ${route.method} ${route.url}`);
     app.route({

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
-import type { DomainRuntime } from '../schema/domain-runtime.js';
+import type { DomainApi } from '../schema/domain-runtime.js';
 import { LazyChildLogger, type Logger } from '../src/platform/logger.js';
 import { registerRoutes, registerStreamRoutes, type RestRoute, type StreamRoute } from './rest-mapper.js';
 import { tooMany, toWebHeaders } from './http-guard.js';
@@ -21,7 +21,7 @@ export const ROUTES: RestRoute[] = [...v1Routes, ...apiRoutes, ...toolRoutes];
 export const STREAM_ROUTES: StreamRoute[] = [...reportRoutes];
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
 
-async function mountAuth(app: FastifyInstance, runtime: DomainRuntime) {
+async function mountAuth(app: FastifyInstance, runtime: Pick<DomainApi, 'config' | 'peekRateLimit' | 'rateLimit' | 'handleAuth'>) {
   app.route({
     method: ['GET', 'POST'],
     url: '/api/auth/*',
@@ -35,7 +35,7 @@ async function mountAuth(app: FastifyInstance, runtime: DomainRuntime) {
       }
       const url = new URL(request.url, runtime.config.baseUrl);
       const body = request.body === undefined || request.method === 'GET' ? undefined : JSON.stringify(request.body);
-      const response = await runtime.auth.handler(new Request(url, { method: request.method, headers: toWebHeaders(request), body }));
+      const response = await runtime.handleAuth(new Request(url, { method: request.method, headers: toWebHeaders(request), body }));
       if (signIn && response.status === 401) await runtime.rateLimit(failureBucket, runtime.config.AUTH_FAILURES_PER_MINUTE);
       reply.code(response.status);
       response.headers.forEach((value, name) => {
@@ -49,7 +49,7 @@ async function mountAuth(app: FastifyInstance, runtime: DomainRuntime) {
 }
 
 /** Assembles the HTTP server of one API process: better-auth, both REST surfaces, GraphQL and ops endpoints. */
-export async function buildServer(runtime: DomainRuntime): Promise<FastifyInstance> {
+export async function buildServer(runtime: DomainApi): Promise<FastifyInstance> {
   const { config } = runtime;
   const http = new HttpMetrics();
   const app = Fastify({

@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { buildSchema, type ContainerType } from 'type-graphql';
 import { isObjectType, type GraphQLSchema } from 'graphql';
 import { GraphQLDateTimeISO } from 'graphql-scalars';
-import { ALL_FAST_PATHS, type FastPathSwitches } from '../src/platform/fast-path/switches.js';
 import { IdentityResolver } from '../src/identity/graphql.js';
 import { OrganizationUsageResolver, ProjectResolver } from '../src/projects/graphql.js';
 import { TechnicalResolver } from '../src/technical/graphql.js';
@@ -31,10 +30,9 @@ export const RESOLVERS = [
 
 /**
  * The one place the schema is assembled. `container` supplies resolver instances with their services;
- * printing the SDL needs no container (resolvers are only instantiated to resolve). `fastPaths`: which
- * shortcuts of src/platform/fast-path/ are on (all, except in the bench and the equivalence tests).
+ * printing the SDL needs no container (resolvers are only instantiated to resolve).
  */
-export async function buildDomainSchema(container?: ContainerType, fastPaths: FastPathSwitches = ALL_FAST_PATHS): Promise<GraphQLSchema> {
+export async function buildDomainSchema(container?: ContainerType): Promise<GraphQLSchema> {
   const schema = await buildSchema({
     resolvers: [...RESOLVERS],
     container,

@@ -11,6 +11,7 @@ import type { Logger } from '../src/platform/logger.js';
 import { createRedis, type Redis } from '../src/platform/redis.js';
 import { DependencyMonitor } from '../src/platform/dependency-monitor.js';
 import { isInfrastructureFailure } from '../src/platform/infra-errors.js';
+import { ClusterMetrics, checkReadiness, type Readiness } from '../src/platform/cluster-metrics.js';
 import { nativePoolOf, nativeQuery } from '../src/platform/db/native-query.js';
 import { ENTITIES } from '../src/entities.js';
 import { ApiKeyService, OrganizationService, PrincipalResolver, RATE_LIMITS, RateLimiter, createAuth, type Auth, type RateLimitResult } from '../src/identity/index.js';
@@ -46,16 +47,13 @@ export interface Credentials {
 }
 
 /**
- * Everything a process needs to serve the domain API: connections, services, the schema, the
- * principal resolver and the rate limiter. Facades and tests get it from here; they never reach services.
+ * What the transports (facades/) are handed: the schema and request contexts, how a caller is identified and
+ * rate-limited, better-auth's handler, readiness and the cluster metrics. No connection, ORM or service: a facade
+ * maps a request onto these and nothing else (each facade module takes a `Pick` of it naming what it uses).
  */
-export interface DomainRuntime {
+export interface DomainApi {
   config: AppConfig;
   logger: Logger;
-  orm: MikroORM;
-  redis: Redis;
-  pool: pg.Pool;
-  auth: Auth;
   schema: GraphQLSchema;
   createContext(input: { principal: Principal | null; requestId: string; ip?: string }): RequestContext;
   authenticate(creds: Credentials, channel: Channel): Promise<Principal | null>;
@@ -65,12 +63,29 @@ export interface DomainRuntime {
   anonymousRate: number;
   /** Whether PostgreSQL and Redis are reachable; logs one line per change. Transports call check() on a 503. */
   dependencies: DependencyMonitor;
+  /** better-auth's own routes (`/api/auth/*`), answered in better-auth's shape. */
+  handleAuth(request: Request): Promise<Response>;
+  /** PostgreSQL, Redis and the migrations of this build (`/ready`). */
+  readiness(): Promise<Readiness>;
+  /** The deployment's metrics read at scrape time (`/metrics`); the caller closes it. */
+  createClusterMetrics(): ClusterMetrics;
+  close(): Promise<void>;
+}
+
+/**
+ * The API process's runtime: the transports' DomainApi plus its connections and auth instance, which only the
+ * process entry, tests and benchmarks touch.
+ */
+export interface DomainRuntime extends DomainApi {
+  orm: MikroORM;
+  redis: Redis;
+  pool: pg.Pool;
+  auth: Auth;
   /**
-   * The same runtime (connections, services) with shortcuts of src/platform/fast-path/ switched off: its own
-   * schema and principal resolver. For the facade bench and the equivalence tests; closing it closes nothing.
+   * The same runtime (connections, services, schema) with shortcuts of src/platform/fast-path/ switched off: its
+   * own principal resolver. For the facade bench and the equivalence tests; closing it closes nothing.
    */
   withFastPaths(overrides: Partial<FastPathSwitches>): Promise<DomainRuntime>;
-  close(): Promise<void>;
 }
 
 export async function createDomainRuntime(
@@ -102,6 +117,11 @@ export async function createDomainRuntime(
   });
   late.monitor = dependencies;
   const auth = await createAuth(config, pool, logger);
+  // A Redis outage is the dependency monitor's to report (one line per change of state); anything else is logged.
+  const onQueueError = (err: Error) => {
+    if (isInfrastructureFailure(err)) void dependencies.check();
+    else logger.warn({ err }, 'metrics queue error');
+  };
 
   const apiKeys = new ApiKeyService();
   const organizations = new OrganizationService();
@@ -147,10 +167,10 @@ export async function createDomainRuntime(
       return instance;
     },
   };
-  /** The runtime with the given shortcuts: its own principal resolver and schema, everything else shared. */
+  const schema = await buildDomainSchema(container);
+  /** The runtime with the given shortcuts: its own principal resolver, everything else shared. */
   const assemble = async (shortcuts: FastPathSwitches, close: () => Promise<void>): Promise<DomainRuntime> => {
     const principals = new PrincipalResolver(auth, apiKeys, organizations, config.authSecret, { sessionFastPath: shortcuts.sessionCookie });
-    const schema = await buildDomainSchema(container, shortcuts);
     return {
       config,
       logger,
@@ -175,6 +195,9 @@ export async function createDomainRuntime(
         return { bucket: `org:${principal.organizationId}:${surface}`, limit: RATE_LIMITS[surface][principal.plan] };
       },
       // A view: its connections are the parent's, closed with the parent.
+      handleAuth: (request) => auth.handler(request),
+      readiness: () => checkReadiness({ pool, redis }),
+      createClusterMetrics: () => new ClusterMetrics({ pool, redis, prefix: config.REDIS_PREFIX, onError: onQueueError }),
       withFastPaths: (overrides) => assemble({ ...shortcuts, ...overrides }, () => Promise.resolve()),
       close,
     };
