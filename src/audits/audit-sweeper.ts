@@ -3,10 +3,10 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { MikroORM } from '../platform/db/orm.js';
 import type { Logger } from '../platform/logger.js';
-import { nativeQuery } from '../platform/db/native-query.js';
 import { isInfrastructureFailure } from '../platform/infra-errors.js';
 import { AUDIT_JOB_NAME, auditJobOptions, type AuditJobData } from './audit-job.js';
 import * as lifecycle from './audit-lifecycle.js';
+import { AuditRepository, type SweepCandidate } from './audit.repository.js';
 
 export interface AuditSweeperOptions {
   /** Key prefix (REDIS_PREFIX) of the sweep lock. */
@@ -34,10 +34,6 @@ export const DEFAULT_MAX_RUNS = 8;
 const LOST_JOB_NOTE = 'Queued again: its job was lost (the queue restarted without its data).';
 const WAITING_STATES = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children']);
 
-interface Candidate extends lifecycle.SeenAudit {
-  job_id: string;
-}
-
 /**
  * Finds QUEUED and RUNNING audits that the queue no longer carries — their job is missing (Redis lost its data),
  * finished without the audit learning of it (the worker could not write to PostgreSQL), or waits while the audit
@@ -54,6 +50,7 @@ export class AuditSweeper {
     private readonly queue: Queue<AuditJobData>,
     private readonly redis: Redis,
     private readonly options: AuditSweeperOptions,
+    private readonly repo = new AuditRepository(),
   ) {
     this.maxRuns = options.maxRuns ?? DEFAULT_MAX_RUNS;
   }
@@ -71,13 +68,7 @@ export class AuditSweeper {
   async sweep(): Promise<SweepReport> {
     const report: SweepReport = { requeued: [], failed: [], corrected: [] };
     const em = this.orm.em.fork();
-    const candidates = await nativeQuery<Candidate>(
-      em,
-      `SELECT id, job_id, status, attempts FROM audit
-       WHERE status IN ('QUEUED', 'RUNNING') AND coalesce(started_at, created_at) < now() - make_interval(secs => $1::float / 1000)
-       ORDER BY created_at LIMIT 200`,
-      [this.options.graceMs],
-    );
+    const candidates = await this.repo.findSweepCandidates(em, this.options.graceMs);
     for (const audit of candidates) {
       const job = await this.queue.getJob(audit.job_id);
       const state = job ? await job.getState() : 'missing';
@@ -126,7 +117,7 @@ export class AuditSweeper {
     return () => clearInterval(timer);
   }
 
-  private fail(audit: Candidate, reason: string): Promise<boolean> {
+  private fail(audit: SweepCandidate, reason: string): Promise<boolean> {
     return lifecycle.failSeen(this.orm.em, audit, reason);
   }
 }

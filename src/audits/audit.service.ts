@@ -8,20 +8,17 @@ import { asUnavailable } from '../platform/infra-errors.js';
 import type { Logger } from '../platform/logger.js';
 import { assertApiAccess, quotaFor } from '../identity/index.js';
 import type { Project, ProjectService } from '../projects/index.js';
-import { ACTIVE_STATUSES, AuditEntity, AuditIssueEntity, type Audit, type AuditIssue } from './audit.entity.js';
+import type { Audit, AuditIssue } from './audit.entity.js';
 import { AUDIT_JOB_NAME, auditJobOptions, type AuditJobData } from './audit-job.js';
 import * as lifecycle from './audit-lifecycle.js';
+import { AuditRepository, type OccurrenceRow } from './audit.repository.js';
 
 export interface StartedAudit {
   audit: Audit;
   created: boolean;
 }
 
-export interface OccurrenceRow {
-  id: string;
-  url: string;
-  evidence: unknown;
-}
+export type { OccurrenceRow } from './audit.repository.js';
 
 const SEVERITY_ORDER = { CRITICAL: 0, WARNING: 1, NOTICE: 2 } as const;
 const CANCELLED_BY_USER = 'Cancelled by a user.';
@@ -32,6 +29,7 @@ export class AuditService {
     private readonly projects: ProjectService,
     private readonly queue: Queue<AuditJobData>,
     private readonly logger?: Logger,
+    private readonly repo = new AuditRepository(),
   ) {}
 
   private async enqueue(audit: Audit): Promise<void> {
@@ -75,7 +73,7 @@ export class AuditService {
   }
 
   private activeFor(em: EntityManager, projectId: string): Promise<Audit | null> {
-    return em.findOne(AuditEntity, { projectId, status: { $in: ACTIVE_STATUSES } });
+    return this.repo.findActive(em, projectId);
   }
 
   /** The selected audit, or the latest of any status. */
@@ -84,9 +82,9 @@ export class AuditService {
     const project = await this.projects.findOwned(em, p, projectId);
     const audit = auditId
       ? isUuid(auditId)
-        ? await em.findOne(AuditEntity, { id: auditId, projectId: project.id })
+        ? await this.repo.findInProject(em, auditId, project.id)
         : null
-      : await em.findOne(AuditEntity, { projectId: project.id }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+      : await this.repo.findLatest(em, project.id);
     if (!audit) throw notFound(auditId ? 'Audit' : 'Audit for this project');
     return audit;
   }
@@ -96,10 +94,10 @@ export class AuditService {
     const project = await this.projects.findOwned(em, p, projectId);
     const limit = Math.min(Math.max(first, 1), 100);
     // ids are UUIDv7 (time-ordered): keyset pagination on id, newest first.
-    const where = after && isUuid(after) ? { projectId: project.id, id: { $lt: after } } : { projectId: project.id };
+    const before = after && isUuid(after) ? after : null;
     const [rows, total] = await Promise.all([
-      em.find(AuditEntity, where, { orderBy: { id: 'desc' }, limit: limit + 1 }),
-      em.count(AuditEntity, { projectId: project.id }),
+      this.repo.listForProject(em, project.id, limit + 1, before),
+      this.repo.countForProject(em, project.id),
     ]);
     return { audits: rows.slice(0, limit), hasNext: rows.length > limit, total };
   }
@@ -109,7 +107,7 @@ export class AuditService {
     const p = assertApiAccess(principal, 'read');
     // Job ids are the audits' UUIDs: anything else names no job and must not reach the query.
     if (!isUuid(jobId)) throw notFound('Job');
-    const audit = await em.findOne(AuditEntity, { jobId });
+    const audit = await this.repo.findByJobId(em, jobId);
     if (audit) {
       const owned = await this.projects.findOwned(em, p, audit.projectId).catch(() => null);
       if (owned) return audit;
@@ -119,13 +117,13 @@ export class AuditService {
 
   /** Most severe first, then most pages affected. */
   async issues(em: EntityManager, auditId: string): Promise<AuditIssue[]> {
-    const rows = await em.find(AuditIssueEntity, { auditId });
+    const rows = await this.repo.findIssues(em, auditId);
     return rows.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || b.affectedPages - a.affectedPages || a.code.localeCompare(b.code));
   }
 
   /** One issue of an audit (the audit was reached through a tenant-checked query); NOT_FOUND otherwise. */
   async issue(em: EntityManager, auditId: string, issueId: string): Promise<AuditIssue> {
-    const issue = isUuid(issueId) ? await em.findOne(AuditIssueEntity, { id: issueId, auditId }) : null;
+    const issue = isUuid(issueId) ? await this.repo.findIssue(em, auditId, issueId) : null;
     if (!issue) throw notFound('Issue');
     return issue;
   }
@@ -133,12 +131,7 @@ export class AuditService {
   async occurrences(em: EntityManager, auditId: string, code: string, first: number, after?: string | null): Promise<{ rows: OccurrenceRow[]; hasNext: boolean }> {
     const limit = Math.min(Math.max(first, 1), 500);
     const cursor = after && /^\d{1,18}$/.test(after) ? after : '0';
-    // ORDER BY names the table's column: a bare `id` would be the output column, `id::text`, and text order
-    // ('100' < '98') disagrees with the numeric cursor once the ids of one issue cross a power of ten.
-    const rows = await em.getConnection().execute<OccurrenceRow[]>(
-      'SELECT o.id::text AS id, o.url, o.evidence FROM issue_occurrence o WHERE o.audit_id = ? AND o.code = ? AND o.id > ? ORDER BY o.id LIMIT ?',
-      [auditId, code, cursor, limit + 1],
-    );
+    const rows = await this.repo.listOccurrences(em, auditId, code, cursor, limit + 1);
     return { rows: rows.slice(0, limit), hasNext: rows.length > limit };
   }
 
@@ -154,7 +147,7 @@ export class AuditService {
     const id = cancelled?.id ?? auditId;
     if (!id) throw new DomainError('NOT_FOUND', 'No queued or running audit for this project');
     // Read back (not from this request's identity map, which may hold the row as it was).
-    const audit = await em.findOne(AuditEntity, { id, projectId: project.id }, { refresh: true });
+    const audit = await this.repo.findInProject(em, id, project.id, { refresh: true });
     if (!audit) throw notFound('Audit');
     if (cancelled || audit.status === 'CANCELLED') return audit;
     throw badInput(`The audit already ${audit.status === 'COMPLETED' ? 'completed' : 'failed'}: only a queued or running audit can be cancelled.`, [

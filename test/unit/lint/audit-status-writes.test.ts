@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const LIFECYCLE = 'src/audits/audit-lifecycle.ts';
+const REPOSITORY = 'src/audits/audit.repository.ts';
+const SECTION_START = '// ---- Status writes: called only by audit-lifecycle.ts ----';
+const SECTION_END = '// ---- End of status writes ----';
 const SOURCE_DIRS = ['src', 'workers', 'schema', 'facades', 'bin'];
 
 /** `UPDATE audit [alias] SET <assignments>`, the assignments up to WHERE or the end of the statement or literal. */
@@ -73,21 +76,88 @@ describe('the detector of audit status writes', () => {
   });
 });
 
+/** The repository's status-writes section: where it starts and ends, and the methods it defines. */
+function statusSection(text: string): { start: number; end: number; methods: string[] } {
+  const start = text.indexOf(SECTION_START);
+  const end = text.indexOf(SECTION_END);
+  const section = start >= 0 && end > start ? text.slice(start, end) : '';
+  // A method of the class: two spaces of indent, its name, its parameters.
+  const methods = [...section.matchAll(/^ {2}(?:async\s+)?(\w+)\s*\(/gm)].map((m) => m[1]);
+  return { start, end, methods };
+}
+
+const lineOf = (text: string, index: number): number => text.slice(0, index).split('\n').length;
+
+describe('the status-writes section of a repository', () => {
+  const text = `class R {
+  read(db) { return q('SELECT 1'); }
+  ${SECTION_START}
+  async insertQueued(db, audit) { return q(\`INSERT INTO audit (id, status) VALUES ($1, $2)\`); }
+  updateFailed(db, id) { return q(\`UPDATE audit SET status = $2 WHERE id = $1\`); }
+  ${SECTION_END}
+}`;
+
+  it('is found with the methods it defines', () => {
+    const section = statusSection(text);
+    expect(section.methods).toEqual(['insertQueued', 'updateFailed']);
+    expect(statusWrites(text).every((w) => w.line > lineOf(text, section.start) && w.line < lineOf(text, section.end))).toBe(true);
+  });
+
+  it('is empty without its two markers', () => {
+    expect(statusSection(text.replace(SECTION_END, '')).methods).toEqual([]);
+  });
+});
+
 describe('audit.status', () => {
   const files = SOURCE_DIRS.flatMap((dir) => sourceFiles(resolve(ROOT, dir)));
+  const repository = readFileSync(resolve(ROOT, REPOSITORY), 'utf8');
+  const section = statusSection(repository);
 
-  it(`is written by ${LIFECYCLE} alone (no other source writes the audit table's status)`, () => {
+  it(`is written by ${REPOSITORY} alone (no other source writes the audit table's status)`, () => {
     const elsewhere = files
-      .filter((file) => relative(ROOT, file) !== LIFECYCLE)
+      .filter((file) => relative(ROOT, file) !== REPOSITORY)
       .flatMap((file) =>
         statusWrites(readFileSync(file, 'utf8')).map((w) => `${relative(ROOT, file)}:${w.line} ${w.what}`),
       );
     expect(elsewhere).toEqual([]);
   });
 
-  it(`is written by ${LIFECYCLE}: the scan reads it and finds each of its transitions`, () => {
-    expect(files.map((f) => relative(ROOT, f))).toContain(LIFECYCLE);
+  it(`is written by ${REPOSITORY} inside its status-writes section only, one statement per transition`, () => {
+    expect(files.map((f) => relative(ROOT, f))).toContain(REPOSITORY);
+    const [from, to] = [lineOf(repository, section.start), lineOf(repository, section.end)];
+    expect(section.start).toBeGreaterThan(-1);
+    expect(section.end).toBeGreaterThan(section.start);
+    const writes = statusWrites(repository);
+    expect(writes.filter((w) => w.line < from || w.line > to)).toEqual([]);
     // create, claim, complete, failAttempt, fail, requeue, cancel, requeueSeen (two statements), failSeen.
-    expect(statusWrites(readFileSync(resolve(ROOT, LIFECYCLE), 'utf8'))).toHaveLength(10);
+    expect(writes).toHaveLength(10);
+  });
+
+  it(`has its status-writing methods called by ${LIFECYCLE} alone`, () => {
+    // The ten transitions of audit-lifecycle.ts, enterPhase (the phase of a RUNNING audit) included.
+    expect(section.methods).toHaveLength(10);
+    const named = new RegExp(`\\b(?:${section.methods.join('|')})\\b`, 'g');
+    const elsewhere = files
+      .filter((file) => ![LIFECYCLE, REPOSITORY].includes(relative(ROOT, file)))
+      .flatMap((file) => {
+        const text = readFileSync(file, 'utf8');
+        return [...text.matchAll(named)].map((m) => `${relative(ROOT, file)}:${lineOf(text, m.index)} ${m[0]}`);
+      });
+    expect(elsewhere).toEqual([]);
+    // The repository defines them and never calls them itself: each name appears once, in the section.
+    for (const name of section.methods) {
+      const uses = [...repository.matchAll(new RegExp(`\\b${name}\\b`, 'g'))].map((m) => m.index);
+      expect(uses, name).toHaveLength(1);
+      expect(uses[0] > section.start && uses[0] < section.end, name).toBe(true);
+    }
+    // And the lifecycle calls each of them.
+    const lifecycle = readFileSync(resolve(ROOT, LIFECYCLE), 'utf8');
+    for (const name of section.methods) expect(lifecycle, name).toMatch(new RegExp(`\\brepo\\.${name}\\(`));
+  });
+
+  it(`is decided by ${LIFECYCLE}, which speaks no SQL`, () => {
+    const lifecycle = readFileSync(resolve(ROOT, LIFECYCLE), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+    expect(statusWrites(lifecycle)).toEqual([]);
+    expect(lifecycle).not.toMatch(/\b(?:nativeQuery|nativeResult|nativeTransaction|getConnection|execute)\b|\.query\(/);
   });
 });

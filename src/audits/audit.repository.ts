@@ -1,0 +1,661 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { jsonParam } from '../platform/db/sql-params.js';
+import { nativeQuery, nativeTransaction, type NativeDb, type NativeTx } from '../platform/db/native-query.js';
+import { ProjectEntity, type Project } from '../projects/index.js';
+import type { AuditScores } from '../seo/scoring/index.js';
+import {
+  ACTIVE_STATUSES,
+  AuditEntity,
+  AuditIssueEntity,
+  type Audit,
+  type AuditIssue,
+  type AuditPhase,
+  type AuditStatus,
+} from './audit.entity.js';
+import type { AuditPageRow, OccurrenceRecord } from './audit-engine.js';
+
+/*
+ * The audits module's data access: the only file of src/audits/ that speaks SQL or MikroORM. Its callers (the
+ * service, the page service, the loaders, the job runner, the sweeper, the lifecycle) hold the rules and pass the
+ * connection in: `db` (a NativeDb) for raw statements, `em` for entity calls, `tx` inside a nativeTransaction.
+ * Raw statements are PostgreSQL's `$1, $2` through native-query.ts.
+ */
+
+/** One run of an audit: the attempt number `claim` gave it. */
+export interface AuditAttempt {
+  auditId: string;
+  attempt: number;
+}
+
+/** An active audit as the sweeper read it. */
+export interface SeenAudit {
+  id: string;
+  status: 'QUEUED' | 'RUNNING';
+  attempts: number;
+}
+
+/** A sweeper candidate: an active audit as seen, with its job id. */
+export interface SweepCandidate extends SeenAudit {
+  job_id: string;
+}
+
+export interface NewAudit {
+  id: string;
+  projectId: string;
+  maxPages: number;
+  createdAt: Date;
+}
+
+/** A transition of audit-lifecycle.ts: the statuses it may leave from, and the one it reaches. */
+export interface StatusTransition {
+  from: readonly AuditStatus[];
+  to: AuditStatus;
+}
+
+export interface OccurrenceRow {
+  id: string;
+  url: string;
+  evidence: unknown;
+}
+
+/** An issue of a completed audit, as the job runner hands it over (its id already drawn). */
+export interface IssueRow {
+  id: string;
+  code: string;
+  title: string;
+  severity: string;
+  category: string;
+  description: string;
+  affectedPages: number;
+  applicablePages: number;
+}
+
+/** A technical snapshot row (one per measured URL and device), its verdicts already decided. */
+export interface SnapshotRow {
+  id: string;
+  url: string;
+  device: string;
+  source: string;
+  lcpMs: number | null;
+  cls: number | null;
+  inpMs: number | null;
+  tbtMs: number | null;
+  fcpMs: number | null;
+  ttfbMs: number | null;
+  performanceScore: number | null;
+  https: boolean;
+  hsts: boolean;
+  httpVersion: string | null;
+  compression: string | null;
+  robotsTxt: string;
+  sitemap: string;
+}
+
+/** What a completed run writes beside its scores, in the transaction of its COMPLETED transition. */
+export interface AuditResults {
+  auditId: string;
+  projectId: string;
+  issues: IssueRow[];
+  inlinks: ReadonlyMap<string, number>;
+  snapshots: SnapshotRow[];
+}
+
+// ---- The pages explorer's listing ----
+
+export type AuditPageOrder = 'URL' | 'STATUS' | 'TITLE' | 'DEPTH' | 'WORD_COUNT' | 'RESPONSE_TIME' | 'ISSUES';
+export type SortDirection = 'ASC' | 'DESC';
+export type StatusClass = 'SUCCESS' | 'REDIRECT' | 'CLIENT_ERROR' | 'SERVER_ERROR' | 'FAILED';
+
+export interface AuditPageRecord {
+  id: string;
+  url: string;
+  finalUrl: string | null;
+  statusCode: number | null;
+  depth: number;
+  title: string | null;
+  metaDescription: string | null;
+  wordCount: number;
+  responseTimeMs: number | null;
+  bytes: number;
+  indexable: boolean;
+  inlinks: number;
+  outlinks: number;
+  error: string | null;
+  issueCount: number;
+}
+
+export interface SortKey {
+  /** The column in the page rows (`p`), or the issue count computed beside them. */
+  column: string;
+  /** The row property that carries the value into the cursor. */
+  field: keyof AuditPageRecord;
+  kind: 'text' | 'int';
+  nullable: boolean;
+}
+
+export const SORT_KEYS: Record<AuditPageOrder, SortKey> = {
+  URL: { column: 'p.url', field: 'url', kind: 'text', nullable: false },
+  STATUS: { column: 'p.status_code', field: 'statusCode', kind: 'int', nullable: true },
+  TITLE: { column: 'p.title', field: 'title', kind: 'text', nullable: true },
+  DEPTH: { column: 'p.depth', field: 'depth', kind: 'int', nullable: false },
+  WORD_COUNT: { column: 'p.word_count', field: 'wordCount', kind: 'int', nullable: false },
+  RESPONSE_TIME: { column: 'p.response_time_ms', field: 'responseTimeMs', kind: 'int', nullable: true },
+  ISSUES: { column: 'p.issue_count', field: 'issueCount', kind: 'int', nullable: false },
+};
+
+/** One page of the listing, as the page service validated it. */
+export interface AuditPageSlice {
+  auditId: string;
+  organizationId: string;
+  first: number;
+  orderBy: AuditPageOrder;
+  direction: SortDirection;
+  /** The last row of the previous page (its sort value and row id), or null for the first page. */
+  cursor: { value: string | number | null; id: string } | null;
+  statusClasses: readonly StatusClass[];
+  hasIssues: boolean | null;
+  /** The search term, trimmed ('' for none); matched literally in URLs and titles. */
+  term: string;
+}
+
+const STATUS_CLASS_SQL: Record<StatusClass, string> = {
+  SUCCESS: 'p.status_code BETWEEN 200 AND 299',
+  REDIRECT: 'p.status_code BETWEEN 300 AND 399',
+  CLIENT_ERROR: 'p.status_code BETWEEN 400 AND 499',
+  SERVER_ERROR: 'p.status_code BETWEEN 500 AND 599',
+  FAILED: 'p.status_code IS NULL',
+};
+
+/** Pages with their issue counts, for sorting or filtering on them: one grouped pass over the audit's occurrences. */
+const COUNTED_PAGES = `(SELECT ap.*, COALESCE(c.n, 0) AS issue_count FROM audit_page ap
+  LEFT JOIN (SELECT url, count(*)::int AS n FROM issue_occurrence WHERE audit_id = $1 GROUP BY url) c ON c.url = ap.url
+  WHERE ap.audit_id = $1) p`;
+/** Otherwise only the returned page of rows is counted, by index lookups on (audit_id, url). */
+const ISSUE_COUNT_OF_ROW = '(SELECT count(*) FROM issue_occurrence o WHERE o.audit_id = $1 AND o.url = p.url)::int';
+
+const PAGE_COLUMNS = `p.id::text AS id, p.url, p.final_url AS "finalUrl", p.status_code AS "statusCode", p.depth, p.title,
+  p.meta_description AS "metaDescription", p.word_count AS "wordCount", p.response_time_ms AS "responseTimeMs", p.bytes,
+  p.indexable, p.inlinks, p.outlinks, p.error`;
+
+const OWNED = `EXISTS (SELECT 1 FROM audit a JOIN project pr ON pr.id = a.project_id WHERE a.id = $1 AND pr.organization_id = $2)`;
+
+/** LIKE's wildcards and its escape character, taken literally. */
+const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+// ---- The job runner's writes ----
+
+/**
+ * Batch inserts write only while their attempt is current ($1 the audit, $3 the attempt). FOR SHARE makes a
+ * concurrent claim (an UPDATE of the row) wait for this insert, so the new attempt's cleanup sees its rows.
+ * A cancelled audit still takes its attempt's last batches: the pages crawled before the cancel are kept.
+ */
+const CURRENT_ATTEMPT = `EXISTS (SELECT 1 FROM audit WHERE id = $1 AND attempts = $3 AND status IN ('RUNNING', 'CANCELLED') FOR SHARE)`;
+
+/** The row as the Audit entity names it (plain, not managed by an EntityManager). */
+const AUDIT_COLUMNS = `id, project_id AS "projectId", status, phase, job_id AS "jobId",
+  overall_score AS "overallScore", meta_score AS "metaScore", content_score AS "contentScore",
+  links_score AS "linksScore", technical_score AS "technicalScore", performance_score AS "performanceScore",
+  pages_crawled AS "pagesCrawled", pages_queued AS "pagesQueued", pages_failed AS "pagesFailed",
+  max_pages AS "maxPages", attempts, error, created_at AS "createdAt", started_at AS "startedAt",
+  completed_at AS "completedAt"`;
+
+export class AuditRepository {
+  // ---- Audits, read through the entity manager ----
+
+  findById(em: EntityManager, auditId: string): Promise<Audit | null> {
+    return em.findOne(AuditEntity, { id: auditId });
+  }
+
+  /** The audit's project (the job runner reads its URL and settings). */
+  findProject(em: EntityManager, projectId: string): Promise<Project | null> {
+    return em.findOne(ProjectEntity, { id: projectId });
+  }
+
+  /** The project's queued or running audit (at most one: a partial unique index). */
+  findActive(em: EntityManager, projectId: string): Promise<Audit | null> {
+    return em.findOne(AuditEntity, { projectId, status: { $in: ACTIVE_STATUSES } });
+  }
+
+  /** An audit of the project; `refresh` reads the row again rather than the identity map's copy. */
+  findInProject(em: EntityManager, auditId: string, projectId: string, options: { refresh?: boolean } = {}): Promise<Audit | null> {
+    return options.refresh
+      ? em.findOne(AuditEntity, { id: auditId, projectId }, { refresh: true })
+      : em.findOne(AuditEntity, { id: auditId, projectId });
+  }
+
+  /** The project's latest audit, of any status. */
+  findLatest(em: EntityManager, projectId: string): Promise<Audit | null> {
+    return em.findOne(AuditEntity, { projectId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  }
+
+  findByJobId(em: EntityManager, jobId: string): Promise<Audit | null> {
+    return em.findOne(AuditEntity, { jobId });
+  }
+
+  findByIds(em: EntityManager, auditIds: string[]): Promise<Audit[]> {
+    return em.find(AuditEntity, { id: { $in: auditIds } });
+  }
+
+  /** Up to `limit` audits of the project, newest first (ids are UUIDv7), those older than `before` when given. */
+  listForProject(em: EntityManager, projectId: string, limit: number, before: string | null): Promise<Audit[]> {
+    const where = before ? { projectId, id: { $lt: before } } : { projectId };
+    return em.find(AuditEntity, where, { orderBy: { id: 'desc' }, limit });
+  }
+
+  countForProject(em: EntityManager, projectId: string): Promise<number> {
+    return em.count(AuditEntity, { projectId });
+  }
+
+  // ---- Issues and their occurrences ----
+
+  findIssues(em: EntityManager, auditId: string): Promise<AuditIssue[]> {
+    return em.find(AuditIssueEntity, { auditId });
+  }
+
+  findIssue(em: EntityManager, auditId: string, issueId: string): Promise<AuditIssue | null> {
+    return em.findOne(AuditIssueEntity, { id: issueId, auditId });
+  }
+
+  /** Up to `limit` occurrences of the audit's code after the row id `after` (a decimal string), in id order. */
+  listOccurrences(db: NativeDb, auditId: string, code: string, after: string, limit: number): Promise<OccurrenceRow[]> {
+    // ORDER BY names the table's column: a bare `id` would be the output column, `id::text`, and text order
+    // ('100' < '98') disagrees with the numeric cursor once the ids of one issue cross a power of ten.
+    return nativeQuery<OccurrenceRow>(
+      db,
+      'SELECT o.id::text AS id, o.url, o.evidence FROM issue_occurrence o WHERE o.audit_id = $1 AND o.code = $2 AND o.id > $3 ORDER BY o.id LIMIT $4',
+      [auditId, code, after, limit],
+    );
+  }
+
+  // ---- Batch reads of the per-request loaders (one statement per field across a list) ----
+
+  /** Per project, the overall score of its latest completed audit (projects without one are absent). */
+  lastCompletedScores(db: NativeDb, projectIds: readonly string[]): Promise<{ project_id: string; overall_score: number | null }[]> {
+    return nativeQuery<{ project_id: string; overall_score: number | null }>(db,
+      `SELECT DISTINCT ON (project_id) project_id, overall_score FROM audit
+       WHERE project_id = ANY($1::uuid[]) AND status = 'COMPLETED' ORDER BY project_id, completed_at DESC`,
+      [projectIds],
+    );
+  }
+
+  /** Per project, the overall scores of its two latest completed audits, latest first. */
+  lastTwoCompletedScores(db: NativeDb, projectIds: readonly string[]): Promise<{ project_id: string; scores: (number | null)[] }[]> {
+    // Per project, the two latest completed audits, read from the (project_id, completed_at) partial index.
+    return nativeQuery<{ project_id: string; scores: (number | null)[] }>(db,
+      `SELECT p.id AS project_id, l.scores FROM unnest($1::uuid[]) AS p(id)
+       CROSS JOIN LATERAL (SELECT array_agg(overall_score ORDER BY completed_at DESC, id DESC) AS scores FROM (
+         SELECT overall_score, completed_at, id FROM audit WHERE project_id = p.id AND status = 'COMPLETED'
+         ORDER BY completed_at DESC, id DESC LIMIT 2) last_two) l`,
+      [projectIds],
+    );
+  }
+
+  /** Per project, the id of its latest audit (of any status). */
+  latestAuditIds(db: NativeDb, projectIds: readonly string[]): Promise<{ id: string; project_id: string }[]> {
+    return nativeQuery<{ id: string; project_id: string }>(db,
+      'SELECT DISTINCT ON (project_id) id, project_id FROM audit WHERE project_id = ANY($1::uuid[]) ORDER BY project_id, created_at DESC, id DESC',
+      [projectIds],
+    );
+  }
+
+  /** Per audit and severity, how many issues (severities without one are absent). */
+  issueCountsBySeverity(db: NativeDb, auditIds: readonly string[]): Promise<{ audit_id: string; severity: string; n: number }[]> {
+    return nativeQuery<{ audit_id: string; severity: string; n: number }>(db,
+      'SELECT audit_id, severity, count(*)::int AS n FROM audit_issue WHERE audit_id = ANY($1::uuid[]) GROUP BY audit_id, severity',
+      [auditIds],
+    );
+  }
+
+  // ---- Crawled pages ----
+
+  /**
+   * One page of an audit's crawled pages (`first + 1` rows: the extra one says there is a next page), with the
+   * total of the filter and whether the audit belongs to the organization (no row is returned when it does not).
+   */
+  async listPages(db: NativeDb, slice: AuditPageSlice): Promise<{ rows: AuditPageRecord[]; owned: boolean; total: number }> {
+    const { auditId, organizationId, first, orderBy, direction, cursor, term } = slice;
+    const key = SORT_KEYS[orderBy];
+    // $1 the audit, $2 the organization; filters and the keyset add theirs.
+    const params: unknown[] = [auditId, organizationId];
+    const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
+    const conditions: string[] = ['p.audit_id = $1'];
+    const classes = [...new Set(slice.statusClasses)];
+    if (classes.length) conditions.push(`(${classes.map((c) => STATUS_CLASS_SQL[c]).join(' OR ')})`);
+    if (slice.hasIssues != null) conditions.push(slice.hasIssues ? 'p.issue_count > 0' : 'p.issue_count = 0');
+    if (term) {
+      const pattern = param(`%${escapeLike(term)}%`, 'text');
+      conditions.push(`(p.url ILIKE ${pattern} ESCAPE '\\' OR p.title ILIKE ${pattern} ESCAPE '\\')`);
+    }
+    const counted = orderBy === 'ISSUES' || slice.hasIssues != null;
+    const from = counted ? COUNTED_PAGES : 'audit_page p';
+    const filtered = conditions.join(' AND ');
+
+    const keyset: string[] = [];
+    if (cursor) {
+      const cmp = direction === 'ASC' ? '>' : '<';
+      const id = param(cursor.id, 'bigint');
+      if (cursor.value === null) keyset.push(`${key.column} IS NULL AND p.id ${cmp} ${id}`);
+      else {
+        const beyond = `(${key.column}, p.id) ${cmp} (${param(cursor.value, key.kind)}, ${id})`;
+        keyset.push(key.nullable ? `(${key.column} IS NULL OR ${beyond})` : beyond);
+      }
+    }
+    const order = `${key.column} ${direction} NULLS LAST, p.id ${direction}`;
+    const rowsSql = `SELECT ${PAGE_COLUMNS}, ${counted ? 'p.issue_count::int' : ISSUE_COUNT_OF_ROW} AS "issueCount" FROM ${from}
+      WHERE ${[filtered, ...keyset].join(' AND ')} AND ${OWNED} ORDER BY ${order} LIMIT ${first + 1}`;
+    // The count takes the filter's parameters only: $1 .. the search pattern, never the cursor's.
+    const countParams = params.slice(0, term ? 3 : 2);
+    const countSql = `SELECT ${OWNED} AS owned, (SELECT count(*) FROM ${from} WHERE ${filtered})::int AS total`;
+
+    const [rows, [count]] = await Promise.all([
+      nativeQuery<AuditPageRecord>(db, rowsSql, params),
+      nativeQuery<{ owned: boolean; total: number }>(db, countSql, countParams),
+    ]);
+    return { rows, owned: count.owned, total: count.total };
+  }
+
+  // ---- The job runner: one attempt's rows ----
+
+  /** The audit's status and attempt number (the running job watches them), or null when the row is gone. */
+  async readStatus(db: NativeDb, auditId: string): Promise<{ status: string; attempts: number } | null> {
+    const [row] = await nativeQuery<{ status: string; attempts: number }>(db, 'SELECT status, attempts FROM audit WHERE id = $1', [auditId]);
+    return row ?? null;
+  }
+
+  /** The audit's attempt number, or null when the row is gone. */
+  async readAttempts(db: NativeDb, auditId: string): Promise<number | null> {
+    const [row] = await nativeQuery<{ attempts: number }>(db, 'SELECT attempts FROM audit WHERE id = $1', [auditId]);
+    return row ? row.attempts : null;
+  }
+
+  /** The attempt's progress counters (no status or phase change: a later attempt's row is left alone). */
+  async writeProgress(db: NativeDb, run: AuditAttempt, progress: { pagesCrawled: number; pagesQueued: number }): Promise<void> {
+    await nativeQuery(
+      db,
+      'UPDATE audit SET pages_crawled = $3, pages_queued = $4 WHERE id = $1 AND attempts = $2',
+      [run.auditId, run.attempt, progress.pagesCrawled, progress.pagesQueued],
+    );
+  }
+
+  /** A cancelled run's audit reports the pages it keeps (progress was last written up to a second before). */
+  async settleCancelledCounts(db: NativeDb, run: AuditAttempt): Promise<void> {
+    await nativeQuery(
+      db,
+      `UPDATE audit SET pages_crawled = (SELECT count(*) FROM audit_page WHERE audit_id = $1),
+         pages_failed = (SELECT count(*) FROM audit_page WHERE audit_id = $1 AND error IS NOT NULL), pages_queued = 0
+       WHERE id = $1 AND attempts = $2 AND status = 'CANCELLED'`,
+      [run.auditId, run.attempt],
+    );
+  }
+
+  /** What an earlier attempt wrote (pages, occurrences, issues, snapshots), one table at a time. */
+  async deleteResults(db: NativeDb, auditId: string): Promise<void> {
+    for (const table of ['issue_occurrence', 'audit_issue', 'audit_page', 'technical_snapshot']) {
+      await nativeQuery(db, `DELETE FROM ${table} WHERE audit_id = $1`, [auditId]);
+    }
+  }
+
+  // Batches go straight to node-postgres with server-side parameters: the ORM connection would inline the
+  // JSON document into the SQL text, escaping it character by character.
+  async insertPages(db: NativeDb, run: AuditAttempt, rows: AuditPageRow[]): Promise<void> {
+    if (!rows.length) return;
+    await nativeQuery(
+      db,
+      `INSERT INTO audit_page (audit_id, url, final_url, status_code, depth, title, meta_description, canonical, indexable,
+         word_count, response_time_ms, bytes, content_hash, outlinks, error)
+       SELECT $1, r."url", r."finalUrl", r."statusCode", r."depth", r."title", r."metaDescription", r."canonical", r."indexable",
+         r."wordCount", r."responseTimeMs", r."bytes", r."contentHash", r."outlinks", r."error"
+       FROM jsonb_to_recordset($2::jsonb) AS r("url" text, "finalUrl" text, "statusCode" int, "depth" int, "title" text,
+         "metaDescription" text, "canonical" text, "indexable" bool, "wordCount" int, "responseTimeMs" int, "bytes" int,
+         "contentHash" text, "outlinks" int, "error" text)
+       WHERE ${CURRENT_ATTEMPT}
+       ON CONFLICT (audit_id, url) DO NOTHING`,
+      [run.auditId, jsonParam(rows), run.attempt],
+    );
+  }
+
+  async insertOccurrences(db: NativeDb, run: AuditAttempt, rows: OccurrenceRecord[]): Promise<void> {
+    if (!rows.length) return;
+    await nativeQuery(
+      db,
+      `INSERT INTO issue_occurrence (audit_id, code, url, evidence)
+       SELECT $1, r.code, r.url, r.evidence FROM jsonb_to_recordset($2::jsonb) AS r(code text, url text, evidence jsonb)
+       WHERE ${CURRENT_ATTEMPT}`,
+      [run.auditId, jsonParam(rows), run.attempt],
+    );
+  }
+
+  /**
+   * One transaction: `transition` first (the lifecycle's COMPLETED transition, which locks the audit row until
+   * commit), then, only when it happened, the results. Returns whether the transition happened.
+   */
+  saveCompleted(db: NativeDb, transition: (tx: NativeTx) => Promise<boolean>, results: AuditResults): Promise<boolean> {
+    return nativeTransaction(db, async (tx) => {
+      const completed = await transition(tx);
+      if (completed) await this.insertResults(tx, results);
+      return completed;
+    });
+  }
+
+  private async insertResults(tx: NativeTx, results: AuditResults): Promise<void> {
+    const { auditId, projectId, issues } = results;
+    if (issues.length) {
+      await tx.query(
+        `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description, affected_pages, applicable_pages)
+         SELECT r.id, $1::uuid, r.code, r.title, r.severity, r.category, r.description, r."affectedPages", r."applicablePages"
+         FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, code text, title text, severity text, category text, description text,
+           "affectedPages" int, "applicablePages" int)`,
+        [auditId, jsonParam(issues)],
+      );
+    }
+    if (results.inlinks.size) {
+      await tx.query(
+        `UPDATE audit_page p SET inlinks = u.n::int FROM jsonb_each_text($1::jsonb) AS u(url, n)
+         WHERE p.audit_id = $2 AND p.url = u.url AND u.n::int > 0`,
+        [jsonParam(Object.fromEntries(results.inlinks)), auditId],
+      );
+    }
+    for (const v of results.snapshots) {
+      await tx.query(
+        `INSERT INTO technical_snapshot (id, project_id, audit_id, url, measured_at, device, source, lcp_ms, cls, inp_ms, tbt_ms, fcp_ms, ttfb_ms,
+           performance_score, https, hsts, http_version, compression, robots_txt, sitemap)
+         VALUES ($1, $2, $3, $4, now(), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+        [
+          v.id,
+          projectId,
+          auditId,
+          v.url,
+          v.device,
+          v.source,
+          v.lcpMs,
+          v.cls,
+          v.inpMs,
+          v.tbtMs,
+          v.fcpMs,
+          v.ttfbMs,
+          v.performanceScore,
+          v.https,
+          v.hsts,
+          v.httpVersion,
+          v.compression,
+          v.robotsTxt,
+          v.sitemap,
+        ],
+      );
+    }
+  }
+
+  // ---- The sweeper ----
+
+  /** Active audits whose job started (or was created) more than `graceMs` ago, oldest first, at most 200. */
+  findSweepCandidates(db: NativeDb, graceMs: number): Promise<SweepCandidate[]> {
+    return nativeQuery<SweepCandidate>(
+      db,
+      `SELECT id, job_id, status, attempts FROM audit
+       WHERE status IN ('QUEUED', 'RUNNING') AND coalesce(started_at, created_at) < now() - make_interval(secs => $1::float / 1000)
+       ORDER BY created_at LIMIT 200`,
+      [graceMs],
+    );
+  }
+
+  // ---- Status writes: called only by audit-lifecycle.ts ----
+  // Each statement is guarded on the statuses the lifecycle passes (`transition.from`) and writes the one it
+  // names (`transition.to`); the transition table, and which transition applies when, live in audit-lifecycle.ts.
+  // Leaving RUNNING clears the phase (a database constraint: a phase only while RUNNING). A test refuses a status
+  // write anywhere else, and a call of these methods from any other file.
+
+  /** (none) -> QUEUED. Null when the project already has a queued or running audit (the partial unique index). */
+  async insertQueued(db: NativeDb, audit: NewAudit, transition: StatusTransition): Promise<Audit | null> {
+    // The conflict target names the partial index's predicate as it is written: PostgreSQL infers the index from it.
+    const [row] = await nativeQuery<Audit>(
+      db,
+      `INSERT INTO audit (id, project_id, status, job_id, pages_crawled, pages_queued, pages_failed, max_pages, attempts,
+         created_at)
+       VALUES ($1, $2, $6, $3, 0, 0, 0, $4, 0, $5)
+       ON CONFLICT (project_id) WHERE status IN ('QUEUED', 'RUNNING') DO NOTHING
+       RETURNING ${AUDIT_COLUMNS}`,
+      [audit.id, audit.projectId, audit.id, audit.maxPages, audit.createdAt, transition.to],
+    );
+    return row ?? null;
+  }
+
+  /** A new attempt (phase CRAWLING, counters reset): its number, or null when the audit was not in `from`. */
+  async updateClaimed(db: NativeDb, auditId: string, transition: StatusTransition): Promise<AuditAttempt | null> {
+    const [row] = await nativeQuery<{ attempts: number }>(
+      db,
+      `UPDATE audit SET status = $3, phase = 'CRAWLING', started_at = now(), attempts = attempts + 1, error = NULL,
+         pages_crawled = 0, pages_failed = 0, pages_queued = 0
+       WHERE id = $1 AND status = ANY($2::text[]) RETURNING attempts`,
+      [auditId, transition.from, transition.to],
+    );
+    return row ? { auditId, attempt: row.attempts } : null;
+  }
+
+  /** Another phase of attempt n, the status unchanged (`transition.from` is the status that has phases). */
+  async updatePhase(db: NativeDb, run: AuditAttempt, transition: StatusTransition, phase: AuditPhase): Promise<boolean> {
+    const rows = await nativeQuery(
+      db,
+      `UPDATE audit SET phase = $3 WHERE id = $1 AND attempts = $2 AND status = ANY($4::text[]) RETURNING id`,
+      [run.auditId, run.attempt, phase, transition.from],
+    );
+    return rows.length > 0;
+  }
+
+  /** Attempt n's scores and final counters, inside the results transaction (the row stays locked until commit). */
+  async updateCompleted(
+    tx: NativeTx,
+    run: AuditAttempt,
+    transition: StatusTransition,
+    result: { scores: AuditScores; pagesCrawled: number; pagesFailed: number },
+  ): Promise<boolean> {
+    const s = result.scores;
+    const rows = await tx.query(
+      `UPDATE audit SET status = $12, phase = NULL, overall_score = $3, meta_score = $4, content_score = $5,
+         links_score = $6, technical_score = $7, performance_score = $8, pages_crawled = $9, pages_failed = $10,
+         pages_queued = 0, completed_at = now(), error = NULL
+       WHERE id = $1 AND attempts = $2 AND status = ANY($11::text[]) RETURNING id`,
+      [
+        run.auditId,
+        run.attempt,
+        s.overall,
+        s.meta,
+        s.content,
+        s.links,
+        s.technical,
+        s.performance,
+        result.pagesCrawled,
+        result.pagesFailed,
+        transition.from,
+        transition.to,
+      ],
+    );
+    return rows.length > 0;
+  }
+
+  /** Attempt n's end with an error and the pages it reached. */
+  async updateAttemptFailed(
+    db: NativeDb,
+    run: AuditAttempt,
+    transition: StatusTransition,
+    message: string,
+    pages: { pagesCrawled: number; pagesFailed: number },
+  ): Promise<boolean> {
+    const rows = await nativeQuery(
+      db,
+      `UPDATE audit SET status = $7, phase = NULL, error = $3, completed_at = now(), pages_crawled = $4,
+         pages_failed = $5, pages_queued = 0
+       WHERE id = $1 AND attempts = $2 AND status = ANY($6::text[]) RETURNING id`,
+      [run.auditId, run.attempt, message, pages.pagesCrawled, pages.pagesFailed, transition.from, transition.to],
+    );
+    return rows.length > 0;
+  }
+
+  /** The audit's end with an error, whichever attempt. */
+  async updateFailed(db: NativeDb, auditId: string, transition: StatusTransition, message: string): Promise<boolean> {
+    const rows = await nativeQuery(
+      db,
+      `UPDATE audit SET status = $4, phase = NULL, error = $2, completed_at = now()
+       WHERE id = $1 AND status = ANY($3::text[]) RETURNING id`,
+      [auditId, message, transition.from, transition.to],
+    );
+    return rows.length > 0;
+  }
+
+  /** Back to the queue; `note` replaces the error. */
+  async updateRequeued(db: NativeDb, auditId: string, transition: StatusTransition, note: string | null): Promise<boolean> {
+    const rows = await nativeQuery(
+      db,
+      `UPDATE audit SET status = $4, phase = NULL, error = $2 WHERE id = $1 AND status = ANY($3::text[]) RETURNING id`,
+      [auditId, note, transition.from, transition.to],
+    );
+    return rows.length > 0;
+  }
+
+  /** The project's audits in `from` (or only the one named, when it is): their ids and job ids. */
+  updateCancelled(
+    db: NativeDb,
+    target: { projectId: string; auditId: string | null },
+    transition: StatusTransition,
+    reason: string,
+  ): Promise<{ id: string; jobId: string }[]> {
+    return nativeQuery<{ id: string; jobId: string }>(
+      db,
+      `UPDATE audit SET status = $5, phase = NULL, completed_at = now(), error = $3
+       WHERE project_id = $1 AND ($2::uuid IS NULL OR id = $2) AND status = ANY($4::text[])
+       RETURNING id, job_id AS "jobId"`,
+      [target.projectId, target.auditId, reason, transition.from, transition.to],
+    );
+  }
+
+  /**
+   * Back to the queue, if the audit is still as seen (status and attempt). With a note the error says why; without
+   * one the error is left as it was.
+   */
+  async updateSeenRequeued(db: NativeDb, seen: SeenAudit, transition: StatusTransition, note?: string): Promise<boolean> {
+    const rows = await nativeQuery(
+      db,
+      note === undefined
+        ? `UPDATE audit SET status = $5, phase = NULL
+           WHERE id = $1 AND status = $2 AND attempts = $3 AND status = ANY($4::text[]) RETURNING id`
+        : `UPDATE audit SET status = $5, phase = NULL, error = $6
+           WHERE id = $1 AND status = $2 AND attempts = $3 AND status = ANY($4::text[]) RETURNING id`,
+      note === undefined
+        ? [seen.id, seen.status, seen.attempts, transition.from, transition.to]
+        : [seen.id, seen.status, seen.attempts, transition.from, transition.to, note],
+    );
+    return rows.length > 0;
+  }
+
+  /** The audit's end with the reason, if it is still as seen (status and attempt). */
+  async updateSeenFailed(db: NativeDb, seen: SeenAudit, transition: StatusTransition, reason: string): Promise<boolean> {
+    const rows = await nativeQuery(
+      db,
+      `UPDATE audit SET status = $5, phase = NULL, error = $6, completed_at = now()
+       WHERE id = $1 AND status = $2 AND attempts = $3 AND status = ANY($4::text[]) RETURNING id`,
+      [seen.id, seen.status, seen.attempts, transition.from, transition.to, reason],
+    );
+    return rows.length > 0;
+  }
+
+  // ---- End of status writes ----
+}
