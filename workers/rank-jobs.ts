@@ -1,8 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import { QUEUES, createQueue, createWorker } from '../src/platform/queues.js';
 import { createRedis } from '../src/platform/redis.js';
-import { nativeQuery } from '../src/platform/db/native-query.js';
-import { RankCheckRunner, scheduleDailyRankCheck, type RankJobData } from '../src/keywords/index.js';
+import { KeywordRepository, RankCheckRunner, scheduleDailyRankCheck, type RankJobData } from '../src/keywords/index.js';
 import { enqueueCompetitorProfile, type CompetitorJobData } from '../src/competitors/index.js';
 import { createSerpProvider } from '../src/serp/index.js';
 import { meteredFetch } from '../src/platform/shared-metrics.js';
@@ -30,8 +29,8 @@ export const rankJobs: JobHandlers = {
     const ranks = new RankCheckRunner(orm, queue, provider, { depth: config.SERP_DEPTH, snapshotSize: config.SERP_DEPTH, retryDelayMs: config.SERP_RETRY_DELAY_MS }, logger);
 
     // Daily schedules: upserts are idempotent, so every worker may register them at start.
-    const projects = await nativeQuery<{ project_id: string }>(orm.em.fork(), 'SELECT DISTINCT project_id FROM keyword');
-    for (const p of projects) await scheduleDailyRankCheck(queue, p.project_id);
+    const projects = await new KeywordRepository().projectIdsWithKeywords(orm.em.fork());
+    for (const projectId of projects) await scheduleDailyRankCheck(queue, projectId);
     logger.info({ projects: projects.length }, 'daily rank schedules registered');
 
     const worker = createWorker<RankQueueJobData>(

@@ -1,10 +1,9 @@
 import type { MikroORM } from '../platform/db/orm.js';
-import { nativeQuery } from '../platform/db/native-query.js';
-import { jsonParam } from '../platform/db/sql-params.js';
 import { isSafeHttpError, type SafeHttpClient } from '../platform/safe-http/index.js';
 import { CheckAggregator, runPageChecks } from '../seo/checks/index.js';
 import { extractPageFacts, firstHeader } from '../seo/page/index.js';
 import { computeScores } from '../seo/scoring/index.js';
+import { CompetitorRepository } from './competitor.repository.js';
 
 /**
  * A competitor's homepage facts and scores from a single-page analysis, fetched through the safe HTTP
@@ -14,18 +13,15 @@ export class CompetitorProfileRunner {
   constructor(
     private readonly orm: MikroORM,
     private readonly client: SafeHttpClient,
+    private readonly repo = new CompetitorRepository(),
   ) {}
 
   async run(competitorId: string): Promise<'done' | 'skipped'> {
     const em = this.orm.em.fork();
-    const [row] = await nativeQuery<{ domain: string }>(em, 'SELECT domain FROM competitor WHERE id = $1', [competitorId]);
-    if (!row) return 'skipped';
-    const profile = await this.analyze(row.domain);
-    await nativeQuery(em, 'UPDATE competitor SET profile = $2, profile_error = $3, profile_checked_at = now() WHERE id = $1', [
-      competitorId,
-      jsonParam(profile), // a homepage title can carry U+0000, which jsonb refuses
-      profile.error,
-    ]);
+    const domain = await this.repo.domainOf(em, competitorId);
+    if (domain === undefined) return 'skipped';
+    const profile = await this.analyze(domain);
+    await this.repo.saveProfile(em, competitorId, profile);
     return 'done';
   }
 

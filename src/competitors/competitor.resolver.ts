@@ -22,6 +22,3 @@ export class CompetitorResolver {
     return this.service.remove(ctx.em, ctx.principal, id);
   }
 }
-
-/** Where the rows Project.counts.competitors counts live; registered with the project counters (one statement for all of a list's counts). */
-export const COMPETITOR_COUNT_SOURCE = { table: 'competitor' } as const;

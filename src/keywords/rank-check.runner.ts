@@ -1,8 +1,8 @@
 import type { MikroORM } from '../platform/db/orm.js';
 import type { Logger } from '../platform/logger.js';
 import { newId } from '../platform/ids.js';
-import { nativeQuery } from '../platform/db/native-query.js';
 import { findPosition, SerpProviderError, type SerpProvider } from '../serp/index.js';
+import { KeywordRepository } from './keyword.repository.js';
 import { rankJobOptions, type RankQueue } from './rank-jobs.js';
 
 export interface RankCheckOptions {
@@ -30,21 +30,22 @@ export class RankCheckRunner {
     private readonly provider: SerpProvider | null,
     private readonly options: RankCheckOptions,
     private readonly logger: Logger,
+    private readonly repo = new KeywordRepository(),
   ) {}
 
   async checkProject(projectId: string, runId: string): Promise<number> {
     const em = this.orm.em.fork();
-    const keywords = await nativeQuery<{ id: string }>(em, 'SELECT id FROM keyword WHERE project_id = $1 ORDER BY created_at', [projectId]);
+    const keywordIds = await this.repo.idsForProject(em, projectId);
     const run = runId.replace(/[^A-Za-z0-9_-]/g, '_');
     await this.queue.addBulk(
-      keywords.map((k) => ({
+      keywordIds.map((id) => ({
         name: 'check-keyword',
-        data: { kind: 'check-keyword' as const, keywordId: k.id },
+        data: { kind: 'check-keyword' as const, keywordId: id },
         // One check per keyword per run, even if the project job is retried.
-        opts: { ...rankJobOptions(this.options.retryDelayMs), jobId: `kw-${k.id}-${run}` },
+        opts: { ...rankJobOptions(this.options.retryDelayMs), jobId: `kw-${id}-${run}` },
       })),
     );
-    return keywords.length;
+    return keywordIds.length;
   }
 
   /**
@@ -54,11 +55,7 @@ export class RankCheckRunner {
    */
   async checkKeyword(keywordId: string, lastAttempt: boolean): Promise<KeywordCheckOutcome> {
     const em = this.orm.em.fork();
-    const [keyword] = await nativeQuery<{ id: string; term: string; country: string; language: string; device: 'desktop' | 'mobile'; domain: string; settings: { rankIncludeSubdomains?: boolean } }>(
-      em,
-      `SELECT k.id, k.term, k.country, k.language, k.device, p.domain, p.settings FROM keyword k JOIN project p ON p.id = k.project_id WHERE k.id = $1`,
-      [keywordId],
-    );
+    const keyword = await this.repo.findToCheck(em, keywordId);
     if (!keyword) return { status: 'SKIPPED' };
     if (!this.provider) return this.fail(keywordId, 'none', NO_PROVIDER);
     try {
@@ -66,23 +63,16 @@ export class RankCheckRunner {
       const hit = findPosition(snapshot.results, keyword.domain, { includeSubdomains: keyword.settings?.rankIncludeSubdomains ?? false });
       const snapshotId = newId();
       const results = snapshot.results.slice(0, this.options.snapshotSize).map((r) => ({ position: r.position, url: r.url, domain: r.domain, title: r.title }));
-      await nativeQuery(em, 'INSERT INTO serp_snapshot (id, keyword_id, provider, checked_at, requests, results) VALUES ($1, $2, $3, $4, $5, $6)', [
-        snapshotId,
+      await this.repo.insertSnapshot(em, { id: snapshotId, keywordId, provider: snapshot.provider, checkedAt: snapshot.fetchedAt, requests: snapshot.requests, results });
+      await this.repo.insertRanking(em, {
+        id: newId(),
         keywordId,
-        snapshot.provider,
-        snapshot.fetchedAt,
-        snapshot.requests,
-        JSON.stringify(results),
-      ]);
-      await nativeQuery(em, `INSERT INTO ranking (id, keyword_id, status, position, url, provider, snapshot_id, checked_at) VALUES ($1, $2, 'OK', $3, $4, $5, $6, $7)`, [
-        newId(),
-        keywordId,
-        hit?.position ?? null,
-        hit?.url ?? null,
-        snapshot.provider,
+        position: hit?.position ?? null,
+        url: hit?.url ?? null,
+        provider: snapshot.provider,
         snapshotId,
-        snapshot.fetchedAt,
-      ]);
+        checkedAt: snapshot.fetchedAt,
+      });
       return { status: 'OK', position: hit?.position ?? null };
     } catch (err) {
       const retryable = err instanceof SerpProviderError ? err.retryable : true;
@@ -94,12 +84,7 @@ export class RankCheckRunner {
   }
 
   private async fail(keywordId: string, provider: string, error: string): Promise<KeywordCheckOutcome> {
-    await nativeQuery(this.orm.em.fork(), `INSERT INTO ranking (id, keyword_id, status, provider, error, checked_at) VALUES ($1, $2, 'FAILED', $3, $4, now())`, [
-      newId(),
-      keywordId,
-      provider,
-      error.slice(0, 1000),
-    ]);
+    await this.repo.insertFailedRanking(this.orm.em.fork(), { id: newId(), keywordId, provider, error: error.slice(0, 1000) });
     return { status: 'FAILED', error };
   }
 }
