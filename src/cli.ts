@@ -140,9 +140,10 @@ function migrateInChild(): Promise<string[]> {
 }
 
 async function orgByRef(orm: MikroORM, ref: string): Promise<string> {
-  const rows = await orm.em.fork().getConnection().execute<{ id: string }[]>('SELECT id FROM "organization" WHERE id = ? OR slug = ?', [ref, ref]);
-  if (!rows[0]) throw new DomainError('NOT_FOUND', `organization "${ref}" not found`);
-  return rows[0].id;
+  const { IdentityRepository } = await lazy.identity();
+  const id = await new IdentityRepository().organizationIdByRef(orm.em, ref);
+  if (!id) throw new DomainError('NOT_FOUND', `organization "${ref}" not found`);
+  return id;
 }
 
 const systemPrincipal = (organizationId: string): Principal => ({ organizationId, plan: 'ENTERPRISE', role: 'owner', via: 'SYSTEM', channel: 'CLI' });
@@ -192,13 +193,13 @@ user
   .description('create a user (and their personal organization on DEFAULT_PLAN)')
   .action(async (opts: { email: string; password: string; name?: string }) => {
     const cfg = await config();
-    const [pg, { createAuth }] = await Promise.all([lazy.pg(), lazy.identity()]);
+    const [pg, { createAuth, IdentityRepository }] = await Promise.all([lazy.pg(), lazy.identity()]);
     const pool = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: 2 });
     try {
       const auth = await createAuth(cfg, pool);
       const res = await auth.api.signUpEmail({ body: { email: opts.email, password: opts.password, name: opts.name ?? opts.email.split('@')[0] } });
-      const orgs = await pool.query('SELECT o.id, o.name, o.slug, o.plan FROM "member" m JOIN "organization" o ON o.id = m."organizationId" WHERE m."userId" = $1', [res.user.id]);
-      print({ user: { id: res.user.id, email: res.user.email, name: res.user.name }, organizations: orgs.rows });
+      const organizations = await new IdentityRepository().organizationsOfUser(pool, res.user.id);
+      print({ user: { id: res.user.id, email: res.user.email, name: res.user.name }, organizations });
     } finally {
       await pool.end();
     }
@@ -213,14 +214,14 @@ org
   .option('--plan <plan>', 'FREE, PRO or ENTERPRISE')
   .action(async (opts: { name: string; owner: string; plan?: string }) => {
     const cfg = await config();
-    const [pg, { insertOrganization }, { PLANS }] = await Promise.all([lazy.pg(), lazy.identity(), lazy.config()]);
+    const [pg, { insertOrganization, IdentityRepository }, { PLANS }] = await Promise.all([lazy.pg(), lazy.identity(), lazy.config()]);
     const pool = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: 2 });
     try {
-      const found = await pool.query('SELECT id FROM "user" WHERE lower(email) = lower($1)', [opts.owner]);
-      if (!found.rows[0]) throw new DomainError('NOT_FOUND', `user ${opts.owner} not found`);
+      const ownerUserId = await new IdentityRepository().userIdByEmail(pool, opts.owner);
+      if (!ownerUserId) throw new DomainError('NOT_FOUND', `user ${opts.owner} not found`);
       const plan = (opts.plan ?? cfg.DEFAULT_PLAN).toUpperCase();
       if (!(PLANS as readonly string[]).includes(plan)) throw new DomainError('BAD_USER_INPUT', `unknown plan ${opts.plan}; use one of ${PLANS.join(', ')}`);
-      const created = await insertOrganization(pool, { name: opts.name, ownerUserId: found.rows[0].id, plan });
+      const created = await insertOrganization(pool, { name: opts.name, ownerUserId, plan });
       print({ organization: { ...created, name: opts.name, plan } });
     } finally {
       await pool.end();
@@ -228,7 +229,8 @@ org
   });
 org.command('list').description('list all organizations').action(async () => {
   await withOrm(await config(), async (orm) => {
-    print({ organizations: await orm.em.fork().getConnection().execute('SELECT id, name, slug, plan, "createdAt" FROM "organization" ORDER BY "createdAt"') });
+    const { IdentityRepository } = await lazy.identity();
+    print({ organizations: await new IdentityRepository().allOrganizations(orm.em) });
   });
 });
 org

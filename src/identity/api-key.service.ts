@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Plan } from '../platform/config.js';
 import type { Channel, MemberRole, Principal } from '../platform/context.js';
 import { DomainError, badInput, notFound } from '../platform/errors.js';
 import { isUuid, newId } from '../platform/ids.js';
-import { nativeQuery, nativeResult, type NativeDb } from '../platform/db/native-query.js';
+import type { NativeDb } from '../platform/db/native-query.js';
 import { requireRole } from './access.js';
-import { ApiKeyEntity, type ApiKey } from './api-key.entity.js';
+import type { ApiKey } from './api-key.entity.js';
+import { IdentityRepository } from './identity.repository.js';
 
 /** Every plan allows five active keys (spec §5 A.4). */
 export const MAX_ACTIVE_KEYS = 5;
@@ -16,50 +16,41 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
 
-const VERIFY_SQL = `SELECT k.id, k.organization_id, o.plan, k.last_used_at FROM api_key k JOIN "organization" o ON o.id = k.organization_id
-  WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
-
 export class ApiKeyService {
+  constructor(private readonly repo = new IdentityRepository()) {}
+
   async create(em: EntityManager, principal: Principal | null, name: string): Promise<{ apiKey: ApiKey; key: string }> {
     const p = requireRole(principal, ['owner', 'admin']);
     const trimmed = name.trim();
     if (!trimmed || trimmed.length > 100) throw badInput('Key name must be 1-100 characters.', [{ path: 'name', message: 'must be 1-100 characters' }]);
     const key = KEY_PREFIX + randomBytes(32).toString('base64url');
-    return em.transactional(async (tx) => {
-      // Lock the organization row: concurrent creates serialize here, so the count below is exact.
-      await tx.execute('SELECT 1 FROM "organization" WHERE id = ? FOR UPDATE', [p.organizationId]);
-      const active = await tx.count(ApiKeyEntity, { organizationId: p.organizationId, revokedAt: null });
+    const row = {
+      id: newId(),
+      organizationId: p.organizationId,
+      name: trimmed,
+      prefix: key.slice(0, 8),
+      keyHash: hashApiKey(key),
+      createdBy: p.userId ?? null,
+      createdAt: new Date(),
+    };
+    const apiKey = await this.repo.insertApiKeyLocked(em, row, (active) => {
       if (active >= MAX_ACTIVE_KEYS) {
         throw new DomainError('PLAN_LIMIT', `Plan limit reached: at most ${MAX_ACTIVE_KEYS} active API keys per organization. Revoke one first.`);
       }
-      const apiKey = tx.create(ApiKeyEntity, {
-        id: newId(),
-        organizationId: p.organizationId,
-        name: trimmed,
-        prefix: key.slice(0, 8),
-        keyHash: hashApiKey(key),
-        createdBy: p.userId ?? null,
-        createdAt: new Date(),
-      });
-      await tx.flush();
-      return { apiKey, key };
     });
+    return { apiKey, key };
   }
 
   async list(em: EntityManager, principal: Principal | null): Promise<ApiKey[]> {
     const p = requireRole(principal, ['owner', 'admin']);
-    return em.find(ApiKeyEntity, { organizationId: p.organizationId }, { orderBy: { createdAt: 'desc' } });
+    return this.repo.listApiKeys(em, p.organizationId);
   }
 
   async revoke(em: EntityManager, principal: Principal | null, id: string): Promise<ApiKey> {
     const p = requireRole(principal, ['owner', 'admin']);
-    const apiKey = isUuid(id) ? await em.findOne(ApiKeyEntity, { id, organizationId: p.organizationId }) : null;
+    const apiKey = isUuid(id) ? await this.repo.findApiKey(em, p.organizationId, id) : null;
     if (!apiKey) throw notFound('API key');
-    if (!apiKey.revokedAt) {
-      apiKey.revokedAt = new Date();
-      await em.flush();
-    }
-    return apiKey;
+    return apiKey.revokedAt ? apiKey : this.repo.markRevoked(em, apiKey, new Date());
   }
 
   /**
@@ -70,11 +61,11 @@ export class ApiKeyService {
    */
   async principalFor(db: NativeDb, key: string, channel: Channel): Promise<Principal | null> {
     if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null;
-    const { rows } = await nativeResult<{ id: string; organization_id: string; plan: Plan; last_used_at: Date | null }>(db, VERIFY_SQL, [hashApiKey(key)]);
+    const { rows } = await this.repo.verifyApiKey(db, hashApiKey(key));
     const row = rows[0];
     if (!row) return null;
     if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
-      void nativeQuery(db, 'UPDATE api_key SET last_used_at = now() WHERE id = $1', [row.id]).catch(() => undefined);
+      void this.repo.touchApiKey(db, row.id).catch(() => undefined);
     }
     return { organizationId: row.organization_id, plan: row.plan, role: 'member', via: 'API_KEY', channel, apiKeyId: row.id };
   }

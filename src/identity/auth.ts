@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
+import { IdentityRepository } from './identity.repository.js';
 
 /** The session cookie name is part of the contract (spec §5 B.1). */
 export const SESSION_COOKIE = 'better-auth.session-token';
@@ -26,28 +27,12 @@ function slugify(text: string): string {
 export async function insertOrganization(
   pool: pg.Pool,
   input: { name: string; ownerUserId: string; plan: string },
+  repo = new IdentityRepository(),
 ): Promise<{ id: string; slug: string }> {
   const id = randomBytes(16).toString('hex');
   const slug = slugify(input.name);
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(
-      `INSERT INTO "organization" (id, name, slug, "createdAt", plan) VALUES ($1, $2, $3, now(), $4)`,
-      [id, input.name, slug, input.plan],
-    );
-    await client.query(
-      `INSERT INTO "member" (id, "organizationId", "userId", role, "createdAt") VALUES ($1, $2, $3, 'owner', now())`,
-      [randomBytes(16).toString('hex'), id, input.ownerUserId],
-    );
-    await client.query('COMMIT');
-    return { id, slug };
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  await repo.insertOrganizationWithOwner(pool, { id, name: input.name, slug, plan: input.plan }, { memberId: randomBytes(16).toString('hex'), userId: input.ownerUserId });
+  return { id, slug };
 }
 
 interface AuthLibrary {

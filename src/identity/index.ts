@@ -2,6 +2,7 @@ export { createAuth, insertOrganization, SESSION_COOKIE, type Auth } from './aut
 export { ApiKeyEntity, type ApiKey } from './api-key.entity.js';
 export { ApiKeyService, MAX_ACTIVE_KEYS, hashApiKey } from './api-key.service.js';
 export { OrganizationService, type OrganizationRecord, type Membership } from './organization.service.js';
+export { IdentityRepository } from './identity.repository.js';
 export { PrincipalResolver } from './principal-resolver.js';
 export { RateLimiter, RATE_LIMITS, type RateLimitResult } from './rate-limit.js';
 export { assertApiAccess, apiAccessFor, requirePrincipal, requireRole, isPlanGated, quotaFor, assertWithinQuota, type ApiAccessLevel } from './access.js';

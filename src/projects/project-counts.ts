@@ -1,4 +1,5 @@
-import { nativeResult, type NativeDb, type NativeResult } from '../platform/db/native-query.js';
+import type { NativeDb, NativeResult } from '../platform/db/native-query.js';
+import { ProjectRepository, type ProjectCountRow } from './project.repository.js';
 import type { ProjectCountsType, ProjectType } from './project.types.js';
 
 export type ProjectCountField = 'audits' | 'keywords' | 'competitors';
@@ -12,14 +13,14 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
 /**
  * The modules that own the counted rows register where they live; a list of projects then costs ONE statement
- * for all counters instead of one per module. Each source is one flat `SELECT ... GROUP BY` member of a UNION
- * ALL: wrapping module-written subqueries instead cost PostgreSQL ~10% more per execution (planning the
- * pulled-up subqueries), on every project list.
+ * for all counters instead of one per module (ProjectRepository.countsStatement writes it).
  */
 export class ProjectCountRegistry {
   private readonly sources = new Map<ProjectCountField, ProjectCountSource>();
   /** The one statement over every registered source, built once (registration happens at startup). */
   private statement: string | null = null;
+
+  constructor(private readonly repo = new ProjectRepository()) {}
 
   register(field: ProjectCountField, source: ProjectCountSource): void {
     if (!IDENTIFIER.test(source.table)) throw new Error(`project count source for ${field}: ${JSON.stringify(source.table)} is not a table name`);
@@ -49,18 +50,12 @@ export class ProjectCountRegistry {
   }
 
   private query(db: NativeDb, projectIds: readonly string[]): Promise<ProjectCountRows> {
-    this.statement ??= [...this.sources]
-      .map(([field, { table }]) => `SELECT '${field}' AS field, project_id::text AS project_id, count(*)::int AS n FROM ${table} WHERE project_id = ANY($1::uuid[]) GROUP BY project_id`)
-      .join(' UNION ALL ');
-    return this.statement ? nativeResult<CountRow>(db, this.statement, [projectIds]) : Promise.resolve(NO_ROWS);
+    this.statement ??= this.repo.countsStatement([...this.sources].map(([field, { table }]) => [field, table] as const));
+    return this.statement ? this.repo.counts<ProjectCountField>(db, this.statement, projectIds) : Promise.resolve(NO_ROWS);
   }
 }
 
-interface CountRow {
-  field: ProjectCountField;
-  project_id: string;
-  n: number;
-}
+type CountRow = ProjectCountRow<ProjectCountField>;
 
 /** What ProjectCountRegistry.read gives back: the counted rows as the driver returns them. */
 export type ProjectCountRows = NativeResult<CountRow>;

@@ -4,37 +4,15 @@ import type { Principal } from '../platform/context.js';
 import { DomainError, badInput, notFound } from '../platform/errors.js';
 import { isUuid, newId } from '../platform/ids.js';
 import { assertApiAccess, assertWithinQuota, quotaFor } from '../identity/index.js';
-import { nativeResult, type NativeDb, type NativeResult } from '../platform/db/native-query.js';
-import { ProjectEntity, type Project, type ProjectRecord, type ProjectSettings } from './project.entity.js';
+import type { NativeDb, NativeResult } from '../platform/db/native-query.js';
+import type { Project, ProjectSettings } from './project.entity.js';
+import { ProjectRepository, type ListColumns, type ProjectListRow } from './project.repository.js';
 import { normalizeProjectUrl } from './project-url.js';
 import { REFUSED_TARGET_REASON, createAddressPolicy, parseAllowList, refusedTarget, type AddressPolicy } from '../platform/safe-http/index.js';
 
-/**
- * A listed project: the organization is the caller's, so it is not read back for every row; url and settings
- * are there when the list was asked for them (ListColumns).
- */
-export type ProjectListRow = Omit<ProjectRecord, 'organizationId' | 'url' | 'settings'> & Partial<Pick<ProjectRecord, 'url' | 'settings'>>;
-
-/** Optional columns of a project list. */
-export interface ListColumns {
-  url: boolean;
-  settings: boolean;
-}
+export type { ListColumns, ProjectListRow };
 
 const ALL_COLUMNS: ListColumns = { url: true, settings: true };
-const LIST_STATEMENTS = new Map<string, string>();
-
-/** One statement per column choice, built once. */
-function listStatement({ url, settings }: ListColumns): string {
-  const key = `${url} ${settings}`;
-  let sql = LIST_STATEMENTS.get(key);
-  if (!sql) {
-    const optional = [url ? 'url' : '', settings ? 'settings' : ''].filter(Boolean).map((c) => `${c}, `).join('');
-    sql = `SELECT id, name, ${optional}domain, created_at AS "createdAt" FROM project WHERE organization_id = $1 ORDER BY created_at, id`;
-    LIST_STATEMENTS.set(key, sql);
-  }
-  return sql;
-}
 
 export interface CreateProjectData {
   url: string;
@@ -49,7 +27,10 @@ export class ProjectService {
   /** The safe HTTP client's own address policy (SAFE_HTTP_ALLOW), so a project is refused exactly when its fetches would be. */
   private readonly addressPolicy: AddressPolicy;
 
-  constructor(private readonly config: Pick<AppConfig, 'quotas' | 'SAFE_HTTP_ALLOW'>) {
+  constructor(
+    private readonly config: Pick<AppConfig, 'quotas' | 'SAFE_HTTP_ALLOW'>,
+    private readonly repo = new ProjectRepository(),
+  ) {
     this.addressPolicy = createAddressPolicy(parseAllowList(config.SAFE_HTTP_ALLOW.join(',')));
   }
 
@@ -71,7 +52,7 @@ export class ProjectService {
    */
   list(db: NativeDb, principal: Principal | null, columns: ListColumns = ALL_COLUMNS): Promise<NativeResult<ProjectListRow>> {
     const p = assertApiAccess(principal, 'read');
-    return nativeResult<ProjectListRow>(db, listStatement(columns), [p.organizationId]);
+    return this.repo.list(db, p.organizationId, columns);
   }
 
   async get(em: EntityManager, principal: Principal | null, id: string): Promise<Project> {
@@ -81,7 +62,7 @@ export class ProjectService {
 
   /** Another organization's project is indistinguishable from a missing one. */
   async findOwned(em: EntityManager, p: Principal, id: string): Promise<Project> {
-    const project = isUuid(id) ? await em.findOne(ProjectEntity, { id, organizationId: p.organizationId }) : null;
+    const project = isUuid(id) ? await this.repo.findOwned(em, p.organizationId, id) : null;
     if (!project) throw notFound('Project');
     return project;
   }
@@ -93,17 +74,13 @@ export class ProjectService {
     const name = (data.name ?? '').trim() || domain;
     if (name.length > 100) throw badInput('name must be at most 100 characters', [{ path: 'name', message: 'must be at most 100 characters' }]);
     const max = quotaFor(this.config, p.plan).projects;
-    return em.transactional(async (tx) => {
-      // Serializes creates per organization so the quota holds under concurrency.
-      await tx.execute('SELECT 1 FROM "organization" WHERE id = ? FOR UPDATE', [p.organizationId]);
-      const count = await tx.count(ProjectEntity, { organizationId: p.organizationId });
+    const row: Project = { id: newId(), organizationId: p.organizationId, name, url, domain, settings: {}, createdAt: new Date() };
+    // Checked under the lock on the organization's row, so the quota holds under concurrency.
+    return this.repo.insertLocked(em, row, (count, duplicates) => {
       assertWithinQuota(count, max, max === 1 ? 'project' : 'projects', p.plan);
-      if (await tx.count(ProjectEntity, { organizationId: p.organizationId, url })) {
+      if (duplicates) {
         throw new DomainError('BAD_USER_INPUT', `A project for ${url} already exists.`, [{ path: 'url', message: 'already tracked' }]);
       }
-      const project = tx.create(ProjectEntity, { id: newId(), organizationId: p.organizationId, name, url, domain, settings: {}, createdAt: new Date() });
-      await tx.flush();
-      return project;
     });
   }
 
@@ -115,10 +92,11 @@ export class ProjectService {
   ): Promise<Project> {
     const p = assertApiAccess(principal, 'write');
     const project = await this.findOwned(em, p, id);
+    const changes: { name?: string; settings?: ProjectSettings } = {};
     if (input.name != null) {
       const name = input.name.trim();
       if (!name || name.length > 100) throw badInput('name must be 1-100 characters', [{ path: 'name', message: 'must be 1-100 characters' }]);
-      project.name = name;
+      changes.name = name;
     }
     if (input.settings) {
       const next: ProjectSettings = { ...(project.settings ?? {}) };
@@ -131,18 +109,16 @@ export class ProjectService {
         }
         (next as Record<string, unknown>)[key] = validateSetting(key, value, quota);
       }
-      project.settings = next;
+      changes.settings = next;
     }
-    await em.flush();
-    return project;
+    return this.repo.update(em, project, changes);
   }
 
   async delete(em: EntityManager, principal: Principal | null, id: string): Promise<Project> {
     const p = assertApiAccess(principal, 'write');
     const project = await this.findOwned(em, p, id);
     for (const hook of this.deletionHooks) await hook(em, project);
-    // Child rows go with ON DELETE CASCADE in one statement.
-    await em.nativeDelete(ProjectEntity, { id: project.id, organizationId: p.organizationId });
+    await this.repo.delete(em, p.organizationId, project.id);
     return project;
   }
 }

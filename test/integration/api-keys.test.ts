@@ -21,6 +21,16 @@ describe('API keys', () => {
     expect(JSON.stringify(list.body)).not.toContain(key);
   });
 
+  it('createApiKey answers the key as the list then reads it (same fields, same createdAt to the millisecond)', async () => {
+    const user = await signUp(t, { plan: 'PRO' });
+    const fields = 'id name prefix createdAt lastUsedAt revokedAt';
+    const created = await gql(t, `mutation { createApiKey(name: "shape") { key apiKey { ${fields} } } }`, {}, { cookie: user.cookie });
+    const { apiKey } = created.body.data.createApiKey;
+    expect(apiKey).toEqual({ id: expect.any(String), name: 'shape', prefix: created.body.data.createApiKey.key.slice(0, 8), createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), lastUsedAt: null, revokedAt: null });
+    const list = await gql(t, `{ apiKeys { ${fields} } }`, {}, { cookie: user.cookie });
+    expect(list.body.data.apiKeys).toEqual([apiKey]);
+  });
+
   it('stores only the SHA-256 of the key', async () => {
     const user = await signUp(t, { plan: 'PRO' });
     const key = await createApiKey(t, user);

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Plan } from '../config.js';
 import type { Channel, MemberRole, Principal } from '../context.js';
-import { nativeResult, type NativeDb } from '../db/native-query.js';
+import type { NativeDb, NativeResult } from '../db/native-query.js';
 
 /**
  * Replaces, for most requests, better-auth's `auth.api.getSession` (better-call's getSignedCookie, then a read of
@@ -61,7 +61,7 @@ function cookieValue(header: string, name: string): string | null {
   return null;
 }
 
-/** The row `sessionSql` must return for a session token ($1): no row when there is no such session or user. */
+/** The row `readSession` returns for a session token: no row when there is no such session or user. */
 export interface SessionRow {
   expires_at: Date;
   user_id: string;
@@ -82,8 +82,11 @@ export interface SessionCookieRules {
   /** better-auth's session.expiresIn and session.updateAge, in seconds. */
   expiresInSec: number;
   updateAgeSec: number;
-  /** One statement: the session with token $1, joined to its user and to the membership (SessionRow). */
-  sessionSql: string;
+  /**
+   * One statement: the session with this token, joined to its user and to the membership (SessionRow). The
+   * identity module's repository runs it (its tables, its SQL); this directory holds no SQL.
+   */
+  readSession(db: NativeDb, token: string): Promise<NativeResult<SessionRow>>;
 }
 
 /**
@@ -100,7 +103,7 @@ export async function principalFromSessionCookie(
 ): Promise<Principal | null | undefined> {
   const token = signedCookieValue(cookieHeader, rules.cookieName, rules.secret);
   if (typeof token !== 'string') return token;
-  const { rows } = await nativeResult<SessionRow>(db, rules.sessionSql, [token]);
+  const { rows } = await rules.readSession(db, token);
   const row = rows[0];
   if (!row) return null;
   const expiresAt = row.expires_at.getTime();
