@@ -12,13 +12,14 @@ import { createRedis, type Redis } from '../src/platform/redis.js';
 import { DependencyMonitor } from '../src/platform/dependency-monitor.js';
 import { isInfrastructureFailure } from '../src/platform/infra-errors.js';
 import { ClusterMetrics, checkReadiness, type Readiness } from '../src/platform/cluster-metrics.js';
-import { nativePoolOf, nativeQuery } from '../src/platform/db/native-query.js';
+import { nativePoolOf } from '../src/platform/db/native-query.js';
+import { pingDatabase } from '../src/platform/db/health.js';
 import { ENTITIES } from '../src/entities.js';
 import { ApiKeyService, OrganizationService, PrincipalResolver, RATE_LIMITS, RateLimiter, createAuth, type Auth, type RateLimitResult } from '../src/identity/index.js';
 import { IdentityResolver } from '../src/identity/graphql.js';
 import { OrganizationUsageService, ProjectCountRegistry, ProjectService } from '../src/projects/index.js';
 import { OrganizationUsageResolver, ProjectResolver } from '../src/projects/graphql.js';
-import { AuditPageService, AuditService, AUDIT_COUNT_SOURCE, type AuditJobData } from '../src/audits/index.js';
+import { AuditPageService, AuditService, AUDIT_COUNT_SOURCE, countAuditsByStatus, type AuditJobData } from '../src/audits/index.js';
 import { AuditResolver, IssueResolver, ProjectAuditFieldsResolver } from '../src/audits/graphql.js';
 import { QUEUES, createQueue, type Queue } from '../src/platform/queues.js';
 import { TechnicalService } from '../src/technical/index.js';
@@ -113,7 +114,7 @@ export async function createDomainRuntime(
   pool.on('error', (err) => onInfraEvent(err));
   const dependencies = new DependencyMonitor({
     logger,
-    probes: { postgres: () => nativeQuery(orm.em, 'SELECT 1'), redis: () => redis.ping() },
+    probes: { postgres: () => pingDatabase(orm.em), redis: () => redis.ping() },
   });
   late.monitor = dependencies;
   const auth = await createAuth(config, pool, logger);
@@ -196,8 +197,8 @@ export async function createDomainRuntime(
       },
       // A view: its connections are the parent's, closed with the parent.
       handleAuth: (request) => auth.handler(request),
-      readiness: () => checkReadiness({ pool, redis }),
-      createClusterMetrics: () => new ClusterMetrics({ pool, redis, prefix: config.REDIS_PREFIX, onError: onQueueError }),
+      readiness: () => checkReadiness({ db: orm.em, redis }),
+      createClusterMetrics: () => new ClusterMetrics({ auditsByStatus: () => countAuditsByStatus(orm.em), redis, prefix: config.REDIS_PREFIX, onError: onQueueError }),
       withFastPaths: (overrides) => assemble({ ...shortcuts, ...overrides }, () => Promise.resolve()),
       close,
     };

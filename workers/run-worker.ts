@@ -6,7 +6,7 @@ import { ENTITIES } from '../src/entities.js';
 import { createRedis, type Redis } from '../src/platform/redis.js';
 import { DependencyMonitor } from '../src/platform/dependency-monitor.js';
 import { isInfrastructureFailure } from '../src/platform/infra-errors.js';
-import { nativeQuery } from '../src/platform/db/native-query.js';
+import { pingDatabase } from '../src/platform/db/health.js';
 import { SharedMetrics } from '../src/platform/shared-metrics.js';
 import { exitOnUnhandledErrors } from '../src/platform/process-guards.js';
 
@@ -76,7 +76,7 @@ async function run(name: string, handlers: JobHandlers[], config: AppConfig, log
   };
   const redis = createRedis(config.REDIS_URL, { name: `${name}-control`, onEvent: (_event, err) => (err ? onError('redis')(err) : void late.monitor?.check()) });
   const orm = await createOrm({ databaseUrl: config.DATABASE_URL, entities: ENTITIES, logger, poolMax: 5 });
-  const dependencies = new DependencyMonitor({ logger, probes: { postgres: () => nativeQuery(orm.em, 'SELECT 1'), redis: () => redis.ping() } });
+  const dependencies = new DependencyMonitor({ logger, probes: { postgres: () => pingDatabase(orm.em), redis: () => redis.ping() } });
   late.monitor = dependencies;
   const metricsRedis = createRedis(config.REDIS_URL, { name: `${name}:metrics`, onEvent: (_event, err) => err && onError('metrics redis')(err) });
   const metrics = new SharedMetrics(metricsRedis, config.REDIS_PREFIX, (err) => logger.debug({ err }, 'metrics not written; kept for the next flush'));

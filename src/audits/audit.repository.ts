@@ -306,6 +306,11 @@ export class AuditRepository {
     );
   }
 
+  /** How many audits have each status, over every organization (the deployment's `/metrics`). */
+  countByStatus(db: NativeDb): Promise<{ status: string; n: number }[]> {
+    return nativeQuery<{ status: string; n: number }>(db, 'SELECT status, count(*)::int AS n FROM audit GROUP BY status');
+  }
+
   // ---- Crawled pages ----
 
   /**

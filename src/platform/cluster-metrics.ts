@@ -1,6 +1,7 @@
-import type pg from 'pg';
 import type { Redis } from 'ioredis';
 import { QUEUES, createQueue, type Queue } from './queues.js';
+import type { NativeDb } from './db/native-query.js';
+import { appliedMigrations, pingDatabase } from './db/health.js';
 import { MIGRATIONS } from './db/migrations/index.js';
 import { readSharedMetrics } from './shared-metrics.js';
 
@@ -24,14 +25,13 @@ export interface Readiness {
 }
 
 /** Migrations this build knows that the database has not applied (an API must not serve an old schema). */
-export async function pendingMigrations(pool: pg.Pool): Promise<string[]> {
-  const { rows } = await pool.query<{ name: string }>('SELECT name FROM mikro_orm_migrations');
-  const applied = new Set(rows.map((r) => r.name));
+export async function pendingMigrations(db: NativeDb): Promise<string[]> {
+  const applied = await appliedMigrations(db);
   return MIGRATIONS.map((m) => m.name).filter((n) => !applied.has(n));
 }
 
 /** Readiness of an API process: PostgreSQL answers, Redis answers, every migration of this build is applied. */
-export async function checkReadiness(deps: { pool: pg.Pool; redis: Redis }): Promise<Readiness> {
+export async function checkReadiness(deps: { db: NativeDb; redis: Redis }): Promise<Readiness> {
   const settle = async (what: string, fn: () => Promise<string | null>): Promise<ReadinessCheck> => {
     try {
       const problem = await withTimeout(fn(), what);
@@ -41,12 +41,12 @@ export async function checkReadiness(deps: { pool: pg.Pool; redis: Redis }): Pro
     }
   };
   const [postgres, redis] = await Promise.all([
-    settle('PostgreSQL', async () => (await deps.pool.query('SELECT 1'), null)),
+    settle('PostgreSQL', async () => (await pingDatabase(deps.db), null)),
     settle('Redis', async () => ((await deps.redis.ping()) === 'PONG' ? null : 'unexpected answer to PING')),
   ]);
   const migrations = postgres.ok
     ? await settle('PostgreSQL', async () => {
-        const pending = await pendingMigrations(deps.pool);
+        const pending = await pendingMigrations(deps.db);
         return pending.length ? `${pending.length} pending: ${pending.join(', ')} (run \`seo migrate\`)` : null;
       })
     : ({ ok: false, error: 'not checked: PostgreSQL is unavailable' } as const);
@@ -66,7 +66,15 @@ export class ClusterMetrics {
   private readonly queues: Queue<unknown>[];
 
   /** `onError`: the 'error' events of the queues read (on the shared connection, so an outage emits them too). */
-  constructor(private readonly deps: { pool: pg.Pool; redis: Redis; prefix: string; onError: (err: Error) => void }) {
+  constructor(
+    private readonly deps: {
+      /** Audits by status (the audits module's repository answers it). */
+      auditsByStatus: () => Promise<{ status: string; n: number }[]>;
+      redis: Redis;
+      prefix: string;
+      onError: (err: Error) => void;
+    },
+  ) {
     this.queues = Object.values(QUEUES).map((name) => createQueue<unknown>(name, deps.redis, deps.prefix, deps.onError));
   }
 
@@ -102,7 +110,7 @@ export class ClusterMetrics {
   }
 
   private async auditsByStatus(): Promise<string[]> {
-    const { rows } = await this.deps.pool.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM audit GROUP BY status');
+    const rows = await this.deps.auditsByStatus();
     const by = new Map(rows.map((r) => [r.status, r.n]));
     return [...new Set([...AUDIT_STATUSES, ...by.keys()])].map((s) => `seo_audits{status="${s}"} ${by.get(s) ?? 0}`);
   }
