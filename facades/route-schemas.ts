@@ -1,8 +1,16 @@
 /** JSON Schemas shared by route entries of both surfaces. */
+
+/** What each path parameter names (the OpenAPI documents show it). */
+const PARAM_DESCRIPTIONS: Record<string, string> = {
+  id: 'Project id.',
+  projectId: 'Project id.',
+  jobId: 'Job id, as returned by POST .../audit.',
+};
+
 export const pathParams = (...names: string[]) =>
   ({
     type: 'object',
-    properties: Object.fromEntries(names.map((n) => [n, { type: 'string', minLength: 1, maxLength: 200 }])),
+    properties: Object.fromEntries(names.map((n) => [n, { type: 'string', minLength: 1, maxLength: 200, description: PARAM_DESCRIPTIONS[n] }])),
     required: names,
     additionalProperties: false,
   }) as const;

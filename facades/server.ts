@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import fastifySwagger from '@fastify/swagger';
 import type { DomainApi } from '../schema/domain-runtime.js';
 import { LazyChildLogger, type Logger } from '../src/platform/logger.js';
 import { registerRoutes, registerStreamRoutes, type RestRoute, type StreamRoute } from './rest-mapper.js';
@@ -10,12 +11,28 @@ import { HttpMetrics, MetricsLogController } from './http-metrics.js';
 import { mountOps } from './ops-routes.js';
 import { mountGraphQL } from './graphql-route.js';
 import { registerApiDocs } from './docs/docs-routes.js';
+import { SHARED_SCHEMAS } from './openapi/components.js';
+import { swaggerOptions } from './openapi/document.js';
 import { EXPLORER_PATH } from './docs/pages.js';
 import { v1Routes } from './v1/routes.js';
 import { apiRoutes } from './api/routes.js';
 import { toolRoutes } from './api/tool-routes.js';
 import { reportRoutes } from './api/report-routes.js';
 import { isWebAppPath, registerWebApp } from './web-app.js';
+
+/** A route as Fastify registered it (the OpenAPI test compares them with the documents). */
+export interface RegisteredRoute {
+  method: string | string[];
+  url: string;
+  /** The status codes its response schema declares. */
+  responses: string[];
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    registeredRoutes: readonly RegisteredRoute[];
+  }
+}
 
 export const ROUTES: RestRoute[] = [...v1Routes, ...apiRoutes, ...toolRoutes];
 export const STREAM_ROUTES: StreamRoute[] = [...reportRoutes];
@@ -77,7 +94,12 @@ export async function buildServer(runtime: DomainApi): Promise<FastifyInstance> 
   }) as unknown as FastifyInstance;
   // Every route's methods, so that a known path asked with another method is a 405 with Allow, not a 404.
   const routeMethods = new RouteMethods();
-  app.addHook('onRoute', (route) => routeMethods.add(route.url, route.method));
+  const registered: RegisteredRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    routeMethods.add(route.url, route.method);
+    registered.push({ method: route.method, url: route.url, responses: Object.keys(route.schema?.response ?? {}) });
+  });
+  app.decorate('registeredRoutes', registered);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', String(request.id));
     done();
@@ -104,12 +126,15 @@ export async function buildServer(runtime: DomainApi): Promise<FastifyInstance> 
 
   await mountGraphQL(app, runtime, { explorerPath: EXPLORER_PATH });
 
+  // The REST bodies' named schemas, referenced by the route tables; then one OpenAPI document per surface, generated
+  // by @fastify/swagger from the routes registered after it.
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  const documented = [...ROUTES, ...STREAM_ROUTES];
+  const documentOptions = { bodyLimit: config.BODY_LIMIT_BYTES, anonymousRate: runtime.anonymousRate };
+  await app.register(fastifySwagger, swaggerOptions('A', documented, documentOptions));
+  await app.register(fastifySwagger, swaggerOptions('B', documented, documentOptions));
   registerRoutes(app, runtime, ROUTES);
   registerStreamRoutes(app, runtime, STREAM_ROUTES);
-  registerApiDocs(app, {
-    routes: [...ROUTES, ...STREAM_ROUTES],
-    bodyLimit: config.BODY_LIMIT_BYTES,
-    anonymousRate: runtime.anonymousRate,
-  });
+  registerApiDocs(app, { A: () => app.openapiA(), B: () => app.openapiB() });
   return app;
 }

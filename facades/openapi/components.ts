@@ -1,13 +1,22 @@
 /**
  * JSON Schemas of the REST bodies, shared by the route table (Fastify validates requests and serializes
- * responses with them) and the OpenAPI documents (each object below that is named in COMPONENT_SCHEMAS
- * becomes a `#/components/schemas/...` reference). Response schemas list exactly the fields the API
- * returns: Fastify's serializer drops anything else.
+ * responses with them) and the OpenAPI documents. Each named schema below is a Fastify shared schema
+ * (`app.addSchema`, `$id` = its name; SHARED_SCHEMAS) and the exported constant is a `$ref` to it, so
+ * @fastify/swagger publishes it as `#/components/schemas/<name>`. Response schemas list exactly the fields
+ * the API returns: Fastify's serializer drops anything else.
  */
 
 import { ERROR_CODES } from '../../src/platform/errors.js';
 
 type Schema = Record<string, unknown>;
+
+/** The named schemas, in definition order (a schema only refers to ones defined before it). */
+export const SHARED_SCHEMAS: (Schema & { $id: string })[] = [];
+/** Publishes a schema under a name and returns a reference to it. */
+const component = (name: string, schema: object): { readonly $ref: string } => {
+  SHARED_SCHEMAS.push({ $id: name, ...schema });
+  return { $ref: `${name}#` };
+};
 
 const str = { type: 'string' } as const;
 const int = { type: 'integer' } as const;
@@ -28,9 +37,9 @@ export const arrayOf = (items: unknown, description?: string) => list(items, des
 
 // ---------------------------------------------------------------- errors
 
-export const ErrorDetail = obj({ path: { type: 'string', description: 'The input field, dotted (e.g. `keywords.0`).' }, message: str });
+export const ErrorDetail = component('ErrorDetail', obj({ path: { type: 'string', description: 'The input field, dotted (e.g. `keywords.0`).' }, message: str }));
 
-export const ErrorBody = obj(
+export const ErrorBody = component('Error', obj(
   {
     error: { type: 'string', description: 'Human-readable message.' },
     code: {
@@ -49,7 +58,7 @@ export const ErrorBody = obj(
   },
   ['error', 'code'],
   { examples: [{ error: 'Project not found', code: 'NOT_FOUND' }] },
-);
+));
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 429 | 500;
 
@@ -63,30 +72,31 @@ export const WRITE_ERRORS: ErrorStatus[] = [400, 401, 403, 404, 413, 415, 429, 5
 
 // ---------------------------------------------------------------- projects
 
-export const ProjectCounts = obj({ audits: int, keywords: int, competitors: int }, undefined, { description: 'Counters of the project.' });
+export const ProjectCounts = component('ProjectCounts', obj({ audits: int, keywords: int, competitors: int }, undefined, { description: 'Counters of the project.' }));
 
-export const ProjectV1 = obj({
+export const ProjectV1 = component('ProjectV1', obj({
   id,
   name: str,
   domain: { type: 'string', description: 'Host name of the start URL.', examples: ['shop.example.com'] },
   createdAt: dateTime,
   _count: ProjectCounts,
-});
+}));
 
-export const ProjectListItem = obj({
+export const ProjectListItem = component('ProjectListItem', obj({
   id,
   name: str,
   url: { type: 'string', description: 'Normalized start URL.', examples: ['https://shop.example.com/'] },
   lastAuditScore: { type: ['integer', 'null'], description: 'Overall score of the latest completed audit; null before one.' },
-});
+}));
 
-export const Project = obj({
+const projectFields = {
   id,
   name: str,
   url: { type: 'string', description: 'Normalized start URL.' },
   domain: { type: 'string', description: 'Host name of the start URL.' },
   createdAt: dateTime,
-});
+};
+export const Project = component('Project', obj(projectFields));
 
 // ---------------------------------------------------------------- audits
 
@@ -94,7 +104,7 @@ const auditStatus = { type: 'string', enum: ['QUEUED', 'RUNNING', 'COMPLETED', '
 const severity = { type: 'string', enum: ['CRITICAL', 'WARNING', 'NOTICE'] } as const;
 const category = { type: 'string', enum: ['META', 'CONTENT', 'LINKS', 'TECHNICAL', 'PERFORMANCE'] } as const;
 
-export const Issue = obj({
+export const Issue = component('Issue', obj({
   id,
   code: { type: 'string', description: 'Stable check code.', examples: ['META_DESCRIPTION_MISSING'] },
   title: str,
@@ -102,7 +112,7 @@ export const Issue = obj({
   category,
   description: str,
   affectedPages: { type: 'integer', description: 'Pages the issue was found on.' },
-});
+}));
 
 const auditScores = {
   id,
@@ -126,27 +136,27 @@ const auditScores = {
   },
 };
 
-export const Audit = obj({ ...auditScores, issues: { ...list(Issue), description: 'Most severe first.' } });
+export const Audit = component('Audit', obj({ ...auditScores, issues: { ...list(Issue), description: 'Most severe first.' } }));
 
-export const IssueCounts = obj({ critical: int, warning: int, notice: int });
+export const IssueCounts = component('IssueCounts', obj({ critical: int, warning: int, notice: int }));
 
-export const AuditSummary = obj({ ...auditScores, issueCounts: IssueCounts }, undefined, { description: 'An audit without its issues, with issue counts by severity.' });
+export const AuditSummary = component('AuditSummary', obj({ ...auditScores, issueCounts: IssueCounts }, undefined, { description: 'An audit without its issues, with issue counts by severity.' }));
 
-export const ProjectDetail = obj({
-  ...Project.properties,
+export const ProjectDetail = component('ProjectDetail', obj({
+  ...projectFields,
   _count: ProjectCounts,
   latestAudit: { anyOf: [AuditSummary, { type: 'null' }], description: 'The latest audit of any status; null before the first one.' },
-});
+}));
 
-export const AuditStarted = obj({
+export const AuditStarted = component('AuditStarted', obj({
   message: { type: 'string', examples: ['Audit queued'] },
   jobId: { type: 'string', description: 'Poll GET .../jobs/{jobId} for progress.' },
   auditId: str,
-});
+}));
 
-export const AuditState = obj(auditScores, undefined, { description: 'An audit without its issues.' });
+export const AuditState = component('AuditState', obj(auditScores, undefined, { description: 'An audit without its issues.' }));
 
-export const AuditCancelled = obj(
+export const AuditCancelled = component('AuditCancelled', obj(
   {
     message: { type: 'string', examples: ['Audit cancelled'] },
     audit: AuditState,
@@ -157,17 +167,17 @@ export const AuditCancelled = obj(
       'The audit, now CANCELLED; its crawl stops within a second and the pages crawled so far are kept. An audit already cancelled is returned as it is; ' +
       'one that already completed or failed is refused with 400, and a project without a queued or running audit (and no auditId) is 404.',
   },
-);
+));
 
-export const Job = obj({
+export const Job = component('Job', obj({
   id: str,
   state: { type: 'string', enum: ['queued', 'running', 'completed', 'failed', 'cancelled'] },
   progress: obj({ pagesCrawled: int, pagesQueued: int }),
   auditId: str,
   error: { type: ['string', 'null'], description: 'Why the audit failed; null otherwise.' },
-});
+}));
 
-export const FixSuggestion = obj(
+export const FixSuggestion = component('FixSuggestion', obj(
   {
     id,
     issueId: str,
@@ -179,11 +189,11 @@ export const FixSuggestion = obj(
     model: { type: 'string', description: 'The language model, when source is LLM.' },
   },
   ['id', 'issueId', 'url', 'summary', 'steps', 'source'],
-);
+));
 
 // ---------------------------------------------------------------- keywords, competitors
 
-export const Keyword = obj({
+export const Keyword = component('Keyword', obj({
   id,
   term: { type: 'string', examples: ['oak dining table'] },
   position: { type: ['integer', 'null'], description: 'Latest position; null before the first check or when not within the checked depth.' },
@@ -202,13 +212,13 @@ export const Keyword = obj({
     ),
     description: 'The latest check, successful or not; null before the first check.',
   },
-});
+}));
 
-export const RankingPoint = obj({ position: { type: ['integer', 'null'] }, url: { type: ['string', 'null'] }, checkedAt: dateTime });
+export const RankingPoint = component('RankingPoint', obj({ position: { type: ['integer', 'null'] }, url: { type: ['string', 'null'] }, checkedAt: dateTime }));
 
-export const KeywordRankings = obj({ keywordId: str, term: str, history: { ...list(RankingPoint), description: 'Oldest first.' } });
+export const KeywordRankings = component('KeywordRankings', obj({ keywordId: str, term: str, history: { ...list(RankingPoint), description: 'Oldest first.' } }));
 
-export const Competitor = obj({
+export const Competitor = component('Competitor', obj({
   id,
   domain: { type: 'string', description: 'Host name (www. removed).' },
   createdAt: dateTime,
@@ -216,22 +226,22 @@ export const Competitor = obj({
   keywordsInTop10: { type: 'integer', description: 'Project keywords for which the competitor ranks in the top 10.' },
   averagePosition: { type: ['number', 'null'], description: 'Mean position over the keywords where it ranks.' },
   lastChecked: nullable(dateTime),
-});
+}));
 
 // ---------------------------------------------------------------- reports, technical
 
-export const ReportScores = obj({
+export const ReportScores = component('ReportScores', obj({
   overall: { type: ['integer', 'null'] },
   meta: { type: ['integer', 'null'] },
   content: { type: ['integer', 'null'] },
   links: { type: ['integer', 'null'] },
   technical: { type: ['integer', 'null'] },
   performance: { type: ['integer', 'null'] },
-});
+}));
 
-export const ReportOccurrence = obj({ code: str, title: str, severity: str, category: str, url: str, evidence: { ...anyJson, description: 'What was found (JSON), or null.' } });
+export const ReportOccurrence = component('ReportOccurrence', obj({ code: str, title: str, severity: str, category: str, url: str, evidence: { ...anyJson, description: 'What was found (JSON), or null.' } }));
 
-export const Report = obj(
+export const Report = component('Report', obj(
   {
     auditId: str,
     status: { type: 'string', description: 'The audit status.' },
@@ -244,18 +254,18 @@ export const Report = obj(
     occurrences: { ...list(ReportOccurrence), description: 'Only with `auditId`: every issue occurrence of the audit.' },
   },
   ['auditId', 'status', 'createdAt', 'completedAt', 'scores', 'pagesCrawled', 'issueCounts', 'exports'],
-);
+));
 
-export const SiteTechnicalFacts = obj({
+export const SiteTechnicalFacts = component('SiteTechnicalFacts', obj({
   https: { type: ['boolean', 'null'] },
   hsts: { type: ['boolean', 'null'] },
   httpVersion: { type: ['string', 'null'] },
   compression: { type: ['string', 'null'], description: 'Content-Encoding of the start page (gzip, br, zstd) or null.' },
   robotsTxt: { type: ['string', 'null'], description: 'HTTP status of /robots.txt, or "unreachable".' },
   sitemap: { type: ['string', 'null'], description: 'valid, invalid or missing.' },
-});
+}));
 
-export const CoreWebVitals = obj(
+export const CoreWebVitals = component('CoreWebVitals', obj(
   {
     url: str,
     measuredAt: dateTime,
@@ -271,20 +281,20 @@ export const CoreWebVitals = obj(
   },
   undefined,
   { description: 'One measurement of a page.' },
-);
+));
 
-export const Technical = obj({
+export const Technical = component('Technical', obj({
   site: { anyOf: [SiteTechnicalFacts, { type: 'null' }], description: 'Facts from the latest audit; null before the first completed audit.' },
   coreWebVitals: { ...list(CoreWebVitals), description: 'Oldest first.' },
-});
+}));
 
 // ---------------------------------------------------------------- free tools
 
-export const ToolIssue = obj({ code: str, title: str, severity: str, category: str });
-export const LineMessage = obj({ line: { type: ['integer', 'null'] }, message: str }, ['message']);
+export const ToolIssue = component('ToolIssue', obj({ code: str, title: str, severity: str, category: str }));
+export const LineMessage = component('LineMessage', obj({ line: { type: ['integer', 'null'] }, message: str }, ['message']));
 const lineMessages = list(LineMessage);
 
-export const MetaTagsReport = obj({
+export const MetaTagsReport = component('MetaTagsReport', obj({
   url: str,
   title: { type: ['string', 'null'] },
   description: { type: ['string', 'null'] },
@@ -298,11 +308,11 @@ export const MetaTagsReport = obj({
   hreflang: list(obj({ lang: str, href: str })),
   jsonLd: { type: 'array', items: anyJson, description: 'Parsed JSON-LD blocks.' },
   issues: list(ToolIssue),
-});
+}));
 
-export const RobotsRule = obj({ type: { type: 'string', enum: ['allow', 'disallow'] }, path: str, line: int });
+export const RobotsRule = component('RobotsRule', obj({ type: { type: 'string', enum: ['allow', 'disallow'] }, path: str, line: int }));
 
-export const RobotsReport = obj({
+export const RobotsReport = component('RobotsReport', obj({
   valid: bool,
   source: { type: 'string', description: '"content" or the URL the file was fetched from.' },
   sizeBytes: int,
@@ -311,9 +321,9 @@ export const RobotsReport = obj({
   errors: lineMessages,
   warnings: lineMessages,
   tests: list(obj({ url: str, userAgent: str, allowed: bool, matchedRule: { anyOf: [RobotsRule, { type: 'null' }] } })),
-});
+}));
 
-export const HeadersReport = obj({
+export const HeadersReport = component('HeadersReport', obj({
   url: str,
   finalUrl: str,
   status: int,
@@ -327,9 +337,9 @@ export const HeadersReport = obj({
   },
   checks: list(obj({ name: str, passed: bool, value: { type: ['string', 'null'] }, message: str })),
   issues: list(ToolIssue),
-});
+}));
 
-export const SitemapReport = obj(
+export const SitemapReport = component('SitemapReport', obj(
   {
     valid: bool,
     type: { type: ['string', 'null'], enum: ['urlset', 'sitemapindex', null] },
@@ -352,44 +362,7 @@ export const SitemapReport = obj(
     sample: list(obj({ loc: str, lastmod: { type: ['string', 'null'] }, changefreq: { type: ['string', 'null'] }, priority: { type: ['number', 'null'] } })),
   },
   ['valid', 'type', 'urlCount', 'errors', 'warnings', 'sample'],
-);
-
-/** Schema objects published under these names; the OpenAPI generator references them by identity. */
-export const COMPONENT_SCHEMAS: Record<string, unknown> = {
-  Error: ErrorBody,
-  ErrorDetail,
-  ProjectCounts,
-  ProjectV1,
-  ProjectListItem,
-  Project,
-  ProjectDetail,
-  Audit,
-  AuditSummary,
-  Issue,
-  IssueCounts,
-  AuditStarted,
-  AuditState,
-  AuditCancelled,
-  Job,
-  FixSuggestion,
-  Keyword,
-  KeywordRankings,
-  RankingPoint,
-  Competitor,
-  Report,
-  ReportScores,
-  ReportOccurrence,
-  Technical,
-  SiteTechnicalFacts,
-  CoreWebVitals,
-  ToolIssue,
-  LineMessage,
-  MetaTagsReport,
-  RobotsReport,
-  RobotsRule,
-  HeadersReport,
-  SitemapReport,
-};
+));
 
 // ---------------------------------------------------------------- response headers (OpenAPI only)
 

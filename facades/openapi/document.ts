@@ -1,7 +1,15 @@
 import type { FastifySchema } from 'fastify';
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { Surface } from '../http-guard.js';
 import { emptyBody } from '../route-schemas.js';
-import { COMPONENT_SCHEMAS, ErrorBody, HEADERS } from './components.js';
+import { HEADERS } from './components.js';
+
+/**
+ * The options of @fastify/swagger for each surface's OpenAPI 3.1 document. The plugin derives paths,
+ * parameters, request bodies, responses and components from the route schemas Fastify validates with;
+ * this file adds what a route schema does not say: the prose (info, access notes, error descriptions),
+ * tags and operation ids, response headers, and the 408 and 503 every operation may answer.
+ */
 
 /** What the generator needs of a route-table entry (RestRoute and StreamRoute both fit). */
 export interface DocumentedRoute {
@@ -28,7 +36,6 @@ type Json = Record<string, any>;
 export const SURFACE_BASE: Record<DocumentSurface, string> = { A: '/api/v1', B: '/api' };
 export const OPENAPI_PATHS: Record<DocumentSurface, string> = { A: '/api/v1/openapi.json', B: '/api/openapi.json' };
 
-const COMPONENT_NAMES = new Map<unknown, string>(Object.entries(COMPONENT_SCHEMAS).map(([name, schema]) => [schema, name]));
 const SECURITY_SCHEME: Record<DocumentSurface, string> = { A: 'apiKey', B: 'sessionCookie' };
 
 const RATES = {
@@ -42,27 +49,6 @@ export const toOpenApiPath = (url: string): string => url.replace(/:([A-Za-z0-9_
 /** The surface whose document lists a route: the free tools belong to Surface B's. */
 export const documentSurfaceOf = (route: { surface: Surface }): DocumentSurface | null =>
   route.surface === 'A' ? 'A' : route.surface === 'B' || route.surface === 'TOOLS' ? 'B' : null;
-
-/** Deep copy of a schema with every shared component replaced by a reference to it. */
-function withRefs(node: unknown, used: Set<string>): unknown {
-  if (Array.isArray(node)) return node.map((n) => withRefs(n, used));
-  if (!node || typeof node !== 'object') return node;
-  const name = COMPONENT_NAMES.get(node);
-  if (name) {
-    used.add(name);
-    return { $ref: `#/components/schemas/${name}` };
-  }
-  return definition(node, used);
-}
-
-/** A schema's own keywords, with the components it contains referenced. */
-const definition = (schema: object, used: Set<string>): Json => Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, withRefs(v, used)]));
-
-const PARAM_DESCRIPTIONS: Record<string, string> = {
-  id: 'Project id.',
-  projectId: 'Project id.',
-  jobId: 'Job id, as returned by POST .../audit.',
-};
 
 function tagOf(url: string): string {
   if (url.includes('/tools/')) return 'Free tools';
@@ -150,62 +136,6 @@ function responseHeaders(status: number, csv: boolean): Json {
   return headers;
 }
 
-function parameters(schema: FastifySchema | undefined, used: Set<string>): Json[] {
-  const out: Json[] = [];
-  for (const [where, part] of [['path', schema?.params], ['query', schema?.querystring]] as const) {
-    const s = part as Json | undefined;
-    for (const [name, prop] of Object.entries<Json>(s?.properties ?? {})) {
-      const { description, ...rest } = prop;
-      out.push({
-        name,
-        in: where,
-        required: where === 'path' || (s?.required ?? []).includes(name),
-        description: description ?? (where === 'path' ? PARAM_DESCRIPTIONS[name] : undefined),
-        schema: withRefs(rest, used),
-      });
-    }
-  }
-  return out;
-}
-
-function requestBody(route: DocumentedRoute, used: Set<string>): Json | undefined {
-  const body = route.schema?.body as Json | undefined;
-  if (!body) return undefined;
-  if (body === emptyBody) {
-    return { required: false, description: 'No body (or an empty JSON object).', content: { 'application/json': { schema: { type: 'object', maxProperties: 0 } } } };
-  }
-  return { required: true, content: { 'application/json': { schema: withRefs(body, used) } } };
-}
-
-function responses(route: DocumentedRoute, options: OpenApiOptions, used: Set<string>): Json {
-  const out: Json = {};
-  const declared = (route.schema?.response ?? {}) as Record<string, Json>;
-  for (const [code, schema] of Object.entries(declared).sort(([a], [b]) => a.localeCompare(b))) {
-    const status = Number(code);
-    if (status < 300) {
-      const content = schema.content
-        ? Object.fromEntries(Object.entries<Json>(schema.content).map(([type, media]) => [type, { schema: withRefs(media.schema, used) }]))
-        : { 'application/json': { schema: withRefs(schema, used) } };
-      out[code] = {
-        description: schema.description ?? (status === 202 ? 'Accepted.' : 'Success.'),
-        headers: responseHeaders(status, 'text/csv' in content),
-        content,
-      };
-    } else {
-      out[code] = {
-        description: errorDescription(status, route, options),
-        headers: responseHeaders(status, false),
-        content: { 'application/json': { schema: withRefs(schema, used) } },
-      };
-    }
-  }
-  // Every endpoint may meet a client too slow to send its request (answered by Node's parser, before routing)...
-  out['408'] ??= { description: errorDescription(408, route, options), headers: responseHeaders(408, false), content: { 'application/json': { schema: withRefs(ErrorBody, used) } } };
-  // ... and an outage of PostgreSQL or Redis (the rate limiter and principals live there).
-  out['503'] ??= { description: errorDescription(503, route, options), headers: responseHeaders(503, false), content: { 'application/json': { schema: withRefs(ErrorBody, used) } } };
-  return out;
-}
-
 function curlExamples(surface: DocumentSurface): string {
   if (surface === 'A') {
     return [
@@ -270,59 +200,139 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Free tools': 'Public SEO tools: meta tags, robots.txt, HTTP headers, XML sitemaps.',
 };
 
-/** The OpenAPI 3.1 document of one surface, generated from the route table. */
-export function buildOpenApiDocument(surface: DocumentSurface, routes: readonly DocumentedRoute[], options: OpenApiOptions): Json {
+const SCHEMA_PREFIX = '#/components/schemas/';
+
+/** The component schemas the document refers to (directly or through other components), sorted by name. */
+function usedSchemas(document: Json): Json {
+  const all: Json = document.components?.schemas ?? {};
   const used = new Set<string>();
-  const base = SURFACE_BASE[surface];
-  const paths: Json = {};
-  const tags = new Set<string>();
-  for (const route of routes) {
-    if (documentSurfaceOf(route) !== surface) continue;
-    if (!route.url.startsWith(`${base}/`)) throw new Error(`Route ${route.method} ${route.url} is outside ${base}`);
-    const path = toOpenApiPath(route.url.slice(base.length));
-    const tag = tagOf(path);
-    tags.add(tag);
-    const operation: Json = {
-      tags: [tag],
-      summary: route.summary,
-      description: accessNote(route, options),
-      operationId: operationId(route.method, path),
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string' && v.startsWith(SCHEMA_PREFIX)) {
+        const name = v.slice(SCHEMA_PREFIX.length);
+        if (!used.has(name)) {
+          used.add(name);
+          visit(all[name]);
+        }
+      } else visit(v);
+    }
+  };
+  visit(document.paths);
+  return Object.fromEntries([...used].sort().map((name) => [name, all[name]]));
+}
+
+const errorResponse = (status: number, route: DocumentedRoute, options: OpenApiOptions): Json => ({
+  description: errorDescription(status, route, options),
+  headers: responseHeaders(status, false),
+  content: { 'application/json': { schema: { $ref: `${SCHEMA_PREFIX}Error` } } },
+});
+
+/** What the route schema cannot say about an operation: descriptions and headers of its responses, 408 and 503. */
+function completeOperation(operation: Json, route: DocumentedRoute, options: OpenApiOptions): void {
+  const responses: Json = operation.responses;
+  for (const [code, response] of Object.entries<Json>(responses)) {
+    const status = Number(code);
+    if (status >= 300) {
+      responses[code] = errorResponse(status, route, options);
+      continue;
+    }
+    if (response.description === 'Default Response') response.description = status === 202 ? 'Accepted.' : 'Success.';
+    response.headers = responseHeaders(status, 'text/csv' in (response.content ?? {}));
+  }
+  // Every endpoint may meet a client too slow to send its request (answered by Node's parser, before routing)...
+  responses['408'] ??= errorResponse(408, route, options);
+  // ... and an outage of PostgreSQL or Redis (the rate limiter and principals live there).
+  responses['503'] ??= errorResponse(503, route, options);
+  // Path parameters first (the plugin lists the query string's first).
+  operation.parameters?.sort((a: Json, b: Json) => Number(a.in !== 'path') - Number(b.in !== 'path'));
+  operation.responses = Object.fromEntries(Object.keys(responses).sort().map((code) => [code, responses[code]]));
+  // "No body" is a body the client may leave out (the plugin marks every body schema required).
+  if (route.schema?.body === emptyBody) {
+    operation.requestBody = {
+      required: false,
+      description: 'No body (or an empty JSON object).',
+      content: { 'application/json': { schema: { type: 'object', maxProperties: 0 } } },
     };
-    const params = parameters(route.schema, used);
-    if (params.length) operation.parameters = params;
-    const body = requestBody(route, used);
-    if (body) operation.requestBody = body;
-    operation.responses = responses(route, options, used);
-    if (route.surface === 'TOOLS') operation.security = [];
-    (paths[path] ??= {})[route.method.toLowerCase()] = operation;
   }
+}
 
-  // Components referenced from other components are collected until none is new.
-  const schemas: Json = {};
-  for (let pending = [...used]; pending.length; pending = [...used].filter((n) => !(n in schemas))) {
-    for (const name of pending) schemas[name] = definition(COMPONENT_SCHEMAS[name] as object, used);
-  }
-  const sortedSchemas = Object.fromEntries(Object.keys(schemas).sort().map((n) => [n, schemas[n]]));
+const routeKey = (method: string, url: string) => `${method} ${url}`;
 
+/** @fastify/swagger's options for one surface's document; `routes` are the route tables (summaries, surfaces). */
+export function swaggerOptions(surface: DocumentSurface, routes: readonly DocumentedRoute[], options: OpenApiOptions): FastifyDynamicSwaggerOptions {
+  const base = SURFACE_BASE[surface];
+  const mine = new Map(routes.filter((r) => documentSurfaceOf(r) === surface).map((r) => [routeKey(r.method, r.url), r]));
+  const tags = new Set<string>();
   return {
-    openapi: '3.1.0',
-    info: {
-      title: surface === 'A' ? 'SEO Audit Platform API — Surface A (API key)' : 'SEO Audit Platform API — Surface B (session) and free tools',
-      version: '1.0.0',
-      description: infoDescription(surface, options),
-      license: { name: 'MIT', identifier: 'MIT' },
+    // Both documents are generated by the same plugin registered twice: each under its own decorator.
+    decorator: surface === 'A' ? 'openapiA' : 'openapiB',
+    // Shared schemas are published under their $id (components.ts), not as def-N.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: surface === 'A' ? 'SEO Audit Platform API — Surface A (API key)' : 'SEO Audit Platform API — Surface B (session) and free tools',
+        version: '1.0.0',
+        description: infoDescription(surface, options),
+        license: { name: 'MIT', identifier: 'MIT' },
+      },
+      servers: [{ url: base, description: surface === 'A' ? 'Surface A on this server' : 'Surface B on this server' }],
+      security: [{ [SECURITY_SCHEME[surface]]: [] }],
+      components: {
+        headers: HEADERS as Json,
+        securitySchemes:
+          surface === 'A'
+            ? { apiKey: { type: 'http', scheme: 'bearer', description: 'API key: `Authorization: Bearer <API_KEY>`.' } }
+            : { sessionCookie: { type: 'apiKey', in: 'cookie', name: 'better-auth.session-token', description: 'Session cookie set by `POST /api/auth/sign-in/email`.' } },
+      },
     },
-    servers: [{ url: base, description: surface === 'A' ? 'Surface A on this server' : 'Surface B on this server' }],
-    security: [{ [SECURITY_SCHEME[surface]]: [] }],
-    tags: [...tags].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
-    paths,
-    components: {
-      schemas: sortedSchemas,
-      headers: HEADERS,
-      securitySchemes:
-        surface === 'A'
-          ? { apiKey: { type: 'http', scheme: 'bearer', description: 'API key: `Authorization: Bearer <API_KEY>`.' } }
-          : { sessionCookie: { type: 'apiKey', in: 'cookie', name: 'better-auth.session-token', description: 'Session cookie set by `POST /api/auth/sign-in/email`.' } },
+    // Every route of the server reaches the plugin: the other surface's, GraphQL, auth and ops routes are hidden.
+    transform: ({ schema, url, route }) => {
+      const methods = ([] as string[]).concat(route.method);
+      const own = methods.length === 1 ? mine.get(routeKey(methods[0], url)) : undefined;
+      if (!own) return { schema: { hide: true } as FastifySchema, url };
+      const path = toOpenApiPath(url.slice(base.length));
+      const tag = tagOf(path);
+      tags.add(tag);
+      return {
+        url,
+        schema: {
+          ...schema,
+          summary: own.summary,
+          tags: [tag],
+          description: accessNote(own, options),
+          operationId: operationId(own.method, path),
+          ...(own.surface === 'TOOLS' ? { security: [] } : {}),
+        } as FastifySchema,
+      };
+    },
+    transformObject: (generated) => {
+      const document = ('openapiObject' in generated ? generated.openapiObject : {}) as Json;
+      for (const [path, operations] of Object.entries<Json>(document.paths)) {
+        for (const [method, operation] of Object.entries<Json>(operations)) {
+          completeOperation(operation, mine.get(routeKey(method.toUpperCase(), `${base}${path.replace(/\{(\w+)\}/g, ':$1')}`))!, options);
+        }
+      }
+      return {
+        openapi: document.openapi,
+        info: document.info,
+        servers: document.servers,
+        security: document.security,
+        tags: [...tags].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
+        paths: document.paths,
+        components: { schemas: usedSchemas(document), headers: document.components.headers, securitySchemes: document.components.securitySchemes },
+      };
     },
   };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Surface A's OpenAPI document (@fastify/swagger, decorator of swaggerOptions('A')). */
+    openapiA(): unknown;
+    /** Surface B's OpenAPI document. */
+    openapiB(): unknown;
+  }
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifySchema, type RouteHandlerMethod } from 'fastify';
 import type pg from 'pg';
 import type { RateLimiter } from '../../src/identity/rate-limit.js';
-import { ProjectV1, arrayOf, body } from '../../facades/openapi/components.js';
+import { ProjectV1, SHARED_SCHEMAS, arrayOf, body } from '../../facades/openapi/components.js';
 
 /**
  * GET /api/v1/projects written by hand: the baseline the facade is held to. It does the work the facade
@@ -109,6 +109,8 @@ export function handWrittenProjectsHandler({ pool, limiter, limit }: HandWritten
 /** A bare Fastify instance serving only the hand-written route. */
 export async function buildHandWrittenServer(deps: HandWrittenDeps): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
+  // The schema refers to the facade's named schemas (ProjectV1 and what it contains), as the facade's route does.
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   app.get('/api/v1/projects', { schema: HAND_WRITTEN_ROUTE_SCHEMA }, handWrittenProjectsHandler(deps));
   await app.ready();
   return app;
