@@ -38,6 +38,34 @@ export default tseslint.config(
     },
   },
   {
+    // Data access (issue 19): a module's *.repository.ts is the only file of the module that speaks SQL or
+    // MikroORM; src/platform/db/ holds the connections and the infrastructure statements (ping, migrations).
+    // Elsewhere connections are passed through (types), never queried.
+    files: ['src/**', 'schema/**', 'facades/**', 'workers/**'],
+    ignores: ['**/*.repository.ts', 'src/platform/db/**', 'facades/web/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[importKind='value'][source.value=/(native-query|sql-params)\\.js$/] > ImportSpecifier[importKind='value'][imported.name=/^(nativeQuery|nativeResult|nativeTransaction|jsonParam)$/]",
+          message: 'Raw SQL runs in the module\'s *.repository.ts (nativeQuery/nativeTransaction are its tools); import types only here.',
+        },
+        {
+          selector: "ImportDeclaration[importKind='value'][source.value=/^@mikro-orm\\//] > ImportSpecifier[importKind='value'][imported.name!='defineEntity']",
+          message: 'MikroORM is spoken in the module\'s *.repository.ts; import types only here.',
+        },
+        {
+          selector: "CallExpression > MemberExpression.callee[property.name=/^(find|findOne|findOneOrFail|findAll|findAndCount|count|persist|persistAndFlush|flush|nativeUpdate|nativeDelete|insert|insertMany|upsert|upsertMany|transactional|execute|getConnection|getKnex|createQueryBuilder|getReference|remove|removeAndFlush|query)$/][object.name=/^(em|tx|orm|pool|db)$/]",
+          message: 'Data access belongs in the module\'s *.repository.ts: call a repository method.',
+        },
+        {
+          selector: "CallExpression > MemberExpression.callee[property.name=/^(find|findOne|findOneOrFail|findAll|findAndCount|count|persist|persistAndFlush|flush|nativeUpdate|nativeDelete|insert|insertMany|upsert|upsertMany|transactional|execute|getConnection|getKnex|createQueryBuilder|getReference|remove|removeAndFlush)$/][object.property.name=/^(em|orm)$/]",
+          message: 'Data access belongs in the module\'s *.repository.ts: call a repository method.',
+        },
+      ],
+    },
+  },
+  {
     // Type-aware rules (typescript-eslint's project service: each file is checked with the tsconfig.json nearest to
     // it). A promise is awaited, caught or explicitly `void`ed; no promise where a callback must return void; a
     // switch over a union without `default` covers every member; imports used only as types say so (`import()`
