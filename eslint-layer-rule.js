@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
  *   and nothing on the server imports it.
  */
 const ROOT = dirname(fileURLToPath(import.meta.url));
-const IO_PACKAGES = /^(undici|pg|ioredis|bullmq|@mikro-orm\/.*|node:(http|https|net|dns|fs|fs\/promises|child_process)|(http|https|net|dns|fs|child_process))$/;
+const IO_PACKAGES =
+  /^(undici|pg|ioredis|bullmq|@mikro-orm\/.*|node:(http|https|net|dns|fs|fs\/promises|child_process)|(http|https|net|dns|fs|child_process))$/;
 
 function where(abs) {
   const parts = relative(ROOT, abs).split(sep);
@@ -31,12 +32,15 @@ const isGraphqlFile = (file) => /(\.resolver|\.types|\/graphql)\.ts$/.test(file)
 function violation(fromFile, spec) {
   const from = where(fromFile);
   if (!spec.startsWith('.')) {
-    if (from.top === 'src' && from.module === 'seo' && IO_PACKAGES.test(spec)) return `src/seo is pure analysis: it may not import "${spec}"`;
+    if (from.top === 'src' && from.module === 'seo' && IO_PACKAGES.test(spec))
+      return `src/seo is pure analysis: it may not import "${spec}"`;
     return null;
   }
   const to = where(resolve(dirname(fromFile), spec));
   if (from.web !== to.web) {
-    return from.web ? 'facades/web is the browser app: it imports only its own files (the server is reached over HTTP)' : 'server code may not import the browser app (facades/web)';
+    return from.web
+      ? 'facades/web is the browser app: it imports only its own files (the server is reached over HTTP)'
+      : 'server code may not import the browser app (facades/web)';
   }
   if (from.web) return null;
   if (from.top === 'src') {
@@ -46,7 +50,9 @@ function violation(fromFile, spec) {
     if (from.module === 'platform') return `src/platform may not import a domain module (src/${to.module ?? ''})`;
     if (from.module && !to.module) return 'a domain module may not import the composition files at the src/ root';
     if (to.module && to.module !== 'platform' && isGraphqlFace(to.rest)) {
-      return isGraphqlFile(fromFile) ? null : `only a GraphQL file (*.resolver.ts, *.types.ts, graphql.ts) may import src/${to.module}/graphql.ts`;
+      return isGraphqlFile(fromFile)
+        ? null
+        : `only a GraphQL file (*.resolver.ts, *.types.ts, graphql.ts) may import src/${to.module}/graphql.ts`;
     }
     if (to.module && to.module !== 'platform' && !/(^|\/)index\.(js|ts)$/.test(to.rest)) {
       return `reach src/${to.module} only through its index.ts (not ${to.rest})`;
@@ -55,11 +61,14 @@ function violation(fromFile, spec) {
   }
   if (from.top === 'facades') {
     if (to.top === 'workers') return 'facades/ may not import workers/';
-    if (to.top === 'src' && to.module !== 'platform') return 'facades/ may import src/platform only (services and entities are reached through GraphQL)';
+    if (to.top === 'src' && to.module !== 'platform')
+      return 'facades/ may import src/platform only (services and entities are reached through GraphQL)';
     return null;
   }
-  if (from.top === 'workers' && (to.top === 'schema' || to.top === 'facades')) return `workers/ may not import ${to.top}/`;
-  if (from.top === 'workers' && to.module && isGraphqlFace(to.rest)) return 'workers/ run no GraphQL: import the module\'s index.ts';
+  if (from.top === 'workers' && (to.top === 'schema' || to.top === 'facades'))
+    return `workers/ may not import ${to.top}/`;
+  if (from.top === 'workers' && to.module && isGraphqlFace(to.rest))
+    return "workers/ run no GraphQL: import the module's index.ts";
   return null;
 }
 
@@ -74,7 +83,12 @@ export const layerPlugin = {
           const why = violation(context.filename, spec);
           if (why) context.report({ node: node.source, messageId: 'layer', data: { why } });
         };
-        return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+        return {
+          ImportDeclaration: check,
+          ExportNamedDeclaration: check,
+          ExportAllDeclaration: check,
+          ImportExpression: check,
+        };
       },
     },
   },

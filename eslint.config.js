@@ -3,7 +3,9 @@ import tseslint from 'typescript-eslint';
 import { layerPlugin } from './eslint-layer-rule.js';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'facades/generated/**', 'facades/web/src/gql/**', 'coverage/**', 'tmp/**'] },
+  {
+    ignores: ['node_modules/**', 'dist/**', 'facades/generated/**', 'facades/web/src/gql/**', 'coverage/**', 'tmp/**'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -11,7 +13,10 @@ export default tseslint.config(
     rules: {
       'layers/layers': 'error',
       '@typescript-eslint/no-explicit-any': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/no-unsafe-declaration-merging': 'off',
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
@@ -30,7 +35,8 @@ export default tseslint.config(
               name: 'bullmq',
               importNames: ['Queue', 'Worker', 'QueueEvents', 'FlowProducer'],
               allowTypeImports: true,
-              message: 'Create BullMQ objects with createQueue/createWorker (src/platform/queues.ts): they attach the error listener.',
+              message:
+                'Create BullMQ objects with createQueue/createWorker (src/platform/queues.ts): they attach the error listener.',
             },
           ],
         },
@@ -47,20 +53,25 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "ImportDeclaration[importKind='value'][source.value=/(native-query|sql-params)\\.js$/] > ImportSpecifier[importKind='value'][imported.name=/^(nativeQuery|nativeResult|nativeTransaction|jsonParam)$/]",
-          message: 'Raw SQL runs in the module\'s *.repository.ts (nativeQuery/nativeTransaction are its tools); import types only here.',
+          selector:
+            "ImportDeclaration[importKind='value'][source.value=/(native-query|sql-params)\\.js$/] > ImportSpecifier[importKind='value'][imported.name=/^(nativeQuery|nativeResult|nativeTransaction|jsonParam)$/]",
+          message:
+            "Raw SQL runs in the module's *.repository.ts (nativeQuery/nativeTransaction are its tools); import types only here.",
         },
         {
-          selector: "ImportDeclaration[importKind='value'][source.value=/^@mikro-orm\\//] > ImportSpecifier[importKind='value'][imported.name!='defineEntity']",
-          message: 'MikroORM is spoken in the module\'s *.repository.ts; import types only here.',
+          selector:
+            "ImportDeclaration[importKind='value'][source.value=/^@mikro-orm\\//] > ImportSpecifier[importKind='value'][imported.name!='defineEntity']",
+          message: "MikroORM is spoken in the module's *.repository.ts; import types only here.",
         },
         {
-          selector: "CallExpression > MemberExpression.callee[property.name=/^(find|findOne|findOneOrFail|findAll|findAndCount|count|persist|persistAndFlush|flush|nativeUpdate|nativeDelete|insert|insertMany|upsert|upsertMany|transactional|execute|getConnection|getKnex|createQueryBuilder|getReference|remove|removeAndFlush|query)$/][object.name=/^(em|tx|orm|pool|db)$/]",
-          message: 'Data access belongs in the module\'s *.repository.ts: call a repository method.',
+          selector:
+            'CallExpression > MemberExpression.callee[property.name=/^(find|findOne|findOneOrFail|findAll|findAndCount|count|persist|persistAndFlush|flush|nativeUpdate|nativeDelete|insert|insertMany|upsert|upsertMany|transactional|execute|getConnection|getKnex|createQueryBuilder|getReference|remove|removeAndFlush|query)$/][object.name=/^(em|tx|orm|pool|db)$/]',
+          message: "Data access belongs in the module's *.repository.ts: call a repository method.",
         },
         {
-          selector: "CallExpression > MemberExpression.callee[property.name=/^(find|findOne|findOneOrFail|findAll|findAndCount|count|persist|persistAndFlush|flush|nativeUpdate|nativeDelete|insert|insertMany|upsert|upsertMany|transactional|execute|getConnection|getKnex|createQueryBuilder|getReference|remove|removeAndFlush)$/][object.property.name=/^(em|orm)$/]",
-          message: 'Data access belongs in the module\'s *.repository.ts: call a repository method.',
+          selector:
+            'CallExpression > MemberExpression.callee[property.name=/^(find|findOne|findOneOrFail|findAll|findAndCount|count|persist|persistAndFlush|flush|nativeUpdate|nativeDelete|insert|insertMany|upsert|upsertMany|transactional|execute|getConnection|getKnex|createQueryBuilder|getReference|remove|removeAndFlush)$/][object.property.name=/^(em|orm)$/]',
+          message: "Data access belongs in the module's *.repository.ts: call a repository method.",
         },
       ],
     },

@@ -18,4 +18,5 @@ export function csvCell(value: unknown): string {
 export const csvRow = (cells: readonly unknown[]): string => `${cells.map(csvCell).join(',')}\r\n`;
 
 /** A safe attachment file name: letters, digits, dot, dash and underscore only. */
-export const attachmentName = (name: string): string => `attachment; filename="${name.replace(/[^A-Za-z0-9._-]+/g, '-')}"`;
+export const attachmentName = (name: string): string =>
+  `attachment; filename="${name.replace(/[^A-Za-z0-9._-]+/g, '-')}"`;

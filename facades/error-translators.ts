@@ -140,12 +140,20 @@ export type Transport = 'REST' | 'GRAPHQL';
 export const transportOf = (request: FastifyRequest): Transport =>
   request.routeOptions?.url === GRAPHQL_PATH ? 'GRAPHQL' : 'REST';
 
-export function translate(transport: Transport, r: Refusal, requestId: string): HttpError<RestErrorBody | GraphQLErrorBody> {
+export function translate(
+  transport: Transport,
+  r: Refusal,
+  requestId: string,
+): HttpError<RestErrorBody | GraphQLErrorBody> {
   return transport === 'GRAPHQL' ? graphQLError(r) : restError(r, requestId);
 }
 
 /** Sends a refusal in the shape of the route asked (or of `transport`); a 503 has the dependency monitor probe. */
-export function sendRefusal(reply: FastifyReply, r: Refusal, transport: Transport = transportOf(reply.request)): FastifyReply {
+export function sendRefusal(
+  reply: FastifyReply,
+  r: Refusal,
+  transport: Transport = transportOf(reply.request),
+): FastifyReply {
   const { status, headers, body } = translate(transport, r, String(reply.request.id));
   // An outage is logged once per change of state by the monitor, not once per refused request.
   if (status === 503) void reply.server.dependencyMonitor?.check();
@@ -158,7 +166,12 @@ export function refusalOf(err: unknown): Refusal | null {
   const original = err instanceof DomainError ? err : (err as GraphQLError | undefined)?.originalError;
   const domain = original instanceof DomainError ? original : asUnavailable(err);
   if (!domain) return null;
-  return { code: domain.code, message: domain.message, details: domain.details, retryAfterSeconds: domain.retryAfterSeconds };
+  return {
+    code: domain.code,
+    message: domain.message,
+    details: domain.details,
+    retryAfterSeconds: domain.retryAfterSeconds,
+  };
 }
 
 export const INTERNAL_REFUSAL: Refusal = Object.freeze({ code: 'INTERNAL', message: 'Internal server error' });
@@ -167,8 +180,13 @@ export const INTERNAL_REFUSAL: Refusal = Object.freeze({ code: 'INTERNAL', messa
  * Sends whatever was thrown: an expected failure as its code, anything else as a 500 with a generic message and
  * the request id (logged; never a stack trace or SQL on the wire).
  */
-export function sendError(reply: FastifyReply, err: unknown, transport: Transport = transportOf(reply.request)): FastifyReply {
+export function sendError(
+  reply: FastifyReply,
+  err: unknown,
+  transport: Transport = transportOf(reply.request),
+): FastifyReply {
   const refusal = refusalOf(err);
-  if (!refusal || refusal.code === 'INTERNAL') reply.request.log.error({ err: (err as GraphQLError)?.originalError ?? err }, 'request failed');
+  if (!refusal || refusal.code === 'INTERNAL')
+    reply.request.log.error({ err: (err as GraphQLError)?.originalError ?? err }, 'request failed');
   return sendRefusal(reply, refusal ?? INTERNAL_REFUSAL, transport);
 }

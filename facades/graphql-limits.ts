@@ -84,7 +84,8 @@ class OperationMeter {
     private readonly context: ValidationContext,
     private readonly variableDefaults: Map<string, number>,
   ) {
-    for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) this.fragments.set(def.name.value, def);
+    for (const def of context.getDocument().definitions)
+      if (def.kind === Kind.FRAGMENT_DEFINITION) this.fragments.set(def.name.value, def);
   }
 
   measure(selectionSet: SelectionSetNode, parent: GraphQLNamedType | undefined): Measure {
@@ -94,7 +95,9 @@ class OperationMeter {
       let m: Measure;
       if (selection.kind === Kind.FIELD) m = this.field(selection, parent);
       else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const type = selection.typeCondition ? this.context.getSchema().getType(selection.typeCondition.name.value) : parent;
+        const type = selection.typeCondition
+          ? this.context.getSchema().getType(selection.typeCondition.name.value)
+          : parent;
         m = this.measure(selection.selectionSet, type ?? undefined);
       } else m = this.fragment(selection.name.value);
       depth = Math.max(depth, m.depth);
@@ -110,7 +113,10 @@ class OperationMeter {
     // Unknown fragments and cycles are reported by the standard rules.
     if (!def || this.inProgress.has(name)) return ZERO;
     this.inProgress.add(name);
-    const m = this.measure(def.selectionSet, this.context.getSchema().getType(def.typeCondition.name.value) ?? undefined);
+    const m = this.measure(
+      def.selectionSet,
+      this.context.getSchema().getType(def.typeCondition.name.value) ?? undefined,
+    );
     this.inProgress.delete(name);
     this.fragmentMeasures.set(name, m);
     return m;
@@ -123,7 +129,10 @@ class OperationMeter {
       if (node.selectionSet) this.introspection(node.selectionSet, 1, 0);
       return ZERO;
     }
-    const def = parent && (isObjectType(parent) || isInterfaceType(parent)) ? (parent.getFields()[name] as GraphQLField<unknown, unknown> | undefined) : undefined;
+    const def =
+      parent && (isObjectType(parent) || isInterfaceType(parent))
+        ? (parent.getFields()[name] as GraphQLField<unknown, unknown> | undefined)
+        : undefined;
     const childType = def ? getNamedType(def.type) : undefined;
     const child = node.selectionSet ? this.measure(node.selectionSet, childType) : ZERO;
     const multiplier = def ? this.multiplier(node, def, parent as GraphQLCompositeType) : 1;
@@ -137,7 +146,8 @@ class OperationMeter {
       const arg = node.arguments?.find((a) => a.name.value === argName);
       let size: number | undefined;
       if (arg?.value.kind === Kind.INT) size = Number(arg.value.value);
-      else if (arg?.value.kind === Kind.VARIABLE) size = this.variableDefaults.get(arg.value.name.value) ?? numberOr(argDef.defaultValue);
+      else if (arg?.value.kind === Kind.VARIABLE)
+        size = this.variableDefaults.get(arg.value.name.value) ?? numberOr(argDef.defaultValue);
       else if (!arg) size = numberOr(argDef.defaultValue);
       return Math.max(1, size ?? DEFAULT_LIST_SIZE);
     }
@@ -170,7 +180,10 @@ class OperationMeter {
           });
           return deepest;
         }
-        deepest = Math.max(deepest, selection.selectionSet ? this.introspection(selection.selectionSet, depth + 1, nested) : depth + 1);
+        deepest = Math.max(
+          deepest,
+          selection.selectionSet ? this.introspection(selection.selectionSet, depth + 1, nested) : depth + 1,
+        );
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         deepest = Math.max(deepest, this.introspection(selection.selectionSet, depth, listings));
       } else {
@@ -194,7 +207,8 @@ class OperationMeter {
   }
 }
 
-const numberOr = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+const numberOr = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
 function variableDefaults(operation: OperationDefinitionNode): Map<string, number> {
   const defaults = new Map<string, number>();
@@ -209,13 +223,25 @@ export function queryLimitsRule(limits: QueryLimits): ValidationRule {
   return (context: ValidationContext): ASTVisitor => ({
     OperationDefinition(operation) {
       const schema = context.getSchema();
-      const root = operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+      const root =
+        operation.operation === 'query'
+          ? schema.getQueryType()
+          : operation.operation === 'mutation'
+            ? schema.getMutationType()
+            : schema.getSubscriptionType();
       const meter = new OperationMeter(context, variableDefaults(operation));
       const { depth, cost } = meter.measure(operation.selectionSet, root && isCompositeType(root) ? root : undefined);
-      for (const v of meter.introspectionViolations) context.reportError(new QueryTooComplexError(v.message, 'introspection', v.measured, v.maximum, v.node));
+      for (const v of meter.introspectionViolations)
+        context.reportError(new QueryTooComplexError(v.message, 'introspection', v.measured, v.maximum, v.node));
       if (depth > limits.maxDepth) {
         context.reportError(
-          new QueryTooComplexError(`Query depth ${depth} exceeds the maximum of ${limits.maxDepth} (GRAPHQL_MAX_DEPTH). Select fewer nested levels or split the query.`, 'depth', depth, limits.maxDepth, operation),
+          new QueryTooComplexError(
+            `Query depth ${depth} exceeds the maximum of ${limits.maxDepth} (GRAPHQL_MAX_DEPTH). Select fewer nested levels or split the query.`,
+            'depth',
+            depth,
+            limits.maxDepth,
+            operation,
+          ),
         );
       }
       if (cost > limits.maxCost) {

@@ -1,7 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import type { GraphQLFormattedError } from 'graphql';
 import { DomainError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../src/platform/errors.js';
@@ -11,7 +14,14 @@ import type { DomainApi } from '../schema/domain-runtime.js';
 import { admit, type Admission } from './http-guard.js';
 import { htmlPageHeaders } from './html-page-headers.js';
 import { QUERY_TOO_COMPLEX, queryLimitErrorOf, queryLimitsRule } from './graphql-limits.js';
-import { GRAPHQL_PATH, graphQLError, graphQLExtensions, sendError, sendRefusal, type Refusal } from './error-translators.js';
+import {
+  GRAPHQL_PATH,
+  graphQLError,
+  graphQLExtensions,
+  sendError,
+  sendRefusal,
+  type Refusal,
+} from './error-translators.js';
 
 export { GRAPHQL_PATH } from './error-translators.js';
 
@@ -28,18 +38,39 @@ function methodNotAllowed(error: unknown): boolean {
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const tooComplex = queryLimitErrorOf(error);
   if (tooComplex) {
-    const extensions = { ...graphQLExtensions(QUERY_TOO_COMPLEX), limit: tooComplex.limit, measured: tooComplex.measured, maximum: tooComplex.maximum };
+    const extensions = {
+      ...graphQLExtensions(QUERY_TOO_COMPLEX),
+      limit: tooComplex.limit,
+      measured: tooComplex.measured,
+      maximum: tooComplex.maximum,
+    };
     return { message: formatted.message, locations: formatted.locations, extensions };
   }
-  if (methodNotAllowed(error)) return { message: formatted.message, locations: formatted.locations, extensions: graphQLExtensions('METHOD_NOT_ALLOWED') };
+  if (methodNotAllowed(error))
+    return {
+      message: formatted.message,
+      locations: formatted.locations,
+      extensions: graphQLExtensions('METHOD_NOT_ALLOWED'),
+    };
   const unwrapped = unwrapResolverError(error);
   const original = unwrapped instanceof DomainError ? unwrapped : (asUnavailable(unwrapped) ?? unwrapped);
   if (original instanceof DomainError) {
-    return { message: original.message, locations: formatted.locations, path: formatted.path, extensions: graphQLExtensions(original.code, original.details) };
+    return {
+      message: original.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: graphQLExtensions(original.code, original.details),
+    };
   }
   const code = formatted.extensions?.code;
-  if (code && code !== 'INTERNAL_SERVER_ERROR') return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
-  return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL' } };
+  if (code && code !== 'INTERNAL_SERVER_ERROR')
+    return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
+  return {
+    message: 'Internal server error',
+    locations: formatted.locations,
+    path: formatted.path,
+    extensions: { code: 'INTERNAL' },
+  };
 }
 
 /**
@@ -62,7 +93,8 @@ const PREFLIGHT_HEADERS = ['apollo-require-preflight', 'x-apollo-operation-name'
 export function csrfRisk(request: FastifyRequest): boolean {
   if (!request.headers.cookie) return false;
   const contentType = request.headers['content-type'];
-  if (contentType !== undefined && !SIMPLE_CONTENT_TYPES.has(contentType.split(';')[0].trim().toLowerCase())) return false;
+  if (contentType !== undefined && !SIMPLE_CONTENT_TYPES.has(contentType.split(';')[0].trim().toLowerCase()))
+    return false;
   return !PREFLIGHT_HEADERS.some((name) => {
     const value = request.headers[name];
     return typeof value === 'string' && value.length > 0;
@@ -70,7 +102,13 @@ export function csrfRisk(request: FastifyRequest): boolean {
 }
 
 /** GraphQL request errors: a well-formed GraphQL-over-HTTP request that GraphQL itself refused. */
-const REQUEST_ERROR_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'OPERATION_RESOLUTION_FAILURE', QUERY_TOO_COMPLEX]);
+const REQUEST_ERROR_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'OPERATION_RESOLUTION_FAILURE',
+  QUERY_TOO_COMPLEX,
+]);
 
 /**
  * GraphQL over HTTP: with the legacy `application/json` response type, request errors (parse, validation,
@@ -83,7 +121,8 @@ async function legacyJsonStatus(_request: FastifyRequest, reply: FastifyReply, p
   try {
     const body = JSON.parse(payload) as { data?: unknown; errors?: { extensions?: { code?: unknown } }[] };
     const codes = body.errors?.map((e) => e?.extensions?.code);
-    if (!('data' in body) && codes?.length && codes.every((c) => typeof c === 'string' && REQUEST_ERROR_CODES.has(c))) reply.code(200);
+    if (!('data' in body) && codes?.length && codes.every((c) => typeof c === 'string' && REQUEST_ERROR_CODES.has(c)))
+      reply.code(200);
   } catch {}
   return payload;
 }
@@ -134,7 +173,11 @@ function unavailableStatus(runtime: Pick<DomainApi, 'dependencies'>): ApolloServ
           const sent = response.body.singleResult.errors;
           if (!sent?.length || !sent.every((e) => e.extensions?.code === 'UNAVAILABLE')) return;
           void runtime.dependencies.check();
-          const { status, headers } = graphQLError({ code: 'UNAVAILABLE', message: '', retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS });
+          const { status, headers } = graphQLError({
+            code: 'UNAVAILABLE',
+            message: '',
+            retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS,
+          });
           response.http.status = status;
           for (const [name, value] of Object.entries(headers)) response.http.headers.set(name, value);
         },
@@ -144,7 +187,11 @@ function unavailableStatus(runtime: Pick<DomainApi, 'dependencies'>): ApolloServ
 }
 
 /** Apollo Server on /graphql: auth and rate limits first, then depth/cost limits and the domain schema. */
-export async function mountGraphQL(app: FastifyInstance, runtime: Admission & Pick<DomainApi, 'schema' | 'createContext' | 'dependencies'>, options: { explorerPath: string }): Promise<ApolloServer<RequestContext>> {
+export async function mountGraphQL(
+  app: FastifyInstance,
+  runtime: Admission & Pick<DomainApi, 'schema' | 'createContext' | 'dependencies'>,
+  options: { explorerPath: string },
+): Promise<ApolloServer<RequestContext>> {
   const { config } = runtime;
   const apollo = new ApolloServer<RequestContext>({
     schema: runtime.schema,
@@ -152,13 +199,21 @@ export async function mountGraphQL(app: FastifyInstance, runtime: Admission & Pi
     // Without introspection, validation errors must not rebuild the schema either ("Did you mean …?").
     hideSchemaDetailsFromClientErrors: !config.introspection,
     includeStacktraceInErrorResponses: false,
-    formatError: config.introspection ? formatGraphQLError : (formatted, error) => withoutSuggestions(formatGraphQLError(formatted, error)),
+    formatError: config.introspection
+      ? formatGraphQLError
+      : (formatted, error) => withoutSuggestions(formatGraphQLError(formatted, error)),
     // Replaced by csrfRisk(): Apollo's version also refuses cookie-less GET queries.
     csrfPrevention: false,
     validationRules: [queryLimitsRule({ maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COST })],
     // The schema declares no cache hints, so the cache-control plugin could only ever answer no-store; it
     // would also wrap every field resolver of the shared schema (REST routes included) to collect hints.
-    plugins: [ApolloServerPluginCacheControlDisabled(), noStore(), unavailableStatus(runtime), fastifyApolloDrainPlugin(app), ApolloServerPluginLandingPageDisabled()],
+    plugins: [
+      ApolloServerPluginCacheControlDisabled(),
+      noStore(),
+      unavailableStatus(runtime),
+      fastifyApolloDrainPlugin(app),
+      ApolloServerPluginLandingPageDisabled(),
+    ],
   });
   await apollo.start();
   const landing = landingPage(options.explorerPath);
@@ -168,9 +223,14 @@ export async function mountGraphQL(app: FastifyInstance, runtime: Admission & Pi
     url: GRAPHQL_PATH,
     async preHandler(request, reply) {
       if (!GRAPHQL_METHODS.includes(request.method)) {
-        return sendRefusal(reply, { code: 'METHOD_NOT_ALLOWED', message: `${GRAPHQL_PATH} supports only GET and POST requests.`, allow: GRAPHQL_METHODS });
+        return sendRefusal(reply, {
+          code: 'METHOD_NOT_ALLOWED',
+          message: `${GRAPHQL_PATH} supports only GET and POST requests.`,
+          allow: GRAPHQL_METHODS,
+        });
       }
-      if (wantsLandingPage(request)) return reply.headers(LANDING_HEADERS).type('text/html; charset=utf-8').send(landing);
+      if (wantsLandingPage(request))
+        return reply.headers(LANDING_HEADERS).type('text/html; charset=utf-8').send(landing);
       if (csrfRisk(request)) {
         const message =
           "This operation has been blocked as a potential Cross-Site Request Forgery (CSRF): with a cookie, send a 'content-type' header " +
@@ -190,7 +250,8 @@ export async function mountGraphQL(app: FastifyInstance, runtime: Admission & Pi
     onSend: legacyJsonStatus,
     // The handler's own typing declares a string reply; this route also answers errors as objects.
     handler: fastifyApolloHandler(apollo, {
-      context: async (request) => runtime.createContext({ principal: request.principal ?? null, requestId: String(request.id), ip: request.ip }),
+      context: async (request) =>
+        runtime.createContext({ principal: request.principal ?? null, requestId: String(request.id), ip: request.ip }),
     }) as unknown as RouteHandlerMethod,
   });
   return apollo;

@@ -2,7 +2,10 @@
  * The headers of every HTML page this server sends (the API reference at /docs, the web application): its CSP,
  * no MIME sniffing, no framing, no powerful browser features, isolated from other origins, always revalidated.
  */
-export function htmlPageHeaders(csp: string, referrerPolicy: 'no-referrer' | 'strict-origin-when-cross-origin'): Record<string, string> {
+export function htmlPageHeaders(
+  csp: string,
+  referrerPolicy: 'no-referrer' | 'strict-origin-when-cross-origin',
+): Record<string, string> {
   return {
     'content-security-policy': csp,
     'x-content-type-options': 'nosniff',

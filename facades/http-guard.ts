@@ -70,13 +70,22 @@ function originAllowed(runtime: Admission, request: FastifyRequest): boolean {
  * and the caller would go on and answer a second time. One async frame: REST routes call it first thing on
  * every request, and a wrapper around it (or a `.then` on it) would be one more promise each time.
  */
-export async function admit(runtime: Admission, surface: Surface, request: FastifyRequest, reply: FastifyReply): Promise<Refusal | null> {
+export async function admit(
+  runtime: Admission,
+  surface: Surface,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<Refusal | null> {
   const channel = CHANNEL[surface];
   const bearer = surface === 'B' || surface === 'TOOLS' ? null : bearerToken(request.headers.authorization);
   const hasCookie = !!request.headers.cookie;
   let principal: Principal | null = null;
   if (bearer) principal = await runtime.authenticate({ bearer }, channel);
-  else if (hasCookie && surface !== 'A') principal = await runtime.authenticate({ session: { cookie: request.headers.cookie!, headers: () => toWebHeaders(request) } }, channel);
+  else if (hasCookie && surface !== 'A')
+    principal = await runtime.authenticate(
+      { session: { cookie: request.headers.cookie!, headers: () => toWebHeaders(request) } },
+      channel,
+    );
 
   const presentedCredentials = !!bearer || (hasCookie && surface !== 'A') || !!request.headers.authorization;
   const required = surface === 'A' || surface === 'B';

@@ -53,8 +53,14 @@ export class HttpMetrics {
   }
 
   register(registry: Registry): void {
-    registry.registerMetric(this.metric('http_requests_total', 'HTTP requests', 'counter', () => this.requestValues()) as never);
-    registry.registerMetric(this.metric('http_request_duration_seconds', 'HTTP request duration', 'histogram', () => this.durationValues()) as never);
+    registry.registerMetric(
+      this.metric('http_requests_total', 'HTTP requests', 'counter', () => this.requestValues()) as never,
+    );
+    registry.registerMetric(
+      this.metric('http_request_duration_seconds', 'HTTP request duration', 'histogram', () =>
+        this.durationValues(),
+      ) as never,
+    );
   }
 
   private byStatus(method: string, route: string): Map<number, RequestSeries> {
@@ -65,7 +71,12 @@ export class HttpMetrics {
     return statuses;
   }
 
-  private addSeries(statuses: Map<number, RequestSeries>, method: string, route: string, status: number): RequestSeries {
+  private addSeries(
+    statuses: Map<number, RequestSeries>,
+    method: string,
+    route: string,
+    status: number,
+  ): RequestSeries {
     // The duration series is per method and route: the statuses of one route share it.
     let duration = (statuses.values().next().value as RequestSeries | undefined)?.duration;
     if (!duration) {
@@ -127,8 +138,18 @@ export class MetricsLogController extends LogController {
     super();
   }
 
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply, metadata?: Record<string, unknown>): void {
-    this.metrics.record(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    metadata?: Record<string, unknown>,
+  ): void {
+    this.metrics.record(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
     super.requestCompleted(error, request, reply, metadata);
   }
 }

@@ -11,7 +11,8 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
   // An error no handler caught: one fatal line, exit 1, and `seo start`/`seo serve` start a fresh API process.
   const fatal = exitOnUnhandledErrors(logger, 'API');
-  if (config.usingDevSecret) logger.warn('BETTER_AUTH_SECRET is not set: using the development secret (never do this in production)');
+  if (config.usingDevSecret)
+    logger.warn('BETTER_AUTH_SECRET is not set: using the development secret (never do this in production)');
   const runtime = await createDomainRuntime(config, logger);
   const app = await buildServer(runtime);
   let closing = false;

@@ -24,7 +24,11 @@ function bearerMatches(request: FastifyRequest, token: string): boolean {
  *   the whole deployment's, read from BullMQ, PostgreSQL and Redis at scrape time (cluster-metrics.ts).
  * `http` is filled by the app's MetricsLogController (see buildServer).
  */
-export function mountOps(app: FastifyInstance, runtime: Pick<DomainApi, 'config' | 'readiness' | 'createClusterMetrics'>, http: HttpMetrics): void {
+export function mountOps(
+  app: FastifyInstance,
+  runtime: Pick<DomainApi, 'config' | 'readiness' | 'createClusterMetrics'>,
+  http: HttpMetrics,
+): void {
   const liveness = async () => ({ status: 'ok' });
   app.get('/health', liveness);
   app.get('/healthz', liveness);
@@ -39,11 +43,23 @@ export function mountOps(app: FastifyInstance, runtime: Pick<DomainApi, 'config'
       .filter(([, c]) => !c.ok)
       .map(([name, c]) => ({ path: name, message: (c as { error: string }).error }));
     // The REST refusal, plus the readiness fields (`status`, `checks`) probes read.
-    const refusal = restError({ code: 'UNAVAILABLE', message: `Not ready: ${failed.join('; ')}`, retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS }, String(reply.request.id));
+    const refusal = restError(
+      {
+        code: 'UNAVAILABLE',
+        message: `Not ready: ${failed.join('; ')}`,
+        retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS,
+      },
+      String(reply.request.id),
+    );
     return reply
       .code(refusal.status)
       .headers(refusal.headers)
-      .send({ status: 'unavailable', ...refusal.body, checks: { postgres: checks.postgres.ok, redis: checks.redis.ok, migrations: checks.migrations.ok }, details });
+      .send({
+        status: 'unavailable',
+        ...refusal.body,
+        checks: { postgres: checks.postgres.ok, redis: checks.redis.ok, migrations: checks.migrations.ok },
+        details,
+      });
   };
   app.get('/ready', readiness);
   app.get('/readyz', readiness);
@@ -58,7 +74,10 @@ export function mountOps(app: FastifyInstance, runtime: Pick<DomainApi, 'config'
   app.get('/metrics', async (request, reply) => {
     if (!bearerMatches(request, token)) {
       reply.header('www-authenticate', 'Bearer realm="metrics"');
-      return sendRefusal(reply, { code: 'UNAUTHENTICATED', message: 'Metrics need Authorization: Bearer <METRICS_TOKEN>.' });
+      return sendRefusal(reply, {
+        code: 'UNAUTHENTICATED',
+        message: 'Metrics need Authorization: Bearer <METRICS_TOKEN>.',
+      });
     }
     const [own, shared] = await Promise.all([registry.metrics(), cluster.render()]);
     return reply.header('content-type', registry.contentType).send(`${own}${own.endsWith('\n') ? '' : '\n'}${shared}`);

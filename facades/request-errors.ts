@@ -57,8 +57,10 @@ function validationDetails(err: FastifyError): ErrorDetail[] {
   return (err.validation ?? []).map((v) => {
     const params = v.params as Record<string, unknown>;
     const base = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.');
-    if (params.additionalProperty) return { path: [base, params.additionalProperty].filter(Boolean).join('.'), message: 'unknown field' };
-    if (params.missingProperty) return { path: [base, params.missingProperty].filter(Boolean).join('.'), message: 'is required' };
+    if (params.additionalProperty)
+      return { path: [base, params.additionalProperty].filter(Boolean).join('.'), message: 'unknown field' };
+    if (params.missingProperty)
+      return { path: [base, params.missingProperty].filter(Boolean).join('.'), message: 'is required' };
     return { path: base || (err.validationContext ?? ''), message: v.message ?? 'is invalid' };
   });
 }
@@ -77,12 +79,31 @@ const FRAMEWORK_REFUSALS: Record<number, Refusal> = {
 export function frameworkRefusal(err: FastifyError): Refusal | null {
   if (err.validation) {
     const details = validationDetails(err);
-    const where = err.validationContext === 'body' ? 'body' : err.validationContext === 'querystring' ? 'query' : 'path';
-    return { code: 'BAD_USER_INPUT', message: `Invalid request ${where}: ${details.map((d) => `${d.path || where} ${d.message}`).join('; ')}`, details };
+    const where =
+      err.validationContext === 'body' ? 'body' : err.validationContext === 'querystring' ? 'query' : 'path';
+    return {
+      code: 'BAD_USER_INPUT',
+      message: `Invalid request ${where}: ${details.map((d) => `${d.path || where} ${d.message}`).join('; ')}`,
+      details,
+    };
   }
-  if (err.code === 'JSON_TOO_DEEP') return { code: 'BAD_USER_INPUT', message: err.message, details: [{ path: 'body', message: `nested deeper than ${MAX_JSON_DEPTH} levels` }] };
-  if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError || (err.statusCode === 400 && /JSON/i.test(err.message))) {
-    return { code: 'BAD_USER_INPUT', message: 'Malformed JSON body.', details: [{ path: 'body', message: 'is not valid JSON' }] };
+  if (err.code === 'JSON_TOO_DEEP')
+    return {
+      code: 'BAD_USER_INPUT',
+      message: err.message,
+      details: [{ path: 'body', message: `nested deeper than ${MAX_JSON_DEPTH} levels` }],
+    };
+  if (
+    err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+    err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+    err instanceof SyntaxError ||
+    (err.statusCode === 400 && /JSON/i.test(err.message))
+  ) {
+    return {
+      code: 'BAD_USER_INPUT',
+      message: 'Malformed JSON body.',
+      details: [{ path: 'body', message: 'is not valid JSON' }],
+    };
   }
   if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return FRAMEWORK_REFUSALS[415];
   const status = err.statusCode ?? 500;
@@ -99,7 +120,10 @@ export function handleRequestError(err: FastifyError, _request: FastifyRequest, 
 
 const CLIENT_ERRORS: Record<string, Refusal> = {
   // Node's parser gives the same error for an oversized request line and oversized headers.
-  HPE_HEADER_OVERFLOW: { code: 'URI_TOO_LONG', message: 'Request line or header fields too large (at most 16 KB in all).' },
+  HPE_HEADER_OVERFLOW: {
+    code: 'URI_TOO_LONG',
+    message: 'Request line or header fields too large (at most 16 KB in all).',
+  },
   ERR_HTTP_REQUEST_TIMEOUT: FRAMEWORK_REFUSALS[408],
 };
 
@@ -121,7 +145,9 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
   this.log.info({ reqId: requestId, code: err.code, status }, 'client error');
   if (socket.writable) {
     const json = JSON.stringify(body);
-    const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const extra = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nX-Request-Id: ${requestId}\r\n` +
@@ -158,7 +184,8 @@ export class RouteMethods {
   /** The methods some route serves at this path, sorted; empty when no route has the path. */
   allowed(path: string): string[] {
     const methods = new Set<string>();
-    for (const { pattern, methods: own } of this.byUrl.values()) if (pattern.test(path)) for (const m of own) methods.add(m);
+    for (const { pattern, methods: own } of this.byUrl.values())
+      if (pattern.test(path)) for (const m of own) methods.add(m);
     return [...methods].sort();
   }
 }

@@ -34,7 +34,10 @@ export interface RestRoute<TData = any, TVars = any> {
 export const defineRoute = <TData, TVars>(route: RestRoute<TData, TVars>): RestRoute<TData, TVars> => route;
 
 /** Runs a GraphQL operation in-process for the current request; domain errors are thrown as DomainError. */
-export type RunOperation = <TData, TVars>(operation: TypedDocumentNode<TData, TVars>, variables: TVars) => Promise<TData>;
+export type RunOperation = <TData, TVars>(
+  operation: TypedDocumentNode<TData, TVars>,
+  variables: TVars,
+) => Promise<TData>;
 
 /**
  * A route whose body is produced over several operations (exports streamed page by page). The first
@@ -76,7 +79,11 @@ function operationRunner(runtime: RestRuntime) {
         compiled = compile(runtime, operation as TypedDocumentNode<unknown, unknown>, 'Streaming route');
         cache.set(operation, compiled);
       }
-      const result = await compiled.query(undefined, contextFor(runtime, request), variables as Record<string, unknown>);
+      const result = await compiled.query(
+        undefined,
+        contextFor(runtime, request),
+        variables as Record<string, unknown>,
+      );
       if (result.errors?.length) {
         const original = (result.errors[0] as GraphQLError).originalError;
         throw original ?? result.errors[0];
@@ -125,7 +132,10 @@ export function registerRoutes(app: FastifyInstance, runtime: RestRuntime, route
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const refused = await admit(runtime, route.surface, request, reply);
         if (refused) return sendRefusal(reply, refused);
-        const variables = (route.variables ? route.variables(routeInput(request)) : NO_VARIABLES) as Record<string, unknown>;
+        const variables = (route.variables ? route.variables(routeInput(request)) : NO_VARIABLES) as Record<
+          string,
+          unknown
+        >;
         const result = await compiled.query(undefined, contextFor(runtime, request), variables);
         if (result.errors?.length) return sendError(reply, result.errors[0]);
         return reply.code(route.status ?? 200).send(route.map(result.data as never));

@@ -10,20 +10,39 @@ const PARAM_DESCRIPTIONS: Record<string, string> = {
 export const pathParams = (...names: string[]) =>
   ({
     type: 'object',
-    properties: Object.fromEntries(names.map((n) => [n, { type: 'string', minLength: 1, maxLength: 200, description: PARAM_DESCRIPTIONS[n] }])),
+    properties: Object.fromEntries(
+      names.map((n) => [n, { type: 'string', minLength: 1, maxLength: 200, description: PARAM_DESCRIPTIONS[n] }]),
+    ),
     required: names,
     additionalProperties: false,
   }) as const;
 
 export const auditQuery = {
   type: 'object',
-  properties: { auditId: { type: 'string', minLength: 1, maxLength: 200, description: 'An audit of the project; without it, the latest audit of any status.' } },
+  properties: {
+    auditId: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description: 'An audit of the project; without it, the latest audit of any status.',
+    },
+  },
 } as const;
 
 export const cancelAuditQuery = {
   type: 'object',
-  properties: { auditId: { type: 'string', minLength: 1, maxLength: 200, description: "The audit to cancel; without it, the project's queued or running audit." } },
+  properties: {
+    auditId: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description: "The audit to cancel; without it, the project's queued or running audit.",
+    },
+  },
 } as const;
 
 /** "no body": nothing, or an empty JSON object (an absent body reaches validation as null or undefined). */
-export const emptyBody = { anyOf: [{ type: 'object', maxProperties: 0 }, { type: 'null' }], description: 'No body, or an empty JSON object.' } as const;
+export const emptyBody = {
+  anyOf: [{ type: 'object', maxProperties: 0 }, { type: 'null' }],
+  description: 'No body, or an empty JSON object.',
+} as const;

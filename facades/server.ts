@@ -38,7 +38,10 @@ export const ROUTES: RestRoute[] = [...v1Routes, ...apiRoutes, ...toolRoutes];
 export const STREAM_ROUTES: StreamRoute[] = [...reportRoutes];
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
 
-async function mountAuth(app: FastifyInstance, runtime: Pick<DomainApi, 'config' | 'peekRateLimit' | 'rateLimit' | 'handleAuth'>) {
+async function mountAuth(
+  app: FastifyInstance,
+  runtime: Pick<DomainApi, 'config' | 'peekRateLimit' | 'rateLimit' | 'handleAuth'>,
+) {
   app.route({
     method: ['GET', 'POST'],
     url: '/api/auth/*',
@@ -48,12 +51,16 @@ async function mountAuth(app: FastifyInstance, runtime: Pick<DomainApi, 'config'
       if (signIn) {
         const state = await runtime.peekRateLimit(failureBucket, runtime.config.AUTH_FAILURES_PER_MINUTE);
         // Our refusal, in the REST shape; better-auth's own answers below keep better-auth's shape.
-        if (!state.allowed) return sendRefusal(reply, tooMany(reply, state, 'Too many failed sign-in attempts. Try again later.'));
+        if (!state.allowed)
+          return sendRefusal(reply, tooMany(reply, state, 'Too many failed sign-in attempts. Try again later.'));
       }
       const url = new URL(request.url, runtime.config.baseUrl);
       const body = request.body === undefined || request.method === 'GET' ? undefined : JSON.stringify(request.body);
-      const response = await runtime.handleAuth(new Request(url, { method: request.method, headers: toWebHeaders(request), body }));
-      if (signIn && response.status === 401) await runtime.rateLimit(failureBucket, runtime.config.AUTH_FAILURES_PER_MINUTE);
+      const response = await runtime.handleAuth(
+        new Request(url, { method: request.method, headers: toWebHeaders(request), body }),
+      );
+      if (signIn && response.status === 401)
+        await runtime.rateLimit(failureBucket, runtime.config.AUTH_FAILURES_PER_MINUTE);
       reply.code(response.status);
       response.headers.forEach((value, name) => {
         if (name !== 'set-cookie' && name !== 'content-length') reply.header(name, value);
@@ -74,7 +81,11 @@ export async function buildServer(runtime: DomainApi): Promise<FastifyInstance> 
     logController: new MetricsLogController(http),
     // Request loggers become pino children when a request first writes at an enabled level.
     childLoggerFactory: (logger, bindings, options) =>
-      new LazyChildLogger(logger as Logger, bindings, options.level || options.serializers ? options : undefined) as unknown as FastifyBaseLogger,
+      new LazyChildLogger(
+        logger as Logger,
+        bindings,
+        options.level || options.serializers ? options : undefined,
+      ) as unknown as FastifyBaseLogger,
     trustProxy: config.TRUST_PROXY,
     bodyLimit: config.BODY_LIMIT_BYTES,
     genReqId: (req) => {
@@ -88,8 +99,15 @@ export async function buildServer(runtime: DomainApi): Promise<FastifyInstance> 
     clientErrorHandler,
     // Router-level refusals (undecodable URL, oversize parameter) in the API's error shape, not Fastify's.
     frameworkErrors: (err, request, reply) => {
-      const [message, detail] = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? ['A path parameter is too long.', 'a parameter is too long'] : ['Malformed URL.', 'is not valid percent-encoded UTF-8'];
-      sendRefusal((reply as FastifyReply).header('x-request-id', String(request.id)), { code: 'BAD_USER_INPUT', message, details: [{ path: 'path', message: detail }] });
+      const [message, detail] =
+        err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? ['A path parameter is too long.', 'a parameter is too long']
+          : ['Malformed URL.', 'is not valid percent-encoded UTF-8'];
+      sendRefusal((reply as FastifyReply).header('x-request-id', String(request.id)), {
+        code: 'BAD_USER_INPUT',
+        message,
+        details: [{ path: 'path', message: detail }],
+      });
     },
   }) as unknown as FastifyInstance;
   // Every route's methods, so that a known path asked with another method is a 405 with Allow, not a 404.
@@ -116,7 +134,11 @@ export async function buildServer(runtime: DomainApi): Promise<FastifyInstance> 
     const allow = routeMethods.allowed(path);
     // A route of this method that calls the not-found handler itself (a missing static file) is a 404.
     if (allow.length && !allow.includes(request.method)) {
-      return sendRefusal(reply, { code: 'METHOD_NOT_ALLOWED', message: `Method ${request.method} not allowed on ${path}: use ${allow.join(', ')}.`, allow });
+      return sendRefusal(reply, {
+        code: 'METHOD_NOT_ALLOWED',
+        message: `Method ${request.method} not allowed on ${path}: use ${allow.join(', ')}.`,
+        allow,
+      });
     }
     return sendRefusal(reply, { code: 'NOT_FOUND', message: `Route ${request.method} ${path} not found` });
   });

@@ -14,20 +14,21 @@ export const WEB_DIST = resolve(here, basename(resolve(here, '..')) === 'dist' ?
  * CSP of the web application's HTML: everything from this origin, no inline script or style element, no
  * framing. Styles set through the DOM (React's `style` prop, react-aria, uPlot) are allowed by CSP.
  */
-const cspWith = (styleSrc: string) => [
-  "default-src 'self'",
-  "script-src 'self'",
-  `style-src ${styleSrc}`,
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "worker-src 'self'",
-  "manifest-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+const cspWith = (styleSrc: string) =>
+  [
+    "default-src 'self'",
+    "script-src 'self'",
+    `style-src ${styleSrc}`,
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "worker-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 
 export const WEB_CSP = cspWith("'self'");
 /**
@@ -39,7 +40,6 @@ export const EXPLORER_CSP = cspWith("'self' 'unsafe-inline'");
 
 const APP_HEADERS = htmlPageHeaders(WEB_CSP, 'strict-origin-when-cross-origin');
 const EXPLORER_HEADERS = htmlPageHeaders(EXPLORER_CSP, 'strict-origin-when-cross-origin');
-
 
 /** Paths that belong to the API: never answered with the web application, an unknown one stays a JSON 404. */
 const SERVER_PATHS = /^\/(api|graphql|docs|health|healthz|ready|readyz|metrics)(\/|$)/;
@@ -90,7 +90,11 @@ export async function registerWebApp(app: FastifyInstance, root = WEB_DIST): Pro
     return index?.html ?? null;
   };
 
-  const sendIndex = async (_request: FastifyRequest, reply: FastifyReply, headers = APP_HEADERS): Promise<FastifyReply> => {
+  const sendIndex = async (
+    _request: FastifyRequest,
+    reply: FastifyReply,
+    headers = APP_HEADERS,
+  ): Promise<FastifyReply> => {
     const html = await currentIndex();
     if (!html) {
       return reply
@@ -109,7 +113,10 @@ export async function registerWebApp(app: FastifyInstance, root = WEB_DIST): Pro
   app.get('/favicon.svg', async (_request, reply) => {
     favicon ??= await load('favicon.svg');
     if (!favicon) return sendRefusal(reply, { code: 'NOT_FOUND', message: 'Route GET /favicon.svg not found' });
-    return reply.headers({ 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' }).type('image/svg+xml').send(favicon);
+    return reply
+      .headers({ 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' })
+      .type('image/svg+xml')
+      .send(favicon);
   });
   return { sendIndex };
 }

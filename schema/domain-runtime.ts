@@ -15,18 +15,38 @@ import { ClusterMetrics, checkReadiness, type Readiness } from '../src/platform/
 import { nativePoolOf } from '../src/platform/db/native-query.js';
 import { pingDatabase } from '../src/platform/db/health.js';
 import { ENTITIES } from '../src/entities.js';
-import { ApiKeyService, OrganizationService, PrincipalResolver, RATE_LIMITS, RateLimiter, createAuth, type Auth, type RateLimitResult } from '../src/identity/index.js';
+import {
+  ApiKeyService,
+  OrganizationService,
+  PrincipalResolver,
+  RATE_LIMITS,
+  RateLimiter,
+  createAuth,
+  type Auth,
+  type RateLimitResult,
+} from '../src/identity/index.js';
 import { IdentityResolver } from '../src/identity/graphql.js';
 import { OrganizationUsageService, ProjectCountRegistry, ProjectService } from '../src/projects/index.js';
 import { OrganizationUsageResolver, ProjectResolver } from '../src/projects/graphql.js';
-import { AuditPageService, AuditService, AUDIT_COUNT_SOURCE, countAuditsByStatus, type AuditJobData } from '../src/audits/index.js';
+import {
+  AuditPageService,
+  AuditService,
+  AUDIT_COUNT_SOURCE,
+  countAuditsByStatus,
+  type AuditJobData,
+} from '../src/audits/index.js';
 import { AuditResolver, IssueResolver, ProjectAuditFieldsResolver } from '../src/audits/graphql.js';
 import { QUEUES, createQueue, type Queue } from '../src/platform/queues.js';
 import { TechnicalService } from '../src/technical/index.js';
 import { TechnicalResolver } from '../src/technical/graphql.js';
 import { ToolsService } from '../src/tools/index.js';
 import { ToolsResolver } from '../src/tools/graphql.js';
-import { KEYWORD_COUNT_SOURCE, KeywordService, unscheduleDailyRankCheck, type RankJobData } from '../src/keywords/index.js';
+import {
+  KEYWORD_COUNT_SOURCE,
+  KeywordService,
+  unscheduleDailyRankCheck,
+  type RankJobData,
+} from '../src/keywords/index.js';
 import { KeywordResolver } from '../src/keywords/graphql.js';
 import { COMPETITOR_COUNT_SOURCE, CompetitorService, type CompetitorJobData } from '../src/competitors/index.js';
 import { CompetitorResolver } from '../src/competitors/graphql.js';
@@ -98,7 +118,13 @@ export async function createDomainRuntime(
     fastPaths?: Partial<FastPathSwitches>;
   } = {},
 ): Promise<DomainRuntime> {
-  const orm = await createOrm({ databaseUrl: config.DATABASE_URL, entities: ENTITIES, migrations: MIGRATIONS, logger, onQuery: options.onQuery });
+  const orm = await createOrm({
+    databaseUrl: config.DATABASE_URL,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    logger,
+    onQuery: options.onQuery,
+  });
   const late: { monitor?: DependencyMonitor } = {};
   // Connection errors are not logged one by one: the monitor probes and logs each change of state once.
   const onInfraEvent = (err?: Error) => {
@@ -131,7 +157,12 @@ export async function createDomainRuntime(
   counts.register('audits', AUDIT_COUNT_SOURCE);
   counts.register('keywords', KEYWORD_COUNT_SOURCE);
   counts.register('competitors', COMPETITOR_COUNT_SOURCE);
-  const auditQueue: Queue<AuditJobData> = createQueue<AuditJobData>(QUEUES.audit, redis, config.REDIS_PREFIX, onInfraEvent);
+  const auditQueue: Queue<AuditJobData> = createQueue<AuditJobData>(
+    QUEUES.audit,
+    redis,
+    config.REDIS_PREFIX,
+    onInfraEvent,
+  );
   const audits = new AuditService(config, projects, auditQueue, logger);
   projects.onDelete((em, project) => audits.cancelForProject(em, project));
   const rankQueue: Queue<RankJobData> = createQueue<RankJobData>(QUEUES.rank, redis, config.REDIS_PREFIX, onInfraEvent);
@@ -145,7 +176,12 @@ export async function createDomainRuntime(
   const http = createConfiguredSafeHttpClient(config);
   // LLM calls (fix suggestions) are counted with the workers' counters in Redis (served by /metrics).
   const metrics = new SharedMetrics(redis, config.REDIS_PREFIX);
-  const llmFetch = meteredFetch(globalThis.fetch, metrics, { requests: 'seo_llm_requests_total', errors: 'seo_llm_errors_total' }, { model: config.LLM_MODEL ?? 'unset' });
+  const llmFetch = meteredFetch(
+    globalThis.fetch,
+    metrics,
+    { requests: 'seo_llm_requests_total', errors: 'seo_llm_errors_total' },
+    { model: config.LLM_MODEL ?? 'unset' },
+  );
 
   const instances = new Map<unknown, unknown>([
     [IdentityResolver, new IdentityResolver(apiKeys, organizations)],
@@ -171,7 +207,9 @@ export async function createDomainRuntime(
   const schema = await buildDomainSchema(container);
   /** The runtime with the given shortcuts: its own principal resolver, everything else shared. */
   const assemble = async (shortcuts: FastPathSwitches, close: () => Promise<void>): Promise<DomainRuntime> => {
-    const principals = new PrincipalResolver(auth, apiKeys, organizations, config.authSecret, { sessionFastPath: shortcuts.sessionCookie });
+    const principals = new PrincipalResolver(auth, apiKeys, organizations, config.authSecret, {
+      sessionFastPath: shortcuts.sessionCookie,
+    });
     return {
       config,
       logger,
@@ -182,7 +220,8 @@ export async function createDomainRuntime(
       schema,
       dependencies,
       anonymousRate: config.ANONYMOUS_RATE_PER_MINUTE,
-      createContext: ({ principal, requestId, ip }) => new ApiRequestContext(orm.em as EntityManager, principal, requestId, ip),
+      createContext: ({ principal, requestId, ip }) =>
+        new ApiRequestContext(orm.em as EntityManager, principal, requestId, ip),
       authenticate(creds, channel) {
         if (creds.bearer) return principals.fromApiKey(orm.em, creds.bearer, channel);
         if (creds.session) return principals.fromSession(orm.em, creds.session.cookie, creds.session.headers, channel);
@@ -198,7 +237,13 @@ export async function createDomainRuntime(
       // A view: its connections are the parent's, closed with the parent.
       handleAuth: (request) => auth.handler(request),
       readiness: () => checkReadiness({ db: orm.em, redis }),
-      createClusterMetrics: () => new ClusterMetrics({ auditsByStatus: () => countAuditsByStatus(orm.em), redis, prefix: config.REDIS_PREFIX, onError: onQueueError }),
+      createClusterMetrics: () =>
+        new ClusterMetrics({
+          auditsByStatus: () => countAuditsByStatus(orm.em),
+          redis,
+          prefix: config.REDIS_PREFIX,
+          onError: onQueueError,
+        }),
       withFastPaths: (overrides) => assemble({ ...shortcuts, ...overrides }, () => Promise.resolve()),
       close,
     };

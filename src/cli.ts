@@ -52,7 +52,9 @@ const QUEUE_WORKERS: Record<string, { entry: string; name: string }> = {
  * (concurrent marking, compilation) defaults to 4 per process, each with its own malloc arena: 1 saves ~15 MB per
  * process. A flag given in NODE_OPTIONS takes precedence over these.
  */
-const CHILD_NODE_FLAGS = ['--max-semi-space-size=2', '--v8-pool-size=1'].filter((f) => !process.env.NODE_OPTIONS?.includes(f.split('=')[0]));
+const CHILD_NODE_FLAGS = ['--max-semi-space-size=2', '--v8-pool-size=1'].filter(
+  (f) => !process.env.NODE_OPTIONS?.includes(f.split('=')[0]),
+);
 
 const config = async (): Promise<AppConfig> => (await lazy.config()).loadConfigOrExit();
 
@@ -68,7 +70,8 @@ function packageVersion(): string {
 /** `--fail-under`: a score from 0 to 100 (decimals allowed); anything else is a usage error (exit code 2). */
 function parseScoreThreshold(value: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) throw new InvalidArgumentError(`"${value}" is not a score from 0 to 100.`);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100)
+    throw new InvalidArgumentError(`"${value}" is not a score from 0 to 100.`);
   return n;
 }
 
@@ -85,7 +88,11 @@ function print(value: unknown): void {
 }
 
 async function withOrm<T>(cfg: AppConfig, fn: (orm: MikroORM) => Promise<T>): Promise<T> {
-  const [{ createOrm }, { ENTITIES }, { MIGRATIONS }] = await Promise.all([lazy.orm(), lazy.entities(), lazy.migrations()]);
+  const [{ createOrm }, { ENTITIES }, { MIGRATIONS }] = await Promise.all([
+    lazy.orm(),
+    lazy.entities(),
+    lazy.migrations(),
+  ]);
   const orm = await createOrm({ databaseUrl: cfg.DATABASE_URL, entities: ENTITIES, migrations: MIGRATIONS });
   try {
     return await fn(orm);
@@ -112,7 +119,10 @@ function spawnEntry(entry: string, name: string): ChildProcess {
 /** Runs the entry points under the supervisor (src/platform/supervisor.ts) until SIGINT/SIGTERM. */
 async function superviseEntries(entries: { entry: string; name: string }[]): Promise<void> {
   const log = (await lazy.logger()).createLogger({ level: logLevelOf(process.env), name: 'supervisor' });
-  const group = supervise(entries.map(({ entry, name }) => ({ name, start: () => spawnEntry(entry, name) })), { log });
+  const group = supervise(
+    entries.map(({ entry, name }) => ({ name, start: () => spawnEntry(entry, name) })),
+    { log },
+  );
   process.on('SIGINT', () => group.stop('SIGINT'));
   process.on('SIGTERM', () => group.stop('SIGTERM'));
   void group.done.then((code) => process.exit(code));
@@ -121,7 +131,9 @@ async function superviseEntries(entries: { entry: string; name: string }[]): Pro
 /** `seo migrate` as a child process; its JSON answer's `applied`, or the child's exit code as a failure. */
 function migrateInChild(): Promise<string[]> {
   const self = fileURLToPath(import.meta.url);
-  const child = spawn(process.execPath, [...(runningTs ? ['--import', 'tsx'] : []), self, 'migrate'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(runningTs ? ['--import', 'tsx'] : []), self, 'migrate'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += String(d)));
   return new Promise((ok, fail) => {
@@ -146,7 +158,13 @@ async function orgByRef(orm: MikroORM, ref: string): Promise<string> {
   return id;
 }
 
-const systemPrincipal = (organizationId: string): Principal => ({ organizationId, plan: 'ENTERPRISE', role: 'owner', via: 'SYSTEM', channel: 'CLI' });
+const systemPrincipal = (organizationId: string): Principal => ({
+  organizationId,
+  plan: 'ENTERPRISE',
+  role: 'owner',
+  via: 'SYSTEM',
+  channel: 'CLI',
+});
 
 const program = new Command('seo')
   .description('SEO audit platform: run the server and workers, manage users and keys, audit a site from the shell')
@@ -154,22 +172,38 @@ const program = new Command('seo')
   // Usage errors throw (see the catch at the end) instead of exiting with commander's code 1: 1 is the gate.
   .exitOverride()
   .showHelpAfterError('(add --help for usage)')
-  .addHelpText('after', `${EXIT_CODES_HELP}\n\nEvery command prints JSON except \`audit\` without --json. \`seo <command> --help\` describes one.`);
+  .addHelpText(
+    'after',
+    `${EXIT_CODES_HELP}\n\nEvery command prints JSON except \`audit\` without --json. \`seo <command> --help\` describes one.`,
+  );
 
-program.command('migrate').description('create the database if missing and apply pending migrations').action(async () => {
-  const applied = await migrate(await config());
-  print({ applied });
-});
+program
+  .command('migrate')
+  .description('create the database if missing and apply pending migrations')
+  .action(async () => {
+    const applied = await migrate(await config());
+    print({ applied });
+  });
 
-program.command('serve').description('run the API process (no migrations)').action(() => superviseEntries([{ entry: API_ENTRY, name: 'api' }]));
+program
+  .command('serve')
+  .description('run the API process (no migrations)')
+  .action(() => superviseEntries([{ entry: API_ENTRY, name: 'api' }]));
 
 program
   .command('worker')
-  .argument('[queues...]', `run a process per named queue (${Object.keys(QUEUE_WORKERS).join(', ')}) instead of one for all`)
+  .argument(
+    '[queues...]',
+    `run a process per named queue (${Object.keys(QUEUE_WORKERS).join(', ')}) instead of one for all`,
+  )
   .description('run the background workers: one process for every queue, or one process per named queue')
   .action((queues: string[]) => {
     const unknown = queues.filter((q) => !Object.hasOwn(QUEUE_WORKERS, q));
-    if (unknown.length) throw new DomainError('BAD_USER_INPUT', `unknown queue ${unknown.join(', ')}; use ${Object.keys(QUEUE_WORKERS).join(', ')}`);
+    if (unknown.length)
+      throw new DomainError(
+        'BAD_USER_INPUT',
+        `unknown queue ${unknown.join(', ')}; use ${Object.keys(QUEUE_WORKERS).join(', ')}`,
+      );
     return superviseEntries(queues.length ? [...new Set(queues)].map((q) => QUEUE_WORKERS[q]) : [ALL_QUEUES_WORKER]);
   });
 
@@ -180,7 +214,9 @@ program
     // In a child process: the configuration check, the ORM and the migrations never load into the supervisor,
     // which stays up. A bad configuration ends `seo migrate` with code 2 and its message, and `start` with it.
     const applied = await migrateInChild();
-    (await lazy.logger()).createLogger({ level: logLevelOf(process.env), name: 'start' }).info({ applied }, 'migrations applied');
+    (await lazy.logger())
+      .createLogger({ level: logLevelOf(process.env), name: 'start' })
+      .info({ applied }, 'migrations applied');
     await superviseEntries([{ entry: API_ENTRY, name: 'api' }, ALL_QUEUES_WORKER]);
   });
 
@@ -197,7 +233,9 @@ user
     const pool = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: 2 });
     try {
       const auth = await createAuth(cfg, pool);
-      const res = await auth.api.signUpEmail({ body: { email: opts.email, password: opts.password, name: opts.name ?? opts.email.split('@')[0] } });
+      const res = await auth.api.signUpEmail({
+        body: { email: opts.email, password: opts.password, name: opts.name ?? opts.email.split('@')[0] },
+      });
       const organizations = await new IdentityRepository().organizationsOfUser(pool, res.user.id);
       print({ user: { id: res.user.id, email: res.user.email, name: res.user.name }, organizations });
     } finally {
@@ -214,25 +252,33 @@ org
   .option('--plan <plan>', 'FREE, PRO or ENTERPRISE')
   .action(async (opts: { name: string; owner: string; plan?: string }) => {
     const cfg = await config();
-    const [pg, { insertOrganization, IdentityRepository }, { PLANS }] = await Promise.all([lazy.pg(), lazy.identity(), lazy.config()]);
+    const [pg, { insertOrganization, IdentityRepository }, { PLANS }] = await Promise.all([
+      lazy.pg(),
+      lazy.identity(),
+      lazy.config(),
+    ]);
     const pool = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: 2 });
     try {
       const ownerUserId = await new IdentityRepository().userIdByEmail(pool, opts.owner);
       if (!ownerUserId) throw new DomainError('NOT_FOUND', `user ${opts.owner} not found`);
       const plan = (opts.plan ?? cfg.DEFAULT_PLAN).toUpperCase();
-      if (!(PLANS as readonly string[]).includes(plan)) throw new DomainError('BAD_USER_INPUT', `unknown plan ${opts.plan}; use one of ${PLANS.join(', ')}`);
+      if (!(PLANS as readonly string[]).includes(plan))
+        throw new DomainError('BAD_USER_INPUT', `unknown plan ${opts.plan}; use one of ${PLANS.join(', ')}`);
       const created = await insertOrganization(pool, { name: opts.name, ownerUserId, plan });
       print({ organization: { ...created, name: opts.name, plan } });
     } finally {
       await pool.end();
     }
   });
-org.command('list').description('list all organizations').action(async () => {
-  await withOrm(await config(), async (orm) => {
-    const { IdentityRepository } = await lazy.identity();
-    print({ organizations: await new IdentityRepository().allOrganizations(orm.em) });
+org
+  .command('list')
+  .description('list all organizations')
+  .action(async () => {
+    await withOrm(await config(), async (orm) => {
+      const { IdentityRepository } = await lazy.identity();
+      print({ organizations: await new IdentityRepository().allOrganizations(orm.em) });
+    });
   });
-});
 org
   .command('set-plan')
   .description("change an organization's plan (plans are set server-side only)")
@@ -242,7 +288,9 @@ org
     await withOrm(await config(), async (orm) => {
       const em = orm.em.fork();
       const { OrganizationService } = await lazy.identity();
-      print({ organization: await new OrganizationService().setPlan(em, await orgByRef(orm, ref), plan.toUpperCase()) });
+      print({
+        organization: await new OrganizationService().setPlan(em, await orgByRef(orm, ref), plan.toUpperCase()),
+      });
     });
   });
 
@@ -256,7 +304,11 @@ apiKey
     await withOrm(await config(), async (orm) => {
       const em = orm.em.fork();
       const { ApiKeyService } = await lazy.identity();
-      const { apiKey: k, key } = await new ApiKeyService().create(em, systemPrincipal(await orgByRef(orm, opts.org)), opts.name);
+      const { apiKey: k, key } = await new ApiKeyService().create(
+        em,
+        systemPrincipal(await orgByRef(orm, opts.org)),
+        opts.name,
+      );
       print({ key, apiKey: { id: k.id, name: k.name, prefix: k.prefix, createdAt: k.createdAt } });
     });
   });
@@ -267,25 +319,41 @@ program
   .option('--max-pages <n>', 'pages to crawl at most', '100')
   .option('--max-depth <n>', "link depth from the start URL (default: the crawler's)")
   .option('--json', 'print the full result as JSON')
-  .addOption(new Option('--fail-under <score>', 'exit with code 1 when the overall score is below this, 0-100 (for CI pipelines)').argParser(parseScoreThreshold))
+  .addOption(
+    new Option(
+      '--fail-under <score>',
+      'exit with code 1 when the overall score is below this, 0-100 (for CI pipelines)',
+    ).argParser(parseScoreThreshold),
+  )
   .description('audit a site once with the platform engine (no database); private addresses need SAFE_HTTP_ALLOW')
-  .addHelpText('after', `\nExamples:\n  npx seo audit https://example.com --max-pages 50\n  npx seo audit https://example.com --json --fail-under 80 | jq .scores\n${EXIT_CODES_HELP}`)
+  .addHelpText(
+    'after',
+    `\nExamples:\n  npx seo audit https://example.com --max-pages 50\n  npx seo audit https://example.com --json --fail-under 80 | jq .scores\n${EXIT_CODES_HELP}`,
+  )
   .action(async (rawUrl: string, opts: { maxPages: string; maxDepth?: string; json?: boolean; failUnder?: number }) => {
     const cfg = await config();
-    const [{ runAuditEngine, AuditFailedError, auditCrawlOptions }, { DEFAULT_CRAWL_OPTIONS }, { normalizeProjectUrl }, { createLabMeter }, { createConfiguredSafeHttpClient, parseResolvePins }] = await Promise.all([
-      lazy.audits(),
-      lazy.crawler(),
-      lazy.projects(),
-      lazy.technical(),
-      lazy.safeHttp(),
-    ]);
+    const [
+      { runAuditEngine, AuditFailedError, auditCrawlOptions },
+      { DEFAULT_CRAWL_OPTIONS },
+      { normalizeProjectUrl },
+      { createLabMeter },
+      { createConfiguredSafeHttpClient, parseResolvePins },
+    ] = await Promise.all([lazy.audits(), lazy.crawler(), lazy.projects(), lazy.technical(), lazy.safeHttp()]);
     const { url } = normalizeProjectUrl(rawUrl);
     const maxPages = Number(opts.maxPages);
     const maxDepth = Number(opts.maxDepth ?? DEFAULT_CRAWL_OPTIONS.maxDepth);
-    if (!Number.isInteger(maxPages) || maxPages < 1 || maxPages > 100_000) throw new DomainError('BAD_USER_INPUT', '--max-pages must be 1-100000');
-    if (!Number.isInteger(maxDepth) || maxDepth < 0 || maxDepth > 100) throw new DomainError('BAD_USER_INPUT', '--max-depth must be 0-100');
+    if (!Number.isInteger(maxPages) || maxPages < 1 || maxPages > 100_000)
+      throw new DomainError('BAD_USER_INPUT', '--max-pages must be 1-100000');
+    if (!Number.isInteger(maxDepth) || maxDepth < 0 || maxDepth > 100)
+      throw new DomainError('BAD_USER_INPUT', '--max-depth must be 0-100');
     const client = createConfiguredSafeHttpClient(cfg);
-    const meter = cfg.CHROMIUM_PATH ? createLabMeter({ chromiumPath: cfg.CHROMIUM_PATH, userAgent: cfg.CRAWLER_USER_AGENT, hostPins: parseResolvePins(cfg.SAFE_HTTP_RESOLVE) }) : null;
+    const meter = cfg.CHROMIUM_PATH
+      ? createLabMeter({
+          chromiumPath: cfg.CHROMIUM_PATH,
+          userAgent: cfg.CRAWLER_USER_AGENT,
+          hostPins: parseResolvePins(cfg.SAFE_HTTP_RESOLVE),
+        })
+      : null;
     const examples = new Map<string, string[]>();
     try {
       const outcome = await runAuditEngine(
@@ -302,7 +370,8 @@ program
             }
           },
           progress: async (p) => {
-            if (!opts.json && process.stderr.isTTY) process.stderr.write(`\rcrawled ${p.pagesCrawled} pages, ${p.pagesQueued} queued   `);
+            if (!opts.json && process.stderr.isTTY)
+              process.stderr.write(`\rcrawled ${p.pagesCrawled} pages, ${p.pagesQueued} queued   `);
           },
         },
         meter ? (urls) => meter.measure(urls) : undefined,
@@ -310,7 +379,16 @@ program
         if (!(err instanceof AuditFailedError)) throw err;
         // The site could not be audited: exit code 2 and the reason, never a score.
         if (!opts.json && process.stderr.isTTY) process.stderr.write('\n');
-        if (opts.json) print({ url, status: 'FAILED', error: err.message, pagesCrawled: err.pagesCrawled, pagesFailed: err.pagesFailed, scores: null, issues: [] });
+        if (opts.json)
+          print({
+            url,
+            status: 'FAILED',
+            error: err.message,
+            pagesCrawled: err.pagesCrawled,
+            pagesFailed: err.pagesFailed,
+            scores: null,
+            issues: [],
+          });
         process.stderr.write(`audit failed: ${err.message}\n`);
         process.exitCode = EXIT.failed;
         return null;
@@ -327,12 +405,28 @@ program
         examples: examples.get(i.code) ?? [],
       }));
       if (opts.json) {
-        print({ url, status: 'COMPLETED', error: null, pagesCrawled: outcome.pagesCrawled, pagesFailed: outcome.pagesFailed, scores: outcome.scores, issues, coreWebVitals: outcome.vitals });
+        print({
+          url,
+          status: 'COMPLETED',
+          error: null,
+          pagesCrawled: outcome.pagesCrawled,
+          pagesFailed: outcome.pagesFailed,
+          scores: outcome.scores,
+          issues,
+          coreWebVitals: outcome.vitals,
+        });
       } else {
         const s = outcome.scores;
-        process.stdout.write(`${url}: ${outcome.pagesCrawled} pages${outcome.pagesFailed ? ` (${outcome.pagesFailed} could not be fetched)` : ''}\n`);
-        process.stdout.write(`overall ${s.overall}  meta ${s.meta}  content ${s.content}  links ${s.links}  technical ${s.technical}  performance ${s.performance}\n\n`);
-        for (const i of issues) process.stdout.write(`${i.severity.padEnd(8)} ${i.code.padEnd(28)} ${String(i.affectedPages).padStart(5)} page(s)  ${i.title}\n`);
+        process.stdout.write(
+          `${url}: ${outcome.pagesCrawled} pages${outcome.pagesFailed ? ` (${outcome.pagesFailed} could not be fetched)` : ''}\n`,
+        );
+        process.stdout.write(
+          `overall ${s.overall}  meta ${s.meta}  content ${s.content}  links ${s.links}  technical ${s.technical}  performance ${s.performance}\n\n`,
+        );
+        for (const i of issues)
+          process.stdout.write(
+            `${i.severity.padEnd(8)} ${i.code.padEnd(28)} ${String(i.affectedPages).padStart(5)} page(s)  ${i.title}\n`,
+          );
       }
       if (opts.failUnder !== undefined && outcome.scores.overall < opts.failUnder) {
         console.error(`seo audit: overall score ${outcome.scores.overall} is below --fail-under ${opts.failUnder}`);

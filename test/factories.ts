@@ -130,9 +130,21 @@ export async function anAudit(spec: AuditSpec): Promise<Audit> {
     `INSERT INTO audit (id, project_id, status, job_id, overall_score, meta_score, content_score, links_score,
        technical_score, performance_score, pages_crawled, max_pages, created_at, completed_at)
      VALUES ($1::uuid, $2, $3, $1::text, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [id, spec.project.id, status, scores.overall ?? null, scores.meta ?? null, scores.content ?? null,
-      scores.links ?? null, scores.technical ?? null, scores.performance ?? null, pagesCrawled, spec.maxPages ?? 100,
-      createdAt, completedAt],
+    [
+      id,
+      spec.project.id,
+      status,
+      scores.overall ?? null,
+      scores.meta ?? null,
+      scores.content ?? null,
+      scores.links ?? null,
+      scores.technical ?? null,
+      scores.performance ?? null,
+      pagesCrawled,
+      spec.maxPages ?? 100,
+      createdAt,
+      completedAt,
+    ],
   );
   const pageIds = new Map<string, string>();
   if (pages.length) {
@@ -177,9 +189,17 @@ export async function anAudit(spec: AuditSpec): Promise<Audit> {
     await q(
       `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description, affected_pages,
          applicable_pages) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [issueId, id, issue.code, issue.title ?? check.title, issue.severity ?? check.severity,
-        issue.category ?? check.category, issue.description ?? check.description,
-        issue.affectedPages ?? occurrences.length, issue.applicablePages ?? Math.max(pagesCrawled, 1)],
+      [
+        issueId,
+        id,
+        issue.code,
+        issue.title ?? check.title,
+        issue.severity ?? check.severity,
+        issue.category ?? check.category,
+        issue.description ?? check.description,
+        issue.affectedPages ?? occurrences.length,
+        issue.applicablePages ?? Math.max(pagesCrawled, 1),
+      ],
     );
     issueIds.set(issue.code, issueId);
     if (occurrences.length) {

@@ -8,10 +8,10 @@ import { createPageFactsPool, type PageFactsExtract } from '../src/crawler/index
 import { createLabMeter } from '../src/technical/index.js';
 import type { JobHandlers } from './run-worker.js';
 
-
 /** A failure message an owner can read; database and driver errors stay in the log. */
 function readable(err: Error): string {
-  if ((err as { code?: unknown }).code && !(err instanceof UnrecoverableError)) return 'Internal error while running the audit.';
+  if ((err as { code?: unknown }).code && !(err instanceof UnrecoverableError))
+    return 'Internal error while running the audit.';
   return err.message.split('\n')[0].slice(0, 300);
 }
 
@@ -51,7 +51,12 @@ export const auditJobs: JobHandlers = {
     const client = createConfiguredSafeHttpClient(config);
     // Lab Core Web Vitals when a browser is configured; HTTP-level metrics otherwise.
     const meter = config.CHROMIUM_PATH
-      ? createLabMeter({ chromiumPath: config.CHROMIUM_PATH, userAgent: config.CRAWLER_USER_AGENT, hostPins: parseResolvePins(config.SAFE_HTTP_RESOLVE), onError: (url, err) => logger.warn({ url, err }, 'lab measurement failed') })
+      ? createLabMeter({
+          chromiumPath: config.CHROMIUM_PATH,
+          userAgent: config.CRAWLER_USER_AGENT,
+          hostPins: parseResolvePins(config.SAFE_HTTP_RESOLVE),
+          onError: (url, err) => logger.warn({ url, err }, 'lab measurement failed'),
+        })
       : null;
     // Page parsing on worker threads beside the crawl loop: an audit then uses more than one core. The threads start
     // with the first page to parse, not at boot: an idle worker does not hold their heaps (~30 MB per thread).
@@ -59,11 +64,21 @@ export const auditJobs: JobHandlers = {
     const extract: PageFactsExtract | undefined =
       config.AUDIT_PARSE_THREADS > 0
         ? (body, context) => {
-            parser ??= createPageFactsPool(config.AUDIT_PARSE_THREADS, { maxHeapMb: 96, onDegraded: (err) => logger.warn({ err }, 'page analysis threads unavailable') });
+            parser ??= createPageFactsPool(config.AUDIT_PARSE_THREADS, {
+              maxHeapMb: 96,
+              onDegraded: (err) => logger.warn({ err }, 'page analysis threads unavailable'),
+            });
             return parser.extract(body, context);
           }
         : undefined;
-    const runner = new AuditJobRunner(orm, client, config, logger, meter ? (urls, signal) => meter.measure(urls, signal) : undefined, extract);
+    const runner = new AuditJobRunner(
+      orm,
+      client,
+      config,
+      logger,
+      meter ? (urls, signal) => meter.measure(urls, signal) : undefined,
+      extract,
+    );
     const worker = createWorker<AuditJobData>(
       QUEUES.audit,
       async (job, token) => {
@@ -86,8 +101,13 @@ export const auditJobs: JobHandlers = {
           const retries = job.data.outageRetries ?? 0;
           if (!dependency || shuttingDown() || retries >= MAX_OUTAGE_RETRIES) throw err;
           const delay = outageDelayMs(retries);
-          logger.warn({ auditId, dependency, retryInMs: delay, outageRetries: retries + 1, reason: (err as Error).message }, 'audit interrupted by an outage; queued again without spending an attempt');
-          await runner.markQueued(auditId, 'Interrupted by an outage of the database or the queue; it resumes shortly.').catch(() => undefined);
+          logger.warn(
+            { auditId, dependency, retryInMs: delay, outageRetries: retries + 1, reason: (err as Error).message },
+            'audit interrupted by an outage; queued again without spending an attempt',
+          );
+          await runner
+            .markQueued(auditId, 'Interrupted by an outage of the database or the queue; it resumes shortly.')
+            .catch(() => undefined);
           await job.updateData({ ...job.data, outageRetries: retries + 1 });
           await job.moveToDelayed(Date.now() + delay, token);
           throw new DelayedError();
@@ -134,8 +154,13 @@ export const auditJobs: JobHandlers = {
 
     // Audits whose job the queue lost (Redis restarted empty) or never learnt the end of: requeued or failed.
     const sweepQueue = createQueue<AuditJobData>(QUEUES.audit, redis, config.REDIS_PREFIX, onError('sweeper queue'));
-    const sweeper = new AuditSweeper(orm, sweepQueue, redis, { prefix: config.REDIS_PREFIX, graceMs: config.WORKER_LOCK_MS, logger });
-    const stopSweeping = config.AUDIT_SWEEP_INTERVAL_MS > 0 ? sweeper.start(config.AUDIT_SWEEP_INTERVAL_MS) : () => undefined;
+    const sweeper = new AuditSweeper(orm, sweepQueue, redis, {
+      prefix: config.REDIS_PREFIX,
+      graceMs: config.WORKER_LOCK_MS,
+      logger,
+    });
+    const stopSweeping =
+      config.AUDIT_SWEEP_INTERVAL_MS > 0 ? sweeper.start(config.AUDIT_SWEEP_INTERVAL_MS) : () => undefined;
     return {
       workers: [worker],
       close: async () => {

@@ -18,7 +18,8 @@ export const competitorJobs: JobHandlers = {
       QUEUES.competitor,
       async (job) => {
         const data = job.data;
-        if (data.kind !== 'competitor-profile' || !data.competitorId) throw new UnrecoverableError(`unknown competitor job ${JSON.stringify(data)}`);
+        if (data.kind !== 'competitor-profile' || !data.competitorId)
+          throw new UnrecoverableError(`unknown competitor job ${JSON.stringify(data)}`);
         return { result: await profiles.run(data.competitorId) };
       },
       {
@@ -30,7 +31,10 @@ export const competitorJobs: JobHandlers = {
       },
     );
     worker.on('failed', (job, err) =>
-      logger.warn({ jobId: job?.id, competitorId: job?.data.competitorId, attempt: job?.attemptsMade, err: err.message }, 'competitor job attempt failed'),
+      logger.warn(
+        { jobId: job?.id, competitorId: job?.data.competitorId, attempt: job?.attemptsMade, err: err.message },
+        'competitor job attempt failed',
+      ),
     );
     return { workers: [worker], close: () => client.close() };
   },

@@ -20,13 +20,33 @@ type RankQueueJobData = RankJobData | CompetitorJobData;
 export const rankJobs: JobHandlers = {
   queue: 'rank',
   async start({ config, logger, orm, metrics, onError }) {
-    const redis = createRedis(config.REDIS_URL, { name: 'rank-producer', onEvent: (_event, err) => err && onError('rank producer')(err) });
+    const redis = createRedis(config.REDIS_URL, {
+      name: 'rank-producer',
+      onEvent: (_event, err) => err && onError('rank producer')(err),
+    });
     const queue = createQueue<RankJobData>(QUEUES.rank, redis, config.REDIS_PREFIX, onError('rank queue'));
-    const competitorQueue = createQueue<CompetitorJobData>(QUEUES.competitor, redis, config.REDIS_PREFIX, onError('competitor queue'));
-    const serpFetch = meteredFetch(globalThis.fetch, metrics, { requests: 'seo_serp_requests_total', errors: 'seo_serp_errors_total' }, { provider: config.SERP_PROVIDER ?? 'none' });
+    const competitorQueue = createQueue<CompetitorJobData>(
+      QUEUES.competitor,
+      redis,
+      config.REDIS_PREFIX,
+      onError('competitor queue'),
+    );
+    const serpFetch = meteredFetch(
+      globalThis.fetch,
+      metrics,
+      { requests: 'seo_serp_requests_total', errors: 'seo_serp_errors_total' },
+      { provider: config.SERP_PROVIDER ?? 'none' },
+    );
     const provider = createSerpProvider(config, serpFetch);
-    if (!provider) logger.warn('no SERP provider configured: rank checks will be recorded as failed with a clear error');
-    const ranks = new RankCheckRunner(orm, queue, provider, { depth: config.SERP_DEPTH, snapshotSize: config.SERP_DEPTH, retryDelayMs: config.SERP_RETRY_DELAY_MS }, logger);
+    if (!provider)
+      logger.warn('no SERP provider configured: rank checks will be recorded as failed with a clear error');
+    const ranks = new RankCheckRunner(
+      orm,
+      queue,
+      provider,
+      { depth: config.SERP_DEPTH, snapshotSize: config.SERP_DEPTH, retryDelayMs: config.SERP_RETRY_DELAY_MS },
+      logger,
+    );
 
     // Daily schedules: upserts are idempotent, so every worker may register them at start.
     const projects = await new KeywordRepository().projectIdsWithKeywords(orm.em.fork());
@@ -46,7 +66,10 @@ export const rankJobs: JobHandlers = {
           }
           case 'competitor-profile':
             await enqueueCompetitorProfile(competitorQueue, data.competitorId, config.SERP_RETRY_DELAY_MS);
-            logger.info({ jobId: job.id, competitorId: data.competitorId }, 'competitor profile moved to the competitor queue');
+            logger.info(
+              { jobId: job.id, competitorId: data.competitorId },
+              'competitor profile moved to the competitor queue',
+            );
             return { movedTo: QUEUES.competitor };
           default:
             throw new UnrecoverableError(`unknown rank job ${JSON.stringify(data)}`);
@@ -62,7 +85,9 @@ export const rankJobs: JobHandlers = {
         limiter: { max: config.SERP_RATE_PER_SECOND, duration: 1_000 },
       },
     );
-    worker.on('failed', (job, err) => logger.warn({ jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'rank job attempt failed'));
+    worker.on('failed', (job, err) =>
+      logger.warn({ jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'rank job attempt failed'),
+    );
     return {
       workers: [worker],
       close: async () => {

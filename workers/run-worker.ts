@@ -74,14 +74,35 @@ async function run(name: string, handlers: JobHandlers[], config: AppConfig, log
     if (isInfrastructureFailure(err)) void late.monitor?.check();
     else logger.error({ err }, `${what} error`);
   };
-  const redis = createRedis(config.REDIS_URL, { name: `${name}-control`, onEvent: (_event, err) => (err ? onError('redis')(err) : void late.monitor?.check()) });
+  const redis = createRedis(config.REDIS_URL, {
+    name: `${name}-control`,
+    onEvent: (_event, err) => (err ? onError('redis')(err) : void late.monitor?.check()),
+  });
   const orm = await createOrm({ databaseUrl: config.DATABASE_URL, entities: ENTITIES, logger, poolMax: 5 });
-  const dependencies = new DependencyMonitor({ logger, probes: { postgres: () => pingDatabase(orm.em), redis: () => redis.ping() } });
+  const dependencies = new DependencyMonitor({
+    logger,
+    probes: { postgres: () => pingDatabase(orm.em), redis: () => redis.ping() },
+  });
   late.monitor = dependencies;
-  const metricsRedis = createRedis(config.REDIS_URL, { name: `${name}:metrics`, onEvent: (_event, err) => err && onError('metrics redis')(err) });
-  const metrics = new SharedMetrics(metricsRedis, config.REDIS_PREFIX, (err) => logger.debug({ err }, 'metrics not written; kept for the next flush'));
-  const runtime: WorkerRuntime = { config, logger, orm, metrics, shuttingDown: () => stopping, redis, dependencies, onError };
-  const seconds = (job: { processedOn?: number; finishedOn?: number }) => Math.max(0, ((job.finishedOn ?? Date.now()) - (job.processedOn ?? Date.now())) / 1000);
+  const metricsRedis = createRedis(config.REDIS_URL, {
+    name: `${name}:metrics`,
+    onEvent: (_event, err) => err && onError('metrics redis')(err),
+  });
+  const metrics = new SharedMetrics(metricsRedis, config.REDIS_PREFIX, (err) =>
+    logger.debug({ err }, 'metrics not written; kept for the next flush'),
+  );
+  const runtime: WorkerRuntime = {
+    config,
+    logger,
+    orm,
+    metrics,
+    shuttingDown: () => stopping,
+    redis,
+    dependencies,
+    onError,
+  };
+  const seconds = (job: { processedOn?: number; finishedOn?: number }) =>
+    Math.max(0, ((job.finishedOn ?? Date.now()) - (job.processedOn ?? Date.now())) / 1000);
 
   closing.shutdown = async (signal: string) => {
     logger.info({ signal }, 'worker shutting down');

@@ -1,19 +1,43 @@
 import { Readable } from 'node:stream';
-import { ApiAuditOccurrencesDocument, ApiReportsDocument, type ApiAuditOccurrencesQuery } from '../generated/graphql.js';
+import {
+  ApiAuditOccurrencesDocument,
+  ApiReportsDocument,
+  type ApiAuditOccurrencesQuery,
+} from '../generated/graphql.js';
 import { CSV_BOM, attachmentName, csvRow } from '../csv.js';
 import { pathParams } from '../route-schemas.js';
 import type { RunOperation, StreamRoute } from '../rest-mapper.js';
 import { READ_ERRORS, Report, arrayOf, body, errors } from '../openapi/components.js';
 
 const PAGE = 1000;
-const AUDIT_COLUMNS = ['auditId', 'status', 'createdAt', 'completedAt', 'overall', 'meta', 'content', 'links', 'technical', 'performance', 'pagesCrawled', 'critical', 'warning', 'notice'];
+const AUDIT_COLUMNS = [
+  'auditId',
+  'status',
+  'createdAt',
+  'completedAt',
+  'overall',
+  'meta',
+  'content',
+  'links',
+  'technical',
+  'performance',
+  'pagesCrawled',
+  'critical',
+  'warning',
+  'notice',
+];
 const OCCURRENCE_COLUMNS = ['code', 'title', 'severity', 'category', 'url', 'evidence'];
 
 /** Pages through an audit's occurrences with keyset cursors: one page in memory at a time. */
 async function* occurrencePages(run: RunOperation, projectId: string, auditId: string) {
   let after: string | null = null;
   for (;;) {
-    const { auditOccurrences }: ApiAuditOccurrencesQuery = await run(ApiAuditOccurrencesDocument, { projectId, auditId, first: PAGE, after });
+    const { auditOccurrences }: ApiAuditOccurrencesQuery = await run(ApiAuditOccurrencesDocument, {
+      projectId,
+      auditId,
+      first: PAGE,
+      after,
+    });
     yield auditOccurrences.nodes;
     if (!auditOccurrences.pageInfo.hasNextPage) return;
     after = auditOccurrences.pageInfo.endCursor;
@@ -33,18 +57,29 @@ export const reportRoutes: StreamRoute[] = [
         type: 'object',
         properties: {
           format: { type: 'string', enum: ['json', 'csv'], description: 'json (default) or csv.' },
-          auditId: { type: 'string', minLength: 1, maxLength: 200, description: 'One audit of the project: its report with every issue occurrence.' },
+          auditId: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 200,
+            description: 'One audit of the project: its report with every issue occurrence.',
+          },
         },
       },
       response: {
         200: {
-          description: 'JSON (default) or CSV (`format=csv`, sent as an attachment). Without auditId: one entry (row) per audit; with auditId: that audit, with one entry (row) per issue occurrence.',
+          description:
+            'JSON (default) or CSV (`format=csv`, sent as an attachment). Without auditId: one entry (row) per audit; with auditId: that audit, with one entry (row) per issue occurrence.',
           content: {
             'application/json': { schema: body({ reports: arrayOf(Report) }) },
             'text/csv': {
               schema: {
                 type: 'string',
-                description: 'RFC 4180, UTF-8 with a BOM. Columns without auditId: ' + AUDIT_COLUMNS.join(',') + '; with auditId: ' + OCCURRENCE_COLUMNS.join(',') + '.',
+                description:
+                  'RFC 4180, UTF-8 with a BOM. Columns without auditId: ' +
+                  AUDIT_COLUMNS.join(',') +
+                  '; with auditId: ' +
+                  OCCURRENCE_COLUMNS.join(',') +
+                  '.',
               },
             },
           },
@@ -72,7 +107,22 @@ export const reportRoutes: StreamRoute[] = [
           reports
             .map((r) => {
               const s = r.scores;
-              return csvRow([r.auditId, r.status, r.createdAt, r.completedAt, s.overall, s.meta, s.content, s.links, s.technical, s.performance, r.pagesCrawled, r.issueCounts.critical, r.issueCounts.warning, r.issueCounts.notice]);
+              return csvRow([
+                r.auditId,
+                r.status,
+                r.createdAt,
+                r.completedAt,
+                s.overall,
+                s.meta,
+                s.content,
+                s.links,
+                s.technical,
+                s.performance,
+                r.pagesCrawled,
+                r.issueCounts.critical,
+                r.issueCounts.warning,
+                r.issueCounts.notice,
+              ]);
             })
             .join('');
         return reply
@@ -91,11 +141,15 @@ export const reportRoutes: StreamRoute[] = [
       if (format === 'csv') {
         const lines = async function* () {
           yield CSV_BOM + csvRow(OCCURRENCE_COLUMNS);
-          for await (const page of rest()) yield page.map((o) => csvRow([o.code, o.title, o.severity, o.category, o.url, o.evidence ?? ''])).join('');
+          for await (const page of rest())
+            yield page.map((o) => csvRow([o.code, o.title, o.severity, o.category, o.url, o.evidence ?? ''])).join('');
         };
         return reply
           .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', attachmentName(`${project.domain}-audit-${auditId.slice(0, 8)}-issues-${day}.csv`))
+          .header(
+            'content-disposition',
+            attachmentName(`${project.domain}-audit-${auditId.slice(0, 8)}-issues-${day}.csv`),
+          )
           .send(Readable.from(lines()));
       }
       const json = async function* () {
@@ -105,7 +159,21 @@ export const reportRoutes: StreamRoute[] = [
         let sep = '';
         for await (const page of rest()) {
           if (!page.length) continue;
-          yield sep + page.map((o) => JSON.stringify({ code: o.code, title: o.title, severity: o.severity, category: o.category, url: o.url, evidence: o.evidence ?? null })).join(',');
+          yield (
+            sep +
+            page
+              .map((o) =>
+                JSON.stringify({
+                  code: o.code,
+                  title: o.title,
+                  severity: o.severity,
+                  category: o.category,
+                  url: o.url,
+                  evidence: o.evidence ?? null,
+                }),
+              )
+              .join(',')
+          );
           sep = ',';
         }
         yield ']}]}';

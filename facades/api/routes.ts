@@ -59,7 +59,10 @@ export const apiRoutes: RestRoute[] = [
     schema: {
       body: {
         type: 'object',
-        properties: { url: { type: 'string', minLength: 1, maxLength: 2048 }, name: { type: 'string', maxLength: 100 } },
+        properties: {
+          url: { type: 'string', minLength: 1, maxLength: 2048 },
+          name: { type: 'string', maxLength: 100 },
+        },
         required: ['url'],
         additionalProperties: false,
       },
@@ -84,7 +87,10 @@ export const apiRoutes: RestRoute[] = [
     surface: 'B',
     summary: 'Delete a project and all associated data',
     operation: ApiDeleteProjectDocument,
-    schema: { params: idParam, response: { 200: body({ success: { type: 'boolean', description: 'Always true.' } }), ...errors(...READ_ERRORS) } },
+    schema: {
+      params: idParam,
+      response: { 200: body({ success: { type: 'boolean', description: 'Always true.' } }), ...errors(...READ_ERRORS) },
+    },
     variables: ({ params }) => ({ id: params.id }),
     map: (data) => ({ success: data.deleteProject.success }),
   }),
@@ -104,18 +110,34 @@ export const apiRoutes: RestRoute[] = [
     surface: 'B',
     summary: 'Latest audit results with all issues',
     operation: ApiGetAuditDocument,
-    schema: { params: idParam, querystring: auditQuery, response: { 200: body({ audit: Audit }), ...errors(...READ_ERRORS) } },
-    variables: ({ params, query }) => ({ projectId: params.id, auditId: (query.auditId as string | undefined) ?? null }),
+    schema: {
+      params: idParam,
+      querystring: auditQuery,
+      response: { 200: body({ audit: Audit }), ...errors(...READ_ERRORS) },
+    },
+    variables: ({ params, query }) => ({
+      projectId: params.id,
+      auditId: (query.auditId as string | undefined) ?? null,
+    }),
     map: (data) => ({ audit: data.audit }),
   }),
   defineRoute({
     method: 'POST',
     url: '/api/projects/:id/audit/cancel',
     surface: 'B',
-    summary: "Cancel the project's queued or running audit (or the one named by auditId); the pages crawled so far are kept",
+    summary:
+      "Cancel the project's queued or running audit (or the one named by auditId); the pages crawled so far are kept",
     operation: ApiCancelAuditDocument,
-    schema: { params: idParam, querystring: cancelAuditQuery, body: emptyBody, response: { 200: AuditCancelled, ...errors(...WRITE_ERRORS) } },
-    variables: ({ params, query }) => ({ projectId: params.id, auditId: (query.auditId as string | undefined) ?? null }),
+    schema: {
+      params: idParam,
+      querystring: cancelAuditQuery,
+      body: emptyBody,
+      response: { 200: AuditCancelled, ...errors(...WRITE_ERRORS) },
+    },
+    variables: ({ params, query }) => ({
+      projectId: params.id,
+      auditId: (query.auditId as string | undefined) ?? null,
+    }),
     map: (data) => ({ message: 'Audit cancelled', audit: data.cancelAudit }),
   }),
   defineRoute({
@@ -136,10 +158,22 @@ export const apiRoutes: RestRoute[] = [
     operation: ApiTechnicalDocument,
     schema: {
       params: idParam,
-      querystring: { type: 'object', properties: { days: { type: 'string', pattern: '^[0-9]{1,4}$', description: 'Days of Core Web Vitals history, 1-365 (default 90).' } } },
+      querystring: {
+        type: 'object',
+        properties: {
+          days: {
+            type: 'string',
+            pattern: '^[0-9]{1,4}$',
+            description: 'Days of Core Web Vitals history, 1-365 (default 90).',
+          },
+        },
+      },
       response: { 200: body({ technical: Technical }), ...errors(...READ_ERRORS) },
     },
-    variables: ({ params, query }) => ({ projectId: params.id, days: query.days === undefined ? 90 : Number(query.days) }),
+    variables: ({ params, query }) => ({
+      projectId: params.id,
+      days: query.days === undefined ? 90 : Number(query.days),
+    }),
     map: (data) => ({ technical: data.technical }),
   }),
   defineRoute({
@@ -163,7 +197,12 @@ export const apiRoutes: RestRoute[] = [
       body: {
         type: 'object',
         properties: {
-          keywords: { type: 'array', minItems: 1, maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 200 } },
+          keywords: {
+            type: 'array',
+            minItems: 1,
+            maxItems: 100,
+            items: { type: 'string', minLength: 1, maxLength: 200 },
+          },
           country: { type: 'string', minLength: 2, maxLength: 2 },
           language: { type: 'string', minLength: 2, maxLength: 10 },
           device: { type: 'string', enum: ['desktop', 'mobile'] },
@@ -171,9 +210,15 @@ export const apiRoutes: RestRoute[] = [
         required: ['keywords'],
         additionalProperties: false,
       },
-      response: { 200: body({ keywords: arrayOf(Keyword, 'The keywords created by this request.') }), ...errors(...WRITE_ERRORS) },
+      response: {
+        200: body({ keywords: arrayOf(Keyword, 'The keywords created by this request.') }),
+        ...errors(...WRITE_ERRORS),
+      },
     },
-    variables: ({ params, body }) => ({ projectId: params.id, input: body as { keywords: string[]; country?: string; language?: string; device?: string } }),
+    variables: ({ params, body }) => ({
+      projectId: params.id,
+      input: body as { keywords: string[]; country?: string; language?: string; device?: string },
+    }),
     map: (data) => ({ keywords: data.addKeywords }),
   }),
   defineRoute({
@@ -184,10 +229,18 @@ export const apiRoutes: RestRoute[] = [
     operation: ApiKeywordRankingsDocument,
     schema: {
       params: idParam,
-      querystring: { type: 'object', properties: { days: { type: 'string', pattern: '^[0-9]{1,4}$', description: 'Days of history, 1-365 (default 30).' } } },
+      querystring: {
+        type: 'object',
+        properties: {
+          days: { type: 'string', pattern: '^[0-9]{1,4}$', description: 'Days of history, 1-365 (default 30).' },
+        },
+      },
       response: { 200: body({ rankings: arrayOf(KeywordRankings) }), ...errors(...READ_ERRORS) },
     },
-    variables: ({ params, query }) => ({ projectId: params.id, days: query.days === undefined ? 30 : Number(query.days) }),
+    variables: ({ params, query }) => ({
+      projectId: params.id,
+      days: query.days === undefined ? 30 : Number(query.days),
+    }),
     map: (data) => ({ rankings: data.keywordRankings }),
   }),
   defineRoute({
@@ -196,7 +249,10 @@ export const apiRoutes: RestRoute[] = [
     surface: 'B',
     summary: 'Competitor profiles',
     operation: ApiCompetitorsDocument,
-    schema: { params: idParam, response: { 200: body({ competitors: arrayOf(Competitor) }), ...errors(...READ_ERRORS) } },
+    schema: {
+      params: idParam,
+      response: { 200: body({ competitors: arrayOf(Competitor) }), ...errors(...READ_ERRORS) },
+    },
     variables: ({ params }) => ({ projectId: params.id }),
     map: (data) => ({ competitors: data.competitors }),
   }),
@@ -208,7 +264,12 @@ export const apiRoutes: RestRoute[] = [
     operation: ApiAddCompetitorDocument,
     schema: {
       params: idParam,
-      body: { type: 'object', properties: { domain: { type: 'string', minLength: 1, maxLength: 2048 } }, required: ['domain'], additionalProperties: false },
+      body: {
+        type: 'object',
+        properties: { domain: { type: 'string', minLength: 1, maxLength: 2048 } },
+        required: ['domain'],
+        additionalProperties: false,
+      },
       response: { 200: body({ competitor: Competitor }), ...errors(...WRITE_ERRORS) },
     },
     variables: ({ params, body }) => ({ projectId: params.id, domain: (body as { domain: string }).domain }),
@@ -224,7 +285,10 @@ export const apiRoutes: RestRoute[] = [
       params: idParam,
       body: {
         type: 'object',
-        properties: { issueId: { type: 'string', minLength: 1, maxLength: 200 }, url: { type: 'string', minLength: 1, maxLength: 2048 } },
+        properties: {
+          issueId: { type: 'string', minLength: 1, maxLength: 200 },
+          url: { type: 'string', minLength: 1, maxLength: 2048 },
+        },
         required: ['issueId'],
         additionalProperties: false,
       },
@@ -232,6 +296,8 @@ export const apiRoutes: RestRoute[] = [
     },
     variables: ({ params, body }) => ({ projectId: params.id, input: body as { issueId: string; url?: string } }),
     // `code` and `model` are optional in the contract: absent rather than null.
-    map: ({ suggestFix: { code, model, ...rest } }) => ({ suggestion: { ...rest, ...(code != null ? { code } : {}), ...(model != null ? { model } : {}) } }),
+    map: ({ suggestFix: { code, model, ...rest } }) => ({
+      suggestion: { ...rest, ...(code != null ? { code } : {}), ...(model != null ? { model } : {}) },
+    }),
   }),
 ];

@@ -1,6 +1,18 @@
-import { ToolHeadersDocument, ToolMetaTagsDocument, ToolRobotsDocument, ToolSitemapDocument } from '../generated/graphql.js';
+import {
+  ToolHeadersDocument,
+  ToolMetaTagsDocument,
+  ToolRobotsDocument,
+  ToolSitemapDocument,
+} from '../generated/graphql.js';
 import { defineRoute, type RestRoute } from '../rest-mapper.js';
-import { HeadersReport, MetaTagsReport, RobotsReport, SitemapReport, errors, type ErrorStatus } from '../openapi/components.js';
+import {
+  HeadersReport,
+  MetaTagsReport,
+  RobotsReport,
+  SitemapReport,
+  errors,
+  type ErrorStatus,
+} from '../openapi/components.js';
 
 const MiB = 1024 * 1024;
 const url = { type: 'string', minLength: 1, maxLength: 2048 } as const;
@@ -50,7 +62,9 @@ export const toolRoutes: RestRoute[] = [
       },
       response: { 200: RobotsReport, ...errors(...TOOL_ERRORS) },
     },
-    variables: ({ body }) => ({ input: body as { url?: string; content?: string; testUrls?: string[]; userAgent?: string } }),
+    variables: ({ body }) => ({
+      input: body as { url?: string; content?: string; testUrls?: string[]; userAgent?: string },
+    }),
     map: (data) => data.robotsTxt,
   }),
   defineRoute({
@@ -59,7 +73,10 @@ export const toolRoutes: RestRoute[] = [
     surface: 'TOOLS',
     summary: 'Check the HTTP headers of a URL (redirect hops, security and SEO headers)',
     operation: ToolHeadersDocument,
-    schema: { body: { type: 'object', properties: { url }, required: ['url'], additionalProperties: false }, response: { 200: HeadersReport, ...errors(...TOOL_ERRORS) } },
+    schema: {
+      body: { type: 'object', properties: { url }, required: ['url'], additionalProperties: false },
+      response: { 200: HeadersReport, ...errors(...TOOL_ERRORS) },
+    },
     variables: ({ body }) => ({ url: (body as { url: string }).url }),
     map: (data) => data.httpHeaders,
   }),

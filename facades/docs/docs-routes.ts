@@ -2,21 +2,21 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OPENAPI_PATHS, type DocumentSurface } from '../openapi/document.js';
 import { AssetStore, fileIn } from './static-assets.js';
 import { sendRefusal } from '../error-translators.js';
-import {
-  DOCS_ASSET_BASE,
-  DOCS_CSS,
-  PAGE_HEADERS,
-  docsInitScript,
-  docsPage,
-  type DocumentLink,
-} from './pages.js';
+import { DOCS_ASSET_BASE, DOCS_CSS, PAGE_HEADERS, docsInitScript, docsPage, type DocumentLink } from './pages.js';
 
 const DOCUMENTS: Record<DocumentSurface, Omit<DocumentLink, 'url'>> = {
   A: { name: 'Surface A — /api/v1 (API key)', description: 'OpenAPI 3.1 document of the bearer-key API' },
-  B: { name: 'Surface B — /api (session cookie) and free tools', description: 'OpenAPI 3.1 document of the session API and the public tools' },
+  B: {
+    name: 'Surface B — /api (session cookie) and free tools',
+    description: 'OpenAPI 3.1 document of the session API and the public tools',
+  },
 };
 
-const ASSET_HEADERS = { 'x-content-type-options': 'nosniff', 'cross-origin-resource-policy': 'same-origin', 'cache-control': 'public, max-age=3600' };
+const ASSET_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'cross-origin-resource-policy': 'same-origin',
+  'cache-control': 'public, max-age=3600',
+};
 
 function assetStore(documents: DocumentLink[]): AssetStore {
   const js = 'application/javascript; charset=utf-8';
@@ -34,7 +34,11 @@ function assetStore(documents: DocumentLink[]): AssetStore {
 const acceptsGzip = (request: FastifyRequest) => /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
 
 /** JSON or asset bytes with an ETag; 304 when the client has them, gzip when it accepts it. */
-function sendCached(request: FastifyRequest, reply: FastifyReply, asset: { type: string; etag: string; raw: Buffer; gzip: Buffer | null }) {
+function sendCached(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  asset: { type: string; etag: string; raw: Buffer; gzip: Buffer | null },
+) {
   reply.header('content-type', asset.type).header('etag', asset.etag);
   if (asset.gzip) reply.header('vary', 'accept-encoding');
   if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
@@ -65,7 +69,10 @@ export function registerApiDocs(app: FastifyInstance, generate: Record<DocumentS
   for (const surface of ['A', 'B'] as const) {
     app.get(OPENAPI_PATHS[surface], async (request, reply) => {
       // Public documents: other origins (API tools, editors) may read them.
-      reply.header('access-control-allow-origin', '*').header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff');
+      reply
+        .header('access-control-allow-origin', '*')
+        .header('cache-control', 'no-cache')
+        .header('x-content-type-options', 'nosniff');
       return sendCached(request, reply, await json.get(surface));
     });
   }

@@ -39,7 +39,10 @@ const asset = (name: string) => `${DOCS_ASSET_BASE}/${name}`;
 
 export function docsPage(documents: DocumentLink[]): string {
   const links = documents
-    .map((d) => `<li><a href="${escapeHtml(d.url)}">${escapeHtml(d.name)}</a> <span>${escapeHtml(d.description)}</span></li>`)
+    .map(
+      (d) =>
+        `<li><a href="${escapeHtml(d.url)}">${escapeHtml(d.name)}</a> <span>${escapeHtml(d.description)}</span></li>`,
+    )
     .join('');
   return `<!doctype html>
 <html lang="en">

@@ -29,36 +29,52 @@ const obj = (properties: Record<string, unknown>, required: string[] = Object.ke
 const list = (items: unknown, extra: Schema = {}) => ({ type: 'array', items, ...extra }) as const;
 /** Any JSON value (fields typed JSON in the GraphQL schema). */
 const anyJson = {} as const;
-const score = (what: string) => ({ type: ['integer', 'null'], minimum: 0, maximum: 100, description: `${what} (0-100); null until the audit is COMPLETED.` }) as const;
+const score = (what: string) =>
+  ({
+    type: ['integer', 'null'],
+    minimum: 0,
+    maximum: 100,
+    description: `${what} (0-100); null until the audit is COMPLETED.`,
+  }) as const;
 
 /** A success body: an object with exactly these fields, all present. */
-export const body = (properties: Record<string, unknown>, description?: string) => obj(properties, undefined, description ? { description } : {});
+export const body = (properties: Record<string, unknown>, description?: string) =>
+  obj(properties, undefined, description ? { description } : {});
 export const arrayOf = (items: unknown, description?: string) => list(items, description ? { description } : {});
 
 // ---------------------------------------------------------------- errors
 
-export const ErrorDetail = component('ErrorDetail', obj({ path: { type: 'string', description: 'The input field, dotted (e.g. `keywords.0`).' }, message: str }));
+export const ErrorDetail = component(
+  'ErrorDetail',
+  obj({ path: { type: 'string', description: 'The input field, dotted (e.g. `keywords.0`).' }, message: str }),
+);
 
-export const ErrorBody = component('Error', obj(
-  {
-    error: { type: 'string', description: 'Human-readable message.' },
-    code: {
-      type: 'string',
-      description:
-        'Machine code: BAD_USER_INPUT (400), UNAUTHENTICATED (401), FORBIDDEN or PLAN_LIMIT (403), NOT_FOUND (404), ' +
-        'METHOD_NOT_ALLOWED (405: the path exists, not with this method; `Allow` lists its methods), ' +
-        'REQUEST_TIMEOUT (408: the request was not received in time), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), ' +
-        'URI_TOO_LONG (431: request line and headers over 16 KB), RATE_LIMITED (429), INTERNAL (500), UNAVAILABLE (503, with Retry-After).',
-      // Every code of the vocabulary but QUERY_TOO_COMPLEX, which only /graphql sends.
-      enum: ERROR_CODES.filter((code) => code !== 'QUERY_TOO_COMPLEX'),
-      examples: ['NOT_FOUND'],
+export const ErrorBody = component(
+  'Error',
+  obj(
+    {
+      error: { type: 'string', description: 'Human-readable message.' },
+      code: {
+        type: 'string',
+        description:
+          'Machine code: BAD_USER_INPUT (400), UNAUTHENTICATED (401), FORBIDDEN or PLAN_LIMIT (403), NOT_FOUND (404), ' +
+          'METHOD_NOT_ALLOWED (405: the path exists, not with this method; `Allow` lists its methods), ' +
+          'REQUEST_TIMEOUT (408: the request was not received in time), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), ' +
+          'URI_TOO_LONG (431: request line and headers over 16 KB), RATE_LIMITED (429), INTERNAL (500), UNAVAILABLE (503, with Retry-After).',
+        // Every code of the vocabulary but QUERY_TOO_COMPLEX, which only /graphql sends.
+        enum: ERROR_CODES.filter((code) => code !== 'QUERY_TOO_COMPLEX'),
+        examples: ['NOT_FOUND'],
+      },
+      details: {
+        ...list(ErrorDetail),
+        description: 'Per-field problems: on every 400 (`body` for malformed or too deeply nested JSON).',
+      },
+      requestId: { type: 'string', description: 'On 500: the X-Request-Id to quote when reporting the failure.' },
     },
-    details: { ...list(ErrorDetail), description: 'Per-field problems: on every 400 (`body` for malformed or too deeply nested JSON).' },
-    requestId: { type: 'string', description: 'On 500: the X-Request-Id to quote when reporting the failure.' },
-  },
-  ['error', 'code'],
-  { examples: [{ error: 'Project not found', code: 'NOT_FOUND' }] },
-));
+    ['error', 'code'],
+    { examples: [{ error: 'Project not found', code: 'NOT_FOUND' }] },
+  ),
+);
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 429 | 500;
 
@@ -72,22 +88,34 @@ export const WRITE_ERRORS: ErrorStatus[] = [400, 401, 403, 404, 413, 415, 429, 5
 
 // ---------------------------------------------------------------- projects
 
-export const ProjectCounts = component('ProjectCounts', obj({ audits: int, keywords: int, competitors: int }, undefined, { description: 'Counters of the project.' }));
+export const ProjectCounts = component(
+  'ProjectCounts',
+  obj({ audits: int, keywords: int, competitors: int }, undefined, { description: 'Counters of the project.' }),
+);
 
-export const ProjectV1 = component('ProjectV1', obj({
-  id,
-  name: str,
-  domain: { type: 'string', description: 'Host name of the start URL.', examples: ['shop.example.com'] },
-  createdAt: dateTime,
-  _count: ProjectCounts,
-}));
+export const ProjectV1 = component(
+  'ProjectV1',
+  obj({
+    id,
+    name: str,
+    domain: { type: 'string', description: 'Host name of the start URL.', examples: ['shop.example.com'] },
+    createdAt: dateTime,
+    _count: ProjectCounts,
+  }),
+);
 
-export const ProjectListItem = component('ProjectListItem', obj({
-  id,
-  name: str,
-  url: { type: 'string', description: 'Normalized start URL.', examples: ['https://shop.example.com/'] },
-  lastAuditScore: { type: ['integer', 'null'], description: 'Overall score of the latest completed audit; null before one.' },
-}));
+export const ProjectListItem = component(
+  'ProjectListItem',
+  obj({
+    id,
+    name: str,
+    url: { type: 'string', description: 'Normalized start URL.', examples: ['https://shop.example.com/'] },
+    lastAuditScore: {
+      type: ['integer', 'null'],
+      description: 'Overall score of the latest completed audit; null before one.',
+    },
+  }),
+);
 
 const projectFields = {
   id,
@@ -100,19 +128,26 @@ export const Project = component('Project', obj(projectFields));
 
 // ---------------------------------------------------------------- audits
 
-const auditStatus = { type: 'string', enum: ['QUEUED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'], description: 'QUEUED -> RUNNING -> COMPLETED or FAILED; QUEUED or RUNNING -> CANCELLED.' } as const;
+const auditStatus = {
+  type: 'string',
+  enum: ['QUEUED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'],
+  description: 'QUEUED -> RUNNING -> COMPLETED or FAILED; QUEUED or RUNNING -> CANCELLED.',
+} as const;
 const severity = { type: 'string', enum: ['CRITICAL', 'WARNING', 'NOTICE'] } as const;
 const category = { type: 'string', enum: ['META', 'CONTENT', 'LINKS', 'TECHNICAL', 'PERFORMANCE'] } as const;
 
-export const Issue = component('Issue', obj({
-  id,
-  code: { type: 'string', description: 'Stable check code.', examples: ['META_DESCRIPTION_MISSING'] },
-  title: str,
-  severity,
-  category,
-  description: str,
-  affectedPages: { type: 'integer', description: 'Pages the issue was found on.' },
-}));
+export const Issue = component(
+  'Issue',
+  obj({
+    id,
+    code: { type: 'string', description: 'Stable check code.', examples: ['META_DESCRIPTION_MISSING'] },
+    title: str,
+    severity,
+    category,
+    description: str,
+    affectedPages: { type: 'integer', description: 'Pages the issue was found on.' },
+  }),
+);
 
 const auditScores = {
   id,
@@ -125,7 +160,8 @@ const auditScores = {
   pagesCrawled: int,
   pagesFailed: {
     type: 'integer',
-    description: 'Crawled pages that got no usable response (connection, DNS, TLS, refused address, timeout); the PAGE_FETCH_FAILED issue lists them.',
+    description:
+      'Crawled pages that got no usable response (connection, DNS, TLS, refused address, timeout); the PAGE_FETCH_FAILED issue lists them.',
   },
   status: auditStatus,
   error: {
@@ -136,238 +172,367 @@ const auditScores = {
   },
 };
 
-export const Audit = component('Audit', obj({ ...auditScores, issues: { ...list(Issue), description: 'Most severe first.' } }));
+export const Audit = component(
+  'Audit',
+  obj({ ...auditScores, issues: { ...list(Issue), description: 'Most severe first.' } }),
+);
 
 export const IssueCounts = component('IssueCounts', obj({ critical: int, warning: int, notice: int }));
 
-export const AuditSummary = component('AuditSummary', obj({ ...auditScores, issueCounts: IssueCounts }, undefined, { description: 'An audit without its issues, with issue counts by severity.' }));
+export const AuditSummary = component(
+  'AuditSummary',
+  obj({ ...auditScores, issueCounts: IssueCounts }, undefined, {
+    description: 'An audit without its issues, with issue counts by severity.',
+  }),
+);
 
-export const ProjectDetail = component('ProjectDetail', obj({
-  ...projectFields,
-  _count: ProjectCounts,
-  latestAudit: { anyOf: [AuditSummary, { type: 'null' }], description: 'The latest audit of any status; null before the first one.' },
-}));
+export const ProjectDetail = component(
+  'ProjectDetail',
+  obj({
+    ...projectFields,
+    _count: ProjectCounts,
+    latestAudit: {
+      anyOf: [AuditSummary, { type: 'null' }],
+      description: 'The latest audit of any status; null before the first one.',
+    },
+  }),
+);
 
-export const AuditStarted = component('AuditStarted', obj({
-  message: { type: 'string', examples: ['Audit queued'] },
-  jobId: { type: 'string', description: 'Poll GET .../jobs/{jobId} for progress.' },
-  auditId: str,
-}));
+export const AuditStarted = component(
+  'AuditStarted',
+  obj({
+    message: { type: 'string', examples: ['Audit queued'] },
+    jobId: { type: 'string', description: 'Poll GET .../jobs/{jobId} for progress.' },
+    auditId: str,
+  }),
+);
 
-export const AuditState = component('AuditState', obj(auditScores, undefined, { description: 'An audit without its issues.' }));
+export const AuditState = component(
+  'AuditState',
+  obj(auditScores, undefined, { description: 'An audit without its issues.' }),
+);
 
-export const AuditCancelled = component('AuditCancelled', obj(
-  {
-    message: { type: 'string', examples: ['Audit cancelled'] },
-    audit: AuditState,
-  },
-  undefined,
-  {
-    description:
-      'The audit, now CANCELLED; its crawl stops within a second and the pages crawled so far are kept. An audit already cancelled is returned as it is; ' +
-      'one that already completed or failed is refused with 400, and a project without a queued or running audit (and no auditId) is 404.',
-  },
-));
+export const AuditCancelled = component(
+  'AuditCancelled',
+  obj(
+    {
+      message: { type: 'string', examples: ['Audit cancelled'] },
+      audit: AuditState,
+    },
+    undefined,
+    {
+      description:
+        'The audit, now CANCELLED; its crawl stops within a second and the pages crawled so far are kept. An audit already cancelled is returned as it is; ' +
+        'one that already completed or failed is refused with 400, and a project without a queued or running audit (and no auditId) is 404.',
+    },
+  ),
+);
 
-export const Job = component('Job', obj({
-  id: str,
-  state: { type: 'string', enum: ['queued', 'running', 'completed', 'failed', 'cancelled'] },
-  progress: obj({ pagesCrawled: int, pagesQueued: int }),
-  auditId: str,
-  error: { type: ['string', 'null'], description: 'Why the audit failed; null otherwise.' },
-}));
+export const Job = component(
+  'Job',
+  obj({
+    id: str,
+    state: { type: 'string', enum: ['queued', 'running', 'completed', 'failed', 'cancelled'] },
+    progress: obj({ pagesCrawled: int, pagesQueued: int }),
+    auditId: str,
+    error: { type: ['string', 'null'], description: 'Why the audit failed; null otherwise.' },
+  }),
+);
 
-export const FixSuggestion = component('FixSuggestion', obj(
-  {
-    id,
-    issueId: str,
-    url: { type: 'string', description: 'The page the suggestion is for.' },
-    summary: str,
-    steps: list(str),
-    code: { type: 'string', description: 'A snippet to paste (HTML, server configuration, ...), when there is one.' },
-    source: { type: 'string', enum: ['LLM', 'RULES'], description: 'LLM: a language model wrote it; RULES: the deterministic rules engine.' },
-    model: { type: 'string', description: 'The language model, when source is LLM.' },
-  },
-  ['id', 'issueId', 'url', 'summary', 'steps', 'source'],
-));
+export const FixSuggestion = component(
+  'FixSuggestion',
+  obj(
+    {
+      id,
+      issueId: str,
+      url: { type: 'string', description: 'The page the suggestion is for.' },
+      summary: str,
+      steps: list(str),
+      code: { type: 'string', description: 'A snippet to paste (HTML, server configuration, ...), when there is one.' },
+      source: {
+        type: 'string',
+        enum: ['LLM', 'RULES'],
+        description: 'LLM: a language model wrote it; RULES: the deterministic rules engine.',
+      },
+      model: { type: 'string', description: 'The language model, when source is LLM.' },
+    },
+    ['id', 'issueId', 'url', 'summary', 'steps', 'source'],
+  ),
+);
 
 // ---------------------------------------------------------------- keywords, competitors
 
-export const Keyword = component('Keyword', obj({
-  id,
-  term: { type: 'string', examples: ['oak dining table'] },
-  position: { type: ['integer', 'null'], description: 'Latest position; null before the first check or when not within the checked depth.' },
-  url: { type: ['string', 'null'], description: 'The ranking page of the project.' },
-  lastChecked: { ...nullable(dateTime), description: 'Time of the latest successful check.' },
-  lastCheck: {
-    ...nullable(
-      obj(
-        {
-          status: { type: 'string', enum: ['OK', 'FAILED'], description: 'OK: the provider answered (position may still be null); FAILED: no position could be checked.' },
-          checkedAt: dateTime,
-          error: { type: ['string', 'null'], description: 'Why the check failed (provider error, no provider configured); null when OK.' },
-        },
-        ['status', 'checkedAt', 'error'],
+export const Keyword = component(
+  'Keyword',
+  obj({
+    id,
+    term: { type: 'string', examples: ['oak dining table'] },
+    position: {
+      type: ['integer', 'null'],
+      description: 'Latest position; null before the first check or when not within the checked depth.',
+    },
+    url: { type: ['string', 'null'], description: 'The ranking page of the project.' },
+    lastChecked: { ...nullable(dateTime), description: 'Time of the latest successful check.' },
+    lastCheck: {
+      ...nullable(
+        obj(
+          {
+            status: {
+              type: 'string',
+              enum: ['OK', 'FAILED'],
+              description:
+                'OK: the provider answered (position may still be null); FAILED: no position could be checked.',
+            },
+            checkedAt: dateTime,
+            error: {
+              type: ['string', 'null'],
+              description: 'Why the check failed (provider error, no provider configured); null when OK.',
+            },
+          },
+          ['status', 'checkedAt', 'error'],
+        ),
       ),
-    ),
-    description: 'The latest check, successful or not; null before the first check.',
-  },
-}));
+      description: 'The latest check, successful or not; null before the first check.',
+    },
+  }),
+);
 
-export const RankingPoint = component('RankingPoint', obj({ position: { type: ['integer', 'null'] }, url: { type: ['string', 'null'] }, checkedAt: dateTime }));
+export const RankingPoint = component(
+  'RankingPoint',
+  obj({ position: { type: ['integer', 'null'] }, url: { type: ['string', 'null'] }, checkedAt: dateTime }),
+);
 
-export const KeywordRankings = component('KeywordRankings', obj({ keywordId: str, term: str, history: { ...list(RankingPoint), description: 'Oldest first.' } }));
+export const KeywordRankings = component(
+  'KeywordRankings',
+  obj({ keywordId: str, term: str, history: { ...list(RankingPoint), description: 'Oldest first.' } }),
+);
 
-export const Competitor = component('Competitor', obj({
-  id,
-  domain: { type: 'string', description: 'Host name (www. removed).' },
-  createdAt: dateTime,
-  overallScore: { type: ['integer', 'null'], description: 'Overall score of its homepage analysis.' },
-  keywordsInTop10: { type: 'integer', description: 'Project keywords for which the competitor ranks in the top 10.' },
-  averagePosition: { type: ['number', 'null'], description: 'Mean position over the keywords where it ranks.' },
-  lastChecked: nullable(dateTime),
-}));
+export const Competitor = component(
+  'Competitor',
+  obj({
+    id,
+    domain: { type: 'string', description: 'Host name (www. removed).' },
+    createdAt: dateTime,
+    overallScore: { type: ['integer', 'null'], description: 'Overall score of its homepage analysis.' },
+    keywordsInTop10: { type: 'integer', description: 'Project keywords for which the competitor ranks in the top 10.' },
+    averagePosition: { type: ['number', 'null'], description: 'Mean position over the keywords where it ranks.' },
+    lastChecked: nullable(dateTime),
+  }),
+);
 
 // ---------------------------------------------------------------- reports, technical
 
-export const ReportScores = component('ReportScores', obj({
-  overall: { type: ['integer', 'null'] },
-  meta: { type: ['integer', 'null'] },
-  content: { type: ['integer', 'null'] },
-  links: { type: ['integer', 'null'] },
-  technical: { type: ['integer', 'null'] },
-  performance: { type: ['integer', 'null'] },
-}));
+export const ReportScores = component(
+  'ReportScores',
+  obj({
+    overall: { type: ['integer', 'null'] },
+    meta: { type: ['integer', 'null'] },
+    content: { type: ['integer', 'null'] },
+    links: { type: ['integer', 'null'] },
+    technical: { type: ['integer', 'null'] },
+    performance: { type: ['integer', 'null'] },
+  }),
+);
 
-export const ReportOccurrence = component('ReportOccurrence', obj({ code: str, title: str, severity: str, category: str, url: str, evidence: { ...anyJson, description: 'What was found (JSON), or null.' } }));
-
-export const Report = component('Report', obj(
-  {
-    auditId: str,
-    status: { type: 'string', description: 'The audit status.' },
-    createdAt: dateTime,
-    completedAt: nullable(dateTime),
-    scores: ReportScores,
-    pagesCrawled: int,
-    issueCounts: IssueCounts,
-    exports: obj({ json: { type: 'string', format: 'uri-reference' }, csv: { type: 'string', format: 'uri-reference' } }, undefined, { description: 'Links to this audit\'s issue occurrences.' }),
-    occurrences: { ...list(ReportOccurrence), description: 'Only with `auditId`: every issue occurrence of the audit.' },
-  },
-  ['auditId', 'status', 'createdAt', 'completedAt', 'scores', 'pagesCrawled', 'issueCounts', 'exports'],
-));
-
-export const SiteTechnicalFacts = component('SiteTechnicalFacts', obj({
-  https: { type: ['boolean', 'null'] },
-  hsts: { type: ['boolean', 'null'] },
-  httpVersion: { type: ['string', 'null'] },
-  compression: { type: ['string', 'null'], description: 'Content-Encoding of the start page (gzip, br, zstd) or null.' },
-  robotsTxt: { type: ['string', 'null'], description: 'HTTP status of /robots.txt, or "unreachable".' },
-  sitemap: { type: ['string', 'null'], description: 'valid, invalid or missing.' },
-}));
-
-export const CoreWebVitals = component('CoreWebVitals', obj(
-  {
+export const ReportOccurrence = component(
+  'ReportOccurrence',
+  obj({
+    code: str,
+    title: str,
+    severity: str,
+    category: str,
     url: str,
-    measuredAt: dateTime,
-    device: str,
-    source: { type: 'string', description: 'LAB (Chromium) or HTTP (no browser: TTFB only).' },
-    lcpMs: { type: ['number', 'null'] },
-    cls: { type: ['number', 'null'] },
-    inpMs: { type: ['number', 'null'] },
-    tbtMs: { type: ['number', 'null'] },
-    fcpMs: { type: ['number', 'null'] },
-    ttfbMs: { type: ['number', 'null'] },
-    performanceScore: { type: ['integer', 'null'] },
-  },
-  undefined,
-  { description: 'One measurement of a page.' },
-));
+    evidence: { ...anyJson, description: 'What was found (JSON), or null.' },
+  }),
+);
 
-export const Technical = component('Technical', obj({
-  site: { anyOf: [SiteTechnicalFacts, { type: 'null' }], description: 'Facts from the latest audit; null before the first completed audit.' },
-  coreWebVitals: { ...list(CoreWebVitals), description: 'Oldest first.' },
-}));
+export const Report = component(
+  'Report',
+  obj(
+    {
+      auditId: str,
+      status: { type: 'string', description: 'The audit status.' },
+      createdAt: dateTime,
+      completedAt: nullable(dateTime),
+      scores: ReportScores,
+      pagesCrawled: int,
+      issueCounts: IssueCounts,
+      exports: obj(
+        { json: { type: 'string', format: 'uri-reference' }, csv: { type: 'string', format: 'uri-reference' } },
+        undefined,
+        { description: "Links to this audit's issue occurrences." },
+      ),
+      occurrences: {
+        ...list(ReportOccurrence),
+        description: 'Only with `auditId`: every issue occurrence of the audit.',
+      },
+    },
+    ['auditId', 'status', 'createdAt', 'completedAt', 'scores', 'pagesCrawled', 'issueCounts', 'exports'],
+  ),
+);
+
+export const SiteTechnicalFacts = component(
+  'SiteTechnicalFacts',
+  obj({
+    https: { type: ['boolean', 'null'] },
+    hsts: { type: ['boolean', 'null'] },
+    httpVersion: { type: ['string', 'null'] },
+    compression: {
+      type: ['string', 'null'],
+      description: 'Content-Encoding of the start page (gzip, br, zstd) or null.',
+    },
+    robotsTxt: { type: ['string', 'null'], description: 'HTTP status of /robots.txt, or "unreachable".' },
+    sitemap: { type: ['string', 'null'], description: 'valid, invalid or missing.' },
+  }),
+);
+
+export const CoreWebVitals = component(
+  'CoreWebVitals',
+  obj(
+    {
+      url: str,
+      measuredAt: dateTime,
+      device: str,
+      source: { type: 'string', description: 'LAB (Chromium) or HTTP (no browser: TTFB only).' },
+      lcpMs: { type: ['number', 'null'] },
+      cls: { type: ['number', 'null'] },
+      inpMs: { type: ['number', 'null'] },
+      tbtMs: { type: ['number', 'null'] },
+      fcpMs: { type: ['number', 'null'] },
+      ttfbMs: { type: ['number', 'null'] },
+      performanceScore: { type: ['integer', 'null'] },
+    },
+    undefined,
+    { description: 'One measurement of a page.' },
+  ),
+);
+
+export const Technical = component(
+  'Technical',
+  obj({
+    site: {
+      anyOf: [SiteTechnicalFacts, { type: 'null' }],
+      description: 'Facts from the latest audit; null before the first completed audit.',
+    },
+    coreWebVitals: { ...list(CoreWebVitals), description: 'Oldest first.' },
+  }),
+);
 
 // ---------------------------------------------------------------- free tools
 
 export const ToolIssue = component('ToolIssue', obj({ code: str, title: str, severity: str, category: str }));
-export const LineMessage = component('LineMessage', obj({ line: { type: ['integer', 'null'] }, message: str }, ['message']));
+export const LineMessage = component(
+  'LineMessage',
+  obj({ line: { type: ['integer', 'null'] }, message: str }, ['message']),
+);
 const lineMessages = list(LineMessage);
 
-export const MetaTagsReport = component('MetaTagsReport', obj({
-  url: str,
-  title: { type: ['string', 'null'] },
-  description: { type: ['string', 'null'] },
-  canonical: { type: ['string', 'null'] },
-  robots: { type: ['string', 'null'] },
-  viewport: { type: ['string', 'null'] },
-  lang: { type: ['string', 'null'] },
-  charset: { type: ['string', 'null'] },
-  openGraph: { type: 'object', additionalProperties: true, description: 'og:* properties by name.', examples: [{ 'og:title': 'Oak tables' }] },
-  twitter: { type: 'object', additionalProperties: true, description: 'twitter:* names by name.' },
-  hreflang: list(obj({ lang: str, href: str })),
-  jsonLd: { type: 'array', items: anyJson, description: 'Parsed JSON-LD blocks.' },
-  issues: list(ToolIssue),
-}));
+export const MetaTagsReport = component(
+  'MetaTagsReport',
+  obj({
+    url: str,
+    title: { type: ['string', 'null'] },
+    description: { type: ['string', 'null'] },
+    canonical: { type: ['string', 'null'] },
+    robots: { type: ['string', 'null'] },
+    viewport: { type: ['string', 'null'] },
+    lang: { type: ['string', 'null'] },
+    charset: { type: ['string', 'null'] },
+    openGraph: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'og:* properties by name.',
+      examples: [{ 'og:title': 'Oak tables' }],
+    },
+    twitter: { type: 'object', additionalProperties: true, description: 'twitter:* names by name.' },
+    hreflang: list(obj({ lang: str, href: str })),
+    jsonLd: { type: 'array', items: anyJson, description: 'Parsed JSON-LD blocks.' },
+    issues: list(ToolIssue),
+  }),
+);
 
-export const RobotsRule = component('RobotsRule', obj({ type: { type: 'string', enum: ['allow', 'disallow'] }, path: str, line: int }));
+export const RobotsRule = component(
+  'RobotsRule',
+  obj({ type: { type: 'string', enum: ['allow', 'disallow'] }, path: str, line: int }),
+);
 
-export const RobotsReport = component('RobotsReport', obj({
-  valid: bool,
-  source: { type: 'string', description: '"content" or the URL the file was fetched from.' },
-  sizeBytes: int,
-  groups: list(obj({ userAgents: list(str), rules: list(RobotsRule) })),
-  sitemaps: list(str),
-  errors: lineMessages,
-  warnings: lineMessages,
-  tests: list(obj({ url: str, userAgent: str, allowed: bool, matchedRule: { anyOf: [RobotsRule, { type: 'null' }] } })),
-}));
-
-export const HeadersReport = component('HeadersReport', obj({
-  url: str,
-  finalUrl: str,
-  status: int,
-  redirects: list(obj({ url: str, status: int })),
-  httpVersion: str,
-  headers: {
-    type: 'object',
-    additionalProperties: true,
-    description: 'Lower-cased names; repeated headers as arrays.',
-    examples: [{ 'content-type': 'text/html; charset=utf-8', 'set-cookie': ['a=1', 'b=2'] }],
-  },
-  checks: list(obj({ name: str, passed: bool, value: { type: ['string', 'null'] }, message: str })),
-  issues: list(ToolIssue),
-}));
-
-export const SitemapReport = component('SitemapReport', obj(
-  {
+export const RobotsReport = component(
+  'RobotsReport',
+  obj({
     valid: bool,
-    type: { type: ['string', 'null'], enum: ['urlset', 'sitemapindex', null] },
-    urlCount: int,
-    sitemaps: {
-      ...list(
+    source: { type: 'string', description: '"content" or the URL the file was fetched from.' },
+    sizeBytes: int,
+    groups: list(obj({ userAgents: list(str), rules: list(RobotsRule) })),
+    sitemaps: list(str),
+    errors: lineMessages,
+    warnings: lineMessages,
+    tests: list(
+      obj({ url: str, userAgent: str, allowed: bool, matchedRule: { anyOf: [RobotsRule, { type: 'null' }] } }),
+    ),
+  }),
+);
+
+export const HeadersReport = component(
+  'HeadersReport',
+  obj({
+    url: str,
+    finalUrl: str,
+    status: int,
+    redirects: list(obj({ url: str, status: int })),
+    httpVersion: str,
+    headers: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'Lower-cased names; repeated headers as arrays.',
+      examples: [{ 'content-type': 'text/html; charset=utf-8', 'set-cookie': ['a=1', 'b=2'] }],
+    },
+    checks: list(obj({ name: str, passed: bool, value: { type: ['string', 'null'] }, message: str })),
+    issues: list(ToolIssue),
+  }),
+);
+
+export const SitemapReport = component(
+  'SitemapReport',
+  obj(
+    {
+      valid: bool,
+      type: { type: ['string', 'null'], enum: ['urlset', 'sitemapindex', null] },
+      urlCount: int,
+      sitemaps: {
+        ...list(
+          obj({
+            loc: str,
+            lastmod: { type: ['string', 'null'] },
+            valid: { type: ['boolean', 'null'], description: 'null when not fetched (over the bound) or unreachable.' },
+            urlCount: { type: ['integer', 'null'] },
+            errorCount: { type: ['integer', 'null'] },
+            fetchError: { type: ['string', 'null'] },
+          }),
+        ),
+        description: 'Sitemap indexes only: the listed sitemaps, fetched and validated within a bound.',
+      },
+      errors: lineMessages,
+      warnings: lineMessages,
+      sample: list(
         obj({
           loc: str,
           lastmod: { type: ['string', 'null'] },
-          valid: { type: ['boolean', 'null'], description: 'null when not fetched (over the bound) or unreachable.' },
-          urlCount: { type: ['integer', 'null'] },
-          errorCount: { type: ['integer', 'null'] },
-          fetchError: { type: ['string', 'null'] },
+          changefreq: { type: ['string', 'null'] },
+          priority: { type: ['number', 'null'] },
         }),
       ),
-      description: 'Sitemap indexes only: the listed sitemaps, fetched and validated within a bound.',
     },
-    errors: lineMessages,
-    warnings: lineMessages,
-    sample: list(obj({ loc: str, lastmod: { type: ['string', 'null'] }, changefreq: { type: ['string', 'null'] }, priority: { type: ['number', 'null'] } })),
-  },
-  ['valid', 'type', 'urlCount', 'errors', 'warnings', 'sample'],
-));
+    ['valid', 'type', 'urlCount', 'errors', 'warnings', 'sample'],
+  ),
+);
 
 // ---------------------------------------------------------------- response headers (OpenAPI only)
 
 export const HEADERS = {
-  'X-Request-Id': { description: 'Request id (echoed when the request sent a valid one); quote it when reporting a problem.', schema: { type: 'string' } },
+  'X-Request-Id': {
+    description: 'Request id (echoed when the request sent a valid one); quote it when reporting a problem.',
+    schema: { type: 'string' },
+  },
   'RateLimit-Limit': {
     description:
       'Requests allowed in the current one-minute window (per organization and surface, or per client IP when unauthenticated). ' +

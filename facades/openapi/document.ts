@@ -69,7 +69,11 @@ function operationId(method: string, path: string): string {
   const words = path
     .split('/')
     .filter(Boolean)
-    .map((segment) => segment.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : '')))
+    .map((segment) =>
+      segment
+        .replace(/[{}]/g, '')
+        .replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : '')),
+    )
     .map((w) => w[0].toUpperCase() + w.slice(1));
   return method.toLowerCase() + words.join('');
 }
@@ -80,13 +84,16 @@ function accessNote(route: DocumentedRoute, options: OpenApiOptions): string {
   if (route.surface === 'TOOLS') {
     return (
       `**Public**: no authentication. Limited per client IP to ${options.anonymousRate} requests per minute; ` +
-      'with a session cookie the organization\'s Surface B allowance applies instead.'
+      "with a session cookie the organization's Surface B allowance applies instead."
     );
   }
   const plans = isWrite(route.method)
     ? '**Plans**: ENTERPRISE only (FREE and PRO get 403: PRO is read-only).'
     : '**Plans**: PRO and ENTERPRISE (FREE gets 403: free tools only).';
-  const origin = route.surface === 'B' && isWrite(route.method) ? ' Cookie-authenticated writes must come from a trusted Origin.' : '';
+  const origin =
+    route.surface === 'B' && isWrite(route.method)
+      ? ' Cookie-authenticated writes must come from a trusted Origin.'
+      : '';
   return `${plans}${origin} Rate limit: ${RATES[route.surface === 'A' ? 'A' : 'B']}.`;
 }
 
@@ -96,11 +103,15 @@ function errorDescription(status: number, route: DocumentedRoute, options: OpenA
     case 400:
       return 'Invalid input: a path, query or body value failed validation (`details` names each field), or the request was refused as invalid.';
     case 401:
-      return route.surface === 'A' ? 'Missing, invalid or revoked API key.' : 'No valid session cookie: `{ "error": "Unauthorized. Please sign in.", "code": "UNAUTHENTICATED" }`.';
+      return route.surface === 'A'
+        ? 'Missing, invalid or revoked API key.'
+        : 'No valid session cookie: `{ "error": "Unauthorized. Please sign in.", "code": "UNAUTHENTICATED" }`.';
     case 403:
       if (route.surface === 'TOOLS') return 'A session-cookie request from an untrusted Origin (code FORBIDDEN).';
       return [
-        write ? 'The plan does not allow writes (FREE, PRO), code FORBIDDEN' : 'The plan has no API access (FREE), code FORBIDDEN',
+        write
+          ? 'The plan does not allow writes (FREE, PRO), code FORBIDDEN'
+          : 'The plan has no API access (FREE), code FORBIDDEN',
         write && route.method === 'POST' ? '; or a plan quota is reached, code PLAN_LIMIT' : '',
         route.surface === 'B' && write ? '; or the request came from an untrusted Origin' : '',
         '.',
@@ -125,7 +136,11 @@ function errorDescription(status: number, route: DocumentedRoute, options: OpenA
 }
 
 const header = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
-const RATE_HEADERS = { 'RateLimit-Limit': header('RateLimit-Limit'), 'RateLimit-Remaining': header('RateLimit-Remaining'), 'RateLimit-Reset': header('RateLimit-Reset') };
+const RATE_HEADERS = {
+  'RateLimit-Limit': header('RateLimit-Limit'),
+  'RateLimit-Remaining': header('RateLimit-Remaining'),
+  'RateLimit-Reset': header('RateLimit-Reset'),
+};
 
 function responseHeaders(status: number, csv: boolean): Json {
   const headers: Json = { 'X-Request-Id': header('X-Request-Id') };
@@ -149,12 +164,12 @@ function curlExamples(surface: DocumentSurface): string {
   }
   return [
     '```sh',
-    "curl -c cookies.txt -H 'Content-Type: application/json' -d '{\"email\":\"me@example.com\",\"password\":\"...\"}' \"$BASE_URL/api/auth/sign-in/email\"",
+    'curl -c cookies.txt -H \'Content-Type: application/json\' -d \'{"email":"me@example.com","password":"..."}\' "$BASE_URL/api/auth/sign-in/email"',
     'curl -b cookies.txt "$BASE_URL/api/projects"',
-    "curl -b cookies.txt -H 'Content-Type: application/json' -d '{\"url\":\"https://shop.example.com\"}' \"$BASE_URL/api/projects\"",
-    "curl -b cookies.txt -H 'Content-Type: application/json' -d '{\"keywords\":[\"oak dining table\"]}' \"$BASE_URL/api/projects/$PROJECT_ID/keywords\"",
+    'curl -b cookies.txt -H \'Content-Type: application/json\' -d \'{"url":"https://shop.example.com"}\' "$BASE_URL/api/projects"',
+    'curl -b cookies.txt -H \'Content-Type: application/json\' -d \'{"keywords":["oak dining table"]}\' "$BASE_URL/api/projects/$PROJECT_ID/keywords"',
     'curl -b cookies.txt -OJ "$BASE_URL/api/projects/$PROJECT_ID/reports?format=csv"',
-    "curl -H 'Content-Type: application/json' -d '{\"url\":\"https://example.com\"}' \"$BASE_URL/api/tools/meta-tags\"   # no authentication",
+    'curl -H \'Content-Type: application/json\' -d \'{"url":"https://example.com"}\' "$BASE_URL/api/tools/meta-tags"   # no authentication',
     '```',
   ].join('\n');
 }
@@ -162,8 +177,8 @@ function curlExamples(surface: DocumentSurface): string {
 function infoDescription(surface: DocumentSurface, options: OpenApiOptions): string {
   const auth =
     surface === 'A'
-      ? '**Authentication**: every request sends `Authorization: Bearer <API_KEY>`. Owners and admins create keys in the web application\'s Settings (or with the GraphQL mutation `createApiKey`); at most 5 active keys per organization. A key has the permissions of its organization\'s plan. Keep keys secret: never in client-side code or public repositories.'
-      : '**Authentication**: the session cookie `better-auth.session-token` issued by the web application\'s sign-in (`POST /api/auth/sign-in/email` with `{ email, password }`; sign-up: `POST /api/auth/sign-up/email`). Browsers send it automatically; scripts send `Cookie: better-auth.session-token=<SESSION_TOKEN>` and `Content-Type: application/json`. Cookie-authenticated requests that change state must come from a trusted Origin (CSRF protection). The four `/api/tools/*` endpoints need no authentication. For scripts and integrations prefer Surface A (`/api/v1`, API keys).';
+      ? "**Authentication**: every request sends `Authorization: Bearer <API_KEY>`. Owners and admins create keys in the web application's Settings (or with the GraphQL mutation `createApiKey`); at most 5 active keys per organization. A key has the permissions of its organization's plan. Keep keys secret: never in client-side code or public repositories."
+      : "**Authentication**: the session cookie `better-auth.session-token` issued by the web application's sign-in (`POST /api/auth/sign-in/email` with `{ email, password }`; sign-up: `POST /api/auth/sign-up/email`). Browsers send it automatically; scripts send `Cookie: better-auth.session-token=<SESSION_TOKEN>` and `Content-Type: application/json`. Cookie-authenticated requests that change state must come from a trusted Origin (CSRF protection). The four `/api/tools/*` endpoints need no authentication. For scripts and integrations prefer Surface A (`/api/v1`, API keys).";
   const rates =
     surface === 'A'
       ? `Surface A: ${RATES.A}.`
@@ -247,7 +262,11 @@ function completeOperation(operation: Json, route: DocumentedRoute, options: Ope
   responses['503'] ??= errorResponse(503, route, options);
   // Path parameters first (the plugin lists the query string's first).
   operation.parameters?.sort((a: Json, b: Json) => Number(a.in !== 'path') - Number(b.in !== 'path'));
-  operation.responses = Object.fromEntries(Object.keys(responses).sort().map((code) => [code, responses[code]]));
+  operation.responses = Object.fromEntries(
+    Object.keys(responses)
+      .sort()
+      .map((code) => [code, responses[code]]),
+  );
   // "No body" is a body the client may leave out (the plugin marks every body schema required).
   if (route.schema?.body === emptyBody) {
     operation.requestBody = {
@@ -261,19 +280,30 @@ function completeOperation(operation: Json, route: DocumentedRoute, options: Ope
 const routeKey = (method: string, url: string) => `${method} ${url}`;
 
 /** @fastify/swagger's options for one surface's document; `routes` are the route tables (summaries, surfaces). */
-export function swaggerOptions(surface: DocumentSurface, routes: readonly DocumentedRoute[], options: OpenApiOptions): FastifyDynamicSwaggerOptions {
+export function swaggerOptions(
+  surface: DocumentSurface,
+  routes: readonly DocumentedRoute[],
+  options: OpenApiOptions,
+): FastifyDynamicSwaggerOptions {
   const base = SURFACE_BASE[surface];
-  const mine = new Map(routes.filter((r) => documentSurfaceOf(r) === surface).map((r) => [routeKey(r.method, r.url), r]));
+  const mine = new Map(
+    routes.filter((r) => documentSurfaceOf(r) === surface).map((r) => [routeKey(r.method, r.url), r]),
+  );
   const tags = new Set<string>();
   return {
     // Both documents are generated by the same plugin registered twice: each under its own decorator.
     decorator: surface === 'A' ? 'openapiA' : 'openapiB',
     // Shared schemas are published under their $id (components.ts), not as def-N.
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
     openapi: {
       openapi: '3.1.0',
       info: {
-        title: surface === 'A' ? 'SEO Audit Platform API — Surface A (API key)' : 'SEO Audit Platform API — Surface B (session) and free tools',
+        title:
+          surface === 'A'
+            ? 'SEO Audit Platform API — Surface A (API key)'
+            : 'SEO Audit Platform API — Surface B (session) and free tools',
         version: '1.0.0',
         description: infoDescription(surface, options),
         license: { name: 'MIT', identifier: 'MIT' },
@@ -285,7 +315,14 @@ export function swaggerOptions(surface: DocumentSurface, routes: readonly Docume
         securitySchemes:
           surface === 'A'
             ? { apiKey: { type: 'http', scheme: 'bearer', description: 'API key: `Authorization: Bearer <API_KEY>`.' } }
-            : { sessionCookie: { type: 'apiKey', in: 'cookie', name: 'better-auth.session-token', description: 'Session cookie set by `POST /api/auth/sign-in/email`.' } },
+            : {
+                sessionCookie: {
+                  type: 'apiKey',
+                  in: 'cookie',
+                  name: 'better-auth.session-token',
+                  description: 'Session cookie set by `POST /api/auth/sign-in/email`.',
+                },
+              },
       },
     },
     // Every route of the server reaches the plugin: the other surface's, GraphQL, auth and ops routes are hidden.
@@ -312,7 +349,11 @@ export function swaggerOptions(surface: DocumentSurface, routes: readonly Docume
       const document = ('openapiObject' in generated ? generated.openapiObject : {}) as Json;
       for (const [path, operations] of Object.entries<Json>(document.paths)) {
         for (const [method, operation] of Object.entries<Json>(operations)) {
-          completeOperation(operation, mine.get(routeKey(method.toUpperCase(), `${base}${path.replace(/\{(\w+)\}/g, ':$1')}`))!, options);
+          completeOperation(
+            operation,
+            mine.get(routeKey(method.toUpperCase(), `${base}${path.replace(/\{(\w+)\}/g, ':$1')}`))!,
+            options,
+          );
         }
       }
       return {
@@ -322,7 +363,11 @@ export function swaggerOptions(surface: DocumentSurface, routes: readonly Docume
         security: document.security,
         tags: [...tags].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
         paths: document.paths,
-        components: { schemas: usedSchemas(document), headers: document.components.headers, securitySchemes: document.components.securitySchemes },
+        components: {
+          schemas: usedSchemas(document),
+          headers: document.components.headers,
+          securitySchemes: document.components.securitySchemes,
+        },
       };
     },
   };

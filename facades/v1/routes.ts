@@ -1,6 +1,25 @@
-import { V1CancelAuditDocument, V1GetAuditDocument, V1GetJobDocument, V1KeywordsDocument, V1ListProjectsDocument, V1StartAuditDocument } from '../generated/graphql.js';
+import {
+  V1CancelAuditDocument,
+  V1GetAuditDocument,
+  V1GetJobDocument,
+  V1KeywordsDocument,
+  V1ListProjectsDocument,
+  V1StartAuditDocument,
+} from '../generated/graphql.js';
 import { auditQuery, cancelAuditQuery, emptyBody, pathParams } from '../route-schemas.js';
-import { Audit, AuditCancelled, AuditStarted, Job, Keyword, ProjectV1, READ_ERRORS, WRITE_ERRORS, arrayOf, body, errors } from '../openapi/components.js';
+import {
+  Audit,
+  AuditCancelled,
+  AuditStarted,
+  Job,
+  Keyword,
+  ProjectV1,
+  READ_ERRORS,
+  WRITE_ERRORS,
+  arrayOf,
+  body,
+  errors,
+} from '../openapi/components.js';
 import { defineRoute, type RestRoute } from '../rest-mapper.js';
 
 /** Surface A: /api/v1, Authorization: Bearer <API_KEY>. */
@@ -26,7 +45,10 @@ export const v1Routes: RestRoute[] = [
       querystring: auditQuery,
       response: { 200: body({ audit: Audit }), ...errors(...READ_ERRORS) },
     },
-    variables: ({ params, query }) => ({ projectId: params.projectId, auditId: (query.auditId as string | undefined) ?? null }),
+    variables: ({ params, query }) => ({
+      projectId: params.projectId,
+      auditId: (query.auditId as string | undefined) ?? null,
+    }),
     map: (data) => ({ audit: data.audit }),
   }),
   defineRoute({
@@ -36,7 +58,11 @@ export const v1Routes: RestRoute[] = [
     status: 202,
     summary: 'Queue an audit (returns the active one if an audit is already queued or running)',
     operation: V1StartAuditDocument,
-    schema: { params: pathParams('projectId'), body: emptyBody, response: { 202: AuditStarted, ...errors(...WRITE_ERRORS) } },
+    schema: {
+      params: pathParams('projectId'),
+      body: emptyBody,
+      response: { 202: AuditStarted, ...errors(...WRITE_ERRORS) },
+    },
     variables: ({ params }) => ({ projectId: params.projectId }),
     map: (data) => data.startAudit,
   }),
@@ -44,10 +70,19 @@ export const v1Routes: RestRoute[] = [
     method: 'POST',
     url: '/api/v1/projects/:projectId/audit/cancel',
     surface: 'A',
-    summary: "Cancel the project's queued or running audit (or the one named by auditId); the pages crawled so far are kept",
+    summary:
+      "Cancel the project's queued or running audit (or the one named by auditId); the pages crawled so far are kept",
     operation: V1CancelAuditDocument,
-    schema: { params: pathParams('projectId'), querystring: cancelAuditQuery, body: emptyBody, response: { 200: AuditCancelled, ...errors(...WRITE_ERRORS) } },
-    variables: ({ params, query }) => ({ projectId: params.projectId, auditId: (query.auditId as string | undefined) ?? null }),
+    schema: {
+      params: pathParams('projectId'),
+      querystring: cancelAuditQuery,
+      body: emptyBody,
+      response: { 200: AuditCancelled, ...errors(...WRITE_ERRORS) },
+    },
+    variables: ({ params, query }) => ({
+      projectId: params.projectId,
+      auditId: (query.auditId as string | undefined) ?? null,
+    }),
     map: (data) => ({ message: 'Audit cancelled', audit: data.cancelAudit }),
   }),
   defineRoute({

@@ -36,6 +36,11 @@ export default defineConfig({
     host: '127.0.0.1',
     port: 5173,
     // API paths go to the API; /graphql/explorer is a page of this app, so /graphql is matched exactly.
-    proxy: Object.fromEntries(['^/graphql$', '^/api/', '^/docs', '^/healthz$', '^/readyz$'].map((path) => [path, { target: api, changeOrigin: false }])),
+    proxy: Object.fromEntries(
+      ['^/graphql$', '^/api/', '^/docs', '^/healthz$', '^/readyz$'].map((path) => [
+        path,
+        { target: api, changeOrigin: false },
+      ]),
+    ),
   },
 });

@@ -12,7 +12,12 @@ export interface AuditCrawlSettings {
  * The crawl options of an audit, for the worker and `seo audit` alike: the same site with the same settings is
  * crawled the same way, so both compute their scores over the same facts.
  */
-export function auditCrawlOptions(input: { startUrl: string; maxPages: number; settings?: AuditCrawlSettings; userAgent: string }): Omit<CrawlOptions, 'signal'> {
+export function auditCrawlOptions(input: {
+  startUrl: string;
+  maxPages: number;
+  settings?: AuditCrawlSettings;
+  userAgent: string;
+}): Omit<CrawlOptions, 'signal'> {
   const settings = input.settings ?? {};
   return {
     ...DEFAULT_CRAWL_OPTIONS,

@@ -1,5 +1,11 @@
 import type { SafeHttpClient } from '../platform/safe-http/index.js';
-import { SiteCrawler, type CrawlOptions, type CrawlProgress, type PageFactsExtract, type SiteFacts } from '../crawler/index.js';
+import {
+  SiteCrawler,
+  type CrawlOptions,
+  type CrawlProgress,
+  type PageFactsExtract,
+  type SiteFacts,
+} from '../crawler/index.js';
 import {
   CheckAggregator,
   LINK_TARGET_CODES,
@@ -64,7 +70,10 @@ export interface AuditSink {
  * Measures lab Core Web Vitals of a few URLs in a real browser; absent when no browser is configured. An aborted
  * signal ends the measurement at once (the browser's page is closed) with what was measured before.
  */
-export type LabMeter = (urls: string[], signal?: AbortSignal) => Promise<Map<string, LabMetrics & { device?: 'desktop' | 'mobile' }>>;
+export type LabMeter = (
+  urls: string[],
+  signal?: AbortSignal,
+) => Promise<Map<string, LabMetrics & { device?: 'desktop' | 'mobile' }>>;
 
 export interface AuditOutcome {
   scores: AuditScores;
@@ -226,7 +235,11 @@ export async function runAuditEngine(
   if (site.startFailure || pagesAnswered === 0) {
     // No score from a site that could not be fetched: the pages seen are kept, the audit fails with the reason.
     await flush(true);
-    throw new AuditFailedError(site.startFailure?.message ?? `No page of ${site.startUrl} could be fetched.`, site.pagesCrawled, pagesFailed);
+    throw new AuditFailedError(
+      site.startFailure?.message ?? `No page of ${site.startUrl} could be fetched.`,
+      site.pagesCrawled,
+      pagesFailed,
+    );
   }
 
   await sink.phase?.('ANALYZING');
@@ -271,7 +284,17 @@ export async function runAuditEngine(
     labMetrics: lab.length ? lab.map(toLabMetrics) : undefined,
   });
   for (const v of vitals) if (v.source === 'HTTP') v.performanceScore = scores.performance;
-  return { scores, aggregates, issues: failingIssues(aggregates), site, pagesCrawled: site.pagesCrawled, pagesFailed, inlinks, vitals, stopped: false };
+  return {
+    scores,
+    aggregates,
+    issues: failingIssues(aggregates),
+    site,
+    pagesCrawled: site.pagesCrawled,
+    pagesFailed,
+    inlinks,
+    vitals,
+    stopped: false,
+  };
 }
 
 const toLabMetrics = (v: VitalsRecord): LabMetrics => ({
@@ -289,9 +312,16 @@ const toLabMetrics = (v: VitalsRecord): LabMetrics => ({
  */
 function labChecks(v: VitalsRecord, pageWeightBytes: number | undefined): CheckResult[] {
   const metrics: LabMetrics = { ...toLabMetrics(v), pageWeightBytes };
-  return runPageChecks(null, { url: v.url, finalUrl: v.url, status: 200, depth: 0, redirects: [], bytes: 0, headers: {}, labMetrics: metrics }).filter(
-    (r) => /^PERF_(LCP|CLS|INP|TBT|FCP|PAGE_WEIGHT)$/.test(r.code),
-  );
+  return runPageChecks(null, {
+    url: v.url,
+    finalUrl: v.url,
+    status: 200,
+    depth: 0,
+    redirects: [],
+    bytes: 0,
+    headers: {},
+    labMetrics: metrics,
+  }).filter((r) => /^PERF_(LCP|CLS|INP|TBT|FCP|PAGE_WEIGHT)$/.test(r.code));
 }
 
 async function measureVitals(
@@ -304,7 +334,9 @@ async function measureVitals(
 ): Promise<VitalsRecord[]> {
   const empty = { lcpMs: null, cls: null, inpMs: null, tbtMs: null, fcpMs: null, performanceScore: null };
   if (!labMeter || site.startStatus === null || site.startStatus >= 400) {
-    return site.startStatus === null ? [] : [{ url: site.startUrl, source: 'HTTP', device: 'desktop', ttfbMs: site.startTtfbMs, ...empty }];
+    return site.startStatus === null
+      ? []
+      : [{ url: site.startUrl, source: 'HTTP', device: 'desktop', ttfbMs: site.startTtfbMs, ...empty }];
   }
   const top = summaries
     .filter((s) => s.isHtml && s.status >= 200 && s.status < 300 && s.url !== site.startUrl)
@@ -315,7 +347,14 @@ async function measureVitals(
   const measured = await labMeter(urls, signal).catch(() => new Map());
   return urls.map((url): VitalsRecord => {
     const m = measured.get(url);
-    if (!m) return { url, source: 'HTTP', device: 'desktop', ttfbMs: url === site.startUrl ? site.startTtfbMs : null, ...empty };
+    if (!m)
+      return {
+        url,
+        source: 'HTTP',
+        device: 'desktop',
+        ttfbMs: url === site.startUrl ? site.startTtfbMs : null,
+        ...empty,
+      };
     if (m.pageWeightBytes !== undefined) pageWeights.set(url, m.pageWeightBytes);
     const record: VitalsRecord = {
       url,

@@ -92,7 +92,15 @@ export class AuditJobRunner {
       try {
         outcome = await runAuditEngine(
           this.client,
-          { ...auditCrawlOptions({ startUrl: project.url, maxPages: audit.maxPages, settings, userAgent: this.config.CRAWLER_USER_AGENT }), signal: watch.signal },
+          {
+            ...auditCrawlOptions({
+              startUrl: project.url,
+              maxPages: audit.maxPages,
+              settings,
+              userAgent: this.config.CRAWLER_USER_AGENT,
+            }),
+            signal: watch.signal,
+          },
           sink,
           this.labMeter,
           this.extract,
@@ -122,7 +130,12 @@ export class AuditJobRunner {
    * Watches the audit row while the run lasts, every CANCELLATION_CHECK_MS, and aborts the returned signal when the
    * audit was cancelled (or its project deleted), when a later attempt claimed it, or when the process shuts down.
    */
-  private watch(em: EntityManager, auditId: string, attempt: number, ctx: AuditRunContext): { signal: AbortSignal; reason(): StopReason | null; stop(): void } {
+  private watch(
+    em: EntityManager,
+    auditId: string,
+    attempt: number,
+    ctx: AuditRunContext,
+  ): { signal: AbortSignal; reason(): StopReason | null; stop(): void } {
     const controller = new AbortController();
     let reason: StopReason | null = null;
     let checking = false;

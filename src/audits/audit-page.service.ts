@@ -41,12 +41,26 @@ const INT32_MAX = 2_147_483_647;
 const ROW_ID = /^[1-9][0-9]{0,17}$/;
 
 /** A position in one listing: the sort value and the row id of the last row, tied to the audit and the ordering. */
-type Cursor = [auditId: string, order: AuditPageOrder, direction: SortDirection, value: string | number | null, id: string];
+type Cursor = [
+  auditId: string,
+  order: AuditPageOrder,
+  direction: SortDirection,
+  value: string | number | null,
+  id: string,
+];
 
 const encodeCursor = (cursor: Cursor): string => Buffer.from(JSON.stringify(cursor)).toString('base64url');
 
-function decodeCursor(after: string, auditId: string, orderBy: AuditPageOrder, direction: SortDirection): { value: string | number | null; id: string } {
-  const invalid = () => badInput('after is not a cursor of this list: pass pageInfo.endCursor of a previous page.', [{ path: 'after', message: 'not a cursor of this list' }]);
+function decodeCursor(
+  after: string,
+  auditId: string,
+  orderBy: AuditPageOrder,
+  direction: SortDirection,
+): { value: string | number | null; id: string } {
+  const invalid = () =>
+    badInput('after is not a cursor of this list: pass pageInfo.endCursor of a previous page.', [
+      { path: 'after', message: 'not a cursor of this list' },
+    ]);
   if (!/^[A-Za-z0-9_-]+$/.test(after)) throw invalid();
   let parsed: unknown;
   try {
@@ -58,11 +72,17 @@ function decodeCursor(after: string, auditId: string, orderBy: AuditPageOrder, d
   const [audit, order, dir, value, id] = parsed as unknown[];
   if (typeof id !== 'string' || !ROW_ID.test(id)) throw invalid();
   if (audit !== auditId || order !== orderBy || dir !== direction) {
-    throw badInput('after belongs to another list (another audit, orderBy or direction): start again without it.', [{ path: 'after', message: 'cursor of another list' }]);
+    throw badInput('after belongs to another list (another audit, orderBy or direction): start again without it.', [
+      { path: 'after', message: 'cursor of another list' },
+    ]);
   }
   const key = SORT_KEYS[orderBy];
   const fits =
-    value === null ? key.nullable : key.kind === 'int' ? Number.isSafeInteger(value) && Math.abs(value as number) <= INT32_MAX : typeof value === 'string';
+    value === null
+      ? key.nullable
+      : key.kind === 'int'
+        ? Number.isSafeInteger(value) && Math.abs(value as number) <= INT32_MAX
+        : typeof value === 'string';
   if (!fits) throw invalid();
   return { value: value as string | number | null, id };
 }
@@ -75,15 +95,24 @@ function decodeCursor(after: string, auditId: string, orderBy: AuditPageOrder, d
 export class AuditPageService {
   constructor(private readonly repo = new AuditRepository()) {}
 
-  async list(db: NativeDb, principal: Principal | null, auditId: string, query: AuditPageQuery): Promise<AuditPageList> {
+  async list(
+    db: NativeDb,
+    principal: Principal | null,
+    auditId: string,
+    query: AuditPageQuery,
+  ): Promise<AuditPageList> {
     const p = assertApiAccess(principal, 'read');
     const { first, after, orderBy, direction, filter } = query;
     if (!Number.isInteger(first) || first < 1 || first > MAX_PAGES_PER_REQUEST) {
-      throw badInput(`first must be between 1 and ${MAX_PAGES_PER_REQUEST}.`, [{ path: 'first', message: `must be 1-${MAX_PAGES_PER_REQUEST}` }]);
+      throw badInput(`first must be between 1 and ${MAX_PAGES_PER_REQUEST}.`, [
+        { path: 'first', message: `must be 1-${MAX_PAGES_PER_REQUEST}` },
+      ]);
     }
     const search = filter?.search ?? '';
     if (search.length > MAX_PAGE_SEARCH_LENGTH) {
-      throw badInput(`filter.search must be at most ${MAX_PAGE_SEARCH_LENGTH} characters.`, [{ path: 'filter.search', message: `at most ${MAX_PAGE_SEARCH_LENGTH} characters` }]);
+      throw badInput(`filter.search must be at most ${MAX_PAGE_SEARCH_LENGTH} characters.`, [
+        { path: 'filter.search', message: `at most ${MAX_PAGE_SEARCH_LENGTH} characters` },
+      ]);
     }
     const cursor = after ? decodeCursor(after, auditId, orderBy, direction) : null;
     const { rows, owned, total } = await this.repo.listPages(db, {
@@ -103,7 +132,9 @@ export class AuditPageService {
     return {
       rows: page,
       hasNext: rows.length > first,
-      endCursor: last ? encodeCursor([auditId, orderBy, direction, last[SORT_KEYS[orderBy].field] as string | number | null, last.id]) : null,
+      endCursor: last
+        ? encodeCursor([auditId, orderBy, direction, last[SORT_KEYS[orderBy].field] as string | number | null, last.id])
+        : null,
       totalCount: total,
     };
   }

@@ -87,7 +87,13 @@ export class AuditSweeper {
       }
       // Missing, finished ('completed') or in no list ('unknown'): the queue will never run it as it stands.
       if (audit.attempts >= this.maxRuns) {
-        if (await this.fail(audit, `The audit was interrupted ${audit.attempts} times (its worker or the queue went away) and was given up.`)) report.failed.push(audit.id);
+        if (
+          await this.fail(
+            audit,
+            `The audit was interrupted ${audit.attempts} times (its worker or the queue went away) and was given up.`,
+          )
+        )
+          report.failed.push(audit.id);
         continue;
       }
       if (!(await lifecycle.requeueSeen(this.orm.em, audit, LOST_JOB_NOTE))) continue;
@@ -95,7 +101,8 @@ export class AuditSweeper {
       await this.queue.add(AUDIT_JOB_NAME, { auditId: audit.id }, auditJobOptions(audit.job_id));
       report.requeued.push(audit.id);
     }
-    if (report.requeued.length || report.failed.length || report.corrected.length) this.options.logger.warn(report, 'audit sweeper repaired audits the queue had lost');
+    if (report.requeued.length || report.failed.length || report.corrected.length)
+      this.options.logger.warn(report, 'audit sweeper repaired audits the queue had lost');
     return report;
   }
 

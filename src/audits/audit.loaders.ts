@@ -9,39 +9,52 @@ type Counts = { critical: number; warning: number; notice: number };
 
 /** Per-request batch loaders: one query per field across a whole list, never one per row. */
 export const auditLoaders = (ctx: RequestContext) => ({
-  lastCompleted: ctx.loaders.get('audits.lastCompleted', () =>
-    new DataLoader<string, number | null>(async (projectIds) => {
-      const rows = await repo.lastCompletedScores(ctx.db, projectIds);
-      const by = new Map(rows.map((r) => [r.project_id, r.overall_score]));
-      return projectIds.map((id) => by.get(id) ?? null);
-    }),
+  lastCompleted: ctx.loaders.get(
+    'audits.lastCompleted',
+    () =>
+      new DataLoader<string, number | null>(async (projectIds) => {
+        const rows = await repo.lastCompletedScores(ctx.db, projectIds);
+        const by = new Map(rows.map((r) => [r.project_id, r.overall_score]));
+        return projectIds.map((id) => by.get(id) ?? null);
+      }),
   ),
   /** Latest completed overall score minus the one before it; null with fewer than two completed audits. */
-  scoreChange: ctx.loaders.get('audits.scoreChange', () =>
-    new DataLoader<string, number | null>(async (projectIds) => {
-      const rows = await repo.lastTwoCompletedScores(ctx.db, projectIds);
-      const by = new Map(rows.map((r) => [r.project_id, r.scores]));
-      return projectIds.map((id) => {
-        const [latest, previous] = by.get(id) ?? [];
-        return latest == null || previous == null ? null : latest - previous;
-      });
-    }),
+  scoreChange: ctx.loaders.get(
+    'audits.scoreChange',
+    () =>
+      new DataLoader<string, number | null>(async (projectIds) => {
+        const rows = await repo.lastTwoCompletedScores(ctx.db, projectIds);
+        const by = new Map(rows.map((r) => [r.project_id, r.scores]));
+        return projectIds.map((id) => {
+          const [latest, previous] = by.get(id) ?? [];
+          return latest == null || previous == null ? null : latest - previous;
+        });
+      }),
   ),
-  latest: ctx.loaders.get('audits.latest', () =>
-    new DataLoader<string, Audit | null>(async (projectIds) => {
-      const rows = await repo.latestAuditIds(ctx.db, projectIds);
-      const audits = rows.length ? await repo.findByIds(ctx.em, rows.map((r) => r.id)) : [];
-      const by = new Map(audits.map((a) => [a.projectId, a]));
-      return projectIds.map((id) => by.get(id) ?? null);
-    }),
+  latest: ctx.loaders.get(
+    'audits.latest',
+    () =>
+      new DataLoader<string, Audit | null>(async (projectIds) => {
+        const rows = await repo.latestAuditIds(ctx.db, projectIds);
+        const audits = rows.length
+          ? await repo.findByIds(
+              ctx.em,
+              rows.map((r) => r.id),
+            )
+          : [];
+        const by = new Map(audits.map((a) => [a.projectId, a]));
+        return projectIds.map((id) => by.get(id) ?? null);
+      }),
   ),
-  issueCounts: ctx.loaders.get('audits.issueCounts', () =>
-    new DataLoader<string, Counts>(async (auditIds) => {
-      const rows = await repo.issueCountsBySeverity(ctx.db, auditIds);
-      const by = new Map<string, Counts>(auditIds.map((id) => [id, { critical: 0, warning: 0, notice: 0 }]));
-      for (const r of rows) by.get(r.audit_id)![r.severity.toLowerCase() as keyof Counts] = r.n;
-      return auditIds.map((id) => by.get(id)!);
-    }),
+  issueCounts: ctx.loaders.get(
+    'audits.issueCounts',
+    () =>
+      new DataLoader<string, Counts>(async (auditIds) => {
+        const rows = await repo.issueCountsBySeverity(ctx.db, auditIds);
+        const by = new Map<string, Counts>(auditIds.map((id) => [id, { critical: 0, warning: 0, notice: 0 }]));
+        for (const r of rows) by.get(r.audit_id)![r.severity.toLowerCase() as keyof Counts] = r.n;
+        return auditIds.map((id) => by.get(id)!);
+      }),
   ),
 });
 

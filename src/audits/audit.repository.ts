@@ -217,7 +217,12 @@ export class AuditRepository {
   }
 
   /** An audit of the project; `refresh` reads the row again rather than the identity map's copy. */
-  findInProject(em: EntityManager, auditId: string, projectId: string, options: { refresh?: boolean } = {}): Promise<Audit | null> {
+  findInProject(
+    em: EntityManager,
+    auditId: string,
+    projectId: string,
+    options: { refresh?: boolean } = {},
+  ): Promise<Audit | null> {
     return options.refresh
       ? em.findOne(AuditEntity, { id: auditId, projectId }, { refresh: true })
       : em.findOne(AuditEntity, { id: auditId, projectId });
@@ -270,8 +275,12 @@ export class AuditRepository {
   // ---- Batch reads of the per-request loaders (one statement per field across a list) ----
 
   /** Per project, the overall score of its latest completed audit (projects without one are absent). */
-  lastCompletedScores(db: NativeDb, projectIds: readonly string[]): Promise<{ project_id: string; overall_score: number | null }[]> {
-    return nativeQuery<{ project_id: string; overall_score: number | null }>(db,
+  lastCompletedScores(
+    db: NativeDb,
+    projectIds: readonly string[],
+  ): Promise<{ project_id: string; overall_score: number | null }[]> {
+    return nativeQuery<{ project_id: string; overall_score: number | null }>(
+      db,
       `SELECT DISTINCT ON (project_id) project_id, overall_score FROM audit
        WHERE project_id = ANY($1::uuid[]) AND status = 'COMPLETED' ORDER BY project_id, completed_at DESC`,
       [projectIds],
@@ -279,9 +288,13 @@ export class AuditRepository {
   }
 
   /** Per project, the overall scores of its two latest completed audits, latest first. */
-  lastTwoCompletedScores(db: NativeDb, projectIds: readonly string[]): Promise<{ project_id: string; scores: (number | null)[] }[]> {
+  lastTwoCompletedScores(
+    db: NativeDb,
+    projectIds: readonly string[],
+  ): Promise<{ project_id: string; scores: (number | null)[] }[]> {
     // Per project, the two latest completed audits, read from the (project_id, completed_at) partial index.
-    return nativeQuery<{ project_id: string; scores: (number | null)[] }>(db,
+    return nativeQuery<{ project_id: string; scores: (number | null)[] }>(
+      db,
       `SELECT p.id AS project_id, l.scores FROM unnest($1::uuid[]) AS p(id)
        CROSS JOIN LATERAL (SELECT array_agg(overall_score ORDER BY completed_at DESC, id DESC) AS scores FROM (
          SELECT overall_score, completed_at, id FROM audit WHERE project_id = p.id AND status = 'COMPLETED'
@@ -292,15 +305,20 @@ export class AuditRepository {
 
   /** Per project, the id of its latest audit (of any status). */
   latestAuditIds(db: NativeDb, projectIds: readonly string[]): Promise<{ id: string; project_id: string }[]> {
-    return nativeQuery<{ id: string; project_id: string }>(db,
+    return nativeQuery<{ id: string; project_id: string }>(
+      db,
       'SELECT DISTINCT ON (project_id) id, project_id FROM audit WHERE project_id = ANY($1::uuid[]) ORDER BY project_id, created_at DESC, id DESC',
       [projectIds],
     );
   }
 
   /** Per audit and severity, how many issues (severities without one are absent). */
-  issueCountsBySeverity(db: NativeDb, auditIds: readonly string[]): Promise<{ audit_id: string; severity: string; n: number }[]> {
-    return nativeQuery<{ audit_id: string; severity: string; n: number }>(db,
+  issueCountsBySeverity(
+    db: NativeDb,
+    auditIds: readonly string[],
+  ): Promise<{ audit_id: string; severity: string; n: number }[]> {
+    return nativeQuery<{ audit_id: string; severity: string; n: number }>(
+      db,
       'SELECT audit_id, severity, count(*)::int AS n FROM audit_issue WHERE audit_id = ANY($1::uuid[]) GROUP BY audit_id, severity',
       [auditIds],
     );
@@ -308,7 +326,10 @@ export class AuditRepository {
 
   /** How many audits have each status, over every organization (the deployment's `/metrics`). */
   countByStatus(db: NativeDb): Promise<{ status: string; n: number }[]> {
-    return nativeQuery<{ status: string; n: number }>(db, 'SELECT status, count(*)::int AS n FROM audit GROUP BY status');
+    return nativeQuery<{ status: string; n: number }>(
+      db,
+      'SELECT status, count(*)::int AS n FROM audit GROUP BY status',
+    );
   }
 
   // ---- Crawled pages ----
@@ -317,7 +338,10 @@ export class AuditRepository {
    * One page of an audit's crawled pages (`first + 1` rows: the extra one says there is a next page), with the
    * total of the filter and whether the audit belongs to the organization (no row is returned when it does not).
    */
-  async listPages(db: NativeDb, slice: AuditPageSlice): Promise<{ rows: AuditPageRecord[]; owned: boolean; total: number }> {
+  async listPages(
+    db: NativeDb,
+    slice: AuditPageSlice,
+  ): Promise<{ rows: AuditPageRecord[]; owned: boolean; total: number }> {
     const { auditId, organizationId, first, orderBy, direction, cursor, term } = slice;
     const key = SORT_KEYS[orderBy];
     // $1 the audit, $2 the organization; filters and the keyset add theirs.
@@ -363,7 +387,11 @@ export class AuditRepository {
 
   /** The audit's status and attempt number (the running job watches them), or null when the row is gone. */
   async readStatus(db: NativeDb, auditId: string): Promise<{ status: string; attempts: number } | null> {
-    const [row] = await nativeQuery<{ status: string; attempts: number }>(db, 'SELECT status, attempts FROM audit WHERE id = $1', [auditId]);
+    const [row] = await nativeQuery<{ status: string; attempts: number }>(
+      db,
+      'SELECT status, attempts FROM audit WHERE id = $1',
+      [auditId],
+    );
     return row ?? null;
   }
 
@@ -374,12 +402,17 @@ export class AuditRepository {
   }
 
   /** The attempt's progress counters (no status or phase change: a later attempt's row is left alone). */
-  async writeProgress(db: NativeDb, run: AuditAttempt, progress: { pagesCrawled: number; pagesQueued: number }): Promise<void> {
-    await nativeQuery(
-      db,
-      'UPDATE audit SET pages_crawled = $3, pages_queued = $4 WHERE id = $1 AND attempts = $2',
-      [run.auditId, run.attempt, progress.pagesCrawled, progress.pagesQueued],
-    );
+  async writeProgress(
+    db: NativeDb,
+    run: AuditAttempt,
+    progress: { pagesCrawled: number; pagesQueued: number },
+  ): Promise<void> {
+    await nativeQuery(db, 'UPDATE audit SET pages_crawled = $3, pages_queued = $4 WHERE id = $1 AND attempts = $2', [
+      run.auditId,
+      run.attempt,
+      progress.pagesCrawled,
+      progress.pagesQueued,
+    ]);
   }
 
   /** A cancelled run's audit reports the pages it keeps (progress was last written up to a second before). */
@@ -537,7 +570,12 @@ export class AuditRepository {
   }
 
   /** Another phase of attempt n, the status unchanged (`transition.from` is the status that has phases). */
-  async updatePhase(db: NativeDb, run: AuditAttempt, transition: StatusTransition, phase: AuditPhase): Promise<boolean> {
+  async updatePhase(
+    db: NativeDb,
+    run: AuditAttempt,
+    transition: StatusTransition,
+    phase: AuditPhase,
+  ): Promise<boolean> {
     const rows = await nativeQuery(
       db,
       `UPDATE audit SET phase = $3 WHERE id = $1 AND attempts = $2 AND status = ANY($4::text[]) RETURNING id`,
@@ -607,7 +645,12 @@ export class AuditRepository {
   }
 
   /** Back to the queue; `note` replaces the error. */
-  async updateRequeued(db: NativeDb, auditId: string, transition: StatusTransition, note: string | null): Promise<boolean> {
+  async updateRequeued(
+    db: NativeDb,
+    auditId: string,
+    transition: StatusTransition,
+    note: string | null,
+  ): Promise<boolean> {
     const rows = await nativeQuery(
       db,
       `UPDATE audit SET status = $4, phase = NULL, error = $2 WHERE id = $1 AND status = ANY($3::text[]) RETURNING id`,
@@ -636,7 +679,12 @@ export class AuditRepository {
    * Back to the queue, if the audit is still as seen (status and attempt). With a note the error says why; without
    * one the error is left as it was.
    */
-  async updateSeenRequeued(db: NativeDb, seen: SeenAudit, transition: StatusTransition, note?: string): Promise<boolean> {
+  async updateSeenRequeued(
+    db: NativeDb,
+    seen: SeenAudit,
+    transition: StatusTransition,
+    note?: string,
+  ): Promise<boolean> {
     const rows = await nativeQuery(
       db,
       note === undefined
@@ -652,7 +700,12 @@ export class AuditRepository {
   }
 
   /** The audit's end with the reason, if it is still as seen (status and attempt). */
-  async updateSeenFailed(db: NativeDb, seen: SeenAudit, transition: StatusTransition, reason: string): Promise<boolean> {
+  async updateSeenFailed(
+    db: NativeDb,
+    seen: SeenAudit,
+    transition: StatusTransition,
+    reason: string,
+  ): Promise<boolean> {
     const rows = await nativeQuery(
       db,
       `UPDATE audit SET status = $5, phase = NULL, error = $6, completed_at = now()

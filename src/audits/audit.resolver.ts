@@ -5,7 +5,7 @@ import type { Audit, AuditIssue } from './audit.entity.js';
 import { JOB_STATE_BY_STATUS } from './audit-job.js';
 import { auditLoaders } from './audit.loaders.js';
 import type { AuditService } from './audit.service.js';
-import type { AuditPageService} from './audit-page.service.js';
+import type { AuditPageService } from './audit-page.service.js';
 import { type AuditPageOrder, type SortDirection, type StatusClass } from './audit-page.service.js';
 import {
   AuditConnection,
@@ -68,7 +68,9 @@ export class AuditResolver {
     private readonly pageService: AuditPageService,
   ) {}
 
-  @Query(() => AuditType, { description: 'The selected audit, or the latest audit of any status; NOT_FOUND when the project has none.' })
+  @Query(() => AuditType, {
+    description: 'The selected audit, or the latest audit of any status; NOT_FOUND when the project has none.',
+  })
   async audit(
     @Arg('projectId', () => ID) projectId: string,
     @Arg('auditId', () => ID, { nullable: true }) auditId: string | null,
@@ -85,7 +87,11 @@ export class AuditResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<AuditConnection> {
     const { audits, hasNext, total } = await this.service.list(ctx.em, ctx.principal, projectId, first, after);
-    return { nodes: audits.map(toAuditType), pageInfo: { hasNextPage: hasNext, endCursor: audits.at(-1)?.id ?? null }, totalCount: total };
+    return {
+      nodes: audits.map(toAuditType),
+      pageInfo: { hasNextPage: hasNext, endCursor: audits.at(-1)?.id ?? null },
+      totalCount: total,
+    };
   }
 
   @Query(() => JobType)
@@ -93,10 +99,17 @@ export class AuditResolver {
     return toJobType(await this.service.job(ctx.em, ctx.principal, id));
   }
 
-  @Mutation(() => StartAuditPayload, { description: 'Queues an audit; returns the active one when an audit is already queued or running.' })
-  async startAudit(@Arg('projectId', () => ID) projectId: string, @Ctx() ctx: RequestContext): Promise<StartAuditPayload> {
+  @Mutation(() => StartAuditPayload, {
+    description: 'Queues an audit; returns the active one when an audit is already queued or running.',
+  })
+  async startAudit(
+    @Arg('projectId', () => ID) projectId: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<StartAuditPayload> {
     const { audit, created } = await this.service.start(ctx.em, ctx.principal, projectId);
-    const message = created ? 'Audit queued' : `An audit is already ${audit.status === 'RUNNING' ? 'running' : 'queued'} for this project`;
+    const message = created
+      ? 'Audit queued'
+      : `An audit is already ${audit.status === 'RUNNING' ? 'running' : 'queued'} for this project`;
     return { message, jobId: audit.jobId, auditId: audit.id, created, audit: toAuditType(audit) };
   }
 
@@ -113,7 +126,9 @@ export class AuditResolver {
     return toAuditType(await this.service.cancel(ctx.em, ctx.principal, projectId, auditId));
   }
 
-  @FieldResolver(() => AuditPageConnection, { description: 'Crawled pages of this audit, sortable and filterable, with opaque cursors.' })
+  @FieldResolver(() => AuditPageConnection, {
+    description: 'Crawled pages of this audit, sortable and filterable, with opaque cursors.',
+  })
   async pages(
     @Root() audit: AuditType,
     @Arg('first', () => Int, { defaultValue: 50, description: '1-100' }) first: number,
@@ -130,7 +145,11 @@ export class AuditResolver {
       direction: direction as SortDirection,
       filter: filter && { ...filter, statusClass: filter.statusClass as StatusClass[] | null | undefined },
     });
-    return { nodes: list.rows, pageInfo: { hasNextPage: list.hasNext, endCursor: list.endCursor }, totalCount: list.totalCount };
+    return {
+      nodes: list.rows,
+      pageInfo: { hasNextPage: list.hasNext, endCursor: list.endCursor },
+      totalCount: list.totalCount,
+    };
   }
 
   @FieldResolver(() => [IssueType], { description: 'Most severe first.' })
@@ -138,8 +157,15 @@ export class AuditResolver {
     return (await this.service.issues(ctx.em, audit.id)).map(toIssueType);
   }
 
-  @FieldResolver(() => IssueType, { description: 'One issue of this audit, e.g. to page through its occurrences; NOT_FOUND when the audit has no such issue.' })
-  async issue(@Root() audit: AuditType, @Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<IssueType> {
+  @FieldResolver(() => IssueType, {
+    description:
+      'One issue of this audit, e.g. to page through its occurrences; NOT_FOUND when the audit has no such issue.',
+  })
+  async issue(
+    @Root() audit: AuditType,
+    @Arg('id', () => ID) id: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<IssueType> {
     return toIssueType(await this.service.issue(ctx.em, audit.id, id));
   }
 
@@ -175,7 +201,8 @@ export class ProjectAuditFieldsResolver {
 
   @FieldResolver(() => Int, {
     nullable: true,
-    description: 'Change of the overall score between the latest completed audit and the completed audit before it; null with fewer than two.',
+    description:
+      'Change of the overall score between the latest completed audit and the completed audit before it; null with fewer than two.',
   })
   scoreChange(@Root() project: ProjectType, @Ctx() ctx: RequestContext): Promise<number | null> {
     return auditLoaders(ctx).scoreChange.load(project.id);

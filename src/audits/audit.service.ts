@@ -77,7 +77,12 @@ export class AuditService {
   }
 
   /** The selected audit, or the latest of any status. */
-  async get(em: EntityManager, principal: Principal | null, projectId: string, auditId?: string | null): Promise<Audit> {
+  async get(
+    em: EntityManager,
+    principal: Principal | null,
+    projectId: string,
+    auditId?: string | null,
+  ): Promise<Audit> {
     const p = assertApiAccess(principal, 'read');
     const project = await this.projects.findOwned(em, p, projectId);
     const audit = auditId
@@ -89,7 +94,13 @@ export class AuditService {
     return audit;
   }
 
-  async list(em: EntityManager, principal: Principal | null, projectId: string, first: number, after?: string | null): Promise<{ audits: Audit[]; hasNext: boolean; total: number }> {
+  async list(
+    em: EntityManager,
+    principal: Principal | null,
+    projectId: string,
+    first: number,
+    after?: string | null,
+  ): Promise<{ audits: Audit[]; hasNext: boolean; total: number }> {
     const p = assertApiAccess(principal, 'read');
     const project = await this.projects.findOwned(em, p, projectId);
     const limit = Math.min(Math.max(first, 1), 100);
@@ -118,7 +129,12 @@ export class AuditService {
   /** Most severe first, then most pages affected. */
   async issues(em: EntityManager, auditId: string): Promise<AuditIssue[]> {
     const rows = await this.repo.findIssues(em, auditId);
-    return rows.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || b.affectedPages - a.affectedPages || a.code.localeCompare(b.code));
+    return rows.sort(
+      (a, b) =>
+        SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+        b.affectedPages - a.affectedPages ||
+        a.code.localeCompare(b.code),
+    );
   }
 
   /** One issue of an audit (the audit was reached through a tenant-checked query); NOT_FOUND otherwise. */
@@ -128,7 +144,13 @@ export class AuditService {
     return issue;
   }
 
-  async occurrences(em: EntityManager, auditId: string, code: string, first: number, after?: string | null): Promise<{ rows: OccurrenceRow[]; hasNext: boolean }> {
+  async occurrences(
+    em: EntityManager,
+    auditId: string,
+    code: string,
+    first: number,
+    after?: string | null,
+  ): Promise<{ rows: OccurrenceRow[]; hasNext: boolean }> {
     const limit = Math.min(Math.max(first, 1), 500);
     const cursor = after && /^\d{1,18}$/.test(after) ? after : '0';
     const rows = await this.repo.listOccurrences(em, auditId, code, cursor, limit + 1);
@@ -139,7 +161,12 @@ export class AuditService {
    * Cancels the project's queued or running audit, or the one named: an already cancelled audit is returned as it is,
    * a completed or failed one is refused. The pages and occurrences written so far stay.
    */
-  async cancel(em: EntityManager, principal: Principal | null, projectId: string, auditId?: string | null): Promise<Audit> {
+  async cancel(
+    em: EntityManager,
+    principal: Principal | null,
+    projectId: string,
+    auditId?: string | null,
+  ): Promise<Audit> {
     const p = assertApiAccess(principal, 'write');
     const project = await this.projects.findOwned(em, p, projectId);
     if (auditId && !isUuid(auditId)) throw notFound('Audit');
@@ -150,9 +177,10 @@ export class AuditService {
     const audit = await this.repo.findInProject(em, id, project.id, { refresh: true });
     if (!audit) throw notFound('Audit');
     if (cancelled || audit.status === 'CANCELLED') return audit;
-    throw badInput(`The audit already ${audit.status === 'COMPLETED' ? 'completed' : 'failed'}: only a queued or running audit can be cancelled.`, [
-      { path: 'auditId', message: `the audit is ${audit.status}` },
-    ]);
+    throw badInput(
+      `The audit already ${audit.status === 'COMPLETED' ? 'completed' : 'failed'}: only a queued or running audit can be cancelled.`,
+      [{ path: 'auditId', message: `the audit is ${audit.status}` }],
+    );
   }
 
   /** Before a project goes: its active audits are cancelled and their queued jobs removed. */
@@ -165,7 +193,12 @@ export class AuditService {
    * same moment is not cancelled too. A queued job is removed; a running one cannot be (its worker holds the lock):
    * the job runner watches the row and stops the crawl within a fraction of a second.
    */
-  private async cancelActive(em: EntityManager, projectId: string, auditId: string | null, reason: string): Promise<{ id: string; jobId: string }[]> {
+  private async cancelActive(
+    em: EntityManager,
+    projectId: string,
+    auditId: string | null,
+    reason: string,
+  ): Promise<{ id: string; jobId: string }[]> {
     const cancelled = await lifecycle.cancel(em, { projectId, auditId }, reason);
     for (const row of cancelled) await this.queue.remove(row.jobId).catch(() => 0);
     return cancelled;

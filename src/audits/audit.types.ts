@@ -8,7 +8,10 @@ export enum AuditStatusEnum {
   FAILED = 'FAILED',
   CANCELLED = 'CANCELLED',
 }
-registerEnumType(AuditStatusEnum, { name: 'AuditStatus', description: 'QUEUED -> RUNNING -> COMPLETED | FAILED; QUEUED | RUNNING -> CANCELLED.' });
+registerEnumType(AuditStatusEnum, {
+  name: 'AuditStatus',
+  description: 'QUEUED -> RUNNING -> COMPLETED | FAILED; QUEUED | RUNNING -> CANCELLED.',
+});
 
 export enum AuditPhaseEnum {
   CRAWLING = 'CRAWLING',
@@ -82,7 +85,8 @@ export class AuditType {
   @Field(() => ID) projectId!: string;
   @Field(() => ID) jobId!: string;
   @Field(() => AuditStatusEnum) status!: AuditStatusEnum;
-  @Field(() => AuditPhaseEnum, { nullable: true, description: 'What a RUNNING audit is doing now; null otherwise.' }) phase!: AuditPhaseEnum | null;
+  @Field(() => AuditPhaseEnum, { nullable: true, description: 'What a RUNNING audit is doing now; null otherwise.' })
+  phase!: AuditPhaseEnum | null;
   @Field(() => Int, { nullable: true }) overallScore!: number | null;
   @Field(() => Int, { nullable: true }) metaScore!: number | null;
   @Field(() => Int, { nullable: true }) contentScore!: number | null;
@@ -91,10 +95,16 @@ export class AuditType {
   @Field(() => Int, { nullable: true }) performanceScore!: number | null;
   @Field(() => Int) pagesCrawled!: number;
   @Field(() => Int) pagesQueued!: number;
-  @Field(() => Int, { description: 'Crawled pages that got no usable response (connection, DNS, TLS, refused address, timeout); the PAGE_FETCH_FAILED issue lists them.' })
+  @Field(() => Int, {
+    description:
+      'Crawled pages that got no usable response (connection, DNS, TLS, refused address, timeout); the PAGE_FETCH_FAILED issue lists them.',
+  })
   pagesFailed!: number;
   @Field(() => Int) maxPages!: number;
-  @Field(() => String, { nullable: true, description: 'Why the audit FAILED (naming the URL and the cause), or why it was cancelled; null otherwise.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Why the audit FAILED (naming the URL and the cause), or why it was cancelled; null otherwise.',
+  })
   error!: string | null;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date, { nullable: true }) startedAt!: Date | null;
@@ -128,7 +138,8 @@ export class StartAuditPayload {
   @Field(() => String) message!: string;
   @Field(() => ID) jobId!: string;
   @Field(() => ID) auditId!: string;
-  @Field(() => Boolean, { description: 'false when an audit was already queued or running for the project' }) created!: boolean;
+  @Field(() => Boolean, { description: 'false when an audit was already queued or running for the project' })
+  created!: boolean;
   @Field(() => AuditType) audit!: AuditType;
 }
 
@@ -149,8 +160,12 @@ export enum AuditPageOrderEnum {
 }
 registerEnumType(AuditPageOrderEnum, {
   name: 'AuditPageOrder',
-  description: 'Sort key of the pages explorer; ties are broken by the page id, pages without the value (no status, title or response time) come last.',
-  valuesConfig: { STATUS: { description: 'HTTP status code.' }, ISSUES: { description: 'Issue occurrences on the page.' } },
+  description:
+    'Sort key of the pages explorer; ties are broken by the page id, pages without the value (no status, title or response time) come last.',
+  valuesConfig: {
+    STATUS: { description: 'HTTP status code.' },
+    ISSUES: { description: 'Issue occurrences on the page.' },
+  },
 });
 
 export enum StatusClassEnum {
@@ -171,11 +186,18 @@ registerEnumType(StatusClassEnum, {
   },
 });
 
-@InputType('AuditPageFilter', { description: 'All given conditions hold (AND); an absent or empty field does not filter.' })
+@InputType('AuditPageFilter', {
+  description: 'All given conditions hold (AND); an absent or empty field does not filter.',
+})
 export class AuditPageFilterInput {
-  @Field(() => [StatusClassEnum], { nullable: true, description: 'Any of these classes.' }) statusClass?: StatusClassEnum[] | null;
+  @Field(() => [StatusClassEnum], { nullable: true, description: 'Any of these classes.' }) statusClass?:
+    StatusClassEnum[] | null;
   @Field(() => Boolean, { nullable: true }) hasIssues?: boolean | null;
-  @Field(() => String, { nullable: true, description: 'Case-insensitive substring of the URL or the title (at most 200 characters).' }) search?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Case-insensitive substring of the URL or the title (at most 200 characters).',
+  })
+  search?: string | null;
 }
 
 @ObjectType('AuditPage', { description: 'A crawled page of an audit.' })
@@ -183,15 +205,19 @@ export class AuditPageType {
   @Field(() => ID) id!: string;
   @Field(() => String) url!: string;
   @Field(() => String, { nullable: true, description: 'Where redirects ended.' }) finalUrl!: string | null;
-  @Field(() => Int, { nullable: true, description: 'null when the fetch failed (see error).' }) statusCode!: number | null;
-  @Field(() => Int, { description: 'Link depth from the start URL; -1 for pages reached only through the sitemap.' }) depth!: number;
+  @Field(() => Int, { nullable: true, description: 'null when the fetch failed (see error).' }) statusCode!:
+    number | null;
+  @Field(() => Int, { description: 'Link depth from the start URL; -1 for pages reached only through the sitemap.' })
+  depth!: number;
   @Field(() => String, { nullable: true }) title!: string | null;
   @Field(() => String, { nullable: true }) metaDescription!: string | null;
   @Field(() => Int) wordCount!: number;
-  @Field(() => Int, { nullable: true, description: 'Time to the first byte of the response, ms.' }) responseTimeMs!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Time to the first byte of the response, ms.' }) responseTimeMs!:
+    number | null;
   @Field(() => Int) bytes!: number;
   @Field(() => Boolean) indexable!: boolean;
-  @Field(() => Int, { description: 'Internal links to this page from crawled pages (set when the audit completes).' }) inlinks!: number;
+  @Field(() => Int, { description: 'Internal links to this page from crawled pages (set when the audit completes).' })
+  inlinks!: number;
   @Field(() => Int) outlinks!: number;
   @Field(() => String, { nullable: true, description: 'Why the fetch failed.' }) error!: string | null;
   @Field(() => Int, { description: 'Issue occurrences recorded for this URL in this audit.' }) issueCount!: number;
@@ -201,5 +227,6 @@ export class AuditPageType {
 export class AuditPageConnection {
   @Field(() => [AuditPageType]) nodes!: AuditPageType[];
   @Field(() => PageInfoType) pageInfo!: PageInfoType;
-  @Field(() => Int, { description: 'Pages matching the filter (all pages, not this page of results).' }) totalCount!: number;
+  @Field(() => Int, { description: 'Pages matching the filter (all pages, not this page of results).' })
+  totalCount!: number;
 }

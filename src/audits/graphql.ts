@@ -1,3 +1,13 @@
 /** The GraphQL face of the module (resolvers, object types); its services and entities are in index.ts. */
 export { AuditResolver, IssueResolver, ProjectAuditFieldsResolver, toAuditType, toJobType } from './audit.resolver.js';
-export { AuditType, IssueType, JobType, StartAuditPayload, AuditConnection, IssueCountsType, PageInfoType, AuditPageType, AuditPageConnection } from './audit.types.js';
+export {
+  AuditType,
+  IssueType,
+  JobType,
+  StartAuditPayload,
+  AuditConnection,
+  IssueCountsType,
+  PageInfoType,
+  AuditPageType,
+  AuditPageConnection,
+} from './audit.types.js';

@@ -1,9 +1,35 @@
-export { AuditEntity, AuditIssueEntity, AUDIT_STATUSES, ACTIVE_STATUSES, AUDIT_PHASES, type Audit, type AuditIssue, type AuditStatus, type AuditPhase } from './audit.entity.js';
+export {
+  AuditEntity,
+  AuditIssueEntity,
+  AUDIT_STATUSES,
+  ACTIVE_STATUSES,
+  AUDIT_PHASES,
+  type Audit,
+  type AuditIssue,
+  type AuditStatus,
+  type AuditPhase,
+} from './audit.entity.js';
 export { AuditService, type StartedAudit } from './audit.service.js';
-export { AuditPageService, MAX_PAGES_PER_REQUEST, MAX_PAGE_SEARCH_LENGTH, type AuditPageQuery, type AuditPageList } from './audit-page.service.js';
+export {
+  AuditPageService,
+  MAX_PAGES_PER_REQUEST,
+  MAX_PAGE_SEARCH_LENGTH,
+  type AuditPageQuery,
+  type AuditPageList,
+} from './audit-page.service.js';
 export { AUDIT_COUNT_SOURCE } from './audit.loaders.js';
 export { AUDIT_JOB_NAME, JOB_STATE_BY_STATUS, type AuditJobData } from './audit-job.js';
-export { runAuditEngine, AuditFailedError, type AuditSink, type AuditOutcome, type StoppedAudit, type AuditPageRow, type OccurrenceRecord, type LabMeter, type VitalsRecord } from './audit-engine.js';
+export {
+  runAuditEngine,
+  AuditFailedError,
+  type AuditSink,
+  type AuditOutcome,
+  type StoppedAudit,
+  type AuditPageRow,
+  type OccurrenceRecord,
+  type LabMeter,
+  type VitalsRecord,
+} from './audit-engine.js';
 export { AuditJobRunner, type AuditRunResult } from './audit-job-runner.js';
 /** The audit state machine: the only writer of audit.status (its transition table is in its doc comment). */
 export * as auditLifecycle from './audit-lifecycle.js';
@@ -13,4 +39,5 @@ export { auditCrawlOptions, type AuditCrawlSettings } from './audit-crawl-option
 import type { NativeDb } from '../platform/db/native-query.js';
 import { AuditRepository } from './audit.repository.js';
 /** Audits by status, over every organization (the API's `/metrics`). */
-export const countAuditsByStatus = (db: NativeDb): Promise<{ status: string; n: number }[]> => new AuditRepository().countByStatus(db);
+export const countAuditsByStatus = (db: NativeDb): Promise<{ status: string; n: number }[]> =>
+  new AuditRepository().countByStatus(db);

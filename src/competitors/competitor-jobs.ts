@@ -10,7 +10,11 @@ export type CompetitorJobData = { kind: 'competitor-profile'; competitorId: stri
 export type CompetitorQueue = Queue<CompetitorJobData>;
 
 /** One job per competitor (a second add while one waits is a no-op); retried as rank jobs are (4 attempts). */
-export async function enqueueCompetitorProfile(queue: CompetitorQueue, competitorId: string, retryDelayMs: number): Promise<void> {
+export async function enqueueCompetitorProfile(
+  queue: CompetitorQueue,
+  competitorId: string,
+  retryDelayMs: number,
+): Promise<void> {
   const data: CompetitorJobData = { kind: 'competitor-profile', competitorId };
   await queue.add('competitor-profile', data, { ...rankJobOptions(retryDelayMs), jobId: `profile-${competitorId}` });
 }

@@ -2,7 +2,10 @@ import { findPosition, type SerpResult } from '../serp/index.js';
 import type { CompetitorPositionType } from './competitor.types.js';
 
 /** Click-through rate by organic position (a typical desktop curve); beyond 20 it is negligible. */
-const CTR = [0.28, 0.15, 0.11, 0.08, 0.07, 0.05, 0.04, 0.03, 0.03, 0.02, 0.015, 0.013, 0.011, 0.01, 0.009, 0.008, 0.007, 0.006, 0.005, 0.005];
+const CTR = [
+  0.28, 0.15, 0.11, 0.08, 0.07, 0.05, 0.04, 0.03, 0.03, 0.02, 0.015, 0.013, 0.011, 0.01, 0.009, 0.008, 0.007, 0.006,
+  0.005, 0.005,
+];
 
 /** The stored host may carry a port (where its homepage lives); SERP results are matched on the name alone. */
 export const competitorHostname = (domain: string): string => domain.split(':')[0];
@@ -21,10 +24,15 @@ export function competitorMetrics(domain: string, snapshots: readonly KeywordSna
     return { keywordId: s.keywordId, term: s.term, position: hit?.position ?? null, url: hit?.url ?? null };
   });
   const ranked = positions.filter((p): p is CompetitorPositionType & { position: number } => p.position !== null);
-  const averagePosition = ranked.length ? Math.round((ranked.reduce((sum, p) => sum + p.position, 0) / ranked.length) * 10) / 10 : null;
+  const averagePosition = ranked.length
+    ? Math.round((ranked.reduce((sum, p) => sum + p.position, 0) / ranked.length) * 10) / 10
+    : null;
   const maxClicks = snapshots.length * CTR[0];
   const clicks = ranked.reduce((sum, p) => sum + (CTR[p.position - 1] ?? 0), 0);
-  const lastChecked = snapshots.reduce<Date | null>((latest, s) => (!latest || s.checkedAt > latest ? s.checkedAt : latest), null);
+  const lastChecked = snapshots.reduce<Date | null>(
+    (latest, s) => (!latest || s.checkedAt > latest ? s.checkedAt : latest),
+    null,
+  );
   return {
     positions,
     keywordsInTop10: ranked.filter((p) => p.position <= 10).length,

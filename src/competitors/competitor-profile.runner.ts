@@ -31,7 +31,13 @@ export class CompetitorProfileRunner {
       try {
         const response = await this.client.request(url, { totalTimeoutMs: 20_000 });
         const html = /html/i.test(firstHeader(response.headers, 'content-type') ?? '');
-        const facts = html ? extractPageFacts(response.body, { url: response.finalUrl, headers: response.headers, status: response.status }) : null;
+        const facts = html
+          ? extractPageFacts(response.body, {
+              url: response.finalUrl,
+              headers: response.headers,
+              status: response.status,
+            })
+          : null;
         const aggregator = new CheckAggregator({ maxOccurrencesPerCode: 0 });
         aggregator.addPageResults(
           response.finalUrl,
@@ -63,6 +69,17 @@ export class CompetitorProfileRunner {
         lastError = isSafeHttpError(err) ? `${err.code}: ${err.message}` : 'unreachable';
       }
     }
-    return { url: `https://${domain}/`, status: null, https: false, title: null, description: null, overallScore: null, metaScore: null, contentScore: null, technicalScore: null, error: lastError };
+    return {
+      url: `https://${domain}/`,
+      status: null,
+      https: false,
+      title: null,
+      description: null,
+      overallScore: null,
+      metaScore: null,
+      contentScore: null,
+      technicalScore: null,
+      error: lastError,
+    };
   }
 }

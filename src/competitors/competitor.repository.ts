@@ -58,15 +58,28 @@ export class CompetitorRepository {
    * the domain is tracked already, and throws to refuse (nothing is written). False when the project row is gone
    * (deleted since the caller read it: the insert would fail on its foreign key).
    */
-  async insertLocked(db: NativeDb, competitor: { id: string; projectId: string; domain: string }, admit: (project: CompetitorsOfProject) => void): Promise<boolean> {
+  async insertLocked(
+    db: NativeDb,
+    competitor: { id: string; projectId: string; domain: string },
+    admit: (project: CompetitorsOfProject) => void,
+  ): Promise<boolean> {
     const { id, projectId, domain } = competitor;
     return nativeTransaction(db, async (tx) => {
       const locked = await tx.query('SELECT 1 FROM project WHERE id = $1 FOR UPDATE', [projectId]);
       if (!locked.length) return false;
-      const [{ n }] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM competitor WHERE project_id = $1', [projectId]);
-      const [{ dup }] = await tx.query<{ dup: number }>('SELECT count(*)::int AS dup FROM competitor WHERE project_id = $1 AND domain = $2', [projectId, domain]);
+      const [{ n }] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM competitor WHERE project_id = $1', [
+        projectId,
+      ]);
+      const [{ dup }] = await tx.query<{ dup: number }>(
+        'SELECT count(*)::int AS dup FROM competitor WHERE project_id = $1 AND domain = $2',
+        [projectId, domain],
+      );
       admit({ count: n, duplicate: dup > 0 });
-      await tx.query('INSERT INTO competitor (id, project_id, domain, created_at) VALUES ($1, $2, $3, now())', [id, projectId, domain]);
+      await tx.query('INSERT INTO competitor (id, project_id, domain, created_at) VALUES ($1, $2, $3, now())', [
+        id,
+        projectId,
+        domain,
+      ]);
       return true;
     });
   }
@@ -97,16 +110,22 @@ export class CompetitorRepository {
 
   /** The competitor's domain, or undefined when it was deleted. */
   async domainOf(db: NativeDb, competitorId: string): Promise<string | undefined> {
-    const [row] = await nativeQuery<{ domain: string }>(db, 'SELECT domain FROM competitor WHERE id = $1', [competitorId]);
+    const [row] = await nativeQuery<{ domain: string }>(db, 'SELECT domain FROM competitor WHERE id = $1', [
+      competitorId,
+    ]);
     return row?.domain;
   }
 
   /** Stores a homepage analysis (its error, if any, also in its own column), checked now. */
   async saveProfile(db: NativeDb, competitorId: string, profile: { error: string | null }): Promise<void> {
-    await nativeQuery(db, 'UPDATE competitor SET profile = $2, profile_error = $3, profile_checked_at = now() WHERE id = $1', [
-      competitorId,
-      jsonParam(profile), // a homepage title can carry U+0000, which jsonb refuses
-      profile.error,
-    ]);
+    await nativeQuery(
+      db,
+      'UPDATE competitor SET profile = $2, profile_error = $3, profile_checked_at = now() WHERE id = $1',
+      [
+        competitorId,
+        jsonParam(profile), // a homepage title can carry U+0000, which jsonb refuses
+        profile.error,
+      ],
+    );
   }
 }

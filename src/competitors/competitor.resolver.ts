@@ -13,7 +13,11 @@ export class CompetitorResolver {
   }
 
   @Mutation(() => CompetitorType, { description: 'Tracks a competitor (a host name or URL, stored as the host).' })
-  addCompetitor(@Arg('projectId', () => ID) projectId: string, @Arg('domain', () => String) domain: string, @Ctx() ctx: RequestContext): Promise<CompetitorType> {
+  addCompetitor(
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('domain', () => String) domain: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<CompetitorType> {
     return this.service.add(ctx.em, ctx.principal, projectId, domain);
   }
 

@@ -16,7 +16,10 @@ import { enqueueCompetitorProfile, type CompetitorQueue } from './competitor-job
  */
 export function normalizeCompetitorDomain(input: string): string {
   const raw = input.trim();
-  const fail = () => badInput('domain must be a host name or an http(s) URL, e.g. example.com', [{ path: 'domain', message: 'invalid' }]);
+  const fail = () =>
+    badInput('domain must be a host name or an http(s) URL, e.g. example.com', [
+      { path: 'domain', message: 'invalid' },
+    ]);
   if (!raw || raw.length > 2048) throw fail();
   let url: URL;
   try {
@@ -49,7 +52,10 @@ export class CompetitorService {
 
   private toType(row: CompetitorRow, snapshots: KeywordSnapshot[]): CompetitorType {
     const metrics = competitorMetrics(row.domain, snapshots);
-    const lastChecked = [metrics.lastChecked, row.profileCheckedAt].filter((d): d is Date => !!d).sort((a, b) => b.getTime() - a.getTime())[0] ?? null;
+    const lastChecked =
+      [metrics.lastChecked, row.profileCheckedAt]
+        .filter((d): d is Date => !!d)
+        .sort((a, b) => b.getTime() - a.getTime())[0] ?? null;
     const { overallScore = null, ...homepage } = row.profile ?? {};
     return {
       id: row.id,
@@ -66,18 +72,27 @@ export class CompetitorService {
     };
   }
 
-  async add(em: EntityManager, principal: Principal | null, projectId: string, domainInput: string): Promise<CompetitorType> {
+  async add(
+    em: EntityManager,
+    principal: Principal | null,
+    projectId: string,
+    domainInput: string,
+  ): Promise<CompetitorType> {
     const p = assertApiAccess(principal, 'write');
     const project = await this.projects.findOwned(em, p, projectId);
     const domain = normalizeCompetitorDomain(domainInput);
     // Its homepage is fetched: an internal-only name is refused as a project URL would be.
     this.projects.assertFetchableTarget(`https://${domain}/`, { path: 'domain', noun: 'domain' });
-    if (competitorHostname(domain) === project.domain.replace(/^www\./, '')) throw badInput("A competitor cannot be the project's own domain.", [{ path: 'domain', message: 'own domain' }]);
+    if (competitorHostname(domain) === project.domain.replace(/^www\./, ''))
+      throw badInput("A competitor cannot be the project's own domain.", [{ path: 'domain', message: 'own domain' }]);
     const max = quotaFor(this.config, p.plan).competitorsPerProject;
     const id = newId();
     // The rules run under the project's lock, so they hold under concurrent adds.
     const inserted = await this.repo.insertLocked(em, { id, projectId: project.id, domain }, ({ count, duplicate }) => {
-      if (duplicate) throw new DomainError('BAD_USER_INPUT', `${domain} is already tracked as a competitor.`, [{ path: 'domain', message: 'already tracked' }]);
+      if (duplicate)
+        throw new DomainError('BAD_USER_INPUT', `${domain} is already tracked as a competitor.`, [
+          { path: 'domain', message: 'already tracked' },
+        ]);
       assertWithinQuota(count, max, max === 1 ? 'competitor per project' : 'competitors per project', p.plan);
     });
     // Deleted since findOwned: without the row the insert would fail on its foreign key (a 500).

@@ -38,7 +38,10 @@ const THREAD_ENTRY = new URL(`./page-facts.thread${FROM_SOURCES ? '.ts' : '.js'}
 function threadScript(): { script: string | URL; eval: boolean } {
   if (!FROM_SOURCES) return { script: THREAD_ENTRY, eval: false };
   const tsx = import.meta.resolve('tsx/esm/api');
-  return { script: `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(THREAD_ENTRY.href)}); });`, eval: true };
+  return {
+    script: `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(THREAD_ENTRY.href)}); });`,
+    eval: true,
+  };
 }
 
 /**
@@ -57,7 +60,9 @@ export function createPageFactsPool(size: number, options: PageFactsPoolOptions 
   const degrade = (code: number) => {
     if (degraded) return;
     degraded = true;
-    options.onDegraded?.(new Error(`page analysis threads did not start (exit code ${code}); parsing in the calling thread`));
+    options.onDegraded?.(
+      new Error(`page analysis threads did not start (exit code ${code}); parsing in the calling thread`),
+    );
   };
 
   const spawn = (index: number): Slot => {
@@ -68,7 +73,11 @@ export function createPageFactsPool(size: number, options: PageFactsPoolOptions 
     });
     let started = false;
     let settleReady!: (ready: boolean) => void;
-    const slot: Slot = { worker, pending: new Map(), ready: new Promise<boolean>((resolve) => (settleReady = resolve)) };
+    const slot: Slot = {
+      worker,
+      pending: new Map(),
+      ready: new Promise<boolean>((resolve) => (settleReady = resolve)),
+    };
     worker.on('message', (reply: PageFactsReply) => {
       if ('ready' in reply) {
         started = true;

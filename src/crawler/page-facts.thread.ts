@@ -8,7 +8,8 @@ export interface PageFactsRequest {
   context: PageContext;
 }
 
-export type PageFactsReply = { id: number; facts: ReturnType<typeof extractPageFacts> } | { id: number; error: string } | { ready: true };
+export type PageFactsReply =
+  { id: number; facts: ReturnType<typeof extractPageFacts> } | { id: number; error: string } | { ready: true };
 
 parentPort?.on('message', ({ id, body, context }: PageFactsRequest) => {
   let reply: PageFactsReply;

@@ -79,11 +79,17 @@ export class ResourceChecker {
     const known = this.checks.get(url);
     if (known) return known;
     let pending: Promise<ResourceCheck>;
-    if (this.options.allowed && !this.options.allowed(url)) pending = Promise.resolve({ status: null, redirected: false, skipped: 'robots' });
-    else if ((opts.budgeted ?? true) && this.budgetUsed >= this.options.budget) pending = Promise.resolve({ status: null, redirected: false, skipped: 'budget' });
+    if (this.options.allowed && !this.options.allowed(url))
+      pending = Promise.resolve({ status: null, redirected: false, skipped: 'robots' });
+    else if ((opts.budgeted ?? true) && this.budgetUsed >= this.options.budget)
+      pending = Promise.resolve({ status: null, redirected: false, skipped: 'budget' });
     else {
       if (opts.budgeted ?? true) this.budgetUsed++;
-      pending = this.run(url, opts.urgent === true).catch((): ResourceCheck => ({ status: null, redirected: false, skipped: 'aborted' }));
+      pending = this.run(url, opts.urgent === true).catch((): ResourceCheck => ({
+        status: null,
+        redirected: false,
+        skipped: 'aborted',
+      }));
     }
     pending = pending.then((result) => {
       this.settled.set(url, result);
@@ -156,7 +162,11 @@ export class ResourceChecker {
       head = failed(err);
       headError = err;
       // Some servers drop or garble HEAD; those are worth a GET. Refusals, DNS, TLS and timeouts are not.
-      if (!(err.code === 'BAD_RESPONSE' || (err.code === 'CONNECTION_FAILED' && /closed unexpectedly/.test(err.message)))) return head;
+      if (!(
+        err.code === 'BAD_RESPONSE' ||
+        (err.code === 'CONNECTION_FAILED' && /closed unexpectedly/.test(err.message))
+      ))
+        return head;
     }
     if (this.aborted) return { status: null, redirected: false, skipped: 'aborted' };
     try {
@@ -176,7 +186,11 @@ export class ResourceChecker {
     const code = result.failureCode;
     if (code === 'TIMEOUT') entry.timeouts++;
     // The whole origin is out of reach: no other URL of it can answer differently.
-    else if (code === 'DNS_FAILURE' || code === 'BLOCKED_ADDRESS' || (code === 'CONNECTION_FAILED' && /refused|TLS|unreachable/.test(result.failure ?? ''))) {
+    else if (
+      code === 'DNS_FAILURE' ||
+      code === 'BLOCKED_ADDRESS' ||
+      (code === 'CONNECTION_FAILED' && /refused|TLS|unreachable/.test(result.failure ?? ''))
+    ) {
       entry.timeouts = Infinity;
     }
     this.originFailures.set(origin, entry);
@@ -184,7 +198,12 @@ export class ResourceChecker {
 }
 
 function failed(err: SafeHttpError): ResourceCheck {
-  const check: ResourceCheck = { status: null, redirected: err.redirects.length > 0, failure: err.message, failureCode: err.code };
+  const check: ResourceCheck = {
+    status: null,
+    redirected: err.redirects.length > 0,
+    failure: err.message,
+    failureCode: err.code,
+  };
   if (err.code === 'BLOCKED_ADDRESS') check.blockedAddress = true;
   return check;
 }

@@ -5,7 +5,14 @@ import { describeFetchFailure, isSafeHttpError } from '../platform/safe-http/ind
 import type { LinkTargetInfo, PageFetch, PageResource, SitemapSiteInput } from '../seo/checks/index.js';
 import { normalizeUrl, siteKey, type HeaderMap, type PageFacts } from '../seo/page/index.js';
 import { extractInline, type PageFactsExtract } from './page-facts-pool.js';
-import { blockedAiSearchBots, blocksAll, isAllowed, parseRobotsTxt, robotsPolicyForStatus, type RobotsTxt } from '../seo/robots/index.js';
+import {
+  blockedAiSearchBots,
+  blocksAll,
+  isAllowed,
+  parseRobotsTxt,
+  robotsPolicyForStatus,
+  type RobotsTxt,
+} from '../seo/robots/index.js';
 import { validateSitemap, type SitemapAnalysis } from '../seo/sitemap/index.js';
 import type { CrawlHooks, CrawlOptions, SiteFacts, StartFailure } from './crawl.types.js';
 import { PriorityPermits, ResourceChecker } from './resource-checker.js';
@@ -82,7 +89,10 @@ export class SiteCrawler {
    * own URLs included; page fetches (and what a page waits for) go before background resource checks.
    */
   private readonly permits: PriorityPermits;
-  private startFacts: Pick<SiteFacts, 'startStatus' | 'https' | 'hstsHeader' | 'httpVersion' | 'compression' | 'startTtfbMs'> = {
+  private startFacts: Pick<
+    SiteFacts,
+    'startStatus' | 'https' | 'hstsHeader' | 'httpVersion' | 'compression' | 'startTtfbMs'
+  > = {
     startStatus: null,
     https: false,
     hstsHeader: null,
@@ -106,7 +116,11 @@ export class SiteCrawler {
       signal: options.signal,
       // Resources of the site itself obey its robots.txt like its pages; other hosts' are checked as links are.
       allowed: (url) => !this.options.respectRobots || !this.inSiteUrl(url) || this.allowedByRobots(url),
-      siteSlots: { owns: (url) => this.inSiteUrl(url), acquire: (urgent) => this.permits.acquire(urgent), release: () => this.permits.release() },
+      siteSlots: {
+        owns: (url) => this.inSiteUrl(url),
+        acquire: (urgent) => this.permits.acquire(urgent),
+        release: () => this.permits.release(),
+      },
     });
   }
 
@@ -140,20 +154,33 @@ export class SiteCrawler {
     const origin = this.start.origin;
     const robots = await this.fetchRobots(`${origin}/robots.txt`);
     // RFC 9309: a start URL robots.txt disallows (or a robots.txt that is unreachable) is not fetched, nor is anything else.
-    if (!this.aborted && this.options.respectRobots && !this.allowedByRobots(this.start.href)) this.startFailure = this.robotsFailure(robots.status);
-    const sitemap = this.halted ? { declared: robots.sitemaps ?? [] } : await this.fetchSitemaps(origin, robots.sitemaps ?? []);
+    if (!this.aborted && this.options.respectRobots && !this.allowedByRobots(this.start.href))
+      this.startFailure = this.robotsFailure(robots.status);
+    const sitemap = this.halted
+      ? { declared: robots.sitemaps ?? [] }
+      : await this.fetchSitemaps(origin, robots.sitemaps ?? []);
 
     if (!this.halted) {
       this.seen.set(this.start.href, true);
       this.startWave([{ url: this.start.href, depth: 0 }]);
       // More pages in progress than requests allowed in flight: while some pages are parsed and checked, the
       // site's request slots stay busy. Each page holds a slot only while its response is being received.
-      await Promise.all(Array.from({ length: PAGES_PER_REQUEST_SLOT * Math.max(1, this.options.concurrency) }, () => this.worker(hooks)));
+      await Promise.all(
+        Array.from({ length: PAGES_PER_REQUEST_SLOT * Math.max(1, this.options.concurrency) }, () =>
+          this.worker(hooks),
+        ),
+      );
     }
 
     // Site-level fetches only for a crawl that ran to its end: a stopped one (or a failed start) sends nothing more.
-    const [favicon, llmsTxt] = this.halted ? [null, null] : await Promise.all([this.statusOf(`${origin}/favicon.ico`), this.statusOf(`${origin}/llms.txt`)]);
-    if (!this.halted) await Promise.all([this.checkExternalLinks(), this.resourceChecker.drain(this.options.resourceTailMs ?? RESOURCE_TAIL_MS)]);
+    const [favicon, llmsTxt] = this.halted
+      ? [null, null]
+      : await Promise.all([this.statusOf(`${origin}/favicon.ico`), this.statusOf(`${origin}/llms.txt`)]);
+    if (!this.halted)
+      await Promise.all([
+        this.checkExternalLinks(),
+        this.resourceChecker.drain(this.options.resourceTailMs ?? RESOURCE_TAIL_MS),
+      ]);
     if (!this.halted) this.recordResourceChecks();
     return {
       startUrl: this.start.href,
@@ -181,11 +208,15 @@ export class SiteCrawler {
     if (status === null) {
       const err = this.robotsError;
       // The host itself cannot be reached (refused, unresolvable, refused address): name the start URL, as its fetch would fail alike.
-      const hostLevel = isSafeHttpError(err) && !err.redirects.length && ['CONNECTION_FAILED', 'DNS_FAILURE', 'BLOCKED_ADDRESS'].includes(err.code);
+      const hostLevel =
+        isSafeHttpError(err) &&
+        !err.redirects.length &&
+        ['CONNECTION_FAILED', 'DNS_FAILURE', 'BLOCKED_ADDRESS'].includes(err.code);
       message = hostLevel ? describeFetchFailure(url, err) : `${describeFetchFailure(robotsUrl, err)}; ${unreachable}`;
       return { url, reason: hostLevel ? 'fetch' : 'robots', message };
     }
-    if (this.robotsPolicy === 'disallow-all') message = `robots.txt of ${this.start.origin} answered HTTP ${status}; ${unreachable}`;
+    if (this.robotsPolicy === 'disallow-all')
+      message = `robots.txt of ${this.start.origin} answered HTTP ${status}; ${unreachable}`;
     else {
       message =
         `robots.txt of ${this.start.origin} disallows ${url} for the crawler's user agent (${this.options.userAgent}), so nothing was crawled. ` +
@@ -195,10 +226,15 @@ export class SiteCrawler {
   }
 
   /** Why the fetched start page cannot be audited, or null when it can. */
-  private startPageFailure(page: { fetch: PageFetch; facts: PageFacts | null; error: string | null }): StartFailure | null {
+  private startPageFailure(page: {
+    fetch: PageFetch;
+    facts: PageFacts | null;
+    error: string | null;
+  }): StartFailure | null {
     const url = this.start.href;
     const { fetch } = page;
-    if (page.error !== null) return { url, reason: 'fetch', message: describeFetchFailure(url, this.startError ?? new Error(page.error)) };
+    if (page.error !== null)
+      return { url, reason: 'fetch', message: describeFetchFailure(url, this.startError ?? new Error(page.error)) };
     const where = fetch.finalUrl !== fetch.url ? `${url} (redirected to ${fetch.finalUrl})` : url;
     if (fetch.status >= 400 || fetch.status < 200) {
       const text = STATUS_CODES[fetch.status];
@@ -206,7 +242,11 @@ export class SiteCrawler {
     }
     if (!page.facts) {
       const type = firstHeader(fetch.headers, 'content-type');
-      return { url, reason: 'not-html', message: `${where} is not an HTML page (HTTP ${fetch.status}, content-type ${type ?? 'none'})` };
+      return {
+        url,
+        reason: 'not-html',
+        message: `${where} is not an HTML page (HTTP ${fetch.status}, content-type ${type ?? 'none'})`,
+      };
     }
     return null;
   }
@@ -364,7 +404,10 @@ export class SiteCrawler {
             return;
           }
         }
-        await hooks.onProgress?.({ pagesCrawled: this.crawled, pagesQueued: this.queue.length - this.head + this.nextWave.size });
+        await hooks.onProgress?.({
+          pagesCrawled: this.crawled,
+          pagesQueued: this.queue.length - this.head + this.nextWave.size,
+        });
       } finally {
         this.inflight--;
         this.notify();
@@ -383,8 +426,18 @@ export class SiteCrawler {
   }
 
   /** The page, or null when the crawl was stopped before or while it was fetched. */
-  private async fetchPage(item: QueueItem): Promise<{ fetch: PageFetch; facts: PageFacts | null; error: string | null } | null> {
-    const fetch: PageFetch = { url: item.url, finalUrl: item.url, status: 0, depth: item.depth, redirects: [], bytes: 0, headers: {} };
+  private async fetchPage(
+    item: QueueItem,
+  ): Promise<{ fetch: PageFetch; facts: PageFacts | null; error: string | null } | null> {
+    const fetch: PageFetch = {
+      url: item.url,
+      finalUrl: item.url,
+      status: 0,
+      depth: item.depth,
+      redirects: [],
+      bytes: 0,
+      headers: {},
+    };
     if (this.sitemapUrls.size) fetch.inSitemap = this.sitemapUrls.has(item.url);
     // A request slot is held from the request until the body is in; parsing and checks run without one.
     await this.permits.acquire(true);
@@ -421,11 +474,18 @@ export class SiteCrawler {
    * The request and, for an HTML page to analyze, its body. Fills `fetch`; `error: null` means a
    * response that is recorded but not analyzed (not HTML, an error status, a redirect analyzed elsewhere).
    */
-  private async receive(item: QueueItem, fetch: PageFetch): Promise<{ body: Buffer; finalUrl: URL } | { error: string | null }> {
+  private async receive(
+    item: QueueItem,
+    fetch: PageFetch,
+  ): Promise<{ body: Buffer; finalUrl: URL } | { error: string | null }> {
     const started = Date.now();
     let response: SafeHttpStreamResponse;
     try {
-      response = await this.client.request(item.url, { stream: true, signal: this.signal, headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' } });
+      response = await this.client.request(item.url, {
+        stream: true,
+        signal: this.signal,
+        headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' },
+      });
     } catch (err) {
       if (item.depth === 0) this.startError = err;
       const code = isSafeHttpError(err) ? err.code : 'CONNECTION_FAILED';
@@ -457,7 +517,8 @@ export class SiteCrawler {
       }
     }
     const contentType = firstHeader(response.headers, 'content-type') ?? '';
-    const analyze = !analyzedElsewhere && response.status >= 200 && response.status < 300 && HTML_TYPES.test(contentType);
+    const analyze =
+      !analyzedElsewhere && response.status >= 200 && response.status < 300 && HTML_TYPES.test(contentType);
     if (!analyze) {
       response.body.destroy();
       fetch.bytes = Number(firstHeader(response.headers, 'content-length') ?? 0) || 0;
@@ -494,7 +555,13 @@ export class SiteCrawler {
       wanted.map(async (url): Promise<PageResource | null> => {
         const r = await this.resourceChecker.check(url, { urgent: true });
         if (r.status === null) return null;
-        return { url, kind: 'image', status: r.status, bytes: Number(firstHeader(r.headers ?? {}, 'content-length') ?? '') || undefined, headers: r.headers };
+        return {
+          url,
+          kind: 'image',
+          status: r.status,
+          bytes: Number(firstHeader(r.headers ?? {}, 'content-length') ?? '') || undefined,
+          headers: r.headers,
+        };
       }),
     );
     return results.filter((r): r is PageResource => r !== null);
@@ -508,7 +575,8 @@ export class SiteCrawler {
       if (this.aborted) return null;
       const signal = this.signal;
       let r = await this.client.request(url, { method: 'HEAD', totalTimeoutMs: 10_000, signal });
-      if ((r.status === 405 || r.status === 501) && !this.aborted) r = await this.client.request(url, { maxBytes: 1024, onBodyLimit: 'truncate', totalTimeoutMs: 10_000, signal });
+      if ((r.status === 405 || r.status === 501) && !this.aborted)
+        r = await this.client.request(url, { maxBytes: 1024, onBodyLimit: 'truncate', totalTimeoutMs: 10_000, signal });
       return { status: r.status, headers: r.headers, redirected: r.redirects.length > 0 };
     } catch {
       return null;
@@ -538,7 +606,9 @@ export class SiteCrawler {
    */
   private async checkExternalLinks(): Promise<void> {
     // The budget's earliest-linked targets in crawl order; the checker's lanes bound the concurrency.
-    const urls = [...this.externalCandidates.entries()].sort((x, y) => (before(x[1], y[1]) ? -1 : 1)).map(([url]) => url);
+    const urls = [...this.externalCandidates.entries()]
+      .sort((x, y) => (before(x[1], y[1]) ? -1 : 1))
+      .map(([url]) => url);
     await Promise.all(
       urls.map(async (url) => {
         const r = await this.resourceChecker.check(url, { budgeted: false });
@@ -553,7 +623,12 @@ export class SiteCrawler {
 
   private async fetchRobots(url: string): Promise<SiteFacts['robots']> {
     try {
-      const r = await this.client.request(url, { maxBytes: ROBOTS_FETCH_BYTES + 1, onBodyLimit: 'truncate', totalTimeoutMs: 15_000, signal: this.signal });
+      const r = await this.client.request(url, {
+        maxBytes: ROBOTS_FETCH_BYTES + 1,
+        onBodyLimit: 'truncate',
+        totalTimeoutMs: 15_000,
+        signal: this.signal,
+      });
       this.robotsPolicy = robotsPolicyForStatus(r.status);
       if (this.robotsPolicy !== 'parse') return { status: r.status };
       const robots = parseRobotsTxt(r.body);
@@ -573,7 +648,9 @@ export class SiteCrawler {
     } finally {
       if (!this.options.respectRobots) this.robotsPolicy = 'allow-all';
       // Decided once: with the whole site shut, per-link robots notices would only repeat the site-level issue.
-      this.robotsShutsSite = this.robotsPolicy === 'disallow-all' || (this.robotsPolicy === 'parse' && !this.allowedByRobots(`${this.start.origin}/`));
+      this.robotsShutsSite =
+        this.robotsPolicy === 'disallow-all' ||
+        (this.robotsPolicy === 'parse' && !this.allowedByRobots(`${this.start.origin}/`));
     }
   }
 
@@ -591,7 +668,12 @@ export class SiteCrawler {
       files++;
       let response: SafeHttpStreamResponse;
       try {
-        response = await this.client.request(url, { stream: true, maxBytes: 52_428_800, totalTimeoutMs: 60_000, signal: this.signal });
+        response = await this.client.request(url, {
+          stream: true,
+          maxBytes: 52_428_800,
+          totalTimeoutMs: 60_000,
+          signal: this.signal,
+        });
       } catch {
         if (url === defaultUrl) result.defaultStatus = null;
         continue;
@@ -618,7 +700,8 @@ export class SiteCrawler {
             this.sitemapUrls.add(normalized);
             // Listed but disallowed: reported as blocked by robots.txt (and never as an orphan). When robots.txt
             // shuts out the whole site, the site-level issue says so.
-            if (this.robotsPolicy === 'parse' && !this.robotsShutsSite && !this.allowedByRobots(normalized)) this.sitemapBlocked.add(normalized);
+            if (this.robotsPolicy === 'parse' && !this.robotsShutsSite && !this.allowedByRobots(normalized))
+              this.sitemapBlocked.add(normalized);
           }
         },
       }).catch(() => null);

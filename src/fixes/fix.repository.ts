@@ -37,7 +37,11 @@ export class FixRepository {
   }
 
   /** The issue's occurrence on `url` (any page when null), first by id. */
-  async firstOccurrence(db: NativeDb, issue: IssueRow, url: string | null): Promise<{ url: string; evidence: unknown } | null> {
+  async firstOccurrence(
+    db: NativeDb,
+    issue: IssueRow,
+    url: string | null,
+  ): Promise<{ url: string; evidence: unknown } | null> {
     const rows = await nativeQuery<{ url: string; evidence: unknown }>(
       db,
       `SELECT url, evidence FROM issue_occurrence WHERE audit_id = $1 AND code = $2 AND ($3::text IS NULL OR url = $3) ORDER BY id LIMIT 1`,
@@ -47,12 +51,19 @@ export class FixRepository {
   }
 
   async countOccurrences(db: NativeDb, issue: IssueRow): Promise<number> {
-    const [any] = await nativeQuery<{ n: number }>(db, 'SELECT count(*)::int AS n FROM issue_occurrence WHERE audit_id = $1 AND code = $2', [issue.auditId, issue.code]);
+    const [any] = await nativeQuery<{ n: number }>(
+      db,
+      'SELECT count(*)::int AS n FROM issue_occurrence WHERE audit_id = $1 AND code = $2',
+      [issue.auditId, issue.code],
+    );
     return any.n;
   }
 
   async findSuggestion(db: NativeDb, issueId: string, url: string): Promise<FixSuggestionType | null> {
-    const [cached] = await nativeQuery<FixSuggestionType>(db, `${SELECT_SUGGESTION} WHERE issue_id = $1 AND url = $2`, [issueId, url]);
+    const [cached] = await nativeQuery<FixSuggestionType>(db, `${SELECT_SUGGESTION} WHERE issue_id = $1 AND url = $2`, [
+      issueId,
+      url,
+    ]);
     return cached ?? null;
   }
 

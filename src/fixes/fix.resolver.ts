@@ -7,7 +7,9 @@ import { FixSuggestionType, SuggestFixInput } from './fix.types.js';
 export class FixResolver {
   constructor(private readonly service: FixService) {}
 
-  @Mutation(() => FixSuggestionType, { description: 'A concrete fix for an audit issue on one of its pages (language model when configured, else rules).' })
+  @Mutation(() => FixSuggestionType, {
+    description: 'A concrete fix for an audit issue on one of its pages (language model when configured, else rules).',
+  })
   suggestFix(
     @Arg('projectId', () => ID) projectId: string,
     @Arg('input', () => SuggestFixInput) input: SuggestFixInput,

@@ -25,7 +25,12 @@ export class FixService {
     private readonly repo = new FixRepository(),
   ) {}
 
-  async suggest(em: EntityManager, principal: Principal | null, projectId: string, input: { issueId: string; url?: string | null }): Promise<FixSuggestionType> {
+  async suggest(
+    em: EntityManager,
+    principal: Principal | null,
+    projectId: string,
+    input: { issueId: string; url?: string | null },
+  ): Promise<FixSuggestionType> {
     const p = assertApiAccess(principal, 'write');
     const project = await this.projects.findOwned(em, p, projectId);
     const issue = isUuid(input.issueId) ? await this.repo.findIssue(em, project.id, input.issueId) : null;
@@ -36,7 +41,12 @@ export class FixService {
     const cached = await this.repo.findSuggestion(em, issue.id, url);
     if (cached) return cached;
 
-    const fixInput: FixInput = { code: issue.code, url, evidence: (occurrence?.evidence as Record<string, unknown> | null) ?? null, page: await this.pageContext(url) };
+    const fixInput: FixInput = {
+      code: issue.code,
+      url,
+      evidence: (occurrence?.evidence as Record<string, unknown> | null) ?? null,
+      page: await this.pageContext(url),
+    };
     let proposal = suggestFix(fixInput);
     let source: FixSourceEnum = 'RULES' as FixSourceEnum;
     let model: string | null = null;
@@ -47,11 +57,23 @@ export class FixService {
         source = 'LLM' as FixSourceEnum;
         model = answer.model;
       } catch (err) {
-        this.logger?.warn({ err: err instanceof Error ? err.message : String(err), code: issue.code }, 'language model failed; using the rules engine');
+        this.logger?.warn(
+          { err: err instanceof Error ? err.message : String(err), code: issue.code },
+          'language model failed; using the rules engine',
+        );
       }
     }
     const row = await this.repo
-      .insertSuggestion(em, { id: newId(), issueId: issue.id, url, summary: proposal.summary, steps: JSON.stringify(proposal.steps), code: proposal.code ?? null, source, model })
+      .insertSuggestion(em, {
+        id: newId(),
+        issueId: issue.id,
+        url,
+        summary: proposal.summary,
+        steps: JSON.stringify(proposal.steps),
+        code: proposal.code ?? null,
+        source,
+        model,
+      })
       .catch((err: unknown) => {
         // 23503: the issue's audit (or project) was deleted meanwhile.
         throw (err as { code?: string }).code === '23503' ? notFound('Issue') : err;
@@ -60,10 +82,16 @@ export class FixService {
   }
 
   /** The occurrence the fix is about: the one on `url`, or the issue's first. */
-  private async occurrence(em: EntityManager, issue: IssueRow, url: string | null): Promise<{ url: string; evidence: unknown } | null> {
+  private async occurrence(
+    em: EntityManager,
+    issue: IssueRow,
+    url: string | null,
+  ): Promise<{ url: string; evidence: unknown } | null> {
     const occurrence = await this.repo.firstOccurrence(em, issue, url);
     if (url && !occurrence && (await this.repo.countOccurrences(em, issue)) > 0) {
-      throw badInput('url is not one of the pages this issue was found on', [{ path: 'url', message: 'not affected by this issue' }]);
+      throw badInput('url is not one of the pages this issue was found on', [
+        { path: 'url', message: 'not affected by this issue' },
+      ]);
     }
     return occurrence;
   }
@@ -71,7 +99,11 @@ export class FixService {
   /** The page as it is now, through the safe client; without it the rules work from the stored evidence. */
   private async pageContext(url: string): Promise<FixPageContext | null> {
     try {
-      const response = await this.http.request(url, { maxBytes: 2 * 1024 * 1024, onBodyLimit: 'truncate', totalTimeoutMs: 15_000 });
+      const response = await this.http.request(url, {
+        maxBytes: 2 * 1024 * 1024,
+        onBodyLimit: 'truncate',
+        totalTimeoutMs: 15_000,
+      });
       const contentType = firstHeader(response.headers, 'content-type') ?? '';
       if (!/html/i.test(contentType)) return null;
       return extractFixContext(decodeDocument(response.body, contentType), response.finalUrl);

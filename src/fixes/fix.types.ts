@@ -4,7 +4,10 @@ export enum FixSourceEnum {
   LLM = 'LLM',
   RULES = 'RULES',
 }
-registerEnumType(FixSourceEnum, { name: 'FixSource', description: 'LLM: a language model wrote it; RULES: the deterministic rules engine.' });
+registerEnumType(FixSourceEnum, {
+  name: 'FixSource',
+  description: 'LLM: a language model wrote it; RULES: the deterministic rules engine.',
+});
 
 @ObjectType('FixSuggestion')
 export class FixSuggestionType {
@@ -13,7 +16,8 @@ export class FixSuggestionType {
   @Field(() => String) url!: string;
   @Field(() => String) summary!: string;
   @Field(() => [String]) steps!: string[];
-  @Field(() => String, { nullable: true, description: 'A snippet to paste (HTML, server configuration, …).' }) code!: string | null;
+  @Field(() => String, { nullable: true, description: 'A snippet to paste (HTML, server configuration, …).' }) code!:
+    string | null;
   @Field(() => FixSourceEnum) source!: FixSourceEnum;
   @Field(() => String, { nullable: true }) model!: string | null;
   @Field(() => Date) createdAt!: Date;
@@ -22,5 +26,9 @@ export class FixSuggestionType {
 @InputType('SuggestFixInput')
 export class SuggestFixInput {
   @Field(() => ID) issueId!: string;
-  @Field(() => String, { nullable: true, description: 'One of the pages the issue was found on; defaults to the first.' }) url?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'One of the pages the issue was found on; defaults to the first.',
+  })
+  url?: string | null;
 }

@@ -56,6 +56,9 @@ export function quotaFor(config: Pick<AppConfig, 'quotas'>, plan: Plan): PlanQuo
 export function assertWithinQuota(current: number, max: number, what: string, plan: Plan, adding = 1): void {
   if (current + adding > max) {
     const room = adding > 1 ? ` (${Math.max(0, max - current)} more can be added)` : '';
-    throw new DomainError('PLAN_LIMIT', `Plan limit reached: the ${PLAN_NAMES[plan]} plan allows ${max} ${what}${room}.`);
+    throw new DomainError(
+      'PLAN_LIMIT',
+      `Plan limit reached: the ${PLAN_NAMES[plan]} plan allows ${max} ${what}${room}.`,
+    );
   }
 }

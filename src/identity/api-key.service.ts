@@ -22,7 +22,8 @@ export class ApiKeyService {
   async create(em: EntityManager, principal: Principal | null, name: string): Promise<{ apiKey: ApiKey; key: string }> {
     const p = requireRole(principal, ['owner', 'admin']);
     const trimmed = name.trim();
-    if (!trimmed || trimmed.length > 100) throw badInput('Key name must be 1-100 characters.', [{ path: 'name', message: 'must be 1-100 characters' }]);
+    if (!trimmed || trimmed.length > 100)
+      throw badInput('Key name must be 1-100 characters.', [{ path: 'name', message: 'must be 1-100 characters' }]);
     const key = KEY_PREFIX + randomBytes(32).toString('base64url');
     const row = {
       id: newId(),
@@ -35,7 +36,10 @@ export class ApiKeyService {
     };
     const apiKey = await this.repo.insertApiKeyLocked(em, row, (active) => {
       if (active >= MAX_ACTIVE_KEYS) {
-        throw new DomainError('PLAN_LIMIT', `Plan limit reached: at most ${MAX_ACTIVE_KEYS} active API keys per organization. Revoke one first.`);
+        throw new DomainError(
+          'PLAN_LIMIT',
+          `Plan limit reached: at most ${MAX_ACTIVE_KEYS} active API keys per organization. Revoke one first.`,
+        );
       }
     });
     return { apiKey, key };
@@ -67,7 +71,14 @@ export class ApiKeyService {
     if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
       void this.repo.touchApiKey(db, row.id).catch(() => undefined);
     }
-    return { organizationId: row.organization_id, plan: row.plan, role: 'member', via: 'API_KEY', channel, apiKeyId: row.id };
+    return {
+      organizationId: row.organization_id,
+      plan: row.plan,
+      role: 'member',
+      via: 'API_KEY',
+      channel,
+      apiKeyId: row.id,
+    };
   }
 }
 

@@ -31,7 +31,11 @@ export async function insertOrganization(
 ): Promise<{ id: string; slug: string }> {
   const id = randomBytes(16).toString('hex');
   const slug = slugify(input.name);
-  await repo.insertOrganizationWithOwner(pool, { id, name: input.name, slug, plan: input.plan }, { memberId: randomBytes(16).toString('hex'), userId: input.ownerUserId });
+  await repo.insertOrganizationWithOwner(
+    pool,
+    { id, name: input.name, slug, plan: input.plan },
+    { memberId: randomBytes(16).toString('hex'), userId: input.ownerUserId },
+  );
   return { id, slug };
 }
 

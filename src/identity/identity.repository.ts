@@ -2,7 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { Plan } from '../platform/config.js';
 import type { MemberRole } from '../platform/context.js';
-import { nativeQuery, nativeResult, nativeTransaction, type NativeDb, type NativeResult } from '../platform/db/native-query.js';
+import {
+  nativeQuery,
+  nativeResult,
+  nativeTransaction,
+  type NativeDb,
+  type NativeResult,
+} from '../platform/db/native-query.js';
 import type { SessionRow } from '../platform/fast-path/session-principal.js';
 import { ApiKeyEntity, type ApiKey } from './api-key.entity.js';
 
@@ -90,13 +96,18 @@ export class IdentityRepository {
    * of active keys `check` sees is exact. `check` throws to refuse (nothing is written); the row comes back as
    * the entity type names it.
    */
-  insertApiKeyLocked(db: NativeDb, row: Omit<ApiKey, 'lastUsedAt' | 'revokedAt'>, check: (activeKeys: number) => void): Promise<ApiKey> {
+  insertApiKeyLocked(
+    db: NativeDb,
+    row: Omit<ApiKey, 'lastUsedAt' | 'revokedAt'>,
+    check: (activeKeys: number) => void,
+  ): Promise<ApiKey> {
     return nativeTransaction(db, async (tx) => {
       // Lock the organization row: concurrent creates serialize here, so the count below is exact.
       await tx.query('SELECT 1 FROM "organization" WHERE id = $1 FOR UPDATE', [row.organizationId]);
-      const [active] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM api_key WHERE organization_id = $1 AND revoked_at IS NULL', [
-        row.organizationId,
-      ]);
+      const [active] = await tx.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM api_key WHERE organization_id = $1 AND revoked_at IS NULL',
+        [row.organizationId],
+      );
       check(active.n);
       const [inserted] = await tx.query<ApiKey>(
         `INSERT INTO api_key (id, organization_id, name, prefix, key_hash, created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -141,13 +152,20 @@ export class IdentityRepository {
   // Through nativeQuery: the ORM connection leaves timestamptz columns as strings (MikroORM hydrates dates
   // itself), which the DateTimeISO scalar refuses; these rows are not entities.
   async organizationById(db: NativeDb, id: string): Promise<OrganizationRecord | null> {
-    const rows = await nativeQuery<OrganizationRecord>(db, 'SELECT id, name, slug, plan, "createdAt" AS "createdAt" FROM "organization" WHERE id = $1', [id]);
+    const rows = await nativeQuery<OrganizationRecord>(
+      db,
+      'SELECT id, name, slug, plan, "createdAt" AS "createdAt" FROM "organization" WHERE id = $1',
+      [id],
+    );
     return rows[0] ?? null;
   }
 
   /** The organization's id whose id or slug is `ref`, or null. */
   async organizationIdByRef(db: NativeDb, ref: string): Promise<string | null> {
-    const rows = await nativeQuery<{ id: string }>(db, 'SELECT id FROM "organization" WHERE id = $1 OR slug = $2', [ref, ref]);
+    const rows = await nativeQuery<{ id: string }>(db, 'SELECT id FROM "organization" WHERE id = $1 OR slug = $2', [
+      ref,
+      ref,
+    ]);
     return rows[0]?.id ?? null;
   }
 
@@ -156,7 +174,10 @@ export class IdentityRepository {
    * printed it: read through the ORM's connection, the column came back as that text.
    */
   allOrganizations(db: NativeDb): Promise<{ id: string; name: string; slug: string; plan: Plan; createdAt: string }[]> {
-    return nativeQuery(db, 'SELECT id, name, slug, plan, "createdAt"::text AS "createdAt" FROM "organization" ORDER BY "createdAt"');
+    return nativeQuery(
+      db,
+      'SELECT id, name, slug, plan, "createdAt"::text AS "createdAt" FROM "organization" ORDER BY "createdAt"',
+    );
   }
 
   members(db: NativeDb, organizationId: string): Promise<MemberRecord[]> {
@@ -170,7 +191,10 @@ export class IdentityRepository {
 
   /** Whether the organization exists (and now has this plan). */
   async setPlan(db: NativeDb, organizationId: string, plan: Plan): Promise<boolean> {
-    const rows = await nativeQuery(db, 'UPDATE "organization" SET plan = $1 WHERE id = $2 RETURNING id', [plan, organizationId]);
+    const rows = await nativeQuery(db, 'UPDATE "organization" SET plan = $1 WHERE id = $2 RETURNING id', [
+      plan,
+      organizationId,
+    ]);
     return rows.length > 0;
   }
 
@@ -183,12 +207,14 @@ export class IdentityRepository {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query(`INSERT INTO "organization" (id, name, slug, "createdAt", plan) VALUES ($1, $2, $3, now(), $4)`, [org.id, org.name, org.slug, org.plan]);
-      await client.query(`INSERT INTO "member" (id, "organizationId", "userId", role, "createdAt") VALUES ($1, $2, $3, 'owner', now())`, [
-        owner.memberId,
-        org.id,
-        owner.userId,
-      ]);
+      await client.query(
+        `INSERT INTO "organization" (id, name, slug, "createdAt", plan) VALUES ($1, $2, $3, now(), $4)`,
+        [org.id, org.name, org.slug, org.plan],
+      );
+      await client.query(
+        `INSERT INTO "member" (id, "organizationId", "userId", role, "createdAt") VALUES ($1, $2, $3, 'owner', now())`,
+        [owner.memberId, org.id, owner.userId],
+      );
       await client.query('COMMIT');
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -199,7 +225,10 @@ export class IdentityRepository {
   }
 
   /** A user's organizations (the CLI's `user create` prints them), on better-auth's pool. */
-  async organizationsOfUser(pool: pg.Pool, userId: string): Promise<{ id: string; name: string; slug: string; plan: Plan }[]> {
+  async organizationsOfUser(
+    pool: pg.Pool,
+    userId: string,
+  ): Promise<{ id: string; name: string; slug: string; plan: Plan }[]> {
     const { rows } = await pool.query<{ id: string; name: string; slug: string; plan: Plan }>(
       'SELECT o.id, o.name, o.slug, o.plan FROM "member" m JOIN "organization" o ON o.id = m."organizationId" WHERE m."userId" = $1',
       [userId],

@@ -3,7 +3,15 @@ import type { RequestContext } from '../platform/context.js';
 import { apiAccessFor, requirePrincipal } from './access.js';
 import type { ApiKey } from './api-key.entity.js';
 import type { ApiKeyService } from './api-key.service.js';
-import { ApiKeyType, CreatedApiKeyType, MemberType, OrganizationType, ViewerType, type ApiAccessEnum, type PlanEnum } from './identity.types.js';
+import {
+  ApiKeyType,
+  CreatedApiKeyType,
+  MemberType,
+  OrganizationType,
+  ViewerType,
+  type ApiAccessEnum,
+  type PlanEnum,
+} from './identity.types.js';
 import type { OrganizationService } from './organization.service.js';
 
 const toApiKeyType = (k: ApiKey): ApiKeyType => ({

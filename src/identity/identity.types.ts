@@ -5,14 +5,20 @@ export enum PlanEnum {
   PRO = 'PRO',
   ENTERPRISE = 'ENTERPRISE',
 }
-registerEnumType(PlanEnum, { name: 'Plan', description: 'FREE = free tools only, PRO = read-only API, ENTERPRISE = full API.' });
+registerEnumType(PlanEnum, {
+  name: 'Plan',
+  description: 'FREE = free tools only, PRO = read-only API, ENTERPRISE = full API.',
+});
 
 export enum ApiAccessEnum {
   NONE = 'NONE',
   READ_ONLY = 'READ_ONLY',
   FULL = 'FULL',
 }
-registerEnumType(ApiAccessEnum, { name: 'ApiAccess', description: 'NONE = free tools only, READ_ONLY = queries and GETs, FULL = reads and changes.' });
+registerEnumType(ApiAccessEnum, {
+  name: 'ApiAccess',
+  description: 'NONE = free tools only, READ_ONLY = queries and GETs, FULL = reads and changes.',
+});
 
 @ObjectType('Organization')
 export class OrganizationType {
@@ -21,7 +27,9 @@ export class OrganizationType {
   @Field(() => String) slug!: string;
   @Field(() => PlanEnum) plan!: PlanEnum;
   @Field(() => Date) createdAt!: Date;
-  @Field(() => ApiAccessEnum, { description: 'What Surface A (/api/v1) and key-authenticated GraphQL allow on this plan.' })
+  @Field(() => ApiAccessEnum, {
+    description: 'What Surface A (/api/v1) and key-authenticated GraphQL allow on this plan.',
+  })
   apiAccess!: ApiAccessEnum;
 }
 

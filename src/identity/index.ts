@@ -5,4 +5,13 @@ export { OrganizationService, type OrganizationRecord, type Membership } from '.
 export { IdentityRepository } from './identity.repository.js';
 export { PrincipalResolver } from './principal-resolver.js';
 export { RateLimiter, RATE_LIMITS, type RateLimitResult } from './rate-limit.js';
-export { assertApiAccess, apiAccessFor, requirePrincipal, requireRole, isPlanGated, quotaFor, assertWithinQuota, type ApiAccessLevel } from './access.js';
+export {
+  assertApiAccess,
+  apiAccessFor,
+  requirePrincipal,
+  requireRole,
+  isPlanGated,
+  quotaFor,
+  assertWithinQuota,
+  type ApiAccessLevel,
+} from './access.js';

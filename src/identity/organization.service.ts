@@ -19,7 +19,11 @@ export class OrganizationService {
   constructor(private readonly repo = new IdentityRepository()) {}
 
   /** The session's active organization if it is a member of it, else its oldest membership. */
-  async membershipForUser(db: NativeDb, userId: string, activeOrganizationId?: string | null): Promise<Membership | null> {
+  async membershipForUser(
+    db: NativeDb,
+    userId: string,
+    activeOrganizationId?: string | null,
+  ): Promise<Membership | null> {
     const [row] = await this.repo.membershipForUser(db, userId, activeOrganizationId ?? '');
     return row ? { organizationId: row.organization_id, plan: row.plan, role: row.role } : null;
   }
@@ -42,7 +46,8 @@ export class OrganizationService {
 
   /** Server-side only (CLI / billing): plans are never user input on the public API. */
   async setPlan(em: EntityManager, organizationId: string, plan: string): Promise<OrganizationRecord> {
-    if (!(PLANS as readonly string[]).includes(plan)) throw badInput(`Unknown plan "${plan}"; use one of ${PLANS.join(', ')}.`);
+    if (!(PLANS as readonly string[]).includes(plan))
+      throw badInput(`Unknown plan "${plan}"; use one of ${PLANS.join(', ')}.`);
     if (!(await this.repo.setPlan(em, organizationId, plan as Plan))) throw notFound('Organization');
     return (await this.byId(em, organizationId))!;
   }

@@ -33,7 +33,12 @@ export class PrincipalResolver {
    * better-auth would simply return; better-auth's getSession decides the rest (expired, due for refresh, an
    * unusual signature).
    */
-  async fromSession(em: EntityManager, cookie: string, headers: () => Headers, channel: Channel): Promise<Principal | null> {
+  async fromSession(
+    em: EntityManager,
+    cookie: string,
+    headers: () => Headers,
+    channel: Channel,
+  ): Promise<Principal | null> {
     if (this.sessionRules) {
       const direct = await principalFromSessionCookie(em, this.sessionRules, cookie, channel);
       if (direct !== undefined) return direct;

@@ -36,7 +36,10 @@ export class RateLimiter {
   private window(bucket: string): { key: string; resetSeconds: number } {
     const now = this.now();
     const start = Math.floor(now / WINDOW_MS) * WINDOW_MS;
-    return { key: `${this.prefix}:rl:${bucket}:${start}`, resetSeconds: Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000)) };
+    return {
+      key: `${this.prefix}:rl:${bucket}:${start}`,
+      resetSeconds: Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000)),
+    };
   }
 
   async hit(bucket: string, limit: number): Promise<RateLimitResult> {

@@ -1,3 +1,9 @@
 /** The GraphQL face of the module (resolvers, object types); its services and entities are in index.ts. */
 export { KeywordResolver } from './keyword.resolver.js';
-export { KeywordType, KeywordRankingsType, RankingPointType, AddKeywordsInput, RankCheckPayload } from './keyword.types.js';
+export {
+  KeywordType,
+  KeywordRankingsType,
+  RankingPointType,
+  AddKeywordsInput,
+  RankCheckPayload,
+} from './keyword.types.js';

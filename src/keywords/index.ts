@@ -1,5 +1,18 @@
 export { KeywordService, MAX_RANKING_DAYS } from './keyword.service.js';
 export { KEYWORD_COUNT_SOURCE, KeywordRepository } from './keyword.repository.js';
 export { normalizeTerm, parseTerms, parseTarget } from './keyword-terms.js';
-export { rankJobOptions, dailyRankPattern, dailySchedulerId, scheduleDailyRankCheck, unscheduleDailyRankCheck, type RankJobData, type RankQueue } from './rank-jobs.js';
-export { RankCheckRunner, RetryableRankError, type KeywordCheckOutcome, type RankCheckOptions } from './rank-check.runner.js';
+export {
+  rankJobOptions,
+  dailyRankPattern,
+  dailySchedulerId,
+  scheduleDailyRankCheck,
+  unscheduleDailyRankCheck,
+  type RankJobData,
+  type RankQueue,
+} from './rank-jobs.js';
+export {
+  RankCheckRunner,
+  RetryableRankError,
+  type KeywordCheckOutcome,
+  type RankCheckOptions,
+} from './rank-check.runner.js';

@@ -18,27 +18,41 @@ export interface KeywordTarget {
   device: 'desktop' | 'mobile';
 }
 
-export function parseTarget(input: { country?: string | null; language?: string | null; device?: string | null }, defaults: Partial<KeywordTarget> = {}): KeywordTarget {
+export function parseTarget(
+  input: { country?: string | null; language?: string | null; device?: string | null },
+  defaults: Partial<KeywordTarget> = {},
+): KeywordTarget {
   const country = (input.country ?? defaults.country ?? 'us').toLowerCase();
   const language = (input.language ?? defaults.language ?? 'en').toLowerCase();
   const device = input.device ?? defaults.device ?? 'desktop';
-  if (!COUNTRY.test(country)) throw badInput('country must be an ISO 3166-1 alpha-2 code such as "us"', [{ path: 'country', message: 'invalid' }]);
-  if (!LANGUAGE.test(language)) throw badInput('language must be a language code such as "en"', [{ path: 'language', message: 'invalid' }]);
-  if (device !== 'desktop' && device !== 'mobile') throw badInput('device must be desktop or mobile', [{ path: 'device', message: 'invalid' }]);
+  if (!COUNTRY.test(country))
+    throw badInput('country must be an ISO 3166-1 alpha-2 code such as "us"', [
+      { path: 'country', message: 'invalid' },
+    ]);
+  if (!LANGUAGE.test(language))
+    throw badInput('language must be a language code such as "en"', [{ path: 'language', message: 'invalid' }]);
+  if (device !== 'desktop' && device !== 'mobile')
+    throw badInput('device must be desktop or mobile', [{ path: 'device', message: 'invalid' }]);
   return { country, language, device };
 }
 
 /** Validates and dedupes a request's terms (order kept). */
 export function parseTerms(raw: unknown[]): { term: string; key: string }[] {
   if (!Array.isArray(raw) || raw.length < 1 || raw.length > MAX_TERMS_PER_REQUEST) {
-    throw badInput(`keywords must be a list of 1-${MAX_TERMS_PER_REQUEST} terms`, [{ path: 'keywords', message: `1-${MAX_TERMS_PER_REQUEST} terms` }]);
+    throw badInput(`keywords must be a list of 1-${MAX_TERMS_PER_REQUEST} terms`, [
+      { path: 'keywords', message: `1-${MAX_TERMS_PER_REQUEST} terms` },
+    ]);
   }
   const seen = new Set<string>();
   const out: { term: string; key: string }[] = [];
   raw.forEach((value, i) => {
     const parsed = typeof value === 'string' ? normalizeTerm(value) : null;
-    if (!parsed) throw badInput(`keywords.${i} must be a non-empty string`, [{ path: `keywords.${i}`, message: 'empty' }]);
-    if (parsed.term.length > MAX_TERM_LENGTH) throw badInput(`keywords.${i} is longer than ${MAX_TERM_LENGTH} characters`, [{ path: `keywords.${i}`, message: 'too long' }]);
+    if (!parsed)
+      throw badInput(`keywords.${i} must be a non-empty string`, [{ path: `keywords.${i}`, message: 'empty' }]);
+    if (parsed.term.length > MAX_TERM_LENGTH)
+      throw badInput(`keywords.${i} is longer than ${MAX_TERM_LENGTH} characters`, [
+        { path: `keywords.${i}`, message: 'too long' },
+      ]);
     if (!seen.has(parsed.key)) {
       seen.add(parsed.key);
       out.push(parsed);

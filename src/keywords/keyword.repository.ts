@@ -17,12 +17,16 @@ const KEYWORD_SELECT = `
                      ORDER BY checked_at DESC LIMIT 1) ok ON true
   LEFT JOIN LATERAL (SELECT status, error, checked_at FROM ranking r WHERE r.keyword_id = k.id ORDER BY checked_at DESC, id DESC LIMIT 1) last ON true`;
 
-type KeywordRow = Omit<KeywordType, 'lastCheck'> & { lastCheckStatus: RankCheckStatusEnum | null; lastCheckAt: Date | null };
+type KeywordRow = Omit<KeywordType, 'lastCheck'> & {
+  lastCheckStatus: RankCheckStatusEnum | null;
+  lastCheckAt: Date | null;
+};
 
 /** The latest check, whatever its outcome: a failed one carries its reason (the runner stores it). */
 const toKeyword = ({ lastCheckStatus, lastCheckAt, ...k }: KeywordRow): KeywordType => ({
   ...k,
-  lastCheck: lastCheckStatus && lastCheckAt ? { status: lastCheckStatus, checkedAt: lastCheckAt, error: k.lastError } : null,
+  lastCheck:
+    lastCheckStatus && lastCheckAt ? { status: lastCheckStatus, checkedAt: lastCheckAt, error: k.lastError } : null,
 });
 
 /** A keyword to insert: its id, its term as shown and the term's dedupe key. */
@@ -88,12 +92,20 @@ export interface NewRanking {
 export class KeywordRepository {
   /** A project's keywords with their latest ranking, oldest first. */
   async listForProject(db: NativeDb, projectId: string): Promise<KeywordType[]> {
-    return (await nativeQuery<KeywordRow>(db, `${KEYWORD_SELECT} WHERE k.project_id = $1 ORDER BY k.created_at, k.id`, [projectId])).map(toKeyword);
+    return (
+      await nativeQuery<KeywordRow>(db, `${KEYWORD_SELECT} WHERE k.project_id = $1 ORDER BY k.created_at, k.id`, [
+        projectId,
+      ])
+    ).map(toKeyword);
   }
 
   /** The keywords of these ids with their latest ranking, oldest first. */
   async findByIds(db: NativeDb, ids: string[]): Promise<KeywordType[]> {
-    return (await nativeQuery<KeywordRow>(db, `${KEYWORD_SELECT} WHERE k.id = ANY($1::uuid[]) ORDER BY k.created_at, k.id`, [ids])).map(toKeyword);
+    return (
+      await nativeQuery<KeywordRow>(db, `${KEYWORD_SELECT} WHERE k.id = ANY($1::uuid[]) ORDER BY k.created_at, k.id`, [
+        ids,
+      ])
+    ).map(toKeyword);
   }
 
   /** A keyword of a project of the organization (`keywordId` must be a UUID), or undefined. */
@@ -112,11 +124,18 @@ export class KeywordRepository {
    * for `target`, and returns the rows to insert (or throws: nothing is written). Null when the project row is gone
    * (deleted since the caller read it: the insert would fail on its foreign key).
    */
-  async insertLocked(db: NativeDb, projectId: string, target: KeywordTarget, choose: (project: KeywordsOfProject) => NewKeyword[]): Promise<NewKeyword[] | null> {
+  async insertLocked(
+    db: NativeDb,
+    projectId: string,
+    target: KeywordTarget,
+    choose: (project: KeywordsOfProject) => NewKeyword[],
+  ): Promise<NewKeyword[] | null> {
     return nativeTransaction(db, async (tx) => {
       const locked = await tx.query('SELECT 1 FROM project WHERE id = $1 FOR UPDATE', [projectId]);
       if (!locked.length) return null;
-      const [{ n }] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM keyword WHERE project_id = $1', [projectId]);
+      const [{ n }] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM keyword WHERE project_id = $1', [
+        projectId,
+      ]);
       const existing = new Set(
         (
           await tx.query<{ term_key: string }>(
@@ -142,7 +161,11 @@ export class KeywordRepository {
   }
 
   async countForProject(db: NativeDb, projectId: string): Promise<number> {
-    const [{ n }] = await nativeQuery<{ n: number }>(db, 'SELECT count(*)::int AS n FROM keyword WHERE project_id = $1', [projectId]);
+    const [{ n }] = await nativeQuery<{ n: number }>(
+      db,
+      'SELECT count(*)::int AS n FROM keyword WHERE project_id = $1',
+      [projectId],
+    );
     return n;
   }
 
@@ -162,12 +185,18 @@ export class KeywordRepository {
 
   /** The projects that have at least one keyword (the rank worker registers their daily checks). */
   async projectIdsWithKeywords(db: NativeDb): Promise<string[]> {
-    return (await nativeQuery<{ project_id: string }>(db, 'SELECT DISTINCT project_id FROM keyword')).map((r) => r.project_id);
+    return (await nativeQuery<{ project_id: string }>(db, 'SELECT DISTINCT project_id FROM keyword')).map(
+      (r) => r.project_id,
+    );
   }
 
   /** The ids of a project's keywords, oldest first. */
   async idsForProject(db: NativeDb, projectId: string): Promise<string[]> {
-    return (await nativeQuery<{ id: string }>(db, 'SELECT id FROM keyword WHERE project_id = $1 ORDER BY created_at', [projectId])).map((k) => k.id);
+    return (
+      await nativeQuery<{ id: string }>(db, 'SELECT id FROM keyword WHERE project_id = $1 ORDER BY created_at', [
+        projectId,
+      ])
+    ).map((k) => k.id);
   }
 
   /** A keyword with its project's domain and settings, or undefined when it was deleted. */
@@ -181,35 +210,30 @@ export class KeywordRepository {
   }
 
   async insertSnapshot(db: NativeDb, s: NewSerpSnapshot): Promise<void> {
-    await nativeQuery(db, 'INSERT INTO serp_snapshot (id, keyword_id, provider, checked_at, requests, results) VALUES ($1, $2, $3, $4, $5, $6)', [
-      s.id,
-      s.keywordId,
-      s.provider,
-      s.checkedAt,
-      s.requests,
-      JSON.stringify(s.results),
-    ]);
+    await nativeQuery(
+      db,
+      'INSERT INTO serp_snapshot (id, keyword_id, provider, checked_at, requests, results) VALUES ($1, $2, $3, $4, $5, $6)',
+      [s.id, s.keywordId, s.provider, s.checkedAt, s.requests, JSON.stringify(s.results)],
+    );
   }
 
   async insertRanking(db: NativeDb, r: NewRanking): Promise<void> {
-    await nativeQuery(db, `INSERT INTO ranking (id, keyword_id, status, position, url, provider, snapshot_id, checked_at) VALUES ($1, $2, 'OK', $3, $4, $5, $6, $7)`, [
-      r.id,
-      r.keywordId,
-      r.position,
-      r.url,
-      r.provider,
-      r.snapshotId,
-      r.checkedAt,
-    ]);
+    await nativeQuery(
+      db,
+      `INSERT INTO ranking (id, keyword_id, status, position, url, provider, snapshot_id, checked_at) VALUES ($1, $2, 'OK', $3, $4, $5, $6, $7)`,
+      [r.id, r.keywordId, r.position, r.url, r.provider, r.snapshotId, r.checkedAt],
+    );
   }
 
   /** A failed check, with its reason, checked now. */
-  async insertFailedRanking(db: NativeDb, r: { id: string; keywordId: string; provider: string; error: string }): Promise<void> {
-    await nativeQuery(db, `INSERT INTO ranking (id, keyword_id, status, provider, error, checked_at) VALUES ($1, $2, 'FAILED', $3, $4, now())`, [
-      r.id,
-      r.keywordId,
-      r.provider,
-      r.error,
-    ]);
+  async insertFailedRanking(
+    db: NativeDb,
+    r: { id: string; keywordId: string; provider: string; error: string },
+  ): Promise<void> {
+    await nativeQuery(
+      db,
+      `INSERT INTO ranking (id, keyword_id, status, provider, error, checked_at) VALUES ($1, $2, 'FAILED', $3, $4, now())`,
+      [r.id, r.keywordId, r.provider, r.error],
+    );
   }
 }

@@ -21,7 +21,9 @@ export class KeywordResolver {
     return this.service.rankings(ctx.em, ctx.principal, projectId, days);
   }
 
-  @Mutation(() => [KeywordType], { description: 'Adds keywords; returns the created ones (already tracked terms are ignored).' })
+  @Mutation(() => [KeywordType], {
+    description: 'Adds keywords; returns the created ones (already tracked terms are ignored).',
+  })
   addKeywords(
     @Arg('projectId', () => ID) projectId: string,
     @Arg('input', () => AddKeywordsInput) input: AddKeywordsInput,

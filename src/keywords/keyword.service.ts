@@ -37,7 +37,11 @@ export class KeywordService {
     const project = await this.projects.findOwned(em, p, projectId);
     const terms = parseTerms(input.keywords);
     const settings = project.settings ?? {};
-    const target = parseTarget(input, { country: settings.rankCountry, language: settings.rankLanguage, device: settings.rankDevice });
+    const target = parseTarget(input, {
+      country: settings.rankCountry,
+      language: settings.rankLanguage,
+      device: settings.rankDevice,
+    });
     const max = quotaFor(this.config, p.plan).keywordsPerProject;
     // Serializes adds per project so the quota holds under concurrency: the rule runs under the project's lock.
     const inserted = await this.repo.insertLocked(em, project.id, target, ({ count, existingKeys }) => {
@@ -68,10 +72,17 @@ export class KeywordService {
   }
 
   /** Ranking history of every keyword of the project, oldest first, successful checks within `days`. */
-  async rankings(em: EntityManager, principal: Principal | null, projectId: string, days: number): Promise<KeywordRankingsType[]> {
+  async rankings(
+    em: EntityManager,
+    principal: Principal | null,
+    projectId: string,
+    days: number,
+  ): Promise<KeywordRankingsType[]> {
     const p = assertApiAccess(principal, 'read');
     if (!Number.isInteger(days) || days < 1 || days > MAX_RANKING_DAYS) {
-      throw badInput(`days must be an integer from 1 to ${MAX_RANKING_DAYS}`, [{ path: 'days', message: `must be 1-${MAX_RANKING_DAYS}` }]);
+      throw badInput(`days must be an integer from 1 to ${MAX_RANKING_DAYS}`, [
+        { path: 'days', message: `must be 1-${MAX_RANKING_DAYS}` },
+      ]);
     }
     const project = await this.projects.findOwned(em, p, projectId);
     const rows = await this.repo.rankingHistory(em, project.id, days);
@@ -94,7 +105,11 @@ export class KeywordService {
     const n = await this.repo.countForProject(em, project.id);
     if (n === 0) throw new DomainError('BAD_USER_INPUT', 'The project has no keywords to check.');
     const jobId = `rank-now-${project.id}-${Math.floor(Date.now() / 60_000)}`;
-    await this.queue.add('check-project', { kind: 'check-project', projectId: project.id }, { ...rankJobOptions(this.config.SERP_RETRY_DELAY_MS), jobId });
+    await this.queue.add(
+      'check-project',
+      { kind: 'check-project', projectId: project.id },
+      { ...rankJobOptions(this.config.SERP_RETRY_DELAY_MS), jobId },
+    );
     return { message: 'Rank check queued', jobId, keywords: n };
   }
 }

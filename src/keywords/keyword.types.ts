@@ -4,13 +4,21 @@ export enum RankCheckStatusEnum {
   OK = 'OK',
   FAILED = 'FAILED',
 }
-registerEnumType(RankCheckStatusEnum, { name: 'RankCheckStatus', description: 'OK: the provider answered (position may still be null); FAILED: no position could be checked, see error.' });
+registerEnumType(RankCheckStatusEnum, {
+  name: 'RankCheckStatus',
+  description:
+    'OK: the provider answered (position may still be null); FAILED: no position could be checked, see error.',
+});
 
 @ObjectType('RankCheck', { description: 'The latest rank check of a keyword, successful or not.' })
 export class RankCheckType {
   @Field(() => RankCheckStatusEnum) status!: RankCheckStatusEnum;
   @Field(() => Date) checkedAt!: Date;
-  @Field(() => String, { nullable: true, description: 'Why the check failed (provider error, no provider configured); null when OK.' }) error!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Why the check failed (provider error, no provider configured); null when OK.',
+  })
+  error!: string | null;
 }
 
 @ObjectType('Keyword', { description: 'A tracked keyword with its latest successful ranking.' })
@@ -21,11 +29,23 @@ export class KeywordType {
   @Field(() => String) country!: string;
   @Field(() => String) language!: string;
   @Field(() => String) device!: string;
-  @Field(() => Int, { nullable: true, description: 'null before the first check, or when not within the checked depth.' }) position!: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'null before the first check, or when not within the checked depth.',
+  })
+  position!: number | null;
   @Field(() => String, { nullable: true, description: 'The ranking page of the project.' }) url!: string | null;
   @Field(() => Date, { nullable: true }) lastChecked!: Date | null;
-  @Field(() => String, { nullable: true, description: 'The error of the latest check when it failed (provider error).' }) lastError!: string | null;
-  @Field(() => RankCheckType, { nullable: true, description: 'The latest check with its status, time and error; null before the first check.' }) lastCheck!: RankCheckType | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The error of the latest check when it failed (provider error).',
+  })
+  lastError!: string | null;
+  @Field(() => RankCheckType, {
+    nullable: true,
+    description: 'The latest check with its status, time and error; null before the first check.',
+  })
+  lastCheck!: RankCheckType | null;
   @Field(() => Date) createdAt!: Date;
 }
 

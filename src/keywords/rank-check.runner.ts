@@ -13,7 +13,8 @@ export interface RankCheckOptions {
   retryDelayMs: number;
 }
 
-export type KeywordCheckOutcome = { status: 'OK'; position: number | null } | { status: 'FAILED'; error: string } | { status: 'SKIPPED' };
+export type KeywordCheckOutcome =
+  { status: 'OK'; position: number | null } | { status: 'FAILED'; error: string } | { status: 'SKIPPED' };
 
 /** The provider-side failure that should be retried by the queue (429, 5xx, network). */
 export class RetryableRankError extends Error {
@@ -59,11 +60,28 @@ export class RankCheckRunner {
     if (!keyword) return { status: 'SKIPPED' };
     if (!this.provider) return this.fail(keywordId, 'none', NO_PROVIDER);
     try {
-      const snapshot = await this.provider.search({ keyword: keyword.term, country: keyword.country, language: keyword.language, device: keyword.device, depth: this.options.depth });
-      const hit = findPosition(snapshot.results, keyword.domain, { includeSubdomains: keyword.settings?.rankIncludeSubdomains ?? false });
+      const snapshot = await this.provider.search({
+        keyword: keyword.term,
+        country: keyword.country,
+        language: keyword.language,
+        device: keyword.device,
+        depth: this.options.depth,
+      });
+      const hit = findPosition(snapshot.results, keyword.domain, {
+        includeSubdomains: keyword.settings?.rankIncludeSubdomains ?? false,
+      });
       const snapshotId = newId();
-      const results = snapshot.results.slice(0, this.options.snapshotSize).map((r) => ({ position: r.position, url: r.url, domain: r.domain, title: r.title }));
-      await this.repo.insertSnapshot(em, { id: snapshotId, keywordId, provider: snapshot.provider, checkedAt: snapshot.fetchedAt, requests: snapshot.requests, results });
+      const results = snapshot.results
+        .slice(0, this.options.snapshotSize)
+        .map((r) => ({ position: r.position, url: r.url, domain: r.domain, title: r.title }));
+      await this.repo.insertSnapshot(em, {
+        id: snapshotId,
+        keywordId,
+        provider: snapshot.provider,
+        checkedAt: snapshot.fetchedAt,
+        requests: snapshot.requests,
+        results,
+      });
       await this.repo.insertRanking(em, {
         id: newId(),
         keywordId,
@@ -84,7 +102,12 @@ export class RankCheckRunner {
   }
 
   private async fail(keywordId: string, provider: string, error: string): Promise<KeywordCheckOutcome> {
-    await this.repo.insertFailedRanking(this.orm.em.fork(), { id: newId(), keywordId, provider, error: error.slice(0, 1000) });
+    await this.repo.insertFailedRanking(this.orm.em.fork(), {
+      id: newId(),
+      keywordId,
+      provider,
+      error: error.slice(0, 1000),
+    });
     return { status: 'FAILED', error };
   }
 }

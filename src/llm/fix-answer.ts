@@ -9,7 +9,10 @@ import { FIX_LIMITS, type FixProposal } from '../seo/fixes/index.js';
 export const FIX_ANSWER_JSON_SCHEMA = {
   type: 'object',
   properties: {
-    summary: { type: 'string', description: `One sentence saying what to change (at most ${FIX_LIMITS.summaryChars} characters).` },
+    summary: {
+      type: 'string',
+      description: `One sentence saying what to change (at most ${FIX_LIMITS.summaryChars} characters).`,
+    },
     steps: {
       type: 'array',
       items: { type: 'string' },
@@ -37,7 +40,9 @@ const COMPLETION = z.object({
     .array(
       z.object({
         message: z.object({
-          content: z.union([z.string(), z.null(), z.array(z.object({ type: z.string(), text: z.string().optional() }))]).optional(),
+          content: z
+            .union([z.string(), z.null(), z.array(z.object({ type: z.string(), text: z.string().optional() }))])
+            .optional(),
           refusal: z.string().nullish(),
         }),
         finish_reason: z.string().nullish(),
@@ -59,12 +64,15 @@ export function parseFixCompletion(body: string): ParsedCompletion {
     return { ok: false, reason: 'invalid-response', message: 'the response body is not JSON' };
   }
   const completion = COMPLETION.safeParse(json);
-  if (!completion.success) return { ok: false, reason: 'invalid-response', message: 'the response is not a chat completion' };
+  if (!completion.success)
+    return { ok: false, reason: 'invalid-response', message: 'the response is not a chat completion' };
   const choice = completion.data.choices[0];
-  if (choice.message.refusal) return { ok: false, reason: 'refused', message: `the model refused: ${choice.message.refusal.slice(0, 200)}` };
+  if (choice.message.refusal)
+    return { ok: false, reason: 'refused', message: `the model refused: ${choice.message.refusal.slice(0, 200)}` };
   const raw = choice.message.content;
   const content = Array.isArray(raw) ? raw.map((part) => part.text ?? '').join('') : (raw ?? '');
-  if (content.trim() === '') return { ok: false, reason: 'invalid-response', message: 'the model answered with no content' };
+  if (content.trim() === '')
+    return { ok: false, reason: 'invalid-response', message: 'the model answered with no content' };
 
   const answer = parseAnswerJson(content);
   if (answer === undefined) {
@@ -74,7 +82,11 @@ export function parseFixCompletion(body: string): ParsedCompletion {
   const fix = FIX_ANSWER.safeParse(answer);
   if (!fix.success) {
     const issue = fix.error.issues[0];
-    return { ok: false, reason: 'invalid-response', message: `the model's answer does not match the fix schema: ${issue.path.join('.') || '(root)'} ${issue.message}` };
+    return {
+      ok: false,
+      reason: 'invalid-response',
+      message: `the model's answer does not match the fix schema: ${issue.path.join('.') || '(root)'} ${issue.message}`,
+    };
   }
   const proposal: FixProposal = { summary: fix.data.summary, steps: fix.data.steps };
   const code = fix.data.code?.trim();

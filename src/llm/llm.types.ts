@@ -48,7 +48,8 @@ export interface ChatMessage {
  * the answer was not a valid fix; `refused`: the model declined; `aborted`: the caller cancelled;
  * `config`: the base URL is unusable; `invalid-input`: the fix input could not be turned into a prompt.
  */
-export type LlmErrorReason = 'timeout' | 'network' | 'http' | 'invalid-response' | 'refused' | 'aborted' | 'config' | 'invalid-input';
+export type LlmErrorReason =
+  'timeout' | 'network' | 'http' | 'invalid-response' | 'refused' | 'aborted' | 'config' | 'invalid-input';
 
 export class LlmError extends Error {
   override readonly name = 'LlmError';

@@ -1,9 +1,23 @@
 import type { FixInput } from '../seo/fixes/index.js';
 import { FIX_ANSWER_JSON_SCHEMA, parseFixCompletion } from './fix-answer.js';
 import { buildFixMessages } from './fix-prompt.js';
-import { LlmError, type ChatMessage, type FetchLike, type LlmClient, type LlmClientOptions, type LlmConfig, type LlmFixResult } from './llm.types.js';
+import {
+  LlmError,
+  type ChatMessage,
+  type FetchLike,
+  type LlmClient,
+  type LlmClientOptions,
+  type LlmConfig,
+  type LlmFixResult,
+} from './llm.types.js';
 
-const DEFAULTS = { timeoutMs: 20_000, maxTokens: 800, maxRetries: 2, retryDelayMs: 300, maxResponseBytes: 256 * 1024 } as const;
+const DEFAULTS = {
+  timeoutMs: 20_000,
+  maxTokens: 800,
+  maxRetries: 2,
+  retryDelayMs: 300,
+  maxResponseBytes: 256 * 1024,
+} as const;
 /** A server asking for a longer pause than this is not worth waiting for inside one user request. */
 const MAX_RETRY_AFTER_MS = 5_000;
 
@@ -12,7 +26,11 @@ const MAX_RETRY_AFTER_MS = 5_000;
  * llama.cpp server, Ollama, LiteLLM...), or null when no base URL or model is configured. Throws
  * LlmError (reason `config`) for a base URL that is not http(s).
  */
-export function createLlmClient(config: LlmConfig, fetchImpl: FetchLike = globalThis.fetch, options: LlmClientOptions = {}): LlmClient | null {
+export function createLlmClient(
+  config: LlmConfig,
+  fetchImpl: FetchLike = globalThis.fetch,
+  options: LlmClientOptions = {},
+): LlmClient | null {
   const baseUrl = config.LLM_BASE_URL?.trim();
   const model = config.LLM_MODEL?.trim();
   if (!baseUrl || !model) return null;
@@ -27,10 +45,12 @@ function completionsUrl(baseUrl: string): URL {
   } catch {
     throw new LlmError('LLM_BASE_URL is not a valid URL', 'config');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new LlmError('LLM_BASE_URL must be an http(s) URL', 'config');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new LlmError('LLM_BASE_URL must be an http(s) URL', 'config');
   url.search = '';
   url.hash = '';
-  if (!/\/chat\/completions\/?$/.test(url.pathname)) url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
+  if (!/\/chat\/completions\/?$/.test(url.pathname))
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
   return url;
 }
 
@@ -62,14 +82,19 @@ class OpenAiCompatibleClient implements LlmClient {
     try {
       messages = this.withoutApiKey(buildFixMessages(input));
     } catch (error) {
-      throw new LlmError(`cannot build the prompt: ${(error as Error).message}`, 'invalid-input', undefined, { cause: error });
+      throw new LlmError(`cannot build the prompt: ${(error as Error).message}`, 'invalid-input', undefined, {
+        cause: error,
+      });
     }
     const body = JSON.stringify({
       model: this.model,
       messages,
       temperature: 0.2,
       max_tokens: this.maxTokens,
-      response_format: { type: 'json_schema', json_schema: { name: 'seo_fix', strict: true, schema: FIX_ANSWER_JSON_SCHEMA } },
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'seo_fix', strict: true, schema: FIX_ANSWER_JSON_SCHEMA },
+      },
     });
     const text = await this.post(body, options.signal);
     const parsed = parseFixCompletion(text);
@@ -94,7 +119,12 @@ class OpenAiCompatibleClient implements LlmClient {
           await this.pause(this.backoff(attempt, null), signal, deadline, callerSignal);
           continue;
         }
-        throw new LlmError(`cannot reach the model endpoint: ${this.scrub((error as Error).message)}`, 'network', undefined, { cause: error });
+        throw new LlmError(
+          `cannot reach the model endpoint: ${this.scrub((error as Error).message)}`,
+          'network',
+          undefined,
+          { cause: error },
+        );
       }
 
       const status = response.status;
@@ -108,14 +138,23 @@ class OpenAiCompatibleClient implements LlmClient {
       }
       if (status < 200 || status >= 300) {
         const excerpt = await this.readBody(response, 2_048, deadline, callerSignal).catch(() => '');
-        throw new LlmError(`the model endpoint answered ${status}${excerpt ? `: ${this.scrub(excerpt).slice(0, 300)}` : ''}`, 'http', status);
+        throw new LlmError(
+          `the model endpoint answered ${status}${excerpt ? `: ${this.scrub(excerpt).slice(0, 300)}` : ''}`,
+          'http',
+          status,
+        );
       }
       return this.readBody(response, this.maxResponseBytes, deadline, callerSignal);
     }
   }
 
   /** Reads at most `max` bytes of the body; a longer body is an invalid response, not a memory problem. */
-  private async readBody(response: Response, max: number, deadline: AbortSignal, callerSignal: AbortSignal | undefined): Promise<string> {
+  private async readBody(
+    response: Response,
+    max: number,
+    deadline: AbortSignal,
+    callerSignal: AbortSignal | undefined,
+  ): Promise<string> {
     if (!response.body) return '';
     const reader = response.body.getReader();
     const chunks: Uint8Array[] = [];
@@ -134,7 +173,9 @@ class OpenAiCompatibleClient implements LlmClient {
     } catch (error) {
       if (error instanceof LlmError) throw error;
       this.throwIfAborted(deadline, callerSignal, error);
-      throw new LlmError(`the response broke off: ${this.scrub((error as Error).message)}`, 'network', undefined, { cause: error });
+      throw new LlmError(`the response broke off: ${this.scrub((error as Error).message)}`, 'network', undefined, {
+        cause: error,
+      });
     }
     return new TextDecoder().decode(Buffer.concat(chunks));
   }
@@ -150,7 +191,12 @@ class OpenAiCompatibleClient implements LlmClient {
     return Number.isFinite(seconds) ? Math.max(exponential, Math.min(seconds * 1000, MAX_RETRY_AFTER_MS)) : exponential;
   }
 
-  private async pause(ms: number, signal: AbortSignal, deadline: AbortSignal, callerSignal: AbortSignal | undefined): Promise<void> {
+  private async pause(
+    ms: number,
+    signal: AbortSignal,
+    deadline: AbortSignal,
+    callerSignal: AbortSignal | undefined,
+  ): Promise<void> {
     try {
       await new Promise<void>((resolve, reject) => {
         if (signal.aborted) return reject(signal.reason);

@@ -7,9 +7,35 @@ export const REDACTED = 'REDACTED';
 
 /** Words that, as a whole word of a parameter or field name, mark its value as a credential. */
 const SECRET_WORDS = new Set([
-  'key', 'apikey', 'token', 'secret', 'password', 'passwd', 'pwd', 'pass', 'passphrase', 'auth', 'authorization',
-  'signature', 'sig', 'session', 'sessionid', 'sid', 'credential', 'credentials', 'jwt', 'otp', 'cookie', 'bearer',
-  'privatekey', 'accesskey', 'accesstoken', 'refreshtoken', 'clientsecret', 'xsrf', 'csrf',
+  'key',
+  'apikey',
+  'token',
+  'secret',
+  'password',
+  'passwd',
+  'pwd',
+  'pass',
+  'passphrase',
+  'auth',
+  'authorization',
+  'signature',
+  'sig',
+  'session',
+  'sessionid',
+  'sid',
+  'credential',
+  'credentials',
+  'jwt',
+  'otp',
+  'cookie',
+  'bearer',
+  'privatekey',
+  'accesskey',
+  'accesstoken',
+  'refreshtoken',
+  'clientsecret',
+  'xsrf',
+  'csrf',
 ]);
 
 /** Well-known credential formats that may appear anywhere in text. */
@@ -74,7 +100,11 @@ export function redactText(text: string): string {
  * A JSON-like value with every string redacted and bounded, secret-named fields blanked, and nesting,
  * array length and key count capped so one oversized evidence field cannot crowd out the rest.
  */
-export function redactValue(value: unknown, limits: { stringChars: number; arrayItems: number; objectKeys: number; depth: number }, depth = 0): unknown {
+export function redactValue(
+  value: unknown,
+  limits: { stringChars: number; arrayItems: number; objectKeys: number; depth: number },
+  depth = 0,
+): unknown {
   if (typeof value === 'string') return clip(redactText(value), limits.stringChars);
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
   if (depth >= limits.depth) return '…';

@@ -75,7 +75,9 @@ export class ClusterMetrics {
       onError: (err: Error) => void;
     },
   ) {
-    this.queues = Object.values(QUEUES).map((name) => createQueue<unknown>(name, deps.redis, deps.prefix, deps.onError));
+    this.queues = Object.values(QUEUES).map((name) =>
+      createQueue<unknown>(name, deps.redis, deps.prefix, deps.onError),
+    );
   }
 
   async render(): Promise<string> {
@@ -87,9 +89,15 @@ export class ClusterMetrics {
     const out: string[] = [];
     out.push('# HELP seo_queue_jobs Jobs in each BullMQ queue by state.', '# TYPE seo_queue_jobs gauge');
     if (queues.status === 'fulfilled') out.push(...queues.value);
-    out.push('# HELP seo_audits Audits in the database by status (COMPLETED, FAILED and CANCELLED are final).', '# TYPE seo_audits gauge');
+    out.push(
+      '# HELP seo_audits Audits in the database by status (COMPLETED, FAILED and CANCELLED are final).',
+      '# TYPE seo_audits gauge',
+    );
     if (audits.status === 'fulfilled') out.push(...audits.value);
-    out.push('# HELP seo_metrics_source_up Whether a source of these metrics answered the scrape (1) or not (0).', '# TYPE seo_metrics_source_up gauge');
+    out.push(
+      '# HELP seo_metrics_source_up Whether a source of these metrics answered the scrape (1) or not (0).',
+      '# TYPE seo_metrics_source_up gauge',
+    );
     out.push(`seo_metrics_source_up{source="bullmq"} ${queues.status === 'fulfilled' ? 1 : 0}`);
     out.push(`seo_metrics_source_up{source="postgres"} ${audits.status === 'fulfilled' ? 1 : 0}`);
     out.push(`seo_metrics_source_up{source="redis_counters"} ${shared.status === 'fulfilled' ? 1 : 0}`);
@@ -104,7 +112,8 @@ export class ClusterMetrics {
     const lines: string[] = [];
     for (const queue of this.queues) {
       const counts = await queue.getJobCounts(...QUEUE_STATES);
-      for (const state of QUEUE_STATES) lines.push(`seo_queue_jobs{queue="${queue.name}",state="${state}"} ${counts[state] ?? 0}`);
+      for (const state of QUEUE_STATES)
+        lines.push(`seo_queue_jobs{queue="${queue.name}",state="${state}"} ${counts[state] ?? 0}`);
     }
     return lines;
   }

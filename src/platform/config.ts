@@ -93,7 +93,11 @@ const envSchema = z
     /** Worker threads per audit worker process that parse pages (0: parse in the crawl loop's thread). */
     AUDIT_PARSE_THREADS: z.coerce.number().int().min(0).max(32).default(1),
     /** Bearer token that /metrics requires; unset = /metrics is off (404). At least 16 characters. */
-    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces').optional(),
+    METRICS_TOKEN: z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+      .optional(),
     /** Job lock; a worker that dies is detected within about this long and its job restarted. */
     WORKER_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),
     /** How often an audit worker looks for audits whose queued job was lost (Redis restarted empty, say); 0 = never. */
@@ -102,13 +106,25 @@ const envSchema = z
   .transform((env, ctx) => {
     const production = env.NODE_ENV === 'production';
     if (env.SERP_PROVIDER === 'searxng' && !env.SERP_BASE_URL) {
-      ctx.addIssue({ code: 'custom', path: ['SERP_BASE_URL'], message: 'is required for the searxng provider (your instance URL)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SERP_BASE_URL'],
+        message: 'is required for the searxng provider (your instance URL)',
+      });
     }
     if ((env.SERP_PROVIDER === 'serpapi' || env.SERP_PROVIDER === 'serper') && !env.SERP_API_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['SERP_API_KEY'], message: `is required for the ${env.SERP_PROVIDER} provider` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SERP_API_KEY'],
+        message: `is required for the ${env.SERP_PROVIDER} provider`,
+      });
     }
     if (env.SERP_PROVIDER === 'dataforseo' && !(env.SERP_LOGIN && env.SERP_PASSWORD)) {
-      ctx.addIssue({ code: 'custom', path: ['SERP_LOGIN'], message: 'SERP_LOGIN and SERP_PASSWORD are required for the dataforseo provider' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SERP_LOGIN'],
+        message: 'SERP_LOGIN and SERP_PASSWORD are required for the dataforseo provider',
+      });
     }
     if (production && !env.BETTER_AUTH_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['BETTER_AUTH_SECRET'], message: 'is required in production' });

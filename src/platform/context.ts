@@ -66,4 +66,3 @@ export class ApiRequestContext implements RequestContext {
     return this.root;
   }
 }
-

@@ -92,7 +92,15 @@ export class DependencyMonitor {
     if (prev.up === up) return;
     const now = Date.now();
     this.state.set(dep, { up, since: now });
-    if (up) this.options.logger.info({ dependency: dep, state: 'up', downForMs: now - prev.since }, `${dep} is reachable again`);
-    else this.options.logger.error({ dependency: dep, state: 'down', reason: failure.message.split('\n')[0].slice(0, 200) }, `${dep} is unreachable`);
+    if (up)
+      this.options.logger.info(
+        { dependency: dep, state: 'up', downForMs: now - prev.since },
+        `${dep} is reachable again`,
+      );
+    else
+      this.options.logger.error(
+        { dependency: dep, state: 'down', reason: failure.message.split('\n')[0].slice(0, 200) },
+        `${dep} is unreachable`,
+      );
   }
 }

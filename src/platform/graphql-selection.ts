@@ -41,4 +41,3 @@ function walk(info: SelectionInfo): Set<string> {
   for (const node of info.fieldNodes) visit(node.selectionSet);
   return names;
 }
-

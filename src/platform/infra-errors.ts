@@ -4,7 +4,16 @@ import { DomainError, unavailable } from './errors.js';
 export type Dependency = 'postgres' | 'redis';
 
 /** Socket-level failures of a connection to PostgreSQL or Redis. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED', 'EAI_AGAIN']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+  'EAI_AGAIN',
+]);
 /** PostgreSQL SQLSTATEs of a server that cannot serve: connection exceptions (class 08), shutdown, start-up, too many connections. */
 const PG_UNAVAILABLE_STATES = /^(08\w{3}|57P0[123]|53300)$/;
 const REDIS_MESSAGES = [
@@ -53,7 +62,8 @@ export function infrastructureFailure(err: unknown): Dependency | 'unknown' | nu
     const message = typeof e.message === 'string' ? e.message : '';
     const code = typeof e.code === 'string' ? e.code : '';
     if (REDIS_NAMES.has(name) || REDIS_MESSAGES.some((re) => re.test(message))) return 'redis';
-    if (PG_NAMES.has(name) || PG_UNAVAILABLE_STATES.test(code) || PG_MESSAGES.some((re) => re.test(message))) return 'postgres';
+    if (PG_NAMES.has(name) || PG_UNAVAILABLE_STATES.test(code) || PG_MESSAGES.some((re) => re.test(message)))
+      return 'postgres';
     if (SOCKET_CODES.has(code)) socket = true;
   }
   return socket ? 'unknown' : null;

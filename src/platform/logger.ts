@@ -1,4 +1,11 @@
-import { pino, type Bindings, type ChildLoggerOptions, type Logger, type DestinationStream, type LevelWithSilent } from 'pino';
+import {
+  pino,
+  type Bindings,
+  type ChildLoggerOptions,
+  type Logger,
+  type DestinationStream,
+  type LevelWithSilent,
+} from 'pino';
 
 /** Paths that never reach a log line: credentials travel in these. */
 export const REDACT_PATHS = [
@@ -19,7 +26,8 @@ export const REDACT_PATHS = [
 ];
 
 /** Query parameters whose values are credentials (`?api_key=`, `?token=`, `?password=`, `?code=`…). */
-const SECRET_QUERY = /([?&;](?:[\w.-]*(?:token|secret|passw|pwd|signature|credential|session|auth|apikey|api_key|api-key)[\w.-]*|key|code|sig)=)[^&;#\s"'\\]*/gi;
+const SECRET_QUERY =
+  /([?&;](?:[\w.-]*(?:token|secret|passw|pwd|signature|credential|session|auth|apikey|api_key|api-key)[\w.-]*|key|code|sig)=)[^&;#\s"'\\]*/gi;
 /** Path segments that are tokens (better-auth's /reset-password/:token). */
 const SECRET_PATH = /(\/(?:reset-password|verify-email|magic-link|callback)\/)[^/?#\s"'\\]+/gi;
 
@@ -70,7 +78,8 @@ export function createLogger(opts: { level: string; name?: string }, destination
       // Messages too: Fastify's own warnings quote the request URL ("… in "/x?api_key=…" (GET)").
       hooks: {
         logMethod(args, method) {
-          for (let i = 0; i < args.length; i++) if (typeof args[i] === 'string') args[i] = redactUrlSecrets(args[i] as string);
+          for (let i = 0; i < args.length; i++)
+            if (typeof args[i] === 'string') args[i] = redactUrlSecrets(args[i] as string);
           // An error logged without a message lends pino its own message: pass it, redacted, instead.
           const first = args[0] as { err?: unknown } | null | undefined;
           if (args.length === 1 && first && typeof first === 'object') {
@@ -115,7 +124,11 @@ export class LazyChildLogger {
   }
 
   isLevelEnabled(level: string): boolean {
-    return this.real ? this.real.isLevelEnabled(level) : this.options?.level === undefined ? this.parent.isLevelEnabled(level) : this.logger.isLevelEnabled(level);
+    return this.real
+      ? this.real.isLevelEnabled(level)
+      : this.options?.level === undefined
+        ? this.parent.isLevelEnabled(level)
+        : this.logger.isLevelEnabled(level);
   }
 
   child(bindings: Bindings, options?: ChildLoggerOptions): Logger {
@@ -149,4 +162,3 @@ export class LazyChildLogger {
 }
 
 export type { Logger };
-

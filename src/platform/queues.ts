@@ -37,7 +37,11 @@ export function createWorker<T>(
   opts: WorkerConnectionOptions & Omit<WorkerOptions, 'connection' | 'prefix'>,
 ): Worker<T> {
   const { redisUrl, prefix, onError, onRedisEvent, ...rest } = opts;
-  const connection = createRedis(redisUrl, { forWorker: true, name: `${prefix}:worker:${name}`, onEvent: onRedisEvent });
+  const connection = createRedis(redisUrl, {
+    forWorker: true,
+    name: `${prefix}:worker:${name}`,
+    onEvent: onRedisEvent,
+  });
   const worker = new Worker<T>(name, processor, { ...rest, connection, prefix: `${prefix}:bull` });
   worker.on('error', onError);
   // BullMQ closes the connections it made, not one it was given: this one ends once the worker has closed.

@@ -23,7 +23,13 @@ const retryStrategy = (times: number) => Math.min(100 * times, 2_000);
 /** The one Redis connection factory. */
 export function createRedis(url: string, opts: RedisConnectionOptions = {}): Redis {
   const options: RedisOptions = opts.forWorker
-    ? { connectionName: opts.name, maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false, retryStrategy }
+    ? {
+        connectionName: opts.name,
+        maxRetriesPerRequest: null,
+        enableReadyCheck: true,
+        lazyConnect: false,
+        retryStrategy,
+      }
     : {
         connectionName: opts.name,
         maxRetriesPerRequest: 1,

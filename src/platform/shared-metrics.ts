@@ -10,10 +10,26 @@ import type { Redis } from 'ioredis';
 export const SHARED_METRICS = {
   seo_pages_crawled_total: { type: 'counter', help: 'Pages fetched and stored by audit workers.', labels: [] },
   seo_serp_requests_total: { type: 'counter', help: 'HTTP calls made to the SERP provider.', labels: ['provider'] },
-  seo_serp_errors_total: { type: 'counter', help: 'SERP provider calls that failed (network error, timeout or HTTP status >= 400).', labels: ['provider', 'reason'] },
-  seo_llm_requests_total: { type: 'counter', help: 'Calls made to the LLM endpoint (fix suggestions).', labels: ['model'] },
-  seo_llm_errors_total: { type: 'counter', help: 'LLM calls that failed (network error, timeout or HTTP status >= 400).', labels: ['model', 'reason'] },
-  seo_job_duration_seconds: { type: 'histogram', help: 'Time a worker spent on a job, per queue and outcome.', labels: ['queue', 'outcome'] },
+  seo_serp_errors_total: {
+    type: 'counter',
+    help: 'SERP provider calls that failed (network error, timeout or HTTP status >= 400).',
+    labels: ['provider', 'reason'],
+  },
+  seo_llm_requests_total: {
+    type: 'counter',
+    help: 'Calls made to the LLM endpoint (fix suggestions).',
+    labels: ['model'],
+  },
+  seo_llm_errors_total: {
+    type: 'counter',
+    help: 'LLM calls that failed (network error, timeout or HTTP status >= 400).',
+    labels: ['model', 'reason'],
+  },
+  seo_job_duration_seconds: {
+    type: 'histogram',
+    help: 'Time a worker spent on a job, per queue and outcome.',
+    labels: ['queue', 'outcome'],
+  },
 } as const;
 export type SharedMetricName = keyof typeof SHARED_METRICS;
 
@@ -88,7 +104,10 @@ export class SharedMetrics {
 export function meteredFetch(
   fetchImpl: typeof fetch,
   metrics: SharedMetrics,
-  names: { requests: 'seo_serp_requests_total' | 'seo_llm_requests_total'; errors: 'seo_serp_errors_total' | 'seo_llm_errors_total' },
+  names: {
+    requests: 'seo_serp_requests_total' | 'seo_llm_requests_total';
+    errors: 'seo_serp_errors_total' | 'seo_llm_errors_total';
+  },
   labels: Labels,
 ): typeof fetch {
   return (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
@@ -98,7 +117,8 @@ export function meteredFetch(
       if (response.status >= 400) metrics.inc(names.errors, { ...labels, reason: `http_${response.status}` });
       return response;
     } catch (err) {
-      const reason = err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError') ? 'timeout' : 'network';
+      const reason =
+        err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError') ? 'timeout' : 'network';
       metrics.inc(names.errors, { ...labels, reason });
       throw err;
     }
@@ -128,7 +148,11 @@ export async function readSharedMetrics(redis: Redis, prefix: string): Promise<s
     // Histogram: cumulative buckets per label set, then sum and count.
     const counts = series.get(`${name}_count`) ?? [];
     for (const c of counts.sort((a, b) => a.labels.localeCompare(b.labels))) {
-      const perBucket = new Map((series.get(`${name}_bucket`) ?? []).filter((b) => b.labels.replace(/,?le="[^"]*"/, '').replace(/^,/, '') === c.labels).map((b) => [/le="([^"]*)"/.exec(b.labels)![1], b.value]));
+      const perBucket = new Map(
+        (series.get(`${name}_bucket`) ?? [])
+          .filter((b) => b.labels.replace(/,?le="[^"]*"/, '').replace(/^,/, '') === c.labels)
+          .map((b) => [/le="([^"]*)"/.exec(b.labels)![1], b.value]),
+      );
       let cumulative = 0;
       for (const le of [...JOB_DURATION_BUCKETS.map(String), '+Inf']) {
         cumulative += perBucket.get(le) ?? 0;

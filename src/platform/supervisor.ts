@@ -74,7 +74,14 @@ export function supervise(specs: ChildSpec[], options: SupervisorOptions): Super
     restarts: number;
     timer: NodeJS.Timeout | null;
   }
-  const slots: Slot[] = specs.map((spec) => ({ spec, child: null, startedAt: 0, crashesInARow: 0, restarts: 0, timer: null }));
+  const slots: Slot[] = specs.map((spec) => ({
+    spec,
+    child: null,
+    startedAt: 0,
+    crashesInARow: 0,
+    restarts: 0,
+    timer: null,
+  }));
 
   const alive = (c: Child | null) => !!c && c.exitCode === null && c.signalCode === null;
   const settleIfDone = () => {
@@ -102,7 +109,10 @@ export function supervise(specs: ChildSpec[], options: SupervisorOptions): Super
 
   const crashed = (slot: Slot, code: number | null, signal: NodeJS.Signals | null) => {
     if (code !== null && fatalCodes.has(code)) {
-      log.error({ child: slot.spec.name, code }, 'a platform process cannot run (configuration error); stopping the others');
+      log.error(
+        { child: slot.spec.name, code },
+        'a platform process cannot run (configuration error); stopping the others',
+      );
       exitCode = code;
       stop('SIGTERM');
       return;
@@ -111,7 +121,18 @@ export function supervise(specs: ChildSpec[], options: SupervisorOptions): Super
     slot.crashesInARow = ranMs >= stableAfter ? 1 : slot.crashesInARow + 1;
     const delayMs = backoffDelay(slot.crashesInARow, initial, max);
     slot.restarts += 1;
-    log.warn({ child: slot.spec.name, pid: slot.child?.pid, code, signal, ranMs, restartInMs: delayMs, crashesInARow: slot.crashesInARow }, 'a platform process exited; restarting it');
+    log.warn(
+      {
+        child: slot.spec.name,
+        pid: slot.child?.pid,
+        code,
+        signal,
+        ranMs,
+        restartInMs: delayMs,
+        crashesInARow: slot.crashesInARow,
+      },
+      'a platform process exited; restarting it',
+    );
     slot.timer = setTimeout(() => launch(slot), delayMs);
   };
 

@@ -1,5 +1,12 @@
 /** The GraphQL face of the module (resolvers, object types); its services and entities are in index.ts. */
 export { ProjectResolver, toProjectType } from './project.resolver.js';
-export { ProjectType, ProjectCountsType, CreateProjectInput, DeleteProjectPayload, UpdateProjectInput, ProjectSettingsType } from './project.types.js';
+export {
+  ProjectType,
+  ProjectCountsType,
+  CreateProjectInput,
+  DeleteProjectPayload,
+  UpdateProjectInput,
+  ProjectSettingsType,
+} from './project.types.js';
 export { OrganizationUsageResolver } from './organization-usage.resolver.js';
 export { OrganizationUsageType } from './organization-usage.types.js';

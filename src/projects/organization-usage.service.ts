@@ -14,7 +14,12 @@ export class OrganizationUsageService {
   ) {}
 
   /** The caller's own organization only: any other is indistinguishable from a missing one. */
-  async usage(db: NativeDb, principal: Principal | null, organizationId: string, plan: Plan): Promise<OrganizationUsageType> {
+  async usage(
+    db: NativeDb,
+    principal: Principal | null,
+    organizationId: string,
+    plan: Plan,
+  ): Promise<OrganizationUsageType> {
     const p = requirePrincipal(principal);
     if (p.organizationId !== organizationId) throw notFound('Organization');
     const row = await this.repo.usage(db, organizationId);

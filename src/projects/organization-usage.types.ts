@@ -4,7 +4,8 @@ import { Field, Int, ObjectType } from 'type-graphql';
 export class OrganizationUsageType {
   @Field(() => Int) projects!: number;
   @Field(() => Int) projectsLimit!: number;
-  @Field(() => Int, { description: 'Audits created since the start of the current month (UTC), any status.' }) auditsThisMonth!: number;
+  @Field(() => Int, { description: 'Audits created since the start of the current month (UTC), any status.' })
+  auditsThisMonth!: number;
   @Field(() => Int, { description: 'Tracked keywords across all projects.' }) keywords!: number;
   @Field(() => Int) keywordsPerProjectLimit!: number;
   @Field(() => Int) competitorsPerProjectLimit!: number;

@@ -23,7 +23,8 @@ export class ProjectCountRegistry {
   constructor(private readonly repo = new ProjectRepository()) {}
 
   register(field: ProjectCountField, source: ProjectCountSource): void {
-    if (!IDENTIFIER.test(source.table)) throw new Error(`project count source for ${field}: ${JSON.stringify(source.table)} is not a table name`);
+    if (!IDENTIFIER.test(source.table))
+      throw new Error(`project count source for ${field}: ${JSON.stringify(source.table)} is not a table name`);
     this.sources.set(field, source);
     this.statement = null;
   }
@@ -36,7 +37,12 @@ export class ProjectCountRegistry {
    * is one more promise.
    */
   read(db: NativeDb, projects: readonly ProjectType[]): Promise<ProjectCountRows> {
-    return projects.length ? this.query(db, projects.map((p) => p.id)) : Promise.resolve(NO_ROWS);
+    return projects.length
+      ? this.query(
+          db,
+          projects.map((p) => p.id),
+        )
+      : Promise.resolve(NO_ROWS);
   }
 
   /** Sets `counts` on each project from what `read` returned for them (0 where a source has no rows). */
@@ -50,8 +56,12 @@ export class ProjectCountRegistry {
   }
 
   private query(db: NativeDb, projectIds: readonly string[]): Promise<ProjectCountRows> {
-    this.statement ??= this.repo.countsStatement([...this.sources].map(([field, { table }]) => [field, table] as const));
-    return this.statement ? this.repo.counts<ProjectCountField>(db, this.statement, projectIds) : Promise.resolve(NO_ROWS);
+    this.statement ??= this.repo.countsStatement(
+      [...this.sources].map(([field, { table }]) => [field, table] as const),
+    );
+    return this.statement
+      ? this.repo.counts<ProjectCountField>(db, this.statement, projectIds)
+      : Promise.resolve(NO_ROWS);
   }
 }
 

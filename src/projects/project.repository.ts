@@ -1,5 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { nativeQuery, nativeResult, nativeTransaction, type NativeDb, type NativeResult } from '../platform/db/native-query.js';
+import {
+  nativeQuery,
+  nativeResult,
+  nativeTransaction,
+  type NativeDb,
+  type NativeResult,
+} from '../platform/db/native-query.js';
 import { jsonParam } from '../platform/db/sql-params.js';
 import { ProjectEntity, type Project, type ProjectRecord, type ProjectSettings } from './project.entity.js';
 
@@ -7,7 +13,8 @@ import { ProjectEntity, type Project, type ProjectRecord, type ProjectSettings }
  * A listed project: the organization is the caller's, so it is not read back for every row; url and settings
  * are there when the list was asked for them (ListColumns).
  */
-export type ProjectListRow = Omit<ProjectRecord, 'organizationId' | 'url' | 'settings'> & Partial<Pick<ProjectRecord, 'url' | 'settings'>>;
+export type ProjectListRow = Omit<ProjectRecord, 'organizationId' | 'url' | 'settings'> &
+  Partial<Pick<ProjectRecord, 'url' | 'settings'>>;
 
 /** Optional columns of a project list. */
 export interface ListColumns {
@@ -22,7 +29,10 @@ function listStatement({ url, settings }: ListColumns): string {
   const key = `${url} ${settings}`;
   let sql = LIST_STATEMENTS.get(key);
   if (!sql) {
-    const optional = [url ? 'url' : '', settings ? 'settings' : ''].filter(Boolean).map((c) => `${c}, `).join('');
+    const optional = [url ? 'url' : '', settings ? 'settings' : '']
+      .filter(Boolean)
+      .map((c) => `${c}, `)
+      .join('');
     sql = `SELECT id, name, ${optional}domain, created_at AS "createdAt" FROM project WHERE organization_id = $1 ORDER BY created_at, id`;
     LIST_STATEMENTS.set(key, sql);
   }
@@ -96,7 +106,11 @@ export class ProjectRepository {
   }
 
   /** Writes the given fields of a managed project (from findOwned); the others stay as they are. */
-  async update(em: EntityManager, project: Project, changes: { name?: string; settings?: ProjectSettings }): Promise<Project> {
+  async update(
+    em: EntityManager,
+    project: Project,
+    changes: { name?: string; settings?: ProjectSettings },
+  ): Promise<Project> {
     if (changes.name !== undefined) project.name = changes.name;
     if (changes.settings !== undefined) project.settings = changes.settings;
     await em.flush();
@@ -122,12 +136,19 @@ export class ProjectRepository {
    */
   countsStatement(sources: Iterable<readonly [field: string, table: string]>): string {
     return [...sources]
-      .map(([field, table]) => `SELECT '${field}' AS field, project_id::text AS project_id, count(*)::int AS n FROM ${table} WHERE project_id = ANY($1::uuid[]) GROUP BY project_id`)
+      .map(
+        ([field, table]) =>
+          `SELECT '${field}' AS field, project_id::text AS project_id, count(*)::int AS n FROM ${table} WHERE project_id = ANY($1::uuid[]) GROUP BY project_id`,
+      )
       .join(' UNION ALL ');
   }
 
   /** Runs a countsStatement for these projects; the driver's result as it comes (see list). */
-  counts<F extends string>(db: NativeDb, statement: string, projectIds: readonly string[]): Promise<NativeResult<ProjectCountRow<F>>> {
+  counts<F extends string>(
+    db: NativeDb,
+    statement: string,
+    projectIds: readonly string[],
+  ): Promise<NativeResult<ProjectCountRow<F>>> {
     return nativeResult<ProjectCountRow<F>>(db, statement, [projectIds]);
   }
 }

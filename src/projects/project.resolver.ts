@@ -4,9 +4,15 @@ import type { RequestContext } from '../platform/context.js';
 import { selectedFields } from '../platform/graphql-selection.js';
 import type { ProjectCountRegistry } from './project-counts.js';
 import type { ProjectRecord } from './project.entity.js';
-import type { ProjectService} from './project.service.js';
+import type { ProjectService } from './project.service.js';
 import { type ProjectListRow } from './project.service.js';
-import { CreateProjectInput, DeleteProjectPayload, ProjectType, UpdateProjectInput, type ProjectSettingsType } from './project.types.js';
+import {
+  CreateProjectInput,
+  DeleteProjectPayload,
+  ProjectType,
+  UpdateProjectInput,
+  type ProjectSettingsType,
+} from './project.types.js';
 
 /**
  * Entity -> API shape; counters and scores are filled by the owning modules' field resolvers. An instance,
@@ -57,8 +63,14 @@ export class ProjectResolver {
     return projects;
   }
 
-  @Query(() => ProjectType, { description: 'One project; NOT_FOUND when it is missing or belongs to another organization.' })
-  async project(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo): Promise<ProjectType> {
+  @Query(() => ProjectType, {
+    description: 'One project; NOT_FOUND when it is missing or belongs to another organization.',
+  })
+  async project(
+    @Arg('id', () => ID) id: string,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<ProjectType> {
     return this.withCounts(ctx, info, toProjectType(await this.service.get(ctx.em, ctx.principal, id)));
   }
 
@@ -81,7 +93,9 @@ export class ProjectResolver {
     return this.withCounts(ctx, info, toProjectType(await this.service.update(ctx.em, ctx.principal, id, input)));
   }
 
-  @Mutation(() => DeleteProjectPayload, { description: 'Deletes the project and all its data; cancels its running jobs.' })
+  @Mutation(() => DeleteProjectPayload, {
+    description: 'Deletes the project and all its data; cancels its running jobs.',
+  })
   async deleteProject(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<DeleteProjectPayload> {
     const project = await this.service.delete(ctx.em, ctx.principal, id);
     return { id: project.id, success: true };

@@ -8,7 +8,13 @@ import type { NativeDb, NativeResult } from '../platform/db/native-query.js';
 import type { Project, ProjectSettings } from './project.entity.js';
 import { ProjectRepository, type ListColumns, type ProjectListRow } from './project.repository.js';
 import { normalizeProjectUrl } from './project-url.js';
-import { REFUSED_TARGET_REASON, createAddressPolicy, parseAllowList, refusedTarget, type AddressPolicy } from '../platform/safe-http/index.js';
+import {
+  REFUSED_TARGET_REASON,
+  createAddressPolicy,
+  parseAllowList,
+  refusedTarget,
+  type AddressPolicy,
+} from '../platform/safe-http/index.js';
 
 export type { ListColumns, ProjectListRow };
 
@@ -37,7 +43,8 @@ export class ProjectService {
   /** A start URL whose host is a refused address (or an internal-only name) is refused before it is stored. */
   assertFetchableTarget(url: string, field: { path: string; noun: string } = { path: 'url', noun: 'URL' }): void {
     const refused = refusedTarget(url, this.addressPolicy);
-    if (refused) throw badInput(`The ${field.noun} ${REFUSED_TARGET_REASON}.`, [{ path: field.path, message: refused.message }]);
+    if (refused)
+      throw badInput(`The ${field.noun} ${REFUSED_TARGET_REASON}.`, [{ path: field.path, message: refused.message }]);
   }
 
   onDelete(hook: ProjectDeletionHook): void {
@@ -50,7 +57,11 @@ export class ProjectService {
    * parsed for every row); a row then lacks those properties. The driver's result as it comes (`{ rows }`): the
    * list of every Surface A and B call runs this, and taking the rows out in a `.then` is one more promise.
    */
-  list(db: NativeDb, principal: Principal | null, columns: ListColumns = ALL_COLUMNS): Promise<NativeResult<ProjectListRow>> {
+  list(
+    db: NativeDb,
+    principal: Principal | null,
+    columns: ListColumns = ALL_COLUMNS,
+  ): Promise<NativeResult<ProjectListRow>> {
     const p = assertApiAccess(principal, 'read');
     return this.repo.list(db, p.organizationId, columns);
   }
@@ -72,14 +83,27 @@ export class ProjectService {
     const { url, domain } = normalizeProjectUrl(data.url);
     this.assertFetchableTarget(url);
     const name = (data.name ?? '').trim() || domain;
-    if (name.length > 100) throw badInput('name must be at most 100 characters', [{ path: 'name', message: 'must be at most 100 characters' }]);
+    if (name.length > 100)
+      throw badInput('name must be at most 100 characters', [
+        { path: 'name', message: 'must be at most 100 characters' },
+      ]);
     const max = quotaFor(this.config, p.plan).projects;
-    const row: Project = { id: newId(), organizationId: p.organizationId, name, url, domain, settings: {}, createdAt: new Date() };
+    const row: Project = {
+      id: newId(),
+      organizationId: p.organizationId,
+      name,
+      url,
+      domain,
+      settings: {},
+      createdAt: new Date(),
+    };
     // Checked under the lock on the organization's row, so the quota holds under concurrency.
     return this.repo.insertLocked(em, row, (count, duplicates) => {
       assertWithinQuota(count, max, max === 1 ? 'project' : 'projects', p.plan);
       if (duplicates) {
-        throw new DomainError('BAD_USER_INPUT', `A project for ${url} already exists.`, [{ path: 'url', message: 'already tracked' }]);
+        throw new DomainError('BAD_USER_INPUT', `A project for ${url} already exists.`, [
+          { path: 'url', message: 'already tracked' },
+        ]);
       }
     });
   }
@@ -95,7 +119,8 @@ export class ProjectService {
     const changes: { name?: string; settings?: ProjectSettings } = {};
     if (input.name != null) {
       const name = input.name.trim();
-      if (!name || name.length > 100) throw badInput('name must be 1-100 characters', [{ path: 'name', message: 'must be 1-100 characters' }]);
+      if (!name || name.length > 100)
+        throw badInput('name must be 1-100 characters', [{ path: 'name', message: 'must be 1-100 characters' }]);
       changes.name = name;
     }
     if (input.settings) {
@@ -123,7 +148,10 @@ export class ProjectService {
   }
 }
 
-const INT_SETTINGS: Partial<Record<keyof ProjectSettings, [number, number]>> = { maxDepth: [0, 50], crawlDelayMs: [0, 60_000] };
+const INT_SETTINGS: Partial<Record<keyof ProjectSettings, [number, number]>> = {
+  maxDepth: [0, 50],
+  crawlDelayMs: [0, 60_000],
+};
 
 /** One setting, checked against its bounds; maxPages cannot exceed the plan's pages-per-audit quota. */
 function validateSetting(key: keyof ProjectSettings, value: unknown, pagesQuota: number): unknown {
@@ -131,16 +159,19 @@ function validateSetting(key: keyof ProjectSettings, value: unknown, pagesQuota:
   switch (key) {
     case 'maxPages':
       if (!Number.isInteger(value) || (value as number) < 1) throw fail('must be a positive integer');
-      if ((value as number) > pagesQuota) throw new DomainError('PLAN_LIMIT', `Plan limit reached: the plan allows ${pagesQuota} pages per audit.`);
+      if ((value as number) > pagesQuota)
+        throw new DomainError('PLAN_LIMIT', `Plan limit reached: the plan allows ${pagesQuota} pages per audit.`);
       return value;
     case 'maxDepth':
     case 'crawlDelayMs': {
       const [min, max] = INT_SETTINGS[key]!;
-      if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) throw fail(`must be an integer from ${min} to ${max}`);
+      if (!Number.isInteger(value) || (value as number) < min || (value as number) > max)
+        throw fail(`must be an integer from ${min} to ${max}`);
       return value;
     }
     case 'userAgent':
-      if (typeof value !== 'string' || !value.trim() || value.length > 200 || /[\r\n]/.test(value)) throw fail('must be 1-200 characters on one line');
+      if (typeof value !== 'string' || !value.trim() || value.length > 200 || /[\r\n]/.test(value))
+        throw fail('must be 1-200 characters on one line');
       return value.trim();
     case 'respectRobots':
     case 'rankIncludeSubdomains':
@@ -150,7 +181,8 @@ function validateSetting(key: keyof ProjectSettings, value: unknown, pagesQuota:
       if (typeof value !== 'string' || !/^[a-z]{2}$/i.test(value)) throw fail('must be an ISO 3166-1 alpha-2 code');
       return value.toLowerCase();
     case 'rankLanguage':
-      if (typeof value !== 'string' || !/^[a-z]{2,3}(-[a-z]{2,4})?$/i.test(value)) throw fail('must be a language code such as en');
+      if (typeof value !== 'string' || !/^[a-z]{2,3}(-[a-z]{2,4})?$/i.test(value))
+        throw fail('must be a language code such as en');
       return value.toLowerCase();
     case 'rankDevice':
       if (value !== 'desktop' && value !== 'mobile') throw fail('must be desktop or mobile');

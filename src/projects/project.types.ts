@@ -33,17 +33,23 @@ export class DeleteProjectPayload {
   @Field(() => Boolean) success!: boolean;
 }
 
-@ObjectType('ProjectSettings', { description: 'How the project is crawled and ranked; unset fields use the platform defaults.' })
+@ObjectType('ProjectSettings', {
+  description: 'How the project is crawled and ranked; unset fields use the platform defaults.',
+})
 export class ProjectSettingsType {
-  @Field(() => Int, { nullable: true, description: 'Pages per audit, at most the plan quota.' }) maxPages!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Pages per audit, at most the plan quota.' }) maxPages!:
+    number | null;
   @Field(() => Int, { nullable: true, description: 'Link depth from the start URL (0-50).' }) maxDepth!: number | null;
-  @Field(() => Int, { nullable: true, description: 'Minimum delay between requests, ms (0-60000).' }) crawlDelayMs!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Minimum delay between requests, ms (0-60000).' }) crawlDelayMs!:
+    number | null;
   @Field(() => String, { nullable: true }) userAgent!: string | null;
-  @Field(() => Boolean, { nullable: true, description: 'Honour robots.txt (default true).' }) respectRobots!: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'Honour robots.txt (default true).' }) respectRobots!:
+    boolean | null;
   @Field(() => String, { nullable: true }) rankCountry!: string | null;
   @Field(() => String, { nullable: true }) rankLanguage!: string | null;
   @Field(() => String, { nullable: true }) rankDevice!: string | null;
-  @Field(() => Boolean, { nullable: true, description: 'Count subdomains as the project when finding its position.' }) rankIncludeSubdomains!: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'Count subdomains as the project when finding its position.' })
+  rankIncludeSubdomains!: boolean | null;
 }
 
 @InputType('ProjectSettingsInput')
@@ -62,5 +68,9 @@ export class ProjectSettingsInput {
 @InputType('UpdateProjectInput')
 export class UpdateProjectInput {
   @Field(() => String, { nullable: true }) name?: string | null;
-  @Field(() => ProjectSettingsInput, { nullable: true, description: 'Fields given replace the stored ones; null clears one.' }) settings?: ProjectSettingsInput | null;
+  @Field(() => ProjectSettingsInput, {
+    nullable: true,
+    description: 'Fields given replace the stored ones; null clears one.',
+  })
+  settings?: ProjectSettingsInput | null;
 }

@@ -1,3 +1,8 @@
 /** The GraphQL face of the module (resolvers, object types); its services and entities are in index.ts. */
 export { ReportResolver } from './report.resolver.js';
-export { AuditReportType, OccurrenceExportConnection, OccurrenceExportRowType, ReportScoresType } from './report.types.js';
+export {
+  AuditReportType,
+  OccurrenceExportConnection,
+  OccurrenceExportRowType,
+  ReportScoresType,
+} from './report.types.js';

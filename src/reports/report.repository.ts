@@ -50,7 +50,10 @@ export class ReportRepository {
 
   /** Whether the audit belongs to the project. */
   async auditOfProject(db: NativeDb, auditId: string, projectId: string): Promise<{ id: string } | null> {
-    const [audit] = await nativeQuery<{ id: string }>(db, 'SELECT id FROM audit WHERE id = $1 AND project_id = $2', [auditId, projectId]);
+    const [audit] = await nativeQuery<{ id: string }>(db, 'SELECT id FROM audit WHERE id = $1 AND project_id = $2', [
+      auditId,
+      projectId,
+    ]);
     return audit ?? null;
   }
 

@@ -7,7 +7,9 @@ import { AuditReportType, OccurrenceExportConnection } from './report.types.js';
 export class ReportResolver {
   constructor(private readonly service: ReportService) {}
 
-  @Query(() => [AuditReportType], { description: "A project's audits summarized for reports, newest first (one when auditId is given)." })
+  @Query(() => [AuditReportType], {
+    description: "A project's audits summarized for reports, newest first (one when auditId is given).",
+  })
   reports(
     @Arg('projectId', () => ID) projectId: string,
     @Arg('auditId', () => ID, { nullable: true }) auditId: string | null,
@@ -16,7 +18,9 @@ export class ReportResolver {
     return this.service.list(ctx.em, ctx.principal, projectId, auditId);
   }
 
-  @Query(() => OccurrenceExportConnection, { description: "Every issue occurrence of an audit, in pages of up to 5,000 (for exports)." })
+  @Query(() => OccurrenceExportConnection, {
+    description: 'Every issue occurrence of an audit, in pages of up to 5,000 (for exports).',
+  })
   auditOccurrences(
     @Arg('projectId', () => ID) projectId: string,
     @Arg('auditId', () => ID) auditId: string,

@@ -16,7 +16,12 @@ export class ReportService {
     private readonly repo = new ReportRepository(),
   ) {}
 
-  async list(em: EntityManager, principal: Principal | null, projectId: string, auditId?: string | null): Promise<AuditReportType[]> {
+  async list(
+    em: EntityManager,
+    principal: Principal | null,
+    projectId: string,
+    auditId?: string | null,
+  ): Promise<AuditReportType[]> {
     const p = assertApiAccess(principal, 'read');
     const project = await this.projects.findOwned(em, p, projectId);
     if (auditId && !isUuid(auditId)) throw notFound('Audit');
@@ -27,7 +32,14 @@ export class ReportService {
       status: r.status,
       createdAt: r.createdAt,
       completedAt: r.completedAt,
-      scores: { overall: r.overall, meta: r.meta, content: r.content, links: r.links, technical: r.technical, performance: r.performance },
+      scores: {
+        overall: r.overall,
+        meta: r.meta,
+        content: r.content,
+        links: r.links,
+        technical: r.technical,
+        performance: r.performance,
+      },
       pagesCrawled: r.pagesCrawled,
       issueCounts: { critical: r.critical, warning: r.warning, notice: r.notice },
     }));

@@ -35,7 +35,11 @@ export class DataForSeoProvider implements SerpProvider {
   private readonly http: SerpHttpClient;
   private readonly authorization: string;
 
-  constructor(login: string, password: string, private readonly options: SerpAdapterOptions) {
+  constructor(
+    login: string,
+    password: string,
+    private readonly options: SerpAdapterOptions,
+  ) {
     this.authorization = `Basic ${Buffer.from(`${login}:${password}`, 'utf8').toString('base64')}`;
     this.http = new SerpHttpClient({
       provider: this.name,

@@ -11,12 +11,7 @@ export { dataForSeoLocationCode } from './dataforseo-locations.js';
 export { SearxngProvider } from './searxng.provider.js';
 export { MAX_SERP_RESPONSE_BYTES } from './serp-http.js';
 export type { SerpAdapterOptions } from './serp-http.js';
-export {
-  DEFAULT_SERP_DEPTH,
-  DEFAULT_SERP_TIMEOUT_MS,
-  MAX_SERP_DEPTH,
-  SERP_PROVIDER_NAMES,
-} from './serp.types.js';
+export { DEFAULT_SERP_DEPTH, DEFAULT_SERP_TIMEOUT_MS, MAX_SERP_DEPTH, SERP_PROVIDER_NAMES } from './serp.types.js';
 export type {
   SerpConfig,
   SerpDevice,

@@ -119,7 +119,11 @@ export class SerpHttpClient {
       try {
         return JSON.parse(text) as unknown;
       } catch {
-        throw this.fail(`returned malformed JSON (HTTP ${status})`, { code: 'MALFORMED_RESPONSE', status, retryable: false });
+        throw this.fail(`returned malformed JSON (HTTP ${status})`, {
+          code: 'MALFORMED_RESPONSE',
+          status,
+          retryable: false,
+        });
       }
     } catch (error) {
       if (error instanceof SerpProviderError) throw error;

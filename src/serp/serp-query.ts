@@ -11,11 +11,16 @@ const LANGUAGE = /^[a-z]{2,3}(-[a-z0-9]{2,4})?$/i;
 /** Validates a query and applies defaults, so every adapter sends the same normalised values. */
 export function normalizeSerpQuery(provider: string, query: SerpQuery): SerpQuery {
   const invalid = (message: string) =>
-    new SerpProviderError(provider, `${provider}: invalid query: ${message}`, { code: 'INVALID_QUERY', retryable: false });
+    new SerpProviderError(provider, `${provider}: invalid query: ${message}`, {
+      code: 'INVALID_QUERY',
+      retryable: false,
+    });
   const keyword = typeof query.keyword === 'string' ? query.keyword.trim().replace(/\s+/g, ' ') : '';
   if (keyword === '') throw invalid('keyword is empty');
   if (keyword.length > MAX_KEYWORD_CHARS) throw invalid(`keyword is longer than ${MAX_KEYWORD_CHARS} characters`);
-  const country = String(query.country ?? '').trim().toLowerCase();
+  const country = String(query.country ?? '')
+    .trim()
+    .toLowerCase();
   if (!COUNTRY.test(country)) throw invalid(`country "${country}" is not an ISO 3166-1 alpha-2 code`);
   const language = String(query.language ?? '').trim();
   if (!LANGUAGE.test(language)) throw invalid(`language "${language}" is not a language code such as "en"`);

@@ -80,7 +80,8 @@ export class SerpApiProvider implements SerpProvider {
   /** SerpApi's pagination block is authoritative when present (Google pages are sometimes short). */
   private hasNextPage(body: SerpApiPage | null, count: number): boolean {
     const pagination = body?.serpapi_pagination;
-    if (pagination && typeof pagination === 'object') return typeof pagination.next === 'string' && pagination.next !== '';
+    if (pagination && typeof pagination === 'object')
+      return typeof pagination.next === 'string' && pagination.next !== '';
     return count >= PAGE_SIZE;
   }
 }

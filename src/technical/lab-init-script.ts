@@ -16,7 +16,10 @@ export function labInitScript(): string {
   if (cached !== null) return cached;
   // The IIFE build is not an exported subpath, so locate it next to the package's resolvable entry point.
   const entry = createRequire(import.meta.url).resolve('web-vitals');
-  const library = readFileSync(join(dirname(entry), 'web-vitals.iife.js'), 'utf8').replace(/^\/\/# sourceMappingURL=.*$/m, '');
+  const library = readFileSync(join(dirname(entry), 'web-vitals.iife.js'), 'utf8').replace(
+    /^\/\/# sourceMappingURL=.*$/m,
+    '',
+  );
   cached = `(() => {
   if (window.top !== window) return;
   const store = {

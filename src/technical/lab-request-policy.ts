@@ -41,7 +41,10 @@ export function createLabRequestGate(page: URL, policy?: LabHostPolicy): (rawUrl
     if (cached) return cached;
     const decision = Promise.resolve()
       .then(() => policy(url))
-      .then((allowed) => allowed === true, () => false);
+      .then(
+        (allowed) => allowed === true,
+        () => false,
+      );
     if (cache.size < MAX_CACHED_ORIGINS) cache.set(url.origin, decision);
     return decision;
   };

@@ -61,9 +61,24 @@ const LAUNCH_ARGS = [
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
-const DEVICES: Record<LabDevice, Pick<BrowserContextOptions, 'viewport' | 'screen' | 'deviceScaleFactor' | 'isMobile' | 'hasTouch'>> = {
-  desktop: { viewport: { width: 1350, height: 940 }, screen: { width: 1350, height: 940 }, deviceScaleFactor: 1, isMobile: false, hasTouch: false },
-  mobile: { viewport: { width: 412, height: 823 }, screen: { width: 412, height: 823 }, deviceScaleFactor: 2.625, isMobile: true, hasTouch: true },
+const DEVICES: Record<
+  LabDevice,
+  Pick<BrowserContextOptions, 'viewport' | 'screen' | 'deviceScaleFactor' | 'isMobile' | 'hasTouch'>
+> = {
+  desktop: {
+    viewport: { width: 1350, height: 940 },
+    screen: { width: 1350, height: 940 },
+    deviceScaleFactor: 1,
+    isMobile: false,
+    hasTouch: false,
+  },
+  mobile: {
+    viewport: { width: 412, height: 823 },
+    screen: { width: 412, height: 823 },
+    deviceScaleFactor: 2.625,
+    isMobile: true,
+    hasTouch: true,
+  },
 };
 
 /** Time kept back from navigation and settling for the interaction, the flush and the read-out. */
@@ -160,14 +175,21 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
     if (!browserPromise) {
       // playwright-core is loaded on first use only: a worker without a browser configured never pays its ~50 MB.
       const launching = import('playwright-core')
-        .then(({ chromium }) => chromium.launch({ executablePath: options.chromiumPath, headless: true, args: launchArgs(options.hostPins), timeout: 30_000 }))
+        .then(({ chromium }) =>
+          chromium.launch({
+            executablePath: options.chromiumPath,
+            headless: true,
+            args: launchArgs(options.hostPins),
+            timeout: 30_000,
+          }),
+        )
         .then(async (browser) => {
-        browser.on('disconnected', () => {
-          if (browserPromise === launching) browserPromise = null;
+          browser.on('disconnected', () => {
+            if (browserPromise === launching) browserPromise = null;
+          });
+          await warmUp(browser).catch(() => undefined);
+          return browser;
         });
-        await warmUp(browser).catch(() => undefined);
-        return browser;
-      });
       launching.catch(() => {
         if (browserPromise === launching) browserPromise = null;
       });
@@ -180,7 +202,12 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
     const target = parseLabUrl(rawUrl);
     if (!target) return null;
     const userAgent = options.userAgent ?? (device === 'mobile' ? mobileUserAgent(browser.version()) : undefined);
-    const context = await browser.newContext({ ...DEVICES[device], userAgent, serviceWorkers: 'block', acceptDownloads: false });
+    const context = await browser.newContext({
+      ...DEVICES[device],
+      userAgent,
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+    });
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const deadline = Date.now() + timeoutMs;
@@ -206,7 +233,12 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
     }
   };
 
-  const runInContext = async (context: BrowserContext, rawUrl: string, target: URL, deadline: number): Promise<LabMeasurement | null> => {
+  const runInContext = async (
+    context: BrowserContext,
+    rawUrl: string,
+    target: URL,
+    deadline: number,
+  ): Promise<LabMeasurement | null> => {
     const gate = createLabRequestGate(target, options.allowedHosts);
     const net: NetworkState = { inflight: 0, lastActivity: Date.now(), started: 0, bytes: 0, sizeTasks: [] };
     await context.addInitScript({ content: labInitScript() });
@@ -223,10 +255,15 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
     trackNetwork(page, net);
 
     const remaining = () => deadline - Date.now();
-    const response = await page.goto(rawUrl, { waitUntil: 'domcontentloaded', timeout: Math.max(1, remaining() - RESERVE_MS) });
+    const response = await page.goto(rawUrl, {
+      waitUntil: 'domcontentloaded',
+      timeout: Math.max(1, remaining() - RESERVE_MS),
+    });
     if (!response || response.status() >= 400) return null;
     // A page whose load event never comes (a hanging subresource) is still measured once the budget runs low.
-    await page.waitForLoadState('load', { timeout: Math.max(1, remaining() - RESERVE_MS - quietMs) }).catch(() => undefined);
+    await page
+      .waitForLoadState('load', { timeout: Math.max(1, remaining() - RESERVE_MS - quietMs) })
+      .catch(() => undefined);
     await settle(page, net, quietMs, Math.min(MAX_SETTLE_MS, Math.max(0, remaining() - RESERVE_MS)));
 
     const before = (await page.evaluate(READ_VITALS)) as VitalsSnapshot | null;
@@ -245,7 +282,11 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
     return toMeasurement(device, before, final, net.bytes);
   };
 
-  const measureAll = async (urls: string[], results: Map<string, LabMeasurement>, signal?: AbortSignal): Promise<Map<string, LabMeasurement>> => {
+  const measureAll = async (
+    urls: string[],
+    results: Map<string, LabMeasurement>,
+    signal?: AbortSignal,
+  ): Promise<Map<string, LabMeasurement>> => {
     for (const url of urls) {
       if (closed || signal?.aborted) break;
       let browser: Browser;
@@ -316,15 +357,18 @@ function trackNetwork(page: Page, net: NetworkState): void {
   page.on('requestfinished', (request) => {
     done();
     net.sizeTasks.push(
-      request.sizes().then(
-        (s) => {
-          net.bytes += Math.max(0, s.responseHeadersSize) + Math.max(0, s.responseBodySize);
-        },
-        async () => {
-          const length = Number((await request.response())?.headers()['content-length']);
-          if (Number.isFinite(length) && length > 0) net.bytes += length;
-        },
-      ).catch(() => undefined),
+      request
+        .sizes()
+        .then(
+          (s) => {
+            net.bytes += Math.max(0, s.responseHeadersSize) + Math.max(0, s.responseBodySize);
+          },
+          async () => {
+            const length = Number((await request.response())?.headers()['content-length']);
+            if (Number.isFinite(length) && length > 0) net.bytes += length;
+          },
+        )
+        .catch(() => undefined),
     );
   });
 }
@@ -351,7 +395,12 @@ async function interact(page: Page, device: LabDevice): Promise<void> {
   await page.keyboard.press('Shift');
 }
 
-function toMeasurement(device: LabDevice, before: VitalsSnapshot, final: VitalsSnapshot, bytes: number): LabMeasurement {
+function toMeasurement(
+  device: LabDevice,
+  before: VitalsSnapshot,
+  final: VitalsSnapshot,
+  bytes: number,
+): LabMeasurement {
   const m: LabMeasurement = { device };
   const ms = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : undefined);
   const set = <K extends keyof LabMetrics>(key: K, value: LabMetrics[K]) => {
@@ -361,14 +410,18 @@ function toMeasurement(device: LabDevice, before: VitalsSnapshot, final: VitalsS
   set('fcpMs', ms(final.fcp));
   set('ttfbMs', ms(final.ttfb));
   set('inpMs', ms(final.inp));
-  const cls = typeof final.cls === 'number' && Number.isFinite(final.cls) && final.cls >= 0 ? Math.round(final.cls * 10_000) / 10_000 : undefined;
+  const cls =
+    typeof final.cls === 'number' && Number.isFinite(final.cls) && final.cls >= 0
+      ? Math.round(final.cls * 10_000) / 10_000
+      : undefined;
   set('cls', cls);
   // TBT uses the pre-interaction snapshot: the window ends where the lab started clicking.
   const fcp = typeof before.fcp === 'number' ? before.fcp : typeof final.fcp === 'number' ? final.fcp : NaN;
   const end = Number(before.now);
   if (Number.isFinite(fcp) && Number.isFinite(end)) {
     const tasks = before.longTasks.filter(
-      (t): t is LabLongTask => Array.isArray(t) && t.length === 2 && typeof t[0] === 'number' && typeof t[1] === 'number',
+      (t): t is LabLongTask =>
+        Array.isArray(t) && t.length === 2 && typeof t[0] === 'number' && typeof t[1] === 'number',
     );
     set('tbtMs', Math.round(totalBlockingTime(tasks, fcp, end)));
   }
@@ -388,5 +441,8 @@ function sleep(ms: number): Promise<void> {
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise,
+    new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms))),
+  ]).finally(() => clearTimeout(timer));
 }

@@ -15,10 +15,17 @@ export class TechnicalService {
     private readonly repo = new TechnicalRepository(),
   ) {}
 
-  async history(em: EntityManager, principal: Principal | null, projectId: string, days: number): Promise<TechnicalType> {
+  async history(
+    em: EntityManager,
+    principal: Principal | null,
+    projectId: string,
+    days: number,
+  ): Promise<TechnicalType> {
     const p = assertApiAccess(principal, 'read');
     if (!Number.isInteger(days) || days < 1 || days > MAX_TECHNICAL_DAYS) {
-      throw badInput(`days must be an integer from 1 to ${MAX_TECHNICAL_DAYS}`, [{ path: 'days', message: `must be 1-${MAX_TECHNICAL_DAYS}` }]);
+      throw badInput(`days must be an integer from 1 to ${MAX_TECHNICAL_DAYS}`, [
+        { path: 'days', message: `must be 1-${MAX_TECHNICAL_DAYS}` },
+      ]);
     }
     const project = await this.projects.findOwned(em, p, projectId);
     const coreWebVitals = await this.repo.vitalsSince(em, project.id, days);

@@ -15,7 +15,9 @@ import {
 export class ToolsResolver {
   constructor(private readonly tools: ToolsService) {}
 
-  @Query(() => MetaTagsReportType, { description: 'Meta tags, Open Graph, Twitter, hreflang, JSON-LD and single-page checks of a URL or of pasted HTML.' })
+  @Query(() => MetaTagsReportType, {
+    description: 'Meta tags, Open Graph, Twitter, hreflang, JSON-LD and single-page checks of a URL or of pasted HTML.',
+  })
   metaTags(@Arg('input', () => MetaTagsInput) input: MetaTagsInput): Promise<MetaTagsReportType> {
     return this.tools.metaTags(input);
   }
@@ -25,12 +27,16 @@ export class ToolsResolver {
     return this.tools.robots(input);
   }
 
-  @Query(() => HeadersReportType, { description: 'Redirect hops, HTTP version, headers and security/SEO header checks of a URL.' })
+  @Query(() => HeadersReportType, {
+    description: 'Redirect hops, HTTP version, headers and security/SEO header checks of a URL.',
+  })
   httpHeaders(@Arg('url', () => String) url: string): Promise<HeadersReportType> {
     return this.tools.headers({ url });
   }
 
-  @Query(() => SitemapReportType, { description: 'XML sitemap (or sitemap index, gzip allowed) validation per the sitemaps.org protocol.' })
+  @Query(() => SitemapReportType, {
+    description: 'XML sitemap (or sitemap index, gzip allowed) validation per the sitemaps.org protocol.',
+  })
   sitemap(@Arg('input', () => SitemapInput) input: SitemapInput): Promise<SitemapReportType> {
     return this.tools.sitemap(input);
   }

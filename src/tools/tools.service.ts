@@ -1,5 +1,10 @@
 import { DomainError } from '../platform/errors.js';
-import { REFUSED_TARGET_REASON, isSafeHttpError, type SafeHttpClient, type SafeHttpResponse } from '../platform/safe-http/index.js';
+import {
+  REFUSED_TARGET_REASON,
+  isSafeHttpError,
+  type SafeHttpClient,
+  type SafeHttpResponse,
+} from '../platform/safe-http/index.js';
 import { metaTagsReport, type MetaTagsReport } from '../seo/checks/index.js';
 import { analyzeHeaders, type HeadersReport } from '../seo/headers/index.js';
 import { extractPageFacts, firstHeader, type PageFacts } from '../seo/page/index.js';
@@ -20,12 +25,21 @@ export const TOOL_LIMITS = {
 const PASTED_HTML_BASE = 'https://pasted-document.invalid/';
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 /** Sitemap problems that mean "this is not a sitemap document at all": answered 400, not a report. */
-const FATAL_SITEMAP_CODES = new Set(['EMPTY_INPUT', 'NOT_XML', 'BINARY_CONTENT', 'UNSUPPORTED_ENCODING', 'INVALID_UTF8', 'GZIP_ERROR', 'XML_SYNTAX']);
+const FATAL_SITEMAP_CODES = new Set([
+  'EMPTY_INPUT',
+  'NOT_XML',
+  'BINARY_CONTENT',
+  'UNSUPPORTED_ENCODING',
+  'INVALID_UTF8',
+  'GZIP_ERROR',
+  'XML_SYNTAX',
+]);
 
 const bad = (path: string, message: string) => new DomainError('BAD_USER_INPUT', message, [{ path, message }]);
 
 function requireHttpUrl(value: string, path = 'url'): URL {
-  if (value.length > TOOL_LIMITS.urlLength) throw bad(path, `${path} must be at most ${TOOL_LIMITS.urlLength} characters`);
+  if (value.length > TOOL_LIMITS.urlLength)
+    throw bad(path, `${path} must be at most ${TOOL_LIMITS.urlLength} characters`);
   let url: URL;
   try {
     url = new URL(value.trim());
@@ -53,7 +67,9 @@ function fetchFailure(err: unknown, url: string): DomainError {
     CONNECTION_FAILED: 'could not be reached',
     BAD_RESPONSE: 'returned a malformed response',
   };
-  return new DomainError('BAD_USER_INPUT', `The URL ${reason[err.code] ?? 'could not be fetched'}.`, [{ path: 'url', message: err.code }]);
+  return new DomainError('BAD_USER_INPUT', `The URL ${reason[err.code] ?? 'could not be fetched'}.`, [
+    { path: 'url', message: err.code },
+  ]);
 }
 
 function looksBinary(text: string): boolean {
@@ -86,9 +102,16 @@ export class ToolsService {
     const response = await this.get(url, TOOL_LIMITS.htmlBytes);
     const contentType = firstHeader(response.headers, 'content-type') ?? '';
     if (!HTML_TYPES.test(contentType) || response.body.includes(0)) {
-      throw bad('url', `The URL did not return an HTML document (status ${response.status}, content-type ${contentType || 'none'}).`);
+      throw bad(
+        'url',
+        `The URL did not return an HTML document (status ${response.status}, content-type ${contentType || 'none'}).`,
+      );
     }
-    const facts: PageFacts = extractPageFacts(response.body, { url: response.finalUrl, headers: response.headers, status: response.status });
+    const facts: PageFacts = extractPageFacts(response.body, {
+      url: response.finalUrl,
+      headers: response.headers,
+      status: response.status,
+    });
     return metaTagsReport(facts, {
       url: response.url,
       finalUrl: response.finalUrl,
@@ -100,13 +123,20 @@ export class ToolsService {
     });
   }
 
-  async robots(input: { url?: string | null; content?: string | null; testUrls?: string[] | null; userAgent?: string | null }): Promise<RobotsAnalysis> {
+  async robots(input: {
+    url?: string | null;
+    content?: string | null;
+    testUrls?: string[] | null;
+    userAgent?: string | null;
+  }): Promise<RobotsAnalysis> {
     const testUrls = input.testUrls ?? [];
     if (testUrls.length > TOOL_LIMITS.testUrls) throw bad('testUrls', `at most ${TOOL_LIMITS.testUrls} test URLs`);
     testUrls.forEach((u, i) => {
-      if (!u || u.length > TOOL_LIMITS.urlLength) throw bad(`testUrls.${i}`, 'must be a URL or path of 1-2048 characters');
+      if (!u || u.length > TOOL_LIMITS.urlLength)
+        throw bad(`testUrls.${i}`, 'must be a URL or path of 1-2048 characters');
     });
-    if (input.userAgent != null && (input.userAgent.length > 200 || !input.userAgent.trim())) throw bad('userAgent', 'userAgent must be 1-200 characters');
+    if (input.userAgent != null && (input.userAgent.length > 200 || !input.userAgent.trim()))
+      throw bad('userAgent', 'userAgent must be 1-200 characters');
     const options = { testUrls, userAgent: input.userAgent ?? undefined };
     if (input.content != null) {
       if (looksBinary(input.content)) throw bad('content', 'content must be text, not binary');
@@ -118,13 +148,23 @@ export class ToolsService {
     robotsUrl.hash = '';
     let response: SafeHttpResponse;
     try {
-      response = await this.client.request(robotsUrl, { maxBytes: TOOL_LIMITS.robotsFetchBytes, onBodyLimit: 'truncate', totalTimeoutMs: 20_000 });
+      response = await this.client.request(robotsUrl, {
+        maxBytes: TOOL_LIMITS.robotsFetchBytes,
+        onBodyLimit: 'truncate',
+        totalTimeoutMs: 20_000,
+      });
     } catch (err) {
       throw fetchFailure(err, robotsUrl.href);
     }
     if (response.status < 200 || response.status >= 300) {
-      const meaning = response.status >= 500 ? 'crawlers treat a 5xx as "disallow everything"' : 'crawlers treat a 4xx as "allow everything"';
-      throw bad('url', `${robotsUrl.href} answered ${response.status}: there is no robots.txt to validate (${meaning}).`);
+      const meaning =
+        response.status >= 500
+          ? 'crawlers treat a 5xx as "disallow everything"'
+          : 'crawlers treat a 4xx as "allow everything"';
+      throw bad(
+        'url',
+        `${robotsUrl.href} answered ${response.status}: there is no robots.txt to validate (${meaning}).`,
+      );
     }
     if (response.body.includes(0)) throw bad('url', 'robots.txt is binary content, not text');
     // Tests given as paths are resolved against the site.
@@ -136,13 +176,19 @@ export class ToolsService {
     const url = requireHttpUrl(input.url);
     let response: SafeHttpResponse;
     try {
-      response = await this.client.request(url, { maxBytes: 256 * 1024, onBodyLimit: 'truncate', totalTimeoutMs: 20_000 });
+      response = await this.client.request(url, {
+        maxBytes: 256 * 1024,
+        onBodyLimit: 'truncate',
+        totalTimeoutMs: 20_000,
+      });
     } catch (err) {
       throw fetchFailure(err, url.href);
     }
     const contentType = firstHeader(response.headers, 'content-type') ?? '';
     // A charset declared inside the HTML counts too (META_CHARSET_MISSING is about the document, not only headers).
-    const declared = HTML_TYPES.test(contentType) ? extractPageFacts(response.body, { url: response.finalUrl }).charset : null;
+    const declared = HTML_TYPES.test(contentType)
+      ? extractPageFacts(response.body, { url: response.finalUrl }).charset
+      : null;
     const documentCharset = declared && declared.source !== 'header' ? declared.value : null;
     return analyzeHeaders({
       url: url.href,
@@ -162,15 +208,18 @@ export class ToolsService {
     if (!input.url) throw bad('url', 'Send { url } or { content }.');
     const url = requireHttpUrl(input.url);
     const analysis = await this.fetchSitemap(url);
-    const children =
-      analysis.type === 'sitemapindex' ? await this.children(analysis.sitemaps ?? []) : null;
+    const children = analysis.type === 'sitemapindex' ? await this.children(analysis.sitemaps ?? []) : null;
     return this.report(analysis, 'url', children);
   }
 
   private async fetchSitemap(url: URL): Promise<SitemapAnalysis> {
     let response;
     try {
-      response = await this.client.request(url, { stream: true, maxBytes: TOOL_LIMITS.sitemapBytes, totalTimeoutMs: 60_000 });
+      response = await this.client.request(url, {
+        stream: true,
+        maxBytes: TOOL_LIMITS.sitemapBytes,
+        totalTimeoutMs: 60_000,
+      });
     } catch (err) {
       throw fetchFailure(err, url.href);
     }
@@ -189,7 +238,14 @@ export class ToolsService {
   private async children(entries: { loc: string; lastmod: string | null }[]): Promise<ChildSitemapType[]> {
     return Promise.all(
       entries.map(async (entry, i): Promise<ChildSitemapType> => {
-        const base = { loc: entry.loc, lastmod: entry.lastmod, valid: null, urlCount: null, errorCount: null, fetchError: null };
+        const base = {
+          loc: entry.loc,
+          lastmod: entry.lastmod,
+          valid: null,
+          urlCount: null,
+          errorCount: null,
+          fetchError: null,
+        };
         if (i >= TOOL_LIMITS.childSitemaps) return base;
         try {
           const analysis = await this.fetchSitemap(new URL(entry.loc));
@@ -201,20 +257,42 @@ export class ToolsService {
     );
   }
 
-  private report(analysis: SitemapAnalysis, path: 'url' | 'content', children: ChildSitemapType[] | null): SitemapReportType {
+  private report(
+    analysis: SitemapAnalysis,
+    path: 'url' | 'content',
+    children: ChildSitemapType[] | null,
+  ): SitemapReportType {
     const fatal = analysis.errors.find((e: SitemapIssue) => FATAL_SITEMAP_CODES.has(e.code));
     if (fatal) {
       const where = fatal.line ? ` at line ${fatal.line}` : '';
-      throw new DomainError('BAD_USER_INPUT', `Not a valid XML sitemap${where}: ${fatal.message}`, [{ path, message: fatal.code }]);
+      throw new DomainError('BAD_USER_INPUT', `Not a valid XML sitemap${where}: ${fatal.message}`, [
+        { path, message: fatal.code },
+      ]);
     }
     return {
       valid: analysis.valid,
       type: analysis.type,
       urlCount: analysis.urlCount,
-      sitemaps: analysis.type === 'sitemapindex' ? (children ?? (analysis.sitemaps ?? []).map((s) => ({ loc: s.loc, lastmod: s.lastmod, valid: null, urlCount: null, errorCount: null, fetchError: null }))) : null,
+      sitemaps:
+        analysis.type === 'sitemapindex'
+          ? (children ??
+            (analysis.sitemaps ?? []).map((s) => ({
+              loc: s.loc,
+              lastmod: s.lastmod,
+              valid: null,
+              urlCount: null,
+              errorCount: null,
+              fetchError: null,
+            })))
+          : null,
       errors: analysis.errors.map(lineMessage),
       warnings: analysis.warnings.map(lineMessage),
-      sample: analysis.sample.map((e) => ({ loc: e.loc, lastmod: e.lastmod, changefreq: e.changefreq, priority: e.priority })),
+      sample: analysis.sample.map((e) => ({
+        loc: e.loc,
+        lastmod: e.lastmod,
+        changefreq: e.changefreq,
+        priority: e.priority,
+      })),
     };
   }
 }

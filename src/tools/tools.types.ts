@@ -32,7 +32,9 @@ export class MetaTagsReportType {
   @Field(() => [ToolIssueType]) issues!: ToolIssueType[];
 }
 
-@InputType('MetaTagsInput', { description: 'A URL to fetch, or HTML to analyze (with the URL it is served from, optionally).' })
+@InputType('MetaTagsInput', {
+  description: 'A URL to fetch, or HTML to analyze (with the URL it is served from, optionally).',
+})
 export class MetaTagsInput {
   @Field(() => String, { nullable: true }) url?: string | null;
   @Field(() => String, { nullable: true }) html?: string | null;
@@ -81,7 +83,8 @@ export class RobotsReportType {
 export class RobotsInput {
   @Field(() => String, { nullable: true, description: 'A site URL or the robots.txt URL.' }) url?: string | null;
   @Field(() => String, { nullable: true }) content?: string | null;
-  @Field(() => [String], { nullable: true, description: 'At most 100 URLs or paths to test.' }) testUrls?: string[] | null;
+  @Field(() => [String], { nullable: true, description: 'At most 100 URLs or paths to test.' }) testUrls?:
+    string[] | null;
   @Field(() => String, { nullable: true }) userAgent?: string | null;
 }
 
@@ -106,7 +109,10 @@ export class HeadersReportType {
   @Field(() => Int) status!: number;
   @Field(() => [RedirectHopType]) redirects!: RedirectHopType[];
   @Field(() => String) httpVersion!: string;
-  @Field(() => GraphQLJSON, { description: 'Lower-cased names; repeated headers as arrays.' }) headers!: Record<string, string | string[]>;
+  @Field(() => GraphQLJSON, { description: 'Lower-cased names; repeated headers as arrays.' }) headers!: Record<
+    string,
+    string | string[]
+  >;
   @Field(() => [HeaderCheckType]) checks!: HeaderCheckType[];
   @Field(() => [ToolIssueType]) issues!: ToolIssueType[];
 }
@@ -123,7 +129,8 @@ export class SitemapEntryType {
 export class ChildSitemapType {
   @Field(() => String) loc!: string;
   @Field(() => String, { nullable: true }) lastmod!: string | null;
-  @Field(() => Boolean, { nullable: true, description: 'null when not fetched (over the bound) or unreachable.' }) valid!: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'null when not fetched (over the bound) or unreachable.' })
+  valid!: boolean | null;
   @Field(() => Int, { nullable: true }) urlCount!: number | null;
   @Field(() => Int, { nullable: true }) errorCount!: number | null;
   @Field(() => String, { nullable: true }) fetchError!: string | null;

@@ -58,7 +58,10 @@ export async function startApiProcess(env: Record<string, string>, timeoutMs = 6
 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (!alive()) throw new Error(`the API process exited (code ${child.exitCode ?? child.signalCode}) before it was ready:\n${chunks.join('')}`);
+    if (!alive())
+      throw new Error(
+        `the API process exited (code ${child.exitCode ?? child.signalCode}) before it was ready:\n${chunks.join('')}`,
+      );
     const ready = await fetch(`${baseUrl}/readyz`).then(
       (res) => res.status === 200,
       () => false,

@@ -55,7 +55,8 @@ const round = (x: number, digits = 2) => Number(x.toFixed(digits));
 
 function formatTable(header: string[], body: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
 
@@ -87,7 +88,9 @@ const pagesPerSec = (w: WorkerAuditResult) => w.pagesCrawled / (w.elapsedMs / 10
 
 export function formatReport(result: AuditBenchResult): string {
   const { settings: s, throughput, memory } = result;
-  const worker = s.workerDist ? `${s.workerDist}/workers/audit.worker.js (compiled)` : 'workers/audit.worker.ts under tsx';
+  const worker = s.workerDist
+    ? `${s.workerDist}/workers/audit.worker.js (compiled)`
+    : 'workers/audit.worker.ts under tsx';
   const out: string[] = [
     '',
     `audit benchmark: generated site (seed ${s.seed}), ~12.5 KB pages, 30 internal links, 3-4 images, robots.txt${s.sitemap ? ' + sitemap.xml' : ', no sitemap (BENCH_AUDIT_SITEMAP=1 adds one)'}; served uncompressed by a child process on 127.0.0.1 (pages rendered once at its start${s.warmupRounds ? '' : ', every page fetched once before round 1 to warm it'})`,
@@ -102,7 +105,18 @@ export function formatReport(result: AuditBenchResult): string {
       '',
       `1. throughput, ${s.pages}-page site (${s.rounds} rounds, order alternating${s.warmupRounds ? `, after ${s.warmupRounds} warm-up run(s) of each side shown as round 0 and left out of the ratio` : ''}):`,
       formatTable(
-        ['round', 'side', 'pages', 'seconds', 'pages/s', 'CPU s', 'CPU ms/page', 'peak RSS MB', 'served pages+other', 'site CPU s'],
+        [
+          'round',
+          'side',
+          'pages',
+          'seconds',
+          'pages/s',
+          'CPU s',
+          'CPU ms/page',
+          'peak RSS MB',
+          'served pages+other',
+          'site CPU s',
+        ],
         throughput.rows.map((row) => [
           row.round === 0 ? '0 (warm-up)' : String(row.round),
           row.label,
@@ -119,7 +133,8 @@ export function formatReport(result: AuditBenchResult): string {
       '',
       `ours ${r.oursPps.toFixed(1)} pages/s vs crawlee (pinned ${s.crawleeConcurrency}) ${r.crawleePps.toFixed(1)} pages/s: ours/crawlee = ${r.ratio.toFixed(2)} (per round ${r.ratioPerRound.map((x) => x.toFixed(2)).join(', ')}; target >= ${TARGET_RATIO}): ${meets ? 'MEETS TARGET' : 'BELOW TARGET'}`,
     );
-    if (r.ratioVsDefaults !== null) out.push(`ours / crawlee with its default autoscaling = ${r.ratioVsDefaults.toFixed(2)}`);
+    if (r.ratioVsDefaults !== null)
+      out.push(`ours / crawlee with its default autoscaling = ${r.ratioVsDefaults.toFixed(2)}`);
   }
   if (memory) {
     const meets = mb(memory.rss.hwmKb) < TARGET_RSS_MB;
@@ -127,7 +142,17 @@ export function formatReport(result: AuditBenchResult): string {
       '',
       `2. worker memory, ${s.rssPages}-page site:`,
       formatTable(
-        ['pages', 'side', 'seconds', 'pages/s', 'CPU s', 'idle RSS MB', 'max sampled RSS MB', 'VmHWM MB', 'rows pages/occurrences/issues'],
+        [
+          'pages',
+          'side',
+          'seconds',
+          'pages/s',
+          'CPU s',
+          'idle RSS MB',
+          'max sampled RSS MB',
+          'VmHWM MB',
+          'rows pages/occurrences/issues',
+        ],
         [
           [
             String(memory.pagesCrawled),
@@ -145,7 +170,8 @@ export function formatReport(result: AuditBenchResult): string {
       `RSS as pages accumulate: ${memory.rss.timeline.map((p) => `${p.pagesCrawled}p ${mb(p.rssKb).toFixed(0)}MB`).join(', ')}`,
       `peak RSS (VmHWM) ${mb(memory.rss.hwmKb).toFixed(0)} MB (target < ${TARGET_RSS_MB} MB): ${meets ? 'MEETS TARGET' : 'BELOW TARGET'}`,
     );
-    if (s.workerNodeArgs.some((a) => a.startsWith('--cpu-prof'))) out.push('NOTE: the CPU profiler was on; it inflates RSS, so these memory numbers are not representative.');
+    if (s.workerNodeArgs.some((a) => a.startsWith('--cpu-prof')))
+      out.push('NOTE: the CPU profiler was on; it inflates RSS, so these memory numbers are not representative.');
   }
   for (const w of result.warnings) out.push(`WARNING: ${w}`);
   return out.join('\n');
@@ -191,13 +217,21 @@ export function reportJson(result: AuditBenchResult): Record<string, unknown> {
           maxSampledRssMb: Math.round(mb(memory.rss.maxSampledKb)),
           hwmMb: Math.round(mb(memory.rss.hwmKb)),
           samples: memory.rss.samples,
-          timeline: memory.rss.timeline.map((p) => ({ pages: p.pagesCrawled, rssMb: Math.round(mb(p.rssKb)), atSec: round(p.atSec, 1) })),
+          timeline: memory.rss.timeline.map((p) => ({
+            pages: p.pagesCrawled,
+            rssMb: Math.round(mb(p.rssKb)),
+            atSec: round(p.atSec, 1),
+          })),
           rows: memory.rows,
           targetMb: TARGET_RSS_MB,
           meetsTarget: mb(memory.rss.hwmKb) < TARGET_RSS_MB,
         }
       : null,
     warnings: result.warnings,
-    loadAverage: { before: round(result.loadAverage.before), after: round(result.loadAverage.after), cpus: cpus().length },
+    loadAverage: {
+      before: round(result.loadAverage.before),
+      after: round(result.loadAverage.after),
+      cpus: cpus().length,
+    },
   };
 }

@@ -63,7 +63,8 @@ async function crawl(job: CrawleeJob): Promise<CrawleeResult> {
 process.once('message', (job: CrawleeJob) => {
   crawl(job).then(
     (result) => process.send?.(result, () => process.exit(0)),
-    (err: unknown) => process.send?.({ error: err instanceof Error ? (err.stack ?? err.message) : String(err) }, () => process.exit(1)),
+    (err: unknown) =>
+      process.send?.({ error: err instanceof Error ? (err.stack ?? err.message) : String(err) }, () => process.exit(1)),
   );
 });
 process.on('disconnect', () => process.exit(0));

@@ -15,7 +15,10 @@ export class SiteProcess {
   ) {}
 
   static async start(spec: SiteSpec): Promise<SiteProcess> {
-    const child = fork(SERVER.path, [JSON.stringify(spec)], { execArgv: SERVER.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(SERVER.path, [JSON.stringify(spec)], {
+      execArgv: SERVER.execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const port = await new Promise<number>((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`site server exited with code ${code}`)));
       child.on('message', (m: SiteMessage) => {

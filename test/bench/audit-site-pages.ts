@@ -31,8 +31,8 @@ const WORDS = (
 ).split(' ');
 const SECTIONS = ['Guides', 'Reviews', 'Travel', 'Kitchen', 'Garden', 'Science', 'History'];
 
-
-const pageRandom = (spec: SiteSpec, index: number, salt = 0) => prng((spec.seed * 2654435761) ^ (index * 40503) ^ (salt * 97));
+const pageRandom = (spec: SiteSpec, index: number, salt = 0) =>
+  prng((spec.seed * 2654435761) ^ (index * 40503) ^ (salt * 97));
 
 function words(rand: () => number, count: number): string[] {
   const out: string[] = new Array(count);
@@ -63,12 +63,15 @@ export function pageTitle(spec: SiteSpec, index: number): string {
   if (index === 0) return 'Bench Site: articles, guides and reviews';
   if (index <= NAV_PAGES) return `${SECTIONS[index - 1]} | Bench Site`;
   const rand = pageRandom(spec, index, 2);
-  const title = words(rand, 4 + Math.floor(rand() * 3)).map(capitalize).join(' ');
+  const title = words(rand, 4 + Math.floor(rand() * 3))
+    .map(capitalize)
+    .join(' ');
   // A few pages carry the issues a real site has: over-long titles.
   return index % 23 === 7 ? `${title} ${words(rand, 12).join(' ')} | Bench Site` : `${title} (${index}) | Bench Site`;
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function linkTarget(spec: SiteSpec, rand: () => number, self: number): number {
   for (;;) {
@@ -119,8 +122,10 @@ export function renderPage(spec: SiteSpec, index: number, origin: string): strin
   const images = 3 + (index % 2);
   let inText = IN_TEXT_LINKS;
   for (let p = 0; p < PARAGRAPHS; p++) {
-    if (p % 4 === 1) out.push(`<h2>${escapeHtml(capitalize(words(rand, 3 + Math.floor(rand() * 3)).join(' ')))}</h2>\n`);
-    else if (p % 4 === 3) out.push(`<h3>${escapeHtml(capitalize(words(rand, 3 + Math.floor(rand() * 4)).join(' ')))}</h3>\n`);
+    if (p % 4 === 1)
+      out.push(`<h2>${escapeHtml(capitalize(words(rand, 3 + Math.floor(rand() * 3)).join(' ')))}</h2>\n`);
+    else if (p % 4 === 3)
+      out.push(`<h3>${escapeHtml(capitalize(words(rand, 3 + Math.floor(rand() * 4)).join(' ')))}</h3>\n`);
     const sentence = words(rand, 60 + Math.floor(rand() * 30));
     let text = `${capitalize(sentence.join(' '))}.`;
     if (inText > 0 && p % 2 === 0) {
@@ -137,7 +142,9 @@ export function renderPage(spec: SiteSpec, index: number, origin: string): strin
       const w = 320 + 80 * Math.floor(rand() * 8);
       // Every 13th page has one image without alt text.
       const alt = index % 13 === 4 && p === 5 ? '' : ` alt="${escapeHtml(capitalize(words(rand, 5).join(' ')))}"`;
-      out.push(`<figure><img src="${image(k)}"${alt} width="${w}" height="${Math.round(w * 0.625)}" loading="lazy"><figcaption>${escapeHtml(capitalize(words(rand, 6).join(' ')))}</figcaption></figure>\n`);
+      out.push(
+        `<figure><img src="${image(k)}"${alt} width="${w}" height="${Math.round(w * 0.625)}" loading="lazy"><figcaption>${escapeHtml(capitalize(words(rand, 6).join(' ')))}</figcaption></figure>\n`,
+      );
     }
   }
   out.push('</article>\n<aside class="related"><h2>Related articles</h2><ul>\n');
@@ -158,8 +165,11 @@ export function renderRobots(spec: SiteSpec, origin: string): string {
 
 /** Every page, as a real CMS publishes it. */
 export function renderSitemap(spec: SiteSpec, origin: string): string {
-  const out = ['<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'];
-  for (let i = 0; i < spec.pages; i++) out.push(`<url><loc>${origin}${pagePath(spec, i)}</loc><lastmod>2024-06-01</lastmod></url>\n`);
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n',
+  ];
+  for (let i = 0; i < spec.pages; i++)
+    out.push(`<url><loc>${origin}${pagePath(spec, i)}</loc><lastmod>2024-06-01</lastmod></url>\n`);
   out.push('</urlset>\n');
   return out.join('');
 }

@@ -1,6 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { IMAGE_POOL, PNG_BYTES, pageIndexOf, renderPage, renderRobots, renderSitemap, type SiteSpec } from './audit-site-pages.js';
+import {
+  IMAGE_POOL,
+  PNG_BYTES,
+  pageIndexOf,
+  renderPage,
+  renderRobots,
+  renderSitemap,
+  type SiteSpec,
+} from './audit-site-pages.js';
 
 /**
  * Child-process entry serving the generated site on 127.0.0.1, apart from the crawler under test so that
@@ -25,7 +33,8 @@ export interface SiteStats {
 export type SiteMessage = { type: 'listening'; port: number } | ({ type: 'stats' } & SiteStats);
 
 const spec: SiteSpec = JSON.parse(process.argv[2] ?? '{}') as SiteSpec;
-if (!(spec.pages > 0)) throw new Error('audit-site-server: pass {"pages":N,"seed":S,"sitemap":B} as the first argument');
+if (!(spec.pages > 0))
+  throw new Error('audit-site-server: pass {"pages":N,"seed":S,"sitemap":B} as the first argument');
 
 const CSS = Buffer.from('body{font:16px/1.5 system-ui;margin:0 auto;max-width:46rem}img{max-width:100%;height:auto}\n');
 const sitemaps = new Map<string, Buffer>();
@@ -38,7 +47,10 @@ const sitemaps = new Map<string, Buffer>();
  */
 const ORIGIN_MARK = 'http://origin.invalid';
 const prerendered: Buffer[][] = new Array(spec.pages);
-for (let i = 0; i < spec.pages; i++) prerendered[i] = renderPage(spec, i, ORIGIN_MARK).split(ORIGIN_MARK).map((part) => Buffer.from(part));
+for (let i = 0; i < spec.pages; i++)
+  prerendered[i] = renderPage(spec, i, ORIGIN_MARK)
+    .split(ORIGIN_MARK)
+    .map((part) => Buffer.from(part));
 
 function pageBytes(index: number, origin: string): Buffer {
   const parts = prerendered[index];
@@ -51,7 +63,13 @@ let seen = new Uint8Array(spec.pages);
 let counters = { pages: 0, distinctPages: 0, head: 0, images: 0, other: 0, notFound: 0 };
 let cpu = process.cpuUsage();
 
-function send(res: ServerResponse, status: number, type: string, body: Buffer | string, cache = 'public, max-age=300'): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: Buffer | string,
+  cache = 'public, max-age=300',
+): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   res.writeHead(status, { 'content-type': type, 'content-length': bytes.length, 'cache-control': cache });
   // Node sends no body for HEAD on its own.

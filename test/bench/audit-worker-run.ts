@@ -89,11 +89,22 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Like test/support/worker-process.ts startWorker, plus node flags and the option of the compiled worker. */
-function startWorker(env: Record<string, string>, execArgv: string[], distDir?: string, logFile?: string): { child: ChildProcess; output: string[]; stop(): Promise<number | null> } {
+function startWorker(
+  env: Record<string, string>,
+  execArgv: string[],
+  distDir?: string,
+  logFile?: string,
+): { child: ChildProcess; output: string[]; stop(): Promise<number | null> } {
   const output: string[] = [];
   const file = logFile ? createWriteStream(logFile, { flags: 'a' }) : null;
-  const entry = distDir ? [resolve(ROOT, distDir, 'workers/audit.worker.js')] : ['--import', 'tsx', 'workers/audit.worker.ts'];
-  const child = spawn(process.execPath, [...execArgv, ...entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const entry = distDir
+    ? [resolve(ROOT, distDir, 'workers/audit.worker.js')]
+    : ['--import', 'tsx', 'workers/audit.worker.ts'];
+  const child = spawn(process.execPath, [...execArgv, ...entry], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   // Diagnostics can be chatty: with a log file only the tail is kept in memory.
   const keep = (d: Buffer) => {
     file?.write(d);
@@ -126,7 +137,12 @@ export async function runWorkerAudit(opts: WorkerAuditOptions): Promise<WorkerAu
   const pid = worker.child.pid!;
   const auditId = newId();
   try {
-    await waitFor('the audit worker to connect to its queue', async () => (await queue.getWorkersCount()) > 0 || worker.child.exitCode !== null, 60_000, 100);
+    await waitFor(
+      'the audit worker to connect to its queue',
+      async () => (await queue.getWorkersCount()) > 0 || worker.child.exitCode !== null,
+      60_000,
+      100,
+    );
     if (worker.child.exitCode !== null) throw new Error(`worker exited during boot:\n${worker.output.join('')}`);
     await sleep(500); // let boot-time allocations settle before the idle sample
     const idle = readProc(pid);
@@ -139,13 +155,17 @@ export async function runWorkerAudit(opts: WorkerAuditOptions): Promise<WorkerAu
       [auditId, opts.projectId, auditId, opts.maxPages],
     );
     const t0 = performance.now();
-    await queue.add(AUDIT_JOB_NAME, { auditId }, {
-      jobId: auditId,
-      attempts: 3,
-      backoff: { type: 'exponential', delay: 5_000 },
-      removeOnComplete: { age: 24 * 3600, count: 1000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    });
+    await queue.add(
+      AUDIT_JOB_NAME,
+      { auditId },
+      {
+        jobId: auditId,
+        attempts: 3,
+        backoff: { type: 'exponential', delay: 5_000 },
+        removeOnComplete: { age: 24 * 3600, count: 1000 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      },
+    );
 
     let maxSampledKb = idle.rssKb;
     let samples = 0;
@@ -161,7 +181,8 @@ export async function runWorkerAudit(opts: WorkerAuditOptions): Promise<WorkerAu
       last = s;
       samples++;
       maxSampledKb = Math.max(maxSampledKb, s.rssKb);
-      row = (await pool.query('SELECT status, pages_crawled, attempts, error FROM audit WHERE id = $1', [auditId])).rows[0];
+      row = (await pool.query('SELECT status, pages_crawled, attempts, error FROM audit WHERE id = $1', [auditId]))
+        .rows[0];
       if (!row) throw new Error('the audit row disappeared');
       const atSec = (performance.now() - t0) / 1000;
       if (row.pages_crawled >= nextMark) {
@@ -169,11 +190,19 @@ export async function runWorkerAudit(opts: WorkerAuditOptions): Promise<WorkerAu
         while (nextMark <= row.pages_crawled) nextMark += step;
       }
       if (FINAL.has(row.status)) break;
-      if (row.attempts > 1) throw new Error(`the audit was retried (attempt ${row.attempts}): ${row.error ?? ''}\n${worker.output.join('').slice(-4000)}`);
-      if (atSec * 1000 > opts.timeoutMs) throw new Error(`audit not finished after ${opts.timeoutMs} ms (status ${row.status}, ${row.pages_crawled} pages)`);
+      if (row.attempts > 1)
+        throw new Error(
+          `the audit was retried (attempt ${row.attempts}): ${row.error ?? ''}\n${worker.output.join('').slice(-4000)}`,
+        );
+      if (atSec * 1000 > opts.timeoutMs)
+        throw new Error(
+          `audit not finished after ${opts.timeoutMs} ms (status ${row.status}, ${row.pages_crawled} pages)`,
+        );
       if (atSec - lastLog >= 15) {
         lastLog = atSec;
-        opts.log(`  ${row.status} ${row.pages_crawled}/${opts.maxPages} pages, RSS ${(s.rssKb / 1024).toFixed(0)} MB, ${atSec.toFixed(0)}s`);
+        opts.log(
+          `  ${row.status} ${row.pages_crawled}/${opts.maxPages} pages, RSS ${(s.rssKb / 1024).toFixed(0)} MB, ${atSec.toFixed(0)}s`,
+        );
       }
       await sleep(250);
     }
@@ -203,7 +232,13 @@ export async function runWorkerAudit(opts: WorkerAuditOptions): Promise<WorkerAu
       cpuMs: final.cpuMs - idle.cpuMs,
       rows: { pages: done.pages, occurrences: done.occurrences, issues: done.issues },
       overallScore: done.overall_score,
-      rss: { idleKb: idle.rssKb, maxSampledKb: Math.max(maxSampledKb, final.rssKb), hwmKb: final.hwmKb, samples, timeline },
+      rss: {
+        idleKb: idle.rssKb,
+        maxSampledKb: Math.max(maxSampledKb, final.rssKb),
+        hwmKb: final.hwmKb,
+        samples,
+        timeline,
+      },
     };
   } finally {
     const code = await worker.stop();

@@ -16,7 +16,13 @@ import { SiteProcess } from './audit-site-client.js';
 import { runCrawlee } from './audit-crawlee-client.js';
 import type { CrawleeJob } from './audit-crawlee-crawl.js';
 import { runWorkerAudit, type WorkerAuditOptions, type WorkerAuditResult } from './audit-worker-run.js';
-import { formatReport, reportJson, type AuditBenchResult, type AuditBenchSettings, type ThroughputRow } from './audit-bench-report.js';
+import {
+  formatReport,
+  reportJson,
+  type AuditBenchResult,
+  type AuditBenchSettings,
+  type ThroughputRow,
+} from './audit-bench-report.js';
 
 /**
  * Audit throughput and worker memory.
@@ -29,7 +35,8 @@ import { formatReport, reportJson, type AuditBenchResult, type AuditBenchSetting
 
 const HOST = 'bench.test';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CRAWLEE_VERSION = (createRequire(import.meta.url)('@crawlee/cheerio/package.json') as { version: string }).version;
+const CRAWLEE_VERSION = (createRequire(import.meta.url)('@crawlee/cheerio/package.json') as { version: string })
+  .version;
 
 const log = (line: string) => process.stderr.write(`[bench:audit] ${line}\n`);
 
@@ -92,7 +99,9 @@ interface Side {
 }
 
 /** Part 1: the same site, our worker and crawlee alternating, each run in a fresh process. */
-async function measureThroughput(ctx: BenchContext): Promise<{ rows: ThroughputRow[]; workerRuns: WorkerAuditResult[] }> {
+async function measureThroughput(
+  ctx: BenchContext,
+): Promise<{ rows: ThroughputRow[]; workerRuns: WorkerAuditResult[] }> {
   const { settings } = ctx;
   const site = await SiteProcess.start({ pages: settings.pages, seed: settings.seed, sitemap: settings.sitemap });
   ctx.cleanups.push(() => site.close());
@@ -112,10 +121,14 @@ async function measureThroughput(ctx: BenchContext): Promise<{ rows: ThroughputR
       const served = await site.stats(true);
       workerRuns.push(r);
       if (r.status !== 'COMPLETED' || r.rows.pages !== r.pagesCrawled) {
-        throw new Error(`our audit ended ${r.status} with ${r.pagesCrawled} pages crawled, ${r.rows.pages} persisted: ${r.error ?? ''}`);
+        throw new Error(
+          `our audit ended ${r.status} with ${r.pagesCrawled} pages crawled, ${r.rows.pages} persisted: ${r.error ?? ''}`,
+        );
       }
       if (r.pagesCrawled !== settings.pages || served.distinctPages !== settings.pages) {
-        ctx.warnings.push(`round ${round}: our audit crawled ${r.pagesCrawled} of the site's ${settings.pages} pages (${served.distinctPages} distinct served)`);
+        ctx.warnings.push(
+          `round ${round}: our audit crawled ${r.pagesCrawled} of the site's ${settings.pages} pages (${served.distinctPages} distinct served)`,
+        );
       }
       return {
         round,
@@ -132,14 +145,23 @@ async function measureThroughput(ctx: BenchContext): Promise<{ rows: ThroughputR
       };
     },
   };
-  const crawlee = (name: 'crawlee' | 'crawlee-defaults', concurrency: CrawleeJob['concurrency'], label: string): Side => ({
+  const crawlee = (
+    name: 'crawlee' | 'crawlee-defaults',
+    concurrency: CrawleeJob['concurrency'],
+    label: string,
+  ): Side => ({
     name,
     run: async (round) => {
       await site.stats(true);
-      const r = await runCrawlee({ startUrl: crawleeUrl, maxRequests: settings.crawleeMaxRequests, concurrency }, settings.timeoutMs);
+      const r = await runCrawlee(
+        { startUrl: crawleeUrl, maxRequests: settings.crawleeMaxRequests, concurrency },
+        settings.timeoutMs,
+      );
       const served = await site.stats(true);
       if (r.requestsFailed || served.distinctPages !== settings.pages) {
-        ctx.warnings.push(`round ${round}: ${name} crawled ${r.requestsFinished} pages (${r.requestsFailed} failed), ${served.distinctPages} distinct served of ${settings.pages}`);
+        ctx.warnings.push(
+          `round ${round}: ${name} crawled ${r.requestsFinished} pages (${r.requestsFailed} failed), ${served.distinctPages} distinct served of ${settings.pages}`,
+        );
       }
       return {
         round,
@@ -156,13 +178,30 @@ async function measureThroughput(ctx: BenchContext): Promise<{ rows: ThroughputR
       };
     },
   });
-  const sides = [ours, crawlee('crawlee', settings.crawleeConcurrency, `crawlee CheerioCrawler links only (pinned ${settings.crawleeConcurrency})`)];
-  if (settings.crawleeDefaults) sides.push(crawlee('crawlee-defaults', 'default', 'crawlee CheerioCrawler links only (default autoscaling: from 10, max 200)'));
+  const sides = [
+    ours,
+    crawlee(
+      'crawlee',
+      settings.crawleeConcurrency,
+      `crawlee CheerioCrawler links only (pinned ${settings.crawleeConcurrency})`,
+    ),
+  ];
+  if (settings.crawleeDefaults)
+    sides.push(
+      crawlee(
+        'crawlee-defaults',
+        'default',
+        'crawlee CheerioCrawler links only (default autoscaling: from 10, max 200)',
+      ),
+    );
 
   const rows: ThroughputRow[] = [];
   // Warm-up runs first (round 0): the first audits of a fresh database and the first crawls of a fresh site
   // process run slower, and always on the side that goes first.
-  const schedule = [...Array.from({ length: settings.warmupRounds }, () => 0), ...Array.from({ length: settings.rounds }, (_, i) => i + 1)];
+  const schedule = [
+    ...Array.from({ length: settings.warmupRounds }, () => 0),
+    ...Array.from({ length: settings.rounds }, (_, i) => i + 1),
+  ];
   for (const [index, round] of schedule.entries()) {
     const name = round === 0 ? 'warm-up' : `round ${round}/${settings.rounds}`;
     // Alternate who goes first, so that neither side always runs on a cooler (or warmer) machine.
@@ -170,7 +209,9 @@ async function measureThroughput(ctx: BenchContext): Promise<{ rows: ThroughputR
       log(`${name}: ${side.name}`);
       const row = await side.run(round);
       rows.push(row);
-      log(`${name}: ${side.name} ${row.pages} pages in ${row.seconds.toFixed(1)}s = ${row.pagesPerSec.toFixed(1)} pages/s`);
+      log(
+        `${name}: ${side.name} ${row.pages} pages in ${row.seconds.toFixed(1)}s = ${row.pagesPerSec.toFixed(1)} pages/s`,
+      );
     }
   }
   await site.close();
@@ -180,16 +221,23 @@ async function measureThroughput(ctx: BenchContext): Promise<{ rows: ThroughputR
 /** Part 2: one large audit by a real worker, its memory sampled from /proc. */
 async function measureMemory(ctx: BenchContext): Promise<WorkerAuditResult> {
   const { settings } = ctx;
-  const site = await SiteProcess.start({ pages: settings.rssPages, seed: settings.seed + 1, sitemap: settings.sitemap });
+  const site = await SiteProcess.start({
+    pages: settings.rssPages,
+    seed: settings.seed + 1,
+    sitemap: settings.sitemap,
+  });
   ctx.cleanups.push(() => site.close());
   const projectId = await ctx.createProject(`http://${HOST}:${site.port}/`);
   log(`memory: ${settings.rssPages}-page site on 127.0.0.1:${site.port}, one audit by a real worker`);
   const r = await runWorkerAudit({ ...ctx.worker, projectId, maxPages: settings.rssPages });
   const served = await site.stats(true);
   await site.close();
-  if (r.status !== 'COMPLETED') throw new Error(`the ${settings.rssPages}-page audit ended ${r.status}: ${r.error ?? ''}`);
+  if (r.status !== 'COMPLETED')
+    throw new Error(`the ${settings.rssPages}-page audit ended ${r.status}: ${r.error ?? ''}`);
   if (r.pagesCrawled !== settings.rssPages || served.distinctPages !== settings.rssPages) {
-    ctx.warnings.push(`memory run: our audit crawled ${r.pagesCrawled} of the site's ${settings.rssPages} pages (${served.distinctPages} distinct served)`);
+    ctx.warnings.push(
+      `memory run: our audit crawled ${r.pagesCrawled} of the site's ${settings.rssPages} pages (${served.distinctPages} distinct served)`,
+    );
   }
   return r;
 }
@@ -199,7 +247,13 @@ export async function runAuditBench(): Promise<{ ok: boolean }> {
   const databaseUrl = benchDatabaseUrl();
   const prefix = `bench-audit-${randomBytes(5).toString('hex')}`;
   const authSecret = process.env.BETTER_AUTH_SECRET ?? randomBytes(32).toString('hex');
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, REDIS_PREFIX: prefix, LOG_LEVEL: 'silent', BETTER_AUTH_SECRET: authSecret });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    REDIS_PREFIX: prefix,
+    LOG_LEVEL: 'silent',
+    BETTER_AUTH_SECRET: authSecret,
+  });
 
   log(`database ${new URL(databaseUrl).pathname.slice(1)}: ensuring and migrating`);
   await prepareBenchDatabase(databaseUrl);
@@ -211,12 +265,17 @@ export async function runAuditBench(): Promise<{ ok: boolean }> {
     const redis = createRedis(config.REDIS_URL, { name: 'bench-audit' });
     cleanups.push(() => redis.quit());
     cleanups.push(() => removeRedisKeys(redis, `${prefix}:*`));
-    const queue = createQueue<AuditJobData>(QUEUES.audit, redis, prefix, (err) => console.error('audit queue error', err));
+    const queue = createQueue<AuditJobData>(QUEUES.audit, redis, prefix, (err) =>
+      console.error('audit queue error', err),
+    );
     cleanups.push(() => queue.close());
 
     // An ENTERPRISE organization of its own; its projects, audits and results cascade when it goes.
     const organizationId = `bench-audit-${randomBytes(6).toString('hex')}`;
-    await pool.query(`INSERT INTO organization (id, name, slug, "createdAt", plan) VALUES ($1, 'audit bench', $1, now(), 'ENTERPRISE')`, [organizationId]);
+    await pool.query(
+      `INSERT INTO organization (id, name, slug, "createdAt", plan) VALUES ($1, 'audit bench', $1, now(), 'ENTERPRISE')`,
+      [organizationId],
+    );
     cleanups.push(() => pool.query('DELETE FROM organization WHERE id = $1', [organizationId]));
 
     const ctx: BenchContext = {
@@ -248,7 +307,10 @@ export async function runAuditBench(): Promise<{ ok: boolean }> {
       },
       createProject: async (url) => {
         const id = newId();
-        await pool.query(`INSERT INTO project (id, organization_id, name, url, domain, settings) VALUES ($1, $2, $3, $4, $5, '{}')`, [id, organizationId, `bench ${url}`, url, HOST]);
+        await pool.query(
+          `INSERT INTO project (id, organization_id, name, url, domain, settings) VALUES ($1, $2, $3, $4, $5, '{}')`,
+          [id, organizationId, `bench ${url}`, url, HOST],
+        );
         return id;
       },
       warnings: [],
@@ -257,7 +319,11 @@ export async function runAuditBench(): Promise<{ ok: boolean }> {
 
     if (!process.env.BENCH_AUDIT_WORKER_DIST) {
       log('compiling the worker (tsc -p tsconfig.build.json)');
-      execFileSync(process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+      execFileSync(
+        process.execPath,
+        [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+        { cwd: ROOT, stdio: 'inherit' },
+      );
     }
     const loadBefore = loadavg()[0];
     const throughput = settings.rounds > 0 ? await measureThroughput(ctx) : null;
@@ -274,6 +340,7 @@ export async function runAuditBench(): Promise<{ ok: boolean }> {
     // Complete crawls are "ok"; the targets are reported, not enforced.
     return { ok: ctx.warnings.length === 0 };
   } finally {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((err: unknown) => log(`cleanup failed: ${String(err)}`));
+    for (const cleanup of cleanups.reverse())
+      await cleanup().catch((err: unknown) => log(`cleanup failed: ${String(err)}`));
   }
 }

@@ -18,7 +18,13 @@ import { buildServer } from '../../facades/server.js';
 import { v1Routes } from '../../facades/v1/routes.js';
 import { createApiKey, createProject, setPlan, signUp, type TestApp } from '../support/app.js';
 import { prepareBenchDatabase, benchDatabaseUrl, removeRedisKeys } from './bench-database.js';
-import { HAND_WRITTEN_ROUTE_SCHEMA, buildHandWrittenServer, handWrittenProjectsHandler, listProjects, verifyKey } from './hand-written-route.js';
+import {
+  HAND_WRITTEN_ROUTE_SCHEMA,
+  buildHandWrittenServer,
+  handWrittenProjectsHandler,
+  listProjects,
+  verifyKey,
+} from './hand-written-route.js';
 import { LoadClient, runInterleaved, type BenchTarget, type LoadSettings, type TargetSamples } from './load-client.js';
 import { formatTable, summarize } from './bench-report.js';
 import { formatStages, timeStage, type Stage, type StageTiming } from './stage-timer.js';
@@ -81,7 +87,13 @@ function assert(condition: unknown, message: string): asserts condition {
  * The two request paths cut into their steps and timed in-process (no HTTP), so a gap in the load test
  * can be attributed: key check, project list, and the GraphQL execution around the list.
  */
-async function timeBreakdown(runtime: DomainRuntime, pool: pg.Pool, apiKey: string, organizationId: string, concurrency: number): Promise<StageTiming[]> {
+async function timeBreakdown(
+  runtime: DomainRuntime,
+  pool: pg.Pool,
+  apiKey: string,
+  organizationId: string,
+  concurrency: number,
+): Promise<StageTiming[]> {
   const principal = await runtime.authenticate({ bearer: apiKey }, 'SURFACE_A');
   assert(principal, 'the bench key does not authenticate');
   const route = v1Routes.find((r) => r.method === 'GET' && r.url === '/api/v1/projects');
@@ -91,7 +103,10 @@ async function timeBreakdown(runtime: DomainRuntime, pool: pg.Pool, apiKey: stri
   const projects = new ProjectService(runtime.config);
   const stages: Stage[] = [
     { name: 'hand: SHA-256 + pg key lookup', run: () => verifyKey(pool, apiKey) },
-    { name: 'facade: runtime.authenticate (ApiKeyService.principalFor, native pool)', run: () => runtime.authenticate({ bearer: apiKey }, 'SURFACE_A') },
+    {
+      name: 'facade: runtime.authenticate (ApiKeyService.principalFor, native pool)',
+      run: () => runtime.authenticate({ bearer: apiKey }, 'SURFACE_A'),
+    },
     { name: 'both: Redis rate-limit hit', run: () => runtime.rateLimit(`org:${organizationId}:A`, BENCH_RATE_LIMIT) },
     { name: 'hand: pg project list + shape', run: () => listProjects(pool, organizationId) },
     { name: 'facade: ProjectService.list (native pool, 20 rows)', run: () => projects.list(runtime.orm.em, principal) },
@@ -158,7 +173,11 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
     // (new Date) is cheaper than node-postgres' default (postgres-date): what the facade costs beyond that pool.
     const nativePool = nativePoolOf(runtime.orm.config);
     assert(nativePool, 'the ORM has no native pool');
-    app.get(HAND_NATIVE_PATH, { schema: HAND_WRITTEN_ROUTE_SCHEMA }, handWrittenProjectsHandler({ ...handDeps, pool: nativePool }));
+    app.get(
+      HAND_NATIVE_PATH,
+      { schema: HAND_WRITTEN_ROUTE_SCHEMA },
+      handWrittenProjectsHandler({ ...handDeps, pool: nativePool }),
+    );
     await app.listen({ host: '127.0.0.1', port: 0 });
     const variants = compareFastPaths() ? FAST_PATH_VARIANTS : [];
     const variantApps: FastifyInstance[] = [];
@@ -184,47 +203,110 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
     cleanups.push(() => runtime.pool.query('DELETE FROM "organization" WHERE id = $1', [user.organizationId]));
     await setPlan(t, user.organizationId, 'ENTERPRISE');
     const apiKey = await createApiKey(t, user, 'bench key');
-    for (let i = 0; i < PROJECTS; i++) await createProject(t, user, `https://bench-${i}-${randomBytes(3).toString('hex')}.example.com`);
+    for (let i = 0; i < PROJECTS; i++)
+      await createProject(t, user, `https://bench-${i}-${randomBytes(3).toString('hex')}.example.com`);
     log(`seeded ENTERPRISE organization ${user.organizationId} with ${PROJECTS} projects and an API key`);
 
     const bearer = { authorization: `Bearer ${apiKey}` };
     const facadeUrl = origin(app);
-    const gqlBody = JSON.stringify({ query: '{ projects { id name domain createdAt counts { audits keywords competitors } } }' });
+    const gqlBody = JSON.stringify({
+      query: '{ projects { id name domain createdAt counts { audits keywords competitors } } }',
+    });
     const targets: BenchTarget[] = [
-      { name: 'hand-written', label: 'hand-written GET /api/v1/projects (bare Fastify, pg.Pool)', url: `${origin(hand)}/api/v1/projects`, method: 'GET', headers: bearer },
-      { name: 'facade-v1', label: 'facade GET /api/v1/projects (API key)', url: `${facadeUrl}/api/v1/projects`, method: 'GET', headers: bearer },
-      { name: 'facade-api', label: 'facade GET /api/projects (session cookie)', url: `${facadeUrl}/api/projects`, method: 'GET', headers: { cookie: user.cookie } },
-      { name: 'graphql', label: 'POST /graphql { projects } (API key)', url: `${facadeUrl}/graphql`, method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: gqlBody },
-      { name: 'hand-in-app', label: 'diagnostic: hand-written handler in the facade app', url: `${facadeUrl}${HAND_IN_APP_PATH}`, method: 'GET', headers: bearer },
-      { name: 'hand-native', label: "diagnostic: the same, on the platform's pg pool", url: `${facadeUrl}${HAND_NATIVE_PATH}`, method: 'GET', headers: bearer },
+      {
+        name: 'hand-written',
+        label: 'hand-written GET /api/v1/projects (bare Fastify, pg.Pool)',
+        url: `${origin(hand)}/api/v1/projects`,
+        method: 'GET',
+        headers: bearer,
+      },
+      {
+        name: 'facade-v1',
+        label: 'facade GET /api/v1/projects (API key)',
+        url: `${facadeUrl}/api/v1/projects`,
+        method: 'GET',
+        headers: bearer,
+      },
+      {
+        name: 'facade-api',
+        label: 'facade GET /api/projects (session cookie)',
+        url: `${facadeUrl}/api/projects`,
+        method: 'GET',
+        headers: { cookie: user.cookie },
+      },
+      {
+        name: 'graphql',
+        label: 'POST /graphql { projects } (API key)',
+        url: `${facadeUrl}/graphql`,
+        method: 'POST',
+        headers: { ...bearer, 'content-type': 'application/json' },
+        body: gqlBody,
+      },
+      {
+        name: 'hand-in-app',
+        label: 'diagnostic: hand-written handler in the facade app',
+        url: `${facadeUrl}${HAND_IN_APP_PATH}`,
+        method: 'GET',
+        headers: bearer,
+      },
+      {
+        name: 'hand-native',
+        label: "diagnostic: the same, on the platform's pg pool",
+        url: `${facadeUrl}${HAND_NATIVE_PATH}`,
+        method: 'GET',
+        headers: bearer,
+      },
     ];
     variants.forEach((variant, i) => {
       const base = targets.find((tg) => tg.name === variant.of)!;
       const url = `${origin(variantApps[i])}${new URL(base.url).pathname}`;
-      targets.push({ ...base, name: variant.name, label: `${variant.of} without the ${variant.shortcut} shortcut`, url });
+      targets.push({
+        ...base,
+        name: variant.name,
+        label: `${variant.of} without the ${variant.shortcut} shortcut`,
+        url,
+      });
     });
     const group = variants.length ? [...GROUP, 'facade-api', ...variants.map((v) => v.name)] : GROUP;
 
     // Every target must answer 200 with the same 20 projects before any number means anything.
-    const responses = await Promise.all(targets.map((tg) => fetchJson(tg.url, { method: tg.method, headers: tg.headers, body: tg.body })));
+    const responses = await Promise.all(
+      targets.map((tg) => fetchJson(tg.url, { method: tg.method, headers: tg.headers, body: tg.body })),
+    );
     const [handRes, facadeRes, apiRes, gqlRes, inAppRes, nativeRes] = responses;
-    responses.forEach((r, i) => assert(r.status === 200, `${targets[i].name} answered ${r.status}: ${JSON.stringify(r.body)}`));
+    responses.forEach((r, i) =>
+      assert(r.status === 200, `${targets[i].name} answered ${r.status}: ${JSON.stringify(r.body)}`),
+    );
     assert(handRes.body.projects.length === PROJECTS, `hand-written listed ${handRes.body.projects.length} projects`);
     assert(isDeepStrictEqual(facadeRes.body, handRes.body), 'facade and hand-written bodies differ');
     assert(isDeepStrictEqual(inAppRes.body, handRes.body), 'in-app hand-written body differs');
     assert(isDeepStrictEqual(nativeRes.body, handRes.body), 'hand-written body on the platform pool differs');
     assert(apiRes.body.projects.length === PROJECTS, 'GET /api/projects did not list every project');
-    assert(!gqlRes.body.errors && gqlRes.body.data.projects.length === PROJECTS, `graphql: ${JSON.stringify(gqlRes.body.errors)}`);
+    assert(
+      !gqlRes.body.errors && gqlRes.body.data.projects.length === PROJECTS,
+      `graphql: ${JSON.stringify(gqlRes.body.errors)}`,
+    );
     for (const [i, variant] of variants.entries()) {
       const res = responses[targets.findIndex((tg) => tg.name === variant.name)];
       const same = variant.of === 'facade-v1' ? facadeRes : apiRes;
-      assert(res.status === 200 && isDeepStrictEqual(res.body, same.body), `${variants[i].name} answers otherwise than ${variant.of}`);
+      assert(
+        res.status === 200 && isDeepStrictEqual(res.body, same.body),
+        `${variants[i].name} answers otherwise than ${variant.of}`,
+      );
     }
-    assert(facadeRes.headers.get('ratelimit-limit') === String(BENCH_RATE_LIMIT), 'facade did not use the bench rate limit');
-    assert(handRes.headers.get('ratelimit-limit') === String(BENCH_RATE_LIMIT), 'hand-written did not use the bench rate limit');
+    assert(
+      facadeRes.headers.get('ratelimit-limit') === String(BENCH_RATE_LIMIT),
+      'facade did not use the bench rate limit',
+    );
+    assert(
+      handRes.headers.get('ratelimit-limit') === String(BENCH_RATE_LIMIT),
+      'hand-written did not use the bench rate limit',
+    );
 
     const total = settings.rounds * settings.durationSec * targets.length + settings.warmupSec * targets.length;
-    log(`${targets.length} targets, ${settings.connections} connections, warm-up ${settings.warmupSec}s each, ${settings.rounds} rounds x ${settings.durationSec}s (~${total}s)`);
+    log(
+      `${targets.length} targets, ${settings.connections} connections, warm-up ${settings.warmupSec}s each, ${settings.rounds} rounds x ${settings.durationSec}s (~${total}s)`,
+    );
     if (settings.rounds % 2) log('odd BENCH_ROUNDS: the group is measured in one order once more than in the other');
     const samples = await runInterleaved(load, targets, settings, log, group);
     const rows = summarize(samples, 'hand-written');
@@ -263,8 +345,12 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
         "the API process's CPU time per response without it / with it - 1 (CPU is less swayed by other work on the machine):",
       );
       for (const g of gains) {
-        out.push(`  ${g.shortcut.padEnd(18)} on ${g.endpoint.padEnd(10)} req/s median ${pct(g.gainMedian)} (per round ${g.perRound.map(pct).join(' ')})`);
-        out.push(`  ${''.padEnd(32)} CPU/response median ${pct(g.cpuGainMedian)}, ${g.cpuUsOn.toFixed(0)} vs ${g.cpuUsOff.toFixed(0)} µs (per round ${g.cpuPerRound.map(pct).join(' ')})`);
+        out.push(
+          `  ${g.shortcut.padEnd(18)} on ${g.endpoint.padEnd(10)} req/s median ${pct(g.gainMedian)} (per round ${g.perRound.map(pct).join(' ')})`,
+        );
+        out.push(
+          `  ${''.padEnd(32)} CPU/response median ${pct(g.cpuGainMedian)}, ${g.cpuUsOn.toFixed(0)} vs ${g.cpuUsOff.toFixed(0)} µs (per round ${g.cpuPerRound.map(pct).join(' ')})`,
+        );
       }
     }
     if (!clean) out.push('WARNING: some responses were not 2xx or failed; the numbers above are not comparable.');
@@ -279,7 +365,11 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
         facadeRatio: Number(facade.ratio.toFixed(4)),
         facadeRatioMedian: Number(facade.ratioMedian.toFixed(4)),
         facadeVsHandOnPlatformPool: Number(beyondPool.toFixed(4)),
-        loadAverage: { before: Number(loadBefore.toFixed(2)), after: Number(loadAfter.toFixed(2)), cpus: cpus().length },
+        loadAverage: {
+          before: Number(loadBefore.toFixed(2)),
+          after: Number(loadAfter.toFixed(2)),
+          cpus: cpus().length,
+        },
         meetsTarget: meets,
         clean,
         results: rows.map((r) => ({
@@ -310,7 +400,8 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
     );
     return { ok: clean };
   } finally {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((err: unknown) => log(`cleanup failed: ${String(err)}`));
+    for (const cleanup of cleanups.reverse())
+      await cleanup().catch((err: unknown) => log(`cleanup failed: ${String(err)}`));
   }
 }
 

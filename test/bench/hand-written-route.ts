@@ -43,8 +43,12 @@ const BEARER_RE = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 const LAST_USED_RESOLUTION_MS = 60_000;
 const KEY_SQL = `SELECT k.id, k.organization_id, o.plan, k.last_used_at FROM api_key k JOIN "organization" o ON o.id = k.organization_id
   WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
-const PROJECTS_SQL = 'SELECT id, name, domain, created_at FROM project WHERE organization_id = $1 ORDER BY created_at, id';
-const UNAUTHORIZED = { error: 'Invalid or missing API key. Send Authorization: Bearer <API_KEY>.', code: 'UNAUTHENTICATED' };
+const PROJECTS_SQL =
+  'SELECT id, name, domain, created_at FROM project WHERE organization_id = $1 ORDER BY created_at, id';
+const UNAUTHORIZED = {
+  error: 'Invalid or missing API key. Send Authorization: Bearer <API_KEY>.',
+  code: 'UNAUTHENTICATED',
+};
 
 export interface VerifiedKeyRow {
   id: string;
@@ -78,10 +82,19 @@ const COUNTS_SQL = ['audits:audit', 'keywords:keyword', 'competitors:competitor'
 export async function listProjects(pool: pg.Pool, organizationId: string) {
   const { rows } = await pool.query<ProjectRow>(PROJECTS_SQL, [organizationId]);
   const counts = new Map(rows.map((r) => [r.id, { audits: 0, keywords: 0, competitors: 0 }]));
-  const result = await pool.query<{ field: 'audits' | 'keywords' | 'competitors'; project_id: string; n: number }>(COUNTS_SQL, [rows.map((r) => r.id)]);
+  const result = await pool.query<{ field: 'audits' | 'keywords' | 'competitors'; project_id: string; n: number }>(
+    COUNTS_SQL,
+    [rows.map((r) => r.id)],
+  );
   for (const c of result.rows) counts.get(c.project_id)![c.field] = c.n;
   return {
-    projects: rows.map((p) => ({ id: p.id, name: p.name, domain: p.domain, createdAt: p.created_at, _count: counts.get(p.id)! })),
+    projects: rows.map((p) => ({
+      id: p.id,
+      name: p.name,
+      domain: p.domain,
+      createdAt: p.created_at,
+      _count: counts.get(p.id)!,
+    })),
   };
 }
 
@@ -97,10 +110,20 @@ export function handWrittenProjectsHandler({ pool, limiter, limit }: HandWritten
     reply.header('ratelimit-reset', String(rate.resetSeconds));
     if (!rate.allowed) {
       reply.header('retry-after', String(rate.resetSeconds));
-      return reply.code(429).send({ error: `Rate limit exceeded: ${rate.limit} requests per minute. Retry in ${rate.resetSeconds}s.`, code: 'RATE_LIMITED' });
+      return reply
+        .code(429)
+        .send({
+          error: `Rate limit exceeded: ${rate.limit} requests per minute. Retry in ${rate.resetSeconds}s.`,
+          code: 'RATE_LIMITED',
+        });
     }
     if (verified.plan === 'FREE') {
-      return reply.code(403).send({ error: 'The Free plan includes the free tools only; upgrade to Pro for API access.', code: 'FORBIDDEN' });
+      return reply
+        .code(403)
+        .send({
+          error: 'The Free plan includes the free tools only; upgrade to Pro for API access.',
+          code: 'FORBIDDEN',
+        });
     }
     return reply.send(await listProjects(pool, verified.organizationId));
   };

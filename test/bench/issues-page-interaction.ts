@@ -32,7 +32,14 @@ export interface IssuesInteraction {
   search: SearchUpdate;
   clear: SearchUpdate;
   toggle: TimedUpdate & { title: string; toOccurrencesMs: number; occurrences: number; eventMs: number | null };
-  scroll: { reached: boolean; steps: number; ms: number; lastTitle: string | null; rowsInDom: number; issueRowsInDom: number };
+  scroll: {
+    reached: boolean;
+    steps: number;
+    ms: number;
+    lastTitle: string | null;
+    rowsInDom: number;
+    issueRowsInDom: number;
+  };
 }
 
 const LIST = `document.querySelector('[role="list"][aria-label="Issues by category"]')`;
@@ -139,20 +146,26 @@ const WATCH_TIMEOUT_MS = 15_000;
 
 function timed(what: string, w: WatchResult): TimedUpdate {
   if (w.startAt === null) throw new Error(`${what}: the input or click event was not seen`);
-  if (w.changedAt === null || w.paintedAt === null) throw new Error(`${what}: the page did not update within ${WATCH_TIMEOUT_MS} ms`);
+  if (w.changedAt === null || w.paintedAt === null)
+    throw new Error(`${what}: the page did not update within ${WATCH_TIMEOUT_MS} ms`);
   return { toUpdateMs: w.changedAt - w.startAt, toPaintMs: w.paintedAt - w.startAt };
 }
 
-const shownCount = (text: string | null) => Number((/^([\d,]+) issues? shown/.exec(text ?? '')?.[1] ?? 'NaN').replace(/,/g, ''));
+const shownCount = (text: string | null) =>
+  Number((/^([\d,]+) issues? shown/.exec(text ?? '')?.[1] ?? 'NaN').replace(/,/g, ''));
 
 async function searchFor(page: Page, term: string, expected: number): Promise<SearchUpdate> {
-  if ((await page.evaluate(ARM_STATUS_WATCH)) === null) throw new Error('the issues status ("… shown of …") is missing');
+  if ((await page.evaluate(ARM_STATUS_WATCH)) === null)
+    throw new Error('the issues status ("… shown of …") is missing');
   await page.getByLabel('Search issues').fill(term);
   const w = (await page.evaluate(AWAIT_WATCH(WATCH_TIMEOUT_MS))) as WatchResult;
   return { term, shown: shownCount(w.text), expected, eventMs: w.eventMs, ...timed(`search "${term}"`, w) };
 }
 
-export async function measureIssuesInteraction(page: Page, opts: { term: string; expectedMatches: number; totalIssues: number }): Promise<IssuesInteraction> {
+export async function measureIssuesInteraction(
+  page: Page,
+  opts: { term: string; expectedMatches: number; totalIssues: number },
+): Promise<IssuesInteraction> {
   const atTop = (await page.evaluate(COUNT_ROWS)) as { rows: number; issues: number; setsize: number };
 
   const search = await searchFor(page, opts.term, opts.expectedMatches);
@@ -164,8 +177,22 @@ export async function measureIssuesInteraction(page: Page, opts: { term: string;
   const w = (await page.evaluate(AWAIT_WATCH(WATCH_TIMEOUT_MS))) as WatchResult;
   const opened = timed('open the first issue', w);
   if (w.occurrencesAt === null || w.startAt === null) throw new Error('the first issue showed no affected pages');
-  const toggle = { ...opened, title, toOccurrencesMs: w.occurrencesAt - w.startAt, occurrences: w.occurrences, eventMs: w.eventMs };
+  const toggle = {
+    ...opened,
+    title,
+    toOccurrencesMs: w.occurrencesAt - w.startAt,
+    occurrences: w.occurrences,
+    eventMs: w.eventMs,
+  };
 
   const scroll = (await page.evaluate(SCROLL_TO_LAST)) as IssuesInteraction['scroll'];
-  return { rowsInDom: atTop.rows, issueRowsInDom: atTop.issues, totalRows: atTop.setsize, search, clear, toggle, scroll };
+  return {
+    rowsInDom: atTop.rows,
+    issueRowsInDom: atTop.issues,
+    totalRows: atTop.setsize,
+    search,
+    clear,
+    toggle,
+    scroll,
+  };
 }

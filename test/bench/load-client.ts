@@ -65,7 +65,10 @@ export class LoadClient {
 
   static start(): LoadClient {
     // The child runs the same way as this process: compiled, or the TypeScript source under tsx.
-    const child = fork(GENERATOR.path, [], { execArgv: GENERATOR.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(GENERATOR.path, [], {
+      execArgv: GENERATOR.execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     return new LoadClient(child);
   }
 
@@ -114,9 +117,13 @@ export function roundOrder(targets: BenchTarget[], round: number): BenchTarget[]
 }
 
 /** The group's targets, in its order (the baseline first), and the others. */
-export function splitGroup(targets: BenchTarget[], group: readonly string[]): { sides: BenchTarget[]; rest: BenchTarget[] } {
+export function splitGroup(
+  targets: BenchTarget[],
+  group: readonly string[],
+): { sides: BenchTarget[]; rest: BenchTarget[] } {
   const sides = group.map((name) => targets.find((t) => t.name === name));
-  if (sides.some((t) => !t) || new Set(sides).size !== sides.length) throw new Error(`group ${group.join('/')} must name different targets`);
+  if (sides.some((t) => !t) || new Set(sides).size !== sides.length)
+    throw new Error(`group ${group.join('/')} must name different targets`);
   return { sides: sides as BenchTarget[], rest: targets.filter((t) => !sides.includes(t)) };
 }
 
@@ -129,7 +136,8 @@ export function splitGroup(targets: BenchTarget[], group: readonly string[]): { 
  */
 export function sliceOrder(sides: number, slices: number, round: number): number[] {
   const order: number[] = [];
-  for (let block = 0; block < slices; block++) for (let k = 0; k < sides; k++) order.push(block % 2 ? sides - 1 - k : k);
+  for (let block = 0; block < slices; block++)
+    for (let k = 0; k < sides; k++) order.push(block % 2 ? sides - 1 - k : k);
   return round % 2 ? order.map((side) => sides - 1 - side) : order;
 }
 

@@ -46,10 +46,27 @@ function runJob(job: LoadJob): Promise<LoadResult> {
       (err, result) => {
         const elapsedMs = performance.now() - started;
         if (err) {
-          resolve({ id: job.id, responses: 0, elapsedMs, non2xx, errors: 0, timeouts: 0, latencies: [], error: String(err) });
+          resolve({
+            id: job.id,
+            responses: 0,
+            elapsedMs,
+            non2xx,
+            errors: 0,
+            timeouts: 0,
+            latencies: [],
+            error: String(err),
+          });
           return;
         }
-        resolve({ id: job.id, responses: latencies.length, elapsedMs, non2xx, errors: result.errors, timeouts: result.timeouts, latencies });
+        resolve({
+          id: job.id,
+          responses: latencies.length,
+          elapsedMs,
+          non2xx,
+          errors: result.errors,
+          timeouts: result.timeouts,
+          latencies,
+        });
       },
     );
     instance.on('response', (_client, status, _bytes, responseTime) => {

@@ -74,7 +74,10 @@ export async function runMemoryBench(): Promise<{ ok: boolean }> {
   const log = (line: string) => process.stderr.write(`[bench:memory] ${line}\n`);
 
   log('building what changed (as npm start does)');
-  const build = spawnSync(process.execPath, ['--import', 'tsx', 'src/platform/build/incremental-build.ts', 'all'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  const build = spawnSync(process.execPath, ['--import', 'tsx', 'src/platform/build/incremental-build.ts', 'all'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   if (build.status !== 0) throw new Error('build failed');
 
   const base = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
@@ -84,12 +87,20 @@ export async function runMemoryBench(): Promise<{ ok: boolean }> {
   const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
   const prefix = `bench-memory-${process.pid}`;
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl.href, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, PORT: String(port), HOST: '127.0.0.1' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl.href,
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: prefix,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+  };
   // Exactly what `npm start` gives the platform: no NODE_ENV, no bench settings.
   delete env.NODE_ENV;
 
   // The command of package.json's start script after its build step, e.g. `node <flags> dist/src/cli.js start`.
-  const script = (JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const script = (JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } })
+    .scripts.start;
   const [node, ...args] = script.split('&&').pop()!.trim().split(/\s+/);
   if (node !== 'node') throw new Error(`unexpected start script: ${script}`);
   const output: string[] = [];
@@ -102,7 +113,10 @@ export async function runMemoryBench(): Promise<{ ok: boolean }> {
     const deadline = Date.now() + 120_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the platform exited (${child.exitCode}):\n${output.join('')}`);
-      const ready = await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.status === 200, () => false);
+      const ready = await fetch(`http://127.0.0.1:${port}/ready`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       const workers = (output.join('').match(/worker ready/g) ?? []).length;
       if (ready && workers >= 1) break;
       if (Date.now() > deadline) throw new Error(`not ready within 120 s:\n${output.join('')}`);
@@ -131,7 +145,10 @@ export async function runMemoryBench(): Promise<{ ok: boolean }> {
   const mb = (kb: number) => Math.round(kb / 102.4) / 10;
   const totalMb = mb(rows.reduce((s, p) => s + p.rssKb, 0));
   const totalPssMb = mb(rows.reduce((s, p) => s + p.pssKb, 0));
-  const table = rows.map((p) => `  ${p.name.padEnd(24)} pid ${String(p.pid).padStart(7)}  RSS ${mb(p.rssKb).toFixed(1).padStart(6)} MB  PSS ${mb(p.pssKb).toFixed(1).padStart(6)} MB`);
+  const table = rows.map(
+    (p) =>
+      `  ${p.name.padEnd(24)} pid ${String(p.pid).padStart(7)}  RSS ${mb(p.rssKb).toFixed(1).padStart(6)} MB  PSS ${mb(p.pssKb).toFixed(1).padStart(6)} MB`,
+  );
   process.stdout.write(
     `Idle memory of \`node ${args.join(' ')}\` after ${idleS} s (${process.version}):\n${table.join('\n')}\n` +
       `  ${'total'.padEnd(24)}              RSS ${totalMb.toFixed(1).padStart(6)} MB  PSS ${totalPssMb.toFixed(1).padStart(6)} MB (budget: RSS ${budgetMb} MB)\n`,

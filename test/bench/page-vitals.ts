@@ -57,7 +57,8 @@ const readyProbeScript = (probe: string) => `(() => {
 })();`;
 
 /** Two frames and a short pause: entries of the last painted frame reach the observers before the read-out. */
-export const SETTLE = 'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50))))';
+export const SETTLE =
+  'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50))))';
 
 const READ_VITALS = `(async () => {
   await ${SETTLE};
@@ -154,12 +155,21 @@ export interface LoadSettings {
   readyTimeoutMs: number;
 }
 
-export async function measureLoad<T>(browser: Browser, target: PageTarget<T>, settings: LoadSettings): Promise<{ load: PageLoad; extra?: T }> {
-  const context = await browser.newContext({ viewport: settings.viewport, deviceScaleFactor: 1, serviceWorkers: 'block' });
+export async function measureLoad<T>(
+  browser: Browser,
+  target: PageTarget<T>,
+  settings: LoadSettings,
+): Promise<{ load: PageLoad; extra?: T }> {
+  const context = await browser.newContext({
+    viewport: settings.viewport,
+    deviceScaleFactor: 1,
+    serviceWorkers: 'block',
+  });
   try {
     await context.addInitScript({ content: VITALS_INIT_SCRIPT });
     await context.addInitScript({ content: readyProbeScript(target.readyProbe) });
-    if (target.signedIn) await context.addCookies([{ name: settings.cookie.name, value: settings.cookie.value, url: settings.baseUrl }]);
+    if (target.signedIn)
+      await context.addCookies([{ name: settings.cookie.name, value: settings.cookie.value, url: settings.baseUrl }]);
     const page = await context.newPage();
     page.setDefaultTimeout(settings.readyTimeoutMs);
     const consoleErrors: string[] = [];
@@ -183,7 +193,10 @@ export async function measureLoad<T>(browser: Browser, target: PageTarget<T>, se
     await page.goto(`${settings.baseUrl}${target.path}`, { waitUntil: 'commit' });
     await target.ready(page);
     const raw = (await page.evaluate(READ_VITALS)) as RawVitals | null;
-    if (!raw) throw new Error(`${target.name}: the vitals observers did not run, or the ready probe never held although the page is ready`);
+    if (!raw)
+      throw new Error(
+        `${target.name}: the vitals observers did not run, or the ready probe never held although the page is ready`,
+      );
     const load: PageLoad = {
       readyMs: raw.readyAt,
       lcpMs: raw.lcp?.at ?? null,

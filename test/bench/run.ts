@@ -15,11 +15,13 @@ interface Benchmark {
 
 const BENCHMARKS: Record<string, Benchmark> = {
   tools: {
-    description: 'Free-tool analyzers: robots.txt 500 KiB vs robots-parser, sitemap 50,000 URLs (plain, gzip) vs bare saxes',
+    description:
+      'Free-tool analyzers: robots.txt 500 KiB vs robots-parser, sitemap 50,000 URLs (plain, gzip) vs bare saxes',
     run: async () => (await import('./tools.bench.js')).runToolsBench(),
   },
   facade: {
-    description: 'GET /api/v1/projects through the REST facade vs the same route written by hand (+ /api/projects, /graphql)',
+    description:
+      'GET /api/v1/projects through the REST facade vs the same route written by hand (+ /api/projects, /graphql)',
     // Compiled with tsc first, like production (BENCH_FACADE_TSX=1: the sources under tsx).
     run: async () =>
       RUNNING_COMPILED || process.env.BENCH_FACADE_TSX === '1'
@@ -27,15 +29,18 @@ const BENCHMARKS: Record<string, Benchmark> = {
         : runCompiled('facade', (line) => process.stderr.write(`[bench:facade] ${line}\n`)),
   },
   audit: {
-    description: '5,000-page site: our worker (crawl + analyze + persist) vs crawlee CheerioCrawler pages/s; worker peak RSS on 20,000 pages',
+    description:
+      '5,000-page site: our worker (crawl + analyze + persist) vs crawlee CheerioCrawler pages/s; worker peak RSS on 20,000 pages',
     run: async () => (await import('./audit.bench.js')).runAuditBench(),
   },
   memory: {
-    description: 'Idle RSS of `npm start` (supervisor, API, audit worker, rank worker) after 30 s, against a 350 MB budget',
+    description:
+      'Idle RSS of `npm start` (supervisor, API, audit worker, rank worker) after 30 s, against a 350 MB budget',
     run: async () => (await import('./memory.bench.js')).runMemoryBench(),
   },
   web: {
-    description: 'Web app in headless Chromium (built API process, cold cache): LCP, CLS, TBT, bytes of 4 pages vs a static page; 2,000-issue list',
+    description:
+      'Web app in headless Chromium (built API process, cold cache): LCP, CLS, TBT, bytes of 4 pages vs a static page; 2,000-issue list',
     run: async () => (await import('./web.bench.js')).runWebBench(),
   },
 };

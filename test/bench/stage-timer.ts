@@ -35,6 +35,8 @@ export async function timeStage(stage: Stage, ops: number, concurrency: number):
 export function formatStages(rows: StageTiming[]): string {
   const width = Math.max(5, ...rows.map((r) => r.name.length));
   const head = `${'stage'.padEnd(width)}  ${'cpu us/op'.padStart(9)}  ${'wall us/op'.padStart(10)}`;
-  const lines = rows.map((r) => `${r.name.padEnd(width)}  ${r.cpuUs.toFixed(0).padStart(9)}  ${r.wallUs.toFixed(0).padStart(10)}`);
+  const lines = rows.map(
+    (r) => `${r.name.padEnd(width)}  ${r.cpuUs.toFixed(0).padStart(9)}  ${r.wallUs.toFixed(0).padStart(10)}`,
+  );
   return [head, `${'-'.repeat(width)}  ${'-'.repeat(9)}  ${'-'.repeat(10)}`, ...lines].join('\n');
 }

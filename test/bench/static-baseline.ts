@@ -45,7 +45,10 @@ export function staticBaselineHtml(projects: readonly SeededProject[]): string {
 }
 
 /** Writes the page under a random name (nothing else can collide with it) and returns its URL path and a remover. */
-export function writeStaticBaseline(assetsDir: string, projects: readonly SeededProject[]): { urlPath: string; remove(): void } {
+export function writeStaticBaseline(
+  assetsDir: string,
+  projects: readonly SeededProject[],
+): { urlPath: string; remove(): void } {
   const name = `bench-static-${randomBytes(6).toString('hex')}.html`;
   const file = join(assetsDir, name);
   writeFileSync(file, staticBaselineHtml(projects));

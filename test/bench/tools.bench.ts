@@ -9,7 +9,10 @@ import { analyzeRobotsTxt } from '../../src/seo/robots/index.js';
 import { validateSitemap } from '../../src/seo/sitemap/index.js';
 
 // robots-parser is CommonJS whose typings declare an ES default export; under NodeNext the default is the function itself.
-const robotsParser = robotsParserModule as unknown as (url: string, text: string) => { isAllowed(url: string, ua?: string): boolean | undefined };
+const robotsParser = robotsParserModule as unknown as (
+  url: string,
+  text: string,
+) => { isAllowed(url: string, ua?: string): boolean | undefined };
 
 /**
  * Free-tool analyzers, each against a baseline measured in the same run:
@@ -32,15 +35,22 @@ function robotsFile(): { text: string; tests: string[] } {
 }
 
 function sitemapXml(count: number): string {
-  const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'];
+  const parts = [
+    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n',
+  ];
   for (let i = 0; i < count; i++) {
-    parts.push(`<url><loc>https://example.com/products/item-${i}?ref=sitemap&amp;v=${i % 7}</loc><lastmod>2025-0${(i % 9) + 1}-1${i % 10}T10:00:00+00:00</lastmod><changefreq>weekly</changefreq><priority>0.${i % 10}</priority></url>\n`);
+    parts.push(
+      `<url><loc>https://example.com/products/item-${i}?ref=sitemap&amp;v=${i % 7}</loc><lastmod>2025-0${(i % 9) + 1}-1${i % 10}T10:00:00+00:00</lastmod><changefreq>weekly</changefreq><priority>0.${i % 10}</priority></url>\n`,
+    );
   }
   parts.push('</urlset>\n');
   return parts.join('');
 }
 
-async function timeIt(runs: number, fn: () => unknown | Promise<unknown>): Promise<{ medianMs: number; firstMs: number }> {
+async function timeIt(
+  runs: number,
+  fn: () => unknown | Promise<unknown>,
+): Promise<{ medianMs: number; firstMs: number }> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const start = performance.now();
@@ -82,7 +92,9 @@ function memoryInChild(kind: 'plain' | 'gzip'): number {
 if (process.env.TOOLS_BENCH_MEMORY) {
   const xml = Buffer.from(sitemapXml(50_000));
   const input = process.env.TOOLS_BENCH_MEMORY === 'gzip' ? gzipSync(xml) : xml;
-  const peakGrowthMb = await peakRssGrowthMb(() => validateSitemap(process.env.TOOLS_BENCH_MEMORY === 'gzip' ? Readable.from([input]) : input));
+  const peakGrowthMb = await peakRssGrowthMb(() =>
+    validateSitemap(process.env.TOOLS_BENCH_MEMORY === 'gzip' ? Readable.from([input]) : input),
+  );
   console.log(JSON.stringify({ peakGrowthMb }));
 }
 
@@ -105,18 +117,48 @@ export async function runToolsBench(): Promise<{ ok: boolean }> {
   const memGzip = memoryInChild('gzip');
 
   const rows = [
-    ['robots.txt 500 KiB: parse + validate + 100 tests (ours)', robotsOurs.medianMs, robotsOurs.firstMs, robotsOurs.medianMs / robotsBaseline.medianMs, '< 20 ms'],
+    [
+      'robots.txt 500 KiB: parse + validate + 100 tests (ours)',
+      robotsOurs.medianMs,
+      robotsOurs.firstMs,
+      robotsOurs.medianMs / robotsBaseline.medianMs,
+      '< 20 ms',
+    ],
     ['robots.txt: robots-parser, parse + 100 tests (baseline)', robotsBaseline.medianMs, robotsBaseline.firstMs, 1, ''],
-    [`sitemap 50,000 URLs plain (${(xml.length / 1e6).toFixed(1)} MB): validate (ours)`, plain.medianMs, plain.firstMs, plain.medianMs / floor.medianMs, '< 300 ms'],
-    [`sitemap 50,000 URLs gzip (${(gz.length / 1e3).toFixed(0)} KB): validate (ours)`, gzip.medianMs, gzip.firstMs, gzip.medianMs / floor.medianMs, '< 300 ms'],
+    [
+      `sitemap 50,000 URLs plain (${(xml.length / 1e6).toFixed(1)} MB): validate (ours)`,
+      plain.medianMs,
+      plain.firstMs,
+      plain.medianMs / floor.medianMs,
+      '< 300 ms',
+    ],
+    [
+      `sitemap 50,000 URLs gzip (${(gz.length / 1e3).toFixed(0)} KB): validate (ours)`,
+      gzip.medianMs,
+      gzip.firstMs,
+      gzip.medianMs / floor.medianMs,
+      '< 300 ms',
+    ],
     ['sitemap: bare saxes parse of the same XML (floor)', floor.medianMs, floor.firstMs, 1, ''],
   ] as const;
-  console.log(`${'measurement'.padEnd(66)} ${'median ms'.padStart(10)} ${'first ms'.padStart(9)} ${'ratio'.padStart(7)}  target`);
+  console.log(
+    `${'measurement'.padEnd(66)} ${'median ms'.padStart(10)} ${'first ms'.padStart(9)} ${'ratio'.padStart(7)}  target`,
+  );
   for (const [name, median, first, ratio, target] of rows) {
-    console.log(`${name.padEnd(66)} ${median.toFixed(1).padStart(10)} ${first.toFixed(1).padStart(9)} ${ratio.toFixed(2).padStart(7)}  ${target}`);
+    console.log(
+      `${name.padEnd(66)} ${median.toFixed(1).padStart(10)} ${first.toFixed(1).padStart(9)} ${ratio.toFixed(2).padStart(7)}  ${target}`,
+    );
   }
-  console.log(`sitemap peak RSS growth: plain ${memPlain.toFixed(1)} MB, gzip ${memGzip.toFixed(1)} MB (target < 100 MB); validator saw ${check.urlCount} URLs, valid=${check.valid}`);
-  const ok = robotsOurs.medianMs < 20 && plain.medianMs < 300 && gzip.medianMs < 300 && memPlain < 100 && memGzip < 100 && check.urlCount === 50_000;
+  console.log(
+    `sitemap peak RSS growth: plain ${memPlain.toFixed(1)} MB, gzip ${memGzip.toFixed(1)} MB (target < 100 MB); validator saw ${check.urlCount} URLs, valid=${check.valid}`,
+  );
+  const ok =
+    robotsOurs.medianMs < 20 &&
+    plain.medianMs < 300 &&
+    gzip.medianMs < 300 &&
+    memPlain < 100 &&
+    memGzip < 100 &&
+    check.urlCount === 50_000;
   console.log(
     JSON.stringify({
       bench: 'tools',

@@ -30,7 +30,12 @@ export interface PageSummary {
   lcpElements: string[];
 }
 
-export function summarizePage(name: string, label: string, loads: readonly PageLoad[], staticLcpMedian: number): PageSummary {
+export function summarizePage(
+  name: string,
+  label: string,
+  loads: readonly PageLoad[],
+  staticLcpMedian: number,
+): PageSummary {
   const lcpMs = spread(loads.map((l) => l.lcpMs ?? Number.NaN));
   const elements = new Map<string, number>();
   for (const l of loads) elements.set(l.lcpElement ?? '(none)', (elements.get(l.lcpElement ?? '(none)') ?? 0) + 1);
@@ -49,11 +54,13 @@ export function summarizePage(name: string, label: string, loads: readonly PageL
   };
 }
 
-const fmt = (s: Spread, digits: number) => `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}-${s.max.toFixed(digits)})`;
+const fmt = (s: Spread, digits: number) =>
+  `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}-${s.max.toFixed(digits)})`;
 
 function table(header: string[], body: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
 
@@ -162,13 +169,23 @@ export function formatDiagnostics(pages: readonly { name: string; loads: readonl
         shifts.set(key, [...(shifts.get(key) ?? []), s.value]);
       }
     }
-    for (const [source, values] of shifts) lines.push(`layout shift ${spread(values).median.toFixed(3)} (${values.length}x in ${loads.length} loads): ${source}`);
+    for (const [source, values] of shifts)
+      lines.push(
+        `layout shift ${spread(values).median.toFixed(3)} (${values.length}x in ${loads.length} loads): ${source}`,
+      );
     const tasks = spread(loads.map((l) => l.longestTaskMs));
-    lines.push(`long tasks per load ${spread(loads.map((l) => l.longTasks)).median}, longest ${tasks.median.toFixed(0)} ms (${tasks.min.toFixed(0)}-${tasks.max.toFixed(0)})`);
+    lines.push(
+      `long tasks per load ${spread(loads.map((l) => l.longTasks)).median}, longest ${tasks.median.toFixed(0)} ms (${tasks.min.toFixed(0)}-${tasks.max.toFixed(0)})`,
+    );
     const calls = new Map<string, number>();
     for (const c of loads[0].apiCalls) calls.set(c.path, (calls.get(c.path) ?? 0) + 1);
-    if (calls.size) lines.push(`API calls finished by the read-out (first run): ${[...calls].map(([path, n]) => `${path} x${n}`).join(', ')}`);
-    const largest = loads.map((l) => [...l.apiCalls].sort((a, b) => b.bytes - a.bytes)[0]).filter((c) => c !== undefined);
+    if (calls.size)
+      lines.push(
+        `API calls finished by the read-out (first run): ${[...calls].map(([path, n]) => `${path} x${n}`).join(', ')}`,
+      );
+    const largest = loads
+      .map((l) => [...l.apiCalls].sort((a, b) => b.bytes - a.bytes)[0])
+      .filter((c) => c !== undefined);
     if (largest.length) {
       const wait = spread(largest.map((c) => c.waitMs));
       lines.push(

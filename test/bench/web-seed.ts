@@ -1,6 +1,12 @@
 import type pg from 'pg';
 import { newId } from '../../src/platform/ids.js';
-import { CATEGORIES, CHECK_CATALOG, SEVERITIES, type Category, type Severity } from '../../src/seo/checks/check-catalog.js';
+import {
+  CATEGORIES,
+  CHECK_CATALOG,
+  SEVERITIES,
+  type Category,
+  type Severity,
+} from '../../src/seo/checks/check-catalog.js';
 
 /**
  * What the web bench shows: one user (signed up over HTTP), their organization on ENTERPRISE, 50 projects with
@@ -72,7 +78,10 @@ async function createProject(baseUrl: string, sessionToken: string, name: string
   const res = await fetch(`${baseUrl}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: baseUrl, cookie: `${SESSION_COOKIE}=${sessionToken}` },
-    body: JSON.stringify({ query: 'mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }', variables: { i: { name, url } } }),
+    body: JSON.stringify({
+      query: 'mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }',
+      variables: { i: { name, url } },
+    }),
   });
   const body = (await res.json()) as { data?: { createProject: { id: string } }; errors?: unknown };
   if (!body.data) throw new Error(`createProject answered ${res.status}: ${JSON.stringify(body.errors)}`);
@@ -116,10 +125,17 @@ export function issuesMatching(issues: readonly SeededIssue[], term: string): nu
   return issues.filter((i) => [i.title, i.code, i.description].some((s) => s.toLowerCase().includes(needle))).length;
 }
 
-export async function seedWebBench(pool: pg.Pool, baseUrl: string, opts: { projects: number; issues: number; occurrencesPerIssue: number }): Promise<WebSeed> {
+export async function seedWebBench(
+  pool: pg.Pool,
+  baseUrl: string,
+  opts: { projects: number; issues: number; occurrencesPerIssue: number },
+): Promise<WebSeed> {
   await removeBenchUser(pool);
   const { userId, sessionToken } = await signUp(baseUrl);
-  const member = await pool.query<{ organizationId: string }>('SELECT "organizationId" FROM "member" WHERE "userId" = $1', [userId]);
+  const member = await pool.query<{ organizationId: string }>(
+    'SELECT "organizationId" FROM "member" WHERE "userId" = $1',
+    [userId],
+  );
   const organizationId = member.rows[0]?.organizationId;
   if (!organizationId) throw new Error('sign-up created no organization membership');
   await pool.query(`UPDATE "organization" SET plan = 'ENTERPRISE' WHERE id = $1`, [organizationId]);
@@ -138,8 +154,20 @@ export async function seedWebBench(pool: pg.Pool, baseUrl: string, opts: { proje
 
   // Two completed audits per project: a week ago and the latest, whose difference is the dashboard's change.
   const audits = projects.flatMap((p, i) => [
-    { id: newId(), projectId: p.id, score: p.score - p.change, completedAt: new Date(p.completedAt.getTime() - 7 * 86_400_000), pages: 120 + i },
-    { id: newId(), projectId: p.id, score: p.score, completedAt: p.completedAt, pages: i === 0 ? opts.issues : 120 + i },
+    {
+      id: newId(),
+      projectId: p.id,
+      score: p.score - p.change,
+      completedAt: new Date(p.completedAt.getTime() - 7 * 86_400_000),
+      pages: 120 + i,
+    },
+    {
+      id: newId(),
+      projectId: p.id,
+      score: p.score,
+      completedAt: p.completedAt,
+      pages: i === 0 ? opts.issues : 120 + i,
+    },
   ]);
   await pool.query(
     `INSERT INTO audit (id, project_id, status, job_id, overall_score, meta_score, content_score, links_score, technical_score, performance_score,
@@ -147,7 +175,13 @@ export async function seedWebBench(pool: pg.Pool, baseUrl: string, opts: { proje
      SELECT a.id, a.project_id, 'COMPLETED', a.id::text, a.score, LEAST(100, a.score + 5), GREATEST(0, a.score - 5), LEAST(100, a.score + 2),
        GREATEST(0, a.score - 3), a.score, a.pages, 10000, a.done - interval '4 minutes', a.done - interval '4 minutes', a.done
      FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::int[], $5::timestamptz[]) AS a(id, project_id, score, pages, done)`,
-    [audits.map((a) => a.id), audits.map((a) => a.projectId), audits.map((a) => a.score), audits.map((a) => a.pages), audits.map((a) => a.completedAt)],
+    [
+      audits.map((a) => a.id),
+      audits.map((a) => a.projectId),
+      audits.map((a) => a.score),
+      audits.map((a) => a.pages),
+      audits.map((a) => a.completedAt),
+    ],
   );
 
   const issuesProjectId = projects[0].id;
@@ -176,5 +210,14 @@ export async function seedWebBench(pool: pg.Pool, baseUrl: string, opts: { proje
      FROM unnest($4::text[]) WITH ORDINALITY AS i(code, n), generate_series(1, $5::int) AS k`,
     [issuesAuditId, site, opts.issues, issues.map((i) => i.code), opts.occurrencesPerIssue],
   );
-  return { userId, organizationId, sessionToken, projects, issuesProjectId, issuesAuditId, issues, occurrences: occurrence.rowCount ?? 0 };
+  return {
+    userId,
+    organizationId,
+    sessionToken,
+    projects,
+    issuesProjectId,
+    issuesAuditId,
+    issues,
+    occurrences: occurrence.rowCount ?? 0,
+  };
 }

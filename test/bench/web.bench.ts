@@ -11,7 +11,14 @@ import { measureLoad, type LoadSettings, type PageLoad, type PageTarget } from '
 import { measureIssuesInteraction, type IssuesInteraction } from './issues-page-interaction.js';
 import { writeStaticBaseline } from './static-baseline.js';
 import { SESSION_COOKIE, issuesMatching, lastListedIssue, removeBenchUser, seedWebBench } from './web-seed.js';
-import { formatDiagnostics, formatInteractionTable, formatPageTable, summarizeInteraction, summarizePage, type PageSummary } from './web-report.js';
+import {
+  formatDiagnostics,
+  formatInteractionTable,
+  formatPageTable,
+  summarizeInteraction,
+  summarizePage,
+  type PageSummary,
+} from './web-report.js';
 
 /**
  * The web app as a visitor gets it: the real API process from the build (`npm start`'s dist/), headless Chromium,
@@ -31,7 +38,13 @@ const GOAL_CLS = 0.05;
 const GOAL_INTERACTION_MS = 200;
 const GOAL_MAX_ISSUE_ROWS_IN_DOM = ISSUES / 10;
 const VIEWPORT = { width: 1280, height: 900 };
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/seo_audit_bench_web';
 const ASSETS_DIR = fileURLToPath(new URL('../../dist/web/assets/', import.meta.url));
 
@@ -55,7 +68,8 @@ async function waitForTableRows(page: Page, caption: string, count: number): Pro
 /** Page-side twin of waitForTableRows: the first table's row headers (both pages have one table). */
 const tableRowsProbe = (count: number) => `document.querySelectorAll('table th[scope="row"]').length >= ${count}`;
 
-const rotate = <T>(xs: readonly T[], by: number): T[] => xs.map((_, i) => xs[(((i + by) % xs.length) + xs.length) % xs.length]);
+const rotate = <T>(xs: readonly T[], by: number): T[] =>
+  xs.map((_, i) => xs[(((i + by) % xs.length) + xs.length) % xs.length]);
 const round1 = (x: number, digits = 1) => (Number.isFinite(x) ? Number(x.toFixed(digits)) : null);
 
 export async function runWebBench(): Promise<{ ok: boolean }> {
@@ -77,7 +91,9 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
   try {
     const redis = createRedis(redisUrl, { name: 'bench-web' });
     cleanups.push(() => redis.quit());
-    cleanups.push(async () => log(`removed ${await removeRedisKeys(redis, `${redisPrefix}:*`)} Redis keys under ${redisPrefix}:`));
+    cleanups.push(async () =>
+      log(`removed ${await removeRedisKeys(redis, `${redisPrefix}:*`)} Redis keys under ${redisPrefix}:`),
+    );
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
     cleanups.push(() => pool.end());
 
@@ -98,14 +114,23 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
     log(`API process pid ${api.pid} ready at ${api.baseUrl}`);
 
     const seedStarted = Date.now();
-    const seed = await seedWebBench(pool, api.baseUrl, { projects: PROJECTS, issues: ISSUES, occurrencesPerIssue: OCCURRENCES_PER_ISSUE });
+    const seed = await seedWebBench(pool, api.baseUrl, {
+      projects: PROJECTS,
+      issues: ISSUES,
+      occurrencesPerIssue: OCCURRENCES_PER_ISSUE,
+    });
     cleanups.push(() => removeBenchUser(pool));
-    log(`seeded in ${Date.now() - seedStarted} ms: ${PROJECTS} projects x 2 audits, ${ISSUES} issues and ${seed.occurrences} occurrences on one audit`);
+    log(
+      `seeded in ${Date.now() - seedStarted} ms: ${PROJECTS} projects x 2 audits, ${ISSUES} issues and ${seed.occurrences} occurrences on one audit`,
+    );
 
     const staticPage = writeStaticBaseline(ASSETS_DIR, seed.projects);
     cleanups.push(async () => staticPage.remove());
 
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
     cleanups.push(() => browser.close());
 
     const expectedMatches = issuesMatching(seed.issues, SEARCH_TERM);
@@ -142,7 +167,8 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
         signedIn: true,
         ready: (page) => page.getByRole('list', { name: 'Issues by category' }).getByRole('button').first().waitFor(),
         readyProbe: `document.querySelector('[role="list"][aria-label="Issues by category"] button')`,
-        afterReady: (page) => measureIssuesInteraction(page, { term: SEARCH_TERM, expectedMatches, totalIssues: ISSUES }),
+        afterReady: (page) =>
+          measureIssuesInteraction(page, { term: SEARCH_TERM, expectedMatches, totalIssues: ISSUES }),
       },
       {
         name: 'static',
@@ -153,19 +179,28 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
         readyProbe: tableRowsProbe(PROJECTS),
       },
     ];
-    const settings: LoadSettings = { baseUrl: api.baseUrl, cookie: { name: SESSION_COOKIE, value: seed.sessionToken }, viewport: VIEWPORT, readyTimeoutMs: 30_000 };
+    const settings: LoadSettings = {
+      baseUrl: api.baseUrl,
+      cookie: { name: SESSION_COOKIE, value: seed.sessionToken },
+      viewport: VIEWPORT,
+      readyTimeoutMs: 30_000,
+    };
 
     const loads = new Map<string, PageLoad[]>(targets.map((t) => [t.name, []]));
     const interactions: IssuesInteraction[] = [];
     const loadBefore = loadavg()[0];
-    log(`${targets.length} pages x ${runs} runs (+${warmup} warm-up round), a fresh context per load, order rotated every round`);
+    log(
+      `${targets.length} pages x ${runs} runs (+${warmup} warm-up round), a fresh context per load, order rotated every round`,
+    );
     for (let round = -warmup; round < runs; round++) {
       const order = rotate(targets, round);
       for (const target of order) {
         try {
           const { load, extra } = await measureLoad(browser, target, settings);
           const what = round < 0 ? 'warm-up' : `run ${round + 1}/${runs}`;
-          log(`${what} ${target.name}: LCP ${load.lcpMs?.toFixed(0)} ms, CLS ${load.cls.toFixed(3)}, TBT ${load.tbtMs.toFixed(0)} ms, ready ${load.readyMs.toFixed(0)} ms, ${(load.transferBytes / 1024).toFixed(1)} KB`);
+          log(
+            `${what} ${target.name}: LCP ${load.lcpMs?.toFixed(0)} ms, CLS ${load.cls.toFixed(3)}, TBT ${load.tbtMs.toFixed(0)} ms, ready ${load.readyMs.toFixed(0)} ms, ${(load.transferBytes / 1024).toFixed(1)} KB`,
+          );
           if (round < 0) continue;
           loads.get(target.name)!.push(load);
           if (extra) interactions.push(extra);
@@ -186,7 +221,12 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
     const interaction = summarizeInteraction(interactions);
     const goals = {
       lcp: appPages.map((s) => ({ page: s.name, medianMs: s.lcpMs.median, met: s.lcpMs.median <= GOAL_LCP_MS })),
-      cls: appPages.map((s) => ({ page: s.name, median: s.cls.median, worst: s.cls.max, met: s.cls.median < GOAL_CLS })),
+      cls: appPages.map((s) => ({
+        page: s.name,
+        median: s.cls.median,
+        worst: s.cls.max,
+        met: s.cls.median < GOAL_CLS,
+      })),
       interactive: {
         met:
           interactions.length > 0 &&
@@ -205,7 +245,9 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
       for (const l of loads.get(t.name)!) for (const m of [...l.consoleErrors, ...l.failedResponses]) seen.add(m);
       if (seen.size) findings.set(t.name, seen);
     }
-    const searchWrong = interactions.filter((i) => i.search.shown !== expectedMatches || i.clear.shown !== ISSUES).length;
+    const searchWrong = interactions.filter(
+      (i) => i.search.shown !== expectedMatches || i.clear.shown !== ISSUES,
+    ).length;
     const lastWrong = interactions.filter((i) => i.scroll.reached && i.scroll.lastTitle !== lastIssue.title).length;
 
     const out: string[] = [
@@ -236,8 +278,10 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
       `  CLS < ${GOAL_CLS}: ${goals.cls.map((g) => `${g.page} ${g.median.toFixed(3)} (worst ${g.worst.toFixed(3)}) ${metText(g.met)}`).join(', ')} -> ${metText(goals.cls.every((g) => g.met))}`,
       `  issues list interactive with ${ISSUES.toLocaleString('en-US')} rows (<= ${GOAL_MAX_ISSUE_ROWS_IN_DOM} issue rows in the DOM, the last one reachable, search and opening painted within ${GOAL_INTERACTION_MS} ms): ${metText(goals.interactive.met)}`,
     ];
-    if (searchWrong) out.push(`WARNING: in ${searchWrong} run(s) the search did not show the expected number of issues.`);
-    if (lastWrong) out.push(`WARNING: in ${lastWrong} run(s) the last row was not the issue the page's order puts last.`);
+    if (searchWrong)
+      out.push(`WARNING: in ${searchWrong} run(s) the search did not show the expected number of issues.`);
+    if (lastWrong)
+      out.push(`WARNING: in ${lastWrong} run(s) the last row was not the issue the page's order puts last.`);
     for (const [page, messages] of findings) out.push(`console / HTTP errors on ${page}: ${[...messages].join(' | ')}`);
     for (const f of failures) out.push(`FAILED: ${f.page} round ${f.round + 1}: ${f.error}`);
     process.stdout.write(`${out.join('\n')}\n`);
@@ -248,7 +292,13 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
         bench: 'web',
         runs,
         warmup,
-        seed: { projects: PROJECTS, auditsPerProject: 2, issues: ISSUES, occurrences: seed.occurrences, stressCase: true },
+        seed: {
+          projects: PROJECTS,
+          auditsPerProject: 2,
+          issues: ISSUES,
+          occurrences: seed.occurrences,
+          stressCase: true,
+        },
         baseline: 'static',
         bytes: 'cdp-encodedDataLength',
         browser: `chromium ${browser.version()}`,
@@ -262,15 +312,23 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
           cls: { median: round1(s.cls.median, 4), min: round1(s.cls.min, 4), max: round1(s.cls.max, 4) },
           tbtMs: { median: round1(s.tbtMs.median), min: round1(s.tbtMs.min), max: round1(s.tbtMs.max) },
           fcpMs: { median: round1(s.fcpMs.median), min: round1(s.fcpMs.min), max: round1(s.fcpMs.max) },
-          transferKb: { median: round1(s.transferKb.median), min: round1(s.transferKb.min), max: round1(s.transferKb.max) },
-          resourceTimingKb: round1(loads.get(s.name)!.reduce((sum, l) => sum + l.resourceTimingBytes, 0) / 1024 / Math.max(1, s.runs)),
+          transferKb: {
+            median: round1(s.transferKb.median),
+            min: round1(s.transferKb.min),
+            max: round1(s.transferKb.max),
+          },
+          resourceTimingKb: round1(
+            loads.get(s.name)!.reduce((sum, l) => sum + l.resourceTimingBytes, 0) / 1024 / Math.max(1, s.runs),
+          ),
           readyMs: { median: round1(s.readyMs.median), min: round1(s.readyMs.min), max: round1(s.readyMs.max) },
           requests: loads.get(s.name)!.map((l) => l.requests),
           domElements: loads.get(s.name)!.map((l) => l.domElements),
           longestTaskMs: loads.get(s.name)!.map((l) => round1(l.longestTaskMs)),
           lcpVsStatic: round1(s.lcpVsStatic, 3),
           lcpElements: s.lcpElements,
-          layoutShiftSources: [...new Set(loads.get(s.name)!.flatMap((l) => l.shifts.map((x) => x.sources.join(' + '))))],
+          layoutShiftSources: [
+            ...new Set(loads.get(s.name)!.flatMap((l) => l.shifts.map((x) => x.sources.join(' + ')))),
+          ],
           apiCalls: loads.get(s.name)![0]?.apiCalls.map((c) => c.path) ?? [],
         })),
         issuesInteraction: {
@@ -283,7 +341,11 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
           clearToPaintMs: round1(interaction.clearToPaintMs.median),
           openToPaintMs: round1(interaction.openToPaintMs.median),
           openToOccurrencesMs: round1(interaction.openToOccurrencesMs.median),
-          eventTimingMs: { search: round1(interaction.searchEventMs.median), clear: round1(interaction.clearEventMs.median), open: round1(interaction.openEventMs.median) },
+          eventTimingMs: {
+            search: round1(interaction.searchEventMs.median),
+            clear: round1(interaction.clearEventMs.median),
+            open: round1(interaction.openEventMs.median),
+          },
           issueRowsInDom: interaction.issueRowsInDom.max,
           rowsInDomAtBottom: interaction.rowsInDomAtBottom.max,
           lastReached: `${interaction.lastReached}/${interaction.runs}`,
@@ -301,6 +363,7 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
     );
     return { ok };
   } finally {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((err: unknown) => log(`cleanup failed: ${String(err)}`));
+    for (const cleanup of cleanups.reverse())
+      await cleanup().catch((err: unknown) => log(`cleanup failed: ${String(err)}`));
   }
 }

@@ -14,7 +14,19 @@ import { createGzip } from 'node:zlib';
 import { SAFE_HTTP_DEFAULTS } from '../../src/platform/safe-http/index.js';
 import { expectations, type Drill } from './drill.js';
 import { startPlatform } from './platform.js';
-import { apiClient, childPids, keepLogs, must, peakRssMiB, resetPeakRss, rssMiB, sessionSecrets, signUp, sleep, waitForAudit } from './drill-http.js';
+import {
+  apiClient,
+  childPids,
+  keepLogs,
+  must,
+  peakRssMiB,
+  resetPeakRss,
+  rssMiB,
+  sessionSecrets,
+  signUp,
+  sleep,
+  waitForAudit,
+} from './drill-http.js';
 
 const HOST = 'bounded.drill.test';
 const MiB = 1024 * 1024;
@@ -74,7 +86,13 @@ async function trickleHeaders(): Promise<Attack> {
     });
   });
   tracked(server, sockets);
-  return { name: 'headers trickled at 1 byte/s', port: await listen(server), path: '/', slow: true, close: closer(server, sockets, timers) };
+  return {
+    name: 'headers trickled at 1 byte/s',
+    port: await listen(server),
+    path: '/',
+    slow: true,
+    close: closer(server, sockets, timers),
+  };
 }
 
 /** Content-Length: 1 GB, then 1 KiB every 200 ms. */
@@ -82,7 +100,10 @@ async function claimsOneGigabyte(): Promise<Attack> {
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const server = createHttpServer((req, res) => {
-    res.writeHead(200, { 'content-type': path(req.url).endsWith('.xml') ? 'application/xml' : 'text/html', 'content-length': String(1024 ** 3) });
+    res.writeHead(200, {
+      'content-type': path(req.url).endsWith('.xml') ? 'application/xml' : 'text/html',
+      'content-length': String(1024 ** 3),
+    });
     res.write('<!doctype html><html><head><title>slow</title></head><body>');
     const chunk = Buffer.alloc(1024, 'a');
     const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(chunk)), 200);
@@ -90,7 +111,13 @@ async function claimsOneGigabyte(): Promise<Attack> {
     res.on('close', () => clearInterval(timer));
   });
   tracked(server, sockets);
-  return { name: 'body claiming 1 GB, streamed slowly', port: await listen(server), path: '/', slow: true, close: closer(server, sockets, timers) };
+  return {
+    name: 'body claiming 1 GB, streamed slowly',
+    port: await listen(server),
+    path: '/',
+    slow: true,
+    close: closer(server, sockets, timers),
+  };
 }
 
 /** Small on the wire, `inflated` bytes once decompressed: as Content-Encoding, and as a .gz sitemap file. */
@@ -99,13 +126,22 @@ async function gzipBomb(bomb: Buffer, asFile: boolean): Promise<Attack> {
   const server = createHttpServer((req, res) => {
     const headers: Record<string, string> = asFile
       ? { 'content-type': 'application/gzip' }
-      : { 'content-type': path(req.url).includes('robots') ? 'text/plain' : path(req.url).includes('sitemap') ? 'application/xml' : 'text/html', 'content-encoding': 'gzip' };
+      : {
+          'content-type': path(req.url).includes('robots')
+            ? 'text/plain'
+            : path(req.url).includes('sitemap')
+              ? 'application/xml'
+              : 'text/html',
+          'content-encoding': 'gzip',
+        };
     res.writeHead(200, { ...headers, 'content-length': String(bomb.length) });
     res.end(bomb);
   });
   tracked(server, sockets);
   return {
-    name: asFile ? `gzip bomb as a .gz file (${(bomb.length / MiB).toFixed(1)} MiB)` : `gzip bomb as Content-Encoding (${(bomb.length / MiB).toFixed(1)} MiB)`,
+    name: asFile
+      ? `gzip bomb as a .gz file (${(bomb.length / MiB).toFixed(1)} MiB)`
+      : `gzip bomb as Content-Encoding (${(bomb.length / MiB).toFixed(1)} MiB)`,
     port: await listen(server),
     path: asFile ? '/sitemap.xml.gz' : '/',
     close: closer(server, sockets, new Set()),
@@ -128,7 +164,12 @@ async function redirects(endless: boolean): Promise<Attack> {
     res.end();
   });
   tracked(server, sockets);
-  return { name: endless ? 'endless redirects' : 'redirect loop', port: await listen(server), path: endless ? '/n/0' : '/a', close: closer(server, sockets, new Set()) };
+  return {
+    name: endless ? 'endless redirects' : 'redirect loop',
+    port: await listen(server),
+    path: endless ? '/n/0' : '/a',
+    close: closer(server, sockets, new Set()),
+  };
 }
 
 /** 50 MB of HTML, as fast as the socket takes it. */
@@ -137,7 +178,10 @@ async function hugePage(): Promise<Attack> {
   const size = 50 * 1000 * 1000;
   const block = Buffer.from(`<p>${'lorem ipsum '.repeat(80)}</p>\n`);
   const server = createHttpServer((req, res) => {
-    res.writeHead(200, { 'content-type': path(req.url).includes('sitemap') ? 'application/xml' : 'text/html', 'content-length': String(size) });
+    res.writeHead(200, {
+      'content-type': path(req.url).includes('sitemap') ? 'application/xml' : 'text/html',
+      'content-length': String(size),
+    });
     let sent = 0;
     const head = Buffer.from('<!doctype html><html><head><title>huge</title></head><body>');
     res.write(head);
@@ -176,12 +220,21 @@ const API_MEMORY_BUDGET_MIB = 150;
 const WORKER_MEMORY_BUDGET_MIB = 200;
 
 export const drill: Drill = {
-  description: 'bounded resources: trickled headers, 1 GB bodies, gzip bombs, redirect loops, 50 MB pages → in time and memory',
+  description:
+    'bounded resources: trickled headers, 1 GB bodies, gzip bombs, redirect loops, 50 MB pages → in time and memory',
   async run({ quick, log }) {
     const { expect, result } = expectations();
     const inflated = quick ? 256 * MiB : 1024 * MiB;
     const bomb = await gzipOfZeros(inflated);
-    const attacks = [await trickleHeaders(), await claimsOneGigabyte(), await gzipBomb(bomb, false), await gzipBomb(bomb, true), await redirects(false), await redirects(true), await hugePage()];
+    const attacks = [
+      await trickleHeaders(),
+      await claimsOneGigabyte(),
+      await gzipBomb(bomb, false),
+      await gzipBomb(bomb, true),
+      await redirects(false),
+      await redirects(true),
+      await hugePage(),
+    ];
     log(`${attacks.length} hostile servers; gzip bomb ${(bomb.length / MiB).toFixed(1)} MiB → ${inflated / MiB} MiB`);
     const platform = await startPlatform({
       apis: 1,
@@ -200,7 +253,8 @@ export const drill: Drill = {
       const api = apiClient(platform.apis[0].baseUrl);
       const apiPid = platform.apis[0].pid;
       await sleep(1000);
-      const workerPids = () => childPids(platform.workers[0].pid).filter((pid) => /workers\/(all|audit)\.worker/.test(cmdline(pid)));
+      const workerPids = () =>
+        childPids(platform.workers[0].pid).filter((pid) => /workers\/(all|audit)\.worker/.test(cmdline(pid)));
 
       // Round 1: the tools. Quick form: every cell at once; full form: one attack at a time, its four tools together.
       const toolRows: { attack: string; tool: string; ms: number; status: number; error: string }[] = [];
@@ -212,14 +266,27 @@ export const drill: Drill = {
           group.flatMap((attack) =>
             TOOLS.map(async (tool) => {
               const url = `http://${HOST}:${attack.port}${tool === 'sitemap' || attack.path !== '/sitemap.xml.gz' ? attack.path : '/'}`;
-              const res = await api.request(`/api/tools/${tool}`, { method: 'POST', body: { url }, timeoutMs: 180_000 });
-              toolRows.push({ attack: attack.name, tool, ms: Math.round(res.ms), status: res.status, error: res.json?.error ?? (res.status === 200 ? '(report)' : res.text.slice(0, 100)) });
+              const res = await api.request(`/api/tools/${tool}`, {
+                method: 'POST',
+                body: { url },
+                timeoutMs: 180_000,
+              });
+              toolRows.push({
+                attack: attack.name,
+                tool,
+                ms: Math.round(res.ms),
+                status: res.status,
+                error: res.json?.error ?? (res.status === 200 ? '(report)' : res.text.slice(0, 100)),
+              });
             }),
           ),
         );
         const peak = peakRssMiB(apiPid);
         apiPeaks[label] = { before: base, peak };
-        expect(peak === null || peak - base <= API_MEMORY_BUDGET_MIB, `tools × ${label}: API peak RSS ${peak} MiB, ${peak! - base} MiB over its ${base} MiB before (budget ${API_MEMORY_BUDGET_MIB})`);
+        expect(
+          peak === null || peak - base <= API_MEMORY_BUDGET_MIB,
+          `tools × ${label}: API peak RSS ${peak} MiB, ${peak! - base} MiB over its ${base} MiB before (budget ${API_MEMORY_BUDGET_MIB})`,
+        );
       };
       if (quick) await runTools(attacks, 'all at once');
       else for (const attack of attacks) await runTools([attack], attack.name);
@@ -242,39 +309,86 @@ export const drill: Drill = {
       const audited = quick ? attacks.filter((a) => !a.slow) : attacks;
       const auditRows = await Promise.all(
         audited.map(async (attack) => {
-          const project = must(await api.request('/api/projects', { method: 'POST', headers: auth, body: { url: `http://${HOST}:${attack.port}${attack.path === '/sitemap.xml.gz' ? '/' : attack.path}`, name: attack.name } }), 200, 'project').project;
-          const started = must(await api.request(`/api/projects/${project.id}/audit`, { method: 'POST', headers: auth }), 200, 'audit');
-          const { audit, ms } = await waitForAudit(api, user.cookie, project.id, started.auditId, AUDIT_BUDGET_MS + 30_000);
+          const project = must(
+            await api.request('/api/projects', {
+              method: 'POST',
+              headers: auth,
+              body: {
+                url: `http://${HOST}:${attack.port}${attack.path === '/sitemap.xml.gz' ? '/' : attack.path}`,
+                name: attack.name,
+              },
+            }),
+            200,
+            'project',
+          ).project;
+          const started = must(
+            await api.request(`/api/projects/${project.id}/audit`, { method: 'POST', headers: auth }),
+            200,
+            'audit',
+          );
+          const { audit, ms } = await waitForAudit(
+            api,
+            user.cookie,
+            project.id,
+            started.auditId,
+            AUDIT_BUDGET_MS + 30_000,
+          );
           // What the audit shows for the hostile start page.
-          const pages = await api.gql('query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { pages(first: 3) { nodes { url statusCode error } } } }', { p: project.id, a: started.auditId }, auth);
-          const startPage = pages.json?.data?.audit?.pages?.nodes?.[0] as { statusCode: number | null; error: string | null } | undefined;
+          const pages = await api.gql(
+            'query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { pages(first: 3) { nodes { url statusCode error } } } }',
+            { p: project.id, a: started.auditId },
+            auth,
+          );
+          const startPage = pages.json?.data?.audit?.pages?.nodes?.[0] as
+            { statusCode: number | null; error: string | null } | undefined;
           return {
             attack: attack.name,
             ms: Math.round(ms),
             status: audit?.status as string | undefined,
             error: audit?.error as string | null,
             pages: audit?.pagesCrawled as number | undefined,
-            startPage: startPage ? `${startPage.statusCode ?? 'no status'}: ${startPage.error ?? '(no error)'}` : '(no page)',
+            startPage: startPage
+              ? `${startPage.statusCode ?? 'no status'}: ${startPage.error ?? '(no error)'}`
+              : '(no page)',
           };
         }),
       );
       const workerPeaks = workerPids().map((pid) => ({ pid, base: workerBase[pid] ?? null, peak: peakRssMiB(pid) }));
       for (const row of auditRows) {
-        log(`audit × ${row.attack}: ${row.status} in ${row.ms} ms, ${row.pages} pages — ${row.error ?? '(no error)'}; start page ${row.startPage}`);
-        expect(row.ms <= AUDIT_BUDGET_MS && !!row.status && ['COMPLETED', 'FAILED', 'CANCELLED'].includes(row.status), `audit × ${row.attack}: ${row.status} after ${row.ms} ms (budget ${AUDIT_BUDGET_MS})`);
+        log(
+          `audit × ${row.attack}: ${row.status} in ${row.ms} ms, ${row.pages} pages — ${row.error ?? '(no error)'}; start page ${row.startPage}`,
+        );
+        expect(
+          row.ms <= AUDIT_BUDGET_MS && !!row.status && ['COMPLETED', 'FAILED', 'CANCELLED'].includes(row.status),
+          `audit × ${row.attack}: ${row.status} after ${row.ms} ms (budget ${AUDIT_BUDGET_MS})`,
+        );
       }
       for (const w of workerPeaks) {
-        expect(w.peak === null || w.base === null || w.peak - w.base <= WORKER_MEMORY_BUDGET_MIB, `audit worker ${w.pid}: peak RSS ${w.peak} MiB from ${w.base} MiB (budget +${WORKER_MEMORY_BUDGET_MIB})`);
+        expect(
+          w.peak === null || w.base === null || w.peak - w.base <= WORKER_MEMORY_BUDGET_MIB,
+          `audit worker ${w.pid}: peak RSS ${w.peak} MiB from ${w.base} MiB (budget +${WORKER_MEMORY_BUDGET_MIB})`,
+        );
       }
       expect(platform.workers[0].alive(), 'the worker group died');
-      if (process.env.DRILL_VERBOSE) for (const line of platform.logs().split('\n').filter((l) => /"level":(40|50|60)/.test(l))) log(line.slice(0, 600));
+      if (process.env.DRILL_VERBOSE)
+        for (const line of platform
+          .logs()
+          .split('\n')
+          .filter((l) => /"level":(40|50|60)/.test(l)))
+          log(line.slice(0, 600));
       Object.assign(figures, {
         gzipBomb: { compressedMiB: +(bomb.length / MiB).toFixed(2), inflatedMiB: inflated / MiB },
         tools: toolRows,
         apiPeakRssMiB: apiPeaks,
         audits: auditRows,
         workerPeakRssMiB: workerPeaks,
-        budgets: { toolMs: TOOL_DEADLINE_MS, slackMs: SLACK_MS, auditMs: AUDIT_BUDGET_MS, apiMiB: API_MEMORY_BUDGET_MIB, workerMiB: WORKER_MEMORY_BUDGET_MIB },
+        budgets: {
+          toolMs: TOOL_DEADLINE_MS,
+          slackMs: SLACK_MS,
+          auditMs: AUDIT_BUDGET_MS,
+          apiMiB: API_MEMORY_BUDGET_MIB,
+          workerMiB: WORKER_MEMORY_BUDGET_MIB,
+        },
       });
     } finally {
       keepLogs('bounded', platform.logs(), credentials);

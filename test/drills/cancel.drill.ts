@@ -17,7 +17,10 @@ import { expectations, type Drill } from './drill.js';
 import { startPlatform, type Platform } from './platform.js';
 
 const HOST = 'cancel-drill.test';
-const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
 
 interface SiteOptions {
   pages: number;
@@ -35,7 +38,11 @@ function slowSite(opts: SiteOptions) {
   const arrivals: { path: string; at: number; browser: boolean }[] = [];
   const server = http.createServer((req, res) => {
     const path = req.url ?? '/';
-    arrivals.push({ path, at: Date.now(), browser: req.headers['accept-language'] !== undefined || req.headers['upgrade-insecure-requests'] !== undefined });
+    arrivals.push({
+      path,
+      at: Date.now(),
+      browser: req.headers['accept-language'] !== undefined || req.headers['upgrade-insecure-requests'] !== undefined,
+    });
     const page = /^\/(?:p\/([1-9]\d*))?$/.exec(path);
     const delay = page ? opts.pageDelayMs : path === '/robots.txt' ? 0 : opts.resourceDelayMs;
     const timer = setTimeout(() => {
@@ -58,11 +65,16 @@ function slowSite(opts: SiteOptions) {
         return res.end('not found');
       }
       const href = (k: number) => (k === 0 ? '/' : `/p/${k}`);
-      const links = [n + 1, 3 * n + 1, 3 * n + 2, 3 * n + 3].map((k) => `<a href="${href(k % opts.pages)}">Page ${k % opts.pages}</a>`).join(' ');
+      const links = [n + 1, 3 * n + 1, 3 * n + 2, 3 * n + 3]
+        .map((k) => `<a href="${href(k % opts.pages)}">Page ${k % opts.pages}</a>`)
+        .join(' ');
       res.setHeader('content-type', 'text/html; charset=utf-8');
       res.end(
         `<!doctype html><html lang="en"><head><title>Cancel drill page ${n} of the generated site</title><link rel="stylesheet" href="/site.css">` +
-          Array.from({ length: opts.scriptsPerPage ?? 0 }, (_, k) => `<script src="/js/${n}-${k}.js" defer></script>`).join('') +
+          Array.from(
+            { length: opts.scriptsPerPage ?? 0 },
+            (_, k) => `<script src="/js/${n}-${k}.js" defer></script>`,
+          ).join('') +
           `<meta name="viewport" content="width=device-width, initial-scale=1"></head><body><h1>Page ${n}</h1>` +
           `<img src="/img/a${n}.png" alt="" width="1" height="1"><img src="/img/b${n}.png" alt="" width="1" height="1"><p>${'word '.repeat(250)}</p>${links}</body></html>`,
       );
@@ -71,7 +83,8 @@ function slowSite(opts: SiteOptions) {
   });
   return {
     arrivals,
-    listen: () => new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port))),
+    listen: () =>
+      new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as AddressInfo).port))),
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
@@ -85,17 +98,31 @@ interface Scenario {
   how: 'cancel' | 'delete';
   site: SiteOptions;
   /** When to stop: the audit row as the drill reads it every 50 ms, and the requests the site received. */
-  when(row: { status: string; phase: string | null; pages_crawled: number }, arrivals: readonly { browser: boolean }[]): boolean;
+  when(
+    row: { status: string; phase: string | null; pages_crawled: number },
+    arrivals: readonly { browser: boolean }[],
+  ): boolean;
   needsChromium?: boolean;
   /** Requests for these paths must have been under way in the 1.5 s before the stop (the phase was hit). */
   busyWith?: RegExp;
 }
 
-const MID_CRAWL = (row: { status: string; pages_crawled: number }) => row.status === 'RUNNING' && row.pages_crawled >= 5;
+const MID_CRAWL = (row: { status: string; pages_crawled: number }) =>
+  row.status === 'RUNNING' && row.pages_crawled >= 5;
 
 const SCENARIOS: Scenario[] = [
-  { name: 'cancel mid-crawl', how: 'cancel', site: { pages: 300, pageDelayMs: 150, resourceDelayMs: 150 }, when: MID_CRAWL },
-  { name: 'delete mid-crawl', how: 'delete', site: { pages: 300, pageDelayMs: 150, resourceDelayMs: 150 }, when: MID_CRAWL },
+  {
+    name: 'cancel mid-crawl',
+    how: 'cancel',
+    site: { pages: 300, pageDelayMs: 150, resourceDelayMs: 150 },
+    when: MID_CRAWL,
+  },
+  {
+    name: 'delete mid-crawl',
+    how: 'delete',
+    site: { pages: 300, pageDelayMs: 150, resourceDelayMs: 150 },
+    when: MID_CRAWL,
+  },
   {
     // 20 pages crawl quickly; their 120 scripts answer slowly: the stop lands in the resource checks after the crawl.
     name: 'delete during resource checks',
@@ -129,24 +156,42 @@ interface Outcome {
   busyRequests: number;
 }
 
-async function runScenario(platform: Platform, key: string, queue: Queue, scenario: Scenario, log: (line: string) => void): Promise<Outcome> {
+async function runScenario(
+  platform: Platform,
+  key: string,
+  queue: Queue,
+  scenario: Scenario,
+  log: (line: string) => void,
+): Promise<Outcome> {
   const site = slowSite(scenario.site);
   const port = await site.listen();
   const api = platform.apis[0].baseUrl;
   const gql = async (query: string, variables: Record<string, unknown>) => {
-    const res = await fetch(`${api}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+    const res = await fetch(`${api}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
     const body = (await res.json()) as { data?: Record<string, unknown>; errors?: { message: string }[] };
     if (body.errors?.length) throw new Error(`${query.slice(0, 40)}: ${body.errors.map((e) => e.message).join('; ')}`);
     return body.data!;
   };
   try {
-    const created = await gql('mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }', { i: { url: `http://${HOST}:${port}/` } });
+    const created = await gql('mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }', {
+      i: { url: `http://${HOST}:${port}/` },
+    });
     const projectId = (created.createProject as { id: string }).id;
-    const started = await fetch(`${api}/api/v1/projects/${projectId}/audit`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+    const started = await fetch(`${api}/api/v1/projects/${projectId}/audit`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+    });
     const { auditId, jobId } = (await started.json()) as { auditId: string; jobId: string };
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const [row] = await platform.sql<{ status: string; phase: string | null; pages_crawled: number }>('SELECT status, phase, pages_crawled FROM audit WHERE id = $1', [auditId]);
+      const [row] = await platform.sql<{ status: string; phase: string | null; pages_crawled: number }>(
+        'SELECT status, phase, pages_crawled FROM audit WHERE id = $1',
+        [auditId],
+      );
       if (row && scenario.when(row, site.arrivals)) break;
       if (!row || ['COMPLETED', 'FAILED', 'CANCELLED'].includes(row.status) || Date.now() > deadline) {
         throw new Error(`${scenario.name}: the audit never reached the moment to stop (${JSON.stringify(row)})`);
@@ -155,13 +200,18 @@ async function runScenario(platform: Platform, key: string, queue: Queue, scenar
     }
     const before = site.arrivals.length;
     if (scenario.how === 'cancel') {
-      const res = await fetch(`${api}/api/v1/projects/${projectId}/audit/cancel`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+      const res = await fetch(`${api}/api/v1/projects/${projectId}/audit/cancel`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+      });
       if (res.status !== 200) throw new Error(`${scenario.name}: cancel answered ${res.status}: ${await res.text()}`);
     } else {
       await gql('mutation($id: ID!) { deleteProject(id: $id) { success } }', { id: projectId });
     }
     const stoppedAt = Date.now();
-    const busyRequests = scenario.busyWith ? site.arrivals.filter((a) => a.at > stoppedAt - 1500 && scenario.busyWith!.test(a.path)).length : -1;
+    const busyRequests = scenario.busyWith
+      ? site.arrivals.filter((a) => a.at > stoppedAt - 1500 && scenario.busyWith!.test(a.path)).length
+      : -1;
     // The job: completed with { result: 'cancelled' }, or failed (wrong).
     let job = await queue.getJob(jobId);
     const jobDeadline = Date.now() + 20_000;
@@ -189,7 +239,9 @@ async function runScenario(platform: Platform, key: string, queue: Queue, scenar
       auditStatus: row?.status ?? null,
       busyRequests,
     };
-    log(`${scenario.name}: ${busyRequests >= 0 ? `${busyRequests} requests of the phase in the 1.5 s before the stop; ` : ''}last request ${outcome.lastRequestAfterMs} ms after the stop, ${outcome.requestsAfterStop} after it, ${outcome.lateRequests} late; job ${JSON.stringify(outcome.jobResult)}${outcome.jobFailedReason ? ` failed: ${outcome.jobFailedReason}` : ''}; audit ${outcome.auditStatus ?? 'gone'}`);
+    log(
+      `${scenario.name}: ${busyRequests >= 0 ? `${busyRequests} requests of the phase in the 1.5 s before the stop; ` : ''}last request ${outcome.lastRequestAfterMs} ms after the stop, ${outcome.requestsAfterStop} after it, ${outcome.lateRequests} late; job ${JSON.stringify(outcome.jobResult)}${outcome.jobFailedReason ? ` failed: ${outcome.jobFailedReason}` : ''}; audit ${outcome.auditStatus ?? 'gone'}`,
+    );
     return outcome;
   } finally {
     await site.close();
@@ -213,39 +265,83 @@ export const drill: Drill = {
       },
     });
     const redis = createRedis(platform.env.REDIS_URL, { name: 'cancel-drill' });
-    const queue = createQueue(QUEUES.audit, redis, platform.env.REDIS_PREFIX, (err) => console.error('audit queue error', err));
+    const queue = createQueue(QUEUES.audit, redis, platform.env.REDIS_PREFIX, (err) =>
+      console.error('audit queue error', err),
+    );
     const e = expectations();
     const outcomes: Outcome[] = [];
     try {
-      const made = await platform.cli<{ organizations: { id: string }[] }>(['user', 'create', '--email', 'cancel-drill@example.org', '--password', 'cancel-drill-password']);
-      const { key } = await platform.cli<{ key: string }>(['api-key', 'create', '--org', made.organizations[0].id, '--name', 'cancel drill']);
+      const made = await platform.cli<{ organizations: { id: string }[] }>([
+        'user',
+        'create',
+        '--email',
+        'cancel-drill@example.org',
+        '--password',
+        'cancel-drill-password',
+      ]);
+      const { key } = await platform.cli<{ key: string }>([
+        'api-key',
+        'create',
+        '--org',
+        made.organizations[0].id,
+        '--name',
+        'cancel drill',
+      ]);
       // CANCEL_DRILL_ONLY=<words>: only the scenarios whose name contains them (e.g. "lab").
       const only = process.env.CANCEL_DRILL_ONLY;
       // The quick form: one cancel (mid-crawl) and one delete (in the resource tail).
       const inQuick = (s: Scenario) => s.name === 'cancel mid-crawl' || s.name === 'delete during resource checks';
-      const scenarios = SCENARIOS.filter((s) => (!s.needsChromium || chromium) && (!quick || inQuick(s)) && (!only || s.name.includes(only)));
+      const scenarios = SCENARIOS.filter(
+        (s) => (!s.needsChromium || chromium) && (!quick || inQuick(s)) && (!only || s.name.includes(only)),
+      );
       if (!chromium) log('CHROMIUM_PATH is not set: the lab-measurement scenario is skipped');
       const repeats = quick ? 1 : 3;
       for (let i = 0; i < repeats; i++) {
         for (const scenario of scenarios) outcomes.push(await runScenario(platform, key, queue, scenario, log));
       }
       for (const o of outcomes) {
-        e.expect(o.lateRequests === 0, `${o.scenario}: ${o.lateRequests} requests reached the site more than 1 s after the stop`);
-        e.expect(o.lastRequestAfterMs <= 1000, `${o.scenario}: the last request came ${o.lastRequestAfterMs} ms after the stop`);
-        e.expect(JSON.stringify(o.jobResult) === JSON.stringify({ result: 'cancelled' }), `${o.scenario}: the job ended ${JSON.stringify(o.jobResult)} (${o.jobFailedReason ?? 'not failed'})`);
-        e.expect(o.jobFailedReason === null || o.jobFailedReason === '', `${o.scenario}: the job failed: ${o.jobFailedReason}`);
+        e.expect(
+          o.lateRequests === 0,
+          `${o.scenario}: ${o.lateRequests} requests reached the site more than 1 s after the stop`,
+        );
+        e.expect(
+          o.lastRequestAfterMs <= 1000,
+          `${o.scenario}: the last request came ${o.lastRequestAfterMs} ms after the stop`,
+        );
+        e.expect(
+          JSON.stringify(o.jobResult) === JSON.stringify({ result: 'cancelled' }),
+          `${o.scenario}: the job ended ${JSON.stringify(o.jobResult)} (${o.jobFailedReason ?? 'not failed'})`,
+        );
+        e.expect(
+          o.jobFailedReason === null || o.jobFailedReason === '',
+          `${o.scenario}: the job failed: ${o.jobFailedReason}`,
+        );
         e.expect(o.attempts === 1, `${o.scenario}: ${o.attempts} attempts`);
-        e.expect(o.busyRequests !== 0, `${o.scenario}: the stop did not land in the phase meant (no request of it in the 1.5 s before)`);
-        e.expect(o.auditStatus === (o.scenario.startsWith('delete') ? null : 'CANCELLED'), `${o.scenario}: audit row ${o.auditStatus ?? 'gone'}`);
+        e.expect(
+          o.busyRequests !== 0,
+          `${o.scenario}: the stop did not land in the phase meant (no request of it in the 1.5 s before)`,
+        );
+        e.expect(
+          o.auditStatus === (o.scenario.startsWith('delete') ? null : 'CANCELLED'),
+          `${o.scenario}: audit row ${o.auditStatus ?? 'gone'}`,
+        );
       }
-      const crashes = platform.logs().split('\n').filter((l) => /audit attempt failed|unhandled|uncaught/i.test(l));
+      const crashes = platform
+        .logs()
+        .split('\n')
+        .filter((l) => /audit attempt failed|unhandled|uncaught/i.test(l));
       e.expect(crashes.length === 0, `worker logged failures: ${crashes.slice(0, 3).join(' | ')}`);
       return e.result({
         scenarios: outcomes.length,
         chromium: chromium ? 'on' : 'off',
         maxLastRequestAfterMs: Math.max(...outcomes.map((o) => o.lastRequestAfterMs)),
         lateRequests: outcomes.reduce((n, o) => n + o.lateRequests, 0),
-        perScenario: outcomes.map((o) => ({ scenario: o.scenario, lastRequestAfterMs: o.lastRequestAfterMs, requestsAfterStop: o.requestsAfterStop, job: o.jobResult })),
+        perScenario: outcomes.map((o) => ({
+          scenario: o.scenario,
+          lastRequestAfterMs: o.lastRequestAfterMs,
+          requestsAfterStop: o.requestsAfterStop,
+          job: o.jobResult,
+        })),
       });
     } finally {
       await queue.close();

@@ -39,9 +39,21 @@ export function apiClient(baseUrl: string) {
       const started = performance.now();
       let res: Response;
       try {
-        res = await fetch(baseUrl + path, { method: init.method ?? 'GET', headers, body, signal: AbortSignal.timeout(init.timeoutMs ?? 120_000), redirect: 'manual' });
+        res = await fetch(baseUrl + path, {
+          method: init.method ?? 'GET',
+          headers,
+          body,
+          signal: AbortSignal.timeout(init.timeoutMs ?? 120_000),
+          redirect: 'manual',
+        });
       } catch (err) {
-        return { status: 0, headers: new Headers(), text: String((err as Error).message), json: undefined, ms: performance.now() - started };
+        return {
+          status: 0,
+          headers: new Headers(),
+          text: String((err as Error).message),
+          json: undefined,
+          ms: performance.now() - started,
+        };
       }
       const text = await res.text();
       const ms = performance.now() - started;
@@ -60,7 +72,11 @@ export function apiClient(baseUrl: string) {
       return { status: res.status, headers: res.headers, text, json, ms };
     }
   }
-  async function gql(query: string, variables: Record<string, unknown>, headers: Record<string, string>): Promise<HttpAnswer> {
+  async function gql(
+    query: string,
+    variables: Record<string, unknown>,
+    headers: Record<string, string>,
+  ): Promise<HttpAnswer> {
     return request('/graphql', { method: 'POST', headers, body: { query, variables } });
   }
   return { baseUrl, request, gql, waitedFor429Ms: () => waited429 };
@@ -102,13 +118,25 @@ export async function signUp(api: ApiClient, email: string, password: string, na
 }
 
 /** Signs in again: a second session (cookie) of the same user. */
-export async function signIn(api: ApiClient, email: string, password: string): Promise<{ status: number; cookie: string | null }> {
+export async function signIn(
+  api: ApiClient,
+  email: string,
+  password: string,
+): Promise<{ status: number; cookie: string | null }> {
   const res = await api.request('/api/auth/sign-in/email', { method: 'POST', body: { email, password } });
   return { status: res.status, cookie: res.status === 200 ? cookieFrom(res.headers) : null };
 }
 
-export async function createApiKey(api: ApiClient, account: Account, name: string): Promise<{ id: string; key: string; prefix: string }> {
-  const res = await api.gql('mutation($n: String!) { createApiKey(name: $n) { key apiKey { id prefix } } }', { n: name }, { cookie: account.cookie });
+export async function createApiKey(
+  api: ApiClient,
+  account: Account,
+  name: string,
+): Promise<{ id: string; key: string; prefix: string }> {
+  const res = await api.gql(
+    'mutation($n: String!) { createApiKey(name: $n) { key apiKey { id prefix } } }',
+    { n: name },
+    { cookie: account.cookie },
+  );
   const created = res.json?.data?.createApiKey;
   if (!created) throw new Error(`createApiKey failed: ${res.text}`);
   return { id: created.apiKey.id, key: created.key, prefix: created.apiKey.prefix };
@@ -116,14 +144,21 @@ export async function createApiKey(api: ApiClient, account: Account, name: strin
 
 /** Throws with the answer when the status is not the one expected (set-up steps, not measurements). */
 export function must(res: HttpAnswer, status: number, what: string): any {
-  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status}: ${res.text.slice(0, 500)}`);
+  if (res.status !== status)
+    throw new Error(`${what}: expected ${status}, got ${res.status}: ${res.text.slice(0, 500)}`);
   return res.json;
 }
 
 export const FINAL_AUDIT_STATES = ['COMPLETED', 'FAILED', 'CANCELLED'];
 
 /** Polls the project's audit (Surface B) until it is final or the time is up; returns the last audit seen. */
-export async function waitForAudit(api: ApiClient, cookie: string, projectId: string, auditId: string, timeoutMs: number): Promise<{ audit: any; ms: number }> {
+export async function waitForAudit(
+  api: ApiClient,
+  cookie: string,
+  projectId: string,
+  auditId: string,
+  timeoutMs: number,
+): Promise<{ audit: any; ms: number }> {
   const started = performance.now();
   let audit: any = null;
   while (performance.now() - started < timeoutMs) {

@@ -29,10 +29,12 @@ async function startPgCluster(log: (l: string) => void) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   execFileSync('chown', ['postgres:postgres', dir]);
-  const asPostgres = (bin: string, args: string[]) => execFileSync('runuser', ['-u', 'postgres', '--', `${PG_BIN}/${bin}`, ...args], { stdio: 'pipe' });
+  const asPostgres = (bin: string, args: string[]) =>
+    execFileSync('runuser', ['-u', 'postgres', '--', `${PG_BIN}/${bin}`, ...args], { stdio: 'pipe' });
   asPostgres('initdb', ['-D', `${dir}/data`, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-  const start = () => asPostgres('pg_ctl', ['-D', `${dir}/data`, '-l', `${dir}/server.log`, '-o', options, '-w', 'start']);
+  const start = () =>
+    asPostgres('pg_ctl', ['-D', `${dir}/data`, '-l', `${dir}/server.log`, '-o', options, '-w', 'start']);
   const stop = () => asPostgres('pg_ctl', ['-D', `${dir}/data`, '-m', 'fast', '-w', 'stop']);
   start();
   log(`PostgreSQL cluster on 127.0.0.1:${port} (${dir})`);
@@ -54,7 +56,9 @@ async function startRedisServer(log: (l: string) => void) {
   const port = await freePort();
   let child: ChildProcess | null = null;
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
     for (let i = 0; i < 100; i++) {
       try {
         execFileSync('redis-cli', ['-p', String(port), 'ping'], { stdio: 'pipe' });
@@ -92,7 +96,12 @@ function hammer(base: string, key: string, jobId: string) {
   let running = true;
   const requests: (() => Promise<Response>)[] = [
     () => fetch(`${base}/api/v1/projects`, { headers: { authorization: `Bearer ${key}` } }),
-    () => fetch(`${base}/api/tools/meta-tags`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ html: '<title>t</title>' }) }),
+    () =>
+      fetch(`${base}/api/tools/meta-tags`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ html: '<title>t</title>' }),
+      }),
     () => fetch(`${base}/api/v1/jobs/${jobId}`, { headers: { authorization: `Bearer ${key}` } }),
   ];
   const loop = (async () => {
@@ -107,7 +116,9 @@ function hammer(base: string, key: string, jobId: string) {
           const body = JSON.parse(text) as { error?: unknown; code?: unknown };
           shape = typeof body.error === 'string' && body.code === 'UNAVAILABLE' && Object.keys(body).length === 2;
         } catch {}
-        const ok = ms < 1_500 && (res.status === 200 || (res.status === 503 && Number(res.headers.get('retry-after')) > 0 && shape));
+        const ok =
+          ms < 1_500 &&
+          (res.status === 200 || (res.status === 503 && Number(res.headers.get('retry-after')) > 0 && shape));
         probes.push({ status: res.status, ms, ok });
       } catch {
         probes.push({ status: 0, ms: Date.now() - started, ok: false });
@@ -124,9 +135,14 @@ function hammer(base: string, key: string, jobId: string) {
   };
 }
 
-const countBy = (probes: Probe[]) => probes.reduce<Record<string, number>>((acc, p) => ((acc[p.status] = (acc[p.status] ?? 0) + 1), acc), {});
+const countBy = (probes: Probe[]) =>
+  probes.reduce<Record<string, number>>((acc, p) => ((acc[p.status] = (acc[p.status] ?? 0) + 1), acc), {});
 
-async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs: number, everyMs = 100): Promise<T | null> {
+async function waitFor<T>(
+  fn: () => Promise<T | null | undefined | false>,
+  timeoutMs: number,
+  everyMs = 100,
+): Promise<T | null> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const v = await fn().catch(() => null);
@@ -182,13 +198,30 @@ export const drill: Drill = {
       const signUp = await fetch(`${api.baseUrl}/api/auth/sign-up/email`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: api.baseUrl },
-        body: JSON.stringify({ email: `faults-${Date.now()}@example.test`, password: 'correct-horse-battery', name: 'Faults' }),
+        body: JSON.stringify({
+          email: `faults-${Date.now()}@example.test`,
+          password: 'correct-horse-battery',
+          name: 'Faults',
+        }),
       });
-      const cookie = signUp.headers.getSetCookie().find((c) => c.startsWith('better-auth.session-token='))!.split(';')[0];
+      const cookie = signUp.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('better-auth.session-token='))!
+        .split(';')[0];
       const { user } = (await signUp.json()) as { user: { id: string } };
-      const [{ organizationId }] = await p.sql<{ organizationId: string }>('SELECT "organizationId" FROM "member" WHERE "userId" = $1', [user.id]);
+      const [{ organizationId }] = await p.sql<{ organizationId: string }>(
+        'SELECT "organizationId" FROM "member" WHERE "userId" = $1',
+        [user.id],
+      );
       await p.cli(['org', 'set-plan', organizationId, 'ENTERPRISE']);
-      const { key } = await p.cli<{ key: string }>(['api-key', 'create', '--org', organizationId, '--name', 'faults drill']);
+      const { key } = await p.cli<{ key: string }>([
+        'api-key',
+        'create',
+        '--org',
+        organizationId,
+        '--name',
+        'faults drill',
+      ]);
 
       const audits: { id: string; jobId: string; scenario: string }[] = [];
       /** A project on a fresh copy of the site, audited through Surface A; resolves once its crawl is under way. */
@@ -199,34 +232,56 @@ export const drill: Drill = {
         const created = await fetch(`${api.baseUrl}/graphql`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', cookie, origin: api.baseUrl },
-          body: JSON.stringify({ query: 'mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }', variables: { i: { url: `http://127.0.0.1:${port}/` } } }),
+          body: JSON.stringify({
+            query: 'mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }',
+            variables: { i: { url: `http://127.0.0.1:${port}/` } },
+          }),
         }).then((r) => r.json() as Promise<{ data?: { createProject: { id: string } }; errors?: unknown }>);
         if (!created.data) throw new Error(`createProject failed: ${JSON.stringify(created.errors)}`);
-        const started = await fetch(`${api.baseUrl}/api/v1/projects/${created.data.createProject.id}/audit`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+        const started = await fetch(`${api.baseUrl}/api/v1/projects/${created.data.createProject.id}/audit`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}` },
+        });
         const { auditId, jobId } = (await started.json()) as { auditId: string; jobId: string };
         audits.push({ id: auditId, jobId, scenario });
         const under = await waitFor(async () => ((await row(auditId))?.pages_crawled ?? 0) >= 10, 30_000);
         if (!under) throw new Error(`audit ${auditId} did not start crawling`);
         return { auditId, jobId };
       };
-      const row = async (id: string) => (await p.sql<AuditRow>('SELECT id, status, error, pages_crawled, attempts FROM audit WHERE id = $1', [id]))[0];
+      const row = async (id: string) =>
+        (await p.sql<AuditRow>('SELECT id, status, error, pages_crawled, attempts FROM audit WHERE id = $1', [id]))[0];
       /** Outage end → the audit crawled further than it stood (or ended). */
       const progressAfter = async (id: string, since: number, timeoutMs: number) => {
         const before = (await row(id).catch(() => null))?.pages_crawled ?? 0;
-        const seen = await waitFor(async () => {
-          const r = await row(id);
-          return r && (r.status === 'COMPLETED' || r.status === 'FAILED' || (r.pages_crawled > 0 && r.pages_crawled !== before)) ? r : null;
-        }, timeoutMs, 200);
+        const seen = await waitFor(
+          async () => {
+            const r = await row(id);
+            return r &&
+              (r.status === 'COMPLETED' || r.status === 'FAILED' || (r.pages_crawled > 0 && r.pages_crawled !== before))
+              ? r
+              : null;
+          },
+          timeoutMs,
+          200,
+        );
         return seen ? Date.now() - since : null;
       };
       const apiOkAfter = async (since: number) => {
-        const ok = await waitFor(async () => (await fetch(`${api.baseUrl}/api/v1/projects`, { headers: { authorization: `Bearer ${key}` } })).status === 200, 60_000, 50);
+        const ok = await waitFor(
+          async () =>
+            (await fetch(`${api.baseUrl}/api/v1/projects`, { headers: { authorization: `Bearer ${key}` } })).status ===
+            200,
+          60_000,
+          50,
+        );
         return ok ? Date.now() - since : null;
       };
       const auditWorkerPids = () => {
         const out: number[] = [];
         for (const g of p.workers) {
-          const lines = execFileSync('ps', ['--ppid', String(g.pid), '-o', 'pid=,args='], { encoding: 'utf8' }).trim().split('\n');
+          const lines = execFileSync('ps', ['--ppid', String(g.pid), '-o', 'pid=,args='], { encoding: 'utf8' })
+            .trim()
+            .split('\n');
           for (const l of lines) if (/workers\/(all|audit)\.worker/.test(l)) out.push(Number(l.trim().split(/\s+/)[0]));
         }
         return out;
@@ -243,12 +298,24 @@ export const drill: Drill = {
         const killedAt = Date.now();
         process.kill(pid, 'SIGKILL');
         log(`A: killed audit worker ${pid} running audit ${auditId}`);
-        const restarted = await waitFor(async () => auditWorkerPids().length === 2 && !auditWorkerPids().includes(pid), 30_000, 100);
+        const restarted = await waitFor(
+          async () => auditWorkerPids().length === 2 && !auditWorkerPids().includes(pid),
+          30_000,
+          100,
+        );
         const restartedMs = restarted ? Date.now() - killedAt : null;
-        const resumed = await waitFor(async () => {
-          const r = await row(auditId);
-          return r && (r.attempts >= 2 || r.status === 'COMPLETED' || r.status === 'FAILED') && (r.pages_crawled > 0 || r.status !== 'RUNNING') ? r : null;
-        }, 60_000, 200);
+        const resumed = await waitFor(
+          async () => {
+            const r = await row(auditId);
+            return r &&
+              (r.attempts >= 2 || r.status === 'COMPLETED' || r.status === 'FAILED') &&
+              (r.pages_crawled > 0 || r.status !== 'RUNNING')
+              ? r
+              : null;
+          },
+          60_000,
+          200,
+        );
         const resumedMs = resumed ? Date.now() - killedAt : null;
         figures.A = { killedPid: pid, workerRestartedMs: restartedMs, auditResumedMs: resumedMs, lockMs: 5_000 };
         log(`A: ${JSON.stringify(figures.A)}`);
@@ -270,10 +337,23 @@ export const drill: Drill = {
         const firstOk = await apiOkAfter(upAt);
         const progressed = await progressAfter(auditId, upAt, 60_000);
         const bad = h.probes.filter((x) => !x.ok);
-        figures.B = { requestsDuringOutage: h.probes.length, byStatus: countBy(h.probes), notAsExpected: bad.length, maxMs: Math.max(0, ...h.probes.map((x) => x.ms)), apiFirst200Ms: firstOk, auditProgressingMs: progressed };
+        figures.B = {
+          requestsDuringOutage: h.probes.length,
+          byStatus: countBy(h.probes),
+          notAsExpected: bad.length,
+          maxMs: Math.max(0, ...h.probes.map((x) => x.ms)),
+          apiFirst200Ms: firstOk,
+          auditProgressingMs: progressed,
+        };
         log(`B: ${JSON.stringify(figures.B)}`);
-        expect(h.probes.some((x) => x.status === 503), 'B: the API answered 503 while Redis was down');
-        expect(bad.length === 0, `B: every answer during the outage was a 503 UNAVAILABLE with Retry-After (or a 200) within 1.5 s (${bad.length} were not: ${JSON.stringify(countBy(bad))})`);
+        expect(
+          h.probes.some((x) => x.status === 503),
+          'B: the API answered 503 while Redis was down',
+        );
+        expect(
+          bad.length === 0,
+          `B: every answer during the outage was a 503 UNAVAILABLE with Retry-After (or a 200) within 1.5 s (${bad.length} were not: ${JSON.stringify(countBy(bad))})`,
+        );
         expect(firstOk !== null, 'B: the API answered 200 again without a restart');
         expect(progressed !== null, 'B: the audit progressed again after Redis came back empty');
       }
@@ -292,21 +372,45 @@ export const drill: Drill = {
         const firstOk = await apiOkAfter(upAt);
         const progressed = await progressAfter(auditId, upAt, 90_000);
         const bad = h.probes.filter((x) => !x.ok);
-        figures.C = { requestsDuringOutage: h.probes.length, byStatus: countBy(h.probes), notAsExpected: bad.length, maxMs: Math.max(0, ...h.probes.map((x) => x.ms)), apiFirst200Ms: firstOk, auditProgressingMs: progressed };
+        figures.C = {
+          requestsDuringOutage: h.probes.length,
+          byStatus: countBy(h.probes),
+          notAsExpected: bad.length,
+          maxMs: Math.max(0, ...h.probes.map((x) => x.ms)),
+          apiFirst200Ms: firstOk,
+          auditProgressingMs: progressed,
+        };
         log(`C: ${JSON.stringify(figures.C)}`);
-        expect(h.probes.some((x) => x.status === 503), 'C: the API answered 503 while PostgreSQL was down');
-        expect(bad.length === 0, `C: every answer during the outage was a 503 UNAVAILABLE with Retry-After (or a 200) within 1.5 s (${bad.length} were not: ${JSON.stringify(countBy(bad))})`);
+        expect(
+          h.probes.some((x) => x.status === 503),
+          'C: the API answered 503 while PostgreSQL was down',
+        );
+        expect(
+          bad.length === 0,
+          `C: every answer during the outage was a 503 UNAVAILABLE with Retry-After (or a 200) within 1.5 s (${bad.length} were not: ${JSON.stringify(countBy(bad))})`,
+        );
         expect(firstOk !== null, 'C: the API answered 200 again without a restart');
         expect(progressed !== null, 'C: the audit progressed again after PostgreSQL came back');
       }
 
       // Every audit ends, and what the completed ones hold is whole and not doubled.
       const ids = audits.map((a) => a.id);
-      const ended = await waitFor(async () => {
-        const rows = await p.sql<AuditRow>('SELECT id, status, error, pages_crawled, attempts FROM audit WHERE id = ANY($1)', [ids]);
-        return rows.every((r) => r.status === 'COMPLETED' || r.status === 'FAILED') ? rows : null;
-      }, quick ? 90_000 : 180_000, 500);
-      const finalRows = ended ?? (await p.sql<AuditRow>('SELECT id, status, error, pages_crawled, attempts FROM audit WHERE id = ANY($1)', [ids]));
+      const ended = await waitFor(
+        async () => {
+          const rows = await p.sql<AuditRow>(
+            'SELECT id, status, error, pages_crawled, attempts FROM audit WHERE id = ANY($1)',
+            [ids],
+          );
+          return rows.every((r) => r.status === 'COMPLETED' || r.status === 'FAILED') ? rows : null;
+        },
+        quick ? 90_000 : 180_000,
+        500,
+      );
+      const finalRows =
+        ended ??
+        (await p.sql<AuditRow>('SELECT id, status, error, pages_crawled, attempts FROM audit WHERE id = ANY($1)', [
+          ids,
+        ]));
       const stored = await p.sql<{ id: string; pages: number; occurrences: number; issues: number }>(
         `SELECT a.id, (SELECT count(*) FROM audit_page WHERE audit_id = a.id)::int AS pages,
            (SELECT count(*) FROM issue_occurrence WHERE audit_id = a.id)::int AS occurrences,
@@ -318,29 +422,64 @@ export const drill: Drill = {
         `SELECT count(*)::int AS n FROM (SELECT 1 FROM issue_occurrence WHERE audit_id = ANY($1) GROUP BY audit_id, code, url, evidence::text HAVING count(*) > 1) d`,
         [ids],
       );
-      const [dupIssues] = await p.sql<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM audit_issue WHERE audit_id = ANY($1) GROUP BY audit_id, code HAVING count(*) > 1) d`, [ids]);
-      const [dupPages] = await p.sql<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM audit_page WHERE audit_id = ANY($1) GROUP BY audit_id, url HAVING count(*) > 1) d`, [ids]);
+      const [dupIssues] = await p.sql<{ n: number }>(
+        `SELECT count(*)::int AS n FROM (SELECT 1 FROM audit_issue WHERE audit_id = ANY($1) GROUP BY audit_id, code HAVING count(*) > 1) d`,
+        [ids],
+      );
+      const [dupPages] = await p.sql<{ n: number }>(
+        `SELECT count(*)::int AS n FROM (SELECT 1 FROM audit_page WHERE audit_id = ANY($1) GROUP BY audit_id, url HAVING count(*) > 1) d`,
+        [ids],
+      );
       figures.audits = audits.map((a) => {
         const r = finalRows.find((x) => x.id === a.id);
         const s = stored.find((x) => x.id === a.id);
-        return { scenario: a.scenario, status: r?.status, error: r?.error, runs: r?.attempts, pagesCrawled: r?.pages_crawled, pagesStored: s?.pages, occurrences: s?.occurrences, issues: s?.issues };
+        return {
+          scenario: a.scenario,
+          status: r?.status,
+          error: r?.error,
+          runs: r?.attempts,
+          pagesCrawled: r?.pages_crawled,
+          pagesStored: s?.pages,
+          occurrences: s?.occurrences,
+          issues: s?.issues,
+        };
       });
       figures.duplicates = { pages: dupPages.n, issues: dupIssues.n, occurrences: dupOccurrences.n };
       log(`audits: ${JSON.stringify(figures.audits)}`);
-      expect(!!ended, `every audit ended COMPLETED or FAILED (stuck: ${finalRows.filter((r) => r.status !== 'COMPLETED' && r.status !== 'FAILED').map((r) => r.status).join(', ') || 'none'})`);
+      expect(
+        !!ended,
+        `every audit ended COMPLETED or FAILED (stuck: ${
+          finalRows
+            .filter((r) => r.status !== 'COMPLETED' && r.status !== 'FAILED')
+            .map((r) => r.status)
+            .join(', ') || 'none'
+        })`,
+      );
       for (const r of finalRows) if (r.status === 'FAILED') expect(!!r.error, `audit ${r.id} FAILED with a reason`);
       const completed = stored.filter((s) => finalRows.find((r) => r.id === s.id)?.status === 'COMPLETED');
       for (const s of completed) {
         const r = finalRows.find((x) => x.id === s.id)!;
-        expect(s.pages === pages && r.pages_crawled === pages, `completed audit ${s.id} holds the site's ${pages} pages (stored ${s.pages}, reported ${r.pages_crawled})`);
+        expect(
+          s.pages === pages && r.pages_crawled === pages,
+          `completed audit ${s.id} holds the site's ${pages} pages (stored ${s.pages}, reported ${r.pages_crawled})`,
+        );
       }
       const occurrenceCounts = new Set(completed.map((s) => `${s.occurrences}/${s.issues}`));
-      expect(occurrenceCounts.size <= 1, `completed audits of the same site hold the same occurrences/issues (${[...occurrenceCounts].join(' vs ')})`);
-      expect(dupPages.n + dupIssues.n + dupOccurrences.n === 0, `no duplicated rows (${JSON.stringify(figures.duplicates)})`);
+      expect(
+        occurrenceCounts.size <= 1,
+        `completed audits of the same site hold the same occurrences/issues (${[...occurrenceCounts].join(' vs ')})`,
+      );
+      expect(
+        dupPages.n + dupIssues.n + dupOccurrences.n === 0,
+        `no duplicated rows (${JSON.stringify(figures.duplicates)})`,
+      );
 
       // The platform recovered by itself.
       expect(api.alive() && api.pid === apiPid, 'the API process was never restarted');
-      expect(p.workers.every((w) => w.alive()), 'both worker groups are still up');
+      expect(
+        p.workers.every((w) => w.alive()),
+        'both worker groups are still up',
+      );
       const logs = p.logs();
       figures.logs = {
         unhandledIoredis: (logs.match(/Unhandled error event/g) ?? []).length,
@@ -352,7 +491,10 @@ export const drill: Drill = {
         failedRequestLines: (logs.match(/"msg":"request failed"/g) ?? []).length,
       };
       log(`logs: ${JSON.stringify(figures.logs)}`);
-      expect((figures.logs as { unhandledIoredis: number }).unhandledIoredis === 0, 'no "[ioredis] Unhandled error event" in any log');
+      expect(
+        (figures.logs as { unhandledIoredis: number }).unhandledIoredis === 0,
+        'no "[ioredis] Unhandled error event" in any log',
+      );
     } finally {
       await platform?.stop().catch((err: unknown) => log(`platform stop: ${String(err)}`));
       for (const s of sites) await s.close();

@@ -89,7 +89,41 @@ function endpoints(): Endpoint[] {
 // ---------------------------------------------------------------- values
 
 /** Junk text: quotes, markup, control characters, RTL marks, emoji, percent signs — never a scheme (no ':'). */
-const JUNK_PIECES = ['a', 'Z', '0', ' ', '"', "'", '\\', '<script>', '{}', '[]', '%', '%00', '%zz', '\t', '\n', '\r\n', '\u202e', '\u00e9', '\u{1f600}', '\ufeff', '\u0001', '\u007f', '..', '/', '?', '#', '&', '=', ';', '$', '`', '\ud800', '\udc00'];
+const JUNK_PIECES = [
+  'a',
+  'Z',
+  '0',
+  ' ',
+  '"',
+  "'",
+  '\\',
+  '<script>',
+  '{}',
+  '[]',
+  '%',
+  '%00',
+  '%zz',
+  '\t',
+  '\n',
+  '\r\n',
+  '\u202e',
+  '\u00e9',
+  '\u{1f600}',
+  '\ufeff',
+  '\u0001',
+  '\u007f',
+  '..',
+  '/',
+  '?',
+  '#',
+  '&',
+  '=',
+  ';',
+  '$',
+  '`',
+  '\ud800',
+  '\udc00',
+];
 function junk(rng: Rng, max = 40): string {
   let s = '';
   const n = int(rng, max + 1);
@@ -143,11 +177,20 @@ function domainValue(rng: Rng): string {
 /** A value of the property's own type (what a well-behaved client sends). */
 function validValue(rng: Rng, name: string, schema: JsonSchema, fx: Fixture): unknown {
   if (schema.enum) return pick(rng, schema.enum);
-  if (name === 'url' || name === 'testUrls') return schema.type === 'array' ? [urlValue(rng, fx), '/private'] : urlValue(rng, fx);
+  if (name === 'url' || name === 'testUrls')
+    return schema.type === 'array' ? [urlValue(rng, fx), '/private'] : urlValue(rng, fx);
   if (name === 'domain') return domainValue(rng);
-  if (name === 'content') return pick(rng, ['User-agent: *\nDisallow: /private\nSitemap: http://fuzz.test/sitemap.xml\n', '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://fuzz.test/a</loc></url></urlset>', junk(rng)]);
+  if (name === 'content')
+    return pick(rng, [
+      'User-agent: *\nDisallow: /private\nSitemap: http://fuzz.test/sitemap.xml\n',
+      '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://fuzz.test/a</loc></url></urlset>',
+      junk(rng),
+    ]);
   if (name === 'html') return `<html><head><title>${junk(rng, 10)}</title></head><body>${junk(rng)}</body></html>`;
-  if (schema.type === 'array') return Array.from({ length: 1 + int(rng, 3) }, () => validValue(rng, `${name}[]`, schema.items ?? { type: 'string' }, fx));
+  if (schema.type === 'array')
+    return Array.from({ length: 1 + int(rng, 3) }, () =>
+      validValue(rng, `${name}[]`, schema.items ?? { type: 'string' }, fx),
+    );
   if (name === 'country') return pick(rng, ['us', 'de', 'zz', 'U1']);
   if (name === 'language') return pick(rng, ['en', 'de', 'xx-YY']);
   return junk(rng, 20) || 'x';
@@ -157,7 +200,7 @@ function validBody(rng: Rng, schema: JsonSchema | undefined, fx: Fixture): Recor
   const body: Record<string, unknown> = {};
   const props = schema?.properties ?? {};
   const required = new Set(schema?.required ?? []);
-  const group = schema?.anyOf ? pick(rng, schema.anyOf).required ?? [] : [];
+  const group = schema?.anyOf ? (pick(rng, schema.anyOf).required ?? []) : [];
   for (const name of group) required.add(name);
   for (const [name, prop] of Object.entries(props)) {
     if (required.has(name) || rng() < 0.3) body[name] = validValue(rng, name, prop, fx);
@@ -165,7 +208,18 @@ function validBody(rng: Rng, schema: JsonSchema | undefined, fx: Fixture): Recor
   return body;
 }
 
-const WRONG_TYPES: (() => unknown)[] = [() => 42, () => -1.5, () => true, () => null, () => [], () => ['x', 1], () => ({}), () => ({ nested: { deeper: 1 } }), () => '', () => 1e308];
+const WRONG_TYPES: (() => unknown)[] = [
+  () => 42,
+  () => -1.5,
+  () => true,
+  () => null,
+  () => [],
+  () => ['x', 1],
+  () => ({}),
+  () => ({ nested: { deeper: 1 } }),
+  () => '',
+  () => 1e308,
+];
 
 // ---------------------------------------------------------------- requests
 
@@ -198,7 +252,26 @@ interface Context {
   orgs: Principal[];
 }
 
-const BAD_IDS = ['not-a-uuid', '%00', 'a%00b', '%C3%28', '%FF%FE', '%ED%A0%80', 'x'.repeat(300), '..%2F..%2Fetc%2Fpasswd', '%2e%2e', '%E2%80%AE', '%20', 'null', '0', '-1', '00000000-0000-0000-0000-000000000000', '%27%20OR%201%3D1--', '%7B%7D', 'ff'.repeat(18)];
+const BAD_IDS = [
+  'not-a-uuid',
+  '%00',
+  'a%00b',
+  '%C3%28',
+  '%FF%FE',
+  '%ED%A0%80',
+  'x'.repeat(300),
+  '..%2F..%2Fetc%2Fpasswd',
+  '%2e%2e',
+  '%E2%80%AE',
+  '%20',
+  'null',
+  '0',
+  '-1',
+  '00000000-0000-0000-0000-000000000000',
+  '%27%20OR%201%3D1--',
+  '%7B%7D',
+  'ff'.repeat(18),
+];
 
 function pathFor(ctx: Context, ep: Endpoint, me: Principal | null, mode: 'valid' | 'bad'): string {
   const other = pick(ctx.rng, ctx.orgs);
@@ -239,7 +312,10 @@ function enc(text: string): string {
   try {
     return encodeURIComponent(text);
   } catch {
-    return text.split(/([\ud800-\udfff])/).map((part) => (/^[\ud800-\udfff]$/.test(part) ? '%ED%A0%80' : encodeURIComponent(part))).join('');
+    return text
+      .split(/([\ud800-\udfff])/)
+      .map((part) => (/^[\ud800-\udfff]$/.test(part) ? '%ED%A0%80' : encodeURIComponent(part)))
+      .join('');
   }
 }
 
@@ -279,7 +355,12 @@ function restRequest(ctx: Context, ep: Endpoint, category: string): FuzzRequest 
       break;
     }
     case 'extra-fields': {
-      const extras: Record<string, unknown> = { [junk(rng, 6) || 'extra']: junk(rng, 6), owner: 'x', organizationId: me.projectId, id: me.projectId };
+      const extras: Record<string, unknown> = {
+        [junk(rng, 6) || 'extra']: junk(rng, 6),
+        owner: 'x',
+        organizationId: me.projectId,
+        id: me.projectId,
+      };
       const roll = rng();
       if (roll < 0.25) {
         headers['content-type'] = 'application/json';
@@ -303,7 +384,11 @@ function restRequest(ctx: Context, ep: Endpoint, category: string): FuzzRequest 
         headers['content-type'] = 'application/json';
         const text = json({ ...base, [someProp()]: 'XX' });
         const at = text.indexOf('XX');
-        body = Buffer.concat([Buffer.from(text.slice(0, at)), Buffer.from([0xc3, 0x28, 0xff, 0xfe, 0xed, 0xa0, 0x80]), Buffer.from(text.slice(at + 2))]);
+        body = Buffer.concat([
+          Buffer.from(text.slice(0, at)),
+          Buffer.from([0xc3, 0x28, 0xff, 0xfe, 0xed, 0xa0, 0x80]),
+          Buffer.from(text.slice(at + 2)),
+        ]);
       } else {
         const sep = path.includes('?') ? '&' : '?';
         path += `${sep}${pick(rng, Object.keys(ep.query?.properties ?? { auditId: {} }))}=${pick(rng, ['%00', 'a%00b', '%C3%28', '%FF', '%ED%A0%80'])}`;
@@ -312,7 +397,11 @@ function restRequest(ctx: Context, ep: Endpoint, category: string): FuzzRequest 
       break;
     }
     case 'bad-json': {
-      headers['content-type'] = pick(rng, ['application/json', 'application/json; charset=utf-8', 'application/json;charset=latin1']);
+      headers['content-type'] = pick(rng, [
+        'application/json',
+        'application/json; charset=utf-8',
+        'application/json;charset=latin1',
+      ]);
       const text = json(base);
       body = pick(rng, [
         () => text.slice(0, Math.max(1, int(rng, text.length))),
@@ -333,7 +422,21 @@ function restRequest(ctx: Context, ep: Endpoint, category: string): FuzzRequest 
     }
     case 'content-types': {
       const value = json(base);
-      const type = pick(rng, ['text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'text/html', 'application/octet-stream', 'application/jsonx', 'application/graphql', 'json', '*/*', '', 'application/json, text/plain']);
+      const type = pick(rng, [
+        'text/plain',
+        'text/plain; charset=utf-8',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/xml',
+        'text/html',
+        'application/octet-stream',
+        'application/jsonx',
+        'application/graphql',
+        'json',
+        '*/*',
+        '',
+        'application/json, text/plain',
+      ]);
       if (type) headers['content-type'] = type;
       body = type.startsWith('application/x-www') ? 'url=http%3A%2F%2Ffuzz.test%2F' : value;
       break;
@@ -344,14 +447,56 @@ function restRequest(ctx: Context, ep: Endpoint, category: string): FuzzRequest 
       const payload = Buffer.from(json({ ...base, pad: 'y'.repeat(limit + 1024) }));
       // Over a raw socket: the server answers 413 and may close before the upload ends (the client sees EPIPE
       // writing), so the answer is read from whatever arrived rather than through an HTTP client.
-      const head = Object.entries({ ...headers, host: '127.0.0.1', 'content-length': String(payload.length), connection: 'close' }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-      return { category, endpoint: `${ep.method} ${ep.url}`, method, path, headers, raw: Buffer.concat([Buffer.from(`${method} ${path} HTTP/1.1\r\n${head}\r\n`), payload]) };
+      const head = Object.entries({
+        ...headers,
+        host: '127.0.0.1',
+        'content-length': String(payload.length),
+        connection: 'close',
+      })
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('');
+      return {
+        category,
+        endpoint: `${ep.method} ${ep.url}`,
+        method,
+        path,
+        headers,
+        raw: Buffer.concat([Buffer.from(`${method} ${path} HTTP/1.1\r\n${head}\r\n`), payload]),
+      };
     }
     case 'bad-query': {
       const names = Object.keys(ep.query?.properties ?? {});
-      const name = names.length && rng() < 0.7 ? pick(rng, names) : pick(rng, ['unknown', 'days', 'auditId', 'format', 'limit', 'first']);
-      const value = pick(rng, ['', '-1', '0', '99999', 'abc', '1.5', '1e3', 'csv', 'xml', 'JSON', enc(junk(rng, 10)), 'x'.repeat(5000), '%zz', '%', '[]', 'true']);
-      const extra = pick(rng, [`${name}=${value}`, `${name}=${value}&${name}=1`, `${name}[]=1&${name}[]=2`, `${name}[a]=1`, `&&&=&${name}`, `${name}`, `${name}=1;${name}=2`]);
+      const name =
+        names.length && rng() < 0.7
+          ? pick(rng, names)
+          : pick(rng, ['unknown', 'days', 'auditId', 'format', 'limit', 'first']);
+      const value = pick(rng, [
+        '',
+        '-1',
+        '0',
+        '99999',
+        'abc',
+        '1.5',
+        '1e3',
+        'csv',
+        'xml',
+        'JSON',
+        enc(junk(rng, 10)),
+        'x'.repeat(5000),
+        '%zz',
+        '%',
+        '[]',
+        'true',
+      ]);
+      const extra = pick(rng, [
+        `${name}=${value}`,
+        `${name}=${value}&${name}=1`,
+        `${name}[]=1&${name}[]=2`,
+        `${name}[a]=1`,
+        `&&&=&${name}`,
+        `${name}`,
+        `${name}=1;${name}=2`,
+      ]);
       path += `${path.includes('?') ? '&' : '?'}${extra}`;
       if (hasBody) setJson(base);
       break;
@@ -362,7 +507,10 @@ function restRequest(ctx: Context, ep: Endpoint, category: string): FuzzRequest 
     }
     case 'deep-json': {
       headers['content-type'] = 'application/json';
-      body = rng() < 0.5 ? deepJson(rng) : `{${Object.keys(base).length ? json(base).slice(1, -1) + ',' : ''}"deep":${deepJson(rng)}}`;
+      body =
+        rng() < 0.5
+          ? deepJson(rng)
+          : `{${Object.keys(base).length ? json(base).slice(1, -1) + ',' : ''}"deep":${deepJson(rng)}}`;
       break;
     }
     case 'bad-headers': {
@@ -371,17 +519,29 @@ function restRequest(ctx: Context, ep: Endpoint, category: string): FuzzRequest 
         pick(rng, [
           () => ({ 'x-request-id': junk(rng, 80).replace(/[^\x20-\x7e]/g, '_') || '_' }),
           () => ({ 'x-request-id': 'r'.repeat(200) }),
-          () => ({ accept: pick(rng, ['text/html', 'application/xml', '*/*;q=0', 'image/png', 'application/json;q=0']) }),
+          () => ({
+            accept: pick(rng, ['text/html', 'application/xml', '*/*;q=0', 'image/png', 'application/json;q=0']),
+          }),
           () => ({ 'x-forwarded-for': '1.2.3.4, ::1' }),
           () => ({ 'accept-encoding': 'gzip;q=1, br;q=0.5, zstd' }),
-          () => Object.fromEntries(Array.from({ length: 90 }, (_, i) => [`x-fuzz-${i}`, junk(rng, 20).replace(/[^\x20-\x7e]/g, '_')])),
+          () =>
+            Object.fromEntries(
+              Array.from({ length: 90 }, (_, i) => [`x-fuzz-${i}`, junk(rng, 20).replace(/[^\x20-\x7e]/g, '_')]),
+            ),
         ])(),
       );
       if (hasBody) setJson(base);
       break;
     }
     case 'wrong-method': {
-      return { category, endpoint: `${ep.method} ${ep.url}`, method: pick(rng, ['PUT', 'PATCH', method === 'GET' ? 'DELETE' : 'GET', 'OPTIONS']), path, headers: { ...headers, 'content-type': 'application/json' }, body: json(base) };
+      return {
+        category,
+        endpoint: `${ep.method} ${ep.url}`,
+        method: pick(rng, ['PUT', 'PATCH', method === 'GET' ? 'DELETE' : 'GET', 'OPTIONS']),
+        path,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: json(base),
+      };
     }
     default:
       throw new Error(`unknown category ${category}`);
@@ -397,15 +557,51 @@ function rawRequest(ctx: Context, ep: Endpoint): FuzzRequest {
   const me = pick(rng, ctx.orgs);
   const path = pathFor(ctx, ep, me, 'valid');
   const variant = int(rng, 6);
-  const head = (line: string, headers: string[]) => `${line}\r\nHost: 127.0.0.1\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`;
+  const head = (line: string, headers: string[]) =>
+    `${line}\r\nHost: 127.0.0.1\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`;
   let raw: Buffer;
-  if (variant === 0) raw = Buffer.from(head(`${ep.method} ${path}?q=${'a'.repeat(17_000)} HTTP/1.1`, ['Connection: close']));
-  else if (variant === 1) raw = Buffer.from(head(`${ep.method} ${path} HTTP/1.1`, [`Cookie: ${'c'.repeat(17_000)}`, 'Connection: close']));
-  else if (variant === 2) raw = Buffer.from(head(`${ep.method} ${path} HTTP/1.1`, Array.from({ length: 400 }, (_, i) => `X-H${i}: ${'v'.repeat(50)}`).concat('Connection: close')));
-  else if (variant === 3) raw = Buffer.concat([Buffer.from(`${ep.method} /api/`), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(` HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)]);
-  else if (variant === 4) raw = Buffer.from(head(`POST ${path} HTTP/1.1`, ['Content-Type: application/json', 'Content-Length: 5', 'Content-Length: 7', 'Connection: close']) + '{"a":1}');
-  else raw = Buffer.from(head(`POST ${path} HTTP/1.1`, ['Content-Type: application/json', 'Transfer-Encoding: chunked', 'Connection: close']) + 'zz\r\nnot-hex\r\n0\r\n\r\n');
-  return { category: 'huge-headers-raw', endpoint: `${ep.method} ${ep.url}`, method: ep.method, path, headers: {}, raw };
+  if (variant === 0)
+    raw = Buffer.from(head(`${ep.method} ${path}?q=${'a'.repeat(17_000)} HTTP/1.1`, ['Connection: close']));
+  else if (variant === 1)
+    raw = Buffer.from(head(`${ep.method} ${path} HTTP/1.1`, [`Cookie: ${'c'.repeat(17_000)}`, 'Connection: close']));
+  else if (variant === 2)
+    raw = Buffer.from(
+      head(
+        `${ep.method} ${path} HTTP/1.1`,
+        Array.from({ length: 400 }, (_, i) => `X-H${i}: ${'v'.repeat(50)}`).concat('Connection: close'),
+      ),
+    );
+  else if (variant === 3)
+    raw = Buffer.concat([
+      Buffer.from(`${ep.method} /api/`),
+      Buffer.from([0xc3, 0x28, 0xff]),
+      Buffer.from(` HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`),
+    ]);
+  else if (variant === 4)
+    raw = Buffer.from(
+      head(`POST ${path} HTTP/1.1`, [
+        'Content-Type: application/json',
+        'Content-Length: 5',
+        'Content-Length: 7',
+        'Connection: close',
+      ]) + '{"a":1}',
+    );
+  else
+    raw = Buffer.from(
+      head(`POST ${path} HTTP/1.1`, [
+        'Content-Type: application/json',
+        'Transfer-Encoding: chunked',
+        'Connection: close',
+      ]) + 'zz\r\nnot-hex\r\n0\r\n\r\n',
+    );
+  return {
+    category: 'huge-headers-raw',
+    endpoint: `${ep.method} ${ep.url}`,
+    method: ep.method,
+    path,
+    headers: {},
+    raw,
+  };
 }
 
 const GRAPHQL_DOCS = [
@@ -433,8 +629,16 @@ function graphqlRequest(ctx: Context, eps: Endpoint[]): FuzzRequest {
   const ops = eps.filter((e) => e.operation);
   const op = pick(rng, ops);
   const variables = () => {
-    const v: Record<string, unknown> = { projectId: pick(rng, [me.projectId, junk(rng, 10), 'a\u0000b', 42, null]), id: pick(rng, [me.jobId, me.projectId, junk(rng, 5), ['x']]) };
-    if (rng() < 0.5) v.input = pick(rng, [validBody(rng, op.body, ctx.fx), pick(rng, WRONG_TYPES)(), { ...validBody(rng, op.body, ctx.fx), extra: 1 }]);
+    const v: Record<string, unknown> = {
+      projectId: pick(rng, [me.projectId, junk(rng, 10), 'a\u0000b', 42, null]),
+      id: pick(rng, [me.jobId, me.projectId, junk(rng, 5), ['x']]),
+    };
+    if (rng() < 0.5)
+      v.input = pick(rng, [
+        validBody(rng, op.body, ctx.fx),
+        pick(rng, WRONG_TYPES)(),
+        { ...validBody(rng, op.body, ctx.fx), extra: 1 },
+      ]);
     if (rng() < 0.2) v.auditId = pick(rng, ['\u0000', me.auditId, 7]);
     if (rng() < 0.1) v.days = pick(rng, [-1, 1e9, '30', 1.5]);
     return v;
@@ -442,20 +646,48 @@ function graphqlRequest(ctx: Context, eps: Endpoint[]): FuzzRequest {
   const variant = int(rng, 8);
   if (variant <= 1) {
     headers['content-type'] = 'application/json';
-    return { category: 'graphql', method: 'POST', path: '/graphql', headers, body: json({ query: op.operation, variables: variables() }) };
-  }
-  if (variant === 2) {
-    headers['content-type'] = 'application/json';
-    return { category: 'graphql', method: 'POST', path: '/graphql', headers, body: json({ query: pick(rng, GRAPHQL_DOCS), variables: rng() < 0.5 ? variables() : pick(rng, ['str', 1, [], null]) }) };
-  }
-  if (variant === 3) {
-    headers['content-type'] = pick(rng, ['application/json', 'text/plain', 'application/graphql', 'application/x-www-form-urlencoded']);
     return {
       category: 'graphql',
       method: 'POST',
       path: '/graphql',
       headers,
-      body: pick(rng, [() => json([{ query: '{ __typename }' }, { query: '{ __typename }' }]), () => json({ query: 42 }), () => json({}), () => json({ query: '{ __typename }', operationName: junk(rng, 5) }), () => '{"query":', () => deepJson(rng), () => json({ query: `{ __typename }${' '.repeat(MiB)}` })])(),
+      body: json({ query: op.operation, variables: variables() }),
+    };
+  }
+  if (variant === 2) {
+    headers['content-type'] = 'application/json';
+    return {
+      category: 'graphql',
+      method: 'POST',
+      path: '/graphql',
+      headers,
+      body: json({
+        query: pick(rng, GRAPHQL_DOCS),
+        variables: rng() < 0.5 ? variables() : pick(rng, ['str', 1, [], null]),
+      }),
+    };
+  }
+  if (variant === 3) {
+    headers['content-type'] = pick(rng, [
+      'application/json',
+      'text/plain',
+      'application/graphql',
+      'application/x-www-form-urlencoded',
+    ]);
+    return {
+      category: 'graphql',
+      method: 'POST',
+      path: '/graphql',
+      headers,
+      body: pick(rng, [
+        () => json([{ query: '{ __typename }' }, { query: '{ __typename }' }]),
+        () => json({ query: 42 }),
+        () => json({}),
+        () => json({ query: '{ __typename }', operationName: junk(rng, 5) }),
+        () => '{"query":',
+        () => deepJson(rng),
+        () => json({ query: `{ __typename }${' '.repeat(MiB)}` }),
+      ])(),
     };
   }
   if (variant === 4) {
@@ -471,32 +703,80 @@ function graphqlRequest(ctx: Context, eps: Endpoint[]): FuzzRequest {
       `/graphql?query[]=1`,
       `/graphql?extensions=${enc('{"persistedQuery":{"version":1,"sha256Hash":"00"}}')}`,
     ]);
-    if (rng() < 0.5) headers.accept = pick(rng, ['text/html,application/xhtml+xml,*/*;q=0.8', 'application/graphql-response+json', 'application/json', 'image/png']);
+    if (rng() < 0.5)
+      headers.accept = pick(rng, [
+        'text/html,application/xhtml+xml,*/*;q=0.8',
+        'application/graphql-response+json',
+        'application/json',
+        'image/png',
+      ]);
     if (auth === 'valid' && headers.cookie && rng() < 0.5) headers['apollo-require-preflight'] = 'true';
     return { category: 'graphql', method: 'GET', path, headers };
   }
   if (variant === 5) {
     headers['content-type'] = 'application/json';
-    return { category: 'graphql', method: 'POST', path: '/graphql', headers, body: json({ query: op.operation, variables: { ...variables(), [junk(rng, 5) || 'x']: 'x'.repeat(pick(rng, [10, 100_000])) } }) };
+    return {
+      category: 'graphql',
+      method: 'POST',
+      path: '/graphql',
+      headers,
+      body: json({
+        query: op.operation,
+        variables: { ...variables(), [junk(rng, 5) || 'x']: 'x'.repeat(pick(rng, [10, 100_000])) },
+      }),
+    };
   }
   if (variant === 6) {
     headers['content-type'] = 'application/json';
-    return { category: 'graphql', method: pick(rng, ['PUT', 'DELETE', 'PATCH']), path: '/graphql', headers, body: json({ query: '{ __typename }' }) };
+    return {
+      category: 'graphql',
+      method: pick(rng, ['PUT', 'DELETE', 'PATCH']),
+      path: '/graphql',
+      headers,
+      body: json({ query: '{ __typename }' }),
+    };
   }
   headers['content-type'] = 'application/json';
   const text = json({ query: op.operation, variables: { projectId: 'XX' } });
-  return { category: 'graphql', method: 'POST', path: '/graphql', headers, body: Buffer.concat([Buffer.from(text.slice(0, text.indexOf('XX'))), Buffer.from([0x00, 0xc3, 0x28, 0xed, 0xa0, 0x80]), Buffer.from(text.slice(text.indexOf('XX') + 2))]) };
+  return {
+    category: 'graphql',
+    method: 'POST',
+    path: '/graphql',
+    headers,
+    body: Buffer.concat([
+      Buffer.from(text.slice(0, text.indexOf('XX'))),
+      Buffer.from([0x00, 0xc3, 0x28, 0xed, 0xa0, 0x80]),
+      Buffer.from(text.slice(text.indexOf('XX') + 2)),
+    ]),
+  };
 }
 
-const AUTH_PATHS = ['/api/auth/sign-in/email', '/api/auth/sign-up/email', '/api/auth/get-session', '/api/auth/sign-out', '/api/auth/nothing-here', '/api/auth/organization/list'];
+const AUTH_PATHS = [
+  '/api/auth/sign-in/email',
+  '/api/auth/sign-up/email',
+  '/api/auth/get-session',
+  '/api/auth/sign-out',
+  '/api/auth/nothing-here',
+  '/api/auth/organization/list',
+];
 function authRequest(ctx: Context): FuzzRequest {
   const { rng } = ctx;
   const path = pick(rng, AUTH_PATHS);
   const headers: Record<string, string> = { origin: pick(rng, [ctx.origin, ctx.origin, 'https://evil.example']) };
-  if (rng() < 0.3) headers.cookie = pick(rng, ['better-auth.session-token=forged', pick(rng, ctx.orgs).cookie, `x=${'c'.repeat(3000)}`]);
+  if (rng() < 0.3)
+    headers.cookie = pick(rng, [
+      'better-auth.session-token=forged',
+      pick(rng, ctx.orgs).cookie,
+      `x=${'c'.repeat(3000)}`,
+    ]);
   const method = path === '/api/auth/get-session' || rng() < 0.1 ? 'GET' : 'POST';
   if (method === 'GET') return { category: 'auth', method, path: `${path}?${enc(junk(rng, 10))}=1`, headers };
-  headers['content-type'] = pick(rng, ['application/json', 'application/json', 'text/plain', 'application/x-www-form-urlencoded']);
+  headers['content-type'] = pick(rng, [
+    'application/json',
+    'application/json',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+  ]);
   const body = pick(rng, [
     () => json({ email: `${junk(rng, 10)}@example.test`, password: junk(rng, 12), name: junk(rng, 8) }),
     () => json({ email: 'a\u0000@example.test', password: 'p\u0000assword-123', name: '\u0000' }),
@@ -504,7 +784,14 @@ function authRequest(ctx: Context): FuzzRequest {
     () => json({ email: 'x'.repeat(100_000) + '@example.test', password: 'y'.repeat(100_000) }),
     () => deepJson(rng),
     () => '{"email":',
-    () => json({ email: `fuzz-${int(rng, 1e9)}@example.test`, password: 'correct-horse-battery', name: 'F', callbackURL: 'javascript:alert(1)', extra: { a: 1 } }),
+    () =>
+      json({
+        email: `fuzz-${int(rng, 1e9)}@example.test`,
+        password: 'correct-horse-battery',
+        name: 'F',
+        callbackURL: 'javascript:alert(1)',
+        extra: { a: 1 },
+      }),
   ])();
   return { category: 'auth', method, path, headers, body };
 }
@@ -528,7 +815,10 @@ const REST_CODES: Record<number, string[]> = {
 const LEAKS: [string, RegExp][] = [
   ['stack frame', /\n\s+at \S|\bat (?:async )?[\w.$<>[\]]+ \((?:file:|node:|\/)[^)]*:\d+:\d+\)/],
   ['source path', /\.(?:ts|js|mjs|cjs):\d+|node_modules|\/work\/|\/dist\//],
-  ['SQL', /syntax error at or near|invalid input syntax|invalid message format|violates [\w ]*constraint|relation "[^"]*" does not exist|column "[^"]*" does not exist|\bSELECT\b[^"]{0,200}\bFROM\b|\bINSERT INTO\b|duplicate key value|invalid byte sequence/i],
+  [
+    'SQL',
+    /syntax error at or near|invalid input syntax|invalid message format|violates [\w ]*constraint|relation "[^"]*" does not exist|column "[^"]*" does not exist|\bSELECT\b[^"]{0,200}\bFROM\b|\bINSERT INTO\b|duplicate key value|invalid byte sequence/i,
+  ],
   ['internal error text', /Maximum call stack|RangeError|TypeError|FST_ERR|ECONNREFUSED|MikroORM|Knex/],
 ];
 
@@ -543,7 +833,8 @@ function checkResponse(req: FuzzRequest, res: Outcome): string[] {
   const where = `${req.category} ${req.method} ${req.path.slice(0, 120)}`;
   if (res.status >= 500) problems.push(`${where}: ${res.status} ${res.body.slice(0, 200)}`);
   if (!res.headers['x-request-id']) problems.push(`${where}: no X-Request-Id (${res.status})`);
-  for (const [what, re] of LEAKS) if (re.test(res.body)) problems.push(`${where}: ${what} in body: ${res.body.slice(0, 300)}`);
+  for (const [what, re] of LEAKS)
+    if (re.test(res.body)) problems.push(`${where}: ${what} in body: ${res.body.slice(0, 300)}`);
   const type = String(res.headers['content-type'] ?? '');
   const surface = req.path.startsWith('/graphql') ? 'graphql' : req.path.startsWith('/api/auth/') ? 'auth' : 'rest';
   if (surface === 'auth') {
@@ -564,7 +855,12 @@ function checkResponse(req: FuzzRequest, res: Outcome): string[] {
         problems.push(`${where}: ${res.status} with unparseable JSON`);
       }
     }
-    if (surface === 'graphql' && type.startsWith('text/html') && req.method === 'GET' && /[?&](query|variables|operationName|extensions)(=|&|$)/.test(req.path)) {
+    if (
+      surface === 'graphql' &&
+      type.startsWith('text/html') &&
+      req.method === 'GET' &&
+      /[?&](query|variables|operationName|extensions)(=|&|$)/.test(req.path)
+    ) {
       problems.push(`${where}: a GraphQL GET answered with HTML`);
     }
     return problems;
@@ -579,15 +875,28 @@ function checkResponse(req: FuzzRequest, res: Outcome): string[] {
   // Refused by Node's HTTP parser before any routing (request line or headers over 16 KB): one shape for all paths.
   if (surface === 'graphql' && res.status !== 431) {
     const errors = body?.errors;
-    if (!Array.isArray(errors) || !errors.length || !errors.every((e: any) => typeof e?.message === 'string' && typeof e?.extensions?.code === 'string')) {
+    if (
+      !Array.isArray(errors) ||
+      !errors.length ||
+      !errors.every((e: any) => typeof e?.message === 'string' && typeof e?.extensions?.code === 'string')
+    ) {
       problems.push(`${where}: ${res.status} not in GraphQL error shape: ${res.body.slice(0, 160)}`);
     }
     return problems;
   }
   const codes = REST_CODES[res.status];
-  if (typeof body?.error !== 'string' || typeof body?.code !== 'string') problems.push(`${where}: ${res.status} not in { error, code } shape: ${res.body.slice(0, 160)}`);
-  else if (!codes?.includes(body.code)) problems.push(`${where}: ${res.status} with code ${body.code} (documented: ${codes?.join('/') ?? 'none'})`);
-  if (res.status === 400 && !(Array.isArray(body?.details) && body.details.length && body.details.every((d: any) => typeof d?.path === 'string' && typeof d?.message === 'string'))) {
+  if (typeof body?.error !== 'string' || typeof body?.code !== 'string')
+    problems.push(`${where}: ${res.status} not in { error, code } shape: ${res.body.slice(0, 160)}`);
+  else if (!codes?.includes(body.code))
+    problems.push(`${where}: ${res.status} with code ${body.code} (documented: ${codes?.join('/') ?? 'none'})`);
+  if (
+    res.status === 400 &&
+    !(
+      Array.isArray(body?.details) &&
+      body.details.length &&
+      body.details.every((d: any) => typeof d?.path === 'string' && typeof d?.message === 'string')
+    )
+  ) {
     problems.push(`${where}: 400 without details: ${res.body.slice(0, 160)}`);
   }
   return problems;
@@ -613,7 +922,8 @@ function sendRaw(port: number, raw: Buffer): Promise<Outcome | null> {
         if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
       }
       let body = Buffer.from(match[3], 'latin1').toString('utf8');
-      if (/chunked/i.test(headers['transfer-encoding'] ?? '')) body = body.replace(/^[0-9a-f]+\r\n/gim, '').replace(/\r\n$/g, '');
+      if (/chunked/i.test(headers['transfer-encoding'] ?? ''))
+        body = body.replace(/^[0-9a-f]+\r\n/gim, '').replace(/\r\n$/g, '');
       resolve({ status: Number(match[1]), headers, body });
     });
   });
@@ -626,31 +936,72 @@ function fixtureSite(): Promise<{ port: number; requests: () => number; close: (
   const server = http.createServer((req, res) => {
     requests++;
     const url = req.url ?? '/';
-    if (url.startsWith('/robots.txt')) return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private\nSitemap: /sitemap.xml\n');
-    if (url.startsWith('/sitemap')) return void res.writeHead(200, { 'content-type': 'application/xml' }).end('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://fuzz.test/a</loc></url></urlset>');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><html lang="en"><head><title>Fuzz fixture</title><meta name="description" content="A page."></head><body><h1>Hi</h1><a href="/a">a</a></body></html>');
+    if (url.startsWith('/robots.txt'))
+      return void res
+        .writeHead(200, { 'content-type': 'text/plain' })
+        .end('User-agent: *\nDisallow: /private\nSitemap: /sitemap.xml\n');
+    if (url.startsWith('/sitemap'))
+      return void res
+        .writeHead(200, { 'content-type': 'application/xml' })
+        .end(
+          '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://fuzz.test/a</loc></url></urlset>',
+        );
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(
+        '<!doctype html><html lang="en"><head><title>Fuzz fixture</title><meta name="description" content="A page."></head><body><h1>Hi</h1><a href="/a">a</a></body></html>',
+      );
   });
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
-      resolve({ port: (server.address() as { port: number }).port, requests: () => requests, close: () => new Promise<void>((r) => server.close(() => r())) }),
+      resolve({
+        port: (server.address() as { port: number }).port,
+        requests: () => requests,
+        close: () => new Promise<void>((r) => server.close(() => r())),
+      }),
     ),
   );
 }
 
 async function createPrincipal(pool: Pool, origin: string, fx: Fixture, n: number): Promise<Principal> {
   const call = async (method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown) => {
-    const res = await pool.request({ method, path, headers: { origin, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await pool.request({
+      method,
+      path,
+      headers: { origin, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.body.text();
     if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
     return { json: JSON.parse(text || 'null'), headers: res.headers };
   };
   const email = `fuzz-${n}-${Date.now()}@example.test`;
-  const signUp = await call('POST', '/api/auth/sign-up/email', {}, { email, password: 'correct-horse-battery-staple', name: `Fuzz ${n}` });
+  const signUp = await call(
+    'POST',
+    '/api/auth/sign-up/email',
+    {},
+    { email, password: 'correct-horse-battery-staple', name: `Fuzz ${n}` },
+  );
   const setCookie = ([] as string[]).concat(signUp.headers['set-cookie'] ?? []);
   const cookie = setCookie.find((c) => c.startsWith('better-auth.session-token='))!.split(';')[0];
-  const key = (await call('POST', '/graphql', { cookie }, { query: 'mutation { createApiKey(name: "fuzz") { key } }' })).json.data.createApiKey.key as string;
-  const project = (await call('POST', '/api/projects', { cookie }, { url: `http://${PINNED[n % PINNED.length]}:${fx.port}/`, name: `Fuzz ${n}` })).json.project;
-  const spare = (await call('POST', '/api/projects', { cookie }, { url: `http://c${(n % 3) + 1}.fuzz.test:${fx.port}/`, name: `Spare ${n}` })).json.project;
+  const key = (await call('POST', '/graphql', { cookie }, { query: 'mutation { createApiKey(name: "fuzz") { key } }' }))
+    .json.data.createApiKey.key as string;
+  const project = (
+    await call(
+      'POST',
+      '/api/projects',
+      { cookie },
+      { url: `http://${PINNED[n % PINNED.length]}:${fx.port}/`, name: `Fuzz ${n}` },
+    )
+  ).json.project;
+  const spare = (
+    await call(
+      'POST',
+      '/api/projects',
+      { cookie },
+      { url: `http://c${(n % 3) + 1}.fuzz.test:${fx.port}/`, name: `Spare ${n}` },
+    )
+  ).json.project;
   const started = (await call('POST', `/api/v1/projects/${project.id}/audit`, { authorization: `Bearer ${key}` })).json;
   await call('POST', `/api/projects/${project.id}/keywords`, { cookie }, { keywords: [`fuzz ${n}`] });
   return { cookie, key, projectId: project.id, spareId: spare.id, jobId: started.jobId, auditId: started.auditId };
@@ -658,12 +1009,34 @@ async function createPrincipal(pool: Pool, origin: string, fx: Fixture, n: numbe
 
 // ---------------------------------------------------------------- the drill
 
-const CATEGORIES = ['wrong-types', 'missing-fields', 'extra-fields', 'huge-strings', 'nul-utf8', 'bad-json', 'content-types', 'oversized-bodies', 'bad-query', 'bad-path-ids', 'deep-json', 'bad-headers', 'wrong-method'] as const;
+const CATEGORIES = [
+  'wrong-types',
+  'missing-fields',
+  'extra-fields',
+  'huge-strings',
+  'nul-utf8',
+  'bad-json',
+  'content-types',
+  'oversized-bodies',
+  'bad-query',
+  'bad-path-ids',
+  'deep-json',
+  'bad-headers',
+  'wrong-method',
+] as const;
 /** Relative weights: the expensive ones (1 MB bodies, raw sockets) are rarer. */
-const WEIGHTS: Record<string, number> = { 'huge-strings': 2, 'oversized-bodies': 1, 'deep-json': 3, 'huge-headers-raw': 2, graphql: 14, auth: 6 };
+const WEIGHTS: Record<string, number> = {
+  'huge-strings': 2,
+  'oversized-bodies': 1,
+  'deep-json': 3,
+  'huge-headers-raw': 2,
+  graphql: 14,
+  auth: 6,
+};
 
 export const drill: Drill = {
-  description: '≥10,000 malformed requests over every REST endpoint, /graphql and /api/auth: 0 5xx, 0 leaks, documented shapes',
+  description:
+    '≥10,000 malformed requests over every REST endpoint, /graphql and /api/auth: 0 5xx, 0 leaks, documented shapes',
   async run({ quick, log }) {
     const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
     const total = Number(process.env.FUZZ_REQUESTS ?? (quick ? 1_000 : 12_000));
@@ -692,11 +1065,18 @@ export const drill: Drill = {
       const orgs: Principal[] = [];
       for (let i = 0; i < (quick ? 3 : 12); i++) orgs.push(await createPrincipal(pool, api.baseUrl, fx, i));
       const eps = endpoints();
-      log(`${eps.length} REST endpoints from the route tables (${eps.map((e) => `${e.method} ${e.url}`).join(', ')}), /graphql, /api/auth/*; ${orgs.length} organizations`);
+      log(
+        `${eps.length} REST endpoints from the route tables (${eps.map((e) => `${e.method} ${e.url}`).join(', ')}), /graphql, /api/auth/*; ${orgs.length} organizations`,
+      );
       const ctx: Context = { rng, fx, origin: api.baseUrl, orgs };
 
       // Build the whole request list first: the sequence depends on the seed only, not on response timing.
-      const kinds: [string, number][] = [...CATEGORIES.map((c) => [c, WEIGHTS[c] ?? 8] as [string, number]), ['huge-headers-raw', WEIGHTS['huge-headers-raw']], ['graphql', WEIGHTS.graphql], ['auth', WEIGHTS.auth]];
+      const kinds: [string, number][] = [
+        ...CATEGORIES.map((c) => [c, WEIGHTS[c] ?? 8] as [string, number]),
+        ['huge-headers-raw', WEIGHTS['huge-headers-raw']],
+        ['graphql', WEIGHTS.graphql],
+        ['auth', WEIGHTS.auth],
+      ];
       const weightSum = kinds.reduce((s, [, w]) => s + w, 0);
       const requests: FuzzRequest[] = [];
       for (let i = 0; i < total; i++) {
@@ -734,7 +1114,10 @@ export const drill: Drill = {
               });
           }
           if (!outcome) {
-            if (req.raw) failures.push(`${req.category}: no parseable response to a raw request (${req.raw.subarray(0, 60).toString('latin1')}…)`);
+            if (req.raw)
+              failures.push(
+                `${req.category}: no parseable response to a raw request (${req.raw.subarray(0, 60).toString('latin1')}…)`,
+              );
             statuses['none'] = (statuses['none'] ?? 0) + 1;
             continue;
           }
@@ -754,26 +1137,47 @@ export const drill: Drill = {
       clearInterval(progress);
       const seconds = (Date.now() - started) / 1000;
 
-      const health = await fetch(`${api.baseUrl}/healthz`).then((r) => r.status, () => 0);
+      const health = await fetch(`${api.baseUrl}/healthz`).then(
+        (r) => r.status,
+        () => 0,
+      );
       await new Promise((r) => setTimeout(r, 500));
       const logs = platform.logs();
       const alreadySent = (logs.match(/FST_ERR_REP_ALREADY_SENT|Reply was already sent/g) ?? []).length;
       const stackLines = (logs.match(/\\n\s+at |\n\s+at \S/g) ?? []).length;
       if (process.env.FUZZ_LOG_FILE) writeFileSync(process.env.FUZZ_LOG_FILE, logs);
       // better-auth logs its own refusals (untrusted Origin, callbackURL) at error level, without a stack: expected here.
-      const errorLines = logs.split('\n').filter((l) => /"level":(50|60)/.test(l) && !/"component":"better-auth","msg":"Invalid (origin|callbackURL)/.test(l));
+      const errorLines = logs
+        .split('\n')
+        .filter(
+          (l) => /"level":(50|60)/.test(l) && !/"component":"better-auth","msg":"Invalid (origin|callbackURL)/.test(l),
+        );
 
-      const fiveHundreds = Object.entries(statuses).filter(([s]) => Number(s) >= 500).reduce((n, [, c]) => n + c, 0);
-      expect(requests.length >= (quick ? 1_000 : 10_000), `at least ${quick ? '1,000' : '10,000'} requests sent (sent ${requests.length})`);
+      const fiveHundreds = Object.entries(statuses)
+        .filter(([s]) => Number(s) >= 500)
+        .reduce((n, [, c]) => n + c, 0);
+      expect(
+        requests.length >= (quick ? 1_000 : 10_000),
+        `at least ${quick ? '1,000' : '10,000'} requests sent (sent ${requests.length})`,
+      );
       expect(fiveHundreds === 0, `0 responses 5xx (got ${fiveHundreds})`);
-      expect(failures.length === 0, `every response in its documented shape, with X-Request-Id and no leak (${failures.length} did not; first: ${failures.slice(0, 5).join(' | ')})`);
+      expect(
+        failures.length === 0,
+        `every response in its documented shape, with X-Request-Id and no leak (${failures.length} did not; first: ${failures.slice(0, 5).join(' | ')})`,
+      );
       expect(health === 200, `the server stays up (/healthz after the run: ${health})`);
       expect(api.alive(), 'the API process is still running');
       expect(alreadySent === 0, `no FST_ERR_REP_ALREADY_SENT in the server logs (found ${alreadySent})`);
       expect(stackLines === 0, `no stack lines in the server logs (found ${stackLines})`);
-      expect(errorLines.length === 0, `no error-level log lines (found ${errorLines.length}; first: ${errorLines[0]?.slice(0, 300)})`);
+      expect(
+        errorLines.length === 0,
+        `no error-level log lines (found ${errorLines.length}; first: ${errorLines[0]?.slice(0, 300)})`,
+      );
       const unfuzzed = eps.map((e) => `${e.method} ${e.url}`).filter((e) => (byEndpoint[e] ?? 0) < (quick ? 5 : 100));
-      expect(unfuzzed.length === 0, `every endpoint of the route tables fuzzed (${quick ? 5 : 100}+ requests each); too few: ${unfuzzed.join(', ')}`);
+      expect(
+        unfuzzed.length === 0,
+        `every endpoint of the route tables fuzzed (${quick ? 5 : 100}+ requests each); too few: ${unfuzzed.join(', ')}`,
+      );
 
       const uniqueFailures = [...new Set(failures.map((f) => f.replace(/[0-9a-f-]{36}/g, ':id')))];
       for (const f of uniqueFailures.slice(0, 30)) log(`  ✗ ${f.slice(0, 400)}`);

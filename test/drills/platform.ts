@@ -42,7 +42,10 @@ export interface Platform {
   /** Runs `seo <args>` (the built CLI) against this platform; resolves with its stdout parsed as JSON. */
   cli<T = unknown>(args: string[]): Promise<T>;
   /** Runs `seo <args>` with extra environment and resolves with its exit code and output, whatever the code. */
-  cliRun(args: string[], env?: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  cliRun(
+    args: string[],
+    env?: Record<string, string>,
+  ): Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** Starts one more worker group (after a kill, say). */
   startWorkerGroup(): WorkerGroup;
   /** Every line printed so far by every process of the platform, the CLI's included. */
@@ -73,7 +76,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const output: string[] = [];
   const run = (args: string[]) =>
     new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+      const child = spawn(process.execPath, [CLI, ...args], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      });
       let stdout = '';
       child.stdout.on('data', (d) => (stdout += String(d)));
       child.stderr.on('data', (d) => output.push(String(d)));
@@ -113,7 +119,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   };
 
   const apis: ApiProcess[] = [];
-  for (let i = 0; i < (options.apis ?? 1); i++) apis.push(await startApiProcess({ ...env, PORT: String(await freePort()) }));
+  for (let i = 0; i < (options.apis ?? 1); i++)
+    apis.push(await startApiProcess({ ...env, PORT: String(await freePort()) }));
   const workers = Array.from({ length: options.workerGroups ?? 0 }, startWorkerGroup);
   const pool = new pg.Pool({ connectionString: databaseUrl.toString(), max: 2 });
   pool.on('error', () => undefined); // a drill may restart PostgreSQL under it
@@ -127,7 +134,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     cli: async <T>(args: string[]) => JSON.parse(await run(args)) as T,
     cliRun: (args, extra = {}) =>
       new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, ...extra } });
+        const child = spawn(process.execPath, [CLI, ...args], {
+          cwd: ROOT,
+          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, ...extra },
+        });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (d) => (stdout += String(d)));
@@ -139,7 +149,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
         });
       }),
     logs: () => [...output, ...apis.map((a) => a.output())].join(''),
-    sql: async <R extends pg.QueryResultRow>(text: string, params: unknown[] = []) => (await pool.query<R>(text, params)).rows,
+    sql: async <R extends pg.QueryResultRow>(text: string, params: unknown[] = []) =>
+      (await pool.query<R>(text, params)).rows,
     stop: async () => {
       await Promise.allSettled(apis.map((a) => a.stop()));
       await Promise.allSettled(workers.map((w) => w.stop()));

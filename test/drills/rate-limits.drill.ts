@@ -64,11 +64,24 @@ export const drill: Drill = {
         body: JSON.stringify({ email, password: 'correct-horse-battery', name: 'Drill' }),
       });
       if (signUp.status !== 200) throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
-      const cookie = signUp.headers.getSetCookie().find((c) => c.startsWith('better-auth.session-token='))!.split(';')[0];
+      const cookie = signUp.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('better-auth.session-token='))!
+        .split(';')[0];
       const { user } = (await signUp.json()) as { user: { id: string } };
-      const [{ organizationId }] = await platform.sql<{ organizationId: string }>('SELECT "organizationId" FROM "member" WHERE "userId" = $1', [user.id]);
+      const [{ organizationId }] = await platform.sql<{ organizationId: string }>(
+        'SELECT "organizationId" FROM "member" WHERE "userId" = $1',
+        [user.id],
+      );
       await platform.cli(['org', 'set-plan', organizationId, PLAN]);
-      const { key } = await platform.cli<{ key: string }>(['api-key', 'create', '--org', organizationId, '--name', 'rate-limit drill']);
+      const { key } = await platform.cli<{ key: string }>([
+        'api-key',
+        'create',
+        '--org',
+        organizationId,
+        '--name',
+        'rate-limit drill',
+      ]);
 
       const surfaces: { name: string; path: string; headers: Record<string, string>; limit: number }[] = [
         { name: 'A', path: '/api/v1/projects', headers: { authorization: `Bearer ${key}` }, limit: LIMITS.A },
@@ -77,24 +90,64 @@ export const drill: Drill = {
       for (const s of surfaces) {
         await roomInWindow(15_000, log);
         const started = Date.now();
-        const outcomes = await burst(platform.apis.map((a) => `${a.baseUrl}${s.path}`), n, s.headers);
+        const outcomes = await burst(
+          platform.apis.map((a) => `${a.baseUrl}${s.path}`),
+          n,
+          s.headers,
+        );
         const ms = Date.now() - started;
         const admitted = outcomes.filter((o) => o.status === 200);
         const refused = outcomes.filter((o) => o.status === 429);
         const other = outcomes.filter((o) => o.status !== 200 && o.status !== 429);
         const badRefusals = refused.filter(
-          (o) => !(Number(o.retryAfter) > 0 && o.limit === String(s.limit) && o.remaining === '0' && Number(o.reset) > 0 && o.code === 'RATE_LIMITED'),
+          (o) =>
+            !(
+              Number(o.retryAfter) > 0 &&
+              o.limit === String(s.limit) &&
+              o.remaining === '0' &&
+              Number(o.reset) > 0 &&
+              o.code === 'RATE_LIMITED'
+            ),
         );
-        const badAdmitted = admitted.filter((o) => !(o.limit === String(s.limit) && o.remaining !== null && Number(o.reset) > 0));
-        const perApi = platform.apis.map((_, i) => ({ admitted: admitted.filter((o) => o.api === i).length, refused: refused.filter((o) => o.api === i).length }));
-        figures[`surface${s.name}`] = { limit: s.limit, sent: n, admitted: admitted.length, refused429: refused.length, other: other.length, perApi, refusalsWithoutHeaders: badRefusals.length, admittedWithoutHeaders: badAdmitted.length, burstMs: ms };
-        log(`surface ${s.name}: ${admitted.length} admitted, ${refused.length} × 429, ${other.length} other in ${ms} ms (per process ${JSON.stringify(perApi)})`);
+        const badAdmitted = admitted.filter(
+          (o) => !(o.limit === String(s.limit) && o.remaining !== null && Number(o.reset) > 0),
+        );
+        const perApi = platform.apis.map((_, i) => ({
+          admitted: admitted.filter((o) => o.api === i).length,
+          refused: refused.filter((o) => o.api === i).length,
+        }));
+        figures[`surface${s.name}`] = {
+          limit: s.limit,
+          sent: n,
+          admitted: admitted.length,
+          refused429: refused.length,
+          other: other.length,
+          perApi,
+          refusalsWithoutHeaders: badRefusals.length,
+          admittedWithoutHeaders: badAdmitted.length,
+          burstMs: ms,
+        };
+        log(
+          `surface ${s.name}: ${admitted.length} admitted, ${refused.length} × 429, ${other.length} other in ${ms} ms (per process ${JSON.stringify(perApi)})`,
+        );
         expect(admitted.length === s.limit, `surface ${s.name}: exactly ${s.limit} admitted (got ${admitted.length})`);
-        expect(refused.length === n - s.limit, `surface ${s.name}: ${n - s.limit} refused with 429 (got ${refused.length})`);
+        expect(
+          refused.length === n - s.limit,
+          `surface ${s.name}: ${n - s.limit} refused with 429 (got ${refused.length})`,
+        );
         expect(other.length === 0, `surface ${s.name}: no other status (got ${other.map((o) => o.status).join(', ')})`);
-        expect(badRefusals.length === 0, `surface ${s.name}: every 429 has Retry-After, RateLimit-Limit/Remaining/Reset and code RATE_LIMITED (${badRefusals.length} did not)`);
-        expect(badAdmitted.length === 0, `surface ${s.name}: every admitted response has the RateLimit-* headers (${badAdmitted.length} did not)`);
-        expect(perApi.every((p) => p.admitted + p.refused > 0), `surface ${s.name}: both API processes served part of the burst`);
+        expect(
+          badRefusals.length === 0,
+          `surface ${s.name}: every 429 has Retry-After, RateLimit-Limit/Remaining/Reset and code RATE_LIMITED (${badRefusals.length} did not)`,
+        );
+        expect(
+          badAdmitted.length === 0,
+          `surface ${s.name}: every admitted response has the RateLimit-* headers (${badAdmitted.length} did not)`,
+        );
+        expect(
+          perApi.every((p) => p.admitted + p.refused > 0),
+          `surface ${s.name}: both API processes served part of the burst`,
+        );
       }
       const crashed = platform.apis.filter((a) => !a.alive()).length;
       expect(crashed === 0, `every API process is still up (${crashed} exited)`);

@@ -16,7 +16,10 @@ async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
   const names = args.filter((a) => !a.startsWith('-'));
-  const available = readdirSync(DIR).filter((f) => f.endsWith(SUFFIX)).map((f) => f.slice(0, -SUFFIX.length)).sort();
+  const available = readdirSync(DIR)
+    .filter((f) => f.endsWith(SUFFIX))
+    .map((f) => f.slice(0, -SUFFIX.length))
+    .sort();
   if (!names.length || names.some((n) => !available.includes(n))) {
     const unknown = names.filter((n) => !available.includes(n));
     if (unknown.length) console.error(`unknown drill: ${unknown.join(', ')}`);
@@ -36,7 +39,16 @@ async function main(): Promise<number> {
     const seconds = (Date.now() - started) / 1000;
     console.error(`[drill:${name}] ${result.ok ? 'held' : 'FAILED'} in ${seconds.toFixed(1)} s`);
     for (const failure of result.failures) console.error(`[drill:${name}]   ✗ ${failure}`);
-    console.log(JSON.stringify({ drill: name, quick, ok: result.ok, seconds, figures: result.figures, failures: result.failures }));
+    console.log(
+      JSON.stringify({
+        drill: name,
+        quick,
+        ok: result.ok,
+        seconds,
+        figures: result.figures,
+        failures: result.failures,
+      }),
+    );
     ok &&= result.ok;
   }
   return ok ? 0 : 1;

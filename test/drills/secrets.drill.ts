@@ -11,12 +11,23 @@ import { randomBytes } from 'node:crypto';
 import { startFixtureSite } from '../fixtures/sites/index.js';
 import { expectations, type Drill } from './drill.js';
 import { startPlatform } from './platform.js';
-import { apiClient, createApiKey, keptLogs, must, sessionSecrets, signIn, signUp, waitForAudit, type Account } from './drill-http.js';
+import {
+  apiClient,
+  createApiKey,
+  keptLogs,
+  must,
+  sessionSecrets,
+  signIn,
+  signUp,
+  waitForAudit,
+  type Account,
+} from './drill-http.js';
 
 const SITE = 'secrets.drill.test';
 
 export const drill: Drill = {
-  description: 'secrets: every log line of every process (LOG_LEVEL=debug) searched for keys, passwords, cookies, tokens → 0 found',
+  description:
+    'secrets: every log line of every process (LOG_LEVEL=debug) searched for keys, passwords, cookies, tokens → 0 found',
   async run({ quick, log }) {
     const { expect, result } = expectations();
     const secrets = new Map<string, string>(); // value → what it is
@@ -27,7 +38,9 @@ export const drill: Drill = {
     const site = await startFixtureSite({ host: SITE });
     site.serve({
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
-      '/': { body: '<!doctype html><html><head><title>Secrets drill</title></head><body><h1>Hello</h1><a href="/a">a</a></body></html>' },
+      '/': {
+        body: '<!doctype html><html><head><title>Secrets drill</title></head><body><h1>Hello</h1><a href="/a">a</a></body></html>',
+      },
       '/a': { body: '<!doctype html><html><head><title>A</title></head><body><h1>A</h1></body></html>' },
     });
     const platform = await startPlatform({
@@ -67,7 +80,11 @@ export const drill: Drill = {
           const failed = await signIn(api(u + w), email, wrong);
           expect(failed.status === 401, `a wrong password answered ${failed.status}`);
         }
-        await signIn(api(u), `nobody-${u}@drill.test`, plant('password of an unknown user', `Nope-${randomBytes(10).toString('hex')}`));
+        await signIn(
+          api(u),
+          `nobody-${u}@drill.test`,
+          plant('password of an unknown user', `Nope-${randomBytes(10).toString('hex')}`),
+        );
         requests += 5;
         // Keys: two used, one revoked and then used, plus forged ones.
         const k1 = await createApiKey(api(u), account, `secret key ${u}a`);
@@ -78,7 +95,11 @@ export const drill: Drill = {
         }
         keys.push(k1.key);
         revokedKeys.push(k2.key);
-        const revoke = await api(u).gql('mutation($id: ID!) { revokeApiKey(id: $id) { id } }', { id: k2.id }, { cookie: account.cookie });
+        const revoke = await api(u).gql(
+          'mutation($id: ID!) { revokeApiKey(id: $id) { id } }',
+          { id: k2.id },
+          { cookie: account.cookie },
+        );
         expect(!!revoke.json?.data, `revoking a key failed: ${revoke.text}`);
         requests += 3;
       }
@@ -88,8 +109,14 @@ export const drill: Drill = {
         for (const [u, account] of accounts.entries()) {
           const key = keys[u];
           const forged = plant('forged API key', `${key.slice(0, 8)}${randomBytes(16).toString('base64url')}`);
-          const basic = plant('Authorization: Basic value', Buffer.from(`${account.email}:${randomBytes(8).toString('hex')}`).toString('base64'));
-          const forgedCookie = plant('forged session cookie', `${randomBytes(16).toString('hex')}.${randomBytes(20).toString('base64url')}`);
+          const basic = plant(
+            'Authorization: Basic value',
+            Buffer.from(`${account.email}:${randomBytes(8).toString('hex')}`).toString('base64'),
+          );
+          const forgedCookie = plant(
+            'forged session cookie',
+            `${randomBytes(16).toString('hex')}.${randomBytes(20).toString('base64url')}`,
+          );
           const urlToken = plant('token in a URL', randomBytes(20).toString('hex'));
           const calls: [string, Record<string, string>, number[]][] = [
             ['/api/v1/projects', { authorization: `Bearer ${key}` }, [200]],
@@ -111,16 +138,32 @@ export const drill: Drill = {
           for (const [path, headers, statuses] of calls) {
             const res = await api(round + u).request(path, { headers });
             requests++;
-            expect(statuses.includes(res.status), `GET ${path.slice(0, 60)} answered ${res.status} (expected ${statuses.join('/')}): ${res.text.slice(0, 120)}`);
+            expect(
+              statuses.includes(res.status),
+              `GET ${path.slice(0, 60)} answered ${res.status} (expected ${statuses.join('/')}): ${res.text.slice(0, 120)}`,
+            );
           }
           // Errors around secrets: malformed JSON carrying a password, a wrong content type, GraphQL errors.
           const pw = account.password;
-          await api(u).request('/api/auth/sign-in/email', { method: 'POST', body: `{"email":"${account.email}","password":"${pw}"` });
-          await api(u).request('/api/auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: `email=${account.email}&password=${pw}` });
-          await api(u).request('/api/projects', { method: 'POST', headers: { cookie: account.cookie }, body: `{"url": "https://x.example/", "password": "${pw}"` });
+          await api(u).request('/api/auth/sign-in/email', {
+            method: 'POST',
+            body: `{"email":"${account.email}","password":"${pw}"`,
+          });
+          await api(u).request('/api/auth/sign-in/email', {
+            method: 'POST',
+            headers: { 'content-type': 'text/plain' },
+            body: `email=${account.email}&password=${pw}`,
+          });
+          await api(u).request('/api/projects', {
+            method: 'POST',
+            headers: { cookie: account.cookie },
+            body: `{"url": "https://x.example/", "password": "${pw}"`,
+          });
           await api(u).gql('{ viewer { nope } }', {}, { authorization: `Bearer ${key}` });
           // A server-side failure on an authenticated request (a NUL byte in a job id has reached PostgreSQL before).
-          await api(u).request(`/api/v1/jobs/${encodeURIComponent('\u0000')}`, { headers: { authorization: `Bearer ${key}` } });
+          await api(u).request(`/api/v1/jobs/${encodeURIComponent('\u0000')}`, {
+            headers: { authorization: `Bearer ${key}` },
+          });
           await api(u).request(`/api/jobs/${encodeURIComponent('\u0000')}`, { headers: { cookie: account.cookie } });
           await api(u).gql('query($k: String!) { viewer { role } }', { k: key }, { authorization: `Bearer ${forged}` });
           await api(u).gql('{ projects { id } }', {}, { cookie: `better-auth.session-token=${forgedCookie}` });
@@ -130,24 +173,50 @@ export const drill: Drill = {
 
       // An audit (worker logs), and the CLI with a password on its command line.
       const owner = accounts[0];
-      const project = must(await api(0).request('/api/projects', { method: 'POST', headers: { cookie: owner.cookie }, body: { url: site.url('/') } }), 200, 'project').project;
-      const started = must(await api(0).request(`/api/v1/projects/${project.id}/audit`, { method: 'POST', headers: { authorization: `Bearer ${keys[0]}` } }), 202, 'audit');
+      const project = must(
+        await api(0).request('/api/projects', {
+          method: 'POST',
+          headers: { cookie: owner.cookie },
+          body: { url: site.url('/') },
+        }),
+        200,
+        'project',
+      ).project;
+      const started = must(
+        await api(0).request(`/api/v1/projects/${project.id}/audit`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${keys[0]}` },
+        }),
+        202,
+        'audit',
+      );
       const { audit } = await waitForAudit(api(0), owner.cookie, project.id, started.auditId, 60_000);
       expect(audit?.status === 'COMPLETED', `the audit ended ${audit?.status}`);
       const cliPassword = plant('password on the CLI', `Cli-${randomBytes(12).toString('base64url')}`);
-      await platform.cli(['user', 'create', '--email', `cli-${randomBytes(3).toString('hex')}@drill.test`, '--password', cliPassword]);
+      await platform.cli([
+        'user',
+        'create',
+        '--email',
+        `cli-${randomBytes(3).toString('hex')}@drill.test`,
+        '--password',
+        cliPassword,
+      ]);
       // Sign-out, then the old cookie again.
       await api(0).request('/api/auth/sign-out', { method: 'POST', headers: { cookie: owner.cookie }, body: {} });
       await api(1).request('/api/projects', { headers: { cookie: owner.cookie } });
       requests += 5;
       await new Promise((r) => setTimeout(r, 500)); // let the last lines reach the pipes
 
-      const lines = platform.logs().split('\n').filter((l) => l.trim() !== '');
+      const lines = platform
+        .logs()
+        .split('\n')
+        .filter((l) => l.trim() !== '');
       log(`${requests} requests, ${secrets.size} secrets planted; searching ${lines.length} log lines`);
       const found: { what: string; line: string }[] = [];
       for (const line of lines) {
         for (const [value, what] of secrets) {
-          if (line.includes(value) || line.includes(encodeURIComponent(value))) found.push({ what, line: line.slice(0, 300) });
+          if (line.includes(value) || line.includes(encodeURIComponent(value)))
+            found.push({ what, line: line.slice(0, 300) });
         }
       }
       // Run after other drills with DRILL_LOG_DIR: their platforms' lines, searched for the credentials they used.
@@ -159,7 +228,9 @@ export const drill: Drill = {
         otherLines += theirs.length;
         const planted = kept.secrets.filter((s) => s.value.length >= 8);
         for (const line of theirs) {
-          for (const { what, value } of planted) if (line.includes(value) || line.includes(encodeURIComponent(value))) found.push({ what: `${kept.drill}: ${what}`, line: line.slice(0, 300) });
+          for (const { what, value } of planted)
+            if (line.includes(value) || line.includes(encodeURIComponent(value)))
+              found.push({ what: `${kept.drill}: ${what}`, line: line.slice(0, 300) });
         }
         for (const { what, value } of planted) secrets.set(value, `${kept.drill}: ${what}`);
       }
@@ -170,7 +241,18 @@ export const drill: Drill = {
       for (const f of found.slice(0, 20)) expect(false, `${f.what} in a log line: ${f.line}`);
       expect(found.length === 0, `${found.length} secret occurrence(s) in the logs`);
       const debugLines = lines.filter((l) => l.includes('"level":20')).length;
-      Object.assign(figures, { requests, linesSearched: lines.length + otherLines, ownLines: lines.length, otherDrills, otherLines, debugLines, secretsPlanted: secrets.size, plantedByKind: byKind, found: found.length, foundByKind });
+      Object.assign(figures, {
+        requests,
+        linesSearched: lines.length + otherLines,
+        ownLines: lines.length,
+        otherDrills,
+        otherLines,
+        debugLines,
+        secretsPlanted: secrets.size,
+        plantedByKind: byKind,
+        found: found.length,
+        foundByKind,
+      });
     } finally {
       await platform.stop();
       await site.close();

@@ -40,7 +40,11 @@ const PINS: Record<string, string> = {
 function vectors(p: number, redirectSite: (target: string, status?: number) => string): Vector[] {
   const lit = (name: string, url: string, scheme = false): Vector => ({ name, kind: 'literal', url, scheme });
   const dns = (name: string, url: string): Vector => ({ name, kind: 'dns', url });
-  const red = (name: string, target: string, status = 302): Vector => ({ name, kind: 'redirect', url: redirectSite(target, status) });
+  const red = (name: string, target: string, status = 302): Vector => ({
+    name,
+    kind: 'redirect',
+    url: redirectSite(target, status),
+  });
   return [
     lit('decimal IPv4', `http://2130706433:${p}/`),
     lit('octal IPv4', `http://0177.0.0.1:${p}/`),
@@ -104,7 +108,8 @@ async function freeLoopbackPort(): Promise<number> {
   });
 }
 
-const REFUSAL = /private|localhost|http and https|loopback|reserved|link-local|unspecified|carrier|unique-local|refus|block|not allowed|credentials|http or https|http\(s\)|must use|not a valid|valid URL|host name|resolve/i;
+const REFUSAL =
+  /private|localhost|http and https|loopback|reserved|link-local|unspecified|carrier|unique-local|refus|block|not allowed|credentials|http or https|http\(s\)|must use|not a valid|valid URL|host name|resolve/i;
 
 interface Row {
   entry: string;
@@ -113,10 +118,17 @@ interface Row {
   outcome: string;
 }
 
-async function auditStatus(platform: Platform, projectId: string, timeoutMs: number): Promise<{ status: string; error: string | null } | null> {
+async function auditStatus(
+  platform: Platform,
+  projectId: string,
+  timeoutMs: number,
+): Promise<{ status: string; error: string | null } | null> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const [row] = await platform.sql<{ status: string; error: string | null }>('SELECT status, error FROM audit WHERE project_id = $1 ORDER BY created_at DESC LIMIT 1', [projectId]);
+    const [row] = await platform.sql<{ status: string; error: string | null }>(
+      'SELECT status, error FROM audit WHERE project_id = $1 ORDER BY created_at DESC LIMIT 1',
+      [projectId],
+    );
     if (row && ['COMPLETED', 'FAILED', 'CANCELLED'].includes(row.status)) return row;
     if (Date.now() > deadline) return row ?? null;
     await sleep(300);
@@ -149,7 +161,9 @@ export const drill: Drill = {
       const options: FixtureSiteOptions = { host: ALLOWED };
       const site = await startFixtureSite(options);
       // The fallback is read per request: set after listening, when the site's own URL is known.
-      options.fallback = status ? { status, headers: { location: target }, body: '' } : { body: '<title>allowed</title>' };
+      options.fallback = status
+        ? { status, headers: { location: target }, body: '' }
+        : { body: '<title>allowed</title>' };
       hops.push(site);
       hopFor.set(`${status} ${target}`, site.url('/'));
       return site.url('/');
@@ -171,7 +185,26 @@ export const drill: Drill = {
     let all = vectors(port, redirectSite);
     if (quick) {
       // One of each family.
-      const pick = ['decimal IPv4', 'octal IPv4', 'short IPv4', 'IPv4-mapped IPv6', '0.0.0.0', 'AWS metadata', 'userinfo: allowed name @ loopback', 'userinfo on the allowed site', 'trailing dot on an IP', 'percent-encoded IP', 'file:', 'gopher:', 'localhost. (trailing dot)', 'name → 127.0.0.1', 'metadata.google.internal', 'redirect → loopback', 'redirect → name → loopback', 'redirect → redirect → loopback'];
+      const pick = [
+        'decimal IPv4',
+        'octal IPv4',
+        'short IPv4',
+        'IPv4-mapped IPv6',
+        '0.0.0.0',
+        'AWS metadata',
+        'userinfo: allowed name @ loopback',
+        'userinfo on the allowed site',
+        'trailing dot on an IP',
+        'percent-encoded IP',
+        'file:',
+        'gopher:',
+        'localhost. (trailing dot)',
+        'name → 127.0.0.1',
+        'metadata.google.internal',
+        'redirect → loopback',
+        'redirect → name → loopback',
+        'redirect → redirect → loopback',
+      ];
       all = all.filter((v) => pick.includes(v.name));
     }
     log(`${all.length} vectors`);
@@ -236,38 +269,74 @@ export const drill: Drill = {
           all.map(async (v) => {
             const res = await api.request(`/api/tools/${tool}`, { method: 'POST', body: { url: v.url } });
             const ok = res.status === 400 && res.json?.code === 'BAD_USER_INPUT' && REFUSAL.test(res.json?.error ?? '');
-            rows.push({ entry: `tool ${tool}`, vector: v.name, ok, outcome: `${res.status} ${res.json?.error ?? res.text.slice(0, 120)}` });
+            rows.push({
+              entry: `tool ${tool}`,
+              vector: v.name,
+              ok,
+              outcome: `${res.status} ${res.json?.error ?? res.text.slice(0, 120)}`,
+            });
           }),
         );
       }
-      log(`tools: ${rows.filter((r) => r.ok).length}/${rows.length} refused with a clear 400; connections so far ${connections(canaries) - before}`);
+      log(
+        `tools: ${rows.filter((r) => r.ok).length}/${rows.length} refused with a clear 400; connections so far ${connections(canaries) - before}`,
+      );
 
       // 2. Project URLs: refused at creation (literal addresses), or the audit fails with the reason.
       const projectRows: Promise<void>[] = [];
       for (const [i, v] of all.entries()) {
         // A query string of its own: several vectors normalise to the same URL, and a duplicate is refused as such.
         const url = v.scheme ? v.url : `${v.url}${v.url.includes('?') ? '&' : '?'}vector=${i}`;
-        const res = await api.request('/api/projects', { method: 'POST', headers: auth, body: { url, name: `ssrf ${v.name}` } });
+        const res = await api.request('/api/projects', {
+          method: 'POST',
+          headers: auth,
+          body: { url, name: `ssrf ${v.name}` },
+        });
         if (res.status === 400) {
-          rows.push({ entry: 'project creation', vector: v.name, ok: REFUSAL.test(res.json?.error ?? ''), outcome: `400 ${res.json?.error}` });
+          rows.push({
+            entry: 'project creation',
+            vector: v.name,
+            ok: REFUSAL.test(res.json?.error ?? ''),
+            outcome: `400 ${res.json?.error}`,
+          });
           continue;
         }
         if (res.status !== 200) {
-          rows.push({ entry: 'project creation', vector: v.name, ok: false, outcome: `${res.status} ${res.text.slice(0, 200)}` });
+          rows.push({
+            entry: 'project creation',
+            vector: v.name,
+            ok: false,
+            outcome: `${res.status} ${res.text.slice(0, 200)}`,
+          });
           continue;
         }
         const projectId = res.json.project.id as string;
         // Literal addresses, schemes and credentials are knowable at creation: they should be refused there.
-        rows.push({ entry: 'project creation', vector: v.name, ok: v.kind !== 'literal', outcome: `200 accepted as ${res.json.project.url}` });
+        rows.push({
+          entry: 'project creation',
+          vector: v.name,
+          ok: v.kind !== 'literal',
+          outcome: `200 accepted as ${res.json.project.url}`,
+        });
         const started = await api.request(`/api/projects/${projectId}/audit`, { method: 'POST', headers: auth });
         if (started.status !== 200) {
-          rows.push({ entry: 'project audit', vector: v.name, ok: false, outcome: `start ${started.status} ${started.text.slice(0, 200)}` });
+          rows.push({
+            entry: 'project audit',
+            vector: v.name,
+            ok: false,
+            outcome: `start ${started.status} ${started.text.slice(0, 200)}`,
+          });
           continue;
         }
         projectRows.push(
           auditStatus(platform, projectId, 60_000).then((audit) => {
             const ok = audit?.status === 'FAILED' && REFUSAL.test(audit.error ?? '');
-            rows.push({ entry: 'project audit', vector: v.name, ok, outcome: `${audit?.status} ${audit?.error ?? '(no error)'}` });
+            rows.push({
+              entry: 'project audit',
+              vector: v.name,
+              ok,
+              outcome: `${audit?.status} ${audit?.error ?? '(no error)'}`,
+            });
           }),
         );
       }
@@ -276,25 +345,60 @@ export const drill: Drill = {
 
       // 3. Competitors: refused at creation, or the homepage profile records the refusal.
       // The competitors' project is not on the fixture host (a competitor cannot be the project's own domain).
-      const owner = must(await api.request('/api/projects', { method: 'POST', headers: auth, body: { url: 'http://competitors.drill.invalid/', name: 'ssrf competitors' } }), 200, 'competitor project').project;
+      const owner = must(
+        await api.request('/api/projects', {
+          method: 'POST',
+          headers: auth,
+          body: { url: 'http://competitors.drill.invalid/', name: 'ssrf competitors' },
+        }),
+        200,
+        'competitor project',
+      ).project;
       const accepted: { v: Vector; id: string }[] = [];
       for (const v of all) {
-        const res = await api.request(`/api/projects/${owner.id}/competitors`, { method: 'POST', headers: auth, body: { domain: v.url } });
+        const res = await api.request(`/api/projects/${owner.id}/competitors`, {
+          method: 'POST',
+          headers: auth,
+          body: { domain: v.url },
+        });
         if (res.status === 400) {
           // "already tracked": the vector normalised to a domain an earlier vector was accepted as (and tested with).
-          rows.push({ entry: 'competitor creation', vector: v.name, ok: /domain must be|already tracked/.test(res.json?.error ?? '') || REFUSAL.test(res.json?.error ?? ''), outcome: `400 ${res.json?.error}` });
+          rows.push({
+            entry: 'competitor creation',
+            vector: v.name,
+            ok: /domain must be|already tracked/.test(res.json?.error ?? '') || REFUSAL.test(res.json?.error ?? ''),
+            outcome: `400 ${res.json?.error}`,
+          });
         } else if (res.status === 200) {
-          rows.push({ entry: 'competitor creation', vector: v.name, ok: v.kind !== 'literal', outcome: `200 accepted as ${res.json.competitor.domain}` });
+          rows.push({
+            entry: 'competitor creation',
+            vector: v.name,
+            ok: v.kind !== 'literal',
+            outcome: `200 accepted as ${res.json.competitor.domain}`,
+          });
           accepted.push({ v, id: res.json.competitor.id });
         } else {
-          rows.push({ entry: 'competitor creation', vector: v.name, ok: false, outcome: `${res.status} ${res.text.slice(0, 200)}` });
+          rows.push({
+            entry: 'competitor creation',
+            vector: v.name,
+            ok: false,
+            outcome: `${res.status} ${res.text.slice(0, 200)}`,
+          });
         }
       }
       if (accepted.length) {
         const deadline = Date.now() + 60_000;
-        let profiles: { id: string; domain: string; homepage: { error: string | null; status: number | null } | null }[] = [];
+        let profiles: {
+          id: string;
+          domain: string;
+          homepage: { error: string | null; status: number | null } | null;
+        }[] = [];
         while (Date.now() < deadline) {
-          const res = await api.gql('query($p: ID!) { competitors(projectId: $p) { id domain homepage { error status } } }', { p: owner.id }, auth);
+          const res = await api.gql(
+            'query($p: ID!) { competitors(projectId: $p) { id domain homepage { error status } } }',
+            { p: owner.id },
+            auth,
+          );
           profiles = res.json?.data?.competitors ?? [];
           if (accepted.every((a) => profiles.find((p) => p.id === a.id)?.homepage)) break;
           await sleep(1000);
@@ -302,14 +406,31 @@ export const drill: Drill = {
         for (const { v, id } of accepted) {
           const homepage = profiles.find((p) => p.id === id)?.homepage;
           const ok = !!homepage && homepage.status === null && REFUSAL.test(homepage.error ?? '');
-          rows.push({ entry: 'competitor profile', vector: v.name, ok, outcome: homepage ? `status ${homepage.status}, ${homepage.error}` : 'no profile within 60 s' });
+          rows.push({
+            entry: 'competitor profile',
+            vector: v.name,
+            ok,
+            outcome: homepage ? `status ${homepage.status}, ${homepage.error}` : 'no profile within 60 s',
+          });
         }
       }
       log(`competitors done; connections so far ${connections(canaries) - before}`);
 
       // 4. Inside an audited site: links, images, robots.txt Sitemap: lines, sitemap(-index) entries, redirects.
-      const host = must(await api.request('/api/projects', { method: 'POST', headers: auth, body: { url: site.url('/'), name: 'ssrf site' } }), 200, 'site project').project;
-      const started = must(await api.request(`/api/projects/${host.id}/audit`, { method: 'POST', headers: auth }), 200, 'site audit');
+      const host = must(
+        await api.request('/api/projects', {
+          method: 'POST',
+          headers: auth,
+          body: { url: site.url('/'), name: 'ssrf site' },
+        }),
+        200,
+        'site project',
+      ).project;
+      const started = must(
+        await api.request(`/api/projects/${host.id}/audit`, { method: 'POST', headers: auth }),
+        200,
+        'site audit',
+      );
       const audit = await auditStatus(platform, host.id, 120_000);
       expect(audit?.status === 'COMPLETED', `the audit of the fixture site ended ${audit?.status}: ${audit?.error}`);
       const pages = await api.gql(
@@ -317,7 +438,9 @@ export const drill: Drill = {
         { p: host.id, a: started.auditId },
         auth,
       );
-      const report = await api.request(`/api/projects/${host.id}/reports?auditId=${started.auditId}`, { headers: auth });
+      const report = await api.request(`/api/projects/${host.id}/reports?auditId=${started.auditId}`, {
+        headers: auth,
+      });
       const records: string[] = [
         ...((pages.json?.data?.audit?.pages?.nodes ?? []) as object[]).map((n) => JSON.stringify(n)),
         ...((report.json?.reports?.[0]?.occurrences ?? []) as object[]).map((o) => JSON.stringify(o)),
@@ -329,22 +452,34 @@ export const drill: Drill = {
         } catch {
           continue;
         }
-        const mentions = records.filter((r) => r.includes(JSON.stringify(href).slice(1, -1)) || r.includes(JSON.stringify(v.url).slice(1, -1)));
+        const mentions = records.filter(
+          (r) => r.includes(JSON.stringify(href).slice(1, -1)) || r.includes(JSON.stringify(v.url).slice(1, -1)),
+        );
         const withReason = mentions.filter((r) => REFUSAL.test(r));
         rows.push({
           entry: 'in-site link/image',
           vector: v.name,
           ok: withReason.length > 0,
-          outcome: withReason.length ? `reported: ${withReason[0].slice(0, 160)}` : mentions.length ? `listed without a reason: ${mentions[0].slice(0, 160)}` : 'not reported',
+          outcome: withReason.length
+            ? `reported: ${withReason[0].slice(0, 160)}`
+            : mentions.length
+              ? `listed without a reason: ${mentions[0].slice(0, 160)}`
+              : 'not reported',
         });
       }
       const siteRequests = site.requests.map((r) => r.path);
-      expect(siteRequests.includes('/sitemap-index.xml'), 'the crawler did not read the sitemap index (its children are vectors)');
+      expect(
+        siteRequests.includes('/sitemap-index.xml'),
+        'the crawler did not read the sitemap index (its children are vectors)',
+      );
       log(`site audit ${audit?.status}; connections so far ${connections(canaries) - before}`);
 
       await sleep(1000); // a late connection (a retry, a lingering HEAD) still counts
       const made = connections(canaries) - before;
-      expect(made === 0, `${made} connection(s) reached a canary: ${canaries.flatMap((c) => c.hits.map((h) => `${c.address}:${c.port} "${h.firstLine}"`)).join('; ')}`);
+      expect(
+        made === 0,
+        `${made} connection(s) reached a canary: ${canaries.flatMap((c) => c.hits.map((h) => `${c.address}:${c.port} "${h.firstLine}"`)).join('; ')}`,
+      );
       for (const row of rows.filter((r) => !r.ok)) expect(false, `${row.entry} × ${row.vector}: ${row.outcome}`);
       const byEntry: Record<string, { tried: number; held: number }> = {};
       for (const row of rows) {
@@ -360,7 +495,8 @@ export const drill: Drill = {
         connectionsMade: made,
         hopRequests: hops.reduce((n, h) => n + h.requests.length, 0),
       });
-      if (process.env.DRILL_VERBOSE) for (const row of rows) log(`${row.ok ? 'ok ' : 'BAD'} ${row.entry} × ${row.vector}: ${row.outcome}`);
+      if (process.env.DRILL_VERBOSE)
+        for (const row of rows) log(`${row.ok ? 'ok ' : 'BAD'} ${row.entry} × ${row.vector}: ${row.outcome}`);
     } finally {
       keepLogs('ssrf', platform.logs(), credentials);
       await platform.stop();

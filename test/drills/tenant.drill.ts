@@ -33,13 +33,36 @@ import { toolRoutes } from '../../facades/api/tool-routes.js';
 import { startFixtureSite, type RunningSite } from '../fixtures/sites/index.js';
 import { expectations, type Drill } from './drill.js';
 import { startPlatform } from './platform.js';
-import { apiClient, createApiKey, keepLogs, must, sessionSecrets, signUp, waitForAudit, type Account, type ApiClient, type HttpAnswer } from './drill-http.js';
+import {
+  apiClient,
+  createApiKey,
+  keepLogs,
+  must,
+  sessionSecrets,
+  signUp,
+  waitForAudit,
+  type Account,
+  type ApiClient,
+  type HttpAnswer,
+} from './drill-http.js';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../../schema/schema.graphql', import.meta.url));
 
 /** The kinds of ids a tenant owns; a route or field needing another kind fails the drill until it is added here. */
-type IdKind = 'project' | 'audit' | 'issue' | 'job' | 'keyword' | 'competitor' | 'apiKey' | 'organization' | 'user' | 'member';
-const ID_KINDS: IdKind[] = ['project', 'audit', 'issue', 'job', 'keyword', 'competitor', 'apiKey', 'organization', 'user', 'member'];
+type IdKind =
+  'project' | 'audit' | 'issue' | 'job' | 'keyword' | 'competitor' | 'apiKey' | 'organization' | 'user' | 'member';
+const ID_KINDS: IdKind[] = [
+  'project',
+  'audit',
+  'issue',
+  'job',
+  'keyword',
+  'competitor',
+  'apiKey',
+  'organization',
+  'user',
+  'member',
+];
 type TenantIds = Partial<Record<IdKind, string>>;
 
 interface Tenant {
@@ -87,34 +110,65 @@ interface Cell {
 
 const SITE_ROUTES = (site: RunningSite, title: string) => ({
   '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
-  '/': { body: `<!doctype html><html><head><title>${title} home</title></head><body><h1>${title}</h1><p>Welcome.</p><a href="/about">About ${title}</a> <img src="/logo.png"></body></html>` },
-  '/about': { body: `<!doctype html><html><head><title>${title} about</title></head><body><h1>About</h1><a href="${site.url('/')}">Home</a> <a href="/missing">Missing</a></body></html>` },
+  '/': {
+    body: `<!doctype html><html><head><title>${title} home</title></head><body><h1>${title}</h1><p>Welcome.</p><a href="/about">About ${title}</a> <img src="/logo.png"></body></html>`,
+  },
+  '/about': {
+    body: `<!doctype html><html><head><title>${title} about</title></head><body><h1>About</h1><a href="${site.url('/')}">Home</a> <a href="/missing">Missing</a></body></html>`,
+  },
 });
 
-async function setUpTenant(api: ApiClient, label: 'A' | 'B', site: RunningSite, log: (l: string) => void): Promise<Tenant> {
+async function setUpTenant(
+  api: ApiClient,
+  label: 'A' | 'B',
+  site: RunningSite,
+  log: (l: string) => void,
+): Promise<Tenant> {
   const tag = `${label === 'A' ? 'alpha' : 'bravo'}${randomBytes(4).toString('hex')}`;
   const account = await signUp(api, `${tag}@drill.test`, `pw-${randomBytes(9).toString('hex')}`, `${tag} owner`);
   const key = await createApiKey(api, account, `${tag}-key-1`);
   const key2 = await createApiKey(api, account, `${tag}-key-2`);
   const auth = { cookie: account.cookie };
-  const project = must(await api.request('/api/projects', { method: 'POST', headers: auth, body: { url: site.url('/'), name: `${tag} project` } }), 200, `${label}: create project`).project;
+  const project = must(
+    await api.request('/api/projects', {
+      method: 'POST',
+      headers: auth,
+      body: { url: site.url('/'), name: `${tag} project` },
+    }),
+    200,
+    `${label}: create project`,
+  ).project;
   const keywords = must(
-    await api.request(`/api/projects/${project.id}/keywords`, { method: 'POST', headers: auth, body: { keywords: [`${tag} shoes`, `${tag} boots`] } }),
+    await api.request(`/api/projects/${project.id}/keywords`, {
+      method: 'POST',
+      headers: auth,
+      body: { keywords: [`${tag} shoes`, `${tag} boots`] },
+    }),
     200,
     `${label}: add keywords`,
   ).keywords;
   const competitor = must(
-    await api.request(`/api/projects/${project.id}/competitors`, { method: 'POST', headers: auth, body: { domain: `rival-${label.toLowerCase()}.drill.test` } }),
+    await api.request(`/api/projects/${project.id}/competitors`, {
+      method: 'POST',
+      headers: auth,
+      body: { domain: `rival-${label.toLowerCase()}.drill.test` },
+    }),
     200,
     `${label}: add competitor`,
   ).competitor;
-  const started = must(await api.request(`/api/projects/${project.id}/audit`, { method: 'POST', headers: auth }), 200, `${label}: start audit`);
+  const started = must(
+    await api.request(`/api/projects/${project.id}/audit`, { method: 'POST', headers: auth }),
+    200,
+    `${label}: start audit`,
+  );
   const { audit } = await waitForAudit(api, account.cookie, project.id, started.auditId, 90_000);
   if (audit?.status !== 'COMPLETED') throw new Error(`${label}: the audit ended ${audit?.status}: ${audit?.error}`);
   const issue = audit.issues[0];
   if (!issue?.id) throw new Error(`${label}: the audit found no issue`);
   const members = await api.gql('{ members { id } }', {}, auth);
-  log(`${label}: project ${project.id}, audit ${audit.id} (${audit.issues.length} issues), ${keywords.length} keywords, competitor ${competitor.id}`);
+  log(
+    `${label}: project ${project.id}, audit ${audit.id} (${audit.issues.length} issues), ${keywords.length} keywords, competitor ${competitor.id}`,
+  );
   const ids: TenantIds = {
     project: project.id,
     audit: audit.id,
@@ -148,7 +202,16 @@ async function setUpTenant(api: ApiClient, label: 'A' | 'B', site: RunningSite, 
 
 // ---------------------------------------------------------------- REST cells
 
-type JsonSchema = { type?: string; properties?: Record<string, JsonSchema>; required?: string[]; items?: JsonSchema; minItems?: number; enum?: unknown[]; anyOf?: JsonSchema[]; minimum?: number };
+type JsonSchema = {
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  minItems?: number;
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  minimum?: number;
+};
 
 /** The least valid value of a JSON schema, so that a request passes validation and reaches the tenant check. */
 function sampleOf(schema: JsonSchema | undefined, name: string, own: Tenant): unknown {
@@ -162,7 +225,10 @@ function sampleOf(schema: JsonSchema | undefined, name: string, own: Tenant): un
       return out;
     }
     case 'array':
-      return Array.from({ length: Math.max(1, schema.minItems ?? 1) }, (_, i) => `${sampleOf(schema.items, name, own)}${i || ''}`);
+      return Array.from(
+        { length: Math.max(1, schema.minItems ?? 1) },
+        (_, i) => `${sampleOf(schema.items, name, own)}${i || ''}`,
+      );
     case 'integer':
     case 'number':
       return schema.minimum ?? 1;
@@ -187,23 +253,41 @@ interface AnyRoute {
   schema?: { params?: unknown; querystring?: unknown; body?: unknown };
 }
 
-function restCells(api: ApiClient, a: Tenant, b: Tenant, failures: string[]): { cells: Cell[]; routes: number; toolRoutes: number } {
-  const routes: AnyRoute[] = [...(v1Routes as AnyRoute[]), ...(apiRoutes as AnyRoute[]), ...(reportRoutes as AnyRoute[])];
+function restCells(
+  api: ApiClient,
+  a: Tenant,
+  b: Tenant,
+  failures: string[],
+): { cells: Cell[]; routes: number; toolRoutes: number } {
+  const routes: AnyRoute[] = [
+    ...(v1Routes as AnyRoute[]),
+    ...(apiRoutes as AnyRoute[]),
+    ...(reportRoutes as AnyRoute[]),
+  ];
   const cells: Cell[] = [];
   for (const route of routes) {
     const surface = route.surface as 'A' | 'B';
-    const headers: Record<string, string> = surface === 'A' ? { authorization: `Bearer ${a.key}` } : { cookie: a.account.cookie };
+    const headers: Record<string, string> =
+      surface === 'A' ? { authorization: `Bearer ${a.key}` } : { cookie: a.account.cookie };
     const segments = route.url.split('/');
-    const params = segments.flatMap((s, i) => (s.startsWith(':') ? [{ name: s.slice(1), kind: idKindOf(segments[i - 1] ?? '') ?? idKindOf(s.slice(1)) }] : []));
+    const params = segments.flatMap((s, i) =>
+      s.startsWith(':') ? [{ name: s.slice(1), kind: idKindOf(segments[i - 1] ?? '') ?? idKindOf(s.slice(1)) }] : [],
+    );
     const unknown = params.filter((p) => !p.kind);
     if (unknown.length) {
-      failures.push(`${route.method} ${route.url}: no id kind known for :${unknown.map((p) => p.name).join(', :')} (extend ID_KINDS)`);
+      failures.push(
+        `${route.method} ${route.url}: no id kind known for :${unknown.map((p) => p.name).join(', :')} (extend ID_KINDS)`,
+      );
       continue;
     }
-    const path = (owner: Tenant) => segments.map((s, i) => (s.startsWith(':') ? owner.ids[params.find((p) => p.name === s.slice(1))!.kind!]! : segments[i])).join('/');
+    const path = (owner: Tenant) =>
+      segments
+        .map((s, i) => (s.startsWith(':') ? owner.ids[params.find((p) => p.name === s.slice(1))!.kind!]! : segments[i]))
+        .join('/');
     const query = (route.schema?.querystring as JsonSchema | undefined)?.properties ?? {};
     const bodySchema = route.schema?.body as JsonSchema | undefined;
-    const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : (sampleOf(bodySchema, 'body', a) ?? undefined);
+    const body =
+      route.method === 'GET' || route.method === 'DELETE' ? undefined : (sampleOf(bodySchema, 'body', a) ?? undefined);
     const call = (p: string, q: Record<string, string>, bdy: unknown) => () => {
       const qs = new URLSearchParams(q).toString();
       return api.request(qs ? `${p}?${qs}` : p, { method: route.method, headers, body: bdy });
@@ -211,23 +295,39 @@ function restCells(api: ApiClient, a: Tenant, b: Tenant, failures: string[]): { 
     const label = `${route.method} ${route.url}`;
     if (!params.length) {
       // A list (or a creation): nothing of B's may show up in it.
-      if (route.method === 'GET') cells.push({ surface, name: label, sent: [], leakOnly: true, run: call(route.url, {}, undefined) });
+      if (route.method === 'GET')
+        cells.push({ surface, name: label, sent: [], leakOnly: true, run: call(route.url, {}, undefined) });
       continue;
     }
     // Every path id B's.
     const bPath = path(b);
-    cells.push({ surface, name: `${label} [path: B's ids]`, sent: params.map((p) => b.ids[p.kind!]!), run: call(bPath, {}, body) });
+    cells.push({
+      surface,
+      name: `${label} [path: B's ids]`,
+      sent: params.map((p) => b.ids[p.kind!]!),
+      run: call(bPath, {}, body),
+    });
     // A's own path, one id-like query or body field B's: a cross-tenant reference inside an own resource.
     for (const [field] of Object.entries(query)) {
       const kind = idKindOf(field);
       if (!kind || !field.endsWith('Id')) continue;
-      cells.push({ surface, name: `${label} [own path, ?${field}=B's]`, sent: [b.ids[kind]!], run: call(path(a), { [field]: b.ids[kind]! }, body) });
+      cells.push({
+        surface,
+        name: `${label} [own path, ?${field}=B's]`,
+        sent: [b.ids[kind]!],
+        run: call(path(a), { [field]: b.ids[kind]! }, body),
+      });
     }
     for (const field of Object.keys(bodySchema?.properties ?? {})) {
       const kind = idKindOf(field);
       if (!kind || !field.endsWith('Id')) continue;
       const withB = { ...(body as Record<string, unknown>), [field]: b.ids[kind] };
-      cells.push({ surface, name: `${label} [own path, body.${field}=B's]`, sent: [b.ids[kind]!], run: call(path(a), {}, withB) });
+      cells.push({
+        surface,
+        name: `${label} [own path, body.${field}=B's]`,
+        sent: [b.ids[kind]!],
+        run: call(path(a), {}, withB),
+      });
     }
   }
   // Destructive calls last, so a failed delete cannot mask the other cells.
@@ -253,7 +353,8 @@ function fillValue(type: GraphQLInputType, name: string, kindHint: IdKind | null
   if (isInputObjectType(inner)) {
     const out: Record<string, unknown> = {};
     for (const f of Object.values(inner.getFields())) {
-      if (isNonNullType(f.type) && f.defaultValue === undefined) out[f.name] = fillValue(f.type, f.name, idKindOf(f.name), own);
+      if (isNonNullType(f.type) && f.defaultValue === undefined)
+        out[f.name] = fillValue(f.type, f.name, idKindOf(f.name), own);
     }
     return out;
   }
@@ -279,7 +380,10 @@ function fillValue(type: GraphQLInputType, name: string, kindHint: IdKind | null
 /** `__typename` and every leaf field without required arguments. */
 function selection(type: GraphQLObjectType): string {
   const leaves = Object.values(type.getFields())
-    .filter((f) => isLeafType(getNamedType(f.type)) && f.args.every((a) => !isNonNullType(a.type) || a.defaultValue !== undefined))
+    .filter(
+      (f) =>
+        isLeafType(getNamedType(f.type)) && f.args.every((a) => !isNonNullType(a.type) || a.defaultValue !== undefined),
+    )
     .map((f) => f.name);
   return `{ __typename ${leaves.join(' ')} }`;
 }
@@ -299,7 +403,10 @@ function callOf(field: GraphQLField<unknown, unknown>, prefix: string, own: Tena
     const v = `${prefix}${arg.name}`;
     defs.push(`$${v}: ${typeText(arg.type)}`);
     args.push(`${arg.name}: $${v}`);
-    variables[v] = arg.name in override ? override[arg.name] : fillValue(arg.type, arg.name, arg.name === 'id' ? idKindOfField(field) : idKindOf(arg.name), own);
+    variables[v] =
+      arg.name in override
+        ? override[arg.name]
+        : fillValue(arg.type, arg.name, arg.name === 'id' ? idKindOfField(field) : idKindOf(arg.name), own);
   }
   return { defs, call: args.length ? `${field.name}(${args.join(', ')})` : field.name, variables };
 }
@@ -310,7 +417,9 @@ function returnSelection(field: GraphQLField<unknown, unknown>): string {
 }
 
 /** The ID slots of one field: ID arguments and ID fields inside its input-object arguments (recursively). */
-function idSlotsOf(field: GraphQLField<unknown, unknown>): { path: string[]; arg: GraphQLArgument; kind: IdKind | null }[] {
+function idSlotsOf(
+  field: GraphQLField<unknown, unknown>,
+): { path: string[]; arg: GraphQLArgument; kind: IdKind | null }[] {
   const out: { path: string[]; arg: GraphQLArgument; kind: IdKind | null }[] = [];
   const walk = (arg: GraphQLArgument, type: GraphQLInputType, path: string[], seen: Set<string>) => {
     const named = getNamedType(type);
@@ -318,7 +427,8 @@ function idSlotsOf(field: GraphQLField<unknown, unknown>): { path: string[]; arg
       const last = path[path.length - 1];
       out.push({ path, arg, kind: last === 'id' && path.length === 1 ? idKindOfField(field) : idKindOf(last) });
     } else if (isInputObjectType(named) && !seen.has(named.name)) {
-      for (const f of Object.values(named.getFields()) as GraphQLInputField[]) walk(arg, f.type, [...path, f.name], new Set([...seen, named.name]));
+      for (const f of Object.values(named.getFields()) as GraphQLInputField[])
+        walk(arg, f.type, [...path, f.name], new Set([...seen, named.name]));
     }
   };
   for (const arg of field.args) walk(arg, arg.type, [arg.name], new Set());
@@ -346,10 +456,22 @@ export function graphqlSlots(schema: GraphQLSchema): Slot[] {
           kind: slot.kind,
           build(own, foreign) {
             const foreignId = foreign.ids[slot.kind!]!;
-            const ownArgValue = isNonNullType(slot.arg.type) || slot.path.length > 1 ? fillValue(slot.arg.type, slot.arg.name, slot.path.length === 1 && slot.arg.name === 'id' ? idKindOfField(field) : idKindOf(slot.arg.name), own) : undefined;
+            const ownArgValue =
+              isNonNullType(slot.arg.type) || slot.path.length > 1
+                ? fillValue(
+                    slot.arg.type,
+                    slot.arg.name,
+                    slot.path.length === 1 && slot.arg.name === 'id' ? idKindOfField(field) : idKindOf(slot.arg.name),
+                    own,
+                  )
+                : undefined;
             const value = slot.path.length === 1 ? foreignId : setPath(ownArgValue, slot.path.slice(1), foreignId);
             const c = callOf(field, '', own, { [slot.arg.name]: value });
-            return { query: `${op}${c.defs.length ? `(${c.defs.join(', ')})` : ''} { ${c.call} ${returnSelection(field)} }`, variables: c.variables, sent: [foreignId] };
+            return {
+              query: `${op}${c.defs.length ? `(${c.defs.join(', ')})` : ''} { ${c.call} ${returnSelection(field)} }`,
+              variables: c.variables,
+              sent: [foreignId],
+            };
           },
         });
       }
@@ -394,7 +516,11 @@ export function graphqlSlots(schema: GraphQLSchema): Slot[] {
             const c = callOf(field, 'x_', own, { [slot.arg.name]: foreignId });
             defs.push(...c.defs);
             Object.assign(variables, c.variables);
-            return { query: `query${defs.length ? `(${defs.join(', ')})` : ''} { ${open}${c.call} ${returnSelection(field)}${close} }`, variables, sent: [foreignId] };
+            return {
+              query: `query${defs.length ? `(${defs.join(', ')})` : ''} { ${open}${c.call} ${returnSelection(field)}${close} }`,
+              variables,
+              sent: [foreignId],
+            };
           },
         });
       }
@@ -436,7 +562,13 @@ function graphqlCells(api: ApiClient, a: Tenant, b: Tenant, failures: string[]):
       ['GraphQL(session)', { cookie: a.account.cookie }],
       ['GraphQL(key)', { authorization: `Bearer ${a.key}` }],
     ] as const) {
-      cells.push({ surface, name: `Query.${field.name} (own list)`, sent: [], leakOnly: true, run: () => api.gql(query, {}, headers) });
+      cells.push({
+        surface,
+        name: `Query.${field.name} (own list)`,
+        sent: [],
+        leakOnly: true,
+        run: () => api.gql(query, {}, headers),
+      });
     }
   }
   const destructive = (c: Cell) => Number(/\.(delete|remove|revoke)\w*\(/.test(c.name));
@@ -478,7 +610,13 @@ export const drill: Drill = {
     const started = Date.now();
     const siteA = await startFixtureSite({ host: 'tenant-a.drill.test' });
     const siteB = await startFixtureSite({ host: 'tenant-b.drill.test' });
-    const hosts = ['tenant-a.drill.test', 'tenant-b.drill.test', 'rival-a.drill.test', 'rival-b.drill.test', 'rival-probe.drill.test'];
+    const hosts = [
+      'tenant-a.drill.test',
+      'tenant-b.drill.test',
+      'rival-a.drill.test',
+      'rival-b.drill.test',
+      'rival-probe.drill.test',
+    ];
     const platform = await startPlatform({
       apis: 1,
       workerGroups: 1,
@@ -506,9 +644,12 @@ export const drill: Drill = {
       let cells = [...rest.cells, ...graph.cells];
       // Quick form: every route and field once (the session half of GraphQL), the destructive ones included.
       if (quick) cells = cells.filter((c) => c.surface !== 'GraphQL(key)');
-      log(`${rest.routes} tenant routes (${rest.toolRoutes} public tool routes have no ids), ${graph.slots} GraphQL ID slots → ${cells.length} cells`);
+      log(
+        `${rest.routes} tenant routes (${rest.toolRoutes} public tool routes have no ids), ${graph.slots} GraphQL ID slots → ${cells.length} cells`,
+      );
 
-      const perSurface: Record<string, { cells: number; notFound: number; leaks: number; forbiddenAnyId?: number }> = {};
+      const perSurface: Record<string, { cells: number; notFound: number; leaks: number; forbiddenAnyId?: number }> =
+        {};
       for (const cell of cells) {
         const res = await cell.run();
         if (process.env.DRILL_VERBOSE) log(`${cell.surface} ${cell.name} → ${res.status} ${res.text.slice(0, 160)}`);
@@ -517,12 +658,20 @@ export const drill: Drill = {
         const markers = b.markers.filter((m) => !cell.sent.includes(m));
         const leaked = markers.filter((m) => res.text.includes(m));
         if (leaked.length) s.leaks++;
-        expect(leaked.length === 0, `${cell.surface} ${cell.name}: B's data in the answer (${leaked.join(', ')}): ${res.text.slice(0, 300)}`);
+        expect(
+          leaked.length === 0,
+          `${cell.surface} ${cell.name}: B's data in the answer (${leaked.join(', ')}): ${res.text.slice(0, 300)}`,
+        );
         if (cell.leakOnly) {
           // (apiKeys and members are for owners and admins; A is the owner: every list answers.)
           // An API key may not list keys or members (FORBIDDEN whatever the organization holds).
-          const codes = ((res.json?.errors ?? []) as { extensions?: { code?: string } }[]).map((e) => e.extensions?.code);
-          expect(res.status === 200 && codes.every((c) => c === 'FORBIDDEN'), `${cell.surface} ${cell.name}: A's own list answered ${res.status} ${res.text.slice(0, 200)}`);
+          const codes = ((res.json?.errors ?? []) as { extensions?: { code?: string } }[]).map(
+            (e) => e.extensions?.code,
+          );
+          expect(
+            res.status === 200 && codes.every((c) => c === 'FORBIDDEN'),
+            `${cell.surface} ${cell.name}: A's own list answered ${res.status} ${res.text.slice(0, 200)}`,
+          );
           continue;
         }
         const ok = isNotFound(cell, res);
@@ -532,10 +681,14 @@ export const drill: Drill = {
         }
         // FORBIDDEN for the credential itself (an API key may not manage keys): fine only when A's own id gets
         // the very same answer, so that it says nothing about B's id.
-        const forbidden = cell.surface.startsWith('GraphQL') && (res.json?.errors ?? []).every((e: { extensions?: { code?: string } }) => e.extensions?.code === 'FORBIDDEN');
+        const forbidden =
+          cell.surface.startsWith('GraphQL') &&
+          (res.json?.errors ?? []).every((e: { extensions?: { code?: string } }) => e.extensions?.code === 'FORBIDDEN');
         if (forbidden && cell.control) {
           const control = await cell.control();
-          const same = JSON.stringify(control.json?.errors?.map((e: { message: string }) => e.message)) === JSON.stringify(res.json?.errors?.map((e: { message: string }) => e.message));
+          const same =
+            JSON.stringify(control.json?.errors?.map((e: { message: string }) => e.message)) ===
+            JSON.stringify(res.json?.errors?.map((e: { message: string }) => e.message));
           if (same) {
             s.forbiddenAnyId = (s.forbiddenAnyId ?? 0) + 1;
             continue;
@@ -546,9 +699,16 @@ export const drill: Drill = {
       const after = await snapshot(api, b);
       expect(after === before, `B's data changed after A's attempts:\nbefore ${before}\nafter  ${after}`);
       // A's own requests still work (the 404s were about B's ids, not a broken credential).
-      const own = await api.request(`/api/v1/projects/${a.ids.project}/audit`, { headers: { authorization: `Bearer ${a.key}` } });
+      const own = await api.request(`/api/v1/projects/${a.ids.project}/audit`, {
+        headers: { authorization: `Bearer ${a.key}` },
+      });
       expect(own.status === 200, `A's own audit over /api/v1 answered ${own.status}`);
-      const unexpected5xx = /"level":(50|60)/.test(platform.logs()) ? platform.logs().split('\n').filter((l) => /"level":(50|60)/.test(l)).length : 0;
+      const unexpected5xx = /"level":(50|60)/.test(platform.logs())
+        ? platform
+            .logs()
+            .split('\n')
+            .filter((l) => /"level":(50|60)/.test(l)).length
+        : 0;
       Object.assign(figures, {
         routes: rest.routes,
         graphqlIdSlots: graph.slots,

@@ -9,7 +9,10 @@ import { createTestApp, uniq, type TestApp } from '../support/app.js';
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../..');
 const seo = async (...args: string[]) => {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent' } });
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+  });
   return JSON.parse(stdout);
 };
 
@@ -40,7 +43,11 @@ describe('seo CLI for self-hosters (JSON output)', () => {
     expect(key).toMatch(/^seo_/);
     expect(apiKey.prefix).toBe(key.slice(0, 8));
 
-    const res = await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/projects',
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(res.statusCode).toBe(200);
     const viewer = await t.app.inject({
       method: 'POST',
@@ -48,11 +55,18 @@ describe('seo CLI for self-hosters (JSON output)', () => {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       payload: { query: '{ viewer { via organization { id plan } } }' },
     });
-    expect(viewer.json().data.viewer).toEqual({ via: 'API_KEY', organization: { id: org.organization.id, plan: 'ENTERPRISE' } });
+    expect(viewer.json().data.viewer).toEqual({
+      via: 'API_KEY',
+      organization: { id: org.organization.id, plan: 'ENTERPRISE' },
+    });
   }, 60_000);
 
   it('errors are a readable message and a non-zero exit, not a stack trace', async () => {
-    const err = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'org', 'set-plan', 'no-such-org', 'PRO'], { cwd: root }).catch((e) => e);
+    const err = await run(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli.ts', 'org', 'set-plan', 'no-such-org', 'PRO'],
+      { cwd: root },
+    ).catch((e) => e);
     expect(err.code).toBe(1);
     expect(err.stderr).toMatch(/error: organization "no-such-org" not found/);
     expect(err.stderr).not.toMatch(/\n\s+at /);
@@ -64,7 +78,9 @@ describe('seo CLI for self-hosters (JSON output)', () => {
       requests++;
       if (req.url === '/') {
         res.setHeader('content-type', 'text/html');
-        return res.end('<!doctype html><html lang="en"><head><title>CLI fixture home page for the audit</title></head><body><h1>Hi</h1><a href="/gone">x</a></body></html>');
+        return res.end(
+          '<!doctype html><html lang="en"><head><title>CLI fixture home page for the audit</title></head><body><h1>Hi</h1><a href="/gone">x</a></body></html>',
+        );
       }
       res.statusCode = 404;
       res.end('nope');
@@ -72,10 +88,14 @@ describe('seo CLI for self-hosters (JSON output)', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const port = (server.address() as { port: number }).port;
     try {
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'audit', `http://cli.test:${port}/`, '--max-pages', '5', '--json'], {
-        cwd: root,
-        env: { ...process.env, SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: 'cli.test=127.0.0.1' },
-      });
+      const { stdout } = await run(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli.ts', 'audit', `http://cli.test:${port}/`, '--max-pages', '5', '--json'],
+        {
+          cwd: root,
+          env: { ...process.env, SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: 'cli.test=127.0.0.1' },
+        },
+      );
       const out = JSON.parse(stdout);
       expect(out).toMatchObject({ status: 'COMPLETED', error: null, pagesFailed: 0 });
       expect(out.pagesCrawled).toBe(2);
@@ -83,15 +103,29 @@ describe('seo CLI for self-hosters (JSON output)', () => {
       const codes = out.issues.map((i: { code: string }) => i.code);
       expect(codes).toContain('LINKS_INTERNAL_BROKEN');
       expect(codes).toContain('TECH_STATUS_4XX');
-      expect(out.issues.find((i: { code: string }) => i.code === 'TECH_STATUS_4XX').examples).toEqual([`http://cli.test:${port}/gone`]);
+      expect(out.issues.find((i: { code: string }) => i.code === 'TECH_STATUS_4XX').examples).toEqual([
+        `http://cli.test:${port}/gone`,
+      ]);
       // Without the allow-list, a private address is refused and nothing is fetched: a failed audit, exit code 2,
       // the reason on stderr and, with --json, the outcome on stdout (no score).
       const before = requests;
-      const refused = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'audit', `http://127.0.0.1:${port}/`, '--json'], { cwd: root }).catch((e) => e);
+      const refused = await run(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli.ts', 'audit', `http://127.0.0.1:${port}/`, '--json'],
+        { cwd: root },
+      ).catch((e) => e);
       expect(refused.code).toBe(2);
       const reason = `Refused to fetch http://127.0.0.1:${port}/: 127.0.0.1 is a loopback address; only public sites can be audited (SAFE_HTTP_ALLOW admits private ones)`;
       expect(refused.stderr).toBe(`audit failed: ${reason}\n`);
-      expect(JSON.parse(refused.stdout)).toEqual({ url: `http://127.0.0.1:${port}/`, status: 'FAILED', error: reason, pagesCrawled: 0, pagesFailed: 0, scores: null, issues: [] });
+      expect(JSON.parse(refused.stdout)).toEqual({
+        url: `http://127.0.0.1:${port}/`,
+        status: 'FAILED',
+        error: reason,
+        pagesCrawled: 0,
+        pagesFailed: 0,
+        scores: null,
+        issues: [],
+      });
       expect(requests).toBe(before);
     } finally {
       server.close();
@@ -109,15 +143,35 @@ describe('seo CLI for self-hosters (JSON output)', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
     const closedPort = (closed.address() as { port: number }).port;
     await new Promise<void>((r) => closed.close(() => r()));
-    const env = { ...process.env, LOG_LEVEL: 'silent', SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: 'down.test=127.0.0.1,error.test=127.0.0.1' };
+    const env = {
+      ...process.env,
+      LOG_LEVEL: 'silent',
+      SAFE_HTTP_ALLOW: '127.0.0.1/32',
+      SAFE_HTTP_RESOLVE: 'down.test=127.0.0.1,error.test=127.0.0.1',
+    };
     try {
-      const down = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'audit', `http://down.test:${closedPort}/`], { cwd: root, env }).catch((e) => e);
+      const down = await run(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli.ts', 'audit', `http://down.test:${closedPort}/`],
+        { cwd: root, env },
+      ).catch((e) => e);
       expect(down.code).toBe(2);
       expect(down.stdout).toBe('');
-      expect(down.stderr).toBe(`audit failed: Could not connect to http://down.test:${closedPort}/: connection refused\n`);
-      const error = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'audit', `http://error.test:${port}/`, '--json'], { cwd: root, env }).catch((e) => e);
+      expect(down.stderr).toBe(
+        `audit failed: Could not connect to http://down.test:${closedPort}/: connection refused\n`,
+      );
+      const error = await run(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli.ts', 'audit', `http://error.test:${port}/`, '--json'],
+        { cwd: root, env },
+      ).catch((e) => e);
       expect(error.code).toBe(2);
-      expect(JSON.parse(error.stdout)).toMatchObject({ status: 'FAILED', error: `http://error.test:${port}/ answered HTTP 500 (Internal Server Error)`, pagesCrawled: 1, scores: null });
+      expect(JSON.parse(error.stdout)).toMatchObject({
+        status: 'FAILED',
+        error: `http://error.test:${port}/ answered HTTP 500 (Internal Server Error)`,
+        pagesCrawled: 1,
+        scores: null,
+      });
     } finally {
       server.close();
     }
@@ -144,12 +198,17 @@ describe('seo as users expect it', () => {
   it('--help describes every command and documents the exit codes; each command has its own help', async () => {
     const top = await seoBin(['--help']);
     expect(top.code).toBe(0);
-    for (const command of ['migrate', 'serve', 'worker', 'start', 'user', 'org', 'api-key', 'audit']) expect(top.stdout).toMatch(new RegExp(`\\n  ${command}\\b.*\\S`));
-    expect(top.stdout).toMatch(/Exit codes:[\s\S]*1 {2}the --fail-under gate tripped[\s\S]*2 {2}the audit failed, or bad usage/);
+    for (const command of ['migrate', 'serve', 'worker', 'start', 'user', 'org', 'api-key', 'audit'])
+      expect(top.stdout).toMatch(new RegExp(`\\n  ${command}\\b.*\\S`));
+    expect(top.stdout).toMatch(
+      /Exit codes:[\s\S]*1 {2}the --fail-under gate tripped[\s\S]*2 {2}the audit failed, or bad usage/,
+    );
     const audit = await seoBin(['audit', '--help']);
     expect(audit.code).toBe(0);
     expect(audit.stdout).toMatch(/Usage: seo audit \[options\] <url>/);
-    expect(audit.stdout).toMatch(/--fail-under <score> +exit with code 1 when the overall score is below this,\s+0-100/);
+    expect(audit.stdout).toMatch(
+      /--fail-under <score> +exit with code 1 when the overall score is below this,\s+0-100/,
+    );
     const org = await seoBin(['org', '--help']);
     expect(org.stdout).toMatch(/set-plan.*change an organization's plan/);
   }, 60_000);
@@ -179,18 +238,26 @@ describe('seo as users expect it', () => {
   it('--fail-under trips with exit code 1 and says why; at or below the score it passes', async () => {
     const server = http.createServer((_req, res) => {
       res.setHeader('content-type', 'text/html');
-      res.end('<!doctype html><html lang="en"><head><title>Gate fixture page</title></head><body><p>short</p></body></html>');
+      res.end(
+        '<!doctype html><html lang="en"><head><title>Gate fixture page</title></head><body><p>short</p></body></html>',
+      );
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const port = (server.address() as { port: number }).port;
     const env = { SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: 'gate.test=127.0.0.1' };
     try {
-      const tripped = await seoBin(['audit', `http://gate.test:${port}/`, '--max-pages', '1', '--json', '--fail-under', '99.5'], env);
+      const tripped = await seoBin(
+        ['audit', `http://gate.test:${port}/`, '--max-pages', '1', '--json', '--fail-under', '99.5'],
+        env,
+      );
       const score = JSON.parse(tripped.stdout).scores.overall as number;
       expect(score).toBeLessThan(99.5);
       expect(tripped.code).toBe(1);
       expect(tripped.stderr).toContain(`seo audit: overall score ${score} is below --fail-under 99.5`);
-      const passed = await seoBin(['audit', `http://gate.test:${port}/`, '--max-pages', '1', '--json', '--fail-under', String(score)], env);
+      const passed = await seoBin(
+        ['audit', `http://gate.test:${port}/`, '--max-pages', '1', '--json', '--fail-under', String(score)],
+        env,
+      );
       expect(passed.code).toBe(0);
       expect(passed.stderr).not.toMatch(/below/);
     } finally {

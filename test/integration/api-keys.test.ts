@@ -12,21 +12,39 @@ describe('API keys', () => {
   it('a created key authenticates Surface A; the list shows its prefix and never the key', async () => {
     const user = await signUp(t, { plan: 'PRO' });
     const key = await createApiKey(t, user, 'ci');
-    const res = await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/projects',
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ projects: [] });
 
     const list = await gql(t, '{ apiKeys { name prefix lastUsedAt revokedAt } }', {}, { cookie: user.cookie });
-    expect(list.body.data.apiKeys).toEqual([{ name: 'ci', prefix: key.slice(0, 8), lastUsedAt: expect.any(String), revokedAt: null }]);
+    expect(list.body.data.apiKeys).toEqual([
+      { name: 'ci', prefix: key.slice(0, 8), lastUsedAt: expect.any(String), revokedAt: null },
+    ]);
     expect(JSON.stringify(list.body)).not.toContain(key);
   });
 
   it('createApiKey answers the key as the list then reads it (same fields, same createdAt to the millisecond)', async () => {
     const user = await signUp(t, { plan: 'PRO' });
     const fields = 'id name prefix createdAt lastUsedAt revokedAt';
-    const created = await gql(t, `mutation { createApiKey(name: "shape") { key apiKey { ${fields} } } }`, {}, { cookie: user.cookie });
+    const created = await gql(
+      t,
+      `mutation { createApiKey(name: "shape") { key apiKey { ${fields} } } }`,
+      {},
+      { cookie: user.cookie },
+    );
     const { apiKey } = created.body.data.createApiKey;
-    expect(apiKey).toEqual({ id: expect.any(String), name: 'shape', prefix: created.body.data.createApiKey.key.slice(0, 8), createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), lastUsedAt: null, revokedAt: null });
+    expect(apiKey).toEqual({
+      id: expect.any(String),
+      name: 'shape',
+      prefix: created.body.data.createApiKey.key.slice(0, 8),
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      lastUsedAt: null,
+      revokedAt: null,
+    });
     const list = await gql(t, `{ apiKeys { ${fields} } }`, {}, { cookie: user.cookie });
     expect(list.body.data.apiKeys).toEqual([apiKey]);
   });
@@ -34,7 +52,9 @@ describe('API keys', () => {
   it('stores only the SHA-256 of the key', async () => {
     const user = await signUp(t, { plan: 'PRO' });
     const key = await createApiKey(t, user);
-    const { rows } = await t.runtime.pool.query('SELECT * FROM api_key WHERE organization_id = $1', [user.organizationId]);
+    const { rows } = await t.runtime.pool.query('SELECT * FROM api_key WHERE organization_id = $1', [
+      user.organizationId,
+    ]);
     expect(rows).toHaveLength(1);
     expect(rows[0].key_hash).toBe(createHash('sha256').update(key).digest('hex'));
     expect(JSON.stringify(rows)).not.toContain(key);
@@ -44,10 +64,25 @@ describe('API keys', () => {
     const user = await signUp(t, { plan: 'PRO' });
     const key = await createApiKey(t, user);
     const { body } = await gql(t, '{ apiKeys { id } }', {}, { cookie: user.cookie });
-    const revoke = await gql(t, 'mutation($id: ID!) { revokeApiKey(id: $id) { revokedAt } }', { id: body.data.apiKeys[0].id }, { cookie: user.cookie });
+    const revoke = await gql(
+      t,
+      'mutation($id: ID!) { revokeApiKey(id: $id) { revokedAt } }',
+      { id: body.data.apiKeys[0].id },
+      { cookie: user.cookie },
+    );
     expect(revoke.body.data.revokeApiKey.revokedAt).toEqual(expect.any(String));
-    for (const authorization of [`Bearer ${key}`, 'Bearer seo_unknownkeyunknownkeyunknownkey', 'Basic abc', 'Bearer', undefined]) {
-      const res = await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: authorization ? { authorization } : {} });
+    for (const authorization of [
+      `Bearer ${key}`,
+      'Bearer seo_unknownkeyunknownkeyunknownkey',
+      'Basic abc',
+      'Bearer',
+      undefined,
+    ]) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/projects',
+        headers: authorization ? { authorization } : {},
+      });
       expect(res.statusCode, String(authorization)).toBe(401);
       expect(res.json()).toMatchObject({ code: 'UNAUTHENTICATED', error: expect.stringMatching(/API key/) });
     }
@@ -59,7 +94,12 @@ describe('API keys', () => {
     const sixth = await gql(t, 'mutation { createApiKey(name: "k6") { key } }', {}, { cookie: user.cookie });
     expect(sixth.body.errors?.[0].extensions?.code).toBe('PLAN_LIMIT');
     const { body } = await gql(t, '{ apiKeys { id } }', {}, { cookie: user.cookie });
-    await gql(t, 'mutation($id: ID!) { revokeApiKey(id: $id) { id } }', { id: body.data.apiKeys[0].id }, { cookie: user.cookie });
+    await gql(
+      t,
+      'mutation($id: ID!) { revokeApiKey(id: $id) { id } }',
+      { id: body.data.apiKeys[0].id },
+      { cookie: user.cookie },
+    );
     const again = await gql(t, 'mutation { createApiKey(name: "k6") { key } }', {}, { cookie: user.cookie });
     expect(again.body.data?.createApiKey.key).toMatch(/^seo_/);
   });
@@ -67,13 +107,18 @@ describe('API keys', () => {
   it('12 concurrent creates yield exactly 5 keys', async () => {
     const user = await signUp(t, { plan: 'ENTERPRISE' });
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => gql(t, 'mutation($n: String!) { createApiKey(name: $n) { key } }', { n: `c${i}` }, { cookie: user.cookie })),
+      Array.from({ length: 12 }, (_, i) =>
+        gql(t, 'mutation($n: String!) { createApiKey(name: $n) { key } }', { n: `c${i}` }, { cookie: user.cookie }),
+      ),
     );
     const created = results.filter((r) => r.body.data?.createApiKey);
     const refused = results.filter((r) => r.body.errors?.[0].extensions?.code === 'PLAN_LIMIT');
     expect(created).toHaveLength(5);
     expect(refused).toHaveLength(7);
-    const { rows } = await t.runtime.pool.query('SELECT count(*)::int AS n FROM api_key WHERE organization_id = $1 AND revoked_at IS NULL', [user.organizationId]);
+    const { rows } = await t.runtime.pool.query(
+      'SELECT count(*)::int AS n FROM api_key WHERE organization_id = $1 AND revoked_at IS NULL',
+      [user.organizationId],
+    );
     expect(rows[0].n).toBe(5);
   });
 
@@ -85,12 +130,14 @@ describe('API keys', () => {
 
     // A plain member of the owner's organization, acting in it as their active organization.
     const member = await signUp(t);
-    await t.runtime.pool.query(`INSERT INTO "member" (id, "organizationId", "userId", role, "createdAt") VALUES ($1, $2, $3, 'member', now())`, [
-      `m-${member.userId}`,
+    await t.runtime.pool.query(
+      `INSERT INTO "member" (id, "organizationId", "userId", role, "createdAt") VALUES ($1, $2, $3, 'member', now())`,
+      [`m-${member.userId}`, owner.organizationId, member.userId],
+    );
+    await t.runtime.pool.query('UPDATE "session" SET "activeOrganizationId" = $1 WHERE "userId" = $2', [
       owner.organizationId,
       member.userId,
     ]);
-    await t.runtime.pool.query('UPDATE "session" SET "activeOrganizationId" = $1 WHERE "userId" = $2', [owner.organizationId, member.userId]);
     const viewer = await gql(t, '{ viewer { role organization { id } } }', {}, { cookie: member.cookie });
     expect(viewer.body.data.viewer).toEqual({ role: 'member', organization: { id: owner.organizationId } });
     const denied = await gql(t, 'mutation { createApiKey(name: "x") { key } }', {}, { cookie: member.cookie });
@@ -104,7 +151,12 @@ describe('API keys', () => {
     const b = await signUp(t, { plan: 'ENTERPRISE' });
     await createApiKey(t, a);
     const { body } = await gql(t, '{ apiKeys { id } }', {}, { cookie: a.cookie });
-    const res = await gql(t, 'mutation($id: ID!) { revokeApiKey(id: $id) { id } }', { id: body.data.apiKeys[0].id }, { cookie: b.cookie });
+    const res = await gql(
+      t,
+      'mutation($id: ID!) { revokeApiKey(id: $id) { id } }',
+      { id: body.data.apiKeys[0].id },
+      { cookie: b.cookie },
+    );
     expect(res.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });
 });

@@ -2,7 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.js';
 import { QUEUES, createQueue, type Queue } from '../../src/platform/queues.js';
 import { createRedis, type Redis } from '../../src/platform/redis.js';
-import { createApiKey, createProject, createTestApp, gql, setPlan, signUp, uniq, type TestApp, type TestUser, reportQueueError } from '../support/app.js';
+import {
+  createApiKey,
+  createProject,
+  createTestApp,
+  gql,
+  setPlan,
+  signUp,
+  uniq,
+  type TestApp,
+  type TestUser,
+  reportQueueError,
+} from '../support/app.js';
 import { startWorker, waitFor } from '../support/worker-process.js';
 import { generatedSite } from '../fixtures/sites/generated-site.js';
 
@@ -43,7 +54,11 @@ const bearer = (k = key) => ({ authorization: `Bearer ${k}` });
 const session = (u = user) => ({ cookie: u.cookie, origin: t.config.baseUrl });
 
 const auditRow = async (id: string) =>
-  (await t.runtime.pool.query('SELECT status, phase, pages_crawled, error, completed_at FROM audit WHERE id = $1', [id])).rows[0] as
+  (
+    await t.runtime.pool.query('SELECT status, phase, pages_crawled, error, completed_at FROM audit WHERE id = $1', [
+      id,
+    ])
+  ).rows[0] as
     | { status: string; phase: string | null; pages_crawled: number; error: string | null; completed_at: Date | null }
     | undefined;
 const stored = async (auditId: string) =>
@@ -78,24 +93,44 @@ describe('cancelling a running audit (real worker process, slow fixture site)', 
     const port = await site.listen();
     try {
       const projectId = (await createProject(t, user, `http://${host}:${port}/`)).id;
-      const started = await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: bearer() });
+      const started = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/projects/${projectId}/audit`,
+        headers: bearer(),
+      });
       expect(started.statusCode, label).toBe(202);
       const { auditId, jobId } = started.json();
 
-      await waitFor(`${label}: crawl under way`, async () => ((await auditRow(auditId))?.pages_crawled ?? 0) >= 3 && (opts.ready?.() ?? true), 60_000, 50);
+      await waitFor(
+        `${label}: crawl under way`,
+        async () => ((await auditRow(auditId))?.pages_crawled ?? 0) >= 3 && (opts.ready?.() ?? true),
+        60_000,
+        50,
+      );
       // A running audit reports its phase.
-      const running = await gql(t, 'query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { status phase } }', { p: projectId, a: auditId }, session());
+      const running = await gql(
+        t,
+        'query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { status phase } }',
+        { p: projectId, a: auditId },
+        session(),
+      );
       expect(running.body.data.audit, label).toEqual({ status: 'RUNNING', phase: 'CRAWLING' });
       const crawledBefore = (await auditRow(auditId))!.pages_crawled;
 
-      const busy = opts.busyWith ? site.arrivals.filter((a) => opts.busyWith!.test(a.path) && a.at > Date.now() - 1500).length : null;
+      const busy = opts.busyWith
+        ? site.arrivals.filter((a) => opts.busyWith!.test(a.path) && a.at > Date.now() - 1500).length
+        : null;
       await cancel(projectId, auditId);
       const cancelledAt = Date.now();
       // The stop landed in the phase meant: requests of it were under way just before.
       if (busy !== null) expect(busy, `${label}: requests of the phase before the stop`).toBeGreaterThan(0);
       if (!opts.deleted) {
         const row = (await auditRow(auditId))!;
-        expect(row, label).toMatchObject({ status: 'CANCELLED', phase: null, error: opts.deleted ? expect.any(String) : 'Cancelled by a user.' });
+        expect(row, label).toMatchObject({
+          status: 'CANCELLED',
+          phase: null,
+          error: opts.deleted ? expect.any(String) : 'Cancelled by a user.',
+        });
         expect(row.completed_at, label).toBeInstanceOf(Date);
       } else {
         expect(await auditRow(auditId), label).toBeUndefined();
@@ -119,7 +154,9 @@ describe('cancelling a running audit (real worker process, slow fixture site)', 
       const last = Math.max(...site.arrivals.map((a) => a.at));
       const late = site.arrivals.filter((a) => a.at > cancelledAt + 1000);
       if (process.env.CANCEL_TIMING_DEBUG) {
-        process.stderr.write(`${label}: last request ${last - cancelledAt} ms after the cancel response; job ended ${jobEndMs} ms after it; ${site.arrivals.length} requests\n`);
+        process.stderr.write(
+          `${label}: last request ${last - cancelledAt} ms after the cancel response; job ended ${jobEndMs} ms after it; ${site.arrivals.length} requests\n`,
+        );
       }
       expect(late, `${label}: requests more than 1 s after the cancel`).toEqual([]);
       expect(jobEndMs, label).toBeLessThan(3000);
@@ -134,9 +171,23 @@ describe('cancelling a running audit (real worker process, slow fixture site)', 
       expect(kept.occurrences, label).toBeGreaterThan(0);
       expect((await auditRow(auditId))!.pages_crawled, label).toBe(kept.pages);
       const jobView = await t.app.inject({ method: 'GET', url: `/api/v1/jobs/${jobId}`, headers: bearer() });
-      expect(jobView.json().job, label).toMatchObject({ state: 'cancelled', auditId, error: 'Cancelled by a user.', progress: { pagesCrawled: kept.pages, pagesQueued: 0 } });
-      const explorer = await gql(t, 'query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { status phase pages(first: 100) { totalCount } } }', { p: projectId, a: auditId }, session());
-      expect(explorer.body.data.audit, label).toEqual({ status: 'CANCELLED', phase: null, pages: { totalCount: kept.pages } });
+      expect(jobView.json().job, label).toMatchObject({
+        state: 'cancelled',
+        auditId,
+        error: 'Cancelled by a user.',
+        progress: { pagesCrawled: kept.pages, pagesQueued: 0 },
+      });
+      const explorer = await gql(
+        t,
+        'query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { status phase pages(first: 100) { totalCount } } }',
+        { p: projectId, a: auditId },
+        session(),
+      );
+      expect(explorer.body.data.audit, label).toEqual({
+        status: 'CANCELLED',
+        phase: null,
+        pages: { totalCount: kept.pages },
+      });
     } finally {
       await site.close();
     }
@@ -144,25 +195,55 @@ describe('cancelling a running audit (real worker process, slow fixture site)', 
 
   it('through GraphQL (the dashboard session), without naming the audit', async () => {
     await cancelRunningAudit('GraphQL', async (projectId, auditId) => {
-      const res = await gql(t, 'mutation($p: ID!) { cancelAudit(projectId: $p) { id status phase error completedAt } }', { p: projectId }, session());
+      const res = await gql(
+        t,
+        'mutation($p: ID!) { cancelAudit(projectId: $p) { id status phase error completedAt } }',
+        { p: projectId },
+        session(),
+      );
       expect(res.body.errors).toBeUndefined();
-      expect(res.body.data.cancelAudit).toEqual({ id: auditId, status: 'CANCELLED', phase: null, error: 'Cancelled by a user.', completedAt: expect.any(String) });
+      expect(res.body.data.cancelAudit).toEqual({
+        id: auditId,
+        status: 'CANCELLED',
+        phase: null,
+        error: 'Cancelled by a user.',
+        completedAt: expect.any(String),
+      });
     });
   }, 90_000);
 
   it('through Surface A: POST /api/v1/projects/:projectId/audit/cancel?auditId=', async () => {
     await cancelRunningAudit('Surface A', async (projectId, auditId) => {
-      const res = await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit/cancel?auditId=${auditId}`, headers: bearer() });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/projects/${projectId}/audit/cancel?auditId=${auditId}`,
+        headers: bearer(),
+      });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toEqual({ message: 'Audit cancelled', audit: expect.objectContaining({ id: auditId, status: 'CANCELLED', pagesCrawled: expect.any(Number), overallScore: null }) });
+      expect(res.json()).toEqual({
+        message: 'Audit cancelled',
+        audit: expect.objectContaining({
+          id: auditId,
+          status: 'CANCELLED',
+          pagesCrawled: expect.any(Number),
+          overallScore: null,
+        }),
+      });
     });
   }, 90_000);
 
   it('through Surface B: POST /api/projects/:id/audit/cancel', async () => {
     await cancelRunningAudit('Surface B', async (projectId, auditId) => {
-      const res = await t.app.inject({ method: 'POST', url: `/api/projects/${projectId}/audit/cancel`, headers: session() });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/projects/${projectId}/audit/cancel`,
+        headers: session(),
+      });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toEqual({ message: 'Audit cancelled', audit: expect.objectContaining({ id: auditId, status: 'CANCELLED' }) });
+      expect(res.json()).toEqual({
+        message: 'Audit cancelled',
+        audit: expect.objectContaining({ id: auditId, status: 'CANCELLED' }),
+      });
     });
   }, 90_000);
 
@@ -180,7 +261,8 @@ describe('cancelling a running audit (real worker process, slow fixture site)', 
   it('by deleting the project while resources are checked after the last page: the checks stop too', async () => {
     // 20 quick pages, 6 slow scripts each: the 120 checks (4 at a time, 0.7 s each) run in the request slots after the pages.
     const site = generatedSite(20, 0, { scriptsPerPage: 6, scriptDelayMs: 700 });
-    const pagesServed = () => [...site.hits.keys()].filter((path) => path === '/' || path.startsWith('/p/')).length === 20;
+    const pagesServed = () =>
+      [...site.hits.keys()].filter((path) => path === '/' || path.startsWith('/p/')).length === 20;
     const scriptsAsked = () => site.arrivals.filter((a) => a.path.startsWith('/js/')).length >= 8;
     await cancelRunningAudit(
       'delete in the resource checks',
@@ -197,7 +279,9 @@ describe('cancelling a running audit (real worker process, slow fixture site)', 
     const port = await site.listen();
     try {
       const projectId = (await createProject(t, user, `http://${host}:${port}/p/1`)).id;
-      const { auditId } = (await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: bearer() })).json();
+      const { auditId } = (
+        await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: bearer() })
+      ).json();
       await waitFor('audit completed', async () => (await auditRow(auditId))?.status === 'COMPLETED', 60_000, 100);
       const res = await gql(t, 'query($p: ID!) { audit(projectId: $p) { status phase } }', { p: projectId }, session());
       expect(res.body.data.audit).toEqual({ status: 'COMPLETED', phase: null });
@@ -225,9 +309,19 @@ describe('cancel routes: access rules and bad input', () => {
     return id;
   };
   const A = (p: string, query = '', headers: Record<string, string> = bearer(), payload?: unknown) =>
-    t.app.inject({ method: 'POST', url: `/api/v1/projects/${p}/audit/cancel${query}`, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+    t.app.inject({
+      method: 'POST',
+      url: `/api/v1/projects/${p}/audit/cancel${query}`,
+      headers,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
   const B = (p: string, query = '', headers: Record<string, string> = session(), payload?: unknown) =>
-    t.app.inject({ method: 'POST', url: `/api/projects/${p}/audit/cancel${query}`, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+    t.app.inject({
+      method: 'POST',
+      url: `/api/projects/${p}/audit/cancel${query}`,
+      headers,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
 
   beforeAll(async () => {
     projectId = (await createProject(t, user)).id;
@@ -274,14 +368,22 @@ describe('cancel routes: access rules and bad input', () => {
   it('a completed or failed audit: 400; an audit of another project, or not an id: 404; invalid input: 400', async () => {
     const completed = await insertAudit(projectId, 'COMPLETED');
     const failed = await insertAudit(projectId, 'FAILED');
-    for (const [id, word] of [[completed, 'completed'], [failed, 'failed']]) {
+    for (const [id, word] of [
+      [completed, 'completed'],
+      [failed, 'failed'],
+    ]) {
       for (const res of [await A(projectId, `?auditId=${id}`), await B(projectId, `?auditId=${id}`)]) {
         expect(res.statusCode).toBe(400);
         expect(res.json()).toMatchObject({ code: 'BAD_USER_INPUT', error: expect.stringContaining(`already ${word}`) });
       }
     }
     expect((await auditRow(completed))!.status).toBe('COMPLETED');
-    const gqlRes = await gql(t, 'mutation($p: ID!, $a: ID) { cancelAudit(projectId: $p, auditId: $a) { id } }', { p: projectId, a: completed }, session());
+    const gqlRes = await gql(
+      t,
+      'mutation($p: ID!, $a: ID) { cancelAudit(projectId: $p, auditId: $a) { id } }',
+      { p: projectId, a: completed },
+      session(),
+    );
     expect(gqlRes.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
 
     const otherProject = (await createProject(t, user)).id;
@@ -292,7 +394,11 @@ describe('cancel routes: access rules and bad input', () => {
       expect(res.json().code).toBe('NOT_FOUND');
     }
     expect((await auditRow(elsewhere.auditId))!.status).toBe('QUEUED');
-    for (const res of [await A(projectId, `?auditId=${'x'.repeat(201)}`), await B(projectId, '', session(), { force: true }), await A(projectId, '', bearer(), { reason: 'x' })]) {
+    for (const res of [
+      await A(projectId, `?auditId=${'x'.repeat(201)}`),
+      await B(projectId, '', session(), { force: true }),
+      await A(projectId, '', bearer(), { reason: 'x' }),
+    ]) {
       expect(res.statusCode).toBe(400);
       expect(res.json().code).toBe('BAD_USER_INPUT');
     }
@@ -314,7 +420,12 @@ describe('cancel routes: access rules and bad input', () => {
       expect(res.statusCode).toBe(404);
       expect(res.json().code).toBe('NOT_FOUND');
     }
-    const viaGraphql = await gql(t, 'mutation($p: ID!, $a: ID) { cancelAudit(projectId: $p, auditId: $a) { id } }', { p: projectId, a: auditId }, session(other));
+    const viaGraphql = await gql(
+      t,
+      'mutation($p: ID!, $a: ID) { cancelAudit(projectId: $p, auditId: $a) { id } }',
+      { p: projectId, a: auditId },
+      session(other),
+    );
     expect(viaGraphql.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
     expect((await auditRow(auditId))!.status).toBe('QUEUED');
     expect((await A(projectId)).statusCode).toBe(200);
@@ -329,7 +440,10 @@ describe('cancel routes: access rules and bad input', () => {
       await setPlan(t, owner.organizationId, plan);
       const a = await A(p, '', bearer(ownerKey));
       expect(a.statusCode, plan).toBe(403);
-      expect(a.json()).toMatchObject({ code: 'FORBIDDEN', error: expect.stringMatching(plan === 'FREE' ? /Free plan/ : /read-only/) });
+      expect(a.json()).toMatchObject({
+        code: 'FORBIDDEN',
+        error: expect.stringMatching(plan === 'FREE' ? /Free plan/ : /read-only/),
+      });
       const b = await B(p, '', session(owner));
       expect(b.statusCode, plan).toBe(403);
       const byKey = await gql(t, 'mutation($p: ID!) { cancelAudit(projectId: $p) { id } }', { p }, bearer(ownerKey));
@@ -338,7 +452,12 @@ describe('cancel routes: access rules and bad input', () => {
     expect((await auditRow(auditId))!.status).toBe('QUEUED');
     // The first-party dashboard (a session on /graphql) may, on the FREE plan too.
     await setPlan(t, owner.organizationId, 'FREE');
-    const dashboard = await gql(t, 'mutation($p: ID!) { cancelAudit(projectId: $p) { id status } }', { p }, session(owner));
+    const dashboard = await gql(
+      t,
+      'mutation($p: ID!) { cancelAudit(projectId: $p) { id status } }',
+      { p },
+      session(owner),
+    );
     expect(dashboard.body.data.cancelAudit).toEqual({ id: auditId, status: 'CANCELLED' });
 
     expect((await A(p, '', {})).statusCode).toBe(401);
@@ -356,8 +475,22 @@ describe('cancel routes: access rules and bad input', () => {
     const opA = a.paths['/projects/{projectId}/audit/cancel'].post;
     const opB = b.paths['/projects/{id}/audit/cancel'].post;
     for (const op of [opA, opB]) {
-      expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '404', '408', '413', '415', '429', '500', '503']);
-      expect(op.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AuditCancelled' });
+      expect(Object.keys(op.responses).sort()).toEqual([
+        '200',
+        '400',
+        '401',
+        '403',
+        '404',
+        '408',
+        '413',
+        '415',
+        '429',
+        '500',
+        '503',
+      ]);
+      expect(op.responses['200'].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/AuditCancelled',
+      });
       expect(op.parameters).toContainEqual(expect.objectContaining({ name: 'auditId', in: 'query', required: false }));
     }
     expect(a.components.schemas.AuditCancelled.properties.audit).toEqual({ $ref: '#/components/schemas/AuditState' });

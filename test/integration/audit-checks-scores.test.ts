@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LabMeter } from '../../src/audits/audit-engine.js';
 import type { SafeHttpClient } from '../../src/platform/safe-http/index.js';
 import { SEVERITY_WEIGHTS, type Category } from '../../src/seo/checks/index.js';
-import { auditSite, createFixtureClient, reportedUrls, startFixtureSite, tinySite, type AuditRun, type RunningSite } from '../fixtures/sites/index.js';
+import {
+  auditSite,
+  createFixtureClient,
+  reportedUrls,
+  startFixtureSite,
+  tinySite,
+  type AuditRun,
+  type RunningSite,
+} from '../fixtures/sites/index.js';
 
 /*
  * The tiny site: / (200, HTML: title "Short title", no <h1>, an <img> without width/height, links to
@@ -62,35 +70,92 @@ const HAND_SCORES = { overall: 89, meta: 99, content: 84, links: 77, technical: 
 /** The hand list above: every applicable check, with [affected, applicable] pages. */
 const HAND_CHECKS: Record<Category, Record<string, [number, number]>> = {
   META: {
-    META_TITLE_MISSING: [0, 1], META_TITLE_TOO_SHORT: [1, 1], META_TITLE_TOO_LONG: [0, 1], META_TITLE_MULTIPLE: [0, 1],
-    META_TITLE_DUPLICATE: [0, 1], META_DESCRIPTION_MISSING: [0, 1], META_DESCRIPTION_TOO_SHORT: [0, 1],
-    META_DESCRIPTION_TOO_LONG: [0, 1], META_DESCRIPTION_MULTIPLE: [0, 1], META_DESCRIPTION_DUPLICATE: [0, 1],
-    META_TAGS_IN_BODY: [0, 1], META_VIEWPORT_MISSING: [0, 1], META_VIEWPORT_NO_ZOOM: [0, 1], META_LANG_MISSING: [0, 1],
-    META_LANG_INVALID: [0, 1], META_CHARSET_MISSING: [0, 1], META_DOCTYPE_MISSING: [0, 1], META_FAVICON_MISSING: [0, 1],
-    META_OPEN_GRAPH_MISSING: [0, 1], META_TWITTER_CARD_MISSING: [0, 1], META_JSONLD_INVALID: [0, 1], META_JSONLD_REQUIRED_MISSING: [0, 1],
+    META_TITLE_MISSING: [0, 1],
+    META_TITLE_TOO_SHORT: [1, 1],
+    META_TITLE_TOO_LONG: [0, 1],
+    META_TITLE_MULTIPLE: [0, 1],
+    META_TITLE_DUPLICATE: [0, 1],
+    META_DESCRIPTION_MISSING: [0, 1],
+    META_DESCRIPTION_TOO_SHORT: [0, 1],
+    META_DESCRIPTION_TOO_LONG: [0, 1],
+    META_DESCRIPTION_MULTIPLE: [0, 1],
+    META_DESCRIPTION_DUPLICATE: [0, 1],
+    META_TAGS_IN_BODY: [0, 1],
+    META_VIEWPORT_MISSING: [0, 1],
+    META_VIEWPORT_NO_ZOOM: [0, 1],
+    META_LANG_MISSING: [0, 1],
+    META_LANG_INVALID: [0, 1],
+    META_CHARSET_MISSING: [0, 1],
+    META_DOCTYPE_MISSING: [0, 1],
+    META_FAVICON_MISSING: [0, 1],
+    META_OPEN_GRAPH_MISSING: [0, 1],
+    META_TWITTER_CARD_MISSING: [0, 1],
+    META_JSONLD_INVALID: [0, 1],
+    META_JSONLD_REQUIRED_MISSING: [0, 1],
   },
   CONTENT: {
-    CONTENT_H1_MISSING: [1, 1], CONTENT_H1_MULTIPLE: [0, 1], CONTENT_HEADING_SKIP: [0, 1], CONTENT_THIN: [0, 1],
-    CONTENT_DUPLICATE: [0, 1], CONTENT_NEAR_DUPLICATE: [0, 1], CONTENT_IMAGE_ALT_MISSING: [0, 1], CONTENT_IMAGE_ALT_TOO_LONG: [0, 1],
-    CONTENT_LINK_TEXT_GENERIC: [0, 1], CONTENT_DUPLICATE_ID: [0, 1], CONTENT_LOW_TEXT_RATIO: [0, 1], CONTENT_IMAGE_BROKEN: [0, 1],
+    CONTENT_H1_MISSING: [1, 1],
+    CONTENT_H1_MULTIPLE: [0, 1],
+    CONTENT_HEADING_SKIP: [0, 1],
+    CONTENT_THIN: [0, 1],
+    CONTENT_DUPLICATE: [0, 1],
+    CONTENT_NEAR_DUPLICATE: [0, 1],
+    CONTENT_IMAGE_ALT_MISSING: [0, 1],
+    CONTENT_IMAGE_ALT_TOO_LONG: [0, 1],
+    CONTENT_LINK_TEXT_GENERIC: [0, 1],
+    CONTENT_DUPLICATE_ID: [0, 1],
+    CONTENT_LOW_TEXT_RATIO: [0, 1],
+    CONTENT_IMAGE_BROKEN: [0, 1],
   },
   LINKS: {
-    LINKS_INTERNAL_BROKEN: [1, 1], LINKS_TO_REDIRECT: [0, 1], LINKS_REDIRECT_CHAIN: [0, 2], LINKS_REDIRECT_LOOP: [0, 2],
-    LINKS_DEAD_END: [0, 1], LINKS_TOO_MANY: [0, 1], LINKS_INTERNAL_NOFOLLOW: [0, 1], LINKS_UNCRAWLABLE: [0, 1],
-    LINKS_DEPTH_HIGH: [0, 1], LINKS_LOCALHOST: [0, 1],
+    LINKS_INTERNAL_BROKEN: [1, 1],
+    LINKS_TO_REDIRECT: [0, 1],
+    LINKS_REDIRECT_CHAIN: [0, 2],
+    LINKS_REDIRECT_LOOP: [0, 2],
+    LINKS_DEAD_END: [0, 1],
+    LINKS_TOO_MANY: [0, 1],
+    LINKS_INTERNAL_NOFOLLOW: [0, 1],
+    LINKS_UNCRAWLABLE: [0, 1],
+    LINKS_DEPTH_HIGH: [0, 1],
+    LINKS_LOCALHOST: [0, 1],
   },
   TECHNICAL: {
-    TECH_STATUS_4XX: [1, 2], TECH_STATUS_5XX: [0, 2], TECH_TIMEOUT: [0, 2], PAGE_FETCH_FAILED: [0, 2], TECH_NOINDEX: [0, 1], TECH_NOINDEX_SITEWIDE: [0, 1],
-    TECH_ROBOTS_MISSING: [0, 1], TECH_ROBOTS_UNREACHABLE: [0, 1], TECH_ROBOTS_BLOCKS_ALL: [0, 1], TECH_ROBOTS_INVALID: [0, 1],
-    TECH_BLOCKED_BY_ROBOTS: [0, 1], TECH_SITEMAP_MISSING: [0, 1], TECH_SITEMAP_INVALID: [0, 1], TECH_SITEMAP_NON_INDEXABLE: [0, 1],
-    TECH_CANONICAL_MULTIPLE: [0, 1], TECH_CANONICAL_RELATIVE: [0, 1], TECH_CANONICAL_TO_BROKEN: [0, 1], TECH_URL_UPPERCASE: [0, 1],
-    TECH_URL_UNDERSCORE: [0, 1], TECH_URL_TOO_LONG: [0, 1], TECH_HTTP_PAGE: [2, 2], TECH_HTML_TOO_LARGE: [0, 1],
-    TECH_AI_SEARCH_BLOCKED: [0, 1], TECH_LLMS_TXT_MISSING: [1, 1], TECH_SITEMAP_BLOCKED_BY_ROBOTS: [0, 1], TECH_RESOURCE_BROKEN: [0, 1],
+    TECH_STATUS_4XX: [1, 2],
+    TECH_STATUS_5XX: [0, 2],
+    TECH_TIMEOUT: [0, 2],
+    PAGE_FETCH_FAILED: [0, 2],
+    TECH_NOINDEX: [0, 1],
+    TECH_NOINDEX_SITEWIDE: [0, 1],
+    TECH_ROBOTS_MISSING: [0, 1],
+    TECH_ROBOTS_UNREACHABLE: [0, 1],
+    TECH_ROBOTS_BLOCKS_ALL: [0, 1],
+    TECH_ROBOTS_INVALID: [0, 1],
+    TECH_BLOCKED_BY_ROBOTS: [0, 1],
+    TECH_SITEMAP_MISSING: [0, 1],
+    TECH_SITEMAP_INVALID: [0, 1],
+    TECH_SITEMAP_NON_INDEXABLE: [0, 1],
+    TECH_CANONICAL_MULTIPLE: [0, 1],
+    TECH_CANONICAL_RELATIVE: [0, 1],
+    TECH_CANONICAL_TO_BROKEN: [0, 1],
+    TECH_URL_UPPERCASE: [0, 1],
+    TECH_URL_UNDERSCORE: [0, 1],
+    TECH_URL_TOO_LONG: [0, 1],
+    TECH_HTTP_PAGE: [2, 2],
+    TECH_HTML_TOO_LARGE: [0, 1],
+    TECH_AI_SEARCH_BLOCKED: [0, 1],
+    TECH_LLMS_TXT_MISSING: [1, 1],
+    TECH_SITEMAP_BLOCKED_BY_ROBOTS: [0, 1],
+    TECH_RESOURCE_BROKEN: [0, 1],
     TECH_RESOURCE_PRIVATE_ADDRESS: [0, 1],
   },
   PERFORMANCE: {
-    PERF_TTFB: [0, 2], PERF_DOM_SIZE: [0, 1], PERF_IMAGE_TOO_LARGE: [0, 1], PERF_IMAGE_NO_DIMENSIONS: [1, 1],
-    PERF_NO_COMPRESSION: [0, 1], PERF_RENDER_BLOCKING: [0, 1], PERF_NO_CACHE_HEADERS: [0, 1],
+    PERF_TTFB: [0, 2],
+    PERF_DOM_SIZE: [0, 1],
+    PERF_IMAGE_TOO_LARGE: [0, 1],
+    PERF_IMAGE_NO_DIMENSIONS: [1, 1],
+    PERF_NO_COMPRESSION: [0, 1],
+    PERF_RENDER_BLOCKING: [0, 1],
+    PERF_NO_CACHE_HEADERS: [0, 1],
   },
 };
 
@@ -107,7 +172,19 @@ let labRequests: string[][] = [];
 const stubLabMeter: LabMeter = async (urls) => {
   labRequests.push(urls);
   return new Map(
-    urls.map((url) => [url, { device: 'mobile' as const, lcpMs: 4_500, cls: 0.05, inpMs: 300, tbtMs: 100, fcpMs: 2_000, ttfbMs: 50, pageWeightBytes: 3_000_000 }]),
+    urls.map((url) => [
+      url,
+      {
+        device: 'mobile' as const,
+        lcpMs: 4_500,
+        cls: 0.05,
+        inpMs: 300,
+        tbtMs: 100,
+        fcpMs: 2_000,
+        ttfbMs: 50,
+        pageWeightBytes: 3_000_000,
+      },
+    ]),
   );
 };
 
@@ -116,7 +193,10 @@ beforeAll(async () => {
   site.serve(tinySite(site.origin));
   client = createFixtureClient(['tiny.test']);
   labRequests = [];
-  [plain, lab] = await Promise.all([auditSite(client, site.url('/')), auditSite(client, site.url('/'), {}, stubLabMeter)]);
+  [plain, lab] = await Promise.all([
+    auditSite(client, site.url('/')),
+    auditSite(client, site.url('/'), {}, stubLabMeter),
+  ]);
 });
 
 afterAll(async () => {
@@ -127,10 +207,13 @@ afterAll(async () => {
 describe('scores of a hand-computed audit', () => {
   it('applies exactly the checks of the hand count, with the same pages affected', () => {
     const byCategory = {} as Record<Category, Record<string, [number, number]>>;
-    for (const a of plain.outcome.aggregates) (byCategory[a.category] ??= {})[a.code] = [a.affectedPages, a.applicablePages];
+    for (const a of plain.outcome.aggregates)
+      (byCategory[a.category] ??= {})[a.code] = [a.affectedPages, a.applicablePages];
     expect(byCategory).toEqual(HAND_CHECKS);
     for (const category of Object.keys(HAND_WEIGHTS) as Category[]) {
-      const weights = plain.outcome.aggregates.filter((a) => a.category === category).reduce((sum, a) => sum + SEVERITY_WEIGHTS[a.severity], 0);
+      const weights = plain.outcome.aggregates
+        .filter((a) => a.category === category)
+        .reduce((sum, a) => sum + SEVERITY_WEIGHTS[a.severity], 0);
       expect(weights, category).toBe(HAND_WEIGHTS[category]);
     }
   });

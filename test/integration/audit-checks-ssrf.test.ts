@@ -6,7 +6,17 @@
 import { AuditFailedError } from '../../src/audits/audit-engine.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/index.js';
-import { auditSite, FIXTURE_USER_AGENT, page, redirect, siteAssets, sitemapXml, startFixtureSite, textFile, type RunningSite } from '../fixtures/sites/index.js';
+import {
+  auditSite,
+  FIXTURE_USER_AGENT,
+  page,
+  redirect,
+  siteAssets,
+  sitemapXml,
+  startFixtureSite,
+  textFile,
+  type RunningSite,
+} from '../fixtures/sites/index.js';
 
 let home: RunningSite;
 let forbidden: RunningSite;
@@ -20,7 +30,9 @@ beforeAll(async () => {
   forbidden.serve({ '/': { body: 'internal' }, '/sitemap.xml': sitemapXml([inner('/')]), '/pixel.png': { body: 'x' } });
   home.serve({
     ...siteAssets({ favicon: true, llmsTxt: true }),
-    '/robots.txt': textFile(`User-agent: *\nAllow: /\n\nSitemap: ${inner('/sitemap.xml')}\nSitemap: ${named('/sitemap.xml')}\n`),
+    '/robots.txt': textFile(
+      `User-agent: *\nAllow: /\n\nSitemap: ${inner('/sitemap.xml')}\nSitemap: ${named('/sitemap.xml')}\n`,
+    ),
     '/': {
       body: page(home.origin, '/', {
         canonical: `<link rel="canonical" href="${inner('/')}">`,
@@ -47,13 +59,21 @@ describe('SSRF through the audit engine', () => {
   ])('an audit of %s with no allow-list sends nothing', async (_name, startUrl, resolve) => {
     const counting = await startFixtureSite({ host: '127.0.0.1' });
     counting.serve({ '/': { body: page(counting.origin, '/') }, '/robots.txt': textFile('User-agent: *\nAllow: /\n') });
-    const client = createConfiguredSafeHttpClient({ SAFE_HTTP_ALLOW: [], SAFE_HTTP_RESOLVE: resolve, CRAWLER_USER_AGENT: FIXTURE_USER_AGENT });
+    const client = createConfiguredSafeHttpClient({
+      SAFE_HTTP_ALLOW: [],
+      SAFE_HTTP_RESOLVE: resolve,
+      CRAWLER_USER_AGENT: FIXTURE_USER_AGENT,
+    });
     try {
       // The audit fails at its first request (robots.txt): no page, no score, and the reason names the URL.
       const failure = await auditSite(client, startUrl(counting.port)).catch((err: unknown) => err);
       expect(counting.requests).toEqual([]);
       expect(failure).toBeInstanceOf(AuditFailedError);
-      expect((failure as AuditFailedError).message).toMatch(new RegExp(`^Refused to fetch ${startUrl(counting.port).replace(/[.]/g, '\\.')}: .* (is|resolves to) a loopback address`));
+      expect((failure as AuditFailedError).message).toMatch(
+        new RegExp(
+          `^Refused to fetch ${startUrl(counting.port).replace(/[.]/g, '\\.')}: .* (is|resolves to) a loopback address`,
+        ),
+      );
       expect((failure as AuditFailedError).pagesCrawled).toBe(0);
     } finally {
       await client.close();
@@ -80,7 +100,9 @@ describe('SSRF through the audit engine', () => {
         expect(rows.get(home.url(path))?.error, path).toMatch(/loopback/i);
       }
       // A redirect the client refuses is a failed link target.
-      expect(run.occurrences.filter((o) => o.code === 'LINKS_INTERNAL_BROKEN').map((o) => o.url)).toEqual([home.url('/')]);
+      expect(run.occurrences.filter((o) => o.code === 'LINKS_INTERNAL_BROKEN').map((o) => o.url)).toEqual([
+        home.url('/'),
+      ]);
     } finally {
       await client.close();
     }

@@ -30,7 +30,8 @@ const EXCEPTIONS = {
   PERF_INP: 'needs a browser: a synthetic interaction in a rendered page (lab-vitals.test.ts)',
   PERF_TBT: 'needs a browser: main-thread long tasks while the page loads (lab-vitals.test.ts)',
   PERF_FCP: 'needs a browser: First Contentful Paint is a rendering metric (lab-vitals.test.ts)',
-  PERF_PAGE_WEIGHT: 'needs a browser: the bytes of the page and every subresource it loads, which only the LabMeter fetches',
+  PERF_PAGE_WEIGHT:
+    'needs a browser: the bytes of the page and every subresource it loads, which only the LabMeter fetches',
 } as const satisfies Partial<Record<CheckCode, string>>;
 
 type AssertedCode = Exclude<CheckCode, keyof typeof EXCEPTIONS>;
@@ -113,7 +114,10 @@ const EXPECTED: Record<AssertedCode, Expectation> = {
   TECH_NOINDEX: { fails: { failing: ['/tech/noindex-header', '/tech/noindex-meta'], noindex: ['/', '/about'] } },
   TECH_NOINDEX_SITEWIDE: { fails: { noindex: ['/'] }, passes: ['clean', 'failing'] },
   TECH_ROBOTS_MISSING: { fails: { bare: ['/robots.txt'] }, passes: ['clean', 'robotsError'] },
-  TECH_ROBOTS_UNREACHABLE: { fails: { robotsError: ['/robots.txt'], robotsTimeout: ['/robots.txt'] }, passes: ['clean', 'bare'] },
+  TECH_ROBOTS_UNREACHABLE: {
+    fails: { robotsError: ['/robots.txt'], robotsTimeout: ['/robots.txt'] },
+    passes: ['clean', 'bare'],
+  },
   TECH_ROBOTS_BLOCKS_ALL: { fails: { blocksAll: ['/robots.txt'] }, passes: ['clean', 'failing'] },
   TECH_ROBOTS_INVALID: { fails: { failing: ['/robots.txt'] } },
   TECH_BLOCKED_BY_ROBOTS: { fails: { failing: ['/links/blocked'] } },
@@ -181,7 +185,11 @@ beforeAll(async () => {
   // Independent sites, audited concurrently: the slow cases (timeouts) overlap.
   await Promise.all(
     AUDITED_SITES.map(async (name) => {
-      runs[name] = await auditSite(client, fixtures.sites[name].url('/'), ROBOTS_OPT_OUT.has(name) ? { respectRobots: false } : {});
+      runs[name] = await auditSite(
+        client,
+        fixtures.sites[name].url('/'),
+        ROBOTS_OPT_OUT.has(name) ? { respectRobots: false } : {},
+      );
     }),
   );
 });
@@ -192,7 +200,11 @@ afterAll(async () => {
 });
 
 function expectedUrls(site: AuditedSite, paths: readonly string[] | typeof EVERY_RESPONSE): string[] {
-  if (paths === EVERY_RESPONSE) return runs[site].pages.filter((p) => p.statusCode !== null).map((p) => p.url).sort();
+  if (paths === EVERY_RESPONSE)
+    return runs[site].pages
+      .filter((p) => p.statusCode !== null)
+      .map((p) => p.url)
+      .sort();
   return paths.map((path) => fixtures.sites[site].url(path)).sort();
 }
 
@@ -208,7 +220,10 @@ describe('check catalog coverage', () => {
   it.each(ASSERTED)('%s is reported exactly where designed and stays silent where designed to pass', (code) => {
     const expectation = EXPECTED[code];
     expect(Object.keys(expectation.fails).length).toBeGreaterThan(0);
-    for (const [site, paths] of Object.entries(expectation.fails) as [AuditedSite, readonly string[] | typeof EVERY_RESPONSE][]) {
+    for (const [site, paths] of Object.entries(expectation.fails) as [
+      AuditedSite,
+      readonly string[] | typeof EVERY_RESPONSE,
+    ][]) {
       const run = runs[site];
       const urls = expectedUrls(site, paths);
       expect(urls.length, `${code} on ${site}`).toBeGreaterThan(0);
@@ -249,7 +264,11 @@ describe('why a site check fired (occurrence evidence)', () => {
   const evidence = (site: AuditedSite, code: string) => runs[site].occurrences.find((o) => o.code === code)?.evidence;
 
   it.each([
-    ['failing', 'TECH_SITEMAP_INVALID', { reasons: expect.arrayContaining(['1 URLs of other hosts']), errors: [expect.stringMatching(/other\.test/)] }],
+    [
+      'failing',
+      'TECH_SITEMAP_INVALID',
+      { reasons: expect.arrayContaining(['1 URLs of other hosts']), errors: [expect.stringMatching(/other\.test/)] },
+    ],
     ['brokenSitemap', 'TECH_SITEMAP_INVALID', { reasons: [expect.stringMatching(/does not parse/)] }],
     ['robotsError', 'TECH_ROBOTS_UNREACHABLE', { status: 500, timedOut: false }],
     ['robotsTimeout', 'TECH_ROBOTS_UNREACHABLE', { status: null, timedOut: true }],
@@ -258,10 +277,24 @@ describe('why a site check fired (occurrence evidence)', () => {
     ['failing', 'TECH_ROBOTS_INVALID', { errors: [expect.stringMatching(/^line 3: unknown directive 'Foo'/)] }],
     // OAI-SearchBot by name; blocksAll's `Disallow: /` for * covers all four AI search agents.
     ['failing', 'TECH_AI_SEARCH_BLOCKED', { agents: ['OAI-SearchBot'] }],
-    ['blocksAll', 'TECH_AI_SEARCH_BLOCKED', { agents: ['OAI-SearchBot', 'ChatGPT-User', 'PerplexityBot', 'Claude-User'] }],
+    [
+      'blocksAll',
+      'TECH_AI_SEARCH_BLOCKED',
+      { agents: ['OAI-SearchBot', 'ChatGPT-User', 'PerplexityBot', 'Claude-User'] },
+    ],
     ['noindex', 'TECH_NOINDEX_SITEWIDE', { noindexPages: 2, htmlPages: 2, share: 1 }],
     ['noHsts', 'TECH_HSTS_MISSING', { header: null }],
-    ['failing', 'LINKS_REDIRECT_LOOP', { chain: [expect.stringMatching(/^302 .*\/loop-a$/), expect.stringMatching(/^302 .*\/loop-b$/), expect.stringMatching(/\/loop-a$/)] }],
+    [
+      'failing',
+      'LINKS_REDIRECT_LOOP',
+      {
+        chain: [
+          expect.stringMatching(/^302 .*\/loop-a$/),
+          expect.stringMatching(/^302 .*\/loop-b$/),
+          expect.stringMatching(/\/loop-a$/),
+        ],
+      },
+    ],
   ] as const)('%s: %s with %j', (site, code, expected) => {
     expect(evidence(site, code)).toMatchObject(expected);
   });
@@ -271,7 +304,14 @@ describe('fixture site behaviour seen through the crawler', () => {
   it('the clean site scores 100 in every category with no issue at all', () => {
     const { outcome } = runs.clean;
     expect(outcome.issues).toEqual([]);
-    expect(outcome.scores).toEqual({ overall: 100, meta: 100, content: 100, links: 100, technical: 100, performance: 100 });
+    expect(outcome.scores).toEqual({
+      overall: 100,
+      meta: 100,
+      content: 100,
+      links: 100,
+      technical: 100,
+      performance: 100,
+    });
     expect(outcome.site.https).toBe(true);
     expect(runs.clean.pages.map((p) => p.statusCode)).toEqual([200, 200, 200]);
   });
@@ -286,7 +326,9 @@ describe('fixture site behaviour seen through the crawler', () => {
   it.each(['blocksAll', 'robotsError', 'robotsTimeout'] as const)(
     'audits a site whose robots.txt is %s when the project opted out of robots.txt, capped as a site-wide blocker',
     (site) => {
-      const pages = fixtures.sites[site].requests.filter((r) => r.method === 'GET' && !r.path.startsWith('/robots.txt') && r.path !== '/sitemap.xml');
+      const pages = fixtures.sites[site].requests.filter(
+        (r) => r.method === 'GET' && !r.path.startsWith('/robots.txt') && r.path !== '/sitemap.xml',
+      );
       expect(pages.map((r) => r.path)).toContain('/');
       expect(runs[site].outcome.scores.overall).toBeLessThanOrEqual(50);
     },

@@ -25,7 +25,12 @@ function largePng(width = 1200, height = 800): Buffer {
   const row = Buffer.alloc(1 + width * 3, 0x7a);
   row[0] = 0;
   const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', header),
+    chunk('IDAT', pixels),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 const PNG = largePng();
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Layout shift and a late hero image page</title>
@@ -39,17 +44,24 @@ let server: http.Server;
 let port: number;
 beforeAll(async () => {
   server = http.createServer((req, res) => {
-    if (req.url === '/hero.png') return setTimeout(() => res.writeHead(200, { 'content-type': 'image/png' }).end(PNG), 1200);
+    if (req.url === '/hero.png')
+      return setTimeout(() => res.writeHead(200, { 'content-type': 'image/png' }).end(PNG), 1200);
     if (req.url === '/') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
     res.writeHead(404).end();
   });
-  port = await new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as { port: number }).port)));
+  port = await new Promise<number>((r) =>
+    server.listen(0, '127.0.0.1', () => r((server.address() as { port: number }).port)),
+  );
 });
 afterAll(() => server.close());
 
 describe.skipIf(!existsSync(CHROMIUM))('Core Web Vitals in an audit, measured in real Chromium', () => {
   it('a known layout shift and a late large image show up as LAB metrics, PERF issues and the Lighthouse performance score', async () => {
-    const client = createConfiguredSafeHttpClient({ SAFE_HTTP_ALLOW: ['127.0.0.1/32'], SAFE_HTTP_RESOLVE: 'cwv.test=127.0.0.1', CRAWLER_USER_AGENT: 'SEOAuditBot/1.0' });
+    const client = createConfiguredSafeHttpClient({
+      SAFE_HTTP_ALLOW: ['127.0.0.1/32'],
+      SAFE_HTTP_RESOLVE: 'cwv.test=127.0.0.1',
+      CRAWLER_USER_AGENT: 'SEOAuditBot/1.0',
+    });
     const meter = createLabMeter({ chromiumPath: CHROMIUM, hostPins: new Map([['cwv.test', '127.0.0.1']]) });
     const occurrences: OccurrenceRecord[] = [];
     try {

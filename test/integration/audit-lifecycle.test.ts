@@ -29,15 +29,19 @@ afterAll(() => t.close());
 const auth = () => ({ authorization: `Bearer ${key}` });
 
 async function newProject(port: number): Promise<string> {
-  const res = await t.app.inject({ method: 'POST', url: '/api/projects', headers: { cookie: user.cookie, origin: t.config.baseUrl }, payload: { url: `http://${host}:${port}/`, name: `p-${uniq()}` } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/projects',
+    headers: { cookie: user.cookie, origin: t.config.baseUrl },
+    payload: { url: `http://${host}:${port}/`, name: `p-${uniq()}` },
+  });
   expect(res.statusCode).toBe(200);
   return res.json().project.id;
 }
 
 const auditRow = async (id: string) =>
-  (await t.runtime.pool.query('SELECT status, pages_crawled, attempts, error FROM audit WHERE id = $1', [id])).rows[0] as
-    | { status: string; pages_crawled: number; attempts: number; error: string | null }
-    | undefined;
+  (await t.runtime.pool.query('SELECT status, pages_crawled, attempts, error FROM audit WHERE id = $1', [id]))
+    .rows[0] as { status: string; pages_crawled: number; attempts: number; error: string | null } | undefined;
 
 describe('audit lifecycle with real worker processes', () => {
   it('POST queues (202, job id), a second POST returns the active job, the worker completes it, results are readable everywhere', async () => {
@@ -51,9 +55,16 @@ describe('audit lifecycle with real worker processes', () => {
     onTestFailed(async () => {
       const audit = failedAuditId ? await auditRow(failedAuditId) : undefined;
       const occurrences = failedAuditId
-        ? (await t.runtime.pool.query('SELECT code, count(*)::int AS n FROM issue_occurrence WHERE audit_id = $1 GROUP BY code ORDER BY code', [failedAuditId])).rows
+        ? (
+            await t.runtime.pool.query(
+              'SELECT code, count(*)::int AS n FROM issue_occurrence WHERE audit_id = $1 GROUP BY code ORDER BY code',
+              [failedAuditId],
+            )
+          ).rows
         : [];
-      process.stderr.write(`audit ${failedAuditId}: ${JSON.stringify(audit)}\noccurrences: ${JSON.stringify(occurrences)}\nworker output:\n${worker.output.join('')}\n`);
+      process.stderr.write(
+        `audit ${failedAuditId}: ${JSON.stringify(audit)}\noccurrences: ${JSON.stringify(occurrences)}\nworker output:\n${worker.output.join('')}\n`,
+      );
     });
     try {
       const projectId = await newProject(port);
@@ -62,44 +73,102 @@ describe('audit lifecycle with real worker processes', () => {
       expect(first.json()).toEqual({ message: 'Audit queued', jobId: expect.any(String), auditId: expect.any(String) });
       const { jobId, auditId } = first.json();
       failedAuditId = auditId;
-      const second = await t.app.inject({ method: 'POST', url: `/api/projects/${projectId}/audit`, headers: { cookie: user.cookie, origin: t.config.baseUrl } });
+      const second = await t.app.inject({
+        method: 'POST',
+        url: `/api/projects/${projectId}/audit`,
+        headers: { cookie: user.cookie, origin: t.config.baseUrl },
+      });
       expect(second.statusCode).toBe(200);
-      expect(second.json()).toMatchObject({ jobId, auditId, message: expect.stringMatching(/already (queued|running)/) });
+      expect(second.json()).toMatchObject({
+        jobId,
+        auditId,
+        message: expect.stringMatching(/already (queued|running)/),
+      });
 
       const job = await waitFor('job completed', async () => {
         const r = await t.app.inject({ method: 'GET', url: `/api/v1/jobs/${jobId}`, headers: auth() });
         return r.json().job?.state === 'completed' ? r.json().job : null;
       });
-      expect(job).toEqual({ id: jobId, state: 'completed', progress: { pagesCrawled: 12, pagesQueued: 0 }, auditId, error: null });
+      expect(job).toEqual({
+        id: jobId,
+        state: 'completed',
+        progress: { pagesCrawled: 12, pagesQueued: 0 },
+        auditId,
+        error: null,
+      });
       const viaB = await t.app.inject({ method: 'GET', url: `/api/jobs/${jobId}`, headers: { cookie: user.cookie } });
       expect(viaB.json()).toEqual({ job });
 
-      const audit = (await t.app.inject({ method: 'GET', url: `/api/v1/projects/${projectId}/audit`, headers: auth() })).json().audit;
+      const audit = (
+        await t.app.inject({ method: 'GET', url: `/api/v1/projects/${projectId}/audit`, headers: auth() })
+      ).json().audit;
       expect(audit).toMatchObject({ id: auditId, status: 'COMPLETED', pagesCrawled: 12 });
-      for (const k of ['overallScore', 'metaScore', 'contentScore', 'linksScore', 'technicalScore', 'performanceScore']) {
+      for (const k of [
+        'overallScore',
+        'metaScore',
+        'contentScore',
+        'linksScore',
+        'technicalScore',
+        'performanceScore',
+      ]) {
         expect(audit[k], k).toBeGreaterThanOrEqual(0);
         expect(audit[k], k).toBeLessThanOrEqual(100);
       }
       expect(audit.issues.length).toBeGreaterThan(0);
-      for (const issue of audit.issues) expect(Object.keys(issue).sort()).toEqual(['affectedPages', 'category', 'code', 'description', 'id', 'severity', 'title']);
+      for (const issue of audit.issues)
+        expect(Object.keys(issue).sort()).toEqual([
+          'affectedPages',
+          'category',
+          'code',
+          'description',
+          'id',
+          'severity',
+          'title',
+        ]);
       expect(audit.issues.map((i: { code: string }) => i.code)).toContain('TECH_SITEMAP_MISSING');
       expect(audit.issues.map((i: { code: string }) => i.code)).toContain('TECH_HTTP_PAGE');
 
-      const same = (await t.app.inject({ method: 'GET', url: `/api/projects/${projectId}/audit?auditId=${auditId}`, headers: { cookie: user.cookie } })).json();
+      const same = (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/projects/${projectId}/audit?auditId=${auditId}`,
+          headers: { cookie: user.cookie },
+        })
+      ).json();
       expect(same.audit).toEqual(audit);
 
       const list = (await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: auth() })).json();
       expect(list.projects.find((p: { id: string }) => p.id === projectId)._count.audits).toBe(1);
-      const listB = (await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } })).json();
+      const listB = (
+        await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } })
+      ).json();
       expect(listB.projects.find((p: { id: string }) => p.id === projectId).lastAuditScore).toBe(audit.overallScore);
-      const detail = (await t.app.inject({ method: 'GET', url: `/api/projects/${projectId}`, headers: { cookie: user.cookie } })).json();
+      const detail = (
+        await t.app.inject({ method: 'GET', url: `/api/projects/${projectId}`, headers: { cookie: user.cookie } })
+      ).json();
       const { issues: _omit, ...withoutIssues } = audit;
-      expect(detail.project.latestAudit).toEqual({ ...withoutIssues, issueCounts: { critical: expect.any(Number), warning: expect.any(Number), notice: expect.any(Number) } });
+      expect(detail.project.latestAudit).toEqual({
+        ...withoutIssues,
+        issueCounts: { critical: expect.any(Number), warning: expect.any(Number), notice: expect.any(Number) },
+      });
 
-      const technical = (await t.app.inject({ method: 'GET', url: `/api/projects/${projectId}/technical`, headers: { cookie: user.cookie } })).json();
+      const technical = (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/projects/${projectId}/technical`,
+          headers: { cookie: user.cookie },
+        })
+      ).json();
       expect(technical).toEqual({
         technical: {
-          site: { https: false, hsts: false, httpVersion: '1.1', compression: null, robotsTxt: '200', sitemap: 'missing' },
+          site: {
+            https: false,
+            hsts: false,
+            httpVersion: '1.1',
+            compression: null,
+            robotsTxt: '200',
+            sitemap: 'missing',
+          },
           coreWebVitals: [
             {
               url: `http://${host}:${port}/`,
@@ -117,7 +186,11 @@ describe('audit lifecycle with real worker processes', () => {
           ],
         },
       });
-      const badDays = await t.app.inject({ method: 'GET', url: `/api/projects/${projectId}/technical?days=999`, headers: { cookie: user.cookie } });
+      const badDays = await t.app.inject({
+        method: 'GET',
+        url: `/api/projects/${projectId}/technical?days=999`,
+        headers: { cookie: user.cookie },
+      });
       expect(badDays.statusCode).toBe(400);
 
       // Occurrences are paginated in GraphQL.
@@ -153,23 +226,38 @@ describe('audit lifecycle with real worker processes', () => {
     let second: ReturnType<typeof startWorker> | null = null;
     try {
       const projectId = await newProject(port);
-      const { auditId } = (await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: auth() })).json();
+      const { auditId } = (
+        await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: auth() })
+      ).json();
       await waitFor('crawl under way', async () => ((await auditRow(auditId))?.pages_crawled ?? 0) >= 5);
       first.child.kill('SIGKILL');
       await first.stop();
       expect((await auditRow(auditId))!.status).toBe('RUNNING');
       second = startWorker('audit.worker', env);
-      const done = await waitFor('audit completed by the second worker', async () => {
-        const row = await auditRow(auditId);
-        return row?.status === 'COMPLETED' ? row : null;
-      }, 90_000);
+      const done = await waitFor(
+        'audit completed by the second worker',
+        async () => {
+          const row = await auditRow(auditId);
+          return row?.status === 'COMPLETED' ? row : null;
+        },
+        90_000,
+      );
       expect(done.pages_crawled).toBe(60);
       expect(done.attempts).toBeGreaterThanOrEqual(2);
-      const pages = await t.runtime.pool.query('SELECT count(*)::int AS n, count(DISTINCT url)::int AS d FROM audit_page WHERE audit_id = $1', [auditId]);
+      const pages = await t.runtime.pool.query(
+        'SELECT count(*)::int AS n, count(DISTINCT url)::int AS d FROM audit_page WHERE audit_id = $1',
+        [auditId],
+      );
       expect(pages.rows[0]).toEqual({ n: 60, d: 60 });
-      const issues = await t.runtime.pool.query('SELECT count(*)::int AS n, count(DISTINCT code)::int AS d FROM audit_issue WHERE audit_id = $1', [auditId]);
+      const issues = await t.runtime.pool.query(
+        'SELECT count(*)::int AS n, count(DISTINCT code)::int AS d FROM audit_issue WHERE audit_id = $1',
+        [auditId],
+      );
       expect(issues.rows[0].n).toBe(issues.rows[0].d);
-      const occ = await t.runtime.pool.query(`SELECT count(*)::int AS n FROM issue_occurrence WHERE audit_id = $1 AND code = 'TECH_HTTP_PAGE'`, [auditId]);
+      const occ = await t.runtime.pool.query(
+        `SELECT count(*)::int AS n FROM issue_occurrence WHERE audit_id = $1 AND code = 'TECH_HTTP_PAGE'`,
+        [auditId],
+      );
       expect(occ.rows[0].n).toBe(60);
     } finally {
       await first.stop();
@@ -184,18 +272,27 @@ describe('audit lifecycle with real worker processes', () => {
     const worker = startWorker('audit.worker', env);
     try {
       const projectId = await newProject(port);
-      const { auditId, jobId } = (await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: auth() })).json();
+      const { auditId, jobId } = (
+        await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: auth() })
+      ).json();
       await waitFor('crawl under way', async () => ((await auditRow(auditId))?.pages_crawled ?? 0) >= 3);
       const code = await worker.stop('SIGTERM');
       expect(code, worker.output.join('')).toBe(0);
       expect((await auditRow(auditId))!.status, worker.output.join('').slice(-3000)).toBe('QUEUED');
 
-      const del = await t.app.inject({ method: 'DELETE', url: `/api/projects/${projectId}`, headers: { cookie: user.cookie, origin: t.config.baseUrl } });
+      const del = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/projects/${projectId}`,
+        headers: { cookie: user.cookie, origin: t.config.baseUrl },
+      });
       expect(del.json()).toEqual({ success: true });
       expect(await auditRow(auditId)).toBeUndefined();
       const job = await t.app.inject({ method: 'GET', url: `/api/v1/jobs/${jobId}`, headers: auth() });
       expect(job.statusCode).toBe(404);
-      const left = await t.runtime.pool.query('SELECT (SELECT count(*) FROM audit_page WHERE audit_id = $1)::int + (SELECT count(*) FROM issue_occurrence WHERE audit_id = $1)::int AS n', [auditId]);
+      const left = await t.runtime.pool.query(
+        'SELECT (SELECT count(*) FROM audit_page WHERE audit_id = $1)::int + (SELECT count(*) FROM issue_occurrence WHERE audit_id = $1)::int AS n',
+        [auditId],
+      );
       expect(left.rows[0].n).toBe(0);
     } finally {
       await worker.stop();
@@ -210,7 +307,9 @@ describe('audit access rules', () => {
     const port = await site.listen();
     try {
       const projectId = await newProject(port);
-      const { jobId } = (await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: auth() })).json();
+      const { jobId } = (
+        await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: auth() })
+      ).json();
       const other = await signUp(t, { plan: 'ENTERPRISE' });
       const otherKey = await createApiKey(t, other);
       for (const [method, url] of [
@@ -221,17 +320,36 @@ describe('audit access rules', () => {
         const r = await t.app.inject({ method, url, headers: { authorization: `Bearer ${otherKey}` } });
         expect(r.statusCode, `${method} ${url}`).toBe(404);
       }
-      const b = await t.app.inject({ method: 'GET', url: `/api/projects/${projectId}/audit`, headers: { cookie: other.cookie } });
+      const b = await t.app.inject({
+        method: 'GET',
+        url: `/api/projects/${projectId}/audit`,
+        headers: { cookie: other.cookie },
+      });
       expect(b.statusCode).toBe(404);
 
       const pro = await signUp(t, { plan: 'ENTERPRISE' });
       const proKey = await createApiKey(t, pro);
-      const proProject = (await gql(t, 'mutation($u: String!) { createProject(input: { url: $u }) { id } }', { u: `http://${host}:${port}/x` }, { cookie: pro.cookie })).body.data.createProject.id;
+      const proProject = (
+        await gql(
+          t,
+          'mutation($u: String!) { createProject(input: { url: $u }) { id } }',
+          { u: `http://${host}:${port}/x` },
+          { cookie: pro.cookie },
+        )
+      ).body.data.createProject.id;
       await t.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', ['PRO', pro.organizationId]);
-      const none = await t.app.inject({ method: 'GET', url: `/api/v1/projects/${proProject}/audit`, headers: { authorization: `Bearer ${proKey}` } });
+      const none = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/projects/${proProject}/audit`,
+        headers: { authorization: `Bearer ${proKey}` },
+      });
       expect(none.statusCode).toBe(404);
       expect(none.json()).toMatchObject({ code: 'NOT_FOUND', error: expect.stringMatching(/Audit/) });
-      const start = await t.app.inject({ method: 'POST', url: `/api/v1/projects/${proProject}/audit`, headers: { authorization: `Bearer ${proKey}` } });
+      const start = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/projects/${proProject}/audit`,
+        headers: { authorization: `Bearer ${proKey}` },
+      });
       expect(start.statusCode).toBe(403);
     } finally {
       await site.close();
@@ -245,22 +363,32 @@ describe('audit access rules', () => {
     try {
       const projectId = await newProject(port);
       // Queued, and no worker process runs here: both runs below are in this process.
-      const { auditId } = (await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: auth() })).json();
+      const { auditId } = (
+        await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: auth() })
+      ).json();
       const runner = () => new AuditJobRunner(t.runtime.orm, client, t.config, t.runtime.logger);
       const first = runner().run(auditId);
-      const pagesServed = () => [...site.hits.entries()].filter(([path]) => path !== '/robots.txt').reduce((sum, [, n]) => sum + n, 0);
+      const pagesServed = () =>
+        [...site.hits.entries()].filter(([path]) => path !== '/robots.txt').reduce((sum, [, n]) => sum + n, 0);
       await waitFor('the first run to be under way', async () => (pagesServed() >= 8 ? true : null), 20_000, 10);
       const second = runner().run(auditId);
       expect(await Promise.all([first, second])).toEqual(['superseded', 'completed']);
 
       expect(await auditRow(auditId)).toMatchObject({ status: 'COMPLETED', attempts: 2, pages_crawled: 30 });
-      const q = async (sql: string) => (await t.runtime.pool.query(sql, [auditId])).rows[0] as { total: number; distinct: number };
-      const pages = await q('SELECT count(*)::int AS total, count(DISTINCT url)::int AS distinct FROM audit_page WHERE audit_id = $1');
+      const q = async (sql: string) =>
+        (await t.runtime.pool.query(sql, [auditId])).rows[0] as { total: number; distinct: number };
+      const pages = await q(
+        'SELECT count(*)::int AS total, count(DISTINCT url)::int AS distinct FROM audit_page WHERE audit_id = $1',
+      );
       expect(pages).toEqual({ total: 30, distinct: 30 });
-      const occurrences = await q(`SELECT count(*)::int AS total, count(DISTINCT code || ' ' || url)::int AS distinct FROM issue_occurrence WHERE audit_id = $1`);
+      const occurrences = await q(
+        `SELECT count(*)::int AS total, count(DISTINCT code || ' ' || url)::int AS distinct FROM issue_occurrence WHERE audit_id = $1`,
+      );
       expect(occurrences.total).toBeGreaterThan(0);
       expect(occurrences.total).toBe(occurrences.distinct);
-      const issues = await q(`SELECT count(*)::int AS total, count(DISTINCT code)::int AS distinct FROM audit_issue WHERE audit_id = $1`);
+      const issues = await q(
+        `SELECT count(*)::int AS total, count(DISTINCT code)::int AS distinct FROM audit_issue WHERE audit_id = $1`,
+      );
       expect(issues.total).toBe(issues.distinct);
     } finally {
       await client.close();

@@ -8,7 +8,16 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createTestApp, gql, signUp, uniq, type TestApp, type TestUser, reportQueueError } from '../support/app.js';
+import {
+  createApiKey,
+  createTestApp,
+  gql,
+  signUp,
+  uniq,
+  type TestApp,
+  type TestUser,
+  reportQueueError,
+} from '../support/app.js';
 import { startWorker, waitFor } from '../support/worker-process.js';
 import { createQueue, QUEUES } from '../../src/platform/queues.js';
 import { AuditFailedError, AuditJobRunner } from '../../src/audits/index.js';
@@ -92,22 +101,43 @@ const bearer = () => ({ authorization: `Bearer ${key}` });
 const session = () => ({ cookie: user.cookie, origin: t.config.baseUrl });
 
 async function newProject(url: string, settings?: Record<string, unknown>): Promise<string> {
-  const res = await t.app.inject({ method: 'POST', url: '/api/projects', headers: session(), payload: { url, name: `p-${uniq()}` } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/projects',
+    headers: session(),
+    payload: { url, name: `p-${uniq()}` },
+  });
   expect(res.statusCode, res.body).toBe(200);
   const projectId = res.json().project.id as string;
   if (settings) {
-    const r = await gql(t, 'mutation($id: ID!, $s: ProjectSettingsInput!) { updateProject(id: $id, input: { settings: $s }) { id } }', { id: projectId, s: settings }, session());
+    const r = await gql(
+      t,
+      'mutation($id: ID!, $s: ProjectSettingsInput!) { updateProject(id: $id, input: { settings: $s }) { id } }',
+      { id: projectId, s: settings },
+      session(),
+    );
     expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined();
   }
   return projectId;
 }
 
-const SCORE_FIELDS = ['overallScore', 'metaScore', 'contentScore', 'linksScore', 'technicalScore', 'performanceScore'] as const;
+const SCORE_FIELDS = [
+  'overallScore',
+  'metaScore',
+  'contentScore',
+  'linksScore',
+  'technicalScore',
+  'performanceScore',
+] as const;
 
 /** The audit as every surface reports it; all three must agree. */
 async function auditEverywhere(projectId: string) {
   const v1 = await t.app.inject({ method: 'GET', url: `/api/v1/projects/${projectId}/audit`, headers: bearer() });
-  const b = await t.app.inject({ method: 'GET', url: `/api/projects/${projectId}/audit`, headers: { cookie: user.cookie } });
+  const b = await t.app.inject({
+    method: 'GET',
+    url: `/api/projects/${projectId}/audit`,
+    headers: { cookie: user.cookie },
+  });
   const g = await gql(
     t,
     `query($p: ID!) { audit(projectId: $p) { id status error pagesCrawled pagesFailed ${SCORE_FIELDS.join(' ')} issues { code affectedPages occurrences(first: 20) { nodes { url evidence } } } } }`,
@@ -194,17 +224,47 @@ describe('an audit whose start URL cannot be audited ends FAILED with the reason
     const tlsPort = (tls.address() as AddressInfo).port;
     const refusedPort = await closedPort();
     const cases: { name: string; url: string; error: RegExp; literal?: string }[] = [
-      { name: 'connection refused', url: `http://${HOSTS.refused}:${refusedPort}/`, error: new RegExp(`^Could not connect to http://${HOSTS.refused}:${refusedPort}/: connection refused$`) },
-      { name: 'DNS failure', url: `http://${UNRESOLVABLE}/`, error: new RegExp(`^Could not resolve the host of http://${UNRESOLVABLE}/: could not resolve host ${UNRESOLVABLE}$`) },
-      { name: 'a name resolving to a private address', url: `http://${PRIVATE_NAME}/`, error: new RegExp(`^Refused to fetch http://${PRIVATE_NAME}/: ${PRIVATE_NAME} resolves to a private network address; only public sites`) },
+      {
+        name: 'connection refused',
+        url: `http://${HOSTS.refused}:${refusedPort}/`,
+        error: new RegExp(`^Could not connect to http://${HOSTS.refused}:${refusedPort}/: connection refused$`),
+      },
+      {
+        name: 'DNS failure',
+        url: `http://${UNRESOLVABLE}/`,
+        error: new RegExp(
+          `^Could not resolve the host of http://${UNRESOLVABLE}/: could not resolve host ${UNRESOLVABLE}$`,
+        ),
+      },
+      {
+        name: 'a name resolving to a private address',
+        url: `http://${PRIVATE_NAME}/`,
+        error: new RegExp(
+          `^Refused to fetch http://${PRIVATE_NAME}/: ${PRIVATE_NAME} resolves to a private network address; only public sites`,
+        ),
+      },
       // A project stored before creation refused literal addresses.
-      { name: 'a stored literal metadata address', url: `http://${HOSTS.refused}/`, literal: 'http://169.254.169.254/', error: /^Refused to fetch http:\/\/169\.254\.169\.254\/: 169\.254\.169\.254 is a link-local address; only public sites/ },
+      {
+        name: 'a stored literal metadata address',
+        url: `http://${HOSTS.refused}/`,
+        literal: 'http://169.254.169.254/',
+        error:
+          /^Refused to fetch http:\/\/169\.254\.169\.254\/: 169\.254\.169\.254 is a link-local address; only public sites/,
+      },
       {
         name: 'an untrusted TLS certificate',
         url: `https://${HOSTS.tls}:${tlsPort}/`,
-        error: new RegExp(`^Could not connect to https://${HOSTS.tls}:${tlsPort}/: the TLS connection failed \\((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)\\)$`),
+        error: new RegExp(
+          `^Could not connect to https://${HOSTS.tls}:${tlsPort}/: the TLS connection failed \\((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)\\)$`,
+        ),
       },
-      { name: '500 on the start page', url: `http://${HOSTS.status500}:${sites.status500.port}/`, error: new RegExp(`^http://${HOSTS.status500}:${sites.status500.port}/ answered HTTP 500 \\(Internal Server Error\\)$`) },
+      {
+        name: '500 on the start page',
+        url: `http://${HOSTS.status500}:${sites.status500.port}/`,
+        error: new RegExp(
+          `^http://${HOSTS.status500}:${sites.status500.port}/ answered HTTP 500 \\(Internal Server Error\\)$`,
+        ),
+      },
       {
         // robots.txt answers 500 too: RFC 9309 makes the whole site disallowed, so not even the start page is requested.
         name: '500 on every page',
@@ -213,16 +273,24 @@ describe('an audit whose start URL cannot be audited ends FAILED with the reason
           `^robots\\.txt of http://${HOSTS.all500}:${sites.all500.port} answered HTTP 500; an unreachable robots\\.txt disallows the whole site \\(RFC 9309\\), so http://${HOSTS.all500}:${sites.all500.port}/ was not crawled$`,
         ),
       },
-      { name: '404 on the start page', url: `http://${HOSTS.status404}:${sites.status404.port}/`, error: new RegExp(`^http://${HOSTS.status404}:${sites.status404.port}/ answered HTTP 404 \\(Not Found\\)$`) },
+      {
+        name: '404 on the start page',
+        url: `http://${HOSTS.status404}:${sites.status404.port}/`,
+        error: new RegExp(`^http://${HOSTS.status404}:${sites.status404.port}/ answered HTTP 404 \\(Not Found\\)$`),
+      },
       {
         name: 'a start URL redirecting to a refused address',
         url: `http://${HOSTS.redirect}:${sites.redirect.port}/`,
-        error: new RegExp(`^Refused to fetch http://${HOSTS.redirect}:${sites.redirect.port}/ \\(it redirects to http://169\\.254\\.169\\.254/latest/meta-data/\\): 169\\.254\\.169\\.254 is a link-local address`),
+        error: new RegExp(
+          `^Refused to fetch http://${HOSTS.redirect}:${sites.redirect.port}/ \\(it redirects to http://169\\.254\\.169\\.254/latest/meta-data/\\): 169\\.254\\.169\\.254 is a link-local address`,
+        ),
       },
       {
         name: 'robots.txt disallowing the start URL',
         url: `http://${HOSTS.robots}:${sites.robots.port}/`,
-        error: new RegExp(`^robots\\.txt of http://${HOSTS.robots}:${sites.robots.port} disallows http://${HOSTS.robots}:${sites.robots.port}/ for the crawler's user agent`),
+        error: new RegExp(
+          `^robots\\.txt of http://${HOSTS.robots}:${sites.robots.port} disallows http://${HOSTS.robots}:${sites.robots.port}/ for the crawler's user agent`,
+        ),
       },
     ];
     const worker = startWorker('audit.worker', env);
@@ -231,7 +299,12 @@ describe('an audit whose start URL cannot be audited ends FAILED with the reason
       const started = [];
       for (const c of cases) {
         const projectId = await newProject(c.url);
-        if (c.literal) await t.runtime.pool.query('UPDATE project SET url = $1, domain = $2 WHERE id = $3', [c.literal, new URL(c.literal).hostname, projectId]);
+        if (c.literal)
+          await t.runtime.pool.query('UPDATE project SET url = $1, domain = $2 WHERE id = $3', [
+            c.literal,
+            new URL(c.literal).hostname,
+            projectId,
+          ]);
         started.push({ ...c, projectId, ...(await startAudit(projectId)) });
       }
       for (const c of started) {
@@ -246,10 +319,14 @@ describe('an audit whose start URL cannot be audited ends FAILED with the reason
       }
       // The start page that answered is kept as the audit's one page, with its status.
       const error500 = started.find((c) => c.name === '500 on the start page')!;
-      const pages = await t.runtime.pool.query('SELECT url, status_code FROM audit_page WHERE audit_id = $1', [error500.auditId]);
+      const pages = await t.runtime.pool.query('SELECT url, status_code FROM audit_page WHERE audit_id = $1', [
+        error500.auditId,
+      ]);
       expect(pages.rows).toEqual([{ url: error500.url, status_code: 500 }]);
       // Nothing but robots.txt and the start page (no favicon, llms.txt, link or sitemap requests) on the sites that failed at the start.
-      expect(sites.status500.requests.filter((r) => !r.endsWith('/robots.txt') && !r.endsWith('/sitemap.xml'))).toEqual(['GET /']);
+      expect(sites.status500.requests.filter((r) => !r.endsWith('/robots.txt') && !r.endsWith('/sitemap.xml'))).toEqual(
+        ['GET /'],
+      );
       // RFC 9309: with Disallow: / nothing but robots.txt itself is requested — not /, not /favicon.ico, /llms.txt or the sitemap.
       expect(sites.robots.requests).toEqual(['GET /robots.txt']);
       expect(tlsRequests).toEqual([]);
@@ -277,7 +354,9 @@ describe('an audit whose start URL cannot be audited ends FAILED with the reason
       await expectFailedEverywhere(
         projectId,
         jobId,
-        new RegExp(`^http://${HOSTS.silent}:${silent.port}/robots\\.txt did not answer in time: the server did not send response headers within 300 ms; an unreachable robots\\.txt disallows the whole site \\(RFC 9309\\), so http://${HOSTS.silent}:${silent.port}/ was not crawled$`),
+        new RegExp(
+          `^http://${HOSTS.silent}:${silent.port}/robots\\.txt did not answer in time: the server did not send response headers within 300 ms; an unreachable robots\\.txt disallows the whole site \\(RFC 9309\\), so http://${HOSTS.silent}:${silent.port}/ was not crawled$`,
+        ),
       );
       expect(silent.requests).toEqual(['GET /robots.txt']);
     } finally {
@@ -296,7 +375,9 @@ describe('an audit whose start URL cannot be audited ends FAILED with the reason
     try {
       const projectId = await newProject(`http://${HOSTS.robots}:${site.port}/`, { respectRobots: false });
       const { auditId } = await startAudit(projectId);
-      expect(await new AuditJobRunner(t.runtime.orm, client, t.config, t.runtime.logger).run(auditId)).toBe('completed');
+      expect(await new AuditJobRunner(t.runtime.orm, client, t.config, t.runtime.logger).run(auditId)).toBe(
+        'completed',
+      );
       const { v1 } = await auditEverywhere(projectId);
       expect(v1).toMatchObject({ status: 'COMPLETED', error: null, pagesCrawled: 1, pagesFailed: 0 });
       expect(v1.overallScore).toBeLessThanOrEqual(50);
@@ -325,7 +406,13 @@ describe('a completed audit with pages that failed says how many and which', () 
         return res.end();
       }
       res.setHeader('content-type', 'text/html');
-      if (path === '/') return res.end(page('Home page of the partial fixture', '<a href="/about">About</a> <a href="/loop-a">Loop</a> <a href="/to-metadata">Meta</a>'));
+      if (path === '/')
+        return res.end(
+          page(
+            'Home page of the partial fixture',
+            '<a href="/about">About</a> <a href="/loop-a">Loop</a> <a href="/to-metadata">Meta</a>',
+          ),
+        );
       if (path === '/about') return res.end(page('About page of the partial fixture', '<a href="/">Home</a>'));
       res.statusCode = 404;
       res.end();
@@ -347,9 +434,16 @@ describe('a completed audit with pages that failed says how many and which', () 
       const issue = v1.issues.find((i: { code: string }) => i.code === 'PAGE_FETCH_FAILED');
       expect(issue).toMatchObject({ severity: 'CRITICAL', category: 'TECHNICAL', title: 'Page could not be fetched' });
       const occurrences = g.issues.find((i: { code: string }) => i.code === 'PAGE_FETCH_FAILED').occurrences.nodes;
-      expect(occurrences.map((o: { url: string }) => o.url).sort()).toEqual([`${origin}/loop-a`, `${origin}/to-metadata`]);
-      expect(occurrences.find((o: { url: string }) => o.url.endsWith('/to-metadata')).evidence.error).toMatch(/169\.254\.169\.254 is a link-local address/);
-      expect(occurrences.find((o: { url: string }) => o.url.endsWith('/loop-a')).evidence.error).toMatch(/Redirect loop/);
+      expect(occurrences.map((o: { url: string }) => o.url).sort()).toEqual([
+        `${origin}/loop-a`,
+        `${origin}/to-metadata`,
+      ]);
+      expect(occurrences.find((o: { url: string }) => o.url.endsWith('/to-metadata')).evidence.error).toMatch(
+        /169\.254\.169\.254 is a link-local address/,
+      );
+      expect(occurrences.find((o: { url: string }) => o.url.endsWith('/loop-a')).evidence.error).toMatch(
+        /Redirect loop/,
+      );
     } finally {
       await worker.stop();
       await site.close();
@@ -365,52 +459,98 @@ describe('project and competitor targets are checked against the safe client add
     ['http://0x7f.0.0.2/', 'Refused: 127.0.0.2 is a loopback address'],
     ['http://0251.0376.0251.0376/', 'Refused: 169.254.169.254 is a link-local address'],
     ['http://2852039166/', 'Refused: 169.254.169.254 is a link-local address'],
-    ['http://metadata.google.internal/computeMetadata/v1/', 'Refused: metadata.google.internal is an internal-only name'],
+    [
+      'http://metadata.google.internal/computeMetadata/v1/',
+      'Refused: metadata.google.internal is an internal-only name',
+    ],
     ['http://printer.local/', 'Refused: printer.local is an internal-only name'],
     // IPv6 literals name a host: the address policy decides (the SSRF drill found them refused as "no host").
     ['http://[::1]/', 'Refused: [::1] is a loopback address'],
     ['http://[::ffff:127.0.0.2]/', 'Refused: [::ffff:7f00:2] is a loopback address'],
     ['http://[fd00:ec2::254]/', 'Refused: [fd00:ec2::254] is a unique-local (private) IPv6 address'],
   ])('createProject refuses %s with 400 BAD_USER_INPUT on both surfaces and GraphQL', async (url, detail) => {
-    const projects = async () => (await t.runtime.pool.query('SELECT count(*)::int AS n FROM project WHERE organization_id = $1', [user.organizationId])).rows[0].n;
+    const projects = async () =>
+      (
+        await t.runtime.pool.query('SELECT count(*)::int AS n FROM project WHERE organization_id = $1', [
+          user.organizationId,
+        ])
+      ).rows[0].n;
     const before = await projects();
     const message = 'The URL points to a private, loopback or reserved address; only public sites can be analyzed.';
     const b = await t.app.inject({ method: 'POST', url: '/api/projects', headers: session(), payload: { url } });
     expect(b.statusCode).toBe(400);
-    expect(b.json()).toMatchObject({ code: 'BAD_USER_INPUT', error: message, details: [{ path: 'url', message: expect.stringContaining(detail) }] });
+    expect(b.json()).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      error: message,
+      details: [{ path: 'url', message: expect.stringContaining(detail) }],
+    });
     const g = await gql(t, 'mutation($u: String!) { createProject(input: { url: $u }) { id } }', { u: url }, session());
     expect(g.body.errors?.[0]).toMatchObject({ message, extensions: { code: 'BAD_USER_INPUT' } });
     expect(await projects()).toBe(before);
   });
 
   it('the message is the one the free tools give for the same URL', async () => {
-    const tool = await t.app.inject({ method: 'POST', url: '/api/tools/meta-tags', payload: { url: 'http://169.254.169.254/' } });
-    const project = await t.app.inject({ method: 'POST', url: '/api/projects', headers: session(), payload: { url: 'http://169.254.169.254/' } });
+    const tool = await t.app.inject({
+      method: 'POST',
+      url: '/api/tools/meta-tags',
+      payload: { url: 'http://169.254.169.254/' },
+    });
+    const project = await t.app.inject({
+      method: 'POST',
+      url: '/api/projects',
+      headers: session(),
+      payload: { url: 'http://169.254.169.254/' },
+    });
     expect(tool.statusCode).toBe(400);
     expect(project.json().error).toBe(tool.json().error);
   });
 
   it('a loopback literal is accepted only when SAFE_HTTP_ALLOW admits it, and ordinary names are not resolved', async () => {
     // This app's SAFE_HTTP_ALLOW is 127.0.0.1/32.
-    const allowed = await t.app.inject({ method: 'POST', url: '/api/projects', headers: session(), payload: { url: `http://127.0.0.1:9/${uniq()}` } });
+    const allowed = await t.app.inject({
+      method: 'POST',
+      url: '/api/projects',
+      headers: session(),
+      payload: { url: `http://127.0.0.1:9/${uniq()}` },
+    });
     expect(allowed.statusCode, allowed.body).toBe(200);
-    const other = await t.app.inject({ method: 'POST', url: '/api/projects', headers: session(), payload: { url: 'http://127.0.0.2/' } });
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/api/projects',
+      headers: session(),
+      payload: { url: 'http://127.0.0.2/' },
+    });
     expect(other.statusCode).toBe(400);
     // A name is stored without a lookup: one resolving to a private address fails when audited (above).
-    const name = await t.app.inject({ method: 'POST', url: '/api/projects', headers: session(), payload: { url: `http://${UNRESOLVABLE}/${uniq()}` } });
+    const name = await t.app.inject({
+      method: 'POST',
+      url: '/api/projects',
+      headers: session(),
+      payload: { url: `http://${UNRESOLVABLE}/${uniq()}` },
+    });
     expect(name.statusCode).toBe(200);
   });
 
   it('addCompetitor refuses metadata.google.internal and the like with 400 on the domain field', async () => {
     const projectId = await newProject(`https://shop-${uniq()}.example/`);
     for (const domain of ['metadata.google.internal', 'https://instance-data.ec2.internal/', 'router.home.arpa']) {
-      const r = await gql(t, 'mutation($p: ID!, $d: String!) { addCompetitor(projectId: $p, domain: $d) { id } }', { p: projectId, d: domain }, session());
+      const r = await gql(
+        t,
+        'mutation($p: ID!, $d: String!) { addCompetitor(projectId: $p, domain: $d) { id } }',
+        { p: projectId, d: domain },
+        session(),
+      );
       expect(r.body.errors?.[0], domain).toMatchObject({
         message: 'The domain points to a private, loopback or reserved address; only public sites can be analyzed.',
         extensions: { code: 'BAD_USER_INPUT' },
       });
     }
-    const ok = await gql(t, 'mutation($p: ID!, $d: String!) { addCompetitor(projectId: $p, domain: $d) { id domain } }', { p: projectId, d: 'rival.example' }, session());
+    const ok = await gql(
+      t,
+      'mutation($p: ID!, $d: String!) { addCompetitor(projectId: $p, domain: $d) { id domain } }',
+      { p: projectId, d: 'rival.example' },
+      session(),
+    );
     expect(ok.body.errors).toBeUndefined();
   });
 });

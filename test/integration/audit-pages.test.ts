@@ -56,25 +56,45 @@ beforeAll(async () => {
   const pages = order.map((i): PageRow => {
     const { path, status, depth, title, words, ms } = SEEDS[i];
     const url = BASE + path;
-    return { url, statusCode: status, depth, title, metaDescription: `About ${url}`, indexable: status === 200, wordCount: words,
-      responseTimeMs: ms, bytes: words * 6, inlinks: depth + 1, outlinks: 3, error: status === null ? 'The server refused the connection' : null };
+    return {
+      url,
+      statusCode: status,
+      depth,
+      title,
+      metaDescription: `About ${url}`,
+      indexable: status === 200,
+      wordCount: words,
+      responseTimeMs: ms,
+      bytes: words * 6,
+      inlinks: depth + 1,
+      outlinks: 3,
+      error: status === null ? 'The server refused the connection' : null,
+    };
   });
   const audit = await anAudit({ project, pages });
   auditId = audit.id;
   rows = SEEDS.map((s) => ({ ...s, url: BASE + s.path, id: audit.pageIds.get(BASE + s.path)! }));
-  const occurrences = rows.flatMap((r) => Array.from({ length: r.issues }, (_, k) => ({ code: `CODE_${k}`, url: r.url })));
+  const occurrences = rows.flatMap((r) =>
+    Array.from({ length: r.issues }, (_, k) => ({ code: `CODE_${k}`, url: r.url })),
+  );
   // An occurrence of another audit on the same URL is not this audit's.
-  const { id: otherAudit } = await anAudit({ project, status: 'FAILED', pages: 0, createdAt: new Date(Date.now() - 86_400_000) });
+  const { id: otherAudit } = await anAudit({
+    project,
+    status: 'FAILED',
+    pages: 0,
+    createdAt: new Date(Date.now() - 86_400_000),
+  });
   const q = (sql: string, params: unknown[]) => t.runtime.pool.query(sql, params);
   await q(`INSERT INTO issue_occurrence (audit_id, code, url) VALUES ($1, 'ELSEWHERE', $2)`, [otherAudit, rows[0].url]);
-  await q(`INSERT INTO issue_occurrence (audit_id, code, url, evidence) SELECT $1, r.code, r.url, NULL FROM jsonb_to_recordset($2::jsonb) AS r(code text, url text)`, [
-    auditId,
-    JSON.stringify(occurrences),
-  ]);
+  await q(
+    `INSERT INTO issue_occurrence (audit_id, code, url, evidence) SELECT $1, r.code, r.url, NULL FROM jsonb_to_recordset($2::jsonb) AS r(code text, url text)`,
+    [auditId, JSON.stringify(occurrences)],
+  );
 });
 afterAll(() => t.close());
 
-const FIELDS = 'id url finalUrl statusCode depth title metaDescription wordCount responseTimeMs bytes indexable inlinks outlinks error issueCount';
+const FIELDS =
+  'id url finalUrl statusCode depth title metaDescription wordCount responseTimeMs bytes indexable inlinks outlinks error issueCount';
 const PAGES = `query($p: ID!, $a: ID, $first: Int!, $after: String, $orderBy: AuditPageOrder!, $direction: SortDirection!, $filter: AuditPageFilter) {
   audit(projectId: $p, auditId: $a) { pages(first: $first, after: $after, orderBy: $orderBy, direction: $direction, filter: $filter) {
     nodes { ${FIELDS} } pageInfo { hasNextPage endCursor } totalCount } } }`;
@@ -96,12 +116,20 @@ interface Connection {
 }
 
 async function page(vars: Record<string, unknown>, headers: Record<string, string> = { cookie: user.cookie }) {
-  const res = await gql(t, PAGES, { p: projectId, a: auditId, first: 50, orderBy: 'URL', direction: 'ASC', ...vars }, headers);
+  const res = await gql(
+    t,
+    PAGES,
+    { p: projectId, a: auditId, first: 50, orderBy: 'URL', direction: 'ASC', ...vars },
+    headers,
+  );
   return { errors: res.body.errors, connection: res.body.data?.audit.pages as Connection | undefined };
 }
 
 /** Every page of a listing, following endCursor. */
-async function walk(vars: Record<string, unknown>, first: number): Promise<{ nodes: PageNode[]; totals: number[]; pages: number }> {
+async function walk(
+  vars: Record<string, unknown>,
+  first: number,
+): Promise<{ nodes: PageNode[]; totals: number[]; pages: number }> {
   const nodes: PageNode[] = [];
   const totals: number[] = [];
   let after: string | null = null;
@@ -114,7 +142,8 @@ async function walk(vars: Record<string, unknown>, first: number): Promise<{ nod
     pages++;
     expect(connection!.nodes.length).toBeLessThanOrEqual(first);
     if (!connection!.pageInfo.hasNextPage) {
-      if (nodes.length) expect(connection!.nodes.length, 'a last page is not empty (unless the list is)').toBeGreaterThan(0);
+      if (nodes.length)
+        expect(connection!.nodes.length, 'a last page is not empty (unless the list is)').toBeGreaterThan(0);
       return { nodes, totals, pages };
     }
     after = connection!.pageInfo.endCursor;
@@ -153,9 +182,15 @@ describe('Audit.pages: sorting and cursors', () => {
       for (const direction of ['ASC', 'DESC'] as const) {
         const { nodes, totals, pages } = await walk({ orderBy, direction }, 4);
         const label = `${orderBy} ${direction}`;
-        expect(nodes.map((n) => n.url), label).toEqual(expected(orderBy, direction));
+        expect(
+          nodes.map((n) => n.url),
+          label,
+        ).toEqual(expected(orderBy, direction));
         expect(new Set(nodes.map((n) => n.id)).size, label).toBe(rows.length);
-        expect(totals.every((n) => n === rows.length), label).toBe(true);
+        expect(
+          totals.every((n) => n === rows.length),
+          label,
+        ).toBe(true);
         expect(pages, label).toBe(Math.ceil(rows.length / 4));
       }
     }
@@ -187,8 +222,17 @@ describe('Audit.pages: sorting and cursors', () => {
   });
 
   it('defaults: 50 by URL ascending', async () => {
-    const res = await gql(t, 'query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { pages { nodes { url } pageInfo { hasNextPage } totalCount } } }', { p: projectId, a: auditId }, { cookie: user.cookie });
-    expect(res.body.data.audit.pages).toEqual({ nodes: expected('URL', 'ASC').map((url) => ({ url })), pageInfo: { hasNextPage: false }, totalCount: rows.length });
+    const res = await gql(
+      t,
+      'query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { pages { nodes { url } pageInfo { hasNextPage } totalCount } } }',
+      { p: projectId, a: auditId },
+      { cookie: user.cookie },
+    );
+    expect(res.body.data.audit.pages).toEqual({
+      nodes: expected('URL', 'ASC').map((url) => ({ url })),
+      pageInfo: { hasNextPage: false },
+      totalCount: rows.length,
+    });
   });
 });
 
@@ -200,7 +244,11 @@ describe('Audit.pages: filters', () => {
     ['4xx', { statusClass: ['CLIENT_ERROR'] }, (r) => r.status !== null && r.status >= 400 && r.status < 500],
     ['5xx', { statusClass: ['SERVER_ERROR'] }, (r) => r.status !== null && r.status >= 500],
     ['no response', { statusClass: ['FAILED'] }, (r) => r.status === null],
-    ['4xx or no response', { statusClass: ['CLIENT_ERROR', 'FAILED', 'FAILED'] }, (r) => r.status === null || (r.status >= 400 && r.status < 500)],
+    [
+      '4xx or no response',
+      { statusClass: ['CLIENT_ERROR', 'FAILED', 'FAILED'] },
+      (r) => r.status === null || (r.status >= 400 && r.status < 500),
+    ],
     ['an empty class list does not filter', { statusClass: [] }, () => true],
     ['with issues', { hasIssues: true }, (r) => r.issues > 0],
     ['without issues', { hasIssues: false }, (r) => r.issues === 0],
@@ -209,7 +257,11 @@ describe('Audit.pages: filters', () => {
     ['search: % is literal', { search: '%' }, (r) => !!r.title?.includes('%')],
     ['search: _ is literal', { search: '_' }, (r) => r.url.includes('_')],
     ['search: surrounding spaces are ignored', { search: '  X2 ' }, (r) => r.path.includes('x2')],
-    ['all together', { statusClass: ['SUCCESS', 'FAILED'], hasIssues: true, search: 'x1' }, (r) => (r.status === null || r.status === 200) && r.issues > 0 && r.path.includes('x1')],
+    [
+      'all together',
+      { statusClass: ['SUCCESS', 'FAILED'], hasIssues: true, search: 'x1' },
+      (r) => (r.status === null || r.status === 200) && r.issues > 0 && r.path.includes('x1'),
+    ],
   ];
 
   it('each filter, alone and combined, walked 3 at a time with its totalCount', async () => {
@@ -217,8 +269,14 @@ describe('Audit.pages: filters', () => {
       const want = urls(predicate);
       expect(want.length, `${name}: the seed has rows for it`).toBeGreaterThan(0);
       const { nodes, totals } = await walk({ filter, orderBy: 'URL', direction: 'ASC' }, 3);
-      expect(nodes.map((n) => n.url), name).toEqual(want);
-      expect(totals.every((n) => n === want.length), name).toBe(true);
+      expect(
+        nodes.map((n) => n.url),
+        name,
+      ).toEqual(want);
+      expect(
+        totals.every((n) => n === want.length),
+        name,
+      ).toBe(true);
     }
   });
 
@@ -229,7 +287,13 @@ describe('Audit.pages: filters', () => {
 
   it('a filter with a sort on issues, walked backwards', async () => {
     const { nodes } = await walk({ filter: { statusClass: ['SUCCESS'] }, orderBy: 'ISSUES', direction: 'DESC' }, 2);
-    expect(nodes.map((n) => n.url)).toEqual(expected('ISSUES', 'DESC', rows.filter((r) => r.status === 200)));
+    expect(nodes.map((n) => n.url)).toEqual(
+      expected(
+        'ISSUES',
+        'DESC',
+        rows.filter((r) => r.status === 200),
+      ),
+    );
   });
 });
 
@@ -278,30 +342,57 @@ describe('Audit.pages: bad input and tenancy', () => {
       expect(code(errors), JSON.stringify(vars)).toBe('BAD_USER_INPUT');
       expect(errors![0].message).toMatch(/another list/);
     }
-    const { id: otherAudit } = await anAudit({ project, status: 'FAILED', pages: 0, createdAt: new Date(Date.now() - 2 * 86_400_000) });
+    const { id: otherAudit } = await anAudit({
+      project,
+      status: 'FAILED',
+      pages: 0,
+      createdAt: new Date(Date.now() - 2 * 86_400_000),
+    });
     const foreign = await page({ a: otherAudit, orderBy: 'STATUS', after: good });
     expect(code(foreign.errors)).toBe('BAD_USER_INPUT');
-    expect((await page({ a: otherAudit })).connection).toEqual({ nodes: [], pageInfo: { hasNextPage: false, endCursor: null }, totalCount: 0 });
+    expect((await page({ a: otherAudit })).connection).toEqual({
+      nodes: [],
+      pageInfo: { hasNextPage: false, endCursor: null },
+      totalCount: 0,
+    });
   });
 
   it("another organization's audit: NOT_FOUND, by session, by key, and at the service itself", async () => {
     const other = await anOrg(t, { plan: 'ENTERPRISE' });
     const otherKey = await anApiKey(other);
-    for (const headers of [{ cookie: other.owner.cookie }, { authorization: `Bearer ${otherKey}` }] as Record<string, string>[]) {
+    for (const headers of [{ cookie: other.owner.cookie }, { authorization: `Bearer ${otherKey}` }] as Record<
+      string,
+      string
+    >[]) {
       const { errors, connection } = await page({}, headers);
       expect(code(errors)).toBe('NOT_FOUND');
       expect(connection).toBeUndefined();
     }
     // The audit of another organization named with the caller's own project: still NOT_FOUND.
     const own = await aProject({ org: other });
-    const res = await gql(t, PAGES, { p: own.id, a: auditId, first: 5, orderBy: 'URL', direction: 'ASC' }, { cookie: other.owner.cookie });
+    const res = await gql(
+      t,
+      PAGES,
+      { p: own.id, a: auditId, first: 5, orderBy: 'URL', direction: 'ASC' },
+      { cookie: other.owner.cookie },
+    );
     expect(code(res.body.errors)).toBe('NOT_FOUND');
     // The service checks the audit's organization too, so no other path to an Audit can expose its pages.
     const service = new AuditPageService();
-    const principal = { organizationId: other.id, plan: 'ENTERPRISE' as const, role: 'owner' as const, via: 'SESSION' as const, channel: 'GRAPHQL' as const };
-    await expect(service.list(t.runtime.orm.em, principal, auditId, { first: 5, orderBy: 'URL', direction: 'ASC' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const principal = {
+      organizationId: other.id,
+      plan: 'ENTERPRISE' as const,
+      role: 'owner' as const,
+      via: 'SESSION' as const,
+      channel: 'GRAPHQL' as const,
+    };
+    await expect(
+      service.list(t.runtime.orm.em, principal, auditId, { first: 5, orderBy: 'URL', direction: 'ASC' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const owner = { ...principal, organizationId: user.organizationId };
-    expect((await service.list(t.runtime.orm.em, owner, auditId, { first: 5, orderBy: 'URL', direction: 'ASC' })).totalCount).toBe(rows.length);
+    expect(
+      (await service.list(t.runtime.orm.em, owner, auditId, { first: 5, orderBy: 'URL', direction: 'ASC' })).totalCount,
+    ).toBe(rows.length);
   });
 
   it('the /graphql cost limit accepts 100 pages with every field', async () => {

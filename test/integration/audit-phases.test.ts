@@ -23,9 +23,13 @@ beforeAll(async () => {
     const n = req.url === '/' ? 0 : Number(/^\/p\/(\d)$/.exec(req.url ?? '')?.[1] ?? -1);
     if (n < 0 || n > 3) return res.writeHead(404).end('not found');
     res.setHeader('content-type', 'text/html; charset=utf-8');
-    res.end(`<!doctype html><html lang="en"><head><title>Phase fixture page ${n}</title></head><body><h1>Page ${n}</h1><a href="${n === 3 ? '/' : `/p/${n + 1}`}">next</a></body></html>`);
+    res.end(
+      `<!doctype html><html lang="en"><head><title>Phase fixture page ${n}</title></head><body><h1>Page ${n}</h1><a href="${n === 3 ? '/' : `/p/${n + 1}`}">next</a></body></html>`,
+    );
   });
-  port = await new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as { port: number }).port)));
+  port = await new Promise<number>((r) =>
+    server.listen(0, '127.0.0.1', () => r((server.address() as { port: number }).port)),
+  );
 });
 afterAll(async () => {
   await client.close();
@@ -34,30 +38,52 @@ afterAll(async () => {
 });
 
 const row = async (auditId: string) =>
-  (await t.runtime.pool.query('SELECT status, phase FROM audit WHERE id = $1', [auditId])).rows[0] as { status: string; phase: string | null };
+  (await t.runtime.pool.query('SELECT status, phase FROM audit WHERE id = $1', [auditId])).rows[0] as {
+    status: string;
+    phase: string | null;
+  };
 
 describe('Audit.phase', () => {
   it('the engine reports ANALYZING, MEASURING and SAVING after the crawl, in that order', async () => {
     const phases: string[] = [];
-    const sink: AuditSink = { pages: async () => undefined, occurrences: async () => undefined, phase: async (p) => void phases.push(p) };
+    const sink: AuditSink = {
+      pages: async () => undefined,
+      occurrences: async () => undefined,
+      phase: async (p) => void phases.push(p),
+    };
     const lab: LabMeter = async () => {
       phases.push('(lab)');
       return new Map();
     };
-    const outcome = await runAuditEngine(client, { ...DEFAULT_CRAWL_OPTIONS, startUrl: `http://${host}:${port}/`, userAgent: 'test' }, sink, lab);
+    const outcome = await runAuditEngine(
+      client,
+      { ...DEFAULT_CRAWL_OPTIONS, startUrl: `http://${host}:${port}/`, userAgent: 'test' },
+      sink,
+      lab,
+    );
     expect(outcome.pagesCrawled).toBe(4);
     expect(phases).toEqual(['ANALYZING', 'MEASURING', '(lab)', 'SAVING']);
   });
 
   it('the runner stores CRAWLING while pages are fetched, MEASURING during the lab, and nothing once COMPLETED', async () => {
     const projectId = (await createProject(t, user, `http://${host}:${port}/`)).id;
-    const started = await gql(t, 'mutation($p: ID!) { startAudit(projectId: $p) { auditId } }', { p: projectId }, { cookie: user.cookie, origin: t.config.baseUrl });
+    const started = await gql(
+      t,
+      'mutation($p: ID!) { startAudit(projectId: $p) { auditId } }',
+      { p: projectId },
+      { cookie: user.cookie, origin: t.config.baseUrl },
+    );
     const auditId = started.body.data.startAudit.auditId as string;
     expect(await row(auditId)).toEqual({ status: 'QUEUED', phase: null });
 
     const seen: string[] = [];
     const viaGraphql = async () => {
-      const res = await gql(t, 'query($p: ID!) { audit(projectId: $p) { status phase } }', { p: projectId }, { cookie: user.cookie });
+      const res = await gql(
+        t,
+        'query($p: ID!) { audit(projectId: $p) { status phase } }',
+        { p: projectId },
+        { cookie: user.cookie },
+      );
       return `${res.body.data.audit.status} ${res.body.data.audit.phase}`;
     };
     // The runner's own extension points observe the stored phase at those moments.
@@ -89,7 +115,11 @@ describe('Audit.phase', () => {
     await t.runtime.pool.query(`UPDATE audit SET status = 'RUNNING', phase = 'SAVING' WHERE id = $1`, [auditId]);
     await runner.markFailed(auditId, 'It broke.');
     expect(await row(auditId)).toEqual({ status: 'FAILED', phase: null });
-    await expect(t.runtime.pool.query(`UPDATE audit SET phase = 'CRAWLING' WHERE id = $1`, [auditId])).rejects.toThrow(/audit_phase_running_only/);
-    await expect(t.runtime.pool.query(`UPDATE audit SET phase = 'RESTING' WHERE id = $1`, [auditId])).rejects.toThrow(/check constraint/);
+    await expect(t.runtime.pool.query(`UPDATE audit SET phase = 'CRAWLING' WHERE id = $1`, [auditId])).rejects.toThrow(
+      /audit_phase_running_only/,
+    );
+    await expect(t.runtime.pool.query(`UPDATE audit SET phase = 'RESTING' WHERE id = $1`, [auditId])).rejects.toThrow(
+      /check constraint/,
+    );
   });
 });

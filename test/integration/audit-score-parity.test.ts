@@ -25,46 +25,67 @@ async function paritySite(closedPort: number) {
     const path = req.url ?? '/';
     const origin = `http://${req.headers.host}`;
     // Responses leave in a random order: the crawl's result must not depend on it.
-    setTimeout(() => {
-      if (path === '/robots.txt') return res.end(`User-agent: *\nDisallow: /private/\nSitemap: ${origin}/sitemap.xml\n`);
-      if (path === '/sitemap.xml') {
-        res.setHeader('content-type', 'application/xml');
-        const urls = ['/', '/p/3', '/orphan', '/private/x'].map((p) => `<url><loc>${origin}${p}</loc></url>`).join('');
-        return res.end(`<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`);
-      }
-      if (path === '/moved') {
-        res.statusCode = 301;
-        res.setHeader('location', '/p/1');
-        return res.end();
-      }
-      if (path === '/loop-a' || path === '/loop-b') {
-        res.statusCode = 302;
-        res.setHeader('location', path === '/loop-a' ? '/loop-b' : '/loop-a');
-        return res.end();
-      }
-      const m = /^\/(?:p\/([1-9]\d*)|orphan)?$/.exec(path);
-      const n = path === '/orphan' ? 999 : m ? Number(m[1] ?? 0) : -1;
-      if (n < 0 || (n >= PAGES && n !== 999)) {
-        res.statusCode = 404;
-        return res.end('not found');
-      }
-      const href = (k: number) => (k % PAGES === 0 ? '/' : `/p/${k % PAGES}`);
-      const links = [n + 1, 2 * n + 1, 2 * n + 2].map((k) => `<a href="${href(k)}">Page ${k % PAGES}</a>`);
-      if (n % 10 === 0) links.push('<a href="/missing">Gone</a>');
-      if (n % 15 === 0) links.push('<a href="/loop-a">Loop</a>');
-      if (n % 20 === 0) links.push(`<a href="http://down.test:${closedPort}/">Down</a>`);
-      if (n % 8 === 0) links.push('<a href="/private/secret">Private</a>');
-      if (n % 9 === 0) links.push('<a href="/moved">Moved</a>');
-      const title = n % 7 === 0 ? '' : n % 5 === 0 ? '<title>The same title on several pages of this site</title>' : `<title>Page number ${n} of the parity fixture site</title>`;
-      const description = n % 3 === 0 ? '' : `<meta name="description" content="Page ${n} of the parity fixture: a description long enough for the length check to pass.">`;
-      const words = 'word '.repeat(n % 4 === 0 ? 40 : 260);
-      const image = n % 6 === 0 ? '<img src="/img.png" width="10" height="10">' : '';
-      res.setHeader('content-type', 'text/html; charset=utf-8');
-      res.end(`<!doctype html><html lang="en"><head>${title}${description}<meta name="viewport" content="width=device-width, initial-scale=1"></head><body><h1>Page ${n}</h1>${image}<p>${words}</p>${links.join(' ')}</body></html>`);
-    }, Math.floor(Math.random() * 15));
+    setTimeout(
+      () => {
+        if (path === '/robots.txt')
+          return res.end(`User-agent: *\nDisallow: /private/\nSitemap: ${origin}/sitemap.xml\n`);
+        if (path === '/sitemap.xml') {
+          res.setHeader('content-type', 'application/xml');
+          const urls = ['/', '/p/3', '/orphan', '/private/x']
+            .map((p) => `<url><loc>${origin}${p}</loc></url>`)
+            .join('');
+          return res.end(
+            `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`,
+          );
+        }
+        if (path === '/moved') {
+          res.statusCode = 301;
+          res.setHeader('location', '/p/1');
+          return res.end();
+        }
+        if (path === '/loop-a' || path === '/loop-b') {
+          res.statusCode = 302;
+          res.setHeader('location', path === '/loop-a' ? '/loop-b' : '/loop-a');
+          return res.end();
+        }
+        const m = /^\/(?:p\/([1-9]\d*)|orphan)?$/.exec(path);
+        const n = path === '/orphan' ? 999 : m ? Number(m[1] ?? 0) : -1;
+        if (n < 0 || (n >= PAGES && n !== 999)) {
+          res.statusCode = 404;
+          return res.end('not found');
+        }
+        const href = (k: number) => (k % PAGES === 0 ? '/' : `/p/${k % PAGES}`);
+        const links = [n + 1, 2 * n + 1, 2 * n + 2].map((k) => `<a href="${href(k)}">Page ${k % PAGES}</a>`);
+        if (n % 10 === 0) links.push('<a href="/missing">Gone</a>');
+        if (n % 15 === 0) links.push('<a href="/loop-a">Loop</a>');
+        if (n % 20 === 0) links.push(`<a href="http://down.test:${closedPort}/">Down</a>`);
+        if (n % 8 === 0) links.push('<a href="/private/secret">Private</a>');
+        if (n % 9 === 0) links.push('<a href="/moved">Moved</a>');
+        const title =
+          n % 7 === 0
+            ? ''
+            : n % 5 === 0
+              ? '<title>The same title on several pages of this site</title>'
+              : `<title>Page number ${n} of the parity fixture site</title>`;
+        const description =
+          n % 3 === 0
+            ? ''
+            : `<meta name="description" content="Page ${n} of the parity fixture: a description long enough for the length check to pass.">`;
+        const words = 'word '.repeat(n % 4 === 0 ? 40 : 260);
+        const image = n % 6 === 0 ? '<img src="/img.png" width="10" height="10">' : '';
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        res.end(
+          `<!doctype html><html lang="en"><head>${title}${description}<meta name="viewport" content="width=device-width, initial-scale=1"></head><body><h1>Page ${n}</h1>${image}<p>${words}</p>${links.join(' ')}</body></html>`,
+        );
+      },
+      Math.floor(Math.random() * 15),
+    );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return { port: (server.address() as AddressInfo).port, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 const host = `parity-${uniq()}.test`;
@@ -74,7 +95,12 @@ let user: TestUser;
 let key: string;
 
 beforeAll(async () => {
-  env = { REDIS_PREFIX: `parity-${uniq()}`, SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: `${host}=127.0.0.1,down.test=127.0.0.1`, WORKER_CONCURRENCY: '1' };
+  env = {
+    REDIS_PREFIX: `parity-${uniq()}`,
+    SAFE_HTTP_ALLOW: '127.0.0.1/32',
+    SAFE_HTTP_RESOLVE: `${host}=127.0.0.1,down.test=127.0.0.1`,
+    WORKER_CONCURRENCY: '1',
+  };
   t = await createTestApp(env);
   user = await signUp(t, { plan: 'ENTERPRISE' });
   key = await createApiKey(t, user);
@@ -91,17 +117,35 @@ describe('seo audit and the server compute the same scores over the same facts',
     const url = `http://${host}:${site.port}/`;
     const worker = startWorker('audit.worker', env);
     try {
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'audit', url, '--max-pages', String(MAX_PAGES), '--json'], {
-        cwd: root,
-        env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
-      });
+      const { stdout } = await run(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli.ts', 'audit', url, '--max-pages', String(MAX_PAGES), '--json'],
+        {
+          cwd: root,
+          env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
+        },
+      );
       const cli = JSON.parse(stdout);
 
-      const created = await gql(t, 'mutation($u: String!) { createProject(input: { url: $u }) { id } }', { u: url }, { cookie: user.cookie });
+      const created = await gql(
+        t,
+        'mutation($u: String!) { createProject(input: { url: $u }) { id } }',
+        { u: url },
+        { cookie: user.cookie },
+      );
       const projectId = created.body.data.createProject.id;
-      const settings = await gql(t, 'mutation($id: ID!, $n: Int!) { updateProject(id: $id, input: { settings: { maxPages: $n } }) { id } }', { id: projectId, n: MAX_PAGES }, { cookie: user.cookie });
+      const settings = await gql(
+        t,
+        'mutation($id: ID!, $n: Int!) { updateProject(id: $id, input: { settings: { maxPages: $n } }) { id } }',
+        { id: projectId, n: MAX_PAGES },
+        { cookie: user.cookie },
+      );
       expect(settings.body.errors).toBeUndefined();
-      const started = await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: { authorization: `Bearer ${key}` } });
+      const started = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/projects/${projectId}/audit`,
+        headers: { authorization: `Bearer ${key}` },
+      });
       const { auditId } = started.json();
       await waitFor('the server audit to complete', async () => {
         const row = (await t.runtime.pool.query('SELECT status FROM audit WHERE id = $1', [auditId])).rows[0];
@@ -119,7 +163,10 @@ describe('seo audit and the server compute the same scores over the same facts',
 
       expect(cli.status).toBe('COMPLETED');
       expect(cli.pagesCrawled).toBe(MAX_PAGES);
-      expect({ pagesCrawled: server.pagesCrawled, pagesFailed: server.pagesFailed }).toEqual({ pagesCrawled: cli.pagesCrawled, pagesFailed: cli.pagesFailed });
+      expect({ pagesCrawled: server.pagesCrawled, pagesFailed: server.pagesFailed }).toEqual({
+        pagesCrawled: cli.pagesCrawled,
+        pagesFailed: cli.pagesFailed,
+      });
       expect({
         overall: server.overallScore,
         meta: server.metaScore,
@@ -133,7 +180,15 @@ describe('seo audit and the server compute the same scores over the same facts',
       expect(counts(server.issues)).toEqual(counts(cli.issues));
       // The fixture is built to trip these: the comparison covers a real spread of checks, not an empty list.
       expect(Object.keys(counts(cli.issues))).toEqual(
-        expect.arrayContaining(['META_TITLE_MISSING', 'META_TITLE_DUPLICATE', 'CONTENT_THIN', 'LINKS_INTERNAL_BROKEN', 'LINKS_DEPTH_HIGH', 'PAGE_FETCH_FAILED', 'TECH_STATUS_4XX']),
+        expect.arrayContaining([
+          'META_TITLE_MISSING',
+          'META_TITLE_DUPLICATE',
+          'CONTENT_THIN',
+          'LINKS_INTERNAL_BROKEN',
+          'LINKS_DEPTH_HIGH',
+          'PAGE_FETCH_FAILED',
+          'TECH_STATUS_4XX',
+        ]),
       );
     } finally {
       await worker.stop();

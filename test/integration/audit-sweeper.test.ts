@@ -3,7 +3,16 @@ import { UnrecoverableError } from 'bullmq';
 import { QUEUES, createQueue, createWorker, type Queue } from '../../src/platform/queues.js';
 import { createRedis, type Redis } from '../../src/platform/redis.js';
 import { AuditSweeper, DEFAULT_MAX_RUNS, type AuditJobData } from '../../src/audits/index.js';
-import { createApiKey, createProject, createTestApp, signUp, uniq, type TestApp, type TestUser, reportQueueError } from '../support/app.js';
+import {
+  createApiKey,
+  createProject,
+  createTestApp,
+  signUp,
+  uniq,
+  type TestApp,
+  type TestUser,
+  reportQueueError,
+} from '../support/app.js';
 
 /**
  * The audit sweeper against a real BullMQ queue: audits whose job Redis lost (or whose job ended without the audit
@@ -54,14 +63,19 @@ async function claimedLongAgo(auditId: string, attempts = 1): Promise<void> {
 }
 
 const row = async (auditId: string) =>
-  (await t.runtime.pool.query('SELECT status, phase, error, attempts, completed_at FROM audit WHERE id = $1', [auditId])).rows[0] as {
+  (
+    await t.runtime.pool.query('SELECT status, phase, error, attempts, completed_at FROM audit WHERE id = $1', [
+      auditId,
+    ])
+  ).rows[0] as {
     status: string;
     phase: string | null;
     error: string | null;
     attempts: number;
     completed_at: Date | null;
   };
-const jobView = async (jobId: string) => (await t.app.inject({ method: 'GET', url: `/api/v1/jobs/${jobId}`, headers: bearer() })).json().job;
+const jobView = async (jobId: string) =>
+  (await t.app.inject({ method: 'GET', url: `/api/v1/jobs/${jobId}`, headers: bearer() })).json().job;
 
 describe('audit sweeper', () => {
   it('requeues a RUNNING audit whose job was lost, under the same job id, once', async () => {
@@ -113,12 +127,18 @@ describe('audit sweeper', () => {
   it('leaves alone an audit younger than the grace period, and one whose attempt changed meanwhile', async () => {
     const { auditId, jobId } = await startAudit();
     await queue.remove(jobId);
-    await t.runtime.pool.query(`UPDATE audit SET status = 'RUNNING', phase = 'CRAWLING', attempts = 1, started_at = now() WHERE id = $1`, [auditId]);
+    await t.runtime.pool.query(
+      `UPDATE audit SET status = 'RUNNING', phase = 'CRAWLING', attempts = 1, started_at = now() WHERE id = $1`,
+      [auditId],
+    );
     const report = await sweeper.sweep();
     expect([...report.requeued, ...report.failed, ...report.corrected]).not.toContain(auditId);
     expect((await row(auditId)).status).toBe('RUNNING');
     // Clean up for the next test: an old claim would be swept.
-    await t.runtime.pool.query(`UPDATE audit SET status = 'CANCELLED', phase = NULL, completed_at = now() WHERE id = $1`, [auditId]);
+    await t.runtime.pool.query(
+      `UPDATE audit SET status = 'CANCELLED', phase = NULL, completed_at = now() WHERE id = $1`,
+      [auditId],
+    );
   });
 
   it('fails an audit whose job failed while PostgreSQL could not record it, with the job’s reason', async () => {
@@ -133,7 +153,8 @@ describe('audit sweeper', () => {
       { redisUrl: t.config.REDIS_URL, prefix, onError: reportQueueError },
     );
     try {
-      for (let i = 0; i < 100 && (await (await queue.getJob(jobId))?.getState()) !== 'failed'; i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 100 && (await (await queue.getJob(jobId))?.getState()) !== 'failed'; i++)
+        await new Promise((r) => setTimeout(r, 100));
     } finally {
       await worker.close();
     }
@@ -141,11 +162,18 @@ describe('audit sweeper', () => {
     await claimedLongAgo(auditId);
     const report = await sweeper.sweep();
     expect(report.failed).toContain(auditId);
-    expect(await row(auditId)).toMatchObject({ status: 'FAILED', error: 'The audit failed: robots.txt could not be parsed' });
+    expect(await row(auditId)).toMatchObject({
+      status: 'FAILED',
+      error: 'The audit failed: robots.txt could not be parsed',
+    });
   });
 
   it('sweeps once at a time across processes (a Redis lock)', async () => {
-    const other = new AuditSweeper(t.runtime.orm, queue, redis, { prefix, graceMs: GRACE_MS, logger: t.runtime.logger });
+    const other = new AuditSweeper(t.runtime.orm, queue, redis, {
+      prefix,
+      graceMs: GRACE_MS,
+      logger: t.runtime.logger,
+    });
     const [a, b] = await Promise.all([sweeper.sweepOnce(2_000), other.sweepOnce(2_000)]);
     expect([a, b].filter((r) => r === null)).toHaveLength(1);
     await redis.del(`${prefix}:audit-sweeper:lock`);

@@ -16,7 +16,9 @@ describe('sign-up, sign-in and sessions (Surface B)', () => {
       payload: { email: `new-${uniq()}@example.test`, password: 'correct-horse-battery', name: 'New' },
     });
     expect(res.statusCode).toBe(200);
-    const raw = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('better-auth.session-token='))!;
+    const raw = ([] as string[])
+      .concat(res.headers['set-cookie'] ?? [])
+      .find((c) => c.startsWith('better-auth.session-token='))!;
     expect(raw).toBeDefined();
     expect(raw).toMatch(/HttpOnly/i);
     expect(raw).toMatch(/SameSite=Lax/i);
@@ -46,7 +48,11 @@ describe('sign-up, sign-in and sessions (Surface B)', () => {
     expect(list.statusCode).toBe(200);
     expect(list.json()).toEqual({ projects: [] });
 
-    const out = await t.app.inject({ method: 'POST', url: '/api/auth/sign-out', headers: { cookie, origin: t.config.baseUrl } });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-out',
+      headers: { cookie, origin: t.config.baseUrl },
+    });
     expect(out.statusCode).toBe(200);
     const after = await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie } });
     expect(after.statusCode).toBe(401);
@@ -64,8 +70,17 @@ describe('sign-up, sign-in and sessions (Surface B)', () => {
   });
 
   it('unauthenticated Surface B requests get 401 with an { error } that says to sign in', async () => {
-    for (const [method, url] of [['GET', '/api/projects'], ['POST', '/api/projects'], ['GET', '/api/projects/x'], ['DELETE', '/api/projects/x']] as const) {
-      const res = await t.app.inject({ method, url, ...(method === 'POST' ? { payload: { url: 'https://a.example' } } : {}) });
+    for (const [method, url] of [
+      ['GET', '/api/projects'],
+      ['POST', '/api/projects'],
+      ['GET', '/api/projects/x'],
+      ['DELETE', '/api/projects/x'],
+    ] as const) {
+      const res = await t.app.inject({
+        method,
+        url,
+        ...(method === 'POST' ? { payload: { url: 'https://a.example' } } : {}),
+      });
       expect(res.statusCode, `${method} ${url}`).toBe(401);
       expect(res.json()).toEqual({ error: 'Unauthorized. Please sign in.', code: 'UNAUTHENTICATED' });
     }
@@ -106,7 +121,14 @@ describe('sign-up, sign-in and sessions (Surface B)', () => {
       payload: { query: '{ viewer { userId role via organization { id plan } } }' },
     });
     expect(res.json()).toEqual({
-      data: { viewer: { userId: user.userId, role: 'owner', via: 'SESSION', organization: { id: user.organizationId, plan: 'FREE' } } },
+      data: {
+        viewer: {
+          userId: user.userId,
+          role: 'owner',
+          via: 'SESSION',
+          organization: { id: user.organizationId, plan: 'FREE' },
+        },
+      },
     });
   });
 });

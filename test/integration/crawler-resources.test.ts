@@ -6,7 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SafeHttpClient } from '../../src/platform/safe-http/index.js';
 import { auditSite, createFixtureClient, reportedUrls, type AuditRun } from '../fixtures/sites/audit-harness.js';
-import { closedPort, startFixtureSite, type FixtureRoutes, type RunningSite } from '../fixtures/sites/fixture-server.js';
+import {
+  closedPort,
+  startFixtureSite,
+  type FixtureRoutes,
+  type RunningSite,
+} from '../fixtures/sites/fixture-server.js';
 import { page } from '../fixtures/sites/page-builder.js';
 import { CACHED, image, sitemapXml, textFile } from '../fixtures/sites/shared-assets.js';
 
@@ -31,14 +36,29 @@ beforeAll(async () => {
   const origin = site.origin;
   const routes: FixtureRoutes = {
     '/robots.txt': textFile(`User-agent: *\nDisallow: /private/\n\nSitemap: ${origin}/sitemap.xml\n`),
-    '/sitemap.xml': sitemapXml([`${origin}/`, `${origin}/p/1`, `${origin}/private/listed`, `${origin}/private/also-listed`]),
+    '/sitemap.xml': sitemapXml([
+      `${origin}/`,
+      `${origin}/p/1`,
+      `${origin}/private/listed`,
+      `${origin}/private/also-listed`,
+    ]),
     '/favicon.ico': image(),
-    '/css/shared.css': { headers: { 'content-type': 'text/css', ...CACHED }, body: 'p { color: green }', delayMs: RESOURCE_DELAY_MS },
+    '/css/shared.css': {
+      headers: { 'content-type': 'text/css', ...CACHED },
+      body: 'p { color: green }',
+      delayMs: RESOURCE_DELAY_MS,
+    },
     '/img/shared.png': { ...image(), delayMs: RESOURCE_DELAY_MS },
-    '/img/head-refused.png': { ...image(), delayMs: RESOURCE_DELAY_MS, head: { status: 405, headers: { allow: 'GET' }, body: '' } },
+    '/img/head-refused.png': {
+      ...image(),
+      delayMs: RESOURCE_DELAY_MS,
+      head: { status: 405, headers: { allow: 'GET' }, body: '' },
+    },
     '/private/hidden.png': image(),
   };
-  const links = Array.from({ length: PAGES }, (_, i) => `<a href="/p/${i + 1}">Garden page number ${i + 1}</a>`).join(' ');
+  const links = Array.from({ length: PAGES }, (_, i) => `<a href="/p/${i + 1}">Garden page number ${i + 1}</a>`).join(
+    ' ',
+  );
   for (let i = 0; i <= PAGES; i++) {
     const path = i === 0 ? '/' : `/p/${i}`;
     routes[path] = {
@@ -79,7 +99,9 @@ describe('subresource checks', () => {
 
   it('asks again with GET when HEAD is refused (405), and does not report the resource', () => {
     expect(requestsFor('/img/head-refused.png')).toEqual(['HEAD', 'GET']);
-    const broken = run.occurrences.filter((o) => o.code === 'CONTENT_IMAGE_BROKEN').map((o) => JSON.stringify(o.evidence));
+    const broken = run.occurrences
+      .filter((o) => o.code === 'CONTENT_IMAGE_BROKEN')
+      .map((o) => JSON.stringify(o.evidence));
     expect(broken.length).toBe(PAGES + 1);
     for (const evidence of broken) expect(evidence).not.toContain('head-refused');
   });
@@ -90,7 +112,12 @@ describe('subresource checks', () => {
     const image = run.occurrences.find((o) => o.code === 'CONTENT_IMAGE_BROKEN')!.evidence;
     expect(image).toEqual({ count: 1, images: [{ url: site.url('/img/gone.png'), kind: 'image', status: 404 }] });
     const script = run.occurrences.find((o) => o.code === 'TECH_RESOURCE_BROKEN')!.evidence;
-    expect(script).toEqual({ count: 1, resources: [{ url: `${closed}/widget.js`, kind: 'script', status: null, error: 'The server refused the connection' }] });
+    expect(script).toEqual({
+      count: 1,
+      resources: [
+        { url: `${closed}/widget.js`, kind: 'script', status: null, error: 'The server refused the connection' },
+      ],
+    });
     const issue = run.outcome.issues.find((i) => i.code === 'CONTENT_IMAGE_BROKEN')!;
     expect(issue).toMatchObject({ severity: 'WARNING', category: 'CONTENT', affectedPages: PAGES + 1 });
   });
@@ -103,7 +130,12 @@ describe('subresource checks', () => {
   it('stays within the budget of distinct resources', async () => {
     const before = site.requests.length;
     const small = await auditSite(client, site.url('/'), { assetBudget: 10 });
-    const checked = new Set(site.requests.slice(before).filter((r) => /^\/(img|css)\//.test(r.path)).map((r) => r.path));
+    const checked = new Set(
+      site.requests
+        .slice(before)
+        .filter((r) => /^\/(img|css)\//.test(r.path))
+        .map((r) => r.path),
+    );
     expect(checked.size).toBeLessThanOrEqual(10);
     expect(small.outcome.pagesCrawled).toBe(PAGES + 1);
   });
@@ -132,7 +164,12 @@ describe('slow resources', () => {
     const routes: FixtureRoutes = { '/robots.txt': textFile('User-agent: *\nAllow: /\n') };
     const scripts = Array.from({ length: 40 }, (_, k) => `<script src="/js/${k}.js" defer></script>`).join('');
     routes['/'] = { body: page(slow.origin, '/', { headExtra: scripts, icon: '' }) };
-    for (let k = 0; k < 40; k++) routes[`/js/${k}.js`] = { headers: { 'content-type': 'application/javascript' }, body: 'void 0;', delayMs: 2_000 };
+    for (let k = 0; k < 40; k++)
+      routes[`/js/${k}.js`] = {
+        headers: { 'content-type': 'application/javascript' },
+        body: 'void 0;',
+        delayMs: 2_000,
+      };
     slow.serve(routes);
     const slowClient = createFixtureClient([slow.host]);
     try {
@@ -155,15 +192,26 @@ describe('an origin out of reach', () => {
   it('is not asked again after two timeouts: its other resources share the failure', async () => {
     const hang = await startFixtureSite({ host: 'hang.test', fallback: { delayMs: 10_000, body: 'too late' } });
     const home = await startFixtureSite({ host: 'home.test' });
-    const images = Array.from({ length: 10 }, (_, k) => `<img src="${hang.origin}/img/${k}.png" alt="" width="8" height="8">`).join('');
-    home.serve({ '/robots.txt': textFile('User-agent: *\nAllow: /\n'), '/favicon.ico': image(), '/img/logo.png': image(), '/': { body: page(home.origin, '/', { image: images }) } });
+    const images = Array.from(
+      { length: 10 },
+      (_, k) => `<img src="${hang.origin}/img/${k}.png" alt="" width="8" height="8">`,
+    ).join('');
+    home.serve({
+      '/robots.txt': textFile('User-agent: *\nAllow: /\n'),
+      '/favicon.ico': image(),
+      '/img/logo.png': image(),
+      '/': { body: page(home.origin, '/', { image: images }) },
+    });
     const pinned = createFixtureClient([hang.host, home.host]);
     try {
       const result = await auditSite(pinned, home.url('/'));
       // The first checks (4 at a time) time out after the client's 2.5 s header timeout; the first of them to end lets
       // one more start before the second timeout is known. The other five are not sent.
       expect(hang.requests.length).toBeLessThanOrEqual(5);
-      const evidence = result.occurrences.find((o) => o.code === 'CONTENT_IMAGE_BROKEN')?.evidence as { count: number; images: { error?: string }[] };
+      const evidence = result.occurrences.find((o) => o.code === 'CONTENT_IMAGE_BROKEN')?.evidence as {
+        count: number;
+        images: { error?: string }[];
+      };
       expect(evidence.count).toBe(10);
       for (const entry of evidence.images) expect(entry.error).toMatch(/response headers|did not complete|timed out/);
     } finally {
@@ -184,9 +232,14 @@ describe('links and sitemaps', () => {
   });
 
   it('reports sitemap URLs disallowed by robots.txt as blocked, never as orphans, and never fetches them', () => {
-    expect(reportedUrls(run, 'TECH_SITEMAP_BLOCKED_BY_ROBOTS')).toEqual([site.url('/private/also-listed'), site.url('/private/listed')]);
+    expect(reportedUrls(run, 'TECH_SITEMAP_BLOCKED_BY_ROBOTS')).toEqual([
+      site.url('/private/also-listed'),
+      site.url('/private/listed'),
+    ]);
     expect(reportedUrls(run, 'LINKS_ORPHAN')).toEqual([]);
     expect(run.outcome.aggregates.find((a) => a.code === 'LINKS_ORPHAN')).toMatchObject({ affectedPages: 0 });
-    expect(site.requests.filter((r) => r.path.startsWith('/private/listed') || r.path.startsWith('/private/also'))).toEqual([]);
+    expect(
+      site.requests.filter((r) => r.path.startsWith('/private/listed') || r.path.startsWith('/private/also')),
+    ).toEqual([]);
   });
 });

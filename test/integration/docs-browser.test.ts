@@ -1,11 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ROUTES, STREAM_ROUTES } from '../../facades/server.js';
-import { SURFACE_BASE, documentSurfaceOf, toOpenApiPath, type DocumentSurface } from '../../facades/openapi/document.js';
+import {
+  SURFACE_BASE,
+  documentSurfaceOf,
+  toOpenApiPath,
+  type DocumentSurface,
+} from '../../facades/openapi/document.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
 
 let t: TestApp;
 let origin: string;
@@ -28,7 +41,8 @@ beforeAll(async () => {
   });
   // CDP-injected, so the pages' CSP does not apply to it; it records what the CSP blocks.
   await context.addInitScript({
-    content: "window.__csp = []; document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));",
+    content:
+      "window.__csp = []; document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));",
   });
 }, 60_000);
 
@@ -63,7 +77,10 @@ const expectedOperations = (surface: DocumentSurface) =>
 
 async function listedOperations(page: Page): Promise<string[]> {
   const ops = await page.$$eval('.opblock', (blocks) =>
-    blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+    blocks.map(
+      (b) =>
+        `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+    ),
   );
   return ops.sort();
 }
@@ -79,8 +96,14 @@ describe('/docs: the interactive reference, offline', () => {
     await page.waitForSelector('.opblock');
     expect(await listedOperations(page)).toEqual(expectedOperations('A'));
 
-    await page.selectOption('.topbar select', { label: await page.$eval('.topbar select option:nth-child(2)', (o) => o.textContent ?? '') });
-    await page.waitForFunction(() => /Surface B/.test((globalThis as any).document.querySelector('.swagger-ui .info .title')?.textContent ?? ''), undefined, { timeout: 20_000 });
+    await page.selectOption('.topbar select', {
+      label: await page.$eval('.topbar select option:nth-child(2)', (o) => o.textContent ?? ''),
+    });
+    await page.waitForFunction(
+      () => /Surface B/.test((globalThis as any).document.querySelector('.swagger-ui .info .title')?.textContent ?? ''),
+      undefined,
+      { timeout: 20_000 },
+    );
     await page.waitForSelector('.opblock');
     expect(await listedOperations(page)).toEqual(expectedOperations('B'));
     // No rendering or resolution errors in either document.
@@ -92,12 +115,20 @@ describe('/docs: the interactive reference, offline', () => {
   it('the explorer (GraphiQL 5, a lazily loaded route of the web app) shows its editor and runs a query against /graphql', async () => {
     const page = await open('/graphql/explorer', { inlineStyles: true });
     await page.waitForSelector('.graphiql-container .graphiql-query-editor .monaco-editor', { timeout: 30_000 });
-    const response = page.waitForResponse((r) => r.url() === `${origin}/graphql` && r.request().method() === 'POST' && (r.request().postData() ?? '').includes('metaTags'));
+    const response = page.waitForResponse(
+      (r) =>
+        r.url() === `${origin}/graphql` &&
+        r.request().method() === 'POST' &&
+        (r.request().postData() ?? '').includes('metaTags'),
+    );
     await page.click('.graphiql-execute-button');
     expect((await response).status()).toBe(200);
     // monaco lays out spaces as no-break spaces.
     await page.waitForFunction(
-      () => ((globalThis as any).document.querySelector('.graphiql-response')?.textContent ?? '').replace(/\u00a0/g, ' ').includes('"title": "Hello"'),
+      () =>
+        ((globalThis as any).document.querySelector('.graphiql-response')?.textContent ?? '')
+          .replace(/\u00a0/g, ' ')
+          .includes('"title": "Hello"'),
       undefined,
       { timeout: 20_000 },
     );

@@ -3,7 +3,16 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, type ErrorCode } from '../../src/platform/errors.js';
 import { clientErrorHandler } from '../../facades/request-errors.js';
-import { createApiKey, createProject, createTestApp, setPlan, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import {
+  createApiKey,
+  createProject,
+  createTestApp,
+  setPlan,
+  signUp,
+  uniq,
+  type TestApp,
+  type TestUser,
+} from '../support/app.js';
 
 /**
  * Every code of the vocabulary through every transport of the real server: the request that provokes it and the
@@ -48,34 +57,78 @@ let clients = 0;
 /** A client address of its own per request maker: the per-IP limits of one case never touch another's. */
 const ip = () => `198.51.${100 + (++clients >> 8)}.${clients & 255}`;
 
-const a = (app: () => TestApp, method: string, url: string, extra: { headers?: Record<string, string>; payload?: string; auth?: string } = {}, remoteAddress = ip()): Send =>
-  () => app().app.inject({ method: method as 'GET', url, remoteAddress, headers: { authorization: extra.auth ?? `Bearer ${key}`, ...extra.headers }, payload: extra.payload });
-const b = (app: () => TestApp, method: string, url: string, extra: { headers?: Record<string, string>; payload?: string; cookie?: string } = {}, remoteAddress = ip()): Send =>
+const a =
+  (
+    app: () => TestApp,
+    method: string,
+    url: string,
+    extra: { headers?: Record<string, string>; payload?: string; auth?: string } = {},
+    remoteAddress = ip(),
+  ): Send =>
   () =>
     app().app.inject({
       method: method as 'GET',
       url,
       remoteAddress,
-      headers: { cookie: extra.cookie ?? user.cookie, origin: app().config.baseUrl, ...(extra.payload ? { 'content-type': 'application/json' } : {}), ...extra.headers },
+      headers: { authorization: extra.auth ?? `Bearer ${key}`, ...extra.headers },
       payload: extra.payload,
     });
-const g = (app: () => TestApp, body: string, headers: Record<string, string> = {}, method = 'POST', remoteAddress = ip()): Send =>
-  () => app().app.inject({ method: method as 'POST', url: '/graphql', remoteAddress, headers: { 'content-type': 'application/json', ...headers }, payload: body });
-const twice = (send: Send): Send => async () => {
-  await send();
-  return send();
-};
+const b =
+  (
+    app: () => TestApp,
+    method: string,
+    url: string,
+    extra: { headers?: Record<string, string>; payload?: string; cookie?: string } = {},
+    remoteAddress = ip(),
+  ): Send =>
+  () =>
+    app().app.inject({
+      method: method as 'GET',
+      url,
+      remoteAddress,
+      headers: {
+        cookie: extra.cookie ?? user.cookie,
+        origin: app().config.baseUrl,
+        ...(extra.payload ? { 'content-type': 'application/json' } : {}),
+        ...extra.headers,
+      },
+      payload: extra.payload,
+    });
+const g =
+  (
+    app: () => TestApp,
+    body: string,
+    headers: Record<string, string> = {},
+    method = 'POST',
+    remoteAddress = ip(),
+  ): Send =>
+  () =>
+    app().app.inject({
+      method: method as 'POST',
+      url: '/graphql',
+      remoteAddress,
+      headers: { 'content-type': 'application/json', ...headers },
+      payload: body,
+    });
+const twice =
+  (send: Send): Send =>
+  async () => {
+    await send();
+    return send();
+  };
 /** Every call of `send` while `runtime[name]` fails as given. */
-const failing = (app: () => TestApp, name: 'rateLimit', error: () => Error, send: Send): Send => async () => {
-  const runtime = app().runtime as unknown as Record<string, unknown>;
-  const original = runtime[name];
-  runtime[name] = () => Promise.reject(error());
-  try {
-    return await send();
-  } finally {
-    runtime[name] = original;
-  }
-};
+const failing =
+  (app: () => TestApp, name: 'rateLimit', error: () => Error, send: Send): Send =>
+  async () => {
+    const runtime = app().runtime as unknown as Record<string, unknown>;
+    const original = runtime[name];
+    runtime[name] = () => Promise.reject(error());
+    try {
+      return await send();
+    } finally {
+      runtime[name] = original;
+    }
+  };
 
 const T = () => t;
 const L = () => limited;
@@ -96,8 +149,17 @@ const TABLE: Record<ErrorCode, Row> = {
   },
   FORBIDDEN: {
     A: { send: () => a(T, 'GET', '/api/v1/projects', { auth: `Bearer ${freeKey}` })(), status: 403 },
-    B: { send: b(T, 'POST', '/api/projects', { payload: '{"url":"https://f.example.org"}', headers: { origin: 'https://evil.example' } }), status: 403 },
-    GRAPHQL: { send: () => g(T, '{"query":"{ projects { id } }"}', { cookie: user.cookie, origin: 'https://evil.example' })(), status: 403 },
+    B: {
+      send: b(T, 'POST', '/api/projects', {
+        payload: '{"url":"https://f.example.org"}',
+        headers: { origin: 'https://evil.example' },
+      }),
+      status: 403,
+    },
+    GRAPHQL: {
+      send: () => g(T, '{"query":"{ projects { id } }"}', { cookie: user.cookie, origin: 'https://evil.example' })(),
+      status: 403,
+    },
   },
   PLAN_LIMIT: {
     A: 'Surface A creates nothing that a plan quota counts (it lists, reads and starts audits)',
@@ -105,7 +167,10 @@ const TABLE: Record<ErrorCode, Row> = {
       send: async () => {
         const owner = await signUp(quota, { plan: 'ENTERPRISE' });
         await createProject(quota, owner);
-        return b(Q, 'POST', '/api/projects', { cookie: owner.cookie, payload: '{"url":"https://second.example.org"}' })();
+        return b(Q, 'POST', '/api/projects', {
+          cookie: owner.cookie,
+          payload: '{"url":"https://second.example.org"}',
+        })();
       },
       status: 403,
     },
@@ -123,7 +188,11 @@ const TABLE: Record<ErrorCode, Row> = {
   NOT_FOUND: {
     A: { send: a(T, 'GET', '/api/v1/jobs/not-a-job'), status: 404 },
     B: { send: b(T, 'GET', `/api/projects/${NO_ID}`), status: 404 },
-    GRAPHQL: { send: () => g(T, JSON.stringify({ query: `{ project(id: "${NO_ID}") { id } }` }), { authorization: `Bearer ${key}` })(), status: 200 },
+    GRAPHQL: {
+      send: () =>
+        g(T, JSON.stringify({ query: `{ project(id: "${NO_ID}") { id } }` }), { authorization: `Bearer ${key}` })(),
+      status: 200,
+    },
   },
   METHOD_NOT_ALLOWED: {
     A: { send: a(T, 'DELETE', '/api/v1/projects'), status: 405, headers: { allow: 'GET, HEAD' } },
@@ -132,14 +201,29 @@ const TABLE: Record<ErrorCode, Row> = {
   },
   REQUEST_TIMEOUT: { A: BEFORE_ROUTING, B: BEFORE_ROUTING, GRAPHQL: BEFORE_ROUTING },
   PAYLOAD_TOO_LARGE: {
-    A: { send: a(T, 'POST', `/api/v1/projects/${NO_ID}/audit`, { payload: big(), headers: { 'content-type': 'application/json' } }), status: 413 },
+    A: {
+      send: a(T, 'POST', `/api/v1/projects/${NO_ID}/audit`, {
+        payload: big(),
+        headers: { 'content-type': 'application/json' },
+      }),
+      status: 413,
+    },
     B: { send: b(T, 'POST', '/api/projects', { payload: big() }), status: 413 },
     GRAPHQL: { send: g(T, JSON.stringify({ query: `{ __typename } # ${'x'.repeat(10_000)}` })), status: 413 },
   },
   URI_TOO_LONG: { A: BEFORE_ROUTING, B: BEFORE_ROUTING, GRAPHQL: BEFORE_ROUTING },
   UNSUPPORTED_MEDIA_TYPE: {
-    A: { send: a(T, 'POST', `/api/v1/projects/${NO_ID}/audit`, { payload: '{}', headers: { 'content-type': 'text/plain' } }), status: 415 },
-    B: { send: b(T, 'POST', '/api/projects', { payload: '<url/>', headers: { 'content-type': 'application/xml' } }), status: 415 },
+    A: {
+      send: a(T, 'POST', `/api/v1/projects/${NO_ID}/audit`, {
+        payload: '{}',
+        headers: { 'content-type': 'text/plain' },
+      }),
+      status: 415,
+    },
+    B: {
+      send: b(T, 'POST', '/api/projects', { payload: '<url/>', headers: { 'content-type': 'application/xml' } }),
+      status: 415,
+    },
     GRAPHQL: { send: g(T, '{"query":"{ __typename }"}', { 'content-type': 'text/plain' }), status: 415 },
   },
   QUERY_TOO_COMPLEX: {
@@ -147,24 +231,59 @@ const TABLE: Record<ErrorCode, Row> = {
     B: 'REST routes run fixed GraphQL documents, which the depth and cost limits never refuse',
     GRAPHQL: {
       // projects (10) x latestAudit x issues (10) x occurrences(first: 500) x 2 fields: above GRAPHQL_MAX_COST (5,000).
-      send: g(T, JSON.stringify({ query: '{ projects { latestAudit { issues { occurrences(first: 500) { nodes { url evidence } } } } } }' }), { accept: GRAPHQL_ACCEPT }),
+      send: g(
+        T,
+        JSON.stringify({
+          query: '{ projects { latestAudit { issues { occurrences(first: 500) { nodes { url evidence } } } } } }',
+        }),
+        { accept: GRAPHQL_ACCEPT },
+      ),
       status: 400,
     },
   },
   RATE_LIMITED: {
     A: { send: twice(a(L, 'GET', '/api/v1/projects', { auth: 'Bearer seo_wrong' })), status: 429, headers: RATE },
-    B: { send: twice(b(L, 'GET', '/api/projects', { cookie: 'better-auth.session-token=forged' })), status: 429, headers: RATE },
-    GRAPHQL: { send: twice(g(L, '{"query":"{ __typename }"}', { authorization: 'Bearer seo_wrong' })), status: 429, headers: RATE },
+    B: {
+      send: twice(b(L, 'GET', '/api/projects', { cookie: 'better-auth.session-token=forged' })),
+      status: 429,
+      headers: RATE,
+    },
+    GRAPHQL: {
+      send: twice(g(L, '{"query":"{ __typename }"}', { authorization: 'Bearer seo_wrong' })),
+      status: 429,
+      headers: RATE,
+    },
   },
   INTERNAL: {
-    A: { send: failing(T, 'rateLimit', () => new TypeError('x is undefined'), a(T, 'GET', '/api/v1/projects')), status: 500 },
-    B: { send: failing(T, 'rateLimit', () => new TypeError('x is undefined'), b(T, 'GET', '/api/projects')), status: 500 },
-    GRAPHQL: { send: failing(T, 'rateLimit', () => new TypeError('x is undefined'), g(T, '{"query":"{ __typename }"}')), status: 500 },
+    A: {
+      send: failing(T, 'rateLimit', () => new TypeError('x is undefined'), a(T, 'GET', '/api/v1/projects')),
+      status: 500,
+    },
+    B: {
+      send: failing(T, 'rateLimit', () => new TypeError('x is undefined'), b(T, 'GET', '/api/projects')),
+      status: 500,
+    },
+    GRAPHQL: {
+      send: failing(T, 'rateLimit', () => new TypeError('x is undefined'), g(T, '{"query":"{ __typename }"}')),
+      status: 500,
+    },
   },
   UNAVAILABLE: {
-    A: { send: failing(T, 'rateLimit', () => new Error('Connection is closed.'), a(T, 'GET', '/api/v1/projects')), status: 503, headers: { 'retry-after': '5' } },
-    B: { send: failing(T, 'rateLimit', () => new Error('Connection is closed.'), b(T, 'GET', '/api/projects')), status: 503, headers: { 'retry-after': '5' } },
-    GRAPHQL: { send: failing(T, 'rateLimit', () => new Error('Connection is closed.'), g(T, '{"query":"{ __typename }"}')), status: 503, headers: { 'retry-after': '5' } },
+    A: {
+      send: failing(T, 'rateLimit', () => new Error('Connection is closed.'), a(T, 'GET', '/api/v1/projects')),
+      status: 503,
+      headers: { 'retry-after': '5' },
+    },
+    B: {
+      send: failing(T, 'rateLimit', () => new Error('Connection is closed.'), b(T, 'GET', '/api/projects')),
+      status: 503,
+      headers: { 'retry-after': '5' },
+    },
+    GRAPHQL: {
+      send: failing(T, 'rateLimit', () => new Error('Connection is closed.'), g(T, '{"query":"{ __typename }"}')),
+      status: 503,
+      headers: { 'retry-after': '5' },
+    },
   },
 };
 
@@ -173,7 +292,9 @@ describe('every error code through every transport of the server', () => {
     expect(Object.keys(TABLE).sort()).toEqual([...ERROR_CODES].sort());
   });
 
-  const cases = ERROR_CODES.flatMap((code) => (['A', 'B', 'GRAPHQL'] as const).map((transport) => [code, transport] as const));
+  const cases = ERROR_CODES.flatMap((code) =>
+    (['A', 'B', 'GRAPHQL'] as const).map((transport) => [code, transport] as const),
+  );
   it.each(cases)('%s over %s', async (code, transport) => {
     const entry = TABLE[code][transport];
     if (typeof entry === 'string') return;
@@ -183,12 +304,21 @@ describe('every error code through every transport of the server', () => {
     expect(res.headers['x-request-id']).toEqual(expect.any(String));
     const body = res.json();
     if (transport === 'GRAPHQL') {
-      expect(body.errors, res.body).toEqual([expect.objectContaining({ message: expect.any(String), extensions: expect.objectContaining({ code: entry.wireCode ?? code }) })]);
+      expect(body.errors, res.body).toEqual([
+        expect.objectContaining({
+          message: expect.any(String),
+          extensions: expect.objectContaining({ code: entry.wireCode ?? code }),
+        }),
+      ]);
       expect(body).not.toHaveProperty('error');
     } else {
       expect(body, res.body).toEqual(expect.objectContaining({ error: expect.any(String), code }));
-      expect(Object.keys(body).every((k) => ['error', 'code', 'details', 'requestId'].includes(k)), res.body).toBe(true);
-      if (code === 'BAD_USER_INPUT') expect(body.details).toEqual([expect.objectContaining({ path: expect.any(String) })]);
+      expect(
+        Object.keys(body).every((k) => ['error', 'code', 'details', 'requestId'].includes(k)),
+        res.body,
+      ).toBe(true);
+      if (code === 'BAD_USER_INPUT')
+        expect(body.details).toEqual([expect.objectContaining({ path: expect.any(String) })]);
       if (code === 'INTERNAL') expect(body.requestId).toBe(res.headers['x-request-id']);
     }
     for (const [name, value] of Object.entries(entry.headers ?? {})) {
@@ -231,7 +361,11 @@ describe('405 instead of 404 for a known path asked with another method', () => 
   });
 
   it('a mutation over GET /graphql is METHOD_NOT_ALLOWED with Allow: POST', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `/graphql?query=${encodeURIComponent('mutation { deleteProject(id: "x") { success } }')}`, remoteAddress: ip() });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/graphql?query=${encodeURIComponent('mutation { deleteProject(id: "x") { success } }')}`,
+      remoteAddress: ip(),
+    });
     expect(res.statusCode).toBe(405);
     expect(res.headers.allow).toBe('POST');
     expect(res.json().errors[0].extensions.code).toBe('METHOD_NOT_ALLOWED');
@@ -239,9 +373,15 @@ describe('405 instead of 404 for a known path asked with another method', () => 
 });
 
 describe("better-auth's routes keep better-auth's shape (its client reads it)", () => {
-  it('a failed sign-in is better-auth\'s { code, message }; a refusal made before better-auth runs is ours', async () => {
+  it("a failed sign-in is better-auth's { code, message }; a refusal made before better-auth runs is ours", async () => {
     const signIn = (payload: string, contentType = 'application/json') =>
-      t.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', remoteAddress: ip(), headers: { 'content-type': contentType, origin: t.config.baseUrl }, payload });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in/email',
+        remoteAddress: ip(),
+        headers: { 'content-type': contentType, origin: t.config.baseUrl },
+        payload,
+      });
     const wrong = await signIn(JSON.stringify({ email: user.email, password: 'not-the-password' }));
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String) }));

@@ -27,8 +27,14 @@ beforeAll(async () => {
   // and a user who belongs to no organization at all.
   for (const plan of ['PRO', 'ENTERPRISE', 'FREE'] as const) users.push(await signUp(t, { plan }));
   const second = `org-${uniq()}`;
-  await t.runtime.pool.query(`INSERT INTO "organization" (id, name, slug, "createdAt", plan) VALUES ($1, 'Second', $1, now(), 'PRO')`, [second]);
-  await t.runtime.pool.query(`INSERT INTO "member" (id, "organizationId", "userId", role, "createdAt") VALUES ($1, $2, $3, 'admin', now())`, [`m-${uniq()}`, second, users[1].userId]);
+  await t.runtime.pool.query(
+    `INSERT INTO "organization" (id, name, slug, "createdAt", plan) VALUES ($1, 'Second', $1, now(), 'PRO')`,
+    [second],
+  );
+  await t.runtime.pool.query(
+    `INSERT INTO "member" (id, "organizationId", "userId", role, "createdAt") VALUES ($1, $2, $3, 'admin', now())`,
+    [`m-${uniq()}`, second, users[1].userId],
+  );
   await t.runtime.pool.query('DELETE FROM "member" WHERE "userId" = $1', [users[2].userId]);
   const plan = [
     { user: 0, active: null },
@@ -37,7 +43,12 @@ beforeAll(async () => {
     { user: 1, active: 'no-such-organization' },
     { user: 2, active: null },
   ];
-  for (const { user, active } of plan) sessions.push({ token: randomBytes(24).toString('base64url'), userId: users[user].userId, activeOrganizationId: active });
+  for (const { user, active } of plan)
+    sessions.push({
+      token: randomBytes(24).toString('base64url'),
+      userId: users[user].userId,
+      activeOrganizationId: active,
+    });
 });
 afterAll(async () => {
   for (const user of users) await t.runtime.pool.query('DELETE FROM "user" WHERE id = $1', [user.userId]);
@@ -85,35 +96,60 @@ const values: fc.Arbitrary<Value> = fc.oneof(
     const full = `${tok}.${hmac(tok, SECRET())}`;
     return { kind: 'truncated', value: full.slice(0, n % full.length) };
   }),
-  fc.constant<Value>((tok) => ({ kind: 'wrong secret', value: `${tok}.${hmac(tok, `another-secret-${'x'.repeat(32)}`)}` })),
+  fc.constant<Value>((tok) => ({
+    kind: 'wrong secret',
+    value: `${tok}.${hmac(tok, `another-secret-${'x'.repeat(32)}`)}`,
+  })),
   fc.constant<Value>((tok) => ({ kind: 'unsigned', value: tok })),
   fc.constantFrom('base64url', 'unpadded', 'hex', 'doubled').map<Value>((form) => (tok) => {
     const digest = createHmac('sha256', SECRET()).update(tok).digest();
-    const sig = { base64url: digest.toString('base64url'), unpadded: digest.toString('base64').replace(/=$/, ''), hex: digest.toString('hex'), doubled: `${hmac(tok, SECRET())}=` }[form];
+    const sig = {
+      base64url: digest.toString('base64url'),
+      unpadded: digest.toString('base64').replace(/=$/, ''),
+      hex: digest.toString('hex'),
+      doubled: `${hmac(tok, SECRET())}=`,
+    }[form];
     return { kind: `signature as ${form}`, value: `${tok}.${sig}` };
   }),
-  fc.tuple(headerText(8), headerText(8)).map<Value>(([a, b]) => (tok) => ({ kind: 'padded', value: `${a}${tok}.${hmac(tok, SECRET())}${b}` })),
+  fc
+    .tuple(headerText(8), headerText(8))
+    .map<Value>(([a, b]) => (tok) => ({ kind: 'padded', value: `${a}${tok}.${hmac(tok, SECRET())}${b}` })),
   headerText(120).map<Value>((junk) => () => ({ kind: 'garbage', value: junk })),
-  fc.tuple(headerText(40), base64Char).map<Value>(([junk, c]) => () => ({ kind: 'garbage signed', value: `${junk}.${hmac(junk, SECRET())}`.replace(/.$/, c) })),
+  fc
+    .tuple(headerText(40), base64Char)
+    .map<Value>(([junk, c]) => () => ({
+      kind: 'garbage signed',
+      value: `${junk}.${hmac(junk, SECRET())}`.replace(/.$/, c),
+    })),
 );
 
 /** How the value sits in the header: encoded as better-auth sets it or not, quoted, among other cookies. */
 type Placement = (value: string) => string;
-const cookiePair = fc.tuple(fc.stringMatching(/^[A-Za-z0-9_.-]{1,12}$/), headerText(20)).map(([n, v]) => `${n}=${v.replace(/;/g, '')}`);
+const cookiePair = fc
+  .tuple(fc.stringMatching(/^[A-Za-z0-9_.-]{1,12}$/), headerText(20))
+  .map(([n, v]) => `${n}=${v.replace(/;/g, '')}`);
 const placements: fc.Arbitrary<Placement> = fc.oneof(
   { weight: 4, arbitrary: fc.constant<Placement>((v) => `${SESSION_COOKIE}=${encodeURIComponent(v)}`) },
   fc.constant<Placement>((v) => `${SESSION_COOKIE}=${v}`),
   fc.constant<Placement>((v) => `${SESSION_COOKIE}="${encodeURIComponent(v)}"`),
   fc.tuple(fc.array(cookiePair, { maxLength: 3 }), fc.array(cookiePair, { maxLength: 3 })).map<Placement>(
-    ([before, after]) => (v) => [...before, `${SESSION_COOKIE}=${encodeURIComponent(v)}`, ...after].join('; '),
+    ([before, after]) =>
+      (v) =>
+        [...before, `${SESSION_COOKIE}=${encodeURIComponent(v)}`, ...after].join('; '),
   ),
-  fc.constantFrom(' ', '  ', '\t').map<Placement>((ws) => (v) => `${ws}${SESSION_COOKIE}${ws}=${ws}${encodeURIComponent(v)}${ws};x=1`),
+  fc
+    .constantFrom(' ', '  ', '\t')
+    .map<Placement>((ws) => (v) => `${ws}${SESSION_COOKIE}${ws}=${ws}${encodeURIComponent(v)}${ws};x=1`),
   fc.nat().map<Placement>((n) => (v) => {
     // Some characters percent-encoded that need not be, one of them possibly cut.
-    const encoded = [...v].map((c, i) => ((n >> i % 16) & 1 ? `%${c.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}` : c)).join('');
+    const encoded = [...v]
+      .map((c, i) => ((n >> (i % 16)) & 1 ? `%${c.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}` : c))
+      .join('');
     return `${SESSION_COOKIE}=${n % 7 === 0 ? encoded.slice(0, -1) : encoded}`;
   }),
-  fc.constantFrom('__Secure-', '__Host-', 'x', '').map<Placement>((prefix) => (v) => `${prefix}${SESSION_COOKIE}${prefix ? '' : '2'}=${encodeURIComponent(v)}`),
+  fc
+    .constantFrom('__Secure-', '__Host-', 'x', '')
+    .map<Placement>((prefix) => (v) => `${prefix}${SESSION_COOKIE}${prefix ? '' : '2'}=${encodeURIComponent(v)}`),
   fc.constant<Placement>((v) => `${SESSION_COOKIE}=${encodeURIComponent(v)}; ${SESSION_COOKIE}=other`),
   fc.constant<Placement>((v) => `${SESSION_COOKIE}=other.x; ${SESSION_COOKIE}=${encodeURIComponent(v)}`),
   fc.nat().map<Placement>((n) => (v) => {
@@ -143,19 +179,29 @@ describe('the session fast path, proven equal to better-auth getSession (fast-ch
         await putSession(session, state);
         const fast = await principalFromSessionCookie(t.runtime.orm.em, rules, header, 'SURFACE_B');
         await putSession(session, state);
-        const viaLibrary = await library.authenticate({ session: { cookie: header, headers: () => new Headers({ cookie: header }) } }, 'SURFACE_B');
+        const viaLibrary = await library.authenticate(
+          { session: { cookie: header, headers: () => new Headers({ cookie: header }) } },
+          'SURFACE_B',
+        );
         count(fast === undefined ? `deferred (${state}, ${kind})` : fast ? `principal (${state})` : 'no principal');
         if (fast !== undefined) expect(fast, `${kind}, session ${state}: ${header}`).toEqual(viaLibrary);
       }),
       { numRuns: 5000 },
     );
     // The property is about the cases the fast path answers itself: there must be many of each kind.
-    console.info([...seen].sort().map(([k, n]) => `${n}\t${k}`).join('\n'));
+    console.info(
+      [...seen]
+        .sort()
+        .map(([k, n]) => `${n}\t${k}`)
+        .join('\n'),
+    );
     const total = (prefix: string) => [...seen].filter(([k]) => k.startsWith(prefix)).reduce((n, [, v]) => n + v, 0);
     expect(total('principal (fresh)')).toBeGreaterThan(300);
     expect(total('no principal')).toBeGreaterThan(1000);
     // It defers for expired sessions and those due for refresh only (and unusually written signatures).
-    const deferred = [...seen].filter(([k]) => k.startsWith('deferred') && !/\((due|expired),|signature as|garbage/.test(k));
+    const deferred = [...seen].filter(
+      ([k]) => k.startsWith('deferred') && !/\((due|expired),|signature as|garbage/.test(k),
+    );
     expect(deferred).toEqual([]);
   }, 600_000);
 
@@ -165,11 +211,21 @@ describe('the session fast path, proven equal to better-auth getSession (fast-ch
     const header = `${SESSION_COOKIE}=${encodeURIComponent(`${token}.${hmac(token, SECRET())}`)}`;
     await putSession(0, 'fresh');
     expect(await principalFromSessionCookie(t.runtime.orm.em, rules, header, 'SURFACE_B')).toEqual({
-      organizationId: users[0].organizationId, plan: 'PRO', role: 'owner', via: 'SESSION', channel: 'SURFACE_B', userId: users[0].userId,
+      organizationId: users[0].organizationId,
+      plan: 'PRO',
+      role: 'owner',
+      via: 'SESSION',
+      channel: 'SURFACE_B',
+      userId: users[0].userId,
     });
     await putSession(0, 'expired');
     expect(await principalFromSessionCookie(t.runtime.orm.em, rules, header, 'SURFACE_B')).toBeUndefined();
-    expect(await t.runtime.authenticate({ session: { cookie: header, headers: () => new Headers({ cookie: header }) } }, 'SURFACE_B')).toBeNull();
+    expect(
+      await t.runtime.authenticate(
+        { session: { cookie: header, headers: () => new Headers({ cookie: header }) } },
+        'SURFACE_B',
+      ),
+    ).toBeNull();
     const { rows } = await t.runtime.pool.query('SELECT 1 FROM "session" WHERE token = $1', [token]);
     expect(rows).toEqual([]);
   });

@@ -17,7 +17,8 @@ let llmPort: number;
 let llmMode: 'ok' | 'malformed' = 'ok';
 const llmRequests: { path: string; auth?: string; body: any }[] = [];
 
-const listen = (s: http.Server) => new Promise<number>((r) => s.listen(0, '127.0.0.1', () => r((s.address() as { port: number }).port)));
+const listen = (s: http.Server) =>
+  new Promise<number>((r) => s.listen(0, '127.0.0.1', () => r((s.address() as { port: number }).port)));
 
 let rules: TestApp; // no model configured
 let withModel: TestApp;
@@ -35,18 +36,34 @@ beforeAll(async () => {
       llmRequests.push({ path: req.url ?? '', auth: req.headers.authorization, body: JSON.parse(body) });
       const content =
         llmMode === 'ok'
-          ? JSON.stringify({ summary: 'Add a meta description about the oak tables.', steps: ['Add the tag in the head.'], code: '<meta name="description" content="Solid oak tables, hand-made.">' })
+          ? JSON.stringify({
+              summary: 'Add a meta description about the oak tables.',
+              steps: ['Add the tag in the head.'],
+              code: '<meta name="description" content="Solid oak tables, hand-made.">',
+            })
           : 'Sure! Here is some advice without JSON.';
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ id: 'c1', object: 'chat.completion', model: 'local-test-model', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }),
-      );
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            id: 'c1',
+            object: 'chat.completion',
+            model: 'local-test-model',
+            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          }),
+        );
     });
   });
   sitePort = await listen(site);
   llmPort = await listen(llm);
   const common = { SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: `${host}=127.0.0.1` };
   rules = await createTestApp(common);
-  withModel = await createTestApp({ ...common, LLM_BASE_URL: `http://127.0.0.1:${llmPort}/v1`, LLM_MODEL: 'local-test-model', LLM_API_KEY: 'sk-test-secret-key' });
+  withModel = await createTestApp({
+    ...common,
+    LLM_BASE_URL: `http://127.0.0.1:${llmPort}/v1`,
+    LLM_MODEL: 'local-test-model',
+    LLM_API_KEY: 'sk-test-secret-key',
+  });
   const org = await anOrg(rules, { plan: 'ENTERPRISE' });
   user = org.owner;
   pageUrl = `http://${host}:${sitePort}/tables?session=abc&api_key=PLANTED-SECRET`;
@@ -65,14 +82,26 @@ afterAll(async () => {
 });
 
 const fix = (app: TestApp, body: object, cookie = user.cookie, pid = projectId) =>
-  app.app.inject({ method: 'POST', url: `/api/projects/${pid}/audit/fix`, headers: { cookie, origin: app.config.baseUrl }, payload: body });
+  app.app.inject({
+    method: 'POST',
+    url: `/api/projects/${pid}/audit/fix`,
+    headers: { cookie, origin: app.config.baseUrl },
+    payload: body,
+  });
 
 describe('POST /api/projects/:id/audit/fix', () => {
   it('without a model: a page-specific rules fix, cached per (issue, url)', async () => {
     const res = await fix(rules, { issueId });
     expect(res.statusCode).toBe(200);
     const { suggestion } = res.json();
-    expect(suggestion).toMatchObject({ id: expect.any(String), issueId, url: pageUrl, source: 'RULES', summary: expect.any(String), steps: expect.any(Array) });
+    expect(suggestion).toMatchObject({
+      id: expect.any(String),
+      issueId,
+      url: pageUrl,
+      source: 'RULES',
+      summary: expect.any(String),
+      steps: expect.any(Array),
+    });
     expect(suggestion).not.toHaveProperty('model');
     const proposed = /content="([^"]*)"/.exec(suggestion.code)?.[1] ?? '';
     expect(proposed.length).toBeGreaterThanOrEqual(70);
@@ -86,7 +115,12 @@ describe('POST /api/projects/:id/audit/fix', () => {
     await withModel.runtime.pool.query('DELETE FROM fix_suggestion WHERE issue_id = $1', [issueId]);
     const res = await fix(withModel, { issueId });
     expect(res.statusCode).toBe(200);
-    expect(res.json().suggestion).toMatchObject({ source: 'LLM', model: 'local-test-model', summary: 'Add a meta description about the oak tables.', code: expect.stringContaining('<meta') });
+    expect(res.json().suggestion).toMatchObject({
+      source: 'LLM',
+      model: 'local-test-model',
+      summary: 'Add a meta description about the oak tables.',
+      code: expect.stringContaining('<meta'),
+    });
     const request = llmRequests.at(-1)!;
     expect(request.path).toBe('/v1/chat/completions');
     expect(request.auth).toBe('Bearer sk-test-secret-key');
@@ -122,7 +156,10 @@ describe('POST /api/projects/:id/audit/fix', () => {
       const res = await fix(rules, { issueId });
       expect(res.statusCode).toBe(403);
     } finally {
-      await rules.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', ['ENTERPRISE', user.organizationId]);
+      await rules.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', [
+        'ENTERPRISE',
+        user.organizationId,
+      ]);
     }
   });
 });

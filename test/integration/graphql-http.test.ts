@@ -27,7 +27,11 @@ afterAll(async () => {
 let ip = 0;
 const JSON_ACCEPT = 'application/json';
 const GRAPHQL_ACCEPT = 'application/graphql-response+json';
-function post(app: TestApp, query: string, opts: { accept?: string; variables?: Record<string, unknown>; headers?: Record<string, string> } = {}) {
+function post(
+  app: TestApp,
+  query: string,
+  opts: { accept?: string; variables?: Record<string, unknown>; headers?: Record<string, string> } = {},
+) {
   return app.app.inject({
     method: 'POST',
     url: '/graphql',
@@ -42,21 +46,31 @@ describe('GraphQL over HTTP (graphql-http server audits)', () => {
     const results: { id: string; name: string; status: string; reason?: string }[] = [];
     for (const audit of serverAudits({ url, fetchFn: fetch })) {
       const result = await audit.fn();
-      results.push({ id: audit.id, name: audit.name, status: result.status, reason: 'reason' in result ? result.reason : undefined });
+      results.push({
+        id: audit.id,
+        name: audit.name,
+        status: result.status,
+        reason: 'reason' in result ? result.reason : undefined,
+      });
     }
-    const failed = (level: string) => results.filter((r) => r.name.startsWith(level) && r.status !== 'ok').map((r) => `${r.id} ${r.name}: ${r.reason}`);
+    const failed = (level: string) =>
+      results.filter((r) => r.name.startsWith(level) && r.status !== 'ok').map((r) => `${r.id} ${r.name}: ${r.reason}`);
     const summary = ['MUST', 'SHOULD', 'MAY'].map((level) => {
       const mine = results.filter((r) => r.name.startsWith(`${level} `));
       return `${level}: ${mine.filter((r) => r.status === 'ok').length}/${mine.length} ok`;
     });
-    console.log(`graphql-http audits: ${summary.join(', ')}${failed('MAY').length ? `; MAY not met: ${failed('MAY').join('; ')}` : ''}`);
+    console.log(
+      `graphql-http audits: ${summary.join(', ')}${failed('MAY').length ? `; MAY not met: ${failed('MAY').join('; ')}` : ''}`,
+    );
     expect(results.length).toBeGreaterThan(30);
     expect(failed('MUST')).toEqual([]);
     expect(failed('SHOULD')).toEqual([]);
   }, 60_000);
 
   it('answers are never cacheable (Cache-Control: no-store), for data and for errors', async () => {
-    const data = await post(t, '{ projects { id } }', { headers: { cookie: user.cookie, 'apollo-require-preflight': '1' } });
+    const data = await post(t, '{ projects { id } }', {
+      headers: { cookie: user.cookie, 'apollo-require-preflight': '1' },
+    });
     expect(data.json().data.projects).toEqual([]);
     expect(data.headers['cache-control']).toBe('no-store');
     const error = await post(t, '{ nope }', { accept: GRAPHQL_ACCEPT });
@@ -66,7 +80,12 @@ describe('GraphQL over HTTP (graphql-http server audits)', () => {
 
   it('GET runs queries (not mutations); a cookie needs a preflight-forcing header (CSRF)', async () => {
     const get = (query: string, headers: Record<string, string> = {}) =>
-      t.app.inject({ method: 'GET', url: `/graphql?query=${encodeURIComponent(query)}`, remoteAddress: '198.18.1.1', headers: { accept: JSON_ACCEPT, ...headers } });
+      t.app.inject({
+        method: 'GET',
+        url: `/graphql?query=${encodeURIComponent(query)}`,
+        remoteAddress: '198.18.1.1',
+        headers: { accept: JSON_ACCEPT, ...headers },
+      });
     const plain = await get('{ __typename }');
     expect(plain.statusCode).toBe(200);
     expect(plain.json()).toEqual({ data: { __typename: 'Query' } });
@@ -74,11 +93,19 @@ describe('GraphQL over HTTP (graphql-http server audits)', () => {
     expect(mutation.statusCode).toBe(405);
     const withCookie = await get('{ viewer { via } }', { cookie: user.cookie });
     expect(withCookie.statusCode).toBe(400);
-    expect(withCookie.json().errors[0]).toMatchObject({ message: expect.stringMatching(/Cross-Site Request Forgery/), extensions: { code: 'BAD_REQUEST' } });
+    expect(withCookie.json().errors[0]).toMatchObject({
+      message: expect.stringMatching(/Cross-Site Request Forgery/),
+      extensions: { code: 'BAD_REQUEST' },
+    });
     const preflighted = await get('{ viewer { via } }', { cookie: user.cookie, 'apollo-require-preflight': 'true' });
     expect(preflighted.json()).toEqual({ data: { viewer: { via: 'SESSION' } } });
     // A simple content type on POST (what a cross-site form can send) is not JSON: refused before anything runs.
-    const form = await t.app.inject({ method: 'POST', url: '/graphql', headers: { cookie: user.cookie, 'content-type': 'text/plain' }, payload: '{"query":"{ __typename }"}' });
+    const form = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { cookie: user.cookie, 'content-type': 'text/plain' },
+      payload: '{"query":"{ __typename }"}',
+    });
     expect(form.statusCode).toBe(415);
     expect(form.json().errors[0].extensions.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
@@ -98,7 +125,12 @@ describe('GraphQL over HTTP (graphql-http server audits)', () => {
       expect(legacy.json().errors[0].extensions.code).toBe(code);
     }
     // Malformed HTTP requests stay 4xx whatever the client accepts.
-    const noQuery = await t.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: { variables: {} } });
+    const noQuery = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json' },
+      payload: { variables: {} },
+    });
     expect(noQuery.statusCode).toBe(400);
   });
 
@@ -124,7 +156,10 @@ describe('depth and cost limits', () => {
     const res = await post(small, query, { accept: GRAPHQL_ACCEPT });
     expect(res.statusCode).toBe(400);
     const [error] = res.json().errors;
-    expect(error).toMatchObject({ message: expect.stringMatching(/depth 6 exceeds the maximum of 4 \(GRAPHQL_MAX_DEPTH\)/), extensions: { code: 'QUERY_TOO_COMPLEX', limit: 'depth', measured: 6, maximum: 4 } });
+    expect(error).toMatchObject({
+      message: expect.stringMatching(/depth 6 exceeds the maximum of 4 \(GRAPHQL_MAX_DEPTH\)/),
+      extensions: { code: 'QUERY_TOO_COMPLEX', limit: 'depth', measured: 6, maximum: 4 },
+    });
     expect(res.json()).not.toHaveProperty('data');
   });
 
@@ -138,11 +173,18 @@ describe('depth and cost limits', () => {
     const expensive = '{ projects { latestAudit { issues { occurrences(first: 500) { nodes { url evidence } } } } } }';
     const res = await post(t, expensive, { accept: GRAPHQL_ACCEPT });
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors[0]).toMatchObject({ message: expect.stringMatching(/Query cost \d+ exceeds the maximum of 5000 \(GRAPHQL_MAX_COST\)/), extensions: { code: 'QUERY_TOO_COMPLEX', limit: 'cost' } });
+    expect(res.json().errors[0]).toMatchObject({
+      message: expect.stringMatching(/Query cost \d+ exceeds the maximum of 5000 \(GRAPHQL_MAX_COST\)/),
+      extensions: { code: 'QUERY_TOO_COMPLEX', limit: 'cost' },
+    });
     const measured = res.json().errors[0].extensions.measured;
     // 10 projects x (1 + 1 latestAudit + 10 issues x (1 + 1 occurrences x 500 nodes x (1 + url + evidence) + ...)).
     expect(measured).toBeGreaterThan(100_000);
-    const viaVariable = await post(t, 'query($n: Int = 500) { projects { latestAudit { issues { occurrences(first: $n) { nodes { url evidence } } } } } }', { accept: GRAPHQL_ACCEPT });
+    const viaVariable = await post(
+      t,
+      'query($n: Int = 500) { projects { latestAudit { issues { occurrences(first: $n) { nodes { url evidence } } } } } }',
+      { accept: GRAPHQL_ACCEPT },
+    );
     expect(viaVariable.json().errors[0].extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', measured });
     // The schema default of occurrences(first) is 50: the same query without `first` costs less but is still refused at 200.
     const defaults = await post(small, '{ projects { latestAudit { issues { id } } } }');
@@ -154,16 +196,31 @@ describe('depth and cost limits', () => {
   });
 
   it('the standard introspection query is allowed even under tight limits; recursive introspection is not', async () => {
-    const standard = await post(small, getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, inputValueDeprecation: true }));
+    const standard = await post(
+      small,
+      getIntrospectionQuery({
+        descriptions: true,
+        specifiedByUrl: true,
+        directiveIsRepeatable: true,
+        inputValueDeprecation: true,
+      }),
+    );
     expect(standard.statusCode).toBe(200);
     expect(standard.json().data.__schema.types.length).toBeGreaterThan(20);
-    const recursive = await post(t, '{ __schema { types { fields { type { fields { type { name } } } } } } }', { accept: GRAPHQL_ACCEPT });
+    const recursive = await post(t, '{ __schema { types { fields { type { fields { type { name } } } } } } }', {
+      accept: GRAPHQL_ACCEPT,
+    });
     expect(recursive.statusCode).toBe(400);
-    expect(recursive.json().errors[0]).toMatchObject({ message: expect.stringMatching(/Introspection query refused/), extensions: { code: 'QUERY_TOO_COMPLEX', limit: 'introspection' } });
+    expect(recursive.json().errors[0]).toMatchObject({
+      message: expect.stringMatching(/Introspection query refused/),
+      extensions: { code: 'QUERY_TOO_COMPLEX', limit: 'introspection' },
+    });
   });
 
   it('fragment cycles are reported, not looped over', async () => {
-    const res = await post(t, '{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }', { accept: GRAPHQL_ACCEPT });
+    const res = await post(t, '{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }', {
+      accept: GRAPHQL_ACCEPT,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0].message).toMatch(/Cannot spread fragment "A" within itself/);
   });
@@ -173,7 +230,10 @@ describe('introspection setting', () => {
   it('GRAPHQL_INTROSPECTION=false refuses introspection; __typename still works', async () => {
     const refused = await post(closed, '{ __schema { types { name } } }', { accept: GRAPHQL_ACCEPT });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().errors[0]).toMatchObject({ message: expect.stringMatching(/introspection/i), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    expect(refused.json().errors[0]).toMatchObject({
+      message: expect.stringMatching(/introspection/i),
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
     const type = await post(closed, '{ __type(name: "Project") { name } }', { accept: GRAPHQL_ACCEPT });
     expect(type.statusCode).toBe(400);
     const typename = await post(closed, '{ __typename }');
@@ -194,7 +254,13 @@ describe('introspection setting', () => {
       expect(hidden.json().errors.length, query).toBeGreaterThan(0);
       for (const error of hidden.json().errors) expect(error.message, query).not.toMatch(/Did you mean/);
       const shown = await post(t, query, { variables });
-      expect(shown.json().errors.map((e: { message: string }) => e.message).join(' '), query).toMatch(/Did you mean/);
+      expect(
+        shown
+          .json()
+          .errors.map((e: { message: string }) => e.message)
+          .join(' '),
+        query,
+      ).toMatch(/Did you mean/);
     }
   });
 });
@@ -205,15 +271,27 @@ describe('GET requests are GraphQL requests, never the landing page', () => {
     ['an empty query parameter', '/graphql?query=', /query/],
     ['variables without a query', '/graphql?variables=%7B%7D', /query/],
   ])('%s with Accept: text/html → 400 in GraphQL shape', async (_name, url, message) => {
-    const res = await t.app.inject({ method: 'GET', url, remoteAddress: '198.18.2.1', headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url,
+      remoteAddress: '198.18.2.1',
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.headers['content-type']).toMatch(/json/);
-    expect(res.json()).toEqual({ errors: [{ message: expect.stringMatching(message), extensions: { code: 'BAD_REQUEST' } }] });
+    expect(res.json()).toEqual({
+      errors: [{ message: expect.stringMatching(message), extensions: { code: 'BAD_REQUEST' } }],
+    });
   });
 
   it('a browser GET with a query runs it; without one it gets the landing page', async () => {
     const browser = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
-    const run = await t.app.inject({ method: 'GET', url: '/graphql?query=%7B__typename%7D', remoteAddress: '198.18.2.2', headers: browser });
+    const run = await t.app.inject({
+      method: 'GET',
+      url: '/graphql?query=%7B__typename%7D',
+      remoteAddress: '198.18.2.2',
+      headers: browser,
+    });
     expect(run.json()).toEqual({ data: { __typename: 'Query' } });
     const page = await t.app.inject({ method: 'GET', url: '/graphql', headers: browser });
     expect(page.statusCode).toBe(200);

@@ -41,19 +41,87 @@ const ONE_YEAR = 'max-age=31536000; includeSubDomains';
 const CACHED = { 'cache-control': 'public, max-age=86400' };
 
 const VARIANTS: Variant[] = [
-  { name: 'HSTS, gzip, cached image', https: true, page: { 'strict-transport-security': ONE_YEAR }, encoding: 'gzip', image: CACHED, fails: [] },
-  { name: 'no HSTS, no compression, image without caching', https: true, page: {}, encoding: 'none', image: {}, fails: ['TECH_HSTS_MISSING', 'PERF_NO_COMPRESSION', 'PERF_NO_CACHE_HEADERS'] },
+  {
+    name: 'HSTS, gzip, cached image',
+    https: true,
+    page: { 'strict-transport-security': ONE_YEAR },
+    encoding: 'gzip',
+    image: CACHED,
+    fails: [],
+  },
+  {
+    name: 'no HSTS, no compression, image without caching',
+    https: true,
+    page: {},
+    encoding: 'none',
+    image: {},
+    fails: ['TECH_HSTS_MISSING', 'PERF_NO_COMPRESSION', 'PERF_NO_CACHE_HEADERS'],
+  },
   // The site checks used to find "max-age=\d+" anywhere: an invalid header (browsers ignore it) passed there.
-  { name: 'HSTS with a repeated directive, br', https: true, page: { 'strict-transport-security': 'max-age=31536000; max-age=60' }, encoding: 'br', image: { etag: '"v1"' }, fails: ['TECH_HSTS_MISSING'] },
-  { name: 'HSTS max-age=0, image immutable only', https: true, page: { 'strict-transport-security': 'max-age=0' }, encoding: 'gzip', image: { 'cache-control': 'immutable' }, fails: ['TECH_HSTS_MISSING', 'PERF_NO_CACHE_HEADERS'] },
-  { name: 'HSTS max-age not a number, image s-maxage', https: true, page: { 'strict-transport-security': 'max-age=forever' }, encoding: 'br', image: { 'cache-control': 's-maxage=600' }, fails: ['TECH_HSTS_MISSING'] },
-  { name: 'HSTS quoted max-age, image no-store', https: true, page: { 'strict-transport-security': 'max-age="600"' }, encoding: 'gzip', image: { 'cache-control': 'no-store' }, fails: ['PERF_NO_CACHE_HEADERS'] },
-  { name: 'X-Robots-Tag noindex, image no-cache with Last-Modified', https: true, page: { 'strict-transport-security': ONE_YEAR, 'x-robots-tag': 'googlebot: noindex' }, encoding: 'gzip', image: { 'cache-control': 'no-cache', 'last-modified': 'Tue, 01 Jul 2025 10:00:00 GMT' }, fails: ['TECH_NOINDEX'] },
-  { name: 'no charset anywhere, image max-age=0', https: true, page: { 'strict-transport-security': ONE_YEAR }, encoding: 'gzip', image: { 'cache-control': 'max-age=0' }, noCharset: true, fails: ['META_CHARSET_MISSING', 'PERF_NO_CACHE_HEADERS'] },
-  { name: 'plain http reached through two redirects', https: false, page: {}, encoding: 'none', image: CACHED, redirectChain: true, fails: ['TECH_HTTP_PAGE', 'LINKS_REDIRECT_CHAIN', 'PERF_NO_COMPRESSION'] },
+  {
+    name: 'HSTS with a repeated directive, br',
+    https: true,
+    page: { 'strict-transport-security': 'max-age=31536000; max-age=60' },
+    encoding: 'br',
+    image: { etag: '"v1"' },
+    fails: ['TECH_HSTS_MISSING'],
+  },
+  {
+    name: 'HSTS max-age=0, image immutable only',
+    https: true,
+    page: { 'strict-transport-security': 'max-age=0' },
+    encoding: 'gzip',
+    image: { 'cache-control': 'immutable' },
+    fails: ['TECH_HSTS_MISSING', 'PERF_NO_CACHE_HEADERS'],
+  },
+  {
+    name: 'HSTS max-age not a number, image s-maxage',
+    https: true,
+    page: { 'strict-transport-security': 'max-age=forever' },
+    encoding: 'br',
+    image: { 'cache-control': 's-maxage=600' },
+    fails: ['TECH_HSTS_MISSING'],
+  },
+  {
+    name: 'HSTS quoted max-age, image no-store',
+    https: true,
+    page: { 'strict-transport-security': 'max-age="600"' },
+    encoding: 'gzip',
+    image: { 'cache-control': 'no-store' },
+    fails: ['PERF_NO_CACHE_HEADERS'],
+  },
+  {
+    name: 'X-Robots-Tag noindex, image no-cache with Last-Modified',
+    https: true,
+    page: { 'strict-transport-security': ONE_YEAR, 'x-robots-tag': 'googlebot: noindex' },
+    encoding: 'gzip',
+    image: { 'cache-control': 'no-cache', 'last-modified': 'Tue, 01 Jul 2025 10:00:00 GMT' },
+    fails: ['TECH_NOINDEX'],
+  },
+  {
+    name: 'no charset anywhere, image max-age=0',
+    https: true,
+    page: { 'strict-transport-security': ONE_YEAR },
+    encoding: 'gzip',
+    image: { 'cache-control': 'max-age=0' },
+    noCharset: true,
+    fails: ['META_CHARSET_MISSING', 'PERF_NO_CACHE_HEADERS'],
+  },
+  {
+    name: 'plain http reached through two redirects',
+    https: false,
+    page: {},
+    encoding: 'none',
+    image: CACHED,
+    redirectChain: true,
+    fails: ['TECH_HTTP_PAGE', 'LINKS_REDIRECT_CHAIN', 'PERF_NO_COMPRESSION'],
+  },
 ];
 
-const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
 
 function pageHtml(variant: Variant): string {
   const text = Array.from({ length: 400 }, (_, i) => `garden${i % 37} soil${i % 11}`).join(' ');
@@ -64,7 +132,8 @@ function pageHtml(variant: Variant): string {
 
 function pageResponse(variant: Variant): FixtureResponse {
   const html = Buffer.from(pageHtml(variant));
-  const body = variant.encoding === 'gzip' ? gzipSync(html) : variant.encoding === 'br' ? brotliCompressSync(html) : html;
+  const body =
+    variant.encoding === 'gzip' ? gzipSync(html) : variant.encoding === 'br' ? brotliCompressSync(html) : html;
   const headers: Record<string, string | string[]> = {
     'content-type': variant.noCharset ? 'text/html' : 'text/html; charset=utf-8',
     ...variant.page,
@@ -108,7 +177,13 @@ afterAll(async () => {
 describe('headers tool and audit of the same fixture', () => {
   it('share the header-based codes the catalog decides from responses', () => {
     expect(SHARED).toEqual(
-      expect.arrayContaining(['TECH_HSTS_MISSING', 'PERF_NO_COMPRESSION', 'PERF_NO_CACHE_HEADERS', 'TECH_HTTP_PAGE', 'LINKS_REDIRECT_CHAIN']),
+      expect.arrayContaining([
+        'TECH_HSTS_MISSING',
+        'PERF_NO_COMPRESSION',
+        'PERF_NO_CACHE_HEADERS',
+        'TECH_HTTP_PAGE',
+        'LINKS_REDIRECT_CHAIN',
+      ]),
     );
   });
 

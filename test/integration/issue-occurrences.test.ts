@@ -27,7 +27,11 @@ beforeAll(async () => {
   // Rows an interrupted earlier run of this file left behind would collide with the fixed ids.
   await q('DELETE FROM issue_occurrence WHERE id = ANY($1::bigint[])', [IDS]);
   // The occurrences have fixed ids, so they are written below rather than by the factory.
-  const audit = await anAudit({ project, pages: 12, issues: [{ code: 'TECH_HTTP_PAGE', affectedPages: 12, applicablePages: 12 }] });
+  const audit = await anAudit({
+    project,
+    pages: 12,
+    issues: [{ code: 'TECH_HTTP_PAGE', affectedPages: 12, applicablePages: 12 }],
+  });
   auditId = audit.id;
   issueId = audit.issueIds.get('TECH_HTTP_PAGE')!;
   // Inserted in reverse, so neither insertion order nor physical order happens to match id order.
@@ -80,7 +84,8 @@ describe('Issue.occurrences cursor pagination', () => {
 });
 
 describe('Audit.issue: one issue of an audit, for paging its occurrences alone', () => {
-  const ISSUE = 'query($p: ID!, $a: ID, $i: ID!) { audit(projectId: $p, auditId: $a) { issue(id: $i) { id code affectedPages occurrences(first: 3) { nodes { url } pageInfo { hasNextPage } } } } }';
+  const ISSUE =
+    'query($p: ID!, $a: ID, $i: ID!) { audit(projectId: $p, auditId: $a) { issue(id: $i) { id code affectedPages occurrences(first: 3) { nodes { url } pageInfo { hasNextPage } } } } }';
 
   it('finds the issue by id, with its occurrences', async () => {
     const { body } = await gql(t, ISSUE, { p: projectId, a: auditId, i: issueId }, { cookie: user.cookie });
@@ -99,7 +104,12 @@ describe('Audit.issue: one issue of an audit, for paging its occurrences alone',
   });
 
   it('an issue of another audit of the same organization is NOT_FOUND through this audit', async () => {
-    const { id: other } = await anAudit({ project, status: 'FAILED', pages: 0, createdAt: new Date(Date.now() - 86_400_000) });
+    const { id: other } = await anAudit({
+      project,
+      status: 'FAILED',
+      pages: 0,
+      createdAt: new Date(Date.now() - 86_400_000),
+    });
     try {
       const { body } = await gql(t, ISSUE, { p: projectId, a: other, i: issueId }, { cookie: user.cookie });
       expect(body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');

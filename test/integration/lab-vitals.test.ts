@@ -19,7 +19,17 @@ describe('totalBlockingTime', () => {
     { name: 'a task straddling FCP counts only after it', tasks: [[0, 200]], fcp: 100, end: 5000, tbt: 50 },
     { name: 'a task straddling the end is clipped', tasks: [[4900, 300]], fcp: 100, end: 5000, tbt: 50 },
     { name: 'tasks after the window end do not count', tasks: [[6000, 400]], fcp: 100, end: 5000, tbt: 0 },
-    { name: 'several tasks sum', tasks: [[200, 60], [400, 100], [900, 49]], fcp: 100, end: 5000, tbt: 60 },
+    {
+      name: 'several tasks sum',
+      tasks: [
+        [200, 60],
+        [400, 100],
+        [900, 49],
+      ],
+      fcp: 100,
+      end: 5000,
+      tbt: 60,
+    },
   ] as const)('$name', ({ tasks, fcp, end, tbt }) => {
     expect(totalBlockingTime(tasks, fcp, end)).toBe(tbt);
   });
@@ -156,7 +166,10 @@ addEventListener('load', () => {
       const html = pages()[url.pathname];
       if (html) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
       if (url.pathname === '/slow.png') {
-        const timer = setTimeout(() => res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png), 1200);
+        const timer = setTimeout(
+          () => res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png),
+          1200,
+        );
         res.on('close', () => clearTimeout(timer));
         return;
       }
@@ -178,7 +191,13 @@ addEventListener('load', () => {
     const errors: Array<string | null> = [];
     const meter = createLabMeter({ chromiumPath: CHROMIUM, onError: (url) => errors.push(url) });
     const engineMeter: LabMeter = meter.measure; // the audit engine's slot accepts it as is
-    const urls = [`${base}/shift`, `${base}/stable`, `${base}/missing`, 'http://127.0.0.1:1/refused', 'ftp://127.0.0.1/x'];
+    const urls = [
+      `${base}/shift`,
+      `${base}/stable`,
+      `${base}/missing`,
+      'http://127.0.0.1:1/refused',
+      'ftp://127.0.0.1/x',
+    ];
     let results: Awaited<ReturnType<LabMeter>>;
     try {
       results = await engineMeter(urls);
@@ -237,7 +256,8 @@ addEventListener('load', () => {
       await meter.close();
     }
     const external = results.get(`${base}/external`);
-    if (process.env.LAB_VITALS_DEBUG) console.log(JSON.stringify({ external, beacons: beacons.map(String), ms: Date.now() - started }, null, 2));
+    if (process.env.LAB_VITALS_DEBUG)
+      console.log(JSON.stringify({ external, beacons: beacons.map(String), ms: Date.now() - started }, null, 2));
 
     expect([...results.keys()]).toEqual([`${base}/external`]);
     expect(errors).toEqual([`${base}/hang`, `${base}/spin`]);

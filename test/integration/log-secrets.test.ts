@@ -17,7 +17,12 @@ describe('request logs and credentials in URLs', () => {
     const user = await signUp(t, { plan: 'ENTERPRISE' });
     const key = await createApiKey(t, user);
     const token = 'c0ffee'.repeat(6);
-    const urls = [`/api/v1/projects?api_key=${key}`, `/api/v1/projects?token=${token}`, `/api/auth/reset-password/${token}?callbackURL=%2F`, `/api/auth/verify-email?token=${token}&callbackURL=%2F`];
+    const urls = [
+      `/api/v1/projects?api_key=${key}`,
+      `/api/v1/projects?token=${token}`,
+      `/api/auth/reset-password/${token}?callbackURL=%2F`,
+      `/api/auth/verify-email?token=${token}&callbackURL=%2F`,
+    ];
     for (const url of urls) await t.app.inject({ method: 'GET', url });
     await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } });
     const logs = t.logs.join('');

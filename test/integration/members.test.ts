@@ -17,7 +17,14 @@ describe('members and the viewer organization', () => {
     const { body } = await gql(t, '{ members { id userId name email role createdAt } }', {}, { cookie: owner.cookie });
     expect(body.errors).toBeUndefined();
     expect(body.data.members).toEqual([
-      { id: expect.any(String), userId: owner.userId, name: 'Test User', email: owner.email, role: 'owner', createdAt: expect.stringMatching(ISO) },
+      {
+        id: expect.any(String),
+        userId: owner.userId,
+        name: 'Test User',
+        email: owner.email,
+        role: 'owner',
+        createdAt: expect.stringMatching(ISO),
+      },
     ]);
   });
 

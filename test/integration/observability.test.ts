@@ -18,7 +18,11 @@ describe('logs, health and metrics', () => {
     const key = await createApiKey(t, user);
     await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } });
     await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } });
-    await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: 'Bearer seo_wrongwrongwrong' } });
+    await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/projects',
+      headers: { authorization: 'Bearer seo_wrongwrongwrong' },
+    });
     const all = t.logs.join('');
     expect(t.logs.length).toBeGreaterThan(5);
     const cookieValue = user.cookie.split('=')[1];
@@ -30,7 +34,8 @@ describe('logs, health and metrics', () => {
   });
 
   it('/health(z), /ready(z) and /metrics answer', async () => {
-    for (const url of ['/health', '/healthz']) expect((await t.app.inject({ method: 'GET', url })).json()).toEqual({ status: 'ok' });
+    for (const url of ['/health', '/healthz'])
+      expect((await t.app.inject({ method: 'GET', url })).json()).toEqual({ status: 'ok' });
     for (const url of ['/ready', '/readyz']) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode).toBe(200);
@@ -49,16 +54,24 @@ describe('logs, health and metrics', () => {
   });
 
   it('/metrics counts refusals and unknown routes too, each status of a route as its own series', async () => {
-    const count = async (pattern: RegExp) => Number(pattern.exec((await t.app.inject({ method: 'GET', url: '/metrics', headers: scrape })).body)?.[1] ?? 0);
+    const count = async (pattern: RegExp) =>
+      Number(pattern.exec((await t.app.inject({ method: 'GET', url: '/metrics', headers: scrape })).body)?.[1] ?? 0);
     const unauthorized = /http_requests_total\{method="GET",route="\/api\/v1\/projects",status="401"\} (\d+)/;
     const unmatched = /http_requests_total\{method="GET",route="unmatched",status="404"\} (\d+)/;
     const durations = /http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/projects"\} (\d+)/;
     const before = [await count(unauthorized), await count(unmatched), await count(durations)];
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/projects' })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: 'Bearer seo_nope' } })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: 'Bearer seo_nope' } }))
+        .statusCode,
+    ).toBe(401);
     // Under /api: other unknown paths are pages of the web app (its router shows its 404).
     expect((await t.app.inject({ method: 'GET', url: '/api/no/such/route' })).statusCode).toBe(404);
-    expect([await count(unauthorized), await count(unmatched), await count(durations)]).toEqual([before[0] + 2, before[1] + 1, before[2] + 2]);
+    expect([await count(unauthorized), await count(unmatched), await count(durations)]).toEqual([
+      before[0] + 2,
+      before[1] + 1,
+      before[2] + 2,
+    ]);
   });
 });
 
@@ -72,10 +85,18 @@ describe('/metrics access and platform-wide series', () => {
     } finally {
       await off.close();
     }
-    for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: METRICS_TOKEN }, { authorization: `Basic ${METRICS_TOKEN}` }]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer wrong-token-wrong-token' },
+      { authorization: METRICS_TOKEN },
+      { authorization: `Basic ${METRICS_TOKEN}` },
+    ]) {
       const res = await t.app.inject({ method: 'GET', url: '/metrics', headers });
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ error: 'Metrics need Authorization: Bearer <METRICS_TOKEN>.', code: 'UNAUTHENTICATED' });
+      expect(res.json()).toEqual({
+        error: 'Metrics need Authorization: Bearer <METRICS_TOKEN>.',
+        code: 'UNAUTHENTICATED',
+      });
       expect(res.headers['www-authenticate']).toBe('Bearer realm="metrics"');
       expect(res.headers['x-request-id']).toBeTruthy();
     }
@@ -87,12 +108,18 @@ describe('/metrics access and platform-wide series', () => {
   it('shows queue depths, audits by status and the counters other processes add to Redis', async () => {
     const user = await signUp(t, { plan: 'ENTERPRISE' });
     const project = await createProject(t, user);
-    const started = await gql(t, 'mutation($p: ID!) { startAudit(projectId: $p) { jobId } }', { p: project.id }, { cookie: user.cookie });
+    const started = await gql(
+      t,
+      'mutation($p: ID!) { startAudit(projectId: $p) { jobId } }',
+      { p: project.id },
+      { cookie: user.cookie },
+    );
     expect(started.body.errors).toBeUndefined();
     const body = (await t.app.inject({ method: 'GET', url: '/metrics', headers: scrape })).body;
     // No worker runs here: the job waits in the audit queue of this app's prefix.
     expect(body).toMatch(/^seo_queue_jobs\{queue="audit",state="waiting"\} 1$/m);
-    for (const state of ['active', 'delayed', 'failed']) expect(body).toMatch(new RegExp(`^seo_queue_jobs\\{queue="audit",state="${state}"\\} 0$`, 'm'));
+    for (const state of ['active', 'delayed', 'failed'])
+      expect(body).toMatch(new RegExp(`^seo_queue_jobs\\{queue="audit",state="${state}"\\} 0$`, 'm'));
     expect(body).toMatch(/^seo_queue_jobs\{queue="rank",state="waiting"\} \d+$/m);
     expect(Number(/^seo_audits\{status="QUEUED"\} (\d+)$/m.exec(body)?.[1])).toBeGreaterThanOrEqual(1);
     expect(body).toMatch(/^seo_audits\{status="FAILED"\} \d+$/m);
@@ -139,7 +166,8 @@ describe('/metrics access and platform-wide series', () => {
       expect(res.headers['retry-after']).toBe('5');
       expect(res.json()).toEqual({
         status: 'unavailable',
-        error: 'Not ready: postgres: connect ECONNREFUSED 127.0.0.1:5432; migrations: not checked: PostgreSQL is unavailable',
+        error:
+          'Not ready: postgres: connect ECONNREFUSED 127.0.0.1:5432; migrations: not checked: PostgreSQL is unavailable',
         code: 'UNAVAILABLE',
         checks: { postgres: false, redis: true, migrations: false },
         details: [
@@ -150,11 +178,15 @@ describe('/metrics access and platform-wide series', () => {
       expect((await t.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
       // Migrations this build knows but the database lacks make the process unready too.
       (pool as { query: unknown }).query = (sql: string, ...rest: unknown[]) =>
-        /mikro_orm_migrations/.test(sql) ? Promise.resolve({ rows: [{ name: '20261121-0001-identity-and-projects' }] }) : original(sql, ...(rest as []));
+        /mikro_orm_migrations/.test(sql)
+          ? Promise.resolve({ rows: [{ name: '20261121-0001-identity-and-projects' }] })
+          : original(sql, ...(rest as []));
       const pending = await t.app.inject({ method: 'GET', url: '/readyz' });
       expect(pending.statusCode).toBe(503);
       expect(pending.json().checks).toEqual({ postgres: true, redis: true, migrations: false });
-      expect(pending.json().error).toMatch(/^Not ready: migrations: \d+ pending: 20261121-0002-audits, .*\(run `seo migrate`\)$/);
+      expect(pending.json().error).toMatch(
+        /^Not ready: migrations: \d+ pending: 20261121-0002-audits, .*\(run `seo migrate`\)$/,
+      );
     } finally {
       (pool as { query: unknown }).query = original;
     }
@@ -169,7 +201,9 @@ describe('query count', () => {
    */
   const lastUsedAtWritten = async (organizationId: string) => {
     for (let i = 0; i < 100; i++) {
-      const { rows } = await t.runtime.pool.query('SELECT last_used_at FROM api_key WHERE organization_id = $1', [organizationId]);
+      const { rows } = await t.runtime.pool.query('SELECT last_used_at FROM api_key WHERE organization_id = $1', [
+        organizationId,
+      ]);
       if (rows.every((r: { last_used_at: Date | null }) => r.last_used_at)) return;
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -184,7 +218,11 @@ describe('query count', () => {
       await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } });
       await lastUsedAtWritten(user.organizationId);
       t.queries.length = 0;
-      const res = await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/projects',
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(res.json().projects).toHaveLength(n);
       return t.queries.filter((q) => /\b(select|insert|update|delete)\b/i.test(q)).length;
     };
@@ -211,7 +249,10 @@ describe('query count', () => {
       const res = await gql(t, query, {}, { authorization: `Bearer ${key}` });
       expect(res.body.errors).toBeUndefined();
       const statements = t.queries.filter((q) => /\b(select|insert|update|delete)\b/i.test(q));
-      return { projects: res.body.data.projects as { id: string; c?: { keywords: number }; counts?: { keywords: number } }[], statements };
+      return {
+        projects: res.body.data.projects as { id: string; c?: { keywords: number }; counts?: { keywords: number } }[],
+        statements,
+      };
     };
     const plain = await run('{ projects { id } }');
     expect(plain.statements.some((q) => /keyword/.test(q))).toBe(false);
@@ -224,20 +265,39 @@ describe('query count', () => {
       expect(listed.statements).toHaveLength(plain.statements.length + 1);
       expect(listed.projects.map((p) => (p.c ?? p.counts)!.keywords)).toEqual([0, 2, 0]);
       // graphql-js (the /graphql route's executor) gets the same counters from the list resolver, in one statement.
-      const ctx = t.runtime.createContext({ principal: await t.runtime.authenticate({ bearer: key }, 'SURFACE_A'), requestId: 'test' });
+      const ctx = t.runtime.createContext({
+        principal: await t.runtime.authenticate({ bearer: key }, 'SURFACE_A'),
+        requestId: 'test',
+      });
       t.queries.length = 0;
       const executed = await execute({ schema: t.runtime.schema, document: parse(query), contextValue: ctx });
       expect(executed.errors).toBeUndefined();
-      const rows = (executed.data as { projects: { c?: { keywords: number }; counts?: { keywords: number } }[] }).projects;
+      const rows = (executed.data as { projects: { c?: { keywords: number }; counts?: { keywords: number } }[] })
+        .projects;
       expect(rows.map((p) => (p.c ?? p.counts)!.keywords)).toEqual([0, 2, 0]);
       expect(t.queries.filter((q) => /keyword/.test(q))).toHaveLength(1);
     }
-    const single = await gql(t, 'query($id: ID!) { project(id: $id) { counts { keywords } } }', { id: ids[1] }, { authorization: `Bearer ${key}` });
+    const single = await gql(
+      t,
+      'query($id: ID!) { project(id: $id) { counts { keywords } } }',
+      { id: ids[1] },
+      { authorization: `Bearer ${key}` },
+    );
     expect(single.body.data.project.counts.keywords).toBe(2);
-    const created = await gql(t, 'mutation { createProject(input: { url: "https://counted.example.com" }) { id counts { audits keywords competitors } } }', {}, { authorization: `Bearer ${key}` });
+    const created = await gql(
+      t,
+      'mutation { createProject(input: { url: "https://counted.example.com" }) { id counts { audits keywords competitors } } }',
+      {},
+      { authorization: `Bearer ${key}` },
+    );
     expect(created.body.errors).toBeUndefined();
     expect(created.body.data.createProject.counts).toEqual({ audits: 0, keywords: 0, competitors: 0 });
-    const renamed = await gql(t, 'mutation($id: ID!) { updateProject(id: $id, input: { name: "Renamed" }) { name counts { keywords } } }', { id: ids[1] }, { authorization: `Bearer ${key}` });
+    const renamed = await gql(
+      t,
+      'mutation($id: ID!) { updateProject(id: $id, input: { name: "Renamed" }) { name counts { keywords } } }',
+      { id: ids[1] },
+      { authorization: `Bearer ${key}` },
+    );
     expect(renamed.body.errors).toBeUndefined();
     expect(renamed.body.data.updateProject).toEqual({ name: 'Renamed', counts: { keywords: 2 } });
   });

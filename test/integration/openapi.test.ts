@@ -68,7 +68,9 @@ describe('the generated documents and the registered routes', () => {
         for (const operation of Object.values<any>(operations)) {
           ids.push(operation.operationId);
           for (const name of [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {
-            expect(operation.parameters, `${surface} ${path} ${name}`).toContainEqual(expect.objectContaining({ name, in: 'path', required: true }));
+            expect(operation.parameters, `${surface} ${path} ${name}`).toContainEqual(
+              expect.objectContaining({ name, in: 'path', required: true }),
+            );
           }
         }
       }
@@ -98,10 +100,19 @@ describe("Redocly's lint", () => {
           maxBuffer: 16 * 1024 * 1024,
         }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
         const report = JSON.parse(stdout) as LintReport;
-        expect(report.problems.filter((p) => p.severity === 'error'), surface).toEqual([]);
+        expect(
+          report.problems.filter((p) => p.severity === 'error'),
+          surface,
+        ).toEqual([]);
         expect(report.totals.errors, surface).toBe(0);
         // Accepted in redocly.yaml: the shared response-header components a document does not use.
-        const unaccepted = report.problems.filter((p) => !(p.ruleId === 'no-unused-components' && /^Component: "(Allow|Content-Disposition)" is never used\.$/.test(p.message)));
+        const unaccepted = report.problems.filter(
+          (p) =>
+            !(
+              p.ruleId === 'no-unused-components' &&
+              /^Component: "(Allow|Content-Disposition)" is never used\.$/.test(p.message)
+            ),
+        );
         expect(unaccepted, surface).toEqual([]);
       }
     } finally {

@@ -26,7 +26,8 @@ describe('Organization.usage and Organization.apiAccess', () => {
     const user = org.owner;
     const [a, b] = [await aProject({ org }), await aProject({ org })];
     await setPlan(t, org.id, 'PRO');
-    for (const status of ['COMPLETED', 'FAILED', 'CANCELLED', 'QUEUED'] as const) await anAudit({ project: a, status, createdAt: monthStart(1) });
+    for (const status of ['COMPLETED', 'FAILED', 'CANCELLED', 'QUEUED'] as const)
+      await anAudit({ project: a, status, createdAt: monthStart(1) });
     await anAudit({ project: b, createdAt: monthStart(2) });
     // Last month's audits are not this month's.
     await anAudit({ project: a, createdAt: monthStart(-1) });
@@ -73,10 +74,19 @@ describe('Organization.usage and Organization.apiAccess', () => {
   it('apiAccess follows the plan (FREE NONE, PRO READ_ONLY, ENTERPRISE FULL) for sessions and keys; FREE keys still read their usage', async () => {
     const user = await signUp(t, { plan: 'FREE' });
     const key = await createApiKey(t, user);
-    for (const [plan, access] of [['FREE', 'NONE'], ['PRO', 'READ_ONLY'], ['ENTERPRISE', 'FULL']] as const) {
+    for (const [plan, access] of [
+      ['FREE', 'NONE'],
+      ['PRO', 'READ_ONLY'],
+      ['ENTERPRISE', 'FULL'],
+    ] as const) {
       await setPlan(t, user.organizationId, plan);
       for (const headers of [{ cookie: user.cookie }, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
-        const res = await gql(t, '{ viewer { organization { plan apiAccess usage { projectsLimit apiKeys } } } }', {}, headers);
+        const res = await gql(
+          t,
+          '{ viewer { organization { plan apiAccess usage { projectsLimit apiKeys } } } }',
+          {},
+          headers,
+        );
         expect(res.body.errors, `${plan} ${Object.keys(headers)[0]}`).toBeUndefined();
         expect(res.body.data.viewer.organization).toEqual({
           plan,
@@ -87,9 +97,15 @@ describe('Organization.usage and Organization.apiAccess', () => {
     }
     // What apiAccess reports is what Surface A does.
     await setPlan(t, user.organizationId, 'FREE');
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } }))
+        .statusCode,
+    ).toBe(403);
     await setPlan(t, user.organizationId, 'PRO');
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('all counters cost one statement', async () => {
@@ -97,7 +113,12 @@ describe('Organization.usage and Organization.apiAccess', () => {
     await createProject(t, user);
     await gql(t, USAGE, {}, { cookie: user.cookie });
     t.queries.length = 0;
-    const res = await gql(t, '{ viewer { organization { usage { projects auditsThisMonth keywords apiKeys } } } }', {}, { cookie: user.cookie });
+    const res = await gql(
+      t,
+      '{ viewer { organization { usage { projects auditsThisMonth keywords apiKeys } } } }',
+      {},
+      { cookie: user.cookie },
+    );
     expect(res.body.errors).toBeUndefined();
     const counting = t.queries.filter((q) => /count\(\*\)/i.test(q));
     expect(counting).toHaveLength(1);

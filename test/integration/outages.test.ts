@@ -36,8 +36,19 @@ afterAll(async () => {
 const requests = {
   surfaceA: () => t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } }),
   surfaceB: () => t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } }),
-  tool: () => t.app.inject({ method: 'POST', url: '/api/tools/meta-tags', payload: { html: '<html><head><title>t</title></head></html>' } }),
-  graphql: () => t.app.inject({ method: 'POST', url: '/graphql', headers: { authorization: `Bearer ${key}` }, payload: { query: '{ projects(first: 5) { totalCount } }' } }),
+  tool: () =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/tools/meta-tags',
+      payload: { html: '<html><head><title>t</title></head></html>' },
+    }),
+  graphql: () =>
+    t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { authorization: `Bearer ${key}` },
+      payload: { query: '{ projects(first: 5) { totalCount } }' },
+    }),
 };
 
 async function timed(fn: () => ReturnType<typeof requests.surfaceA>) {

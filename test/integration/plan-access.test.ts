@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Plan } from '../../src/platform/config.js';
-import { createApiKey, createProject, createTestApp, gql, signUp, type TestApp, type TestUser } from '../support/app.js';
+import {
+  createApiKey,
+  createProject,
+  createTestApp,
+  gql,
+  signUp,
+  type TestApp,
+  type TestUser,
+} from '../support/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -25,18 +33,42 @@ async function actor(plan: Plan): Promise<Actor> {
 
 type Call = { name: string; write: boolean; run: (a: Actor) => Promise<LightMyRequestResponse> };
 const calls: Call[] = [
-  { name: 'GET /api/v1/projects', write: false, run: (a) => t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${a.key}` } }) },
-  { name: 'GET /api/projects', write: false, run: (a) => t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: a.user.cookie } }) },
-  { name: 'GET /api/projects/:id', write: false, run: (a) => t.app.inject({ method: 'GET', url: `/api/projects/${a.projectId}`, headers: { cookie: a.user.cookie } }) },
+  {
+    name: 'GET /api/v1/projects',
+    write: false,
+    run: (a) => t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${a.key}` } }),
+  },
+  {
+    name: 'GET /api/projects',
+    write: false,
+    run: (a) => t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: a.user.cookie } }),
+  },
+  {
+    name: 'GET /api/projects/:id',
+    write: false,
+    run: (a) =>
+      t.app.inject({ method: 'GET', url: `/api/projects/${a.projectId}`, headers: { cookie: a.user.cookie } }),
+  },
   {
     name: 'POST /api/projects',
     write: true,
-    run: (a) => t.app.inject({ method: 'POST', url: '/api/projects', headers: { cookie: a.user.cookie, origin: t.config.baseUrl }, payload: { url: 'https://another.example.org/' } }),
+    run: (a) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/projects',
+        headers: { cookie: a.user.cookie, origin: t.config.baseUrl },
+        payload: { url: 'https://another.example.org/' },
+      }),
   },
   {
     name: 'DELETE /api/projects/:id',
     write: true,
-    run: (a) => t.app.inject({ method: 'DELETE', url: `/api/projects/${a.projectId}`, headers: { cookie: a.user.cookie, origin: t.config.baseUrl } }),
+    run: (a) =>
+      t.app.inject({
+        method: 'DELETE',
+        url: `/api/projects/${a.projectId}`,
+        headers: { cookie: a.user.cookie, origin: t.config.baseUrl },
+      }),
   },
 ];
 
@@ -66,11 +98,21 @@ describe('plan access matrix (spec §5 B.4) on both surfaces', () => {
 
   it('key-authenticated GraphQL follows the plan; the session dashboard manages projects on every plan', async () => {
     const a = await actor('PRO');
-    const byKey = await gql(t, 'mutation { createProject(input: { url: "https://k.example.org" }) { id } }', {}, { authorization: `Bearer ${a.key}` });
+    const byKey = await gql(
+      t,
+      'mutation { createProject(input: { url: "https://k.example.org" }) { id } }',
+      {},
+      { authorization: `Bearer ${a.key}` },
+    );
     expect(byKey.body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
     const read = await gql(t, '{ projects { id } }', {}, { authorization: `Bearer ${a.key}` });
     expect(read.body.data.projects).toHaveLength(1);
-    const bySession = await gql(t, 'mutation { createProject(input: { url: "https://s.example.org" }) { id } }', {}, { cookie: a.user.cookie });
+    const bySession = await gql(
+      t,
+      'mutation { createProject(input: { url: "https://s.example.org" }) { id } }',
+      {},
+      { cookie: a.user.cookie },
+    );
     expect(bySession.body.data?.createProject.id).toEqual(expect.any(String));
   });
 });
@@ -79,8 +121,16 @@ describe('quotas', () => {
   it('FREE allows one project: the second is 403 PLAN_LIMIT', async () => {
     const user = await signUp(t);
     await createProject(t, user);
-    const res = await gql(t, 'mutation { createProject(input: { url: "https://second.example.org" }) { id } }', {}, { cookie: user.cookie });
-    expect(res.body.errors?.[0]).toMatchObject({ extensions: { code: 'PLAN_LIMIT' }, message: expect.stringMatching(/Free plan allows 1 project/) });
+    const res = await gql(
+      t,
+      'mutation { createProject(input: { url: "https://second.example.org" }) { id } }',
+      {},
+      { cookie: user.cookie },
+    );
+    expect(res.body.errors?.[0]).toMatchObject({
+      extensions: { code: 'PLAN_LIMIT' },
+      message: expect.stringMatching(/Free plan allows 1 project/),
+    });
   });
 
   it('reaching the quota on Surface B is 403 with code PLAN_LIMIT, also under concurrent creates', async () => {
@@ -89,7 +139,12 @@ describe('quotas', () => {
       const user = await signUp(q, { plan: 'ENTERPRISE' });
       const results = await Promise.all(
         Array.from({ length: 6 }, (_, i) =>
-          q.app.inject({ method: 'POST', url: '/api/projects', headers: { cookie: user.cookie, origin: q.config.baseUrl }, payload: { url: `https://p${i}.example.org` } }),
+          q.app.inject({
+            method: 'POST',
+            url: '/api/projects',
+            headers: { cookie: user.cookie, origin: q.config.baseUrl },
+            payload: { url: `https://p${i}.example.org` },
+          }),
         ),
       );
       expect(results.filter((r) => r.statusCode === 200)).toHaveLength(3);
@@ -108,23 +163,43 @@ describe('tenant isolation', () => {
     const other = await actor('ENTERPRISE');
     const id = owner.projectId;
     const h = { cookie: other.user.cookie, origin: t.config.baseUrl };
-    for (const [method, url] of [['GET', `/api/projects/${id}`], ['DELETE', `/api/projects/${id}`]] as const) {
+    for (const [method, url] of [
+      ['GET', `/api/projects/${id}`],
+      ['DELETE', `/api/projects/${id}`],
+    ] as const) {
       const res = await t.app.inject({ method, url, headers: h });
       expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(res.json()).toEqual({ error: 'Project not found', code: 'NOT_FOUND' });
     }
-    const list = await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${other.key}` } });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/projects',
+      headers: { authorization: `Bearer ${other.key}` },
+    });
     expect(list.json().projects.map((p: { id: string }) => p.id)).toEqual([other.projectId]);
-    const g = await gql(t, 'query($id: ID!) { project(id: $id) { id } }', { id }, { authorization: `Bearer ${other.key}` });
+    const g = await gql(
+      t,
+      'query($id: ID!) { project(id: $id) { id } }',
+      { id },
+      { authorization: `Bearer ${other.key}` },
+    );
     expect(g.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
-    const mine = await t.app.inject({ method: 'GET', url: `/api/projects/${id}`, headers: { cookie: owner.user.cookie } });
+    const mine = await t.app.inject({
+      method: 'GET',
+      url: `/api/projects/${id}`,
+      headers: { cookie: owner.user.cookie },
+    });
     expect(mine.statusCode).toBe(200);
   });
 
   it('a malformed or unknown id is 404, not 400 or 500', async () => {
     const a = await actor('ENTERPRISE');
     for (const id of ['nope', '00000000-0000-7000-8000-000000000000', "1' OR '1'='1"]) {
-      const res = await t.app.inject({ method: 'GET', url: `/api/projects/${encodeURIComponent(id)}`, headers: { cookie: a.user.cookie } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/projects/${encodeURIComponent(id)}`,
+        headers: { cookie: a.user.cookie },
+      });
       expect(res.statusCode, id).toBe(404);
     }
   });
@@ -141,12 +216,27 @@ describe('projects end to end (exact shapes of API.md)', () => {
     });
     expect(created.statusCode).toBe(200);
     const project = created.json().project;
-    expect(project).toEqual({ id: expect.any(String), name: 'Shop', url: 'https://shop.example.com/start', domain: 'shop.example.com', createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/) });
+    expect(project).toEqual({
+      id: expect.any(String),
+      name: 'Shop',
+      url: 'https://shop.example.com/start',
+      domain: 'shop.example.com',
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
+    });
 
     const b = await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: a.user.cookie } });
-    expect(b.json().projects).toContainEqual({ id: project.id, name: 'Shop', url: 'https://shop.example.com/start', lastAuditScore: null });
+    expect(b.json().projects).toContainEqual({
+      id: project.id,
+      name: 'Shop',
+      url: 'https://shop.example.com/start',
+      lastAuditScore: null,
+    });
 
-    const v1 = await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${a.key}` } });
+    const v1 = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/projects',
+      headers: { authorization: `Bearer ${a.key}` },
+    });
     expect(v1.json().projects).toContainEqual({
       id: project.id,
       name: 'Shop',
@@ -155,22 +245,49 @@ describe('projects end to end (exact shapes of API.md)', () => {
       _count: { audits: 0, keywords: 0, competitors: 0 },
     });
 
-    const detail = await t.app.inject({ method: 'GET', url: `/api/projects/${project.id}`, headers: { cookie: a.user.cookie } });
-    expect(detail.json()).toEqual({ project: { ...project, _count: { audits: 0, keywords: 0, competitors: 0 }, latestAudit: null } });
+    const detail = await t.app.inject({
+      method: 'GET',
+      url: `/api/projects/${project.id}`,
+      headers: { cookie: a.user.cookie },
+    });
+    expect(detail.json()).toEqual({
+      project: { ...project, _count: { audits: 0, keywords: 0, competitors: 0 }, latestAudit: null },
+    });
 
-    const del = await t.app.inject({ method: 'DELETE', url: `/api/projects/${project.id}`, headers: { cookie: a.user.cookie, origin: t.config.baseUrl } });
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/projects/${project.id}`,
+      headers: { cookie: a.user.cookie, origin: t.config.baseUrl },
+    });
     expect(del.json()).toEqual({ success: true });
-    const gone = await t.app.inject({ method: 'GET', url: `/api/projects/${project.id}`, headers: { cookie: a.user.cookie } });
+    const gone = await t.app.inject({
+      method: 'GET',
+      url: `/api/projects/${project.id}`,
+      headers: { cookie: a.user.cookie },
+    });
     expect(gone.statusCode).toBe(404);
   });
 
   it('name defaults to the host; the same URL twice is refused', async () => {
     const a = await actor('ENTERPRISE');
     const h = { cookie: a.user.cookie, origin: t.config.baseUrl };
-    const first = await t.app.inject({ method: 'POST', url: '/api/projects', headers: h, payload: { url: 'blog.example.net' } });
+    const first = await t.app.inject({
+      method: 'POST',
+      url: '/api/projects',
+      headers: h,
+      payload: { url: 'blog.example.net' },
+    });
     expect(first.json().project).toMatchObject({ name: 'blog.example.net', url: 'https://blog.example.net/' });
-    const dup = await t.app.inject({ method: 'POST', url: '/api/projects', headers: h, payload: { url: 'https://blog.example.net/' } });
+    const dup = await t.app.inject({
+      method: 'POST',
+      url: '/api/projects',
+      headers: h,
+      payload: { url: 'https://blog.example.net/' },
+    });
     expect(dup.statusCode).toBe(400);
-    expect(dup.json()).toMatchObject({ code: 'BAD_USER_INPUT', details: [{ path: 'url', message: 'already tracked' }] });
+    expect(dup.json()).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      details: [{ path: 'url', message: 'already tracked' }],
+    });
   });
 });

@@ -7,21 +7,53 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const UPDATE = 'mutation($id: ID!, $i: UpdateProjectInput!) { updateProject(id: $id, input: $i) { name settings { maxPages maxDepth crawlDelayMs respectRobots rankCountry rankDevice rankIncludeSubdomains } } }';
+const UPDATE =
+  'mutation($id: ID!, $i: UpdateProjectInput!) { updateProject(id: $id, input: $i) { name settings { maxPages maxDepth crawlDelayMs respectRobots rankCountry rankDevice rankIncludeSubdomains } } }';
 
 describe('updateProject', () => {
   it('renames and changes crawl and rank settings; null clears one; audits use maxPages', async () => {
     const user = await signUp(t, { plan: 'ENTERPRISE' });
     const { id } = await createProject(t, user);
-    const res = await gql(t, UPDATE, { id, i: { name: 'Shop', settings: { maxPages: 50, maxDepth: 3, crawlDelayMs: 250, respectRobots: false, rankCountry: 'DE', rankDevice: 'mobile', rankIncludeSubdomains: true } } }, { cookie: user.cookie });
+    const res = await gql(
+      t,
+      UPDATE,
+      {
+        id,
+        i: {
+          name: 'Shop',
+          settings: {
+            maxPages: 50,
+            maxDepth: 3,
+            crawlDelayMs: 250,
+            respectRobots: false,
+            rankCountry: 'DE',
+            rankDevice: 'mobile',
+            rankIncludeSubdomains: true,
+          },
+        },
+      },
+      { cookie: user.cookie },
+    );
     expect(res.body.data.updateProject).toEqual({
       name: 'Shop',
-      settings: { maxPages: 50, maxDepth: 3, crawlDelayMs: 250, respectRobots: false, rankCountry: 'de', rankDevice: 'mobile', rankIncludeSubdomains: true },
+      settings: {
+        maxPages: 50,
+        maxDepth: 3,
+        crawlDelayMs: 250,
+        respectRobots: false,
+        rankCountry: 'de',
+        rankDevice: 'mobile',
+        rankIncludeSubdomains: true,
+      },
     });
     const cleared = await gql(t, UPDATE, { id, i: { settings: { maxDepth: null } } }, { cookie: user.cookie });
     expect(cleared.body.data.updateProject.settings).toMatchObject({ maxPages: 50, maxDepth: null });
     const key = await createApiKey(t, user);
-    const started = await t.app.inject({ method: 'POST', url: `/api/v1/projects/${id}/audit`, headers: { authorization: `Bearer ${key}` } });
+    const started = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/projects/${id}/audit`,
+      headers: { authorization: `Bearer ${key}` },
+    });
     const { rows } = await t.runtime.pool.query('SELECT max_pages FROM audit WHERE id = $1', [started.json().auditId]);
     expect(rows[0].max_pages).toBe(50);
   });

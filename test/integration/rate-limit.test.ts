@@ -50,7 +50,8 @@ describe('rate limits (spec §8)', () => {
     await freshWindow();
     const headers = { authorization: `Bearer ${key}` };
     const statuses: number[] = [];
-    for (let i = 0; i < 61; i++) statuses.push((await (i % 2 ? b : a).app.inject({ method: 'GET', url: '/api/v1/projects', headers })).statusCode);
+    for (let i = 0; i < 61; i++)
+      statuses.push((await (i % 2 ? b : a).app.inject({ method: 'GET', url: '/api/v1/projects', headers })).statusCode);
     expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
     expect(statuses[60]).toBe(429);
   });
@@ -59,7 +60,10 @@ describe('rate limits (spec §8)', () => {
     const user = await signUp(a, { plan: 'FREE' });
     await freshWindow();
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await b.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } })).statusCode);
+    for (let i = 0; i < 11; i++)
+      statuses.push(
+        (await b.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } })).statusCode,
+      );
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(403));
     expect(statuses[10]).toBe(429);
   });
@@ -79,16 +83,39 @@ describe('rate limits (spec §8)', () => {
       await freshWindow();
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) {
-        statuses.push((await c.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer seo_guess${i}` }, remoteAddress: '203.0.113.7' })).statusCode);
+        statuses.push(
+          (
+            await c.app.inject({
+              method: 'GET',
+              url: '/api/v1/projects',
+              headers: { authorization: `Bearer seo_guess${i}` },
+              remoteAddress: '203.0.113.7',
+            })
+          ).statusCode,
+        );
       }
       expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
       // The refusal is a limited response like any other: rate headers and Retry-After.
-      const limited = await c.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: 'better-auth.session-token=forged' }, remoteAddress: '203.0.113.7' });
+      const limited = await c.app.inject({
+        method: 'GET',
+        url: '/api/projects',
+        headers: { cookie: 'better-auth.session-token=forged' },
+        remoteAddress: '203.0.113.7',
+      });
       expect(limited.statusCode).toBe(429);
       expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED' });
-      expect(limited.headers).toMatchObject({ 'ratelimit-limit': '5', 'ratelimit-remaining': '0', 'retry-after': expect.stringMatching(/^\d+$/) });
+      expect(limited.headers).toMatchObject({
+        'ratelimit-limit': '5',
+        'ratelimit-remaining': '0',
+        'retry-after': expect.stringMatching(/^\d+$/),
+      });
       expect(limited.headers['ratelimit-reset']).toBe(limited.headers['retry-after']);
-      const otherIp = await c.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: 'Bearer seo_x' }, remoteAddress: '203.0.113.8' });
+      const otherIp = await c.app.inject({
+        method: 'GET',
+        url: '/api/v1/projects',
+        headers: { authorization: 'Bearer seo_x' },
+        remoteAddress: '203.0.113.8',
+      });
       expect(otherIp.statusCode).toBe(401);
     } finally {
       await c.close();
@@ -111,7 +138,11 @@ describe('rate limits (spec §8)', () => {
       const limited = await signIn();
       expect(limited.statusCode).toBe(429);
       expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED' });
-      expect(limited.headers).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '0', 'retry-after': expect.stringMatching(/^\d+$/) });
+      expect(limited.headers).toMatchObject({
+        'ratelimit-limit': '2',
+        'ratelimit-remaining': '0',
+        'retry-after': expect.stringMatching(/^\d+$/),
+      });
       expect(limited.headers['ratelimit-reset']).toEqual(expect.stringMatching(/^\d+$/));
     } finally {
       await c.close();
@@ -123,15 +154,35 @@ describe('rate limits (spec §8)', () => {
     try {
       await freshWindow();
       const query = (headers: Record<string, string> = {}) =>
-        c.app.inject({ method: 'POST', url: '/graphql', remoteAddress: '203.0.113.10', headers: { 'content-type': 'application/json', ...headers }, payload: { query: '{ __typename }' } });
+        c.app.inject({
+          method: 'POST',
+          url: '/graphql',
+          remoteAddress: '203.0.113.10',
+          headers: { 'content-type': 'application/json', ...headers },
+          payload: { query: '{ __typename }' },
+        });
       expect([(await query()).statusCode, (await query()).statusCode]).toEqual([200, 200]);
       const limited = await query();
       expect(limited.statusCode).toBe(429);
-      expect(limited.json()).toEqual({ errors: [{ message: expect.stringMatching(/Rate limit exceeded/), extensions: { code: 'RATE_LIMITED' } }] });
-      expect(limited.headers).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '0', 'retry-after': expect.stringMatching(/^\d+$/) });
-      const badKey = await c.app.inject({ method: 'POST', url: '/graphql', remoteAddress: '203.0.113.11', headers: { 'content-type': 'application/json', authorization: 'Bearer seo_nope' }, payload: { query: '{ __typename }' } });
+      expect(limited.json()).toEqual({
+        errors: [{ message: expect.stringMatching(/Rate limit exceeded/), extensions: { code: 'RATE_LIMITED' } }],
+      });
+      expect(limited.headers).toMatchObject({
+        'ratelimit-limit': '2',
+        'ratelimit-remaining': '0',
+        'retry-after': expect.stringMatching(/^\d+$/),
+      });
+      const badKey = await c.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        remoteAddress: '203.0.113.11',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer seo_nope' },
+        payload: { query: '{ __typename }' },
+      });
       expect(badKey.statusCode).toBe(401);
-      expect(badKey.json()).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'UNAUTHENTICATED' } }] });
+      expect(badKey.json()).toEqual({
+        errors: [{ message: expect.any(String), extensions: { code: 'UNAUTHENTICATED' } }],
+      });
     } finally {
       await c.close();
     }

@@ -13,7 +13,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const post = (payload: string, contentType = 'application/json') =>
-  t.app.inject({ method: 'POST', url: '/api/projects', headers: { cookie: user.cookie, origin: t.config.baseUrl, 'content-type': contentType }, payload });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/projects',
+    headers: { cookie: user.cookie, origin: t.config.baseUrl, 'content-type': contentType },
+    payload,
+  });
 
 describe('bad requests get a clear error in the { error, code } shape, never a 500', () => {
   it.each([
@@ -71,11 +76,24 @@ describe('bad requests get a clear error in the { error, code } shape, never a 5
       return (query as any)(config, ...rest);
     }) as typeof pool.query;
     try {
-      const res = await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/projects',
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({ error: 'Internal server error', code: 'INTERNAL', requestId: res.headers['x-request-id'] });
+      expect(res.json()).toEqual({
+        error: 'Internal server error',
+        code: 'INTERNAL',
+        requestId: res.headers['x-request-id'],
+      });
       expect(res.body).not.toMatch(/relation|stack|at /);
-      const g = await t.app.inject({ method: 'POST', url: '/graphql', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: { query: '{ projects { id } }' } });
+      const g = await t.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        payload: { query: '{ projects { id } }' },
+      });
       expect(g.json().errors[0]).toMatchObject({ message: 'Internal server error', extensions: { code: 'INTERNAL' } });
       expect(g.body).not.toMatch(/relation/);
     } finally {
@@ -86,7 +104,12 @@ describe('bad requests get a clear error in the { error, code } shape, never a 5
 
 describe('GraphQL errors carry codes', () => {
   it('unauthenticated queries are UNAUTHENTICATED; bad input is BAD_USER_INPUT', async () => {
-    const anon = await t.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: { query: '{ projects { id } }' } });
+    const anon = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json' },
+      payload: { query: '{ projects { id } }' },
+    });
     expect(anon.json().errors[0].extensions.code).toBe('UNAUTHENTICATED');
     const bad = await t.app.inject({
       method: 'POST',
@@ -99,11 +122,20 @@ describe('GraphQL errors carry codes', () => {
 });
 
 /** Every response to a bad request: its status, the documented REST shape, a request id, no internals. */
-function expectRefusal(res: { statusCode: number; headers: Record<string, unknown>; body: string; json(): any }, status: number | number[], code?: string) {
+function expectRefusal(
+  res: { statusCode: number; headers: Record<string, unknown>; body: string; json(): any },
+  status: number | number[],
+  code?: string,
+) {
   expect(Array.isArray(status) ? status : [status], res.body).toContain(res.statusCode);
   const body = res.json();
-  expect(body, res.body).toEqual(expect.objectContaining({ error: expect.any(String), code: code ?? expect.any(String) }));
-  if (res.statusCode === 400 && body.code === 'BAD_USER_INPUT') expect(body.details, res.body).toEqual(expect.arrayContaining([{ path: expect.any(String), message: expect.any(String) }]));
+  expect(body, res.body).toEqual(
+    expect.objectContaining({ error: expect.any(String), code: code ?? expect.any(String) }),
+  );
+  if (res.statusCode === 400 && body.code === 'BAD_USER_INPUT')
+    expect(body.details, res.body).toEqual(
+      expect.arrayContaining([{ path: expect.any(String), message: expect.any(String) }]),
+    );
   expect(res.headers['x-request-id']).toEqual(expect.any(String));
   expect(res.body).not.toMatch(/ at |\.ts:|SELECT|syntax error|node_modules|invalid message format/);
 }
@@ -117,7 +149,16 @@ describe('bad ids and text never reach PostgreSQL (finding 6)', () => {
   });
   const a = (url: string) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
   const b = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
-    t.app.inject({ method, url, headers: { cookie: user.cookie, origin: t.config.baseUrl, ...(payload ? { 'content-type': 'application/json' } : {}) }, payload: payload ? JSON.stringify(payload) : undefined });
+    t.app.inject({
+      method,
+      url,
+      headers: {
+        cookie: user.cookie,
+        origin: t.config.baseUrl,
+        ...(payload ? { 'content-type': 'application/json' } : {}),
+      },
+      payload: payload ? JSON.stringify(payload) : undefined,
+    });
 
   it.each([
     ['a NUL in a job id (A)', () => a('/api/v1/jobs/abc%00def')],
@@ -169,7 +210,12 @@ describe('deep JSON is refused before anything walks it (finding 6)', () => {
   ])('POST %s with 10,000 levels → 400', async (url, payload) => {
     const big = await createTestApp();
     try {
-      const res = await big.app.inject({ method: 'POST', url, headers: { cookie: user.cookie, origin: big.config.baseUrl, 'content-type': 'application/json' }, payload });
+      const res = await big.app.inject({
+        method: 'POST',
+        url,
+        headers: { cookie: user.cookie, origin: big.config.baseUrl, 'content-type': 'application/json' },
+        payload,
+      });
       expectRefusal(res, 400, 'BAD_USER_INPUT');
       expect(res.json().details).toEqual([{ path: 'body', message: expect.stringMatching(/nested deeper than 64/) }]);
       const after = await big.app.inject({ method: 'GET', url: '/healthz' });
@@ -194,16 +240,41 @@ describe('every refusal of the framework is in the documented shape', () => {
     expect(posts.length).toBeGreaterThan(8);
     for (const route of posts) {
       const url = route.url.replace(/:[A-Za-z]+/g, '00000000-0000-7000-8000-000000000000');
-      for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded', 'application/xml']) {
-        const res = await t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${key}`, cookie: user.cookie, origin: t.config.baseUrl, 'content-type': type }, payload: '{"url":"https://a.example.org"}' });
+      for (const type of [
+        'text/plain',
+        'text/plain; charset=utf-8',
+        'application/x-www-form-urlencoded',
+        'application/xml',
+      ]) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url,
+          headers: {
+            authorization: `Bearer ${key}`,
+            cookie: user.cookie,
+            origin: t.config.baseUrl,
+            'content-type': type,
+          },
+          payload: '{"url":"https://a.example.org"}',
+        });
         expect(res.statusCode, `${route.url} ${type}`).toBe(415);
-        expect(res.json(), `${route.url} ${type}`).toEqual({ error: expect.any(String), code: 'UNSUPPORTED_MEDIA_TYPE' });
+        expect(res.json(), `${route.url} ${type}`).toEqual({
+          error: expect.any(String),
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+        });
         expect(res.headers['x-request-id']).toEqual(expect.any(String));
       }
     }
-    const g = await t.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'text/plain' }, payload: '{"query":"{ __typename }"}' });
+    const g = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'text/plain' },
+      payload: '{"query":"{ __typename }"}',
+    });
     expect(g.statusCode).toBe(415);
-    expect(g.json()).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } }] });
+    expect(g.json()).toEqual({
+      errors: [{ message: expect.any(String), extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } }],
+    });
   });
 
   it('malformed JSON and undecodable URLs say where the problem is (details)', async () => {
@@ -212,12 +283,28 @@ describe('every refusal of the framework is in the documented shape', () => {
     expect(json.json().details).toEqual([{ path: 'body', message: 'is not valid JSON' }]);
     const url = await t.app.inject({ method: 'GET', url: '/api/projects/%E0%A4%A', headers: { cookie: user.cookie } });
     expectRefusal(url, 400, 'BAD_USER_INPUT');
-    const long = await t.app.inject({ method: 'GET', url: `/api/projects/${'x'.repeat(1000)}`, headers: { cookie: user.cookie } });
+    const long = await t.app.inject({
+      method: 'GET',
+      url: `/api/projects/${'x'.repeat(1000)}`,
+      headers: { cookie: user.cookie },
+    });
     expectRefusal(long, 400, 'BAD_USER_INPUT');
     expect(long.json().details).toEqual([{ path: 'id', message: expect.stringMatching(/200 characters/) }]);
-    const graphql = await t.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: '{"query": ' });
+    const graphql = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"query": ',
+    });
     expect(graphql.statusCode).toBe(400);
-    expect(graphql.json()).toEqual({ errors: [{ message: 'Malformed JSON body.', extensions: { code: 'BAD_REQUEST', details: [{ path: 'body', message: 'is not valid JSON' }] } }] });
+    expect(graphql.json()).toEqual({
+      errors: [
+        {
+          message: 'Malformed JSON body.',
+          extensions: { code: 'BAD_REQUEST', details: [{ path: 'body', message: 'is not valid JSON' }] },
+        },
+      ],
+    });
   });
 
   it('an oversized request line or header block is 431 with a code and a request id', async () => {
@@ -255,7 +342,8 @@ describe('refusals are sent once (finding 7)', () => {
     const c = await createTestApp({ AUTH_FAILURES_PER_MINUTE: '3' });
     try {
       const statuses: number[] = [];
-      const send = async (method: 'GET' | 'POST', url: string, headers: Record<string, string>) => statuses.push((await c.app.inject({ method, url, headers, remoteAddress: '198.51.100.20' })).statusCode);
+      const send = async (method: 'GET' | 'POST', url: string, headers: Record<string, string>) =>
+        statuses.push((await c.app.inject({ method, url, headers, remoteAddress: '198.51.100.20' })).statusCode);
       await send('GET', '/api/v1/projects', { authorization: 'Bearer seo_wrong' });
       await send('GET', '/api/v1/projects', {});
       await send('GET', '/api/projects', {});
@@ -264,7 +352,12 @@ describe('refusals are sent once (finding 7)', () => {
       await send('GET', '/api/projects/x/reports', { cookie: 'better-auth.session-token=forged' });
       expect(statuses).toEqual([401, 401, 401, 429, 429, 429]);
       const other = await signUp(c, { plan: 'ENTERPRISE' });
-      const crossSite = await c.app.inject({ method: 'POST', url: '/api/projects', headers: { cookie: other.cookie, origin: 'https://evil.example', 'content-type': 'application/json' }, payload: { url: 'https://a.example.org' } });
+      const crossSite = await c.app.inject({
+        method: 'POST',
+        url: '/api/projects',
+        headers: { cookie: other.cookie, origin: 'https://evil.example', 'content-type': 'application/json' },
+        payload: { url: 'https://a.example.org' },
+      });
       expect(crossSite.statusCode).toBe(403);
       await new Promise((r) => setTimeout(r, 50));
       const logs = c.logs.join('');

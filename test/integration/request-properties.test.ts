@@ -21,7 +21,15 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const CODES: Record<number, string[]> = { 400: ['BAD_USER_INPUT'], 401: ['UNAUTHENTICATED'], 403: ['FORBIDDEN', 'PLAN_LIMIT'], 404: ['NOT_FOUND'], 413: ['PAYLOAD_TOO_LARGE'], 415: ['UNSUPPORTED_MEDIA_TYPE'], 429: ['RATE_LIMITED'] };
+const CODES: Record<number, string[]> = {
+  400: ['BAD_USER_INPUT'],
+  401: ['UNAUTHENTICATED'],
+  403: ['FORBIDDEN', 'PLAN_LIMIT'],
+  404: ['NOT_FOUND'],
+  413: ['PAYLOAD_TOO_LARGE'],
+  415: ['UNSUPPORTED_MEDIA_TYPE'],
+  429: ['RATE_LIMITED'],
+};
 
 function expectDocumented(res: { statusCode: number; body: string; json(): any }, label: string) {
   expect(res.statusCode, `${label}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
@@ -34,44 +42,88 @@ function expectDocumented(res: { statusCode: number; body: string; json(): any }
 }
 
 /** JSON values, biased towards each route's own field names, with URL-like strings that stay off the network. */
-const fieldNames = [...new Set(ROUTES.flatMap((r) => Object.keys((r.schema?.body as { properties?: object } | undefined)?.properties ?? {})))];
+const fieldNames = [
+  ...new Set(
+    ROUTES.flatMap((r) => Object.keys((r.schema?.body as { properties?: object } | undefined)?.properties ?? {})),
+  ),
+];
 const safeString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 50 }).map((s) => s.replace(/:/g, '')),
-  fc.constantFrom('http://127.0.0.1/', 'http://prop.invalid/', 'ftp://x.invalid/', 'https://u:p@x.invalid/', 'x.invalid', '', '\u0000', '\ud800'),
+  fc.constantFrom(
+    'http://127.0.0.1/',
+    'http://prop.invalid/',
+    'ftp://x.invalid/',
+    'https://u:p@x.invalid/',
+    'x.invalid',
+    '',
+    '\u0000',
+    '\ud800',
+  ),
 );
 const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-  v: fc.oneof({ maxDepth: 3 }, safeString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(tie('v'), { maxLength: 3 }), fc.dictionary(fc.oneof(fc.constantFrom(...fieldNames), fc.string({ maxLength: 5 })), tie('v'), { maxKeys: 4 })),
+  v: fc.oneof(
+    { maxDepth: 3 },
+    safeString,
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('v'), { maxLength: 3 }),
+    fc.dictionary(fc.oneof(fc.constantFrom(...fieldNames), fc.string({ maxLength: 5 })), tie('v'), { maxKeys: 4 }),
+  ),
 })).v;
 const body = fc.oneof(fc.dictionary(fc.constantFrom(...fieldNames), value, { maxKeys: 4 }), value);
 
 describe('REST validation holds for arbitrary input', () => {
   const posts = ROUTES.filter((r) => r.method === 'POST');
-  it.each(posts.map((r) => [`${r.method} ${r.url}`, r] as const))('%s: arbitrary JSON bodies → 2xx or documented 4xx', async (label, route) => {
-    const url = route.url.replace(/:[A-Za-z]+/g, projectId);
-    await fc.assert(
-      fc.asyncProperty(body, async (payload) => {
-        const res = await t.app.inject({
-          method: 'POST',
-          url,
-          headers: { authorization: `Bearer ${key}`, cookie: user.cookie, origin: t.config.baseUrl, 'content-type': 'application/json' },
-          payload: JSON.stringify(payload) ?? 'null',
-        });
-        expectDocumented(res, label);
-      }),
-      { numRuns: 15 },
-    );
-  });
+  it.each(posts.map((r) => [`${r.method} ${r.url}`, r] as const))(
+    '%s: arbitrary JSON bodies → 2xx or documented 4xx',
+    async (label, route) => {
+      const url = route.url.replace(/:[A-Za-z]+/g, projectId);
+      await fc.assert(
+        fc.asyncProperty(body, async (payload) => {
+          const res = await t.app.inject({
+            method: 'POST',
+            url,
+            headers: {
+              authorization: `Bearer ${key}`,
+              cookie: user.cookie,
+              origin: t.config.baseUrl,
+              'content-type': 'application/json',
+            },
+            payload: JSON.stringify(payload) ?? 'null',
+          });
+          expectDocumented(res, label);
+        }),
+        { numRuns: 15 },
+      );
+    },
+  );
 
   it('query parameters (days, auditId, format) and path ids of every GET route → 2xx or documented 4xx', async () => {
     const gets = [...ROUTES, ...STREAM_ROUTES].filter((r) => r.method === 'GET');
-    const param = fc.oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.integer().map(String), fc.constantFrom('', '0', '-1', '365', '366', '9999', '1e3', '30.5', 'csv', 'json', '%00', '%C3%28'));
+    const param = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 12 }),
+      fc.integer().map(String),
+      fc.constantFrom('', '0', '-1', '365', '366', '9999', '1e3', '30.5', 'csv', 'json', '%00', '%C3%28'),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...gets), fc.constantFrom('days', 'auditId', 'format', 'first', 'limit'), param, fc.oneof(fc.constant(projectId), fc.uuid(), fc.string({ maxLength: 10 })), async (route, name, raw, id) => {
-        const v = /^%/.test(raw) ? raw : encodeURIComponent(raw.replace(/[\ud800-\udfff]/g, 'x'));
-        const path = route.url.replace(/:[A-Za-z]+/g, encodeURIComponent(id) || 'x');
-        const res = await t.app.inject({ method: 'GET', url: `${path}?${name}=${v}`, headers: route.surface === 'A' ? { authorization: `Bearer ${key}` } : { cookie: user.cookie } });
-        expectDocumented(res, `${route.url}?${name}=${v}`);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...gets),
+        fc.constantFrom('days', 'auditId', 'format', 'first', 'limit'),
+        param,
+        fc.oneof(fc.constant(projectId), fc.uuid(), fc.string({ maxLength: 10 })),
+        async (route, name, raw, id) => {
+          const v = /^%/.test(raw) ? raw : encodeURIComponent(raw.replace(/[\ud800-\udfff]/g, 'x'));
+          const path = route.url.replace(/:[A-Za-z]+/g, encodeURIComponent(id) || 'x');
+          const res = await t.app.inject({
+            method: 'GET',
+            url: `${path}?${name}=${v}`,
+            headers: route.surface === 'A' ? { authorization: `Bearer ${key}` } : { cookie: user.cookie },
+          });
+          expectDocumented(res, `${route.url}?${name}=${v}`);
+        },
+      ),
       { numRuns: 60 },
     );
   });

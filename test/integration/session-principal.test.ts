@@ -11,7 +11,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
-const sign = (token: string, secret = SECRET) => `${token}.${createHmac('sha256', secret).update(token).digest('base64')}`;
+const sign = (token: string, secret = SECRET) =>
+  `${token}.${createHmac('sha256', secret).update(token).digest('base64')}`;
 const cookieOf = (value: string) => `${SESSION_COOKIE}=${encodeURIComponent(value)}`;
 const signedSessionToken = (header: string, secret: string) => signedCookieValue(header, SESSION_COOKIE, secret);
 
@@ -56,8 +57,18 @@ describe('Surface B sessions read directly', () => {
     expect(statements.filter((q) => /"session"/.test(q))).toHaveLength(1);
     expect(statements.some((q) => /from "user"/i.test(q))).toBe(false);
 
-    const principal = await t.runtime.authenticate({ session: { cookie: user.cookie, headers: () => new Headers({ cookie: user.cookie }) } }, 'SURFACE_B');
-    expect(principal).toEqual({ organizationId: user.organizationId, plan: 'PRO', role: 'owner', via: 'SESSION', channel: 'SURFACE_B', userId: user.userId });
+    const principal = await t.runtime.authenticate(
+      { session: { cookie: user.cookie, headers: () => new Headers({ cookie: user.cookie }) } },
+      'SURFACE_B',
+    );
+    expect(principal).toEqual({
+      organizationId: user.organizationId,
+      plan: 'PRO',
+      role: 'owner',
+      via: 'SESSION',
+      channel: 'SURFACE_B',
+      userId: user.userId,
+    });
     const viaBetterAuth = await t.runtime.auth.api.getSession({ headers: new Headers({ cookie: user.cookie }) });
     expect(viaBetterAuth?.user.id).toBe(principal?.userId);
   });
@@ -65,11 +76,24 @@ describe('Surface B sessions read directly', () => {
   it("follows the session's active organization, else the oldest membership", async () => {
     const user = await signUp(t, { plan: 'PRO' });
     const second = `org-${uniq()}`;
-    await t.runtime.pool.query(`INSERT INTO "organization" (id, name, slug, "createdAt", plan) VALUES ($1, 'Second', $1, now(), 'ENTERPRISE')`, [second]);
-    await t.runtime.pool.query(`INSERT INTO "member" (id, "organizationId", "userId", role, "createdAt") VALUES ($1, $2, $3, 'admin', now())`, [`m-${uniq()}`, second, user.userId]);
-    const principal = () => t.runtime.authenticate({ session: { cookie: user.cookie, headers: () => new Headers({ cookie: user.cookie }) } }, 'SURFACE_B');
+    await t.runtime.pool.query(
+      `INSERT INTO "organization" (id, name, slug, "createdAt", plan) VALUES ($1, 'Second', $1, now(), 'ENTERPRISE')`,
+      [second],
+    );
+    await t.runtime.pool.query(
+      `INSERT INTO "member" (id, "organizationId", "userId", role, "createdAt") VALUES ($1, $2, $3, 'admin', now())`,
+      [`m-${uniq()}`, second, user.userId],
+    );
+    const principal = () =>
+      t.runtime.authenticate(
+        { session: { cookie: user.cookie, headers: () => new Headers({ cookie: user.cookie }) } },
+        'SURFACE_B',
+      );
     expect(await principal()).toMatchObject({ organizationId: user.organizationId, plan: 'PRO', role: 'owner' });
-    await t.runtime.pool.query(`UPDATE "session" SET "activeOrganizationId" = $1 WHERE token = $2`, [second, tokenOf(user.cookie)]);
+    await t.runtime.pool.query(`UPDATE "session" SET "activeOrganizationId" = $1 WHERE token = $2`, [
+      second,
+      tokenOf(user.cookie),
+    ]);
     expect(await principal()).toMatchObject({ organizationId: second, plan: 'ENTERPRISE', role: 'admin' });
     await t.runtime.pool.query(`DELETE FROM "member" WHERE "userId" = $1`, [user.userId]);
     expect(await principal()).toBeNull();
@@ -78,7 +102,9 @@ describe('Surface B sessions read directly', () => {
   it('an expired session is refused, and better-auth removes it', async () => {
     const user = await signUp(t, { plan: 'PRO' });
     const token = tokenOf(user.cookie);
-    await t.runtime.pool.query(`UPDATE "session" SET "expiresAt" = now() - interval '1 minute' WHERE token = $1`, [token]);
+    await t.runtime.pool.query(`UPDATE "session" SET "expiresAt" = now() - interval '1 minute' WHERE token = $1`, [
+      token,
+    ]);
     const res = await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } });
     expect(res.statusCode).toBe(401);
     const { rows } = await t.runtime.pool.query('SELECT 1 FROM "session" WHERE token = $1', [token]);
@@ -89,18 +115,27 @@ describe('Surface B sessions read directly', () => {
     const user = await signUp(t, { plan: 'PRO' });
     const token = tokenOf(user.cookie);
     // Read more than a day after it was last extended: 5 of its 7 days left.
-    await t.runtime.pool.query(`UPDATE "session" SET "expiresAt" = now() + interval '5 days' WHERE token = $1`, [token]);
+    await t.runtime.pool.query(`UPDATE "session" SET "expiresAt" = now() + interval '5 days' WHERE token = $1`, [
+      token,
+    ]);
     const res = await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } });
     expect(res.statusCode).toBe(200);
-    const { rows } = await t.runtime.pool.query(`SELECT "expiresAt" > now() + interval '6 days 23 hours' AS extended FROM "session" WHERE token = $1`, [token]);
+    const { rows } = await t.runtime.pool.query(
+      `SELECT "expiresAt" > now() + interval '6 days 23 hours' AS extended FROM "session" WHERE token = $1`,
+      [token],
+    );
     expect(rows).toEqual([{ extended: true }]);
   });
 
   it('a session whose user is gone, or a token that is not a session, is refused', async () => {
     const user = await signUp(t, { plan: 'PRO' });
     const stranger = cookieOf(sign(`not-a-session-${uniq()}`, t.config.authSecret));
-    expect((await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: stranger } })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: stranger } })).statusCode,
+    ).toBe(401);
     await t.runtime.pool.query('DELETE FROM "user" WHERE id = $1', [user.userId]);
-    expect((await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } })).statusCode,
+    ).toBe(401);
   });
 });

@@ -15,7 +15,8 @@ function site(routes: Record<string, (res: http.ServerResponse) => void>) {
   });
   return {
     requests: () => requests,
-    listen: () => new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as { port: number }).port))),
+    listen: () =>
+      new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as { port: number }).port))),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
@@ -48,11 +49,17 @@ beforeAll(async () => {
     },
     '/sitemap.xml.gz': (res) => {
       res.writeHead(200, { 'content-type': 'application/gzip' });
-      res.end(gzipSync(`<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base()}/a</loc><lastmod>2025-01-02</lastmod><changefreq>daily</changefreq><priority>0.8</priority></url></urlset>`));
+      res.end(
+        gzipSync(
+          `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base()}/a</loc><lastmod>2025-01-02</lastmod><changefreq>daily</changefreq><priority>0.8</priority></url></urlset>`,
+        ),
+      );
     },
     '/index.xml': (res) => {
       res.writeHead(200, { 'content-type': 'application/xml' });
-      res.end(`<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${base()}/sitemap.xml.gz</loc></sitemap><sitemap><loc>${base()}/missing.xml</loc></sitemap></sitemapindex>`);
+      res.end(
+        `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${base()}/sitemap.xml.gz</loc></sitemap><sitemap><loc>${base()}/missing.xml</loc></sitemap></sitemapindex>`,
+      );
     },
     '/hop1': (res) => {
       res.writeHead(301, { location: '/hop2' });
@@ -92,7 +99,12 @@ afterAll(async () => {
 let ip = 0;
 /** Each call from its own client IP so the per-IP limit does not interfere (it has its own test). */
 const tool = (app: TestApp, name: string, payload: unknown) =>
-  app.app.inject({ method: 'POST', url: `/api/tools/${name}`, payload: payload as object, remoteAddress: `198.51.100.${(ip++ % 250) + 1}` });
+  app.app.inject({
+    method: 'POST',
+    url: `/api/tools/${name}`,
+    payload: payload as object,
+    remoteAddress: `198.51.100.${(ip++ % 250) + 1}`,
+  });
 
 describe('POST /api/tools/meta-tags', () => {
   it('analyzes a fetched URL: head facts, OG, Twitter, hreflang, JSON-LD and single-page issues', async () => {
@@ -116,14 +128,22 @@ describe('POST /api/tools/meta-tags', () => {
     expect(codes).toContain('META_HREFLANG_NO_X_DEFAULT');
     expect(codes).not.toContain('META_TITLE_MISSING');
     expect(codes).not.toContain('META_DESCRIPTION_MISSING');
-    for (const issue of body.issues) expect(Object.keys(issue).sort()).toEqual(['category', 'code', 'severity', 'title']);
+    for (const issue of body.issues)
+      expect(Object.keys(issue).sort()).toEqual(['category', 'code', 'severity', 'title']);
   });
 
   it('analyzes pasted HTML without fetching anything', async () => {
     const before = fixture.requests();
     const res = await tool(t, 'meta-tags', { html: '<html><head><title>x</title></head><body></body></html>' });
     expect(res.statusCode).toBe(200);
-    expect(res.json().issues.map((i: { code: string }) => i.code)).toEqual(expect.arrayContaining(['META_TITLE_TOO_SHORT', 'META_DESCRIPTION_MISSING', 'META_LANG_MISSING', 'CONTENT_H1_MISSING']));
+    expect(res.json().issues.map((i: { code: string }) => i.code)).toEqual(
+      expect.arrayContaining([
+        'META_TITLE_TOO_SHORT',
+        'META_DESCRIPTION_MISSING',
+        'META_LANG_MISSING',
+        'CONTENT_H1_MISSING',
+      ]),
+    );
     expect(fixture.requests()).toBe(before);
   });
 
@@ -171,7 +191,10 @@ describe('SSRF: private and loopback targets are refused with zero requests reac
     for (const name of ['meta-tags', 'headers', 'robots', 'sitemap']) {
       const res = await tool(strict, name, { url: target() });
       expect(res.statusCode, name).toBe(400);
-      expect(res.json(), name).toMatchObject({ code: 'BAD_USER_INPUT', error: expect.stringMatching(/private, loopback or reserved|not a valid URL/) });
+      expect(res.json(), name).toMatchObject({
+        code: 'BAD_USER_INPUT',
+        error: expect.stringMatching(/private, loopback or reserved|not a valid URL/),
+      });
     }
     expect(fixture.requests()).toBe(before);
   });
@@ -180,14 +203,21 @@ describe('SSRF: private and loopback targets are refused with zero requests reac
     const before = fixture.requests();
     const answers = [];
     for (const name of ['meta-tags', 'headers', 'robots', 'sitemap']) {
-      for (const url of [`${base()}/robots.txt`.replace('://', '://user:pw@'), `${base()}/`.replace('://', '://user@')]) {
+      for (const url of [
+        `${base()}/robots.txt`.replace('://', '://user:pw@'),
+        `${base()}/`.replace('://', '://user@'),
+      ]) {
         const res = await tool(t, name, { url });
         expect(res.statusCode, `${name} ${url}`).toBe(400);
         answers.push(res.json());
       }
     }
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
-    expect(answers[0]).toEqual({ error: 'url must not contain credentials (user:password@)', code: 'BAD_USER_INPUT', details: [{ path: 'url', message: 'url must not contain credentials (user:password@)' }] });
+    expect(answers[0]).toEqual({
+      error: 'url must not contain credentials (user:password@)',
+      code: 'BAD_USER_INPUT',
+      details: [{ path: 'url', message: 'url must not contain credentials (user:password@)' }],
+    });
     expect(fixture.requests()).toBe(before);
   });
 
@@ -200,21 +230,44 @@ describe('SSRF: private and loopback targets are refused with zero requests reac
 
 describe('POST /api/tools/robots', () => {
   it('validates content with groups, rules, line numbers, errors, warnings and URL tests', async () => {
-    const content = 'User-agent: Googlebot\nDisallow: /fish*\nAllow: /fish/ok$\nCrawl-delay: 5\nNoindex: /x\nDisallow: private\nSitemap: https://example.com/s.xml\n';
-    const res = await tool(t, 'robots', { content, testUrls: ['https://example.com/fish/food', 'https://example.com/fish/ok', '/robots.txt'], userAgent: 'Googlebot/2.1' });
+    const content =
+      'User-agent: Googlebot\nDisallow: /fish*\nAllow: /fish/ok$\nCrawl-delay: 5\nNoindex: /x\nDisallow: private\nSitemap: https://example.com/s.xml\n';
+    const res = await tool(t, 'robots', {
+      content,
+      testUrls: ['https://example.com/fish/food', 'https://example.com/fish/ok', '/robots.txt'],
+      userAgent: 'Googlebot/2.1',
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({
       valid: false,
       source: 'content',
-      groups: [{ userAgents: ['Googlebot'], rules: [{ type: 'disallow', path: '/fish*', line: 2 }, { type: 'allow', path: '/fish/ok$', line: 3 }] }],
+      groups: [
+        {
+          userAgents: ['Googlebot'],
+          rules: [
+            { type: 'disallow', path: '/fish*', line: 2 },
+            { type: 'allow', path: '/fish/ok$', line: 3 },
+          ],
+        },
+      ],
       sitemaps: ['https://example.com/s.xml'],
     });
     expect(body.errors.map((e: { line: number }) => e.line)).toContain(6); // path not starting with / or *
     expect(body.warnings.map((w: { line: number }) => w.line)).toEqual(expect.arrayContaining([4, 5])); // crawl-delay, noindex: ignored by Google
     expect(body.tests).toEqual([
-      { url: 'https://example.com/fish/food', userAgent: 'Googlebot/2.1', allowed: false, matchedRule: { type: 'disallow', path: '/fish*', line: 2 } },
-      { url: 'https://example.com/fish/ok', userAgent: 'Googlebot/2.1', allowed: true, matchedRule: { type: 'allow', path: '/fish/ok$', line: 3 } },
+      {
+        url: 'https://example.com/fish/food',
+        userAgent: 'Googlebot/2.1',
+        allowed: false,
+        matchedRule: { type: 'disallow', path: '/fish*', line: 2 },
+      },
+      {
+        url: 'https://example.com/fish/ok',
+        userAgent: 'Googlebot/2.1',
+        allowed: true,
+        matchedRule: { type: 'allow', path: '/fish/ok$', line: 3 },
+      },
       { url: '/robots.txt', userAgent: 'Googlebot/2.1', allowed: true, matchedRule: null },
     ]);
   });
@@ -267,8 +320,15 @@ describe('POST /api/tools/headers', () => {
       headers: { 'x-powered-by': 'PHP/8.1.2', 'content-type': 'text/html; charset=utf-8' },
     });
     const checks = Object.fromEntries(body.checks.map((c: { name: string; passed: boolean }) => [c.name, c.passed]));
-    expect(checks).toMatchObject({ 'version-disclosure': false, 'content-security-policy': false, 'content-type-charset': true, 'redirect-chain': false });
-    expect(body.issues.map((i: { code: string }) => i.code)).toEqual(expect.arrayContaining(['TECH_HTTP_PAGE', 'LINKS_REDIRECT_CHAIN']));
+    expect(checks).toMatchObject({
+      'version-disclosure': false,
+      'content-security-policy': false,
+      'content-type-charset': true,
+      'redirect-chain': false,
+    });
+    expect(body.issues.map((i: { code: string }) => i.code)).toEqual(
+      expect.arrayContaining(['TECH_HTTP_PAGE', 'LINKS_REDIRECT_CHAIN']),
+    );
   });
 
   it('an endless redirect is a 400', async () => {
@@ -289,10 +349,16 @@ describe('POST /api/tools/sitemap', () => {
   });
 
   it('invalid XML is a 400 naming the line; an unescaped & is a protocol error with its line', async () => {
-    const res = await tool(t, 'sitemap', { content: '<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://e.com/</url>\n</urlset>' });
+    const res = await tool(t, 'sitemap', {
+      content:
+        '<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://e.com/</url>\n</urlset>',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'BAD_USER_INPUT', error: expect.stringMatching(/line 3/) });
-    const amp = await tool(t, 'sitemap', { content: '<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://e.com/?a=1&b=2</loc></url>\n</urlset>' });
+    const amp = await tool(t, 'sitemap', {
+      content:
+        '<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://e.com/?a=1&b=2</loc></url>\n</urlset>',
+    });
     expect(amp.statusCode).toBe(200);
     expect(amp.json()).toMatchObject({ valid: false, errors: [{ line: 3, message: expect.stringMatching(/&/) }] });
     const binary = await tool(t, 'sitemap', { content: '\u0000\u0001\u0002' });
@@ -302,7 +368,12 @@ describe('POST /api/tools/sitemap', () => {
   it('fetches gzip sitemaps and sitemap indexes (children validated within a bound)', async () => {
     const gz = await tool(t, 'sitemap', { url: `${base()}/sitemap.xml.gz` });
     expect(gz.statusCode).toBe(200);
-    expect(gz.json()).toMatchObject({ valid: true, type: 'urlset', urlCount: 1, sample: [{ loc: `${base()}/a`, lastmod: '2025-01-02', changefreq: 'daily', priority: 0.8 }] });
+    expect(gz.json()).toMatchObject({
+      valid: true,
+      type: 'urlset',
+      urlCount: 1,
+      sample: [{ loc: `${base()}/a`, lastmod: '2025-01-02', changefreq: 'daily', priority: 0.8 }],
+    });
     const index = await tool(t, 'sitemap', { url: `${base()}/index.xml` });
     expect(index.json()).toMatchObject({
       type: 'sitemapindex',
@@ -339,7 +410,13 @@ describe('GraphQL and rate limits', () => {
 
   it('anonymous calls are limited per client IP at the Free rate; a session raises it to the organization rate', async () => {
     const call = (remoteAddress: string, headers: Record<string, string> = {}) =>
-      t.app.inject({ method: 'POST', url: '/api/tools/robots', payload: { content: 'User-agent: *' }, remoteAddress, headers });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/tools/robots',
+        payload: { content: 'User-agent: *' },
+        remoteAddress,
+        headers,
+      });
     const now = Date.now() % 60_000;
     if (now > 50_000) await new Promise((r) => setTimeout(r, 60_000 - now + 50));
     const statuses: number[] = [];

@@ -50,7 +50,9 @@ describe('the web application is served by the API process', () => {
     const missing = await get('/assets/index-doesnotexist.js');
     expect(missing.statusCode).toBe(404);
     expect(missing.headers['content-type']).toMatch(/application\/json/);
-    expect(readdirSync(join(WEB_DIST, 'assets')).every((f) => /-[A-Za-z0-9_-]{8}\.[a-z0-9]+(\.br|\.gz)?$/.test(f))).toBe(true);
+    expect(
+      readdirSync(join(WEB_DIST, 'assets')).every((f) => /-[A-Za-z0-9_-]{8}\.[a-z0-9]+(\.br|\.gz)?$/.test(f)),
+    ).toBe(true);
   });
 
   it('assets go out precompressed (Brotli, else gzip) to browsers that accept it, the same bytes once decoded', async () => {
@@ -68,14 +70,17 @@ describe('the web application is served by the API process', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
   });
 
-  it.each(['/projects', '/projects/0191e2c0-0000-7000-8000-000000000000/audits/x/pages', '/settings/api-keys', '/tools/robots', '/no/such/page'])(
-    'the client route %s gets the app (its router shows the page or its 404)',
-    async (path) => {
-      const res = await get(path);
-      expect(res.statusCode).toBe(200);
-      expect(res.body).toContain('<div id="root"></div>');
-    },
-  );
+  it.each([
+    '/projects',
+    '/projects/0191e2c0-0000-7000-8000-000000000000/audits/x/pages',
+    '/settings/api-keys',
+    '/tools/robots',
+    '/no/such/page',
+  ])('the client route %s gets the app (its router shows the page or its 404)', async (path) => {
+    const res = await get(path);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<div id="root"></div>');
+  });
 
   it('the GraphQL explorer is a route of the app at its old URL; only its styles may be inline (monaco)', async () => {
     const res = await get('/graphql/explorer');
@@ -86,14 +91,21 @@ describe('the web application is served by the API process', () => {
     expect(csp).toContain("style-src 'self' 'unsafe-inline'");
   });
 
-  it.each(['/api/nope', '/api/v1/nope', '/api/auth-nope', '/graphql/nope', '/docs/nope', '/metrics/x', '/healthz/x', '/readyz/x', '/favicon.ico'])(
-    'the server path %s stays a JSON 404',
-    async (path) => {
-      const res = await get(path);
-      expect(res.statusCode).toBe(404);
-      expect(res.json()).toMatchObject({ code: 'NOT_FOUND' });
-    },
-  );
+  it.each([
+    '/api/nope',
+    '/api/v1/nope',
+    '/api/auth-nope',
+    '/graphql/nope',
+    '/docs/nope',
+    '/metrics/x',
+    '/healthz/x',
+    '/readyz/x',
+    '/favicon.ico',
+  ])('the server path %s stays a JSON 404', async (path) => {
+    const res = await get(path);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'NOT_FOUND' });
+  });
 
   it('a POST to an unknown path is a JSON 404, not the app', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/projects', payload: {} });

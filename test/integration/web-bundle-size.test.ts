@@ -18,7 +18,9 @@ describe('web app size budgets (gzip)', () => {
   });
 
   it('signed-in dashboard (header, projects page and their chunks): ≤ 350 KB in total', () => {
-    expect(bundle.weight(['features/shell/app-header.tsx', 'features/projects/dashboard-page.tsx']).js).toBeLessThanOrEqual(350 * KB);
+    expect(
+      bundle.weight(['features/shell/app-header.tsx', 'features/projects/dashboard-page.tsx']).js,
+    ).toBeLessThanOrEqual(350 * KB);
   });
 
   it('every signed-in page stays within 350 KB; only the explorer loads GraphiQL and monaco', () => {

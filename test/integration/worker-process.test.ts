@@ -42,7 +42,11 @@ describe('queue helpers', () => {
     const queueErrors: Error[] = [];
     const workerErrors: Error[] = [];
     const queue = createQueue(QUEUES.competitor, down, prefix, (err) => queueErrors.push(err));
-    const worker = createWorker(QUEUES.competitor, async () => undefined, { redisUrl: url, prefix, onError: (err) => workerErrors.push(err) });
+    const worker = createWorker(QUEUES.competitor, async () => undefined, {
+      redisUrl: url,
+      prefix,
+      onError: (err) => workerErrors.push(err),
+    });
     try {
       expect(queue.listenerCount('error')).toBe(1);
       expect(worker.listenerCount('error')).toBe(1);
@@ -57,7 +61,11 @@ describe('queue helpers', () => {
   });
 
   it('a closed worker leaves none of its Redis connections open (BullMQ does not close one it was given)', async () => {
-    const worker = createWorker(QUEUES.competitor, async () => undefined, { redisUrl: REDIS_URL, prefix, onError: reportQueueError });
+    const worker = createWorker(QUEUES.competitor, async () => undefined, {
+      redisUrl: REDIS_URL,
+      prefix,
+      onError: reportQueueError,
+    });
     await worker.waitUntilReady();
     const mine = async () => (await connectionNames()).filter((n) => n === `${prefix}:worker:competitor`);
     expect(await mine()).toHaveLength(1);

@@ -81,7 +81,9 @@ export async function signUp(t: TestApp, opts: { plan?: Plan; email?: string } =
   });
   if (res.statusCode !== 200) throw new Error(`sign-up failed ${res.statusCode}: ${res.body}`);
   const userId = res.json().user.id as string;
-  const [member] = await t.runtime.pool.query('SELECT "organizationId" FROM "member" WHERE "userId" = $1', [userId]).then((r) => r.rows);
+  const [member] = await t.runtime.pool
+    .query('SELECT "organizationId" FROM "member" WHERE "userId" = $1', [userId])
+    .then((r) => r.rows);
   const user = { email, cookie: sessionCookie(res), userId, organizationId: member.organizationId as string };
   if (opts.plan) await setPlan(t, user.organizationId, opts.plan);
   return user;
@@ -91,25 +93,48 @@ export async function setPlan(t: TestApp, organizationId: string, plan: Plan): P
   await t.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', [plan, organizationId]);
 }
 
-export async function gql<T = any>(t: TestApp, query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+export async function gql<T = any>(
+  t: TestApp,
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
   const res = await t.app.inject({
     method: 'POST',
     url: '/graphql',
     headers: { 'content-type': 'application/json', origin: t.config.baseUrl, ...headers },
     payload: { query, variables },
   });
-  return { status: res.statusCode, body: res.json() as { data?: T; errors?: { message: string; extensions?: { code?: string } }[] }, res };
+  return {
+    status: res.statusCode,
+    body: res.json() as { data?: T; errors?: { message: string; extensions?: { code?: string } }[] },
+    res,
+  };
 }
 
 export async function createApiKey(t: TestApp, user: TestUser, name = 'test key'): Promise<string> {
-  const { body } = await gql(t, 'mutation($n: String!) { createApiKey(name: $n) { key } }', { n: name }, { cookie: user.cookie });
+  const { body } = await gql(
+    t,
+    'mutation($n: String!) { createApiKey(name: $n) { key } }',
+    { n: name },
+    { cookie: user.cookie },
+  );
   if (!body.data) throw new Error(`createApiKey failed: ${JSON.stringify(body.errors)}`);
   return body.data.createApiKey.key as string;
 }
 
 /** Creates a project through the dashboard GraphQL (allowed on every plan within quota). */
-export async function createProject(t: TestApp, user: TestUser, url = `https://site-${uniq()}.example.com`): Promise<{ id: string; url: string; domain: string }> {
-  const { body } = await gql(t, 'mutation($i: CreateProjectInput!) { createProject(input: $i) { id url domain } }', { i: { url } }, { cookie: user.cookie });
+export async function createProject(
+  t: TestApp,
+  user: TestUser,
+  url = `https://site-${uniq()}.example.com`,
+): Promise<{ id: string; url: string; domain: string }> {
+  const { body } = await gql(
+    t,
+    'mutation($i: CreateProjectInput!) { createProject(input: $i) { id url domain } }',
+    { i: { url } },
+    { cookie: user.cookie },
+  );
   if (!body.data) throw new Error(`createProject failed: ${JSON.stringify(body.errors)}`);
   return body.data.createProject;
 }

@@ -14,10 +14,13 @@ export interface Verdict {
   problems: string[];
 }
 
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: object) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: object) => void;
 
 const isRestPath = (path: string) =>
-  path.startsWith('/api/') && !path.startsWith('/api/auth/') && !(Object.values(OPENAPI_PATHS) as string[]).includes(path);
+  path.startsWith('/api/') &&
+  !path.startsWith('/api/auth/') &&
+  !(Object.values(OPENAPI_PATHS) as string[]).includes(path);
 
 /**
  * A validating proxy, in-process: it wraps the server's `inject`, so every request a test sends reaches the
@@ -91,7 +94,12 @@ export class ValidatingProxy {
     if (!isRestPath(parsed.pathname)) return verdict;
     const surface: DocumentSurface = path.startsWith(`${SURFACE_BASE.A}/`) ? 'A' : 'B';
     const backend = this.backends.get(surface)!;
-    const operation = backend.matchOperation({ method, path, headers: {}, query: Object.fromEntries(parsed.searchParams) }) as Operation | undefined;
+    const operation = backend.matchOperation({
+      method,
+      path,
+      headers: {},
+      query: Object.fromEntries(parsed.searchParams),
+    }) as Operation | undefined;
     if (!operation) {
       verdict.problems.push(`no operation of document ${surface} for ${method} ${path}`);
       return verdict;
@@ -102,10 +110,14 @@ export class ValidatingProxy {
       verdict.problems.push(`status ${res.statusCode} is not documented for ${verdict.operation}`);
       return verdict;
     }
-    const mediaType = String(res.headers['content-type'] ?? '').split(';')[0].trim();
+    const mediaType = String(res.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim();
     const content = (response.content ?? {}) as Record<string, { schema?: { type?: string } }>;
     if (!(mediaType in content)) {
-      verdict.problems.push(`Content-Type ${mediaType || '(none)'} is not documented for ${verdict.operation} ${res.statusCode} (${Object.keys(content).join(', ')})`);
+      verdict.problems.push(
+        `Content-Type ${mediaType || '(none)'} is not documented for ${verdict.operation} ${res.statusCode} (${Object.keys(content).join(', ')})`,
+      );
       return verdict;
     }
     if (mediaType === 'application/json') {
@@ -117,12 +129,16 @@ export class ValidatingProxy {
         return verdict;
       }
       const result = backend.validateResponse(body, operation, res.statusCode);
-      for (const e of result.errors ?? []) verdict.problems.push(`body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
+      for (const e of result.errors ?? [])
+        verdict.problems.push(`body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
     } else if (content[mediaType].schema?.type === 'string' && typeof res.body !== 'string') {
       verdict.problems.push(`the ${mediaType} body is not text`);
     }
     // The documented headers are optional (none is `required`); those present must match their schemas.
-    const headers = backend.validateResponseHeaders(res.headers, operation, { statusCode: res.statusCode, setMatchType: SetMatchType.Any });
+    const headers = backend.validateResponseHeaders(res.headers, operation, {
+      statusCode: res.statusCode,
+      setMatchType: SetMatchType.Any,
+    });
     for (const e of headers.errors ?? []) verdict.problems.push(`header ${e.instancePath} ${e.message}`);
     return verdict;
   }

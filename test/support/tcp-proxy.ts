@@ -7,7 +7,10 @@ export type ProxyMode = 'up' | 'down' | 'paused';
  * 'down' closes every connection and refuses new ones (a stopped server), 'paused' accepts and holds bytes
  * without forwarding them (a frozen server), 'up' forwards again (held bytes are dropped with their connections).
  */
-export async function startTcpProxy(target: { host: string; port: number }): Promise<{ port: number; setMode(mode: ProxyMode): void; close(): Promise<void> }> {
+export async function startTcpProxy(target: {
+  host: string;
+  port: number;
+}): Promise<{ port: number; setMode(mode: ProxyMode): void; close(): Promise<void> }> {
   let mode: ProxyMode = 'up';
   const closePair = (p: { client: net.Socket; upstream: net.Socket }) => {
     p.client.destroy();

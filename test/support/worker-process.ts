@@ -9,7 +9,10 @@ const root = resolve(import.meta.dirname, '../..');
  * the test database holds other files' audits (other Redis prefixes, fixture sites long closed). A test worker that
  * swept them queued them ahead of its own test's audit: the kill -9 test timed out behind 28 of them on CI.
  */
-export function startWorker(name: string, env: Record<string, string>): { child: ChildProcess; output: string[]; stop(signal?: NodeJS.Signals): Promise<number | null> } {
+export function startWorker(
+  name: string,
+  env: Record<string, string>,
+): { child: ChildProcess; output: string[]; stop(signal?: NodeJS.Signals): Promise<number | null> } {
   const output: string[] = [];
   const child = spawn(process.execPath, ['--import', 'tsx', `workers/${name}.ts`], {
     cwd: root,
@@ -29,7 +32,12 @@ export function startWorker(name: string, env: Record<string, string>): { child:
   };
 }
 
-export async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 60_000, everyMs = 200): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | null | undefined | false>,
+  timeoutMs = 60_000,
+  everyMs = 200,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await fn();

@@ -9,7 +9,8 @@ import './styles.css';
 // The first page's code and the session are fetched at once: the route guards wait for the session, and the
 // router would only then start loading the page's chunks.
 void currentSession();
-for (const route of router.getMatchedRoutes(window.location.pathname)[0]) void router.loadRouteChunk(route)?.catch(() => undefined);
+for (const route of router.getMatchedRoutes(window.location.pathname)[0])
+  void router.loadRouteChunk(route)?.catch(() => undefined);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -52,7 +52,9 @@ export function precompressAssets(dir: string): { files: number; raw: number; br
     if (!COMPRESSIBLE.test(name)) continue;
     const body = readFileSync(join(dir, name));
     if (body.length < 1024) continue;
-    const br = brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } });
+    const br = brotliCompressSync(body, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
+    });
     writeFileSync(join(dir, `${name}.br`), br);
     writeFileSync(join(dir, `${name}.gz`), gzipSync(body, { level: 9 }));
     files += 1;
@@ -77,7 +79,14 @@ export const TARGETS: Record<BuildTarget['name'], BuildTarget> = {
     exclude: [],
     output: 'dist/web/index.html',
     clean: [],
-    command: () => [join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js'), 'build', '--config', 'facades/web/vite.config.ts', '--logLevel', 'warn'],
+    command: () => [
+      join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js'),
+      'build',
+      '--config',
+      'facades/web/vite.config.ts',
+      '--logLevel',
+      'warn',
+    ],
     env: { NODE_ENV: 'production' },
     after: () => void precompressAssets(join(ROOT, 'dist', 'web', 'assets')),
   },
@@ -120,7 +129,11 @@ export function buildIfChanged(target: BuildTarget, force = false): boolean {
   for (const path of target.clean) rmSync(join(ROOT, path), { recursive: true, force: true });
   rmSync(stamp, { force: true });
   const started = Date.now();
-  const result = spawnSync(process.execPath, target.command(), { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...target.env } });
+  const result = spawnSync(process.execPath, target.command(), {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, ...target.env },
+  });
   if (result.status !== 0) throw new Error(`${target.name} build failed (exit code ${result.status ?? result.signal})`);
   target.after?.();
   mkdirSync(dirname(stamp), { recursive: true });
@@ -139,7 +152,8 @@ function main(argv: string[]): void {
       process.stderr.write(`unknown build target "${name}": use server, web or all\n`);
       process.exit(2);
     }
-    if (!buildIfChanged(target, force)) process.stderr.write(`${target.name} is up to date (inputs unchanged since its last build)\n`);
+    if (!buildIfChanged(target, force))
+      process.stderr.write(`${target.name} is up to date (inputs unchanged since its last build)\n`);
   }
 }
 

@@ -8,7 +8,8 @@ export const PG_CONNECT_TIMEOUT_MS = 3_000;
 const parseTimestamptz = (value: string) => new Date(value);
 const types = {
   // Asked for every column of every result: one shared parser, not a new closure per column.
-  getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === TIMESTAMPTZ ? parseTimestamptz : pg.types.getTypeParser(oid, format as 'text')),
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    oid === TIMESTAMPTZ ? parseTimestamptz : pg.types.getTypeParser(oid, format as 'text'),
 };
 
 /**
@@ -17,8 +18,19 @@ const types = {
  */
 const natives = new WeakMap<object, { pool: pg.Pool; onQuery?: (sql: string) => void }>();
 
-export function createNativePool(ormConfig: object, connectionString: string, max = 10, onQuery?: (sql: string) => void): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, types, idleTimeoutMillis: 10_000, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS });
+export function createNativePool(
+  ormConfig: object,
+  connectionString: string,
+  max = 10,
+  onQuery?: (sql: string) => void,
+): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    types,
+    idleTimeoutMillis: 10_000,
+    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+  });
   pool.on('error', () => undefined); // an idle client's error must not crash the process; the next query reports it
   natives.set(ormConfig, { pool, onQuery });
   return pool;

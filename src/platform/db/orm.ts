@@ -27,7 +27,10 @@ function ormConfig(opts: OrmOptions, extensions: NonNullable<Options['extensions
     discovery: { warnWhenNoEntities: false },
     pool: { min: 0, max: opts.poolMax ?? 10 },
     // With PostgreSQL unreachable a query fails within seconds (knex would wait 60 s for a pooled connection).
-    driverOptions: { connection: { connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS }, acquireConnectionTimeout: PG_CONNECT_TIMEOUT_MS + 2_000 },
+    driverOptions: {
+      connection: { connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS },
+      acquireConnectionTimeout: PG_CONNECT_TIMEOUT_MS + 2_000,
+    },
     debug: opts.onQuery ? ['query'] : false,
     // Metadata comes from defineEntity schemas; never reflect.
     metadataCache: { enabled: false },

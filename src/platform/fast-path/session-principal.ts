@@ -109,5 +109,12 @@ export async function principalFromSessionCookie(
   const expiresAt = row.expires_at.getTime();
   if (!(expiresAt >= now) || expiresAt - rules.expiresInSec * 1000 + rules.updateAgeSec * 1000 <= now) return undefined;
   if (!row.organization_id || !row.plan || !row.role) return null;
-  return { organizationId: row.organization_id, plan: row.plan, role: row.role, via: 'SESSION', channel, userId: row.user_id };
+  return {
+    organizationId: row.organization_id,
+    plan: row.plan,
+    role: row.role,
+    via: 'SESSION',
+    channel,
+    userId: row.user_id,
+  };
 }

@@ -12,4 +12,7 @@ export const ALL_FAST_PATHS: Readonly<FastPathSwitches> = Object.freeze({
   sessionCookie: true,
 });
 
-export const fastPaths = (overrides: Partial<FastPathSwitches> = {}): FastPathSwitches => ({ ...ALL_FAST_PATHS, ...overrides });
+export const fastPaths = (overrides: Partial<FastPathSwitches> = {}): FastPathSwitches => ({
+  ...ALL_FAST_PATHS,
+  ...overrides,
+});

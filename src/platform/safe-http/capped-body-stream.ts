@@ -109,7 +109,8 @@ export class CappedBodyStream extends Readable {
   private attached = false;
   private finished = false;
   /** Set by readAll(): chunks are gathered here instead of passing through this stream's buffer. */
-  private collector: { chunks: Buffer[]; resolve: (body: Buffer) => void; reject: (error: Error) => void } | null = null;
+  private collector: { chunks: Buffer[]; resolve: (body: Buffer) => void; reject: (error: Error) => void } | null =
+    null;
 
   constructor(source: Readable, options: CappedBodyOptions) {
     super();
@@ -153,7 +154,9 @@ export class CappedBodyStream extends Readable {
       },
     });
     const decoders = this.plan.map((coding, index) =>
-      coding === 'deflate' && index === 0 && !looksLikeZlibHeader(first) ? zlib.createInflateRaw() : DECODERS[coding]!(),
+      coding === 'deflate' && index === 0 && !looksLikeZlibHeader(first)
+        ? zlib.createInflateRaw()
+        : DECODERS[coding]!(),
     );
     this.stages = [counter, ...decoders];
     // Errors surface on the last stage and are handled by attach(); the callback only prevents double reporting.
@@ -180,7 +183,10 @@ export class CappedBodyStream extends Readable {
    * chunk. Same caps and errors as reading the stream. Call it before reading the stream in any other way.
    */
   readAll(): Promise<Buffer> {
-    if (this.destroyed) return Promise.reject(this.errored ?? new SafeHttpError('BAD_RESPONSE', 'The response body was closed before it ended'));
+    if (this.destroyed)
+      return Promise.reject(
+        this.errored ?? new SafeHttpError('BAD_RESPONSE', 'The response body was closed before it ended'),
+      );
     if (this.collector || this.readableDidRead || this.readableLength > 0 || this.finished) {
       throw new Error('readAll() must be the only reader of the body');
     }
@@ -284,4 +290,3 @@ export class CappedBodyStream extends Readable {
     }
   }
 }
-

@@ -4,7 +4,8 @@ import { SafeHttpError, isSafeHttpError } from './safe-http-error.js';
 import { validateTargetUrl } from './url-guard.js';
 
 /** Why a refused target is refused, in the words every entry point uses (tools, projects, competitors). */
-export const REFUSED_TARGET_REASON = 'points to a private, loopback or reserved address; only public sites can be analyzed';
+export const REFUSED_TARGET_REASON =
+  'points to a private, loopback or reserved address; only public sites can be analyzed';
 
 /**
  * Names that only ever lead to internal services (RFC 6761 localhost, the .internal private-use TLD of cloud
@@ -32,7 +33,10 @@ export function refusedTarget(url: string, policy: AddressPolicy, maxUrlLength =
     const loopback = /(^|\.)localhost$/.test(host);
     if (!loopback || policy.blockedClass('127.0.0.1') !== null) {
       const label = loopback ? ADDRESS_CLASS_LABELS.loopback : 'an internal-only name';
-      return new SafeHttpError('BLOCKED_ADDRESS', `Refused: ${host} is ${label}`, { url: parsed.href, addressClass: loopback ? 'loopback' : 'reserved' });
+      return new SafeHttpError('BLOCKED_ADDRESS', `Refused: ${host} is ${label}`, {
+        url: parsed.href,
+        addressClass: loopback ? 'loopback' : 'reserved',
+      });
     }
   }
   return null;

@@ -237,8 +237,14 @@ function isProgrammerError(error: unknown): boolean {
  */
 export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeHttpClient {
   const policy = createAddressPolicy(options);
-  const connectTimeoutMs = positive('connectTimeoutMs', options.connectTimeoutMs ?? SAFE_HTTP_DEFAULTS.connectTimeoutMs);
-  const headersTimeoutMs = positive('headersTimeoutMs', options.headersTimeoutMs ?? SAFE_HTTP_DEFAULTS.headersTimeoutMs);
+  const connectTimeoutMs = positive(
+    'connectTimeoutMs',
+    options.connectTimeoutMs ?? SAFE_HTTP_DEFAULTS.connectTimeoutMs,
+  );
+  const headersTimeoutMs = positive(
+    'headersTimeoutMs',
+    options.headersTimeoutMs ?? SAFE_HTTP_DEFAULTS.headersTimeoutMs,
+  );
   const bodyTimeoutMs = positive('bodyTimeoutMs', options.bodyTimeoutMs ?? SAFE_HTTP_DEFAULTS.bodyTimeoutMs);
   const defaultTotalMs = positive('totalTimeoutMs', options.totalTimeoutMs ?? SAFE_HTTP_DEFAULTS.totalTimeoutMs);
   const defaultMaxBytes = positive('maxBytes', options.maxBytes ?? SAFE_HTTP_DEFAULTS.maxBytes);

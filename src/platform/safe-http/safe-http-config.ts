@@ -20,7 +20,10 @@ export function parseResolvePins(value: string | undefined): Map<string, string>
   return pins;
 }
 
-export function pinnedLookup(pins: Map<string, string>, fallback: LookupFunction = dnsLookup as unknown as LookupFunction): LookupFunction {
+export function pinnedLookup(
+  pins: Map<string, string>,
+  fallback: LookupFunction = dnsLookup as unknown as LookupFunction,
+): LookupFunction {
   if (pins.size === 0) return fallback;
   return (hostname, options, callback) => {
     const address = pins.get(hostname.toLowerCase());

@@ -1,4 +1,12 @@
-import { CHECK_CATALOG, CATEGORIES, SEVERITY_WEIGHTS, getCheck, maxSeverity, type CheckCode, type Severity } from './check-catalog.js';
+import {
+  CHECK_CATALOG,
+  CATEGORIES,
+  SEVERITY_WEIGHTS,
+  getCheck,
+  maxSeverity,
+  type CheckCode,
+  type Severity,
+} from './check-catalog.js';
 import type { CheckAggregate, CheckResult, Occurrence, SiteCheckOutput, SiteCheckResult } from './check.types.js';
 
 export interface AggregatorOptions {

@@ -55,5 +55,7 @@ export const SHARED_VERDICTS = {
   // The page facts' charset is meta, http-equiv, else charsetOf(Content-Type); the tool checks the same sources.
   META_CHARSET_MISSING: { verdict: charsetOf, alsoIn: ['headers tool'] },
   TECH_SITEMAP_NON_INDEXABLE: { verdict: sitemapListingOutcome, alsoIn: ['site pass'] },
-  ...Object.fromEntries(LINK_TARGET_CODES.map((code) => [code, { verdict: evaluateLinkTargets, alsoIn: ['site pass'] }])),
+  ...Object.fromEntries(
+    LINK_TARGET_CODES.map((code) => [code, { verdict: evaluateLinkTargets, alsoIn: ['site pass'] }]),
+  ),
 } as Readonly<Partial<Record<CheckCode, { verdict: (...args: never[]) => unknown; alsoIn: readonly OtherCaller[] }>>>;

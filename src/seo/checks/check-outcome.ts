@@ -17,7 +17,11 @@ export function fail(evidence?: Record<string, unknown>, severity?: Severity): C
 }
 
 /** Banded metric: above `critical` fails as CRITICAL, above `warning` as WARNING, else passes. */
-export function banded(value: number, band: { warning: number; critical: number }, evidence: Record<string, unknown>): CheckOutcome {
+export function banded(
+  value: number,
+  band: { warning: number; critical: number },
+  evidence: Record<string, unknown>,
+): CheckOutcome {
   if (value > band.critical) return fail(evidence, 'CRITICAL');
   if (value > band.warning) return fail(evidence, 'WARNING');
   return pass();

@@ -46,10 +46,19 @@ export {
   type ListedDocument,
   type NonIndexableReason,
 } from './page-indexability.js';
-export { LINK_TARGET_CODES, evaluateLinkTargets, type LinkTargetCode, type LinkTargetSource } from './link-target-checks.js';
+export {
+  LINK_TARGET_CODES,
+  evaluateLinkTargets,
+  type LinkTargetCode,
+  type LinkTargetSource,
+} from './link-target-checks.js';
 export { findNearDuplicates, type NearDuplicateMatch, type NearDuplicateOptions } from './near-duplicate-index.js';
 export { CheckAggregator, aggregateChecks, failingIssues, type AggregatorOptions } from './check-aggregator.js';
 export { metaTagsReport, type MetaTagsReport } from './meta-tags-report.js';
 export { isValidHreflang, isValidLangTag } from './language-tag.js';
-export { checkStructuredData, type StructuredDataFindings, type StructuredDataProblem } from './structured-data-rules.js';
+export {
+  checkStructuredData,
+  type StructuredDataFindings,
+  type StructuredDataProblem,
+} from './structured-data-rules.js';
 export type { CheckOutcome } from './check-outcome.js';

@@ -82,11 +82,18 @@ export function evaluateLinkTargets(
   }
 
   return {
-    LINKS_INTERNAL_BROKEN: internalKnown === 0 ? null : brokenCount > 0 ? fail({ count: brokenCount, links: broken }) : pass(),
+    LINKS_INTERNAL_BROKEN:
+      internalKnown === 0 ? null : brokenCount > 0 ? fail({ count: brokenCount, links: broken }) : pass(),
     LINKS_EXTERNAL_BROKEN:
-      externalKnown === 0 ? null : externalBrokenCount > 0 ? fail({ count: externalBrokenCount, links: externalBroken }) : pass(),
-    LINKS_TO_REDIRECT: internalKnown === 0 ? null : redirectCount > 0 ? fail({ count: redirectCount, links: redirecting }) : pass(),
-    TECH_BLOCKED_BY_ROBOTS: internalKnown === 0 ? null : blockedCount > 0 ? fail({ count: blockedCount, links: blocked }) : pass(),
+      externalKnown === 0
+        ? null
+        : externalBrokenCount > 0
+          ? fail({ count: externalBrokenCount, links: externalBroken })
+          : pass(),
+    LINKS_TO_REDIRECT:
+      internalKnown === 0 ? null : redirectCount > 0 ? fail({ count: redirectCount, links: redirecting }) : pass(),
+    TECH_BLOCKED_BY_ROBOTS:
+      internalKnown === 0 ? null : blockedCount > 0 ? fail({ count: blockedCount, links: blocked }) : pass(),
     TECH_CANONICAL_TO_BROKEN: canonicalOutcome(source, lookup),
     ...evaluateResourceTargets(source.resources ?? [], lookup),
   };
@@ -101,7 +108,8 @@ function canonicalOutcome(source: LinkTargetSource, lookup: (url: string) => Lin
   }
   const info = lookup(canonical);
   if (!info || info.blockedByRobots || info.blockedAddress) return null;
-  if (isBroken(info)) return fail({ canonical, reason: info.status === null ? 'unreachable' : `status ${info.status}` });
+  if (isBroken(info))
+    return fail({ canonical, reason: info.status === null ? 'unreachable' : `status ${info.status}` });
   if (info.redirected) return fail({ canonical, reason: 'redirects' });
   if (info.noindex) return fail({ canonical, reason: 'noindex' });
   return pass();

@@ -41,7 +41,12 @@ export function metaTagsReport(facts: PageFacts, page: Partial<PageFetch> = {}):
     .filter((result) => result.failed)
     .map((result) => {
       const check = getCheck(result.code);
-      return { code: result.code, title: check.title, severity: result.severity ?? check.severity, category: check.category };
+      return {
+        code: result.code,
+        title: check.title,
+        severity: result.severity ?? check.severity,
+        category: check.category,
+      };
     });
   const robots = [...facts.robots.meta, ...facts.robots.googlebotMeta.map((content) => `googlebot: ${content}`)];
   return {
@@ -49,7 +54,8 @@ export function metaTagsReport(facts: PageFacts, page: Partial<PageFetch> = {}):
     title: facts.titles[0] ?? null,
     description: facts.descriptions[0] ?? null,
     canonical: facts.canonicals.find((canonical) => canonical.url !== null)?.url ?? facts.headerCanonical,
-    robots: robots.length > 0 ? robots.join(', ') : facts.robots.header.length > 0 ? facts.robots.header.join(', ') : null,
+    robots:
+      robots.length > 0 ? robots.join(', ') : facts.robots.header.length > 0 ? facts.robots.header.join(', ') : null,
     viewport: facts.viewport,
     lang: facts.lang,
     charset: facts.charset?.value ?? null,

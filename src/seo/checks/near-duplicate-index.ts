@@ -26,7 +26,10 @@ interface Bucket {
  * its first partner and then only visits members still without one, so clusters of identical
  * templates cost linear time; unrelated items rarely share a 16-bit band (1 in 65,536).
  */
-export function findNearDuplicates(simhashes: readonly string[], options: NearDuplicateOptions): (NearDuplicateMatch | null)[] {
+export function findNearDuplicates(
+  simhashes: readonly string[],
+  options: NearDuplicateOptions,
+): (NearDuplicateMatch | null)[] {
   if (options.maxDistance > 3) throw new RangeError('4 bands of 16 bits only guarantee matches up to distance 3');
   const count = simhashes.length;
   const high = new Uint32Array(count);
@@ -36,13 +39,20 @@ export function findNearDuplicates(simhashes: readonly string[], options: NearDu
   // A 16-bit band value names a bucket. Most buckets of a real site hold one page: those are a slot in a
   // typed array (the member's index; -1 empty, -2 promoted), and only buckets of 2+ become objects.
   const single = [0, 1, 2, 3].map(() => new Int32Array(1 << 16).fill(-1));
-  const shared = [new Map<number, Bucket>(), new Map<number, Bucket>(), new Map<number, Bucket>(), new Map<number, Bucket>()];
-  const distance = (a: number, b: number): number => popcount32((high[a] ^ high[b]) >>> 0) + popcount32((low[a] ^ low[b]) >>> 0);
+  const shared = [
+    new Map<number, Bucket>(),
+    new Map<number, Bucket>(),
+    new Map<number, Bucket>(),
+    new Map<number, Bucket>(),
+  ];
+  const distance = (a: number, b: number): number =>
+    popcount32((high[a] ^ high[b]) >>> 0) + popcount32((low[a] ^ low[b]) >>> 0);
   let budget = options.maxComparisons;
 
   for (let i = 0; i < count; i++) {
     for (let band = 0; band < 4; band++) {
-      const key = band === 0 ? high[i] >>> 16 : band === 1 ? high[i] & 0xffff : band === 2 ? low[i] >>> 16 : low[i] & 0xffff;
+      const key =
+        band === 0 ? high[i] >>> 16 : band === 1 ? high[i] & 0xffff : band === 2 ? low[i] >>> 16 : low[i] & 0xffff;
       const only = single[band][key];
       if (only === -1) {
         // An empty bucket: nothing to compare with; the newcomer is its first member (and open if unmatched).

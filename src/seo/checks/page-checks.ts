@@ -1,4 +1,11 @@
-import { firstHeader, isAbsoluteUrl, isLoopbackHost, normalizeUrl, type LinkFact, type PageFacts } from '../page/index.js';
+import {
+  firstHeader,
+  isAbsoluteUrl,
+  isLoopbackHost,
+  normalizeUrl,
+  type LinkFact,
+  type PageFacts,
+} from '../page/index.js';
 import {
   cacheVerdict,
   compressionVerdict,
@@ -25,12 +32,44 @@ const SAMPLE = 5;
 
 /** Link texts that say nothing about the target (Lighthouse's list plus common translations). */
 const GENERIC_LINK_TEXTS = new Set([
-  'click here', 'click this', 'click', 'go', 'here', 'information', 'learn more', 'more', 'more info', 'more information',
-  'right here', 'read more', 'see more', 'start', 'this', 'link', 'this link', 'continue', 'details',
-  'hier', 'hier klicken', 'mehr', 'weiterlesen', 'mehr erfahren', 'ici', 'cliquez ici', 'en savoir plus', 'lire la suite',
-  'plus', 'aquí', 'haga clic aquí', 'leer más', 'más', 'clicca qui', 'qui', 'leggi di più', 'scopri di più',
+  'click here',
+  'click this',
+  'click',
+  'go',
+  'here',
+  'information',
+  'learn more',
+  'more',
+  'more info',
+  'more information',
+  'right here',
+  'read more',
+  'see more',
+  'start',
+  'this',
+  'link',
+  'this link',
+  'continue',
+  'details',
+  'hier',
+  'hier klicken',
+  'mehr',
+  'weiterlesen',
+  'mehr erfahren',
+  'ici',
+  'cliquez ici',
+  'en savoir plus',
+  'lire la suite',
+  'plus',
+  'aquí',
+  'haga clic aquí',
+  'leer más',
+  'más',
+  'clicca qui',
+  'qui',
+  'leggi di più',
+  'scopri di più',
 ]);
-
 
 export interface PageCheckContext {
   facts: PageFacts | null;
@@ -117,18 +156,28 @@ function linkTargetOutcomes(facts: PageFacts, page: PageFetch): Record<LinkTarge
  */
 export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
   // META
-  META_TITLE_MISSING: ({ html }) => (html ? (firstText(html.titles) === '' ? fail({ titleCount: html.titleCount }) : pass()) : null),
+  META_TITLE_MISSING: ({ html }) =>
+    html ? (firstText(html.titles) === '' ? fail({ titleCount: html.titleCount }) : pass()) : null,
   META_TITLE_TOO_SHORT: ({ html }) => lengthBelow(html && firstText(html.titles), T.titleMinChars, 'title'),
   META_TITLE_TOO_LONG: ({ html }) => lengthAbove(html && firstText(html.titles), T.titleMaxChars, 'title'),
   META_TITLE_MULTIPLE: ({ html }) =>
     html ? (html.titleCount > 1 ? fail({ count: html.titleCount, titles: html.titles.slice(0, 3) }) : pass()) : null,
-  META_DESCRIPTION_MISSING: ({ html }) => (html ? (firstText(html.descriptions) === '' ? fail({ count: html.descriptionCount }) : pass()) : null),
-  META_DESCRIPTION_TOO_SHORT: ({ html }) => lengthBelow(html && firstText(html.descriptions), T.descriptionMinChars, 'description'),
-  META_DESCRIPTION_TOO_LONG: ({ html }) => lengthAbove(html && firstText(html.descriptions), T.descriptionMaxChars, 'description'),
+  META_DESCRIPTION_MISSING: ({ html }) =>
+    html ? (firstText(html.descriptions) === '' ? fail({ count: html.descriptionCount }) : pass()) : null,
+  META_DESCRIPTION_TOO_SHORT: ({ html }) =>
+    lengthBelow(html && firstText(html.descriptions), T.descriptionMinChars, 'description'),
+  META_DESCRIPTION_TOO_LONG: ({ html }) =>
+    lengthAbove(html && firstText(html.descriptions), T.descriptionMaxChars, 'description'),
   META_DESCRIPTION_MULTIPLE: ({ html }) =>
-    html ? (html.descriptionCount > 1 ? fail({ count: html.descriptionCount, descriptions: html.descriptions.slice(0, 3) }) : pass()) : null,
-  META_TAGS_IN_BODY: ({ html }) => (html ? (html.headTagsInBody.length > 0 ? fail({ tags: html.headTagsInBody }) : pass()) : null),
-  META_VIEWPORT_MISSING: ({ html }) => (html ? (html.viewport === null || html.viewport.trim() === '' ? fail() : pass()) : null),
+    html
+      ? html.descriptionCount > 1
+        ? fail({ count: html.descriptionCount, descriptions: html.descriptions.slice(0, 3) })
+        : pass()
+      : null,
+  META_TAGS_IN_BODY: ({ html }) =>
+    html ? (html.headTagsInBody.length > 0 ? fail({ tags: html.headTagsInBody }) : pass()) : null,
+  META_VIEWPORT_MISSING: ({ html }) =>
+    html ? (html.viewport === null || html.viewport.trim() === '' ? fail() : pass()) : null,
   META_VIEWPORT_NO_ZOOM: ({ html }) => {
     if (!html || html.viewport === null || html.viewport.trim() === '') return null;
     const reason = viewportZoomBlocker(html.viewport);
@@ -172,7 +221,9 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
   META_HREFLANG_NO_SELF: ({ html, page }) => {
     if (!html || html.hreflang.length === 0) return null;
     const self = new Set([normalizeUrl(page.finalUrl), normalizeUrl(effectiveCanonical(html) ?? page.finalUrl)]);
-    return html.hreflang.some((entry) => entry.url !== null && self.has(normalizeUrl(entry.url))) ? pass() : fail({ url: page.finalUrl });
+    return html.hreflang.some((entry) => entry.url !== null && self.has(normalizeUrl(entry.url)))
+      ? pass()
+      : fail({ url: page.finalUrl });
   },
   META_HREFLANG_NO_X_DEFAULT: ({ html }) => {
     if (!html || html.hreflang.length === 0) return null;
@@ -182,13 +233,24 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
   // CONTENT
   CONTENT_H1_MISSING: ({ html }) => (html ? (html.h1Count === 0 ? fail() : pass()) : null),
   CONTENT_H1_MULTIPLE: ({ html }) =>
-    html ? (html.h1Count > 1 ? fail({ count: html.h1Count, headings: html.headings.filter((h) => h.level === 1).slice(0, 3).map((h) => h.text) }) : pass()) : null,
+    html
+      ? html.h1Count > 1
+        ? fail({
+            count: html.h1Count,
+            headings: html.headings
+              .filter((h) => h.level === 1)
+              .slice(0, 3)
+              .map((h) => h.text),
+          })
+        : pass()
+      : null,
   CONTENT_HEADING_SKIP: ({ html }) => {
     if (!html || html.headings.length === 0) return null;
     for (let i = 1; i < html.headings.length; i++) {
       const previous = html.headings[i - 1];
       const current = html.headings[i];
-      if (current.level > previous.level + 1) return fail({ from: `h${previous.level}`, to: `h${current.level}`, text: current.text });
+      if (current.level > previous.level + 1)
+        return fail({ from: `h${previous.level}`, to: `h${current.level}`, text: current.text });
     }
     return pass();
   },
@@ -197,26 +259,41 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
   CONTENT_IMAGE_ALT_MISSING: ({ html }) => {
     if (!html || html.images.length === 0) return null;
     const missing = html.images.filter((image) => image.alt === null);
-    return missing.length > 0 ? fail({ count: missing.length, images: missing.slice(0, SAMPLE).map(imageRef) }) : pass();
+    return missing.length > 0
+      ? fail({ count: missing.length, images: missing.slice(0, SAMPLE).map(imageRef) })
+      : pass();
   },
   CONTENT_IMAGE_ALT_TOO_LONG: ({ html }) => {
     const withAlt = html?.images.filter((image) => image.alt !== null && image.alt !== '');
     if (!withAlt || withAlt.length === 0) return null;
     const long = withAlt.filter((image) => codePointLength(image.alt!) > T.maxAltChars);
-    return long.length > 0 ? fail({ count: long.length, images: long.slice(0, SAMPLE).map((image) => ({ src: imageRef(image), length: codePointLength(image.alt!) })) }) : pass();
+    return long.length > 0
+      ? fail({
+          count: long.length,
+          images: long.slice(0, SAMPLE).map((image) => ({ src: imageRef(image), length: codePointLength(image.alt!) })),
+        })
+      : pass();
   },
   CONTENT_IMAGE_BROKEN: (ctx) => ctx.linkTargets()?.CONTENT_IMAGE_BROKEN ?? null,
   CONTENT_LINK_TEXT_GENERIC: ({ html }) => {
     const links = html?.links.filter((link) => link.kind === 'http' || link.kind === 'fragment');
     if (!links || links.length === 0) return null;
     const generic = links.filter(isGenericLinkText);
-    return generic.length > 0 ? fail({ count: generic.length, links: generic.slice(0, SAMPLE).map((link) => ({ href: link.href, text: link.label ?? link.text })) }) : pass();
+    return generic.length > 0
+      ? fail({
+          count: generic.length,
+          links: generic.slice(0, SAMPLE).map((link) => ({ href: link.href, text: link.label ?? link.text })),
+        })
+      : pass();
   },
-  CONTENT_DUPLICATE_ID: ({ html }) => (html ? (html.duplicateIds.count > 0 ? fail({ ...html.duplicateIds }) : pass()) : null),
+  CONTENT_DUPLICATE_ID: ({ html }) =>
+    html ? (html.duplicateIds.count > 0 ? fail({ ...html.duplicateIds }) : pass()) : null,
   CONTENT_LOW_TEXT_RATIO: ({ html }) => {
     if (!html || html.htmlBytes === 0) return null;
     const ratio = html.textBytes / html.htmlBytes;
-    return ratio < T.minTextRatio ? fail({ ratio: Math.round(ratio * 1000) / 1000, textBytes: html.textBytes, htmlBytes: html.htmlBytes }) : pass();
+    return ratio < T.minTextRatio
+      ? fail({ ratio: Math.round(ratio * 1000) / 1000, textBytes: html.textBytes, htmlBytes: html.htmlBytes })
+      : pass();
   },
 
   // LINKS
@@ -225,38 +302,50 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
   LINKS_TO_REDIRECT: (ctx) => ctx.linkTargets()?.LINKS_TO_REDIRECT ?? null,
   LINKS_REDIRECT_CHAIN: ({ page, responded }) => {
     if (!responded && page.redirects.length === 0) return null;
-    return isRedirectChain(page.redirects.length) ? fail({ hops: page.redirects.length, chain: redirectChain(page) }) : pass();
+    return isRedirectChain(page.redirects.length)
+      ? fail({ hops: page.redirects.length, chain: redirectChain(page) })
+      : pass();
   },
   LINKS_REDIRECT_LOOP: ({ page, responded }) => {
     if (!responded && page.redirects.length === 0 && !page.redirectLoop) return null;
     return page.redirectLoop || hasRedirectLoop(page) ? fail({ chain: redirectChain(page) }) : pass();
   },
   LINKS_DEAD_END: ({ html }) => (html ? (html.links.some((link) => link.kind === 'http') ? pass() : fail()) : null),
-  LINKS_TOO_MANY: ({ html }) => (html ? (html.linkCount > T.maxLinksPerPage ? fail({ count: html.linkCount }) : pass()) : null),
+  LINKS_TOO_MANY: ({ html }) =>
+    html ? (html.linkCount > T.maxLinksPerPage ? fail({ count: html.linkCount }) : pass()) : null,
   LINKS_INTERNAL_NOFOLLOW: ({ html }) => {
     const internal = html?.links.filter((link) => link.kind === 'http' && link.internal);
     if (!internal || internal.length === 0) return null;
     const nofollow = internal.filter((link) => link.nofollow);
-    return nofollow.length > 0 ? fail({ count: nofollow.length, links: nofollow.slice(0, SAMPLE).map((link) => link.url) }) : pass();
+    return nofollow.length > 0
+      ? fail({ count: nofollow.length, links: nofollow.slice(0, SAMPLE).map((link) => link.url) })
+      : pass();
   },
   LINKS_HTTPS_TO_HTTP: ({ html, https }) => {
     const links = https ? html?.links.filter((link) => link.kind === 'http') : undefined;
     if (!links || links.length === 0) return null;
     const insecure = links.filter((link) => link.url!.startsWith('http:'));
-    return insecure.length > 0 ? fail({ count: insecure.length, links: insecure.slice(0, SAMPLE).map((link) => link.url) }) : pass();
+    return insecure.length > 0
+      ? fail({ count: insecure.length, links: insecure.slice(0, SAMPLE).map((link) => link.url) })
+      : pass();
   },
   LINKS_UNCRAWLABLE: ({ html }) => {
     if (!html || html.links.length === 0) return null;
     const bad = html.links.filter((link) => link.kind === 'uncrawlable');
-    return bad.length > 0 ? fail({ count: bad.length, links: bad.slice(0, SAMPLE).map((link) => ({ href: link.href, text: link.text })) }) : pass();
+    return bad.length > 0
+      ? fail({ count: bad.length, links: bad.slice(0, SAMPLE).map((link) => ({ href: link.href, text: link.text })) })
+      : pass();
   },
-  LINKS_DEPTH_HIGH: ({ ok, page }) => (ok ? (page.depth > T.maxClickDepth ? fail({ depth: page.depth }) : pass()) : null),
+  LINKS_DEPTH_HIGH: ({ ok, page }) =>
+    ok ? (page.depth > T.maxClickDepth ? fail({ depth: page.depth }) : pass()) : null,
   LINKS_LOCALHOST: ({ html, finalUrl }) => {
     if (!html || !finalUrl || isLoopbackHost(finalUrl.hostname)) return null;
     const links = html.links.filter((link) => link.kind === 'http');
     if (links.length === 0) return null;
     const local = links.filter(isLoopbackLink);
-    return local.length > 0 ? fail({ count: local.length, links: local.slice(0, SAMPLE).map((link) => link.url) }) : pass();
+    return local.length > 0
+      ? fail({ count: local.length, links: local.slice(0, SAMPLE).map((link) => link.url) })
+      : pass();
   },
 
   // TECHNICAL
@@ -267,7 +356,11 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
   TECH_TIMEOUT: ({ page }) => (page.timedOut ? fail() : pass()),
   PAGE_FETCH_FAILED: ({ page }) => (page.fetchError ? fail({ error: page.fetchError }) : pass()),
   TECH_NOINDEX: ({ html }) =>
-    html ? (html.robots.noindex ? fail({ sources: html.robots.noindexSources, meta: html.robots.meta, header: html.robots.header }) : pass()) : null,
+    html
+      ? html.robots.noindex
+        ? fail({ sources: html.robots.noindexSources, meta: html.robots.meta, header: html.robots.header })
+        : pass()
+      : null,
   TECH_BLOCKED_BY_ROBOTS: (ctx) => ctx.linkTargets()?.TECH_BLOCKED_BY_ROBOTS ?? null,
   TECH_SITEMAP_NON_INDEXABLE: ({ facts, page, indexable }) => {
     if (!page.inSitemap) return null;
@@ -275,7 +368,11 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
     return sitemapListingOutcome({ ...listed, isHtml: facts !== null, noindex: facts?.robots.noindex ?? false });
   },
   TECH_CANONICAL_MULTIPLE: ({ html }) =>
-    html ? (html.canonicalCount > 1 ? fail({ count: html.canonicalCount, canonicals: html.canonicals.slice(0, 3).map((c) => c.href) }) : pass()) : null,
+    html
+      ? html.canonicalCount > 1
+        ? fail({ count: html.canonicalCount, canonicals: html.canonicals.slice(0, 3).map((c) => c.href) })
+        : pass()
+      : null,
   TECH_CANONICAL_RELATIVE: ({ html }) => {
     if (!html || html.canonicals.length === 0) return null;
     const relative = html.canonicals.filter((canonical) => !isAbsoluteUrl(canonical.href));
@@ -284,22 +381,31 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
   TECH_CANONICAL_MISMATCH: ({ html }) => {
     const htmlCanonical = html?.canonicals.find((canonical) => canonical.url !== null)?.url;
     if (!html || !htmlCanonical || html.headerCanonical === null) return null;
-    return normalizeUrl(htmlCanonical) === normalizeUrl(html.headerCanonical) ? pass() : fail({ html: htmlCanonical, header: html.headerCanonical });
+    return normalizeUrl(htmlCanonical) === normalizeUrl(html.headerCanonical)
+      ? pass()
+      : fail({ html: htmlCanonical, header: html.headerCanonical });
   },
   TECH_CANONICAL_TO_BROKEN: (ctx) => ctx.linkTargets()?.TECH_CANONICAL_TO_BROKEN ?? null,
   TECH_URL_UPPERCASE: ({ ok, finalUrl }) => {
     if (!ok || !finalUrl) return null;
     return /[A-Z]/.test(finalUrl.pathname.replace(/%[0-9a-f]{2}/gi, '')) ? fail({ path: finalUrl.pathname }) : pass();
   },
-  TECH_URL_UNDERSCORE: ({ ok, finalUrl }) => (ok && finalUrl ? (finalUrl.pathname.includes('_') ? fail({ path: finalUrl.pathname }) : pass()) : null),
+  TECH_URL_UNDERSCORE: ({ ok, finalUrl }) =>
+    ok && finalUrl ? (finalUrl.pathname.includes('_') ? fail({ path: finalUrl.pathname }) : pass()) : null,
   TECH_URL_TOO_LONG: ({ ok, finalUrl }) =>
     ok && finalUrl ? (finalUrl.href.length > T.maxUrlChars ? fail({ length: finalUrl.href.length }) : pass()) : null,
-  TECH_HTTP_PAGE: ({ responded, finalUrl }) => (responded && finalUrl ? (isPlainHttp(finalUrl.href) ? fail({ url: finalUrl.href }) : pass()) : null),
+  TECH_HTTP_PAGE: ({ responded, finalUrl }) =>
+    responded && finalUrl ? (isPlainHttp(finalUrl.href) ? fail({ url: finalUrl.href }) : pass()) : null,
   TECH_MIXED_CONTENT: ({ html, https }) =>
-    html && https ? (html.mixedContent.count > 0 ? fail({ count: html.mixedContent.count, resources: html.mixedContent.sample.slice(0, SAMPLE) }) : pass()) : null,
+    html && https
+      ? html.mixedContent.count > 0
+        ? fail({ count: html.mixedContent.count, resources: html.mixedContent.sample.slice(0, SAMPLE) })
+        : pass()
+      : null,
   TECH_RESOURCE_BROKEN: (ctx) => ctx.linkTargets()?.TECH_RESOURCE_BROKEN ?? null,
   TECH_RESOURCE_PRIVATE_ADDRESS: (ctx) => ctx.linkTargets()?.TECH_RESOURCE_PRIVATE_ADDRESS ?? null,
-  TECH_HTML_TOO_LARGE: ({ html }) => (html ? (html.htmlBytes > T.maxHtmlBytes ? fail({ bytes: html.htmlBytes }) : pass()) : null),
+  TECH_HTML_TOO_LARGE: ({ html }) =>
+    html ? (html.htmlBytes > T.maxHtmlBytes ? fail({ bytes: html.htmlBytes }) : pass()) : null,
 
   // PERFORMANCE
   PERF_LCP: ({ page }) => metric(page.labMetrics?.lcpMs, T.metrics.PERF_LCP, 'lcpMs'),
@@ -307,26 +413,34 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
   PERF_INP: ({ page }) => metric(page.labMetrics?.inpMs, T.metrics.PERF_INP, 'inpMs'),
   PERF_TBT: ({ page }) => metric(page.labMetrics?.tbtMs, T.metrics.PERF_TBT, 'tbtMs'),
   PERF_FCP: ({ page }) => metric(page.labMetrics?.fcpMs, T.metrics.PERF_FCP, 'fcpMs'),
-  PERF_TTFB: ({ page, responded }) => metric(page.labMetrics?.ttfbMs ?? (responded ? page.responseMs : undefined), T.metrics.PERF_TTFB, 'ttfbMs'),
+  PERF_TTFB: ({ page, responded }) =>
+    metric(page.labMetrics?.ttfbMs ?? (responded ? page.responseMs : undefined), T.metrics.PERF_TTFB, 'ttfbMs'),
   PERF_DOM_SIZE: ({ html }) => metric(html?.domElements, T.metrics.PERF_DOM_SIZE, 'elements'),
   PERF_PAGE_WEIGHT: ({ page }) => metric(page.labMetrics?.pageWeightBytes, T.metrics.PERF_PAGE_WEIGHT, 'bytes'),
   PERF_IMAGE_TOO_LARGE: ({ page }) => {
-    const sized = (page.resources ?? []).filter((resource) => resource.kind === 'image' && resource.bytes !== undefined);
+    const sized = (page.resources ?? []).filter(
+      (resource) => resource.kind === 'image' && resource.bytes !== undefined,
+    );
     if (sized.length === 0) return null;
     const large = sized.filter((resource) => resource.bytes! > T.maxImageBytes);
-    return large.length > 0 ? fail({ count: large.length, images: large.slice(0, SAMPLE).map((r) => ({ url: r.url, bytes: r.bytes })) }) : pass();
+    return large.length > 0
+      ? fail({ count: large.length, images: large.slice(0, SAMPLE).map((r) => ({ url: r.url, bytes: r.bytes })) })
+      : pass();
   },
   PERF_IMAGE_NO_DIMENSIONS: ({ html }) => {
     if (!html || html.images.length === 0) return null;
     const unsized = html.images.filter((image) => !image.hasWidth || !image.hasHeight);
-    return unsized.length > 0 ? fail({ count: unsized.length, images: unsized.slice(0, SAMPLE).map(imageRef) }) : pass();
+    return unsized.length > 0
+      ? fail({ count: unsized.length, images: unsized.slice(0, SAMPLE).map(imageRef) })
+      : pass();
   },
   PERF_NO_COMPRESSION: ({ page }) => {
     // The page itself and the subresources the crawler fetched, each judged by the shared response verdict.
     const candidates: { url: string; encoding: string | null; compressed: boolean }[] = [];
     const judge = (url: string, headers: PageFetch['headers'], status: number, bodyBytes: number | undefined) => {
       const verdict = compressionVerdict(parseResponseHeaders(headers), { status, bodyBytes });
-      if (verdict.applies) candidates.push({ url, encoding: firstHeader(headers, 'content-encoding'), compressed: verdict.compressed });
+      if (verdict.applies)
+        candidates.push({ url, encoding: firstHeader(headers, 'content-encoding'), compressed: verdict.compressed });
     };
     judge(page.finalUrl, page.headers, page.status, page.bytes);
     for (const resource of page.resources ?? []) {
@@ -340,7 +454,9 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
   PERF_RENDER_BLOCKING: ({ html }) => {
     if (!html) return null;
     const { scripts, stylesheets, sample } = html.renderBlocking;
-    return scripts > 0 || stylesheets > T.maxBlockingStylesheets ? fail({ scripts, stylesheets, resources: sample.slice(0, SAMPLE) }) : pass();
+    return scripts > 0 || stylesheets > T.maxBlockingStylesheets
+      ? fail({ scripts, stylesheets, resources: sample.slice(0, SAMPLE) })
+      : pass();
   },
   PERF_NO_CACHE_HEADERS: ({ page }) => {
     const assets = (page.resources ?? []).flatMap((resource) => {
@@ -350,7 +466,9 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
     });
     if (assets.length === 0) return null;
     const uncached = assets.filter((asset) => !cacheVerdict(asset.headers).cacheable);
-    return uncached.length > 0 ? fail({ count: uncached.length, urls: uncached.slice(0, SAMPLE).map((r) => r.url) }) : pass();
+    return uncached.length > 0
+      ? fail({ count: uncached.length, urls: uncached.slice(0, SAMPLE).map((r) => r.url) })
+      : pass();
   },
 };
 
@@ -390,7 +508,10 @@ function viewportZoomBlocker(content: string): string | null {
     const eq = part.indexOf('=');
     if (eq === -1) continue;
     const key = part.slice(0, eq).trim().toLowerCase();
-    const value = part.slice(eq + 1).trim().toLowerCase();
+    const value = part
+      .slice(eq + 1)
+      .trim()
+      .toLowerCase();
     if (key === 'user-scalable' && (value === 'no' || value === '0')) return `user-scalable=${value}`;
     if (key === 'maximum-scale') {
       const scale = Number.parseFloat(value);
@@ -411,7 +532,10 @@ function isGenericLinkText(link: LinkFact): boolean {
       if (++kept > 24) return false;
     }
   }
-  const text = raw.toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, ' ').trim();
+  const text = raw
+    .toLowerCase()
+    .replace(/[\s\p{P}\p{S}]+/gu, ' ')
+    .trim();
   return text !== '' && text.length <= 24 && GENERIC_LINK_TEXTS.has(text);
 }
 
@@ -445,7 +569,12 @@ function hasRedirectLoop(page: PageFetch): boolean {
     seen.add(key);
   }
   // The chain ended on a URL it already passed through, still redirecting.
-  return page.redirects.length > 0 && page.status >= 300 && page.status < 400 && seen.has(normalizeUrl(page.finalUrl) ?? page.finalUrl);
+  return (
+    page.redirects.length > 0 &&
+    page.status >= 300 &&
+    page.status < 400 &&
+    seen.has(normalizeUrl(page.finalUrl) ?? page.finalUrl)
+  );
 }
 
 function isSuccess(status: number | undefined): boolean {

@@ -15,7 +15,10 @@ export function effectiveCanonical(facts: PageFacts | null): string | null {
  * 2xx with HTML, without noindex, and be its own canonical (or have none). Redirects followed on the way
  * concern the linked URL, not the document; `wasRedirected` tells those apart.
  */
-export function nonIndexableReason(facts: PageFacts | null, page: Pick<PageFetch, 'finalUrl' | 'status'>): NonIndexableReason | null {
+export function nonIndexableReason(
+  facts: PageFacts | null,
+  page: Pick<PageFetch, 'finalUrl' | 'status'>,
+): NonIndexableReason | null {
   if (page.status === 0) return 'no-response';
   if (page.status >= 300 && page.status < 400) return 'redirect';
   if (page.status < 200 || page.status >= 300) return 'error-status';
@@ -65,5 +68,7 @@ export function sitemapListingOutcome(listed: ListedDocument): NonNullable<Check
             : listed.isHtml && !listed.indexable
               ? 'canonicalized'
               : null;
-  return reason === null ? { failed: false } : { failed: true, evidence: { reason, status, finalUrl: listed.finalUrl } };
+  return reason === null
+    ? { failed: false }
+    : { failed: true, evidence: { reason, status, finalUrl: listed.finalUrl } };
 }

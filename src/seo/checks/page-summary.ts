@@ -11,7 +11,12 @@ export interface SummaryLimits {
   maxResources?: number;
 }
 
-const DEFAULT_LIMITS: Required<SummaryLimits> = { maxInternalLinks: 500, maxExternalLinks: 100, maxHreflang: 100, maxResources: 100 };
+const DEFAULT_LIMITS: Required<SummaryLimits> = {
+  maxInternalLinks: 500,
+  maxExternalLinks: 100,
+  maxHreflang: 100,
+  maxResources: 100,
+};
 
 /** Reduces a fetched page to the small record site-wide checks need; the HTML and facts can then be dropped. */
 export function summarizePage(facts: PageFacts | null, page: PageFetch, limits: SummaryLimits = {}): PageSummary {

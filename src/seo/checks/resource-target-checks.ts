@@ -4,7 +4,11 @@ import type { CheckOutcome } from './check-outcome.js';
 import { fail, pass } from './check-outcome.js';
 
 /** Checks whose verdict depends on what the crawler learned about a page's subresources. */
-export const RESOURCE_TARGET_CODES = ['CONTENT_IMAGE_BROKEN', 'TECH_RESOURCE_BROKEN', 'TECH_RESOURCE_PRIVATE_ADDRESS'] as const;
+export const RESOURCE_TARGET_CODES = [
+  'CONTENT_IMAGE_BROKEN',
+  'TECH_RESOURCE_BROKEN',
+  'TECH_RESOURCE_PRIVATE_ADDRESS',
+] as const;
 
 export type ResourceTargetCode = (typeof RESOURCE_TARGET_CODES)[number];
 
@@ -47,7 +51,8 @@ export function evaluateResourceTargets(
     if (info.blockedAddress) {
       anyKnown++;
       privateCount++;
-      if (privateAddress.length < SAMPLE) privateAddress.push({ url, kind, status: null, error: info.failure ?? 'refused address' });
+      if (privateAddress.length < SAMPLE)
+        privateAddress.push({ url, kind, status: null, error: info.failure ?? 'refused address' });
       continue;
     }
     if (info.status === null && info.failure === undefined) continue;
@@ -68,9 +73,20 @@ export function evaluateResourceTargets(
   }
 
   return {
-    CONTENT_IMAGE_BROKEN: imagesKnown === 0 ? null : brokenImageCount > 0 ? fail({ count: brokenImageCount, images: brokenImages }) : pass(),
-    TECH_RESOURCE_BROKEN: othersKnown === 0 ? null : brokenOtherCount > 0 ? fail({ count: brokenOtherCount, resources: brokenOthers }) : pass(),
-    TECH_RESOURCE_PRIVATE_ADDRESS: anyKnown === 0 ? null : privateCount > 0 ? fail({ count: privateCount, resources: privateAddress }) : pass(),
+    CONTENT_IMAGE_BROKEN:
+      imagesKnown === 0
+        ? null
+        : brokenImageCount > 0
+          ? fail({ count: brokenImageCount, images: brokenImages })
+          : pass(),
+    TECH_RESOURCE_BROKEN:
+      othersKnown === 0
+        ? null
+        : brokenOtherCount > 0
+          ? fail({ count: brokenOtherCount, resources: brokenOthers })
+          : pass(),
+    TECH_RESOURCE_PRIVATE_ADDRESS:
+      anyKnown === 0 ? null : privateCount > 0 ? fail({ count: privateCount, resources: privateAddress }) : pass(),
   };
 }
 

@@ -48,19 +48,27 @@ export type SiteEvaluator = (ctx: SiteContext) => SiteCheckResult;
 export const SITE_EVALUATORS: Readonly<Record<SiteCheckCode, SiteEvaluator>> = {
   TECH_ROBOTS_MISSING: ({ robots }) => {
     if (!robots) return notApplicable('TECH_ROBOTS_MISSING');
-    return result('TECH_ROBOTS_MISSING', robots.status === 404 || robots.status === 410, [{ url: robots.url, evidence: { status: robots.status } }]);
+    return result('TECH_ROBOTS_MISSING', robots.status === 404 || robots.status === 410, [
+      { url: robots.url, evidence: { status: robots.status } },
+    ]);
   },
   TECH_ROBOTS_UNREACHABLE: ({ robots }) => {
     if (!robots) return notApplicable('TECH_ROBOTS_UNREACHABLE');
-    return result('TECH_ROBOTS_UNREACHABLE', robots.unreachable, [{ url: robots.url, evidence: { status: robots.status, timedOut: robots.robots.timedOut ?? false } }]);
+    return result('TECH_ROBOTS_UNREACHABLE', robots.unreachable, [
+      { url: robots.url, evidence: { status: robots.status, timedOut: robots.robots.timedOut ?? false } },
+    ]);
   },
   TECH_ROBOTS_BLOCKS_ALL: ({ robots }) => {
     if (!robots?.parsed) return notApplicable('TECH_ROBOTS_BLOCKS_ALL');
-    return result('TECH_ROBOTS_BLOCKS_ALL', robots.robots.blocksAll === true, [{ url: robots.url, evidence: { rule: 'User-agent: * / Disallow: /' } }]);
+    return result('TECH_ROBOTS_BLOCKS_ALL', robots.robots.blocksAll === true, [
+      { url: robots.url, evidence: { rule: 'User-agent: * / Disallow: /' } },
+    ]);
   },
   TECH_ROBOTS_INVALID: ({ robots }) => {
     if (!robots?.parsed) return notApplicable('TECH_ROBOTS_INVALID');
-    return result('TECH_ROBOTS_INVALID', robots.robots.invalid === true, [{ url: robots.url, evidence: { errors: (robots.robots.errors ?? []).slice(0, 5) } }]);
+    return result('TECH_ROBOTS_INVALID', robots.robots.invalid === true, [
+      { url: robots.url, evidence: { errors: (robots.robots.errors ?? []).slice(0, 5) } },
+    ]);
   },
   TECH_AI_SEARCH_BLOCKED: ({ robots }) => {
     if (!robots?.parsed) return notApplicable('TECH_AI_SEARCH_BLOCKED');
@@ -72,7 +80,9 @@ export const SITE_EVALUATORS: Readonly<Record<SiteCheckCode, SiteEvaluator>> = {
     if (!sitemap) return notApplicable('TECH_SITEMAP_MISSING');
     const declared = sitemap.declared ?? input.robots?.sitemaps ?? [];
     const missing = declared.length === 0 && sitemap.defaultStatus !== 200 && !sitemap.analysis;
-    return result('TECH_SITEMAP_MISSING', missing, [{ url: siteUrl(input, '/sitemap.xml'), evidence: { status: sitemap.defaultStatus ?? null } }]);
+    return result('TECH_SITEMAP_MISSING', missing, [
+      { url: siteUrl(input, '/sitemap.xml'), evidence: { status: sitemap.defaultStatus ?? null } },
+    ]);
   },
   TECH_SITEMAP_INVALID: ({ input }) => {
     const analysis = input.sitemap?.analysis;
@@ -84,32 +94,45 @@ export const SITE_EVALUATORS: Readonly<Record<SiteCheckCode, SiteEvaluator>> = {
     if (analysis.sizeBytes > SITEMAP_MAX_BYTES) reasons.push(`${analysis.sizeBytes} bytes (limit 50 MiB)`);
     if ((analysis.otherHostUrls ?? 0) > 0) reasons.push(`${analysis.otherHostUrls} URLs of other hosts`);
     return result('TECH_SITEMAP_INVALID', reasons.length > 0, [
-      { url: declared[0] ?? siteUrl(input, '/sitemap.xml'), evidence: { reasons, errors: (analysis.errors ?? []).slice(0, 5) } },
+      {
+        url: declared[0] ?? siteUrl(input, '/sitemap.xml'),
+        evidence: { reasons, errors: (analysis.errors ?? []).slice(0, 5) },
+      },
     ]);
   },
   META_FAVICON_MISSING: ({ input, pages }) => {
     const home = startPage(input, pages);
     if (!input.favicon && !home?.isHtml) return notApplicable('META_FAVICON_MISSING');
     const present = home?.hasIconLink === true || input.favicon?.status === 200;
-    return result('META_FAVICON_MISSING', !present, [{ url: siteUrl(input, '/favicon.ico'), evidence: { status: input.favicon?.status ?? null } }]);
+    return result('META_FAVICON_MISSING', !present, [
+      { url: siteUrl(input, '/favicon.ico'), evidence: { status: input.favicon?.status ?? null } },
+    ]);
   },
   TECH_LLMS_TXT_MISSING: ({ input }) => {
     if (!input.llmsTxt) return notApplicable('TECH_LLMS_TXT_MISSING');
-    return result('TECH_LLMS_TXT_MISSING', input.llmsTxt.status !== 200, [{ url: siteUrl(input, '/llms.txt'), evidence: { status: input.llmsTxt.status } }]);
+    return result('TECH_LLMS_TXT_MISSING', input.llmsTxt.status !== 200, [
+      { url: siteUrl(input, '/llms.txt'), evidence: { status: input.llmsTxt.status } },
+    ]);
   },
   TECH_HSTS_MISSING: ({ input }) => {
     if (!input.hsts) return notApplicable('TECH_HSTS_MISSING');
     const header = input.hsts.header;
     // The verdict the headers tool gives for the same response (response-verdicts.ts).
-    const verdict = hstsVerdict(parseResponseHeaders(header === null ? {} : { 'strict-transport-security': header }), input.hsts.https);
+    const verdict = hstsVerdict(
+      parseResponseHeaders(header === null ? {} : { 'strict-transport-security': header }),
+      input.hsts.https,
+    );
     if (!verdict.applies) return notApplicable('TECH_HSTS_MISSING');
     const evidence: Record<string, unknown> = { header };
-    if (!verdict.enabled && verdict.reason !== 'absent') evidence.reason = verdict.reason === 'invalid' ? `invalid: ${verdict.error}` : 'max-age=0';
+    if (!verdict.enabled && verdict.reason !== 'absent')
+      evidence.reason = verdict.reason === 'invalid' ? `invalid: ${verdict.error}` : 'max-age=0';
     return result('TECH_HSTS_MISSING', !verdict.enabled, [{ url: input.startUrl, evidence }]);
   },
   TECH_NOINDEX_SITEWIDE: ({ input, pages }) => noindexSitewideCheck(input, pages),
-  META_TITLE_DUPLICATE: ({ pages }) => duplicateFieldCheck('META_TITLE_DUPLICATE', pages, (page) => page.title, 'title'),
-  META_DESCRIPTION_DUPLICATE: ({ pages }) => duplicateFieldCheck('META_DESCRIPTION_DUPLICATE', pages, (page) => page.description, 'description'),
+  META_TITLE_DUPLICATE: ({ pages }) =>
+    duplicateFieldCheck('META_TITLE_DUPLICATE', pages, (page) => page.title, 'title'),
+  META_DESCRIPTION_DUPLICATE: ({ pages }) =>
+    duplicateFieldCheck('META_DESCRIPTION_DUPLICATE', pages, (page) => page.description, 'description'),
   CONTENT_DUPLICATE: ({ pages }) => duplicateContentCheck(pages),
   CONTENT_NEAR_DUPLICATE: ({ pages }) => nearDuplicateCheck(pages),
   LINKS_ORPHAN: ({ input }) => orphanCheck(input),
@@ -174,7 +197,10 @@ function robotsState(input: SiteCheckInput): RobotsState | null {
 
 function startPage(input: SiteCheckInput, pages: readonly PageSummary[]): PageSummary | undefined {
   const start = normalizeUrl(input.startUrl);
-  return pages.find((page) => normalizeUrl(page.url) === start || normalizeUrl(page.finalUrl) === start) ?? pages.find((page) => page.depth === 0);
+  return (
+    pages.find((page) => normalizeUrl(page.url) === start || normalizeUrl(page.finalUrl) === start) ??
+    pages.find((page) => page.depth === 0)
+  );
 }
 
 function noindexSitewideCheck(input: SiteCheckInput, pages: readonly PageSummary[]): SiteCheckResult {
@@ -182,13 +208,24 @@ function noindexSitewideCheck(input: SiteCheckInput, pages: readonly PageSummary
   if (html.length === 0) return notApplicable('TECH_NOINDEX_SITEWIDE');
   const noindex = html.filter((page) => page.noindex).length;
   const share = noindex / html.length;
-  return result('TECH_NOINDEX_SITEWIDE', share >= T.noindexSitewideShare, [
-    { url: input.startUrl, evidence: { noindexPages: noindex, htmlPages: html.length, share: Math.round(share * 1000) / 1000 } },
-  ], html.length);
+  return result(
+    'TECH_NOINDEX_SITEWIDE',
+    share >= T.noindexSitewideShare,
+    [
+      {
+        url: input.startUrl,
+        evidence: { noindexPages: noindex, htmlPages: html.length, share: Math.round(share * 1000) / 1000 },
+      },
+    ],
+    html.length,
+  );
 }
 
 /** Groups indexable pages by a normalized key; every member of a group of 2+ is an occurrence. */
-function groupDuplicates(pages: readonly PageSummary[], keyOf: (page: PageSummary) => string | null): { applicable: number; groups: PageSummary[][] } {
+function groupDuplicates(
+  pages: readonly PageSummary[],
+  keyOf: (page: PageSummary) => string | null,
+): { applicable: number; groups: PageSummary[][] } {
   // A key seen once maps to its page; an array is made only for a second page (most keys are unique).
   const groups = new Map<string, PageSummary | PageSummary[]>();
   let applicable = 0;
@@ -207,12 +244,21 @@ function groupDuplicates(pages: readonly PageSummary[], keyOf: (page: PageSummar
   return { applicable, groups: duplicates };
 }
 
-function duplicateOccurrences(groups: PageSummary[][], evidenceOf: (page: PageSummary) => Record<string, unknown>): Occurrence[] {
+function duplicateOccurrences(
+  groups: PageSummary[][],
+  evidenceOf: (page: PageSummary) => Record<string, unknown>,
+): Occurrence[] {
   const occurrences: Occurrence[] = [];
   for (const group of groups) {
     for (const page of group) {
-      const others = group.filter((other) => other !== page).slice(0, SAMPLE).map((other) => other.finalUrl);
-      occurrences.push({ url: page.finalUrl, evidence: { ...evidenceOf(page), duplicates: group.length - 1, sameAs: others } });
+      const others = group
+        .filter((other) => other !== page)
+        .slice(0, SAMPLE)
+        .map((other) => other.finalUrl);
+      occurrences.push({
+        url: page.finalUrl,
+        evidence: { ...evidenceOf(page), duplicates: group.length - 1, sameAs: others },
+      });
     }
   }
   return occurrences;
@@ -234,7 +280,9 @@ function duplicateFieldCheck(
 }
 
 function duplicateContentCheck(pages: readonly PageSummary[]): SiteCheckResult {
-  const { applicable, groups } = groupDuplicates(pages, (page) => (page.textHash && page.wordCount > 0 ? page.textHash : null));
+  const { applicable, groups } = groupDuplicates(pages, (page) =>
+    page.textHash && page.wordCount > 0 ? page.textHash : null,
+  );
   if (applicable === 0) return notApplicable('CONTENT_DUPLICATE');
   const occurrences = duplicateOccurrences(groups, (page) => ({ words: page.wordCount }));
   return result('CONTENT_DUPLICATE', occurrences.length > 0, occurrences, applicable);
@@ -266,7 +314,10 @@ function nearDuplicateCheck(pages: readonly PageSummary[]): SiteCheckResult {
     const partner = representatives[match.partner][0];
     const similarity = Math.round((1 - match.distance / 64) * 1000) / 10;
     for (const page of representatives[index]) {
-      occurrences.push({ url: page.finalUrl, evidence: { similarTo: partner.finalUrl, similarity, hammingDistance: match.distance } });
+      occurrences.push({
+        url: page.finalUrl,
+        evidence: { similarTo: partner.finalUrl, similarity, hammingDistance: match.distance },
+      });
     }
   });
   return result('CONTENT_NEAR_DUPLICATE', occurrences.length > 0, occurrences, applicable);
@@ -274,7 +325,8 @@ function nearDuplicateCheck(pages: readonly PageSummary[]): SiteCheckResult {
 
 function orphanCheck(input: SiteCheckInput): SiteCheckResult {
   const sitemapUrls = input.sitemap?.urls;
-  if (!sitemapUrls || sitemapUrls.length === 0 || input.pages.length === 0 || input.crawlTruncated) return notApplicable('LINKS_ORPHAN');
+  if (!sitemapUrls || sitemapUrls.length === 0 || input.pages.length === 0 || input.crawlTruncated)
+    return notApplicable('LINKS_ORPHAN');
   // Pages share most link targets: normalize each distinct one once, not once per link.
   const targets = new Set<string>();
   for (const page of input.pages) for (const target of page.internalLinks) targets.add(target);
@@ -307,14 +359,19 @@ function sitemapBlockedCheck(input: SiteCheckInput): SiteCheckResult {
   const blocked = input.sitemap?.blockedByRobots ?? [];
   const robotsStatus = input.robots?.status ?? null;
   // Without a readable robots.txt there are no rules to block a URL (4xx) or the whole site is shut (5xx).
-  if (urls.length === 0 || robotsStatus === null || robotsStatus < 200 || robotsStatus >= 300) return notApplicable('TECH_SITEMAP_BLOCKED_BY_ROBOTS');
-  const occurrences = blocked.map((url): Occurrence => ({ url, evidence: { rule: 'disallowed by robots.txt', robotsTxt: siteUrl(input, '/robots.txt') } }));
+  if (urls.length === 0 || robotsStatus === null || robotsStatus < 200 || robotsStatus >= 300)
+    return notApplicable('TECH_SITEMAP_BLOCKED_BY_ROBOTS');
+  const occurrences = blocked.map((url): Occurrence => ({
+    url,
+    evidence: { rule: 'disallowed by robots.txt', robotsTxt: siteUrl(input, '/robots.txt') },
+  }));
   return result('TECH_SITEMAP_BLOCKED_BY_ROBOTS', occurrences.length > 0, occurrences, urls.length);
 }
 
 function hreflangReturnCheck(pages: readonly PageSummary[]): SiteCheckResult {
   // Most sites have no hreflang at all: then there is no need to index every page by URL.
-  if (!pages.some((page) => page.indexable && page.hreflang.length > 0)) return notApplicable('META_HREFLANG_NO_RETURN');
+  if (!pages.some((page) => page.indexable && page.hreflang.length > 0))
+    return notApplicable('META_HREFLANG_NO_RETURN');
   const byUrl = new Map<string, PageSummary>();
   for (const page of pages) {
     byUrl.set(normalizeUrl(page.finalUrl) ?? page.finalUrl, page);
@@ -353,10 +410,15 @@ function* crawlPageChecks(input: SiteCheckInput, documents: ReadonlySet<PageSumm
   const known = new Map<string, LinkTargetInfo>();
   for (const page of input.pages) {
     const final = normalizeUrl(page.finalUrl);
-    if (final !== null && !known.has(final)) known.set(final, { status: page.status === 0 ? null : page.status, noindex: page.noindex });
+    if (final !== null && !known.has(final))
+      known.set(final, { status: page.status === 0 ? null : page.status, noindex: page.noindex });
     const requested = normalizeUrl(page.url);
     if (requested !== null && requested !== final) {
-      known.set(requested, { status: page.status === 0 ? null : page.status, redirected: page.redirected, noindex: page.noindex });
+      known.set(requested, {
+        status: page.status === 0 ? null : page.status,
+        redirected: page.redirected,
+        noindex: page.noindex,
+      });
     }
   }
   const extra = input.linkTargets;
@@ -385,7 +447,10 @@ function* crawlPageChecks(input: SiteCheckInput, documents: ReadonlySet<PageSumm
         results.push(entry);
       }
     }
-    const listed = page.inSitemap ?? (sitemap !== null && (sitemap.has(normalizeUrl(page.url) ?? page.url) || sitemap.has(normalizeUrl(page.finalUrl) ?? page.finalUrl)));
+    const listed =
+      page.inSitemap ??
+      (sitemap !== null &&
+        (sitemap.has(normalizeUrl(page.url) ?? page.url) || sitemap.has(normalizeUrl(page.finalUrl) ?? page.finalUrl)));
     if (listed) {
       const outcome = sitemapListingOutcome(page);
       const entry: CheckResult = { code: 'TECH_SITEMAP_NON_INDEXABLE', applicable: true, failed: outcome.failed };

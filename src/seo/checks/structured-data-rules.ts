@@ -40,7 +40,8 @@ export function checkStructuredData(blocks: readonly JsonLdBlock[]): StructuredD
       if (!rule) continue;
       findings.checked++;
       const missing = rule.all.filter((property) => !present(node[property]));
-      if (rule.anyOf && !rule.anyOf.some((property) => present(node[property]))) missing.push(`one of ${rule.anyOf.join('/')}`);
+      if (rule.anyOf && !rule.anyOf.some((property) => present(node[property])))
+        missing.push(`one of ${rule.anyOf.join('/')}`);
       if (type === 'FAQPage' && missing.length === 0) missing.push(...faqProblems(node.mainEntity));
       if (type === 'BreadcrumbList' && missing.length === 0) missing.push(...breadcrumbProblems(node.itemListElement));
       if (missing.length > 0) findings.problems.push({ type, missing });
@@ -91,7 +92,9 @@ function breadcrumbProblems(items: unknown): string[] {
 function typesOf(node: Record<string, unknown>): string[] {
   const raw = node['@type'];
   const list = Array.isArray(raw) ? raw : [raw];
-  return list.filter((type): type is string => typeof type === 'string').map((type) => type.replace(/^https?:\/\/schema\.org\//i, ''));
+  return list
+    .filter((type): type is string => typeof type === 'string')
+    .map((type) => type.replace(/^https?:\/\/schema\.org\//i, ''));
 }
 
 function present(value: unknown): boolean {

@@ -1,6 +1,15 @@
 import { CHECK_THRESHOLDS as T, type CheckCode } from '../checks/index.js';
 import { fieldOf, numberOf } from './fix-evidence.js';
-import { absoluteUrl, formatBytes, inlineList, pageName, pathOf, plural, type FixRule, type FixRuleContext } from './fix-rule-context.js';
+import {
+  absoluteUrl,
+  formatBytes,
+  inlineList,
+  pageName,
+  pathOf,
+  plural,
+  type FixRule,
+  type FixRuleContext,
+} from './fix-rule-context.js';
 import type { FixImage } from './fix.types.js';
 import { altFromFileName } from './image-alt-proposal.js';
 import { brandFromHost, collapseWhitespace, cutAtWord, escapeHtml, phraseFromPath, shorten } from './markup-text.js';
@@ -39,7 +48,12 @@ function primaryOf(urls: string[]): string {
   })[0];
 }
 
-function duplicateFix(ctx: FixRuleContext, others: string[], summaryOf: (primary: string) => string, lead: string): { summary: string; steps: string[]; code: string } {
+function duplicateFix(
+  ctx: FixRuleContext,
+  others: string[],
+  summaryOf: (primary: string) => string,
+  lead: string,
+): { summary: string; steps: string[]; code: string } {
   const primary = others.length > 0 ? primaryOf([ctx.url, ...others]) : ctx.url;
   const isPrimary = primary === ctx.url;
   const steps = [lead];
@@ -54,7 +68,9 @@ function duplicateFix(ctx: FixRuleContext, others: string[], summaryOf: (primary
       `On this page, add a canonical link to it (or 301-redirect this URL to it if visitors do not need both).`,
     );
   }
-  steps.push('If the pages should both rank, rewrite this one so it covers its own angle (different intro, details, examples) instead of sharing the text.');
+  steps.push(
+    'If the pages should both rank, rewrite this one so it covers its own angle (different intro, details, examples) instead of sharing the text.',
+  );
   return { summary: summaryOf(primary), steps, code: `<link rel="canonical" href="${escapeHtml(primary)}">` };
 }
 
@@ -64,9 +80,12 @@ function linkTextFor(href: string, ctx: FixRuleContext): string {
   if (!absolute) return topicOf(ctx);
   const parsed = new URL(absolute);
   const fromPath = phraseFromPath(parsed.pathname);
-  if (parsed.hash.length > 1 && parsed.pathname === new URL(ctx.url).pathname) return phraseFromPath(parsed.hash.slice(1)) || topicOf(ctx);
+  if (parsed.hash.length > 1 && parsed.pathname === new URL(ctx.url).pathname)
+    return phraseFromPath(parsed.hash.slice(1)) || topicOf(ctx);
   if (fromPath !== '') return fromPath;
-  return parsed.hostname === ctx.host ? `${brandFromHost(ctx.host)} home page` : `${brandFromHost(parsed.hostname)} website`;
+  return parsed.hostname === ctx.host
+    ? `${brandFromHost(ctx.host)} home page`
+    : `${brandFromHost(parsed.hostname)} website`;
 }
 
 export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
@@ -94,12 +113,17 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
       summary: keep ? `Keep "${shorten(keep, 60)}" as the only <h1>` : `Reduce the ${count} <h1> headings to one`,
       steps: [
         `The page has ${count} <h1> headings${list.length > 0 ? `: ${inlineList(list, count)}` : ''}.`,
-        keep ? `Keep "${shorten(keep, 80)}" as the page's single h1 (the main topic).` : 'Keep the heading that names the page\'s main topic as h1.',
+        keep
+          ? `Keep "${shorten(keep, 80)}" as the page's single h1 (the main topic).`
+          : "Keep the heading that names the page's main topic as h1.",
         demote.length > 0
           ? `Change the others (${inlineList(demote, count - 1)}) to <h2>, keeping their styling with a CSS class.`
           : 'Change the other h1 elements to h2; logos and site names in the header should not be headings at all.',
       ],
-      code: [keep ? `<h1>${escapeHtml(keep)}</h1>` : '', ...demote.map((text) => `<h2>${escapeHtml(text)}</h2>`)].filter(Boolean).join('\n') || undefined,
+      code:
+        [keep ? `<h1>${escapeHtml(keep)}</h1>` : '', ...demote.map((text) => `<h2>${escapeHtml(text)}</h2>`)]
+          .filter(Boolean)
+          .join('\n') || undefined,
     };
   },
   CONTENT_HEADING_SKIP: (ctx) => {
@@ -121,7 +145,10 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
   CONTENT_THIN: (ctx) => {
     const words = ctx.evidence.number('words') ?? 0;
     const missing = Math.max(T.thinContentWords - words, 0);
-    const sections = (ctx.page?.headings ?? []).filter((heading) => heading.level >= 2).slice(0, 4).map((heading) => heading.text);
+    const sections = (ctx.page?.headings ?? [])
+      .filter((heading) => heading.level >= 2)
+      .slice(0, 4)
+      .map((heading) => heading.text);
     return {
       summary: `Expand ${pageName(ctx)} by at least ${missing} words, or keep it out of the index`,
       steps: [
@@ -139,7 +166,10 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
     return duplicateFix(
       ctx,
       sameAs,
-      (primary) => (primary === ctx.url ? 'Keep this page and canonicalize its duplicates to it' : `Canonicalize this duplicate to ${shorten(primary, 100)}`),
+      (primary) =>
+        primary === ctx.url
+          ? 'Keep this page and canonicalize its duplicates to it'
+          : `Canonicalize this duplicate to ${shorten(primary, 100)}`,
       `This page's text is identical to ${sameAs.length > 0 ? inlineList(sameAs, ctx.evidence.number('duplicates') ?? sameAs.length) : 'another indexable page'}; search engines pick one and filter the rest.`,
     );
   },
@@ -162,7 +192,13 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
   },
   CONTENT_IMAGE_ALT_MISSING: (ctx) => {
     const refs = ctx.evidence.strings('images', 10);
-    const fromPage = refs.length > 0 ? [] : (ctx.page?.images ?? []).filter((image) => image.alt === null).slice(0, 10).map((image) => image.url ?? image.src);
+    const fromPage =
+      refs.length > 0
+        ? []
+        : (ctx.page?.images ?? [])
+            .filter((image) => image.alt === null)
+            .slice(0, 10)
+            .map((image) => image.url ?? image.src);
     const images = refs.length > 0 ? refs : fromPage;
     const count = ctx.evidence.number('count') ?? images.length;
     const topic = shorten(topicOf(ctx), 60);
@@ -174,14 +210,18 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
     return {
       summary: `Add alt text to ${plural(count || rows.length, 'image')}`,
       steps: [
-        ...rows.slice(0, 6).map((row) =>
-          row.alt
-            ? `${shorten(row.ref, 140)}: alt="${row.alt}" (from the file name; check it matches the picture).`
-            : `${shorten(row.ref, 140)}: the file name says nothing; describe what the picture shows in the context of "${topic}".`,
-        ),
+        ...rows
+          .slice(0, 6)
+          .map((row) =>
+            row.alt
+              ? `${shorten(row.ref, 140)}: alt="${row.alt}" (from the file name; check it matches the picture).`
+              : `${shorten(row.ref, 140)}: the file name says nothing; describe what the picture shows in the context of "${topic}".`,
+          ),
         'Describe what the image shows in one short phrase (under 100 characters); use alt="" for purely decorative images so screen readers skip them.',
       ],
-      code: rows.map((row) => `<img src="${escapeHtml(row.src)}" alt="${escapeHtml(row.suggested)}">`).join('\n') || undefined,
+      code:
+        rows.map((row) => `<img src="${escapeHtml(row.src)}" alt="${escapeHtml(row.suggested)}">`).join('\n') ||
+        undefined,
     };
   },
   CONTENT_IMAGE_ALT_TOO_LONG: (ctx) => {
@@ -191,7 +231,13 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
       const image = findImage(ctx, src);
       const alt = image?.alt ?? null;
       const firstSentence = alt ? /^(.{10,100}?[.!?])(\s|$)/.exec(alt)?.[1] : undefined;
-      return { src, written: image?.src ?? src, length: numberOf(entry, 'length'), alt, shorter: alt ? firstSentence ?? cutAtWord(alt, T.maxAltChars) : null };
+      return {
+        src,
+        written: image?.src ?? src,
+        length: numberOf(entry, 'length'),
+        alt,
+        shorter: alt ? (firstSentence ?? cutAtWord(alt, T.maxAltChars)) : null,
+      };
     });
     return {
       summary: `Shorten the alt text of ${plural(ctx.evidence.number('count') ?? rows.length, 'image')} to ${T.maxAltChars} characters or fewer`,
@@ -203,34 +249,51 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
         ),
         'Screen readers read alt text in one go; move long explanations into a visible <figcaption> or the surrounding text.',
       ],
-      code: rows.filter((row) => row.shorter).map((row) => `<img src="${escapeHtml(row.written)}" alt="${escapeHtml(row.shorter!)}">`).join('\n') || undefined,
+      code:
+        rows
+          .filter((row) => row.shorter)
+          .map((row) => `<img src="${escapeHtml(row.written)}" alt="${escapeHtml(row.shorter!)}">`)
+          .join('\n') || undefined,
     };
   },
   CONTENT_IMAGE_BROKEN: (ctx) => {
     const images = ctx.evidence
       .records('images', 5)
-      .map((entry) => ({ url: fieldOf(entry, 'url') ?? '', status: numberOf(entry, 'status'), error: fieldOf(entry, 'error') }))
+      .map((entry) => ({
+        url: fieldOf(entry, 'url') ?? '',
+        status: numberOf(entry, 'status'),
+        error: fieldOf(entry, 'error'),
+      }))
       .filter((image) => image.url);
     const count = ctx.evidence.number('count') ?? images.length;
     return {
       summary: `Replace ${plural(count || images.length, 'broken image')} on ${pageName(ctx)}`,
       steps: [
-        ...images.map((image) => `${shorten(image.url, 120)} ${image.status !== null ? `answers ${image.status}` : `cannot be fetched (${image.error ?? 'no response'})`}: upload the file again or point the <img> (and its srcset) at the image's current address.`),
+        ...images.map(
+          (image) =>
+            `${shorten(image.url, 120)} ${image.status !== null ? `answers ${image.status}` : `cannot be fetched (${image.error ?? 'no response'})`}: upload the file again or point the <img> (and its srcset) at the image's current address.`,
+        ),
         'Visitors see an empty box or the alt text instead of the picture, and image search cannot index it.',
         'If the image is gone for good, remove the element rather than leaving a dead reference.',
       ],
     };
   },
   CONTENT_LINK_TEXT_GENERIC: (ctx) => {
-    const links = ctx.evidence.records('links', 5).map((entry) => ({ href: fieldOf(entry, 'href') ?? '', text: fieldOf(entry, 'text') ?? '' }));
+    const links = ctx.evidence
+      .records('links', 5)
+      .map((entry) => ({ href: fieldOf(entry, 'href') ?? '', text: fieldOf(entry, 'text') ?? '' }));
     const rows = links.map((link) => ({ ...link, better: linkTextFor(link.href, ctx) }));
     return {
       summary: `Replace generic link text ${inlineList(rows.map((row) => row.text).filter(Boolean), ctx.evidence.number('count') ?? rows.length)} with descriptive words`,
       steps: [
-        ...rows.map((row) => `The link "${shorten(row.text, 40)}" to ${shorten(row.href, 120)}: say where it goes, e.g. "${row.better}".`),
+        ...rows.map(
+          (row) =>
+            `The link "${shorten(row.text, 40)}" to ${shorten(row.href, 120)}: say where it goes, e.g. "${row.better}".`,
+        ),
         'Anchor text tells search engines and screen-reader users what the target is about; when the design needs the short text, keep it and add an aria-label with the full description.',
       ],
-      code: rows.map((row) => `<a href="${escapeHtml(row.href)}">${escapeHtml(row.better)}</a>`).join('\n') || undefined,
+      code:
+        rows.map((row) => `<a href="${escapeHtml(row.href)}">${escapeHtml(row.better)}</a>`).join('\n') || undefined,
     };
   },
   CONTENT_DUPLICATE_ID: (ctx) => {
@@ -243,7 +306,12 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
         'Give each repeated element its own id (for example a suffix per occurrence), or use a class when the id only serves styling.',
         'Update everything that references the renamed ids: <label for>, aria-labelledby/aria-describedby, href="#…" links, CSS and scripts.',
       ],
-      code: sample.length > 0 ? sample.map((id) => `<!-- second element that has id="${escapeHtml(id)}" -->\nid="${escapeHtml(id)}-2"`).join('\n') : undefined,
+      code:
+        sample.length > 0
+          ? sample
+              .map((id) => `<!-- second element that has id="${escapeHtml(id)}" -->\nid="${escapeHtml(id)}-2"`)
+              .join('\n')
+          : undefined,
     };
   },
   CONTENT_LOW_TEXT_RATIO: (ctx) => {

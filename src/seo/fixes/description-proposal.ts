@@ -1,6 +1,13 @@
 import { CHECK_THRESHOLDS as T } from '../checks/index.js';
 import type { FixPageContext } from './fix.types.js';
-import { brandFromHost, codePointLength, collapseWhitespace, cutAtWord, escapeHtml, phraseFromPath } from './markup-text.js';
+import {
+  brandFromHost,
+  codePointLength,
+  collapseWhitespace,
+  cutAtWord,
+  escapeHtml,
+  phraseFromPath,
+} from './markup-text.js';
 
 export interface DescriptionProposal {
   /** Plain text (not escaped). */
@@ -24,7 +31,11 @@ const SUBSTANTIAL_PARAGRAPH = 40;
  * (cut or extended) or the opening paragraphs, ending on a sentence or a word boundary. Pages with
  * too little prose get one built from their headings and site name, flagged incomplete when still short.
  */
-export function proposeDescription(page: FixPageContext | null, url: string, mode: DescriptionMode = 'new'): DescriptionProposal {
+export function proposeDescription(
+  page: FixPageContext | null,
+  url: string,
+  mode: DescriptionMode = 'new',
+): DescriptionProposal {
   const current = page?.description ? collapseWhitespace(page.description) : '';
   const prose = openingProse(page, current);
 
@@ -61,7 +72,11 @@ export function fitDescription(text: string): string {
   if (sentenceEnd > 0) return clean.slice(0, sentenceEnd);
   const cut = cutAtWord(clean, MAX, true);
   // One enormous "word" (a URL, a code) leaves too little before the last space: cut inside it instead.
-  return codePointLength(cut) >= MIN ? cut : `${Array.from(clean).slice(0, MAX - 1).join('')}…`;
+  return codePointLength(cut) >= MIN
+    ? cut
+    : `${Array.from(clean)
+        .slice(0, MAX - 1)
+        .join('')}…`;
 }
 
 /** The page's first substantial paragraphs, joined, up to a little over the maximum length. */
@@ -86,7 +101,10 @@ function outlineText(page: FixPageContext | null, url: string): string {
     .slice(0, 3)
     .map((heading) => heading.text);
   const parts = [topic ?? ''];
-  if (subtopics.length > 0) parts.push(`${subtopics.length === 1 ? subtopics[0] : `${subtopics.slice(0, -1).join(', ')} and ${subtopics.at(-1)}`}`);
+  if (subtopics.length > 0)
+    parts.push(
+      `${subtopics.length === 1 ? subtopics[0] : `${subtopics.slice(0, -1).join(', ')} and ${subtopics.at(-1)}`}`,
+    );
   return parts.filter(Boolean).join(': ');
 }
 

@@ -3,11 +3,35 @@ import { FIX_LIMITS as L, type FixHeading, type FixImage, type FixLink, type Fix
 import { collapseWhitespace } from './markup-text.js';
 
 /** Content never rendered as text. */
-const RAW_TEXT = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'select', 'textarea', 'button']);
+const RAW_TEXT = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'math',
+  'iframe',
+  'object',
+  'select',
+  'textarea',
+  'button',
+]);
 /** Page chrome: its text is not what the page is about. */
 const CHROME = new Set(['nav', 'header', 'footer', 'aside', 'form', 'dialog']);
 /** Elements whose text forms a block of its own (paragraph fallback for pages without <p>). */
-const BLOCKS = new Set(['div', 'section', 'article', 'main', 'li', 'dd', 'td', 'blockquote', 'figcaption', 'summary', 'details']);
+const BLOCKS = new Set([
+  'div',
+  'section',
+  'article',
+  'main',
+  'li',
+  'dd',
+  'td',
+  'blockquote',
+  'figcaption',
+  'summary',
+  'details',
+]);
 /** Consent and cookie banners sit early in the body and would otherwise become "the first paragraph". */
 const BANNER_RE = /cookie|consent|gdpr|banner|newsletter|modal|popup/i;
 
@@ -68,7 +92,10 @@ class FixContextCollector {
   }
 
   onopentag(name: string, attrs: Attributes): void {
-    const hidden = 'hidden' in attrs || attrs['aria-hidden'] === 'true' || /display\s*:\s*none|visibility\s*:\s*hidden/i.test(attrs.style ?? '');
+    const hidden =
+      'hidden' in attrs ||
+      attrs['aria-hidden'] === 'true' ||
+      /display\s*:\s*none|visibility\s*:\s*hidden/i.test(attrs.style ?? '');
     const banner = BANNER_RE.test(`${attrs.id ?? ''} ${attrs.class ?? ''} ${attrs.role === 'dialog' ? 'modal' : ''}`);
     const skip = RAW_TEXT.has(name) || CHROME.has(name) || hidden || banner;
     if (skip) this.skipDepth++;
@@ -151,7 +178,8 @@ class FixContextCollector {
         this.pendingLink = null;
       }
     } else if (/^h[1-6]$/.test(frame.name)) {
-      if (text !== '' && this.headings.length < L.headings) this.headings.push({ level: Number(frame.name[1]), text: text.slice(0, L.headingChars) });
+      if (text !== '' && this.headings.length < L.headings)
+        this.headings.push({ level: Number(frame.name[1]), text: text.slice(0, L.headingChars) });
     } else if (frame.name === 'p') {
       this.paragraphChars = pushBounded(this.paragraphs, text, this.paragraphChars);
     } else if (text !== '') {
@@ -192,7 +220,8 @@ class FixContextCollector {
     const rel = (attrs.rel ?? '').toLowerCase().split(/\s+/);
     const href = attrs.href?.trim();
     if (href === undefined) return;
-    if (rel.includes('canonical') && this.canonical === null) this.canonical = this.resolveHttp(href) ?? href.slice(0, L.urlChars);
+    if (rel.includes('canonical') && this.canonical === null)
+      this.canonical = this.resolveHttp(href) ?? href.slice(0, L.urlChars);
     if (rel.includes('alternate') && attrs.hreflang !== undefined && this.hreflang.length < L.hreflang) {
       this.hreflang.push({ lang: attrs.hreflang.trim(), href: this.resolveHttp(href) ?? href.slice(0, L.urlChars) });
     }
@@ -201,9 +230,15 @@ class FixContextCollector {
   private onImage(attrs: Attributes): void {
     if (this.images.length >= L.images) return;
     // Lazy loaders keep the real URL in data-src and a placeholder (or nothing) in src.
-    const src = (attrs.src && !attrs.src.startsWith('data:') ? attrs.src : (attrs['data-src'] ?? attrs.src ?? '')).trim();
+    const src = (
+      attrs.src && !attrs.src.startsWith('data:') ? attrs.src : (attrs['data-src'] ?? attrs.src ?? '')
+    ).trim();
     if (src === '') return;
-    this.images.push({ src: src.slice(0, L.urlChars), url: this.resolveHttp(src), alt: attrs.alt === undefined ? null : collapseWhitespace(attrs.alt).slice(0, L.metaChars) });
+    this.images.push({
+      src: src.slice(0, L.urlChars),
+      url: this.resolveHttp(src),
+      alt: attrs.alt === undefined ? null : collapseWhitespace(attrs.alt).slice(0, L.metaChars),
+    });
   }
 
   private resolveHttp(ref: string): string | null {

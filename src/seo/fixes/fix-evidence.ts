@@ -35,7 +35,10 @@ export class FixEvidence {
     const value = this.data[key];
     if (!Array.isArray(value)) return [];
     return value
-      .filter((entry): entry is Record<string, unknown> => entry !== null && typeof entry === 'object' && !Array.isArray(entry))
+      .filter(
+        (entry): entry is Record<string, unknown> =>
+          entry !== null && typeof entry === 'object' && !Array.isArray(entry),
+      )
       .slice(0, max);
   }
 

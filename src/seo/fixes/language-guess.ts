@@ -26,24 +26,93 @@ for (const [lang, words] of Object.entries(STOPWORDS)) {
 
 /** Country-code domains whose language is unambiguous enough to be a fallback guess. */
 const TLD_LANGS: Record<string, string> = {
-  de: 'de', at: 'de-AT', fr: 'fr', es: 'es', it: 'it', nl: 'nl', pt: 'pt', br: 'pt-BR', pl: 'pl', se: 'sv', dk: 'da',
-  no: 'nb', fi: 'fi', cz: 'cs', sk: 'sk', hu: 'hu', ro: 'ro', gr: 'el', tr: 'tr', ru: 'ru', ua: 'uk', jp: 'ja',
-  kr: 'ko', cn: 'zh-CN', tw: 'zh-TW', uk: 'en-GB', ie: 'en-IE', au: 'en-AU', nz: 'en-NZ', us: 'en-US', mx: 'es-MX',
-  ar: 'es-AR', cl: 'es-CL', co: 'es-CO',
+  de: 'de',
+  at: 'de-AT',
+  fr: 'fr',
+  es: 'es',
+  it: 'it',
+  nl: 'nl',
+  pt: 'pt',
+  br: 'pt-BR',
+  pl: 'pl',
+  se: 'sv',
+  dk: 'da',
+  no: 'nb',
+  fi: 'fi',
+  cz: 'cs',
+  sk: 'sk',
+  hu: 'hu',
+  ro: 'ro',
+  gr: 'el',
+  tr: 'tr',
+  ru: 'ru',
+  ua: 'uk',
+  jp: 'ja',
+  kr: 'ko',
+  cn: 'zh-CN',
+  tw: 'zh-TW',
+  uk: 'en-GB',
+  ie: 'en-IE',
+  au: 'en-AU',
+  nz: 'en-NZ',
+  us: 'en-US',
+  mx: 'es-MX',
+  ar: 'es-AR',
+  cl: 'es-CL',
+  co: 'es-CO',
 };
 
 /** Language names people write instead of codes ("english", "Deutsch"). */
 const LANGUAGE_NAMES: Record<string, string> = {
-  english: 'en', german: 'de', deutsch: 'de', french: 'fr', français: 'fr', francais: 'fr', spanish: 'es', español: 'es',
-  espanol: 'es', italian: 'it', italiano: 'it', dutch: 'nl', nederlands: 'nl', portuguese: 'pt', português: 'pt',
-  polish: 'pl', polski: 'pl', swedish: 'sv', svenska: 'sv', danish: 'da', dansk: 'da', norwegian: 'nb', japanese: 'ja',
-  chinese: 'zh', russian: 'ru', turkish: 'tr', greek: 'el', czech: 'cs', finnish: 'fi',
+  english: 'en',
+  german: 'de',
+  deutsch: 'de',
+  french: 'fr',
+  français: 'fr',
+  francais: 'fr',
+  spanish: 'es',
+  español: 'es',
+  espanol: 'es',
+  italian: 'it',
+  italiano: 'it',
+  dutch: 'nl',
+  nederlands: 'nl',
+  portuguese: 'pt',
+  português: 'pt',
+  polish: 'pl',
+  polski: 'pl',
+  swedish: 'sv',
+  svenska: 'sv',
+  danish: 'da',
+  dansk: 'da',
+  norwegian: 'nb',
+  japanese: 'ja',
+  chinese: 'zh',
+  russian: 'ru',
+  turkish: 'tr',
+  greek: 'el',
+  czech: 'cs',
+  finnish: 'fi',
 };
 
 /** Country codes often used by mistake as language codes (uk is Ukrainian, not the United Kingdom). */
 const COUNTRY_AS_LANGUAGE: Record<string, string> = {
-  jp: 'ja', cn: 'zh', gr: 'el', dk: 'da', se: 'sv', cz: 'cs', kr: 'ko', ua: 'uk', br: 'pt-BR', at: 'de-AT', ee: 'et',
-  si: 'sl', rs: 'sr', by: 'be', gb: 'en-GB', us: 'en-US',
+  jp: 'ja',
+  cn: 'zh',
+  gr: 'el',
+  dk: 'da',
+  se: 'sv',
+  cz: 'cs',
+  kr: 'ko',
+  ua: 'uk',
+  br: 'pt-BR',
+  at: 'de-AT',
+  ee: 'et',
+  si: 'sl',
+  rs: 'sr',
+  by: 'be',
+  gb: 'en-GB',
+  us: 'en-US',
 };
 
 /**
@@ -56,7 +125,7 @@ export function guessLanguage(page: FixPageContext | null, url: string): Languag
 
   const self = page?.hreflang?.find((entry) => entry.href === url && entry.lang.toLowerCase() !== 'x-default');
   const selfTag = self ? correctLanguageTag(self.lang) : null;
-  if (selfTag) return { tag: selfTag, basis: 'the page\'s hreflang entry for itself' };
+  if (selfTag) return { tag: selfTag, basis: "the page's hreflang entry for itself" };
 
   const fromText = page ? languageOfText([page.title ?? '', ...page.h1, ...page.paragraphs].join(' ')) : null;
   if (fromText) return { tag: fromText, basis: 'the words of the page text' };

@@ -42,7 +42,11 @@ function breadcrumbNav(ctx: FixRuleContext): string {
     path += `/${segment}`;
     const last = index === segments.length - 1;
     const name = last && ctx.page?.h1[0] ? ctx.page.h1[0] : phraseFromPath(segment) || segment;
-    items.push(last ? `  <li aria-current="page">${escapeHtml(name)}</li>` : `  <li><a href="${escapeHtml(`${path}/`)}">${escapeHtml(name)}</a></li>`);
+    items.push(
+      last
+        ? `  <li aria-current="page">${escapeHtml(name)}</li>`
+        : `  <li><a href="${escapeHtml(`${path}/`)}">${escapeHtml(name)}</a></li>`,
+    );
   });
   return `<nav aria-label="Breadcrumb">\n<ol>\n${items.join('\n')}\n</ol>\n</nav>`;
 }
@@ -54,28 +58,44 @@ function linkToThisPage(ctx: FixRuleContext): string {
 
 export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
   LINKS_INTERNAL_BROKEN: (ctx) => {
-    const links = ctx.evidence.records('links', 5).map((entry) => ({ url: fieldOf(entry, 'url') ?? '', status: numberOf(entry, 'status') })).filter((l) => l.url);
+    const links = ctx.evidence
+      .records('links', 5)
+      .map((entry) => ({ url: fieldOf(entry, 'url') ?? '', status: numberOf(entry, 'status') }))
+      .filter((l) => l.url);
     const count = ctx.evidence.number('count') ?? links.length;
     return {
       summary: `Fix ${plural(count || links.length, 'broken internal link')} on ${pageName(ctx)}`,
       steps: [
-        ...links.map((link) => `${linkLabel(ctx, link.url)} answers ${link.status ?? 'no response (unreachable)'}: point it to the page that replaced it, or remove the link.`),
+        ...links.map(
+          (link) =>
+            `${linkLabel(ctx, link.url)} answers ${link.status ?? 'no response (unreachable)'}: point it to the page that replaced it, or remove the link.`,
+        ),
         'If the target moved or was removed and has backlinks, add a 301 redirect from the dead path to the closest live page (the parent section is proposed below; pick a better match if one exists).',
         'Re-run the audit to confirm no page links to the dead URLs any more; update menus and templates, not just this page.',
       ],
-      code: links.length > 0 ? redirectRules(links.map((link) => ({ from: pathOnly(link.url), to: parentPath(link.url) }))) : undefined,
+      code:
+        links.length > 0
+          ? redirectRules(links.map((link) => ({ from: pathOnly(link.url), to: parentPath(link.url) })))
+          : undefined,
     };
   },
   LINKS_EXTERNAL_BROKEN: (ctx) => {
     const links = ctx.evidence
       .records('links', 5)
-      .map((entry) => ({ url: fieldOf(entry, 'url') ?? '', status: numberOf(entry, 'status'), error: fieldOf(entry, 'error') }))
+      .map((entry) => ({
+        url: fieldOf(entry, 'url') ?? '',
+        status: numberOf(entry, 'status'),
+        error: fieldOf(entry, 'error'),
+      }))
       .filter((l) => l.url);
     const count = ctx.evidence.number('count') ?? links.length;
     return {
       summary: `Update or remove ${plural(count || links.length, 'broken external link')}`,
       steps: [
-        ...links.map((link) => `${linkLabel(ctx, link.url)} ${link.status !== null ? `answers ${link.status}` : `cannot be reached (${link.error ?? 'no response'})`}: find its new address on that site, or check an archived copy at https://web.archive.org/web/*/${link.url}.`),
+        ...links.map(
+          (link) =>
+            `${linkLabel(ctx, link.url)} ${link.status !== null ? `answers ${link.status}` : `cannot be reached (${link.error ?? 'no response'})`}: find its new address on that site, or check an archived copy at https://web.archive.org/web/*/${link.url}.`,
+        ),
         'Replace each link with the working address, link to an equivalent source, or remove the link (and any claim relying on it).',
       ],
     };
@@ -90,7 +110,9 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
         'Look up where each one ends (the command below prints the final URL) and replace the href with it; redirects cost crawl budget and a round trip for every visitor.',
         'If the links come from a menu or template, fix them there so every page is corrected.',
       ],
-      code: links.map((url) => `curl -sIL -o /dev/null -w '%{url_effective}\\n' ${shellQuote(url)}`).join('\n') || undefined,
+      code:
+        links.map((url) => `curl -sIL -o /dev/null -w '%{url_effective}\\n' ${shellQuote(url)}`).join('\n') ||
+        undefined,
     };
   },
   LINKS_REDIRECT_CHAIN: (ctx) => {
@@ -112,7 +134,8 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
         `Make every old URL redirect straight to ${shorten(final, 140)} with a single 301, as in the rules below (they replace the step-by-step rules).`,
         'Update internal links, canonicals and the sitemap to use the final URL so visitors and crawlers skip the redirects entirely.',
       ],
-      code: sources.length > 0 ? redirectRules(sources.map((hop) => ({ from: pathOnly(hop.url), to: final }))) : undefined,
+      code:
+        sources.length > 0 ? redirectRules(sources.map((hop) => ({ from: pathOnly(hop.url), to: final }))) : undefined,
     };
   },
   LINKS_REDIRECT_LOOP: (ctx) => {
@@ -177,7 +200,13 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
         `These links to your own pages carry rel=nofollow: ${links.map((url) => linkLabel(ctx, url)).join('; ') || 'see the audit evidence'}.`,
         'nofollow on internal links wastes link equity and can keep those pages from being crawled; remove it (keep it only on login or cart links you really do not want crawled, and prefer robots.txt or noindex for those).',
       ],
-      code: links.map((url) => `<a href="${escapeHtml(url)}">${escapeHtml(anchorOf(ctx, url) ?? (phraseFromPath(pathOnly(url)) || url))}</a>`).join('\n') || undefined,
+      code:
+        links
+          .map(
+            (url) =>
+              `<a href="${escapeHtml(url)}">${escapeHtml(anchorOf(ctx, url) ?? (phraseFromPath(pathOnly(url)) || url))}</a>`,
+          )
+          .join('\n') || undefined,
     };
   },
   LINKS_HTTPS_TO_HTTP: (ctx) => {
@@ -197,16 +226,23 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
     };
   },
   LINKS_UNCRAWLABLE: (ctx) => {
-    const links = ctx.evidence.records('links', 5).map((entry) => ({ href: fieldOf(entry, 'href') ?? '', text: fieldOf(entry, 'text') ?? '' }));
+    const links = ctx.evidence
+      .records('links', 5)
+      .map((entry) => ({ href: fieldOf(entry, 'href') ?? '', text: fieldOf(entry, 'text') ?? '' }));
     const count = ctx.evidence.number('count') ?? links.length;
     return {
       summary: `Give ${plural(count || links.length, 'link')} a real href, or make ${count === 1 ? 'it a button' : 'them buttons'}`,
       steps: [
-        ...links.map((link) => `The link "${shorten(link.text || '(no text)', 50)}" has href="${shorten(link.href, 60)}", which crawlers cannot follow.`),
+        ...links.map(
+          (link) =>
+            `The link "${shorten(link.text || '(no text)', 50)}" has href="${shorten(link.href, 60)}", which crawlers cannot follow.`,
+        ),
         'If it navigates, put the destination URL in href (keep the JavaScript as progressive enhancement); crawlers only follow <a href> with a real URL.',
         'If it triggers an action (open a menu, submit, toggle), use <button type="button"> instead, as below.',
       ],
-      code: links.map((link) => `<button type="button">${escapeHtml(link.text || 'Open')}</button>`).join('\n') || undefined,
+      code:
+        links.map((link) => `<button type="button">${escapeHtml(link.text || 'Open')}</button>`).join('\n') ||
+        undefined,
     };
   },
   LINKS_DEPTH_HIGH: (ctx) => {
@@ -244,13 +280,18 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
     return {
       summary: `Replace ${plural(count || links.length, 'localhost link')} with ${origin || 'root-relative'} URLs`,
       steps: [
-        ...links.map((url) => `${linkLabel(ctx, url)} points to a development machine; use ${shorten(rewrite(url), 140)}.`),
+        ...links.map(
+          (url) => `${linkLabel(ctx, url)} points to a development machine; use ${shorten(rewrite(url), 140)}.`,
+        ),
         'These links were saved while editing on a local copy; search the content and database for the local address and replace it with the live one.',
-        localOrigin && origin ? 'WordPress: run the wp-cli command below without --dry-run once its report looks right (take a backup first).' : 'Use root-relative links (/path) for your own pages so they survive environment changes.',
+        localOrigin && origin
+          ? 'WordPress: run the wp-cli command below without --dry-run once its report looks right (take a backup first).'
+          : 'Use root-relative links (/path) for your own pages so they survive environment changes.',
       ],
-      code: localOrigin && origin
-        ? `wp search-replace ${shellQuote(localOrigin)} ${shellQuote(origin)} --all-tables --dry-run`
-        : links.map((url) => `${url} -> ${rewrite(url)}`).join('\n') || undefined,
+      code:
+        localOrigin && origin
+          ? `wp search-replace ${shellQuote(localOrigin)} ${shellQuote(origin)} --all-tables --dry-run`
+          : links.map((url) => `${url} -> ${rewrite(url)}`).join('\n') || undefined,
     };
   },
 };

@@ -57,7 +57,11 @@ export function shorten(text: string, max = 120): string {
 
 /** "www.blue-widgets.co.uk" -> "Blue Widgets": a brand guess when the page names no site. */
 export function brandFromHost(host: string): string {
-  const labels = host.toLowerCase().replace(/^www\d*\./, '').split('.').filter(Boolean);
+  const labels = host
+    .toLowerCase()
+    .replace(/^www\d*\./, '')
+    .split('.')
+    .filter(Boolean);
   if (labels.length === 0) return host;
   // The label before the public suffix; two-letter second-level labels (co.uk, com.au) are suffix parts.
   let index = labels.length >= 2 ? labels.length - 2 : 0;

@@ -1,7 +1,15 @@
 import { CHECK_THRESHOLDS as T, isValidHreflang, type CheckCode } from '../checks/index.js';
 import { metaDescriptionTag, proposeDescription, type DescriptionMode } from './description-proposal.js';
 import { fieldOf } from './fix-evidence.js';
-import { absoluteUrl, inlineList, pageName, pathOf, plural, type FixRule, type FixRuleContext } from './fix-rule-context.js';
+import {
+  absoluteUrl,
+  inlineList,
+  pageName,
+  pathOf,
+  plural,
+  type FixRule,
+  type FixRuleContext,
+} from './fix-rule-context.js';
 import type { FixPageContext, FixProposal } from './fix.types.js';
 import { correctLanguageTag, guessLanguage } from './language-guess.js';
 import { codePointLength, collapseWhitespace, cutAtWord, escapeHtml, phraseFromPath, shorten } from './markup-text.js';
@@ -11,7 +19,17 @@ type MetaCode = Extract<CheckCode, `META_${string}`>;
 
 /** The page digest, or a stub carrying what the evidence knows (site checks and stored issues lack HTML). */
 function pageOf(ctx: FixRuleContext, overrides: Partial<FixPageContext> = {}): FixPageContext {
-  const base: FixPageContext = ctx.page ?? { url: ctx.url, title: null, description: null, h1: [], headings: [], paragraphs: [], lang: null, canonical: null, images: [] };
+  const base: FixPageContext = ctx.page ?? {
+    url: ctx.url,
+    title: null,
+    description: null,
+    h1: [],
+    headings: [],
+    paragraphs: [],
+    lang: null,
+    canonical: null,
+    images: [],
+  };
   return { ...base, ...overrides };
 }
 
@@ -19,14 +37,14 @@ function titleFix(ctx: FixRuleContext, mode: TitleMode, summary: string, why: st
   const current = ctx.evidence.string('title') ?? ctx.page?.title ?? null;
   const proposal = proposeTitle(pageOf(ctx, current !== null ? { title: current } : {}), ctx.url, mode);
   const length = codePointLength(proposal.text);
-  const basis = ctx.page?.h1[0] && mode !== 'shorten' ? 'the page\'s h1' : current ? 'the current title' : 'the URL';
+  const basis = ctx.page?.h1[0] && mode !== 'shorten' ? "the page's h1" : current ? 'the current title' : 'the URL';
   const steps = [
     ...why,
     `Set the page's <title> inside <head> to the proposed "${proposal.text}" (${length} characters), built from ${basis} and the site name.`,
     proposal.complete
       ? `Adjust the wording if needed, but keep it between ${T.titleMinChars} and ${T.titleMaxChars} characters with the main keyword first and the brand last.`
       : `The page offers too little text for a complete title: extend it to at least ${T.titleMinChars} characters with what the page offers (product, service or topic) before the brand.`,
-    'If a CMS or SEO plugin generates the title, change its title template or the page\'s SEO title field rather than the theme markup.',
+    "If a CMS or SEO plugin generates the title, change its title template or the page's SEO title field rather than the theme markup.",
   ];
   return { summary, steps, code: titleTag(proposal.text) };
 }
@@ -36,20 +54,26 @@ function descriptionFix(ctx: FixRuleContext, mode: DescriptionMode, summary: str
   const proposal = proposeDescription(pageOf(ctx, current !== null ? { description: current } : {}), ctx.url, mode);
   const length = codePointLength(proposal.text);
   const origin =
-    proposal.source === 'page-text' ? 'drawn from the page\'s opening text' : proposal.source === 'existing' ? 'based on the current description' : 'built from the page\'s headings';
+    proposal.source === 'page-text'
+      ? "drawn from the page's opening text"
+      : proposal.source === 'existing'
+        ? 'based on the current description'
+        : "built from the page's headings";
   const steps = [
     ...why,
     `Put one meta description in <head>: the proposed text (${length} characters) is ${origin}.`,
     proposal.complete
       ? `Rewrite it as a pitch if needed: what the page offers and why to click, main keyword early, ${T.descriptionMinChars}–${T.descriptionMaxChars} characters.`
       : `The page has little text, so the proposal is only ${length} characters: extend it to at least ${T.descriptionMinChars} characters describing what a visitor finds here.`,
-    'If a CMS or SEO plugin writes the description, set it in the page\'s SEO description field so it survives template updates.',
+    "If a CMS or SEO plugin writes the description, set it in the page's SEO description field so it survives template updates.",
   ];
   return { summary, steps, code: metaDescriptionTag(proposal.text) };
 }
 
 function hreflangTags(entries: { lang: string; href: string }[]): string {
-  return entries.map((entry) => `<link rel="alternate" hreflang="${escapeHtml(entry.lang)}" href="${escapeHtml(entry.href)}">`).join('\n');
+  return entries
+    .map((entry) => `<link rel="alternate" hreflang="${escapeHtml(entry.lang)}" href="${escapeHtml(entry.href)}">`)
+    .join('\n');
 }
 
 /** A JSON-LD value for a required property, from what the page shows where possible ("…" = fill in). */
@@ -61,13 +85,29 @@ function requiredPropertyExample(type: string, property: string, ctx: FixRuleCon
     case 'headline':
       return cutAtWord(name || '…', 110);
     case 'offers':
-      return { '@type': 'Offer', price: '…', priceCurrency: '…', availability: 'https://schema.org/InStock', url: ctx.url };
+      return {
+        '@type': 'Offer',
+        price: '…',
+        priceCurrency: '…',
+        availability: 'https://schema.org/InStock',
+        url: ctx.url,
+      };
     case 'one of offers/review/aggregateRating':
-      return { '@type': 'Offer', price: '…', priceCurrency: '…', availability: 'https://schema.org/InStock', url: ctx.url };
+      return {
+        '@type': 'Offer',
+        price: '…',
+        priceCurrency: '…',
+        availability: 'https://schema.org/InStock',
+        url: ctx.url,
+      };
     case 'mainEntity': {
       const questions = (ctx.page?.headings ?? []).filter((heading) => heading.text.trim().endsWith('?')).slice(0, 3);
       const list = questions.length > 0 ? questions.map((q) => q.text) : ['…'];
-      return list.map((question) => ({ '@type': 'Question', name: question, acceptedAnswer: { '@type': 'Answer', text: '…' } }));
+      return list.map((question) => ({
+        '@type': 'Question',
+        name: question,
+        acceptedAnswer: { '@type': 'Answer', text: '…' },
+      }));
     }
     case 'author':
       return { '@type': 'Person', name: '…' };
@@ -103,15 +143,25 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     ]),
   META_TITLE_TOO_SHORT: (ctx) => {
     const current = ctx.evidence.string('title') ?? ctx.page?.title ?? '';
-    return titleFix(ctx, 'extend', `Lengthen the title "${shorten(current, 60)}" to ${T.titleMinChars}–${T.titleMaxChars} characters`, [
-      `The current title "${shorten(current, 80)}" has ${codePointLength(current)} characters, too few to describe the page and its keywords.`,
-    ]);
+    return titleFix(
+      ctx,
+      'extend',
+      `Lengthen the title "${shorten(current, 60)}" to ${T.titleMinChars}–${T.titleMaxChars} characters`,
+      [
+        `The current title "${shorten(current, 80)}" has ${codePointLength(current)} characters, too few to describe the page and its keywords.`,
+      ],
+    );
   },
   META_TITLE_TOO_LONG: (ctx) => {
     const current = ctx.evidence.string('title') ?? ctx.page?.title ?? '';
-    return titleFix(ctx, 'shorten', `Shorten the ${codePointLength(current)}-character title to at most ${T.titleMaxChars} characters`, [
-      `The current title "${shorten(current, 100)}" is ${codePointLength(current)} characters; results truncate it after about ${T.titleMaxChars}.`,
-    ]);
+    return titleFix(
+      ctx,
+      'shorten',
+      `Shorten the ${codePointLength(current)}-character title to at most ${T.titleMaxChars} characters`,
+      [
+        `The current title "${shorten(current, 100)}" is ${codePointLength(current)} characters; results truncate it after about ${T.titleMaxChars}.`,
+      ],
+    );
   },
   META_TITLE_MULTIPLE: (ctx) => {
     const titles = ctx.evidence.strings('titles', 3);
@@ -124,7 +174,9 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     return {
       summary: `Keep one <title> element instead of ${count}`,
       steps: [
-        titles.length > 0 ? `The page has ${count} <title> elements: ${inlineList(titles, count)}.` : `The page has ${count} <title> elements.`,
+        titles.length > 0
+          ? `The page has ${count} <title> elements: ${inlineList(titles, count)}.`
+          : `The page has ${count} <title> elements.`,
         `Keep a single <title> in <head>${keep ? ' (the one that already fits the length band)' : ''}: "${text}".`,
         'Delete the others: they usually come from a theme and an SEO plugin both printing a title, or from an included partial that carries its own <head> markup.',
       ],
@@ -136,7 +188,7 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     const others = ctx.evidence.number('duplicates') ?? sameAs.length;
     return titleFix(ctx, 'new', `Give ${pageName(ctx)} a title of its own`, [
       `${plural(others, 'other page')} ${others === 1 ? 'uses' : 'use'} the same title${sameAs.length > 0 ? `, for example ${inlineList(sameAs, others)}` : ''}; search engines then struggle to tell which page answers a query.`,
-      'Write each title from the page\'s own subject (its h1) rather than from a shared template.',
+      "Write each title from the page's own subject (its h1) rather than from a shared template.",
     ]);
   },
   META_DESCRIPTION_MISSING: (ctx) =>
@@ -145,15 +197,25 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     ]),
   META_DESCRIPTION_TOO_SHORT: (ctx) => {
     const current = ctx.evidence.string('description') ?? ctx.page?.description ?? '';
-    return descriptionFix(ctx, 'extend', `Lengthen the meta description to ${T.descriptionMinChars}–${T.descriptionMaxChars} characters`, [
-      `The current description "${shorten(current, 100)}" has ${codePointLength(current)} characters, too short to sell the page in results.`,
-    ]);
+    return descriptionFix(
+      ctx,
+      'extend',
+      `Lengthen the meta description to ${T.descriptionMinChars}–${T.descriptionMaxChars} characters`,
+      [
+        `The current description "${shorten(current, 100)}" has ${codePointLength(current)} characters, too short to sell the page in results.`,
+      ],
+    );
   },
   META_DESCRIPTION_TOO_LONG: (ctx) => {
     const current = ctx.evidence.string('description') ?? ctx.page?.description ?? '';
-    return descriptionFix(ctx, 'shorten', `Shorten the ${codePointLength(current)}-character meta description to at most ${T.descriptionMaxChars}`, [
-      `The current description has ${codePointLength(current)} characters; results cut it after about ${T.descriptionMaxChars}, so the end of the message is lost.`,
-    ]);
+    return descriptionFix(
+      ctx,
+      'shorten',
+      `Shorten the ${codePointLength(current)}-character meta description to at most ${T.descriptionMaxChars}`,
+      [
+        `The current description has ${codePointLength(current)} characters; results cut it after about ${T.descriptionMaxChars}, so the end of the message is lost.`,
+      ],
+    );
   },
   META_DESCRIPTION_MULTIPLE: (ctx) => {
     const descriptions = ctx.evidence.strings('descriptions', 3);
@@ -166,9 +228,11 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     return {
       summary: `Keep one meta description instead of ${count}`,
       steps: [
-        descriptions.length > 0 ? `The page has ${count} meta descriptions: ${inlineList(descriptions, count)}.` : `The page has ${count} meta descriptions.`,
+        descriptions.length > 0
+          ? `The page has ${count} meta descriptions: ${inlineList(descriptions, count)}.`
+          : `The page has ${count} meta descriptions.`,
         `Keep a single <meta name="description"> in <head>${keep ? ' (the one that already fits 70–160 characters)' : ', with the proposed text'}.`,
-        'Remove the duplicates at their source: typically the theme and an SEO plugin both output one; disable the theme\'s.',
+        "Remove the duplicates at their source: typically the theme and an SEO plugin both output one; disable the theme's.",
       ],
       code: metaDescriptionTag(text),
     };
@@ -187,7 +251,8 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     for (const tag of tags.length > 0 ? tags : ['title', 'meta[name=description]', 'link[rel=canonical]']) {
       if (tag === 'title' && page?.title) lines.push(titleTag(page.title));
       else if (tag.includes('description') && page?.description) lines.push(metaDescriptionTag(page.description));
-      else if (tag.includes('canonical')) lines.push(`<link rel="canonical" href="${escapeHtml(page?.canonical ?? ctx.url)}">`);
+      else if (tag.includes('canonical'))
+        lines.push(`<link rel="canonical" href="${escapeHtml(page?.canonical ?? ctx.url)}">`);
       else if (tag === 'title') lines.push(titleTag(proposeTitle(pageOf(ctx), ctx.url).text));
     }
     return {
@@ -236,7 +301,7 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
       steps: [
         'The <html> element has no lang attribute, so screen readers, translation prompts and search engines must guess the language.',
         `Add lang="${guess.tag}" to the opening <html> tag (guessed from ${guess.basis}); use the tag of the language the content is actually written in, with a region only when it matters (en-GB, pt-BR).`,
-        'Set it in the shared layout (or the CMS\'s site language setting) so every page carries it.',
+        "Set it in the shared layout (or the CMS's site language setting) so every page carries it.",
       ],
       code: `<html lang="${escapeHtml(guess.tag)}">`,
     };
@@ -335,11 +400,18 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     const errors = ctx.evidence.strings('errors', 3);
     const count = ctx.evidence.number('count') ?? errors.length;
     const name = ctx.page?.h1[0] ?? ctx.page?.title ?? phraseFromPath(ctx.path);
-    const example = { '@context': 'https://schema.org', '@type': 'WebPage', name: name || '…', url: ctx.page?.canonical ?? ctx.url };
+    const example = {
+      '@context': 'https://schema.org',
+      '@type': 'WebPage',
+      name: name || '…',
+      url: ctx.page?.canonical ?? ctx.url,
+    };
     return {
       summary: `Fix ${plural(count || 1, 'JSON-LD block')} that do${count === 1 ? 'es' : ''} not parse`,
       steps: [
-        errors.length > 0 ? `The parser reported: ${errors.map((error) => shorten(error, 120)).join(' | ')}.` : 'An application/ld+json script does not parse as JSON, so search engines ignore all of it.',
+        errors.length > 0
+          ? `The parser reported: ${errors.map((error) => shorten(error, 120)).join(' | ')}.`
+          : 'An application/ld+json script does not parse as JSON, so search engines ignore all of it.',
         'Common causes: trailing commas, single quotes, comments, unescaped double quotes or line breaks inside strings, and HTML entities (&quot;) instead of characters.',
         'Generate the JSON with a serializer (JSON.stringify, json_encode, wp_json_encode) instead of string templates, then validate it with the Schema Markup Validator (validator.schema.org).',
       ],
@@ -350,11 +422,17 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     const entities = ctx.evidence.records('entities', 5);
     const problems = entities.map((entity) => ({
       type: fieldOf(entity, 'type') ?? 'Thing',
-      missing: Array.isArray(entity.missing) ? entity.missing.filter((m): m is string => typeof m === 'string').slice(0, 5) : [],
+      missing: Array.isArray(entity.missing)
+        ? entity.missing.filter((m): m is string => typeof m === 'string').slice(0, 5)
+        : [],
     }));
-    const steps = problems.length > 0
-      ? problems.map((problem) => `Add to the ${problem.type} entity: ${problem.missing.join(', ') || 'its required properties'}.`)
-      : ['A Product, Article, FAQPage, Review or BreadcrumbList entity lacks properties its rich result requires.'];
+    const steps =
+      problems.length > 0
+        ? problems.map(
+            (problem) =>
+              `Add to the ${problem.type} entity: ${problem.missing.join(', ') || 'its required properties'}.`,
+          )
+        : ['A Product, Article, FAQPage, Review or BreadcrumbList entity lacks properties its rich result requires.'];
     const first = problems[0];
     const snippet: Record<string, unknown> = { '@context': 'https://schema.org', '@type': first?.type ?? 'Thing' };
     for (const missing of first?.missing ?? []) {
@@ -363,10 +441,12 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     }
     steps.push(
       'Fill the values marked "…" from the page\'s real data (price and currency as shown on the page, the real author); marked-up values must match visible content.',
-      'Validate with Google\'s Rich Results Test before deploying.',
+      "Validate with Google's Rich Results Test before deploying.",
     );
     return {
-      summary: first ? `Complete the ${first.type} structured data: add ${first.missing.slice(0, 3).join(', ')}` : 'Complete the required structured data properties',
+      summary: first
+        ? `Complete the ${first.type} structured data: add ${first.missing.slice(0, 3).join(', ')}`
+        : 'Complete the required structured data properties',
       steps,
       code: `<script type="application/ld+json">\n${JSON.stringify(snippet, null, 2).replace(/</g, '\\u003c')}\n</script>`,
     };
@@ -385,29 +465,41 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
       summary: `Correct invalid hreflang values ${inlineList(values.length > 0 ? values : ['(unknown)'])}`,
       steps: [
         ...corrections.map((c) =>
-          c.corrected ? `Replace hreflang="${c.value}" with "${c.corrected}".` : `hreflang="${c.value}" is not a language code; use the ISO 639-1 code of the target language (plus an ISO 3166-1 region if needed), or x-default.`,
+          c.corrected
+            ? `Replace hreflang="${c.value}" with "${c.corrected}".`
+            : `hreflang="${c.value}" is not a language code; use the ISO 639-1 code of the target language (plus an ISO 3166-1 region if needed), or x-default.`,
         ),
         'hreflang takes a language (en), optionally a region (en-GB, not en-UK or en_GB), or x-default; invalid entries are ignored by Google, so those alternates are lost.',
       ],
-      code: entries.length > 0 ? hreflangTags(entries) : hreflangTags(corrections.map((c) => ({ lang: c.corrected ?? c.value, href: ctx.url }))),
+      code:
+        entries.length > 0
+          ? hreflangTags(entries)
+          : hreflangTags(corrections.map((c) => ({ lang: c.corrected ?? c.value, href: ctx.url }))),
     };
   },
   META_HREFLANG_RELATIVE: (ctx) => {
     const hrefs = ctx.evidence.strings('hrefs', 5);
-    const langOf = (href: string) => ctx.page?.hreflang?.find((entry) => entry.href === href || pathOf(entry.href) === href)?.lang;
-    const fixed = hrefs.map((href) => ({ lang: langOf(href) ?? guessLanguage(ctx.page, ctx.url).tag, href: absoluteUrl(href, ctx.url) ?? href }));
+    const langOf = (href: string) =>
+      ctx.page?.hreflang?.find((entry) => entry.href === href || pathOf(entry.href) === href)?.lang;
+    const fixed = hrefs.map((href) => ({
+      lang: langOf(href) ?? guessLanguage(ctx.page, ctx.url).tag,
+      href: absoluteUrl(href, ctx.url) ?? href,
+    }));
     return {
       summary: `Make ${plural(hrefs.length || 1, 'hreflang URL')} absolute`,
       steps: [
         `hreflang alternates must be absolute URLs with scheme and host; these are relative: ${inlineList(hrefs.length > 0 ? hrefs : ['(unknown)'])}.`,
-        ...fixed.slice(0, 5).map((entry, index) => `Change href="${shorten(hrefs[index], 100)}" to "${shorten(entry.href, 160)}".`),
+        ...fixed
+          .slice(0, 5)
+          .map((entry, index) => `Change href="${shorten(hrefs[index], 100)}" to "${shorten(entry.href, 160)}".`),
       ],
       code: hreflangTags(fixed.length > 0 ? fixed : [{ lang: guessLanguage(ctx.page, ctx.url).tag, href: ctx.url }]),
     };
   },
   META_HREFLANG_NO_SELF: (ctx) => {
     const url = ctx.evidence.string('url') ?? ctx.page?.canonical ?? ctx.url;
-    const lang = ctx.page?.lang && isValidHreflang(ctx.page.lang) ? ctx.page.lang : guessLanguage(ctx.page, ctx.url).tag;
+    const lang =
+      ctx.page?.lang && isValidHreflang(ctx.page.lang) ? ctx.page.lang : guessLanguage(ctx.page, ctx.url).tag;
     return {
       summary: `Add a self-referencing hreflang entry for ${shorten(url, 100)}`,
       steps: [
@@ -419,7 +511,8 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
   },
   META_HREFLANG_NO_RETURN: (ctx) => {
     const targets = ctx.evidence.strings('targetsWithoutReturn', 5);
-    const lang = ctx.page?.lang && isValidHreflang(ctx.page.lang) ? ctx.page.lang : guessLanguage(ctx.page, ctx.url).tag;
+    const lang =
+      ctx.page?.lang && isValidHreflang(ctx.page.lang) ? ctx.page.lang : guessLanguage(ctx.page, ctx.url).tag;
     return {
       summary: `Add return hreflang links on ${plural(targets.length || 1, 'alternate page')}`,
       steps: [

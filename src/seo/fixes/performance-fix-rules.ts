@@ -1,6 +1,15 @@
 import { CHECK_THRESHOLDS as T, type BandedCheckCode, type CheckCode } from '../checks/index.js';
 import { numberOf, fieldOf } from './fix-evidence.js';
-import { formatBytes, formatCount, formatMs, inlineList, pageName, plural, type FixRule, type FixRuleContext } from './fix-rule-context.js';
+import {
+  formatBytes,
+  formatCount,
+  formatMs,
+  inlineList,
+  pageName,
+  plural,
+  type FixRule,
+  type FixRuleContext,
+} from './fix-rule-context.js';
 import { escapeHtml, shorten } from './markup-text.js';
 import { pathOnly, shellQuote } from './server-config-snippets.js';
 
@@ -18,19 +27,27 @@ const METRIC_FIELDS: Record<BandedCheckCode, { field: string; label: string; for
 };
 
 /** "LCP is 3.4 s (good: at most 2.5 s; poor: over 4.0 s)" from the evidence, or the thresholds alone. */
-function metricSentence(ctx: FixRuleContext, code: BandedCheckCode): { sentence: string; value: number | null; short: string } {
+function metricSentence(
+  ctx: FixRuleContext,
+  code: BandedCheckCode,
+): { sentence: string; value: number | null; short: string } {
   const { field, label, format } = METRIC_FIELDS[code];
   const band = T.metrics[code];
   const value = ctx.evidence.number(field);
   const bands = `good: at most ${format(band.warning)}; poor: over ${format(band.critical)}`;
-  const sentence = value !== null ? `${label} on ${pageName(ctx)} is ${format(value)} (${bands}).` : `${label} on ${pageName(ctx)} is above ${format(band.warning)} (${bands}).`;
+  const sentence =
+    value !== null
+      ? `${label} on ${pageName(ctx)} is ${format(value)} (${bands}).`
+      : `${label} on ${pageName(ctx)} is above ${format(band.warning)} (${bands}).`;
   return { sentence, value, short: value !== null ? format(value) : `over ${format(band.warning)}` };
 }
 
 /** The most likely LCP image: og:image when the page shows it, else the first content image. */
 function heroImage(ctx: FixRuleContext): string | null {
   const images = ctx.page?.images ?? [];
-  const first = images.find((image) => image.url !== null && !/\.svg(\?|$)/i.test(image.url) && !/logo|icon|sprite/i.test(image.src));
+  const first = images.find(
+    (image) => image.url !== null && !/\.svg(\?|$)/i.test(image.url) && !/logo|icon|sprite/i.test(image.src),
+  );
   return first?.src ?? null;
 }
 
@@ -126,7 +143,10 @@ export const PERFORMANCE_FIX_RULES: Record<PerformanceCode, FixRule> = {
           : 'Preconnect to third-party origins the page needs early (fonts, CDN), and self-host critical fonts.',
         'Make sure the server answers fast (see TTFB) and text stays visible while fonts load (font-display: swap).',
       ],
-      code: origins.length > 0 ? origins.map((origin) => `<link rel="preconnect" href="${escapeHtml(origin)}" crossorigin>`).join('\n') : undefined,
+      code:
+        origins.length > 0
+          ? origins.map((origin) => `<link rel="preconnect" href="${escapeHtml(origin)}" crossorigin>`).join('\n')
+          : undefined,
     };
   },
   PERF_TTFB: (ctx) => {
@@ -157,7 +177,10 @@ export const PERFORMANCE_FIX_RULES: Record<PerformanceCode, FixRule> = {
   PERF_PAGE_WEIGHT: (ctx) => {
     const metric = metricSentence(ctx, 'PERF_PAGE_WEIGHT');
     // The first images are likely above the fold (and logos, icons and SVGs are light): lazy-load the rest.
-    const lazy = (ctx.page?.images ?? []).slice(2).filter((image) => !/logo|icon|sprite|\.svg(\?|$)/i.test(image.src)).slice(0, 4);
+    const lazy = (ctx.page?.images ?? [])
+      .slice(2)
+      .filter((image) => !/logo|icon|sprite|\.svg(\?|$)/i.test(image.src))
+      .slice(0, 4);
     return {
       summary: `Reduce the page weight (${metric.short}) below ${formatBytes(T.metrics.PERF_PAGE_WEIGHT.warning)}`,
       steps: [
@@ -166,11 +189,17 @@ export const PERFORMANCE_FIX_RULES: Record<PerformanceCode, FixRule> = {
         'Then look at JavaScript (remove unused libraries, split bundles), web fonts (subset, WOFF2, fewer weights) and autoplay videos (use a poster and load on click).',
         'Check the Network panel sorted by size to find the heaviest resources.',
       ],
-      code: lazy.length > 0 ? lazy.map((image) => `<img src="${escapeHtml(image.src)}" loading="lazy" decoding="async">`).join('\n') : undefined,
+      code:
+        lazy.length > 0
+          ? lazy.map((image) => `<img src="${escapeHtml(image.src)}" loading="lazy" decoding="async">`).join('\n')
+          : undefined,
     };
   },
   PERF_IMAGE_TOO_LARGE: (ctx) => {
-    const images = ctx.evidence.records('images', 5).map((entry) => ({ url: fieldOf(entry, 'url') ?? '', bytes: numberOf(entry, 'bytes') })).filter((image) => image.url);
+    const images = ctx.evidence
+      .records('images', 5)
+      .map((entry) => ({ url: fieldOf(entry, 'url') ?? '', bytes: numberOf(entry, 'bytes') }))
+      .filter((image) => image.url);
     const count = ctx.evidence.number('count') ?? images.length;
     const first = images[0]?.url;
     const file = first ? pathOnly(first).split('/').pop() || 'image' : 'image';
@@ -178,7 +207,10 @@ export const PERFORMANCE_FIX_RULES: Record<PerformanceCode, FixRule> = {
     return {
       summary: `Compress ${plural(count || images.length, 'image')} over ${formatBytes(T.maxImageBytes)}`,
       steps: [
-        ...images.map((image) => `${shorten(image.url, 140)} is ${image.bytes !== null ? formatBytes(image.bytes) : 'over 200 KiB'}.`),
+        ...images.map(
+          (image) =>
+            `${shorten(image.url, 140)} is ${image.bytes !== null ? formatBytes(image.bytes) : 'over 200 KiB'}.`,
+        ),
         'Resize each image to the largest size it is displayed at (2x for high-density screens) and re-encode it as AVIF or WebP (quality 60–80); the commands below do it with libwebp and libavif.',
         'Serve responsive sizes with srcset/sizes, or let an image CDN do the conversion automatically.',
       ],
@@ -189,15 +221,22 @@ export const PERFORMANCE_FIX_RULES: Record<PerformanceCode, FixRule> = {
   },
   PERF_IMAGE_NO_DIMENSIONS: (ctx) => {
     const images = ctx.evidence.strings('images', 5);
-    const refs = images.length > 0 ? images : (ctx.page?.images ?? []).slice(0, 5).map((image) => image.url ?? image.src);
+    const refs =
+      images.length > 0 ? images : (ctx.page?.images ?? []).slice(0, 5).map((image) => image.url ?? image.src);
     const count = ctx.evidence.number('count') ?? refs.length;
     return {
       summary: `Add width and height to ${plural(count || refs.length, 'image')}`,
       steps: [
         `${refs.length > 0 ? `These images lack width/height: ${inlineList(refs, count)}.` : 'Some images lack width and height attributes.'} Without them the browser cannot reserve space and the layout jumps when they load (CLS).`,
-        'Set width and height to the image\'s intrinsic pixel size (the command below prints it); CSS can still scale it with max-width: 100%; height: auto.',
+        "Set width and height to the image's intrinsic pixel size (the command below prints it); CSS can still scale it with max-width: 100%; height: auto.",
       ],
-      code: refs.map((ref) => `curl -sS ${shellQuote(ref)} | identify -format '${escapeShellFormat(ref)} width=%w height=%h\\n' -`).join('\n') || undefined,
+      code:
+        refs
+          .map(
+            (ref) =>
+              `curl -sS ${shellQuote(ref)} | identify -format '${escapeShellFormat(ref)} width=%w height=%h\\n' -`,
+          )
+          .join('\n') || undefined,
     };
   },
   PERF_NO_COMPRESSION: (ctx) => {
@@ -253,5 +292,7 @@ export const PERFORMANCE_FIX_RULES: Record<PerformanceCode, FixRule> = {
 
 /** identify's -format treats % as a directive: a URL inside the label must escape it. */
 function escapeShellFormat(ref: string): string {
-  return shorten(pathOnly(ref).split('/').pop() || ref, 60).replace(/%/g, '%%').replace(/'/g, '');
+  return shorten(pathOnly(ref).split('/').pop() || ref, 60)
+    .replace(/%/g, '%%')
+    .replace(/'/g, '');
 }

@@ -1,7 +1,15 @@
 import { CHECK_THRESHOLDS as T, type CheckCode } from '../checks/index.js';
 import { proposeDescription } from './description-proposal.js';
 import { fieldOf, numberOf } from './fix-evidence.js';
-import { absoluteUrl, formatBytes, inlineList, pageName, plural, type FixRule, type FixRuleContext } from './fix-rule-context.js';
+import {
+  absoluteUrl,
+  formatBytes,
+  inlineList,
+  pageName,
+  plural,
+  type FixRule,
+  type FixRuleContext,
+} from './fix-rule-context.js';
 import { brandFromHost, collapseWhitespace, escapeHtml, phraseFromPath, shorten } from './markup-text.js';
 import { parentPath, pathOnly, redirectRules, shellQuote } from './server-config-snippets.js';
 import { brandOf } from './title-proposal.js';
@@ -39,7 +47,9 @@ function slugOf(text: string, maxWords = 6): string {
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .split(/[^a-z0-9]+/)
-    .filter((word) => word !== '' && !['a', 'an', 'the', 'and', 'or', 'of', 'for', 'to', 'in', 'on', 'with'].includes(word))
+    .filter(
+      (word) => word !== '' && !['a', 'an', 'the', 'and', 'or', 'of', 'for', 'to', 'in', 'on', 'with'].includes(word),
+    )
     .slice(0, maxWords)
     .join('-');
 }
@@ -61,8 +71,14 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
             'If it is private, remove public links to it and exclude it from the sitemap.',
           ]
         : status === 429
-          ? [`${shorten(ctx.url, 140)} answers 429: the server rate-limits crawlers.`, 'Raise the rate limit for verified search-engine crawlers, or serve cached pages to them; answer 503 with Retry-After during overload instead.']
-          : [`${shorten(ctx.url, 140)} answers ${status}.`, 'Make the URL answer 200 with the page, or redirect it (301) to the right page, and update the links that point here.'];
+          ? [
+              `${shorten(ctx.url, 140)} answers 429: the server rate-limits crawlers.`,
+              'Raise the rate limit for verified search-engine crawlers, or serve cached pages to them; answer 503 with Retry-After during overload instead.',
+            ]
+          : [
+              `${shorten(ctx.url, 140)} answers ${status}.`,
+              'Make the URL answer 200 with the page, or redirect it (301) to the right page, and update the links that point here.',
+            ];
     return {
       summary: `Fix ${shorten(ctx.url, 100)} answering ${status}`,
       steps,
@@ -111,12 +127,18 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     const header = ctx.evidence.strings('header', 3);
     const fromHeader = sources.includes('header') || header.length > 0;
     const steps = [
-      `The page is excluded from search results by ${[
-        meta.length > 0 ? `<meta name="robots" content="${shorten(meta[0], 60)}">` : sources.some((s) => s.includes('meta')) ? 'a robots meta tag' : '',
-        fromHeader ? `the X-Robots-Tag header${header.length > 0 ? ` "${shorten(header[0], 60)}"` : ''}` : '',
-      ]
-        .filter(Boolean)
-        .join(' and ') || 'a noindex directive'}.`,
+      `The page is excluded from search results by ${
+        [
+          meta.length > 0
+            ? `<meta name="robots" content="${shorten(meta[0], 60)}">`
+            : sources.some((s) => s.includes('meta'))
+              ? 'a robots meta tag'
+              : '',
+          fromHeader ? `the X-Robots-Tag header${header.length > 0 ? ` "${shorten(header[0], 60)}"` : ''}` : '',
+        ]
+          .filter(Boolean)
+          .join(' and ') || 'a noindex directive'
+      }.`,
       'If the page should appear in search: remove noindex (delete the meta tag or set it to "index, follow", and remove the header from the server or CMS config).',
       'If it should stay out of search, that is fine: keep it out of the sitemap and do not canonicalize indexable pages to it.',
     ];
@@ -168,7 +190,7 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     steps: [
       `${site(ctx)}/robots.txt tells every crawler not to crawl anything (User-agent: * / Disallow: /), so pages drop out of search.`,
       'This is typically a staging robots.txt deployed to production. Replace it with the content below, keeping only specific Disallow lines you need.',
-      'Afterwards, test it in Google Search Console\'s robots.txt report and request re-crawling of key pages.',
+      "Afterwards, test it in Google Search Console's robots.txt report and request re-crawling of key pages.",
     ],
     code: robotsTxt(ctx),
   }),
@@ -177,7 +199,9 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     return {
       summary: `Fix ${plural(errors.length || 1, 'error')} in robots.txt`,
       steps: [
-        ...(errors.length > 0 ? errors.map((error) => `robots.txt: ${shorten(error, 160)}.`) : ['robots.txt has lines crawlers do not understand.']),
+        ...(errors.length > 0
+          ? errors.map((error) => `robots.txt: ${shorten(error, 160)}.`)
+          : ['robots.txt has lines crawlers do not understand.']),
         'Every group starts with User-agent lines; rules are Allow/Disallow with a path starting with / or *; Sitemap lines take an absolute URL. Crawlers ignore anything else, which may unblock or block more than intended.',
         'A clean starting point is below; re-add the specific rules you need, one per line.',
       ],
@@ -236,7 +260,12 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     const finalUrl = ctx.evidence.string('finalUrl');
     const status = ctx.evidence.number('status');
     const canonical = ctx.page?.canonical && ctx.page.canonical !== ctx.url ? ctx.page.canonical : null;
-    const replacement = reason === 'redirect' && finalUrl && finalUrl !== ctx.url ? finalUrl : reason === 'canonicalized' ? canonical : null;
+    const replacement =
+      reason === 'redirect' && finalUrl && finalUrl !== ctx.url
+        ? finalUrl
+        : reason === 'canonicalized'
+          ? canonical
+          : null;
     const explanation: Record<string, string> = {
       redirect: `redirects${finalUrl && finalUrl !== ctx.url ? ` to ${shorten(finalUrl, 120)}` : ''}`,
       noindex: 'is noindex',
@@ -245,7 +274,9 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
       'no-response': 'did not answer',
     };
     return {
-      summary: replacement ? `List ${shorten(replacement, 100)} in the sitemap instead of ${shorten(ctx.url, 80)}` : `Remove ${shorten(ctx.url, 100)} from the sitemap`,
+      summary: replacement
+        ? `List ${shorten(replacement, 100)} in the sitemap instead of ${shorten(ctx.url, 80)}`
+        : `Remove ${shorten(ctx.url, 100)} from the sitemap`,
       steps: [
         `The sitemap lists ${shorten(ctx.url, 140)}, which ${explanation[reason] ?? 'is not indexable'}; sitemaps should hold only canonical, indexable URLs answering 200.`,
         replacement
@@ -267,7 +298,7 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
       steps: [
         `The page declares ${count} canonical URLs${canonicals.length > 0 ? ` (${inlineList(canonicals, count)})` : ''}; with conflicting hints, search engines ignore them all.`,
         `Keep a single <link rel="canonical"> in <head> pointing to ${shorten(keep, 140)} and remove the others.`,
-        'Duplicates usually come from a theme and an SEO plugin both printing one; disable the theme\'s.',
+        "Duplicates usually come from a theme and an SEO plugin both printing one; disable the theme's.",
       ],
       code: canonicalTag(keep),
     };
@@ -317,7 +348,7 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
       steps: [
         `The canonical target ${shorten(canonical, 120)} ${reason === 'redirects' ? 'redirects' : reason === 'noindex' ? 'is noindex' : `fails (${reason})`}, so search engines ignore the canonical hint.`,
         reason === 'redirects'
-          ? 'Replace it with the URL the redirect ends at, or with this page\'s own URL (proposed) if this page is the original.'
+          ? "Replace it with the URL the redirect ends at, or with this page's own URL (proposed) if this page is the original."
           : `Use this page's own URL (proposed) unless another live, indexable page is the original.`,
       ],
       code: canonicalTag(ctx.url),
@@ -369,19 +400,25 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
       summary: `Redirect http://${host} to https:// for every URL`,
       steps: [
         `${shorten(ctx.url, 140)} is served over plain http without redirecting to https: browsers mark it "Not secure" and Google prefers https pages.`,
-        'Install a TLS certificate (Let\'s Encrypt is free) and redirect every http URL permanently to its https version with the rules below.',
+        "Install a TLS certificate (Let's Encrypt is free) and redirect every http URL permanently to its https version with the rules below.",
         'Then update internal links, canonicals and the sitemap to https, and add HSTS once https works everywhere.',
       ],
       code: `# nginx\nserver {\n    listen 80;\n    server_name ${host};\n    return 301 https://$host$request_uri;\n}\n\n# Apache (.htaccess)\nRewriteEngine On\nRewriteCond %{HTTPS} off\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [L,R=301]`,
     };
   },
   TECH_MIXED_CONTENT: (ctx) => {
-    const resources = ctx.evidence.records('resources', 5).map((entry) => ({ tag: fieldOf(entry, 'tag') ?? 'resource', url: fieldOf(entry, 'url') ?? '' })).filter((r) => r.url);
+    const resources = ctx.evidence
+      .records('resources', 5)
+      .map((entry) => ({ tag: fieldOf(entry, 'tag') ?? 'resource', url: fieldOf(entry, 'url') ?? '' }))
+      .filter((r) => r.url);
     const count = ctx.evidence.number('count') ?? resources.length;
     return {
       summary: `Load ${plural(count || resources.length, 'http:// resource')} over https`,
       steps: [
-        ...resources.map((resource) => `<${resource.tag}> loads ${shorten(resource.url, 120)}: change it to ${shorten(resource.url.replace(/^http:/, 'https:'), 120)} (check it works over https).`),
+        ...resources.map(
+          (resource) =>
+            `<${resource.tag}> loads ${shorten(resource.url, 120)}: change it to ${shorten(resource.url.replace(/^http:/, 'https:'), 120)} (check it works over https).`,
+        ),
         'Browsers block or warn about http resources on https pages. Fix the URLs at their source (templates, CMS content, theme settings).',
         'As a safety net, send the Content-Security-Policy below, which makes browsers upgrade remaining http requests.',
       ],
@@ -391,17 +428,26 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
   TECH_RESOURCE_BROKEN: (ctx) => {
     const resources = ctx.evidence
       .records('resources', 5)
-      .map((entry) => ({ url: fieldOf(entry, 'url') ?? '', kind: fieldOf(entry, 'kind') ?? 'resource', status: numberOf(entry, 'status'), error: fieldOf(entry, 'error') }))
+      .map((entry) => ({
+        url: fieldOf(entry, 'url') ?? '',
+        kind: fieldOf(entry, 'kind') ?? 'resource',
+        status: numberOf(entry, 'status'),
+        error: fieldOf(entry, 'error'),
+      }))
       .filter((r) => r.url);
     const count = ctx.evidence.number('count') ?? resources.length;
     return {
       summary: `Repair ${plural(count || resources.length, 'broken script, stylesheet or other resource')} on ${pageName(ctx)}`,
       steps: [
-        ...resources.map((r) => `The ${r.kind} ${shorten(r.url, 120)} ${r.status !== null ? `answers ${r.status}` : `cannot be fetched (${r.error ?? 'no response'})`}: restore the file, or point the tag at its current address.`),
+        ...resources.map(
+          (r) =>
+            `The ${r.kind} ${shorten(r.url, 120)} ${r.status !== null ? `answers ${r.status}` : `cannot be fetched (${r.error ?? 'no response'})`}: restore the file, or point the tag at its current address.`,
+        ),
         'A missing stylesheet or script changes how the page looks and works for visitors and for search engines that render it.',
         'Fix the reference where it comes from (the theme, template or build manifest) so every page is corrected, then re-run the audit.',
       ],
-      code: resources.length > 0 ? resources.map((r) => `curl -sI ${shellQuote(r.url)} | head -n 1`).join('\n') : undefined,
+      code:
+        resources.length > 0 ? resources.map((r) => `curl -sI ${shellQuote(r.url)} | head -n 1`).join('\n') : undefined,
     };
   },
   TECH_RESOURCE_PRIVATE_ADDRESS: (ctx) => {
@@ -433,7 +479,9 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     return {
       summary: 'Send a Strict-Transport-Security header',
       steps: [
-        header ? `The site sends "Strict-Transport-Security: ${shorten(header, 80)}", which does not enable HSTS (${reason}).` : 'The https site sends no Strict-Transport-Security header, so a first visit over http can be intercepted before the redirect.',
+        header
+          ? `The site sends "Strict-Transport-Security: ${shorten(header, 80)}", which does not enable HSTS (${reason}).`
+          : 'The https site sends no Strict-Transport-Security header, so a first visit over http can be intercepted before the redirect.',
         'Add the header below on https responses. Start with a short max-age (e.g. 300) to test, then raise it to one year.',
         'Add includeSubDomains only when every subdomain serves https; add preload only when you intend to submit the domain to hstspreload.org.',
       ],
@@ -466,12 +514,19 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
   TECH_LLMS_TXT_MISSING: (ctx) => {
     const page = ctx.page;
     const name = brandOf(page, ctx.url) || brandFromHost(ctx.host);
-    const summary = page?.description ? collapseWhitespace(page.description) : page ? proposeDescription(page, ctx.url).text : `${name} website`;
+    const summary = page?.description
+      ? collapseWhitespace(page.description)
+      : page
+        ? proposeDescription(page, ctx.url).text
+        : `${name} website`;
     const links = (page?.links ?? [])
       .filter((link) => link.url && link.text && link.url.startsWith(site(ctx)) && link.url !== `${site(ctx)}/`)
       .filter((link, index, all) => all.findIndex((other) => other.url === link.url) === index)
       .slice(0, 6);
-    const lines = links.length > 0 ? links.map((link) => `- [${shorten(link.text, 60)}](${link.url})`) : [`- [Home](${site(ctx)}/)`];
+    const lines =
+      links.length > 0
+        ? links.map((link) => `- [${shorten(link.text, 60)}](${link.url})`)
+        : [`- [Home](${site(ctx)}/)`];
     return {
       summary: `Publish an llms.txt at ${site(ctx)}/llms.txt`,
       steps: [

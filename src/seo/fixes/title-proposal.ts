@@ -1,6 +1,13 @@
 import { CHECK_THRESHOLDS as T } from '../checks/index.js';
 import type { FixPageContext } from './fix.types.js';
-import { brandFromHost, codePointLength, collapseWhitespace, cutAtWord, escapeHtml, phraseFromPath } from './markup-text.js';
+import {
+  brandFromHost,
+  codePointLength,
+  collapseWhitespace,
+  cutAtWord,
+  escapeHtml,
+  phraseFromPath,
+} from './markup-text.js';
 
 export interface TitleProposal {
   /** Plain text (not escaped). */
@@ -31,7 +38,10 @@ export function proposeTitle(page: FixPageContext | null, url: string, mode: Tit
     topic = current.split(SEPARATOR_RE)[0];
   } else if (mode === 'extend' && current !== '') {
     // A short title plus an h1 saying more: the h1 is the better topic ("Home" vs "Handmade oak tables").
-    topic = h1 !== '' && !h1.toLowerCase().includes(current.toLowerCase()) && codePointLength(h1) > codePointLength(current) ? h1 : current;
+    topic =
+      h1 !== '' && !h1.toLowerCase().includes(current.toLowerCase()) && codePointLength(h1) > codePointLength(current)
+        ? h1
+        : current;
   } else {
     topic = h1 || current.split(SEPARATOR_RE)[0] || page?.headings[0]?.text || phraseFromPath(pathOf(url)) || brand;
   }
@@ -75,7 +85,9 @@ function composeTitle(topic: string, brand: string, secondary: string | null): s
 /** A heading that adds to the topic (first h2, else the first other heading). */
 function secondaryOf(page: FixPageContext | null, topic: string): string | null {
   const lower = topic.toLowerCase();
-  const candidates = (page?.headings ?? []).filter((heading) => heading.level >= 2 && !lower.includes(heading.text.toLowerCase()));
+  const candidates = (page?.headings ?? []).filter(
+    (heading) => heading.level >= 2 && !lower.includes(heading.text.toLowerCase()),
+  );
   const text = candidates.find((heading) => heading.level === 2)?.text ?? candidates[0]?.text;
   return text ? collapseWhitespace(text) : null;
 }

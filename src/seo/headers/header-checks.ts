@@ -112,7 +112,9 @@ function checkHsts(ctx: HeaderContext): CheckOutcome {
     maxAge >= RECOMMENDED_HSTS_MAX_AGE
       ? `HSTS enabled for ${describeSeconds(maxAge)}.`
       : `HSTS enabled, but max-age=${maxAge} (${describeSeconds(maxAge)}) is below the recommended ${RECOMMENDED_HSTS_MAX_AGE} (1 year).`,
-    policy.includeSubDomains ? 'Covers subdomains (includeSubDomains).' : 'Subdomains are not covered (no includeSubDomains).',
+    policy.includeSubDomains
+      ? 'Covers subdomains (includeSubDomains).'
+      : 'Subdomains are not covered (no includeSubDomains).',
   ];
   if (policy.preload) {
     notes.push(
@@ -207,7 +209,10 @@ function checkFrameProtection(ctx: HeaderContext): CheckOutcome {
   const xfoValues = ctx.values('x-frame-options');
   // HTML spec: the comma-separated values count only if they all agree (case-insensitively).
   const xfoTokens = new Set(
-    xfoValues.flatMap((entry) => entry.split(',')).map((token) => token.trim().toUpperCase()).filter((token) => token !== ''),
+    xfoValues
+      .flatMap((entry) => entry.split(','))
+      .map((token) => token.trim().toUpperCase())
+      .filter((token) => token !== ''),
   );
   const xfo = xfoTokens.size === 1 ? [...xfoTokens][0] : null;
   // frame-ancestors supersedes X-Frame-Options in browsers that support it.
@@ -215,7 +220,12 @@ function checkFrameProtection(ctx: HeaderContext): CheckOutcome {
     const value = frameAncestors.map((sources) => `frame-ancestors ${sources.join(' ')}`.trim()).join(', ');
     const allowsAll = frameAncestors.every((sources) => sources.includes('*'));
     return allowsAll
-      ? outcome('frame-protection', false, value, "CSP frame-ancestors '*' lets any site embed the page (clickjacking).")
+      ? outcome(
+          'frame-protection',
+          false,
+          value,
+          "CSP frame-ancestors '*' lets any site embed the page (clickjacking).",
+        )
       : outcome('frame-protection', true, value, 'Framing is restricted by CSP frame-ancestors.');
   }
   const value = joined(xfoValues);
@@ -342,8 +352,12 @@ function checkCaching(ctx: HeaderContext): CheckOutcome {
     );
   }
   const notes: string[] = [];
-  if (hasMaxAge && freshFor !== null) notes.push(`Cacheable for ${freshFor} s${directives.immutable ? ' (immutable)' : ''}.`);
-  if (hasValidator) notes.push(`Revalidation via ${[etag.length > 0 ? 'ETag' : null, lastModified.length > 0 ? 'Last-Modified' : null].filter(Boolean).join(' and ')}.`);
+  if (hasMaxAge && freshFor !== null)
+    notes.push(`Cacheable for ${freshFor} s${directives.immutable ? ' (immutable)' : ''}.`);
+  if (hasValidator)
+    notes.push(
+      `Revalidation via ${[etag.length > 0 ? 'ETag' : null, lastModified.length > 0 ? 'Last-Modified' : null].filter(Boolean).join(' and ')}.`,
+    );
   if (directives.noCache) notes.push('no-cache: every use is revalidated first.');
   if (directives.isPrivate) notes.push('private: shared caches and CDNs will not store it.');
   return outcome('caching', true, value, notes.join(' '), issues);
@@ -381,7 +395,12 @@ function checkContentTypeCharset(ctx: HeaderContext): CheckOutcome {
   const documentCharset = ctx.input.documentCharset?.trim() || null;
   const declared = charsetDeclared(ctx.headers, documentCharset);
   if (declared === null) {
-    return outcome('content-type-charset', true, contentType, `Not applicable: ${ctx.mediaType ?? 'unknown type'} is not HTML.`);
+    return outcome(
+      'content-type-charset',
+      true,
+      contentType,
+      `Not applicable: ${ctx.mediaType ?? 'unknown type'} is not HTML.`,
+    );
   }
   const charset = charsetOf(contentType);
   if (charset !== null) {
@@ -426,7 +445,9 @@ function checkVersionDisclosure(ctx: HeaderContext): CheckOutcome {
     'version-disclosure',
     true,
     value,
-    present.length === 0 ? 'No Server or X-Powered-By details are disclosed.' : 'Server software is named but without a version.',
+    present.length === 0
+      ? 'No Server or X-Powered-By details are disclosed.'
+      : 'Server software is named but without a version.',
   );
 }
 

@@ -57,7 +57,10 @@ export function parseCsp(values: readonly string[]): CspPolicy[] {
     for (const serialized of value.split(',')) {
       const policy = new Map<string, string[]>();
       for (const raw of serialized.split(';')) {
-        const tokens = raw.trim().split(/[\t\n\f\r ]+/).filter((token) => token !== '');
+        const tokens = raw
+          .trim()
+          .split(/[\t\n\f\r ]+/)
+          .filter((token) => token !== '');
         if (tokens.length === 0) continue;
         const name = tokens[0].toLowerCase();
         if (!policy.has(name)) policy.set(name, tokens.slice(1));

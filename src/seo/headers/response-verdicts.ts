@@ -79,7 +79,8 @@ export function hstsVerdict(headers: ResponseHeaders, https: boolean): HstsVerdi
   const values = headers.values('strict-transport-security');
   if (values.length === 0) return { applies: true, enabled: false, reason: 'absent' };
   const policy = parseHsts(values[0]);
-  if (!policy.valid) return { applies: true, enabled: false, reason: 'invalid', error: policy.error ?? 'invalid header' };
+  if (!policy.valid)
+    return { applies: true, enabled: false, reason: 'invalid', error: policy.error ?? 'invalid header' };
   const maxAge = policy.maxAge ?? 0;
   if (maxAge === 0) return { applies: true, enabled: false, reason: 'max-age-zero', policy };
   return { applies: true, enabled: true, policy, maxAge, repeated: values.length > 1 };

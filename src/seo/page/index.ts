@@ -19,7 +19,16 @@ export type {
 } from './page-facts.types.js';
 export { charsetOf, firstHeader, headerValues } from './header-values.js';
 export { parseLinkHeader, relHas, type LinkHeaderEntry } from './http-link-header.js';
-export { isAbsoluteUrl, isHttpProtocol, isLoopbackHost, isSameSite, normalizeUrl, resolveUrl, siteKey, withoutFragment } from './link-url.js';
+export {
+  isAbsoluteUrl,
+  isHttpProtocol,
+  isLoopbackHost,
+  isSameSite,
+  normalizeUrl,
+  resolveUrl,
+  siteKey,
+  withoutFragment,
+} from './link-url.js';
 export { parseRobotsContent, parseXRobotsTag } from './robots-directives.js';
 export { hammingDistance, popcount32, SIMHASH_BITS, simhashHalves, simhashSimilarity } from './simhash.js';
 export { decodeDocument } from './document-decoding.js';

@@ -21,17 +21,63 @@ import { buildRobotsDirectives } from './robots-directives.js';
 import { VisibleTextAccumulator } from './visible-text.accumulator.js';
 
 /** Elements that may appear before `<body>`; any other element starts the body (HTML tree building). */
-const HEAD_ELEMENTS = new Set(['html', 'head', 'title', 'meta', 'link', 'script', 'style', 'base', 'noscript', 'template', 'basefont', 'bgsound']);
+const HEAD_ELEMENTS = new Set([
+  'html',
+  'head',
+  'title',
+  'meta',
+  'link',
+  'script',
+  'style',
+  'base',
+  'noscript',
+  'template',
+  'basefont',
+  'bgsound',
+]);
 
 /** Inline elements do not separate words: "<b>foo</b>bar" is one word, "<p>foo</p>bar" two. */
 const INLINE_ELEMENTS = new Set([
-  'a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em', 'font', 'i', 'img', 'kbd', 'label', 'mark',
-  'nobr', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr',
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'cite',
+  'code',
+  'data',
+  'dfn',
+  'em',
+  'font',
+  'i',
+  'img',
+  'kbd',
+  'label',
+  'mark',
+  'nobr',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'u',
+  'var',
+  'wbr',
 ]);
 
 /** Elements whose URL attribute loads a subresource (mixed content when http on an https page). */
 const RESOURCE_ATTRIBUTES: Record<string, string> = {
-  iframe: 'src', video: 'src', audio: 'src', source: 'src', embed: 'src', track: 'src', object: 'data',
+  iframe: 'src',
+  video: 'src',
+  audio: 'src',
+  source: 'src',
+  embed: 'src',
+  track: 'src',
+  object: 'data',
 };
 
 /** `<link rel>` values that make the browser fetch the target, and what it is. */
@@ -47,9 +93,24 @@ const LINK_RESOURCE_RELS: readonly [string, ResourceKind][] = [
 ];
 
 /** `<link rel=preload as=...>`: the kind of what is preloaded. */
-const PRELOAD_KINDS: Record<string, ResourceKind> = { script: 'script', style: 'stylesheet', font: 'font', image: 'image', audio: 'media', video: 'media', track: 'media' };
+const PRELOAD_KINDS: Record<string, ResourceKind> = {
+  script: 'script',
+  style: 'stylesheet',
+  font: 'font',
+  image: 'image',
+  audio: 'media',
+  video: 'media',
+  track: 'media',
+};
 
-const JS_TYPES = new Set(['', 'text/javascript', 'application/javascript', 'application/ecmascript', 'text/ecmascript', 'module']);
+const JS_TYPES = new Set([
+  '',
+  'text/javascript',
+  'application/javascript',
+  'application/ecmascript',
+  'text/ecmascript',
+  'module',
+]);
 
 /**
  * Extracts the facts the SEO checks need from one HTML document in a single streaming pass
@@ -316,7 +377,8 @@ class PageFactsCollector {
   }
 
   private noteInBody(tag: string): void {
-    if (this.headTagsInBody.length < LIMITS.samples && !this.headTagsInBody.includes(tag)) this.headTagsInBody.push(tag);
+    if (this.headTagsInBody.length < LIMITS.samples && !this.headTagsInBody.includes(tag))
+      this.headTagsInBody.push(tag);
   }
 
   private onMeta(attribs: Attributes): void {
@@ -379,13 +441,22 @@ class PageFactsCollector {
       if (this.inBody) this.noteInBody('link[rel=canonical]');
       if (href !== undefined && this.canonicals.length < LIMITS.canonicals) {
         const resolved = resolveUrl(href, this.base);
-        this.canonicals.push({ href: clipUrl(href.trim()), url: resolved ? clipUrl(resolved.href) : null, inBody: this.inBody });
+        this.canonicals.push({
+          href: clipUrl(href.trim()),
+          url: resolved ? clipUrl(resolved.href) : null,
+          inBody: this.inBody,
+        });
       }
     }
     if (attribs.hreflang !== undefined && relHas(rel, 'alternate') && this.hreflang.length < LIMITS.hreflang) {
       const raw = href ?? '';
       const resolved = raw === '' ? null : resolveUrl(raw, this.base);
-      this.hreflang.push({ lang: clip(attribs.hreflang.trim()), href: clipUrl(raw.trim()), url: resolved ? clipUrl(resolved.href) : null, source: 'html' });
+      this.hreflang.push({
+        lang: clip(attribs.hreflang.trim()),
+        href: clipUrl(raw.trim()),
+        url: resolved ? clipUrl(resolved.href) : null,
+        source: 'html',
+      });
     }
     const lowerRel = rel.toLowerCase();
     if (relHas(lowerRel, 'icon') || lowerRel.includes('apple-touch-icon')) this.hasFavicon = true;
@@ -420,7 +491,8 @@ class PageFactsCollector {
     if (src === undefined) return;
     this.addResource(src, 'script', 'script');
     if (this.https) this.checkMixed('script', src);
-    const blocking = JS_TYPES.has(type) && type !== 'module' && attribs.async === undefined && attribs.defer === undefined;
+    const blocking =
+      JS_TYPES.has(type) && type !== 'module' && attribs.async === undefined && attribs.defer === undefined;
     if (!this.inBody && blocking) {
       this.blockingScripts++;
       if (this.blockingSample.length < LIMITS.samples) this.blockingSample.push(clipUrl(src.trim()));
@@ -430,7 +502,11 @@ class PageFactsCollector {
   private finishJsonLd(): void {
     if (this.jsonLd.length >= LIMITS.jsonLdBlocks) return;
     if (this.jsonTooLarge) {
-      this.jsonLd.push({ ok: false, error: `block over ${LIMITS.jsonLdBlockBytes} characters, not parsed`, skipped: true });
+      this.jsonLd.push({
+        ok: false,
+        error: `block over ${LIMITS.jsonLdBlockBytes} characters, not parsed`,
+        skipped: true,
+      });
       return;
     }
     const body = this.jsonText.trim();
@@ -466,7 +542,15 @@ class PageFactsCollector {
 
   private classifyLink(href: string): LinkFact {
     const trimmed = href.trim();
-    const fact: LinkFact = { href: clipUrl(trimmed), kind: 'uncrawlable', url: null, internal: false, text: '', label: null, nofollow: false };
+    const fact: LinkFact = {
+      href: clipUrl(trimmed),
+      kind: 'uncrawlable',
+      url: null,
+      internal: false,
+      text: '',
+      label: null,
+      nofollow: false,
+    };
     if (trimmed === '' || trimmed === '#' || /^javascript:/i.test(trimmed)) return fact;
     if (trimmed.charCodeAt(0) === 35 /* # */) {
       fact.kind = 'fragment';
@@ -499,7 +583,8 @@ class PageFactsCollector {
     const srcset = attribs.srcset;
     const src = attribs.src ?? attribs['data-src'] ?? firstSrcsetCandidate(srcset) ?? '';
     const alt = attribs.alt;
-    if (this.anchor && alt !== undefined && this.anchor.imageAlt.length < LIMITS.textChars) this.anchor.imageAlt += ` ${alt}`;
+    if (this.anchor && alt !== undefined && this.anchor.imageAlt.length < LIMITS.textChars)
+      this.anchor.imageAlt += ` ${alt}`;
     if (this.https) {
       if (attribs.src !== undefined) this.checkMixed('img', attribs.src);
       if (srcset !== undefined) this.checkMixedSrcset('img', srcset);
@@ -543,7 +628,8 @@ class PageFactsCollector {
   private addResource(value: string, kind: ResourceKind, tag: string): void {
     if (this.resources.length >= LIMITS.resources) return;
     const trimmed = value.trim();
-    if (trimmed === '' || trimmed.charCodeAt(0) === 35 /* # */ || /^(data|blob|javascript|about):/i.test(trimmed)) return;
+    if (trimmed === '' || trimmed.charCodeAt(0) === 35 /* # */ || /^(data|blob|javascript|about):/i.test(trimmed))
+      return;
     const resolved = resolveUrl(trimmed, this.base);
     if (!resolved || !isHttpProtocol(resolved.protocol)) return;
     const url = clipUrl(withoutFragment(resolved));
@@ -585,9 +671,18 @@ class PageFactsCollector {
         if (relHas(rel, 'canonical') && headerCanonical === null) {
           const resolved = resolveUrl(entry.target, this.pageUrl);
           headerCanonical = resolved ? clipUrl(resolved.href) : clipUrl(entry.target);
-        } else if (relHas(rel, 'alternate') && entry.params.hreflang !== undefined && this.hreflang.length < LIMITS.hreflang) {
+        } else if (
+          relHas(rel, 'alternate') &&
+          entry.params.hreflang !== undefined &&
+          this.hreflang.length < LIMITS.hreflang
+        ) {
           const resolved = resolveUrl(entry.target, this.pageUrl);
-          this.hreflang.push({ lang: clip(entry.params.hreflang.trim()), href: clipUrl(entry.target), url: resolved ? clipUrl(resolved.href) : null, source: 'header' });
+          this.hreflang.push({
+            lang: clip(entry.params.hreflang.trim()),
+            href: clipUrl(entry.target),
+            url: resolved ? clipUrl(resolved.href) : null,
+            source: 'header',
+          });
         }
       }
     }
@@ -635,7 +730,11 @@ class PageFactsCollector {
       resources: this.resources,
       linkCount: this.linkCount,
       duplicateIds: { count: this.duplicateIdCount, sample: this.duplicateIdSample },
-      renderBlocking: { scripts: this.blockingScripts, stylesheets: this.blockingStylesheets, sample: this.blockingSample },
+      renderBlocking: {
+        scripts: this.blockingScripts,
+        stylesheets: this.blockingStylesheets,
+        sample: this.blockingSample,
+      },
       mixedContent: { count: this.mixedCount, sample: this.mixedSample },
       domElements: this.domElements,
       hasFavicon: this.hasFavicon,

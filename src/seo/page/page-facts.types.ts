@@ -60,9 +60,7 @@ export interface HreflangFact {
   source: 'html' | 'header';
 }
 
-export type JsonLdBlock =
-  | { ok: true; value: unknown }
-  | { ok: false; error: string; skipped?: boolean };
+export type JsonLdBlock = { ok: true; value: unknown } | { ok: false; error: string; skipped?: boolean };
 
 export interface HeadingFact {
   level: number;

@@ -98,7 +98,7 @@ export class VisibleTextAccumulator {
     let inToken = false;
     let word = false;
     let h = FNV_OFFSET;
-    for (let i = 0; i < n; ) {
+    for (let i = 0; i < n;) {
       const c = lower.charCodeAt(i);
       if (!isJsSpace(c)) {
         if (!inToken) {
@@ -162,7 +162,17 @@ export class VisibleTextAccumulator {
 function isJsSpace(c: number): boolean {
   if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
   if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /**
@@ -171,7 +181,15 @@ function isJsSpace(c: number): boolean {
  */
 function isWordCode(c: number): boolean {
   if (c < 0x80) return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
-  return c >= 0xc0 && c !== 0xd7 && c !== 0xf7 && !(c >= 0x2000 && c <= 0x2bff) && !(c >= 0x3000 && c <= 0x303f) && !(c >= 0xd800 && c <= 0xdfff) && !(c >= 0xfe00 && c <= 0xfe0f);
+  return (
+    c >= 0xc0 &&
+    c !== 0xd7 &&
+    c !== 0xf7 &&
+    !(c >= 0x2000 && c <= 0x2bff) &&
+    !(c >= 0x3000 && c <= 0x303f) &&
+    !(c >= 0xd800 && c <= 0xdfff) &&
+    !(c >= 0xfe00 && c <= 0xfe0f)
+  );
 }
 
 /** Order-sensitive mix of three word hashes into 32 well-spread bits (murmur3 finalizer). */

@@ -30,8 +30,11 @@ const NON_STANDARD: ReadonlyMap<string, string> = new Map([
   ['crawl-delay', "'crawl-delay' is not part of RFC 9309: Google ignores it (Bing and Yandex honour it)"],
   ['host', "'host' is a Yandex-only directive that Yandex has retired; Google ignores it"],
   ['clean-param', "'clean-param' is Yandex-only; Google ignores it"],
-  ['noindex', "Google stopped supporting 'noindex' in robots.txt in 2019: use a meta robots tag or an X-Robots-Tag header"],
-  ['nofollow', "'nofollow' is not a robots.txt directive: use a meta robots tag or rel=\"nofollow\" links"],
+  [
+    'noindex',
+    "Google stopped supporting 'noindex' in robots.txt in 2019: use a meta robots tag or an X-Robots-Tag header",
+  ],
+  ['nofollow', '\'nofollow\' is not a robots.txt directive: use a meta robots tag or rel="nofollow" links'],
   ['request-rate', "'request-rate' is not part of RFC 9309; Google ignores it"],
   ['visit-time', "'visit-time' is not part of RFC 9309; Google ignores it"],
   ['content-signal', "'content-signal' is not part of RFC 9309; crawlers that do not know it ignore it"],
@@ -141,7 +144,7 @@ export function parseRobotsTxt(content: string | Uint8Array): RobotsTxt {
   let nextLf = text.indexOf('\n');
   let nextCr = text.indexOf('\r');
   let nextHash = text.indexOf('#');
-  for (let lineStart = 0; lineStart <= textLength; ) {
+  for (let lineStart = 0; lineStart <= textLength;) {
     lineNumber++;
     if (nextLf >= 0 && nextLf < lineStart) nextLf = text.indexOf('\n', lineStart);
     if (nextCr >= 0 && nextCr < lineStart) nextCr = text.indexOf('\r', lineStart);
@@ -225,7 +228,10 @@ export function parseRobotsTxt(content: string | Uint8Array): RobotsTxt {
         }
         const { token, hasExtra } = groupAgentToken(value);
         if (token === '') {
-          errors.add(lineNumber, `invalid user-agent '${clip(value)}': expected a product token (letters, '-', '_') or '*'`);
+          errors.add(
+            lineNumber,
+            `invalid user-agent '${clip(value)}': expected a product token (letters, '-', '_') or '*'`,
+          );
           break;
         }
         if (hasExtra) {
@@ -252,7 +258,10 @@ export function parseRobotsTxt(content: string | Uint8Array): RobotsTxt {
           warnings.add(lineNumber, "'allow' with an empty path has no effect");
         }
         if (value.includes(' ') || value.includes('\t')) {
-          warnings.add(lineNumber, `rule path '${clip(value)}' contains whitespace: it only matches URLs with an encoded space (%20)`);
+          warnings.add(
+            lineNumber,
+            `rule path '${clip(value)}' contains whitespace: it only matches URLs with an encoded space (%20)`,
+          );
         }
         current.rules.push({ type: directive as RobotsRuleType, path: value, line: lineNumber });
         break;

@@ -9,7 +9,10 @@
  * In a canonical pattern `*` is therefore always the wildcard and a final `$` always the anchor.
  */
 
-const HEX_ESCAPES: string[] = Array.from({ length: 256 }, (_, b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`);
+const HEX_ESCAPES: string[] = Array.from(
+  { length: 256 },
+  (_, b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+);
 
 /** ASCII kept as is: unreserved, gen-delims but `#`, sub-delims but `*` and `$` (handled apart). */
 const KEEP_ASCII = new Uint8Array(128);

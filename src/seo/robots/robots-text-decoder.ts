@@ -37,7 +37,10 @@ function decodeBytes(bytes: Uint8Array): DecodedRobotsText {
   const problems: DecodingProblem[] = [];
   const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
   if (utf16) {
-    problems.push({ index: 0, message: 'file is UTF-16 encoded: robots.txt must be UTF-8, crawlers cannot read these rules' });
+    problems.push({
+      index: 0,
+      message: 'file is UTF-16 encoded: robots.txt must be UTF-8, crawlers cannot read these rules',
+    });
   }
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const truncated = sizeBytes > ROBOTS_MAX_BYTES;

@@ -16,7 +16,13 @@ export const LIGHTHOUSE_CONTROL_POINTS: Readonly<Record<LighthouseMetric, { p10:
   SI: { p10: 3_387, median: 5_800 },
 };
 
-export const LIGHTHOUSE_WEIGHTS: Readonly<Record<LighthouseMetric, number>> = { FCP: 10, LCP: 25, TBT: 30, CLS: 25, SI: 10 };
+export const LIGHTHOUSE_WEIGHTS: Readonly<Record<LighthouseMetric, number>> = {
+  FCP: 10,
+  LCP: 25,
+  TBT: 30,
+  CLS: 25,
+  SI: 10,
+};
 
 // Exact doubles Lighthouse clamps each range to, so a value never crosses a band by rounding.
 const MIN_PASSING_SCORE = 0.9000000000000000222;

@@ -12,12 +12,29 @@
  *                      (TECH_ROBOTS_BLOCKS_ALL, TECH_NOINDEX_SITEWIDE, TECH_ROBOTS_UNREACHABLE failing,
  *                      or the start URL answering 4xx/5xx).
  */
-import { SEVERITY_WEIGHTS, getCheck, type Category, type CheckScope, type LabMetrics, type Severity } from '../checks/index.js';
+import {
+  SEVERITY_WEIGHTS,
+  getCheck,
+  type Category,
+  type CheckScope,
+  type LabMetrics,
+  type Severity,
+} from '../checks/index.js';
 import { lighthousePerformanceScore } from './lighthouse-metric-score.js';
 
-export const CATEGORY_WEIGHTS: Readonly<Record<Category, number>> = { META: 20, CONTENT: 20, LINKS: 20, TECHNICAL: 25, PERFORMANCE: 15 };
+export const CATEGORY_WEIGHTS: Readonly<Record<Category, number>> = {
+  META: 20,
+  CONTENT: 20,
+  LINKS: 20,
+  TECHNICAL: 25,
+  PERFORMANCE: 15,
+};
 
-export const BLOCKER_CODES: readonly string[] = ['TECH_ROBOTS_BLOCKS_ALL', 'TECH_NOINDEX_SITEWIDE', 'TECH_ROBOTS_UNREACHABLE'];
+export const BLOCKER_CODES: readonly string[] = [
+  'TECH_ROBOTS_BLOCKS_ALL',
+  'TECH_NOINDEX_SITEWIDE',
+  'TECH_ROBOTS_UNREACHABLE',
+];
 
 export const BLOCKED_OVERALL_CAP = 50;
 
@@ -91,8 +108,11 @@ export function computeScores(checks: readonly ScoredCheck[], options: ScoreOpti
 
 /** A site-wide blocker: search engines cannot crawl or index the site at all. */
 export function isBlocked(checks: readonly ScoredCheck[], startUrlStatus?: number | null): boolean {
-  if (startUrlStatus !== undefined && startUrlStatus !== null && startUrlStatus >= 400 && startUrlStatus < 600) return true;
-  return checks.some((check) => BLOCKER_CODES.includes(check.code) && check.applicablePages > 0 && check.affectedPages > 0);
+  if (startUrlStatus !== undefined && startUrlStatus !== null && startUrlStatus >= 400 && startUrlStatus < 600)
+    return true;
+  return checks.some(
+    (check) => BLOCKER_CODES.includes(check.code) && check.applicablePages > 0 && check.affectedPages > 0,
+  );
 }
 
 function labPerformanceScore(labMetrics: ScoreOptions['labMetrics']): number | null {

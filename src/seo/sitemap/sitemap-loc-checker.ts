@@ -80,11 +80,23 @@ export class LocChecker {
       const scheme = ANY_SCHEME.exec(loc);
       if (scheme !== null && !loc.startsWith('//', scheme[0].length) && /^\d/.test(loc.slice(scheme[0].length))) {
         // "example.com:8080/x" parses as scheme "example.com": it is a URL without scheme.
-        errors.add('LOC_NOT_ABSOLUTE', `<loc> "${clip(loc)}" has no scheme; write the full URL with http:// or https://`, line);
+        errors.add(
+          'LOC_NOT_ABSOLUTE',
+          `<loc> "${clip(loc)}" has no scheme; write the full URL with http:// or https://`,
+          line,
+        );
       } else if (scheme !== null) {
-        errors.add('LOC_BAD_SCHEME', `<loc> "${clip(loc)}" uses ${scheme[1]}:; only http and https URLs are allowed`, line);
+        errors.add(
+          'LOC_BAD_SCHEME',
+          `<loc> "${clip(loc)}" uses ${scheme[1]}:; only http and https URLs are allowed`,
+          line,
+        );
       } else {
-        errors.add('LOC_NOT_ABSOLUTE', `<loc> "${clip(loc)}" is not an absolute URL; write the full URL with http:// or https://`, line);
+        errors.add(
+          'LOC_NOT_ABSOLUTE',
+          `<loc> "${clip(loc)}" is not an absolute URL; write the full URL with http:// or https://`,
+          line,
+        );
       }
       return false;
     }
@@ -106,7 +118,11 @@ export class LocChecker {
 
   private checkEscaping(loc: string, line: number, warnings: IssueList): void {
     if (UNESCAPED.test(loc)) {
-      warnings.add('LOC_UNESCAPED_CHARS', `<loc> "${clip(loc)}" contains characters that must be percent-encoded (spaces, non-ASCII or <>"{}|\\^\`)`, line);
+      warnings.add(
+        'LOC_UNESCAPED_CHARS',
+        `<loc> "${clip(loc)}" contains characters that must be percent-encoded (spaces, non-ASCII or <>"{}|\\^\`)`,
+        line,
+      );
     }
   }
 

@@ -137,7 +137,8 @@ class SitemapValidator {
     // Namespace declarations arrive as attribute events: cheaper than scanning every tag's attributes.
     parser.on('attribute', (attribute) => {
       const name = attribute.name;
-      if (name === 'xmlns' || name.startsWith('xmlns:')) this.declarations.push(name === 'xmlns' ? '' : name.slice(6), attribute.value);
+      if (name === 'xmlns' || name.startsWith('xmlns:'))
+        this.declarations.push(name === 'xmlns' ? '' : name.slice(6), attribute.value);
     });
     parser.on('opentag', (tag) => this.onOpen(tag));
     parser.on('closetag', () => this.onClose());
@@ -161,7 +162,10 @@ class SitemapValidator {
     this.carry = scan.safeEnd === text.length ? '' : text.slice(scan.safeEnd);
     this.feed(scan.safeEnd === text.length ? text : text.slice(0, scan.safeEnd));
     if (this.scanner.sectionChars > MAX_NODE_CHARS && !this.stopped) {
-      this.fail('NODE_TOO_LARGE', 'A comment, CDATA section or processing instruction is longer than 1,048,576 characters; parsing stopped');
+      this.fail(
+        'NODE_TOO_LARGE',
+        'A comment, CDATA section or processing instruction is longer than 1,048,576 characters; parsing stopped',
+      );
     }
     if (scan.badAt !== undefined && !this.stopped) {
       if (scan.undefinedEntity !== undefined) {
@@ -170,7 +174,10 @@ class SitemapValidator {
           `XML syntax error: undefined entity "&${scan.undefinedEntity};"; XML only defines &amp; &lt; &gt; &apos; &quot; (write other characters as they are, or as &#NNN;)`,
         );
       } else {
-        this.fail('UNESCAPED_AMPERSAND', 'XML syntax error: unescaped "&"; write it as &amp; (URLs in a sitemap must be entity-escaped)');
+        this.fail(
+          'UNESCAPED_AMPERSAND',
+          'XML syntax error: unescaped "&"; write it as &amp; (URLs in a sitemap must be entity-escaped)',
+        );
       }
     }
   }
@@ -190,7 +197,10 @@ class SitemapValidator {
     }
     if (this.stopped || this.type === null) return;
     if (this.count === 0) {
-      this.warnings.add('EMPTY_SITEMAP', this.type === 'urlset' ? 'The urlset has no <url> entries' : 'The sitemap index has no <sitemap> entries');
+      this.warnings.add(
+        'EMPTY_SITEMAP',
+        this.type === 'urlset' ? 'The urlset has no <url> entries' : 'The sitemap index has no <sitemap> entries',
+      );
     }
   }
 
@@ -218,7 +228,10 @@ class SitemapValidator {
   result(info: SitemapInputInfo): SitemapAnalysis {
     if (this.duplicateCount > DUPLICATES_LISTED) {
       const more = this.duplicateCount - DUPLICATES_LISTED;
-      this.warnings.add('LOC_DUPLICATE', `${more} more duplicate <loc> value${more === 1 ? '' : 's'} not listed (${this.duplicateCount} in all)`);
+      this.warnings.add(
+        'LOC_DUPLICATE',
+        `${more} more duplicate <loc> value${more === 1 ? '' : 's'} not listed (${this.duplicateCount} in all)`,
+      );
     }
     return {
       valid: this.errors.count === 0,
@@ -270,7 +283,11 @@ class SitemapValidator {
     // Count only whole chunks spent inside one field: a new field in this chunk restarts the count.
     this.fieldRun = wasCapturing && opened === this.fieldsOpened ? this.fieldRun + text.length : 0;
     if (this.fieldRun > MAX_NODE_CHARS && !this.stopped) {
-      this.fail('NODE_TOO_LARGE', `<${this.fieldName}> is longer than 1,048,576 characters; parsing stopped`, this.fieldLine);
+      this.fail(
+        'NODE_TOO_LARGE',
+        `<${this.fieldName}> is longer than 1,048,576 characters; parsing stopped`,
+        this.fieldLine,
+      );
     }
   }
 
@@ -287,7 +304,11 @@ class SitemapValidator {
   private onXmlDecl(decl: XMLDecl): void {
     const encoding = decl.encoding;
     if (encoding !== undefined && !/^utf-?8$/i.test(encoding)) {
-      this.errors.add('UNSUPPORTED_ENCODING', `The XML declaration says encoding="${clip(encoding)}"; the protocol requires UTF-8`, this.parser.line);
+      this.errors.add(
+        'UNSUPPORTED_ENCODING',
+        `The XML declaration says encoding="${clip(encoding)}"; the protocol requires UTF-8`,
+        this.parser.line,
+      );
     }
   }
 
@@ -320,7 +341,12 @@ class SitemapValidator {
       const prefix = name.slice(0, colon);
       local = name.slice(colon + 1);
       uri = this.bindings.get(prefix);
-      if (uri === undefined) this.errors.add('UNBOUND_PREFIX', `Namespace prefix "${clip(prefix)}" of <${clip(name)}> is not declared`, line);
+      if (uri === undefined)
+        this.errors.add(
+          'UNBOUND_PREFIX',
+          `Namespace prefix "${clip(prefix)}" of <${clip(name)}> is not declared`,
+          line,
+        );
     }
 
     if (parent === -1) {
@@ -383,7 +409,8 @@ class SitemapValidator {
       const lower = local.toLowerCase();
       let message = `The root element is <${clip(name)}>; a sitemap must start with <urlset> or <sitemapindex>`;
       if (lower === 'html') message = 'The root element is <html>: this is an HTML page, not an XML sitemap';
-      else if (lower === 'rss' || lower === 'feed') message = `The root element is <${clip(name)}>: this is an RSS/Atom feed, not a sitemaps.org <urlset> or <sitemapindex>`;
+      else if (lower === 'rss' || lower === 'feed')
+        message = `The root element is <${clip(name)}>: this is an RSS/Atom feed, not a sitemaps.org <urlset> or <sitemapindex>`;
       this.errors.add('INVALID_ROOT', message, line);
       this.stopped = true;
       return;
@@ -433,8 +460,14 @@ class SitemapValidator {
     const bit = 1 << role;
     this.fieldRepeat = (this.fieldsSeen & bit) !== 0;
     if (this.fieldRepeat) {
-      if (role === Role.Loc) this.errors.add('LOC_MULTIPLE', `<${this.entryName}> has more than one <loc>; exactly one is allowed`, line);
-      else this.warnings.add('DUPLICATE_FIELD', `<${this.entryName}> has more than one <${local}>; the first one is used`, line);
+      if (role === Role.Loc)
+        this.errors.add('LOC_MULTIPLE', `<${this.entryName}> has more than one <loc>; exactly one is allowed`, line);
+      else
+        this.warnings.add(
+          'DUPLICATE_FIELD',
+          `<${this.entryName}> has more than one <${local}>; the first one is used`,
+          line,
+        );
     }
     this.fieldsSeen |= bit;
     this.fieldText = '';
@@ -465,7 +498,11 @@ class SitemapValidator {
       case Role.Loc:
         if (!first) return;
         if (this.fieldLength > FIELD_TEXT_CAP) {
-          this.errors.add('LOC_TOO_LONG', `<loc> is ${this.fieldLength} characters long; the protocol allows at most 2,048`, line);
+          this.errors.add(
+            'LOC_TOO_LONG',
+            `<loc> is ${this.fieldLength} characters long; the protocol allows at most 2,048`,
+            line,
+          );
           this.loc = value.slice(0, 80);
           return;
         }
@@ -509,9 +546,17 @@ class SitemapValidator {
     if (CHANGEFREQS.has(value)) return;
     const lower = value.toLowerCase();
     if (CHANGEFREQS.has(lower)) {
-      this.warnings.add('CHANGEFREQ_CASE', `<changefreq> "${value}" should be lowercase ("${lower}") as the protocol lists it`, line);
+      this.warnings.add(
+        'CHANGEFREQ_CASE',
+        `<changefreq> "${value}" should be lowercase ("${lower}") as the protocol lists it`,
+        line,
+      );
     } else {
-      this.errors.add('CHANGEFREQ_INVALID', `<changefreq> "${clip(value)}" is invalid; use always, hourly, daily, weekly, monthly, yearly or never`, line);
+      this.errors.add(
+        'CHANGEFREQ_INVALID',
+        `<changefreq> "${clip(value)}" is invalid; use always, hourly, daily, weekly, monthly, yearly or never`,
+        line,
+      );
     }
   }
 
@@ -576,7 +621,10 @@ class SitemapValidator {
  * Never throws for bad content (it becomes `errors`); rejects only for a malformed `baseUrl`, a
  * failing input stream, or a throwing callback.
  */
-export async function validateSitemap(input: SitemapInput, options: SitemapValidationOptions = {}): Promise<SitemapAnalysis> {
+export async function validateSitemap(
+  input: SitemapInput,
+  options: SitemapValidationOptions = {},
+): Promise<SitemapAnalysis> {
   const validator = new SitemapValidator(options);
   const info: SitemapInputInfo = { sizeBytes: 0, compressed: false };
   try {

@@ -55,7 +55,8 @@ export function w3cDatetimeInstant(value: string): number | string {
   if (length === 7) return utcMs(year, month, 1, 0, 0, 0) - MAX_ZONE_AHEAD_MS;
   const day = digitsAt(value, 8, 2);
   if (day < 0 || (length !== 10 && value.charCodeAt(10) !== 0x54)) return FORMAT;
-  if (day < 1 || day > daysInMonth(year, month)) return `day ${value.slice(8, 10)} does not exist in ${value.slice(0, 7)}`;
+  if (day < 1 || day > daysInMonth(year, month))
+    return `day ${value.slice(8, 10)} does not exist in ${value.slice(0, 7)}`;
   if (length === 10) return utcMs(year, month, day, 0, 0, 0) - MAX_ZONE_AHEAD_MS;
 
   const hour = digitsAt(value, 11, 2);

@@ -69,7 +69,9 @@ test('a running audit shows live progress and can be cancelled; the pages found 
   await expect(page.getByText(/Cancelled by a user\. \d+ pages had been crawled; they are kept\./)).toBeVisible();
   await page.getByRole('link', { name: 'See the pages' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Crawled pages' })).toBeVisible();
-  await expect(page.getByRole('rowheader', { name: new RegExp(`${site.origin.replace(/[.:/]/g, '\\$&')}/slow/`) }).first()).toBeVisible();
+  await expect(
+    page.getByRole('rowheader', { name: new RegExp(`${site.origin.replace(/[.:/]/g, '\\$&')}/slow/`) }).first(),
+  ).toBeVisible();
 });
 
 test('the organization switcher moves between organizations; each sees its own projects', async ({ page }) => {

@@ -9,14 +9,23 @@ const page = (title: string, body: string, head = '') =>
  * about page, a 404 link, a page with a very short text, and a page whose <title> is a script tag (which the
  * web app must show as text, never run).
  */
-const text = (body: string, type: string): FixtureResponse => ({ headers: { 'content-type': `${type}; charset=utf-8` }, body });
+const text = (body: string, type: string): FixtureResponse => ({
+  headers: { 'content-type': `${type}; charset=utf-8` },
+  body,
+});
 
 /** /slow/: a site whose every page takes 700 ms and links to the next ones, so an audit runs for a while. */
 function slowPages(): FixtureRoutes {
   const pages: FixtureRoutes = {};
   for (let i = 0; i <= 40; i += 1) {
-    const links = [i + 1, i + 2].filter((n) => n <= 40).map((n) => `<a href="/slow/${n}">Slow page ${n}</a>`).join(' ');
-    pages[i === 0 ? '/slow/' : `/slow/${i}`] = { delayMs: 700, body: page(`Slow page ${i}`, `<h1>Slow page ${i}</h1><p>Patience is a virtue.</p>${links}`) };
+    const links = [i + 1, i + 2]
+      .filter((n) => n <= 40)
+      .map((n) => `<a href="/slow/${n}">Slow page ${n}</a>`)
+      .join(' ');
+    pages[i === 0 ? '/slow/' : `/slow/${i}`] = {
+      delayMs: 700,
+      body: page(`Slow page ${i}`, `<h1>Slow page ${i}</h1><p>Patience is a virtue.</p>${links}`),
+    };
   }
   return pages;
 }
@@ -46,7 +55,10 @@ export function fixturePages(origin: string): FixtureRoutes {
       ),
     },
     '/xss': {
-      body: page('<script>window.__xss = 1; alert("xss")</script> Strange page', '<h1>Strange</h1><p>A title that looks like markup.</p><a href="/">Home</a>'),
+      body: page(
+        '<script>window.__xss = 1; alert("xss")</script> Strange page',
+        '<h1>Strange</h1><p>A title that looks like markup.</p><a href="/">Home</a>',
+      ),
     },
     '/gone': { status: 404, body: page('Not found', '<h1>Not found</h1>') },
     '/robots.txt': text(`User-agent: *\nDisallow: /private/\n\nSitemap: ${origin}/sitemap.xml\n`, 'text/plain'),
@@ -64,7 +76,10 @@ export interface FixtureSite {
 
 /** The site on the project's fixture server (test/fixtures/sites), on 127.0.0.1. */
 export async function startWebFixtureSite(): Promise<FixtureSite> {
-  const site = await startFixtureSite({ host: '127.0.0.1', fallback: { status: 404, body: page('Not found', '<h1>Not found</h1>') } });
+  const site = await startFixtureSite({
+    host: '127.0.0.1',
+    fallback: { status: 404, body: page('Not found', '<h1>Not found</h1>') },
+  });
   site.serve(fixturePages(site.origin));
   return site;
 }

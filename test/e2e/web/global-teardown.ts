@@ -4,7 +4,10 @@ import { Redis } from 'ioredis';
 export default async function teardown(): Promise<void> {
   const prefix = process.env.E2E_REDIS_PREFIX;
   if (!prefix) return;
-  const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });
+  const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+  });
   try {
     await redis.connect();
     let cursor = '0';

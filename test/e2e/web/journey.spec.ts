@@ -4,7 +4,9 @@ import pg from 'pg';
 
 /** Plans are set server-side only (billing, the CLI); the test does it in the database. */
 async function setPlanOf(email: string, plan: 'FREE' | 'PRO' | 'ENTERPRISE'): Promise<void> {
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/seo_audit_test' });
+  const client = new pg.Client({
+    connectionString: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/seo_audit_test',
+  });
   await client.connect();
   try {
     await client.query(
@@ -26,8 +28,10 @@ test.afterAll(async () => {
 
 test.describe.configure({ mode: 'serial' });
 
-
-test('a new user signs up, audits a site, reads its issues, and makes, uses and revokes an API key', async ({ page, request }) => {
+test('a new user signs up, audits a site, reads its issues, and makes, uses and revokes an API key', async ({
+  page,
+  request,
+}) => {
   let alerted = false;
   page.on('dialog', (d) => {
     alerted = true;
@@ -65,7 +69,11 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   await expect(page.getByRole('heading', { level: 1, name: 'Fixture Garden' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'No completed audit yet' })).toBeVisible();
   await page.getByRole('button', { name: 'Run audit' }).click();
-  await expect(page.getByRole('heading', { name: /Audit (queued|running)/ }).or(page.getByRole('heading', { name: 'Latest scores' }))).toBeVisible();
+  await expect(
+    page
+      .getByRole('heading', { name: /Audit (queued|running)/ })
+      .or(page.getByRole('heading', { name: 'Latest scores' })),
+  ).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Latest scores' })).toBeVisible({ timeout: 90_000 });
   await expect(page.getByRole('figure', { name: 'Overall' })).toContainText(/\d+/);
   await expect(page.getByRole('heading', { name: 'Score history' })).toBeVisible();
@@ -81,7 +89,10 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   await expect(description).toHaveAttribute('aria-expanded', 'true');
   const affected = page.getByRole('list', { name: 'Affected pages' });
   await expect(affected.getByText(`${site.origin}/`, { exact: true }).first()).toBeVisible();
-  await affected.getByRole('button', { name: /Suggest a fix/ }).first().click();
+  await affected
+    .getByRole('button', { name: /Suggest a fix/ })
+    .first()
+    .click();
   await expect(page.getByText(/Written by (the rules engine|a language model)/)).toBeVisible();
   await expectAccessible(page, 'an expanded issue with its fix');
   await screenshotFor(page, 'audit-issues');
@@ -92,7 +103,9 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   // Pages: the crawled pages; a <title> that looks like a script is shown as text and never runs.
   await page.getByRole('link', { name: 'Pages', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Crawled pages' })).toBeVisible();
-  await expect(page.getByRole('cell', { name: /<script>window.__xss = 1; alert\("xss"\)<\/script> Strange page/ })).toBeVisible();
+  await expect(
+    page.getByRole('cell', { name: /<script>window.__xss = 1; alert\("xss"\)<\/script> Strange page/ }),
+  ).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
   expect(alerted).toBe(false);
   await page.getByRole('button', { name: /^Status/ }).click();
@@ -127,7 +140,9 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   await page.reload();
   await expect(page.getByRole('rowheader', { name: 'CI pipeline' })).toBeVisible();
   expect(await page.content()).not.toContain(key);
-  expect(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))).not.toContain(key.slice(0, 12));
+  expect(
+    await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })),
+  ).not.toContain(key.slice(0, 12));
 
   await page.getByRole('button', { name: 'Revoke CI pipeline' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Revoke “CI pipeline”?' });
@@ -152,12 +167,18 @@ test('the robots.txt tool works signed out and tells allowed from blocked with t
   await page.goto('/tools/robots');
   await expect(page).toHaveTitle('robots.txt tester · SEO Audit Platform');
   await chooseInput(page, 'Paste the file');
-  await page.getByLabel('robots.txt', { exact: true }).fill('User-agent: *\nDisallow: /private/\nAllow: /private/press/\n');
+  await page
+    .getByLabel('robots.txt', { exact: true })
+    .fill('User-agent: *\nDisallow: /private/\nAllow: /private/press/\n');
   await page.getByLabel('URLs to test').fill('/private/report.pdf\n/private/press/kit.zip\n/blog/');
   await page.getByRole('button', { name: 'Test' }).click();
   await expect(page.getByText('Valid robots.txt')).toBeVisible();
-  await expect(page.getByRole('row', { name: /\/private\/report\.pdf/ })).toContainText('Blocked by Disallow: /private/ (line 2)');
-  await expect(page.getByRole('row', { name: /\/private\/press\/kit\.zip/ })).toContainText('Allowed by Allow: /private/press/ (line 3)');
+  await expect(page.getByRole('row', { name: /\/private\/report\.pdf/ })).toContainText(
+    'Blocked by Disallow: /private/ (line 2)',
+  );
+  await expect(page.getByRole('row', { name: /\/private\/press\/kit\.zip/ })).toContainText(
+    'Allowed by Allow: /private/press/ (line 3)',
+  );
   await expect(page.getByRole('row', { name: /\/blog\// })).toContainText('Allowed');
   await expectAccessible(page, 'the robots.txt tool with a report');
 });
@@ -165,7 +186,11 @@ test('the robots.txt tool works signed out and tells allowed from blocked with t
 test('the meta tags tool reads pasted HTML into sections, as text', async ({ page }) => {
   await page.goto('/tools/meta-tags');
   await chooseInput(page, 'Paste HTML');
-  await page.getByLabel('HTML', { exact: true }).fill('<html lang="en"><head><title>Hello &lt;b&gt;world&lt;/b&gt;</title><meta property="og:title" content="Hi"></head><body></body></html>');
+  await page
+    .getByLabel('HTML', { exact: true })
+    .fill(
+      '<html lang="en"><head><title>Hello &lt;b&gt;world&lt;/b&gt;</title><meta property="og:title" content="Hi"></head><body></body></html>',
+    );
   await page.getByRole('button', { name: 'Analyze' }).click();
   await expect(page.getByRole('region', { name: 'Meta tags', exact: true })).toContainText('Hello <b>world</b>');
   await expect(page.getByRole('region', { name: 'Open Graph', exact: true })).toContainText('og:title');
@@ -209,7 +234,12 @@ test('on the Free plan, Settings says what API keys can do instead of failing la
   await setPlanOf(email, 'FREE');
   await page.goto('/settings/api-keys');
   await expect(page.getByText('API keys are not accepted on this plan')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Plan and usage' }).or(page.getByRole('button', { name: /Free/ })).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole('button', { name: 'Plan and usage' })
+      .or(page.getByRole('button', { name: /Free/ }))
+      .first(),
+  ).toBeVisible();
   await page.getByRole('link', { name: 'Members' }).click();
   await expect(page.getByRole('cell', { name: email })).toBeVisible();
   await expect(page.getByRole('cell', { name: 'Owner' })).toBeVisible();

@@ -6,13 +6,14 @@ import { chooseInput, expectConsoleError, test, expect } from './fixtures';
  */
 test.describe.configure({ mode: 'serial' });
 
-
 test('the anonymous rate limit of the free tools is explained when hit', async ({ page }) => {
   await page.goto('/tools/sitemap');
   await chooseInput(page, 'Paste the XML');
   await page
     .getByLabel('Sitemap XML')
-    .fill('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/</loc></url></urlset>');
+    .fill(
+      '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/</loc></url></urlset>',
+    );
   expectConsoleError(/status of 429/);
   for (let i = 0; i < 12; i += 1) {
     const answered = page.waitForResponse((r) => r.url().endsWith('/graphql'));

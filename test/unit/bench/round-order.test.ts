@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { roundOrder, sliceOrder, splitGroup, type BenchTarget } from '../../bench/load-client.js';
 
-const target = (name: string): BenchTarget => ({ name, label: name, url: `http://127.0.0.1/${name}`, method: 'GET', headers: {} });
+const target = (name: string): BenchTarget => ({
+  name,
+  label: name,
+  url: `http://127.0.0.1/${name}`,
+  method: 'GET',
+  headers: {},
+});
 const targets = ['hand', 'facade', 'api', 'graphql', 'diag'].map(target);
 const names = (list: BenchTarget[]) => list.map((t) => t.name);
 
@@ -15,7 +21,8 @@ describe('bench round order', () => {
   it('splits the group (in its order) from the others, so that every target is measured once per round', () => {
     const { sides, rest } = splitGroup(targets, ['graphql', 'hand']);
     expect(names(sides)).toEqual(['graphql', 'hand']);
-    for (let round = 0; round < 7; round++) expect([...names(sides), ...names(roundOrder(rest, round))].sort()).toEqual(names(targets).sort());
+    for (let round = 0; round < 7; round++)
+      expect([...names(sides), ...names(roundOrder(rest, round))].sort()).toEqual(names(targets).sort());
   });
 
   it('refuses a group that does not name different targets', () => {
@@ -39,9 +46,11 @@ describe('bench slices', () => {
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     for (const sides of [2, 3, 4]) {
       for (const slices of [1, 2, 5, 8]) {
-        const positions = (side: number) => [0, 1].flatMap((round) => sliceOrder(sides, slices, round).flatMap((s, i) => (s === side ? [i] : [])));
+        const positions = (side: number) =>
+          [0, 1].flatMap((round) => sliceOrder(sides, slices, round).flatMap((s, i) => (s === side ? [i] : [])));
         for (let side = 0; side < sides; side++) {
-          for (const round of [0, 1]) expect(sliceOrder(sides, slices, round).filter((s) => s === side)).toHaveLength(slices);
+          for (const round of [0, 1])
+            expect(sliceOrder(sides, slices, round).filter((s) => s === side)).toHaveLength(slices);
           // A drift linear in time weighs on every target alike.
           expect(mean(positions(side))).toBeCloseTo(mean(positions(0)), 10);
         }

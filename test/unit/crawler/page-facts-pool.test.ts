@@ -5,9 +5,21 @@ import { failingSite } from '../../fixtures/sites/failing-site.js';
 
 const origin = 'http://fail.test:8080';
 // Every page of the failing fixture site: one defect per page, so the facts cover every extractor branch.
-const pages = Object.entries(failingSite({ origin, external: 'https://ext.test:8443', loopbackIp: 'http://127.0.0.1:9', otherHost: 'other.test', closed: 'http://127.0.0.1:9' }))
+const pages = Object.entries(
+  failingSite({
+    origin,
+    external: 'https://ext.test:8443',
+    loopbackIp: 'http://127.0.0.1:9',
+    otherHost: 'other.test',
+    closed: 'http://127.0.0.1:9',
+  }),
+)
   .filter(([, r]) => typeof r.body === 'string' && /<html/i.test(r.body))
-  .map(([path, r]) => ({ url: `${origin}${path}`, html: r.body as string, headers: (r.headers ?? {}) as Record<string, string> }));
+  .map(([path, r]) => ({
+    url: `${origin}${path}`,
+    html: r.body as string,
+    headers: (r.headers ?? {}) as Record<string, string>,
+  }));
 
 const pool = createPageFactsPool(2);
 afterAll(() => pool.close());
@@ -15,9 +27,13 @@ afterAll(() => pool.close());
 describe('page-facts thread pool', () => {
   it('gives exactly the facts of in-thread parsing for every page of the failing fixture site', async () => {
     expect(pages.length).toBeGreaterThan(40);
-    const results = await Promise.all(pages.map((p) => pool.extract(Buffer.from(p.html), { url: p.url, headers: p.headers, status: 200 })));
+    const results = await Promise.all(
+      pages.map((p) => pool.extract(Buffer.from(p.html), { url: p.url, headers: p.headers, status: 200 })),
+    );
     results.forEach((facts, i) => {
-      expect(facts, pages[i].url).toStrictEqual(extractPageFacts(Buffer.from(pages[i].html), { url: pages[i].url, headers: pages[i].headers, status: 200 }));
+      expect(facts, pages[i].url).toStrictEqual(
+        extractPageFacts(Buffer.from(pages[i].html), { url: pages[i].url, headers: pages[i].headers, status: 200 }),
+      );
     });
   });
 
@@ -36,11 +52,16 @@ describe('page-facts thread pool', () => {
 
   it('threads that cannot start leave the pool parsing in the calling thread, and say so once', async () => {
     const reasons: string[] = [];
-    const broken = createPageFactsPool(2, { thread: { script: 'process.exit(3)', eval: true }, onDegraded: (err) => reasons.push(err.message) });
+    const broken = createPageFactsPool(2, {
+      thread: { script: 'process.exit(3)', eval: true },
+      onDegraded: (err) => reasons.push(err.message),
+    });
     try {
       const facts = await broken.extract(Buffer.from('<title>Still parsed</title>'), { url: `${origin}/c` });
       expect(facts.titles).toEqual(['Still parsed']);
-      expect((await broken.extract(Buffer.from('<title>Again</title>'), { url: `${origin}/d` })).titles).toEqual(['Again']);
+      expect((await broken.extract(Buffer.from('<title>Again</title>'), { url: `${origin}/d` })).titles).toEqual([
+        'Again',
+      ]);
       expect(reasons).toHaveLength(1);
       expect(reasons[0]).toMatch(/did not start \(exit code 3\)/);
     } finally {
@@ -56,8 +77,12 @@ describe('page-facts thread pool', () => {
       parentPort.postMessage({ ready: true });`;
     const crashing = createPageFactsPool(1, { thread: { script, eval: true } });
     try {
-      await expect(crashing.extract(Buffer.from('<title>x</title>'), { url: `${origin}/e` })).rejects.toThrow(/thread exited \(code 7\)/);
-      await expect(crashing.extract(Buffer.from('<title>y</title>'), { url: `${origin}/f` })).rejects.toThrow(/thread exited \(code 7\)/);
+      await expect(crashing.extract(Buffer.from('<title>x</title>'), { url: `${origin}/e` })).rejects.toThrow(
+        /thread exited \(code 7\)/,
+      );
+      await expect(crashing.extract(Buffer.from('<title>y</title>'), { url: `${origin}/f` })).rejects.toThrow(
+        /thread exited \(code 7\)/,
+      );
     } finally {
       await crashing.close();
     }

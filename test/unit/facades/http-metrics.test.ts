@@ -5,7 +5,12 @@ import { DURATION_BUCKETS, HttpMetrics } from '../../../facades/http-metrics.js'
 /** The same observations through prom-client's own Counter and Histogram: the exposition must be identical. */
 function viaPromClient(observations: [string, string, number, number][]): Registry {
   const registry = new Registry();
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration',
@@ -45,7 +50,16 @@ describe('HttpMetrics', () => {
     expect(await ours.metrics()).toBe(await theirs.metrics());
     // Registries merged across processes read the JSON form; exemplars (unused) aside, it is the same too.
     const withoutExemplars = (metrics: Awaited<ReturnType<Registry['getMetricsAsJSON']>>) =>
-      metrics.map((m) => ({ ...m, values: m.values.map(({ labels, value, metricName }: { labels: object; value: number; metricName?: string }) => ({ labels, value, metricName })) }));
+      metrics.map((m) => ({
+        ...m,
+        values: m.values.map(
+          ({ labels, value, metricName }: { labels: object; value: number; metricName?: string }) => ({
+            labels,
+            value,
+            metricName,
+          }),
+        ),
+      }));
     expect(withoutExemplars(await ours.getMetricsAsJSON())).toEqual(withoutExemplars(await theirs.getMetricsAsJSON()));
   });
 

@@ -100,7 +100,9 @@ describe('the status-writes section of a repository', () => {
   it('is found with the methods it defines', () => {
     const section = statusSection(text);
     expect(section.methods).toEqual(['insertQueued', 'updateFailed']);
-    expect(statusWrites(text).every((w) => w.line > lineOf(text, section.start) && w.line < lineOf(text, section.end))).toBe(true);
+    expect(
+      statusWrites(text).every((w) => w.line > lineOf(text, section.start) && w.line < lineOf(text, section.end)),
+    ).toBe(true);
   });
 
   it('is empty without its two markers', () => {

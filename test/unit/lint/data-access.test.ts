@@ -28,25 +28,49 @@ async function dataErrors(file: string, code: string): Promise<string[]> {
 
 describe('data access lives in repositories (lint)', () => {
   it.each([
-    ['src/projects/project.service.ts', "import { nativeQuery } from '../platform/db/native-query.js';\nexport const a = nativeQuery;"],
-    ['src/keywords/rank-check.runner.ts', "import { nativeTransaction, type NativeDb } from '../platform/db/native-query.js';\nexport const a = nativeTransaction;"],
-    ['src/audits/audit-job-runner.ts', "import { jsonParam } from '../platform/db/sql-params.js';\nexport const a = jsonParam;"],
+    [
+      'src/projects/project.service.ts',
+      "import { nativeQuery } from '../platform/db/native-query.js';\nexport const a = nativeQuery;",
+    ],
+    [
+      'src/keywords/rank-check.runner.ts',
+      "import { nativeTransaction, type NativeDb } from '../platform/db/native-query.js';\nexport const a = nativeTransaction;",
+    ],
+    [
+      'src/audits/audit-job-runner.ts',
+      "import { jsonParam } from '../platform/db/sql-params.js';\nexport const a = jsonParam;",
+    ],
     ['src/projects/project.service.ts', "import { wrap } from '@mikro-orm/core';\nexport const a = wrap;"],
     ['src/projects/project.service.ts', 'export const a = (em: any) => em.find(Object, {});'],
     ['src/projects/project.service.ts', 'export const a = (ctx: any) => ctx.em.findOne(Object, {});'],
-    ['src/identity/api-key.service.ts', "export const a = (em: any) => em.getConnection().execute('SELECT 1 WHERE id = ?', [1]);"],
+    [
+      'src/identity/api-key.service.ts',
+      "export const a = (em: any) => em.getConnection().execute('SELECT 1 WHERE id = ?', [1]);",
+    ],
     ['src/cli.ts', "export const a = (pool: any) => pool.query('SELECT 1');"],
-    ['workers/rank-jobs.ts', "export const a = (orm: any) => orm.em.count(Object, {});"],
+    ['workers/rank-jobs.ts', 'export const a = (orm: any) => orm.em.count(Object, {});'],
     ['schema/domain-runtime.ts', 'export const a = (tx: any) => tx.transactional(async () => 1);'],
   ])('%s: refused', async (file, code) => {
     expect((await dataErrors(file, `${code}\n`)).join('\n')).toMatch(/repository/);
   });
 
   it.each([
-    ['src/projects/project.repository.ts', "import { nativeQuery } from '../platform/db/native-query.js';\nexport const a = (em: any) => [nativeQuery, em.find(Object, {})];"],
-    ['src/projects/project.service.ts', "import type { NativeDb } from '../platform/db/native-query.js';\nexport const a = (db: NativeDb) => db;"],
-    ['src/projects/project.service.ts', "import { type EntityManager } from '@mikro-orm/postgresql';\nexport const a = (em: EntityManager) => em.fork();"],
-    ['src/projects/project.entity.ts', "import { defineEntity } from '@mikro-orm/core';\nexport const a = defineEntity;"],
+    [
+      'src/projects/project.repository.ts',
+      "import { nativeQuery } from '../platform/db/native-query.js';\nexport const a = (em: any) => [nativeQuery, em.find(Object, {})];",
+    ],
+    [
+      'src/projects/project.service.ts',
+      "import type { NativeDb } from '../platform/db/native-query.js';\nexport const a = (db: NativeDb) => db;",
+    ],
+    [
+      'src/projects/project.service.ts',
+      "import { type EntityManager } from '@mikro-orm/postgresql';\nexport const a = (em: EntityManager) => em.fork();",
+    ],
+    [
+      'src/projects/project.entity.ts',
+      "import { defineEntity } from '@mikro-orm/core';\nexport const a = defineEntity;",
+    ],
     ['src/platform/db/health.ts', "import { nativeQuery } from './native-query.js';\nexport const a = nativeQuery;"],
     ['src/projects/project.service.ts', 'export const a = (repo: any, em: any) => repo.find(em, 1);'],
   ])('%s: allowed', async (file, code) => {
@@ -58,13 +82,15 @@ describe('data access lives in repositories (lint)', () => {
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return ['node_modules', 'web', 'generated', 'migrations'].includes(entry.name) ? [] : sources(path);
+    if (entry.isDirectory())
+      return ['node_modules', 'web', 'generated', 'migrations'].includes(entry.name) ? [] : sources(path);
     return entry.name.endsWith('.ts') ? [path] : [];
   });
 }
 
 /** A string or template literal that reads as a SQL statement. */
-const SQL_TEXT = /['"`]\s*(SELECT\s+[\w"*(]|INSERT\s+INTO\s|UPDATE\s+"?\w+"?\s+SET\s|DELETE\s+FROM\s|WITH\s+\w+\s+AS\s*\()/;
+const SQL_TEXT =
+  /['"`]\s*(SELECT\s+[\w"*(]|INSERT\s+INTO\s|UPDATE\s+"?\w+"?\s+SET\s|DELETE\s+FROM\s|WITH\s+\w+\s+AS\s*\()/;
 
 describe('no SQL text outside repositories and src/platform/db/', () => {
   it('finds SQL statements only in *.repository.ts and src/platform/db/', () => {

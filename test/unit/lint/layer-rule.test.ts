@@ -29,12 +29,28 @@ describe('the layer rule (DESIGN §2) is enforced by lint', () => {
     ['src/projects/x.ts', "import { a } from '../identity/api-key.service.js';", /only through its index\.ts/],
     ['src/seo/x.ts', "import { request } from 'undici';", /pure analysis/],
     ['src/seo/x.ts', "import { a } from '../platform/errors.js';", /pure analysis/],
-    ['facades/x.ts', "import { ProjectService } from '../src/projects/index.js';", /facades\/ may import src\/platform only/],
+    [
+      'facades/x.ts',
+      "import { ProjectService } from '../src/projects/index.js';",
+      /facades\/ may import src\/platform only/,
+    ],
     ['workers/x.ts', "import { a } from '../facades/server.js';", /workers\/ may not import facades/],
-    ['facades/web/src/x.ts', "import { a } from '../../../src/platform/errors.js';", /browser app: it imports only its own files/],
-    ['facades/web/src/x.ts', "import { a } from '../../generated/graphql.js';", /browser app: it imports only its own files/],
+    [
+      'facades/web/src/x.ts',
+      "import { a } from '../../../src/platform/errors.js';",
+      /browser app: it imports only its own files/,
+    ],
+    [
+      'facades/web/src/x.ts',
+      "import { a } from '../../generated/graphql.js';",
+      /browser app: it imports only its own files/,
+    ],
     ['facades/server.ts', "import { a } from './web/src/lib/format.js';", /server code may not import the browser app/],
-    ['src/reports/report.service.ts', "import { a } from '../audits/graphql.js';", /only a GraphQL file .* may import src\/audits\/graphql\.ts/],
+    [
+      'src/reports/report.service.ts',
+      "import { a } from '../audits/graphql.js';",
+      /only a GraphQL file .* may import src\/audits\/graphql\.ts/,
+    ],
     ['workers/x.ts', "import { a } from '../src/audits/graphql.js';", /workers\/ run no GraphQL/],
   ])('%s: %s is refused', async (file, code, message) => {
     const errors = await layerErrors(file, `${code}\nexport const b = a;\n`);

@@ -35,10 +35,16 @@ function packagesLoadedBy(entry: string): Set<string> {
 describe('what the long-running processes load (npm run bench -- memory)', () => {
   // The GraphQL layer and the HTTP server cost a worker ~5 MB each and do nothing there: workers reach the
   // modules through their index.ts, which exports no resolver or object type (those are in graphql.ts).
-  it.each(['workers/all.worker.ts', 'workers/audit.worker.ts', 'workers/rank.worker.ts', 'workers/competitor.worker.ts'])('%s loads no GraphQL, HTTP server or auth library', (entry) => {
+  it.each([
+    'workers/all.worker.ts',
+    'workers/audit.worker.ts',
+    'workers/rank.worker.ts',
+    'workers/competitor.worker.ts',
+  ])('%s loads no GraphQL, HTTP server or auth library', (entry) => {
     const loaded = packagesLoadedBy(entry);
     expect(loaded).toContain('bullmq'); // the walk does reach the worker's code
-    for (const pkg of ['type-graphql', 'graphql', 'graphql-scalars', '@apollo/server', 'fastify', 'better-auth']) expect(loaded, pkg).not.toContain(pkg);
+    for (const pkg of ['type-graphql', 'graphql', 'graphql-scalars', '@apollo/server', 'fastify', 'better-auth'])
+      expect(loaded, pkg).not.toContain(pkg);
   });
 
   // The supervisor of `seo start` stays up beside its children: it validates no configuration (zod) and loads
@@ -46,6 +52,7 @@ describe('what the long-running processes load (npm run bench -- memory)', () =>
   it('the CLI loads no configuration schema, ORM or GraphQL before a command runs', () => {
     const loaded = packagesLoadedBy('src/cli.ts');
     expect(loaded).toContain('commander');
-    for (const pkg of ['zod', 'reflect-metadata', '@mikro-orm/core', 'type-graphql', 'pg', 'bullmq']) expect(loaded, pkg).not.toContain(pkg);
+    for (const pkg of ['zod', 'reflect-metadata', '@mikro-orm/core', 'type-graphql', 'pg', 'bullmq'])
+      expect(loaded, pkg).not.toContain(pkg);
   });
 });

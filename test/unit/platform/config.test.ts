@@ -36,14 +36,22 @@ describe('config', () => {
 
   it('METRICS_TOKEN: unset turns /metrics off; a short or spaced token is refused, naming the variable', () => {
     expect(loadConfig({}).METRICS_TOKEN).toBeUndefined();
-    expect(loadConfig({ METRICS_TOKEN: 'a-scrape-token-of-some-length' }).METRICS_TOKEN).toBe('a-scrape-token-of-some-length');
+    expect(loadConfig({ METRICS_TOKEN: 'a-scrape-token-of-some-length' }).METRICS_TOKEN).toBe(
+      'a-scrape-token-of-some-length',
+    );
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
-    expect(() => loadConfig({ METRICS_TOKEN: 'has a space in the token' })).toThrow(/METRICS_TOKEN: must be printable ASCII without spaces/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'has a space in the token' })).toThrow(
+      /METRICS_TOKEN: must be printable ASCII without spaces/,
+    );
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(ConfigError);
   });
 
   it('merges quota overrides over the defaults and trusts the public origin', () => {
-    const c = loadConfig({ PLAN_QUOTAS: '{"PRO":{"projects":25}}', PUBLIC_URL: 'https://seo.example.com', TRUSTED_ORIGINS: 'https://app.example.com, https://x.example.com' });
+    const c = loadConfig({
+      PLAN_QUOTAS: '{"PRO":{"projects":25}}',
+      PUBLIC_URL: 'https://seo.example.com',
+      TRUSTED_ORIGINS: 'https://app.example.com, https://x.example.com',
+    });
     expect(c.quotas.PRO).toEqual({ ...DEFAULT_QUOTAS.PRO, projects: 25 });
     expect(c.quotas.FREE).toEqual(DEFAULT_QUOTAS.FREE);
     expect(c.trustedOrigins).toEqual(['https://seo.example.com', 'https://app.example.com', 'https://x.example.com']);

@@ -2,13 +2,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { DomainError, ERROR_CODES, type ErrorCode } from '../../../src/platform/errors.js';
-import { GRAPHQL_PATH, graphQLError, refusalOf, restError, sendError, sendRefusal, type Refusal } from '../../../facades/error-translators.js';
+import {
+  GRAPHQL_PATH,
+  graphQLError,
+  refusalOf,
+  restError,
+  sendError,
+  sendRefusal,
+  type Refusal,
+} from '../../../facades/error-translators.js';
 
 /**
  * The table: every code of the vocabulary through every transport. Written out by hand (not derived from the
  * translators), so a code added to ERROR_CODES fails "covers every code" until it is given a row here too.
  */
-const TABLE: Record<ErrorCode, { rest: number; graphql: number; graphqlCode?: string; headers?: Record<string, string> }> = {
+const TABLE: Record<
+  ErrorCode,
+  { rest: number; graphql: number; graphqlCode?: string; headers?: Record<string, string> }
+> = {
   BAD_USER_INPUT: { rest: 400, graphql: 400, graphqlCode: 'BAD_REQUEST' },
   UNAUTHENTICATED: { rest: 401, graphql: 401 },
   FORBIDDEN: { rest: 403, graphql: 403 },
@@ -38,7 +49,10 @@ let app: FastifyInstance;
 beforeAll(async () => {
   app = Fastify();
   const handler = async (request: { params: unknown; query: unknown }, reply: never) =>
-    sendRefusal(reply, refusal(((request.params as { code?: string }).code ?? (request.query as { code: string }).code) as ErrorCode));
+    sendRefusal(
+      reply,
+      refusal(((request.params as { code?: string }).code ?? (request.query as { code: string }).code) as ErrorCode),
+    );
   app.get('/api/v1/refuse/:code', handler as never);
   app.get('/api/refuse/:code', handler as never);
   app.get(GRAPHQL_PATH, handler as never);
@@ -64,7 +78,9 @@ describe('every error code through every transport', () => {
     const sent = refusal(code);
     if (name.startsWith('GraphQL')) {
       expect(res.statusCode).toBe(row.graphql);
-      const extensions = sent.details ? { code: row.graphqlCode ?? code, details: sent.details } : { code: row.graphqlCode ?? code };
+      const extensions = sent.details
+        ? { code: row.graphqlCode ?? code, details: sent.details }
+        : { code: row.graphqlCode ?? code };
       expect(res.json()).toEqual({ errors: [{ message: sent.message, extensions }] });
     } else {
       expect(res.statusCode).toBe(row.rest);
@@ -91,22 +107,37 @@ describe('every error code through every transport', () => {
 
 describe('what is thrown becomes a refusal', () => {
   it('unwraps GraphQL errors and keeps details', () => {
-    const wrapped = new GraphQLError('x', { originalError: new DomainError('BAD_USER_INPUT', 'bad', [{ path: 'url', message: 'no' }]) });
-    expect(refusalOf(wrapped)).toEqual({ code: 'BAD_USER_INPUT', message: 'bad', details: [{ path: 'url', message: 'no' }], retryAfterSeconds: undefined });
-    expect(restError(refusalOf(wrapped)!, 'r')).toEqual({ status: 400, headers: {}, body: { error: 'bad', code: 'BAD_USER_INPUT', details: [{ path: 'url', message: 'no' }] } });
+    const wrapped = new GraphQLError('x', {
+      originalError: new DomainError('BAD_USER_INPUT', 'bad', [{ path: 'url', message: 'no' }]),
+    });
+    expect(refusalOf(wrapped)).toEqual({
+      code: 'BAD_USER_INPUT',
+      message: 'bad',
+      details: [{ path: 'url', message: 'no' }],
+      retryAfterSeconds: undefined,
+    });
+    expect(restError(refusalOf(wrapped)!, 'r')).toEqual({
+      status: 400,
+      headers: {},
+      body: { error: 'bad', code: 'BAD_USER_INPUT', details: [{ path: 'url', message: 'no' }] },
+    });
   });
 
   it('hides unexpected errors behind a request id, on both shapes', async () => {
     expect(refusalOf(new Error('duplicate key value violates unique constraint'))).toBeNull();
     const bare = Fastify();
-    bare.get('/api/boom', async (_request, reply) => sendError(reply, new Error('duplicate key value violates unique constraint')));
+    bare.get('/api/boom', async (_request, reply) =>
+      sendError(reply, new Error('duplicate key value violates unique constraint')),
+    );
     bare.get(GRAPHQL_PATH, async (_request, reply) => sendError(reply, new TypeError('x is undefined')));
     const rest = await bare.inject({ method: 'GET', url: '/api/boom' });
     expect(rest.statusCode).toBe(500);
     expect(rest.json()).toEqual({ error: 'Internal server error', code: 'INTERNAL', requestId: expect.any(String) });
     const graphql = await bare.inject({ method: 'GET', url: GRAPHQL_PATH });
     expect(graphql.statusCode).toBe(500);
-    expect(graphql.json()).toEqual({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL' } }] });
+    expect(graphql.json()).toEqual({
+      errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL' } }],
+    });
     await bare.close();
   });
 });

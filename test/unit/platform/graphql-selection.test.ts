@@ -7,9 +7,13 @@ const selectsField = (info: Parameters<typeof selectedFields>[0], name: string) 
 /** The resolve info of the operation's first root field, as an executor hands it to the resolver. */
 function infoOf(source: string) {
   const document = parse(source);
-  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const operation = document.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  )!;
   const fragments = Object.fromEntries(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
   );
   return { fieldNodes: [operation.selectionSet.selections[0] as FieldNode], fragments };
 }
@@ -19,7 +23,14 @@ describe('selectsField', () => {
     expect(selectsField(infoOf('{ projects { id counts { audits } } }'), 'counts')).toBe(true);
     expect(selectsField(infoOf('{ projects { id _count: counts { audits } } }'), 'counts')).toBe(true);
     expect(selectsField(infoOf('{ projects { id ... on Project { counts { audits } } } }'), 'counts')).toBe(true);
-    expect(selectsField(infoOf('query { projects { ...A } } fragment A on Project { id ...B } fragment B on Project { counts { audits } }'), 'counts')).toBe(true);
+    expect(
+      selectsField(
+        infoOf(
+          'query { projects { ...A } } fragment A on Project { id ...B } fragment B on Project { counts { audits } }',
+        ),
+        'counts',
+      ),
+    ).toBe(true);
   });
 
   it('is false when the field is absent, only nested deeper, or its name is only an alias', () => {
@@ -29,7 +40,12 @@ describe('selectsField', () => {
   });
 
   it('terminates on fragments that spread each other', () => {
-    expect(selectsField(infoOf('query { projects { ...A } } fragment A on Project { ...B } fragment B on Project { ...A id }'), 'counts')).toBe(false);
+    expect(
+      selectsField(
+        infoOf('query { projects { ...A } } fragment A on Project { ...B } fragment B on Project { ...A id }'),
+        'counts',
+      ),
+    ).toBe(false);
   });
 });
 

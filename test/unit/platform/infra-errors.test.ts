@@ -10,7 +10,11 @@ const withCode = (message: string, code: string) => Object.assign(new Error(mess
 
 describe('infrastructure failures → UNAVAILABLE', () => {
   it.each([
-    ['ioredis without a connection', new Error("Stream isn't writeable and enableOfflineQueue options is false"), 'redis'],
+    [
+      'ioredis without a connection',
+      new Error("Stream isn't writeable and enableOfflineQueue options is false"),
+      'redis',
+    ],
     ['ioredis command timeout', new Error('Command timed out'), 'redis'],
     ['ioredis retries exhausted', new MaxRetriesPerRequestError(2), 'redis'],
     ['ioredis closed', new Error('Connection is closed.'), 'redis'],
@@ -18,10 +22,26 @@ describe('infrastructure failures → UNAVAILABLE', () => {
     ['pg connect timeout', new Error('timeout exceeded when trying to connect'), 'postgres'],
     ['pg admin shutdown', withCode('terminating connection due to administrator command', '57P01'), 'postgres'],
     ['pg starting up', withCode('the database system is starting up', '57P03'), 'postgres'],
-    ['knex pool timeout', Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' }), 'postgres'],
+    [
+      'knex pool timeout',
+      Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), {
+        name: 'KnexTimeoutError',
+      }),
+      'postgres',
+    ],
     ['a bare refused connection', withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'), 'unknown'],
-    ['wrapped in an AggregateError', Object.assign(new AggregateError([withCode('connect ECONNREFUSED ::1:6379', 'ECONNREFUSED')], ''), { code: 'ECONNREFUSED' }), 'unknown'],
-    ['wrapped in a GraphQLError', new GraphQLError('x', { originalError: new Error('Connection terminated') }), 'postgres'],
+    [
+      'wrapped in an AggregateError',
+      Object.assign(new AggregateError([withCode('connect ECONNREFUSED ::1:6379', 'ECONNREFUSED')], ''), {
+        code: 'ECONNREFUSED',
+      }),
+      'unknown',
+    ],
+    [
+      'wrapped in a GraphQLError',
+      new GraphQLError('x', { originalError: new Error('Connection terminated') }),
+      'postgres',
+    ],
     ['a cause', new Error('query failed', { cause: withCode('read ECONNRESET', 'ECONNRESET') }), 'unknown'],
   ] as const)('%s', (_label, err, dependency) => {
     expect(infrastructureFailure(err)).toBe(dependency);
@@ -33,7 +53,12 @@ describe('infrastructure failures → UNAVAILABLE', () => {
 
   it.each([
     ['a domain error', new DomainError('NOT_FOUND', 'x')],
-    ['a user site refusing a connection (safe HTTP)', new SafeHttpError('CONNECTION_REFUSED' as never, 'refused', { cause: withCode('connect ECONNREFUSED 127.0.0.1:81', 'ECONNREFUSED') })],
+    [
+      'a user site refusing a connection (safe HTTP)',
+      new SafeHttpError('CONNECTION_REFUSED' as never, 'refused', {
+        cause: withCode('connect ECONNREFUSED 127.0.0.1:81', 'ECONNREFUSED'),
+      }),
+    ],
     ['a constraint violation', withCode('duplicate key value violates unique constraint', '23505')],
     ['a plain bug', new TypeError('x is undefined')],
   ])('not %s', (_label, err) => {

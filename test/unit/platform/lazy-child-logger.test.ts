@@ -32,7 +32,10 @@ describe('LazyChildLogger', () => {
     const real = eager.logger.child({ reqId: 'r2' });
     for (const target of [log, real]) {
       target.info('incoming request');
-      target.warn({ headers: { authorization: 'Bearer seo_secret', cookie: 'better-auth.session-token=abc' } }, 'with secrets');
+      target.warn(
+        { headers: { authorization: 'Bearer seo_secret', cookie: 'better-auth.session-token=abc' } },
+        'with secrets',
+      );
       target.error({ err: new Error('boom') }, 'request failed');
       target.debug('below the level');
     }

@@ -126,14 +126,14 @@ describe('parseAllowList', () => {
   it.each([
     ['', { allowHosts: [], allowCidrs: [] }],
     [undefined, { allowHosts: [], allowCidrs: [] }],
+    ['127.0.0.0/8,::1/128,intranet.local', { allowHosts: ['intranet.local'], allowCidrs: ['127.0.0.0/8', '::1/128'] }],
     [
-      '127.0.0.0/8,::1/128,intranet.local',
-      { allowHosts: ['intranet.local'], allowCidrs: ['127.0.0.0/8', '::1/128'] },
+      ' 10.0.0.5 , fd00::/8  Intranet.Local,*.corp.example ',
+      {
+        allowHosts: ['intranet.local', '*.corp.example'],
+        allowCidrs: ['10.0.0.5/32', 'fd00::/8'],
+      },
     ],
-    [' 10.0.0.5 , fd00::/8  Intranet.Local,*.corp.example ', {
-      allowHosts: ['intranet.local', '*.corp.example'],
-      allowCidrs: ['10.0.0.5/32', 'fd00::/8'],
-    }],
     ['[::1]', { allowHosts: [], allowCidrs: ['::1/128'] }],
   ])('parses %j', (input, expected) => {
     expect(parseAllowList(input)).toEqual(expected);

@@ -9,11 +9,7 @@ import type { TLSSocket } from 'node:tls';
 import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SafeHttpError, createSafeHttpClient, parseAllowList } from '../../../src/platform/safe-http/index.js';
-import type {
-  LookupFunction,
-  SafeHttpClient,
-  SafeHttpClientOptions,
-} from '../../../src/platform/safe-http/index.js';
+import type { LookupFunction, SafeHttpClient, SafeHttpClientOptions } from '../../../src/platform/safe-http/index.js';
 
 // ---- local servers that count what reaches them --------------------------------------------------
 
@@ -529,7 +525,9 @@ describe('content encoding and the byte cap', () => {
     it('stops at the decoded cap with BODY_TOO_LARGE', async () => {
       expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
       const server = await encodedServer('gzip', bomb);
-      const error = await failure(client({ allowCidrs: ['127.0.0.0/8'], maxBytes: 1024 * 1024 }).request(server.origin));
+      const error = await failure(
+        client({ allowCidrs: ['127.0.0.0/8'], maxBytes: 1024 * 1024 }).request(server.origin),
+      );
       expect(error.code).toBe('BODY_TOO_LARGE');
     });
 
@@ -578,7 +576,10 @@ describe('content encoding and the byte cap', () => {
       res.end(req.url === '/plain' ? Buffer.alloc(50_000, 'p') : zlib.gzipSync(Buffer.alloc(50_000, 'x')));
     });
     const http = client({ allowCidrs: ['127.0.0.0/8'] });
-    for (const [path, letter] of [['/', 'x'], ['/plain', 'p']]) {
+    for (const [path, letter] of [
+      ['/', 'x'],
+      ['/plain', 'p'],
+    ]) {
       const response = await http.request(`${server.origin}${path}`, { stream: true });
       expect((await response.body.readAll()).toString()).toBe(letter.repeat(50_000));
       expect(response.body.bytes).toBe(50_000);
@@ -588,7 +589,11 @@ describe('content encoding and the byte cap', () => {
     const capped = await http.request(server.origin, { stream: true, maxBytes: 10_000 });
     expect((await failure(capped.body.readAll())).code).toBe('BODY_TOO_LARGE');
 
-    const truncated = await http.request(`${server.origin}/plain`, { stream: true, maxBytes: 10_000, onBodyLimit: 'truncate' });
+    const truncated = await http.request(`${server.origin}/plain`, {
+      stream: true,
+      maxBytes: 10_000,
+      onBodyLimit: 'truncate',
+    });
     expect((await truncated.body.readAll()).toString()).toBe('p'.repeat(10_000));
     expect(truncated.body.truncated).toBe(true);
 
@@ -630,9 +635,7 @@ describe('timeouts', () => {
   it('times out waiting for headers from a server that never answers', async () => {
     const server = await startServer(() => undefined);
     const started = Date.now();
-    const error = await failure(
-      client({ allowCidrs: ['127.0.0.0/8'], headersTimeoutMs: 200 }).request(server.origin),
-    );
+    const error = await failure(client({ allowCidrs: ['127.0.0.0/8'], headersTimeoutMs: 200 }).request(server.origin));
     expect(error.code).toBe('TIMEOUT');
     expect(error.message).toMatch(/headers/);
     expect(Date.now() - started).toBeLessThan(3_000);

@@ -48,13 +48,21 @@ describe('supervisor', () => {
   };
 
   it('backs off exponentially up to the cap', () => {
-    expect([1, 2, 3, 4, 5, 6, 7].map((n) => backoffDelay(n, 1_000, 30_000))).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => backoffDelay(n, 1_000, 30_000))).toEqual([
+      1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000,
+    ]);
   });
 
   it('restarts a crashed child after a growing delay while its siblings keep running', async () => {
     const audit: FakeChild[] = [];
     const rank: FakeChild[] = [];
-    const group = supervise([spec('audit', audit), spec('rank', rank)], { log, now: () => clock, initialDelayMs: 1_000, maxDelayMs: 8_000, stableAfterMs: 60_000 });
+    const group = supervise([spec('audit', audit), spec('rank', rank)], {
+      log,
+      now: () => clock,
+      initialDelayMs: 1_000,
+      maxDelayMs: 8_000,
+      stableAfterMs: 60_000,
+    });
     expect(audit).toHaveLength(1);
     audit[0].exit(null, 'SIGKILL'); // kill -9
     await advance(999);
@@ -79,7 +87,13 @@ describe('supervisor', () => {
 
   it('forgets earlier crashes once a child has run stably', async () => {
     const audit: FakeChild[] = [];
-    const group = supervise([spec('audit', audit)], { log, now: () => clock, initialDelayMs: 1_000, maxDelayMs: 30_000, stableAfterMs: 60_000 });
+    const group = supervise([spec('audit', audit)], {
+      log,
+      now: () => clock,
+      initialDelayMs: 1_000,
+      maxDelayMs: 30_000,
+      stableAfterMs: 60_000,
+    });
     audit[0].exit(1);
     await advance(1_000);
     audit[1].exit(1);

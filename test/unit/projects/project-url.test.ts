@@ -16,17 +16,22 @@ describe('normalizeProjectUrl', () => {
     expect(normalizeProjectUrl(input)).toEqual({ url, domain });
   });
 
-  it.each(['', 'ftp://example.com', 'javascript:alert(1)', 'https://user:pw@example.com', 'http://', 'https://nodot', `https://e.com/${'a'.repeat(2100)}`])(
-    'refuses %j with BAD_USER_INPUT on url',
-    (input) => {
-      try {
-        normalizeProjectUrl(input);
-        expect.unreachable();
-      } catch (err) {
-        expect(err).toBeInstanceOf(DomainError);
-        expect((err as DomainError).code).toBe('BAD_USER_INPUT');
-        expect((err as DomainError).details?.[0].path).toBe('url');
-      }
-    },
-  );
+  it.each([
+    '',
+    'ftp://example.com',
+    'javascript:alert(1)',
+    'https://user:pw@example.com',
+    'http://',
+    'https://nodot',
+    `https://e.com/${'a'.repeat(2100)}`,
+  ])('refuses %j with BAD_USER_INPUT on url', (input) => {
+    try {
+      normalizeProjectUrl(input);
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(DomainError);
+      expect((err as DomainError).code).toBe('BAD_USER_INPUT');
+      expect((err as DomainError).details?.[0].path).toBe('url');
+    }
+  });
 });

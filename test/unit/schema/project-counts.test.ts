@@ -9,7 +9,15 @@ import { ProjectResolver, type ProjectType } from '../../../src/projects/graphql
 import type { ProjectRecord } from '../../../src/projects/project.entity.js';
 
 const record = (id: string): ProjectRecord =>
-  ({ id, organizationId: 'org', name: `p${id}`, url: `https://${id}.example/`, domain: `${id}.example`, settings: {}, createdAt: new Date(Date.UTC(2026, 0, Number(id))) }) as ProjectRecord;
+  ({
+    id,
+    organizationId: 'org',
+    name: `p${id}`,
+    url: `https://${id}.example/`,
+    domain: `${id}.example`,
+    settings: {},
+    createdAt: new Date(Date.UTC(2026, 0, Number(id))),
+  }) as ProjectRecord;
 
 /** Counts from memory; records every read so a test can see one batch per list. */
 class MemoryCounts extends ProjectCountRegistry {
@@ -25,13 +33,22 @@ class MemoryCounts extends ProjectCountRegistry {
 }
 
 async function domainSchema(counts: ProjectCountRegistry) {
-  const service = { list: async () => ({ rows: ['1', '2', '3'].map(record) }), get: async (_em: unknown, _p: unknown, id: string) => record(id) } as unknown as ProjectService;
+  const service = {
+    list: async () => ({ rows: ['1', '2', '3'].map(record) }),
+    get: async (_em: unknown, _p: unknown, id: string) => record(id),
+  } as unknown as ProjectService;
   const instances = new Map<unknown, unknown>([[ProjectResolver, new ProjectResolver(service, counts)]]);
   // Resolvers the query does not reach only need to exist for the install step.
   return buildDomainSchema({ get: (cls) => instances.get(cls) ?? {} });
 }
 
-const context = (): RequestContext => ({ principal: null, em: undefined as never, db: undefined as never, loaders: new LoaderRegistry(), requestId: 't' });
+const context = (): RequestContext => ({
+  principal: null,
+  em: undefined as never,
+  db: undefined as never,
+  loaders: new LoaderRegistry(),
+  requestId: 't',
+});
 
 describe('Project.counts', () => {
   it('is filled by the list: one batch for the whole list, in graphql-js and graphql-jit', async () => {
@@ -53,26 +70,43 @@ describe('Project.counts', () => {
     const jit = await compiled.query(undefined, context(), {});
     expect(jit.errors).toBeUndefined();
     expect(jit.data).toEqual(expected);
-    expect(counts.batches).toEqual([['1', '2', '3'], ['1', '2', '3']]);
+    expect(counts.batches).toEqual([
+      ['1', '2', '3'],
+      ['1', '2', '3'],
+    ]);
   });
 
   it('counts are read only when selected, and a single project fills its own', async () => {
     const counts = new MemoryCounts();
     const schema = await domainSchema(counts);
-    const plain = await execute({ schema, document: parse('{ projects { id } p: project(id: "2") { id } }'), contextValue: context() });
+    const plain = await execute({
+      schema,
+      document: parse('{ projects { id } p: project(id: "2") { id } }'),
+      contextValue: context(),
+    });
     expect(plain.errors).toBeUndefined();
     expect(counts.batches).toEqual([]);
-    const single = await execute({ schema, document: parse('{ project(id: "2") { id ... on Project { counts { keywords } } } }'), contextValue: context() });
+    const single = await execute({
+      schema,
+      document: parse('{ project(id: "2") { id ... on Project { counts { keywords } } } }'),
+      contextValue: context(),
+    });
     expect(single.errors).toBeUndefined();
     expect(single.data).toEqual({ project: { id: '2', counts: { keywords: 20 } } });
     expect(counts.batches).toEqual([['2']]);
   });
 
   it('a project returned without its counts filled is a loud GraphQL error, not a silent null', async () => {
-    const schema = await domainSchema(new (class extends MemoryCounts {
-      override fill(): void {}
-    })());
-    const result = await execute({ schema, document: parse('{ project(id: "1") { counts { audits } } }'), contextValue: context() });
+    const schema = await domainSchema(
+      new (class extends MemoryCounts {
+        override fill(): void {}
+      })(),
+    );
+    const result = await execute({
+      schema,
+      document: parse('{ project(id: "1") { counts { audits } } }'),
+      contextValue: context(),
+    });
     expect(result.errors?.[0].message).toMatch(/non-nullable field Project.counts/);
   });
 });
@@ -93,7 +127,9 @@ describe('the project list reads only the columns its operation selects', () => 
       expect(result.errors).toBeUndefined();
       return result.data;
     };
-    expect(await run('{ projects { id name domain createdAt } }')).toEqual({ projects: [{ id: '1', name: 'p1', domain: '1.example', createdAt: '2026-01-01T00:00:00.000Z' }] });
+    expect(await run('{ projects { id name domain createdAt } }')).toEqual({
+      projects: [{ id: '1', name: 'p1', domain: '1.example', createdAt: '2026-01-01T00:00:00.000Z' }],
+    });
     await run('{ projects { link: url } }');
     await run('{ projects { ...S } } fragment S on Project { settings { maxPages } }');
     await run('{ projects { ... on Project { url settings { userAgent } } } }');
@@ -105,4 +141,3 @@ describe('the project list reads only the columns its operation selects', () => 
     ]);
   });
 });
-

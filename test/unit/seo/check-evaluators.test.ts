@@ -20,7 +20,11 @@ import { extractPageFacts } from '../../../src/seo/page/index.js';
 
 const URL_ = 'https://example.com/';
 const sharedWith = (caller: OtherCaller): Set<string> =>
-  new Set(Object.entries(SHARED_VERDICTS).filter(([, entry]) => entry?.alsoIn.includes(caller)).map(([code]) => code));
+  new Set(
+    Object.entries(SHARED_VERDICTS)
+      .filter(([, entry]) => entry?.alsoIn.includes(caller))
+      .map(([code]) => code),
+  );
 
 describe('the evaluator registry', () => {
   it('has exactly one evaluator per catalog code, of the code scope', () => {
@@ -51,16 +55,41 @@ describe('the evaluator registry', () => {
 
   it('page pass decides page codes only, site pass site codes plus the page codes it shares', () => {
     const facts = extractPageFacts('<title>x</title><a href="/a">a</a>', { url: URL_ });
-    const fetch: PageFetch = { url: URL_, finalUrl: URL_, status: 200, depth: 0, redirects: [], bytes: 100, headers: {}, inSitemap: true };
+    const fetch: PageFetch = {
+      url: URL_,
+      finalUrl: URL_,
+      status: 200,
+      depth: 0,
+      redirects: [],
+      bytes: 100,
+      headers: {},
+      inSitemap: true,
+    };
     expect(runPageChecks(facts, fetch).map((result) => result.code)).toEqual(Object.keys(PAGE_EVALUATORS));
     const output = runSiteChecks({
       startUrl: URL_,
       pages: [
         {
-          url: URL_, finalUrl: URL_, status: 200, depth: 0, redirected: false, isHtml: true, indexable: true, noindex: false,
-          canonical: URL_, title: 'x', description: null, textHash: 'h', simhash: null, wordCount: 1, hasIconLink: false,
-          internalLinks: ['https://example.com/a'], externalLinks: ['https://other.example/'], hreflang: [],
-          resources: [{ url: 'https://example.com/i.png', kind: 'image' }], inSitemap: true,
+          url: URL_,
+          finalUrl: URL_,
+          status: 200,
+          depth: 0,
+          redirected: false,
+          isHtml: true,
+          indexable: true,
+          noindex: false,
+          canonical: URL_,
+          title: 'x',
+          description: null,
+          textHash: 'h',
+          simhash: null,
+          wordCount: 1,
+          hasIconLink: false,
+          internalLinks: ['https://example.com/a'],
+          externalLinks: ['https://other.example/'],
+          hreflang: [],
+          resources: [{ url: 'https://example.com/i.png', kind: 'image' }],
+          inSitemap: true,
         },
       ],
       linkTargets: new Map([
@@ -90,9 +119,19 @@ interface Variant {
 }
 
 const VARIANTS: Variant[] = [
-  { name: 'HSTS one year, gzip, cached', headers: { 'strict-transport-security': 'max-age=31536000; includeSubDomains', 'content-encoding': 'gzip', 'cache-control': 'max-age=600' } },
+  {
+    name: 'HSTS one year, gzip, cached',
+    headers: {
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      'content-encoding': 'gzip',
+      'cache-control': 'max-age=600',
+    },
+  },
   { name: 'no HSTS, no compression, no caching', headers: {} },
-  { name: 'HSTS with a repeated directive (invalid), br', headers: { 'strict-transport-security': 'max-age=31536000; max-age=5', 'content-encoding': 'br' } },
+  {
+    name: 'HSTS with a repeated directive (invalid), br',
+    headers: { 'strict-transport-security': 'max-age=31536000; max-age=5', 'content-encoding': 'br' },
+  },
   { name: 'HSTS max-age=0, zstd', headers: { 'strict-transport-security': 'max-age=0', 'content-encoding': 'zstd' } },
   { name: 'HSTS max-age not a number', headers: { 'strict-transport-security': 'max-age=abc' } },
   { name: 'HSTS quoted max-age, preload', headers: { 'strict-transport-security': 'max-age="600"; preload' } },
@@ -101,14 +140,22 @@ const VARIANTS: Variant[] = [
   { name: 'two HSTS headers, first invalid', headers: { 'strict-transport-security': ['max-age=x', 'max-age=600'] } },
   { name: 'identity coding', headers: { 'content-encoding': 'identity' } },
   { name: 'gzip in a second Content-Encoding value', headers: { 'content-encoding': ['identity', 'gzip'] } },
-  { name: 'small body', headers: { 'content-length': '900' }, html: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head><body><p>short</p></body></html>' },
+  {
+    name: 'small body',
+    headers: { 'content-length': '900' },
+    html: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head><body><p>short</p></body></html>',
+  },
   { name: 'a 404', status: 404, headers: {} },
   { name: 'plain http', url: 'http://example.com/', headers: {} },
   { name: 'two redirect hops', headers: {}, hops: 2 },
   { name: 'one redirect hop', headers: {}, hops: 1 },
   { name: 'X-Robots-Tag googlebot: noindex', headers: { 'x-robots-tag': 'googlebot: noindex' } },
   { name: 'X-Robots-Tag otherbot: noindex', headers: { 'x-robots-tag': 'otherbot: noindex' } },
-  { name: 'no charset anywhere', headers: { 'content-type': 'text/html' }, html: `<!doctype html><html><head><title>t</title></head><body><p>${'word '.repeat(600)}</p></body></html>` },
+  {
+    name: 'no charset anywhere',
+    headers: { 'content-type': 'text/html' },
+    html: `<!doctype html><html><head><title>t</title></head><body><p>${'word '.repeat(600)}</p></body></html>`,
+  },
 ];
 
 const CACHE_VARIANTS: Record<string, string>[] = [
@@ -126,7 +173,14 @@ const CACHE_VARIANTS: Record<string, string>[] = [
 ];
 
 function toolIssues(input: Partial<HeadersInput> & { headers: HeadersInput['headers'] }): Set<string> {
-  const report = analyzeHeaders({ url: URL_, finalUrl: URL_, status: 200, httpVersion: '1.1', redirects: [], ...input });
+  const report = analyzeHeaders({
+    url: URL_,
+    finalUrl: URL_,
+    status: 200,
+    httpVersion: '1.1',
+    redirects: [],
+    ...input,
+  });
   return new Set(report.issues.map((issue) => issue.code));
 }
 
@@ -137,21 +191,47 @@ describe('the headers tool and the audit evaluators agree on one response', () =
     const finalUrl = variant.url ?? URL_;
     const status = variant.status ?? 200;
     const html = variant.html ?? HTML;
-    const headers: Record<string, string | string[]> = { 'content-type': 'text/html; charset=utf-8', ...variant.headers };
+    const headers: Record<string, string | string[]> = {
+      'content-type': 'text/html; charset=utf-8',
+      ...variant.headers,
+    };
     const redirects = Array.from({ length: variant.hops ?? 0 }, (_, i) => ({ url: `${finalUrl}hop${i}`, status: 301 }));
     const bytes = Buffer.byteLength(html);
     const facts = status >= 200 && status < 300 ? extractPageFacts(html, { url: finalUrl, headers, status }) : null;
     const documentCharset = facts?.charset && facts.charset.source !== 'header' ? facts.charset.value : null;
-    const tool = toolIssues({ url: redirects[0]?.url ?? finalUrl, finalUrl, status, headers, redirects, bodyBytes: bytes, documentCharset });
+    const tool = toolIssues({
+      url: redirects[0]?.url ?? finalUrl,
+      finalUrl,
+      status,
+      headers,
+      redirects,
+      bodyBytes: bytes,
+      documentCharset,
+    });
     for (const code of tool) expect(sharedCodes, `tool raised ${code}, which it does not share`).toContain(code);
 
-    const fetch: PageFetch = { url: redirects[0]?.url ?? finalUrl, finalUrl, status, depth: 0, redirects, bytes, headers };
+    const fetch: PageFetch = {
+      url: redirects[0]?.url ?? finalUrl,
+      finalUrl,
+      status,
+      depth: 0,
+      redirects,
+      bytes,
+      headers,
+    };
     const page = new Map(runPageChecks(facts, fetch).map((result) => [result.code, result]));
     const site = new Map(
-      runSiteChecks({ startUrl: finalUrl, pages: [], hsts: { https: finalUrl.startsWith('https:'), header: [headers['strict-transport-security'] ?? []].flat()[0] ?? null } })
-        .site.map((result) => [result.code, result]),
+      runSiteChecks({
+        startUrl: finalUrl,
+        pages: [],
+        hsts: {
+          https: finalUrl.startsWith('https:'),
+          header: [headers['strict-transport-security'] ?? []].flat()[0] ?? null,
+        },
+      }).site.map((result) => [result.code, result]),
     );
-    const auditFails = (code: string): boolean => (page.get(code as CheckCode)?.failed ?? site.get(code as CheckCode)?.failed) === true;
+    const auditFails = (code: string): boolean =>
+      (page.get(code as CheckCode)?.failed ?? site.get(code as CheckCode)?.failed) === true;
     for (const code of sharedCodes) {
       if (code === 'PERF_NO_CACHE_HEADERS') continue; // about subresources in the audit: the next test
       expect(auditFails(code), code).toBe(tool.has(code));
@@ -162,7 +242,13 @@ describe('the headers tool and the audit evaluators agree on one response', () =
     const headers = { 'content-type': 'image/png', 'content-length': '5000', ...cacheHeaders };
     const tool = toolIssues({ url: `${URL_}a.png`, finalUrl: `${URL_}a.png`, headers });
     const fetch: PageFetch = {
-      url: URL_, finalUrl: URL_, status: 200, depth: 0, redirects: [], bytes: 0, headers: {},
+      url: URL_,
+      finalUrl: URL_,
+      status: 200,
+      depth: 0,
+      redirects: [],
+      bytes: 0,
+      headers: {},
       resources: [{ url: `${URL_}a.png`, kind: 'image', status: 200, headers }],
     };
     const audit = runPageChecks(null, fetch).find((result) => result.code === 'PERF_NO_CACHE_HEADERS')!;
@@ -171,9 +257,20 @@ describe('the headers tool and the audit evaluators agree on one response', () =
   });
 
   it('decides the shared codes as the catalog says, not only alike', () => {
-    const hsts = (header: string) => toolIssues({ headers: { 'strict-transport-security': header } }).has('TECH_HSTS_MISSING');
-    expect([hsts('max-age=31536000'), hsts('max-age=0'), hsts('max-age=1; max-age=2'), hsts('max-age="60"')]).toEqual([false, true, true, false]);
-    const cache = (headers: Record<string, string>) => toolIssues({ headers: { 'content-type': 'image/png', ...headers } }).has('PERF_NO_CACHE_HEADERS');
-    expect([cache({ 'cache-control': 's-maxage=60' }), cache({ 'cache-control': 'immutable' }), cache({ etag: '"x"' })]).toEqual([false, true, false]);
+    const hsts = (header: string) =>
+      toolIssues({ headers: { 'strict-transport-security': header } }).has('TECH_HSTS_MISSING');
+    expect([hsts('max-age=31536000'), hsts('max-age=0'), hsts('max-age=1; max-age=2'), hsts('max-age="60"')]).toEqual([
+      false,
+      true,
+      true,
+      false,
+    ]);
+    const cache = (headers: Record<string, string>) =>
+      toolIssues({ headers: { 'content-type': 'image/png', ...headers } }).has('PERF_NO_CACHE_HEADERS');
+    expect([
+      cache({ 'cache-control': 's-maxage=60' }),
+      cache({ 'cache-control': 'immutable' }),
+      cache({ etag: '"x"' }),
+    ]).toEqual([false, true, false]);
   });
 });

@@ -43,16 +43,40 @@ function site(input: Partial<SiteCheckInput>): Map<string, SiteCheckResult> {
   return new Map(output.site.map((result) => [result.code, result]));
 }
 
-const verdict = (result: SiteCheckResult | undefined): string => (!result?.applicable ? 'n/a' : result.failed ? 'fail' : 'pass');
+const verdict = (result: SiteCheckResult | undefined): string =>
+  !result?.applicable ? 'n/a' : result.failed ? 'fail' : 'pass';
 
 describe('runSiteChecks: robots.txt', () => {
   it.each([
-    ['404', { status: 404 }, { TECH_ROBOTS_MISSING: 'fail', TECH_ROBOTS_UNREACHABLE: 'pass', TECH_ROBOTS_BLOCKS_ALL: 'n/a', TECH_ROBOTS_INVALID: 'n/a' }],
-    ['503', { status: 503 }, { TECH_ROBOTS_MISSING: 'pass', TECH_ROBOTS_UNREACHABLE: 'fail', TECH_ROBOTS_BLOCKS_ALL: 'n/a' }],
+    [
+      '404',
+      { status: 404 },
+      {
+        TECH_ROBOTS_MISSING: 'fail',
+        TECH_ROBOTS_UNREACHABLE: 'pass',
+        TECH_ROBOTS_BLOCKS_ALL: 'n/a',
+        TECH_ROBOTS_INVALID: 'n/a',
+      },
+    ],
+    [
+      '503',
+      { status: 503 },
+      { TECH_ROBOTS_MISSING: 'pass', TECH_ROBOTS_UNREACHABLE: 'fail', TECH_ROBOTS_BLOCKS_ALL: 'n/a' },
+    ],
     ['network failure', { status: null }, { TECH_ROBOTS_UNREACHABLE: 'fail' }],
     ['timeout', { status: null, timedOut: true }, { TECH_ROBOTS_UNREACHABLE: 'fail' }],
     ['429', { status: 429 }, { TECH_ROBOTS_UNREACHABLE: 'fail' }],
-    ['fine', { status: 200 }, { TECH_ROBOTS_MISSING: 'pass', TECH_ROBOTS_UNREACHABLE: 'pass', TECH_ROBOTS_BLOCKS_ALL: 'pass', TECH_ROBOTS_INVALID: 'pass', TECH_AI_SEARCH_BLOCKED: 'pass' }],
+    [
+      'fine',
+      { status: 200 },
+      {
+        TECH_ROBOTS_MISSING: 'pass',
+        TECH_ROBOTS_UNREACHABLE: 'pass',
+        TECH_ROBOTS_BLOCKS_ALL: 'pass',
+        TECH_ROBOTS_INVALID: 'pass',
+        TECH_AI_SEARCH_BLOCKED: 'pass',
+      },
+    ],
     ['blocks all', { status: 200, blocksAll: true }, { TECH_ROBOTS_BLOCKS_ALL: 'fail' }],
     ['invalid', { status: 200, invalid: true, errors: ['line 3: unknown directive'] }, { TECH_ROBOTS_INVALID: 'fail' }],
     ['AI blocked', { status: 200, aiBlockedAgents: ['OAI-SearchBot'] }, { TECH_AI_SEARCH_BLOCKED: 'fail' }],
@@ -62,7 +86,9 @@ describe('runSiteChecks: robots.txt', () => {
   });
 
   it('names robots.txt as the occurrence, with evidence', () => {
-    expect(site({ robots: { status: 404 } }).get('TECH_ROBOTS_MISSING')?.occurrences).toEqual([{ url: 'https://example.com/robots.txt', evidence: { status: 404 } }]);
+    expect(site({ robots: { status: 404 } }).get('TECH_ROBOTS_MISSING')?.occurrences).toEqual([
+      { url: 'https://example.com/robots.txt', evidence: { status: 404 } },
+    ]);
   });
 
   it('is not applicable without robots data', () => {
@@ -73,7 +99,12 @@ describe('runSiteChecks: robots.txt', () => {
 describe('runSiteChecks: sitemap, favicon, llms.txt, HSTS', () => {
   it.each([
     ['nothing declared, /sitemap.xml 404', { defaultStatus: 404 }, {}, 'fail'],
-    ['declared in robots.txt', { defaultStatus: 404 }, { status: 200, sitemaps: ['https://example.com/s.xml'] }, 'pass'],
+    [
+      'declared in robots.txt',
+      { defaultStatus: 404 },
+      { status: 200, sitemaps: ['https://example.com/s.xml'] },
+      'pass',
+    ],
     ['/sitemap.xml answers', { defaultStatus: 200 }, {}, 'pass'],
   ] as const)('TECH_SITEMAP_MISSING: %s', (_name, sitemap, robots, expected) => {
     const results = site({ sitemap: { ...sitemap }, robots: { status: 200, ...robots } });
@@ -87,7 +118,9 @@ describe('runSiteChecks: sitemap, favicon, llms.txt, HSTS', () => {
     ['too large', { valid: true, urlCount: 10, sizeBytes: 60 * 1024 * 1024 }, 'fail'],
     ['other hosts', { valid: true, urlCount: 10, sizeBytes: 1_000, otherHostUrls: 2 }, 'fail'],
   ] as const)('TECH_SITEMAP_INVALID: %s', (_name, analysis, expected) => {
-    expect(verdict(site({ sitemap: { defaultStatus: 200, analysis: { ...analysis } } }).get('TECH_SITEMAP_INVALID'))).toBe(expected);
+    expect(
+      verdict(site({ sitemap: { defaultStatus: 200, analysis: { ...analysis } } }).get('TECH_SITEMAP_INVALID')),
+    ).toBe(expected);
   });
 
   it.each([
@@ -119,7 +152,9 @@ describe('runSiteChecks: sitemap, favicon, llms.txt, HSTS', () => {
 describe('runSiteChecks: cross-page checks', () => {
   it('fires TECH_NOINDEX_SITEWIDE at 90% noindex HTML pages, not below', () => {
     const pages = (noindex: number) =>
-      Array.from({ length: 10 }, (_, i) => page(`/p${i}`, { noindex: i < noindex, indexable: i >= noindex })).concat(page('/file.pdf', { isHtml: false }));
+      Array.from({ length: 10 }, (_, i) => page(`/p${i}`, { noindex: i < noindex, indexable: i >= noindex })).concat(
+        page('/file.pdf', { isHtml: false }),
+      );
     expect(site({ pages: pages(9) }).get('TECH_NOINDEX_SITEWIDE')).toMatchObject({ failed: true, applicablePages: 10 });
     expect(verdict(site({ pages: pages(8) }).get('TECH_NOINDEX_SITEWIDE'))).toBe('pass');
   });
@@ -136,8 +171,14 @@ describe('runSiteChecks: cross-page checks', () => {
     const duplicates = results.get('META_TITLE_DUPLICATE')!;
     expect(duplicates).toMatchObject({ failed: true, applicablePages: 3 });
     expect(duplicates.occurrences).toEqual([
-      { url: 'https://example.com/a', evidence: { title: 'Blue Widgets', duplicates: 1, sameAs: ['https://example.com/b'] } },
-      { url: 'https://example.com/b', evidence: { title: ' blue   widgets ', duplicates: 1, sameAs: ['https://example.com/a'] } },
+      {
+        url: 'https://example.com/a',
+        evidence: { title: 'Blue Widgets', duplicates: 1, sameAs: ['https://example.com/b'] },
+      },
+      {
+        url: 'https://example.com/b',
+        evidence: { title: ' blue   widgets ', duplicates: 1, sameAs: ['https://example.com/a'] },
+      },
     ]);
     expect(verdict(results.get('META_DESCRIPTION_DUPLICATE'))).toBe('pass');
   });
@@ -151,12 +192,20 @@ describe('runSiteChecks: cross-page checks', () => {
         page('/d', { textHash: 'h0', wordCount: 0 }),
       ],
     });
-    expect(results.get('META_DESCRIPTION_DUPLICATE')?.occurrences.map((o) => o.url)).toEqual(['https://example.com/a', 'https://example.com/b']);
-    expect(results.get('CONTENT_DUPLICATE')?.occurrences.map((o) => o.url)).toEqual(['https://example.com/a', 'https://example.com/b']);
+    expect(results.get('META_DESCRIPTION_DUPLICATE')?.occurrences.map((o) => o.url)).toEqual([
+      'https://example.com/a',
+      'https://example.com/b',
+    ]);
+    expect(results.get('CONTENT_DUPLICATE')?.occurrences.map((o) => o.url)).toEqual([
+      'https://example.com/a',
+      'https://example.com/b',
+    ]);
   });
 
   it('counts a redirect source and its target as one document', () => {
-    const results = site({ pages: [page('/old', { finalUrl: 'https://example.com/new', redirected: true }), page('/new')] });
+    const results = site({
+      pages: [page('/old', { finalUrl: 'https://example.com/new', redirected: true }), page('/new')],
+    });
     expect(verdict(results.get('META_TITLE_DUPLICATE'))).toBe('pass');
   });
 
@@ -173,8 +222,14 @@ describe('runSiteChecks: cross-page checks', () => {
     const near = results.get('CONTENT_NEAR_DUPLICATE')!;
     expect(near).toMatchObject({ failed: true, applicablePages: 4 });
     expect(near.occurrences).toEqual([
-      { url: 'https://example.com/a', evidence: { similarTo: 'https://example.com/b', similarity: 95.3, hammingDistance: 3 } },
-      { url: 'https://example.com/b', evidence: { similarTo: 'https://example.com/a', similarity: 95.3, hammingDistance: 3 } },
+      {
+        url: 'https://example.com/a',
+        evidence: { similarTo: 'https://example.com/b', similarity: 95.3, hammingDistance: 3 },
+      },
+      {
+        url: 'https://example.com/b',
+        evidence: { similarTo: 'https://example.com/a', similarity: 95.3, hammingDistance: 3 },
+      },
     ]);
   });
 
@@ -185,10 +240,22 @@ describe('runSiteChecks: cross-page checks', () => {
       page('/old', { finalUrl: 'https://example.com/moved', redirected: true }),
       page('/lonely'),
     ];
-    const sitemap = { defaultStatus: 200, urls: [START, 'https://example.com/linked', 'https://example.com/moved', 'https://example.com/lonely', 'https://example.com/never-crawled'] };
+    const sitemap = {
+      defaultStatus: 200,
+      urls: [
+        START,
+        'https://example.com/linked',
+        'https://example.com/moved',
+        'https://example.com/lonely',
+        'https://example.com/never-crawled',
+      ],
+    };
     const orphan = site({ pages, sitemap }).get('LINKS_ORPHAN')!;
     expect(orphan).toMatchObject({ failed: true, applicablePages: 4 });
-    expect(orphan.occurrences.map((o) => o.url)).toEqual(['https://example.com/lonely', 'https://example.com/never-crawled']);
+    expect(orphan.occurrences.map((o) => o.url)).toEqual([
+      'https://example.com/lonely',
+      'https://example.com/never-crawled',
+    ]);
     expect(verdict(site({ pages, sitemap, crawlTruncated: true }).get('LINKS_ORPHAN'))).toBe('n/a');
   });
 
@@ -198,8 +265,20 @@ describe('runSiteChecks: cross-page checks', () => {
     const fr = 'https://example.com/fr';
     const results = site({
       pages: [
-        page('/en', { hreflang: [{ lang: 'en', url: en }, { lang: 'de', url: de }, { lang: 'fr', url: fr }, { lang: 'es', url: 'https://example.com/es' }] }),
-        page('/de', { hreflang: [{ lang: 'de', url: de }, { lang: 'en', url: en }] }),
+        page('/en', {
+          hreflang: [
+            { lang: 'en', url: en },
+            { lang: 'de', url: de },
+            { lang: 'fr', url: fr },
+            { lang: 'es', url: 'https://example.com/es' },
+          ],
+        }),
+        page('/de', {
+          hreflang: [
+            { lang: 'de', url: de },
+            { lang: 'en', url: en },
+          ],
+        }),
         page('/fr', { hreflang: [{ lang: 'fr', url: fr }] }),
       ],
     });
@@ -216,7 +295,12 @@ describe('runSiteChecks: page checks from crawl data', () => {
       pages: [
         page('/', {
           depth: 0,
-          internalLinks: ['https://example.com/missing', 'https://example.com/old', 'https://example.com/ok', 'https://example.com/private'],
+          internalLinks: [
+            'https://example.com/missing',
+            'https://example.com/old',
+            'https://example.com/ok',
+            'https://example.com/private',
+          ],
           externalLinks: ['https://other.org/gone'],
         }),
         page('/missing', { status: 404, isHtml: false, indexable: false }),
@@ -231,11 +315,23 @@ describe('runSiteChecks: page checks from crawl data', () => {
     });
     const byPage = new Map([...output.pages].map((p) => [p.url, new Map(p.results.map((r) => [r.code, r]))]));
     const home = byPage.get(START)!;
-    expect(home.get('LINKS_INTERNAL_BROKEN')).toMatchObject({ failed: true, evidence: { count: 1, links: [{ url: 'https://example.com/missing', status: 404 }] } });
-    expect(home.get('LINKS_TO_REDIRECT')).toMatchObject({ failed: true, evidence: { links: ['https://example.com/old'] } });
+    expect(home.get('LINKS_INTERNAL_BROKEN')).toMatchObject({
+      failed: true,
+      evidence: { count: 1, links: [{ url: 'https://example.com/missing', status: 404 }] },
+    });
+    expect(home.get('LINKS_TO_REDIRECT')).toMatchObject({
+      failed: true,
+      evidence: { links: ['https://example.com/old'] },
+    });
     expect(home.get('LINKS_EXTERNAL_BROKEN')).toMatchObject({ failed: true });
-    expect(home.get('TECH_BLOCKED_BY_ROBOTS')).toMatchObject({ failed: true, evidence: { links: ['https://example.com/private'] } });
-    expect(byPage.get('https://example.com/ok')!.get('TECH_CANONICAL_TO_BROKEN')).toMatchObject({ failed: true, evidence: { reason: 'noindex' } });
+    expect(home.get('TECH_BLOCKED_BY_ROBOTS')).toMatchObject({
+      failed: true,
+      evidence: { links: ['https://example.com/private'] },
+    });
+    expect(byPage.get('https://example.com/ok')!.get('TECH_CANONICAL_TO_BROKEN')).toMatchObject({
+      failed: true,
+      evidence: { reason: 'noindex' },
+    });
     expect(byPage.has('https://example.com/missing')).toBe(false);
   });
 
@@ -251,24 +347,47 @@ describe('runSiteChecks: page checks from crawl data', () => {
     ];
     const output = runSiteChecks({
       startUrl: START,
-      pages: [page('/', { depth: 0, resources }), page('/plain', { resources: [{ url: 'https://example.com/ok.png', kind: 'image' }] }), page('/none')],
+      pages: [
+        page('/', { depth: 0, resources }),
+        page('/plain', { resources: [{ url: 'https://example.com/ok.png', kind: 'image' }] }),
+        page('/none'),
+      ],
       linkTargets: new Map([
         ['https://example.com/gone.png', { status: 404 }],
         ['https://example.com/ok.png', { status: 200 }],
         ['https://example.com/site.css', { status: 200 }],
         ['https://cdn.example.net/app.js', { status: null, failure: 'The server refused the connection' }],
         ['https://cdn.example.net/busy.js', { status: 429 }],
-        ['http://10.1.2.3/logo.png', { status: null, failure: 'The address 10.1.2.3 is not allowed', blockedAddress: true }],
+        [
+          'http://10.1.2.3/logo.png',
+          { status: null, failure: 'The address 10.1.2.3 is not allowed', blockedAddress: true },
+        ],
       ]),
     });
     const byPage = new Map([...output.pages].map((p) => [p.url, new Map(p.results.map((r) => [r.code, r]))]));
     const home = byPage.get(START)!;
-    expect(home.get('CONTENT_IMAGE_BROKEN')).toMatchObject({ failed: true, evidence: { count: 1, images: [{ url: 'https://example.com/gone.png', kind: 'image', status: 404 }] } });
+    expect(home.get('CONTENT_IMAGE_BROKEN')).toMatchObject({
+      failed: true,
+      evidence: { count: 1, images: [{ url: 'https://example.com/gone.png', kind: 'image', status: 404 }] },
+    });
     expect(home.get('TECH_RESOURCE_BROKEN')).toMatchObject({
       failed: true,
-      evidence: { count: 1, resources: [{ url: 'https://cdn.example.net/app.js', kind: 'script', status: null, error: 'The server refused the connection' }] },
+      evidence: {
+        count: 1,
+        resources: [
+          {
+            url: 'https://cdn.example.net/app.js',
+            kind: 'script',
+            status: null,
+            error: 'The server refused the connection',
+          },
+        ],
+      },
     });
-    expect(home.get('TECH_RESOURCE_PRIVATE_ADDRESS')).toMatchObject({ failed: true, evidence: { count: 1, resources: [{ url: 'http://10.1.2.3/logo.png' }] } });
+    expect(home.get('TECH_RESOURCE_PRIVATE_ADDRESS')).toMatchObject({
+      failed: true,
+      evidence: { count: 1, resources: [{ url: 'http://10.1.2.3/logo.png' }] },
+    });
     const plain = byPage.get('https://example.com/plain')!;
     expect(plain.get('CONTENT_IMAGE_BROKEN')).toMatchObject({ applicable: true, failed: false });
     expect(plain.get('TECH_RESOURCE_PRIVATE_ADDRESS')).toMatchObject({ applicable: true, failed: false });
@@ -279,7 +398,17 @@ describe('runSiteChecks: page checks from crawl data', () => {
   it('counts an external link that cannot be reached as broken, with the cause; a refused address or an unchecked one is not', () => {
     const output = runSiteChecks({
       startUrl: START,
-      pages: [page('/', { depth: 0, externalLinks: ['http://127.0.0.1:9/closed', 'https://nowhere.invalid/', 'http://10.0.0.1/', 'https://unchecked.example.org/'] })],
+      pages: [
+        page('/', {
+          depth: 0,
+          externalLinks: [
+            'http://127.0.0.1:9/closed',
+            'https://nowhere.invalid/',
+            'http://10.0.0.1/',
+            'https://unchecked.example.org/',
+          ],
+        }),
+      ],
       linkTargets: new Map([
         ['http://127.0.0.1:9/closed', { status: null, failure: 'The server refused the connection' }],
         ['https://nowhere.invalid/', { status: null, failure: 'Could not resolve host nowhere.invalid' }],
@@ -304,26 +433,59 @@ describe('runSiteChecks: page checks from crawl data', () => {
     const input = {
       pages: [page('/', { depth: 0, internalLinks: ['https://example.com/linked'] }), page('/linked')],
       robots: { status: 200 },
-      sitemap: { defaultStatus: 200, urls: [START, 'https://example.com/linked', blocked, 'https://example.com/lonely'], blockedByRobots: [blocked] },
+      sitemap: {
+        defaultStatus: 200,
+        urls: [START, 'https://example.com/linked', blocked, 'https://example.com/lonely'],
+        blockedByRobots: [blocked],
+      },
     };
     const results = site(input);
     expect(results.get('LINKS_ORPHAN')!.occurrences.map((o) => o.url)).toEqual(['https://example.com/lonely']);
-    expect(results.get('TECH_SITEMAP_BLOCKED_BY_ROBOTS')).toMatchObject({ failed: true, applicablePages: 4, occurrences: [{ url: blocked }] });
-    expect(verdict(site({ ...input, sitemap: { ...input.sitemap, blockedByRobots: [] } }).get('TECH_SITEMAP_BLOCKED_BY_ROBOTS'))).toBe('pass');
+    expect(results.get('TECH_SITEMAP_BLOCKED_BY_ROBOTS')).toMatchObject({
+      failed: true,
+      applicablePages: 4,
+      occurrences: [{ url: blocked }],
+    });
+    expect(
+      verdict(
+        site({ ...input, sitemap: { ...input.sitemap, blockedByRobots: [] } }).get('TECH_SITEMAP_BLOCKED_BY_ROBOTS'),
+      ),
+    ).toBe('pass');
     expect(verdict(site({ ...input, robots: { status: 404 } }).get('TECH_SITEMAP_BLOCKED_BY_ROBOTS'))).toBe('n/a');
   });
 
   it('flags non-indexable sitemap URLs with the reason', () => {
     const output = runSiteChecks({
       startUrl: START,
-      pages: [page('/ok'), page('/noindex', { noindex: true, indexable: false }), page('/gone', { status: 410, isHtml: false, indexable: false }), page('/old', { finalUrl: 'https://example.com/ok', redirected: true }), page('/doc.pdf', { isHtml: false, indexable: false })],
-      sitemap: { defaultStatus: 200, urls: ['https://example.com/ok', 'https://example.com/noindex', 'https://example.com/gone', 'https://example.com/old', 'https://example.com/doc.pdf'] },
+      pages: [
+        page('/ok'),
+        page('/noindex', { noindex: true, indexable: false }),
+        page('/gone', { status: 410, isHtml: false, indexable: false }),
+        page('/old', { finalUrl: 'https://example.com/ok', redirected: true }),
+        page('/doc.pdf', { isHtml: false, indexable: false }),
+      ],
+      sitemap: {
+        defaultStatus: 200,
+        urls: [
+          'https://example.com/ok',
+          'https://example.com/noindex',
+          'https://example.com/gone',
+          'https://example.com/old',
+          'https://example.com/doc.pdf',
+        ],
+      },
     });
     const verdicts = [...output.pages].map((p) => {
       const result = p.results.find((r) => r.code === 'TECH_SITEMAP_NON_INDEXABLE')!;
       return [p.url.replace('https://example.com', ''), result.failed ? result.evidence?.reason : 'ok'];
     });
-    expect(verdicts).toEqual([['/ok', 'ok'], ['/noindex', 'noindex'], ['/gone', 'error-status'], ['/old', 'redirect'], ['/doc.pdf', 'ok']]);
+    expect(verdicts).toEqual([
+      ['/ok', 'ok'],
+      ['/noindex', 'noindex'],
+      ['/gone', 'error-status'],
+      ['/old', 'redirect'],
+      ['/doc.pdf', 'ok'],
+    ]);
   });
 });
 
@@ -334,7 +496,19 @@ describe('summarizePage', () => {
       <a href="/a">a</a><a href="/a#x">a again</a><a href="/b">b</a><a href="/c">c</a><a href="https://example.com/p">self</a>
       <a href="https://other.org/">o</a><a href="mailto:x@y">m</a></body>`;
     const facts = extractPageFacts(html, { url: 'https://example.com/p' });
-    const summary = summarizePage(facts, { url: 'https://example.com/p', finalUrl: 'https://example.com/p', status: 200, depth: 2, redirects: [], bytes: 100, headers: {} }, { maxInternalLinks: 2 });
+    const summary = summarizePage(
+      facts,
+      {
+        url: 'https://example.com/p',
+        finalUrl: 'https://example.com/p',
+        status: 200,
+        depth: 2,
+        redirects: [],
+        bytes: 100,
+        headers: {},
+      },
+      { maxInternalLinks: 2 },
+    );
     expect(summary).toEqual({
       url: 'https://example.com/p',
       finalUrl: 'https://example.com/p',
@@ -359,12 +533,28 @@ describe('summarizePage', () => {
   });
 
   it('marks canonicalized, noindex and error pages non-indexable', () => {
-    const fetch = { url: 'https://example.com/p', finalUrl: 'https://example.com/p', status: 200, depth: 1, redirects: [], bytes: 1, headers: {} };
+    const fetch = {
+      url: 'https://example.com/p',
+      finalUrl: 'https://example.com/p',
+      status: 200,
+      depth: 1,
+      redirects: [],
+      bytes: 1,
+      headers: {},
+    };
     const canonicalized = extractPageFacts('<link rel="canonical" href="/q">', { url: fetch.url });
     expect(summarizePage(canonicalized, fetch).indexable).toBe(false);
-    expect(summarizePage(extractPageFacts('<link rel="canonical" href="/p">', { url: fetch.url }), fetch).indexable).toBe(true);
-    expect(summarizePage(extractPageFacts('x', { url: fetch.url, headers: { 'x-robots-tag': 'noindex' } }), fetch)).toMatchObject({ indexable: false, noindex: true });
-    expect(summarizePage(null, { ...fetch, status: 500 })).toMatchObject({ indexable: false, isHtml: false, internalLinks: [] });
+    expect(
+      summarizePage(extractPageFacts('<link rel="canonical" href="/p">', { url: fetch.url }), fetch).indexable,
+    ).toBe(true);
+    expect(
+      summarizePage(extractPageFacts('x', { url: fetch.url, headers: { 'x-robots-tag': 'noindex' } }), fetch),
+    ).toMatchObject({ indexable: false, noindex: true });
+    expect(summarizePage(null, { ...fetch, status: 500 })).toMatchObject({
+      indexable: false,
+      isHtml: false,
+      internalLinks: [],
+    });
   });
 });
 
@@ -376,7 +566,10 @@ describe('findNearDuplicates', () => {
       state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
       return state;
     };
-    return Array.from({ length: count }, () => next().toString(16).padStart(8, '0') + next().toString(16).padStart(8, '0'));
+    return Array.from(
+      { length: count },
+      () => next().toString(16).padStart(8, '0') + next().toString(16).padStart(8, '0'),
+    );
   }
 
   function flipBits(hex: string, bits: number[]): string {
@@ -388,7 +581,12 @@ describe('findNearDuplicates', () => {
   it('agrees with a brute-force search', () => {
     const hashes = randomHashes(1_500, 7);
     // Plant near duplicates at distances 1..3 spread over different bands, and one at 4 (not near).
-    hashes.push(flipBits(hashes[10], [0]), flipBits(hashes[20], [5, 40]), flipBits(hashes[30], [1, 20, 63]), flipBits(hashes[40], [1, 17, 33, 49]));
+    hashes.push(
+      flipBits(hashes[10], [0]),
+      flipBits(hashes[20], [5, 40]),
+      flipBits(hashes[30], [1, 20, 63]),
+      flipBits(hashes[40], [1, 17, 33, 49]),
+    );
     const options = { maxDistance: 3, maxComparisons: 10_000_000 };
     const fast = findNearDuplicates(hashes, options).map((match) => match !== null);
     const halves = hashes.map(simhashHalves);

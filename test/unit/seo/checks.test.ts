@@ -18,7 +18,8 @@ import { extractPageFacts } from '../../../src/seo/page/index.js';
 const PAGE_URL = 'https://example.com/good-page';
 const WORDS = Array.from({ length: 230 }, (_, i) => `word${i}`).join(' ');
 const GOOD_TITLE = 'Blue widgets for every workshop | Example'; // 41 characters
-const GOOD_DESCRIPTION = 'Compare blue widgets by size, material and price, and find the right one for your workshop today.'; // 97
+const GOOD_DESCRIPTION =
+  'Compare blue widgets by size, material and price, and find the right one for your workshop today.'; // 97
 
 interface DocOptions {
   doctype?: string | null;
@@ -81,32 +82,50 @@ function fetchOf(page: Partial<PageFetch> = {}): PageFetch {
 function run(testCase: Case): CheckResult[] {
   const page = fetchOf(testCase.page);
   const html = testCase.html === undefined ? doc() : testCase.html;
-  const facts = html === null ? null : extractPageFacts(html, { url: page.finalUrl, headers: page.headers, status: page.status });
+  const facts =
+    html === null ? null : extractPageFacts(html, { url: page.finalUrl, headers: page.headers, status: page.status });
   return runPageChecks(facts, page);
 }
 
-const targets = (entries: Record<string, LinkTargetInfo>): ReadonlyMap<string, LinkTargetInfo> => new Map(Object.entries(entries));
+const targets = (entries: Record<string, LinkTargetInfo>): ReadonlyMap<string, LinkTargetInfo> =>
+  new Map(Object.entries(entries));
 const okTargets = targets({ 'https://example.com/other': { status: 200 } });
 const hreflangSet = (...links: [string, string][]): string =>
   links.map(([lang, href]) => `<link rel="alternate" hreflang="${lang}" href="${href}">`).join('');
-const productLd = (product: object): string => `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', ...product })}</script>`;
+const productLd = (product: object): string =>
+  `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', ...product })}</script>`;
 
 /** One failing and one passing case per page-scope check. Typed as a Record: a missing code does not compile. */
 const FIXTURES: Record<PageCheckCode, { fail: Case; pass: Case }> = {
   META_TITLE_MISSING: { fail: { html: doc({ title: null }) }, pass: {} },
   META_TITLE_TOO_SHORT: { fail: { html: doc({ title: 'Widgets' }) }, pass: {} },
-  META_TITLE_TOO_LONG: { fail: { html: doc({ title: 'Blue widgets, red widgets and green widgets for every workshop' }) }, pass: {} },
+  META_TITLE_TOO_LONG: {
+    fail: { html: doc({ title: 'Blue widgets, red widgets and green widgets for every workshop' }) },
+    pass: {},
+  },
   META_TITLE_MULTIPLE: { fail: { html: doc({ head: '<title>Another title</title>' }) }, pass: {} },
   META_DESCRIPTION_MISSING: { fail: { html: doc({ description: '  ' }) }, pass: {} },
   META_DESCRIPTION_TOO_SHORT: { fail: { html: doc({ description: 'Blue widgets.' }) }, pass: {} },
-  META_DESCRIPTION_TOO_LONG: { fail: { html: doc({ description: `${GOOD_DESCRIPTION} ${GOOD_DESCRIPTION}` }) }, pass: {} },
-  META_DESCRIPTION_MULTIPLE: { fail: { html: doc({ head: '<meta name="description" content="Second description">' }) }, pass: {} },
-  META_TAGS_IN_BODY: { fail: { html: doc({ body: bodyWith('<link rel="canonical" href="https://example.com/good-page">') }) }, pass: {} },
+  META_DESCRIPTION_TOO_LONG: {
+    fail: { html: doc({ description: `${GOOD_DESCRIPTION} ${GOOD_DESCRIPTION}` }) },
+    pass: {},
+  },
+  META_DESCRIPTION_MULTIPLE: {
+    fail: { html: doc({ head: '<meta name="description" content="Second description">' }) },
+    pass: {},
+  },
+  META_TAGS_IN_BODY: {
+    fail: { html: doc({ body: bodyWith('<link rel="canonical" href="https://example.com/good-page">') }) },
+    pass: {},
+  },
   META_VIEWPORT_MISSING: { fail: { html: doc({ viewport: null }) }, pass: {} },
   META_VIEWPORT_NO_ZOOM: { fail: { html: doc({ viewport: 'width=device-width, maximum-scale=1' }) }, pass: {} },
   META_LANG_MISSING: { fail: { html: doc({ lang: null }) }, pass: {} },
   META_LANG_INVALID: { fail: { html: doc({ lang: 'english' }) }, pass: { html: doc({ lang: 'pt-BR' }) } },
-  META_CHARSET_MISSING: { fail: { html: doc({ charset: false }), page: { headers: { 'content-type': 'text/html' } } }, pass: { html: doc({ charset: false }) } },
+  META_CHARSET_MISSING: {
+    fail: { html: doc({ charset: false }), page: { headers: { 'content-type': 'text/html' } } },
+    pass: { html: doc({ charset: false }) },
+  },
   META_DOCTYPE_MISSING: { fail: { html: doc({ doctype: null }) }, pass: {} },
   META_OPEN_GRAPH_MISSING: { fail: { html: doc({ og: false }) }, pass: {} },
   META_TWITTER_CARD_MISSING: { fail: { html: doc({ twitter: false }) }, pass: {} },
@@ -116,7 +135,9 @@ const FIXTURES: Record<PageCheckCode, { fail: Case; pass: Case }> = {
   },
   META_JSONLD_REQUIRED_MISSING: {
     fail: { html: doc({ head: productLd({ '@type': 'Product', name: 'Widget' }) }) },
-    pass: { html: doc({ head: productLd({ '@graph': [{ '@type': 'Product', name: 'Widget', offers: { price: 3 } }] }) }) },
+    pass: {
+      html: doc({ head: productLd({ '@graph': [{ '@type': 'Product', name: 'Widget', offers: { price: 3 } }] }) }),
+    },
   },
   META_HREFLANG_INVALID: {
     fail: { html: doc({ head: hreflangSet(['en-UK', PAGE_URL], ['x-default', PAGE_URL]) }) },
@@ -135,74 +156,178 @@ const FIXTURES: Record<PageCheckCode, { fail: Case; pass: Case }> = {
     pass: { html: doc({ head: hreflangSet(['en', PAGE_URL], ['x-default', PAGE_URL]) }) },
   },
 
-  CONTENT_H1_MISSING: { fail: { html: doc({ body: `<h2>Sub</h2><p>${WORDS}</p><a href="/other">Widget sizes</a>` }) }, pass: {} },
-  CONTENT_H1_MULTIPLE: { fail: { html: doc({ body: bodyWith('<h1>Second</h1>') }) }, pass: {} },
-  CONTENT_HEADING_SKIP: { fail: { html: doc({ body: bodyWith('<h2>Two</h2><h4>Four</h4>') }) }, pass: { html: doc({ body: bodyWith('<h2>Two</h2><h3>Three</h3><h2>Two</h2>') }) } },
-  CONTENT_THIN: { fail: { html: doc({ body: '<h1>Widgets</h1><p>Only a few words here.</p><a href="/other">Sizes</a>' }) }, pass: {} },
-  CONTENT_IMAGE_ALT_MISSING: { fail: { html: doc({ body: bodyWith('<img src="/x.png" width="1" height="1">') }) }, pass: { html: doc({ body: bodyWith('<img src="/x.png" alt="" width="1" height="1">') }) } },
-  CONTENT_IMAGE_ALT_TOO_LONG: { fail: { html: doc({ body: bodyWith(`<img src="/x.png" alt="${'long '.repeat(25)}" width="1" height="1">`) }) }, pass: {} },
-  CONTENT_IMAGE_BROKEN: {
-    fail: { html: doc({ body: bodyWith('<img src="/gone.png" alt="" width="1" height="1">') }), page: { linkTargets: targets({ 'https://example.com/gone.png': { status: 404 } }) } },
-    pass: { html: doc({ body: bodyWith('<img src="/x.png" alt="" width="1" height="1">') }), page: { linkTargets: targets({ 'https://example.com/x.png': { status: 200 } }) } },
+  CONTENT_H1_MISSING: {
+    fail: { html: doc({ body: `<h2>Sub</h2><p>${WORDS}</p><a href="/other">Widget sizes</a>` }) },
+    pass: {},
   },
-  CONTENT_LINK_TEXT_GENERIC: { fail: { html: doc({ body: bodyWith('<a href="/report">Click here!</a>') }) }, pass: { html: doc({ body: bodyWith('<a href="/report" aria-label="Annual report">more</a>') }) } },
-  CONTENT_DUPLICATE_ID: { fail: { html: doc({ body: bodyWith('<div id="main"></div><div id="main"></div>') }) }, pass: { html: doc({ body: bodyWith('<div id="main"></div><div id="aside"></div>') }) } },
-  CONTENT_LOW_TEXT_RATIO: { fail: { html: doc({ head: `<style>${'.a{color:red}'.repeat(2_000)}</style>` }) }, pass: {} },
+  CONTENT_H1_MULTIPLE: { fail: { html: doc({ body: bodyWith('<h1>Second</h1>') }) }, pass: {} },
+  CONTENT_HEADING_SKIP: {
+    fail: { html: doc({ body: bodyWith('<h2>Two</h2><h4>Four</h4>') }) },
+    pass: { html: doc({ body: bodyWith('<h2>Two</h2><h3>Three</h3><h2>Two</h2>') }) },
+  },
+  CONTENT_THIN: {
+    fail: { html: doc({ body: '<h1>Widgets</h1><p>Only a few words here.</p><a href="/other">Sizes</a>' }) },
+    pass: {},
+  },
+  CONTENT_IMAGE_ALT_MISSING: {
+    fail: { html: doc({ body: bodyWith('<img src="/x.png" width="1" height="1">') }) },
+    pass: { html: doc({ body: bodyWith('<img src="/x.png" alt="" width="1" height="1">') }) },
+  },
+  CONTENT_IMAGE_ALT_TOO_LONG: {
+    fail: { html: doc({ body: bodyWith(`<img src="/x.png" alt="${'long '.repeat(25)}" width="1" height="1">`) }) },
+    pass: {},
+  },
+  CONTENT_IMAGE_BROKEN: {
+    fail: {
+      html: doc({ body: bodyWith('<img src="/gone.png" alt="" width="1" height="1">') }),
+      page: { linkTargets: targets({ 'https://example.com/gone.png': { status: 404 } }) },
+    },
+    pass: {
+      html: doc({ body: bodyWith('<img src="/x.png" alt="" width="1" height="1">') }),
+      page: { linkTargets: targets({ 'https://example.com/x.png': { status: 200 } }) },
+    },
+  },
+  CONTENT_LINK_TEXT_GENERIC: {
+    fail: { html: doc({ body: bodyWith('<a href="/report">Click here!</a>') }) },
+    pass: { html: doc({ body: bodyWith('<a href="/report" aria-label="Annual report">more</a>') }) },
+  },
+  CONTENT_DUPLICATE_ID: {
+    fail: { html: doc({ body: bodyWith('<div id="main"></div><div id="main"></div>') }) },
+    pass: { html: doc({ body: bodyWith('<div id="main"></div><div id="aside"></div>') }) },
+  },
+  CONTENT_LOW_TEXT_RATIO: {
+    fail: { html: doc({ head: `<style>${'.a{color:red}'.repeat(2_000)}</style>` }) },
+    pass: {},
+  },
 
   LINKS_INTERNAL_BROKEN: {
     fail: { page: { linkTargets: targets({ 'https://example.com/other': { status: 404 } }) } },
     pass: { page: { linkTargets: okTargets } },
   },
   LINKS_EXTERNAL_BROKEN: {
-    fail: { html: doc({ body: bodyWith('<a href="https://other.org/gone">Gone</a>') }), page: { linkTargets: targets({ 'https://other.org/gone': { status: 410 } }) } },
-    pass: { html: doc({ body: bodyWith('<a href="https://other.org/ok">Fine</a>') }), page: { linkTargets: targets({ 'https://other.org/ok': { status: 200 } }) } },
+    fail: {
+      html: doc({ body: bodyWith('<a href="https://other.org/gone">Gone</a>') }),
+      page: { linkTargets: targets({ 'https://other.org/gone': { status: 410 } }) },
+    },
+    pass: {
+      html: doc({ body: bodyWith('<a href="https://other.org/ok">Fine</a>') }),
+      page: { linkTargets: targets({ 'https://other.org/ok': { status: 200 } }) },
+    },
   },
   TECH_RESOURCE_BROKEN: {
-    fail: { html: doc({ head: '<script src="https://cdn.example.net/app.js" defer></script>' }), page: { linkTargets: targets({ 'https://cdn.example.net/app.js': { status: null, failure: 'The server refused the connection' } }) } },
-    pass: { html: doc({ head: '<link rel="stylesheet" href="/site.css">' }), page: { linkTargets: targets({ 'https://example.com/site.css': { status: 200 } }) } },
+    fail: {
+      html: doc({ head: '<script src="https://cdn.example.net/app.js" defer></script>' }),
+      page: {
+        linkTargets: targets({
+          'https://cdn.example.net/app.js': { status: null, failure: 'The server refused the connection' },
+        }),
+      },
+    },
+    pass: {
+      html: doc({ head: '<link rel="stylesheet" href="/site.css">' }),
+      page: { linkTargets: targets({ 'https://example.com/site.css': { status: 200 } }) },
+    },
   },
   TECH_RESOURCE_PRIVATE_ADDRESS: {
-    fail: { html: doc({ body: bodyWith('<img src="http://10.0.0.5/logo.png" alt="" width="1" height="1">') }), page: { linkTargets: targets({ 'http://10.0.0.5/logo.png': { status: null, failure: 'refused', blockedAddress: true } }) } },
-    pass: { html: doc({ body: bodyWith('<img src="/x.png" alt="" width="1" height="1">') }), page: { linkTargets: targets({ 'https://example.com/x.png': { status: 200 } }) } },
+    fail: {
+      html: doc({ body: bodyWith('<img src="http://10.0.0.5/logo.png" alt="" width="1" height="1">') }),
+      page: {
+        linkTargets: targets({
+          'http://10.0.0.5/logo.png': { status: null, failure: 'refused', blockedAddress: true },
+        }),
+      },
+    },
+    pass: {
+      html: doc({ body: bodyWith('<img src="/x.png" alt="" width="1" height="1">') }),
+      page: { linkTargets: targets({ 'https://example.com/x.png': { status: 200 } }) },
+    },
   },
   LINKS_TO_REDIRECT: {
     fail: { page: { linkTargets: targets({ 'https://example.com/other': { status: 200, redirected: true } }) } },
     pass: { page: { linkTargets: okTargets } },
   },
   LINKS_REDIRECT_CHAIN: {
-    fail: { page: { url: 'http://example.com/a', finalUrl: PAGE_URL, redirects: [{ url: 'http://example.com/a', status: 301 }, { url: 'https://example.com/a', status: 301 }] } },
-    pass: { page: { url: 'http://example.com/good-page', finalUrl: PAGE_URL, redirects: [{ url: 'http://example.com/good-page', status: 301 }] } },
+    fail: {
+      page: {
+        url: 'http://example.com/a',
+        finalUrl: PAGE_URL,
+        redirects: [
+          { url: 'http://example.com/a', status: 301 },
+          { url: 'https://example.com/a', status: 301 },
+        ],
+      },
+    },
+    pass: {
+      page: {
+        url: 'http://example.com/good-page',
+        finalUrl: PAGE_URL,
+        redirects: [{ url: 'http://example.com/good-page', status: 301 }],
+      },
+    },
   },
   LINKS_REDIRECT_LOOP: {
     fail: {
       html: null,
-      page: { url: 'https://example.com/a', finalUrl: 'https://example.com/a', status: 301, redirects: [{ url: 'https://example.com/a', status: 301 }, { url: 'https://example.com/b', status: 302 }] },
+      page: {
+        url: 'https://example.com/a',
+        finalUrl: 'https://example.com/a',
+        status: 301,
+        redirects: [
+          { url: 'https://example.com/a', status: 301 },
+          { url: 'https://example.com/b', status: 302 },
+        ],
+      },
     },
     pass: { page: { url: 'https://example.com/a', redirects: [{ url: 'https://example.com/a', status: 301 }] } },
   },
-  LINKS_DEAD_END: { fail: { html: doc({ body: `<h1>Widgets</h1><p>${WORDS}</p><a href="mailto:x@example.com">Mail us</a>` }) }, pass: {} },
-  LINKS_TOO_MANY: { fail: { html: doc({ body: bodyWith(Array.from({ length: 100 }, (_, i) => `<a href="/p${i}">Page ${i}</a>`).join('')) }) }, pass: {} },
-  LINKS_INTERNAL_NOFOLLOW: { fail: { html: doc({ body: bodyWith('<a href="/login" rel="nofollow">Log in</a>') }) }, pass: { html: doc({ body: bodyWith('<a href="https://ads.org/" rel="nofollow">Ad</a>') }) } },
+  LINKS_DEAD_END: {
+    fail: { html: doc({ body: `<h1>Widgets</h1><p>${WORDS}</p><a href="mailto:x@example.com">Mail us</a>` }) },
+    pass: {},
+  },
+  LINKS_TOO_MANY: {
+    fail: {
+      html: doc({ body: bodyWith(Array.from({ length: 100 }, (_, i) => `<a href="/p${i}">Page ${i}</a>`).join('')) }),
+    },
+    pass: {},
+  },
+  LINKS_INTERNAL_NOFOLLOW: {
+    fail: { html: doc({ body: bodyWith('<a href="/login" rel="nofollow">Log in</a>') }) },
+    pass: { html: doc({ body: bodyWith('<a href="https://ads.org/" rel="nofollow">Ad</a>') }) },
+  },
   LINKS_HTTPS_TO_HTTP: { fail: { html: doc({ body: bodyWith('<a href="http://other.org/">Other</a>') }) }, pass: {} },
-  LINKS_UNCRAWLABLE: { fail: { html: doc({ body: bodyWith('<a href="javascript:openMenu()">Menu</a>') }) }, pass: { html: doc({ body: bodyWith('<a href="#top">Top</a>') }) } },
+  LINKS_UNCRAWLABLE: {
+    fail: { html: doc({ body: bodyWith('<a href="javascript:openMenu()">Menu</a>') }) },
+    pass: { html: doc({ body: bodyWith('<a href="#top">Top</a>') }) },
+  },
   LINKS_DEPTH_HIGH: { fail: { page: { depth: 5 } }, pass: { page: { depth: 4 } } },
-  LINKS_LOCALHOST: { fail: { html: doc({ body: bodyWith('<a href="http://localhost:3000/admin">Admin</a>') }) }, pass: {} },
+  LINKS_LOCALHOST: {
+    fail: { html: doc({ body: bodyWith('<a href="http://localhost:3000/admin">Admin</a>') }) },
+    pass: {},
+  },
 
   TECH_STATUS_4XX: { fail: { html: null, page: { status: 404 } }, pass: {} },
   TECH_STATUS_5XX: { fail: { html: null, page: { status: 503 } }, pass: {} },
   TECH_TIMEOUT: { fail: { html: null, page: { status: 0, timedOut: true } }, pass: {} },
-  PAGE_FETCH_FAILED: { fail: { html: null, page: { status: 0, fetchError: 'The server refused the connection' } }, pass: {} },
+  PAGE_FETCH_FAILED: {
+    fail: { html: null, page: { status: 0, fetchError: 'The server refused the connection' } },
+    pass: {},
+  },
   TECH_NOINDEX: { fail: { html: doc({ head: '<meta name="robots" content="noindex">' }) }, pass: {} },
   TECH_BLOCKED_BY_ROBOTS: {
     fail: { page: { linkTargets: targets({ 'https://example.com/other': { status: null, blockedByRobots: true } }) } },
     pass: { page: { linkTargets: okTargets } },
   },
   TECH_SITEMAP_NON_INDEXABLE: {
-    fail: { html: doc({ head: '<link rel="canonical" href="https://example.com/elsewhere">' }), page: { inSitemap: true } },
+    fail: {
+      html: doc({ head: '<link rel="canonical" href="https://example.com/elsewhere">' }),
+      page: { inSitemap: true },
+    },
     pass: { page: { inSitemap: true } },
   },
   TECH_CANONICAL_MULTIPLE: {
-    fail: { html: doc({ head: `<link rel="canonical" href="${PAGE_URL}"><link rel="canonical" href="${PAGE_URL}?a=1">` }) },
+    fail: {
+      html: doc({ head: `<link rel="canonical" href="${PAGE_URL}"><link rel="canonical" href="${PAGE_URL}?a=1">` }),
+    },
     pass: { html: doc({ head: `<link rel="canonical" href="${PAGE_URL}">` }) },
   },
   TECH_CANONICAL_RELATIVE: {
@@ -210,18 +335,39 @@ const FIXTURES: Record<PageCheckCode, { fail: Case; pass: Case }> = {
     pass: { html: doc({ head: `<link rel="canonical" href="${PAGE_URL}">` }) },
   },
   TECH_CANONICAL_MISMATCH: {
-    fail: { html: doc({ head: `<link rel="canonical" href="${PAGE_URL}">` }), page: { headers: { 'content-type': 'text/html', link: '<https://example.com/other>; rel="canonical"' } } },
-    pass: { html: doc({ head: `<link rel="canonical" href="${PAGE_URL}">` }), page: { headers: { 'content-type': 'text/html', link: `<${PAGE_URL}>; rel=canonical` } } },
+    fail: {
+      html: doc({ head: `<link rel="canonical" href="${PAGE_URL}">` }),
+      page: { headers: { 'content-type': 'text/html', link: '<https://example.com/other>; rel="canonical"' } },
+    },
+    pass: {
+      html: doc({ head: `<link rel="canonical" href="${PAGE_URL}">` }),
+      page: { headers: { 'content-type': 'text/html', link: `<${PAGE_URL}>; rel=canonical` } },
+    },
   },
   TECH_CANONICAL_TO_BROKEN: {
-    fail: { html: doc({ head: '<link rel="canonical" href="https://example.com/other">' }), page: { linkTargets: targets({ 'https://example.com/other': { status: 404 } }) } },
-    pass: { html: doc({ head: '<link rel="canonical" href="https://example.com/other">' }), page: { linkTargets: okTargets } },
+    fail: {
+      html: doc({ head: '<link rel="canonical" href="https://example.com/other">' }),
+      page: { linkTargets: targets({ 'https://example.com/other': { status: 404 } }) },
+    },
+    pass: {
+      html: doc({ head: '<link rel="canonical" href="https://example.com/other">' }),
+      page: { linkTargets: okTargets },
+    },
   },
-  TECH_URL_UPPERCASE: { fail: { page: { url: 'https://example.com/Good-Page' } }, pass: { page: { url: 'https://example.com/caf%C3%A9' } } },
-  TECH_URL_UNDERSCORE: { fail: { page: { url: 'https://example.com/good_page' } }, pass: { page: { url: 'https://example.com/good-page?utm_source=x' } } },
+  TECH_URL_UPPERCASE: {
+    fail: { page: { url: 'https://example.com/Good-Page' } },
+    pass: { page: { url: 'https://example.com/caf%C3%A9' } },
+  },
+  TECH_URL_UNDERSCORE: {
+    fail: { page: { url: 'https://example.com/good_page' } },
+    pass: { page: { url: 'https://example.com/good-page?utm_source=x' } },
+  },
   TECH_URL_TOO_LONG: { fail: { page: { url: `https://example.com/${'a'.repeat(100)}` } }, pass: {} },
   TECH_HTTP_PAGE: { fail: { page: { url: 'http://example.com/good-page' } }, pass: {} },
-  TECH_MIXED_CONTENT: { fail: { html: doc({ body: bodyWith('<img src="http://example.com/x.png" alt="x" width="1" height="1">') }) }, pass: {} },
+  TECH_MIXED_CONTENT: {
+    fail: { html: doc({ body: bodyWith('<img src="http://example.com/x.png" alt="x" width="1" height="1">') }) },
+    pass: {},
+  },
   TECH_HTML_TOO_LARGE: { fail: { html: doc({ head: `<!--${'x'.repeat(1_100_000)}-->` }) }, pass: {} },
 
   PERF_LCP: { fail: { page: { labMetrics: { lcpMs: 2_600 } } }, pass: { page: { labMetrics: { lcpMs: 2_500 } } } },
@@ -231,17 +377,39 @@ const FIXTURES: Record<PageCheckCode, { fail: Case; pass: Case }> = {
   PERF_FCP: { fail: { page: { labMetrics: { fcpMs: 2_000 } } }, pass: { page: { labMetrics: { fcpMs: 1_000 } } } },
   PERF_TTFB: { fail: { page: { responseMs: 900 } }, pass: { page: { responseMs: 120 } } },
   PERF_DOM_SIZE: { fail: { html: doc({ body: bodyWith('<div></div>'.repeat(1_600)) }) }, pass: {} },
-  PERF_PAGE_WEIGHT: { fail: { page: { labMetrics: { pageWeightBytes: 5_000_000 } } }, pass: { page: { labMetrics: { pageWeightBytes: 900_000 } } } },
+  PERF_PAGE_WEIGHT: {
+    fail: { page: { labMetrics: { pageWeightBytes: 5_000_000 } } },
+    pass: { page: { labMetrics: { pageWeightBytes: 900_000 } } },
+  },
   PERF_IMAGE_TOO_LARGE: {
     fail: { page: { resources: [{ url: 'https://example.com/widget.png', kind: 'image', bytes: 300 * 1024 }] } },
     pass: { page: { resources: [{ url: 'https://example.com/widget.png', kind: 'image', bytes: 30 * 1024 }] } },
   },
-  PERF_IMAGE_NO_DIMENSIONS: { fail: { html: doc({ body: bodyWith('<img src="/x.png" alt="x" width="10">') }) }, pass: {} },
-  PERF_NO_COMPRESSION: { fail: { page: { headers: { 'content-type': 'text/html' } } }, pass: { page: { headers: { 'content-type': 'text/html', 'content-encoding': 'br' } } } },
-  PERF_RENDER_BLOCKING: { fail: { html: doc({ head: '<script src="/app.js"></script>' }) }, pass: { html: doc({ head: '<script src="/app.js" defer></script>' }) } },
+  PERF_IMAGE_NO_DIMENSIONS: {
+    fail: { html: doc({ body: bodyWith('<img src="/x.png" alt="x" width="10">') }) },
+    pass: {},
+  },
+  PERF_NO_COMPRESSION: {
+    fail: { page: { headers: { 'content-type': 'text/html' } } },
+    pass: { page: { headers: { 'content-type': 'text/html', 'content-encoding': 'br' } } },
+  },
+  PERF_RENDER_BLOCKING: {
+    fail: { html: doc({ head: '<script src="/app.js"></script>' }) },
+    pass: { html: doc({ head: '<script src="/app.js" defer></script>' }) },
+  },
   PERF_NO_CACHE_HEADERS: {
-    fail: { page: { resources: [{ url: 'https://example.com/app.js', kind: 'script', status: 200, headers: { 'cache-control': 'no-cache' } }] } },
-    pass: { page: { resources: [{ url: 'https://example.com/app.js', kind: 'script', status: 200, headers: { etag: '"abc"' } }] } },
+    fail: {
+      page: {
+        resources: [
+          { url: 'https://example.com/app.js', kind: 'script', status: 200, headers: { 'cache-control': 'no-cache' } },
+        ],
+      },
+    },
+    pass: {
+      page: {
+        resources: [{ url: 'https://example.com/app.js', kind: 'script', status: 200, headers: { etag: '"abc"' } }],
+      },
+    },
   },
 };
 
@@ -256,15 +424,30 @@ describe('check catalog', () => {
       expect(['CRITICAL', 'WARNING', 'NOTICE']).toContain(check.severity);
       expect(['META', 'CONTENT', 'LINKS', 'TECHNICAL', 'PERFORMANCE']).toContain(check.category);
     }
-    expect(CHECKS_BY_CODE.get('META_DESCRIPTION_MISSING')).toMatchObject({ title: 'Missing meta description', severity: 'WARNING', category: 'META', scope: 'page' });
+    expect(CHECKS_BY_CODE.get('META_DESCRIPTION_MISSING')).toMatchObject({
+      title: 'Missing meta description',
+      severity: 'WARNING',
+      category: 'META',
+      scope: 'page',
+    });
     expect(CHECKS_BY_CODE.get('TECH_ROBOTS_BLOCKS_ALL')).toMatchObject({ severity: 'CRITICAL', scope: 'site' });
   });
 
   it('keeps the thresholds of CHECKS.md', () => {
     expect(CHECK_THRESHOLDS).toMatchObject({
-      titleMinChars: 30, titleMaxChars: 60, descriptionMinChars: 70, descriptionMaxChars: 160, thinContentWords: 200,
-      maxLinksPerPage: 100, maxUrlChars: 115, maxClickDepth: 4, maxAltChars: 100, maxHtmlBytes: 1_048_576, minTextRatio: 0.1,
-      maxImageBytes: 204_800, nearDuplicateSimilarity: 0.9,
+      titleMinChars: 30,
+      titleMaxChars: 60,
+      descriptionMinChars: 70,
+      descriptionMaxChars: 160,
+      thinContentWords: 200,
+      maxLinksPerPage: 100,
+      maxUrlChars: 115,
+      maxClickDepth: 4,
+      maxAltChars: 100,
+      maxHtmlBytes: 1_048_576,
+      minTextRatio: 0.1,
+      maxImageBytes: 204_800,
+      nearDuplicateSimilarity: 0.9,
     });
     expect(CHECK_THRESHOLDS.metrics.PERF_DOM_SIZE).toMatchObject({ warning: 1_500, critical: 3_000 });
     expect(CHECK_THRESHOLDS.metrics.PERF_PAGE_WEIGHT).toMatchObject({ warning: 2_667 * 1024, critical: 4_000 * 1024 });
@@ -284,7 +467,9 @@ describe('check catalog', () => {
 
 describe('runPageChecks', () => {
   it('finds nothing wrong with the baseline document', () => {
-    const failed = run({ page: { linkTargets: okTargets, inSitemap: true, labMetrics: { lcpMs: 1_000 }, responseMs: 100 } }).filter((r) => r.failed);
+    const failed = run({
+      page: { linkTargets: okTargets, inSitemap: true, labMetrics: { lcpMs: 1_000 }, responseMs: 100 },
+    }).filter((r) => r.failed);
     expect(failed).toEqual([]);
   });
 
@@ -292,16 +477,27 @@ describe('runPageChecks', () => {
     expect(run({}).map((r) => r.code)).toEqual([...PAGE_CHECK_CODES]);
   });
 
-  it.each(Object.entries(FIXTURES) as [PageCheckCode, { fail: Case; pass: Case }][])('%s: fails on its failing fixture, passes on its passing one', (code, fixture) => {
-    const failing = run(fixture.fail);
-    expect(failing.filter((r) => r.failed).map((r) => r.code)).toContain(code);
-    const passing = run(fixture.pass).find((r) => r.code === code)!;
-    expect(passing).toMatchObject({ applicable: true, failed: false });
-  });
+  it.each(Object.entries(FIXTURES) as [PageCheckCode, { fail: Case; pass: Case }][])(
+    '%s: fails on its failing fixture, passes on its passing one',
+    (code, fixture) => {
+      const failing = run(fixture.fail);
+      expect(failing.filter((r) => r.failed).map((r) => r.code)).toContain(code);
+      const passing = run(fixture.pass).find((r) => r.code === code)!;
+      expect(passing).toMatchObject({ applicable: true, failed: false });
+    },
+  );
 
   it('marks checks without data as not applicable rather than passed', () => {
     const results = new Map(run({}).map((r) => [r.code, r]));
-    for (const code of ['PERF_LCP', 'PERF_PAGE_WEIGHT', 'PERF_IMAGE_TOO_LARGE', 'LINKS_INTERNAL_BROKEN', 'TECH_CANONICAL_TO_BROKEN', 'META_HREFLANG_NO_SELF', 'TECH_SITEMAP_NON_INDEXABLE'] as const) {
+    for (const code of [
+      'PERF_LCP',
+      'PERF_PAGE_WEIGHT',
+      'PERF_IMAGE_TOO_LARGE',
+      'LINKS_INTERNAL_BROKEN',
+      'TECH_CANONICAL_TO_BROKEN',
+      'META_HREFLANG_NO_SELF',
+      'TECH_SITEMAP_NON_INDEXABLE',
+    ] as const) {
       expect(results.get(code), code).toEqual({ code, applicable: false, failed: false });
     }
   });
@@ -309,13 +505,22 @@ describe('runPageChecks', () => {
   it('applies no HTML check to an error page and no thin-content check to a noindex page', () => {
     const errorPage = new Map(run({ page: { status: 404 } }).map((r) => [r.code, r]));
     expect(errorPage.get('META_TITLE_MISSING')?.applicable).toBe(false);
-    expect(errorPage.get('TECH_STATUS_4XX')).toMatchObject({ applicable: true, failed: true, evidence: { status: 404 } });
-    const noindex = run({ html: doc({ head: '<meta name="robots" content="noindex">', body: '<h1>x</h1><a href="/a">a</a>' }) });
+    expect(errorPage.get('TECH_STATUS_4XX')).toMatchObject({
+      applicable: true,
+      failed: true,
+      evidence: { status: 404 },
+    });
+    const noindex = run({
+      html: doc({ head: '<meta name="robots" content="noindex">', body: '<h1>x</h1><a href="/a">a</a>' }),
+    });
     expect(noindex.find((r) => r.code === 'CONTENT_THIN')?.applicable).toBe(false);
   });
 
   it('does not check links from an http page for LINKS_HTTPS_TO_HTTP', () => {
-    const results = run({ html: doc({ body: bodyWith('<a href="http://other.org/">x</a>') }), page: { url: 'http://example.com/p' } });
+    const results = run({
+      html: doc({ body: bodyWith('<a href="http://other.org/">x</a>') }),
+      page: { url: 'http://example.com/p' },
+    });
     expect(results.find((r) => r.code === 'LINKS_HTTPS_TO_HTTP')?.applicable).toBe(false);
   });
 
@@ -329,13 +534,26 @@ describe('runPageChecks', () => {
   });
 
   it('puts small, useful evidence on failures', () => {
-    const results = new Map(run({ html: doc({ title: 'Widgets', body: bodyWith('<img src="/a.png" width="1" height="1"><img src="/b.png" width="1" height="1">') }) }).map((r) => [r.code, r]));
+    const results = new Map(
+      run({
+        html: doc({
+          title: 'Widgets',
+          body: bodyWith('<img src="/a.png" width="1" height="1"><img src="/b.png" width="1" height="1">'),
+        }),
+      }).map((r) => [r.code, r]),
+    );
     expect(results.get('META_TITLE_TOO_SHORT')?.evidence).toEqual({ title: 'Widgets', length: 7 });
-    expect(results.get('CONTENT_IMAGE_ALT_MISSING')?.evidence).toEqual({ count: 2, images: ['https://example.com/a.png', 'https://example.com/b.png'] });
+    expect(results.get('CONTENT_IMAGE_ALT_MISSING')?.evidence).toEqual({
+      count: 2,
+      images: ['https://example.com/a.png', 'https://example.com/b.png'],
+    });
   });
 
   it('skips LINKS_LOCALHOST when the audited site itself runs on localhost', () => {
-    const results = run({ html: doc({ body: bodyWith('<a href="http://localhost:3000/x">x</a>') }), page: { url: 'http://localhost:3000/' } });
+    const results = run({
+      html: doc({ body: bodyWith('<a href="http://localhost:3000/x">x</a>') }),
+      page: { url: 'http://localhost:3000/' },
+    });
     expect(results.find((r) => r.code === 'LINKS_LOCALHOST')?.applicable).toBe(false);
   });
 
@@ -346,19 +564,32 @@ describe('runPageChecks', () => {
 });
 
 describe('aggregateChecks', () => {
-  const fail = (code: CheckResult['code'], evidence?: Record<string, unknown>): CheckResult => ({ code, applicable: true, failed: true, ...(evidence ? { evidence } : {}) });
+  const fail = (code: CheckResult['code'], evidence?: Record<string, unknown>): CheckResult => ({
+    code,
+    applicable: true,
+    failed: true,
+    ...(evidence ? { evidence } : {}),
+  });
   const passed = (code: CheckResult['code']): CheckResult => ({ code, applicable: true, failed: false });
   const na = (code: CheckResult['code']): CheckResult => ({ code, applicable: false, failed: false });
 
   it('folds page results into one entry per code with affected and applicable counts', () => {
     const aggregates = aggregateChecks([
-      { url: 'https://e.com/1', results: [fail('META_TITLE_MISSING', { titleCount: 0 }), passed('CONTENT_H1_MISSING'), na('PERF_LCP')] },
+      {
+        url: 'https://e.com/1',
+        results: [fail('META_TITLE_MISSING', { titleCount: 0 }), passed('CONTENT_H1_MISSING'), na('PERF_LCP')],
+      },
       { url: 'https://e.com/2', results: [passed('META_TITLE_MISSING'), passed('CONTENT_H1_MISSING')] },
       { url: 'https://e.com/3', results: [fail('META_TITLE_MISSING'), passed('CONTENT_H1_MISSING')] },
     ]);
     expect(aggregates.map((a) => a.code)).toEqual(['META_TITLE_MISSING', 'CONTENT_H1_MISSING']);
     expect(aggregates[0]).toMatchObject({
-      title: 'Missing title', severity: 'CRITICAL', category: 'META', scope: 'page', affectedPages: 2, applicablePages: 3,
+      title: 'Missing title',
+      severity: 'CRITICAL',
+      category: 'META',
+      scope: 'page',
+      affectedPages: 2,
+      applicablePages: 3,
       occurrences: [{ url: 'https://e.com/1', evidence: { titleCount: 0 } }, { url: 'https://e.com/3' }],
     });
     expect(aggregates[1]).toMatchObject({ affectedPages: 0, applicablePages: 3, occurrences: [] });
@@ -371,7 +602,13 @@ describe('aggregateChecks', () => {
         { url: 'https://e.com/1', results: [na('LINKS_INTERNAL_BROKEN')] },
         { url: 'https://e.com/2', results: [passed('LINKS_INTERNAL_BROKEN')] },
       ],
-      { site: [], pages: [{ url: 'https://e.com/1', results: [fail('LINKS_INTERNAL_BROKEN')] }, { url: 'https://e.com/2', results: [passed('LINKS_INTERNAL_BROKEN')] }] },
+      {
+        site: [],
+        pages: [
+          { url: 'https://e.com/1', results: [fail('LINKS_INTERNAL_BROKEN')] },
+          { url: 'https://e.com/2', results: [passed('LINKS_INTERNAL_BROKEN')] },
+        ],
+      },
     );
     expect(aggregates).toHaveLength(1);
     expect(aggregates[0]).toMatchObject({ affectedPages: 1, applicablePages: 2 });
@@ -380,9 +617,18 @@ describe('aggregateChecks', () => {
   it('reports the worst band of a banded check and caps occurrences without losing the count', () => {
     const aggregates = aggregateChecks(
       [
-        { url: 'https://e.com/1', results: [{ code: 'PERF_LCP', applicable: true, failed: true, severity: 'WARNING' }] },
-        { url: 'https://e.com/2', results: [{ code: 'PERF_LCP', applicable: true, failed: true, severity: 'CRITICAL' }] },
-        { url: 'https://e.com/3', results: [{ code: 'PERF_LCP', applicable: true, failed: true, severity: 'WARNING' }] },
+        {
+          url: 'https://e.com/1',
+          results: [{ code: 'PERF_LCP', applicable: true, failed: true, severity: 'WARNING' }],
+        },
+        {
+          url: 'https://e.com/2',
+          results: [{ code: 'PERF_LCP', applicable: true, failed: true, severity: 'CRITICAL' }],
+        },
+        {
+          url: 'https://e.com/3',
+          results: [{ code: 'PERF_LCP', applicable: true, failed: true, severity: 'WARNING' }],
+        },
       ],
       undefined,
       { maxOccurrencesPerCode: 2 },
@@ -394,7 +640,13 @@ describe('aggregateChecks', () => {
   it('takes site results as they are', () => {
     const aggregates = aggregateChecks([], {
       site: [
-        { code: 'TECH_ROBOTS_MISSING', applicable: true, failed: true, occurrences: [{ url: 'https://e.com/robots.txt', evidence: { status: 404 } }], applicablePages: 1 },
+        {
+          code: 'TECH_ROBOTS_MISSING',
+          applicable: true,
+          failed: true,
+          occurrences: [{ url: 'https://e.com/robots.txt', evidence: { status: 404 } }],
+          applicablePages: 1,
+        },
         { code: 'TECH_HSTS_MISSING', applicable: false, failed: false, occurrences: [], applicablePages: 0 },
         { code: 'META_TITLE_DUPLICATE', applicable: true, failed: false, occurrences: [], applicablePages: 40 },
       ],
@@ -427,11 +679,24 @@ describe('metaTagsReport', () => {
       charset: 'utf-8',
       openGraph: { 'og:title': 'Blue widgets', 'og:image': '/og.png' },
       twitter: { 'twitter:card': 'summary' },
-      hreflang: [{ lang: 'en', href: PAGE_URL }, { lang: 'de', href: 'https://example.com/de' }],
+      hreflang: [
+        { lang: 'en', href: PAGE_URL },
+        { lang: 'de', href: 'https://example.com/de' },
+      ],
       jsonLd: [{ '@context': 'https://schema.org', '@type': 'Product', name: 'W', offers: {} }],
     });
-    expect(report.issues.map((issue) => issue.code).sort()).toEqual(['META_HREFLANG_NO_X_DEFAULT', 'META_TITLE_TOO_SHORT', 'TECH_CANONICAL_RELATIVE', 'TECH_NOINDEX']);
-    expect(report.issues.find((issue) => issue.code === 'TECH_NOINDEX')).toEqual({ code: 'TECH_NOINDEX', title: 'Noindex page', severity: 'NOTICE', category: 'TECHNICAL' });
+    expect(report.issues.map((issue) => issue.code).sort()).toEqual([
+      'META_HREFLANG_NO_X_DEFAULT',
+      'META_TITLE_TOO_SHORT',
+      'TECH_CANONICAL_RELATIVE',
+      'TECH_NOINDEX',
+    ]);
+    expect(report.issues.find((issue) => issue.code === 'TECH_NOINDEX')).toEqual({
+      code: 'TECH_NOINDEX',
+      title: 'Noindex page',
+      severity: 'NOTICE',
+      category: 'TECHNICAL',
+    });
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
   });
 });

@@ -51,17 +51,40 @@ const PAGE: FixPageContext = extractFixContext(SAMPLE_HTML, PAGE_URL);
 const EVIDENCE: Record<CheckCode, Record<string, unknown>> = {
   META_TITLE_MISSING: { titleCount: 0 },
   META_TITLE_TOO_SHORT: { title: 'Tables', length: 6 },
-  META_TITLE_TOO_LONG: { title: 'Solid oak dining table handmade in Devon from FSC-certified timber | Oak & Iron', length: 79 },
+  META_TITLE_TOO_LONG: {
+    title: 'Solid oak dining table handmade in Devon from FSC-certified timber | Oak & Iron',
+    length: 79,
+  },
   META_TITLE_MULTIPLE: { count: 2, titles: ['Oak dining table | Oak & Iron', 'Home'] },
-  META_TITLE_DUPLICATE: { title: 'Oak & Iron', duplicates: 2, sameAs: ['https://www.oak-and-iron.co.uk/', 'https://www.oak-and-iron.co.uk/about'] },
+  META_TITLE_DUPLICATE: {
+    title: 'Oak & Iron',
+    duplicates: 2,
+    sameAs: ['https://www.oak-and-iron.co.uk/', 'https://www.oak-and-iron.co.uk/about'],
+  },
   META_DESCRIPTION_MISSING: { count: 0 },
   META_DESCRIPTION_TOO_SHORT: { description: 'Oak tables.', length: 11 },
-  META_DESCRIPTION_TOO_LONG: { description: `${'Handmade oak dining tables from Devon, built to order. '.repeat(4)}`, length: 220 },
-  META_DESCRIPTION_MULTIPLE: { count: 2, descriptions: ['Oak tables.', 'Handmade solid oak dining tables from Devon, finished with natural oils and made to order.'] },
-  META_DESCRIPTION_DUPLICATE: { description: 'Oak furniture.', duplicates: 1, sameAs: ['https://www.oak-and-iron.co.uk/furniture/'] },
+  META_DESCRIPTION_TOO_LONG: {
+    description: `${'Handmade oak dining tables from Devon, built to order. '.repeat(4)}`,
+    length: 220,
+  },
+  META_DESCRIPTION_MULTIPLE: {
+    count: 2,
+    descriptions: [
+      'Oak tables.',
+      'Handmade solid oak dining tables from Devon, finished with natural oils and made to order.',
+    ],
+  },
+  META_DESCRIPTION_DUPLICATE: {
+    description: 'Oak furniture.',
+    duplicates: 1,
+    sameAs: ['https://www.oak-and-iron.co.uk/furniture/'],
+  },
   META_TAGS_IN_BODY: { tags: ['title', 'link[rel=canonical]'] },
   META_VIEWPORT_MISSING: {},
-  META_VIEWPORT_NO_ZOOM: { viewport: 'width=device-width, initial-scale=1, maximum-scale=1, user-scalable=no', reason: 'user-scalable=no' },
+  META_VIEWPORT_NO_ZOOM: {
+    viewport: 'width=device-width, initial-scale=1, maximum-scale=1, user-scalable=no',
+    reason: 'user-scalable=no',
+  },
   META_LANG_MISSING: {},
   META_LANG_INVALID: { lang: 'en_GB' },
   META_CHARSET_MISSING: {},
@@ -80,28 +103,74 @@ const EVIDENCE: Record<CheckCode, Record<string, unknown>> = {
   CONTENT_H1_MULTIPLE: { count: 2, headings: ['Solid oak dining table', 'Oak & Iron'] },
   CONTENT_HEADING_SKIP: { from: 'h2', to: 'h4', text: 'Care guide' },
   CONTENT_THIN: { words: 74 },
-  CONTENT_DUPLICATE: { words: 74, duplicates: 1, sameAs: ['https://www.oak-and-iron.co.uk/furniture/tables/Oak_Dining-Table?ref=nav'] },
-  CONTENT_NEAR_DUPLICATE: { similarTo: 'https://www.oak-and-iron.co.uk/furniture/tables/walnut-dining-table', similarity: 95.3, hammingDistance: 3 },
+  CONTENT_DUPLICATE: {
+    words: 74,
+    duplicates: 1,
+    sameAs: ['https://www.oak-and-iron.co.uk/furniture/tables/Oak_Dining-Table?ref=nav'],
+  },
+  CONTENT_NEAR_DUPLICATE: {
+    similarTo: 'https://www.oak-and-iron.co.uk/furniture/tables/walnut-dining-table',
+    similarity: 95.3,
+    hammingDistance: 3,
+  },
   CONTENT_IMAGE_ALT_MISSING: {
     count: 2,
-    images: ['https://www.oak-and-iron.co.uk/media/solid-oak-dining-table-1024x768.jpg', 'https://www.oak-and-iron.co.uk/media/IMG_4032.JPG'],
+    images: [
+      'https://www.oak-and-iron.co.uk/media/solid-oak-dining-table-1024x768.jpg',
+      'https://www.oak-and-iron.co.uk/media/IMG_4032.JPG',
+    ],
   },
-  CONTENT_IMAGE_ALT_TOO_LONG: { count: 1, images: [{ src: 'https://www.oak-and-iron.co.uk/media/long.jpg', length: 140 }] },
+  CONTENT_IMAGE_ALT_TOO_LONG: {
+    count: 1,
+    images: [{ src: 'https://www.oak-and-iron.co.uk/media/long.jpg', length: 140 }],
+  },
   CONTENT_LINK_TEXT_GENERIC: { count: 1, links: [{ href: '/furniture/tables/oak-benches', text: 'Read more' }] },
   CONTENT_DUPLICATE_ID: { count: 2, sample: ['main', 'price'] },
   CONTENT_LOW_TEXT_RATIO: { ratio: 0.04, textBytes: 4_000, htmlBytes: 100_000 },
-  LINKS_INTERNAL_BROKEN: { count: 1, links: [{ url: 'https://www.oak-and-iron.co.uk/furniture/tables/old-table', status: 404 }] },
-  CONTENT_IMAGE_BROKEN: { count: 1, images: [{ url: 'https://www.oak-and-iron.co.uk/media/oak-table.jpg', kind: 'image', status: 404 }] },
-  TECH_RESOURCE_BROKEN: { count: 1, resources: [{ url: 'https://cdn.oak-and-iron.co.uk/theme.css', kind: 'stylesheet', status: null, error: 'The server refused the connection' }] },
-  TECH_RESOURCE_PRIVATE_ADDRESS: { count: 1, resources: [{ url: 'http://192.168.1.20/media/logo.png', kind: 'image', status: null, error: 'refused address' }] },
-  TECH_SITEMAP_BLOCKED_BY_ROBOTS: { rule: 'disallowed by robots.txt', robotsTxt: 'https://www.oak-and-iron.co.uk/robots.txt' },
+  LINKS_INTERNAL_BROKEN: {
+    count: 1,
+    links: [{ url: 'https://www.oak-and-iron.co.uk/furniture/tables/old-table', status: 404 }],
+  },
+  CONTENT_IMAGE_BROKEN: {
+    count: 1,
+    images: [{ url: 'https://www.oak-and-iron.co.uk/media/oak-table.jpg', kind: 'image', status: 404 }],
+  },
+  TECH_RESOURCE_BROKEN: {
+    count: 1,
+    resources: [
+      {
+        url: 'https://cdn.oak-and-iron.co.uk/theme.css',
+        kind: 'stylesheet',
+        status: null,
+        error: 'The server refused the connection',
+      },
+    ],
+  },
+  TECH_RESOURCE_PRIVATE_ADDRESS: {
+    count: 1,
+    resources: [{ url: 'http://192.168.1.20/media/logo.png', kind: 'image', status: null, error: 'refused address' }],
+  },
+  TECH_SITEMAP_BLOCKED_BY_ROBOTS: {
+    rule: 'disallowed by robots.txt',
+    robotsTxt: 'https://www.oak-and-iron.co.uk/robots.txt',
+  },
   LINKS_EXTERNAL_BROKEN: { count: 1, links: [{ url: 'https://timber-supplier.example/certificates', status: 410 }] },
   LINKS_TO_REDIRECT: { count: 1, links: ['https://www.oak-and-iron.co.uk/furniture'] },
   LINKS_REDIRECT_CHAIN: {
     hops: 2,
-    chain: ['301 http://oak-and-iron.co.uk/tables', '301 https://oak-and-iron.co.uk/tables', 'https://www.oak-and-iron.co.uk/furniture/tables/'],
+    chain: [
+      '301 http://oak-and-iron.co.uk/tables',
+      '301 https://oak-and-iron.co.uk/tables',
+      'https://www.oak-and-iron.co.uk/furniture/tables/',
+    ],
   },
-  LINKS_REDIRECT_LOOP: { chain: ['301 https://www.oak-and-iron.co.uk/a', '302 https://www.oak-and-iron.co.uk/b', 'https://www.oak-and-iron.co.uk/a'] },
+  LINKS_REDIRECT_LOOP: {
+    chain: [
+      '301 https://www.oak-and-iron.co.uk/a',
+      '302 https://www.oak-and-iron.co.uk/b',
+      'https://www.oak-and-iron.co.uk/a',
+    ],
+  },
   LINKS_ORPHAN: { inlinks: 0 },
   LINKS_DEAD_END: {},
   LINKS_TOO_MANY: { count: 240 },
@@ -123,10 +192,20 @@ const EVIDENCE: Record<CheckCode, Record<string, unknown>> = {
   TECH_BLOCKED_BY_ROBOTS: { count: 1, links: ['https://www.oak-and-iron.co.uk/furniture/search?q=oak'] },
   TECH_SITEMAP_MISSING: { status: 404 },
   TECH_SITEMAP_INVALID: { reasons: ['does not parse or has errors'], errors: ['line 4: unclosed <url>'] },
-  TECH_SITEMAP_NON_INDEXABLE: { reason: 'redirect', status: 200, finalUrl: 'https://www.oak-and-iron.co.uk/furniture/tables/oak-dining-table' },
-  TECH_CANONICAL_MULTIPLE: { count: 2, canonicals: ['/furniture/tables/oak-dining-table', 'https://www.oak-and-iron.co.uk/'] },
+  TECH_SITEMAP_NON_INDEXABLE: {
+    reason: 'redirect',
+    status: 200,
+    finalUrl: 'https://www.oak-and-iron.co.uk/furniture/tables/oak-dining-table',
+  },
+  TECH_CANONICAL_MULTIPLE: {
+    count: 2,
+    canonicals: ['/furniture/tables/oak-dining-table', 'https://www.oak-and-iron.co.uk/'],
+  },
   TECH_CANONICAL_RELATIVE: { href: '/furniture/tables/oak-dining-table' },
-  TECH_CANONICAL_MISMATCH: { html: 'https://www.oak-and-iron.co.uk/furniture/tables/oak-dining-table', header: 'https://www.oak-and-iron.co.uk/tables' },
+  TECH_CANONICAL_MISMATCH: {
+    html: 'https://www.oak-and-iron.co.uk/furniture/tables/oak-dining-table',
+    header: 'https://www.oak-and-iron.co.uk/tables',
+  },
   TECH_CANONICAL_TO_BROKEN: { canonical: 'https://www.oak-and-iron.co.uk/furniture/tables/old', reason: 'status 404' },
   TECH_URL_UPPERCASE: { path: '/furniture/tables/Oak_Dining-Table' },
   TECH_URL_UNDERSCORE: { path: '/furniture/tables/Oak_Dining-Table' },
@@ -145,16 +224,23 @@ const EVIDENCE: Record<CheckCode, Record<string, unknown>> = {
   PERF_TTFB: { ttfbMs: 1_900 },
   PERF_DOM_SIZE: { elements: 3_400 },
   PERF_PAGE_WEIGHT: { bytes: 5_000_000 },
-  PERF_IMAGE_TOO_LARGE: { count: 1, images: [{ url: 'https://www.oak-and-iron.co.uk/media/IMG_4032.JPG', bytes: 900_000 }] },
+  PERF_IMAGE_TOO_LARGE: {
+    count: 1,
+    images: [{ url: 'https://www.oak-and-iron.co.uk/media/IMG_4032.JPG', bytes: 900_000 }],
+  },
   PERF_IMAGE_NO_DIMENSIONS: { count: 1, images: ['https://www.oak-and-iron.co.uk/media/IMG_4032.JPG'] },
   PERF_NO_COMPRESSION: { count: 1, urls: ['https://www.oak-and-iron.co.uk/assets/app.css'] },
   PERF_RENDER_BLOCKING: { scripts: 2, stylesheets: 5, resources: ['/assets/jquery.js', '/assets/theme.css'] },
-  PERF_NO_CACHE_HEADERS: { count: 2, urls: ['https://www.oak-and-iron.co.uk/assets/app.css', 'https://www.oak-and-iron.co.uk/fonts/serif.woff2'] },
+  PERF_NO_CACHE_HEADERS: {
+    count: 2,
+    urls: ['https://www.oak-and-iron.co.uk/assets/app.css', 'https://www.oak-and-iron.co.uk/fonts/serif.woff2'],
+  },
 };
 
 const ALL_CODES = CHECK_CATALOG.map((check) => check.code);
 /** Template slips and filler a user should never see in a fix. */
-const PLACEHOLDER_RE = /\bTODO\b|\bTBD\b|FIXME|lorem ipsum|\bplaceholder\b|\bundefined\b|(?<!\/dev\/|onload=)\bnull\b|\bNaN\b|\[object Object\]|example\.com/i;
+const PLACEHOLDER_RE =
+  /\bTODO\b|\bTBD\b|FIXME|lorem ipsum|\bplaceholder\b|\bundefined\b|(?<!\/dev\/|onload=)\bnull\b|\bNaN\b|\[object Object\]|example\.com/i;
 
 function allText(proposal: FixProposal): string {
   return [proposal.summary, ...proposal.steps, proposal.code ?? ''].join('\n');
@@ -189,22 +275,39 @@ describe('suggestFix covers the whole catalog', () => {
   });
 
   it.each(ALL_CODES)('%s: tolerates mistyped evidence', (code) => {
-    const junk = { count: 'many', images: 'x', links: [null, 3, { url: 7 }], chain: {}, titles: [1], errors: 'boom', status: '500', entities: [{ type: 3, missing: 'x' }] };
+    const junk = {
+      count: 'many',
+      images: 'x',
+      links: [null, 3, { url: 7 }],
+      chain: {},
+      titles: [1],
+      errors: 'boom',
+      status: '500',
+      entities: [{ type: 3, missing: 'x' }],
+    };
     expectWellFormed(suggestFix({ code, url: 'not a url', evidence: junk, page: null }));
   });
 
   it('gives every code its own summary (no shared generic advice)', () => {
-    const summaries = ALL_CODES.map((code) => suggestFix({ code, url: PAGE_URL, evidence: EVIDENCE[code], page: PAGE }).summary);
+    const summaries = ALL_CODES.map(
+      (code) => suggestFix({ code, url: PAGE_URL, evidence: EVIDENCE[code], page: PAGE }).summary,
+    );
     expect(new Set(summaries).size).toBe(summaries.length);
   });
 
   it('rejects a code outside the catalog', () => {
-    expect(() => suggestFix({ code: 'NOT_A_CODE' as CheckCode, url: PAGE_URL, evidence: null, page: null })).toThrow(RangeError);
+    expect(() => suggestFix({ code: 'NOT_A_CODE' as CheckCode, url: PAGE_URL, evidence: null, page: null })).toThrow(
+      RangeError,
+    );
   });
 });
 
 describe('meta description proposals', () => {
-  const description = (code: CheckCode, page: FixPageContext | null, evidence: Record<string, unknown> | null = null) => {
+  const description = (
+    code: CheckCode,
+    page: FixPageContext | null,
+    evidence: Record<string, unknown> | null = null,
+  ) => {
     const proposal = suggestFix({ code, url: PAGE_URL, evidence, page });
     const match = /^<meta name="description" content="([^"]*)">$/.exec(proposal.code ?? '');
     expect(match, proposal.code).not.toBeNull();
@@ -223,7 +326,10 @@ describe('meta description proposals', () => {
   });
 
   it.each([
-    ['a sentence end inside the band', 'Short opening sentence that is long enough to pass seventy characters. Then a second sentence runs well past the limit of one hundred and sixty characters easily.'],
+    [
+      'a sentence end inside the band',
+      'Short opening sentence that is long enough to pass seventy characters. Then a second sentence runs well past the limit of one hundred and sixty characters easily.',
+    ],
     ['one long sentence', `The table ${'is sturdy and beautiful and '.repeat(10)}ends here.`],
   ])('fits long prose within 160 characters (%s)', (_label, prose) => {
     const text = fitDescription(prose);
@@ -235,12 +341,20 @@ describe('meta description proposals', () => {
   });
 
   it('ends on a full sentence when one falls inside the band', () => {
-    expect(fitDescription('Short opening sentence that is long enough to pass seventy characters. Then a second sentence runs well past the limit of one hundred and sixty characters easily.'))
-      .toBe('Short opening sentence that is long enough to pass seventy characters.');
+    expect(
+      fitDescription(
+        'Short opening sentence that is long enough to pass seventy characters. Then a second sentence runs well past the limit of one hundred and sixty characters easily.',
+      ),
+    ).toBe('Short opening sentence that is long enough to pass seventy characters.');
   });
 
   it('escapes quotes, ampersands and angle brackets in the tag', () => {
-    const page = { ...PAGE, paragraphs: ['Tom & Jerry\'s "classic" <oak> tables are built to last for generations, with joints cut by hand in our workshop.'] };
+    const page = {
+      ...PAGE,
+      paragraphs: [
+        'Tom & Jerry\'s "classic" <oak> tables are built to last for generations, with joints cut by hand in our workshop.',
+      ],
+    };
     const proposal = suggestFix({ code: 'META_DESCRIPTION_MISSING', url: PAGE_URL, evidence: null, page });
     expect(proposal.code).toContain('Tom &amp; Jerry&#39;s &quot;classic&quot; &lt;oak&gt; tables');
     expect(proposal.code!.match(/"/g)).toHaveLength(4);
@@ -270,8 +384,17 @@ describe('meta description proposals', () => {
       siteName: null,
     };
     // Too little text: an honest short draft from the page itself, flagged, never padded with invented claims.
-    expect(proposeDescription(sparse, 'https://a.io/contact')).toEqual({ text: 'Contact. Call us.', source: 'outline', complete: false });
-    const fix = suggestFix({ code: 'META_DESCRIPTION_MISSING', url: 'https://a.io/contact', evidence: null, page: sparse });
+    expect(proposeDescription(sparse, 'https://a.io/contact')).toEqual({
+      text: 'Contact. Call us.',
+      source: 'outline',
+      complete: false,
+    });
+    const fix = suggestFix({
+      code: 'META_DESCRIPTION_MISSING',
+      url: 'https://a.io/contact',
+      evidence: null,
+      page: sparse,
+    });
     expect(fix.code).toBe('<meta name="description" content="Contact. Call us.">');
     expect(fix.steps.join(' ')).toMatch(/only 17 characters: extend it to at least 70/);
 
@@ -287,7 +410,9 @@ describe('meta description proposals', () => {
     };
     const outline = proposeDescription(rich, PAGE_URL);
     expect(outline).toMatchObject({ source: 'outline', complete: true });
-    expect(outline.text).toContain('Solid oak dining tables: Handmade in Devon, Sizes from 160 to 240 cm and Delivery and care');
+    expect(outline.text).toContain(
+      'Solid oak dining tables: Handmade in Devon, Sizes from 160 to 240 cm and Delivery and care',
+    );
     expect(outline.text.length).toBeLessThanOrEqual(160);
   });
 });
@@ -308,7 +433,9 @@ describe('title proposals', () => {
 
   it('combines the h1 with og:site_name and escapes it', () => {
     expect(proposeTitle(PAGE, PAGE_URL)).toEqual({ text: 'Solid oak dining table | Oak & Iron', complete: true });
-    expect(suggestFix({ code: 'META_TITLE_MISSING', url: PAGE_URL, evidence: null, page: PAGE }).code).toBe('<title>Solid oak dining table | Oak &amp; Iron</title>');
+    expect(suggestFix({ code: 'META_TITLE_MISSING', url: PAGE_URL, evidence: null, page: PAGE }).code).toBe(
+      '<title>Solid oak dining table | Oak &amp; Iron</title>',
+    );
   });
 
   it('drops trailing title segments, then cuts at a word, to fit 60 characters', () => {
@@ -320,7 +447,15 @@ describe('title proposals', () => {
   });
 
   it('guesses the brand from the host when the page names none', () => {
-    const page = { ...PAGE, siteName: null, h1: ['Tables'], headings: [{ level: 1, text: 'Tables' }, { level: 2, text: 'Made to order in Devon' }] };
+    const page = {
+      ...PAGE,
+      siteName: null,
+      h1: ['Tables'],
+      headings: [
+        { level: 1, text: 'Tables' },
+        { level: 2, text: 'Made to order in Devon' },
+      ],
+    };
     const title = proposeTitle(page, 'https://www.blue-widgets.com/tables');
     expect(title.text).toBe('Tables: Made to order in Devon | Blue Widgets');
     expect(title.complete).toBe(true);
@@ -329,24 +464,45 @@ describe('title proposals', () => {
 
 describe('page-specific fixes', () => {
   it('TECH_CANONICAL_RELATIVE: the exact absolute canonical tag', () => {
-    const fix = suggestFix({ code: 'TECH_CANONICAL_RELATIVE', url: PAGE_URL, evidence: { href: '../tables/oak-dining-table?a=1&b=2' }, page: PAGE });
-    expect(fix.code).toBe('<link rel="canonical" href="https://www.oak-and-iron.co.uk/furniture/tables/oak-dining-table?a=1&amp;b=2">');
+    const fix = suggestFix({
+      code: 'TECH_CANONICAL_RELATIVE',
+      url: PAGE_URL,
+      evidence: { href: '../tables/oak-dining-table?a=1&b=2' },
+      page: PAGE,
+    });
+    expect(fix.code).toBe(
+      '<link rel="canonical" href="https://www.oak-and-iron.co.uk/furniture/tables/oak-dining-table?a=1&amp;b=2">',
+    );
   });
 
   it('TECH_CANONICAL_MULTIPLE keeps the first canonical, made absolute', () => {
-    const fix = suggestFix({ code: 'TECH_CANONICAL_MULTIPLE', url: PAGE_URL, evidence: EVIDENCE.TECH_CANONICAL_MULTIPLE, page: PAGE });
-    expect(fix.code).toBe('<link rel="canonical" href="https://www.oak-and-iron.co.uk/furniture/tables/oak-dining-table">');
+    const fix = suggestFix({
+      code: 'TECH_CANONICAL_MULTIPLE',
+      url: PAGE_URL,
+      evidence: EVIDENCE.TECH_CANONICAL_MULTIPLE,
+      page: PAGE,
+    });
+    expect(fix.code).toBe(
+      '<link rel="canonical" href="https://www.oak-and-iron.co.uk/furniture/tables/oak-dining-table">',
+    );
   });
 
   it('CONTENT_IMAGE_ALT_MISSING lists each image by URL with an alt from its file name', () => {
-    const fix = suggestFix({ code: 'CONTENT_IMAGE_ALT_MISSING', url: PAGE_URL, evidence: EVIDENCE.CONTENT_IMAGE_ALT_MISSING, page: PAGE });
+    const fix = suggestFix({
+      code: 'CONTENT_IMAGE_ALT_MISSING',
+      url: PAGE_URL,
+      evidence: EVIDENCE.CONTENT_IMAGE_ALT_MISSING,
+      page: PAGE,
+    });
     expect(fix.steps[0]).toContain('https://www.oak-and-iron.co.uk/media/solid-oak-dining-table-1024x768.jpg');
     expect(fix.steps[0]).toContain('alt="Solid oak dining table"');
     expect(fix.steps[1]).toContain('https://www.oak-and-iron.co.uk/media/IMG_4032.JPG');
     expect(fix.steps[1]).toMatch(/file name says nothing/);
     const lines = fix.code!.split('\n');
     expect(lines[0]).toBe('<img src="/media/solid-oak-dining-table-1024x768.jpg" alt="Solid oak dining table">');
-    expect(lines[1]).toMatch(/^<img src="\/media\/IMG_4032\.JPG" alt="Solid oak dining table \(describe the picture\)">$/);
+    expect(lines[1]).toMatch(
+      /^<img src="\/media\/IMG_4032\.JPG" alt="Solid oak dining table \(describe the picture\)">$/,
+    );
   });
 
   it.each([
@@ -364,14 +520,24 @@ describe('page-specific fixes', () => {
     expect(suggestFix({ code: 'META_VIEWPORT_MISSING', url: PAGE_URL, evidence: null, page: PAGE }).code).toBe(
       '<meta name="viewport" content="width=device-width, initial-scale=1">',
     );
-    expect(suggestFix({ code: 'META_VIEWPORT_NO_ZOOM', url: PAGE_URL, evidence: EVIDENCE.META_VIEWPORT_NO_ZOOM, page: PAGE }).code).toBe(
-      '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    );
+    expect(
+      suggestFix({ code: 'META_VIEWPORT_NO_ZOOM', url: PAGE_URL, evidence: EVIDENCE.META_VIEWPORT_NO_ZOOM, page: PAGE })
+        .code,
+    ).toBe('<meta name="viewport" content="width=device-width, initial-scale=1">');
   });
 
   it.each([
     ['og:locale', { locale: 'de_DE' }, 'https://x.io/', 'de-DE'],
-    ['German text', { paragraphs: ['Der Tisch ist aus Eiche und wird für Sie mit der Hand gebaut, die Beine sind aus Stahl und nicht aus Holz.'] }, 'https://x.io/', 'de'],
+    [
+      'German text',
+      {
+        paragraphs: [
+          'Der Tisch ist aus Eiche und wird für Sie mit der Hand gebaut, die Beine sind aus Stahl und nicht aus Holz.',
+        ],
+      },
+      'https://x.io/',
+      'de',
+    ],
     ['English text', {}, PAGE_URL, 'en'],
     ['country domain', { paragraphs: [], h1: [], title: null }, 'https://shop.example.fr/', 'fr'],
   ] as const)('META_LANG_MISSING guesses from %s', (_label, overrides, url, tag) => {
@@ -394,33 +560,65 @@ describe('page-specific fixes', () => {
   });
 
   it('META_LANG_INVALID proposes the corrected tag', () => {
-    expect(suggestFix({ code: 'META_LANG_INVALID', url: PAGE_URL, evidence: { lang: 'en_GB' }, page: PAGE }).code).toBe('<html lang="en-GB">');
+    expect(suggestFix({ code: 'META_LANG_INVALID', url: PAGE_URL, evidence: { lang: 'en_GB' }, page: PAGE }).code).toBe(
+      '<html lang="en-GB">',
+    );
   });
 
   it('LINKS_REDIRECT_CHAIN redirects every hop straight to the final URL (nginx and Apache)', () => {
-    const fix = suggestFix({ code: 'LINKS_REDIRECT_CHAIN', url: PAGE_URL, evidence: EVIDENCE.LINKS_REDIRECT_CHAIN, page: PAGE });
+    const fix = suggestFix({
+      code: 'LINKS_REDIRECT_CHAIN',
+      url: PAGE_URL,
+      evidence: EVIDENCE.LINKS_REDIRECT_CHAIN,
+      page: PAGE,
+    });
     expect(fix.code).toContain('location = /tables { return 301 https://www.oak-and-iron.co.uk/furniture/tables/; }');
     expect(fix.code).toContain('Redirect 301 /tables https://www.oak-and-iron.co.uk/furniture/tables/');
   });
 
   it('TECH_HSTS_MISSING and PERF_NO_COMPRESSION give nginx and Apache lines', () => {
-    const hsts = suggestFix({ code: 'TECH_HSTS_MISSING', url: 'https://www.oak-and-iron.co.uk/', evidence: { header: null }, page: null }).code!;
+    const hsts = suggestFix({
+      code: 'TECH_HSTS_MISSING',
+      url: 'https://www.oak-and-iron.co.uk/',
+      evidence: { header: null },
+      page: null,
+    }).code!;
     expect(hsts).toContain('add_header Strict-Transport-Security "max-age=31536000; includeSubDomains" always;');
     expect(hsts).toContain('Header always set Strict-Transport-Security');
-    const gzip = suggestFix({ code: 'PERF_NO_COMPRESSION', url: PAGE_URL, evidence: EVIDENCE.PERF_NO_COMPRESSION, page: null }).code!;
+    const gzip = suggestFix({
+      code: 'PERF_NO_COMPRESSION',
+      url: PAGE_URL,
+      evidence: EVIDENCE.PERF_NO_COMPRESSION,
+      page: null,
+    }).code!;
     expect(gzip).toContain('gzip on;');
     expect(gzip).toContain('AddOutputFilterByType DEFLATE');
   });
 
   it('TECH_ROBOTS_MISSING and TECH_SITEMAP_MISSING use the site origin', () => {
-    const robots = suggestFix({ code: 'TECH_ROBOTS_MISSING', url: 'https://www.oak-and-iron.co.uk/robots.txt', evidence: { status: 404 }, page: null });
+    const robots = suggestFix({
+      code: 'TECH_ROBOTS_MISSING',
+      url: 'https://www.oak-and-iron.co.uk/robots.txt',
+      evidence: { status: 404 },
+      page: null,
+    });
     expect(robots.code).toBe('User-agent: *\nAllow: /\n\nSitemap: https://www.oak-and-iron.co.uk/sitemap.xml');
-    const sitemap = suggestFix({ code: 'TECH_SITEMAP_MISSING', url: 'https://www.oak-and-iron.co.uk/sitemap.xml', evidence: { status: 404 }, page: null });
+    const sitemap = suggestFix({
+      code: 'TECH_SITEMAP_MISSING',
+      url: 'https://www.oak-and-iron.co.uk/sitemap.xml',
+      evidence: { status: 404 },
+      page: null,
+    });
     expect(sitemap.code).toContain('<loc>https://www.oak-and-iron.co.uk/</loc>');
   });
 
   it('PERF_NO_CACHE_HEADERS covers the file types of the evidence', () => {
-    const fix = suggestFix({ code: 'PERF_NO_CACHE_HEADERS', url: PAGE_URL, evidence: EVIDENCE.PERF_NO_CACHE_HEADERS, page: null });
+    const fix = suggestFix({
+      code: 'PERF_NO_CACHE_HEADERS',
+      url: PAGE_URL,
+      evidence: EVIDENCE.PERF_NO_CACHE_HEADERS,
+      page: null,
+    });
     expect(fix.code).toContain('location ~* \\.(css|woff2)$ {');
     expect(fix.code).toContain('<FilesMatch "\\.(css|woff2)$">');
   });
@@ -438,27 +636,54 @@ describe('page-specific fixes', () => {
 
   it('PERF_LCP preloads the likely hero image of the page', () => {
     const fix = suggestFix({ code: 'PERF_LCP', url: PAGE_URL, evidence: { lcpMs: 4_200 }, page: PAGE });
-    expect(fix.code).toContain('<link rel="preload" as="image" href="/media/solid-oak-dining-table-1024x768.jpg" fetchpriority="high">');
+    expect(fix.code).toContain(
+      '<link rel="preload" as="image" href="/media/solid-oak-dining-table-1024x768.jpg" fetchpriority="high">',
+    );
   });
 
   it('CONTENT_DUPLICATE canonicalizes to the simplest URL of the group', () => {
-    const fix = suggestFix({ code: 'CONTENT_DUPLICATE', url: PAGE_URL, evidence: EVIDENCE.CONTENT_DUPLICATE, page: PAGE });
+    const fix = suggestFix({
+      code: 'CONTENT_DUPLICATE',
+      url: PAGE_URL,
+      evidence: EVIDENCE.CONTENT_DUPLICATE,
+      page: PAGE,
+    });
     expect(fix.code).toBe(`<link rel="canonical" href="${PAGE_URL}">`);
-    const other = suggestFix({ code: 'CONTENT_DUPLICATE', url: `${PAGE_URL}?ref=nav`, evidence: { sameAs: [PAGE_URL] }, page: PAGE });
+    const other = suggestFix({
+      code: 'CONTENT_DUPLICATE',
+      url: `${PAGE_URL}?ref=nav`,
+      evidence: { sameAs: [PAGE_URL] },
+      page: PAGE,
+    });
     expect(other.code).toBe(`<link rel="canonical" href="${PAGE_URL}">`);
     expect(other.summary).toContain('Canonicalize this duplicate');
   });
 
   it('META_JSONLD_REQUIRED_MISSING builds BreadcrumbList items from the URL path', () => {
-    const fix = suggestFix({ code: 'META_JSONLD_REQUIRED_MISSING', url: PAGE_URL, evidence: { entities: [{ type: 'BreadcrumbList', missing: ['itemListElement'] }] }, page: PAGE });
+    const fix = suggestFix({
+      code: 'META_JSONLD_REQUIRED_MISSING',
+      url: PAGE_URL,
+      evidence: { entities: [{ type: 'BreadcrumbList', missing: ['itemListElement'] }] },
+      page: PAGE,
+    });
     const json = JSON.parse(fix.code!.replace(/^<script[^>]*>|<\/script>$/g, ''));
     expect(json['@type']).toBe('BreadcrumbList');
-    expect(json.itemListElement.map((item: { name: string }) => item.name)).toEqual(['Home', 'Furniture', 'Tables', 'Solid oak dining table']);
+    expect(json.itemListElement.map((item: { name: string }) => item.name)).toEqual([
+      'Home',
+      'Furniture',
+      'Tables',
+      'Solid oak dining table',
+    ]);
   });
 
   it('bounds long evidence so one value cannot blow up a step', () => {
     const url = `https://x.io/${'a'.repeat(3_000)}`;
-    const fix = suggestFix({ code: 'LINKS_INTERNAL_BROKEN', url: PAGE_URL, evidence: { count: 1, links: [{ url, status: 404 }] }, page: null });
+    const fix = suggestFix({
+      code: 'LINKS_INTERNAL_BROKEN',
+      url: PAGE_URL,
+      evidence: { count: 1, links: [{ url, status: 404 }] },
+      page: null,
+    });
     expectWellFormed(fix);
   });
 });
@@ -494,11 +719,19 @@ describe('extractFixContext', () => {
 
   it('collects images with alt (null when absent) and links with their text', () => {
     expect(PAGE.images).toEqual([
-      { src: '/media/solid-oak-dining-table-1024x768.jpg', url: 'https://www.oak-and-iron.co.uk/media/solid-oak-dining-table-1024x768.jpg', alt: null },
+      {
+        src: '/media/solid-oak-dining-table-1024x768.jpg',
+        url: 'https://www.oak-and-iron.co.uk/media/solid-oak-dining-table-1024x768.jpg',
+        alt: null,
+      },
       { src: '/media/IMG_4032.JPG', url: 'https://www.oak-and-iron.co.uk/media/IMG_4032.JPG', alt: null },
       { src: '/media/logo.svg', url: 'https://www.oak-and-iron.co.uk/media/logo.svg', alt: '' },
     ]);
-    expect(PAGE.links).toContainEqual({ href: '/furniture/tables/oak-benches', url: 'https://www.oak-and-iron.co.uk/furniture/tables/oak-benches', text: 'Read more' });
+    expect(PAGE.links).toContainEqual({
+      href: '/furniture/tables/oak-benches',
+      url: 'https://www.oak-and-iron.co.uk/furniture/tables/oak-benches',
+      text: 'Read more',
+    });
   });
 
   it('reads lang, description, <base> and lazy images; ignores an svg <title>', () => {
@@ -513,7 +746,10 @@ describe('extractFixContext', () => {
   });
 
   it('falls back to text blocks when the page has no <p>', () => {
-    const page = extractFixContext('<body><main><div>First block of text</div><ul><li>An item</li></ul></main></body>', 'https://x.io/');
+    const page = extractFixContext(
+      '<body><main><div>First block of text</div><ul><li>An item</li></ul></main></body>',
+      'https://x.io/',
+    );
     expect(page.paragraphs).toEqual(['First block of text', 'An item']);
   });
 
@@ -538,5 +774,10 @@ describe('extractFixContext', () => {
 });
 
 function unescape(text: string): string {
-  return text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }

@@ -697,7 +697,10 @@ describe('analyzeHeaders: header normalisation', () => {
 describe('header directive parsers', () => {
   it.each([
     ['max-age=31536000', { valid: true, maxAge: 31536000, includeSubDomains: false, preload: false }],
-    [' max-age=10 ; INCLUDESUBDOMAINS ; preload ;', { valid: true, maxAge: 10, includeSubDomains: true, preload: true }],
+    [
+      ' max-age=10 ; INCLUDESUBDOMAINS ; preload ;',
+      { valid: true, maxAge: 10, includeSubDomains: true, preload: true },
+    ],
     ['max-age=10; unknown-directive=x', { valid: true, maxAge: 10 }],
     ['max-age=-1', { valid: false }],
     ['max-age=', { valid: false }],

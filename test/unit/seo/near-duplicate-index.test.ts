@@ -11,13 +11,17 @@ function lcg(seed: number): () => number {
   };
 }
 
-const hex = (high: number, low: number) => (high >>> 0).toString(16).padStart(8, '0') + (low >>> 0).toString(16).padStart(8, '0');
+const hex = (high: number, low: number) =>
+  (high >>> 0).toString(16).padStart(8, '0') + (low >>> 0).toString(16).padStart(8, '0');
 
 /** Hashes in clusters (a template with a few bits flipped) mixed with unrelated ones. */
 function sample(rand: () => number, count: number, templates: number): string[] {
   const bases = Array.from({ length: templates }, () => [Math.floor(rand() * 2 ** 32), Math.floor(rand() * 2 ** 32)]);
   return Array.from({ length: count }, () => {
-    let [high, low] = rand() < 0.7 ? bases[Math.floor(rand() * bases.length)] : [Math.floor(rand() * 2 ** 32), Math.floor(rand() * 2 ** 32)];
+    let [high, low] =
+      rand() < 0.7
+        ? bases[Math.floor(rand() * bases.length)]
+        : [Math.floor(rand() * 2 ** 32), Math.floor(rand() * 2 ** 32)];
     for (let flips = Math.floor(rand() * 6); flips > 0; flips--) {
       const bit = Math.floor(rand() * 64);
       if (bit < 32) high ^= 1 << bit;

@@ -28,7 +28,12 @@ describe('extractPageFacts: document head', () => {
 
   it.each([
     ['no doctype', '<html><title>x</title></html>', null, false],
-    ['legacy html doctype', '<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN"><title>x</title>', '!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN"', true],
+    [
+      'legacy html doctype',
+      '<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN"><title>x</title>',
+      '!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN"',
+      true,
+    ],
     ['lowercase', '<!doctype html><title>x</title>', '!doctype html', true],
   ])('doctype: %s', (_name, html, doctype, ok) => {
     const f = facts(html);
@@ -38,7 +43,12 @@ describe('extractPageFacts: document head', () => {
 
   it.each([
     ['meta charset', '<meta charset="iso-8859-1">', {}, { value: 'iso-8859-1', source: 'meta' }],
-    ['http-equiv', '<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">', {}, { value: 'shift_jis', source: 'http-equiv' }],
+    [
+      'http-equiv',
+      '<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">',
+      {},
+      { value: 'shift_jis', source: 'http-equiv' },
+    ],
     ['header only', '', { 'Content-Type': 'text/html; charset=UTF-8' }, { value: 'utf-8', source: 'header' }],
     ['none', '', { 'content-type': 'text/html' }, null],
   ])('charset from %s', (_name, head, headers, expected) => {
@@ -93,7 +103,14 @@ describe('extractPageFacts: robots directives', () => {
     ['header', '', { 'X-Robots-Tag': 'noindex, nofollow' }, true, true, ['header']],
     ['header for googlebot', '', { 'x-robots-tag': ['googlebot: noindex'] }, true, false, ['header']],
     ['header for another bot', '', { 'x-robots-tag': 'bingbot: noindex' }, false, false, []],
-    ['unavailable_after is a directive, not a user agent', '', { 'x-robots-tag': 'unavailable_after: 2020-01-01' }, false, false, []],
+    [
+      'unavailable_after is a directive, not a user agent',
+      '',
+      { 'x-robots-tag': 'unavailable_after: 2020-01-01' },
+      false,
+      false,
+      [],
+    ],
     ['indexable', '<meta name="robots" content="index, follow">', {}, false, false, []],
   ])('%s', (_name, head, headers, noindex, nofollow, sources) => {
     const robots = facts(`<head>${head}</head>`, { headers }).robots;
@@ -106,16 +123,22 @@ describe('extractPageFacts: robots directives', () => {
 describe('extractPageFacts: canonical and hreflang', () => {
   it('resolves canonicals against <base href> and reads the Link header', () => {
     const f = facts('<head><base href="https://cdn.example.com/x/"><link rel="canonical" href="page"></head>', {
-      headers: { Link: '<https://example.com/a,b>; rel="preload", <https://example.com/canon>; rel="canonical", <https://example.com/de>; rel="alternate"; hreflang="de"' },
+      headers: {
+        Link: '<https://example.com/a,b>; rel="preload", <https://example.com/canon>; rel="canonical", <https://example.com/de>; rel="alternate"; hreflang="de"',
+      },
     });
     expect(f.baseUrl).toBe('https://cdn.example.com/x/');
     expect(f.canonicals[0]).toEqual({ href: 'page', url: 'https://cdn.example.com/x/page', inBody: false });
     expect(f.headerCanonical).toBe('https://example.com/canon');
-    expect(f.hreflang).toEqual([{ lang: 'de', href: 'https://example.com/de', url: 'https://example.com/de', source: 'header' }]);
+    expect(f.hreflang).toEqual([
+      { lang: 'de', href: 'https://example.com/de', url: 'https://example.com/de', source: 'header' },
+    ]);
   });
 
   it('collects hreflang alternates with raw and resolved hrefs', () => {
-    const f = facts('<link rel="alternate" hreflang="en-GB" href="https://example.com/uk"><link rel="alternate" hreflang="x-default" href="/">');
+    const f = facts(
+      '<link rel="alternate" hreflang="en-GB" href="https://example.com/uk"><link rel="alternate" hreflang="x-default" href="/">',
+    );
     expect(f.hreflang).toEqual([
       { lang: 'en-GB', href: 'https://example.com/uk', url: 'https://example.com/uk', source: 'html' },
       { lang: 'x-default', href: '/', url: 'https://example.com/', source: 'html' },
@@ -125,15 +148,23 @@ describe('extractPageFacts: canonical and hreflang', () => {
 
 describe('extractPageFacts: JSON-LD', () => {
   it('parses valid blocks and reports invalid ones', () => {
-    const f = facts(`<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"Product","name":"W"}]}</script>
+    const f =
+      facts(`<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"Product","name":"W"}]}</script>
       <script type="application/ld+json">{"@type": "Article",}</script><script type="application/ld+json">  </script>`);
-    expect(f.jsonLd[0]).toEqual({ ok: true, value: { '@context': 'https://schema.org', '@graph': [{ '@type': 'Product', name: 'W' }] } });
+    expect(f.jsonLd[0]).toEqual({
+      ok: true,
+      value: { '@context': 'https://schema.org', '@graph': [{ '@type': 'Product', name: 'W' }] },
+    });
     expect(f.jsonLd[1].ok).toBe(false);
     expect(f.jsonLd[2]).toEqual({ ok: false, error: 'empty JSON-LD block' });
   });
 
   it('does not count JSON-LD or scripts as text', () => {
-    expect(facts('<body><script>var a = "many words here";</script><script type="application/ld+json">{"a":"b c d"}</script>hi</body>').wordCount).toBe(1);
+    expect(
+      facts(
+        '<body><script>var a = "many words here";</script><script type="application/ld+json">{"a":"b c d"}</script>hi</body>',
+      ).wordCount,
+    ).toBe(1);
   });
 });
 
@@ -156,7 +187,11 @@ describe('extractPageFacts: headings and text', () => {
     ['block tags separate words', '<p>foo</p><p>bar</p><div>baz</div>', 3],
     ['entities do not split words', '<p>caf&eacute; cr&egrave;me</p>', 2],
     ['punctuation alone is not a word', '<p>one — two | 3</p>', 3],
-    ['excluded containers', '<style>a b c</style><noscript>d e</noscript><template>f g</template><svg><text>h</text></svg><p>x</p>', 1],
+    [
+      'excluded containers',
+      '<style>a b c</style><noscript>d e</noscript><template>f g</template><svg><text>h</text></svg><p>x</p>',
+      1,
+    ],
     ['head text is not body text', '<head><title>t t t</title></head><body>x y</body>', 2],
   ])('word count: %s', (_name, html, words) => {
     expect(facts(html).wordCount).toBe(words);
@@ -240,7 +275,9 @@ describe('extractPageFacts: links', () => {
 
 describe('extractPageFacts: images, ids, resources', () => {
   it('records images with alt presence and dimensions', () => {
-    const f = facts('<body><img src="a.png" alt="" width="1" height="2"><img data-src="/lazy.png"><img srcset="/s1.png 1x, /s2.png 2x" alt="S" width="3"></body>');
+    const f = facts(
+      '<body><img src="a.png" alt="" width="1" height="2"><img data-src="/lazy.png"><img srcset="/s1.png 1x, /s2.png 2x" alt="S" width="3"></body>',
+    );
     expect(f.images).toEqual([
       { src: 'a.png', url: 'https://example.com/dir/a.png', alt: '', hasWidth: true, hasHeight: true },
       { src: '/lazy.png', url: 'https://example.com/lazy.png', alt: null, hasWidth: false, hasHeight: false },
@@ -249,11 +286,15 @@ describe('extractPageFacts: images, ids, resources', () => {
   });
 
   it('counts duplicate ids', () => {
-    expect(facts('<div id="a"></div><p id="a"></p><span id="a"></span><i id="b"></i><b id="c"></b><b id="c"></b>').duplicateIds).toEqual({ count: 3, sample: ['a', 'c'] });
+    expect(
+      facts('<div id="a"></div><p id="a"></p><span id="a"></span><i id="b"></i><b id="c"></b><b id="c"></b>')
+        .duplicateIds,
+    ).toEqual({ count: 3, sample: ['a', 'c'] });
   });
 
   it('counts render-blocking scripts and stylesheets in the head only', () => {
-    const f = facts(`<head><script src="/sync.js"></script><script src="/a.js" async></script><script src="/d.js" defer></script>
+    const f =
+      facts(`<head><script src="/sync.js"></script><script src="/a.js" async></script><script src="/d.js" defer></script>
       <script type="module" src="/m.js"></script><script>inline()</script><script type="text/template" src="/t"></script>
       <link rel="stylesheet" href="/s.css"><link rel="stylesheet" href="/p.css" media="print"></head>
       <body><script src="/late.js"></script><link rel="stylesheet" href="/b.css"></body>`);
@@ -271,7 +312,8 @@ describe('extractPageFacts: images, ids, resources', () => {
   });
 
   it('lists the subresources a browser would fetch, once each, with their kind', () => {
-    const f = facts(`<head><link rel="stylesheet" href="/s.css"><link rel="icon" href="/favicon.ico"><link rel="apple-touch-icon" href="/touch.png">
+    const f =
+      facts(`<head><link rel="stylesheet" href="/s.css"><link rel="icon" href="/favicon.ico"><link rel="apple-touch-icon" href="/touch.png">
       <link rel="preload" href="/font.woff2" as="font"><link rel="modulepreload" href="/m.js"><link rel="canonical" href="/page">
       <script src="/app.js" defer></script><script>inline()</script><script type="application/ld+json">{}</script></head>
       <body><img src="a.png" srcset="a.png 1x, /a2.png 2x"><img src="data:image/png;base64,AAAA"><picture><source srcset="/p.webp"><img src="/p.jpg"></picture>
@@ -295,11 +337,14 @@ describe('extractPageFacts: images, ids, resources', () => {
       ['/subs.vtt', 'media', 'track'],
       ['/a.mp3', 'media', 'audio'],
     ]);
-    expect(facts(`<body>${Array.from({ length: 400 }, (_, i) => `<img src="/i${i}.png">`).join('')}</body>`).resources).toHaveLength(PAGE_FACT_LIMITS.resources);
+    expect(
+      facts(`<body>${Array.from({ length: 400 }, (_, i) => `<img src="/i${i}.png">`).join('')}</body>`).resources,
+    ).toHaveLength(PAGE_FACT_LIMITS.resources);
   });
 
   it('counts DOM elements outside inert containers and measures HTML bytes', () => {
-    const html = '<html><head><title>é</title></head><body><div><p>x</p></div><noscript><div></div></noscript></body></html>';
+    const html =
+      '<html><head><title>é</title></head><body><div><p>x</p></div><noscript><div></div></noscript></body></html>';
     const f = facts(html);
     expect(f.domElements).toBe(7);
     expect(f.htmlBytes).toBe(Buffer.byteLength(html));
@@ -315,7 +360,11 @@ describe('extractPageFacts: bytes input', () => {
   });
 
   it('sniffs a meta charset and defaults to UTF-8', () => {
-    const latin = Buffer.concat([Buffer.from('<meta charset="windows-1252"><title>'), Buffer.from([0x93, 0x61, 0x94]), Buffer.from('</title>')]);
+    const latin = Buffer.concat([
+      Buffer.from('<meta charset="windows-1252"><title>'),
+      Buffer.from([0x93, 0x61, 0x94]),
+      Buffer.from('</title>'),
+    ]);
     expect(extractPageFacts(latin, { url: URL_ }).titles).toEqual(['\u201ca\u201d']);
     expect(extractPageFacts(Buffer.from('<title>ü</title>'), { url: URL_ }).titles).toEqual(['ü']);
   });

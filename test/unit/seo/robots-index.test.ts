@@ -84,7 +84,14 @@ describe('rule index agrees with a plain reference matcher', () => {
 
   it('finds rules filed under the same key, and a key occurring several times in one path', () => {
     const robots = parseRobotsTxt(
-      ['User-agent: *', 'Disallow: /*ab*xx$', 'Disallow: /*ab*y$', 'Allow: /*ab*yy$', 'Disallow: /*ab*zzz', 'Allow: /ab/ab/'].join('\n'),
+      [
+        'User-agent: *',
+        'Disallow: /*ab*xx$',
+        'Disallow: /*ab*y$',
+        'Allow: /*ab*yy$',
+        'Disallow: /*ab*zzz',
+        'Allow: /ab/ab/',
+      ].join('\n'),
     );
     const verdicts = ['/ab/ab/ab/xx', '/q/ab/y', '/ab/yy', '/ab/ab/zzz', '/abab', '/ab/ab/q'].map(
       (path) => isAllowed(robots, path, 'bot').matchedRule?.line ?? null,

@@ -22,7 +22,10 @@ describe('parseRobotsTxt: byte order mark and encodings', () => {
   it.each([
     { name: 'string with BOM', input: '\ufeffUser-agent: *\nDisallow: /x' as string | Uint8Array },
     { name: 'bytes with BOM', input: concat(new Uint8Array([0xef, 0xbb, 0xbf]), utf8('User-agent: *\nDisallow: /x')) },
-    { name: 'bytes with BOM and CRLF', input: concat(new Uint8Array([0xef, 0xbb, 0xbf]), utf8('User-agent: *\r\nDisallow: /x\r\n')) },
+    {
+      name: 'bytes with BOM and CRLF',
+      input: concat(new Uint8Array([0xef, 0xbb, 0xbf]), utf8('User-agent: *\r\nDisallow: /x\r\n')),
+    },
   ])('ignores a UTF-8 BOM: $name', ({ input }) => {
     const robots = parseRobotsTxt(input);
     expect(robots.groups).toEqual([{ userAgents: ['*'], rules: [{ type: 'disallow', path: '/x', line: 2 }] }]);
@@ -43,7 +46,10 @@ describe('parseRobotsTxt: byte order mark and encodings', () => {
 
   it('flags NUL bytes as binary content, on the line where they appear', () => {
     const robots = parseRobotsTxt(utf8('User-agent: *\nDisallow: /x\n\0\0\0'));
-    expect(robots.errors).toContainEqual({ line: 3, message: 'file contains NUL bytes: it is binary, not a UTF-8 text file' });
+    expect(robots.errors).toContainEqual({
+      line: 3,
+      message: 'file contains NUL bytes: it is binary, not a UTF-8 text file',
+    });
   });
 
   it('flags NUL bytes in string input too', () => {
@@ -57,13 +63,18 @@ describe('parseRobotsTxt: byte order mark and encodings', () => {
     const latin1 = new Uint8Array([...utf8('User-agent: *\nDisallow: /caf'), 0xe9, ...utf8('/\n')]);
     const robots = parseRobotsTxt(latin1);
     expect(robots.errors).toEqual([
-      { line: 2, message: 'file is not valid UTF-8: robots.txt must be UTF-8 text, invalid bytes cannot match any URL' },
+      {
+        line: 2,
+        message: 'file is not valid UTF-8: robots.txt must be UTF-8 text, invalid bytes cannot match any URL',
+      },
     ]);
     expect(robots.groups[0].rules).toHaveLength(1);
   });
 
   it('flags UTF-16 content once', () => {
-    const utf16 = new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('User-agent: *\nDisallow: /', 'utf16le')]));
+    const utf16 = new Uint8Array(
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('User-agent: *\nDisallow: /', 'utf16le')]),
+    );
     const robots = parseRobotsTxt(utf16);
     expect(robots.errors[0]).toEqual({
       line: 1,

@@ -70,7 +70,9 @@ describe('parseRobotsTxt: structure', () => {
     { name: 'CRLF', eol: '\r\n' },
     { name: 'CR', eol: '\r' },
   ])('splits lines on $name and numbers them from 1', ({ eol }) => {
-    const robots = parseRobotsTxt(['# comment', 'User-agent: a', 'Disallow: /x', '', 'Sitemap: https://e.com/s.xml', 'Bogus: 1'].join(eol));
+    const robots = parseRobotsTxt(
+      ['# comment', 'User-agent: a', 'Disallow: /x', '', 'Sitemap: https://e.com/s.xml', 'Bogus: 1'].join(eol),
+    );
     expect(robots.groups).toEqual([{ userAgents: ['a'], rules: [{ type: 'disallow', path: '/x', line: 3 }] }]);
     expect(robots.sitemaps).toEqual(['https://e.com/s.xml']);
     expect(robots.errors).toEqual([{ line: 6, message: "unknown directive 'Bogus'" }]);
@@ -100,7 +102,9 @@ describe('parseRobotsTxt: structure', () => {
   });
 
   it('strips comments, whole-line and trailing', () => {
-    const robots = parseRobotsTxt('# header\nUser-agent: * # everyone\nDisallow: /a#b\n   # indented comment\nDisallow: /c # why');
+    const robots = parseRobotsTxt(
+      '# header\nUser-agent: * # everyone\nDisallow: /a#b\n   # indented comment\nDisallow: /c # why',
+    );
     expect(robots.groups[0]).toEqual({
       userAgents: ['*'],
       rules: [
@@ -112,7 +116,9 @@ describe('parseRobotsTxt: structure', () => {
   });
 
   it('keeps consecutive user-agent lines in one group across blank lines, comments and non-rule records', () => {
-    const robots = parseRobotsTxt(lines('User-agent: a', '', '# note', 'Crawl-delay: 5', 'User-agent: b', 'Disallow: /x'));
+    const robots = parseRobotsTxt(
+      lines('User-agent: a', '', '# note', 'Crawl-delay: 5', 'User-agent: b', 'Disallow: /x'),
+    );
     expect(robots.groups).toEqual([{ userAgents: ['a', 'b'], rules: [{ type: 'disallow', path: '/x', line: 6 }] }]);
   });
 
@@ -145,7 +151,14 @@ describe('parseRobotsTxt: structure', () => {
   });
 
   it('returns no groups, no issues and size 0 for an empty file', () => {
-    expect(parseRobotsTxt('')).toEqual({ groups: [], sitemaps: [], errors: [], warnings: [], sizeBytes: 0, truncated: false });
+    expect(parseRobotsTxt('')).toEqual({
+      groups: [],
+      sitemaps: [],
+      errors: [],
+      warnings: [],
+      sizeBytes: 0,
+      truncated: false,
+    });
   });
 });
 
@@ -262,7 +275,10 @@ describe('parseRobotsTxt: errors', () => {
     const robots = parseRobotsTxt(`User-agent: *\n${key}: /private`);
     expect(robots.groups[0].rules).toEqual([{ type: expected, path: '/private', line: 2 }]);
     expect(robots.errors).toEqual([
-      { line: 2, message: `'${key}' is a misspelling of '${expected}': Google accepts it, other crawlers ignore the line` },
+      {
+        line: 2,
+        message: `'${key}' is a misspelling of '${expected}': Google accepts it, other crawlers ignore the line`,
+      },
     ]);
     expect(isAllowed(robots, '/private/x', 'AnyBot').allowed).toBe(false);
   });
@@ -302,12 +318,19 @@ describe('parseRobotsTxt: errors', () => {
 
 describe('parseRobotsTxt: warnings', () => {
   it.each([
-    { directive: 'Crawl-delay: 10', message: "'crawl-delay' is not part of RFC 9309: Google ignores it (Bing and Yandex honour it)" },
-    { directive: 'Host: example.com', message: "'host' is a Yandex-only directive that Yandex has retired; Google ignores it" },
+    {
+      directive: 'Crawl-delay: 10',
+      message: "'crawl-delay' is not part of RFC 9309: Google ignores it (Bing and Yandex honour it)",
+    },
+    {
+      directive: 'Host: example.com',
+      message: "'host' is a Yandex-only directive that Yandex has retired; Google ignores it",
+    },
     { directive: 'Clean-param: ref /articles/', message: "'clean-param' is Yandex-only; Google ignores it" },
     {
       directive: 'Noindex: /private/',
-      message: "Google stopped supporting 'noindex' in robots.txt in 2019: use a meta robots tag or an X-Robots-Tag header",
+      message:
+        "Google stopped supporting 'noindex' in robots.txt in 2019: use a meta robots tag or an X-Robots-Tag header",
     },
   ])('warns, without an error, about $directive', ({ directive, message }) => {
     const robots = parseRobotsTxt(`User-agent: *\nDisallow: /x\n${directive}`);
@@ -327,7 +350,8 @@ describe('parseRobotsTxt: warnings', () => {
       name: 'group without rules',
       content: 'User-agent: *\nDisallow: /x\n\nUser-agent: a\nUser-agent: b\n',
       line: 4,
-      message: "group for 'a', 'b' has no rules: these crawlers may fetch everything and do not fall back to the '*' group",
+      message:
+        "group for 'a', 'b' has no rules: these crawlers may fetch everything and do not fall back to the '*' group",
     },
     {
       name: 'relative sitemap',
@@ -336,7 +360,12 @@ describe('parseRobotsTxt: warnings', () => {
       message: "sitemap '/sitemap.xml' is ignored: it must be an absolute http(s) URL",
     },
     { name: 'empty sitemap', content: 'Sitemap:', line: 1, message: "empty 'sitemap' value" },
-    { name: 'empty allow', content: 'User-agent: *\nAllow:', line: 2, message: "'allow' with an empty path has no effect" },
+    {
+      name: 'empty allow',
+      content: 'User-agent: *\nAllow:',
+      line: 2,
+      message: "'allow' with an empty path has no effect",
+    },
     {
       name: 'whitespace inside a path',
       content: 'User-agent: *\nDisallow: /a b',
@@ -396,7 +425,17 @@ describe('isAllowed: RFC 9309 examples', () => {
 
   it('§2.2.1: groups naming the same product token are merged', () => {
     const merged = parseRobotsTxt(
-      lines('User-agent: ExampleBot', 'Disallow: /foo', 'Disallow: /bar', '', 'User-agent: *', 'Disallow: /all', '', 'User-agent: examplebot', 'Disallow: /baz'),
+      lines(
+        'User-agent: ExampleBot',
+        'Disallow: /foo',
+        'Disallow: /bar',
+        '',
+        'User-agent: *',
+        'Disallow: /all',
+        '',
+        'User-agent: examplebot',
+        'Disallow: /baz',
+      ),
     );
     expect(isAllowed(merged, '/foo', 'ExampleBot').allowed).toBe(false);
     expect(isAllowed(merged, '/bar', 'ExampleBot').allowed).toBe(false);
@@ -407,7 +446,9 @@ describe('isAllowed: RFC 9309 examples', () => {
   });
 
   it('merges several `*` groups', () => {
-    const robots2 = parseRobotsTxt('User-agent: *\nDisallow: /a\n\nUser-agent: b\nDisallow: /b\n\nUser-agent: *\nDisallow: /c');
+    const robots2 = parseRobotsTxt(
+      'User-agent: *\nDisallow: /a\n\nUser-agent: b\nDisallow: /b\n\nUser-agent: *\nDisallow: /c',
+    );
     expect(allowedPaths(robots2, 'x', ['/a', '/b', '/c'])).toEqual([false, true, false]);
   });
 
@@ -428,12 +469,26 @@ describe("isAllowed: Google's documented path matching", () => {
     { rule: '/$', matches: ['/'], misses: ['/page', '/?q=1'] },
     {
       rule: '/fish',
-      matches: ['/fish', '/fish.html', '/fish/salmon.html', '/fishheads', '/fishheads/yummy.html', '/fish.php?id=anything'],
+      matches: [
+        '/fish',
+        '/fish.html',
+        '/fish/salmon.html',
+        '/fishheads',
+        '/fishheads/yummy.html',
+        '/fish.php?id=anything',
+      ],
       misses: ['/Fish.asp', '/catfish', '/?id=fish', '/desert/fish'],
     },
     {
       rule: '/fish*',
-      matches: ['/fish', '/fish.html', '/fish/salmon.html', '/fishheads', '/fishheads/yummy.html', '/fish.php?id=anything'],
+      matches: [
+        '/fish',
+        '/fish.html',
+        '/fish/salmon.html',
+        '/fishheads',
+        '/fishheads/yummy.html',
+        '/fish.php?id=anything',
+      ],
       misses: ['/Fish.asp', '/catfish', '/?id=fish', '/desert/fish'],
     },
     {
@@ -443,7 +498,14 @@ describe("isAllowed: Google's documented path matching", () => {
     },
     {
       rule: '/*.php',
-      matches: ['/index.php', '/filename.php', '/folder/filename.php', '/folder/filename.php?parameters', '/folder/any.php.file.html', '/filename.php/'],
+      matches: [
+        '/index.php',
+        '/filename.php',
+        '/folder/filename.php',
+        '/folder/filename.php?parameters',
+        '/folder/any.php.file.html',
+        '/filename.php/',
+      ],
       misses: ['/', '/windows.PHP'],
     },
     {
@@ -462,8 +524,10 @@ describe("isAllowed: Google's documented path matching", () => {
     { rule: '/x$y', matches: ['/x$y', '/x%24y/z'], misses: ['/x', '/xy'] },
   ])('Disallow: $rule', ({ rule, matches, misses }) => {
     const robots = parseRobotsTxt(`User-agent: *\nDisallow: ${rule}`);
-    for (const url of matches) expect({ url, allowed: isAllowed(robots, url, 'bot').allowed }).toEqual({ url, allowed: false });
-    for (const url of misses) expect({ url, allowed: isAllowed(robots, url, 'bot').allowed }).toEqual({ url, allowed: true });
+    for (const url of matches)
+      expect({ url, allowed: isAllowed(robots, url, 'bot').allowed }).toEqual({ url, allowed: false });
+    for (const url of misses)
+      expect({ url, allowed: isAllowed(robots, url, 'bot').allowed }).toEqual({ url, allowed: true });
   });
 
   it.each([
@@ -473,11 +537,14 @@ describe("isAllowed: Google's documented path matching", () => {
     { allow: '/page', disallow: '/*.ph', url: '/page.php5', allowed: true },
     { allow: '/$', disallow: '/', url: '/', allowed: true },
     { allow: '/$', disallow: '/', url: '/page.htm', allowed: false },
-  ])('conflict allow $allow / disallow $disallow on $url -> $allowed', ({ allow, disallow, url, allowed: expected }) => {
-    for (const order of [`Allow: ${allow}\nDisallow: ${disallow}`, `Disallow: ${disallow}\nAllow: ${allow}`]) {
-      expect(allowed(`User-agent: *\n${order}`, 'Googlebot', url)).toBe(expected);
-    }
-  });
+  ])(
+    'conflict allow $allow / disallow $disallow on $url -> $allowed',
+    ({ allow, disallow, url, allowed: expected }) => {
+      for (const order of [`Allow: ${allow}\nDisallow: ${disallow}`, `Disallow: ${disallow}\nAllow: ${allow}`]) {
+        expect(allowed(`User-agent: *\n${order}`, 'Googlebot', url)).toBe(expected);
+      }
+    },
+  );
 
   it('returns the deciding rule with its line', () => {
     const robots = parseRobotsTxt('User-agent: *\nDisallow: /\nAllow: /$\nDisallow: /*.htm');
@@ -487,7 +554,10 @@ describe("isAllowed: Google's documented path matching", () => {
   });
 
   it('an empty Disallow matches nothing', () => {
-    expect(isAllowed(parseRobotsTxt('User-agent: *\nDisallow:'), '/anything', 'bot')).toEqual({ allowed: true, matchedRule: null });
+    expect(isAllowed(parseRobotsTxt('User-agent: *\nDisallow:'), '/anything', 'bot')).toEqual({
+      allowed: true,
+      matchedRule: null,
+    });
   });
 
   it('matches path plus query of absolute URLs, never the host or the fragment', () => {
@@ -565,7 +635,16 @@ describe('isAllowed: percent-encoding (RFC 9309 §2.2.2, §2.2.3)', () => {
 
 describe('isAllowed: choosing the group', () => {
   const robots = parseRobotsTxt(
-    lines('User-agent: *', 'Disallow: /star', '', 'User-agent: Googlebot', 'Disallow: /google', '', 'User-agent: MJ12bot', 'Disallow: /mj'),
+    lines(
+      'User-agent: *',
+      'Disallow: /star',
+      '',
+      'User-agent: Googlebot',
+      'Disallow: /google',
+      '',
+      'User-agent: MJ12bot',
+      'Disallow: /mj',
+    ),
   );
 
   it.each([
@@ -575,7 +654,8 @@ describe('isAllowed: choosing the group', () => {
     { agent: 'Googlebot/2.1 (+http://www.google.com/bot.html)', group: 'google' },
     { agent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', group: 'google' },
     {
-      agent: 'Mozilla/5.0 (Linux; Android 6.0.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      agent:
+        'Mozilla/5.0 (Linux; Android 6.0.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
       group: 'google',
     },
     { agent: 'MJ12bot/v1.4.8', group: 'mj' },
@@ -618,7 +698,10 @@ describe('crawlerProductToken', () => {
   it.each([
     { ua: 'Googlebot/2.1 (+http://www.google.com/bot.html)', token: 'googlebot' },
     { ua: 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)', token: 'bingbot' },
-    { ua: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot', token: 'chatgpt-user' },
+    {
+      ua: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot',
+      token: 'chatgpt-user',
+    },
     { ua: '  OAI-SearchBot  ', token: 'oai-searchbot' },
     { ua: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120.0', token: 'mozilla' },
     { ua: '*', token: '*' },
@@ -659,10 +742,19 @@ describe('blockedAiSearchBots', () => {
   it.each([
     { content: '', expected: [] },
     { content: 'User-agent: GPTBot\nDisallow: /', expected: [] },
-    { content: 'User-agent: OAI-SearchBot\nUser-agent: PerplexityBot\nDisallow: /', expected: ['OAI-SearchBot', 'PerplexityBot'] },
-    { content: 'User-agent: chatgpt-user\nDisallow: /\n\nUser-agent: claude-user\nDisallow: /private', expected: ['ChatGPT-User'] },
+    {
+      content: 'User-agent: OAI-SearchBot\nUser-agent: PerplexityBot\nDisallow: /',
+      expected: ['OAI-SearchBot', 'PerplexityBot'],
+    },
+    {
+      content: 'User-agent: chatgpt-user\nDisallow: /\n\nUser-agent: claude-user\nDisallow: /private',
+      expected: ['ChatGPT-User'],
+    },
     { content: 'User-agent: *\nDisallow: /', expected: [...AI_SEARCH_BOTS] },
-    { content: 'User-agent: *\nDisallow: /\n\nUser-agent: Claude-User\nAllow: /', expected: ['OAI-SearchBot', 'ChatGPT-User', 'PerplexityBot'] },
+    {
+      content: 'User-agent: *\nDisallow: /\n\nUser-agent: Claude-User\nAllow: /',
+      expected: ['OAI-SearchBot', 'ChatGPT-User', 'PerplexityBot'],
+    },
   ])('$content -> $expected', ({ content, expected }) => {
     expect(blockedAiSearchBots(parseRobotsTxt(content))).toEqual(expected);
   });
@@ -700,7 +792,9 @@ describe('analyzeRobotsTxt', () => {
   );
 
   it('returns the tool response shape with test verdicts for the default crawler', () => {
-    const analysis = analyzeRobotsTxt(content, { testUrls: ['https://example.com/admin/users', '/nogoogle', '/robots.txt'] });
+    const analysis = analyzeRobotsTxt(content, {
+      testUrls: ['https://example.com/admin/users', '/nogoogle', '/robots.txt'],
+    });
     expect(analysis).toEqual({
       valid: true,
       source: 'content',

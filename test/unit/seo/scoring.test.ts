@@ -38,7 +38,11 @@ describe('categoryScore', () => {
     ['META', [check('META_TITLE_MISSING', 1, 4), check('META_DESCRIPTION_MISSING', 0, 4)], 83],
     // TECHNICAL: WARNING site check failing (0), CRITICAL 0/10, NOTICE 5/10:
     // (5×0 + 10×1 + 1×0.5) / (5+10+1) = 10.5/16 = 65.625 → 66
-    ['TECHNICAL', [check('TECH_ROBOTS_MISSING', 1, 1), check('TECH_STATUS_4XX', 0, 10), check('TECH_NOINDEX', 5, 10)], 66],
+    [
+      'TECHNICAL',
+      [check('TECH_ROBOTS_MISSING', 1, 1), check('TECH_STATUS_4XX', 0, 10), check('TECH_NOINDEX', 5, 10)],
+      66,
+    ],
     // No applicable check in the category → 100; checks of other categories are ignored.
     ['CONTENT', [check('META_TITLE_MISSING', 4, 4), check('CONTENT_H1_MISSING', 0, 0)], 100],
     // Banded checks weigh by their worst failing band: PERF_LCP CRITICAL 1/2, PERF_DOM_SIZE WARNING 0/2:
@@ -75,16 +79,53 @@ describe('computeScores', () => {
     // overall = (20×67 + 20×100 + 20×100 + 25×0 + 15×100)/100 = 6840/100 = 68.4 → 68
     const aggregates = aggregateChecks(
       [
-        { url: 'https://e.com/1', results: [{ code: 'META_TITLE_MISSING', applicable: true, failed: true }, { code: 'META_DESCRIPTION_MISSING', applicable: true, failed: false }] },
-        { url: 'https://e.com/2', results: [{ code: 'META_TITLE_MISSING', applicable: true, failed: false }, { code: 'META_DESCRIPTION_MISSING', applicable: true, failed: false }] },
+        {
+          url: 'https://e.com/1',
+          results: [
+            { code: 'META_TITLE_MISSING', applicable: true, failed: true },
+            { code: 'META_DESCRIPTION_MISSING', applicable: true, failed: false },
+          ],
+        },
+        {
+          url: 'https://e.com/2',
+          results: [
+            { code: 'META_TITLE_MISSING', applicable: true, failed: false },
+            { code: 'META_DESCRIPTION_MISSING', applicable: true, failed: false },
+          ],
+        },
       ],
-      { site: [{ code: 'TECH_ROBOTS_MISSING', applicable: true, failed: true, occurrences: [{ url: 'https://e.com/robots.txt' }], applicablePages: 1 }], pages: [] },
+      {
+        site: [
+          {
+            code: 'TECH_ROBOTS_MISSING',
+            applicable: true,
+            failed: true,
+            occurrences: [{ url: 'https://e.com/robots.txt' }],
+            applicablePages: 1,
+          },
+        ],
+        pages: [],
+      },
     );
-    expect(computeScores(aggregates)).toEqual({ overall: 68, meta: 67, content: 100, links: 100, technical: 0, performance: 100 });
+    expect(computeScores(aggregates)).toEqual({
+      overall: 68,
+      meta: 67,
+      content: 100,
+      links: 100,
+      technical: 0,
+      performance: 100,
+    });
   });
 
   it('scores 100 everywhere when nothing applies', () => {
-    expect(computeScores([])).toEqual({ overall: 100, meta: 100, content: 100, links: 100, technical: 100, performance: 100 });
+    expect(computeScores([])).toEqual({
+      overall: 100,
+      meta: 100,
+      content: 100,
+      links: 100,
+      technical: 100,
+      performance: 100,
+    });
   });
 
   it.each([

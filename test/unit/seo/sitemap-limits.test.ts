@@ -10,7 +10,9 @@ const MIB = 1_048_576;
 function bigUrlset(count: number): string {
   const parts = [`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${NS}">\n`];
   for (let i = 1; i <= count; i++) {
-    parts.push(`<url><loc>https://www.example.com/p/${i}</loc><lastmod>2024-01-15T10:00:00+00:00</lastmod><changefreq>weekly</changefreq><priority>0.5</priority></url>\n`);
+    parts.push(
+      `<url><loc>https://www.example.com/p/${i}</loc><lastmod>2024-01-15T10:00:00+00:00</lastmod><changefreq>weekly</changefreq><priority>0.5</priority></url>\n`,
+    );
   }
   parts.push('</urlset>\n');
   return parts.join('');
@@ -61,7 +63,9 @@ describe('validateSitemap: the 50,000-entry limit', () => {
     });
     expect(result.urlCount).toBe(50_001);
     expect(result.valid).toBe(false);
-    expect(result.errors).toEqual([{ line: 50_003, code: 'TOO_MANY_ENTRIES', message: expect.stringContaining('50,000') }]);
+    expect(result.errors).toEqual([
+      { line: 50_003, code: 'TOO_MANY_ENTRIES', message: expect.stringContaining('50,000') },
+    ]);
     expect(result.errorCount).toBe(1);
     expect(delivered).toBe(50_000);
     expect(last?.loc).toBe('https://www.example.com/p/50000');
@@ -71,14 +75,28 @@ describe('validateSitemap: the 50,000-entry limit', () => {
   it('accepts exactly 50,000 urls, plain and gzip', async () => {
     const exact = bigUrlset(50_000);
     for (const input of [exact, gzipSync(exact)]) {
-      const result = await validateSitemap(input, { baseUrl: 'https://www.example.com/sitemap.xml', now: new Date('2025-01-01') });
-      expect(result).toMatchObject({ valid: true, urlCount: 50_000, errorCount: 0, warningCount: 0, duplicateCount: 0 });
+      const result = await validateSitemap(input, {
+        baseUrl: 'https://www.example.com/sitemap.xml',
+        now: new Date('2025-01-01'),
+      });
+      expect(result).toMatchObject({
+        valid: true,
+        urlCount: 50_000,
+        errorCount: 0,
+        warningCount: 0,
+        duplicateCount: 0,
+      });
     }
   });
 
   it('counts a sitemap index over the limit too', async () => {
-    const entries = Array.from({ length: 4 }, (_, i) => `<sitemap><loc>https://www.example.com/s${i}.xml</loc></sitemap>`);
-    const result = await validateSitemap(`<sitemapindex xmlns="${NS}">\n${entries.join('\n')}\n</sitemapindex>`, { maxUrls: 3 });
+    const entries = Array.from(
+      { length: 4 },
+      (_, i) => `<sitemap><loc>https://www.example.com/s${i}.xml</loc></sitemap>`,
+    );
+    const result = await validateSitemap(`<sitemapindex xmlns="${NS}">\n${entries.join('\n')}\n</sitemapindex>`, {
+      maxUrls: 3,
+    });
     expect(result.errors.map((e) => [e.code, e.line])).toEqual([['TOO_MANY_ENTRIES', 5]]);
     expect(result.sitemaps).toHaveLength(3);
   });
@@ -101,7 +119,9 @@ describe('validateSitemap: the byte cap', () => {
 
   it('accepts a document of exactly maxBytes', async () => {
     expect((await validateSitemap(doc, { maxBytes: size })).errors).toEqual([]);
-    expect((await validateSitemap(Buffer.from(doc), { maxBytes: size - 1 })).errors.map((e) => e.code)).toEqual(['SIZE_LIMIT']);
+    expect((await validateSitemap(Buffer.from(doc), { maxBytes: size - 1 })).errors.map((e) => e.code)).toEqual([
+      'SIZE_LIMIT',
+    ]);
   });
 
   it('defaults to 50 MiB', async () => {
@@ -144,7 +164,12 @@ describe('validateSitemap: decompression bombs', () => {
   });
 
   it('stops a huge <loc> or comment long before the cap instead of buffering it', async () => {
-    const hugeLoc = await gzipBomb(8 * MIB, 0x61, `<urlset xmlns="${NS}">\n<url><loc>https://www.example.com/`, '</loc></url></urlset>');
+    const hugeLoc = await gzipBomb(
+      8 * MIB,
+      0x61,
+      `<urlset xmlns="${NS}">\n<url><loc>https://www.example.com/`,
+      '</loc></url></urlset>',
+    );
     const loc = await validateSitemap(hugeLoc);
     expect(loc.errors).toEqual([{ line: 2, code: 'NODE_TOO_LARGE', message: expect.stringContaining('<loc>') }]);
     expect(loc.sizeBytes).toBeLessThan(2 * MIB);

@@ -19,7 +19,9 @@ function urlset(...lines: string[]): string {
 }
 
 function sitemapIndex(...lines: string[]): string {
-  return ['<?xml version="1.0" encoding="UTF-8"?>', `<sitemapindex xmlns="${NS}">`, ...lines, '</sitemapindex>'].join('\n');
+  return ['<?xml version="1.0" encoding="UTF-8"?>', `<sitemapindex xmlns="${NS}">`, ...lines, '</sitemapindex>'].join(
+    '\n',
+  );
 }
 
 function url(loc: string, extra = ''): string {
@@ -58,10 +60,34 @@ const PROTOCOL_URLSET = `<?xml version="1.0" encoding="UTF-8"?>
 
 const PROTOCOL_ENTRIES: SitemapEntry[] = [
   { loc: 'http://www.example.com/', lastmod: '2005-01-01', changefreq: 'monthly', priority: 0.8, line: 3 },
-  { loc: 'http://www.example.com/catalog?item=12&desc=vacation_hawaii', lastmod: null, changefreq: 'weekly', priority: null, line: 9 },
-  { loc: 'http://www.example.com/catalog?item=73&desc=vacation_new_zealand', lastmod: '2004-12-23', changefreq: 'weekly', priority: null, line: 13 },
-  { loc: 'http://www.example.com/catalog?item=74&desc=vacation_newfoundland', lastmod: '2004-12-23T18:00:15+00:00', changefreq: null, priority: 0.3, line: 18 },
-  { loc: 'http://www.example.com/catalog?item=83&desc=vacation_usa', lastmod: '2004-11-23', changefreq: null, priority: null, line: 23 },
+  {
+    loc: 'http://www.example.com/catalog?item=12&desc=vacation_hawaii',
+    lastmod: null,
+    changefreq: 'weekly',
+    priority: null,
+    line: 9,
+  },
+  {
+    loc: 'http://www.example.com/catalog?item=73&desc=vacation_new_zealand',
+    lastmod: '2004-12-23',
+    changefreq: 'weekly',
+    priority: null,
+    line: 13,
+  },
+  {
+    loc: 'http://www.example.com/catalog?item=74&desc=vacation_newfoundland',
+    lastmod: '2004-12-23T18:00:15+00:00',
+    changefreq: null,
+    priority: 0.3,
+    line: 18,
+  },
+  {
+    loc: 'http://www.example.com/catalog?item=83&desc=vacation_usa',
+    lastmod: '2004-11-23',
+    changefreq: null,
+    priority: null,
+    line: 23,
+  },
 ];
 
 /** The sitemap index example of the protocol. */
@@ -80,7 +106,10 @@ const PROTOCOL_INDEX = `<?xml version="1.0" encoding="UTF-8"?>
 
 const NOW = new Date('2025-06-01T00:00:00Z');
 
-function validate(input: Parameters<typeof validateSitemap>[0], options: SitemapValidationOptions = {}): Promise<SitemapAnalysis> {
+function validate(
+  input: Parameters<typeof validateSitemap>[0],
+  options: SitemapValidationOptions = {},
+): Promise<SitemapAnalysis> {
   return validateSitemap(input, { now: NOW, ...options });
 }
 
@@ -122,7 +151,10 @@ describe('validateSitemap: sitemaps.org examples', () => {
       { loc: 'http://www.example.com/sitemap1.xml.gz', lastmod: '2004-10-01T18:23:17+00:00', line: 3 },
       { loc: 'http://www.example.com/sitemap2.xml.gz', lastmod: '2005-01-01', line: 7 },
     ]);
-    expect(result.sample.map((e) => e.loc)).toEqual(['http://www.example.com/sitemap1.xml.gz', 'http://www.example.com/sitemap2.xml.gz']);
+    expect(result.sample.map((e) => e.loc)).toEqual([
+      'http://www.example.com/sitemap1.xml.gz',
+      'http://www.example.com/sitemap2.xml.gz',
+    ]);
   });
 
   // The protocol's entity-escaping table: & ' " > < must be written as entities inside the XML.
@@ -147,16 +179,26 @@ describe('validateSitemap: sitemaps.org examples', () => {
   });
 
   it('flags the unescaped form of that example: a bare & is a fatal XML error on its line', async () => {
-    const result = await validate(urlset(url('http://www.example.com/x'), url('http://www.example.com/ümlat.php&q=name'), url('http://www.example.com/a;b')));
+    const result = await validate(
+      urlset(
+        url('http://www.example.com/x'),
+        url('http://www.example.com/ümlat.php&q=name'),
+        url('http://www.example.com/a;b'),
+      ),
+    );
     expect(result.valid).toBe(false);
     expect(result.truncated).toBe(true);
-    expect(result.errors).toEqual([{ line: 4, code: 'UNESCAPED_AMPERSAND', message: expect.stringContaining('&amp;') }]);
+    expect(result.errors).toEqual([
+      { line: 4, code: 'UNESCAPED_AMPERSAND', message: expect.stringContaining('&amp;') },
+    ]);
   });
 
   it('warns about non-ASCII characters that should be percent-encoded', async () => {
     const result = await validate(urlset(url('http://www.example.com/ümlat.php')));
     expect(result.valid).toBe(true);
-    expect(result.warnings).toEqual([{ line: 3, code: 'LOC_UNESCAPED_CHARS', message: expect.stringContaining('percent-encoded') }]);
+    expect(result.warnings).toEqual([
+      { line: 3, code: 'LOC_UNESCAPED_CHARS', message: expect.stringContaining('percent-encoded') },
+    ]);
   });
 });
 
@@ -190,16 +232,28 @@ describe('validateSitemap: inputs', () => {
 
   const boundaryDocs: Array<[string, string]> = [
     ['protocol urlset', PROTOCOL_URLSET],
-    ['multi-byte text, CDATA and comments', urlset(
-      '<!-- a comment with & and <tags> -->',
-      url('<![CDATA[http://www.example.com/?a=1&b=2]]>', '<lastmod>2005-01-01</lastmod>'),
-      url('http://www.example.com/%C3%A9t%C3%A9', '<!-- é ü 日本 --><priority>0.5</priority>'),
-      '<?pi with & inside?>',
-      url('http://www.example.com/ünï'),
-    )],
-    ['entity errors after long text', urlset(url('http://www.example.com/a&amp;b&lt;c&#x41;&#65;'), url('http://www.example.com/q?x=1&y=2'))],
+    [
+      'multi-byte text, CDATA and comments',
+      urlset(
+        '<!-- a comment with & and <tags> -->',
+        url('<![CDATA[http://www.example.com/?a=1&b=2]]>', '<lastmod>2005-01-01</lastmod>'),
+        url('http://www.example.com/%C3%A9t%C3%A9', '<!-- é ü 日本 --><priority>0.5</priority>'),
+        '<?pi with & inside?>',
+        url('http://www.example.com/ünï'),
+      ),
+    ],
+    [
+      'entity errors after long text',
+      urlset(url('http://www.example.com/a&amp;b&lt;c&#x41;&#65;'), url('http://www.example.com/q?x=1&y=2')),
+    ],
     ['undefined entity', urlset(url('http://www.example.com/&nbsp;'))],
-    ['field errors', urlset(url('ftp://www.example.com/', '<lastmod>2005-02-30</lastmod><changefreq>Daily</changefreq>'), '<url></url>')],
+    [
+      'field errors',
+      urlset(
+        url('ftp://www.example.com/', '<lastmod>2005-02-30</lastmod><changefreq>Daily</changefreq>'),
+        '<url></url>',
+      ),
+    ],
   ];
 
   it.each(boundaryDocs)('gives the same result for %s fed one byte at a time', async (_name, doc) => {
@@ -238,18 +292,50 @@ interface IssueCase {
 const LONG_PATH = 'a'.repeat(2_049 - 'http://www.example.com/'.length);
 
 const errorCases: IssueCase[] = [
-  { name: 'url without loc', doc: urlset(url('http://www.example.com/'), '<url>', '<lastmod>2005-01-01</lastmod>', '</url>'), code: 'LOC_MISSING', line: 4 },
-  { name: 'two locs', doc: urlset('<url>', '<loc>http://www.example.com/a</loc>', '<loc>http://www.example.com/b</loc>', '</url>'), code: 'LOC_MULTIPLE', line: 5 },
+  {
+    name: 'url without loc',
+    doc: urlset(url('http://www.example.com/'), '<url>', '<lastmod>2005-01-01</lastmod>', '</url>'),
+    code: 'LOC_MISSING',
+    line: 4,
+  },
+  {
+    name: 'two locs',
+    doc: urlset('<url>', '<loc>http://www.example.com/a</loc>', '<loc>http://www.example.com/b</loc>', '</url>'),
+    code: 'LOC_MULTIPLE',
+    line: 5,
+  },
   { name: 'empty loc', doc: urlset(url('  ')), code: 'LOC_EMPTY', line: 3 },
   { name: 'self-closing loc', doc: urlset('<url><loc/></url>'), code: 'LOC_EMPTY', line: 3 },
   { name: 'relative loc', doc: urlset(url('/about')), code: 'LOC_NOT_ABSOLUTE', line: 3, message: /absolute URL/ },
   { name: 'loc without scheme', doc: urlset(url('www.example.com/about')), code: 'LOC_NOT_ABSOLUTE', line: 3 },
-  { name: 'loc with host:port but no scheme', doc: urlset(url('www.example.com:8080/about')), code: 'LOC_NOT_ABSOLUTE', line: 3 },
-  { name: 'ftp loc', doc: urlset(url('ftp://www.example.com/file')), code: 'LOC_BAD_SCHEME', line: 3, message: /only http and https/ },
+  {
+    name: 'loc with host:port but no scheme',
+    doc: urlset(url('www.example.com:8080/about')),
+    code: 'LOC_NOT_ABSOLUTE',
+    line: 3,
+  },
+  {
+    name: 'ftp loc',
+    doc: urlset(url('ftp://www.example.com/file')),
+    code: 'LOC_BAD_SCHEME',
+    line: 3,
+    message: /only http and https/,
+  },
   { name: 'javascript loc', doc: urlset(url('javascript:alert(1)')), code: 'LOC_BAD_SCHEME', line: 3 },
   { name: 'unparseable loc', doc: urlset(url('http://exa mple.com/')), code: 'LOC_INVALID', line: 3 },
-  { name: 'loc of 2,049 characters', doc: urlset('', url(`http://www.example.com/${LONG_PATH}`)), code: 'LOC_TOO_LONG', line: 4, message: /2,048/ },
-  { name: 'loc of 10,000 characters', doc: urlset(url(`http://www.example.com/${'b'.repeat(10_000)}`)), code: 'LOC_TOO_LONG', line: 3 },
+  {
+    name: 'loc of 2,049 characters',
+    doc: urlset('', url(`http://www.example.com/${LONG_PATH}`)),
+    code: 'LOC_TOO_LONG',
+    line: 4,
+    message: /2,048/,
+  },
+  {
+    name: 'loc of 10,000 characters',
+    doc: urlset(url(`http://www.example.com/${'b'.repeat(10_000)}`)),
+    code: 'LOC_TOO_LONG',
+    line: 3,
+  },
   {
     name: 'loc on another host than baseUrl',
     doc: urlset(url('https://www.example.com/'), url('https://cdn.example.net/')),
@@ -281,17 +367,76 @@ const errorCases: IssueCase[] = [
     code: 'LOC_OTHER_HOST',
     line: 3,
   },
-  { name: 'hosts mixed without baseUrl', doc: urlset(url('https://a.example/'), url('https://b.example/')), code: 'LOC_OTHER_HOST', line: 4, message: /first URL of the sitemap/ },
-  { name: 'month 13', doc: urlset(url('http://www.example.com/', '<lastmod>2005-13-01</lastmod>')), code: 'LASTMOD_INVALID', line: 3, message: /month 13/ },
-  { name: '30 February', doc: urlset(url('http://www.example.com/', '<lastmod>2004-02-30</lastmod>')), code: 'LASTMOD_INVALID', line: 3 },
-  { name: 'time without zone', doc: urlset(url('http://www.example.com/', '<lastmod>2005-01-01T10:00:00</lastmod>')), code: 'LASTMOD_INVALID', line: 3, message: /time zone/ },
-  { name: 'RFC 2822 lastmod', doc: urlset(url('http://www.example.com/', '<lastmod>Sat, 01 Jan 2005 00:00:00 GMT</lastmod>')), code: 'LASTMOD_INVALID', line: 3 },
-  { name: 'empty lastmod', doc: urlset(url('http://www.example.com/', '<lastmod></lastmod>')), code: 'LASTMOD_INVALID', line: 3 },
-  { name: 'unknown changefreq', doc: urlset(url('http://www.example.com/', '<changefreq>sometimes</changefreq>')), code: 'CHANGEFREQ_INVALID', line: 3 },
-  { name: 'priority above 1', doc: urlset(url('http://www.example.com/', '<priority>1.5</priority>')), code: 'PRIORITY_INVALID', line: 3 },
-  { name: 'negative priority', doc: urlset(url('http://www.example.com/', '<priority>-0.1</priority>')), code: 'PRIORITY_INVALID', line: 3 },
-  { name: 'word priority', doc: urlset(url('http://www.example.com/', '<priority>high</priority>')), code: 'PRIORITY_INVALID', line: 3 },
-  { name: 'missing namespace', doc: `<urlset>\n${url('http://www.example.com/')}\n</urlset>`, code: 'WRONG_NAMESPACE', line: 1, message: /has no namespace/ },
+  {
+    name: 'hosts mixed without baseUrl',
+    doc: urlset(url('https://a.example/'), url('https://b.example/')),
+    code: 'LOC_OTHER_HOST',
+    line: 4,
+    message: /first URL of the sitemap/,
+  },
+  {
+    name: 'month 13',
+    doc: urlset(url('http://www.example.com/', '<lastmod>2005-13-01</lastmod>')),
+    code: 'LASTMOD_INVALID',
+    line: 3,
+    message: /month 13/,
+  },
+  {
+    name: '30 February',
+    doc: urlset(url('http://www.example.com/', '<lastmod>2004-02-30</lastmod>')),
+    code: 'LASTMOD_INVALID',
+    line: 3,
+  },
+  {
+    name: 'time without zone',
+    doc: urlset(url('http://www.example.com/', '<lastmod>2005-01-01T10:00:00</lastmod>')),
+    code: 'LASTMOD_INVALID',
+    line: 3,
+    message: /time zone/,
+  },
+  {
+    name: 'RFC 2822 lastmod',
+    doc: urlset(url('http://www.example.com/', '<lastmod>Sat, 01 Jan 2005 00:00:00 GMT</lastmod>')),
+    code: 'LASTMOD_INVALID',
+    line: 3,
+  },
+  {
+    name: 'empty lastmod',
+    doc: urlset(url('http://www.example.com/', '<lastmod></lastmod>')),
+    code: 'LASTMOD_INVALID',
+    line: 3,
+  },
+  {
+    name: 'unknown changefreq',
+    doc: urlset(url('http://www.example.com/', '<changefreq>sometimes</changefreq>')),
+    code: 'CHANGEFREQ_INVALID',
+    line: 3,
+  },
+  {
+    name: 'priority above 1',
+    doc: urlset(url('http://www.example.com/', '<priority>1.5</priority>')),
+    code: 'PRIORITY_INVALID',
+    line: 3,
+  },
+  {
+    name: 'negative priority',
+    doc: urlset(url('http://www.example.com/', '<priority>-0.1</priority>')),
+    code: 'PRIORITY_INVALID',
+    line: 3,
+  },
+  {
+    name: 'word priority',
+    doc: urlset(url('http://www.example.com/', '<priority>high</priority>')),
+    code: 'PRIORITY_INVALID',
+    line: 3,
+  },
+  {
+    name: 'missing namespace',
+    doc: `<urlset>\n${url('http://www.example.com/')}\n</urlset>`,
+    code: 'WRONG_NAMESPACE',
+    line: 1,
+    message: /has no namespace/,
+  },
   {
     name: 'https namespace',
     doc: `<?xml version="1.0"?>\n<urlset xmlns="https://www.sitemaps.org/schemas/sitemap/0.9">\n${url('http://www.example.com/')}\n</urlset>`,
@@ -299,30 +444,110 @@ const errorCases: IssueCase[] = [
     line: 2,
     message: /must be exactly "http:\/\/www\.sitemaps\.org/,
   },
-  { name: 'HTML page', doc: '<!DOCTYPE html>\n<html lang="en"><head></head></html>', code: 'INVALID_ROOT', line: 2, message: /HTML page/ },
-  { name: 'RSS feed', doc: '<?xml version="1.0"?>\n<rss version="2.0"><channel></channel></rss>', code: 'INVALID_ROOT', line: 2, message: /RSS\/Atom feed/ },
+  {
+    name: 'HTML page',
+    doc: '<!DOCTYPE html>\n<html lang="en"><head></head></html>',
+    code: 'INVALID_ROOT',
+    line: 2,
+    message: /HTML page/,
+  },
+  {
+    name: 'RSS feed',
+    doc: '<?xml version="1.0"?>\n<rss version="2.0"><channel></channel></rss>',
+    code: 'INVALID_ROOT',
+    line: 2,
+    message: /RSS\/Atom feed/,
+  },
   { name: 'other root', doc: '<?xml version="1.0"?>\n<urls></urls>', code: 'INVALID_ROOT', line: 2 },
-  { name: 'mismatched tags', doc: urlset('<url>', '<loc>http://www.example.com/</loc>', '</urll>'), code: 'XML_SYNTAX', line: 5 },
-  { name: 'unclosed root', doc: `<urlset xmlns="${NS}">\n${url('http://www.example.com/')}\n`, code: 'XML_SYNTAX', line: 3, message: /unclosed tag/ },
+  {
+    name: 'mismatched tags',
+    doc: urlset('<url>', '<loc>http://www.example.com/</loc>', '</urll>'),
+    code: 'XML_SYNTAX',
+    line: 5,
+  },
+  {
+    name: 'unclosed root',
+    doc: `<urlset xmlns="${NS}">\n${url('http://www.example.com/')}\n`,
+    code: 'XML_SYNTAX',
+    line: 3,
+    message: /unclosed tag/,
+  },
   { name: 'unescaped <', doc: urlset(url('http://www.example.com/?a<b')), code: 'XML_SYNTAX', line: 3 },
-  { name: 'unescaped & followed by a later ;', doc: urlset(url('http://www.example.com/?a=1&b=2'), '', url('http://www.example.com/x;y')), code: 'UNESCAPED_AMPERSAND', line: 3 },
-  { name: 'unescaped & at the very end', doc: `<urlset xmlns="${NS}">\n<url><loc>http://www.example.com/?&`, code: 'UNESCAPED_AMPERSAND', line: 2 },
-  { name: 'HTML entity', doc: urlset('', url('http://www.example.com/caf&eacute;')), code: 'UNDEFINED_ENTITY', line: 4, message: /&eacute;/ },
+  {
+    name: 'unescaped & followed by a later ;',
+    doc: urlset(url('http://www.example.com/?a=1&b=2'), '', url('http://www.example.com/x;y')),
+    code: 'UNESCAPED_AMPERSAND',
+    line: 3,
+  },
+  {
+    name: 'unescaped & at the very end',
+    doc: `<urlset xmlns="${NS}">\n<url><loc>http://www.example.com/?&`,
+    code: 'UNESCAPED_AMPERSAND',
+    line: 2,
+  },
+  {
+    name: 'HTML entity',
+    doc: urlset('', url('http://www.example.com/caf&eacute;')),
+    code: 'UNDEFINED_ENTITY',
+    line: 4,
+    message: /&eacute;/,
+  },
   { name: 'bad character reference', doc: urlset(url('http://www.example.com/&#0;')), code: 'XML_SYNTAX', line: 3 },
-  { name: 'undeclared prefix', doc: urlset(url('http://www.example.com/', '<image:image><image:loc>x</image:loc></image:image>')), code: 'UNBOUND_PREFIX', line: 3 },
-  { name: 'declared Latin-1', doc: `<?xml version="1.0" encoding="ISO-8859-1"?>\n<urlset xmlns="${NS}"></urlset>`, code: 'UNSUPPORTED_ENCODING', line: 1 },
-  { name: 'UTF-16 bytes', doc: Buffer.from(`\ufeff<urlset xmlns="${NS}"></urlset>`, 'utf16le'), code: 'UNSUPPORTED_ENCODING', line: 1 },
-  { name: 'plain text', doc: 'User-agent: *\nDisallow: /', code: 'NOT_XML', line: 1, message: /starts with "User-agent/ },
+  {
+    name: 'undeclared prefix',
+    doc: urlset(url('http://www.example.com/', '<image:image><image:loc>x</image:loc></image:image>')),
+    code: 'UNBOUND_PREFIX',
+    line: 3,
+  },
+  {
+    name: 'declared Latin-1',
+    doc: `<?xml version="1.0" encoding="ISO-8859-1"?>\n<urlset xmlns="${NS}"></urlset>`,
+    code: 'UNSUPPORTED_ENCODING',
+    line: 1,
+  },
+  {
+    name: 'UTF-16 bytes',
+    doc: Buffer.from(`\ufeff<urlset xmlns="${NS}"></urlset>`, 'utf16le'),
+    code: 'UNSUPPORTED_ENCODING',
+    line: 1,
+  },
+  {
+    name: 'plain text',
+    doc: 'User-agent: *\nDisallow: /',
+    code: 'NOT_XML',
+    line: 1,
+    message: /starts with "User-agent/,
+  },
   { name: 'JSON', doc: '  \n {"urls": []}', code: 'NOT_XML', line: 2 },
   { name: 'whitespace only', doc: ' \n\n ', code: 'NOT_XML', line: 3 },
   { name: 'empty string', doc: '', code: 'EMPTY_INPUT', line: 1 },
   { name: 'empty buffer', doc: new Uint8Array(0), code: 'EMPTY_INPUT', line: 1 },
   { name: 'NUL bytes', doc: new Uint8Array(64), code: 'BINARY_CONTENT', line: 1 },
   { name: 'PNG image', doc: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), code: 'INVALID_UTF8', line: 1 },
-  { name: 'ZIP archive', doc: Buffer.from('504b0304140000000800', 'hex'), code: 'BINARY_CONTENT', line: 1, message: /ZIP/ },
-  { name: 'invalid UTF-8 in a loc', doc: Buffer.concat([Buffer.from(urlset().slice(0, -10)), Buffer.from('\n<url><loc>http://www.example.com/'), Buffer.from([0xc3, 0x28])]), code: 'INVALID_UTF8', line: 3 },
+  {
+    name: 'ZIP archive',
+    doc: Buffer.from('504b0304140000000800', 'hex'),
+    code: 'BINARY_CONTENT',
+    line: 1,
+    message: /ZIP/,
+  },
+  {
+    name: 'invalid UTF-8 in a loc',
+    doc: Buffer.concat([
+      Buffer.from(urlset().slice(0, -10)),
+      Buffer.from('\n<url><loc>http://www.example.com/'),
+      Buffer.from([0xc3, 0x28]),
+    ]),
+    code: 'INVALID_UTF8',
+    line: 3,
+  },
   { name: 'truncated gzip', doc: gzipSync(PROTOCOL_URLSET).subarray(0, 200), code: 'GZIP_ERROR', line: undefined },
-  { name: 'corrupt gzip', doc: Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0x00]), Buffer.alloc(40, 0xff)]), code: 'GZIP_ERROR', line: 1 },
+  {
+    name: 'corrupt gzip',
+    doc: Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0x00]), Buffer.alloc(40, 0xff)]),
+    code: 'GZIP_ERROR',
+    line: 1,
+  },
   {
     name: 'too many entries',
     doc: urlset(url('http://www.example.com/1'), url('http://www.example.com/2'), url('http://www.example.com/3')),
@@ -344,14 +569,22 @@ describe('validateSitemap: errors', () => {
   });
 
   it('stops at the first well-formedness error and keeps what came before', async () => {
-    const result = await validate(urlset(url('http://www.example.com/1', '<priority>2</priority>'), url('http://www.example.com/2&x'), url('http://www.example.com/3')));
+    const result = await validate(
+      urlset(
+        url('http://www.example.com/1', '<priority>2</priority>'),
+        url('http://www.example.com/2&x'),
+        url('http://www.example.com/3'),
+      ),
+    );
     expect(codes(result).errors).toEqual(['PRIORITY_INVALID', 'UNESCAPED_AMPERSAND']);
     expect(result.truncated).toBe(true);
     expect(result.sample.map((e) => e.loc)).toEqual(['http://www.example.com/1']);
   });
 
   it('keeps validating after content errors such as a wrong namespace', async () => {
-    const result = await validate(`<urlset xmlns="http://www.google.com/schemas/sitemap/0.84">\n${url('http://www.example.com/', '<changefreq>often</changefreq>')}\n</urlset>`);
+    const result = await validate(
+      `<urlset xmlns="http://www.google.com/schemas/sitemap/0.84">\n${url('http://www.example.com/', '<changefreq>often</changefreq>')}\n</urlset>`,
+    );
     expect(codes(result).errors).toEqual(['WRONG_NAMESPACE', 'CHANGEFREQ_INVALID']);
     expect(result.type).toBe('urlset');
     expect(result.urlCount).toBe(1);
@@ -367,16 +600,65 @@ describe('validateSitemap: errors', () => {
 });
 
 const warningCases: IssueCase[] = [
-  { name: 'future lastmod', doc: urlset(url('http://www.example.com/', '<lastmod>2025-06-03</lastmod>')), code: 'LASTMOD_FUTURE', line: 3 },
-  { name: 'future lastmod with time', doc: urlset('', url('http://www.example.com/', '<lastmod>2025-06-01T00:00:01Z</lastmod>')), code: 'LASTMOD_FUTURE', line: 4 },
-  { name: 'capitalised changefreq', doc: urlset(url('http://www.example.com/', '<changefreq>Weekly</changefreq>')), code: 'CHANGEFREQ_CASE', line: 3, message: /"weekly"/ },
-  { name: 'unknown element in url', doc: urlset('<url>', '<loc>http://www.example.com/</loc>', '<title>Home</title>', '</url>'), code: 'UNKNOWN_ELEMENT', line: 5 },
+  {
+    name: 'future lastmod',
+    doc: urlset(url('http://www.example.com/', '<lastmod>2025-06-03</lastmod>')),
+    code: 'LASTMOD_FUTURE',
+    line: 3,
+  },
+  {
+    name: 'future lastmod with time',
+    doc: urlset('', url('http://www.example.com/', '<lastmod>2025-06-01T00:00:01Z</lastmod>')),
+    code: 'LASTMOD_FUTURE',
+    line: 4,
+  },
+  {
+    name: 'capitalised changefreq',
+    doc: urlset(url('http://www.example.com/', '<changefreq>Weekly</changefreq>')),
+    code: 'CHANGEFREQ_CASE',
+    line: 3,
+    message: /"weekly"/,
+  },
+  {
+    name: 'unknown element in url',
+    doc: urlset('<url>', '<loc>http://www.example.com/</loc>', '<title>Home</title>', '</url>'),
+    code: 'UNKNOWN_ELEMENT',
+    line: 5,
+  },
   { name: 'unknown element in urlset', doc: urlset('<note>hi</note>'), code: 'UNKNOWN_ELEMENT', line: 3 },
-  { name: 'sitemap in a urlset', doc: urlset('<sitemap><loc>http://www.example.com/s.xml</loc></sitemap>'), code: 'UNKNOWN_ELEMENT', line: 3, message: /belong in a <sitemapindex>/ },
-  { name: 'url in a sitemap index', doc: sitemapIndex('<sitemap><loc>http://www.example.com/s.xml</loc></sitemap>', url('http://www.example.com/')), code: 'UNKNOWN_ELEMENT', line: 4, message: /belong in a <urlset>/ },
-  { name: 'priority in a sitemap index', doc: sitemapIndex('<sitemap><loc>http://www.example.com/s.xml</loc><priority>1</priority></sitemap>'), code: 'UNKNOWN_ELEMENT', line: 3 },
-  { name: 'element inside loc', doc: urlset('<url><loc>http://www.example.com/<b>x</b></loc></url>'), code: 'UNKNOWN_ELEMENT', line: 3 },
-  { name: 'duplicate loc', doc: urlset(url('http://www.example.com/a'), url('http://www.example.com/b'), url('http://www.example.com/a')), code: 'LOC_DUPLICATE', line: 5, message: /first listed on line 3/ },
+  {
+    name: 'sitemap in a urlset',
+    doc: urlset('<sitemap><loc>http://www.example.com/s.xml</loc></sitemap>'),
+    code: 'UNKNOWN_ELEMENT',
+    line: 3,
+    message: /belong in a <sitemapindex>/,
+  },
+  {
+    name: 'url in a sitemap index',
+    doc: sitemapIndex('<sitemap><loc>http://www.example.com/s.xml</loc></sitemap>', url('http://www.example.com/')),
+    code: 'UNKNOWN_ELEMENT',
+    line: 4,
+    message: /belong in a <urlset>/,
+  },
+  {
+    name: 'priority in a sitemap index',
+    doc: sitemapIndex('<sitemap><loc>http://www.example.com/s.xml</loc><priority>1</priority></sitemap>'),
+    code: 'UNKNOWN_ELEMENT',
+    line: 3,
+  },
+  {
+    name: 'element inside loc',
+    doc: urlset('<url><loc>http://www.example.com/<b>x</b></loc></url>'),
+    code: 'UNKNOWN_ELEMENT',
+    line: 3,
+  },
+  {
+    name: 'duplicate loc',
+    doc: urlset(url('http://www.example.com/a'), url('http://www.example.com/b'), url('http://www.example.com/a')),
+    code: 'LOC_DUPLICATE',
+    line: 5,
+    message: /first listed on line 3/,
+  },
   { name: 'empty urlset', doc: urlset(), code: 'EMPTY_SITEMAP', line: undefined },
   { name: 'empty sitemap index', doc: sitemapIndex(), code: 'EMPTY_SITEMAP', line: undefined },
   { name: 'spaces in loc', doc: urlset(url('http://www.example.com/my page')), code: 'LOC_UNESCAPED_CHARS', line: 3 },
@@ -387,7 +669,18 @@ const warningCases: IssueCase[] = [
     code: 'LOC_OUTSIDE_PATH',
     line: 4,
   },
-  { name: 'two lastmods', doc: urlset('<url>', '<loc>http://www.example.com/</loc>', '<lastmod>2005-01-01</lastmod>', '<lastmod>2005-01-02</lastmod>', '</url>'), code: 'DUPLICATE_FIELD', line: 6 },
+  {
+    name: 'two lastmods',
+    doc: urlset(
+      '<url>',
+      '<loc>http://www.example.com/</loc>',
+      '<lastmod>2005-01-01</lastmod>',
+      '<lastmod>2005-01-02</lastmod>',
+      '</url>',
+    ),
+    code: 'DUPLICATE_FIELD',
+    line: 6,
+  },
 ];
 
 describe('validateSitemap: warnings', () => {
@@ -402,20 +695,40 @@ describe('validateSitemap: warnings', () => {
   });
 
   it('does not warn about a lastmod of today or of the past', async () => {
-    const result = await validate(urlset(url('http://www.example.com/', '<lastmod>2025-06-01</lastmod>'), url('http://www.example.com/b', '<lastmod>2025-05-31T23:59:59Z</lastmod>')));
+    const result = await validate(
+      urlset(
+        url('http://www.example.com/', '<lastmod>2025-06-01</lastmod>'),
+        url('http://www.example.com/b', '<lastmod>2025-05-31T23:59:59Z</lastmod>'),
+      ),
+    );
     expect(result.warnings).toEqual([]);
   });
 
   it('reports a repeated lastmod value on every entry that has it', async () => {
     const bad = '<lastmod>2005-13-01</lastmod>';
     const future = '<lastmod>2030-01-01</lastmod>';
-    const result = await validate(urlset(url('http://www.example.com/a', bad), url('http://www.example.com/b', bad), url('http://www.example.com/c', future), url('http://www.example.com/d', future)));
-    expect(result.errors.map((e) => [e.code, e.line])).toEqual([['LASTMOD_INVALID', 3], ['LASTMOD_INVALID', 4]]);
-    expect(result.warnings.map((w) => [w.code, w.line])).toEqual([['LASTMOD_FUTURE', 5], ['LASTMOD_FUTURE', 6]]);
+    const result = await validate(
+      urlset(
+        url('http://www.example.com/a', bad),
+        url('http://www.example.com/b', bad),
+        url('http://www.example.com/c', future),
+        url('http://www.example.com/d', future),
+      ),
+    );
+    expect(result.errors.map((e) => [e.code, e.line])).toEqual([
+      ['LASTMOD_INVALID', 3],
+      ['LASTMOD_INVALID', 4],
+    ]);
+    expect(result.warnings.map((w) => [w.code, w.line])).toEqual([
+      ['LASTMOD_FUTURE', 5],
+      ['LASTMOD_FUTURE', 6],
+    ]);
   });
 
   it('keeps the first of repeated fields', async () => {
-    const result = await validate(urlset('<url><loc>http://www.example.com/</loc><lastmod>2005-01-01</lastmod><lastmod>2006-01-01</lastmod></url>'));
+    const result = await validate(
+      urlset('<url><loc>http://www.example.com/</loc><lastmod>2005-01-01</lastmod><lastmod>2006-01-01</lastmod></url>'),
+    );
     expect(result.sample[0].lastmod).toBe('2005-01-01');
   });
 });
@@ -475,9 +788,17 @@ describe('validateSitemap: bounded output', () => {
 
   it('counts issues per code, e.g. URLs on other hosts for the audit', async () => {
     const lines = Array.from({ length: 120 }, (_, i) => url(`https://other.example/${i}`));
-    const result = await validate(urlset(url('https://www.example.com/'), ...lines, url('http://www.example.com/x'), url('https://www.example.com/My Page')), {
-      baseUrl: 'https://www.example.com/sitemap.xml',
-    });
+    const result = await validate(
+      urlset(
+        url('https://www.example.com/'),
+        ...lines,
+        url('http://www.example.com/x'),
+        url('https://www.example.com/My Page'),
+      ),
+      {
+        baseUrl: 'https://www.example.com/sitemap.xml',
+      },
+    );
     expect(result.issueCounts).toEqual({ LOC_OTHER_HOST: 120, LOC_SCHEME_MISMATCH: 1, LOC_UNESCAPED_CHARS: 1 });
     expect(result.errors).toHaveLength(100);
   });
@@ -496,7 +817,11 @@ describe('validateSitemap: bounded output', () => {
     const lines = Array.from({ length: 30 }, (_, i) => url(`http://www.example.com/${i}`));
     expect((await validate(urlset(...lines))).sample).toHaveLength(20);
     const result = await validate(urlset(...lines), { sampleSize: 3 });
-    expect(result.sample.map((e) => e.loc)).toEqual(['http://www.example.com/0', 'http://www.example.com/1', 'http://www.example.com/2']);
+    expect(result.sample.map((e) => e.loc)).toEqual([
+      'http://www.example.com/0',
+      'http://www.example.com/1',
+      'http://www.example.com/2',
+    ]);
   });
 });
 
@@ -546,7 +871,10 @@ describe('validateSitemap: callbacks for the crawler', () => {
   it('hands child sitemaps of an index to onSitemap', async () => {
     const received: SitemapIndexEntry[] = [];
     await validate(PROTOCOL_INDEX, { onSitemap: (entry) => void received.push(entry) });
-    expect(received.map((e) => e.loc)).toEqual(['http://www.example.com/sitemap1.xml.gz', 'http://www.example.com/sitemap2.xml.gz']);
+    expect(received.map((e) => e.loc)).toEqual([
+      'http://www.example.com/sitemap1.xml.gz',
+      'http://www.example.com/sitemap2.xml.gz',
+    ]);
   });
 
   it('propagates an error thrown by onUrl', async () => {

@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { VisibleTextAccumulator, combine, type VisibleTextSummary } from '../../../src/seo/page/visible-text.accumulator.js';
+import {
+  VisibleTextAccumulator,
+  combine,
+  type VisibleTextSummary,
+} from '../../../src/seo/page/visible-text.accumulator.js';
 
 /**
  * The definition, written the obvious way over the whole text: lowercase, split on /\s+/, a word is a token
@@ -8,7 +12,10 @@ import { VisibleTextAccumulator, combine, type VisibleTextSummary } from '../../
  * counted with 64 plain counters. The streaming accumulator must give exactly this, however text arrives.
  */
 function reference(text: string): VisibleTextSummary {
-  const tokens = text.toLowerCase().split(/\s+/).filter((t) => t !== '');
+  const tokens = text
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((t) => t !== '');
   const fnv = (t: string) => {
     let h = 0x811c9dc5;
     for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
@@ -19,7 +26,8 @@ function reference(text: string): VisibleTextSummary {
   const normalized = tokens.length ? `${tokens.join(' ')} ` : '';
   const shingles: [number, number, number][] = [];
   for (let i = 2; i < words.length; i++) shingles.push([words[i - 2], words[i - 1], words[i]]);
-  if (shingles.length === 0 && words.length > 0) shingles.push(words.length === 1 ? [0, words[0], 1] : [words[0], words[1], 2]);
+  if (shingles.length === 0 && words.length > 0)
+    shingles.push(words.length === 1 ? [0, words[0], 1] : [words[0], words[1], 2]);
   const low = new Array<number>(32).fill(0);
   const high = new Array<number>(32).fill(0);
   for (const [a, b, c] of shingles) {
@@ -30,7 +38,8 @@ function reference(text: string): VisibleTextSummary {
       high[bit] += (h >>> bit) & 1;
     }
   }
-  const word32 = (counts: number[]) => counts.reduce((acc, n, bit) => (2 * n > shingles.length ? acc | (1 << bit) : acc), 0) >>> 0;
+  const word32 = (counts: number[]) =>
+    counts.reduce((acc, n, bit) => (2 * n > shingles.length ? acc | (1 << bit) : acc), 0) >>> 0;
   const hex = (v: number) => v.toString(16).padStart(8, '0');
   return {
     wordCount: words.length,
@@ -43,11 +52,58 @@ function reference(text: string): VisibleTextSummary {
 /** Code points that count as letters beyond ASCII (the accumulator's documented rule, per UTF-16 unit). */
 function isLetterLike(cp: number): boolean {
   const units = cp > 0xffff ? [0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff)] : [cp];
-  return units.some((c) => c >= 0xc0 && c !== 0xd7 && c !== 0xf7 && !(c >= 0x2000 && c <= 0x2bff) && !(c >= 0x3000 && c <= 0x303f) && !(c >= 0xd800 && c <= 0xdfff) && !(c >= 0xfe00 && c <= 0xfe0f));
+  return units.some(
+    (c) =>
+      c >= 0xc0 &&
+      c !== 0xd7 &&
+      c !== 0xf7 &&
+      !(c >= 0x2000 && c <= 0x2bff) &&
+      !(c >= 0x3000 && c <= 0x303f) &&
+      !(c >= 0xd800 && c <= 0xdfff) &&
+      !(c >= 0xfe00 && c <= 0xfe0f),
+  );
 }
 
-const WORDS = ['Hello', 'WORLD', 'café', 'İstanbul', 'naïve', '東京', '😀', '—', '|', '...', 'x1', '42', 'ß', 'Ωmega', 'a', 'The', 'mañana', '«»', 'Ǆ'];
-const SPACES = [' ', '  ', '\n', '\t', '\r\n', '\v', '\f', '\u00a0', '\u1680', '\u2003', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff', ' \n  '];
+const WORDS = [
+  'Hello',
+  'WORLD',
+  'café',
+  'İstanbul',
+  'naïve',
+  '東京',
+  '😀',
+  '—',
+  '|',
+  '...',
+  'x1',
+  '42',
+  'ß',
+  'Ωmega',
+  'a',
+  'The',
+  'mañana',
+  '«»',
+  'Ǆ',
+];
+const SPACES = [
+  ' ',
+  '  ',
+  '\n',
+  '\t',
+  '\r\n',
+  '\v',
+  '\f',
+  '\u00a0',
+  '\u1680',
+  '\u2003',
+  '\u2028',
+  '\u2029',
+  '\u202f',
+  '\u205f',
+  '\u3000',
+  '\ufeff',
+  ' \n  ',
+];
 
 function random(seed: number) {
   let s = seed;
@@ -107,6 +163,11 @@ describe('visible text accumulator', () => {
     const acc = new VisibleTextAccumulator();
     acc.push('  \n ');
     acc.boundary();
-    expect(acc.finish()).toEqual({ wordCount: 0, textBytes: 0, textHash: createHash('sha1').digest('hex'), simhash: '0000000000000000' });
+    expect(acc.finish()).toEqual({
+      wordCount: 0,
+      textBytes: 0,
+      textHash: createHash('sha1').digest('hex'),
+      simhash: '0000000000000000',
+    });
   });
 });

@@ -51,7 +51,12 @@ describe('DataForSEO adapter', () => {
     // The featured snippet and "people also ask" items are not organic ranks.
     expect(snapshot.results).toHaveLength(100);
     expect(snapshot.results.some((r) => r.url === 'https://snippet.test/')).toBe(false);
-    expect(snapshot.results[3]).toEqual({ position: 4, url: 'https://site4.test/page-4', domain: 'site4.test', title: 'Result 4' });
+    expect(snapshot.results[3]).toEqual({
+      position: 4,
+      url: 'https://site4.test/page-4',
+      domain: 'site4.test',
+      title: 'Result 4',
+    });
     expect(findPosition(snapshot.results, 'example.com')?.position).toBe(42);
   });
 
@@ -79,7 +84,7 @@ describe('DataForSEO adapter', () => {
     expect(findPosition(snapshot.results, 'example.com')).toBeNull();
   });
 
-  it('reports a 401 with DataForSEO\'s status_message and never the password', async () => {
+  it("reports a 401 with DataForSEO's status_message and never the password", async () => {
     const { serp } = await provider(fakeDataForSeo(makeSerp(3), { login: LOGIN, password: 'other' }));
     const error = (await serp.search(QUERY).catch((e: unknown) => e)) as Error;
     expect(error).toMatchObject({ provider: 'dataforseo', status: 401, retryable: false, code: 'HTTP_ERROR' });
@@ -88,10 +93,30 @@ describe('DataForSEO adapter', () => {
   });
 
   it.each([
-    ['request-level error', envelope(40501, 'Invalid Field: \'depth\'.'), false, "request status_code 40501: Invalid Field: 'depth'."],
-    ['task-level error', envelope(20000, 'Ok.', { status_code: 40501, status_message: 'Invalid Field: \'location_code\'.' }), false, "task status_code 40501: Invalid Field: 'location_code'."],
-    ['server-side task error', envelope(20000, 'Ok.', { status_code: 50000, status_message: 'Internal Error.' }), true, 'task status_code 50000: Internal Error.'],
-    ['rate limit', envelope(40202, 'Rate-limit is exceeded. Please contact support.'), true, 'request status_code 40202'],
+    [
+      'request-level error',
+      envelope(40501, "Invalid Field: 'depth'."),
+      false,
+      "request status_code 40501: Invalid Field: 'depth'.",
+    ],
+    [
+      'task-level error',
+      envelope(20000, 'Ok.', { status_code: 40501, status_message: "Invalid Field: 'location_code'." }),
+      false,
+      "task status_code 40501: Invalid Field: 'location_code'.",
+    ],
+    [
+      'server-side task error',
+      envelope(20000, 'Ok.', { status_code: 50000, status_message: 'Internal Error.' }),
+      true,
+      'task status_code 50000: Internal Error.',
+    ],
+    [
+      'rate limit',
+      envelope(40202, 'Rate-limit is exceeded. Please contact support.'),
+      true,
+      'request status_code 40202',
+    ],
   ])('turns a %s (HTTP 200) into a provider error', async (_label, body, retryable, text) => {
     const { serp } = await provider(() => ({ body }));
     const error = (await serp.search(QUERY).catch((e: unknown) => e)) as Error;
@@ -101,7 +126,10 @@ describe('DataForSEO adapter', () => {
 
   it('refuses a country without a known location_code before calling the provider', async () => {
     const { server, serp } = await provider(fakeDataForSeo(makeSerp(3), { login: LOGIN, password: PASSWORD }));
-    await expect(serp.search({ ...QUERY, country: 'zz' })).rejects.toMatchObject({ code: 'INVALID_QUERY', retryable: false });
+    await expect(serp.search({ ...QUERY, country: 'zz' })).rejects.toMatchObject({
+      code: 'INVALID_QUERY',
+      retryable: false,
+    });
     expect(server.requests).toHaveLength(0);
   });
 });

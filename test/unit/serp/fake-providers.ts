@@ -65,8 +65,10 @@ export function fakeSerpApi(serp: FakeOrganic[], opts: { apiKey: string; paginat
 /** Serper: POST /search, X-API-KEY header, JSON body {q, gl, hl, num, page}; `organic` per page. */
 export function fakeSerper(serp: FakeOrganic[], opts: { apiKey: string }): FakeHandler {
   return (req): FakeReply => {
-    if (req.method !== 'POST' || req.path !== '/search') return { status: 404, body: { message: 'Not Found', statusCode: 404 } };
-    if (req.headers['x-api-key'] !== opts.apiKey) return { status: 403, body: { message: 'Unauthorized.', statusCode: 403 } };
+    if (req.method !== 'POST' || req.path !== '/search')
+      return { status: 404, body: { message: 'Not Found', statusCode: 404 } };
+    if (req.headers['x-api-key'] !== opts.apiKey)
+      return { status: 403, body: { message: 'Unauthorized.', statusCode: 403 } };
     let body: { q?: string; gl?: string; hl?: string; num?: number; page?: number };
     try {
       body = JSON.parse(req.body) as typeof body;
@@ -80,7 +82,12 @@ export function fakeSerper(serp: FakeOrganic[], opts: { apiKey: string }): FakeH
     return {
       body: {
         searchParameters: { q: body.q, gl: body.gl, hl: body.hl, type: 'search', num, page, engine: 'google' },
-        organic: slice.map((result, i) => ({ title: result.title, link: result.url, snippet: 'snippet', position: i + 1 })),
+        organic: slice.map((result, i) => ({
+          title: result.title,
+          link: result.url,
+          snippet: 'snippet',
+          position: i + 1,
+        })),
         credits: 1,
       },
     };
@@ -122,7 +129,13 @@ export function fakeDataForSeo(serp: FakeOrganic[], opts: { login: string; passw
     const items: unknown[] = [];
     let absolute = 0;
     serp.slice(0, depth).forEach((result, i) => {
-      if (i === 0) items.push({ type: 'featured_snippet', rank_group: 1, rank_absolute: ++absolute, url: 'https://snippet.test/' });
+      if (i === 0)
+        items.push({
+          type: 'featured_snippet',
+          rank_group: 1,
+          rank_absolute: ++absolute,
+          url: 'https://snippet.test/',
+        });
       if (i === 3) items.push({ type: 'people_also_ask', rank_group: 1, rank_absolute: ++absolute, items: [] });
       items.push({
         type: 'organic',

@@ -9,7 +9,10 @@ const QUERY: SerpQuery = { keyword: 'wanderschuhe test', country: 'de', language
 
 async function provider(handler: FakeHandler, path = '') {
   const server = await startFakeServer((req, index) => handler({ ...req, path: req.path.replace(path, '') }, index));
-  const serp = createSerpProvider({ SERP_PROVIDER: 'searxng', SERP_BASE_URL: `${server.origin}${path}` }) as SerpProvider;
+  const serp = createSerpProvider({
+    SERP_PROVIDER: 'searxng',
+    SERP_BASE_URL: `${server.origin}${path}`,
+  }) as SerpProvider;
   return { server, serp };
 }
 
@@ -68,7 +71,12 @@ describe('SearXNG adapter', () => {
 
   it('stops when a page brings nothing new', async () => {
     const page = makeSerp(10);
-    const { server, serp } = await provider((req, index) => fakeSearxng(page)({ ...req, query: new URLSearchParams({ ...Object.fromEntries(req.query), pageno: '1' }) }, index));
+    const { server, serp } = await provider((req, index) =>
+      fakeSearxng(page)(
+        { ...req, query: new URLSearchParams({ ...Object.fromEntries(req.query), pageno: '1' }) },
+        index,
+      ),
+    );
     const snapshot = await serp.search(QUERY);
     expect(server.requests).toHaveLength(2);
     expect(snapshot.results).toHaveLength(10);

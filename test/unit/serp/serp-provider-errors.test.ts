@@ -83,7 +83,10 @@ describe.each(PROVIDERS)('$name adapter failures', (testCase) => {
   });
 
   it('reports malformed JSON as not retryable', async () => {
-    const { serp } = await adapter(testCase, () => ({ body: '{"organic_results": [', headers: { 'content-type': 'application/json' } }));
+    const { serp } = await adapter(testCase, () => ({
+      body: '{"organic_results": [',
+      headers: { 'content-type': 'application/json' },
+    }));
     const error = await failure(serp.search(QUERY));
     expect(error).toMatchObject({ provider: testCase.name, code: 'MALFORMED_RESPONSE', retryable: false, status: 200 });
     expect(error.message).toBe(`${testCase.name}: returned malformed JSON (HTTP 200)`);
@@ -121,7 +124,11 @@ describe.each(PROVIDERS)('$name adapter failures', (testCase) => {
   });
 
   it('refuses to follow a redirect and says why', async () => {
-    const { serp } = await adapter(testCase, () => ({ status: 302, headers: { location: 'https://elsewhere.test/' }, body: '' }));
+    const { serp } = await adapter(testCase, () => ({
+      status: 302,
+      headers: { location: 'https://elsewhere.test/' },
+      body: '',
+    }));
     const error = await failure(serp.search(QUERY));
     expect(error).toMatchObject({ status: 302, retryable: false });
     expect(error.message).toContain('redirected to https://elsewhere.test/');
@@ -162,7 +169,10 @@ describe('response size', () => {
     ['a chunked body', { 'transfer-encoding': 'chunked' }],
   ])('refuses a body larger than the cap (%s) instead of buffering it', async (_label, headers) => {
     const huge = `{"organic": [${'"x",'.repeat(3_000_000)}"x"]}`;
-    const { serp } = await adapter(PROVIDERS[1], () => ({ body: huge, headers: { 'content-type': 'application/json', ...headers } }));
+    const { serp } = await adapter(PROVIDERS[1], () => ({
+      body: huge,
+      headers: { 'content-type': 'application/json', ...headers },
+    }));
     const error = await failure(serp.search(QUERY));
     expect(error).toMatchObject({ code: 'MALFORMED_RESPONSE', retryable: false });
     expect(error.message).toContain('response larger than');

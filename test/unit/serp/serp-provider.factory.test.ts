@@ -10,9 +10,12 @@ import {
 import type { SerpConfig, SerpFetch } from '../../../src/serp/index.js';
 
 describe('createSerpProvider', () => {
-  it.each([[{}], [{ SERP_PROVIDER: '' as const }], [{ SERP_API_KEY: 'k' }]])('returns null without a provider: %o', (config) => {
-    expect(createSerpProvider(config)).toBeNull();
-  });
+  it.each([[{}], [{ SERP_PROVIDER: '' as const }], [{ SERP_API_KEY: 'k' }]])(
+    'returns null without a provider: %o',
+    (config) => {
+      expect(createSerpProvider(config)).toBeNull();
+    },
+  );
 
   it.each([
     [{ SERP_PROVIDER: 'serpapi', SERP_API_KEY: 'k' }, SerpApiProvider],
@@ -65,6 +68,8 @@ describe('createSerpProvider', () => {
   });
 
   it('accepts SERP_TIMEOUT_MS as the string the environment provides', () => {
-    expect(createSerpProvider({ SERP_PROVIDER: 'serper', SERP_API_KEY: 'k', SERP_TIMEOUT_MS: '5000' })).toBeInstanceOf(SerperProvider);
+    expect(createSerpProvider({ SERP_PROVIDER: 'serper', SERP_API_KEY: 'k', SERP_TIMEOUT_MS: '5000' })).toBeInstanceOf(
+      SerperProvider,
+    );
   });
 });

@@ -6,11 +6,21 @@ import { closeAllFakeServers, makeSerp, startFakeServer } from './serp-test-serv
 import type { FakeHandler } from './serp-test-server.js';
 
 const KEY = 'serpapi-secret-key-42';
-const QUERY: SerpQuery = { keyword: 'best running shoes', country: 'us', language: 'en', device: 'desktop', depth: 100 };
+const QUERY: SerpQuery = {
+  keyword: 'best running shoes',
+  country: 'us',
+  language: 'en',
+  device: 'desktop',
+  depth: 100,
+};
 
 async function provider(handler: FakeHandler, apiKey = KEY) {
   const server = await startFakeServer(handler);
-  const serp = createSerpProvider({ SERP_PROVIDER: 'serpapi', SERP_API_KEY: apiKey, SERP_BASE_URL: server.origin }) as SerpProvider;
+  const serp = createSerpProvider({
+    SERP_PROVIDER: 'serpapi',
+    SERP_API_KEY: apiKey,
+    SERP_BASE_URL: server.origin,
+  }) as SerpProvider;
   return { server, serp };
 }
 
@@ -18,7 +28,9 @@ afterEach(closeAllFakeServers);
 
 describe('SerpApi adapter', () => {
   it('pages through 10 results per call with the documented parameters and finds the domain', async () => {
-    const { server, serp } = await provider(fakeSerpApi(makeSerp(150, { 37: 'https://www.example.com/shoes' }), { apiKey: KEY }));
+    const { server, serp } = await provider(
+      fakeSerpApi(makeSerp(150, { 37: 'https://www.example.com/shoes' }), { apiKey: KEY }),
+    );
     const snapshot = await serp.search({ ...QUERY, device: 'mobile' });
 
     expect(server.requests).toHaveLength(10);
@@ -40,7 +52,12 @@ describe('SerpApi adapter', () => {
     expect(snapshot.requests).toBe(10);
     expect(snapshot.results).toHaveLength(100);
     expect(snapshot.results.map((r) => r.position)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
-    expect(snapshot.results[0]).toEqual({ position: 1, url: 'https://site1.test/page-1', domain: 'site1.test', title: 'Result 1' });
+    expect(snapshot.results[0]).toEqual({
+      position: 1,
+      url: 'https://site1.test/page-1',
+      domain: 'site1.test',
+      title: 'Result 1',
+    });
     expect(findPosition(snapshot.results, 'example.com')).toEqual({
       position: 37,
       url: 'https://www.example.com/shoes',
@@ -123,7 +140,10 @@ describe('SerpApi adapter', () => {
   });
 
   it('redacts the key when the provider echoes it back', async () => {
-    const { serp } = await provider(() => ({ status: 400, body: { error: `Unsupported value in api_key=${KEY}&q=x` } }));
+    const { serp } = await provider(() => ({
+      status: 400,
+      body: { error: `Unsupported value in api_key=${KEY}&q=x` },
+    }));
     const error = (await serp.search(QUERY).catch((e: unknown) => e)) as SerpProviderError;
     expect(error.status).toBe(400);
     expect(error.retryable).toBe(false);
@@ -133,14 +153,19 @@ describe('SerpApi adapter', () => {
 
   it('turns any other 200 `error` payload into a provider error', async () => {
     const { serp } = await provider(() => ({
-      body: { search_metadata: { status: 'Error' }, error: "We couldn't get valid results for this search. Please, try again later." },
+      body: {
+        search_metadata: { status: 'Error' },
+        error: "We couldn't get valid results for this search. Please, try again later.",
+      },
     }));
     await expect(serp.search(QUERY)).rejects.toMatchObject({ code: 'PROVIDER_ERROR', retryable: true, status: 200 });
   });
 
   it('does not turn a failure on page 3 into a shorter SERP', async () => {
     const ok = fakeSerpApi(makeSerp(100), { apiKey: KEY });
-    const { serp } = await provider((req, index) => (index === 2 ? { status: 503, body: { error: 'busy' } } : ok(req, index)));
+    const { serp } = await provider((req, index) =>
+      index === 2 ? { status: 503, body: { error: 'busy' } } : ok(req, index),
+    );
     await expect(serp.search(QUERY)).rejects.toMatchObject({ status: 503, retryable: true });
   });
 });

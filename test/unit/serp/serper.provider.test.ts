@@ -10,7 +10,11 @@ const QUERY: SerpQuery = { keyword: 'plombier paris', country: 'fr', language: '
 
 async function provider(handler: FakeHandler, apiKey = KEY) {
   const server = await startFakeServer(handler);
-  const serp = createSerpProvider({ SERP_PROVIDER: 'serper', SERP_API_KEY: apiKey, SERP_BASE_URL: server.origin }) as SerpProvider;
+  const serp = createSerpProvider({
+    SERP_PROVIDER: 'serper',
+    SERP_API_KEY: apiKey,
+    SERP_BASE_URL: server.origin,
+  }) as SerpProvider;
   return { server, serp };
 }
 
@@ -19,7 +23,9 @@ afterEach(closeAllFakeServers);
 describe('Serper adapter', () => {
   it('POSTs one JSON body per page of 10 with X-API-KEY and numbers results across pages', async () => {
     const { server, serp } = await provider(
-      fakeSerper(makeSerp(120, { 58: 'https://blog.example.com/a', 64: 'https://example.com/plombier' }), { apiKey: KEY }),
+      fakeSerper(makeSerp(120, { 58: 'https://blog.example.com/a', 64: 'https://example.com/plombier' }), {
+        apiKey: KEY,
+      }),
     );
     const snapshot = await serp.search(QUERY);
 
@@ -35,7 +41,11 @@ describe('Serper adapter', () => {
     expect(snapshot.requests).toBe(10);
     expect(snapshot.results).toHaveLength(100);
     // Serper numbers each page 1..10; the adapter's positions run across pages.
-    expect(snapshot.results[10]).toMatchObject({ position: 11, url: 'https://site11.test/page-11', title: 'Result 11' });
+    expect(snapshot.results[10]).toMatchObject({
+      position: 11,
+      url: 'https://site11.test/page-11',
+      title: 'Result 11',
+    });
     expect(findPosition(snapshot.results, 'www.example.com')?.position).toBe(64);
     expect(findPosition(snapshot.results, 'example.com', { includeSubdomains: true })?.position).toBe(58);
   });

@@ -54,7 +54,9 @@ export function RootLayout() {
           <nav aria-label="Footer">
             <Link to="/tools">Free tools</Link>
             <a href="/docs">REST API reference</a>
-            <Link to="/graphql/explorer" reloadDocument>GraphQL explorer</Link>
+            <Link to="/graphql/explorer" reloadDocument>
+              GraphQL explorer
+            </Link>
           </nav>
           <p>Open-source SEO audit platform.</p>
         </footer>

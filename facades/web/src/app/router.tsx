@@ -5,7 +5,13 @@ import { currentGraphQLClient } from '../lib/graphql-client';
 import { LandingPage } from '../features/landing';
 import { SignInPage, SignUpPage } from '../features/auth';
 import { DashboardPage, ProjectOverviewPage, prefetchDashboard, prefetchProjectOverview } from '../features/projects';
-import { AuditIssuesPage, PagesExplorerPage, parseIssueSearch, parsePageSearch, prefetchAuditIssues } from '../features/audits';
+import {
+  AuditIssuesPage,
+  PagesExplorerPage,
+  parseIssueSearch,
+  parsePageSearch,
+  prefetchAuditIssues,
+} from '../features/audits';
 import { ApiKeysPage, MembersPage, SettingsLayout } from '../features/settings';
 import { HeadersToolPage, MetaTagsToolPage, RobotsToolPage, SitemapToolPage, ToolsIndexPage } from '../features/tools';
 import { ExplorerPage } from '../features/explorer';
@@ -30,7 +36,12 @@ const signedOutOnly = ({ context }: { context: { session: Session | null } }) =>
   if (context.session) throw redirect({ to: '/projects' });
 };
 
-const landingRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', beforeLoad: signedOutOnly, component: LandingPage });
+const landingRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/',
+  beforeLoad: signedOutOnly,
+  component: LandingPage,
+});
 
 interface RedirectSearch {
   redirect?: string;
@@ -41,8 +52,19 @@ const parseRedirect = (search: Record<string, unknown>): RedirectSearch => {
   return typeof to === 'string' && to.startsWith('/') && !to.startsWith('//') ? { redirect: to } : {};
 };
 
-const signInRoute = createRoute({ getParentRoute: () => rootRoute, path: '/sign-in', validateSearch: parseRedirect, beforeLoad: signedOutOnly, component: SignInPage });
-const signUpRoute = createRoute({ getParentRoute: () => rootRoute, path: '/sign-up', beforeLoad: signedOutOnly, component: SignUpPage });
+const signInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sign-in',
+  validateSearch: parseRedirect,
+  beforeLoad: signedOutOnly,
+  component: SignInPage,
+});
+const signUpRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sign-up',
+  beforeLoad: signedOutOnly,
+  component: SignUpPage,
+});
 
 /** Everything below needs a session; without one the visitor is sent to sign in and brought back. */
 const appRoute = createRoute({
@@ -93,18 +115,40 @@ const apiKeysRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/
 const membersRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/members', component: MembersPage });
 
 const toolsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/tools', component: ToolsIndexPage });
-const metaTagsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/tools/meta-tags', component: MetaTagsToolPage });
+const metaTagsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/tools/meta-tags',
+  component: MetaTagsToolPage,
+});
 const robotsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/tools/robots', component: RobotsToolPage });
-const headersRoute = createRoute({ getParentRoute: () => rootRoute, path: '/tools/headers', component: HeadersToolPage });
-const sitemapRoute = createRoute({ getParentRoute: () => rootRoute, path: '/tools/sitemap', component: SitemapToolPage });
+const headersRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/tools/headers',
+  component: HeadersToolPage,
+});
+const sitemapRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/tools/sitemap',
+  component: SitemapToolPage,
+});
 
-const explorerRoute = createRoute({ getParentRoute: () => rootRoute, path: '/graphql/explorer', component: ExplorerPage });
+const explorerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/graphql/explorer',
+  component: ExplorerPage,
+});
 
 const routeTree = rootRoute.addChildren([
   landingRoute,
   signInRoute,
   signUpRoute,
-  appRoute.addChildren([projectsRoute, projectRoute, auditIssuesRoute, auditPagesRoute, settingsRoute.addChildren([settingsIndexRoute, apiKeysRoute, membersRoute])]),
+  appRoute.addChildren([
+    projectsRoute,
+    projectRoute,
+    auditIssuesRoute,
+    auditPagesRoute,
+    settingsRoute.addChildren([settingsIndexRoute, apiKeysRoute, membersRoute]),
+  ]),
   toolsRoute,
   metaTagsRoute,
   robotsRoute,

@@ -14,7 +14,16 @@ export interface ConfirmDialogProps {
 }
 
 /** An alert dialog that traps focus, closes on Escape and returns focus to what opened it. */
-export function ConfirmDialog({ isOpen, onOpenChange, title, children, confirmLabel, onConfirm, isPending, tone = 'danger' }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  isOpen,
+  onOpenChange,
+  title,
+  children,
+  confirmLabel,
+  onConfirm,
+  isPending,
+  tone = 'danger',
+}: ConfirmDialogProps) {
   return (
     <ModalOverlay className="modal-overlay" isOpen={isOpen} onOpenChange={onOpenChange} isDismissable={!isPending}>
       <Modal className="modal">
@@ -38,7 +47,19 @@ export function ConfirmDialog({ isOpen, onOpenChange, title, children, confirmLa
 }
 
 /** A modal dialog around a form or a message. */
-export function FormDialog({ isOpen, onOpenChange, title, children, isDismissable = true }: { isOpen: boolean; onOpenChange(open: boolean): void; title: string; children: ReactNode; isDismissable?: boolean }) {
+export function FormDialog({
+  isOpen,
+  onOpenChange,
+  title,
+  children,
+  isDismissable = true,
+}: {
+  isOpen: boolean;
+  onOpenChange(open: boolean): void;
+  title: string;
+  children: ReactNode;
+  isDismissable?: boolean;
+}) {
   return (
     <ModalOverlay className="modal-overlay" isOpen={isOpen} onOpenChange={onOpenChange} isDismissable={isDismissable}>
       <Modal className="modal">

@@ -21,20 +21,37 @@ export function ScoreChange({ change }: { change: number | null }) {
     <span className={`change ${up ? 'change-up' : 'change-down'}`}>
       <span aria-hidden="true">{up ? '▲' : '▼'}</span>
       {Math.abs(change)}
-      <span className="visually-hidden">{up ? ' points better than the previous audit' : ' points worse than the previous audit'}</span>
+      <span className="visually-hidden">
+        {up ? ' points better than the previous audit' : ' points worse than the previous audit'}
+      </span>
     </span>
   );
 }
 
 /** A large circular score for an overview. */
-export function ScoreRing({ score, label, size = 'large' }: { score: number | null; label: string; size?: 'large' | 'small' }) {
+export function ScoreRing({
+  score,
+  label,
+  size = 'large',
+}: {
+  score: number | null;
+  label: string;
+  size?: 'large' | 'small';
+}) {
   const band = score === null ? 'none' : scoreBand(score);
   const pct = score ?? 0;
   return (
     <figure className={`ring ring-${size} ring-${band}`}>
       <svg viewBox="0 0 36 36" aria-hidden="true" className="ring-svg">
         <circle className="ring-track" cx="18" cy="18" r="15.9155" />
-        <circle className="ring-value" cx="18" cy="18" r="15.9155" strokeDasharray={`${pct} ${100 - pct}`} strokeDashoffset="25" />
+        <circle
+          className="ring-value"
+          cx="18"
+          cy="18"
+          r="15.9155"
+          strokeDasharray={`${pct} ${100 - pct}`}
+          strokeDashoffset="25"
+        />
       </svg>
       <span className="ring-number">{score ?? '—'}</span>
       <figcaption className="ring-label">{label}</figcaption>

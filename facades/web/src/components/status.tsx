@@ -12,13 +12,23 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
 }
 
 /** An error the reader must notice, with the API's own words and what to do next. */
-export function ErrorMessage({ problem, title = 'Something went wrong', children }: { problem: ApiProblem | null; title?: string; children?: ReactNode }) {
+export function ErrorMessage({
+  problem,
+  title = 'Something went wrong',
+  children,
+}: {
+  problem: ApiProblem | null;
+  title?: string;
+  children?: ReactNode;
+}) {
   if (!problem) return null;
   return (
     <div className="callout callout-error" role="alert">
       <strong>{title}</strong>
       <p>{problem.message}</p>
-      {problem.code === 'RATE_LIMITED' && problem.retryAfterSeconds !== null && <p>You can try again in {problem.retryAfterSeconds} seconds.</p>}
+      {problem.code === 'RATE_LIMITED' && problem.retryAfterSeconds !== null && (
+        <p>You can try again in {problem.retryAfterSeconds} seconds.</p>
+      )}
       {children}
     </div>
   );
@@ -33,7 +43,15 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
   );
 }
 
-export function Callout({ tone = 'info', title, children }: { tone?: 'info' | 'warning' | 'success'; title?: string; children: ReactNode }) {
+export function Callout({
+  tone = 'info',
+  title,
+  children,
+}: {
+  tone?: 'info' | 'warning' | 'success';
+  title?: string;
+  children: ReactNode;
+}) {
   return (
     <div className={`callout callout-${tone}`}>
       {title && <strong>{title}</strong>}
@@ -43,12 +61,23 @@ export function Callout({ tone = 'info', title, children }: { tone?: 'info' | 'w
 }
 
 /** A page whose main query failed: "X not found" (missing, or another organization's) or the API's reason. */
-export function PageLoadError({ problem, what, children }: { problem: ApiProblem | null; what: string; children: ReactNode }) {
+export function PageLoadError({
+  problem,
+  what,
+  children,
+}: {
+  problem: ApiProblem | null;
+  what: string;
+  children: ReactNode;
+}) {
   const missing = problem?.code === 'NOT_FOUND';
   return (
     <section className="page narrow">
       <h1>{missing ? `${what} not found` : `The ${what.toLowerCase()} could not be loaded`}</h1>
-      <ErrorMessage problem={problem} title={missing ? 'It may have been deleted, or it belongs to another organization.' : 'Error'} />
+      <ErrorMessage
+        problem={problem}
+        title={missing ? 'It may have been deleted, or it belongs to another organization.' : 'Error'}
+      />
       {children}
     </section>
   );

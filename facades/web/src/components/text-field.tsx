@@ -1,5 +1,13 @@
 import type { FormEvent, ReactNode } from 'react';
-import { FieldError, Input, Label, Text, TextArea, TextField as AriaTextField, type TextFieldProps as AriaTextFieldProps } from 'react-aria-components';
+import {
+  FieldError,
+  Input,
+  Label,
+  Text,
+  TextArea,
+  TextField as AriaTextField,
+  type TextFieldProps as AriaTextFieldProps,
+} from 'react-aria-components';
 
 export interface TextFieldProps extends Omit<AriaTextFieldProps, 'className' | 'children'> {
   label: string;
@@ -23,12 +31,31 @@ function revalidateWhileInvalid(event: FormEvent<HTMLInputElement | HTMLTextArea
 }
 
 /** A labelled text input whose description and error are tied to it for screen readers. */
-export function TextField({ label, description, errorMessage, placeholder, multiline, rows = 8, className, ...props }: TextFieldProps) {
+export function TextField({
+  label,
+  description,
+  errorMessage,
+  placeholder,
+  multiline,
+  rows = 8,
+  className,
+  ...props
+}: TextFieldProps) {
   return (
-    <AriaTextField {...props} isInvalid={errorMessage ? true : props.isInvalid} className={`field${className ? ` ${className}` : ''}`}>
+    <AriaTextField
+      {...props}
+      isInvalid={errorMessage ? true : props.isInvalid}
+      className={`field${className ? ` ${className}` : ''}`}
+    >
       <Label className="field-label">{label}</Label>
       {multiline ? (
-        <TextArea className="input textarea" rows={rows} placeholder={placeholder} spellCheck={false} onInput={revalidateWhileInvalid} />
+        <TextArea
+          className="input textarea"
+          rows={rows}
+          placeholder={placeholder}
+          spellCheck={false}
+          onInput={revalidateWhileInvalid}
+        />
       ) : (
         <Input className="input" placeholder={placeholder} onInput={revalidateWhileInvalid} />
       )}

@@ -22,7 +22,8 @@ const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1
 function fieldMessage(message: string, detail: ErrorDetail, label: string | undefined, single: boolean): string {
   const base = single ? message : `${detail.path} ${detail.message}`;
   const prefix = `${detail.path} `;
-  if (base.toLowerCase().startsWith(prefix.toLowerCase())) return `${label ?? capitalize(detail.path)} ${base.slice(prefix.length)}`;
+  if (base.toLowerCase().startsWith(prefix.toLowerCase()))
+    return `${label ?? capitalize(detail.path)} ${base.slice(prefix.length)}`;
   return capitalize(base);
 }
 
@@ -30,7 +31,10 @@ function fieldMessage(message: string, detail: ErrorDetail, label: string | unde
  * A GraphQL or network error as an ApiProblem. `labels` maps API field paths (e.g. `url`) to the form's
  * labels; details for paths the form does not show stay in the message.
  */
-export function problemOf(error: CombinedError | null | undefined, labels: Record<string, string> = {}): ApiProblem | null {
+export function problemOf(
+  error: CombinedError | null | undefined,
+  labels: Record<string, string> = {},
+): ApiProblem | null {
   if (!error) return null;
   const first = error.graphQLErrors[0];
   if (!first) {
@@ -46,11 +50,13 @@ export function problemOf(error: CombinedError | null | undefined, labels: Recor
   const details = (Array.isArray(first.extensions?.details) ? first.extensions.details : []) as ErrorDetail[];
   const fields: Record<string, string> = {};
   for (const d of details) {
-    if (d.path in labels && !(d.path in fields)) fields[d.path] = fieldMessage(first.message, d, labels[d.path], details.length === 1);
+    if (d.path in labels && !(d.path in fields))
+      fields[d.path] = fieldMessage(first.message, d, labels[d.path], details.length === 1);
   }
   const retry = first.extensions?.retryAfterSeconds;
   return { message: first.message, code, fields, retryAfterSeconds: typeof retry === 'number' ? retry : null };
 }
 
 /** The problem when no field of the form shows it (a field's problem appears at that field). */
-export const formLevelProblem = (problem: ApiProblem | null): ApiProblem | null => (problem && Object.keys(problem.fields).length === 0 ? problem : null);
+export const formLevelProblem = (problem: ApiProblem | null): ApiProblem | null =>
+  problem && Object.keys(problem.fields).length === 0 ? problem : null;

@@ -9,19 +9,33 @@ import { Client, cacheExchange, fetchExchange } from '@urql/core';
 async function apiFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const response = await fetch(input, init);
   if (response.ok || !(response.headers.get('content-type') ?? '').startsWith('application/json')) return response;
-  const body = (await response.clone().json().catch(() => null)) as { error?: unknown; code?: unknown; errors?: unknown } | null;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as { error?: unknown; code?: unknown; errors?: unknown } | null;
   if (!body) return response;
   const retry = Number(response.headers.get('retry-after'));
   const wait = retry > 0 ? { retryAfterSeconds: retry } : {};
   let errors: unknown[];
   if (Array.isArray(body.errors)) {
-    errors = (body.errors as { extensions?: Record<string, unknown> }[]).map((e) => ({ ...e, extensions: { ...e.extensions, ...wait } }));
+    errors = (body.errors as { extensions?: Record<string, unknown> }[]).map((e) => ({
+      ...e,
+      extensions: { ...e.extensions, ...wait },
+    }));
   } else if (typeof body.error === 'string') {
-    errors = [{ message: body.error, extensions: { code: typeof body.code === 'string' ? body.code : `HTTP_${response.status}`, ...wait } }];
+    errors = [
+      {
+        message: body.error,
+        extensions: { code: typeof body.code === 'string' ? body.code : `HTTP_${response.status}`, ...wait },
+      },
+    ];
   } else {
     return response;
   }
-  return new Response(JSON.stringify({ data: null, errors }), { status: 200, headers: { 'content-type': 'application/json' } });
+  return new Response(JSON.stringify({ data: null, errors }), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
 }
 
 /** One client per organization: switching organizations starts from an empty cache. */
@@ -30,7 +44,10 @@ export function createGraphQLClient(): Client {
     url: '/graphql',
     exchanges: [cacheExchange, fetchExchange],
     fetch: apiFetch,
-    fetchOptions: { credentials: 'same-origin', headers: { accept: 'application/graphql-response+json, application/json' } },
+    fetchOptions: {
+      credentials: 'same-origin',
+      headers: { accept: 'application/graphql-response+json, application/json' },
+    },
     requestPolicy: 'cache-and-network',
     // POST with a JSON body: /graphql refuses cookie-carrying requests without a non-simple content type (CSRF).
     preferGetMethod: false,

@@ -22,9 +22,13 @@ export class Audits20261121 extends Migration {
       "started_at" timestamptz null,
       "completed_at" timestamptz null);`);
     // One active audit per project, enforced by the database itself.
-    this.addSql(`create unique index "audit_one_active_per_project" on "audit" ("project_id") where "status" in ('QUEUED', 'RUNNING');`);
+    this.addSql(
+      `create unique index "audit_one_active_per_project" on "audit" ("project_id") where "status" in ('QUEUED', 'RUNNING');`,
+    );
     this.addSql(`create index "audit_project_created_idx" on "audit" ("project_id", "created_at" desc);`);
-    this.addSql(`create index "audit_project_completed_idx" on "audit" ("project_id", "completed_at" desc) where "status" = 'COMPLETED';`);
+    this.addSql(
+      `create index "audit_project_completed_idx" on "audit" ("project_id", "completed_at" desc) where "status" = 'COMPLETED';`,
+    );
 
     this.addSql(`create table "audit_page" (
       "id" bigint generated always as identity primary key,
@@ -79,10 +83,13 @@ export class Audits20261121 extends Migration {
       "performance_score" int null,
       "https" boolean null, "hsts" boolean null, "http_version" text null, "compression" text null,
       "robots_txt" text null, "sitemap" text null);`);
-    this.addSql(`create index "technical_snapshot_project_measured_idx" on "technical_snapshot" ("project_id", "measured_at");`);
+    this.addSql(
+      `create index "technical_snapshot_project_measured_idx" on "technical_snapshot" ("project_id", "measured_at");`,
+    );
   }
 
   override async down(): Promise<void> {
-    for (const t of ['technical_snapshot', 'issue_occurrence', 'audit_issue', 'audit_page', 'audit']) this.addSql(`drop table if exists "${t}" cascade;`);
+    for (const t of ['technical_snapshot', 'issue_occurrence', 'audit_issue', 'audit_page', 'audit'])
+      this.addSql(`drop table if exists "${t}" cascade;`);
   }
 }

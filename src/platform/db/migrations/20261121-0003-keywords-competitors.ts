@@ -48,6 +48,7 @@ export class KeywordsCompetitors20261121 extends Migration {
   }
 
   override async down(): Promise<void> {
-    for (const t of ['competitor', 'ranking', 'serp_snapshot', 'keyword']) this.addSql(`drop table if exists "${t}" cascade;`);
+    for (const t of ['competitor', 'ranking', 'serp_snapshot', 'keyword'])
+      this.addSql(`drop table if exists "${t}" cascade;`);
   }
 }

@@ -7,7 +7,17 @@ import { problemOf } from '../../lib/api-problem';
 import { formatDateTime, formatNumber } from '../../lib/format';
 
 /** Breadcrumb, title and the audit's two views (issues, pages). */
-export function AuditHeading({ projectId, projectName, audit, view }: { projectId: string; projectName: string; audit: AuditHeadingFragment; view: 'issues' | 'pages' }) {
+export function AuditHeading({
+  projectId,
+  projectName,
+  audit,
+  view,
+}: {
+  projectId: string;
+  projectName: string;
+  audit: AuditHeadingFragment;
+  view: 'issues' | 'pages';
+}) {
   const when = formatDateTime(audit.completedAt ?? audit.createdAt);
   return (
     <>
@@ -24,16 +34,27 @@ export function AuditHeading({ projectId, projectName, audit, view }: { projectI
         <div>
           <h1 id="audit-title">{view === 'issues' ? 'Audit issues' : 'Crawled pages'}</h1>
           <p className="muted">
-            {projectName} · {when} · {formatNumber(audit.pagesCrawled)} pages · <AuditStatusBadge status={audit.status} />
+            {projectName} · {when} · {formatNumber(audit.pagesCrawled)} pages ·{' '}
+            <AuditStatusBadge status={audit.status} />
             {audit.overallScore !== null && <> · overall score {audit.overallScore}</>}
           </p>
         </div>
       </div>
       <nav aria-label="Audit views" className="tabs-nav">
-        <Link to="/projects/$projectId/audits/$auditId" params={{ projectId, auditId: audit.id }} activeOptions={{ exact: true, includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>
+        <Link
+          to="/projects/$projectId/audits/$auditId"
+          params={{ projectId, auditId: audit.id }}
+          activeOptions={{ exact: true, includeSearch: false }}
+          activeProps={{ 'aria-current': 'page' }}
+        >
           Issues
         </Link>
-        <Link to="/projects/$projectId/audits/$auditId/pages" params={{ projectId, auditId: audit.id }} activeOptions={{ includeSearch: false }} activeProps={{ 'aria-current': 'page' }}>
+        <Link
+          to="/projects/$projectId/audits/$auditId/pages"
+          params={{ projectId, auditId: audit.id }}
+          activeOptions={{ includeSearch: false }}
+          activeProps={{ 'aria-current': 'page' }}
+        >
           Pages
         </Link>
       </nav>

@@ -2,7 +2,19 @@ import { useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 're
 import { getRouteApi } from '@tanstack/react-router';
 import { useQuery } from 'urql';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { Checkbox, CheckboxGroup, Label, ListBox, ListBoxItem, Popover, SearchField, Input, Select, SelectValue, Button as AriaButton } from 'react-aria-components';
+import {
+  Checkbox,
+  CheckboxGroup,
+  Label,
+  ListBox,
+  ListBoxItem,
+  Popover,
+  SearchField,
+  Input,
+  Select,
+  SelectValue,
+  Button as AriaButton,
+} from 'react-aria-components';
 import { useDocumentTitle } from '../../components/document-title';
 import { EmptyState, Loading } from '../../components/status';
 import { AuditIssuesDocument, type AuditIssuesQuery, type IssueCategory, type Severity } from '../../gql/graphql';
@@ -15,9 +27,16 @@ import { CATEGORIES, SEVERITIES, type IssueSearch } from './search-params';
 const route = getRouteApi('/app/projects/$projectId/audits/$auditId');
 
 type IssueRow = AuditIssuesQuery['audit']['issues'][number];
-type Row = { kind: 'group'; category: IssueCategory; counts: Record<Severity, number> } | { kind: 'issue'; issue: IssueRow };
+type Row =
+  { kind: 'group'; category: IssueCategory; counts: Record<Severity, number> } | { kind: 'issue'; issue: IssueRow };
 
-export const CATEGORY_LABEL: Record<IssueCategory, string> = { META: 'Meta', CONTENT: 'Content', LINKS: 'Links', TECHNICAL: 'Technical', PERFORMANCE: 'Performance' };
+export const CATEGORY_LABEL: Record<IssueCategory, string> = {
+  META: 'Meta',
+  CONTENT: 'Content',
+  LINKS: 'Links',
+  TECHNICAL: 'Technical',
+  PERFORMANCE: 'Performance',
+};
 export const SEVERITY_LABEL: Record<Severity, string> = { CRITICAL: 'Critical', WARNING: 'Warning', NOTICE: 'Notice' };
 const SEVERITY_RANK: Record<Severity, number> = { CRITICAL: 0, WARNING: 1, NOTICE: 2 };
 
@@ -28,11 +47,16 @@ function buildRows(issues: readonly IssueRow[], search: IssueSearch, text: strin
     (i) =>
       (!search.severity || search.severity.includes(i.severity)) &&
       (!search.category || i.category === search.category) &&
-      (!needle || i.title.toLowerCase().includes(needle) || i.code.toLowerCase().includes(needle) || i.description.toLowerCase().includes(needle)),
+      (!needle ||
+        i.title.toLowerCase().includes(needle) ||
+        i.code.toLowerCase().includes(needle) ||
+        i.description.toLowerCase().includes(needle)),
   );
   const rows: Row[] = [];
   for (const category of CATEGORIES) {
-    const inGroup = shown.filter((i) => i.category === category).sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.affectedPages - a.affectedPages);
+    const inGroup = shown
+      .filter((i) => i.category === category)
+      .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.affectedPages - a.affectedPages);
     if (!inGroup.length) continue;
     const counts = { CRITICAL: 0, WARNING: 0, NOTICE: 0 };
     for (const i of inGroup) counts[i.severity] += 1;
@@ -41,17 +65,38 @@ function buildRows(issues: readonly IssueRow[], search: IssueSearch, text: strin
   return rows;
 }
 
-function IssueItem({ issue, expanded, onToggle, projectId, auditId, onResize }: { issue: IssueRow; expanded: boolean; onToggle(): void; projectId: string; auditId: string; onResize(): void }) {
+function IssueItem({
+  issue,
+  expanded,
+  onToggle,
+  projectId,
+  auditId,
+  onResize,
+}: {
+  issue: IssueRow;
+  expanded: boolean;
+  onToggle(): void;
+  projectId: string;
+  auditId: string;
+  onResize(): void;
+}) {
   const panelId = `issue-panel-${issue.id}`;
   return (
     <div className={`issue ${expanded ? 'issue-open' : ''}`}>
       <h3 className="issue-heading">
-        <button type="button" className="issue-toggle" aria-expanded={expanded} aria-controls={panelId} onClick={onToggle}>
+        <button
+          type="button"
+          className="issue-toggle"
+          aria-expanded={expanded}
+          aria-controls={panelId}
+          onClick={onToggle}
+        >
           <span className={`badge badge-${issue.severity.toLowerCase()}`}>{SEVERITY_LABEL[issue.severity]}</span>
           <span className="issue-title">{issue.title}</span>
           <span className="issue-pages">
             {formatNumber(issue.affectedPages)}
-            {issue.applicablePages > 1 ? ` of ${formatNumber(issue.applicablePages)}` : ''} {issue.affectedPages === 1 ? 'page' : 'pages'}
+            {issue.applicablePages > 1 ? ` of ${formatNumber(issue.applicablePages)}` : ''}{' '}
+            {issue.affectedPages === 1 ? 'page' : 'pages'}
           </span>
           <span className="chevron" aria-hidden="true">
             {expanded ? '▴' : '▾'}
@@ -75,7 +120,11 @@ export function AuditIssuesPage() {
   const { projectId, auditId } = route.useParams();
   const search = route.useSearch();
   const navigate = route.useNavigate();
-  const [{ data, fetching, error }] = useQuery({ query: AuditIssuesDocument, variables: { projectId, auditId }, ...PREFETCHED });
+  const [{ data, fetching, error }] = useQuery({
+    query: AuditIssuesDocument,
+    variables: { projectId, auditId },
+    ...PREFETCHED,
+  });
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [text, setText] = useState(search.q ?? '');
   const deferredText = useDeferredValue(text);
@@ -88,7 +137,8 @@ export function AuditIssuesPage() {
   const [listTop, setListTop] = useState(0);
   const hasList = issues !== undefined;
   useLayoutEffect(() => {
-    const measure = () => setListTop(listRef.current ? listRef.current.getBoundingClientRect().top + window.scrollY : 0);
+    const measure = () =>
+      setListTop(listRef.current ? listRef.current.getBoundingClientRect().top + window.scrollY : 0);
     measure();
     window.addEventListener('resize', measure);
     return () => window.removeEventListener('resize', measure);
@@ -104,20 +154,25 @@ export function AuditIssuesPage() {
     },
   });
 
-  const setSearch = (patch: Partial<IssueSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true });
+  const setSearch = (patch: Partial<IssueSearch>) =>
+    void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true });
 
   if (fetching && !data) return <Loading label="Loading the audit…" />;
   if (!data) return <AuditLoadError projectId={projectId} error={error} />;
 
   const audit = data.audit;
-  const byCategory = Object.fromEntries(CATEGORIES.map((c) => [c, audit.issues.filter((i) => i.category === c).length])) as Record<IssueCategory, number>;
+  const byCategory = Object.fromEntries(
+    CATEGORIES.map((c) => [c, audit.issues.filter((i) => i.category === c).length]),
+  ) as Record<IssueCategory, number>;
   const shownIssues = rows.filter((r) => r.kind === 'issue').length;
 
   return (
     <section className="page" aria-labelledby="audit-title">
       <AuditHeading projectId={projectId} projectName={data.project.name} audit={audit} view="issues" />
       {audit.status !== 'COMPLETED' && (
-        <p className="callout callout-info">Issues are listed when an audit completes. This audit is {audit.status.toLowerCase()}.</p>
+        <p className="callout callout-info">
+          Issues are listed when an audit completes. This audit is {audit.status.toLowerCase()}.
+        </p>
       )}
 
       <div className="filters card" role="search" aria-label="Filter issues">
@@ -136,7 +191,11 @@ export function AuditIssuesPage() {
             ))}
           </div>
         </CheckboxGroup>
-        <Select className="field" selectedKey={search.category ?? 'ALL'} onSelectionChange={(key) => setSearch({ category: key === 'ALL' ? undefined : (key as IssueCategory) })}>
+        <Select
+          className="field"
+          selectedKey={search.category ?? 'ALL'}
+          onSelectionChange={(key) => setSearch({ category: key === 'ALL' ? undefined : (key as IssueCategory) })}
+        >
           <Label className="field-label">Category</Label>
           <AriaButton className="input select-button">
             <SelectValue />
@@ -155,7 +214,13 @@ export function AuditIssuesPage() {
             </ListBox>
           </Popover>
         </Select>
-        <SearchField className="field search-field" value={text} onChange={setText} onSubmit={(value) => setSearch({ q: value || undefined })} onClear={() => setSearch({ q: undefined })}>
+        <SearchField
+          className="field search-field"
+          value={text}
+          onChange={setText}
+          onSubmit={(value) => setSearch({ q: value || undefined })}
+          onClear={() => setSearch({ q: undefined })}
+        >
           <Label className="field-label">Search issues</Label>
           <Input className="input" placeholder="Title, code or description" />
         </SearchField>
@@ -171,7 +236,13 @@ export function AuditIssuesPage() {
         </EmptyState>
       )}
 
-      <div ref={listRef} className="virtual-list" role="list" aria-label="Issues by category" style={{ height: virtualizer.getTotalSize() }}>
+      <div
+        ref={listRef}
+        className="virtual-list"
+        role="list"
+        aria-label="Issues by category"
+        style={{ height: virtualizer.getTotalSize() }}
+      >
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index];
           return (

@@ -2,7 +2,9 @@
 export function Evidence({ value }: { value: unknown }) {
   if (value === null || value === undefined) return null;
   if (typeof value !== 'object' || Array.isArray(value)) return <span className="evidence">{formatValue(value)}</span>;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined && v !== '');
+  const entries = Object.entries(value as Record<string, unknown>).filter(
+    ([, v]) => v !== null && v !== undefined && v !== '',
+  );
   if (!entries.length) return null;
   return (
     <dl className="evidence">
@@ -16,7 +18,11 @@ export function Evidence({ value }: { value: unknown }) {
   );
 }
 
-const humanize = (key: string) => key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+const humanize = (key: string) =>
+  key
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .replace(/^./, (c) => c.toUpperCase());
 
 function formatValue(v: unknown): string {
   if (typeof v === 'string') return v;

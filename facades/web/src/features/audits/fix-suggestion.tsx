@@ -12,7 +12,11 @@ export function FixSuggestion({ projectId, issueId, url }: { projectId: string; 
   return (
     <div className="fix">
       {!fix && (
-        <Button onPress={() => void suggest({ projectId, input: { issueId, url } })} isPending={result.fetching} aria-label={`Suggest a fix for ${url}`}>
+        <Button
+          onPress={() => void suggest({ projectId, input: { issueId, url } })}
+          isPending={result.fetching}
+          aria-label={`Suggest a fix for ${url}`}
+        >
           Suggest a fix
         </Button>
       )}
@@ -30,7 +34,11 @@ export function FixSuggestion({ projectId, issueId, url }: { projectId: string; 
             </ol>
           )}
           {fix.code && <CodeBlock code={fix.code} label="Code to apply" />}
-          <p className="muted small">{fix.source === 'LLM' ? `Written by a language model${fix.model ? ` (${fix.model})` : ''}; check it before applying.` : 'Written by the rules engine from the page’s own content.'}</p>
+          <p className="muted small">
+            {fix.source === 'LLM'
+              ? `Written by a language model${fix.model ? ` (${fix.model})` : ''}; check it before applying.`
+              : 'Written by the rules engine from the page’s own content.'}
+          </p>
         </section>
       )}
     </div>

@@ -14,8 +14,20 @@ interface OccurrenceScope {
 }
 
 /** One page of 50 affected URLs; the last page loaded offers the next. */
-function OccurrencePage({ scope, after, onLoaded }: { scope: OccurrenceScope; after: string | null; onLoaded?(): void }) {
-  const [{ data, fetching, error }] = useQuery({ query: IssueOccurrencesDocument, variables: { ...scope, after }, requestPolicy: 'cache-first' });
+function OccurrencePage({
+  scope,
+  after,
+  onLoaded,
+}: {
+  scope: OccurrenceScope;
+  after: string | null;
+  onLoaded?(): void;
+}) {
+  const [{ data, fetching, error }] = useQuery({
+    query: IssueOccurrencesDocument,
+    variables: { ...scope, after },
+    requestPolicy: 'cache-first',
+  });
   const [next, setNext] = useState<string | null>(null);
   const connection = data?.audit.issue.occurrences;
   if (fetching && !data) return <Loading label="Loading affected pages…" />;
@@ -34,7 +46,9 @@ function OccurrencePage({ scope, after, onLoaded }: { scope: OccurrenceScope; af
       ) : (
         connection.pageInfo.hasNextPage && (
           <li className="occurrence-more">
-            <Button onPress={() => (setNext(connection.pageInfo.endCursor), onLoaded?.())}>Load more affected pages</Button>
+            <Button onPress={() => (setNext(connection.pageInfo.endCursor), onLoaded?.())}>
+              Load more affected pages
+            </Button>
           </li>
         )
       )}

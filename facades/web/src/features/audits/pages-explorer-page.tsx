@@ -16,7 +16,13 @@ const PAGE_SIZE = 50;
 /** How long the list of a just-cancelled audit is read again while its worker saves the last pages. */
 const SETTLE_WAIT_MS = 30_000;
 
-const STATUS_LABEL: Record<StatusClass, string> = { SUCCESS: '2xx', REDIRECT: '3xx', CLIENT_ERROR: '4xx', SERVER_ERROR: '5xx', FAILED: 'No response' };
+const STATUS_LABEL: Record<StatusClass, string> = {
+  SUCCESS: '2xx',
+  REDIRECT: '3xx',
+  CLIENT_ERROR: '4xx',
+  SERVER_ERROR: '5xx',
+  FAILED: 'No response',
+};
 
 const COLUMNS: { order: AuditPageOrder; label: string; numeric?: boolean }[] = [
   { order: 'URL', label: 'URL' },
@@ -50,11 +56,15 @@ export function PagesExplorerPage() {
   // A cancelled audit's worker writes the pages it crawled a moment after the cancel: until the stored pages reach
   // the count the audit reports, the list is read again every second (for up to half a minute).
   const filtered = !!(search.status || search.issues || search.q);
-  const settling = !!data && !filtered && data.audit.status === 'CANCELLED' && data.audit.pages.totalCount < data.audit.pagesCrawled;
+  const settling =
+    !!data && !filtered && data.audit.status === 'CANCELLED' && data.audit.pages.totalCount < data.audit.pagesCrawled;
   useEffect(() => {
     if (!settling) return;
     const until = Date.now() + SETTLE_WAIT_MS;
-    const timer = setInterval(() => (Date.now() > until ? clearInterval(timer) : refetch({ requestPolicy: 'network-only' })), 1_000);
+    const timer = setInterval(
+      () => (Date.now() > until ? clearInterval(timer) : refetch({ requestPolicy: 'network-only' })),
+      1_000,
+    );
     return () => clearInterval(timer);
   }, [settling, refetch]);
   const [text, setText] = useState(search.q ?? '');
@@ -64,7 +74,8 @@ export function PagesExplorerPage() {
     setCursors([null]);
     void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true });
   };
-  const sortBy = (order: AuditPageOrder) => setSearch({ sort: order, dir: order === orderBy && direction === 'ASC' ? 'DESC' : 'ASC' });
+  const sortBy = (order: AuditPageOrder) =>
+    setSearch({ sort: order, dir: order === orderBy && direction === 'ASC' ? 'DESC' : 'ASC' });
 
   if (!data && fetching) return <Loading label="Loading pages…" />;
   if (!data) return <AuditLoadError projectId={projectId} error={error} />;
@@ -78,7 +89,11 @@ export function PagesExplorerPage() {
       <AuditHeading projectId={projectId} projectName={data.project.name} audit={data.audit} view="pages" />
 
       <div className="filters card" role="search" aria-label="Filter pages">
-        <CheckboxGroup className="filter-group" value={search.status ?? []} onChange={(value) => setSearch({ status: value.length ? (value as StatusClass[]) : undefined })}>
+        <CheckboxGroup
+          className="filter-group"
+          value={search.status ?? []}
+          onChange={(value) => setSearch({ status: value.length ? (value as StatusClass[]) : undefined })}
+        >
           <Label className="field-label">Status</Label>
           <div className="checkbox-row">
             {STATUS_CLASSES.map((s) => (
@@ -89,34 +104,60 @@ export function PagesExplorerPage() {
             ))}
           </div>
         </CheckboxGroup>
-        <Checkbox className="checkbox filter-single" isSelected={search.issues ?? false} onChange={(on) => setSearch({ issues: on || undefined })}>
+        <Checkbox
+          className="checkbox filter-single"
+          isSelected={search.issues ?? false}
+          onChange={(on) => setSearch({ issues: on || undefined })}
+        >
           <span className="checkbox-box" aria-hidden="true" />
           Only pages with issues
         </Checkbox>
-        <SearchField className="field search-field" value={text} onChange={setText} onSubmit={(value) => setSearch({ q: value || undefined })} onClear={() => setSearch({ q: undefined })}>
+        <SearchField
+          className="field search-field"
+          value={text}
+          onChange={setText}
+          onSubmit={(value) => setSearch({ q: value || undefined })}
+          onClear={() => setSearch({ q: undefined })}
+        >
           <Label className="field-label">Search URL or title</Label>
           <Input className="input" placeholder="Press Enter to search" />
         </SearchField>
       </div>
 
       <p className="muted" role="status" aria-live="polite">
-        {connection.totalCount === 0 ? 'No pages match.' : `Pages ${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(connection.totalCount)}`}
+        {connection.totalCount === 0
+          ? 'No pages match.'
+          : `Pages ${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(connection.totalCount)}`}
         {fetching && ' · updating…'}
       </p>
       <ErrorMessage problem={problemOf(error)} />
 
       {connection.totalCount === 0 ? (
         <EmptyState title="No pages to show">
-          <p>{filtered ? 'No crawled page matches these filters.' : settling ? 'The pages crawled before the cancel are being saved…' : 'This audit has no crawled pages yet.'}</p>
+          <p>
+            {filtered
+              ? 'No crawled page matches these filters.'
+              : settling
+                ? 'The pages crawled before the cancel are being saved…'
+                : 'This audit has no crawled pages yet.'}
+          </p>
         </EmptyState>
       ) : (
         <div className="table-wrap">
           <table className="table table-pages">
-            <caption className="visually-hidden">Crawled pages, sorted by {COLUMNS.find((c) => c.order === orderBy)?.label} {direction === 'ASC' ? 'ascending' : 'descending'}</caption>
+            <caption className="visually-hidden">
+              Crawled pages, sorted by {COLUMNS.find((c) => c.order === orderBy)?.label}{' '}
+              {direction === 'ASC' ? 'ascending' : 'descending'}
+            </caption>
             <thead>
               <tr>
                 {COLUMNS.map((c) => (
-                  <th key={c.order} scope="col" aria-sort={c.order === orderBy ? (direction === 'ASC' ? 'ascending' : 'descending') : 'none'} className={c.numeric ? 'numeric' : undefined}>
+                  <th
+                    key={c.order}
+                    scope="col"
+                    aria-sort={c.order === orderBy ? (direction === 'ASC' ? 'ascending' : 'descending') : 'none'}
+                    className={c.numeric ? 'numeric' : undefined}
+                  >
                     <button type="button" className="sort-button" onClick={() => sortBy(c.order)}>
                       {c.label}
                       <span aria-hidden="true" className="sort-mark">
@@ -141,7 +182,9 @@ export function PagesExplorerPage() {
                   <td className="cell-title">{p.title ?? <span className="muted">No title</span>}</td>
                   <td className="numeric">{p.depth < 0 ? 'sitemap' : p.depth}</td>
                   <td className="numeric">{formatNumber(p.wordCount)}</td>
-                  <td className="numeric">{p.responseTimeMs === null ? '—' : `${formatNumber(p.responseTimeMs)} ms`}</td>
+                  <td className="numeric">
+                    {p.responseTimeMs === null ? '—' : `${formatNumber(p.responseTimeMs)} ms`}
+                  </td>
                   <td className="numeric">{p.issueCount}</td>
                 </tr>
               ))}
@@ -154,7 +197,10 @@ export function PagesExplorerPage() {
         <Button onPress={() => setCursors((c) => c.slice(0, -1))} isDisabled={cursors.length < 2 || fetching}>
           Previous
         </Button>
-        <Button onPress={() => setCursors((c) => [...c, connection.pageInfo.endCursor])} isDisabled={!connection.pageInfo.hasNextPage || fetching}>
+        <Button
+          onPress={() => setCursors((c) => [...c, connection.pageInfo.endCursor])}
+          isDisabled={!connection.pageInfo.hasNextPage || fetching}
+        >
           Next
         </Button>
       </nav>

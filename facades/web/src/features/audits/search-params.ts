@@ -11,14 +11,22 @@ export const SEVERITIES: Severity[] = ['CRITICAL', 'WARNING', 'NOTICE'];
 export const CATEGORIES: IssueCategory[] = ['META', 'CONTENT', 'LINKS', 'TECHNICAL', 'PERFORMANCE'];
 
 const listOf = <T extends string>(value: unknown, allowed: readonly T[]): T[] | undefined => {
-  const items = (Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : []).filter((v): v is T => allowed.includes(v as T));
+  const items = (Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : []).filter((v): v is T =>
+    allowed.includes(v as T),
+  );
   return items.length ? [...new Set(items)] : undefined;
 };
-const oneOf = <T extends string>(value: unknown, allowed: readonly T[]): T | undefined => (allowed.includes(value as T) ? (value as T) : undefined);
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.slice(0, 200) : undefined);
+const oneOf = <T extends string>(value: unknown, allowed: readonly T[]): T | undefined =>
+  allowed.includes(value as T) ? (value as T) : undefined;
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() ? value.slice(0, 200) : undefined;
 
 export function parseIssueSearch(search: Record<string, unknown>): IssueSearch {
-  return { severity: listOf(search.severity, SEVERITIES), category: oneOf(search.category, CATEGORIES), q: text(search.q) };
+  return {
+    severity: listOf(search.severity, SEVERITIES),
+    category: oneOf(search.category, CATEGORIES),
+    q: text(search.q),
+  };
 }
 
 /** Sort, filters and search of the pages explorer. */
@@ -30,7 +38,15 @@ export interface PageSearch {
   q?: string;
 }
 
-export const PAGE_ORDERS: AuditPageOrder[] = ['URL', 'STATUS', 'TITLE', 'DEPTH', 'WORD_COUNT', 'RESPONSE_TIME', 'ISSUES'];
+export const PAGE_ORDERS: AuditPageOrder[] = [
+  'URL',
+  'STATUS',
+  'TITLE',
+  'DEPTH',
+  'WORD_COUNT',
+  'RESPONSE_TIME',
+  'ISSUES',
+];
 export const STATUS_CLASSES: StatusClass[] = ['SUCCESS', 'REDIRECT', 'CLIENT_ERROR', 'SERVER_ERROR', 'FAILED'];
 
 export function parsePageSearch(search: Record<string, unknown>): PageSearch {

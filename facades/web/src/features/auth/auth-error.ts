@@ -20,7 +20,8 @@ export function authProblem(failure: AuthFailure, retryAfterSeconds: number | nu
     return { form: `Too many attempts.${wait}`, fields: {} };
   }
   if (code === 'INVALID_EMAIL_OR_PASSWORD') return { form: null, fields: { password: 'Wrong e-mail or password.' } };
-  if (/USER_ALREADY_EXISTS/.test(code)) return { form: null, fields: { email: 'An account with this e-mail already exists. Sign in instead.' } };
+  if (/USER_ALREADY_EXISTS/.test(code))
+    return { form: null, fields: { email: 'An account with this e-mail already exists. Sign in instead.' } };
   if (/PASSWORD/.test(code)) return { form: null, fields: { password: message } };
   if (/EMAIL/.test(code)) return { form: null, fields: { email: message } };
   if (/NAME/.test(code)) return { form: null, fields: { name: message } };

@@ -29,7 +29,10 @@ export function AuthForm({ mode, redirectTo }: { mode: 'sign-in' | 'sign-up'; re
     setProblem(NO_PROBLEM);
     let retryAfter: number | null = null;
     const fetchOptions = { onError: (ctx: { response: Response }) => void (retryAfter = retryAfterOf(ctx.response)) };
-    const unreachable = (err: unknown) => ({ data: null, error: { status: 0, message: `The server could not be reached (${String(err)}).` } });
+    const unreachable = (err: unknown) => ({
+      data: null,
+      error: { status: 0, message: `The server could not be reached (${String(err)}).` },
+    });
     const result = signUp
       ? await authClient.signUp.email({ email, password, name, fetchOptions }).catch(unreachable)
       : await authClient.signIn.email({ email, password, fetchOptions }).catch(unreachable);
@@ -43,10 +46,16 @@ export function AuthForm({ mode, redirectTo }: { mode: 'sign-in' | 'sign-up'; re
 
   return (
     // The server's verdict holds until the user edits the form: a field it marks invalid would otherwise block the next try.
-    <section className="page auth-page" aria-labelledby="auth-title" onInput={() => problem !== NO_PROBLEM && setProblem(NO_PROBLEM)}>
+    <section
+      className="page auth-page"
+      aria-labelledby="auth-title"
+      onInput={() => problem !== NO_PROBLEM && setProblem(NO_PROBLEM)}
+    >
       <h1 id="auth-title">{signUp ? 'Create your account' : 'Sign in'}</h1>
       <p className="muted">
-        {signUp ? 'Your account comes with a personal organization for your projects.' : 'Welcome back. Sign in to see your projects.'}
+        {signUp
+          ? 'Your account comes with a personal organization for your projects.'
+          : 'Welcome back. Sign in to see your projects.'}
       </p>
       <Form className="form card" onSubmit={(event) => void submit(event)} validationErrors={problem.fields}>
         {problem.form && (
@@ -55,7 +64,14 @@ export function AuthForm({ mode, redirectTo }: { mode: 'sign-in' | 'sign-up'; re
           </div>
         )}
         {signUp && <TextField name="name" label="Name" isRequired autoComplete="name" maxLength={100} />}
-        <TextField name="email" label="E-mail" type="email" isRequired autoComplete={signUp ? 'email' : 'username'} maxLength={254} />
+        <TextField
+          name="email"
+          label="E-mail"
+          type="email"
+          isRequired
+          autoComplete={signUp ? 'email' : 'username'}
+          maxLength={254}
+        />
         <TextField
           name="password"
           label="Password"

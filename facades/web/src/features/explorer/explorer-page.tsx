@@ -50,7 +50,13 @@ export function ExplorerPage() {
   return (
     <div className="explorer">
       <h1 className="visually-hidden">GraphQL explorer</h1>
-      <GraphiQL fetcher={fetcher} defaultQuery={DEFAULT_QUERY} storage={storage} shouldPersistHeaders={false} defaultEditorToolsVisibility={false}>
+      <GraphiQL
+        fetcher={fetcher}
+        defaultQuery={DEFAULT_QUERY}
+        storage={storage}
+        shouldPersistHeaders={false}
+        defaultEditorToolsVisibility={false}
+      >
         <GraphiQL.Logo>GraphQL explorer</GraphiQL.Logo>
       </GraphiQL>
     </div>

@@ -2,17 +2,45 @@ import { Link } from '@tanstack/react-router';
 import { useDocumentTitle } from '../../components/document-title';
 
 const FEATURES: { title: string; text: string }[] = [
-  { title: 'Site audits', text: 'Crawls your site like a search engine, checks every page against more than 60 checks and scores meta, content, links, technical health and performance.' },
-  { title: 'Issues you can fix', text: 'Each issue lists the pages it affects with the evidence, and a concrete fix written for that page.' },
-  { title: 'Rankings and competitors', text: 'Tracks your keywords every day and shows where your competitors rank for the same terms.' },
-  { title: 'Core Web Vitals', text: 'Lab measurements of LCP, CLS and total blocking time in a real browser, kept over time.' },
+  {
+    title: 'Site audits',
+    text: 'Crawls your site like a search engine, checks every page against more than 60 checks and scores meta, content, links, technical health and performance.',
+  },
+  {
+    title: 'Issues you can fix',
+    text: 'Each issue lists the pages it affects with the evidence, and a concrete fix written for that page.',
+  },
+  {
+    title: 'Rankings and competitors',
+    text: 'Tracks your keywords every day and shows where your competitors rank for the same terms.',
+  },
+  {
+    title: 'Core Web Vitals',
+    text: 'Lab measurements of LCP, CLS and total blocking time in a real browser, kept over time.',
+  },
   { title: 'Reports and APIs', text: 'Exports as JSON and CSV, a REST API for scripts and GraphQL for dashboards.' },
 ];
 
-const TOOLS: { to: '/tools/meta-tags' | '/tools/robots' | '/tools/headers' | '/tools/sitemap'; title: string; text: string }[] = [
-  { to: '/tools/meta-tags', title: 'Meta tags', text: 'Title, description, canonical, Open Graph, hreflang and structured data of a page.' },
-  { to: '/tools/robots', title: 'robots.txt', text: 'Validate a robots.txt file and test which URLs it allows or blocks.' },
-  { to: '/tools/headers', title: 'HTTP headers', text: 'Redirects, caching, compression and security headers of a URL.' },
+const TOOLS: {
+  to: '/tools/meta-tags' | '/tools/robots' | '/tools/headers' | '/tools/sitemap';
+  title: string;
+  text: string;
+}[] = [
+  {
+    to: '/tools/meta-tags',
+    title: 'Meta tags',
+    text: 'Title, description, canonical, Open Graph, hreflang and structured data of a page.',
+  },
+  {
+    to: '/tools/robots',
+    title: 'robots.txt',
+    text: 'Validate a robots.txt file and test which URLs it allows or blocks.',
+  },
+  {
+    to: '/tools/headers',
+    title: 'HTTP headers',
+    text: 'Redirects, caching, compression and security headers of a URL.',
+  },
   { to: '/tools/sitemap', title: 'XML sitemap', text: 'Validate a sitemap or sitemap index against the protocol.' },
 ];
 
@@ -23,8 +51,8 @@ export function LandingPage() {
       <section className="hero" aria-labelledby="hero-title">
         <h1 id="hero-title">Find what holds your site back in search, and fix it</h1>
         <p className="lead">
-          An open-source SEO platform for teams and agencies: site audits with scores and issues, keyword rankings, competitors and Core Web
-          Vitals — in the browser, over REST and GraphQL, or on your own server.
+          An open-source SEO platform for teams and agencies: site audits with scores and issues, keyword rankings,
+          competitors and Core Web Vitals — in the browser, over REST and GraphQL, or on your own server.
         </p>
         <p className="actions">
           <Link to="/sign-up" className="btn btn-primary btn-large">
@@ -69,7 +97,10 @@ export function LandingPage() {
             <a href="/docs">REST API reference</a> — both surfaces, with “Try it out”.
           </li>
           <li>
-            <Link to="/graphql/explorer" reloadDocument>GraphQL explorer</Link> — the domain API every screen here uses.
+            <Link to="/graphql/explorer" reloadDocument>
+              GraphQL explorer
+            </Link>{' '}
+            — the domain API every screen here uses.
           </li>
         </ul>
       </section>

@@ -21,7 +21,15 @@ function useNow(everyMs: number): number {
 }
 
 /** A queued or running audit: what it does now, how far it got, for how long; updated by the page's polling. */
-export function AuditProgress({ audit, onCancel, cancelling }: { audit: OverviewAuditFragment; onCancel(): void; cancelling: boolean }) {
+export function AuditProgress({
+  audit,
+  onCancel,
+  cancelling,
+}: {
+  audit: OverviewAuditFragment;
+  onCancel(): void;
+  cancelling: boolean;
+}) {
   const now = useNow(1000);
   const running = audit.status === 'RUNNING';
   const found = Math.min(audit.maxPages, audit.pagesCrawled + audit.pagesQueued);
@@ -49,7 +57,12 @@ export function AuditProgress({ audit, onCancel, cancelling }: { audit: Overview
               <span>{valueText}</span>
             </div>
             <div className="progress-track">
-              <progress className={isIndeterminate ? 'progress-bar indeterminate' : 'progress-bar'} max={100} value={isIndeterminate ? undefined : percentage} aria-hidden="true" />
+              <progress
+                className={isIndeterminate ? 'progress-bar indeterminate' : 'progress-bar'}
+                max={100}
+                value={isIndeterminate ? undefined : percentage}
+                aria-hidden="true"
+              />
             </div>
           </>
         )}

@@ -34,10 +34,16 @@ export function DashboardPage() {
         <div className="page-actions">
           {atQuota && usage && (
             <p id="quota-note" className="muted small">
-              The {plan} plan allows {usage.projectsLimit} {usage.projectsLimit === 1 ? 'project' : 'projects'}. Delete one to add another.
+              The {plan} plan allows {usage.projectsLimit} {usage.projectsLimit === 1 ? 'project' : 'projects'}. Delete
+              one to add another.
             </p>
           )}
-          <Button variant="primary" onPress={() => setCreating(true)} isDisabled={!data || atQuota} aria-describedby={atQuota ? 'quota-note' : undefined}>
+          <Button
+            variant="primary"
+            onPress={() => setCreating(true)}
+            isDisabled={!data || atQuota}
+            aria-describedby={atQuota ? 'quota-note' : undefined}
+          >
             New project
           </Button>
         </div>
@@ -50,7 +56,10 @@ export function DashboardPage() {
 
       {data && projects.length === 0 && (
         <EmptyState title="No projects yet">
-          <p>A project is a website you audit and track. Add your first one with its URL; you can run its first audit right away.</p>
+          <p>
+            A project is a website you audit and track. Add your first one with its URL; you can run its first audit
+            right away.
+          </p>
           <Button variant="primary" onPress={() => setCreating(true)} isDisabled={atQuota}>
             Add your first project
           </Button>
@@ -90,7 +99,15 @@ export function DashboardPage() {
                         <ScoreChange change={p.scoreChange} />
                       </span>
                     </td>
-                    <td>{when ? <time dateTime={when} title={formatDateTime(when)}>{formatRelative(when)}</time> : <span className="muted">Never audited</span>}</td>
+                    <td>
+                      {when ? (
+                        <time dateTime={when} title={formatDateTime(when)}>
+                          {formatRelative(when)}
+                        </time>
+                      ) : (
+                        <span className="muted">Never audited</span>
+                      )}
+                    </td>
                     <td>{audit ? <AuditStatusBadge status={audit.status} /> : <span className="muted">—</span>}</td>
                     <td className="cell-actions">
                       <MenuTrigger>
@@ -101,7 +118,8 @@ export function DashboardPage() {
                           <Menu
                             className="menu"
                             onAction={(key) => {
-                              if (key === 'open') void navigate({ to: '/projects/$projectId', params: { projectId: p.id } });
+                              if (key === 'open')
+                                void navigate({ to: '/projects/$projectId', params: { projectId: p.id } });
                               if (key === 'edit') setRenaming(p);
                               if (key === 'delete') setDeleting(p);
                             }}
@@ -127,7 +145,11 @@ export function DashboardPage() {
         </div>
       )}
 
-      <NewProjectDialog isOpen={creating} onOpenChange={setCreating} onCreated={(id) => void navigate({ to: '/projects/$projectId', params: { projectId: id } })} />
+      <NewProjectDialog
+        isOpen={creating}
+        onOpenChange={setCreating}
+        onCreated={(id) => void navigate({ to: '/projects/$projectId', params: { projectId: id } })}
+      />
       <RenameProjectDialog project={renaming} onClose={() => setRenaming(null)} />
       <DeleteProjectDialog
         project={deleting}

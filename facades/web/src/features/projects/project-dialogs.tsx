@@ -11,7 +11,15 @@ import { problemOf } from '../../lib/api-problem';
 const LABELS = { url: 'Website URL', name: 'Name' };
 
 /** "New project": the URL is required, the name defaults to the host; the API's validation shows at the field. */
-export function NewProjectDialog({ isOpen, onOpenChange, onCreated }: { isOpen: boolean; onOpenChange(open: boolean): void; onCreated(id: string): void }) {
+export function NewProjectDialog({
+  isOpen,
+  onOpenChange,
+  onCreated,
+}: {
+  isOpen: boolean;
+  onOpenChange(open: boolean): void;
+  onCreated(id: string): void;
+}) {
   const [result, create] = useMutation(CreateProjectDocument);
   const [submitted, setSubmitted] = useState(false);
   const problem = submitted ? problemOf(result.error, LABELS) : null;
@@ -29,7 +37,15 @@ export function NewProjectDialog({ isOpen, onOpenChange, onCreated }: { isOpen: 
     <FormDialog isOpen={isOpen} onOpenChange={(open) => (setSubmitted(false), onOpenChange(open))} title="New project">
       <Form className="form" onSubmit={(event) => void submit(event)} validationErrors={problem?.fields}>
         <FormProblem problem={problem} />
-        <TextField name="url" label={LABELS.url} isRequired autoFocus placeholder="https://example.com" description="The page the crawl starts from, usually the home page." maxLength={2048} />
+        <TextField
+          name="url"
+          label={LABELS.url}
+          isRequired
+          autoFocus
+          placeholder="https://example.com"
+          description="The page the crawl starts from, usually the home page."
+          maxLength={2048}
+        />
         <TextField name="name" label={LABELS.name} description="Optional: defaults to the host name." maxLength={100} />
         <div className="dialog-actions">
           <Button onPress={() => onOpenChange(false)}>Cancel</Button>
@@ -57,12 +73,19 @@ export function RenameProjectDialog({ project, onClose }: { project: ProjectRef 
     event.preventDefault();
     if (!project) return;
     setSubmitted(true);
-    const res = await rename({ id: project.id, input: { name: String(new FormData(event.currentTarget).get('name') ?? '').trim() } });
+    const res = await rename({
+      id: project.id,
+      input: { name: String(new FormData(event.currentTarget).get('name') ?? '').trim() },
+    });
     if (res.data) onClose();
   }
 
   return (
-    <FormDialog isOpen={project !== null} onOpenChange={(open) => !open && (setSubmitted(false), onClose())} title="Edit project">
+    <FormDialog
+      isOpen={project !== null}
+      onOpenChange={(open) => !open && (setSubmitted(false), onClose())}
+      title="Edit project"
+    >
       {project && (
         <Form className="form" onSubmit={(event) => void submit(event)} validationErrors={problem?.fields}>
           <FormProblem problem={problem} />
@@ -82,7 +105,15 @@ export function RenameProjectDialog({ project, onClose }: { project: ProjectRef 
   );
 }
 
-export function DeleteProjectDialog({ project, onClose, onDeleted }: { project: ProjectRef | null; onClose(): void; onDeleted(): void }) {
+export function DeleteProjectDialog({
+  project,
+  onClose,
+  onDeleted,
+}: {
+  project: ProjectRef | null;
+  onClose(): void;
+  onDeleted(): void;
+}) {
   const [result, remove] = useMutation(DeleteProjectDocument);
   const problem = problemOf(result.error);
   async function confirmDelete() {
@@ -99,7 +130,10 @@ export function DeleteProjectDialog({ project, onClose, onDeleted }: { project: 
       isPending={result.fetching}
       onConfirm={() => void confirmDelete()}
     >
-      <p>This removes the project with all its audits, keywords, competitors and reports. An audit that is running is cancelled. This cannot be undone.</p>
+      <p>
+        This removes the project with all its audits, keywords, competitors and reports. An audit that is running is
+        cancelled. This cannot be undone.
+      </p>
       {problem && (
         <p className="field-error" role="alert">
           {problem.message}

@@ -6,7 +6,12 @@ import { AuditStatusBadge, isActiveAudit } from '../../components/audit-status';
 import { useDocumentTitle } from '../../components/document-title';
 import { ScoreChange, ScoreRing } from '../../components/score';
 import { Callout, EmptyState, ErrorMessage, Loading, PageLoadError } from '../../components/status';
-import { CancelAuditDocument, ProjectOverviewDocument, StartAuditDocument, type OverviewAuditFragment } from '../../gql/graphql';
+import {
+  CancelAuditDocument,
+  ProjectOverviewDocument,
+  StartAuditDocument,
+  type OverviewAuditFragment,
+} from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
 import { PREFETCHED } from '../../lib/urql';
 import { formatDateTime, formatNumber, formatRelative } from '../../lib/format';
@@ -40,7 +45,15 @@ function AuditLinks({ projectId, auditId }: { projectId: string; auditId: string
   );
 }
 
-function LatestResult({ projectId, audit, change }: { projectId: string; audit: OverviewAuditFragment; change: number | null }) {
+function LatestResult({
+  projectId,
+  audit,
+  change,
+}: {
+  projectId: string;
+  audit: OverviewAuditFragment;
+  change: number | null;
+}) {
   return (
     <section className="card" aria-labelledby="scores-title">
       <div className="card-head">
@@ -64,10 +77,18 @@ function LatestResult({ projectId, audit, change }: { projectId: string; audit: 
         <span className="badge badge-critical">{audit.issueCounts.critical} critical</span>
         <span className="badge badge-warning">{audit.issueCounts.warning} warnings</span>
         <span className="badge badge-notice">{audit.issueCounts.notice} notices</span>
-        <Link to="/projects/$projectId/audits/$auditId" params={{ projectId, auditId: audit.id }} className="btn btn-primary">
+        <Link
+          to="/projects/$projectId/audits/$auditId"
+          params={{ projectId, auditId: audit.id }}
+          className="btn btn-primary"
+        >
           View issues
         </Link>
-        <Link to="/projects/$projectId/audits/$auditId/pages" params={{ projectId, auditId: audit.id }} className="btn btn-secondary">
+        <Link
+          to="/projects/$projectId/audits/$auditId/pages"
+          params={{ projectId, auditId: audit.id }}
+          className="btn btn-secondary"
+        >
           Crawled pages
         </Link>
       </div>
@@ -77,7 +98,11 @@ function LatestResult({ projectId, audit, change }: { projectId: string; audit: 
 
 export function ProjectOverviewPage() {
   const { projectId } = route.useParams();
-  const [{ data, fetching, error }, refetch] = useQuery({ query: ProjectOverviewDocument, variables: { projectId }, ...PREFETCHED });
+  const [{ data, fetching, error }, refetch] = useQuery({
+    query: ProjectOverviewDocument,
+    variables: { projectId },
+    ...PREFETCHED,
+  });
   const [started, startAudit] = useMutation(StartAuditDocument);
   const [cancelled, cancelAudit] = useMutation(CancelAuditDocument);
   const [actionProblem, setActionProblem] = useState<ReturnType<typeof problemOf>>(null);
@@ -172,7 +197,9 @@ export function ProjectOverviewPage() {
         <div className="callout callout-error" role="alert">
           <strong>The latest audit failed</strong>
           <p>{latest.error ?? 'No reason was recorded.'}</p>
-          <p className="muted small">Started {formatDateTime(latest.createdAt)}. Fix the cause and run the audit again.</p>
+          <p className="muted small">
+            Started {formatDateTime(latest.createdAt)}. Fix the cause and run the audit again.
+          </p>
         </div>
       )}
       {latest?.status === 'CANCELLED' && (
@@ -234,14 +261,26 @@ export function ProjectOverviewPage() {
                     </td>
                     <td>{a.overallScore ?? '—'}</td>
                     <td>{formatNumber(a.pagesCrawled)}</td>
-                    <td>{a.status === 'COMPLETED' ? `${a.issueCounts.critical} / ${a.issueCounts.warning} / ${a.issueCounts.notice}` : '—'}</td>
-                    <td>{(a.status === 'COMPLETED' || a.pagesCrawled > 0) && <AuditLinks projectId={projectId} auditId={a.id} />}</td>
+                    <td>
+                      {a.status === 'COMPLETED'
+                        ? `${a.issueCounts.critical} / ${a.issueCounts.warning} / ${a.issueCounts.notice}`
+                        : '—'}
+                    </td>
+                    <td>
+                      {(a.status === 'COMPLETED' || a.pagesCrawled > 0) && (
+                        <AuditLinks projectId={projectId} auditId={a.id} />
+                      )}
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
-          {data.audits.totalCount > audits.length && <p className="muted small">Showing the latest {audits.length} of {data.audits.totalCount} audits.</p>}
+          {data.audits.totalCount > audits.length && (
+            <p className="muted small">
+              Showing the latest {audits.length} of {data.audits.totalCount} audits.
+            </p>
+          )}
         </section>
       )}
     </section>

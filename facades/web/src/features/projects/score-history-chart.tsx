@@ -36,15 +36,26 @@ export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
     if (!el) return;
     const css = getComputedStyle(el);
     const color = (token: string) => css.getPropertyValue(token).trim() || '#1d4ed8';
-    const axis = { stroke: color('--text-muted'), grid: { stroke: color('--border'), width: 1 }, ticks: { stroke: color('--border') } };
-    const data: uPlot.AlignedData = [points.map((p) => new Date(p.completedAt).getTime() / 1000), ...SERIES.map((s) => points.map((p) => p[s.key]))];
+    const axis = {
+      stroke: color('--text-muted'),
+      grid: { stroke: color('--border'), width: 1 },
+      ticks: { stroke: color('--border') },
+    };
+    const data: uPlot.AlignedData = [
+      points.map((p) => new Date(p.completedAt).getTime() / 1000),
+      ...SERIES.map((s) => points.map((p) => p[s.key])),
+    ];
     const plot = new uPlot(
       {
         width: el.clientWidth || 600,
         height: HEIGHT,
         // One audit is a single instant, for which uPlot spans 1,000 days: centre it in two days instead.
         scales: {
-          x: { time: true, range: (u, min, max) => (u.data[0].length === 1 ? [u.data[0][0] - 86_400, u.data[0][0] + 86_400] : [min, max]) },
+          x: {
+            time: true,
+            range: (u, min, max) =>
+              u.data[0].length === 1 ? [u.data[0][0] - 86_400, u.data[0][0] + 86_400] : [min, max],
+          },
           y: { range: [0, 100] },
         },
         // The legend toggles series; values on hover would only repeat the table below.
@@ -52,7 +63,13 @@ export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
         axes: [axis, { ...axis, values: (_u, ticks) => ticks.map(String) }],
         series: [
           { value: (_u, v) => (v == null ? '—' : formatShortDate(new Date(v * 1000).toISOString())) },
-          ...SERIES.map((s, i) => ({ label: s.label, stroke: color(s.token), width: s.width, show: i === 0 || points.length < 30, points: { show: points.length < 40 } })),
+          ...SERIES.map((s, i) => ({
+            label: s.label,
+            stroke: color(s.token),
+            width: s.width,
+            show: i === 0 || points.length < 30,
+            points: { show: points.length < 40 },
+          })),
         ],
       },
       data,
@@ -69,7 +86,9 @@ export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
   return (
     <figure className="chart" aria-labelledby="score-history-caption">
       <figcaption id="score-history-caption" className="chart-caption">
-        {points.length === 1 ? 'Scores of the first completed audit; the history grows with each audit' : `Scores of the last ${points.length} completed audits`}
+        {points.length === 1
+          ? 'Scores of the first completed audit; the history grows with each audit'
+          : `Scores of the last ${points.length} completed audits`}
       </figcaption>
       <div ref={box} className="chart-canvas" aria-hidden="true" />
       <table className="visually-hidden">

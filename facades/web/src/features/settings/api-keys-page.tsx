@@ -19,7 +19,15 @@ interface KeyRef {
   prefix: string;
 }
 
-function CreateKeyDialog({ isOpen, onOpenChange, onCreated }: { isOpen: boolean; onOpenChange(open: boolean): void; onCreated(): void }) {
+function CreateKeyDialog({
+  isOpen,
+  onOpenChange,
+  onCreated,
+}: {
+  isOpen: boolean;
+  onOpenChange(open: boolean): void;
+  onCreated(): void;
+}) {
   const [result, create] = useMutation(CreateApiKeyDocument);
   const [shown, setShown] = useState<{ key: string; name: string } | null>(null);
   const [submitted, setSubmitted] = useState(false);
@@ -42,11 +50,18 @@ function CreateKeyDialog({ isOpen, onOpenChange, onCreated }: { isOpen: boolean;
   };
 
   return (
-    <FormDialog isOpen={isOpen} onOpenChange={(open) => (open ? onOpenChange(true) : close())} title={shown ? 'Your new API key' : 'Create API key'} isDismissable={!shown}>
+    <FormDialog
+      isOpen={isOpen}
+      onOpenChange={(open) => (open ? onOpenChange(true) : close())}
+      title={shown ? 'Your new API key' : 'Create API key'}
+      isDismissable={!shown}
+    >
       {shown ? (
         <div className="form">
           <Callout tone="warning" title="Copy the key now">
-            <p>It will not be shown again: only its fingerprint is stored. If you lose it, revoke it and create another.</p>
+            <p>
+              It will not be shown again: only its fingerprint is stored. If you lose it, revoke it and create another.
+            </p>
           </Callout>
           <TextField label={`API key “${shown.name}”`} value={shown.key} isReadOnly className="key-field" />
           <CopyButton text={shown.key} label="Copy key" />
@@ -62,7 +77,14 @@ function CreateKeyDialog({ isOpen, onOpenChange, onCreated }: { isOpen: boolean;
       ) : (
         <Form className="form" onSubmit={(event) => void submit(event)} validationErrors={problem?.fields}>
           <FormProblem problem={problem} />
-          <TextField name="name" label="Name" isRequired autoFocus maxLength={100} description="What the key is for, e.g. “CI pipeline” or “Looker dashboard”." />
+          <TextField
+            name="name"
+            label="Name"
+            isRequired
+            autoFocus
+            maxLength={100}
+            description="What the key is for, e.g. “CI pipeline” or “Looker dashboard”."
+          />
           <div className="dialog-actions">
             <Button onPress={close}>Cancel</Button>
             <Button type="submit" variant="primary" isPending={result.fetching}>
@@ -108,7 +130,9 @@ export function ApiKeysPage() {
       <div className="section-header">
         <div>
           <h2>API keys</h2>
-          <p className="muted">Keys let scripts and dashboards use the REST API (/api/v1) and GraphQL for {org.name}.</p>
+          <p className="muted">
+            Keys let scripts and dashboards use the REST API (/api/v1) and GraphQL for {org.name}.
+          </p>
         </div>
         {manages && (
           <div className="page-actions">
@@ -117,7 +141,12 @@ export function ApiKeysPage() {
                 At most {usage.apiKeysLimit} active keys per organization. Revoke one to create another.
               </p>
             )}
-            <Button variant="primary" onPress={() => setCreating(true)} isDisabled={atLimit} aria-describedby={atLimit ? 'key-limit' : undefined}>
+            <Button
+              variant="primary"
+              onPress={() => setCreating(true)}
+              isDisabled={atLimit}
+              aria-describedby={atLimit ? 'key-limit' : undefined}
+            >
               Create API key
             </Button>
           </div>
@@ -165,7 +194,15 @@ export function ApiKeysPage() {
                   <td>
                     <time dateTime={k.createdAt}>{formatDateTime(k.createdAt)}</time>
                   </td>
-                  <td>{k.lastUsedAt ? <time dateTime={k.lastUsedAt} title={formatDateTime(k.lastUsedAt)}>{formatRelative(k.lastUsedAt)}</time> : <span className="muted">Never</span>}</td>
+                  <td>
+                    {k.lastUsedAt ? (
+                      <time dateTime={k.lastUsedAt} title={formatDateTime(k.lastUsedAt)}>
+                        {formatRelative(k.lastUsedAt)}
+                      </time>
+                    ) : (
+                      <span className="muted">Never</span>
+                    )}
+                  </td>
                   <td className="cell-actions">
                     {k.revokedAt ? (
                       <span className="badge badge-status-cancelled">Revoked {formatRelative(k.revokedAt)}</span>

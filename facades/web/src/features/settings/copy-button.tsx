@@ -17,7 +17,11 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
     <span className="copy">
       <Button onPress={() => void copy()}>{label}</Button>
       <span role="status" className="small muted">
-        {state === 'copied' ? 'Copied to the clipboard.' : state === 'failed' ? 'Copying failed: select the key and copy it by hand.' : ''}
+        {state === 'copied'
+          ? 'Copied to the clipboard.'
+          : state === 'failed'
+            ? 'Copying failed: select the key and copy it by hand.'
+            : ''}
       </span>
     </span>
   );

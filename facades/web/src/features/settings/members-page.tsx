@@ -15,7 +15,9 @@ export function MembersPage() {
       <div className="section-header">
         <div>
           <h2>Members</h2>
-          <p className="muted">People in this organization. Owners and admins manage API keys and members; members use the projects.</p>
+          <p className="muted">
+            People in this organization. Owners and admins manage API keys and members; members use the projects.
+          </p>
         </div>
       </div>
       {fetching && !data && <Loading label="Loading members…" />}

@@ -1,6 +1,22 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useQuery } from 'urql';
-import { Button as AriaButton, Dialog, DialogTrigger, Header, ListBox, ListBoxItem, Menu, MenuItem, MenuSection, MenuTrigger, Popover, Select, SelectValue, Label, Separator } from 'react-aria-components';
+import {
+  Button as AriaButton,
+  Dialog,
+  DialogTrigger,
+  Header,
+  ListBox,
+  ListBoxItem,
+  Menu,
+  MenuItem,
+  MenuSection,
+  MenuTrigger,
+  Popover,
+  Select,
+  SelectValue,
+  Label,
+  Separator,
+} from 'react-aria-components';
 import { ViewerDocument } from '../../gql/graphql';
 import { authClient } from '../../lib/auth-client';
 import { useSessionChange } from '../../lib/session-change';
@@ -65,7 +81,17 @@ function UsageRow({ label, used, limit }: { label: string; used: number; limit?:
 }
 
 /** Usage changes with the projects, audits and keys: a mutation returning one of them refetches it. */
-const USAGE_CONTEXT = { additionalTypenames: ['Project', 'DeleteProjectPayload', 'Audit', 'StartAuditPayload', 'ApiKey', 'CreatedApiKey', 'Keyword'] };
+const USAGE_CONTEXT = {
+  additionalTypenames: [
+    'Project',
+    'DeleteProjectPayload',
+    'Audit',
+    'StartAuditPayload',
+    'ApiKey',
+    'CreatedApiKey',
+    'Keyword',
+  ],
+};
 
 export function AppHeader({ user }: { user: HeaderUser }) {
   const [{ data }] = useQuery({ query: ViewerDocument, context: USAGE_CONTEXT, ...PREFETCHED });
@@ -101,40 +127,50 @@ export function AppHeader({ user }: { user: HeaderUser }) {
           <OrganizationSwitcher currentId={org?.id} />
         </div>
         <div className="header-slot-plan">
-        {org && usage && (
-          <DialogTrigger>
-            <AriaButton className="btn btn-quiet plan-button">
-              <span className="plan-badge">{PLAN_LABEL[org.plan]}</span>
-              <span className="plan-usage">
-                {usage.projects}/{usage.projectsLimit} projects
-              </span>
-            </AriaButton>
-            <Popover className="popover usage-popover" placement="bottom end">
-              <Dialog className="popover-dialog" aria-label="Plan and usage">
-                <p className="popover-title">
-                  {PLAN_LABEL[org.plan]} plan · {org.name}
-                </p>
-                <dl className="usage-list">
-                  <UsageRow label="Projects" used={usage.projects} limit={usage.projectsLimit} />
-                  <UsageRow label="Audits this month" used={usage.auditsThisMonth} />
-                  <UsageRow label="Keywords tracked" used={usage.keywords} />
-                  <UsageRow label="Active API keys" used={usage.apiKeys} limit={usage.apiKeysLimit} />
-                </dl>
-                <p className="muted small">Up to {formatNumber(usage.keywordsPerProjectLimit)} keywords per project. Audits have no monthly limit.</p>
-              </Dialog>
-            </Popover>
-          </DialogTrigger>
-        )}
+          {org && usage && (
+            <DialogTrigger>
+              <AriaButton className="btn btn-quiet plan-button">
+                <span className="plan-badge">{PLAN_LABEL[org.plan]}</span>
+                <span className="plan-usage">
+                  {usage.projects}/{usage.projectsLimit} projects
+                </span>
+              </AriaButton>
+              <Popover className="popover usage-popover" placement="bottom end">
+                <Dialog className="popover-dialog" aria-label="Plan and usage">
+                  <p className="popover-title">
+                    {PLAN_LABEL[org.plan]} plan · {org.name}
+                  </p>
+                  <dl className="usage-list">
+                    <UsageRow label="Projects" used={usage.projects} limit={usage.projectsLimit} />
+                    <UsageRow label="Audits this month" used={usage.auditsThisMonth} />
+                    <UsageRow label="Keywords tracked" used={usage.keywords} />
+                    <UsageRow label="Active API keys" used={usage.apiKeys} limit={usage.apiKeysLimit} />
+                  </dl>
+                  <p className="muted small">
+                    Up to {formatNumber(usage.keywordsPerProjectLimit)} keywords per project. Audits have no monthly
+                    limit.
+                  </p>
+                </Dialog>
+              </Popover>
+            </DialogTrigger>
+          )}
         </div>
         <MenuTrigger>
           <AriaButton className="btn btn-quiet user-button">
             {/* The initial is drawn by CSS: the button's visible text is the name its accessible name contains. */}
-            <span className="avatar" aria-hidden="true" data-initial={(user.name || user.email).charAt(0).toUpperCase()} />
+            <span
+              className="avatar"
+              aria-hidden="true"
+              data-initial={(user.name || user.email).charAt(0).toUpperCase()}
+            />
             <span className="visually-hidden">Account: </span>
             <span className="user-name">{user.name || user.email}</span>
           </AriaButton>
           <Popover className="popover" placement="bottom end">
-            <Menu className="menu" onAction={(key) => (key === 'sign-out' ? void signOut() : void navigate({ to: '/settings/api-keys' }))}>
+            <Menu
+              className="menu"
+              onAction={(key) => (key === 'sign-out' ? void signOut() : void navigate({ to: '/settings/api-keys' }))}
+            >
               <MenuSection>
                 <Header className="menu-header">
                   <span>{user.name}</span>

@@ -2,9 +2,22 @@ import { Label, Radio, RadioGroup } from 'react-aria-components';
 import { TextField } from '../../components/text-field';
 
 /** "Fetch a URL" or "Paste the file": the two ways each tool takes its input. */
-export function InputMode({ value, onChange, pasteLabel }: { value: 'url' | 'paste'; onChange(mode: 'url' | 'paste'): void; pasteLabel: string }) {
+export function InputMode({
+  value,
+  onChange,
+  pasteLabel,
+}: {
+  value: 'url' | 'paste';
+  onChange(mode: 'url' | 'paste'): void;
+  pasteLabel: string;
+}) {
   return (
-    <RadioGroup className="radio-group" value={value} onChange={(v) => onChange(v as 'url' | 'paste')} orientation="horizontal">
+    <RadioGroup
+      className="radio-group"
+      value={value}
+      onChange={(v) => onChange(v as 'url' | 'paste')}
+      orientation="horizontal"
+    >
       <Label className="field-label">Input</Label>
       <div className="radio-row">
         <Radio value="url" className="radio">
@@ -26,10 +39,26 @@ interface FieldText {
 }
 
 /** The URL field or the pasted-content field, by mode (keyed, so that switching starts the field afresh). */
-export function UrlOrPasteField({ mode, url, paste }: { mode: 'url' | 'paste'; url: FieldText & { name?: string }; paste: FieldText & { name: string } }) {
+export function UrlOrPasteField({
+  mode,
+  url,
+  paste,
+}: {
+  mode: 'url' | 'paste';
+  url: FieldText & { name?: string };
+  paste: FieldText & { name: string };
+}) {
   return mode === 'url' ? (
     <TextField key="url" name={url.name ?? 'url'} label={url.label} isRequired placeholder={url.placeholder} />
   ) : (
-    <TextField key={paste.name} name={paste.name} label={paste.label} isRequired multiline rows={10} placeholder={paste.placeholder} />
+    <TextField
+      key={paste.name}
+      name={paste.name}
+      label={paste.label}
+      isRequired
+      multiline
+      rows={10}
+      placeholder={paste.placeholder}
+    />
   );
 }

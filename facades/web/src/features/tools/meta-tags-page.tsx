@@ -30,7 +30,10 @@ export function MetaTagsToolPage() {
   }
 
   return (
-    <ToolLayout title="Meta tags analyzer" intro="The title, description, canonical, robots, Open Graph, Twitter, hreflang and structured data of a page, with the checks an audit runs on them.">
+    <ToolLayout
+      title="Meta tags analyzer"
+      intro="The title, description, canonical, robots, Open Graph, Twitter, hreflang and structured data of a page, with the checks an audit runs on them."
+    >
       <ToolForm onSubmit={submit} problem={tool.problem} pending={tool.pending} submitLabel="Analyze">
         <InputMode value={mode} onChange={setMode} pasteLabel="Paste HTML" />
         <TextField
@@ -39,7 +42,9 @@ export function MetaTagsToolPage() {
           label={mode === 'url' ? LABELS.url : 'Page URL (optional)'}
           isRequired={mode === 'url'}
           placeholder="https://example.com/page"
-          description={mode === 'paste' ? 'Where the HTML is served from; relative links are resolved against it.' : undefined}
+          description={
+            mode === 'paste' ? 'Where the HTML is served from; relative links are resolved against it.' : undefined
+          }
         />
         {mode === 'paste' && <TextField name="html" label={LABELS.html} isRequired multiline rows={10} />}
       </ToolForm>

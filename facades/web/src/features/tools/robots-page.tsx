@@ -5,7 +5,12 @@ import { formatBytes } from '../../lib/format';
 import { InputMode, UrlOrPasteField } from './input-mode';
 import { ReportSection, ToolForm, ToolLayout, ValidationSummary, useToolQuery } from './tool-layout';
 
-const LABELS = { url: 'Site or robots.txt URL', content: 'robots.txt', testUrls: 'URLs to test', userAgent: 'User agent' };
+const LABELS = {
+  url: 'Site or robots.txt URL',
+  content: 'robots.txt',
+  testUrls: 'URLs to test',
+  userAgent: 'User agent',
+};
 
 type UrlTest = RobotsToolQuery['robotsTxt']['tests'][number];
 
@@ -29,12 +34,18 @@ export function RobotsToolPage() {
       .map((u) => u.trim())
       .filter(Boolean);
     const userAgent = String(data.get('userAgent') ?? '').trim();
-    const source = mode === 'url' ? { url: String(data.get('url') ?? '').trim() } : { content: String(data.get('content') ?? '') };
-    void tool.run({ input: { ...source, ...(testUrls.length ? { testUrls } : {}), ...(userAgent ? { userAgent } : {}) } });
+    const source =
+      mode === 'url' ? { url: String(data.get('url') ?? '').trim() } : { content: String(data.get('content') ?? '') };
+    void tool.run({
+      input: { ...source, ...(testUrls.length ? { testUrls } : {}), ...(userAgent ? { userAgent } : {}) },
+    });
   }
 
   return (
-    <ToolLayout title="robots.txt tester" intro="Validates a robots.txt file against RFC 9309 and tells, for each URL you give, whether a crawler may fetch it and which rule decides.">
+    <ToolLayout
+      title="robots.txt tester"
+      intro="Validates a robots.txt file against RFC 9309 and tells, for each URL you give, whether a crawler may fetch it and which rule decides."
+    >
       <ToolForm onSubmit={submit} problem={tool.problem} pending={tool.pending} submitLabel="Test">
         <InputMode value={mode} onChange={setMode} pasteLabel="Paste the file" />
         <UrlOrPasteField
@@ -42,8 +53,20 @@ export function RobotsToolPage() {
           url={{ label: LABELS.url, placeholder: 'https://example.com' }}
           paste={{ name: 'content', label: LABELS.content, placeholder: 'User-agent: *\nDisallow: /private/' }}
         />
-        <TextField name="testUrls" label={LABELS.testUrls} multiline rows={4} description="Optional: one URL or path per line (at most 100)." placeholder={'/private/report.pdf\nhttps://example.com/blog/'} />
-        <TextField name="userAgent" label={LABELS.userAgent} description="Optional: the crawler to test for; Googlebot-like names match their product token." placeholder="Googlebot" />
+        <TextField
+          name="testUrls"
+          label={LABELS.testUrls}
+          multiline
+          rows={4}
+          description="Optional: one URL or path per line (at most 100)."
+          placeholder={'/private/report.pdf\nhttps://example.com/blog/'}
+        />
+        <TextField
+          name="userAgent"
+          label={LABELS.userAgent}
+          description="Optional: the crawler to test for; Googlebot-like names match their product token."
+          placeholder="Googlebot"
+        />
       </ToolForm>
       {report && (
         <div className="report" aria-live="polite">
@@ -55,7 +78,8 @@ export function RobotsToolPage() {
             warnings={report.warnings}
             summary={
               <>
-                Source: <span className="break">{report.source}</span> · {formatBytes(report.sizeBytes)} · {report.groups.length} groups
+                Source: <span className="break">{report.source}</span> · {formatBytes(report.sizeBytes)} ·{' '}
+                {report.groups.length} groups
               </>
             }
           />
@@ -94,7 +118,10 @@ export function RobotsToolPage() {
                   <ul className="plain-list">
                     {g.rules.map((r) => (
                       <li key={r.line}>
-                        <span className="line-number">Line {r.line}</span> <code>{r.type === 'allow' ? 'Allow' : 'Disallow'}: {r.path}</code>
+                        <span className="line-number">Line {r.line}</span>{' '}
+                        <code>
+                          {r.type === 'allow' ? 'Allow' : 'Disallow'}: {r.path}
+                        </code>
                       </li>
                     ))}
                   </ul>

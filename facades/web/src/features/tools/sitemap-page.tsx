@@ -12,14 +12,24 @@ export function SitemapToolPage() {
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    void tool.run({ input: mode === 'url' ? { url: String(data.get('url') ?? '').trim() } : { content: String(data.get('content') ?? '') } });
+    void tool.run({
+      input:
+        mode === 'url' ? { url: String(data.get('url') ?? '').trim() } : { content: String(data.get('content') ?? '') },
+    });
   }
 
   return (
-    <ToolLayout title="XML sitemap validator" intro="Validates a sitemap or sitemap index against the sitemaps.org protocol: structure, URLs, dates and limits.">
+    <ToolLayout
+      title="XML sitemap validator"
+      intro="Validates a sitemap or sitemap index against the sitemaps.org protocol: structure, URLs, dates and limits."
+    >
       <ToolForm onSubmit={submit} problem={tool.problem} pending={tool.pending} submitLabel="Validate">
         <InputMode value={mode} onChange={setMode} pasteLabel="Paste the XML" />
-        <UrlOrPasteField mode={mode} url={{ label: 'Sitemap URL', placeholder: 'https://example.com/sitemap.xml' }} paste={{ name: 'content', label: 'Sitemap XML' }} />
+        <UrlOrPasteField
+          mode={mode}
+          url={{ label: 'Sitemap URL', placeholder: 'https://example.com/sitemap.xml' }}
+          paste={{ name: 'content', label: 'Sitemap XML' }}
+        />
       </ToolForm>
       {report && (
         <div className="report" aria-live="polite">
@@ -50,7 +60,10 @@ export function SitemapToolPage() {
                         <th scope="row" className="url-text">
                           {s.loc}
                         </th>
-                        <td>{s.fetchError ?? (s.valid === null ? 'Not fetched' : s.valid ? 'Valid' : `${s.errorCount ?? 0} errors`)}</td>
+                        <td>
+                          {s.fetchError ??
+                            (s.valid === null ? 'Not fetched' : s.valid ? 'Valid' : `${s.errorCount ?? 0} errors`)}
+                        </td>
                         <td className="numeric">{s.urlCount ?? '—'}</td>
                       </tr>
                     ))}

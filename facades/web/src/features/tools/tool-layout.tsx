@@ -8,9 +8,16 @@ import { useDocumentTitle } from '../../components/document-title';
 import { formLevelProblem, problemOf, type ApiProblem } from '../../lib/api-problem';
 
 /** Runs a tool's query when the form is sent (never from the cache: the page may have changed). */
-export function useToolQuery<Data, Variables extends Record<string, unknown>>(document: TypedDocumentNode<Data, Variables>, labels: Record<string, string> = {}) {
+export function useToolQuery<Data, Variables extends Record<string, unknown>>(
+  document: TypedDocumentNode<Data, Variables>,
+  labels: Record<string, string> = {},
+) {
   const client = useClient();
-  const [state, setState] = useState<{ data: Data | null; problem: ApiProblem | null; pending: boolean }>({ data: null, problem: null, pending: false });
+  const [state, setState] = useState<{ data: Data | null; problem: ApiProblem | null; pending: boolean }>({
+    data: null,
+    problem: null,
+    pending: false,
+  });
   async function run(variables: Variables) {
     setState((s) => ({ ...s, pending: true, problem: null }));
     const result = await client.query(document, variables, { requestPolicy: 'network-only' }).toPromise();
@@ -73,8 +80,17 @@ export function ReportSection({ title, children }: { title: string; children: Re
 }
 
 /** Name/value pairs (headers, Open Graph properties) as a table of text. */
-export function KeyValueTable({ caption, value, empty = 'None found.' }: { caption: string; value: unknown; empty?: string }) {
-  const entries = value && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value as Record<string, unknown>) : [];
+export function KeyValueTable({
+  caption,
+  value,
+  empty = 'None found.',
+}: {
+  caption: string;
+  value: unknown;
+  empty?: string;
+}) {
+  const entries =
+    value && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value as Record<string, unknown>) : [];
   if (!entries.length) return <p className="muted">{empty}</p>;
   return (
     <div className="table-wrap">
@@ -92,7 +108,13 @@ export function KeyValueTable({ caption, value, empty = 'None found.' }: { capti
               <th scope="row">
                 <code>{k}</code>
               </th>
-              <td className="break">{Array.isArray(v) ? v.map(String).join('\n') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}</td>
+              <td className="break">
+                {Array.isArray(v)
+                  ? v.map(String).join('\n')
+                  : typeof v === 'object' && v !== null
+                    ? JSON.stringify(v)
+                    : String(v)}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -114,15 +136,23 @@ export function ToolIssues({ issues }: { issues: readonly ToolIssueView[] }) {
     <ul className="tool-issues">
       {issues.map((i) => (
         <li key={i.code}>
-          <span className={`badge badge-${i.severity.toLowerCase()}`}>{i.severity.charAt(0) + i.severity.slice(1).toLowerCase()}</span> {i.title}{' '}
-          <code className="muted small">{i.code}</code>
+          <span className={`badge badge-${i.severity.toLowerCase()}`}>
+            {i.severity.charAt(0) + i.severity.slice(1).toLowerCase()}
+          </span>{' '}
+          {i.title} <code className="muted small">{i.code}</code>
         </li>
       ))}
     </ul>
   );
 }
 
-export function LineMessages({ items, kind }: { items: readonly { line: number | null; message: string }[]; kind: 'error' | 'warning' }) {
+export function LineMessages({
+  items,
+  kind,
+}: {
+  items: readonly { line: number | null; message: string }[];
+  kind: 'error' | 'warning';
+}) {
   if (!items.length) return null;
   return (
     <ul className={`line-messages line-${kind}`}>

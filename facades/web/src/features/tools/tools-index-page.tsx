@@ -6,7 +6,9 @@ export function ToolsIndexPage() {
   return (
     <section className="page" aria-labelledby="tools-title">
       <h1 id="tools-title">Free SEO tools</h1>
-      <p className="lead">Quick checks of a single page or file. No account needed; signed-in users get their plan’s higher request limit.</p>
+      <p className="lead">
+        Quick checks of a single page or file. No account needed; signed-in users get their plan’s higher request limit.
+      </p>
       <ul className="card-grid">
         <li className="card">
           <h2>
