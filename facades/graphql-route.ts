@@ -162,7 +162,8 @@ function noStore(): ApolloServerPlugin<RequestContext> {
 }
 
 /**
- * PostgreSQL or Redis unreachable: when every error of a response is UNAVAILABLE, the response is a 503 with Retry-After, as on the REST surfaces, still in GraphQL's shape.
+ * PostgreSQL or Redis unreachable: when every error of a response is UNAVAILABLE, the response is a 503 with
+ * Retry-After, as on the REST surfaces, still in GraphQL's shape.
  */
 function unavailableStatus(runtime: Pick<DomainApi, 'dependencies'>): ApolloServerPlugin<RequestContext> {
   return {

@@ -65,7 +65,8 @@ function originAllowed(runtime: Admission, request: FastifyRequest): boolean {
 
 /**
  * Resolves the request's principal onto it and counts its rate limit: the refusal to send (UNAUTHENTICATED,
- * FORBIDDEN, RATE_LIMITED; the rate headers already set on the reply, the transport's translator sends the rest), or null when the request may go on. It returns a plain object, never the
+ * FORBIDDEN, RATE_LIMITED; the rate headers already set on the reply, the transport's translator sends the rest), or
+ * null when the request may go on. It returns a plain object, never the
  * reply: a Fastify reply is a thenable, so an async function returning it resolves to undefined once it is sent,
  * and the caller would go on and answer a second time. One async frame: REST routes call it first thing on
  * every request, and a wrapper around it (or a `.then` on it) would be one more promise each time.

@@ -44,7 +44,10 @@ export async function buildDomainSchema(container?: ContainerType): Promise<Grap
   return schema;
 }
 
-/** Every field that takes arguments refuses text PostgreSQL cannot store (NUL, lone surrogates) before its resolver runs (src/platform/text-input.ts). */
+/**
+ * Every field that takes arguments refuses text PostgreSQL cannot store (NUL, lone surrogates) before its resolver runs
+ * (src/platform/text-input.ts).
+ */
 export function guardTextArguments(schema: GraphQLSchema): number {
   let guarded = 0;
   for (const type of Object.values(schema.getTypeMap())) {

@@ -17,7 +17,10 @@ import {
 const MiB = 1024 * 1024;
 const url = { type: 'string', minLength: 1, maxLength: 2048 } as const;
 const oneOf = (...groups: string[][]) => ({ anyOf: groups.map((required) => ({ required })) });
-/** 403 only for a session cookie sent from an untrusted Origin; no 401 (a bad credential falls back to the per-IP limit). */
+/**
+ * 403 only for a session cookie sent from an untrusted Origin; no 401 (a bad credential falls back to the per-IP
+ * limit).
+ */
 const TOOL_ERRORS: ErrorStatus[] = [400, 403, 413, 415, 429, 500];
 
 /** The four free tools (spec §5 B.3): public, limited per client IP at the Free rate (a session raises it). */

@@ -13,7 +13,9 @@ import type { AuditAttempt } from './audit-lifecycle.js';
 import { AuditRepository, type AuditResults } from './audit.repository.js';
 import { AuditFailedError, runAuditEngine, type AuditOutcome, type AuditSink, type LabMeter } from './audit-engine.js';
 
-/** 'superseded': a later attempt claimed the audit while this one still ran (a stalled lock); it writes nothing more. */
+/**
+ * 'superseded': a later attempt claimed the audit while this one still ran (a stalled lock); it writes nothing more.
+ */
 export type AuditRunResult = 'completed' | 'skipped' | 'cancelled' | 'interrupted' | 'superseded';
 
 export interface AuditRunContext {

@@ -58,5 +58,8 @@ export const auditLoaders = (ctx: RequestContext) => ({
   ),
 });
 
-/** Where the rows Project.counts.audits counts live; registered with the project counters (one statement for all of a list's counts). */
+/**
+ * Where the rows Project.counts.audits counts live; registered with the project counters (one statement for all of a
+ * list's counts).
+ */
 export const AUDIT_COUNT_SOURCE = { table: 'audit' } as const;

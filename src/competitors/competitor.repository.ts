@@ -4,7 +4,10 @@ import type { SerpResult } from '../serp/index.js';
 import type { KeywordSnapshot } from './competitor-metrics.js';
 import type { CompetitorHomepageType } from './competitor.types.js';
 
-/** Where the rows Project.counts.competitors counts live; registered with the project counters (one statement for all of a list's counts). */
+/**
+ * Where the rows Project.counts.competitors counts live; registered with the project counters (one statement for all of
+ * a list's counts).
+ */
 export const COMPETITOR_COUNT_SOURCE = { table: 'competitor' } as const;
 
 /** A competitor row as the service reads it (`profile`: the homepage analysis, with its overall score). */

@@ -19,7 +19,10 @@ export interface CrawlOptions {
    * broken resources, and the size and caching of each page's first images; 0 disables.
    */
   assetBudget: number;
-  /** How long resource and external-link checks may go on after the last page (default 30 s); unfinished ones stay unknown. */
+  /**
+   * How long resource and external-link checks may go on after the last page (default 30 s); unfinished ones stay
+   * unknown.
+   */
   resourceTailMs?: number;
   /** Sitemap URLs kept for seeding and orphan checks. */
   sitemapUrlLimit: number;

@@ -34,7 +34,9 @@ interface Slot {
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
 const THREAD_ENTRY = new URL(`./page-facts.thread${FROM_SOURCES ? '.ts' : '.js'}`, import.meta.url);
 
-/** The compiled thread file; from TypeScript sources (tests, tsx) a bootstrap that registers tsx in the thread first. */
+/**
+ * The compiled thread file; from TypeScript sources (tests, tsx) a bootstrap that registers tsx in the thread first.
+ */
 function threadScript(): { script: string | URL; eval: boolean } {
   if (!FROM_SOURCES) return { script: THREAD_ENTRY, eval: false };
   const tsx = import.meta.resolve('tsx/esm/api');

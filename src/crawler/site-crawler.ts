@@ -63,7 +63,9 @@ export class SiteCrawler {
   private readonly seen = new Map<string, boolean>();
   private readonly sitemapUrls = new Set<string>();
   private readonly linkTargets = new Map<string, LinkTargetInfo>();
-  /** External link targets to check, the externalLinkBudget first-linked ones (crawl order), not the first to arrive. */
+  /**
+   * External link targets to check, the externalLinkBudget first-linked ones (crawl order), not the first to arrive.
+   */
   private readonly externalCandidates = new Map<string, LinkOrigin>();
   /** Subresources and external links: HEAD (GET fallback), once per URL, bounded, beside the page fetches. */
   private readonly resourceChecker: ResourceChecker;
@@ -153,7 +155,8 @@ export class SiteCrawler {
   private async crawl(hooks: CrawlHooks): Promise<SiteFacts> {
     const origin = this.start.origin;
     const robots = await this.fetchRobots(`${origin}/robots.txt`);
-    // RFC 9309: a start URL robots.txt disallows (or a robots.txt that is unreachable) is not fetched, nor is anything else.
+    // RFC 9309: a start URL robots.txt disallows (or a robots.txt that is unreachable) is not fetched, nor is anything
+    // else.
     if (!this.aborted && this.options.respectRobots && !this.allowedByRobots(this.start.href))
       this.startFailure = this.robotsFailure(robots.status);
     const sitemap = this.halted
@@ -207,7 +210,8 @@ export class SiteCrawler {
     let message: string;
     if (status === null) {
       const err = this.robotsError;
-      // The host itself cannot be reached (refused, unresolvable, refused address): name the start URL, as its fetch would fail alike.
+      // The host itself cannot be reached (refused, unresolvable, refused address): name the start URL, as its fetch
+      // would fail alike.
       const hostLevel =
         isSafeHttpError(err) &&
         !err.redirects.length &&
@@ -358,7 +362,8 @@ export class SiteCrawler {
       this.startWave(wave);
       return this.queue[this.head++];
     }
-    // Links exhausted: sitemap-only URLs (depth -1: no link from the start URL reaches them), as a wave in sitemap order.
+    // Links exhausted: sitemap-only URLs (depth -1: no link from the start URL reaches them), as a wave in sitemap
+    // order.
     const wave: { url: string; depth: number }[] = [];
     for (const url of this.sitemapUrls) {
       if (this.seen.has(url)) continue;
@@ -510,7 +515,8 @@ export class SiteCrawler {
     if (response.redirects.length && this.inSite(finalUrl)) {
       const normalized = normalizeUrl(response.finalUrl);
       if (normalized) {
-        // A target waiting in the next wave is claimed by this fetch (whichever page linked it first, it is analyzed here).
+        // A target waiting in the next wave is claimed by this fetch (whichever page linked it first, it is analyzed
+        // here).
         const claimed = this.nextWave.delete(normalized);
         analyzedElsewhere = !claimed && normalized !== item.url && this.seen.get(normalized) === true;
         this.seen.set(normalized, true);
@@ -544,7 +550,10 @@ export class SiteCrawler {
     };
   }
 
-  /** Sizes and caching of a page's first images, checked once per URL within the audit's budget; the page waits for these. */
+  /**
+   * Sizes and caching of a page's first images, checked once per URL within the audit's budget; the page waits for
+   * these.
+   */
   private async pageResources(facts: PageFacts): Promise<PageResource[]> {
     const wanted: string[] = [];
     for (const image of facts.images) {
@@ -568,7 +577,8 @@ export class SiteCrawler {
   }
 
   private async headCheck(url: string): Promise<{ status: number; headers: HeaderMap; redirected: boolean } | null> {
-    // RFC 9309: nothing of the site that robots.txt disallows is requested, HEAD checks of assets and site files included.
+    // RFC 9309: nothing of the site that robots.txt disallows is requested, HEAD checks of assets and site files
+    // included.
     if (!this.mayFetch(url)) return null;
     await this.permits.acquire(true);
     try {
@@ -585,7 +595,10 @@ export class SiteCrawler {
     }
   }
 
-  /** Robots rules govern this site's URLs (other hosts' robots.txt are not fetched: link checks there are single requests). */
+  /**
+   * Robots rules govern this site's URLs (other hosts' robots.txt are not fetched: link checks there are single
+   * requests).
+   */
   private mayFetch(url: string): boolean {
     if (!this.options.respectRobots) return true;
     try {

@@ -3,7 +3,10 @@ import { jsonParam } from '../platform/db/sql-params.js';
 import type { KeywordTarget } from './keyword-terms.js';
 import type { KeywordType, RankCheckStatusEnum } from './keyword.types.js';
 
-/** Where the rows Project.counts.keywords counts live; registered with the project counters (one statement for all of a list's counts). */
+/**
+ * Where the rows Project.counts.keywords counts live; registered with the project counters (one statement for all of a
+ * list's counts).
+ */
 export const KEYWORD_COUNT_SOURCE = { table: 'keyword' } as const;
 
 /** Keywords with their latest successful ranking and the error of their latest check, in one query. */

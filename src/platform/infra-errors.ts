@@ -14,7 +14,10 @@ const SOCKET_CODES = new Set([
   'ECONNABORTED',
   'EAI_AGAIN',
 ]);
-/** PostgreSQL SQLSTATEs of a server that cannot serve: connection exceptions (class 08), shutdown, start-up, too many connections. */
+/**
+ * PostgreSQL SQLSTATEs of a server that cannot serve: connection exceptions (class 08), shutdown, start-up, too many
+ * connections.
+ */
 const PG_UNAVAILABLE_STATES = /^(08\w{3}|57P0[123]|53300)$/;
 const REDIS_MESSAGES = [
   /enableOfflineQueue options is false/,
@@ -52,7 +55,8 @@ function* chain(err: unknown): Generator<Record<string, unknown>> {
  * The one recognition of "PostgreSQL or Redis cannot be reached" (connection refused, reset or timed out, ioredis
  * refusing a command while disconnected or timing it out, node-postgres' terminated connections, pool timeouts,
  * a server shutting down or starting). Returns the dependency it points at, 'unknown' for a bare socket error, or
- * null when the error is anything else. Outbound HTTP errors (SafeHttpError) and domain errors are never infrastructure.
+ * null when the error is anything else. Outbound HTTP errors (SafeHttpError) and domain errors are never
+ * infrastructure.
  */
 export function infrastructureFailure(err: unknown): Dependency | 'unknown' | null {
   let socket = false;
@@ -71,7 +75,9 @@ export function infrastructureFailure(err: unknown): Dependency | 'unknown' | nu
 
 export const isInfrastructureFailure = (err: unknown): boolean => infrastructureFailure(err) !== null;
 
-/** The domain error a transport answers for an infrastructure failure (UNAVAILABLE, 503 with Retry-After), else null. */
+/**
+ * The domain error a transport answers for an infrastructure failure (UNAVAILABLE, 503 with Retry-After), else null.
+ */
 export function asUnavailable(err: unknown): DomainError | null {
   return isInfrastructureFailure(err) ? unavailable() : null;
 }

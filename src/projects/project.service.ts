@@ -30,7 +30,10 @@ export type ProjectDeletionHook = (em: EntityManager, project: Project) => Promi
 
 export class ProjectService {
   private readonly deletionHooks: ProjectDeletionHook[] = [];
-  /** The safe HTTP client's own address policy (SAFE_HTTP_ALLOW), so a project is refused exactly when its fetches would be. */
+  /**
+   * The safe HTTP client's own address policy (SAFE_HTTP_ALLOW), so a project is refused exactly when its fetches would
+   * be.
+   */
   private readonly addressPolicy: AddressPolicy;
 
   constructor(

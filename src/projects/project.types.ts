@@ -14,7 +14,9 @@ export class ProjectType {
   @Field(() => String, { description: 'Normalized start URL.' }) url!: string;
   @Field(() => String, { description: 'Host name of the start URL.' }) domain!: string;
   @Field(() => Date) createdAt!: Date;
-  /** Filled by the resolvers that return projects, when selected (ProjectCountRegistry.fill: one statement per list). */
+  /**
+   * Filled by the resolvers that return projects, when selected (ProjectCountRegistry.fill: one statement per list).
+   */
   @Field(() => ProjectCountsType) counts?: ProjectCountsType;
   @Field(() => Int, { nullable: true, description: 'Overall score of the latest completed audit.' })
   lastAuditScore!: number | null;

@@ -333,7 +333,10 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
   return { measure, close };
 }
 
-/** One throwaway render so the first measured URL (the start URL, the one that matters most) does not pay the cold start. */
+/**
+ * One throwaway render so the first measured URL (the start URL, the one that matters most) does not pay the cold
+ * start.
+ */
 async function warmUp(browser: Browser): Promise<void> {
   const context = await browser.newContext();
   try {

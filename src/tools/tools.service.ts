@@ -47,7 +47,8 @@ function requireHttpUrl(value: string, path = 'url'): URL {
     throw bad(path, `${path} must be an absolute http(s) URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw bad(path, `${path} must use http or https`);
-  // The robots tool rebuilds the URL from its origin, which drops user:password@: refuse them here, for every tool alike.
+  // The robots tool rebuilds the URL from its origin, which drops user:password@: refuse them here, for every tool
+  // alike.
   if (url.username || url.password) throw bad(path, `${path} must not contain credentials (user:password@)`);
   return url;
 }

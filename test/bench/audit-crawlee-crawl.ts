@@ -10,7 +10,9 @@ export interface CrawleeJob {
    * (enqueueLinks feeds the remaining budget in chunks with 1 s sleeps); see the bench's notes.
    */
   maxRequests: number | null;
-  /** A number pins the autoscaled pool (min = max); 'default' keeps CheerioCrawler's own (desired 10, 1..200 by load). */
+  /**
+   * A number pins the autoscaled pool (min = max); 'default' keeps CheerioCrawler's own (desired 10, 1..200 by load).
+   */
   concurrency: number | 'default';
 }
 

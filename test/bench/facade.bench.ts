@@ -44,7 +44,10 @@ const TARGET_RATIO = 0.95;
 const BENCH_RATE_LIMIT = 1_000_000_000;
 const HAND_IN_APP_PATH = '/bench/hand-written/projects';
 const HAND_NATIVE_PATH = '/bench/hand-written-native-pool/projects';
-/** The headline comparison and the diagnostic closest to it, measured first in every round, interleaved (see sliceOrder). */
+/**
+ * The headline comparison and the diagnostic closest to it, measured first in every round, interleaved (see
+ * sliceOrder).
+ */
 const GROUP = ['hand-written', 'facade-v1', 'hand-native'] as const;
 
 /**

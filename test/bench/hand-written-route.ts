@@ -110,20 +110,16 @@ export function handWrittenProjectsHandler({ pool, limiter, limit }: HandWritten
     reply.header('ratelimit-reset', String(rate.resetSeconds));
     if (!rate.allowed) {
       reply.header('retry-after', String(rate.resetSeconds));
-      return reply
-        .code(429)
-        .send({
-          error: `Rate limit exceeded: ${rate.limit} requests per minute. Retry in ${rate.resetSeconds}s.`,
-          code: 'RATE_LIMITED',
-        });
+      return reply.code(429).send({
+        error: `Rate limit exceeded: ${rate.limit} requests per minute. Retry in ${rate.resetSeconds}s.`,
+        code: 'RATE_LIMITED',
+      });
     }
     if (verified.plan === 'FREE') {
-      return reply
-        .code(403)
-        .send({
-          error: 'The Free plan includes the free tools only; upgrade to Pro for API access.',
-          code: 'FORBIDDEN',
-        });
+      return reply.code(403).send({
+        error: 'The Free plan includes the free tools only; upgrade to Pro for API access.',
+        code: 'FORBIDDEN',
+      });
     }
     return reply.send(await listProjects(pool, verified.organizationId));
   };

@@ -111,7 +111,10 @@ const AWAIT_WATCH = (timeoutMs: number) => `(async () => {
     eventMs: events.length ? Math.max(...events.map((e) => e.duration)) : null };
 })()`;
 
-/** Scrolls the window to the bottom until the list's last row is rendered and on screen (the virtualizer measures as it goes). */
+/**
+ * Scrolls the window to the bottom until the list's last row is rendered and on screen (the virtualizer measures as it
+ * goes).
+ */
 const SCROLL_TO_LAST = `(async () => {
   const list = ${LIST};
   const setsize = Number(list.querySelector('[role="listitem"]').getAttribute('aria-setsize'));

@@ -8,7 +8,8 @@ import { SaxesParser } from 'saxes';
 import { analyzeRobotsTxt } from '../../src/seo/robots/index.js';
 import { validateSitemap } from '../../src/seo/sitemap/index.js';
 
-// robots-parser is CommonJS whose typings declare an ES default export; under NodeNext the default is the function itself.
+// robots-parser is CommonJS whose typings declare an ES default export; under NodeNext the default is the function
+// itself.
 const robotsParser = robotsParserModule as unknown as (
   url: string,
   text: string,
@@ -16,8 +17,10 @@ const robotsParser = robotsParserModule as unknown as (
 
 /**
  * Free-tool analyzers, each against a baseline measured in the same run:
- * - robots.txt of 500 KiB: our parse + validate + 100 URL tests vs robots-parser (parse + the same 100 tests, no validation);
- * - sitemap of 50,000 URLs, plain and gzip: our streaming validator vs bare saxes parsing of the same bytes (the floor).
+ * - robots.txt of 500 KiB: our parse + validate + 100 URL tests vs robots-parser (parse + the same 100 tests, no
+ * validation);
+ * - sitemap of 50,000 URLs, plain and gzip: our streaming validator vs bare saxes parsing of the same bytes (the
+ * floor).
  * Timing: median of warm runs; memory: peak RSS growth sampled during one run, after a GC.
  */
 

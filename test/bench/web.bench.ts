@@ -34,7 +34,9 @@ const OCCURRENCES_PER_ISSUE = 3;
 const SEARCH_TERM = 'canonical';
 const GOAL_LCP_MS = 1000;
 const GOAL_CLS = 0.05;
-/** "Interactive": an update within INP's "good" bound, and a virtualized list (a tenth of the rows at most in the DOM). */
+/**
+ * "Interactive": an update within INP's "good" bound, and a virtualized list (a tenth of the rows at most in the DOM).
+ */
 const GOAL_INTERACTION_MS = 200;
 const GOAL_MAX_ISSUE_ROWS_IN_DOM = ISSUES / 10;
 const VIEWPORT = { width: 1280, height: 900 };

@@ -215,7 +215,10 @@ const TOOL_DEADLINE_MS: Record<(typeof TOOLS)[number], number> = {
 const SLACK_MS = 5_000;
 /** Budget for a whole audit of one hostile site: robots.txt (15 s), the start page (20 s), sitemap (60 s), slack. */
 const AUDIT_BUDGET_MS = 120_000;
-/** Peak RSS growth allowed over the process's RSS before a round: a few capped bodies (5 MiB, 50 MiB for sitemaps streamed). */
+/**
+ * Peak RSS growth allowed over the process's RSS before a round: a few capped bodies (5 MiB, 50 MiB for sitemaps
+ * streamed).
+ */
 const API_MEMORY_BUDGET_MIB = 150;
 const WORKER_MEMORY_BUDGET_MIB = 200;
 
@@ -305,7 +308,8 @@ export const drill: Drill = {
       const auth = { cookie: user.cookie };
       const workerBase = Object.fromEntries(workerPids().map((pid) => [pid, rssMiB(pid) ?? 0]));
       for (const pid of workerPids()) resetPeakRss(pid);
-      // Quick form: the attacks that end in seconds (the slow ones cost a minute per audit: robots, page, sitemap deadlines).
+      // Quick form: the attacks that end in seconds (the slow ones cost a minute per audit: robots, page, sitemap
+      // deadlines).
       const audited = quick ? attacks.filter((a) => !a.slow) : attacks;
       const auditRows = await Promise.all(
         audited.map(async (attack) => {

@@ -186,7 +186,8 @@ export const drill: Drill = {
           AUDIT_SWEEP_INTERVAL_MS: '2000',
           AUDIT_PARSE_THREADS: '0',
           LOG_LEVEL: 'info',
-          // The probes' anonymous tool calls would otherwise meet the per-IP limit (10/min): this drill is about outages.
+          // The probes' anonymous tool calls would otherwise meet the per-IP limit (10/min): this drill is about
+          // outages.
           ANONYMOUS_RATE_PER_MINUTE: '100000',
         },
       });

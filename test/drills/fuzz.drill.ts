@@ -1107,7 +1107,8 @@ export const drill: Drill = {
               .request({ method: req.method as never, path: req.path, headers: req.headers, body: req.body })
               .then(async (res) => ({ status: res.statusCode, headers: res.headers, body: await res.body.text() }))
               .catch((err: Error) => {
-                // A server may close the connection after answering an oversized upload; the answer is still checked when it came.
+                // A server may close the connection after answering an oversized upload; the answer is still checked
+                // when it came.
                 failures.push(`${req.category} ${req.method} ${req.path.slice(0, 100)}: no response (${err.message})`);
                 networkErrors++;
                 return null;
@@ -1146,7 +1147,8 @@ export const drill: Drill = {
       const alreadySent = (logs.match(/FST_ERR_REP_ALREADY_SENT|Reply was already sent/g) ?? []).length;
       const stackLines = (logs.match(/\\n\s+at |\n\s+at \S/g) ?? []).length;
       if (process.env.FUZZ_LOG_FILE) writeFileSync(process.env.FUZZ_LOG_FILE, logs);
-      // better-auth logs its own refusals (untrusted Origin, callbackURL) at error level, without a stack: expected here.
+      // better-auth logs its own refusals (untrusted Origin, callbackURL) at error level, without a stack: expected
+      // here.
       const errorLines = logs
         .split('\n')
         .filter(

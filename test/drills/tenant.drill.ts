@@ -84,7 +84,10 @@ export function idKindOf(word: string): IdKind | null {
   return (ID_KINDS as string[]).includes(lower) ? (lower as IdKind) : null;
 }
 
-/** For a field argument named plainly `id`: the kind of its return type, else the kind named in the field (deleteProject). */
+/**
+ * For a field argument named plainly `id`: the kind of its return type, else the kind named in the field
+ * (deleteProject).
+ */
 function idKindOfField(field: GraphQLField<unknown, unknown>): IdKind | null {
   const fromType = idKindOf(getNamedType(field.type).name);
   if (fromType) return fromType;
@@ -392,7 +395,9 @@ function typeText(type: GraphQLInputType): string {
   return String(type);
 }
 
-/** Argument list and variables of a field call: `slotArg` gets the foreign id (or a patched input), the rest own values. */
+/**
+ * Argument list and variables of a field call: `slotArg` gets the foreign id (or a patched input), the rest own values.
+ */
 function callOf(field: GraphQLField<unknown, unknown>, prefix: string, own: Tenant, override: Record<string, unknown>) {
   const defs: string[] = [];
   const args: string[] = [];

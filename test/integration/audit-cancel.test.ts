@@ -259,7 +259,8 @@ describe('cancelling a running audit (real worker process, slow fixture site)', 
   }, 90_000);
 
   it('by deleting the project while resources are checked after the last page: the checks stop too', async () => {
-    // 20 quick pages, 6 slow scripts each: the 120 checks (4 at a time, 0.7 s each) run in the request slots after the pages.
+    // 20 quick pages, 6 slow scripts each: the 120 checks (4 at a time, 0.7 s each) run in the request slots after the
+    // pages.
     const site = generatedSite(20, 0, { scriptsPerPage: 6, scriptDelayMs: 700 });
     const pagesServed = () =>
       [...site.hits.keys()].filter((path) => path === '/' || path.startsWith('/p/')).length === 20;

@@ -266,7 +266,8 @@ describe('an audit whose start URL cannot be audited ends FAILED with the reason
         ),
       },
       {
-        // robots.txt answers 500 too: RFC 9309 makes the whole site disallowed, so not even the start page is requested.
+        // robots.txt answers 500 too: RFC 9309 makes the whole site disallowed, so not even the start page is
+        // requested.
         name: '500 on every page',
         url: `http://${HOSTS.all500}:${sites.all500.port}/`,
         error: new RegExp(
@@ -323,11 +324,13 @@ describe('an audit whose start URL cannot be audited ends FAILED with the reason
         error500.auditId,
       ]);
       expect(pages.rows).toEqual([{ url: error500.url, status_code: 500 }]);
-      // Nothing but robots.txt and the start page (no favicon, llms.txt, link or sitemap requests) on the sites that failed at the start.
+      // Nothing but robots.txt and the start page (no favicon, llms.txt, link or sitemap requests) on the sites that
+      // failed at the start.
       expect(sites.status500.requests.filter((r) => !r.endsWith('/robots.txt') && !r.endsWith('/sitemap.xml'))).toEqual(
         ['GET /'],
       );
-      // RFC 9309: with Disallow: / nothing but robots.txt itself is requested — not /, not /favicon.ico, /llms.txt or the sitemap.
+      // RFC 9309: with Disallow: / nothing but robots.txt itself is requested — not /, not /favicon.ico, /llms.txt or
+      // the sitemap.
       expect(sites.robots.requests).toEqual(['GET /robots.txt']);
       expect(tlsRequests).toEqual([]);
       expect(sites.all500.requests).toEqual(['GET /robots.txt']);

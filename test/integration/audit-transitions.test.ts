@@ -37,7 +37,10 @@ interface Row {
   completed_at: Date | null;
 }
 
-/** An audit in `status` as the platform leaves it there (a phase only while RUNNING; final ones completed), on a project of its own. */
+/**
+ * An audit in `status` as the platform leaves it there (a phase only while RUNNING; final ones completed), on a project
+ * of its own.
+ */
 async function auditIn(status: AuditStatus, attempts = 1): Promise<Row> {
   const project = await createProject(t, user);
   const id = newId();

@@ -64,7 +64,8 @@ beforeAll(async () => {
     routes[path] = {
       body: page(origin, path, {
         headExtra: `<link rel="stylesheet" href="/css/shared.css"><script src="${closed}/widget.js" defer></script>`,
-        // Every page: the shared image, the HEAD-refusing one, one of its own, one that is gone, one on ::1, one robots.txt disallows.
+        // Every page: the shared image, the HEAD-refusing one, one of its own, one that is gone, one on ::1, one
+        // robots.txt disallows.
         image:
           `<img src="/img/shared.png" alt="Shared" width="8" height="8"><img src="/img/head-refused.png" alt="Refuses HEAD" width="8" height="8">` +
           `<img src="/img/own-${i}.png" alt="Own" width="8" height="8"><img src="/img/gone.png" alt="Gone" width="8" height="8">` +

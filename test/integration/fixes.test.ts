@@ -42,16 +42,14 @@ beforeAll(async () => {
               code: '<meta name="description" content="Solid oak tables, hand-made.">',
             })
           : 'Sure! Here is some advice without JSON.';
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            id: 'c1',
-            object: 'chat.completion',
-            model: 'local-test-model',
-            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: 'c1',
+          object: 'chat.completion',
+          model: 'local-test-model',
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        }),
+      );
     });
   });
   sitePort = await listen(site);

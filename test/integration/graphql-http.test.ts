@@ -186,7 +186,8 @@ describe('depth and cost limits', () => {
       { accept: GRAPHQL_ACCEPT },
     );
     expect(viaVariable.json().errors[0].extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', measured });
-    // The schema default of occurrences(first) is 50: the same query without `first` costs less but is still refused at 200.
+    // The schema default of occurrences(first) is 50: the same query without `first` costs less but is still refused at
+    // 200.
     const defaults = await post(small, '{ projects { latestAudit { issues { id } } } }');
     expect(defaults.json().errors[0].extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', limit: 'cost' });
     const cheap = await post(small, '{ projects { id name } }');

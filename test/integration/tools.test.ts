@@ -254,7 +254,8 @@ describe('POST /api/tools/robots', () => {
       sitemaps: ['https://example.com/s.xml'],
     });
     expect(body.errors.map((e: { line: number }) => e.line)).toContain(6); // path not starting with / or *
-    expect(body.warnings.map((w: { line: number }) => w.line)).toEqual(expect.arrayContaining([4, 5])); // crawl-delay, noindex: ignored by Google
+    // crawl-delay, noindex: ignored by Google
+    expect(body.warnings.map((w: { line: number }) => w.line)).toEqual(expect.arrayContaining([4, 5]));
     expect(body.tests).toEqual([
       {
         url: 'https://example.com/fish/food',

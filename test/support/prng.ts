@@ -1,4 +1,6 @@
-/** mulberry32: a small, fast, seeded PRNG (uniform in [0, 1)), so that generated sites and fuzz runs can be replayed. */
+/**
+ * mulberry32: a small, fast, seeded PRNG (uniform in [0, 1)), so that generated sites and fuzz runs can be replayed.
+ */
 export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {

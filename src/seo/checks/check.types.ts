@@ -81,7 +81,9 @@ export interface PageFetch {
   bytes: number;
   headers: HeaderMap;
   timedOut?: boolean;
-  /** Why no usable response arrived (connection, DNS, TLS, refused address, timeout, redirect loop): the page failed. */
+  /**
+   * Why no usable response arrived (connection, DNS, TLS, refused address, timeout, redirect loop): the page failed.
+   */
   fetchError?: string;
   labMetrics?: LabMetrics;
   resources?: readonly PageResource[];

@@ -37,7 +37,9 @@ export function wasRedirected(page: Pick<PageFetch, 'url' | 'finalUrl' | 'redire
   return page.redirects.length > 0 && normalizeUrl(page.url) !== normalizeUrl(page.finalUrl);
 }
 
-/** What TECH_SITEMAP_NON_INDEXABLE reads of a listed URL: PageSummary's fields, or the same derived in the page pass. */
+/**
+ * What TECH_SITEMAP_NON_INDEXABLE reads of a listed URL: PageSummary's fields, or the same derived in the page pass.
+ */
 export interface ListedDocument {
   /** The listed URL redirected to another document. */
   redirected: boolean;

@@ -353,7 +353,9 @@ function orphanCheck(input: SiteCheckInput): SiteCheckResult {
   return result('LINKS_ORPHAN', occurrences.length > 0, occurrences, applicable);
 }
 
-/** Sitemap URLs robots.txt disallows (the crawler lists them; they are also among `urls`): applies once both were read. */
+/**
+ * Sitemap URLs robots.txt disallows (the crawler lists them; they are also among `urls`): applies once both were read.
+ */
 function sitemapBlockedCheck(input: SiteCheckInput): SiteCheckResult {
   const urls = input.sitemap?.urls ?? [];
   const blocked = input.sitemap?.blockedByRobots ?? [];

@@ -12,7 +12,10 @@ import {
 export interface DescriptionProposal {
   /** Plain text (not escaped). */
   text: string;
-  /** `page-text`: the page's own sentences; `existing`: the current description cut or extended; `outline`: built from headings. */
+  /**
+   * `page-text`: the page's own sentences; `existing`: the current description cut or extended; `outline`: built from
+   * headings.
+   */
   source: 'page-text' | 'existing' | 'outline';
   /** Within the 70–160 character band; false when the page had too little text to reach 70. */
   complete: boolean;

@@ -3,7 +3,9 @@ import { isUtf8 } from 'node:buffer';
 import { createGunzip } from 'node:zlib';
 import type { SitemapInput, SitemapIssueCode } from './sitemap.types.js';
 
-/** Chunk size for slicing in-memory input and for gunzip output: big enough to amortise, small enough to stay bounded. */
+/**
+ * Chunk size for slicing in-memory input and for gunzip output: big enough to amortise, small enough to stay bounded.
+ */
 const CHUNK = 64 * 1024;
 
 /** A problem with the bytes themselves (not the XML): reported as an error, and the parse stops. */

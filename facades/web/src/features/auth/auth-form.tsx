@@ -45,7 +45,8 @@ export function AuthForm({ mode, redirectTo }: { mode: 'sign-in' | 'sign-up'; re
   }
 
   return (
-    // The server's verdict holds until the user edits the form: a field it marks invalid would otherwise block the next try.
+    // The server's verdict holds until the user edits the form: a field it marks invalid would otherwise block the next
+    // try.
     <section
       className="page auth-page"
       aria-labelledby="auth-title"
