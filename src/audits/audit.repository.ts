@@ -12,7 +12,7 @@ import {
   type AuditPhase,
   type AuditStatus,
 } from './audit.entity.js';
-import type { AuditPageRow, OccurrenceRecord } from './audit-engine.js';
+import type { AuditPageRow, OccurrenceRecord, VitalsRecord } from './audit-engine.js';
 
 /*
  * The audits module's data access: the only file of src/audits/ that speaks SQL or MikroORM. Its callers (the
@@ -71,18 +71,8 @@ export interface IssueRow {
 }
 
 /** A technical snapshot row (one per measured URL and device), its verdicts already decided. */
-export interface SnapshotRow {
+export interface SnapshotRow extends VitalsRecord {
   id: string;
-  url: string;
-  device: string;
-  source: string;
-  lcpMs: number | null;
-  cls: number | null;
-  inpMs: number | null;
-  tbtMs: number | null;
-  fcpMs: number | null;
-  ttfbMs: number | null;
-  performanceScore: number | null;
   https: boolean;
   hsts: boolean;
   httpVersion: string | null;
