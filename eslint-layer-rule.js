@@ -13,8 +13,10 @@ import { fileURLToPath } from 'node:url';
  *   and nothing on the server imports it.
  */
 const ROOT = dirname(fileURLToPath(import.meta.url));
-const IO_PACKAGES =
-  /^(undici|pg|ioredis|bullmq|@mikro-orm\/.*|node:(http|https|net|dns|fs|fs\/promises|child_process)|(http|https|net|dns|fs|child_process))$/;
+const IO_PACKAGES = new RegExp(
+  String.raw`^(undici|pg|ioredis|bullmq|@mikro-orm\/.*|node:(http|https|net|` +
+    String.raw`dns|fs|fs\/promises|child_process)|(http|https|net|dns|fs|child_process))$`,
+);
 
 function where(abs) {
   const parts = relative(ROOT, abs).split(sep);

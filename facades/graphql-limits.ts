@@ -167,7 +167,10 @@ class OperationMeter {
             node: selection,
             measured: nested,
             maximum: MAX_TYPE_LISTINGS,
-            message: `Introspection query refused: "${selection.name.value}" nests type listings (types, fields, inputFields, interfaces, possibleTypes) ${nested} deep; at most ${MAX_TYPE_LISTINGS} are allowed on a path.`,
+            message:
+              `Introspection query refused: "${selection.name.value}" nests type listings (types, fields, ` +
+              `inputFields, interfaces, possibleTypes) ${nested} deep; at most ${MAX_TYPE_LISTINGS} are ` +
+              `allowed on a path.`,
           });
           return deepest;
         }
@@ -236,7 +239,8 @@ export function queryLimitsRule(limits: QueryLimits): ValidationRule {
       if (depth > limits.maxDepth) {
         context.reportError(
           new QueryTooComplexError(
-            `Query depth ${depth} exceeds the maximum of ${limits.maxDepth} (GRAPHQL_MAX_DEPTH). Select fewer nested levels or split the query.`,
+            `Query depth ${depth} exceeds the maximum of ${limits.maxDepth} (GRAPHQL_MAX_DEPTH). Select ` +
+              `fewer nested levels or split the query.`,
             'depth',
             depth,
             limits.maxDepth,
@@ -247,7 +251,8 @@ export function queryLimitsRule(limits: QueryLimits): ValidationRule {
       if (cost > limits.maxCost) {
         context.reportError(
           new QueryTooComplexError(
-            `Query cost ${cost} exceeds the maximum of ${limits.maxCost} (GRAPHQL_MAX_COST). Each field costs 1, times the page size of every enclosing list ` +
+            `Query cost ${cost} exceeds the maximum of ${limits.maxCost} (GRAPHQL_MAX_COST). Each field ` +
+              `costs 1, times the page size of every enclosing list ` +
               `(first/limit, or ${DEFAULT_LIST_SIZE} for lists without one): request smaller pages or fewer fields.`,
             'cost',
             cost,

@@ -143,9 +143,12 @@ export function wantsLandingPage(request: FastifyRequest): boolean {
 }
 
 function landingPage(explorerPath: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>GraphQL endpoint</title>
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>GraphQL endpoint</title>
 <meta http-equiv="refresh" content="0; url=${explorerPath}"></head>
-<body><p>This is the GraphQL endpoint (POST or GET). Open the <a href="${explorerPath}">GraphQL explorer</a>.</p></body></html>`;
+<body><p>This is the GraphQL endpoint (POST or GET). Open the <a href="${explorerPath}">GraphQL ` +
+    `explorer</a>.</p></body></html>`
+  );
 }
 
 /** Responses carry per-organization data: never cacheable (what Apollo's cache-control plugin would send). */
@@ -234,8 +237,10 @@ export async function mountGraphQL(
         return reply.headers(LANDING_HEADERS).type('text/html; charset=utf-8').send(landing);
       if (csrfRisk(request)) {
         const message =
-          "This operation has been blocked as a potential Cross-Site Request Forgery (CSRF): with a cookie, send a 'content-type' header " +
-          `other than ${[...SIMPLE_CONTENT_TYPES].join(', ')}, or a non-empty ${PREFLIGHT_HEADERS.join(' or ')} header.`;
+          'This operation has been blocked as a potential Cross-Site Request Forgery (CSRF): with a cookie, ' +
+          "send a 'content-type' header " +
+          (`other than ${[...SIMPLE_CONTENT_TYPES].join(', ')}, or a ` +
+            `non-empty ${PREFLIGHT_HEADERS.join(' or ')} header.`);
         return sendRefusal(reply, { code: 'BAD_USER_INPUT', message });
       }
       let refused: Refusal | null;

@@ -150,7 +150,8 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
       .join('');
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nX-Request-Id: ${requestId}\r\n` +
+        (`Content-Type: application/json; ` +
+          `charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nX-Request-Id: ${requestId}\r\n`) +
         `${extra}Connection: close\r\n\r\n${json}`,
     );
   }

@@ -174,7 +174,8 @@ const program = new Command('seo')
   .showHelpAfterError('(add --help for usage)')
   .addHelpText(
     'after',
-    `${EXIT_CODES_HELP}\n\nEvery command prints JSON except \`audit\` without --json. \`seo <command> --help\` describes one.`,
+    `${EXIT_CODES_HELP}\n\nEvery command prints JSON except \`audit\` without --json. \`seo <command> ` +
+      `--help\` describes one.`,
   );
 
 program
@@ -328,7 +329,8 @@ program
   .description('audit a site once with the platform engine (no database); private addresses need SAFE_HTTP_ALLOW')
   .addHelpText(
     'after',
-    `\nExamples:\n  npx seo audit https://example.com --max-pages 50\n  npx seo audit https://example.com --json --fail-under 80 | jq .scores\n${EXIT_CODES_HELP}`,
+    `\nExamples:\n  npx seo audit https://example.com --max-pages 50\n  npx seo audit https://example.com ` +
+      `--json --fail-under 80 | jq .scores\n${EXIT_CODES_HELP}`,
   )
   .action(async (rawUrl: string, opts: { maxPages: string; maxDepth?: string; json?: boolean; failUnder?: number }) => {
     const cfg = await config();
@@ -418,10 +420,12 @@ program
       } else {
         const s = outcome.scores;
         process.stdout.write(
-          `${url}: ${outcome.pagesCrawled} pages${outcome.pagesFailed ? ` (${outcome.pagesFailed} could not be fetched)` : ''}\n`,
+          `${url}: ${outcome.pagesCrawled} ` +
+            `pages${outcome.pagesFailed ? ` (${outcome.pagesFailed} could not be fetched)` : ''}\n`,
         );
         process.stdout.write(
-          `overall ${s.overall}  meta ${s.meta}  content ${s.content}  links ${s.links}  technical ${s.technical}  performance ${s.performance}\n\n`,
+          `overall ${s.overall}  meta ${s.meta}  content ${s.content}  links ${s.links}  ` +
+            `technical ${s.technical}  performance ${s.performance}\n\n`,
         );
         for (const i of issues)
           process.stdout.write(

@@ -68,7 +68,8 @@ export const reportRoutes: StreamRoute[] = [
       response: {
         200: {
           description:
-            'JSON (default) or CSV (`format=csv`, sent as an attachment). Without auditId: one entry (row) per audit; with auditId: that audit, with one entry (row) per issue occurrence.',
+            'JSON (default) or CSV (`format=csv`, sent as an attachment). Without auditId: one entry (row) ' +
+            'per audit; with auditId: that audit, with one entry (row) per issue occurrence.',
           content: {
             'application/json': { schema: body({ reports: arrayOf(Report) }) },
             'text/csv': {

@@ -44,7 +44,8 @@ export function docsPage(documents: DocumentLink[]): string {
         `<li><a href="${escapeHtml(d.url)}">${escapeHtml(d.name)}</a> <span>${escapeHtml(d.description)}</span></li>`,
     )
     .join('');
-  return `<!doctype html>
+  return (
+    `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -57,7 +58,8 @@ export function docsPage(documents: DocumentLink[]): string {
 <body>
 <header class="docs-header">
 <h1>SEO Audit Platform API reference</h1>
-<nav aria-label="API documents"><ul id="api-documents">${links}<li><a href="${EXPLORER_PATH}">GraphQL explorer</a> <span>the domain API at /graphql</span></li></ul></nav>
+<nav aria-label="API documents"><ul id="api-documents">${links}<li><a href="${EXPLORER_PATH}">GraphQL ` +
+    `explorer</a> <span>the domain API at /graphql</span></li></ul></nav>
 </header>
 <noscript>The interactive reference needs JavaScript; the OpenAPI documents above are plain JSON.</noscript>
 <div id="swagger-ui"></div>
@@ -66,7 +68,8 @@ export function docsPage(documents: DocumentLink[]): string {
 <script src="${asset('docs-init.js')}"></script>
 </body>
 </html>
-`;
+`
+  );
 }
 
 /**
@@ -90,9 +93,11 @@ window.ui = SwaggerUIBundle({
 `;
 }
 
-export const DOCS_CSS = `.docs-header { font-family: sans-serif; padding: 12px 20px 4px; border-bottom: 1px solid #e3e3e3; }
+export const DOCS_CSS =
+  `.docs-header { font-family: sans-serif; padding: 12px 20px 4px; border-bottom: 1px solid #e3e3e3; }
 .docs-header h1 { font-size: 20px; margin: 0 0 6px; }
-.docs-header ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 6px 24px; font-size: 14px; }
+.docs-header ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 6px 24px; ` +
+  `font-size: 14px; }
 .docs-header span { color: #666; }
 .swagger-ui .topbar .download-url-wrapper { max-width: none; }
 html, body { margin: 0; }

@@ -57,10 +57,13 @@ export const ErrorBody = component(
       code: {
         type: 'string',
         description:
-          'Machine code: BAD_USER_INPUT (400), UNAUTHENTICATED (401), FORBIDDEN or PLAN_LIMIT (403), NOT_FOUND (404), ' +
+          'Machine code: BAD_USER_INPUT (400), UNAUTHENTICATED (401), FORBIDDEN or PLAN_LIMIT (403), ' +
+          'NOT_FOUND (404), ' +
           'METHOD_NOT_ALLOWED (405: the path exists, not with this method; `Allow` lists its methods), ' +
-          'REQUEST_TIMEOUT (408: the request was not received in time), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), ' +
-          'URI_TOO_LONG (431: request line and headers over 16 KB), RATE_LIMITED (429), INTERNAL (500), UNAVAILABLE (503, with Retry-After).',
+          ('REQUEST_TIMEOUT (408: the request was not received in time), PAYLOAD_TOO_LARGE (413), ' +
+            'UNSUPPORTED_MEDIA_TYPE (415), ') +
+          ('URI_TOO_LONG (431: request line and headers over 16 KB), RATE_LIMITED (429), INTERNAL (500), ' +
+            'UNAVAILABLE (503, with Retry-After).'),
         // Every code of the vocabulary but QUERY_TOO_COMPLEX, which only /graphql sends.
         enum: ERROR_CODES.filter((code) => code !== 'QUERY_TOO_COMPLEX'),
         examples: ['NOT_FOUND'],
@@ -161,13 +164,15 @@ const auditScores = {
   pagesFailed: {
     type: 'integer',
     description:
-      'Crawled pages that got no usable response (connection, DNS, TLS, refused address, timeout); the PAGE_FETCH_FAILED issue lists them.',
+      'Crawled pages that got no usable response (connection, DNS, TLS, refused address, timeout); the ' +
+      'PAGE_FETCH_FAILED issue lists them.',
   },
   status: auditStatus,
   error: {
     type: ['string', 'null'],
     description:
-      'Why the audit FAILED, naming the URL and the cause (e.g. "Could not connect to https://shop.example/: connection refused"), or why it was cancelled; ' +
+      'Why the audit FAILED, naming the URL and the cause (e.g. "Could not connect to https://shop.example/: ' +
+      'connection refused"), or why it was cancelled; ' +
       'null otherwise. A FAILED audit has no scores.',
   },
 };
@@ -222,8 +227,10 @@ export const AuditCancelled = component(
     undefined,
     {
       description:
-        'The audit, now CANCELLED; its crawl stops within a second and the pages crawled so far are kept. An audit already cancelled is returned as it is; ' +
-        'one that already completed or failed is refused with 400, and a project without a queued or running audit (and no auditId) is 404.',
+        'The audit, now CANCELLED; its crawl stops within a second and the pages crawled so far are kept. An ' +
+        'audit already cancelled is returned as it is; ' +
+        ('one that already completed or failed is refused with 400, and a project without a queued or running ' +
+          'audit (and no auditId) is 404.'),
     },
   ),
 );
@@ -535,7 +542,8 @@ export const HEADERS = {
   },
   'RateLimit-Limit': {
     description:
-      'Requests allowed in the current one-minute window (per organization and surface, or per client IP when unauthenticated). ' +
+      'Requests allowed in the current one-minute window (per organization and surface, or per client IP ' +
+      'when unauthenticated). ' +
       'Absent when the request was refused before it was counted: 401, 413, 415 and invalid input.',
     schema: { type: 'integer' },
   },

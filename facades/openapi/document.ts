@@ -101,7 +101,10 @@ function errorDescription(status: number, route: DocumentedRoute, options: OpenA
   const write = isWrite(route.method);
   switch (status) {
     case 400:
-      return 'Invalid input: a path, query or body value failed validation (`details` names each field), or the request was refused as invalid.';
+      return (
+        'Invalid input: a path, query or body value failed validation (`details` names each field), or the ' +
+        'request was refused as invalid.'
+      );
     case 401:
       return route.surface === 'A'
         ? 'Missing, invalid or revoked API key.'
@@ -117,9 +120,15 @@ function errorDescription(status: number, route: DocumentedRoute, options: OpenA
         '.',
       ].join('');
     case 404:
-      return 'Not found: the resource does not exist or belongs to another organization (the two are indistinguishable).';
+      return (
+        'Not found: the resource does not exist or belongs to another organization (the two are ' +
+        'indistinguishable).'
+      );
     case 408:
-      return 'The request (its headers and body) was not received in time (code REQUEST_TIMEOUT); the connection is closed. Answered before any route runs.';
+      return (
+        'The request (its headers and body) was not received in time (code REQUEST_TIMEOUT); the connection is ' +
+        'closed. Answered before any route runs.'
+      );
     case 413:
       return `Request body larger than ${route.bodyLimit ?? options.bodyLimit} bytes (code PAYLOAD_TOO_LARGE).`;
     case 415:
@@ -129,7 +138,10 @@ function errorDescription(status: number, route: DocumentedRoute, options: OpenA
     case 500:
       return 'Unexpected failure: a generic message and the `requestId` to quote; never internals.';
     case 503:
-      return 'PostgreSQL or Redis is unreachable (code UNAVAILABLE): retry after `Retry-After` seconds. Answered within about a second; the service recovers by itself.';
+      return (
+        'PostgreSQL or Redis is unreachable (code UNAVAILABLE): retry after `Retry-After` seconds. Answered ' +
+        'within about a second; the service recovers by itself.'
+      );
     default:
       return 'Error.';
   }
@@ -156,7 +168,8 @@ function curlExamples(surface: DocumentSurface): string {
     return [
       '```sh',
       'curl -H "Authorization: Bearer $API_KEY" "$BASE_URL/api/v1/projects"',
-      'curl -X POST -H "Authorization: Bearer $API_KEY" "$BASE_URL/api/v1/projects/$PROJECT_ID/audit"   # 202 { message, jobId, auditId }',
+      'curl -X POST -H "Authorization: Bearer $API_KEY" "$BASE_URL/api/v1/projects/$PROJECT_ID/audit"   # ' +
+        '202 { message, jobId, auditId }',
       'curl -H "Authorization: Bearer $API_KEY" "$BASE_URL/api/v1/jobs/$JOB_ID"',
       'curl -H "Authorization: Bearer $API_KEY" "$BASE_URL/api/v1/projects/$PROJECT_ID/audit"',
       '```',
@@ -164,12 +177,16 @@ function curlExamples(surface: DocumentSurface): string {
   }
   return [
     '```sh',
-    'curl -c cookies.txt -H \'Content-Type: application/json\' -d \'{"email":"me@example.com","password":"..."}\' "$BASE_URL/api/auth/sign-in/email"',
+    "curl -c cookies.txt -H 'Content-Type: application/json' -d " +
+      '\'{"email":"me@example.com","password":"..."}\' "$BASE_URL/api/auth/sign-in/email"',
     'curl -b cookies.txt "$BASE_URL/api/projects"',
-    'curl -b cookies.txt -H \'Content-Type: application/json\' -d \'{"url":"https://shop.example.com"}\' "$BASE_URL/api/projects"',
-    'curl -b cookies.txt -H \'Content-Type: application/json\' -d \'{"keywords":["oak dining table"]}\' "$BASE_URL/api/projects/$PROJECT_ID/keywords"',
+    'curl -b cookies.txt -H \'Content-Type: application/json\' -d \'{"url":"https://shop.example.com"}\' ' +
+      '"$BASE_URL/api/projects"',
+    'curl -b cookies.txt -H \'Content-Type: application/json\' -d \'{"keywords":["oak dining table"]}\' ' +
+      '"$BASE_URL/api/projects/$PROJECT_ID/keywords"',
     'curl -b cookies.txt -OJ "$BASE_URL/api/projects/$PROJECT_ID/reports?format=csv"',
-    'curl -H \'Content-Type: application/json\' -d \'{"url":"https://example.com"}\' "$BASE_URL/api/tools/meta-tags"   # no authentication',
+    'curl -H \'Content-Type: application/json\' -d \'{"url":"https://example.com"}\' ' +
+      '"$BASE_URL/api/tools/meta-tags"   # no authentication',
     '```',
   ].join('\n');
 }
@@ -177,24 +194,42 @@ function curlExamples(surface: DocumentSurface): string {
 function infoDescription(surface: DocumentSurface, options: OpenApiOptions): string {
   const auth =
     surface === 'A'
-      ? "**Authentication**: every request sends `Authorization: Bearer <API_KEY>`. Owners and admins create keys in the web application's Settings (or with the GraphQL mutation `createApiKey`); at most 5 active keys per organization. A key has the permissions of its organization's plan. Keep keys secret: never in client-side code or public repositories."
-      : "**Authentication**: the session cookie `better-auth.session-token` issued by the web application's sign-in (`POST /api/auth/sign-in/email` with `{ email, password }`; sign-up: `POST /api/auth/sign-up/email`). Browsers send it automatically; scripts send `Cookie: better-auth.session-token=<SESSION_TOKEN>` and `Content-Type: application/json`. Cookie-authenticated requests that change state must come from a trusted Origin (CSRF protection). The four `/api/tools/*` endpoints need no authentication. For scripts and integrations prefer Surface A (`/api/v1`, API keys).";
+      ? '**Authentication**: every request sends `Authorization: Bearer <API_KEY>`. Owners and admins create ' +
+        "keys in the web application's Settings (or with the GraphQL mutation `createApiKey`); at most 5 " +
+        "active keys per organization. A key has the permissions of its organization's plan. Keep keys secret: " +
+        'never in client-side code or public repositories.'
+      : "**Authentication**: the session cookie `better-auth.session-token` issued by the web application's " +
+        'sign-in (`POST /api/auth/sign-in/email` with `{ email, password }`; sign-up: `POST ' +
+        '/api/auth/sign-up/email`). Browsers send it automatically; scripts send `Cookie: ' +
+        'better-auth.session-token=<SESSION_TOKEN>` and `Content-Type: application/json`. Cookie-authenticated ' +
+        'requests that change state must come from a trusted Origin (CSRF protection). The four `/api/tools/*` ' +
+        'endpoints need no authentication. For scripts and integrations prefer Surface A (`/api/v1`, API keys).';
   const rates =
     surface === 'A'
       ? `Surface A: ${RATES.A}.`
       : `Surface B: ${RATES.B}; unauthenticated tool calls ${options.anonymousRate} per minute per client IP.`;
   return [
     surface === 'A'
-      ? 'Surface A of the SEO audit platform: programmatic access with an API key. Versioned by the `/api/v1` path prefix.'
-      : 'Surface B of the SEO audit platform: the session-cookie API used by the web application (no version segment), plus the free SEO tools.',
+      ? 'Surface A of the SEO audit platform: programmatic access with an API key. Versioned by the `/api/v1` ' +
+        'path prefix.'
+      : 'Surface B of the SEO audit platform: the session-cookie API used by the web application (no version ' +
+        'segment), plus the free SEO tools.',
     '',
     auth,
     '',
-    '**Plans**: FREE = free tools only (every project endpoint answers 403); PRO = read-only (GET; any write answers 403); ENTERPRISE = full access. Quotas per plan (projects, keywords and competitors per project, pages per audit) answer 403 with code `PLAN_LIMIT` when reached.',
+    '**Plans**: FREE = free tools only (every project endpoint answers 403); PRO = read-only (GET; any write ' +
+      'answers 403); ENTERPRISE = full access. Quotas per plan (projects, keywords and competitors per ' +
+      'project, pages per audit) answer 403 with code `PLAN_LIMIT` when reached.',
     '',
-    `**Rate limits**: fixed one-minute windows shared by every API process. ${rates} Failed authentication is limited per client IP. Every limited response carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; a 429 adds \`Retry-After\` (seconds).`,
+    `**Rate limits**: fixed one-minute windows shared by every API process. ${rates} Failed ` +
+      `authentication is limited per client IP. Every limited response carries \`RateLimit-Limit\`, ` +
+      `\`RateLimit-Remaining\` and \`RateLimit-Reset\`; a 429 adds \`Retry-After\` (seconds).`,
     '',
-    '**Errors**: one shape, `{ "error": "<message>", "code": "<CODE>" }`, plus `details: [{ path, message }]` on validation errors and `requestId` on 500, for every refusal, the server framework\'s own included. Unknown JSON fields in request bodies are rejected (400). A path asked with a method it does not list answers 405 `METHOD_NOT_ALLOWED` with an `Allow` header naming its methods; a request line and headers over 16 KB answer 431 `URI_TOO_LONG`. Every response carries `X-Request-Id`.',
+    '**Errors**: one shape, `{ "error": "<message>", "code": "<CODE>" }`, plus `details: [{ path, message ' +
+      "}]` on validation errors and `requestId` on 500, for every refusal, the server framework's own " +
+      'included. Unknown JSON fields in request bodies are rejected (400). A path asked with a method it does ' +
+      'not list answers 405 `METHOD_NOT_ALLOWED` with an `Allow` header naming its methods; a request line and ' +
+      'headers over 16 KB answer 431 `URI_TOO_LONG`. Every response carries `X-Request-Id`.',
     '',
     '**GraphQL**: the same domain API (and more) at `/graphql`; interactive explorer at `/graphql/explorer`.',
     '',

@@ -163,11 +163,13 @@ const COUNTED_PAGES = `(SELECT ap.*, COALESCE(c.n, 0) AS issue_count FROM audit_
 /** Otherwise only the returned page of rows is counted, by index lookups on (audit_id, url). */
 const ISSUE_COUNT_OF_ROW = '(SELECT count(*) FROM issue_occurrence o WHERE o.audit_id = $1 AND o.url = p.url)::int';
 
-const PAGE_COLUMNS = `p.id::text AS id, p.url, p.final_url AS "finalUrl", p.status_code AS "statusCode", p.depth, p.title,
+const PAGE_COLUMNS = `p.id::text AS id, p.url, p.final_url AS "finalUrl", p.status_code AS "statusCode",
+  p.depth, p.title,
   p.meta_description AS "metaDescription", p.word_count AS "wordCount", p.response_time_ms AS "responseTimeMs", p.bytes,
   p.indexable, p.inlinks, p.outlinks, p.error`;
 
-const OWNED = `EXISTS (SELECT 1 FROM audit a JOIN project pr ON pr.id = a.project_id WHERE a.id = $1 AND pr.organization_id = $2)`;
+const OWNED = `EXISTS (SELECT 1 FROM audit a JOIN project pr ON pr.id = a.project_id WHERE a.id = $1
+  AND pr.organization_id = $2)`;
 
 /** LIKE's wildcards and its escape character, taken literally. */
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -179,7 +181,8 @@ const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\$
  * concurrent claim (an UPDATE of the row) wait for this insert, so the new attempt's cleanup sees its rows.
  * A cancelled audit still takes its attempt's last batches: the pages crawled before the cancel are kept.
  */
-const CURRENT_ATTEMPT = `EXISTS (SELECT 1 FROM audit WHERE id = $1 AND attempts = $3 AND status IN ('RUNNING', 'CANCELLED') FOR SHARE)`;
+const CURRENT_ATTEMPT = `EXISTS (SELECT 1 FROM audit WHERE id = $1 AND attempts = $3 AND status IN ('RUNNING',
+  'CANCELLED') FOR SHARE)`;
 
 /** The row as the Audit entity names it (plain, not managed by an EntityManager). */
 const AUDIT_COLUMNS = `id, project_id AS "projectId", status, phase, job_id AS "jobId",
@@ -257,7 +260,8 @@ export class AuditRepository {
     // ('100' < '98') disagrees with the numeric cursor once the ids of one issue cross a power of ten.
     return nativeQuery<OccurrenceRow>(
       db,
-      'SELECT o.id::text AS id, o.url, o.evidence FROM issue_occurrence o WHERE o.audit_id = $1 AND o.code = $2 AND o.id > $3 ORDER BY o.id LIMIT $4',
+      'SELECT o.id::text AS id, o.url, o.evidence FROM issue_occurrence o WHERE o.audit_id = $1 ' +
+        'AND o.code = $2 AND o.id > $3 ORDER BY o.id LIMIT $4',
       [auditId, code, after, limit],
     );
   }
@@ -297,7 +301,8 @@ export class AuditRepository {
   latestAuditIds(db: NativeDb, projectIds: readonly string[]): Promise<{ id: string; project_id: string }[]> {
     return nativeQuery<{ id: string; project_id: string }>(
       db,
-      'SELECT DISTINCT ON (project_id) id, project_id FROM audit WHERE project_id = ANY($1::uuid[]) ORDER BY project_id, created_at DESC, id DESC',
+      'SELECT DISTINCT ON (project_id) id, project_id FROM audit WHERE project_id = ANY($1::uuid[]) ' +
+        'ORDER BY project_id, created_at DESC, id DESC',
       [projectIds],
     );
   }
@@ -309,7 +314,8 @@ export class AuditRepository {
   ): Promise<{ audit_id: string; severity: string; n: number }[]> {
     return nativeQuery<{ audit_id: string; severity: string; n: number }>(
       db,
-      'SELECT audit_id, severity, count(*)::int AS n FROM audit_issue WHERE audit_id = ANY($1::uuid[]) GROUP BY audit_id, severity',
+      'SELECT audit_id, severity, count(*)::int AS n FROM audit_issue WHERE audit_id = ANY($1::uuid[]) ' +
+        'GROUP BY audit_id, severity',
       [auditIds],
     );
   }
@@ -360,7 +366,8 @@ export class AuditRepository {
       }
     }
     const order = `${key.column} ${direction} NULLS LAST, p.id ${direction}`;
-    const rowsSql = `SELECT ${PAGE_COLUMNS}, ${counted ? 'p.issue_count::int' : ISSUE_COUNT_OF_ROW} AS "issueCount" FROM ${from}
+    const rowsSql = `SELECT ${PAGE_COLUMNS}, ${counted ? 'p.issue_count::int' : ISSUE_COUNT_OF_ROW} AS "issueCount"
+      FROM ${from}
       WHERE ${[filtered, ...keyset].join(' AND ')} AND ${OWNED} ORDER BY ${order} LIMIT ${first + 1}`;
     // The count takes the filter's parameters only: $1 .. the search pattern, never the cursor's.
     const countParams = params.slice(0, term ? 3 : 2);
@@ -429,9 +436,11 @@ export class AuditRepository {
     if (!rows.length) return;
     await nativeQuery(
       db,
-      `INSERT INTO audit_page (audit_id, url, final_url, status_code, depth, title, meta_description, canonical, indexable,
+      `INSERT INTO audit_page (audit_id, url, final_url, status_code, depth, title, meta_description,
+        canonical, indexable,
          word_count, response_time_ms, bytes, content_hash, outlinks, error)
-       SELECT $1, r."url", r."finalUrl", r."statusCode", r."depth", r."title", r."metaDescription", r."canonical", r."indexable",
+       SELECT $1, r."url", r."finalUrl", r."statusCode", r."depth", r."title", r."metaDescription",
+        r."canonical", r."indexable",
          r."wordCount", r."responseTimeMs", r."bytes", r."contentHash", r."outlinks", r."error"
        FROM jsonb_to_recordset($2::jsonb) AS r("url" text, "finalUrl" text, "statusCode" int, "depth" int, "title" text,
          "metaDescription" text, "canonical" text, "indexable" bool, "wordCount" int, "responseTimeMs" int, "bytes" int,
@@ -469,9 +478,12 @@ export class AuditRepository {
     const { auditId, projectId, issues } = results;
     if (issues.length) {
       await tx.query(
-        `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description, affected_pages, applicable_pages)
-         SELECT r.id, $1::uuid, r.code, r.title, r.severity, r.category, r.description, r."affectedPages", r."applicablePages"
-         FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, code text, title text, severity text, category text, description text,
+        `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description,
+          affected_pages, applicable_pages)
+         SELECT r.id, $1::uuid, r.code, r.title, r.severity, r.category, r.description,
+          r."affectedPages", r."applicablePages"
+         FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, code text, title text, severity text,
+          category text, description text,
            "affectedPages" int, "applicablePages" int)`,
         [auditId, jsonParam(issues)],
       );
@@ -485,7 +497,8 @@ export class AuditRepository {
     }
     for (const v of results.snapshots) {
       await tx.query(
-        `INSERT INTO technical_snapshot (id, project_id, audit_id, url, measured_at, device, source, lcp_ms, cls, inp_ms, tbt_ms, fcp_ms, ttfb_ms,
+        `INSERT INTO technical_snapshot (id, project_id, audit_id, url, measured_at, device, source,
+          lcp_ms, cls, inp_ms, tbt_ms, fcp_ms, ttfb_ms,
            performance_score, https, hsts, http_version, compression, robots_txt, sitemap)
          VALUES ($1, $2, $3, $4, now(), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
         [
@@ -520,7 +533,8 @@ export class AuditRepository {
     return nativeQuery<SweepCandidate>(
       db,
       `SELECT id, job_id, status, attempts FROM audit
-       WHERE status IN ('QUEUED', 'RUNNING') AND coalesce(started_at, created_at) < now() - make_interval(secs => $1::float / 1000)
+       WHERE status IN ('QUEUED', 'RUNNING') AND coalesce(started_at,
+        created_at) < now() - make_interval(secs => $1::float / 1000)
        ORDER BY created_at LIMIT 200`,
       [graceMs],
     );
@@ -537,7 +551,8 @@ export class AuditRepository {
     // The conflict target names the partial index's predicate as it is written: PostgreSQL infers the index from it.
     const [row] = await nativeQuery<Audit>(
       db,
-      `INSERT INTO audit (id, project_id, status, job_id, pages_crawled, pages_queued, pages_failed, max_pages, attempts,
+      `INSERT INTO audit (id, project_id, status, job_id, pages_crawled, pages_queued, pages_failed,
+        max_pages, attempts,
          created_at)
        VALUES ($1, $2, $6, $3, 0, 0, 0, $4, 0, $5)
        ON CONFLICT (project_id) WHERE status IN ('QUEUED', 'RUNNING') DO NOTHING

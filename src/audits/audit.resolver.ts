@@ -115,8 +115,10 @@ export class AuditResolver {
 
   @Mutation(() => AuditType, {
     description:
-      "Cancels the project's queued or running audit (or the one named by auditId): its crawl stops within a second and the pages crawled so far are kept. " +
-      'Cancelling an audit that already completed or failed is BAD_USER_INPUT; an already cancelled one is returned as it is.',
+      "Cancels the project's queued or running audit (or the one named by auditId): its crawl stops within a " +
+      'second and the pages crawled so far are kept. ' +
+      ('Cancelling an audit that already completed or failed is BAD_USER_INPUT; an already cancelled one is ' +
+        'returned as it is.'),
   })
   async cancelAudit(
     @Arg('projectId', () => ID) projectId: string,
@@ -202,7 +204,8 @@ export class ProjectAuditFieldsResolver {
   @FieldResolver(() => Int, {
     nullable: true,
     description:
-      'Change of the overall score between the latest completed audit and the completed audit before it; null with fewer than two.',
+      'Change of the overall score between the latest completed audit and the completed audit before it; ' +
+      'null with fewer than two.',
   })
   scoreChange(@Root() project: ProjectType, @Ctx() ctx: RequestContext): Promise<number | null> {
     return auditLoaders(ctx).scoreChange.load(project.id);

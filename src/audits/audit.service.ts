@@ -178,7 +178,8 @@ export class AuditService {
     if (!audit) throw notFound('Audit');
     if (cancelled || audit.status === 'CANCELLED') return audit;
     throw badInput(
-      `The audit already ${audit.status === 'COMPLETED' ? 'completed' : 'failed'}: only a queued or running audit can be cancelled.`,
+      `The audit already ${audit.status === 'COMPLETED' ? 'completed' : 'failed'}: only a queued or ` +
+        `running audit can be cancelled.`,
       [{ path: 'auditId', message: `the audit is ${audit.status}` }],
     );
   }

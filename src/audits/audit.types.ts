@@ -97,7 +97,8 @@ export class AuditType {
   @Field(() => Int) pagesQueued!: number;
   @Field(() => Int, {
     description:
-      'Crawled pages that got no usable response (connection, DNS, TLS, refused address, timeout); the PAGE_FETCH_FAILED issue lists them.',
+      'Crawled pages that got no usable response (connection, DNS, TLS, refused address, timeout); the ' +
+      'PAGE_FETCH_FAILED issue lists them.',
   })
   pagesFailed!: number;
   @Field(() => Int) maxPages!: number;
@@ -161,7 +162,8 @@ export enum AuditPageOrderEnum {
 registerEnumType(AuditPageOrderEnum, {
   name: 'AuditPageOrder',
   description:
-    'Sort key of the pages explorer; ties are broken by the page id, pages without the value (no status, title or response time) come last.',
+    'Sort key of the pages explorer; ties are broken by the page id, pages without the value (no status, ' +
+    'title or response time) come last.',
   valuesConfig: {
     STATUS: { description: 'HTTP status code.' },
     ISSUES: { description: 'Issue occurrences on the page.' },

@@ -38,7 +38,8 @@ export class CompetitorRepository {
   listForProject(db: NativeDb, projectId: string): Promise<CompetitorRow[]> {
     return nativeQuery<CompetitorRow>(
       db,
-      `SELECT id, project_id AS "projectId", domain, created_at AS "createdAt", profile, profile_checked_at AS "profileCheckedAt"
+      `SELECT id, project_id AS "projectId", domain, created_at AS "createdAt", profile,
+        profile_checked_at AS "profileCheckedAt"
        FROM competitor WHERE project_id = $1 ORDER BY created_at, domain`,
       [projectId],
     );
@@ -90,7 +91,8 @@ export class CompetitorRepository {
   async findById(db: NativeDb, competitorId: string): Promise<CompetitorRow | undefined> {
     const [row] = await nativeQuery<CompetitorRow>(
       db,
-      `SELECT id, project_id AS "projectId", domain, created_at AS "createdAt", profile, profile_checked_at AS "profileCheckedAt" FROM competitor WHERE id = $1`,
+      `SELECT id, project_id AS "projectId", domain, created_at AS "createdAt", profile,
+        profile_checked_at AS "profileCheckedAt" FROM competitor WHERE id = $1`,
       [competitorId],
     );
     return row;
@@ -100,7 +102,8 @@ export class CompetitorRepository {
   async findOwned(db: NativeDb, competitorId: string, organizationId: string): Promise<CompetitorRow | undefined> {
     const [row] = await nativeQuery<CompetitorRow>(
       db,
-      `SELECT c.id, c.project_id AS "projectId", c.domain, c.created_at AS "createdAt", c.profile, c.profile_checked_at AS "profileCheckedAt"
+      `SELECT c.id, c.project_id AS "projectId", c.domain, c.created_at AS "createdAt", c.profile,
+        c.profile_checked_at AS "profileCheckedAt"
        FROM competitor c JOIN project pr ON pr.id = c.project_id WHERE c.id = $1 AND pr.organization_id = $2`,
       [competitorId, organizationId],
     );

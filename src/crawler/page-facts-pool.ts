@@ -41,7 +41,9 @@ function threadScript(): { script: string | URL; eval: boolean } {
   if (!FROM_SOURCES) return { script: THREAD_ENTRY, eval: false };
   const tsx = import.meta.resolve('tsx/esm/api');
   return {
-    script: `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(THREAD_ENTRY.href)}); });`,
+    script:
+      `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return ` +
+      `import(${JSON.stringify(THREAD_ENTRY.href)}); });`,
     eval: true,
   };
 }

@@ -223,7 +223,8 @@ export class SiteCrawler {
       message = `robots.txt of ${this.start.origin} answered HTTP ${status}; ${unreachable}`;
     else {
       message =
-        `robots.txt of ${this.start.origin} disallows ${url} for the crawler's user agent (${this.options.userAgent}), so nothing was crawled. ` +
+        `robots.txt of ${this.start.origin} disallows ${url} for the crawler's user agent ` +
+        `(${this.options.userAgent}), so nothing was crawled. ` +
         `Allow it in robots.txt, or turn off "respect robots.txt" in the project's settings.`;
     }
     return { url, reason: 'robots', message };

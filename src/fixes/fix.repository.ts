@@ -22,7 +22,9 @@ export interface NewFixSuggestion {
   model: string | null;
 }
 
-const SELECT_SUGGESTION = `SELECT id, issue_id AS "issueId", url, summary, steps, code, source, model, created_at AS "createdAt" FROM fix_suggestion`;
+const SELECT_SUGGESTION = `SELECT id, issue_id AS "issueId", url, summary, steps, code, source, model,
+  created_at AS "createdAt"
+  FROM fix_suggestion`;
 
 /** The only file of the fixes module that speaks SQL. */
 export class FixRepository {
@@ -30,7 +32,8 @@ export class FixRepository {
   async findIssue(db: NativeDb, projectId: string, issueId: string): Promise<IssueRow | null> {
     const [issue] = await nativeQuery<IssueRow>(
       db,
-      `SELECT i.id, i.audit_id AS "auditId", i.code FROM audit_issue i JOIN audit a ON a.id = i.audit_id WHERE i.id = $1 AND a.project_id = $2`,
+      `SELECT i.id, i.audit_id AS "auditId", i.code FROM audit_issue i JOIN audit a ON a.id = i.audit_id
+        WHERE i.id = $1 AND a.project_id = $2`,
       [issueId, projectId],
     );
     return issue ?? null;
@@ -44,7 +47,8 @@ export class FixRepository {
   ): Promise<{ url: string; evidence: unknown } | null> {
     const rows = await nativeQuery<{ url: string; evidence: unknown }>(
       db,
-      `SELECT url, evidence FROM issue_occurrence WHERE audit_id = $1 AND code = $2 AND ($3::text IS NULL OR url = $3) ORDER BY id LIMIT 1`,
+      `SELECT url, evidence FROM issue_occurrence WHERE audit_id = $1 AND code = $2 AND ($3::text IS NULL
+        OR url = $3) ORDER BY id LIMIT 1`,
       [issue.auditId, issue.code, url],
     );
     return rows[0] ?? null;

@@ -49,9 +49,13 @@ export interface VerifiedKeyRow {
  * organization's id ('' when there is none). membershipForUser runs it with parameters; the session read
  * (sessionByToken) joins it laterally to the session row.
  */
-const membershipSql = (userId: string, activeOrganizationId: string): string =>
-  `SELECT m."organizationId" AS organization_id, o.plan, m.role FROM "member" m JOIN "organization" o ON o.id = m."organizationId"
-   WHERE m."userId" = ${userId} ORDER BY (m."organizationId" = ${activeOrganizationId}) DESC, m."createdAt" ASC LIMIT 1`;
+const membershipSql = (
+  userId: string,
+  activeOrganizationId: string,
+): string => `SELECT m."organizationId" AS organization_id, o.plan, m.role FROM "member" m
+    JOIN "organization" o ON o.id = m."organizationId"
+   WHERE m."userId" = ${userId} ORDER BY (m."organizationId" = ${activeOrganizationId}) DESC,
+    m."createdAt" ASC LIMIT 1`;
 
 const MEMBERSHIP_SQL = membershipSql('$1', '$2');
 
@@ -66,11 +70,13 @@ const SESSION_SQL = `SELECT s."expiresAt" AS expires_at, s."userId" AS user_id, 
   LEFT JOIN LATERAL (${membershipSql('s."userId"', `COALESCE(s."activeOrganizationId", '')`)}) m ON true
   WHERE s.token = $1`;
 
-const VERIFY_SQL = `SELECT k.id, k.organization_id, o.plan, k.last_used_at FROM api_key k JOIN "organization" o ON o.id = k.organization_id
+const VERIFY_SQL = `SELECT k.id, k.organization_id, o.plan, k.last_used_at FROM api_key k
+  JOIN "organization" o ON o.id = k.organization_id
   WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
 
 /** An API key's columns in the shape `ApiKey` names (the entity type). */
-const API_KEY_COLUMNS = `id, organization_id AS "organizationId", name, prefix, key_hash AS "keyHash", created_by AS "createdBy",
+const API_KEY_COLUMNS = `id, organization_id AS "organizationId", name, prefix, key_hash AS "keyHash",
+  created_by AS "createdBy",
   created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`;
 
 /**
@@ -110,7 +116,8 @@ export class IdentityRepository {
       );
       check(active.n);
       const [inserted] = await tx.query<ApiKey>(
-        `INSERT INTO api_key (id, organization_id, name, prefix, key_hash, created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+        `INSERT INTO api_key (id, organization_id, name, prefix, key_hash, created_by, created_at)
+          VALUES ($1, $2, $3, $4, $5, $6, $7)
          RETURNING ${API_KEY_COLUMNS}`,
         [row.id, row.organizationId, row.name, row.prefix, row.keyHash, row.createdBy ?? null, row.createdAt],
       );
@@ -230,7 +237,8 @@ export class IdentityRepository {
     userId: string,
   ): Promise<{ id: string; name: string; slug: string; plan: Plan }[]> {
     const { rows } = await pool.query<{ id: string; name: string; slug: string; plan: Plan }>(
-      'SELECT o.id, o.name, o.slug, o.plan FROM "member" m JOIN "organization" o ON o.id = m."organizationId" WHERE m."userId" = $1',
+      'SELECT o.id, o.name, o.slug, o.plan FROM "member" m ' +
+        'JOIN "organization" o ON o.id = m."organizationId" WHERE m."userId" = $1',
       [userId],
     );
     return rows;

@@ -18,7 +18,8 @@ const KEYWORD_SELECT = `
   FROM keyword k
   LEFT JOIN LATERAL (SELECT position, url, checked_at FROM ranking r WHERE r.keyword_id = k.id AND r.status = 'OK'
                      ORDER BY checked_at DESC LIMIT 1) ok ON true
-  LEFT JOIN LATERAL (SELECT status, error, checked_at FROM ranking r WHERE r.keyword_id = k.id ORDER BY checked_at DESC, id DESC LIMIT 1) last ON true`;
+  LEFT JOIN LATERAL (SELECT status, error, checked_at FROM ranking r WHERE r.keyword_id = k.id
+  ORDER BY checked_at DESC, id DESC LIMIT 1) last ON true`;
 
 type KeywordRow = Omit<KeywordType, 'lastCheck'> & {
   lastCheckStatus: RankCheckStatusEnum | null;
@@ -151,7 +152,8 @@ export class KeywordRepository {
       if (rows.length === 0) return rows;
       await tx.query(
         `INSERT INTO keyword (id, project_id, term, term_key, country, language, device, created_at)
-         SELECT r.id, $1, r.term, r.key, $2, $3, $4, now() FROM jsonb_to_recordset($5::jsonb) AS r(id uuid, term text, key text)
+         SELECT r.id, $1, r.term, r.key, $2, $3, $4, now()
+          FROM jsonb_to_recordset($5::jsonb) AS r(id uuid, term text, key text)
          ON CONFLICT DO NOTHING`,
         [projectId, target.country, target.language, target.device, jsonParam(rows)],
       );
@@ -180,7 +182,8 @@ export class KeywordRepository {
     return nativeQuery<RankingHistoryRow>(
       db,
       `SELECT k.id AS "keywordId", k.term, r.position, r.url, r.checked_at AS "checkedAt"
-       FROM keyword k LEFT JOIN ranking r ON r.keyword_id = k.id AND r.status = 'OK' AND r.checked_at >= now() - make_interval(days => $2)
+       FROM keyword k LEFT JOIN ranking r ON r.keyword_id = k.id AND r.status = 'OK'
+        AND r.checked_at >= now() - make_interval(days => $2)
        WHERE k.project_id = $1 ORDER BY k.created_at, k.id, r.checked_at`,
       [projectId, days],
     );
@@ -206,7 +209,8 @@ export class KeywordRepository {
   async findToCheck(db: NativeDb, keywordId: string): Promise<KeywordToCheck | undefined> {
     const [keyword] = await nativeQuery<KeywordToCheck>(
       db,
-      `SELECT k.id, k.term, k.country, k.language, k.device, p.domain, p.settings FROM keyword k JOIN project p ON p.id = k.project_id WHERE k.id = $1`,
+      `SELECT k.id, k.term, k.country, k.language, k.device, p.domain, p.settings FROM keyword k
+        JOIN project p ON p.id = k.project_id WHERE k.id = $1`,
       [keywordId],
     );
     return keyword;
@@ -215,7 +219,8 @@ export class KeywordRepository {
   async insertSnapshot(db: NativeDb, s: NewSerpSnapshot): Promise<void> {
     await nativeQuery(
       db,
-      'INSERT INTO serp_snapshot (id, keyword_id, provider, checked_at, requests, results) VALUES ($1, $2, $3, $4, $5, $6)',
+      'INSERT INTO serp_snapshot (id, keyword_id, provider, checked_at, requests, results) VALUES ($1, $2, ' +
+        '$3, $4, $5, $6)',
       [s.id, s.keywordId, s.provider, s.checkedAt, s.requests, JSON.stringify(s.results)],
     );
   }
@@ -223,7 +228,8 @@ export class KeywordRepository {
   async insertRanking(db: NativeDb, r: NewRanking): Promise<void> {
     await nativeQuery(
       db,
-      `INSERT INTO ranking (id, keyword_id, status, position, url, provider, snapshot_id, checked_at) VALUES ($1, $2, 'OK', $3, $4, $5, $6, $7)`,
+      `INSERT INTO ranking (id, keyword_id, status, position, url, provider, snapshot_id, checked_at)
+        VALUES ($1, $2, 'OK', $3, $4, $5, $6, $7)`,
       [r.id, r.keywordId, r.position, r.url, r.provider, r.snapshotId, r.checkedAt],
     );
   }
@@ -235,7 +241,8 @@ export class KeywordRepository {
   ): Promise<void> {
     await nativeQuery(
       db,
-      `INSERT INTO ranking (id, keyword_id, status, provider, error, checked_at) VALUES ($1, $2, 'FAILED', $3, $4, now())`,
+      `INSERT INTO ranking (id, keyword_id, status, provider, error, checked_at) VALUES ($1, $2,
+        'FAILED', $3, $4, now())`,
       [r.id, r.keywordId, r.provider, r.error],
     );
   }

@@ -16,11 +16,13 @@ export const FIX_ANSWER_JSON_SCHEMA = {
     steps: {
       type: 'array',
       items: { type: 'string' },
-      description: `1 to ${FIX_LIMITS.steps} ordered, concrete steps (each at most ${FIX_LIMITS.stepChars} characters).`,
+      description: `1 to ${FIX_LIMITS.steps} ordered, concrete steps, each at most ${FIX_LIMITS.stepChars} characters.`,
     },
     code: {
       type: ['string', 'null'],
-      description: `A snippet to paste (HTML tag, server config, robots.txt lines...), at most ${FIX_LIMITS.codeChars} characters, or null.`,
+      description:
+        `A snippet to paste (HTML tag, server config, robots.txt lines...), at most ${FIX_LIMITS.codeChars} ` +
+        `characters, or null.`,
     },
   },
   required: ['summary', 'steps', 'code'],

@@ -26,8 +26,11 @@ export const REDACT_PATHS = [
 ];
 
 /** Query parameters whose values are credentials (`?api_key=`, `?token=`, `?password=`, `?code=`…). */
-const SECRET_QUERY =
-  /([?&;](?:[\w.-]*(?:token|secret|passw|pwd|signature|credential|session|auth|apikey|api_key|api-key)[\w.-]*|key|code|sig)=)[^&;#\s"'\\]*/gi;
+const SECRET_QUERY = new RegExp(
+  String.raw`([?&;](?:[\w.-]*(?:token|secret|passw|pwd|signature|credential|` +
+    String.raw`session|auth|apikey|api_key|api-key)[\w.-]*|key|code|sig)=)[^&;#\s"'\\]*`,
+  'gi',
+);
 /** Path segments that are tokens (better-auth's /reset-password/:token). */
 const SECRET_PATH = /(\/(?:reset-password|verify-email|magic-link|callback)\/)[^/?#\s"'\\]+/gi;
 

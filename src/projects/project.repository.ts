@@ -33,14 +33,16 @@ function listStatement({ url, settings }: ListColumns): string {
       .filter(Boolean)
       .map((c) => `${c}, `)
       .join('');
-    sql = `SELECT id, name, ${optional}domain, created_at AS "createdAt" FROM project WHERE organization_id = $1 ORDER BY created_at, id`;
+    sql = `SELECT id, name, ${optional}domain, created_at AS "createdAt" FROM project
+      WHERE organization_id = $1 ORDER BY created_at, id`;
     LIST_STATEMENTS.set(key, sql);
   }
   return sql;
 }
 
 /** A project's columns in the shape `Project` names (the entity type). */
-const PROJECT_COLUMNS = `id, organization_id AS "organizationId", name, url, domain, settings, created_at AS "createdAt"`;
+const PROJECT_COLUMNS = `id, organization_id AS "organizationId", name, url, domain, settings,
+  created_at AS "createdAt"`;
 
 /**
  * Every counter in one statement: each is an indexed count (project by organization, audits by project and
@@ -49,7 +51,8 @@ const PROJECT_COLUMNS = `id, organization_id AS "organizationId", name, url, dom
 const USAGE_SQL = `SELECT
   (SELECT count(*) FROM project WHERE organization_id = $1)::int AS projects,
   (SELECT count(*) FROM audit a JOIN project p ON p.id = a.project_id
-    WHERE p.organization_id = $1 AND a.created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')::int AS "auditsThisMonth",
+    WHERE p.organization_id = $1 AND a.created_at >= date_trunc('month',
+  now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')::int AS "auditsThisMonth",
   (SELECT count(*) FROM keyword k JOIN project p ON p.id = k.project_id WHERE p.organization_id = $1)::int AS keywords,
   (SELECT count(*) FROM api_key WHERE organization_id = $1 AND revoked_at IS NULL)::int AS "apiKeys"`;
 
@@ -92,12 +95,14 @@ export class ProjectRepository {
       // Serializes creates per organization so the quota holds under concurrency.
       await tx.query('SELECT 1 FROM "organization" WHERE id = $1 FOR UPDATE', [row.organizationId]);
       const [counted] = await tx.query<{ count: number; duplicates: number }>(
-        'SELECT count(*)::int AS count, (count(*) FILTER (WHERE url = $2))::int AS duplicates FROM project WHERE organization_id = $1',
+        'SELECT count(*)::int AS count, (count(*) FILTER (WHERE url = $2))::int AS duplicates FROM project ' +
+          'WHERE organization_id = $1',
         [row.organizationId, row.url],
       );
       check(counted.count, counted.duplicates);
       const [inserted] = await tx.query<Project>(
-        `INSERT INTO project (id, organization_id, name, url, domain, settings, created_at) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)
+        `INSERT INTO project (id, organization_id, name, url, domain, settings, created_at) VALUES ($1,
+          $2, $3, $4, $5, $6::jsonb, $7)
          RETURNING ${PROJECT_COLUMNS}`,
         [row.id, row.organizationId, row.name, row.url, row.domain, jsonParam(row.settings), row.createdAt],
       );
@@ -137,8 +142,11 @@ export class ProjectRepository {
   countsStatement(sources: Iterable<readonly [field: string, table: string]>): string {
     return [...sources]
       .map(
-        ([field, table]) =>
-          `SELECT '${field}' AS field, project_id::text AS project_id, count(*)::int AS n FROM ${table} WHERE project_id = ANY($1::uuid[]) GROUP BY project_id`,
+        ([
+          field,
+          table,
+        ]) => `SELECT '${field}' AS field, project_id::text AS project_id, count(*)::int AS n FROM ${table}
+            WHERE project_id = ANY($1::uuid[]) GROUP BY project_id`,
       )
       .join(' UNION ALL ');
   }

@@ -150,7 +150,8 @@ export class SerpHttpClient {
     }
     const hint =
       status >= 300 && status < 400
-        ? `redirected to ${location === null ? '(no location)' : this.providerText(location)}, not followed: set SERP_BASE_URL to the final address`
+        ? `redirected to ${location === null ? '(no location)' : this.providerText(location)}, not ` +
+          `followed: set SERP_BASE_URL to the final address`
         : this.options.statusHint?.(status);
     const parts = [`HTTP ${status}`, hint, detail === undefined ? undefined : this.providerText(detail)];
     return this.fail(parts.filter(Boolean).join(': '), {

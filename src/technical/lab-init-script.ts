@@ -20,14 +20,16 @@ export function labInitScript(): string {
     /^\/\/# sourceMappingURL=.*$/m,
     '',
   );
-  cached = `(() => {
+  cached =
+    `(() => {
   if (window.top !== window) return;
   const store = {
     id: Math.random().toString(36).slice(2),
     lcp: null, cls: null, fcp: null, ttfb: null, inp: null,
     longTasks: [], lastLongTaskEnd: 0,
   };
-  Object.defineProperty(window, '__seoVitals', { value: store, writable: false, enumerable: false, configurable: false });
+  Object.defineProperty(window, '__seoVitals', { value: store, writable: false, enumerable: false, ` +
+    `configurable: false });
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {

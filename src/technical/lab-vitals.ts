@@ -435,7 +435,10 @@ function toMeasurement(
 /** Lighthouse's mobile UA shape, with this browser's major version. */
 function mobileUserAgent(version: string): string {
   const major = version.split('.')[0] || '120';
-  return `Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`;
+  return (
+    `Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) ` +
+    `Chrome/${major}.0.0.0 Mobile Safari/537.36`
+  );
 }
 
 function sleep(ms: number): Promise<void> {

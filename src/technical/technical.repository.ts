@@ -7,7 +7,8 @@ export class TechnicalRepository {
   vitalsSince(db: NativeDb, projectId: string, days: number): Promise<CoreWebVitalsType[]> {
     return nativeQuery<CoreWebVitalsType>(
       db,
-      `SELECT url, measured_at AS "measuredAt", device, source, lcp_ms AS "lcpMs", cls, inp_ms AS "inpMs", tbt_ms AS "tbtMs",
+      `SELECT url, measured_at AS "measuredAt", device, source, lcp_ms AS "lcpMs", cls,
+        inp_ms AS "inpMs", tbt_ms AS "tbtMs",
          fcp_ms AS "fcpMs", ttfb_ms AS "ttfbMs", performance_score AS "performanceScore"
        FROM technical_snapshot WHERE project_id = $1 AND measured_at >= now() - make_interval(days => $2)
        ORDER BY measured_at, url`,

@@ -93,17 +93,36 @@ export function formatReport(result: AuditBenchResult): string {
     : 'workers/audit.worker.ts under tsx';
   const out: string[] = [
     '',
-    `audit benchmark: generated site (seed ${s.seed}), ~12.5 KB pages, 30 internal links, 3-4 images, robots.txt${s.sitemap ? ' + sitemap.xml' : ', no sitemap (BENCH_AUDIT_SITEMAP=1 adds one)'}; served uncompressed by a child process on 127.0.0.1 (pages rendered once at its start${s.warmupRounds ? '' : ', every page fetched once before round 1 to warm it'})`,
-    `node ${process.version}, NODE_ENV=${result.nodeEnv}; machine: ${cpus().length} CPUs, ${(totalmem() / 2 ** 30).toFixed(0)} GB, 1-min load average ${result.loadAverage.before.toFixed(2)} before, ${result.loadAverage.after.toFixed(2)} after`,
-    `ours: a real worker process (${worker}${s.workerNodeArgs.length ? `, node ${s.workerNodeArgs.join(' ')}` : ''}, WORKER_CONCURRENCY=1, LOG_LEVEL=warn), DEFAULT_CRAWL_OPTIONS (concurrency ${DEFAULT_CRAWL_OPTIONS.concurrency}, assetBudget ${DEFAULT_CRAWL_OPTIONS.assetBudget}), robots respected, results written to PostgreSQL; time = audit.completed_at - started_at; CPU = the worker process only (PostgreSQL not counted)`,
+    `audit benchmark: generated site (seed ${s.seed}), ~12.5 KB pages, 30 internal links, 3-4 images, ` +
+      `robots.txt${s.sitemap ? ' + sitemap.xml' : ', no sitemap (BENCH_AUDIT_SITEMAP=1 adds one)'}; served ` +
+      `uncompressed by a child process on 127.0.0.1 (pages rendered once at its ` +
+      `start${s.warmupRounds ? '' : ', every page fetched once before round 1 to warm it'})`,
+    `node ${process.version}, NODE_ENV=${result.nodeEnv}; machine: ${cpus().length} ` +
+      `CPUs, ${(totalmem() / 2 ** 30).toFixed(0)} GB, 1-min load ` +
+      `average ${result.loadAverage.before.toFixed(2)} ` +
+      `before, ${result.loadAverage.after.toFixed(2)} after`,
+    `ours: a real worker process ` +
+      `(${worker}${s.workerNodeArgs.length ? `, node ${s.workerNodeArgs.join(' ')}` : ''}, ` +
+      `WORKER_CONCURRENCY=1, LOG_LEVEL=warn), DEFAULT_CRAWL_OPTIONS ` +
+      `(concurrency ${DEFAULT_CRAWL_OPTIONS.concurrency}, ` +
+      `assetBudget ${DEFAULT_CRAWL_OPTIONS.assetBudget}), robots respected, results written to PostgreSQL; ` +
+      `time = audit.completed_at - started_at; CPU = the worker process only (PostgreSQL not counted)`,
   ];
   if (throughput) {
     const r = ratios(throughput.rows);
     const meets = r.ratio >= TARGET_RATIO;
     out.push(
-      `crawlee ${s.crawleeVersion}: CheerioCrawler in a fresh child process per run, requestHandler = enqueueLinks({ strategy: 'same-hostname' }), Configuration({ persistStorage: false }), maxRequestsPerCrawl ${s.crawleeMaxRequests ?? `unset (the site has exactly ${s.pages} pages)`}; time = crawler.run()`,
+      `crawlee ${s.crawleeVersion}: CheerioCrawler in a fresh child process per run, requestHandler = ` +
+        `enqueueLinks({ strategy: 'same-hostname' }), Configuration({ persistStorage: false }), ` +
+        `maxRequestsPerCrawl ${s.crawleeMaxRequests ?? `unset (the site has exactly ${s.pages} pages)`}; ` +
+        `time = crawler.run()`,
       '',
-      `1. throughput, ${s.pages}-page site (${s.rounds} rounds, order alternating${s.warmupRounds ? `, after ${s.warmupRounds} warm-up run(s) of each side shown as round 0 and left out of the ratio` : ''}):`,
+      `1. throughput, ${s.pages}-page site (${s.rounds} rounds, order ` +
+        `alternating${
+          s.warmupRounds
+            ? `, after ${s.warmupRounds} warm-up run(s) of each side shown as round 0 and left out of the ratio`
+            : ''
+        }):`,
       formatTable(
         [
           'round',
@@ -131,7 +150,10 @@ export function formatReport(result: AuditBenchResult): string {
         ]),
       ),
       '',
-      `ours ${r.oursPps.toFixed(1)} pages/s vs crawlee (pinned ${s.crawleeConcurrency}) ${r.crawleePps.toFixed(1)} pages/s: ours/crawlee = ${r.ratio.toFixed(2)} (per round ${r.ratioPerRound.map((x) => x.toFixed(2)).join(', ')}; target >= ${TARGET_RATIO}): ${meets ? 'MEETS TARGET' : 'BELOW TARGET'}`,
+      `ours ${r.oursPps.toFixed(1)} pages/s vs crawlee ` +
+        `(pinned ${s.crawleeConcurrency}) ${r.crawleePps.toFixed(1)} pages/s: ours/crawlee ` +
+        `= ${r.ratio.toFixed(2)} (per round ${r.ratioPerRound.map((x) => x.toFixed(2)).join(', ')}; target ` +
+        `>= ${TARGET_RATIO}): ${meets ? 'MEETS TARGET' : 'BELOW TARGET'}`,
     );
     if (r.ratioVsDefaults !== null)
       out.push(`ours / crawlee with its default autoscaling = ${r.ratioVsDefaults.toFixed(2)}`);
@@ -167,8 +189,11 @@ export function formatReport(result: AuditBenchResult): string {
           ],
         ],
       ),
-      `RSS as pages accumulate: ${memory.rss.timeline.map((p) => `${p.pagesCrawled}p ${mb(p.rssKb).toFixed(0)}MB`).join(', ')}`,
-      `peak RSS (VmHWM) ${mb(memory.rss.hwmKb).toFixed(0)} MB (target < ${TARGET_RSS_MB} MB): ${meets ? 'MEETS TARGET' : 'BELOW TARGET'}`,
+      `RSS as pages accumulate: ${memory.rss.timeline
+        .map((p) => `${p.pagesCrawled}p ${mb(p.rssKb).toFixed(0)}MB`)
+        .join(', ')}`,
+      `peak RSS (VmHWM) ${mb(memory.rss.hwmKb).toFixed(0)} MB (target < ${TARGET_RSS_MB} ` +
+        `MB): ${meets ? 'MEETS TARGET' : 'BELOW TARGET'}`,
     );
     if (s.workerNodeArgs.some((a) => a.startsWith('--cpu-prof')))
       out.push('NOTE: the CPU profiler was on; it inflates RSS, so these memory numbers are not representative.');

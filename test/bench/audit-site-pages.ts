@@ -93,7 +93,8 @@ export function renderPage(spec: SiteSpec, index: number, origin: string): strin
   const image = (k: number) => `/img/${k}.png`;
   const heroImage = Math.floor(rand() * IMAGE_POOL);
   const link = (target: number, text?: string) =>
-    `<a href="${pagePath(spec, target)}">${escapeHtml(text ?? pageTitle(spec, target).replace(/ \| Bench Site$/, ''))}</a>`;
+    `<a href="${pagePath(spec, target)}">` +
+    `${escapeHtml(text ?? pageTitle(spec, target).replace(/ \| Bench Site$/, ''))}</a>`;
 
   const out: string[] = [];
   out.push(
@@ -112,7 +113,8 @@ export function renderPage(spec: SiteSpec, index: number, origin: string): strin
     `<meta property="og:image" content="${origin}${image(heroImage)}">\n`,
     '<meta name="twitter:card" content="summary_large_image">\n',
     '<link rel="icon" href="/favicon.ico">\n<link rel="stylesheet" href="/static/site.css">\n',
-    `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","headline":${JSON.stringify(heading)},` +
+    `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article",` +
+      `"headline":${JSON.stringify(heading)},` +
       `"datePublished":"2024-0${1 + (index % 9)}-1${index % 10}","image":"${origin}${image(heroImage)}"}</script>\n`,
     '</head>\n<body>\n<header class="site-header"><a class="logo" href="/">Bench Site</a>\n<nav><ul>',
   );
@@ -143,7 +145,9 @@ export function renderPage(spec: SiteSpec, index: number, origin: string): strin
       // Every 13th page has one image without alt text.
       const alt = index % 13 === 4 && p === 5 ? '' : ` alt="${escapeHtml(capitalize(words(rand, 5).join(' ')))}"`;
       out.push(
-        `<figure><img src="${image(k)}"${alt} width="${w}" height="${Math.round(w * 0.625)}" loading="lazy"><figcaption>${escapeHtml(capitalize(words(rand, 6).join(' ')))}</figcaption></figure>\n`,
+        `<figure><img src="${image(k)}"${alt} width="${w}" height="${Math.round(w * 0.625)}" ` +
+          `loading="lazy"><figcaption>${escapeHtml(capitalize(words(rand, 6).join(' ')))}</figcaption>` +
+          `</figure>\n`,
       );
     }
   }

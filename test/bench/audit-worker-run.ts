@@ -201,7 +201,8 @@ export async function runWorkerAudit(opts: WorkerAuditOptions): Promise<WorkerAu
       if (atSec - lastLog >= 15) {
         lastLog = atSec;
         opts.log(
-          `  ${row.status} ${row.pages_crawled}/${opts.maxPages} pages, RSS ${(s.rssKb / 1024).toFixed(0)} MB, ${atSec.toFixed(0)}s`,
+          `  ${row.status} ${row.pages_crawled}/${opts.maxPages} pages, ` +
+            `RSS ${(s.rssKb / 1024).toFixed(0)} MB, ${atSec.toFixed(0)}s`,
         );
       }
       await sleep(250);

@@ -122,12 +122,14 @@ async function measureThroughput(
       workerRuns.push(r);
       if (r.status !== 'COMPLETED' || r.rows.pages !== r.pagesCrawled) {
         throw new Error(
-          `our audit ended ${r.status} with ${r.pagesCrawled} pages crawled, ${r.rows.pages} persisted: ${r.error ?? ''}`,
+          `our audit ended ${r.status} with ${r.pagesCrawled} pages crawled, ${r.rows.pages} ` +
+            `persisted: ${r.error ?? ''}`,
         );
       }
       if (r.pagesCrawled !== settings.pages || served.distinctPages !== settings.pages) {
         ctx.warnings.push(
-          `round ${round}: our audit crawled ${r.pagesCrawled} of the site's ${settings.pages} pages (${served.distinctPages} distinct served)`,
+          `round ${round}: our audit crawled ${r.pagesCrawled} of the site's ${settings.pages} pages ` +
+            `(${served.distinctPages} distinct served)`,
         );
       }
       return {
@@ -160,7 +162,8 @@ async function measureThroughput(
       const served = await site.stats(true);
       if (r.requestsFailed || served.distinctPages !== settings.pages) {
         ctx.warnings.push(
-          `round ${round}: ${name} crawled ${r.requestsFinished} pages (${r.requestsFailed} failed), ${served.distinctPages} distinct served of ${settings.pages}`,
+          `round ${round}: ${name} crawled ${r.requestsFinished} pages (${r.requestsFailed} ` +
+            `failed), ${served.distinctPages} distinct served of ${settings.pages}`,
         );
       }
       return {
@@ -210,7 +213,8 @@ async function measureThroughput(
       const row = await side.run(round);
       rows.push(row);
       log(
-        `${name}: ${side.name} ${row.pages} pages in ${row.seconds.toFixed(1)}s = ${row.pagesPerSec.toFixed(1)} pages/s`,
+        `${name}: ${side.name} ${row.pages} pages in ${row.seconds.toFixed(1)}s ` +
+          `= ${row.pagesPerSec.toFixed(1)} pages/s`,
       );
     }
   }
@@ -236,7 +240,8 @@ async function measureMemory(ctx: BenchContext): Promise<WorkerAuditResult> {
     throw new Error(`the ${settings.rssPages}-page audit ended ${r.status}: ${r.error ?? ''}`);
   if (r.pagesCrawled !== settings.rssPages || served.distinctPages !== settings.rssPages) {
     ctx.warnings.push(
-      `memory run: our audit crawled ${r.pagesCrawled} of the site's ${settings.rssPages} pages (${served.distinctPages} distinct served)`,
+      `memory run: our audit crawled ${r.pagesCrawled} of the site's ${settings.rssPages} pages ` +
+        `(${served.distinctPages} distinct served)`,
     );
   }
   return r;
@@ -273,7 +278,8 @@ export async function runAuditBench(): Promise<{ ok: boolean }> {
     // An ENTERPRISE organization of its own; its projects, audits and results cascade when it goes.
     const organizationId = `bench-audit-${randomBytes(6).toString('hex')}`;
     await pool.query(
-      `INSERT INTO organization (id, name, slug, "createdAt", plan) VALUES ($1, 'audit bench', $1, now(), 'ENTERPRISE')`,
+      `INSERT INTO organization (id, name, slug, "createdAt", plan) VALUES ($1, 'audit bench', $1, now(), ` +
+        `'ENTERPRISE')`,
       [organizationId],
     );
     cleanups.push(() => pool.query('DELETE FROM organization WHERE id = $1', [organizationId]));

@@ -308,7 +308,8 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
 
     const total = settings.rounds * settings.durationSec * targets.length + settings.warmupSec * targets.length;
     log(
-      `${targets.length} targets, ${settings.connections} connections, warm-up ${settings.warmupSec}s each, ${settings.rounds} rounds x ${settings.durationSec}s (~${total}s)`,
+      `${targets.length} targets, ${settings.connections} connections, warm-up ${settings.warmupSec}s ` +
+        `each, ${settings.rounds} rounds x ${settings.durationSec}s (~${total}s)`,
     );
     if (settings.rounds % 2) log('odd BENCH_ROUNDS: the group is measured in one order once more than in the other');
     const samples = await runInterleaved(load, targets, settings, log, group);
@@ -325,17 +326,30 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
     const loadAfter = loadavg()[0];
     const out: string[] = [
       '',
-      `facade benchmark: ${PROJECTS} projects, ENTERPRISE org, ${settings.connections} connections, ${settings.rounds} rounds x ${settings.durationSec}s interleaved after ${settings.warmupSec}s warm-up each`,
-      `each round measures ${group.join(', ')} as ${settings.slices} slice(s) of ${(settings.durationSec / settings.slices).toFixed(1)}s each, interleaved A B C C B A A B C ... (mirrored every other round), then the other targets in rotation, ${settings.durationSec}s each`,
-      `node ${process.version}, NODE_ENV=${process.env.NODE_ENV ?? '(unset)'}, LOG_LEVEL=silent; servers in this process, autocannon in a child process`,
-      `machine: ${cpus().length} CPUs, 1-min load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (other work on the box widens the per-round spread)`,
-      `hand-written SQL via node-postgres pg.Pool (max 10, same as the ORM pool), plain parameterized queries; the 200 body serialized from the same response schema as the facade route's (fast-json-stringify)`,
-      `rate limit: both sides run the real RateLimiter Lua on the real org:<id>:A bucket (prefix ${config.REDIS_PREFIX}); runtime.rateLimitFor is wrapped to compare against ${BENCH_RATE_LIMIT} instead of RATE_LIMITS.A.ENTERPRISE (120/min)`,
+      `facade benchmark: ${PROJECTS} projects, ENTERPRISE org, ${settings.connections} ` +
+        `connections, ${settings.rounds} rounds x ${settings.durationSec}s interleaved ` +
+        `after ${settings.warmupSec}s warm-up each`,
+      `each round measures ${group.join(', ')} as ${settings.slices} slice(s) ` +
+        `of ${(settings.durationSec / settings.slices).toFixed(1)}s each, interleaved A B C C B A A B C ... ` +
+        `(mirrored every other round), then the other targets in rotation, ${settings.durationSec}s each`,
+      `node ${process.version}, NODE_ENV=${process.env.NODE_ENV ?? '(unset)'}, LOG_LEVEL=silent; servers ` +
+        `in this process, autocannon in a child process`,
+      `machine: ${cpus().length} CPUs, 1-min load average ${loadBefore.toFixed(2)} ` +
+        `before, ${loadAfter.toFixed(2)} after (other work on the box widens the per-round spread)`,
+      `hand-written SQL via node-postgres pg.Pool (max 10, same as the ORM pool), plain parameterized ` +
+        `queries; the 200 body serialized from the same response schema as the facade route's ` +
+        `(fast-json-stringify)`,
+      `rate limit: both sides run the real RateLimiter Lua on the real org:<id>:A bucket ` +
+        `(prefix ${config.REDIS_PREFIX}); runtime.rateLimitFor is wrapped to compare ` +
+        `against ${BENCH_RATE_LIMIT} instead of RATE_LIMITS.A.ENTERPRISE (120/min)`,
       '',
       formatTable(rows),
       '',
-      `facade / hand-written for GET /api/v1/projects: ${facade.ratio.toFixed(3)} (median of per-round ratios ${facade.ratioMedian.toFixed(3)}; target >= ${TARGET_RATIO}): ${meets ? 'MEETS TARGET' : 'BELOW TARGET'}`,
-      `facade / the hand-written handler on the platform's pg pool (no target; the pool parses timestamps more cheaply than node-postgres' default): ${beyondPool.toFixed(3)}`,
+      `facade / hand-written for GET /api/v1/projects: ${facade.ratio.toFixed(3)} (median of per-round ` +
+        `ratios ${facade.ratioMedian.toFixed(3)}; target ` +
+        `>= ${TARGET_RATIO}): ${meets ? 'MEETS TARGET' : 'BELOW TARGET'}`,
+      `facade / the hand-written handler on the platform's pg pool (no target; the pool parses timestamps ` +
+        `more cheaply than node-postgres' default): ${beyondPool.toFixed(3)}`,
       '',
       `steps in-process, ${settings.connections} in flight (CPU is what the API process pays per request):`,
       formatStages(stages),
@@ -344,15 +358,19 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
     if (gains.length) {
       out.push(
         '',
-        'what each shortcut of src/platform/fast-path/ buys end to end: req/s with it / without it - 1, paired per round, and',
-        "the API process's CPU time per response without it / with it - 1 (CPU is less swayed by other work on the machine):",
+        'what each shortcut of src/platform/fast-path/ buys end to end: req/s with it / without it - 1, ' +
+          'paired per round, and',
+        "the API process's CPU time per response without it / with it - 1 (CPU is less swayed by other work " +
+          'on the machine):',
       );
       for (const g of gains) {
         out.push(
-          `  ${g.shortcut.padEnd(18)} on ${g.endpoint.padEnd(10)} req/s median ${pct(g.gainMedian)} (per round ${g.perRound.map(pct).join(' ')})`,
+          `  ${g.shortcut.padEnd(18)} on ${g.endpoint.padEnd(10)} req/s median ${pct(g.gainMedian)} (per ` +
+            `round ${g.perRound.map(pct).join(' ')})`,
         );
         out.push(
-          `  ${''.padEnd(32)} CPU/response median ${pct(g.cpuGainMedian)}, ${g.cpuUsOn.toFixed(0)} vs ${g.cpuUsOff.toFixed(0)} µs (per round ${g.cpuPerRound.map(pct).join(' ')})`,
+          `  ${''.padEnd(32)} CPU/response median ${pct(g.cpuGainMedian)}, ${g.cpuUsOn.toFixed(0)} ` +
+            `vs ${g.cpuUsOff.toFixed(0)} µs (per round ${g.cpuPerRound.map(pct).join(' ')})`,
         );
       }
     }

@@ -41,7 +41,9 @@ interface ProjectRow {
 
 const BEARER_RE = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 const LAST_USED_RESOLUTION_MS = 60_000;
-const KEY_SQL = `SELECT k.id, k.organization_id, o.plan, k.last_used_at FROM api_key k JOIN "organization" o ON o.id = k.organization_id
+const KEY_SQL =
+  `SELECT k.id, k.organization_id, o.plan, k.last_used_at FROM api_key k JOIN "organization" o ON o.id = ` +
+  `k.organization_id
   WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
 const PROJECTS_SQL =
   'SELECT id, name, domain, created_at FROM project WHERE organization_id = $1 ORDER BY created_at, id';
@@ -71,7 +73,10 @@ export async function verifyKey(pool: pg.Pool, key: string): Promise<VerifiedKey
 const COUNTS_SQL = ['audits:audit', 'keywords:keyword', 'competitors:competitor']
   .map((pair) => {
     const [field, table] = pair.split(':');
-    return `SELECT '${field}' AS field, project_id::text AS project_id, count(*)::int AS n FROM ${table} WHERE project_id = ANY($1::uuid[]) GROUP BY project_id`;
+    return (
+      `SELECT '${field}' AS field, project_id::text AS project_id, count(*)::int AS n FROM ${table} WHERE ` +
+      `project_id = ANY($1::uuid[]) GROUP BY project_id`
+    );
   })
   .join(' UNION ALL ');
 

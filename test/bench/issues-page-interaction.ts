@@ -75,13 +75,15 @@ const ARM_STATUS_WATCH = `(() => {
 })()`;
 
 /** Watches the first closed issue: its panel appearing, then its first affected page URL. */
-const ARM_TOGGLE_WATCH = `(() => {
+const ARM_TOGGLE_WATCH =
+  `(() => {
   const list = ${LIST};
   const button = list && list.querySelector('button[aria-expanded="false"]');
   if (!button) return null;
   const panelId = button.getAttribute('aria-controls');
   const w = { startAt: null, changedAt: null, paintedAt: null, occurrencesAt: null, occurrences: 0 };
-  button.addEventListener('click', (e) => { if (w.startAt === null) w.startAt = e.timeStamp; }, { capture: true, once: true });
+  button.addEventListener('click', (e) => { if (w.startAt === null) w.startAt = e.timeStamp; }, { ` +
+  `capture: true, once: true });
   w.done = new Promise((resolve) => {
     const finish = () => { if (w.paintedAt !== null && w.occurrencesAt !== null) { obs.disconnect(); resolve(); } };
     const obs = new MutationObserver(() => {
@@ -92,7 +94,8 @@ const ARM_TOGGLE_WATCH = `(() => {
         requestAnimationFrame(() => setTimeout(() => { w.paintedAt = performance.now(); finish(); }, 0));
       }
       const urls = [...panel.querySelectorAll('li')].filter((li) => /https?:\\/\\//.test(li.textContent || ''));
-      if (urls.length && w.occurrencesAt === null) { w.occurrencesAt = performance.now(); w.occurrences = urls.length; finish(); }
+      if (urls.length && w.occurrencesAt === null) { w.occurrencesAt = performance.now(); w.occurrences = ` +
+  `urls.length; finish(); }
     });
     obs.observe(list, { childList: true, subtree: true, characterData: true });
   });
@@ -100,12 +103,14 @@ const ARM_TOGGLE_WATCH = `(() => {
   return button.textContent;
 })()`;
 
-const AWAIT_WATCH = (timeoutMs: number) => `(async () => {
+const AWAIT_WATCH = (timeoutMs: number) =>
+  `(async () => {
   const w = window.__benchWatch;
   await Promise.race([w.done, new Promise((r) => setTimeout(r, ${timeoutMs}))]);
   // Event Timing entries are reported once their frame is presented: give them time to arrive.
   await ${SETTLE};
-  const events = w.startAt === null ? [] : window.__benchVitals.events.filter((e) => e.at >= w.startAt - 1 && e.at <= (w.paintedAt ?? performance.now()));
+  const events = w.startAt === null ? [] : window.__benchVitals.events.filter((e) => e.at >= w.startAt - ` +
+  `1 && e.at <= (w.paintedAt ?? performance.now()));
   return { startAt: w.startAt, changedAt: w.changedAt, paintedAt: w.paintedAt, text: w.text ?? null,
     occurrencesAt: w.occurrencesAt ?? null, occurrences: w.occurrences ?? 0,
     eventMs: events.length ? Math.max(...events.map((e) => e.duration)) : null };
@@ -115,12 +120,14 @@ const AWAIT_WATCH = (timeoutMs: number) => `(async () => {
  * Scrolls the window to the bottom until the list's last row is rendered and on screen (the virtualizer measures as it
  * goes).
  */
-const SCROLL_TO_LAST = `(async () => {
+const SCROLL_TO_LAST =
+  `(async () => {
   const list = ${LIST};
   const setsize = Number(list.querySelector('[role="listitem"]').getAttribute('aria-setsize'));
   const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
   const started = performance.now();
-  const counts = () => ({ rowsInDom: list.querySelectorAll('[role="listitem"]').length, issueRowsInDom: list.querySelectorAll('button[aria-expanded]').length });
+  const counts = () => ({ rowsInDom: list.querySelectorAll('[role="listitem"]').length, issueRowsInDom: ` +
+  `list.querySelectorAll('button[aria-expanded]').length });
   for (let step = 1; step <= 60; step++) {
     window.scrollTo(0, document.documentElement.scrollHeight);
     await frame();
@@ -129,7 +136,8 @@ const SCROLL_TO_LAST = `(async () => {
     const box = last && last.getBoundingClientRect();
     if (box && box.top >= 0 && box.bottom <= innerHeight) {
       const title = last.querySelector('.issue-title');
-      return { reached: true, steps: step, ms: performance.now() - started, lastTitle: title ? title.textContent : last.textContent, ...counts() };
+      return { reached: true, steps: step, ms: performance.now() - started, lastTitle: title ? ` +
+  `title.textContent : last.textContent, ...counts() };
     }
   }
   return { reached: false, steps: 60, ms: performance.now() - started, lastTitle: null, ...counts() };

@@ -148,15 +148,26 @@ export async function runMemoryBench(): Promise<{ ok: boolean }> {
   const totalPssMb = mb(rows.reduce((s, p) => s + p.pssKb, 0));
   const table = rows.map(
     (p) =>
-      `  ${p.name.padEnd(24)} pid ${String(p.pid).padStart(7)}  RSS ${mb(p.rssKb).toFixed(1).padStart(6)} MB  PSS ${mb(p.pssKb).toFixed(1).padStart(6)} MB`,
+      `  ${p.name.padEnd(24)} pid ${String(p.pid).padStart(7)}  RSS ${mb(p.rssKb).toFixed(1).padStart(6)} ` +
+      `MB  PSS ${mb(p.pssKb).toFixed(1).padStart(6)} MB`,
   );
   process.stdout.write(
     `Idle memory of \`node ${args.join(' ')}\` after ${idleS} s (${process.version}):\n${table.join('\n')}\n` +
-      `  ${'total'.padEnd(24)}              RSS ${totalMb.toFixed(1).padStart(6)} MB  PSS ${totalPssMb.toFixed(1).padStart(6)} MB (budget: RSS ${budgetMb} MB)\n`,
+      (`  ${'total'.padEnd(24)}              RSS ${totalMb.toFixed(1).padStart(6)} MB  ` +
+        `PSS ${totalPssMb.toFixed(1).padStart(6)} MB (budget: RSS ${budgetMb} MB)\n`),
   );
   const ok = totalMb <= budgetMb && rows.length >= 3;
   process.stdout.write(
-    `${JSON.stringify({ bench: 'memory', node: process.version, idleSeconds: idleS, totalMb, totalPssMb, budgetMb, processes: rows.map((p) => ({ name: p.name, rssMb: mb(p.rssKb), pssMb: mb(p.pssKb) })), ok })}\n`,
+    `${JSON.stringify({
+      bench: 'memory',
+      node: process.version,
+      idleSeconds: idleS,
+      totalMb,
+      totalPssMb,
+      budgetMb,
+      processes: rows.map((p) => ({ name: p.name, rssMb: mb(p.rssKb), pssMb: mb(p.pssKb) })),
+      ok,
+    })}\n`,
   );
   return { ok };
 }

@@ -11,7 +11,8 @@ import { totalBlockingTime, type LabLongTask } from '../../src/technical/lab-blo
  * Observers for the vitals, buffered so that entries from before they were registered count too. Layout
  * shifts and the LCP element are described when they are reported, while their nodes are still attached.
  */
-export const VITALS_INIT_SCRIPT = `(() => {
+export const VITALS_INIT_SCRIPT =
+  `(() => {
   if (window.top !== window) return;
   const store = { lcp: [], shifts: [], longTasks: [], fcp: null, events: [] };
   Object.defineProperty(window, '__benchVitals', { value: store, enumerable: false });
@@ -27,17 +28,21 @@ export const VITALS_INIT_SCRIPT = `(() => {
   };
   const observe = (type, onEntry, extra) => {
     try {
-      new PerformanceObserver((list) => { for (const e of list.getEntries()) onEntry(e); }).observe({ type, buffered: true, ...extra });
+      new PerformanceObserver((list) => { for (const e of list.getEntries()) onEntry(e); }).observe({ ` +
+  `type, buffered: true, ...extra });
     } catch (e) {}
   };
-  observe('largest-contentful-paint', (e) => store.lcp.push({ at: e.startTime, size: e.size, element: describe(e.element), url: e.url || null }));
+  observe('largest-contentful-paint', (e) => store.lcp.push({ at: e.startTime, size: e.size, element: ` +
+  `describe(e.element), url: e.url || null }));
   // web-vitals' CLS: shifts within 500 ms of user input do not count.
   observe('layout-shift', (e) => {
-    if (!e.hadRecentInput) store.shifts.push({ at: e.startTime, value: e.value, sources: (e.sources || []).map((s) => describe(s.node)) });
+    if (!e.hadRecentInput) store.shifts.push({ at: e.startTime, value: e.value, sources: (e.sources || ` +
+  `[]).map((s) => describe(s.node)) });
   });
   observe('longtask', (e) => store.longTasks.push([e.startTime, e.duration]));
   observe('paint', (e) => { if (e.name === 'first-contentful-paint') store.fcp = e.startTime; });
-  observe('event', (e) => store.events.push({ name: e.name, at: e.startTime, duration: e.duration }), { durationThreshold: 16 });
+  observe('event', (e) => store.events.push({ name: e.name, at: e.startTime, duration: e.duration }), { ` +
+  `durationThreshold: 16 });
 })();`;
 
 /**
@@ -60,7 +65,8 @@ const readyProbeScript = (probe: string) => `(() => {
 export const SETTLE =
   'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50))))';
 
-const READ_VITALS = `(async () => {
+const READ_VITALS =
+  `(async () => {
   await ${SETTLE};
   const s = window.__benchVitals;
   if (!s || s.readyAt === undefined) return null;
@@ -77,7 +83,8 @@ const READ_VITALS = `(async () => {
     resourceTimingBytes: (nav ? nav.transferSize : 0) + resources.reduce((sum, r) => sum + r.transferSize, 0),
     resources: resources.length + (nav ? 1 : 0),
     apiCalls: resources.filter((r) => r.initiatorType === 'fetch' || r.initiatorType === 'xmlhttprequest').map((r) => ({
-      path: new URL(r.name).pathname, startMs: r.startTime, waitMs: r.responseStart - r.requestStart, downloadMs: r.responseEnd - r.responseStart, bytes: r.transferSize,
+      path: new URL(r.name).pathname, startMs: r.startTime, waitMs: r.responseStart - r.requestStart, ` +
+  `downloadMs: r.responseEnd - r.responseStart, bytes: r.transferSize,
     })),
     domElements: document.getElementsByTagName('*').length,
   };

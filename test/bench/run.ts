@@ -30,7 +30,8 @@ const BENCHMARKS: Record<string, Benchmark> = {
   },
   audit: {
     description:
-      '5,000-page site: our worker (crawl + analyze + persist) vs crawlee CheerioCrawler pages/s; worker peak RSS on 20,000 pages',
+      '5,000-page site: our worker (crawl + analyze + persist) vs crawlee CheerioCrawler pages/s; worker ' +
+      'peak RSS on 20,000 pages',
     run: async () => (await import('./audit.bench.js')).runAuditBench(),
   },
   memory: {
@@ -40,7 +41,8 @@ const BENCHMARKS: Record<string, Benchmark> = {
   },
   web: {
     description:
-      'Web app in headless Chromium (built API process, cold cache): LCP, CLS, TBT, bytes of 4 pages vs a static page; 2,000-issue list',
+      'Web app in headless Chromium (built API process, cold cache): LCP, CLS, TBT, bytes of 4 pages vs a ' +
+      'static page; 2,000-issue list',
     run: async () => (await import('./web.bench.js')).runWebBench(),
   },
 };

@@ -21,19 +21,26 @@ function relative(date: Date): string {
 export function staticBaselineHtml(projects: readonly SeededProject[]): string {
   const rows = projects.map((p) => {
     const change = p.change === 0 ? '±0' : `${p.change > 0 ? '▲' : '▼'}${Math.abs(p.change)}`;
-    return `<tr><th scope="row"><a href="#">${escape(p.name)}</a><br><small>${escape(p.url)}</small></th><td>${p.score} ${change}</td><td>${relative(p.completedAt)}</td><td>Completed</td></tr>`;
+    return (
+      `<tr><th scope="row"><a ` +
+      `href="#">${escape(p.name)}</a><br><small>${escape(p.url)}</small></th><td>${p.score} ${change}</td><t` +
+      `d>${relative(p.completedAt)}</td><td>Completed</td></tr>`
+    );
   });
   return [
     '<!doctype html>',
     '<html lang="en">',
-    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Projects · SEO Audit Platform</title><link rel="icon" type="image/svg+xml" href="/favicon.svg"></head>',
+    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, ' +
+      'initial-scale=1"><title>Projects · SEO Audit Platform</title><link rel="icon" type="image/svg+xml" ' +
+      'href="/favicon.svg"></head>',
     '<body>',
     '<header><strong>SEO Audit Platform</strong></header>',
     '<main>',
     '<h1>Projects</h1>',
     '<table>',
     '<caption>Projects with their latest audit</caption>',
-    '<thead><tr><th scope="col">Project</th><th scope="col">Score</th><th scope="col">Last audit</th><th scope="col">Status</th></tr></thead>',
+    '<thead><tr><th scope="col">Project</th><th scope="col">Score</th><th scope="col">Last audit</th><th ' +
+      'scope="col">Status</th></tr></thead>',
     `<tbody>${rows.join('\n')}</tbody>`,
     '</table>',
     '</main>',

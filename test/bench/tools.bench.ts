@@ -43,7 +43,9 @@ function sitemapXml(count: number): string {
   ];
   for (let i = 0; i < count; i++) {
     parts.push(
-      `<url><loc>https://example.com/products/item-${i}?ref=sitemap&amp;v=${i % 7}</loc><lastmod>2025-0${(i % 9) + 1}-1${i % 10}T10:00:00+00:00</lastmod><changefreq>weekly</changefreq><priority>0.${i % 10}</priority></url>\n`,
+      `<url><loc>https://example.com/products/item-${i}?ref=sitemap&amp;v=${i % 7}</loc><lastmod>2025-` +
+        `0${(i % 9) + 1}-1${i % 10}T10:00:00+00:00</lastmod><changefreq>weekly</changefreq><priority>0` +
+        `.${i % 10}</priority></url>\n`,
     );
   }
   parts.push('</urlset>\n');
@@ -149,11 +151,13 @@ export async function runToolsBench(): Promise<{ ok: boolean }> {
   );
   for (const [name, median, first, ratio, target] of rows) {
     console.log(
-      `${name.padEnd(66)} ${median.toFixed(1).padStart(10)} ${first.toFixed(1).padStart(9)} ${ratio.toFixed(2).padStart(7)}  ${target}`,
+      `${name.padEnd(66)} ${median.toFixed(1).padStart(10)} ${first.toFixed(1).padStart(9)} ` +
+        `${ratio.toFixed(2).padStart(7)}  ${target}`,
     );
   }
   console.log(
-    `sitemap peak RSS growth: plain ${memPlain.toFixed(1)} MB, gzip ${memGzip.toFixed(1)} MB (target < 100 MB); validator saw ${check.urlCount} URLs, valid=${check.valid}`,
+    `sitemap peak RSS growth: plain ${memPlain.toFixed(1)} MB, gzip ${memGzip.toFixed(1)} MB (target < ` +
+      `100 MB); validator saw ${check.urlCount} URLs, valid=${check.valid}`,
   );
   const ok =
     robotsOurs.medianMs < 20 &&

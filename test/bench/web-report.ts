@@ -175,7 +175,8 @@ export function formatDiagnostics(pages: readonly { name: string; loads: readonl
       );
     const tasks = spread(loads.map((l) => l.longestTaskMs));
     lines.push(
-      `long tasks per load ${spread(loads.map((l) => l.longTasks)).median}, longest ${tasks.median.toFixed(0)} ms (${tasks.min.toFixed(0)}-${tasks.max.toFixed(0)})`,
+      `long tasks per load ${spread(loads.map((l) => l.longTasks)).median}, ` +
+        `longest ${tasks.median.toFixed(0)} ms (${tasks.min.toFixed(0)}-${tasks.max.toFixed(0)})`,
     );
     const calls = new Map<string, number>();
     for (const c of loads[0].apiCalls) calls.set(c.path, (calls.get(c.path) ?? 0) + 1);
@@ -189,8 +190,11 @@ export function formatDiagnostics(pages: readonly { name: string; loads: readonl
     if (largest.length) {
       const wait = spread(largest.map((c) => c.waitMs));
       lines.push(
-        `largest API response: ${largest[0].path} ${(spread(largest.map((c) => c.bytes)).median / 1024).toFixed(1)} KB, requested at ${spread(largest.map((c) => c.startMs)).median.toFixed(0)} ms, ` +
-          `server wait ${wait.median.toFixed(0)} ms (${wait.min.toFixed(0)}-${wait.max.toFixed(0)}), download ${spread(largest.map((c) => c.downloadMs)).median.toFixed(0)} ms`,
+        `largest API response: ${largest[0].path} ` +
+          `${(spread(largest.map((c) => c.bytes)).median / 1024).toFixed(1)} KB, ` +
+          `requested at ${spread(largest.map((c) => c.startMs)).median.toFixed(0)} ms, ` +
+          (`server wait ${wait.median.toFixed(0)} ms (${wait.min.toFixed(0)}-${wait.max.toFixed(0)}), ` +
+            `download ${spread(largest.map((c) => c.downloadMs)).median.toFixed(0)} ms`),
       );
     }
     out.push(`  ${name}:`, ...lines.map((l) => `    ${l}`));

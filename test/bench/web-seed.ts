@@ -54,7 +54,8 @@ const NOUNS = ['Outdoor Gear', 'Bakery', 'Law Firm', 'Dental Care', 'Bike Shop']
 /** The previous run's user and organization (projects, audits, issues and occurrences cascade), if any. */
 export async function removeBenchUser(pool: pg.Pool, email = BENCH_WEB_EMAIL): Promise<number> {
   const orgs = await pool.query(
-    `DELETE FROM "organization" WHERE id IN (SELECT m."organizationId" FROM "member" m JOIN "user" u ON u.id = m."userId" WHERE u.email = $1)`,
+    `DELETE FROM "organization" WHERE id IN (SELECT m."organizationId" FROM "member" m JOIN "user" u ON ` +
+      `u.id = m."userId" WHERE u.email = $1)`,
     [email],
   );
   await pool.query('DELETE FROM "user" WHERE email = $1', [email]);
@@ -170,11 +171,15 @@ export async function seedWebBench(
     },
   ]);
   await pool.query(
-    `INSERT INTO audit (id, project_id, status, job_id, overall_score, meta_score, content_score, links_score, technical_score, performance_score,
+    `INSERT INTO audit (id, project_id, status, job_id, overall_score, meta_score, content_score, ` +
+      `links_score, technical_score, performance_score,
        pages_crawled, max_pages, created_at, started_at, completed_at)
-     SELECT a.id, a.project_id, 'COMPLETED', a.id::text, a.score, LEAST(100, a.score + 5), GREATEST(0, a.score - 5), LEAST(100, a.score + 2),
-       GREATEST(0, a.score - 3), a.score, a.pages, 10000, a.done - interval '4 minutes', a.done - interval '4 minutes', a.done
-     FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::int[], $5::timestamptz[]) AS a(id, project_id, score, pages, done)`,
+     SELECT a.id, a.project_id, 'COMPLETED', a.id::text, a.score, LEAST(100, a.score + 5), ` +
+      `GREATEST(0, a.score - 5), LEAST(100, a.score + 2),
+       GREATEST(0, a.score - 3), a.score, a.pages, 10000, a.done - interval '4 minutes', a.done - ` +
+      `interval '4 minutes', a.done
+     FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::int[], $5::timestamptz[]) AS a(id, ` +
+      `project_id, score, pages, done)`,
     [
       audits.map((a) => a.id),
       audits.map((a) => a.projectId),
@@ -188,9 +193,11 @@ export async function seedWebBench(
   const issuesAuditId = audits[1].id;
   const issues = stressIssues(opts.issues);
   await pool.query(
-    `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description, affected_pages, applicable_pages)
+    `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description, affected_pages, ` +
+      `applicable_pages)
      SELECT i.id, $1, i.code, i.title, i.severity, i.category, i.description, i.affected, $2
-     FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[]) AS i(id, code, title, severity, category, description, affected)`,
+     FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[]) ` +
+      `AS i(id, code, title, severity, category, description, affected)`,
     [
       issuesAuditId,
       opts.issues,
@@ -206,7 +213,8 @@ export async function seedWebBench(
   const site = new URL(projects[0].url).origin;
   const occurrence = await pool.query(
     `INSERT INTO issue_occurrence (audit_id, code, url, evidence)
-     SELECT $1, i.code, $2::text || '/page-' || ((i.n * 31 + k) % $3::int + 1), jsonb_build_object('check', i.code, 'detail', 'example ' || k)
+     SELECT $1, i.code, $2::text || '/page-' || ((i.n * 31 + k) % $3::int + 1), ` +
+      `jsonb_build_object('check', i.code, 'detail', 'example ' || k)
      FROM unnest($4::text[]) WITH ORDINALITY AS i(code, n), generate_series(1, $5::int) AS k`,
     [issuesAuditId, site, opts.issues, issues.map((i) => i.code), opts.occurrencesPerIssue],
   );

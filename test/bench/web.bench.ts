@@ -123,7 +123,8 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
     });
     cleanups.push(() => removeBenchUser(pool));
     log(
-      `seeded in ${Date.now() - seedStarted} ms: ${PROJECTS} projects x 2 audits, ${ISSUES} issues and ${seed.occurrences} occurrences on one audit`,
+      `seeded in ${Date.now() - seedStarted} ms: ${PROJECTS} projects x 2 audits, ${ISSUES} issues ` +
+        `and ${seed.occurrences} occurrences on one audit`,
     );
 
     const staticPage = writeStaticBaseline(ASSETS_DIR, seed.projects);
@@ -144,7 +145,9 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
         path: '/',
         signedIn: false,
         ready: (page) => page.getByRole('heading', { level: 1, name: /Find what holds your site back/ }).waitFor(),
-        readyProbe: `[...document.querySelectorAll('h1')].some((h) => h.textContent.includes('Find what holds your site back'))`,
+        readyProbe:
+          `[...document.querySelectorAll('h1')].some((h) => h.textContent.includes('Find what holds your ` +
+          `site back'))`,
       },
       {
         name: 'sign-in',
@@ -192,7 +195,8 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
     const interactions: IssuesInteraction[] = [];
     const loadBefore = loadavg()[0];
     log(
-      `${targets.length} pages x ${runs} runs (+${warmup} warm-up round), a fresh context per load, order rotated every round`,
+      `${targets.length} pages x ${runs} runs (+${warmup} warm-up round), a fresh context per load, order ` +
+        `rotated every round`,
     );
     for (let round = -warmup; round < runs; round++) {
       const order = rotate(targets, round);
@@ -201,7 +205,9 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
           const { load, extra } = await measureLoad(browser, target, settings);
           const what = round < 0 ? 'warm-up' : `run ${round + 1}/${runs}`;
           log(
-            `${what} ${target.name}: LCP ${load.lcpMs?.toFixed(0)} ms, CLS ${load.cls.toFixed(3)}, TBT ${load.tbtMs.toFixed(0)} ms, ready ${load.readyMs.toFixed(0)} ms, ${(load.transferBytes / 1024).toFixed(1)} KB`,
+            `${what} ${target.name}: LCP ${load.lcpMs?.toFixed(0)} ms, CLS ${load.cls.toFixed(3)}, ` +
+              `TBT ${load.tbtMs.toFixed(0)} ms, ready ${load.readyMs.toFixed(0)} ` +
+              `ms, ${(load.transferBytes / 1024).toFixed(1)} KB`,
           );
           if (round < 0) continue;
           loads.get(target.name)!.push(load);
@@ -254,16 +260,30 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
 
     const out: string[] = [
       '',
-      `web benchmark: ${runs} cold loads per page (+${warmup} warm-up round, not counted), each in a fresh browser context (empty cache); the pages interleaved and their order rotated every round`,
-      `server: node dist/facades/main.js as built by the incremental build, NODE_ENV=production, LOG_LEVEL=warn, no workers; database ${new URL(databaseUrl).pathname.slice(1)}, Redis prefix ${redisPrefix}`,
-      `browser: Chromium ${browser.version()} headless, ${VIEWPORT.width}x${VIEWPORT.height}, no CPU or network throttling, 127.0.0.1`,
-      `seed: ${PROJECTS} projects with 2 completed, scored audits each; one audit with ${ISSUES.toLocaleString('en-US')} issues (${seed.occurrences.toLocaleString('en-US')} occurrences).`,
-      `  A stress case: the check catalog has ${new Set(seed.issues.map((i) => i.code.replace(/_\d+$/, ''))).size} codes and a real audit at most one issue per code; these cycle the catalog's titles, categories and severities with a numeric suffix on the code.`,
-      'LCP: last largest-contentful-paint entry after ready; CLS: sum of layout shifts without recent input (one window: the load); TBT: long tasks beyond 50 ms between FCP and ready (Lighthouse clipping)',
-      'ready: the first frame in which the page shows what it is for (landing and sign-in: heading / button; dashboard and static: 50 table rows; issues: the first issue button), confirmed visible by Playwright',
-      `issues page: the search term entered as one input event (Playwright fill), then cleared; times run from the event's timestamp to the DOM change and to the frame after it, in the page`,
-      'bytes: CDP Network.loadingFinished encodedDataLength (headers + body as received: assets Brotli-precompressed, HTML and API responses uncompressed), summed until the read-out',
-      `machine: ${cpus().length} CPUs, 1-min load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (other work on the box shows in the min-max spread)`,
+      `web benchmark: ${runs} cold loads per page (+${warmup} warm-up round, not counted), each in a ` +
+        `fresh browser context (empty cache); the pages interleaved and their order rotated every round`,
+      `server: node dist/facades/main.js as built by the incremental build, NODE_ENV=production, ` +
+        `LOG_LEVEL=warn, no workers; database ${new URL(databaseUrl).pathname.slice(1)}, Redis ` +
+        `prefix ${redisPrefix}`,
+      `browser: Chromium ${browser.version()} headless, ${VIEWPORT.width}x${VIEWPORT.height}, no CPU or ` +
+        `network throttling, 127.0.0.1`,
+      `seed: ${PROJECTS} projects with 2 completed, scored audits each; one audit ` +
+        `with ${ISSUES.toLocaleString('en-US')} issues (${seed.occurrences.toLocaleString('en-US')} ` +
+        `occurrences).`,
+      `  A stress case: the check catalog ` +
+        `has ${new Set(seed.issues.map((i) => i.code.replace(/_\d+$/, ''))).size} codes and a real audit at ` +
+        `most one issue per code; these cycle the catalog's titles, categories and severities with a ` +
+        `numeric suffix on the code.`,
+      'LCP: last largest-contentful-paint entry after ready; CLS: sum of layout shifts without recent input ' +
+        '(one window: the load); TBT: long tasks beyond 50 ms between FCP and ready (Lighthouse clipping)',
+      'ready: the first frame in which the page shows what it is for (landing and sign-in: heading / button; ' +
+        'dashboard and static: 50 table rows; issues: the first issue button), confirmed visible by Playwright',
+      `issues page: the search term entered as one input event (Playwright fill), then cleared; times run ` +
+        `from the event's timestamp to the DOM change and to the frame after it, in the page`,
+      'bytes: CDP Network.loadingFinished encodedDataLength (headers + body as received: assets ' +
+        'Brotli-precompressed, HTML and API responses uncompressed), summed until the read-out',
+      `machine: ${cpus().length} CPUs, 1-min load average ${loadBefore.toFixed(2)} ` +
+        `before, ${loadAfter.toFixed(2)} after (other work on the box shows in the min-max spread)`,
       '',
       formatPageTable(summaries),
       '',
@@ -273,12 +293,20 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
       ...formatDiagnostics(targets.map((t) => ({ name: t.name, loads: loads.get(t.name)! }))),
       '',
       formatInteractionTable(interaction),
-      `  search "${SEARCH_TERM}" showed ${[...new Set(interaction.searchShown)].join('/')} issues (expected ${expectedMatches}); last issue expected "${lastIssue.title}", rendered: ${interaction.lastTitles.join(' / ')}`,
+      `  search "${SEARCH_TERM}" showed ${[...new Set(interaction.searchShown)].join('/')} issues ` +
+        `(expected ${expectedMatches}); last issue expected "${lastIssue.title}", ` +
+        `rendered: ${interaction.lastTitles.join(' / ')}`,
       '',
       'goals (judged on the medians):',
-      `  LCP <= ${GOAL_LCP_MS / 1000} s on 127.0.0.1: ${goals.lcp.map((g) => `${g.page} ${g.medianMs.toFixed(0)} ms ${metText(g.met)}`).join(', ')} -> ${metText(goals.lcp.every((g) => g.met))}`,
-      `  CLS < ${GOAL_CLS}: ${goals.cls.map((g) => `${g.page} ${g.median.toFixed(3)} (worst ${g.worst.toFixed(3)}) ${metText(g.met)}`).join(', ')} -> ${metText(goals.cls.every((g) => g.met))}`,
-      `  issues list interactive with ${ISSUES.toLocaleString('en-US')} rows (<= ${GOAL_MAX_ISSUE_ROWS_IN_DOM} issue rows in the DOM, the last one reachable, search and opening painted within ${GOAL_INTERACTION_MS} ms): ${metText(goals.interactive.met)}`,
+      `  LCP <= ${GOAL_LCP_MS / 1000} s on ` +
+        `127.0.0.1: ${goals.lcp.map((g) => `${g.page} ${g.medianMs.toFixed(0)} ms ${metText(g.met)}`).join(', ')} ` +
+        `-> ${metText(goals.lcp.every((g) => g.met))}`,
+      `  CLS < ${GOAL_CLS}: ${goals.cls
+        .map((g) => `${g.page} ${g.median.toFixed(3)} (worst ${g.worst.toFixed(3)}) ${metText(g.met)}`)
+        .join(', ')} -> ${metText(goals.cls.every((g) => g.met))}`,
+      `  issues list interactive with ${ISSUES.toLocaleString('en-US')} rows ` +
+        `(<= ${GOAL_MAX_ISSUE_ROWS_IN_DOM} issue rows in the DOM, the last one reachable, search and ` +
+        `opening painted within ${GOAL_INTERACTION_MS} ms): ${metText(goals.interactive.met)}`,
     ];
     if (searchWrong)
       out.push(`WARNING: in ${searchWrong} run(s) the search did not show the expected number of issues.`);

@@ -268,7 +268,8 @@ export const drill: Drill = {
         await Promise.all(
           group.flatMap((attack) =>
             TOOLS.map(async (tool) => {
-              const url = `http://${HOST}:${attack.port}${tool === 'sitemap' || attack.path !== '/sitemap.xml.gz' ? attack.path : '/'}`;
+              const path = tool === 'sitemap' || attack.path !== '/sitemap.xml.gz' ? attack.path : '/';
+              const url = `http://${HOST}:${attack.port}${path}`;
               const res = await api.request(`/api/tools/${tool}`, {
                 method: 'POST',
                 body: { url },
@@ -288,7 +289,8 @@ export const drill: Drill = {
         apiPeaks[label] = { before: base, peak };
         expect(
           peak === null || peak - base <= API_MEMORY_BUDGET_MIB,
-          `tools × ${label}: API peak RSS ${peak} MiB, ${peak! - base} MiB over its ${base} MiB before (budget ${API_MEMORY_BUDGET_MIB})`,
+          `tools × ${label}: API peak RSS ${peak} MiB, ${peak! - base} MiB over its ${base} MiB before ` +
+            `(budget ${API_MEMORY_BUDGET_MIB})`,
         );
       };
       if (quick) await runTools(attacks, 'all at once');
@@ -339,7 +341,8 @@ export const drill: Drill = {
           );
           // What the audit shows for the hostile start page.
           const pages = await api.gql(
-            'query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { pages(first: 3) { nodes { url statusCode error } } } }',
+            'query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { pages(first: 3) { nodes { url ' +
+              'statusCode error } } } }',
             { p: project.id, a: started.auditId },
             auth,
           );
@@ -360,7 +363,8 @@ export const drill: Drill = {
       const workerPeaks = workerPids().map((pid) => ({ pid, base: workerBase[pid] ?? null, peak: peakRssMiB(pid) }));
       for (const row of auditRows) {
         log(
-          `audit × ${row.attack}: ${row.status} in ${row.ms} ms, ${row.pages} pages — ${row.error ?? '(no error)'}; start page ${row.startPage}`,
+          `audit × ${row.attack}: ${row.status} in ${row.ms} ms, ${row.pages} pages ` +
+            `— ${row.error ?? '(no error)'}; start page ${row.startPage}`,
         );
         expect(
           row.ms <= AUDIT_BUDGET_MS && !!row.status && ['COMPLETED', 'FAILED', 'CANCELLED'].includes(row.status),

@@ -70,13 +70,15 @@ function slowSite(opts: SiteOptions) {
         .join(' ');
       res.setHeader('content-type', 'text/html; charset=utf-8');
       res.end(
-        `<!doctype html><html lang="en"><head><title>Cancel drill page ${n} of the generated site</title><link rel="stylesheet" href="/site.css">` +
+        `<!doctype html><html lang="en"><head><title>Cancel drill page ${n} of the generated ` +
+          `site</title><link rel="stylesheet" href="/site.css">` +
           Array.from(
             { length: opts.scriptsPerPage ?? 0 },
             (_, k) => `<script src="/js/${n}-${k}.js" defer></script>`,
           ).join('') +
           `<meta name="viewport" content="width=device-width, initial-scale=1"></head><body><h1>Page ${n}</h1>` +
-          `<img src="/img/a${n}.png" alt="" width="1" height="1"><img src="/img/b${n}.png" alt="" width="1" height="1"><p>${'word '.repeat(250)}</p>${links}</body></html>`,
+          (`<img src="/img/a${n}.png" alt="" width="1" height="1"><img src="/img/b${n}.png" alt="" ` +
+            `width="1" height="1"><p>${'word '.repeat(250)}</p>${links}</body></html>`),
       );
     }, delay);
     res.on('close', () => clearTimeout(timer));
@@ -240,7 +242,12 @@ async function runScenario(
       busyRequests,
     };
     log(
-      `${scenario.name}: ${busyRequests >= 0 ? `${busyRequests} requests of the phase in the 1.5 s before the stop; ` : ''}last request ${outcome.lastRequestAfterMs} ms after the stop, ${outcome.requestsAfterStop} after it, ${outcome.lateRequests} late; job ${JSON.stringify(outcome.jobResult)}${outcome.jobFailedReason ? ` failed: ${outcome.jobFailedReason}` : ''}; audit ${outcome.auditStatus ?? 'gone'}`,
+      `${scenario.name}: ` +
+        `${busyRequests >= 0 ? `${busyRequests} requests of the phase in the 1.5 s before the stop; ` : ''}` +
+        `last request ${outcome.lastRequestAfterMs} ms after the stop, ${outcome.requestsAfterStop} after it, ` +
+        `${outcome.lateRequests} late; job ${JSON.stringify(outcome.jobResult)}` +
+        `${outcome.jobFailedReason ? ` failed: ${outcome.jobFailedReason}` : ''}; ` +
+        `audit ${outcome.auditStatus ?? 'gone'}`,
     );
     return outcome;
   } finally {

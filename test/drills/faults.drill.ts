@@ -32,7 +32,9 @@ async function startPgCluster(log: (l: string) => void) {
   const asPostgres = (bin: string, args: string[]) =>
     execFileSync('runuser', ['-u', 'postgres', '--', `${PG_BIN}/${bin}`, ...args], { stdio: 'pipe' });
   asPostgres('initdb', ['-D', `${dir}/data`, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
-  const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const options =
+    `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c fsync=off -c ` +
+    `synchronous_commit=off -c full_page_writes=off`;
   const start = () =>
     asPostgres('pg_ctl', ['-D', `${dir}/data`, '-l', `${dir}/server.log`, '-o', options, '-w', 'start']);
   const stop = () => asPostgres('pg_ctl', ['-D', `${dir}/data`, '-m', 'fast', '-w', 'stop']);
@@ -353,7 +355,8 @@ export const drill: Drill = {
         );
         expect(
           bad.length === 0,
-          `B: every answer during the outage was a 503 UNAVAILABLE with Retry-After (or a 200) within 1.5 s (${bad.length} were not: ${JSON.stringify(countBy(bad))})`,
+          `B: every answer during the outage was a 503 UNAVAILABLE with Retry-After (or a 200) within 1.5 ` +
+            `s (${bad.length} were not: ${JSON.stringify(countBy(bad))})`,
         );
         expect(firstOk !== null, 'B: the API answered 200 again without a restart');
         expect(progressed !== null, 'B: the audit progressed again after Redis came back empty');
@@ -388,7 +391,8 @@ export const drill: Drill = {
         );
         expect(
           bad.length === 0,
-          `C: every answer during the outage was a 503 UNAVAILABLE with Retry-After (or a 200) within 1.5 s (${bad.length} were not: ${JSON.stringify(countBy(bad))})`,
+          `C: every answer during the outage was a 503 UNAVAILABLE with Retry-After (or a 200) within 1.5 ` +
+            `s (${bad.length} were not: ${JSON.stringify(countBy(bad))})`,
         );
         expect(firstOk !== null, 'C: the API answered 200 again without a restart');
         expect(progressed !== null, 'C: the audit progressed again after PostgreSQL came back');
@@ -420,15 +424,18 @@ export const drill: Drill = {
         [ids],
       );
       const [dupOccurrences] = await p.sql<{ n: number }>(
-        `SELECT count(*)::int AS n FROM (SELECT 1 FROM issue_occurrence WHERE audit_id = ANY($1) GROUP BY audit_id, code, url, evidence::text HAVING count(*) > 1) d`,
+        `SELECT count(*)::int AS n FROM (SELECT 1 FROM issue_occurrence WHERE audit_id = ANY($1) GROUP BY ` +
+          `audit_id, code, url, evidence::text HAVING count(*) > 1) d`,
         [ids],
       );
       const [dupIssues] = await p.sql<{ n: number }>(
-        `SELECT count(*)::int AS n FROM (SELECT 1 FROM audit_issue WHERE audit_id = ANY($1) GROUP BY audit_id, code HAVING count(*) > 1) d`,
+        `SELECT count(*)::int AS n FROM (SELECT 1 FROM audit_issue WHERE audit_id = ANY($1) GROUP BY ` +
+          `audit_id, code HAVING count(*) > 1) d`,
         [ids],
       );
       const [dupPages] = await p.sql<{ n: number }>(
-        `SELECT count(*)::int AS n FROM (SELECT 1 FROM audit_page WHERE audit_id = ANY($1) GROUP BY audit_id, url HAVING count(*) > 1) d`,
+        `SELECT count(*)::int AS n FROM (SELECT 1 FROM audit_page WHERE audit_id = ANY($1) GROUP BY ` +
+          `audit_id, url HAVING count(*) > 1) d`,
         [ids],
       );
       figures.audits = audits.map((a) => {

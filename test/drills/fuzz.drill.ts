@@ -183,7 +183,8 @@ function validValue(rng: Rng, name: string, schema: JsonSchema, fx: Fixture): un
   if (name === 'content')
     return pick(rng, [
       'User-agent: *\nDisallow: /private\nSitemap: http://fuzz.test/sitemap.xml\n',
-      '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://fuzz.test/a</loc></url></urlset>',
+      '<?xml version="1.0"?><urlset ' +
+        'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://fuzz.test/a</loc></url></urlset>',
       junk(rng),
     ]);
   if (name === 'html') return `<html><head><title>${junk(rng, 10)}</title></head><body>${junk(rng)}</body></html>`;
@@ -367,7 +368,9 @@ function restRequest(ctx: Context, ep: Endpoint, category: string): FuzzRequest 
         body = `{"__proto__":{"polluted":true},${json(base).slice(1)}`.replace(',}', '}');
       } else if (roll < 0.5) {
         headers['content-type'] = 'application/json';
-        body = `{"constructor":{"prototype":{"polluted":true}}${Object.keys(base).length ? ',' : ''}${json(base).slice(1)}`;
+        body =
+          `{"constructor":{"prototype":{"polluted":true}` +
+          `}${Object.keys(base).length ? ',' : ''}${json(base).slice(1)}`;
       } else setJson({ ...base, ...extras });
       break;
     }
@@ -391,7 +394,8 @@ function restRequest(ctx: Context, ep: Endpoint, category: string): FuzzRequest 
         ]);
       } else {
         const sep = path.includes('?') ? '&' : '?';
-        path += `${sep}${pick(rng, Object.keys(ep.query?.properties ?? { auditId: {} }))}=${pick(rng, ['%00', 'a%00b', '%C3%28', '%FF', '%ED%A0%80'])}`;
+        const name = pick(rng, Object.keys(ep.query?.properties ?? { auditId: {} }));
+        path += `${sep}${name}=${pick(rng, ['%00', 'a%00b', '%C3%28', '%FF', '%ED%A0%80'])}`;
         if (hasBody) setJson(base);
       }
       break;
@@ -817,7 +821,13 @@ const LEAKS: [string, RegExp][] = [
   ['source path', /\.(?:ts|js|mjs|cjs):\d+|node_modules|\/work\/|\/dist\//],
   [
     'SQL',
-    /syntax error at or near|invalid input syntax|invalid message format|violates [\w ]*constraint|relation "[^"]*" does not exist|column "[^"]*" does not exist|\bSELECT\b[^"]{0,200}\bFROM\b|\bINSERT INTO\b|duplicate key value|invalid byte sequence/i,
+    new RegExp(
+      String.raw`syntax error at or near|invalid input syntax|invalid message format|` +
+        String.raw`violates [\w ]*constraint|relation "[^"]*" does not exist|column "[^"]*" does not exist|` +
+        String.raw`\bSELECT\b[^"]{0,200}\bFROM\b|\bINSERT INTO\b|duplicate key value|` +
+        String.raw`invalid byte sequence`,
+      'i',
+    ),
   ],
   ['internal error text', /Maximum call stack|RangeError|TypeError|FST_ERR|ECONNREFUSED|MikroORM|Knex/],
 ];
@@ -944,12 +954,14 @@ function fixtureSite(): Promise<{ port: number; requests: () => number; close: (
       return void res
         .writeHead(200, { 'content-type': 'application/xml' })
         .end(
-          '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://fuzz.test/a</loc></url></urlset>',
+          '<?xml version="1.0"?><urlset ' +
+            'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://fuzz.test/a</loc></url></urlset>',
         );
     res
       .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
       .end(
-        '<!doctype html><html lang="en"><head><title>Fuzz fixture</title><meta name="description" content="A page."></head><body><h1>Hi</h1><a href="/a">a</a></body></html>',
+        '<!doctype html><html lang="en"><head><title>Fuzz fixture</title><meta name="description" content="A ' +
+          'page."></head><body><h1>Hi</h1><a href="/a">a</a></body></html>',
       );
   });
   return new Promise((resolve) =>
@@ -1066,7 +1078,9 @@ export const drill: Drill = {
       for (let i = 0; i < (quick ? 3 : 12); i++) orgs.push(await createPrincipal(pool, api.baseUrl, fx, i));
       const eps = endpoints();
       log(
-        `${eps.length} REST endpoints from the route tables (${eps.map((e) => `${e.method} ${e.url}`).join(', ')}), /graphql, /api/auth/*; ${orgs.length} organizations`,
+        `${eps.length} REST endpoints from the route tables ` +
+          `(${eps.map((e) => `${e.method} ${e.url}`).join(', ')}), /graphql, /api/auth/*; ${orgs.length} ` +
+          `organizations`,
       );
       const ctx: Context = { rng, fx, origin: api.baseUrl, orgs };
 
@@ -1117,7 +1131,8 @@ export const drill: Drill = {
           if (!outcome) {
             if (req.raw)
               failures.push(
-                `${req.category}: no parseable response to a raw request (${req.raw.subarray(0, 60).toString('latin1')}…)`,
+                `${req.category}: no parseable response to a raw request ` +
+                  `(${req.raw.subarray(0, 60).toString('latin1')}…)`,
               );
             statuses['none'] = (statuses['none'] ?? 0) + 1;
             continue;
@@ -1165,7 +1180,8 @@ export const drill: Drill = {
       expect(fiveHundreds === 0, `0 responses 5xx (got ${fiveHundreds})`);
       expect(
         failures.length === 0,
-        `every response in its documented shape, with X-Request-Id and no leak (${failures.length} did not; first: ${failures.slice(0, 5).join(' | ')})`,
+        `every response in its documented shape, with X-Request-Id and no leak (${failures.length} did ` +
+          `not; first: ${failures.slice(0, 5).join(' | ')})`,
       );
       expect(health === 200, `the server stays up (/healthz after the run: ${health})`);
       expect(api.alive(), 'the API process is still running');
@@ -1178,7 +1194,8 @@ export const drill: Drill = {
       const unfuzzed = eps.map((e) => `${e.method} ${e.url}`).filter((e) => (byEndpoint[e] ?? 0) < (quick ? 5 : 100));
       expect(
         unfuzzed.length === 0,
-        `every endpoint of the route tables fuzzed (${quick ? 5 : 100}+ requests each); too few: ${unfuzzed.join(', ')}`,
+        `every endpoint of the route tables fuzzed (${quick ? 5 : 100}+ requests each); too ` +
+          `few: ${unfuzzed.join(', ')}`,
       );
 
       const uniqueFailures = [...new Set(failures.map((f) => f.replace(/[0-9a-f-]{36}/g, ':id')))];

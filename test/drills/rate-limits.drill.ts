@@ -128,7 +128,8 @@ export const drill: Drill = {
           burstMs: ms,
         };
         log(
-          `surface ${s.name}: ${admitted.length} admitted, ${refused.length} × 429, ${other.length} other in ${ms} ms (per process ${JSON.stringify(perApi)})`,
+          `surface ${s.name}: ${admitted.length} admitted, ${refused.length} × 429, ${other.length} other ` +
+            `in ${ms} ms (per process ${JSON.stringify(perApi)})`,
         );
         expect(admitted.length === s.limit, `surface ${s.name}: exactly ${s.limit} admitted (got ${admitted.length})`);
         expect(
@@ -138,7 +139,8 @@ export const drill: Drill = {
         expect(other.length === 0, `surface ${s.name}: no other status (got ${other.map((o) => o.status).join(', ')})`);
         expect(
           badRefusals.length === 0,
-          `surface ${s.name}: every 429 has Retry-After, RateLimit-Limit/Remaining/Reset and code RATE_LIMITED (${badRefusals.length} did not)`,
+          `surface ${s.name}: every 429 has Retry-After, RateLimit-Limit/Remaining/Reset and code ` +
+            `RATE_LIMITED (${badRefusals.length} did not)`,
         );
         expect(
           badAdmitted.length === 0,

@@ -27,7 +27,8 @@ const SITE = 'secrets.drill.test';
 
 export const drill: Drill = {
   description:
-    'secrets: every log line of every process (LOG_LEVEL=debug) searched for keys, passwords, cookies, tokens → 0 found',
+    'secrets: every log line of every process (LOG_LEVEL=debug) searched for keys, passwords, cookies, ' +
+    'tokens → 0 found',
   async run({ quick, log }) {
     const { expect, result } = expectations();
     const secrets = new Map<string, string>(); // value → what it is
@@ -39,7 +40,9 @@ export const drill: Drill = {
     site.serve({
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
       '/': {
-        body: '<!doctype html><html><head><title>Secrets drill</title></head><body><h1>Hello</h1><a href="/a">a</a></body></html>',
+        body:
+          '<!doctype html><html><head><title>Secrets drill</title></head><body><h1>Hello</h1><a ' +
+          'href="/a">a</a></body></html>',
       },
       '/a': { body: '<!doctype html><html><head><title>A</title></head><body><h1>A</h1></body></html>' },
     });
@@ -140,7 +143,8 @@ export const drill: Drill = {
             requests++;
             expect(
               statuses.includes(res.status),
-              `GET ${path.slice(0, 60)} answered ${res.status} (expected ${statuses.join('/')}): ${res.text.slice(0, 120)}`,
+              `GET ${path.slice(0, 60)} answered ${res.status} ` +
+                `(expected ${statuses.join('/')}): ${res.text.slice(0, 120)}`,
             );
           }
           // Errors around secrets: malformed JSON carrying a password, a wrong content type, GraphQL errors.

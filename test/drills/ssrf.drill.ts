@@ -108,8 +108,13 @@ async function freeLoopbackPort(): Promise<number> {
   });
 }
 
-const REFUSAL =
-  /private|localhost|http and https|loopback|reserved|link-local|unspecified|carrier|unique-local|refus|block|not allowed|credentials|http or https|http\(s\)|must use|not a valid|valid URL|host name|resolve/i;
+const REFUSAL = new RegExp(
+  String.raw`private|localhost|http and https|loopback|reserved|link-local|` +
+    String.raw`unspecified|carrier|unique-local|refus|block|not allowed|credentials|` +
+    String.raw`http or https|http\(s\)|must use|not a valid|valid URL|host name|` +
+    String.raw`resolve`,
+  'i',
+);
 
 interface Row {
   entry: string;
@@ -211,30 +216,44 @@ export const drill: Drill = {
 
     const site = await startFixtureSite({ host: ALLOWED });
     const httpVectors = all.filter((v) => !v.scheme);
-    const sitemapIndex = `<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${httpVectors
-      .map((v) => `<sitemap><loc>${escapeXml(v.url)}</loc></sitemap>`)
-      .join('')}</sitemapindex>`;
-    const sitemap = `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.url('/')}</loc></url>${all
-      .map((v) => `<url><loc>${escapeXml(v.url)}</loc></url>`)
-      .join('')}</urlset>`;
+    const sitemapIndex =
+      `<?xml version="1.0" encoding="UTF-8"?><sitemapindex ` +
+      `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${httpVectors
+        .map((v) => `<sitemap><loc>${escapeXml(v.url)}</loc></sitemap>`)
+        .join('')}</sitemapindex>`;
+    const sitemap =
+      `<?xml version="1.0" encoding="UTF-8"?><urlset ` +
+      `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.url('/')}</loc></url>${all
+        .map((v) => `<url><loc>${escapeXml(v.url)}</loc></url>`)
+        .join('')}</urlset>`;
     site.serve({
       '/robots.txt': {
         headers: { 'content-type': 'text/plain' },
-        body: `User-agent: *\nAllow: /\n\nSitemap: ${site.url('/sitemap.xml')}\nSitemap: ${site.url('/sitemap-index.xml')}\n${httpVectors.map((v) => `Sitemap: ${v.url}`).join('\n')}\n`,
+        body:
+          `User-agent: *\nAllow: /\n\nSitemap: ${site.url('/sitemap.xml')}\n` +
+          `Sitemap: ${site.url('/sitemap-index.xml')}\n` +
+          `${httpVectors.map((v) => `Sitemap: ${v.url}`).join('\n')}\n`,
       },
       '/sitemap.xml': { headers: { 'content-type': 'application/xml' }, body: sitemap },
       '/sitemap-index.xml': { headers: { 'content-type': 'application/xml' }, body: sitemapIndex },
       '/': {
-        body: `<!doctype html><html lang="en"><head><title>SSRF drill home</title><meta name="description" content="links everywhere"></head><body><h1>Vectors</h1>${all
-          .map((_, i) => `<p><a href="/v/${i}">vector ${i}</a></p>`)
-          .join('')}</body></html>`,
+        body:
+          `<!doctype html><html lang="en"><head><title>SSRF drill home</title><meta name="description" ` +
+          `content="links everywhere"></head><body><h1>Vectors</h1>${all
+            .map((_, i) => `<p><a href="/v/${i}">vector ${i}</a></p>`)
+            .join('')}</body></html>`,
       },
       // One page per vector: a link and an image each, so that no per-page sample or budget hides one.
       ...Object.fromEntries(
         all.map((v, i) => [
           `/v/${i}`,
           {
-            body: `<!doctype html><html lang="en"><head><title>Vector ${i}</title></head><body><h1>${escapeXml(v.name)}</h1><p><a href="${escapeXml(v.url)}">the link</a> <img src="${escapeXml(v.url)}" alt="the image" width="1" height="1"></p><a href="/">home</a></body></html>`,
+            body:
+              `<!doctype html><html lang="en"><head><title>Vector ${i}</title></head>` +
+              `<body><h1>${escapeXml(v.name)}</h1>` +
+              `<p><a href="${escapeXml(v.url)}">the link</a> ` +
+              `<img src="${escapeXml(v.url)}" alt="the image" width="1" height="1"></p>` +
+              `<a href="/">home</a></body></html>`,
           },
         ]),
       ),
@@ -279,7 +298,8 @@ export const drill: Drill = {
         );
       }
       log(
-        `tools: ${rows.filter((r) => r.ok).length}/${rows.length} refused with a clear 400; connections so far ${connections(canaries) - before}`,
+        `tools: ${rows.filter((r) => r.ok).length}/${rows.length} refused with a clear 400; connections ` +
+          `so far ${connections(canaries) - before}`,
       );
 
       // 2. Project URLs: refused at creation (literal addresses), or the audit fails with the reason.
@@ -434,7 +454,8 @@ export const drill: Drill = {
       const audit = await auditStatus(platform, host.id, 120_000);
       expect(audit?.status === 'COMPLETED', `the audit of the fixture site ended ${audit?.status}: ${audit?.error}`);
       const pages = await api.gql(
-        'query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { pages(first: 100) { nodes { url statusCode error } } } }',
+        'query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { pages(first: 100) { nodes { url ' +
+          'statusCode error } } } }',
         { p: host.id, a: started.auditId },
         auth,
       );
@@ -478,7 +499,8 @@ export const drill: Drill = {
       const made = connections(canaries) - before;
       expect(
         made === 0,
-        `${made} connection(s) reached a canary: ${canaries.flatMap((c) => c.hits.map((h) => `${c.address}:${c.port} "${h.firstLine}"`)).join('; ')}`,
+        `${made} connection(s) reached a ` +
+          `canary: ${canaries.flatMap((c) => c.hits.map((h) => `${c.address}:${c.port} "${h.firstLine}"`)).join('; ')}`,
       );
       for (const row of rows.filter((r) => !r.ok)) expect(false, `${row.entry} × ${row.vector}: ${row.outcome}`);
       const byEntry: Record<string, { tried: number; held: number }> = {};

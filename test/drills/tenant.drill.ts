@@ -114,10 +114,15 @@ interface Cell {
 const SITE_ROUTES = (site: RunningSite, title: string) => ({
   '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
   '/': {
-    body: `<!doctype html><html><head><title>${title} home</title></head><body><h1>${title}</h1><p>Welcome.</p><a href="/about">About ${title}</a> <img src="/logo.png"></body></html>`,
+    body:
+      `<!doctype html><html><head><title>${title} ` +
+      `home</title></head><body><h1>${title}</h1><p>Welcome.</p><a href="/about">About ${title}</a> <img ` +
+      `src="/logo.png"></body></html>`,
   },
   '/about': {
-    body: `<!doctype html><html><head><title>${title} about</title></head><body><h1>About</h1><a href="${site.url('/')}">Home</a> <a href="/missing">Missing</a></body></html>`,
+    body:
+      `<!doctype html><html><head><title>${title} about</title></head><body><h1>About</h1><a ` +
+      `href="${site.url('/')}">Home</a> <a href="/missing">Missing</a></body></html>`,
   },
 });
 
@@ -170,7 +175,8 @@ async function setUpTenant(
   if (!issue?.id) throw new Error(`${label}: the audit found no issue`);
   const members = await api.gql('{ members { id } }', {}, auth);
   log(
-    `${label}: project ${project.id}, audit ${audit.id} (${audit.issues.length} issues), ${keywords.length} keywords, competitor ${competitor.id}`,
+    `${label}: project ${project.id}, audit ${audit.id} (${audit.issues.length} ` +
+      `issues), ${keywords.length} keywords, competitor ${competitor.id}`,
   );
   const ids: TenantIds = {
     project: project.id,
@@ -279,7 +285,8 @@ function restCells(
     const unknown = params.filter((p) => !p.kind);
     if (unknown.length) {
       failures.push(
-        `${route.method} ${route.url}: no id kind known for :${unknown.map((p) => p.name).join(', :')} (extend ID_KINDS)`,
+        `${route.method} ${route.url}: no id kind known for :${unknown.map((p) => p.name).join(', :')} ` +
+          `(extend ID_KINDS)`,
       );
       continue;
     }
@@ -522,7 +529,9 @@ export function graphqlSlots(schema: GraphQLSchema): Slot[] {
             defs.push(...c.defs);
             Object.assign(variables, c.variables);
             return {
-              query: `query${defs.length ? `(${defs.join(', ')})` : ''} { ${open}${c.call} ${returnSelection(field)}${close} }`,
+              query:
+                `query${defs.length ? `(${defs.join(', ')})` : ''} ` +
+                `{ ${open}${c.call} ${returnSelection(field)}${close} }`,
               variables,
               sent: [foreignId],
             };
@@ -586,10 +595,12 @@ function graphqlCells(api: ApiClient, a: Tenant, b: Tenant, failures: string[]):
 async function snapshot(api: ApiClient, b: Tenant): Promise<string> {
   const res = await api.gql(
     `query($p: ID!) {
-      project(id: $p) { id name url domain settings { maxPages maxDepth crawlDelayMs userAgent respectRobots } counts { audits keywords competitors } }
+      project(id: $p) { id name url domain settings { maxPages maxDepth crawlDelayMs userAgent ` +
+      `respectRobots } counts { audits keywords competitors } }
       keywords(projectId: $p) { id term }
       competitors(projectId: $p) { id domain }
-      audits(projectId: $p) { totalCount nodes { id status overallScore pagesCrawled issueCounts { critical warning notice } } }
+      audits(projectId: $p) { totalCount nodes { id status overallScore pagesCrawled issueCounts { ` +
+      `critical warning notice } } }
       apiKeys { id name prefix revokedAt }
       members { id role }
     }`,
@@ -650,7 +661,8 @@ export const drill: Drill = {
       // Quick form: every route and field once (the session half of GraphQL), the destructive ones included.
       if (quick) cells = cells.filter((c) => c.surface !== 'GraphQL(key)');
       log(
-        `${rest.routes} tenant routes (${rest.toolRoutes} public tool routes have no ids), ${graph.slots} GraphQL ID slots → ${cells.length} cells`,
+        `${rest.routes} tenant routes (${rest.toolRoutes} public tool routes have no ids), ${graph.slots} ` +
+          `GraphQL ID slots → ${cells.length} cells`,
       );
 
       const perSurface: Record<string, { cells: number; notFound: number; leaks: number; forbiddenAnyId?: number }> =

@@ -47,7 +47,8 @@ function generated(pages: number): Handler {
         const title = n % 7 === 0 ? '' : `<title>Page number ${n} of the drill's generated site</title>`;
         res.setHeader('content-type', 'text/html');
         res.end(
-          `<!doctype html><html lang="en"><head>${title}</head><body><h1>P${n}</h1><p>${'word '.repeat(n % 4 ? 250 : 30)}</p>${links}</body></html>`,
+          `<!doctype html><html lang="en"><head>${title}</head><body><h1>P${n}</h1>` +
+            `<p>${'word '.repeat(n % 4 ? 250 : 30)}</p>${links}</body></html>`,
         );
       },
       Math.floor(Math.random() * 20),
@@ -261,14 +262,16 @@ export const drill: Drill = {
       );
       e.expect(
         JSON.stringify(counts(cli.issues)) === JSON.stringify(counts(server.issues)),
-        `issue counts differ: CLI ${JSON.stringify(counts(cli.issues))}, server ${JSON.stringify(counts(server.issues))}`,
+        `issue counts differ: CLI ${JSON.stringify(counts(cli.issues))}, ` +
+          `server ${JSON.stringify(counts(server.issues))}`,
       );
       e.expect(
         cli.pagesCrawled === server.pagesCrawled,
         `pages differ: CLI ${cli.pagesCrawled}, server ${server.pagesCrawled}`,
       );
       log(
-        `parity: CLI ${JSON.stringify(cli.scores)} / server ${JSON.stringify(serverScores)} over ${cli.pagesCrawled} pages`,
+        `parity: CLI ${JSON.stringify(cli.scores)} / server ${JSON.stringify(serverScores)} ` +
+          `over ${cli.pagesCrawled} pages`,
       );
     } finally {
       await platform.stop();

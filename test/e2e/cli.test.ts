@@ -79,7 +79,8 @@ describe('seo CLI for self-hosters (JSON output)', () => {
       if (req.url === '/') {
         res.setHeader('content-type', 'text/html');
         return res.end(
-          '<!doctype html><html lang="en"><head><title>CLI fixture home page for the audit</title></head><body><h1>Hi</h1><a href="/gone">x</a></body></html>',
+          '<!doctype html><html lang="en"><head><title>CLI fixture home page for the ' +
+            'audit</title></head><body><h1>Hi</h1><a href="/gone">x</a></body></html>',
         );
       }
       res.statusCode = 404;
@@ -115,7 +116,9 @@ describe('seo CLI for self-hosters (JSON output)', () => {
         { cwd: root },
       ).catch((e) => e);
       expect(refused.code).toBe(2);
-      const reason = `Refused to fetch http://127.0.0.1:${port}/: 127.0.0.1 is a loopback address; only public sites can be audited (SAFE_HTTP_ALLOW admits private ones)`;
+      const reason =
+        `Refused to fetch http://127.0.0.1:${port}/: 127.0.0.1 is a loopback address; only public sites can ` +
+        `be audited (SAFE_HTTP_ALLOW admits private ones)`;
       expect(refused.stderr).toBe(`audit failed: ${reason}\n`);
       expect(JSON.parse(refused.stdout)).toEqual({
         url: `http://127.0.0.1:${port}/`,
@@ -132,7 +135,7 @@ describe('seo CLI for self-hosters (JSON output)', () => {
     }
   }, 60_000);
 
-  it('seo audit exits 2 with the reason on stderr when the site cannot be audited (a closed port, a 500 start page)', async () => {
+  it('seo audit exits 2, the reason on stderr, when the site cannot be audited (closed port, 500 page)', async () => {
     const server = http.createServer((req, res) => {
       res.statusCode = req.url === '/robots.txt' ? 404 : 500;
       res.end('boom');
@@ -189,7 +192,7 @@ const seoBin = (args: string[], env: Record<string, string> = {}) =>
 describe('seo as users expect it', () => {
   const version = (JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string }).version;
 
-  it('is on the PATH of npm scripts after npm ci and prints its version (also through npm run --silent, pipe-clean)', async () => {
+  it('is on the PATH of npm scripts after npm ci and prints its version (also via npm run --silent)', async () => {
     expect(await seoBin(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
     const viaNpm = await run('npm', ['run', '--silent', 'seo', '--', '--version'], { cwd: root });
     expect(viaNpm.stdout).toBe(`${version}\n`);
@@ -213,7 +216,7 @@ describe('seo as users expect it', () => {
     expect(org.stdout).toMatch(/set-plan.*change an organization's plan/);
   }, 60_000);
 
-  it('bad usage exits 2 with a clear message: --fail-under outside 0-100 or not a number, unknown commands', async () => {
+  it('bad usage exits 2 with a clear message: --fail-under out of 0-100 or not a number, bad commands', async () => {
     for (const value of ['200', '-1', 'abc', '', '80%']) {
       const r = await seoBin(['audit', 'https://example.invalid/', '--fail-under', value]);
       expect(r.code).toBe(2);
@@ -225,7 +228,7 @@ describe('seo as users expect it', () => {
     expect(unknown.stderr).toMatch(/unknown command 'audti'/);
   }, 90_000);
 
-  it('seo worker refuses a queue it does not know, and seo start an invalid configuration, with code 2 and the reason', async () => {
+  it('seo worker refuses an unknown queue, seo start an invalid configuration: code 2 and the reason', async () => {
     const worker = await seoBin(['worker', 'audit', 'ranks']);
     expect(worker).toMatchObject({ code: 2, stdout: '' });
     expect(worker.stderr).toContain('unknown queue ranks; use audit, rank, competitor');

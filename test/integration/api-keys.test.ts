@@ -27,7 +27,7 @@ describe('API keys', () => {
     expect(JSON.stringify(list.body)).not.toContain(key);
   });
 
-  it('createApiKey answers the key as the list then reads it (same fields, same createdAt to the millisecond)', async () => {
+  it('createApiKey answers the key as the list reads it (same fields, same createdAt to the millisecond)', async () => {
     const user = await signUp(t, { plan: 'PRO' });
     const fields = 'id name prefix createdAt lastUsedAt revokedAt';
     const created = await gql(

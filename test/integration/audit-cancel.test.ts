@@ -64,7 +64,8 @@ const auditRow = async (id: string) =>
 const stored = async (auditId: string) =>
   (
     await t.runtime.pool.query(
-      'SELECT (SELECT count(*) FROM audit_page WHERE audit_id = $1)::int AS pages, (SELECT count(*) FROM issue_occurrence WHERE audit_id = $1)::int AS occurrences',
+      'SELECT (SELECT count(*) FROM audit_page WHERE audit_id = $1)::int AS pages, (SELECT count(*) FROM ' +
+        'issue_occurrence WHERE audit_id = $1)::int AS occurrences',
       [auditId],
     )
   ).rows[0] as { pages: number; occurrences: number };
@@ -155,7 +156,8 @@ describe('cancelling a running audit (real worker process, slow fixture site)', 
       const late = site.arrivals.filter((a) => a.at > cancelledAt + 1000);
       if (process.env.CANCEL_TIMING_DEBUG) {
         process.stderr.write(
-          `${label}: last request ${last - cancelledAt} ms after the cancel response; job ended ${jobEndMs} ms after it; ${site.arrivals.length} requests\n`,
+          `${label}: last request ${last - cancelledAt} ms after the cancel response; job ` +
+            `ended ${jobEndMs} ms after it; ${site.arrivals.length} requests\n`,
         );
       }
       expect(late, `${label}: requests more than 1 s after the cancel`).toEqual([]);
@@ -179,7 +181,8 @@ describe('cancelling a running audit (real worker process, slow fixture site)', 
       });
       const explorer = await gql(
         t,
-        'query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { status phase pages(first: 100) { totalCount } } }',
+        'query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { status phase pages(first: 100) { ' +
+          'totalCount } } }',
         { p: projectId, a: auditId },
         session(),
       );
@@ -303,8 +306,10 @@ describe('cancel routes: access rules and bad input', () => {
   const insertAudit = async (p: string, status: 'COMPLETED' | 'FAILED') => {
     const id = newId();
     await t.runtime.pool.query(
-      `INSERT INTO audit (id, project_id, status, job_id, overall_score, pages_crawled, max_pages, created_at, completed_at)
-       VALUES ($1::uuid, $2, $3, $1::text, CASE WHEN $3 = 'COMPLETED' THEN 77 END, 5, 100, now() - interval '1 hour', now() - interval '1 hour')`,
+      `INSERT INTO audit (id, project_id, status, job_id, overall_score, pages_crawled, max_pages, ` +
+        `created_at, completed_at)
+       VALUES ($1::uuid, $2, $3, $1::text, CASE WHEN $3 = 'COMPLETED' THEN 77 END, 5, 100, now() - ` +
+        `interval '1 hour', now() - interval '1 hour')`,
       [id, p, status],
     );
     return id;
@@ -328,7 +333,7 @@ describe('cancel routes: access rules and bad input', () => {
     projectId = (await createProject(t, user)).id;
   });
 
-  it('cancels a queued audit and removes its job; a second cancel: 404 without auditId, the audit as it is with it', async () => {
+  it('cancels a queued audit and removes its job; cancel again: 404 without auditId, the audit with it', async () => {
     const { auditId, jobId } = await queued();
     expect(await queue.getJob(jobId)).toBeDefined();
     const res = await A(projectId);
@@ -366,7 +371,7 @@ describe('cancel routes: access rules and bad input', () => {
     expect((await B(projectId)).json().audit.id).toBe(next.auditId);
   });
 
-  it('a completed or failed audit: 400; an audit of another project, or not an id: 404; invalid input: 400', async () => {
+  it('a completed or failed audit: 400; an audit of another project, or not an id: 404; bad input: 400', async () => {
     const completed = await insertAudit(projectId, 'COMPLETED');
     const failed = await insertAudit(projectId, 'FAILED');
     for (const [id, word] of [
@@ -375,7 +380,10 @@ describe('cancel routes: access rules and bad input', () => {
     ]) {
       for (const res of [await A(projectId, `?auditId=${id}`), await B(projectId, `?auditId=${id}`)]) {
         expect(res.statusCode).toBe(400);
-        expect(res.json()).toMatchObject({ code: 'BAD_USER_INPUT', error: expect.stringContaining(`already ${word}`) });
+        expect(res.json()).toMatchObject({
+          code: 'BAD_USER_INPUT',
+          error: expect.stringContaining(`already ${word}`),
+        });
       }
     }
     expect((await auditRow(completed))!.status).toBe('COMPLETED');
@@ -432,43 +440,47 @@ describe('cancel routes: access rules and bad input', () => {
     expect((await A(projectId)).statusCode).toBe(200);
   });
 
-  it('plans: FREE and PRO keys get 403 on Surface A, PRO sessions 403 on Surface B; the dashboard cancels on every plan; no credentials 401', async () => {
-    const owner = await signUp(t, { plan: 'ENTERPRISE' });
-    const ownerKey = await createApiKey(t, owner);
-    const p = (await createProject(t, owner)).id;
-    const { auditId } = await queued(p, owner);
-    for (const plan of ['FREE', 'PRO'] as const) {
-      await setPlan(t, owner.organizationId, plan);
-      const a = await A(p, '', bearer(ownerKey));
-      expect(a.statusCode, plan).toBe(403);
-      expect(a.json()).toMatchObject({
-        code: 'FORBIDDEN',
-        error: expect.stringMatching(plan === 'FREE' ? /Free plan/ : /read-only/),
-      });
-      const b = await B(p, '', session(owner));
-      expect(b.statusCode, plan).toBe(403);
-      const byKey = await gql(t, 'mutation($p: ID!) { cancelAudit(projectId: $p) { id } }', { p }, bearer(ownerKey));
-      expect(byKey.body.errors?.[0].extensions?.code, plan).toBe('FORBIDDEN');
-    }
-    expect((await auditRow(auditId))!.status).toBe('QUEUED');
-    // The first-party dashboard (a session on /graphql) may, on the FREE plan too.
-    await setPlan(t, owner.organizationId, 'FREE');
-    const dashboard = await gql(
-      t,
-      'mutation($p: ID!) { cancelAudit(projectId: $p) { id status } }',
-      { p },
-      session(owner),
-    );
-    expect(dashboard.body.data.cancelAudit).toEqual({ id: auditId, status: 'CANCELLED' });
+  it(
+    'plans: FREE and PRO keys get 403 on Surface A, PRO sessions 403 on Surface B; the dashboard cancels on ' +
+      'every plan; no credentials 401',
+    async () => {
+      const owner = await signUp(t, { plan: 'ENTERPRISE' });
+      const ownerKey = await createApiKey(t, owner);
+      const p = (await createProject(t, owner)).id;
+      const { auditId } = await queued(p, owner);
+      for (const plan of ['FREE', 'PRO'] as const) {
+        await setPlan(t, owner.organizationId, plan);
+        const a = await A(p, '', bearer(ownerKey));
+        expect(a.statusCode, plan).toBe(403);
+        expect(a.json()).toMatchObject({
+          code: 'FORBIDDEN',
+          error: expect.stringMatching(plan === 'FREE' ? /Free plan/ : /read-only/),
+        });
+        const b = await B(p, '', session(owner));
+        expect(b.statusCode, plan).toBe(403);
+        const byKey = await gql(t, 'mutation($p: ID!) { cancelAudit(projectId: $p) { id } }', { p }, bearer(ownerKey));
+        expect(byKey.body.errors?.[0].extensions?.code, plan).toBe('FORBIDDEN');
+      }
+      expect((await auditRow(auditId))!.status).toBe('QUEUED');
+      // The first-party dashboard (a session on /graphql) may, on the FREE plan too.
+      await setPlan(t, owner.organizationId, 'FREE');
+      const dashboard = await gql(
+        t,
+        'mutation($p: ID!) { cancelAudit(projectId: $p) { id status } }',
+        { p },
+        session(owner),
+      );
+      expect(dashboard.body.data.cancelAudit).toEqual({ id: auditId, status: 'CANCELLED' });
 
-    expect((await A(p, '', {})).statusCode).toBe(401);
-    const noSession = await B(p, '', { origin: t.config.baseUrl });
-    expect(noSession.statusCode).toBe(401);
-    expect(noSession.json().code).toBe('UNAUTHENTICATED');
-    // A cookie-authenticated change from an untrusted Origin is refused.
-    const evil = await B(projectId, '', { cookie: user.cookie, origin: 'https://evil.example' });
-    expect(evil.statusCode).toBe(403);
-  });
+      expect((await A(p, '', {})).statusCode).toBe(401);
+      const noSession = await B(p, '', { origin: t.config.baseUrl });
+      expect(noSession.statusCode).toBe(401);
+      expect(noSession.json().code).toBe('UNAUTHENTICATED');
+      // A cookie-authenticated change from an untrusted Origin is refused.
+      const evil = await B(projectId, '', { cookie: user.cookie, origin: 'https://evil.example' });
+      expect(evil.statusCode).toBe(403);
+    },
+  );
 
   it('both OpenAPI documents describe the routes', async () => {
     const a = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();

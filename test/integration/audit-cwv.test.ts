@@ -33,11 +33,14 @@ function largePng(width = 1200, height = 800): Buffer {
   ]);
 }
 const PNG = largePng();
-const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Layout shift and a late hero image page</title>
+const PAGE =
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Layout shift and a late hero image ` +
+  `page</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head><body style="margin:0;font:16px sans-serif">
 <p id="text">${'Some text that will be pushed down by a banner. '.repeat(20)}</p>
 <img src="/hero.png" alt="hero" width="1200" height="800" style="width:1200px;height:800px">
-<script>setTimeout(() => { const b = document.createElement('div'); b.style.height = '400px'; b.textContent = 'Late banner'; document.body.prepend(b); }, 300);</script>
+<script>setTimeout(() => { const b = document.createElement('div'); b.style.height = '400px'; ` +
+  `b.textContent = 'Late banner'; document.body.prepend(b); }, 300);</script>
 </body></html>`;
 
 let server: http.Server;
@@ -56,35 +59,40 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe.skipIf(!existsSync(CHROMIUM))('Core Web Vitals in an audit, measured in real Chromium', () => {
-  it('a known layout shift and a late large image show up as LAB metrics, PERF issues and the Lighthouse performance score', async () => {
-    const client = createConfiguredSafeHttpClient({
-      SAFE_HTTP_ALLOW: ['127.0.0.1/32'],
-      SAFE_HTTP_RESOLVE: 'cwv.test=127.0.0.1',
-      CRAWLER_USER_AGENT: 'SEOAuditBot/1.0',
-    });
-    const meter = createLabMeter({ chromiumPath: CHROMIUM, hostPins: new Map([['cwv.test', '127.0.0.1']]) });
-    const occurrences: OccurrenceRecord[] = [];
-    try {
-      const outcome = await runAuditEngine(
-        client,
-        { ...DEFAULT_CRAWL_OPTIONS, startUrl: `http://cwv.test:${port}/`, maxPages: 5, userAgent: 'SEOAuditBot/1.0' },
-        { pages: async () => undefined, occurrences: async (rows) => void occurrences.push(...rows) },
-        (urls) => meter.measure(urls),
-      );
-      const [start] = outcome.vitals;
-      expect(start).toMatchObject({ url: `http://cwv.test:${port}/`, source: 'LAB' });
-      expect(start.cls).toBeGreaterThan(0.1);
-      expect(start.lcpMs).toBeGreaterThanOrEqual(1000);
-      expect(start.fcpMs).toBeGreaterThan(0);
-      expect(start.ttfbMs).toBeGreaterThanOrEqual(0);
-      expect(start.performanceScore).toBeLessThan(100);
-      const codes = occurrences.map((o) => o.code);
-      expect(codes).toContain('PERF_CLS');
-      // The audit's performance score is the Lighthouse-style score of the lab metrics.
-      expect(outcome.scores.performance).toBe(start.performanceScore);
-    } finally {
-      await meter.close();
-      await client.close();
-    }
-  }, 90_000);
+  it(
+    'a known layout shift and a late large image show up as LAB metrics, PERF issues and the Lighthouse ' +
+      'performance score',
+    async () => {
+      const client = createConfiguredSafeHttpClient({
+        SAFE_HTTP_ALLOW: ['127.0.0.1/32'],
+        SAFE_HTTP_RESOLVE: 'cwv.test=127.0.0.1',
+        CRAWLER_USER_AGENT: 'SEOAuditBot/1.0',
+      });
+      const meter = createLabMeter({ chromiumPath: CHROMIUM, hostPins: new Map([['cwv.test', '127.0.0.1']]) });
+      const occurrences: OccurrenceRecord[] = [];
+      try {
+        const outcome = await runAuditEngine(
+          client,
+          { ...DEFAULT_CRAWL_OPTIONS, startUrl: `http://cwv.test:${port}/`, maxPages: 5, userAgent: 'SEOAuditBot/1.0' },
+          { pages: async () => undefined, occurrences: async (rows) => void occurrences.push(...rows) },
+          (urls) => meter.measure(urls),
+        );
+        const [start] = outcome.vitals;
+        expect(start).toMatchObject({ url: `http://cwv.test:${port}/`, source: 'LAB' });
+        expect(start.cls).toBeGreaterThan(0.1);
+        expect(start.lcpMs).toBeGreaterThanOrEqual(1000);
+        expect(start.fcpMs).toBeGreaterThan(0);
+        expect(start.ttfbMs).toBeGreaterThanOrEqual(0);
+        expect(start.performanceScore).toBeLessThan(100);
+        const codes = occurrences.map((o) => o.code);
+        expect(codes).toContain('PERF_CLS');
+        // The audit's performance score is the Lighthouse-style score of the lab metrics.
+        expect(outcome.scores.performance).toBe(start.performanceScore);
+      } finally {
+        await meter.close();
+        await client.close();
+      }
+    },
+    90_000,
+  );
 });

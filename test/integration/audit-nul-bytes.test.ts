@@ -21,7 +21,10 @@ beforeAll(async () => {
   site.serve({
     '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
     '/': {
-      body: `<!doctype html><html><head><title>Zeros${nul}here</title><meta name="description" content="a${nul}b"></head><body><h1>${nul.repeat(20)}</h1><p>${'text '.repeat(50)}${nul}</p><a href="/z${nul}">a link</a> <a href="/two">two</a></body></html>`,
+      body:
+        `<!doctype html><html><head><title>Zeros${nul}here</title><meta name="description" ` +
+        `content="a${nul}b"></head><body><h1>${nul.repeat(20)}</h1><p>${'text '.repeat(50)}${nul}</p><a ` +
+        `href="/z${nul}">a link</a> <a href="/two">two</a></body></html>`,
     },
     '/two': {
       body: Buffer.concat([

@@ -51,7 +51,9 @@ async function recordingSite(handler: Handler) {
 }
 
 const page = (title: string, body = '') =>
-  `<!doctype html><html lang="en"><head><title>${title}</title><meta name="description" content="A fixture page of the audit outcome tests, long enough to pass."></head><body><h1>${title}</h1>${body}</body></html>`;
+  `<!doctype html><html lang="en"><head><title>${title}</title><meta name="description" content="A ` +
+  `fixture page of the audit outcome tests, long enough to ` +
+  `pass."></head><body><h1>${title}</h1>${body}</body></html>`;
 
 /** A port nothing listens on: a server is bound, its port noted, and closed again. */
 async function closedPort(): Promise<number> {
@@ -140,7 +142,9 @@ async function auditEverywhere(projectId: string) {
   });
   const g = await gql(
     t,
-    `query($p: ID!) { audit(projectId: $p) { id status error pagesCrawled pagesFailed ${SCORE_FIELDS.join(' ')} issues { code affectedPages occurrences(first: 20) { nodes { url evidence } } } } }`,
+    `query($p: ID!) { audit(projectId: $p) { id status error pagesCrawled ` +
+      `pagesFailed ${SCORE_FIELDS.join(' ')} issues { code affectedPages occurrences(first: 20) { nodes { ` +
+      `url evidence } } } } }`,
     { p: projectId },
     bearer(),
   );
@@ -184,163 +188,178 @@ async function settled(auditId: string): Promise<{ status: string; attempts: num
 }
 
 describe('an audit whose start URL cannot be audited ends FAILED with the reason, on every surface', () => {
-  it('refused, unresolvable, refused address (by name, by redirect, a stored literal), 500, 404, robots.txt: FAILED once, never retried', async () => {
-    const sites = {
-      status500: await recordingSite((req, res) => {
-        res.statusCode = req.url === '/robots.txt' ? 404 : 500;
-        res.end('boom');
-      }),
-      all500: await recordingSite((_req, res) => {
-        res.statusCode = 500;
-        res.end('boom');
-      }),
-      status404: await recordingSite((_req, res) => {
-        res.statusCode = 404;
-        res.end('nothing here');
-      }),
-      redirect: await recordingSite((req, res) => {
-        if (req.url === '/robots.txt') {
+  it(
+    'refused, unresolvable, refused address (by name, by redirect, a stored literal), 500, 404, robots.txt: ' +
+      'FAILED once, never retried',
+    async () => {
+      const sites = {
+        status500: await recordingSite((req, res) => {
+          res.statusCode = req.url === '/robots.txt' ? 404 : 500;
+          res.end('boom');
+        }),
+        all500: await recordingSite((_req, res) => {
+          res.statusCode = 500;
+          res.end('boom');
+        }),
+        status404: await recordingSite((_req, res) => {
           res.statusCode = 404;
-          return res.end();
+          res.end('nothing here');
+        }),
+        redirect: await recordingSite((req, res) => {
+          if (req.url === '/robots.txt') {
+            res.statusCode = 404;
+            return res.end();
+          }
+          res.statusCode = 302;
+          res.setHeader('location', 'http://169.254.169.254/latest/meta-data/');
+          res.end();
+        }),
+        robots: await recordingSite((req, res) => {
+          if (req.url === '/robots.txt') return res.end('User-agent: *\nDisallow: /\n\nSitemap: /sitemap.xml\n');
+          res.setHeader('content-type', 'text/html');
+          res.end(page('Should never be fetched'));
+        }),
+      };
+      // An https site whose certificate no one trusts (self-signed): the TLS handshake fails.
+      const certificate = createTestCertificate([HOSTS.tls]);
+      const tlsRequests: string[] = [];
+      const tls = https.createServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
+        tlsRequests.push(`${req.method} ${req.url}`);
+        res.end('never');
+      });
+      await new Promise<void>((r) => tls.listen(0, '127.0.0.1', () => r()));
+      const tlsPort = (tls.address() as AddressInfo).port;
+      const refusedPort = await closedPort();
+      const cases: { name: string; url: string; error: RegExp; literal?: string }[] = [
+        {
+          name: 'connection refused',
+          url: `http://${HOSTS.refused}:${refusedPort}/`,
+          error: new RegExp(`^Could not connect to http://${HOSTS.refused}:${refusedPort}/: connection refused$`),
+        },
+        {
+          name: 'DNS failure',
+          url: `http://${UNRESOLVABLE}/`,
+          error: new RegExp(
+            `^Could not resolve the host of http://${UNRESOLVABLE}/: could not resolve host ${UNRESOLVABLE}$`,
+          ),
+        },
+        {
+          name: 'a name resolving to a private address',
+          url: `http://${PRIVATE_NAME}/`,
+          error: new RegExp(
+            `^Refused to fetch http://${PRIVATE_NAME}/: ${PRIVATE_NAME} resolves to a private network ` +
+              `address; only public sites`,
+          ),
+        },
+        // A project stored before creation refused literal addresses.
+        {
+          name: 'a stored literal metadata address',
+          url: `http://${HOSTS.refused}/`,
+          literal: 'http://169.254.169.254/',
+          error: new RegExp(
+            String.raw`^Refused to fetch http:\/\/169\.254\.169\.254\/: 169\.254\.169\.254 is a link-local addres` +
+              String.raw`s; only public sites`,
+          ),
+        },
+        {
+          name: 'an untrusted TLS certificate',
+          url: `https://${HOSTS.tls}:${tlsPort}/`,
+          error: new RegExp(
+            `^Could not connect to https://${HOSTS.tls}:${tlsPort}/: the TLS connection failed ` +
+              `\\((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIG` +
+              `NATURE)\\)$`,
+          ),
+        },
+        {
+          name: '500 on the start page',
+          url: `http://${HOSTS.status500}:${sites.status500.port}/`,
+          error: new RegExp(
+            `^http://${HOSTS.status500}:${sites.status500.port}/ answered HTTP 500 \\(Internal Server Error\\)$`,
+          ),
+        },
+        {
+          // robots.txt answers 500 too: RFC 9309 makes the whole site disallowed, so not even the start page is
+          // requested.
+          name: '500 on every page',
+          url: `http://${HOSTS.all500}:${sites.all500.port}/`,
+          error: new RegExp(
+            `^robots\\.txt of http://${HOSTS.all500}:${sites.all500.port} answered HTTP 500; an unreachable ` +
+              `robots\\.txt disallows the whole site \\(RFC 9309\\), so ` +
+              `http://${HOSTS.all500}:${sites.all500.port}/ was not crawled$`,
+          ),
+        },
+        {
+          name: '404 on the start page',
+          url: `http://${HOSTS.status404}:${sites.status404.port}/`,
+          error: new RegExp(`^http://${HOSTS.status404}:${sites.status404.port}/ answered HTTP 404 \\(Not Found\\)$`),
+        },
+        {
+          name: 'a start URL redirecting to a refused address',
+          url: `http://${HOSTS.redirect}:${sites.redirect.port}/`,
+          error: new RegExp(
+            `^Refused to fetch http://${HOSTS.redirect}:${sites.redirect.port}/ \\(it redirects to ` +
+              `http://169\\.254\\.169\\.254/latest/meta-data/\\): 169\\.254\\.169\\.254 is a ` +
+              `link-local address`,
+          ),
+        },
+        {
+          name: 'robots.txt disallowing the start URL',
+          url: `http://${HOSTS.robots}:${sites.robots.port}/`,
+          error: new RegExp(
+            `^robots\\.txt of http://${HOSTS.robots}:${sites.robots.port} disallows ` +
+              `http://${HOSTS.robots}:${sites.robots.port}/ for the crawler's user agent`,
+          ),
+        },
+      ];
+      const worker = startWorker('audit.worker', env);
+      const queue = createQueue(QUEUES.audit, t.runtime.redis, env.REDIS_PREFIX, reportQueueError);
+      try {
+        const started = [];
+        for (const c of cases) {
+          const projectId = await newProject(c.url);
+          if (c.literal)
+            await t.runtime.pool.query('UPDATE project SET url = $1, domain = $2 WHERE id = $3', [
+              c.literal,
+              new URL(c.literal).hostname,
+              projectId,
+            ]);
+          started.push({ ...c, projectId, ...(await startAudit(projectId)) });
         }
-        res.statusCode = 302;
-        res.setHeader('location', 'http://169.254.169.254/latest/meta-data/');
-        res.end();
-      }),
-      robots: await recordingSite((req, res) => {
-        if (req.url === '/robots.txt') return res.end('User-agent: *\nDisallow: /\n\nSitemap: /sitemap.xml\n');
-        res.setHeader('content-type', 'text/html');
-        res.end(page('Should never be fetched'));
-      }),
-    };
-    // An https site whose certificate no one trusts (self-signed): the TLS handshake fails.
-    const certificate = createTestCertificate([HOSTS.tls]);
-    const tlsRequests: string[] = [];
-    const tls = https.createServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
-      tlsRequests.push(`${req.method} ${req.url}`);
-      res.end('never');
-    });
-    await new Promise<void>((r) => tls.listen(0, '127.0.0.1', () => r()));
-    const tlsPort = (tls.address() as AddressInfo).port;
-    const refusedPort = await closedPort();
-    const cases: { name: string; url: string; error: RegExp; literal?: string }[] = [
-      {
-        name: 'connection refused',
-        url: `http://${HOSTS.refused}:${refusedPort}/`,
-        error: new RegExp(`^Could not connect to http://${HOSTS.refused}:${refusedPort}/: connection refused$`),
-      },
-      {
-        name: 'DNS failure',
-        url: `http://${UNRESOLVABLE}/`,
-        error: new RegExp(
-          `^Could not resolve the host of http://${UNRESOLVABLE}/: could not resolve host ${UNRESOLVABLE}$`,
-        ),
-      },
-      {
-        name: 'a name resolving to a private address',
-        url: `http://${PRIVATE_NAME}/`,
-        error: new RegExp(
-          `^Refused to fetch http://${PRIVATE_NAME}/: ${PRIVATE_NAME} resolves to a private network address; only public sites`,
-        ),
-      },
-      // A project stored before creation refused literal addresses.
-      {
-        name: 'a stored literal metadata address',
-        url: `http://${HOSTS.refused}/`,
-        literal: 'http://169.254.169.254/',
-        error:
-          /^Refused to fetch http:\/\/169\.254\.169\.254\/: 169\.254\.169\.254 is a link-local address; only public sites/,
-      },
-      {
-        name: 'an untrusted TLS certificate',
-        url: `https://${HOSTS.tls}:${tlsPort}/`,
-        error: new RegExp(
-          `^Could not connect to https://${HOSTS.tls}:${tlsPort}/: the TLS connection failed \\((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)\\)$`,
-        ),
-      },
-      {
-        name: '500 on the start page',
-        url: `http://${HOSTS.status500}:${sites.status500.port}/`,
-        error: new RegExp(
-          `^http://${HOSTS.status500}:${sites.status500.port}/ answered HTTP 500 \\(Internal Server Error\\)$`,
-        ),
-      },
-      {
-        // robots.txt answers 500 too: RFC 9309 makes the whole site disallowed, so not even the start page is
-        // requested.
-        name: '500 on every page',
-        url: `http://${HOSTS.all500}:${sites.all500.port}/`,
-        error: new RegExp(
-          `^robots\\.txt of http://${HOSTS.all500}:${sites.all500.port} answered HTTP 500; an unreachable robots\\.txt disallows the whole site \\(RFC 9309\\), so http://${HOSTS.all500}:${sites.all500.port}/ was not crawled$`,
-        ),
-      },
-      {
-        name: '404 on the start page',
-        url: `http://${HOSTS.status404}:${sites.status404.port}/`,
-        error: new RegExp(`^http://${HOSTS.status404}:${sites.status404.port}/ answered HTTP 404 \\(Not Found\\)$`),
-      },
-      {
-        name: 'a start URL redirecting to a refused address',
-        url: `http://${HOSTS.redirect}:${sites.redirect.port}/`,
-        error: new RegExp(
-          `^Refused to fetch http://${HOSTS.redirect}:${sites.redirect.port}/ \\(it redirects to http://169\\.254\\.169\\.254/latest/meta-data/\\): 169\\.254\\.169\\.254 is a link-local address`,
-        ),
-      },
-      {
-        name: 'robots.txt disallowing the start URL',
-        url: `http://${HOSTS.robots}:${sites.robots.port}/`,
-        error: new RegExp(
-          `^robots\\.txt of http://${HOSTS.robots}:${sites.robots.port} disallows http://${HOSTS.robots}:${sites.robots.port}/ for the crawler's user agent`,
-        ),
-      },
-    ];
-    const worker = startWorker('audit.worker', env);
-    const queue = createQueue(QUEUES.audit, t.runtime.redis, env.REDIS_PREFIX, reportQueueError);
-    try {
-      const started = [];
-      for (const c of cases) {
-        const projectId = await newProject(c.url);
-        if (c.literal)
-          await t.runtime.pool.query('UPDATE project SET url = $1, domain = $2 WHERE id = $3', [
-            c.literal,
-            new URL(c.literal).hostname,
-            projectId,
-          ]);
-        started.push({ ...c, projectId, ...(await startAudit(projectId)) });
+        for (const c of started) {
+          const row = await settled(c.auditId);
+          expect(row, `${c.name}\n${worker.output.join('').slice(-3000)}`).toEqual({ status: 'FAILED', attempts: 1 });
+          const audit = await expectFailedEverywhere(c.projectId, c.jobId, c.error);
+          // The BullMQ job failed for good on its first attempt: a deterministic failure is not retried.
+          const job = await queue.getJob(c.jobId);
+          expect(await job?.getState(), c.name).toBe('failed');
+          expect(job?.attemptsMade, c.name).toBe(1);
+          expect(job?.failedReason, c.name).toBe(audit.error);
+        }
+        // The start page that answered is kept as the audit's one page, with its status.
+        const error500 = started.find((c) => c.name === '500 on the start page')!;
+        const pages = await t.runtime.pool.query('SELECT url, status_code FROM audit_page WHERE audit_id = $1', [
+          error500.auditId,
+        ]);
+        expect(pages.rows).toEqual([{ url: error500.url, status_code: 500 }]);
+        // Nothing but robots.txt and the start page (no favicon, llms.txt, link or sitemap requests) on the sites that
+        // failed at the start.
+        expect(
+          sites.status500.requests.filter((r) => !r.endsWith('/robots.txt') && !r.endsWith('/sitemap.xml')),
+        ).toEqual(['GET /']);
+        // RFC 9309: with Disallow: / nothing but robots.txt itself is requested — not /, not /favicon.ico, /llms.txt or
+        // the sitemap.
+        expect(sites.robots.requests).toEqual(['GET /robots.txt']);
+        expect(tlsRequests).toEqual([]);
+        expect(sites.all500.requests).toEqual(['GET /robots.txt']);
+      } finally {
+        await worker.stop();
+        await queue.close();
+        await new Promise<void>((r) => tls.close(() => r()));
+        for (const s of Object.values(sites)) await s.close();
       }
-      for (const c of started) {
-        const row = await settled(c.auditId);
-        expect(row, `${c.name}\n${worker.output.join('').slice(-3000)}`).toEqual({ status: 'FAILED', attempts: 1 });
-        const audit = await expectFailedEverywhere(c.projectId, c.jobId, c.error);
-        // The BullMQ job failed for good on its first attempt: a deterministic failure is not retried.
-        const job = await queue.getJob(c.jobId);
-        expect(await job?.getState(), c.name).toBe('failed');
-        expect(job?.attemptsMade, c.name).toBe(1);
-        expect(job?.failedReason, c.name).toBe(audit.error);
-      }
-      // The start page that answered is kept as the audit's one page, with its status.
-      const error500 = started.find((c) => c.name === '500 on the start page')!;
-      const pages = await t.runtime.pool.query('SELECT url, status_code FROM audit_page WHERE audit_id = $1', [
-        error500.auditId,
-      ]);
-      expect(pages.rows).toEqual([{ url: error500.url, status_code: 500 }]);
-      // Nothing but robots.txt and the start page (no favicon, llms.txt, link or sitemap requests) on the sites that
-      // failed at the start.
-      expect(sites.status500.requests.filter((r) => !r.endsWith('/robots.txt') && !r.endsWith('/sitemap.xml'))).toEqual(
-        ['GET /'],
-      );
-      // RFC 9309: with Disallow: / nothing but robots.txt itself is requested — not /, not /favicon.ico, /llms.txt or
-      // the sitemap.
-      expect(sites.robots.requests).toEqual(['GET /robots.txt']);
-      expect(tlsRequests).toEqual([]);
-      expect(sites.all500.requests).toEqual(['GET /robots.txt']);
-    } finally {
-      await worker.stop();
-      await queue.close();
-      await new Promise<void>((r) => tls.close(() => r()));
-      for (const s of Object.values(sites)) await s.close();
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 
   it('a server that never answers: FAILED after the configured timeout, naming the URL and the timeout', async () => {
     // Accepts connections and reads requests, never answers.
@@ -358,7 +377,9 @@ describe('an audit whose start URL cannot be audited ends FAILED with the reason
         projectId,
         jobId,
         new RegExp(
-          `^http://${HOSTS.silent}:${silent.port}/robots\\.txt did not answer in time: the server did not send response headers within 300 ms; an unreachable robots\\.txt disallows the whole site \\(RFC 9309\\), so http://${HOSTS.silent}:${silent.port}/ was not crawled$`,
+          `^http://${HOSTS.silent}:${silent.port}/robots\\.txt did not answer in time: the server did not ` +
+            `send response headers within 300 ms; an unreachable robots\\.txt disallows the whole site ` +
+            `\\(RFC 9309\\), so http://${HOSTS.silent}:${silent.port}/ was not crawled$`,
         ),
       );
       expect(silent.requests).toEqual(['GET /robots.txt']);
@@ -394,7 +415,7 @@ describe('an audit whose start URL cannot be audited ends FAILED with the reason
 });
 
 describe('a completed audit with pages that failed says how many and which', () => {
-  it('pagesFailed and a PAGE_FETCH_FAILED issue listing the failed pages, with the cause, on every surface', async () => {
+  it('pagesFailed and a PAGE_FETCH_FAILED issue listing failed pages with the cause, on every surface', async () => {
     const site = await recordingSite((req, res) => {
       const path = req.url ?? '/';
       if (path === '/robots.txt') return res.end('User-agent: *\nAllow: /\n');
@@ -435,7 +456,11 @@ describe('a completed audit with pages that failed says how many and which', () 
       }
       expect(v1).toEqual(b);
       const issue = v1.issues.find((i: { code: string }) => i.code === 'PAGE_FETCH_FAILED');
-      expect(issue).toMatchObject({ severity: 'CRITICAL', category: 'TECHNICAL', title: 'Page could not be fetched' });
+      expect(issue).toMatchObject({
+        severity: 'CRITICAL',
+        category: 'TECHNICAL',
+        title: 'Page could not be fetched',
+      });
       const occurrences = g.issues.find((i: { code: string }) => i.code === 'PAGE_FETCH_FAILED').occurrences.nodes;
       expect(occurrences.map((o: { url: string }) => o.url).sort()).toEqual([
         `${origin}/loop-a`,
@@ -508,7 +533,7 @@ describe('project and competitor targets are checked against the safe client add
     expect(project.json().error).toBe(tool.json().error);
   });
 
-  it('a loopback literal is accepted only when SAFE_HTTP_ALLOW admits it, and ordinary names are not resolved', async () => {
+  it('a loopback literal is accepted only if SAFE_HTTP_ALLOW admits it; ordinary names are not resolved', async () => {
     // This app's SAFE_HTTP_ALLOW is 127.0.0.1/32.
     const allowed = await t.app.inject({
       method: 'POST',

@@ -87,16 +87,21 @@ beforeAll(async () => {
   const q = (sql: string, params: unknown[]) => t.runtime.pool.query(sql, params);
   await q(`INSERT INTO issue_occurrence (audit_id, code, url) VALUES ($1, 'ELSEWHERE', $2)`, [otherAudit, rows[0].url]);
   await q(
-    `INSERT INTO issue_occurrence (audit_id, code, url, evidence) SELECT $1, r.code, r.url, NULL FROM jsonb_to_recordset($2::jsonb) AS r(code text, url text)`,
+    `INSERT INTO issue_occurrence (audit_id, code, url, evidence) SELECT $1, r.code, r.url, NULL FROM ` +
+      `jsonb_to_recordset($2::jsonb) AS r(code text, url text)`,
     [auditId, JSON.stringify(occurrences)],
   );
 });
 afterAll(() => t.close());
 
 const FIELDS =
-  'id url finalUrl statusCode depth title metaDescription wordCount responseTimeMs bytes indexable inlinks outlinks error issueCount';
-const PAGES = `query($p: ID!, $a: ID, $first: Int!, $after: String, $orderBy: AuditPageOrder!, $direction: SortDirection!, $filter: AuditPageFilter) {
-  audit(projectId: $p, auditId: $a) { pages(first: $first, after: $after, orderBy: $orderBy, direction: $direction, filter: $filter) {
+  'id url finalUrl statusCode depth title metaDescription wordCount responseTimeMs bytes indexable inlinks ' +
+  'outlinks error issueCount';
+const PAGES =
+  `query($p: ID!, $a: ID, $first: Int!, $after: String, $orderBy: AuditPageOrder!, $direction: ` +
+  `SortDirection!, $filter: AuditPageFilter) {
+  audit(projectId: $p, auditId: $a) { pages(first: $first, after: $after, orderBy: $orderBy, direction: ` +
+  `$direction, filter: $filter) {
     nodes { ${FIELDS} } pageInfo { hasNextPage endCursor } totalCount } } }`;
 
 interface PageNode {
@@ -224,7 +229,8 @@ describe('Audit.pages: sorting and cursors', () => {
   it('defaults: 50 by URL ascending', async () => {
     const res = await gql(
       t,
-      'query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { pages { nodes { url } pageInfo { hasNextPage } totalCount } } }',
+      'query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { pages { nodes { url } pageInfo { ' +
+        'hasNextPage } totalCount } } }',
       { p: projectId, a: auditId },
       { cookie: user.cookie },
     );
@@ -401,7 +407,9 @@ describe('Audit.pages: bad input and tenancy', () => {
       url: '/graphql',
       headers: { 'content-type': 'application/json', cookie: user.cookie, origin: t.config.baseUrl },
       payload: {
-        query: `query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { id pages(first: 100) { nodes { ${FIELDS} } pageInfo { hasNextPage endCursor } totalCount } } }`,
+        query:
+          `query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { id pages(first: 100) { nodes ` +
+          `{ ${FIELDS} } pageInfo { hasNextPage endCursor } totalCount } } }`,
         variables: { p: projectId, a: auditId },
       },
     });

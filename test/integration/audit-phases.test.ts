@@ -24,7 +24,9 @@ beforeAll(async () => {
     if (n < 0 || n > 3) return res.writeHead(404).end('not found');
     res.setHeader('content-type', 'text/html; charset=utf-8');
     res.end(
-      `<!doctype html><html lang="en"><head><title>Phase fixture page ${n}</title></head><body><h1>Page ${n}</h1><a href="${n === 3 ? '/' : `/p/${n + 1}`}">next</a></body></html>`,
+      `<!doctype html><html lang="en"><head><title>Phase fixture ` +
+        `page ${n}</title></head><body><h1>Page ${n}</h1><a ` +
+        `href="${n === 3 ? '/' : `/p/${n + 1}`}">next</a></body></html>`,
     );
   });
   port = await new Promise<number>((r) =>
@@ -65,7 +67,7 @@ describe('Audit.phase', () => {
     expect(phases).toEqual(['ANALYZING', 'MEASURING', '(lab)', 'SAVING']);
   });
 
-  it('the runner stores CRAWLING while pages are fetched, MEASURING during the lab, and nothing once COMPLETED', async () => {
+  it('the runner stores CRAWLING while fetching, MEASURING during the lab, and nothing once COMPLETED', async () => {
     const projectId = (await createProject(t, user, `http://${host}:${port}/`)).id;
     const started = await gql(
       t,
@@ -101,11 +103,12 @@ describe('Audit.phase', () => {
     expect(await viaGraphql()).toBe('COMPLETED null');
   });
 
-  it('leaving RUNNING clears the phase (retry, failure), and the database refuses a phase outside RUNNING', async () => {
+  it('leaving RUNNING clears the phase (retry, failure); the database refuses a phase outside RUNNING', async () => {
     const projectId = (await createProject(t, user)).id;
     const auditId = newId();
     await t.runtime.pool.query(
-      `INSERT INTO audit (id, project_id, status, phase, job_id, pages_crawled, max_pages, attempts, created_at, started_at)
+      `INSERT INTO audit (id, project_id, status, phase, job_id, pages_crawled, max_pages, attempts, ` +
+        `created_at, started_at)
        VALUES ($1::uuid, $2, 'RUNNING', 'ANALYZING', $1::text, 3, 100, 1, now(), now())`,
       [auditId, projectId],
     );

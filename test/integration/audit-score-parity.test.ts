@@ -35,7 +35,8 @@ async function paritySite(closedPort: number) {
             .map((p) => `<url><loc>${origin}${p}</loc></url>`)
             .join('');
           return res.end(
-            `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`,
+            `<?xml version="1.0" encoding="UTF-8"?><urlset ` +
+              `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`,
           );
         }
         if (path === '/moved') {
@@ -70,12 +71,16 @@ async function paritySite(closedPort: number) {
         const description =
           n % 3 === 0
             ? ''
-            : `<meta name="description" content="Page ${n} of the parity fixture: a description long enough for the length check to pass.">`;
+            : `<meta name="description" content="Page ${n} of the parity fixture: a description long enough ` +
+              `for the length check to pass.">`;
         const words = 'word '.repeat(n % 4 === 0 ? 40 : 260);
         const image = n % 6 === 0 ? '<img src="/img.png" width="10" height="10">' : '';
         res.setHeader('content-type', 'text/html; charset=utf-8');
         res.end(
-          `<!doctype html><html lang="en"><head>${title}${description}<meta name="viewport" content="width=device-width, initial-scale=1"></head><body><h1>Page ${n}</h1>${image}<p>${words}</p>${links.join(' ')}</body></html>`,
+          `<!doctype html><html lang="en"><head>${title}${description}<meta name="viewport" ` +
+            `content="width=device-width, ` +
+            `initial-scale=1"></head><body><h1>Page ${n}</h1>${image}<p>${words}</p>${links.join(' ')}</b` +
+            `ody></html>`,
         );
       },
       Math.floor(Math.random() * 15),
@@ -154,7 +159,8 @@ describe('seo audit and the server compute the same scores over the same facts',
       });
       const g = await gql(
         t,
-        `query($p: ID!) { audit(projectId: $p) { status pagesCrawled pagesFailed overallScore metaScore contentScore linksScore technicalScore performanceScore
+        `query($p: ID!) { audit(projectId: $p) { status pagesCrawled pagesFailed overallScore metaScore ` +
+          `contentScore linksScore technicalScore performanceScore
            issues { code affectedPages applicablePages } } }`,
         { p: projectId },
         { authorization: `Bearer ${key}` },

@@ -57,7 +57,8 @@ async function startAudit(): Promise<{ auditId: string; jobId: string }> {
 /** What a worker that started the audit long ago (and then vanished, or lost Redis) leaves in PostgreSQL. */
 async function claimedLongAgo(auditId: string, attempts = 1): Promise<void> {
   await t.runtime.pool.query(
-    `UPDATE audit SET status = 'RUNNING', phase = 'CRAWLING', attempts = $2, started_at = now() - interval '1 hour', pages_crawled = 12, pages_queued = 30 WHERE id = $1`,
+    `UPDATE audit SET status = 'RUNNING', phase = 'CRAWLING', attempts = $2, started_at = now() - ` +
+      `interval '1 hour', pages_crawled = 12, pages_queued = 30 WHERE id = $1`,
     [auditId, attempts],
   );
 }

@@ -46,7 +46,8 @@ async function auditIn(status: AuditStatus, attempts = 1): Promise<Row> {
   const id = newId();
   const final = FINAL.includes(status);
   await t.runtime.pool.query(
-    `INSERT INTO audit (id, project_id, status, phase, job_id, pages_crawled, pages_queued, pages_failed, max_pages, attempts, error,
+    `INSERT INTO audit (id, project_id, status, phase, job_id, pages_crawled, pages_queued, pages_failed, ` +
+      `max_pages, attempts, error,
        created_at, started_at, completed_at)
      VALUES ($1, $2, $3, $4, $5, 7, 3, 1, 100, $6, $7, now() - interval '1 hour', $8, $9)`,
     [
@@ -67,7 +68,8 @@ async function auditIn(status: AuditStatus, attempts = 1): Promise<Row> {
 const row = async (id: string): Promise<Row> =>
   (
     await t.runtime.pool.query(
-      `SELECT id, project_id, status, phase, attempts, error, overall_score, pages_crawled, pages_failed, started_at, completed_at
+      `SELECT id, project_id, status, phase, attempts, error, overall_score, pages_crawled, pages_failed, ` +
+        `started_at, completed_at
        FROM audit WHERE id = $1`,
       [id],
     )
@@ -284,7 +286,8 @@ describe('audit lifecycle: races (only one transition wins)', () => {
       // Every contender is waiting on the lock before it is released.
       for (let i = 0; i < 100; i++) {
         const { rows } = await t.runtime.pool.query(
-          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE 'UPDATE audit SET%'`,
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = ` +
+            `current_database() AND query LIKE 'UPDATE audit SET%'`,
         );
         if (rows[0].n >= waiting) break;
         await new Promise((r) => setTimeout(r, 20));
@@ -304,7 +307,7 @@ describe('audit lifecycle: races (only one transition wins)', () => {
     expect((await row(audit.id)).status).toBe('COMPLETED');
   });
 
-  it('a worker completing, a worker failing, the queue giving up and a user cancelling, at once: exactly one wins', async () => {
+  it('a worker completing, one failing, the queue giving up and a user cancelling at once: one wins', async () => {
     for (let round = 0; round < 5; round++) {
       const audit = await auditIn('RUNNING');
       const run = { auditId: audit.id, attempt: 1 };
@@ -359,7 +362,7 @@ describe('audit lifecycle: races (only one transition wins)', () => {
     }
   });
 
-  it('a worker whose lock expired and the worker that claimed the audit after it: only the later attempt finishes', async () => {
+  it('a worker whose lock expired and the one that claimed the audit after it: only the later finishes', async () => {
     const audit = await auditIn('QUEUED', 0);
     const first = await lifecycle.claim(db(), audit.id);
     const second = await lifecycle.claim(db(), audit.id);

@@ -8,7 +8,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('sign-up, sign-in and sessions (Surface B)', () => {
-  it('sign-up sets the better-auth.session-token cookie, HttpOnly, SameSite=Lax, not Secure on plain http', async () => {
+  it('sign-up sets the better-auth.session-token cookie: HttpOnly, SameSite=Lax, not Secure on http', async () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/auth/sign-up/email',

@@ -27,7 +27,8 @@ const key = (r: { method: string; url: string }) => `${r.method} ${r.url}`;
 
 const host = `contract-${uniq()}.test`;
 const PAGE =
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Contract fixture page for tools</title></head><body><h1>Hi</h1></body></html>';
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Contract fixture page for ' +
+  'tools</title></head><body><h1>Hi</h1></body></html>';
 let site: http.Server;
 let sitePort: number;
 let t: TestApp;
@@ -124,7 +125,9 @@ const SUCCESS: Record<string, (a: Actor) => Promise<Sample> | Sample> = {
     path: '/api/tools/sitemap',
     body: {
       content:
-        '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/a</loc><priority>0.5</priority></url></urlset>',
+        '<?xml version="1.0"?><urlset ' +
+        ('xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/a</loc><priority>0' +
+          '.5</priority></url></urlset>'),
     },
   }),
 };
@@ -172,8 +175,10 @@ function expectDocumented(route: AnyRoute, res: LightMyRequestResponse, status: 
   expect(response, `${label}: status ${status} is documented`).toBeDefined();
   // The proxy matched the response to this route's operation and found it conforming.
   const verdict = proxy.verdict(res);
+  const surface = documentSurfaceOf(route)!;
+  const path = toOpenApiPath(route.url.slice(SURFACE_BASE[surface].length));
   expect(verdict?.operation, label).toBe(
-    `${documentSurfaceOf(route)} ${docs[documentSurfaceOf(route)!].paths[toOpenApiPath(route.url.slice(SURFACE_BASE[documentSurfaceOf(route)!].length))][route.method.toLowerCase()].operationId}`,
+    `${surface} ${docs[surface].paths[path][route.method.toLowerCase()].operationId}`,
   );
   expect(verdict?.problems, label).toEqual([]);
   expect(res.headers['x-request-id'], `${label}: X-Request-Id`).toEqual(expect.any(String));
@@ -263,7 +268,7 @@ afterAll(async () => {
 });
 
 describe('the route table and the OpenAPI documents', () => {
-  it('every route declares params/query/body where it takes them and a response schema for every status it can produce', () => {
+  it('every route declares the params/query/body it takes and a response schema for each status it makes', () => {
     for (const route of ALL) {
       const statuses = declared(route);
       const write = route.method !== 'GET';
@@ -462,7 +467,7 @@ describe('real responses validate against the documents', () => {
     }
   });
 
-  it('429: after the limit (an exhausted FREE organization per surface, an exhausted client IP for the tools)', async () => {
+  it('429 after the limit (an exhausted FREE organization per surface, an exhausted IP for the tools)', async () => {
     await freshWindow();
     const a = await actor('FREE');
     const b = await actor('FREE');
@@ -526,7 +531,7 @@ describe('serving the documents and the reference', () => {
     expect(gz.headers['content-encoding']).toBe('gzip');
   });
 
-  it('the docs page carries a same-origin CSP; assets come from the installed packages; unknown assets are 404', async () => {
+  it('the docs page has a same-origin CSP; assets come from the installed packages; unknown ones: 404', async () => {
     for (const url of ['/docs']) {
       const page = await t.app.inject({ method: 'GET', url });
       expect(page.statusCode).toBe(200);

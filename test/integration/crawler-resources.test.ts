@@ -67,9 +67,12 @@ beforeAll(async () => {
         // Every page: the shared image, the HEAD-refusing one, one of its own, one that is gone, one on ::1, one
         // robots.txt disallows.
         image:
-          `<img src="/img/shared.png" alt="Shared" width="8" height="8"><img src="/img/head-refused.png" alt="Refuses HEAD" width="8" height="8">` +
-          `<img src="/img/own-${i}.png" alt="Own" width="8" height="8"><img src="/img/gone.png" alt="Gone" width="8" height="8">` +
-          `<img src="${guardedUrl}" alt="Private" width="8" height="8"><img src="/private/hidden.png" alt="Hidden" width="8" height="8">`,
+          `<img src="/img/shared.png" alt="Shared" width="8" height="8"><img src="/img/head-refused.png" ` +
+          `alt="Refuses HEAD" width="8" height="8">` +
+          (`<img src="/img/own-${i}.png" alt="Own" width="8" height="8"><img src="/img/gone.png" ` +
+            `alt="Gone" width="8" height="8">`) +
+          (`<img src="${guardedUrl}" alt="Private" width="8" height="8"><img src="/private/hidden.png" ` +
+            `alt="Hidden" width="8" height="8">`),
         bodyExtra: i === 0 ? `<p>${links} <a href="${closed}/">A preview server that is down</a></p>` : '',
       }),
     };

@@ -42,7 +42,8 @@ beforeAll(async () => {
   // CDP-injected, so the pages' CSP does not apply to it; it records what the CSP blocks.
   await context.addInitScript({
     content:
-      "window.__csp = []; document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));",
+      "window.__csp = []; document.addEventListener('securitypolicyviolation', (e) => " +
+      "window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));",
   });
 }, 60_000);
 
@@ -79,7 +80,8 @@ async function listedOperations(page: Page): Promise<string[]> {
   const ops = await page.$$eval('.opblock', (blocks) =>
     blocks.map(
       (b) =>
-        `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+        `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ` +
+        `${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
     ),
   );
   return ops.sort();
@@ -112,7 +114,7 @@ describe('/docs: the interactive reference, offline', () => {
     await page.close();
   }, 60_000);
 
-  it('the explorer (GraphiQL 5, a lazily loaded route of the web app) shows its editor and runs a query against /graphql', async () => {
+  it('the explorer (GraphiQL 5, a lazy route of the app) shows its editor and runs a query on /graphql', async () => {
     const page = await open('/graphql/explorer', { inlineStyles: true });
     await page.waitForSelector('.graphiql-container .graphiql-query-editor .monaco-editor', { timeout: 30_000 });
     const response = page.waitForResponse(

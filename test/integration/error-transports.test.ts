@@ -373,21 +373,24 @@ describe('405 instead of 404 for a known path asked with another method', () => 
 });
 
 describe("better-auth's routes keep better-auth's shape (its client reads it)", () => {
-  it("a failed sign-in is better-auth's { code, message }; a refusal made before better-auth runs is ours", async () => {
-    const signIn = (payload: string, contentType = 'application/json') =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/auth/sign-in/email',
-        remoteAddress: ip(),
-        headers: { 'content-type': contentType, origin: t.config.baseUrl },
-        payload,
-      });
-    const wrong = await signIn(JSON.stringify({ email: user.email, password: 'not-the-password' }));
-    expect(wrong.statusCode).toBe(401);
-    expect(wrong.json()).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String) }));
-    expect(wrong.json()).not.toHaveProperty('error');
-    const xml = await signIn('<email/>', 'application/xml');
-    expect(xml.statusCode).toBe(415);
-    expect(xml.json()).toEqual({ error: expect.any(String), code: 'UNSUPPORTED_MEDIA_TYPE' });
-  });
+  it(
+    "a failed sign-in is better-auth's { code, message }; a " + 'refusal made before better-auth runs is ours',
+    async () => {
+      const signIn = (payload: string, contentType = 'application/json') =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/sign-in/email',
+          remoteAddress: ip(),
+          headers: { 'content-type': contentType, origin: t.config.baseUrl },
+          payload,
+        });
+      const wrong = await signIn(JSON.stringify({ email: user.email, password: 'not-the-password' }));
+      expect(wrong.statusCode).toBe(401);
+      expect(wrong.json()).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String) }));
+      expect(wrong.json()).not.toHaveProperty('error');
+      const xml = await signIn('<email/>', 'application/xml');
+      expect(xml.statusCode).toBe(415);
+      expect(xml.json()).toEqual({ error: expect.any(String), code: 'UNSUPPORTED_MEDIA_TYPE' });
+    },
+  );
 });

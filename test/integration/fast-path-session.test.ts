@@ -203,7 +203,7 @@ describe('the session fast path, proven equal to better-auth getSession (fast-ch
     expect(deferred).toEqual([]);
   }, 600_000);
 
-  it('answers for a fresh session without better-auth and defers an expired one, which getSession removes', async () => {
+  it('answers for a fresh session without better-auth, defers an expired one (getSession removes it)', async () => {
     const rules = sessionCookieRules(SECRET());
     const { token } = sessions[0];
     const header = `${SESSION_COOKIE}=${encodeURIComponent(`${token}.${hmac(token, SECRET())}`)}`;

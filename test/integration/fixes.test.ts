@@ -5,8 +5,10 @@ import { anAudit, anOrg, aProject } from '../factories.js';
 import { createTestApp, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
 
 const host = `fix-${uniq()}.test`;
-const PAGE = `<!doctype html><html lang="en"><head><title>Hand-made oak tables | Woodshop</title></head><body>
-<h1>Oak tables built to last</h1><p>Every table in our workshop is cut from solid European oak, joined by hand and finished with natural oils that age beautifully over decades of family dinners.</p>
+const PAGE =
+  `<!doctype html><html lang="en"><head><title>Hand-made oak tables | Woodshop</title></head><body>
+<h1>Oak tables built to last</h1><p>Every table in our workshop is cut from solid European oak, joined by ` +
+  `hand and finished with natural oils that age beautifully over decades of family dinners.</p>
 <p>Delivery is free across the country.</p></body></html>`;
 
 /** The audited site, and a local OpenAI-compatible endpoint whose answer the test controls. */
@@ -109,7 +111,7 @@ describe('POST /api/projects/:id/audit/fix', () => {
     expect(again.json().suggestion.id).toBe(suggestion.id);
   });
 
-  it('with an OpenAI-compatible model: the request carries the evidence and no secret; the answer is used', async () => {
+  it('with an OpenAI-compatible model: the request carries the evidence, no secret; the answer is used', async () => {
     await withModel.runtime.pool.query('DELETE FROM fix_suggestion WHERE issue_id = $1', [issueId]);
     const res = await fix(withModel, { issueId });
     expect(res.statusCode).toBe(200);

@@ -125,9 +125,12 @@ const PIXEL = Buffer.from(
 
 function pageHtml(variant: Variant): string {
   const text = Array.from({ length: 400 }, (_, i) => `garden${i % 37} soil${i % 11}`).join(' ');
-  return `<!DOCTYPE html><html lang="en"><head>${variant.noCharset ? '' : '<meta charset="utf-8">'}
+  return (
+    `<!DOCTYPE html><html lang="en"><head>${variant.noCharset ? '' : '<meta charset="utf-8">'}
 <title>Header verdicts: ${variant.name}</title><meta name="viewport" content="width=device-width, initial-scale=1">
-</head><body><h1>${variant.name}</h1><img src="/pixel.png" alt="A pixel" width="1" height="1"><p>${text}</p></body></html>`;
+</head><body><h1>${variant.name}</h1><img src="/pixel.png" alt="A pixel" width="1" ` +
+    `height="1"><p>${text}</p></body></html>`
+  );
 }
 
 function pageResponse(variant: Variant): FixtureResponse {

@@ -37,7 +37,8 @@ beforeAll(async () => {
   // Inserted in reverse, so neither insertion order nor physical order happens to match id order.
   await q(
     `INSERT INTO issue_occurrence (id, audit_id, code, url, evidence) OVERRIDING SYSTEM VALUE
-     SELECT id, $1, 'TECH_HTTP_PAGE', 'http://occurrences.example.com/p/' || id, NULL FROM unnest($2::bigint[]) AS id ORDER BY id DESC`,
+     SELECT id, $1, 'TECH_HTTP_PAGE', 'http://occurrences.example.com/p/' || id, NULL FROM ` +
+      `unnest($2::bigint[]) AS id ORDER BY id DESC`,
     [auditId, IDS],
   );
 });
@@ -49,7 +50,8 @@ afterAll(async () => {
 const page = async (first: number, after: string | null) => {
   const { body } = await gql(
     t,
-    'query($p: ID!, $f: Int!, $a: String) { audit(projectId: $p) { issues { code occurrences(first: $f, after: $a) { nodes { url } pageInfo { hasNextPage endCursor } } } } }',
+    'query($p: ID!, $f: Int!, $a: String) { audit(projectId: $p) { issues { code occurrences(first: $f, ' +
+      'after: $a) { nodes { url } pageInfo { hasNextPage endCursor } } } } }',
     { p: projectId, f: first, a: after },
     { cookie: user.cookie },
   );
@@ -85,7 +87,8 @@ describe('Issue.occurrences cursor pagination', () => {
 
 describe('Audit.issue: one issue of an audit, for paging its occurrences alone', () => {
   const ISSUE =
-    'query($p: ID!, $a: ID, $i: ID!) { audit(projectId: $p, auditId: $a) { issue(id: $i) { id code affectedPages occurrences(first: 3) { nodes { url } pageInfo { hasNextPage } } } } }';
+    'query($p: ID!, $a: ID, $i: ID!) { audit(projectId: $p, auditId: $a) { issue(id: $i) { id code ' +
+    'affectedPages occurrences(first: 3) { nodes { url } pageInfo { hasNextPage } } } } }';
 
   it('finds the issue by id, with its occurrences', async () => {
     const { body } = await gql(t, ISSUE, { p: projectId, a: auditId, i: issueId }, { cookie: user.cookie });

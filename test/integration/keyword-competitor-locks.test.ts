@@ -98,30 +98,34 @@ describe('a project deleted before the lock', () => {
 });
 
 describe('what the keyword rule is given under the lock', () => {
-  it("the project's keyword count (every target) and the keys tracked for the requested target; its throw reaches the caller", async () => {
-    const project = await aProject({ org: await anOrg(t, { plan: 'ENTERPRISE' }) });
-    expect((await addKeywords(project, ['Shoes'])).body.errors).toBeUndefined();
-    const mobile = await gql(
-      t,
-      'mutation($p: ID!) { addKeywords(projectId: $p, input: { keywords: ["Boots"], device: "mobile" }) { id } }',
-      { p: project.id },
-      { cookie: project.org.owner.cookie },
-    );
-    expect(mobile.body.errors).toBeUndefined();
-    const refusal = new Error('refused by the rule');
-    let seen: unknown;
-    await expect(
-      new KeywordRepository().insertLocked(
-        t.runtime.orm.em.fork(),
-        project.id,
-        { country: 'us', language: 'en', device: 'desktop' },
-        ({ count, existingKeys }) => {
-          seen = { count, existingKeys: [...existingKeys] };
-          throw refusal;
-        },
-      ),
-    ).rejects.toBe(refusal);
-    expect(seen).toEqual({ count: 2, existingKeys: ['shoes'] });
-    expect(await rowsOf('keyword', project.id)).toBe(2);
-  });
+  it(
+    "the project's keyword count (every target) and the keys tracked for the requested target; its throw " +
+      'reaches the caller',
+    async () => {
+      const project = await aProject({ org: await anOrg(t, { plan: 'ENTERPRISE' }) });
+      expect((await addKeywords(project, ['Shoes'])).body.errors).toBeUndefined();
+      const mobile = await gql(
+        t,
+        'mutation($p: ID!) { addKeywords(projectId: $p, input: { keywords: ["Boots"], device: "mobile" }) { id } }',
+        { p: project.id },
+        { cookie: project.org.owner.cookie },
+      );
+      expect(mobile.body.errors).toBeUndefined();
+      const refusal = new Error('refused by the rule');
+      let seen: unknown;
+      await expect(
+        new KeywordRepository().insertLocked(
+          t.runtime.orm.em.fork(),
+          project.id,
+          { country: 'us', language: 'en', device: 'desktop' },
+          ({ count, existingKeys }) => {
+            seen = { count, existingKeys: [...existingKeys] };
+            throw refusal;
+          },
+        ),
+      ).rejects.toBe(refusal);
+      expect(seen).toEqual({ count: 2, existingKeys: ['shoes'] });
+      expect(await rowsOf('keyword', project.id)).toBe(2);
+    },
+  );
 });

@@ -126,8 +126,10 @@ describe.skipIf(!existsSync(CHROMIUM))(`lab meter in real Chromium (${CHROMIUM};
 
   const pages = (): Record<string, string> => ({
     // (a) text + a late 800x400 image; 300 ms after load a 400px banner pushes everything down; a 250 ms long task.
-    '/shift': `<!doctype html><html><head><meta charset="utf-8"><title>shift</title>
-<style>body{margin:0;font:20px/1.4 sans-serif}#ad{height:400px;background:#c00}p{margin:0 16px}img{display:block}</style></head>
+    '/shift':
+      `<!doctype html><html><head><meta charset="utf-8"><title>shift</title>
+<style>body{margin:0;font:20px/1.4 sans-serif}#ad{height:400px;background:#c00}p{margin:0 ` +
+      `16px}img{display:block}</style></head>
 <body><main><p>Layout shift page. This paragraph sits above a large image that arrives late, and a banner
 will be inserted above everything shortly after the load event, pushing this text and the image down.</p>
 <img src="/slow.png" width="800" height="400" alt="late"></main>
@@ -137,17 +139,25 @@ will be inserted above everything shortly after the load event, pushing this tex
 fetch('${otherBase}/api').catch(() => {});
 addEventListener('load', () => {
   setTimeout(() => { const end = performance.now() + 250; while (performance.now() < end) {} }, 50);
-  setTimeout(() => { const ad = document.createElement('div'); ad.id = 'ad'; document.body.insertBefore(ad, document.body.firstChild); }, 300);
+  setTimeout(() => { const ad = document.createElement('div'); ad.id = 'ad'; ` +
+      `document.body.insertBefore(ad, document.body.firstChild); }, 300);
 });
 </script></body></html>`,
     // (b) small, static, fast.
-    '/stable': `<!doctype html><html><head><meta charset="utf-8"><title>stable</title></head>
-<body><h1>Stable page</h1><p>Nothing moves here. <a href="/elsewhere">A link</a> the synthetic click must avoid.</p></body></html>`,
-    '/external': `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>external</title></head>
+    '/stable':
+      `<!doctype html><html><head><meta charset="utf-8"><title>stable</title></head>
+<body><h1>Stable page</h1><p>Nothing moves here. <a href="/elsewhere">A link</a> the synthetic click ` +
+      `must avoid.</p></body></html>`,
+    '/external':
+      `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" ` +
+      `content="width=device-width"><title>external</title></head>
 <body><p>Loads a subresource from another host.</p><img src="${otherBase}/pixel.png" width="1" height="1" alt="">
-<script>new Image().src = '/beacon?w=' + innerWidth + '&dpr=' + devicePixelRatio + '&touch=' + ('ontouchstart' in window) + '&ua=' + encodeURIComponent(navigator.userAgent);</script>
+<script>new Image().src = '/beacon?w=' + innerWidth + '&dpr=' + devicePixelRatio + '&touch=' + ` +
+      `('ontouchstart' in window) + '&ua=' + encodeURIComponent(navigator.userAgent);</script>
 </body></html>`,
-    '/spin': `<!doctype html><html><body><p>Spins forever after load.</p><script>addEventListener('load', () => { for (;;) {} });</script></body></html>`,
+    '/spin':
+      `<!doctype html><html><body><p>Spins forever after load.</p><script>addEventListener('load', () => { ` +
+      `for (;;) {} });</script></body></html>`,
     // Never settles: asks the server for something every 50 ms for as long as it is open.
     '/ticker': `<!doctype html><html><head><meta charset="utf-8"><title>ticker</title></head><body><p>Ticks.</p>
 <script>setInterval(() => { fetch('/tick?t=' + Date.now()).catch(() => {}); }, 50);</script></body></html>`,
@@ -274,7 +284,7 @@ addEventListener('load', () => {
     expect(beacon?.get('ua')).toContain('Mobile');
   }, 50_000);
 
-  it('an aborted measurement ends at once: the page is closed, later URLs are skipped, nothing more reaches the site', async () => {
+  it('an aborted measurement ends at once: page closed, later URLs skipped, nothing more is sent', async () => {
     const meter = createLabMeter({ chromiumPath: CHROMIUM, timeoutMs: 20_000 });
     const controller = new AbortController();
     try {

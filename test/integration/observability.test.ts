@@ -76,7 +76,7 @@ describe('logs, health and metrics', () => {
 });
 
 describe('/metrics access and platform-wide series', () => {
-  it('is off (404) without METRICS_TOKEN; with it, a missing or wrong bearer is 401 in the API error shape', async () => {
+  it('is off (404) without METRICS_TOKEN; with it, a missing or wrong bearer is 401 in the API shape', async () => {
     const off = await createTestApp();
     try {
       const res = await off.app.inject({ method: 'GET', url: '/metrics' });
@@ -167,7 +167,8 @@ describe('/metrics access and platform-wide series', () => {
       expect(res.json()).toEqual({
         status: 'unavailable',
         error:
-          'Not ready: postgres: connect ECONNREFUSED 127.0.0.1:5432; migrations: not checked: PostgreSQL is unavailable',
+          'Not ready: postgres: connect ECONNREFUSED 127.0.0.1:5432; ' +
+          'migrations: not checked: PostgreSQL is unavailable',
         code: 'UNAVAILABLE',
         checks: { postgres: false, redis: true, migrations: false },
         details: [
@@ -232,13 +233,14 @@ describe('query count', () => {
     expect(twenty).toBeLessThanOrEqual(6);
   });
 
-  it('a list that selects the counters loads them with the list, in one statement, whatever the selection looks like', async () => {
+  it('a list selecting the counters loads them with the list, in one statement, whatever the selection', async () => {
     const user = await signUp(t, { plan: 'ENTERPRISE' });
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await createProject(t, user)).id);
     await t.runtime.pool.query(
       `INSERT INTO keyword (id, project_id, term, term_key, country, language, device)
-       VALUES (gen_random_uuid(), $1, 'seo tools', 'seo tools', 'us', 'en', 'desktop'), (gen_random_uuid(), $1, 'crawler', 'crawler', 'us', 'en', 'desktop')`,
+       VALUES (gen_random_uuid(), $1, 'seo tools', 'seo tools', 'us', 'en', 'desktop'), ` +
+        `(gen_random_uuid(), $1, 'crawler', 'crawler', 'us', 'en', 'desktop')`,
       [ids[1]],
     );
     const key = await createApiKey(t, user);
@@ -286,7 +288,8 @@ describe('query count', () => {
     expect(single.body.data.project.counts.keywords).toBe(2);
     const created = await gql(
       t,
-      'mutation { createProject(input: { url: "https://counted.example.com" }) { id counts { audits keywords competitors } } }',
+      'mutation { createProject(input: { url: "https://counted.example.com" }) { id counts { audits keywords ' +
+        'competitors } } }',
       {},
       { authorization: `Bearer ${key}` },
     );

@@ -10,8 +10,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const USAGE = `{ viewer { organization { apiAccess usage {
-  projects projectsLimit auditsThisMonth keywords keywordsPerProjectLimit competitorsPerProjectLimit pagesPerAuditLimit apiKeys apiKeysLimit
+const USAGE =
+  `{ viewer { organization { apiAccess usage {
+  projects projectsLimit auditsThisMonth keywords keywordsPerProjectLimit competitorsPerProjectLimit ` +
+  `pagesPerAuditLimit apiKeys apiKeysLimit
 } } } }`;
 
 /** The start of the current month (UTC), and a time `seconds` after it (before it when negative). */
@@ -21,7 +23,7 @@ const monthStart = (seconds = 0) => {
 };
 
 describe('Organization.usage and Organization.apiAccess', () => {
-  it('counts projects, audits this month (any status), keywords and active keys, with the configured limits', async () => {
+  it('counts projects, audits this month (any status), keywords, active keys, with the configured limits', async () => {
     const org = await anOrg(t, { plan: 'ENTERPRISE' });
     const user = org.owner;
     const [a, b] = [await aProject({ org }), await aProject({ org })];
@@ -34,8 +36,10 @@ describe('Organization.usage and Organization.apiAccess', () => {
     await anAudit({ project: b, createdAt: monthStart(-20 * 86_400) });
     await t.runtime.pool.query(
       `INSERT INTO keyword (id, project_id, term, term_key, country, language, device)
-       SELECT gen_random_uuid(), $1::uuid, 'term ' || n, 'term ' || n, 'us', 'en', 'desktop' FROM generate_series(1, 3) n
-       UNION ALL SELECT gen_random_uuid(), $2::uuid, 'other ' || n, 'other ' || n, 'us', 'en', 'desktop' FROM generate_series(1, 2) n`,
+       SELECT gen_random_uuid(), $1::uuid, 'term ' || n, 'term ' || n, 'us', 'en', 'desktop' FROM ` +
+        `generate_series(1, 3) n
+       UNION ALL SELECT gen_random_uuid(), $2::uuid, 'other ' || n, 'other ' || n, 'us', 'en', ` +
+        `'desktop' FROM generate_series(1, 2) n`,
       [a.id, b.id],
     );
     const keys = [await anApiKey(org, 'one'), await anApiKey(org, 'two'), await anApiKey(org, 'three')];
@@ -71,42 +75,49 @@ describe('Organization.usage and Organization.apiAccess', () => {
     expect(byKey.body.data.viewer.organization).toEqual(expected);
   });
 
-  it('apiAccess follows the plan (FREE NONE, PRO READ_ONLY, ENTERPRISE FULL) for sessions and keys; FREE keys still read their usage', async () => {
-    const user = await signUp(t, { plan: 'FREE' });
-    const key = await createApiKey(t, user);
-    for (const [plan, access] of [
-      ['FREE', 'NONE'],
-      ['PRO', 'READ_ONLY'],
-      ['ENTERPRISE', 'FULL'],
-    ] as const) {
-      await setPlan(t, user.organizationId, plan);
-      for (const headers of [{ cookie: user.cookie }, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
-        const res = await gql(
-          t,
-          '{ viewer { organization { plan apiAccess usage { projectsLimit apiKeys } } } }',
-          {},
-          headers,
-        );
-        expect(res.body.errors, `${plan} ${Object.keys(headers)[0]}`).toBeUndefined();
-        expect(res.body.data.viewer.organization).toEqual({
-          plan,
-          apiAccess: access,
-          usage: { projectsLimit: t.config.quotas[plan].projects, apiKeys: 1 },
-        });
+  it(
+    'apiAccess follows the plan (FREE NONE, PRO READ_ONLY, ENTERPRISE FULL) for sessions and keys; FREE keys ' +
+      'still read their usage',
+    async () => {
+      const user = await signUp(t, { plan: 'FREE' });
+      const key = await createApiKey(t, user);
+      for (const [plan, access] of [
+        ['FREE', 'NONE'],
+        ['PRO', 'READ_ONLY'],
+        ['ENTERPRISE', 'FULL'],
+      ] as const) {
+        await setPlan(t, user.organizationId, plan);
+        for (const headers of [{ cookie: user.cookie }, { authorization: `Bearer ${key}` }] as Record<
+          string,
+          string
+        >[]) {
+          const res = await gql(
+            t,
+            '{ viewer { organization { plan apiAccess usage { projectsLimit apiKeys } } } }',
+            {},
+            headers,
+          );
+          expect(res.body.errors, `${plan} ${Object.keys(headers)[0]}`).toBeUndefined();
+          expect(res.body.data.viewer.organization).toEqual({
+            plan,
+            apiAccess: access,
+            usage: { projectsLimit: t.config.quotas[plan].projects, apiKeys: 1 },
+          });
+        }
       }
-    }
-    // What apiAccess reports is what Surface A does.
-    await setPlan(t, user.organizationId, 'FREE');
-    expect(
-      (await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } }))
-        .statusCode,
-    ).toBe(403);
-    await setPlan(t, user.organizationId, 'PRO');
-    expect(
-      (await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } }))
-        .statusCode,
-    ).toBe(200);
-  });
+      // What apiAccess reports is what Surface A does.
+      await setPlan(t, user.organizationId, 'FREE');
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } }))
+          .statusCode,
+      ).toBe(403);
+      await setPlan(t, user.organizationId, 'PRO');
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } }))
+          .statusCode,
+      ).toBe(200);
+    },
+  );
 
   it('all counters cost one statement', async () => {
     const user = await signUp(t, { plan: 'ENTERPRISE' });

@@ -85,7 +85,7 @@ describe('outages of Redis and PostgreSQL', () => {
     for (const [name, fn] of Object.entries(requests)) expect((await fn()).statusCode, name).toBe(200);
   });
 
-  it('Redis stopped: 503 with Retry-After on every surface (free tools too) within a second; one log line; recovers', async () => {
+  it('Redis stopped: 503 + Retry-After on every surface (tools too) within 1 s; one log line; recovers', async () => {
     redisProxy.setMode('down');
     for (let round = 0; round < 3; round++) {
       for (const [name, fn] of Object.entries(requests)) {

@@ -8,7 +8,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const UPDATE =
-  'mutation($id: ID!, $i: UpdateProjectInput!) { updateProject(id: $id, input: $i) { name settings { maxPages maxDepth crawlDelayMs respectRobots rankCountry rankDevice rankIncludeSubdomains } } }';
+  'mutation($id: ID!, $i: UpdateProjectInput!) { updateProject(id: $id, input: $i) { name settings { ' +
+  'maxPages maxDepth crawlDelayMs respectRobots rankCountry rankDevice rankIncludeSubdomains } } }';
 
 describe('updateProject', () => {
   it('renames and changes crawl and rank settings; null clears one; audits use maxPages', async () => {

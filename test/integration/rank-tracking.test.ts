@@ -66,7 +66,8 @@ beforeAll(async () => {
   rival = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(
-      '<!doctype html><html lang="en"><head><title>Rival homepage with a reasonable title</title></head><body><h1>Rival</h1></body></html>',
+      '<!doctype html><html lang="en"><head><title>Rival homepage with a reasonable ' +
+        'title</title></head><body><h1>Rival</h1></body></html>',
     );
   });
   rivalPort = await new Promise<number>((r) =>
@@ -109,7 +110,7 @@ const b = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
   });
 
 describe('keywords', () => {
-  it('adds in bulk with normalization and dedupe, lists with latest ranking (null before the first check)', async () => {
+  it('adds in bulk, normalized and deduplicated; lists with latest ranking (null before the first check)', async () => {
     const first = await b('POST', `/api/projects/${projectId}/keywords`, {
       keywords: ['  Shoes ', 'shoes', 'boots', 'Broken'],
     });
@@ -241,7 +242,8 @@ describe('rank checks in the rank worker', () => {
         async () => {
           const r = await gql(
             t,
-            'query($p: ID!) { keywords(projectId: $p) { term position url lastChecked lastError lastCheck { status checkedAt error } } }',
+            'query($p: ID!) { keywords(projectId: $p) { term position url lastChecked lastError lastCheck { ' +
+              'status checkedAt error } } }',
             { p: projectId },
             { cookie: user.cookie },
           );
@@ -327,7 +329,8 @@ describe('rank checks in the rank worker', () => {
       }
       // A second check, as the daily scheduler would queue it: history grows, oldest first.
       await t.runtime.pool.query(
-        `UPDATE ranking SET checked_at = checked_at - interval '1 day' WHERE keyword_id IN (SELECT id FROM keyword WHERE project_id = $1)`,
+        `UPDATE ranking SET checked_at = checked_at - interval '1 day' WHERE keyword_id IN (SELECT id ` +
+          `FROM keyword WHERE project_id = $1)`,
         [projectId],
       );
       const redis = createRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -391,69 +394,74 @@ describe('competitors', () => {
     return rows[0]?.profile_checked_at as Date | null;
   };
 
-  it('adds a competitor by URL (stored as host), profiles its homepage on the competitor queue and reads positions from the same snapshots', async () => {
-    const redis = createRedis(t.config.REDIS_URL);
-    const competitorQueue = queueOf('competitor', redis);
-    const rankQueue = queueOf('rank', redis);
-    let worker: ReturnType<typeof startWorker> | undefined;
-    try {
-      const keywordCalls = () => serper.calls.filter((c) => c.q !== 'broken').length;
-      const callsBefore = keywordCalls();
-      // The fixture homepage listens on a test port, so the competitor is given with it (kept in the host).
-      const added = await b('POST', `/api/projects/${projectId}/competitors`, {
-        domain: `http://www.${rivalHost}:${rivalPort}/some/page`,
-      });
-      expect(added.statusCode).toBe(200);
-      expect(added.json().competitor).toMatchObject({
-        domain: `${rivalHost}:${rivalPort}`,
-        keywordsInTop10: 2,
-        averagePosition: 1,
-      });
-      const competitorId = added.json().competitor.id as string;
-      // Its profile job waits on the competitor queue (no worker yet), never on the rank queue.
-      expect(await (await competitorQueue.getJob(`profile-${competitorId}`))?.getState()).toBe('waiting');
-      expect(await rankQueue.getJob(`profile-${competitorId}`)).toBeUndefined();
-      const dup = await b('POST', `/api/projects/${projectId}/competitors`, { domain: `${rivalHost}:${rivalPort}` });
-      expect(dup.statusCode).toBe(400);
-      worker = startWorker('competitor.worker', env);
-      const profiled = await waitFor(
-        'homepage profile',
-        async () => {
-          const r = await b('GET', `/api/projects/${projectId}/competitors`);
-          const c = r.json().competitors[0];
-          return c?.overallScore !== null ? c : null;
-        },
-        60_000,
-        500,
-      );
-      expect(profiled).toEqual({
-        id: expect.any(String),
-        domain: `${rivalHost}:${rivalPort}`,
-        createdAt: expect.any(String),
-        overallScore: expect.any(Number),
-        keywordsInTop10: 2,
-        averagePosition: 1,
-        lastChecked: expect.any(String),
-      });
-      expect(await (await competitorQueue.getJob(`profile-${competitorId}`))?.getState()).toBe('completed');
-      expect(worker.output.join('')).toMatch(/"queues":\["competitor"\].*"msg":"worker ready"/);
-      expect(await competitorQueue.getWorkers()).toHaveLength(1); // the competitor worker process serves the queue
-      expect(keywordCalls()).toBe(callsBefore); // no extra provider calls
-      const projects = await t.app.inject({
-        method: 'GET',
-        url: '/api/v1/projects',
-        headers: { authorization: `Bearer ${key}` },
-      });
-      expect(projects.json().projects[0]._count.competitors).toBe(1);
-    } finally {
-      await worker?.stop();
-      await competitorQueue.close();
-      await rankQueue.close();
-      await redis.quit();
-    }
-  }, 90_000);
+  it(
+    'adds a competitor by URL (stored as host), profiles its homepage on the competitor queue and reads ' +
+      'positions from the same snapshots',
+    async () => {
+      const redis = createRedis(t.config.REDIS_URL);
+      const competitorQueue = queueOf('competitor', redis);
+      const rankQueue = queueOf('rank', redis);
+      let worker: ReturnType<typeof startWorker> | undefined;
+      try {
+        const keywordCalls = () => serper.calls.filter((c) => c.q !== 'broken').length;
+        const callsBefore = keywordCalls();
+        // The fixture homepage listens on a test port, so the competitor is given with it (kept in the host).
+        const added = await b('POST', `/api/projects/${projectId}/competitors`, {
+          domain: `http://www.${rivalHost}:${rivalPort}/some/page`,
+        });
+        expect(added.statusCode).toBe(200);
+        expect(added.json().competitor).toMatchObject({
+          domain: `${rivalHost}:${rivalPort}`,
+          keywordsInTop10: 2,
+          averagePosition: 1,
+        });
+        const competitorId = added.json().competitor.id as string;
+        // Its profile job waits on the competitor queue (no worker yet), never on the rank queue.
+        expect(await (await competitorQueue.getJob(`profile-${competitorId}`))?.getState()).toBe('waiting');
+        expect(await rankQueue.getJob(`profile-${competitorId}`)).toBeUndefined();
+        const dup = await b('POST', `/api/projects/${projectId}/competitors`, { domain: `${rivalHost}:${rivalPort}` });
+        expect(dup.statusCode).toBe(400);
+        worker = startWorker('competitor.worker', env);
+        const profiled = await waitFor(
+          'homepage profile',
+          async () => {
+            const r = await b('GET', `/api/projects/${projectId}/competitors`);
+            const c = r.json().competitors[0];
+            return c?.overallScore !== null ? c : null;
+          },
+          60_000,
+          500,
+        );
+        expect(profiled).toEqual({
+          id: expect.any(String),
+          domain: `${rivalHost}:${rivalPort}`,
+          createdAt: expect.any(String),
+          overallScore: expect.any(Number),
+          keywordsInTop10: 2,
+          averagePosition: 1,
+          lastChecked: expect.any(String),
+        });
+        expect(await (await competitorQueue.getJob(`profile-${competitorId}`))?.getState()).toBe('completed');
+        expect(worker.output.join('')).toMatch(/"queues":\["competitor"\].*"msg":"worker ready"/);
+        expect(await competitorQueue.getWorkers()).toHaveLength(1); // the competitor worker process serves the queue
+        expect(keywordCalls()).toBe(callsBefore); // no extra provider calls
+        const projects = await t.app.inject({
+          method: 'GET',
+          url: '/api/v1/projects',
+          headers: { authorization: `Bearer ${key}` },
+        });
+        expect(projects.json().projects[0]._count.competitors).toBe(1);
+      } finally {
+        await worker?.stop();
+        await competitorQueue.close();
+        await rankQueue.close();
+        await redis.quit();
+      }
+    },
+    90_000,
+  );
 
-  it('a profile job left on the rank queue by an older release is handed over to the competitor queue and run there', async () => {
+  it('a profile job left on the rank queue by an older release moves to the competitor queue and runs', async () => {
     const redis = createRedis(t.config.REDIS_URL);
     const competitorQueue = queueOf('competitor', redis);
     const rankQueue = queueOf('rank', redis);

@@ -74,7 +74,8 @@ describe('GET /api/projects/:id/reports', () => {
     );
     const lines = res.body.replace(/^\uFEFF/, '').split('\r\n');
     expect(lines[0]).toBe(
-      'auditId,status,createdAt,completedAt,overall,meta,content,links,technical,performance,pagesCrawled,critical,warning,notice',
+      'auditId,status,createdAt,completedAt,overall,meta,content,links,technical,performance,pagesCrawled,cri' +
+        'tical,warning,notice',
     );
     expect(lines).toHaveLength(4); // header, 2 audits, trailing empty
     expect(lines.find((l) => l.startsWith(auditId))).toMatch(/,COMPLETED,.*,80,70,60,90,85,95,3,1,1,0$/);
@@ -90,11 +91,13 @@ describe('GET /api/projects/:id/reports', () => {
     expect(lines[0]).toBe('code,title,severity,category,url,evidence');
     expect(lines).toHaveLength(4);
     expect(lines[1]).toBe(
-      `CONTENT_THIN,Thin content,WARNING,CONTENT,https://example.com/p/1,"{""n"":1,""snippet"":""=cmd|' /C calc'!A0""}"`,
+      `CONTENT_THIN,Thin content,WARNING,CONTENT,https://example.com/p/1,"{""n"":1,""snippet"":""=cmd|' ` +
+        `/C calc'!A0""}"`,
     );
     // A text cell that starts a formula is neutralized.
     await t.runtime.pool.query(
-      `UPDATE issue_occurrence SET url = '=HYPERLINK("http://evil")' WHERE audit_id = $1 AND url = 'https://example.com/p/3'`,
+      `UPDATE issue_occurrence SET url = '=HYPERLINK("http://evil")' WHERE audit_id = $1 AND url = ` +
+        `'https://example.com/p/3'`,
       [auditId],
     );
     const hostile = await get(`/api/projects/${projectId}/reports?auditId=${auditId}&format=csv`);
@@ -186,7 +189,8 @@ describe('GET /api/projects/:id/reports', () => {
     expect(rows).toBe(100_001); // header + every occurrence
     const growthMb = (peakRetained - before) / 1024 / 1024;
     console.log(
-      `CSV export: ${rows - 1} occurrences, ${(bytes / 1e6).toFixed(1)} MB streamed, peak retained heap growth ${growthMb.toFixed(1)} MB`,
+      `CSV export: ${rows - 1} occurrences, ${(bytes / 1e6).toFixed(1)} MB streamed, peak retained heap ` +
+        `growth ${growthMb.toFixed(1)} MB`,
     );
     // The CSV is ~12 MB and 100,000 row objects far more; streaming keeps one 1,000-row page alive.
     expect(growthMb).toBeLessThan(15);

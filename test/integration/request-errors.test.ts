@@ -70,7 +70,7 @@ describe('bad requests get a clear error in the { error, code } shape, never a 5
     const query = pool.query.bind(pool);
     pool.query = ((config: any, ...rest: any[]) => {
       const text = typeof config === 'string' ? config : config?.text;
-      if (typeof text === 'string' && text.includes('FROM project WHERE organization_id')) {
+      if (typeof text === 'string' && /FROM project\s+WHERE organization_id/.test(text)) {
         return Promise.reject(Object.assign(new Error('relation "project" does not exist'), { code: '42P01' }));
       }
       return (query as any)(config, ...rest);

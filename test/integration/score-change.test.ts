@@ -29,49 +29,53 @@ async function scoreChanges(
 }
 
 describe('Project.scoreChange', () => {
-  it('latest completed minus the completed one before it; failed and cancelled audits do not count; null with fewer than two', async () => {
-    const org = await anOrg(t, { plan: 'ENTERPRISE' });
-    const none = await aProject({ org });
-    const one = await aProject({ org });
-    const up = await aProject({ org });
-    const down = await aProject({ org });
-    const same = await aProject({ org });
-    await audits(one, [
-      { status: 'COMPLETED', score: 70, minutesAgo: 10 },
-      { status: 'FAILED', score: null, minutesAgo: 5 },
-    ]);
-    // Three completed audits: only the two latest matter; a later failed and a cancelled one are skipped.
-    await audits(up, [
-      { status: 'COMPLETED', score: 40, minutesAgo: 30 },
-      { status: 'COMPLETED', score: 60, minutesAgo: 20 },
-      { status: 'COMPLETED', score: 72, minutesAgo: 10 },
-      { status: 'FAILED', score: null, minutesAgo: 5 },
-      { status: 'CANCELLED', score: null, minutesAgo: 2 },
-    ]);
-    await audits(down, [
-      { status: 'COMPLETED', score: 90, minutesAgo: 20 },
-      { status: 'COMPLETED', score: 81, minutesAgo: 10 },
-    ]);
-    await audits(same, [
-      { status: 'COMPLETED', score: 55, minutesAgo: 20 },
-      { status: 'COMPLETED', score: 55, minutesAgo: 10 },
-    ]);
-    const changes = await scoreChanges(org);
-    expect(Object.fromEntries([none, one, up, down, same].map((p) => [p.id, changes.get(p.id)]))).toEqual({
-      [none.id]: null,
-      [one.id]: null,
-      [up.id]: 12,
-      [down.id]: -9,
-      [same.id]: 0,
-    });
-    const single = await gql(
-      t,
-      'query($id: ID!) { project(id: $id) { scoreChange } }',
-      { id: down.id },
-      { cookie: org.owner.cookie },
-    );
-    expect(single.body.data.project.scoreChange).toBe(-9);
-  });
+  it(
+    'latest completed minus the completed one before it; failed and cancelled audits do not count; null with ' +
+      'fewer than two',
+    async () => {
+      const org = await anOrg(t, { plan: 'ENTERPRISE' });
+      const none = await aProject({ org });
+      const one = await aProject({ org });
+      const up = await aProject({ org });
+      const down = await aProject({ org });
+      const same = await aProject({ org });
+      await audits(one, [
+        { status: 'COMPLETED', score: 70, minutesAgo: 10 },
+        { status: 'FAILED', score: null, minutesAgo: 5 },
+      ]);
+      // Three completed audits: only the two latest matter; a later failed and a cancelled one are skipped.
+      await audits(up, [
+        { status: 'COMPLETED', score: 40, minutesAgo: 30 },
+        { status: 'COMPLETED', score: 60, minutesAgo: 20 },
+        { status: 'COMPLETED', score: 72, minutesAgo: 10 },
+        { status: 'FAILED', score: null, minutesAgo: 5 },
+        { status: 'CANCELLED', score: null, minutesAgo: 2 },
+      ]);
+      await audits(down, [
+        { status: 'COMPLETED', score: 90, minutesAgo: 20 },
+        { status: 'COMPLETED', score: 81, minutesAgo: 10 },
+      ]);
+      await audits(same, [
+        { status: 'COMPLETED', score: 55, minutesAgo: 20 },
+        { status: 'COMPLETED', score: 55, minutesAgo: 10 },
+      ]);
+      const changes = await scoreChanges(org);
+      expect(Object.fromEntries([none, one, up, down, same].map((p) => [p.id, changes.get(p.id)]))).toEqual({
+        [none.id]: null,
+        [one.id]: null,
+        [up.id]: 12,
+        [down.id]: -9,
+        [same.id]: 0,
+      });
+      const single = await gql(
+        t,
+        'query($id: ID!) { project(id: $id) { scoreChange } }',
+        { id: down.id },
+        { cookie: org.owner.cookie },
+      );
+      expect(single.body.data.project.scoreChange).toBe(-9);
+    },
+  );
 
   it('is batched: a list of 12 projects costs the same statements as a list of 1', async () => {
     const count = async (n: number) => {

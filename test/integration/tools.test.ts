@@ -26,11 +26,15 @@ const html = (res: http.ServerResponse, body: string, headers: Record<string, st
   res.end(body);
 };
 
-const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fixture page for the meta tags tool test</title>
-<meta name="description" content="A description long enough to pass the description length check of the meta tags tool, yes.">
+const PAGE =
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fixture page for the meta tags tool ` +
+  `test</title>
+<meta name="description" content="A description long enough to pass the description length check of the ` +
+  `meta tags tool, yes.">
 <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="canonical" href="/canonical">
 <meta property="og:title" content="OG title"><meta name="twitter:card" content="summary">
-<link rel="alternate" hreflang="de" href="https://example.com/de"><script type="application/ld+json">{"@context":"https://schema.org","@type":"Organization","name":"X"}</script>
+<link rel="alternate" hreflang="de" href="https://example.com/de"><script ` +
+  `type="application/ld+json">{"@context":"https://schema.org","@type":"Organization","name":"X"}</script>
 </head><body><h1>Hi</h1></body></html>`;
 
 let t: TestApp; // allow-listed loopback, pinned names
@@ -51,14 +55,18 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/gzip' });
       res.end(
         gzipSync(
-          `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base()}/a</loc><lastmod>2025-01-02</lastmod><changefreq>daily</changefreq><priority>0.8</priority></url></urlset>`,
+          `<?xml version="1.0" encoding="UTF-8"?><urlset ` +
+            `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base()}/a</loc><lastmod>2025-01` +
+            `-02</lastmod><changefreq>daily</changefreq><priority>0.8</priority></url></urlset>`,
         ),
       );
     },
     '/index.xml': (res) => {
       res.writeHead(200, { 'content-type': 'application/xml' });
       res.end(
-        `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${base()}/sitemap.xml.gz</loc></sitemap><sitemap><loc>${base()}/missing.xml</loc></sitemap></sitemapindex>`,
+        `<?xml version="1.0"?><sitemapindex ` +
+          `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${base()}/sitemap.xml.gz</loc><` +
+          `/sitemap><sitemap><loc>${base()}/missing.xml</loc></sitemap></sitemapindex>`,
       );
     },
     '/hop1': (res) => {
@@ -231,7 +239,8 @@ describe('SSRF: private and loopback targets are refused with zero requests reac
 describe('POST /api/tools/robots', () => {
   it('validates content with groups, rules, line numbers, errors, warnings and URL tests', async () => {
     const content =
-      'User-agent: Googlebot\nDisallow: /fish*\nAllow: /fish/ok$\nCrawl-delay: 5\nNoindex: /x\nDisallow: private\nSitemap: https://example.com/s.xml\n';
+      'User-agent: Googlebot\nDisallow: /fish*\nAllow: /fish/ok$\nCrawl-delay: 5\nNoindex: /x\nDisallow: ' +
+      'private\nSitemap: https://example.com/s.xml\n';
     const res = await tool(t, 'robots', {
       content,
       testUrls: ['https://example.com/fish/food', 'https://example.com/fish/ok', '/robots.txt'],
@@ -340,7 +349,10 @@ describe('POST /api/tools/headers', () => {
 
 describe('POST /api/tools/sitemap', () => {
   it('validates pasted content and reports protocol errors with line numbers', async () => {
-    const content = `<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://example.com/a</loc><priority>1.5</priority></url>\n<url><loc>/relative</loc></url>\n</urlset>`;
+    const content =
+      `<?xml version="1.0"?>\n<urlset ` +
+      `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://example.com/a</loc><priority>` +
+      `1.5</priority></url>\n<url><loc>/relative</loc></url>\n</urlset>`;
     const res = await tool(t, 'sitemap', { content });
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -352,13 +364,15 @@ describe('POST /api/tools/sitemap', () => {
   it('invalid XML is a 400 naming the line; an unescaped & is a protocol error with its line', async () => {
     const res = await tool(t, 'sitemap', {
       content:
-        '<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://e.com/</url>\n</urlset>',
+        '<?xml version="1.0"?>\n<urlset ' +
+        'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://e.com/</url>\n</urlset>',
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'BAD_USER_INPUT', error: expect.stringMatching(/line 3/) });
     const amp = await tool(t, 'sitemap', {
       content:
-        '<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://e.com/?a=1&b=2</loc></url>\n</urlset>',
+        '<?xml version="1.0"?>\n<urlset ' +
+        'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://e.com/?a=1&b=2</loc></url>\n</urlset>',
     });
     expect(amp.statusCode).toBe(200);
     expect(amp.json()).toMatchObject({ valid: false, errors: [{ line: 3, message: expect.stringMatching(/&/) }] });
@@ -395,7 +409,8 @@ describe('GraphQL and rate limits', () => {
         metaTags(input: { html: "<title>t</title>" }) { title }
         robotsTxt(input: { content: $c }) { valid groups { userAgents } }
         httpHeaders(url: $u) { status }
-        sitemap(input: { content: "<urlset xmlns=\\"http://www.sitemaps.org/schemas/sitemap/0.9\\"></urlset>" }) { type urlCount }
+        sitemap(input: { content: "<urlset ` +
+        `xmlns=\\"http://www.sitemaps.org/schemas/sitemap/0.9\\"></urlset>" }) { type urlCount }
       }`,
       { u: `${base()}/page`, c: 'User-agent: *\nDisallow:' },
     );
@@ -409,7 +424,7 @@ describe('GraphQL and rate limits', () => {
     });
   });
 
-  it('anonymous calls are limited per client IP at the Free rate; a session raises it to the organization rate', async () => {
+  it('anonymous calls are limited per IP at the Free rate; a session raises it to its organization rate', async () => {
     const call = (remoteAddress: string, headers: Record<string, string> = {}) =>
       t.app.inject({
         method: 'POST',

@@ -55,7 +55,7 @@ describe('the web application is served by the API process', () => {
     ).toBe(true);
   });
 
-  it('assets go out precompressed (Brotli, else gzip) to browsers that accept it, the same bytes once decoded', async () => {
+  it('assets go out precompressed (Brotli, else gzip) to browsers accepting it: same bytes once decoded', async () => {
     const url = `/assets/${entryScript()}`;
     const plain = await get(url);
     const br = await get(url, { 'accept-encoding': 'gzip, deflate, br' });

@@ -116,7 +116,8 @@ export class ValidatingProxy {
     const content = (response.content ?? {}) as Record<string, { schema?: { type?: string } }>;
     if (!(mediaType in content)) {
       verdict.problems.push(
-        `Content-Type ${mediaType || '(none)'} is not documented for ${verdict.operation} ${res.statusCode} (${Object.keys(content).join(', ')})`,
+        `Content-Type ${mediaType || '(none)'} is not documented ` +
+          `for ${verdict.operation} ${res.statusCode} (${Object.keys(content).join(', ')})`,
       );
       return verdict;
     }

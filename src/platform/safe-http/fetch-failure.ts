@@ -78,7 +78,10 @@ export function describeFetchFailure(url: string, err: unknown): string {
     case 'TIMEOUT':
       return `${url}${via} did not answer in time: ${lowerFirst(err.message)}`;
     case 'BLOCKED_ADDRESS':
-      return `Refused to fetch ${url}${via}: ${err.message.replace(/^Refused: /, '')}; only public sites can be audited (SAFE_HTTP_ALLOW admits private ones)`;
+      return (
+        `Refused to fetch ${url}${via}: ${err.message.replace(/^Refused: /, '')}; only public sites can be ` +
+        `audited (SAFE_HTTP_ALLOW admits private ones)`
+      );
     case 'REDIRECT_LOOP':
     case 'TOO_MANY_REDIRECTS':
       return `Could not fetch ${url}: ${lowerFirst(err.message)}`;

@@ -302,7 +302,8 @@ export const CHECK_CATALOG = [
     'WARNING',
     'CONTENT',
     'page',
-    'An image the page shows (<img> src or srcset, <picture> source, video poster) answers 4xx/5xx or cannot be fetched.',
+    'An image the page shows (<img> src or srcset, <picture> source, video poster) answers 4xx/5xx or cannot be ' +
+      'fetched.',
   ),
   def(
     'CONTENT_LINK_TEXT_GENERIC',
@@ -343,7 +344,8 @@ export const CHECK_CATALOG = [
     'WARNING',
     'LINKS',
     'page',
-    'An external link target answers 4xx/5xx or cannot be reached (connection refused, DNS failure, timeout, TLS error).',
+    'An external link target answers 4xx/5xx or cannot be reached (connection refused, DNS failure, timeout, ' +
+      'TLS error).',
   ),
   def(
     'LINKS_TO_REDIRECT',
@@ -436,7 +438,8 @@ export const CHECK_CATALOG = [
     'CRITICAL',
     'TECHNICAL',
     'page',
-    'No usable response: the connection failed or was refused, the host did not resolve, the fetch timed out or redirected in a loop, or the address is refused.',
+    'No usable response: the connection failed or was refused, the host did not resolve, the fetch timed out ' +
+      'or redirected in a loop, or the address is refused.',
   ),
   def(
     'TECH_NOINDEX',
@@ -569,7 +572,8 @@ export const CHECK_CATALOG = [
     'WARNING',
     'TECHNICAL',
     'page',
-    'A script, stylesheet, icon, font, media file or other subresource the page loads answers 4xx/5xx or cannot be fetched.',
+    'A script, stylesheet, icon, font, media file or other subresource the page loads answers 4xx/5xx or ' +
+      'cannot be fetched.',
   ),
   def(
     'TECH_RESOURCE_PRIVATE_ADDRESS',
@@ -577,7 +581,8 @@ export const CHECK_CATALOG = [
     'WARNING',
     'TECHNICAL',
     'page',
-    'A subresource points at a loopback, private, link-local or metadata address that visitors cannot reach; it is not fetched.',
+    'A subresource points at a loopback, private, link-local or metadata address that visitors cannot reach; ' +
+      'it is not fetched.',
   ),
   def(
     'TECH_HSTS_MISSING',

@@ -60,7 +60,8 @@ function duplicateFix(
   if (isPrimary) {
     steps.push(
       `Keep this page (${shorten(ctx.url, 120)}) as the version to rank: it has the simplest URL of the group.`,
-      `On ${others.length > 0 ? inlineList(others) : 'the other copies'}, either 301-redirect to this URL or add a canonical link pointing here.`,
+      `On ${others.length > 0 ? inlineList(others) : 'the other copies'}, either 301-redirect to this URL ` +
+        `or add a canonical link pointing here.`,
     );
   } else {
     steps.push(
@@ -69,7 +70,8 @@ function duplicateFix(
     );
   }
   steps.push(
-    'If the pages should both rank, rewrite this one so it covers its own angle (different intro, details, examples) instead of sharing the text.',
+    'If the pages should both rank, rewrite this one so it covers its own angle (different intro, details, ' +
+      'examples) instead of sharing the text.',
   );
   return { summary: summaryOf(primary), steps, code: `<link rel="canonical" href="${escapeHtml(primary)}">` };
 }
@@ -96,9 +98,11 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
       summary: `Add an <h1> heading: "${shorten(topic, 70)}"`,
       steps: [
         'The page has no <h1>, so it has no visible main heading telling readers and search engines what it is about.',
-        `Add one <h1> at the top of the main content; "${shorten(topic, 70)}" is proposed from ${ctx.page?.title ? 'the page title' : 'the URL'}.`,
+        `Add one <h1> at the top of the main content; "${shorten(topic, 70)}" is proposed ` +
+          `from ${ctx.page?.title ? 'the page title' : 'the URL'}.`,
         firstHeading && firstHeading.level > 1
-          ? `The first heading today is an h${firstHeading.level} ("${shorten(firstHeading.text, 60)}"); if it is the page's main heading, change it to <h1> instead.`
+          ? `The first heading today is an h${firstHeading.level} ("${shorten(firstHeading.text, 60)}"); if ` +
+            `it is the page's main heading, change it to <h1> instead.`
           : 'Style it with CSS if the design needs a smaller heading: the level is about structure, not size.',
       ],
       code: `<h1>${escapeHtml(topic)}</h1>`,
@@ -135,7 +139,8 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
     return {
       summary: `Change the ${to}${text ? ` "${shorten(text, 50)}"` : ''} to ${fixed} (it follows an ${from})`,
       steps: [
-        `The heading outline jumps from ${from} to ${to}${text ? ` at "${shorten(text, 80)}"` : ''}, so assistive technology reports a missing level.`,
+        `The heading outline jumps from ${from} to ${to}${text ? ` at "${shorten(text, 80)}"` : ''}, so ` +
+          `assistive technology reports a missing level.`,
         `Make it an <${fixed}> and keep its look with a CSS class if the design needs the smaller size.`,
         'Check the headings after it: sub-headings below it should move up one level too.',
       ],
@@ -152,11 +157,15 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
     return {
       summary: `Expand ${pageName(ctx)} by at least ${missing} words, or keep it out of the index`,
       steps: [
-        `The page has ${words} words of visible text; pages under ${T.thinContentWords} words rarely rank and may be treated as low quality.`,
+        `The page has ${words} words of visible text; pages under ${T.thinContentWords} words rarely rank ` +
+          `and may be treated as low quality.`,
         sections.length > 0
-          ? `Develop the existing sections ${inlineList(sections)} with specifics: what, for whom, how it works, prices or numbers, and answers to common questions.`
-          : `Add sections that answer what a visitor looking for "${shorten(topicOf(ctx), 60)}" wants to know: details, use cases, comparisons and FAQs.`,
-        'If the page is not meant to rank (tag archive, filter result, thank-you page), add the noindex tag below instead, or merge it into a fuller page and redirect.',
+          ? `Develop the existing sections ${inlineList(sections)} with specifics: what, for whom, how it ` +
+            `works, prices or numbers, and answers to common questions.`
+          : `Add sections that answer what a visitor looking for "${shorten(topicOf(ctx), 60)}" wants to ` +
+            `know: details, use cases, comparisons and FAQs.`,
+        'If the page is not meant to rank (tag archive, filter result, thank-you page), add the noindex tag ' +
+          'below instead, or merge it into a fuller page and redirect.',
       ],
       code: '<meta name="robots" content="noindex, follow">',
     };
@@ -170,7 +179,11 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
         primary === ctx.url
           ? 'Keep this page and canonicalize its duplicates to it'
           : `Canonicalize this duplicate to ${shorten(primary, 100)}`,
-      `This page's text is identical to ${sameAs.length > 0 ? inlineList(sameAs, ctx.evidence.number('duplicates') ?? sameAs.length) : 'another indexable page'}; search engines pick one and filter the rest.`,
+      `This page's text is identical to ${
+        sameAs.length > 0
+          ? inlineList(sameAs, ctx.evidence.number('duplicates') ?? sameAs.length)
+          : 'another indexable page'
+      }; search engines pick one and filter the rest.`,
     );
   },
   CONTENT_NEAR_DUPLICATE: (ctx) => {
@@ -179,13 +192,20 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
     const primary = similar ? primaryOf([ctx.url, similar]) : ctx.url;
     const other = similar ? shorten(similar, 120) : 'the similar page';
     return {
-      summary: `Differentiate this page from ${similar ? shorten(similar, 100) : 'its near duplicate'}, or consolidate the two`,
+      summary:
+        `Differentiate this page from ${similar ? shorten(similar, 100) : 'its near duplicate'}, or ` +
+        `consolidate the two`,
       steps: [
-        `This page is ${similarity !== null ? `${similarity}% ` : ''}similar to ${other}: mostly the same template and text with few differences, so search engines may show only one of them.`,
-        `If the two pages are about different things, make this one specific: rewrite its intro for ${pageName(ctx)}, add details only it has (specifications, examples, photos, FAQs) and shrink the shared boilerplate blocks.`,
+        `This page is ${similarity !== null ? `${similarity}% ` : ''}similar to ${other}: mostly the same ` +
+          `template and text with few differences, so search engines may show only one of them.`,
+        `If the two pages are about different things, make this one specific: rewrite its intro ` +
+          `for ${pageName(ctx)}, add details only it has (specifications, examples, photos, FAQs) and ` +
+          `shrink the shared boilerplate blocks.`,
         primary === ctx.url
-          ? `If they are the same thing (variants, parameters, print versions), keep this URL and add a canonical link to it on ${other}, or 301-redirect that page here.`
-          : `If they are the same thing (variants, parameters, print versions), canonicalize this page to ${shorten(primary, 120)} (tag below) or 301-redirect it there.`,
+          ? `If they are the same thing (variants, parameters, print versions), keep this URL and add a ` +
+            `canonical link to it on ${other}, or 301-redirect that page here.`
+          : `If they are the same thing (variants, parameters, print versions), canonicalize this page ` +
+            `to ${shorten(primary, 120)} (tag below) or 301-redirect it there.`,
       ],
       code: `<link rel="canonical" href="${escapeHtml(primary)}">`,
     };
@@ -215,9 +235,11 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
           .map((row) =>
             row.alt
               ? `${shorten(row.ref, 140)}: alt="${row.alt}" (from the file name; check it matches the picture).`
-              : `${shorten(row.ref, 140)}: the file name says nothing; describe what the picture shows in the context of "${topic}".`,
+              : `${shorten(row.ref, 140)}: the file name says nothing; describe what the picture shows in ` +
+                `the context of "${topic}".`,
           ),
-        'Describe what the image shows in one short phrase (under 100 characters); use alt="" for purely decorative images so screen readers skip them.',
+        'Describe what the image shows in one short phrase (under 100 characters); use alt="" for purely ' +
+          'decorative images so screen readers skip them.',
       ],
       code:
         rows.map((row) => `<img src="${escapeHtml(row.src)}" alt="${escapeHtml(row.suggested)}">`).join('\n') ||
@@ -240,14 +262,18 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
       };
     });
     return {
-      summary: `Shorten the alt text of ${plural(ctx.evidence.number('count') ?? rows.length, 'image')} to ${T.maxAltChars} characters or fewer`,
+      summary:
+        `Shorten the alt text of ${plural(ctx.evidence.number('count') ?? rows.length, 'image')} ` +
+        `to ${T.maxAltChars} characters or fewer`,
       steps: [
         ...rows.map((row) =>
           row.shorter
             ? `${shorten(row.src, 120)} (${row.length ?? row.alt?.length} characters): use alt="${row.shorter}".`
-            : `${shorten(row.src, 120)} has ${row.length ?? 'over 100'} characters of alt text: keep only what the picture shows.`,
+            : `${shorten(row.src, 120)} has ${row.length ?? 'over 100'} characters of alt text: keep only ` +
+              `what the picture shows.`,
         ),
-        'Screen readers read alt text in one go; move long explanations into a visible <figcaption> or the surrounding text.',
+        'Screen readers read alt text in one go; move long explanations into a visible <figcaption> or the ' +
+          'surrounding text.',
       ],
       code:
         rows
@@ -271,7 +297,9 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
       steps: [
         ...images.map(
           (image) =>
-            `${shorten(image.url, 120)} ${image.status !== null ? `answers ${image.status}` : `cannot be fetched (${image.error ?? 'no response'})`}: upload the file again or point the <img> (and its srcset) at the image's current address.`,
+            `${shorten(image.url, 120)} ${
+              image.status !== null ? `answers ${image.status}` : `cannot be fetched (${image.error ?? 'no response'})`
+            }: upload the file again or point the <img> (and its srcset) at the image's current address.`,
         ),
         'Visitors see an empty box or the alt text instead of the picture, and image search cannot index it.',
         'If the image is gone for good, remove the element rather than leaving a dead reference.',
@@ -284,13 +312,18 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
       .map((entry) => ({ href: fieldOf(entry, 'href') ?? '', text: fieldOf(entry, 'text') ?? '' }));
     const rows = links.map((link) => ({ ...link, better: linkTextFor(link.href, ctx) }));
     return {
-      summary: `Replace generic link text ${inlineList(rows.map((row) => row.text).filter(Boolean), ctx.evidence.number('count') ?? rows.length)} with descriptive words`,
+      summary: `Replace generic link text ${inlineList(
+        rows.map((row) => row.text).filter(Boolean),
+        ctx.evidence.number('count') ?? rows.length,
+      )} with descriptive words`,
       steps: [
         ...rows.map(
           (row) =>
-            `The link "${shorten(row.text, 40)}" to ${shorten(row.href, 120)}: say where it goes, e.g. "${row.better}".`,
+            `The link "${shorten(row.text, 40)}" to ${shorten(row.href, 120)}: say where it goes, e.g. ` +
+            `"${row.better}".`,
         ),
-        'Anchor text tells search engines and screen-reader users what the target is about; when the design needs the short text, keep it and add an aria-label with the full description.',
+        'Anchor text tells search engines and screen-reader users what the target is about; when the design ' +
+          'needs the short text, keep it and add an aria-label with the full description.',
       ],
       code:
         rows.map((row) => `<a href="${escapeHtml(row.href)}">${escapeHtml(row.better)}</a>`).join('\n') || undefined,
@@ -300,11 +333,17 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
     const sample = ctx.evidence.strings('sample', 5);
     const count = ctx.evidence.number('count') ?? sample.length;
     return {
-      summary: `Make ${plural(count, 'duplicated id')} unique${sample.length > 0 ? ` (${inlineList(sample, count)})` : ''}`,
+      summary:
+        `Make ${plural(count, 'duplicated id')} ` +
+        `unique${sample.length > 0 ? ` (${inlineList(sample, count)})` : ''}`,
       steps: [
-        `${sample.length > 0 ? `The ids ${inlineList(sample, count)} are` : 'Some ids are'} used by more than one element; labels, anchors (#id links) and aria references then point at the first one only.`,
-        'Give each repeated element its own id (for example a suffix per occurrence), or use a class when the id only serves styling.',
-        'Update everything that references the renamed ids: <label for>, aria-labelledby/aria-describedby, href="#…" links, CSS and scripts.',
+        `${sample.length > 0 ? `The ids ${inlineList(sample, count)} are` : 'Some ids are'} used by more ` +
+          `than one element; labels, anchors (#id links) and aria references then point at the ` +
+          `first one only.`,
+        'Give each repeated element its own id (for example a suffix per occurrence), or use a class when ' +
+          'the id only serves styling.',
+        'Update everything that references the renamed ids: <label for>, aria-labelledby/aria-describedby, ' +
+          'href="#…" links, CSS and scripts.',
       ],
       code:
         sample.length > 0
@@ -320,15 +359,21 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
     const htmlBytes = ctx.evidence.number('htmlBytes');
     const target = textBytes !== null ? textBytes / T.minTextRatio : null;
     return {
-      summary: `Raise the visible-text share of ${pageName(ctx)} above ${T.minTextRatio * 100}%${ratio !== null ? ` (now ${(ratio * 100).toFixed(1)}%)` : ''}`,
+      summary:
+        `Raise the visible-text share of ${pageName(ctx)} ` +
+        `above ${T.minTextRatio * 100}%${ratio !== null ? ` (now ${(ratio * 100).toFixed(1)}%)` : ''}`,
       steps: [
         textBytes !== null && htmlBytes !== null
           ? `Only ${formatBytes(textBytes)} of the ${formatBytes(htmlBytes)} HTML is visible text.`
           : 'Most of the HTML is markup, scripts and styles rather than readable text.',
         target !== null && htmlBytes !== null && target < htmlBytes
-          ? `Shrink the markup to about ${formatBytes(target)}: move inline <script> and <style> blocks into cached external files, drop inline SVG sprites and base64 images, and trim serialized state (large JSON in the page).`
-          : 'Move inline <script> and <style> blocks into external files, drop inline SVG sprites and base64 images, and trim serialized JSON state.',
-        'Where the page is genuinely thin, add useful text as well; the ratio itself is a hint, the missing text is what hurts.',
+          ? `Shrink the markup to about ${formatBytes(target)}: move inline <script> and <style> blocks ` +
+            `into cached external files, drop inline SVG sprites and base64 images, and trim serialized ` +
+            `state (large JSON in the page).`
+          : 'Move inline <script> and <style> blocks into external files, drop inline SVG sprites and base64 ' +
+            'images, and trim serialized JSON state.',
+        'Where the page is genuinely thin, add useful text as well; the ratio itself is a hint, the missing ' +
+          'text is what hurts.',
       ],
     };
   },

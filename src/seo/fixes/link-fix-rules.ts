@@ -68,10 +68,13 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
       steps: [
         ...links.map(
           (link) =>
-            `${linkLabel(ctx, link.url)} answers ${link.status ?? 'no response (unreachable)'}: point it to the page that replaced it, or remove the link.`,
+            `${linkLabel(ctx, link.url)} answers ${link.status ?? 'no response (unreachable)'}: point it ` +
+            `to the page that replaced it, or remove the link.`,
         ),
-        'If the target moved or was removed and has backlinks, add a 301 redirect from the dead path to the closest live page (the parent section is proposed below; pick a better match if one exists).',
-        'Re-run the audit to confirm no page links to the dead URLs any more; update menus and templates, not just this page.',
+        'If the target moved or was removed and has backlinks, add a 301 redirect from the dead path to the ' +
+          'closest live page (the parent section is proposed below; pick a better match if one exists).',
+        'Re-run the audit to confirm no page links to the dead URLs any more; update menus and templates, ' +
+          'not just this page.',
       ],
       code:
         links.length > 0
@@ -94,9 +97,13 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
       steps: [
         ...links.map(
           (link) =>
-            `${linkLabel(ctx, link.url)} ${link.status !== null ? `answers ${link.status}` : `cannot be reached (${link.error ?? 'no response'})`}: find its new address on that site, or check an archived copy at https://web.archive.org/web/*/${link.url}.`,
+            `${linkLabel(ctx, link.url)} ${
+              link.status !== null ? `answers ${link.status}` : `cannot be reached (${link.error ?? 'no response'})`
+            }: find its new address on that site, or check an archived copy at ` +
+            `https://web.archive.org/web/*/${link.url}.`,
         ),
-        'Replace each link with the working address, link to an equivalent source, or remove the link (and any claim relying on it).',
+        'Replace each link with the working address, link to an equivalent source, or remove the link (and ' +
+          'any claim relying on it).',
       ],
     };
   },
@@ -106,8 +113,10 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
     return {
       summary: `Point ${plural(count || links.length, 'internal link')} at the final URL instead of a redirect`,
       steps: [
-        `These links redirect before reaching their page: ${links.map((url) => linkLabel(ctx, url)).join('; ') || 'see the audit evidence'}.`,
-        'Look up where each one ends (the command below prints the final URL) and replace the href with it; redirects cost crawl budget and a round trip for every visitor.',
+        `These links redirect before reaching their ` +
+          `page: ${links.map((url) => linkLabel(ctx, url)).join('; ') || 'see the audit evidence'}.`,
+        'Look up where each one ends (the command below prints the final URL) and replace the href with it; ' +
+          'redirects cost crawl budget and a round trip for every visitor.',
         'If the links come from a menu or template, fix them there so every page is corrected.',
       ],
       code:
@@ -130,9 +139,13 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
     return {
       summary: `Collapse the ${hops}-hop redirect chain into one redirect to ${shorten(final, 100)}`,
       steps: [
-        `Reaching the page takes ${hops} redirects: ${chain.map((hop) => `${shorten(hop.url, 80)}${hop.status ? ` (${hop.status})` : ''}`).join(' → ')}.`,
-        `Make every old URL redirect straight to ${shorten(final, 140)} with a single 301, as in the rules below (they replace the step-by-step rules).`,
-        'Update internal links, canonicals and the sitemap to use the final URL so visitors and crawlers skip the redirects entirely.',
+        `Reaching the page takes ${hops} redirects: ${chain
+          .map((hop) => `${shorten(hop.url, 80)}${hop.status ? ` (${hop.status})` : ''}`)
+          .join(' → ')}.`,
+        `Make every old URL redirect straight to ${shorten(final, 140)} with a single 301, as in the ` +
+          `rules below (they replace the step-by-step rules).`,
+        'Update internal links, canonicals and the sitemap to use the final URL so visitors and crawlers ' +
+          'skip the redirects entirely.',
       ],
       code:
         sources.length > 0 ? redirectRules(sources.map((hop) => ({ from: pathOnly(hop.url), to: final }))) : undefined,
@@ -144,10 +157,14 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
       summary: `Break the redirect loop at ${shorten(ctx.url, 100)}`,
       steps: [
         chain.length > 0
-          ? `The redirects go round in a circle: ${chain.map((hop) => shorten(hop.url, 80)).join(' → ')}; browsers give up with "too many redirects".`
+          ? `The redirects go round in a circle: ${chain.map((hop) => shorten(hop.url, 80)).join(' → ')}; ` +
+            `browsers give up with "too many redirects".`
           : 'The URL redirects back to a URL already visited, so browsers give up with "too many redirects".',
-        'Find the two rules that send the URLs to each other: typical causes are http↔https or www↔non-www rules that disagree, a trailing-slash rule fighting the CMS, or a CDN forcing https while the origin redirects to http.',
-        'Decide the one final URL (https, one host, one slash style) and make every rule point to it; then trace again with the command below.',
+        'Find the two rules that send the URLs to each other: typical causes are http↔https or www↔non-www ' +
+          'rules that disagree, a trailing-slash rule fighting the CMS, or a CDN forcing https while the ' +
+          'origin redirects to http.',
+        'Decide the one final URL (https, one host, one slash style) and make every rule point to it; then ' +
+          'trace again with the command below.',
       ],
       code: `curl -sIL --max-redirs 10 ${shellQuote(ctx.url)} | grep -iE '^(HTTP|location)'`,
     };
@@ -155,8 +172,10 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
   LINKS_ORPHAN: (ctx) => ({
     summary: `Link to the orphan page ${shorten(ctx.url, 100)} from related pages`,
     steps: [
-      'The sitemap lists this URL but no crawled page links to it, so it gets no internal link equity and visitors cannot find it.',
-      'Add a link to it from the most related category or hub page, and from related articles, with anchor text that says what it is about.',
+      'The sitemap lists this URL but no crawled page links to it, so it gets no internal link equity and ' +
+        'visitors cannot find it.',
+      'Add a link to it from the most related category or hub page, and from related articles, with anchor ' +
+        'text that says what it is about.',
       'If the page is obsolete, remove it from the sitemap and 301-redirect it to its replacement instead.',
     ],
     code: linkToThisPage(ctx),
@@ -166,7 +185,8 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
     steps: [
       'The page links to no other page: visitors hit a dead end and crawlers find nothing to follow from it.',
       'Add a breadcrumb back to its section (proposed below from the URL path) and links to related pages.',
-      'If the page is rendered by JavaScript, make sure its links are real <a href> elements in the HTML, not click handlers.',
+      'If the page is rendered by JavaScript, make sure its links are real <a href> elements in the HTML, ' +
+        'not click handlers.',
     ],
     code: breadcrumbNav(ctx),
   }),
@@ -183,11 +203,14 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
     return {
       summary: `Cut the ${count !== null ? `${count} ` : ''}links on ${pageName(ctx)} to about ${T.maxLinksPerPage}`,
       steps: [
-        `The page has ${count ?? 'over ' + T.maxLinksPerPage} links; each one gets a smaller share of the page's link value and the important ones drown.`,
+        `The page has ${count ?? 'over ' + T.maxLinksPerPage} links; each one gets a smaller share of the ` +
+          `page's link value and the important ones drown.`,
         repeats > 0
-          ? `${repeats} of the first ${links.length} links repeat a target already linked on the page (logo, menu, card image and title): keep one link per target where you can.`
+          ? `${repeats} of the first ${links.length} links repeat a target already linked on the page ` +
+            `(logo, menu, card image and title): keep one link per target where you can.`
           : 'Remove repeated links to the same target (logo plus menu, card image plus card title).',
-        'Trim mega-menus and footers to the main sections, and paginate or filter long lists instead of linking every item on one page.',
+        'Trim mega-menus and footers to the main sections, and paginate or filter long lists instead of ' +
+          'linking every item on one page.',
       ],
     };
   },
@@ -197,14 +220,18 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
     return {
       summary: `Remove rel="nofollow" from ${plural(count || links.length, 'internal link')}`,
       steps: [
-        `These links to your own pages carry rel=nofollow: ${links.map((url) => linkLabel(ctx, url)).join('; ') || 'see the audit evidence'}.`,
-        'nofollow on internal links wastes link equity and can keep those pages from being crawled; remove it (keep it only on login or cart links you really do not want crawled, and prefer robots.txt or noindex for those).',
+        `These links to your own pages carry ` +
+          `rel=nofollow: ${links.map((url) => linkLabel(ctx, url)).join('; ') || 'see the audit evidence'}.`,
+        'nofollow on internal links wastes link equity and can keep those pages from being crawled; remove ' +
+          'it (keep it only on login or cart links you really do not want crawled, and prefer robots.txt or ' +
+          'noindex for those).',
       ],
       code:
         links
           .map(
             (url) =>
-              `<a href="${escapeHtml(url)}">${escapeHtml(anchorOf(ctx, url) ?? (phraseFromPath(pathOnly(url)) || url))}</a>`,
+              `<a href="${escapeHtml(url)}">` +
+              `${escapeHtml(anchorOf(ctx, url) ?? (phraseFromPath(pathOnly(url)) || url))}</a>`,
           )
           .join('\n') || undefined,
     };
@@ -217,8 +244,10 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
       steps: [
         ...links.map((url) =>
           sameSite(ctx, url)
-            ? `${linkLabel(ctx, url)}: your own site; link to ${shorten(url.replace(/^http:/, 'https:'), 120)} directly.`
-            : `${linkLabel(ctx, url)}: check that ${shorten(url.replace(/^http:/, 'https:'), 120)} works and link to it.`,
+            ? `${linkLabel(ctx, url)}: your own site; link ` +
+              `to ${shorten(url.replace(/^http:/, 'https:'), 120)} directly.`
+            : `${linkLabel(ctx, url)}: check that ${shorten(url.replace(/^http:/, 'https:'), 120)} works ` +
+              `and link to it.`,
         ),
         'Search templates and content for "http://" links; for your own pages, use https or root-relative URLs.',
       ],
@@ -231,13 +260,17 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
       .map((entry) => ({ href: fieldOf(entry, 'href') ?? '', text: fieldOf(entry, 'text') ?? '' }));
     const count = ctx.evidence.number('count') ?? links.length;
     return {
-      summary: `Give ${plural(count || links.length, 'link')} a real href, or make ${count === 1 ? 'it a button' : 'them buttons'}`,
+      summary:
+        `Give ${plural(count || links.length, 'link')} a real href, or ` +
+        `make ${count === 1 ? 'it a button' : 'them buttons'}`,
       steps: [
         ...links.map(
           (link) =>
-            `The link "${shorten(link.text || '(no text)', 50)}" has href="${shorten(link.href, 60)}", which crawlers cannot follow.`,
+            `The link "${shorten(link.text || '(no text)', 50)}" has href="${shorten(link.href, 60)}", ` +
+            `which crawlers cannot follow.`,
         ),
-        'If it navigates, put the destination URL in href (keep the JavaScript as progressive enhancement); crawlers only follow <a href> with a real URL.',
+        'If it navigates, put the destination URL in href (keep the JavaScript as progressive enhancement); ' +
+          'crawlers only follow <a href> with a real URL.',
         'If it triggers an action (open a menu, submit, toggle), use <button type="button"> instead, as below.',
       ],
       code:
@@ -250,9 +283,12 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
     return {
       summary: `Bring ${pageName(ctx)} within ${T.maxClickDepth} clicks of the home page`,
       steps: [
-        `The page is ${depth !== null ? `${depth} clicks` : 'many clicks'} from the start page; deep pages are crawled less often and rank worse.`,
-        'Link it from a higher-level page: its category or hub page, a "popular" or "related" block, or the home page if it matters.',
-        'Add breadcrumbs and reduce pagination depth (more items per page, links to page ranges) so whole sections sit closer to the top.',
+        `The page is ${depth !== null ? `${depth} clicks` : 'many clicks'} from the start page; deep ` +
+          `pages are crawled less often and rank worse.`,
+        'Link it from a higher-level page: its category or hub page, a "popular" or "related" block, or the ' +
+          'home page if it matters.',
+        'Add breadcrumbs and reduce pagination depth (more items per page, links to page ranges) so whole ' +
+          'sections sit closer to the top.',
       ],
       code: linkToThisPage(ctx),
     };
@@ -283,9 +319,11 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
         ...links.map(
           (url) => `${linkLabel(ctx, url)} points to a development machine; use ${shorten(rewrite(url), 140)}.`,
         ),
-        'These links were saved while editing on a local copy; search the content and database for the local address and replace it with the live one.',
+        'These links were saved while editing on a local copy; search the content and database for the local ' +
+          'address and replace it with the live one.',
         localOrigin && origin
-          ? 'WordPress: run the wp-cli command below without --dry-run once its report looks right (take a backup first).'
+          ? 'WordPress: run the wp-cli command below without --dry-run once its report looks right (take a ' +
+            'backup first).'
           : 'Use root-relative links (/path) for your own pages so they survive environment changes.',
       ],
       code:

@@ -40,11 +40,15 @@ function titleFix(ctx: FixRuleContext, mode: TitleMode, summary: string, why: st
   const basis = ctx.page?.h1[0] && mode !== 'shorten' ? "the page's h1" : current ? 'the current title' : 'the URL';
   const steps = [
     ...why,
-    `Set the page's <title> inside <head> to the proposed "${proposal.text}" (${length} characters), built from ${basis} and the site name.`,
+    `Set the page's <title> inside <head> to the proposed "${proposal.text}" (${length} characters), ` +
+      `built from ${basis} and the site name.`,
     proposal.complete
-      ? `Adjust the wording if needed, but keep it between ${T.titleMinChars} and ${T.titleMaxChars} characters with the main keyword first and the brand last.`
-      : `The page offers too little text for a complete title: extend it to at least ${T.titleMinChars} characters with what the page offers (product, service or topic) before the brand.`,
-    "If a CMS or SEO plugin generates the title, change its title template or the page's SEO title field rather than the theme markup.",
+      ? `Adjust the wording if needed, but keep it between ${T.titleMinChars} and ${T.titleMaxChars} ` +
+        `characters with the main keyword first and the brand last.`
+      : `The page offers too little text for a complete title: extend it to at least ${T.titleMinChars} ` +
+        `characters with what the page offers (product, service or topic) before the brand.`,
+    "If a CMS or SEO plugin generates the title, change its title template or the page's SEO title field " +
+      'rather than the theme markup.',
   ];
   return { summary, steps, code: titleTag(proposal.text) };
 }
@@ -63,9 +67,12 @@ function descriptionFix(ctx: FixRuleContext, mode: DescriptionMode, summary: str
     ...why,
     `Put one meta description in <head>: the proposed text (${length} characters) is ${origin}.`,
     proposal.complete
-      ? `Rewrite it as a pitch if needed: what the page offers and why to click, main keyword early, ${T.descriptionMinChars}–${T.descriptionMaxChars} characters.`
-      : `The page has little text, so the proposal is only ${length} characters: extend it to at least ${T.descriptionMinChars} characters describing what a visitor finds here.`,
-    "If a CMS or SEO plugin writes the description, set it in the page's SEO description field so it survives template updates.",
+      ? `Rewrite it as a pitch if needed: what the page offers and why to click, main keyword ` +
+        `early, ${T.descriptionMinChars}–${T.descriptionMaxChars} characters.`
+      : `The page has little text, so the proposal is only ${length} characters: extend it to at ` +
+        `least ${T.descriptionMinChars} characters describing what a visitor finds here.`,
+    "If a CMS or SEO plugin writes the description, set it in the page's SEO description field so it " +
+      'survives template updates.',
   ];
   return { summary, steps, code: metaDescriptionTag(proposal.text) };
 }
@@ -139,7 +146,8 @@ function breadcrumbItems(ctx: FixRuleContext): unknown[] {
 export const META_FIX_RULES: Record<MetaCode, FixRule> = {
   META_TITLE_MISSING: (ctx) =>
     titleFix(ctx, 'new', `Add a <title> to ${pageName(ctx)}`, [
-      'The page has no title (or an empty one), so search engines invent one from the page text and the browser tab shows the URL.',
+      'The page has no title (or an empty one), so search engines invent one from the page text and the ' +
+        'browser tab shows the URL.',
     ]),
   META_TITLE_TOO_SHORT: (ctx) => {
     const current = ctx.evidence.string('title') ?? ctx.page?.title ?? '';
@@ -148,7 +156,8 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
       'extend',
       `Lengthen the title "${shorten(current, 60)}" to ${T.titleMinChars}–${T.titleMaxChars} characters`,
       [
-        `The current title "${shorten(current, 80)}" has ${codePointLength(current)} characters, too few to describe the page and its keywords.`,
+        `The current title "${shorten(current, 80)}" has ${codePointLength(current)} characters, too few ` +
+          `to describe the page and its keywords.`,
       ],
     );
   },
@@ -159,7 +168,8 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
       'shorten',
       `Shorten the ${codePointLength(current)}-character title to at most ${T.titleMaxChars} characters`,
       [
-        `The current title "${shorten(current, 100)}" is ${codePointLength(current)} characters; results truncate it after about ${T.titleMaxChars}.`,
+        `The current title "${shorten(current, 100)}" is ${codePointLength(current)} characters; results ` +
+          `truncate it after about ${T.titleMaxChars}.`,
       ],
     );
   },
@@ -178,7 +188,8 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
           ? `The page has ${count} <title> elements: ${inlineList(titles, count)}.`
           : `The page has ${count} <title> elements.`,
         `Keep a single <title> in <head>${keep ? ' (the one that already fits the length band)' : ''}: "${text}".`,
-        'Delete the others: they usually come from a theme and an SEO plugin both printing a title, or from an included partial that carries its own <head> markup.',
+        'Delete the others: they usually come from a theme and an SEO plugin both printing a title, or from ' +
+          'an included partial that carries its own <head> markup.',
       ],
       code: titleTag(text),
     };
@@ -187,13 +198,16 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     const sameAs = ctx.evidence.strings('sameAs', 3);
     const others = ctx.evidence.number('duplicates') ?? sameAs.length;
     return titleFix(ctx, 'new', `Give ${pageName(ctx)} a title of its own`, [
-      `${plural(others, 'other page')} ${others === 1 ? 'uses' : 'use'} the same title${sameAs.length > 0 ? `, for example ${inlineList(sameAs, others)}` : ''}; search engines then struggle to tell which page answers a query.`,
+      `${plural(others, 'other page')} ${others === 1 ? 'uses' : 'use'} the same ` +
+        `title${sameAs.length > 0 ? `, for example ${inlineList(sameAs, others)}` : ''}; search engines ` +
+        `then struggle to tell which page answers a query.`,
       "Write each title from the page's own subject (its h1) rather than from a shared template.",
     ]);
   },
   META_DESCRIPTION_MISSING: (ctx) =>
     descriptionFix(ctx, 'new', `Add a meta description to ${pageName(ctx)}`, [
-      'Without a description, search engines show a snippet picked from the page, which is often navigation or boilerplate.',
+      'Without a description, search engines show a snippet picked from the page, which is often navigation ' +
+        'or boilerplate.',
     ]),
   META_DESCRIPTION_TOO_SHORT: (ctx) => {
     const current = ctx.evidence.string('description') ?? ctx.page?.description ?? '';
@@ -202,7 +216,8 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
       'extend',
       `Lengthen the meta description to ${T.descriptionMinChars}–${T.descriptionMaxChars} characters`,
       [
-        `The current description "${shorten(current, 100)}" has ${codePointLength(current)} characters, too short to sell the page in results.`,
+        `The current description "${shorten(current, 100)}" has ${codePointLength(current)} characters, ` +
+          `too short to sell the page in results.`,
       ],
     );
   },
@@ -213,7 +228,8 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
       'shorten',
       `Shorten the ${codePointLength(current)}-character meta description to at most ${T.descriptionMaxChars}`,
       [
-        `The current description has ${codePointLength(current)} characters; results cut it after about ${T.descriptionMaxChars}, so the end of the message is lost.`,
+        `The current description has ${codePointLength(current)} characters; results cut it after ` +
+          `about ${T.descriptionMaxChars}, so the end of the message is lost.`,
       ],
     );
   },
@@ -231,8 +247,10 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
         descriptions.length > 0
           ? `The page has ${count} meta descriptions: ${inlineList(descriptions, count)}.`
           : `The page has ${count} meta descriptions.`,
-        `Keep a single <meta name="description"> in <head>${keep ? ' (the one that already fits 70–160 characters)' : ', with the proposed text'}.`,
-        "Remove the duplicates at their source: typically the theme and an SEO plugin both output one; disable the theme's.",
+        `Keep a single <meta name="description"> in ` +
+          `<head>${keep ? ' (the one that already fits 70–160 characters)' : ', with the proposed text'}.`,
+        'Remove the duplicates at their source: typically the theme and an SEO plugin both output one; ' +
+          "disable the theme's.",
       ],
       code: metaDescriptionTag(text),
     };
@@ -241,7 +259,9 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     const sameAs = ctx.evidence.strings('sameAs', 3);
     const others = ctx.evidence.number('duplicates') ?? sameAs.length;
     return descriptionFix(ctx, 'new', `Write a unique meta description for ${pageName(ctx)}`, [
-      `${plural(others, 'other page')} ${others === 1 ? 'shares' : 'share'} this description${sameAs.length > 0 ? `, for example ${inlineList(sameAs, others)}` : ''}, so results look alike and none stands out.`,
+      `${plural(others, 'other page')} ${others === 1 ? 'shares' : 'share'} this ` +
+        `description${sameAs.length > 0 ? `, for example ${inlineList(sameAs, others)}` : ''}, so results ` +
+        `look alike and none stands out.`,
     ]);
   },
   META_TAGS_IN_BODY: (ctx) => {
@@ -258,9 +278,12 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     return {
       summary: `Move ${tags.length > 0 ? inlineList(tags, tags.length, 5) : 'the head tags'} from <body> into <head>`,
       steps: [
-        `These tags appear after <body> started, where search engines ignore them: ${tags.length > 0 ? tags.join(', ') : 'title, meta or canonical link'}.`,
-        'Move them into <head>, before any element that is not allowed there: an <img>, <div>, <iframe> or stray text in <head> silently ends the head, pushing every later tag into the body.',
-        'If you cannot find such an element in the template, look for scripts or plugins that inject markup at the top of <head> (tracking pixels in <noscript><img>, consent banners).',
+        `These tags appear after <body> started, where search engines ignore ` +
+          `them: ${tags.length > 0 ? tags.join(', ') : 'title, meta or canonical link'}.`,
+        'Move them into <head>, before any element that is not allowed there: an <img>, <div>, <iframe> or ' +
+          'stray text in <head> silently ends the head, pushing every later tag into the body.',
+        'If you cannot find such an element in the template, look for scripts or plugins that inject markup ' +
+          'at the top of <head> (tracking pixels in <noscript><img>, consent banners).',
       ],
       code: `<head>\n  ${lines.join('\n  ')}\n</head>`,
     };
@@ -268,9 +291,11 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
   META_VIEWPORT_MISSING: () => ({
     summary: 'Add a responsive viewport meta tag',
     steps: [
-      'Without a viewport tag, phones render the page at desktop width (980 px) and shrink it, so text is tiny and Google flags the page as not mobile-friendly.',
+      'Without a viewport tag, phones render the page at desktop width (980 px) and shrink it, so text is ' +
+        'tiny and Google flags the page as not mobile-friendly.',
       'Add the tag inside <head> on every page (in the shared layout template).',
-      'Check the page on a phone: if content overflows horizontally, fix fixed-width elements (widths in px wider than 360) with max-width: 100%.',
+      'Check the page on a phone: if content overflows horizontally, fix fixed-width elements (widths in px ' +
+        'wider than 360) with max-width: 100%.',
     ],
     code: '<meta name="viewport" content="width=device-width, initial-scale=1">',
   }),
@@ -287,7 +312,8 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     return {
       summary: `Remove ${reason} from the viewport so visitors can zoom`,
       steps: [
-        `The viewport "${shorten(viewport, 120)}" blocks pinch-zoom (${reason}), an accessibility failure (WCAG 1.4.4) that Lighthouse reports.`,
+        `The viewport "${shorten(viewport, 120)}" blocks pinch-zoom (${reason}), an accessibility failure ` +
+          `(WCAG 1.4.4) that Lighthouse reports.`,
         `Replace its content with "${fixed}".`,
         'If zoom was disabled to stop iOS zooming into form fields, give inputs a font-size of at least 16px instead.',
       ],
@@ -299,8 +325,11 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     return {
       summary: `Declare the page language: <html lang="${guess.tag}">`,
       steps: [
-        'The <html> element has no lang attribute, so screen readers, translation prompts and search engines must guess the language.',
-        `Add lang="${guess.tag}" to the opening <html> tag (guessed from ${guess.basis}); use the tag of the language the content is actually written in, with a region only when it matters (en-GB, pt-BR).`,
+        'The <html> element has no lang attribute, so screen readers, translation prompts and search engines ' +
+          'must guess the language.',
+        `Add lang="${guess.tag}" to the opening <html> tag (guessed from ${guess.basis}); use the tag of ` +
+          `the language the content is actually written in, with a region only when it matters ` +
+          `(en-GB, pt-BR).`,
         "Set it in the shared layout (or the CMS's site language setting) so every page carries it.",
       ],
       code: `<html lang="${escapeHtml(guess.tag)}">`,
@@ -313,10 +342,13 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     return {
       summary: `Replace lang="${shorten(current, 30)}" with the valid tag "${tag}"`,
       steps: [
-        `"${shorten(current, 60)}" is not a BCP 47 language tag: tags are an ISO 639 language code, optionally a hyphen and an ISO 3166 region (en, en-US, de-AT), never an underscore or a language name.`,
+        `"${shorten(current, 60)}" is not a BCP 47 language tag: tags are an ISO 639 language code, ` +
+          `optionally a hyphen and an ISO 3166 region (en, en-US, de-AT), never an underscore or a ` +
+          `language name.`,
         corrected
           ? `Change the <html> lang attribute to "${tag}", the valid form of the current value.`
-          : `Change the <html> lang attribute to "${tag}" (guessed from the page; use the language the content is written in).`,
+          : `Change the <html> lang attribute to "${tag}" (guessed from the page; use the language the ` +
+            `content is written in).`,
       ],
       code: `<html lang="${escapeHtml(tag)}">`,
     };
@@ -324,11 +356,15 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
   META_CHARSET_MISSING: () => ({
     summary: 'Declare UTF-8 as the character encoding',
     steps: [
-      'Neither a <meta charset> nor the Content-Type header names the encoding, so browsers guess and accented characters may break.',
+      'Neither a <meta charset> nor the Content-Type header names the encoding, so browsers guess and ' +
+        'accented characters may break.',
       'Add <meta charset="utf-8"> as the very first element inside <head> (it must be within the first 1024 bytes).',
-      'Also send the charset in the Content-Type header: nginx "charset utf-8;" in the server block, Apache "AddDefaultCharset UTF-8".',
+      'Also send the charset in the Content-Type header: nginx "charset utf-8;" in the server block, Apache ' +
+        '"AddDefaultCharset UTF-8".',
     ],
-    code: '<meta charset="utf-8">\n\n# nginx (server block)\ncharset utf-8;\n\n# Apache (.htaccess or vhost)\nAddDefaultCharset UTF-8',
+    code:
+      '<meta charset="utf-8">\n\n# nginx (server block)\ncharset utf-8;\n\n# Apache (.htaccess or ' +
+      'vhost)\nAddDefaultCharset UTF-8',
   }),
   META_DOCTYPE_MISSING: (ctx) => {
     const current = ctx.evidence.string('doctype');
@@ -336,10 +372,13 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
       summary: 'Start the document with <!DOCTYPE html>',
       steps: [
         current
-          ? `The document declares "<${shorten(current, 100)}>", a legacy doctype that triggers quirks or limited-quirks rendering.`
+          ? `The document declares "<${shorten(current, 100)}>", a legacy doctype that triggers quirks or ` +
+            `limited-quirks rendering.`
           : 'The document has no doctype, so browsers render it in quirks mode (old box model, inconsistent CSS).',
-        'Make <!DOCTYPE html> the first line of the document, before <html>, with no comment or output from an include in front of it.',
-        'Re-test the layout afterwards: pages built in quirks mode can shift slightly in standards mode (table heights, inline images).',
+        'Make <!DOCTYPE html> the first line of the document, before <html>, with no comment or output from ' +
+          'an include in front of it.',
+        'Re-test the layout afterwards: pages built in quirks mode can shift slightly in standards mode ' +
+          '(table heights, inline images).',
       ],
       code: '<!DOCTYPE html>',
     };
@@ -349,11 +388,15 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     return {
       summary: `Add a favicon at ${ctx.origin || ''}/favicon.ico and link it from the pages`,
       steps: [
-        `The home page links no icon and /favicon.ico answered ${status === null ? 'nothing' : status}; search results and browser tabs show a generic icon.`,
-        'Create a square icon (at least 48×48 px; Google shows multiples of 48) and save it as /favicon.ico at the site root, plus an SVG or 180×180 PNG for modern browsers and iOS.',
+        `The home page links no icon and /favicon.ico answered ${status === null ? 'nothing' : status}; ` +
+          `search results and browser tabs show a generic icon.`,
+        'Create a square icon (at least 48×48 px; Google shows multiples of 48) and save it as /favicon.ico ' +
+          'at the site root, plus an SVG or 180×180 PNG for modern browsers and iOS.',
         'Link the icons from <head> in the shared layout.',
       ],
-      code: '<link rel="icon" href="/favicon.ico" sizes="any">\n<link rel="icon" href="/icon.svg" type="image/svg+xml">\n<link rel="apple-touch-icon" href="/apple-touch-icon.png">',
+      code:
+        '<link rel="icon" href="/favicon.ico" sizes="any">\n<link rel="icon" href="/icon.svg" ' +
+        'type="image/svg+xml">\n<link rel="apple-touch-icon" href="/apple-touch-icon.png">',
     };
   },
   META_OPEN_GRAPH_MISSING: (ctx) => {
@@ -372,11 +415,14 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     return {
       summary: 'Add Open Graph tags so shares show a title, description and image',
       steps: [
-        'The page sets none of og:title, og:description or og:image, so social networks and chat apps build the link preview from whatever they find.',
-        `Add the tags to <head>; they reuse the page's title and description${image ? ` and the image ${shorten(image, 100)}` : ''}.`,
+        'The page sets none of og:title, og:description or og:image, so social networks and chat apps build ' +
+          'the link preview from whatever they find.',
+        `Add the tags to <head>; they reuse the page's title and ` +
+          `description${image ? ` and the image ${shorten(image, 100)}` : ''}.`,
         image
           ? 'Prefer an image of at least 1200×630 px (1.91:1); use an absolute https URL.'
-          : 'Add og:image with an absolute URL to an image of at least 1200×630 px: without it, previews are text-only.',
+          : 'Add og:image with an absolute URL to an image of at least 1200×630 px: without it, previews are ' +
+            'text-only.',
         'Check the preview with the Facebook Sharing Debugger or LinkedIn Post Inspector after deploying.',
       ],
       code: lines.join('\n'),
@@ -390,7 +436,8 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
       steps: [
         'Without twitter:card, X (Twitter) shows links to this page as a bare URL or a minimal card.',
         image
-          ? `Use "summary_large_image": the page has an image (${shorten(image, 100)}) to show; X falls back to og:title, og:description and og:image for the rest.`
+          ? `Use "summary_large_image": the page has an image (${shorten(image, 100)}) to show; X falls ` +
+            `back to og:title, og:description and og:image for the rest.`
           : 'Use "summary" (the page has no image to feature); add og:title and og:description too, which X reuses.',
       ],
       code: `<meta name="twitter:card" content="${card}">`,
@@ -412,10 +459,14 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
         errors.length > 0
           ? `The parser reported: ${errors.map((error) => shorten(error, 120)).join(' | ')}.`
           : 'An application/ld+json script does not parse as JSON, so search engines ignore all of it.',
-        'Common causes: trailing commas, single quotes, comments, unescaped double quotes or line breaks inside strings, and HTML entities (&quot;) instead of characters.',
-        'Generate the JSON with a serializer (JSON.stringify, json_encode, wp_json_encode) instead of string templates, then validate it with the Schema Markup Validator (validator.schema.org).',
+        'Common causes: trailing commas, single quotes, comments, unescaped double quotes or line breaks ' +
+          'inside strings, and HTML entities (&quot;) instead of characters.',
+        'Generate the JSON with a serializer (JSON.stringify, json_encode, wp_json_encode) instead of string ' +
+          'templates, then validate it with the Schema Markup Validator (validator.schema.org).',
       ],
-      code: `<script type="application/ld+json">\n${JSON.stringify(example, null, 2).replace(/</g, '\\u003c')}\n</script>`,
+      code:
+        `<script type="application/ld+json">\n` +
+        `${JSON.stringify(example, null, 2).replace(/</g, '\\u003c')}\n</script>`,
     };
   },
   META_JSONLD_REQUIRED_MISSING: (ctx) => {
@@ -440,7 +491,8 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
       snippet[property] = requiredPropertyExample(first.type, property, ctx);
     }
     steps.push(
-      'Fill the values marked "…" from the page\'s real data (price and currency as shown on the page, the real author); marked-up values must match visible content.',
+      'Fill the values marked "…" from the page\'s real data (price and currency as shown on the page, the ' +
+        'real author); marked-up values must match visible content.',
       "Validate with Google's Rich Results Test before deploying.",
     );
     return {
@@ -448,7 +500,9 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
         ? `Complete the ${first.type} structured data: add ${first.missing.slice(0, 3).join(', ')}`
         : 'Complete the required structured data properties',
       steps,
-      code: `<script type="application/ld+json">\n${JSON.stringify(snippet, null, 2).replace(/</g, '\\u003c')}\n</script>`,
+      code:
+        `<script type="application/ld+json">\n` +
+        `${JSON.stringify(snippet, null, 2).replace(/</g, '\\u003c')}\n</script>`,
     };
   },
   META_HREFLANG_INVALID: (ctx) => {
@@ -467,9 +521,11 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
         ...corrections.map((c) =>
           c.corrected
             ? `Replace hreflang="${c.value}" with "${c.corrected}".`
-            : `hreflang="${c.value}" is not a language code; use the ISO 639-1 code of the target language (plus an ISO 3166-1 region if needed), or x-default.`,
+            : `hreflang="${c.value}" is not a language code; use the ISO 639-1 code of the target language ` +
+              `(plus an ISO 3166-1 region if needed), or x-default.`,
         ),
-        'hreflang takes a language (en), optionally a region (en-GB, not en-UK or en_GB), or x-default; invalid entries are ignored by Google, so those alternates are lost.',
+        'hreflang takes a language (en), optionally a region (en-GB, not en-UK or en_GB), or x-default; ' +
+          'invalid entries are ignored by Google, so those alternates are lost.',
       ],
       code:
         entries.length > 0
@@ -488,7 +544,8 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     return {
       summary: `Make ${plural(hrefs.length || 1, 'hreflang URL')} absolute`,
       steps: [
-        `hreflang alternates must be absolute URLs with scheme and host; these are relative: ${inlineList(hrefs.length > 0 ? hrefs : ['(unknown)'])}.`,
+        `hreflang alternates must be absolute URLs with scheme and host; these are ` +
+          `relative: ${inlineList(hrefs.length > 0 ? hrefs : ['(unknown)'])}.`,
         ...fixed
           .slice(0, 5)
           .map((entry, index) => `Change href="${shorten(hrefs[index], 100)}" to "${shorten(entry.href, 160)}".`),
@@ -504,7 +561,8 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
       summary: `Add a self-referencing hreflang entry for ${shorten(url, 100)}`,
       steps: [
         'Each page in an hreflang set must list itself too; without it, Google may ignore the whole set for this page.',
-        `Add the alternate for this page (language "${lang}") next to the other hreflang links, using the page's canonical URL.`,
+        `Add the alternate for this page (language "${lang}") next to the other hreflang links, using the ` +
+          `page's canonical URL.`,
       ],
       code: hreflangTags([...(ctx.page?.hreflang ?? []).slice(0, 10), { lang, href: url }]),
     };
@@ -516,9 +574,12 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     return {
       summary: `Add return hreflang links on ${plural(targets.length || 1, 'alternate page')}`,
       steps: [
-        `This page names alternates that do not link back: ${inlineList(targets.length > 0 ? targets : ['(unknown)'], targets.length)}. Google ignores hreflang pairs without a return link.`,
+        `This page names alternates that do not link ` +
+          `back: ${inlineList(targets.length > 0 ? targets : ['(unknown)'], targets.length)}. Google ` +
+          `ignores hreflang pairs without a return link.`,
         ...targets.map((target) => `On ${shorten(target, 140)}, add an hreflang link back to this page (${lang}).`),
-        'Easiest to keep consistent: emit the same complete hreflang set (every language version plus x-default) on every page of the set.',
+        'Easiest to keep consistent: emit the same complete hreflang set (every language version plus ' +
+          'x-default) on every page of the set.',
       ],
       code: hreflangTags([{ lang, href: ctx.url }]),
     };
@@ -528,8 +589,10 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
     return {
       summary: 'Add an x-default hreflang entry',
       steps: [
-        'The hreflang set has no x-default, so visitors whose language matches none of the versions get whichever Google picks.',
-        `Point x-default at the language selector or the default version (here the site root ${target} is proposed), and add the same line on every page of the set.`,
+        'The hreflang set has no x-default, so visitors whose language matches none of the versions get ' +
+          'whichever Google picks.',
+        `Point x-default at the language selector or the default version (here the site root ${target} is ` +
+          `proposed), and add the same line on every page of the set.`,
       ],
       code: hreflangTags([...(ctx.page?.hreflang ?? []).slice(0, 10), { lang: 'x-default', href: target }]),
     };

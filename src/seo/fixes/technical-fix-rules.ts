@@ -60,24 +60,30 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     const gone = status === 404 || status === 410;
     const steps = gone
       ? [
-          `${shorten(ctx.url, 140)} answers ${status}: the page is gone, but something still links to it (the crawler found it).`,
-          'If the content moved, 301-redirect this URL to its new address (the parent section is proposed below when no better match exists).',
-          'If it is gone for good, keep the 404/410, remove the internal links that point here and drop it from the sitemap.',
+          `${shorten(ctx.url, 140)} answers ${status}: the page is gone, but something still links to it ` +
+            `(the crawler found it).`,
+          'If the content moved, 301-redirect this URL to its new address (the parent section is proposed ' +
+            'below when no better match exists).',
+          'If it is gone for good, keep the 404/410, remove the internal links that point here and drop it ' +
+            'from the sitemap.',
         ]
       : status === 401 || status === 403
         ? [
             `${shorten(ctx.url, 140)} answers ${status}: crawlers are refused.`,
-            'If the page is public, check server rules, firewall/WAF bot protection and IP allow-lists that block crawler user agents.',
+            'If the page is public, check server rules, firewall/WAF bot protection and IP allow-lists that ' +
+              'block crawler user agents.',
             'If it is private, remove public links to it and exclude it from the sitemap.',
           ]
         : status === 429
           ? [
               `${shorten(ctx.url, 140)} answers 429: the server rate-limits crawlers.`,
-              'Raise the rate limit for verified search-engine crawlers, or serve cached pages to them; answer 503 with Retry-After during overload instead.',
+              'Raise the rate limit for verified search-engine crawlers, or serve cached pages to them; ' +
+                'answer 503 with Retry-After during overload instead.',
             ]
           : [
               `${shorten(ctx.url, 140)} answers ${status}.`,
-              'Make the URL answer 200 with the page, or redirect it (301) to the right page, and update the links that point here.',
+              'Make the URL answer 200 with the page, or redirect it (301) to the right page, and update the ' +
+                'links that point here.',
             ];
     return {
       summary: `Fix ${shorten(ctx.url, 100)} answering ${status}`,
@@ -89,14 +95,18 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     const status = ctx.evidence.number('status') ?? 500;
     const cause =
       status === 502 || status === 504
-        ? `${status} comes from a proxy or load balancer whose upstream (the application server) failed or was too slow: check that the app is running and its timeouts.`
+        ? `${status} comes from a proxy or load balancer whose upstream (the application server) failed or ` +
+          `was too slow: check that the app is running and its timeouts.`
         : status === 503
-          ? '503 means unavailable: if this was maintenance, send a Retry-After header and keep maintenance short; otherwise check capacity and rate limiting.'
-          : `${status} is an application error: find the exception in the application or PHP error log for this URL and fix it.`;
+          ? '503 means unavailable: if this was maintenance, send a Retry-After header and keep maintenance ' +
+            'short; otherwise check capacity and rate limiting.'
+          : `${status} is an application error: find the exception in the application or PHP error log for ` +
+            `this URL and fix it.`;
     return {
       summary: `Fix the server error ${status} on ${shorten(ctx.url, 100)}`,
       steps: [
-        `${shorten(ctx.url, 140)} answered ${status}; repeated server errors make search engines crawl less and drop the page.`,
+        `${shorten(ctx.url, 140)} answered ${status}; repeated server errors make search engines crawl ` +
+          `less and drop the page.`,
         cause,
         'Reproduce it with the command below, and add monitoring that alerts on 5xx responses.',
       ],
@@ -107,16 +117,22 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     summary: `Make ${shorten(ctx.url, 100)} answer before the crawler times out`,
     steps: [
       'The crawler got no complete response in time; search engines give up on such pages too.',
-      'Measure where the time goes with the command below (connect vs. first byte vs. total): a slow first byte points to the application or database, a slow total to a huge or slowly streamed body.',
-      'Cache the rendered page (full-page cache or CDN), fix slow queries, and make sure no request waits on an unreachable third-party service without a timeout.',
+      'Measure where the time goes with the command below (connect vs. first byte vs. total): a slow first ' +
+        'byte points to the application or database, a slow total to a huge or slowly streamed body.',
+      'Cache the rendered page (full-page cache or CDN), fix slow queries, and make sure no request waits on ' +
+        'an unreachable third-party service without a timeout.',
     ],
-    code: `curl -sS -o /dev/null -w 'connect %{time_connect}s, first byte %{time_starttransfer}s, total %{time_total}s\\n' ${shellQuote(ctx.url)}`,
+    code:
+      `curl -sS -o /dev/null -w 'connect %{time_connect}s, first byte %{time_starttransfer}s, total ` +
+      `%{time_total}s\\n' ${shellQuote(ctx.url)}`,
   }),
   PAGE_FETCH_FAILED: (ctx) => ({
     summary: `Make ${shorten(ctx.url, 100)} reachable for crawlers`,
     steps: [
       `The crawler got no usable response: ${shorten(ctx.evidence.string('error') ?? 'the fetch failed', 200)}.`,
-      'A page that cannot be fetched cannot be indexed: check that the host resolves, the server accepts connections on this port, its TLS certificate is valid, and no redirect leads to a private address or back to itself.',
+      'A page that cannot be fetched cannot be indexed: check that the host resolves, the server accepts ' +
+        'connections on this port, its TLS certificate is valid, and no redirect leads to a private address or ' +
+        'back to itself.',
       'Reproduce it with the command below from a machine outside your network.',
     ],
     code: `curl -sSIL --max-time 20 ${shellQuote(ctx.url)}`,
@@ -139,14 +155,17 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
           .filter(Boolean)
           .join(' and ') || 'a noindex directive'
       }.`,
-      'If the page should appear in search: remove noindex (delete the meta tag or set it to "index, follow", and remove the header from the server or CMS config).',
-      'If it should stay out of search, that is fine: keep it out of the sitemap and do not canonicalize indexable pages to it.',
+      'If the page should appear in search: remove noindex (delete the meta tag or set it to "index, ' +
+        'follow", and remove the header from the server or CMS config).',
+      'If it should stay out of search, that is fine: keep it out of the sitemap and do not canonicalize ' +
+        'indexable pages to it.',
     ];
     return {
       summary: `Remove noindex from ${pageName(ctx)} if it should rank`,
       steps,
       code: fromHeader
-        ? '# nginx: delete lines like\nadd_header X-Robots-Tag "noindex";\n# Apache: delete lines like\nHeader set X-Robots-Tag "noindex"'
+        ? '# nginx: delete lines like\nadd_header X-Robots-Tag "noindex";\n# Apache: delete lines like\nHeader ' +
+          'set X-Robots-Tag "noindex"'
         : '<meta name="robots" content="index, follow">',
     };
   },
@@ -156,17 +175,23 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     return {
       summary: 'Remove the site-wide noindex that hides the site from search',
       steps: [
-        `${noindex !== null && html !== null ? `${noindex} of ${html}` : 'Nearly all'} crawled HTML pages are noindex: the site is effectively invisible in search.`,
-        'This usually comes from one switch: WordPress\'s "Discourage search engines from indexing this site" (Settings → Reading), a staging flag deployed to production, or an X-Robots-Tag header in the server or CDN config.',
+        `${noindex !== null && html !== null ? `${noindex} of ${html}` : 'Nearly all'} crawled HTML pages ` +
+          `are noindex: the site is effectively invisible in search.`,
+        'This usually comes from one switch: WordPress\'s "Discourage search engines from indexing this ' +
+          'site" (Settings → Reading), a staging flag deployed to production, or an X-Robots-Tag header in the ' +
+          'server or CDN config.',
         'Turn it off, then request re-indexing of the home page in Google Search Console and Bing Webmaster Tools.',
       ],
-      code: '# WordPress\nwp option update blog_public 1\n\n# find a server-level header\ngrep -rn "X-Robots-Tag" /etc/nginx /etc/apache2 2>/dev/null',
+      code:
+        '# WordPress\nwp option update blog_public 1\n\n# find a server-level header\ngrep -rn "X-Robots-Tag" ' +
+        '/etc/nginx /etc/apache2 2>/dev/null',
     };
   },
   TECH_ROBOTS_MISSING: (ctx) => ({
     summary: `Publish a robots.txt at ${site(ctx)}/robots.txt`,
     steps: [
-      '/robots.txt answers 404. Crawlers then crawl everything, which works, but you cannot steer them or point them to the sitemap.',
+      '/robots.txt answers 404. Crawlers then crawl everything, which works, but you cannot steer them or ' +
+        'point them to the sitemap.',
       'Create a plain-text file at the site root with the content below (served as text/plain, answering 200).',
       'Add Disallow lines only for areas that must not be crawled (admin, cart, internal search results).',
     ],
@@ -178,18 +203,25 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     return {
       summary: 'Make /robots.txt answer reliably (200 or 404)',
       steps: [
-        `/robots.txt ${timedOut ? 'timed out' : status !== null ? `answered ${status}` : 'could not be fetched'}; Google then treats the whole site as disallowed and stops crawling it.`,
-        'Serve robots.txt as a static file from the web server rather than through the application, so it keeps working when the app is slow or down.',
+        `/robots.txt ${timedOut ? 'timed out' : status !== null ? `answered ${status}` : 'could not be fetched'}; ` +
+          'Google then treats the whole site as disallowed and stops crawling it.',
+        'Serve robots.txt as a static file from the web server rather than through the application, so it ' +
+          'keeps working when the app is slow or down.',
         'Check that firewalls or bot protection do not block crawlers on this path.',
       ],
-      code: `# nginx (server block)\nlocation = /robots.txt {\n    root /var/www/html;   # the folder that holds robots.txt\n    try_files $uri =404;\n    access_log off;\n}\n\n# Apache (.htaccess): serve the file before any rewrite to the app\nRewriteEngine On\nRewriteRule ^robots\\.txt$ - [L]`,
+      code:
+        `# nginx (server block)\nlocation = /robots.txt {\n    root /var/www/html;   # the folder that ` +
+        `holds robots.txt\n    try_files $uri =404;\n    access_log off;\n}\n\n# Apache (.htaccess): serve ` +
+        `the file before any rewrite to the app\nRewriteEngine On\nRewriteRule ^robots\\.txt$ - [L]`,
     };
   },
   TECH_ROBOTS_BLOCKS_ALL: (ctx) => ({
     summary: 'Remove "Disallow: /" for all crawlers from robots.txt',
     steps: [
-      `${site(ctx)}/robots.txt tells every crawler not to crawl anything (User-agent: * / Disallow: /), so pages drop out of search.`,
-      'This is typically a staging robots.txt deployed to production. Replace it with the content below, keeping only specific Disallow lines you need.',
+      `${site(ctx)}/robots.txt tells every crawler not to crawl anything (User-agent: * / Disallow: /), ` +
+        `so pages drop out of search.`,
+      'This is typically a staging robots.txt deployed to production. Replace it with the content below, ' +
+        'keeping only specific Disallow lines you need.',
       "Afterwards, test it in Google Search Console's robots.txt report and request re-crawling of key pages.",
     ],
     code: robotsTxt(ctx),
@@ -202,7 +234,9 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
         ...(errors.length > 0
           ? errors.map((error) => `robots.txt: ${shorten(error, 160)}.`)
           : ['robots.txt has lines crawlers do not understand.']),
-        'Every group starts with User-agent lines; rules are Allow/Disallow with a path starting with / or *; Sitemap lines take an absolute URL. Crawlers ignore anything else, which may unblock or block more than intended.',
+        'Every group starts with User-agent lines; rules are Allow/Disallow with a path starting with / or ' +
+          '*; Sitemap lines take an absolute URL. Crawlers ignore anything else, which may unblock or block ' +
+          'more than intended.',
         'A clean starting point is below; re-add the specific rules you need, one per line.',
       ],
       code: robotsTxt(ctx),
@@ -215,9 +249,12 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     return {
       summary: `Unblock or stop linking ${plural(count || links.length, 'URL')} disallowed by robots.txt`,
       steps: [
-        `The page links to URLs robots.txt disallows: ${inlineList(links, count)}. Crawlers see the links but cannot read the targets.`,
-        'If those pages should be found in search, add Allow rules for them (below) or remove the Disallow that covers them.',
-        'If they are private on purpose (cart, account, filters), that is fine; consider rel="nofollow" on the links or removing them from crawlable navigation.',
+        `The page links to URLs robots.txt disallows: ${inlineList(links, count)}. Crawlers see the links ` +
+          `but cannot read the targets.`,
+        'If those pages should be found in search, add Allow rules for them (below) or remove the Disallow ' +
+          'that covers them.',
+        'If they are private on purpose (cart, account, filters), that is fine; consider rel="nofollow" on ' +
+          'the links or removing them from crawlable navigation.',
       ],
       code: paths.length > 0 ? ['User-agent: *', ...paths.map((path) => `Allow: ${path}`)].join('\n') : undefined,
     };
@@ -227,11 +264,17 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     return {
       summary: `Publish an XML sitemap at ${site(ctx)}/sitemap.xml and name it in robots.txt`,
       steps: [
-        'robots.txt names no sitemap and /sitemap.xml does not answer 200, so crawlers must discover pages through links only.',
-        'Generate a sitemap listing every indexable, canonical URL (your CMS or framework likely has a plugin or module for it) and serve it at /sitemap.xml.',
+        'robots.txt names no sitemap and /sitemap.xml does not answer 200, so crawlers must discover pages ' +
+          'through links only.',
+        'Generate a sitemap listing every indexable, canonical URL (your CMS or framework likely has a ' +
+          'plugin or module for it) and serve it at /sitemap.xml.',
         `Add "Sitemap: ${site(ctx)}/sitemap.xml" to robots.txt and submit it in Google Search Console.`,
       ],
-      code: `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n  <url>\n    <loc>${escapeHtml(home)}</loc>\n  </url>\n</urlset>\n\n# robots.txt\nSitemap: ${site(ctx)}/sitemap.xml`,
+      code:
+        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset ` +
+        `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n  <url>\n    ` +
+        `<loc>${escapeHtml(home)}</loc>\n  </url>\n</urlset>\n\n# ` +
+        `robots.txt\nSitemap: ${site(ctx)}/sitemap.xml`,
     };
   },
   TECH_SITEMAP_INVALID: (ctx) => {
@@ -239,20 +282,28 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     const errors = ctx.evidence.strings('errors', 3);
     const steps = reasons.map((reason) =>
       /URLs \(limit/.test(reason)
-        ? `The sitemap has ${reason}: split it into several sitemaps of at most 50,000 URLs and list them in a sitemap index.`
+        ? `The sitemap has ${reason}: split it into several sitemaps of at most 50,000 URLs and list them ` +
+          `in a sitemap index.`
         : /bytes/.test(reason)
           ? `The sitemap is ${reason}: split it (or gzip it; the limit applies to the uncompressed size).`
           : /other hosts/.test(reason)
-            ? `The sitemap lists ${reason}: a sitemap may only list URLs of its own host; move them to that host's sitemap.`
-            : `The sitemap ${reason}${errors.length > 0 ? `: ${errors.map((error) => shorten(error, 100)).join(' | ')}` : ''}.`,
+            ? `The sitemap lists ${reason}: a sitemap may only list URLs of its own host; move them to that ` +
+              `host's sitemap.`
+            : `The sitemap ${reason}${
+                errors.length > 0 ? `: ${errors.map((error) => shorten(error, 100)).join(' | ')}` : ''
+              }.`,
     );
     return {
       summary: `Fix the sitemap at ${shorten(ctx.url, 100)}`,
       steps: [
         ...(steps.length > 0 ? steps : ['The sitemap does not parse or breaks a sitemaps.org limit.']),
-        'Validate it against the sitemaps.org schema: UTF-8, the urlset namespace, absolute <loc> URLs with &amp; escaped, one <url> per page.',
+        'Validate it against the sitemaps.org schema: UTF-8, the urlset namespace, absolute <loc> URLs with ' +
+          '&amp; escaped, one <url> per page.',
       ],
-      code: `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n  <url>\n    <loc>${escapeHtml(site(ctx))}/</loc>\n  </url>\n</urlset>`,
+      code:
+        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset ` +
+        `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n  <url>\n    ` +
+        `<loc>${escapeHtml(site(ctx))}/</loc>\n  </url>\n</urlset>`,
     };
   },
   TECH_SITEMAP_NON_INDEXABLE: (ctx) => {
@@ -278,13 +329,15 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
         ? `List ${shorten(replacement, 100)} in the sitemap instead of ${shorten(ctx.url, 80)}`
         : `Remove ${shorten(ctx.url, 100)} from the sitemap`,
       steps: [
-        `The sitemap lists ${shorten(ctx.url, 140)}, which ${explanation[reason] ?? 'is not indexable'}; sitemaps should hold only canonical, indexable URLs answering 200.`,
+        `The sitemap lists ${shorten(ctx.url, 140)}, which ${explanation[reason] ?? 'is not indexable'}; ` +
+          `sitemaps should hold only canonical, indexable URLs answering 200.`,
         replacement
           ? `Replace the entry with ${shorten(replacement, 140)}.`
           : reason === 'noindex'
             ? 'Remove the entry, or remove the noindex if the page should rank.'
             : 'Remove the entry (or fix the page so it answers 200).',
-        'If a plugin generates the sitemap, fix the page settings there (canonical, noindex, redirect) so the sitemap follows automatically.',
+        'If a plugin generates the sitemap, fix the page settings there (canonical, noindex, redirect) so ' +
+          'the sitemap follows automatically.',
       ],
       code: replacement ? `<url>\n  <loc>${escapeHtml(replacement)}</loc>\n</url>` : undefined,
     };
@@ -296,7 +349,9 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     return {
       summary: `Keep one canonical link: ${shorten(keep, 100)}`,
       steps: [
-        `The page declares ${count} canonical URLs${canonicals.length > 0 ? ` (${inlineList(canonicals, count)})` : ''}; with conflicting hints, search engines ignore them all.`,
+        `The page declares ${count} canonical ` +
+          `URLs${canonicals.length > 0 ? ` (${inlineList(canonicals, count)})` : ''}; with conflicting ` +
+          `hints, search engines ignore them all.`,
         `Keep a single <link rel="canonical"> in <head> pointing to ${shorten(keep, 140)} and remove the others.`,
         "Duplicates usually come from a theme and an SEO plugin both printing one; disable the theme's.",
       ],
@@ -309,7 +364,8 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     return {
       summary: `Make the canonical absolute: ${shorten(absolute, 120)}`,
       steps: [
-        `The canonical href "${shorten(href, 100)}" is relative; search engines resolve it, but a wrong base (or a copy of the page on another host) makes it point elsewhere.`,
+        `The canonical href "${shorten(href, 100)}" is relative; search engines resolve it, but a wrong ` +
+          `base (or a copy of the page on another host) makes it point elsewhere.`,
         `Write the full URL with scheme and host: ${shorten(absolute, 160)}.`,
       ],
       code: canonicalTag(absolute),
@@ -323,10 +379,14 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     return {
       summary: 'Make the HTML canonical and the Link header canonical agree',
       steps: [
-        `The HTML says ${shorten(html, 120)} but the HTTP Link header says ${shorten(header, 120)}; with conflicting canonicals, search engines pick one themselves or ignore both.`,
-        `Decide which URL is canonical (the HTML one, ${shorten(html, 120)}, is proposed) and use it in both places, or remove the header if the HTML tag suffices.`,
+        `The HTML says ${shorten(html, 120)} but the HTTP Link header says ${shorten(header, 120)}; with ` +
+          `conflicting canonicals, search engines pick one themselves or ignore both.`,
+        `Decide which URL is canonical (the HTML one, ${shorten(html, 120)}, is proposed) and use it in ` +
+          `both places, or remove the header if the HTML tag suffices.`,
       ],
-      code: `${canonicalTag(html)}\n\n# nginx\nadd_header Link '<${linkUrl}>; rel="canonical"';\n\n# Apache\nHeader set Link "<${linkUrl}>; rel=\\"canonical\\""`,
+      code:
+        `${canonicalTag(html)}\n\n# nginx\nadd_header Link '<${linkUrl}>; rel="canonical"';\n\n# ` +
+        `Apache\nHeader set Link "<${linkUrl}>; rel=\\"canonical\\""`,
     };
   },
   TECH_CANONICAL_TO_BROKEN: (ctx) => {
@@ -346,9 +406,12 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     return {
       summary: `Point the canonical at an indexable URL instead of ${shorten(canonical, 100)}`,
       steps: [
-        `The canonical target ${shorten(canonical, 120)} ${reason === 'redirects' ? 'redirects' : reason === 'noindex' ? 'is noindex' : `fails (${reason})`}, so search engines ignore the canonical hint.`,
+        `The canonical target ${shorten(canonical, 120)} ${
+          reason === 'redirects' ? 'redirects' : reason === 'noindex' ? 'is noindex' : `fails (${reason})`
+        }, so search engines ignore the canonical hint.`,
         reason === 'redirects'
-          ? "Replace it with the URL the redirect ends at, or with this page's own URL (proposed) if this page is the original."
+          ? "Replace it with the URL the redirect ends at, or with this page's own URL (proposed) if this page " +
+            'is the original.'
           : `Use this page's own URL (proposed) unless another live, indexable page is the original.`,
       ],
       code: canonicalTag(ctx.url),
@@ -360,8 +423,10 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     return {
       summary: `Use the lowercase URL ${shorten(lower, 100)}`,
       steps: [
-        `The path "${shorten(path, 100)}" has uppercase letters; URLs are case-sensitive, so /Page and /page can become duplicates and are easy to mistype.`,
-        `Rename it to "${shorten(lower, 100)}" and 301-redirect the old path (below); update internal links and the sitemap.`,
+        `The path "${shorten(path, 100)}" has uppercase letters; URLs are case-sensitive, so /Page and ` +
+          `/page can become duplicates and are easy to mistype.`,
+        `Rename it to "${shorten(lower, 100)}" and 301-redirect the old path (below); update internal ` +
+          `links and the sitemap.`,
       ],
       code: redirectRules([{ from: path, to: withPath(ctx, lower) }]),
     };
@@ -372,8 +437,10 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     return {
       summary: `Use hyphens in the URL: ${shorten(hyphenated, 100)}`,
       steps: [
-        `The path "${shorten(path, 100)}" uses underscores; Google treats hyphens as word separators, underscores less reliably.`,
-        'Use hyphens for new pages. Rename this existing page only together with a 301 redirect (below) and updated internal links, and leave it alone if it already ranks well.',
+        `The path "${shorten(path, 100)}" uses underscores; Google treats hyphens as word separators, ` +
+          `underscores less reliably.`,
+        'Use hyphens for new pages. Rename this existing page only together with a 301 redirect (below) and ' +
+          'updated internal links, and leave it alone if it already ranks well.',
       ],
       code: redirectRules([{ from: path, to: withPath(ctx, hyphenated) }]),
     };
@@ -387,8 +454,11 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     return {
       summary: `Shorten the ${length}-character URL, e.g. to ${shorten(withPath(ctx, proposed), 100)}`,
       steps: [
-        `The URL has ${length} characters (over ${T.maxUrlChars}); long URLs are truncated in results, hard to share and often carry tracking or session parameters.`,
-        `Use a short slug from the page's topic: "${proposed}" (from ${ctx.page?.h1[0] ? 'the h1' : 'the current path'}), and drop parameters that do not change the content.`,
+        `The URL has ${length} characters (over ${T.maxUrlChars}); long URLs are truncated in results, ` +
+          `hard to share and often carry tracking or session parameters.`,
+        `Use a short slug from the page's topic: "${proposed}" ` +
+          `(from ${ctx.page?.h1[0] ? 'the h1' : 'the current path'}), and drop parameters that do not ` +
+          `change the content.`,
         'Redirect the old URL with a 301 (below) and update internal links and the sitemap.',
       ],
       code: redirectRules([{ from: pathOnly(ctx.url), to: withPath(ctx, proposed) }]),
@@ -399,11 +469,16 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     return {
       summary: `Redirect http://${host} to https:// for every URL`,
       steps: [
-        `${shorten(ctx.url, 140)} is served over plain http without redirecting to https: browsers mark it "Not secure" and Google prefers https pages.`,
-        "Install a TLS certificate (Let's Encrypt is free) and redirect every http URL permanently to its https version with the rules below.",
+        `${shorten(ctx.url, 140)} is served over plain http without redirecting to https: browsers mark ` +
+          `it "Not secure" and Google prefers https pages.`,
+        "Install a TLS certificate (Let's Encrypt is free) and redirect every http URL permanently to its " +
+          'https version with the rules below.',
         'Then update internal links, canonicals and the sitemap to https, and add HSTS once https works everywhere.',
       ],
-      code: `# nginx\nserver {\n    listen 80;\n    server_name ${host};\n    return 301 https://$host$request_uri;\n}\n\n# Apache (.htaccess)\nRewriteEngine On\nRewriteCond %{HTTPS} off\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [L,R=301]`,
+      code:
+        `# nginx\nserver {\n    listen 80;\n    server_name ${host};\n    return 301 ` +
+        `https://$host$request_uri;\n}\n\n# Apache (.htaccess)\nRewriteEngine On\nRewriteCond %{HTTPS} ` +
+        `off\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [L,R=301]`,
     };
   },
   TECH_MIXED_CONTENT: (ctx) => {
@@ -417,12 +492,17 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
       steps: [
         ...resources.map(
           (resource) =>
-            `<${resource.tag}> loads ${shorten(resource.url, 120)}: change it to ${shorten(resource.url.replace(/^http:/, 'https:'), 120)} (check it works over https).`,
+            `<${resource.tag}> loads ${shorten(resource.url, 120)}: change it ` +
+            `to ${shorten(resource.url.replace(/^http:/, 'https:'), 120)} (check it works over https).`,
         ),
-        'Browsers block or warn about http resources on https pages. Fix the URLs at their source (templates, CMS content, theme settings).',
-        'As a safety net, send the Content-Security-Policy below, which makes browsers upgrade remaining http requests.',
+        'Browsers block or warn about http resources on https pages. Fix the URLs at their source ' +
+          '(templates, CMS content, theme settings).',
+        'As a safety net, send the Content-Security-Policy below, which makes browsers upgrade remaining ' +
+          'http requests.',
       ],
-      code: `# nginx\nadd_header Content-Security-Policy "upgrade-insecure-requests" always;\n\n# Apache\nHeader always set Content-Security-Policy "upgrade-insecure-requests"`,
+      code:
+        `# nginx\nadd_header Content-Security-Policy "upgrade-insecure-requests" always;\n\n# ` +
+        `Apache\nHeader always set Content-Security-Policy "upgrade-insecure-requests"`,
     };
   },
   TECH_RESOURCE_BROKEN: (ctx) => {
@@ -437,14 +517,20 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
       .filter((r) => r.url);
     const count = ctx.evidence.number('count') ?? resources.length;
     return {
-      summary: `Repair ${plural(count || resources.length, 'broken script, stylesheet or other resource')} on ${pageName(ctx)}`,
+      summary:
+        `Repair ${plural(count || resources.length, 'broken script, stylesheet or other resource')} ` +
+        `on ${pageName(ctx)}`,
       steps: [
         ...resources.map(
           (r) =>
-            `The ${r.kind} ${shorten(r.url, 120)} ${r.status !== null ? `answers ${r.status}` : `cannot be fetched (${r.error ?? 'no response'})`}: restore the file, or point the tag at its current address.`,
+            `The ${r.kind} ${shorten(r.url, 120)} ${
+              r.status !== null ? `answers ${r.status}` : `cannot be fetched (${r.error ?? 'no response'})`
+            }: restore the file, or point the tag at its current address.`,
         ),
-        'A missing stylesheet or script changes how the page looks and works for visitors and for search engines that render it.',
-        'Fix the reference where it comes from (the theme, template or build manifest) so every page is corrected, then re-run the audit.',
+        'A missing stylesheet or script changes how the page looks and works for visitors and for search ' +
+          'engines that render it.',
+        'Fix the reference where it comes from (the theme, template or build manifest) so every page is ' +
+          'corrected, then re-run the audit.',
       ],
       code:
         resources.length > 0 ? resources.map((r) => `curl -sI ${shellQuote(r.url)} | head -n 1`).join('\n') : undefined,
@@ -456,8 +542,11 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     return {
       summary: `Serve ${plural(count || urls.length, 'resource')} from a public address instead of a private one`,
       steps: [
-        `The page loads ${inlineList(urls, count)} from a loopback, private or link-local address: visitors' browsers cannot reach it, so it is broken for them (the audit does not fetch such addresses).`,
-        'This usually comes from a development or staging URL left in a template or CMS field: replace it with the public URL of the file (or a relative path).',
+        `The page loads ${inlineList(urls, count)} from a loopback, private or link-local address: ` +
+          `visitors' browsers cannot reach it, so it is broken for them (the audit does not fetch such ` +
+          `addresses).`,
+        'This usually comes from a development or staging URL left in a template or CMS field: replace it ' +
+          'with the public URL of the file (or a relative path).',
       ],
     };
   },
@@ -466,7 +555,8 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     return {
       summary: `Resolve the conflict: the sitemap lists ${shorten(ctx.url, 100)} but robots.txt disallows it`,
       steps: [
-        `${shorten(ctx.url, 140)} is submitted in the sitemap, yet robots.txt forbids crawlers to fetch it, so search engines can neither read nor properly index it.`,
+        `${shorten(ctx.url, 140)} is submitted in the sitemap, yet robots.txt forbids crawlers to fetch ` +
+          `it, so search engines can neither read nor properly index it.`,
         'If the page should appear in search, allow it in robots.txt (rule below).',
         'If it is private on purpose, remove it from the sitemap instead.',
       ],
@@ -480,22 +570,34 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
       summary: 'Send a Strict-Transport-Security header',
       steps: [
         header
-          ? `The site sends "Strict-Transport-Security: ${shorten(header, 80)}", which does not enable HSTS (${reason}).`
-          : 'The https site sends no Strict-Transport-Security header, so a first visit over http can be intercepted before the redirect.',
-        'Add the header below on https responses. Start with a short max-age (e.g. 300) to test, then raise it to one year.',
-        'Add includeSubDomains only when every subdomain serves https; add preload only when you intend to submit the domain to hstspreload.org.',
+          ? `The site sends "Strict-Transport-Security: ${shorten(header, 80)}", which does not enable HSTS ` +
+            `(${reason}).`
+          : 'The https site sends no Strict-Transport-Security header, so a first visit over http can be ' +
+            'intercepted before the redirect.',
+        'Add the header below on https responses. Start with a short max-age (e.g. 300) to test, then raise ' +
+          'it to one year.',
+        'Add includeSubDomains only when every subdomain serves https; add preload only when you intend to ' +
+          'submit the domain to hstspreload.org.',
       ],
-      code: `# nginx (https server block)\nadd_header Strict-Transport-Security "max-age=31536000; includeSubDomains" always;\n\n# Apache (https vhost)\nHeader always set Strict-Transport-Security "max-age=31536000; includeSubDomains"`,
+      code:
+        `# nginx (https server block)\nadd_header Strict-Transport-Security "max-age=31536000; ` +
+        `includeSubDomains" always;\n\n# Apache (https vhost)\nHeader always set Strict-Transport-Security ` +
+        `"max-age=31536000; includeSubDomains"`,
     };
   },
   TECH_HTML_TOO_LARGE: (ctx) => {
     const bytes = ctx.evidence.number('bytes');
     return {
-      summary: `Reduce the HTML of ${pageName(ctx)}${bytes !== null ? ` from ${formatBytes(bytes)}` : ''} to under 1 MiB`,
+      summary: `Reduce the HTML of ${pageName(ctx)}${
+        bytes !== null ? ` from ${formatBytes(bytes)}` : ''
+      } to under 1 MiB`,
       steps: [
-        `The HTML document is ${bytes !== null ? formatBytes(bytes) : 'over 1 MiB'}; crawlers may stop reading (Googlebot indexes only the first 2 MB) and it slows the first render.`,
-        'Look for the bulk: inlined images (data: URIs), inline SVG sprites, big inline <script> state (serialized JSON), repeated markup such as hidden mega-menus or every product variant.',
-        'Move scripts, styles and images to cached external files, paginate long lists, and load secondary content on demand.',
+        `The HTML document is ${bytes !== null ? formatBytes(bytes) : 'over 1 MiB'}; crawlers may stop ` +
+          `reading (Googlebot indexes only the first 2 MB) and it slows the first render.`,
+        'Look for the bulk: inlined images (data: URIs), inline SVG sprites, big inline <script> state ' +
+          '(serialized JSON), repeated markup such as hidden mega-menus or every product variant.',
+        'Move scripts, styles and images to cached external files, paginate long lists, and load secondary ' +
+          'content on demand.',
       ],
     };
   },
@@ -505,8 +607,10 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     return {
       summary: `Allow ${inlineList(list, list.length, 4)} in robots.txt`,
       steps: [
-        `robots.txt blocks ${inlineList(list, list.length, 4)}, the crawlers that fetch pages for answers and citations in ChatGPT, Perplexity and Claude; your pages cannot be cited there.`,
-        'If you want to appear in AI search answers, add the groups below to robots.txt (they apply to those agents only). Training crawlers such as GPTBot and ClaudeBot are separate and can stay blocked.',
+        `robots.txt blocks ${inlineList(list, list.length, 4)}, the crawlers that fetch pages for answers ` +
+          `and citations in ChatGPT, Perplexity and Claude; your pages cannot be cited there.`,
+        'If you want to appear in AI search answers, add the groups below to robots.txt (they apply to those ' +
+          'agents only). Training crawlers such as GPTBot and ClaudeBot are separate and can stay blocked.',
       ],
       code: list.map((agent) => `User-agent: ${agent}\nAllow: /`).join('\n\n'),
     };
@@ -530,8 +634,10 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
     return {
       summary: `Publish an llms.txt at ${site(ctx)}/llms.txt`,
       steps: [
-        '/llms.txt does not answer 200. The (still informal) llms.txt convention gives AI assistants a short Markdown map of the site.',
-        'Create it at the site root with the site name, a one-paragraph summary and links to the key pages (a starting point from the home page is below).',
+        '/llms.txt does not answer 200. The (still informal) llms.txt convention gives AI assistants a short ' +
+          'Markdown map of the site.',
+        'Create it at the site root with the site name, a one-paragraph summary and links to the key pages ' +
+          '(a starting point from the home page is below).',
         'Keep it short and update it when the main sections change.',
       ],
       code: `# ${name}\n\n> ${summary}\n\n## Main pages\n\n${lines.join('\n')}`,

@@ -111,7 +111,8 @@ function checkHsts(ctx: HeaderContext): CheckOutcome {
   const notes = [
     maxAge >= RECOMMENDED_HSTS_MAX_AGE
       ? `HSTS enabled for ${describeSeconds(maxAge)}.`
-      : `HSTS enabled, but max-age=${maxAge} (${describeSeconds(maxAge)}) is below the recommended ${RECOMMENDED_HSTS_MAX_AGE} (1 year).`,
+      : `HSTS enabled, but max-age=${maxAge} (${describeSeconds(maxAge)}) is below the ` +
+        `recommended ${RECOMMENDED_HSTS_MAX_AGE} (1 year).`,
     policy.includeSubDomains
       ? 'Covers subdomains (includeSubDomains).'
       : 'Subdomains are not covered (no includeSubDomains).',
@@ -246,7 +247,8 @@ function checkFrameProtection(ctx: HeaderContext): CheckOutcome {
     value,
     xfoTokens.size > 1
       ? 'X-Frame-Options has conflicting values, so browsers ignore it.'
-      : `X-Frame-Options "${xfoValues[0]}" is not DENY or SAMEORIGIN (ALLOW-FROM is obsolete); use CSP frame-ancestors.`,
+      : `X-Frame-Options "${xfoValues[0]}" is not DENY or SAMEORIGIN (ALLOW-FROM is obsolete); use CSP ` +
+          `frame-ancestors.`,
   );
 }
 
@@ -356,7 +358,9 @@ function checkCaching(ctx: HeaderContext): CheckOutcome {
     notes.push(`Cacheable for ${freshFor} s${directives.immutable ? ' (immutable)' : ''}.`);
   if (hasValidator)
     notes.push(
-      `Revalidation via ${[etag.length > 0 ? 'ETag' : null, lastModified.length > 0 ? 'Last-Modified' : null].filter(Boolean).join(' and ')}.`,
+      `Revalidation via ${[etag.length > 0 ? 'ETag' : null, lastModified.length > 0 ? 'Last-Modified' : null]
+        .filter(Boolean)
+        .join(' and ')}.`,
     );
   if (directives.noCache) notes.push('no-cache: every use is revalidated first.');
   if (directives.isPrivate) notes.push('private: shared caches and CDNs will not store it.');
@@ -373,7 +377,8 @@ function checkXRobotsTag(ctx: HeaderContext): CheckOutcome {
       'x-robots-tag',
       false,
       value,
-      `X-Robots-Tag noindex keeps the page out of search results${nofollow ? ', and nofollow stops link discovery' : ''}.`,
+      `X-Robots-Tag noindex keeps the page out of search ` +
+        `results${nofollow ? ', and nofollow stops link discovery' : ''}.`,
       ['TECH_NOINDEX'],
     );
   }
@@ -411,8 +416,10 @@ function checkContentTypeCharset(ctx: HeaderContext): CheckOutcome {
     false,
     contentType,
     declared
-      ? `Content-Type has no charset; the document declares ${documentCharset} in a <meta> tag, which browsers find later.`
-      : 'Content-Type has no charset parameter; declare it (e.g. text/html; charset=utf-8) unless the HTML has <meta charset>.',
+      ? `Content-Type has no charset; the document declares ${documentCharset} in a <meta> tag, which ` +
+          `browsers find later.`
+      : 'Content-Type has no charset parameter; declare it (e.g. text/html; charset=utf-8) unless the HTML has ' +
+          '<meta charset>.',
     declared ? [] : ['META_CHARSET_MISSING'],
   );
 }

@@ -33,7 +33,8 @@ function formatBytes(bytes: number): string {
 function sizeError(maxBytes: number): SitemapInputError {
   return new SitemapInputError(
     'SIZE_LIMIT',
-    `The sitemap is larger than ${formatBytes(maxBytes)} uncompressed; parsing stopped (the protocol allows at most 50 MiB)`,
+    `The sitemap is larger than ${formatBytes(maxBytes)} uncompressed; parsing stopped (the protocol ` +
+      `allows at most 50 MiB)`,
   );
 }
 

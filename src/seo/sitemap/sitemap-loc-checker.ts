@@ -130,7 +130,8 @@ export class LocChecker {
     if (checkFolder && this.scopePath !== null && !loc.startsWith(this.scopePath, pathStart)) {
       warnings.add(
         'LOC_OUTSIDE_PATH',
-        `<loc> "${clip(loc)}" is outside ${this.scopePath}, the folder of the sitemap; the protocol limits a sitemap to URLs under its own folder`,
+        `<loc> "${clip(loc)}" is outside ${this.scopePath}, the folder of the sitemap; the protocol ` +
+          `limits a sitemap to URLs under its own folder`,
         line,
       );
     }
@@ -154,19 +155,22 @@ export class LocChecker {
     if (actual.host === expected.host) {
       errors.add(
         'LOC_SCHEME_MISMATCH',
-        `URL uses ${actual.protocol} but ${where} uses ${expected.protocol}; the protocol requires every URL to use the sitemap's protocol and host`,
+        `URL uses ${actual.protocol} but ${where} uses ${expected.protocol}; the protocol requires every ` +
+          `URL to use the sitemap's protocol and host`,
         line,
       );
     } else if (withoutWww(actual.host) === withoutWww(expected.host)) {
       errors.add(
         'LOC_WWW_MISMATCH',
-        `URL host ${actual.host} differs from ${expected.host} (${where}); www and non-www are different hosts and the protocol requires every URL to be on the sitemap's host`,
+        `URL host ${actual.host} differs from ${expected.host} (${where}); www and non-www are different ` +
+          `hosts and the protocol requires every URL to be on the sitemap's host`,
         line,
       );
     } else {
       errors.add(
         'LOC_OTHER_HOST',
-        `URL is on ${actual.host}, not on ${expected.host} (${where}); the protocol requires every URL to be on the sitemap's host`,
+        `URL is on ${actual.host}, not on ${expected.host} (${where}); the protocol requires every URL to ` +
+          `be on the sitemap's host`,
         line,
       );
     }

@@ -171,7 +171,8 @@ class SitemapValidator {
       if (scan.undefinedEntity !== undefined) {
         this.fail(
           'UNDEFINED_ENTITY',
-          `XML syntax error: undefined entity "&${scan.undefinedEntity};"; XML only defines &amp; &lt; &gt; &apos; &quot; (write other characters as they are, or as &#NNN;)`,
+          `XML syntax error: undefined entity "&${scan.undefinedEntity};"; XML only defines &amp; &lt; ` +
+            `&gt; &apos; &quot; (write other characters as they are, or as &#NNN;)`,
         );
       } else {
         this.fail(
@@ -410,7 +411,9 @@ class SitemapValidator {
       let message = `The root element is <${clip(name)}>; a sitemap must start with <urlset> or <sitemapindex>`;
       if (lower === 'html') message = 'The root element is <html>: this is an HTML page, not an XML sitemap';
       else if (lower === 'rss' || lower === 'feed')
-        message = `The root element is <${clip(name)}>: this is an RSS/Atom feed, not a sitemaps.org <urlset> or <sitemapindex>`;
+        message =
+          `The root element is <${clip(name)}>: this is an RSS/Atom feed, not a sitemaps.org <urlset> or ` +
+          `<sitemapindex>`;
       this.errors.add('INVALID_ROOT', message, line);
       this.stopped = true;
       return;
@@ -434,7 +437,8 @@ class SitemapValidator {
     if (this.count === this.maxUrls + 1) {
       this.errors.add(
         'TOO_MANY_ENTRIES',
-        `More than ${this.maxUrls.toLocaleString('en-US')} <${this.entryName}> entries; the protocol allows at most 50,000 per file (split it and list the parts in a sitemap index)`,
+        `More than ${this.maxUrls.toLocaleString('en-US')} <${this.entryName}> entries; the protocol ` +
+          `allows at most 50,000 per file (split it and list the parts in a sitemap index)`,
         line,
       );
     }

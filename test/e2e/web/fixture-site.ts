@@ -2,7 +2,9 @@ import { startFixtureSite, type FixtureResponse, type FixtureRoutes } from '../.
 
 /** A page of the fixture site; everything here is written to be found by the audit. */
 const page = (title: string, body: string, head = '') =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>${head}</head><body>${body}</body></html>`;
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" ` +
+  `content="width=device-width, ` +
+  `initial-scale=1"><title>${title}</title>${head}</head><body>${body}</body></html>`;
 
 /**
  * A small local site for the web app's end-to-end tests: a home page that misses its meta description, an
@@ -37,7 +39,8 @@ export function fixturePages(origin: string): FixtureRoutes {
       body: page(
         'Fixture Garden — plants for small balconies',
         `<h1>Fixture Garden</h1><p>Plants that thrive on small balconies, chosen by people who grow them.</p>
-         <p><a href="/about">About us</a> · <a href="/guides/herbs">Herb guide</a> · <a href="/gone">Old offer</a> · <a href="/xss">Strange page</a></p>
+         <p><a href="/about">About us</a> · <a href="/guides/herbs">Herb guide</a> · <a ` +
+          `href="/gone">Old offer</a> · <a href="/xss">Strange page</a></p>
          <img src="/logo.png" alt="">`,
       ),
     },
@@ -63,7 +66,9 @@ export function fixturePages(origin: string): FixtureRoutes {
     '/gone': { status: 404, body: page('Not found', '<h1>Not found</h1>') },
     '/robots.txt': text(`User-agent: *\nDisallow: /private/\n\nSitemap: ${origin}/sitemap.xml\n`, 'text/plain'),
     '/sitemap.xml': text(
-      `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/</loc></url><url><loc>${origin}/about</loc></url></urlset>`,
+      `<?xml version="1.0" encoding="UTF-8"?><urlset ` +
+        `xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/</loc></url><url><loc` +
+        `>${origin}/about</loc></url></urlset>`,
       'application/xml',
     ),
   };

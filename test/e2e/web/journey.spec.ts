@@ -10,7 +10,8 @@ async function setPlanOf(email: string, plan: 'FREE' | 'PRO' | 'ENTERPRISE'): Pr
   await client.connect();
   try {
     await client.query(
-      `UPDATE organization SET plan = $2 WHERE id IN (SELECT m."organizationId" FROM member m JOIN "user" u ON u.id = m."userId" WHERE u.email = $1)`,
+      `UPDATE organization SET plan = $2 WHERE id IN (SELECT m."organizationId" FROM member m JOIN "user" ` +
+        `u ON u.id = m."userId" WHERE u.email = $1)`,
       [email, plan],
     );
   } finally {
@@ -189,7 +190,8 @@ test('the meta tags tool reads pasted HTML into sections, as text', async ({ pag
   await page
     .getByLabel('HTML', { exact: true })
     .fill(
-      '<html lang="en"><head><title>Hello &lt;b&gt;world&lt;/b&gt;</title><meta property="og:title" content="Hi"></head><body></body></html>',
+      '<html lang="en"><head><title>Hello &lt;b&gt;world&lt;/b&gt;</title><meta property="og:title" ' +
+        'content="Hi"></head><body></body></html>',
     );
   await page.getByRole('button', { name: 'Analyze' }).click();
   await expect(page.getByRole('region', { name: 'Meta tags', exact: true })).toContainText('Hello <b>world</b>');

@@ -42,7 +42,9 @@ export default defineConfig({
   },
   webServer: {
     // The README's way: build only what changed, then run migrations, the API (serving the web app) and workers.
-    command: `${process.execPath} --import tsx src/platform/build/incremental-build.ts all && ${process.execPath} dist/src/cli.js start`,
+    command:
+      `${process.execPath} --import tsx src/platform/build/incremental-build.ts all && ${process.execPath} ` +
+      `dist/src/cli.js start`,
     cwd: root,
     url: `http://127.0.0.1:${E2E_PORT}/readyz`,
     timeout: 240_000,

@@ -12,7 +12,8 @@ test('the anonymous rate limit of the free tools is explained when hit', async (
   await page
     .getByLabel('Sitemap XML')
     .fill(
-      '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/</loc></url></urlset>',
+      '<?xml version="1.0"?><urlset ' +
+        'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/</loc></url></urlset>',
     );
   expectConsoleError(/status of 429/);
   for (let i = 0; i < 12; i += 1) {

@@ -46,7 +46,8 @@ function sourceFiles(dir: string): string[] {
 describe('the detector of audit status writes', () => {
   it.each([
     // What the job runner, the service and the sweeper each wrote before audit-lifecycle.ts existed.
-    "`UPDATE audit SET status = 'RUNNING', phase = 'CRAWLING', attempts = attempts + 1 WHERE id = ? AND status IN ('QUEUED', 'RUNNING')`",
+    "`UPDATE audit SET status = 'RUNNING', phase = 'CRAWLING', attempts = attempts + 1 WHERE id = ? AND " +
+      "status IN ('QUEUED', 'RUNNING')`",
     "`UPDATE audit SET status = 'CANCELLED', phase = NULL, completed_at = now(), error = ?\n WHERE project_id = ?`",
     "'UPDATE audit SET phase = NULL, error = $3, status = $2 WHERE id = $1'",
     "`UPDATE audit SET phase = 'CRAWLING', status = 'RUNNING' WHERE id = $1`",

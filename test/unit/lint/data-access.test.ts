@@ -34,7 +34,8 @@ describe('data access lives in repositories (lint)', () => {
     ],
     [
       'src/keywords/rank-check.runner.ts',
-      "import { nativeTransaction, type NativeDb } from '../platform/db/native-query.js';\nexport const a = nativeTransaction;",
+      "import { nativeTransaction, type NativeDb } from '../platform/db/native-query.js';\nexport const a = " +
+        'nativeTransaction;',
     ],
     [
       'src/audits/audit-job-runner.ts',
@@ -57,7 +58,8 @@ describe('data access lives in repositories (lint)', () => {
   it.each([
     [
       'src/projects/project.repository.ts',
-      "import { nativeQuery } from '../platform/db/native-query.js';\nexport const a = (em: any) => [nativeQuery, em.find(Object, {})];",
+      "import { nativeQuery } from '../platform/db/native-query.js';\nexport const a = (em: any) => " +
+        '[nativeQuery, em.find(Object, {})];',
     ],
     [
       'src/projects/project.service.ts',

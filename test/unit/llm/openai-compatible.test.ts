@@ -45,7 +45,9 @@ function completion(content: string | null, extra: Record<string, unknown> = {})
 const VALID_ANSWER = {
   summary: 'Add a meta description to the oak table page',
   steps: ['Add the tag below inside <head>.', 'Keep it between 70 and 160 characters.'],
-  code: '<meta name="description" content="Solid oak dining tables handmade in Devon from FSC-certified timber, made to order.">',
+  code:
+    '<meta name="description" content="Solid oak dining tables handmade in Devon from FSC-certified timber, ' +
+    'made to order.">',
 };
 
 const json =
@@ -179,7 +181,7 @@ describe('OpenAI-compatible fix client', () => {
     expect(result).toEqual({ proposal: VALID_ANSWER, model: 'test-model-2024-01-01' });
   });
 
-  it('omits the Authorization header when no key is configured, and accepts a base URL with a trailing slash', async () => {
+  it('omits the Authorization header when no key is configured; accepts a base URL with a trailing slash', async () => {
     await client({ LLM_API_KEY: undefined, LLM_BASE_URL: `${baseUrl}/` }).suggestFix(INPUT);
     expect(requests[0].path).toBe('/v1/chat/completions');
     expect(requests[0].headers.authorization).toBeUndefined();

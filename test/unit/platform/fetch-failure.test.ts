@@ -34,14 +34,16 @@ describe('describeFetchFailure: one sentence naming the URL and the cause', () =
     ],
     [
       new SafeHttpError('BLOCKED_ADDRESS', 'Refused: shop.example resolves to a private network address'),
-      'Refused to fetch https://shop.example/: shop.example resolves to a private network address; only public sites can be audited (SAFE_HTTP_ALLOW admits private ones)',
+      'Refused to fetch https://shop.example/: shop.example resolves to a private network address; only ' +
+        'public sites can be audited (SAFE_HTTP_ALLOW admits private ones)',
     ],
     [
       new SafeHttpError('BLOCKED_ADDRESS', 'Refused: 169.254.169.254 is a link-local address', {
         url: 'http://169.254.169.254/',
         redirects: [{ url: 'https://shop.example/', status: 302 }],
       }),
-      'Refused to fetch https://shop.example/ (it redirects to http://169.254.169.254/): 169.254.169.254 is a link-local address; only public sites can be audited (SAFE_HTTP_ALLOW admits private ones)',
+      'Refused to fetch https://shop.example/ (it redirects to http://169.254.169.254/): 169.254.169.254 is ' +
+        'a link-local address; only public sites can be audited (SAFE_HTTP_ALLOW admits private ones)',
     ],
     [
       new SafeHttpError('REDIRECT_LOOP', 'Redirect loop: https://shop.example/a was already visited'),

@@ -50,7 +50,7 @@ describe('selectsField', () => {
 });
 
 describe('selectedFields', () => {
-  it('walks a fieldNodes array once: the same array (as graphql-jit passes for a compiled operation) gets the same answer', () => {
+  it('walks a fieldNodes array once: the same array (as graphql-jit passes it) gets the same answer', () => {
     const info = infoOf('{ projects { id counts { audits } } }');
     const first = selectedFields(info);
     expect([...first].sort()).toEqual(['counts', 'id']);

@@ -44,21 +44,25 @@ function validated<T>(fn: () => T, field: string): T | null {
 }
 
 describe('project URL validation', () => {
-  it('accepts only http(s) URLs without credentials or fragment, normalized idempotently; refuses the rest as BAD_USER_INPUT', () => {
-    fc.assert(
-      fc.property(urlish, (input) => {
-        const result = validated(() => normalizeProjectUrl(input), 'url');
-        if (!result) return;
-        const url = new URL(result.url);
-        expect(['http:', 'https:']).toContain(url.protocol);
-        expect(url.username + url.password).toBe('');
-        expect(url.hash).toBe('');
-        expect(result.domain).toBe(url.hostname.replace(/\.$/, ''));
-        expect(normalizeProjectUrl(result.url)).toEqual(result);
-      }),
-      RUNS,
-    );
-  });
+  it(
+    'accepts only http(s) URLs without credentials or fragment, normalized idempotently; refuses the rest as ' +
+      'BAD_USER_INPUT',
+    () => {
+      fc.assert(
+        fc.property(urlish, (input) => {
+          const result = validated(() => normalizeProjectUrl(input), 'url');
+          if (!result) return;
+          const url = new URL(result.url);
+          expect(['http:', 'https:']).toContain(url.protocol);
+          expect(url.username + url.password).toBe('');
+          expect(url.hash).toBe('');
+          expect(result.domain).toBe(url.hostname.replace(/\.$/, ''));
+          expect(normalizeProjectUrl(result.url)).toEqual(result);
+        }),
+        RUNS,
+      );
+    },
+  );
 });
 
 describe('competitor domain validation', () => {

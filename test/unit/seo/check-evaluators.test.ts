@@ -107,7 +107,9 @@ describe('the evaluator registry', () => {
 });
 
 /** A 2xx HTML page of about 3 KB with <meta charset>, judged by the page evaluators. */
-const HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head><body><p>${'word '.repeat(600)}</p></body></html>`;
+const HTML =
+  `<!doctype html><html lang="en"><head><meta ` +
+  `charset="utf-8"><title>t</title></head><body><p>${'word '.repeat(600)}</p></body></html>`;
 
 interface Variant {
   name: string;
@@ -143,7 +145,9 @@ const VARIANTS: Variant[] = [
   {
     name: 'small body',
     headers: { 'content-length': '900' },
-    html: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head><body><p>short</p></body></html>',
+    html:
+      '<!doctype html><html lang="en"><head><meta ' +
+      'charset="utf-8"><title>t</title></head><body><p>short</p></body></html>',
   },
   { name: 'a 404', status: 404, headers: {} },
   { name: 'plain http', url: 'http://example.com/', headers: {} },

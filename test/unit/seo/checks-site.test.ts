@@ -335,98 +335,106 @@ describe('runSiteChecks: page checks from crawl data', () => {
     expect(byPage.has('https://example.com/missing')).toBe(false);
   });
 
-  it('reports broken images and resources, with their cause, and resources on refused addresses; unknown ones decide nothing', () => {
-    const resources: PageSummary['resources'] = [
-      { url: 'https://example.com/gone.png', kind: 'image' },
-      { url: 'https://example.com/ok.png', kind: 'image' },
-      { url: 'https://example.com/site.css', kind: 'stylesheet' },
-      { url: 'https://cdn.example.net/app.js', kind: 'script' },
-      { url: 'https://cdn.example.net/busy.js', kind: 'script' },
-      { url: 'http://10.1.2.3/logo.png', kind: 'image' },
-      { url: 'https://example.com/not-checked.png', kind: 'image' },
-    ];
-    const output = runSiteChecks({
-      startUrl: START,
-      pages: [
-        page('/', { depth: 0, resources }),
-        page('/plain', { resources: [{ url: 'https://example.com/ok.png', kind: 'image' }] }),
-        page('/none'),
-      ],
-      linkTargets: new Map([
-        ['https://example.com/gone.png', { status: 404 }],
-        ['https://example.com/ok.png', { status: 200 }],
-        ['https://example.com/site.css', { status: 200 }],
-        ['https://cdn.example.net/app.js', { status: null, failure: 'The server refused the connection' }],
-        ['https://cdn.example.net/busy.js', { status: 429 }],
-        [
-          'http://10.1.2.3/logo.png',
-          { status: null, failure: 'The address 10.1.2.3 is not allowed', blockedAddress: true },
+  it(
+    'reports broken images and resources, with their cause, and resources on refused addresses; unknown ones ' +
+      'decide nothing',
+    () => {
+      const resources: PageSummary['resources'] = [
+        { url: 'https://example.com/gone.png', kind: 'image' },
+        { url: 'https://example.com/ok.png', kind: 'image' },
+        { url: 'https://example.com/site.css', kind: 'stylesheet' },
+        { url: 'https://cdn.example.net/app.js', kind: 'script' },
+        { url: 'https://cdn.example.net/busy.js', kind: 'script' },
+        { url: 'http://10.1.2.3/logo.png', kind: 'image' },
+        { url: 'https://example.com/not-checked.png', kind: 'image' },
+      ];
+      const output = runSiteChecks({
+        startUrl: START,
+        pages: [
+          page('/', { depth: 0, resources }),
+          page('/plain', { resources: [{ url: 'https://example.com/ok.png', kind: 'image' }] }),
+          page('/none'),
         ],
-      ]),
-    });
-    const byPage = new Map([...output.pages].map((p) => [p.url, new Map(p.results.map((r) => [r.code, r]))]));
-    const home = byPage.get(START)!;
-    expect(home.get('CONTENT_IMAGE_BROKEN')).toMatchObject({
-      failed: true,
-      evidence: { count: 1, images: [{ url: 'https://example.com/gone.png', kind: 'image', status: 404 }] },
-    });
-    expect(home.get('TECH_RESOURCE_BROKEN')).toMatchObject({
-      failed: true,
-      evidence: {
-        count: 1,
-        resources: [
-          {
-            url: 'https://cdn.example.net/app.js',
-            kind: 'script',
-            status: null,
-            error: 'The server refused the connection',
-          },
-        ],
-      },
-    });
-    expect(home.get('TECH_RESOURCE_PRIVATE_ADDRESS')).toMatchObject({
-      failed: true,
-      evidence: { count: 1, resources: [{ url: 'http://10.1.2.3/logo.png' }] },
-    });
-    const plain = byPage.get('https://example.com/plain')!;
-    expect(plain.get('CONTENT_IMAGE_BROKEN')).toMatchObject({ applicable: true, failed: false });
-    expect(plain.get('TECH_RESOURCE_PRIVATE_ADDRESS')).toMatchObject({ applicable: true, failed: false });
-    expect(plain.has('TECH_RESOURCE_BROKEN')).toBe(false);
-    expect(byPage.get('https://example.com/none')?.has('CONTENT_IMAGE_BROKEN') ?? false).toBe(false);
-  });
-
-  it('counts an external link that cannot be reached as broken, with the cause; a refused address or an unchecked one is not', () => {
-    const output = runSiteChecks({
-      startUrl: START,
-      pages: [
-        page('/', {
-          depth: 0,
-          externalLinks: [
-            'http://127.0.0.1:9/closed',
-            'https://nowhere.invalid/',
-            'http://10.0.0.1/',
-            'https://unchecked.example.org/',
+        linkTargets: new Map([
+          ['https://example.com/gone.png', { status: 404 }],
+          ['https://example.com/ok.png', { status: 200 }],
+          ['https://example.com/site.css', { status: 200 }],
+          ['https://cdn.example.net/app.js', { status: null, failure: 'The server refused the connection' }],
+          ['https://cdn.example.net/busy.js', { status: 429 }],
+          [
+            'http://10.1.2.3/logo.png',
+            { status: null, failure: 'The address 10.1.2.3 is not allowed', blockedAddress: true },
           ],
-        }),
-      ],
-      linkTargets: new Map([
-        ['http://127.0.0.1:9/closed', { status: null, failure: 'The server refused the connection' }],
-        ['https://nowhere.invalid/', { status: null, failure: 'Could not resolve host nowhere.invalid' }],
-        ['http://10.0.0.1/', { status: null, failure: 'refused address', blockedAddress: true }],
-      ]),
-    });
-    const home = [...output.pages][0].results.find((r) => r.code === 'LINKS_EXTERNAL_BROKEN');
-    expect(home).toMatchObject({
-      failed: true,
-      evidence: {
-        count: 2,
-        links: [
-          { url: 'http://127.0.0.1:9/closed', status: null, error: 'The server refused the connection' },
-          { url: 'https://nowhere.invalid/', status: null, error: 'Could not resolve host nowhere.invalid' },
+        ]),
+      });
+      const byPage = new Map([...output.pages].map((p) => [p.url, new Map(p.results.map((r) => [r.code, r]))]));
+      const home = byPage.get(START)!;
+      expect(home.get('CONTENT_IMAGE_BROKEN')).toMatchObject({
+        failed: true,
+        evidence: { count: 1, images: [{ url: 'https://example.com/gone.png', kind: 'image', status: 404 }] },
+      });
+      expect(home.get('TECH_RESOURCE_BROKEN')).toMatchObject({
+        failed: true,
+        evidence: {
+          count: 1,
+          resources: [
+            {
+              url: 'https://cdn.example.net/app.js',
+              kind: 'script',
+              status: null,
+              error: 'The server refused the connection',
+            },
+          ],
+        },
+      });
+      expect(home.get('TECH_RESOURCE_PRIVATE_ADDRESS')).toMatchObject({
+        failed: true,
+        evidence: { count: 1, resources: [{ url: 'http://10.1.2.3/logo.png' }] },
+      });
+      const plain = byPage.get('https://example.com/plain')!;
+      expect(plain.get('CONTENT_IMAGE_BROKEN')).toMatchObject({ applicable: true, failed: false });
+      expect(plain.get('TECH_RESOURCE_PRIVATE_ADDRESS')).toMatchObject({ applicable: true, failed: false });
+      expect(plain.has('TECH_RESOURCE_BROKEN')).toBe(false);
+      expect(byPage.get('https://example.com/none')?.has('CONTENT_IMAGE_BROKEN') ?? false).toBe(false);
+    },
+  );
+
+  it(
+    'counts an external link that cannot be reached as broken, with the cause; a refused address or an ' +
+      'unchecked one is not',
+    () => {
+      const output = runSiteChecks({
+        startUrl: START,
+        pages: [
+          page('/', {
+            depth: 0,
+            externalLinks: [
+              'http://127.0.0.1:9/closed',
+              'https://nowhere.invalid/',
+              'http://10.0.0.1/',
+              'https://unchecked.example.org/',
+            ],
+          }),
         ],
-      },
-    });
-  });
+        linkTargets: new Map([
+          ['http://127.0.0.1:9/closed', { status: null, failure: 'The server refused the connection' }],
+          ['https://nowhere.invalid/', { status: null, failure: 'Could not resolve host nowhere.invalid' }],
+          ['http://10.0.0.1/', { status: null, failure: 'refused address', blockedAddress: true }],
+        ]),
+      });
+      const home = [...output.pages][0].results.find((r) => r.code === 'LINKS_EXTERNAL_BROKEN');
+      expect(home).toMatchObject({
+        failed: true,
+        evidence: {
+          count: 2,
+          links: [
+            { url: 'http://127.0.0.1:9/closed', status: null, error: 'The server refused the connection' },
+            { url: 'https://nowhere.invalid/', status: null, error: 'Could not resolve host nowhere.invalid' },
+          ],
+        },
+      });
+    },
+  );
 
   it('reports sitemap URLs robots.txt disallows as blocked, never as orphans', () => {
     const blocked = 'https://example.com/private/listed';
@@ -491,9 +499,11 @@ describe('runSiteChecks: page checks from crawl data', () => {
 
 describe('summarizePage', () => {
   it('keeps only what site checks need, deduplicated and bounded', () => {
-    const html = `<title>Widgets</title><meta name="description" content="All widgets"><link rel="icon" href="/f.ico">
+    const html =
+      `<title>Widgets</title><meta name="description" content="All widgets"><link rel="icon" href="/f.ico">
       <link rel="alternate" hreflang="de" href="/de"><body><p>one two three</p>
-      <a href="/a">a</a><a href="/a#x">a again</a><a href="/b">b</a><a href="/c">c</a><a href="https://example.com/p">self</a>
+      <a href="/a">a</a><a href="/a#x">a again</a><a href="/b">b</a><a href="/c">c</a><a ` +
+      `href="https://example.com/p">self</a>
       <a href="https://other.org/">o</a><a href="mailto:x@y">m</a></body>`;
     const facts = extractPageFacts(html, { url: 'https://example.com/p' });
     const summary = summarizePage(

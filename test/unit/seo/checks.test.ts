@@ -663,8 +663,11 @@ describe('metaTagsReport', () => {
   it('returns the meta-tags tool shape with the failing single-page checks', () => {
     const html = doc({
       title: 'Widgets',
-      head: `<link rel="canonical" href="/good-page"><meta name="robots" content="noindex"><meta property="og:image" content="/og.png">
-        ${hreflangSet(['en', PAGE_URL], ['de', 'https://example.com/de'])}${productLd({ '@type': 'Product', name: 'W', offers: {} })}`,
+      head:
+        `<link rel="canonical" href="/good-page"><meta name="robots" content="noindex"><meta ` +
+        `property="og:image" content="/og.png">
+        ${hreflangSet(['en', PAGE_URL], ['de', 'https://example.com/de'])}` +
+        `${productLd({ '@type': 'Product', name: 'W', offers: {} })}`,
     });
     const facts = extractPageFacts(html, { url: PAGE_URL });
     const report = metaTagsReport(facts);

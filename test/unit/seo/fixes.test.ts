@@ -16,7 +16,8 @@ import {
 
 const PAGE_URL = 'https://www.oak-and-iron.co.uk/furniture/tables/Oak_Dining-Table';
 
-const SAMPLE_HTML = `<!DOCTYPE html>
+const SAMPLE_HTML =
+  `<!DOCTYPE html>
 <html>
 <head>
   <meta charset="utf-8">
@@ -27,11 +28,14 @@ const SAMPLE_HTML = `<!DOCTYPE html>
 </head>
 <body>
   <div class="cookie-banner"><p>We use cookies to improve your experience on this website. Accept all cookies?</p></div>
-  <header><nav><a href="/">Home</a> <a href="/furniture/">Furniture</a></nav><p>Free delivery on orders over £500 across the whole mainland</p></header>
+  <header><nav><a href="/">Home</a> <a href="/furniture/">Furniture</a></nav><p>Free delivery on orders ` +
+  `over £500 across the whole mainland</p></header>
   <main>
     <h1>Solid oak dining table</h1>
-    <p>Our solid oak dining table is handmade in Devon from FSC-certified timber, finished with natural oils and built to seat six people in comfort.</p>
-    <p>Each table is made to order in 4–6 weeks. Choose a length from 160 to 240 cm, a rustic or smooth finish, and matching benches.</p>
+    <p>Our solid oak dining table is handmade in Devon from FSC-certified timber, finished with natural ` +
+  `oils and built to seat six people in comfort.</p>
+    <p>Each table is made to order in 4–6 weeks. Choose a length from 160 to 240 cm, a rustic or smooth ` +
+  `finish, and matching benches.</p>
     <p hidden>Hidden text that must not be used.</p>
     <script>var notText = "script text must not appear";</script>
     <h2>Dimensions &amp; finish</h2>
@@ -239,8 +243,11 @@ const EVIDENCE: Record<CheckCode, Record<string, unknown>> = {
 
 const ALL_CODES = CHECK_CATALOG.map((check) => check.code);
 /** Template slips and filler a user should never see in a fix. */
-const PLACEHOLDER_RE =
-  /\bTODO\b|\bTBD\b|FIXME|lorem ipsum|\bplaceholder\b|\bundefined\b|(?<!\/dev\/|onload=)\bnull\b|\bNaN\b|\[object Object\]|example\.com/i;
+const PLACEHOLDER_RE = new RegExp(
+  String.raw`\bTODO\b|\bTBD\b|FIXME|lorem ipsum|\bplaceholder\b|\bundefined\b|` +
+    String.raw`(?<!\/dev\/|onload=)\bnull\b|\bNaN\b|\[object Object\]|example\.com`,
+  'i',
+);
 
 function allText(proposal: FixProposal): string {
   return [proposal.summary, ...proposal.steps, proposal.code ?? ''].join('\n');
@@ -328,7 +335,8 @@ describe('meta description proposals', () => {
   it.each([
     [
       'a sentence end inside the band',
-      'Short opening sentence that is long enough to pass seventy characters. Then a second sentence runs well past the limit of one hundred and sixty characters easily.',
+      'Short opening sentence that is long enough to pass seventy characters. Then a second sentence runs ' +
+        'well past the limit of one hundred and sixty characters easily.',
     ],
     ['one long sentence', `The table ${'is sturdy and beautiful and '.repeat(10)}ends here.`],
   ])('fits long prose within 160 characters (%s)', (_label, prose) => {
@@ -343,7 +351,8 @@ describe('meta description proposals', () => {
   it('ends on a full sentence when one falls inside the band', () => {
     expect(
       fitDescription(
-        'Short opening sentence that is long enough to pass seventy characters. Then a second sentence runs well past the limit of one hundred and sixty characters easily.',
+        'Short opening sentence that is long enough to pass seventy characters. Then a second sentence runs ' +
+          'well past the limit of one hundred and sixty characters easily.',
       ),
     ).toBe('Short opening sentence that is long enough to pass seventy characters.');
   });
@@ -352,7 +361,8 @@ describe('meta description proposals', () => {
     const page = {
       ...PAGE,
       paragraphs: [
-        'Tom & Jerry\'s "classic" <oak> tables are built to last for generations, with joints cut by hand in our workshop.',
+        'Tom & Jerry\'s "classic" <oak> tables are built to last for generations, with joints cut by hand in ' +
+          'our workshop.',
       ],
     };
     const proposal = suggestFix({ code: 'META_DESCRIPTION_MISSING', url: PAGE_URL, evidence: null, page });
@@ -712,8 +722,10 @@ describe('extractFixContext', () => {
 
   it('keeps only visible content paragraphs (no banner, chrome, hidden or script text)', () => {
     expect(PAGE.paragraphs).toEqual([
-      'Our solid oak dining table is handmade in Devon from FSC-certified timber, finished with natural oils and built to seat six people in comfort.',
-      'Each table is made to order in 4–6 weeks. Choose a length from 160 to 240 cm, a rustic or smooth finish, and matching benches.',
+      'Our solid oak dining table is handmade in Devon from FSC-certified timber, finished with natural oils ' +
+        'and built to seat six people in comfort.',
+      'Each table is made to order in 4–6 weeks. Choose a length from 160 to 240 cm, a rustic or smooth ' +
+        'finish, and matching benches.',
     ]);
   });
 
@@ -735,8 +747,11 @@ describe('extractFixContext', () => {
   });
 
   it('reads lang, description, <base> and lazy images; ignores an svg <title>', () => {
-    const html = `<html lang="de"><head><base href="https://cdn.x.io/de/"><meta name="description" content="  Eichentische   aus Devon "></head>
-      <body><svg><title>icon</title></svg><title>late</title><img src="data:image/gif;base64,R0lG" data-src="tisch.jpg" alt="Tisch"><p>Text<br>mehr</p></body></html>`;
+    const html =
+      `<html lang="de"><head><base href="https://cdn.x.io/de/"><meta name="description" content="  ` +
+      `Eichentische   aus Devon "></head>
+      <body><svg><title>icon</title></svg><title>late</title><img src="data:image/gif;base64,R0lG" ` +
+      `data-src="tisch.jpg" alt="Tisch"><p>Text<br>mehr</p></body></html>`;
     const page = extractFixContext(html, 'https://x.io/de/tische');
     expect(page.lang).toBe('de');
     expect(page.description).toBe('Eichentische aus Devon');
@@ -757,7 +772,9 @@ describe('extractFixContext', () => {
   // timing comparison that stood here failed on a loaded machine. The test keeps the answers on such markup.
   it('reads deeply nested markup: the paragraph text, no title from inside svg', () => {
     const depth = 20_000;
-    const html = `<body><p>${'<span>x '.repeat(depth)}${'</span>'.repeat(depth)}</p>${'<svg><title>t</title>'.repeat(5_000)}</body>`;
+    const html =
+      `<body><p>${'<span>x '.repeat(depth)}${'</span>'.repeat(depth)}</p` +
+      `>${'<svg><title>t</title>'.repeat(5_000)}</body>`;
     const page = extractFixContext(html, 'https://x.io/');
     expect(page.paragraphs[0].startsWith('x x x')).toBe(true);
     expect(page.title).toBeNull();

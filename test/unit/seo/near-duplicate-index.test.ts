@@ -32,25 +32,29 @@ function sample(rand: () => number, count: number, templates: number): string[] 
 }
 
 describe('findNearDuplicates', () => {
-  it('with an unlimited budget, finds a partner exactly for the hashes that have a neighbour within the distance (brute force agrees)', () => {
-    const rand = lcg(20_261_121);
-    for (let trial = 0; trial < 60; trial++) {
-      const hashes = sample(rand, 1 + Math.floor(rand() * 300), 1 + Math.floor(rand() * 12));
-      const maxDistance = Math.floor(rand() * 4);
-      const matches = findNearDuplicates(hashes, { maxDistance, maxComparisons: Number.MAX_SAFE_INTEGER });
-      expect(matches).toHaveLength(hashes.length);
-      hashes.forEach((hash, i) => {
-        const hasNeighbour = hashes.some((other, j) => j !== i && hammingDistance(hash, other) <= maxDistance);
-        const match = matches[i];
-        expect(match !== null).toBe(hasNeighbour);
-        if (match) {
-          expect(match.partner).not.toBe(i);
-          expect(match.distance).toBe(hammingDistance(hash, hashes[match.partner]));
-          expect(match.distance).toBeLessThanOrEqual(maxDistance);
-        }
-      });
-    }
-  });
+  it(
+    'with an unlimited budget, finds a partner exactly for the hashes that have a neighbour within the ' +
+      'distance (brute force agrees)',
+    () => {
+      const rand = lcg(20_261_121);
+      for (let trial = 0; trial < 60; trial++) {
+        const hashes = sample(rand, 1 + Math.floor(rand() * 300), 1 + Math.floor(rand() * 12));
+        const maxDistance = Math.floor(rand() * 4);
+        const matches = findNearDuplicates(hashes, { maxDistance, maxComparisons: Number.MAX_SAFE_INTEGER });
+        expect(matches).toHaveLength(hashes.length);
+        hashes.forEach((hash, i) => {
+          const hasNeighbour = hashes.some((other, j) => j !== i && hammingDistance(hash, other) <= maxDistance);
+          const match = matches[i];
+          expect(match !== null).toBe(hasNeighbour);
+          if (match) {
+            expect(match.partner).not.toBe(i);
+            expect(match.distance).toBe(hammingDistance(hash, hashes[match.partner]));
+            expect(match.distance).toBeLessThanOrEqual(maxDistance);
+          }
+        });
+      }
+    },
+  );
 
   it('stops at the comparison budget and reports what it found until then', () => {
     const hashes = Array.from({ length: 50 }, (_, i) => hex(0x12345678, i));

@@ -80,8 +80,11 @@ describe('extractPageFacts: document head', () => {
   });
 
   it('collects Open Graph and Twitter tags, first value wins', () => {
-    const f = facts(`<meta property="og:title" content="OG"><meta property="og:title" content="second">
-      <meta name="og:image" content="/i.png"><meta name="twitter:card" content="summary"><meta property="twitter:site" content="@x">`);
+    const f = facts(
+      `<meta property="og:title" content="OG"><meta property="og:title" content="second">
+      <meta name="og:image" content="/i.png"><meta name="twitter:card" content="summary"><meta ` +
+        `property="twitter:site" content="@x">`,
+    );
     expect(f.openGraph).toEqual({ 'og:title': 'OG', 'og:image': '/i.png' });
     expect(f.twitter).toEqual({ 'twitter:card': 'summary', 'twitter:site': '@x' });
   });
@@ -124,7 +127,9 @@ describe('extractPageFacts: canonical and hreflang', () => {
   it('resolves canonicals against <base href> and reads the Link header', () => {
     const f = facts('<head><base href="https://cdn.example.com/x/"><link rel="canonical" href="page"></head>', {
       headers: {
-        Link: '<https://example.com/a,b>; rel="preload", <https://example.com/canon>; rel="canonical", <https://example.com/de>; rel="alternate"; hreflang="de"',
+        Link:
+          '<https://example.com/a,b>; rel="preload", <https://example.com/canon>; rel="canonical", ' +
+          '<https://example.com/de>; rel="alternate"; hreflang="de"',
       },
     });
     expect(f.baseUrl).toBe('https://cdn.example.com/x/');
@@ -137,7 +142,8 @@ describe('extractPageFacts: canonical and hreflang', () => {
 
   it('collects hreflang alternates with raw and resolved hrefs', () => {
     const f = facts(
-      '<link rel="alternate" hreflang="en-GB" href="https://example.com/uk"><link rel="alternate" hreflang="x-default" href="/">',
+      '<link rel="alternate" hreflang="en-GB" href="https://example.com/uk"><link rel="alternate" ' +
+        'hreflang="x-default" href="/">',
     );
     expect(f.hreflang).toEqual([
       { lang: 'en-GB', href: 'https://example.com/uk', url: 'https://example.com/uk', source: 'html' },
@@ -148,9 +154,11 @@ describe('extractPageFacts: canonical and hreflang', () => {
 
 describe('extractPageFacts: JSON-LD', () => {
   it('parses valid blocks and reports invalid ones', () => {
-    const f =
-      facts(`<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"Product","name":"W"}]}</script>
-      <script type="application/ld+json">{"@type": "Article",}</script><script type="application/ld+json">  </script>`);
+    const f = facts(
+      `<script type="application/ld+json">{"@context":"https://schema.org",` +
+        `"@graph":[{"@type":"Product","name":"W"}]}</script>
+      <script type="application/ld+json">{"@type": "Article",}</script><script type="application/ld+json">  </script>`,
+    );
     expect(f.jsonLd[0]).toEqual({
       ok: true,
       value: { '@context': 'https://schema.org', '@graph': [{ '@type': 'Product', name: 'W' }] },
@@ -162,7 +170,8 @@ describe('extractPageFacts: JSON-LD', () => {
   it('does not count JSON-LD or scripts as text', () => {
     expect(
       facts(
-        '<body><script>var a = "many words here";</script><script type="application/ld+json">{"a":"b c d"}</script>hi</body>',
+        '<body><script>var a = "many words here";</script><script type="application/ld+json">{"a":"b c ' +
+          'd"}</script>hi</body>',
       ).wordCount,
     ).toBe(1);
   });
@@ -276,7 +285,8 @@ describe('extractPageFacts: links', () => {
 describe('extractPageFacts: images, ids, resources', () => {
   it('records images with alt presence and dimensions', () => {
     const f = facts(
-      '<body><img src="a.png" alt="" width="1" height="2"><img data-src="/lazy.png"><img srcset="/s1.png 1x, /s2.png 2x" alt="S" width="3"></body>',
+      '<body><img src="a.png" alt="" width="1" height="2"><img data-src="/lazy.png"><img srcset="/s1.png 1x, ' +
+        '/s2.png 2x" alt="S" width="3"></body>',
     );
     expect(f.images).toEqual([
       { src: 'a.png', url: 'https://example.com/dir/a.png', alt: '', hasWidth: true, hasHeight: true },
@@ -293,17 +303,23 @@ describe('extractPageFacts: images, ids, resources', () => {
   });
 
   it('counts render-blocking scripts and stylesheets in the head only', () => {
-    const f =
-      facts(`<head><script src="/sync.js"></script><script src="/a.js" async></script><script src="/d.js" defer></script>
-      <script type="module" src="/m.js"></script><script>inline()</script><script type="text/template" src="/t"></script>
+    const f = facts(
+      `<head><script src="/sync.js"></script><script src="/a.js" async></script><script src="/d.js" ` +
+        `defer></script>
+      <script type="module" src="/m.js"></script><script>inline()</script><script ` +
+        `type="text/template" src="/t"></script>
       <link rel="stylesheet" href="/s.css"><link rel="stylesheet" href="/p.css" media="print"></head>
-      <body><script src="/late.js"></script><link rel="stylesheet" href="/b.css"></body>`);
+      <body><script src="/late.js"></script><link rel="stylesheet" href="/b.css"></body>`,
+    );
     expect(f.renderBlocking).toEqual({ scripts: 1, stylesheets: 1, sample: ['/sync.js', '/s.css'] });
   });
 
   it('finds http subresources on an https page only', () => {
-    const html = `<body><img src="http://cdn.example.com/a.png"><img src="https://ok/b.png"><script src="http://x/s.js"></script>
-      <link rel="stylesheet" href="http://x/s.css"><iframe src="http://x/frame"></iframe><a href="http://x/page">a link is not a resource</a>
+    const html =
+      `<body><img src="http://cdn.example.com/a.png"><img src="https://ok/b.png"><script ` +
+      `src="http://x/s.js"></script>
+      <link rel="stylesheet" href="http://x/s.css"><iframe src="http://x/frame"></iframe><a ` +
+      `href="http://x/page">a link is not a resource</a>
       <video poster="http://x/p.jpg"></video><img srcset="http://x/1.png 1x, https://x/2.png 2x"></body>`;
     const secure = facts(html).mixedContent;
     expect(secure.count).toBe(6);
@@ -312,14 +328,21 @@ describe('extractPageFacts: images, ids, resources', () => {
   });
 
   it('lists the subresources a browser would fetch, once each, with their kind', () => {
-    const f =
-      facts(`<head><link rel="stylesheet" href="/s.css"><link rel="icon" href="/favicon.ico"><link rel="apple-touch-icon" href="/touch.png">
-      <link rel="preload" href="/font.woff2" as="font"><link rel="modulepreload" href="/m.js"><link rel="canonical" href="/page">
-      <script src="/app.js" defer></script><script>inline()</script><script type="application/ld+json">{}</script></head>
-      <body><img src="a.png" srcset="a.png 1x, /a2.png 2x"><img src="data:image/png;base64,AAAA"><picture><source srcset="/p.webp"><img src="/p.jpg"></picture>
-      <video src="/v.mp4" poster="/poster.jpg"><source src="/v.webm"><track src="/subs.vtt"></video><audio src="/a.mp3"></audio>
-      <iframe src="https://player.example.org/embed"></iframe><a href="/page">a link is not a resource</a><img src="/s.css">
-      <noscript><img src="/tracking.gif"></noscript></body>`);
+    const f = facts(
+      `<head><link rel="stylesheet" href="/s.css"><link rel="icon" href="/favicon.ico"><link ` +
+        `rel="apple-touch-icon" href="/touch.png">
+      <link rel="preload" href="/font.woff2" as="font"><link rel="modulepreload" href="/m.js"><link ` +
+        `rel="canonical" href="/page">
+      <script src="/app.js" defer></script><script>inline()</script><script ` +
+        `type="application/ld+json">{}</script></head>
+      <body><img src="a.png" srcset="a.png 1x, /a2.png 2x"><img ` +
+        `src="data:image/png;base64,AAAA"><picture><source srcset="/p.webp"><img src="/p.jpg"></picture>
+      <video src="/v.mp4" poster="/poster.jpg"><source src="/v.webm"><track ` +
+        `src="/subs.vtt"></video><audio src="/a.mp3"></audio>
+      <iframe src="https://player.example.org/embed"></iframe><a href="/page">a link is not a ` +
+        `resource</a><img src="/s.css">
+      <noscript><img src="/tracking.gif"></noscript></body>`,
+    );
     expect(f.resources.map((r) => [r.url.replace('https://example.com', ''), r.kind, r.tag])).toEqual([
       ['/s.css', 'stylesheet', 'link[rel=stylesheet]'],
       ['/favicon.ico', 'icon', 'link[rel=icon]'],

@@ -110,7 +110,9 @@ describe('parseRobotsTxt: the 500 KiB limit', () => {
     expect(robots.errors).toEqual([
       {
         line: 5,
-        message: `file is ${Buffer.byteLength(content)} bytes, over the 512000-byte (500 KiB) limit: crawlers ignore everything from this line on`,
+        message:
+          `file is ${Buffer.byteLength(content)} bytes, over the 512000-byte (500 KiB) limit: crawlers ` +
+          `ignore everything from this line on`,
       },
     ]);
     expect(isAllowed(robots, '/beyond', 'bot').allowed).toBe(true);

@@ -655,7 +655,8 @@ describe('isAllowed: choosing the group', () => {
     { agent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', group: 'google' },
     {
       agent:
-        'Mozilla/5.0 (Linux; Android 6.0.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+        'Mozilla/5.0 (Linux; Android 6.0.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120 Mobile ' +
+        'Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
       group: 'google',
     },
     { agent: 'MJ12bot/v1.4.8', group: 'mj' },

@@ -11,7 +11,8 @@ function bigUrlset(count: number): string {
   const parts = [`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${NS}">\n`];
   for (let i = 1; i <= count; i++) {
     parts.push(
-      `<url><loc>https://www.example.com/p/${i}</loc><lastmod>2024-01-15T10:00:00+00:00</lastmod><changefreq>weekly</changefreq><priority>0.5</priority></url>\n`,
+      `<url><loc>https://www.example.com/p/${i}</loc><lastmod>2024-01-15T10:00:00+00:00</lastmod><changefr` +
+        `eq>weekly</changefreq><priority>0.5</priority></url>\n`,
     );
   }
   parts.push('</urlset>\n');

@@ -439,7 +439,9 @@ const errorCases: IssueCase[] = [
   },
   {
     name: 'https namespace',
-    doc: `<?xml version="1.0"?>\n<urlset xmlns="https://www.sitemaps.org/schemas/sitemap/0.9">\n${url('http://www.example.com/')}\n</urlset>`,
+    doc:
+      `<?xml version="1.0"?>\n<urlset ` +
+      `xmlns="https://www.sitemaps.org/schemas/sitemap/0.9">\n${url('http://www.example.com/')}\n</urlset>`,
     code: 'WRONG_NAMESPACE',
     line: 2,
     message: /must be exactly "http:\/\/www\.sitemaps\.org/,
@@ -583,7 +585,8 @@ describe('validateSitemap: errors', () => {
 
   it('keeps validating after content errors such as a wrong namespace', async () => {
     const result = await validate(
-      `<urlset xmlns="http://www.google.com/schemas/sitemap/0.84">\n${url('http://www.example.com/', '<changefreq>often</changefreq>')}\n</urlset>`,
+      `<urlset xmlns="http://www.google.com/schemas/sitemap/0.84">\n` +
+        `${url('http://www.example.com/', '<changefreq>often</changefreq>')}\n</urlset>`,
     );
     expect(codes(result).errors).toEqual(['WRONG_NAMESPACE', 'CHANGEFREQ_INVALID']);
     expect(result.type).toBe('urlset');
@@ -735,7 +738,8 @@ describe('validateSitemap: warnings', () => {
 
 describe('validateSitemap: namespaces and extensions', () => {
   it('skips image, video, news and xhtml extension elements without findings', async () => {
-    const doc = `<?xml version="1.0" encoding="UTF-8"?>
+    const doc =
+      `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
         xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"
         xmlns:video="http://www.google.com/schemas/sitemap-video/1.1"
@@ -745,8 +749,10 @@ describe('validateSitemap: namespaces and extensions', () => {
     <loc>https://www.example.com/article</loc>
     <xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/article"/>
     <image:image><image:loc>https://cdn.example.net/a.jpg</image:loc></image:image>
-    <video:video><video:title>Clip &amp; more</video:title><video:content_loc>https://cdn.example.net/v.mp4</video:content_loc></video:video>
-    <news:news><news:publication><news:name>Example</news:name></news:publication><news:publication_date>2008-12-23</news:publication_date></news:news>
+    <video:video><video:title>Clip &amp; ` +
+      `more</video:title><video:content_loc>https://cdn.example.net/v.mp4</video:content_loc></video:video>
+    <news:news><news:publication><news:name>Example</news:name></news:publication>` +
+      `<news:publication_date>2008-12-23</news:publication_date></news:news>
   </url>
 </urlset>`;
     const result = await validate(doc);
@@ -760,7 +766,9 @@ describe('validateSitemap: namespaces and extensions', () => {
   });
 
   it('accepts a DOCTYPE before the root, and still reports a bare & after it', async () => {
-    const doc = `<?xml version="1.0"?>\n<!DOCTYPE urlset>\n<urlset xmlns="${NS}">\n${url('http://www.example.com/?a=1&amp;b=2')}\n</urlset>`;
+    const doc =
+      `<?xml version="1.0"?>\n<!DOCTYPE urlset>\n<urlset ` +
+      `xmlns="${NS}">\n${url('http://www.example.com/?a=1&amp;b=2')}\n</urlset>`;
     expect(await validate(doc)).toMatchObject({ valid: true, urlCount: 1 });
     const broken = await validate(doc.replace('&amp;', '&'));
     expect(broken.valid).toBe(false);

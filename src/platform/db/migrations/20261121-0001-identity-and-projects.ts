@@ -7,27 +7,35 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class IdentityAndProjects20261121 extends Migration {
   override async up(): Promise<void> {
-    this.addSql(
-      `create table "user" ("id" text not null primary key, "name" text not null, "email" text not null unique, "emailVerified" boolean not null, "image" text, "createdAt" timestamptz default CURRENT_TIMESTAMP not null, "updatedAt" timestamptz default CURRENT_TIMESTAMP not null);`,
-    );
-    this.addSql(
-      `create table "session" ("id" text not null primary key, "expiresAt" timestamptz not null, "token" text not null unique, "createdAt" timestamptz default CURRENT_TIMESTAMP not null, "updatedAt" timestamptz not null, "ipAddress" text, "userAgent" text, "userId" text not null references "user" ("id") on delete cascade, "activeOrganizationId" text);`,
-    );
-    this.addSql(
-      `create table "account" ("id" text not null primary key, "accountId" text not null, "providerId" text not null, "userId" text not null references "user" ("id") on delete cascade, "accessToken" text, "refreshToken" text, "idToken" text, "accessTokenExpiresAt" timestamptz, "refreshTokenExpiresAt" timestamptz, "scope" text, "password" text, "createdAt" timestamptz default CURRENT_TIMESTAMP not null, "updatedAt" timestamptz not null);`,
-    );
-    this.addSql(
-      `create table "verification" ("id" text not null primary key, "identifier" text not null, "value" text not null, "expiresAt" timestamptz not null, "createdAt" timestamptz default CURRENT_TIMESTAMP not null, "updatedAt" timestamptz default CURRENT_TIMESTAMP not null);`,
-    );
-    this.addSql(
-      `create table "organization" ("id" text not null primary key, "name" text not null, "slug" text not null unique, "logo" text, "createdAt" timestamptz not null, "metadata" text, "plan" text not null default 'FREE' check ("plan" in ('FREE', 'PRO', 'ENTERPRISE')));`,
-    );
-    this.addSql(
-      `create table "member" ("id" text not null primary key, "organizationId" text not null references "organization" ("id") on delete cascade, "userId" text not null references "user" ("id") on delete cascade, "role" text not null, "createdAt" timestamptz not null);`,
-    );
-    this.addSql(
-      `create table "invitation" ("id" text not null primary key, "organizationId" text not null references "organization" ("id") on delete cascade, "email" text not null, "role" text, "status" text not null, "expiresAt" timestamptz not null, "createdAt" timestamptz default CURRENT_TIMESTAMP not null, "inviterId" text not null references "user" ("id") on delete cascade);`,
-    );
+    this.addSql(`create table "user" ("id" text not null primary key, "name" text not null,
+        "email" text not null unique, "emailVerified" boolean not null, "image" text,
+        "createdAt" timestamptz default CURRENT_TIMESTAMP not null,
+        "updatedAt" timestamptz default CURRENT_TIMESTAMP not null);`);
+    this.addSql(`create table "session" ("id" text not null primary key, "expiresAt" timestamptz not null,
+        "token" text not null unique, "createdAt" timestamptz default CURRENT_TIMESTAMP not null,
+        "updatedAt" timestamptz not null, "ipAddress" text, "userAgent" text,
+        "userId" text not null references "user" ("id") on delete cascade, "activeOrganizationId" text);`);
+    this.addSql(`create table "account" ("id" text not null primary key, "accountId" text not null,
+        "providerId" text not null, "userId" text not null references "user" ("id") on delete cascade,
+        "accessToken" text, "refreshToken" text, "idToken" text, "accessTokenExpiresAt" timestamptz,
+        "refreshTokenExpiresAt" timestamptz, "scope" text, "password" text,
+        "createdAt" timestamptz default CURRENT_TIMESTAMP not null, "updatedAt" timestamptz not null);`);
+    this.addSql(`create table "verification" ("id" text not null primary key, "identifier" text not null,
+        "value" text not null, "expiresAt" timestamptz not null,
+        "createdAt" timestamptz default CURRENT_TIMESTAMP not null,
+        "updatedAt" timestamptz default CURRENT_TIMESTAMP not null);`);
+    this.addSql(`create table "organization" ("id" text not null primary key, "name" text not null,
+        "slug" text not null unique, "logo" text, "createdAt" timestamptz not null, "metadata" text,
+        "plan" text not null default 'FREE' check ("plan" in ('FREE', 'PRO', 'ENTERPRISE')));`);
+    this.addSql(`create table "member" ("id" text not null primary key,
+        "organizationId" text not null references "organization" ("id") on delete cascade,
+        "userId" text not null references "user" ("id") on delete cascade, "role" text not null,
+        "createdAt" timestamptz not null);`);
+    this.addSql(`create table "invitation" ("id" text not null primary key,
+        "organizationId" text not null references "organization" ("id") on delete cascade,
+        "email" text not null, "role" text, "status" text not null, "expiresAt" timestamptz not null,
+        "createdAt" timestamptz default CURRENT_TIMESTAMP not null,
+        "inviterId" text not null references "user" ("id") on delete cascade);`);
     this.addSql(`create index "session_userId_idx" on "session" ("userId");`);
     this.addSql(`create index "account_userId_idx" on "account" ("userId");`);
     this.addSql(`create index "verification_identifier_idx" on "verification" ("identifier");`);

@@ -23,12 +23,12 @@ export class Audits20261121 extends Migration {
       "completed_at" timestamptz null);`);
     // One active audit per project, enforced by the database itself.
     this.addSql(
-      `create unique index "audit_one_active_per_project" on "audit" ("project_id") where "status" in ('QUEUED', 'RUNNING');`,
+      'create unique index "audit_one_active_per_project" on "audit" ("project_id") ' +
+        `where "status" in ('QUEUED', 'RUNNING');`,
     );
     this.addSql(`create index "audit_project_created_idx" on "audit" ("project_id", "created_at" desc);`);
-    this.addSql(
-      `create index "audit_project_completed_idx" on "audit" ("project_id", "completed_at" desc) where "status" = 'COMPLETED';`,
-    );
+    this.addSql(`create index "audit_project_completed_idx" on "audit" ("project_id",
+        "completed_at" desc) where "status" = 'COMPLETED';`);
 
     this.addSql(`create table "audit_page" (
       "id" bigint generated always as identity primary key,

@@ -6,9 +6,8 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class AuditPhaseAndPages20261123 extends Migration {
   override async up(): Promise<void> {
-    this.addSql(
-      `alter table "audit" add column "phase" text null check ("phase" in ('CRAWLING', 'ANALYZING', 'MEASURING', 'SAVING'));`,
-    );
+    this.addSql(`alter table "audit" add column "phase" text null check ("phase" in ('CRAWLING', 'ANALYZING',
+        'MEASURING', 'SAVING'));`);
     // A phase belongs to a RUNNING audit only: every transition out of RUNNING must clear it.
     this.addSql(
       `alter table "audit" add constraint "audit_phase_running_only" check ("phase" is null or "status" = 'RUNNING');`,

@@ -4,7 +4,9 @@ import { useDocumentTitle } from '../../components/document-title';
 const FEATURES: { title: string; text: string }[] = [
   {
     title: 'Site audits',
-    text: 'Crawls your site like a search engine, checks every page against more than 60 checks and scores meta, content, links, technical health and performance.',
+    text:
+      'Crawls your site like a search engine, checks every page against more than 60 checks and scores meta, ' +
+      'content, links, technical health and performance.',
   },
   {
     title: 'Issues you can fix',

@@ -205,7 +205,8 @@ export function ProjectOverviewPage() {
       {latest?.status === 'CANCELLED' && (
         <Callout tone="warning" title="The latest audit was cancelled">
           <p>
-            {latest.error ?? 'Cancelled.'} {formatNumber(latest.pagesCrawled)} pages had been crawled; they are kept.{' '}
+            {latest.error ?? 'Cancelled.'}{' '}
+            {`${formatNumber(latest.pagesCrawled)} pages had been crawled; they are kept. `}
             <Link to="/projects/$projectId/audits/$auditId/pages" params={{ projectId, auditId: latest.id }}>
               See the pages
             </Link>

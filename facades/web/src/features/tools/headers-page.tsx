@@ -15,7 +15,10 @@ export function HeadersToolPage() {
   return (
     <ToolLayout
       title="HTTP headers checker"
-      intro="Follows a URL's redirects and checks its response headers for caching, compression, HSTS and other security and SEO headers."
+      intro={
+        "Follows a URL's redirects and checks its response headers " +
+        'for caching, compression, HSTS and other security and SEO headers.'
+      }
     >
       <ToolForm onSubmit={submit} problem={tool.problem} pending={tool.pending} submitLabel="Check headers">
         <TextField name="url" label="URL" isRequired placeholder="https://example.com" />

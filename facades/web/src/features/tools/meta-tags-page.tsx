@@ -32,7 +32,10 @@ export function MetaTagsToolPage() {
   return (
     <ToolLayout
       title="Meta tags analyzer"
-      intro="The title, description, canonical, robots, Open Graph, Twitter, hreflang and structured data of a page, with the checks an audit runs on them."
+      intro={
+        'The title, description, canonical, robots, Open Graph, Twitter, hreflang and structured ' +
+        'data of a page, with the checks an audit runs on them.'
+      }
     >
       <ToolForm onSubmit={submit} problem={tool.problem} pending={tool.pending} submitLabel="Analyze">
         <InputMode value={mode} onChange={setMode} pasteLabel="Paste HTML" />

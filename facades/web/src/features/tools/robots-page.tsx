@@ -44,7 +44,10 @@ export function RobotsToolPage() {
   return (
     <ToolLayout
       title="robots.txt tester"
-      intro="Validates a robots.txt file against RFC 9309 and tells, for each URL you give, whether a crawler may fetch it and which rule decides."
+      intro={
+        'Validates a robots.txt file against RFC 9309 and tells, for each URL ' +
+        'you give, whether a crawler may fetch it and which rule decides.'
+      }
     >
       <ToolForm onSubmit={submit} problem={tool.problem} pending={tool.pending} submitLabel="Test">
         <InputMode value={mode} onChange={setMode} pasteLabel="Paste the file" />

@@ -39,7 +39,9 @@ export function SitemapToolPage() {
             invalidText="This sitemap has errors"
             errors={report.errors}
             warnings={report.warnings}
-            summary={`${report.type === 'sitemapindex' ? 'Sitemap index' : report.type === 'urlset' ? 'URL set' : 'Unknown type'} · ${formatNumber(report.urlCount)} ${report.type === 'sitemapindex' ? 'sitemaps' : 'URLs'}`}
+            summary={`${
+              report.type === 'sitemapindex' ? 'Sitemap index' : report.type === 'urlset' ? 'URL set' : 'Unknown type'
+            } · ${formatNumber(report.urlCount)} ${report.type === 'sitemapindex' ? 'sitemaps' : 'URLs'}`}
           />
           {report.sitemaps && report.sitemaps.length > 0 && (
             <ReportSection title="Child sitemaps">
