@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ROOT, sourceFiles } from './support.js';
 
-const ROOT = resolve(import.meta.dirname, '../../..');
 const LIFECYCLE = 'src/audits/audit-lifecycle.ts';
 const REPOSITORY = 'src/audits/audit.repository.ts';
 const SECTION_START = '// ---- Status writes: called only by audit-lifecycle.ts ----';
@@ -33,14 +33,6 @@ function statusWrites(text: string): { line: number; what: string }[] {
   for (const m of text.matchAll(KNEX_WRITE)) at(m.index, m[0]);
   for (const m of text.matchAll(PROPERTY_WRITE)) at(m.index, m[0]);
   return found;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'dist' ? [] : sourceFiles(path);
-    return /\.(?:ts|tsx|js|mjs)$/.test(entry.name) ? [path] : [];
-  });
 }
 
 describe('the detector of audit status writes', () => {

@@ -1,30 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ESLint } from 'eslint';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { ROOT, lintSnippet, sourceFiles } from './support.js';
 
 /**
  * Issue 19, point 4: a module's *.repository.ts is the only file of the module that speaks SQL or MikroORM, with one
  * idiom for raw SQL ($1 through nativeQuery / nativeTransaction). Lint enforces it (eslint.config.js); these tests
  * show the lint refuses what it must and allows the rest, and that no SQL text is left outside repositories.
  */
-const root = resolve(import.meta.dirname, '../../..');
-const eslint = new ESLint({
-  cwd: root,
-  overrideConfig: {
-    languageOptions: { parserOptions: { projectService: false } },
-    rules: {
-      '@typescript-eslint/no-floating-promises': 'off',
-      '@typescript-eslint/no-misused-promises': 'off',
-      '@typescript-eslint/switch-exhaustiveness-check': 'off',
-    },
-  },
-});
-
-async function dataErrors(file: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: resolve(root, file) });
-  return result.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
-}
+const dataErrors = (file: string, code: string): Promise<string[]> => lintSnippet(file, code, 'no-restricted-syntax');
 
 describe('data access lives in repositories (lint)', () => {
   it.each([
@@ -80,15 +64,9 @@ describe('data access lives in repositories (lint)', () => {
   });
 });
 
-/** Every .ts file under a directory of the server (not the browser app). */
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory())
-      return ['node_modules', 'web', 'generated', 'migrations'].includes(entry.name) ? [] : sources(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
+/** Every .ts file under a directory of the server (not the browser app, generated code or migrations). */
+const sources = (dir: string): string[] =>
+  sourceFiles(dir, ['node_modules', 'dist', 'web', 'generated', 'migrations'], /\.ts$/);
 
 /** A string or template literal that reads as a SQL statement. */
 const SQL_TEXT =
@@ -97,12 +75,12 @@ const SQL_TEXT =
 describe('no SQL text outside repositories and src/platform/db/', () => {
   it('finds SQL statements only in *.repository.ts and src/platform/db/', () => {
     const offenders = ['src', 'schema', 'facades', 'workers']
-      .flatMap((dir) => sources(join(root, dir)))
-      .filter((file) => !file.endsWith('.repository.ts') && !relative(root, file).startsWith('src/platform/db/'))
+      .flatMap((dir) => sources(join(ROOT, dir)))
+      .filter((file) => !file.endsWith('.repository.ts') && !relative(ROOT, file).startsWith('src/platform/db/'))
       .flatMap((file) =>
         readFileSync(file, 'utf8')
           .split('\n')
-          .map((line, i) => ({ line, at: `${relative(root, file)}:${i + 1}` }))
+          .map((line, i) => ({ line, at: `${relative(ROOT, file)}:${i + 1}` }))
           .filter(({ line }) => SQL_TEXT.test(line) && !/^\s*(\/\/|\*|\/\*)/.test(line))
           .map(({ at, line }) => `${at}: ${line.trim()}`),
       );

@@ -1,25 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ESLint } from 'eslint';
-import { resolve } from 'node:path';
+import { lintSnippet } from './support.js';
 
-// The snippets are linted as files that do not exist: no tsconfig holds them, so the project service (type-aware
-// rules) is off for them, with the rules that need it; the layer rule needs no types.
-const eslint = new ESLint({
-  cwd: resolve(import.meta.dirname, '../../..'),
-  overrideConfig: {
-    languageOptions: { parserOptions: { projectService: false } },
-    rules: {
-      '@typescript-eslint/no-floating-promises': 'off',
-      '@typescript-eslint/no-misused-promises': 'off',
-      '@typescript-eslint/switch-exhaustiveness-check': 'off',
-    },
-  },
-});
-
-async function layerErrors(file: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: resolve(import.meta.dirname, '../../..', file) });
-  return result.messages.filter((m) => m.ruleId === 'layers/layers').map((m) => m.message);
-}
+const layerErrors = (file: string, code: string): Promise<string[]> => lintSnippet(file, code, 'layers/layers');
 
 describe('the layer rule (DESIGN §2) is enforced by lint', () => {
   it.each([
