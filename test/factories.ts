@@ -3,6 +3,7 @@ import type { Plan } from '../src/platform/config.js';
 import { getCheck, type Category, type Severity } from '../src/seo/checks/index.js';
 import { createApiKey, createProject, signUp, uniq, type TestApp, type TestUser } from './support/app.js';
 import type { AuditStatus } from '../src/audits/index.js';
+import type { StoredScores } from '../src/seo/scoring/index.js';
 
 export type { AuditStatus };
 
@@ -45,17 +46,15 @@ export async function aProject(opts: { org: Org; url?: string }): Promise<Projec
   return { org: opts.org, ...created };
 }
 
-export interface Scores {
-  overall: number | null;
-  meta: number | null;
-  content: number | null;
-  links: number | null;
-  technical: number | null;
-  performance: number | null;
-}
-
 /** The scores a completed audit gets unless told otherwise. */
-export const SOME_SCORES: Scores = { overall: 80, meta: 70, content: 60, links: 90, technical: 85, performance: 95 };
+export const SOME_SCORES: StoredScores = {
+  overall: 80,
+  meta: 70,
+  content: 60,
+  links: 90,
+  technical: 85,
+  performance: 95,
+};
 
 /** A crawled page (audit_page); omitted columns get the values of a plain 200 page. */
 export interface PageRow {
@@ -92,7 +91,7 @@ export interface AuditSpec {
   /** Default COMPLETED. */
   status?: AuditStatus;
   /** Default SOME_SCORES when COMPLETED, none otherwise; missing categories are null. */
-  scores?: Partial<Scores> | null;
+  scores?: Partial<StoredScores> | null;
   /** Pages crawled: a count, or the pages themselves (rows of audit_page, inserted in this order). */
   pages?: number | PageRow[];
   maxPages?: number;
@@ -120,7 +119,7 @@ export async function anAudit(spec: AuditSpec): Promise<Audit> {
   const q = (sql: string, params: unknown[]) => t.runtime.pool.query(sql, params);
   const status = spec.status ?? 'COMPLETED';
   const defaultScores = status === 'COMPLETED' ? SOME_SCORES : {};
-  const scores: Partial<Scores> = spec.scores === undefined ? defaultScores : (spec.scores ?? {});
+  const scores: Partial<StoredScores> = spec.scores === undefined ? defaultScores : (spec.scores ?? {});
   const pages = typeof spec.pages === 'number' ? [] : (spec.pages ?? []);
   const pagesCrawled = typeof spec.pages === 'number' ? spec.pages : pages.length;
   const createdAt = spec.createdAt ?? new Date();

@@ -722,3 +722,7 @@ export class AuditRepository {
 
   // ---- End of status writes ----
 }
+
+/** Audits by status, over every organization (the API's `/metrics`; the repository holds no state). */
+export const countAuditsByStatus = (db: NativeDb): Promise<{ status: string; n: number }[]> =>
+  new AuditRepository().countByStatus(db);

@@ -35,9 +35,4 @@ export { AuditJobRunner, type AuditRunResult } from './audit-job-runner.js';
 export * as auditLifecycle from './audit-lifecycle.js';
 export { AuditSweeper, DEFAULT_MAX_RUNS, type SweepReport } from './audit-sweeper.js';
 export { auditCrawlOptions, type AuditCrawlSettings } from './audit-crawl-options.js';
-
-import type { NativeDb } from '../platform/db/native-query.js';
-import { AuditRepository } from './audit.repository.js';
-/** Audits by status, over every organization (the API's `/metrics`). */
-export const countAuditsByStatus = (db: NativeDb): Promise<{ status: string; n: number }[]> =>
-  new AuditRepository().countByStatus(db);
+export { countAuditsByStatus } from './audit.repository.js';

@@ -1,17 +1,12 @@
 import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
+import type { StoredScores } from '../seo/scoring/index.js';
 
 /** An audit of a project with its scores and its issue counts by severity. */
-export interface ReportRow {
+export interface ReportRow extends StoredScores {
   auditId: string;
   status: string;
   createdAt: Date;
   completedAt: Date | null;
-  overall: number | null;
-  meta: number | null;
-  content: number | null;
-  links: number | null;
-  technical: number | null;
-  performance: number | null;
   pagesCrawled: number;
   critical: number;
   warning: number;

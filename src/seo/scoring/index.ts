@@ -8,6 +8,7 @@ export {
   isBlocked,
   passRate,
   type AuditScores,
+  type StoredScores,
   type ScoreOptions,
   type ScoredCheck,
 } from './score-formula.js';

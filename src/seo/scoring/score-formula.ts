@@ -64,6 +64,9 @@ export interface AuditScores {
   performance: number;
 }
 
+/** Scores as an audit row holds them: null until the audit completes. */
+export type StoredScores = { [K in keyof AuditScores]: AuditScores[K] | null };
+
 /** Pass rate of one check in [0, 1], or null when it does not apply. */
 export function passRate(check: ScoredCheck): number | null {
   if (check.applicablePages <= 0) return null;
