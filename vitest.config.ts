@@ -18,6 +18,15 @@ export default defineConfig({
       REDIS_URL: TEST_REDIS_URL,
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
+      // Test files sign many users up from one address; the tests of the limit itself set their own.
+      SIGNUPS_PER_IP_PER_HOUR: '100000',
+      // Two test processes, PostgreSQL, Redis and at times Chromium share 2 cores: an event loop busy for over a
+      // second would read Redis' answer after the 1 s default had failed the command (503), and a connection made
+      // while it was busy would fail on its connect timer. The outage tests set the defaults back, since they
+      // measure how quickly a hung dependency is refused.
+      REDIS_COMMAND_TIMEOUT_MS: '10000',
+      REDIS_CONNECT_TIMEOUT_MS: '10000',
+      PG_CONNECT_TIMEOUT_MS: '10000',
     },
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { loadConfigOrExit } from '../src/platform/config.js';
 import { createLogger } from '../src/platform/logger.js';
 import { exitOnUnhandledErrors } from '../src/platform/process-guards.js';
+import { announceReady } from '../src/platform/ready-signal.js';
 import { createDomainRuntime } from '../schema/domain-runtime.js';
 import { buildServer } from './server.js';
 
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   });
   await app.listen({ host: config.HOST, port: config.PORT });
   logger.info({ url: config.baseUrl }, 'API listening');
+  announceReady(config.baseUrl);
 }
 
 main().catch((err) => {

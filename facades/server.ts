@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
+import fastifyCompress from '@fastify/compress';
 import type { DomainApi } from '../schema/domain-runtime.js';
 import { LazyChildLogger, type Logger } from '../src/platform/logger.js';
-import { registerRoutes, registerStreamRoutes, type RestRoute, type StreamRoute } from './rest-mapper.js';
-import { tooMany, toWebHeaders } from './http-guard.js';
-import { RouteMethods, clientErrorHandler, handleRequestError, installJsonBodyParser } from './request-errors.js';
-import { sendRefusal } from './error-translators.js';
-import { HttpMetrics, MetricsLogController } from './http-metrics.js';
-import { mountOps } from './ops-routes.js';
-import { mountGraphQL } from './graphql-route.js';
+import { registerRoutes, registerStreamRoutes, type RestRoute, type StreamRoute } from './rest/rest-mapper.js';
+import { setRateHeaders, tooMany, toWebHeaders, type RateLimitResult } from './http/http-guard.js';
+import { RouteMethods, clientErrorHandler, handleRequestError, installJsonBodyParser } from './http/request-errors.js';
+import { sendRefusal } from './http/error-translators.js';
+import { HttpMetrics, MetricsLogController } from './http/http-metrics.js';
+import { mountOps } from './http/ops-routes.js';
+import { mountGraphQL } from './graphql/graphql-route.js';
 import { registerApiDocs } from './docs/docs-routes.js';
 import { SHARED_SCHEMAS } from './openapi/components.js';
 import { swaggerOptions } from './openapi/document.js';
@@ -18,7 +19,8 @@ import { v1Routes } from './v1/routes.js';
 import { apiRoutes } from './api/routes.js';
 import { toolRoutes } from './api/tool-routes.js';
 import { reportRoutes } from './api/report-routes.js';
-import { isWebAppPath, registerWebApp } from './web-app.js';
+import { exportRoutes } from './v1/export-routes.js';
+import { isWebAppPath, registerWebApp } from './http/web-app.js';
 
 /** A route as Fastify registered it (the OpenAPI test compares them with the documents). */
 export interface RegisteredRoute {
@@ -35,24 +37,64 @@ declare module 'fastify' {
 }
 
 export const ROUTES: RestRoute[] = [...v1Routes, ...apiRoutes, ...toolRoutes];
-export const STREAM_ROUTES: StreamRoute[] = [...reportRoutes];
+export const STREAM_ROUTES: StreamRoute[] = [...reportRoutes, ...exportRoutes];
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
+/** Responses smaller than this are sent as they are: compressing them saves less than it costs. */
+const COMPRESS_THRESHOLD_BYTES = 1024;
+
+/** A refusal of ours on /api/auth/* in better-auth's error shape (`{ code, message }`), with the rate headers. */
+function authTooMany(reply: FastifyReply, rate: RateLimitResult, message: string): FastifyReply {
+  setRateHeaders(reply, rate);
+  return reply.code(429).header('retry-after', String(rate.resetSeconds)).send({ code: 'RATE_LIMITED', message });
+}
 
 async function mountAuth(
   app: FastifyInstance,
-  runtime: Pick<DomainApi, 'config' | 'peekRateLimit' | 'rateLimit' | 'handleAuth'>,
+  runtime: Pick<
+    DomainApi,
+    'config' | 'peekRateLimit' | 'rateLimit' | 'handleAuth' | 'authenticate' | 'appRateFor' | 'signUpRate'
+  >,
 ) {
   app.route({
     method: ['GET', 'POST'],
     url: '/api/auth/*',
     async handler(request, reply) {
       const signIn = request.method === 'POST' && request.url.startsWith('/api/auth/sign-in');
+      const signUp = request.method === 'POST' && request.url.startsWith('/api/auth/sign-up');
       const failureBucket = `ip:${request.ip}:authfail`;
       if (signIn) {
         const state = await runtime.peekRateLimit(failureBucket, runtime.config.AUTH_FAILURES_PER_MINUTE);
         // Our refusal, in the REST shape; better-auth's own answers below keep better-auth's shape.
         if (!state.allowed)
           return sendRefusal(reply, tooMany(reply, state, 'Too many failed sign-in attempts. Try again later.'));
+      }
+      if (signUp) {
+        // Accounts are cheap to make and each brings an organization: sign-ups are limited per client IP.
+        const rate = await runtime.signUpRate(request.ip);
+        if (!rate.allowed)
+          return authTooMany(
+            reply,
+            rate,
+            `Too many sign-ups from this address: ${rate.limit} per hour. Retry in ${rate.resetSeconds}s.`,
+          );
+      }
+      if (request.headers.cookie) {
+        // The web app's own calls with a session share its per-user budget with its GraphQL calls.
+        const principal = await runtime.authenticate(
+          { session: { cookie: request.headers.cookie, headers: () => toWebHeaders(request) } },
+          'GRAPHQL',
+        );
+        if (principal?.userId) {
+          const { bucket, limit } = runtime.appRateFor(principal.userId);
+          const rate = await runtime.rateLimit(bucket, limit);
+          if (!rate.allowed)
+            return authTooMany(
+              reply,
+              rate,
+              `Rate limit exceeded: ${rate.limit} requests per minute. Retry in ${rate.resetSeconds}s.`,
+            );
+          setRateHeaders(reply, rate);
+        }
       }
       const url = new URL(request.url, runtime.config.baseUrl);
       const body = request.body === undefined || request.method === 'GET' ? undefined : JSON.stringify(request.body);
@@ -123,9 +165,16 @@ export async function buildServer(runtime: DomainApi): Promise<FastifyInstance> 
     done();
   });
   app.setErrorHandler(handleRequestError);
+  // Responses over 1 KB are compressed (br, gzip) for clients that accept it: route responses only, so streams (CSV
+  // exports) too; request bodies are not decompressed (a Content-Encoding on a request stays refused as before).
+  await app.register(fastifyCompress, {
+    threshold: COMPRESS_THRESHOLD_BYTES,
+    encodings: ['br', 'gzip', 'deflate'],
+    globalDecompression: false,
+  });
   app.decorate('dependencyMonitor', runtime.dependencies);
   installJsonBodyParser(app);
-  const web = await registerWebApp(app);
+  const web = await registerWebApp(app, { publicUrl: config.baseUrl });
   // Paths of the web application's router get its page (it shows its own 404); a known path asked with another
   // method is a 405 with Allow; other paths are JSON 404s.
   app.setNotFoundHandler((request, reply) => {

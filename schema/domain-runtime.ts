@@ -8,7 +8,7 @@ import { ApiRequestContext } from '../src/platform/context.js';
 import { createOrm, type MikroORM } from '../src/platform/db/orm.js';
 import { MIGRATIONS } from '../src/platform/db/migrations/index.js';
 import type { Logger } from '../src/platform/logger.js';
-import { createRedis, type Redis } from '../src/platform/redis.js';
+import { createRedis, redisTimeoutsOf, type Redis } from '../src/platform/redis.js';
 import { DependencyMonitor } from '../src/platform/dependency-monitor.js';
 import { isInfrastructureFailure } from '../src/platform/infra-errors.js';
 import { ClusterMetrics, checkReadiness, type Readiness } from '../src/platform/cluster-metrics.js';
@@ -19,6 +19,7 @@ import {
   ApiKeyService,
   OrganizationService,
   PrincipalResolver,
+  HOUR_MS,
   RATE_LIMITS,
   RateLimiter,
   createAuth,
@@ -50,7 +51,7 @@ import {
 import { KeywordResolver } from '../src/keywords/graphql.js';
 import { COMPETITOR_COUNT_SOURCE, CompetitorService, type CompetitorJobData } from '../src/competitors/index.js';
 import { CompetitorResolver } from '../src/competitors/graphql.js';
-import { ReportService } from '../src/reports/index.js';
+import { ClientReportService, ExportService, ReportService, createReportPdfRenderer } from '../src/reports/index.js';
 import { ReportResolver } from '../src/reports/graphql.js';
 import { FixService } from '../src/fixes/index.js';
 import { FixResolver } from '../src/fixes/graphql.js';
@@ -59,6 +60,10 @@ import { createConfiguredSafeHttpClient } from '../src/platform/safe-http/index.
 import { buildDomainSchema } from './build-schema.js';
 import { SharedMetrics, meteredFetch } from '../src/platform/shared-metrics.js';
 import { fastPaths, type FastPathSwitches } from '../src/platform/fast-path/switches.js';
+import { ConcurrencyGate } from '../src/platform/concurrency-gate.js';
+
+/** better-auth requests handled at once by one API process (fewer than the pool's 10 connections). */
+const AUTH_CONCURRENCY = 4;
 
 /** How a transport identified the caller, before any domain rule applies. */
 export interface Credentials {
@@ -80,7 +85,15 @@ export interface DomainApi {
   authenticate(creds: Credentials, channel: Channel): Promise<Principal | null>;
   rateLimit(bucket: string, limit: number): Promise<RateLimitResult>;
   peekRateLimit(bucket: string, limit: number): Promise<RateLimitResult>;
+  /**
+   * A principal's bucket and limit: keys count against their organization's Surface A allowance, sessions on REST
+   * against its Surface B allowance (spec §8); sessions on /graphql are the first-party web app, limited per user.
+   */
   rateLimitFor(principal: Principal): { bucket: string; limit: number };
+  /** The web app's per-user budget (session on /graphql and /api/auth): APP_RATE_PER_MINUTE. */
+  appRateFor(userId: string): { bucket: string; limit: number };
+  /** Counts one sign-up from a client IP (SIGNUPS_PER_IP_PER_HOUR, hourly window). */
+  signUpRate(ip: string): Promise<RateLimitResult>;
   anonymousRate: number;
   /** Whether PostgreSQL and Redis are reachable; logs one line per change. Transports call check() on a 503. */
   dependencies: DependencyMonitor;
@@ -124,6 +137,7 @@ export async function createDomainRuntime(
     migrations: MIGRATIONS,
     logger,
     onQuery: options.onQuery,
+    connectTimeoutMs: config.PG_CONNECT_TIMEOUT_MS,
   });
   const late: { monitor?: DependencyMonitor } = {};
   // Connection errors are not logged one by one: the monitor probes and logs each change of state once.
@@ -131,7 +145,11 @@ export async function createDomainRuntime(
     if (err && !isInfrastructureFailure(err)) logger.warn({ err }, 'redis error');
     void late.monitor?.check();
   };
-  const redis = createRedis(config.REDIS_URL, { name: 'api', onEvent: (event, err) => onInfraEvent(err) });
+  const redis = createRedis(config.REDIS_URL, {
+    name: 'api',
+    ...redisTimeoutsOf(config),
+    onEvent: (event, err) => onInfraEvent(err),
+  });
   // Two PostgreSQL pools per process, no more: MikroORM's (knex keeps its own tarn pool and cannot be handed a
   // node-postgres one) and the node-postgres pool made with it (src/platform/db/orm.ts), shared by the raw
   // statements of the repositories ($1 parameters, arrays bound natively) and better-auth, which takes a pg.Pool.
@@ -144,6 +162,9 @@ export async function createDomainRuntime(
   });
   late.monitor = dependencies;
   const auth = await createAuth(config, pool, logger);
+  // better-auth's requests, a few at a time: its sign-up holds a connection (a transaction) while it hashes the
+  // password, so a burst of sign-ups would otherwise take the whole pool (10) and time out waiting for it.
+  const authGate = new ConcurrencyGate(AUTH_CONCURRENCY);
   // A Redis outage is the dependency monitor's to report (one line per change of state); anything else is logged.
   const onQueueError = (err: Error) => {
     if (isInfrastructureFailure(err)) void dependencies.check();
@@ -152,7 +173,9 @@ export async function createDomainRuntime(
 
   const apiKeys = new ApiKeyService();
   const organizations = new OrganizationService();
-  const projects = new ProjectService(config);
+  // The safe HTTP client of user-given URLs: fix suggestions, the free tools, and a bare domain's scheme.
+  const http = createConfiguredSafeHttpClient(config);
+  const projects = new ProjectService(config, http);
   const counts = new ProjectCountRegistry();
   counts.register('audits', AUDIT_COUNT_SOURCE);
   counts.register('keywords', KEYWORD_COUNT_SOURCE);
@@ -173,7 +196,7 @@ export async function createDomainRuntime(
     await unscheduleDailyRankCheck(rankQueue, project.id);
   });
   const limiter = new RateLimiter(redis, config.REDIS_PREFIX);
-  const http = createConfiguredSafeHttpClient(config);
+  const appRate = (userId: string) => ({ bucket: `user:${userId}:app`, limit: config.APP_RATE_PER_MINUTE });
   // LLM calls (fix suggestions) are counted with the workers' counters in Redis (served by /metrics).
   const metrics = new SharedMetrics(redis, config.REDIS_PREFIX);
   const llmFetch = meteredFetch(
@@ -183,8 +206,11 @@ export async function createDomainRuntime(
     { model: config.LLM_MODEL ?? 'unset' },
   );
 
+  // Client report PDFs with the lab's Chromium, when one is configured (launched on first use, closed when idle).
+  const reportPdf = config.CHROMIUM_PATH ? createReportPdfRenderer({ chromiumPath: config.CHROMIUM_PATH }) : null;
+
   const instances = new Map<unknown, unknown>([
-    [IdentityResolver, new IdentityResolver(apiKeys, organizations)],
+    [IdentityResolver, new IdentityResolver(apiKeys, organizations, { mailEnabled: Boolean(config.SMTP_URL) })],
     [OrganizationUsageResolver, new OrganizationUsageResolver(new OrganizationUsageService(config))],
     [ProjectResolver, new ProjectResolver(projects, counts)],
     [AuditResolver, new AuditResolver(audits, new AuditPageService())],
@@ -194,7 +220,14 @@ export async function createDomainRuntime(
     [ToolsResolver, new ToolsResolver(new ToolsService(http))],
     [KeywordResolver, new KeywordResolver(keywords)],
     [CompetitorResolver, new CompetitorResolver(competitors)],
-    [ReportResolver, new ReportResolver(new ReportService(projects))],
+    [
+      ReportResolver,
+      new ReportResolver(
+        new ReportService(projects),
+        new ExportService(projects),
+        new ClientReportService(projects, reportPdf),
+      ),
+    ],
     [FixResolver, new FixResolver(new FixService(projects, http, createLlmClient(config, llmFetch), logger))],
   ]);
   const container = {
@@ -230,12 +263,16 @@ export async function createDomainRuntime(
       rateLimit: (bucket, limit) => limiter.hit(bucket, limit),
       peekRateLimit: (bucket, limit) => limiter.peek(bucket, limit),
       rateLimitFor(principal) {
-        // Keys count against Surface A's allowance, sessions against Surface B's (GraphQL included).
+        // The web app (a session on /graphql) has its own per-user budget; scripts keep the contract's figures.
+        if (principal.via === 'SESSION' && principal.channel === 'GRAPHQL' && principal.userId)
+          return appRate(principal.userId);
         const surface = principal.via === 'API_KEY' ? 'A' : 'B';
         return { bucket: `org:${principal.organizationId}:${surface}`, limit: RATE_LIMITS[surface][principal.plan] };
       },
+      appRateFor: appRate,
+      signUpRate: (ip) => limiter.hit(`ip:${ip}:signup`, config.SIGNUPS_PER_IP_PER_HOUR, HOUR_MS),
       // A view: its connections are the parent's, closed with the parent.
-      handleAuth: (request) => auth.handler(request),
+      handleAuth: (request) => authGate.run(() => auth.handler(request)),
       readiness: () => checkReadiness({ db: orm.em, redis }),
       createClusterMetrics: () =>
         new ClusterMetrics({
@@ -255,6 +292,7 @@ export async function createDomainRuntime(
     await rankQueue.close().catch(() => undefined);
     await competitorQueue.close().catch(() => undefined);
     await http.close().catch(() => undefined);
+    await reportPdf?.close().catch(() => undefined);
     await metrics.flush();
     // orm.close ends the shared node-postgres pool too.
     await Promise.allSettled([orm.close(true), redis.quit()]);

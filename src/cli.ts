@@ -7,6 +7,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import type { AppConfig } from './platform/config.js';
 import { logLevelOf } from './platform/log-level.js';
 import { supervise } from './platform/supervisor.js';
+import { isReadyMessage } from './platform/ready-signal.js';
 import { DomainError } from './platform/errors.js';
 import type { Principal } from './platform/context.js';
 import type { MikroORM } from './platform/db/orm.js';
@@ -20,7 +21,7 @@ import type { MikroORM } from './platform/db/orm.js';
  */
 const lazy = {
   config: () => import('./platform/config.js'),
-  pg: async () => (await import('pg')).default,
+  db: () => import('./platform/db/native-query.js'),
   logger: () => import('./platform/logger.js'),
   orm: () => import('./platform/db/orm.js'),
   migrations: () => import('./platform/db/migrations/index.js'),
@@ -108,19 +109,43 @@ export async function migrate(cfg: AppConfig): Promise<string[]> {
   return withOrm(cfg, migrateUp);
 }
 
-function spawnEntry(entry: string, name: string): ChildProcess {
+function spawnEntry(entry: string, name: string, onReady: (url?: string) => void): ChildProcess {
   const file = resolve(root, `${entry}.${runningTs ? 'ts' : 'js'}`);
   if (!existsSync(file)) throw new Error(`missing entry point ${file}`);
   const args = [...CHILD_NODE_FLAGS, ...(runningTs ? ['--import', 'tsx'] : []), file];
-  const child = spawn(process.execPath, args, { stdio: 'inherit', env: { ...process.env, SEO_PROCESS: name } });
+  // An IPC channel besides the inherited output: the child says when it is up (src/platform/ready-signal.ts).
+  const child = spawn(process.execPath, args, {
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, SEO_PROCESS: name },
+  });
+  child.on('message', (message) => {
+    if (isReadyMessage(message)) onReady(message.url);
+  });
   return child;
 }
 
-/** Runs the entry points under the supervisor (src/platform/supervisor.ts) until SIGINT/SIGTERM. */
+/**
+ * Runs the entry points under the supervisor (src/platform/supervisor.ts) until SIGINT/SIGTERM. Once every one of
+ * them is up (the API listening, the workers consuming), one plain line says where to open the platform (when the
+ * group has an API process: `start`, `serve`).
+ */
 async function superviseEntries(entries: { entry: string; name: string }[]): Promise<void> {
   const log = (await lazy.logger()).createLogger({ level: logLevelOf(process.env), name: 'supervisor' });
+  const ready = new Set<string>();
+  let url: string | undefined;
+  let announced = false;
+  const onReady = (name: string, childUrl?: string) => {
+    ready.add(name);
+    url = childUrl ?? url;
+    if (announced || !url || ready.size < entries.length) return;
+    announced = true;
+    process.stdout.write(`Ready: open ${url}\n`);
+  };
   const group = supervise(
-    entries.map(({ entry, name }) => ({ name, start: () => spawnEntry(entry, name) })),
+    entries.map(({ entry, name }) => ({
+      name,
+      start: () => spawnEntry(entry, name, (childUrl) => onReady(name, childUrl)),
+    })),
     { log },
   );
   process.on('SIGINT', () => group.stop('SIGINT'));
@@ -230,18 +255,35 @@ user
   .description('create a user (and their personal organization on DEFAULT_PLAN)')
   .action(async (opts: { email: string; password: string; name?: string }) => {
     const cfg = await config();
-    const [pg, { createAuth, IdentityRepository }] = await Promise.all([lazy.pg(), lazy.identity()]);
-    const pool = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: 2 });
-    try {
+    const [{ withPlatformPool }, { createAuth, IdentityRepository }] = await Promise.all([lazy.db(), lazy.identity()]);
+    await withPlatformPool(cfg.DATABASE_URL, async (pool) => {
       const auth = await createAuth(cfg, pool);
       const res = await auth.api.signUpEmail({
         body: { email: opts.email, password: opts.password, name: opts.name ?? opts.email.split('@')[0] },
       });
       const organizations = await new IdentityRepository().organizationsOfUser(pool, res.user.id);
       print({ user: { id: res.user.id, email: res.user.email, name: res.user.name }, organizations });
-    } finally {
-      await pool.end();
-    }
+    });
+  });
+
+user
+  .command('set-password')
+  .requiredOption('--email <email>')
+  .requiredOption('--password <password>', 'at least 8 characters')
+  .description("set a user's password and end their sessions (a forgotten password when no SMTP_URL is set)")
+  .action(async (opts: { email: string; password: string }) => {
+    const cfg = await config();
+    const [{ withPlatformPool }, { createAuth, IdentityRepository }] = await Promise.all([lazy.db(), lazy.identity()]);
+    await withPlatformPool(cfg.DATABASE_URL, async (pool) => {
+      if (opts.password.length < 8 || opts.password.length > 128)
+        throw new DomainError('BAD_USER_INPUT', 'the password must be 8 to 128 characters');
+      const userId = await new IdentityRepository().userIdByEmail(pool, opts.email);
+      if (!userId) throw new DomainError('NOT_FOUND', `user ${opts.email} not found`);
+      const ctx = await (await createAuth(cfg, pool)).$context;
+      await ctx.internalAdapter.updatePassword(userId, await ctx.password.hash(opts.password));
+      await ctx.internalAdapter.deleteUserSessions(userId);
+      print({ user: { id: userId, email: opts.email }, sessionsEnded: true });
+    });
   });
 
 const org = program.command('org').description('manage organizations');
@@ -253,13 +295,12 @@ org
   .option('--plan <plan>', 'FREE, PRO or ENTERPRISE')
   .action(async (opts: { name: string; owner: string; plan?: string }) => {
     const cfg = await config();
-    const [pg, { insertOrganization, IdentityRepository }, { PLANS }] = await Promise.all([
-      lazy.pg(),
+    const [{ withPlatformPool }, { insertOrganization, IdentityRepository }, { PLANS }] = await Promise.all([
+      lazy.db(),
       lazy.identity(),
       lazy.config(),
     ]);
-    const pool = new pg.Pool({ connectionString: cfg.DATABASE_URL, max: 2 });
-    try {
+    await withPlatformPool(cfg.DATABASE_URL, async (pool) => {
       const ownerUserId = await new IdentityRepository().userIdByEmail(pool, opts.owner);
       if (!ownerUserId) throw new DomainError('NOT_FOUND', `user ${opts.owner} not found`);
       const plan = (opts.plan ?? cfg.DEFAULT_PLAN).toUpperCase();
@@ -267,9 +308,7 @@ org
         throw new DomainError('BAD_USER_INPUT', `unknown plan ${opts.plan}; use one of ${PLANS.join(', ')}`);
       const created = await insertOrganization(pool, { name: opts.name, ownerUserId, plan });
       print({ organization: { ...created, name: opts.name, plan } });
-    } finally {
-      await pool.end();
-    }
+    });
   });
 org
   .command('list')
@@ -337,11 +376,11 @@ program
     const [
       { runAuditEngine, AuditFailedError, auditCrawlOptions },
       { DEFAULT_CRAWL_OPTIONS },
-      { normalizeProjectUrl },
+      { parseProjectUrl, resolveStartUrl },
       { createLabMeter },
       { createConfiguredSafeHttpClient, parseResolvePins },
     ] = await Promise.all([lazy.audits(), lazy.crawler(), lazy.projects(), lazy.technical(), lazy.safeHttp()]);
-    const { url } = normalizeProjectUrl(rawUrl);
+    const parsed = parseProjectUrl(rawUrl);
     const maxPages = Number(opts.maxPages);
     const maxDepth = Number(opts.maxDepth ?? DEFAULT_CRAWL_OPTIONS.maxDepth);
     if (!Number.isInteger(maxPages) || maxPages < 1 || maxPages > 100_000)
@@ -349,6 +388,23 @@ program
     if (!Number.isInteger(maxDepth) || maxDepth < 0 || maxDepth > 100)
       throw new DomainError('BAD_USER_INPUT', '--max-depth must be 0-100');
     const client = createConfiguredSafeHttpClient(cfg);
+    /** The site could not be audited: exit code 2 and the reason, never a score. */
+    const failed = (target: string, reason: string, pagesCrawled = 0, pagesFailed = 0) => {
+      if (!opts.json && process.stderr.isTTY) process.stderr.write('\n');
+      if (opts.json)
+        print({ url: target, status: 'FAILED', error: reason, pagesCrawled, pagesFailed, scores: null, issues: [] });
+      process.stderr.write(`audit failed: ${reason}\n`);
+      process.exitCode = EXIT.failed;
+    };
+    // A bare domain (example.com, host:8080) is audited on the scheme it answers on, https first, as for a project.
+    let url: string;
+    try {
+      ({ url } = await resolveStartUrl(parsed, client));
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      failed(parsed.url, err.message);
+      return;
+    }
     const meter = cfg.CHROMIUM_PATH
       ? createLabMeter({
           chromiumPath: cfg.CHROMIUM_PATH,
@@ -379,20 +435,7 @@ program
         meter ? (urls) => meter.measure(urls) : undefined,
       ).catch((err: unknown) => {
         if (!(err instanceof AuditFailedError)) throw err;
-        // The site could not be audited: exit code 2 and the reason, never a score.
-        if (!opts.json && process.stderr.isTTY) process.stderr.write('\n');
-        if (opts.json)
-          print({
-            url,
-            status: 'FAILED',
-            error: err.message,
-            pagesCrawled: err.pagesCrawled,
-            pagesFailed: err.pagesFailed,
-            scores: null,
-            issues: [],
-          });
-        process.stderr.write(`audit failed: ${err.message}\n`);
-        process.exitCode = EXIT.failed;
+        failed(url, err.message, err.pagesCrawled, err.pagesFailed);
         return null;
       });
       if (!outcome) return;

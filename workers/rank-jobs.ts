@@ -1,6 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import { QUEUES, createQueue, createWorker } from '../src/platform/queues.js';
-import { createRedis } from '../src/platform/redis.js';
+import { createRedis, redisTimeoutsOf } from '../src/platform/redis.js';
 import { KeywordRepository, RankCheckRunner, scheduleDailyRankCheck, type RankJobData } from '../src/keywords/index.js';
 import { enqueueCompetitorProfile, type CompetitorJobData } from '../src/competitors/index.js';
 import { createSerpProvider } from '../src/serp/index.js';
@@ -22,6 +22,7 @@ export const rankJobs: JobHandlers = {
   async start({ config, logger, orm, metrics, onError }) {
     const redis = createRedis(config.REDIS_URL, {
       name: 'rank-producer',
+      ...redisTimeoutsOf(config),
       onEvent: (_event, err) => err && onError('rank producer')(err),
     });
     const queue = createQueue<RankJobData>(QUEUES.rank, redis, config.REDIS_PREFIX, onError('rank queue'));

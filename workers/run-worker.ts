@@ -3,12 +3,13 @@ import { loadConfigOrExit, type AppConfig } from '../src/platform/config.js';
 import { createLogger, type Logger } from '../src/platform/logger.js';
 import { createOrm, type MikroORM } from '../src/platform/db/orm.js';
 import { ENTITIES } from '../src/entities.js';
-import { createRedis, type Redis } from '../src/platform/redis.js';
+import { createRedis, redisTimeoutsOf, type Redis } from '../src/platform/redis.js';
 import { DependencyMonitor } from '../src/platform/dependency-monitor.js';
 import { isInfrastructureFailure } from '../src/platform/infra-errors.js';
 import { pingDatabase } from '../src/platform/db/health.js';
 import { SharedMetrics } from '../src/platform/shared-metrics.js';
 import { exitOnUnhandledErrors } from '../src/platform/process-guards.js';
+import { announceReady } from '../src/platform/ready-signal.js';
 
 export interface WorkerRuntime {
   config: AppConfig;
@@ -76,9 +77,16 @@ async function run(name: string, handlers: JobHandlers[], config: AppConfig, log
   };
   const redis = createRedis(config.REDIS_URL, {
     name: `${name}-control`,
+    ...redisTimeoutsOf(config),
     onEvent: (_event, err) => (err ? onError('redis')(err) : void late.monitor?.check()),
   });
-  const orm = await createOrm({ databaseUrl: config.DATABASE_URL, entities: ENTITIES, logger, poolMax: 5 });
+  const orm = await createOrm({
+    databaseUrl: config.DATABASE_URL,
+    entities: ENTITIES,
+    logger,
+    poolMax: 5,
+    connectTimeoutMs: config.PG_CONNECT_TIMEOUT_MS,
+  });
   const dependencies = new DependencyMonitor({
     logger,
     probes: { postgres: () => pingDatabase(orm.em), redis: () => redis.ping() },
@@ -86,6 +94,7 @@ async function run(name: string, handlers: JobHandlers[], config: AppConfig, log
   late.monitor = dependencies;
   const metricsRedis = createRedis(config.REDIS_URL, {
     name: `${name}:metrics`,
+    ...redisTimeoutsOf(config),
     onEvent: (_event, err) => err && onError('metrics redis')(err),
   });
   const metrics = new SharedMetrics(metricsRedis, config.REDIS_PREFIX, (err) =>
@@ -133,5 +142,7 @@ async function run(name: string, handlers: JobHandlers[], config: AppConfig, log
   } finally {
     booted();
   }
-  if (!stopping) logger.info({ queues: handlers.map((h) => h.queue) }, 'worker ready');
+  if (stopping) return;
+  logger.info({ queues: handlers.map((h) => h.queue) }, 'worker ready');
+  announceReady();
 }

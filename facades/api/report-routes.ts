@@ -4,9 +4,9 @@ import {
   ApiReportsDocument,
   type ApiAuditOccurrencesQuery,
 } from '../generated/graphql.js';
-import { CSV_BOM, attachmentName, csvRow } from '../csv.js';
-import { pathParams } from '../route-schemas.js';
-import type { RunOperation, StreamRoute } from '../rest-mapper.js';
+import { CSV_BOM, attachmentName, csvRow } from '../rest/csv.js';
+import { pathParams } from '../rest/route-schemas.js';
+import type { RunOperation, StreamRoute } from '../rest/rest-mapper.js';
 import { READ_ERRORS, Report, arrayOf, body, errors } from '../openapi/components.js';
 
 const PAGE = 1000;

@@ -15,7 +15,7 @@ import {
   ApiAddCompetitorDocument,
   ApiSuggestFixDocument,
 } from '../generated/graphql.js';
-import { auditQuery, cancelAuditQuery, emptyBody, pathParams } from '../route-schemas.js';
+import { auditQuery, cancelAuditQuery, emptyBody, pathParams } from '../rest/route-schemas.js';
 import {
   Audit,
   AuditCancelled,
@@ -35,7 +35,7 @@ import {
   body,
   errors,
 } from '../openapi/components.js';
-import { defineRoute, type RestRoute } from '../rest-mapper.js';
+import { defineRoute, type RestRoute } from '../rest/rest-mapper.js';
 
 const idParam = pathParams('id');
 

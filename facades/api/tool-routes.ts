@@ -4,7 +4,7 @@ import {
   ToolRobotsDocument,
   ToolSitemapDocument,
 } from '../generated/graphql.js';
-import { defineRoute, type RestRoute } from '../rest-mapper.js';
+import { defineRoute, type RestRoute } from '../rest/rest-mapper.js';
 import {
   HeadersReport,
   MetaTagsReport,

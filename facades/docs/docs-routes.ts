@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OPENAPI_PATHS, type DocumentSurface } from '../openapi/document.js';
 import { AssetStore, fileIn } from './static-assets.js';
-import { sendRefusal } from '../error-translators.js';
+import { sendRefusal } from '../http/error-translators.js';
 import { DOCS_ASSET_BASE, DOCS_CSS, PAGE_HEADERS, docsInitScript, docsPage, type DocumentLink } from './pages.js';
 
 const DOCUMENTS: Record<DocumentSurface, Omit<DocumentLink, 'url'>> = {

@@ -1,4 +1,4 @@
-import { htmlPageHeaders } from '../html-page-headers.js';
+import { htmlPageHeaders } from '../http/html-page-headers.js';
 
 /**
  * The interactive REST reference: Swagger UI over both OpenAPI documents at /docs. The page loads only

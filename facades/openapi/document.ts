@@ -1,7 +1,7 @@
 import type { FastifySchema } from 'fastify';
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
-import type { Surface } from '../http-guard.js';
-import { emptyBody } from '../route-schemas.js';
+import type { Surface } from '../http/http-guard.js';
+import { emptyBody } from '../rest/route-schemas.js';
 import { HEADERS } from './components.js';
 
 /**

@@ -6,7 +6,7 @@ import {
   V1ListProjectsDocument,
   V1StartAuditDocument,
 } from '../generated/graphql.js';
-import { auditQuery, cancelAuditQuery, emptyBody, pathParams } from '../route-schemas.js';
+import { auditQuery, cancelAuditQuery, emptyBody, pathParams } from '../rest/route-schemas.js';
 import {
   Audit,
   AuditCancelled,
@@ -20,7 +20,7 @@ import {
   body,
   errors,
 } from '../openapi/components.js';
-import { defineRoute, type RestRoute } from '../rest-mapper.js';
+import { defineRoute, type RestRoute } from '../rest/rest-mapper.js';
 
 /** Surface A: /api/v1, Authorization: Bearer <API_KEY>. */
 export const v1Routes: RestRoute[] = [

@@ -56,6 +56,57 @@ export class CompetitorRepository {
     ) as Promise<(KeywordSnapshot & { results: SerpResult[] })[]>;
   }
 
+  /** Tracked keywords of the project. */
+  async keywordCount(db: NativeDb, projectId: string): Promise<number> {
+    const [row] = await nativeQuery<{ n: number }>(db, 'SELECT count(*)::int AS n FROM keyword WHERE project_id = $1', [
+      projectId,
+    ]);
+    return row.n;
+  }
+
+  /**
+   * Visibility per UTC day and domain over the last `days` days, computed in PostgreSQL from the SERP snapshots:
+   * each keyword's latest snapshot of the day, each domain's best position in it (hosts compared without `www.`,
+   * a trailing dot or a port; subdomains when the domain's flag says so, as findPosition does), and the clicks
+   * those positions earn on `ctr` (1-based by position) as a share (0-100, one decimal) of ranking first for
+   * every keyword checked that day.
+   */
+  visibilityHistory(
+    db: NativeDb,
+    projectId: string,
+    days: number,
+    domains: readonly { domain: string; includeSubdomains: boolean }[],
+    ctr: readonly number[],
+  ): Promise<{ day: Date; domain: string; visibility: number; keywordsChecked: number }[]> {
+    return nativeQuery(
+      db,
+      `WITH target AS (
+         SELECT t.domain, t.sub, t.ord FROM unnest($3::text[], $4::boolean[]) WITH ORDINALITY AS t(domain, sub, ord)
+       ), snap AS (
+         SELECT DISTINCT ON (s.keyword_id, date_trunc('day', s.checked_at, 'UTC'))
+           s.keyword_id, date_trunc('day', s.checked_at, 'UTC') AS day, s.results
+         FROM serp_snapshot s JOIN keyword k ON k.id = s.keyword_id
+         WHERE k.project_id = $1 AND s.checked_at >= date_trunc('day', now(), 'UTC') - make_interval(days => $2 - 1)
+         ORDER BY s.keyword_id, date_trunc('day', s.checked_at, 'UTC'), s.checked_at DESC
+       ), hit AS (
+         SELECT snap.day, snap.keyword_id, target.domain, target.ord,
+           (SELECT min((r ->> 'position')::int) FROM jsonb_array_elements(snap.results) r,
+              LATERAL (SELECT regexp_replace(regexp_replace(regexp_replace(lower(coalesce(nullif(r ->> 'domain', ''),
+                split_part(split_part(r ->> 'url', '://', 2), '/', 1))), ':[0-9]+$', ''), '\\.$', ''), '^www\\.', '')
+                AS host) h
+            WHERE h.host = target.domain
+              OR (target.sub AND right(h.host, length(target.domain) + 1) = '.' || target.domain)
+           ) AS position
+         FROM snap CROSS JOIN target
+       )
+       SELECT day, domain, count(*)::int AS "keywordsChecked",
+         round((100 * sum(coalesce(($5::float8[])[position], 0)) / (count(*) * ($5::float8[])[1]))::numeric, 1)::float8
+           AS visibility
+       FROM hit GROUP BY day, domain, ord ORDER BY day, ord`,
+      [projectId, days, domains.map((d) => d.domain), domains.map((d) => d.includeSubdomains), ctr],
+    );
+  }
+
   /**
    * Inserts a competitor under a lock on the project row: adds to one project are serialized, so the caller's
    * quota and duplicate rules hold under concurrency. `admit` is given the project's competitor count and whether

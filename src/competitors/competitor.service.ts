@@ -5,9 +5,10 @@ import { DomainError, badInput, notFound } from '../platform/errors.js';
 import { isUuid, newId } from '../platform/ids.js';
 import { assertApiAccess, assertWithinQuota, quotaFor } from '../identity/index.js';
 import type { ProjectService } from '../projects/index.js';
-import { competitorHostname, competitorMetrics, type KeywordSnapshot } from './competitor-metrics.js';
+import { normalizeDomain } from '../serp/index.js';
+import { CTR_CURVE, competitorHostname, competitorMetrics, type KeywordSnapshot } from './competitor-metrics.js';
 import { CompetitorRepository, type CompetitorRow } from './competitor.repository.js';
-import type { CompetitorHomepageType, CompetitorType } from './competitor.types.js';
+import type { CompetitorHomepageType, CompetitorOverviewType, CompetitorType } from './competitor.types.js';
 import { enqueueCompetitorProfile, type CompetitorQueue } from './competitor-jobs.js';
 
 /**
@@ -33,9 +34,12 @@ export function normalizeCompetitorDomain(input: string): string {
   return url.port ? `${hostname}:${url.port}` : hostname;
 }
 
+/** The longest visibility history one request may ask for. */
+export const MAX_HISTORY_DAYS = 365;
+
 export class CompetitorService {
   constructor(
-    private readonly config: Pick<AppConfig, 'quotas' | 'SERP_RETRY_DELAY_MS'>,
+    private readonly config: Pick<AppConfig, 'quotas' | 'SERP_RETRY_DELAY_MS' | 'SERP_PROVIDER'>,
     private readonly projects: ProjectService,
     private readonly queue: CompetitorQueue,
     private readonly repo = new CompetitorRepository(),
@@ -48,6 +52,45 @@ export class CompetitorService {
     if (!rows.length) return [];
     const snapshots = await this.repo.latestSnapshots(em, project.id);
     return rows.map((row) => this.toType(row, snapshots));
+  }
+
+  /**
+   * The project against its competitors: the same share-of-voice rule for the project's own domain (its subdomains
+   * per its rankIncludeSubdomains setting, as its rank checks) and for each competitor, now and per day over the
+   * last `days` days.
+   */
+  async overview(
+    em: EntityManager,
+    principal: Principal | null,
+    projectId: string,
+    days: number,
+  ): Promise<CompetitorOverviewType> {
+    const p = assertApiAccess(principal, 'read');
+    if (!Number.isInteger(days) || days < 1 || days > MAX_HISTORY_DAYS)
+      throw badInput(`days must be an integer from 1 to ${MAX_HISTORY_DAYS}`, [
+        { path: 'days', message: `must be 1-${MAX_HISTORY_DAYS}` },
+      ]);
+    const project = await this.projects.findOwned(em, p, projectId);
+    const rows = await this.repo.listForProject(em, project.id);
+    const snapshots = await this.repo.latestSnapshots(em, project.id);
+    const includeSubdomains = project.settings?.rankIncludeSubdomains ?? false;
+    const own = normalizeDomain(project.domain);
+    const { lastChecked: _checked, ...mine } = competitorMetrics(own, snapshots, { includeSubdomains });
+    const targets = [
+      { domain: own, includeSubdomains },
+      ...rows.map((r) => ({ domain: normalizeDomain(competitorHostname(r.domain)), includeSubdomains: true })),
+    ];
+    const history = snapshots.length ? await this.repo.visibilityHistory(em, project.id, days, targets, CTR_CURVE) : [];
+    // History rows carry the normalized host; report each competitor under its stored domain (which may have a port).
+    const shown = new Map(targets.map((t, i) => [t.domain, i === 0 ? own : rows[i - 1].domain]));
+    return {
+      serpProvider: this.config.SERP_PROVIDER || null,
+      keywordsTracked: await this.repo.keywordCount(em, project.id),
+      keywordsChecked: snapshots.length,
+      project: { domain: own, ...mine },
+      competitors: rows.map((row) => this.toType(row, snapshots)),
+      history: history.map((h) => ({ ...h, domain: shown.get(h.domain) ?? h.domain })),
+    };
   }
 
   private toType(row: CompetitorRow, snapshots: KeywordSnapshot[]): CompetitorType {

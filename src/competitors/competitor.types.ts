@@ -46,3 +46,43 @@ export class CompetitorType {
   @Field(() => [CompetitorPositionType]) positions!: CompetitorPositionType[];
   @Field(() => CompetitorHomepageType, { nullable: true }) homepage!: CompetitorHomepageType | null;
 }
+
+@ObjectType('DomainVisibility', {
+  description: "A domain's standing over the project's keywords, from their latest SERP snapshots.",
+})
+export class DomainVisibilityType {
+  @Field(() => String) domain!: string;
+  @Field(() => Float, { description: 'Estimated share of clicks (0-100), as for competitors.' }) visibility!: number;
+  @Field(() => Int) keywordsInTop10!: number;
+  @Field(() => Float, { nullable: true, description: 'Mean position where it ranks; null when it ranks nowhere.' })
+  averagePosition!: number | null;
+  @Field(() => [CompetitorPositionType]) positions!: CompetitorPositionType[];
+}
+
+@ObjectType('VisibilityPoint', { description: "A domain's visibility on one day (UTC)." })
+export class VisibilityPointType {
+  @Field(() => Date, { description: 'Start of the day (UTC).' }) day!: Date;
+  @Field(() => String, { description: 'The project domain or a competitor domain.' }) domain!: string;
+  @Field(() => Float, { description: "Share of clicks (0-100) over that day's checked keywords." })
+  visibility!: number;
+  @Field(() => Int, { description: 'Keywords with a SERP snapshot that day.' }) keywordsChecked!: number;
+}
+
+@ObjectType('CompetitorOverview', {
+  description: 'The project against its competitors: current visibility and positions, and visibility over time.',
+})
+export class CompetitorOverviewType {
+  @Field(() => String, {
+    nullable: true,
+    description: 'The configured SERP provider (SERP_PROVIDER); null when none: no position can be checked.',
+  })
+  serpProvider!: string | null;
+  @Field(() => Int) keywordsTracked!: number;
+  @Field(() => Int, { description: 'Tracked keywords with at least one SERP snapshot.' }) keywordsChecked!: number;
+  @Field(() => DomainVisibilityType) project!: DomainVisibilityType;
+  @Field(() => [CompetitorType]) competitors!: CompetitorType[];
+  @Field(() => [VisibilityPointType], {
+    description: 'Per day and domain (the project first, then competitors), oldest first.',
+  })
+  history!: VisibilityPointType[];
+}

@@ -244,6 +244,53 @@ export class IdentityRepository {
     return rows;
   }
 
+  // --- team rules (run in better-auth's hooks, on its pool) ---
+
+  /** How many owners the organization has (a member's role may be a comma-separated list). */
+  async ownerCount(pool: pg.Pool, organizationId: string): Promise<number> {
+    const { rows } = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "member"
+        WHERE "organizationId" = $1 AND 'owner' = ANY(string_to_array(replace(role, ' ', ''), ','))`,
+      [organizationId],
+    );
+    return rows[0].n;
+  }
+
+  /**
+   * The user's organizations as account deletion sees them: whether the user is an owner, how many owners and how
+   * many members each has.
+   */
+  async membershipsForDeletion(
+    pool: pg.Pool,
+    userId: string,
+  ): Promise<{ id: string; name: string; isOwner: boolean; owners: number; members: number }[]> {
+    const { rows } = await pool.query<{ id: string; name: string; isOwner: boolean; owners: number; members: number }>(
+      `SELECT o.id, o.name,
+              'owner' = ANY(string_to_array(replace(mine.role, ' ', ''), ',')) AS "isOwner",
+              (SELECT count(*)::int FROM "member" x WHERE x."organizationId" = o.id
+                 AND 'owner' = ANY(string_to_array(replace(x.role, ' ', ''), ','))) AS owners,
+              (SELECT count(*)::int FROM "member" x WHERE x."organizationId" = o.id) AS members
+         FROM "member" mine JOIN "organization" o ON o.id = mine."organizationId"
+        WHERE mine."userId" = $1 ORDER BY o.name`,
+      [userId],
+    );
+    return rows;
+  }
+
+  /**
+   * Deletes these organizations if the user is still their only member (checked in the statement, so a member who
+   * joined since is never deleted with them); their projects, audits and keys go with them (foreign keys cascade).
+   */
+  async deleteSoloOrganizations(pool: pg.Pool, userId: string, organizationIds: string[]): Promise<number> {
+    if (!organizationIds.length) return 0;
+    const { rowCount } = await pool.query(
+      `DELETE FROM "organization" o WHERE o.id = ANY($1::text[])
+          AND NOT EXISTS (SELECT 1 FROM "member" m WHERE m."organizationId" = o.id AND m."userId" <> $2)`,
+      [organizationIds, userId],
+    );
+    return rowCount ?? 0;
+  }
+
   /** The id of the user with this email (case-insensitive), on better-auth's pool; null when there is none. */
   async userIdByEmail(pool: pg.Pool, email: string): Promise<string | null> {
     const { rows } = await pool.query<{ id: string }>('SELECT id FROM "user" WHERE lower(email) = lower($1)', [email]);

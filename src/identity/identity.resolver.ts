@@ -28,7 +28,17 @@ export class IdentityResolver {
   constructor(
     private readonly keyService: ApiKeyService,
     private readonly organizations: OrganizationService,
+    private readonly options: { mailEnabled: boolean } = { mailEnabled: false },
   ) {}
+
+  @Query(() => Boolean, {
+    description:
+      'Whether the platform sends e-mail (SMTP_URL is set). Without it invitation links are shown to the inviter ' +
+      'to pass on, and a forgotten password is reset by an administrator (`seo user set-password`).',
+  })
+  mailEnabled(): boolean {
+    return this.options.mailEnabled;
+  }
 
   @Query(() => ViewerType)
   async viewer(@Ctx() ctx: RequestContext): Promise<ViewerType> {

@@ -4,7 +4,7 @@ export { ApiKeyService, MAX_ACTIVE_KEYS, hashApiKey } from './api-key.service.js
 export { OrganizationService, type OrganizationRecord, type Membership } from './organization.service.js';
 export { IdentityRepository } from './identity.repository.js';
 export { PrincipalResolver } from './principal-resolver.js';
-export { RateLimiter, RATE_LIMITS, type RateLimitResult } from './rate-limit.js';
+export { HOUR_MS, RateLimiter, RATE_LIMITS, type RateLimitResult } from './rate-limit.js';
 export {
   assertApiAccess,
   apiAccessFor,

@@ -6,4 +6,5 @@ export {
   RankingPointType,
   AddKeywordsInput,
   RankCheckPayload,
+  RankTrackingType,
 } from './keyword.types.js';

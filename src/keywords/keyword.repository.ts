@@ -14,10 +14,15 @@ const KEYWORD_SELECT = `
   SELECT k.id, k.project_id AS "projectId", k.term, k.country, k.language, k.device, k.created_at AS "createdAt",
          ok.position, ok.url, ok.checked_at AS "lastChecked",
          CASE WHEN last.status = 'FAILED' THEN last.error END AS "lastError",
-         last.status AS "lastCheckStatus", last.checked_at AS "lastCheckAt"
+         last.status AS "lastCheckStatus", last.checked_at AS "lastCheckAt",
+         prev.position AS "previousPosition", prev.checked_at AS "previousChecked", best.position AS "bestPosition"
   FROM keyword k
   LEFT JOIN LATERAL (SELECT position, url, checked_at FROM ranking r WHERE r.keyword_id = k.id AND r.status = 'OK'
-                     ORDER BY checked_at DESC LIMIT 1) ok ON true
+                     ORDER BY checked_at DESC, id DESC LIMIT 1) ok ON true
+  LEFT JOIN LATERAL (SELECT position, checked_at FROM ranking r WHERE r.keyword_id = k.id AND r.status = 'OK'
+                     ORDER BY checked_at DESC, id DESC OFFSET 1 LIMIT 1) prev ON true
+  LEFT JOIN LATERAL (SELECT min(position) AS position FROM ranking r WHERE r.keyword_id = k.id
+                     AND r.status = 'OK') best ON true
   LEFT JOIN LATERAL (SELECT status, error, checked_at FROM ranking r WHERE r.keyword_id = k.id
   ORDER BY checked_at DESC, id DESC LIMIT 1) last ON true`;
 
@@ -48,13 +53,24 @@ export interface KeywordsOfProject {
   existingKeys: Set<string>;
 }
 
-/** A successful ranking of a keyword within the requested days (null columns: a keyword without one). */
+/** A ranking of a keyword within the requested days (null columns: a keyword without one). */
 export interface RankingHistoryRow {
   keywordId: string;
   term: string;
+  status: RankCheckStatusEnum | null;
   position: number | null;
   url: string | null;
+  error: string | null;
   checkedAt: Date | null;
+}
+
+/** Which rankings `rankingHistory` reads. */
+export interface RankingHistoryFilter {
+  days: number;
+  /** Failed checks too (position null, with their error), not only successful ones. */
+  includeFailed: boolean;
+  /** Only these keywords of the project (null: all of them). */
+  keywordIds: string[] | null;
 }
 
 /** What a rank check needs of a keyword and its project. */
@@ -175,17 +191,19 @@ export class KeywordRepository {
   }
 
   /**
-   * Every keyword of the project (oldest first) with its successful rankings of the last `days` days, oldest first:
-   * one row per ranking, or one row with null ranking columns for a keyword without any.
+   * Every keyword of the project (oldest first; only `keywordIds` when given) with its rankings of the last `days`
+   * days, oldest first (successful ones; failed ones too with `includeFailed`): one row per ranking, or one row with
+   * null ranking columns for a keyword without any.
    */
-  rankingHistory(db: NativeDb, projectId: string, days: number): Promise<RankingHistoryRow[]> {
+  rankingHistory(db: NativeDb, projectId: string, filter: RankingHistoryFilter): Promise<RankingHistoryRow[]> {
     return nativeQuery<RankingHistoryRow>(
       db,
-      `SELECT k.id AS "keywordId", k.term, r.position, r.url, r.checked_at AS "checkedAt"
-       FROM keyword k LEFT JOIN ranking r ON r.keyword_id = k.id AND r.status = 'OK'
+      `SELECT k.id AS "keywordId", k.term, r.status, r.position, r.url, r.error, r.checked_at AS "checkedAt"
+       FROM keyword k LEFT JOIN ranking r ON r.keyword_id = k.id AND (r.status = 'OK' OR $3::boolean)
         AND r.checked_at >= now() - make_interval(days => $2)
-       WHERE k.project_id = $1 ORDER BY k.created_at, k.id, r.checked_at`,
-      [projectId, days],
+       WHERE k.project_id = $1 AND ($4::uuid[] IS NULL OR k.id = ANY($4::uuid[]))
+       ORDER BY k.created_at, k.id, r.checked_at, r.id`,
+      [projectId, filter.days, filter.includeFailed, filter.keywordIds],
     );
   }
 

@@ -1,7 +1,13 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
 import type { KeywordService } from './keyword.service.js';
-import { AddKeywordsInput, KeywordRankingsType, KeywordType, RankCheckPayload } from './keyword.types.js';
+import {
+  AddKeywordsInput,
+  KeywordRankingsType,
+  KeywordType,
+  RankCheckPayload,
+  RankTrackingType,
+} from './keyword.types.js';
 
 @Resolver(() => KeywordType)
 export class KeywordResolver {
@@ -17,8 +23,25 @@ export class KeywordResolver {
     @Arg('projectId', () => ID) projectId: string,
     @Arg('days', () => Int, { defaultValue: 30, description: '1-365' }) days: number,
     @Ctx() ctx: RequestContext,
+    @Arg('keywordIds', () => [ID], {
+      nullable: true,
+      description: 'Only these keywords of the project (at most 1,000); all of them when omitted.',
+    })
+    keywordIds?: string[] | null,
+    @Arg('includeFailed', () => Boolean, {
+      defaultValue: false,
+      description: 'List failed checks too (status FAILED, position null, with their error).',
+    })
+    includeFailed?: boolean,
   ): Promise<KeywordRankingsType[]> {
-    return this.service.rankings(ctx.em, ctx.principal, projectId, days);
+    return this.service.rankings(ctx.em, ctx.principal, projectId, days, { keywordIds, includeFailed });
+  }
+
+  @Query(() => RankTrackingType, {
+    description: 'Whether this deployment has a SERP provider for rank checks (and which); no credentials.',
+  })
+  rankTracking(@Ctx() ctx: RequestContext): RankTrackingType {
+    return this.service.rankTracking(ctx.principal);
   }
 
   @Mutation(() => [KeywordType], {

@@ -7,14 +7,24 @@ import { assertApiAccess, assertWithinQuota, quotaFor } from '../identity/index.
 import type { ProjectService } from '../projects/index.js';
 import { parseTarget, parseTerms } from './keyword-terms.js';
 import { KeywordRepository } from './keyword.repository.js';
-import type { KeywordRankingsType, KeywordType, RankCheckPayload } from './keyword.types.js';
+import type { KeywordRankingsType, KeywordType, RankCheckPayload, RankTrackingType } from './keyword.types.js';
 import { rankJobOptions, scheduleDailyRankCheck, type RankQueue } from './rank-jobs.js';
 
 export const MAX_RANKING_DAYS = 365;
+/** Keywords one keywordRankings call may name (the plans' largest per-project quota fits). */
+export const MAX_RANKING_KEYWORD_IDS = 1000;
+
+/** Which rankings a history read returns, beyond its days. */
+export interface RankingsOptions {
+  /** Only these keywords of the project (undefined or null: every keyword). */
+  keywordIds?: string[] | null;
+  /** Failed checks too, as points without a position and with their error. */
+  includeFailed?: boolean | null;
+}
 
 export class KeywordService {
   constructor(
-    private readonly config: Pick<AppConfig, 'quotas' | 'SERP_RETRY_DELAY_MS'>,
+    private readonly config: Pick<AppConfig, 'quotas' | 'SERP_RETRY_DELAY_MS' | 'SERP_PROVIDER'>,
     private readonly projects: ProjectService,
     private readonly queue: RankQueue,
     private readonly repo = new KeywordRepository(),
@@ -71,12 +81,16 @@ export class KeywordService {
     return keyword;
   }
 
-  /** Ranking history of every keyword of the project, oldest first, successful checks within `days`. */
+  /**
+   * Ranking history of the project's keywords (all, or those of `keywordIds`; another project's ids match nothing),
+   * oldest first: successful checks within `days`, and failed ones with `includeFailed` (a gap, never a position).
+   */
   async rankings(
     em: EntityManager,
     principal: Principal | null,
     projectId: string,
     days: number,
+    options: RankingsOptions = {},
   ): Promise<KeywordRankingsType[]> {
     const p = assertApiAccess(principal, 'read');
     if (!Number.isInteger(days) || days < 1 || days > MAX_RANKING_DAYS) {
@@ -84,8 +98,22 @@ export class KeywordService {
         { path: 'days', message: `must be 1-${MAX_RANKING_DAYS}` },
       ]);
     }
+    const keywordIds = options.keywordIds ?? null;
+    if (keywordIds && keywordIds.length > MAX_RANKING_KEYWORD_IDS) {
+      throw badInput(`keywordIds may name at most ${MAX_RANKING_KEYWORD_IDS} keywords`, [
+        { path: 'keywordIds', message: `at most ${MAX_RANKING_KEYWORD_IDS}` },
+      ]);
+    }
+    const badId = keywordIds?.findIndex((id) => !isUuid(id)) ?? -1;
+    if (badId >= 0) {
+      throw badInput(`keywordIds.${badId} is not a keyword id`, [{ path: `keywordIds.${badId}`, message: 'invalid' }]);
+    }
     const project = await this.projects.findOwned(em, p, projectId);
-    const rows = await this.repo.rankingHistory(em, project.id, days);
+    const rows = await this.repo.rankingHistory(em, project.id, {
+      days,
+      includeFailed: options.includeFailed ?? false,
+      keywordIds,
+    });
     const out: KeywordRankingsType[] = [];
     for (const row of rows) {
       let entry = out.at(-1);
@@ -93,9 +121,24 @@ export class KeywordService {
         entry = { keywordId: row.keywordId, term: row.term, history: [] };
         out.push(entry);
       }
-      if (row.checkedAt) entry.history.push({ position: row.position, url: row.url, checkedAt: row.checkedAt });
+      if (row.checkedAt && row.status) {
+        entry.history.push({
+          position: row.position,
+          url: row.url,
+          checkedAt: row.checkedAt,
+          status: row.status,
+          error: row.error,
+        });
+      }
     }
     return out;
+  }
+
+  /** Whether rank checks can find positions here: the configured provider's name, never its credentials. */
+  rankTracking(principal: Principal | null): RankTrackingType {
+    assertApiAccess(principal, 'read');
+    const provider = this.config.SERP_PROVIDER?.trim() || null;
+    return { providerConfigured: provider !== null, provider };
   }
 
   /** "Check now": one job per project per minute at most (the job id dedupes double clicks). */
@@ -105,11 +148,19 @@ export class KeywordService {
     const n = await this.repo.countForProject(em, project.id);
     if (n === 0) throw new DomainError('BAD_USER_INPUT', 'The project has no keywords to check.');
     const jobId = `rank-now-${project.id}-${Math.floor(Date.now() / 60_000)}`;
+    if (await this.queue.getJob(jobId)) {
+      return {
+        message: 'A rank check of this project was already queued this minute',
+        jobId,
+        keywords: n,
+        queued: false,
+      };
+    }
     await this.queue.add(
       'check-project',
       { kind: 'check-project', projectId: project.id },
       { ...rankJobOptions(this.config.SERP_RETRY_DELAY_MS), jobId },
     );
-    return { message: 'Rank check queued', jobId, keywords: n };
+    return { message: 'Rank check queued', jobId, keywords: n, queued: true };
   }
 }

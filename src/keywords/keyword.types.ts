@@ -46,21 +46,60 @@ export class KeywordType {
     description: 'The latest check with its status, time and error; null before the first check.',
   })
   lastCheck!: RankCheckType | null;
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'The position at the successful check before the latest one: null when the keyword was not found within ' +
+      'the checked depth then, or when there is no such check (see previousChecked).',
+  })
+  previousPosition!: number | null;
+  @Field(() => Date, {
+    nullable: true,
+    description: 'When the successful check before the latest one ran; null with fewer than two successful checks.',
+  })
+  previousChecked!: Date | null;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'The best (lowest) position of every successful check kept; null when never found.',
+  })
+  bestPosition!: number | null;
   @Field(() => Date) createdAt!: Date;
 }
 
 @ObjectType('RankingPoint')
 export class RankingPointType {
-  @Field(() => Int, { nullable: true }) position!: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'null when not found within the checked depth, or when the check FAILED.',
+  })
+  position!: number | null;
   @Field(() => String, { nullable: true }) url!: string | null;
   @Field(() => Date) checkedAt!: Date;
+  @Field(() => RankCheckStatusEnum, { description: 'FAILED points are listed only with includeFailed.' })
+  status!: RankCheckStatusEnum;
+  @Field(() => String, { nullable: true, description: 'Why the check failed; null when OK.' }) error!: string | null;
 }
 
 @ObjectType('KeywordRankings')
 export class KeywordRankingsType {
   @Field(() => ID) keywordId!: string;
   @Field(() => String) term!: string;
-  @Field(() => [RankingPointType], { description: 'Successful checks, oldest first.' }) history!: RankingPointType[];
+  @Field(() => [RankingPointType], {
+    description: 'Successful checks (and failed ones with includeFailed), oldest first.',
+  })
+  history!: RankingPointType[];
+}
+
+@ObjectType('RankTracking', {
+  description: 'How this deployment checks rankings: whether a SERP provider is configured, and which (no secret).',
+})
+export class RankTrackingType {
+  @Field(() => Boolean, {
+    description: 'false: SERP_PROVIDER is unset, and every rank check is recorded as FAILED with that reason.',
+  })
+  providerConfigured!: boolean;
+  @Field(() => String, { nullable: true, description: 'serpapi, serper, dataforseo or searxng; null when unset.' })
+  provider!: string | null;
 }
 
 @InputType('AddKeywordsInput')
@@ -76,4 +115,10 @@ export class RankCheckPayload {
   @Field(() => String) message!: string;
   @Field(() => ID) jobId!: string;
   @Field(() => Int) keywords!: number;
+  @Field(() => Boolean, {
+    description:
+      'false: a check of the project was already queued this minute (the same job, no new check); its results ' +
+      'are, or will be, the latest.',
+  })
+  queued!: boolean;
 }

@@ -56,10 +56,30 @@ const envSchema = z
       .pipe(z.partialRecord(z.enum(PLANS), quotaSchema.partial()))
       .optional(),
     LOG_LEVEL: z.enum(LOG_LEVELS).default(DEFAULT_LOG_LEVEL),
+    /**
+     * How long a Redis command may go unanswered before it fails (and the request answers 503): short, so that a
+     * hung Redis is refused quickly. The test suite raises it: its processes share 2 cores and a busy event loop can
+     * read an answer late.
+     */
+    REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+    /**
+     * How long connecting to Redis, and to PostgreSQL, may take before the attempt fails (and the request waiting on
+     * it answers 503). The test suite raises them for the same reason as the command timeout: a timer that fires
+     * while the event loop was busy wins over the connection that completed meanwhile.
+     */
+    REDIS_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2_000),
+    PG_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3_000),
     TRUST_PROXY: bool.default(false),
     AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
     /** Unauthenticated requests (free tools, anonymous GraphQL) per client IP and minute; default = the Free rate. */
     ANONYMOUS_RATE_PER_MINUTE: z.coerce.number().int().positive().default(10),
+    /**
+     * The first-party web app's budget: session requests on /graphql and /api/auth per user and minute, never the
+     * plan's Surface B figure (that one is for scripts on /api).
+     */
+    APP_RATE_PER_MINUTE: z.coerce.number().int().positive().default(600),
+    /** Sign-ups (POST /api/auth/sign-up/*) per client IP and hour. */
+    SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(20),
     BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
     GRAPHQL_INTROSPECTION: bool.optional(),
     GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(10),
@@ -84,6 +104,18 @@ const envSchema = z
     /** First retry delay of a failed provider call (exponential backoff, 4 attempts). */
     SERP_RETRY_DELAY_MS: z.coerce.number().int().min(100).default(10_000),
     /** Any OpenAI-compatible chat-completions endpoint, e.g. http://localhost:11434/v1; unset = rules only. */
+    /** Outgoing mail (invitations, password resets): smtp://user:pass@host:587 (STARTTLS) or smtps://…:465. */
+    SMTP_URL: z
+      .string()
+      .refine((v) => /^smtps?:\/\/[^/?#]+/i.test(v) && URL.canParse(v), {
+        message: 'must be an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example.com:587',
+      })
+      .optional(),
+    /** The From of every message; a bare address or `Name <address>`. */
+    MAIL_FROM: z
+      .string()
+      .regex(/^[^<>@\s]+@[^<>@\s]+$|^[^<>]*<[^<>@\s]+@[^<>@\s]+>$/, 'must be an e-mail address or "Name <address>"')
+      .optional(),
     LLM_BASE_URL: z.url().optional(),
     LLM_API_KEY: z.string().min(1).optional(),
     LLM_MODEL: z.string().min(1).optional(),

@@ -1,7 +1,7 @@
 /**
  * The closed vocabulary of refusals: every expected failure, from a domain rule to a malformed HTTP request,
  * carries one of these codes (the codes API.md documents). Each transport maps every code to its status and
- * body in one exhaustive `switch` (facades/error-translators.ts): adding a code here fails the build until
+ * body in one exhaustive `switch` (facades/http/error-translators.ts): adding a code here fails the build until
  * every transport maps it.
  *
  * - domain: BAD_USER_INPUT, UNAUTHENTICATED, FORBIDDEN, PLAN_LIMIT, NOT_FOUND, RATE_LIMITED, INTERNAL, UNAVAILABLE;

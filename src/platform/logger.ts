@@ -23,6 +23,7 @@ export const REDACT_PATHS = [
   '*.SERP_API_KEY',
   '*.SERP_PASSWORD',
   '*.LLM_API_KEY',
+  '*.SMTP_URL',
 ];
 
 /** Query parameters whose values are credentials (`?api_key=`, `?token=`, `?password=`, `?code=`…). */

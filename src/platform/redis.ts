@@ -10,6 +10,8 @@ export interface RedisConnectionOptions {
   name?: string;
   /** Non-worker connections only (default 1000 ms). */
   commandTimeoutMs?: number;
+  /** Non-worker connections only (default 2000 ms). */
+  connectTimeoutMs?: number;
   /**
    * Connection events (an `error` listener is always attached, so ioredis never prints "Unhandled error event"):
    * 'error' with the error, 'ready' when (re)connected, 'close' when the connection was lost.
@@ -19,6 +21,15 @@ export interface RedisConnectionOptions {
 
 /** Reconnect quickly at first, then every 2 s at most, forever (a Redis restart must be survived without a restart). */
 const retryStrategy = (times: number) => Math.min(100 * times, 2_000);
+
+/** A process's Redis timeouts, from its configuration (spread into createRedis' options). */
+export const redisTimeoutsOf = (config: {
+  REDIS_COMMAND_TIMEOUT_MS: number;
+  REDIS_CONNECT_TIMEOUT_MS: number;
+}): Pick<RedisConnectionOptions, 'commandTimeoutMs' | 'connectTimeoutMs'> => ({
+  commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+  connectTimeoutMs: config.REDIS_CONNECT_TIMEOUT_MS,
+});
 
 /** The one Redis connection factory. */
 export function createRedis(url: string, opts: RedisConnectionOptions = {}): Redis {
@@ -34,7 +45,7 @@ export function createRedis(url: string, opts: RedisConnectionOptions = {}): Red
         connectionName: opts.name,
         maxRetriesPerRequest: 1,
         commandTimeout: opts.commandTimeoutMs ?? 1_000,
-        connectTimeout: 2_000,
+        connectTimeout: opts.connectTimeoutMs ?? 2_000,
         enableReadyCheck: true,
         lazyConnect: false,
         retryStrategy,

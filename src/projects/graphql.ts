@@ -7,6 +7,7 @@ export {
   DeleteProjectPayload,
   UpdateProjectInput,
   ProjectSettingsType,
+  ProjectOrganizationType,
 } from './project.types.js';
 export { OrganizationUsageResolver } from './organization-usage.resolver.js';
 export { OrganizationUsageType } from './organization-usage.types.js';

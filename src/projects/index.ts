@@ -1,6 +1,6 @@
 export { ProjectEntity, type Project, type ProjectRecord, type ProjectSettings } from './project.entity.js';
 export { ProjectService, type ProjectDeletionHook, type CreateProjectData } from './project.service.js';
-export { normalizeProjectUrl } from './project-url.js';
+export { normalizeProjectUrl, parseProjectUrl, resolveStartUrl, withScheme } from './project-url.js';
 export {
   ProjectCountRegistry,
   type ProjectCountField,

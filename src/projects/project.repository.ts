@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import {
   nativeQuery,
   nativeResult,
@@ -56,6 +56,13 @@ const USAGE_SQL = `SELECT
   (SELECT count(*) FROM keyword k JOIN project p ON p.id = k.project_id WHERE p.organization_id = $1)::int AS keywords,
   (SELECT count(*) FROM api_key WHERE organization_id = $1 AND revoked_at IS NULL)::int AS "apiKeys"`;
 
+/** The organization a project belongs to, as a member may see it. */
+export interface ProjectOrganizationRow {
+  id: string;
+  name: string;
+  slug: string;
+}
+
 export interface UsageRow {
   projects: number;
   auditsThisMonth: number;
@@ -110,16 +117,74 @@ export class ProjectRepository {
     });
   }
 
-  /** Writes the given fields of a managed project (from findOwned); the others stay as they are. */
+  /**
+   * Writes the given fields of a managed project (from findOwned); the others stay as they are. A URL another
+   * project of the organization took meanwhile (the unique constraint) is reported as `false`.
+   */
   async update(
     em: EntityManager,
     project: Project,
-    changes: { name?: string; settings?: ProjectSettings },
-  ): Promise<Project> {
+    changes: { name?: string; url?: string; domain?: string; settings?: ProjectSettings },
+  ): Promise<Project | false> {
     if (changes.name !== undefined) project.name = changes.name;
+    if (changes.url !== undefined) project.url = changes.url;
+    if (changes.domain !== undefined) project.domain = changes.domain;
     if (changes.settings !== undefined) project.settings = changes.settings;
-    await em.flush();
+    try {
+      await em.flush();
+    } catch (err) {
+      if (err instanceof UniqueConstraintViolationException) {
+        em.clear();
+        return false;
+      }
+      throw err;
+    }
     return project;
+  }
+
+  /** Whether another project of the organization already starts from this URL. */
+  async urlTaken(db: NativeDb, organizationId: string, url: string, exceptId: string): Promise<boolean> {
+    const rows = await nativeQuery<{ one: number }>(
+      db,
+      'SELECT 1 AS one FROM project WHERE organization_id = $1 AND url = $2 AND id <> $3 LIMIT 1',
+      [organizationId, url, exceptId],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * The organization that owns a project, when `userId` is one of its members; none otherwise (the project may
+   * exist in an organization the user is not in, which must stay invisible).
+   */
+  async organizationOfProjectForMember(
+    db: NativeDb,
+    projectId: string,
+    userId: string,
+  ): Promise<ProjectOrganizationRow | undefined> {
+    const [row] = await nativeQuery<ProjectOrganizationRow>(
+      db,
+      `SELECT o.id, o.name, o.slug FROM project p
+        JOIN "member" m ON m."organizationId" = p.organization_id AND m."userId" = $2
+        JOIN "organization" o ON o.id = p.organization_id
+        WHERE p.id = $1`,
+      [projectId, userId],
+    );
+    return row;
+  }
+
+  /** The organization of a project when it is `organizationId` (an API key sees its own organization only). */
+  async organizationOfProject(
+    db: NativeDb,
+    projectId: string,
+    organizationId: string,
+  ): Promise<ProjectOrganizationRow | undefined> {
+    const [row] = await nativeQuery<ProjectOrganizationRow>(
+      db,
+      `SELECT o.id, o.name, o.slug FROM project p JOIN "organization" o ON o.id = p.organization_id
+        WHERE p.id = $1 AND p.organization_id = $2`,
+      [projectId, organizationId],
+    );
+    return row;
   }
 
   /** Child rows go with ON DELETE CASCADE in one statement. */

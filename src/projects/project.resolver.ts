@@ -9,6 +9,7 @@ import { type ProjectListRow } from './project.service.js';
 import {
   CreateProjectInput,
   DeleteProjectPayload,
+  ProjectOrganizationType,
   ProjectType,
   UpdateProjectInput,
   type ProjectSettingsType,
@@ -74,6 +75,15 @@ export class ProjectResolver {
     return this.withCounts(ctx, info, toProjectType(await this.service.get(ctx.em, ctx.principal, id)));
   }
 
+  @Query(() => ProjectOrganizationType, {
+    description:
+      'The organization that owns a project, when the signed-in user is one of its members (a shared link opens in ' +
+      'it); NOT_FOUND otherwise, as for a missing project. With an API key: its own organization only.',
+  })
+  projectOrganization(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<ProjectOrganizationType> {
+    return this.service.organizationOf(ctx.db, ctx.principal, id);
+  }
+
   @Mutation(() => ProjectType)
   async createProject(
     @Arg('input', () => CreateProjectInput) input: CreateProjectInput,
@@ -83,7 +93,9 @@ export class ProjectResolver {
     return this.withCounts(ctx, info, toProjectType(await this.service.create(ctx.em, ctx.principal, input)));
   }
 
-  @Mutation(() => ProjectType, { description: 'Renames a project or changes its crawl and rank settings.' })
+  @Mutation(() => ProjectType, {
+    description: 'Renames a project, changes its start URL or its crawl and rank settings.',
+  })
   async updateProject(
     @Arg('id', () => ID) id: string,
     @Arg('input', () => UpdateProjectInput) input: UpdateProjectInput,

@@ -6,23 +6,35 @@ import { isUuid, newId } from '../platform/ids.js';
 import { assertApiAccess, assertWithinQuota, quotaFor } from '../identity/index.js';
 import type { NativeDb, NativeResult } from '../platform/db/native-query.js';
 import type { Project, ProjectSettings } from './project.entity.js';
-import { ProjectRepository, type ListColumns, type ProjectListRow } from './project.repository.js';
-import { normalizeProjectUrl } from './project-url.js';
+import {
+  ProjectRepository,
+  type ListColumns,
+  type ProjectListRow,
+  type ProjectOrganizationRow,
+} from './project.repository.js';
+import { parseProjectUrl, resolveStartUrl } from './project-url.js';
 import {
   REFUSED_TARGET_REASON,
   createAddressPolicy,
   parseAllowList,
   refusedTarget,
   type AddressPolicy,
+  type SafeHttpClient,
 } from '../platform/safe-http/index.js';
 
-export type { ListColumns, ProjectListRow };
+export type { ListColumns, ProjectListRow, ProjectOrganizationRow };
 
 const ALL_COLUMNS: ListColumns = { url: true, settings: true };
 
 export interface CreateProjectData {
   url: string;
   name?: string | null;
+}
+
+export interface UpdateProjectData {
+  name?: string | null;
+  url?: string | null;
+  settings?: Partial<Record<keyof ProjectSettings, unknown>> | null;
 }
 
 /** Called before a project's rows go, so modules can cancel work (e.g. queued audits). */
@@ -36,11 +48,32 @@ export class ProjectService {
    */
   private readonly addressPolicy: AddressPolicy;
 
+  /**
+   * `http` (the safe HTTP client) finds the scheme of a bare domain; without one (benches, one-off tools) a URL
+   * without a scheme is refused rather than guessed.
+   */
   constructor(
     private readonly config: Pick<AppConfig, 'quotas' | 'SAFE_HTTP_ALLOW'>,
+    private readonly http: SafeHttpClient | null = null,
     private readonly repo = new ProjectRepository(),
   ) {
     this.addressPolicy = createAddressPolicy(parseAllowList(config.SAFE_HTTP_ALLOW.join(',')));
+  }
+
+  /**
+   * A user-given start URL, ready to store: parsed, checked against the SSRF policy, and for a bare domain
+   * (`example.com`, `host:8080`) the scheme the site answers on, https first (resolveBareUrl).
+   */
+  async startUrl(input: string): Promise<{ url: string; domain: string }> {
+    const parsed = parseProjectUrl(input);
+    this.assertFetchableTarget(parsed.url);
+    if (parsed.schemeGiven) return { url: parsed.url, domain: parsed.domain };
+    const http = this.http;
+    if (!http) {
+      const message = 'url must start with https:// or http://';
+      throw badInput(message, [{ path: 'url', message }]);
+    }
+    return resolveStartUrl(parsed, http);
   }
 
   /** A start URL whose host is a refused address (or an internal-only name) is refused before it is stored. */
@@ -83,8 +116,7 @@ export class ProjectService {
 
   async create(em: EntityManager, principal: Principal | null, data: CreateProjectData): Promise<Project> {
     const p = assertApiAccess(principal, 'write');
-    const { url, domain } = normalizeProjectUrl(data.url);
-    this.assertFetchableTarget(url);
+    const { url, domain } = await this.startUrl(data.url);
     const name = (data.name ?? '').trim() || domain;
     if (name.length > 100)
       throw badInput('name must be at most 100 characters', [
@@ -111,15 +143,10 @@ export class ProjectService {
     });
   }
 
-  async update(
-    em: EntityManager,
-    principal: Principal | null,
-    id: string,
-    input: { name?: string | null; settings?: Partial<Record<keyof ProjectSettings, unknown>> | null },
-  ): Promise<Project> {
+  async update(em: EntityManager, principal: Principal | null, id: string, input: UpdateProjectData): Promise<Project> {
     const p = assertApiAccess(principal, 'write');
     const project = await this.findOwned(em, p, id);
-    const changes: { name?: string; settings?: ProjectSettings } = {};
+    const changes: { name?: string; url?: string; domain?: string; settings?: ProjectSettings } = {};
     if (input.name != null) {
       const name = input.name.trim();
       if (!name || name.length > 100)
@@ -139,7 +166,38 @@ export class ProjectService {
       }
       changes.settings = next;
     }
-    return this.repo.update(em, project, changes);
+    if (input.url != null) {
+      // Past audits keep the URL they crawled; the next audit starts from the new one.
+      const { url, domain } = await this.startUrl(input.url);
+      if (url !== project.url) {
+        if (await this.repo.urlTaken(em, p.organizationId, url, project.id))
+          throw badInput(`A project for ${url} already exists.`, [{ path: 'url', message: 'already tracked' }]);
+        changes.url = url;
+        changes.domain = domain;
+      }
+    }
+    const updated = await this.repo.update(em, project, changes);
+    if (!updated)
+      throw badInput(`A project for ${changes.url} already exists.`, [{ path: 'url', message: 'already tracked' }]);
+    return updated;
+  }
+
+  /**
+   * Which organization owns a project, so that a shared link opens in the right one: answered when the signed-in
+   * user is a member of that organization (an API key: its own organization only), NOT_FOUND otherwise, exactly as
+   * for a missing project.
+   */
+  async organizationOf(db: NativeDb, principal: Principal | null, id: string): Promise<ProjectOrganizationRow> {
+    const p = assertApiAccess(principal, 'read');
+    let row: ProjectOrganizationRow | undefined;
+    if (isUuid(id)) {
+      row =
+        p.via === 'SESSION' && p.userId
+          ? await this.repo.organizationOfProjectForMember(db, id, p.userId)
+          : await this.repo.organizationOfProject(db, id, p.organizationId);
+    }
+    if (!row) throw notFound('Project');
+    return row;
   }
 
   async delete(em: EntityManager, principal: Principal | null, id: string): Promise<Project> {
@@ -163,7 +221,9 @@ function validateSetting(key: keyof ProjectSettings, value: unknown, pagesQuota:
     case 'maxPages':
       if (!Number.isInteger(value) || (value as number) < 1) throw fail('must be a positive integer');
       if ((value as number) > pagesQuota)
-        throw new DomainError('PLAN_LIMIT', `Plan limit reached: the plan allows ${pagesQuota} pages per audit.`);
+        throw new DomainError('PLAN_LIMIT', `Plan limit reached: the plan allows ${pagesQuota} pages per audit.`, [
+          { path: 'settings.maxPages', message: `must be at most ${pagesQuota} on this plan` },
+        ]);
       return value;
     case 'maxDepth':
     case 'crawlDelayMs': {

@@ -25,7 +25,10 @@ export class ProjectType {
 
 @InputType('CreateProjectInput')
 export class CreateProjectInput {
-  @Field(() => String, { description: 'Website URL (http or https).' }) url!: string;
+  @Field(() => String, {
+    description: 'Website URL (http or https); a bare domain (example.com) is tried over https, then http.',
+  })
+  url!: string;
   @Field(() => String, { nullable: true, description: 'Defaults to the host name.' }) name?: string | null;
 }
 
@@ -70,9 +73,24 @@ export class ProjectSettingsInput {
 @InputType('UpdateProjectInput')
 export class UpdateProjectInput {
   @Field(() => String, { nullable: true }) name?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'A new start URL (http or https; a bare domain is tried over https, then http). Past audits keep theirs.',
+  })
+  url?: string | null;
   @Field(() => ProjectSettingsInput, {
     nullable: true,
     description: 'Fields given replace the stored ones; null clears one.',
   })
   settings?: ProjectSettingsInput | null;
+}
+
+@ObjectType('ProjectOrganization', {
+  description: 'The organization that owns a project, as one of its members sees it (to open a shared link in it).',
+})
+export class ProjectOrganizationType {
+  @Field(() => ID) id!: string;
+  @Field(() => String) name!: string;
+  @Field(() => String) slug!: string;
 }

@@ -2,6 +2,11 @@
 export { ReportResolver } from './report.resolver.js';
 export {
   AuditReportType,
+  ClientReportType,
+  ReportPdfType,
+  ExportChunkType,
+  ExportFormatEnum,
+  ExportKindEnum,
   OccurrenceExportConnection,
   OccurrenceExportRowType,
   ReportScoresType,

@@ -3,6 +3,7 @@ import type { LabMetrics } from '../seo/checks/index.js';
 import { totalBlockingTime, type LabLongTask } from './lab-blocking-time.js';
 import { labInitScript, MAX_LONG_TASKS } from './lab-init-script.js';
 import { createLabRequestGate, parseLabUrl, type LabHostPolicy } from './lab-request-policy.js';
+import { launchLabChromium } from './lab-browser.js';
 
 export type LabDevice = 'desktop' | 'mobile';
 export type LabMeasurement = LabMetrics & { device: LabDevice };
@@ -40,26 +41,6 @@ export interface LabMeterHandle {
   measure: (urls: string[], signal?: AbortSignal) => Promise<Map<string, LabMeasurement>>;
   close(): Promise<void>;
 }
-
-function launchArgs(pins?: ReadonlyMap<string, string>): string[] {
-  if (!pins?.size) return LAUNCH_ARGS;
-  const rules = [...pins].map(([host, ip]) => `MAP ${host} ${ip.includes(':') ? `[${ip}]` : ip}`).join(', ');
-  return [...LAUNCH_ARGS, `--host-resolver-rules=${rules}`];
-}
-
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-dev-shm-usage',
-  '--mute-audio',
-  // No proxy is configured, so this turns WebRTC UDP (STUN to arbitrary hosts, invisible to routing) off.
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-];
 
 const DEVICES: Record<
   LabDevice,
@@ -173,23 +154,13 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
 
   const getBrowser = (): Promise<Browser> => {
     if (!browserPromise) {
-      // playwright-core is loaded on first use only: a worker without a browser configured never pays its ~50 MB.
-      const launching = import('playwright-core')
-        .then(({ chromium }) =>
-          chromium.launch({
-            executablePath: options.chromiumPath,
-            headless: true,
-            args: launchArgs(options.hostPins),
-            timeout: 30_000,
-          }),
-        )
-        .then(async (browser) => {
-          browser.on('disconnected', () => {
-            if (browserPromise === launching) browserPromise = null;
-          });
-          await warmUp(browser).catch(() => undefined);
-          return browser;
+      const launching = launchLabChromium(options.chromiumPath, options.hostPins).then(async (browser) => {
+        browser.on('disconnected', () => {
+          if (browserPromise === launching) browserPromise = null;
         });
+        await warmUp(browser).catch(() => undefined);
+        return browser;
+      });
       launching.catch(() => {
         if (browserPromise === launching) browserPromise = null;
       });

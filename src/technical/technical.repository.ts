@@ -1,5 +1,6 @@
 import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
-import type { CoreWebVitalsType, SiteTechnicalFactsType } from './technical.types.js';
+import type { SiteFacts } from './site-fact-checks.js';
+import type { CoreWebVitalsType } from './technical.types.js';
 
 /** The only file of the technical module that speaks SQL (the audit worker writes the snapshots). */
 export class TechnicalRepository {
@@ -17,10 +18,11 @@ export class TechnicalRepository {
   }
 
   /** The site facts of the project's latest snapshot, or null when it has none. */
-  async latestSiteFacts(db: NativeDb, projectId: string): Promise<SiteTechnicalFactsType | null> {
-    const [site] = await nativeQuery<SiteTechnicalFactsType>(
+  async latestSiteFacts(db: NativeDb, projectId: string): Promise<(SiteFacts & { measuredAt: Date }) | null> {
+    const [site] = await nativeQuery<SiteFacts & { measuredAt: Date }>(
       db,
-      `SELECT https, hsts, http_version AS "httpVersion", compression, robots_txt AS "robotsTxt", sitemap
+      `SELECT https, hsts, http_version AS "httpVersion", compression, robots_txt AS "robotsTxt", sitemap,
+        measured_at AS "measuredAt"
        FROM technical_snapshot WHERE project_id = $1 ORDER BY measured_at DESC LIMIT 1`,
       [projectId],
     );

@@ -5,6 +5,7 @@ import { assertApiAccess } from '../identity/index.js';
 import type { ProjectService } from '../projects/index.js';
 import type { TechnicalType } from './technical.types.js';
 import { TechnicalRepository } from './technical.repository.js';
+import { VITAL_BANDS, siteFactChecks } from './site-fact-checks.js';
 
 export const MAX_TECHNICAL_DAYS = 365;
 
@@ -30,6 +31,10 @@ export class TechnicalService {
     const project = await this.projects.findOwned(em, p, projectId);
     const coreWebVitals = await this.repo.vitalsSince(em, project.id, days);
     const site = await this.repo.latestSiteFacts(em, project.id);
-    return { site, coreWebVitals };
+    return {
+      site: site && { ...site, checks: siteFactChecks(site) },
+      coreWebVitals,
+      vitalBands: VITAL_BANDS.map((b) => ({ ...b })),
+    };
   }
 }

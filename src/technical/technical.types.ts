@@ -1,5 +1,16 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 
+@ObjectType('SiteFactCheck', { description: 'One site fact judged pass or fail, with the reason.' })
+export class SiteFactCheckType {
+  @Field(() => String, { description: 'HTTPS, HSTS, HTTP_VERSION, COMPRESSION, ROBOTS_TXT or SITEMAP.' })
+  fact!: string;
+  @Field(() => String) label!: string;
+  @Field(() => Boolean, { nullable: true, description: 'null when the audit could not tell.' }) passed!: boolean | null;
+  @Field(() => String, { nullable: true, description: 'The fact as text, e.g. "HTTP/2", "gzip", "404".' }) value!:
+    string | null;
+  @Field(() => String) reason!: string;
+}
+
 @ObjectType('SiteTechnicalFacts', { description: 'Facts about the site from its latest audit.' })
 export class SiteTechnicalFactsType {
   @Field(() => Boolean, { nullable: true }) https!: boolean | null;
@@ -10,6 +21,22 @@ export class SiteTechnicalFactsType {
   @Field(() => String, { nullable: true, description: 'HTTP status of /robots.txt, or "unreachable".' }) robotsTxt!:
     string | null;
   @Field(() => String, { nullable: true, description: 'valid, invalid or missing.' }) sitemap!: string | null;
+  @Field(() => Date, { nullable: true, description: 'When the audit that found these facts measured them.' })
+  measuredAt!: Date | null;
+  @Field(() => [SiteFactCheckType], { description: 'Each fact judged pass or fail, with the reason.' })
+  checks!: SiteFactCheckType[];
+}
+
+@ObjectType('VitalBand', {
+  description: 'Good / needs-improvement / poor bounds of a Core Web Vital (the same thresholds as the PERF_* checks).',
+})
+export class VitalBandType {
+  @Field(() => String, { description: 'LCP, CLS, INP, TBT, FCP or TTFB.' }) metric!: string;
+  @Field(() => String) label!: string;
+  @Field(() => String, { description: '"ms", or "" for CLS (unitless).' }) unit!: string;
+  @Field(() => Float, { description: 'Good up to and including this value.' }) good!: number;
+  @Field(() => Float, { description: 'Poor above this value; needs improvement between good and poor.' })
+  poor!: number;
 }
 
 @ObjectType('CoreWebVitals', {
@@ -34,4 +61,6 @@ export class TechnicalType {
   @Field(() => SiteTechnicalFactsType, { nullable: true, description: 'null before the first completed audit.' })
   site!: SiteTechnicalFactsType | null;
   @Field(() => [CoreWebVitalsType], { description: 'Oldest first.' }) coreWebVitals!: CoreWebVitalsType[];
+  @Field(() => [VitalBandType], { description: 'The bands of LCP, CLS, INP, TBT, FCP and TTFB, in that order.' })
+  vitalBands!: VitalBandType[];
 }

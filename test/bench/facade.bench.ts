@@ -32,11 +32,13 @@ import { formatStages, timeStage, type Stage, type StageTiming } from './stage-t
 /**
  * GET /api/v1/projects through the real facade (REST route -> graphql-jit -> resolver -> service -> ORM)
  * against the same endpoint written by hand, plus Surface B and /graphql for the same list, all in one
- * interleaved run. Target: facade / hand-written >= 0.95.
+ * interleaved run. Targets: facade / hand-written >= 0.95, and POST /graphql (where the web app lives) / hand-written
+ * >= 0.90.
  */
 
 const PROJECTS = 20;
 const TARGET_RATIO = 0.95;
+const GRAPHQL_TARGET_RATIO = 0.9;
 /**
  * The ENTERPRISE Surface A allowance (120/min) would turn most bench requests into 429s. Both sides keep
  * the real Redis hit on the real bucket; only the limit it is compared with is raised.
@@ -48,7 +50,7 @@ const HAND_NATIVE_PATH = '/bench/hand-written-native-pool/projects';
  * The headline comparison and the diagnostic closest to it, measured first in every round, interleaved (see
  * sliceOrder).
  */
-const GROUP = ['hand-written', 'facade-v1', 'hand-native'] as const;
+const GROUP = ['hand-written', 'facade-v1', 'graphql', 'hand-native'] as const;
 
 /**
  * BENCH_FAST_PATHS=1: the facade once more for each shortcut of src/platform/fast-path/, with that shortcut off
@@ -318,7 +320,9 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
     const stages = await timeBreakdown(runtime, pool, apiKey, user.organizationId, settings.connections);
     const facade = rows.find((r) => r.name === 'facade-v1')!;
     const clean = rows.every((r) => r.non2xx === 0 && r.errors === 0);
-    const meets = facade.ratio >= TARGET_RATIO;
+    const graphql = rows.find((r) => r.name === 'graphql')!;
+    const graphqlMeets = graphql.ratio >= GRAPHQL_TARGET_RATIO;
+    const meets = facade.ratio >= TARGET_RATIO && graphqlMeets;
     // The facade against the same hand-written code on the platform's pool: what the REST -> GraphQL path costs.
     const native = rows.find((r) => r.name === 'hand-native')!;
     const beyondPool = facade.rps / native.rps;
@@ -347,7 +351,10 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
       '',
       `facade / hand-written for GET /api/v1/projects: ${facade.ratio.toFixed(3)} (median of per-round ` +
         `ratios ${facade.ratioMedian.toFixed(3)}; target ` +
-        `>= ${TARGET_RATIO}): ${meets ? 'MEETS TARGET' : 'BELOW TARGET'}`,
+        `>= ${TARGET_RATIO}): ${facade.ratio >= TARGET_RATIO ? 'MEETS TARGET' : 'BELOW TARGET'}`,
+      `POST /graphql { projects } / hand-written: ${graphql.ratio.toFixed(3)} (median of per-round ratios ` +
+        `${graphql.ratioMedian.toFixed(3)}; target >= ${GRAPHQL_TARGET_RATIO}): ` +
+        `${graphqlMeets ? 'MEETS TARGET' : 'BELOW TARGET'}`,
       `facade / the hand-written handler on the platform's pg pool (no target; the pool parses timestamps ` +
         `more cheaply than node-postgres' default): ${beyondPool.toFixed(3)}`,
       '',
@@ -383,7 +390,9 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
         settings,
         baseline: 'hand-written',
         targetRatio: TARGET_RATIO,
+        graphqlTargetRatio: GRAPHQL_TARGET_RATIO,
         facadeRatio: Number(facade.ratio.toFixed(4)),
+        graphqlRatio: Number(graphql.ratio.toFixed(4)),
         facadeRatioMedian: Number(facade.ratioMedian.toFixed(4)),
         facadeVsHandOnPlatformPool: Number(beyondPool.toFixed(4)),
         loadAverage: {

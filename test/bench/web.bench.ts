@@ -9,6 +9,16 @@ import { prepareBenchDatabase, removeRedisKeys } from './bench-database.js';
 import { freePort, startApiProcess } from './api-process.js';
 import { measureLoad, type LoadSettings, type PageLoad, type PageTarget } from './page-vitals.js';
 import { measureIssuesInteraction, type IssuesInteraction } from './issues-page-interaction.js';
+import {
+  CHARTED,
+  CHART_DAYS,
+  KEYWORDS,
+  formatKeywordsSummary,
+  measureKeywordsInteraction,
+  seedKeywordsBench,
+  summarizeKeywords,
+  type KeywordsInteraction,
+} from './keywords-page-interaction.js';
 import { writeStaticBaseline } from './static-baseline.js';
 import { SESSION_COOKIE, issuesMatching, lastListedIssue, removeBenchUser, seedWebBench } from './web-seed.js';
 import {
@@ -24,7 +34,9 @@ import {
  * The web app as a visitor gets it: the real API process from the build (`npm start`'s dist/), headless Chromium,
  * a cold cache for every load. Landing, sign-in, the dashboard with 50 projects and an audit's issues page with
  * 2,000 issues, against a plain HTML page with the dashboard's words served by the same server, interleaved.
- * Goals: LCP <= 1.0 s on 127.0.0.1, CLS < 0.05, the issues list interactive with 2,000 rows. A missed goal is a
+ * Goals: each signed-in page's LCP <= 3x the static page's in the same run (a ratio, not milliseconds: the box and
+ * its load change, the same server's plain HTML under the same conditions does not), CLS < 0.05, the issues list
+ * interactive with 2,000 rows. A missed goal is a
  * finding, not a failure: the bench fails only when a page does not render or seeding fails.
  */
 
@@ -32,13 +44,16 @@ const PROJECTS = 50;
 const ISSUES = 2000;
 const OCCURRENCES_PER_ISSUE = 3;
 const SEARCH_TERM = 'canonical';
-const GOAL_LCP_MS = 1000;
+/** Signed-in pages' median LCP over the static baseline's median LCP, same run. */
+const GOAL_LCP_VS_STATIC = 3;
 const GOAL_CLS = 0.05;
 /**
  * "Interactive": an update within INP's "good" bound, and a virtualized list (a tenth of the rows at most in the DOM).
  */
 const GOAL_INTERACTION_MS = 200;
 const GOAL_MAX_ISSUE_ROWS_IN_DOM = ISSUES / 10;
+/** The keywords page with 1,000 keywords and a 365-day chart of 20: each input painted within 100 ms. */
+const GOAL_KEYWORDS_INPUT_MS = 100;
 const VIEWPORT = { width: 1280, height: 900 };
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -122,9 +137,11 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
       occurrencesPerIssue: OCCURRENCES_PER_ISSUE,
     });
     cleanups.push(() => removeBenchUser(pool));
+    const keywordsSeed = await seedKeywordsBench(pool, seed.projects[1].id);
     log(
       `seeded in ${Date.now() - seedStarted} ms: ${PROJECTS} projects x 2 audits, ${ISSUES} issues ` +
-        `and ${seed.occurrences} occurrences on one audit`,
+        `and ${seed.occurrences} occurrences on one audit; ${KEYWORDS} keywords and ${keywordsSeed.rankings} ` +
+        `rankings on another`,
     );
 
     const staticPage = writeStaticBaseline(ASSETS_DIR, seed.projects);
@@ -138,7 +155,10 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
 
     const expectedMatches = issuesMatching(seed.issues, SEARCH_TERM);
     const lastIssue = lastListedIssue(seed.issues);
-    const targets: PageTarget<IssuesInteraction>[] = [
+    const keywordsPath =
+      `/projects/${keywordsSeed.projectId}/keywords?compare=${keywordsSeed.chartedIds.join(',')}` +
+      `&days=${CHART_DAYS}`;
+    const targets: PageTarget<IssuesInteraction | KeywordsInteraction>[] = [
       {
         name: 'landing',
         label: 'landing / (signed out)',
@@ -176,6 +196,24 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
           measureIssuesInteraction(page, { term: SEARCH_TERM, expectedMatches, totalIssues: ISSUES }),
       },
       {
+        name: 'keywords',
+        label: `keywords (${KEYWORDS.toLocaleString('en-US')}; chart ${CHARTED} x ${CHART_DAYS} days)`,
+        path: keywordsPath,
+        signedIn: true,
+        ready: async (page) => {
+          await page.locator('.keyword-chart canvas').first().waitFor();
+          await page
+            .getByRole('table', { name: /Tracked keywords/ })
+            .getByRole('rowheader')
+            .first()
+            .waitFor();
+        },
+        readyProbe:
+          `document.querySelector('.keyword-chart canvas') && ` +
+          `document.querySelector('table.table-keywords tbody th[scope="row"]')`,
+        afterReady: (page) => measureKeywordsInteraction(page, keywordsSeed),
+      },
+      {
         name: 'static',
         label: `static HTML baseline (same ${PROJECTS} rows)`,
         path: staticPage.urlPath,
@@ -193,6 +231,7 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
 
     const loads = new Map<string, PageLoad[]>(targets.map((t) => [t.name, []]));
     const interactions: IssuesInteraction[] = [];
+    const keywordRuns: KeywordsInteraction[] = [];
     const loadBefore = loadavg()[0];
     log(
       `${targets.length} pages x ${runs} runs (+${warmup} warm-up round), a fresh context per load, order ` +
@@ -211,7 +250,8 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
           );
           if (round < 0) continue;
           loads.get(target.name)!.push(load);
-          if (extra) interactions.push(extra);
+          if (extra && 'kind' in extra) keywordRuns.push(extra);
+          else if (extra) interactions.push(extra);
         } catch (err) {
           const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
           failures.push({ page: target.name, round, error: message });
@@ -227,8 +267,17 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
     const summaries: PageSummary[] = targets.map((t) => summarizePage(t.name, t.label, loads.get(t.name)!, staticLcp));
     const appPages = summaries.filter((s) => s.name !== 'static' && s.runs > 0);
     const interaction = summarizeInteraction(interactions);
+    const signedIn = new Set(targets.filter((t) => t.signedIn).map((t) => t.name));
+    const keywordsSummary = summarizeKeywords(keywordRuns, GOAL_KEYWORDS_INPUT_MS);
     const goals = {
-      lcp: appPages.map((s) => ({ page: s.name, medianMs: s.lcpMs.median, met: s.lcpMs.median <= GOAL_LCP_MS })),
+      lcp: appPages
+        .filter((s) => signedIn.has(s.name))
+        .map((s) => ({
+          page: s.name,
+          medianMs: s.lcpMs.median,
+          ratio: s.lcpVsStatic,
+          met: s.lcpVsStatic <= GOAL_LCP_VS_STATIC,
+        })),
       cls: appPages.map((s) => ({
         page: s.name,
         median: s.cls.median,
@@ -297,10 +346,14 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
         `(expected ${expectedMatches}); last issue expected "${lastIssue.title}", ` +
         `rendered: ${interaction.lastTitles.join(' / ')}`,
       '',
+      ...formatKeywordsSummary(keywordsSummary, GOAL_KEYWORDS_INPUT_MS),
+      '',
       'goals (judged on the medians):',
-      `  LCP <= ${GOAL_LCP_MS / 1000} s on ` +
-        `127.0.0.1: ${goals.lcp.map((g) => `${g.page} ${g.medianMs.toFixed(0)} ms ${metText(g.met)}`).join(', ')} ` +
-        `-> ${metText(goals.lcp.every((g) => g.met))}`,
+      `  signed-in LCP <= ${GOAL_LCP_VS_STATIC}x the static page's (${staticLcp.toFixed(0)} ms): ` +
+        goals.lcp
+          .map((g) => `${g.page} ${g.medianMs.toFixed(0)} ms = ${g.ratio.toFixed(2)}x ${metText(g.met)}`)
+          .join(', ') +
+        ` -> ${metText(goals.lcp.every((g) => g.met))}`,
       `  CLS < ${GOAL_CLS}: ${goals.cls
         .map((g) => `${g.page} ${g.median.toFixed(3)} (worst ${g.worst.toFixed(3)}) ${metText(g.met)}`)
         .join(', ')} -> ${metText(goals.cls.every((g) => g.met))}`,
@@ -381,11 +434,23 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
           lastReached: `${interaction.lastReached}/${interaction.runs}`,
         },
         goals: {
-          lcpMs: GOAL_LCP_MS,
+          lcpVsStatic: GOAL_LCP_VS_STATIC,
           cls: GOAL_CLS,
           lcpMet: goals.lcp.every((g) => g.met),
           clsMet: goals.cls.every((g) => g.met),
           interactiveMet: goals.interactive.met,
+          keywordsInputMs: GOAL_KEYWORDS_INPUT_MS,
+          keywordsMet: keywordsSummary.met,
+        },
+        keywordsInteraction: {
+          keywords: KEYWORDS,
+          chart: { keywords: CHARTED, days: CHART_DAYS },
+          filterToPaintMs: round1(keywordsSummary.filterMs ?? NaN),
+          clearToPaintMs: round1(keywordsSummary.clearMs ?? NaN),
+          sortToPaintMs: round1(keywordsSummary.sortMs ?? NaN),
+          legendToPaintMs: round1(keywordsSummary.legendMs ?? NaN),
+          rowsInDom: keywordsSummary.rowsInDom,
+          shown: keywordsSummary.shown,
         },
         findings: Object.fromEntries([...findings].map(([page, messages]) => [page, [...messages]])),
         failures,

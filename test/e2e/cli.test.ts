@@ -1,10 +1,12 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import http from 'node:http';
 import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, uniq, type TestApp } from '../support/app.js';
+import { useRedisPrefix } from '../support/redis-keys.js';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../..');
@@ -107,6 +109,16 @@ describe('seo CLI for self-hosters (JSON output)', () => {
       expect(out.issues.find((i: { code: string }) => i.code === 'TECH_STATUS_4XX').examples).toEqual([
         `http://cli.test:${port}/gone`,
       ]);
+      // A bare host:port is audited on the scheme it answers on (https first): this server speaks http only.
+      const bare = await run(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli.ts', 'audit', `cli.test:${port}`, '--max-pages', '1', '--json'],
+        {
+          cwd: root,
+          env: { ...process.env, SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: 'cli.test=127.0.0.1' },
+        },
+      );
+      expect(JSON.parse(bare.stdout)).toMatchObject({ url: `http://cli.test:${port}/`, status: 'COMPLETED' });
       // Without the allow-list, a private address is refused and nothing is fetched: a failed audit, exit code 2,
       // the reason on stderr and, with --json, the outcome on stdout (no score).
       const before = requests;
@@ -267,4 +279,42 @@ describe('seo as users expect it', () => {
       server.close();
     }
   }, 90_000);
+});
+
+describe('seo start (first run)', () => {
+  it('prints a plain "Ready: open <url>" line once the API listens and the workers run', async () => {
+    const probe = http.createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise((r) => probe.close(r));
+    const prefix = useRedisPrefix(`t-start-${uniq()}`);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'start'], {
+      cwd: root,
+      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), REDIS_PREFIX: prefix, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // its own process group, stopped as a whole below
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += String(d)));
+    child.stderr.on('data', (d) => (out += String(d)));
+    const exited = once(child, 'exit');
+    try {
+      const deadline = Date.now() + 150_000;
+      while (!/^Ready: /m.test(out) && child.exitCode === null && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 250));
+      const lines = out.split('\n');
+      const readyAt = lines.findIndex((l) => l.startsWith('Ready: '));
+      expect(lines[readyAt], out.slice(-2000)).toBe(`Ready: open http://127.0.0.1:${port}`);
+      // Both processes said they were up (their log lines and the supervisor's line come through different pipes,
+      // so their order in the output is not theirs).
+      expect(out).toContain('"API listening"');
+      expect(out).toContain('"worker ready"');
+      const ready = await fetch(`http://127.0.0.1:${port}/ready`);
+      expect(ready.status).toBe(200);
+    } finally {
+      if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+    }
+    expect(out.match(/^Ready: /gm)).toHaveLength(1);
+  }, 200_000);
 });

@@ -198,6 +198,26 @@ describe('audit lifecycle with real worker processes', () => {
             ],
           },
         });
+        // The same facts judged over GraphQL, each with its reason, and the bands the charts draw.
+        const judged = await gql(
+          t,
+          'query($p: ID!) { technical(projectId: $p) { site { checks { fact passed value reason } } ' +
+            'vitalBands { metric good poor unit } } }',
+          { p: projectId },
+          auth(),
+        );
+        expect(
+          judged.body.data.technical.site.checks.map((c: { fact: string; passed: boolean }) => [c.fact, c.passed]),
+        ).toEqual([
+          ['HTTPS', false],
+          ['HSTS', false],
+          ['HTTP_VERSION', false],
+          ['COMPRESSION', false],
+          ['ROBOTS_TXT', true],
+          ['SITEMAP', false],
+        ]);
+        expect(judged.body.data.technical.site.checks[5].reason).toMatch(/names no sitemap/);
+        expect(judged.body.data.technical.vitalBands[0]).toEqual({ metric: 'LCP', good: 2500, poor: 4000, unit: 'ms' });
         const badDays = await t.app.inject({
           method: 'GET',
           url: `/api/projects/${projectId}/technical?days=999`,

@@ -2,7 +2,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { ROUTES, STREAM_ROUTES } from '../../facades/server.js';
-import { emptyBody } from '../../facades/route-schemas.js';
+import { emptyBody } from '../../facades/rest/route-schemas.js';
 import {
   OPENAPI_PATHS,
   SURFACE_BASE,
@@ -79,6 +79,9 @@ const SUCCESS: Record<string, (a: Actor) => Promise<Sample> | Sample> = {
   }),
   'GET /api/v1/jobs/:jobId': () => ({ path: `/api/v1/jobs/${ids.jobId}` }),
   'GET /api/v1/projects/:projectId/keywords': (a) => ({ path: `/api/v1/projects/${a.projectId}/keywords` }),
+  'GET /api/v1/projects/:projectId/exports/:kind': (a) => ({
+    path: `/api/v1/projects/${a.projectId}/exports/issues?format=json&auditId=${ids.auditId}`,
+  }),
   'GET /api/projects': () => ({ path: '/api/projects' }),
   'POST /api/projects': () => ({
     path: '/api/projects',
@@ -386,6 +389,14 @@ describe('real responses validate against the documents', () => {
       credentials(reports, owner),
     );
     expectDocumented(reports, json, 200, 'json list');
+    // So are the CSV exports of Surface A.
+    const exports = STREAM_ROUTES.find((r) => r.url === '/api/v1/projects/:projectId/exports/:kind')!;
+    for (const kind of ['issues', 'pages', 'keywords']) {
+      const path = `/api/v1/projects/${owner.projectId}/exports/${kind}?auditId=${ids.auditId}`;
+      const res = await request(exports, { path }, credentials(exports, owner));
+      expectDocumented(exports, res, 200, `${kind} csv`);
+      expect(res.headers['content-disposition']).toMatch(/^attachment; filename=/);
+    }
   });
 
   it('400: an invalid body, query or path parameter', async () => {
@@ -599,8 +610,8 @@ describe('the validating proxy', () => {
   it('every response of this file to a REST path went through it and conforms to its document', () => {
     const rest = proxy.verdicts.filter((v) => v.operation !== null || v.problems.length);
     expect(rest.filter((v) => v.problems.length)).toEqual([]);
-    // Each of the 26 operations, for its success and each declared error at least.
-    expect(new Set(rest.map((v) => v.operation)).size).toBe(26);
+    // Each of the 27 operations, for its success and each declared error at least.
+    expect(new Set(rest.map((v) => v.operation)).size).toBe(27);
     expect(rest.length).toBeGreaterThan(200);
   });
 });

@@ -2,7 +2,7 @@ import { Socket } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, type ErrorCode } from '../../src/platform/errors.js';
-import { clientErrorHandler } from '../../facades/request-errors.js';
+import { clientErrorHandler } from '../../facades/http/request-errors.js';
 import {
   createApiKey,
   createProject,

@@ -22,7 +22,14 @@ beforeAll(async () => {
   redisProxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
   db.host = `127.0.0.1:${pgProxy.port}`;
   redis.host = `127.0.0.1:${redisProxy.port}`;
-  t = await createTestApp({ DATABASE_URL: db.toString(), REDIS_URL: redis.toString(), LOG_LEVEL: 'info' });
+  t = await createTestApp({
+    DATABASE_URL: db.toString(),
+    REDIS_URL: redis.toString(),
+    LOG_LEVEL: 'info',
+    REDIS_COMMAND_TIMEOUT_MS: '1000',
+    REDIS_CONNECT_TIMEOUT_MS: '2000',
+    PG_CONNECT_TIMEOUT_MS: '3000',
+  });
   user = await signUp(t, { plan: 'ENTERPRISE' });
   key = await createApiKey(t, user);
   await createProject(t, user);

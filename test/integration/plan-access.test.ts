@@ -275,7 +275,7 @@ describe('projects end to end (exact shapes of API.md)', () => {
       method: 'POST',
       url: '/api/projects',
       headers: h,
-      payload: { url: 'blog.example.net' },
+      payload: { url: 'https://Blog.Example.net' },
     });
     expect(first.json().project).toMatchObject({ name: 'blog.example.net', url: 'https://blog.example.net/' });
     const dup = await t.app.inject({

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { WEB_DIST } from '../../facades/web-app.js';
+import { WEB_DIST } from '../../facades/http/web-app.js';
 
 interface ManifestChunk {
   file: string;

@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';
 import { GraphQLProvider } from './lib/graphql-client';
-import { currentSession } from './lib/auth-client';
+import { currentSession } from './lib/session';
 import { router } from './app/router';
 import './styles.css';
 
@@ -12,10 +12,18 @@ void currentSession();
 for (const route of router.getMatchedRoutes(window.location.pathname)[0])
   void router.loadRouteChunk(route)?.catch(() => undefined);
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <GraphQLProvider>
-      <RouterProvider router={router} />
-    </GraphQLProvider>
-  </StrictMode>,
-);
+const root = createRoot(document.getElementById('root')!);
+// The first render waits for the router to have the page (session, route chunks): a pre-rendered public page stays
+// on screen until then and is replaced by the same markup in one commit, never by a blank or pending frame.
+void router
+  .load()
+  .catch(() => undefined)
+  .finally(() =>
+    root.render(
+      <StrictMode>
+        <GraphQLProvider>
+          <RouterProvider router={router} />
+        </GraphQLProvider>
+      </StrictMode>,
+    ),
+  );

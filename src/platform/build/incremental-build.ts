@@ -22,6 +22,8 @@ const SKIP_DIRS = new Set(['node_modules', 'dist', '.git']);
 
 export interface BuildTarget {
   name: 'server' | 'web';
+  /** What the progress lines call it: "building server (tsc)…". */
+  label: string;
   /** Files and folders (relative to the repository) whose content decides the output. */
   inputs: string[];
   /** Folders under `inputs` that belong to another target. */
@@ -67,6 +69,7 @@ export function precompressAssets(dir: string): { files: number; raw: number; br
 export const TARGETS: Record<BuildTarget['name'], BuildTarget> = {
   server: {
     name: 'server',
+    label: 'server (tsc)',
     inputs: ['src', 'schema', 'facades', 'workers', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'],
     exclude: ['facades/web'],
     output: 'dist/src/cli.js',
@@ -75,6 +78,7 @@ export const TARGETS: Record<BuildTarget['name'], BuildTarget> = {
   },
   web: {
     name: 'web',
+    label: 'web app (vite)',
     inputs: ['facades/web', 'package-lock.json'],
     exclude: [],
     output: 'dist/web/index.html',
@@ -119,13 +123,29 @@ export function fingerprint(target: BuildTarget, root = ROOT): string {
 }
 
 const stampFile = (target: BuildTarget) => join(ROOT, 'dist', '.build', `${target.name}.sha256`);
+/** How long the target's last successful build took, in seconds: the progress line's estimate. */
+const durationFile = (target: BuildTarget) => join(ROOT, 'dist', '.build', `${target.name}.seconds`);
+
+/** The line printed when a build starts, so that a long one is not silence. */
+export function buildingLine(target: BuildTarget, lastSeconds: number | null, reason: string): string {
+  const estimate = lastSeconds === null ? '' : `, about ${lastSeconds.toFixed(0)} s last time`;
+  return `building ${target.label}: ${reason}${estimate}…\n`;
+}
+
+function lastDuration(target: BuildTarget): number | null {
+  const seconds = Number(existsSync(durationFile(target)) ? readFileSync(durationFile(target), 'utf8') : NaN);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : null;
+}
 
 /** Builds the target if its inputs changed (or `force`); returns whether it built. Throws when the build fails. */
 export function buildIfChanged(target: BuildTarget, force = false): boolean {
   const sum = fingerprint(target);
   const stamp = stampFile(target);
   const current = existsSync(stamp) ? readFileSync(stamp, 'utf8').trim() : null;
-  if (!force && current === sum && existsSync(join(ROOT, target.output))) return false;
+  const built = existsSync(join(ROOT, target.output));
+  if (!force && current === sum && built) return false;
+  const reason = force ? 'forced' : !built || current === null ? 'first build' : 'sources changed since the last build';
+  process.stderr.write(buildingLine(target, lastDuration(target), reason));
   for (const path of target.clean) rmSync(join(ROOT, path), { recursive: true, force: true });
   rmSync(stamp, { force: true });
   const started = Date.now();
@@ -136,9 +156,11 @@ export function buildIfChanged(target: BuildTarget, force = false): boolean {
   });
   if (result.status !== 0) throw new Error(`${target.name} build failed (exit code ${result.status ?? result.signal})`);
   target.after?.();
+  const seconds = (Date.now() - started) / 1000;
   mkdirSync(dirname(stamp), { recursive: true });
   writeFileSync(stamp, `${sum}\n`);
-  process.stderr.write(`built ${target.name} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  writeFileSync(durationFile(target), `${seconds.toFixed(1)}\n`);
+  process.stderr.write(`built ${target.name} in ${seconds.toFixed(1)} s\n`);
   return true;
 }
 

@@ -2,7 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import pg from 'pg';
 
 const TIMESTAMPTZ = 1184;
-/** A connection that cannot be made within this long fails (a request is then refused with 503, not left hanging). */
+/**
+ * A connection that cannot be made within this long fails (a request is then refused with 503, not left hanging);
+ * processes pass their PG_CONNECT_TIMEOUT_MS.
+ */
 export const PG_CONNECT_TIMEOUT_MS = 3_000;
 // MikroORM switches pg's global date parsing off (it hydrates dates itself); plain rows need Dates back.
 const parseTimestamptz = (value: string) => new Date(value);
@@ -18,20 +21,45 @@ const types = {
  */
 const natives = new WeakMap<object, { pool: pg.Pool; onQuery?: (sql: string) => void }>();
 
-export function createNativePool(
-  ormConfig: object,
+/**
+ * The platform's node-postgres pool: timestamps parsed to Dates, a connect deadline, idle clients released, and an
+ * idle client's error kept from crashing the process (the next query reports it). The API and workers make it
+ * beside their ORM (createNativePool); the CLI's commands that need no ORM use it alone (withPlatformPool).
+ */
+export function createPlatformPool(
   connectionString: string,
   max = 10,
-  onQuery?: (sql: string) => void,
+  connectTimeoutMs = PG_CONNECT_TIMEOUT_MS,
 ): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
     max,
     types,
     idleTimeoutMillis: 10_000,
-    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: connectTimeoutMs,
   });
-  pool.on('error', () => undefined); // an idle client's error must not crash the process; the next query reports it
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** Runs `use` on a platform pool of its own, ended afterwards (a short-lived command). */
+export async function withPlatformPool<T>(connectionString: string, use: (pool: pg.Pool) => Promise<T>): Promise<T> {
+  const pool = createPlatformPool(connectionString, 2);
+  try {
+    return await use(pool);
+  } finally {
+    await pool.end();
+  }
+}
+
+export function createNativePool(
+  ormConfig: object,
+  connectionString: string,
+  max = 10,
+  onQuery?: (sql: string) => void,
+  connectTimeoutMs = PG_CONNECT_TIMEOUT_MS,
+): pg.Pool {
+  const pool = createPlatformPool(connectionString, max, connectTimeoutMs);
   natives.set(ormConfig, { pool, onQuery });
   return pool;
 }

@@ -15,6 +15,8 @@ export interface OrmOptions {
   migrations?: MigrationObject[];
   logger?: Logger;
   poolMax?: number;
+  /** How long connecting may take (default PG_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
   /** Observes every SQL statement (tests count queries with it). */
   onQuery?: (sql: string) => void;
 }
@@ -28,8 +30,8 @@ function ormConfig(opts: OrmOptions, extensions: NonNullable<Options['extensions
     pool: { min: 0, max: opts.poolMax ?? 10 },
     // With PostgreSQL unreachable a query fails within seconds (knex would wait 60 s for a pooled connection).
     driverOptions: {
-      connection: { connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS },
-      acquireConnectionTimeout: PG_CONNECT_TIMEOUT_MS + 2_000,
+      connection: { connectionTimeoutMillis: opts.connectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS },
+      acquireConnectionTimeout: (opts.connectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS) + 2_000,
     },
     debug: opts.onQuery ? ['query'] : false,
     // Metadata comes from defineEntity schemas; never reflect.
@@ -55,7 +57,7 @@ function ormConfig(opts: OrmOptions, extensions: NonNullable<Options['extensions
 export async function createOrm(opts: OrmOptions): Promise<MikroORM> {
   const extensions = opts.migrations ? [(await import('@mikro-orm/migrations')).Migrator] : [];
   const orm = await MikroORM.init(ormConfig(opts, extensions));
-  createNativePool(orm.config, opts.databaseUrl, opts.poolMax ?? 10, opts.onQuery);
+  createNativePool(orm.config, opts.databaseUrl, opts.poolMax ?? 10, opts.onQuery, opts.connectTimeoutMs);
   const close = orm.close.bind(orm);
   orm.close = async (force?: boolean) => {
     await closeNativePool(orm.config);

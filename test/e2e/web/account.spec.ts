@@ -60,10 +60,15 @@ test('a running audit shows live progress and can be cancelled; the pages found 
   await expect(crawled).not.toHaveText('0', { timeout: 20_000 });
   const before = Number(await crawled.textContent());
   await expect.poll(async () => Number(await crawled.textContent()), { timeout: 20_000 }).toBeGreaterThan(before);
-  await expect(page.getByRole('button', { name: 'Run audit' })).toBeDisabled();
+  // Pending, not disabled, while the audit runs (so that it keeps focus): it says so in its name.
+  await expect(page.getByRole('button', { name: 'Run audit (working…)' })).toHaveClass(/\bis-pending\b/);
   await expectAccessible(page, 'the overview of a running audit');
 
   await page.getByRole('button', { name: 'Cancel audit' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Cancel this audit?' })
+    .getByRole('button', { name: 'Cancel audit' })
+    .click();
   const cancelled = page.getByText('The latest audit was cancelled');
   await expect(cancelled).toBeVisible();
   await expect(page.getByText(/Cancelled by a user\. \d+ pages had been crawled; they are kept\./)).toBeVisible();

@@ -32,9 +32,33 @@ function slowPages(): FixtureRoutes {
   return pages;
 }
 
+/**
+ * /tortoise/: an index linking to 99 pages that take 9 s each, so that an audit (4 fetches at a time, 100 pages on
+ * the Free plan) runs for more than two minutes (free-plan.spec.ts watches one that long, then cancels it).
+ */
+function tortoisePages(): FixtureRoutes {
+  const links = Array.from({ length: 99 }, (_, i) => `<a href="/tortoise/${i + 1}">Tortoise page ${i + 1}</a>`);
+  const pages: FixtureRoutes = {
+    '/tortoise/': {
+      body: page('Tortoise Garden', `<h1>Tortoise Garden</h1><p>Slow and steady.</p>${links.join(' ')}`),
+    },
+  };
+  for (let i = 1; i <= 99; i += 1) {
+    pages[`/tortoise/${i}`] = {
+      delayMs: 9_000,
+      body: page(
+        `Tortoise page ${i}`,
+        `<h1>Tortoise page ${i}</h1><p>Slow and steady.</p><a href="/tortoise/">Index</a>`,
+      ),
+    };
+  }
+  return pages;
+}
+
 export function fixturePages(origin: string): FixtureRoutes {
   return {
     ...slowPages(),
+    ...tortoisePages(),
     '/': {
       body: page(
         'Fixture Garden — plants for small balconies',

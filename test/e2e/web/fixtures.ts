@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
+import pg from 'pg';
 import { expect, test as base, type Page } from '@playwright/test';
 
 export const uniq = (): string => randomBytes(4).toString('hex');
@@ -77,3 +78,20 @@ export async function chooseInput(page: Page, label: string): Promise<void> {
 }
 
 export { expect };
+
+/** Plans are set server-side only (billing, the CLI); the test does it in the database. */
+export async function setPlanOf(email: string, plan: 'FREE' | 'PRO' | 'ENTERPRISE'): Promise<void> {
+  const client = new pg.Client({
+    connectionString: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/seo_audit_test',
+  });
+  await client.connect();
+  try {
+    await client.query(
+      `UPDATE organization SET plan = $2 WHERE id IN (SELECT m."organizationId" FROM member m JOIN "user" ` +
+        `u ON u.id = m."userId" WHERE u.email = $1)`,
+      [email, plan],
+    );
+  } finally {
+    await client.end();
+  }
+}

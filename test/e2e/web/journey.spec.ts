@@ -1,23 +1,14 @@
-import { chooseInput, expectAccessible, expectConsoleError, screenshotFor, signUp, test, expect } from './fixtures';
+import {
+  chooseInput,
+  expectAccessible,
+  expectConsoleError,
+  screenshotFor,
+  setPlanOf,
+  signUp,
+  test,
+  expect,
+} from './fixtures';
 import { startWebFixtureSite, type FixtureSite } from './fixture-site';
-import pg from 'pg';
-
-/** Plans are set server-side only (billing, the CLI); the test does it in the database. */
-async function setPlanOf(email: string, plan: 'FREE' | 'PRO' | 'ENTERPRISE'): Promise<void> {
-  const client = new pg.Client({
-    connectionString: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/seo_audit_test',
-  });
-  await client.connect();
-  try {
-    await client.query(
-      `UPDATE organization SET plan = $2 WHERE id IN (SELECT m."organizationId" FROM member m JOIN "user" ` +
-        `u ON u.id = m."userId" WHERE u.email = $1)`,
-      [email, plan],
-    );
-  } finally {
-    await client.end();
-  }
-}
 
 let site: FixtureSite;
 test.beforeAll(async () => {
@@ -41,7 +32,7 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
 
   // The landing page says what the platform does and how to start.
   await page.goto('/');
-  await expect(page).toHaveTitle('SEO Audit Platform');
+  await expect(page).toHaveTitle('SEO Audit Platform: open-source site audits and rankings');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Find what holds your site back');
   await expect(page.getByRole('link', { name: 'robots.txt' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'REST API reference' }).first()).toHaveAttribute('href', '/docs');
@@ -203,6 +194,8 @@ test('sign-in errors are shown at the field; unknown pages get the 404 page', as
   const { email } = await signUp(page, 'Grace Keys');
   await page.getByRole('button', { name: /^Account:/ }).click();
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  // Signed out once the landing page shows: navigating earlier could read the session before it ended.
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Find what holds your site back');
 
   await page.goto('/sign-up');
   await page.getByLabel('Name').fill('Someone Else');

@@ -1,6 +1,8 @@
 import { defineConfig } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+import { SERP_FIXTURE_ENV } from './serp-fixture';
+import { MAIL_PORT } from './mail-sink';
 
 /**
  * End-to-end tests of the web app in Debian's Chromium (no browser download), against the platform as
@@ -15,6 +17,14 @@ process.env.E2E_REDIS_PREFIX = prefix;
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
+  // The rate-limit specs use up 127.0.0.1's allowances of anonymous requests and failed sign-ins for a minute: they
+  // run after every other spec, so that none needs to wait the window out.
+  projects: [
+    { name: 'flows', testIgnore: 'rate-limits.spec.ts' },
+    { name: 'limits', testMatch: 'rate-limits.spec.ts', dependencies: ['flows'] },
+  ],
+  // An SMTP server that keeps what it receives (mail-sink.ts): invitations and password resets by e-mail.
+  globalSetup: './global-setup.ts',
   globalTeardown: './global-teardown.ts',
   fullyParallel: false,
   workers: 1,
@@ -61,9 +71,17 @@ export default defineConfig({
       DEFAULT_PLAN: 'ENTERPRISE',
       // The fixture site runs on 127.0.0.1, which the SSRF policy refuses unless allowed.
       SAFE_HTTP_ALLOW: '127.0.0.1',
+      // Rank checks ask the local SearXNG fixture (serp-fixture.ts), which a spec starts when it needs positions.
+      ...SERP_FIXTURE_ENV,
+      // Headless Chromium for lab vitals and the client report's PDF (exports.spec.ts downloads one).
+      CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       AUTH_FAILURES_PER_MINUTE: '12',
       ANONYMOUS_RATE_PER_MINUTE: '10',
+      // Every spec signs its users up from 127.0.0.1.
+      SIGNUPS_PER_IP_PER_HOUR: '100000',
       LOG_LEVEL: 'warn',
+      SMTP_URL: `smtp://e2e:e2e-mail-pass@127.0.0.1:${MAIL_PORT}`,
+      MAIL_FROM: 'SEO Audit Platform <no-reply@example.test>',
       NODE_ENV: 'test',
     },
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attachmentName, csvCell, csvRow } from '../../../facades/csv.js';
+import { attachmentName, csvCell, csvRow } from '../../../facades/rest/csv.js';
 
 describe('CSV (RFC 4180, formula-injection safe)', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Counter, Histogram, Registry } from 'prom-client';
-import { DURATION_BUCKETS, HttpMetrics } from '../../../facades/http-metrics.js';
+import { DURATION_BUCKETS, HttpMetrics } from '../../../facades/http/http-metrics.js';
 
 /** The same observations through prom-client's own Counter and Histogram: the exposition must be identical. */
 function viaPromClient(observations: [string, string, number, number][]): Registry {

@@ -10,7 +10,7 @@ import {
   sendError,
   sendRefusal,
   type Refusal,
-} from '../../../facades/error-translators.js';
+} from '../../../facades/http/error-translators.js';
 
 /**
  * The table: every code of the vocabulary through every transport. Written out by hand (not derived from the

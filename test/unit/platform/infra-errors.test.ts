@@ -4,7 +4,7 @@ import { MaxRetriesPerRequestError } from 'ioredis/built/errors/index.js';
 import { DomainError } from '../../../src/platform/errors.js';
 import { asUnavailable, infrastructureFailure } from '../../../src/platform/infra-errors.js';
 import { SafeHttpError } from '../../../src/platform/safe-http/index.js';
-import { refusalOf, restError } from '../../../facades/error-translators.js';
+import { refusalOf, restError } from '../../../facades/http/error-translators.js';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 

@@ -12,7 +12,7 @@ import { normalizeProjectUrl } from '../../../src/projects/project-url.js';
 import { normalizeCompetitorDomain } from '../../../src/competitors/competitor.service.js';
 import { analyzeRobotsTxt, parseRobotsTxt } from '../../../src/seo/robots/index.js';
 import { validateSitemap } from '../../../src/seo/sitemap/index.js';
-import { jsonDepthExceeds } from '../../../facades/request-errors.js';
+import { jsonDepthExceeds } from '../../../facades/http/request-errors.js';
 
 const RUNS = { numRuns: 300 };
 

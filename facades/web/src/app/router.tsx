@@ -1,10 +1,22 @@
 import { createRootRouteWithContext, createRoute, createRouter, redirect } from '@tanstack/react-router';
 import type { Client } from '@urql/core';
-import { currentSession, type Session } from '../lib/auth-client';
+import { currentSession, type Session } from '../lib/session';
 import { currentGraphQLClient } from '../lib/graphql-client';
 import { LandingPage } from '../features/landing';
 import { SignInPage, SignUpPage } from '../features/auth';
-import { DashboardPage, ProjectOverviewPage, prefetchDashboard, prefetchProjectOverview } from '../features/projects';
+import {
+  DashboardPage,
+  ProjectOverviewPage,
+  ProjectSettingsPage,
+  prefetchDashboard,
+  prefetchProjectOverview,
+} from '../features/projects';
+import { KeywordsPage, parseKeywordSearch } from '../features/keywords';
+import { CompetitorsPage } from '../features/competitors';
+import { TechnicalPage } from '../features/technical';
+import { ReportPage } from '../features/reports';
+import { InvitationPage, OrganizationPage } from '../features/team';
+import { AccountPage, ForgotPasswordPage, ResetPasswordPage } from '../features/account';
 import {
   AuditIssuesPage,
   PagesExplorerPage,
@@ -62,8 +74,21 @@ const signInRoute = createRoute({
 const signUpRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/sign-up',
+  validateSearch: parseRedirect,
   beforeLoad: signedOutOnly,
   component: SignUpPage,
+});
+
+const forgotPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/forgot-password',
+  beforeLoad: signedOutOnly,
+  component: ForgotPasswordPage,
+});
+const resetPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/reset-password',
+  component: ResetPasswordPage,
 });
 
 /** Everything below needs a session; without one the visitor is sent to sign in and brought back. */
@@ -103,6 +128,41 @@ const auditPagesRoute = createRoute({
   component: PagesExplorerPage,
 });
 
+// The sections of a project (features/keywords, competitors, technical, reports; projects' settings).
+const projectKeywordsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/projects/$projectId/keywords',
+  validateSearch: parseKeywordSearch,
+  component: KeywordsPage,
+});
+const projectCompetitorsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/projects/$projectId/competitors',
+  component: CompetitorsPage,
+});
+const projectTechnicalRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/projects/$projectId/technical',
+  component: TechnicalPage,
+});
+const projectReportRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/projects/$projectId/report',
+  component: ReportPage,
+});
+const projectSettingsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/projects/$projectId/settings',
+  component: ProjectSettingsPage,
+});
+
+const accountRoute = createRoute({ getParentRoute: () => appRoute, path: '/account', component: AccountPage });
+const invitationRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/invitations/$invitationId',
+  component: InvitationPage,
+});
+
 const settingsRoute = createRoute({ getParentRoute: () => appRoute, path: '/settings', component: SettingsLayout });
 const settingsIndexRoute = createRoute({
   getParentRoute: () => settingsRoute,
@@ -113,6 +173,11 @@ const settingsIndexRoute = createRoute({
 });
 const apiKeysRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/api-keys', component: ApiKeysPage });
 const membersRoute = createRoute({ getParentRoute: () => settingsRoute, path: '/members', component: MembersPage });
+const organizationRoute = createRoute({
+  getParentRoute: () => settingsRoute,
+  path: '/organization',
+  component: OrganizationPage,
+});
 
 const toolsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/tools', component: ToolsIndexPage });
 const metaTagsRoute = createRoute({
@@ -142,12 +207,21 @@ const routeTree = rootRoute.addChildren([
   landingRoute,
   signInRoute,
   signUpRoute,
+  forgotPasswordRoute,
+  resetPasswordRoute,
   appRoute.addChildren([
     projectsRoute,
     projectRoute,
     auditIssuesRoute,
     auditPagesRoute,
-    settingsRoute.addChildren([settingsIndexRoute, apiKeysRoute, membersRoute]),
+    projectKeywordsRoute,
+    projectCompetitorsRoute,
+    projectTechnicalRoute,
+    projectReportRoute,
+    projectSettingsRoute,
+    accountRoute,
+    invitationRoute,
+    settingsRoute.addChildren([settingsIndexRoute, apiKeysRoute, membersRoute, organizationRoute]),
   ]),
   toolsRoute,
   metaTagsRoute,

@@ -8,6 +8,8 @@ export interface ConfirmDialogProps {
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** The button that closes the dialog without doing anything (default "Cancel"). */
+  cancelLabel?: string;
   onConfirm(): void;
   isPending?: boolean;
   tone?: 'danger' | 'primary';
@@ -20,6 +22,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
+  cancelLabel = 'Cancel',
   onConfirm,
   isPending,
   tone = 'danger',
@@ -34,7 +37,7 @@ export function ConfirmDialog({
           <div className="dialog-body">{children}</div>
           <div className="dialog-actions">
             <Button onPress={() => onOpenChange(false)} isDisabled={isPending}>
-              Cancel
+              {cancelLabel}
             </Button>
             <Button variant={tone} onPress={onConfirm} isPending={isPending}>
               {confirmLabel}

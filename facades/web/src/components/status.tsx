@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { formLevelProblem, type ApiProblem } from '../lib/api-problem';
+import { useFollowProjectOrganization } from '../lib/project-organization';
 
 /** A polite live region while something loads. */
 export function Loading({ label = 'Loading…' }: { label?: string }) {
@@ -60,7 +61,11 @@ export function Callout({
   );
 }
 
-/** A page whose main query failed: "X not found" (missing, or another organization's) or the API's reason. */
+/**
+ * A page whose main query failed: "X not found" (missing, or another organization's) or the API's reason. On a
+ * project's page, a project of another of the user's organizations is opened there instead (links carry the
+ * organization).
+ */
 export function PageLoadError({
   problem,
   what,
@@ -71,6 +76,9 @@ export function PageLoadError({
   children: ReactNode;
 }) {
   const missing = problem?.code === 'NOT_FOUND';
+  const follow = useFollowProjectOrganization(missing);
+  if (follow.state === 'checking') return <Loading label="Looking for it in your other organizations…" />;
+  if (follow.state === 'switching') return <Loading label={`Opening it in ${follow.organizationName}…`} />;
   return (
     <section className="page narrow">
       <h1>{missing ? `${what} not found` : `The ${what.toLowerCase()} could not be loaded`}</h1>

@@ -11,19 +11,6 @@ export const authClient = createAuthClient({
   plugins: [organizationClient()],
 });
 
-export type Session = typeof authClient.$Infer.Session;
-
-let cached: Promise<Session | null> | null = null;
-
-/** The current session, read once and shared by the route guards until sign-in, sign-out or a switch. */
-export function currentSession(): Promise<Session | null> {
-  cached ??= authClient
-    .getSession()
-    .then((res) => res.data ?? null)
-    .catch(() => null);
-  return cached;
-}
-
-export function forgetSession(): void {
-  cached = null;
-}
+export type { Session } from './session';
+/** The session read (a plain fetch, in the first page's script): here too for the pages that use this client. */
+export { currentSession, forgetSession } from './session';

@@ -1,5 +1,5 @@
 import { useNavigate, useRouter } from '@tanstack/react-router';
-import { forgetSession } from './auth-client';
+import { forgetSession } from './session';
 import { useResetGraphQL } from './graphql-client';
 
 /**

@@ -4,7 +4,7 @@ import type { CombinedError } from '@urql/core';
 import { PageLoadError } from '../../components/status';
 import type { AuditHeadingFragment } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
-import { formatDateTime, formatNumber } from '../../lib/format';
+import { formatDateTime, plural } from '../../lib/format';
 
 /** Breadcrumb, title and the audit's two views (issues, pages). */
 export function AuditHeading({
@@ -34,8 +34,7 @@ export function AuditHeading({
         <div>
           <h1 id="audit-title">{view === 'issues' ? 'Audit issues' : 'Crawled pages'}</h1>
           <p className="muted">
-            {projectName} · {when} · {formatNumber(audit.pagesCrawled)} pages ·{' '}
-            <AuditStatusBadge status={audit.status} />
+            {projectName} · {when} · {plural(audit.pagesCrawled, 'page')} · <AuditStatusBadge status={audit.status} />
             {audit.overallScore !== null && <> · overall score {audit.overallScore}</>}
           </p>
         </div>

@@ -2,26 +2,16 @@ import { useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 're
 import { getRouteApi } from '@tanstack/react-router';
 import { useQuery } from 'urql';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import {
-  Checkbox,
-  CheckboxGroup,
-  Label,
-  ListBox,
-  ListBoxItem,
-  Popover,
-  SearchField,
-  Input,
-  Select,
-  SelectValue,
-  Button as AriaButton,
-} from 'react-aria-components';
+import { Checkbox, CheckboxGroup, Label, SearchField, Input } from 'react-aria-components';
 import { useDocumentTitle } from '../../components/document-title';
+import { SelectField } from '../../components/select-field';
 import { EmptyState, Loading } from '../../components/status';
 import { AuditIssuesDocument, type AuditIssuesQuery, type IssueCategory, type Severity } from '../../gql/graphql';
 import { PREFETCHED } from '../../lib/urql';
 import { formatNumber, plural } from '../../lib/format';
 import { AuditHeading, AuditLoadError } from './audit-heading';
 import { IssueOccurrences } from './issue-occurrences';
+import { ExportButtons } from '../reports';
 import { CATEGORIES, SEVERITIES, type IssueSearch } from './search-params';
 
 const route = getRouteApi('/app/projects/$projectId/audits/$auditId');
@@ -191,29 +181,15 @@ export function AuditIssuesPage() {
             ))}
           </div>
         </CheckboxGroup>
-        <Select
-          className="field"
-          selectedKey={search.category ?? 'ALL'}
-          onSelectionChange={(key) => setSearch({ category: key === 'ALL' ? undefined : (key as IssueCategory) })}
-        >
-          <Label className="field-label">Category</Label>
-          <AriaButton className="input select-button">
-            <SelectValue />
-            <span aria-hidden="true">▾</span>
-          </AriaButton>
-          <Popover className="popover">
-            <ListBox className="listbox">
-              <ListBoxItem id="ALL" className="listbox-item">
-                All categories ({audit.issues.length})
-              </ListBoxItem>
-              {CATEGORIES.map((c) => (
-                <ListBoxItem key={c} id={c} className="listbox-item">
-                  {`${CATEGORY_LABEL[c]} (${byCategory[c]})`}
-                </ListBoxItem>
-              ))}
-            </ListBox>
-          </Popover>
-        </Select>
+        <SelectField
+          label="Category"
+          options={[
+            { id: 'ALL', label: `All categories (${audit.issues.length})` },
+            ...CATEGORIES.map((c) => ({ id: c, label: `${CATEGORY_LABEL[c]} (${byCategory[c]})` })),
+          ]}
+          value={search.category ?? 'ALL'}
+          onChange={(id) => setSearch({ category: id === 'ALL' ? undefined : (id as IssueCategory) })}
+        />
         <SearchField
           className="field search-field"
           value={text}
@@ -226,9 +202,12 @@ export function AuditIssuesPage() {
         </SearchField>
       </div>
 
-      <p className="muted" role="status" aria-live="polite">
-        {plural(shownIssues, 'issue')} shown of {formatNumber(audit.issues.length)}
-      </p>
+      <div className="list-toolbar">
+        <p className="muted" role="status" aria-live="polite">
+          {plural(shownIssues, 'issue')} shown of {formatNumber(audit.issues.length)}
+        </p>
+        {audit.issues.length > 0 && <ExportButtons projectId={projectId} kind="issues" auditId={auditId} />}
+      </div>
 
       {audit.issues.length === 0 && audit.status === 'COMPLETED' && (
         <EmptyState title="No issues found">
@@ -262,7 +241,11 @@ export function AuditIssuesPage() {
                   <span className="group-counts">
                     {SEVERITIES.filter((s) => row.counts[s]).map((s) => (
                       <span key={s} className={`badge badge-${s.toLowerCase()}`}>
-                        {row.counts[s]} {SEVERITY_LABEL[s].toLowerCase()}
+                        {plural(
+                          row.counts[s],
+                          SEVERITY_LABEL[s].toLowerCase(),
+                          s === 'CRITICAL' ? 'critical' : undefined,
+                        )}
                       </span>
                     ))}
                   </span>

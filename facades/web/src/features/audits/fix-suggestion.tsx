@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useMutation } from 'urql';
 import { Button } from '../../components/button';
 import { CodeBlock } from '../../components/code-block';
@@ -9,6 +10,11 @@ import { problemOf } from '../../lib/api-problem';
 export function FixSuggestion({ projectId, issueId, url }: { projectId: string; issueId: string; url: string }) {
   const [result, suggest] = useMutation(SuggestFixDocument);
   const fix = result.data?.suggestFix;
+  const panel = useRef<HTMLElement>(null);
+  // The button goes away when the fix arrives: focus moves to the fix instead of falling back to the page.
+  useEffect(() => {
+    if (fix) panel.current?.focus();
+  }, [fix]);
   return (
     <div className="fix">
       {!fix && (
@@ -22,7 +28,7 @@ export function FixSuggestion({ projectId, issueId, url }: { projectId: string; 
       )}
       <ErrorMessage problem={problemOf(result.error)} title="No fix could be suggested" />
       {fix && (
-        <section className="fix-panel" aria-label={`Suggested fix for ${url}`}>
+        <section ref={panel} tabIndex={-1} className="fix-panel" aria-label={`Suggested fix for ${url}`}>
           <p className="fix-summary">
             <strong>{fix.summary}</strong>
           </p>

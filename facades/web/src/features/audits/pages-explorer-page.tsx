@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useQuery } from 'urql';
 import { Checkbox, CheckboxGroup, Input, Label, SearchField } from 'react-aria-components';
@@ -8,8 +8,10 @@ import { EmptyState, ErrorMessage, Loading } from '../../components/status';
 import { AuditPagesDocument, type AuditPageOrder, type SortDirection, type StatusClass } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
 import { formatNumber } from '../../lib/format';
+import { useLivePoll } from '../../lib/use-live-poll';
 import { AuditHeading, AuditLoadError } from './audit-heading';
 import { STATUS_CLASSES, type PageSearch } from './search-params';
+import { ExportButtons } from '../reports';
 
 const route = getRouteApi('/app/projects/$projectId/audits/$auditId/pages');
 const PAGE_SIZE = 50;
@@ -54,19 +56,16 @@ export function PagesExplorerPage() {
     variables: { projectId, auditId, first: PAGE_SIZE, after, orderBy, direction, filter },
   });
   // A cancelled audit's worker writes the pages it crawled a moment after the cancel: until the stored pages reach
-  // the count the audit reports, the list is read again every second (for up to half a minute).
+  // the count the audit reports, the list is read again (from every second, backing off, for up to half a minute).
   const filtered = !!(search.status || search.issues || search.q);
   const settling =
     !!data && !filtered && data.audit.status === 'CANCELLED' && data.audit.pages.totalCount < data.audit.pagesCrawled;
-  useEffect(() => {
-    if (!settling) return;
-    const until = Date.now() + SETTLE_WAIT_MS;
-    const timer = setInterval(
-      () => (Date.now() > until ? clearInterval(timer) : refetch({ requestPolicy: 'network-only' })),
-      1_000,
-    );
-    return () => clearInterval(timer);
-  }, [settling, refetch]);
+  useLivePoll(() => refetch({ requestPolicy: 'network-only' }), {
+    active: settling,
+    firstMs: 1_000,
+    maxMs: 4_000,
+    stopAfterMs: SETTLE_WAIT_MS,
+  });
   const [text, setText] = useState(search.q ?? '');
   useDocumentTitle(data ? `Pages · ${data.project.name}` : 'Crawled pages');
 
@@ -124,12 +123,15 @@ export function PagesExplorerPage() {
         </SearchField>
       </div>
 
-      <p className="muted" role="status" aria-live="polite">
-        {connection.totalCount === 0
-          ? 'No pages match.'
-          : `Pages ${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(connection.totalCount)}`}
-        {fetching && ' · updating…'}
-      </p>
+      <div className="list-toolbar">
+        <p className="muted" role="status" aria-live="polite">
+          {connection.totalCount === 0
+            ? 'No pages match.'
+            : `Pages ${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(connection.totalCount)}`}
+          {fetching && ' · updating…'}
+        </p>
+        {data.audit.pagesCrawled > 0 && <ExportButtons projectId={projectId} kind="pages" auditId={auditId} />}
+      </div>
       <ErrorMessage problem={problemOf(error)} />
 
       {connection.totalCount === 0 ? (

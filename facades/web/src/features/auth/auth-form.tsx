@@ -4,11 +4,34 @@ import { Form } from 'react-aria-components';
 import { Button } from '../../components/button';
 import { TextField } from '../../components/text-field';
 import { useDocumentTitle } from '../../components/document-title';
-import { authClient } from '../../lib/auth-client';
 import { useSessionChange } from '../../lib/session-change';
 import { authProblem, retryAfterOf, type AuthFailure, type AuthProblem } from './auth-error';
 
 const NO_PROBLEM: AuthProblem = { form: null, fields: {} };
+
+/**
+ * One of better-auth's e-mail endpoints (`sign-in/email`, `sign-up/email`) with a plain fetch, as better-auth's
+ * client sends it: its error body is `{ code, message }` (ours, for a 429, `{ error, code }` with Retry-After).
+ * better-auth's client is not loaded for this: the sign-in page is the first page of most visits, and stays light.
+ */
+async function callAuth(
+  path: 'sign-in/email' | 'sign-up/email',
+  body: Record<string, string>,
+): Promise<{ error: AuthFailure | null; retryAfter: number | null }> {
+  try {
+    const res = await fetch(`/api/auth/${path}`, {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (res.ok) return { error: null, retryAfter: null };
+    const payload = (await res.json().catch(() => ({}))) as Omit<AuthFailure, 'status'>;
+    return { error: { ...payload, status: res.status }, retryAfter: retryAfterOf(res) };
+  } catch (err) {
+    return { error: { status: 0, message: `The server could not be reached (${String(err)}).` }, retryAfter: null };
+  }
+}
 export const MIN_PASSWORD_LENGTH = 8;
 
 /** Sign-in and sign-up share the form: better-auth's endpoints, errors shown where they belong. */
@@ -27,18 +50,12 @@ export function AuthForm({ mode, redirectTo }: { mode: 'sign-in' | 'sign-up'; re
     const name = String(data.get('name') ?? '').trim();
     setPending(true);
     setProblem(NO_PROBLEM);
-    let retryAfter: number | null = null;
-    const fetchOptions = { onError: (ctx: { response: Response }) => void (retryAfter = retryAfterOf(ctx.response)) };
-    const unreachable = (err: unknown) => ({
-      data: null,
-      error: { status: 0, message: `The server could not be reached (${String(err)}).` },
-    });
-    const result = signUp
-      ? await authClient.signUp.email({ email, password, name, fetchOptions }).catch(unreachable)
-      : await authClient.signIn.email({ email, password, fetchOptions }).catch(unreachable);
+    const { error, retryAfter } = signUp
+      ? await callAuth('sign-up/email', { email, password, name })
+      : await callAuth('sign-in/email', { email, password });
     setPending(false);
-    if (result.error) {
-      setProblem(authProblem(result.error as AuthFailure, retryAfter));
+    if (error) {
+      setProblem(authProblem(error, retryAfter));
       return;
     }
     await sessionChanged(redirectTo ?? '/projects');
@@ -86,15 +103,26 @@ export function AuthForm({ mode, redirectTo }: { mode: 'sign-in' | 'sign-up'; re
         <Button type="submit" variant="primary" isPending={pending}>
           {signUp ? 'Sign up' : 'Sign in'}
         </Button>
+        {!signUp && (
+          <p className="small">
+            <Link to="/forgot-password">Forgot password?</Link>
+          </p>
+        )}
       </Form>
       <p className="auth-switch">
         {signUp ? (
           <>
-            Already have an account? <Link to="/sign-in">Sign in</Link>
+            Already have an account?{' '}
+            <Link to="/sign-in" search={redirectTo ? { redirect: redirectTo } : {}}>
+              Sign in
+            </Link>
           </>
         ) : (
           <>
-            New here? <Link to="/sign-up">Create an account</Link>
+            New here?{' '}
+            <Link to="/sign-up" search={redirectTo ? { redirect: redirectTo } : {}}>
+              Create an account
+            </Link>
           </>
         )}
       </p>

@@ -2,6 +2,7 @@ import { getRouteApi } from '@tanstack/react-router';
 import { AuthForm } from './auth-form';
 
 const route = getRouteApi('/sign-in');
+const signUpRoute = getRouteApi('/sign-up');
 
 export function SignInPage() {
   const { redirect } = route.useSearch();
@@ -9,5 +10,6 @@ export function SignInPage() {
 }
 
 export function SignUpPage() {
-  return <AuthForm mode="sign-up" />;
+  const { redirect } = signUpRoute.useSearch();
+  return <AuthForm mode="sign-up" redirectTo={redirect} />;
 }

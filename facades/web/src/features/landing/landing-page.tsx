@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { useDocumentTitle } from '../../components/document-title';
+import { usePublicPageHead } from './public-pages';
 
 const FEATURES: { title: string; text: string }[] = [
   {
@@ -47,7 +47,7 @@ const TOOLS: {
 ];
 
 export function LandingPage() {
-  useDocumentTitle(null);
+  usePublicPageHead('/');
   return (
     <div className="landing">
       <section className="hero" aria-labelledby="hero-title">

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { ProgressBar, Label } from 'react-aria-components';
 import { Button } from '../../components/button';
 import type { AuditPhase, OverviewAuditFragment } from '../../gql/graphql';
-import { formatElapsed, formatNumber } from '../../lib/format';
+import { formatElapsed, formatNumber, plural } from '../../lib/format';
 
 const PHASE: Record<AuditPhase, string> = {
   CRAWLING: 'Crawling pages',
@@ -48,7 +48,7 @@ export function AuditProgress({
         value={audit.pagesCrawled}
         maxValue={Math.max(found, 1)}
         isIndeterminate={!running || found === 0}
-        valueLabel={`${formatNumber(audit.pagesCrawled)} of ${formatNumber(found)} pages`}
+        valueLabel={`${formatNumber(audit.pagesCrawled)} of ${plural(found, 'page')}`}
       >
         {({ percentage, valueText, isIndeterminate }) => (
           <>

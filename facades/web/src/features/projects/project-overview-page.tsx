@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import { useMutation, useQuery } from 'urql';
 import { Button } from '../../components/button';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { AuditStatusBadge, isActiveAudit } from '../../components/audit-status';
 import { useDocumentTitle } from '../../components/document-title';
 import { ScoreChange, ScoreRing } from '../../components/score';
@@ -10,17 +11,18 @@ import {
   CancelAuditDocument,
   ProjectOverviewDocument,
   StartAuditDocument,
+  UpdateProjectSettingsDocument,
   type OverviewAuditFragment,
 } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
 import { PREFETCHED } from '../../lib/urql';
-import { formatDateTime, formatNumber, formatRelative } from '../../lib/format';
+import { useLivePoll } from '../../lib/use-live-poll';
+import { formatDateTime, formatNumber, formatRelative, plural } from '../../lib/format';
 import { AuditProgress } from './audit-progress';
 import { ScoreHistoryChart, type ScorePoint } from './score-history-chart';
+import { ProjectTabs } from './project-tabs';
 
 const route = getRouteApi('/app/projects/$projectId');
-/** Polling interval while an audit is queued or running. */
-const LIVE_MS = 1500;
 
 const CATEGORIES: { key: keyof OverviewAuditFragment; label: string }[] = [
   { key: 'metaScore', label: 'Meta' },
@@ -31,6 +33,12 @@ const CATEGORIES: { key: keyof OverviewAuditFragment; label: string }[] = [
 ];
 
 const isHttpUrl = (url: string) => /^https?:\/\//i.test(url);
+
+/** The project's URL over http when its audit failed on TLS over https (an http-only site, a bad certificate). */
+function httpAlternative(url: string, error: string | null): string | null {
+  if (!error || !/TLS connection failed|certificate|SSL/i.test(error) || !/^https:\/\//i.test(url)) return null;
+  return `http://${url.slice('https://'.length)}`;
+}
 
 function AuditLinks({ projectId, auditId }: { projectId: string; auditId: string }) {
   return (
@@ -59,7 +67,7 @@ function LatestResult({
       <div className="card-head">
         <h2 id="scores-title">Latest scores</h2>
         <span className="muted small">
-          Audit of {formatDateTime(audit.completedAt ?? audit.createdAt)} · {formatNumber(audit.pagesCrawled)} pages
+          Audit of {formatDateTime(audit.completedAt ?? audit.createdAt)} · {plural(audit.pagesCrawled, 'page')}
         </span>
       </div>
       <div className="scores">
@@ -75,8 +83,8 @@ function LatestResult({
       </div>
       <div className="issue-summary">
         <span className="badge badge-critical">{audit.issueCounts.critical} critical</span>
-        <span className="badge badge-warning">{audit.issueCounts.warning} warnings</span>
-        <span className="badge badge-notice">{audit.issueCounts.notice} notices</span>
+        <span className="badge badge-warning">{plural(audit.issueCounts.warning, 'warning')}</span>
+        <span className="badge badge-notice">{plural(audit.issueCounts.notice, 'notice')}</span>
         <Link
           to="/projects/$projectId/audits/$auditId"
           params={{ projectId, auditId: audit.id }}
@@ -105,7 +113,10 @@ export function ProjectOverviewPage() {
   });
   const [started, startAudit] = useMutation(StartAuditDocument);
   const [cancelled, cancelAudit] = useMutation(CancelAuditDocument);
+  const [switched, updateProject] = useMutation(UpdateProjectSettingsDocument);
   const [actionProblem, setActionProblem] = useState<ReturnType<typeof problemOf>>(null);
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const runButton = useRef<HTMLButtonElement>(null);
   useDocumentTitle(data?.project.name ?? 'Project');
 
   const audits = data?.audits.nodes ?? [];
@@ -113,11 +124,21 @@ export function ProjectOverviewPage() {
   const active = latest && isActiveAudit(latest.status) ? latest : null;
   const lastCompleted = audits.find((a) => a.status === 'COMPLETED') ?? null;
 
+  // When the audit ends, its progress card (and the Cancel button in it) goes away: focus that was in it, now on
+  // the page itself, moves to the action that remains.
+  const activeId = active?.id ?? null;
+  const wasActive = useRef<string | null>(null);
   useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => refetch({ requestPolicy: 'network-only' }), LIVE_MS);
-    return () => clearInterval(timer);
-  }, [active, refetch]);
+    if (wasActive.current && !activeId && (document.activeElement === document.body || !document.activeElement))
+      runButton.current?.focus();
+    wasActive.current = activeId;
+  }, [activeId]);
+
+  // While an audit is queued or running: polled with back-off, started over when its status or phase changes.
+  useLivePoll(() => refetch({ requestPolicy: 'network-only' }), {
+    active: !!active,
+    resetKey: active && `${active.id}:${active.status}:${active.phase ?? ''}`,
+  });
 
   const history: ScorePoint[] = useMemo(
     () =>
@@ -158,9 +179,24 @@ export function ProjectOverviewPage() {
     if (!active) return;
     setActionProblem(null);
     const res = await cancelAudit({ projectId, auditId: active.id });
+    setConfirmCancel(false);
     if (res.error) setActionProblem(problemOf(res.error));
     refetch({ requestPolicy: 'network-only' });
   }
+
+  /** "Use http://…": the start URL over http, then a new audit, in one click. */
+  async function switchToHttp(url: string) {
+    setActionProblem(null);
+    const res = await updateProject({ id: projectId, input: { url } });
+    if (res.error) {
+      setActionProblem(problemOf(res.error));
+      return;
+    }
+    runButton.current?.focus();
+    await run();
+  }
+
+  const http = latest?.status === 'FAILED' ? httpAlternative(project.url, latest.error) : null;
 
   return (
     <section className="page" aria-labelledby="project-title">
@@ -183,30 +219,64 @@ export function ProjectOverviewPage() {
           </p>
         </div>
         <div className="page-actions">
-          <Button variant="primary" onPress={() => void run()} isPending={started.fetching} isDisabled={!!active}>
+          {/* Pending, not disabled, while an audit runs: the button keeps the focus it has. */}
+          <Button ref={runButton} variant="primary" onPress={() => void run()} isPending={started.fetching || !!active}>
             Run audit
           </Button>
         </div>
       </div>
+      <ProjectTabs projectId={projectId} />
 
       <ErrorMessage problem={actionProblem} title="That did not work" />
 
-      {active && <AuditProgress audit={active} onCancel={() => void cancel()} cancelling={cancelled.fetching} />}
+      {active && (
+        <AuditProgress audit={active} onCancel={() => setConfirmCancel(true)} cancelling={cancelled.fetching} />
+      )}
+      <ConfirmDialog
+        isOpen={confirmCancel && !!active}
+        onOpenChange={setConfirmCancel}
+        title="Cancel this audit?"
+        confirmLabel="Cancel audit"
+        cancelLabel="Keep it running"
+        isPending={cancelled.fetching}
+        onConfirm={() => void cancel()}
+      >
+        <p>
+          The crawl stops now. The pages crawled so far are kept, but the audit gets no scores; you can run a new one at
+          any time.
+        </p>
+      </ConfirmDialog>
 
       {latest?.status === 'FAILED' && (
         <div className="callout callout-error" role="alert">
           <strong>The latest audit failed</strong>
           <p>{latest.error ?? 'No reason was recorded.'}</p>
           <p className="muted small">
-            Started {formatDateTime(latest.createdAt)}. Fix the cause and run the audit again.
+            Started {formatDateTime(latest.createdAt)}. Fix the cause and run the audit again
+            {http ? '' : ', or change the start URL in the settings'}.
           </p>
+          {http ? (
+            <p className="actions">
+              <Button variant="primary" onPress={() => void switchToHttp(http)} isPending={switched.fetching}>
+                Use {http} and run again
+              </Button>
+              <Link to="/projects/$projectId/settings" params={{ projectId }}>
+                Project settings
+              </Link>
+            </p>
+          ) : (
+            <p>
+              <Link to="/projects/$projectId/settings" params={{ projectId }}>
+                Change the start URL
+              </Link>
+            </p>
+          )}
         </div>
       )}
       {latest?.status === 'CANCELLED' && (
         <Callout tone="warning" title="The latest audit was cancelled">
           <p>
-            {latest.error ?? 'Cancelled.'}{' '}
-            {`${formatNumber(latest.pagesCrawled)} pages had been crawled; they are kept. `}
+            {latest.error ?? 'Cancelled.'} {`${plural(latest.pagesCrawled, 'page')} had been crawled; they are kept. `}
             <Link to="/projects/$projectId/audits/$auditId/pages" params={{ projectId, auditId: latest.id }}>
               See the pages
             </Link>

@@ -25,15 +25,43 @@ const SERIES: { key: keyof Omit<ScorePoint, 'completedAt'>; label: string; token
 const HEIGHT = 240;
 
 /**
+ * One audit has no history to draw: its overall score as one labelled point on the 0-100 scale (a time axis
+ * around a single instant would only show a dot in an empty span of hours).
+ */
+function SinglePoint({ point }: { point: ScorePoint }) {
+  const score = point.overall;
+  return (
+    <div className="chart-single" aria-hidden="true" style={{ height: HEIGHT }}>
+      <div className="chart-single-scale">
+        <span>100</span>
+        <span>50</span>
+        <span>0</span>
+      </div>
+      <div className="chart-single-plot">
+        {score !== null && (
+          <div className="chart-single-point" style={{ bottom: `${score}%` }}>
+            <span className="chart-single-dot" />
+            <span className="chart-single-label">
+              Overall {score} · {formatShortDate(point.completedAt)}
+            </span>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/**
  * Scores of the project's completed audits over time (uPlot on a canvas). The same numbers are in a table
  * for screen readers; the legend toggles the category lines.
  */
 export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
   const box = useRef<HTMLDivElement>(null);
+  const single = points.length === 1;
 
   useEffect(() => {
     const el = box.current;
-    if (!el) return;
+    if (!el || single) return;
     const css = getComputedStyle(el);
     const color = (token: string) => css.getPropertyValue(token).trim() || '#1d4ed8';
     const axis = {
@@ -49,15 +77,7 @@ export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
       {
         width: el.clientWidth || 600,
         height: HEIGHT,
-        // One audit is a single instant, for which uPlot spans 1,000 days: centre it in two days instead.
-        scales: {
-          x: {
-            time: true,
-            range: (u, min, max) =>
-              u.data[0].length === 1 ? [u.data[0][0] - 86_400, u.data[0][0] + 86_400] : [min, max],
-          },
-          y: { range: [0, 100] },
-        },
+        scales: { x: { time: true }, y: { range: [0, 100] } },
         // The legend toggles series; values on hover would only repeat the table below.
         legend: { live: false },
         axes: [axis, { ...axis, values: (_u, ticks) => ticks.map(String) }],
@@ -81,7 +101,7 @@ export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
       resize.disconnect();
       plot.destroy();
     };
-  }, [points]);
+  }, [points, single]);
 
   return (
     <figure className="chart" aria-labelledby="score-history-caption">
@@ -90,30 +110,33 @@ export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
           ? 'Scores of the first completed audit; the history grows with each audit'
           : `Scores of the last ${points.length} completed audits`}
       </figcaption>
-      <div ref={box} className="chart-canvas" aria-hidden="true" />
-      <table className="visually-hidden">
-        <caption>Score history</caption>
-        <thead>
-          <tr>
-            <th scope="col">Completed</th>
-            {SERIES.map((s) => (
-              <th scope="col" key={s.key}>
-                {s.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((p) => (
-            <tr key={p.completedAt}>
-              <th scope="row">{formatShortDate(p.completedAt)}</th>
+      {single ? <SinglePoint point={points[0]} /> : <div ref={box} className="chart-canvas" aria-hidden="true" />}
+      {/* A table ignores a 1 px width: the hidden box around it keeps the page from widening. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>Score history</caption>
+          <thead>
+            <tr>
+              <th scope="col">Completed</th>
               {SERIES.map((s) => (
-                <td key={s.key}>{p[s.key] ?? '—'}</td>
+                <th scope="col" key={s.key}>
+                  {s.label}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {points.map((p) => (
+              <tr key={p.completedAt}>
+                <th scope="row">{formatShortDate(p.completedAt)}</th>
+                {SERIES.map((s) => (
+                  <td key={s.key}>{p[s.key] ?? '—'}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -1,6 +1,6 @@
 import { Link, Outlet } from '@tanstack/react-router';
 
-/** Settings of the active organization: its API keys and members. */
+/** Settings of the active organization: its API keys, members and invitations, name and slug. */
 export function SettingsLayout() {
   return (
     <section className="page" aria-labelledby="settings-title">
@@ -11,6 +11,9 @@ export function SettingsLayout() {
         </Link>
         <Link to="/settings/members" activeProps={{ 'aria-current': 'page' }}>
           Members
+        </Link>
+        <Link to="/settings/organization" activeProps={{ 'aria-current': 'page' }}>
+          Organization
         </Link>
       </nav>
       <Outlet />

@@ -22,7 +22,8 @@ import { authClient } from '../../lib/auth-client';
 import { useSessionChange } from '../../lib/session-change';
 import { PREFETCHED } from '../../lib/urql';
 import { PLAN_LABEL } from '../../lib/plan';
-import { formatNumber } from '../../lib/format';
+import { formatNumber, plural } from '../../lib/format';
+import { USAGE_CONTEXT } from './usage-context';
 
 interface HeaderUser {
   name: string;
@@ -30,11 +31,15 @@ interface HeaderUser {
 }
 
 /** better-auth's organizations of the user; choosing one makes it the session's active organization. */
+const CREATE_ORGANIZATION = '__create-organization';
+
 function OrganizationSwitcher({ currentId }: { currentId: string | undefined }) {
   const organizations = authClient.useListOrganizations();
   const sessionChanged = useSessionChange();
-  const list = organizations.data ?? [];
+  const navigate = useNavigate();
+  const list = [...(organizations.data ?? []), { id: CREATE_ORGANIZATION, name: 'Create organization…' }];
   async function choose(id: string) {
+    if (id === CREATE_ORGANIZATION) return void navigate({ to: '/settings/organization', hash: 'create' });
     if (!id || id === currentId) return;
     await authClient.organization.setActive({ organizationId: id });
     await sessionChanged('/projects');
@@ -44,7 +49,7 @@ function OrganizationSwitcher({ currentId }: { currentId: string | undefined }) 
       className="org-switcher"
       selectedKey={currentId ?? null}
       onSelectionChange={(key) => void choose(String(key))}
-      isDisabled={list.length < 2}
+      isDisabled={!organizations.data}
       placeholder="Loading…"
     >
       <Label className="visually-hidden">Organization</Label>
@@ -79,19 +84,6 @@ function UsageRow({ label, used, limit }: { label: string; used: number; limit?:
     </div>
   );
 }
-
-/** Usage changes with the projects, audits and keys: a mutation returning one of them refetches it. */
-const USAGE_CONTEXT = {
-  additionalTypenames: [
-    'Project',
-    'DeleteProjectPayload',
-    'Audit',
-    'StartAuditPayload',
-    'ApiKey',
-    'CreatedApiKey',
-    'Keyword',
-  ],
-};
 
 export function AppHeader({ user }: { user: HeaderUser }) {
   const [{ data }] = useQuery({ query: ViewerDocument, context: USAGE_CONTEXT, ...PREFETCHED });
@@ -132,7 +124,7 @@ export function AppHeader({ user }: { user: HeaderUser }) {
               <AriaButton className="btn btn-quiet plan-button">
                 <span className="plan-badge">{PLAN_LABEL[org.plan]}</span>
                 <span className="plan-usage">
-                  {usage.projects}/{usage.projectsLimit} projects
+                  {usage.projects}/{usage.projectsLimit} {usage.projectsLimit === 1 ? 'project' : 'projects'}
                 </span>
               </AriaButton>
               <Popover className="popover usage-popover" placement="bottom end">
@@ -147,8 +139,7 @@ export function AppHeader({ user }: { user: HeaderUser }) {
                     <UsageRow label="Active API keys" used={usage.apiKeys} limit={usage.apiKeysLimit} />
                   </dl>
                   <p className="muted small">
-                    Up to {formatNumber(usage.keywordsPerProjectLimit)} keywords per project. Audits have no monthly
-                    limit.
+                    Up to {plural(usage.keywordsPerProjectLimit, 'keyword')} per project. Audits have no monthly limit.
                   </p>
                 </Dialog>
               </Popover>
@@ -169,13 +160,20 @@ export function AppHeader({ user }: { user: HeaderUser }) {
           <Popover className="popover" placement="bottom end">
             <Menu
               className="menu"
-              onAction={(key) => (key === 'sign-out' ? void signOut() : void navigate({ to: '/settings/api-keys' }))}
+              onAction={(key) =>
+                key === 'sign-out'
+                  ? void signOut()
+                  : void navigate({ to: key === 'account' ? '/account' : '/settings/api-keys' })
+              }
             >
               <MenuSection>
                 <Header className="menu-header">
                   <span>{user.name}</span>
                   <span className="muted small">{user.email}</span>
                 </Header>
+                <MenuItem id="account" className="menu-item">
+                  Account
+                </MenuItem>
                 <MenuItem id="settings" className="menu-item">
                   Settings
                 </MenuItem>

@@ -2,11 +2,12 @@ import { lazy } from 'react';
 import type { Client } from '@urql/core';
 import { FRESH } from '../../lib/urql';
 import { ViewerDocument } from '../../gql/graphql';
+import { USAGE_CONTEXT } from './usage-context';
 
 /** The signed-in header (organization switcher, plan and usage, user menu): loaded only for signed-in users. */
 export const AppHeader = lazy(() => import('./app-header').then((m) => ({ default: m.AppHeader })));
 
 /** Starts the header's query (route loader): it runs while the page's code loads. */
 export function prefetchHeader(client: Client): void {
-  void client.query(ViewerDocument, {}, FRESH).toPromise();
+  void client.query(ViewerDocument, {}, { ...FRESH, ...USAGE_CONTEXT }).toPromise();
 }

@@ -14,6 +14,7 @@ export function HeadersToolPage() {
 
   return (
     <ToolLayout
+      path="/tools/headers"
       title="HTTP headers checker"
       intro={
         "Follows a URL's redirects and checks its response headers " +

@@ -3,6 +3,7 @@ import { CodeBlock } from '../../components/code-block';
 import { TextField } from '../../components/text-field';
 import { MetaTagsToolDocument } from '../../gql/graphql';
 import { InputMode } from './input-mode';
+import { SerpPreview } from './serp-preview';
 import { KeyValueTable, ReportSection, ToolForm, ToolIssues, ToolLayout, useToolQuery } from './tool-layout';
 
 const LABELS = { url: 'Page URL', html: 'HTML' };
@@ -31,6 +32,7 @@ export function MetaTagsToolPage() {
 
   return (
     <ToolLayout
+      path="/tools/meta-tags"
       title="Meta tags analyzer"
       intro={
         'The title, description, canonical, robots, Open Graph, Twitter, hreflang and structured ' +
@@ -55,6 +57,13 @@ export function MetaTagsToolPage() {
         <div className="report" aria-live="polite">
           <ReportSection title="Issues">
             <ToolIssues issues={report.issues} />
+          </ReportSection>
+          <ReportSection title="Search result preview">
+            <SerpPreview
+              url={report.url ?? 'Page URL not given'}
+              title={report.title}
+              description={report.description}
+            />
           </ReportSection>
           <ReportSection title="Meta tags">
             <dl className="facts facts-wide">

@@ -43,6 +43,7 @@ export function RobotsToolPage() {
 
   return (
     <ToolLayout
+      path="/tools/robots"
       title="robots.txt tester"
       intro={
         'Validates a robots.txt file against RFC 9309 and tells, for each URL ' +

@@ -20,6 +20,7 @@ export function SitemapToolPage() {
 
   return (
     <ToolLayout
+      path="/tools/sitemap"
       title="XML sitemap validator"
       intro="Validates a sitemap or sitemap index against the sitemaps.org protocol: structure, URLs, dates and limits."
     >

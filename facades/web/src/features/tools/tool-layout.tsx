@@ -4,8 +4,9 @@ import { Button } from '../../components/button';
 import { Link, useRouteContext } from '@tanstack/react-router';
 import { useClient } from 'urql';
 import type { TypedDocumentNode } from '@urql/core';
-import { useDocumentTitle } from '../../components/document-title';
+import { usePublicPageHead } from '../landing/public-pages';
 import { formLevelProblem, problemOf, type ApiProblem } from '../../lib/api-problem';
+import { ToolAbout, type ToolPath } from './tool-about';
 
 /** Runs a tool's query when the form is sent (never from the cache: the page may have changed). */
 export function useToolQuery<Data, Variables extends Record<string, unknown>>(
@@ -53,8 +54,18 @@ export function ToolProblem({ problem: anyProblem }: { problem: ApiProblem | nul
   );
 }
 
-export function ToolLayout({ title, intro, children }: { title: string; intro: ReactNode; children: ReactNode }) {
-  useDocumentTitle(title);
+export function ToolLayout({
+  path,
+  title,
+  intro,
+  children,
+}: {
+  path: ToolPath;
+  title: string;
+  intro: ReactNode;
+  children: ReactNode;
+}) {
+  usePublicPageHead(path);
   return (
     <section className="page" aria-labelledby="tool-title">
       <nav aria-label="Breadcrumb" className="breadcrumb">
@@ -65,6 +76,7 @@ export function ToolLayout({ title, intro, children }: { title: string; intro: R
       <h1 id="tool-title">{title}</h1>
       <p className="lead">{intro}</p>
       {children}
+      <ToolAbout path={path} />
     </section>
   );
 }

@@ -1,8 +1,8 @@
 import { Link } from '@tanstack/react-router';
-import { useDocumentTitle } from '../../components/document-title';
+import { usePublicPageHead } from '../landing/public-pages';
 
 export function ToolsIndexPage() {
-  useDocumentTitle('Free SEO tools');
+  usePublicPageHead('/tools');
   return (
     <section className="page" aria-labelledby="tools-title">
       <h1 id="tools-title">Free SEO tools</h1>
@@ -35,6 +35,16 @@ export function ToolsIndexPage() {
           <p>Structure, URLs, dates and limits of a sitemap or sitemap index.</p>
         </li>
       </ul>
+      <section aria-labelledby="tools-audit" className="landing-section">
+        <h2 id="tools-audit">From one page to the whole site</h2>
+        <p>
+          Each tool looks at one URL or one file, at the moment you ask. A site audit runs the same checks on every page
+          a crawler can reach from your home page, scores the site by category, lists each issue with the pages it
+          affects and a fix written for that page, and keeps the history so that you see what improved after a release.
+          With an account you can also track keyword rankings and competitors, and call everything from scripts through
+          the REST and GraphQL APIs.
+        </p>
+      </section>
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ErrorDetail } from '../src/platform/errors.js';
+import type { ErrorDetail } from '../../src/platform/errors.js';
 import { restError, sendError, sendRefusal, type Refusal } from './error-translators.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import type { Channel, Principal } from '../src/platform/context.js';
-import type { DomainApi } from '../schema/domain-runtime.js';
+import type { Channel, Principal } from '../../src/platform/context.js';
+import type { DomainApi } from '../../schema/domain-runtime.js';
 import { sendRefusal, type Refusal } from './error-translators.js';
 
 declare module 'fastify' {
@@ -17,7 +17,7 @@ const UNAUTHORIZED: Record<'A' | 'B', string> = {
   A: 'Invalid or missing API key. Send Authorization: Bearer <API_KEY>.',
   B: 'Unauthorized. Please sign in.',
 };
-type RateLimitResult = Awaited<ReturnType<DomainApi['rateLimit']>>;
+export type RateLimitResult = Awaited<ReturnType<DomainApi['rateLimit']>>;
 
 /** What admitting a request needs of the domain: who the caller is, and their rate limit. */
 export type Admission = Pick<DomainApi, 'config' | 'authenticate' | 'rateLimit' | 'rateLimitFor' | 'anonymousRate'>;

@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } fro
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { GraphQLError } from 'graphql';
-import type { DomainApi } from '../schema/domain-runtime.js';
-import { admit, guardFor, type Admission, type Surface } from './http-guard.js';
-import { sendError, sendRefusal } from './error-translators.js';
+import type { DomainApi } from '../../schema/domain-runtime.js';
+import { admit, guardFor, type Admission, type Surface } from '../http/http-guard.js';
+import { sendError, sendRefusal } from '../http/error-translators.js';
 
 /** What the REST mapper uses: admission, the schema its operations compile against, request contexts. */
 type RestRuntime = Admission & Pick<DomainApi, 'schema' | 'createContext'>;

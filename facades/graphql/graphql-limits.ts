@@ -18,7 +18,7 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
-import type { ErrorCode } from '../src/platform/errors.js';
+import type { ErrorCode } from '../../src/platform/errors.js';
 
 /**
  * Depth and cost limits for queries sent to /graphql (the REST facades run fixed documents and skip them).

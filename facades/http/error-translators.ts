@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphQLError } from 'graphql';
-import { DomainError, assertNever, type ErrorCode, type ErrorDetail } from '../src/platform/errors.js';
-import { asUnavailable } from '../src/platform/infra-errors.js';
+import { DomainError, assertNever, type ErrorCode, type ErrorDetail } from '../../src/platform/errors.js';
+import { asUnavailable } from '../../src/platform/infra-errors.js';
 
 /**
  * The one place where a refusal becomes an HTTP response: one exhaustive `switch` over ErrorCode gives the status

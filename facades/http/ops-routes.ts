@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import type { DomainApi } from '../schema/domain-runtime.js';
+import type { DomainApi } from '../../schema/domain-runtime.js';
 import type { HttpMetrics } from './http-metrics.js';
-import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../src/platform/errors.js';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../src/platform/errors.js';
 import { restError, sendRefusal } from './error-translators.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();

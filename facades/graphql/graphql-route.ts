@@ -7,12 +7,12 @@ import {
 } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import type { GraphQLFormattedError } from 'graphql';
-import { DomainError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../src/platform/errors.js';
-import { asUnavailable } from '../src/platform/infra-errors.js';
-import type { RequestContext } from '../src/platform/context.js';
-import type { DomainApi } from '../schema/domain-runtime.js';
-import { admit, type Admission } from './http-guard.js';
-import { htmlPageHeaders } from './html-page-headers.js';
+import { DomainError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../src/platform/errors.js';
+import { asUnavailable } from '../../src/platform/infra-errors.js';
+import type { RequestContext } from '../../src/platform/context.js';
+import type { DomainApi } from '../../schema/domain-runtime.js';
+import { admit, type Admission } from '../http/http-guard.js';
+import { htmlPageHeaders } from '../http/html-page-headers.js';
 import { QUERY_TOO_COMPLEX, queryLimitErrorOf, queryLimitsRule } from './graphql-limits.js';
 import {
   GRAPHQL_PATH,
@@ -21,9 +21,9 @@ import {
   sendError,
   sendRefusal,
   type Refusal,
-} from './error-translators.js';
+} from '../http/error-translators.js';
 
-export { GRAPHQL_PATH } from './error-translators.js';
+export { GRAPHQL_PATH } from '../http/error-translators.js';
 
 /** The methods /graphql serves (GraphQL over HTTP); any other is METHOD_NOT_ALLOWED. */
 const GRAPHQL_METHODS = ['GET', 'POST'];

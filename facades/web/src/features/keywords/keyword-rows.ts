@@ -1,0 +1,137 @@
+import type { KeywordRowFragment } from '../../gql/graphql';
+import type { KeywordSearch, KeywordSort } from './search-params';
+
+/** How a keyword moved between its two latest successful checks. */
+export type Change =
+  | { kind: 'none' } // fewer than two successful checks
+  | { kind: 'moved'; delta: number } // found both times: positive = up (a better, smaller position)
+  | { kind: 'entered' } // found now, not found before
+  | { kind: 'dropped' } // found before, not found now
+  | { kind: 'absent' }; // not found either time
+
+export function changeOf(k: Pick<KeywordRowFragment, 'position' | 'previousPosition' | 'previousChecked'>): Change {
+  if (!k.previousChecked) return { kind: 'none' };
+  if (k.position !== null && k.previousPosition !== null)
+    return { kind: 'moved', delta: k.previousPosition - k.position };
+  if (k.position !== null) return { kind: 'entered' };
+  if (k.previousPosition !== null) return { kind: 'dropped' };
+  return { kind: 'absent' };
+}
+
+/** The change in words, for screen readers and titles: "up 3", "down 2", "no change", "new in the results". */
+export function changeText(c: Change): string {
+  switch (c.kind) {
+    case 'none':
+      return 'no previous check';
+    case 'moved':
+      return c.delta > 0 ? `up ${c.delta}` : c.delta < 0 ? `down ${-c.delta}` : 'no change';
+    case 'entered':
+      return 'entered the results';
+    case 'dropped':
+      return 'dropped out of the results';
+    case 'absent':
+      return 'not found either time';
+  }
+}
+
+/** A sortable number for a change (bigger = better); null sorts last. */
+function changeRank(c: Change): number | null {
+  switch (c.kind) {
+    case 'moved':
+      return c.delta;
+    case 'entered':
+      return 10_000;
+    case 'dropped':
+      return -10_000;
+    default:
+      return null;
+  }
+}
+
+export const targetText = (k: Pick<KeywordRowFragment, 'country' | 'device' | 'language'>): string =>
+  `${k.country.toUpperCase()} · ${k.device} · ${k.language}`;
+
+const time = (iso: string | null) => (iso ? Date.parse(iso) : null);
+
+type Key = (k: KeywordRowFragment) => string | number | null;
+const SORT_KEYS: Record<KeywordSort, Key> = {
+  term: (k) => k.term.toLocaleLowerCase(),
+  position: (k) => k.position,
+  change: (k) => changeRank(changeOf(k)),
+  best: (k) => k.bestPosition,
+  url: (k) => k.url,
+  target: (k) => targetText(k),
+  checked: (k) => time(k.lastCheck?.checkedAt ?? null),
+};
+/** The direction a column sorts in first: best positions and biggest gains first, most recent check first. */
+export const DEFAULT_DIR: Record<KeywordSort, 'asc' | 'desc'> = {
+  term: 'asc',
+  position: 'asc',
+  change: 'desc',
+  best: 'asc',
+  url: 'asc',
+  target: 'asc',
+  checked: 'desc',
+};
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+/** The keywords the filters keep, in the chosen order; keywords without a value for the column come last. */
+export function visibleKeywords(all: readonly KeywordRowFragment[], search: KeywordSearch): KeywordRowFragment[] {
+  const q = search.q?.trim().toLocaleLowerCase();
+  const kept = all.filter(
+    (k) =>
+      (!search.device || k.device === search.device) &&
+      (!search.country || k.country === search.country) &&
+      (!q || k.term.toLocaleLowerCase().includes(q) || (k.url?.toLocaleLowerCase().includes(q) ?? false)),
+  );
+  if (!search.sort) return kept;
+  const key = SORT_KEYS[search.sort];
+  const sign = (search.dir ?? DEFAULT_DIR[search.sort]) === 'asc' ? 1 : -1;
+  const keyed = kept.map((k) => ({ k, v: key(k) }));
+  keyed.sort((a, b) => {
+    if (a.v === null || b.v === null) return a.v === b.v ? 0 : a.v === null ? 1 : -1;
+    const d =
+      typeof a.v === 'number' && typeof b.v === 'number' ? a.v - b.v : collator.compare(String(a.v), String(b.v));
+    return d * sign;
+  });
+  return keyed.map((x) => x.k);
+}
+
+/** Limits of the API's addKeywords (AddKeywordsInput), shown before sending. */
+export const MAX_TERM_LENGTH = 200;
+export const MAX_TERMS_PER_ADD = 100;
+
+/** What will happen to one line of the bulk-add text. */
+export interface LinePlan {
+  line: number;
+  term: string;
+  key: string;
+  status: 'new' | 'duplicate' | 'tracked' | 'too-long';
+  /** For a duplicate: the line it repeats. */
+  of?: number;
+}
+
+/** The API's normal form of a term (NFKC, single spaces, trimmed) and its case-insensitive key. */
+export function normalizeTerm(raw: string): { term: string; key: string } | null {
+  const term = raw.normalize('NFKC').replace(/\s+/g, ' ').trim();
+  return term ? { term, key: term.toLocaleLowerCase('en') } : null;
+}
+
+/** Each non-empty line's fate: new, a repeat of an earlier line, already tracked for the target, or too long. */
+export function planLines(text: string, trackedKeys: ReadonlySet<string>): LinePlan[] {
+  const seen = new Map<string, number>();
+  const out: LinePlan[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const parsed = normalizeTerm(raw);
+    if (!parsed) return;
+    const line = i + 1;
+    if (parsed.term.length > MAX_TERM_LENGTH) out.push({ line, ...parsed, status: 'too-long' });
+    else if (seen.has(parsed.key)) out.push({ line, ...parsed, status: 'duplicate', of: seen.get(parsed.key) });
+    else {
+      seen.set(parsed.key, line);
+      out.push({ line, ...parsed, status: trackedKeys.has(parsed.key) ? 'tracked' : 'new' });
+    }
+  });
+  return out;
+}

@@ -1,0 +1,194 @@
+import type { Page } from '@playwright/test';
+import { expectAccessible, signUp, test, expect, uniq } from './fixtures';
+import { startWebFixtureSite, type FixtureSite } from './fixture-site';
+import { startFixtureSite, type RunningSite } from '../../fixtures/sites/fixture-server';
+
+const SHOTS = process.env.SHOTS_DIR;
+
+let site: FixtureSite;
+/** A second site served over http only, to be given as a bare `127.0.0.1:port`. */
+let plain: RunningSite;
+test.beforeAll(async () => {
+  site = await startWebFixtureSite();
+  plain = await startFixtureSite({ host: '127.0.0.1' });
+  plain.serve({ '/': { body: '<!doctype html><html lang="en"><title>Plain</title><p>Plain http.</p></html>' } });
+});
+test.afterAll(async () => {
+  await site?.close();
+  await plain?.close();
+});
+
+async function shoot(page: Page, name: string): Promise<void> {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
+
+async function createProject(page: Page, url: string, name?: string): Promise<string> {
+  await page.goto('/projects');
+  await page.getByRole('button', { name: 'New project' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New project' });
+  await dialog.getByLabel('Website URL').fill(url);
+  if (name) await dialog.getByLabel('Name').fill(name);
+  await dialog.getByRole('button', { name: 'Create project' }).click();
+  await expect(page.getByRole('button', { name: 'Run audit' })).toBeVisible();
+  return page.url();
+}
+
+test('project settings: every setting editable, errors at the field, a bare domain resolved to http', async ({
+  page,
+}) => {
+  await signUp(page, 'Set Tings');
+  // The header's usage counter follows a create without a reload.
+  await expect(page.getByRole('button', { name: /projects$/ })).toContainText(/^\D*0\/\d+ projects/);
+  await createProject(page, `${site.origin}/about`, 'Garden about');
+  await expect(page.getByRole('button', { name: /projects$/ })).toContainText(/1\/\d+ projects/);
+
+  await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Crawling' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText('Garden about');
+  await expect(page.getByLabel('Start URL')).toHaveValue(`${site.origin}/about`);
+  await expectAccessible(page, 'the project settings');
+  await shoot(page, 'settings-1280');
+
+  // The API's validation shows at the field it is about.
+  await page.getByLabel('Link depth').fill('99');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText('Link depth must be an integer from 0 to 50')).toBeVisible();
+  await expectAccessible(page, 'the settings with an error');
+  await page.getByLabel('Link depth').fill('3');
+  await page.getByLabel('Delay between requests (ms)').fill('250');
+  await page.getByLabel('Country').fill('DE');
+  await page.getByText('Mobile', { exact: true }).click();
+  await page.getByText('Honour robots.txt').click();
+  await page.getByLabel('Name').fill('Garden');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Link depth')).toHaveValue('3');
+  await expect(page.getByLabel('Delay between requests (ms)')).toHaveValue('250');
+  await expect(page.getByLabel('Country')).toHaveValue('de');
+  await expect(page.getByRole('radio', { name: 'Mobile' })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: /Honour robots.txt/ })).not.toBeChecked();
+  await expect(page.getByRole('heading', { level: 1, name: 'Garden' })).toBeVisible();
+
+  // A refused address is explained at the URL field; a bare host:port answering over http only becomes http://.
+  await page.getByLabel('Start URL').fill('http://10.1.2.3/');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText(/private, loopback or reserved address/).first()).toBeVisible();
+  await page.getByLabel('Start URL').fill(`127.0.0.1:${plain.port}`);
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: `http://127.0.0.1:${plain.port}/` })).toBeVisible();
+  await expect(page.getByLabel('Start URL')).toHaveValue(`http://127.0.0.1:${plain.port}/`);
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await shoot(page, 'settings-375');
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // The danger zone asks before deleting; the project and the counter go.
+  await page.getByRole('button', { name: 'Delete project' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Delete Garden?' });
+  await confirm.getByRole('button', { name: 'Delete project' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /projects$/ })).toContainText(/0\/\d+ projects/);
+});
+
+test('Run audit keeps focus; Cancel audit asks first', async ({ page }) => {
+  await signUp(page, 'Can Celler');
+  await createProject(page, `${site.origin}/slow/`, 'Slow garden');
+  // A pause between requests keeps the audit running while the test looks at it.
+  await page.goto(`${new URL(page.url()).pathname}/settings`);
+  await page.getByLabel('Delay between requests (ms)').fill('3000');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: 'Overview' }).click();
+  const run = page.getByRole('button', { name: 'Run audit' });
+  await run.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: /Audit (queued|running)/ })).toBeVisible();
+  await expect(run).toBeFocused();
+  expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('BUTTON');
+
+  await page.getByRole('button', { name: 'Cancel audit' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Cancel this audit?' });
+  await expect(confirm).toBeVisible();
+  await expectAccessible(page, 'the cancel confirmation');
+  await confirm.getByRole('button', { name: 'Keep it running' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page.getByRole('heading', { name: /Audit (queued|running)/ })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Cancel audit' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Cancel this audit?' })
+    .getByRole('button', { name: 'Cancel audit' })
+    .click();
+  await expect(page.getByText('The latest audit was cancelled')).toBeVisible();
+  await expect(run).toBeFocused();
+});
+
+test('a project link opens in its organization while another one is active', async ({ page }) => {
+  await signUp(page, 'Link Follower');
+  const projectUrl = await createProject(page, `${site.origin}/guides/herbs`, 'Herb guide');
+  const home = "Link Follower's organization";
+
+  // A second organization, made active (better-auth's organization API, as the app's client calls it).
+  const name = `Client ${uniq()}`;
+  const created = await page.request.post('/api/auth/organization/create', {
+    headers: { origin: new URL(page.url()).origin },
+    data: { name, slug: name.toLowerCase().replace(/ /g, '-') },
+  });
+  expect(created.status()).toBe(200);
+  await page.goto('/projects');
+  await expect(page.getByRole('button', { name: /Organization/ })).toContainText(name);
+  await expect(page.getByRole('heading', { name: 'No projects yet' })).toBeVisible();
+
+  // The shared link: the project opens, in the organization that owns it.
+  await page.goto(projectUrl);
+  await expect(page.getByRole('heading', { level: 1, name: 'Herb guide' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /Organization/ })).toContainText(home);
+  await expectAccessible(page, 'a project opened from a link of another organization');
+
+  // A project of no organization of the user's stays "not found".
+  await page.goto('/projects/00000000-0000-4000-8000-000000000000');
+  await expect(page.getByRole('heading', { level: 1, name: 'Project not found' })).toBeVisible();
+});
+
+test('at 375 px no page scrolls sideways; one audit is one labelled point', async ({ page }) => {
+  await signUp(page, 'Small Screen');
+  const projectUrl = await createProject(page, `${site.origin}/`, 'Fixture Garden');
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  await expect(page.getByRole('heading', { name: 'Latest scores' })).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByText(/^Scores of the first completed audit/)).toBeVisible();
+  await expect(page.locator('.chart-single-label')).toContainText(/Overall \d+ · /);
+  await expect(page.locator('.chart-canvas')).toHaveCount(0);
+  await expectAccessible(page, 'the project overview with one audit');
+  await shoot(page, 'overview-1280');
+  const issuesUrl = await page.getByRole('link', { name: 'View issues' }).getAttribute('href');
+  const pagesUrl = await page.getByRole('link', { name: 'Crawled pages' }).getAttribute('href');
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  const pages: [string, string][] = [
+    ['/projects', 'dashboard'],
+    [projectUrl, 'overview'],
+    [issuesUrl!, 'issues'],
+    [pagesUrl!, 'pages'],
+    [`${new URL(projectUrl).pathname}/settings`, 'settings'],
+    ['/tools', 'tools'],
+    ['/tools/meta-tags', 'tool-meta-tags'],
+    ['/tools/robots', 'tool-robots'],
+    ['/tools/headers', 'tool-headers'],
+    ['/tools/sitemap', 'tool-sitemap'],
+    ['/settings/api-keys', 'api-keys'],
+  ];
+  for (const [path, name] of pages) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+    await page.waitForLoadState('networkidle');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width, `${name} (${path}) is ${width} px wide at 375 px`).toBeLessThanOrEqual(375);
+    await shoot(page, `${name}-375`);
+  }
+  // The header's account menu (and sign-out) is reachable on a phone.
+  await page.getByRole('button', { name: /Account/ }).click();
+  await expect(page.getByRole('menuitem', { name: 'Sign out' })).toBeInViewport();
+});

@@ -1,0 +1,167 @@
+import { mkdirSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { expectAccessible, expectConsoleError, signUp, test, expect, uniq } from './fixtures';
+import { startWebFixtureSite, type FixtureSite } from './fixture-site';
+import { waitForMail } from './mail-sink';
+import { linkIn } from '../../support/mail-message';
+
+const SHOTS = process.env.TEAM_SHOTS_DIR;
+let site: FixtureSite;
+test.beforeAll(async () => {
+  site = await startWebFixtureSite();
+  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+});
+test.afterAll(async () => {
+  await site?.close();
+});
+
+/** Screenshots of the new pages at 1280 and 375 px (TEAM_SHOTS_DIR), for a person to look at. */
+async function shots(page: Page, name: string) {
+  if (!SHOTS) return;
+  await page.screenshot({ path: `${SHOTS}/${name}-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.screenshot({ path: `${SHOTS}/${name}-375.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test('an invitation by e-mail: the invitee signs up from its link, accepts and sees the projects', async ({
+  page,
+  browser,
+}) => {
+  await signUp(page, 'Olive Owner');
+  await page.getByRole('button', { name: 'New project' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New project' });
+  await dialog.getByLabel('Website URL').fill(`${site.origin}/`);
+  await dialog.getByLabel('Name').fill('Shared Garden');
+  await dialog.getByRole('button', { name: 'Create project' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Shared Garden' })).toBeVisible();
+
+  // Settings → Members: invite by e-mail.
+  await page.goto('/settings/members');
+  await expect(page.getByRole('heading', { name: 'Members' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'No pending invitations' })).toBeVisible();
+  await expectAccessible(page, 'the members page');
+  const invitee = `ivy-${uniq()}@example.test`;
+  await page.getByRole('button', { name: 'Invite member' }).click();
+  const invite = page.getByRole('dialog', { name: 'Invite a member' });
+  await invite.getByLabel('E-mail').fill(invitee);
+  await invite.getByLabel('Role').selectOption('admin');
+  await expectAccessible(page, 'the invite dialog');
+  await invite.getByRole('button', { name: 'Send invitation' }).click();
+  const ready = page.getByRole('dialog', { name: 'Invitation ready' });
+  await expect(ready.getByText('Invitation sent')).toBeVisible();
+  await ready.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByRole('row', { name: new RegExp(invitee) })).toBeVisible();
+  await shots(page, 'members-invited');
+
+  // The message the SMTP server received: its link, followed as the second person in another browser.
+  const mail = await waitForMail(invitee);
+  expect(mail.subject).toBe("Invitation to join Olive Owner's organization");
+  expect(mail.html).toContain('Open the invitation');
+  const link = linkIn(mail, 'http://127.0.0.1:');
+  expect(link).toMatch(/\/invitations\/[A-Za-z0-9_-]+$/);
+
+  const other = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const ivy = await other.newPage();
+    await ivy.goto(link);
+    // Signed out: sign in first, or create an account; either way the invitation comes next.
+    await expect(ivy.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+    await ivy.getByRole('link', { name: 'Create an account' }).click();
+    await ivy.getByLabel('Name').fill('Ivy Invitee');
+    await ivy.getByLabel('E-mail').fill(invitee);
+    await ivy.getByLabel('Password').fill('ivy-password-1');
+    await ivy.getByRole('button', { name: 'Sign up' }).click();
+    await expect(ivy.getByRole('heading', { level: 1, name: "Join Olive Owner's organization" })).toBeVisible();
+    await expect(ivy.getByText('as an admin')).toBeVisible();
+    await expectAccessible(ivy, 'the invitation page');
+    await shots(ivy, 'invitation');
+    await ivy.getByRole('button', { name: 'Accept invitation' }).click();
+    await expect(ivy.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
+    await expect(ivy.getByRole('link', { name: /Shared Garden/ }).first()).toBeVisible();
+
+    // The owner sees the new member (and no pending invitation).
+    await page.reload();
+    await expect(page.getByRole('row', { name: /Ivy Invitee/ })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'No pending invitations' })).toBeVisible();
+    await expect(page.getByLabel('Role of Ivy Invitee')).toHaveValue('admin');
+
+    // The password reset by e-mail, signed out.
+    await ivy.getByRole('button', { name: /Account:/ }).click();
+    await ivy.getByRole('menuitem', { name: 'Sign out' }).click();
+    // Signed out once the landing page shows: navigating earlier could read the session before it ended.
+    await expect(ivy.getByRole('heading', { level: 1 })).toContainText('Find what holds your site back');
+    await ivy.goto('/sign-in');
+    await ivy.getByRole('link', { name: 'Forgot password?' }).click();
+    await expect(ivy.getByRole('heading', { level: 1, name: 'Forgot your password?' })).toBeVisible();
+    await expectAccessible(ivy, 'the forgot-password page');
+    await ivy.getByLabel('E-mail').fill(invitee);
+    await ivy.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(ivy.getByText('Check your inbox')).toBeVisible();
+    const reset = await waitForMail(invitee);
+    expect(reset.subject).toBe('Reset your password');
+    await ivy.goto(linkIn(reset, 'http://127.0.0.1:'));
+    await expect(ivy.getByRole('heading', { level: 1, name: 'Choose a new password' })).toBeVisible();
+    await expectAccessible(ivy, 'the reset-password page');
+    await ivy.getByLabel('New password', { exact: true }).fill('ivy-new-password-2');
+    await ivy.getByLabel('Repeat the new password').fill('ivy-new-password-2');
+    await ivy.getByRole('button', { name: 'Set new password' }).click();
+    await expect(ivy.getByText('Your password was changed')).toBeVisible();
+    await ivy.getByRole('link', { name: 'Sign in' }).first().click();
+    await ivy.getByLabel('E-mail').fill(invitee);
+    await ivy.getByLabel('Password').fill('ivy-new-password-2');
+    await ivy.getByRole('button', { name: 'Sign in' }).click();
+    await expect(ivy.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
+  } finally {
+    await other.close();
+  }
+});
+
+test('organization settings, a new organization, and the account page', async ({ page }) => {
+  await signUp(page, 'Orla Org');
+  await page.goto('/settings/organization');
+  await expect(page.getByRole('heading', { name: 'Organization' })).toBeVisible();
+  await expectAccessible(page, 'the organization page');
+  const slug = `orla-${uniq()}`;
+  await page.getByLabel('Name').fill('Orla Studio');
+  await page.getByLabel('Slug').fill(slug);
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByRole('button', { name: /Orla Studio/ }).first()).toBeVisible();
+  await shots(page, 'organization');
+
+  // A second organization, from the header's switcher; it becomes the active one.
+  await page
+    .getByRole('button', { name: /Orla Studio/ })
+    .first()
+    .click();
+  await page.getByRole('option', { name: 'Create organization…' }).click();
+  const create = page.getByRole('dialog', { name: 'Create organization' });
+  await create.getByLabel('Name').fill('Second Agency');
+  await expect(create.getByLabel('Slug')).toHaveValue('second-agency');
+  await create.getByLabel('Slug').fill(`second-${uniq()}`);
+  await expectAccessible(page, 'the create-organization dialog');
+  await create.getByRole('button', { name: 'Create organization' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /Second Agency/ }).first()).toBeVisible();
+
+  // Account: the page, its sessions, a wrong current password.
+  await page.getByRole('button', { name: /Account:/ }).click();
+  await page.getByRole('menuitem', { name: 'Account' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible();
+  await expect(page.getByText('This browser')).toBeVisible();
+  await expectAccessible(page, 'the account page');
+  await shots(page, 'account');
+  expectConsoleError(/status of 400/);
+  await page.getByLabel('Current password').fill('not-my-password');
+  await page.getByLabel('New password').fill('another-password-3');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'The current password is wrong.' })).toBeVisible();
+
+  // Deleting the account: Orla is alone in both organizations, so both go with it.
+  await page.getByRole('button', { name: 'Delete account…' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Delete your account?' });
+  await confirm.getByLabel('Password').fill('correct-horse-battery');
+  await expectAccessible(page, 'the delete-account dialog');
+  await confirm.getByRole('button', { name: 'Delete account' }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
