@@ -103,6 +103,8 @@ export interface DomainApi {
   readiness(): Promise<Readiness>;
   /** The deployment's metrics read at scrape time (`/metrics`); the caller closes it. */
   createClusterMetrics(): ClusterMetrics;
+  /** Which request-path shortcuts of src/platform/fast-path/ run (all in production). */
+  fastPaths: Readonly<FastPathSwitches>;
   close(): Promise<void>;
 }
 
@@ -281,6 +283,7 @@ export async function createDomainRuntime(
           prefix: config.REDIS_PREFIX,
           onError: onQueueError,
         }),
+      fastPaths: shortcuts,
       withFastPaths: (overrides) => assemble({ ...shortcuts, ...overrides }, () => Promise.resolve()),
       close,
     };

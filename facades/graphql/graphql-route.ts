@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import Negotiator from 'negotiator';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import {
@@ -10,6 +11,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import { DomainError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../src/platform/errors.js';
 import { asUnavailable } from '../../src/platform/infra-errors.js';
 import type { RequestContext } from '../../src/platform/context.js';
+import { GraphQLReadLane } from '../../src/platform/fast-path/graphql-read-lane.js';
 import type { DomainApi } from '../../schema/domain-runtime.js';
 import { admit, type Admission } from '../http/http-guard.js';
 import { htmlPageHeaders } from '../http/html-page-headers.js';
@@ -191,12 +193,89 @@ function unavailableStatus(runtime: Pick<DomainApi, 'dependencies'>): ApolloServ
 }
 
 /** Apollo Server on /graphql: auth and rate limits first, then depth/cost limits and the domain schema. */
+/**
+ * The Query fields that only read what is stored (no outbound fetch, no rendering, no export file): what the read
+ * lane may run, and run again through Apollo when its answer has an error. The free tools (which fetch), the client
+ * report's PDF (Chromium) and export files stay Apollo's.
+ */
+export const STORED_DATA_READS: ReadonlySet<string> = new Set([
+  'apiKeys',
+  'audit',
+  'auditOccurrences',
+  'audits',
+  'clientReport',
+  'competitorOverview',
+  'competitors',
+  'job',
+  'keywordRankings',
+  'keywords',
+  'mailEnabled',
+  'members',
+  'project',
+  'projectOrganization',
+  'projects',
+  'rankTracking',
+  'reports',
+  'technical',
+  'viewer',
+]);
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  !!value && typeof value === 'object' && !Array.isArray(value) && !Buffer.isBuffer(value);
+
+/** The two single-result media types of Apollo's negotiation (its callback variant stays Apollo's). */
+const RESPONSE_TYPES = [
+  'application/json; charset=utf-8',
+  'application/graphql-response+json; charset=utf-8',
+  'application/json; callbackSpec=1.0; charset=utf-8',
+];
+
+/**
+ * The read lane's answer to a POST /graphql request (src/platform/fast-path/graphql-read-lane.ts), or null when
+ * Apollo answers it: any request Apollo would refuse or read otherwise (body shape, extensions, Accept), a document
+ * the lane does not run, and any result with an error. Its success response is Apollo's: status 200, the media type
+ * Apollo negotiates from Accept, cache-control no-store, the result's JSON and a newline.
+ */
+async function readLaneAnswer(
+  lane: GraphQLReadLane,
+  runtime: Pick<DomainApi, 'createContext'>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<string | null> {
+  const body = request.body;
+  if (request.method !== 'POST' || !isRecord(body) || typeof body.query !== 'string' || body.query === '') return null;
+  if (body.extensions !== undefined && body.extensions !== null) return null;
+  const { variables, operationName } = body;
+  if (variables !== undefined && variables !== null && !isRecord(variables)) return null;
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return null;
+  const accept = request.headers.accept;
+  const type = accept ? new Negotiator({ headers: { accept } }).mediaType(RESPONSE_TYPES) : RESPONSE_TYPES[0];
+  if (type !== RESPONSE_TYPES[0] && type !== RESPONSE_TYPES[1]) return null;
+  const compiled = lane.operation(body.query, operationName ?? undefined);
+  if (!compiled) return null;
+  const context = runtime.createContext({
+    principal: request.principal ?? null,
+    requestId: String(request.id),
+    ip: request.ip,
+  });
+  let result: Awaited<ReturnType<typeof compiled.query>>;
+  try {
+    result = await compiled.query(undefined, context, variables ?? {});
+  } catch {
+    return null;
+  }
+  if (result.errors?.length) return null;
+  void reply.header('content-type', type).header('cache-control', 'no-store').code(200);
+  return `${JSON.stringify({ data: result.data })}\n`;
+}
+
 export async function mountGraphQL(
   app: FastifyInstance,
-  runtime: Admission & Pick<DomainApi, 'schema' | 'createContext' | 'dependencies'>,
+  runtime: Admission & Pick<DomainApi, 'schema' | 'createContext' | 'dependencies' | 'fastPaths'>,
   options: { explorerPath: string },
 ): Promise<ApolloServer<RequestContext>> {
   const { config } = runtime;
+  const limits = queryLimitsRule({ maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COST });
   const apollo = new ApolloServer<RequestContext>({
     schema: runtime.schema,
     introspection: config.introspection,
@@ -208,7 +287,7 @@ export async function mountGraphQL(
       : (formatted, error) => withoutSuggestions(formatGraphQLError(formatted, error)),
     // Replaced by csrfRisk(): Apollo's version also refuses cookie-less GET queries.
     csrfPrevention: false,
-    validationRules: [queryLimitsRule({ maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COST })],
+    validationRules: [limits],
     // The schema declares no cache hints, so the cache-control plugin could only ever answer no-store; it
     // would also wrap every field resolver of the shared schema (REST routes included) to collect hints.
     plugins: [
@@ -221,6 +300,13 @@ export async function mountGraphQL(
   });
   await apollo.start();
   const landing = landingPage(options.explorerPath);
+  const lane = runtime.fastPaths.graphqlReadLane
+    ? new GraphQLReadLane({ schema: runtime.schema, validationRules: [limits], readFields: STORED_DATA_READS })
+    : null;
+  const apolloHandler = fastifyApolloHandler(apollo, {
+    context: async (request) =>
+      runtime.createContext({ principal: request.principal ?? null, requestId: String(request.id), ip: request.ip }),
+  }) as unknown as (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   app.route({
     // Other methods are routed here too, to be refused as METHOD_NOT_ALLOWED in GraphQL shape with Allow.
     method: ['GET', 'POST', 'OPTIONS', 'PUT', 'PATCH', 'DELETE'],
@@ -255,10 +341,9 @@ export async function mountGraphQL(
     },
     onSend: legacyJsonStatus,
     // The handler's own typing declares a string reply; this route also answers errors as objects.
-    handler: fastifyApolloHandler(apollo, {
-      context: async (request) =>
-        runtime.createContext({ principal: request.principal ?? null, requestId: String(request.id), ip: request.ip }),
-    }) as unknown as RouteHandlerMethod,
+    handler: (async (request, reply) =>
+      (lane && (await readLaneAnswer(lane, runtime, request, reply))) ??
+      apolloHandler(request, reply)) as RouteHandlerMethod,
   });
   return apollo;
 }

@@ -60,12 +60,13 @@ const GROUP = ['hand-written', 'facade-v1', 'graphql', 'hand-native'] as const;
 interface FastPathVariant {
   name: string;
   /** The target with every shortcut on that this one is compared with. */
-  of: 'facade-v1' | 'facade-api';
+  of: 'facade-v1' | 'facade-api' | 'graphql';
   shortcut: string;
   off: Partial<FastPathSwitches>;
 }
 const FAST_PATH_VARIANTS: FastPathVariant[] = [
   { name: 'api-no-session-cookie', of: 'facade-api', shortcut: 'session principal', off: { sessionCookie: false } },
+  { name: 'graphql-no-read-lane', of: 'graphql', shortcut: 'GraphQL read lane', off: { graphqlReadLane: false } },
 ];
 const compareFastPaths = (): boolean => !['', '0', 'false'].includes(process.env.BENCH_FAST_PATHS ?? '');
 
@@ -293,7 +294,7 @@ export async function runFacadeBench(): Promise<{ ok: boolean }> {
     );
     for (const [i, variant] of variants.entries()) {
       const res = responses[targets.findIndex((tg) => tg.name === variant.name)];
-      const same = variant.of === 'facade-v1' ? facadeRes : apiRes;
+      const same = { 'facade-v1': facadeRes, 'facade-api': apiRes, graphql: gqlRes }[variant.of];
       assert(
         res.status === 200 && isDeepStrictEqual(res.body, same.body),
         `${variants[i].name} answers otherwise than ${variant.of}`,

@@ -6,10 +6,13 @@
 export interface FastPathSwitches {
   /** session-principal.ts instead of better-auth's getSession for the sessions getSession would simply return. */
   sessionCookie: boolean;
+  /** graphql-read-lane.ts instead of Apollo Server's pipeline for repeated POST /graphql reads of stored data. */
+  graphqlReadLane: boolean;
 }
 
 export const ALL_FAST_PATHS: Readonly<FastPathSwitches> = Object.freeze({
   sessionCookie: true,
+  graphqlReadLane: true,
 });
 
 export const fastPaths = (overrides: Partial<FastPathSwitches> = {}): FastPathSwitches => ({
