@@ -294,6 +294,7 @@ describe('the GraphQL read lane answers as Apollo does', () => {
       { name: 'a query that is not a string', body: { query: { kind: 'Document' } } },
       { name: 'an empty body', body: {} },
       { name: 'a JSON array', body: [{ query: list }] },
+      { name: 'a document over 20,000 characters', body: { query: `${list}${' '.repeat(20_000)}` } },
     ];
     for (const { name, body } of cases) {
       const { laneAnswered } = await compare({ body, credential: 'key' });

@@ -31,6 +31,12 @@ export interface GraphQLReadLaneOptions {
   capacity?: number;
 }
 
+/**
+ * Longer documents are Apollo's (whose document store is bounded in bytes): with 500 of each kind kept, the lane holds
+ * at most ~20 MB of query text. The web app's longest query is under 2,000 characters.
+ */
+export const READ_LANE_MAX_QUERY_LENGTH = 20_000;
+
 /** A document this lane never runs (not a plain read, invalid, or not compilable): Apollo's. */
 const APOLLO = Symbol('apollo');
 type Prepared = CompiledQuery | typeof APOLLO;
@@ -72,6 +78,7 @@ export class GraphQLReadLane {
    * seen, and for every document that is not a valid query of stored-data reads.
    */
   operation(query: string, operationName: string | undefined): CompiledQuery | null {
+    if (query.length > READ_LANE_MAX_QUERY_LENGTH) return null;
     const key = operationName === undefined ? query : `${operationName}\u0000${query}`;
     const known = this.prepared.get(key);
     if (known !== undefined) return known === APOLLO ? null : known;
