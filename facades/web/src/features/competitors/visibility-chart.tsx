@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { chartTheme, followWidth, timeScale } from '../../components/time-chart';
 import { formatShortDate } from '../../lib/format';
 
 export interface VisibilityPoint {
@@ -34,24 +35,14 @@ export function VisibilityChart({ domains, points }: { domains: string[]; points
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const css = getComputedStyle(el);
-    const color = (token: string) => css.getPropertyValue(token).trim() || '#1d4ed8';
-    const axis = {
-      stroke: color('--text-muted'),
-      grid: { stroke: color('--border'), width: 1 },
-      ticks: { stroke: color('--border') },
-    };
+    const { color, axis } = chartTheme(el);
     const top = Math.max(10, ...points.map((p) => p.visibility));
     const plot = new uPlot(
       {
         width: el.clientWidth || 600,
         height: HEIGHT,
         scales: {
-          x: {
-            time: true,
-            range: (u, min, max) =>
-              u.data[0].length === 1 ? [u.data[0][0] - 86_400, u.data[0][0] + 86_400] : [min, max],
-          },
+          x: timeScale(),
           y: { range: [0, Math.min(100, Math.ceil((top * 1.1) / 5) * 5)] },
         },
         legend: { live: false },
@@ -60,7 +51,7 @@ export function VisibilityChart({ domains, points }: { domains: string[]; points
           {},
           ...domains.map((domain, i) => ({
             label: domain,
-            stroke: color(TOKENS[i % TOKENS.length]),
+            stroke: color(TOKENS[i % TOKENS.length], '#1d4ed8'),
             width: i === 0 ? 3 : 1.5,
             spanGaps: false,
             points: { show: days.length < 40 },
@@ -73,12 +64,7 @@ export function VisibilityChart({ domains, points }: { domains: string[]; points
       ],
       el,
     );
-    const resize = new ResizeObserver(() => plot.setSize({ width: el.clientWidth, height: HEIGHT }));
-    resize.observe(el);
-    return () => {
-      resize.disconnect();
-      plot.destroy();
-    };
+    return followWidth(plot, el, HEIGHT);
   }, [domains, days, byDay, points]);
 
   return (

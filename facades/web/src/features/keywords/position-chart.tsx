@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { RankCheckStatus } from '../../gql/graphql';
+import { chartTheme, followWidth, timeScale, type ThemeColor } from '../../components/time-chart';
 import { formatDateTime, formatShortDate } from '../../lib/format';
 
 export interface PositionPoint {
@@ -19,8 +20,8 @@ export interface PositionSeries {
 
 const TOKENS = ['--chart-1', '--chart-2', '--chart-3', '--chart-4', '--chart-5', '--chart-6'];
 /** Beyond the six theme colours, further lines get evenly spread hues (the legend names each). */
-const colorOf = (css: CSSStyleDeclaration, i: number) =>
-  i < TOKENS.length ? css.getPropertyValue(TOKENS[i]).trim() || '#1d4ed8' : `hsl(${(i * 137.5) % 360} 65% 45%)`;
+const colorOf = (color: ThemeColor, i: number) =>
+  i < TOKENS.length ? color(TOKENS[i], '#1d4ed8') : `hsl(${(i * 137.5) % 360} 65% 45%)`;
 
 const HEIGHT = 260;
 
@@ -90,25 +91,14 @@ export function PositionChart({ series, caption }: { series: readonly PositionSe
   useEffect(() => {
     const el = box.current;
     if (!el || checks === 0) return;
-    const css = getComputedStyle(el);
-    const color = (token: string) => css.getPropertyValue(token).trim() || '#5b6370';
-    const axis = {
-      stroke: color('--text-muted'),
-      grid: { stroke: color('--border'), width: 1 },
-      ticks: { stroke: color('--border') },
-    };
+    const { color, axis } = chartTheme(el);
     const many = checks > 60;
     const plot = new uPlot(
       {
         width: el.clientWidth || 600,
         height: HEIGHT,
         scales: {
-          // A single check spans two days around it instead of uPlot's 1,000.
-          x: {
-            time: true,
-            range: (u, min, max) =>
-              u.data[0].length === 1 ? [u.data[0][0] - 86_400, u.data[0][0] + 86_400] : [min, max],
-          },
+          x: timeScale(),
           // Position 1 at the top: the scale runs downwards from 1 to the worst position drawn.
           y: { dir: -1, range: (_u, _min, max) => [1, Math.max(10, Math.ceil(((max ?? 10) + 1) / 5) * 5)] },
         },
@@ -126,7 +116,7 @@ export function PositionChart({ series, caption }: { series: readonly PositionSe
           { value: (_u, v) => (v == null ? '—' : formatShortDate(new Date(v * 1000).toISOString())) },
           ...series.map((s, i) => ({
             label: s.term,
-            stroke: colorOf(css, i),
+            stroke: colorOf(color, i),
             width: series.length > 1 ? 1.5 : 2,
             spanGaps: false,
             points: { show: !many || series.length === 1, size: many ? 3 : 6 },
@@ -136,12 +126,7 @@ export function PositionChart({ series, caption }: { series: readonly PositionSe
       data,
       el,
     );
-    const resize = new ResizeObserver(() => plot.setSize({ width: el.clientWidth, height: HEIGHT }));
-    resize.observe(el);
-    return () => {
-      resize.disconnect();
-      plot.destroy();
-    };
+    return followWidth(plot, el, HEIGHT);
   }, [data, series, checks]);
 
   const single = series.length === 1 ? series[0] : null;

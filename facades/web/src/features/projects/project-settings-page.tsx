@@ -135,12 +135,9 @@ function SettingsForm({ project, pagesLimit }: { project: ProjectSettingsFieldsF
         <h2 id="crawl-title">Crawling</h2>
         <p className="muted small">Leave a field empty to use the platform default.</p>
         <div className="form settings-grid">
-          <TextField
+          <NumberSetting
             name="settings.maxPages"
-            label={LABELS['settings.maxPages']}
-            type="number"
-            inputMode="numeric"
-            defaultValue={s.maxPages?.toString() ?? ''}
+            value={s.maxPages}
             placeholder={pagesLimit !== null ? formatNumber(pagesLimit) : undefined}
             description={
               pagesLimit !== null
@@ -148,21 +145,15 @@ function SettingsForm({ project, pagesLimit }: { project: ProjectSettingsFieldsF
                 : 'Up to your plan’s limit.'
             }
           />
-          <TextField
+          <NumberSetting
             name="settings.maxDepth"
-            label={LABELS['settings.maxDepth']}
-            type="number"
-            inputMode="numeric"
-            defaultValue={s.maxDepth?.toString() ?? ''}
+            value={s.maxDepth}
             placeholder="10"
             description="Clicks from the start URL, 0 to 50 (default 10)."
           />
-          <TextField
+          <NumberSetting
             name="settings.crawlDelayMs"
-            label={LABELS['settings.crawlDelayMs']}
-            type="number"
-            inputMode="numeric"
-            defaultValue={s.crawlDelayMs?.toString() ?? ''}
+            value={s.crawlDelayMs}
             placeholder="0"
             description="Pause before each request, 0 to 60,000 ms (default 0)."
           />
@@ -248,6 +239,26 @@ function SettingsForm({ project, pagesLimit }: { project: ProjectSettingsFieldsF
         </p>
       </div>
     </Form>
+  );
+}
+
+/** A numeric crawl setting, labelled as the API's errors name it; empty means the platform default. */
+function NumberSetting(props: {
+  name: 'settings.maxPages' | 'settings.maxDepth' | 'settings.crawlDelayMs';
+  value: number | null | undefined;
+  placeholder?: string;
+  description: string;
+}) {
+  return (
+    <TextField
+      name={props.name}
+      label={LABELS[props.name]}
+      type="number"
+      inputMode="numeric"
+      defaultValue={props.value?.toString() ?? ''}
+      placeholder={props.placeholder}
+      description={props.description}
+    />
   );
 }
 

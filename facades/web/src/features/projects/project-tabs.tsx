@@ -1,32 +1,29 @@
 import { Link } from '@tanstack/react-router';
 
+/** The sections in the order shown; the overview is active only on its own path, not under the others. */
+const SECTIONS = [
+  { to: '/projects/$projectId', label: 'Overview', exact: true },
+  { to: '/projects/$projectId/keywords', label: 'Keywords', exact: false },
+  { to: '/projects/$projectId/competitors', label: 'Competitors', exact: false },
+  { to: '/projects/$projectId/technical', label: 'Technical', exact: false },
+  { to: '/projects/$projectId/report', label: 'Report', exact: false },
+  { to: '/projects/$projectId/settings', label: 'Settings', exact: false },
+] as const;
+
+const CURRENT = { 'aria-current': 'page' as const };
+
 /**
  * The sections of one project, shown under its heading on every project page. Each section is its own route
  * (and its own code chunk); the active one is marked with aria-current.
  */
 export function ProjectTabs({ projectId }: { projectId: string }) {
-  const current = { 'aria-current': 'page' as const };
-  const params = { projectId };
   return (
     <nav aria-label="Project sections" className="tabs-nav">
-      <Link to="/projects/$projectId" params={params} activeOptions={{ exact: true }} activeProps={current}>
-        Overview
-      </Link>
-      <Link to="/projects/$projectId/keywords" params={params} activeProps={current}>
-        Keywords
-      </Link>
-      <Link to="/projects/$projectId/competitors" params={params} activeProps={current}>
-        Competitors
-      </Link>
-      <Link to="/projects/$projectId/technical" params={params} activeProps={current}>
-        Technical
-      </Link>
-      <Link to="/projects/$projectId/report" params={params} activeProps={current}>
-        Report
-      </Link>
-      <Link to="/projects/$projectId/settings" params={params} activeProps={current}>
-        Settings
-      </Link>
+      {SECTIONS.map(({ to, label, exact }) => (
+        <Link key={to} to={to} params={{ projectId }} activeOptions={{ exact }} activeProps={CURRENT}>
+          {label}
+        </Link>
+      ))}
     </nav>
   );
 }

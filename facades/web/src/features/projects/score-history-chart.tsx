@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { chartTheme, followWidth, timeScale } from '../../components/time-chart';
 import { formatShortDate } from '../../lib/format';
 
 export interface ScorePoint {
@@ -62,13 +63,7 @@ export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
   useEffect(() => {
     const el = box.current;
     if (!el || single) return;
-    const css = getComputedStyle(el);
-    const color = (token: string) => css.getPropertyValue(token).trim() || '#1d4ed8';
-    const axis = {
-      stroke: color('--text-muted'),
-      grid: { stroke: color('--border'), width: 1 },
-      ticks: { stroke: color('--border') },
-    };
+    const { color, axis } = chartTheme(el);
     const data: uPlot.AlignedData = [
       points.map((p) => new Date(p.completedAt).getTime() / 1000),
       ...SERIES.map((s) => points.map((p) => p[s.key])),
@@ -77,7 +72,7 @@ export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
       {
         width: el.clientWidth || 600,
         height: HEIGHT,
-        scales: { x: { time: true }, y: { range: [0, 100] } },
+        scales: { x: timeScale(), y: { range: [0, 100] } },
         // The legend toggles series; values on hover would only repeat the table below.
         legend: { live: false },
         axes: [axis, { ...axis, values: (_u, ticks) => ticks.map(String) }],
@@ -85,7 +80,7 @@ export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
           { value: (_u, v) => (v == null ? '—' : formatShortDate(new Date(v * 1000).toISOString())) },
           ...SERIES.map((s, i) => ({
             label: s.label,
-            stroke: color(s.token),
+            stroke: color(s.token, '#1d4ed8'),
             width: s.width,
             show: i === 0 || points.length < 30,
             points: { show: points.length < 40 },
@@ -95,12 +90,7 @@ export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
       data,
       el,
     );
-    const resize = new ResizeObserver(() => plot.setSize({ width: el.clientWidth, height: HEIGHT }));
-    resize.observe(el);
-    return () => {
-      resize.disconnect();
-      plot.destroy();
-    };
+    return followWidth(plot, el, HEIGHT);
   }, [points, single]);
 
   return (

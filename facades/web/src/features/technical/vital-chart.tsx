@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { chartTheme, followWidth, timeScale } from '../../components/time-chart';
 import { formatDateTime } from '../../lib/format';
 
 export interface VitalBand {
@@ -57,14 +58,9 @@ export function VitalChart({ band, points }: { band: VitalBand; points: VitalPoi
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const css = getComputedStyle(el);
-    const color = (token: string, fallback: string) => css.getPropertyValue(token).trim() || fallback;
-    const axis = {
-      stroke: color('--text-muted', '#5b6370'),
-      grid: { stroke: color('--border', '#d9dde3'), width: 1 },
-      ticks: { stroke: color('--border', '#d9dde3') },
-      font: '11px system-ui, sans-serif',
-    };
+    const theme = chartTheme(el);
+    const { color } = theme;
+    const axis = { ...theme.axis, font: '11px system-ui, sans-serif' };
     const fills: [BandName, string][] = [
       ['good', color('--good', '#15803d')],
       ['needs-improvement', color('--average', '#b45309')],
@@ -91,11 +87,7 @@ export function VitalChart({ band, points }: { band: VitalBand; points: VitalPoi
         width: el.clientWidth || 300,
         height: HEIGHT,
         scales: {
-          x: {
-            time: true,
-            range: (u, min, max) =>
-              u.data[0].length === 1 ? [u.data[0][0] - 86_400, u.data[0][0] + 86_400] : [min, max],
-          },
+          x: timeScale(),
           y: { range: [0, top] },
         },
         legend: { show: false },
@@ -116,12 +108,7 @@ export function VitalChart({ band, points }: { band: VitalBand; points: VitalPoi
       [points.map((p) => new Date(p.measuredAt).getTime() / 1000), points.map((p) => p.value)],
       el,
     );
-    const resize = new ResizeObserver(() => plot.setSize({ width: el.clientWidth, height: HEIGHT }));
-    resize.observe(el);
-    return () => {
-      resize.disconnect();
-      plot.destroy();
-    };
+    return followWidth(plot, el, HEIGHT);
   }, [band, points]);
 
   const unit = band.unit === 'ms' ? '' : ' (unitless)';
