@@ -303,6 +303,13 @@ describe('the GraphQL read lane answers as Apollo does', () => {
     }
   });
 
+  it('names only fields the schema has as stored-data reads, and none of the fetching or rendering ones', () => {
+    const fields = t.runtime.schema.getQueryType()!.getFields();
+    expect([...STORED_DATA_READS].filter((name) => !fields[name])).toEqual([]);
+    for (const outbound of ['metaTags', 'robotsTxt', 'httpHeaders', 'sitemap', 'clientReportPdf', 'exportFile'])
+      expect(STORED_DATA_READS.has(outbound), outbound).toBe(false);
+  });
+
   it('runs a document only from its second request, and compiles a bounded number', async () => {
     const lane = new GraphQLReadLane({
       schema: t.runtime.schema,
