@@ -1,4 +1,4 @@
-import { expectAccessible, signUp, test, expect, uniq } from './fixtures';
+import { expectAccessible, signUp, test, expect, uniq, createProject } from './fixtures';
 import { startWebFixtureSite, type FixtureSite } from './fixture-site';
 
 let site: FixtureSite;
@@ -43,12 +43,7 @@ test('everything on the dashboard works by keyboard; the dialog keeps focus and 
 
 test('a running audit shows live progress and can be cancelled; the pages found so far are kept', async ({ page }) => {
   await signUp(page, 'Pat Ience');
-  await page.getByRole('button', { name: 'New project' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New project' });
-  await dialog.getByLabel('Website URL').fill(`${site.origin}/slow/`);
-  await dialog.getByLabel('Name').fill('Slow Garden');
-  await dialog.getByRole('button', { name: 'Create project' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Slow Garden' })).toBeVisible();
+  await createProject(page, `${site.origin}/slow/`, 'Slow Garden');
 
   await page.getByRole('button', { name: 'Run audit' }).click();
   await expect(page.getByRole('heading', { name: 'Audit running' })).toBeVisible({ timeout: 30_000 });

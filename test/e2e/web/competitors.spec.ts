@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expectAccessible, screenshotFor, signUp, test, expect, uniq } from './fixtures';
+import { expectAccessible, screenshotFor, signUp, test, expect, uniq, createProject } from './fixtures';
 import { startWebFixtureSite, type FixtureSite } from './fixture-site';
 import { startRankingSerpFixture, type SerpFixture } from './serp-fixture';
 
@@ -23,12 +23,7 @@ test('competitors: add one (with errors explained), see it in the matrix beside 
   // Sign-up, a rank check through the worker and six axe passes: more than the default two minutes on a busy machine.
   test.setTimeout(300_000);
   await signUp(page);
-  await page.getByRole('button', { name: 'New project' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New project' });
-  await dialog.getByLabel('Website URL').fill(`${site.origin}/`);
-  await dialog.getByLabel('Name').fill('Rival Garden');
-  await dialog.getByRole('button', { name: 'Create project' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Rival Garden' })).toBeVisible();
+  await createProject(page, `${site.origin}/`, 'Rival Garden');
   const projectId = new URL(page.url()).pathname.split('/').pop()!;
   const ownDomain = new URL(site.origin).hostname;
 

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expectAccessible, signUp, test, expect } from './fixtures';
+import { expectAccessible, signUp, test, expect, createProject } from './fixtures';
 import { startWebFixtureSite, type FixtureSite } from './fixture-site';
 
 let site: FixtureSite;
@@ -16,12 +16,7 @@ test('after an audit, the issues CSV downloads from the issues list and the repo
   test.setTimeout(180_000);
   await page.goto('/sign-up');
   await signUp(page);
-  await page.getByRole('button', { name: 'New project' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New project' });
-  await dialog.getByLabel('Website URL').fill(`${site.origin}/`);
-  await dialog.getByLabel('Name').fill('Export Garden');
-  await dialog.getByRole('button', { name: 'Create project' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Export Garden' })).toBeVisible();
+  await createProject(page, `${site.origin}/`, 'Export Garden');
   await page.getByRole('button', { name: 'Run audit' }).click();
   await expect(page.getByRole('heading', { name: 'Latest scores' })).toBeVisible({ timeout: 120_000 });
 

@@ -79,6 +79,16 @@ export async function chooseInput(page: Page, label: string): Promise<void> {
 
 export { expect };
 
+/** Creates a project from the projects page through the New project dialog, and waits for the project's page. */
+export async function createProject(page: Page, url: string, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'New project' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New project' });
+  await dialog.getByLabel('Website URL').fill(url);
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByRole('button', { name: 'Create project' }).click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+}
+
 /** Plans are set server-side only (billing, the CLI); the test does it in the database. */
 export async function setPlanOf(email: string, plan: 'FREE' | 'PRO' | 'ENTERPRISE'): Promise<void> {
   const client = new pg.Client({

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expectAccessible, setPlanOf, signUp, test, expect } from './fixtures';
+import { createProject, expectAccessible, setPlanOf, signUp, test, expect } from './fixtures';
 import { startWebFixtureSite, type FixtureSite } from './fixture-site';
 
 /**
@@ -31,15 +31,6 @@ async function freeUser(page: Page, name: string): Promise<void> {
   await setPlanOf(email, 'FREE');
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
-}
-
-async function createProject(page: Page, url: string, name: string): Promise<void> {
-  await page.getByRole('button', { name: 'New project' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New project' });
-  await dialog.getByLabel('Website URL').fill(url);
-  await dialog.getByLabel('Name').fill(name);
-  await dialog.getByRole('button', { name: 'Create project' }).click();
-  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
 }
 
 /** Waits, when needed, so that what follows starts early in a fixed one-minute rate window. */

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, expectAccessible, screenshotFor, signUp, test, uniq } from './fixtures';
+import { expect, expectAccessible, screenshotFor, signUp, test, uniq, createProject } from './fixtures';
 import { startSerpFixture } from './serp-fixture';
 
 /**
@@ -26,12 +26,7 @@ test.afterAll(async () => {
 
 async function newProject(page: Page, name: string): Promise<void> {
   await signUp(page);
-  await page.getByRole('button', { name: 'New project' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New project' });
-  await dialog.getByLabel('Website URL').fill(`https://${domain}/`);
-  await dialog.getByLabel('Name').fill(name);
-  await dialog.getByRole('button', { name: 'Create project' }).click();
-  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await createProject(page, `https://${domain}/`, name);
   await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: 'Keywords' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Keywords' })).toBeVisible();
 }

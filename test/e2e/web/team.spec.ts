@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expectAccessible, expectConsoleError, signUp, test, expect, uniq } from './fixtures';
+import { expectAccessible, expectConsoleError, signUp, test, expect, uniq, createProject } from './fixtures';
 import { startWebFixtureSite, type FixtureSite } from './fixture-site';
 import { waitForMail } from './mail-sink';
 import { linkIn } from '../../support/mail-message';
@@ -29,12 +29,7 @@ test('an invitation by e-mail: the invitee signs up from its link, accepts and s
   browser,
 }) => {
   await signUp(page, 'Olive Owner');
-  await page.getByRole('button', { name: 'New project' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New project' });
-  await dialog.getByLabel('Website URL').fill(`${site.origin}/`);
-  await dialog.getByLabel('Name').fill('Shared Garden');
-  await dialog.getByRole('button', { name: 'Create project' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Shared Garden' })).toBeVisible();
+  await createProject(page, `${site.origin}/`, 'Shared Garden');
 
   // Settings → Members: invite by e-mail.
   await page.goto('/settings/members');

@@ -1,4 +1,4 @@
-import { expectAccessible, screenshotFor, signUp, test, expect } from './fixtures';
+import { expectAccessible, screenshotFor, signUp, test, expect, createProject } from './fixtures';
 import { startWebFixtureSite, type FixtureSite } from './fixture-site';
 
 const SHOTS = process.env.SHOTS_DIR;
@@ -17,12 +17,7 @@ test('the technical page explains what is not measured yet, then shows site fact
   // Sign-up and a whole audit through the worker: more than the default two minutes on a busy machine.
   test.setTimeout(300_000);
   await signUp(page);
-  await page.getByRole('button', { name: 'New project' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New project' });
-  await dialog.getByLabel('Website URL').fill(`${site.origin}/`);
-  await dialog.getByLabel('Name').fill('Technical Garden');
-  await dialog.getByRole('button', { name: 'Create project' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Technical Garden' })).toBeVisible();
+  await createProject(page, `${site.origin}/`, 'Technical Garden');
 
   // Before any audit: the empty state says what measures vitals and what lab metrics need.
   const sections = page.getByRole('navigation', { name: 'Project sections' });
