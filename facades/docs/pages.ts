@@ -1,4 +1,5 @@
 import { htmlPageHeaders } from '../http/html-page-headers.js';
+import { escapeHtml } from '../../src/platform/html-escape.js';
 
 /**
  * The interactive REST reference: Swagger UI over both OpenAPI documents at /docs. The page loads only
@@ -31,9 +32,6 @@ export const PAGE_CSP = [
 ].join('; ');
 
 export const PAGE_HEADERS = htmlPageHeaders(PAGE_CSP, 'no-referrer');
-
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const asset = (name: string) => `${DOCS_ASSET_BASE}/${name}`;
 

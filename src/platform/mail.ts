@@ -1,6 +1,7 @@
 import type { Transporter } from 'nodemailer';
 import type { AppConfig } from './config.js';
 import type { Logger } from './logger.js';
+import { escapeHtml } from './html-escape.js';
 
 /** One message: every message has a plain-text part and an HTML part. */
 export interface MailMessage {
@@ -16,11 +17,6 @@ export interface Mailer {
   /** Delivers the message; throws when the SMTP server refuses it or cannot be reached. */
   send(message: MailMessage): Promise<void>;
 }
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escapes a user-given value for HTML text and attribute values. */
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 
 const BODY_STYLE =
   'font-family: system-ui, sans-serif; line-height: 1.5; color: #1f2328; max-width: 36rem; margin: 0 auto; ' +

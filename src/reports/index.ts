@@ -10,4 +10,4 @@ export {
 } from './export.service.js';
 export { ClientReportService, PDF_NEEDS_CHROMIUM } from './client-report.service.js';
 export { createReportPdfRenderer, type ReportPdfRenderer, type ReportPdfOptions } from './report-pdf.js';
-export { clientReportHtml, escapeHtml } from './report-html.js';
+export { clientReportHtml } from './report-html.js';

@@ -1,12 +1,11 @@
 import type { ClientReportType, ReportVitalsType } from './report.types.js';
+import { escapeHtml } from '../platform/html-escape.js';
 
 /**
  * The client report as one self-contained HTML document for the PDF: made here from the report's data, every
  * value escaped (titles, URLs and evidence come from crawled sites), no script, no external resource — the
  * renderer blocks every request anyway.
  */
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (value: unknown): string => String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
 const CATEGORY_LABEL: Record<string, string> = {
   META: 'Meta',
