@@ -1,9 +1,17 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expectAccessible, screenshotFor, signUp, test, expect, uniq, createProject } from './fixtures';
+import {
+  expectAccessible,
+  screenshotFor,
+  signUp,
+  test,
+  expect,
+  uniq,
+  createProject,
+  reviewShot,
+  reviewShotsAtBothWidths,
+} from './fixtures';
 import { startWebFixtureSite, type FixtureSite } from './fixture-site';
 import { startRankingSerpFixture, type SerpFixture } from './serp-fixture';
-
-const SHOTS = process.env.SHOTS_DIR;
 
 let site: FixtureSite;
 let serp: SerpFixture;
@@ -88,12 +96,7 @@ test('competitors: add one (with errors explained), see it in the matrix beside 
   await page.getByRole('button', { name: 'Add competitor' }).click();
   await expect(page.getByText(`${rival} is already tracked as a competitor.`)).toBeVisible();
   await expectAccessible(page, 'the competitors page with a competitor');
-  if (SHOTS) {
-    await page.screenshot({ path: `${SHOTS}/competitors-1280.png`, fullPage: true });
-    await page.setViewportSize({ width: 375, height: 800 });
-    await page.screenshot({ path: `${SHOTS}/competitors-375.png`, fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
+  await reviewShotsAtBothWidths(page, 'competitors');
 
   // A rank check (the local search engine answers): positions, visibility and the trend, by one rule for all.
   serp.rank('balcony plants', [`https://www.${rival}/plants`, 'https://other.example.org/', `${site.origin}/about`]);
@@ -139,11 +142,11 @@ test('competitors: add one (with errors explained), see it in the matrix beside 
   await expect(trendTable.getByRole('cell')).toHaveText(['69.6%', '62.5%']);
   await expectAccessible(page, 'the competitors page with positions');
   await screenshotFor(page, 'competitors');
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/competitors-checked-1280.png`, fullPage: true });
+  await reviewShot(page, 'competitors-checked-1280');
   // On a phone the tables scroll in their own focusable regions.
   await page.setViewportSize({ width: 375, height: 800 });
   await expect(page.getByRole('region', { name: 'Position matrix' })).toBeVisible();
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/competitors-checked-375.png`, fullPage: true });
+  await reviewShot(page, 'competitors-checked-375');
   // The page's own content (the shared header at 375 px is the responsive work's, issue 25 point 10).
   const narrow = await new AxeBuilder({ page })
     .include('section.page')

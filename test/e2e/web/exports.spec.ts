@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expectAccessible, signUp, test, expect, createProject } from './fixtures';
+import { expectAccessible, signUp, test, expect, createProject, reviewShotsAtBothWidths } from './fixtures';
 import { startWebFixtureSite, type FixtureSite } from './fixture-site';
 
 let site: FixtureSite;
@@ -61,9 +61,5 @@ test('after an audit, the issues CSV downloads from the issues list and the repo
   expect(pdf.suggestedFilename()).toMatch(/\.pdf$/);
   const bytes = await readFile((await pdf.path())!);
   expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-  const shots = process.env.REPORT_SHOTS_DIR;
-  for (const width of shots ? [1280, 375] : []) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${shots}/report-${width}.png`, fullPage: true });
-  }
+  await reviewShotsAtBothWidths(page, 'report');
 });

@@ -53,6 +53,22 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
   expect(serious, `axe: serious or critical violations on ${what}`).toEqual([]);
 }
 
+/** Optional full-page shots for reviewing a change: SHOTS_DIR=/tmp/shots npm run test:web. */
+export const SHOTS_DIR = process.env.SHOTS_DIR;
+
+export async function reviewShot(page: Page, name: string): Promise<void> {
+  if (SHOTS_DIR) await page.screenshot({ path: `${SHOTS_DIR}/${name}.png`, fullPage: true });
+}
+
+/** The page at 1280 and at 375 px wide (SHOTS_DIR, named `<name>-1280`, `<name>-375`), then back at 1280. */
+export async function reviewShotsAtBothWidths(page: Page, name: string): Promise<void> {
+  if (!SHOTS_DIR) return;
+  await reviewShot(page, `${name}-1280`);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await reviewShot(page, `${name}-375`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 /** Optional README screenshots: SCREENSHOTS_DIR=docs/screenshots npm run test:web. */
 export async function screenshotFor(page: Page, name: string): Promise<void> {
   const dir = process.env.SCREENSHOTS_DIR;

@@ -1,5 +1,15 @@
 import type { Page } from '@playwright/test';
-import { expect, expectAccessible, screenshotFor, signUp, test, uniq, createProject } from './fixtures';
+import {
+  expect,
+  expectAccessible,
+  screenshotFor,
+  signUp,
+  test,
+  uniq,
+  createProject,
+  reviewShot,
+  SHOTS_DIR,
+} from './fixtures';
 import { startSerpFixture } from './serp-fixture';
 
 /**
@@ -7,7 +17,6 @@ import { startSerpFixture } from './serp-fixture';
  * SERP_PROVIDER=searxng pointed at it), so the positions shown are the ones the fixture ranks the site at.
  */
 const domain = `garden-${uniq()}.example`;
-const SHOTS = '/work/notes/shots/keywords';
 let serp: { close(): Promise<void> } | undefined;
 
 test.beforeAll(async () => {
@@ -81,7 +90,7 @@ test('keywords: add in bulk, check rankings, charts, filter and sort in the URL,
   await expect(row(page, 'balcony herbs').getByRole('cell').nth(2)).toContainText('no previous check');
   await expectAccessible(page, 'the keywords table with positions');
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: `${SHOTS}/keywords-1280.png`, fullPage: true });
+  await reviewShot(page, 'keywords-1280');
   await screenshotFor(page, 'keywords');
 
   // One keyword's history: a chart with its text alternative.
@@ -96,7 +105,7 @@ test('keywords: add in bulk, check rankings, charts, filter and sort in the URL,
   await expect(history.getByText('1 check · latest position 3 · best 3, worst 3.')).toBeVisible();
   await expect(history.locator('canvas')).toHaveCount(1);
   await expectAccessible(page, 'the position history dialog');
-  await page.screenshot({ path: `${SHOTS}/keyword-history-1280.png` });
+  await reviewShot(page, 'keyword-history-1280');
   await history.getByRole('button', { name: 'Close' }).click();
   await expect(history).toBeHidden();
 
@@ -132,9 +141,11 @@ test('keywords: add in bulk, check rankings, charts, filter and sort in the URL,
   await expect(page.getByLabel('Search keywords or URLs')).toHaveValue('balcony');
   await expect(table(page).getByRole('columnheader', { name: /Position/ })).toHaveAttribute('aria-sort', 'descending');
   await expect(page.getByRole('region', { name: 'Comparing 2 keywords' })).toBeVisible();
-  await page.setViewportSize({ width: 375, height: 800 });
-  await page.screenshot({ path: `${SHOTS}/keywords-375.png`, fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
+  if (SHOTS_DIR) {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await reviewShot(page, 'keywords-375');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
 
   // Remove, after a confirmation.
   await page.getByLabel('Search keywords or URLs').fill('');
@@ -164,5 +175,5 @@ test('keywords: without a SERP provider the page says so and how to set one', as
   await expect(note).toContainText('a position is never guessed');
   await expect(note).toContainText("README's configuration table");
   await expectAccessible(page, 'the keywords page without a provider');
-  await page.screenshot({ path: `${SHOTS}/keywords-no-provider-1280.png` });
+  await reviewShot(page, 'keywords-no-provider-1280');
 });

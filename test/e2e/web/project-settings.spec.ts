@@ -1,9 +1,7 @@
 import type { Page } from '@playwright/test';
-import { expectAccessible, signUp, test, expect, uniq } from './fixtures';
+import { expectAccessible, signUp, test, expect, uniq, reviewShot } from './fixtures';
 import { startWebFixtureSite, type FixtureSite } from './fixture-site';
 import { startFixtureSite, type RunningSite } from '../../fixtures/sites/fixture-server';
-
-const SHOTS = process.env.SHOTS_DIR;
 
 let site: FixtureSite;
 /** A second site served over http only, to be given as a bare `127.0.0.1:port`. */
@@ -17,10 +15,6 @@ test.afterAll(async () => {
   await site?.close();
   await plain?.close();
 });
-
-async function shoot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
 
 async function createProject(page: Page, url: string, name?: string): Promise<string> {
   await page.goto('/projects');
@@ -47,7 +41,7 @@ test('project settings: every setting editable, errors at the field, a bare doma
   await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText('Garden about');
   await expect(page.getByLabel('Start URL')).toHaveValue(`${site.origin}/about`);
   await expectAccessible(page, 'the project settings');
-  await shoot(page, 'settings-1280');
+  await reviewShot(page, 'settings-1280');
 
   // The API's validation shows at the field it is about.
   await page.getByLabel('Link depth').fill('99');
@@ -81,7 +75,7 @@ test('project settings: every setting editable, errors at the field, a bare doma
 
   await page.setViewportSize({ width: 375, height: 800 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  await shoot(page, 'settings-375');
+  await reviewShot(page, 'settings-375');
   await page.setViewportSize({ width: 1280, height: 900 });
 
   // The danger zone asks before deleting; the project and the counter go.
@@ -161,7 +155,7 @@ test('at 375 px no page scrolls sideways; one audit is one labelled point', asyn
   await expect(page.locator('.chart-single-label')).toContainText(/Overall \d+ · /);
   await expect(page.locator('.chart-canvas')).toHaveCount(0);
   await expectAccessible(page, 'the project overview with one audit');
-  await shoot(page, 'overview-1280');
+  await reviewShot(page, 'overview-1280');
   const issuesUrl = await page.getByRole('link', { name: 'View issues' }).getAttribute('href');
   const pagesUrl = await page.getByRole('link', { name: 'Crawled pages' }).getAttribute('href');
 
@@ -186,7 +180,7 @@ test('at 375 px no page scrolls sideways; one audit is one labelled point', asyn
     await page.waitForLoadState('networkidle');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width, `${name} (${path}) is ${width} px wide at 375 px`).toBeLessThanOrEqual(375);
-    await shoot(page, `${name}-375`);
+    await reviewShot(page, `${name}-375`);
   }
   // The header's account menu (and sign-out) is reachable on a phone.
   await page.getByRole('button', { name: /Account/ }).click();

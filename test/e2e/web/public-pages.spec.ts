@@ -1,7 +1,4 @@
-import { chooseInput, expect, expectAccessible, signUp, test } from './fixtures';
-
-/** Where the screenshots of this feature go (SHOTS_DIR), when set. */
-const SHOTS = process.env.SHOTS_DIR;
+import { chooseInput, expect, expectAccessible, signUp, test, reviewShot, SHOTS_DIR } from './fixtures';
 
 const PAGES = [
   { path: '/', h1: 'Find what holds your site back in search, and fix it', title: /open-source site audits/ },
@@ -26,7 +23,7 @@ test.describe('without JavaScript', () => {
     // The stylesheet applies: the header is laid out as a bar, not a list of links.
     const header = await page.locator('header.app-header').boundingBox();
     expect(header?.height).toBeLessThan(100);
-    if (SHOTS) await page.screenshot({ path: `${SHOTS}/landing-no-js-1280.png` });
+    await reviewShot(page, 'landing-no-js-1280');
   });
 });
 
@@ -88,12 +85,12 @@ test('the meta tags tool previews the search result, cut by pixel width as Googl
   await expect(region.getByText(/^Title: [\d,]+ px of 600 px, cut in results$/)).toBeVisible();
   await expect(region.getByText(/^Description: [\d,]+ px of 920 px, cut in results$/)).toBeVisible();
   await expectAccessible(page, 'the meta tags tool with a search result preview');
-  if (SHOTS) {
+  if (SHOTS_DIR) {
     await region.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${SHOTS}/serp-preview-1280.png` });
+    await reviewShot(page, 'serp-preview-1280');
     await page.setViewportSize({ width: 375, height: 800 });
     await region.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${SHOTS}/serp-preview-375.png` });
+    await reviewShot(page, 'serp-preview-375');
     const box = await preview.boundingBox();
     expect(box!.x + box!.width).toBeLessThanOrEqual(375);
   }

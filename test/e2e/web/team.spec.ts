@@ -1,28 +1,24 @@
-import { mkdirSync } from 'node:fs';
-import type { Page } from '@playwright/test';
-import { expectAccessible, expectConsoleError, signUp, test, expect, uniq, createProject } from './fixtures';
+import {
+  expectAccessible,
+  expectConsoleError,
+  signUp,
+  test,
+  expect,
+  uniq,
+  createProject,
+  reviewShotsAtBothWidths,
+} from './fixtures';
 import { startWebFixtureSite, type FixtureSite } from './fixture-site';
 import { waitForMail } from './mail-sink';
 import { linkIn } from '../../support/mail-message';
 
-const SHOTS = process.env.TEAM_SHOTS_DIR;
 let site: FixtureSite;
 test.beforeAll(async () => {
   site = await startWebFixtureSite();
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 test.afterAll(async () => {
   await site?.close();
 });
-
-/** Screenshots of the new pages at 1280 and 375 px (TEAM_SHOTS_DIR), for a person to look at. */
-async function shots(page: Page, name: string) {
-  if (!SHOTS) return;
-  await page.screenshot({ path: `${SHOTS}/${name}-1280.png`, fullPage: true });
-  await page.setViewportSize({ width: 375, height: 800 });
-  await page.screenshot({ path: `${SHOTS}/${name}-375.png`, fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 test('an invitation by e-mail: the invitee signs up from its link, accepts and sees the projects', async ({
   page,
@@ -47,7 +43,7 @@ test('an invitation by e-mail: the invitee signs up from its link, accepts and s
   await expect(ready.getByText('Invitation sent')).toBeVisible();
   await ready.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByRole('row', { name: new RegExp(invitee) })).toBeVisible();
-  await shots(page, 'members-invited');
+  await reviewShotsAtBothWidths(page, 'members-invited');
 
   // The message the SMTP server received: its link, followed as the second person in another browser.
   const mail = await waitForMail(invitee);
@@ -70,7 +66,7 @@ test('an invitation by e-mail: the invitee signs up from its link, accepts and s
     await expect(ivy.getByRole('heading', { level: 1, name: "Join Olive Owner's organization" })).toBeVisible();
     await expect(ivy.getByText('as an admin')).toBeVisible();
     await expectAccessible(ivy, 'the invitation page');
-    await shots(ivy, 'invitation');
+    await reviewShotsAtBothWidths(ivy, 'invitation');
     await ivy.getByRole('button', { name: 'Accept invitation' }).click();
     await expect(ivy.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
     await expect(ivy.getByRole('link', { name: /Shared Garden/ }).first()).toBeVisible();
@@ -122,7 +118,7 @@ test('organization settings, a new organization, and the account page', async ({
   await page.getByLabel('Slug').fill(slug);
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByRole('button', { name: /Orla Studio/ }).first()).toBeVisible();
-  await shots(page, 'organization');
+  await reviewShotsAtBothWidths(page, 'organization');
 
   // A second organization, from the header's switcher; it becomes the active one.
   await page
@@ -145,7 +141,7 @@ test('organization settings, a new organization, and the account page', async ({
   await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible();
   await expect(page.getByText('This browser')).toBeVisible();
   await expectAccessible(page, 'the account page');
-  await shots(page, 'account');
+  await reviewShotsAtBothWidths(page, 'account');
   expectConsoleError(/status of 400/);
   await page.getByLabel('Current password').fill('not-my-password');
   await page.getByLabel('New password').fill('another-password-3');

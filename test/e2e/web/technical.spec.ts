@@ -1,7 +1,14 @@
-import { expectAccessible, screenshotFor, signUp, test, expect, createProject } from './fixtures';
+import {
+  expectAccessible,
+  screenshotFor,
+  signUp,
+  test,
+  expect,
+  createProject,
+  reviewShot,
+  SHOTS_DIR,
+} from './fixtures';
 import { startWebFixtureSite, type FixtureSite } from './fixture-site';
-
-const SHOTS = process.env.SHOTS_DIR;
 
 let site: FixtureSite;
 test.beforeAll(async () => {
@@ -77,10 +84,10 @@ test('the technical page explains what is not measured yet, then shows site fact
   await expectAccessible(page, 'the technical page after an audit');
   await screenshotFor(page, 'technical');
 
-  if (SHOTS) {
-    await page.screenshot({ path: `${SHOTS}/technical-1280.png`, fullPage: true });
+  if (SHOTS_DIR) {
+    await reviewShot(page, 'technical-1280');
     await page.setViewportSize({ width: 375, height: 800 });
     await expect(ttfb).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/technical-375.png`, fullPage: true });
+    await reviewShot(page, 'technical-375');
   }
 });
