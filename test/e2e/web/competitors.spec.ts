@@ -9,6 +9,7 @@ import {
   createProject,
   reviewShot,
   reviewShotsAtBothWidths,
+  expectNoSidewaysScroll,
 } from './fixtures';
 import { startWebFixtureSite, type FixtureSite } from './fixture-site';
 import { startRankingSerpFixture, type SerpFixture } from './serp-fixture';
@@ -146,6 +147,7 @@ test('competitors: add one (with errors explained), see it in the matrix beside 
   // On a phone the tables scroll in their own focusable regions.
   await page.setViewportSize({ width: 375, height: 800 });
   await expect(page.getByRole('region', { name: 'Position matrix' })).toBeVisible();
+  await expectNoSidewaysScroll(page, 'the competitors page with positions');
   await reviewShot(page, 'competitors-checked-375');
   // The page's own content (the shared header at 375 px is the responsive work's, issue 25 point 10).
   const narrow = await new AxeBuilder({ page })

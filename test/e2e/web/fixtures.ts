@@ -53,6 +53,15 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
   expect(serious, `axe: serious or critical violations on ${what}`).toEqual([]);
 }
 
+/** Fails when the page scrolls sideways at the viewport's width (content wider than the screen). */
+export async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
+  const { scrollWidth, viewport } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    viewport: window.innerWidth,
+  }));
+  expect(scrollWidth, `${what} is ${scrollWidth} px wide at ${viewport} px`).toBeLessThanOrEqual(viewport);
+}
+
 /** Optional full-page shots for reviewing a change: SHOTS_DIR=/tmp/shots npm run test:web. */
 export const SHOTS_DIR = process.env.SHOTS_DIR;
 

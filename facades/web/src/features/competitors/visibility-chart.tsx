@@ -75,30 +75,33 @@ export function VisibilityChart({ domains, points }: { domains: string[]; points
           : `Visibility (share of voice, %) per day over the last ${days.length} checked days`}
       </figcaption>
       <div ref={box} className="chart-canvas" aria-hidden="true" />
-      <table className="visually-hidden">
-        <caption>Visibility per day</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            {domains.map((d) => (
-              <th scope="col" key={d}>
-                {d}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {days.map((day) => (
-            <tr key={day}>
-              <th scope="row">{formatShortDate(day)}</th>
-              {domains.map((d) => {
-                const v = byDay.get(day)?.get(d);
-                return <td key={d}>{v === undefined ? '—' : `${v}%`}</td>;
-              })}
+      {/* A table ignores the 1 px width of .visually-hidden and would widen the page: the box around it clips it. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>Visibility per day</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              {domains.map((d) => (
+                <th scope="col" key={d}>
+                  {d}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {days.map((day) => (
+              <tr key={day}>
+                <th scope="row">{formatShortDate(day)}</th>
+                {domains.map((d) => {
+                  const v = byDay.get(day)?.get(d);
+                  return <td key={d}>{v === undefined ? '—' : `${v}%`}</td>;
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -142,27 +142,29 @@ export function PositionChart({ series, caption }: { series: readonly PositionSe
       )}
       {single && <p className="muted small">{singleSummary(single)}</p>}
       {single ? (
-        <table className="visually-hidden">
-          <caption>Checks of “{single.term}”, oldest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Checked</th>
-              <th scope="col">Position</th>
-            </tr>
-          </thead>
-          <tbody>
-            {single.history.map((p) => (
-              <tr key={p.checkedAt}>
-                <th scope="row">{formatDateTime(p.checkedAt)}</th>
-                <td>
-                  {p.status === 'FAILED'
-                    ? `check failed: ${p.error ?? 'no reason given'}`
-                    : (p.position ?? 'not found in the checked results')}
-                </td>
+        <div className="visually-hidden">
+          <table>
+            <caption>Checks of “{single.term}”, oldest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Checked</th>
+                <th scope="col">Position</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {single.history.map((p) => (
+                <tr key={p.checkedAt}>
+                  <th scope="row">{formatDateTime(p.checkedAt)}</th>
+                  <td>
+                    {p.status === 'FAILED'
+                      ? `check failed: ${p.error ?? 'no reason given'}`
+                      : (p.position ?? 'not found in the checked results')}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : (
         <div className="visually-hidden">
           <table>

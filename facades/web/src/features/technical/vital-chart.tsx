@@ -119,27 +119,30 @@ export function VitalChart({ band, points }: { band: VitalBand; points: VitalPoi
         {`Bands: good up to ${formatVital(band.good, band.unit)}, poor above ${formatVital(band.poor, band.unit)}.`}
       </figcaption>
       <div ref={box} className="chart-canvas vital-canvas" aria-hidden="true" />
-      <table className="visually-hidden">
-        <caption>{band.metric} measurements</caption>
-        <thead>
-          <tr>
-            <th scope="col">Measured</th>
-            <th scope="col">{band.metric}</th>
-            <th scope="col">Band</th>
-            <th scope="col">Source</th>
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((p) => (
-            <tr key={p.measuredAt}>
-              <th scope="row">{formatDateTime(p.measuredAt)}</th>
-              <td>{p.value === null ? 'not measured' : formatVital(p.value, band.unit)}</td>
-              <td>{p.value === null ? '—' : BAND_LABEL[bandOf(p.value, band)]}</td>
-              <td>{SOURCE_LABEL[p.source] ?? p.source}</td>
+      {/* A table ignores the 1 px width of .visually-hidden and would widen the page: the box around it clips it. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{band.metric} measurements</caption>
+          <thead>
+            <tr>
+              <th scope="col">Measured</th>
+              <th scope="col">{band.metric}</th>
+              <th scope="col">Band</th>
+              <th scope="col">Source</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {points.map((p) => (
+              <tr key={p.measuredAt}>
+                <th scope="row">{formatDateTime(p.measuredAt)}</th>
+                <td>{p.value === null ? 'not measured' : formatVital(p.value, band.unit)}</td>
+                <td>{p.value === null ? '—' : BAND_LABEL[bandOf(p.value, band)]}</td>
+                <td>{SOURCE_LABEL[p.source] ?? p.source}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
