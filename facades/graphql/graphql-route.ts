@@ -13,7 +13,7 @@ import { asUnavailable } from '../../src/platform/infra-errors.js';
 import type { RequestContext } from '../../src/platform/context.js';
 import { GraphQLReadLane } from '../../src/platform/fast-path/graphql-read-lane.js';
 import type { DomainApi } from '../../schema/domain-runtime.js';
-import { admit, type Admission } from '../http/http-guard.js';
+import { admit, requestContext, type Admission } from '../http/http-guard.js';
 import { htmlPageHeaders } from '../http/html-page-headers.js';
 import { QUERY_TOO_COMPLEX, queryLimitErrorOf, queryLimitsRule } from './graphql-limits.js';
 import {
@@ -253,11 +253,7 @@ async function readLaneAnswer(
   if (type !== RESPONSE_TYPES[0] && type !== RESPONSE_TYPES[1]) return null;
   const compiled = lane.operation(body.query, operationName ?? undefined);
   if (!compiled) return null;
-  const context = runtime.createContext({
-    principal: request.principal ?? null,
-    requestId: String(request.id),
-    ip: request.ip,
-  });
+  const context = requestContext(runtime, request);
   let result: Awaited<ReturnType<typeof compiled.query>>;
   try {
     result = await compiled.query(undefined, context, variables ?? {});
@@ -304,8 +300,7 @@ export async function mountGraphQL(
     ? new GraphQLReadLane({ schema: runtime.schema, validationRules: [limits], readFields: STORED_DATA_READS })
     : null;
   const apolloHandler = fastifyApolloHandler(apollo, {
-    context: async (request) =>
-      runtime.createContext({ principal: request.principal ?? null, requestId: String(request.id), ip: request.ip }),
+    context: async (request) => requestContext(runtime, request),
   }) as unknown as (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   app.route({
     // Other methods are routed here too, to be refused as METHOD_NOT_ALLOWED in GraphQL shape with Allow.

@@ -23,6 +23,10 @@ export type RateLimitResult = Awaited<ReturnType<DomainApi['rateLimit']>>;
 export type Admission = Pick<DomainApi, 'config' | 'authenticate' | 'rateLimit' | 'rateLimitFor' | 'anonymousRate'>;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** The request's context for the schema's resolvers: the principal the guard admitted, the request id, the IP. */
+export const requestContext = (runtime: Pick<DomainApi, 'createContext'>, request: FastifyRequest) =>
+  runtime.createContext({ principal: request.principal ?? null, requestId: String(request.id), ip: request.ip });
+
 export function bearerToken(authorization: string | undefined): string | null {
   if (!authorization) return null;
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);

@@ -3,7 +3,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { GraphQLError } from 'graphql';
 import type { DomainApi } from '../../schema/domain-runtime.js';
-import { admit, guardFor, type Admission, type Surface } from '../http/http-guard.js';
+import { admit, guardFor, requestContext, type Admission, type Surface } from '../http/http-guard.js';
 import { sendError, sendRefusal } from '../http/error-translators.js';
 
 /** What the REST mapper uses: admission, the schema its operations compile against, request contexts. */
@@ -66,9 +66,6 @@ const routeInput = (request: FastifyRequest): RouteInput => ({
   body: request.body,
 });
 
-const contextFor = (runtime: RestRuntime, request: FastifyRequest) =>
-  runtime.createContext({ principal: request.principal ?? null, requestId: String(request.id), ip: request.ip });
-
 /** Operations compiled on first use and kept (streaming routes run several per request). */
 function operationRunner(runtime: RestRuntime) {
   const cache = new Map<unknown, CompiledQuery>();
@@ -81,7 +78,7 @@ function operationRunner(runtime: RestRuntime) {
       }
       const result = await compiled.query(
         undefined,
-        contextFor(runtime, request),
+        requestContext(runtime, request),
         variables as Record<string, unknown>,
       );
       if (result.errors?.length) {
@@ -136,7 +133,7 @@ export function registerRoutes(app: FastifyInstance, runtime: RestRuntime, route
           string,
           unknown
         >;
-        const result = await compiled.query(undefined, contextFor(runtime, request), variables);
+        const result = await compiled.query(undefined, requestContext(runtime, request), variables);
         if (result.errors?.length) return sendError(reply, result.errors[0]);
         return reply.code(route.status ?? 200).send(route.map(result.data as never));
       },
