@@ -29,6 +29,11 @@ export interface GraphQLReadLaneOptions {
   readFields: ReadonlySet<string>;
   /** Documents remembered, seen and prepared (default 500 each): a stream of unique queries costs no more memory. */
   capacity?: number;
+  /**
+   * Compile a document the first time it is asked for, rather than the second. For a caller that runs only the web
+   * app's own documents (the server's rendering of signed-in pages): a fixed, small set, each run again and again.
+   */
+  compileOnFirstUse?: boolean;
 }
 
 /**
@@ -82,7 +87,7 @@ export class GraphQLReadLane {
     const key = operationName === undefined ? query : `${operationName}\u0000${query}`;
     const known = this.prepared.get(key);
     if (known !== undefined) return known === APOLLO ? null : known;
-    if (this.seen.get(key) === undefined) {
+    if (!this.options.compileOnFirstUse && this.seen.get(key) === undefined) {
       this.seen.set(key, true);
       return null;
     }
