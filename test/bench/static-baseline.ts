@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SeededProject } from './web-seed.js';
 
@@ -60,4 +60,39 @@ export function writeStaticBaseline(
   const file = join(assetsDir, name);
   writeFileSync(file, staticBaselineHtml(projects));
   return { urlPath: `/assets/${name}`, remove: () => rmSync(file, { force: true }) };
+}
+
+/**
+ * The same page served as the web app serves its pages: at a path of its own, with the app's HTML headers (its CSP,
+ * Cross-Origin-Opener-Policy and the rest, facades/http/html-page-headers.ts), through the list of pre-rendered pages
+ * (dist/web/prerendered/pages.json, re-read by the server when index.html's mtime changes). The headers cost the
+ * browser something of their own: Cross-Origin-Opener-Policy makes a load from a new tab's about:blank (every load
+ * of this bench) swap to a new browsing-context group, that is, a new renderer process; measured with the same HTML,
+ * the first paint came ~40-80 ms later with that one header added. A baseline without them charges the application
+ * for its security headers. `remove()` takes the page out of the list again.
+ */
+export function serveStaticBaselineAsPage(
+  webDir: string,
+  projects: readonly SeededProject[],
+): { urlPath: string; remove(): void } {
+  const name = `bench-static-${randomBytes(6).toString('hex')}`;
+  const file = join(webDir, 'prerendered', `${name}.html`);
+  const list = join(webDir, 'prerendered', 'pages.json');
+  const before = readFileSync(list, 'utf8');
+  const touchIndex = () => {
+    const now = new Date();
+    utimesSync(join(webDir, 'index.html'), now, now);
+  };
+  writeFileSync(file, staticBaselineHtml(projects));
+  const pages = JSON.parse(before) as { path: string; file: string }[];
+  writeFileSync(list, `${JSON.stringify([...pages, { path: `/${name}`, file: `${name}.html` }], null, 2)}\n`);
+  touchIndex();
+  return {
+    urlPath: `/${name}`,
+    remove: () => {
+      writeFileSync(list, before);
+      rmSync(file, { force: true });
+      touchIndex();
+    },
+  };
 }
