@@ -20,7 +20,8 @@ import { apiRoutes } from './api/routes.js';
 import { toolRoutes } from './api/tool-routes.js';
 import { reportRoutes } from './api/report-routes.js';
 import { exportRoutes } from './v1/export-routes.js';
-import { isWebAppPath, registerWebApp } from './http/web-app.js';
+import { WEB_SSR_DIST, isWebAppPath, registerWebApp } from './http/web-app.js';
+import { createServerRenderer } from './http/server-render.js';
 
 /** A route as Fastify registered it (the OpenAPI test compares them with the documents). */
 export interface RegisteredRoute {
@@ -174,7 +175,8 @@ export async function buildServer(runtime: DomainApi): Promise<FastifyInstance> 
   });
   app.decorate('dependencyMonitor', runtime.dependencies);
   installJsonBodyParser(app);
-  const web = await registerWebApp(app, { publicUrl: config.baseUrl });
+  const renderer = createServerRenderer(runtime, { root: WEB_SSR_DIST, enabled: config.SERVER_RENDERING });
+  const web = await registerWebApp(app, { publicUrl: config.baseUrl, renderer });
   // Paths of the web application's router get its page (it shows its own 404); a known path asked with another
   // method is a 405 with Allow; other paths are JSON 404s.
   app.setNotFoundHandler((request, reply) => {

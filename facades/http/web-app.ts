@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { htmlPageHeaders } from './html-page-headers.js';
 import { sendRefusal } from './error-translators.js';
+import { sendRenderedPage, splitTemplate, type ServerRenderer } from './server-render.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 /** Where `vite build` (facades/web) puts the web application: dist/web, from the sources or from dist/facades. */
@@ -15,6 +16,8 @@ export const WEB_DIST = resolve(
   'dist',
   'web',
 );
+/** The server's build of the web app (vite build --ssr): the module that renders signed-in pages. */
+export const WEB_SSR_DIST = resolve(WEB_DIST, '..', 'web-ssr');
 
 /**
  * CSP of the web application's HTML: everything from this origin, no inline script or style element, no
@@ -72,6 +75,8 @@ export interface WebAppOptions {
   root?: string;
   /** The server's public URL (config.baseUrl): canonical URLs, Open Graph URLs, robots.txt and sitemap.xml. */
   publicUrl: string;
+  /** Renders signed-in pages for their session (server-render.ts); without it every page is index.html. */
+  renderer?: ServerRenderer;
 }
 
 /** What facades/web/prerender.ts writes in the placeholder's place of canonical and og:url. */
@@ -105,6 +110,10 @@ const ROUTE_CHUNKS: { path: RegExp; modules: string[] }[] = [
   { path: /^\/projects$/, modules: [APP_HEADER, 'src/features/projects/dashboard-page.tsx'] },
   { path: /^\/projects\/[^/]+$/, modules: [APP_HEADER, 'src/features/projects/project-overview-page.tsx'] },
   { path: /^\/projects\/[^/]+\/audits\/[^/]+$/, modules: [APP_HEADER, 'src/features/audits/audit-issues-page.tsx'] },
+  {
+    path: /^\/projects\/[^/]+\/keywords$/,
+    modules: [APP_HEADER, 'src/features/keywords/keywords-page.tsx'],
+  },
   {
     path: /^\/projects\/[^/]+\/audits\/[^/]+\/pages$/,
     modules: [APP_HEADER, 'src/features/audits/pages-explorer-page.tsx'],
@@ -235,7 +244,8 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     if (!current) return notBuilt(reply);
     const path = request.url.split('?')[0];
     const route = ROUTE_CHUNKS.findIndex((r) => r.path.test(path));
-    let html = current.pages.get(path) ?? current.index;
+    const publicPage = current.pages.get(path);
+    let html = publicPage ?? current.index;
     if (route >= 0) {
       const key = current.pages.has(path) ? -1 - route : route;
       let preloaded = current.withPreloads.get(key);
@@ -245,6 +255,13 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       }
       html = preloaded;
     }
+    // A signed-in page of the app (never a public page or the explorer) is rendered for the request's session.
+    const page =
+      !publicPage && headers === APP_HEADERS && request.headers.cookie
+        ? await options.renderer?.prepare(request)
+        : null;
+    const parts = page && splitTemplate(html.toString('utf8'));
+    if (page && parts) return sendRenderedPage(request, reply, headers, parts, page);
     return reply.headers(headers).type('text/html; charset=utf-8').send(html);
   };
 

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createServer, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { cspSafeMarkup } from './src/ssr/csp-safe-markup.ts';
 
 /**
  * The public pages (landing and free tools) as HTML files, written after `vite build` beside index.html:
@@ -31,25 +32,6 @@ const escapeHtml = (s: string) =>
 
 /** The file of a page under prerendered/: "/" is index.html, "/tools/robots" is tools/robots.html. */
 export const prerenderedFile = (path: string): string => (path === '/' ? 'index.html' : `${path.slice(1)}.html`);
-
-/** react-aria's VisuallyHidden style: the same rules as the app's .visually-hidden class. */
-const VISUALLY_HIDDEN_STYLE =
-  'style="border:0;clip:rect(0 0 0 0);clip-path:inset(50%);height:1px;margin:-1px;overflow:hidden;padding:0;' +
-  'position:absolute;width:1px;white-space:nowrap"';
-
-/**
- * The CSP refuses style attributes in HTML (styles set through the DOM are allowed): react-aria's visually hidden
- * inputs get the app's class instead, and any other style attribute fails the build. React's preload hints for
- * images (in <body>) are dropped; the head links the icon already.
- */
-export function cspSafeMarkup(markup: string): string {
-  const html = markup
-    .replaceAll(VISUALLY_HIDDEN_STYLE, 'class="visually-hidden"')
-    .replace(/<link rel="preload" as="image"[^>]*>/g, '');
-  const style = /<[^>]*\sstyle="[^"]*"[^>]*>/.exec(html);
-  if (style) throw new Error(`prerender: an inline style attribute would be refused by the CSP: ${style[0]}`);
-  return html;
-}
 
 /** index.html with the page's head tags and markup. */
 export function pageHtml(template: string, page: PublicPage, markup: string): string {

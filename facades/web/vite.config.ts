@@ -8,10 +8,37 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const api = process.env.WEB_DEV_API ?? 'http://127.0.0.1:3000';
 
 /**
+ * The server's build of the app (`vite build --ssr`, run by the incremental build after the client's): one module,
+ * dist/web-ssr/entry-server.js, that the API process loads to render signed-in pages (facades/http/server-render.ts).
+ * Its dependencies are bundled in (React's server renderer among them, as its production build); the routes' chunks
+ * stay chunks beside it, loaded when a page needs them (the GraphQL explorer's editor never is).
+ */
+const serverBuild = defineConfig({
+  root: here,
+  publicDir: false,
+  plugins: [react()],
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  ssr: { noExternal: true, target: 'node' },
+  build: {
+    ssr: 'src/entry-server.tsx',
+    outDir: fileURLToPath(new URL('../../dist/web-ssr', import.meta.url)),
+    emptyOutDir: true,
+    target: 'node20',
+    reportCompressedSize: false,
+    rolldownOptions: {
+      onLog(level, log, handler) {
+        if (log.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        handler(level, log);
+      },
+    },
+  },
+});
+
+/**
  * The web application: a GraphQL client like any dashboard, built to dist/web and served by the API process
  * at /. Each route is its own chunk; the landing and sign-in pages load only what they need.
  */
-export default defineConfig({
+const clientBuild = defineConfig({
   root: here,
   base: '/',
   plugins: [react(), prerenderPublicPages(here)],
@@ -56,3 +83,5 @@ export default defineConfig({
     ),
   },
 });
+
+export default defineConfig(({ isSsrBuild }) => (isSsrBuild ? serverBuild : clientBuild));

@@ -78,6 +78,11 @@ const envSchema = z
      * plan's Surface B figure (that one is for scripts on /api).
      */
     APP_RATE_PER_MINUTE: z.coerce.number().int().positive().default(600),
+    /**
+     * Signed-in pages rendered on the server (facades/http/server-render.ts): the browser paints the page from the HTML
+     * instead of after its scripts and queries. Off: every signed-in page is the plain index.html, as before.
+     */
+    SERVER_RENDERING: bool.default(true),
     /** Sign-ups (POST /api/auth/sign-up/*) per client IP and hour. */
     SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(20),
     BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),

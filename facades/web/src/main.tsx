@@ -1,20 +1,23 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';
-import { GraphQLProvider } from './lib/graphql-client';
+import { GraphQLProvider, currentGraphQLClient } from './lib/graphql-client';
 import { currentSession } from './lib/session';
-import { router } from './app/router';
+import { createAppRouter } from './app/router';
 import './styles.css';
 
+const router = createAppRouter({ loadSession: currentSession, graphql: currentGraphQLClient });
+
 // The first page's code and the session are fetched at once: the route guards wait for the session, and the
-// router would only then start loading the page's chunks.
+// router would only then start loading the page's chunks. (A page the server rendered carries its session.)
 void currentSession();
 for (const route of router.getMatchedRoutes(window.location.pathname)[0])
   void router.loadRouteChunk(route)?.catch(() => undefined);
 
 const root = createRoot(document.getElementById('root')!);
-// The first render waits for the router to have the page (session, route chunks): a pre-rendered public page stays
-// on screen until then and is replaced by the same markup in one commit, never by a blank or pending frame.
+// The first render waits for the router to have the page (session, route chunks): a page rendered by the server (a
+// signed-in page, with its query results) or at build time (a public page) stays on screen until then and is
+// replaced by the same markup in one commit, never by a blank or pending frame.
 void router
   .load()
   .catch(() => undefined)

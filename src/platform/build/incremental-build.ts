@@ -66,6 +66,30 @@ export function precompressAssets(dir: string): { files: number; raw: number; br
   return { files, raw, brotli };
 }
 
+/**
+ * The server's build of the web app (dist/web-ssr/entry-server.js), with which the API process renders signed-in
+ * pages: `vite build --ssr` with the same config (its server branch), after the client build.
+ */
+function buildServerRenderer(): void {
+  const vite = join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
+  const args = [
+    vite,
+    'build',
+    '--ssr',
+    'src/entry-server.tsx',
+    '--config',
+    'facades/web/vite.config.ts',
+    '--logLevel',
+    'warn',
+  ];
+  const run = spawnSync(process.execPath, args, {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (run.status !== 0) throw new Error(`the server build of the web app failed (exit ${run.status})`);
+}
+
 export const TARGETS: Record<BuildTarget['name'], BuildTarget> = {
   server: {
     name: 'server',
@@ -81,7 +105,8 @@ export const TARGETS: Record<BuildTarget['name'], BuildTarget> = {
     label: 'web app (vite)',
     inputs: ['facades/web', 'package-lock.json'],
     exclude: [],
-    output: 'dist/web/index.html',
+    // The server's build of the app is written last: its file means both are there.
+    output: 'dist/web-ssr/entry-server.js',
     clean: [],
     command: () => [
       join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js'),
@@ -92,7 +117,10 @@ export const TARGETS: Record<BuildTarget['name'], BuildTarget> = {
       'warn',
     ],
     env: { NODE_ENV: 'production' },
-    after: () => void precompressAssets(join(ROOT, 'dist', 'web', 'assets')),
+    after: () => {
+      precompressAssets(join(ROOT, 'dist', 'web', 'assets'));
+      buildServerRenderer();
+    },
   },
 };
 

@@ -1,7 +1,12 @@
-import { createRootRouteWithContext, createRoute, createRouter, redirect } from '@tanstack/react-router';
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  redirect,
+  type RouterHistory,
+} from '@tanstack/react-router';
 import type { Client } from '@urql/core';
-import { currentSession, type Session } from '../lib/session';
-import { currentGraphQLClient } from '../lib/graphql-client';
+import type { Session } from '../lib/session';
 import { LandingPage } from '../features/landing';
 import { SignInPage, SignUpPage } from '../features/auth';
 import {
@@ -11,7 +16,7 @@ import {
   prefetchDashboard,
   prefetchProjectOverview,
 } from '../features/projects';
-import { KeywordsPage, parseKeywordSearch } from '../features/keywords';
+import { KeywordsPage, parseKeywordSearch, prefetchKeywords } from '../features/keywords';
 import { CompetitorsPage } from '../features/competitors';
 import { TechnicalPage } from '../features/technical';
 import { ReportPage } from '../features/reports';
@@ -133,6 +138,7 @@ const projectKeywordsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/projects/$projectId/keywords',
   validateSearch: parseKeywordSearch,
+  loader: ({ context, params }) => prefetchKeywords(context.graphql(), params.projectId),
   component: KeywordsPage,
 });
 const projectCompetitorsRoute = createRoute({
@@ -231,18 +237,31 @@ const routeTree = rootRoute.addChildren([
   explorerRoute,
 ]);
 
-export const router = createRouter({
-  routeTree,
-  context: { loadSession: currentSession, graphql: currentGraphQLClient },
-  defaultPendingComponent: RoutePending,
-  defaultErrorComponent: RouteError,
-  defaultNotFoundComponent: NotFoundPage,
-  defaultPreload: 'intent',
-  scrollRestoration: true,
-});
+/**
+ * The application's router. The browser has one (main.tsx), on its own history; the server renders a signed-in page
+ * with one of its own per request (entry-server.tsx), on a memory history at the requested URL, with the request's
+ * session and a GraphQL client that runs the page's queries in-process.
+ */
+export function createAppRouter(
+  context: RouterContext,
+  options: { history?: RouterHistory; isServer?: boolean; scrollRestoration?: boolean } = {},
+) {
+  return createRouter({
+    routeTree,
+    context,
+    defaultPendingComponent: RoutePending,
+    defaultErrorComponent: RouteError,
+    defaultNotFoundComponent: NotFoundPage,
+    defaultPreload: 'intent',
+    scrollRestoration: true,
+    ...options,
+  });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
 
 declare module '@tanstack/react-router' {
   interface Register {
-    router: typeof router;
+    router: AppRouter;
   }
 }

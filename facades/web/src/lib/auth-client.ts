@@ -6,7 +6,8 @@ import { organizationClient } from 'better-auth/client/plugins';
  * session stays in its httpOnly cookie; nothing about it is written to storage.
  */
 export const authClient = createAuthClient({
-  baseURL: window.location.origin,
+  // On the server (a signed-in page rendered by facades/http/server-render.ts) the client is created but never calls.
+  baseURL: typeof window === 'undefined' ? 'http://127.0.0.1' : window.location.origin,
   basePath: '/api/auth',
   plugins: [organizationClient()],
 });

@@ -1,4 +1,13 @@
-import { Client, cacheExchange, fetchExchange } from '@urql/core';
+import {
+  Client,
+  cacheExchange,
+  fetchExchange,
+  makeOperation,
+  mapExchange,
+  ssrExchange,
+  type Exchange,
+  type SSRData,
+} from '@urql/core';
 
 /**
  * fetch for urql: a refusal becomes GraphQL errors every page shows the same way as a domain error. /graphql answers
@@ -38,11 +47,33 @@ async function apiFetch(input: RequestInfo | URL, init?: RequestInit): Promise<R
   });
 }
 
-/** One client per organization: switching organizations starts from an empty cache. */
-export function createGraphQLClient(): Client {
+/**
+ * The results a server-rendered page came with count as fresh once: the route loaders' first prefetch (network-only,
+ * FRESH) of an operation the page carries is answered from it instead of asking the API again for what it just sent.
+ */
+function servedAsFresh(served: SSRData): Exchange {
+  const keys = new Set(Object.keys(served));
+  return mapExchange({
+    onOperation: (operation) =>
+      operation.kind === 'query' &&
+      operation.context.requestPolicy === 'network-only' &&
+      keys.delete(String(operation.key))
+        ? makeOperation(operation.kind, operation, { ...operation.context, requestPolicy: 'cache-first' })
+        : operation,
+  });
+}
+
+/**
+ * One client per organization: switching organizations starts from an empty cache. `served`: the results of a page
+ * the server rendered (lib/ssr-state.ts), for the first client only.
+ */
+export function createGraphQLClient(served?: SSRData | null): Client {
+  const exchanges = served
+    ? [servedAsFresh(served), cacheExchange, ssrExchange({ isClient: true, initialState: served }), fetchExchange]
+    : [cacheExchange, fetchExchange];
   return new Client({
     url: '/graphql',
-    exchanges: [cacheExchange, fetchExchange],
+    exchanges,
     fetch: apiFetch,
     fetchOptions: {
       credentials: 'same-origin',

@@ -16,6 +16,7 @@ import {
 import { problemOf, type ApiProblem } from '../../lib/api-problem';
 import { formatNumber, plural } from '../../lib/format';
 import { useLivePoll } from '../../lib/use-live-poll';
+import { PREFETCHED } from '../../lib/urql';
 import { ExportButtons } from '../reports';
 import { ProjectSectionHeader } from '../projects';
 import { SelectField } from '../../components/select-field';
@@ -152,7 +153,11 @@ export function KeywordsPage() {
   const { projectId } = route.useParams();
   const search = route.useSearch();
   const navigate = route.useNavigate();
-  const [{ data, fetching, error }, refetch] = useQuery({ query: KeywordsPageDocument, variables: { projectId } });
+  const [{ data, fetching, error }, refetch] = useQuery({
+    query: KeywordsPageDocument,
+    variables: { projectId },
+    ...PREFETCHED,
+  });
   const [checkState, checkRankings] = useMutation(CheckProjectRankingsDocument);
   const [removeState, removeKeyword] = useMutation(RemoveProjectKeywordDocument);
   const [adding, setAdding] = useState(false);

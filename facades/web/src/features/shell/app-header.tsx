@@ -33,7 +33,7 @@ interface HeaderUser {
 /** better-auth's organizations of the user; choosing one makes it the session's active organization. */
 const CREATE_ORGANIZATION = '__create-organization';
 
-function OrganizationSwitcher({ currentId }: { currentId: string | undefined }) {
+function OrganizationSwitcher({ currentId, currentName }: { currentId?: string; currentName?: string }) {
   const organizations = authClient.useListOrganizations();
   const sessionChanged = useSessionChange();
   const navigate = useNavigate();
@@ -50,7 +50,8 @@ function OrganizationSwitcher({ currentId }: { currentId: string | undefined }) 
       selectedKey={currentId ?? null}
       onSelectionChange={(key) => void choose(String(key))}
       isDisabled={!organizations.data}
-      placeholder="Loading…"
+      // Until the list arrives the active organization's name (from the header's query) stands in for it.
+      placeholder={currentName ?? 'Loading…'}
     >
       <Label className="visually-hidden">Organization</Label>
       <AriaButton className="btn btn-quiet select-button">
@@ -116,7 +117,7 @@ export function AppHeader({ user }: { user: HeaderUser }) {
       </nav>
       <div className="header-end">
         <div className="header-slot-org">
-          <OrganizationSwitcher currentId={org?.id} />
+          <OrganizationSwitcher currentId={org?.id} currentName={org?.name} />
         </div>
         <div className="header-slot-plan">
           {org && usage && (

@@ -1,0 +1,154 @@
+/**
+ * A signed-in page rendered on the server, per request (facades/http/server-render.ts loads this module's build,
+ * dist/web-ssr/entry-server.js): the HTML the browser paints before any script runs, and the state the browser's
+ * first render starts from (lib/ssr-state.ts), so that it draws the same page at once instead of a blank one that
+ * then fetches its session and data.
+ *
+ * The tree is the app's own: its router (a memory history at the requested URL, the request's session), its layout,
+ * header and pages. The page's data comes from the route loaders' queries, run through a urql client whose fetch
+ * is the server's in-process GraphQL execution (the same schema, context and rules as POST /graphql); the render
+ * waits for them, then reads them from urql's ssrExchange, which also serializes them for the browser.
+ *
+ * Only pages whose route loader fetches their data are rendered here; anything else (a redirect, a not-found, an
+ * error, a query with errors) is left to the browser as before: the caller sends the plain index.html.
+ */
+import { renderToString } from 'react-dom/server';
+import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
+import { Client, fetchExchange, ssrExchange, type SSRData } from '@urql/core';
+import { parseSession } from './lib/session';
+import { GraphQLProvider } from './lib/graphql-client';
+import { createAppRouter, type AppRouter } from './app/router';
+import { AppHeader } from './features/shell';
+import { cspSafeMarkup } from './ssr/csp-safe-markup';
+
+/** A GraphQL request as POST /graphql receives it. */
+export interface GraphQLRequest {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+}
+
+/** A GraphQL response: its data, and its errors if any. */
+export interface GraphQLResponse {
+  data?: unknown;
+  errors?: readonly unknown[];
+}
+
+export interface ServerRenderInput {
+  /** The requested path with its query string. */
+  url: string;
+  /** The body of /api/auth/get-session for the request (JSON text). */
+  session: string;
+  /** Runs one of the page's queries in-process, as the request's principal. */
+  execute(request: GraphQLRequest): Promise<GraphQLResponse>;
+}
+
+export type ServerRenderResult =
+  { rendered: true; markup: string; results: SSRData } | { rendered: false; reason: string };
+
+/**
+ * urql's fetch, answered in-process. Every request is counted until it settles; once the render has started, later
+ * requests (a query no loader prefetched) are refused at once: the browser makes them, as it would without this.
+ */
+function inProcessFetch(execute: ServerRenderInput['execute']) {
+  const pending = new Set<Promise<unknown>>();
+  let closed = false;
+  let failed: string | null = null;
+  const fetch = async (_input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    if (closed) throw new Error('rendering: no more queries');
+    const run = (async () => {
+      const request = JSON.parse(String(init?.body)) as GraphQLRequest;
+      const response = await execute(request);
+      if (response.errors?.length) failed ??= `the query ${request.operationName ?? ''} answered errors`;
+      return new Response(JSON.stringify(response), { headers: { 'content-type': 'application/json' } });
+    })();
+    pending.add(run);
+    try {
+      return await run;
+    } catch (err) {
+      failed ??= `a query failed: ${err instanceof Error ? err.message : String(err)}`;
+      throw err;
+    } finally {
+      pending.delete(run);
+    }
+  };
+  return {
+    fetch,
+    /** Waits until no query is in flight (a result may start another: loaders that chain). */
+    async settled(): Promise<void> {
+      while (pending.size) await Promise.allSettled([...pending]);
+      // urql delivers a fetched result on a later tick: let it reach the ssrExchange before reading it.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    },
+    close() {
+      closed = true;
+    },
+    failure: () => failed,
+  };
+}
+
+/**
+ * Where the router sent a server load instead of rendering it (its internal result; the version is pinned): the
+ * canonical form of a URL whose search parameters the route rewrites (`compare=a,b` to its array form) among them.
+ */
+function serverRedirect(router: AppRouter): string | null {
+  const result = (router as unknown as { _serverResult?: { type: string; redirect?: { options: { href?: string } } } })
+    ._serverResult;
+  return result?.type === 'redirect' ? (result.redirect?.options.href ?? null) : null;
+}
+
+const pathOf = (url: string) => new URL(url, 'http://app.invalid').pathname;
+
+export async function renderSignedInPage(input: ServerRenderInput): Promise<ServerRenderResult> {
+  const session = parseSession(input.session);
+  if (!session) return { rendered: false, reason: 'no session' };
+  const transport = inProcessFetch(input.execute);
+  const ssr = ssrExchange({ isClient: false });
+  const client = new Client({
+    url: '/graphql',
+    exchanges: [ssr, fetchExchange],
+    fetch: transport.fetch,
+    requestPolicy: 'cache-first',
+    preferGetMethod: false,
+  });
+  const routerAt = (url: string) =>
+    createAppRouter(
+      { loadSession: () => Promise.resolve(session), graphql: () => client },
+      // No scroll restoration: on the server it writes an inline script, which the CSP refuses (the browser's router
+      // restores the scroll position itself once it renders).
+      { history: createMemoryHistory({ initialEntries: [url] }), isServer: true, scrollRestoration: false },
+    );
+  let router = routerAt(input.url);
+  try {
+    await Promise.all([router.load(), AppHeader.preload?.()]);
+    // A URL the router only rewrites (the same page, its search in canonical form) is rendered at that form, which
+    // the browser's router then shows too; any other redirect is the browser's to follow.
+    const canonical = serverRedirect(router);
+    if (canonical && pathOf(canonical) === pathOf(input.url)) {
+      router.history.destroy();
+      router = routerAt(canonical);
+      await router.load();
+    }
+    const matches = router.state.matches;
+    const leaf = matches.at(-1);
+    const unfinished = matches.filter((m) => m.status !== 'success');
+    if (!leaf || unfinished.length || serverRedirect(router))
+      return { rendered: false, reason: serverRedirect(router) ? 'redirected' : 'not a page' };
+    if (router.state.location.pathname !== pathOf(input.url)) return { rendered: false, reason: 'redirected' };
+    if (!(router.routesById as Record<string, { options: { loader?: unknown } }>)[leaf.routeId]?.options.loader)
+      return { rendered: false, reason: 'the page loads its own data' };
+    await transport.settled();
+    const failure = transport.failure();
+    if (failure) return { rendered: false, reason: failure };
+    transport.close();
+    const markup = renderToString(
+      <GraphQLProvider client={client}>
+        <RouterProvider router={router} />
+      </GraphQLProvider>,
+    );
+    return { rendered: true, markup: cspSafeMarkup(markup, 'drop'), results: ssr.extractData() };
+  } finally {
+    transport.close();
+    router.history.destroy();
+  }
+}

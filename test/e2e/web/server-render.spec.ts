@@ -1,0 +1,44 @@
+import { createProject, expect, expectAccessible, signUp, test, uniq } from './fixtures';
+
+/**
+ * Signed-in pages come rendered from the server (facades/http/server-render.ts): the page is there before any script
+ * runs, and the app then takes it over in place, working as before, without a console error (the CSP refuses inline
+ * scripts and style attributes, and the fixture fails on any refusal).
+ */
+test('a signed-in page is in the HTML before any script runs, and the app takes it over', async ({ page, browser }) => {
+  await signUp(page);
+  const name = `Rendered Garden ${uniq()}`;
+  await createProject(page, 'https://rendered-garden.example.com/', name);
+  const projectUrl = page.url();
+
+  // The same session in a browser without JavaScript: the dashboard and the project's page, from the HTML alone.
+  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    await noScript.addCookies(await page.context().cookies());
+    const plain = await noScript.newPage();
+    await plain.goto('/projects');
+    await expect(plain.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
+    const table = plain.getByRole('table', { name: 'Projects with their latest audit' });
+    await expect(table.getByRole('link', { name })).toBeVisible();
+    await expect(plain.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Projects' })).toBeVisible();
+    await plain.goto(projectUrl);
+    await expect(plain.getByRole('heading', { level: 1, name })).toBeVisible();
+  } finally {
+    await noScript.close();
+  }
+
+  // With scripts: a cold load of the dashboard shows the project at once, then the app works on the same page.
+  await page.goto('/projects');
+  await expect(page.getByRole('link', { name })).toBeVisible();
+  await expect(page).toHaveTitle(/^Projects · /);
+  await page.getByRole('button', { name: 'New project' }).click();
+  await expect(page.getByRole('dialog', { name: 'New project' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expectAccessible(page, 'the dashboard rendered by the server');
+  await page.getByRole('link', { name }).click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  // The organization switcher names the organization from the first paint, and works once its list arrives.
+  await page.getByRole('button', { name: /Organization/ }).click();
+  await expect(page.getByRole('option', { name: 'Create organization…' })).toBeVisible();
+  await page.keyboard.press('Escape');
+});
