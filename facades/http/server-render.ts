@@ -28,10 +28,11 @@ import { toWebHeaders } from './http-guard.js';
 /** What rendering needs of the domain. */
 export type ServerRenderRuntime = Pick<
   DomainApi,
-  'config' | 'logger' | 'schema' | 'authenticate' | 'appRateFor' | 'rateLimit' | 'handleAuth' | 'createContext'
+  'config' | 'schema' | 'authenticate' | 'appRateFor' | 'rateLimit' | 'handleAuth' | 'createContext'
 >;
 
 interface RendererModule {
+  rendersPage(url: string): boolean;
   renderSignedInPage(input: {
     url: string;
     session: string;
@@ -85,7 +86,8 @@ export function createServerRenderer(
   options: { root: string; enabled: boolean },
 ): ServerRenderer {
   const entry = join(resolve(options.root), 'entry-server.js');
-  // The build's module, loaded once per build (a rebuild while the server runs replaces the file).
+  // The build's module, loaded once per build (a rebuild while the server runs replaces the file; the old module stays
+  // in memory, as an ES module does: a development case).
   let loaded: { mtimeMs: number; module: Promise<RendererModule> } | null = null;
   const renderer = async (): Promise<RendererModule | null> => {
     const mtimeMs = (await stat(entry).catch(() => null))?.mtimeMs;
@@ -109,7 +111,7 @@ export function createServerRenderer(
     const cookie = request.headers.cookie;
     if (!options.enabled || !cookie || request.method !== 'GET') return null;
     const module = await renderer();
-    if (!module) return null;
+    if (!module?.rendersPage(request.url)) return null;
     const principal = await runtime.authenticate(
       { session: { cookie, headers: () => toWebHeaders(request) } },
       'GRAPHQL',

@@ -126,9 +126,13 @@ describe('what the browser renders itself', () => {
     }
   });
 
-  it('a page whose route loads nothing, an unknown page', async () => {
-    plain((await load('/settings/api-keys', { cookie: owner.cookie })).body);
-    plain((await load('/no/such/page', { cookie: owner.cookie })).body);
+  it('a page whose route loads nothing, an unknown page: the plain index.html, nothing spent of the budget', async () => {
+    for (const path of ['/settings/api-keys', '/no/such/page', `/projects/${project.id}/competitors`]) {
+      const res = await load(path, { cookie: owner.cookie });
+      plain(res.body);
+      expect(res.body).toContain('href="/api/auth/get-session"');
+      expect(res.headers['cache-control']).toBe('no-cache');
+    }
   });
 
   it('another organization’s project: nothing of it in the HTML (the browser shows its not-found)', async () => {

@@ -99,6 +99,22 @@ function serverRedirect(router: AppRouter): string | null {
 
 const pathOf = (url: string) => new URL(url, 'http://app.invalid').pathname;
 
+/** A router to match paths with: no session, no data, never loaded. */
+let matcher: AppRouter | undefined;
+
+/**
+ * Whether the server renders the page at this URL: its route's loader fetches the page's data. Asked before anything
+ * else (the session, the budget), so that a page the browser renders anyway costs nothing here.
+ */
+export function rendersPage(url: string): boolean {
+  matcher ??= createAppRouter(
+    { loadSession: () => Promise.resolve(null), graphql: () => undefined as never },
+    { history: createMemoryHistory({ initialEntries: ['/'] }), isServer: true, scrollRestoration: false },
+  );
+  const [, , found] = matcher.getMatchedRoutes(pathOf(url));
+  return !!found?.options.loader;
+}
+
 export async function renderSignedInPage(input: ServerRenderInput): Promise<ServerRenderResult> {
   const session = parseSession(input.session);
   if (!session) return { rendered: false, reason: 'no session' };
