@@ -126,7 +126,7 @@ describe('what the browser renders itself', () => {
     }
   });
 
-  it('a page whose route loads nothing, an unknown page: the plain index.html, nothing spent of the budget', async () => {
+  it('a page whose route loads nothing, an unknown page: the plain index.html, no budget spent', async () => {
     for (const path of ['/settings/api-keys', '/no/such/page', `/projects/${project.id}/competitors`]) {
       const res = await load(path, { cookie: owner.cookie });
       plain(res.body);
