@@ -1,4 +1,4 @@
-import { createProject, expect, expectAccessible, signUp, test, uniq } from './fixtures';
+import { createProject, expect, expectAccessible, expectNoSidewaysScroll, signUp, test, uniq } from './fixtures';
 
 /**
  * Signed-in pages come rendered from the server (facades/http/server-render.ts): the page is there before any script
@@ -6,7 +6,8 @@ import { createProject, expect, expectAccessible, signUp, test, uniq } from './f
  * scripts and style attributes, and the fixture fails on any refusal).
  */
 test('a signed-in page is in the HTML before any script runs, and the app takes it over', async ({ page, browser }) => {
-  await signUp(page);
+  // A long name (and so a long organization name): the header cuts both short instead of widening the page.
+  await signUp(page, 'Bartholomew Featherstonehaugh-Montgomery');
   const name = `Rendered Garden ${uniq()}`;
   await createProject(page, 'https://rendered-garden.example.com/', name);
   const projectUrl = page.url();
@@ -20,6 +21,7 @@ test('a signed-in page is in the HTML before any script runs, and the app takes 
     await expect(plain.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
     const table = plain.getByRole('table', { name: 'Projects with their latest audit' });
     await expect(table.getByRole('link', { name })).toBeVisible();
+    await expectNoSidewaysScroll(plain, 'the dashboard as the server rendered it');
     await expect(plain.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Projects' })).toBeVisible();
     await plain.goto(projectUrl);
     await expect(plain.getByRole('heading', { level: 1, name })).toBeVisible();
@@ -31,6 +33,7 @@ test('a signed-in page is in the HTML before any script runs, and the app takes 
   await page.goto('/projects');
   await expect(page.getByRole('link', { name })).toBeVisible();
   await expect(page).toHaveTitle(/^Projects · /);
+  await expectNoSidewaysScroll(page, 'the dashboard with a long user and organization name');
   await page.getByRole('button', { name: 'New project' }).click();
   await expect(page.getByRole('dialog', { name: 'New project' })).toBeVisible();
   await page.keyboard.press('Escape');
