@@ -91,6 +91,8 @@ interface Build {
   manifest: Record<string, { file: string; isEntry?: boolean; imports?: string[] }>;
   /** The HTML of each ROUTE_CHUNKS entry, with its modulepreload links (made on first use). */
   withPreloads: Map<number, Buffer>;
+  /** index.html cut for a rendered page (server-render.ts splitTemplate), once per build. */
+  rendered: ReturnType<typeof splitTemplate>;
 }
 
 const APP_HEADER = 'src/features/shell/app-header.tsx';
@@ -222,6 +224,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
             pages,
             manifest: manifest ? JSON.parse(manifest.toString('utf8')) : {},
             withPreloads: new Map(),
+            rendered: splitTemplate(index.toString('utf8')),
           }
         : null;
     }
@@ -243,11 +246,18 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     const current = await currentBuild();
     if (!current) return notBuilt(reply);
     const path = request.url.split('?')[0];
-    const route = ROUTE_CHUNKS.findIndex((r) => r.path.test(path));
     const publicPage = current.pages.get(path);
+    // A signed-in page of the app (never a public page or the explorer) is rendered for the request's session, from
+    // index.html cut once per build (its chunk preloads are left out: see splitTemplate).
+    const page =
+      !publicPage && headers === APP_HEADERS && request.headers.cookie && current.rendered
+        ? await options.renderer?.prepare(request)
+        : null;
+    if (page && current.rendered) return sendRenderedPage(request, reply, headers, current.rendered, page);
+    const route = ROUTE_CHUNKS.findIndex((r) => r.path.test(path));
     let html = publicPage ?? current.index;
     if (route >= 0) {
-      const key = current.pages.has(path) ? -1 - route : route;
+      const key = publicPage ? -1 - route : route;
       let preloaded = current.withPreloads.get(key);
       if (!preloaded) {
         preloaded = withModulePreloads(html, current.manifest, ROUTE_CHUNKS[route].modules);
@@ -255,13 +265,6 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       }
       html = preloaded;
     }
-    // A signed-in page of the app (never a public page or the explorer) is rendered for the request's session.
-    const page =
-      !publicPage && headers === APP_HEADERS && request.headers.cookie
-        ? await options.renderer?.prepare(request)
-        : null;
-    const parts = page && splitTemplate(html.toString('utf8'));
-    if (page && parts) return sendRenderedPage(request, reply, headers, parts, page);
     return reply.headers(headers).type('text/html; charset=utf-8').send(html);
   };
 
