@@ -1,11 +1,17 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { prerenderPublicPages } from './prerender.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 /** Where `npm run dev:web` sends API calls (the API started with `npm start` or `seo serve`). */
 const api = process.env.WEB_DEV_API ?? 'http://127.0.0.1:3000';
+
+/** GraphiQL's modules start with "use no memo" (a React Compiler hint), harmless when bundled. */
+const onLog: NonNullable<NonNullable<UserConfig['build']>['rolldownOptions']>['onLog'] = (level, log, handler) => {
+  if (log.code === 'MODULE_LEVEL_DIRECTIVE') return;
+  handler(level, log);
+};
 
 /**
  * The server's build of the app (`vite build --ssr`, run by the incremental build after the client's): one module,
@@ -25,12 +31,7 @@ const serverBuild = defineConfig({
     emptyOutDir: true,
     target: 'node20',
     reportCompressedSize: false,
-    rolldownOptions: {
-      onLog(level, log, handler) {
-        if (log.code === 'MODULE_LEVEL_DIRECTIVE') return;
-        handler(level, log);
-      },
-    },
+    rolldownOptions: { onLog },
   },
 });
 
@@ -64,11 +65,7 @@ const clientBuild = defineConfig({
           experimentalInlineCommonChunks: { maxSize: 60_000 },
         },
       },
-      onLog(level, log, handler) {
-        // GraphiQL's modules start with "use no memo" (a React Compiler hint), harmless when bundled.
-        if (log.code === 'MODULE_LEVEL_DIRECTIVE') return;
-        handler(level, log);
-      },
+      onLog,
     },
   },
   server: {

@@ -17,7 +17,7 @@ import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { Client, fetchExchange, ssrExchange, type SSRData } from '@urql/core';
 import { parseSession } from './lib/session';
 import { GraphQLProvider } from './lib/graphql-client';
-import { createAppRouter, type AppRouter } from './app/router';
+import { createAppRouter, type AppRouter, type RouterContext } from './app/router';
 import { AppHeader } from './features/shell';
 import { cspSafeMarkup } from './ssr/csp-safe-markup';
 
@@ -99,6 +99,17 @@ function serverRedirect(router: AppRouter): string | null {
 
 const pathOf = (url: string) => new URL(url, 'http://app.invalid').pathname;
 
+/**
+ * A router of the server's: a memory history at the URL, and no scroll restoration (on the server it writes an inline
+ * script, which the CSP refuses; the browser's router restores the scroll position itself once it renders).
+ */
+const serverRouter = (context: RouterContext, url: string) =>
+  createAppRouter(context, {
+    history: createMemoryHistory({ initialEntries: [url] }),
+    isServer: true,
+    scrollRestoration: false,
+  });
+
 /** A router to match paths with: no session, no data, never loaded. */
 let matcher: AppRouter | undefined;
 
@@ -107,10 +118,7 @@ let matcher: AppRouter | undefined;
  * else (the session, the budget), so that a page the browser renders anyway costs nothing here.
  */
 export function rendersPage(url: string): boolean {
-  matcher ??= createAppRouter(
-    { loadSession: () => Promise.resolve(null), graphql: () => undefined as never },
-    { history: createMemoryHistory({ initialEntries: ['/'] }), isServer: true, scrollRestoration: false },
-  );
+  matcher ??= serverRouter({ loadSession: () => Promise.resolve(null), graphql: () => undefined as never }, '/');
   const [, , found] = matcher.getMatchedRoutes(pathOf(url));
   return !!found?.options.loader;
 }
@@ -128,12 +136,7 @@ export async function renderSignedInPage(input: ServerRenderInput): Promise<Serv
     preferGetMethod: false,
   });
   const routerAt = (url: string) =>
-    createAppRouter(
-      { loadSession: () => Promise.resolve(session), graphql: () => client },
-      // No scroll restoration: on the server it writes an inline script, which the CSP refuses (the browser's router
-      // restores the scroll position itself once it renders).
-      { history: createMemoryHistory({ initialEntries: [url] }), isServer: true, scrollRestoration: false },
-    );
+    serverRouter({ loadSession: () => Promise.resolve(session), graphql: () => client }, url);
   let router = routerAt(input.url);
   try {
     await Promise.all([router.load(), AppHeader.preload?.()]);

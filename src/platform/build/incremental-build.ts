@@ -66,14 +66,15 @@ export function precompressAssets(dir: string): { files: number; raw: number; br
   return { files, raw, brotli };
 }
 
+const viteBin = () => join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
+
 /**
  * The server's build of the web app (dist/web-ssr/entry-server.js), with which the API process renders signed-in
  * pages: `vite build --ssr` with the same config (its server branch), after the client build.
  */
 function buildServerRenderer(): void {
-  const vite = join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
   const args = [
-    vite,
+    viteBin(),
     'build',
     '--ssr',
     'src/entry-server.tsx',
@@ -108,14 +109,7 @@ export const TARGETS: Record<BuildTarget['name'], BuildTarget> = {
     // The server's build of the app is written last: its file means both are there.
     output: 'dist/web-ssr/entry-server.js',
     clean: [],
-    command: () => [
-      join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js'),
-      'build',
-      '--config',
-      'facades/web/vite.config.ts',
-      '--logLevel',
-      'warn',
-    ],
+    command: () => [viteBin(), 'build', '--config', 'facades/web/vite.config.ts', '--logLevel', 'warn'],
     env: { NODE_ENV: 'production' },
     after: () => {
       precompressAssets(join(ROOT, 'dist', 'web', 'assets'));
