@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { buildSchema, type ContainerType } from 'type-graphql';
+import { buildSchema, getMetadataStorage, type ContainerType } from 'type-graphql';
 import { isObjectType, type GraphQLSchema } from 'graphql';
 import { GraphQLDateTimeISO } from 'graphql-scalars';
 import { IdentityResolver } from '../src/identity/graphql.js';
@@ -33,6 +33,7 @@ export const RESOLVERS = [
  * printing the SDL needs no container (resolvers are only instantiated to resolve).
  */
 export async function buildDomainSchema(container?: ContainerType): Promise<GraphQLSchema> {
+  useSimpleResolvers();
   const schema = await buildSchema({
     resolvers: [...RESOLVERS],
     container,
@@ -42,6 +43,20 @@ export async function buildDomainSchema(container?: ContainerType): Promise<Grap
   });
   guardTextArguments(schema);
   return schema;
+}
+
+/**
+ * type-graphql's `simpleResolvers` for every object type: a plain `@Field` property gets no resolver of its own, so it
+ * is read as graphql-js' default resolver reads it (`source[fieldName]`), and graphql-jit compiles that read inline.
+ * Without it, type-graphql gives each plain field a resolver that runs the middleware stack around `root[property]`:
+ * 80 calls for a list of 20 projects, about 30 µs of CPU per `GET /api/v1/projects` (measured: facade bench, and a CPU
+ * profile of the route under load, 320 → 289 µs per request). The option only skips middlewares and the auth checker,
+ * and this schema uses neither (buildSchema below passes no `globalMiddlewares` or `authChecker`; no field is
+ * `@UseMiddleware` or `@Authorized`: access is checked in the services). Field resolvers (`@FieldResolver`) are not
+ * affected. A type that needs its own middleware can still opt out with `@ObjectType({ simpleResolvers: false })`.
+ */
+function useSimpleResolvers(): void {
+  for (const type of getMetadataStorage().objectTypes) type.simpleResolvers ??= true;
 }
 
 /**
