@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -204,6 +205,36 @@ export function splitTemplate(template: string): { head: string; tail: string } 
       return '';
     });
   return { head, tail: `\n    ${scripts.join('\n    ')}${template.slice(at + ROOT.length)}` };
+}
+
+const STYLESHEET_LINK = /<link rel="stylesheet" crossorigin href="\/assets\/([\w.-]+\.css)">/g;
+
+/** The app's stylesheets a head links (the files under /assets/), in order. */
+export const linkedStylesheets = (head: string): string[] => [...head.matchAll(STYLESHEET_LINK)].map((m) => m[1]);
+
+/**
+ * A rendered page's head with the app's stylesheets in it instead of linked, and the CSP hashes that allow exactly
+ * those style elements (`style-src 'self' 'sha256-…'`: no other inline style runs).
+ *
+ * Linked, the stylesheet is one more request, made once the head has arrived, and answered by this process, which is
+ * by then rendering the page: the browser had the markup and could not paint it until the stylesheet came (measured
+ * in Chromium, 1,000 keywords: the stylesheet's response at 250 ms for a request sent at 62 ms). Inline, the head
+ * that is sent before the render carries it. It costs a rendered page ~6 KB compressed, not cached; the plain
+ * index.html, the public pages and client-side navigation keep the cached file. A stylesheet that is missing or
+ * that could close its element early stays linked.
+ */
+export function inlineStylesheets(
+  head: string,
+  stylesheets: ReadonlyMap<string, string>,
+): { head: string; styleHashes: string[] } {
+  const styleHashes: string[] = [];
+  const inlined = head.replace(STYLESHEET_LINK, (link, file: string) => {
+    const css = stylesheets.get(file);
+    if (css === undefined || /<\/style/i.test(css)) return link;
+    styleHashes.push(`sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}`);
+    return `<style>${css}</style>`;
+  });
+  return { head: inlined, styleHashes };
 }
 
 /** #root with the rendered markup and the state beside it; the empty #root when the page was not rendered. */

@@ -5,7 +5,13 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { htmlPageHeaders } from './html-page-headers.js';
 import { sendRefusal } from './error-translators.js';
-import { sendRenderedPage, splitTemplate, type ServerRenderer } from './server-render.js';
+import {
+  inlineStylesheets,
+  linkedStylesheets,
+  sendRenderedPage,
+  splitTemplate,
+  type ServerRenderer,
+} from './server-render.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 /** Where `vite build` (facades/web) puts the web application: dist/web, from the sources or from dist/facades. */
@@ -91,8 +97,11 @@ interface Build {
   manifest: Record<string, { file: string; isEntry?: boolean; imports?: string[] }>;
   /** The HTML of each ROUTE_CHUNKS entry, with its modulepreload links (made on first use). */
   withPreloads: Map<number, Buffer>;
-  /** index.html cut for a rendered page (server-render.ts splitTemplate), once per build. */
-  rendered: ReturnType<typeof splitTemplate>;
+  /**
+   * index.html cut for a rendered page (server-render.ts splitTemplate), its stylesheet inline (inlineStylesheets),
+   * with the page headers whose CSP allows that style element; once per build.
+   */
+  rendered: { head: string; tail: string; headers: Record<string, string> } | null;
 }
 
 const APP_HEADER = 'src/features/shell/app-header.tsx';
@@ -224,12 +233,26 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
             pages,
             manifest: manifest ? JSON.parse(manifest.toString('utf8')) : {},
             withPreloads: new Map(),
-            rendered: splitTemplate(index.toString('utf8')),
+            rendered: await renderedTemplate(index.toString('utf8')),
           }
         : null;
     }
     return build;
   };
+
+  /** index.html for a rendered page: cut where the page goes, its stylesheets inline and allowed by hash. */
+  async function renderedTemplate(template: string): Promise<Build['rendered']> {
+    const parts = splitTemplate(template);
+    if (!parts) return null;
+    const stylesheets = new Map<string, string>();
+    for (const file of linkedStylesheets(parts.head)) {
+      const css = await load(join('assets', file));
+      if (css) stylesheets.set(file, css.toString('utf8'));
+    }
+    const { head, styleHashes } = inlineStylesheets(parts.head, stylesheets);
+    const styleSrc = ["'self'", ...styleHashes.map((hash) => `'${hash}'`)].join(' ');
+    return { head, tail: parts.tail, headers: htmlPageHeaders(cspWith(styleSrc), 'strict-origin-when-cross-origin') };
+  }
 
   const notBuilt = (reply: FastifyReply) =>
     reply
@@ -253,7 +276,8 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       !publicPage && headers === APP_HEADERS && request.headers.cookie && current.rendered
         ? await options.renderer?.prepare(request)
         : null;
-    if (page && current.rendered) return sendRenderedPage(request, reply, headers, current.rendered, page);
+    if (page && current.rendered)
+      return sendRenderedPage(request, reply, current.rendered.headers, current.rendered, page);
     const route = ROUTE_CHUNKS.findIndex((r) => r.path.test(path));
     let html = publicPage ?? current.index;
     if (route >= 0) {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProject, createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
@@ -49,6 +50,16 @@ describe('signed-in pages rendered by the server', () => {
     expect(res.headers['vary']).toMatch(/Cookie/);
     expect(String(res.headers['content-security-policy'])).toContain("script-src 'self'");
     expect(String(res.headers['content-security-policy'])).not.toContain('unsafe-inline');
+    // The app's stylesheet inline, allowed by its hash alone; the plain index.html links it.
+    const style = /^\s*<style>([\s\S]*?)<\/style>/m.exec(res.body);
+    expect(style).not.toBeNull();
+    const hash = createHash('sha256').update(style![1], 'utf8').digest('base64');
+    expect(String(res.headers['content-security-policy'])).toContain(`style-src 'self' 'sha256-${hash}';`);
+    expect(res.body).not.toContain('rel="stylesheet"');
+    const plain = await load('/projects');
+    expect(plain.body).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/[\w.-]+\.css">/);
+    expect(plain.body).not.toMatch(/^\s*<style>/m);
+    expect(String(plain.headers['content-security-policy'])).toContain("style-src 'self';");
     const page = rendered(res.body)!;
     expect(page).not.toBeNull();
     expect(page.root).toContain('<h1 id="projects-title">Projects</h1>');

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { cspSafeMarkup } from '../../../facades/web/src/ssr/csp-safe-markup.js';
-import { rootHtml, scriptSafeJson, splitTemplate } from '../../../facades/http/server-render.js';
+import { createHash } from 'node:crypto';
+import {
+  inlineStylesheets,
+  linkedStylesheets,
+  rootHtml,
+  scriptSafeJson,
+  splitTemplate,
+} from '../../../facades/http/server-render.js';
 
 const HIDDEN =
   'style="border:0;clip:rect(0 0 0 0);clip-path:inset(50%);height:1px;margin:-1px;overflow:hidden;padding:0;' +
@@ -70,5 +77,32 @@ describe('the page’s state and template', () => {
     expect(page).toMatch(/<noscript>x<\/noscript><\/body><\/html>$/);
     expect(parts.head + rootHtml(null) + parts.tail).toContain('<div id="root"></div>');
     expect(splitTemplate('<html><body><div id="app"></div></body></html>')).toBeNull();
+  });
+
+  it("the app's stylesheets go inline, each allowed by the hash of exactly its text; others stay linked", () => {
+    const head = [
+      '<head><link rel="icon" href="/favicon.svg" />',
+      '<link rel="stylesheet" crossorigin href="/assets/web-c.css">',
+      '<link rel="stylesheet" crossorigin href="/assets/gone-d.css">',
+      '<link rel="stylesheet" crossorigin href="/assets/odd-e.css"></head>',
+    ].join('\n');
+    expect(linkedStylesheets(head)).toEqual(['web-c.css', 'gone-d.css', 'odd-e.css']);
+    const css = '.a{color:red}.b::after{content:"é"}';
+    const { head: inlined, styleHashes } = inlineStylesheets(
+      head,
+      new Map([
+        ['web-c.css', css],
+        ['odd-e.css', '.x{content:"</STYLE><script>alert(1)</script>"}'],
+      ]),
+    );
+    expect(inlined).toContain(`<style>${css}</style>`);
+    expect(inlined).not.toContain('web-c.css');
+    // Missing, or able to end its element early: left as the link it was.
+    expect(inlined).toContain('<link rel="stylesheet" crossorigin href="/assets/gone-d.css">');
+    expect(inlined).toContain('<link rel="stylesheet" crossorigin href="/assets/odd-e.css">');
+    expect(inlined).not.toContain('alert');
+    // What a browser hashes: the element's text as UTF-8.
+    expect(styleHashes).toEqual([`sha256-${createHash('sha256').update(Buffer.from(css, 'utf8')).digest('base64')}`]);
+    expect(inlineStylesheets('<head></head>', new Map())).toEqual({ head: '<head></head>', styleHashes: [] });
   });
 });
