@@ -6,6 +6,7 @@ import { FixSuggestions20261121 } from './20261121-0004-fix-suggestions.js';
 import { AuditPhaseAndPages20261123 } from './20261123-0005-audit-phase-and-pages.js';
 import { AuditPagesFailed20261123 } from './20261123-0006-audit-pages-failed.js';
 import { MemberKeepsAnOwner20261124 } from './20261124-0007-member-keeps-an-owner.js';
+import { RankingReadIndexes20261124 } from './20261124-0008-ranking-read-indexes.js';
 
 /** Listed explicitly so that tsx, vitest and the compiled dist/ all run the same migrations. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261123-0005-audit-phase-and-pages', class: AuditPhaseAndPages20261123 },
   { name: '20261123-0006-audit-pages-failed', class: AuditPagesFailed20261123 },
   { name: '20261124-0007-member-keeps-an-owner', class: MemberKeepsAnOwner20261124 },
+  { name: '20261124-0008-ranking-read-indexes', class: RankingReadIndexes20261124 },
 ];
