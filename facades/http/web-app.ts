@@ -10,6 +10,7 @@ import {
   linkedStylesheets,
   sendRenderedPage,
   splitTemplate,
+  type RenderedTemplate,
   type ServerRenderer,
 } from './server-render.js';
 
@@ -101,7 +102,7 @@ interface Build {
    * index.html cut for a rendered page (server-render.ts splitTemplate), its stylesheet inline (inlineStylesheets),
    * with the page headers whose CSP allows that style element; once per build.
    */
-  rendered: { head: string; tail: string; headers: Record<string, string> } | null;
+  rendered: RenderedTemplate | null;
 }
 
 const APP_HEADER = 'src/features/shell/app-header.tsx';
@@ -276,8 +277,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       !publicPage && headers === APP_HEADERS && request.headers.cookie && current.rendered
         ? await options.renderer?.prepare(request)
         : null;
-    if (page && current.rendered)
-      return sendRenderedPage(request, reply, current.rendered.headers, current.rendered, page);
+    if (page && current.rendered) return sendRenderedPage(request, reply, current.rendered, page);
     const route = ROUTE_CHUNKS.findIndex((r) => r.path.test(path));
     let html = publicPage ?? current.index;
     if (route >= 0) {
