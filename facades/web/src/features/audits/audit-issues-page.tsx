@@ -2,6 +2,7 @@ import { useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 're
 import { getRouteApi } from '@tanstack/react-router';
 import { useQuery } from 'urql';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { FIRST_SCREEN, serverRows } from '../../lib/first-screen';
 import { Checkbox, CheckboxGroup, Label, SearchField, Input } from 'react-aria-components';
 import { useDocumentTitle } from '../../components/document-title';
 import { SelectField } from '../../components/select-field';
@@ -138,6 +139,7 @@ export function AuditIssuesPage() {
     estimateSize: (i) => (rows[i].kind === 'group' ? 52 : 58),
     overscan: 10,
     scrollMargin: listTop,
+    initialRect: FIRST_SCREEN,
     getItemKey: (i) => {
       const row = rows[i];
       return row.kind === 'group' ? `g-${row.category}` : row.issue.id;
@@ -221,6 +223,7 @@ export function AuditIssuesPage() {
         role="list"
         aria-label="Issues by category"
         style={{ height: virtualizer.getTotalSize() }}
+        {...serverRows()}
       >
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index];
