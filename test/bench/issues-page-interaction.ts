@@ -177,6 +177,9 @@ export async function measureIssuesInteraction(
   page: Page,
   opts: { term: string; expectedMatches: number; totalIssues: number },
 ): Promise<IssuesInteraction> {
+  // A page the server rendered shows its first rows before the app runs; the app then replaces that markup with its
+  // own, live list (without the server's data-server-rows mark). Input is measured on the live list only.
+  await page.waitForSelector('[role="list"][aria-label="Issues by category"]:not([data-server-rows])');
   const atTop = (await page.evaluate(COUNT_ROWS)) as { rows: number; issues: number; setsize: number };
 
   const search = await searchFor(page, opts.term, opts.expectedMatches);
