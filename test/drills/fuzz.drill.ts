@@ -17,6 +17,7 @@
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { connect } from 'node:net';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { print } from 'graphql';
 import { Pool } from 'undici';
 import { v1Routes } from '../../facades/v1/routes.js';
@@ -843,6 +844,10 @@ function checkResponse(req: FuzzRequest, res: Outcome): string[] {
   const where = `${req.category} ${req.method} ${req.path.slice(0, 120)}`;
   if (res.status >= 500) problems.push(`${where}: ${res.status} ${res.body.slice(0, 200)}`);
   if (!res.headers['x-request-id']) problems.push(`${where}: no X-Request-Id (${res.status})`);
+  const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
+  const accepted = String(req.headers?.['accept-encoding'] ?? '').toLowerCase();
+  if (encoding && encoding !== 'identity' && !accepted.split(',').some((a) => a.split(';')[0].trim() === encoding))
+    problems.push(`${where}: content-encoding ${encoding}, which the request did not accept (${accepted || 'none'})`);
   for (const [what, re] of LEAKS)
     if (re.test(res.body)) problems.push(`${where}: ${what} in body: ${res.body.slice(0, 300)}`);
   const type = String(res.headers['content-type'] ?? '');
@@ -937,6 +942,25 @@ function sendRaw(port: number, raw: Buffer): Promise<Outcome | null> {
       resolve({ status: Number(match[1]), headers, body });
     });
   });
+}
+
+/**
+ * A response body as text, decoded as a browser would: JSON over 1 KB is compressed when the request accepts it (the
+ * bad-headers category sends Accept-Encoding), and undici's Pool hands the bytes over as they came. An encoding this
+ * cannot decode stays raw, and checkResponse reports an encoding the request did not accept.
+ */
+function decodedBody(headers: Outcome['headers'], bytes: Buffer): string {
+  const encoding = String(headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
+  try {
+    if (encoding === 'gzip') return gunzipSync(bytes).toString('utf8');
+    if (encoding === 'br') return brotliDecompressSync(bytes).toString('utf8');
+    if (encoding === 'deflate') return inflateSync(bytes).toString('utf8');
+  } catch {
+    // Not what the header says: left raw, and its checks fail on it.
+  }
+  return bytes.toString('utf8');
 }
 
 // ---------------------------------------------------------------- setup
@@ -1119,7 +1143,11 @@ export const drill: Drill = {
           } else {
             outcome = await pool
               .request({ method: req.method as never, path: req.path, headers: req.headers, body: req.body })
-              .then(async (res) => ({ status: res.statusCode, headers: res.headers, body: await res.body.text() }))
+              .then(async (res) => ({
+                status: res.statusCode,
+                headers: res.headers,
+                body: decodedBody(res.headers, Buffer.from(await res.body.arrayBuffer())),
+              }))
               .catch((err: Error) => {
                 // A server may close the connection after answering an oversized upload; the answer is still checked
                 // when it came.
