@@ -186,3 +186,50 @@ test('at 375 px no page scrolls sideways; one audit is one labelled point', asyn
   await page.getByRole('button', { name: /Account/ }).click();
   await expect(page.getByRole('menuitem', { name: 'Sign out' })).toBeInViewport();
 });
+
+test("the dashboard's row actions: one menu, by pointer and by keyboard, for the row it was opened from", async ({
+  page,
+}) => {
+  await signUp(page, 'Row Actions');
+  await createProject(page, `${site.origin}/`, 'Garden one');
+  await createProject(page, `${site.origin}/about`, 'Garden two');
+  await page.goto('/projects');
+  const second = page.getByRole('button', { name: 'Actions for Garden two' });
+  await expect(second).toHaveAttribute('aria-haspopup', 'menu');
+  await expect(second).toHaveAttribute('aria-expanded', 'false');
+
+  await second.click();
+  const menu = page.getByRole('menu', { name: 'Actions for Garden two' });
+  await expect(menu.getByRole('menuitem')).toHaveText(['Open', 'Edit', 'Delete…']);
+  await expect(second).toHaveAttribute('aria-expanded', 'true');
+  await expectAccessible(page, "the dashboard's open row menu");
+  await menu.getByRole('menuitem', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit project' });
+  await expect(edit.getByLabel('Name')).toHaveValue('Garden two');
+  await edit.getByRole('button', { name: 'Cancel' }).click();
+
+  // Keyboard: Enter opens the row's menu on its first item, Escape closes it and gives focus back to the button.
+  const first = page.getByRole('button', { name: 'Actions for Garden one' });
+  await first.focus();
+  await page.keyboard.press('Enter');
+  const firstMenu = page.getByRole('menu', { name: 'Actions for Garden one' });
+  await expect(firstMenu.getByRole('menuitem', { name: 'Open' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(firstMenu.getByRole('menuitem', { name: 'Edit' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(firstMenu).toHaveCount(0);
+  await expect(first).toBeFocused();
+  await expect(first).toHaveAttribute('aria-expanded', 'false');
+
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('ArrowUp');
+  await expect(firstMenu.getByRole('menuitem', { name: 'Delete…' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  const confirm = page.getByRole('alertdialog', { name: 'Delete Garden one?' });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+
+  await first.click();
+  await firstMenu.getByRole('menuitem', { name: 'Open' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Garden one' })).toBeVisible();
+});

@@ -1,7 +1,7 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useQuery } from 'urql';
-import { Button as AriaButton, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
+import { Menu, MenuItem, Popover } from 'react-aria-components';
 import { Button } from '../../components/button';
 import { AuditStatusBadge } from '../../components/audit-status';
 import { useDocumentTitle } from '../../components/document-title';
@@ -21,6 +21,15 @@ export function DashboardPage() {
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<ProjectRef | null>(null);
   const [deleting, setDeleting] = useState<ProjectRef | null>(null);
+  // One actions menu for the whole table, opened from each row's button. A react-aria menu per row (50 closed
+  // menus, each building its collection) made the server's render of a 50-project dashboard 40 ms instead of
+  // 28 ms, and the browser paid for them again in hydration.
+  const actionsTrigger = useRef<HTMLButtonElement | null>(null);
+  const [actionsFor, setActionsFor] = useState<ProjectRef | null>(null);
+  const openActions = (project: ProjectRef, trigger: HTMLButtonElement) => {
+    actionsTrigger.current = trigger;
+    setActionsFor(project);
+  };
 
   const usage = data?.viewer.organization.usage;
   const atQuota = usage ? usage.projects >= usage.projectsLimit : false;
@@ -110,38 +119,62 @@ export function DashboardPage() {
                     </td>
                     <td>{audit ? <AuditStatusBadge status={audit.status} /> : <span className="muted">—</span>}</td>
                     <td className="cell-actions">
-                      <MenuTrigger>
-                        <AriaButton className="btn btn-quiet btn-icon" aria-label={`Actions for ${p.name}`}>
-                          <span aria-hidden="true">⋯</span>
-                        </AriaButton>
-                        <Popover className="popover" placement="bottom end">
-                          <Menu
-                            className="menu"
-                            onAction={(key) => {
-                              if (key === 'open')
-                                void navigate({ to: '/projects/$projectId', params: { projectId: p.id } });
-                              if (key === 'edit') setRenaming(p);
-                              if (key === 'delete') setDeleting(p);
-                            }}
-                          >
-                            <MenuItem id="open" className="menu-item">
-                              Open
-                            </MenuItem>
-                            <MenuItem id="edit" className="menu-item">
-                              Edit
-                            </MenuItem>
-                            <MenuItem id="delete" className="menu-item menu-item-danger">
-                              Delete…
-                            </MenuItem>
-                          </Menu>
-                        </Popover>
-                      </MenuTrigger>
+                      <button
+                        type="button"
+                        className="btn btn-quiet btn-icon"
+                        aria-label={`Actions for ${p.name}`}
+                        aria-haspopup="menu"
+                        aria-expanded={actionsFor?.id === p.id}
+                        onClick={(e) => openActions(p, e.currentTarget)}
+                        // Keys open it on keydown, as react-aria's own trigger does: opened by the click that
+                        // follows Enter, the menu kept focus on itself instead of its first item.
+                        onKeyDown={(e) => {
+                          if (e.key !== 'Enter' && e.key !== ' ' && e.key !== 'ArrowDown') return;
+                          e.preventDefault();
+                          openActions(p, e.currentTarget);
+                        }}
+                      >
+                        <span aria-hidden="true">⋯</span>
+                      </button>
                     </td>
                   </tr>
                 );
               })}
             </tbody>
           </table>
+          <Popover
+            className="popover"
+            placement="bottom end"
+            triggerRef={actionsTrigger}
+            aria-label={actionsFor ? `Actions for ${actionsFor.name}` : undefined}
+            isOpen={actionsFor !== null}
+            onOpenChange={(open) => !open && setActionsFor(null)}
+          >
+            {actionsFor && (
+              <Menu
+                className="menu"
+                aria-label={`Actions for ${actionsFor.name}`}
+                autoFocus="first"
+                onAction={(key) => {
+                  const project = actionsFor;
+                  setActionsFor(null);
+                  if (key === 'open') void navigate({ to: '/projects/$projectId', params: { projectId: project.id } });
+                  if (key === 'edit') setRenaming(project);
+                  if (key === 'delete') setDeleting(project);
+                }}
+              >
+                <MenuItem id="open" className="menu-item">
+                  Open
+                </MenuItem>
+                <MenuItem id="edit" className="menu-item">
+                  Edit
+                </MenuItem>
+                <MenuItem id="delete" className="menu-item menu-item-danger">
+                  Delete…
+                </MenuItem>
+              </Menu>
+            )}
+          </Popover>
         </div>
       )}
 
