@@ -80,6 +80,7 @@ const READ_VITALS =
     shifts: s.shifts,
     longTasks: s.longTasks,
     ttfb: nav ? nav.responseStart : null,
+    documentEnd: nav ? nav.responseEnd : null,
     resourceTimingBytes: (nav ? nav.transferSize : 0) + resources.reduce((sum, r) => sum + r.transferSize, 0),
     resources: resources.length + (nav ? 1 : 0),
     apiCalls: resources.filter((r) => r.initiatorType === 'fetch' || r.initiatorType === 'xmlhttprequest').map((r) => ({
@@ -97,6 +98,7 @@ interface RawVitals {
   shifts: { at: number; value: number; sources: (string | null)[] }[];
   longTasks: LabLongTask[];
   ttfb: number | null;
+  documentEnd: number | null;
   resourceTimingBytes: number;
   resources: number;
   apiCalls: ApiCall[];
@@ -128,6 +130,8 @@ export interface PageLoad {
   longestTaskMs: number;
   fcpMs: number | null;
   ttfbMs: number | null;
+  /** The document's last byte (navigation responseEnd). */
+  documentEndMs: number | null;
   /** Sum of CDP Network.loadingFinished encodedDataLength (headers + body as received) until the read-out. */
   transferBytes: number;
   /** The same load's navigation + resource entries' transferSize, as a cross-check. */
@@ -215,6 +219,7 @@ export async function measureLoad<T>(
       longestTaskMs: Math.max(0, ...raw.longTasks.map(([, d]) => d)),
       fcpMs: raw.fcp,
       ttfbMs: raw.ttfb,
+      documentEndMs: raw.documentEnd,
       transferBytes,
       resourceTimingBytes: raw.resourceTimingBytes,
       requests,

@@ -173,6 +173,14 @@ export function formatDiagnostics(pages: readonly { name: string; loads: readonl
       lines.push(
         `layout shift ${spread(values).median.toFixed(3)} (${values.length}x in ${loads.length} loads): ${source}`,
       );
+    // Where the time goes: the server (first to last byte of the streamed page) or the browser (last byte to paint).
+    const ttfb = spread(loads.map((l) => l.ttfbMs ?? Number.NaN));
+    const docEnd = spread(loads.map((l) => l.documentEndMs ?? Number.NaN));
+    const paintAfter = spread(loads.map((l) => (l.fcpMs ?? Number.NaN) - (l.documentEndMs ?? Number.NaN)));
+    lines.push(
+      `document: first byte ${fmt(ttfb, 0)} ms, last byte ${fmt(docEnd, 0)} ms, ` +
+        `first paint ${paintAfter.median.toFixed(0)} ms after the last byte`,
+    );
     const tasks = spread(loads.map((l) => l.longestTaskMs));
     lines.push(
       `long tasks per load ${spread(loads.map((l) => l.longTasks)).median}, ` +
