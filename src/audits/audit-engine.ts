@@ -18,7 +18,7 @@ import {
   type LabMetrics,
   type PageSummary,
 } from '../seo/checks/index.js';
-import { computeScores, lighthousePerformanceScore, type AuditScores } from '../seo/scoring/index.js';
+import { lighthousePerformanceScore, scoreAudit, type AuditScores, type ScoreBreakdown } from '../seo/scoring/index.js';
 import type { AuditPhase } from './audit.entity.js';
 
 export interface AuditPageRow {
@@ -77,6 +77,8 @@ export type LabMeter = (
 
 export interface AuditOutcome {
   scores: AuditScores;
+  /** Why the scores are what they are: health and each issue's cost (the API's "why this score"). */
+  breakdown: ScoreBreakdown;
   /** Every applicable check (passing ones included) — what the scores were computed from. */
   aggregates: CheckAggregate[];
   /** Failing checks, most severe first: the audit's issues. */
@@ -279,13 +281,17 @@ export async function runAuditEngine(
   await flush(true);
 
   const aggregates = aggregator.aggregates();
-  const scores = computeScores(aggregates, {
+  // Scores are shares of the crawled HTML documents: link targets, PDFs and other resources are not pages.
+  const htmlUrls = summaries.filter((s) => s.isHtml).map((s) => s.url);
+  const { scores, breakdown } = scoreAudit(aggregates, {
+    pages: { html: htmlUrls.length, withCritical: aggregator.pagesWithCritical(htmlUrls) },
     startUrlStatus: site.startStatus,
     labMetrics: lab.length ? lab.map(toLabMetrics) : undefined,
   });
   for (const v of vitals) if (v.source === 'HTTP') v.performanceScore = scores.performance;
   return {
     scores,
+    breakdown,
     aggregates,
     issues: failingIssues(aggregates),
     site,

@@ -52,7 +52,9 @@ export class CompetitorProfileRunner {
             responseMs: response.timings.ttfbMs,
           }),
         );
-        const scores = computeScores(aggregator.aggregates(), { startUrlStatus: response.status });
+        // One page, the homepage: a share of one HTML page (none when it did not answer HTML).
+        const pages = { html: facts ? 1 : 0, withCritical: aggregator.pagesWithCritical([response.finalUrl]) };
+        const scores = computeScores(aggregator.aggregates(), { pages, startUrlStatus: response.status });
         return {
           url: response.finalUrl,
           status: response.status,

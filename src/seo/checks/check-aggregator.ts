@@ -52,6 +52,8 @@ class CodeState {
 export class CheckAggregator {
   private readonly pageIndex = new Map<string, number>();
   private readonly codes = new Map<string, CodeState>();
+  /** Pages (by index) with a failing CRITICAL result: the score's health counts the pages without one. */
+  private critical = new Uint8Array(64);
   private readonly maxOccurrences: number;
 
   constructor(options: AggregatorOptions = {}) {
@@ -68,8 +70,10 @@ export class CheckAggregator {
       if (!result.applicable) continue;
       const state = this.state(result.code);
       const previous = state.set(index, result.failed ? FAILED : PASSED);
-      if (!result.failed || previous === FAILED) continue;
+      if (!result.failed) continue;
       const severity = result.severity ?? getCheck(result.code).severity;
+      if (severity === 'CRITICAL') this.markCritical(index);
+      if (previous === FAILED) continue;
       state.worst = state.worst === null ? severity : maxSeverity(state.worst, severity);
       if (state.occurrences.size < this.maxOccurrences) {
         const occurrence: Occurrence = { url };
@@ -80,6 +84,25 @@ export class CheckAggregator {
         state.omitted++;
       }
     }
+  }
+
+  /** How many of these pages have a failing CRITICAL page result (unknown URLs have none). */
+  pagesWithCritical(urls: Iterable<string>): number {
+    let count = 0;
+    for (const url of urls) {
+      const index = this.pageIndex.get(url);
+      if (index !== undefined && index < this.critical.length && this.critical[index]) count++;
+    }
+    return count;
+  }
+
+  private markCritical(index: number): void {
+    if (index >= this.critical.length) {
+      const grown = new Uint8Array(Math.max(index + 1, this.critical.length * 2));
+      grown.set(this.critical);
+      this.critical = grown;
+    }
+    this.critical[index] = 1;
   }
 
   addSiteResults(results: readonly SiteCheckResult[]): void {

@@ -1,25 +1,24 @@
 /**
- * Audit scores (CHECKS.md "Scoring"), all integers 0..100:
+ * Audit scores (CHECKS.md "Scoring"), all integers 0..100. Every issue costs points, so that fixing it moves the
+ * score, and the costs are the explanation ("why this score"):
  *
- *   weight(check)    = CRITICAL 10 | WARNING 5 | NOTICE 1   (banded checks: their worst failing band)
- *   passRate(check)  = 1 - affectedPages / applicablePages   (site-scope checks: 0 if failed, else 1)
- *   category         = round(100 * Σ weight * passRate / Σ weight) over the category's applicable
- *                      checks; 100 when none applies
- *   performance      = with lab metrics: round(100 * mean over pages of Lighthouse's score
- *                      (FCP 10, LCP 25, TBT 30, CLS 25, SI 10, re-normalized)); else the category formula
- *   overall          = round((20 META + 20 CONTENT + 20 LINKS + 25 TECHNICAL + 15 PERFORMANCE) / 100)
- *                      over the rounded category scores, capped at 50 when a site-wide blocker fires
- *                      (TECH_ROBOTS_BLOCKS_ALL, TECH_NOINDEX_SITEWIDE, TECH_ROBOTS_UNREACHABLE failing,
- *                      or the start URL answering 4xx/5xx).
+ *   page-level issue cost = 100 * weight(severity) * affected pages / crawled HTML pages
+ *                           weight: CRITICAL 1.0 | WARNING 0.3 | NOTICE 0.03; a CRITICAL issue costs at least 1
+ *   site-level issue cost = CRITICAL 15 | WARNING 5 | NOTICE 0.5   (checks whose catalog scope is "site")
+ *   category              = max(0, round(100 - Σ its costs)); 100 when nothing in it fires
+ *   performance           = with lab metrics: 100 * mean over pages of Lighthouse's score (FCP 10, LCP 25, TBT 30,
+ *                           CLS 25, SI 10, re-normalized), minus the category's other costs (the metric checks
+ *                           Lighthouse's score already counts cost nothing more); else the category formula
+ *   health                = % of crawled HTML pages with no CRITICAL issue
+ *   overall               = round(0.5 * health + 0.5 * (20 META + 20 CONTENT + 20 LINKS + 25 TECHNICAL
+ *                           + 15 PERFORMANCE) / 100), capped at 50 when a site-wide blocker fires
+ *                           (TECH_ROBOTS_BLOCKS_ALL, TECH_NOINDEX_SITEWIDE, TECH_ROBOTS_UNREACHABLE, or the start
+ *                           URL answering 4xx/5xx)
+ *
+ * The first formula (a severity-weighted pass rate over every applicable check) diluted real problems: fixing 4
+ * missing titles and a 500 page on a 150-page site left the overall score where it was.
  */
-import {
-  SEVERITY_WEIGHTS,
-  getCheck,
-  type Category,
-  type CheckScope,
-  type LabMetrics,
-  type Severity,
-} from '../checks/index.js';
+import { getCheck, type Category, type CheckScope, type LabMetrics, type Severity } from '../checks/index.js';
 import { lighthousePerformanceScore } from './lighthouse-metric-score.js';
 
 export const CATEGORY_WEIGHTS: Readonly<Record<Category, number>> = {
@@ -30,6 +29,15 @@ export const CATEGORY_WEIGHTS: Readonly<Record<Category, number>> = {
   PERFORMANCE: 15,
 };
 
+/** What a page-level issue on every page costs its category, per 100 points. */
+export const PAGE_ISSUE_WEIGHTS: Readonly<Record<Severity, number>> = { CRITICAL: 1, WARNING: 0.3, NOTICE: 0.03 };
+/** The least a CRITICAL page-level issue costs, however few pages it affects. */
+export const CRITICAL_MIN_COST = 1;
+/** What a failing site-level check costs its category. */
+export const SITE_ISSUE_COSTS: Readonly<Record<Severity, number>> = { CRITICAL: 15, WARNING: 5, NOTICE: 0.5 };
+/** The share of the overall score that is health (pages without a CRITICAL issue); the rest is the categories. */
+export const HEALTH_SHARE = 0.5;
+
 export const BLOCKER_CODES: readonly string[] = [
   'TECH_ROBOTS_BLOCKS_ALL',
   'TECH_NOINDEX_SITEWIDE',
@@ -37,6 +45,9 @@ export const BLOCKER_CODES: readonly string[] = [
 ];
 
 export const BLOCKED_OVERALL_CAP = 50;
+
+/** Lab metric checks whose metric Lighthouse's performance score already weighs (not charged twice). */
+const LIGHTHOUSE_SCORED_CODES: ReadonlySet<string> = new Set(['PERF_FCP', 'PERF_LCP', 'PERF_TBT', 'PERF_CLS']);
 
 /** What scoring needs of an aggregated check; severity, category and scope default to the catalog's. */
 export interface ScoredCheck {
@@ -48,7 +59,15 @@ export interface ScoredCheck {
   applicablePages: number;
 }
 
+/** Crawled HTML documents (link targets, PDFs and other resources are not pages); how many have a CRITICAL issue. */
+export interface ScoredPages {
+  html: number;
+  withCritical: number;
+}
+
 export interface ScoreOptions {
+  /** The pages scores are shares of; without it, the largest applicable page count of a page-level check. */
+  pages?: ScoredPages;
   /** Lab metrics of the measured pages; the performance score then follows Lighthouse. */
   labMetrics?: LabMetrics | readonly LabMetrics[];
   /** Final status of the start URL; 4xx/5xx caps the overall score. */
@@ -67,55 +86,126 @@ export interface AuditScores {
 /** Scores as an audit row holds them: null until the audit completes. */
 export type StoredScores = { [K in keyof AuditScores]: AuditScores[K] | null };
 
-/** Pass rate of one check in [0, 1], or null when it does not apply. */
-export function passRate(check: ScoredCheck): number | null {
-  if (check.applicablePages <= 0) return null;
-  const scope = check.scope ?? getCheck(check.code).scope;
-  if (scope === 'site') return check.affectedPages > 0 ? 0 : 1;
-  return Math.min(1, Math.max(0, 1 - check.affectedPages / check.applicablePages));
+/** One issue's part of the score: the points it costs its category. */
+export interface ScoreCost {
+  code: string;
+  category: Category;
+  severity: Severity;
+  scope: CheckScope;
+  affectedPages: number;
+  /** Points off the category score before rounding (a category cannot go below 0). */
+  points: number;
 }
 
-/** Category score 0..100 from its checks (checks of other categories are ignored). */
-export function categoryScore(category: Category, checks: readonly ScoredCheck[]): number {
-  let weighted = 0;
-  let weights = 0;
-  for (const check of checks) {
-    const definition = getCheck(check.code);
-    if ((check.category ?? definition.category) !== category) continue;
-    const rate = passRate(check);
-    if (rate === null) continue;
-    const weight = SEVERITY_WEIGHTS[check.severity ?? definition.severity];
-    weighted += weight * rate;
-    weights += weight;
+/** Why a score is what it is: health, the costs largest first, and whether a blocker capped the overall score. */
+export interface ScoreBreakdown {
+  /** % of crawled HTML pages without a CRITICAL issue, one decimal. */
+  health: number;
+  htmlPages: number;
+  pagesWithCritical: number;
+  /** Lighthouse's performance score from lab metrics, when there were any (before the category's costs). */
+  labPerformance: number | null;
+  costs: ScoreCost[];
+  /** The overall score before the blocker cap, when a blocker capped it. */
+  cappedFrom: number | null;
+  blockers: string[];
+}
+
+export interface ScoreResult {
+  scores: AuditScores;
+  breakdown: ScoreBreakdown;
+}
+
+/** What one failing check costs its category, or null when it costs nothing (passing or not applicable). */
+export function issueCost(check: ScoredCheck, htmlPages: number): ScoreCost | null {
+  if (check.applicablePages <= 0 || check.affectedPages <= 0) return null;
+  const definition = getCheck(check.code);
+  const severity = check.severity ?? definition.severity;
+  const scope = check.scope ?? definition.scope;
+  const category = check.category ?? definition.category;
+  let points: number;
+  if (scope === 'site') points = SITE_ISSUE_COSTS[severity];
+  else {
+    const share = Math.min(1, check.affectedPages / Math.max(1, htmlPages));
+    points = 100 * PAGE_ISSUE_WEIGHTS[severity] * share;
+    if (severity === 'CRITICAL') points = Math.max(CRITICAL_MIN_COST, points);
   }
-  return weights === 0 ? 100 : roundScore((100 * weighted) / weights);
+  return { code: check.code, category, severity, scope, affectedPages: check.affectedPages, points };
 }
 
-export function computeScores(checks: readonly ScoredCheck[], options: ScoreOptions = {}): AuditScores {
-  const meta = categoryScore('META', checks);
-  const content = categoryScore('CONTENT', checks);
-  const links = categoryScore('LINKS', checks);
-  const technical = categoryScore('TECHNICAL', checks);
-  const performance = labPerformanceScore(options.labMetrics) ?? categoryScore('PERFORMANCE', checks);
-  let overall = roundScore(
+/** The pages scores are shares of, when the caller did not count them: the widest page-level check's pages. */
+function inferredPages(checks: readonly ScoredCheck[]): ScoredPages {
+  let html = 0;
+  for (const check of checks) {
+    if ((check.scope ?? getCheck(check.code).scope) === 'page') html = Math.max(html, check.applicablePages);
+  }
+  return { html, withCritical: 0 };
+}
+
+export function scoreAudit(checks: readonly ScoredCheck[], options: ScoreOptions = {}): ScoreResult {
+  const pages = options.pages ?? inferredPages(checks);
+  const labPerformance = labPerformanceScore(options.labMetrics);
+  const costs: ScoreCost[] = [];
+  for (const check of checks) {
+    const cost = issueCost(check, pages.html);
+    if (!cost) continue;
+    if (labPerformance !== null && LIGHTHOUSE_SCORED_CODES.has(cost.code)) continue;
+    costs.push(cost);
+  }
+  costs.sort((a, b) => b.points - a.points || a.code.localeCompare(b.code));
+  const lost = (category: Category) =>
+    costs.filter((c) => c.category === category).reduce((sum, c) => sum + c.points, 0);
+  const category = (c: Category, from = 100) => Math.max(0, roundScore(from - lost(c)));
+
+  const meta = category('META');
+  const content = category('CONTENT');
+  const links = category('LINKS');
+  const technical = category('TECHNICAL');
+  const performance = category('PERFORMANCE', labPerformance ?? 100);
+  const categories =
     (CATEGORY_WEIGHTS.META * meta +
       CATEGORY_WEIGHTS.CONTENT * content +
       CATEGORY_WEIGHTS.LINKS * links +
       CATEGORY_WEIGHTS.TECHNICAL * technical +
       CATEGORY_WEIGHTS.PERFORMANCE * performance) /
-      100,
-  );
-  if (isBlocked(checks, options.startUrlStatus)) overall = Math.min(overall, BLOCKED_OVERALL_CAP);
-  return { overall, meta, content, links, technical, performance };
+    100;
+  const withCritical = Math.min(pages.withCritical, pages.html);
+  const health = pages.html > 0 ? (100 * (pages.html - withCritical)) / pages.html : 100;
+  const uncapped = roundScore(HEALTH_SHARE * health + (1 - HEALTH_SHARE) * categories);
+  const blockers = blockersOf(checks, options.startUrlStatus);
+  const overall = blockers.length ? Math.min(uncapped, BLOCKED_OVERALL_CAP) : uncapped;
+  return {
+    scores: { overall, meta, content, links, technical, performance },
+    breakdown: {
+      health: Math.round(health * 10) / 10,
+      htmlPages: pages.html,
+      pagesWithCritical: withCritical,
+      labPerformance,
+      costs,
+      cappedFrom: overall < uncapped ? uncapped : null,
+      blockers,
+    },
+  };
+}
+
+/** The scores alone (see scoreAudit for why they are what they are). */
+export function computeScores(checks: readonly ScoredCheck[], options: ScoreOptions = {}): AuditScores {
+  return scoreAudit(checks, options).scores;
+}
+
+/** The site-wide blockers that fire: the codes, and `START_URL_<status>` when the start URL answers 4xx/5xx. */
+export function blockersOf(checks: readonly ScoredCheck[], startUrlStatus?: number | null): string[] {
+  const fired = checks
+    .filter((check) => BLOCKER_CODES.includes(check.code) && check.applicablePages > 0 && check.affectedPages > 0)
+    .map((check) => check.code);
+  if (startUrlStatus !== undefined && startUrlStatus !== null && startUrlStatus >= 400 && startUrlStatus < 600)
+    fired.push(`START_URL_${startUrlStatus}`);
+  return fired;
 }
 
 /** A site-wide blocker: search engines cannot crawl or index the site at all. */
 export function isBlocked(checks: readonly ScoredCheck[], startUrlStatus?: number | null): boolean {
-  if (startUrlStatus !== undefined && startUrlStatus !== null && startUrlStatus >= 400 && startUrlStatus < 600)
-    return true;
-  return checks.some(
-    (check) => BLOCKER_CODES.includes(check.code) && check.applicablePages > 0 && check.affectedPages > 0,
-  );
+  return blockersOf(checks, startUrlStatus).length > 0;
 }
 
 function labPerformanceScore(labMetrics: ScoreOptions['labMetrics']): number | null {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateChecks } from '../../../src/seo/checks/index.js';
+import { CheckAggregator } from '../../../src/seo/checks/index.js';
 import {
   LIGHTHOUSE_CONTROL_POINTS,
-  categoryScore,
   computeScores,
   getLogNormalScore,
+  issueCost,
   lighthousePerformanceScore,
   metricScore,
-  passRate,
+  scoreAudit,
   type LighthouseMetric,
   type ScoredCheck,
 } from '../../../src/seo/scoring/index.js';
@@ -20,101 +20,103 @@ const check = (code: string, affected: number, applicable: number, extra: Partia
   ...extra,
 });
 
-describe('passRate', () => {
+const pages = (html: number, withCritical = 0) => ({ pages: { html, withCritical } });
+
+describe('issueCost', () => {
   it.each([
-    ['page check, 1 of 4 pages affected', check('META_TITLE_MISSING', 1, 4), 0.75],
-    ['page check, none affected', check('META_TITLE_MISSING', 0, 4), 1],
-    ['site check failing: 0 whatever the page counts', check('META_TITLE_DUPLICATE', 2, 40), 0],
-    ['site check passing', check('TECH_ROBOTS_MISSING', 0, 1), 1],
-    ['not applicable', check('META_TITLE_MISSING', 0, 0), null],
-  ])('%s', (_name, input, expected) => {
-    expect(passRate(input)).toBe(expected);
+    // 100 × weight × share of the crawled HTML pages
+    ['CRITICAL on 20 of 200 pages', check('META_TITLE_MISSING', 20, 200), 200, 10],
+    ['WARNING on every page', check('META_DESCRIPTION_MISSING', 200, 200), 200, 30],
+    ['NOTICE on every page', check('META_TITLE_TOO_SHORT', 200, 200), 200, 3],
+    ['WARNING on 1 of 200 pages', check('META_DESCRIPTION_MISSING', 1, 200), 200, 0.15],
+    // A CRITICAL issue costs at least 1 point, however few pages it affects.
+    ['CRITICAL on 1 of 200 pages', check('TECH_STATUS_5XX', 1, 200), 200, 1],
+    // The share is of HTML pages, whatever the check was applicable to (a 404 target is not a page).
+    ['share of HTML pages, not of applicable URLs', check('TECH_STATUS_4XX', 3, 103), 100, 3],
+    // Banded checks cost by their worst failing band.
+    ['banded, CRITICAL band', check('PERF_LCP', 10, 10, { severity: 'CRITICAL' }), 10, 100],
+    // Site-level checks cost a fixed amount by severity.
+    ['site-level WARNING', check('TECH_ROBOTS_MISSING', 1, 1), 200, 5],
+    ['site-level CRITICAL', check('TECH_ROBOTS_BLOCKS_ALL', 1, 1), 200, 15],
+    ['site-level NOTICE', check('TECH_LLMS_TXT_MISSING', 1, 1), 200, 0.5],
+  ] as const)('%s', (_name, input, htmlPages, points) => {
+    expect(issueCost(input, htmlPages)?.points).toBeCloseTo(points, 10);
+  });
+
+  it('is null for a passing or not applicable check', () => {
+    expect(issueCost(check('META_TITLE_MISSING', 0, 4), 4)).toBeNull();
+    expect(issueCost(check('META_TITLE_MISSING', 0, 0), 4)).toBeNull();
   });
 });
 
-describe('categoryScore', () => {
-  it.each([
-    // META: CRITICAL failing on 1 of 4 pages, WARNING passing: (10×0.75 + 5×1) / (10+5) = 12.5/15 = 83.33 → 83
-    ['META', [check('META_TITLE_MISSING', 1, 4), check('META_DESCRIPTION_MISSING', 0, 4)], 83],
-    // TECHNICAL: WARNING site check failing (0), CRITICAL 0/10, NOTICE 5/10:
-    // (5×0 + 10×1 + 1×0.5) / (5+10+1) = 10.5/16 = 65.625 → 66
-    [
-      'TECHNICAL',
-      [check('TECH_ROBOTS_MISSING', 1, 1), check('TECH_STATUS_4XX', 0, 10), check('TECH_NOINDEX', 5, 10)],
-      66,
-    ],
-    // No applicable check in the category → 100; checks of other categories are ignored.
-    ['CONTENT', [check('META_TITLE_MISSING', 4, 4), check('CONTENT_H1_MISSING', 0, 0)], 100],
-    // Banded checks weigh by their worst failing band: PERF_LCP CRITICAL 1/2, PERF_DOM_SIZE WARNING 0/2:
-    // (10×0.5 + 5×1) / (10+5) = 10/15 = 66.67 → 67
-    ['PERFORMANCE', [check('PERF_LCP', 1, 2, { severity: 'CRITICAL' }), check('PERF_DOM_SIZE', 0, 2)], 67],
-    // Halves round up despite binary noise: WARNING 27/40 affected → 100 × (1 − 0.675) = 32.5 → 33
-    // (computed naively in floating point it is 32.49999999999999, which Math.round would make 32)
-    ['LINKS', [check('LINKS_TO_REDIRECT', 27, 40)], 33],
-    // LINKS: CRITICAL 3/3 failing, NOTICE 0/3: (10×0 + 1×1)/11 = 9.09 → 9
-    ['LINKS', [check('LINKS_INTERNAL_BROKEN', 3, 3), check('LINKS_DEAD_END', 0, 3)], 9],
-  ] as const)('%s %#', (category, checks, expected) => {
-    expect(categoryScore(category, checks)).toBe(expected);
-  });
-});
-
-describe('computeScores', () => {
-  it('combines category scores with weights 20/20/20/25/15', () => {
-    // meta 83 (as above), technical 66 (as above), others 100:
-    // (20×83 + 20×100 + 20×100 + 25×66 + 15×100) / 100 = (1660 + 2000 + 2000 + 1650 + 1500) / 100 = 88.1 → 88
-    const scores = computeScores([
-      check('META_TITLE_MISSING', 1, 4),
-      check('META_DESCRIPTION_MISSING', 0, 4),
-      check('TECH_ROBOTS_MISSING', 1, 1),
-      check('TECH_STATUS_4XX', 0, 10),
-      check('TECH_NOINDEX', 5, 10),
-    ]);
-    expect(scores).toEqual({ overall: 88, meta: 83, content: 100, links: 100, technical: 66, performance: 100 });
-  });
-
-  it('scores the aggregator output directly', () => {
-    // META_TITLE_MISSING (CRITICAL) fails on 1 of 2 pages, META_DESCRIPTION_MISSING (WARNING) passes:
-    //   META = (10×0.5 + 5×1)/15 = 66.67 → 67
-    // TECH_ROBOTS_MISSING (WARNING, site) fails: TECHNICAL = 5×0/5 = 0
-    // overall = (20×67 + 20×100 + 20×100 + 25×0 + 15×100)/100 = 6840/100 = 68.4 → 68
-    const aggregates = aggregateChecks(
+describe('scoreAudit', () => {
+  it('takes each category its costs off 100 and blends health with the weighted categories', () => {
+    // 100 HTML pages, 4 of them with a CRITICAL issue:
+    //   META: title missing on 4 (4 × 1.0 = 4) and description missing on 50 (0.3 × 50 = 15) → 81
+    //   TECHNICAL: robots.txt missing (site WARNING 5) → 95
+    //   categories = (20×81 + 20×100 + 20×100 + 25×95 + 15×100) / 100 = (1620 + 4000 + 2375 + 1500) / 100 = 94.95
+    //   health = 96; overall = round(0.5 × 96 + 0.5 × 94.95) = round(95.475) = 95
+    const { scores, breakdown } = scoreAudit(
       [
-        {
-          url: 'https://e.com/1',
-          results: [
-            { code: 'META_TITLE_MISSING', applicable: true, failed: true },
-            { code: 'META_DESCRIPTION_MISSING', applicable: true, failed: false },
-          ],
-        },
-        {
-          url: 'https://e.com/2',
-          results: [
-            { code: 'META_TITLE_MISSING', applicable: true, failed: false },
-            { code: 'META_DESCRIPTION_MISSING', applicable: true, failed: false },
-          ],
-        },
+        check('META_TITLE_MISSING', 4, 100),
+        check('META_DESCRIPTION_MISSING', 50, 100),
+        check('TECH_ROBOTS_MISSING', 1, 1),
+        check('CONTENT_H1_MISSING', 0, 100),
       ],
-      {
-        site: [
-          {
-            code: 'TECH_ROBOTS_MISSING',
-            applicable: true,
-            failed: true,
-            occurrences: [{ url: 'https://e.com/robots.txt' }],
-            applicablePages: 1,
-          },
-        ],
-        pages: [],
-      },
+      pages(100, 4),
     );
-    expect(computeScores(aggregates)).toEqual({
-      overall: 68,
-      meta: 67,
-      content: 100,
-      links: 100,
-      technical: 0,
-      performance: 100,
+    expect(scores).toEqual({ overall: 95, meta: 81, content: 100, links: 100, technical: 95, performance: 100 });
+    expect(breakdown).toEqual({
+      health: 96,
+      htmlPages: 100,
+      pagesWithCritical: 4,
+      labPerformance: null,
+      cappedFrom: null,
+      blockers: [],
+      // Largest first.
+      costs: [
+        expect.objectContaining({ code: 'META_DESCRIPTION_MISSING', category: 'META', points: 15 }),
+        expect.objectContaining({ code: 'TECH_ROBOTS_MISSING', category: 'TECHNICAL', scope: 'site', points: 5 }),
+        expect.objectContaining({ code: 'META_TITLE_MISSING', severity: 'CRITICAL', affectedPages: 4, points: 4 }),
+      ],
     });
+  });
+
+  it('never takes a category below 0', () => {
+    const { scores } = scoreAudit(
+      [check('META_TITLE_MISSING', 10, 10), check('META_DESCRIPTION_MISSING', 10, 10)],
+      pages(10, 10),
+    );
+    expect(scores.meta).toBe(0);
+  });
+
+  it('scores the aggregator output directly, health from its pages with a CRITICAL result', () => {
+    const aggregator = new CheckAggregator();
+    aggregator.addPageResults('https://e.com/1', [
+      { code: 'META_TITLE_MISSING', applicable: true, failed: true },
+      { code: 'META_DESCRIPTION_MISSING', applicable: true, failed: false },
+    ]);
+    aggregator.addPageResults('https://e.com/2', [
+      { code: 'META_TITLE_MISSING', applicable: true, failed: false },
+      { code: 'META_DESCRIPTION_MISSING', applicable: true, failed: true },
+    ]);
+    aggregator.addSiteResults([
+      {
+        code: 'TECH_ROBOTS_MISSING',
+        applicable: true,
+        failed: true,
+        occurrences: [{ url: 'https://e.com/robots.txt' }],
+        applicablePages: 1,
+      },
+    ]);
+    const urls = ['https://e.com/1', 'https://e.com/2'];
+    expect(aggregator.pagesWithCritical(urls)).toBe(1);
+    // META: 100 × 1.0 × 1/2 + 100 × 0.3 × 1/2 = 50 + 15 = 65 → 35; TECHNICAL 95; health 50.
+    // categories = (20×35 + 40×100 + 25×95 + 15×100) / 100 = 85.75; overall = round(25 + 42.875) = 68
+    const { scores } = scoreAudit(aggregator.aggregates(), {
+      pages: { html: 2, withCritical: aggregator.pagesWithCritical(urls) },
+    });
+    expect(scores).toEqual({ overall: 68, meta: 35, content: 100, links: 100, technical: 95, performance: 100 });
   });
 
   it('scores 100 everywhere when nothing applies', () => {
@@ -128,41 +130,57 @@ describe('computeScores', () => {
     });
   });
 
+  it('counts the pages from the widest page-level check when the caller does not', () => {
+    // 1 of 4 pages: 100 × 1.0 × 1/4 = 25 → META 75; health unknown (100).
+    expect(computeScores([check('META_TITLE_MISSING', 1, 4), check('TECH_ROBOTS_MISSING', 0, 1)]).meta).toBe(75);
+  });
+
   it.each([
-    // TECHNICAL = 0 (only a failing CRITICAL site check); overall = (3×20×100 + 25×0 + 15×100)/100 = 75 → capped at 50
-    ['robots.txt blocks all', [check('TECH_ROBOTS_BLOCKS_ALL', 1, 1)], undefined, 50],
-    ['site-wide noindex', [check('TECH_NOINDEX_SITEWIDE', 1, 1)], undefined, 50],
-    ['robots.txt unreachable', [check('TECH_ROBOTS_UNREACHABLE', 1, 1)], undefined, 50],
-    ['start URL answers 404', [], 404, 50],
-    ['start URL answers 503', [], 503, 50],
-    ['passing blocker checks do not cap', [check('TECH_ROBOTS_BLOCKS_ALL', 0, 1)], 200, 100],
-  ] as const)('caps the overall score at 50: %s', (_name, checks, startUrlStatus, overall) => {
-    expect(computeScores(checks, { startUrlStatus }).overall).toBe(overall);
+    ['robots.txt blocks all', [check('TECH_ROBOTS_BLOCKS_ALL', 1, 1)], undefined, ['TECH_ROBOTS_BLOCKS_ALL']],
+    ['site-wide noindex', [check('TECH_NOINDEX_SITEWIDE', 1, 1)], undefined, ['TECH_NOINDEX_SITEWIDE']],
+    ['robots.txt unreachable', [check('TECH_ROBOTS_UNREACHABLE', 1, 1)], undefined, ['TECH_ROBOTS_UNREACHABLE']],
+    ['start URL answers 404', [], 404, ['START_URL_404']],
+    ['start URL answers 503', [], 503, ['START_URL_503']],
+  ] as const)('caps the overall score at 50: %s', (_name, checks, startUrlStatus, blockers) => {
+    const { scores, breakdown } = scoreAudit(checks, { ...pages(10), startUrlStatus });
+    expect(scores.overall).toBe(50);
+    expect(breakdown.blockers).toEqual(blockers);
+    expect(breakdown.cappedFrom).toBeGreaterThan(50);
   });
 
-  it('keeps a score already under the cap', () => {
-    // META 0 (CRITICAL 4/4), CONTENT 0 (WARNING 2/2), LINKS 0, TECHNICAL 0 (blocker), PERFORMANCE 100:
-    // (0 + 0 + 0 + 0 + 15×100)/100 = 15 → stays 15
-    const scores = computeScores([
-      check('META_TITLE_MISSING', 4, 4),
-      check('CONTENT_H1_MISSING', 2, 2),
-      check('LINKS_INTERNAL_BROKEN', 2, 2),
-      check('TECH_ROBOTS_BLOCKS_ALL', 1, 1),
-    ]);
-    expect(scores.overall).toBe(15);
+  it('does not cap for passing blocker checks, and keeps a score already under the cap', () => {
+    expect(computeScores([check('TECH_ROBOTS_BLOCKS_ALL', 0, 1)], { startUrlStatus: 200 }).overall).toBe(100);
+    // META 0, CONTENT 70, LINKS 0, TECHNICAL 85 (blocker 15); health 0:
+    // categories = (0 + 20×70 + 0 + 25×85 + 15×100) / 100 = 50.25; overall = round(0 + 25.125) = 25, under the cap
+    const { scores, breakdown } = scoreAudit(
+      [
+        check('META_TITLE_MISSING', 4, 4),
+        check('CONTENT_H1_MISSING', 4, 4),
+        check('LINKS_INTERNAL_BROKEN', 4, 4),
+        check('TECH_ROBOTS_BLOCKS_ALL', 1, 1),
+      ],
+      pages(4, 4),
+    );
+    expect(scores.overall).toBe(25);
+    expect(breakdown.cappedFrom).toBeNull();
   });
 
-  it('uses Lighthouse scoring for performance when lab metrics exist, else the check formula', () => {
+  it("uses Lighthouse's score for performance when lab metrics exist, minus the category's other costs", () => {
     const checks = [check('PERF_LCP', 2, 2, { severity: 'CRITICAL' })];
-    expect(computeScores(checks).performance).toBe(0);
-    // Every metric at its "good" threshold scores 0.90 → 90.
+    expect(computeScores(checks, pages(2)).performance).toBe(0);
+    // Every metric at its "good" threshold scores 0.90 → 90; the LCP check Lighthouse already weighs costs nothing.
     const good = { fcpMs: 1_800, lcpMs: 2_500, tbtMs: 200, cls: 0.1, speedIndexMs: 3_387 };
-    expect(computeScores(checks, { labMetrics: good }).performance).toBe(90);
+    expect(computeScores(checks, { ...pages(2), labMetrics: good }).performance).toBe(90);
     // Two pages, one all-good (0.90) and one at the poor thresholds (0.50): mean 0.70 → 70.
     const poor = { fcpMs: 3_000, lcpMs: 4_000, tbtMs: 600, cls: 0.25, speedIndexMs: 5_800 };
-    expect(computeScores(checks, { labMetrics: [good, poor] }).performance).toBe(70);
+    expect(computeScores(checks, { ...pages(2), labMetrics: [good, poor] }).performance).toBe(70);
+    // A performance issue Lighthouse does not measure still costs: DOM size (WARNING) on both pages, 30 → 60.
+    const withDom = [...checks, check('PERF_DOM_SIZE', 2, 2)];
+    const scored = scoreAudit(withDom, { ...pages(2), labMetrics: good });
+    expect(scored.scores.performance).toBe(60);
+    expect(scored.breakdown.labPerformance).toBe(90);
     // Lab data without any Lighthouse metric falls back to the checks.
-    expect(computeScores(checks, { labMetrics: { inpMs: 100 } }).performance).toBe(0);
+    expect(computeScores(checks, { ...pages(2), labMetrics: { inpMs: 100 } }).performance).toBe(0);
   });
 });
 
