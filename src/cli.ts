@@ -11,6 +11,7 @@ import { isReadyMessage } from './platform/ready-signal.js';
 import { DomainError } from './platform/errors.js';
 import type { Principal } from './platform/context.js';
 import type { MikroORM } from './platform/db/orm.js';
+import type { ScoreBreakdown } from './seo/scoring/index.js';
 
 /**
  * The heavier modules load in the commands that use them (dynamic imports), so that `seo start`, which stays up
@@ -457,6 +458,7 @@ program
           pagesCrawled: outcome.pagesCrawled,
           pagesFailed: outcome.pagesFailed,
           scores: outcome.scores,
+          scoreBreakdown: outcome.breakdown,
           issues,
           coreWebVitals: outcome.vitals,
         });
@@ -468,8 +470,9 @@ program
         );
         process.stdout.write(
           `overall ${s.overall}  meta ${s.meta}  content ${s.content}  links ${s.links}  ` +
-            `technical ${s.technical}  performance ${s.performance}\n\n`,
+            `technical ${s.technical}  performance ${s.performance}\n`,
         );
+        process.stdout.write(`${scoreWhy(outcome.breakdown)}\n\n`);
         for (const i of issues)
           process.stdout.write(
             `${i.severity.padEnd(8)} ${i.code.padEnd(28)} ${String(i.affectedPages).padStart(5)} page(s)  ${i.title}\n`,
@@ -492,3 +495,16 @@ program.parseAsync(process.argv).catch((err: unknown) => {
   console.error(`error: ${message}`);
   process.exit(err instanceof DomainError && err.code === 'BAD_USER_INPUT' ? EXIT.failed : 1);
 });
+
+/** The "why this score" line: health, the blocker cap, and the three issues that cost the most points. */
+function scoreWhy(b: ScoreBreakdown): string {
+  const top = b.costs
+    .slice(0, 3)
+    .map((c) => `${c.code} -${Number(c.points.toFixed(1))} ${c.category.toLowerCase()}`)
+    .join(', ');
+  return (
+    `health ${b.health}% (${b.htmlPages - b.pagesWithCritical} of ${b.htmlPages} pages without a critical issue)` +
+    (b.cappedFrom !== null ? `; capped at 50 from ${b.cappedFrom} by ${b.blockers.join(', ')}` : '') +
+    (top ? `; costs most: ${top}` : '')
+  );
+}

@@ -194,10 +194,10 @@ export class AuditJobRunner {
    * occurrences it streamed before stay with the cancelled audit.
    */
   private complete(em: NativeDb, run: AuditAttempt, projectId: string, outcome: AuditOutcome): Promise<boolean> {
-    const { scores, pagesCrawled, pagesFailed } = outcome;
+    const { scores, breakdown, pagesCrawled, pagesFailed } = outcome;
     return this.repo.saveCompleted(
       em,
-      (tx) => lifecycle.complete(tx, run, { scores, pagesCrawled, pagesFailed }),
+      (tx) => lifecycle.complete(tx, run, { scores, breakdown, pagesCrawled, pagesFailed }),
       resultsOf(run.auditId, projectId, outcome),
     );
   }

@@ -1,9 +1,9 @@
 import type { NativeDb, NativeTx } from '../platform/db/native-query.js';
-import type { AuditScores } from '../seo/scoring/index.js';
 import type { Audit, AuditPhase } from './audit.entity.js';
 import {
   AuditRepository,
   type AuditAttempt,
+  type CompletedResult,
   type NewAudit,
   type SeenAudit,
   type StatusTransition,
@@ -73,11 +73,7 @@ export function enterPhase(db: NativeDb, run: AuditAttempt, phase: AuditPhase): 
  * RUNNING (attempt n) -> COMPLETED with its scores, inside the transaction that writes the results: the row stays
  * locked until commit, so a cancel at the same moment waits and then finds the audit final.
  */
-export function complete(
-  tx: NativeTx,
-  run: AuditAttempt,
-  result: { scores: AuditScores; pagesCrawled: number; pagesFailed: number },
-): Promise<boolean> {
+export function complete(tx: NativeTx, run: AuditAttempt, result: CompletedResult): Promise<boolean> {
   return repo.updateCompleted(tx, run, TRANSITIONS.complete, result);
 }
 

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../platform/context.js';
+import type { ScoreBreakdown } from '../seo/scoring/index.js';
 import type { Audit } from './audit.entity.js';
 import { AuditRepository } from './audit.repository.js';
 
@@ -44,6 +45,15 @@ export const auditLoaders = (ctx: RequestContext) => ({
           : [];
         const by = new Map(audits.map((a) => [a.projectId, a]));
         return projectIds.map((id) => by.get(id) ?? null);
+      }),
+  ),
+  scoreBreakdown: ctx.loaders.get(
+    'audits.scoreBreakdown',
+    () =>
+      new DataLoader<string, ScoreBreakdown | null>(async (auditIds) => {
+        const rows = await repo.scoreBreakdowns(ctx.db, auditIds);
+        const by = new Map(rows.map((r) => [r.id, r.score_breakdown]));
+        return auditIds.map((id) => by.get(id) ?? null);
       }),
   ),
   issueCounts: ctx.loaders.get(

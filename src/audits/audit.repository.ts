@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { jsonParam } from '../platform/db/sql-params.js';
 import { nativeQuery, nativeTransaction, type NativeDb, type NativeTx } from '../platform/db/native-query.js';
 import { ProjectEntity, type Project } from '../projects/index.js';
-import type { AuditScores } from '../seo/scoring/index.js';
+import type { AuditScores, ScoreBreakdown } from '../seo/scoring/index.js';
 import {
   ACTIVE_STATUSES,
   AuditEntity,
@@ -79,6 +79,14 @@ export interface SnapshotRow extends VitalsRecord {
   compression: string | null;
   robotsTxt: string;
   sitemap: string;
+}
+
+/** What a completed attempt writes on its audit row. */
+export interface CompletedResult {
+  scores: AuditScores;
+  breakdown: ScoreBreakdown;
+  pagesCrawled: number;
+  pagesFailed: number;
 }
 
 /** What a completed run writes beside its scores, in the transaction of its COMPLETED transition. */
@@ -334,6 +342,18 @@ export class AuditRepository {
     return nativeQuery<{ status: string; n: number }>(
       db,
       'SELECT status, count(*)::int AS n FROM audit GROUP BY status',
+    );
+  }
+
+  /** Why each audit scored what it did; null for audits not completed, or scored before breakdowns were kept. */
+  scoreBreakdowns(
+    db: NativeDb,
+    auditIds: readonly string[],
+  ): Promise<{ id: string; score_breakdown: ScoreBreakdown | null }[]> {
+    return nativeQuery<{ id: string; score_breakdown: ScoreBreakdown | null }>(
+      db,
+      'SELECT id, score_breakdown FROM audit WHERE id = ANY($1::uuid[])',
+      [auditIds],
     );
   }
 
@@ -603,13 +623,13 @@ export class AuditRepository {
     tx: NativeTx,
     run: AuditAttempt,
     transition: StatusTransition,
-    result: { scores: AuditScores; pagesCrawled: number; pagesFailed: number },
+    result: CompletedResult,
   ): Promise<boolean> {
     const s = result.scores;
     const rows = await tx.query(
       `UPDATE audit SET status = $12, phase = NULL, overall_score = $3, meta_score = $4, content_score = $5,
          links_score = $6, technical_score = $7, performance_score = $8, pages_crawled = $9, pages_failed = $10,
-         pages_queued = 0, completed_at = now(), error = NULL
+         pages_queued = 0, completed_at = now(), error = NULL, score_breakdown = $13::jsonb
        WHERE id = $1 AND attempts = $2 AND status = ANY($11::text[]) RETURNING id`,
       [
         run.auditId,
@@ -624,6 +644,7 @@ export class AuditRepository {
         result.pagesFailed,
         transition.from,
         transition.to,
+        JSON.stringify(result.breakdown),
       ],
     );
     return rows.length > 0;

@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
+import { getCheck } from '../seo/checks/index.js';
 import { ProjectType } from '../projects/graphql.js';
 import type { Audit, AuditIssue } from './audit.entity.js';
 import { JOB_STATE_BY_STATUS } from './audit-job.js';
@@ -16,6 +17,7 @@ import {
   AuditType,
   IssueCountsType,
   IssueOccurrenceConnection,
+  ScoreBreakdownType,
   IssueType,
   JobType,
   StartAuditPayload,
@@ -169,6 +171,26 @@ export class AuditResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<IssueType> {
     return toIssueType(await this.service.issue(ctx.em, audit.id, id));
+  }
+
+  @FieldResolver(() => ScoreBreakdownType, {
+    nullable: true,
+    description:
+      'Why the audit scored what it did, largest costs first; null until it completes, and for audits scored ' +
+      'before breakdowns were kept (those keep their scores).',
+  })
+  async scoreBreakdown(@Root() audit: AuditType, @Ctx() ctx: RequestContext): Promise<ScoreBreakdownType | null> {
+    const breakdown = await auditLoaders(ctx).scoreBreakdown.load(audit.id);
+    if (!breakdown) return null;
+    return {
+      ...breakdown,
+      costs: breakdown.costs.map((c) => ({
+        ...c,
+        title: getCheck(c.code).title,
+        category: c.category as CategoryEnum,
+        severity: c.severity as SeverityEnum,
+      })),
+    };
   }
 
   @FieldResolver(() => IssueCountsType)

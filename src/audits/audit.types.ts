@@ -1,4 +1,4 @@
-import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 
 export enum AuditStatusEnum {
@@ -45,6 +45,44 @@ export class IssueCountsType {
   @Field(() => Int) critical!: number;
   @Field(() => Int) warning!: number;
   @Field(() => Int) notice!: number;
+}
+
+@ObjectType('ScoreCost', { description: "One issue's part of an audit's score: the points it costs its category." })
+export class ScoreCostType {
+  @Field(() => String) code!: string;
+  @Field(() => String, { description: "The check's title in the catalog." }) title!: string;
+  @Field(() => CategoryEnum) category!: CategoryEnum;
+  @Field(() => SeverityEnum) severity!: SeverityEnum;
+  @Field(() => String, { description: 'page: costs by the share of pages affected; site: a fixed cost.' })
+  scope!: string;
+  @Field(() => Int) affectedPages!: number;
+  @Field(() => Float, { description: 'Points off the category score (before rounding; a category stops at 0).' })
+  points!: number;
+}
+
+@ObjectType('ScoreBreakdown', {
+  description:
+    'Why an audit scored what it did: overall = round(0.5 × health + 0.5 × the weighted categories), each category ' +
+    '100 minus its costs (the README\'s "Scores" section has the formula).',
+})
+export class ScoreBreakdownType {
+  @Field(() => Float, { description: '% of the crawled HTML pages without a CRITICAL issue.' }) health!: number;
+  @Field(() => Int, { description: 'Crawled HTML documents (link targets, PDFs and other resources are not pages).' })
+  htmlPages!: number;
+  @Field(() => Int) pagesWithCritical!: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: "Lighthouse's performance score from lab metrics, before the category's other costs; null without.",
+  })
+  labPerformance!: number | null;
+  @Field(() => [ScoreCostType], { description: 'Every failing check with what it costs, largest first.' })
+  costs!: ScoreCostType[];
+  @Field(() => Int, { nullable: true, description: 'The overall score before a site-wide blocker capped it at 50.' })
+  cappedFrom!: number | null;
+  @Field(() => [String], {
+    description: 'The site-wide blockers that fired (check codes, or START_URL_<status> when the start URL failed).',
+  })
+  blockers!: string[];
 }
 
 @ObjectType('PageInfo')

@@ -161,6 +161,8 @@ describe('seo audit and the server compute the same scores over the same facts',
         t,
         `query($p: ID!) { audit(projectId: $p) { status pagesCrawled pagesFailed overallScore metaScore ` +
           `contentScore linksScore technicalScore performanceScore
+           scoreBreakdown { health htmlPages pagesWithCritical labPerformance cappedFrom blockers
+             costs { code category severity scope affectedPages points } }
            issues { code affectedPages applicablePages } } }`,
         { p: projectId },
         { authorization: `Bearer ${key}` },
@@ -181,6 +183,9 @@ describe('seo audit and the server compute the same scores over the same facts',
         technical: server.technicalScore,
         performance: server.performanceScore,
       }).toEqual(cli.scores);
+      // Why: the same breakdown, stored with the scores and read back over GraphQL.
+      expect(server.scoreBreakdown).toEqual(cli.scoreBreakdown);
+      expect(server.scoreBreakdown.costs.length).toBeGreaterThan(0);
       const counts = (issues: { code: string; affectedPages: number; applicablePages: number }[]) =>
         Object.fromEntries(issues.map((i) => [i.code, [i.affectedPages, i.applicablePages]]).sort());
       expect(counts(server.issues)).toEqual(counts(cli.issues));

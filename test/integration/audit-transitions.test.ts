@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLifecycle as lifecycle, type AuditStatus } from '../../src/audits/index.js';
 import { nativeTransaction } from '../../src/platform/db/native-query.js';
 import { newId } from '../../src/platform/ids.js';
+import type { ScoreBreakdown } from '../../src/seo/scoring/index.js';
 import { createProject, createTestApp, signUp, type TestApp, type TestUser } from '../support/app.js';
 
 /**
@@ -22,6 +23,17 @@ afterAll(() => t.close());
 const STATUSES: AuditStatus[] = ['QUEUED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'];
 const FINAL: AuditStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED'];
 const SCORES = { overall: 80, meta: 81, content: 82, links: 83, technical: 84, performance: 85 };
+const BREAKDOWN: ScoreBreakdown = {
+  health: 75,
+  htmlPages: 12,
+  pagesWithCritical: 3,
+  labPerformance: null,
+  costs: [
+    { code: 'META_TITLE_MISSING', category: 'META', severity: 'CRITICAL', scope: 'page', affectedPages: 3, points: 25 },
+  ],
+  cappedFrom: null,
+  blockers: [],
+};
 
 interface Row {
   id: string;
@@ -31,6 +43,7 @@ interface Row {
   attempts: number;
   error: string | null;
   overall_score: number | null;
+  score_breakdown: unknown;
   pages_crawled: number;
   pages_failed: number;
   started_at: Date | null;
@@ -68,7 +81,8 @@ async function auditIn(status: AuditStatus, attempts = 1): Promise<Row> {
 const row = async (id: string): Promise<Row> =>
   (
     await t.runtime.pool.query(
-      `SELECT id, project_id, status, phase, attempts, error, overall_score, pages_crawled, pages_failed, ` +
+      `SELECT id, project_id, status, phase, attempts, error, overall_score, score_breakdown, pages_crawled, ` +
+        `pages_failed, ` +
         `started_at, completed_at
        FROM audit WHERE id = $1`,
       [id],
@@ -77,7 +91,9 @@ const row = async (id: string): Promise<Row> =>
 
 const db = () => t.runtime.orm.em;
 const completeIn = (run: lifecycle.AuditAttempt) =>
-  nativeTransaction(db(), (tx) => lifecycle.complete(tx, run, { scores: SCORES, pagesCrawled: 12, pagesFailed: 2 }));
+  nativeTransaction(db(), (tx) =>
+    lifecycle.complete(tx, run, { scores: SCORES, breakdown: BREAKDOWN, pagesCrawled: 12, pagesFailed: 2 }),
+  );
 
 /** A refused transition: false, and not one column of the row changed. */
 async function expectRefused(before: Row, transition: Promise<boolean | unknown[] | object | null>): Promise<void> {
@@ -159,6 +175,7 @@ describe('audit lifecycle: every transition from every status', () => {
         status: 'COMPLETED',
         phase: null,
         overall_score: 80,
+        score_breakdown: BREAKDOWN,
         pages_crawled: 12,
         pages_failed: 2,
         error: null,

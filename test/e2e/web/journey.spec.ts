@@ -3,6 +3,7 @@ import {
   expectAccessible,
   expectConsoleError,
   screenshotFor,
+  reviewShotsAtBothWidths,
   setPlanOf,
   signUp,
   test,
@@ -69,7 +70,21 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   await expect(page.getByRole('heading', { name: 'Latest scores' })).toBeVisible({ timeout: 90_000 });
   await expect(page.getByRole('figure', { name: 'Overall' })).toContainText(/\d+/);
   await expect(page.getByRole('heading', { name: 'Score history' })).toBeVisible();
+  // Why this score: health and the issues that cost the most, each leading to itself in the issues list.
+  const why = page.getByRole('region', { name: 'Why this score' });
+  await expect(why).toContainText(/Half the overall score is health: \d+(\.\d)?% of the crawled pages/);
+  const costs = why.getByRole('table', { name: 'The issues that cost the most points' });
+  await expect(costs.getByRole('rowheader').first()).toBeVisible();
+  await expect(costs.getByRole('cell', { name: /^−\d/ }).first()).toBeVisible();
   await expectAccessible(page, 'the project overview');
+  await reviewShotsAtBothWidths(page, 'overview-why');
+  const costliest = (await costs.getByRole('rowheader').first().getByRole('link').textContent())!;
+  await costs.getByRole('rowheader').first().getByRole('link').click();
+  await expect(page.getByLabel('Search issues')).toHaveValue(costliest);
+  await expect(
+    page.getByRole('button', { name: new RegExp(costliest.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first(),
+  ).toBeVisible();
+  await page.goBack();
 
   // Issues: grouped, filterable, each with its pages and a fix.
   await page.getByRole('link', { name: 'View issues' }).click();

@@ -7,6 +7,7 @@ import { AuditPhaseAndPages20261123 } from './20261123-0005-audit-phase-and-page
 import { AuditPagesFailed20261123 } from './20261123-0006-audit-pages-failed.js';
 import { MemberKeepsAnOwner20261124 } from './20261124-0007-member-keeps-an-owner.js';
 import { RankingReadIndexes20261124 } from './20261124-0008-ranking-read-indexes.js';
+import { AuditScoreBreakdown20261124 } from './20261124-0009-audit-score-breakdown.js';
 
 /** Listed explicitly so that tsx, vitest and the compiled dist/ all run the same migrations. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261123-0006-audit-pages-failed', class: AuditPagesFailed20261123 },
   { name: '20261124-0007-member-keeps-an-owner', class: MemberKeepsAnOwner20261124 },
   { name: '20261124-0008-ranking-read-indexes', class: RankingReadIndexes20261124 },
+  { name: '20261124-0009-audit-score-breakdown', class: AuditScoreBreakdown20261124 },
 ];

@@ -19,6 +19,7 @@ import { PREFETCHED } from '../../lib/urql';
 import { useLivePoll } from '../../lib/use-live-poll';
 import { formatDateTime, formatNumber, formatRelative, plural } from '../../lib/format';
 import { AuditProgress } from './audit-progress';
+import { ScoreWhy } from './score-why';
 import { ScoreHistoryChart, type ScorePoint } from './score-history-chart';
 import { ProjectTabs } from './project-tabs';
 
@@ -81,6 +82,7 @@ function LatestResult({
           ))}
         </div>
       </div>
+      <ScoreWhy projectId={projectId} auditId={audit.id} />
       <div className="issue-summary">
         <span className="badge badge-critical">{audit.issueCounts.critical} critical</span>
         <span className="badge badge-warning">{plural(audit.issueCounts.warning, 'warning')}</span>
