@@ -1,6 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import { getCheck } from '../seo/checks/index.js';
+import { findCheck, guidanceFor } from '../seo/checks/index.js';
+import { issuePriority } from '../seo/scoring/index.js';
 import { ProjectType } from '../projects/graphql.js';
 import type { Audit, AuditIssue } from './audit.entity.js';
 import { JOB_STATE_BY_STATUS } from './audit-job.js';
@@ -49,8 +50,12 @@ export const toAuditType = (a: Audit): AuditType => ({
   completedAt: a.completedAt ?? null,
 });
 
-const toIssueType = (i: AuditIssue): IssueType => ({
+/** `htmlPages`: the audit's crawled HTML pages (its score breakdown), which priorities are shares of. */
+const toIssueType = (i: AuditIssue, htmlPages: number | null): IssueType => ({
   ...i,
+  priority: issuePriority(i, htmlPages),
+  whyItMatters: guidanceFor(i.code)?.why ?? null,
+  howToFix: guidanceFor(i.code)?.fix ?? null,
   severity: i.severity as SeverityEnum,
   category: i.category as CategoryEnum,
 });
@@ -158,7 +163,12 @@ export class AuditResolver {
 
   @FieldResolver(() => [IssueType], { description: 'Most severe first.' })
   async issues(@Root() audit: AuditType, @Ctx() ctx: RequestContext): Promise<IssueType[]> {
-    return (await this.service.issues(ctx.em, audit.id)).map(toIssueType);
+    const [issues, breakdown] = await Promise.all([
+      this.service.issues(ctx.em, audit.id),
+      auditLoaders(ctx).scoreBreakdown.load(audit.id),
+    ]);
+    const htmlPages = breakdown?.htmlPages ?? null;
+    return issues.map((i) => toIssueType(i, htmlPages));
   }
 
   @FieldResolver(() => IssueType, {
@@ -170,7 +180,11 @@ export class AuditResolver {
     @Arg('id', () => ID) id: string,
     @Ctx() ctx: RequestContext,
   ): Promise<IssueType> {
-    return toIssueType(await this.service.issue(ctx.em, audit.id, id));
+    const [issue, breakdown] = await Promise.all([
+      this.service.issue(ctx.em, audit.id, id),
+      auditLoaders(ctx).scoreBreakdown.load(audit.id),
+    ]);
+    return toIssueType(issue, breakdown?.htmlPages ?? null);
   }
 
   @FieldResolver(() => ScoreBreakdownType, {
@@ -186,7 +200,7 @@ export class AuditResolver {
       ...breakdown,
       costs: breakdown.costs.map((c) => ({
         ...c,
-        title: getCheck(c.code).title,
+        title: findCheck(c.code)?.title ?? c.code,
         category: c.category as CategoryEnum,
         severity: c.severity as SeverityEnum,
       })),

@@ -70,6 +70,9 @@ export class ScoreBreakdownType {
   @Field(() => Int, { description: 'Crawled HTML documents (link targets, PDFs and other resources are not pages).' })
   htmlPages!: number;
   @Field(() => Int) pagesWithCritical!: number;
+  @Field(() => Int, { description: 'Checks that applied to the site (on any page, or once for the whole site).' })
+  checksApplied!: number;
+  @Field(() => Int, { description: 'Of those, the checks that passed everywhere.' }) checksPassed!: number;
   @Field(() => Int, {
     nullable: true,
     description: "Lighthouse's performance score from lab metrics, before the category's other costs; null without.",
@@ -115,6 +118,16 @@ export class IssueType {
   @Field(() => String) description!: string;
   @Field(() => Int) affectedPages!: number;
   @Field(() => Int, { description: 'Pages the check applied to (site checks: 1).' }) applicablePages!: number;
+  @Field(() => Float, {
+    description:
+      'How much fixing it matters: the points it costs its category score (severity weight × share of the ' +
+      'crawled HTML pages it affects; a fixed amount for a site-level issue). Larger first is the order to fix in.',
+  })
+  priority!: number;
+  @Field(() => String, { nullable: true, description: "Why the check matters for search (the catalog's guidance)." })
+  whyItMatters!: string | null;
+  @Field(() => String, { nullable: true, description: 'How to fix it, in general (a page-specific fix: suggestFix).' })
+  howToFix!: string | null;
 }
 
 @ObjectType('Audit')

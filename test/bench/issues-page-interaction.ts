@@ -42,7 +42,7 @@ export interface IssuesInteraction {
   };
 }
 
-const LIST = `document.querySelector('[role="list"][aria-label="Issues by category"]')`;
+const LIST = `document.querySelector('[role="list"][aria-label="Issues, most costly first"]')`;
 
 const COUNT_ROWS = `(() => {
   const list = ${LIST};
@@ -179,7 +179,7 @@ export async function measureIssuesInteraction(
 ): Promise<IssuesInteraction> {
   // A page the server rendered shows its first rows before the app runs; the app then replaces that markup with its
   // own, live list (without the server's data-server-rows mark). Input is measured on the live list only.
-  await page.waitForSelector('[role="list"][aria-label="Issues by category"]:not([data-server-rows])');
+  await page.waitForSelector('[role="list"][aria-label="Issues, most costly first"]:not([data-server-rows])');
   const atTop = (await page.evaluate(COUNT_ROWS)) as { rows: number; issues: number; setsize: number };
 
   const search = await searchFor(page, opts.term, opts.expectedMatches);
@@ -187,7 +187,11 @@ export async function measureIssuesInteraction(
 
   const title = (await page.evaluate(ARM_TOGGLE_WATCH)) as string | null;
   if (title === null) throw new Error('no closed issue to open');
-  await page.getByRole('list', { name: 'Issues by category' }).getByRole('button', { expanded: false }).first().click();
+  await page
+    .getByRole('list', { name: 'Issues, most costly first' })
+    .getByRole('button', { expanded: false })
+    .first()
+    .click();
   const w = (await page.evaluate(AWAIT_WATCH(WATCH_TIMEOUT_MS))) as WatchResult;
   const opened = timed('open the first issue', w);
   if (w.occurrencesAt === null || w.startAt === null) throw new Error('the first issue showed no affected pages');

@@ -1,12 +1,7 @@
 import type pg from 'pg';
 import { newId } from '../../src/platform/ids.js';
-import {
-  CATEGORIES,
-  CHECK_CATALOG,
-  SEVERITIES,
-  type Category,
-  type Severity,
-} from '../../src/seo/checks/check-catalog.js';
+import { CHECK_CATALOG, SEVERITIES, type Category, type Severity } from '../../src/seo/checks/check-catalog.js';
+import { issuePriority } from '../../src/seo/scoring/index.js';
 
 /**
  * What the web bench shows: one user (signed up over HTTP), their organization on ENTERPRISE, 50 projects with
@@ -109,13 +104,18 @@ export function stressIssues(count: number): SeededIssue[] {
   });
 }
 
-/** The issue the audit issues page lists last: its order is category, then severity, then most affected pages first. */
-export function lastListedIssue(issues: readonly SeededIssue[]): SeededIssue {
+/**
+ * The issue the audit issues page lists last: its order is priority (the points an issue costs, here a share of the
+ * `applicable` pages: the seeded audit has no score breakdown), then severity, most affected pages, code.
+ */
+export function lastListedIssue(issues: readonly SeededIssue[], applicable = issues.length): SeededIssue {
+  const priority = (i: SeededIssue) => issuePriority({ ...i, applicablePages: applicable }, null);
   const sorted = [...issues].sort(
     (a, b) =>
-      CATEGORIES.indexOf(a.category) - CATEGORIES.indexOf(b.category) ||
+      priority(b) - priority(a) ||
       SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) ||
-      b.affectedPages - a.affectedPages,
+      b.affectedPages - a.affectedPages ||
+      a.code.localeCompare(b.code),
   );
   return sorted[sorted.length - 1];
 }

@@ -194,8 +194,9 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
         label: `audit issues (${ISSUES.toLocaleString('en-US')} issues)`,
         path: `/projects/${seed.issuesProjectId}/audits/${seed.issuesAuditId}`,
         signedIn: true,
-        ready: (page) => page.getByRole('list', { name: 'Issues by category' }).getByRole('button').first().waitFor(),
-        readyProbe: `document.querySelector('[role="list"][aria-label="Issues by category"] button')`,
+        ready: (page) =>
+          page.getByRole('list', { name: 'Issues, most costly first' }).getByRole('button').first().waitFor(),
+        readyProbe: `document.querySelector('[role="list"][aria-label="Issues, most costly first"] button')`,
         afterReady: (page) =>
           measureIssuesInteraction(page, { term: SEARCH_TERM, expectedMatches, totalIssues: ISSUES }),
       },

@@ -161,7 +161,8 @@ describe('seo audit and the server compute the same scores over the same facts',
         t,
         `query($p: ID!) { audit(projectId: $p) { status pagesCrawled pagesFailed overallScore metaScore ` +
           `contentScore linksScore technicalScore performanceScore
-           scoreBreakdown { health htmlPages pagesWithCritical labPerformance cappedFrom blockers
+           scoreBreakdown { health htmlPages pagesWithCritical checksApplied checksPassed labPerformance cappedFrom
+             blockers
              costs { code category severity scope affectedPages points } }
            issues { code affectedPages applicablePages } } }`,
         { p: projectId },

@@ -27,6 +27,8 @@ const BREAKDOWN: ScoreBreakdown = {
   health: 75,
   htmlPages: 12,
   pagesWithCritical: 3,
+  checksApplied: 80,
+  checksPassed: 79,
   labPerformance: null,
   costs: [
     { code: 'META_TITLE_MISSING', category: 'META', severity: 'CRITICAL', scope: 'page', affectedPages: 3, points: 25 },

@@ -656,6 +656,11 @@ export const CHECKS_BY_CODE: ReadonlyMap<string, CheckDefinition> = new Map(
 
 export const SEVERITY_WEIGHTS: Readonly<Record<Severity, number>> = { CRITICAL: 10, WARNING: 5, NOTICE: 1 };
 
+/** The catalog's entry for a code, or undefined (a code stored by an older version may have left the catalog). */
+export function findCheck(code: string): CheckDefinition | undefined {
+  return CHECKS_BY_CODE.get(code);
+}
+
 export function getCheck(code: string): CheckDefinition {
   const check = CHECKS_BY_CODE.get(code);
   if (!check) throw new RangeError(`unknown check code ${code}`);

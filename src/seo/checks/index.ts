@@ -5,6 +5,7 @@ export {
   CHECKS_BY_CODE,
   SEVERITIES,
   SEVERITY_WEIGHTS,
+  findCheck,
   getCheck,
   maxSeverity,
   type Category,
@@ -62,3 +63,4 @@ export {
   type StructuredDataProblem,
 } from './structured-data-rules.js';
 export type { CheckOutcome } from './check-outcome.js';
+export { CHECK_GUIDANCE, guidanceFor, type CheckGuidance } from './check-guidance.js';

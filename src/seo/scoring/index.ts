@@ -11,6 +11,7 @@ export {
   computeScores,
   isBlocked,
   issueCost,
+  issuePriority,
   scoreAudit,
   type AuditScores,
   type ScoreBreakdown,

@@ -18,7 +18,14 @@
  * The first formula (a severity-weighted pass rate over every applicable check) diluted real problems: fixing 4
  * missing titles and a 500 page on a 150-page site left the overall score where it was.
  */
-import { getCheck, type Category, type CheckScope, type LabMetrics, type Severity } from '../checks/index.js';
+import {
+  findCheck,
+  getCheck,
+  type Category,
+  type CheckScope,
+  type LabMetrics,
+  type Severity,
+} from '../checks/index.js';
 import { lighthousePerformanceScore } from './lighthouse-metric-score.js';
 
 export const CATEGORY_WEIGHTS: Readonly<Record<Category, number>> = {
@@ -103,6 +110,9 @@ export interface ScoreBreakdown {
   health: number;
   htmlPages: number;
   pagesWithCritical: number;
+  /** Checks that applied to the site (on any page, or once for the site), and how many of them passed everywhere. */
+  checksApplied: number;
+  checksPassed: number;
   /** Lighthouse's performance score from lab metrics, when there were any (before the category's costs). */
   labPerformance: number | null;
   costs: ScoreCost[];
@@ -119,10 +129,10 @@ export interface ScoreResult {
 /** What one failing check costs its category, or null when it costs nothing (passing or not applicable). */
 export function issueCost(check: ScoredCheck, htmlPages: number): ScoreCost | null {
   if (check.applicablePages <= 0 || check.affectedPages <= 0) return null;
-  const definition = getCheck(check.code);
-  const severity = check.severity ?? definition.severity;
-  const scope = check.scope ?? definition.scope;
-  const category = check.category ?? definition.category;
+  const definition = check.severity && check.scope && check.category ? null : getCheck(check.code);
+  const severity = check.severity ?? definition!.severity;
+  const scope = check.scope ?? definition!.scope;
+  const category = check.category ?? definition!.category;
   let points: number;
   if (scope === 'site') points = SITE_ISSUE_COSTS[severity];
   else {
@@ -131,6 +141,17 @@ export function issueCost(check: ScoredCheck, htmlPages: number): ScoreCost | nu
     if (severity === 'CRITICAL') points = Math.max(CRITICAL_MIN_COST, points);
   }
   return { code: check.code, category, severity, scope, affectedPages: check.affectedPages, points };
+}
+
+/**
+ * How much fixing an issue matters: the points it costs its category (severity weight x share of the crawled HTML
+ * pages it affects; a fixed amount for a site-level issue). Without the audit's HTML page count (audits scored before
+ * it was kept) the share is of the pages the check applied to.
+ */
+export function issuePriority(check: Required<Omit<ScoredCheck, 'scope'>>, htmlPages: number | null): number {
+  // A stored issue names its severity and category; a code the catalog no longer has counts as page-level.
+  const scope = findCheck(check.code)?.scope ?? 'page';
+  return issueCost({ ...check, scope }, htmlPages ?? check.applicablePages)?.points ?? 0;
 }
 
 /** The pages scores are shares of, when the caller did not count them: the widest page-level check's pages. */
@@ -144,6 +165,7 @@ function inferredPages(checks: readonly ScoredCheck[]): ScoredPages {
 
 export function scoreAudit(checks: readonly ScoredCheck[], options: ScoreOptions = {}): ScoreResult {
   const pages = options.pages ?? inferredPages(checks);
+  const applied = checks.filter((check) => check.applicablePages > 0);
   const labPerformance = labPerformanceScore(options.labMetrics);
   const costs: ScoreCost[] = [];
   for (const check of checks) {
@@ -180,6 +202,8 @@ export function scoreAudit(checks: readonly ScoredCheck[], options: ScoreOptions
       health: Math.round(health * 10) / 10,
       htmlPages: pages.html,
       pagesWithCritical: withCritical,
+      checksApplied: applied.length,
+      checksPassed: applied.filter((check) => check.affectedPages === 0).length,
       labPerformance,
       costs,
       cappedFrom: overall < uncapped ? uncapped : null,

@@ -94,6 +94,11 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   await expectAccessible(page, 'the audit issues page');
   await description.click();
   await expect(description).toHaveAttribute('aria-expanded', 'true');
+  // The catalog's guidance, and the checks that passed.
+  await expect(page.getByRole('term').filter({ hasText: 'Why it matters' })).toBeVisible();
+  await expect(page.getByRole('definition').first()).toHaveText(/\w{3,}.*\./);
+  await expect(page.getByRole('term').filter({ hasText: 'How to fix' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /\d+ of \d+ checks passed/ })).toBeVisible();
   const affected = page.getByRole('list', { name: 'Affected pages' });
   await expect(affected.getByText(`${site.origin}/`, { exact: true }).first()).toBeVisible();
   await affected
@@ -103,6 +108,18 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   await expect(page.getByText(/Written by (the rules engine|a language model)/)).toBeVisible();
   await expectAccessible(page, 'an expanded issue with its fix');
   await screenshotFor(page, 'audit-issues');
+  // One list, the costliest first; grouping by category is a choice, kept in the URL.
+  const list = page.getByRole('list', { name: 'Issues, most costly first' });
+  await expect(list).toBeVisible();
+  // The box a person clicks is the checkbox's label (react-aria keeps the input itself visually hidden).
+  const grouping = page.getByRole('checkbox', { name: 'Group by category' });
+  await page.locator('label', { has: grouping }).click();
+  await expect(grouping).toBeChecked();
+  await expect(page.getByRole('list', { name: 'Issues by category' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: /^Meta/ })).toBeVisible();
+  expect(new URL(page.url()).searchParams.get('group')).toBe('category');
+  await page.locator('label', { has: grouping }).click();
+  await expect(list).toBeVisible();
   await page.getByLabel('Search issues').fill('zzzz-no-such-issue');
   await expect(page.getByRole('status').filter({ hasText: /0 issues shown/ })).toBeVisible();
   await page.getByLabel('Search issues').fill('');

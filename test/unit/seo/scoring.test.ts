@@ -5,6 +5,7 @@ import {
   computeScores,
   getLogNormalScore,
   issueCost,
+  issuePriority,
   lighthousePerformanceScore,
   metricScore,
   scoreAudit,
@@ -49,6 +50,28 @@ describe('issueCost', () => {
   });
 });
 
+describe('issuePriority', () => {
+  const stored = (code: string, severity: 'CRITICAL' | 'WARNING' | 'NOTICE', affected: number, applicable: number) =>
+    ({ code, severity, category: 'META', affectedPages: affected, applicablePages: applicable }) as const;
+
+  it('is the cost: a wide WARNING comes before a CRITICAL on one page in a hundred', () => {
+    const title = issuePriority(stored('META_TITLE_MISSING', 'CRITICAL', 1, 100), 100);
+    const description = issuePriority(stored('META_DESCRIPTION_MISSING', 'WARNING', 80, 100), 100);
+    expect(title).toBe(1);
+    expect(description).toBeCloseTo(24, 10);
+    expect(description).toBeGreaterThan(title);
+  });
+
+  it('is a fixed amount for a site-level issue, and a share of the applicable pages without an HTML count', () => {
+    expect(issuePriority(stored('TECH_ROBOTS_MISSING', 'WARNING', 1, 1), 100)).toBe(5);
+    expect(issuePriority(stored('META_DESCRIPTION_MISSING', 'WARNING', 5, 10), null)).toBeCloseTo(15, 10);
+  });
+
+  it('ranks a code the catalog no longer has as a page-level issue of its stored severity', () => {
+    expect(issuePriority(stored('META_RETIRED_CHECK', 'CRITICAL', 50, 100), 100)).toBe(50);
+  });
+});
+
 describe('scoreAudit', () => {
   it('takes each category its costs off 100 and blends health with the weighted categories', () => {
     // 100 HTML pages, 4 of them with a CRITICAL issue:
@@ -70,6 +93,9 @@ describe('scoreAudit', () => {
       health: 96,
       htmlPages: 100,
       pagesWithCritical: 4,
+      // Four checks applied, one passed everywhere.
+      checksApplied: 4,
+      checksPassed: 1,
       labPerformance: null,
       cappedFrom: null,
       blockers: [],

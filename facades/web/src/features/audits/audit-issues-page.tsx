@@ -7,8 +7,15 @@ import { Checkbox, CheckboxGroup, Label, SearchField, Input } from 'react-aria-c
 import { useDocumentTitle } from '../../components/document-title';
 import { SelectField } from '../../components/select-field';
 import { EmptyState, Loading } from '../../components/status';
-import { AuditIssuesDocument, type AuditIssuesQuery, type IssueCategory, type Severity } from '../../gql/graphql';
+import {
+  AuditIssuesDocument,
+  IssueGuidanceDocument,
+  type AuditIssuesQuery,
+  type IssueCategory,
+  type Severity,
+} from '../../gql/graphql';
 import { PREFETCHED } from '../../lib/urql';
+import { CATEGORY_LABEL, SEVERITY_LABEL } from '../../lib/labels';
 import { formatNumber, plural } from '../../lib/format';
 import { AuditHeading, AuditLoadError } from './audit-heading';
 import { IssueOccurrences } from './issue-occurrences';
@@ -21,17 +28,19 @@ type IssueRow = AuditIssuesQuery['audit']['issues'][number];
 type Row =
   { kind: 'group'; category: IssueCategory; counts: Record<Severity, number> } | { kind: 'issue'; issue: IssueRow };
 
-export const CATEGORY_LABEL: Record<IssueCategory, string> = {
-  META: 'Meta',
-  CONTENT: 'Content',
-  LINKS: 'Links',
-  TECHNICAL: 'Technical',
-  PERFORMANCE: 'Performance',
-};
-export const SEVERITY_LABEL: Record<Severity, string> = { CRITICAL: 'Critical', WARNING: 'Warning', NOTICE: 'Notice' };
 const SEVERITY_RANK: Record<Severity, number> = { CRITICAL: 0, WARNING: 1, NOTICE: 2 };
 
-/** Issues in category groups, most severe first within each; the filters decide which rows exist. */
+/** Larger cost first (what fixing it gives back), then the more severe, the wider, the code. */
+const byPriority = (a: IssueRow, b: IssueRow) =>
+  b.priority - a.priority ||
+  SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
+  b.affectedPages - a.affectedPages ||
+  a.code.localeCompare(b.code);
+
+/**
+ * The issues the filters let through: one list in priority order, or (search.group) in category groups, by priority
+ * within each.
+ */
 function buildRows(issues: readonly IssueRow[], search: IssueSearch, text: string): Row[] {
   const needle = text.trim().toLowerCase();
   const shown = issues.filter(
@@ -43,17 +52,39 @@ function buildRows(issues: readonly IssueRow[], search: IssueSearch, text: strin
         i.code.toLowerCase().includes(needle) ||
         i.description.toLowerCase().includes(needle)),
   );
+  if (!search.group) return [...shown].sort(byPriority).map((issue): Row => ({ kind: 'issue', issue }));
   const rows: Row[] = [];
   for (const category of CATEGORIES) {
-    const inGroup = shown
-      .filter((i) => i.category === category)
-      .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.affectedPages - a.affectedPages);
+    const inGroup = shown.filter((i) => i.category === category).sort(byPriority);
     if (!inGroup.length) continue;
     const counts = { CRITICAL: 0, WARNING: 0, NOTICE: 0 };
     for (const i of inGroup) counts[i.severity] += 1;
     rows.push({ kind: 'group', category, counts }, ...inGroup.map((issue): Row => ({ kind: 'issue', issue })));
   }
   return rows;
+}
+
+/** "Why it matters" and "How to fix" from the catalog, asked for when the issue is opened. */
+function IssueGuidance(scope: { projectId: string; auditId: string; issueId: string }) {
+  const [{ data }] = useQuery({ query: IssueGuidanceDocument, variables: scope, requestPolicy: 'cache-first' });
+  const issue = data?.audit.issue;
+  if (!issue?.whyItMatters && !issue?.howToFix) return null;
+  return (
+    <dl className="issue-guidance">
+      {issue.whyItMatters && (
+        <>
+          <dt>Why it matters</dt>
+          <dd>{issue.whyItMatters}</dd>
+        </>
+      )}
+      {issue.howToFix && (
+        <>
+          <dt>How to fix</dt>
+          <dd>{issue.howToFix}</dd>
+        </>
+      )}
+    </dl>
+  );
 }
 
 function IssueItem({
@@ -63,8 +94,11 @@ function IssueItem({
   projectId,
   auditId,
   onResize,
+  showCategory,
 }: {
   issue: IssueRow;
+  /** In one list across categories, each issue says which it belongs to. */
+  showCategory: boolean;
   expanded: boolean;
   onToggle(): void;
   projectId: string;
@@ -84,10 +118,11 @@ function IssueItem({
         >
           <span className={`badge badge-${issue.severity.toLowerCase()}`}>{SEVERITY_LABEL[issue.severity]}</span>
           <span className="issue-title">{issue.title}</span>
+          <span className="issue-category">{showCategory ? CATEGORY_LABEL[issue.category] : ''}</span>
           <span className="issue-pages">
             {formatNumber(issue.affectedPages)}
             {issue.applicablePages > 1 ? ` of ${formatNumber(issue.applicablePages)}` : ''}{' '}
-            {issue.affectedPages === 1 ? 'page' : 'pages'}
+            {issue.affectedPages === 1 && issue.applicablePages <= 1 ? 'page' : 'pages'}
           </span>
           <span className="chevron" aria-hidden="true">
             {expanded ? '▴' : '▾'}
@@ -97,6 +132,7 @@ function IssueItem({
       {expanded && (
         <div id={panelId} className="issue-panel">
           <p>{issue.description}</p>
+          <IssueGuidance projectId={projectId} auditId={auditId} issueId={issue.id} />
           <p className="muted small">
             Check <code>{issue.code}</code>
           </p>
@@ -207,7 +243,19 @@ export function AuditIssuesPage() {
       <div className="list-toolbar">
         <p className="muted" role="status" aria-live="polite">
           {plural(shownIssues, 'issue')} shown of {formatNumber(audit.issues.length)}
+          {audit.scoreBreakdown &&
+            ` · ${formatNumber(audit.scoreBreakdown.checksPassed)} of ${formatNumber(
+              audit.scoreBreakdown.checksApplied,
+            )} checks passed`}
         </p>
+        <Checkbox
+          className="checkbox"
+          isSelected={search.group === 'category'}
+          onChange={(on) => setSearch({ group: on ? 'category' : undefined })}
+        >
+          <span className="checkbox-box" aria-hidden="true" />
+          Group by category
+        </Checkbox>
         {audit.issues.length > 0 && <ExportButtons projectId={projectId} kind="issues" auditId={auditId} />}
       </div>
 
@@ -221,7 +269,7 @@ export function AuditIssuesPage() {
         ref={listRef}
         className="virtual-list"
         role="list"
-        aria-label="Issues by category"
+        aria-label={search.group ? 'Issues by category' : 'Issues, most costly first'}
         style={{ height: virtualizer.getTotalSize() }}
         {...serverRows()}
       >
@@ -260,6 +308,7 @@ export function AuditIssuesPage() {
                   projectId={projectId}
                   auditId={auditId}
                   onResize={() => virtualizer.measure()}
+                  showCategory={!search.group}
                   onToggle={() =>
                     setExpanded((prev) => {
                       const next = new Set(prev);

@@ -5,6 +5,8 @@ export interface IssueSearch {
   severity?: Severity[];
   category?: IssueCategory;
   q?: string;
+  /** Grouped by category; by default one list, the issues that cost the most points first. */
+  group?: 'category';
 }
 
 export const SEVERITIES: Severity[] = ['CRITICAL', 'WARNING', 'NOTICE'];
@@ -26,6 +28,7 @@ export function parseIssueSearch(search: Record<string, unknown>): IssueSearch {
     severity: listOf(search.severity, SEVERITIES),
     category: oneOf(search.category, CATEGORIES),
     q: text(search.q),
+    group: oneOf(search.group, ['category'] as const),
   };
 }
 

@@ -3,17 +3,11 @@ import { useQuery } from 'urql';
 import { AuditScoreBreakdownDocument, type AuditScoreBreakdownQuery } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
 import { plural } from '../../lib/format';
+import { CATEGORY_LABEL } from '../../lib/labels';
 import { ErrorMessage } from '../../components/status';
 
 /** The costs shown before "Show all": the issues that cost the most points. */
 const TOP = 5;
-const CATEGORY_LABEL: Record<string, string> = {
-  META: 'Meta',
-  CONTENT: 'Content',
-  LINKS: 'Links',
-  TECHNICAL: 'Technical',
-  PERFORMANCE: 'Performance',
-};
 
 const points = (value: number) => `−${value < 10 ? value.toFixed(1).replace(/\.0$/, '') : Math.round(value)}`;
 

@@ -6,9 +6,10 @@ import { useDocumentTitle } from '../../components/document-title';
 import { EmptyState, ErrorMessage, Loading, PageLoadError } from '../../components/status';
 import { ClientReportDocument, ClientReportPdfDocument, type ClientReportQuery } from '../../gql/graphql';
 import { problemOf, type ApiProblem } from '../../lib/api-problem';
-import { formatDateTime, formatNumber } from '../../lib/format';
+import { formatDateTime, formatNumber, plural } from '../../lib/format';
 import { ProjectTabs } from '../projects';
 import { saveFile } from './save-file';
+import { CATEGORY_LABEL, SEVERITY_LABEL } from '../../lib/labels';
 
 const route = getRouteApi('/app/projects/$projectId/report');
 
@@ -16,14 +17,9 @@ type Report = ClientReportQuery['clientReport'];
 type Vitals = Report['vitals'][number];
 type Move = Report['keywordGains'][number];
 
-const CATEGORY_LABEL: Record<string, string> = {
-  META: 'Meta',
-  CONTENT: 'Content',
-  LINKS: 'Links',
-  TECHNICAL: 'Technical',
-  PERFORMANCE: 'Performance',
-};
-const SEVERITY_LABEL: Record<string, string> = { CRITICAL: 'Critical', WARNING: 'Warning', NOTICE: 'Notice' };
+/** The report's categories and severities are plain strings: their names, or the code for one this build lacks. */
+const categoryName = (c: string) => (CATEGORY_LABEL as Record<string, string | undefined>)[c] ?? c;
+const severityName = (s: string) => (SEVERITY_LABEL as Record<string, string | undefined>)[s] ?? s;
 
 /** Good / poor thresholds of each metric (Google's bands). */
 const VITALS: { key: keyof Vitals & string; label: string; bands: [number, number]; unit: 'ms' | '' }[] = [
@@ -193,7 +189,7 @@ export function ReportPage() {
             </li>
             {r.categories.map((c) => (
               <li key={c.category} className="card">
-                <span>{CATEGORY_LABEL[c.category] ?? c.category}</span>
+                <span>{categoryName(c.category)}</span>
                 <strong>{c.score ?? '—'}</strong>
               </li>
             ))}
@@ -223,7 +219,7 @@ export function ReportPage() {
               <tbody>
                 {r.categories.map((c) => (
                   <tr key={c.category}>
-                    <th scope="row">{CATEGORY_LABEL[c.category] ?? c.category}</th>
+                    <th scope="row">{categoryName(c.category)}</th>
                     <td className="numeric">{c.score ?? '—'}</td>
                     <td className="numeric">{c.critical}</td>
                     <td className="numeric">{c.warning}</td>
@@ -239,12 +235,10 @@ export function ReportPage() {
           {r.topIssues.map((i) => (
             <article key={i.code} className="card report-issue" aria-labelledby={`report-issue-${i.code}`}>
               <h3 id={`report-issue-${i.code}`}>
-                <span className={`badge badge-${i.severity.toLowerCase()}`}>{SEVERITY_LABEL[i.severity]}</span>{' '}
-                {i.title}
+                <span className={`badge badge-${i.severity.toLowerCase()}`}>{severityName(i.severity)}</span> {i.title}
               </h3>
               <p className="muted small">
-                {CATEGORY_LABEL[i.category] ?? i.category} · {formatNumber(i.affectedPages)}{' '}
-                {i.affectedPages === 1 ? 'page' : 'pages'} · check <code>{i.code}</code>
+                {categoryName(i.category)} · {plural(i.affectedPages, 'page')} · check <code>{i.code}</code>
               </p>
               <p>{i.description}</p>
               {i.urls.length > 0 && (
