@@ -79,6 +79,13 @@ function parseScoreThreshold(value: string): number {
 
 /** Exit codes, documented in --help and the README. */
 const EXIT = { ok: 0, gate: 1, failed: 2 } as const;
+
+// A reader that stops early (`seo audit … | head`) closes the pipe: the rest of the output has nowhere to go, and
+// that is not an error of the command. It ends quietly with 0 instead of a stack trace and 1.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(EXIT.ok);
+  throw err;
+});
 const EXIT_CODES_HELP = `
 Exit codes:
   0  success

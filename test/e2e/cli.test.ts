@@ -281,6 +281,45 @@ describe('seo as users expect it', () => {
   }, 90_000);
 });
 
+describe('seo audit into a pipe that closes early', () => {
+  it('ends quietly with 0 when the reader has gone (`| head`), in text and in JSON', async () => {
+    const server = http.createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html');
+      res.end(
+        '<!doctype html><html lang="en"><head><title>Pipe fixture page</title></head><body><p>x</p></body></html>',
+      );
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as { port: number }).port;
+    try {
+      for (const json of [false, true]) {
+        const child = spawn(
+          bin,
+          ['audit', `http://pipe.test:${port}/`, '--max-pages', '1', ...(json ? ['--json'] : [])],
+          {
+            cwd: root,
+            env: {
+              ...process.env,
+              LOG_LEVEL: 'silent',
+              SAFE_HTTP_ALLOW: '127.0.0.1/32',
+              SAFE_HTTP_RESOLVE: 'pipe.test=127.0.0.1',
+            },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
+        // The reader goes away before the command writes anything, as `head` does once it has its lines.
+        child.stdout.destroy();
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        const [code] = (await once(child, 'exit')) as [number | null];
+        expect({ json, code, stderr }).toEqual({ json, code: 0, stderr: '' });
+      }
+    } finally {
+      server.close();
+    }
+  }, 90_000);
+});
+
 describe('seo start (first run)', () => {
   it('prints a plain "Ready: open <url>" line once the API listens and the workers run', async () => {
     const probe = http.createServer();
