@@ -51,14 +51,17 @@ export const toAuditType = (a: Audit): AuditType => ({
 });
 
 /** `htmlPages`: the audit's crawled HTML pages (its score breakdown), which priorities are shares of. */
-const toIssueType = (i: AuditIssue, htmlPages: number | null): IssueType => ({
-  ...i,
-  priority: issuePriority(i, htmlPages),
-  whyItMatters: guidanceFor(i.code)?.why ?? null,
-  howToFix: guidanceFor(i.code)?.fix ?? null,
-  severity: i.severity as SeverityEnum,
-  category: i.category as CategoryEnum,
-});
+const toIssueType = (i: AuditIssue, htmlPages: number | null): IssueType => {
+  const guidance = guidanceFor(i.code);
+  return {
+    ...i,
+    priority: issuePriority(i, htmlPages),
+    whyItMatters: guidance?.why ?? null,
+    howToFix: guidance?.fix ?? null,
+    severity: i.severity as SeverityEnum,
+    category: i.category as CategoryEnum,
+  };
+};
 
 export const toJobType = (a: Audit): JobType => ({
   id: a.jobId,

@@ -19,6 +19,14 @@ const NOT_APPLICABLE = 0;
 const PASSED = 1;
 const FAILED = 2;
 
+/** `array`, or a copy at least `index + 1` long (doubling): per-page bytes grow with the crawl. */
+function withRoomFor(array: Uint8Array<ArrayBuffer>, index: number): Uint8Array<ArrayBuffer> {
+  if (index < array.length) return array;
+  const grown = new Uint8Array(Math.max(index + 1, array.length * 2));
+  grown.set(array);
+  return grown;
+}
+
 class CodeState {
   states = new Uint8Array(64);
   applicable = 0;
@@ -29,11 +37,7 @@ class CodeState {
   site: SiteCheckResult | null = null;
 
   set(index: number, state: number): number {
-    if (index >= this.states.length) {
-      const grown = new Uint8Array(Math.max(index + 1, this.states.length * 2));
-      grown.set(this.states);
-      this.states = grown;
-    }
+    this.states = withRoomFor(this.states, index);
     const previous = this.states[index];
     if (state <= previous) return previous;
     this.states[index] = state;
@@ -97,11 +101,7 @@ export class CheckAggregator {
   }
 
   private markCritical(index: number): void {
-    if (index >= this.critical.length) {
-      const grown = new Uint8Array(Math.max(index + 1, this.critical.length * 2));
-      grown.set(this.critical);
-      this.critical = grown;
-    }
+    this.critical = withRoomFor(this.critical, index);
     this.critical[index] = 1;
   }
 
