@@ -24,6 +24,10 @@ export interface CrawlOptions {
    * unknown.
    */
   resourceTailMs?: number;
+  /** How long external link checks may go on after the last page (default 5 s); the rest could not be checked. */
+  externalTailMs?: number;
+  /** HTML bytes received and analysed per page (default 5 MiB): a larger page is analysed on its first bytes. */
+  maxPageBytes?: number;
   /** Sitemap URLs kept for seeding and orphan checks. */
   sitemapUrlLimit: number;
   /**

@@ -74,8 +74,14 @@ export class ResourceChecker {
     this.signal.addEventListener('abort', () => this.lanes.releaseAll(), { once: true });
   }
 
-  /** The check of `url` (started now, or the one already known). Never rejects. */
-  check(url: string, opts: { urgent?: boolean; budgeted?: boolean } = {}): Promise<ResourceCheck> {
+  /**
+   * The check of `url` (started now, or the one already known). Never rejects. `signal` ends this check early (its
+   * result is then `skipped: 'aborted'`), as the crawl's own stop does.
+   */
+  check(
+    url: string,
+    opts: { urgent?: boolean; budgeted?: boolean; signal?: AbortSignal } = {},
+  ): Promise<ResourceCheck> {
     const known = this.checks.get(url);
     if (known) return known;
     let pending: Promise<ResourceCheck>;
@@ -85,7 +91,8 @@ export class ResourceChecker {
       pending = Promise.resolve({ status: null, redirected: false, skipped: 'budget' });
     else {
       if (opts.budgeted ?? true) this.budgetUsed++;
-      pending = this.run(url, opts.urgent === true).catch((): ResourceCheck => ({
+      const signal = opts.signal ? AbortSignal.any([this.signal, opts.signal]) : this.signal;
+      pending = this.run(url, opts.urgent === true, signal).catch((): ResourceCheck => ({
         status: null,
         redirected: false,
         skipped: 'aborted',
@@ -123,31 +130,26 @@ export class ResourceChecker {
     return this.settled;
   }
 
-  private get aborted(): boolean {
-    return this.signal.aborted;
-  }
-
-  private async run(url: string, urgent: boolean): Promise<ResourceCheck> {
+  private async run(url: string, urgent: boolean, signal: AbortSignal): Promise<ResourceCheck> {
     const origin = originOf(url);
     const early = origin ? this.originFailures.get(origin) : undefined;
     if (early && isOriginDown(early)) return early.check;
     const slots: RequestSlots = this.options.siteSlots?.owns(url) ? this.options.siteSlots : this.lanes;
     await slots.acquire(urgent);
     try {
-      if (this.aborted) return { status: null, redirected: false, skipped: 'aborted' };
+      if (signal.aborted) return { status: null, redirected: false, skipped: 'aborted' };
       // Another check of the origin may have failed while this one waited.
       const known = origin ? this.originFailures.get(origin) : undefined;
       if (known && isOriginDown(known)) return known.check;
-      const result = await this.fetch(url);
-      if (origin && result.failure !== undefined && !this.aborted) this.noteOriginFailure(origin, result);
+      const result = await this.fetch(url, signal);
+      if (origin && result.failure !== undefined && !signal.aborted) this.noteOriginFailure(origin, result);
       return result;
     } finally {
       slots.release();
     }
   }
 
-  private async fetch(url: string): Promise<ResourceCheck> {
-    const signal = this.signal;
+  private async fetch(url: string, signal: AbortSignal): Promise<ResourceCheck> {
     const totalTimeoutMs = this.options.timeoutMs ?? 10_000;
     let head: ResourceCheck;
     let headError: SafeHttpError | null = null;
@@ -168,7 +170,7 @@ export class ResourceChecker {
       ))
         return head;
     }
-    if (this.aborted) return { status: null, redirected: false, skipped: 'aborted' };
+    if (signal.aborted) return { status: null, redirected: false, skipped: 'aborted' };
     try {
       this.requests++;
       const r = await this.client.request(url, { maxBytes: 1024, onBodyLimit: 'truncate', totalTimeoutMs, signal });

@@ -69,6 +69,8 @@ export class SiteCrawler {
   private readonly externalCandidates = new Map<string, LinkOrigin>();
   /** Subresources and external links: HEAD (GET fallback), once per URL, bounded, beside the page fetches. */
   private readonly resourceChecker: ResourceChecker;
+  /** Ends the external link checks still running `externalTailMs` after the last page. */
+  private readonly externalStop = new AbortController();
   private readonly sitemapBlocked = new Set<string>();
   private robots: RobotsTxt | null = null;
   private robotsPolicy: SiteFacts['robotsPolicy'] = 'allow-all';
@@ -314,6 +316,9 @@ export class SiteCrawler {
   }
 
   private startWave(items: { url: string; depth: number }[]): void {
+    // The pages of a new wave come after every page before it, and so do their links: the external targets chosen
+    // so far are final, and are checked while the crawl goes on (the audit's end does not wait for all of them).
+    this.startExternalChecks();
     this.queue = items.map(({ url, depth }) => ({ url, depth, seq: this.seqs++ }));
     this.head = 0;
     this.notify();
@@ -489,6 +494,9 @@ export class SiteCrawler {
     try {
       response = await this.client.request(item.url, {
         stream: true,
+        // A page over the cap is analysed on its first bytes (and reported as too large), not lost as a failure.
+        maxBytes: this.options.maxPageBytes ?? PAGE_BYTES_CAP,
+        onBodyLimit: 'truncate',
         signal: this.signal,
         headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' },
       });
@@ -532,7 +540,13 @@ export class SiteCrawler {
       return { error: null };
     }
     try {
-      return { body: await response.body.readAll(), finalUrl };
+      const body = await response.body.readAll();
+      if (response.body.truncated) {
+        // Content-Length is the size of the HTML only when it was sent uncompressed.
+        const declared = response.contentEncoding ? NaN : Number(firstHeader(response.headers, 'content-length'));
+        fetch.bodyCapped = { declaredBytes: Number.isSafeInteger(declared) && declared > 0 ? declared : null };
+      }
+      return { body, finalUrl };
     } catch (err) {
       if (item.depth === 0) this.startError = err;
       if (isSafeHttpError(err) && err.code === 'TIMEOUT') fetch.timedOut = true;
@@ -614,25 +628,44 @@ export class SiteCrawler {
     return (await this.headCheck(url))?.status ?? null;
   }
 
+  /** Starts the checks of the external targets chosen so far (a check already started is not repeated). */
+  private startExternalChecks(): void {
+    for (const url of this.externalCandidates.keys())
+      void this.resourceChecker.check(url, { budgeted: false, signal: this.externalStop.signal });
+  }
+
   /**
-   * External links: a bounded number of checks (externalLinkBudget), through the resource checker's lanes. A target
-   * that cannot be reached at all is recorded with its cause (a broken link); one on a refused address is not fetched.
+   * External links: a bounded number of checks (externalLinkBudget), through the resource checker's lanes, started
+   * wave by wave during the crawl. A target that refused the connection or failed TLS is recorded with its cause (a
+   * broken link); one whose host did not resolve, that timed out, or that had not answered `externalTailMs` after
+   * the last page, could not be checked; one on a refused address is not fetched.
    */
   private async checkExternalLinks(): Promise<void> {
-    // The budget's earliest-linked targets in crawl order; the checker's lanes bound the concurrency.
-    const urls = [...this.externalCandidates.entries()]
-      .sort((x, y) => (before(x[1], y[1]) ? -1 : 1))
-      .map(([url]) => url);
-    await Promise.all(
-      urls.map(async (url) => {
-        const r = await this.resourceChecker.check(url, { budgeted: false });
-        if (r.skipped) return;
-        const info: LinkTargetInfo = { status: r.status, redirected: r.redirected };
-        if (r.failure !== undefined) info.failure = r.failure;
-        if (r.blockedAddress) info.blockedAddress = true;
-        this.linkTargets.set(url, info);
-      }),
+    this.startExternalChecks();
+    const urls = [...this.externalCandidates.keys()];
+    const checks = Promise.all(
+      urls.map((url) => this.resourceChecker.check(url, { budgeted: false, signal: this.externalStop.signal })),
     );
+    const tailMs = this.options.externalTailMs ?? EXTERNAL_TAIL_MS;
+    const timer = setTimeout(() => this.externalStop.abort(), tailMs);
+    let results: Awaited<typeof checks>;
+    try {
+      results = await checks;
+    } finally {
+      clearTimeout(timer);
+    }
+    const late = this.externalStop.signal.aborted && !this.aborted;
+    results.forEach((r, i) => {
+      const url = urls[i];
+      if (r.skipped && !(r.skipped === 'aborted' && late)) return;
+      const info: LinkTargetInfo = { status: r.status, redirected: r.redirected };
+      if (r.skipped) info.couldNotCheck = `no answer within ${tailMs / 1000} s of the crawl's end`;
+      else if (r.failureCode === 'DNS_FAILURE') info.couldNotCheck = r.failure ?? 'the host name did not resolve';
+      else if (r.failureCode === 'TIMEOUT') info.couldNotCheck = r.failure ?? 'no answer in time';
+      else if (r.failure !== undefined) info.failure = r.failure;
+      if (r.blockedAddress) info.blockedAddress = true;
+      this.linkTargets.set(url, info);
+    });
   }
 
   private async fetchRobots(url: string): Promise<SiteFacts['robots']> {
@@ -740,6 +773,12 @@ export class SiteCrawler {
 
 /** How long resource checks may go on after the last page (slow resources must not hold an audit): 30 s. */
 const RESOURCE_TAIL_MS = 30_000;
+
+/** How long external link checks may go on after the last page: 5 s (the rest could not be checked). */
+const EXTERNAL_TAIL_MS = 5_000;
+
+/** HTML bytes of a page the crawler receives and analyses (5 MiB); a larger page is analysed on these. */
+const PAGE_BYTES_CAP = 5 * 1024 * 1024;
 
 /** Pages in progress per request slot (see run()). */
 const PAGES_PER_REQUEST_SLOT = 3;

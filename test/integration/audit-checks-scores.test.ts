@@ -19,7 +19,7 @@ import {
 /*
  * The tiny site: / (200, HTML: title "Short title", no <h1>, an <img> without width/height, links to
  * itself and to /missing) and /missing (404). robots.txt allows all and names a sitemap listing only /;
- * /favicon.ico answers 200; /llms.txt is missing. http, so TECH_HTTP_PAGE fails on both responses.
+ * /favicon.ico answers 200; /llms.txt is missing. http, so TECH_HTTP_PAGE fails on / (not on the 404 answer).
  * HTML checks apply to / only; status, redirect, timeout and TTFB checks to both pages.
  *
  * Every check below applies (HAND_CHECKS lists them all); scores count only the failing ones (score-formula.ts):
@@ -31,7 +31,7 @@ import {
  * CONTENT      H1_MISSING (WARNING, 1 page)                           30        -> 70
  * LINKS        INTERNAL_BROKEN (CRITICAL, 1 page)                    100        -> 0
  * TECHNICAL    STATUS_4XX (CRITICAL, /missing: 1/1 of the pages, capped at every page) 100,
- *              HTTP_PAGE (CRITICAL, 2 responses: capped at every page) 100, LLMS_TXT_MISSING (site NOTICE) 0.5
+ *              HTTP_PAGE (CRITICAL, / : 1/1 of the pages) 100, LLMS_TXT_MISSING (site NOTICE) 0.5
  *                                                                                -> 0 (never below)
  * PERFORMANCE  IMAGE_NO_DIMENSIONS (NOTICE, 1 page)                    3        -> 97
  * health       / has CRITICAL issues: 0 of 1 page without one          0 %
@@ -113,7 +113,7 @@ const HAND_CHECKS: Record<Category, Record<string, [number, number]>> = {
     TECH_URL_UPPERCASE: [0, 1],
     TECH_URL_UNDERSCORE: [0, 1],
     TECH_URL_TOO_LONG: [0, 1],
-    TECH_HTTP_PAGE: [2, 2],
+    TECH_HTTP_PAGE: [1, 1],
     TECH_HTML_TOO_LARGE: [0, 1],
     TECH_AI_SEARCH_BLOCKED: [0, 1],
     TECH_LLMS_TXT_MISSING: [1, 1],

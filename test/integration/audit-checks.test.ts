@@ -36,7 +36,10 @@ const EXCEPTIONS = {
 
 type AssertedCode = Exclude<CheckCode, keyof typeof EXCEPTIONS>;
 
-/** Every URL the crawler got a response for (TECH_HTTP_PAGE fails on all of them on an http site). */
+/**
+ * Every URL the crawler got a non-error response for (TECH_HTTP_PAGE fails on all of them on an http site; a 4xx or
+ * 5xx answer is a broken link's target, not a page).
+ */
 const EVERY_RESPONSE = 'every response';
 
 interface Expectation {
@@ -132,6 +135,7 @@ const EXPECTED: Record<AssertedCode, Expectation> = {
   TECH_CANONICAL_MULTIPLE: { fails: { failing: ['/canonical/multiple'] } },
   TECH_CANONICAL_RELATIVE: { fails: { failing: ['/canonical/relative'] } },
   TECH_CANONICAL_MISMATCH: { fails: { failing: ['/canonical/mismatch'] } },
+  TECH_CANONICAL_MISSING: { fails: { failing: ['/manual/', '/manual/index.html'] } },
   TECH_CANONICAL_TO_BROKEN: { fails: { failing: ['/canonical/broken'] } },
   TECH_URL_UPPERCASE: { fails: { failing: ['/tech/Upper-Case'] } },
   TECH_URL_UNDERSCORE: { fails: { failing: ['/tech/under_score'] } },
@@ -154,7 +158,7 @@ const EXPECTED: Record<AssertedCode, Expectation> = {
   // A stylesheet that answers 404, a script on a closed port (refused). /perf/render-blocking's script answers.
   TECH_RESOURCE_BROKEN: { fails: { failing: ['/resources/broken-stylesheet', '/resources/closed-port-script'] } },
   TECH_RESOURCE_PRIVATE_ADDRESS: { fails: { failing: ['/resources/private-address'] } },
-  TECH_HTML_TOO_LARGE: { fails: { failing: ['/tech/large-html'] } },
+  TECH_HTML_TOO_LARGE: { fails: { failing: ['/tech/large-html', '/tech/huge-html'] } },
   TECH_AI_SEARCH_BLOCKED: { fails: { failing: ['/robots.txt'], blocksAll: ['/robots.txt'] } },
   TECH_LLMS_TXT_MISSING: { fails: { failing: ['/llms.txt'] } },
   // PERFORMANCE
@@ -202,7 +206,7 @@ afterAll(async () => {
 function expectedUrls(site: AuditedSite, paths: readonly string[] | typeof EVERY_RESPONSE): string[] {
   if (paths === EVERY_RESPONSE)
     return runs[site].pages
-      .filter((p) => p.statusCode !== null)
+      .filter((p) => p.statusCode !== null && p.statusCode < 400)
       .map((p) => p.url)
       .sort();
   return paths.map((path) => fixtures.sites[site].url(path)).sort();
@@ -314,6 +318,18 @@ describe('fixture site behaviour seen through the crawler', () => {
     });
     expect(outcome.site.https).toBe(true);
     expect(runs.clean.pages.map((p) => p.statusCode)).toEqual([200, 200, 200]);
+  });
+
+  it('analyses a page over the 5 MiB cap on its first bytes: links at its top followed, reported as too large', () => {
+    const run = runs.failing;
+    const huge = run.pages.find((p) => p.url.endsWith('/tech/huge-html'));
+    expect(huge).toMatchObject({ statusCode: 200, error: null });
+    expect(huge?.bytes).toBe(5 * 1024 * 1024);
+    expect(run.pages.some((p) => p.url.endsWith('/tech/behind-huge'))).toBe(true);
+    expect(fixtures.sites.failing.requests.map((r) => r.path)).not.toContain('/tech/past-the-cap');
+    const tooLarge = run.occurrences.find((o) => o.code === 'TECH_HTML_TOO_LARGE' && o.url.endsWith('/huge-html'));
+    expect(tooLarge?.evidence).toMatchObject({ analysedBytes: 5 * 1024 * 1024 });
+    expect((tooLarge?.evidence as { bytes: number }).bytes).toBeGreaterThanOrEqual(5 * 1024 * 1024);
   });
 
   it('never requests a URL robots.txt disallows', () => {

@@ -226,6 +226,40 @@ describe('an origin out of reach', () => {
   });
 });
 
+describe('external links that could not be checked', () => {
+  it('are not broken links: an unresolvable host and one that never answers, waited for briefly', async () => {
+    const hang = await startFixtureSite({ host: 'stalled.test', fallback: { delayMs: 30_000, body: 'too late' } });
+    const home = await startFixtureSite({ host: 'links-home.test' });
+    const links =
+      `<a href="https://no-such-host.invalid/page">A site that is gone from DNS</a> ` +
+      `<a href="${hang.origin}/slow">A site that never answers</a>`;
+    home.serve({
+      '/robots.txt': textFile('User-agent: *\nAllow: /\n'),
+      '/favicon.ico': image(),
+      '/': { body: page(home.origin, '/', { bodyExtra: `<p>${links}</p>` }) },
+    });
+    // A client that waits longer than the tail: the tail, not the client's deadline, ends the stalled check.
+    const patient = createFixtureClient(
+      [hang.host, home.host],
+      {},
+      { headersTimeoutMs: 20_000, totalTimeoutMs: 20_000 },
+    );
+    try {
+      const started = Date.now();
+      const result = await auditSite(patient, home.url('/'), { externalTailMs: 1_000 });
+      expect(Date.now() - started).toBeLessThan(6_000);
+      expect(reportedUrls(result, 'LINKS_EXTERNAL_BROKEN')).toEqual([]);
+      const targets = result.outcome.site.linkTargets;
+      expect(targets.get('https://no-such-host.invalid/page')?.couldNotCheck).toMatch(/resolve|DNS|not found/i);
+      expect(targets.get(`${hang.origin}/slow`)?.couldNotCheck).toBe("no answer within 1 s of the crawl's end");
+    } finally {
+      await patient.close();
+      await hang.close();
+      await home.close();
+    }
+  });
+});
+
 describe('links and sitemaps', () => {
   it('counts a link to a closed loopback port as a broken external link, with its cause', () => {
     expect(reportedUrls(run, 'LINKS_EXTERNAL_BROKEN')).toEqual([site.url('/')]);

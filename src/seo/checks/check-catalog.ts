@@ -377,7 +377,8 @@ export const CHECK_CATALOG = [
     'WARNING',
     'LINKS',
     'site',
-    'A URL listed in the sitemap has no internal inlinks.',
+    'A URL listed in the sitemap (other than the start URL and URLs robots.txt disallows) that no crawled page ' +
+      'links to, directly or through a redirect; judged only when the crawl was not cut by a page cap.',
   ),
   def('LINKS_DEAD_END', 'Page without outgoing links', 'NOTICE', 'LINKS', 'page', 'The page links to no other page.'),
   def('LINKS_TOO_MANY', 'Too many links', 'NOTICE', 'LINKS', 'page', 'The page has over 100 links.'),
@@ -457,7 +458,8 @@ export const CHECK_CATALOG = [
     'site',
     '90% or more of the crawled HTML pages are noindex.',
   ),
-  def('TECH_ROBOTS_MISSING', 'Missing robots.txt', 'WARNING', 'TECHNICAL', 'site', '/robots.txt answers 404.'),
+  // A notice, not CHECKS.md's warning: a 404 robots.txt means "crawl everything", which harms nothing (issue 26).
+  def('TECH_ROBOTS_MISSING', 'Missing robots.txt', 'NOTICE', 'TECHNICAL', 'site', '/robots.txt answers 404.'),
   def(
     'TECH_ROBOTS_UNREACHABLE',
     'Unreachable robots.txt',
@@ -545,6 +547,14 @@ export const CHECK_CATALOG = [
     'TECHNICAL',
     'page',
     'The HTML canonical differs from the Link header canonical.',
+  ),
+  def(
+    'TECH_CANONICAL_MISSING',
+    'Page served under two URLs without a canonical',
+    'WARNING',
+    'TECHNICAL',
+    'site',
+    'The same page answers under two URLs (such as / and /index.html) and does not name its canonical URL.',
   ),
   def(
     'TECH_CANONICAL_TO_BROKEN',

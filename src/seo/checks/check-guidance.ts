@@ -579,6 +579,14 @@ export const CHECK_GUIDANCE: Readonly<Record<CheckCode, CheckGuidance>> = {
       'Use an absolute canonical URL with https and the host, matching the preferred URL exactly (same www, ' +
       'trailing slash and case), built from the configured site address rather than from the request.',
   },
+  TECH_CANONICAL_MISSING: {
+    why:
+      'When one page answers under two URLs (/ and /index.html, /guide and /guide/), search engines see two ' +
+      'pages with the same text, split links and signals between them and pick which one to show themselves.',
+    fix:
+      'Add a canonical link naming the one URL you want shown to the page, link to that URL everywhere, and ' +
+      'ideally redirect the other variant to it with a 301.',
+  },
   TECH_CANONICAL_MISMATCH: {
     why:
       'When the HTML canonical and the HTTP Link header canonical disagree, search engines get conflicting ' +

@@ -41,6 +41,11 @@ export interface LinkTargetInfo {
   failure?: string;
   /** The address policy refused the URL's address (loopback, private, link-local, metadata): never fetched. */
   blockedAddress?: boolean;
+  /**
+   * An external target the audit could not check: its host name did not resolve, or no answer came in time. Not a
+   * broken link (the fault may be on the auditing side), so it is listed apart and scores nothing.
+   */
+  couldNotCheck?: string;
 }
 
 /** Link targets keyed by absolute URL without fragment (the form `LinkFact.url` uses). */
@@ -79,6 +84,11 @@ export interface PageFetch {
   responseMs?: number;
   /** Body bytes received. */
   bytes: number;
+  /**
+   * The HTML body was over the crawler's size cap: only its first `bytes` were received and analysed (links
+   * followed, checks run on them). The Content-Length the server declared, when it did, is kept here.
+   */
+  bodyCapped?: { declaredBytes: number | null };
   headers: HeaderMap;
   timedOut?: boolean;
   /**

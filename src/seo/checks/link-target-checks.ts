@@ -32,8 +32,8 @@ const SAMPLE = 5;
 /**
  * Evaluates the link-target checks for one page. A check is not applicable until at least one of the
  * targets it looks at is known. A 429 is not "broken" (the target only throttled us). An external target
- * that could not be reached at all (refused, DNS, timeout, TLS: `failure`) is broken, with that cause;
- * one on a refused address was never fetched and decides nothing here.
+ * that refused the connection or failed TLS (`failure`) is broken, with that cause; one whose host did not
+ * resolve or that did not answer in time (`couldNotCheck`), or on a refused address, decides nothing here.
  */
 export function evaluateLinkTargets(
   source: LinkTargetSource,
@@ -69,7 +69,7 @@ export function evaluateLinkTargets(
   }
   for (const url of source.externalLinks) {
     const info = lookup(url);
-    if (!info || info.blockedByRobots || info.blockedAddress) continue;
+    if (!info || info.blockedByRobots || info.blockedAddress || info.couldNotCheck !== undefined) continue;
     if (info.status === null && info.failure === undefined) continue;
     externalKnown++;
     if (info.status === null) {

@@ -3,6 +3,7 @@ import {
   isAbsoluteUrl,
   isLoopbackHost,
   normalizeUrl,
+  withoutFragment,
   type LinkFact,
   type PageFacts,
 } from '../page/index.js';
@@ -18,6 +19,7 @@ import { CHECK_CATALOG, type PageCheckCode } from './check-catalog.js';
 import { CHECK_THRESHOLDS as T } from './check-thresholds.js';
 import type { CheckResult, PageFetch } from './check.types.js';
 import { banded, fail, pass, type CheckOutcome } from './check-outcome.js';
+import { genericLinkTexts, isGenericLinkText } from './generic-link-text.js';
 import { isValidHreflang, isValidLangTag } from './language-tag.js';
 import { evaluateLinkTargets, type LinkTargetCode } from './link-target-checks.js';
 import { effectiveCanonical, nonIndexableReason, sitemapListingOutcome, wasRedirected } from './page-indexability.js';
@@ -29,47 +31,6 @@ export const PAGE_CHECK_CODES: readonly PageCheckCode[] = CHECK_CATALOG.filter((
 );
 
 const SAMPLE = 5;
-
-/** Link texts that say nothing about the target (Lighthouse's list plus common translations). */
-const GENERIC_LINK_TEXTS = new Set([
-  'click here',
-  'click this',
-  'click',
-  'go',
-  'here',
-  'information',
-  'learn more',
-  'more',
-  'more info',
-  'more information',
-  'right here',
-  'read more',
-  'see more',
-  'start',
-  'this',
-  'link',
-  'this link',
-  'continue',
-  'details',
-  'hier',
-  'hier klicken',
-  'mehr',
-  'weiterlesen',
-  'mehr erfahren',
-  'ici',
-  'cliquez ici',
-  'en savoir plus',
-  'lire la suite',
-  'plus',
-  'aquí',
-  'haga clic aquí',
-  'leer más',
-  'más',
-  'clicca qui',
-  'qui',
-  'leggi di più',
-  'scopri di più',
-]);
 
 export interface PageCheckContext {
   facts: PageFacts | null;
@@ -275,10 +236,12 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
       : pass();
   },
   CONTENT_IMAGE_BROKEN: (ctx) => ctx.linkTargets()?.CONTENT_IMAGE_BROKEN ?? null,
-  CONTENT_LINK_TEXT_GENERIC: ({ html }) => {
-    const links = html?.links.filter((link) => link.kind === 'http' || link.kind === 'fragment');
+  CONTENT_LINK_TEXT_GENERIC: ({ html, finalUrl }) => {
+    const links = html?.links.filter((link) => link.kind === 'http');
     if (!links || links.length === 0) return null;
-    const generic = links.filter(isGenericLinkText);
+    const texts = genericLinkTexts(html!.lang);
+    const self = finalUrl ? withoutFragment(finalUrl) : null;
+    const generic = links.filter((link) => isGenericLinkText(link, texts, self));
     return generic.length > 0
       ? fail({
           count: generic.length,
@@ -394,8 +357,13 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
     ok && finalUrl ? (finalUrl.pathname.includes('_') ? fail({ path: finalUrl.pathname }) : pass()) : null,
   TECH_URL_TOO_LONG: ({ ok, finalUrl }) =>
     ok && finalUrl ? (finalUrl.href.length > T.maxUrlChars ? fail({ length: finalUrl.href.length }) : pass()) : null,
-  TECH_HTTP_PAGE: ({ responded, finalUrl }) =>
-    responded && finalUrl ? (isPlainHttp(finalUrl.href) ? fail({ url: finalUrl.href }) : pass()) : null,
+  // About pages: an error answer (a broken link's target) or a PDF, image or other file is not one.
+  TECH_HTTP_PAGE: ({ responded, finalUrl, page }) =>
+    responded && finalUrl && page.status < 400 && !isOtherThanHtml(page)
+      ? isPlainHttp(finalUrl.href)
+        ? fail({ url: finalUrl.href })
+        : pass()
+      : null,
   TECH_MIXED_CONTENT: ({ html, https }) =>
     html && https
       ? html.mixedContent.count > 0
@@ -404,8 +372,13 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
       : null,
   TECH_RESOURCE_BROKEN: (ctx) => ctx.linkTargets()?.TECH_RESOURCE_BROKEN ?? null,
   TECH_RESOURCE_PRIVATE_ADDRESS: (ctx) => ctx.linkTargets()?.TECH_RESOURCE_PRIVATE_ADDRESS ?? null,
-  TECH_HTML_TOO_LARGE: ({ html }) =>
-    html ? (html.htmlBytes > T.maxHtmlBytes ? fail({ bytes: html.htmlBytes }) : pass()) : null,
+  TECH_HTML_TOO_LARGE: ({ html, page }) => {
+    if (!html) return null;
+    // Over the crawler's cap, the page was analysed on its first bytes: the evidence says how much of it.
+    if (page.bodyCapped)
+      return fail({ bytes: page.bodyCapped.declaredBytes ?? html.htmlBytes, analysedBytes: html.htmlBytes });
+    return html.htmlBytes > T.maxHtmlBytes ? fail({ bytes: html.htmlBytes }) : pass();
+  },
 
   // PERFORMANCE
   PERF_LCP: ({ page }) => metric(page.labMetrics?.lcpMs, T.metrics.PERF_LCP, 'lcpMs'),
@@ -521,22 +494,11 @@ function viewportZoomBlocker(content: string): string | null {
   return null;
 }
 
-function isGenericLinkText(link: LinkFact): boolean {
-  const raw = link.label ?? link.text;
-  // Every ASCII letter and digit survives the normalization below, so a text with more than 24 of them
-  // cannot be one of the short generic phrases: most link texts stop here, before any string is built.
-  let kept = 0;
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw.charCodeAt(i);
-    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39)) {
-      if (++kept > 24) return false;
-    }
-  }
-  const text = raw
-    .toLowerCase()
-    .replace(/[\s\p{P}\p{S}]+/gu, ' ')
-    .trim();
-  return text !== '' && text.length <= 24 && GENERIC_LINK_TEXTS.has(text);
+/** The response says it is something other than an HTML document (a redirect or a typeless answer is not). */
+function isOtherThanHtml(page: PageFetch): boolean {
+  if (page.status >= 300 && page.status < 400) return false;
+  const type = firstHeader(page.headers, 'content-type')?.trim();
+  return !!type && !/^(text\/html|application\/xhtml\+xml)\b/i.test(type);
 }
 
 function isLoopbackLink(link: LinkFact): boolean {

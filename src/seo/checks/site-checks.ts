@@ -134,6 +134,7 @@ export const SITE_EVALUATORS: Readonly<Record<SiteCheckCode, SiteEvaluator>> = {
   META_DESCRIPTION_DUPLICATE: ({ pages }) =>
     duplicateFieldCheck('META_DESCRIPTION_DUPLICATE', pages, (page) => page.description, 'description'),
   CONTENT_DUPLICATE: ({ pages }) => duplicateContentCheck(pages),
+  TECH_CANONICAL_MISSING: ({ pages }) => canonicalMissingCheck(pages),
   CONTENT_NEAR_DUPLICATE: ({ pages }) => nearDuplicateCheck(pages),
   LINKS_ORPHAN: ({ input }) => orphanCheck(input),
   TECH_SITEMAP_BLOCKED_BY_ROBOTS: ({ input }) => sitemapBlockedCheck(input),
@@ -228,11 +229,18 @@ function groupDuplicates(
 ): { applicable: number; groups: PageSummary[][] } {
   // A key seen once maps to its page; an array is made only for a second page (most keys are unique).
   const groups = new Map<string, PageSummary | PageSummary[]>();
+  // One document under URL variants (/ and /index.html) is one page here: TECH_CANONICAL_MISSING reports it.
+  const documents = new Set<string>();
   let applicable = 0;
   for (const page of pages) {
     if (!page.indexable) continue;
     const key = keyOf(page);
     if (key === null) continue;
+    if (page.textHash) {
+      const document = `${documentKey(page.finalUrl)} ${page.textHash}`;
+      if (documents.has(document)) continue;
+      documents.add(document);
+    }
     applicable++;
     const group = groups.get(key);
     if (group === undefined) groups.set(key, page);
@@ -286,6 +294,50 @@ function duplicateContentCheck(pages: readonly PageSummary[]): SiteCheckResult {
   if (applicable === 0) return notApplicable('CONTENT_DUPLICATE');
   const occurrences = duplicateOccurrences(groups, (page) => ({ words: page.wordCount }));
   return result('CONTENT_DUPLICATE', occurrences.length > 0, occurrences, applicable);
+}
+
+/**
+ * One document answering under URL variants — `/docs/` and `/docs/index.html`, `/a` and `/a/` — with the same text:
+ * each variant that does not name a canonical URL leaves search engines to pick one. A variant that names one (any
+ * one: a wrong target is TECH_CANONICAL_TO_BROKEN's business) is fine.
+ */
+function canonicalMissingCheck(pages: readonly PageSummary[]): SiteCheckResult {
+  const groups = new Map<string, PageSummary[]>();
+  let applicable = 0;
+  for (const page of pages) {
+    if (!page.isHtml || page.status < 200 || page.status >= 300 || !page.textHash) continue;
+    applicable++;
+    const key = documentKey(page.finalUrl);
+    if (key === null) continue;
+    const id = `${key} ${page.textHash}`;
+    const group = groups.get(id);
+    if (group) group.push(page);
+    else groups.set(id, [page]);
+  }
+  if (applicable === 0) return notApplicable('TECH_CANONICAL_MISSING');
+  const occurrences: Occurrence[] = [];
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    for (const page of group) {
+      if (page.canonical !== null) continue;
+      const sameAs = group.filter((other) => other !== page).map((other) => other.finalUrl);
+      occurrences.push({ url: page.finalUrl, evidence: { sameAs: sameAs.slice(0, SAMPLE) } });
+    }
+  }
+  return result('TECH_CANONICAL_MISSING', occurrences.length > 0, occurrences, applicable);
+}
+
+/** The URL a document would have without its directory-index file name and trailing slash. */
+function documentKey(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  parsed.hash = '';
+  parsed.pathname = parsed.pathname.replace(/\/(index|default)\.(html?|php|aspx?)$/i, '/').replace(/(.)\/$/, '$1');
+  return parsed.href;
 }
 
 /**

@@ -389,6 +389,21 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
         `Apache\nHeader set Link "<${linkUrl}>; rel=\\"canonical\\""`,
     };
   },
+  TECH_CANONICAL_MISSING: (ctx) => {
+    const variants = [ctx.url, ...ctx.evidence.strings('sameAs', 3)];
+    // The shortest variant is the one people link to: "/" rather than "/index.html".
+    const preferred = [...variants].sort((a, b) => a.length - b.length || a.localeCompare(b))[0];
+    return {
+      summary: `Name ${shorten(preferred, 100)} as the canonical URL of this page`,
+      steps: [
+        `This page answers under ${inlineList(variants, variants.length)} with the same text, and names no ` +
+          `canonical URL, so search engines choose one themselves and split its links between them.`,
+        `Add the canonical link below to the page (every variant serves it), link to ${shorten(preferred, 120)} ` +
+          `in menus and sitemaps, and redirect the other variant to it with a 301 where the server allows.`,
+      ],
+      code: canonicalTag(preferred),
+    };
+  },
   TECH_CANONICAL_TO_BROKEN: (ctx) => {
     const canonical = ctx.evidence.string('canonical') ?? ctx.page?.canonical ?? '';
     const reason = ctx.evidence.string('reason') ?? 'is not indexable';

@@ -532,6 +532,14 @@ class PageFactsCollector {
     this.linkCount++;
     if (this.links.length >= LIMITS.links) return;
     const fact = this.classifyLink(href ?? '');
+    // Lighthouse's crawlable-anchors exemptions: an anchor with a role is a control, one with a name is a target,
+    // an empty href with an id is a target too. None of them is meant to be followed.
+    if (
+      fact.kind === 'uncrawlable' &&
+      href !== undefined &&
+      (hasValue(attribs.role) || hasValue(attribs.name) || (fact.href === '' && hasValue(attribs.id)))
+    )
+      fact.kind = 'other';
     fact.nofollow = relHas(attribs.rel, 'nofollow');
     const label = attribs['aria-label'];
     fact.label = label === undefined ? null : clip(collapse(label));
@@ -540,6 +548,11 @@ class PageFactsCollector {
     else this.anchor = { fact, text: '', imageAlt: '' };
   }
 
+  /**
+   * What an href is, by Lighthouse's crawlable-anchors rules: uncrawlable are an empty href, `javascript:void(0)`,
+   * `file:` and an href that does not parse. `#` alone is a same-page link (often a script's toggle, not a crawl
+   * problem) and other `javascript:` hrefs are actions, like buttons.
+   */
   private classifyLink(href: string): LinkFact {
     const trimmed = href.trim();
     const fact: LinkFact = {
@@ -551,14 +564,18 @@ class PageFactsCollector {
       label: null,
       nofollow: false,
     };
-    if (trimmed === '' || trimmed === '#' || /^javascript:/i.test(trimmed)) return fact;
+    if (trimmed === '') return fact;
     if (trimmed.charCodeAt(0) === 35 /* # */) {
       fact.kind = 'fragment';
       fact.internal = true;
       return fact;
     }
+    if (/^javascript:/i.test(trimmed)) {
+      if (!JAVASCRIPT_VOID.test(trimmed.replace(/\s/g, ''))) fact.kind = 'other';
+      return fact;
+    }
     const resolved = resolveUrl(trimmed, this.base);
-    if (!resolved) return fact;
+    if (!resolved || resolved.protocol === 'file:') return fact;
     if (!isHttpProtocol(resolved.protocol)) {
       fact.kind = 'other';
       return fact;
@@ -744,6 +761,13 @@ class PageFactsCollector {
 
 /** Whitespace other than single inner spaces: only then is there anything to collapse. */
 const IRREGULAR_SPACE_RE = /[^\S ]| {2}|^ | $/;
+
+/** `javascript:void(0)`, `javascript:void 0` and the like: an anchor that goes nowhere (Lighthouse's pattern). */
+const JAVASCRIPT_VOID = /^javascript:void(\(|)0(\)|)/i;
+
+function hasValue(value: string | undefined): boolean {
+  return value !== undefined && value.trim() !== '';
+}
 
 function collapse(text: string): string {
   // Most link texts, headings and titles are already collapsed: a test is far cheaper than a replace.

@@ -77,8 +77,9 @@ export interface ImageFact {
 }
 
 /**
- * `http`: a crawlable http(s) link; `fragment`: same-page anchor (#id); `other`: valid non-web scheme
- * (mailto:, tel:...); `uncrawlable`: javascript:, empty, "#" only, unparsable, or onclick-only `<a>`.
+ * `http`: a crawlable http(s) link; `fragment`: same-page anchor (`#id`, `#`); `other`: valid non-web scheme
+ * (mailto:, tel:, a `javascript:` action) or an anchor with a role or name; `uncrawlable` (Lighthouse's
+ * crawlable-anchors rules): empty, `javascript:void(0)`, `file:`, unparsable, or an onclick-only `<a>`.
  */
 export type LinkKind = 'http' | 'fragment' | 'other' | 'uncrawlable';
 

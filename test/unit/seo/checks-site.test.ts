@@ -209,6 +209,31 @@ describe('runSiteChecks: cross-page checks', () => {
     expect(verdict(results.get('META_TITLE_DUPLICATE'))).toBe('pass');
   });
 
+  it('reports one document under two URLs with no canonical as TECH_CANONICAL_MISSING, not as duplicates', () => {
+    const same = { title: 'Manual', description: 'The manual', textHash: 'manual' };
+    const results = site({
+      pages: [
+        page('/docs/', same),
+        page('/docs/index.html', same),
+        page('/guide', { ...same, title: 'Guide', description: 'The guide', textHash: 'guide' }),
+        page('/guide/', { ...same, title: 'Guide', description: 'The guide', textHash: 'guide', canonical: 'x' }),
+        // Same text at a URL that is not a variant: duplicate content, not a canonical problem.
+        page('/copy', { textHash: 'manual' }),
+      ],
+    });
+    const missing = results.get('TECH_CANONICAL_MISSING');
+    expect(missing?.occurrences).toEqual([
+      { url: 'https://example.com/docs/', evidence: { sameAs: ['https://example.com/docs/index.html'] } },
+      { url: 'https://example.com/docs/index.html', evidence: { sameAs: ['https://example.com/docs/'] } },
+      { url: 'https://example.com/guide', evidence: { sameAs: ['https://example.com/guide/'] } },
+    ]);
+    expect(verdict(results.get('META_TITLE_DUPLICATE'))).toBe('pass');
+    expect(results.get('CONTENT_DUPLICATE')?.occurrences.map((o) => o.url)).toEqual([
+      'https://example.com/docs/',
+      'https://example.com/copy',
+    ]);
+  });
+
   it('finds near duplicates by SimHash (distance <= 3) but leaves exact duplicates to CONTENT_DUPLICATE', () => {
     const results = site({
       pages: [

@@ -296,8 +296,13 @@ const FIXTURES: Record<PageCheckCode, { fail: Case; pass: Case }> = {
   },
   LINKS_HTTPS_TO_HTTP: { fail: { html: doc({ body: bodyWith('<a href="http://other.org/">Other</a>') }) }, pass: {} },
   LINKS_UNCRAWLABLE: {
-    fail: { html: doc({ body: bodyWith('<a href="javascript:openMenu()">Menu</a>') }) },
-    pass: { html: doc({ body: bodyWith('<a href="#top">Top</a>') }) },
+    fail: { html: doc({ body: bodyWith('<a href="javascript:void(0)">Menu</a>') }) },
+    // Lighthouse's crawlable-anchors rules: a "#" toggle with a handler and a javascript: action are not links.
+    pass: {
+      html: doc({
+        body: bodyWith('<a href="#" onclick="toggle()">Menu</a><a href="javascript:openMenu()">Open</a>'),
+      }),
+    },
   },
   LINKS_DEPTH_HIGH: { fail: { page: { depth: 5 } }, pass: { page: { depth: 4 } } },
   LINKS_LOCALHOST: {
@@ -417,7 +422,7 @@ describe('check catalog', () => {
   it('holds every CHECKS.md code once, with a title, severity, category and scope', () => {
     const codes = CHECK_CATALOG.map((check) => check.code);
     expect(new Set(codes).size).toBe(codes.length);
-    expect(codes).toHaveLength(95);
+    expect(codes).toHaveLength(96);
     for (const check of CHECK_CATALOG) {
       expect(check.title.length).toBeGreaterThan(5);
       expect(check.description.length).toBeGreaterThan(10);
@@ -555,6 +560,28 @@ describe('runPageChecks', () => {
       page: { url: 'http://localhost:3000/' },
     });
     expect(results.find((r) => r.code === 'LINKS_LOCALHOST')?.applicable).toBe(false);
+  });
+
+  // The false positives of a real manual (PostgreSQL's HTML docs): symbols, same-page links, statements as text.
+  it.each([
+    ['<a href="/a">&lt;this&gt;</a>', false],
+    ['<a href="/a"><code>CONTINUE</code></a>', false],
+    ['<a href="#notes">here</a>', false],
+    ['<a href="/good-page#notes">more</a>', false],
+    ['<a href="/a">Read more about blue widgets</a>', false],
+    ['<a href="/a">Read more »</a>', true],
+    ['<a href="/a">  MORE… </a>', true],
+    ['<a href="/a#notes">here</a>', true],
+  ])('CONTENT_LINK_TEXT_GENERIC on %s: %s', (link, failed) => {
+    const results = run({ html: doc({ body: bodyWith(link) }) });
+    expect(results.find((r) => r.code === 'CONTENT_LINK_TEXT_GENERIC')).toMatchObject({ applicable: true, failed });
+  });
+
+  it('reads generic link texts in the page language, and every list when it has none', () => {
+    const code = (html: string) => run({ html }).find((r) => r.code === 'CONTENT_LINK_TEXT_GENERIC')?.failed;
+    expect(code(doc({ lang: 'de-AT', body: bodyWith('<a href="/a">Mehr</a>') }))).toBe(true);
+    expect(code(doc({ lang: 'de-AT', body: bodyWith('<a href="/a">more</a>') }))).toBe(false);
+    expect(code(doc({ lang: null, body: bodyWith('<a href="/a">weiterlesen</a>') }))).toBe(true);
   });
 
   it('does not treat a throttled (429) link target as broken', () => {

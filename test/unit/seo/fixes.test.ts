@@ -210,6 +210,7 @@ const EVIDENCE: Record<CheckCode, Record<string, unknown>> = {
     html: 'https://www.oak-and-iron.co.uk/furniture/tables/oak-dining-table',
     header: 'https://www.oak-and-iron.co.uk/tables',
   },
+  TECH_CANONICAL_MISSING: { sameAs: ['https://www.oak-and-iron.co.uk/furniture/index.html'] },
   TECH_CANONICAL_TO_BROKEN: { canonical: 'https://www.oak-and-iron.co.uk/furniture/tables/old', reason: 'status 404' },
   TECH_URL_UPPERCASE: { path: '/furniture/tables/Oak_Dining-Table' },
   TECH_URL_UNDERSCORE: { path: '/furniture/tables/Oak_Dining-Table' },

@@ -243,6 +243,9 @@ describe('extractPageFacts: links', () => {
     <a href="http://example.com/c">C</a>
     <a href="https://other.org/d"><img src="/i.png" alt="Other site"></a>
     <a href="javascript:void(0)">J</a><a href="">E</a><a href="#">H</a><a href="#section">S</a>
+    <a href="javascript:openMenu()">O</a><a href="file:///etc/hosts">F</a>
+    <a href="javascript:void(0)" role="button">R</a>
+    <a href="" id="top">I</a>
     <a href="mailto:x@example.com">M</a><a href="tel:+100">T</a>
     <a onclick="go()">Click</a><a name="anchor">named</a>
     <a href="/e" aria-label="Read the report">more</a>
@@ -257,7 +260,11 @@ describe('extractPageFacts: links', () => {
     ['https://other.org/d', 'http', 'https://other.org/d', false, 'Other site', false],
     ['javascript:void(0)', 'uncrawlable', null, false, 'J', false],
     ['', 'uncrawlable', null, false, 'E', false],
-    ['#', 'uncrawlable', null, false, 'H', false],
+    ['#', 'fragment', null, true, 'H', false],
+    ['javascript:openMenu()', 'other', null, false, 'O', false],
+    ['file:///etc/hosts', 'uncrawlable', null, false, 'F', false],
+    ['javascript:void(0)', 'other', null, false, 'R', false],
+    ['', 'other', null, false, 'I', false],
     ['#section', 'fragment', null, true, 'S', false],
     ['mailto:x@example.com', 'other', null, false, 'M', false],
     ['tel:+100', 'other', null, false, 'T', false],
@@ -271,7 +278,7 @@ describe('extractPageFacts: links', () => {
     expect(links.find((l) => l.text === 'Click')).toMatchObject({ kind: 'uncrawlable', href: '' });
     expect(links.some((l) => l.text === 'named')).toBe(false);
     expect(links.find((l) => l.href === '/e')?.label).toBe('Read the report');
-    expect(links).toHaveLength(13);
+    expect(links).toHaveLength(17);
   });
 
   it('caps stored links but counts them all', () => {

@@ -37,7 +37,7 @@ describe('issueCost', () => {
     // Banded checks cost by their worst failing band.
     ['banded, CRITICAL band', check('PERF_LCP', 10, 10, { severity: 'CRITICAL' }), 10, 100],
     // Site-level checks cost a fixed amount by severity.
-    ['site-level WARNING', check('TECH_ROBOTS_MISSING', 1, 1), 200, 5],
+    ['site-level WARNING', check('TECH_SITEMAP_MISSING', 1, 1), 200, 5],
     ['site-level CRITICAL', check('TECH_ROBOTS_BLOCKS_ALL', 1, 1), 200, 15],
     ['site-level NOTICE', check('TECH_LLMS_TXT_MISSING', 1, 1), 200, 0.5],
   ] as const)('%s', (_name, input, htmlPages, points) => {
@@ -63,7 +63,7 @@ describe('issuePriority', () => {
   });
 
   it('is a fixed amount for a site-level issue, and a share of the applicable pages without an HTML count', () => {
-    expect(issuePriority(stored('TECH_ROBOTS_MISSING', 'WARNING', 1, 1), 100)).toBe(5);
+    expect(issuePriority(stored('TECH_SITEMAP_MISSING', 'WARNING', 1, 1), 100)).toBe(5);
     expect(issuePriority(stored('META_DESCRIPTION_MISSING', 'WARNING', 5, 10), null)).toBeCloseTo(15, 10);
   });
 
@@ -76,14 +76,14 @@ describe('scoreAudit', () => {
   it('takes each category its costs off 100 and blends health with the weighted categories', () => {
     // 100 HTML pages, 4 of them with a CRITICAL issue:
     //   META: title missing on 4 (4 × 1.0 = 4) and description missing on 50 (0.3 × 50 = 15) → 81
-    //   TECHNICAL: robots.txt missing (site WARNING 5) → 95
+    //   TECHNICAL: sitemap missing (site WARNING 5) → 95
     //   categories = (20×81 + 20×100 + 20×100 + 25×95 + 15×100) / 100 = (1620 + 4000 + 2375 + 1500) / 100 = 94.95
     //   health = 96; overall = round(0.5 × 96 + 0.5 × 94.95) = round(95.475) = 95
     const { scores, breakdown } = scoreAudit(
       [
         check('META_TITLE_MISSING', 4, 100),
         check('META_DESCRIPTION_MISSING', 50, 100),
-        check('TECH_ROBOTS_MISSING', 1, 1),
+        check('TECH_SITEMAP_MISSING', 1, 1),
         check('CONTENT_H1_MISSING', 0, 100),
       ],
       pages(100, 4),
@@ -102,7 +102,7 @@ describe('scoreAudit', () => {
       // Largest first.
       costs: [
         expect.objectContaining({ code: 'META_DESCRIPTION_MISSING', category: 'META', points: 15 }),
-        expect.objectContaining({ code: 'TECH_ROBOTS_MISSING', category: 'TECHNICAL', scope: 'site', points: 5 }),
+        expect.objectContaining({ code: 'TECH_SITEMAP_MISSING', category: 'TECHNICAL', scope: 'site', points: 5 }),
         expect.objectContaining({ code: 'META_TITLE_MISSING', severity: 'CRITICAL', affectedPages: 4, points: 4 }),
       ],
     });
@@ -128,7 +128,7 @@ describe('scoreAudit', () => {
     ]);
     aggregator.addSiteResults([
       {
-        code: 'TECH_ROBOTS_MISSING',
+        code: 'TECH_SITEMAP_MISSING',
         applicable: true,
         failed: true,
         occurrences: [{ url: 'https://e.com/robots.txt' }],
@@ -158,7 +158,7 @@ describe('scoreAudit', () => {
 
   it('counts the pages from the widest page-level check when the caller does not', () => {
     // 1 of 4 pages: 100 × 1.0 × 1/4 = 25 → META 75; health unknown (100).
-    expect(computeScores([check('META_TITLE_MISSING', 1, 4), check('TECH_ROBOTS_MISSING', 0, 1)]).meta).toBe(75);
+    expect(computeScores([check('META_TITLE_MISSING', 1, 4), check('TECH_SITEMAP_MISSING', 0, 1)]).meta).toBe(75);
   });
 
   it.each([
