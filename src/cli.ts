@@ -69,6 +69,14 @@ function packageVersion(): string {
   }
 }
 
+interface AuditCommandOptions {
+  maxPages: string;
+  maxDepth?: string;
+  json?: boolean;
+  allOccurrences?: boolean;
+  failUnder?: number;
+}
+
 /** `--fail-under`: a score from 0 to 100 (decimals allowed); anything else is a usage error (exit code 2). */
 function parseScoreThreshold(value: string): number {
   const n = Number(value);
@@ -367,6 +375,7 @@ program
   .option('--max-pages <n>', 'pages to crawl at most', '100')
   .option('--max-depth <n>', "link depth from the start URL (default: the crawler's)")
   .option('--json', 'print the full result as JSON')
+  .option('--all-occurrences', 'with --json: every affected URL of each issue with its evidence, not 5 examples')
   .addOption(
     new Option(
       '--fail-under <score>',
@@ -379,7 +388,7 @@ program
     `\nExamples:\n  npx seo audit https://example.com --max-pages 50\n  npx seo audit https://example.com ` +
       `--json --fail-under 80 | jq .scores\n${EXIT_CODES_HELP}`,
   )
-  .action(async (rawUrl: string, opts: { maxPages: string; maxDepth?: string; json?: boolean; failUnder?: number }) => {
+  .action(async (rawUrl: string, opts: AuditCommandOptions) => {
     const cfg = await config();
     const [
       { runAuditEngine, AuditFailedError, auditCrawlOptions },
@@ -395,6 +404,7 @@ program
       throw new DomainError('BAD_USER_INPUT', '--max-pages must be 1-100000');
     if (!Number.isInteger(maxDepth) || maxDepth < 0 || maxDepth > 100)
       throw new DomainError('BAD_USER_INPUT', '--max-depth must be 0-100');
+    if (opts.allOccurrences && !opts.json) throw new DomainError('BAD_USER_INPUT', '--all-occurrences needs --json');
     const client = createConfiguredSafeHttpClient(cfg);
     /** The site could not be audited: exit code 2 and the reason, never a score. */
     const failed = (target: string, reason: string, pagesCrawled = 0, pagesFailed = 0) => {
@@ -421,6 +431,8 @@ program
         })
       : null;
     const examples = new Map<string, string[]>();
+    /** --all-occurrences: every occurrence the engine reports, by code, in the order it found them. */
+    const occurrences = new Map<string, { url: string; evidence: unknown }[]>();
     try {
       const outcome = await runAuditEngine(
         client,
@@ -430,6 +442,11 @@ program
           pages: async () => undefined,
           occurrences: async (rows) => {
             for (const r of rows) {
+              if (opts.allOccurrences) {
+                const all = occurrences.get(r.code) ?? [];
+                all.push({ url: r.url, evidence: r.evidence });
+                occurrences.set(r.code, all);
+              }
               const list = examples.get(r.code) ?? [];
               if (list.length < 5 && !list.includes(r.url)) list.push(r.url);
               examples.set(r.code, list);
@@ -456,7 +473,23 @@ program
         affectedPages: i.affectedPages,
         applicablePages: i.applicablePages,
         examples: examples.get(i.code) ?? [],
+        ...(opts.allOccurrences ? { occurrences: occurrences.get(i.code) ?? [] } : {}),
       }));
+      const { crawl } = outcome;
+      // Said on stderr in both modes: what the scores do not cover, and what could not be checked.
+      if (crawl.truncated)
+        process.stderr.write(
+          `note: --max-pages ${maxPages} stopped the crawl: it covers the first ${outcome.pagesCrawled} of at least ` +
+            `${crawl.pagesDiscovered} URLs found; the scores cover these\n`,
+        );
+      if (crawl.uncheckedLinks.length)
+        process.stderr.write(
+          `note: ${crawl.uncheckedLinks.length} external link(s) could not be checked (not counted as broken): ` +
+            `${crawl.uncheckedLinks
+              .slice(0, 3)
+              .map((l) => `${l.url} (${l.reason})`)
+              .join(', ')}${crawl.uncheckedLinks.length > 3 ? ', …' : ''}\n`,
+        );
       if (opts.json) {
         print({
           url,
@@ -464,6 +497,10 @@ program
           error: null,
           pagesCrawled: outcome.pagesCrawled,
           pagesFailed: outcome.pagesFailed,
+          pagesDiscovered: crawl.pagesDiscovered,
+          truncated: crawl.truncated,
+          maxPages,
+          uncheckedLinks: crawl.uncheckedLinks,
           scores: outcome.scores,
           scoreBreakdown: outcome.breakdown,
           issues,

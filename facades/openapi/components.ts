@@ -167,6 +167,18 @@ const auditScores = {
       'Crawled pages that got no usable response (connection, DNS, TLS, refused address, timeout); the ' +
       'PAGE_FETCH_FAILED issue lists them.',
   },
+  pagesDiscovered: {
+    type: ['integer', 'null'],
+    description:
+      'URLs of the site the crawl found, crawled or not (at least this many); null until the audit completes, and ' +
+      'for audits completed before it was counted. Additive to the contract.',
+  },
+  truncated: {
+    type: 'boolean',
+    description:
+      "The page cap (the plan's or the project's maxPages) stopped the crawl while URLs were left: the scores " +
+      'cover the pages crawled. Additive to the contract.',
+  },
   status: auditStatus,
   error: {
     type: ['string', 'null'],

@@ -19,7 +19,7 @@ import {
   type PageSummary,
 } from '../seo/checks/index.js';
 import { lighthousePerformanceScore, scoreAudit, type AuditScores, type ScoreBreakdown } from '../seo/scoring/index.js';
-import type { AuditPhase } from './audit.entity.js';
+import type { AuditPhase, UncheckedLink } from './audit.entity.js';
 
 export interface AuditPageRow {
   url: string;
@@ -75,6 +75,16 @@ export type LabMeter = (
   signal?: AbortSignal,
 ) => Promise<Map<string, LabMetrics & { device?: 'desktop' | 'mobile' }>>;
 
+/** What the crawl did beyond its pages. */
+export interface CrawlReport {
+  /** URLs of the site found, crawled or not (at least this many). */
+  pagesDiscovered: number;
+  /** A page cap stopped the crawl with URLs left: the scores cover the pages crawled. */
+  truncated: boolean;
+  /** External links that could not be checked (not broken links, not scored), with the reason. */
+  uncheckedLinks: UncheckedLink[];
+}
+
 export interface AuditOutcome {
   scores: AuditScores;
   /** Why the scores are what they are: health and each issue's cost (the API's "why this score"). */
@@ -84,6 +94,8 @@ export interface AuditOutcome {
   /** Failing checks, most severe first: the audit's issues. */
   issues: CheckAggregate[];
   site: SiteFacts;
+  /** What the crawl did beyond its pages: URLs found, whether a page cap cut it, links it could not check. */
+  crawl: CrawlReport;
   pagesCrawled: number;
   /** Crawled pages with no usable response (each a PAGE_FETCH_FAILED occurrence). */
   pagesFailed: number;
@@ -118,6 +130,8 @@ export class AuditFailedError extends Error {
 }
 
 const BATCH = 250;
+/** Longest a crawled page waits before it is written (and visible in the pages explorer of a running audit). */
+const PAGE_FLUSH_MS = 2_000;
 /** Page-scope codes runSiteChecks re-evaluates per page, which runPageChecks may already have decided. */
 const CROSS_PASS_CODES: ReadonlySet<string> = new Set(['TECH_SITEMAP_NON_INDEXABLE', ...LINK_TARGET_CODES]);
 /** Lab metrics for the start URL and this many more of the most linked pages. */
@@ -155,10 +169,13 @@ export async function runAuditEngine(
   let occurrenceBuffer: OccurrenceRecord[] = [];
   const signal = options.signal;
 
+  // Pages are written in batches, and at least every PAGE_FLUSH_MS: a running audit's pages can be browsed.
+  let pagesFlushedAt = Date.now();
   const flush = async (force = false) => {
-    if (pageBuffer.length && (force || pageBuffer.length >= BATCH)) {
+    if (pageBuffer.length && (force || pageBuffer.length >= BATCH || Date.now() - pagesFlushedAt >= PAGE_FLUSH_MS)) {
       const rows = pageBuffer;
       pageBuffer = [];
+      pagesFlushedAt = Date.now();
       await sink.pages(rows);
     }
     if (occurrenceBuffer.length && (force || occurrenceBuffer.length >= BATCH * 4)) {
@@ -295,12 +312,20 @@ export async function runAuditEngine(
     aggregates,
     issues: failingIssues(aggregates),
     site,
+    crawl: crawlReport(site),
     pagesCrawled: site.pagesCrawled,
     pagesFailed,
     inlinks,
     vitals,
     stopped: false,
   };
+}
+
+function crawlReport(site: SiteFacts): CrawlReport {
+  const uncheckedLinks: CrawlReport['uncheckedLinks'] = [];
+  for (const [url, info] of site.linkTargets)
+    if (info.couldNotCheck !== undefined) uncheckedLinks.push({ url, reason: info.couldNotCheck });
+  return { pagesDiscovered: site.pagesDiscovered, truncated: site.crawlTruncated, uncheckedLinks };
 }
 
 const toLabMetrics = (v: VitalsRecord): LabMetrics => ({

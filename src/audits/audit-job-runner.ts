@@ -194,10 +194,10 @@ export class AuditJobRunner {
    * occurrences it streamed before stay with the cancelled audit.
    */
   private complete(em: NativeDb, run: AuditAttempt, projectId: string, outcome: AuditOutcome): Promise<boolean> {
-    const { scores, breakdown, pagesCrawled, pagesFailed } = outcome;
+    const { scores, breakdown, pagesCrawled, pagesFailed, crawl } = outcome;
     return this.repo.saveCompleted(
       em,
-      (tx) => lifecycle.complete(tx, run, { scores, breakdown, pagesCrawled, pagesFailed }),
+      (tx) => lifecycle.complete(tx, run, { scores, breakdown, pagesCrawled, pagesFailed, crawl }),
       resultsOf(run.auditId, projectId, outcome),
     );
   }

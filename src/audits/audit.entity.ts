@@ -7,6 +7,12 @@ export const ACTIVE_STATUSES: AuditStatus[] = ['QUEUED', 'RUNNING'];
 export const AUDIT_PHASES = ['CRAWLING', 'ANALYZING', 'MEASURING', 'SAVING'] as const;
 export type AuditPhase = (typeof AUDIT_PHASES)[number];
 
+/** An external link the crawl could not check (host not resolved, no answer in time): not a broken link. */
+export interface UncheckedLink {
+  url: string;
+  reason: string;
+}
+
 export const AuditEntity = defineEntity({
   name: 'Audit',
   tableName: 'audit',
@@ -25,6 +31,9 @@ export const AuditEntity = defineEntity({
     pagesCrawled: p.integer(),
     pagesQueued: p.integer(),
     pagesFailed: p.integer().default(0),
+    pagesDiscovered: p.integer().nullable(),
+    crawlTruncated: p.boolean().default(false),
+    uncheckedLinks: p.json<UncheckedLink[]>().nullable(),
     maxPages: p.integer(),
     attempts: p.integer(),
     error: p.text().nullable(),

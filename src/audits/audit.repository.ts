@@ -12,7 +12,7 @@ import {
   type AuditPhase,
   type AuditStatus,
 } from './audit.entity.js';
-import type { AuditPageRow, OccurrenceRecord, VitalsRecord } from './audit-engine.js';
+import type { AuditPageRow, CrawlReport, OccurrenceRecord, VitalsRecord } from './audit-engine.js';
 
 /*
  * The audits module's data access: the only file of src/audits/ that speaks SQL or MikroORM. Its callers (the
@@ -87,6 +87,7 @@ export interface CompletedResult {
   breakdown: ScoreBreakdown;
   pagesCrawled: number;
   pagesFailed: number;
+  crawl: CrawlReport;
 }
 
 /** What a completed run writes beside its scores, in the transaction of its COMPLETED transition. */
@@ -197,6 +198,7 @@ const AUDIT_COLUMNS = `id, project_id AS "projectId", status, phase, job_id AS "
   overall_score AS "overallScore", meta_score AS "metaScore", content_score AS "contentScore",
   links_score AS "linksScore", technical_score AS "technicalScore", performance_score AS "performanceScore",
   pages_crawled AS "pagesCrawled", pages_queued AS "pagesQueued", pages_failed AS "pagesFailed",
+  pages_discovered AS "pagesDiscovered", crawl_truncated AS "crawlTruncated", unchecked_links AS "uncheckedLinks",
   max_pages AS "maxPages", attempts, error, created_at AS "createdAt", started_at AS "startedAt",
   completed_at AS "completedAt"`;
 
@@ -629,7 +631,8 @@ export class AuditRepository {
     const rows = await tx.query(
       `UPDATE audit SET status = $12, phase = NULL, overall_score = $3, meta_score = $4, content_score = $5,
          links_score = $6, technical_score = $7, performance_score = $8, pages_crawled = $9, pages_failed = $10,
-         pages_queued = 0, completed_at = now(), error = NULL, score_breakdown = $13::jsonb
+         pages_queued = 0, completed_at = now(), error = NULL, score_breakdown = $13::jsonb,
+         pages_discovered = $14, crawl_truncated = $15, unchecked_links = $16::jsonb
        WHERE id = $1 AND attempts = $2 AND status = ANY($11::text[]) RETURNING id`,
       [
         run.auditId,
@@ -645,6 +648,9 @@ export class AuditRepository {
         transition.from,
         transition.to,
         JSON.stringify(result.breakdown),
+        result.crawl.pagesDiscovered,
+        result.crawl.truncated,
+        JSON.stringify(result.crawl.uncheckedLinks),
       ],
     );
     return rows.length > 0;

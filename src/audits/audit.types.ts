@@ -130,6 +130,12 @@ export class IssueType {
   howToFix!: string | null;
 }
 
+@ObjectType('UncheckedLink', { description: 'An external link the audit could not check, and why.' })
+export class UncheckedLinkType {
+  @Field(() => String) url!: string;
+  @Field(() => String) reason!: string;
+}
+
 @ObjectType('Audit')
 export class AuditType {
   @Field(() => ID) id!: string;
@@ -152,7 +158,26 @@ export class AuditType {
       'PAGE_FETCH_FAILED issue lists them.',
   })
   pagesFailed!: number;
-  @Field(() => Int) maxPages!: number;
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'URLs of the site the crawl found, crawled or not (at least this many); null until the audit completes, and ' +
+      'for audits completed before it was counted.',
+  })
+  pagesDiscovered!: number | null;
+  @Field(() => Boolean, {
+    description:
+      'The page cap (maxPages, from the plan or the project) stopped the crawl while URLs were left: the scores ' +
+      'cover the pages crawled, not the whole site.',
+  })
+  truncated!: boolean;
+  @Field(() => [UncheckedLinkType], {
+    description:
+      'External links the audit could not check (the host name did not resolve, or no answer came in time): not ' +
+      'broken links, and not scored.',
+  })
+  uncheckedLinks!: UncheckedLinkType[];
+  @Field(() => Int, { description: 'The page cap of this audit.' }) maxPages!: number;
   @Field(() => String, {
     nullable: true,
     description: 'Why the audit FAILED (naming the URL and the cause), or why it was cancelled; null otherwise.',

@@ -89,8 +89,11 @@ export interface SiteFacts {
   llmsTxt: { status: number | null };
   /** External and uncrawled targets with what is known of them. */
   linkTargets: Map<string, LinkTargetInfo>;
+  /** A page cap (maxPages) stopped the crawl while URLs of the site were left. */
   crawlTruncated: boolean;
   pagesCrawled: number;
+  /** URLs of the site the crawl found, fetched or not: at least this many (links deeper than maxDepth not counted). */
+  pagesDiscovered: number;
   /**
    * The start URL could not be audited (not fetched, refused, 4xx/5xx, not HTML, or disallowed by robots.txt): the
    * crawl stopped there. `message` names the URL and the cause; the audit fails with it and has no scores.

@@ -198,6 +198,7 @@ export class SiteCrawler {
       linkTargets: this.linkTargets,
       crawlTruncated: this.truncated,
       pagesCrawled: this.crawled,
+      pagesDiscovered: this.crawled + this.pagesLeft(),
       startFailure: this.startFailure,
       aborted: this.aborted,
       resourceRequests: this.resourceChecker.requests,
@@ -309,6 +310,14 @@ export class SiteCrawler {
     this.nextWave.set(url, { url, depth, from });
   }
 
+  /** URLs found and not fetched: queued, in the next wave, or listed in the sitemap and not reached yet. */
+  private pagesLeft(): number {
+    let left = this.queue.length - this.head + this.nextWave.size;
+    for (const url of this.sitemapUrls)
+      if (!this.seen.has(url) && (!this.options.respectRobots || this.allowedByRobots(url))) left++;
+    return left;
+  }
+
   /** A URL of the next wave linked again: it takes the earliest place it is linked from. */
   private relink(url: string, from: LinkOrigin): void {
     const pending = this.nextWave.get(url);
@@ -386,7 +395,7 @@ export class SiteCrawler {
     for (;;) {
       if (this.stopped) return;
       if (this.crawled + this.inflight >= this.options.maxPages) {
-        if (this.head < this.queue.length || this.nextWave.size) this.truncated = true;
+        if (!this.truncated && this.pagesLeft() > 0) this.truncated = true;
         if (this.inflight === 0) return;
         await this.waitForChange();
         continue;

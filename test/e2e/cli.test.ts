@@ -93,7 +93,10 @@ describe('seo CLI for self-hosters (JSON output)', () => {
     try {
       const { stdout } = await run(
         process.execPath,
-        ['--import', 'tsx', 'src/cli.ts', 'audit', `http://cli.test:${port}/`, '--max-pages', '5', '--json'],
+        [
+          ...['--import', 'tsx', 'src/cli.ts', 'audit', `http://cli.test:${port}/`],
+          ...['--max-pages', '5', '--json', '--all-occurrences'],
+        ],
         {
           cwd: root,
           env: { ...process.env, SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: 'cli.test=127.0.0.1' },
@@ -102,6 +105,15 @@ describe('seo CLI for self-hosters (JSON output)', () => {
       const out = JSON.parse(stdout);
       expect(out).toMatchObject({ status: 'COMPLETED', error: null, pagesFailed: 0 });
       expect(out.pagesCrawled).toBe(2);
+      // The whole site fitted in --max-pages: nothing left, nothing said on stderr.
+      expect(out).toMatchObject({ pagesDiscovered: 2, truncated: false, maxPages: 5, uncheckedLinks: [] });
+      // --all-occurrences: every affected URL of each issue, with its evidence.
+      expect(out.issues.find((i: { code: string }) => i.code === 'LINKS_INTERNAL_BROKEN').occurrences).toEqual([
+        {
+          url: `http://cli.test:${port}/`,
+          evidence: { count: 1, links: [{ url: `http://cli.test:${port}/gone`, status: 404 }] },
+        },
+      ]);
       expect(out.scores.overall).toBeGreaterThan(0);
       const codes = out.issues.map((i: { code: string }) => i.code);
       expect(codes).toContain('LINKS_INTERNAL_BROKEN');
@@ -118,7 +130,17 @@ describe('seo CLI for self-hosters (JSON output)', () => {
           env: { ...process.env, SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: 'cli.test=127.0.0.1' },
         },
       );
-      expect(JSON.parse(bare.stdout)).toMatchObject({ url: `http://cli.test:${port}/`, status: 'COMPLETED' });
+      expect(JSON.parse(bare.stdout)).toMatchObject({
+        url: `http://cli.test:${port}/`,
+        status: 'COMPLETED',
+        pagesCrawled: 1,
+        pagesDiscovered: 2,
+        truncated: true,
+      });
+      // A crawl the page cap cut says so, beside the JSON.
+      expect(bare.stderr).toContain(
+        'note: --max-pages 1 stopped the crawl: it covers the first 1 of at least 2 URLs found; the scores cover these',
+      );
       // Without the allow-list, a private address is refused and nothing is fetched: a failed audit, exit code 2,
       // the reason on stderr and, with --json, the outcome on stdout (no score).
       const before = requests;

@@ -350,6 +350,8 @@ describe('cancel routes: access rules and bad input', () => {
         performanceScore: null,
         pagesCrawled: 0,
         pagesFailed: 0,
+        pagesDiscovered: null,
+        truncated: false,
         status: 'CANCELLED',
         error: 'Cancelled by a user.',
       },

@@ -48,6 +48,9 @@ interface Row {
   score_breakdown: unknown;
   pages_crawled: number;
   pages_failed: number;
+  pages_discovered: number | null;
+  crawl_truncated: boolean;
+  unchecked_links: unknown;
   started_at: Date | null;
   completed_at: Date | null;
 }
@@ -84,17 +87,29 @@ const row = async (id: string): Promise<Row> =>
   (
     await t.runtime.pool.query(
       `SELECT id, project_id, status, phase, attempts, error, overall_score, score_breakdown, pages_crawled, ` +
-        `pages_failed, ` +
+        `pages_failed, pages_discovered, crawl_truncated, unchecked_links, ` +
         `started_at, completed_at
        FROM audit WHERE id = $1`,
       [id],
     )
   ).rows[0];
 
+const CRAWL = {
+  pagesDiscovered: 40,
+  truncated: true,
+  uncheckedLinks: [{ url: 'https://gone.example/', reason: 'The host name did not resolve' }],
+};
+
 const db = () => t.runtime.orm.em;
 const completeIn = (run: lifecycle.AuditAttempt) =>
   nativeTransaction(db(), (tx) =>
-    lifecycle.complete(tx, run, { scores: SCORES, breakdown: BREAKDOWN, pagesCrawled: 12, pagesFailed: 2 }),
+    lifecycle.complete(tx, run, {
+      scores: SCORES,
+      breakdown: BREAKDOWN,
+      pagesCrawled: 12,
+      pagesFailed: 2,
+      crawl: CRAWL,
+    }),
   );
 
 /** A refused transition: false, and not one column of the row changed. */
@@ -180,6 +195,9 @@ describe('audit lifecycle: every transition from every status', () => {
         score_breakdown: BREAKDOWN,
         pages_crawled: 12,
         pages_failed: 2,
+        pages_discovered: 40,
+        crawl_truncated: true,
+        unchecked_links: CRAWL.uncheckedLinks,
         error: null,
       });
       expect(after.completed_at).toBeInstanceOf(Date);

@@ -8,6 +8,7 @@ import { AuditPagesFailed20261123 } from './20261123-0006-audit-pages-failed.js'
 import { MemberKeepsAnOwner20261124 } from './20261124-0007-member-keeps-an-owner.js';
 import { RankingReadIndexes20261124 } from './20261124-0008-ranking-read-indexes.js';
 import { AuditScoreBreakdown20261124 } from './20261124-0009-audit-score-breakdown.js';
+import { AuditCrawlReport20261124 } from './20261124-0010-audit-crawl-report.js';
 
 /** Listed explicitly so that tsx, vitest and the compiled dist/ all run the same migrations. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261124-0007-member-keeps-an-owner', class: MemberKeepsAnOwner20261124 },
   { name: '20261124-0008-ranking-read-indexes', class: RankingReadIndexes20261124 },
   { name: '20261124-0009-audit-score-breakdown', class: AuditScoreBreakdown20261124 },
+  { name: '20261124-0010-audit-crawl-report', class: AuditCrawlReport20261124 },
 ];

@@ -5,6 +5,7 @@ import { PageLoadError } from '../../components/status';
 import type { AuditHeadingFragment } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
 import { formatDateTime, plural } from '../../lib/format';
+import { CrawlNotes } from './crawl-notes';
 
 /** Breadcrumb, title and the audit's two views (issues, pages). */
 export function AuditHeading({
@@ -39,6 +40,7 @@ export function AuditHeading({
           </p>
         </div>
       </div>
+      <CrawlNotes audit={audit} />
       <nav aria-label="Audit views" className="tabs-nav">
         <Link
           to="/projects/$projectId/audits/$auditId"

@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { ProgressBar, Label } from 'react-aria-components';
 import { Button } from '../../components/button';
@@ -22,10 +23,12 @@ function useNow(everyMs: number): number {
 
 /** A queued or running audit: what it does now, how far it got, for how long; updated by the page's polling. */
 export function AuditProgress({
+  projectId,
   audit,
   onCancel,
   cancelling,
 }: {
+  projectId: string;
   audit: OverviewAuditFragment;
   onCancel(): void;
   cancelling: boolean;
@@ -85,6 +88,13 @@ export function AuditProgress({
           <dd>{formatElapsed(now - new Date(since).getTime())}</dd>
         </div>
       </dl>
+      {audit.pagesCrawled > 0 && (
+        <p className="small">
+          <Link to="/projects/$projectId/audits/$auditId/pages" params={{ projectId, auditId: audit.id }}>
+            Browse the pages crawled so far
+          </Link>
+        </p>
+      )}
     </section>
   );
 }

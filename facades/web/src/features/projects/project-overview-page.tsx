@@ -20,6 +20,7 @@ import { useLivePoll } from '../../lib/use-live-poll';
 import { formatDateTime, formatNumber, formatRelative, plural } from '../../lib/format';
 import { AuditProgress } from './audit-progress';
 import { ScoreWhy } from './score-why';
+import { CrawlNotes } from '../audits/crawl-notes';
 import { ScoreHistoryChart, type ScorePoint } from './score-history-chart';
 import { ProjectTabs } from './project-tabs';
 
@@ -82,6 +83,7 @@ function LatestResult({
           ))}
         </div>
       </div>
+      <CrawlNotes audit={audit} />
       <ScoreWhy projectId={projectId} auditId={audit.id} />
       <div className="issue-summary">
         <span className="badge badge-critical">{audit.issueCounts.critical} critical</span>
@@ -232,7 +234,12 @@ export function ProjectOverviewPage() {
       <ErrorMessage problem={actionProblem} title="That did not work" />
 
       {active && (
-        <AuditProgress audit={active} onCancel={() => setConfirmCancel(true)} cancelling={cancelled.fetching} />
+        <AuditProgress
+          projectId={projectId}
+          audit={active}
+          onCancel={() => setConfirmCancel(true)}
+          cancelling={cancelled.fetching}
+        />
       )}
       <ConfirmDialog
         isOpen={confirmCancel && !!active}

@@ -1,0 +1,39 @@
+import type { AuditCrawlNotesFragment } from '../../gql/graphql';
+import { formatNumber, plural } from '../../lib/format';
+
+/**
+ * What an audit's crawl did not cover, said where its results are read: the page cap that cut it (the scores cover
+ * the pages crawled) and the external links it could not check (not counted as broken). Nothing when neither.
+ */
+export function CrawlNotes({ audit }: { audit: AuditCrawlNotesFragment }) {
+  const unchecked = audit.uncheckedLinks;
+  if (!audit.truncated && unchecked.length === 0) return null;
+  return (
+    <>
+      {audit.truncated && (
+        <div className="callout callout-warning" role="note" aria-labelledby={`capped-${audit.id}`}>
+          <strong id={`capped-${audit.id}`}>
+            The first {formatNumber(audit.pagesCrawled)} of at least {formatNumber(audit.pagesDiscovered ?? 0)} pages
+          </strong>
+          <p>
+            The page cap of this audit ({formatNumber(audit.maxPages)} pages, from the plan or the project&apos;s
+            settings) stopped the crawl while pages were left. The scores and issues cover the pages crawled, not the
+            whole site; orphan pages are not judged.
+          </p>
+        </div>
+      )}
+      {unchecked.length > 0 && (
+        <details className="callout crawl-unchecked">
+          <summary>{plural(unchecked.length, 'external link')} could not be checked — not counted as broken</summary>
+          <ul>
+            {unchecked.map((link) => (
+              <li key={link.url}>
+                <span className="break">{link.url}</span> <span className="muted">— {link.reason}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </>
+  );
+}
