@@ -107,6 +107,7 @@ const HAND_CHECKS: Record<Category, Record<string, [number, number]>> = {
     TECH_SITEMAP_MISSING: [0, 1],
     TECH_SITEMAP_INVALID: [0, 1],
     TECH_SITEMAP_NON_INDEXABLE: [0, 1],
+    TECH_CANONICAL_MISSING: [0, 1],
     TECH_CANONICAL_MULTIPLE: [0, 1],
     TECH_CANONICAL_RELATIVE: [0, 1],
     TECH_CANONICAL_TO_BROKEN: [0, 1],
