@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { SafeHttpClient, SafeHttpStreamResponse } from '../platform/safe-http/index.js';
 import { describeFetchFailure, isSafeHttpError } from '../platform/safe-http/index.js';
 import type { LinkTargetInfo, PageFetch, PageResource, SitemapSiteInput } from '../seo/checks/index.js';
-import { normalizeUrl, siteKey, type HeaderMap, type PageFacts } from '../seo/page/index.js';
+import { isHtmlContentType, normalizeUrl, siteKey, type HeaderMap, type PageFacts } from '../seo/page/index.js';
 import { extractInline, type PageFactsExtract } from './page-facts-pool.js';
 import {
   blockedAiSearchBots,
@@ -32,7 +32,6 @@ interface LinkOrigin {
 
 const before = (a: LinkOrigin, b: LinkOrigin) => a.parent < b.parent || (a.parent === b.parent && a.index < b.index);
 
-const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 const MAX_SITEMAP_FILES = 10;
 const ROBOTS_FETCH_BYTES = 512_000;
 /** Images per page whose size and caching headers the page checks wait for (the rest are checked beside the crawl). */
@@ -542,7 +541,7 @@ export class SiteCrawler {
     }
     const contentType = firstHeader(response.headers, 'content-type') ?? '';
     const analyze =
-      !analyzedElsewhere && response.status >= 200 && response.status < 300 && HTML_TYPES.test(contentType);
+      !analyzedElsewhere && response.status >= 200 && response.status < 300 && isHtmlContentType(contentType);
     if (!analyze) {
       response.body.destroy();
       fetch.bytes = Number(firstHeader(response.headers, 'content-length') ?? 0) || 0;

@@ -1,6 +1,7 @@
 import {
   firstHeader,
   isAbsoluteUrl,
+  isHtmlContentType,
   isLoopbackHost,
   normalizeUrl,
   withoutFragment,
@@ -497,8 +498,8 @@ function viewportZoomBlocker(content: string): string | null {
 /** The response says it is something other than an HTML document (a redirect or a typeless answer is not). */
 function isOtherThanHtml(page: PageFetch): boolean {
   if (page.status >= 300 && page.status < 400) return false;
-  const type = firstHeader(page.headers, 'content-type')?.trim();
-  return !!type && !/^(text\/html|application\/xhtml\+xml)\b/i.test(type);
+  const type = firstHeader(page.headers, 'content-type');
+  return !!type?.trim() && !isHtmlContentType(type);
 }
 
 function isLoopbackLink(link: LinkFact): boolean {

@@ -24,3 +24,8 @@ export function charsetOf(contentType: string | null): string | null {
   const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType);
   return match ? match[1].toLowerCase() : null;
 }
+
+/** Whether a Content-Type names an HTML document (text/html or XHTML), whatever its parameters. */
+export function isHtmlContentType(contentType: string | null | undefined): boolean {
+  return !!contentType && /^\s*(text\/html|application\/xhtml\+xml)\b/i.test(contentType);
+}

@@ -17,7 +17,7 @@ export type {
   ResourceKind,
   RobotsDirectives,
 } from './page-facts.types.js';
-export { charsetOf, firstHeader, headerValues } from './header-values.js';
+export { charsetOf, firstHeader, headerValues, isHtmlContentType } from './header-values.js';
 export { parseLinkHeader, relHas, type LinkHeaderEntry } from './http-link-header.js';
 export {
   isAbsoluteUrl,
