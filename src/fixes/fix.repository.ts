@@ -63,6 +63,20 @@ export class FixRepository {
     return any.n;
   }
 
+  /**
+   * Titles of up to `limit` other crawled pages of the audit (all but `url`), from which the site's title
+   * pattern is read. Ordered by URL so the same audit gives the same sample.
+   */
+  async otherPageTitles(db: NativeDb, auditId: string, url: string, limit = 200): Promise<string[]> {
+    const rows = await nativeQuery<{ title: string }>(
+      db,
+      `SELECT title FROM audit_page WHERE audit_id = $1 AND url <> $2 AND title IS NOT NULL AND title <> ''
+        ORDER BY url LIMIT $3`,
+      [auditId, url, limit],
+    );
+    return rows.map((row) => row.title);
+  }
+
   async findSuggestion(db: NativeDb, issueId: string, url: string): Promise<FixSuggestionType | null> {
     const [cached] = await nativeQuery<FixSuggestionType>(db, `${SELECT_SUGGESTION} WHERE issue_id = $1 AND url = $2`, [
       issueId,

@@ -45,7 +45,7 @@ export class FixService {
       code: issue.code,
       url,
       evidence: (occurrence?.evidence as Record<string, unknown> | null) ?? null,
-      page: await this.pageContext(url),
+      page: await this.pageContext(em, issue, url),
     };
     let proposal = suggestFix(fixInput);
     let source: FixSourceEnum = 'RULES' as FixSourceEnum;
@@ -96,8 +96,12 @@ export class FixService {
     return occurrence;
   }
 
-  /** The page as it is now, through the safe client; without it the rules work from the stored evidence. */
-  private async pageContext(url: string): Promise<FixPageContext | null> {
+  /**
+   * The page as it is now, through the safe client, with the titles of the audit's other pages (a proposed title
+   * follows the pattern they share); null when it cannot be read, and the rules work from the stored evidence.
+   */
+  private async pageContext(em: EntityManager, issue: IssueRow, url: string): Promise<FixPageContext | null> {
+    const otherTitles = await this.repo.otherPageTitles(em, issue.auditId, url);
     try {
       const response = await this.http.request(url, {
         maxBytes: 2 * 1024 * 1024,
@@ -106,7 +110,7 @@ export class FixService {
       });
       const contentType = firstHeader(response.headers, 'content-type') ?? '';
       if (!/html/i.test(contentType)) return null;
-      return extractFixContext(decodeDocument(response.body, contentType), response.finalUrl);
+      return extractFixContext(decodeDocument(response.body, contentType), response.finalUrl, { otherTitles });
     } catch {
       return null;
     }

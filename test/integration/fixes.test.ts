@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.js';
-import { anAudit, anOrg, aProject } from '../factories.js';
+import { anAudit, anOrg, aProject, type Project } from '../factories.js';
 import { createTestApp, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
 
 const host = `fix-${uniq()}.test`;
@@ -10,6 +10,9 @@ const PAGE =
 <h1>Oak tables built to last</h1><p>Every table in our workshop is cut from solid European oak, joined by ` +
   `hand and finished with natural oils that age beautifully over decades of family dinners.</p>
 <p>Delivery is free across the country.</p></body></html>`;
+/** A page of the same site that has no <title> (served under /courses/). */
+const NO_TITLE_PAGE = `<!doctype html><html lang="en"><head></head><body><h1>Joinery courses for beginners</h1>
+<p>Two-day courses in our workshop: cut, join and finish a small oak table of your own.</p></body></html>`;
 
 /** The audited site, and a local OpenAI-compatible endpoint whose answer the test controls. */
 let site: http.Server;
@@ -25,12 +28,17 @@ const listen = (s: http.Server) =>
 let rules: TestApp; // no model configured
 let withModel: TestApp;
 let user: TestUser;
+let project: Project;
 let projectId: string;
 let issueId: string;
 let pageUrl: string;
 
 beforeAll(async () => {
-  site = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE));
+  site = http.createServer((req, res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(req.url?.startsWith('/courses/') ? NO_TITLE_PAGE : PAGE),
+  );
   llm = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -67,7 +75,7 @@ beforeAll(async () => {
   const org = await anOrg(rules, { plan: 'ENTERPRISE' });
   user = org.owner;
   pageUrl = `http://${host}:${sitePort}/tables?session=abc&api_key=PLANTED-SECRET`;
-  const project = await aProject({ org, url: `http://${host}:${sitePort}/` });
+  project = await aProject({ org, url: `http://${host}:${sitePort}/` });
   projectId = project.id;
   // One page with one issue; its URL carries credentials that must never reach the model.
   const issue = { code: 'META_DESCRIPTION_MISSING', description: 'd', occurrences: [{ url: pageUrl, evidence: {} }] };
@@ -161,5 +169,41 @@ describe('POST /api/projects/:id/audit/fix', () => {
         user.organizationId,
       ]);
     }
+  });
+});
+
+describe("title fixes follow the title pattern of the audit's other pages", () => {
+  /** An audit of the site whose page /courses/joinery has no title; the other pages carry `titles`. */
+  async function missingTitleFix(titles: string[]): Promise<string> {
+    const origin = `http://${host}:${sitePort}`;
+    const noTitle = `${origin}/courses/joinery`;
+    const pages = [{ url: noTitle, title: null }, ...titles.map((title, i) => ({ url: `${origin}/p${i}`, title }))];
+    const issue = { code: 'META_TITLE_MISSING', occurrences: [{ url: noTitle, evidence: { titleCount: 0 } }] };
+    const audit = await anAudit({ project, scores: null, pages, issues: [issue] });
+    const res = await fix(rules, { issueId: audit.issueIds.get('META_TITLE_MISSING')! });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().suggestion).toMatchObject({ url: noTitle, source: 'RULES' });
+    return res.json().suggestion.code as string;
+  }
+
+  it('the page without a title gets the " | Brand" suffix most other pages share', async () => {
+    const code = await missingTitleFix([
+      'Handmade oak furniture from Devon | Gridline Studio',
+      'Oak dining tables | Gridline Studio',
+      'Chairs and benches | Gridline Studio',
+      'About the workshop',
+    ]);
+    expect(code).toBe('<title>Joinery courses for beginners | Gridline Studio</title>');
+  });
+
+  it('one page with the suffix is no pattern: the brand is guessed from the host as before', async () => {
+    const code = await missingTitleFix([
+      'Handmade oak furniture from Devon | Gridline Studio',
+      'Oak dining tables',
+      'Chairs and benches',
+      'About the workshop',
+    ]);
+    expect(code).toMatch(/^<title>Joinery courses for beginners \| Fix /);
+    expect(code).not.toContain('Gridline');
   });
 });

@@ -1,6 +1,7 @@
 import { Parser } from 'htmlparser2';
 import { FIX_LIMITS as L, type FixHeading, type FixImage, type FixLink, type FixPageContext } from './fix.types.js';
 import { collapseWhitespace } from './markup-text.js';
+import { siteTitlePattern } from './site-title-pattern.js';
 
 /** Content never rendered as text. */
 const RAW_TEXT = new Set([
@@ -16,8 +17,25 @@ const RAW_TEXT = new Set([
   'textarea',
   'button',
 ]);
-/** Page chrome: its text is not what the page is about. */
-const CHROME = new Set(['nav', 'header', 'footer', 'aside', 'form', 'dialog']);
+/** Page chrome: its text is not what the page is about (a <header> only outside the main content, see below). */
+const CHROME = new Set(['nav', 'header', 'footer', 'aside', 'form', 'dialog', 'menu']);
+/** ARIA landmarks and widgets of the same chrome, on any element. */
+const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar']);
+/** Class or id words of menus, breadcrumb trails, skip links and screen-reader-only text ("main-nav", "sr-only"). */
+const CHROME_NAME_RE = new RegExp(
+  String.raw`^(?:[a-z0-9]+[-_])*(?:nav|navbar|navigation|menu|menubar|megamenu|breadcrumbs?|skip|skip[-_]?links?|` +
+    String.raw`skip[-_]to[-_](?:content|main)|sr[-_]only(?:[-_]focusable)?|screen[-_]reader[-_](?:text|shortcut)|` +
+    String.raw`visually[-_]hidden(?:[-_]focusable)?)$`,
+  'i',
+);
+/**
+ * Class or id words of the site's header, footer and sidebar, chrome outside the main content only ("site-header",
+ * not "entry-header" or "page-header", which head the content itself).
+ */
+const SITE_CHROME_NAME_RE =
+  /^(?:(?:site|global|main|top|primary)[-_])?(?:header|footer)$|^(?:[a-z0-9]+[-_])*(?:masthead|sidebar|colophon)$/i;
+/** Elements whose classes describe the page's state ("nav-open", "modal-open"), not chrome. */
+const DOCUMENT = new Set(['html', 'body', 'main', 'article']);
 /** Elements whose text forms a block of its own (paragraph fallback for pages without <p>). */
 const BLOCKS = new Set([
   'div',
@@ -49,24 +67,56 @@ interface Frame {
    * text finds its collector in O(1) however deep the markup nests.
    */
   target: number;
+  /** Opens a <main> (role=main) or <article> (role=article) region. */
+  region: 'main' | 'article' | null;
+}
+
+/** The text blocks of one region of the page: <p> paragraphs and, for pages without any, other blocks. */
+class RegionText {
+  readonly paragraphs: string[] = [];
+  readonly blocks: string[] = [];
+  private paragraphChars = 0;
+  private blockChars = 0;
+
+  addParagraph(text: string): void {
+    this.paragraphChars = pushBounded(this.paragraphs, text, this.paragraphChars);
+  }
+
+  addBlock(text: string): void {
+    this.blockChars = pushBounded(this.blocks, text, this.blockChars);
+  }
+
+  /** Its paragraphs, else its blocks; null when it holds no text. */
+  text(): string[] | null {
+    if (this.paragraphs.length > 0) return this.paragraphs;
+    return this.blocks.length > 0 ? this.blocks : null;
+  }
 }
 
 /**
  * Reads the bounded page digest the fix engines use from an HTML document (one htmlparser2 pass, no
- * DOM): title, meta description, headings, the first visible paragraphs, lang, canonical, images,
- * links, og:site_name/locale/image and hreflang. Every collection is capped (FIX_LIMITS).
+ * DOM): title, meta description, headings, the first visible paragraphs of the main content, lang,
+ * canonical, images, links, og:site_name/locale/image and hreflang. Every collection is capped (FIX_LIMITS).
+ * Given the titles of the site's other pages, it adds the title pattern they share (`sitePattern`).
  */
-export function extractFixContext(html: string, url: string): FixPageContext {
+export function extractFixContext(
+  html: string,
+  url: string,
+  site: { otherTitles?: readonly string[] } = {},
+): FixPageContext {
   const collector = new FixContextCollector(url);
   const parser = new Parser(collector, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
   parser.end(html);
-  return collector.finish();
+  const page = collector.finish();
+  return site.otherTitles ? { ...page, sitePattern: siteTitlePattern(site.otherTitles) } : page;
 }
 
 class FixContextCollector {
   private readonly stack: Frame[] = [];
   private skipDepth = 0;
   private svgDepth = 0;
+  private mainDepth = 0;
+  private articleDepth = 0;
   private base: URL | null;
   private baseSet = false;
 
@@ -78,10 +128,10 @@ class FixContextCollector {
   private locale: string | null = null;
   private ogImage: string | null = null;
   private readonly headings: FixHeading[] = [];
-  private readonly paragraphs: string[] = [];
-  private readonly blocks: string[] = [];
-  private paragraphChars = 0;
-  private blockChars = 0;
+  /** The whole page's text, and that of <main> and <article>, which win when present. */
+  private readonly pageText = new RegionText();
+  private readonly mainText = new RegionText();
+  private readonly articleText = new RegionText();
   private readonly images: FixImage[] = [];
   private readonly links: FixLink[] = [];
   private readonly hreflang: { lang: string; href: string }[] = [];
@@ -96,12 +146,28 @@ class FixContextCollector {
       'hidden' in attrs ||
       attrs['aria-hidden'] === 'true' ||
       /display\s*:\s*none|visibility\s*:\s*hidden/i.test(attrs.style ?? '');
-    const banner = BANNER_RE.test(`${attrs.id ?? ''} ${attrs.class ?? ''} ${attrs.role === 'dialog' ? 'modal' : ''}`);
-    const skip = RAW_TEXT.has(name) || CHROME.has(name) || hidden || banner;
+    const role = (attrs.role ?? '').trim().toLowerCase().split(/\s+/)[0];
+    const inContent = this.mainDepth + this.articleDepth > 0;
+    const skip =
+      RAW_TEXT.has(name) ||
+      (CHROME.has(name) && !(name === 'header' && inContent)) ||
+      CHROME_ROLES.has(role) ||
+      hidden ||
+      (!DOCUMENT.has(name) && isChromeByName(attrs, role, inContent));
+    const region =
+      skip || this.skipDepth > 0
+        ? null
+        : name === 'main' || role === 'main'
+          ? 'main'
+          : name === 'article' || role === 'article'
+            ? 'article'
+            : null;
     if (skip) this.skipDepth++;
     if (name === 'svg') this.svgDepth++;
+    if (region === 'main') this.mainDepth++;
+    if (region === 'article') this.articleDepth++;
     const parentTarget = this.stack.length > 0 ? this.stack[this.stack.length - 1].target : -1;
-    const frame: Frame = { name, skip, buffer: null, length: 0, target: parentTarget };
+    const frame: Frame = { name, skip, buffer: null, length: 0, target: parentTarget, region };
     this.stack.push(frame);
 
     switch (name) {
@@ -167,6 +233,11 @@ class FixContextCollector {
     if (!frame) return;
     if (frame.skip) this.skipDepth--;
     if (frame.name === 'svg') this.svgDepth--;
+    // Read before counting down: the own text of a <main> or <article> (used as a block) belongs to its region.
+    const inMain = this.mainDepth > 0;
+    const inArticle = this.articleDepth > 0;
+    if (frame.region === 'main') this.mainDepth--;
+    if (frame.region === 'article') this.articleDepth--;
     if (frame.buffer === null) return;
     const text = collapseWhitespace(frame.buffer.join(''));
     if (frame.name === 'title') {
@@ -180,10 +251,11 @@ class FixContextCollector {
     } else if (/^h[1-6]$/.test(frame.name)) {
       if (text !== '' && this.headings.length < L.headings)
         this.headings.push({ level: Number(frame.name[1]), text: text.slice(0, L.headingChars) });
-    } else if (frame.name === 'p') {
-      this.paragraphChars = pushBounded(this.paragraphs, text, this.paragraphChars);
     } else if (text !== '') {
-      this.blockChars = pushBounded(this.blocks, text, this.blockChars);
+      for (const region of [this.pageText, inMain ? this.mainText : null, inArticle ? this.articleText : null]) {
+        if (frame.name === 'p') region?.addParagraph(text);
+        else region?.addBlock(text);
+      }
     }
   }
 
@@ -194,7 +266,8 @@ class FixContextCollector {
       description: this.description,
       h1: this.headings.filter((heading) => heading.level === 1).map((heading) => heading.text),
       headings: this.headings,
-      paragraphs: this.paragraphs.length > 0 ? this.paragraphs : this.blocks,
+      // What the page marks as its main content wins over whatever else it shows first.
+      paragraphs: this.mainText.text() ?? this.articleText.text() ?? this.pageText.text() ?? [],
       lang: this.lang,
       canonical: this.canonical,
       images: this.images,
@@ -248,6 +321,20 @@ class FixContextCollector {
     const href = url.href;
     return href.length <= L.urlChars ? href : null;
   }
+}
+
+/**
+ * Chrome named by its attributes: a menu, breadcrumb trail or skip link anywhere (class, id, aria-label,
+ * schema.org BreadcrumbList); a site header, footer or sidebar outside the main content; a consent or
+ * cookie banner.
+ */
+function isChromeByName(attrs: Attributes, role: string, inContent: boolean): boolean {
+  const names = `${attrs.id ?? ''} ${attrs.class ?? ''}`;
+  if (BANNER_RE.test(`${names} ${role === 'dialog' || role === 'alertdialog' ? 'modal' : ''}`)) return true;
+  if (/breadcrumb/i.test(`${attrs['aria-label'] ?? ''} ${attrs.itemtype ?? ''}`)) return true;
+  return names
+    .split(/\s+/)
+    .some((word) => word !== '' && (CHROME_NAME_RE.test(word) || (!inContent && SITE_CHROME_NAME_RE.test(word))));
 }
 
 /** Adds a non-empty text while the count and the character budget allow; returns the characters used. */

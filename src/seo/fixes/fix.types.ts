@@ -39,7 +39,10 @@ export interface FixPageContext {
   description: string | null;
   h1: string[];
   headings: FixHeading[];
-  /** First visible paragraphs of body text (navigation, footers and consent banners skipped), bounded. */
+  /**
+   * First visible paragraphs of body text, bounded: those of <main> (else <article>) when the page marks one;
+   * navigation, menus, breadcrumbs, site header and footer, skip links and consent banners never.
+   */
   paragraphs: string[];
   lang: string | null;
   /** Resolved canonical URL (the href as written when it does not resolve). */
@@ -53,6 +56,22 @@ export interface FixPageContext {
   /** og:image, resolved. */
   ogImage?: string | null;
   hreflang?: { lang: string; href: string }[];
+  /** The brand affix the site's other pages put in their titles; title proposals follow it. */
+  sitePattern?: SiteTitlePattern | null;
+}
+
+/** How a site brands its titles, read from its other pages' titles (site-title-pattern.ts). */
+export interface SiteTitlePattern {
+  position: 'suffix' | 'prefix';
+  /** Exactly as the titles write it, separator included: " | Acme" (suffix) or "Acme: " (prefix). */
+  affix: string;
+  /** The affix without its separator: "Acme". */
+  brand: string;
+  /** " | ", " — ", ": "…, spaces included. */
+  separator: string;
+  /** How many of `total` distinct titles carry the affix. */
+  support: number;
+  total: number;
 }
 
 /** A fix: what to do, in order, and a snippet to paste when one applies. */

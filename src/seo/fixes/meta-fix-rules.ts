@@ -38,15 +38,28 @@ function titleFix(ctx: FixRuleContext, mode: TitleMode, summary: string, why: st
   const proposal = proposeTitle(pageOf(ctx, current !== null ? { title: current } : {}), ctx.url, mode);
   const length = codePointLength(proposal.text);
   const basis = ctx.page?.h1[0] && mode !== 'shorten' ? "the page's h1" : current ? 'the current title' : 'the URL';
+  const site = ctx.page?.sitePattern ?? null;
+  // The pattern is named only when the proposal carries it (a topic ending in the brand does not).
+  const pattern =
+    site && (site.position === 'suffix' ? proposal.text.endsWith(site.affix) : proposal.text.startsWith(site.affix))
+      ? site
+      : null;
+  const brandPart = pattern
+    ? `the ${pattern.position === 'suffix' ? 'ending' : 'opening'} "${pattern.affix.trim()}" that ` +
+      `${pattern.support} of the ${pattern.total} distinct titles of the site's other pages share`
+    : 'the site name';
+  const prefix = pattern?.position === 'prefix' ? pattern.affix.trim() : null;
+  const order = prefix ? `the main keyword right after "${prefix}"` : 'the main keyword first and the brand last';
   const steps = [
     ...why,
     `Set the page's <title> inside <head> to the proposed "${proposal.text}" (${length} characters), ` +
-      `built from ${basis} and the site name.`,
+      `built from ${basis} and ${brandPart}.`,
     proposal.complete
       ? `Adjust the wording if needed, but keep it between ${T.titleMinChars} and ${T.titleMaxChars} ` +
-        `characters with the main keyword first and the brand last.`
+        `characters with ${order}.`
       : `The page offers too little text for a complete title: extend it to at least ${T.titleMinChars} ` +
-        `characters with what the page offers (product, service or topic) before the brand.`,
+        `characters with what the page offers (product, service or topic) ` +
+        `${prefix ? `after "${prefix}"` : 'before the brand'}.`,
     "If a CMS or SEO plugin generates the title, change its title template or the page's SEO title field " +
       'rather than the theme markup.',
   ];

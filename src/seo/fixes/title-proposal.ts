@@ -1,5 +1,5 @@
 import { CHECK_THRESHOLDS as T } from '../checks/index.js';
-import type { FixPageContext } from './fix.types.js';
+import type { FixPageContext, SiteTitlePattern } from './fix.types.js';
 import {
   brandFromHost,
   codePointLength,
@@ -23,14 +23,20 @@ const MIN = T.titleMinChars;
 const MAX = T.titleMaxChars;
 /** " | ", " - ", " – ", " — ", " · ", " :: ", " » ": how titles separate topic and brand. */
 const SEPARATOR_RE = /\s+(?:[|–—·»]|-{1,2}|::)\s+/u;
+/** A separator before a trailing brand, or after a leading one ("Acme: …" too). */
+const TRAILING_SEPARATOR_RE = /\s+(?:[|–—·»:]|-{1,2}|::)\s*$/u;
+const LEADING_SEPARATOR_RE = /^\s*(?:[|–—·»:]|-{1,2}|::)\s+/u;
 
 /**
  * A `<title>` of 30–60 characters: the page's topic (h1, or the current title) followed by
  * " | <site name>" when it fits, topped up with the first h2 when still short, cut at a word when long.
+ * When the site's other titles share an affix (`page.sitePattern`), the topic takes exactly that affix instead,
+ * and only the topic is cut.
  */
 export function proposeTitle(page: FixPageContext | null, url: string, mode: TitleMode = 'new'): TitleProposal {
+  const pattern = page?.sitePattern ?? null;
   const brand = brandOf(page, url);
-  const current = page?.title ? collapseWhitespace(page.title) : '';
+  const current = page?.title ? withoutAffix(collapseWhitespace(page.title), pattern) : '';
   const h1 = page?.h1.map(collapseWhitespace).find(Boolean) ?? '';
 
   let topic: string;
@@ -45,7 +51,10 @@ export function proposeTitle(page: FixPageContext | null, url: string, mode: Tit
   } else {
     topic = h1 || current.split(SEPARATOR_RE)[0] || page?.headings[0]?.text || phraseFromPath(pathOf(url)) || brand;
   }
-  const text = composeTitle(collapseWhitespace(topic), brand, secondaryOf(page, topic));
+  const secondary = secondaryOf(page, topic);
+  const text = pattern
+    ? composePatternTitle(collapseWhitespace(topic), pattern, secondary)
+    : composeTitle(collapseWhitespace(topic), brand, secondary);
   const length = codePointLength(text);
   return { text, complete: length >= MIN && length <= MAX };
 }
@@ -54,10 +63,11 @@ export function titleTag(text: string): string {
   return `<title>${escapeHtml(text)}</title>`;
 }
 
-/** The site's name: og:site_name, else a guess from the host name. */
+/** The site's name: og:site_name, else the brand of the site's title pattern, else a guess from the host name. */
 export function brandOf(page: FixPageContext | null, url: string): string {
   const named = page?.siteName ? collapseWhitespace(page.siteName) : '';
   if (named !== '' && codePointLength(named) <= 40) return named;
+  if (page?.sitePattern) return page.sitePattern.brand;
   try {
     return brandFromHost(new URL(url).hostname);
   } catch {
@@ -80,6 +90,47 @@ function composeTitle(topic: string, brand: string, secondary: string | null): s
     title = codePointLength(withSecondary) <= MAX ? withSecondary : cutAtWord(`${base}: ${secondary}`, MAX);
   }
   return title;
+}
+
+/** The topic with the site's affix, the affix never cut: an over-long topic is cut at a word to leave it room. */
+function composePatternTitle(topic: string, pattern: SiteTitlePattern, secondary: string | null): string {
+  const core = withoutAffix(topic, pattern);
+  // "Welcome to Acme" already ends with the brand " | Acme" would add: no "Welcome to Acme | Acme".
+  if (core === '' || carriesBrand(core, pattern)) return composeTitle(core || pattern.brand, '', secondary);
+  const affixLength = codePointLength(pattern.affix);
+  const room = MAX - affixLength;
+  let base = cutAtWord(core, room);
+  if (codePointLength(base) + affixLength < MIN && secondary) base = cutAtWord(`${base}: ${secondary}`, room);
+  return pattern.position === 'suffix' ? `${base}${pattern.affix}` : `${pattern.affix}${base}`;
+}
+
+/**
+ * `title` without the site's affix, also when written with another separator ("Tables - Acme" for " | Acme"),
+ * so that a current title is not branded twice.
+ */
+function withoutAffix(title: string, pattern: SiteTitlePattern | null): string {
+  if (!pattern || title.length <= pattern.brand.length) return title;
+  const brand = pattern.brand.toLowerCase();
+  const cut = pattern.position === 'suffix' ? title.length - pattern.brand.length : pattern.brand.length;
+  if (pattern.position === 'suffix' && title.slice(cut).toLowerCase() === brand) {
+    const separator = TRAILING_SEPARATOR_RE.exec(title.slice(0, cut));
+    if (separator) return title.slice(0, separator.index).trim();
+  } else if (pattern.position === 'prefix' && title.slice(0, cut).toLowerCase() === brand) {
+    const separator = LEADING_SEPARATOR_RE.exec(title.slice(cut));
+    if (separator) return title.slice(cut + separator[0].length).trim();
+  }
+  return title;
+}
+
+/** The brand already stands, as a word, where the pattern puts it (or the affix appears inside the topic). */
+function carriesBrand(topic: string, pattern: SiteTitlePattern): boolean {
+  if (topic.toLowerCase().includes(pattern.affix.toLowerCase().trim())) return true;
+  const size = pattern.brand.length;
+  if (topic.length < size) return false;
+  const suffix = pattern.position === 'suffix';
+  const edge = suffix ? topic.slice(topic.length - size) : topic.slice(0, size);
+  const beside = suffix ? topic.charAt(topic.length - size - 1) : topic.charAt(size);
+  return edge.toLowerCase() === pattern.brand.toLowerCase() && !/[\p{L}\p{N}]/u.test(beside);
 }
 
 /** A heading that adds to the topic (first h2, else the first other heading). */
