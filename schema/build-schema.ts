@@ -10,7 +10,12 @@ import { ReportResolver } from '../src/reports/graphql.js';
 import { FixResolver } from '../src/fixes/graphql.js';
 import { KeywordResolver } from '../src/keywords/graphql.js';
 import { CompetitorResolver } from '../src/competitors/graphql.js';
-import { AuditResolver, IssueResolver, ProjectAuditFieldsResolver } from '../src/audits/graphql.js';
+import {
+  AuditPageViewResolver,
+  AuditResolver,
+  IssueResolver,
+  ProjectAuditFieldsResolver,
+} from '../src/audits/graphql.js';
 import { assertStorableText } from '../src/platform/text-input.js';
 
 export const RESOLVERS = [
@@ -18,6 +23,7 @@ export const RESOLVERS = [
   OrganizationUsageResolver,
   ProjectResolver,
   AuditResolver,
+  AuditPageViewResolver,
   IssueResolver,
   ProjectAuditFieldsResolver,
   TechnicalResolver,

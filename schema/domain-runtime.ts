@@ -36,7 +36,12 @@ import {
   countAuditsByStatus,
   type AuditJobData,
 } from '../src/audits/index.js';
-import { AuditResolver, IssueResolver, ProjectAuditFieldsResolver } from '../src/audits/graphql.js';
+import {
+  AuditPageViewResolver,
+  AuditResolver,
+  IssueResolver,
+  ProjectAuditFieldsResolver,
+} from '../src/audits/graphql.js';
 import { QUEUES, createQueue, type Queue } from '../src/platform/queues.js';
 import { TechnicalService } from '../src/technical/index.js';
 import { TechnicalResolver } from '../src/technical/graphql.js';
@@ -211,11 +216,13 @@ export async function createDomainRuntime(
   // Client report PDFs with the lab's Chromium, when one is configured (launched on first use, closed when idle).
   const reportPdf = config.CHROMIUM_PATH ? createReportPdfRenderer({ chromiumPath: config.CHROMIUM_PATH }) : null;
 
+  const pageService = new AuditPageService();
   const instances = new Map<unknown, unknown>([
     [IdentityResolver, new IdentityResolver(apiKeys, organizations, { mailEnabled: Boolean(config.SMTP_URL) })],
     [OrganizationUsageResolver, new OrganizationUsageResolver(new OrganizationUsageService(config))],
     [ProjectResolver, new ProjectResolver(projects, counts)],
-    [AuditResolver, new AuditResolver(audits, new AuditPageService())],
+    [AuditResolver, new AuditResolver(audits, pageService)],
+    [AuditPageViewResolver, new AuditPageViewResolver(pageService)],
     [IssueResolver, new IssueResolver(audits)],
     [ProjectAuditFieldsResolver, new ProjectAuditFieldsResolver()],
     [TechnicalResolver, new TechnicalResolver(new TechnicalService(projects))],

@@ -26,7 +26,9 @@ import type { ErrorCode } from '../../src/platform/errors.js';
  * - depth: nesting of fields, fragments expanded (`{ projects { id } }` is 2);
  * - cost: every field costs 1, times the page size of each enclosing list: the `first`/`last`/`limit`
  *   argument (a literal, else the variable's or the argument's default), or DEFAULT_LIST_SIZE for lists
- *   without one; the lists of a *Connection count once, through the connection's `first`.
+ *   without one; the lists of a *Connection count once, through the connection's `first`;
+ * - a field of a VALUE_TYPES type costs 1 whatever is selected in it: it is one value the server builds in memory
+ *   from its parent's row and bounds itself (an evidence view holds at most 50 rows per table), not a lookup.
  *
  * Introspection (`__schema`, `__type`) is left to the introspection setting and its own bound: at most
  * INTROSPECTION_MAX_DEPTH deep and MAX_TYPE_LISTINGS nested type listings on a path, which the standard
@@ -39,6 +41,8 @@ export const DEFAULT_LIST_SIZE = 10;
 export const INTROSPECTION_MAX_DEPTH = 20;
 export const MAX_TYPE_LISTINGS = 2;
 const PAGE_ARGS = ['first', 'last', 'limit'];
+/** Types whose fields are plain values of one parent row (see the cost rule above). */
+export const VALUE_TYPES: ReadonlySet<string> = new Set(['EvidenceView']);
 const TYPE_LISTINGS = new Set(['types', 'fields', 'inputFields', 'interfaces', 'possibleTypes']);
 
 export interface QueryLimits {
@@ -136,6 +140,7 @@ class OperationMeter {
     const childType = def ? getNamedType(def.type) : undefined;
     const child = node.selectionSet ? this.measure(node.selectionSet, childType) : ZERO;
     const multiplier = def ? this.multiplier(node, def, parent as GraphQLCompositeType) : 1;
+    if (childType && VALUE_TYPES.has(childType.name)) return { depth: 1 + child.depth, cost: multiplier };
     return { depth: 1 + child.depth, cost: multiplier * (1 + child.cost) };
   }
 

@@ -20,23 +20,16 @@ import {
 } from '../seo/checks/index.js';
 import { lighthousePerformanceScore, scoreAudit, type AuditScores, type ScoreBreakdown } from '../seo/scoring/index.js';
 import type { AuditPhase, UncheckedLink } from './audit.entity.js';
+import {
+  REQUESTED_URL_CODES,
+  documentUrlOf,
+  linkRowsOf,
+  pageRowsOf,
+  type AuditLinkRow,
+  type AuditPageRow,
+} from './audit-page-rows.js';
 
-export interface AuditPageRow {
-  url: string;
-  finalUrl: string;
-  statusCode: number | null;
-  depth: number;
-  title: string | null;
-  metaDescription: string | null;
-  canonical: string | null;
-  indexable: boolean;
-  wordCount: number;
-  responseTimeMs: number | null;
-  bytes: number;
-  contentHash: string | null;
-  outlinks: number;
-  error: string | null;
-}
+export type { AuditLinkRow, AuditPageDetails, AuditPageKind, AuditPageRow } from './audit-page-rows.js';
 
 export interface OccurrenceRecord {
   code: string;
@@ -60,6 +53,8 @@ export interface VitalsRecord {
 /** Where results go as they are produced: the worker writes to PostgreSQL, the CLI keeps a summary. */
 export interface AuditSink {
   pages(rows: AuditPageRow[]): Promise<void>;
+  /** The crawled pages' followable links (the link graph); a sink that keeps no graph has no `links`. */
+  links?(rows: AuditLinkRow[]): Promise<void>;
   occurrences(rows: OccurrenceRecord[]): Promise<void>;
   progress?(progress: CrawlProgress): Promise<void>;
   /** The engine moved on after the crawl: ANALYZING (site checks), MEASURING (lab vitals), SAVING (final writes). */
@@ -130,6 +125,7 @@ export class AuditFailedError extends Error {
 }
 
 const BATCH = 250;
+const LINK_BATCH = 5_000;
 /** Longest a crawled page waits before it is written (and visible in the pages explorer of a running audit). */
 const PAGE_FLUSH_MS = 2_000;
 /** Page-scope codes runSiteChecks re-evaluates per page, which runPageChecks may already have decided. */
@@ -166,6 +162,7 @@ export async function runAuditEngine(
   const aggregator = new CheckAggregator({ maxOccurrencesPerCode: 20 });
   const summaries: PageSummary[] = [];
   let pageBuffer: AuditPageRow[] = [];
+  let linkBuffer: AuditLinkRow[] = [];
   let occurrenceBuffer: OccurrenceRecord[] = [];
   const signal = options.signal;
 
@@ -177,6 +174,12 @@ export async function runAuditEngine(
       pageBuffer = [];
       pagesFlushedAt = Date.now();
       await sink.pages(rows);
+    }
+    // Links go with (or after) their pages: the page view reads both together. Memory holds at most one batch.
+    if (linkBuffer.length && (force || linkBuffer.length >= LINK_BATCH || pageBuffer.length === 0)) {
+      const rows = linkBuffer;
+      linkBuffer = [];
+      await sink.links?.(rows);
     }
     if (occurrenceBuffer.length && (force || occurrenceBuffer.length >= BATCH * 4)) {
       const rows = occurrenceBuffer;
@@ -199,6 +202,31 @@ export async function runAuditEngine(
     }
   };
 
+  /**
+   * Results of a requested URL: when redirects led to a document under another URL, the results about the requested
+   * URL (REQUESTED_URL_CODES) stay on it and the document's go to the document's URL; `documentUrl` null: there is no
+   * document here.
+   */
+  const addAttributed = (
+    requestedUrl: string,
+    documentUrl: string | null,
+    results: readonly CheckResult[],
+    pass: 'page' | 'site',
+  ) => {
+    if (documentUrl === requestedUrl) return addResults(requestedUrl, results, pass);
+    addResults(
+      requestedUrl,
+      results.filter((r) => REQUESTED_URL_CODES.has(r.code)),
+      pass,
+    );
+    if (documentUrl !== null)
+      addResults(
+        documentUrl,
+        results.filter((r) => !REQUESTED_URL_CODES.has(r.code)),
+        pass,
+      );
+  };
+
   // Summaries hold ~30 link strings per page, mostly the same few thousand URLs: share one instance of each.
   const interned = new Map<string, string>();
   const intern = (value: string): string => {
@@ -210,14 +238,20 @@ export async function runAuditEngine(
 
   let pagesFailed = 0;
   let pagesAnswered = 0;
+  // The URL each analysed document is recorded under, by the URL it was requested as (they differ after a redirect).
+  const documentUrls = new Map<string, string>();
   const crawler = new SiteCrawler(client, options, extract);
   const site = await crawler.run({
-    onPage: async ({ fetch, facts, error }) => {
+    onPage: async ({ fetch, facts: fetched, error }) => {
       if (error !== null) {
         fetch.fetchError = error;
         pagesFailed++;
       } else if (fetch.status > 0) pagesAnswered++;
-      addResults(fetch.url, runPageChecks(facts, fetch));
+      // A redirect to a URL recorded elsewhere (its own fetch, another site) is only a redirect here.
+      const facts = fetch.redirectTargetSeparate ? null : fetched;
+      const documentUrl = documentUrlOf(fetch);
+      // A redirect to a URL recorded elsewhere keeps only the results about itself.
+      addAttributed(fetch.url, fetch.redirectTargetSeparate ? null : documentUrl, runPageChecks(facts, fetch), 'page');
       const summary = summarizePage(facts, fetch);
       summary.url = intern(summary.url);
       summary.finalUrl = intern(summary.finalUrl);
@@ -225,22 +259,9 @@ export async function runAuditEngine(
       summary.externalLinks = summary.externalLinks.map(intern);
       for (const resource of summary.resources) resource.url = intern(resource.url);
       summaries.push(summary);
-      pageBuffer.push({
-        url: fetch.url,
-        finalUrl: fetch.finalUrl,
-        statusCode: fetch.status || null,
-        depth: fetch.depth,
-        title: summary.title,
-        metaDescription: summary.description,
-        canonical: summary.canonical,
-        indexable: summary.indexable,
-        wordCount: summary.wordCount,
-        responseTimeMs: fetch.responseMs ?? null,
-        bytes: fetch.bytes,
-        contentHash: summary.textHash,
-        outlinks: summary.internalLinks.length + summary.externalLinks.length,
-        error,
-      });
+      if (summary.isHtml) documentUrls.set(summary.url, documentUrl);
+      pageBuffer.push(...pageRowsOf(fetch, facts, summary, error));
+      if (sink.links) linkBuffer.push(...linkRowsOf(documentUrl, facts));
       await flush();
     },
     onProgress: sink.progress ? (p) => sink.progress!(p) : undefined,
@@ -281,7 +302,7 @@ export async function runAuditEngine(
     await flush();
   }
   for (const page of siteOutput.pages) {
-    addResults(page.url, page.results, 'site');
+    addAttributed(page.url, documentUrls.get(page.url) ?? page.url, page.results, 'site');
     await flush();
   }
 
@@ -299,7 +320,7 @@ export async function runAuditEngine(
 
   const aggregates = aggregator.aggregates();
   // Scores are shares of the crawled HTML documents: link targets, PDFs and other resources are not pages.
-  const htmlUrls = summaries.filter((s) => s.isHtml).map((s) => s.url);
+  const htmlUrls = [...documentUrls.values()];
   const { scores, breakdown } = scoreAudit(aggregates, {
     pages: { html: htmlUrls.length, withCritical: aggregator.pagesWithCritical(htmlUrls) },
     startUrlStatus: site.startStatus,

@@ -76,6 +76,7 @@ export class AuditJobRunner {
           await this.repo.insertPages(em, run, rows);
           ctx.pagesStored?.(rows.length);
         },
+        links: (rows) => this.repo.insertLinks(em, run, rows),
         occurrences: (rows) => this.repo.insertOccurrences(em, run, rows),
         progress: async (p) => {
           const now = Date.now();

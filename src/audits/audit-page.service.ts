@@ -2,22 +2,39 @@ import type { Principal } from '../platform/context.js';
 import { badInput, notFound } from '../platform/errors.js';
 import type { NativeDb } from '../platform/db/native-query.js';
 import { assertApiAccess } from '../identity/index.js';
+import type { AuditPageKind, VitalsRecord } from './audit-engine.js';
 import {
   AuditRepository,
   SORT_KEYS,
+  type AuditLinkRecord,
   type AuditPageOrder,
   type AuditPageRecord,
+  type AuditPageView,
+  type PageOccurrenceRecord,
   type SortDirection,
   type StatusClass,
 } from './audit.repository.js';
 
-export type { AuditPageOrder, AuditPageRecord, SortDirection, StatusClass } from './audit.repository.js';
+export type {
+  AuditLinkRecord,
+  AuditPageOrder,
+  AuditPageRecord,
+  AuditPageView,
+  PageOccurrenceRecord,
+  SortDirection,
+  StatusClass,
+} from './audit.repository.js';
 
 export const MAX_PAGES_PER_REQUEST = 100;
 export const MAX_PAGE_SEARCH_LENGTH = 200;
+/** Longest URL the page view looks up (the crawler keeps none longer). */
+export const MAX_PAGE_URL_LENGTH = 2_048;
+/** Issue occurrences the page view lists for one URL. */
+const MAX_PAGE_OCCURRENCES = 200;
 
 export interface AuditPageFilter {
   statusClass?: readonly StatusClass[] | null;
+  kind?: readonly AuditPageKind[] | null;
   hasIssues?: boolean | null;
   search?: string | null;
 }
@@ -123,6 +140,7 @@ export class AuditPageService {
       direction,
       cursor,
       statusClasses: filter?.statusClass ?? [],
+      kinds: filter?.kind ?? [],
       hasIssues: filter?.hasIssues ?? null,
       term: search.trim(),
     });
@@ -137,5 +155,95 @@ export class AuditPageService {
         : null,
       totalCount: total,
     };
+  }
+
+  /**
+   * The page view of one crawled URL: the row with its details, its issue occurrences and lab vitals. NOT_FOUND when
+   * the audit is not the caller's organization's, or the URL was not crawled in it.
+   */
+  async page(
+    db: NativeDb,
+    principal: Principal | null,
+    auditId: string,
+    url: string,
+  ): Promise<AuditPageView & { occurrences: PageOccurrenceRecord[]; vitals: (VitalsRecord & { measuredAt: Date })[] }> {
+    const p = assertApiAccess(principal, 'read');
+    if (url.length === 0 || url.length > MAX_PAGE_URL_LENGTH) {
+      throw badInput(`url must be 1-${MAX_PAGE_URL_LENGTH} characters.`, [
+        { path: 'url', message: `must be 1-${MAX_PAGE_URL_LENGTH} characters` },
+      ]);
+    }
+    const page = await this.repo.readPage(db, auditId, p.organizationId, url);
+    if (!page) throw notFound('Page');
+    const [occurrences, vitals] = await Promise.all([
+      this.repo.pageOccurrences(db, auditId, page.url, MAX_PAGE_OCCURRENCES),
+      this.repo.pageVitals(db, auditId, page.url),
+    ]);
+    return { ...page, occurrences, vitals };
+  }
+
+  /**
+   * A page's inlinks (links to it from crawled pages) or outlinks (its followable links), in the order they were
+   * crawled, in keyset pages. The cursor is the last link id, tied to the audit, the URL and the direction.
+   */
+  async links(
+    db: NativeDb,
+    principal: Principal | null,
+    auditId: string,
+    url: string,
+    direction: 'IN' | 'OUT',
+    first: number,
+    after: string | null,
+  ): Promise<{ rows: AuditLinkRecord[]; hasNext: boolean; endCursor: string | null; totalCount: number }> {
+    const p = assertApiAccess(principal, 'read');
+    if (!Number.isInteger(first) || first < 1 || first > MAX_PAGES_PER_REQUEST) {
+      throw badInput(`first must be between 1 and ${MAX_PAGES_PER_REQUEST}.`, [
+        { path: 'first', message: `must be 1-${MAX_PAGES_PER_REQUEST}` },
+      ]);
+    }
+    const scope = `${auditId} ${direction} ${url}`;
+    let afterId: string | null = null;
+    if (after) {
+      const decoded = decodeLinkCursor(after);
+      if (decoded === null) {
+        throw badInput('after is not a cursor of this list: pass pageInfo.endCursor of a previous page.', [
+          { path: 'after', message: 'not a cursor of this list' },
+        ]);
+      }
+      if (decoded.scope !== scope) {
+        throw badInput('after belongs to another list (another audit, page or direction): start again without it.', [
+          { path: 'after', message: 'cursor of another list' },
+        ]);
+      }
+      afterId = decoded.id;
+    }
+    const { rows, total } = await this.repo.listLinks(db, {
+      auditId,
+      organizationId: p.organizationId,
+      url,
+      direction,
+      first,
+      after: afterId,
+    });
+    const page = rows.slice(0, first);
+    const last = page.at(-1);
+    return {
+      rows: page,
+      hasNext: rows.length > first,
+      endCursor: last ? Buffer.from(JSON.stringify([scope, last.id])).toString('base64url') : null,
+      totalCount: total,
+    };
+  }
+}
+
+function decodeLinkCursor(after: string): { scope: string; id: string } | null {
+  if (!/^[A-Za-z0-9_-]+$/.test(after)) return null;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
+    if (!Array.isArray(parsed) || parsed.length !== 2) return null;
+    const [scope, id] = parsed as unknown[];
+    return typeof scope === 'string' && typeof id === 'string' && ROW_ID.test(id) ? { scope, id } : null;
+  } catch {
+    return null;
   }
 }

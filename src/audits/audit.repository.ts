@@ -12,7 +12,15 @@ import {
   type AuditPhase,
   type AuditStatus,
 } from './audit.entity.js';
-import type { AuditPageRow, CrawlReport, OccurrenceRecord, VitalsRecord } from './audit-engine.js';
+import type {
+  AuditLinkRow,
+  AuditPageDetails,
+  AuditPageKind,
+  AuditPageRow,
+  CrawlReport,
+  OccurrenceRecord,
+  VitalsRecord,
+} from './audit-engine.js';
 
 /*
  * The audits module's data access: the only file of src/audits/ that speaks SQL or MikroORM. Its callers (the
@@ -121,6 +129,46 @@ export interface AuditPageRecord {
   outlinks: number;
   error: string | null;
   issueCount: number;
+  /** null for pages of audits crawled before kinds were recorded. */
+  kind: AuditPageKind | null;
+}
+
+/** One crawled URL with everything the page view shows of it. */
+export interface AuditPageView extends AuditPageRecord {
+  canonical: string | null;
+  details: AuditPageDetails | null;
+}
+
+/** One link of the graph, with what the audit knows of the page at its other end. */
+export interface AuditLinkRecord {
+  id: string;
+  sourceUrl: string;
+  targetUrl: string;
+  anchor: string;
+  rel: string | null;
+  internal: boolean;
+  /** The other end's status code and title when it was crawled (null when not, or when the fetch failed). */
+  otherStatus: number | null;
+  otherTitle: string | null;
+  otherCrawled: boolean;
+}
+
+export interface PageOccurrenceRecord {
+  id: string;
+  code: string;
+  evidence: Record<string, unknown> | null;
+  issueId: string | null;
+}
+
+/** One page of a page's inlinks (links whose target it is) or outlinks (links it holds). */
+export interface AuditLinkSlice {
+  auditId: string;
+  organizationId: string;
+  url: string;
+  direction: 'IN' | 'OUT';
+  first: number;
+  /** The last link id of the previous page, or null for the first page. */
+  after: string | null;
 }
 
 export interface SortKey {
@@ -152,6 +200,8 @@ export interface AuditPageSlice {
   /** The last row of the previous page (its sort value and row id), or null for the first page. */
   cursor: { value: string | number | null; id: string } | null;
   statusClasses: readonly StatusClass[];
+  /** Any of these kinds (empty: every kind). */
+  kinds: readonly AuditPageKind[];
   hasIssues: boolean | null;
   /** The search term, trimmed ('' for none); matched literally in URLs and titles. */
   term: string;
@@ -175,7 +225,7 @@ const ISSUE_COUNT_OF_ROW = '(SELECT count(*) FROM issue_occurrence o WHERE o.aud
 const PAGE_COLUMNS = `p.id::text AS id, p.url, p.final_url AS "finalUrl", p.status_code AS "statusCode",
   p.depth, p.title,
   p.meta_description AS "metaDescription", p.word_count AS "wordCount", p.response_time_ms AS "responseTimeMs", p.bytes,
-  p.indexable, p.inlinks, p.outlinks, p.error`;
+  p.indexable, p.inlinks, p.outlinks, p.error, p.kind`;
 
 const OWNED = `EXISTS (SELECT 1 FROM audit a JOIN project pr ON pr.id = a.project_id WHERE a.id = $1
   AND pr.organization_id = $2)`;
@@ -377,6 +427,7 @@ export class AuditRepository {
     const conditions: string[] = ['p.audit_id = $1'];
     const classes = [...new Set(slice.statusClasses)];
     if (classes.length) conditions.push(`(${classes.map((c) => STATUS_CLASS_SQL[c]).join(' OR ')})`);
+    if (slice.kinds.length) conditions.push(`p.kind = ANY(${param([...new Set(slice.kinds)], 'text[]')})`);
     if (slice.hasIssues != null) conditions.push(slice.hasIssues ? 'p.issue_count > 0' : 'p.issue_count = 0');
     if (term) {
       const pattern = param(`%${escapeLike(term)}%`, 'text');
@@ -400,8 +451,8 @@ export class AuditRepository {
     const rowsSql = `SELECT ${PAGE_COLUMNS}, ${counted ? 'p.issue_count::int' : ISSUE_COUNT_OF_ROW} AS "issueCount"
       FROM ${from}
       WHERE ${[filtered, ...keyset].join(' AND ')} AND ${OWNED} ORDER BY ${order} LIMIT ${first + 1}`;
-    // The count takes the filter's parameters only: $1 .. the search pattern, never the cursor's.
-    const countParams = params.slice(0, term ? 3 : 2);
+    // The count takes the filter's parameters only ($1 .. the kinds and the search pattern), never the cursor's.
+    const countParams = params.slice(0, 2 + (slice.kinds.length ? 1 : 0) + (term ? 1 : 0));
     const countSql = `SELECT ${OWNED} AS owned, (SELECT count(*) FROM ${from} WHERE ${filtered})::int AS total`;
 
     const [rows, [count]] = await Promise.all([
@@ -409,6 +460,74 @@ export class AuditRepository {
       nativeQuery<{ owned: boolean; total: number }>(db, countSql, countParams),
     ]);
     return { rows, owned: count.owned, total: count.total };
+  }
+
+  /**
+   * One crawled URL of an audit with its details and issue count; null when the audit is not the organization's or
+   * the URL was not crawled in it.
+   */
+  async readPage(db: NativeDb, auditId: string, organizationId: string, url: string): Promise<AuditPageView | null> {
+    const [row] = await nativeQuery<AuditPageView>(
+      db,
+      `SELECT ${PAGE_COLUMNS}, p.canonical, p.details, ${ISSUE_COUNT_OF_ROW} AS "issueCount"
+       FROM audit_page p WHERE p.audit_id = $1 AND p.url = $3 AND ${OWNED}`,
+      [auditId, organizationId, url],
+    );
+    return row ?? null;
+  }
+
+  /**
+   * `first + 1` links of a page (the extra one says there is a next page) in link id order after the cursor, each
+   * with the crawled page at its other end, and how many there are in all. Index range scans on
+   * (audit_id, target_url, id) or (audit_id, source_url, id): the cost follows the page's links, not the audit's.
+   */
+  async listLinks(db: NativeDb, slice: AuditLinkSlice): Promise<{ rows: AuditLinkRecord[]; total: number }> {
+    const [self, other] = slice.direction === 'IN' ? ['target_url', 'source_url'] : ['source_url', 'target_url'];
+    const params: unknown[] = [slice.auditId, slice.organizationId, slice.url];
+    const after = slice.after === null ? '' : `AND l.id > $${params.push(slice.after)}::bigint`;
+    const [rows, [count]] = await Promise.all([
+      nativeQuery<AuditLinkRecord>(
+        db,
+        `SELECT l.id::text AS id, l.source_url AS "sourceUrl", l.target_url AS "targetUrl", l.anchor, l.rel,
+           l.internal, o.status_code AS "otherStatus", o.title AS "otherTitle", (o.id IS NOT NULL) AS "otherCrawled"
+         FROM audit_link l LEFT JOIN audit_page o ON o.audit_id = l.audit_id AND o.url = l.${other}
+         WHERE l.audit_id = $1 AND l.${self} = $3 ${after} AND ${OWNED}
+         ORDER BY l.id LIMIT ${slice.first + 1}`,
+        params,
+      ),
+      nativeQuery<{ total: number }>(
+        db,
+        `SELECT count(*)::int AS total FROM audit_link l WHERE l.audit_id = $1 AND l.${self} = $3 AND ${OWNED}`,
+        params.slice(0, 3),
+      ),
+    ]);
+    return { rows, total: count.total };
+  }
+
+  /**
+   * The issue occurrences recorded for one URL of an audit, with their issue (id, null while the audit runs: issues
+   * are written when it completes), by code (the page view's issues).
+   */
+  pageOccurrences(db: NativeDb, auditId: string, url: string, limit: number): Promise<PageOccurrenceRecord[]> {
+    return nativeQuery<PageOccurrenceRecord>(
+      db,
+      `SELECT o.id::text AS id, o.code, o.evidence, i.id AS "issueId" FROM issue_occurrence o
+       LEFT JOIN audit_issue i ON i.audit_id = o.audit_id AND i.code = o.code
+       WHERE o.audit_id = $1 AND o.url = $2 ORDER BY o.code, o.id LIMIT ${limit}`,
+      [auditId, url],
+    );
+  }
+
+  /** Lab or HTTP-only vitals an audit recorded for one URL (the page view's "lab vitals when measured"). */
+  pageVitals(db: NativeDb, auditId: string, url: string): Promise<(VitalsRecord & { measuredAt: Date })[]> {
+    return nativeQuery<VitalsRecord & { measuredAt: Date }>(
+      db,
+      `SELECT url, measured_at AS "measuredAt", source, device, lcp_ms AS "lcpMs", cls, inp_ms AS "inpMs",
+         tbt_ms AS "tbtMs", fcp_ms AS "fcpMs",
+         ttfb_ms AS "ttfbMs", performance_score AS "performanceScore"
+       FROM technical_snapshot WHERE audit_id = $1 AND url = $2 AND source <> 'FIELD' ORDER BY measured_at`,
+      [auditId, url],
+    );
   }
 
   // ---- The job runner: one attempt's rows ----
@@ -456,7 +575,7 @@ export class AuditRepository {
 
   /** What an earlier attempt wrote (pages, occurrences, issues, snapshots), one table at a time. */
   async deleteResults(db: NativeDb, auditId: string): Promise<void> {
-    for (const table of ['issue_occurrence', 'audit_issue', 'audit_page', 'technical_snapshot']) {
+    for (const table of ['issue_occurrence', 'audit_issue', 'audit_link', 'audit_page', 'technical_snapshot']) {
       await nativeQuery(db, `DELETE FROM ${table} WHERE audit_id = $1`, [auditId]);
     }
   }
@@ -467,18 +586,40 @@ export class AuditRepository {
     if (!rows.length) return;
     await nativeQuery(
       db,
-      `INSERT INTO audit_page (audit_id, url, final_url, status_code, depth, title, meta_description,
+      `INSERT INTO audit_page (audit_id, url, final_url, status_code, kind, depth, title, meta_description,
         canonical, indexable,
-         word_count, response_time_ms, bytes, content_hash, outlinks, error)
-       SELECT $1, r."url", r."finalUrl", r."statusCode", r."depth", r."title", r."metaDescription",
+         word_count, response_time_ms, bytes, content_hash, outlinks, error, details)
+       SELECT $1, r."url", r."finalUrl", r."statusCode", r."kind", r."depth", r."title", r."metaDescription",
         r."canonical", r."indexable",
-         r."wordCount", r."responseTimeMs", r."bytes", r."contentHash", r."outlinks", r."error"
-       FROM jsonb_to_recordset($2::jsonb) AS r("url" text, "finalUrl" text, "statusCode" int, "depth" int, "title" text,
-         "metaDescription" text, "canonical" text, "indexable" bool, "wordCount" int, "responseTimeMs" int, "bytes" int,
-         "contentHash" text, "outlinks" int, "error" text)
+         r."wordCount", r."responseTimeMs", r."bytes", r."contentHash", r."outlinks", r."error", r."details"
+       FROM jsonb_to_recordset($2::jsonb) AS r("url" text, "finalUrl" text, "statusCode" int, "kind" text,
+         "depth" int, "title" text, "metaDescription" text, "canonical" text, "indexable" bool, "wordCount" int,
+         "responseTimeMs" int, "bytes" int, "contentHash" text, "outlinks" int, "error" text, "details" jsonb)
        WHERE ${CURRENT_ATTEMPT}
        ON CONFLICT (audit_id, url) DO NOTHING`,
       [run.auditId, jsonParam(rows), run.attempt],
+    );
+  }
+
+  /** The link graph, column arrays unnested: a batch of 5,000 links is one statement with five parameters. */
+  async insertLinks(db: NativeDb, run: AuditAttempt, rows: AuditLinkRow[]): Promise<void> {
+    if (!rows.length) return;
+    await nativeQuery(
+      db,
+      `INSERT INTO audit_link (audit_id, source_url, target_url, anchor, rel, internal)
+       SELECT $1, l.source, l.target, l.anchor, l.rel, l.internal
+       FROM unnest($2::text[], $4::text[], $5::text[], $6::text[], $7::bool[])
+         AS l(source, target, anchor, rel, internal)
+       WHERE ${CURRENT_ATTEMPT}`,
+      [
+        run.auditId,
+        rows.map((r) => r.sourceUrl),
+        run.attempt,
+        rows.map((r) => r.targetUrl),
+        rows.map((r) => r.anchor),
+        rows.map((r) => r.rel),
+        rows.map((r) => r.internal),
+      ],
     );
   }
 

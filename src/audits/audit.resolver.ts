@@ -9,11 +9,15 @@ import { auditLoaders } from './audit.loaders.js';
 import type { AuditService } from './audit.service.js';
 import type { AuditPageService } from './audit-page.service.js';
 import { type AuditPageOrder, type SortDirection, type StatusClass } from './audit-page.service.js';
+import type { AuditPageKind } from './audit-engine.js';
+import { AuditPageViewType } from './audit-page-view.types.js';
+import { evidenceView, toPageView } from './audit-page-view.resolver.js';
 import {
   AuditConnection,
   AuditPageConnection,
   AuditPageFilterInput,
   AuditPageOrderEnum,
+  type AuditPageKindEnum,
   SortDirectionEnum,
   AuditType,
   IssueCountsType,
@@ -158,13 +162,30 @@ export class AuditResolver {
       after,
       orderBy: orderBy as AuditPageOrder,
       direction: direction as SortDirection,
-      filter: filter && { ...filter, statusClass: filter.statusClass as StatusClass[] | null | undefined },
+      filter: filter && {
+        ...filter,
+        statusClass: filter.statusClass as StatusClass[] | null | undefined,
+        kind: filter.kind as AuditPageKind[] | null | undefined,
+      },
     });
     return {
-      nodes: list.rows,
+      nodes: list.rows.map((row) => ({ ...row, kind: row.kind as AuditPageKindEnum | null })),
       pageInfo: { hasNextPage: list.hasNext, endCursor: list.endCursor },
       totalCount: list.totalCount,
     };
+  }
+
+  @FieldResolver(() => AuditPageViewType, {
+    description:
+      'One crawled URL of this audit as the page view shows it (status, redirects, indexability, content facts, ' +
+      'vitals, issues, inlinks and outlinks); NOT_FOUND when the URL was not crawled in this audit.',
+  })
+  async page(
+    @Root() audit: AuditType,
+    @Arg('url', () => String, { description: 'The URL as crawled (AuditPage.url).' }) url: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<AuditPageViewType> {
+    return toPageView(audit.id, await this.pageService.page(ctx.db, ctx.principal, audit.id, url));
   }
 
   @FieldResolver(() => [IssueType], { description: 'Most severe first.' })
@@ -231,7 +252,10 @@ export class IssueResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<IssueOccurrenceConnection> {
     const { rows, hasNext } = await this.service.occurrences(ctx.em, issue.auditId, issue.code, first, after);
-    return { nodes: rows, pageInfo: { hasNextPage: hasNext, endCursor: rows.at(-1)?.id ?? null } };
+    return {
+      nodes: rows.map((row) => ({ ...row, details: evidenceView(issue.code, row.evidence, row.url) })),
+      pageInfo: { hasNextPage: hasNext, endCursor: rows.at(-1)?.id ?? null },
+    };
   }
 }
 

@@ -1,5 +1,6 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
+import { EvidenceViewType } from './evidence.types.js';
 
 export enum AuditStatusEnum {
   QUEUED = 'QUEUED',
@@ -98,7 +99,10 @@ export class PageInfoType {
 export class IssueOccurrenceType {
   @Field(() => ID) id!: string;
   @Field(() => String) url!: string;
-  @Field(() => GraphQLJSON, { nullable: true }) evidence!: unknown;
+  @Field(() => GraphQLJSON, { nullable: true, description: "The check's facts as JSON (shape per code)." })
+  evidence!: unknown;
+  @Field(() => EvidenceViewType, { nullable: true, description: 'The evidence as labelled facts and small tables.' })
+  details!: EvidenceViewType | null;
 }
 
 @ObjectType('IssueOccurrenceConnection')
@@ -264,12 +268,35 @@ registerEnumType(StatusClassEnum, {
   },
 });
 
+export enum AuditPageKindEnum {
+  HTML = 'HTML',
+  REDIRECT = 'REDIRECT',
+  ERROR = 'ERROR',
+  FILE = 'FILE',
+  FAILED = 'FAILED',
+}
+registerEnumType(AuditPageKindEnum, {
+  name: 'AuditPageKind',
+  description:
+    'What a crawled URL turned out to be. Only HTML documents are pages (scored and counted as pages); the others ' +
+    'are listed so that they can be looked at.',
+  valuesConfig: {
+    HTML: { description: 'An HTML document answered 2xx: a page.' },
+    REDIRECT: { description: '3xx: the URL redirects (finalUrl is the target).' },
+    ERROR: { description: '4xx or 5xx.' },
+    FILE: { description: 'Another file answered 2xx (PDF, image, feed…).' },
+    FAILED: { description: 'No usable response (see error).' },
+  },
+});
+
 @InputType('AuditPageFilter', {
   description: 'All given conditions hold (AND); an absent or empty field does not filter.',
 })
 export class AuditPageFilterInput {
   @Field(() => [StatusClassEnum], { nullable: true, description: 'Any of these classes.' }) statusClass?:
     StatusClassEnum[] | null;
+  @Field(() => [AuditPageKindEnum], { nullable: true, description: 'Any of these kinds (HTML: the pages).' }) kind?:
+    AuditPageKindEnum[] | null;
   @Field(() => Boolean, { nullable: true }) hasIssues?: boolean | null;
   @Field(() => String, {
     nullable: true,
@@ -299,6 +326,8 @@ export class AuditPageType {
   @Field(() => Int) outlinks!: number;
   @Field(() => String, { nullable: true, description: 'Why the fetch failed.' }) error!: string | null;
   @Field(() => Int, { description: 'Issue occurrences recorded for this URL in this audit.' }) issueCount!: number;
+  @Field(() => AuditPageKindEnum, { nullable: true, description: 'null for audits crawled before kinds existed.' })
+  kind!: AuditPageKindEnum | null;
 }
 
 @ObjectType('AuditPageConnection')

@@ -1,5 +1,6 @@
 /** The GraphQL face of the module (resolvers, object types); its services and entities are in index.ts. */
 export { AuditResolver, IssueResolver, ProjectAuditFieldsResolver, toAuditType, toJobType } from './audit.resolver.js';
+export { AuditPageViewResolver } from './audit-page-view.resolver.js';
 export {
   AuditType,
   IssueType,

@@ -350,6 +350,12 @@ export class SiteCrawler {
     this.externalCandidates.set(url, from);
   }
 
+  /** What robots.txt says of a URL, whether or not the crawl obeys it (the page view shows it). */
+  private robotsVerdict(url: string): NonNullable<PageFetch['robotsTxt']> {
+    if (this.robots) return isAllowed(this.robots, url, this.options.userAgent).allowed ? 'allowed' : 'disallowed';
+    return this.robotsPolicy === 'disallow-all' ? 'disallowed' : 'no-rules';
+  }
+
   private allowedByRobots(url: string): boolean {
     if (this.robotsPolicy === 'allow-all') return true;
     if (this.robotsPolicy === 'disallow-all') return false;
@@ -458,6 +464,7 @@ export class SiteCrawler {
       headers: {},
     };
     if (this.sitemapUrls.size) fetch.inSitemap = this.sitemapUrls.has(item.url);
+    fetch.robotsTxt = this.robotsVerdict(item.url);
     // A request slot is held from the request until the body is in; parsing and checks run without one.
     await this.permits.acquire(true);
     let received: Awaited<ReturnType<SiteCrawler['receive']>>;
@@ -529,6 +536,8 @@ export class SiteCrawler {
     const finalUrl = new URL(response.finalUrl);
     // A redirect to a URL with a fetch of its own: that fetch analyzes the document, this one would count it twice.
     let analyzedElsewhere = false;
+    // A link that leaves the site through a redirect is a link to another site (the start URL excepted).
+    if (response.redirects.length && item.depth !== 0 && !this.inSite(finalUrl)) fetch.redirectTargetSeparate = true;
     if (response.redirects.length && this.inSite(finalUrl)) {
       const normalized = normalizeUrl(response.finalUrl);
       if (normalized) {
@@ -536,6 +545,7 @@ export class SiteCrawler {
         // here).
         const claimed = this.nextWave.delete(normalized);
         analyzedElsewhere = !claimed && normalized !== item.url && this.seen.get(normalized) === true;
+        if (analyzedElsewhere) fetch.redirectTargetSeparate = true;
         this.seen.set(normalized, true);
       }
     }

@@ -192,6 +192,14 @@ describe('depth and cost limits', () => {
     // 200.
     const defaults = await post(small, '{ projects { latestAudit { issues { id } } } }');
     expect(defaults.json().errors[0].extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', limit: 'cost' });
+    // An evidence view is one value built from its occurrence's row: it costs what the raw evidence costs.
+    const viewed = await post(
+      t,
+      '{ projects { latestAudit { issues { occurrences(first: 500) { nodes { url details { kind facts { label ' +
+        'value { text url } } tables { caption columns rows { text url } omitted } } } } } } } }',
+      { accept: GRAPHQL_ACCEPT },
+    );
+    expect(viewed.json().errors[0].extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', measured });
     const cheap = await post(small, '{ projects { id name } }');
     expect(cheap.json().errors[0].extensions.code).toBe('UNAUTHENTICATED');
     // Legacy JSON clients get the same error with status 200.

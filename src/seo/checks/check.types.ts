@@ -101,6 +101,13 @@ export interface PageFetch {
   linkTargets?: LinkTargetLookup;
   /** The URL is listed in the site's sitemap. */
   inSitemap?: boolean;
+  /**
+   * The redirect's target is recorded elsewhere: it has a fetch of its own (queued or crawled from another link), or
+   * it is off the site. This fetch records only the redirect.
+   */
+  redirectTargetSeparate?: boolean;
+  /** The site's robots.txt verdict on this URL for the crawler's user agent (`no-rules`: nothing restricts it). */
+  robotsTxt?: 'allowed' | 'disallowed' | 'no-rules';
 }
 
 /**

@@ -59,8 +59,20 @@ export { metaTagsReport, type MetaTagsReport } from './meta-tags-report.js';
 export { isValidHreflang, isValidLangTag } from './language-tag.js';
 export {
   checkStructuredData,
+  structuredDataTypes,
   type StructuredDataFindings,
   type StructuredDataProblem,
 } from './structured-data-rules.js';
 export type { CheckOutcome } from './check-outcome.js';
 export { CHECK_GUIDANCE, guidanceFor, type CheckGuidance } from './check-guidance.js';
+export {
+  EVIDENCE_KEYS_BY_CODE,
+  EVIDENCE_KIND_BY_CODE,
+  EVIDENCE_MAX_ROWS,
+  presentEvidence,
+  type EvidenceCell,
+  type EvidenceFact,
+  type EvidenceKind,
+  type EvidenceTable,
+  type EvidenceView,
+} from './evidence-view.js';

@@ -31,10 +31,7 @@ export interface StructuredDataFindings {
 /** Top-level entities and `@graph` members whose type has required properties, checked. */
 export function checkStructuredData(blocks: readonly JsonLdBlock[]): StructuredDataFindings {
   const findings: StructuredDataFindings = { checked: 0, problems: [] };
-  let seen = 0;
-  const visit = (node: unknown): void => {
-    if (seen >= MAX_ENTITIES || !isObject(node)) return;
-    seen++;
+  forEachEntity(blocks, (node) => {
     for (const type of typesOf(node)) {
       const rule = REQUIREMENTS[type];
       if (!rule) continue;
@@ -46,20 +43,39 @@ export function checkStructuredData(blocks: readonly JsonLdBlock[]): StructuredD
       if (type === 'BreadcrumbList' && missing.length === 0) missing.push(...breadcrumbProblems(node.itemListElement));
       if (missing.length > 0) findings.problems.push({ type, missing });
     }
+  });
+  return findings;
+}
+
+/** The schema.org types of the page's top-level entities and `@graph` members, each once, in document order. */
+export function structuredDataTypes(blocks: readonly JsonLdBlock[]): string[] {
+  const types = new Set<string>();
+  forEachEntity(blocks, (node) => {
+    for (const type of typesOf(node)) types.add(type);
+  });
+  return [...types];
+}
+
+/** Top-level entities and `@graph` members of the parsed blocks, at most MAX_ENTITIES. */
+function forEachEntity(blocks: readonly JsonLdBlock[], visit: (node: Record<string, unknown>) => void): void {
+  let seen = 0;
+  const see = (node: unknown): void => {
+    if (seen >= MAX_ENTITIES || !isObject(node)) return;
+    seen++;
+    visit(node);
   };
   for (const block of blocks) {
     if (!block.ok) continue;
     const roots = Array.isArray(block.value) ? block.value : [block.value];
     for (const root of roots) {
       if (isObject(root) && Array.isArray(root['@graph'])) {
-        if (root['@type'] !== undefined) visit(root);
-        for (const member of root['@graph']) visit(member);
+        if (root['@type'] !== undefined) see(root);
+        for (const member of root['@graph']) see(member);
       } else {
-        visit(root);
+        see(root);
       }
     }
   }
-  return findings;
 }
 
 function faqProblems(mainEntity: unknown): string[] {

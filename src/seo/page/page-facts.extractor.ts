@@ -541,6 +541,7 @@ class PageFactsCollector {
     )
       fact.kind = 'other';
     fact.nofollow = relHas(attribs.rel, 'nofollow');
+    if (hasValue(attribs.rel)) fact.rel = clip(collapse(attribs.rel!));
     const label = attribs['aria-label'];
     fact.label = label === undefined ? null : clip(collapse(label));
     this.links.push(fact);

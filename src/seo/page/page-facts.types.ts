@@ -95,6 +95,8 @@ export interface LinkFact {
   /** aria-label when present (it replaces the text for assistive tech and for generic-text checks). */
   label: string | null;
   nofollow: boolean;
+  /** The rel attribute as written (collapsed, clipped), when the link has one. */
+  rel?: string;
 }
 
 /** What a subresource is, as the tag that loads it says. */

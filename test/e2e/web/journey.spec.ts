@@ -124,6 +124,34 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   await expect(page.getByRole('status').filter({ hasText: /0 issues shown/ })).toBeVisible();
   await page.getByLabel('Search issues').fill('');
 
+  // Evidence is a table a person reads (never JSON); its URLs open the page view, where the 404's inlinks say
+  // which page links to it, with the anchor text.
+  const broken = page.getByRole('button', { name: /Broken internal link/ }).first();
+  await broken.click();
+  const evidence = page.getByRole('table', { name: 'Broken internal links' });
+  await expect(evidence.getByRole('columnheader', { name: 'Target' })).toBeVisible();
+  await expect(evidence.getByRole('cell', { name: /404/ })).toBeVisible();
+  expect(await page.getByRole('list', { name: 'Affected pages' }).innerText()).not.toMatch(/\{"|\[\{|Count 0/);
+  await expect(evidence.getByRole('button', { name: 'Copy URL' }).first()).toBeVisible();
+  await expectAccessible(page, 'an issue with its evidence table');
+  await evidence.getByRole('link', { name: `${site.origin}/gone` }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Crawled page' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: `${site.origin}/gone` })).toBeVisible();
+  const inlinks = page.getByRole('table', { name: 'Inlinks: pages that link here' });
+  const linking = inlinks.getByRole('row').filter({ hasText: 'Old offer' });
+  await expect(linking.getByRole('link', { name: `${site.origin}/`, exact: true })).toBeVisible();
+  await expectAccessible(page, 'the page view of a 404');
+  await screenshotFor(page, 'page-view');
+  // The linking page's own view: its issues and its outlinks, the 404 among them.
+  await linking.getByRole('link', { name: `${site.origin}/`, exact: true }).click();
+  await expect(page.getByRole('heading', { level: 2, name: `${site.origin}/` })).toBeVisible();
+  const outlinks = page.getByRole('table', { name: 'Outlinks: links on this page' });
+  await expect(outlinks.getByRole('row').filter({ hasText: 'Old offer' })).toContainText('404');
+  await expect(page.getByRole('heading', { name: /Issues on this URL \(\d+\)/ })).toBeVisible();
+  await page.goBack();
+  await page.goBack();
+  await expect(page.getByRole('heading', { level: 1, name: 'Audit issues' })).toBeVisible();
+
   // Pages: the crawled pages; a <title> that looks like a script is shown as text and never runs.
   await page.getByRole('link', { name: 'Pages', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Crawled pages' })).toBeVisible();
@@ -135,11 +163,15 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   await page.getByRole('button', { name: /^Status/ }).click();
   await expect(page.getByRole('columnheader', { name: /Status/ })).toHaveAttribute('aria-sort', 'ascending');
   await page.getByText('4xx', { exact: true }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Pages 1–1 of 1' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'URLs 1–1 of 1' })).toBeVisible();
   await expect(page.getByRole('rowheader', { name: `${site.origin}/gone` })).toBeVisible();
   await expect(page).toHaveURL(/status=.*CLIENT_ERROR/);
   await page.getByText('4xx', { exact: true }).click();
-  await expect(page.getByRole('status').filter({ hasText: /Pages 1–\d+ of \d+/ })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /URLs 1–\d+ of \d+/ })).toBeVisible();
+  // Only the HTML pages: the 404 is a link target, not a page.
+  await page.getByText('HTML pages', { exact: true }).click();
+  await expect(page.getByRole('rowheader', { name: `${site.origin}/gone` })).toHaveCount(0);
+  await page.getByText('HTML pages', { exact: true }).click();
   await expectAccessible(page, 'the pages explorer');
 
   // Settings → API keys: the full key is shown once, works on /api/v1, is gone after a reload, and can be revoked.

@@ -25,8 +25,10 @@ import { AccountPage, ForgotPasswordPage, ResetPasswordPage } from '../features/
 import {
   AuditIssuesPage,
   PagesExplorerPage,
+  PageViewPage,
   parseIssueSearch,
   parsePageSearch,
+  parsePageViewSearch,
   prefetchAuditIssues,
 } from '../features/audits';
 import { ApiKeysPage, MembersPage, SettingsLayout } from '../features/settings';
@@ -132,6 +134,12 @@ const auditPagesRoute = createRoute({
   validateSearch: parsePageSearch,
   component: PagesExplorerPage,
 });
+const auditPageViewRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/projects/$projectId/audits/$auditId/page',
+  validateSearch: parsePageViewSearch,
+  component: PageViewPage,
+});
 
 // The sections of a project (features/keywords, competitors, technical, reports; projects' settings).
 const projectKeywordsRoute = createRoute({
@@ -220,6 +228,7 @@ const routeTree = rootRoute.addChildren([
     projectRoute,
     auditIssuesRoute,
     auditPagesRoute,
+    auditPageViewRoute,
     projectKeywordsRoute,
     projectCompetitorsRoute,
     projectTechnicalRoute,

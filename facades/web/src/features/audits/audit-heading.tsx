@@ -17,7 +17,7 @@ export function AuditHeading({
   projectId: string;
   projectName: string;
   audit: AuditHeadingFragment;
-  view: 'issues' | 'pages';
+  view: 'issues' | 'pages' | 'page';
 }) {
   const when = formatDateTime(audit.completedAt ?? audit.createdAt);
   return (
@@ -33,7 +33,9 @@ export function AuditHeading({
       </nav>
       <div className="page-header">
         <div>
-          <h1 id="audit-title">{view === 'issues' ? 'Audit issues' : 'Crawled pages'}</h1>
+          <h1 id="audit-title">
+            {view === 'issues' ? 'Audit issues' : view === 'pages' ? 'Crawled pages' : 'Crawled page'}
+          </h1>
           <p className="muted">
             {projectName} · {when} · {plural(audit.pagesCrawled, 'page')} · <AuditStatusBadge status={audit.status} />
             {audit.overallScore !== null && <> · overall score {audit.overallScore}</>}

@@ -19,6 +19,7 @@ import { CATEGORY_LABEL, SEVERITY_LABEL } from '../../lib/labels';
 import { formatNumber, plural } from '../../lib/format';
 import { AuditHeading, AuditLoadError } from './audit-heading';
 import { IssueOccurrences } from './issue-occurrences';
+import { siteHostOf } from './page-link';
 import { ExportButtons } from '../reports';
 import { CATEGORIES, SEVERITIES, type IssueSearch } from './search-params';
 
@@ -93,10 +94,13 @@ function IssueItem({
   onToggle,
   projectId,
   auditId,
+  siteHost,
   onResize,
   showCategory,
 }: {
   issue: IssueRow;
+  /** The audited site's host: its URLs in the evidence open the page view. */
+  siteHost: string | null;
   /** In one list across categories, each issue says which it belongs to. */
   showCategory: boolean;
   expanded: boolean;
@@ -136,7 +140,13 @@ function IssueItem({
           <p className="muted small">
             Check <code>{issue.code}</code>
           </p>
-          <IssueOccurrences projectId={projectId} auditId={auditId} issueId={issue.id} onLoaded={onResize} />
+          <IssueOccurrences
+            projectId={projectId}
+            auditId={auditId}
+            siteHost={siteHost}
+            issueId={issue.id}
+            onLoaded={onResize}
+          />
         </div>
       )}
     </div>
@@ -307,6 +317,7 @@ export function AuditIssuesPage() {
                   expanded={expanded.has(row.issue.id)}
                   projectId={projectId}
                   auditId={auditId}
+                  siteHost={siteHostOf(data.project.url)}
                   onResize={() => virtualizer.measure()}
                   showCategory={!search.group}
                   onToggle={() =>

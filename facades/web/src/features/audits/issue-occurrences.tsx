@@ -6,10 +6,9 @@ import { IssueOccurrencesDocument } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
 import { Evidence } from './evidence';
 import { FixSuggestion } from './fix-suggestion';
+import { opensPageView, PageLink, type PageScope } from './page-link';
 
-interface OccurrenceScope {
-  projectId: string;
-  auditId: string;
+interface OccurrenceScope extends PageScope {
   issueId: string;
 }
 
@@ -25,19 +24,36 @@ function OccurrencePage({
 }) {
   const [{ data, fetching, error }] = useQuery({
     query: IssueOccurrencesDocument,
-    variables: { ...scope, after },
+    variables: { projectId: scope.projectId, auditId: scope.auditId, issueId: scope.issueId, after },
     requestPolicy: 'cache-first',
   });
   const [next, setNext] = useState<string | null>(null);
   const connection = data?.audit.issue.occurrences;
-  if (fetching && !data) return <Loading label="Loading affected pages…" />;
-  if (!connection) return <ErrorMessage problem={problemOf(error)} title="The affected pages could not be loaded" />;
+  // Inside the list: whatever stands in for the rows is a list item too.
+  if (fetching && !data)
+    return (
+      <li className="occurrence-more">
+        <Loading label="Loading affected pages…" />
+      </li>
+    );
+  if (!connection)
+    return (
+      <li className="occurrence-more">
+        <ErrorMessage problem={problemOf(error)} title="The affected pages could not be loaded" />
+      </li>
+    );
   return (
     <>
       {connection.nodes.map((o) => (
         <li key={o.id} className="occurrence">
-          <span className="url-text">{o.url}</span>
-          <Evidence value={o.evidence} />
+          {opensPageView(scope, o.url) ? (
+            <PageLink scope={scope} url={o.url} className="url-text">
+              {o.url}
+            </PageLink>
+          ) : (
+            <span className="url-text">{o.url}</span>
+          )}
+          <Evidence view={o.details ?? null} scope={scope} />
           <FixSuggestion projectId={scope.projectId} issueId={scope.issueId} url={o.url} />
         </li>
       ))}

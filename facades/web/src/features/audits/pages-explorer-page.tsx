@@ -5,12 +5,19 @@ import { Checkbox, CheckboxGroup, Input, Label, SearchField } from 'react-aria-c
 import { Button } from '../../components/button';
 import { useDocumentTitle } from '../../components/document-title';
 import { EmptyState, ErrorMessage, Loading } from '../../components/status';
-import { AuditPagesDocument, type AuditPageOrder, type SortDirection, type StatusClass } from '../../gql/graphql';
+import {
+  AuditPagesDocument,
+  type AuditPageKind,
+  type AuditPageOrder,
+  type SortDirection,
+  type StatusClass,
+} from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
 import { formatNumber } from '../../lib/format';
 import { useLivePoll } from '../../lib/use-live-poll';
 import { AuditHeading, AuditLoadError } from './audit-heading';
-import { STATUS_CLASSES, type PageSearch } from './search-params';
+import { PAGE_KINDS, STATUS_CLASSES, type PageSearch } from './search-params';
+import { PageLink } from './page-link';
 import { ExportButtons } from '../reports';
 
 const route = getRouteApi('/app/projects/$projectId/audits/$auditId/pages');
@@ -23,6 +30,23 @@ const STATUS_LABEL: Record<StatusClass, string> = {
   REDIRECT: '3xx',
   CLIENT_ERROR: '4xx',
   SERVER_ERROR: '5xx',
+  FAILED: 'No response',
+};
+
+const KIND_LABEL: Record<AuditPageKind, string> = {
+  HTML: 'HTML pages',
+  REDIRECT: 'Redirects',
+  ERROR: 'Error responses',
+  FILE: 'Other files',
+  FAILED: 'No response',
+};
+
+/** What a row that is not an HTML page is, under its URL. */
+const KIND_NOTE: Record<AuditPageKind, string> = {
+  HTML: 'HTML page',
+  REDIRECT: 'Redirect',
+  ERROR: 'Error response',
+  FILE: 'File, not HTML',
   FAILED: 'No response',
 };
 
@@ -50,14 +74,19 @@ export function PagesExplorerPage() {
   /** Cursors of the pages before the current one: "Previous" pops, "Next" pushes. */
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const after = cursors[cursors.length - 1];
-  const filter = { statusClass: search.status ?? null, hasIssues: search.issues ?? null, search: search.q ?? null };
+  const filter = {
+    statusClass: search.status ?? null,
+    kind: search.kind ?? null,
+    hasIssues: search.issues ?? null,
+    search: search.q ?? null,
+  };
   const [{ data, fetching, error }, refetch] = useQuery({
     query: AuditPagesDocument,
     variables: { projectId, auditId, first: PAGE_SIZE, after, orderBy, direction, filter },
   });
   // A cancelled audit's worker writes the pages it crawled a moment after the cancel: until the stored pages reach
   // the count the audit reports, the list is read again (from every second, backing off, for up to half a minute).
-  const filtered = !!(search.status || search.issues || search.q);
+  const filtered = !!(search.status || search.kind || search.issues || search.q);
   const settling =
     !!data && !filtered && data.audit.status === 'CANCELLED' && data.audit.pages.totalCount < data.audit.pagesCrawled;
   useLivePoll(() => refetch({ requestPolicy: 'network-only' }), {
@@ -103,6 +132,21 @@ export function PagesExplorerPage() {
             ))}
           </div>
         </CheckboxGroup>
+        <CheckboxGroup
+          className="filter-group"
+          value={search.kind ?? []}
+          onChange={(value) => setSearch({ kind: value.length ? (value as AuditPageKind[]) : undefined })}
+        >
+          <Label className="field-label">Type</Label>
+          <div className="checkbox-row">
+            {PAGE_KINDS.map((k) => (
+              <Checkbox key={k} value={k} className="checkbox">
+                <span className="checkbox-box" aria-hidden="true" />
+                {KIND_LABEL[k]}
+              </Checkbox>
+            ))}
+          </div>
+        </CheckboxGroup>
         <Checkbox
           className="checkbox filter-single"
           isSelected={search.issues ?? false}
@@ -126,8 +170,8 @@ export function PagesExplorerPage() {
       <div className="list-toolbar">
         <p className="muted" role="status" aria-live="polite">
           {connection.totalCount === 0
-            ? 'No pages match.'
-            : `Pages ${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(connection.totalCount)}`}
+            ? 'No URLs match.'
+            : `URLs ${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(connection.totalCount)}`}
           {fetching && ' · updating…'}
         </p>
         {data.audit.pagesCrawled > 0 && <ExportButtons projectId={projectId} kind="pages" auditId={auditId} />}
@@ -174,7 +218,10 @@ export function PagesExplorerPage() {
               {connection.nodes.map((p) => (
                 <tr key={p.id}>
                   <th scope="row" className="cell-url">
-                    <span className="url-text">{p.url}</span>
+                    <PageLink scope={{ projectId, auditId }} url={p.url} className="url-text">
+                      {p.url}
+                    </PageLink>
+                    {p.kind && p.kind !== 'HTML' && <span className="muted small">{KIND_NOTE[p.kind]}</span>}
                     {p.finalUrl && p.finalUrl !== p.url && <span className="muted small url-text">→ {p.finalUrl}</span>}
                     {p.error && <span className="field-error small">{p.error}</span>}
                   </th>

@@ -1,4 +1,11 @@
-import type { AuditPageOrder, IssueCategory, Severity, SortDirection, StatusClass } from '../../gql/graphql';
+import type {
+  AuditPageKind,
+  AuditPageOrder,
+  IssueCategory,
+  Severity,
+  SortDirection,
+  StatusClass,
+} from '../../gql/graphql';
 
 /** Filters of the issues page, kept in the URL so that a filtered view can be shared and reloaded. */
 export interface IssueSearch {
@@ -37,6 +44,7 @@ export interface PageSearch {
   sort?: AuditPageOrder;
   dir?: SortDirection;
   status?: StatusClass[];
+  kind?: AuditPageKind[];
   issues?: boolean;
   q?: string;
 }
@@ -51,13 +59,24 @@ export const PAGE_ORDERS: AuditPageOrder[] = [
   'ISSUES',
 ];
 export const STATUS_CLASSES: StatusClass[] = ['SUCCESS', 'REDIRECT', 'CLIENT_ERROR', 'SERVER_ERROR', 'FAILED'];
+export const PAGE_KINDS: AuditPageKind[] = ['HTML', 'REDIRECT', 'ERROR', 'FILE', 'FAILED'];
 
 export function parsePageSearch(search: Record<string, unknown>): PageSearch {
   return {
     sort: oneOf(search.sort, PAGE_ORDERS),
     dir: oneOf(search.dir, ['ASC', 'DESC'] as const),
     status: listOf(search.status, STATUS_CLASSES),
+    kind: listOf(search.kind, PAGE_KINDS),
     issues: search.issues === true || search.issues === 'true' ? true : undefined,
     q: text(search.q),
   };
+}
+
+/** The page view: which crawled URL of the audit. */
+export interface PageViewSearch {
+  url: string;
+}
+
+export function parsePageViewSearch(search: Record<string, unknown>): PageViewSearch {
+  return { url: typeof search.url === 'string' ? search.url.slice(0, 2048) : '' };
 }

@@ -1,0 +1,117 @@
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { GraphQLJSON } from 'graphql-scalars';
+import { CoreWebVitalsType } from '../technical/graphql.js';
+import { RedirectHopType } from '../tools/graphql.js';
+import { AuditPageKindEnum, CategoryEnum, PageInfoType, SeverityEnum } from './audit.types.js';
+import { EvidenceViewType } from './evidence.types.js';
+
+@ObjectType('HreflangLink')
+export class HreflangLinkType {
+  @Field(() => String) lang!: string;
+  @Field(() => String) url!: string;
+}
+
+@ObjectType('PageResource', { description: 'A subresource the page loads.' })
+export class PageResourceType {
+  @Field(() => String) url!: string;
+  @Field(() => String, { description: 'image, script, stylesheet, font, icon, media or other.' }) kind!: string;
+}
+
+@ObjectType('PageIssue', { description: 'One issue occurrence on the page, with its check.' })
+export class PageIssueType {
+  @Field(() => ID) id!: string;
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The audit issue (for suggestFix and the issues list); null while the audit runs.',
+  })
+  issueId!: string | null;
+  @Field(() => String) code!: string;
+  @Field(() => String) title!: string;
+  @Field(() => SeverityEnum) severity!: SeverityEnum;
+  @Field(() => CategoryEnum) category!: CategoryEnum;
+  @Field(() => String, { nullable: true }) howToFix!: string | null;
+  @Field(() => GraphQLJSON, { nullable: true }) evidence!: unknown;
+  @Field(() => EvidenceViewType, { nullable: true }) details!: EvidenceViewType | null;
+}
+
+@ObjectType('AuditLink', { description: 'One followable link of a crawled page.' })
+export class AuditLinkType {
+  @Field(() => ID) id!: string;
+  @Field(() => String) sourceUrl!: string;
+  @Field(() => String) targetUrl!: string;
+  @Field(() => String, { description: 'Visible text, aria-label, or the alt of an image inside the link.' })
+  anchor!: string;
+  @Field(() => String, { nullable: true, description: 'The rel attribute as written.' }) rel!: string | null;
+  @Field(() => Boolean, { description: 'The target is on the audited site.' }) internal!: boolean;
+  @Field(() => Int, {
+    nullable: true,
+    description: "The other end's HTTP status (the target's for outlinks, the source's for inlinks), when crawled.",
+  })
+  otherStatus!: number | null;
+  @Field(() => String, { nullable: true, description: "The other end's title, when crawled." }) otherTitle!:
+    string | null;
+  @Field(() => Boolean, { description: 'The other end was crawled in this audit.' }) otherCrawled!: boolean;
+}
+
+@ObjectType('AuditLinkConnection')
+export class AuditLinkConnection {
+  @Field(() => [AuditLinkType]) nodes!: AuditLinkType[];
+  @Field(() => PageInfoType) pageInfo!: PageInfoType;
+  @Field(() => Int, { description: 'All such links (not this page of results).' }) totalCount!: number;
+}
+
+@ObjectType('AuditPageView', {
+  description:
+    'One crawled URL of an audit with everything the crawl learned of it: status and redirect hops, indexability ' +
+    'inputs, title / description / h1, language, hreflang, structured data, resources, lab vitals, its issues, ' +
+    'and the link graph around it (inlinks, outlinks).',
+})
+export class AuditPageViewType {
+  auditId!: string;
+  @Field(() => ID) id!: string;
+  @Field(() => String) url!: string;
+  @Field(() => String, { nullable: true, description: 'Where redirects ended.' }) finalUrl!: string | null;
+  @Field(() => AuditPageKindEnum, { nullable: true, description: 'null for audits crawled before kinds existed.' })
+  kind!: AuditPageKindEnum | null;
+  @Field(() => Int, { nullable: true }) statusCode!: number | null;
+  @Field(() => [RedirectHopType], { description: 'Redirect responses from this URL, in order.' })
+  redirects!: RedirectHopType[];
+  @Field(() => String, { nullable: true }) contentType!: string | null;
+  @Field(() => Int) depth!: number;
+  @Field(() => String, { nullable: true }) title!: string | null;
+  @Field(() => Int, { nullable: true, description: 'Characters (code points).' }) titleLength!: number | null;
+  @Field(() => String, { nullable: true }) metaDescription!: string | null;
+  @Field(() => Int, { nullable: true, description: 'Characters (code points).' }) metaDescriptionLength!: number | null;
+  @Field(() => [String]) h1!: string[];
+  @Field(() => Int) wordCount!: number;
+  @Field(() => String, { nullable: true, description: 'The html lang attribute.' }) lang!: string | null;
+  @Field(() => [HreflangLinkType]) hreflang!: HreflangLinkType[];
+  @Field(() => [String], { description: 'schema.org types of its JSON-LD entities.' }) structuredDataTypes!: string[];
+  @Field(() => Boolean) indexable!: boolean;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Why it is not indexable: noindex, canonicalized, redirect, error-status, not-html, no-response; ' +
+      'null when it is.',
+  })
+  nonIndexableReason!: string | null;
+  @Field(() => String, { nullable: true, description: 'The effective canonical URL.' }) canonical!: string | null;
+  @Field(() => [String], { description: 'Contents of its robots (and googlebot) meta tags.' }) robotsMeta!: string[];
+  @Field(() => [String], { description: 'X-Robots-Tag header values.' }) xRobotsTag!: string[];
+  @Field(() => String, {
+    nullable: true,
+    description: "robots.txt's verdict for the crawler's user agent: allowed, disallowed or no-rules.",
+  })
+  robotsTxt!: string | null;
+  @Field(() => Int, { nullable: true, description: 'Time to the first byte, ms.' }) responseTimeMs!: number | null;
+  @Field(() => Int) bytes!: number;
+  @Field(() => Boolean, { description: 'The HTML was over the size cap: it was analysed on its first bytes.' })
+  bodyCapped!: boolean;
+  @Field(() => [PageResourceType], { description: 'Its subresources (the first 100).' }) resources!: PageResourceType[];
+  @Field(() => [CoreWebVitalsType], { description: 'Vitals measured for this URL in this audit.' })
+  vitals!: CoreWebVitalsType[];
+  @Field(() => Int, { description: 'Internal links to it from crawled pages.' }) inlinkCount!: number;
+  @Field(() => Int, { description: 'Distinct followable links on it.' }) outlinkCount!: number;
+  @Field(() => String, { nullable: true, description: 'Why the fetch failed.' }) error!: string | null;
+  @Field(() => [PageIssueType], { description: 'Its issue occurrences, most severe first.' }) issues!: PageIssueType[];
+}

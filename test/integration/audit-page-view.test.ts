@@ -1,0 +1,265 @@
+/**
+ * The page view (Audit.page) and the link graph it reads, over an audit the job runner really ran against a small
+ * site: redirects recorded as REDIRECT rows with their target and the document under its own URL, a 404 and a PDF
+ * listed apart from the HTML pages, inlinks with anchor text and rel, outlinks in keyset pages, bad input and tenancy.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditJobRunner } from '../../src/audits/index.js';
+import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/index.js';
+import { createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+
+const host = `pageview-${uniq()}.test`;
+let t: TestApp;
+let user: TestUser;
+let projectId: string;
+let auditId: string;
+let server: http.Server;
+let origin: string;
+
+const doc = (title: string, body: string, head = '') =>
+  `<!doctype html><html lang="en"><head><title>${title}</title>${head}</head><body>${body}</body></html>`;
+
+function site(req: http.IncomingMessage, res: http.ServerResponse) {
+  const path = req.url ?? '/';
+  const html = (body: string) => {
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end(body);
+  };
+  if (path === '/robots.txt') return res.end('User-agent: *\nDisallow: /private/\n');
+  if (path === '/moved') {
+    res.statusCode = 301;
+    res.setHeader('location', '/target');
+    return res.end();
+  }
+  if (path === '/missing') {
+    res.statusCode = 404;
+    return html(doc('Not found', '<p>Nothing here</p>'));
+  }
+  if (path === '/guide.pdf') {
+    res.setHeader('content-type', 'application/pdf');
+    return res.end('%PDF-1.4 not really');
+  }
+  if (path === '/')
+    return html(
+      doc(
+        'Home of the page view fixture site',
+        '<h1>Home</h1><a href="/about">About us</a> <a href="/moved" rel="nofollow">Moved page</a> ' +
+          '<a href="/missing">A broken link</a> <a href="/guide.pdf">The guide</a> ' +
+          Array.from({ length: 5 }, (_, i) => `<a href="/about?ref=${i}">About ${i}</a>`).join(' '),
+      ),
+    );
+  if (path === '/about')
+    return html(
+      doc(
+        'About the page view fixture site',
+        '<h1>About</h1><a href="/">Home</a> <a href="/missing" rel="noopener nofollow">Still broken</a>',
+        '<meta name="robots" content="max-snippet:50">',
+      ),
+    );
+  if (path.startsWith('/about?ref=')) return html(doc(`About ref ${path}`, '<h1>Ref</h1><a href="/">Home</a>'));
+  if (path === '/target')
+    return html(
+      doc(
+        'Where the moved page lives now',
+        '<h1>Target</h1><p>Moved here.</p><a href="/">Home</a>',
+        '<link rel="alternate" hreflang="de" href="/de/target">' +
+          '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article",' +
+          '"headline":"Target"}</script>',
+      ),
+    );
+  res.statusCode = 404;
+  res.end();
+}
+
+beforeAll(async () => {
+  const env = { SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: `${host}=127.0.0.1` };
+  t = await createTestApp(env);
+  user = await signUp(t, { plan: 'ENTERPRISE' });
+  server = http.createServer(site);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  origin = `http://${host}:${(server.address() as AddressInfo).port}`;
+  const created = await gql(
+    t,
+    'mutation($u: String!) { createProject(input: { url: $u }) { id } }',
+    { u: `${origin}/` },
+    { cookie: user.cookie },
+  );
+  projectId = created.body.data.createProject.id;
+  const started = await gql(
+    t,
+    'mutation($p: ID!) { startAudit(projectId: $p) { auditId } }',
+    { p: projectId },
+    { cookie: user.cookie },
+  );
+  auditId = started.body.data.startAudit.auditId;
+  const client = createConfiguredSafeHttpClient(t.config);
+  try {
+    await new AuditJobRunner(t.runtime.orm, client, t.config, t.runtime.logger).run(auditId);
+  } finally {
+    await client.close();
+  }
+}, 60_000);
+afterAll(async () => {
+  await new Promise<void>((r) => server?.close(() => r()));
+  await t?.close();
+});
+
+const PAGE = `query($p: ID!, $a: ID, $u: String!, $f: Int!, $after: String) {
+  audit(projectId: $p, auditId: $a) { status page(url: $u) {
+    url finalUrl kind statusCode redirects { url status } title titleLength h1 lang hreflang { lang url }
+    structuredDataTypes indexable nonIndexableReason robotsMeta robotsTxt contentType inlinkCount
+    issues { code title severity issueId details { kind facts { label value { text url } } } }
+    inlinks(first: $f, after: $after) { totalCount pageInfo { hasNextPage endCursor }
+      nodes { sourceUrl targetUrl anchor rel internal otherStatus otherTitle otherCrawled } }
+    outlinks(first: $f) { totalCount pageInfo { hasNextPage endCursor } nodes { targetUrl anchor otherStatus } }
+  } } }`;
+
+async function pageView(path: string, options: { first?: number; after?: string | null; cookie?: string } = {}) {
+  const { body } = await gql(
+    t,
+    PAGE,
+    { p: projectId, a: auditId, u: `${origin}${path}`, f: options.first ?? 50, after: options.after ?? null },
+    { cookie: options.cookie ?? user.cookie },
+  );
+  return body;
+}
+
+describe('the crawled URLs of an audit, by kind', () => {
+  it('lists the redirect, the 404 and the PDF apart from the HTML pages', async () => {
+    const { body } = await gql(
+      t,
+      `query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { status
+        all: pages(first: 100) { totalCount nodes { url kind statusCode finalUrl } }
+        html: pages(first: 100, filter: { kind: [HTML] }) { totalCount } } }`,
+      { p: projectId, a: auditId },
+      { cookie: user.cookie },
+    );
+    expect(body.errors).toBeUndefined();
+    expect(body.data.audit.status).toBe('COMPLETED');
+    const byPath = new Map(
+      body.data.audit.all.nodes.map((n: { url: string }) => [n.url.slice(origin.length), n] as const),
+    );
+    expect(byPath.get('/moved')).toMatchObject({ kind: 'REDIRECT', statusCode: 301, finalUrl: `${origin}/target` });
+    expect(byPath.get('/target')).toMatchObject({ kind: 'HTML', statusCode: 200 });
+    expect(byPath.get('/missing')).toMatchObject({ kind: 'ERROR', statusCode: 404 });
+    expect(byPath.get('/guide.pdf')).toMatchObject({ kind: 'FILE', statusCode: 200 });
+    // Home, about, its 5 ?ref= variants and the redirect's target: the pages; the rest are other URLs.
+    expect(body.data.audit.html.totalCount).toBe(8);
+    expect(body.data.audit.all.totalCount).toBe(11);
+  });
+});
+
+describe('Audit.page', () => {
+  it('a 404 shows every page that links to it, with the anchor text and rel', async () => {
+    const body = await pageView('/missing');
+    expect(body.errors).toBeUndefined();
+    const page = body.data.audit.page;
+    expect(page).toMatchObject({
+      kind: 'ERROR',
+      statusCode: 404,
+      indexable: false,
+      nonIndexableReason: 'error-status',
+    });
+    expect(page.inlinks.totalCount).toBe(2);
+    expect(page.inlinks.nodes).toEqual([
+      {
+        sourceUrl: `${origin}/`,
+        targetUrl: `${origin}/missing`,
+        anchor: 'A broken link',
+        rel: null,
+        internal: true,
+        otherStatus: 200,
+        otherTitle: 'Home of the page view fixture site',
+        otherCrawled: true,
+      },
+      {
+        sourceUrl: `${origin}/about`,
+        targetUrl: `${origin}/missing`,
+        anchor: 'Still broken',
+        rel: 'noopener nofollow',
+        internal: true,
+        otherStatus: 200,
+        otherTitle: 'About the page view fixture site',
+        otherCrawled: true,
+      },
+    ]);
+  });
+
+  it('a redirect is its own row with the hops; the document is under the URL it is served from', async () => {
+    const moved = (await pageView('/moved')).data.audit.page;
+    expect(moved).toMatchObject({
+      kind: 'REDIRECT',
+      statusCode: 301,
+      finalUrl: `${origin}/target`,
+      redirects: [{ url: `${origin}/moved`, status: 301 }],
+      title: null,
+    });
+    expect(moved.inlinks.nodes.map((n: { anchor: string; rel: string }) => [n.anchor, n.rel])).toEqual([
+      ['Moved page', 'nofollow'],
+    ]);
+    const target = (await pageView('/target')).data.audit.page;
+    expect(target).toMatchObject({
+      kind: 'HTML',
+      statusCode: 200,
+      title: 'Where the moved page lives now',
+      titleLength: 30,
+      h1: ['Target'],
+      lang: 'en',
+      hreflang: [{ lang: 'de', url: `${origin}/de/target` }],
+      structuredDataTypes: ['Article'],
+      indexable: true,
+      nonIndexableReason: null,
+      robotsTxt: 'allowed',
+    });
+    expect(target.contentType).toMatch(/^text\/html/);
+    expect(target.outlinks.nodes).toEqual([{ targetUrl: `${origin}/`, anchor: 'Home', otherStatus: 200 }]);
+  });
+
+  it('shows its robots meta and its issues with their evidence as facts, never JSON', async () => {
+    const about = (await pageView('/about')).data.audit.page;
+    expect(about.robotsMeta).toEqual(['max-snippet:50']);
+    expect(about.issues.length).toBeGreaterThan(0);
+    for (const issue of about.issues) {
+      expect(issue.issueId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(JSON.stringify(issue.details ?? {})).not.toMatch(/\{\\"|\[\{\\"/);
+    }
+  });
+
+  it("pages through the home page's inlinks with keyset cursors, each link once", async () => {
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (let i = 0; i < 10; i++) {
+      const body = await pageView('/', { first: 2, after });
+      expect(body.errors).toBeUndefined();
+      const { nodes, pageInfo, totalCount } = body.data.audit.page.inlinks;
+      expect(totalCount).toBe(7);
+      seen.push(...nodes.map((n: { sourceUrl: string }) => n.sourceUrl));
+      if (!pageInfo.hasNextPage) break;
+      after = pageInfo.endCursor;
+    }
+    expect(seen).toHaveLength(7);
+    expect(new Set(seen).size).toBe(7);
+  });
+
+  it('bad input is a clear BAD_USER_INPUT, a URL not crawled is NOT_FOUND', async () => {
+    const badCursor = await pageView('/', { after: 'not a cursor' });
+    expect(badCursor.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    const tooMany = await pageView('/', { first: 101 });
+    expect(tooMany.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    const first = await pageView('/', { first: 1 });
+    const elsewhere = await pageView('/about', { after: first.data.audit.page.inlinks.pageInfo.endCursor });
+    expect(elsewhere.errors?.[0].message).toMatch(/another list/);
+    const unknown = await pageView('/never-linked');
+    expect(unknown.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    expect(unknown.errors?.[0].message).not.toMatch(/select|audit_page|stack/i);
+  });
+
+  it('another organization cannot read the page or its links', async () => {
+    const stranger = await signUp(t, { plan: 'ENTERPRISE' });
+    const body = await pageView('/missing', { cookie: stranger.cookie });
+    expect(body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    expect(body.data).toBeNull();
+  });
+});
