@@ -37,7 +37,8 @@ export function AuditHeading({
             {view === 'issues' ? 'Audit issues' : view === 'pages' ? 'Crawled pages' : 'Crawled page'}
           </h1>
           <p className="muted">
-            {projectName} · {when} · {plural(audit.pagesCrawled, 'page')} · <AuditStatusBadge status={audit.status} />
+            {projectName} · {when} · {plural(audit.pagesCrawled, 'URL')} crawled ·{' '}
+            <AuditStatusBadge status={audit.status} />
             {audit.overallScore !== null && <> · overall score {audit.overallScore}</>}
           </p>
         </div>

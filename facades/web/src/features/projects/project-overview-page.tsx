@@ -69,7 +69,7 @@ function LatestResult({
       <div className="card-head">
         <h2 id="scores-title">Latest scores</h2>
         <span className="muted small">
-          Audit of {formatDateTime(audit.completedAt ?? audit.createdAt)} · {plural(audit.pagesCrawled, 'page')}
+          Audit of {formatDateTime(audit.completedAt ?? audit.createdAt)} · {plural(audit.pagesCrawled, 'URL')} crawled
         </span>
       </div>
       <div className="scores">
