@@ -45,6 +45,11 @@ const BENCHMARKS: Record<string, Benchmark> = {
       'static page; 2,000-issue list',
     run: async () => (await import('./web.bench.js')).runWebBench(),
   },
+  pageview: {
+    description:
+      'Page view with 500 inlinks on a 20,000-page audit (GraphQL) vs OFFSET and no-index reads of its links',
+    run: async () => (await import('./pageview.bench.js')).runPageviewBench(),
+  },
 };
 
 async function main(): Promise<number> {
