@@ -119,6 +119,36 @@ test('Run audit keeps focus; Cancel audit asks first', async ({ page }) => {
   await expect(run).toBeFocused();
 });
 
+test('a capped crawl says so where its results are read; the explorer tells pages from other URLs', async ({
+  page,
+}) => {
+  await signUp(page, 'Cap Ped');
+  await createProject(page, `${site.origin}/slow/`, 'Capped garden');
+  await page.goto(`${new URL(page.url()).pathname}/settings`);
+  await page.getByLabel('Pages per audit').fill('3');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: 'Overview' }).click();
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  await expect(page.getByRole('heading', { name: 'Latest scores' })).toBeVisible({ timeout: 90_000 });
+  await page.getByRole('link', { name: 'View issues' }).click();
+  const banner = page.getByRole('note', { name: /^The first 3 of at least \d+ pages$/ });
+  await expect(banner).toBeVisible();
+  await expect(banner).toContainText('The scores and issues cover the pages crawled, not the whole site');
+  await expectAccessible(page, 'the issues of a capped audit');
+  await page.getByRole('link', { name: 'Pages', exact: true }).click();
+  await expect(banner).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'URLs 1–3 of 3' })).toBeVisible();
+  await page.getByText('HTML pages', { exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'URLs 1–3 of 3' })).toBeVisible();
+  await expect(page).toHaveURL(/kind=.*HTML/);
+  await page.getByText('Redirects', { exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'URLs 1–3 of 3' })).toBeVisible();
+  await page.getByText('HTML pages', { exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'No URLs match.' })).toBeVisible();
+  await expectAccessible(page, 'the pages explorer filtered by type');
+});
+
 test('a project link opens in its organization while another one is active', async ({ page }) => {
   await signUp(page, 'Link Follower');
   const projectUrl = await createProject(page, `${site.origin}/guides/herbs`, 'Herb guide');

@@ -338,6 +338,17 @@ function Issues({ page, scope }: { page: PageView; scope: PageScope }) {
   );
 }
 
+/** A row of the links table across its four columns (loading, errors, none, "load more"). */
+function WholeRow({ children, className }: { children: ReactNode; className?: string }) {
+  return (
+    <tr>
+      <td colSpan={4} className={className}>
+        {children}
+      </td>
+    </tr>
+  );
+}
+
 /** One page of inlinks or outlinks; the last one loaded offers the next. */
 function LinkPage({
   scope,
@@ -366,27 +377,21 @@ function LinkPage({
   const connection = direction === 'in' ? data?.audit.page.inlinks : data?.audit.page.outlinks;
   if (fetching && !data)
     return (
-      <tr>
-        <td colSpan={4}>
-          <Loading label="Loading links…" />
-        </td>
-      </tr>
+      <WholeRow>
+        <Loading label="Loading links…" />
+      </WholeRow>
     );
   if (!connection)
     return (
-      <tr>
-        <td colSpan={4}>
-          <ErrorMessage problem={problemOf(error)} title="The links could not be loaded" />
-        </td>
-      </tr>
+      <WholeRow>
+        <ErrorMessage problem={problemOf(error)} title="The links could not be loaded" />
+      </WholeRow>
     );
   if (after === null && connection.nodes.length === 0)
     return (
-      <tr>
-        <td colSpan={4} className="muted">
-          {direction === 'in' ? 'No crawled page links here.' : 'No followable links on this page.'}
-        </td>
-      </tr>
+      <WholeRow className="muted">
+        {direction === 'in' ? 'No crawled page links here.' : 'No followable links on this page.'}
+      </WholeRow>
     );
   return (
     <>
@@ -397,13 +402,11 @@ function LinkPage({
         <LinkPage scope={scope} url={url} direction={direction} after={next} />
       ) : (
         connection.pageInfo.hasNextPage && (
-          <tr>
-            <td colSpan={4}>
-              <Button onPress={() => setNext(connection.pageInfo.endCursor)}>
-                Load more {direction === 'in' ? 'inlinks' : 'outlinks'}
-              </Button>
-            </td>
-          </tr>
+          <WholeRow>
+            <Button onPress={() => setNext(connection.pageInfo.endCursor)}>
+              Load more {direction === 'in' ? 'inlinks' : 'outlinks'}
+            </Button>
+          </WholeRow>
         )
       )}
     </>
