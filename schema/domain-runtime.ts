@@ -223,7 +223,7 @@ export async function createDomainRuntime(
     [ProjectResolver, new ProjectResolver(projects, counts)],
     [AuditResolver, new AuditResolver(audits, pageService)],
     [AuditPageViewResolver, new AuditPageViewResolver(pageService)],
-    [IssueResolver, new IssueResolver(audits)],
+    [IssueResolver, new IssueResolver(audits, pageService)],
     [ProjectAuditFieldsResolver, new ProjectAuditFieldsResolver()],
     [TechnicalResolver, new TechnicalResolver(new TechnicalService(projects))],
     [ToolsResolver, new ToolsResolver(new ToolsService(http))],

@@ -183,6 +183,24 @@ export class AuditPageService {
   }
 
   /**
+   * Anchor texts of links, by "source target", for evidence tables (sources and targets as the evidence names them).
+   * Audits crawled before the link graph existed give none.
+   */
+  async linkAnchors(
+    db: NativeDb,
+    auditId: string,
+    pairs: readonly { source: string; target: string }[],
+  ): Promise<Map<string, string>> {
+    const rows = await this.repo.linkAnchors(
+      db,
+      auditId,
+      pairs.map((p) => p.source),
+      pairs.map((p) => p.target),
+    );
+    return new Map(rows.map((r) => [`${r.sourceUrl} ${r.targetUrl}`, r.anchor]));
+  }
+
+  /**
    * A page's inlinks (links to it from crawled pages) or outlinks (its followable links), in the order they were
    * crawled, in keyset pages. The cursor is the last link id, tied to the audit, the URL and the direction.
    */

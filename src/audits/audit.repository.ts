@@ -505,6 +505,26 @@ export class AuditRepository {
   }
 
   /**
+   * The anchor text of the first link from each source to each target (evidence tables name the link): index range
+   * scans on (audit_id, source_url, id).
+   */
+  linkAnchors(
+    db: NativeDb,
+    auditId: string,
+    sources: readonly string[],
+    targets: readonly string[],
+  ): Promise<{ sourceUrl: string; targetUrl: string; anchor: string }[]> {
+    if (!sources.length || !targets.length) return Promise.resolve([]);
+    return nativeQuery(
+      db,
+      `SELECT DISTINCT ON (source_url, target_url) source_url AS "sourceUrl", target_url AS "targetUrl", anchor
+       FROM audit_link WHERE audit_id = $1 AND source_url = ANY($2::text[]) AND target_url = ANY($3::text[])
+       ORDER BY source_url, target_url, id`,
+      [auditId, [...new Set(sources)], [...new Set(targets)]],
+    );
+  }
+
+  /**
    * The issue occurrences recorded for one URL of an audit, with their issue (id, null while the audit runs: issues
    * are written when it completes), by code (the page view's issues).
    */

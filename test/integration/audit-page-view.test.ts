@@ -243,6 +243,28 @@ describe('Audit.page', () => {
     expect(new Set(seen).size).toBe(7);
   });
 
+  it("an issue's link evidence names each link by its anchor text, from the link graph", async () => {
+    const { body } = await gql(
+      t,
+      `query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { issues { code
+        occurrences { nodes { url details { tables { caption columns rows { text url } } } } } } } }`,
+      { p: projectId, a: auditId },
+      { cookie: user.cookie },
+    );
+    expect(body.errors).toBeUndefined();
+    const broken = body.data.audit.issues.find((i: { code: string }) => i.code === 'LINKS_INTERNAL_BROKEN');
+    const fromAbout = broken.occurrences.nodes.find((n: { url: string }) => n.url === `${origin}/about`);
+    const [table] = fromAbout.details.tables;
+    expect(table.columns).toEqual(['Source page', 'Target', 'Anchor text', 'Status']);
+    expect(table.rows[0].map((c: { text: string }) => c.text)).toEqual([
+      `${origin}/about`,
+      `${origin}/missing`,
+      'Still broken',
+      '404 Not Found',
+    ]);
+    expect(table.rows[0][1].url).toBe(`${origin}/missing`);
+  });
+
   it('bad input is a clear BAD_USER_INPUT, a URL not crawled is NOT_FOUND', async () => {
     const badCursor = await pageView('/', { after: 'not a cursor' });
     expect(badCursor.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');

@@ -42,11 +42,20 @@ const MAX_CELL_CHARS = 600;
 type Evidence = Readonly<Record<string, unknown>>;
 
 /** Collects a view's facts and tables, leaving out what says nothing. */
+/** What the reader knows beyond the evidence row: the anchor text of the page's links (the audit's link graph). */
+export interface EvidenceContext {
+  /** The visible text of the page's first link to `targetUrl`; undefined when unknown. */
+  anchorOf?(targetUrl: string): string | undefined;
+}
+
 class ViewBuilder {
   readonly facts: EvidenceFact[] = [];
   readonly tables: EvidenceTable[] = [];
 
-  constructor(readonly pageUrl: string) {}
+  constructor(
+    readonly pageUrl: string,
+    readonly context: EvidenceContext = {},
+  ) {}
 
   fact(label: string, value: EvidenceCell | null): void {
     if (value === null || value.text === '' || value.text === '0') return;
@@ -760,8 +769,9 @@ export function presentEvidence(
   code: string,
   evidence: Record<string, unknown> | null,
   pageUrl: string,
+  context: EvidenceContext = {},
 ): EvidenceView | null {
-  const view = new ViewBuilder(pageUrl);
+  const view = new ViewBuilder(pageUrl, context);
   const record: Evidence = isRecord(evidence) ? evidence : {};
   const presenter: Presenter | undefined = Object.hasOwn(PRESENTERS, code) ? PRESENTERS[code as CheckCode] : undefined;
   presenter?.present?.(record, view);
@@ -813,22 +823,38 @@ function duplicateTable(view: ViewBuilder, caption: string, e: Evidence): void {
 
 /** Link targets given as plain URLs, from this page. */
 function linkTable(view: ViewBuilder, caption: string, e: Evidence): void {
+  const anchors = anchorColumn(view);
   view.table(
     caption,
-    ['Source page', 'Target'],
-    stringsAt(e, 'links').map((url) => [view.page(), urlCell(url, view.pageUrl)]),
+    ['Source page', 'Target', ...anchors.column],
+    stringsAt(e, 'links').map((url) => [view.page(), urlCell(url, view.pageUrl), ...anchors.cell(url)]),
     numberAt(e, 'count') ?? 0,
   );
 }
 
+/** An "Anchor text" column when the link graph is known (absent from the CLI, which keeps no graph). */
+function anchorColumn(view: ViewBuilder): { column: string[]; cell(url: string): EvidenceCell[] } {
+  const anchorOf = view.context.anchorOf;
+  if (!anchorOf) return { column: [], cell: () => [] };
+  return {
+    column: ['Anchor text'],
+    cell: (url) => {
+      const anchor = anchorOf(resolveUrl(url, view.pageUrl) ?? url);
+      return [textCell(anchor === undefined ? '—' : anchor === '' ? '(no text)' : anchor)];
+    },
+  };
+}
+
 /** `links: [{ url, status, error? }]`: status null means no answer (error says why, when known). */
 function brokenLinkTable(view: ViewBuilder, caption: string, e: Evidence): void {
+  const anchors = anchorColumn(view);
   view.table(
     caption,
-    ['Source page', 'Target', 'Status'],
+    ['Source page', 'Target', ...anchors.column, 'Status'],
     recordsAt(e, 'links').map((link) => [
       view.page(),
       urlCell(stringAt(link, 'url') ?? '', view.pageUrl),
+      ...anchors.cell(stringAt(link, 'url') ?? ''),
       findingStatus(link),
     ]),
     numberAt(e, 'count') ?? 0,

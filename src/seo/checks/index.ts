@@ -74,5 +74,6 @@ export {
   type EvidenceFact,
   type EvidenceKind,
   type EvidenceTable,
+  type EvidenceContext,
   type EvidenceView,
 } from './evidence-view.js';

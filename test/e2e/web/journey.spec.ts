@@ -131,6 +131,7 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   const evidence = page.getByRole('table', { name: 'Broken internal links' });
   await expect(evidence.getByRole('columnheader', { name: 'Target' })).toBeVisible();
   await expect(evidence.getByRole('cell', { name: /404/ })).toBeVisible();
+  await expect(evidence.getByRole('cell', { name: 'Old offer' })).toBeVisible();
   const evidenceText = (await page.getByRole('list', { name: 'Affected pages' }).allInnerTexts()).join('\n');
   expect(evidenceText).toContain(`${site.origin}/gone`);
   expect(evidenceText).not.toMatch(/\{"|\[\{|Count 0/);
