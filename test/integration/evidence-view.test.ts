@@ -196,8 +196,15 @@ describe('presentEvidence: what each kind shows', () => {
   it('shows a large image with its size in binary units, and a broken one with its status', () => {
     const large = viewAt('PERF_IMAGE_TOO_LARGE', '/perf/large-image')!;
     expect(large.kind).toBe('IMAGES');
-    expect(large.tables[0].columns).toEqual(['Image', 'Size']);
-    expect(texts(large.tables[0].rows)).toEqual([[fixtures.sites.failing.url('/img/large.png'), '250 KiB']]);
+    expect(large.tables[0].columns).toEqual(['Image', 'Size', 'Dimensions']);
+    expect(texts(large.tables[0].rows)).toEqual([
+      [fixtures.sites.failing.url('/img/large.png'), '250 KiB', '640 × 480 (attributes)'],
+    ]);
+    const unsized = viewAt('PERF_IMAGE_NO_DIMENSIONS', '/perf/no-dimensions')!;
+    expect(unsized.tables[0].columns).toEqual(['Image', 'Dimensions']);
+    expect(texts(unsized.tables[0].rows)).toEqual([
+      [fixtures.sites.failing.url('/img/logo.png'), 'No width or height attribute'],
+    ]);
     const broken = viewAt('CONTENT_IMAGE_BROKEN', '/resources/broken-image')!;
     expect(texts(broken.tables[0].rows)).toEqual([[fixtures.sites.failing.url('/img/missing.png'), '404 Not Found']]);
   });

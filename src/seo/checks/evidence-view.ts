@@ -689,24 +689,30 @@ const PRESENTERS: Readonly<Record<CheckCode, Presenter>> = {
     present: (e, view) =>
       view.table(
         'Large images',
-        ['Image', 'Size'],
+        ['Image', 'Size', 'Dimensions'],
         recordsAt(e, 'images').map((image) => [
           urlCell(stringAt(image, 'url') ?? '', view.pageUrl),
           bytesCell(numberAt(image, 'bytes')) ?? { text: 'Unknown' },
+          dimensionsCell(image),
         ]),
         numberAt(e, 'count') ?? 0,
       ),
   },
   PERF_IMAGE_NO_DIMENSIONS: {
     kind: 'IMAGES',
-    keys: ['count', 'images'],
-    present: (e, view) =>
+    keys: ['count', 'images', 'declared'],
+    present: (e, view) => {
+      // `declared` (what each image does declare) came later: older evidence lists the images only.
+      const declared = recordsAt(e, 'declared');
       view.table(
         'Images without width and height',
-        ['Image'],
-        stringsAt(e, 'images').map((src) => [urlCell(src, view.pageUrl)]),
+        declared.length ? ['Image', 'Dimensions'] : ['Image'],
+        declared.length
+          ? declared.map((image) => [urlCell(stringAt(image, 'url') ?? '', view.pageUrl), dimensionsCell(image)])
+          : stringsAt(e, 'images').map((src) => [urlCell(src, view.pageUrl)]),
         numberAt(e, 'count') ?? 0,
-      ),
+      );
+    },
   },
   PERF_NO_COMPRESSION: {
     kind: 'RESOURCES',
@@ -940,6 +946,16 @@ function primitiveText(value: unknown, pageUrl: string): EvidenceCell | null {
 }
 
 // Cells
+
+/** The width × height an image's attributes declare ("800 × ? (no height)"); the file itself is not decoded. */
+function dimensionsCell(image: Evidence): EvidenceCell {
+  const width = stringAt(image, 'width');
+  const height = stringAt(image, 'height');
+  if (width === null && height === null) return { text: 'No width or height attribute' };
+  if (height === null) return { text: clip(`width ${width}, no height attribute`) };
+  if (width === null) return { text: clip(`height ${height}, no width attribute`) };
+  return { text: clip(`${width} × ${height} (attributes)`) };
+}
 
 function textCell(value: string): EvidenceCell;
 function textCell(value: string | null): EvidenceCell | null;

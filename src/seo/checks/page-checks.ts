@@ -391,21 +391,33 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
     metric(page.labMetrics?.ttfbMs ?? (responded ? page.responseMs : undefined), T.metrics.PERF_TTFB, 'ttfbMs'),
   PERF_DOM_SIZE: ({ html }) => metric(html?.domElements, T.metrics.PERF_DOM_SIZE, 'elements'),
   PERF_PAGE_WEIGHT: ({ page }) => metric(page.labMetrics?.pageWeightBytes, T.metrics.PERF_PAGE_WEIGHT, 'bytes'),
-  PERF_IMAGE_TOO_LARGE: ({ page }) => {
+  PERF_IMAGE_TOO_LARGE: ({ page, html }) => {
     const sized = (page.resources ?? []).filter(
       (resource) => resource.kind === 'image' && resource.bytes !== undefined,
     );
     if (sized.length === 0) return null;
     const large = sized.filter((resource) => resource.bytes! > T.maxImageBytes);
+    const declared = (url: string) => {
+      const image = html?.images.find((i) => i.url === url);
+      return image ? declaredSize(image) : {};
+    };
     return large.length > 0
-      ? fail({ count: large.length, images: large.slice(0, SAMPLE).map((r) => ({ url: r.url, bytes: r.bytes })) })
+      ? fail({
+          count: large.length,
+          images: large.slice(0, SAMPLE).map((r) => ({ url: r.url, bytes: r.bytes, ...declared(r.url) })),
+        })
       : pass();
   },
   PERF_IMAGE_NO_DIMENSIONS: ({ html }) => {
     if (!html || html.images.length === 0) return null;
     const unsized = html.images.filter((image) => !image.hasWidth || !image.hasHeight);
     return unsized.length > 0
-      ? fail({ count: unsized.length, images: unsized.slice(0, SAMPLE).map(imageRef) })
+      ? fail({
+          count: unsized.length,
+          images: unsized.slice(0, SAMPLE).map(imageRef),
+          // What each of them declares (one of the two, or neither), in the same order.
+          declared: unsized.slice(0, SAMPLE).map((image) => ({ url: imageRef(image), ...declaredSize(image) })),
+        })
       : pass();
   },
   PERF_NO_COMPRESSION: ({ page }) => {
@@ -514,6 +526,14 @@ function isLoopbackLink(link: LinkFact): boolean {
 
 function imageRef(image: { url: string | null; src: string }): string {
   return image.url ?? image.src;
+}
+
+/** The width and height attributes an image declares, when it does (evidence keys, absent when not written). */
+function declaredSize(image: { width?: string; height?: string }): { width?: string; height?: string } {
+  const size: { width?: string; height?: string } = {};
+  if (image.width !== undefined) size.width = image.width;
+  if (image.height !== undefined) size.height = image.height;
+  return size;
 }
 
 function unique<V>(values: readonly V[]): V[] {

@@ -20,6 +20,9 @@ import {
 import { buildRobotsDirectives } from './robots-directives.js';
 import { VisibleTextAccumulator } from './visible-text.accumulator.js';
 
+/** Characters kept of an image's width or height attribute ("800", "100%"). */
+const DIMENSION_CHARS = 20;
+
 /** Elements that may appear before `<body>`; any other element starts the body (HTML tree building). */
 const HEAD_ELEMENTS = new Set([
   'html',
@@ -614,13 +617,16 @@ class PageFactsCollector {
     if (this.images.length >= LIMITS.images) return;
     const trimmed = src.trim();
     const resolved = trimmed === '' ? null : resolveUrl(trimmed, this.base);
-    this.images.push({
+    const image: ImageFact = {
       src: clipUrl(trimmed),
       url: resolved ? clipUrl(resolved.href) : null,
       alt: alt === undefined ? null : clip(alt.trim()),
-      hasWidth: attribs.width !== undefined && attribs.width.trim() !== '',
-      hasHeight: attribs.height !== undefined && attribs.height.trim() !== '',
-    });
+      hasWidth: hasValue(attribs.width),
+      hasHeight: hasValue(attribs.height),
+    };
+    if (image.hasWidth) image.width = attribs.width!.trim().slice(0, DIMENSION_CHARS);
+    if (image.hasHeight) image.height = attribs.height!.trim().slice(0, DIMENSION_CHARS);
+    this.images.push(image);
   }
 
   /** `<video>`, `<audio>`, `<source>`, `<track>`, `<embed>`, `<object>`, `<iframe>`: what they load. */

@@ -74,6 +74,9 @@ export interface ImageFact {
   alt: string | null;
   hasWidth: boolean;
   hasHeight: boolean;
+  /** The width and height attributes as written (clipped), when present: the size the page declares. */
+  width?: string;
+  height?: string;
 }
 
 /**

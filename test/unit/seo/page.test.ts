@@ -296,9 +296,17 @@ describe('extractPageFacts: images, ids, resources', () => {
         '/s2.png 2x" alt="S" width="3"></body>',
     );
     expect(f.images).toEqual([
-      { src: 'a.png', url: 'https://example.com/dir/a.png', alt: '', hasWidth: true, hasHeight: true },
+      {
+        src: 'a.png',
+        url: 'https://example.com/dir/a.png',
+        alt: '',
+        hasWidth: true,
+        hasHeight: true,
+        width: '1',
+        height: '2',
+      },
       { src: '/lazy.png', url: 'https://example.com/lazy.png', alt: null, hasWidth: false, hasHeight: false },
-      { src: '/s1.png', url: 'https://example.com/s1.png', alt: 'S', hasWidth: true, hasHeight: false },
+      { src: '/s1.png', url: 'https://example.com/s1.png', alt: 'S', hasWidth: true, hasHeight: false, width: '3' },
     ]);
   });
 
