@@ -260,7 +260,7 @@ export async function runAuditEngine(
       for (const resource of summary.resources) resource.url = intern(resource.url);
       summaries.push(summary);
       if (summary.isHtml) documentUrls.set(summary.url, documentUrl);
-      pageBuffer.push(...pageRowsOf(fetch, facts, summary, error));
+      pageBuffer.push(...pageRowsOf(fetch, documentUrl, facts, summary, error));
       if (sink.links) linkBuffer.push(...linkRowsOf(documentUrl, facts));
       await flush();
     },

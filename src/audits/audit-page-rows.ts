@@ -87,16 +87,17 @@ const MAX_DETAIL_RESOURCES = 100;
 const MAX_DETAIL_HREFLANG = 50;
 
 /**
- * The explorer rows of one fetch: a REDIRECT row for a URL that redirected elsewhere, then (unless the target has a
- * fetch of its own) the row of what the redirects ended on, or of the URL itself when there were none.
+ * The explorer rows of one fetch (`documentUrl`: documentUrlOf(fetch)): a REDIRECT row for a URL that redirected
+ * elsewhere, then (unless the target has a fetch of its own) the row of what the redirects ended on, or of the URL
+ * itself when there were none.
  */
 export function pageRowsOf(
   fetch: PageFetch,
+  documentUrl: string,
   facts: PageFacts | null,
   summary: PageSummary,
   error: string | null,
 ): AuditPageRow[] {
-  const documentUrl = documentUrlOf(fetch);
   const rows: AuditPageRow[] = [];
   if (documentUrl !== fetch.url) {
     rows.push({

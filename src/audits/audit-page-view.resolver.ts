@@ -1,49 +1,13 @@
 import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import { findCheck, guidanceFor, presentEvidence, type EvidenceContext } from '../seo/checks/index.js';
-import type { AuditPageService, AuditPageView, PageOccurrenceRecord } from './audit-page.service.js';
-import type { VitalsRecord } from './audit-engine.js';
+import type { EvidenceView } from '../seo/checks/index.js';
+import type { AuditPageService, AuditPageView, MeasuredVitals, PageIssue } from './audit-page.service.js';
 import { AuditLinkConnection, AuditPageViewType, type PageIssueType } from './audit-page-view.types.js';
 import type { AuditPageKindEnum, CategoryEnum, SeverityEnum } from './audit.types.js';
 import type { EvidenceKindEnum, EvidenceViewType } from './evidence.types.js';
 
-/** An occurrence of a check, as evidence views read it. */
-interface EvidenceItem {
-  code: string;
-  evidence: unknown;
-  url: string;
-}
-
-/** The link targets an occurrence's evidence names (`links: ["url"]` or `links: [{ url }]`). */
-function linkTargetsOf(evidence: unknown): string[] {
-  const links = (evidence as { links?: unknown } | null)?.links;
-  if (!Array.isArray(links)) return [];
-  return links
-    .map((l) => (typeof l === 'string' ? l : (l as { url?: unknown } | null)?.url))
-    .filter((u): u is string => typeof u === 'string');
-}
-
-/**
- * Occurrences' evidence as facts and tables (the presenter in src/seo/checks holds the rules per code), the links
- * named with their anchor text from the audit's link graph: one lookup for the whole list.
- */
-export async function evidenceViews(
-  pageService: AuditPageService,
-  ctx: RequestContext,
-  auditId: string,
-  items: readonly EvidenceItem[],
-): Promise<(EvidenceViewType | null)[]> {
-  const pairs = items.flatMap((item) => linkTargetsOf(item.evidence).map((target) => ({ source: item.url, target })));
-  const anchors = pairs.length ? await pageService.linkAnchors(ctx.db, auditId, pairs) : new Map<string, string>();
-  return items.map((item) =>
-    evidenceView(item.code, item.evidence, item.url, {
-      anchorOf: anchors.size ? (target) => anchors.get(`${item.url} ${target}`) : undefined,
-    }),
-  );
-}
-
-function evidenceView(code: string, evidence: unknown, url: string, context: EvidenceContext): EvidenceViewType | null {
-  const view = presentEvidence(code, (evidence ?? null) as Record<string, unknown> | null, url, context);
+/** An evidence view as GraphQL gives it: a URL cell's `url`, or null. */
+export function toEvidenceViewType(view: EvidenceView | null): EvidenceViewType | null {
   if (!view) return null;
   const cell = (c: { text: string; url?: string }) => ({ text: c.text, url: c.url ?? null });
   return {
@@ -53,37 +17,19 @@ function evidenceView(code: string, evidence: unknown, url: string, context: Evi
   };
 }
 
-const SEVERITY_ORDER: Record<SeverityEnum, number> = { CRITICAL: 0, WARNING: 1, NOTICE: 2 } as Record<
-  SeverityEnum,
-  number
->;
-
 const codePoints = (text: string | null): number | null => (text === null ? null : [...text].length);
 
 export function toPageView(
   auditId: string,
-  page: AuditPageView & { occurrences: PageOccurrenceRecord[]; vitals: (VitalsRecord & { measuredAt: Date })[] },
-  details: readonly (EvidenceViewType | null)[],
+  page: AuditPageView & { issues: PageIssue[]; vitals: MeasuredVitals[] },
 ): AuditPageViewType {
   const d = page.details ?? {};
-  const issues = page.occurrences
-    .map((o, index): PageIssueType | null => {
-      const check = findCheck(o.code);
-      if (!check) return null;
-      return {
-        id: o.id,
-        issueId: o.issueId,
-        code: o.code,
-        title: check.title,
-        severity: check.severity as SeverityEnum,
-        category: check.category as CategoryEnum,
-        howToFix: guidanceFor(o.code)?.fix ?? null,
-        evidence: o.evidence,
-        details: details[index] ?? null,
-      };
-    })
-    .filter((i): i is PageIssueType => i !== null)
-    .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+  const issues = page.issues.map((issue): PageIssueType => ({
+    ...issue,
+    severity: issue.severity as SeverityEnum,
+    category: issue.category as CategoryEnum,
+    details: toEvidenceViewType(issue.details),
+  }));
   return {
     auditId,
     id: page.id,
@@ -113,7 +59,7 @@ export function toPageView(
     bytes: page.bytes,
     bodyCapped: d.bodyCapped ?? false,
     resources: d.resources ?? [],
-    vitals: page.vitals.map((v) => ({ ...v, device: v.device, source: v.source })),
+    vitals: page.vitals,
     inlinkCount: page.inlinks,
     outlinkCount: page.outlinks,
     error: page.error,

@@ -2,7 +2,9 @@ import type { Principal } from '../platform/context.js';
 import { badInput, notFound } from '../platform/errors.js';
 import type { NativeDb } from '../platform/db/native-query.js';
 import { assertApiAccess } from '../identity/index.js';
-import type { AuditPageKind, VitalsRecord } from './audit-engine.js';
+import { findCheck, guidanceFor, presentEvidence, type EvidenceView, type Severity } from '../seo/checks/index.js';
+import type { AuditPageKind } from './audit-engine.js';
+import { SEVERITY_ORDER } from './audit.service.js';
 import {
   AuditRepository,
   SORT_KEYS,
@@ -10,16 +12,27 @@ import {
   type AuditPageOrder,
   type AuditPageRecord,
   type AuditPageView,
+  type MeasuredVitals,
   type PageOccurrenceRecord,
   type SortDirection,
   type StatusClass,
 } from './audit.repository.js';
+
+/** One issue occurrence on a page, with its check and its evidence as a person reads it. */
+export interface PageIssue extends PageOccurrenceRecord {
+  title: string;
+  severity: Severity;
+  category: string;
+  howToFix: string | null;
+  details: EvidenceView | null;
+}
 
 export type {
   AuditLinkRecord,
   AuditPageOrder,
   AuditPageRecord,
   AuditPageView,
+  MeasuredVitals,
   PageOccurrenceRecord,
   SortDirection,
   StatusClass,
@@ -66,7 +79,39 @@ type Cursor = [
   id: string,
 ];
 
-const encodeCursor = (cursor: Cursor): string => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+/** An opaque cursor: its parts as JSON in base64url (the pages explorer's and the link lists'). */
+const encodeCursor = (parts: readonly unknown[]): string => Buffer.from(JSON.stringify(parts)).toString('base64url');
+
+const notACursor = () =>
+  badInput('after is not a cursor of this list: pass pageInfo.endCursor of a previous page.', [
+    { path: 'after', message: 'not a cursor of this list' },
+  ]);
+
+const foreignCursor = (lists: string) =>
+  badInput(`after belongs to another list (${lists}): start again without it.`, [
+    { path: 'after', message: 'cursor of another list' },
+  ]);
+
+/** The parts of a cursor encodeCursor made, `length` of them; BAD_USER_INPUT for anything else. */
+function cursorParts(after: string, length: number): unknown[] {
+  if (!/^[A-Za-z0-9_-]+$/.test(after)) throw notACursor();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
+  } catch {
+    throw notACursor();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== length) throw notACursor();
+  return parsed as unknown[];
+}
+
+function assertPageSize(first: number): void {
+  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGES_PER_REQUEST) {
+    throw badInput(`first must be between 1 and ${MAX_PAGES_PER_REQUEST}.`, [
+      { path: 'first', message: `must be 1-${MAX_PAGES_PER_REQUEST}` },
+    ]);
+  }
+}
 
 function decodeCursor(
   after: string,
@@ -74,25 +119,10 @@ function decodeCursor(
   orderBy: AuditPageOrder,
   direction: SortDirection,
 ): { value: string | number | null; id: string } {
-  const invalid = () =>
-    badInput('after is not a cursor of this list: pass pageInfo.endCursor of a previous page.', [
-      { path: 'after', message: 'not a cursor of this list' },
-    ]);
-  if (!/^[A-Za-z0-9_-]+$/.test(after)) throw invalid();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 5) throw invalid();
-  const [audit, order, dir, value, id] = parsed as unknown[];
-  if (typeof id !== 'string' || !ROW_ID.test(id)) throw invalid();
-  if (audit !== auditId || order !== orderBy || dir !== direction) {
-    throw badInput('after belongs to another list (another audit, orderBy or direction): start again without it.', [
-      { path: 'after', message: 'cursor of another list' },
-    ]);
-  }
+  const [audit, order, dir, value, id] = cursorParts(after, 5);
+  if (typeof id !== 'string' || !ROW_ID.test(id)) throw notACursor();
+  if (audit !== auditId || order !== orderBy || dir !== direction)
+    throw foreignCursor('another audit, orderBy or direction');
   const key = SORT_KEYS[orderBy];
   const fits =
     value === null
@@ -100,7 +130,7 @@ function decodeCursor(
       : key.kind === 'int'
         ? Number.isSafeInteger(value) && Math.abs(value as number) <= INT32_MAX
         : typeof value === 'string';
-  if (!fits) throw invalid();
+  if (!fits) throw notACursor();
   return { value: value as string | number | null, id };
 }
 
@@ -120,11 +150,7 @@ export class AuditPageService {
   ): Promise<AuditPageList> {
     const p = assertApiAccess(principal, 'read');
     const { first, after, orderBy, direction, filter } = query;
-    if (!Number.isInteger(first) || first < 1 || first > MAX_PAGES_PER_REQUEST) {
-      throw badInput(`first must be between 1 and ${MAX_PAGES_PER_REQUEST}.`, [
-        { path: 'first', message: `must be 1-${MAX_PAGES_PER_REQUEST}` },
-      ]);
-    }
+    assertPageSize(first);
     const search = filter?.search ?? '';
     if (search.length > MAX_PAGE_SEARCH_LENGTH) {
       throw badInput(`filter.search must be at most ${MAX_PAGE_SEARCH_LENGTH} characters.`, [
@@ -151,22 +177,29 @@ export class AuditPageService {
       rows: page,
       hasNext: rows.length > first,
       endCursor: last
-        ? encodeCursor([auditId, orderBy, direction, last[SORT_KEYS[orderBy].field] as string | number | null, last.id])
+        ? encodeCursor([
+            auditId,
+            orderBy,
+            direction,
+            last[SORT_KEYS[orderBy].field] as string | number | null,
+            last.id,
+          ] satisfies Cursor)
         : null,
       totalCount: total,
     };
   }
 
   /**
-   * The page view of one crawled URL: the row with its details, its issue occurrences and lab vitals. NOT_FOUND when
-   * the audit is not the caller's organization's, or the URL was not crawled in it.
+   * The page view of one crawled URL: the row with its details, its issues (most severe first, each with the
+   * catalog's title and fix and its evidence view) and lab vitals. NOT_FOUND when the audit is not the caller's
+   * organization's, or the URL was not crawled in it.
    */
   async page(
     db: NativeDb,
     principal: Principal | null,
     auditId: string,
     url: string,
-  ): Promise<AuditPageView & { occurrences: PageOccurrenceRecord[]; vitals: (VitalsRecord & { measuredAt: Date })[] }> {
+  ): Promise<AuditPageView & { issues: PageIssue[]; vitals: MeasuredVitals[] }> {
     const p = assertApiAccess(principal, 'read');
     if (url.length === 0 || url.length > MAX_PAGE_URL_LENGTH) {
       throw badInput(`url must be 1-${MAX_PAGE_URL_LENGTH} characters.`, [
@@ -179,25 +212,53 @@ export class AuditPageService {
       this.repo.pageOccurrences(db, auditId, page.url, MAX_PAGE_OCCURRENCES),
       this.repo.pageVitals(db, auditId, page.url),
     ]);
-    return { ...page, occurrences, vitals };
+    const views = await this.evidenceViews(
+      db,
+      auditId,
+      occurrences.map((o) => ({ code: o.code, evidence: o.evidence, url: page.url })),
+    );
+    const issues: PageIssue[] = [];
+    occurrences.forEach((o, index) => {
+      const check = findCheck(o.code);
+      if (!check) return;
+      issues.push({
+        ...o,
+        title: check.title,
+        severity: check.severity,
+        category: check.category,
+        howToFix: guidanceFor(o.code)?.fix ?? null,
+        details: views[index],
+      });
+    });
+    issues.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+    return { ...page, issues, vitals };
   }
 
   /**
-   * Anchor texts of links, by "source target", for evidence tables (sources and targets as the evidence names them).
-   * Audits crawled before the link graph existed give none.
+   * Occurrences' evidence as facts and tables (the presenter in src/seo/checks holds the rules per code), their links
+   * named by anchor text from the audit's link graph: one lookup for the whole list. Audits crawled before the link
+   * graph existed get the tables without anchors.
    */
-  async linkAnchors(
+  async evidenceViews(
     db: NativeDb,
     auditId: string,
-    pairs: readonly { source: string; target: string }[],
-  ): Promise<Map<string, string>> {
-    const rows = await this.repo.linkAnchors(
-      db,
-      auditId,
-      pairs.map((p) => p.source),
-      pairs.map((p) => p.target),
+    items: readonly { code: string; evidence: unknown; url: string }[],
+  ): Promise<(EvidenceView | null)[]> {
+    const pairs = items.flatMap((item) => linkTargetsOf(item.evidence).map((target) => ({ source: item.url, target })));
+    const rows = pairs.length
+      ? await this.repo.linkAnchors(
+          db,
+          auditId,
+          pairs.map((pair) => pair.source),
+          pairs.map((pair) => pair.target),
+        )
+      : [];
+    const anchors = new Map(rows.map((r) => [`${r.sourceUrl} ${r.targetUrl}`, r.anchor]));
+    return items.map((item) =>
+      presentEvidence(item.code, (item.evidence ?? null) as Record<string, unknown> | null, item.url, {
+        anchorOf: anchors.size ? (target) => anchors.get(`${item.url} ${target}`) : undefined,
+      }),
     );
-    return new Map(rows.map((r) => [`${r.sourceUrl} ${r.targetUrl}`, r.anchor]));
   }
 
   /**
@@ -214,26 +275,14 @@ export class AuditPageService {
     after: string | null,
   ): Promise<{ rows: AuditLinkRecord[]; hasNext: boolean; endCursor: string | null; totalCount: number }> {
     const p = assertApiAccess(principal, 'read');
-    if (!Number.isInteger(first) || first < 1 || first > MAX_PAGES_PER_REQUEST) {
-      throw badInput(`first must be between 1 and ${MAX_PAGES_PER_REQUEST}.`, [
-        { path: 'first', message: `must be 1-${MAX_PAGES_PER_REQUEST}` },
-      ]);
-    }
+    assertPageSize(first);
     const scope = `${auditId} ${direction} ${url}`;
     let afterId: string | null = null;
     if (after) {
-      const decoded = decodeLinkCursor(after);
-      if (decoded === null) {
-        throw badInput('after is not a cursor of this list: pass pageInfo.endCursor of a previous page.', [
-          { path: 'after', message: 'not a cursor of this list' },
-        ]);
-      }
-      if (decoded.scope !== scope) {
-        throw badInput('after belongs to another list (another audit, page or direction): start again without it.', [
-          { path: 'after', message: 'cursor of another list' },
-        ]);
-      }
-      afterId = decoded.id;
+      const [cursorScope, id] = cursorParts(after, 2);
+      if (typeof cursorScope !== 'string' || typeof id !== 'string' || !ROW_ID.test(id)) throw notACursor();
+      if (cursorScope !== scope) throw foreignCursor('another audit, page or direction');
+      afterId = id;
     }
     const { rows, total } = await this.repo.listLinks(db, {
       auditId,
@@ -248,20 +297,17 @@ export class AuditPageService {
     return {
       rows: page,
       hasNext: rows.length > first,
-      endCursor: last ? Buffer.from(JSON.stringify([scope, last.id])).toString('base64url') : null,
+      endCursor: last ? encodeCursor([scope, last.id]) : null,
       totalCount: total,
     };
   }
 }
 
-function decodeLinkCursor(after: string): { scope: string; id: string } | null {
-  if (!/^[A-Za-z0-9_-]+$/.test(after)) return null;
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
-    if (!Array.isArray(parsed) || parsed.length !== 2) return null;
-    const [scope, id] = parsed as unknown[];
-    return typeof scope === 'string' && typeof id === 'string' && ROW_ID.test(id) ? { scope, id } : null;
-  } catch {
-    return null;
-  }
+/** The link targets an occurrence's evidence names (`links: ["url"]` or `links: [{ url }]`). */
+function linkTargetsOf(evidence: unknown): string[] {
+  const links = (evidence as { links?: unknown } | null)?.links;
+  if (!Array.isArray(links)) return [];
+  return links
+    .map((link) => (typeof link === 'string' ? link : (link as { url?: unknown } | null)?.url))
+    .filter((url): url is string => typeof url === 'string');
 }

@@ -153,6 +153,9 @@ export interface AuditLinkRecord {
   otherCrawled: boolean;
 }
 
+/** Vitals an audit measured for a URL, with when. */
+export type MeasuredVitals = VitalsRecord & { measuredAt: Date };
+
 export interface PageOccurrenceRecord {
   id: string;
   code: string;
@@ -539,8 +542,8 @@ export class AuditRepository {
   }
 
   /** Lab or HTTP-only vitals an audit recorded for one URL (the page view's "lab vitals when measured"). */
-  pageVitals(db: NativeDb, auditId: string, url: string): Promise<(VitalsRecord & { measuredAt: Date })[]> {
-    return nativeQuery<VitalsRecord & { measuredAt: Date }>(
+  pageVitals(db: NativeDb, auditId: string, url: string): Promise<MeasuredVitals[]> {
+    return nativeQuery<MeasuredVitals>(
       db,
       `SELECT url, measured_at AS "measuredAt", source, device, lcp_ms AS "lcpMs", cls, inp_ms AS "inpMs",
          tbt_ms AS "tbtMs", fcp_ms AS "fcpMs",

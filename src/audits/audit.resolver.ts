@@ -11,7 +11,7 @@ import type { AuditPageService } from './audit-page.service.js';
 import { type AuditPageOrder, type SortDirection, type StatusClass } from './audit-page.service.js';
 import type { AuditPageKind } from './audit-engine.js';
 import { AuditPageViewType } from './audit-page-view.types.js';
-import { evidenceViews, toPageView } from './audit-page-view.resolver.js';
+import { toEvidenceViewType, toPageView } from './audit-page-view.resolver.js';
 import {
   AuditConnection,
   AuditPageConnection,
@@ -185,9 +185,7 @@ export class AuditResolver {
     @Arg('url', () => String, { description: 'The URL as crawled (AuditPage.url).' }) url: string,
     @Ctx() ctx: RequestContext,
   ): Promise<AuditPageViewType> {
-    const page = await this.pageService.page(ctx.db, ctx.principal, audit.id, url);
-    const items = page.occurrences.map((o) => ({ code: o.code, evidence: o.evidence, url: page.url }));
-    return toPageView(audit.id, page, await evidenceViews(this.pageService, ctx, audit.id, items));
+    return toPageView(audit.id, await this.pageService.page(ctx.db, ctx.principal, audit.id, url));
   }
 
   @FieldResolver(() => [IssueType], { description: 'Most severe first.' })
@@ -258,9 +256,9 @@ export class IssueResolver {
   ): Promise<IssueOccurrenceConnection> {
     const { rows, hasNext } = await this.service.occurrences(ctx.em, issue.auditId, issue.code, first, after);
     const items = rows.map((row) => ({ code: issue.code, evidence: row.evidence, url: row.url }));
-    const details = await evidenceViews(this.pageService, ctx, issue.auditId, items);
+    const details = await this.pageService.evidenceViews(ctx.db, issue.auditId, items);
     return {
-      nodes: rows.map((row, i) => ({ ...row, details: details[i] })),
+      nodes: rows.map((row, i) => ({ ...row, details: toEvidenceViewType(details[i]) })),
       pageInfo: { hasNextPage: hasNext, endCursor: rows.at(-1)?.id ?? null },
     };
   }

@@ -20,7 +20,8 @@ export interface StartedAudit {
 
 export type { OccurrenceRow } from './audit.repository.js';
 
-const SEVERITY_ORDER = { CRITICAL: 0, WARNING: 1, NOTICE: 2 } as const;
+/** Most severe first: the order of an audit's issues and of a page's. */
+export const SEVERITY_ORDER = { CRITICAL: 0, WARNING: 1, NOTICE: 2 } as const;
 const CANCELLED_BY_USER = 'Cancelled by a user.';
 
 export class AuditService {
