@@ -3,7 +3,13 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { QUEUES, createQueue, createWorker } from '../src/platform/queues.js';
 import { infrastructureFailure } from '../src/platform/infra-errors.js';
 import { createConfiguredSafeHttpClient, parseResolvePins } from '../src/platform/safe-http/index.js';
-import { AuditFailedError, AuditJobRunner, AuditSweeper, type AuditJobData } from '../src/audits/index.js';
+import {
+  AuditFailedError,
+  AuditJobRunner,
+  AuditSweeper,
+  heartbeatGraceOf,
+  type AuditJobData,
+} from '../src/audits/index.js';
 import { createPageFactsPool, type PageFactsExtract } from '../src/crawler/index.js';
 import { createLabMeter } from '../src/technical/index.js';
 import type { JobHandlers } from './run-worker.js';
@@ -18,6 +24,13 @@ function readable(err: Error): string {
 /** An outage puts the job back this many times (2 s doubling to 60 s: about 15 minutes in all) before it counts. */
 const MAX_OUTAGE_RETRIES = 20;
 const outageDelayMs = (retry: number) => Math.min(60_000, 2_000 * 2 ** retry);
+
+/**
+ * BullMQ's word that the queue no longer holds a job this worker runs: Redis lost its data (restarted empty), or the
+ * lock expired and another run took the job. Not the audit's failure: the run still writes its end to PostgreSQL
+ * (fenced on its attempt), and the sweeper leaves its audit alone while its heartbeat is fresh.
+ */
+const LOST_JOB = /^(Missing key for job|Missing lock for job|Lock mismatch for job|could not renew lock for job) /;
 
 /**
  * Progress goes to the queue without holding up the crawl: one update in flight at most, and a failed one (Redis
@@ -130,7 +143,10 @@ export const auditJobs: JobHandlers = {
       {
         redisUrl: config.REDIS_URL,
         prefix: config.REDIS_PREFIX,
-        onError: onError('audit worker'),
+        onError: (err) =>
+          LOST_JOB.test(err.message)
+            ? logger.warn({ reason: err.message }, 'the queue lost a running audit job; PostgreSQL keeps the audit')
+            : onError('audit worker')(err),
         onRedisEvent: (_event, err) => err && onError('audit worker connection')(err),
         concurrency: config.WORKER_CONCURRENCY,
         lockDuration: config.WORKER_LOCK_MS,
@@ -157,6 +173,7 @@ export const auditJobs: JobHandlers = {
     const sweeper = new AuditSweeper(orm, sweepQueue, redis, {
       prefix: config.REDIS_PREFIX,
       graceMs: config.WORKER_LOCK_MS,
+      heartbeatGraceMs: heartbeatGraceOf(config.AUDIT_HEARTBEAT_MS),
       logger,
     });
     const stopSweeping =

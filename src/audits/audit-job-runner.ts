@@ -45,7 +45,7 @@ export class AuditJobRunner {
   constructor(
     private readonly orm: MikroORM,
     private readonly client: SafeHttpClient,
-    private readonly config: Pick<AppConfig, 'CRAWLER_USER_AGENT'>,
+    private readonly config: Pick<AppConfig, 'CRAWLER_USER_AGENT' | 'AUDIT_HEARTBEAT_MS'>,
     private readonly logger: Logger,
     private readonly labMeter?: LabMeter,
     /** Page parsing, e.g. on the worker's thread pool; in this thread by default. */
@@ -69,6 +69,7 @@ export class AuditJobRunner {
     await this.repo.deleteResults(em, auditId);
 
     const watch = this.watch(em, auditId, attempt, ctx);
+    const stopBeating = this.beat(em, run);
     try {
       let lastProgress = 0;
       const sink: AuditSink = {
@@ -125,8 +126,33 @@ export class AuditJobRunner {
       if (done) return 'completed';
       return this.lostTo(em, run);
     } finally {
+      stopBeating();
       watch.stop();
     }
+  }
+
+  /**
+   * The attempt's heartbeat in PostgreSQL, now and every AUDIT_HEARTBEAT_MS while the run lasts: the sweeper leaves
+   * the audit alone while it is fresh, so a run whose job Redis lost (restarted empty) is not started again beside
+   * it. Guarded on the attempt: once a later attempt claimed the audit, this run's beats match no row.
+   */
+  private beat(em: EntityManager, run: AuditAttempt): () => void {
+    let writing = false;
+    const beat = async () => {
+      if (writing) return;
+      writing = true;
+      try {
+        await this.repo.writeHeartbeat(em, run);
+      } catch (err) {
+        // A missed beat decides nothing: the sweeper allows a few before it counts the worker as gone.
+        this.logger.warn({ err, auditId: run.auditId }, 'audit heartbeat not written');
+      } finally {
+        writing = false;
+      }
+    };
+    void beat();
+    const timer = setInterval(() => void beat(), this.config.AUDIT_HEARTBEAT_MS);
+    return () => clearInterval(timer);
   }
 
   /**

@@ -16,6 +16,12 @@ export interface AuditSweeperOptions {
    * BullMQ itself would have noticed a dead worker.
    */
   graceMs: number;
+  /**
+   * A RUNNING audit whose heartbeat is younger than this is left alone, whatever the queue says of its job: its
+   * worker is alive and will finish it (after Redis restarted empty, its job is missing though it runs). The worker
+   * passes heartbeatGraceOf(AUDIT_HEARTBEAT_MS).
+   */
+  heartbeatGraceMs: number;
   /** Runs (claims) an audit may have had before a lost job fails it instead of being queued again. */
   maxRuns?: number;
   logger: Logger;
@@ -31,6 +37,13 @@ export interface SweepReport {
 }
 
 export const DEFAULT_MAX_RUNS = 8;
+/**
+ * Heartbeats a live worker may miss before its audit counts as abandoned: one write can be slow or fail (a busy
+ * database), and the sweep itself runs between beats.
+ */
+export const HEARTBEAT_MISSES = 3;
+/** The heartbeat grace for a heartbeat interval (AUDIT_HEARTBEAT_MS). */
+export const heartbeatGraceOf = (heartbeatMs: number): number => HEARTBEAT_MISSES * heartbeatMs;
 const LOST_JOB_NOTE = 'Queued again: its job was lost (the queue restarted without its data).';
 const WAITING_STATES = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children']);
 
@@ -38,9 +51,10 @@ const WAITING_STATES = new Set(['waiting', 'delayed', 'prioritized', 'waiting-ch
  * Finds QUEUED and RUNNING audits that the queue no longer carries — their job is missing (Redis lost its data),
  * finished without the audit learning of it (the worker could not write to PostgreSQL), or waits while the audit
  * claims to run — and puts them right: queued again under the same job id (idempotent, bounded by `maxRuns`), or
- * failed with a reason. Safe with several worker groups: one sweep at a time holds a Redis lock, and every change
- * is a transition guarded on the status and attempt the sweeper saw (audit-lifecycle.ts), so an audit that a worker
- * claims meanwhile is left alone.
+ * failed with a reason. A RUNNING audit whose worker's heartbeat is fresh is not one of them: PostgreSQL says its
+ * worker is alive, and that outranks what Redis says of its job. Safe with several worker groups: one sweep at a
+ * time holds a Redis lock, and every change is a transition guarded on the status and attempt the sweeper saw
+ * (audit-lifecycle.ts), so an audit that a worker claims meanwhile is left alone.
  */
 export class AuditSweeper {
   private readonly maxRuns: number;
@@ -68,7 +82,9 @@ export class AuditSweeper {
   async sweep(): Promise<SweepReport> {
     const report: SweepReport = { requeued: [], failed: [], corrected: [] };
     const em = this.orm.em.fork();
-    const candidates = await this.repo.findSweepCandidates(em, this.options.graceMs);
+    // An audit whose worker beats is not a candidate: requeued, it would run twice at once (the issue's drill: three
+    // runs, 492 requests for 200 pages), and the live run completes it in PostgreSQL, job or no job.
+    const candidates = await this.repo.findSweepCandidates(em, this.options.graceMs, this.options.heartbeatGraceMs);
     for (const audit of candidates) {
       const job = await this.queue.getJob(audit.job_id);
       const state = job ? await job.getState() : 'missing';

@@ -585,6 +585,19 @@ export class AuditRepository {
     ]);
   }
 
+  /**
+   * Attempt n is alive: its heartbeat, written only while the audit is RUNNING at that attempt (a stale worker
+   * cannot vouch for a later attempt, nor keep a finished audit "alive"). False when the guard matched no row.
+   */
+  async writeHeartbeat(db: NativeDb, run: AuditAttempt): Promise<boolean> {
+    const rows = await nativeQuery(
+      db,
+      `UPDATE audit SET heartbeat_at = now() WHERE id = $1 AND attempts = $2 AND status = 'RUNNING' RETURNING id`,
+      [run.auditId, run.attempt],
+    );
+    return rows.length > 0;
+  }
+
   /** A cancelled run's audit reports the pages it keeps (progress was last written up to a second before). */
   async settleCancelledCounts(db: NativeDb, run: AuditAttempt): Promise<void> {
     await nativeQuery(
@@ -723,15 +736,20 @@ export class AuditRepository {
 
   // ---- The sweeper ----
 
-  /** Active audits whose job started (or was created) more than `graceMs` ago, oldest first, at most 200. */
-  findSweepCandidates(db: NativeDb, graceMs: number): Promise<SweepCandidate[]> {
+  /**
+   * Active audits whose job started (or was created) more than `graceMs` ago, oldest first, at most 200; a RUNNING
+   * audit whose heartbeat is younger than `heartbeatGraceMs` is not one (its worker is alive).
+   */
+  findSweepCandidates(db: NativeDb, graceMs: number, heartbeatGraceMs: number): Promise<SweepCandidate[]> {
     return nativeQuery<SweepCandidate>(
       db,
       `SELECT id, job_id, status, attempts FROM audit
        WHERE status IN ('QUEUED', 'RUNNING') AND coalesce(started_at,
         created_at) < now() - make_interval(secs => $1::float / 1000)
+         AND (status <> 'RUNNING' OR heartbeat_at IS NULL
+           OR heartbeat_at < now() - make_interval(secs => $2::float / 1000))
        ORDER BY created_at LIMIT 200`,
-      [graceMs],
+      [graceMs, heartbeatGraceMs],
     );
   }
 

@@ -43,7 +43,9 @@ export class AuditService {
     const project = await this.projects.findOwned(em, p, projectId);
     const active = await this.activeFor(em, project.id);
     if (active) {
-      await this.enqueue(active); // heals a queue that lost its job (e.g. Redis flushed)
+      // Heals a queue that lost a QUEUED audit's job (e.g. Redis flushed). Not a RUNNING one's: its worker may be
+      // alive without the job (its heartbeat says so), and the sweeper requeues it once the heartbeat goes stale.
+      if (active.status === 'QUEUED') await this.enqueue(active);
       return { audit: active, created: false };
     }
     const quota = quotaFor(this.config, p.plan).pagesPerAudit;

@@ -33,6 +33,6 @@ export {
 export { AuditJobRunner, type AuditRunResult } from './audit-job-runner.js';
 /** The audit state machine: the only writer of audit.status (its transition table is in its doc comment). */
 export * as auditLifecycle from './audit-lifecycle.js';
-export { AuditSweeper, DEFAULT_MAX_RUNS, type SweepReport } from './audit-sweeper.js';
+export { AuditSweeper, DEFAULT_MAX_RUNS, heartbeatGraceOf, type SweepReport } from './audit-sweeper.js';
 export { auditCrawlOptions, type AuditCrawlSettings } from './audit-crawl-options.js';
 export { countAuditsByStatus } from './audit.repository.js';

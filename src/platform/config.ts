@@ -139,6 +139,11 @@ const envSchema = z
     WORKER_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),
     /** How often an audit worker looks for audits whose queued job was lost (Redis restarted empty, say); 0 = never. */
     AUDIT_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(15_000),
+    /**
+     * How often a running audit's worker writes its heartbeat; the sweeper leaves an audit alone while the heartbeat
+     * is fresher than three of these (its worker is alive, whatever Redis lost).
+     */
+    AUDIT_HEARTBEAT_MS: z.coerce.number().int().min(100).default(5_000),
   })
   .transform((env, ctx) => {
     const production = env.NODE_ENV === 'production';

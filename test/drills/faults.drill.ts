@@ -4,13 +4,15 @@
  * (`seo worker`: supervisor + the worker process of every queue) audit a local generated site of slow pages, then:
  *   A. kill -9 of the audit worker process running an audit;
  *   B. Redis stopped (20 s; quick 5 s) and started again EMPTY (its jobs are gone);
+ *   R. Redis restarted EMPTY 10 s into a 200-page audit (the issue's drill): its worker is alive, so the audit ends
+ *      with one attempt and each page requested once (its heartbeat keeps the sweeper from starting it again);
  *   C. PostgreSQL stopped (10 s; quick 3 s) and started again.
  * During each outage the API is asked continuously (Surface A, a free tool, the job endpoint): every answer must be
  * a 503 UNAVAILABLE with Retry-After in the documented shape (or a 200 the outage does not concern), within ~1 s.
- * Expectations: every audit ends COMPLETED or FAILED with a reason (none stuck), completed audits hold exactly the
- * site's pages and the same issue occurrences as each other (0 lost, 0 duplicated rows), the API answers 200 after
- * each outage without a restart, the worker groups are still up. Figures: recovery times, request outcomes during
- * outages by status, audits' end states.
+ * Expectations: every audit ends COMPLETED or FAILED with a reason (none stuck), the audits of B and R after one
+ * attempt, completed audits hold exactly the site's pages and the same issue occurrences as each other (0 lost, 0
+ * duplicated rows), the API answers 200 after each outage without a restart, the worker groups are still up.
+ * Figures: recovery times, request outcomes during outages by status, audits' end states, R's attempts and requests.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -162,6 +164,11 @@ interface AuditRow {
   attempts: number;
 }
 
+/** The R scenario's audit: the issue's 200 pages, slow enough that the audit outlasts the restart at 10 s by far. */
+const RESTART_PAGES = 200;
+const RESTART_PAGE_DELAY_MS = 400;
+const RESTART_AFTER_MS = 10_000;
+
 export const drill: Drill = {
   description: 'kill -9 of a worker, Redis stopped and restarted empty, PostgreSQL restarted, all mid-audit',
   async run({ quick, log }) {
@@ -226,10 +233,10 @@ export const drill: Drill = {
         'faults drill',
       ]);
 
-      const audits: { id: string; jobId: string; scenario: string }[] = [];
+      const audits: { id: string; jobId: string; scenario: string; pages: number }[] = [];
       /** A project on a fresh copy of the site, audited through Surface A; resolves once its crawl is under way. */
-      const startAudit = async (scenario: string) => {
-        const site = generatedSite(pages, delayMs);
+      const startAudit = async (scenario: string, sitePages = pages, pageDelayMs = delayMs) => {
+        const site = generatedSite(sitePages, pageDelayMs);
         sites.push(site);
         const port = await site.listen();
         const created = await fetch(`${api.baseUrl}/graphql`, {
@@ -246,10 +253,10 @@ export const drill: Drill = {
           headers: { authorization: `Bearer ${key}` },
         });
         const { auditId, jobId } = (await started.json()) as { auditId: string; jobId: string };
-        audits.push({ id: auditId, jobId, scenario });
+        audits.push({ id: auditId, jobId, scenario, pages: sitePages });
         const under = await waitFor(async () => ((await row(auditId))?.pages_crawled ?? 0) >= 10, 30_000);
         if (!under) throw new Error(`audit ${auditId} did not start crawling`);
-        return { auditId, jobId };
+        return { auditId, jobId, site };
       };
       const row = async (id: string) =>
         (await p.sql<AuditRow>('SELECT id, status, error, pages_crawled, attempts FROM audit WHERE id = $1', [id]))[0];
@@ -362,6 +369,61 @@ export const drill: Drill = {
         expect(progressed !== null, 'B: the audit progressed again after Redis came back empty');
       }
 
+      // R. Redis restarted empty 10 s into a 200-page audit whose worker stays alive.
+      {
+        const { auditId, site } = await startAudit('R', RESTART_PAGES, RESTART_PAGE_DELAY_MS);
+        const [{ created }] = await p.sql<{ created: Date }>('SELECT created_at AS created FROM audit WHERE id = $1', [
+          auditId,
+        ]);
+        await sleep(Math.max(0, created.getTime() + RESTART_AFTER_MS - Date.now()));
+        await redis.stop();
+        await redis.start();
+        const restartedAtMs = Date.now() - created.getTime();
+        log(`R: Redis restarted empty ${(restartedAtMs / 1000).toFixed(1)} s into audit ${auditId}`);
+        const ended = await waitFor(
+          async () => {
+            const r = await row(auditId);
+            return r && (r.status === 'COMPLETED' || r.status === 'FAILED') ? r : null;
+          },
+          180_000,
+          200,
+        );
+        // A few sweeps after the end: nothing starts the audit again.
+        await sleep(3 * 2_000);
+        const [end] = await p.sql<AuditRow & { seconds: number }>(
+          `SELECT id, status, error, pages_crawled, attempts,
+             extract(epoch FROM (coalesce(completed_at, now()) - created_at))::float AS seconds
+           FROM audit WHERE id = $1`,
+          [auditId],
+        );
+        const requests = [...site.hits.values()].reduce((a, b) => a + b, 0);
+        const pageHits = [...site.hits.entries()].filter(([path]) => path === '/' || path.startsWith('/p/'));
+        const pageRequests = pageHits.reduce((a, [, n]) => a + n, 0);
+        figures.R = {
+          sitePages: RESTART_PAGES,
+          pageDelayMs: RESTART_PAGE_DELAY_MS,
+          redisRestartedAtMs: restartedAtMs,
+          status: end.status,
+          attempts: end.attempts,
+          pagesCrawled: end.pages_crawled,
+          auditSeconds: Math.round(end.seconds * 10) / 10,
+          requests,
+          pageRequests,
+          pagesRequestedTwice: pageHits.filter(([, n]) => n > 1).length,
+        };
+        log(`R: ${JSON.stringify(figures.R)}`);
+        expect(!!ended && end.status === 'COMPLETED', `R: the audit completed (${end.status}: ${end.error ?? ''})`);
+        expect(
+          restartedAtMs < end.seconds * 1000 - 5_000,
+          'R: the restart came while the audit ran, well before its end',
+        );
+        expect(end.attempts === 1, `R: one attempt after Redis restarted empty (${end.attempts})`);
+        expect(
+          pageRequests === RESTART_PAGES && requests <= RESTART_PAGES + 5,
+          `R: each of the ${RESTART_PAGES} pages requested once (${pageRequests} page requests, ${requests} in all)`,
+        );
+      }
+
       // C. PostgreSQL stopped, then started again.
       {
         const { auditId, jobId } = await startAudit('C');
@@ -464,15 +526,27 @@ export const drill: Drill = {
         })`,
       );
       for (const r of finalRows) if (r.status === 'FAILED') expect(!!r.error, `audit ${r.id} FAILED with a reason`);
+      // Redis losing its data does not start a running audit again: its worker is alive (its heartbeat).
+      for (const a of audits.filter((x) => x.scenario === 'B' || x.scenario === 'R')) {
+        const r = finalRows.find((x) => x.id === a.id);
+        expect(r?.attempts === 1, `${a.scenario}: the audit ran once although Redis lost its job (${r?.attempts})`);
+      }
       const completed = stored.filter((s) => finalRows.find((r) => r.id === s.id)?.status === 'COMPLETED');
       for (const s of completed) {
         const r = finalRows.find((x) => x.id === s.id)!;
+        const sitePages = audits.find((a) => a.id === s.id)!.pages;
         expect(
-          s.pages === pages && r.pages_crawled === pages,
-          `completed audit ${s.id} holds the site's ${pages} pages (stored ${s.pages}, reported ${r.pages_crawled})`,
+          s.pages === sitePages && r.pages_crawled === sitePages,
+          `completed audit ${s.id} holds the site's ${sitePages} pages ` +
+            `(stored ${s.pages}, reported ${r.pages_crawled})`,
         );
       }
-      const occurrenceCounts = new Set(completed.map((s) => `${s.occurrences}/${s.issues}`));
+      // The same site gives the same issues: compared among the audits of the shared site size.
+      const occurrenceCounts = new Set(
+        completed
+          .filter((s) => audits.find((a) => a.id === s.id)!.pages === pages)
+          .map((s) => `${s.occurrences}/${s.issues}`),
+      );
       expect(
         occurrenceCounts.size <= 1,
         `completed audits of the same site hold the same occurrences/issues (${[...occurrenceCounts].join(' vs ')})`,

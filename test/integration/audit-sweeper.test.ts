@@ -3,6 +3,7 @@ import { UnrecoverableError } from 'bullmq';
 import { QUEUES, createQueue, createWorker, type Queue } from '../../src/platform/queues.js';
 import { createRedis, type Redis } from '../../src/platform/redis.js';
 import { AuditSweeper, DEFAULT_MAX_RUNS, type AuditJobData } from '../../src/audits/index.js';
+import { AuditRepository } from '../../src/audits/audit.repository.js';
 import {
   createApiKey,
   createProject,
@@ -28,6 +29,7 @@ let queue: Queue<AuditJobData>;
 let sweeper: AuditSweeper;
 const prefix = `sweep-${uniq()}`;
 const GRACE_MS = 5_000;
+const HEARTBEAT_GRACE_MS = 3_000;
 
 beforeAll(async () => {
   t = await createTestApp({ REDIS_PREFIX: prefix });
@@ -35,7 +37,12 @@ beforeAll(async () => {
   key = await createApiKey(t, user);
   redis = createRedis(t.config.REDIS_URL, { name: 'sweeper-test' });
   queue = createQueue<AuditJobData>(QUEUES.audit, redis, prefix, reportQueueError);
-  sweeper = new AuditSweeper(t.runtime.orm, queue, redis, { prefix, graceMs: GRACE_MS, logger: t.runtime.logger });
+  sweeper = new AuditSweeper(t.runtime.orm, queue, redis, {
+    prefix,
+    graceMs: GRACE_MS,
+    heartbeatGraceMs: HEARTBEAT_GRACE_MS,
+    logger: t.runtime.logger,
+  });
 });
 afterAll(async () => {
   await queue.obliterate({ force: true }).catch(() => undefined);
@@ -173,10 +180,105 @@ describe('audit sweeper', () => {
     const other = new AuditSweeper(t.runtime.orm, queue, redis, {
       prefix,
       graceMs: GRACE_MS,
+      heartbeatGraceMs: HEARTBEAT_GRACE_MS,
       logger: t.runtime.logger,
     });
     const [a, b] = await Promise.all([sweeper.sweepOnce(2_000), other.sweepOnce(2_000)]);
     expect([a, b].filter((r) => r === null)).toHaveLength(1);
     await redis.del(`${prefix}:audit-sweeper:lock`);
+  });
+});
+
+describe('audit sweeper and the heartbeat of a running audit', () => {
+  const repo = new AuditRepository();
+  const heartbeatOf = async (auditId: string) =>
+    (await t.runtime.pool.query('SELECT heartbeat_at FROM audit WHERE id = $1', [auditId])).rows[0]
+      .heartbeat_at as Date | null;
+  /** The audit's worker beat `ageMs` ago (a real write of attempt 1's heartbeat, then aged in place). */
+  async function beat(auditId: string, ageMs: number): Promise<void> {
+    expect(await repo.writeHeartbeat(t.runtime.orm.em.fork(), { auditId, attempt: 1 })).toBe(true);
+    await t.runtime.pool.query(
+      `UPDATE audit SET heartbeat_at = heartbeat_at - make_interval(secs => $2::float / 1000) WHERE id = $1`,
+      [auditId, ageMs],
+    );
+  }
+  const cancel = (auditId: string) =>
+    t.runtime.pool.query(`UPDATE audit SET status = 'CANCELLED', phase = NULL, completed_at = now() WHERE id = $1`, [
+      auditId,
+    ]);
+
+  it('leaves a RUNNING audit whose heartbeat is fresh alone, its job missing (Redis restarted empty)', async () => {
+    const { auditId, jobId } = await startAudit();
+    await claimedLongAgo(auditId);
+    await beat(auditId, 0);
+    await queue.remove(jobId);
+
+    const report = await sweeper.sweep();
+    expect([...report.requeued, ...report.failed, ...report.corrected]).not.toContain(auditId);
+    expect(await row(auditId)).toMatchObject({ status: 'RUNNING', phase: 'CRAWLING', attempts: 1, error: null });
+    expect(await queue.getJob(jobId)).toBeUndefined();
+
+    // Its job waiting (a lock that expired) or failed (stalled too often) changes nothing while the worker beats.
+    await queue.add('audit', { auditId }, { jobId });
+    const again = await sweeper.sweep();
+    expect([...again.requeued, ...again.failed, ...again.corrected]).not.toContain(auditId);
+    expect((await row(auditId)).status).toBe('RUNNING');
+    await queue.remove(jobId);
+    await cancel(auditId);
+  });
+
+  it('requeues, as before, a RUNNING audit whose heartbeat went stale (its worker died with the job)', async () => {
+    const { auditId, jobId } = await startAudit();
+    await claimedLongAgo(auditId);
+    await beat(auditId, HEARTBEAT_GRACE_MS + 1_000);
+    await queue.remove(jobId);
+
+    const report = await sweeper.sweep();
+    expect(report.requeued).toContain(auditId);
+    expect(await row(auditId)).toMatchObject({ status: 'QUEUED', attempts: 1 });
+    expect(await (await queue.getJob(jobId))?.getState()).toBe('waiting');
+    await queue.remove(jobId);
+    await cancel(auditId);
+  });
+
+  it('takes no heartbeat from a stale worker: not for a later attempt, not for a finished audit', async () => {
+    const { auditId, jobId } = await startAudit();
+    await queue.remove(jobId);
+    await claimedLongAgo(auditId, 2); // attempt 2 claimed the audit; attempt 1's worker still runs
+    const em = t.runtime.orm.em.fork();
+    expect(await repo.writeHeartbeat(em, { auditId, attempt: 1 })).toBe(false);
+    expect(await heartbeatOf(auditId)).toBeNull();
+    // So attempt 1 cannot keep attempt 2's audit from the sweeper once attempt 2's worker is gone.
+    expect((await sweeper.sweep()).requeued).toContain(auditId);
+    await queue.remove(jobId);
+
+    await claimedLongAgo(auditId, 2);
+    expect(await repo.writeHeartbeat(em, { auditId, attempt: 2 })).toBe(true);
+    const written = await heartbeatOf(auditId);
+    expect(Date.now() - written!.getTime()).toBeLessThan(5_000);
+
+    await cancel(auditId);
+    expect(await repo.writeHeartbeat(em, { auditId, attempt: 2 })).toBe(false);
+    expect(await heartbeatOf(auditId)).toEqual(written);
+  });
+
+  it('POST …/audit re-adds the lost job of a QUEUED audit, not a RUNNING one’s (its worker may be alive)', async () => {
+    const { auditId, jobId } = await startAudit();
+    const projectId = (await t.runtime.pool.query('SELECT project_id FROM audit WHERE id = $1', [auditId])).rows[0]
+      .project_id as string;
+    const post = () => t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: bearer() });
+
+    await queue.remove(jobId);
+    const queued = await post();
+    expect(queued.json()).toMatchObject({ auditId, jobId });
+    expect(await (await queue.getJob(jobId))?.getState()).toBe('waiting');
+
+    await claimedLongAgo(auditId);
+    await beat(auditId, 0);
+    await queue.remove(jobId);
+    const running = await post();
+    expect(running.json()).toMatchObject({ auditId, jobId });
+    expect(await queue.getJob(jobId)).toBeUndefined();
+    await cancel(auditId);
   });
 });

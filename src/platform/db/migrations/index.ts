@@ -10,6 +10,7 @@ import { RankingReadIndexes20261124 } from './20261124-0008-ranking-read-indexes
 import { AuditScoreBreakdown20261124 } from './20261124-0009-audit-score-breakdown.js';
 import { AuditCrawlReport20261124 } from './20261124-0010-audit-crawl-report.js';
 import { AuditLinkGraph20261124 } from './20261124-0011-audit-link-graph.js';
+import { AuditHeartbeat20261124 } from './20261124-0012-audit-heartbeat.js';
 
 /** Listed explicitly so that tsx, vitest and the compiled dist/ all run the same migrations. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261124-0009-audit-score-breakdown', class: AuditScoreBreakdown20261124 },
   { name: '20261124-0010-audit-crawl-report', class: AuditCrawlReport20261124 },
   { name: '20261124-0011-audit-link-graph', class: AuditLinkGraph20261124 },
+  { name: '20261124-0012-audit-heartbeat', class: AuditHeartbeat20261124 },
 ];
