@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
@@ -12,6 +12,7 @@ import { DomainError } from './platform/errors.js';
 import type { Principal } from './platform/context.js';
 import type { MikroORM } from './platform/db/orm.js';
 import type { ScoreBreakdown } from './seo/scoring/index.js';
+import type { Baseline, FailOnRule, GateOccurrence } from './seo/ci-gate/index.js';
 
 /**
  * The heavier modules load in the commands that use them (dynamic imports), so that `seo start`, which stays up
@@ -33,6 +34,7 @@ const lazy = {
   projects: () => import('./projects/index.js'),
   technical: () => import('./technical/index.js'),
   safeHttp: () => import('./platform/safe-http/index.js'),
+  ciGate: () => import('./seo/ci-gate/index.js'),
 };
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -69,12 +71,22 @@ function packageVersion(): string {
   }
 }
 
+/** What `seo audit` prints on stdout. */
+const OUTPUT_FORMATS = ['text', 'json', 'sarif', 'junit'] as const;
+type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
 interface AuditCommandOptions {
   maxPages: string;
   maxDepth?: string;
   json?: boolean;
+  format?: OutputFormat;
   allOccurrences?: boolean;
   failUnder?: number;
+  baseline?: string;
+  /** The --fail-on values as given (each may hold several rules); parsed in the action. */
+  failOn?: string[];
+  writeJson?: string;
+  sarifUris?: 'absolute' | 'relative';
 }
 
 /** `--fail-under`: a score from 0 to 100 (decimals allowed); anything else is a usage error (exit code 2). */
@@ -97,8 +109,8 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 const EXIT_CODES_HELP = `
 Exit codes:
   0  success
-  1  the --fail-under gate tripped (the score is below the threshold)
-  2  the audit failed, or bad usage (unknown option, invalid value)`;
+  1  the --fail-under gate tripped (the score is below the threshold), or a --fail-on rule did (against --baseline)
+  2  the audit failed, or bad usage (unknown option, invalid value, a --baseline that cannot be compared with)`;
 
 function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -215,8 +227,8 @@ const program = new Command('seo')
   .showHelpAfterError('(add --help for usage)')
   .addHelpText(
     'after',
-    `${EXIT_CODES_HELP}\n\nEvery command prints JSON except \`audit\` without --json. \`seo <command> ` +
-      `--help\` describes one.`,
+    `${EXIT_CODES_HELP}\n\nEvery command prints JSON except \`audit\` (text unless --json or --format). ` +
+      `\`seo <command> --help\` describes one.`,
   );
 
 program
@@ -369,12 +381,73 @@ apiKey
     });
   });
 
+/** SARIF's driver: who made the results, and where to read about them (the home the crawler's User-Agent names). */
+const SARIF_TOOL = { name: 'SEO Audit Platform', informationUri: 'https://github.com/seo-audit-platform' };
+/** Lines of occurrences the text report and the gate's message print at most (--format json lists them all). */
+const LISTED_AT_MOST = 50;
+
+/**
+ * --baseline: a JSON file (the CLI's `--json --all-occurrences` output, the platform's report of one audit or its
+ * issues export), or the id of a completed audit in the platform's database. Whatever keeps it from being compared
+ * with is bad usage (exit code 2), before anything is crawled.
+ */
+async function loadBaseline(cfg: AppConfig, ref: string): Promise<Baseline> {
+  const { parseBaselineDocument, BaselineDocumentError } = await lazy.ciGate();
+  const usage = (message: string) => new DomainError('BAD_USER_INPUT', `--baseline ${ref}: ${message}`);
+  if (existsSync(ref) || !(await import('./platform/ids.js')).isUuid(ref)) {
+    let text: string;
+    try {
+      text = readFileSync(ref, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw usage(code === 'ENOENT' ? 'no such file (nor an audit id)' : (err as Error).message);
+    }
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch {
+      throw usage('not JSON');
+    }
+    try {
+      return parseBaselineDocument(doc, ref);
+    } catch (err) {
+      if (err instanceof BaselineDocumentError) throw usage(err.message);
+      throw err;
+    }
+  }
+  try {
+    const stored = await withOrm(cfg, async (orm) => (await lazy.audits()).readAuditBaseline(orm.em.fork(), ref));
+    return { label: `audit ${ref}`, url: stored.url, overall: stored.overallScore, occurrences: stored.occurrences };
+  } catch (err) {
+    if (err instanceof DomainError) throw usage(err.message);
+    // No database to read it from is no baseline either: exit code 2, never 1 (which says the gate tripped). The
+    // driver's message ends with the cause, after the statement it quotes.
+    const cause = (err instanceof Error ? err.message : String(err)).split(' - ').pop();
+    throw usage(`the audit could not be read from the database (${cause})`);
+  }
+}
+
+/** `  CRITICAL META_TITLE_MISSING           https://…` lines, at most LISTED_AT_MOST, then how many more. */
+function occurrenceLines(list: readonly GateOccurrence[], prefix = '  '): string {
+  const shown = list
+    .slice(0, LISTED_AT_MOST)
+    .map((o) => `${prefix}${o.severity.padEnd(8)} ${o.code.padEnd(28)} ${o.url}\n`)
+    .join('');
+  const more = list.length - LISTED_AT_MOST;
+  return more > 0 ? `${shown}${prefix}… and ${more} more (--format json lists every one)\n` : shown;
+}
+
 program
   .command('audit')
   .argument('<url>', 'the site to audit')
   .option('--max-pages <n>', 'pages to crawl at most', '100')
   .option('--max-depth <n>', "link depth from the start URL (default: the crawler's)")
-  .option('--json', 'print the full result as JSON')
+  .addOption(
+    new Option('--format <format>', 'what to print (default: text; sarif is SARIF 2.1.0, junit is JUnit XML)')
+      .choices(OUTPUT_FORMATS)
+      .conflicts('json'),
+  )
+  .option('--json', 'print the full result as JSON (the same as --format json)')
   .option('--all-occurrences', 'with --json: every affected URL of each issue with its evidence, not 5 examples')
   .addOption(
     new Option(
@@ -382,11 +455,36 @@ program
       'exit with code 1 when the overall score is below this, 0-100 (for CI pipelines)',
     ).argParser(parseScoreThreshold),
   )
+  .option(
+    '--baseline <file|id>',
+    'compare with an earlier audit: the JSON of `seo audit --json --all-occurrences` (or --write-json), a ' +
+      "report's JSON with its occurrences, or a completed audit's id in the database (DATABASE_URL)",
+  )
+  .option(
+    '--fail-on <rules>',
+    'with --baseline, exit with code 1 when a rule trips: new-error (a new CRITICAL occurrence), new-warning, ' +
+      'new-issue, score-drop:<points>; comma-separated or repeated',
+    (value: string, previous: string[] = []) => [...previous, value],
+  )
+  .option('--write-json <file>', 'also write the JSON of --json --all-occurrences to a file (the next --baseline)')
+  .addOption(
+    new Option(
+      '--sarif-uris <style>',
+      'with --format sarif: locations as URLs (absolute, the default) or as host/path (relative: GitHub code ' +
+        'scanning refuses http(s) ones)',
+    ).choices(['absolute', 'relative']),
+  )
   .description('audit a site once with the platform engine (no database); private addresses need SAFE_HTTP_ALLOW')
   .addHelpText(
     'after',
     `\nExamples:\n  npx seo audit https://example.com --max-pages 50\n  npx seo audit https://example.com ` +
-      `--json --fail-under 80 | jq .scores\n${EXIT_CODES_HELP}`,
+      `--json --fail-under 80 | jq .scores\n  npx seo audit https://example.com --baseline seo-baseline.json ` +
+      `--fail-on new-error,score-drop:5 \\\n    --format sarif --write-json seo-baseline.next.json ` +
+      `> seo.sarif\n\n` +
+      'A CI gate: occurrences (check code, URL) of this run that the baseline lacks are new, those it has that ' +
+      'this run\nlacks are fixed. When a --fail-on rule trips, the rule and the new occurrences are printed on ' +
+      'stderr.\n' +
+      `${EXIT_CODES_HELP}`,
   )
   .action(async (rawUrl: string, opts: AuditCommandOptions) => {
     const cfg = await config();
@@ -396,7 +494,17 @@ program
       { parseProjectUrl, resolveStartUrl },
       { createLabMeter },
       { createConfiguredSafeHttpClient, parseResolvePins },
-    ] = await Promise.all([lazy.audits(), lazy.crawler(), lazy.projects(), lazy.technical(), lazy.safeHttp()]);
+      gate,
+    ] = await Promise.all([
+      lazy.audits(),
+      lazy.crawler(),
+      lazy.projects(),
+      lazy.technical(),
+      lazy.safeHttp(),
+      lazy.ciGate(),
+    ]);
+    const format: OutputFormat = opts.format ?? (opts.json ? 'json' : 'text');
+    const json = format === 'json';
     const parsed = parseProjectUrl(rawUrl);
     const maxPages = Number(opts.maxPages);
     const maxDepth = Number(opts.maxDepth ?? DEFAULT_CRAWL_OPTIONS.maxDepth);
@@ -404,12 +512,29 @@ program
       throw new DomainError('BAD_USER_INPUT', '--max-pages must be 1-100000');
     if (!Number.isInteger(maxDepth) || maxDepth < 0 || maxDepth > 100)
       throw new DomainError('BAD_USER_INPUT', '--max-depth must be 0-100');
-    if (opts.allOccurrences && !opts.json) throw new DomainError('BAD_USER_INPUT', '--all-occurrences needs --json');
+    if (opts.allOccurrences && !json)
+      throw new DomainError('BAD_USER_INPUT', '--all-occurrences needs --json (or --format json)');
+    if (opts.sarifUris && format !== 'sarif')
+      throw new DomainError('BAD_USER_INPUT', '--sarif-uris needs --format sarif');
+    // The rules and the baseline are checked before anything is crawled: a gate that cannot judge is bad usage.
+    let rules: FailOnRule[];
+    let baseline: Baseline | null = null;
+    try {
+      rules = gate.mergeRules(...(opts.failOn ?? []).map((value) => gate.parseFailOn(value)));
+      if (!opts.baseline) gate.assertRulesApplicable(rules, null);
+      if (opts.baseline) baseline = await loadBaseline(cfg, opts.baseline);
+      gate.assertRulesApplicable(rules, baseline);
+    } catch (err) {
+      if (err instanceof gate.GateRuleError) throw new DomainError('BAD_USER_INPUT', err.message);
+      throw err;
+    }
+    // Every occurrence is kept when something reads them all: the JSON, the comparison, the reports, the file.
+    const keepAll = Boolean(opts.allOccurrences || baseline || opts.writeJson || format !== 'text');
     const client = createConfiguredSafeHttpClient(cfg);
     /** The site could not be audited: exit code 2 and the reason, never a score. */
     const failed = (target: string, reason: string, pagesCrawled = 0, pagesFailed = 0) => {
-      if (!opts.json && process.stderr.isTTY) process.stderr.write('\n');
-      if (opts.json)
+      if (format === 'text' && process.stderr.isTTY) process.stderr.write('\n');
+      if (json)
         print({ url: target, status: 'FAILED', error: reason, pagesCrawled, pagesFailed, scores: null, issues: [] });
       process.stderr.write(`audit failed: ${reason}\n`);
       process.exitCode = EXIT.failed;
@@ -431,7 +556,7 @@ program
         })
       : null;
     const examples = new Map<string, string[]>();
-    /** --all-occurrences: every occurrence the engine reports, by code, in the order it found them. */
+    /** Every occurrence the engine reports, by code, in the order it found them (when keepAll). */
     const occurrences = new Map<string, { url: string; evidence: unknown }[]>();
     try {
       const outcome = await runAuditEngine(
@@ -442,7 +567,7 @@ program
           pages: async () => undefined,
           occurrences: async (rows) => {
             for (const r of rows) {
-              if (opts.allOccurrences) {
+              if (keepAll) {
                 const all = occurrences.get(r.code) ?? [];
                 all.push({ url: r.url, evidence: r.evidence });
                 occurrences.set(r.code, all);
@@ -453,7 +578,7 @@ program
             }
           },
           progress: async (p) => {
-            if (!opts.json && process.stderr.isTTY)
+            if (format === 'text' && process.stderr.isTTY)
               process.stderr.write(`\rcrawled ${p.pagesCrawled} pages, ${p.pagesQueued} queued   `);
           },
         },
@@ -464,8 +589,8 @@ program
         return null;
       });
       if (!outcome) return;
-      if (!opts.json && process.stderr.isTTY) process.stderr.write('\n');
-      const issues = outcome.issues.map((i) => ({
+      if (format === 'text' && process.stderr.isTTY) process.stderr.write('\n');
+      const issueOf = (i: (typeof outcome.issues)[number], withOccurrences: boolean) => ({
         code: i.code,
         title: i.title,
         severity: i.severity,
@@ -473,10 +598,37 @@ program
         affectedPages: i.affectedPages,
         applicablePages: i.applicablePages,
         examples: examples.get(i.code) ?? [],
-        ...(opts.allOccurrences ? { occurrences: occurrences.get(i.code) ?? [] } : {}),
-      }));
+        ...(withOccurrences ? { occurrences: occurrences.get(i.code) ?? [] } : {}),
+      });
+      const issues = outcome.issues.map((i) => issueOf(i, Boolean(opts.allOccurrences)));
+      // Each occurrence with its issue's severity as this run found it (what the platform stores and shows).
+      const current: GateOccurrence[] = outcome.issues.flatMap((i) =>
+        (occurrences.get(i.code) ?? []).map((o) => ({
+          code: i.code,
+          url: o.url,
+          severity: i.severity,
+          title: i.title,
+          category: i.category,
+          evidence: o.evidence,
+        })),
+      );
+      const comparison = baseline ? gate.compareOccurrences(baseline.occurrences, current) : null;
+      const verdict =
+        baseline && comparison
+          ? gate.evaluateGate(rules, comparison, { baseline: baseline.overall, current: outcome.scores.overall })
+          : null;
+      const failUnder =
+        opts.failUnder === undefined
+          ? null
+          : {
+              name: `fail-under:${opts.failUnder}`,
+              tripped: outcome.scores.overall < opts.failUnder,
+              reason: `the overall score ${outcome.scores.overall} is ${
+                outcome.scores.overall < opts.failUnder ? 'below' : 'at or above'
+              } --fail-under ${opts.failUnder}`,
+            };
       const { crawl } = outcome;
-      // Said on stderr in both modes: what the scores do not cover, and what could not be checked.
+      // Said on stderr in every format: what the scores do not cover, what could not be checked, what compares badly.
       if (crawl.truncated)
         process.stderr.write(
           `note: --max-pages ${maxPages} stopped the crawl: it covers the first ${outcome.pagesCrawled} of at least ` +
@@ -490,22 +642,96 @@ program
               .map((l) => `${l.url} (${l.reason})`)
               .join(', ')}${crawl.uncheckedLinks.length > 3 ? ', …' : ''}\n`,
         );
-      if (opts.json) {
+      if (baseline?.url && URL.canParse(baseline.url) && new URL(baseline.url).origin !== new URL(url).origin)
+        process.stderr.write(
+          `note: ${baseline.label} audited ${new URL(baseline.url).origin}, this run ${new URL(url).origin}: ` +
+            'occurrences are matched by URL, so those on another host all count as new\n',
+        );
+      const result = {
+        url,
+        status: 'COMPLETED',
+        error: null,
+        pagesCrawled: outcome.pagesCrawled,
+        pagesFailed: outcome.pagesFailed,
+        pagesDiscovered: crawl.pagesDiscovered,
+        truncated: crawl.truncated,
+        maxPages,
+        uncheckedLinks: crawl.uncheckedLinks,
+        scores: outcome.scores,
+        scoreBreakdown: outcome.breakdown,
+        issues,
+        coreWebVitals: outcome.vitals,
+      };
+      if (opts.writeJson) {
+        try {
+          writeFileSync(
+            opts.writeJson,
+            `${JSON.stringify({ ...result, issues: outcome.issues.map((i) => issueOf(i, true)) }, null, 2)}\n`,
+          );
+        } catch (err) {
+          throw new DomainError('BAD_USER_INPUT', `--write-json ${opts.writeJson}: ${(err as Error).message}`);
+        }
+      }
+      const listed = (list: GateOccurrence[]) => ({
+        count: list.length,
+        occurrences: list.map((o) => ({
+          code: o.code,
+          severity: o.severity,
+          category: o.category,
+          title: o.title,
+          url: o.url,
+        })),
+      });
+      const scoreChange =
+        baseline && baseline.overall !== null
+          ? {
+              baseline: baseline.overall,
+              current: outcome.scores.overall,
+              change: outcome.scores.overall - baseline.overall,
+            }
+          : null;
+      if (format === 'json') {
         print({
-          url,
-          status: 'COMPLETED',
-          error: null,
-          pagesCrawled: outcome.pagesCrawled,
-          pagesFailed: outcome.pagesFailed,
-          pagesDiscovered: crawl.pagesDiscovered,
-          truncated: crawl.truncated,
-          maxPages,
-          uncheckedLinks: crawl.uncheckedLinks,
-          scores: outcome.scores,
-          scoreBreakdown: outcome.breakdown,
-          issues,
-          coreWebVitals: outcome.vitals,
+          ...result,
+          ...(comparison && baseline && verdict
+            ? {
+                comparison: {
+                  baseline: { label: baseline.label, url: baseline.url, overall: baseline.overall },
+                  score: scoreChange,
+                  new: listed(comparison.new),
+                  fixed: listed(comparison.fixed),
+                  unchanged: { count: comparison.unchanged.length },
+                  gate: {
+                    rules: rules.map((r) => r.name),
+                    tripped: verdict.tripped,
+                    verdicts: verdict.verdicts.map((v) => ({ rule: v.rule, tripped: v.tripped, reason: v.reason })),
+                  },
+                },
+              }
+            : {}),
         });
+      } else if (format === 'sarif') {
+        print(
+          gate.buildSarifLog({
+            tool: { ...SARIF_TOOL, version: packageVersion() },
+            occurrences: current,
+            comparison,
+            uris: opts.sarifUris ?? 'absolute',
+          }),
+        );
+      } else if (format === 'junit') {
+        process.stdout.write(
+          gate.buildJunitXml({
+            name: `seo audit ${url}`,
+            occurrences: current,
+            comparison,
+            rules,
+            checks: [
+              ...(verdict?.verdicts ?? []).map((v) => ({ name: v.rule, tripped: v.tripped, reason: v.reason })),
+              ...(failUnder ? [failUnder] : []),
+            ],
+          }),
+        );
       } else {
         const s = outcome.scores;
         process.stdout.write(
@@ -521,9 +747,26 @@ program
           process.stdout.write(
             `${i.severity.padEnd(8)} ${i.code.padEnd(28)} ${String(i.affectedPages).padStart(5)} page(s)  ${i.title}\n`,
           );
+        if (comparison && baseline) {
+          const change = scoreChange
+            ? `; overall ${scoreChange.baseline} -> ${scoreChange.current} ` +
+              `(${scoreChange.change > 0 ? '+' : ''}${scoreChange.change})`
+            : '';
+          process.stdout.write(
+            `\ncompared with ${baseline.label}: ${comparison.new.length} new, ${comparison.fixed.length} fixed, ` +
+              `${comparison.unchanged.length} unchanged occurrence(s)${change}\n`,
+          );
+          if (comparison.new.length) process.stdout.write(`new:\n${occurrenceLines(comparison.new)}`);
+          if (comparison.fixed.length) process.stdout.write(`fixed:\n${occurrenceLines(comparison.fixed)}`);
+        }
       }
-      if (opts.failUnder !== undefined && outcome.scores.overall < opts.failUnder) {
+      if (failUnder?.tripped) {
         console.error(`seo audit: overall score ${outcome.scores.overall} is below --fail-under ${opts.failUnder}`);
+        process.exitCode = EXIT.gate;
+      }
+      for (const v of verdict?.verdicts ?? []) {
+        if (!v.tripped) continue;
+        process.stderr.write(`seo audit: --fail-on ${v.reason}\n${occurrenceLines(v.occurrences)}`);
         process.exitCode = EXIT.gate;
       }
     } finally {

@@ -66,6 +66,15 @@ export interface OccurrenceRow {
   evidence: unknown;
 }
 
+/** One (code, URL) occurrence of a stored audit with its issue's fields (a CI gate's baseline). */
+export interface BaselineOccurrenceRow {
+  code: string;
+  url: string;
+  severity: 'CRITICAL' | 'WARNING' | 'NOTICE';
+  title: string;
+  category: string;
+}
+
 /** An issue of a completed audit, as the job runner hands it over (its id already drawn). */
 export interface IssueRow {
   id: string;
@@ -335,6 +344,20 @@ export class AuditRepository {
       'SELECT o.id::text AS id, o.url, o.evidence FROM issue_occurrence o WHERE o.audit_id = $1 ' +
         'AND o.code = $2 AND o.id > $3 ORDER BY o.id LIMIT $4',
       [auditId, code, after, limit],
+    );
+  }
+
+  /**
+   * Every (code, URL) the audit's issues occur on, once, with its issue's severity, title and category: the
+   * baseline of `seo audit --baseline <audit-id>`. Read only; an index range scan on (audit_id, code, ...).
+   */
+  baselineOccurrences(db: NativeDb, auditId: string): Promise<BaselineOccurrenceRow[]> {
+    return nativeQuery<BaselineOccurrenceRow>(
+      db,
+      `SELECT DISTINCT o.code, o.url, i.severity, i.title, i.category FROM issue_occurrence o
+       JOIN audit_issue i ON i.audit_id = o.audit_id AND i.code = o.code
+       WHERE o.audit_id = $1 ORDER BY o.code, o.url`,
+      [auditId],
     );
   }
 

@@ -35,4 +35,5 @@ export { AuditJobRunner, type AuditRunResult } from './audit-job-runner.js';
 export * as auditLifecycle from './audit-lifecycle.js';
 export { AuditSweeper, DEFAULT_MAX_RUNS, heartbeatGraceOf, type SweepReport } from './audit-sweeper.js';
 export { auditCrawlOptions, type AuditCrawlSettings } from './audit-crawl-options.js';
+export { readAuditBaseline, type StoredAuditBaseline } from './audit-baseline.js';
 export { countAuditsByStatus } from './audit.repository.js';
