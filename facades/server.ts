@@ -20,6 +20,8 @@ import { apiRoutes } from './api/routes.js';
 import { toolRoutes } from './api/tool-routes.js';
 import { reportRoutes } from './api/report-routes.js';
 import { exportRoutes } from './v1/export-routes.js';
+import { comparisonRoutes as v1ComparisonRoutes } from './v1/comparison-routes.js';
+import { comparisonRoutes as apiComparisonRoutes } from './api/comparison-routes.js';
 import { WEB_SSR_DIST, isWebAppPath, registerWebApp } from './http/web-app.js';
 import { createServerRenderer } from './http/server-render.js';
 
@@ -38,7 +40,12 @@ declare module 'fastify' {
 }
 
 export const ROUTES: RestRoute[] = [...v1Routes, ...apiRoutes, ...toolRoutes];
-export const STREAM_ROUTES: StreamRoute[] = [...reportRoutes, ...exportRoutes];
+export const STREAM_ROUTES: StreamRoute[] = [
+  ...reportRoutes,
+  ...exportRoutes,
+  ...v1ComparisonRoutes,
+  ...apiComparisonRoutes,
+];
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
 /** Responses smaller than this are sent as they are: compressing them saves less than it costs. */
 const COMPRESS_THRESHOLD_BYTES = 1024;

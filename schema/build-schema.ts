@@ -10,6 +10,7 @@ import { ReportResolver } from '../src/reports/graphql.js';
 import { FixResolver } from '../src/fixes/graphql.js';
 import { KeywordResolver } from '../src/keywords/graphql.js';
 import { CompetitorResolver } from '../src/competitors/graphql.js';
+import { ComparisonResolver } from '../src/comparison/graphql.js';
 import {
   AuditPageViewResolver,
   AuditResolver,
@@ -30,6 +31,7 @@ export const RESOLVERS = [
   ToolsResolver,
   KeywordResolver,
   CompetitorResolver,
+  ComparisonResolver,
   ReportResolver,
   FixResolver,
 ] as const;

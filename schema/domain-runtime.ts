@@ -56,6 +56,8 @@ import {
 import { KeywordResolver } from '../src/keywords/graphql.js';
 import { COMPETITOR_COUNT_SOURCE, CompetitorService, type CompetitorJobData } from '../src/competitors/index.js';
 import { CompetitorResolver } from '../src/competitors/graphql.js';
+import { ComparisonService } from '../src/comparison/index.js';
+import { ComparisonResolver } from '../src/comparison/graphql.js';
 import { ClientReportService, ExportService, ReportService, createReportPdfRenderer } from '../src/reports/index.js';
 import { ReportResolver } from '../src/reports/graphql.js';
 import { FixService } from '../src/fixes/index.js';
@@ -229,6 +231,7 @@ export async function createDomainRuntime(
     [ToolsResolver, new ToolsResolver(new ToolsService(http))],
     [KeywordResolver, new KeywordResolver(keywords)],
     [CompetitorResolver, new CompetitorResolver(competitors)],
+    [ComparisonResolver, new ComparisonResolver(new ComparisonService(projects, audits))],
     [
       ReportResolver,
       new ReportResolver(

@@ -545,6 +545,66 @@ export const SitemapReport = component(
   ),
 );
 
+// ---------------------------------------------------------------- audit comparison
+
+const scoreCategory = { type: 'string', enum: ['OVERALL', 'META', 'CONTENT', 'LINKS', 'TECHNICAL', 'PERFORMANCE'] };
+const pageChange = { type: 'string', enum: ['ADDED', 'REMOVED', 'STATUS_CHANGED', 'INDEXABILITY_CHANGED'] };
+const comparedPage = nullable(
+  obj({ statusCode: { type: ['integer', 'null'], description: 'Null: no response.' }, indexable: bool }),
+);
+
+export const AuditComparison = component(
+  'AuditComparison',
+  obj(
+    {
+      base: { ...obj({ ...auditScores, completedAt: nullable(dateTime) }), description: 'The earlier audit.' },
+      head: { ...obj({ ...auditScores, completedAt: nullable(dateTime) }), description: 'The later audit.' },
+      scores: list(
+        obj({
+          category: scoreCategory,
+          before: { type: ['integer', 'null'] },
+          after: { type: ['integer', 'null'] },
+          delta: { type: ['integer', 'null'], description: 'after - before; null when either score is missing.' },
+        }),
+        { description: 'Overall, then each category.' },
+      ),
+      totals: obj({
+        newIssues: { type: 'integer', description: 'Occurrences (a check code on a URL) found by head only.' },
+        fixedIssues: { type: 'integer', description: 'Occurrences found by base only.' },
+        persistingIssues: { type: 'integer', description: 'Occurrences found by both.' },
+        added: { type: 'integer', description: 'URLs crawled by head only.' },
+        removed: { type: 'integer', description: 'URLs crawled by base only.' },
+        statusChanged: { type: 'integer', description: 'URLs crawled by both with another HTTP status.' },
+        indexabilityChanged: { type: 'integer', description: 'URLs indexable in one audit and not the other.' },
+      }),
+      codes: list(
+        obj({
+          code: str,
+          title: str,
+          severity: { type: 'string', enum: ['CRITICAL', 'WARNING', 'NOTICE'] },
+          category: str,
+          newUrls: int,
+          fixedUrls: int,
+          persistingUrls: int,
+        }),
+        { description: 'Per check code found by either audit: most severe first, then the most new URLs.' },
+      ),
+      pages: obj(
+        {
+          totalCount: { type: 'integer', description: 'Changed URLs in all (the CSV with rows=pages lists them).' },
+          nodes: list(obj({ url: str, changes: list(pageChange), before: comparedPage, after: comparedPage }), {
+            description: 'The first 100 changed URLs, in URL order.',
+          }),
+        },
+        undefined,
+        { description: 'URLs added, removed, or changed in status or indexability.' },
+      ),
+    },
+    undefined,
+    { description: 'What changed between two completed audits of a project (base: earlier, head: later).' },
+  ),
+);
+
 // ---------------------------------------------------------------- response headers (OpenAPI only)
 
 export const HEADERS = {

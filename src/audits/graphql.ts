@@ -11,4 +11,7 @@ export {
   PageInfoType,
   AuditPageType,
   AuditPageConnection,
+  AuditPageKindEnum,
+  CategoryEnum,
+  SeverityEnum,
 } from './audit.types.js';

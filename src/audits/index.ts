@@ -9,7 +9,7 @@ export {
   type AuditStatus,
   type AuditPhase,
 } from './audit.entity.js';
-export { AuditService, type StartedAudit } from './audit.service.js';
+export { AuditService, SEVERITY_ORDER, type StartedAudit } from './audit.service.js';
 export {
   AuditPageService,
   MAX_PAGES_PER_REQUEST,

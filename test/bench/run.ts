@@ -50,6 +50,12 @@ const BENCHMARKS: Record<string, Benchmark> = {
       'Page view with 500 inlinks on a 20,000-page audit (GraphQL) vs OFFSET and no-index reads of its links',
     run: async () => (await import('./pageview.bench.js')).runPageviewBench(),
   },
+  compare: {
+    description:
+      'Audit comparison of two 10,000-page x 20-occurrence audits (GraphQL, goal < 1 s) vs both audits compared ' +
+      'in JavaScript with Sets; full CSV, deep keyset page',
+    run: async () => (await import('./compare.bench.js')).runCompareBench(),
+  },
 };
 
 async function main(): Promise<number> {

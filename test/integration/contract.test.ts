@@ -43,7 +43,7 @@ interface Actor {
 }
 let owner: Actor;
 let other: Actor;
-const ids = { auditId: '', issueId: '', jobId: '', pageUrl: '' };
+const ids = { auditId: '', baseAuditId: '', issueId: '', jobId: '', pageUrl: '' };
 
 async function actor(plan: 'FREE' | 'ENTERPRISE', url?: string): Promise<Actor> {
   const org = await anOrg(t, { plan });
@@ -82,6 +82,9 @@ const SUCCESS: Record<string, (a: Actor) => Promise<Sample> | Sample> = {
   'GET /api/v1/projects/:projectId/exports/:kind': (a) => ({
     path: `/api/v1/projects/${a.projectId}/exports/issues?format=json&auditId=${ids.auditId}`,
   }),
+  'GET /api/v1/projects/:projectId/audit/compare': (a) => ({
+    path: `/api/v1/projects/${a.projectId}/audit/compare?base=${ids.baseAuditId}&head=${ids.auditId}`,
+  }),
   'GET /api/projects': () => ({ path: '/api/projects' }),
   'POST /api/projects': () => ({
     path: '/api/projects',
@@ -112,6 +115,7 @@ const SUCCESS: Record<string, (a: Actor) => Promise<Sample> | Sample> = {
     body: { issueId: ids.issueId },
   }),
   'GET /api/projects/:id/reports': (a) => ({ path: `/api/projects/${a.projectId}/reports?auditId=${ids.auditId}` }),
+  'GET /api/projects/:id/audit/compare': (a) => ({ path: `/api/projects/${a.projectId}/audit/compare` }),
   'POST /api/tools/meta-tags': () => ({
     path: '/api/tools/meta-tags',
     body: { html: PAGE, url: 'https://example.com/' },
@@ -241,7 +245,18 @@ beforeAll(async () => {
     description: 'No meta description.',
     occurrences: [{ url: ids.pageUrl, evidence: { length: 0 } }],
   };
-  const audit = await anAudit({ project: { org: owner.org, id: owner.projectId }, pages: 1, issues: [issue] });
+  // The audit before it (compared with it by GET …/audit/compare): the same page, without the issue.
+  const base = await anAudit({
+    project: { org: owner.org, id: owner.projectId },
+    pages: [{ url: ids.pageUrl }],
+    createdAt: new Date(Date.now() - 3_600_000),
+  });
+  ids.baseAuditId = base.id;
+  const audit = await anAudit({
+    project: { org: owner.org, id: owner.projectId },
+    pages: [{ url: ids.pageUrl }],
+    issues: [issue],
+  });
   ids.auditId = audit.id;
   ids.issueId = audit.issueIds.get('META_DESCRIPTION_MISSING')!;
   const started = await gql(
@@ -610,8 +625,8 @@ describe('the validating proxy', () => {
   it('every response of this file to a REST path went through it and conforms to its document', () => {
     const rest = proxy.verdicts.filter((v) => v.operation !== null || v.problems.length);
     expect(rest.filter((v) => v.problems.length)).toEqual([]);
-    // Each of the 27 operations, for its success and each declared error at least.
-    expect(new Set(rest.map((v) => v.operation)).size).toBe(27);
+    // Each of the 29 operations, for its success and each declared error at least.
+    expect(new Set(rest.map((v) => v.operation)).size).toBe(29);
     expect(rest.length).toBeGreaterThan(200);
   });
 });

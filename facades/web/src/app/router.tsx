@@ -31,6 +31,7 @@ import {
   parsePageViewSearch,
   prefetchAuditIssues,
 } from '../features/audits';
+import { ComparisonPage, parseComparisonSearch } from '../features/comparison';
 import { ApiKeysPage, MembersPage, SettingsLayout } from '../features/settings';
 import { HeadersToolPage, MetaTagsToolPage, RobotsToolPage, SitemapToolPage, ToolsIndexPage } from '../features/tools';
 import { ExplorerPage } from '../features/explorer';
@@ -140,6 +141,12 @@ const auditPageViewRoute = createRoute({
   validateSearch: parsePageViewSearch,
   component: PageViewPage,
 });
+const comparisonRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/projects/$projectId/compare',
+  validateSearch: parseComparisonSearch,
+  component: ComparisonPage,
+});
 
 // The sections of a project (features/keywords, competitors, technical, reports; projects' settings).
 const projectKeywordsRoute = createRoute({
@@ -229,6 +236,7 @@ const routeTree = rootRoute.addChildren([
     auditIssuesRoute,
     auditPagesRoute,
     auditPageViewRoute,
+    comparisonRoute,
     projectKeywordsRoute,
     projectCompetitorsRoute,
     projectTechnicalRoute,

@@ -42,7 +42,12 @@ function httpAlternative(url: string, error: string | null): string | null {
   return `http://${url.slice('https://'.length)}`;
 }
 
-function AuditLinks({ projectId, auditId }: { projectId: string; auditId: string }) {
+/** A score change in words: "Up 3 points", "Down 2 points", "No change". */
+const scoreChangeWords = (change: number) =>
+  change === 0 ? 'No change' : `${change > 0 ? 'Up' : 'Down'} ${Math.abs(change)} points`;
+
+/** An audit's pages, and for a completed audit with a completed one before it, what changed since that one. */
+function AuditLinks({ projectId, auditId, previous }: { projectId: string; auditId: string; previous?: string }) {
   return (
     <span className="inline-links">
       <Link to="/projects/$projectId/audits/$auditId" params={{ projectId, auditId }}>
@@ -51,6 +56,11 @@ function AuditLinks({ projectId, auditId }: { projectId: string; auditId: string
       <Link to="/projects/$projectId/audits/$auditId/pages" params={{ projectId, auditId }}>
         Pages
       </Link>
+      {previous && (
+        <Link to="/projects/$projectId/compare" params={{ projectId }} search={{ base: previous, head: auditId }}>
+          Changes
+        </Link>
+      )}
     </span>
   );
 }
@@ -75,7 +85,19 @@ function LatestResult({
       <div className="scores">
         <div className="score-main">
           <ScoreRing score={audit.overallScore} label="Overall" />
-          <ScoreChange change={change} />
+          {change === null ? (
+            <ScoreChange change={change} />
+          ) : (
+            <Link
+              to="/projects/$projectId/compare"
+              params={{ projectId }}
+              search={{ head: audit.id }}
+              className="score-change-link"
+              aria-label={`${scoreChangeWords(change)} since the previous audit: see what changed`}
+            >
+              <ScoreChange change={change} />
+            </Link>
+          )}
         </div>
         <div className="score-categories">
           {CATEGORIES.map((c) => (
@@ -328,7 +350,7 @@ export function ProjectOverviewPage() {
                 </tr>
               </thead>
               <tbody>
-                {audits.map((a) => (
+                {audits.map((a, i) => (
                   <tr key={a.id}>
                     <td>
                       <time dateTime={a.createdAt} title={formatDateTime(a.createdAt)}>
@@ -348,7 +370,15 @@ export function ProjectOverviewPage() {
                     </td>
                     <td>
                       {(a.status === 'COMPLETED' || a.pagesCrawled > 0) && (
-                        <AuditLinks projectId={projectId} auditId={a.id} />
+                        <AuditLinks
+                          projectId={projectId}
+                          auditId={a.id}
+                          previous={
+                            a.status === 'COMPLETED'
+                              ? audits.slice(i + 1).find((b) => b.status === 'COMPLETED')?.id
+                              : undefined
+                          }
+                        />
                       )}
                     </td>
                   </tr>

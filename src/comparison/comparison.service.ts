@@ -1,0 +1,438 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { NativeDb } from '../platform/db/native-query.js';
+import type { Principal } from '../platform/context.js';
+import { CSV_BOM, csvRow } from '../platform/csv.js';
+import { badInput, notFound } from '../platform/errors.js';
+import { assertApiAccess } from '../identity/index.js';
+import type { ProjectService } from '../projects/index.js';
+import type { Audit, AuditService } from '../audits/index.js';
+import { SEVERITY_ORDER } from '../audits/index.js';
+import {
+  ComparisonRepository,
+  type AuditPair,
+  type CodeChangeRow,
+  type IssueChange,
+  type IssueChangeRecord,
+  type PageChange,
+  type PageChangeRecord,
+  type PageChangeTotals,
+  type PageRegressionRecord,
+  type PageSide,
+  type UrlIssueChangeRow,
+} from './comparison.repository.js';
+
+export type { IssueChange, PageChange, PageSide, CodeChangeRow, PageChangeRecord, UrlIssueChangeRow };
+
+/** Two completed audits of one project, the caller's to read: what every comparison field starts from. */
+export interface Comparison {
+  projectId: string;
+  base: Audit;
+  head: Audit;
+  /**
+   * The per-code counts read so far, by code filter: a document asks for them several times (totals, codes, each
+   * list's totalCount), and each read is the comparison's costliest statement. Lives as long as the object (one
+   * GraphQL request).
+   */
+  codeCounts?: Map<string, Promise<CodeChangeRow[]>>;
+}
+
+export const SCORE_CATEGORIES = ['OVERALL', 'META', 'CONTENT', 'LINKS', 'TECHNICAL', 'PERFORMANCE'] as const;
+export type ScoreCategory = (typeof SCORE_CATEGORIES)[number];
+
+export interface ScoreDelta {
+  category: ScoreCategory;
+  before: number | null;
+  after: number | null;
+  /** after − before; null when either audit has no score for the category. */
+  delta: number | null;
+}
+
+export interface ComparisonTotals extends PageChangeTotals {
+  newIssues: number;
+  fixedIssues: number;
+  persistingIssues: number;
+}
+
+export interface Slice<T> {
+  nodes: T[];
+  totalCount: number;
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+
+export const MAX_COMPARISON_ROWS = 500;
+export const MAX_COMPARISON_CSV_PIECE = 5_000;
+export type ComparisonRows = 'ISSUES' | 'PAGES';
+const CHANGES: IssueChange[] = ['NEW', 'FIXED', 'PERSISTING'];
+export const COMPARISON_CSV_COLUMNS: Record<ComparisonRows, string[]> = {
+  ISSUES: ['change', 'code', 'title', 'severity', 'category', 'url'],
+  PAGES: ['url', 'changes', 'statusBefore', 'statusAfter', 'indexableBefore', 'indexableAfter'],
+};
+
+/** One piece of a comparison CSV: the pieces, asked for in turn with `nextCursor`, concatenate to the file. */
+export interface ComparisonCsvPiece {
+  filename: string;
+  content: string;
+  rows: number;
+  nextCursor: string | null;
+}
+const SCORE_OF: Record<ScoreCategory, (a: Audit) => number | null | undefined> = {
+  OVERALL: (a) => a.overallScore,
+  META: (a) => a.metaScore,
+  CONTENT: (a) => a.contentScore,
+  LINKS: (a) => a.linksScore,
+  TECHNICAL: (a) => a.technicalScore,
+  PERFORMANCE: (a) => a.performanceScore,
+};
+const COUNT_OF: Record<IssueChange, (r: CodeChangeRow) => number> = {
+  NEW: (r) => r.newUrls,
+  FIXED: (r) => r.fixedUrls,
+  PERSISTING: (r) => r.persistingUrls,
+};
+
+const pairOf = (c: Comparison): AuditPair => ({ base: c.base.id, head: c.head.id });
+const encodeCursor = (parts: readonly unknown[]): string => Buffer.from(JSON.stringify(parts)).toString('base64url');
+
+/** The parts of a cursor this list made for this pair and filter; BAD_USER_INPUT for anything else. */
+function decodeCursor(after: string, scope: readonly unknown[], length: number): unknown[] {
+  let parts: unknown;
+  try {
+    parts = /^[A-Za-z0-9_-]+$/.test(after) ? JSON.parse(Buffer.from(after, 'base64url').toString('utf8')) : null;
+  } catch {
+    parts = null;
+  }
+  if (!Array.isArray(parts) || parts.length !== scope.length + length)
+    throw badInput('after is not a cursor of this list: pass pageInfo.endCursor of a previous page.', [
+      { path: 'after', message: 'not a cursor of this list' },
+    ]);
+  if (scope.some((s, i) => parts[i] !== s))
+    throw badInput('after belongs to another comparison or filter: start again without it.', [
+      { path: 'after', message: 'cursor of another list' },
+    ]);
+  const rest = parts.slice(scope.length);
+  if (rest.some((p) => typeof p !== 'string')) throw badInput('after is not a cursor of this list.');
+  return rest;
+}
+
+function assertFirst(first: number): void {
+  if (!Number.isInteger(first) || first < 1 || first > MAX_COMPARISON_ROWS)
+    throw badInput(`first must be between 1 and ${MAX_COMPARISON_ROWS}.`, [
+      { path: 'first', message: `must be 1-${MAX_COMPARISON_ROWS}` },
+    ]);
+}
+
+/**
+ * What changed between two completed audits of a project: issues new, fixed and persisting (per check code and per
+ * URL), score deltas, and crawled URLs added, removed, or changed in status or indexability. The sets are computed
+ * by PostgreSQL (comparison.repository.ts); this service picks the audits, checks access and shapes the answers.
+ */
+export class ComparisonService {
+  constructor(
+    private readonly projects: ProjectService,
+    private readonly audits: AuditService,
+    private readonly repo = new ComparisonRepository(),
+  ) {}
+
+  /**
+   * The two audits to compare. Without `head`, the latest completed audit; without `base`, the completed audit
+   * before `head`. Both must be completed audits of the project, and differ. Another organization's project or
+   * audit is NOT_FOUND, as is a project with fewer than two completed audits when none is named.
+   */
+  async open(
+    em: EntityManager,
+    principal: Principal | null,
+    projectId: string,
+    ids: { base?: string | null; head?: string | null },
+  ): Promise<Comparison> {
+    const project = await this.projects.findOwned(em, assertApiAccess(principal, 'read'), projectId);
+    // A named audit is read through the audit service: NOT_FOUND when it is not this project's.
+    const named = (id: string | null | undefined) => (id ? this.audits.get(em, principal, project.id, id) : null);
+    const [head, base] = await Promise.all([named(ids.head), named(ids.base)]);
+    for (const [name, audit] of [
+      ['head', head],
+      ['base', base],
+    ] as const)
+      if (audit && (audit.status !== 'COMPLETED' || !audit.completedAt))
+        throw badInput(`The ${name} audit is ${audit.status}: only completed audits can be compared.`, [
+          { path: name, message: `audit is ${audit.status}` },
+        ]);
+    if (head && base && head.id === base.id)
+      throw badInput('base and head are the same audit: name two different audits.', [
+        { path: 'base', message: 'same audit as head' },
+      ]);
+    const resolvedHead = head ?? (await this.latestCompleted(em, project.id, null, base));
+    const resolvedBase = base ?? (resolvedHead && (await this.latestCompleted(em, project.id, resolvedHead, null)));
+    if (!resolvedHead || !resolvedBase)
+      throw notFound(
+        head || base
+          ? 'Another completed audit of this project to compare with'
+          : 'Two completed audits of this project',
+      );
+    return { projectId: project.id, base: resolvedBase, head: resolvedHead };
+  }
+
+  /** The latest completed audit of the project, completed before `before` when given, and never `except`. */
+  private async latestCompleted(
+    em: EntityManager,
+    projectId: string,
+    before: Audit | null,
+    except: Audit | null,
+  ): Promise<Audit | null> {
+    const refs = await this.repo.completedAudits(em, projectId, 2, before?.completedAt ?? null);
+    const ref = refs.find((r) => r.id !== except?.id);
+    return ref ? this.repo.findAudit(em, ref.id) : null;
+  }
+
+  /** The per-code counts of the pair (of one code when given), read once per comparison object. */
+  private codeCounts(em: EntityManager, c: Comparison, code: string | null = null): Promise<CodeChangeRow[]> {
+    c.codeCounts ??= new Map();
+    const key = code ?? '';
+    let rows = c.codeCounts.get(key);
+    if (!rows) {
+      rows = this.repo.codeChanges(em, pairOf(c), code);
+      c.codeCounts.set(key, rows);
+      // A failed read is not kept: the next field asks again.
+      rows.catch(() => c.codeCounts?.delete(key));
+    }
+    return rows;
+  }
+
+  scores(c: Comparison): ScoreDelta[] {
+    return SCORE_CATEGORIES.map((category) => {
+      const before = SCORE_OF[category](c.base) ?? null;
+      const after = SCORE_OF[category](c.head) ?? null;
+      return { category, before, after, delta: before === null || after === null ? null : after - before };
+    });
+  }
+
+  /** Per check code, its new, fixed and persisting URLs: most severe first, then the most new, then the code. */
+  async codes(em: EntityManager, c: Comparison, change: IssueChange | null = null): Promise<CodeChangeRow[]> {
+    const rows = await this.codeCounts(em, c);
+    // A copy: the rows are shared by the other fields of the comparison.
+    return sortCodes(change ? rows.filter((r) => COUNT_OF[change](r) > 0) : [...rows]);
+  }
+
+  async totals(em: EntityManager, c: Comparison): Promise<ComparisonTotals> {
+    const [codes, pages] = await Promise.all([this.codeCounts(em, c), this.repo.pageChangeTotals(em, pairOf(c))]);
+    const sum = (f: (r: CodeChangeRow) => number) => codes.reduce((n, r) => n + f(r), 0);
+    return {
+      newIssues: sum(COUNT_OF.NEW),
+      fixedIssues: sum(COUNT_OF.FIXED),
+      persistingIssues: sum(COUNT_OF.PERSISTING),
+      ...pages,
+    };
+  }
+
+  /** One page of the (code, URL) occurrences of a change, optionally of one code, in (code, URL) order. */
+  async issues(
+    em: EntityManager,
+    c: Comparison,
+    query: { change: IssueChange; code?: string | null; first: number; after?: string | null },
+  ): Promise<Slice<IssueChangeRecord & { change: IssueChange }>> {
+    assertFirst(query.first);
+    const code = query.code ?? null;
+    const scope = ['issues', c.base.id, c.head.id, query.change, code];
+    const keyset = query.after ? decodeCursor(query.after, scope, 2) : null;
+    const pair = pairOf(c);
+    const [rows, counts] = await Promise.all([
+      this.repo.issueChanges(em, pair, query.change, {
+        code,
+        after: keyset ? { code: keyset[0] as string, url: keyset[1] as string } : null,
+        limit: query.first + 1,
+      }),
+      this.codeCounts(em, c, code),
+    ]);
+    const nodes = rows.slice(0, query.first).map((r) => ({ ...r, change: query.change }));
+    const last = nodes.at(-1);
+    return {
+      nodes,
+      totalCount: counts.reduce((n, r) => n + COUNT_OF[query.change](r), 0),
+      hasNextPage: rows.length > query.first,
+      endCursor: last ? encodeCursor([...scope, last.code, last.url]) : null,
+    };
+  }
+
+  /** One page of the URLs added, removed, or changed in status or indexability (any of `changes`), in URL order. */
+  async pages(
+    em: EntityManager,
+    c: Comparison,
+    query: { changes: PageChange[]; first: number; after?: string | null },
+  ): Promise<Slice<PageChangeRecord & { changes: PageChange[] }>> {
+    assertFirst(query.first);
+    const changes = [...new Set(query.changes)].sort();
+    const scope = ['pages', c.base.id, c.head.id, changes.join(',')];
+    const keyset = query.after ? decodeCursor(query.after, scope, 1) : null;
+    const pair = pairOf(c);
+    const [rows, totalCount] = await Promise.all([
+      this.repo.pageChanges(em, pair, { changes, after: (keyset?.[0] as string) ?? null, limit: query.first + 1 }),
+      this.repo.pageChangeCount(em, pair, changes),
+    ]);
+    const nodes = rows.slice(0, query.first).map((r) => ({ ...r, changes: changesOf(r.before, r.after) }));
+    const last = nodes.at(-1);
+    return {
+      nodes,
+      totalCount,
+      hasNextPage: rows.length > query.first,
+      endCursor: last ? encodeCursor([...scope, last.url]) : null,
+    };
+  }
+
+  /** One URL before and after: its page on each side and its check codes with their change; null if never crawled. */
+  async url(
+    em: EntityManager,
+    c: Comparison,
+    url: string,
+  ): Promise<{
+    url: string;
+    before: PageSide | null;
+    after: PageSide | null;
+    changes: PageChange[];
+    issues: UrlIssueChangeRow[];
+  } | null> {
+    if (!url || url.length > 4096)
+      throw badInput('url must be 1-4096 characters.', [{ path: 'url', message: 'length' }]);
+    const pair = pairOf(c);
+    const [sides, issues] = await Promise.all([
+      this.repo.pageSides(em, pair, url),
+      this.repo.urlIssueChanges(em, pair, url),
+    ]);
+    if (!sides.before && !sides.after && !issues.length) return null;
+    const rank = (s: string) => SEVERITY_ORDER[s as keyof typeof SEVERITY_ORDER] ?? 3;
+    const order = { NEW: 0, FIXED: 1, PERSISTING: 2 } as const;
+    issues.sort(
+      (a, b) =>
+        order[a.change] - order[b.change] || rank(a.severity) - rank(b.severity) || a.code.localeCompare(b.code),
+    );
+    return { url, ...sides, changes: changesOf(sides.before, sides.after), issues };
+  }
+
+  /**
+   * One piece of the comparison as CSV (RFC 4180, UTF-8 with a BOM in the first piece): ISSUES, one row per new,
+   * then fixed, then persisting occurrence in (code, URL) order; PAGES, one row per changed URL. Keyset pieces of at
+   * most `size` rows, so that no one holds a whole comparison in memory.
+   */
+  async csvPiece(
+    em: EntityManager,
+    c: Comparison,
+    rows: ComparisonRows,
+    query: { after?: string | null; size: number },
+  ): Promise<ComparisonCsvPiece> {
+    if (!Number.isInteger(query.size) || query.size < 1 || query.size > MAX_COMPARISON_CSV_PIECE)
+      throw badInput(`size must be between 1 and ${MAX_COMPARISON_CSV_PIECE}.`, [{ path: 'size', message: 'range' }]);
+    const scope = ['csv', rows, c.base.id, c.head.id];
+    const day = (a: Audit) => (a.completedAt ?? a.createdAt).toISOString().slice(0, 10);
+    const filename = `audit-comparison-${day(c.base)}-${day(c.head)}-${rows.toLowerCase()}.csv`;
+    const pair = pairOf(c);
+    let content = query.after ? '' : CSV_BOM + csvRow(COMPARISON_CSV_COLUMNS[rows]);
+    if (rows === 'PAGES') {
+      const [after] = query.after ? decodeCursor(query.after, scope, 1) : [null];
+      const found = await this.repo.pageChanges(em, pair, {
+        changes: [],
+        after: after as string | null,
+        limit: query.size + 1,
+      });
+      const piece = found.slice(0, query.size);
+      for (const r of piece)
+        content += csvRow([
+          r.url,
+          changesOf(r.before, r.after).join(' '),
+          r.before?.statusCode ?? null,
+          r.after?.statusCode ?? null,
+          r.before?.indexable ?? null,
+          r.after?.indexable ?? null,
+        ]);
+      const more = found.length > query.size;
+      return {
+        filename,
+        content,
+        rows: piece.length,
+        nextCursor: more ? encodeCursor([...scope, piece.at(-1)!.url]) : null,
+      };
+    }
+    const [changeAt, code, url] = query.after ? decodeCursor(query.after, scope, 3) : ['0', '', ''];
+    let index = Number(changeAt);
+    if (!Number.isInteger(index) || index < 0 || index >= CHANGES.length)
+      throw badInput('after is not a cursor of this list.');
+    let keyset = query.after ? { code: code as string, url: url as string } : null;
+    let written = 0;
+    for (; index < CHANGES.length; index++, keyset = null) {
+      const change = CHANGES[index];
+      const found = await this.repo.issueChanges(em, pair, change, {
+        code: null,
+        after: keyset,
+        limit: query.size - written + 1,
+      });
+      const piece = found.slice(0, query.size - written);
+      for (const r of piece) content += csvRow([change, r.code, r.title, r.severity, r.category, r.url]);
+      written += piece.length;
+      if (found.length > piece.length) {
+        const last = piece.at(-1)!;
+        return {
+          filename,
+          content,
+          rows: written,
+          nextCursor: encodeCursor([...scope, String(index), last.code, last.url]),
+        };
+      }
+    }
+    return { filename, content, rows: written, nextCursor: null };
+  }
+}
+
+/** Most severe first, then the most new URLs, then the most fixed, then the code. */
+function sortCodes(rows: CodeChangeRow[]): CodeChangeRow[] {
+  const rank = (s: string) => SEVERITY_ORDER[s as keyof typeof SEVERITY_ORDER] ?? 3;
+  return rows.sort(
+    (a, b) =>
+      rank(a.severity) - rank(b.severity) ||
+      b.newUrls - a.newUrls ||
+      b.fixedUrls - a.fixedUrls ||
+      a.code.localeCompare(b.code),
+  );
+}
+
+/**
+ * What the alerts of a completed audit are evaluated on, beside its scores: the issues new since `base` per code
+ * (with up to `examples` URLs each) and the URLs that regressed (200 before, now 4xx/5xx or no longer indexable; up to
+ * `regressions`). No principal: the alert worker evaluates its own project's audits, which it names by id.
+ */
+export async function comparisonAlertFacts(
+  db: NativeDb,
+  pair: AuditPair,
+  limits = { examples: 5, regressions: 100 },
+  repo = new ComparisonRepository(),
+): Promise<{ newIssues: NewIssueFacts[]; pageRegressions: PageRegressionRecord[] }> {
+  const [codes, examples, pageRegressions] = await Promise.all([
+    repo.codeChanges(db, pair),
+    repo.newExamples(db, pair, limits.examples),
+    repo.pageRegressions(db, pair, limits.regressions),
+  ]);
+  const urlsOf = new Map(examples.map((e) => [e.code, e.urls]));
+  const newIssues = sortCodes(codes.filter((r) => r.newUrls > 0)).map((r) => ({
+    code: r.code,
+    title: r.title,
+    severity: r.severity as NewIssueFacts['severity'],
+    urls: r.newUrls,
+    exampleUrls: urlsOf.get(r.code) ?? [],
+  }));
+  return { newIssues, pageRegressions };
+}
+
+/** One check code's new occurrences, for alerts. */
+export interface NewIssueFacts {
+  code: string;
+  title: string;
+  severity: 'CRITICAL' | 'WARNING' | 'NOTICE';
+  urls: number;
+  exampleUrls: string[];
+}
+
+/** Which of the four changes a URL's two sides show. */
+export function changesOf(before: PageSide | null, after: PageSide | null): PageChange[] {
+  if (!before) return ['ADDED'];
+  if (!after) return ['REMOVED'];
+  const changes: PageChange[] = [];
+  if (before.statusCode !== after.statusCode) changes.push('STATUS_CHANGED');
+  if (before.indexable !== after.indexable) changes.push('INDEXABILITY_CHANGED');
+  return changes;
+}

@@ -1,0 +1,18 @@
+export {
+  ComparisonService,
+  MAX_COMPARISON_ROWS,
+  SCORE_CATEGORIES,
+  changesOf,
+  comparisonAlertFacts,
+  type NewIssueFacts,
+  type Comparison,
+  type ComparisonTotals,
+  type ScoreDelta,
+  type ScoreCategory,
+  type IssueChange,
+  type PageChange,
+  type PageSide,
+  type CodeChangeRow,
+  type PageChangeRecord,
+  type UrlIssueChangeRow,
+} from './comparison.service.js';

@@ -1,0 +1,356 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { comparisonAlertFacts } from '../../src/comparison/index.js';
+import { anApiKey, anAudit, anOrg, aProject, type Org, type Project } from '../factories.js';
+import { createTestApp, gql, type TestApp } from '../support/app.js';
+
+/**
+ * The audit comparison over two audits with planted changes: issues new, fixed and persisting per code and per URL,
+ * score deltas, URLs added, removed, and changed in status (200 -> 404) or indexability (-> noindex); the defaults
+ * (latest and the one before), keyset pages, bad input, tenancy, and the two REST surfaces with their CSV.
+ */
+let t: TestApp;
+let org: Org;
+let project: Project;
+let baseId: string;
+let headId: string;
+let olderId: string;
+let runningId: string;
+const S = 'https://compare.example.test';
+const u = (path: string) => `${S}${path}`;
+const DAY = 86_400_000;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
+  project = await aProject({ org, url: S });
+  const now = Date.now();
+  olderId = (await anAudit({ project, pages: [{ url: u('/') }], createdAt: new Date(now - 3 * DAY) })).id;
+  baseId = (
+    await anAudit({
+      project,
+      createdAt: new Date(now - 2 * DAY),
+      scores: { overall: 80, meta: 70, content: 60, links: 90, technical: 85, performance: 95 },
+      pages: [
+        { url: u('/'), title: 'Home' },
+        { url: u('/a'), title: 'A' },
+        { url: u('/b'), title: 'B' },
+        { url: u('/c'), title: 'C' },
+        { url: u('/old'), title: 'Old' },
+      ],
+      issues: [
+        { code: 'META_TITLE_MISSING', occurrences: [u('/a'), u('/b')] },
+        { code: 'META_DESCRIPTION_MISSING', occurrences: [u('/c')] },
+        { code: 'LINKS_INTERNAL_BROKEN', occurrences: [u('/a'), u('/old')] },
+      ],
+    })
+  ).id;
+  headId = (
+    await anAudit({
+      project,
+      createdAt: new Date(now - DAY),
+      scores: { overall: 71, meta: 72, content: 50, links: 100, technical: 85, performance: null },
+      pages: [
+        { url: u('/'), title: 'Home' },
+        { url: u('/a'), title: 'A' },
+        { url: u('/b'), statusCode: 404, title: null },
+        { url: u('/c'), title: 'C', indexable: false },
+        { url: u('/new'), title: null },
+      ],
+      issues: [
+        { code: 'META_TITLE_MISSING', occurrences: [u('/a'), u('/new')] },
+        { code: 'META_DESCRIPTION_MISSING', occurrences: [u('/c')] },
+        { code: 'CONTENT_THIN', occurrences: [u('/c'), u('/new'), u('/a')] },
+      ],
+    })
+  ).id;
+  // The project's running audit is newer, but only completed audits are compared.
+  runningId = (await anAudit({ project, status: 'RUNNING', createdAt: new Date(now) })).id;
+});
+afterAll(() => t.close());
+
+const COMPARE = `query($p: ID!, $b: ID, $h: ID) { auditComparison(projectId: $p, base: $b, head: $h) {
+  projectId base { id } head { id }
+  scores { category before after delta }
+  totals { newIssues fixedIssues persistingIssues added removed statusChanged indexabilityChanged }
+  codes { code title severity category newUrls fixedUrls persistingUrls }
+  newOnes: issues(change: NEW) { totalCount nodes { code url change } }
+  fixed: issues(change: FIXED) { totalCount nodes { code url } }
+  persisting: issues(change: PERSISTING) { totalCount nodes { code url } }
+  pages { totalCount nodes { url changes before { statusCode indexable title } after { statusCode indexable } } }
+  c: url(url: "${S}/c") { changes before { indexable } after { indexable } issues { code change severity } }
+  nowhere: url(url: "${S}/never") { url }
+} }`;
+
+const ask = (query: string, variables: Record<string, unknown>, cookie = org.owner.cookie): Promise<any> =>
+  gql(t, query, variables, { cookie }).then((r) => r.body);
+
+describe('auditComparison', () => {
+  it('finds the planted new, fixed and persisting issues, score deltas and page changes', async () => {
+    const body = await ask(COMPARE, { p: project.id });
+    expect(body.errors).toBeUndefined();
+    const c = body.data.auditComparison;
+    // Defaults: the latest completed audit against the completed one before it (the running one is ignored).
+    expect(c.base.id).toBe(baseId);
+    expect(c.head.id).toBe(headId);
+    expect(c.scores).toEqual([
+      { category: 'OVERALL', before: 80, after: 71, delta: -9 },
+      { category: 'META', before: 70, after: 72, delta: 2 },
+      { category: 'CONTENT', before: 60, after: 50, delta: -10 },
+      { category: 'LINKS', before: 90, after: 100, delta: 10 },
+      { category: 'TECHNICAL', before: 85, after: 85, delta: 0 },
+      { category: 'PERFORMANCE', before: 95, after: null, delta: null },
+    ]);
+    expect(c.newOnes.nodes).toEqual([
+      { code: 'CONTENT_THIN', url: u('/a'), change: 'NEW' },
+      { code: 'CONTENT_THIN', url: u('/c'), change: 'NEW' },
+      { code: 'CONTENT_THIN', url: u('/new'), change: 'NEW' },
+      { code: 'META_TITLE_MISSING', url: u('/new'), change: 'NEW' },
+    ]);
+    expect(c.fixed.nodes).toEqual([
+      { code: 'LINKS_INTERNAL_BROKEN', url: u('/a') },
+      { code: 'LINKS_INTERNAL_BROKEN', url: u('/old') },
+      { code: 'META_TITLE_MISSING', url: u('/b') },
+    ]);
+    expect(c.persisting.nodes).toEqual([
+      { code: 'META_DESCRIPTION_MISSING', url: u('/c') },
+      { code: 'META_TITLE_MISSING', url: u('/a') },
+    ]);
+    expect([c.newOnes.totalCount, c.fixed.totalCount, c.persisting.totalCount]).toEqual([4, 3, 2]);
+    expect(c.totals).toEqual({
+      newIssues: 4,
+      fixedIssues: 3,
+      persistingIssues: 2,
+      added: 1,
+      removed: 1,
+      statusChanged: 1,
+      indexabilityChanged: 2,
+    });
+    // Most severe first (META_TITLE_MISSING is critical), then the most new URLs.
+    expect(c.codes[0]).toMatchObject({
+      code: 'META_TITLE_MISSING',
+      severity: 'CRITICAL',
+      newUrls: 1,
+      fixedUrls: 1,
+      persistingUrls: 1,
+    });
+    const byCode = new Map(c.codes.map((r: { code: string }) => [r.code, r]));
+    expect(byCode.get('LINKS_INTERNAL_BROKEN')).toMatchObject({ newUrls: 0, fixedUrls: 2, persistingUrls: 0 });
+    expect(byCode.get('CONTENT_THIN')).toMatchObject({ newUrls: 3, fixedUrls: 0, title: expect.any(String) });
+    expect(c.pages.totalCount).toBe(4);
+    expect(c.pages.nodes).toEqual([
+      {
+        url: u('/b'),
+        changes: ['STATUS_CHANGED', 'INDEXABILITY_CHANGED'],
+        before: { statusCode: 200, indexable: true, title: 'B' },
+        after: { statusCode: 404, indexable: false },
+      },
+      {
+        url: u('/c'),
+        changes: ['INDEXABILITY_CHANGED'],
+        before: { statusCode: 200, indexable: true, title: 'C' },
+        after: { statusCode: 200, indexable: false },
+      },
+      { url: u('/new'), changes: ['ADDED'], before: null, after: { statusCode: 200, indexable: true } },
+      { url: u('/old'), changes: ['REMOVED'], before: { statusCode: 200, indexable: true, title: 'Old' }, after: null },
+    ]);
+    expect(c.c).toEqual({
+      changes: ['INDEXABILITY_CHANGED'],
+      before: { indexable: true },
+      after: { indexable: false },
+      issues: [
+        { code: 'CONTENT_THIN', change: 'NEW', severity: expect.any(String) },
+        { code: 'META_DESCRIPTION_MISSING', change: 'PERSISTING', severity: expect.any(String) },
+      ],
+    });
+    expect(c.nowhere).toBeNull();
+  });
+
+  it('compares named audits either way round, and a head with the audit before it', async () => {
+    const reversed = (await ask(COMPARE, { p: project.id, b: headId, h: baseId })).data.auditComparison;
+    expect(reversed.totals).toMatchObject({ newIssues: 3, fixedIssues: 4, persistingIssues: 2, added: 1, removed: 1 });
+    const headOnly = (await ask(COMPARE, { p: project.id, h: baseId })).data.auditComparison;
+    expect([headOnly.base.id, headOnly.head.id]).toEqual([olderId, baseId]);
+  });
+
+  it('walks a change in keyset pages, and refuses a cursor of another list', async () => {
+    const PAGE = `query($p: ID!, $after: String, $change: IssueChange!, $code: String) {
+      auditComparison(projectId: $p) { issues(change: $change, code: $code, first: 1, after: $after) {
+        totalCount pageInfo { hasNextPage endCursor } nodes { code url } } } }`;
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (let i = 0; i < 10; i++) {
+      const body = await ask(PAGE, { p: project.id, after, change: 'NEW' });
+      const page: { pageInfo: { hasNextPage: boolean; endCursor: string }; nodes: { code: string; url: string }[] } =
+        body.data.auditComparison.issues;
+      seen.push(...page.nodes.map((n) => `${n.code} ${n.url}`));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+    expect(seen).toEqual([
+      `CONTENT_THIN ${u('/a')}`,
+      `CONTENT_THIN ${u('/c')}`,
+      `CONTENT_THIN ${u('/new')}`,
+      `META_TITLE_MISSING ${u('/new')}`,
+    ]);
+    const oneCode = await ask(PAGE, { p: project.id, after: null, change: 'NEW', code: 'META_TITLE_MISSING' });
+    expect(oneCode.data.auditComparison.issues).toMatchObject({ totalCount: 1, nodes: [{ url: u('/new') }] });
+    const foreign = await ask(PAGE, { p: project.id, after, change: 'FIXED' });
+    expect(foreign.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    const garbage = await ask(PAGE, { p: project.id, after: '!!', change: 'NEW' });
+    expect(garbage.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('says what is wrong with the audits named', async () => {
+    const codeOf = async (vars: Record<string, unknown>) =>
+      (
+        await ask(
+          'query($p: ID!, $b: ID, $h: ID) { auditComparison(projectId: $p, base: $b, head: $h) { projectId } }',
+          vars,
+        )
+      ).errors?.[0];
+    expect(await codeOf({ p: project.id, b: baseId, h: baseId })).toMatchObject({
+      extensions: { code: 'BAD_USER_INPUT' },
+      message: expect.stringContaining('same audit'),
+    });
+    expect(await codeOf({ p: project.id, h: runningId })).toMatchObject({
+      extensions: { code: 'BAD_USER_INPUT' },
+      message: expect.stringContaining('RUNNING'),
+    });
+    expect((await codeOf({ p: project.id, b: 'not-a-uuid' }))?.extensions.code).toBe('NOT_FOUND');
+    // The oldest completed audit has nothing before it.
+    expect((await codeOf({ p: project.id, h: olderId }))?.extensions.code).toBe('NOT_FOUND');
+    const lone = await aProject({ org });
+    await anAudit({ project: lone });
+    expect((await codeOf({ p: lone.id }))?.extensions.code).toBe('NOT_FOUND');
+  });
+
+  it("is NOT_FOUND for another organization's project and audits", async () => {
+    const other = await anOrg(t, { plan: 'ENTERPRISE' });
+    const theirs = await ask(COMPARE, { p: project.id }, other.owner.cookie);
+    expect(theirs.errors[0].extensions.code).toBe('NOT_FOUND');
+    const mine = await aProject({ org: other });
+    const named = await ask(COMPARE, { p: mine.id, b: baseId, h: headId }, other.owner.cookie);
+    expect(named.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  it('gives the alert facts of a completed audit: new issues with examples and regressed pages', async () => {
+    const facts = await comparisonAlertFacts(t.runtime.orm.em.fork(), { base: baseId, head: headId });
+    expect(facts.newIssues).toEqual([
+      {
+        code: 'META_TITLE_MISSING',
+        title: expect.any(String),
+        severity: 'CRITICAL',
+        urls: 1,
+        exampleUrls: [u('/new')],
+      },
+      {
+        code: 'CONTENT_THIN',
+        title: expect.any(String),
+        severity: expect.any(String),
+        urls: 3,
+        exampleUrls: [u('/a'), u('/c'), u('/new')],
+      },
+    ]);
+    expect(facts.pageRegressions).toEqual([
+      { url: u('/b'), before: { statusCode: 200, indexable: true }, after: { statusCode: 404, indexable: false } },
+      { url: u('/c'), before: { statusCode: 200, indexable: true }, after: { statusCode: 200, indexable: false } },
+    ]);
+    const limited = await comparisonAlertFacts(
+      t.runtime.orm.em.fork(),
+      { base: baseId, head: headId },
+      { examples: 1, regressions: 1 },
+    );
+    expect(limited.newIssues[1].exampleUrls).toEqual([u('/a')]);
+    expect(limited.pageRegressions.map((r) => r.url)).toEqual([u('/b')]);
+    const nothing = await comparisonAlertFacts(t.runtime.orm.em.fork(), { base: headId, head: headId });
+    expect(nothing).toEqual({ newIssues: [], pageRegressions: [] });
+  });
+});
+
+describe('GET …/audit/compare', () => {
+  it('answers on Surface A with an API key, and Surface B with the session, in JSON and CSV', async () => {
+    const key = await anApiKey(org);
+    const a = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/projects/${project.id}/audit/compare?base=${baseId}&head=${headId}`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(a.statusCode).toBe(200);
+    const comparison = a.json().comparison;
+    expect(comparison.base.id).toBe(baseId);
+    expect(comparison.totals).toMatchObject({ newIssues: 4, fixedIssues: 3, persistingIssues: 2 });
+    expect(comparison.scores[0]).toEqual({ category: 'OVERALL', before: 80, after: 71, delta: -9 });
+    expect(comparison.codes.length).toBe(4);
+
+    const b = await t.app.inject({
+      method: 'GET',
+      url: `/api/projects/${project.id}/audit/compare`,
+      headers: { cookie: org.owner.cookie },
+    });
+    expect(b.statusCode).toBe(200);
+    expect(b.json().comparison.head.id).toBe(headId);
+
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/projects/${project.id}/audit/compare?format=csv`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe('change,code,title,severity,category,url');
+    // 4 new, 3 fixed and 2 persisting occurrences, one row each.
+    expect(lines.length).toBe(1 + 9);
+    expect(lines.filter((l) => l.startsWith('NEW,')).length).toBe(4);
+    expect(lines).toContain(`FIXED,META_TITLE_MISSING,Missing title,CRITICAL,META,${u('/b')}`);
+
+    const pagesCsv = await t.app.inject({
+      method: 'GET',
+      url: `/api/projects/${project.id}/audit/compare?format=csv&rows=pages`,
+      headers: { cookie: org.owner.cookie },
+    });
+    expect(pagesCsv.statusCode).toBe(200);
+    const pageLines = pagesCsv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(pageLines[0]).toBe('url,changes,statusBefore,statusAfter,indexableBefore,indexableAfter');
+    expect(pageLines).toContain(`${u('/b')},STATUS_CHANGED INDEXABILITY_CHANGED,200,404,true,false`);
+  });
+
+  it('refuses bad input with the documented errors', async () => {
+    const key = await anApiKey(org);
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/projects/${project.id}/audit/compare?base=${baseId}&head=${baseId}`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'BAD_USER_INPUT', error: expect.stringContaining('same audit') });
+    const format = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/projects/${project.id}/audit/compare?format=xml`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(format.statusCode).toBe(400);
+    expect(format.json().code).toBe('BAD_USER_INPUT');
+    const running = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/projects/${project.id}/audit/compare?head=${runningId}&format=csv`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    // The first CSV piece is asked for before any byte is sent: the refusal keeps its status.
+    expect(running.statusCode).toBe(400);
+    expect(running.headers['content-type']).toContain('application/json');
+    const other = await anOrg(t, { plan: 'ENTERPRISE' });
+    const theirs = await t.app.inject({
+      method: 'GET',
+      url: `/api/projects/${project.id}/audit/compare`,
+      headers: { cookie: other.owner.cookie },
+    });
+    expect(theirs.statusCode).toBe(404);
+  });
+});
