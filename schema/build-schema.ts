@@ -10,6 +10,7 @@ import { ReportResolver } from '../src/reports/graphql.js';
 import { FixResolver } from '../src/fixes/graphql.js';
 import { KeywordResolver } from '../src/keywords/graphql.js';
 import { CompetitorResolver } from '../src/competitors/graphql.js';
+import { AlertResolver } from '../src/alerts/graphql.js';
 import { ComparisonResolver } from '../src/comparison/graphql.js';
 import {
   AuditPageViewResolver,
@@ -31,6 +32,7 @@ export const RESOLVERS = [
   ToolsResolver,
   KeywordResolver,
   CompetitorResolver,
+  AlertResolver,
   ComparisonResolver,
   ReportResolver,
   FixResolver,

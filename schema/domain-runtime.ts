@@ -56,6 +56,8 @@ import {
 import { KeywordResolver } from '../src/keywords/graphql.js';
 import { COMPETITOR_COUNT_SOURCE, CompetitorService, type CompetitorJobData } from '../src/competitors/index.js';
 import { CompetitorResolver } from '../src/competitors/graphql.js';
+import { AlertService, WebhookService, type AlertJobData } from '../src/alerts/index.js';
+import { AlertResolver } from '../src/alerts/graphql.js';
 import { ComparisonService } from '../src/comparison/index.js';
 import { ComparisonResolver } from '../src/comparison/graphql.js';
 import { ClientReportService, ExportService, ReportService, createReportPdfRenderer } from '../src/reports/index.js';
@@ -204,6 +206,12 @@ export async function createDomainRuntime(
   projects.onDelete(async (_em, project) => {
     await unscheduleDailyRankCheck(rankQueue, project.id);
   });
+  // Alerts: rule and endpoint changes here; redeliveries and test events go to the alert workers.
+  const alertQueue = createQueue<AlertJobData>(QUEUES.alert, redis, config.REDIS_PREFIX, onInfraEvent);
+  const alertResolver = new AlertResolver(
+    new AlertService(config, projects),
+    new WebhookService(config, projects, alertQueue),
+  );
   const limiter = new RateLimiter(redis, config.REDIS_PREFIX);
   const appRate = (userId: string) => ({ bucket: `user:${userId}:app`, limit: config.APP_RATE_PER_MINUTE });
   // LLM calls (fix suggestions) are counted with the workers' counters in Redis (served by /metrics).
@@ -231,6 +239,7 @@ export async function createDomainRuntime(
     [ToolsResolver, new ToolsResolver(new ToolsService(http))],
     [KeywordResolver, new KeywordResolver(keywords)],
     [CompetitorResolver, new CompetitorResolver(competitors)],
+    [AlertResolver, alertResolver],
     [ComparisonResolver, new ComparisonResolver(new ComparisonService(projects, audits))],
     [
       ReportResolver,
@@ -304,6 +313,7 @@ export async function createDomainRuntime(
     await auditQueue.close().catch(() => undefined);
     await rankQueue.close().catch(() => undefined);
     await competitorQueue.close().catch(() => undefined);
+    await alertQueue.close().catch(() => undefined);
     await http.close().catch(() => undefined);
     await reportPdf?.close().catch(() => undefined);
     await metrics.flush();

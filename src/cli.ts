@@ -48,6 +48,7 @@ const QUEUE_WORKERS: Record<string, { entry: string; name: string }> = {
   audit: { entry: 'workers/audit.worker', name: 'audit.worker' },
   rank: { entry: 'workers/rank.worker', name: 'rank.worker' },
   competitor: { entry: 'workers/competitor.worker', name: 'competitor.worker' },
+  alert: { entry: 'workers/alert.worker', name: 'alert.worker' },
 };
 /**
  * V8 flags of every platform process, measured with `npm run bench -- memory`. V8 grows the young generation to

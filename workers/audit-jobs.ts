@@ -12,6 +12,7 @@ import {
 } from '../src/audits/index.js';
 import { createPageFactsPool, type PageFactsExtract } from '../src/crawler/index.js';
 import { createLabMeter } from '../src/technical/index.js';
+import { createAlertTriggers } from '../src/alerts/index.js';
 import type { JobHandlers } from './run-worker.js';
 
 /** A failure message an owner can read; database and driver errors stay in the log. */
@@ -92,6 +93,8 @@ export const auditJobs: JobHandlers = {
       meter ? (urls, signal) => meter.measure(urls, signal) : undefined,
       extract,
     );
+    // A completed audit's alerts are evaluated on the alert queue (src/alerts), by an alert worker.
+    const alerts = createAlertTriggers({ redis, db: orm.em, config, logger, onError: onError('alert queue') });
     const worker = createWorker<AuditJobData>(
       QUEUES.audit,
       async (job, token) => {
@@ -138,6 +141,7 @@ export const auditJobs: JobHandlers = {
           throw new DelayedError();
         }
         logger.info({ auditId, result }, 'audit finished');
+        if (result === 'completed') await alerts.auditCompleted(auditId);
         return { result };
       },
       {
@@ -183,7 +187,13 @@ export const auditJobs: JobHandlers = {
       close: async () => {
         stopSweeping();
         // Each closes whatever the others do: one that fails is logged, not left to stop the rest.
-        const closed = await Promise.allSettled([sweepQueue.close(), meter?.close(), parser?.close(), client.close()]);
+        const closed = await Promise.allSettled([
+          sweepQueue.close(),
+          meter?.close(),
+          parser?.close(),
+          client.close(),
+          alerts.close(),
+        ]);
         for (const c of closed) {
           if (c.status === 'rejected') logger.warn({ err: c.reason }, 'audit worker resource did not close cleanly');
         }

@@ -5,6 +5,7 @@ import { KeywordRepository, RankCheckRunner, scheduleDailyRankCheck, type RankJo
 import { enqueueCompetitorProfile, type CompetitorJobData } from '../src/competitors/index.js';
 import { createSerpProvider } from '../src/serp/index.js';
 import { meteredFetch } from '../src/platform/shared-metrics.js';
+import { createAlertTriggers } from '../src/alerts/index.js';
 import type { JobHandlers } from './run-worker.js';
 
 /**
@@ -54,6 +55,7 @@ export const rankJobs: JobHandlers = {
     for (const projectId of projects) await scheduleDailyRankCheck(queue, projectId);
     logger.info({ projects: projects.length }, 'daily rank schedules registered');
 
+    const alerts = createAlertTriggers({ redis, db: orm.em, config, logger, onError: onError('alert queue') });
     const worker = createWorker<RankQueueJobData>(
       QUEUES.rank,
       async (job) => {
@@ -63,7 +65,10 @@ export const rankJobs: JobHandlers = {
             return { keywords: await ranks.checkProject(data.projectId, job.id ?? String(Date.now())) };
           case 'check-keyword': {
             const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-            return ranks.checkKeyword(data.keywordId, lastAttempt);
+            const outcome = await ranks.checkKeyword(data.keywordId, lastAttempt);
+            // The project's rank alerts are evaluated once its run of checks has settled (src/alerts).
+            if (outcome.status === 'OK') await alerts.keywordChecked(data.keywordId);
+            return outcome;
           }
           case 'competitor-profile':
             await enqueueCompetitorProfile(competitorQueue, data.competitorId, config.SERP_RETRY_DELAY_MS);
@@ -94,6 +99,7 @@ export const rankJobs: JobHandlers = {
       close: async () => {
         await queue.close();
         await competitorQueue.close();
+        await alerts.close();
         await redis.quit();
       },
     };

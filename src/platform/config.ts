@@ -121,6 +121,24 @@ const envSchema = z
       .string()
       .regex(/^[^<>@\s]+@[^<>@\s]+$|^[^<>]*<[^<>@\s]+@[^<>@\s]+>$/, 'must be an e-mail address or "Name <address>"')
       .optional(),
+    /**
+     * Alerts (src/alerts): webhook signing secrets are stored encrypted (AES-256-GCM) with a key derived from this
+     * (default: from BETTER_AUTH_SECRET; changing it makes stored secrets unreadable: rotate each endpoint's secret).
+     */
+    WEBHOOK_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** Attempts of one webhook delivery (the first included), with exponential backoff from ALERT_RETRY_DELAY_MS. */
+    ALERT_WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+    /** First retry delay of a failed webhook delivery or alert e-mail; it doubles with each attempt. */
+    ALERT_RETRY_DELAY_MS: z.coerce.number().int().min(10).default(30_000),
+    /** How long an endpoint may take to answer one delivery. */
+    ALERT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** Rank alerts are evaluated this long after a project's last keyword check (its run has settled by then). */
+    ALERT_RANK_SETTLE_MS: z.coerce.number().int().min(0).default(60_000),
+    /** When the weekly alert digest is sent (cron, UTC): Mondays 08:00 by default. */
+    ALERT_DIGEST_CRON: z
+      .string()
+      .regex(/^\S+( \S+){4,5}$/, 'must be a cron pattern, e.g. "0 8 * * 1"')
+      .default('0 8 * * 1'),
     LLM_BASE_URL: z.url().optional(),
     LLM_API_KEY: z.string().min(1).optional(),
     LLM_MODEL: z.string().min(1).optional(),

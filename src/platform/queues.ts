@@ -6,7 +6,7 @@ import { createRedis, type RedisConnectionOptions } from './redis.js';
  * Queue names are part of the deployment contract between API and worker processes. Each queue has its own
  * worker (workers/<queue>-jobs.ts) and concurrency; /metrics reports the depth of every queue listed here.
  */
-export const QUEUES = { audit: 'audit', rank: 'rank', competitor: 'competitor' } as const;
+export const QUEUES = { audit: 'audit', rank: 'rank', competitor: 'competitor', alert: 'alert' } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 /**

@@ -265,7 +265,7 @@ describe('seo as users expect it', () => {
   it('seo worker refuses an unknown queue, seo start an invalid configuration: code 2 and the reason', async () => {
     const worker = await seoBin(['worker', 'audit', 'ranks']);
     expect(worker).toMatchObject({ code: 2, stdout: '' });
-    expect(worker.stderr).toContain('unknown queue ranks; use audit, rank, competitor');
+    expect(worker.stderr).toContain('unknown queue ranks; use audit, rank, competitor, alert');
     // The supervisor validates no configuration itself: its `seo migrate` child does, and `start` ends as it did.
     const start = await seoBin(['start'], { PORT: 'eighty' });
     expect(start).toMatchObject({ code: 2, stdout: '' });

@@ -37,7 +37,8 @@ describe('metrics of worker processes', () => {
       try {
         await waitFor(
           'worker ready',
-          async () => /"queues":\["audit","rank","competitor"\].*"msg":"worker ready"/.test(worker.output.join('')),
+          async () =>
+            /"queues":\["audit","rank","competitor","alert"\].*"msg":"worker ready"/.test(worker.output.join('')),
           60_000,
           100,
         );

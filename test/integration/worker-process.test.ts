@@ -81,7 +81,7 @@ describe('a worker process', () => {
     const queues = Object.values(QUEUES).map((name) => createQueue(name, redis, prefix, reportQueueError));
     try {
       await waitFor('worker ready', async () => worker.output.join('').includes('"msg":"worker ready"'), 60_000, 100);
-      expect(worker.output.join('')).toContain('"queues":["audit","rank","competitor"]');
+      expect(worker.output.join('')).toContain('"queues":["audit","rank","competitor","alert"]');
       for (const queue of queues) expect(await queue.getWorkers(), queue.name).toHaveLength(1);
       const code = await worker.stop('SIGTERM');
       const log = worker.output.join('');

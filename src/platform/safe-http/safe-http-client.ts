@@ -47,14 +47,17 @@ export interface SafeHttpClientOptions extends AllowList {
   connectionsPerOrigin?: number;
 }
 
-export type SafeHttpMethod = 'GET' | 'HEAD';
+/** POST is for deliveries to a user-given endpoint (alert webhooks): it never follows a redirect. */
+export type SafeHttpMethod = 'GET' | 'HEAD' | 'POST';
 
 export interface SafeHttpRequestOptions {
   method?: SafeHttpMethod;
   /** Extra request headers; `user-agent`, `accept` and `accept-encoding` override the defaults. */
   headers?: Record<string, string>;
-  /** Default true. With false the first response is returned as is (3xx included). */
+  /** Default true (always false for POST). With false the first response is returned as is (3xx included). */
   followRedirects?: boolean;
+  /** The request body of a POST. */
+  body?: string | Buffer;
   maxRedirects?: number;
   maxBytes?: number;
   onBodyLimit?: BodyLimitMode;
@@ -278,11 +281,14 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeH
     requestOptions: SafeHttpRequestOptions = {},
   ): Promise<SafeHttpResponse | SafeHttpStreamResponse> {
     const method = requestOptions.method ?? 'GET';
-    if (method !== 'GET' && method !== 'HEAD') throw new TypeError(`safe-http: unsupported method ${String(method)}`);
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'POST')
+      throw new TypeError(`safe-http: unsupported method ${String(method)}`);
+    if (requestOptions.body !== undefined && method !== 'POST') throw new TypeError('safe-http: a body needs POST');
     const totalTimeoutMs = positive('totalTimeoutMs', requestOptions.totalTimeoutMs ?? defaultTotalMs);
     const maxBytes = positive('maxBytes', requestOptions.maxBytes ?? defaultMaxBytes);
     const maxRedirects = requestOptions.maxRedirects ?? defaultMaxRedirects;
-    const followRedirects = requestOptions.followRedirects ?? true;
+    // A redirected POST would be replayed (or turned into a GET) elsewhere: the caller gets the 3xx instead.
+    const followRedirects = method !== 'POST' && (requestOptions.followRedirects ?? true);
     const onLimit = requestOptions.onBodyLimit ?? defaultOnLimit;
     let headers = buildRequestHeaders(userAgent, requestOptions.headers);
 
@@ -301,7 +307,13 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeH
     for (;;) {
       let response: Awaited<ReturnType<typeof undiciRequest>>;
       try {
-        response = await undiciRequest(current, { dispatcher: agent, method, headers, signal });
+        response = await undiciRequest(current, {
+          dispatcher: agent,
+          method,
+          headers,
+          signal,
+          ...(method === 'POST' ? { body: requestOptions.body ?? '' } : {}),
+        });
       } catch (error) {
         if (isProgrammerError(error)) throw error;
         throw toSafeHttpError(error, errorContext).withContext(current.href, redirects);

@@ -18,6 +18,7 @@ import {
 } from '../features/projects';
 import { KeywordsPage, parseKeywordSearch, prefetchKeywords } from '../features/keywords';
 import { CompetitorsPage } from '../features/competitors';
+import { AlertsPage, UnsubscribePage, parseUnsubscribeSearch } from '../features/alerts';
 import { TechnicalPage } from '../features/technical';
 import { ReportPage } from '../features/reports';
 import { InvitationPage, OrganizationPage } from '../features/team';
@@ -166,6 +167,11 @@ const projectTechnicalRoute = createRoute({
   path: '/projects/$projectId/technical',
   component: TechnicalPage,
 });
+const projectAlertsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/projects/$projectId/alerts',
+  component: AlertsPage,
+});
 const projectReportRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/projects/$projectId/report',
@@ -200,6 +206,14 @@ const organizationRoute = createRoute({
   component: OrganizationPage,
 });
 
+// An alert e-mail's unsubscribe link: no session needed (the token names the person).
+const unsubscribeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/unsubscribe',
+  validateSearch: parseUnsubscribeSearch,
+  component: UnsubscribePage,
+});
+
 const toolsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/tools', component: ToolsIndexPage });
 const metaTagsRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -230,6 +244,7 @@ const routeTree = rootRoute.addChildren([
   signUpRoute,
   forgotPasswordRoute,
   resetPasswordRoute,
+  unsubscribeRoute,
   appRoute.addChildren([
     projectsRoute,
     projectRoute,
@@ -240,6 +255,7 @@ const routeTree = rootRoute.addChildren([
     projectKeywordsRoute,
     projectCompetitorsRoute,
     projectTechnicalRoute,
+    projectAlertsRoute,
     projectReportRoute,
     projectSettingsRoute,
     accountRoute,

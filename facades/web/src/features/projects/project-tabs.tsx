@@ -6,6 +6,7 @@ const SECTIONS = [
   { to: '/projects/$projectId/keywords', label: 'Keywords', exact: false },
   { to: '/projects/$projectId/competitors', label: 'Competitors', exact: false },
   { to: '/projects/$projectId/technical', label: 'Technical', exact: false },
+  { to: '/projects/$projectId/alerts', label: 'Alerts', exact: false },
   { to: '/projects/$projectId/report', label: 'Report', exact: false },
   { to: '/projects/$projectId/settings', label: 'Settings', exact: false },
 ] as const;

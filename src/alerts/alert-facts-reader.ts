@@ -1,0 +1,69 @@
+import type { NativeDb } from '../platform/db/native-query.js';
+import { comparisonAlertFacts } from '../comparison/index.js';
+import type { AuditAlertFacts, KeywordMoveFact, VitalPoorFact } from './alert-facts.js';
+import { AlertRepository } from './alert.repository.js';
+import { poorVitalCrossings, type PoorBound } from './alert-vitals.js';
+
+/** Fills the facts of a finished audit (null when it has no previous completed audit to compare with). */
+export type AuditFactsProvider = (db: NativeDb, auditId: string) => Promise<AuditAlertFacts | null>;
+
+/** Rank checks older than this are never news, whatever the watermark says (a project's first evaluation). */
+const RANK_LOOKBACK_MS = 2 * 24 * 3600 * 1000;
+
+/**
+ * The facts alerts are evaluated on: an audit's scores against the previous completed audit, the Core Web Vitals that
+ * crossed into "poor", and keyword moves, read here; new issues and regressed pages between the two audits are
+ * src/comparison's (computed in PostgreSQL, as the comparison view shows them).
+ */
+export class AlertFactsReader {
+  constructor(
+    private readonly poorBounds: readonly PoorBound[],
+    private readonly repo = new AlertRepository(),
+  ) {}
+
+  /** A completed audit against the previous completed one; null without one. */
+  async auditFacts(db: NativeDb, auditId: string): Promise<AuditAlertFacts | null> {
+    const head = await this.repo.auditScores(db, auditId);
+    if (!head || head.status !== 'COMPLETED') return null;
+    const base = await this.repo.previousCompletedAudit(db, head);
+    if (!base) return null;
+    const [changes, vitalsPoor] = await Promise.all([
+      comparisonAlertFacts(db, { base: base.id, head: head.id }),
+      this.vitalsPoor(db, head.id, base.id),
+    ]);
+    return {
+      projectId: head.projectId,
+      auditId: head.id,
+      baseAuditId: base.id,
+      scores: { before: base.scores, after: head.scores },
+      ...changes,
+      vitalsPoor,
+    };
+  }
+
+  /** The vitals of the head audit that are poor and were not in the base audit's measurement of the same URL. */
+  async vitalsPoor(db: NativeDb, auditId: string, baseAuditId: string | null): Promise<VitalPoorFact[]> {
+    const [head, base] = await Promise.all([
+      this.repo.auditVitals(db, auditId),
+      baseAuditId ? this.repo.auditVitals(db, baseAuditId) : [],
+    ]);
+    return poorVitalCrossings(head, base, this.poorBounds);
+  }
+
+  /**
+   * Keyword moves not evaluated yet: keywords whose latest successful check is later than the project's watermark
+   * (and than two days ago), with `until`, the latest of those checks, for the caller to advance the watermark to.
+   */
+  async rankMoves(db: NativeDb, projectId: string): Promise<{ moves: KeywordMoveFact[]; until: Date | null }> {
+    const watermark = await this.repo.rankWatermark(db, projectId);
+    const floor = new Date(Date.now() - RANK_LOOKBACK_MS);
+    const since = watermark && watermark > floor ? watermark : floor;
+    const rows = await this.repo.rankMoves(db, projectId, since);
+    const until = rows.reduce<Date | null>((max, r) => (!max || r.checkedAt > max ? r.checkedAt : max), null);
+    return { moves: rows.map(({ checkedAt: _checkedAt, ...move }) => move), until };
+  }
+
+  advanceRankWatermark(db: NativeDb, projectId: string, until: Date): Promise<void> {
+    return this.repo.advanceRankWatermark(db, projectId, until);
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * What alert rules are evaluated against: the facts of one finished audit (against the previous completed audit of
+ * its project) or of one project's rank check. Providers fill them (src/comparison for new issues and page status
+ * changes, this module for scores, vitals and keyword moves); src/alerts/alert-rules.ts only reads them.
+ */
+
+export type IssueSeverityName = 'CRITICAL' | 'WARNING' | 'NOTICE';
+export type VitalMetric = 'LCP' | 'CLS' | 'INP' | 'TBT' | 'FCP' | 'TTFB';
+
+/** An audit's six scores (0-100); null where the audit has none for the category. */
+export interface CategoryScores {
+  overall: number | null;
+  meta: number | null;
+  content: number | null;
+  links: number | null;
+  technical: number | null;
+  performance: number | null;
+}
+
+export interface NewIssueFact {
+  code: string;
+  title: string;
+  severity: IssueSeverityName;
+  /** Pages on which the issue is new. */
+  urls: number;
+  exampleUrls: string[];
+}
+
+export interface PageSideFact {
+  statusCode: number | null;
+  indexable: boolean;
+}
+
+export interface PageRegressionFact {
+  url: string;
+  before: PageSideFact;
+  after: PageSideFact;
+}
+
+/** A Core Web Vital of a URL that is "poor" now and was not (or was not measured) in the base audit. */
+export interface VitalPoorFact {
+  url: string;
+  metric: VitalMetric;
+  value: number;
+  before: number | null;
+}
+
+export interface AuditAlertFacts {
+  projectId: string;
+  auditId: string;
+  /** The previous completed audit of the project. */
+  baseAuditId: string | null;
+  scores: { before: CategoryScores | null; after: CategoryScores };
+  newIssues: NewIssueFact[];
+  pageRegressions: PageRegressionFact[];
+  vitalsPoor: VitalPoorFact[];
+}
+
+/** One keyword between its last two successful checks (positions null: not within the checked depth). */
+export interface KeywordMoveFact {
+  keywordId: string;
+  keyword: string;
+  before: number | null;
+  after: number | null;
+  url: string | null;
+}
+
+export interface RankAlertFacts {
+  projectId: string;
+  moves: KeywordMoveFact[];
+}
