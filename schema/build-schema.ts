@@ -15,6 +15,7 @@ import { ComparisonResolver } from '../src/comparison/graphql.js';
 import {
   AuditPageViewResolver,
   AuditResolver,
+  AuditScheduleResolver,
   IssueResolver,
   ProjectAuditFieldsResolver,
 } from '../src/audits/graphql.js';
@@ -28,6 +29,7 @@ export const RESOLVERS = [
   AuditPageViewResolver,
   IssueResolver,
   ProjectAuditFieldsResolver,
+  AuditScheduleResolver,
   TechnicalResolver,
   ToolsResolver,
   KeywordResolver,

@@ -31,14 +31,17 @@ import { OrganizationUsageService, ProjectCountRegistry, ProjectService } from '
 import { OrganizationUsageResolver, ProjectResolver } from '../src/projects/graphql.js';
 import {
   AuditPageService,
+  AuditScheduleService,
   AuditService,
   AUDIT_COUNT_SOURCE,
   countAuditsByStatus,
   type AuditJobData,
+  type ScheduledAuditJobData,
 } from '../src/audits/index.js';
 import {
   AuditPageViewResolver,
   AuditResolver,
+  AuditScheduleResolver,
   IssueResolver,
   ProjectAuditFieldsResolver,
 } from '../src/audits/graphql.js';
@@ -199,6 +202,12 @@ export async function createDomainRuntime(
   );
   const audits = new AuditService(config, projects, auditQueue, logger);
   projects.onDelete((em, project) => audits.cancelForProject(em, project));
+  // Scheduled audits: the API keeps each project's job scheduler in step with its stored schedule (the workers'
+  // reconciler repairs what an outage left out). The same queue, typed for the scheduled jobs' data.
+  const scheduleQueue = createQueue<ScheduledAuditJobData>(QUEUES.audit, redis, config.REDIS_PREFIX, onInfraEvent);
+  const auditSchedules = new AuditScheduleService(projects, audits, scheduleQueue, logger);
+  projects.onScheduleChange((project) => auditSchedules.sync(project));
+  projects.onDelete((_em, project) => auditSchedules.unschedule(project.id));
   const rankQueue: Queue<RankJobData> = createQueue<RankJobData>(QUEUES.rank, redis, config.REDIS_PREFIX, onInfraEvent);
   const keywords = new KeywordService(config, projects, rankQueue);
   const competitorQueue = createQueue<CompetitorJobData>(QUEUES.competitor, redis, config.REDIS_PREFIX, onInfraEvent);
@@ -235,6 +244,7 @@ export async function createDomainRuntime(
     [AuditPageViewResolver, new AuditPageViewResolver(pageService)],
     [IssueResolver, new IssueResolver(audits, pageService)],
     [ProjectAuditFieldsResolver, new ProjectAuditFieldsResolver()],
+    [AuditScheduleResolver, new AuditScheduleResolver(auditSchedules)],
     [TechnicalResolver, new TechnicalResolver(new TechnicalService(projects))],
     [ToolsResolver, new ToolsResolver(new ToolsService(http))],
     [KeywordResolver, new KeywordResolver(keywords)],
@@ -311,6 +321,7 @@ export async function createDomainRuntime(
   return assemble(fastPaths(options.fastPaths), async () => {
     dependencies.close();
     await auditQueue.close().catch(() => undefined);
+    await scheduleQueue.close().catch(() => undefined);
     await rankQueue.close().catch(() => undefined);
     await competitorQueue.close().catch(() => undefined);
     await alertQueue.close().catch(() => undefined);

@@ -14,6 +14,7 @@ import { createPageFactsPool, type PageFactsExtract } from '../src/crawler/index
 import { createLabMeter } from '../src/technical/index.js';
 import { createAlertTriggers } from '../src/alerts/index.js';
 import type { JobHandlers } from './run-worker.js';
+import { startAuditSchedules } from './audit-schedule-jobs.js';
 
 /** A failure message an owner can read; database and driver errors stay in the log. */
 function readable(err: Error): string {
@@ -95,9 +96,13 @@ export const auditJobs: JobHandlers = {
     );
     // A completed audit's alerts are evaluated on the alert queue (src/alerts), by an alert worker.
     const alerts = createAlertTriggers({ redis, db: orm.em, config, logger, onError: onError('alert queue') });
+    // Scheduled audits share the queue: their jobs start audits (workers/audit-schedule-jobs.ts).
+    const schedules = await startAuditSchedules({ config, logger, orm, redis, onError });
     const worker = createWorker<AuditJobData>(
       QUEUES.audit,
       async (job, token) => {
+        const scheduled = schedules.handle(job);
+        if (scheduled) return scheduled;
         const { auditId } = job.data;
         if (!auditId) throw new UnrecoverableError('job without an audit id');
         logger.info({ auditId, jobId: job.id, attempt: job.attemptsMade + 1 }, 'audit started');
@@ -160,6 +165,7 @@ export const auditJobs: JobHandlers = {
     );
     worker.on('failed', (job, err) => {
       if (!job || err instanceof DelayedError) return;
+      if (schedules.owns(job)) return void logger.warn({ err, jobId: job.id }, 'scheduled audit job failed');
       const auditId = job.data.auditId;
       const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
       logger.error({ err, auditId, attempt: job.attemptsMade, final }, 'audit attempt failed');
@@ -186,6 +192,7 @@ export const auditJobs: JobHandlers = {
       workers: [worker],
       close: async () => {
         stopSweeping();
+        await schedules.close();
         // Each closes whatever the others do: one that fails is logged, not left to stop the rest.
         const closed = await Promise.allSettled([
           sweepQueue.close(),

@@ -1,7 +1,8 @@
 import { UnrecoverableError } from 'bullmq';
 import { QUEUES, createQueue, createWorker } from '../src/platform/queues.js';
 import { createRedis, redisTimeoutsOf } from '../src/platform/redis.js';
-import { KeywordRepository, RankCheckRunner, scheduleDailyRankCheck, type RankJobData } from '../src/keywords/index.js';
+import { RankCheckRunner, reconcileRankSchedules, type RankJobData } from '../src/keywords/index.js';
+import { startReconciling } from '../src/platform/job-schedulers.js';
 import { enqueueCompetitorProfile, type CompetitorJobData } from '../src/competitors/index.js';
 import { createSerpProvider } from '../src/serp/index.js';
 import { meteredFetch } from '../src/platform/shared-metrics.js';
@@ -50,10 +51,15 @@ export const rankJobs: JobHandlers = {
       logger,
     );
 
-    // Daily schedules: upserts are idempotent, so every worker may register them at start.
-    const projects = await new KeywordRepository().projectIdsWithKeywords(orm.em.fork());
-    for (const projectId of projects) await scheduleDailyRankCheck(queue, projectId);
-    logger.info({ projects: projects.length }, 'daily rank schedules registered');
+    // Daily schedules from the database, at start and every SCHEDULE_RECONCILE_MS: a Redis that restarted empty has
+    // them back (upserts are idempotent, so every worker may do it).
+    const reconciling = startReconciling(
+      'rank',
+      () => reconcileRankSchedules(queue, orm.em.fork()),
+      config.SCHEDULE_RECONCILE_MS,
+      logger,
+    );
+    await reconciling.first;
 
     const alerts = createAlertTriggers({ redis, db: orm.em, config, logger, onError: onError('alert queue') });
     const worker = createWorker<RankQueueJobData>(
@@ -97,6 +103,7 @@ export const rankJobs: JobHandlers = {
     return {
       workers: [worker],
       close: async () => {
+        reconciling.stop();
         await queue.close();
         await competitorQueue.close();
         await alerts.close();

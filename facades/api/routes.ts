@@ -6,6 +6,9 @@ import {
   ApiGetAuditDocument,
   ApiGetJobDocument,
   ApiListProjectsDocument,
+  ApiSetAuditScheduleDocument,
+  type AuditScheduleInput,
+  type CreateProjectInput,
   ApiStartAuditDocument,
   ApiTechnicalDocument,
   ApiKeywordsDocument,
@@ -15,10 +18,11 @@ import {
   ApiAddCompetitorDocument,
   ApiSuggestFixDocument,
 } from '../generated/graphql.js';
-import { auditQuery, cancelAuditQuery, emptyBody, pathParams } from '../rest/route-schemas.js';
+import { auditQuery, auditScheduleBody, cancelAuditQuery, emptyBody, pathParams } from '../rest/route-schemas.js';
 import {
   Audit,
   AuditCancelled,
+  AuditSchedule,
   AuditStarted,
   Competitor,
   FixSuggestion,
@@ -62,13 +66,14 @@ export const apiRoutes: RestRoute[] = [
         properties: {
           url: { type: 'string', minLength: 1, maxLength: 2048 },
           name: { type: 'string', maxLength: 100 },
+          auditSchedule: auditScheduleBody,
         },
         required: ['url'],
         additionalProperties: false,
       },
       response: { 200: body({ project: Project }), ...errors(400, 401, 403, 413, 415, 429, 500) },
     },
-    variables: ({ body }) => ({ input: body as { url: string; name?: string } }),
+    variables: ({ body }) => ({ input: body as CreateProjectInput }),
     map: (data) => ({ project: data.createProject }),
   }),
   defineRoute({
@@ -93,6 +98,20 @@ export const apiRoutes: RestRoute[] = [
     },
     variables: ({ params }) => ({ id: params.id }),
     map: (data) => ({ success: data.deleteProject.success }),
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/projects/:id/audit-schedule',
+    surface: 'B',
+    summary: "Set the project's audit schedule (fields given replace the stored ones)",
+    operation: ApiSetAuditScheduleDocument,
+    schema: {
+      params: idParam,
+      body: auditScheduleBody,
+      response: { 200: body({ auditSchedule: AuditSchedule }), ...errors(...WRITE_ERRORS) },
+    },
+    variables: ({ params, body }) => ({ id: params.id, input: (body ?? {}) as AuditScheduleInput }),
+    map: (data) => ({ auditSchedule: data.updateProject.auditSchedule }),
   }),
   defineRoute({
     method: 'POST',

@@ -96,6 +96,58 @@ export const ProjectCounts = component(
   obj({ audits: int, keywords: int, competitors: int }, undefined, { description: 'Counters of the project.' }),
 );
 
+export const AuditSchedule = component(
+  'AuditSchedule',
+  obj(
+    {
+      frequency: { type: 'string', enum: ['OFF', 'DAILY', 'WEEKLY', 'MONTHLY'] },
+      time: { type: 'string', description: 'Local time of day, HH:MM (24 h).', examples: ['09:00'] },
+      timeZone: { type: 'string', description: 'IANA time zone name.', examples: ['Europe/Berlin'] },
+      dayOfWeek: {
+        type: ['integer', 'null'],
+        minimum: 1,
+        maximum: 7,
+        description: 'Day of a WEEKLY schedule: 1 = Monday ... 7 = Sunday.',
+      },
+      dayOfMonth: {
+        type: ['integer', 'null'],
+        minimum: 1,
+        maximum: 31,
+        description: 'Day of a MONTHLY schedule; in a shorter month, 29-31 run on its last day.',
+      },
+      nextRunAt: { ...nullable(dateTime), description: 'When the next scheduled audit starts; null when OFF.' },
+    },
+    undefined,
+    {
+      description:
+        "Scheduled audits, at a local time in the schedule's time zone (a time a daylight-saving change skips " +
+        'runs an hour later that day; one it repeats runs once). Additive to the contract.',
+    },
+  ),
+);
+
+export const ScheduledAuditRun = component(
+  'ScheduledAuditRun',
+  obj(
+    {
+      scheduledAt: { ...dateTime, description: 'The run time the schedule fired for.' },
+      outcome: { type: 'string', enum: ['STARTED', 'SKIPPED'] },
+      reason: {
+        type: ['string', 'null'],
+        enum: ['ALREADY_RUNNING', 'PLAN_LIMIT', 'NOT_ALLOWED', null],
+        description: 'Why a SKIPPED run started no audit.',
+      },
+      message: { type: ['string', 'null'], description: 'The reason, for a person.' },
+      auditId: {
+        type: ['string', 'null'],
+        description: 'The audit it started; for ALREADY_RUNNING, the audit that was running.',
+      },
+    },
+    undefined,
+    { description: 'One run time of the audit schedule, recorded once.' },
+  ),
+);
+
 export const ProjectV1 = component(
   'ProjectV1',
   obj({
@@ -104,6 +156,7 @@ export const ProjectV1 = component(
     domain: { type: 'string', description: 'Host name of the start URL.', examples: ['shop.example.com'] },
     createdAt: dateTime,
     _count: ProjectCounts,
+    auditSchedule: AuditSchedule,
   }),
 );
 
@@ -127,7 +180,7 @@ const projectFields = {
   domain: { type: 'string', description: 'Host name of the start URL.' },
   createdAt: dateTime,
 };
-export const Project = component('Project', obj(projectFields));
+export const Project = component('Project', obj({ ...projectFields, auditSchedule: AuditSchedule }));
 
 // ---------------------------------------------------------------- audits
 
@@ -211,6 +264,11 @@ export const ProjectDetail = component(
     latestAudit: {
       anyOf: [AuditSummary, { type: 'null' }],
       description: 'The latest audit of any status; null before the first one.',
+    },
+    auditSchedule: AuditSchedule,
+    scheduledRuns: {
+      ...list(ScheduledAuditRun),
+      description: 'The latest 10 run times of the schedule, latest first.',
     },
   }),
 );

@@ -46,3 +46,32 @@ export const emptyBody = {
   anyOf: [{ type: 'object', maxProperties: 0 }, { type: 'null' }],
   description: 'No body, or an empty JSON object.',
 } as const;
+
+/** An audit schedule as a request gives it: fields given replace the stored ones, null resets one to its default. */
+export const auditScheduleBody = {
+  type: 'object',
+  properties: {
+    frequency: { type: 'string', enum: ['OFF', 'DAILY', 'WEEKLY', 'MONTHLY'], description: 'OFF runs none.' },
+    time: { type: ['string', 'null'], maxLength: 5, description: 'Local time of day, HH:MM (24 h); default 09:00.' },
+    timeZone: {
+      type: ['string', 'null'],
+      minLength: 1,
+      maxLength: 64,
+      description: 'IANA time zone name (e.g. Europe/Berlin); default UTC.',
+    },
+    dayOfWeek: {
+      type: ['integer', 'null'],
+      minimum: 1,
+      maximum: 7,
+      description: '1 = Monday ... 7 = Sunday; required for WEEKLY.',
+    },
+    dayOfMonth: {
+      type: ['integer', 'null'],
+      minimum: 1,
+      maximum: 31,
+      description: "1-31 (past a month's end: its last day); required for MONTHLY.",
+    },
+  },
+  additionalProperties: false,
+  description: 'Scheduled audits (additive to the contract). Omitted fields keep their value.',
+} as const;

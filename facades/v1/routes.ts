@@ -4,12 +4,15 @@ import {
   V1GetJobDocument,
   V1KeywordsDocument,
   V1ListProjectsDocument,
+  V1SetAuditScheduleDocument,
+  type AuditScheduleInput,
   V1StartAuditDocument,
 } from '../generated/graphql.js';
-import { auditQuery, cancelAuditQuery, emptyBody, pathParams } from '../rest/route-schemas.js';
+import { auditQuery, auditScheduleBody, cancelAuditQuery, emptyBody, pathParams } from '../rest/route-schemas.js';
 import {
   Audit,
   AuditCancelled,
+  AuditSchedule,
   AuditStarted,
   Job,
   Keyword,
@@ -33,6 +36,20 @@ export const v1Routes: RestRoute[] = [
     schema: { response: { 200: body({ projects: arrayOf(ProjectV1) }), ...errors(401, 403, 429, 500) } },
     // The operation aliases counts as _count: the data already has the REST shape.
     map: (data) => data,
+  }),
+  defineRoute({
+    method: 'POST',
+    url: '/api/v1/projects/:projectId/audit-schedule',
+    surface: 'A',
+    summary: "Set the project's audit schedule (fields given replace the stored ones)",
+    operation: V1SetAuditScheduleDocument,
+    schema: {
+      params: pathParams('projectId'),
+      body: auditScheduleBody,
+      response: { 200: body({ auditSchedule: AuditSchedule }), ...errors(...WRITE_ERRORS) },
+    },
+    variables: ({ params, body }) => ({ id: params.projectId, input: (body ?? {}) as AuditScheduleInput }),
+    map: (data) => ({ auditSchedule: data.updateProject.auditSchedule }),
   }),
   defineRoute({
     method: 'GET',

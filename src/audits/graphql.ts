@@ -1,6 +1,8 @@
 /** The GraphQL face of the module (resolvers, object types); its services and entities are in index.ts. */
 export { AuditResolver, IssueResolver, ProjectAuditFieldsResolver, toAuditType, toJobType } from './audit.resolver.js';
 export { AuditPageViewResolver } from './audit-page-view.resolver.js';
+export { AuditScheduleResolver } from './audit-schedule.resolver.js';
+export { ScheduledAuditRunType } from './audit-schedule.types.js';
 export {
   AuditType,
   IssueType,

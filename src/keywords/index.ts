@@ -7,6 +7,9 @@ export {
   dailySchedulerId,
   scheduleDailyRankCheck,
   unscheduleDailyRankCheck,
+  dailyRankScheduler,
+  reconcileRankSchedules,
+  RANK_SCHEDULER_PREFIX,
   type RankJobData,
   type RankQueue,
 } from './rank-jobs.js';

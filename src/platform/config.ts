@@ -158,6 +158,12 @@ const envSchema = z
     /** How often an audit worker looks for audits whose queued job was lost (Redis restarted empty, say); 0 = never. */
     AUDIT_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(15_000),
     /**
+     * How often each worker makes the BullMQ job schedulers (scheduled audits, daily rank checks) equal to the
+     * database again, besides at start: a Redis that restarted empty has its schedules back within this long. 0 = at
+     * start only.
+     */
+    SCHEDULE_RECONCILE_MS: z.coerce.number().int().min(0).default(300_000),
+    /**
      * How often a running audit's worker writes its heartbeat; the sweeper leaves an audit alone while the heartbeat
      * is fresher than three of these (its worker is alive, whatever Redis lost).
      */

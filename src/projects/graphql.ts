@@ -8,6 +8,9 @@ export {
   UpdateProjectInput,
   ProjectSettingsType,
   ProjectOrganizationType,
+  AuditScheduleType,
+  AuditScheduleInput,
+  AuditScheduleFrequencyEnum,
 } from './project.types.js';
 export { OrganizationUsageResolver } from './organization-usage.resolver.js';
 export { OrganizationUsageType } from './organization-usage.types.js';

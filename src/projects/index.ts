@@ -1,5 +1,32 @@
-export { ProjectEntity, type Project, type ProjectRecord, type ProjectSettings } from './project.entity.js';
-export { ProjectService, type ProjectDeletionHook, type CreateProjectData } from './project.service.js';
+export {
+  ProjectEntity,
+  type Project,
+  type ProjectRecord,
+  type ProjectSettings,
+  type ProjectScheduleColumns,
+} from './project.entity.js';
+export {
+  ProjectService,
+  type ProjectDeletionHook,
+  type ProjectScheduleHook,
+  type CreateProjectData,
+  type ScheduledProjectRow,
+} from './project.service.js';
+export {
+  AUDIT_SCHEDULE_FREQUENCIES,
+  DEFAULT_AUDIT_SCHEDULE,
+  auditScheduleOf,
+  auditScheduleRepeat,
+  canonicalTimeZone,
+  isAuditScheduleSlot,
+  nextAuditRunAt,
+  parseAuditSchedule,
+  previousAuditRunAt,
+  type AuditSchedule,
+  type AuditScheduleFrequency,
+  type AuditScheduleInput,
+  type AuditScheduleRepeat,
+} from './audit-schedule.js';
 export { normalizeProjectUrl, parseProjectUrl, resolveStartUrl, withScheme } from './project-url.js';
 export {
   ProjectCountRegistry,

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import type { AuditScheduleFrequency } from './audit-schedule.js';
 
 export interface ProjectSettings {
   maxPages?: number;
@@ -23,12 +24,21 @@ export const ProjectEntity = defineEntity({
     domain: p.string(),
     settings: p.json<ProjectSettings>(),
     createdAt: p.datetime().onCreate(() => new Date()),
+    // The audit schedule (src/projects/audit-schedule.ts); columns, not settings JSON, so that the reconciler finds
+    // the scheduled projects through an index and the database checks the values.
+    auditScheduleFrequency: p.string().$type<AuditScheduleFrequency>(),
+    auditScheduleTime: p.string(),
+    auditScheduleTimeZone: p.string(),
+    auditScheduleDayOfWeek: p.smallint().nullable(),
+    auditScheduleDayOfMonth: p.smallint().nullable(),
+    /** When the schedule last changed: a slot before it is never caught up. */
+    auditScheduleChangedAt: p.datetime().nullable(),
   }),
 });
 export type Project = InferEntity<typeof ProjectEntity>;
 
 /** A project as plain data (list reads skip entity hydration). */
-export interface ProjectRecord {
+export interface ProjectRecord extends ProjectScheduleColumns {
   id: string;
   organizationId: string;
   name: string;
@@ -36,4 +46,14 @@ export interface ProjectRecord {
   domain: string;
   settings: ProjectSettings;
   createdAt: Date;
+}
+
+/** A project's audit schedule as its columns hold it (read with the project, or with a list that selects it). */
+export interface ProjectScheduleColumns {
+  auditScheduleFrequency: AuditScheduleFrequency;
+  auditScheduleTime: string;
+  auditScheduleTimeZone: string;
+  auditScheduleDayOfWeek?: number | null;
+  auditScheduleDayOfMonth?: number | null;
+  auditScheduleChangedAt?: Date | null;
 }

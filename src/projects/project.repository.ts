@@ -7,29 +7,48 @@ import {
   type NativeResult,
 } from '../platform/db/native-query.js';
 import { jsonParam } from '../platform/db/sql-params.js';
-import { ProjectEntity, type Project, type ProjectRecord, type ProjectSettings } from './project.entity.js';
+import {
+  ProjectEntity,
+  type Project,
+  type ProjectRecord,
+  type ProjectScheduleColumns,
+  type ProjectSettings,
+} from './project.entity.js';
+import type { Plan } from '../platform/config.js';
 
 /**
- * A listed project: the organization is the caller's, so it is not read back for every row; url and settings
- * are there when the list was asked for them (ListColumns).
+ * A listed project: the organization is the caller's, so it is not read back for every row; url, settings and the
+ * audit schedule are there when the list was asked for them (ListColumns).
  */
-export type ProjectListRow = Omit<ProjectRecord, 'organizationId' | 'url' | 'settings'> &
-  Partial<Pick<ProjectRecord, 'url' | 'settings'>>;
+export type ProjectListRow = Omit<ProjectRecord, 'organizationId' | 'url' | 'settings' | keyof ProjectScheduleColumns> &
+  Partial<Pick<ProjectRecord, 'url' | 'settings'>> &
+  Partial<ProjectScheduleColumns>;
 
 /** Optional columns of a project list. */
 export interface ListColumns {
   url: boolean;
   settings: boolean;
+  /** The audit schedule's columns. */
+  schedule?: boolean;
 }
 
 const LIST_STATEMENTS = new Map<string, string>();
 
+/** The schedule's columns (of the table named `t`, when given) in the shape ProjectScheduleColumns names. */
+const scheduleColumns = (t = '') =>
+  `${t}audit_schedule_frequency AS "auditScheduleFrequency", ${t}audit_schedule_time AS "auditScheduleTime",
+  ${t}audit_schedule_time_zone AS "auditScheduleTimeZone", ${t}audit_schedule_day_of_week AS "auditScheduleDayOfWeek",
+  ${t}audit_schedule_day_of_month AS "auditScheduleDayOfMonth", ${t}audit_schedule_changed_at AS
+  "auditScheduleChangedAt"`;
+const SCHEDULE_COLUMNS = scheduleColumns();
+const SCHEDULED_PROJECT_COLUMNS = `p.id, p.organization_id AS "organizationId", o.plan, ${scheduleColumns('p.')}`;
+
 /** One statement per column choice, built once. */
-function listStatement({ url, settings }: ListColumns): string {
-  const key = `${url} ${settings}`;
+function listStatement({ url, settings, schedule = false }: ListColumns): string {
+  const key = `${url} ${settings} ${schedule}`;
   let sql = LIST_STATEMENTS.get(key);
   if (!sql) {
-    const optional = [url ? 'url' : '', settings ? 'settings' : '']
+    const optional = [url ? 'url' : '', settings ? 'settings' : '', schedule ? SCHEDULE_COLUMNS : '']
       .filter(Boolean)
       .map((c) => `${c}, `)
       .join('');
@@ -42,7 +61,7 @@ function listStatement({ url, settings }: ListColumns): string {
 
 /** A project's columns in the shape `Project` names (the entity type). */
 const PROJECT_COLUMNS = `id, organization_id AS "organizationId", name, url, domain, settings,
-  created_at AS "createdAt"`;
+  created_at AS "createdAt", ${SCHEDULE_COLUMNS}`;
 
 /**
  * Every counter in one statement: each is an indexed count (project by organization, audits by project and
@@ -55,6 +74,22 @@ const USAGE_SQL = `SELECT
   now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')::int AS "auditsThisMonth",
   (SELECT count(*) FROM keyword k JOIN project p ON p.id = k.project_id WHERE p.organization_id = $1)::int AS keywords,
   (SELECT count(*) FROM api_key WHERE organization_id = $1 AND revoked_at IS NULL)::int AS "apiKeys"`;
+
+/** What ProjectRepository.update may change. */
+export interface ProjectChanges {
+  name?: string;
+  url?: string;
+  domain?: string;
+  settings?: ProjectSettings;
+  schedule?: ProjectScheduleColumns;
+}
+
+/** A scheduled project as the schedulers need it: its schedule, and its organization's plan for the audit's quota. */
+export interface ScheduledProjectRow extends ProjectScheduleColumns {
+  id: string;
+  organizationId: string;
+  plan: Plan;
+}
 
 /** The organization a project belongs to, as a member may see it. */
 export interface ProjectOrganizationRow {
@@ -108,10 +143,25 @@ export class ProjectRepository {
       );
       check(counted.count, counted.duplicates);
       const [inserted] = await tx.query<Project>(
-        `INSERT INTO project (id, organization_id, name, url, domain, settings, created_at) VALUES ($1,
-          $2, $3, $4, $5, $6::jsonb, $7)
+        `INSERT INTO project (id, organization_id, name, url, domain, settings, created_at, audit_schedule_frequency,
+          audit_schedule_time, audit_schedule_time_zone, audit_schedule_day_of_week, audit_schedule_day_of_month,
+          audit_schedule_changed_at) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13)
          RETURNING ${PROJECT_COLUMNS}`,
-        [row.id, row.organizationId, row.name, row.url, row.domain, jsonParam(row.settings), row.createdAt],
+        [
+          row.id,
+          row.organizationId,
+          row.name,
+          row.url,
+          row.domain,
+          jsonParam(row.settings),
+          row.createdAt,
+          row.auditScheduleFrequency,
+          row.auditScheduleTime,
+          row.auditScheduleTimeZone,
+          row.auditScheduleDayOfWeek,
+          row.auditScheduleDayOfMonth,
+          row.auditScheduleChangedAt,
+        ],
       );
       return inserted;
     });
@@ -121,15 +171,12 @@ export class ProjectRepository {
    * Writes the given fields of a managed project (from findOwned); the others stay as they are. A URL another
    * project of the organization took meanwhile (the unique constraint) is reported as `false`.
    */
-  async update(
-    em: EntityManager,
-    project: Project,
-    changes: { name?: string; url?: string; domain?: string; settings?: ProjectSettings },
-  ): Promise<Project | false> {
+  async update(em: EntityManager, project: Project, changes: ProjectChanges): Promise<Project | false> {
     if (changes.name !== undefined) project.name = changes.name;
     if (changes.url !== undefined) project.url = changes.url;
     if (changes.domain !== undefined) project.domain = changes.domain;
     if (changes.settings !== undefined) project.settings = changes.settings;
+    if (changes.schedule !== undefined) Object.assign(project, changes.schedule);
     try {
       await em.flush();
     } catch (err) {
@@ -190,6 +237,26 @@ export class ProjectRepository {
   /** Child rows go with ON DELETE CASCADE in one statement. */
   async delete(em: EntityManager, organizationId: string, id: string): Promise<void> {
     await em.nativeDelete(ProjectEntity, { id, organizationId });
+  }
+
+  /** Every project whose audit schedule is not OFF, across organizations (the reconciler's read; a partial index). */
+  listScheduled(db: NativeDb): Promise<ScheduledProjectRow[]> {
+    return nativeQuery<ScheduledProjectRow>(
+      db,
+      `SELECT ${SCHEDULED_PROJECT_COLUMNS} FROM project p JOIN "organization" o ON o.id = p.organization_id
+        WHERE p.audit_schedule_frequency <> 'OFF' ORDER BY p.id`,
+    );
+  }
+
+  /** One project's schedule and its organization's plan, whatever the schedule (none when the project is gone). */
+  async findScheduled(db: NativeDb, projectId: string): Promise<ScheduledProjectRow | undefined> {
+    const [row] = await nativeQuery<ScheduledProjectRow>(
+      db,
+      `SELECT ${SCHEDULED_PROJECT_COLUMNS} FROM project p JOIN "organization" o ON o.id = p.organization_id
+        WHERE p.id = $1`,
+      [projectId],
+    );
+    return row;
   }
 
   /** What an organization uses of its plan: projects, audits this month, keywords, active API keys. */

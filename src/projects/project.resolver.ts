@@ -3,10 +3,13 @@ import { Arg, Ctx, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
 import { selectedFields } from '../platform/graphql-selection.js';
 import type { ProjectCountRegistry } from './project-counts.js';
-import type { ProjectRecord } from './project.entity.js';
+import type { ProjectRecord, ProjectScheduleColumns } from './project.entity.js';
+import { auditScheduleOf, nextAuditRunAt } from './audit-schedule.js';
 import type { ProjectService } from './project.service.js';
 import { type ProjectListRow } from './project.service.js';
 import {
+  type AuditScheduleFrequencyEnum,
+  type AuditScheduleType,
   CreateProjectInput,
   DeleteProjectPayload,
   ProjectOrganizationType,
@@ -30,7 +33,19 @@ export function toProjectType(project: ProjectRecord | ProjectListRow): ProjectT
   // A list whose operation selects neither reads neither (see ProjectService.list).
   if (project.url !== undefined) type.url = project.url;
   if (project.settings !== undefined) type.settings = toSettingsType(project.settings);
+  // The schedule's columns are read all together or not at all.
+  if (project.auditScheduleFrequency !== undefined) type.auditSchedule = toAuditScheduleType(project as ProjectRecord);
   return type;
+}
+
+/** The stored schedule and its next run from now (computed here: it depends on the time of the read). */
+export function toAuditScheduleType(columns: ProjectScheduleColumns): AuditScheduleType {
+  const schedule = auditScheduleOf(columns);
+  return {
+    ...schedule,
+    frequency: schedule.frequency as AuditScheduleFrequencyEnum,
+    nextRunAt: nextAuditRunAt(schedule, Date.now()),
+  };
 }
 
 function toSettingsType(settings: ProjectRecord['settings'] | null | undefined): ProjectSettingsType {
@@ -58,7 +73,11 @@ export class ProjectResolver {
   async projects(@Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo): Promise<ProjectType[]> {
     // Only the columns the operation reads: the V1 and Surface B lists select neither url nor settings.
     const selected = selectedFields(info);
-    const columns = { url: selected.has('url'), settings: selected.has('settings') };
+    const columns = {
+      url: selected.has('url'),
+      settings: selected.has('settings'),
+      schedule: selected.has('auditSchedule'),
+    };
     const projects = (await this.service.list(ctx.db, ctx.principal, columns)).rows.map(toProjectType);
     if (selected.has('counts')) this.counts.fill(projects, await this.counts.read(ctx.db, projects));
     return projects;
@@ -94,7 +113,7 @@ export class ProjectResolver {
   }
 
   @Mutation(() => ProjectType, {
-    description: 'Renames a project, changes its start URL or its crawl and rank settings.',
+    description: 'Renames a project, changes its start URL, its crawl and rank settings or its audit schedule.',
   })
   async updateProject(
     @Arg('id', () => ID) id: string,

@@ -9,9 +9,19 @@ import type { Project, ProjectSettings } from './project.entity.js';
 import {
   ProjectRepository,
   type ListColumns,
+  type ProjectChanges,
   type ProjectListRow,
   type ProjectOrganizationRow,
+  type ScheduledProjectRow,
 } from './project.repository.js';
+import {
+  DEFAULT_AUDIT_SCHEDULE,
+  auditScheduleColumns,
+  auditScheduleOf,
+  parseAuditSchedule,
+  sameAuditSchedule,
+  type AuditScheduleInput,
+} from './audit-schedule.js';
 import { parseProjectUrl, resolveStartUrl } from './project-url.js';
 import {
   REFUSED_TARGET_REASON,
@@ -22,26 +32,36 @@ import {
   type SafeHttpClient,
 } from '../platform/safe-http/index.js';
 
-export type { ListColumns, ProjectListRow, ProjectOrganizationRow };
+export type { ListColumns, ProjectListRow, ProjectOrganizationRow, ScheduledProjectRow };
 
 const ALL_COLUMNS: ListColumns = { url: true, settings: true };
 
 export interface CreateProjectData {
   url: string;
   name?: string | null;
+  auditSchedule?: AuditScheduleInput | null;
 }
 
 export interface UpdateProjectData {
   name?: string | null;
   url?: string | null;
   settings?: Partial<Record<keyof ProjectSettings, unknown>> | null;
+  /** Fields given replace the stored ones (null resets one); omitted, the schedule stays as it is. */
+  auditSchedule?: AuditScheduleInput | null;
 }
 
 /** Called before a project's rows go, so modules can cancel work (e.g. queued audits). */
 export type ProjectDeletionHook = (em: EntityManager, project: Project) => Promise<void>;
 
+/**
+ * Called after a project's audit schedule was stored with a change (created with one, changed, turned OFF), so that
+ * the scheduler follows. The database is the source of truth: a hook that fails is repaired by the reconciler.
+ */
+export type ProjectScheduleHook = (project: Project) => Promise<void>;
+
 export class ProjectService {
   private readonly deletionHooks: ProjectDeletionHook[] = [];
+  private readonly scheduleHooks: ProjectScheduleHook[] = [];
   /**
    * The safe HTTP client's own address policy (SAFE_HTTP_ALLOW), so a project is refused exactly when its fetches would
    * be.
@@ -87,6 +107,24 @@ export class ProjectService {
     this.deletionHooks.push(hook);
   }
 
+  onScheduleChange(hook: ProjectScheduleHook): void {
+    this.scheduleHooks.push(hook);
+  }
+
+  private async scheduleChanged(project: Project): Promise<void> {
+    for (const hook of this.scheduleHooks) await hook(project);
+  }
+
+  /** Every scheduled project of every organization, for the schedulers (a system read: no principal). */
+  listScheduled(db: NativeDb): Promise<ScheduledProjectRow[]> {
+    return this.repo.listScheduled(db);
+  }
+
+  /** One project's schedule and its organization's plan, for the scheduled job (a system read); none when gone. */
+  findScheduled(db: NativeDb, projectId: string): Promise<ScheduledProjectRow | undefined> {
+    return isUuid(projectId) ? this.repo.findScheduled(db, projectId) : Promise.resolve(undefined);
+  }
+
   /**
    * Plain rows, not managed entities: lists are read-only and hydration would cost more than the query. The
    * caller may leave out the columns its operation does not select (`url`, and `settings`, a JSON document
@@ -123,6 +161,9 @@ export class ProjectService {
         { path: 'name', message: 'must be at most 100 characters' },
       ]);
     const max = quotaFor(this.config, p.plan).projects;
+    const schedule = data.auditSchedule ? parseAuditSchedule(data.auditSchedule) : DEFAULT_AUDIT_SCHEDULE;
+    const scheduled = schedule.frequency !== 'OFF';
+    const createdAt = new Date();
     const row: Project = {
       id: newId(),
       organizationId: p.organizationId,
@@ -130,10 +171,11 @@ export class ProjectService {
       url,
       domain,
       settings: {},
-      createdAt: new Date(),
+      createdAt,
+      ...auditScheduleColumns(schedule, scheduled ? createdAt : null),
     };
     // Checked under the lock on the organization's row, so the quota holds under concurrency.
-    return this.repo.insertLocked(em, row, (count, duplicates) => {
+    const created = await this.repo.insertLocked(em, row, (count, duplicates) => {
       assertWithinQuota(count, max, max === 1 ? 'project' : 'projects', p.plan);
       if (duplicates) {
         throw new DomainError('BAD_USER_INPUT', `A project for ${url} already exists.`, [
@@ -141,12 +183,14 @@ export class ProjectService {
         ]);
       }
     });
+    if (scheduled) await this.scheduleChanged(created);
+    return created;
   }
 
   async update(em: EntityManager, principal: Principal | null, id: string, input: UpdateProjectData): Promise<Project> {
     const p = assertApiAccess(principal, 'write');
     const project = await this.findOwned(em, p, id);
-    const changes: { name?: string; url?: string; domain?: string; settings?: ProjectSettings } = {};
+    const changes: ProjectChanges = {};
     if (input.name != null) {
       const name = input.name.trim();
       if (!name || name.length > 100)
@@ -176,9 +220,18 @@ export class ProjectService {
         changes.domain = domain;
       }
     }
+    let retimed = false;
+    if (input.auditSchedule) {
+      const current = auditScheduleOf(project);
+      const schedule = parseAuditSchedule(input.auditSchedule, current);
+      // Same run times: the job scheduler is left alone (re-registering it could replace a run waiting for a worker).
+      retimed = !sameAuditSchedule(schedule, current);
+      changes.schedule = auditScheduleColumns(schedule, retimed ? new Date() : project.auditScheduleChangedAt);
+    }
     const updated = await this.repo.update(em, project, changes);
     if (!updated)
       throw badInput(`A project for ${changes.url} already exists.`, [{ path: 'url', message: 'already tracked' }]);
+    if (retimed) await this.scheduleChanged(updated);
     return updated;
   }
 

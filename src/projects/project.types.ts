@@ -1,4 +1,47 @@
-import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+
+export enum AuditScheduleFrequencyEnum {
+  OFF = 'OFF',
+  DAILY = 'DAILY',
+  WEEKLY = 'WEEKLY',
+  MONTHLY = 'MONTHLY',
+}
+registerEnumType(AuditScheduleFrequencyEnum, {
+  name: 'AuditScheduleFrequency',
+  description: 'How often a scheduled audit runs; OFF runs none.',
+});
+
+@ObjectType('AuditSchedule', {
+  description:
+    "When the project is audited without anyone asking: at a local time in the schedule's IANA time zone. A time " +
+    'skipped by a daylight-saving change runs an hour later that day; one that occurs twice runs once.',
+})
+export class AuditScheduleType {
+  @Field(() => AuditScheduleFrequencyEnum) frequency!: AuditScheduleFrequencyEnum;
+  @Field(() => String, { description: 'Local time of day, HH:MM (24 h).' }) time!: string;
+  @Field(() => String, { description: 'IANA time zone name, e.g. Europe/Berlin.' }) timeZone!: string;
+  @Field(() => Int, { nullable: true, description: 'Day of the week of a WEEKLY schedule: 1 = Monday ... 7 = Sunday.' })
+  dayOfWeek!: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Day of the month of a MONTHLY schedule (1-31); in a shorter month, 29-31 run on its last day.',
+  })
+  dayOfMonth!: number | null;
+  @Field(() => Date, { nullable: true, description: 'When the next scheduled audit starts; null when OFF.' })
+  nextRunAt!: Date | null;
+}
+
+@InputType('AuditScheduleInput', {
+  description: 'Fields given replace the stored ones; null resets one to its default (OFF, 09:00, UTC).',
+})
+export class AuditScheduleInput {
+  @Field(() => AuditScheduleFrequencyEnum, { nullable: true }) frequency?: AuditScheduleFrequencyEnum | null;
+  @Field(() => String, { nullable: true, description: 'HH:MM, 24 h.' }) time?: string | null;
+  @Field(() => String, { nullable: true, description: 'IANA time zone name.' }) timeZone?: string | null;
+  @Field(() => Int, { nullable: true, description: '1 = Monday ... 7 = Sunday; required for WEEKLY.' })
+  dayOfWeek?: number | null;
+  @Field(() => Int, { nullable: true, description: '1-31; required for MONTHLY.' }) dayOfMonth?: number | null;
+}
 
 @ObjectType('ProjectCounts', { description: 'Counters of a project (audits, keywords, competitors).' })
 export class ProjectCountsType {
@@ -21,6 +64,7 @@ export class ProjectType {
   @Field(() => Int, { nullable: true, description: 'Overall score of the latest completed audit.' })
   lastAuditScore!: number | null;
   @Field(() => ProjectSettingsType) settings!: ProjectSettingsType;
+  @Field(() => AuditScheduleType) auditSchedule!: AuditScheduleType;
 }
 
 @InputType('CreateProjectInput')
@@ -30,6 +74,8 @@ export class CreateProjectInput {
   })
   url!: string;
   @Field(() => String, { nullable: true, description: 'Defaults to the host name.' }) name?: string | null;
+  @Field(() => AuditScheduleInput, { nullable: true, description: 'Scheduled audits; default OFF.' })
+  auditSchedule?: AuditScheduleInput | null;
 }
 
 @ObjectType('DeleteProjectPayload')
@@ -84,6 +130,8 @@ export class UpdateProjectInput {
     description: 'Fields given replace the stored ones; null clears one.',
   })
   settings?: ProjectSettingsInput | null;
+  @Field(() => AuditScheduleInput, { nullable: true, description: 'Omitted, the schedule stays as it is.' })
+  auditSchedule?: AuditScheduleInput | null;
 }
 
 @ObjectType('ProjectOrganization', {

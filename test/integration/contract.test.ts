@@ -69,6 +69,10 @@ interface Sample {
 /** A successful call of every route, for the owner's project (DELETE gets a project of its own). */
 const SUCCESS: Record<string, (a: Actor) => Promise<Sample> | Sample> = {
   'GET /api/v1/projects': () => ({ path: '/api/v1/projects' }),
+  'POST /api/v1/projects/:projectId/audit-schedule': (a) => ({
+    path: `/api/v1/projects/${a.projectId}/audit-schedule`,
+    body: { frequency: 'WEEKLY', dayOfWeek: 1, time: '06:30', timeZone: 'Europe/Berlin' },
+  }),
   'GET /api/v1/projects/:projectId/audit': (a) => ({
     path: `/api/v1/projects/${a.projectId}/audit?auditId=${ids.auditId}`,
   }),
@@ -91,6 +95,10 @@ const SUCCESS: Record<string, (a: Actor) => Promise<Sample> | Sample> = {
     body: { url: `https://contract-${uniq()}.example.org/`, name: 'Contract' },
   }),
   'GET /api/projects/:id': (a) => ({ path: `/api/projects/${a.projectId}` }),
+  'POST /api/projects/:id/audit-schedule': (a) => ({
+    path: `/api/projects/${a.projectId}/audit-schedule`,
+    body: { frequency: 'OFF' },
+  }),
   'DELETE /api/projects/:id': async (a) => ({ path: `/api/projects/${(await aProject({ org: a.org })).id}` }),
   'POST /api/projects/:id/audit': (a) => ({ path: `/api/projects/${a.projectId}/audit` }),
   'POST /api/projects/:id/audit/cancel': (a) => ({
@@ -625,8 +633,8 @@ describe('the validating proxy', () => {
   it('every response of this file to a REST path went through it and conforms to its document', () => {
     const rest = proxy.verdicts.filter((v) => v.operation !== null || v.problems.length);
     expect(rest.filter((v) => v.problems.length)).toEqual([]);
-    // Each of the 29 operations, for its success and each declared error at least.
-    expect(new Set(rest.map((v) => v.operation)).size).toBe(29);
+    // Each of the 31 operations, for its success and each declared error at least.
+    expect(new Set(rest.map((v) => v.operation)).size).toBe(31);
     expect(rest.length).toBeGreaterThan(200);
   });
 });

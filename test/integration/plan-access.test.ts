@@ -206,6 +206,16 @@ describe('tenant isolation', () => {
 });
 
 describe('projects end to end (exact shapes of API.md)', () => {
+  /** The additive `auditSchedule` field of a project that has none (README: Scheduled audits). */
+  const OFF_SCHEDULE = {
+    frequency: 'OFF',
+    time: '09:00',
+    timeZone: 'UTC',
+    dayOfWeek: null,
+    dayOfMonth: null,
+    nextRunAt: null,
+  };
+
   it('create, list (both surfaces), get, delete', async () => {
     const a = await actor('ENTERPRISE');
     const created = await t.app.inject({
@@ -222,6 +232,7 @@ describe('projects end to end (exact shapes of API.md)', () => {
       url: 'https://shop.example.com/start',
       domain: 'shop.example.com',
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
+      auditSchedule: OFF_SCHEDULE,
     });
 
     const b = await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: a.user.cookie } });
@@ -243,6 +254,7 @@ describe('projects end to end (exact shapes of API.md)', () => {
       domain: 'shop.example.com',
       createdAt: project.createdAt,
       _count: { audits: 0, keywords: 0, competitors: 0 },
+      auditSchedule: OFF_SCHEDULE,
     });
 
     const detail = await t.app.inject({
@@ -251,7 +263,7 @@ describe('projects end to end (exact shapes of API.md)', () => {
       headers: { cookie: a.user.cookie },
     });
     expect(detail.json()).toEqual({
-      project: { ...project, _count: { audits: 0, keywords: 0, competitors: 0 }, latestAudit: null },
+      project: { ...project, _count: { audits: 0, keywords: 0, competitors: 0 }, latestAudit: null, scheduledRuns: [] },
     });
 
     const del = await t.app.inject({

@@ -263,3 +263,67 @@ test("the dashboard's row actions: one menu, by pointer and by keyboard, for the
   await firstMenu.getByRole('menuitem', { name: 'Open' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Garden one' })).toBeVisible();
 });
+
+test.describe('scheduled audits', () => {
+  // The browser's own zone is the default of a schedule never set.
+  test.use({ timezoneId: 'Asia/Tokyo' });
+
+  test('a daily schedule in a chosen time zone shows its next run; a bad zone is refused at the field', async ({
+    page,
+  }) => {
+    await signUp(page, 'Sched Ule');
+    await createProject(page, `${site.origin}/`, 'Scheduled garden');
+    await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: 'Settings' }).click();
+    const section = page.getByRole('region', { name: 'Scheduled audits' });
+    await expect(section.getByRole('heading', { level: 2, name: 'Scheduled audits' })).toBeVisible();
+    await expect(section.getByText('Scheduled audits are off.')).toBeVisible();
+    await expect(section.getByRole('radio', { name: 'Off' })).toBeChecked();
+    const zone = section.getByRole('combobox', { name: 'Time zone' });
+    await expect(zone).toHaveValue('Asia/Tokyo');
+    await expect(section.getByText('No scheduled audit has run yet.')).toBeVisible();
+
+    // A zone that is not one: refused at the field, nothing saved.
+    await section.getByText('Daily', { exact: true }).click();
+    await zone.fill('Mars/Olympus');
+    await section.getByRole('button', { name: 'Save schedule' }).click();
+    await expect(section.getByText('Time zone must be one of the list')).toBeVisible();
+    await expectAccessible(page, 'the schedule with an error');
+
+    // Daily at 06:30 in Berlin, the zone found by typing and chosen with the keyboard.
+    await section.getByLabel('Time of day', { exact: true }).fill('06:30');
+    await zone.fill('Berlin');
+    await expect(page.getByRole('option', { name: 'Europe/Berlin', exact: true })).toBeVisible();
+    await zone.press('ArrowDown');
+    await zone.press('Enter');
+    await expect(zone).toHaveValue('Europe/Berlin');
+    await section.getByRole('button', { name: 'Save schedule' }).click();
+    await expect(section.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+    const next = section.getByText(/^Next audit:/).locator('time');
+    await expect(next).toContainText('(Europe/Berlin)');
+    const at = Date.parse((await next.getAttribute('datetime'))!);
+    expect(at).toBeGreaterThan(Date.now());
+    expect(at - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
+    const berlin = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Berlin',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    expect(berlin.format(at)).toBe('06:30');
+    await expectAccessible(page, 'the scheduled audits section');
+
+    // Stored: the page reloads with the schedule.
+    await page.reload();
+    await expect(section.getByRole('radio', { name: 'Daily' })).toBeChecked();
+    await expect(section.getByLabel('Time of day', { exact: true })).toHaveValue('06:30');
+    await expect(zone).toHaveValue('Europe/Berlin');
+    await expect(section.getByText(/^Next audit:/)).toContainText('(Europe/Berlin)');
+
+    // Weekly shows its day; off again (the test database is shared: no schedule stays on).
+    await section.getByText('Weekly', { exact: true }).click();
+    await expect(section.getByRole('button', { name: /Day of the week/ })).toBeVisible();
+    await section.getByText('Off', { exact: true }).click();
+    await section.getByRole('button', { name: 'Save schedule' }).click();
+    await expect(section.getByText('Scheduled audits are off.')).toBeVisible();
+  });
+});

@@ -17,6 +17,9 @@ const record = (id: string): ProjectRecord =>
     domain: `${id}.example`,
     settings: {},
     createdAt: new Date(Date.UTC(2026, 0, Number(id))),
+    auditScheduleFrequency: 'OFF',
+    auditScheduleTime: '09:00',
+    auditScheduleTimeZone: 'UTC',
   }) as ProjectRecord;
 
 /** Counts from memory; records every read so a test can see one batch per list. */
@@ -112,7 +115,7 @@ describe('Project.counts', () => {
 });
 
 describe('the project list reads only the columns its operation selects', () => {
-  it('asks for url and settings only when the operation selects them, directly or in a fragment', async () => {
+  it('asks for url, settings and the schedule only when the operation selects them (also in a fragment)', async () => {
     const asked: unknown[] = [];
     const service = {
       list: async (_db: unknown, _principal: unknown, columns: unknown) => {
@@ -133,11 +136,13 @@ describe('the project list reads only the columns its operation selects', () => 
     await run('{ projects { link: url } }');
     await run('{ projects { ...S } } fragment S on Project { settings { maxPages } }');
     await run('{ projects { ... on Project { url settings { userAgent } } } }');
+    await run('{ projects { auditSchedule { frequency nextRunAt } } }');
     expect(asked).toEqual([
-      { url: false, settings: false },
-      { url: true, settings: false },
-      { url: false, settings: true },
-      { url: true, settings: true },
+      { url: false, settings: false, schedule: false },
+      { url: true, settings: false, schedule: false },
+      { url: false, settings: true, schedule: false },
+      { url: true, settings: true, schedule: false },
+      { url: false, settings: false, schedule: true },
     ]);
   });
 });

@@ -11,6 +11,7 @@ import { AuditScoreBreakdown20261124 } from './20261124-0009-audit-score-breakdo
 import { AuditCrawlReport20261124 } from './20261124-0010-audit-crawl-report.js';
 import { AuditLinkGraph20261124 } from './20261124-0011-audit-link-graph.js';
 import { AuditHeartbeat20261124 } from './20261124-0012-audit-heartbeat.js';
+import { AuditSchedules20261124 } from './20261124-0013-audit-schedules.js';
 import { Alerts20261124 } from './20261124-0014-alerts.js';
 import { AuditComparison20261124 } from './20261124-0015-audit-comparison.js';
 import { OccurrenceStatistics20261125 } from './20261125-0016-occurrence-statistics.js';
@@ -29,6 +30,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261124-0010-audit-crawl-report', class: AuditCrawlReport20261124 },
   { name: '20261124-0011-audit-link-graph', class: AuditLinkGraph20261124 },
   { name: '20261124-0012-audit-heartbeat', class: AuditHeartbeat20261124 },
+  { name: '20261124-0013-audit-schedules', class: AuditSchedules20261124 },
   { name: '20261124-0014-alerts', class: Alerts20261124 },
   { name: '20261124-0015-audit-comparison', class: AuditComparison20261124 },
   { name: '20261125-0016-occurrence-statistics', class: OccurrenceStatistics20261125 },

@@ -15,6 +15,7 @@ import {
 import { problemOf } from '../../lib/api-problem';
 import { formatNumber } from '../../lib/format';
 import { DeleteProjectDialog } from './project-dialogs';
+import { AuditScheduleSection } from './audit-schedule-section';
 import { ProjectSectionHeader } from './project-section-header';
 
 const route = getRouteApi('/app/projects/$projectId/settings');
@@ -306,6 +307,7 @@ export function ProjectSettingsPage() {
         description={<p className="muted url-text">{project.url}</p>}
       />
       <SettingsForm project={project} pagesLimit={data.viewer.organization?.usage.pagesPerAuditLimit ?? null} />
+      <AuditScheduleSection key={project.id} project={project} />
       <DangerZone project={project} />
     </section>
   );
