@@ -13,10 +13,13 @@ import { CompetitorResolver } from '../src/competitors/graphql.js';
 import { AlertResolver } from '../src/alerts/graphql.js';
 import { ComparisonResolver } from '../src/comparison/graphql.js';
 import {
+  AuditPageViewRankingResolver,
   AuditPageViewResolver,
   AuditResolver,
   AuditScheduleResolver,
+  IssueOccurrenceRankingResolver,
   IssueResolver,
+  KeywordRankingPageResolver,
   ProjectAuditFieldsResolver,
 } from '../src/audits/graphql.js';
 import { assertStorableText } from '../src/platform/text-input.js';
@@ -29,6 +32,9 @@ export const RESOLVERS = [
   AuditPageViewResolver,
   IssueResolver,
   ProjectAuditFieldsResolver,
+  KeywordRankingPageResolver,
+  IssueOccurrenceRankingResolver,
+  AuditPageViewRankingResolver,
   AuditScheduleResolver,
   TechnicalResolver,
   ToolsResolver,

@@ -39,10 +39,13 @@ import {
   type ScheduledAuditJobData,
 } from '../src/audits/index.js';
 import {
+  AuditPageViewRankingResolver,
   AuditPageViewResolver,
   AuditResolver,
   AuditScheduleResolver,
+  IssueOccurrenceRankingResolver,
   IssueResolver,
+  KeywordRankingPageResolver,
   ProjectAuditFieldsResolver,
 } from '../src/audits/graphql.js';
 import { QUEUES, createQueue, type Queue } from '../src/platform/queues.js';
@@ -244,6 +247,9 @@ export async function createDomainRuntime(
     [AuditPageViewResolver, new AuditPageViewResolver(pageService)],
     [IssueResolver, new IssueResolver(audits, pageService)],
     [ProjectAuditFieldsResolver, new ProjectAuditFieldsResolver()],
+    [KeywordRankingPageResolver, new KeywordRankingPageResolver()],
+    [IssueOccurrenceRankingResolver, new IssueOccurrenceRankingResolver()],
+    [AuditPageViewRankingResolver, new AuditPageViewRankingResolver()],
     [AuditScheduleResolver, new AuditScheduleResolver(auditSchedules)],
     [TechnicalResolver, new TechnicalResolver(new TechnicalService(projects))],
     [ToolsResolver, new ToolsResolver(new ToolsService(http))],

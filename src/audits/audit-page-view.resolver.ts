@@ -20,7 +20,7 @@ export function toEvidenceViewType(view: EvidenceView | null): EvidenceViewType 
 const codePoints = (text: string | null): number | null => (text === null ? null : [...text].length);
 
 export function toPageView(
-  auditId: string,
+  audit: { id: string; projectId: string },
   page: AuditPageView & { issues: PageIssue[]; vitals: MeasuredVitals[] },
 ): AuditPageViewType {
   const d = page.details ?? {};
@@ -31,7 +31,8 @@ export function toPageView(
     details: toEvidenceViewType(issue.details),
   }));
   return {
-    auditId,
+    auditId: audit.id,
+    projectId: audit.projectId,
     id: page.id,
     url: page.url,
     finalUrl: page.finalUrl,

@@ -68,6 +68,8 @@ export class AuditLinkConnection {
 })
 export class AuditPageViewType {
   auditId!: string;
+  /** The audit's project (the URL's ranking keywords are looked up in it); not exposed. */
+  projectId!: string;
   @Field(() => ID) id!: string;
   @Field(() => String) url!: string;
   @Field(() => String, { nullable: true, description: 'Where redirects ended.' }) finalUrl!: string | null;

@@ -75,6 +75,20 @@ export interface BaselineOccurrenceRow {
   category: string;
 }
 
+/** A crawled page a ranking URL may name, in its project's latest completed audit (rankingPageFacts). */
+export interface RankingPageFactsRow {
+  projectId: string;
+  auditId: string;
+  /** As crawled. */
+  url: string;
+  statusCode: number | null;
+  indexable: boolean;
+  /** One per issue code occurring on the URL. */
+  issues: { code: string; title: string; severity: 'CRITICAL' | 'WARNING' | 'NOTICE' }[];
+  /** Lab LCPs measured for the URL in the audit, newest first. */
+  labLcp: { device: string; lcpMs: number }[];
+}
+
 /** An issue of a completed audit, as the job runner hands it over (its id already drawn). */
 export interface IssueRow {
   id: string;
@@ -458,6 +472,37 @@ export class AuditRepository {
       db,
       'SELECT id, score_breakdown FROM audit WHERE id = ANY($1::uuid[])',
       [auditIds],
+    );
+  }
+
+  /**
+   * The pages of each project's latest completed audit crawled under the asked URLs (pairs: `projectIds[i]` asks
+   * for `urls[i]`), with their issues (one per code occurring on the URL) and their lab LCPs, newest first. URLs that
+   * were not crawled are absent. Index lookups only: the latest completed audit per project, (audit_id, url) on
+   * audit_page, issue_occurrence and technical_snapshot, (audit_id, code) on audit_issue.
+   */
+  rankingPageFacts(
+    db: NativeDb,
+    projectIds: readonly string[],
+    urls: readonly string[],
+  ): Promise<RankingPageFactsRow[]> {
+    return nativeQuery<RankingPageFactsRow>(
+      db,
+      `WITH wanted AS (SELECT project_id, array_agg(url) AS urls
+                       FROM unnest($1::uuid[], $2::text[]) AS w(project_id, url) GROUP BY project_id),
+            latest AS (SELECT w.project_id, w.urls, a.id FROM wanted w
+                       CROSS JOIN LATERAL (SELECT id FROM audit WHERE project_id = w.project_id AND status = 'COMPLETED'
+                                           ORDER BY completed_at DESC, id DESC LIMIT 1) a)
+       SELECT l.project_id AS "projectId", l.id AS "auditId", p.url, p.status_code AS "statusCode", p.indexable,
+         COALESCE((SELECT json_agg(json_build_object('code', i.code, 'title', i.title, 'severity', i.severity)
+                                   ORDER BY i.code)
+                   FROM (SELECT DISTINCT o.code FROM issue_occurrence o WHERE o.audit_id = l.id AND o.url = p.url) c
+                   JOIN audit_issue i ON i.audit_id = l.id AND i.code = c.code), '[]'::json) AS issues,
+         COALESCE((SELECT json_agg(json_build_object('device', s.device, 'lcpMs', s.lcp_ms) ORDER BY s.measured_at DESC)
+                   FROM technical_snapshot s WHERE s.audit_id = l.id AND s.url = p.url AND s.source = 'LAB'
+                     AND s.lcp_ms IS NOT NULL), '[]'::json) AS "labLcp"
+       FROM latest l JOIN audit_page p ON p.audit_id = l.id AND p.url = ANY(l.urls)`,
+      [projectIds, urls],
     );
   }
 

@@ -1,11 +1,12 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
 import { findCheck, guidanceFor } from '../seo/checks/index.js';
-import { issuePriority } from '../seo/scoring/index.js';
+import { RANKING_POINTS, RANKING_POSITION_WEIGHTS, RANKING_TAIL_WEIGHT, issuePriority } from '../seo/scoring/index.js';
 import { ProjectType } from '../projects/graphql.js';
 import type { Audit, AuditIssue } from './audit.entity.js';
 import { JOB_STATE_BY_STATUS } from './audit-job.js';
 import { auditLoaders } from './audit.loaders.js';
+import { rankingPageLoaders } from './ranking-pages.loaders.js';
 import type { AuditService } from './audit.service.js';
 import type { AuditPageService } from './audit-page.service.js';
 import { type AuditPageOrder, type SortDirection, type StatusClass } from './audit-page.service.js';
@@ -57,18 +58,28 @@ export const toAuditType = (a: Audit): AuditType => ({
   completedAt: a.completedAt ?? null,
 });
 
-/** `htmlPages`: the audit's crawled HTML pages (its score breakdown), which priorities are shares of. */
-const toIssueType = (i: AuditIssue, htmlPages: number | null): IssueType => {
+/** An issue of an audit of `projectId`; its priority is resolved apart (IssueResolver.priority). */
+const toIssueType = (i: AuditIssue, projectId: string): IssueType => {
   const guidance = guidanceFor(i.code);
   return {
     ...i,
-    priority: issuePriority(i, htmlPages),
+    projectId,
     whyItMatters: guidance?.why ?? null,
     howToFix: guidance?.fix ?? null,
     severity: i.severity as SeverityEnum,
     category: i.category as CategoryEnum,
   };
 };
+
+/** "top 3: 1, 4-10: 0.6, 11-20: 0.3, beyond: 0.1", from the bands the priority uses. */
+const POSITION_WEIGHTS = [
+  ...RANKING_POSITION_WEIGHTS.map(
+    (band, i) =>
+      `${i === 0 ? `top ${band.upTo}` : `${RANKING_POSITION_WEIGHTS[i - 1].upTo + 1}-${band.upTo}`}: ` +
+      `${band.weight}`,
+  ),
+  `beyond: ${RANKING_TAIL_WEIGHT}`,
+].join(', ');
 
 export const toJobType = (a: Audit): JobType => ({
   id: a.jobId,
@@ -185,17 +196,13 @@ export class AuditResolver {
     @Arg('url', () => String, { description: 'The URL as crawled (AuditPage.url).' }) url: string,
     @Ctx() ctx: RequestContext,
   ): Promise<AuditPageViewType> {
-    return toPageView(audit.id, await this.pageService.page(ctx.db, ctx.principal, audit.id, url));
+    return toPageView(audit, await this.pageService.page(ctx.db, ctx.principal, audit.id, url));
   }
 
   @FieldResolver(() => [IssueType], { description: 'Most severe first.' })
   async issues(@Root() audit: AuditType, @Ctx() ctx: RequestContext): Promise<IssueType[]> {
-    const [issues, breakdown] = await Promise.all([
-      this.service.issues(ctx.em, audit.id),
-      auditLoaders(ctx).scoreBreakdown.load(audit.id),
-    ]);
-    const htmlPages = breakdown?.htmlPages ?? null;
-    return issues.map((i) => toIssueType(i, htmlPages));
+    const issues = await this.service.issues(ctx.em, audit.id);
+    return issues.map((i) => toIssueType(i, audit.projectId));
   }
 
   @FieldResolver(() => IssueType, {
@@ -207,11 +214,7 @@ export class AuditResolver {
     @Arg('id', () => ID) id: string,
     @Ctx() ctx: RequestContext,
   ): Promise<IssueType> {
-    const [issue, breakdown] = await Promise.all([
-      this.service.issue(ctx.em, audit.id, id),
-      auditLoaders(ctx).scoreBreakdown.load(audit.id),
-    ]);
-    return toIssueType(issue, breakdown?.htmlPages ?? null);
+    return toIssueType(await this.service.issue(ctx.em, audit.id, id), audit.projectId);
   }
 
   @FieldResolver(() => ScoreBreakdownType, {
@@ -247,6 +250,34 @@ export class IssueResolver {
     private readonly pageService: AuditPageService,
   ) {}
 
+  @FieldResolver(() => Float, {
+    description:
+      'How much fixing it matters; larger first is the order to fix in. The points it costs its category score ' +
+      '(severity weight × share of the crawled HTML pages it affects; a fixed amount for a site-level issue), plus, ' +
+      `in the project's latest completed audit, ${RANKING_POINTS} × severity weight (CRITICAL 1, WARNING 0.3, ` +
+      "NOTICE 0.03) × Σ over its affected pages that rank for tracked keywords of Σ their keywords' position " +
+      `weights (${POSITION_WEIGHTS}): an issue on a page that brings traffic is fixed first (README's "Scores").`,
+  })
+  async priority(@Root() issue: IssueType, @Ctx() ctx: RequestContext): Promise<number> {
+    // Both loaders are per request: a list of issues costs one breakdown read and one ranking join.
+    const [breakdown, ranking] = await Promise.all([
+      auditLoaders(ctx).scoreBreakdown.load(issue.auditId),
+      rankingPageLoaders(ctx).project.load(issue.projectId),
+    ]);
+    // The breakdown's HTML page count is what costs are shares of (null for audits scored before it was kept).
+    return issuePriority(issue, breakdown?.htmlPages ?? null, ranking.rankingWeightOf(issue.auditId, issue.code));
+  }
+
+  @FieldResolver(() => Int, {
+    description:
+      "Affected pages that rank for at least one tracked keyword (latest check), in the project's latest completed " +
+      'audit; 0 in any other audit.',
+  })
+  async rankingPages(@Root() issue: IssueType, @Ctx() ctx: RequestContext): Promise<number> {
+    const ranking = await rankingPageLoaders(ctx).project.load(issue.projectId);
+    return ranking.rankingPagesOf(issue.auditId, issue.code);
+  }
+
   @FieldResolver(() => IssueOccurrenceConnection)
   async occurrences(
     @Root() issue: IssueType,
@@ -258,7 +289,12 @@ export class IssueResolver {
     const items = rows.map((row) => ({ code: issue.code, evidence: row.evidence, url: row.url }));
     const details = await this.pageService.evidenceViews(ctx.db, issue.auditId, items);
     return {
-      nodes: rows.map((row, i) => ({ ...row, details: toEvidenceViewType(details[i]) })),
+      nodes: rows.map((row, i) => ({
+        ...row,
+        auditId: issue.auditId,
+        projectId: issue.projectId,
+        details: toEvidenceViewType(details[i]),
+      })),
       pageInfo: { hasNextPage: hasNext, endCursor: rows.at(-1)?.id ?? null },
     };
   }

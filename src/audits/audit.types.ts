@@ -97,6 +97,9 @@ export class PageInfoType {
 
 @ObjectType('IssueOccurrence', { description: 'One page on which an issue was found, with its evidence.' })
 export class IssueOccurrenceType {
+  /** The audit and project it belongs to (its ranking keywords are looked up in them); not exposed. */
+  auditId!: string;
+  projectId!: string;
   @Field(() => ID) id!: string;
   @Field(() => String) url!: string;
   @Field(() => GraphQLJSON, { nullable: true, description: "The check's facts as JSON (shape per code)." })
@@ -115,6 +118,8 @@ export class IssueOccurrenceConnection {
 export class IssueType {
   @Field(() => ID) id!: string;
   auditId!: string;
+  /** The audit's project (its ranking pages are looked up in it); not exposed. */
+  projectId!: string;
   @Field(() => String, { description: 'Stable check code, e.g. META_DESCRIPTION_MISSING.' }) code!: string;
   @Field(() => String) title!: string;
   @Field(() => SeverityEnum) severity!: SeverityEnum;
@@ -122,12 +127,7 @@ export class IssueType {
   @Field(() => String) description!: string;
   @Field(() => Int) affectedPages!: number;
   @Field(() => Int, { description: 'Pages the check applied to (site checks: 1).' }) applicablePages!: number;
-  @Field(() => Float, {
-    description:
-      'How much fixing it matters: the points it costs its category score (severity weight × share of the ' +
-      'crawled HTML pages it affects; a fixed amount for a site-level issue). Larger first is the order to fix in.',
-  })
-  priority!: number;
+  /** Issue.priority is a field resolver (IssueResolver): it joins the audit's ranking pages. */
   @Field(() => String, { nullable: true, description: "Why the check matters for search (the catalog's guidance)." })
   whyItMatters!: string | null;
   @Field(() => String, { nullable: true, description: 'How to fix it, in general (a page-specific fix: suggestFix).' })

@@ -1,6 +1,12 @@
 /** The GraphQL face of the module (resolvers, object types); its services and entities are in index.ts. */
 export { AuditResolver, IssueResolver, ProjectAuditFieldsResolver, toAuditType, toJobType } from './audit.resolver.js';
 export { AuditPageViewResolver } from './audit-page-view.resolver.js';
+export {
+  AuditPageViewRankingResolver,
+  IssueOccurrenceRankingResolver,
+  KeywordRankingPageResolver,
+} from './ranking-pages.resolver.js';
+export { KeywordRankingPageType, RankingKeywordType, RankingPageIssueType } from './ranking-pages.types.js';
 export { AuditScheduleResolver } from './audit-schedule.resolver.js';
 export { ScheduledAuditRunType } from './audit-schedule.types.js';
 export {

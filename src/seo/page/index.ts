@@ -29,6 +29,7 @@ export {
   siteKey,
   withoutFragment,
 } from './link-url.js';
+export { rankingUrlVariants } from './ranking-url-variants.js';
 export { parseRobotsContent, parseXRobotsTag } from './robots-directives.js';
 export { hammingDistance, popcount32, SIMHASH_BITS, simhashHalves, simhashSimilarity } from './simhash.js';
 export { decodeDocument } from './document-decoding.js';

@@ -30,3 +30,10 @@ export {
   metricScore,
   type LighthouseMetric,
 } from './lighthouse-metric-score.js';
+export {
+  RANKING_POINTS,
+  RANKING_POSITION_WEIGHTS,
+  RANKING_TAIL_WEIGHT,
+  rankingPositionWeight,
+  rankingWeight,
+} from './ranking-weight.js';

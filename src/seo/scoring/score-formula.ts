@@ -14,6 +14,7 @@
  *                           + 15 PERFORMANCE) / 100), capped at 50 when a site-wide blocker fires
  *                           (TECH_ROBOTS_BLOCKS_ALL, TECH_NOINDEX_SITEWIDE, TECH_ROBOTS_UNREACHABLE, or the start
  *                           URL answering 4xx/5xx)
+ *   issue priority        = its cost + the ranking term of its affected pages that rank (ranking-weight.ts)
  *
  * The first formula (a severity-weighted pass rate over every applicable check) diluted real problems: fixing 4
  * missing titles and a 500 page on a 150-page site left the overall score where it was.
@@ -27,6 +28,7 @@ import {
   type Severity,
 } from '../checks/index.js';
 import { lighthousePerformanceScore } from './lighthouse-metric-score.js';
+import { RANKING_POINTS } from './ranking-weight.js';
 
 export const CATEGORY_WEIGHTS: Readonly<Record<Category, number>> = {
   META: 20,
@@ -145,13 +147,20 @@ export function issueCost(check: ScoredCheck, htmlPages: number): ScoreCost | nu
 
 /**
  * How much fixing an issue matters: the points it costs its category (severity weight x share of the crawled HTML
- * pages it affects; a fixed amount for a site-level issue). Without the audit's HTML page count (audits scored before
- * it was kept) the share is of the pages the check applied to.
+ * pages it affects; a fixed amount for a site-level issue), plus the ranking term (ranking-weight.ts):
+ * RANKING_POINTS x severity weight x `ranking`, the position weights of the keywords its affected pages rank for.
+ * Without the audit's HTML page count (audits scored before it was kept) the share is of the pages the check
+ * applied to.
  */
-export function issuePriority(check: Required<Omit<ScoredCheck, 'scope'>>, htmlPages: number | null): number {
+export function issuePriority(
+  check: Required<Omit<ScoredCheck, 'scope'>>,
+  htmlPages: number | null,
+  ranking = 0,
+): number {
   // A stored issue names its severity and category; a code the catalog no longer has counts as page-level.
   const scope = findCheck(check.code)?.scope ?? 'page';
-  return issueCost({ ...check, scope }, htmlPages ?? check.applicablePages)?.points ?? 0;
+  const points = issueCost({ ...check, scope }, htmlPages ?? check.applicablePages)?.points ?? 0;
+  return ranking > 0 ? points + RANKING_POINTS * PAGE_ISSUE_WEIGHTS[check.severity] * ranking : points;
 }
 
 /** The pages scores are shares of, when the caller did not count them: the widest page-level check's pages. */

@@ -31,7 +31,10 @@ type Row =
 
 const SEVERITY_RANK: Record<Severity, number> = { CRITICAL: 0, WARNING: 1, NOTICE: 2 };
 
-/** Larger cost first (what fixing it gives back), then the more severe, the wider, the code. */
+/**
+ * Larger priority first (what fixing it gives back: its cost, more on pages that rank for tracked keywords), then the
+ * more severe, the wider, the code.
+ */
 const byPriority = (a: IssueRow, b: IssueRow) =>
   b.priority - a.priority ||
   SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
@@ -121,7 +124,12 @@ function IssueItem({
           onClick={onToggle}
         >
           <span className={`badge badge-${issue.severity.toLowerCase()}`}>{SEVERITY_LABEL[issue.severity]}</span>
-          <span className="issue-title">{issue.title}</span>
+          <span className="issue-title">
+            {issue.title}
+            {issue.rankingPages > 0 && (
+              <span className="badge badge-ranking issue-ranking">{plural(issue.rankingPages, 'ranking page')}</span>
+            )}
+          </span>
           <span className="issue-category">{showCategory ? CATEGORY_LABEL[issue.category] : ''}</span>
           <span className="issue-pages">
             {formatNumber(issue.affectedPages)}

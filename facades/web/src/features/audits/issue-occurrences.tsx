@@ -7,6 +7,7 @@ import { problemOf } from '../../lib/api-problem';
 import { Evidence } from './evidence';
 import { FixSuggestion } from './fix-suggestion';
 import { opensPageView, PageLink, type PageScope } from './page-link';
+import { RankingKeywords } from './ranking-keywords';
 
 interface OccurrenceScope extends PageScope {
   issueId: string;
@@ -53,6 +54,7 @@ function OccurrencePage({
           ) : (
             <span className="url-text">{o.url}</span>
           )}
+          <RankingKeywords keywords={o.rankingKeywords} />
           <Evidence view={o.details ?? null} scope={scope} />
           <FixSuggestion projectId={scope.projectId} issueId={scope.issueId} url={o.url} />
         </li>

@@ -18,6 +18,7 @@ import { AuditHeading, AuditLoadError } from './audit-heading';
 import { Evidence } from './evidence';
 import { FixSuggestion } from './fix-suggestion';
 import { opensPageView, PageLink, siteHostOf, type PageScope } from './page-link';
+import { rankingKeywordText } from './ranking-keywords';
 
 const route = getRouteApi('/app/projects/$projectId/audits/$auditId/page');
 
@@ -76,6 +77,17 @@ export function PageViewPage() {
           <span className="url-text">{page.url}</span>
         </h2>
         <dl className="facts facts-wide">
+          {page.rankingKeywords.length > 0 && (
+            <Fact label="Ranks for">
+              <ul className="ranking-keyword-list">
+                {page.rankingKeywords.map((k) => (
+                  <li key={k.keywordId} className="badge badge-ranking">
+                    {rankingKeywordText(k)}
+                  </li>
+                ))}
+              </ul>
+            </Fact>
+          )}
           <Fact label="Type">{page.kind ? KIND_LABEL[page.kind] : 'Not recorded'}</Fact>
           <Fact label="Status">{page.statusCode ?? 'No response'}</Fact>
           {page.error && <Fact label="Why the fetch failed">{page.error}</Fact>}

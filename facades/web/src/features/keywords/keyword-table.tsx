@@ -1,9 +1,10 @@
 import { memo, useLayoutEffect, useRef, useState } from 'react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { Link, getRouteApi } from '@tanstack/react-router';
 import { Checkbox } from 'react-aria-components';
 import { Button } from '../../components/button';
 import type { KeywordRowFragment } from '../../gql/graphql';
-import { formatDateTime, formatRelative } from '../../lib/format';
+import { formatDateTime, formatNumber, formatRelative, plural } from '../../lib/format';
 import { DEFAULT_DIR, changeOf, changeText, targetText, type Change } from './keyword-rows';
 import { MAX_COMPARED, type KeywordSearch, type KeywordSort } from './search-params';
 
@@ -19,6 +20,52 @@ const COLUMNS: { sort: KeywordSort; label: string; numeric?: boolean }[] = [
 const SORT_LABEL = Object.fromEntries(COLUMNS.map((c) => [c.sort, c.label])) as Record<KeywordSort, string>;
 const ROW_HEIGHT = 58;
 const isHttpUrl = (url: string) => /^https?:\/\//i.test(url);
+const route = getRouteApi('/app/projects/$projectId/keywords');
+
+type RankingPage = NonNullable<KeywordRowFragment['rankingPage']>;
+
+/** "2 critical, 1 warning", or "no issues": the ranking page's issues by severity. */
+export function issueCountsText({ critical, warning, notice }: RankingPage['issueCounts']): string {
+  const parts = [
+    critical ? plural(critical, 'critical', 'critical') : '',
+    warning ? plural(warning, 'warning') : '',
+    notice ? plural(notice, 'notice') : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join(', ') : 'no issues';
+}
+
+/** The most severe issue titles shown beside the counts (the page view lists them all). */
+const SHOWN_TITLES = 2;
+
+/**
+ * Under the ranking URL: its page in the latest completed audit, as issue counts linking to that page's view, the
+ * most severe issues by title, and its lab LCP.
+ */
+function RankingPageLine({ projectId, term, page }: { projectId: string; term: string; page: RankingPage }) {
+  const titles = page.issues.slice(0, SHOWN_TITLES).map((i) => i.title);
+  const more = page.issues.length - titles.length;
+  return (
+    <span className="ranking-page small">
+      <span className="muted">Ranking page: </span>
+      <Link
+        to="/projects/$projectId/audits/$auditId/page"
+        params={{ projectId, auditId: page.auditId }}
+        search={{ url: page.url }}
+      >
+        {issueCountsText(page.issueCounts)}
+        <span className="visually-hidden"> on the page ranking for “{term}”</span>
+      </Link>
+      {titles.length > 0 && (
+        <span className="muted">
+          {' '}
+          ({titles.join(', ')}
+          {more > 0 ? `, ${formatNumber(more)} more` : ''})
+        </span>
+      )}
+      {page.lcpMs !== null && <span className="muted"> · LCP {(page.lcpMs / 1000).toFixed(1)} s</span>}
+    </span>
+  );
+}
 
 function ChangeCell({ change }: { change: Change }) {
   const words = changeText(change);
@@ -44,6 +91,7 @@ function ChangeCell({ change }: { change: Change }) {
 
 interface RowProps {
   k: KeywordRowFragment;
+  projectId: string;
   index: number;
   compared: boolean;
   compareFull: boolean;
@@ -55,6 +103,7 @@ interface RowProps {
 
 const KeywordRow = memo(function KeywordRow({
   k,
+  projectId,
   index,
   compared,
   compareFull,
@@ -108,6 +157,7 @@ const KeywordRow = memo(function KeywordRow({
         ) : (
           <span className="muted">—</span>
         )}
+        {k.rankingPage && <RankingPageLine projectId={projectId} term={k.term} page={k.rankingPage} />}
       </td>
       <td className="nowrap">{targetText(k)}</td>
       <td className="nowrap">
@@ -152,6 +202,7 @@ export const KeywordTable = memo(function KeywordTable({
   onChart(k: KeywordRowFragment): void;
   onRemove(k: KeywordRowFragment): void;
 }) {
+  const { projectId } = route.useParams();
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const [bodyTop, setBodyTop] = useState(0);
   useLayoutEffect(() => {
@@ -226,6 +277,7 @@ export const KeywordTable = memo(function KeywordTable({
               <KeywordRow
                 key={k.id}
                 k={k}
+                projectId={projectId}
                 index={item.index}
                 compared={selected.has(k.id)}
                 compareFull={full}
