@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
+import type pg from 'pg';
 import { loadConfig } from '../../src/platform/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 import type { NativeDb } from '../../src/platform/db/native-query.js';
@@ -15,6 +15,17 @@ import { gql, type TestApp } from '../support/app.js';
 import { anAudit, anOrg, aProject } from '../factories.js';
 import { prepareBenchDatabase, removeRedisKeys } from './bench-database.js';
 import { percentile } from './bench-report.js';
+import {
+  captureStatements,
+  dropDatabase,
+  fmt,
+  intFromEnv,
+  measureInterleaved,
+  median,
+  pairedRatio,
+  type Measurement,
+  type Statement,
+} from './sql-bench-kit.js';
 
 /**
  * The audit comparison's bench: "`npm run bench -- compare` on two generated audits of 10,000 pages × 20
@@ -64,13 +75,6 @@ const BENCH_RATE_LIMIT = 1_000_000_000;
 const SEEDED_TABLES = ['issue_occurrence', 'audit_page', 'audit_issue'];
 
 const log = (line: string) => process.stderr.write(`[bench:compare] ${line}\n`);
-
-const intFromEnv = (name: string, fallback: number, min = 1): number => {
-  const raw = process.env[name];
-  const value = raw === undefined ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}`);
-  return value;
-};
 
 function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(`compare bench: ${message}`);
@@ -612,26 +616,6 @@ async function verify(ctx: Ctx): Promise<{ csvPieces: number }> {
 
 // ---- Statements: captured from the platform pool (what a document sends; EXPLAIN) ----
 
-interface Statement {
-  text: string;
-  values: unknown[];
-}
-
-async function captureStatements(pool: pg.Pool, use: () => Promise<unknown>): Promise<Statement[]> {
-  const statements: Statement[] = [];
-  const original = pool.query;
-  pool.query = ((text: string, values?: unknown[]) => {
-    statements.push({ text, values: values ?? [] });
-    return (original as (text: string, values?: unknown[]) => Promise<pg.QueryResult>).call(pool, text, values);
-  }) as typeof pool.query;
-  try {
-    await use();
-  } finally {
-    pool.query = original;
-  }
-  return statements;
-}
-
 /** Which repository method sent a statement, from its text. */
 function statementKind(text: string): string {
   if (/FULL JOIN h USING \(code, url\)/.test(text) && /GROUP BY code/.test(text)) return 'codeChanges';
@@ -770,35 +754,6 @@ async function repositoryStatements(ctx: Ctx): Promise<{ label: string; statemen
 
 // ---- Measurement ----
 
-interface Measurement {
-  name: string;
-  label: string;
-  run(): Promise<unknown>;
-}
-
-/** Every measurement once per round, in an order rotated each round; warm-up rounds are dropped. */
-async function measureInterleaved(
-  measurements: Measurement[],
-  runs: number,
-  warmup: number,
-): Promise<Map<string, number[]>> {
-  const samples = new Map(measurements.map((m) => [m.name, [] as number[]]));
-  for (let round = 0; round < warmup + runs; round++) {
-    for (let k = 0; k < measurements.length; k++) {
-      const m = measurements[(k + round) % measurements.length];
-      const started = performance.now();
-      await m.run();
-      if (round >= warmup) samples.get(m.name)!.push(performance.now() - started);
-    }
-    if ((round + 1) % 5 === 0) log(`  round ${round + 1}/${warmup + runs}`);
-  }
-  return samples;
-}
-
-const median = (xs: number[]) => percentile(xs, 50);
-const pairedRatio = (ours: number[], base: number[]) => median(ours.map((x, i) => x / base[i]));
-const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
-
 interface PhaseResult {
   phase: string;
   labels: Map<string, string>;
@@ -849,7 +804,7 @@ async function runPhase(
     `${phase}: ${measurements.length} measurements x (${settings.warmup} warm-up + ${settings.runs} runs), ` +
       'interleaved',
   );
-  const samples = await measureInterleaved(measurements, settings.runs, settings.warmup);
+  const samples = await measureInterleaved(measurements, settings.runs, settings.warmup, log);
   const labels = new Map(measurements.map((m) => [m.name, m.label]));
   const explains = [];
   for (const { label, statement } of await repositoryStatements(ctx))
@@ -929,19 +884,6 @@ function phaseReport(result: PhaseResult, runs: number): { lines: string[]; json
 }
 
 // ---- Setup ----
-
-async function dropDatabase(url: string): Promise<void> {
-  const admin = new URL(url);
-  const name = decodeURIComponent(admin.pathname.slice(1));
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
-}
 
 interface Seeded {
   ctx: Ctx;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
+import type pg from 'pg';
 import { loadConfig } from '../../src/platform/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 import type { NativeDb } from '../../src/platform/db/native-query.js';
@@ -14,6 +14,17 @@ import { gql, type TestApp } from '../support/app.js';
 import { anAudit, anOrg, aProject } from '../factories.js';
 import { prepareBenchDatabase, removeRedisKeys } from './bench-database.js';
 import { percentile } from './bench-report.js';
+import {
+  captureStatements,
+  dropDatabase,
+  fmt,
+  intFromEnv,
+  measureInterleaved,
+  median,
+  pairedRatio,
+  type Measurement,
+  type Statement,
+} from './sql-bench-kit.js';
 
 /**
  * Issue 26's quality bar: "the page view with 500 inlinks answers in < 100 ms on a 20,000-page audit".
@@ -52,13 +63,6 @@ const TARGET_INDEX = 'audit_link_target_idx';
 const BENCH_RATE_LIMIT = 1_000_000_000;
 
 const log = (line: string) => process.stderr.write(`[bench:pageview] ${line}\n`);
-
-const intFromEnv = (name: string, fallback: number, min = 1): number => {
-  const raw = process.env[name];
-  const value = raw === undefined ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}`);
-  return value;
-};
 
 function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(`pageview bench: ${message}`);
@@ -260,30 +264,10 @@ async function offsetAll(ctx: Ctx, url: string, pages: number, firstOffset = 0):
   return ids;
 }
 
-interface Statement {
-  text: string;
-  values: unknown[];
-}
-
 /** The statements the repository sends, captured from the platform pool (for the no-index baseline and EXPLAIN). */
 interface LinkStatements {
   first: { rows: Statement; count: Statement };
   next: { rows: Statement; count: Statement };
-}
-
-async function captureStatements<T>(pool: pg.Pool, use: () => Promise<T>): Promise<Statement[]> {
-  const statements: Statement[] = [];
-  const original = pool.query;
-  pool.query = ((text: string, values?: unknown[]) => {
-    statements.push({ text, values: values ?? [] });
-    return (original as (text: string, values?: unknown[]) => Promise<pg.QueryResult>).call(pool, text, values);
-  }) as typeof pool.query;
-  try {
-    await use();
-  } finally {
-    pool.query = original;
-  }
-  return statements;
 }
 
 async function linkStatements(ctx: Ctx): Promise<LinkStatements> {
@@ -339,41 +323,6 @@ async function withoutTargetIndex(
 }
 
 // ---- Measurement ----
-
-interface Measurement {
-  name: string;
-  label: string;
-  /** Runs once; returns the milliseconds to count when the measurement times itself (else its wall time). */
-  run(): Promise<number | void>;
-}
-
-async function timeOnce(m: Measurement): Promise<number> {
-  const started = performance.now();
-  const own = await m.run();
-  return typeof own === 'number' ? own : performance.now() - started;
-}
-
-/** Every measurement once per round, in an order rotated each round; warm-up rounds are dropped. */
-async function measureInterleaved(
-  measurements: Measurement[],
-  runs: number,
-  warmup: number,
-): Promise<Map<string, number[]>> {
-  const samples = new Map(measurements.map((m) => [m.name, [] as number[]]));
-  for (let round = 0; round < warmup + runs; round++) {
-    for (let k = 0; k < measurements.length; k++) {
-      const m = measurements[(k + round) % measurements.length];
-      const ms = await timeOnce(m);
-      if (round >= warmup) samples.get(m.name)!.push(ms);
-    }
-    if ((round + 1) % 10 === 0) log(`  round ${round + 1}/${warmup + runs}`);
-  }
-  return samples;
-}
-
-const median = (xs: number[]) => percentile(xs, 50);
-const pairedRatio = (ours: number[], base: number[]) => median(ours.map((x, i) => x / base[i]));
-const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
 
 // ---- EXPLAIN ----
 
@@ -449,19 +398,6 @@ async function explain(pool: pg.Pool, statement: Statement): Promise<ExplainSumm
 }
 
 // ---- Setup ----
-
-async function dropDatabase(url: string): Promise<void> {
-  const admin = new URL(url);
-  const name = decodeURIComponent(admin.pathname.slice(1));
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
-}
 
 interface Seeded {
   ctx: Ctx;
@@ -675,7 +611,7 @@ async function runPhase(
     `${phase}: ${measurements.length} measurements x (${settings.warmup} warm-up + ${settings.runs} runs), ` +
       'interleaved',
   );
-  const samples = await measureInterleaved(measurements, settings.runs, settings.warmup);
+  const samples = await measureInterleaved(measurements, settings.runs, settings.warmup, log);
   const labels = new Map(measurements.map((m) => [m.name, m.label]));
 
   const base = [ctx.auditId, ctx.organizationId];

@@ -17,7 +17,7 @@ import {
 } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
 import { formatDateTime, formatNumber, formatRelative } from '../../lib/format';
-import { CopyButton } from './copy-button';
+import { CopyButton } from '../../components/copy-button';
 
 type Endpoint = AlertEndpointFieldsFragment;
 /** A URL or answer column keeps room to read at 375 px (the table scrolls inside .table-wrap). */
@@ -41,7 +41,7 @@ function SecretDialog({ shown, onClose }: { shown: { url: string; secret: string
             </p>
           </Callout>
           <TextField label={`Signing secret for ${shown.url}`} value={shown.secret} isReadOnly className="key-field" />
-          <CopyButton text={shown.secret} label="Copy secret" />
+          <CopyButton text={shown.secret} label="Copy secret" what="secret" />
           <div className="dialog-actions">
             <Button variant="primary" onPress={onClose}>
               Done

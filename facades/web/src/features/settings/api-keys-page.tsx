@@ -11,7 +11,7 @@ import { problemOf } from '../../lib/api-problem';
 import { PREFETCHED } from '../../lib/urql';
 import { formatDateTime, formatRelative } from '../../lib/format';
 import { API_ACCESS_TEXT, PLAN_LABEL } from '../../lib/plan';
-import { CopyButton } from './copy-button';
+import { CopyButton } from '../../components/copy-button';
 
 interface KeyRef {
   id: string;
@@ -64,7 +64,7 @@ function CreateKeyDialog({
             </p>
           </Callout>
           <TextField label={`API key “${shown.name}”`} value={shown.key} isReadOnly className="key-field" />
-          <CopyButton text={shown.key} label="Copy key" />
+          <CopyButton text={shown.key} label="Copy key" what="key" />
           <p className="muted small">
             Send it as <code>Authorization: Bearer &lt;key&gt;</code> to <code>/api/v1</code> or <code>/graphql</code>.
           </p>

@@ -12,7 +12,7 @@ import { authClient } from '../../lib/auth-client';
 import { authFailureMessage, callAuth } from '../../lib/auth-call';
 import { formatDateTime } from '../../lib/format';
 import { useSessionChange } from '../../lib/session-change';
-import { CopyButton } from './copy-button';
+import { CopyButton } from '../../components/copy-button';
 
 const ROLE_LABEL: Record<string, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
 const ROLES = ['member', 'admin', 'owner'] as const;
@@ -141,7 +141,7 @@ function InviteDialog({
             </Callout>
           )}
           <TextField label={`Invitation link for ${sent.email}`} value={invitationLink(sent.id)} isReadOnly />
-          <CopyButton text={invitationLink(sent.id)} label="Copy link" />
+          <CopyButton text={invitationLink(sent.id)} label="Copy link" what="link" />
           <div className="dialog-actions">
             <Button variant="primary" onPress={close}>
               Done
@@ -410,7 +410,9 @@ export function MembersPage() {
                             <time dateTime={i.expiresAt}>{formatDateTime(i.expiresAt)}</time>
                           </td>
                           <td className="cell-actions">
-                            {!expired && <CopyButton text={invitationLink(i.id)} label={`Copy link for ${i.email}`} />}
+                            {!expired && (
+                              <CopyButton text={invitationLink(i.id)} label={`Copy link for ${i.email}`} what="link" />
+                            )}
                             <Button
                               variant="danger"
                               onPress={() => setRevoking(i)}

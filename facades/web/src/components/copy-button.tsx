@@ -1,8 +1,11 @@
 import { useState } from 'react';
-import { Button } from '../../components/button';
+import { Button } from './button';
 
-/** Copies a text to the clipboard and says so (in a live region) for a few seconds. */
-export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+/**
+ * Copies a text to the clipboard and says so (in a live region) for a few seconds; `what` names it in the message
+ * shown when the browser refuses ("select the key and copy it by hand").
+ */
+export function CopyButton({ text, label = 'Copy', what = 'text' }: { text: string; label?: string; what?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   async function copy() {
     try {
@@ -20,7 +23,7 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
         {state === 'copied'
           ? 'Copied to the clipboard.'
           : state === 'failed'
-            ? 'Copying failed: select the key and copy it by hand.'
+            ? `Copying failed: select the ${what} and copy it by hand.`
             : ''}
       </span>
     </span>
