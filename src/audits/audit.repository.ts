@@ -692,6 +692,14 @@ export class AuditRepository {
     return rows.length > 0;
   }
 
+  /**
+   * VACUUM (ANALYZE) of the tables an audit's results fill (not in a transaction: VACUUM cannot run in one).
+   * SKIP_LOCKED: a table another vacuum holds is left to it, never waited for.
+   */
+  async vacuumResults(db: NativeDb): Promise<void> {
+    await nativeQuery(db, 'VACUUM (ANALYZE, SKIP_LOCKED) issue_occurrence, audit_page');
+  }
+
   /** A cancelled run's audit reports the pages it keeps (progress was last written up to a second before). */
   async settleCancelledCounts(db: NativeDb, run: AuditAttempt): Promise<void> {
     await nativeQuery(

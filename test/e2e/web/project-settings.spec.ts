@@ -324,6 +324,6 @@ test.describe('scheduled audits', () => {
     await expect(section.getByRole('button', { name: /Day of the week/ })).toBeVisible();
     await section.getByText('Off', { exact: true }).click();
     await section.getByRole('button', { name: 'Save schedule' }).click();
-    await expect(section.getByText('Scheduled audits are off.')).toBeVisible();
+    await expect(section.getByText('Scheduled audits are off.', { exact: true })).toBeVisible();
   });
 });
