@@ -53,7 +53,9 @@ const TIME = /^(\d{1,2}):(\d{2})$/;
 export function canonicalTimeZone(value: string): string | null {
   if (!value || value.length > 64) return null;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+    const zone = new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+    // Node 24's Intl also takes UTC offsets ("+01:00"), which are no IANA name and keep no daylight-saving rules.
+    return /^[+-]/.test(zone) ? null : zone;
   } catch {
     return null;
   }
