@@ -30,6 +30,8 @@ import { v1Routes } from '../../facades/v1/routes.js';
 import { apiRoutes } from '../../facades/api/routes.js';
 import { reportRoutes } from '../../facades/api/report-routes.js';
 import { toolRoutes } from '../../facades/api/tool-routes.js';
+import { comparisonRoutes as v1ComparisonRoutes } from '../../facades/v1/comparison-routes.js';
+import { comparisonRoutes as apiComparisonRoutes } from '../../facades/api/comparison-routes.js';
 import { startFixtureSite, type RunningSite } from '../fixtures/sites/index.js';
 import { expectations, type Drill } from './drill.js';
 import { startPlatform } from './platform.js';
@@ -50,7 +52,19 @@ const SCHEMA_FILE = fileURLToPath(new URL('../../schema/schema.graphql', import.
 
 /** The kinds of ids a tenant owns; a route or field needing another kind fails the drill until it is added here. */
 type IdKind =
-  'project' | 'audit' | 'issue' | 'job' | 'keyword' | 'competitor' | 'apiKey' | 'organization' | 'user' | 'member';
+  | 'project'
+  | 'audit'
+  | 'issue'
+  | 'job'
+  | 'keyword'
+  | 'competitor'
+  | 'apiKey'
+  | 'organization'
+  | 'user'
+  | 'member'
+  | 'alertRule'
+  | 'webhookEndpoint'
+  | 'webhookDelivery';
 const ID_KINDS: IdKind[] = [
   'project',
   'audit',
@@ -62,7 +76,18 @@ const ID_KINDS: IdKind[] = [
   'organization',
   'user',
   'member',
+  'alertRule',
+  'webhookEndpoint',
+  'webhookDelivery',
 ];
+/** Names an id goes by besides its kind: a comparison's two audits, an alert's endpoint and delivery. */
+const ID_ALIASES: Record<string, IdKind> = {
+  base: 'audit',
+  head: 'audit',
+  endpoint: 'webhookEndpoint',
+  delivery: 'webhookDelivery',
+  webhookSecret: 'webhookEndpoint',
+};
 type TenantIds = Partial<Record<IdKind, string>>;
 
 interface Tenant {
@@ -81,6 +106,7 @@ interface Tenant {
 export function idKindOf(word: string): IdKind | null {
   const base = word.replace(/Ids?$/, '').replace(/ies$/, 'y').replace(/s$/, '');
   const lower = base.charAt(0).toLowerCase() + base.slice(1);
+  if (lower in ID_ALIASES) return ID_ALIASES[lower];
   return (ID_KINDS as string[]).includes(lower) ? (lower as IdKind) : null;
 }
 
@@ -174,6 +200,7 @@ async function setUpTenant(
   const issue = audit.issues[0];
   if (!issue?.id) throw new Error(`${label}: the audit found no issue`);
   const members = await api.gql('{ members { id } }', {}, auth);
+  const alerts = await alertIds(api, auth, project.id, site, tag);
   log(
     `${label}: project ${project.id}, audit ${audit.id} (${audit.issues.length} ` +
       `issues), ${keywords.length} keywords, competitor ${competitor.id}`,
@@ -189,6 +216,7 @@ async function setUpTenant(
     organization: account.organizationId,
     user: account.userId,
     member: members.json?.data?.members?.[0]?.id,
+    ...alerts.ids,
   };
   const markers = [
     ...Object.values(ids).filter((v): v is string => !!v),
@@ -204,9 +232,51 @@ async function setUpTenant(
     { what: 'password', value: account.password },
     { what: 'API key', value: key.key },
     { what: 'API key', value: key2.key },
+    { what: 'webhook secret', value: alerts.secret },
     ...sessionSecrets(account.cookie, 'session'),
   ];
   return { label, account, key: key.key, site, ids, markers, credentials };
+}
+
+/** An alert rule, a webhook endpoint (at the tenant's own site) and one delivery of a test event to it. */
+async function alertIds(
+  api: ApiClient,
+  auth: { cookie: string },
+  projectId: string,
+  site: RunningSite,
+  tag: string,
+): Promise<{ ids: Pick<TenantIds, 'alertRule' | 'webhookEndpoint' | 'webhookDelivery'>; secret: string }> {
+  const ask = async (query: string, variables: Record<string, unknown>) => {
+    const res = await api.gql(query, variables, auth);
+    if (!res.json?.data || res.json.errors) throw new Error(`alerts set-up failed: ${res.text.slice(0, 300)}`);
+    return res.json.data as Record<string, any>;
+  };
+  const rule = await ask(
+    'mutation($p: ID!) { createAlertRule(projectId: $p, input: { kind: SCORE_DROP, points: 5, channels: [WEBHOOK] }) ' +
+      '{ id } }',
+    { p: projectId },
+  );
+  const endpoint = await ask(
+    'mutation($p: ID!, $u: String!, $d: String!) { createWebhookEndpoint(projectId: $p, input: { url: $u, ' +
+      'description: $d }) { endpoint { id } secret } }',
+    { p: projectId, u: site.url('/hook'), d: `${tag} hook` },
+  );
+  const endpointId = endpoint.createWebhookEndpoint.endpoint.id as string;
+  await ask('mutation($e: ID!) { sendTestWebhook(endpointId: $e) { eventId } }', { e: endpointId });
+  // The alert worker delivers the test event: its logged attempt is the delivery.
+  for (let waited = 0; waited < 30_000; waited += 250) {
+    const log = await ask('query($e: ID!) { webhookDeliveries(endpointId: $e, first: 1) { nodes { id } } }', {
+      e: endpointId,
+    });
+    const delivery = log.webhookDeliveries.nodes[0]?.id as string | undefined;
+    if (delivery)
+      return {
+        ids: { alertRule: rule.createAlertRule.id, webhookEndpoint: endpointId, webhookDelivery: delivery },
+        secret: endpoint.createWebhookEndpoint.secret as string,
+      };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('the test webhook was not delivered within 30 s');
 }
 
 // ---------------------------------------------------------------- REST cells
@@ -272,6 +342,8 @@ function restCells(
     ...(v1Routes as AnyRoute[]),
     ...(apiRoutes as AnyRoute[]),
     ...(reportRoutes as AnyRoute[]),
+    ...(v1ComparisonRoutes as AnyRoute[]),
+    ...(apiComparisonRoutes as AnyRoute[]),
   ];
   const cells: Cell[] = [];
   for (const route of routes) {
