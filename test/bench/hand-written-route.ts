@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifySchema, type RouteHandlerMet
 import type pg from 'pg';
 import type { RateLimiter } from '../../src/identity/rate-limit.js';
 import { ProjectV1, SHARED_SCHEMAS, arrayOf, body } from '../../facades/openapi/components.js';
+import { auditScheduleOf, nextAuditRunAt, type AuditScheduleFrequency } from '../../src/projects/audit-schedule.js';
 
 /**
  * GET /api/v1/projects written by hand: the baseline the facade is held to. It does the work the facade
@@ -37,6 +38,11 @@ interface ProjectRow {
   name: string;
   domain: string;
   created_at: Date;
+  audit_schedule_frequency: AuditScheduleFrequency;
+  audit_schedule_time: string;
+  audit_schedule_time_zone: string;
+  audit_schedule_day_of_week: number | null;
+  audit_schedule_day_of_month: number | null;
 }
 
 const BEARER_RE = /^Bearer[ \t]+(\S+)[ \t]*$/i;
@@ -46,7 +52,9 @@ const KEY_SQL =
   `k.organization_id
   WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
 const PROJECTS_SQL =
-  'SELECT id, name, domain, created_at FROM project WHERE organization_id = $1 ORDER BY created_at, id';
+  'SELECT id, name, domain, created_at, audit_schedule_frequency, audit_schedule_time, audit_schedule_time_zone, ' +
+  'audit_schedule_day_of_week, audit_schedule_day_of_month FROM project WHERE organization_id = $1 ' +
+  'ORDER BY created_at, id';
 const UNAUTHORIZED = {
   error: 'Invalid or missing API key. Send Authorization: Bearer <API_KEY>.',
   code: 'UNAUTHENTICATED',
@@ -80,9 +88,22 @@ const COUNTS_SQL = ['audits:audit', 'keywords:keyword', 'competitors:competitor'
   })
   .join(' UNION ALL ');
 
+/** A project's audit schedule as Surface A shows it, with its next run from now (the facade's rule, called as is). */
+function scheduleOf(p: ProjectRow) {
+  const schedule = auditScheduleOf({
+    auditScheduleFrequency: p.audit_schedule_frequency,
+    auditScheduleTime: p.audit_schedule_time,
+    auditScheduleTimeZone: p.audit_schedule_time_zone,
+    auditScheduleDayOfWeek: p.audit_schedule_day_of_week,
+    auditScheduleDayOfMonth: p.audit_schedule_day_of_month,
+    auditScheduleChangedAt: null,
+  });
+  return { ...schedule, nextRunAt: nextAuditRunAt(schedule, Date.now()) };
+}
+
 /**
- * The Surface A body: { projects: [{ id, name, domain, createdAt, _count }] }, oldest first — with the same
- * statements the facade runs: the list, then one statement for the three counts of the listed ids.
+ * The Surface A body: { projects: [{ id, name, domain, createdAt, _count, auditSchedule }] }, oldest first — with
+ * the same statements the facade runs: the list, then one statement for the three counts of the listed ids.
  */
 export async function listProjects(pool: pg.Pool, organizationId: string) {
   const { rows } = await pool.query<ProjectRow>(PROJECTS_SQL, [organizationId]);
@@ -99,6 +120,7 @@ export async function listProjects(pool: pg.Pool, organizationId: string) {
       domain: p.domain,
       createdAt: p.created_at,
       _count: counts.get(p.id)!,
+      auditSchedule: scheduleOf(p),
     })),
   };
 }
