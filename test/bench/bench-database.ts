@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
-import { createOrm, ensureDatabase, migrateUp } from '../../src/platform/db/orm.js';
-import { MIGRATIONS } from '../../src/platform/db/migrations/index.js';
+import { migratedDatabase } from '../support/private-database.js';
 
 const DEFAULT_BENCH_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/seo_audit_bench';
 
@@ -9,13 +8,7 @@ export const benchDatabaseUrl = (): string => process.env.BENCH_DATABASE_URL ?? 
 
 /** Creates the bench database when missing and applies pending migrations (kept between runs). */
 export async function prepareBenchDatabase(url: string): Promise<void> {
-  await ensureDatabase(url);
-  const orm = await createOrm({ databaseUrl: url, entities: [], migrations: MIGRATIONS });
-  try {
-    await migrateUp(orm);
-  } finally {
-    await orm.close(true);
-  }
+  await migratedDatabase(url);
 }
 
 /** Deletes the keys matching a pattern with SCAN, never KEYS, so a shared Redis is not blocked. */

@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
+import type pg from 'pg';
 import { percentile } from './bench-report.js';
+
+export { dropDatabase } from '../support/private-database.js';
 
 /**
  * What the SQL-level benches (pageview, compare) share: their settings from the environment, the statements a
@@ -73,17 +75,3 @@ export const median = (xs: number[]) => percentile(xs, 50);
 /** The median of the per-round ratios: both sides measured in the same round, so load affects them alike. */
 export const pairedRatio = (ours: number[], base: number[]) => median(ours.map((x, i) => x / base[i]));
 export const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
-
-/** Drops the bench's own database (connecting to `postgres` on the same server). */
-export async function dropDatabase(url: string): Promise<void> {
-  const admin = new URL(url);
-  const name = decodeURIComponent(admin.pathname.slice(1));
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
-}

@@ -1,7 +1,5 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { createOrm, ensureDatabase, migrateUp } from '../../src/platform/db/orm.js';
-import { MIGRATIONS } from '../../src/platform/db/migrations/index.js';
+import { dropDatabase, migratedDatabase } from '../support/private-database.js';
 import { QUEUES, createQueue, type Queue } from '../../src/platform/queues.js';
 import { createRedis, type Redis } from '../../src/platform/redis.js';
 import type { AuditJobData } from '../../src/audits/index.js';
@@ -46,13 +44,7 @@ beforeAll(async () => {
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/seo_redis_loss_${uniq()}`;
   databaseUrl = url.toString();
-  await ensureDatabase(databaseUrl);
-  const orm = await createOrm({ databaseUrl, entities: [], migrations: MIGRATIONS });
-  try {
-    await migrateUp(orm);
-  } finally {
-    await orm.close(true);
-  }
+  await migratedDatabase(databaseUrl);
   env = {
     DATABASE_URL: databaseUrl,
     REDIS_PREFIX: prefix,
@@ -74,13 +66,7 @@ afterAll(async () => {
   await queue?.close();
   await redis?.quit();
   await t?.close();
-  const admin = new URL(databaseUrl);
-  const name = admin.pathname.slice(1);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.end();
+  await dropDatabase(databaseUrl);
 });
 
 interface Row {

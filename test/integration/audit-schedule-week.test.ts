@@ -1,14 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { resolve } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { createTestApp, gql, reportQueueError, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
 import { waitFor } from '../support/worker-process.js';
 import { CLOCK_PRELOAD, isClockSet, type ClockMessage } from '../support/fake-clock.js';
 import { generatedSite } from '../fixtures/sites/generated-site.js';
-import { createOrm, ensureDatabase, migrateUp } from '../../src/platform/db/orm.js';
-import { MIGRATIONS } from '../../src/platform/db/migrations/index.js';
+import { dropDatabase, migratedDatabase } from '../support/private-database.js';
 import { QUEUES, createQueue, type Queue } from '../../src/platform/queues.js';
 import { createRedis, type Redis } from '../../src/platform/redis.js';
 import { isReadyMessage } from '../../src/platform/ready-signal.js';
@@ -117,10 +115,7 @@ async function startClockedWorker(name: string): Promise<ClockedWorker> {
 }
 
 beforeAll(async () => {
-  await ensureDatabase(databaseUrl);
-  const orm = await createOrm({ databaseUrl, entities: [], migrations: MIGRATIONS });
-  await migrateUp(orm);
-  await orm.close(true);
+  await migratedDatabase(databaseUrl);
 
   const port = await freePort();
   redisServer = await startRedisServer(port);
@@ -161,13 +156,7 @@ afterAll(async () => {
   await api?.close();
   await site?.close();
   redisServer?.kill('SIGKILL');
-  const admin = new URL(databaseUrl);
-  const name = admin.pathname.slice(1);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await client.end();
+  await dropDatabase(databaseUrl);
 }, 60_000);
 
 let projectId: string;

@@ -90,6 +90,21 @@ export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
   }
 }
 
+/** Drops the database of `databaseUrl` if it exists, whoever is connected (tests' and benches' own databases). */
+export async function dropDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  if (!name) return;
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Applies pending migrations under a session advisory lock so that concurrent starters do not race. */
 export async function migrateUp(orm: MikroORM): Promise<string[]> {
   const conn = orm.em.getConnection();

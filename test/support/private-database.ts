@@ -1,0 +1,18 @@
+import { createOrm, dropDatabase, ensureDatabase, migrateUp } from '../../src/platform/db/orm.js';
+import { MIGRATIONS } from '../../src/platform/db/migrations/index.js';
+
+export { dropDatabase };
+
+/**
+ * A database of its own for a test or bench that must not share the suite's (its sweeper or reconciler reads every
+ * row): created when missing and migrated to the latest schema. Drop it with dropDatabase.
+ */
+export async function migratedDatabase(url: string): Promise<void> {
+  await ensureDatabase(url);
+  const orm = await createOrm({ databaseUrl: url, entities: [], migrations: MIGRATIONS });
+  try {
+    await migrateUp(orm);
+  } finally {
+    await orm.close(true);
+  }
+}
