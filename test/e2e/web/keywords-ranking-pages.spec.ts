@@ -1,4 +1,12 @@
-import { createProject, expect, expectAccessible, reviewShot, signUp, test } from './fixtures';
+import {
+  createProject,
+  expect,
+  expectAccessible,
+  expectNoSidewaysScroll,
+  reviewShotsAtBothWidths,
+  signUp,
+  test,
+} from './fixtures';
 import { startFixtureSite, type FixtureRoutes, type RunningSite } from '../../fixtures/sites/fixture-server';
 import { startSerpFixture } from './serp-fixture';
 
@@ -78,7 +86,7 @@ test('a ranking page: its issues from the keywords table, its keywords on the pa
   const link = row.getByRole('link', { name: new RegExp(`warning.* on the page ranking for “${TERM}”$`) });
   await expect(link).toBeVisible();
   await expectAccessible(p, 'the keywords table with a ranking page');
-  await reviewShot(p, 'keywords-ranking-page-1280');
+  await reviewShotsAtBothWidths(p, 'keywords-ranking-page');
 
   // Keyboard: the link opens the page view of the URL as crawled (no trailing slash, no fragment).
   await link.focus();
@@ -89,6 +97,7 @@ test('a ranking page: its issues from the keywords table, its keywords on the pa
   await expect(ranks.getByRole('listitem')).toHaveText([`#2 ${TERM}`]);
   await expect(p.getByRole('term').filter({ hasText: 'Ranks for' })).toBeVisible();
   await expectAccessible(p, 'the page view of a ranking page');
+  await reviewShotsAtBothWidths(p, 'page-view-ranking-page');
 
   // The issues: the one on the ranking page says so, and its affected URL lists the keyword.
   await p.getByRole('navigation', { name: 'Audit views' }).getByRole('link', { name: 'Issues' }).click();
@@ -101,5 +110,7 @@ test('a ranking page: its issues from the keywords table, its keywords on the pa
   const affected = p.getByRole('list', { name: 'Affected pages' });
   await expect(affected.getByRole('list', { name: 'Ranks for' }).getByRole('listitem')).toHaveText([`#2 ${TERM}`]);
   await expectAccessible(p, 'an issue on a ranking page');
-  await reviewShot(p, 'issues-ranking-page-1280');
+  await reviewShotsAtBothWidths(p, 'issues-ranking-page');
+  await p.setViewportSize({ width: 375, height: 800 });
+  await expectNoSidewaysScroll(p, 'an issue on a ranking page at 375 px');
 });
