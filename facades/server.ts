@@ -18,12 +18,14 @@ import { EXPLORER_PATH } from './docs/pages.js';
 import { v1Routes } from './v1/routes.js';
 import { apiRoutes } from './api/routes.js';
 import { toolRoutes } from './api/tool-routes.js';
+import { checkRoutes } from './api/check-routes.js';
 import { reportRoutes } from './api/report-routes.js';
 import { exportRoutes } from './v1/export-routes.js';
 import { comparisonRoutes as v1ComparisonRoutes } from './v1/comparison-routes.js';
 import { comparisonRoutes as apiComparisonRoutes } from './api/comparison-routes.js';
 import { WEB_SSR_DIST, isWebAppPath, registerWebApp } from './http/web-app.js';
 import { createServerRenderer } from './http/server-render.js';
+import { createPublicDataPages } from './http/check-pages.js';
 
 /** A route as Fastify registered it (the OpenAPI test compares them with the documents). */
 export interface RegisteredRoute {
@@ -39,7 +41,7 @@ declare module 'fastify' {
   }
 }
 
-export const ROUTES: RestRoute[] = [...v1Routes, ...apiRoutes, ...toolRoutes];
+export const ROUTES: RestRoute[] = [...v1Routes, ...apiRoutes, ...toolRoutes, ...checkRoutes];
 export const STREAM_ROUTES: StreamRoute[] = [
   ...reportRoutes,
   ...exportRoutes,
@@ -183,7 +185,8 @@ export async function buildServer(runtime: DomainApi): Promise<FastifyInstance> 
   app.decorate('dependencyMonitor', runtime.dependencies);
   installJsonBodyParser(app);
   const renderer = createServerRenderer(runtime, { root: WEB_SSR_DIST, enabled: config.SERVER_RENDERING });
-  const web = await registerWebApp(app, { publicUrl: config.baseUrl, renderer });
+  const publicPages = createPublicDataPages(runtime, { root: WEB_SSR_DIST, publicUrl: config.baseUrl });
+  const web = await registerWebApp(app, { publicUrl: config.baseUrl, renderer, publicPages });
   // Paths of the web application's router get its page (it shows its own 404); a known path asked with another
   // method is a 405 with Allow; other paths are JSON 404s.
   app.setNotFoundHandler((request, reply) => {

@@ -6,12 +6,14 @@ import { IdentityResolver } from '../src/identity/graphql.js';
 import { OrganizationUsageResolver, ProjectResolver } from '../src/projects/graphql.js';
 import { TechnicalResolver } from '../src/technical/graphql.js';
 import { ToolsResolver } from '../src/tools/graphql.js';
+import { CheckCatalogResolver, CheckSettingsResolver } from '../src/checks-catalog/graphql.js';
 import { ReportResolver } from '../src/reports/graphql.js';
 import { FixResolver } from '../src/fixes/graphql.js';
 import { KeywordResolver } from '../src/keywords/graphql.js';
 import { CompetitorResolver } from '../src/competitors/graphql.js';
 import { AlertResolver } from '../src/alerts/graphql.js';
 import { ComparisonResolver } from '../src/comparison/graphql.js';
+import { CrawlLoginResolver } from '../src/crawler/graphql.js';
 import {
   AuditPageViewRankingResolver,
   AuditPageViewResolver,
@@ -38,10 +40,13 @@ export const RESOLVERS = [
   AuditScheduleResolver,
   TechnicalResolver,
   ToolsResolver,
+  CheckCatalogResolver,
+  CheckSettingsResolver,
   KeywordResolver,
   CompetitorResolver,
   AlertResolver,
   ComparisonResolver,
+  CrawlLoginResolver,
   ReportResolver,
   FixResolver,
 ] as const;

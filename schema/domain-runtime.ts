@@ -66,6 +66,8 @@ import { AlertService, WebhookService, type AlertJobData } from '../src/alerts/i
 import { AlertResolver } from '../src/alerts/graphql.js';
 import { ComparisonService } from '../src/comparison/index.js';
 import { ComparisonResolver } from '../src/comparison/graphql.js';
+import { CrawlLoginService } from '../src/crawler/index.js';
+import { CrawlLoginResolver } from '../src/crawler/graphql.js';
 import { ClientReportService, ExportService, ReportService, createReportPdfRenderer } from '../src/reports/index.js';
 import { ReportResolver } from '../src/reports/graphql.js';
 import { FixService } from '../src/fixes/index.js';
@@ -73,6 +75,8 @@ import { FixResolver } from '../src/fixes/graphql.js';
 import { createLlmClient } from '../src/llm/index.js';
 import { createConfiguredSafeHttpClient } from '../src/platform/safe-http/index.js';
 import { buildDomainSchema } from './build-schema.js';
+import { CheckCatalogResolver, CheckSettingsResolver } from '../src/checks-catalog/graphql.js';
+import { CheckSettingsService } from '../src/projects/index.js';
 import { SharedMetrics, meteredFetch } from '../src/platform/shared-metrics.js';
 import { fastPaths, type FastPathSwitches } from '../src/platform/fast-path/switches.js';
 import { ConcurrencyGate } from '../src/platform/concurrency-gate.js';
@@ -253,10 +257,13 @@ export async function createDomainRuntime(
     [AuditScheduleResolver, new AuditScheduleResolver(auditSchedules)],
     [TechnicalResolver, new TechnicalResolver(new TechnicalService(projects))],
     [ToolsResolver, new ToolsResolver(new ToolsService(http))],
+    [CheckCatalogResolver, new CheckCatalogResolver()],
+    [CheckSettingsResolver, new CheckSettingsResolver(new CheckSettingsService())],
     [KeywordResolver, new KeywordResolver(keywords)],
     [CompetitorResolver, new CompetitorResolver(competitors)],
     [AlertResolver, alertResolver],
     [ComparisonResolver, new ComparisonResolver(new ComparisonService(projects, audits))],
+    [CrawlLoginResolver, new CrawlLoginResolver(new CrawlLoginService(config, projects))],
     [
       ReportResolver,
       new ReportResolver(

@@ -88,6 +88,24 @@ interface AuditCommandOptions {
   failOn?: string[];
   writeJson?: string;
   sarifUris?: 'absolute' | 'relative';
+  render?: 'html' | 'browser';
+  /** Crawl scope (the project settings' fields, README "Crawl scope"). */
+  include?: string[];
+  exclude?: string[];
+  subdomains?: boolean;
+  list?: string;
+  listSitemap?: boolean;
+  queryParams?: ReturnType<typeof parseQueryParams>;
+}
+
+/** `--query-params keep|drop-all|drop:<a,b>` as the project settings hold it. */
+function parseQueryParams(value: string): { queryParameters: 'keep' | 'drop-all' | 'drop-listed'; names: string[] } {
+  if (value === 'keep' || value === 'drop-all') return { queryParameters: value, names: [] };
+  const m = /^drop:(.+)$/.exec(value);
+  const names = m ? m[1].split(',').map((n) => n.trim()) : [];
+  if (!m || names.some((n) => !n || /[&=#\s]/.test(n)))
+    throw new InvalidArgumentError(`"${value}" is not keep, drop-all or drop:<name,name…>.`);
+  return { queryParameters: 'drop-listed', names };
 }
 
 /** `--fail-under`: a score from 0 to 100 (decimals allowed); anything else is a usage error (exit code 2). */
@@ -382,6 +400,35 @@ apiKey
     });
   });
 
+/** A key given to `seo secrets`: the key material itself, or `env:NAME` to read it from that variable. */
+function keyMaterialArgument(option: string, value: string, minLength: number): string {
+  const named = /^env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(value);
+  const material = named ? process.env[named[1]!] : value;
+  if (!material) throw new DomainError('BAD_USER_INPUT', `${option}: the variable ${named?.[1]} is not set`);
+  if (material.length < minLength)
+    throw new DomainError('BAD_USER_INPUT', `${option} must be at least ${minLength} characters`);
+  return material;
+}
+
+const secrets = program.command('secrets').description('manage the keys that seal stored secrets');
+secrets
+  .command('rotate-crawl-key')
+  .description(
+    "re-seal every project's crawl login from one key to another, in one transaction (all or none); then set " +
+      'CRAWL_SECRET_KEY to the new key. A key is given as is or as env:NAME (read from that variable, kept out ' +
+      'of the process list). Logins already sealed with the new key are left alone.',
+  )
+  .requiredOption('--from <old>', 'the key the logins are sealed with now (CRAWL_SECRET_KEY, else BETTER_AUTH_SECRET)')
+  .requiredOption('--to <new>', 'the new key (at least 32 characters)')
+  .action(async (opts: { from: string; to: string }) => {
+    const from = keyMaterialArgument('--from', opts.from, 1);
+    const to = keyMaterialArgument('--to', opts.to, 32);
+    await withOrm(await config(), async (orm) => {
+      const { CrawlLoginService } = await lazy.crawler();
+      print({ crawlLogins: await CrawlLoginService.rotate(orm.em, from, to) });
+    });
+  });
+
 /** SARIF's driver: who made the results, and where to read about them (the home the crawler's User-Agent names). */
 const SARIF_TOOL = { name: 'SEO Audit Platform', informationUri: 'https://github.com/seo-audit-platform' };
 /** Lines of occurrences the text report and the gate's message print at most (--format json lists them all). */
@@ -470,6 +517,38 @@ program
   .option('--write-json <file>', 'also write the JSON of --json --all-occurrences to a file (the next --baseline)')
   .addOption(
     new Option(
+      '--render <mode>',
+      'html (default): analyse the HTML as served; browser: render each page in headless Chromium (CHROMIUM_PATH) ' +
+        'and analyse the rendered DOM',
+    ).choices(['html', 'browser']),
+  )
+  .option(
+    '--include <pattern>',
+    'crawl only URLs whose path and query match (repeatable): a glob (`*` within a segment, `**` across, `?` one ' +
+      'character; anchored: /blog/**) or a regular expression /…/flags (searched anywhere: /[?&]page=/)',
+    (value: string, previous: string[] = []) => [...previous, value],
+  )
+  .option(
+    '--exclude <pattern>',
+    'never fetch URLs whose path and query match (repeatable; same syntax as --include)',
+    (value: string, previous: string[] = []) => [...previous, value],
+  )
+  .option('--subdomains', "crawl the site's subdomains too (each one's robots.txt is obeyed)")
+  .addOption(
+    new Option(
+      '--list <file>',
+      'list mode: audit only the URLs of this file (one per line; # comments), links checked but not followed',
+    ).conflicts('listSitemap'),
+  )
+  .option('--list-sitemap', "list mode: audit only the URLs of the site's sitemap")
+  .addOption(
+    new Option(
+      '--query-params <mode>',
+      'query parameters of found URLs: keep (default), drop-all, or drop:<a,b> (drop the named ones)',
+    ).argParser(parseQueryParams),
+  )
+  .addOption(
+    new Option(
       '--sarif-uris <style>',
       'with --format sarif: locations as URLs (absolute, the default) or as host/path (relative: GitHub code ' +
         'scanning refuses http(s) ones)',
@@ -491,7 +570,7 @@ program
     const cfg = await config();
     const [
       { runAuditEngine, AuditFailedError, auditCrawlOptions },
-      { DEFAULT_CRAWL_OPTIONS },
+      { DEFAULT_CRAWL_OPTIONS, loadBrowserRendering, compileCrawlScope, scopePatternError },
       { parseProjectUrl, resolveStartUrl },
       { createLabMeter },
       { createConfiguredSafeHttpClient, parseResolvePins },
@@ -517,6 +596,41 @@ program
       throw new DomainError('BAD_USER_INPUT', '--all-occurrences needs --json (or --format json)');
     if (opts.sarifUris && format !== 'sarif')
       throw new DomainError('BAD_USER_INPUT', '--sarif-uris needs --format sarif');
+    // Crawl scope: the flags are the project settings' fields, checked as saving them would check them.
+    for (const [flag, patterns] of [
+      ['--include', opts.include ?? []],
+      ['--exclude', opts.exclude ?? []],
+    ] as const) {
+      for (const pattern of patterns) {
+        const error = scopePatternError(pattern);
+        if (error) throw new DomainError('BAD_USER_INPUT', `${flag} ${JSON.stringify(pattern)} ${error}`);
+      }
+    }
+    let listUrls: string[] | undefined;
+    if (opts.list) {
+      let text: string;
+      try {
+        text = readFileSync(opts.list, 'utf8');
+      } catch (err) {
+        throw new DomainError('BAD_USER_INPUT', `--list: cannot read ${opts.list} (${(err as Error).message})`);
+      }
+      listUrls = text
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter((line) => line && !line.startsWith('#'));
+      if (!listUrls.length) throw new DomainError('BAD_USER_INPUT', `--list: ${opts.list} lists no URL`);
+      if (listUrls.length > maxPages)
+        throw new DomainError('BAD_USER_INPUT', `--list: ${listUrls.length} URLs, more than --max-pages ${maxPages}`);
+    }
+    const scopeSettings = {
+      includePatterns: opts.include,
+      excludePatterns: opts.exclude,
+      crawlSubdomains: opts.subdomains,
+      listMode: opts.list ? ('urls' as const) : opts.listSitemap ? ('sitemap' as const) : undefined,
+      startUrls: listUrls,
+      queryParameters: opts.queryParams?.queryParameters,
+      droppedParameters: opts.queryParams?.names,
+    };
     // The rules and the baseline are checked before anything is crawled: a gate that cannot judge is bad usage.
     let rules: FailOnRule[];
     let baseline: Baseline | null = null;
@@ -549,6 +663,31 @@ program
       failed(parsed.url, err.message);
       return;
     }
+    {
+      const scope = compileCrawlScope(url, {
+        include: opts.include,
+        exclude: opts.exclude,
+        includeSubdomains: opts.subdomains,
+        queryParameters: opts.queryParams?.queryParameters,
+        droppedParameters: opts.queryParams?.names,
+      });
+      for (const listed of listUrls ?? []) {
+        let target: URL | null = null;
+        try {
+          target = new URL(listed);
+        } catch {
+          // reported below
+        }
+        if (!target || !scope.inSite(target) || !scope.matches(target))
+          throw new DomainError(
+            'BAD_USER_INPUT',
+            `--list: ${listed} is not a URL of ${new URL(url).host}${opts.subdomains ? ' or its subdomains' : ''} ` +
+              'inside the crawl scope',
+          );
+      }
+      if (!scopeSettings.listMode && !scope.matches(new URL(url)))
+        throw new DomainError('BAD_USER_INPUT', `${url} is outside its own crawl scope (--include/--exclude)`);
+    }
     const meter = cfg.CHROMIUM_PATH
       ? createLabMeter({
           chromiumPath: cfg.CHROMIUM_PATH,
@@ -556,6 +695,16 @@ program
           hostPins: parseResolvePins(cfg.SAFE_HTTP_RESOLVE),
         })
       : null;
+    // Browser rendering (--render browser) loads its code only then; without CHROMIUM_PATH the engine fails the audit.
+    const renderer =
+      opts.render === 'browser' && cfg.CHROMIUM_PATH
+        ? (await loadBrowserRendering()).createPageRenderer({
+            chromiumPath: cfg.CHROMIUM_PATH,
+            client,
+            pages: cfg.RENDER_PAGES,
+            timeoutMs: cfg.RENDER_TIMEOUT_MS,
+          })
+        : undefined;
     const examples = new Map<string, string[]>();
     /** Every occurrence the engine reports, by code, in the order it found them (when keepAll). */
     const occurrences = new Map<string, { url: string; evidence: unknown }[]>();
@@ -563,7 +712,12 @@ program
       const outcome = await runAuditEngine(
         client,
         // The worker's own options for a project with these settings: both compute scores over the same facts.
-        auditCrawlOptions({ startUrl: url, maxPages, settings: { maxDepth }, userAgent: cfg.CRAWLER_USER_AGENT }),
+        auditCrawlOptions({
+          startUrl: url,
+          maxPages,
+          settings: { maxDepth, renderingMode: opts.render, ...scopeSettings },
+          userAgent: cfg.CRAWLER_USER_AGENT,
+        }),
         {
           pages: async () => undefined,
           occurrences: async (rows) => {
@@ -584,6 +738,9 @@ program
           },
         },
         meter ? (urls) => meter.measure(urls) : undefined,
+        undefined,
+        undefined,
+        renderer,
       ).catch((err: unknown) => {
         if (!(err instanceof AuditFailedError)) throw err;
         failed(url, err.message, err.pagesCrawled, err.pagesFailed);
@@ -772,6 +929,7 @@ program
       }
     } finally {
       await meter?.close();
+      await renderer?.close();
       await client.close();
     }
   });

@@ -57,7 +57,8 @@ export function docsPage(documents: DocumentLink[]): string {
 <header class="docs-header">
 <h1>SEO Audit Platform API reference</h1>
 <nav aria-label="API documents"><ul id="api-documents">${links}<li><a href="${EXPLORER_PATH}">GraphQL ` +
-    `explorer</a> <span>the domain API at /graphql</span></li></ul></nav>
+    `explorer</a> <span>the domain API at /graphql</span></li><li><a href="/checks">Check catalog</a> <span>every ` +
+    `audit check: its rule, why, fix and scoring (GET /api/checks, query checks)</span></li></ul></nav>
 </header>
 <noscript>The interactive reference needs JavaScript; the OpenAPI documents above are plain JSON.</noscript>
 <div id="swagger-ui"></div>

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { htmlPageHeaders } from './html-page-headers.js';
 import { sendRefusal } from './error-translators.js';
+import type { PublicDataPages } from './check-pages.js';
 import {
   inlineStylesheets,
   linkedStylesheets,
@@ -84,6 +85,8 @@ export interface WebAppOptions {
   publicUrl: string;
   /** Renders signed-in pages for their session (server-render.ts); without it every page is index.html. */
   renderer?: ServerRenderer;
+  /** The public check catalog's pages, rendered with their data for anyone (check-pages.ts). */
+  publicPages?: PublicDataPages;
 }
 
 /** What facades/web/prerender.ts writes in the placeholder's place of canonical and og:url. */
@@ -271,6 +274,11 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     if (!current) return notBuilt(reply);
     const path = request.url.split('?')[0];
     const publicPage = current.pages.get(path);
+    // The check catalog's pages: rendered with their data for anyone, session or not (check-pages.ts).
+    const dataPage =
+      !publicPage && headers === APP_HEADERS ? await options.publicPages?.render(request, current.index) : null;
+    if (dataPage)
+      return reply.code(dataPage.status).headers(headers).type('text/html; charset=utf-8').send(dataPage.html);
     // A signed-in page of the app (never a public page or the explorer) is rendered for the request's session, from
     // index.html cut once per build (its chunk preloads are left out: see splitTemplate).
     const page =
@@ -302,7 +310,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     return reply
       .headers({ 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' })
       .type('text/plain; charset=utf-8')
-      .send(robotsTxt(origin, [...current.pages.keys()]));
+      .send(robotsTxt(origin, [...current.pages.keys(), ...((await options.publicPages?.paths()) ?? [])]));
   });
   app.get('/sitemap.xml', async (_request, reply) => {
     const current = await currentBuild();
@@ -310,7 +318,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     return reply
       .headers({ 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' })
       .type('application/xml; charset=utf-8')
-      .send(sitemapXml(origin, [...current.pages.keys()]));
+      .send(sitemapXml(origin, [...current.pages.keys(), ...((await options.publicPages?.paths()) ?? [])]));
   });
   app.get('/favicon.svg', async (_request, reply) => {
     favicon ??= await load('favicon.svg');

@@ -663,6 +663,39 @@ export const AuditComparison = component(
   ),
 );
 
+// ---------------------------------------------------------------- the check catalog (public)
+
+export const CheckDefinition = component(
+  'CheckDefinition',
+  obj(
+    {
+      code: { type: 'string', examples: ['META_TITLE_MISSING'], description: 'Stable check code.' },
+      title: str,
+      category: { type: 'string', enum: ['META', 'CONTENT', 'LINKS', 'TECHNICAL', 'PERFORMANCE'] },
+      severity: {
+        type: 'string',
+        enum: ['CRITICAL', 'WARNING', 'NOTICE'],
+        description: "The catalog's severity (a project may override it).",
+      },
+      scope: { type: 'string', enum: ['page', 'site'], description: 'Evaluated per crawled page, or once per audit.' },
+      description: { type: 'string', description: 'The rule, in one sentence.' },
+      why: { type: 'string', description: 'Why it matters for search.' },
+      fix: { type: 'string', description: 'How to fix it.' },
+      banded: { type: 'boolean', description: 'Severity follows the measured value (not overridable).' },
+      requires: {
+        type: 'string',
+        enum: ['NONE', 'LAB_BROWSER', 'RENDERING_MODE'],
+        description: 'LAB_BROWSER: lab measurement in Chromium; RENDERING_MODE: browser rendering mode.',
+      },
+      needsBrowser: { type: 'boolean', description: 'requires is not NONE.' },
+      blocker: { type: 'boolean', description: 'A failure caps the overall score.' },
+      scoring: { type: 'string', description: 'How a failure counts in the audit scores.' },
+    },
+    undefined,
+    { description: 'One check of the audit catalog; also shown at /checks/{code} in the web app.' },
+  ),
+);
+
 // ---------------------------------------------------------------- response headers (OpenAPI only)
 
 export const HEADERS = {

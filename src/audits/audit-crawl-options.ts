@@ -1,4 +1,4 @@
-import { DEFAULT_CRAWL_OPTIONS, type CrawlOptions } from '../crawler/index.js';
+import { DEFAULT_CRAWL_OPTIONS, type CrawlOptions, type CrawlScope } from '../crawler/index.js';
 
 /** The project settings that shape a crawl (ProjectSettings' crawl fields; the CLI's flags map onto the same). */
 export interface AuditCrawlSettings {
@@ -6,6 +6,29 @@ export interface AuditCrawlSettings {
   crawlDelayMs?: number;
   userAgent?: string;
   respectRobots?: boolean;
+  /** `browser`: pages are rendered in headless Chromium (the worker needs CHROMIUM_PATH). */
+  renderingMode?: 'html' | 'browser';
+  // Crawl scope (ProjectSettings; compiled by src/crawler/crawl-scope.ts).
+  includePatterns?: string[];
+  excludePatterns?: string[];
+  crawlSubdomains?: boolean;
+  listMode?: 'off' | 'urls' | 'sitemap';
+  startUrls?: string[];
+  queryParameters?: 'keep' | 'drop-all' | 'drop-listed';
+  droppedParameters?: string[];
+}
+
+/** The crawl scope of these settings; undefined when they set none (the start URL's host, every path). */
+export function crawlScopeOf(settings: AuditCrawlSettings): CrawlScope | undefined {
+  const scope: CrawlScope = {};
+  if (settings.includePatterns?.length) scope.include = settings.includePatterns;
+  if (settings.excludePatterns?.length) scope.exclude = settings.excludePatterns;
+  if (settings.crawlSubdomains) scope.includeSubdomains = true;
+  if (settings.listMode === 'urls') scope.list = { source: 'urls', urls: settings.startUrls ?? [] };
+  else if (settings.listMode === 'sitemap') scope.list = { source: 'sitemap' };
+  if (settings.queryParameters && settings.queryParameters !== 'keep') scope.queryParameters = settings.queryParameters;
+  if (settings.queryParameters === 'drop-listed') scope.droppedParameters = settings.droppedParameters ?? [];
+  return Object.keys(scope).length ? scope : undefined;
 }
 
 /**
@@ -27,5 +50,7 @@ export function auditCrawlOptions(input: {
     delayMs: settings.crawlDelayMs ?? DEFAULT_CRAWL_OPTIONS.delayMs,
     userAgent: settings.userAgent ?? input.userAgent,
     respectRobots: settings.respectRobots ?? DEFAULT_CRAWL_OPTIONS.respectRobots,
+    rendering: settings.renderingMode === 'browser' ? 'browser' : 'html',
+    ...(crawlScopeOf(settings) && { scope: crawlScopeOf(settings) }),
   };
 }

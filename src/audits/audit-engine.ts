@@ -4,10 +4,12 @@ import {
   type CrawlOptions,
   type CrawlProgress,
   type PageFactsExtract,
+  type PageRenderer,
   type SiteFacts,
 } from '../crawler/index.js';
 import {
   CheckAggregator,
+  CheckOverrides,
   LINK_TARGET_CODES,
   failingIssues,
   runPageChecks,
@@ -144,6 +146,8 @@ export function runAuditEngine(
   sink: AuditSink,
   labMeter?: LabMeter,
   extract?: PageFactsExtract,
+  overrides?: CheckOverrides,
+  renderer?: PageRenderer,
 ): Promise<AuditOutcome>;
 export function runAuditEngine(
   client: SafeHttpClient,
@@ -151,6 +155,8 @@ export function runAuditEngine(
   sink: AuditSink,
   labMeter?: LabMeter,
   extract?: PageFactsExtract,
+  overrides?: CheckOverrides,
+  renderer?: PageRenderer,
 ): Promise<AuditOutcome | StoppedAudit>;
 export async function runAuditEngine(
   client: SafeHttpClient,
@@ -158,7 +164,18 @@ export async function runAuditEngine(
   sink: AuditSink,
   labMeter?: LabMeter,
   extract?: PageFactsExtract,
+  // The project's check settings: disabled checks dropped, severities overridden, before anything counts them.
+  overrides: CheckOverrides = new CheckOverrides(),
+  /** Browser rendering mode (options.rendering 'browser'): without one, the audit fails with the reason. */
+  renderer?: PageRenderer,
 ): Promise<AuditOutcome | StoppedAudit> {
+  if (options.rendering === 'browser' && !renderer)
+    throw new AuditFailedError(
+      'Pages are to be rendered in a browser (rendering mode "browser"), but no Chromium is configured: set ' +
+        'CHROMIUM_PATH for the audit worker or the CLI (or use html rendering).',
+      0,
+      0,
+    );
   const aggregator = new CheckAggregator({ maxOccurrencesPerCode: 20 });
   const summaries: PageSummary[] = [];
   let pageBuffer: AuditPageRow[] = [];
@@ -189,7 +206,8 @@ export async function runAuditEngine(
   };
   // A code both passes evaluate for one page (TECH_SITEMAP_NON_INDEXABLE) must yield one occurrence, not two.
   const pagePassFailures = new Set<string>();
-  const addResults = (url: string, results: readonly CheckResult[], pass: 'page' | 'site' = 'page') => {
+  const addResults = (url: string, evaluated: readonly CheckResult[], pass: 'page' | 'site' = 'page') => {
+    const results = overrides.pageResults(evaluated);
     aggregator.addPageResults(url, results);
     for (const r of results) {
       if (!r.applicable || !r.failed) continue;
@@ -240,7 +258,7 @@ export async function runAuditEngine(
   let pagesAnswered = 0;
   // The URL each analysed document is recorded under, by the URL it was requested as (they differ after a redirect).
   const documentUrls = new Map<string, string>();
-  const crawler = new SiteCrawler(client, options, extract);
+  const crawler = new SiteCrawler(client, options, extract, renderer);
   const site = await crawler.run({
     onPage: async ({ fetch, facts: fetched, error }) => {
       if (error !== null) {
@@ -291,11 +309,14 @@ export async function runAuditEngine(
     favicon: site.favicon,
     llmsTxt: site.llmsTxt,
     hsts: { https: site.https, header: site.hstsHeader },
+    ...(site.startResponse && { startResponse: { ...site.startResponse, https: site.https } }),
     linkTargets: site.linkTargets,
     crawlTruncated: site.crawlTruncated,
+    ...(site.listMode && { listMode: true }),
   });
-  aggregator.addSiteResults(siteOutput.site);
-  for (const result of siteOutput.site) {
+  const siteResults = overrides.siteResults(siteOutput.site);
+  aggregator.addSiteResults(siteResults);
+  for (const result of siteResults) {
     if (!result.applicable || !result.failed) continue;
     const occurrences = result.occurrences.length ? result.occurrences : [{ url: site.startUrl }];
     for (const o of occurrences) occurrenceBuffer.push({ code: result.code, url: o.url, evidence: o.evidence ?? null });
@@ -318,12 +339,13 @@ export async function runAuditEngine(
   await sink.phase?.('SAVING');
   await flush(true);
 
-  const aggregates = aggregator.aggregates();
+  const aggregates = overrides.aggregates(aggregator.aggregates());
   // Scores are shares of the crawled HTML documents: link targets, PDFs and other resources are not pages.
   const htmlUrls = [...documentUrls.values()];
   const { scores, breakdown } = scoreAudit(aggregates, {
     pages: { html: htmlUrls.length, withCritical: aggregator.pagesWithCritical(htmlUrls) },
     startUrlStatus: site.startStatus,
+    overrides: overrides.applied,
     labMetrics: lab.length ? lab.map(toLabMetrics) : undefined,
   });
   for (const v of vitals) if (v.source === 'HTTP') v.performanceScore = scores.performance;

@@ -5,8 +5,19 @@ import type { Logger } from '../platform/logger.js';
 import { newId } from '../platform/ids.js';
 import type { NativeDb } from '../platform/db/native-query.js';
 import type { SafeHttpClient } from '../platform/safe-http/index.js';
-import type { PageFactsExtract } from '../crawler/index.js';
+import {
+  CrawlLoginFailure,
+  CrawlLoginService,
+  loadBrowserRendering,
+  openCrawlSession,
+  type CrawlOptions,
+  type PageFactsExtract,
+  type RendererLease,
+  type RendererLeases,
+} from '../crawler/index.js';
 import { hstsVerdict, parseResponseHeaders } from '../seo/headers/index.js';
+import { CheckOverrides } from '../seo/checks/index.js';
+import { CheckSettingsService } from '../projects/index.js';
 import { auditCrawlOptions } from './audit-crawl-options.js';
 import * as lifecycle from './audit-lifecycle.js';
 import type { AuditAttempt } from './audit-lifecycle.js';
@@ -45,13 +56,25 @@ export class AuditJobRunner {
   constructor(
     private readonly orm: MikroORM,
     private readonly client: SafeHttpClient,
-    private readonly config: Pick<AppConfig, 'CRAWLER_USER_AGENT' | 'AUDIT_HEARTBEAT_MS'>,
+    private readonly config: Pick<
+      AppConfig,
+      'CRAWLER_USER_AGENT' | 'AUDIT_HEARTBEAT_MS' | 'CRAWL_SECRET_KEY' | 'authSecret'
+    > &
+      Partial<Pick<AppConfig, 'CHROMIUM_PATH' | 'RENDER_PAGES' | 'RENDER_TIMEOUT_MS'>>,
     private readonly logger: Logger,
     private readonly labMeter?: LabMeter,
     /** Page parsing, e.g. on the worker's thread pool; in this thread by default. */
     private readonly extract?: PageFactsExtract,
     private readonly repo = new AuditRepository(),
-  ) {}
+  ) {
+    this.logins = new CrawlLoginService(config);
+  }
+
+  /** Opens a project's crawl login (sealed at rest) for its audits. */
+  private readonly logins: CrawlLoginService;
+
+  /** Browser rendering mode: one renderer for the process, alive while a run holds it (renderLease). */
+  private renderers: RendererLeases | null = null;
 
   async run(auditId: string, ctx: AuditRunContext = {}): Promise<AuditRunResult> {
     const em = this.orm.em.fork();
@@ -92,22 +115,28 @@ export class AuditJobRunner {
       };
 
       const settings = project.settings ?? {};
+      // The project's check settings as they are now: applied by the engine and recorded in the score breakdown.
+      const overrides = new CheckOverrides(await new CheckSettingsService().overridesFor(em, project.id));
+      const crawlOptions = auditCrawlOptions({
+        startUrl: project.url,
+        maxPages: audit.maxPages,
+        settings,
+        userAgent: this.config.CRAWLER_USER_AGENT,
+      });
+      // Browser rendering: the process's renderer, held for this run (its browser closes once no run holds it).
+      const render = crawlOptions.rendering === 'browser' ? await this.renderLease() : null;
       let outcome: Awaited<ReturnType<typeof runAuditEngine>>;
       try {
+        // A login crawl signs in first (a failed login fails the audit) and crawls with the project's credentials.
+        const client = await this.crawlClient(em, project.id, crawlOptions, watch.signal);
         outcome = await runAuditEngine(
-          this.client,
-          {
-            ...auditCrawlOptions({
-              startUrl: project.url,
-              maxPages: audit.maxPages,
-              settings,
-              userAgent: this.config.CRAWLER_USER_AGENT,
-            }),
-            signal: watch.signal,
-          },
+          client,
+          { ...crawlOptions, signal: watch.signal },
           sink,
           this.labMeter,
           this.extract,
+          overrides,
+          render?.renderer,
         );
       } catch (err) {
         if (!(err instanceof AuditFailedError)) throw err;
@@ -116,6 +145,8 @@ export class AuditJobRunner {
         const pages = { pagesCrawled: err.pagesCrawled, pagesFailed: err.pagesFailed };
         if (await lifecycle.failAttempt(em, run, err.message, pages)) throw err;
         return this.lostTo(em, run);
+      } finally {
+        await render?.release();
       }
       if (outcome.stopped) {
         const reason = watch.reason() ?? 'cancelled';
@@ -196,6 +227,50 @@ export class AuditJobRunner {
       reason: () => reason,
       stop: () => clearInterval(timer),
     };
+  }
+
+  /**
+   * A hold on the process's page renderer (browser rendering mode), loaded on first use: html-mode audits never load
+   * the browser code. Null without CHROMIUM_PATH: the engine then fails the audit with the reason.
+   */
+  private async renderLease(): Promise<RendererLease | null> {
+    const chromiumPath = this.config.CHROMIUM_PATH;
+    if (!chromiumPath) return null;
+    const { createPageRenderer, createRendererLeases } = await loadBrowserRendering();
+    this.renderers ??= createRendererLeases(() =>
+      createPageRenderer({
+        chromiumPath,
+        client: this.client,
+        pages: this.config.RENDER_PAGES,
+        timeoutMs: this.config.RENDER_TIMEOUT_MS,
+        onError: (err) => this.logger.warn({ err }, 'page renderer failed'),
+      }),
+    );
+    return this.renderers.acquire();
+  }
+
+  /**
+   * The crawl's HTTP client: the shared one, or for a project with a crawl login that client wrapped with the
+   * project's credentials (sent to its own hosts only, src/crawler/crawl-login.ts), after a form login when it has
+   * one. The wrapper lives for this run only: nothing else (competitors, tools) ever gets it.
+   */
+  private async crawlClient(
+    em: EntityManager,
+    projectId: string,
+    options: Omit<CrawlOptions, 'signal'>,
+    signal: AbortSignal,
+  ): Promise<SafeHttpClient> {
+    try {
+      const login = await this.logins.openForCrawl(em, projectId);
+      if (!login) return this.client;
+      const scope = { startUrl: options.startUrl, includeSubdomains: options.scope?.includeSubdomains === true };
+      return await openCrawlSession(this.client, login, scope, { signal });
+    } catch (err) {
+      // Stopped while signing in: the crawl that follows sees the signal and sends nothing.
+      if (signal.aborted) return this.client;
+      if (err instanceof CrawlLoginFailure) throw new AuditFailedError(err.message, 0, 0);
+      throw err;
+    }
   }
 
   /** This run's final transition did not happen: a later attempt claimed the audit, or it was cancelled. */

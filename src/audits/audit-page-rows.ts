@@ -1,8 +1,10 @@
 import {
   nonIndexableReason,
+  pageRenderingRecord,
   structuredDataTypes,
   wasRedirected,
   type PageFetch,
+  type PageRenderingRecord,
   type PageSummary,
 } from '../seo/checks/index.js';
 import { firstHeader, normalizeUrl, type PageFacts } from '../seo/page/index.js';
@@ -52,6 +54,8 @@ export interface AuditPageRow {
   outlinks: number;
   error: string | null;
   details: AuditPageDetails | null;
+  /** Browser rendering mode: the raw HTML beside the rendered page (`audit_page.rendering`); absent in html mode. */
+  rendering?: PageRenderingRecord | null;
 }
 
 /** One followable link of a crawled page: the audit's link graph, read as a page's inlinks and outlinks. */
@@ -71,6 +75,7 @@ export interface AuditLinkRow {
 export const REQUESTED_URL_CODES: ReadonlySet<string> = new Set([
   'LINKS_REDIRECT_CHAIN',
   'LINKS_REDIRECT_LOOP',
+  'LINKS_TEMPORARY_REDIRECT',
   'TECH_SITEMAP_NON_INDEXABLE',
 ]);
 
@@ -130,6 +135,7 @@ export function pageRowsOf(
     outlinks: summary.internalLinks.length + summary.externalLinks.length,
     error,
     details,
+    rendering: pageRenderingRecord(fetch, facts),
   };
   if (facts) {
     const robotsMeta = [...facts.robots.meta, ...facts.robots.googlebotMeta];

@@ -1,8 +1,14 @@
 import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import type { EvidenceView } from '../seo/checks/index.js';
+import type { EvidenceView, PageRenderingRecord, RenderSideDigest } from '../seo/checks/index.js';
 import type { AuditPageService, AuditPageView, MeasuredVitals, PageIssue } from './audit-page.service.js';
-import { AuditLinkConnection, AuditPageViewType, type PageIssueType } from './audit-page-view.types.js';
+import {
+  AuditLinkConnection,
+  AuditPageViewType,
+  type PageIssueType,
+  type PageRenderSideType,
+  type PageRenderingType,
+} from './audit-page-view.types.js';
 import type { AuditPageKindEnum, CategoryEnum, SeverityEnum } from './audit.types.js';
 import type { EvidenceKindEnum, EvidenceViewType } from './evidence.types.js';
 
@@ -64,7 +70,38 @@ export function toPageView(
     inlinkCount: page.inlinks,
     outlinkCount: page.outlinks,
     error: page.error,
+    rendering: toRenderingType(page.rendering),
     issues,
+  };
+}
+
+function toRenderSide(side: RenderSideDigest | null | undefined): PageRenderSideType | null {
+  if (!side) return null;
+  return {
+    title: side.title ?? null,
+    description: side.description ?? null,
+    canonical: side.canonical ?? null,
+    noindex: side.robots?.noindex ?? false,
+    nofollow: side.robots?.nofollow ?? false,
+    h1: side.h1 ?? [],
+    wordCount: side.wordCount ?? 0,
+    internalLinks: side.internalLinks ?? 0,
+  };
+}
+
+/** The stored raw-versus-rendered record as GraphQL gives it (null in html mode). */
+function toRenderingType(record: PageRenderingRecord | null | undefined): PageRenderingType | null {
+  if (!record) return null;
+  return {
+    raw: toRenderSide(record.raw),
+    rendered: toRenderSide(record.rendered),
+    renderMs: record.renderMs ?? null,
+    consoleErrorCount: record.consoleErrorCount ?? 0,
+    consoleErrors: record.consoleErrors ?? [],
+    failedRequestCount: record.failedRequestCount ?? 0,
+    failedRequests: record.failedRequests ?? [],
+    blockedByRobots: record.blockedByRobots ?? [],
+    renderError: record.renderError ?? null,
   };
 }
 

@@ -17,6 +17,49 @@ export class PageResourceType {
   @Field(() => String, { description: 'image, script, stylesheet, font, icon, media or other.' }) kind!: string;
 }
 
+@ObjectType('PageRenderSide', { description: 'What the rendering checks compare of one side of a page.' })
+export class PageRenderSideType {
+  @Field(() => String, { nullable: true }) title!: string | null;
+  @Field(() => String, { nullable: true }) description!: string | null;
+  @Field(() => String, { nullable: true, description: 'The effective canonical URL, resolved.' }) canonical!:
+    string | null;
+  @Field(() => Boolean) noindex!: boolean;
+  @Field(() => Boolean) nofollow!: boolean;
+  @Field(() => [String], { description: 'Its h1 headings (the first 5).' }) h1!: string[];
+  @Field(() => Int, { description: 'Words of visible text.' }) wordCount!: number;
+  @Field(() => Int, { description: 'Distinct internal link targets.' }) internalLinks!: number;
+}
+
+@ObjectType('PageFailedRequest', { description: 'A request that failed while the page rendered.' })
+export class PageFailedRequestType {
+  @Field(() => String) url!: string;
+  @Field(() => String) reason!: string;
+}
+
+@ObjectType('PageRendering', {
+  description:
+    'Browser rendering mode: the raw HTML as served beside the page as headless Chromium rendered it, and what ' +
+    'rendering met (console errors, failed requests, resources robots.txt blocked), or why it failed.',
+})
+export class PageRenderingType {
+  @Field(() => PageRenderSideType, { nullable: true, description: 'null when the page could not be analysed.' })
+  raw!: PageRenderSideType | null;
+  @Field(() => PageRenderSideType, { nullable: true, description: 'null when rendering failed (renderError).' })
+  rendered!: PageRenderSideType | null;
+  @Field(() => Int, { nullable: true, description: 'From navigation to the rendered snapshot, ms.' })
+  renderMs!: number | null;
+  @Field(() => Int) consoleErrorCount!: number;
+  @Field(() => [String], { description: 'The first console errors and uncaught exceptions.' })
+  consoleErrors!: string[];
+  @Field(() => Int) failedRequestCount!: number;
+  @Field(() => [PageFailedRequestType], { description: 'The first failed requests.' })
+  failedRequests!: PageFailedRequestType[];
+  @Field(() => [String], { description: "The site's scripts, styles and XHR that robots.txt disallows (the first)." })
+  blockedByRobots!: string[];
+  @Field(() => String, { nullable: true, description: 'Why rendering failed; the checks then judged the raw HTML.' })
+  renderError!: string | null;
+}
+
 @ObjectType('PageIssue', { description: 'One issue occurrence on the page, with its check.' })
 export class PageIssueType {
   @Field(() => ID) id!: string;
@@ -115,5 +158,10 @@ export class AuditPageViewType {
   @Field(() => Int, { description: 'Internal links to it from crawled pages.' }) inlinkCount!: number;
   @Field(() => Int, { description: 'Distinct followable links on it.' }) outlinkCount!: number;
   @Field(() => String, { nullable: true, description: 'Why the fetch failed.' }) error!: string | null;
+  @Field(() => PageRenderingType, {
+    nullable: true,
+    description: 'Browser rendering mode: the raw HTML versus the rendered page; null in html mode.',
+  })
+  rendering!: PageRenderingType | null;
   @Field(() => [PageIssueType], { description: 'Its issue occurrences, most severe first.' }) issues!: PageIssueType[];
 }

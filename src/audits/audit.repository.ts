@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { jsonParam } from '../platform/db/sql-params.js';
 import { nativeQuery, nativeTransaction, type NativeDb, type NativeTx } from '../platform/db/native-query.js';
 import { ProjectEntity, type Project } from '../projects/index.js';
+import type { PageRenderingRecord } from '../seo/checks/index.js';
 import type { AuditScores, ScoreBreakdown } from '../seo/scoring/index.js';
 import {
   ACTIVE_STATUSES,
@@ -160,6 +161,8 @@ export interface AuditPageRecord {
 export interface AuditPageView extends AuditPageRecord {
   canonical: string | null;
   details: AuditPageDetails | null;
+  /** Browser rendering mode's raw-versus-rendered record; null in html mode. */
+  rendering: PageRenderingRecord | null;
 }
 
 /** One link of the graph, with what the audit knows of the page at its other end. */
@@ -566,7 +569,7 @@ export class AuditRepository {
   async readPage(db: NativeDb, auditId: string, organizationId: string, url: string): Promise<AuditPageView | null> {
     const [row] = await nativeQuery<AuditPageView>(
       db,
-      `SELECT ${PAGE_COLUMNS}, p.canonical, p.details, ${ISSUE_COUNT_OF_ROW} AS "issueCount"
+      `SELECT ${PAGE_COLUMNS}, p.canonical, p.details, p.rendering, ${ISSUE_COUNT_OF_ROW} AS "issueCount"
        FROM audit_page p WHERE p.audit_id = $1 AND p.url = $3 AND ${OWNED}`,
       [auditId, organizationId, url],
     );
@@ -726,13 +729,15 @@ export class AuditRepository {
       db,
       `INSERT INTO audit_page (audit_id, url, final_url, status_code, kind, depth, title, meta_description,
         canonical, indexable,
-         word_count, response_time_ms, bytes, content_hash, outlinks, error, details)
+         word_count, response_time_ms, bytes, content_hash, outlinks, error, details, rendering)
        SELECT $1, r."url", r."finalUrl", r."statusCode", r."kind", r."depth", r."title", r."metaDescription",
         r."canonical", r."indexable",
-         r."wordCount", r."responseTimeMs", r."bytes", r."contentHash", r."outlinks", r."error", r."details"
+         r."wordCount", r."responseTimeMs", r."bytes", r."contentHash", r."outlinks", r."error", r."details",
+         r."rendering"
        FROM jsonb_to_recordset($2::jsonb) AS r("url" text, "finalUrl" text, "statusCode" int, "kind" text,
          "depth" int, "title" text, "metaDescription" text, "canonical" text, "indexable" bool, "wordCount" int,
-         "responseTimeMs" int, "bytes" int, "contentHash" text, "outlinks" int, "error" text, "details" jsonb)
+         "responseTimeMs" int, "bytes" int, "contentHash" text, "outlinks" int, "error" text, "details" jsonb,
+         "rendering" jsonb)
        WHERE ${CURRENT_ATTEMPT}
        ON CONFLICT (audit_id, url) DO NOTHING`,
       [run.auditId, jsonParam(rows), run.attempt],

@@ -1,5 +1,5 @@
 import type { LabMetrics, PageFetch, RobotsSiteInput, SitemapSiteInput, LinkTargetInfo } from '../seo/checks/index.js';
-import type { PageFacts } from '../seo/page/index.js';
+import type { HeaderMap, PageFacts } from '../seo/page/index.js';
 
 export interface CrawlOptions {
   startUrl: string;
@@ -28,6 +28,10 @@ export interface CrawlOptions {
   externalTailMs?: number;
   /** HTML bytes received and analysed per page (default 5 MiB): a larger page is analysed on its first bytes. */
   maxPageBytes?: number;
+  /** `html` (default): the raw HTML is analysed; `browser`: each page is also rendered in headless Chromium. */
+  rendering?: RenderingMode;
+  /** Which URLs the crawl may fetch, and how they are normalized; absent: the start URL's host, every path. */
+  scope?: CrawlScope;
   /** Sitemap URLs kept for seeding and orphan checks. */
   sitemapUrlLimit: number;
   /**
@@ -35,6 +39,29 @@ export interface CrawlOptions {
    * starts, and the pages in flight are dropped rather than reported.
    */
   signal?: AbortSignal;
+}
+
+export type RenderingMode = 'html' | 'browser';
+
+/** How query parameters of discovered URLs are treated before they are queued. */
+export type QueryParameterMode = 'keep' | 'drop-all' | 'drop-listed';
+
+/**
+ * The crawl's scope (project settings): include and exclude patterns on path + query (a pattern is a glob, or a
+ * regular expression written `/…/flags`), subdomains, list mode and query-parameter handling.
+ */
+export interface CrawlScope {
+  /** A URL must match one of these (when any) … */
+  include?: readonly string[];
+  /** … and none of these. */
+  exclude?: readonly string[];
+  /** Pages on subdomains of the start URL's site are crawled too. */
+  includeSubdomains?: boolean;
+  /** List mode: only these URLs (or the sitemap's URLs) are audited; links are checked but not followed. */
+  list?: { source: 'urls'; urls: readonly string[] } | { source: 'sitemap' };
+  queryParameters?: QueryParameterMode;
+  /** The parameter names `drop-listed` removes. */
+  droppedParameters?: readonly string[];
 }
 
 export const DEFAULT_CRAWL_OPTIONS: Omit<CrawlOptions, 'startUrl' | 'userAgent'> = {
@@ -69,7 +96,8 @@ export interface CrawlHooks {
 
 export interface StartFailure {
   url: string;
-  reason: 'fetch' | 'status' | 'not-html' | 'robots';
+  /** `scope`: the start URL is outside the crawl scope, or list mode has no URL to audit. */
+  reason: 'fetch' | 'status' | 'not-html' | 'robots' | 'scope';
   message: string;
 }
 
@@ -79,6 +107,8 @@ export interface SiteFacts {
   startStatus: number | null;
   https: boolean;
   hstsHeader: string | null;
+  /** The start URL's final response: its URL and headers (security-header checks); absent when none arrived. */
+  startResponse?: { url: string; headers: HeaderMap };
   httpVersion: string | null;
   compression: string | null;
   startTtfbMs: number | null;
@@ -91,6 +121,8 @@ export interface SiteFacts {
   linkTargets: Map<string, LinkTargetInfo>;
   /** A page cap (maxPages) stopped the crawl while URLs of the site were left. */
   crawlTruncated: boolean;
+  /** List mode (scope.list): only the listed URLs were audited and no link was followed. */
+  listMode?: boolean;
   pagesCrawled: number;
   /** URLs of the site the crawl found, fetched or not: at least this many (links deeper than maxDepth not counted). */
   pagesDiscovered: number;

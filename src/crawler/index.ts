@@ -7,5 +7,37 @@ export {
   type CrawlProgress,
   type SiteFacts,
   type StartFailure,
+  type CrawlScope,
+  type QueryParameterMode,
 } from './crawl.types.js';
+export {
+  compileCrawlScope,
+  compileScopePattern,
+  isParameterName,
+  scopePatternError,
+  ScopePatternError,
+  SCOPE_PATTERN_MAX_LENGTH,
+  SCOPE_PATTERNS_MAX,
+  type CompiledCrawlScope,
+} from './crawl-scope.js';
 export { createPageFactsPool, extractInline, type PageFactsExtract, type PageFactsPool } from './page-facts-pool.js';
+// Browser rendering mode: types only here; the code (and playwright-core) loads on demand, never in html mode.
+export type {
+  PageRenderer,
+  PageRendererOptions,
+  RenderInput,
+  RenderOutput,
+  RendererLease,
+  RendererLeases,
+} from './browser/index.js';
+export const loadBrowserRendering = () => import('./browser/index.js');
+export { CrawlLoginService, crawlKeyMaterial, crawlLoginBox, type CrawlLoginInputData } from './crawl-login.service.js';
+export {
+  CrawlCookieJar,
+  CrawlLoginFailure,
+  credentialHosts,
+  looksLikeLogout,
+  openCrawlSession,
+  type CrawlLoginScope,
+} from './crawl-login.js';
+export type { CrawlLogin, CrawlLoginFacts, CrawlLoginKind, CrawlLoginSecrets } from './crawl-login.model.js';

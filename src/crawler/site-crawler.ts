@@ -5,6 +5,7 @@ import { describeFetchFailure, isSafeHttpError } from '../platform/safe-http/ind
 import type { LinkTargetInfo, PageFetch, PageResource, SitemapSiteInput } from '../seo/checks/index.js';
 import { isHtmlContentType, normalizeUrl, siteKey, type HeaderMap, type PageFacts } from '../seo/page/index.js';
 import { extractInline, type PageFactsExtract } from './page-facts-pool.js';
+import type { PageRenderer, RenderOutput } from './browser/index.js';
 import {
   blockedAiSearchBots,
   blocksAll,
@@ -16,6 +17,7 @@ import {
 import { validateSitemap, type SitemapAnalysis } from '../seo/sitemap/index.js';
 import type { CrawlHooks, CrawlOptions, SiteFacts, StartFailure } from './crawl.types.js';
 import { PriorityPermits, ResourceChecker } from './resource-checker.js';
+import { compileCrawlScope, type CompiledCrawlScope } from './crawl-scope.js';
 
 interface QueueItem {
   url: string;
@@ -33,6 +35,18 @@ interface LinkOrigin {
 const before = (a: LinkOrigin, b: LinkOrigin) => a.parent < b.parent || (a.parent === b.parent && a.index < b.index);
 
 const MAX_SITEMAP_FILES = 10;
+
+/** One host's robots.txt: how to read it (RFC 9309: parse, allow all or disallow all) and its rules when parsed. */
+interface HostRobots {
+  policy: SiteFacts['robotsPolicy'];
+  robots: RobotsTxt | null;
+}
+
+function rulesAllow(rules: HostRobots, url: string, userAgent: string): boolean {
+  if (rules.policy === 'allow-all') return true;
+  if (rules.policy === 'disallow-all') return false;
+  return rules.robots ? isAllowed(rules.robots, url, userAgent).allowed : true;
+}
 const ROBOTS_FETCH_BYTES = 512_000;
 /** Images per page whose size and caching headers the page checks wait for (the rest are checked beside the crawl). */
 const ASSETS_PER_PAGE = 5;
@@ -80,6 +94,13 @@ export class SiteCrawler {
   private startError: unknown = null;
   private startFailure: StartFailure | null = null;
   private readonly site: string;
+  /** Include/exclude patterns, subdomains, list mode and query-parameter handling (crawl-scope.ts). */
+  private readonly scope: CompiledCrawlScope;
+  /** robots.txt of the site's subdomains (scope.includeSubdomains), per origin: robots.txt is per host. */
+  private readonly hostRobots = new Map<string, HostRobots>();
+  private readonly hostRobotsLoads = new Map<string, Promise<HostRobots>>();
+  /** List mode's link-target checks waiting for their host's robots.txt (the end of the crawl waits for them). */
+  private readonly pendingTargetChecks: Promise<unknown>[] = [];
   private readonly start: URL;
   private crawled = 0;
   private inflight = 0;
@@ -94,7 +115,7 @@ export class SiteCrawler {
   private readonly permits: PriorityPermits;
   private startFacts: Pick<
     SiteFacts,
-    'startStatus' | 'https' | 'hstsHeader' | 'httpVersion' | 'compression' | 'startTtfbMs'
+    'startStatus' | 'https' | 'hstsHeader' | 'httpVersion' | 'compression' | 'startTtfbMs' | 'startResponse'
   > = {
     startStatus: null,
     https: false,
@@ -108,17 +129,23 @@ export class SiteCrawler {
     private readonly client: SafeHttpClient,
     private readonly options: CrawlOptions,
     private readonly extract: PageFactsExtract = extractInline,
+    /** Browser rendering mode (options.rendering 'browser'): renders each analysed page; required in that mode. */
+    private readonly renderer?: PageRenderer,
   ) {
+    if (options.rendering === 'browser' && !renderer)
+      throw new Error('browser rendering mode needs a page renderer (a Chromium: CHROMIUM_PATH)');
     this.start = new URL(options.startUrl);
     this.site = siteKey(this.start.host);
+    this.scope = compileCrawlScope(options.startUrl, options.scope);
     this.permits = new PriorityPermits(Math.max(1, options.concurrency));
     this.signal = options.signal;
     this.resourceChecker = new ResourceChecker(client, {
       budget: options.assetBudget,
       concurrency: Math.max(2, options.concurrency),
       signal: options.signal,
-      // Resources of the site itself obey its robots.txt like its pages; other hosts' are checked as links are.
-      allowed: (url) => !this.options.respectRobots || !this.inSiteUrl(url) || this.allowedByRobots(url),
+      // Resources of the site itself obey its robots.txt like its pages, and the scope's excludes; other hosts' are
+      // checked as links are.
+      allowed: (url) => this.resourceAllowed(url),
       siteSlots: {
         owns: (url) => this.inSiteUrl(url),
         acquire: (urgent) => this.permits.acquire(urgent),
@@ -158,15 +185,25 @@ export class SiteCrawler {
     const robots = await this.fetchRobots(`${origin}/robots.txt`);
     // RFC 9309: a start URL robots.txt disallows (or a robots.txt that is unreachable) is not fetched, nor is anything
     // else.
-    if (!this.aborted && this.options.respectRobots && !this.allowedByRobots(this.start.href))
+    // In list mode the start URL is not audited: only a robots.txt that shuts out the whole site stops the crawl.
+    const startDisallowed = this.scope.list
+      ? this.robotsPolicy === 'disallow-all'
+      : !this.allowedByRobots(this.start.href);
+    if (!this.aborted && this.options.respectRobots && startDisallowed)
       this.startFailure = this.robotsFailure(robots.status);
+    // The scope never makes a URL fetchable: a start URL outside its own scope is not fetched at all.
+    if (!this.halted && !this.scope.list && !this.scope.inScope(this.start))
+      this.startFailure = {
+        url: this.start.href,
+        reason: 'scope',
+        message: `${this.start.href} is outside the crawl scope (the project's include and exclude patterns)`,
+      };
     const sitemap = this.halted
       ? { declared: robots.sitemaps ?? [] }
       : await this.fetchSitemaps(origin, robots.sitemaps ?? []);
 
+    if (!this.halted) this.startWave(this.seeds());
     if (!this.halted) {
-      this.seen.set(this.start.href, true);
-      this.startWave([{ url: this.start.href, depth: 0 }]);
       // More pages in progress than requests allowed in flight: while some pages are parsed and checked, the
       // site's request slots stay busy. Each page holds a slot only while its response is being received.
       await Promise.all(
@@ -180,6 +217,8 @@ export class SiteCrawler {
     const [favicon, llmsTxt] = this.halted
       ? [null, null]
       : await Promise.all([this.statusOf(`${origin}/favicon.ico`), this.statusOf(`${origin}/llms.txt`)]);
+    // List mode's link-target checks that waited for a subdomain's robots.txt are started before the drain.
+    if (!this.halted) await Promise.all(this.pendingTargetChecks);
     if (!this.halted)
       await Promise.all([
         this.checkExternalLinks(),
@@ -196,6 +235,7 @@ export class SiteCrawler {
       llmsTxt: { status: llmsTxt },
       linkTargets: this.linkTargets,
       crawlTruncated: this.truncated,
+      ...(this.scope.list && { listMode: true }),
       pagesCrawled: this.crawled,
       pagesDiscovered: this.crawled + this.pagesLeft(),
       startFailure: this.startFailure,
@@ -258,8 +298,125 @@ export class SiteCrawler {
     return null;
   }
 
+  /** The site's host (www-insensitive) over http(s), and its subdomains when the scope takes them in. */
   private inSite(url: URL): boolean {
-    return siteKey(url.host) === this.site && (url.protocol === 'http:' || url.protocol === 'https:');
+    return this.scope.inSite(url);
+  }
+
+  /** Resource checks: other hosts' are checked as links are; the site's own obey robots.txt and the scope excludes. */
+  private resourceAllowed(url: string): boolean {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return false;
+    }
+    if (!this.inSite(parsed)) return true;
+    if (!this.scope.notExcluded(parsed)) return false;
+    return !this.options.respectRobots || this.allowedByRobots(url);
+  }
+
+  /**
+   * The first wave: the start URL; in list mode the listed URLs (or the sitemap's) in scope, each at depth 0. An
+   * empty list fails the crawl as a start failure would.
+   */
+  private seeds(): { url: string; depth: number }[] {
+    const list = this.scope.list;
+    if (!list) {
+      this.seen.set(this.start.href, true);
+      return [{ url: this.start.href, depth: 0 }];
+    }
+    const wave: { url: string; depth: number }[] = [];
+    for (const url of list.source === 'urls' ? list.urls : this.sitemapUrls) {
+      if (this.seen.has(url)) continue;
+      const parsed = new URL(url);
+      // Outside the scope: not fetched (the settings refuse such a listed URL; a sitemap may list some).
+      if (!this.scope.inScope(parsed)) continue;
+      const rules = this.robotsRulesFor(parsed);
+      if (this.options.respectRobots && rules !== null && !rulesAllow(rules, url, this.options.userAgent)) {
+        this.seen.set(url, false);
+        // A sitemap URL robots.txt disallows is already reported as such (TECH_SITEMAP_BLOCKED_BY_ROBOTS).
+        if (list.source === 'urls' && !this.robotsShutsSite)
+          this.linkTargets.set(url, { status: null, blockedByRobots: true });
+        continue;
+      }
+      this.seen.set(url, true);
+      wave.push({ url, depth: 0 });
+    }
+    if (!wave.length) {
+      const what = list.source === 'urls' ? 'none of the listed URLs' : `no URL of the sitemap of ${this.start.origin}`;
+      this.startFailure = {
+        url: this.start.href,
+        reason: 'scope',
+        message: `List mode: ${what} may be crawled (outside the crawl scope, or disallowed by robots.txt)`,
+      };
+    }
+    return wave;
+  }
+
+  /** List mode: a link of the site is checked (HEAD, GET when refused) as a link target, and not followed. */
+  private checkListTarget(url: string, parsed: URL): void {
+    if (!this.options.respectRobots) return void this.resourceChecker.check(url);
+    const rules = this.robotsRulesFor(parsed);
+    if (rules === null) {
+      // A subdomain whose robots.txt is not read yet: checked once it is (the end of the crawl waits for that).
+      this.pendingTargetChecks.push(this.loadHostRobots(parsed).then(() => this.checkListTarget(url, parsed)));
+      return;
+    }
+    if (rulesAllow(rules, url, this.options.userAgent)) return void this.resourceChecker.check(url);
+    if (!(this.robotsShutsSite && siteKey(parsed.host) === this.site))
+      this.linkTargets.set(url, { status: null, blockedByRobots: true });
+  }
+
+  /**
+   * Subdomains (scope.includeSubdomains): a page of a host whose robots.txt was not read when it was queued waits
+   * for it here; a disallowed one is reported as blocked and not fetched. True when the page may be fetched.
+   */
+  private async robotsAllowFetch(item: QueueItem): Promise<boolean> {
+    if (!this.options.respectRobots || !this.scope.includeSubdomains) return true;
+    const parsed = new URL(item.url);
+    if (siteKey(parsed.host) === this.site) return true;
+    const rules = this.robotsRulesFor(parsed) ?? (await this.loadHostRobots(parsed));
+    if (rulesAllow(rules, item.url, this.options.userAgent)) return true;
+    this.linkTargets.set(item.url, { status: null, blockedByRobots: true });
+    return false;
+  }
+
+  /** robots.txt rules of a URL's host: the start site's (www-insensitive), a subdomain's once read, else null. */
+  private robotsRulesFor(url: URL): HostRobots | null {
+    if (siteKey(url.host) === this.site) return { policy: this.robotsPolicy, robots: this.robots };
+    return this.hostRobots.get(url.origin) ?? null;
+  }
+
+  /** A subdomain's robots.txt, fetched once per origin (robots.txt is per host: RFC 9309 §2.3). */
+  private loadHostRobots(url: URL): Promise<HostRobots> {
+    const origin = url.origin;
+    let load = this.hostRobotsLoads.get(origin);
+    if (!load) {
+      load = this.fetchHostRobots(origin).then((rules) => {
+        this.hostRobots.set(origin, rules);
+        return rules;
+      });
+      this.hostRobotsLoads.set(origin, load);
+    }
+    return load;
+  }
+
+  private async fetchHostRobots(origin: string): Promise<HostRobots> {
+    if (!this.options.respectRobots) return { policy: 'allow-all', robots: null };
+    try {
+      const r = await this.client.request(`${origin}/robots.txt`, {
+        maxBytes: ROBOTS_FETCH_BYTES + 1,
+        onBodyLimit: 'truncate',
+        totalTimeoutMs: 15_000,
+        signal: this.signal,
+      });
+      const policy = robotsPolicyForStatus(r.status);
+      return { policy, robots: policy === 'parse' ? parseRobotsTxt(r.body) : null };
+    } catch {
+      // RFC 9309 §2.3.1.4: an unreachable robots.txt disallows the whole host.
+      return { policy: 'disallow-all', robots: null };
+    }
   }
 
   private inSiteUrl(url: string): boolean {
@@ -293,14 +450,24 @@ export class SiteCrawler {
       return;
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return;
-    parsed.hash = '';
-    const url = parsed.href;
+    // No fragment, and query parameters dropped as the scope says: URLs that differ only there are one page.
+    const url = this.scope.normalizeParsed(parsed);
     if (this.seen.has(url)) return this.relink(url, from);
     if (!this.inSite(parsed)) return;
+    // Outside the include/exclude patterns: never fetched, and so never reported (as broken, blocked or orphan).
+    if (!this.scope.matches(parsed)) return void this.seen.set(url, false);
+    // List mode: links are checked as link targets, not followed.
+    if (this.scope.list) {
+      this.seen.set(url, false);
+      return this.checkListTarget(url, parsed);
+    }
     // Too deep from here is not "seen": a shallower link found later may still queue it.
     if (depth > this.options.maxDepth) return;
     this.seen.set(url, false);
-    if (this.options.respectRobots && !this.allowedByRobots(url)) {
+    // A subdomain whose robots.txt is not read yet is queued; the worker reads it before the fetch (robotsAllowFetch).
+    const rules = this.robotsRulesFor(parsed);
+    if (rules === null && this.options.respectRobots) void this.loadHostRobots(parsed);
+    if (this.options.respectRobots && rules !== null && !rulesAllow(rules, url, this.options.userAgent)) {
       // When robots.txt shuts out the whole site, the site-level issue says so; per-link notices would be noise.
       if (!this.robotsShutsSite) this.linkTargets.set(url, { status: null, blockedByRobots: true });
       return;
@@ -312,8 +479,10 @@ export class SiteCrawler {
   /** URLs found and not fetched: queued, in the next wave, or listed in the sitemap and not reached yet. */
   private pagesLeft(): number {
     let left = this.queue.length - this.head + this.nextWave.size;
-    for (const url of this.sitemapUrls)
-      if (!this.seen.has(url) && (!this.options.respectRobots || this.allowedByRobots(url))) left++;
+    // List mode audits the list only: the sitemap's other URLs are not left to crawl.
+    if (!this.scope.list)
+      for (const url of this.sitemapUrls)
+        if (!this.seen.has(url) && (!this.options.respectRobots || this.allowedByRobots(url))) left++;
     return left;
   }
 
@@ -352,14 +521,30 @@ export class SiteCrawler {
 
   /** What robots.txt says of a URL, whether or not the crawl obeys it (the page view shows it). */
   private robotsVerdict(url: string): NonNullable<PageFetch['robotsTxt']> {
-    if (this.robots) return isAllowed(this.robots, url, this.options.userAgent).allowed ? 'allowed' : 'disallowed';
-    return this.robotsPolicy === 'disallow-all' ? 'disallowed' : 'no-rules';
+    const rules = this.robotsRulesOf(url);
+    if (!rules) return 'no-rules';
+    if (rules.robots) return isAllowed(rules.robots, url, this.options.userAgent).allowed ? 'allowed' : 'disallowed';
+    return rules.policy === 'disallow-all' ? 'disallowed' : 'no-rules';
   }
 
+  /** robots.txt's verdict on a URL of the site; a subdomain whose robots.txt is not read yet: not allowed yet. */
   private allowedByRobots(url: string): boolean {
-    if (this.robotsPolicy === 'allow-all') return true;
-    if (this.robotsPolicy === 'disallow-all') return false;
-    return this.robots ? isAllowed(this.robots, url, this.options.userAgent).allowed : true;
+    const rules = this.robotsRulesOf(url);
+    return rules !== null && rulesAllow(rules, url, this.options.userAgent);
+  }
+
+  /** The start site's rules; with subdomains, the rules of the URL's host (null until read: a read starts). */
+  private robotsRulesOf(url: string): HostRobots | null {
+    if (!this.scope.includeSubdomains) return { policy: this.robotsPolicy, robots: this.robots };
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return null;
+    }
+    const rules = this.robotsRulesFor(parsed);
+    if (rules === null && this.options.respectRobots) void this.loadHostRobots(parsed);
+    return rules;
   }
 
   private notify(): void {
@@ -382,6 +567,8 @@ export class SiteCrawler {
       this.startWave(wave);
       return this.queue[this.head++];
     }
+    // List mode: the list was the first wave, and no link is followed.
+    if (this.scope.list) return null;
     // Links exhausted: sitemap-only URLs (depth -1: no link from the start URL reaches them), as a wave in sitemap
     // order.
     const wave: { url: string; depth: number }[] = [];
@@ -413,6 +600,8 @@ export class SiteCrawler {
       }
       this.inflight++;
       try {
+        // A subdomain's page waits for its host's robots.txt (subdomains on); a disallowed one is not fetched.
+        if (!(await this.robotsAllowFetch(item))) continue;
         const page = await this.fetchPage(item);
         // A page in flight when the crawl was stopped is dropped: what it holds may be an aborted fetch.
         if (!page || this.aborted) {
@@ -421,7 +610,7 @@ export class SiteCrawler {
         }
         this.crawled++;
         await hooks.onPage(page);
-        if (item.depth === 0 && !this.startFailure) {
+        if (item.depth === 0 && !this.scope.list && !this.startFailure) {
           // Nothing to audit behind a start page that failed: the crawl ends with it (its row stays, with its error).
           this.startFailure = this.startPageFailure(page);
           if (this.startFailure) {
@@ -479,21 +668,77 @@ export class SiteCrawler {
     if ('error' in received) return { fetch, facts: null, error: received.error };
     const { body, finalUrl } = received;
     fetch.bytes = body.length;
+    // Browser mode renders from the body as received (a copy: the extraction below may take the body's memory).
+    const rendering = this.options.rendering === 'browser' ? this.render(Buffer.from(body), fetch, finalUrl) : null;
     // The body may be handed to another thread (and its memory with it): nothing reads it after this.
-    const facts = await this.extract(body, { url: fetch.finalUrl, headers: fetch.headers, status: fetch.status });
+    let facts = await this.extract(body, { url: fetch.finalUrl, headers: fetch.headers, status: fetch.status });
+    if (rendering) facts = await this.withRendering(facts, await rendering, fetch);
+    if (this.aborted) return null;
     if (this.inSite(finalUrl)) {
       let index = 0;
       for (const link of facts.links) {
         if (link.kind !== 'http' || !link.url) continue;
         const from = { parent: item.seq, index: index++ };
-        if (link.internal) this.enqueue(link.url, item.depth < 0 ? -1 : item.depth + 1, from);
+        if (link.internal || (this.scope.includeSubdomains && this.inSiteUrl(link.url)))
+          this.enqueue(link.url, item.depth < 0 ? -1 : item.depth + 1, from);
         else this.addExternalCandidate(link.url, from);
       }
+      // The AMP version of the page (rel=amphtml) is crawled like a link: the AMP checks judge it and its target.
+      if (facts.ampHtml?.url)
+        this.enqueue(facts.ampHtml.url, item.depth < 0 ? -1 : item.depth + 1, { parent: item.seq, index });
       // Checked beside the crawl: the page does not wait for them (the site pass reads the results).
       for (const resource of facts.resources) void this.resourceChecker.check(resource.url);
     }
     fetch.resources = await this.pageResources(facts);
     return { fetch, facts, error: null };
+  }
+
+  /** The page rendered in the browser from the body the crawler received, and its facts; or why it was not. */
+  private async render(
+    body: Buffer,
+    fetch: PageFetch,
+    finalUrl: URL,
+  ): Promise<{ output: RenderOutput; facts: PageFacts } | { error: string }> {
+    try {
+      const output = await this.renderer!.render({
+        url: fetch.finalUrl,
+        status: fetch.status,
+        headers: fetch.headers,
+        body,
+        // The site's own URLs robots.txt disallows are not loaded, as a search engine's renderer would not.
+        allowed: (url) => !this.options.respectRobots || !this.inSiteUrl(url) || this.allowedByRobots(url),
+        signal: this.signal,
+      });
+      // The serialized DOM is UTF-8 whatever the document declared: a BOM tells the extractor so.
+      const html = Buffer.concat([UTF8_BOM, Buffer.from(output.html, 'utf8')]);
+      const facts = await this.extract(html, { url: finalUrl.href, headers: fetch.headers, status: fetch.status });
+      return { output, facts: { ...facts, htmlBytes: Math.max(0, facts.htmlBytes - UTF8_BOM.length) } };
+    } catch (err) {
+      return { error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  /** The rendered facts become the page's (the raw ones kept beside them); a failed render keeps the raw facts. */
+  private withRendering(
+    raw: PageFacts,
+    rendered: { output: RenderOutput; facts: PageFacts } | { error: string },
+    fetch: PageFetch,
+  ): PageFacts {
+    if ('error' in rendered) {
+      fetch.renderError = rendered.error;
+      return raw;
+    }
+    const { output } = rendered;
+    fetch.rendering = {
+      raw,
+      renderMs: output.renderMs,
+      consoleErrors: output.consoleErrors,
+      consoleErrorCount: output.consoleErrorCount,
+      failedRequests: output.failedRequests,
+      failedRequestCount: output.failedRequestCount,
+      blockedByRobots: output.blockedByRobots,
+    };
+    return rendered.facts;
   }
 
   /**
@@ -516,7 +761,7 @@ export class SiteCrawler {
         headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' },
       });
     } catch (err) {
-      if (item.depth === 0) this.startError = err;
+      if (item.seq === 0) this.startError = err;
       const code = isSafeHttpError(err) ? err.code : 'CONNECTION_FAILED';
       if (code === 'TIMEOUT') fetch.timedOut = true;
       if (code === 'REDIRECT_LOOP' || code === 'TOO_MANY_REDIRECTS') {
@@ -531,7 +776,7 @@ export class SiteCrawler {
     fetch.redirects = response.redirects;
     fetch.headers = response.headers;
     fetch.responseMs = response.timings.ttfbMs;
-    if (item.depth === 0) this.recordStart(response);
+    if (item.seq === 0) this.recordStart(response);
 
     const finalUrl = new URL(response.finalUrl);
     // A redirect to a URL with a fetch of its own: that fetch analyzes the document, this one would count it twice.
@@ -566,7 +811,7 @@ export class SiteCrawler {
       }
       return { body, finalUrl };
     } catch (err) {
-      if (item.depth === 0) this.startError = err;
+      if (item.seq === 0) this.startError = err;
       if (isSafeHttpError(err) && err.code === 'TIMEOUT') fetch.timedOut = true;
       return { error: err instanceof Error ? err.message : String(err) };
     }
@@ -577,6 +822,7 @@ export class SiteCrawler {
       startStatus: response.status,
       https: response.finalUrl.startsWith('https:'),
       hstsHeader: firstHeader(response.headers, 'strict-transport-security'),
+      startResponse: { url: response.finalUrl, headers: response.headers },
       httpVersion: response.httpVersion,
       compression: response.contentEncoding ?? null,
       startTtfbMs: response.timings.ttfbMs,
@@ -751,13 +997,17 @@ export class SiteCrawler {
       const found = await validateSitemap(response.body, {
         baseUrl: url,
         onUrl: (entry) => {
-          const normalized = normalizeUrl(entry.loc);
+          // Normalized as the crawl keys URLs (query parameters dropped as the scope says).
+          const normalized = normalizeUrl(entry.loc) && this.scope.normalize(entry.loc);
           if (!normalized) return;
           try {
-            if (!this.inSite(new URL(normalized))) {
+            const parsed = new URL(normalized);
+            if (!this.inSite(parsed)) {
               otherHostUrls++;
               return;
             }
+            // Outside the include/exclude patterns: neither crawled nor reported (as an orphan or as blocked).
+            if (!this.scope.matches(parsed)) return;
           } catch {
             return;
           }
@@ -797,6 +1047,9 @@ const EXTERNAL_TAIL_MS = 5_000;
 
 /** HTML bytes of a page the crawler receives and analyses (5 MiB); a larger page is analysed on these. */
 const PAGE_BYTES_CAP = 5 * 1024 * 1024;
+
+/** Byte order mark of UTF-8: the rendered DOM is decoded as UTF-8 whatever its meta charset says. */
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** Pages in progress per request slot (see run()). */
 const PAGES_PER_REQUEST_SLOT = 3;

@@ -93,6 +93,10 @@ const envSchema = z
     SAFE_HTTP_RESOLVE: z.string().optional(),
     CRAWLER_USER_AGENT: z.string().default('SEOAuditBot/1.0 (+https://github.com/seo-audit-platform)'),
     CHROMIUM_PATH: z.string().optional(),
+    /** Browser rendering mode: pages one worker process renders at once (one Chromium, a context per page). */
+    RENDER_PAGES: z.coerce.number().int().min(1).max(32).default(4),
+    /** Browser rendering mode: the whole time budget of one page's render (navigation, settling, snapshot). */
+    RENDER_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(120_000).default(15_000),
     SERP_PROVIDER: z.enum(['serpapi', 'serper', 'dataforseo', 'searxng']).optional(),
     SERP_API_KEY: z.string().min(1).optional(),
     SERP_LOGIN: z.string().min(1).optional(),
@@ -126,6 +130,12 @@ const envSchema = z
      * (default: from BETTER_AUTH_SECRET; changing it makes stored secrets unreadable: rotate each endpoint's secret).
      */
     WEBHOOK_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    /**
+     * Login crawls (src/crawler/crawl-login*): a project's crawl credentials are stored encrypted (AES-256-GCM) with a
+     * key derived from this (default: from BETTER_AUTH_SECRET). To change it, re-seal the stored credentials first:
+     * `seo secrets rotate-crawl-key --from <old> --to <new>`.
+     */
+    CRAWL_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
     /** Attempts of one webhook delivery (the first included), with exponential backoff from ALERT_RETRY_DELAY_MS. */
     ALERT_WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
     /** First retry delay of a failed webhook delivery or alert e-mail; it doubles with each attempt. */

@@ -24,6 +24,17 @@ export const REDACT_PATHS = [
   '*.SERP_PASSWORD',
   '*.LLM_API_KEY',
   '*.SMTP_URL',
+  // Crawl logins (src/crawler/crawl-login*): the opened secrets, their sealed box and each write-only field.
+  '*.secrets',
+  '*.sealed',
+  '*.username',
+  '*.headers.cookie',
+  '*.headers.authorization',
+  '*.headerValue',
+  '*.cookies',
+  '*.cookie',
+  '*.extraFields',
+  '*.CRAWL_SECRET_KEY',
 ];
 
 /** Query parameters whose values are credentials (`?api_key=`, `?token=`, `?password=`, `?code=`…). */

@@ -35,3 +35,4 @@ export {
   type ProjectCountSource,
 } from './project-counts.js';
 export { OrganizationUsageService } from './organization-usage.service.js';
+export { CheckSettingsService, type CheckSettingInput, type CheckSettingView } from './check-settings.service.js';

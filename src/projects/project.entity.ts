@@ -11,6 +11,17 @@ export interface ProjectSettings {
   rankLanguage?: string;
   rankDevice?: 'desktop' | 'mobile';
   rankIncludeSubdomains?: boolean;
+  /** `html` (default) or `browser` (pages rendered in headless Chromium). */
+  renderingMode?: 'html' | 'browser';
+  /** Crawl scope (CrawlScope in src/crawler/crawl.types.ts): include/exclude patterns on path and query. */
+  includePatterns?: string[];
+  excludePatterns?: string[];
+  crawlSubdomains?: boolean;
+  /** List mode: `urls` audits startUrls only, `sitemap` the sitemap's URLs only; `off` (default) crawls links. */
+  listMode?: 'off' | 'urls' | 'sitemap';
+  startUrls?: string[];
+  queryParameters?: 'keep' | 'drop-all' | 'drop-listed';
+  droppedParameters?: string[];
 }
 
 export const ProjectEntity = defineEntity({

@@ -16,6 +16,9 @@ import {
   ProjectType,
   UpdateProjectInput,
   type ProjectSettingsType,
+  type CrawlListModeEnum,
+  type QueryParameterModeEnum,
+  type RenderingModeEnum,
 } from './project.types.js';
 
 /**
@@ -59,6 +62,15 @@ function toSettingsType(settings: ProjectRecord['settings'] | null | undefined):
     rankLanguage: settings?.rankLanguage ?? null,
     rankDevice: settings?.rankDevice ?? null,
     rankIncludeSubdomains: settings?.rankIncludeSubdomains ?? null,
+    // The enums' values are the stored strings.
+    renderingMode: (settings?.renderingMode as RenderingModeEnum | undefined) ?? null,
+    includePatterns: settings?.includePatterns ?? [],
+    excludePatterns: settings?.excludePatterns ?? [],
+    crawlSubdomains: settings?.crawlSubdomains ?? null,
+    listMode: (settings?.listMode as CrawlListModeEnum | undefined) ?? null,
+    startUrls: settings?.startUrls ?? [],
+    queryParameters: (settings?.queryParameters as QueryParameterModeEnum | undefined) ?? null,
+    droppedParameters: settings?.droppedParameters ?? [],
   };
 }
 

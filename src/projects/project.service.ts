@@ -24,6 +24,13 @@ import {
 } from './audit-schedule.js';
 import { parseProjectUrl, resolveStartUrl } from './project-url.js';
 import {
+  SCOPE_PATTERNS_MAX,
+  compileCrawlScope,
+  isParameterName,
+  scopePatternError,
+  type CrawlScope,
+} from '../crawler/index.js';
+import {
   REFUSED_TARGET_REASON,
   createAddressPolicy,
   parseAllowList,
@@ -208,6 +215,10 @@ export class ProjectService {
         }
         (next as Record<string, unknown>)[key] = validateSetting(key, value, quota);
       }
+      // Each list-mode URL is fetched like the project's own URL: the same SSRF policy.
+      (next.startUrls ?? []).forEach((url, i) =>
+        this.assertFetchableTarget(url, { path: `settings.startUrls.${i}`, noun: `list URL ${url}` }),
+      );
       changes.settings = next;
     }
     if (input.url != null) {
@@ -220,6 +231,9 @@ export class ProjectService {
         changes.domain = domain;
       }
     }
+    // The scope as a whole, against the start URL it will crawl from (either may just have changed).
+    if (changes.settings || changes.url)
+      assertScopeConsistent(changes.url ?? project.url, changes.settings ?? project.settings ?? {});
     let retimed = false;
     if (input.auditSchedule) {
       const current = auditScheduleOf(project);
@@ -260,6 +274,70 @@ export class ProjectService {
     await this.repo.delete(em, p.organizationId, project.id);
     return project;
   }
+}
+
+/** List-mode URLs a project may hold, whatever the plan. */
+const MAX_START_URLS = 1_000;
+
+const ENUM_SETTINGS: Partial<Record<keyof ProjectSettings, readonly string[]>> = {
+  renderingMode: ['html', 'browser'],
+  listMode: ['off', 'urls', 'sitemap'],
+  queryParameters: ['keep', 'drop-all', 'drop-listed'],
+};
+
+/** The crawl scope project settings describe (what auditCrawlOptions hands the crawler). */
+function scopeOfSettings(settings: ProjectSettings): CrawlScope {
+  return {
+    include: settings.includePatterns ?? [],
+    exclude: settings.excludePatterns ?? [],
+    includeSubdomains: settings.crawlSubdomains === true,
+    queryParameters: settings.queryParameters ?? 'keep',
+    droppedParameters: settings.droppedParameters ?? [],
+  };
+}
+
+/**
+ * The scope settings together: list-mode URLs on the project's site (or a subdomain, with crawlSubdomains) and inside
+ * the patterns, at least one of them for list mode URLS, and a start URL inside its own scope when links are followed
+ * (the scope only ever narrows what robots.txt allows: an out-of-scope start URL would crawl nothing).
+ */
+function assertScopeConsistent(startUrl: string, settings: ProjectSettings): void {
+  const scope = compileCrawlScope(startUrl, scopeOfSettings(settings));
+  const urls = settings.startUrls ?? [];
+  urls.forEach((raw, i) => {
+    const url = new URL(raw);
+    const path = `settings.startUrls.${i}`;
+    if (!scope.inSite(url)) {
+      const where = settings.crawlSubdomains ? 'the project’s site or one of its subdomains' : 'the project’s site';
+      const message = `must be on ${where} (${new URL(startUrl).host}): ${raw} is not`;
+      throw badInput(`settings.startUrls ${message}`, [{ path, message }]);
+    }
+    if (!scope.matches(url)) {
+      const message = `must be inside the crawl scope (the include and exclude patterns): ${raw} is not`;
+      throw badInput(`settings.startUrls ${message}`, [{ path, message }]);
+    }
+  });
+  if (settings.listMode === 'urls' && urls.length === 0) {
+    const message = 'must hold at least one URL in list mode URLS';
+    throw badInput(`settings.startUrls ${message}`, [{ path: 'settings.startUrls', message }]);
+  }
+  if (settings.listMode === 'urls' || settings.listMode === 'sitemap') return;
+  const start = new URL(startUrl);
+  if (scope.matches(start)) return;
+  const target = start.pathname + start.search;
+  const included = compileCrawlScope(startUrl, { include: settings.includePatterns ?? [] }).matches(start);
+  const field = included ? 'excludePatterns' : 'includePatterns';
+  const message = included
+    ? `must not match the project's start URL (${target}): nothing would be crawled`
+    : `must match the project's start URL (${target}), or nothing would be crawled`;
+  throw badInput(`settings.${field} ${message}`, [{ path: `settings.${field}`, message }]);
+}
+
+/** A list of strings from the API, each trimmed; `what` names one in messages. */
+function stringList(value: unknown, max: number, fail: (message: string) => DomainError): string[] {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw fail('must be a list of strings');
+  if (value.length > max) throw fail(`must hold at most ${max} entries`);
+  return (value as string[]).map((v) => v.trim());
 }
 
 const INT_SETTINGS: Partial<Record<keyof ProjectSettings, [number, number]>> = {
@@ -303,5 +381,51 @@ function validateSetting(key: keyof ProjectSettings, value: unknown, pagesQuota:
     case 'rankDevice':
       if (value !== 'desktop' && value !== 'mobile') throw fail('must be desktop or mobile');
       return value;
+    case 'renderingMode':
+    case 'listMode':
+    case 'queryParameters': {
+      const allowed = ENUM_SETTINGS[key]!;
+      if (typeof value !== 'string' || !allowed.includes(value)) throw fail(`must be one of ${allowed.join(', ')}`);
+      return value;
+    }
+    case 'crawlSubdomains':
+      if (typeof value !== 'boolean') throw fail('must be true or false');
+      return value;
+    case 'includePatterns':
+    case 'excludePatterns': {
+      const patterns = stringList(value, SCOPE_PATTERNS_MAX, fail);
+      patterns.forEach((pattern, i) => {
+        const error = scopePatternError(pattern);
+        if (error) throw fail(`pattern ${i + 1} (${JSON.stringify(pattern.slice(0, 80))}) ${error}`);
+      });
+      return [...new Set(patterns)];
+    }
+    case 'startUrls': {
+      const max = Math.min(pagesQuota, MAX_START_URLS);
+      const urls: string[] = [];
+      for (const raw of stringList(value, max, fail)) {
+        let url: URL;
+        try {
+          url = new URL(raw);
+        } catch {
+          throw fail(`${JSON.stringify(raw.slice(0, 200))} is not a valid URL`);
+        }
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fail(`${url.href} must use http or https`);
+        if (url.username || url.password) throw fail(`${url.href} must not contain credentials`);
+        if (url.href.length > 2048) throw fail('each URL must be at most 2048 characters');
+        url.hash = '';
+        if (!urls.includes(url.href)) urls.push(url.href);
+      }
+      return urls;
+    }
+    case 'droppedParameters': {
+      const names = stringList(value, SCOPE_PATTERNS_MAX, fail);
+      const bad = names.find((name): boolean => !isParameterName(name));
+      if (bad !== undefined)
+        throw fail(
+          `${JSON.stringify(bad.slice(0, 100))} is not a parameter name (1-100 characters, no & = # or space)`,
+        );
+      return [...new Set(names)];
+    }
   }
 }

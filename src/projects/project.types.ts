@@ -11,6 +11,39 @@ registerEnumType(AuditScheduleFrequencyEnum, {
   description: 'How often a scheduled audit runs; OFF runs none.',
 });
 
+export enum RenderingModeEnum {
+  HTML = 'html',
+  BROWSER = 'browser',
+}
+registerEnumType(RenderingModeEnum, {
+  name: 'RenderingMode',
+  description: 'HTML: the HTML as served is analysed. BROWSER: each page is also rendered in headless Chromium.',
+});
+
+export enum CrawlListModeEnum {
+  OFF = 'off',
+  URLS = 'urls',
+  SITEMAP = 'sitemap',
+}
+registerEnumType(CrawlListModeEnum, {
+  name: 'CrawlListMode',
+  description:
+    'OFF: links are followed from the start URL. URLS: only startUrls are audited; SITEMAP: only the URLs of the ' +
+    "site's sitemap. In list mode links are checked but not followed, and orphan pages are not reported.",
+});
+
+export enum QueryParameterModeEnum {
+  KEEP = 'keep',
+  DROP_ALL = 'drop-all',
+  DROP_LISTED = 'drop-listed',
+}
+registerEnumType(QueryParameterModeEnum, {
+  name: 'QueryParameterMode',
+  description:
+    'How query parameters of discovered URLs are treated: KEEP them, DROP_ALL of them, or DROP_LISTED ' +
+    '(droppedParameters). URLs that differ only by dropped parameters are one page.',
+});
+
 @ObjectType('AuditSchedule', {
   description:
     "When the project is audited without anyone asking: at a local time in the schedule's IANA time zone. A time " +
@@ -101,6 +134,30 @@ export class ProjectSettingsType {
   @Field(() => String, { nullable: true }) rankDevice!: string | null;
   @Field(() => Boolean, { nullable: true, description: 'Count subdomains as the project when finding its position.' })
   rankIncludeSubdomains!: boolean | null;
+  @Field(() => RenderingModeEnum, { nullable: true, description: 'How pages are read (default HTML).' })
+  renderingMode!: RenderingModeEnum | null;
+  @Field(() => [String], {
+    description:
+      'Crawl scope: a URL is crawled only when its path and query match one of these (when any). A pattern is a glob ' +
+      '(`*` within a path segment, `**` across segments, `?` one character; anchored: `/blog/**`) or a regular ' +
+      'expression written `/…/flags` (searched anywhere in the path and query: `/[?&]sort=/`).',
+  })
+  includePatterns!: string[];
+  @Field(() => [String], { description: 'Crawl scope: URLs whose path and query match one of these are not crawled.' })
+  excludePatterns!: string[];
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "Crawl the start URL's subdomains too (each one's robots.txt is obeyed); default false.",
+  })
+  crawlSubdomains!: boolean | null;
+  @Field(() => CrawlListModeEnum, { nullable: true, description: 'List mode (default OFF).' })
+  listMode!: CrawlListModeEnum | null;
+  @Field(() => [String], { description: 'The URLs list mode URLS audits (on the project’s site).' })
+  startUrls!: string[];
+  @Field(() => QueryParameterModeEnum, { nullable: true, description: 'Query-parameter handling (default KEEP).' })
+  queryParameters!: QueryParameterModeEnum | null;
+  @Field(() => [String], { description: 'The parameter names DROP_LISTED removes.' })
+  droppedParameters!: string[];
 }
 
 @InputType('ProjectSettingsInput')
@@ -114,6 +171,21 @@ export class ProjectSettingsInput {
   @Field(() => String, { nullable: true }) rankLanguage?: string | null;
   @Field(() => String, { nullable: true }) rankDevice?: string | null;
   @Field(() => Boolean, { nullable: true }) rankIncludeSubdomains?: boolean | null;
+  @Field(() => RenderingModeEnum, { nullable: true }) renderingMode?: RenderingModeEnum | null;
+  @Field(() => [String], { nullable: true, description: 'At most 50 patterns of at most 300 characters.' })
+  includePatterns?: string[] | null;
+  @Field(() => [String], { nullable: true, description: 'At most 50 patterns of at most 300 characters.' })
+  excludePatterns?: string[] | null;
+  @Field(() => Boolean, { nullable: true }) crawlSubdomains?: boolean | null;
+  @Field(() => CrawlListModeEnum, { nullable: true }) listMode?: CrawlListModeEnum | null;
+  @Field(() => [String], {
+    nullable: true,
+    description: "http(s) URLs on the project's site (or a subdomain with crawlSubdomains); at most the plan's pages.",
+  })
+  startUrls?: string[] | null;
+  @Field(() => QueryParameterModeEnum, { nullable: true }) queryParameters?: QueryParameterModeEnum | null;
+  @Field(() => [String], { nullable: true, description: 'At most 50 parameter names.' })
+  droppedParameters?: string[] | null;
 }
 
 @InputType('UpdateProjectInput')

@@ -12,4 +12,4 @@ export type { LabHostPolicy } from './lab-request-policy.js';
 export { TechnicalService, MAX_TECHNICAL_DAYS } from './technical.service.js';
 export { siteFactChecks, VITAL_BANDS, type SiteFactCheck, type VitalBand } from './site-fact-checks.js';
 // The shared headless Chromium launcher (lab vitals, report PDFs).
-export { launchLabChromium } from './lab-browser.js';
+export { launchLabChromium, type ChromiumLaunchOptions } from './lab-browser.js';

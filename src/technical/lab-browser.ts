@@ -20,7 +20,24 @@ const LAUNCH_ARGS = [
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
-function launchArgs(pins?: ReadonlyMap<string, string>): string[] {
+/**
+ * A browser with no network of its own (the crawler's renderer, src/crawler/browser): every request is answered by
+ * routing, through the safe HTTP client. Should one escape routing, it goes to a proxy on a closed local port (the
+ * discard port, loopback included) and no name resolves.
+ */
+const OFFLINE_ARGS = [
+  '--proxy-server=http://127.0.0.1:9',
+  '--proxy-bypass-list=<-loopback>',
+  '--host-resolver-rules=MAP * ~NOTFOUND',
+];
+
+export interface ChromiumLaunchOptions {
+  /** No network of its own (OFFLINE_ARGS); host pins are then ignored. */
+  offline?: boolean;
+}
+
+function launchArgs(pins?: ReadonlyMap<string, string>, launch?: ChromiumLaunchOptions): string[] {
+  if (launch?.offline) return [...LAUNCH_ARGS, ...OFFLINE_ARGS];
   if (!pins?.size) return LAUNCH_ARGS;
   const rules = [...pins].map(([host, ip]) => `MAP ${host} ${ip.includes(':') ? `[${ip}]` : ip}`).join(', ');
   return [...LAUNCH_ARGS, `--host-resolver-rules=${rules}`];
@@ -34,7 +51,9 @@ function launchArgs(pins?: ReadonlyMap<string, string>): string[] {
 export async function launchLabChromium(
   chromiumPath: string,
   hostPins?: ReadonlyMap<string, string>,
+  launch?: ChromiumLaunchOptions,
 ): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: chromiumPath, headless: true, args: launchArgs(hostPins), timeout: 30_000 });
+  const args = launchArgs(hostPins, launch);
+  return chromium.launch({ executablePath: chromiumPath, headless: true, args, timeout: 30_000 });
 }

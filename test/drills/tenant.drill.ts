@@ -30,6 +30,7 @@ import { v1Routes } from '../../facades/v1/routes.js';
 import { apiRoutes } from '../../facades/api/routes.js';
 import { reportRoutes } from '../../facades/api/report-routes.js';
 import { toolRoutes } from '../../facades/api/tool-routes.js';
+import { checkRoutes } from '../../facades/api/check-routes.js';
 import { comparisonRoutes as v1ComparisonRoutes } from '../../facades/v1/comparison-routes.js';
 import { comparisonRoutes as apiComparisonRoutes } from '../../facades/api/comparison-routes.js';
 import { startFixtureSite, type RunningSite } from '../fixtures/sites/index.js';
@@ -414,7 +415,7 @@ function restCells(
   }
   // Destructive calls last, so a failed delete cannot mask the other cells.
   cells.sort((x, y) => Number(x.name.startsWith('DELETE')) - Number(y.name.startsWith('DELETE')));
-  return { cells, routes: routes.length, toolRoutes: toolRoutes.length };
+  return { cells, routes: routes.length, toolRoutes: toolRoutes.length + checkRoutes.length };
 }
 
 // ---------------------------------------------------------------- GraphQL cells

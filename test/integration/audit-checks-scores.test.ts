@@ -42,6 +42,7 @@ const HAND_SCORES = { overall: 24, meta: 97, content: 70, links: 0, technical: 0
 
 /** The hand list above: every applicable check, with [affected, applicable] pages. */
 const HAND_CHECKS: Record<Category, Record<string, [number, number]>> = {
+  // META_JSONLD_REQUIRED_MISSING does not apply: the page's one JSON-LD block is an Article (ARTICLE_INCOMPLETE's).
   META: {
     META_TITLE_MISSING: [0, 1],
     META_TITLE_TOO_SHORT: [1, 1],
@@ -64,7 +65,16 @@ const HAND_CHECKS: Record<Category, Record<string, [number, number]>> = {
     META_OPEN_GRAPH_MISSING: [0, 1],
     META_TWITTER_CARD_MISSING: [0, 1],
     META_JSONLD_INVALID: [0, 1],
-    META_JSONLD_REQUIRED_MISSING: [0, 1],
+    META_JSONLD_NO_CONTEXT: [0, 1],
+    META_JSONLD_TYPE_MISSING: [0, 1],
+    META_JSONLD_ARTICLE_INCOMPLETE: [0, 1],
+    META_JSONLD_DATE_INVALID: [0, 1],
+    META_VIEWPORT_NOT_RESPONSIVE: [0, 1],
+    META_VIEWPORT_MULTIPLE: [0, 1],
+    META_OG_INCOMPLETE: [0, 1],
+    META_OG_IMAGE_RELATIVE: [0, 1],
+    META_OG_URL_MISMATCH: [0, 1],
+    META_TWITTER_CARD_INVALID: [0, 1],
   },
   CONTENT: {
     CONTENT_H1_MISSING: [1, 1],
@@ -79,6 +89,9 @@ const HAND_CHECKS: Record<Category, Record<string, [number, number]>> = {
     CONTENT_DUPLICATE_ID: [0, 1],
     CONTENT_LOW_TEXT_RATIO: [0, 1],
     CONTENT_IMAGE_BROKEN: [0, 1],
+    CONTENT_IMAGE_ALT_FILENAME: [0, 1],
+    CONTENT_IMAGE_EMPTY_SRC: [0, 1],
+    CONTENT_PLACEHOLDER_TEXT: [0, 1],
   },
   LINKS: {
     LINKS_INTERNAL_BROKEN: [1, 1],
@@ -91,6 +104,8 @@ const HAND_CHECKS: Record<Category, Record<string, [number, number]>> = {
     LINKS_UNCRAWLABLE: [0, 1],
     LINKS_DEPTH_HIGH: [0, 1],
     LINKS_LOCALHOST: [0, 1],
+    LINKS_TEMPORARY_REDIRECT: [0, 2],
+    LINKS_NO_ANCHOR_TEXT: [0, 1],
   },
   TECHNICAL: {
     TECH_STATUS_4XX: [1, 2],
@@ -121,6 +136,12 @@ const HAND_CHECKS: Record<Category, Record<string, [number, number]>> = {
     TECH_SITEMAP_BLOCKED_BY_ROBOTS: [0, 1],
     TECH_RESOURCE_BROKEN: [0, 1],
     TECH_RESOURCE_PRIVATE_ADDRESS: [0, 1],
+    TECH_META_REFRESH: [0, 1],
+    TECH_SOFT_404: [0, 1],
+    TECH_URL_DOUBLE_SLASH: [0, 1],
+    TECH_URL_NON_ASCII: [0, 1],
+    TECH_URL_SESSION_ID: [0, 1],
+    TECH_CLIENT_RENDERED_SUSPECTED: [0, 1],
   },
   PERFORMANCE: {
     PERF_TTFB: [0, 2],
@@ -130,6 +151,7 @@ const HAND_CHECKS: Record<Category, Record<string, [number, number]>> = {
     PERF_NO_COMPRESSION: [0, 1],
     PERF_RENDER_BLOCKING: [0, 1],
     PERF_NO_CACHE_HEADERS: [0, 1],
+    PERF_IMAGE_LEGACY_FORMAT: [0, 1],
   },
 };
 

@@ -18,6 +18,23 @@ import {
   type FixtureSites,
 } from '../fixtures/sites/index.js';
 
+/** Browser rendering mode's codes compare the raw HTML with the rendered page: html-mode audits never apply them. */
+const RENDERING_EXCEPTIONS = {
+  RENDER_TITLE_CHANGED: 'needs a browser: a title changed by JavaScript (covered by audit-rendering.test.ts)',
+  RENDER_TITLE_ONLY_RENDERED: 'needs a browser: a title set by JavaScript (covered by audit-rendering.test.ts)',
+  RENDER_DESCRIPTION_CHANGED: 'needs a browser: a description set by JavaScript (covered by audit-rendering.test.ts)',
+  RENDER_CANONICAL_CHANGED: 'needs a browser: a canonical changed by JavaScript (covered by audit-rendering.test.ts)',
+  RENDER_NOINDEX_CHANGED: 'needs a browser: noindex added or removed by a script (covered by audit-rendering.test.ts)',
+  RENDER_NOFOLLOW_CHANGED: 'needs a browser: nofollow set by a script (covered by audit-rendering.test.ts)',
+  RENDER_H1_CHANGED: 'needs a browser: an h1 changed by JavaScript (covered by audit-rendering.test.ts)',
+  RENDER_LINKS_ONLY_RENDERED: 'needs a browser: links a script inserts (covered by audit-rendering.test.ts)',
+  RENDER_CONTENT_NEEDS_JS: 'needs a browser: text a script inserts (covered by audit-rendering.test.ts)',
+  RENDER_RESOURCE_BLOCKED_BY_ROBOTS:
+    'needs a browser: the requests rendering makes, held to robots.txt (covered by audit-rendering.test.ts)',
+  RENDER_CONSOLE_ERRORS: 'needs a browser: errors a running script throws (covered by audit-rendering.test.ts)',
+  RENDER_FAILED_REQUESTS: 'needs a browser: requests a running page makes (covered by audit-rendering.test.ts)',
+} as const;
+
 /**
  * Codes not asserted on fixture sites. Keep this list short: each entry says why.
  * The five Core Web Vitals lab metrics and page weight are measured by a real browser (Chromium via
@@ -32,6 +49,7 @@ const EXCEPTIONS = {
   PERF_FCP: 'needs a browser: First Contentful Paint is a rendering metric (lab-vitals.test.ts)',
   PERF_PAGE_WEIGHT:
     'needs a browser: the bytes of the page and every subresource it loads, which only the LabMeter fetches',
+  ...RENDERING_EXCEPTIONS,
 } as const satisfies Partial<Record<CheckCode, string>>;
 
 type AssertedCode = Exclude<CheckCode, keyof typeof EXCEPTIONS>;
@@ -78,12 +96,32 @@ const EXPECTED: Record<AssertedCode, Expectation> = {
   META_HREFLANG_NO_SELF: { fails: { failing: ['/meta/hreflang-no-self'] } },
   META_HREFLANG_NO_RETURN: { fails: { failing: ['/meta/hreflang-no-return'] } },
   META_HREFLANG_NO_X_DEFAULT: { fails: { failing: ['/meta/hreflang-no-x-default'] } },
+  // Structured data, hreflang, viewport, social (structured-pages.ts; their traps pages must stay silent)
+  META_JSONLD_NO_CONTEXT: { fails: { failing: ['/schema/no-context'] } },
+  META_JSONLD_TYPE_MISSING: { fails: { failing: ['/schema/no-type'] } },
+  META_JSONLD_ORGANIZATION_INCOMPLETE: { fails: { failing: ['/schema/organization-incomplete'] } },
+  META_JSONLD_ARTICLE_INCOMPLETE: { fails: { failing: ['/schema/article-incomplete'] } },
+  META_JSONLD_PRODUCT_NO_OFFER: { fails: { failing: ['/schema/product-no-offer'] } },
+  META_JSONLD_BREADCRUMB_INVALID: { fails: { failing: ['/schema/breadcrumb-invalid'] } },
+  META_JSONLD_FAQ_INVALID: { fails: { failing: ['/schema/faq-invalid'] } },
+  META_JSONLD_DATE_INVALID: { fails: { failing: ['/schema/date-invalid'] } },
+  META_HREFLANG_DUPLICATE: { fails: { failing: ['/intl/hreflang-duplicate'] } },
+  META_HREFLANG_TO_BROKEN: { fails: { failing: ['/intl/hreflang-to-broken'] } },
+  META_HREFLANG_TO_NON_INDEXABLE: { fails: { failing: ['/intl/hreflang-to-canonicalized'] } },
+  META_HREFLANG_LANG_MISMATCH: { fails: { failing: ['/intl/lang-mismatch'] } },
+  META_VIEWPORT_NOT_RESPONSIVE: { fails: { failing: ['/mobile/fixed-viewport'] } },
+  META_VIEWPORT_MULTIPLE: { fails: { failing: ['/mobile/two-viewports'] } },
+  META_OG_INCOMPLETE: { fails: { failing: ['/social/og-incomplete'] } },
+  META_OG_IMAGE_RELATIVE: { fails: { failing: ['/social/og-image-relative'] } },
+  META_OG_URL_MISMATCH: { fails: { failing: ['/social/og-url-mismatch'] } },
+  META_TWITTER_CARD_INVALID: { fails: { failing: ['/social/twitter-card-invalid'] } },
   // CONTENT
   CONTENT_H1_MISSING: { fails: { failing: ['/content/no-h1'] } },
   CONTENT_H1_MULTIPLE: { fails: { failing: ['/content/two-h1'] } },
   CONTENT_HEADING_SKIP: { fails: { failing: ['/content/heading-skip'] } },
   // /content/thin-target is also reached through the redirect /content/thin-moved: reported once.
-  CONTENT_THIN: { fails: { failing: ['/content/thin', '/content/thin-target'] } },
+  // /tech/client-rendered: an app shell read in html mode is thin too (TECH_CLIENT_RENDERED_SUSPECTED).
+  CONTENT_THIN: { fails: { failing: ['/content/thin', '/content/thin-target', '/tech/client-rendered'] } },
   CONTENT_DUPLICATE: { fails: { failing: ['/content/dup-a', '/content/dup-b'] } },
   CONTENT_NEAR_DUPLICATE: { fails: { failing: ['/content/near-a', '/content/near-b'] } },
   CONTENT_IMAGE_ALT_MISSING: { fails: { failing: ['/content/img-no-alt'] } },
@@ -92,9 +130,27 @@ const EXPECTED: Record<AssertedCode, Expectation> = {
   CONTENT_LINK_TEXT_GENERIC: { fails: { failing: ['/content/generic-link'] } },
   CONTENT_DUPLICATE_ID: { fails: { failing: ['/content/duplicate-id'] } },
   CONTENT_LOW_TEXT_RATIO: { fails: { failing: ['/content/low-text-ratio'] } },
+  // Same h1, each pair: dup-* and near-* (also duplicate text) and h1-dup-* (different text).
+  CONTENT_H1_DUPLICATE: {
+    fails: {
+      failing: [
+        '/content/dup-a',
+        '/content/dup-b',
+        '/content/h1-dup-a',
+        '/content/h1-dup-b',
+        '/content/near-a',
+        '/content/near-b',
+      ],
+    },
+  },
+  CONTENT_IMAGE_ALT_FILENAME: { fails: { failing: ['/images/alt-filename'] } },
+  CONTENT_IMAGE_EMPTY_SRC: { fails: { failing: ['/images/empty-src'] } },
+  CONTENT_PLACEHOLDER_TEXT: { fails: { failing: ['/content/placeholder-copy'] } },
   // LINKS
   // /links/broken links a 404, a 500, a timeout and a redirect loop: all four are failures.
   LINKS_INTERNAL_BROKEN: { fails: { failing: ['/links/broken'] } },
+  LINKS_PAGINATION_BROKEN: { fails: { failing: ['/pagination/broken'] } },
+  LINKS_PAGINATION_NOINDEX: { fails: { failing: ['/pagination/noindex'] } },
   // /links/closed-port links to a loopback port nothing listens on: refused at connect, broken all the same.
   LINKS_EXTERNAL_BROKEN: { fails: { failing: ['/links/closed-port', '/links/external'] } },
   LINKS_TO_REDIRECT: { fails: { failing: ['/links/redirects'] } },
@@ -109,12 +165,21 @@ const EXPECTED: Record<AssertedCode, Expectation> = {
   LINKS_UNCRAWLABLE: { fails: { failing: ['/links/uncrawlable'] } },
   LINKS_DEPTH_HIGH: { fails: { failing: ['/deep/5'] } },
   LINKS_LOCALHOST: { fails: { failing: ['/links/closed-port', '/links/localhost'] } },
+  // /chain/1 and /loop-a redirect with 302; /old and /content/thin-moved with 301.
+  LINKS_TEMPORARY_REDIRECT: { fails: { failing: ['/chain/1', '/loop-a'] } },
+  LINKS_NO_ANCHOR_TEXT: { fails: { failing: ['/links/no-text'] } },
+  // The home page links every page, /canonical/broken and /links/variant (canonical elsewhere) among them.
+  LINKS_TO_NON_CANONICAL: { fails: { failing: ['/', '/links/to-non-canonical'] } },
+  // The home page links the noindex pages; on the noindex site both pages link each other.
+  LINKS_TO_NOINDEX: { fails: { failing: ['/', '/links/to-noindex'], noindex: ['/', '/about'] } },
   // TECHNICAL
   TECH_STATUS_4XX: { fails: { failing: ['/missing'] } },
   TECH_STATUS_5XX: { fails: { failing: ['/server-error'] } },
   TECH_TIMEOUT: { fails: { failing: ['/slow'] } },
   PAGE_FETCH_FAILED: { fails: { failing: ['/slow', '/loop-a'] } },
-  TECH_NOINDEX: { fails: { failing: ['/tech/noindex-header', '/tech/noindex-meta'], noindex: ['/', '/about'] } },
+  TECH_NOINDEX: {
+    fails: { failing: ['/pagination/noindex', '/tech/noindex-header', '/tech/noindex-meta'], noindex: ['/', '/about'] },
+  },
   TECH_NOINDEX_SITEWIDE: { fails: { noindex: ['/'] }, passes: ['clean', 'failing'] },
   TECH_ROBOTS_MISSING: { fails: { bare: ['/robots.txt'] }, passes: ['clean', 'robotsError'] },
   TECH_ROBOTS_UNREACHABLE: {
@@ -137,6 +202,8 @@ const EXPECTED: Record<AssertedCode, Expectation> = {
   TECH_CANONICAL_MISMATCH: { fails: { failing: ['/canonical/mismatch'] } },
   TECH_CANONICAL_MISSING: { fails: { failing: ['/manual/', '/manual/index.html'] } },
   TECH_CANONICAL_TO_BROKEN: { fails: { failing: ['/canonical/broken'] } },
+  TECH_AMP_LINK_BROKEN: { fails: { failing: ['/amp/link-broken'] } },
+  TECH_AMP_NO_CANONICAL: { fails: { failing: ['/amp/no-canonical'] } },
   TECH_URL_UPPERCASE: { fails: { failing: ['/tech/Upper-Case'] } },
   TECH_URL_UNDERSCORE: { fails: { failing: ['/tech/under_score'] } },
   TECH_URL_TOO_LONG: { fails: { failing: [LONG_URL_PATH] } },
@@ -161,6 +228,19 @@ const EXPECTED: Record<AssertedCode, Expectation> = {
   TECH_HTML_TOO_LARGE: { fails: { failing: ['/tech/large-html', '/tech/huge-html'] } },
   TECH_AI_SEARCH_BLOCKED: { fails: { failing: ['/robots.txt'], blocksAll: ['/robots.txt'] } },
   TECH_LLMS_TXT_MISSING: { fails: { failing: ['/llms.txt'] } },
+  TECH_CLIENT_RENDERED_SUSPECTED: { fails: { failing: ['/tech/client-rendered'] } },
+  // Security headers are judged on https start pages only: noHsts sends none, weakHeaders weak ones.
+  TECH_CSP_MISSING: { fails: { noHsts: ['/'], weakHeaders: ['/'] } },
+  TECH_CONTENT_TYPE_OPTIONS_MISSING: { fails: { noHsts: ['/'], weakHeaders: ['/'] } },
+  TECH_CLICKJACKING_UNPROTECTED: { fails: { noHsts: ['/'], weakHeaders: ['/'] } },
+  TECH_HSTS_SHORT: { fails: { weakHeaders: ['/'] } },
+  // weakHeaders' /about deletes a cookie (Max-Age=0): not counted. The clean site's cookie is Secure.
+  TECH_COOKIE_INSECURE: { fails: { weakHeaders: ['/'] } },
+  TECH_META_REFRESH: { fails: { failing: ['/tech/meta-refresh'] } },
+  TECH_SOFT_404: { fails: { failing: ['/tech/soft-404'] } },
+  TECH_URL_DOUBLE_SLASH: { fails: { failing: ['/tech//double-slash'] } },
+  TECH_URL_NON_ASCII: { fails: { failing: ['/tech/caf%C3%A9'] } },
+  TECH_URL_SESSION_ID: { fails: { failing: ['/tech/session?PHPSESSID=9f1c2ab47e5d3c60'] } },
   // PERFORMANCE
   PERF_TTFB: { fails: { failing: ['/perf/slow-ttfb'] } },
   PERF_DOM_SIZE: { fails: { failing: ['/perf/dom-size'] } },
@@ -169,6 +249,10 @@ const EXPECTED: Record<AssertedCode, Expectation> = {
   PERF_NO_COMPRESSION: { fails: { failing: ['/perf/uncompressed'] } },
   PERF_RENDER_BLOCKING: { fails: { failing: ['/perf/render-blocking'] } },
   PERF_NO_CACHE_HEADERS: { fails: { failing: ['/perf/no-cache'] } },
+  // /perf/large-image is a 250 KiB PNG; /images/modern-format's 150 KiB WebP is the trap.
+  PERF_IMAGE_LEGACY_FORMAT: { fails: { failing: ['/images/legacy-format', '/perf/large-image'] } },
+  PERF_LCP_IMAGE_LAZY: { fails: { failing: ['/images/lcp-lazy'] } },
+  PERF_IMAGES_NOT_LAZY: { fails: { failing: ['/images/not-lazy'] } },
 };
 
 /**
@@ -317,7 +401,8 @@ describe('fixture site behaviour seen through the crawler', () => {
       performance: 100,
     });
     expect(outcome.site.https).toBe(true);
-    expect(runs.clean.pages.map((p) => p.statusCode)).toEqual([200, 200, 200]);
+    // Three pages and the AMP version of /about (reached through its rel=amphtml link).
+    expect(runs.clean.pages.map((p) => p.statusCode)).toEqual([200, 200, 200, 200]);
   });
 
   it('analyses a page over the 5 MiB cap on its first bytes: links at its top followed, reported as too large', () => {

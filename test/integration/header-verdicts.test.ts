@@ -33,11 +33,19 @@ interface Variant {
   redirectChain?: boolean;
   /** The page declares no charset, in Content-Type or in the HTML. */
   noCharset?: boolean;
+  /** The page sends none of SECURE's headers. */
+  noSecurityHeaders?: boolean;
   /** Codes expected to fail, in the tool and in the audit alike. */
   fails: string[];
 }
 
 const ONE_YEAR = 'max-age=31536000; includeSubDomains';
+/** An https page's security headers (TECH_CSP_MISSING and its kin): every variant sends them unless it says not. */
+const SECURE = {
+  'content-security-policy': "default-src 'self'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
 const CACHED = { 'cache-control': 'public, max-age=86400' };
 
 const VARIANTS: Variant[] = [
@@ -88,7 +96,8 @@ const VARIANTS: Variant[] = [
     page: { 'strict-transport-security': 'max-age="600"' },
     encoding: 'gzip',
     image: { 'cache-control': 'no-store' },
-    fails: ['PERF_NO_CACHE_HEADERS'],
+    // A quoted value is valid (RFC 6797), and 600 s is far under the year browsers' preload lists ask for.
+    fails: ['PERF_NO_CACHE_HEADERS', 'TECH_HSTS_SHORT'],
   },
   {
     name: 'X-Robots-Tag noindex, image no-cache with Last-Modified',
@@ -106,6 +115,15 @@ const VARIANTS: Variant[] = [
     image: { 'cache-control': 'max-age=0' },
     noCharset: true,
     fails: ['META_CHARSET_MISSING', 'PERF_NO_CACHE_HEADERS'],
+  },
+  {
+    name: 'no security headers',
+    https: true,
+    page: { 'strict-transport-security': ONE_YEAR },
+    encoding: 'gzip',
+    image: CACHED,
+    noSecurityHeaders: true,
+    fails: ['TECH_CSP_MISSING', 'TECH_CONTENT_TYPE_OPTIONS_MISSING', 'TECH_CLICKJACKING_UNPROTECTED'],
   },
   {
     name: 'plain http reached through two redirects',
@@ -139,6 +157,7 @@ function pageResponse(variant: Variant): FixtureResponse {
     variant.encoding === 'gzip' ? gzipSync(html) : variant.encoding === 'br' ? brotliCompressSync(html) : html;
   const headers: Record<string, string | string[]> = {
     'content-type': variant.noCharset ? 'text/html' : 'text/html; charset=utf-8',
+    ...(variant.https && !variant.noSecurityHeaders ? SECURE : {}),
     ...variant.page,
   };
   if (variant.encoding !== 'none') headers['content-encoding'] = variant.encoding;

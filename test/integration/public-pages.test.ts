@@ -5,6 +5,10 @@ import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestCertificate } from '../fixtures/sites/test-certificate.js';
 import { auditSite, createFixtureClient, type AuditRun } from '../fixtures/sites/audit-harness.js';
 import type { SafeHttpClient } from '../../src/platform/safe-http/index.js';
+import { CHECK_CATALOG } from '../../src/seo/checks/index.js';
+
+/** The check catalog's server-rendered pages (facades/http/check-pages.ts): the list, then one per code. */
+const CATALOG_PATHS = ['/checks', ...CHECK_CATALOG.map((c) => `/checks/${c.code}`)];
 
 /**
  * The landing page and the free tools are pre-rendered by the web build: a crawler (or curl) gets their content, a
@@ -120,6 +124,7 @@ describe('public pages are HTML a crawler can read', () => {
     expect(lines).toEqual([
       'User-agent: *',
       ...PAGES.map((p) => `Allow: ${p.path}$`),
+      ...CATALOG_PATHS.map((path) => `Allow: ${path}$`),
       'Allow: /assets/',
       'Allow: /favicon.svg',
       'Disallow: /',
@@ -127,13 +132,13 @@ describe('public pages are HTML a crawler can read', () => {
     ]);
   });
 
-  it('sitemap.xml lists the six public URLs', async () => {
+  it("sitemap.xml lists the six public URLs and the check catalog's pages", async () => {
     const res = await get('/sitemap.xml');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/xml; charset=utf-8');
     expect(res.body).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
     expect([...res.body.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1])).toEqual(
-      PAGES.map((p) => `${origin}${p.path}`),
+      [...PAGES.map((p) => p.path), ...CATALOG_PATHS].map((path) => `${origin}${path}`),
     );
   });
 });

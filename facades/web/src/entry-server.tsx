@@ -15,7 +15,7 @@
 import { renderToString } from 'react-dom/server';
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { Client, fetchExchange, ssrExchange, type SSRData } from '@urql/core';
-import { parseSession } from './lib/session';
+import { parseSession, type Session } from './lib/session';
 import { GraphQLProvider } from './lib/graphql-client';
 import { createAppRouter, type AppRouter, type RouterContext } from './app/router';
 import { AppHeader } from './features/shell';
@@ -126,6 +126,45 @@ export function rendersPage(url: string): boolean {
 export async function renderSignedInPage(input: ServerRenderInput): Promise<ServerRenderResult> {
   const session = parseSession(input.session);
   if (!session) return { rendered: false, reason: 'no session' };
+  return renderAt(session, input);
+}
+
+/** Public pages whose data the server renders for anyone, without a session: the check catalog. */
+const PUBLIC_DATA_PAGES = /^\/checks(\/[^/]+)?$/;
+
+export function rendersPublicPage(url: string): boolean {
+  return PUBLIC_DATA_PAGES.test(pathOf(url));
+}
+
+/** A public page's head, as its route loader gives it (`{ head: { title, description } }`). */
+export interface PublicPageHead {
+  title: string;
+  description: string;
+}
+
+/**
+ * A public page with data (the check catalog), rendered for a visitor without a session: its markup and its head.
+ * Not rendered (a code the catalog lacks: its query answers NOT_FOUND) means the caller answers a 404.
+ */
+export async function renderPublicPage(
+  input: Omit<ServerRenderInput, 'session'>,
+): Promise<{ rendered: true; markup: string; head: PublicPageHead } | { rendered: false; reason: string }> {
+  if (!rendersPublicPage(input.url)) return { rendered: false, reason: 'not a public page' };
+  let head: PublicPageHead | null = null;
+  const result = await renderAt(null, input, (router) => {
+    const data = router.state.matches.at(-1)?.loaderData as { head?: PublicPageHead | null } | undefined;
+    head = data?.head ?? null;
+  });
+  if (!result.rendered) return result;
+  if (!head) return { rendered: false, reason: 'no head' };
+  return { rendered: true, markup: result.markup, head };
+}
+
+async function renderAt(
+  session: Session | null,
+  input: Omit<ServerRenderInput, 'session'>,
+  loaded?: (router: AppRouter) => void,
+): Promise<ServerRenderResult> {
   const transport = inProcessFetch(input.execute);
   const ssr = ssrExchange({ isClient: false });
   const client = new Client({
@@ -160,6 +199,7 @@ export async function renderSignedInPage(input: ServerRenderInput): Promise<Serv
     const failure = transport.failure();
     if (failure) return { rendered: false, reason: failure };
     transport.close();
+    loaded?.(router);
     const markup = renderToString(
       <GraphQLProvider client={client}>
         <RouterProvider router={router} />

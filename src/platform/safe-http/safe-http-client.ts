@@ -66,6 +66,11 @@ export interface SafeHttpRequestOptions {
   signal?: AbortSignal;
   /** Return the body as a capped Readable instead of a Buffer. */
   stream?: boolean;
+  /**
+   * Headers for one hop only: asked again for each hop's URL (the first request included) and never carried to the
+   * next hop, so that credentials bound to some hosts (a login crawl's) follow a redirect only where they belong.
+   */
+  headersFor?: (url: URL) => Record<string, string> | undefined;
 }
 
 /**
@@ -161,6 +166,21 @@ function buildRequestHeaders(userAgent: string, extra: Record<string, string> = 
     headers[key] = value;
   }
   return headers;
+}
+
+/** The request headers of one hop: the request's, plus what `headersFor` gives for the hop's URL. */
+function hopHeaders(
+  headers: Record<string, string>,
+  extra: Record<string, string> | undefined,
+): Record<string, string> {
+  if (!extra) return headers;
+  const merged = { ...headers };
+  for (const [name, value] of Object.entries(extra)) {
+    const key = name.toLowerCase();
+    if (FORBIDDEN_REQUEST_HEADERS.has(key)) throw new TypeError(`safe-http: the ${key} header cannot be set`);
+    merged[key] = value;
+  }
+  return merged;
 }
 
 function normaliseResponseHeaders(raw: Record<string, string | string[] | undefined>): SafeHttpHeaders {
@@ -306,11 +326,12 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeH
 
     for (;;) {
       let response: Awaited<ReturnType<typeof undiciRequest>>;
+      const sent = hopHeaders(headers, requestOptions.headersFor?.(current));
       try {
         response = await undiciRequest(current, {
           dispatcher: agent,
           method,
-          headers,
+          headers: sent,
           signal,
           ...(method === 'POST' ? { body: requestOptions.body ?? '' } : {}),
         });

@@ -1,6 +1,10 @@
 import {
   cacheVerdict,
   compressionVerdict,
+  contentTypeOptionsVerdict,
+  cspVerdict,
+  frameProtectionVerdict,
+  hstsShortVerdict,
   hstsVerdict,
   isPlainHttp,
   isRedirectChain,
@@ -46,6 +50,10 @@ export const SHARED_VERDICTS = {
   TECH_HTTP_PAGE: { verdict: isPlainHttp, alsoIn: ['headers tool'] },
   LINKS_REDIRECT_CHAIN: { verdict: isRedirectChain, alsoIn: ['headers tool'] },
   TECH_HSTS_MISSING: { verdict: hstsVerdict, alsoIn: ['headers tool'] },
+  TECH_HSTS_SHORT: { verdict: hstsShortVerdict, alsoIn: ['headers tool'] },
+  TECH_CSP_MISSING: { verdict: cspVerdict, alsoIn: ['headers tool'] },
+  TECH_CONTENT_TYPE_OPTIONS_MISSING: { verdict: contentTypeOptionsVerdict, alsoIn: ['headers tool'] },
+  TECH_CLICKJACKING_UNPROTECTED: { verdict: frameProtectionVerdict, alsoIn: ['headers tool'] },
   PERF_NO_COMPRESSION: { verdict: compressionVerdict, alsoIn: ['headers tool'] },
   PERF_NO_CACHE_HEADERS: { verdict: cacheVerdict, alsoIn: ['headers tool'] },
   // The audit reads X-Robots-Tag through the page facts (buildRobotsDirectives), which parse each value with the

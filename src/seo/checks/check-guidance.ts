@@ -189,9 +189,8 @@ export const CHECK_GUIDANCE: Readonly<Record<CheckCode, CheckGuidance>> = {
       'Rich results such as product details, review stars or breadcrumbs depend on certain properties; an entity ' +
       'missing them may be ignored for that feature, and validators report it as an error.',
     fix:
-      'Add the properties the evidence lists: Product needs name and one of offers, review or aggregateRating; ' +
-      'Article needs headline; FAQPage questions need name and acceptedAnswer text; Review needs author, ' +
-      'itemReviewed and reviewRating; breadcrumbs need position, name and item.',
+      'Add the properties the evidence lists: a Product needs a name, an FAQPage its mainEntity questions, a ' +
+      'Review its author, itemReviewed and reviewRating, and a BreadcrumbList its itemListElement crumbs.',
   },
   META_HREFLANG_INVALID: {
     why:
@@ -234,6 +233,170 @@ export const CHECK_GUIDANCE: Readonly<Record<CheckCode, CheckGuidance>> = {
     fix:
       'Add an hreflang="x-default" link to every page in the set, pointing to the version for everyone else, ' +
       'usually a language selector page or the main international version.',
+  },
+  META_JSONLD_NO_CONTEXT: {
+    why:
+      'Without an @context naming schema.org, a JSON-LD block is just JSON: processors cannot tell that ' +
+      '"Product" or "name" are schema.org terms, so search engines ignore the markup and no rich result can ' +
+      'come of it.',
+    fix:
+      'Start every top-level JSON-LD object with "@context": "https://schema.org" (an array of objects ' +
+      'needs it on each, or one object with an @graph list). Fix it in the template or plugin that prints ' +
+      'the script.',
+  },
+  META_JSONLD_TYPE_MISSING: {
+    why:
+      'An entity without @type says nothing about what it describes, so search engines cannot match it to ' +
+      'any rich result feature and skip it; validators report it as an error.',
+    fix:
+      'Give each top-level entity and @graph member the schema.org type it describes, for example "@type": ' +
+      '"Organization", "Product" or "WebPage". A member that only points at an entity described elsewhere ' +
+      'may keep just its "@id".',
+  },
+  META_JSONLD_ORGANIZATION_INCOMPLETE: {
+    why:
+      'Organization markup tells Google the name, site and logo of the business behind the page (knowledge ' +
+      'panels, logo results); without a name and url, or with a relative logo URL, it cannot use them. Local ' +
+      'results need a name and address.',
+    fix:
+      "Give the Organization its name and the site's home page url, and a LocalBusiness its name and postal " +
+      'address; write the logo as an absolute URL (https://example.com/logo.png) of an image at least 112 x ' +
+      '112 px.',
+  },
+  META_JSONLD_ARTICLE_INCOMPLETE: {
+    why:
+      "Google uses an article's headline, image, author and publication date for article rich results and " +
+      'Top stories; it requires none of them, but markup without them gives it little to show and loses ' +
+      'those features.',
+    fix:
+      'Add the missing properties to the Article, NewsArticle or BlogPosting: headline (the article title), ' +
+      'image (an absolute URL of a large image), author (a Person or Organization with a name) and ' +
+      'datePublished in ISO 8601.',
+  },
+  META_JSONLD_PRODUCT_NO_OFFER: {
+    why:
+      'Google shows product rich results (price, availability, rating stars) only for a Product with an ' +
+      'offer, a review or an aggregate rating; a Product with none of them is reported as invalid and shows ' +
+      'nothing.',
+    fix:
+      'Add an offers object with price, priceCurrency and availability as shown on the page, or the review ' +
+      'or aggregateRating the page displays; never mark up prices or ratings that visitors cannot see.',
+  },
+  META_JSONLD_BREADCRUMB_INVALID: {
+    why:
+      'Google shows the breadcrumb trail in search results instead of the URL only when every crumb has a ' +
+      'name and a position in order, and every crumb but the last links to its page with a full URL.',
+    fix:
+      'Number the ListItem positions 1, 2, 3 in order, give each a name, and set item to the absolute URL ' +
+      "of that level's page (https://example.com/garden/); only the last crumb, the current page, may leave " +
+      'item out.',
+  },
+  META_JSONLD_FAQ_INVALID: {
+    why:
+      'An FAQPage question without its text or an accepted answer with text is invalid for Google, which ' +
+      "then ignores the markup; FAQ markup also helps other search and AI tools read the page's questions " +
+      'and answers.',
+    fix:
+      'Give each Question a name (the question as shown) and an acceptedAnswer of type Answer whose text is ' +
+      'the full answer from the page; remove questions the page does not actually answer.',
+  },
+  META_JSONLD_DATE_INVALID: {
+    why:
+      'Search engines read datePublished and dateModified to date an article or page; a value that is not ' +
+      'ISO 8601 (such as "March 3, 2024" or "03/04/2024") may be ignored or misread, so a wrong date may be ' +
+      'shown.',
+    fix:
+      'Write dates in ISO 8601: 2024-03-03, or with a time and time zone, 2024-03-03T09:30:00+01:00. Most ' +
+      'languages produce this format directly, for example toISOString() in JavaScript or date("c") in PHP.',
+  },
+  META_HREFLANG_TO_BROKEN: {
+    why:
+      'An hreflang alternate that answers an error, cannot be fetched or redirects is not a valid ' +
+      'alternate: search engines ignore that entry, so the language version it names is not offered to its ' +
+      'audience.',
+    fix:
+      'Point each hreflang entry at the final, working URL of the alternate version (one that answers 200 ' +
+      'without redirecting), or remove the entry when that version no longer exists; update the whole set ' +
+      'on every page.',
+  },
+  META_HREFLANG_TO_NON_INDEXABLE: {
+    why:
+      'Hreflang should only name pages that can be indexed; an alternate that is noindex or whose canonical ' +
+      'is another URL sends conflicting signals, and search engines drop that entry from the set.',
+    fix:
+      'Point the entry at the indexable, canonical URL of the alternate version, or make that page ' +
+      'indexable (remove the noindex, make its canonical point to itself); hreflang and canonical URLs ' +
+      'should always agree.',
+  },
+  META_HREFLANG_DUPLICATE: {
+    why:
+      'When one language code points to two different URLs, search engines cannot tell which version to ' +
+      'show to that audience and may ignore the conflicting annotations.',
+    fix:
+      'Keep one URL per hreflang value (and one x-default): remove the extra entry or give it the right ' +
+      'code, for example en-GB and en-US instead of en twice. Check both the HTML links and any HTTP Link ' +
+      'header or sitemap.',
+  },
+  META_HREFLANG_LANG_MISMATCH: {
+    why:
+      'The hreflang entry a page gives itself and its lang attribute should name the same language; when ' +
+      'they differ, one of them is wrong, and search engines or screen readers may treat the page as the ' +
+      'wrong language.',
+    fix:
+      'Correct whichever is wrong: the lang attribute of the html element should be the language the text is written ' +
+      "in, and the page's own hreflang entry should carry that same language (regions may differ, such as " +
+      'en and en-GB).',
+  },
+  META_VIEWPORT_NOT_RESPONSIVE: {
+    why:
+      'A viewport with a fixed pixel width, or with neither width=device-width nor an initial-scale, makes ' +
+      'phones lay the page out at desktop width and shrink it, so text is tiny; Google indexes the mobile ' +
+      'rendering of pages.',
+    fix:
+      'Set the viewport meta tag\'s content to "width=device-width, initial-scale=1" and make the layout adapt ' +
+      'with CSS (relative widths, media queries) instead of fixing the width.',
+  },
+  META_VIEWPORT_MULTIPLE: {
+    why:
+      'With several viewport tags browsers apply one of them, usually the last, which is often not the one ' +
+      'intended and can undo a responsive setting.',
+    fix:
+      'Keep a single viewport meta tag in the head, usually width=device-width, initial-scale=1; ' +
+      'duplicates often come from a theme and a plugin both printing one.',
+  },
+  META_OG_INCOMPLETE: {
+    why:
+      'The Open Graph protocol requires og:title, og:type, og:image and og:url; when some are missing, ' +
+      'social networks and chat apps guess them, and shares of the page may show no image or the wrong ' +
+      'address.',
+    fix:
+      'Add the missing tags to the head: og:title (the page title), og:type (website or article), og:image ' +
+      '(an absolute URL of an image about 1200 x 630 px) and og:url (the canonical URL of the page).',
+  },
+  META_OG_IMAGE_RELATIVE: {
+    why:
+      'Facebook, LinkedIn and other apps fetch og:image as written: a relative path such as /img/cover.jpg ' +
+      'cannot be fetched, so shares of the page show no image.',
+    fix:
+      'Write og:image as an absolute URL with the scheme and host, such as ' +
+      'https://example.com/img/cover.jpg; fix it in the template or SEO plugin that prints the tag.',
+  },
+  META_OG_URL_MISMATCH: {
+    why:
+      "Social networks treat og:url as the page's canonical address and gather likes and shares under it; " +
+      "when it differs from the canonical URL, the page's shares are split between two addresses or " +
+      'credited to another page.',
+    fix:
+      "Set og:url to exactly the URL in the page's rel=canonical link (same scheme, host, path and trailing " +
+      'slash); generating both from the same value keeps them equal.',
+  },
+  META_TWITTER_CARD_INVALID: {
+    why:
+      'X (Twitter) only knows the card types summary, summary_large_image, app and player; any other value, ' +
+      'including the retired photo, gallery and product cards, makes it show a plain link.',
+    fix:
+      'Set twitter:card to summary_large_image for pages with a large image, or summary otherwise; use app ' +
+      'or player only for app installs and embedded media.',
   },
   CONTENT_H1_MISSING: {
     why:
@@ -330,6 +493,38 @@ export const CHECK_GUIDANCE: Readonly<Record<CheckCode, CheckGuidance>> = {
     fix:
       'Move inline scripts, styles and SVGs into cacheable external files, remove unused markup and large ' +
       'embedded data such as JSON state, and make sure the main content is in the HTML rather than loaded later.',
+  },
+  CONTENT_IMAGE_ALT_FILENAME: {
+    why:
+      'An alt text such as "IMG_1234.jpg" says nothing about the picture: image search cannot tell what it shows ' +
+      'and screen readers read the file name aloud.',
+    fix:
+      "Replace the file name with a short description of what the image shows in this page's context, for " +
+      'example "Oak dining table with six chairs"; use alt="" for purely decorative images.',
+  },
+  CONTENT_IMAGE_EMPTY_SRC: {
+    why:
+      'An img element without a source shows nothing (or a broken-image icon), and an empty src can make some ' +
+      'browsers request the page itself again.',
+    fix:
+      'Give the image a src (and srcset where useful) pointing at the real file, or remove the element; a ' +
+      'lazy-loading script should keep the URL in data-src or data-srcset until it fills in src.',
+  },
+  CONTENT_H1_DUPLICATE: {
+    why:
+      'The h1 tells readers and search engines what a page is about; the same h1 on several indexable pages makes ' +
+      'them look interchangeable and can hint at duplicate or templated content.',
+    fix:
+      'Give each page an h1 that names what is specific to it (the product, the article topic, the city); if the ' +
+      'pages really cover the same thing, merge them or point the copies to one canonical URL.',
+  },
+  CONTENT_PLACEHOLDER_TEXT: {
+    why:
+      '"Lorem ipsum" is filler copy left over from a template or design mock-up: it tells visitors and search ' +
+      'engines nothing and makes the page look unfinished.',
+    fix:
+      'Replace the placeholder passage with the real text the page was meant to have, or remove the block; ' +
+      'search the templates and CMS for other lorem ipsum leftovers.',
   },
   LINKS_INTERNAL_BROKEN: {
     why:
@@ -435,6 +630,56 @@ export const CHECK_GUIDANCE: Readonly<Record<CheckCode, CheckGuidance>> = {
     fix:
       'Replace the localhost addresses with the live URLs or relative paths, then search the content database ' +
       'and templates for the development host so no other references are left.',
+  },
+  LINKS_TEMPORARY_REDIRECT: {
+    why:
+      'A 302 or 307 redirect says the move is temporary, so search engines may keep the old URL in their index ' +
+      'instead of the target, and signals are consolidated more slowly.',
+    fix:
+      'If the move is permanent, answer 301 (or 308) instead; if it is really temporary (a sale page, a login ' +
+      'step) keep it, and link to the final URL directly wherever you can.',
+  },
+  LINKS_NO_ANCHOR_TEXT: {
+    why:
+      'The anchor text tells search engines and screen-reader users what the linked page is about; a link with no ' +
+      'text, no aria-label and no image alt gives them nothing.',
+    fix:
+      'Put descriptive text inside the link, or give an icon link an aria-label (for example aria-label="Search"), ' +
+      'or give the image inside it a meaningful alt.',
+  },
+  LINKS_TO_NON_CANONICAL: {
+    why:
+      'Linking to a URL whose canonical is another URL sends crawlers to a duplicate first and mixes signals; ' +
+      'search engines prefer internal links that agree with the canonical.',
+    fix:
+      'Change the internal links to point at the canonical URL itself (for example with or without the trailing ' +
+      "slash, or without the tracking parameter), as the page's rel=canonical names it.",
+  },
+  LINKS_TO_NOINDEX: {
+    why:
+      'Followed internal links to noindex pages spend crawl budget and link equity on pages you have asked search ' +
+      'engines not to show; a link from a prominent place may also mean the noindex is a mistake.',
+    fix:
+      'If the target should rank, remove its noindex; if it should not, link to it less prominently (or not at ' +
+      'all) and make sure indexable pages get those links instead.',
+  },
+  LINKS_PAGINATION_BROKEN: {
+    why:
+      'Links between the pages of a series (rel=next and rel=prev) lead crawlers from one page to the next; ' +
+      'a target that is missing, failing or redirecting breaks the chain, and the items listed on later ' +
+      'pages may not be found.',
+    fix:
+      'Point rel=next and rel=prev at the real URLs of the neighbouring pages, which should answer 200; ' +
+      'remove rel=next from the last page and rel=prev from the first, and update them when the series ' +
+      'changes.',
+  },
+  LINKS_PAGINATION_NOINDEX: {
+    why:
+      'A page of a paginated series that is noindex keeps its own content out of the index, and over time ' +
+      'search engines also crawl its links less, so products or articles listed only there may be missed.',
+    fix:
+      'Let the pages of the series be indexed: remove the noindex (meta robots or X-Robots-Tag) from them ' +
+      'and give each page its own self-referencing canonical rather than pointing them all at page 1.',
   },
   TECH_STATUS_4XX: {
     why:
@@ -695,6 +940,207 @@ export const CHECK_GUIDANCE: Readonly<Record<CheckCode, CheckGuidance>> = {
       'If you want to offer one, publish a Markdown file at /llms.txt that answers 200, with a short description ' +
       'of the site and links to its most useful pages, and keep it up to date.',
   },
+  TECH_CSP_MISSING: {
+    why:
+      'A Content-Security-Policy limits which scripts may run, so an injected script (XSS) cannot deface pages, ' +
+      'steal sessions or inject spam links that search engines then see on your site.',
+    fix:
+      'Send a Content-Security-Policy header, starting with a report-only policy to find what the pages load, ' +
+      "for example \"default-src 'self'; object-src 'none'; base-uri 'self'\", then enforce it.",
+  },
+  TECH_CONTENT_TYPE_OPTIONS_MISSING: {
+    why:
+      "Without X-Content-Type-Options: nosniff, browsers may guess a response's type and run an uploaded file " +
+      'as a script or stylesheet, which attackers use to inject content.',
+    fix:
+      'Send "X-Content-Type-Options: nosniff" on every response from the web server or CDN, and make sure each ' +
+      'response carries the right Content-Type.',
+  },
+  TECH_CLICKJACKING_UNPROTECTED: {
+    why:
+      'A page any site may embed in a frame can be overlaid with a decoy (clickjacking), tricking visitors into ' +
+      'clicks they did not mean; browsers block it only when told to.',
+    fix:
+      "Send \"Content-Security-Policy: frame-ancestors 'self'\" (or 'none'), and X-Frame-Options: SAMEORIGIN (or " +
+      'DENY) for older browsers; allow the specific partner origins that must embed the page, never *.',
+  },
+  TECH_HSTS_SHORT: {
+    why:
+      'HSTS with a short max-age expires soon after a visit, so returning visitors may again reach the site over ' +
+      "plain http first; browsers' preload list requires at least one year.",
+    fix:
+      'Raise the Strict-Transport-Security max-age to at least 31536000 (one year), for example ' +
+      '"max-age=31536000; includeSubDomains" once every subdomain serves https.',
+  },
+  TECH_COOKIE_INSECURE: {
+    why:
+      'A cookie without the Secure attribute is also sent over plain http, where anyone on the network can read ' +
+      'or change it, so a session can be hijacked even on an https site.',
+    fix:
+      'Add the Secure attribute to every cookie the site sets (and HttpOnly and SameSite=Lax to session cookies), ' +
+      'in the application, framework session settings or the reverse proxy.',
+  },
+  TECH_META_REFRESH: {
+    why:
+      'A meta refresh redirects only after the page has loaded, is not a clear permanent signal to search ' +
+      'engines, and a timed reload disorients visitors and breaks the back button.',
+    fix:
+      'Replace a meta refresh redirect with a server-side 301 (permanent) or 302 (temporary) redirect; remove ' +
+      'timed reloads, or let visitors refresh content themselves.',
+  },
+  TECH_SOFT_404: {
+    why:
+      'A page that says "not found" but answers 200 tells search engines it is a real page: they may index ' +
+      'error pages, and waste crawling on URLs that should be gone (a soft 404).',
+    fix:
+      'Make the server answer 404 (or 410 when gone for good) for missing pages while keeping the friendly error ' +
+      'page, or redirect the URL with a 301 to the page that replaced it.',
+  },
+  TECH_URL_DOUBLE_SLASH: {
+    why:
+      'A double slash in the path usually comes from a template joining paths badly; the same page may then ' +
+      'answer under several URLs, which creates duplicates.',
+    fix:
+      'Fix the template or rewrite rule that builds the URL so that each path segment has one slash, and ' +
+      '301-redirect the double-slash URL to the single-slash one.',
+  },
+  TECH_URL_NON_ASCII: {
+    why:
+      'Spaces and non-ASCII characters must be percent-encoded in URLs; such URLs are long and unreadable when ' +
+      'shared, and are easy to break when copied or linked (Google recommends readable ASCII words).',
+    fix:
+      'Use lower-case ASCII words separated by hyphens in paths (for example /cafe-menu instead of /café menu), ' +
+      'and 301-redirect the old URLs to the new ones.',
+  },
+  TECH_URL_SESSION_ID: {
+    why:
+      'A session id in the URL gives every visit a different URL for the same page: crawlers see endless ' +
+      "duplicates, and a shared link can hand over the sharer's session.",
+    fix:
+      'Keep sessions in cookies only (for example session.use_only_cookies=1 in PHP, tracking-mode COOKIE in ' +
+      'Java EE), and 301-redirect URLs with a session parameter to the URL without it.',
+  },
+  TECH_CLIENT_RENDERED_SUSPECTED: {
+    why:
+      'The HTML as served is an empty app shell; its text, links and tags appear only when JavaScript runs. ' +
+      'Search engines render later and not always, other crawlers not at all, and this audit judged the shell.',
+    fix:
+      'Switch the project to browser rendering mode to audit the page as rendered, and consider server-side ' +
+      'rendering or prerendering so that the title, content and links are in the HTML itself.',
+  },
+  TECH_AMP_LINK_BROKEN: {
+    why:
+      'rel=amphtml tells search engines where the AMP version of a page is; when that URL fails or ' +
+      'redirects, the AMP version cannot be used and the crawler wastes requests on it.',
+    fix:
+      'Point rel=amphtml at the working AMP URL of the same content, which should answer 200 directly, or ' +
+      'remove the link if the site no longer publishes AMP pages.',
+  },
+  TECH_AMP_NO_CANONICAL: {
+    why:
+      'The AMP specification requires every AMP page to link its canonical page (or itself when it is the ' +
+      'only version); without it the AMP page is invalid and search engines cannot pair it with the regular ' +
+      'page.',
+    fix:
+      'Add a link rel="canonical" element to the head of the AMP page, pointing to the regular (non-AMP) ' +
+      'version of the page, or to the AMP page itself when there is no other version.',
+  },
+  RENDER_TITLE_CHANGED: {
+    why:
+      'Crawlers that do not run JavaScript, link previews and the first indexing pass read the raw title, while ' +
+      'rendering search engines read the new one: the page sends two different headlines.',
+    fix:
+      'Put the final title in the server-rendered HTML and stop the script (router, head manager or SEO plugin) ' +
+      'from replacing it, or make both produce the same title.',
+  },
+  RENDER_TITLE_ONLY_RENDERED: {
+    why:
+      'Until JavaScript runs the page has no title: social previews, non-rendering crawlers and the first ' +
+      'indexing pass see none, and search engines may show a made-up headline.',
+    fix:
+      'Render the title on the server (server-side rendering, prerendering or a static head template) so that ' +
+      'the HTML as served already has the same title element the app sets.',
+  },
+  RENDER_DESCRIPTION_CHANGED: {
+    why:
+      'A description set or replaced by JavaScript is missed by link previews and crawlers that do not render, ' +
+      'so different tools may show different snippets for the page.',
+    fix:
+      'Write the final meta description into the server-rendered head and have the client keep it, rather than ' +
+      'adding or rewriting it in the browser.',
+  },
+  RENDER_CANONICAL_CHANGED: {
+    why:
+      'Two different canonical URLs, one in the HTML and one after rendering, are conflicting signals: search ' +
+      'engines may follow either, or ignore both.',
+    fix:
+      'Serve the correct canonical link in the HTML and do not add, remove or change it with JavaScript; if the ' +
+      'app must set it, make it match the server-rendered one exactly.',
+  },
+  RENDER_NOINDEX_CHANGED: {
+    why:
+      'Google skips rendering a page whose HTML says noindex, so removing it with JavaScript does not work; ' +
+      'adding it with JavaScript drops a page the HTML allows, often by mistake.',
+    fix:
+      'Decide whether the page should be indexed and put that robots directive in the HTML (or X-Robots-Tag ' +
+      'header) as served; remove the script that adds or removes noindex.',
+  },
+  RENDER_NOFOLLOW_CHANGED: {
+    why:
+      'A page-level nofollow that differs before and after rendering makes it unclear whether crawlers may ' +
+      'follow the page links: some crawlers see one directive, others the other.',
+    fix:
+      'Set the intended robots directive (follow or nofollow) in the served HTML and keep scripts from changing ' +
+      'the robots meta tag.',
+  },
+  RENDER_H1_CHANGED: {
+    why:
+      'The main heading is a strong clue to what the page is about; when JavaScript changes or adds it, crawlers ' +
+      'that read the raw HTML see a different topic than those that render.',
+    fix:
+      'Render the final h1 on the server, and make client-side code keep the same heading instead of replacing ' +
+      'it after loading.',
+  },
+  RENDER_LINKS_ONLY_RENDERED: {
+    why:
+      'Links inserted by JavaScript are found only after rendering, which search engines do later and with a ' +
+      'limited budget, so the pages they lead to may be discovered late or not at all.',
+    fix:
+      'Output important internal links (navigation, related pages, pagination) as plain anchor elements with ' +
+      'an href in the server-rendered HTML, not only from scripts.',
+  },
+  RENDER_CONTENT_NEEDS_JS: {
+    why:
+      'Most of the text appears only when JavaScript runs; crawlers that do not render see a nearly empty page, ' +
+      'and rendering search engines index it later and less reliably.',
+    fix:
+      'Use server-side rendering, static generation or prerendering for the main content, so that the HTML as ' +
+      'served carries the text and JavaScript only adds interactivity.',
+  },
+  RENDER_RESOURCE_BLOCKED_BY_ROBOTS: {
+    why:
+      'Search engines obey robots.txt when they render: scripts, styles or data requests it disallows are not ' +
+      'loaded, so they may see a broken or empty page.',
+    fix:
+      'Allow crawlers to fetch the scripts, stylesheets and API endpoints the page needs to render, for example ' +
+      'by removing Disallow rules for asset folders or adding Allow rules for them in robots.txt.',
+  },
+  RENDER_CONSOLE_ERRORS: {
+    why:
+      'Uncaught JavaScript errors can stop a page from rendering its content, links or tags, for crawlers as ' +
+      'well as for visitors.',
+    fix:
+      'Open the page with the browser console, fix the errors listed in the evidence (missing variables, failed ' +
+      'imports, code that assumes browser features), and test it in a headless browser.',
+  },
+  RENDER_FAILED_REQUESTS: {
+    why:
+      'Scripts, styles or data the page requests while rendering failed to load, so crawlers may render it ' +
+      'without parts of its content or layout.',
+    fix:
+      'Fix or remove the failing requests listed in the evidence: restore missing files, correct wrong URLs, and ' +
+      'make API endpoints answer crawlers as they answer visitors.',
+  },
   PERF_LCP: {
     why:
       'LCP measures when the main content appears; it is a Core Web Vital, which Google uses as one of many ' +
@@ -803,6 +1249,30 @@ export const CHECK_GUIDANCE: Readonly<Record<CheckCode, CheckGuidance>> = {
     fix:
       'Send "Cache-Control: max-age=31536000, immutable" for versioned assets whose file names contain a content ' +
       'hash, and a shorter max-age plus an ETag or Last-Modified header for assets whose URL does not change.',
+  },
+  PERF_IMAGE_LEGACY_FORMAT: {
+    why:
+      'WebP and AVIF images are typically 25 to 50% smaller than JPEG or PNG at the same quality, so large images ' +
+      'in older formats make pages load and paint more slowly.',
+    fix:
+      'Serve WebP or AVIF versions of large images, with a picture element and a JPEG/PNG fallback if you must ' +
+      'support old browsers; most CDNs and image plugins can convert automatically.',
+  },
+  PERF_LCP_IMAGE_LAZY: {
+    why:
+      'The first large image at the top of a page is usually its Largest Contentful Paint; loading="lazy" makes ' +
+      'the browser wait for layout before fetching it, which delays LCP.',
+    fix:
+      'Remove loading="lazy" from the hero image (or set loading="eager"), and consider fetchpriority="high" on ' +
+      'it; keep lazy loading for images further down the page.',
+  },
+  PERF_IMAGES_NOT_LAZY: {
+    why:
+      'On a page with many images, loading every one at once competes with what is visible first and wastes data ' +
+      'on images the visitor may never scroll to.',
+    fix:
+      'Add loading="lazy" to images below the first screen (keep the first few eager), with width and height set ' +
+      'so the layout does not shift as they load.',
   },
 };
 

@@ -38,6 +38,31 @@ export const CHECK_THRESHOLDS = {
   nearDuplicateMinWords: 50,
   /** Pairwise SimHash comparisons allowed per audit, so adversarial bucket sizes stay bounded. */
   nearDuplicateMaxComparisons: 5_000_000,
+  /** TECH_CLIENT_RENDERED_SUSPECTED: an empty app root on a page with fewer visible words than this. */
+  clientShellMaxWords: 100,
+  /** TECH_CLIENT_RENDERED_SUSPECTED: framework markers (no empty root) on a page with fewer words than this. */
+  frameworkShellMaxWords: 20,
+  /** RENDER_CONTENT_NEEDS_JS: judged on rendered pages with at least this many words… */
+  renderedContentMinWords: 50,
+  /** …and fails when the raw HTML holds less than this share of the rendered page's words. */
+  rawContentMinShare: 0.5,
+  /** PERF_IMAGE_LEGACY_FORMAT: a JPEG/PNG/GIF/BMP over this size (Lighthouse's modern-formats audit: 8 KiB saved). */
+  legacyImageMinBytes: 100 * 1024,
+  /**
+   * PERF_LCP_IMAGE_LAZY: the likely LCP image is the first <img> declaring a width of at least this many CSS px…
+   * …that starts within this many characters of visible body text (about 150 words: the first screen).
+   */
+  lcpImageMinWidth: 300,
+  lcpImageMaxTextBefore: 1_000,
+  /** PERF_IMAGES_NOT_LAZY: more images than this, none lazy after the first `eagerImages`. */
+  lazyImagesMinCount: 10,
+  eagerImages: 3,
+  /** TECH_SOFT_404: a not-found title or h1 on a page with fewer words than this (templates carry nav, footers). */
+  soft404MaxWords: 300,
+  /** …and a heading of at most this many words (an article about 404 errors has a longer, topical one). */
+  soft404MaxHeadingWords: 8,
+  /** TECH_HSTS_SHORT: max-age below one year (the preload list's minimum; Mozilla Observatory's bar). */
+  hstsMinMaxAge: 31_536_000,
   /** Core Web Vitals and lab metric bands: above `warning` -> WARNING, above `critical` -> CRITICAL. */
   metrics: {
     PERF_LCP: { warning: 2_500, critical: 4_000, unit: 'ms' },

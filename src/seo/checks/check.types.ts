@@ -1,4 +1,4 @@
-import type { HeaderMap, ResourceKind } from '../page/index.js';
+import type { HeaderMap, PageFacts, ResourceKind } from '../page/index.js';
 import type { CheckCode, CheckScope, Category, Severity } from './check-catalog.js';
 
 /** Outcome of one check on one page. Not-applicable checks never count as passed or failed. */
@@ -41,6 +41,8 @@ export interface LinkTargetInfo {
   failure?: string;
   /** The address policy refused the URL's address (loopback, private, link-local, metadata): never fetched. */
   blockedAddress?: boolean;
+  /** A crawled HTML page's resolved canonical URL (null: it declares none); absent when not a crawled page. */
+  canonical?: string | null;
   /**
    * An external target the audit could not check: its host name did not resolve, or no answer came in time. Not a
    * broken link (the fault may be on the auditing side), so it is listed apart and scores nothing.
@@ -108,6 +110,32 @@ export interface PageFetch {
   redirectTargetSeparate?: boolean;
   /** The site's robots.txt verdict on this URL for the crawler's user agent (`no-rules`: nothing restricts it). */
   robotsTxt?: 'allowed' | 'disallowed' | 'no-rules';
+  /**
+   * Browser rendering mode: the page as headless Chromium rendered it. The page's own facts (what every other check
+   * judges, and whose links the crawl follows) are then the rendered DOM's; this keeps the raw HTML's beside them.
+   */
+  rendering?: PageRendering;
+  /** Browser rendering mode: rendering failed (timeout, crash, budget) and why; the checks judged the raw HTML. */
+  renderError?: string;
+}
+
+/** Browser rendering mode: what rendering added to a page's fetch (see PageFetch.rendering). */
+export interface PageRendering {
+  /** The facts of the raw HTML as served. */
+  raw: PageFacts;
+  /** Milliseconds from the start of navigation to the snapshot of the rendered DOM. */
+  renderMs: number;
+  /** Uncaught exceptions and console.error messages: the first 10 (each at most 300 characters), and the count. */
+  consoleErrors: string[];
+  consoleErrorCount: number;
+  /**
+   * Subrequests that failed: network errors, 4xx/5xx answers, refused by the SSRF policy or over a budget. The first
+   * 10 and the count (blocked resource types such as media and fonts are not failures).
+   */
+  failedRequests: { url: string; reason: string }[];
+  failedRequestCount: number;
+  /** The site's own scripts, stylesheets and XHR that robots.txt disallows: not loaded (a search engine would not). */
+  blockedByRobots: string[];
 }
 
 /**
@@ -127,6 +155,8 @@ export interface PageSummary {
   canonical: string | null;
   title: string | null;
   description: string | null;
+  /** Text of the first h1 (CONTENT_H1_DUPLICATE); absent or null when none. */
+  h1?: string | null;
   textHash: string | null;
   simhash: string | null;
   wordCount: number;
@@ -140,6 +170,10 @@ export interface PageSummary {
   /** Subresources the page loads (images, scripts, stylesheets, icons, media), deduplicated, bounded. */
   resources: { url: string; kind: ResourceKind }[];
   inSitemap?: boolean;
+  /** Resolved `<link rel="amphtml">` target (TECH_AMP_LINK_BROKEN); absent or null when none. */
+  ampHtml?: string | null;
+  /** Resolved `<link rel="next|prev">` targets (LINKS_PAGINATION_BROKEN), bounded. */
+  pagination?: { rel: 'next' | 'prev'; url: string }[];
 }
 
 export interface RobotsSiteInput {
@@ -189,10 +223,14 @@ export interface SiteCheckInput {
   llmsTxt?: { status: number | null };
   /** The start URL's final response: scheme and its Strict-Transport-Security header. */
   hsts?: { https: boolean; header: string | null };
+  /** The start URL's final response and its headers (security-header checks). */
+  startResponse?: { url: string; https: boolean; headers: HeaderMap };
   /** Link targets the crawler checked beyond the crawled pages (external links, uncrawled internals). */
   linkTargets?: LinkTargetLookup;
   /** The crawl stopped at its page limit: orphan detection is then not applicable. */
   crawlTruncated?: boolean;
+  /** List mode: only listed URLs were audited and no link was followed, so orphan detection is not applicable. */
+  listMode?: boolean;
 }
 
 export interface Occurrence {

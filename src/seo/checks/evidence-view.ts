@@ -246,6 +246,156 @@ const PRESENTERS: Readonly<Record<CheckCode, Presenter>> = {
       ),
   },
   META_HREFLANG_NO_X_DEFAULT: NOTHING,
+  META_JSONLD_NO_CONTEXT: {
+    kind: 'VALUES',
+    keys: ['count', 'contexts'],
+    present: (e, view) =>
+      listTable(
+        view,
+        'JSON-LD objects without a schema.org @context',
+        '@context as written',
+        stringsOrNull(e, 'contexts').map((context) => context ?? 'None'),
+        numberAt(e, 'count'),
+      ),
+  },
+  META_JSONLD_TYPE_MISSING: {
+    kind: 'VALUES',
+    keys: ['count', 'entities'],
+    present: (e, view) =>
+      listTable(
+        view,
+        'Entities without @type',
+        'Properties it has',
+        recordsAt(e, 'entities').map((entity) => stringsAt(entity, 'keys').join(', ') || 'None'),
+        numberAt(e, 'count'),
+      ),
+  },
+  META_JSONLD_ORGANIZATION_INCOMPLETE: { kind: 'VALUES', keys: ['entities'], present: entityProblemTable },
+  META_JSONLD_ARTICLE_INCOMPLETE: {
+    kind: 'VALUES',
+    keys: ['entities'],
+    present: (e, view) =>
+      view.table(
+        'Articles missing recommended properties',
+        ['Type', 'Missing'],
+        recordsAt(e, 'entities').map((entity) => [
+          textCell(stringAt(entity, 'type') ?? 'Article'),
+          listCell(stringsAt(entity, 'missing')) ?? { text: 'Unknown' },
+        ]),
+      ),
+  },
+  META_JSONLD_PRODUCT_NO_OFFER: {
+    kind: 'VALUES',
+    keys: ['count', 'products'],
+    present: (e, view) =>
+      listTable(
+        view,
+        'Products without offers, review or aggregateRating',
+        'Product name',
+        stringsOrNull(e, 'products').map((name) => name ?? 'No name'),
+        numberAt(e, 'count'),
+      ),
+  },
+  META_JSONLD_BREADCRUMB_INVALID: { kind: 'VALUES', keys: ['entities'], present: entityProblemTable },
+  META_JSONLD_FAQ_INVALID: { kind: 'VALUES', keys: ['entities'], present: entityProblemTable },
+  META_JSONLD_DATE_INVALID: {
+    kind: 'VALUES',
+    keys: ['count', 'dates'],
+    present: (e, view) =>
+      view.table(
+        'Dates that are not ISO 8601',
+        ['Type', 'Property', 'Value'],
+        recordsAt(e, 'dates').map((date) => [
+          textCell(stringAt(date, 'type') ?? 'Thing'),
+          textCell(stringAt(date, 'property') ?? ''),
+          writtenCell(stringAt(date, 'value') ?? ''),
+        ]),
+        numberAt(e, 'count') ?? undefined,
+      ),
+  },
+  META_HREFLANG_DUPLICATE: {
+    kind: 'LINKS',
+    keys: ['duplicates'],
+    present: (e, view) =>
+      view.table(
+        'Hreflang values pointing to several URLs',
+        ['hreflang', 'URL'],
+        recordsAt(e, 'duplicates').flatMap((duplicate) =>
+          stringsAt(duplicate, 'urls').map((url) => [
+            textCell(stringAt(duplicate, 'lang') ?? ''),
+            urlCell(url, view.pageUrl),
+          ]),
+        ),
+      ),
+  },
+  META_HREFLANG_TO_BROKEN: {
+    kind: 'LINKS',
+    keys: ['targets'],
+    present: (e, view) => targetTable(view, 'Hreflang alternates that do not answer 200', 'hreflang', e),
+  },
+  META_HREFLANG_TO_NON_INDEXABLE: {
+    kind: 'LINKS',
+    keys: ['targets'],
+    present: (e, view) => targetTable(view, 'Hreflang alternates that cannot be indexed', 'hreflang', e),
+  },
+  META_HREFLANG_LANG_MISMATCH: {
+    kind: 'VALUES',
+    keys: ['lang', 'hreflang'],
+    present: (e, view) => {
+      view.fact('<html lang>', textCell(stringAt(e, 'lang')));
+      view.fact('Own hreflang entry', listCell(stringsAt(e, 'hreflang')));
+    },
+  },
+  META_VIEWPORT_NOT_RESPONSIVE: {
+    kind: 'VALUES',
+    keys: ['viewport', 'reason'],
+    present: (e, view) => {
+      view.fact('Viewport', textCell(stringAt(e, 'viewport')));
+      view.fact('Problem', textCell(stringAt(e, 'reason')));
+    },
+  },
+  META_VIEWPORT_MULTIPLE: {
+    kind: 'VALUES',
+    keys: ['count'],
+    present: (e, view) => view.fact('Viewport tags', numberCell(numberAt(e, 'count'))),
+  },
+  META_OG_INCOMPLETE: {
+    kind: 'VALUES',
+    keys: ['missing'],
+    present: (e, view) => view.fact('Missing', listCell(stringsAt(e, 'missing'))),
+  },
+  META_OG_IMAGE_RELATIVE: {
+    kind: 'VALUES',
+    keys: ['images'],
+    present: (e, view) =>
+      view.table(
+        'Relative Open Graph image URLs',
+        ['Property', 'As written', 'Resolves to'],
+        recordsAt(e, 'images').map((image) => {
+          const value = stringAt(image, 'value') ?? '';
+          return [
+            textCell(stringAt(image, 'property') ?? 'og:image'),
+            writtenCell(value),
+            urlCell(value, view.pageUrl),
+          ];
+        }),
+      ),
+  },
+  META_OG_URL_MISMATCH: {
+    kind: 'VALUES',
+    keys: ['ogUrl', 'canonical'],
+    present: (e, view) => {
+      const ogUrl = stringAt(e, 'ogUrl');
+      const canonical = stringAt(e, 'canonical');
+      if (ogUrl) view.fact('og:url', urlCell(ogUrl, view.pageUrl));
+      if (canonical) view.fact('Canonical', urlCell(canonical, view.pageUrl));
+    },
+  },
+  META_TWITTER_CARD_INVALID: {
+    kind: 'VALUES',
+    keys: ['card'],
+    present: (e, view) => view.fact('twitter:card', textCell(stringAt(e, 'card'))),
+  },
 
   // CONTENT
   CONTENT_H1_MISSING: NOTHING,
@@ -369,6 +519,45 @@ const PRESENTERS: Readonly<Record<CheckCode, Presenter>> = {
       view.fact('HTML size', bytesCell(numberAt(e, 'htmlBytes')));
     },
   },
+  CONTENT_IMAGE_ALT_FILENAME: {
+    kind: 'IMAGES',
+    keys: ['count', 'images'],
+    present: (e, view) =>
+      view.table(
+        'Images whose alt text is a file name',
+        ['Image', 'Alt text'],
+        recordsAt(e, 'images').map((image) => [
+          urlCell(stringAt(image, 'src') ?? '', view.pageUrl),
+          textCell(stringAt(image, 'alt') ?? ''),
+        ]),
+        numberAt(e, 'count') ?? 0,
+      ),
+  },
+  CONTENT_IMAGE_EMPTY_SRC: {
+    kind: 'IMAGES',
+    keys: ['count', 'images'],
+    // The images have no URL to show: their alt text is what tells them apart.
+    present: (e, view) =>
+      view.table(
+        'Images without a source',
+        ['Alt text'],
+        recordsAt(e, 'images').map((image) => [textCell(stringAt(image, 'alt') ?? '(no alt attribute)')]),
+        numberAt(e, 'count') ?? 0,
+      ),
+  },
+  CONTENT_H1_DUPLICATE: {
+    kind: 'DUPLICATES',
+    keys: ['h1', 'duplicates', 'sameAs'],
+    present: (e, view) => {
+      view.fact('H1', textCell(stringAt(e, 'h1')));
+      duplicateTable(view, 'Other pages with this h1', e);
+    },
+  },
+  CONTENT_PLACEHOLDER_TEXT: {
+    kind: 'VALUES',
+    keys: ['text'],
+    present: (e, view) => view.fact('Placeholder text', textCell(stringAt(e, 'text'))),
+  },
 
   // LINKS
   LINKS_INTERNAL_BROKEN: {
@@ -438,7 +627,78 @@ const PRESENTERS: Readonly<Record<CheckCode, Presenter>> = {
     keys: ['count', 'links'],
     present: (e, view) => linkTable(view, 'Links to localhost', e),
   },
+  LINKS_TEMPORARY_REDIRECT: {
+    kind: 'REDIRECTS',
+    keys: ['status', 'from', 'to'],
+    present: (e, view) => {
+      const from = stringAt(e, 'from');
+      const to = stringAt(e, 'to');
+      if (from === null || to === null) return;
+      view.table(
+        'Temporary redirect',
+        ['From', 'Status', 'To'],
+        [
+          [
+            urlCell(from, view.pageUrl),
+            statusCell(numberAt(e, 'status'), null, false) ?? { text: '' },
+            urlCell(to, view.pageUrl),
+          ],
+        ],
+      );
+    },
+  },
+  LINKS_NO_ANCHOR_TEXT: {
+    kind: 'LINKS',
+    keys: ['count', 'links'],
+    present: (e, view) =>
+      view.table(
+        'Links without text',
+        ['Target'],
+        stringsAt(e, 'links').map((url) => [urlCell(url, view.pageUrl)]),
+        numberAt(e, 'count') ?? 0,
+      ),
+  },
+  LINKS_TO_NON_CANONICAL: {
+    kind: 'LINKS',
+    keys: ['count', 'links'],
+    present: (e, view) =>
+      view.table(
+        'Links to non-canonical URLs',
+        ['Source page', 'Target', 'Its canonical URL'],
+        recordsAt(e, 'links').map((link) => [
+          view.page(),
+          urlCell(stringAt(link, 'url') ?? '', view.pageUrl),
+          urlCell(stringAt(link, 'canonical') ?? '', view.pageUrl),
+        ]),
+        numberAt(e, 'count') ?? 0,
+      ),
+  },
+  LINKS_TO_NOINDEX: {
+    kind: 'LINKS',
+    keys: ['count', 'links'],
+    present: (e, view) => linkTable(view, 'Links to noindex pages', e),
+  },
 
+  LINKS_PAGINATION_BROKEN: {
+    kind: 'LINKS',
+    keys: ['targets'],
+    present: (e, view) => targetTable(view, 'Pagination links that do not answer 200', 'rel', e),
+  },
+  LINKS_PAGINATION_NOINDEX: {
+    kind: 'VALUES',
+    keys: ['sources', 'links'],
+    present: (e, view) => {
+      view.fact('noindex set by', listCell(stringsAt(e, 'sources').map((source) => NOINDEX_SOURCES[source] ?? source)));
+      view.table(
+        'Pagination links of the page',
+        ['rel', 'URL'],
+        recordsAt(e, 'links').map((link) => [
+          textCell(stringAt(link, 'rel') ?? ''),
+          urlCell(stringAt(link, 'url') ?? '', view.pageUrl),
+        ]),
+      );
+    },
+  },
   // TECHNICAL
   TECH_STATUS_4XX: { kind: 'VALUES', keys: ['status'], present: httpStatusFact },
   TECH_STATUS_5XX: { kind: 'VALUES', keys: ['status'], present: httpStatusFact },
@@ -673,6 +933,200 @@ const PRESENTERS: Readonly<Record<CheckCode, Presenter>> = {
     keys: ['status'],
     present: (e, view) => view.fact('Status', statusCell(numberAt(e, 'status'), null, true)),
   },
+  TECH_CSP_MISSING: {
+    kind: 'HEADERS',
+    keys: ['reportOnly'],
+    present: (e, view) => {
+      if (e.reportOnly === true)
+        view.fact('Sent instead', { text: 'Content-Security-Policy-Report-Only (reports, blocks nothing)' });
+    },
+  },
+  TECH_CONTENT_TYPE_OPTIONS_MISSING: {
+    kind: 'HEADERS',
+    // A null header is the failure itself (the header is absent).
+    keys: ['header'],
+    present: (e, view) => {
+      const header = stringAt(e, 'header');
+      if (header !== null)
+        view.table('Response header', ['Header', 'Value'], [[{ text: 'X-Content-Type-Options' }, textCell(header)]]);
+    },
+  },
+  TECH_CLICKJACKING_UNPROTECTED: {
+    kind: 'HEADERS',
+    keys: ['reason', 'header'],
+    present: (e, view) => {
+      const reason = stringAt(e, 'reason');
+      if (reason !== null) view.fact('Problem', { text: FRAME_PROBLEMS[reason] ?? capitalize(reason) });
+      view.fact('Header value', textCell(stringAt(e, 'header')));
+    },
+  },
+  TECH_HSTS_SHORT: {
+    kind: 'HEADERS',
+    keys: ['header', 'maxAge'],
+    present: (e, view) => {
+      const header = stringAt(e, 'header');
+      if (header !== null)
+        view.table('Response header', ['Header', 'Value'], [[{ text: 'Strict-Transport-Security' }, textCell(header)]]);
+      const maxAge = numberAt(e, 'maxAge');
+      if (maxAge !== null)
+        view.fact('max-age', { text: `${formatNumber(maxAge)} s (${formatNumber(maxAge / 86_400)} days)` });
+    },
+  },
+  TECH_COOKIE_INSECURE: {
+    kind: 'HEADERS',
+    keys: ['count', 'cookies'],
+    present: (e, view) =>
+      listTable(view, 'Cookies set without Secure', 'Cookie', stringsAt(e, 'cookies'), numberAt(e, 'count')),
+  },
+  TECH_META_REFRESH: {
+    kind: 'REDIRECTS',
+    keys: ['content', 'delay', 'target'],
+    present: (e, view) => {
+      view.fact('<meta http-equiv="refresh"> content', textCell(stringAt(e, 'content')));
+      const delay = numberAt(e, 'delay');
+      if (delay !== null) view.fact('Delay', { text: delay === 0 ? 'none (at once)' : `${formatNumber(delay)} s` });
+      const target = stringAt(e, 'target');
+      if (target !== null) view.fact('Goes to', urlCell(target, view.pageUrl));
+    },
+  },
+  TECH_SOFT_404: {
+    kind: 'VALUES',
+    keys: ['heading', 'words'],
+    present: (e, view) => {
+      view.fact('Says', textCell(stringAt(e, 'heading')));
+      view.fact('Words on the page', wordsCell(numberAt(e, 'words')));
+    },
+  },
+  TECH_URL_DOUBLE_SLASH: {
+    kind: 'VALUES',
+    keys: ['path'],
+    present: (e, view) => view.fact('Path', textCell(stringAt(e, 'path'))),
+  },
+  TECH_URL_NON_ASCII: {
+    kind: 'VALUES',
+    keys: ['path', 'decoded'],
+    present: (e, view) => {
+      view.fact('Path', textCell(stringAt(e, 'path')));
+      view.fact('Decoded', textCell(stringAt(e, 'decoded')));
+    },
+  },
+  TECH_URL_SESSION_ID: {
+    kind: 'VALUES',
+    keys: ['parameter'],
+    present: (e, view) => view.fact('Session parameter', textCell(stringAt(e, 'parameter'))),
+  },
+  TECH_CLIENT_RENDERED_SUSPECTED: {
+    kind: 'VALUES',
+    keys: ['root', 'markers', 'words'],
+    present: (e, view) => {
+      const root = stringAt(e, 'root');
+      if (root) view.fact('Empty app root', textCell(root));
+      view.fact('Framework markers', listCell(stringsAt(e, 'markers')));
+      const words = numberAt(e, 'words');
+      view.fact('Visible text', words === 0 ? { text: 'None' } : wordsCell(words));
+    },
+  },
+
+  TECH_AMP_LINK_BROKEN: {
+    kind: 'LINKS',
+    keys: ['targets'],
+    present: (e, view) => targetTable(view, 'AMP version that does not answer 200', 'Link', e),
+  },
+  TECH_AMP_NO_CANONICAL: NOTHING,
+  // RENDERING (browser mode): each side as the raw HTML and the rendered page have it
+  RENDER_TITLE_CHANGED: {
+    kind: 'VALUES',
+    keys: ['raw', 'rendered'],
+    present: (e, view) =>
+      rawAndRendered(view, 'Title', textCell(stringAt(e, 'raw')), textCell(stringAt(e, 'rendered'))),
+  },
+  RENDER_TITLE_ONLY_RENDERED: {
+    kind: 'VALUES',
+    keys: ['rendered'],
+    present: (e, view) => rawAndRendered(view, 'Title', null, textCell(stringAt(e, 'rendered'))),
+  },
+  RENDER_DESCRIPTION_CHANGED: {
+    kind: 'VALUES',
+    keys: ['raw', 'rendered'],
+    present: (e, view) =>
+      rawAndRendered(view, 'Meta description', textCell(stringAt(e, 'raw')), textCell(stringAt(e, 'rendered'))),
+  },
+  RENDER_CANONICAL_CHANGED: {
+    kind: 'VALUES',
+    keys: ['raw', 'rendered'],
+    present: (e, view) => {
+      const cell = (key: string) => {
+        const url = stringAt(e, key);
+        return url === null ? null : urlCell(url, view.pageUrl);
+      };
+      rawAndRendered(view, 'Canonical URL', cell('raw'), cell('rendered'));
+    },
+  },
+  RENDER_NOINDEX_CHANGED: {
+    kind: 'HEADERS',
+    keys: ['raw', 'rendered', 'rawMeta', 'renderedMeta'],
+    present: (e, view) => robotsChange(view, 'Indexing', e),
+  },
+  RENDER_NOFOLLOW_CHANGED: {
+    kind: 'HEADERS',
+    keys: ['raw', 'rendered', 'rawMeta', 'renderedMeta'],
+    present: (e, view) => robotsChange(view, 'Following', e),
+  },
+  RENDER_H1_CHANGED: {
+    kind: 'VALUES',
+    keys: ['raw', 'rendered'],
+    present: (e, view) =>
+      rawAndRendered(view, 'H1', listCell(stringsAt(e, 'raw'), ' | '), listCell(stringsAt(e, 'rendered'), ' | ')),
+  },
+  RENDER_LINKS_ONLY_RENDERED: {
+    kind: 'LINKS',
+    keys: ['count', 'links', 'rawLinks', 'renderedLinks'],
+    present: (e, view) => {
+      rawAndRendered(
+        view,
+        'Internal links',
+        numberCell(numberAt(e, 'rawLinks')),
+        numberCell(numberAt(e, 'renderedLinks')),
+      );
+      linkTable(view, 'Internal links only in the rendered page', e);
+    },
+  },
+  RENDER_CONTENT_NEEDS_JS: {
+    kind: 'VALUES',
+    keys: ['rawWords', 'renderedWords'],
+    present: (e, view) =>
+      rawAndRendered(view, 'Visible text', wordsCell(numberAt(e, 'rawWords')), wordsCell(numberAt(e, 'renderedWords'))),
+  },
+  RENDER_RESOURCE_BLOCKED_BY_ROBOTS: {
+    kind: 'RESOURCES',
+    keys: ['count', 'resources'],
+    present: (e, view) =>
+      view.table(
+        'Resources robots.txt disallows',
+        ['Resource'],
+        stringsAt(e, 'resources').map((url) => [urlCell(url, view.pageUrl)]),
+        numberAt(e, 'count') ?? 0,
+      ),
+  },
+  RENDER_CONSOLE_ERRORS: {
+    kind: 'VALUES',
+    keys: ['count', 'errors'],
+    present: (e, view) => listTable(view, 'Console errors', 'Error', stringsAt(e, 'errors'), numberAt(e, 'count')),
+  },
+  RENDER_FAILED_REQUESTS: {
+    kind: 'RESOURCES',
+    keys: ['count', 'requests'],
+    present: (e, view) =>
+      view.table(
+        'Failed requests',
+        ['Request', 'Reason'],
+        recordsAt(e, 'requests').map((request) => [
+          urlCell(stringAt(request, 'url') ?? '', view.pageUrl),
+          textCell(stringAt(request, 'reason') ?? 'Unknown'),
+        ]),
+        numberAt(e, 'count') ?? 0,
+      ),
+  },
 
   // PERFORMANCE
   PERF_LCP: metricPresenter('lcpMs', 'Largest Contentful Paint', formatMs),
@@ -750,6 +1204,40 @@ const PRESENTERS: Readonly<Record<CheckCode, Presenter>> = {
         numberAt(e, 'count') ?? 0,
       ),
   },
+  PERF_IMAGE_LEGACY_FORMAT: {
+    kind: 'IMAGES',
+    keys: ['count', 'images'],
+    present: (e, view) =>
+      view.table(
+        'Large images in JPEG, PNG, GIF or BMP',
+        ['Image', 'Size', 'Type'],
+        recordsAt(e, 'images').map((image) => [
+          urlCell(stringAt(image, 'url') ?? '', view.pageUrl),
+          bytesCell(numberAt(image, 'bytes')) ?? { text: 'Unknown' },
+          textCell(stringAt(image, 'type') ?? ''),
+        ]),
+        numberAt(e, 'count') ?? 0,
+      ),
+  },
+  PERF_LCP_IMAGE_LAZY: {
+    kind: 'IMAGES',
+    // `loading` is always "lazy": the check's own definition.
+    keys: ['src', 'width', 'loading'],
+    present: (e, view) => {
+      const src = stringAt(e, 'src');
+      if (src !== null) view.fact('Likely LCP image', urlCell(src, view.pageUrl));
+      const width = stringAt(e, 'width');
+      if (width !== null) view.fact('Declared width', { text: width });
+    },
+  },
+  PERF_IMAGES_NOT_LAZY: {
+    kind: 'IMAGES',
+    keys: ['images', 'eager'],
+    present: (e, view) => {
+      view.fact('Images on the page', numberCell(numberAt(e, 'images')));
+      view.fact('Loaded eagerly after the first three', numberCell(numberAt(e, 'eager')));
+    },
+  },
 };
 
 /** The kind of view each catalog code's evidence becomes. */
@@ -792,6 +1280,51 @@ export function presentEvidence(
 
 // Shared presenters
 
+/** Entities with problems in words (structured-data-rules.ts): one row per problem. */
+function entityProblemTable(e: Evidence, view: ViewBuilder): void {
+  view.table(
+    'Structured data problems',
+    ['Type', 'Problem'],
+    recordsAt(e, 'entities').flatMap((entity) =>
+      stringsAt(entity, 'problems').map((problem) => [
+        textCell(stringAt(entity, 'type') ?? 'Thing'),
+        textCell(problem),
+      ]),
+    ),
+  );
+}
+
+/** hreflang, amphtml and rel=next/prev targets the crawl found bad (structured-international-checks.ts). */
+function targetTable(view: ViewBuilder, caption: string, labelColumn: string, e: Evidence): void {
+  view.table(
+    caption,
+    [labelColumn, 'Target', 'Problem'],
+    recordsAt(e, 'targets').map((target) => {
+      const reason = stringAt(target, 'reason') ?? '';
+      const canonical = stringAt(target, 'canonical');
+      const problem =
+        reason === 'noindex'
+          ? 'noindex'
+          : reason === 'canonicalized'
+            ? `Canonical is ${canonical ?? 'another URL'}`
+            : /^status \d+$/.test(reason)
+              ? (statusCell(numberAt(target, 'status'), null, true)?.text ?? reason)
+              : capitalize(reason);
+      return [
+        textCell(stringAt(target, 'label') ?? ''),
+        urlCell(stringAt(target, 'url') ?? '', view.pageUrl),
+        { text: problem },
+      ];
+    }),
+  );
+}
+
+/** A list whose members may be null (a value that was absent). */
+function stringsOrNull(e: Evidence, key: string): (string | null)[] {
+  const value = e[key];
+  return Array.isArray(value) ? value.filter((v): v is string | null => v === null || typeof v === 'string') : [];
+}
+
 function textAndLength(label: string, key: string): NonNullable<Presenter['present']> {
   return (e, view) => {
     view.fact(label, textCell(stringAt(e, key)));
@@ -824,6 +1357,29 @@ function duplicateTable(view: ViewBuilder, caption: string, e: Evidence): void {
     ['Page'],
     stringsAt(e, 'sameAs').map((url) => [urlCell(url, view.pageUrl)]),
     numberAt(e, 'duplicates') ?? 0,
+  );
+}
+
+/** One value of the raw HTML beside the rendered page's: "None" where a side has none. */
+function rawAndRendered(
+  view: ViewBuilder,
+  what: string,
+  raw: EvidenceCell | null,
+  rendered: EvidenceCell | null,
+): void {
+  view.table(`${what}: raw HTML and rendered page`, ['Raw HTML', 'Rendered'], [[raw ?? NONE, rendered ?? NONE]]);
+}
+
+const NONE: EvidenceCell = Object.freeze({ text: 'None' });
+
+/** RENDER_NOINDEX_CHANGED / RENDER_NOFOLLOW_CHANGED: the verdict on each side and the robots meta tags behind it. */
+function robotsChange(view: ViewBuilder, what: string, e: Evidence): void {
+  rawAndRendered(view, what, textCell(stringAt(e, 'raw')), textCell(stringAt(e, 'rendered')));
+  rawAndRendered(
+    view,
+    'Robots meta tags',
+    listCell(stringsAt(e, 'rawMeta'), ' | '),
+    listCell(stringsAt(e, 'renderedMeta'), ' | '),
   );
 }
 
@@ -1025,6 +1581,13 @@ function findingStatus(finding: Evidence): EvidenceCell {
 }
 
 /** hstsVerdict's reasons as site-checks.ts words them: "max-age=0" or "invalid: <parser error>". */
+const FRAME_PROBLEMS: Readonly<Record<string, string>> = {
+  absent: 'Neither X-Frame-Options nor CSP frame-ancestors is sent',
+  'frame-ancestors-wildcard': "CSP frame-ancestors allows '*' (any site)",
+  'x-frame-options-conflict': 'X-Frame-Options has conflicting values, so browsers ignore it',
+  'x-frame-options-invalid': 'X-Frame-Options is not DENY or SAMEORIGIN, so browsers ignore it',
+};
+
 function hstsProblem(reason: string): string {
   return reason === 'max-age=0' ? 'max-age=0 switches HSTS off' : capitalize(reason);
 }

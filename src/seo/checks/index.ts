@@ -64,7 +64,15 @@ export {
   type StructuredDataProblem,
 } from './structured-data-rules.js';
 export type { CheckOutcome } from './check-outcome.js';
+export {
+  RENDERING_EVALUATORS,
+  pageRenderingRecord,
+  renderSideDigest,
+  type PageRenderingRecord,
+  type RenderSideDigest,
+} from './rendering-checks.js';
 export { CHECK_GUIDANCE, guidanceFor, type CheckGuidance } from './check-guidance.js';
+export { CheckOverrides, isDefaultOverride, overrideProblem, type CheckOverride } from './check-overrides.js';
 export {
   EVIDENCE_KEYS_BY_CODE,
   EVIDENCE_KIND_BY_CODE,

@@ -11,6 +11,8 @@ export const LINK_TARGET_CODES = [
   'LINKS_TO_REDIRECT',
   'TECH_BLOCKED_BY_ROBOTS',
   'TECH_CANONICAL_TO_BROKEN',
+  'LINKS_TO_NON_CANONICAL',
+  'LINKS_TO_NOINDEX',
   ...RESOURCE_TARGET_CODES,
 ] as const;
 
@@ -49,6 +51,12 @@ export function evaluateLinkTargets(
   let redirectCount = 0;
   let blockedCount = 0;
   let externalBrokenCount = 0;
+  // LINKS_TO_NOINDEX and LINKS_TO_NON_CANONICAL judge crawled 2xx pages only (what their summaries say).
+  let pagesKnown = 0;
+  const noindex: string[] = [];
+  const nonCanonical: { url: string; canonical: string }[] = [];
+  let noindexCount = 0;
+  let nonCanonicalCount = 0;
 
   for (const url of source.internalLinks) {
     const info = lookup(url);
@@ -65,6 +73,16 @@ export function evaluateLinkTargets(
     } else if (info.redirected) {
       redirectCount++;
       if (redirecting.length < SAMPLE) redirecting.push(url);
+    } else if (info.canonical !== undefined && info.status !== null && info.status < 300) {
+      pagesKnown++;
+      const canonical = info.canonical === null ? null : normalizeUrl(info.canonical);
+      if (info.noindex) {
+        noindexCount++;
+        if (noindex.length < SAMPLE) noindex.push(url);
+      } else if (canonical !== null && canonical !== normalizeUrl(url)) {
+        nonCanonicalCount++;
+        if (nonCanonical.length < SAMPLE) nonCanonical.push({ url, canonical });
+      }
     }
   }
   for (const url of source.externalLinks) {
@@ -95,6 +113,14 @@ export function evaluateLinkTargets(
     TECH_BLOCKED_BY_ROBOTS:
       internalKnown === 0 ? null : blockedCount > 0 ? fail({ count: blockedCount, links: blocked }) : pass(),
     TECH_CANONICAL_TO_BROKEN: canonicalOutcome(source, lookup),
+    LINKS_TO_NON_CANONICAL:
+      pagesKnown === 0
+        ? null
+        : nonCanonicalCount > 0
+          ? fail({ count: nonCanonicalCount, links: nonCanonical })
+          : pass(),
+    LINKS_TO_NOINDEX:
+      pagesKnown === 0 ? null : noindexCount > 0 ? fail({ count: noindexCount, links: noindex }) : pass(),
     ...evaluateResourceTargets(source.resources ?? [], lookup),
   };
 }

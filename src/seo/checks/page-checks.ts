@@ -21,10 +21,22 @@ import { CHECK_THRESHOLDS as T } from './check-thresholds.js';
 import type { CheckResult, PageFetch } from './check.types.js';
 import { banded, fail, pass, type CheckOutcome } from './check-outcome.js';
 import { genericLinkTexts, isGenericLinkText } from './generic-link-text.js';
+import {
+  HYGIENE_CONTENT_EVALUATORS,
+  HYGIENE_LINK_EVALUATORS,
+  HYGIENE_PERF_EVALUATORS,
+  HYGIENE_TECH_EVALUATORS,
+} from './hygiene-checks.js';
 import { isValidHreflang, isValidLangTag } from './language-tag.js';
 import { evaluateLinkTargets, type LinkTargetCode } from './link-target-checks.js';
 import { effectiveCanonical, nonIndexableReason, sitemapListingOutcome, wasRedirected } from './page-indexability.js';
+import { RENDERING_EVALUATORS, clientRenderedSuspected } from './rendering-checks.js';
 import { checkStructuredData } from './structured-data-rules.js';
+import {
+  STRUCTURED_LINK_EVALUATORS,
+  STRUCTURED_PAGE_EVALUATORS,
+  STRUCTURED_TECH_EVALUATORS,
+} from './structured-international-checks.js';
 
 /** Every page-scope code, in catalog order. */
 export const PAGE_CHECK_CODES: readonly PageCheckCode[] = CHECK_CATALOG.filter((check) => check.scope === 'page').map(
@@ -191,6 +203,8 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
     if (!html || html.hreflang.length === 0) return null;
     return html.hreflang.some((entry) => entry.lang.toLowerCase() === 'x-default') ? pass() : fail();
   },
+  // Structured data, hreflang, viewport, social, AMP and pagination (structured-international-checks.ts)
+  ...STRUCTURED_PAGE_EVALUATORS,
 
   // CONTENT
   CONTENT_H1_MISSING: ({ html }) => (html ? (html.h1Count === 0 ? fail() : pass()) : null),
@@ -259,6 +273,8 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
       ? fail({ ratio: Math.round(ratio * 1000) / 1000, textBytes: html.textBytes, htmlBytes: html.htmlBytes })
       : pass();
   },
+  // Images named by file name or without a source, and filler text (hygiene-checks.ts)
+  ...HYGIENE_CONTENT_EVALUATORS,
 
   // LINKS
   LINKS_INTERNAL_BROKEN: (ctx) => ctx.linkTargets()?.LINKS_INTERNAL_BROKEN ?? null,
@@ -311,6 +327,9 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
       ? fail({ count: local.length, links: local.slice(0, SAMPLE).map((link) => link.url) })
       : pass();
   },
+  // Temporary redirects, links without a name, links to non-canonical or noindex pages (hygiene-checks.ts)
+  ...HYGIENE_LINK_EVALUATORS,
+  ...STRUCTURED_LINK_EVALUATORS,
 
   // TECHNICAL
   TECH_STATUS_4XX: ({ page, responded }) =>
@@ -380,6 +399,12 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
       return fail({ bytes: page.bodyCapped.declaredBytes ?? html.htmlBytes, analysedBytes: html.htmlBytes });
     return html.htmlBytes > T.maxHtmlBytes ? fail({ bytes: html.htmlBytes }) : pass();
   },
+  // Insecure cookies, meta refresh, soft 404s and URL hygiene (hygiene-checks.ts)
+  ...HYGIENE_TECH_EVALUATORS,
+  TECH_CLIENT_RENDERED_SUSPECTED: clientRenderedSuspected,
+  ...STRUCTURED_TECH_EVALUATORS,
+  // RENDERING (browser mode: the raw HTML against the rendered page)
+  ...RENDERING_EVALUATORS,
 
   // PERFORMANCE
   PERF_LCP: ({ page }) => metric(page.labMetrics?.lcpMs, T.metrics.PERF_LCP, 'lcpMs'),
@@ -456,6 +481,8 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
       ? fail({ count: uncached.length, urls: uncached.slice(0, SAMPLE).map((r) => r.url) })
       : pass();
   },
+  // Legacy image formats and lazy loading (hygiene-checks.ts)
+  ...HYGIENE_PERF_EVALUATORS,
 };
 
 function firstText(values: readonly string[]): string {

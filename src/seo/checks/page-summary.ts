@@ -57,6 +57,7 @@ export function summarizePage(facts: PageFacts | null, page: PageFetch, limits: 
     canonical: effectiveCanonical(facts),
     title: facts?.titles[0] ?? null,
     description: facts?.descriptions[0] ?? null,
+    h1: facts?.headings.find((heading) => heading.level === 1)?.text ?? null,
     textHash: facts ? facts.textHash : null,
     simhash: facts ? facts.simhash : null,
     wordCount: facts?.wordCount ?? 0,
@@ -67,5 +68,8 @@ export function summarizePage(facts: PageFacts | null, page: PageFetch, limits: 
     resources,
   };
   if (page.inSitemap !== undefined) summary.inSitemap = page.inSitemap;
+  if (facts && ok && facts.ampHtml?.url) summary.ampHtml = facts.ampHtml.url;
+  const series = facts && ok ? (facts.pagination ?? []).filter((link) => link.url !== null) : [];
+  if (series.length > 0) summary.pagination = series.map((link) => ({ rel: link.rel, url: link.url! }));
   return summary;
 }

@@ -14,8 +14,10 @@ import type {
   SiteCheckResult,
 } from './check.types.js';
 import { LINK_TARGET_CODES, evaluateLinkTargets } from './link-target-checks.js';
+import { HYGIENE_SITE_EVALUATORS } from './hygiene-checks.js';
 import { findNearDuplicates } from './near-duplicate-index.js';
 import { sitemapListingOutcome } from './page-indexability.js';
+import { STRUCTURED_SITE_EVALUATORS } from './structured-international-checks.js';
 
 const SAMPLE = 3;
 const SITEMAP_MAX_URLS = 50_000;
@@ -139,6 +141,12 @@ export const SITE_EVALUATORS: Readonly<Record<SiteCheckCode, SiteEvaluator>> = {
   LINKS_ORPHAN: ({ input }) => orphanCheck(input),
   TECH_SITEMAP_BLOCKED_BY_ROBOTS: ({ input }) => sitemapBlockedCheck(input),
   META_HREFLANG_NO_RETURN: ({ pages }) => hreflangReturnCheck(pages),
+  // Hreflang, amphtml and rel=next/prev targets (structured-international-checks.ts)
+  ...STRUCTURED_SITE_EVALUATORS,
+  CONTENT_H1_DUPLICATE: ({ pages }) =>
+    duplicateFieldCheck('CONTENT_H1_DUPLICATE', pages, (page) => page.h1 ?? null, 'h1'),
+  // Security headers of the start page (hygiene-checks.ts)
+  ...HYGIENE_SITE_EVALUATORS,
 };
 
 /**
@@ -258,11 +266,11 @@ function duplicateOccurrences(
 ): Occurrence[] {
   const occurrences: Occurrence[] = [];
   for (const group of groups) {
+    // The sample is drawn from the group's first SAMPLE + 1 pages: a group of n pages costs O(n), not O(n²) (one h1
+    // shared by 100,000 pages must not stall the site pass).
+    const head = group.slice(0, SAMPLE + 1);
     for (const page of group) {
-      const others = group
-        .filter((other) => other !== page)
-        .slice(0, SAMPLE)
-        .map((other) => other.finalUrl);
+      const others = othersIn(head, page);
       occurrences.push({
         url: page.finalUrl,
         evidence: { ...evidenceOf(page), duplicates: group.length - 1, sameAs: others },
@@ -272,8 +280,15 @@ function duplicateOccurrences(
   return occurrences;
 }
 
+/** Up to SAMPLE URLs of a group's first SAMPLE + 1 pages other than `page` (in group order). */
+function othersIn(head: readonly PageSummary[], page: PageSummary): string[] {
+  const others: string[] = [];
+  for (const other of head) if (other !== page && others.length < SAMPLE) others.push(other.finalUrl);
+  return others;
+}
+
 function duplicateFieldCheck(
-  code: 'META_TITLE_DUPLICATE' | 'META_DESCRIPTION_DUPLICATE',
+  code: 'META_TITLE_DUPLICATE' | 'META_DESCRIPTION_DUPLICATE' | 'CONTENT_H1_DUPLICATE',
   pages: readonly PageSummary[],
   field: (page: PageSummary) => string | null,
   name: string,
@@ -318,10 +333,10 @@ function canonicalMissingCheck(pages: readonly PageSummary[]): SiteCheckResult {
   const occurrences: Occurrence[] = [];
   for (const group of groups.values()) {
     if (group.length < 2) continue;
+    const head = group.slice(0, SAMPLE + 1);
     for (const page of group) {
       if (page.canonical !== null) continue;
-      const sameAs = group.filter((other) => other !== page).map((other) => other.finalUrl);
-      occurrences.push({ url: page.finalUrl, evidence: { sameAs: sameAs.slice(0, SAMPLE) } });
+      occurrences.push({ url: page.finalUrl, evidence: { sameAs: othersIn(head, page) } });
     }
   }
   return result('TECH_CANONICAL_MISSING', occurrences.length > 0, occurrences, applicable);
@@ -377,7 +392,8 @@ function nearDuplicateCheck(pages: readonly PageSummary[]): SiteCheckResult {
 
 function orphanCheck(input: SiteCheckInput): SiteCheckResult {
   const sitemapUrls = input.sitemap?.urls;
-  if (!sitemapUrls || sitemapUrls.length === 0 || input.pages.length === 0 || input.crawlTruncated)
+  // List mode follows no link: no page's inlinks are known.
+  if (!sitemapUrls || sitemapUrls.length === 0 || input.pages.length === 0 || input.crawlTruncated || input.listMode)
     return notApplicable('LINKS_ORPHAN');
   // Pages share most link targets: normalize each distinct one once, not once per link.
   const targets = new Set<string>();
@@ -464,8 +480,10 @@ function* crawlPageChecks(input: SiteCheckInput, documents: ReadonlySet<PageSumm
   const known = new Map<string, LinkTargetInfo>();
   for (const page of input.pages) {
     const final = normalizeUrl(page.finalUrl);
+    // A crawled HTML document's canonical (null: none) lets link checks tell a page from its duplicates.
+    const canonical = page.isHtml ? { canonical: page.canonical } : {};
     if (final !== null && !known.has(final))
-      known.set(final, { status: page.status === 0 ? null : page.status, noindex: page.noindex });
+      known.set(final, { status: page.status === 0 ? null : page.status, noindex: page.noindex, ...canonical });
     const requested = normalizeUrl(page.url);
     if (requested !== null && requested !== final) {
       known.set(requested, {

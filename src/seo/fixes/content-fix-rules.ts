@@ -1,5 +1,6 @@
 import { CHECK_THRESHOLDS as T, type CheckCode } from '../checks/index.js';
 import { fieldOf, numberOf } from './fix-evidence.js';
+import { HYGIENE_CONTENT_FIX_RULES } from './hygiene-fix-rules.js';
 import {
   absoluteUrl,
   formatBytes,
@@ -377,4 +378,6 @@ export const CONTENT_FIX_RULES: Record<ContentCode, FixRule> = {
       ],
     };
   },
+  // Images, security headers, redirects, soft 404s, URLs and link texts (hygiene-fix-rules.ts)
+  ...HYGIENE_CONTENT_FIX_RULES,
 };

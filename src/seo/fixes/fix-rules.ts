@@ -6,6 +6,8 @@ import { LINK_FIX_RULES } from './link-fix-rules.js';
 import { codePointLength, cutAtWord } from './markup-text.js';
 import { META_FIX_RULES } from './meta-fix-rules.js';
 import { PERFORMANCE_FIX_RULES } from './performance-fix-rules.js';
+import { STRUCTURED_FIX_RULES } from './structured-international-fix-rules.js';
+import { RENDERING_FIX_RULES } from './rendering-fix-rules.js';
 import { TECHNICAL_FIX_RULES } from './technical-fix-rules.js';
 
 /** One rule per catalog code: the Record type makes a new code without a rule a compile error. */
@@ -15,6 +17,8 @@ export const FIX_RULES: Readonly<Record<CheckCode, FixRule>> = {
   ...LINK_FIX_RULES,
   ...TECHNICAL_FIX_RULES,
   ...PERFORMANCE_FIX_RULES,
+  ...STRUCTURED_FIX_RULES,
+  ...RENDERING_FIX_RULES,
 };
 
 /**

@@ -1,10 +1,12 @@
 import { CHECK_THRESHOLDS as T, type CheckCode } from '../checks/index.js';
 import { fieldOf, numberOf } from './fix-evidence.js';
+import { HYGIENE_LINK_FIX_RULES } from './hygiene-fix-rules.js';
 import { pageName, plural, type FixRule, type FixRuleContext } from './fix-rule-context.js';
 import { escapeHtml, phraseFromPath, shorten } from './markup-text.js';
+import type { StructuredFixCode } from './structured-international-fix-rules.js';
 import { parentPath, pathOnly, redirectRules, shellQuote } from './server-config-snippets.js';
 
-type LinkCode = Extract<CheckCode, `LINKS_${string}`>;
+type LinkCode = Exclude<Extract<CheckCode, `LINKS_${string}`>, StructuredFixCode>;
 
 /** The anchor text the page uses for a target URL, for telling the user which link to edit. */
 function anchorOf(ctx: FixRuleContext, url: string): string | null {
@@ -332,4 +334,6 @@ export const LINK_FIX_RULES: Record<LinkCode, FixRule> = {
           : links.map((url) => `${url} -> ${rewrite(url)}`).join('\n') || undefined,
     };
   },
+  // Images, security headers, redirects, soft 404s, URLs and link texts (hygiene-fix-rules.ts)
+  ...HYGIENE_LINK_FIX_RULES,
 };

@@ -13,9 +13,11 @@ import {
 import type { FixPageContext, FixProposal } from './fix.types.js';
 import { correctLanguageTag, guessLanguage } from './language-guess.js';
 import { codePointLength, collapseWhitespace, cutAtWord, escapeHtml, phraseFromPath, shorten } from './markup-text.js';
+import type { StructuredFixCode } from './structured-international-fix-rules.js';
 import { brandOf, proposeTitle, titleTag, type TitleMode } from './title-proposal.js';
 
-type MetaCode = Extract<CheckCode, `META_${string}`>;
+/** The structured data, hreflang, viewport and social codes of issue 28 have their rules in their own module. */
+type MetaCode = Exclude<Extract<CheckCode, `META_${string}`>, StructuredFixCode>;
 
 /** The page digest, or a stub carrying what the evidence knows (site checks and stored issues lack HTML). */
 function pageOf(ctx: FixRuleContext, overrides: Partial<FixPageContext> = {}): FixPageContext {

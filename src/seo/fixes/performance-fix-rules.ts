@@ -1,5 +1,6 @@
 import { CHECK_THRESHOLDS as T, type BandedCheckCode, type CheckCode } from '../checks/index.js';
 import { numberOf, fieldOf } from './fix-evidence.js';
+import { HYGIENE_PERFORMANCE_FIX_RULES } from './hygiene-fix-rules.js';
 import {
   formatBytes,
   formatCount,
@@ -353,6 +354,8 @@ export const PERFORMANCE_FIX_RULES: Record<PerformanceCode, FixRule> = {
         `max-age=31536000, immutable"\n</FilesMatch>`,
     };
   },
+  // Images, security headers, redirects, soft 404s, URLs and link texts (hygiene-fix-rules.ts)
+  ...HYGIENE_PERFORMANCE_FIX_RULES,
 };
 
 /** identify's -format treats % as a directive: a URL inside the label must escape it. */

@@ -1,6 +1,7 @@
 import { CHECK_THRESHOLDS as T, type CheckCode } from '../checks/index.js';
 import { proposeDescription } from './description-proposal.js';
 import { fieldOf, numberOf } from './fix-evidence.js';
+import { HYGIENE_TECHNICAL_FIX_RULES } from './hygiene-fix-rules.js';
 import {
   absoluteUrl,
   formatBytes,
@@ -11,10 +12,11 @@ import {
   type FixRuleContext,
 } from './fix-rule-context.js';
 import { brandFromHost, collapseWhitespace, escapeHtml, phraseFromPath, shorten } from './markup-text.js';
+import type { StructuredFixCode } from './structured-international-fix-rules.js';
 import { parentPath, pathOnly, redirectRules, shellQuote } from './server-config-snippets.js';
 import { brandOf } from './title-proposal.js';
 
-type TechnicalCode = Extract<CheckCode, `TECH_${string}`> | 'PAGE_FETCH_FAILED';
+type TechnicalCode = Exclude<Extract<CheckCode, `TECH_${string}`>, StructuredFixCode> | 'PAGE_FETCH_FAILED';
 
 const AI_SEARCH_AGENTS = ['OAI-SearchBot', 'ChatGPT-User', 'PerplexityBot', 'Claude-User'];
 
@@ -616,6 +618,27 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
       ],
     };
   },
+  TECH_CLIENT_RENDERED_SUSPECTED: (ctx) => {
+    const root = ctx.evidence.string('root');
+    const markers = ctx.evidence.strings('markers', 4);
+    const words = ctx.evidence.number('words');
+    const signs = [
+      ...(root ? [`an empty ${root} element`] : []),
+      ...(markers.length > 0 ? [`framework markers (${markers.join(', ')})`] : []),
+    ];
+    return {
+      summary: `Audit ${pageName(ctx)} in browser rendering mode: its HTML looks like an app shell`,
+      steps: [
+        `The HTML as served has ${signs.length > 0 ? signs.join(' and ') : 'the marks of a client-side app'}` +
+          `${words !== null ? ` and ${words} visible words` : ''}: its content appears only when JavaScript runs, ` +
+          'so this audit judged the empty shell.',
+        'Switch the project to browser rendering mode (project settings) and run the audit again to see the ' +
+          'page as search engines render it.',
+        'For crawlers that do not run JavaScript, and for faster indexing, serve the content in the HTML with ' +
+          'server-side rendering, static generation or prerendering.',
+      ],
+    };
+  },
   TECH_AI_SEARCH_BLOCKED: (ctx) => {
     const agents = ctx.evidence.strings('agents', 4);
     const list = agents.length > 0 ? agents : AI_SEARCH_AGENTS;
@@ -658,4 +681,6 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
       code: `# ${name}\n\n> ${summary}\n\n## Main pages\n\n${lines.join('\n')}`,
     };
   },
+  // Images, security headers, redirects, soft 404s, URLs and link texts (hygiene-fix-rules.ts)
+  ...HYGIENE_TECHNICAL_FIX_RULES,
 };

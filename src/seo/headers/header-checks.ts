@@ -1,13 +1,17 @@
 import type { CheckCode } from '../checks/check-catalog.js';
 import { charsetOf } from '../page/header-values.js';
 import { CHECK_THRESHOLDS } from '../checks/check-thresholds.js';
-import { effectiveReferrerPolicy, parseCsp, scriptSourceDirective } from './header-directives.js';
+import { effectiveReferrerPolicy, scriptSourceDirective } from './header-directives.js';
 import type { CspPolicy } from './header-directives.js';
 import type { HeaderCheck, HeaderCheckName, HeadersInput } from './headers.types.js';
 import {
   cacheVerdict,
   charsetDeclared,
   compressionVerdict,
+  contentTypeOptionsVerdict,
+  cspVerdict,
+  frameProtectionVerdict,
+  hstsShortVerdict,
   hstsVerdict,
   isPlainHttp,
   isRedirectChain,
@@ -108,6 +112,8 @@ function checkHsts(ctx: HeaderContext): CheckOutcome {
     return outcome(name, false, value, message, ['TECH_HSTS_MISSING']);
   }
   const { policy, maxAge } = verdict;
+  // TECH_HSTS_SHORT: the audit's verdict, phrased in the notes below.
+  const short = hstsShortVerdict(verdict)?.short === true;
   const notes = [
     maxAge >= RECOMMENDED_HSTS_MAX_AGE
       ? `HSTS enabled for ${describeSeconds(maxAge)}.`
@@ -125,7 +131,7 @@ function checkHsts(ctx: HeaderContext): CheckOutcome {
     );
   }
   if (verdict.repeated) notes.push('Several HSTS headers were sent; browsers use only the first.');
-  return outcome(name, true, value, notes.join(' '));
+  return outcome(name, true, value, notes.join(' '), short ? ['TECH_HSTS_SHORT'] : []);
 }
 
 /** `'unsafe-inline'` is ignored by browsers when a nonce, a hash or 'strict-dynamic' is present. */
@@ -145,11 +151,9 @@ function allowsEval(policy: CspPolicy): boolean {
 }
 
 function checkCsp(ctx: HeaderContext): CheckOutcome {
-  const values = ctx.values('content-security-policy');
-  const value = joined(values);
-  const policies = parseCsp(values);
-  if (policies.length === 0) {
-    const reportOnly = ctx.values('content-security-policy-report-only').length > 0;
+  const value = joined(ctx.values('content-security-policy'));
+  const { present, policies, reportOnly } = cspVerdict(ctx.headers);
+  if (!present) {
     return outcome(
       'content-security-policy',
       false,
@@ -157,6 +161,8 @@ function checkCsp(ctx: HeaderContext): CheckOutcome {
       reportOnly
         ? 'Only Content-Security-Policy-Report-Only is sent: violations are reported but nothing is blocked.'
         : 'Missing Content-Security-Policy: no protection against injected scripts (XSS).',
+      // The audit judges security headers on https only (on http anyone on the path can rewrite them).
+      ctx.isHttps ? ['TECH_CSP_MISSING'] : [],
     );
   }
   // Every policy is enforced, so a script runs only if all policies allow it.
@@ -187,69 +193,46 @@ function checkCsp(ctx: HeaderContext): CheckOutcome {
 }
 
 function checkContentTypeOptions(ctx: HeaderContext): CheckOutcome {
-  const values = ctx.values('x-content-type-options');
-  const value = joined(values);
-  if (values.length === 0) {
+  const value = joined(ctx.values('x-content-type-options'));
+  const verdict = contentTypeOptionsVerdict(ctx.headers);
+  const issues: CheckCode[] = ctx.isHttps && !verdict.nosniff ? ['TECH_CONTENT_TYPE_OPTIONS_MISSING'] : [];
+  if (verdict.value === null) {
     return outcome(
       'x-content-type-options',
       false,
       null,
       'Missing X-Content-Type-Options: nosniff; browsers may MIME-sniff responses.',
+      issues,
     );
   }
-  const first = values[0].split(',')[0].trim().toLowerCase();
-  return first === 'nosniff'
+  return verdict.nosniff
     ? outcome('x-content-type-options', true, value, 'MIME sniffing is disabled (nosniff).')
-    : outcome('x-content-type-options', false, value, `X-Content-Type-Options must be "nosniff" (got "${values[0]}").`);
+    : outcome(
+        'x-content-type-options',
+        false,
+        value,
+        `X-Content-Type-Options must be "nosniff" (got "${verdict.value}").`,
+        issues,
+      );
 }
 
 function checkFrameProtection(ctx: HeaderContext): CheckOutcome {
-  const frameAncestors = parseCsp(ctx.values('content-security-policy'))
-    .map((policy) => policy.get('frame-ancestors'))
-    .filter((sources): sources is readonly string[] => sources !== undefined);
-  const xfoValues = ctx.values('x-frame-options');
-  // HTML spec: the comma-separated values count only if they all agree (case-insensitively).
-  const xfoTokens = new Set(
-    xfoValues
-      .flatMap((entry) => entry.split(','))
-      .map((token) => token.trim().toUpperCase())
-      .filter((token) => token !== ''),
-  );
-  const xfo = xfoTokens.size === 1 ? [...xfoTokens][0] : null;
-  // frame-ancestors supersedes X-Frame-Options in browsers that support it.
-  if (frameAncestors.length > 0) {
-    const value = frameAncestors.map((sources) => `frame-ancestors ${sources.join(' ')}`.trim()).join(', ');
-    const allowsAll = frameAncestors.every((sources) => sources.includes('*'));
-    return allowsAll
-      ? outcome(
-          'frame-protection',
-          false,
-          value,
-          "CSP frame-ancestors '*' lets any site embed the page (clickjacking).",
-        )
-      : outcome('frame-protection', true, value, 'Framing is restricted by CSP frame-ancestors.');
+  const verdict = frameProtectionVerdict(ctx.headers);
+  if (verdict.protected) {
+    return verdict.by === 'frame-ancestors'
+      ? outcome('frame-protection', true, verdict.value, 'Framing is restricted by CSP frame-ancestors.')
+      : outcome('frame-protection', true, verdict.value, `Framing is restricted by X-Frame-Options: ${verdict.value}.`);
   }
-  const value = joined(xfoValues);
-  if (xfo === 'DENY' || xfo === 'SAMEORIGIN') {
-    return outcome('frame-protection', true, value, `Framing is restricted by X-Frame-Options: ${xfo}.`);
-  }
-  if (xfoValues.length === 0) {
-    return outcome(
-      'frame-protection',
-      false,
-      null,
-      'No X-Frame-Options or CSP frame-ancestors: any site can embed the page (clickjacking).',
-    );
-  }
-  return outcome(
-    'frame-protection',
-    false,
-    value,
-    xfoTokens.size > 1
-      ? 'X-Frame-Options has conflicting values, so browsers ignore it.'
-      : `X-Frame-Options "${xfoValues[0]}" is not DENY or SAMEORIGIN (ALLOW-FROM is obsolete); use CSP ` +
-          `frame-ancestors.`,
-  );
+  const issues: CheckCode[] = ctx.isHttps ? ['TECH_CLICKJACKING_UNPROTECTED'] : [];
+  const message = {
+    'frame-ancestors-wildcard': "CSP frame-ancestors '*' lets any site embed the page (clickjacking).",
+    absent: 'No X-Frame-Options or CSP frame-ancestors: any site can embed the page (clickjacking).',
+    'x-frame-options-conflict': 'X-Frame-Options has conflicting values, so browsers ignore it.',
+    'x-frame-options-invalid':
+      `X-Frame-Options "${ctx.values('x-frame-options')[0]}" is not DENY or SAMEORIGIN (ALLOW-FROM is obsolete); ` +
+      'use CSP frame-ancestors.',
+  }[verdict.reason];
+  return outcome('frame-protection', false, verdict.value, message, issues);
 }
 
 function checkReferrerPolicy(ctx: HeaderContext): CheckOutcome {

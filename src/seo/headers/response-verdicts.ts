@@ -7,8 +7,8 @@
 import { parseXRobotsTag } from '../page/robots-directives.js';
 import { charsetOf } from '../page/header-values.js';
 import { CHECK_THRESHOLDS } from '../checks/check-thresholds.js';
-import { mediaTypeOf, parseCacheControl, parseHsts } from './header-directives.js';
-import type { CacheControl, HstsPolicy } from './header-directives.js';
+import { mediaTypeOf, parseCacheControl, parseCsp, parseHsts } from './header-directives.js';
+import type { CacheControl, CspPolicy, HstsPolicy } from './header-directives.js';
 
 /** Header values as an HTTP client returns them: a string, or an array for a repeated header. */
 export type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
@@ -244,4 +244,104 @@ export function isHtmlType(mediaType: string | null): boolean {
 export function charsetDeclared(headers: ResponseHeaders, documentCharset: string | null): boolean | null {
   if (!isHtmlType(headers.mediaType)) return null;
   return charsetOf(headers.values('content-type')[0] ?? null) !== null || (documentCharset?.trim() ?? '') !== '';
+}
+
+// --- security headers (TECH_CSP_MISSING, TECH_CONTENT_TYPE_OPTIONS_MISSING, TECH_CLICKJACKING_UNPROTECTED) ------
+
+/**
+ * TECH_CSP_MISSING: whether the response enforces a Content-Security-Policy. Report-Only blocks nothing, so it does
+ * not count; a policy that restricts no script source is still a policy (the tool phrases that weakness).
+ */
+export function cspVerdict(headers: ResponseHeaders): { present: boolean; policies: CspPolicy[]; reportOnly: boolean } {
+  const policies = parseCsp(headers.values('content-security-policy'));
+  return {
+    present: policies.length > 0,
+    policies,
+    reportOnly: headers.values('content-security-policy-report-only').length > 0,
+  };
+}
+
+/** TECH_CONTENT_TYPE_OPTIONS_MISSING: the first X-Content-Type-Options token is `nosniff` (what browsers read). */
+export function contentTypeOptionsVerdict(headers: ResponseHeaders): { nosniff: boolean; value: string | null } {
+  const values = headers.values('x-content-type-options');
+  if (values.length === 0) return { nosniff: false, value: null };
+  return { nosniff: values[0].split(',')[0].trim().toLowerCase() === 'nosniff', value: values[0] };
+}
+
+export type FrameProtectionVerdict =
+  | { protected: true; by: 'frame-ancestors'; value: string }
+  | { protected: true; by: 'x-frame-options'; value: 'DENY' | 'SAMEORIGIN' }
+  | {
+      protected: false;
+      reason: 'absent' | 'frame-ancestors-wildcard' | 'x-frame-options-conflict' | 'x-frame-options-invalid';
+      value: string | null;
+    };
+
+/**
+ * TECH_CLICKJACKING_UNPROTECTED: CSP frame-ancestors (which supersedes X-Frame-Options where supported) without `*`
+ * in some policy, else X-Frame-Options DENY or SAMEORIGIN — its comma-separated values count only if they agree
+ * (HTML spec); ALLOW-FROM is obsolete and ignored.
+ */
+export function frameProtectionVerdict(headers: ResponseHeaders): FrameProtectionVerdict {
+  const frameAncestors = parseCsp(headers.values('content-security-policy'))
+    .map((policy) => policy.get('frame-ancestors'))
+    .filter((sources): sources is readonly string[] => sources !== undefined);
+  if (frameAncestors.length > 0) {
+    const value = frameAncestors.map((sources) => `frame-ancestors ${sources.join(' ')}`.trim()).join(', ');
+    // Every policy is enforced: one that does not allow * restricts framing.
+    return frameAncestors.every((sources) => sources.includes('*'))
+      ? { protected: false, reason: 'frame-ancestors-wildcard', value }
+      : { protected: true, by: 'frame-ancestors', value };
+  }
+  const xfoValues = headers.values('x-frame-options');
+  const value = xfoValues.length === 0 ? null : xfoValues.join(', ');
+  const tokens = new Set(
+    xfoValues
+      .flatMap((entry) => entry.split(','))
+      .map((token) => token.trim().toUpperCase())
+      .filter((token) => token !== ''),
+  );
+  const xfo = tokens.size === 1 ? [...tokens][0] : null;
+  if (xfo === 'DENY' || xfo === 'SAMEORIGIN') return { protected: true, by: 'x-frame-options', value: xfo };
+  if (xfoValues.length === 0) return { protected: false, reason: 'absent', value };
+  return { protected: false, reason: tokens.size > 1 ? 'x-frame-options-conflict' : 'x-frame-options-invalid', value };
+}
+
+/** TECH_HSTS_SHORT: HSTS is on (hstsVerdict) but for less than a year; null when HSTS is off or does not apply. */
+export function hstsShortVerdict(verdict: HstsVerdict): { short: boolean; maxAge: number } | null {
+  if (!verdict.applies || !verdict.enabled) return null;
+  return { short: verdict.maxAge < CHECK_THRESHOLDS.hstsMinMaxAge, maxAge: verdict.maxAge };
+}
+
+// --- cookies (TECH_COOKIE_INSECURE) ---------------------------------------------------------------------------
+
+/**
+ * TECH_COOKIE_INSECURE: on an https response, the cookies set without the Secure attribute (RFC 6265 §4.1.2.5), so
+ * a browser would also send them over plain http. A cookie being deleted (Max-Age<=0 or an Expires in the past) is
+ * not counted. Null when the response is not https or sets no cookie.
+ */
+export function insecureCookies(headers: ResponseHeaders, https: boolean): { names: string[]; total: number } | null {
+  if (!https) return null;
+  const cookies = headers.values('set-cookie');
+  if (cookies.length === 0) return null;
+  const names: string[] = [];
+  let total = 0;
+  for (const cookie of cookies) {
+    const [pair, ...attributes] = cookie.split(';');
+    const eq = pair.indexOf('=');
+    const name = (eq === -1 ? '' : pair.slice(0, eq)).trim();
+    let secure = false;
+    let deleted = false;
+    for (const attribute of attributes) {
+      const [key, ...rest] = attribute.split('=');
+      const keyName = key.trim().toLowerCase();
+      const argument = rest.join('=').trim();
+      if (keyName === 'secure') secure = true;
+      else if (keyName === 'max-age' && /^-?\d+$/.test(argument) && Number(argument) <= 0) deleted = true;
+      else if (keyName === 'expires' && Date.parse(argument) < Date.now() - 86_400_000) deleted = true;
+    }
+    total++;
+    if (!secure && !deleted) names.push(name || '(unnamed)');
+  }
+  return { names, total };
 }

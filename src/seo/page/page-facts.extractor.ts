@@ -106,6 +106,13 @@ const PRELOAD_KINDS: Record<string, ResourceKind> = {
   track: 'media',
 };
 
+/** Ids of the element a client-side app mounts into (React, Vue, Next.js, Nuxt, Gatsby). */
+const APP_ROOT_IDS = new Set(['root', 'app', '__next', '__nuxt', '___gatsby']);
+/** Characters of text an app root may hold and still count as empty: a "Loading…" placeholder. */
+const APP_ROOT_PLACEHOLDER_CHARS = 40;
+/** Attributes a front-end framework writes on the element it renders into. */
+const FRAMEWORK_MARKER_ATTRIBUTES = ['data-reactroot', 'ng-version', 'ng-app', 'data-v-app'] as const;
+
 const JS_TYPES = new Set([
   '',
   'text/javascript',
@@ -198,6 +205,17 @@ class PageFactsCollector {
   private readonly mixedSample: MixedContentFact[] = [];
   private domElements = 0;
   private hasFavicon = false;
+  private viewportCount = 0;
+  private amp = false;
+  private ampHtml: { href: string; url: string | null } | null = null;
+  private readonly pagination: { rel: 'next' | 'prev'; href: string; url: string | null }[] = [];
+  /** Characters of visible body text seen so far (where an image starts on the page). */
+  private visibleChars = 0;
+  private placeholderText: string | null = null;
+  /** An app root opened with nothing in it yet (see ClientRenderingFact). */
+  private appRoot: { selector: string; name: string; text: string } | null = null;
+  private emptyRoot: string | null = null;
+  private readonly frameworkMarkers: string[] = [];
 
   constructor(
     private readonly ctx: PageContext,
@@ -219,6 +237,9 @@ class PageFactsCollector {
       return;
     }
     this.domElements++;
+    // An element inside the app root means it is not empty (inert noscript/template content does not count).
+    if (this.appRoot !== null && name !== 'noscript' && name !== 'template') this.appRoot = null;
+    this.noteClientRendering(name, attribs);
     if (this.svgDepth > 0) {
       if (name === 'svg') this.svgDepth++;
       this.trackId(attribs.id);
@@ -241,6 +262,7 @@ class PageFactsCollector {
           this.langSeen = true;
           const lang = attribs.lang ?? attribs['xml:lang'];
           this.lang = lang === undefined ? null : lang.trim();
+          this.amp = attribs.amp !== undefined || attribs['\u26a1'] !== undefined;
         }
         return;
       case 'title':
@@ -307,6 +329,12 @@ class PageFactsCollector {
       if (name === 'svg') this.svgDepth--;
       return;
     }
+    if (this.appRoot !== null) {
+      // Nothing but a short placeholder opened inside it: the root is closed empty.
+      if (name === this.appRoot.name && collapse(this.appRoot.text).length <= APP_ROOT_PLACEHOLDER_CHARS)
+        this.emptyRoot ??= this.appRoot.selector;
+      this.appRoot = null;
+    }
     switch (name) {
       case 'title':
         if (this.titleText !== null) {
@@ -346,6 +374,7 @@ class PageFactsCollector {
   ontext(data: string): void {
     if (this.ignoreDepth > 0) return;
     if (this.raw !== null) {
+      if (this.raw === 'script' && data.includes('window.__NUXT__')) this.addMarker('window.__NUXT__');
       if (this.raw === 'jsonld' && !this.jsonTooLarge) {
         if (this.jsonText.length + data.length > LIMITS.jsonLdBlockBytes) this.jsonTooLarge = true;
         else this.jsonText += data;
@@ -362,9 +391,27 @@ class PageFactsCollector {
       if (!/\S/.test(data)) return;
       this.inBody = true;
     }
+    if (this.appRoot !== null && (this.appRoot.text += data).length > APP_ROOT_PLACEHOLDER_CHARS * 4)
+      this.appRoot = null;
     this.text.push(data);
+    this.visibleChars += data.length;
+    if (this.placeholderText === null && data.length >= 11) this.notePlaceholder(data);
     if (this.anchor && this.anchor.text.length < LIMITS.textChars * 2) this.anchor.text += data;
     if (this.heading && this.heading.text.length < LIMITS.textChars * 2) this.heading.text += data;
+  }
+
+  /** App roots and framework markers (ClientRenderingFact). */
+  private noteClientRendering(name: string, attribs: Attributes): void {
+    const id = attribs.id;
+    if (this.emptyRoot === null && ((id !== undefined && APP_ROOT_IDS.has(id)) || name === 'app-root'))
+      this.appRoot = { selector: name === 'app-root' ? name : `${name}#${id}`, name, text: '' };
+    for (const attribute of FRAMEWORK_MARKER_ATTRIBUTES)
+      if (attribs[attribute] !== undefined) this.addMarker(attribute);
+    if (name === 'script' && id === '__NEXT_DATA__') this.addMarker('__NEXT_DATA__');
+  }
+
+  private addMarker(marker: string): void {
+    if (!this.frameworkMarkers.includes(marker)) this.frameworkMarkers.push(marker);
   }
 
   private trackId(id: string | undefined): void {
@@ -413,6 +460,7 @@ class PageFactsCollector {
           break;
         case 'viewport':
           this.viewport ??= clip(content);
+          this.viewportCount++;
           break;
       }
       if (this.inBody && (name === 'description' || name === 'robots' || name === 'googlebot' || name === 'viewport')) {
@@ -463,6 +511,7 @@ class PageFactsCollector {
     }
     const lowerRel = rel.toLowerCase();
     if (relHas(lowerRel, 'icon') || lowerRel.includes('apple-touch-icon')) this.hasFavicon = true;
+    if (href !== undefined) this.onSeriesLink(lowerRel, href);
     if (href !== undefined) {
       for (const [value, kind] of LINK_RESOURCE_RELS) {
         if (!relHas(lowerRel, value)) continue;
@@ -479,6 +528,18 @@ class PageFactsCollector {
         if (this.blockingSample.length < LIMITS.samples) this.blockingSample.push(clipUrl(href.trim()));
       }
     }
+  }
+
+  /** `<link rel="amphtml">` (the first) and `<link rel="next|prev|previous">` (capped). */
+  private onSeriesLink(rel: string, href: string): void {
+    const amp = relHas(rel, 'amphtml');
+    const series = relHas(rel, 'next') ? 'next' : relHas(rel, 'prev') || relHas(rel, 'previous') ? 'prev' : null;
+    if (!amp && series === null) return;
+    const trimmed = href.trim();
+    const resolved = trimmed === '' ? null : resolveUrl(trimmed, this.base);
+    const link = { href: clipUrl(trimmed), url: resolved ? clipUrl(withoutFragment(resolved)) : null };
+    if (amp) this.ampHtml ??= link;
+    if (series !== null && this.pagination.length < LIMITS.samples) this.pagination.push({ rel: series, ...link });
   }
 
   private onScript(attribs: Attributes): void {
@@ -626,7 +687,18 @@ class PageFactsCollector {
     };
     if (image.hasWidth) image.width = attribs.width!.trim().slice(0, DIMENSION_CHARS);
     if (image.hasHeight) image.height = attribs.height!.trim().slice(0, DIMENSION_CHARS);
+    if (attribs.loading !== undefined) image.loading = attribs.loading.trim().toLowerCase().slice(0, DIMENSION_CHARS);
+    if (hasValue(attribs['data-src']) || hasValue(attribs['data-srcset'])) image.scriptLazy = true;
+    if (!hasValue(attribs.src) && !hasValue(srcset) && !image.scriptLazy) image.noSource = true;
+    image.textBefore = this.visibleChars;
     this.images.push(image);
+  }
+
+  /** CONTENT_PLACEHOLDER_TEXT: "lorem ipsum" within one text node (markup splitting the two words is rare). */
+  private notePlaceholder(data: string): void {
+    const match = LOREM_IPSUM.exec(data);
+    if (match === null) return;
+    this.placeholderText = collapse(data.slice(Math.max(0, match.index - 20), match.index + 80));
   }
 
   /** `<video>`, `<audio>`, `<source>`, `<track>`, `<embed>`, `<object>`, `<iframe>`: what they load. */
@@ -762,12 +834,21 @@ class PageFactsCollector {
       mixedContent: { count: this.mixedCount, sample: this.mixedSample },
       domElements: this.domElements,
       hasFavicon: this.hasFavicon,
+      viewportCount: this.viewportCount,
+      amp: this.amp,
+      ampHtml: this.ampHtml,
+      pagination: this.pagination,
+      placeholderText: this.placeholderText,
+      clientRendering: { emptyRoot: this.emptyRoot, markers: this.frameworkMarkers },
     };
   }
 }
 
 /** Whitespace other than single inner spaces: only then is there anything to collapse. */
 const IRREGULAR_SPACE_RE = /[^\S ]| {2}|^ | $/;
+
+/** Placeholder copy: the two words that open every lorem ipsum passage. */
+const LOREM_IPSUM = /\blorem\s+ipsum\b/i;
 
 /** `javascript:void(0)`, `javascript:void 0` and the like: an anchor that goes nowhere (Lighthouse's pattern). */
 const JAVASCRIPT_VOID = /^javascript:void(\(|)0(\)|)/i;

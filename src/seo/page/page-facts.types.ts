@@ -77,6 +77,14 @@ export interface ImageFact {
   /** The width and height attributes as written (clipped), when present: the size the page declares. */
   width?: string;
   height?: string;
+  /** The loading attribute, lower-cased, when present ("lazy", "eager"). */
+  loading?: string;
+  /** A script lazy-loads it: the real URL is in data-src or data-srcset. */
+  scriptLazy?: true;
+  /** No src, srcset, data-src or data-srcset with a non-blank value: the element shows nothing. */
+  noSource?: true;
+  /** Characters of visible body text before the element (how far down the page it starts). */
+  textBefore?: number;
 }
 
 /**
@@ -169,4 +177,27 @@ export interface PageFacts {
   mixedContent: { count: number; sample: MixedContentFact[] };
   domElements: number;
   hasFavicon: boolean;
+  /** `<meta name="viewport">` elements (the first one's content is `viewport`). */
+  viewportCount?: number;
+  /** The document is an AMP page: `<html amp>` or `<html ⚡>`. */
+  amp?: boolean;
+  /** The first `<link rel="amphtml">`: the AMP version of this page; null when none. */
+  ampHtml?: { href: string; url: string | null } | null;
+  /** `<link rel="next">` and `<link rel="prev">` (or "previous") of a paginated series, in document order (capped). */
+  pagination?: { rel: 'next' | 'prev'; href: string; url: string | null }[];
+  /** The first "lorem ipsum" in the visible text, with a little context; null when none. */
+  placeholderText: string | null;
+  /** Signs of an app shell that scripts fill in (TECH_CLIENT_RENDERED_SUSPECTED). */
+  clientRendering: ClientRenderingFact;
+}
+
+/**
+ * What suggests a document is rendered in the browser: its first app root element left empty (`div#root`, `#app`,
+ * `#__next`, `#__nuxt`, `#___gatsby`, `<app-root>`; a short placeholder such as "Loading…" counts as empty), and the
+ * framework markers found (`data-reactroot`, `ng-version`, `ng-app`, `data-v-app`, `__NEXT_DATA__`, `window.__NUXT__`).
+ */
+export interface ClientRenderingFact {
+  /** The empty root as a selector ("div#root", "app-root"); null when none. */
+  emptyRoot: string | null;
+  markers: string[];
 }

@@ -15,6 +15,10 @@
  *                           (TECH_ROBOTS_BLOCKS_ALL, TECH_NOINDEX_SITEWIDE, TECH_ROBOTS_UNREACHABLE, or the start
  *                           URL answering 4xx/5xx)
  *   issue priority        = its cost + the ranking term of its affected pages that rank (ranking-weight.ts)
+ *   project check settings = applied before all of this (src/seo/checks/check-overrides.ts): a disabled check is
+ *                           not reported and counts nowhere (no cost, not in health, not a blocker, not applied);
+ *                           an overridden severity replaces the catalog's everywhere above (weight, site cost,
+ *                           health); banded PERF_* checks keep their measured band. Recorded in breakdown.overrides.
  *
  * The first formula (a severity-weighted pass rate over every applicable check) diluted real problems: fixing 4
  * missing titles and a 500 page on a 150-page site left the overall score where it was.
@@ -23,6 +27,7 @@ import {
   findCheck,
   getCheck,
   type Category,
+  type CheckOverride,
   type CheckScope,
   type LabMetrics,
   type Severity,
@@ -56,7 +61,7 @@ export const BLOCKER_CODES: readonly string[] = [
 export const BLOCKED_OVERALL_CAP = 50;
 
 /** Lab metric checks whose metric Lighthouse's performance score already weighs (not charged twice). */
-const LIGHTHOUSE_SCORED_CODES: ReadonlySet<string> = new Set(['PERF_FCP', 'PERF_LCP', 'PERF_TBT', 'PERF_CLS']);
+export const LIGHTHOUSE_SCORED_CODES: ReadonlySet<string> = new Set(['PERF_FCP', 'PERF_LCP', 'PERF_TBT', 'PERF_CLS']);
 
 /** What scoring needs of an aggregated check; severity, category and scope default to the catalog's. */
 export interface ScoredCheck {
@@ -81,6 +86,11 @@ export interface ScoreOptions {
   labMetrics?: LabMetrics | readonly LabMetrics[];
   /** Final status of the start URL; 4xx/5xx caps the overall score. */
   startUrlStatus?: number | null;
+  /**
+   * The project's check settings the checks were aggregated with (CheckOverrides.applied): recorded in the
+   * breakdown, so that the audit keeps what its scores meant when the settings change later.
+   */
+  overrides?: readonly CheckOverride[];
 }
 
 export interface AuditScores {
@@ -121,6 +131,8 @@ export interface ScoreBreakdown {
   /** The overall score before the blocker cap, when a blocker capped it. */
   cappedFrom: number | null;
   blockers: string[];
+  /** The project's check settings in force (disabled checks, overridden severities); absent when none were. */
+  overrides?: CheckOverride[];
 }
 
 export interface ScoreResult {
@@ -217,6 +229,7 @@ export function scoreAudit(checks: readonly ScoredCheck[], options: ScoreOptions
       costs,
       cappedFrom: overall < uncapped ? uncapped : null,
       blockers,
+      ...(options.overrides?.length ? { overrides: [...options.overrides] } : {}),
     },
   };
 }

@@ -53,7 +53,7 @@ test('project settings: every setting editable, errors at the field, a bare doma
   await page.getByLabel('Country').fill('DE');
   await page.getByText('Mobile', { exact: true }).click();
   await page.getByText('Honour robots.txt').click();
-  await page.getByLabel('Name').fill('Garden');
+  await page.getByLabel('Name', { exact: true }).fill('Garden');
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
   await page.reload();
@@ -84,6 +84,56 @@ test('project settings: every setting editable, errors at the field, a bare doma
   await confirm.getByRole('button', { name: 'Delete project' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
   await expect(page.getByRole('button', { name: /projects$/ })).toContainText(/0\/\d+ projects/);
+});
+
+test('crawl scope and rendering: saved and shown again; a refused pattern is explained at its field', async ({
+  page,
+}) => {
+  await signUp(page, 'Sco Pe');
+  await createProject(page, `${site.origin}/`, 'Scoped garden');
+  await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Crawl scope' })).toBeVisible();
+
+  // A regular expression with a back-reference cannot run in linear time: refused, at the field, nothing saved.
+  await page.getByLabel('Exclude patterns').fill('/(a)\\1/');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText(/back-reference, which is not supported/)).toBeVisible();
+  await expect(page.getByLabel('Exclude patterns')).toHaveAttribute('aria-invalid', 'true');
+  await expectAccessible(page, 'the crawl scope with an error');
+
+  await page.getByLabel('Include patterns').fill('/**\n/[?&]page=\\d+/');
+  await page.getByLabel('Exclude patterns').fill('**?sort=*\n/cart/**');
+  await page.getByText('Crawl subdomains').click();
+  await page.getByText('Drop the listed ones').click();
+  await page.getByLabel('Parameters to drop').fill('utm_source, sid');
+  // The rendering select, by keyboard.
+  await page.getByRole('button', { name: /Rendering/ }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('option', { name: 'Render JavaScript in a browser' }).click();
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+
+  await page.reload();
+  await expect(page.getByLabel('Include patterns')).toHaveValue('/**\n/[?&]page=\\d+/');
+  await expect(page.getByLabel('Exclude patterns')).toHaveValue('**?sort=*\n/cart/**');
+  await expect(page.getByRole('switch', { name: /Crawl subdomains/ })).toBeChecked();
+  await expect(page.getByRole('radio', { name: 'Drop the listed ones' })).toBeChecked();
+  await expect(page.getByLabel('Parameters to drop')).toHaveValue('utm_source, sid');
+  await expect(page.getByRole('button', { name: /Rendering/ })).toContainText('Render JavaScript in a browser');
+
+  // List mode without URLs, and a list URL of another site: the API's reasons, at the list.
+  await page.getByText('Only the URLs below').click();
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText(/at least one URL/)).toBeVisible();
+  await page.getByLabel('List URLs').fill(`${site.origin}/about\nhttps://elsewhere.example.org/`);
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText(/elsewhere\.example\.org\/ is not/)).toBeVisible();
+  await expect(page.getByLabel('List URLs')).toHaveAttribute('aria-invalid', 'true');
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await reviewShot(page, 'settings-scope-375');
+  await page.setViewportSize({ width: 1280, height: 900 });
 });
 
 test('Run audit keeps focus; Cancel audit asks first', async ({ page }) => {

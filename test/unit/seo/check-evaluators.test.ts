@@ -29,7 +29,9 @@ const sharedWith = (caller: OtherCaller): Set<string> =>
 describe('the evaluator registry', () => {
   it('has exactly one evaluator per catalog code, of the code scope', () => {
     const catalog = CHECK_CATALOG.map((check) => check.code);
-    expect(catalog).toHaveLength(96);
+    // No fixed count (the catalog grows): at least 150 codes, each once.
+    expect(catalog.length).toBeGreaterThanOrEqual(150);
+    expect(new Set(catalog).size).toBe(catalog.length);
     expect(Object.keys(CHECK_EVALUATORS).sort()).toEqual([...catalog].sort());
     const page = Object.keys(PAGE_EVALUATORS);
     const site = Object.keys(SITE_EVALUATORS);
@@ -232,6 +234,7 @@ describe('the headers tool and the audit evaluators agree on one response', () =
           https: finalUrl.startsWith('https:'),
           header: [headers['strict-transport-security'] ?? []].flat()[0] ?? null,
         },
+        startResponse: { url: finalUrl, https: finalUrl.startsWith('https:'), headers },
       }).site.map((result) => [result.code, result]),
     );
     const auditFails = (code: string): boolean =>

@@ -556,6 +556,7 @@ describe('summarizePage', () => {
       canonical: null,
       title: 'Widgets',
       description: 'All widgets',
+      h1: null,
       textHash: facts.textHash,
       simhash: facts.simhash,
       wordCount: facts.wordCount,

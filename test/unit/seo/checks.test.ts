@@ -34,6 +34,11 @@ interface DocOptions {
   body?: string;
 }
 
+/** Open Graph's required four (after `head`, so a fixture's own og: tags come first and win). */
+const OPEN_GRAPH =
+  '<meta property="og:title" content="Blue widgets"><meta property="og:type" content="website">' +
+  `<meta property="og:url" content="${PAGE_URL}"><meta property="og:image" content="https://example.com/w.png">`;
+
 /** A document that passes every page check; fixtures change one thing at a time. */
 function doc(o: DocOptions = {}): string {
   const doctype = o.doctype === undefined ? '<!DOCTYPE html>' : (o.doctype ?? '');
@@ -51,9 +56,9 @@ function doc(o: DocOptions = {}): string {
     ${viewport === null ? '' : `<meta name="viewport" content="${viewport}">`}
     ${title === null ? '' : `<title>${title}</title>`}
     ${description === null ? '' : `<meta name="description" content="${description}">`}
-    ${o.og === false ? '' : '<meta property="og:title" content="Blue widgets">'}
     ${o.twitter === false ? '' : '<meta name="twitter:card" content="summary">'}
     ${o.head ?? ''}
+    ${o.og === false ? '' : OPEN_GRAPH}
   </head><body>${body}</body></html>`;
 }
 
@@ -96,6 +101,306 @@ const productLd = (product: object): string =>
   `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', ...product })}</script>`;
 
 /** One failing and one passing case per page-scope check. Typed as a Record: a missing code does not compile. */
+const ld = (value: object): string => `<script type="application/ld+json">${JSON.stringify(value)}</script>`;
+const ARTICLE = {
+  '@context': 'https://schema.org',
+  '@type': 'Article',
+  headline: 'Blue widgets',
+  image: 'https://example.com/w.png',
+  author: { '@type': 'Person', name: 'Ada' },
+  datePublished: '2024-03-03',
+};
+const crumbs = (...items: object[]) =>
+  ld({ '@context': 'https://schema.org', '@type': 'BreadcrumbList', itemListElement: items });
+const faq = (answer: object) =>
+  ld({
+    '@context': 'https://schema.org',
+    '@type': 'FAQPage',
+    mainEntity: [{ '@type': 'Question', name: 'Why?', ...answer }],
+  });
+
+/** One failing and one passing case for each code of structured-international-checks.ts. */
+const STRUCTURED_FIXTURES = {
+  META_JSONLD_NO_CONTEXT: {
+    fail: { html: doc({ head: ld({ ...ARTICLE, '@context': undefined }) }) },
+    pass: { html: doc({ head: ld({ ...ARTICLE, '@context': { '@vocab': 'http://schema.org/' } }) }) },
+  },
+  META_JSONLD_TYPE_MISSING: {
+    fail: { html: doc({ head: ld({ '@context': 'https://schema.org', name: 'Widgets' }) }) },
+    pass: { html: doc({ head: ld({ '@context': 'https://schema.org', '@graph': [ARTICLE, { '@id': '#org' }] }) }) },
+  },
+  META_JSONLD_ORGANIZATION_INCOMPLETE: {
+    fail: {
+      html: doc({
+        head: productLd({ '@type': 'Organization', name: 'Acme', url: 'https://example.com/', logo: '/l.png' }),
+      }),
+    },
+    pass: { html: doc({ head: productLd({ '@type': 'Store', name: 'Acme', address: { streetAddress: '1 Road' } }) }) },
+  },
+  META_JSONLD_ARTICLE_INCOMPLETE: {
+    fail: { html: doc({ head: ld({ ...ARTICLE, author: undefined, '@type': 'BlogPosting' }) }) },
+    pass: { html: doc({ head: ld(ARTICLE) }) },
+  },
+  META_JSONLD_PRODUCT_NO_OFFER: {
+    fail: { html: doc({ head: productLd({ '@type': 'Product', name: 'Widget' }) }) },
+    pass: {
+      html: doc({ head: productLd({ '@type': 'Product', name: 'Widget', aggregateRating: { ratingValue: 4 } }) }),
+    },
+  },
+  META_JSONLD_BREADCRUMB_INVALID: {
+    fail: { html: doc({ head: crumbs({ position: 1, name: 'Home', item: '/' }, { position: 3, name: 'Widgets' }) }) },
+    pass: {
+      html: doc({
+        head: crumbs({ position: 1, name: 'Home', item: 'https://example.com/' }, { position: '2', name: 'W' }),
+      }),
+    },
+  },
+  META_JSONLD_FAQ_INVALID: {
+    fail: { html: doc({ head: faq({ acceptedAnswer: { '@type': 'Answer' } }) }) },
+    pass: { html: doc({ head: faq({ acceptedAnswer: [{ '@type': 'Answer', text: 'Because.' }] }) }) },
+  },
+  META_JSONLD_DATE_INVALID: {
+    fail: { html: doc({ head: ld({ ...ARTICLE, datePublished: 'March 3, 2024' }) }) },
+    pass: { html: doc({ head: ld({ ...ARTICLE, dateModified: '2024-03-03T09:30:00+01:00' }) }) },
+  },
+  META_HREFLANG_DUPLICATE: {
+    fail: {
+      html: doc({ head: hreflangSet(['en', PAGE_URL], ['EN', 'https://example.com/en'], ['x-default', PAGE_URL]) }),
+    },
+    pass: { html: doc({ head: hreflangSet(['en', PAGE_URL], ['en', `${PAGE_URL}#top`], ['x-default', PAGE_URL]) }) },
+  },
+  META_HREFLANG_LANG_MISMATCH: {
+    fail: { html: doc({ head: hreflangSet(['de', PAGE_URL], ['x-default', PAGE_URL]) }) },
+    pass: { html: doc({ lang: 'en-US', head: hreflangSet(['en-gb', PAGE_URL], ['x-default', PAGE_URL]) }) },
+  },
+  META_VIEWPORT_NOT_RESPONSIVE: {
+    fail: { html: doc({ viewport: 'width=1024' }) },
+    pass: { html: doc({ viewport: 'initial-scale=1' }) },
+  },
+  META_VIEWPORT_MULTIPLE: {
+    fail: { html: doc({ head: '<meta name="viewport" content="width=device-width">' }) },
+    pass: {},
+  },
+  META_OG_INCOMPLETE: {
+    fail: { html: doc({ og: false, head: '<meta property="og:title" content="Blue widgets">' }) },
+    pass: { html: doc({ head: '<meta property="og:image:url" content="https://example.com/w.png">' }) },
+  },
+  META_OG_IMAGE_RELATIVE: {
+    fail: { html: doc({ head: '<meta property="og:image" content="//cdn.example.com/w.png">' }) },
+    pass: {},
+  },
+  META_OG_URL_MISMATCH: {
+    fail: { html: doc({ head: `<link rel="canonical" href="${PAGE_URL}"><meta property="og:url" content="/other">` }) },
+    pass: { html: doc({ head: '<link rel="canonical" href="/good-page">' }) },
+  },
+  META_TWITTER_CARD_INVALID: {
+    fail: { html: doc({ twitter: false, head: '<meta name="twitter:card" content="photo">' }) },
+    pass: {},
+  },
+  TECH_AMP_NO_CANONICAL: {
+    fail: { html: doc().replace('<html lang="en">', '<html \u26a1 lang="en">') },
+    pass: {
+      html: doc({ head: `<link rel="canonical" href="${PAGE_URL}">` }).replace(
+        '<html lang="en">',
+        '<html amp lang="en">',
+      ),
+    },
+  },
+  LINKS_PAGINATION_NOINDEX: {
+    fail: { html: doc({ head: '<link rel="next" href="?page=3"><meta name="robots" content="noindex">' }) },
+    pass: { html: doc({ head: '<link rel="prev" href="?page=1"><link rel="next" href="?page=3">' }) },
+  },
+} satisfies Partial<Record<PageCheckCode, { fail: Case; pass: Case }>>;
+
+/** Browser rendering mode: the page's facts are the rendered doc(), `raw` the HTML as served (rendering-checks.ts). */
+function rendered(raw: string, extra: Partial<NonNullable<PageFetch['rendering']>> = {}): Partial<PageFetch> {
+  const facts = extractPageFacts(raw, { url: PAGE_URL, headers: { 'content-type': 'text/html; charset=utf-8' } });
+  const rendering = { raw: facts, renderMs: 300, consoleErrors: [], consoleErrorCount: 0, failedRequests: [] };
+  return { rendering: { ...rendering, failedRequestCount: 0, blockedByRobots: [], ...extra } };
+}
+
+const RENDERING_FIXTURES = {
+  TECH_CLIENT_RENDERED_SUSPECTED: {
+    fail: { html: doc({ body: '<div id="root"></div><script src="/app.js"></script>' }) },
+    pass: {},
+  },
+  RENDER_TITLE_CHANGED: {
+    fail: { page: rendered(doc({ title: 'Loading the shop' })) },
+    pass: { page: rendered(doc()) },
+  },
+  RENDER_TITLE_ONLY_RENDERED: { fail: { page: rendered(doc({ title: null })) }, pass: { page: rendered(doc()) } },
+  RENDER_DESCRIPTION_CHANGED: {
+    fail: { page: rendered(doc({ description: null })) },
+    pass: { page: rendered(doc()) },
+  },
+  RENDER_CANONICAL_CHANGED: {
+    fail: { page: rendered(doc({ head: `<link rel="canonical" href="${PAGE_URL}">` })) },
+    pass: {
+      html: doc({ head: `<link rel="canonical" href="${PAGE_URL}">` }),
+      page: rendered(doc({ head: `<link rel="canonical" href="${PAGE_URL}">` })),
+    },
+  },
+  RENDER_NOINDEX_CHANGED: {
+    fail: { page: rendered(doc({ head: '<meta name="robots" content="noindex">' })) },
+    pass: { page: rendered(doc()) },
+  },
+  RENDER_NOFOLLOW_CHANGED: {
+    fail: { page: rendered(doc({ head: '<meta name="robots" content="nofollow">' })) },
+    pass: { page: rendered(doc()) },
+  },
+  RENDER_H1_CHANGED: {
+    fail: { page: rendered(doc({ body: bodyWith('').replace('Blue widgets', 'Loading') })) },
+    pass: { page: rendered(doc()) },
+  },
+  RENDER_LINKS_ONLY_RENDERED: {
+    fail: { page: rendered(doc({ body: `<h1>Blue widgets</h1><p>${WORDS}</p>` })) },
+    pass: { page: rendered(doc()) },
+  },
+  RENDER_CONTENT_NEEDS_JS: {
+    fail: { page: rendered(doc({ body: '<h1>Blue widgets</h1><a href="/other">Widget sizes explained</a>' })) },
+    pass: { page: rendered(doc()) },
+  },
+  RENDER_RESOURCE_BLOCKED_BY_ROBOTS: {
+    fail: { page: rendered(doc(), { blockedByRobots: ['https://example.com/private/app.js'] }) },
+    pass: { page: rendered(doc()) },
+  },
+  RENDER_CONSOLE_ERRORS: {
+    fail: { page: rendered(doc(), { consoleErrors: ['TypeError: x is not a function'], consoleErrorCount: 1 }) },
+    pass: { page: rendered(doc()) },
+  },
+  RENDER_FAILED_REQUESTS: {
+    fail: {
+      page: rendered(doc(), {
+        failedRequests: [{ url: 'https://example.com/api', reason: 'HTTP 500' }],
+        failedRequestCount: 1,
+      }),
+    },
+    pass: { page: rendered(doc()) },
+  },
+} satisfies Partial<Record<PageCheckCode, { fail: Case; pass: Case }>>;
+
+/** A page of `count` gallery images, lazy from `lazyFrom` on (null: none lazy). */
+const gallery = (count: number, lazyFrom: number | null): string =>
+  Array.from(
+    { length: count },
+    (_, i) =>
+      `<img src="/g${i}.png" alt="Widget ${i}" width="40" height="30"` +
+      `${lazyFrom !== null && i >= lazyFrom ? ' loading="lazy"' : ''}>`,
+  ).join('');
+/** The hero image right under the h1: the likely LCP element (hygiene-checks.ts, likelyLcpImage). */
+const heroBody = (attributes: string): string =>
+  `<h1>Blue widgets</h1><img src="/hero.jpg" alt="Blue widgets on a workbench" width="800" height="400"${attributes}>` +
+  `<p>${WORDS}</p><a href="/other">Widget sizes explained</a>`;
+const imageResource = (type: string, bytes: number): Partial<PageFetch> => ({
+  resources: [
+    { url: 'https://example.com/widget.png', kind: 'image', status: 200, bytes, headers: { 'content-type': type } },
+  ],
+});
+const withCookie = (cookie: string): Partial<PageFetch> => ({
+  headers: { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip', 'set-cookie': [cookie] },
+});
+
+/** One failing and one passing case for each page code of hygiene-checks.ts (content-security-checks.test.ts). */
+const HYGIENE_FIXTURES = {
+  CONTENT_IMAGE_ALT_FILENAME: {
+    fail: { html: doc({ body: bodyWith('<img src="/x.png" alt="IMG_1234.jpg" width="1" height="1">') }) },
+    pass: {},
+  },
+  CONTENT_IMAGE_EMPTY_SRC: {
+    fail: { html: doc({ body: bodyWith('<img src="" alt="A blue widget" width="1" height="1">') }) },
+    // A lazy loader keeps the URL in data-src until it sets src.
+    pass: { html: doc({ body: bodyWith('<img src="" data-src="/x.png" alt="A blue widget" width="1" height="1">') }) },
+  },
+  CONTENT_PLACEHOLDER_TEXT: {
+    fail: { html: doc({ body: bodyWith('<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>') }) },
+    // Only visible text counts, not a script's strings.
+    pass: { html: doc({ body: bodyWith('<script>const demo = "lorem ipsum dolor";</script>') }) },
+  },
+  LINKS_TEMPORARY_REDIRECT: {
+    fail: {
+      page: {
+        url: 'https://example.com/old-page',
+        finalUrl: PAGE_URL,
+        redirects: [{ url: 'https://example.com/old-page', status: 302 }],
+      },
+    },
+    pass: {
+      page: {
+        url: 'https://example.com/old-page',
+        finalUrl: PAGE_URL,
+        redirects: [{ url: 'https://example.com/old-page', status: 301 }],
+      },
+    },
+  },
+  LINKS_NO_ANCHOR_TEXT: {
+    fail: { html: doc({ body: bodyWith('<a href="/cart"><img src="/cart.png" alt="" width="1" height="1"></a>') }) },
+    pass: { html: doc({ body: bodyWith('<a href="/cart" aria-label="Shopping cart"><i class="icon"></i></a>') }) },
+  },
+  LINKS_TO_NON_CANONICAL: {
+    fail: {
+      page: {
+        linkTargets: targets({ 'https://example.com/other': { status: 200, canonical: 'https://example.com/sizes' } }),
+      },
+    },
+    pass: {
+      page: {
+        linkTargets: targets({ 'https://example.com/other': { status: 200, canonical: 'https://example.com/other' } }),
+      },
+    },
+  },
+  LINKS_TO_NOINDEX: {
+    fail: {
+      page: { linkTargets: targets({ 'https://example.com/other': { status: 200, noindex: true, canonical: null } }) },
+    },
+    pass: {
+      page: { linkTargets: targets({ 'https://example.com/other': { status: 200, noindex: false, canonical: null } }) },
+    },
+  },
+  TECH_COOKIE_INSECURE: {
+    fail: { page: withCookie('session=abc123; Path=/; HttpOnly') },
+    pass: { page: withCookie('session=abc123; Path=/; Secure; HttpOnly') },
+  },
+  TECH_META_REFRESH: {
+    fail: { html: doc({ head: '<meta http-equiv="refresh" content="0; url=https://example.com/new-page">' }) },
+    pass: {},
+  },
+  TECH_SOFT_404: {
+    fail: {
+      html: doc({
+        title: 'Page not found',
+        body: '<h1>Page not found</h1><p>Sorry, this page is gone.</p><a href="/other">Home</a>',
+      }),
+    },
+    // A short page is not a soft 404 unless its title or h1 says the page is missing.
+    pass: {
+      html: doc({ body: '<h1>Contact us</h1><p>Call us on weekdays.</p><a href="/other">Home</a>' }),
+    },
+  },
+  TECH_URL_DOUBLE_SLASH: { fail: { page: { url: 'https://example.com/shop//good-page' } }, pass: {} },
+  TECH_URL_NON_ASCII: {
+    fail: { page: { url: 'https://example.com/caf%C3%A9-widgets' } },
+    // The path is judged, not the query.
+    pass: { page: { url: 'https://example.com/good-page?q=caf%C3%A9' } },
+  },
+  TECH_URL_SESSION_ID: {
+    fail: { page: { url: `${PAGE_URL}?PHPSESSID=9f2c4e1ab7d3` } },
+    // A short `sid` is a site or section id, not a session.
+    pass: { page: { url: `${PAGE_URL}?sid=12` } },
+  },
+  PERF_IMAGE_LEGACY_FORMAT: {
+    fail: { page: imageResource('image/png', 150 * 1024) },
+    pass: { page: imageResource('image/webp', 150 * 1024) },
+  },
+  PERF_LCP_IMAGE_LAZY: {
+    fail: { html: doc({ body: heroBody(' loading="lazy"') }) },
+    pass: { html: doc({ body: heroBody(' fetchpriority="high"') }) },
+  },
+  PERF_IMAGES_NOT_LAZY: {
+    fail: { html: doc({ body: bodyWith(gallery(12, null)) }) },
+    pass: { html: doc({ body: bodyWith(gallery(12, 3)) }) },
+  },
+} satisfies Partial<Record<PageCheckCode, { fail: Case; pass: Case }>>;
+
 const FIXTURES: Record<PageCheckCode, { fail: Case; pass: Case }> = {
   META_TITLE_MISSING: { fail: { html: doc({ title: null }) }, pass: {} },
   META_TITLE_TOO_SHORT: { fail: { html: doc({ title: 'Widgets' }) }, pass: {} },
@@ -134,7 +439,7 @@ const FIXTURES: Record<PageCheckCode, { fail: Case; pass: Case }> = {
     pass: { html: doc({ head: productLd({ '@type': 'Organization', name: 'Example' }) }) },
   },
   META_JSONLD_REQUIRED_MISSING: {
-    fail: { html: doc({ head: productLd({ '@type': 'Product', name: 'Widget' }) }) },
+    fail: { html: doc({ head: productLd({ '@type': 'Product', offers: { price: 3 } }) }) },
     pass: {
       html: doc({ head: productLd({ '@graph': [{ '@type': 'Product', name: 'Widget', offers: { price: 3 } }] }) }),
     },
@@ -155,6 +460,13 @@ const FIXTURES: Record<PageCheckCode, { fail: Case; pass: Case }> = {
     fail: { html: doc({ head: hreflangSet(['en', PAGE_URL]) }) },
     pass: { html: doc({ head: hreflangSet(['en', PAGE_URL], ['x-default', PAGE_URL]) }) },
   },
+  // Structured data, hreflang, viewport, social, AMP and pagination: structured-international-checks.test.ts
+  ...STRUCTURED_FIXTURES,
+  // Client-rendered pages (html mode) and raw versus rendered (browser mode): rendering-checks.test.ts
+  ...RENDERING_FIXTURES,
+  // Images, filler text, redirects, link names, cookies, meta refresh, soft 404s, URLs and lazy loading:
+  // content-security-checks.test.ts
+  ...HYGIENE_FIXTURES,
 
   CONTENT_H1_MISSING: {
     fail: { html: doc({ body: `<h2>Sub</h2><p>${WORDS}</p><a href="/other">Widget sizes</a>` }) },
@@ -421,8 +733,9 @@ const FIXTURES: Record<PageCheckCode, { fail: Case; pass: Case }> = {
 describe('check catalog', () => {
   it('holds every CHECKS.md code once, with a title, severity, category and scope', () => {
     const codes = CHECK_CATALOG.map((check) => check.code);
+    // No fixed count (the catalog grows): at least 150 codes, each once.
+    expect(codes.length).toBeGreaterThanOrEqual(150);
     expect(new Set(codes).size).toBe(codes.length);
-    expect(codes).toHaveLength(96);
     for (const check of CHECK_CATALOG) {
       expect(check.title.length).toBeGreaterThan(5);
       expect(check.description.length).toBeGreaterThan(10);
@@ -717,6 +1030,7 @@ describe('metaTagsReport', () => {
     });
     expect(report.issues.map((issue) => issue.code).sort()).toEqual([
       'META_HREFLANG_NO_X_DEFAULT',
+      'META_OG_IMAGE_RELATIVE',
       'META_TITLE_TOO_SHORT',
       'TECH_CANONICAL_RELATIVE',
       'TECH_NOINDEX',

@@ -103,6 +103,45 @@ const EVIDENCE: Record<CheckCode, Record<string, unknown>> = {
   META_HREFLANG_NO_SELF: { url: PAGE_URL },
   META_HREFLANG_NO_RETURN: { targetsWithoutReturn: ['https://www.oak-and-iron.de/moebel/tische/eichentisch'] },
   META_HREFLANG_NO_X_DEFAULT: {},
+  META_JSONLD_NO_CONTEXT: { count: 1, contexts: [null] },
+  META_JSONLD_TYPE_MISSING: { count: 1, entities: [{ keys: ['name', 'url'] }] },
+  META_JSONLD_ORGANIZATION_INCOMPLETE: {
+    entities: [{ type: 'Organization', problems: ['url is missing', 'logo is not an absolute URL: /media/logo.svg'] }],
+  },
+  META_JSONLD_ARTICLE_INCOMPLETE: { entities: [{ type: 'BlogPosting', missing: ['image', 'author'] }] },
+  META_JSONLD_PRODUCT_NO_OFFER: { count: 1, products: ['Solid oak dining table'] },
+  META_JSONLD_BREADCRUMB_INVALID: {
+    entities: [{ type: 'BreadcrumbList', problems: ['itemListElement[1].item is not an absolute URL: /furniture/'] }],
+  },
+  META_JSONLD_FAQ_INVALID: { entities: [{ type: 'FAQPage', problems: ['mainEntity[0].acceptedAnswer is missing'] }] },
+  META_JSONLD_DATE_INVALID: {
+    count: 1,
+    dates: [{ type: 'Article', property: 'datePublished', value: 'March 3, 2024' }],
+  },
+  META_HREFLANG_DUPLICATE: {
+    duplicates: [{ lang: 'de', urls: ['https://www.oak-and-iron.de/tische', 'https://www.oak-and-iron.at/tische'] }],
+  },
+  META_HREFLANG_TO_BROKEN: {
+    targets: [{ label: 'de', url: 'https://www.oak-and-iron.de/tische', status: 404, reason: 'status 404' }],
+  },
+  META_HREFLANG_TO_NON_INDEXABLE: {
+    targets: [
+      {
+        label: 'fr',
+        url: 'https://www.oak-and-iron.fr/tables?ref=1',
+        status: 200,
+        reason: 'canonicalized',
+        canonical: 'https://www.oak-and-iron.fr/tables',
+      },
+    ],
+  },
+  META_HREFLANG_LANG_MISMATCH: { lang: 'en-GB', hreflang: ['de'] },
+  META_VIEWPORT_NOT_RESPONSIVE: { viewport: 'width=1024', reason: 'fixed width=1024' },
+  META_VIEWPORT_MULTIPLE: { count: 2 },
+  META_OG_INCOMPLETE: { missing: ['og:type', 'og:url'] },
+  META_OG_IMAGE_RELATIVE: { images: [{ property: 'og:image', value: '/media/oak-table.jpg' }] },
+  META_OG_URL_MISMATCH: { ogUrl: 'https://www.oak-and-iron.co.uk/tables', canonical: PAGE_URL },
+  META_TWITTER_CARD_INVALID: { card: 'photo' },
   CONTENT_H1_MISSING: {},
   CONTENT_H1_MULTIPLE: { count: 2, headings: ['Solid oak dining table', 'Oak & Iron'] },
   CONTENT_HEADING_SKIP: { from: 'h2', to: 'h4', text: 'Care guide' },
@@ -131,6 +170,20 @@ const EVIDENCE: Record<CheckCode, Record<string, unknown>> = {
   CONTENT_LINK_TEXT_GENERIC: { count: 1, links: [{ href: '/furniture/tables/oak-benches', text: 'Read more' }] },
   CONTENT_DUPLICATE_ID: { count: 2, sample: ['main', 'price'] },
   CONTENT_LOW_TEXT_RATIO: { ratio: 0.04, textBytes: 4_000, htmlBytes: 100_000 },
+  CONTENT_IMAGE_ALT_FILENAME: {
+    count: 2,
+    images: [
+      { src: 'https://www.oak-and-iron.co.uk/media/IMG_4032.JPG', alt: 'IMG_4032.JPG' },
+      { src: 'https://www.oak-and-iron.co.uk/media/oak-bench-natural.jpg', alt: 'oak-bench-natural.jpg' },
+    ],
+  },
+  CONTENT_IMAGE_EMPTY_SRC: { count: 1, images: [{ alt: 'Oak dining table in a farmhouse kitchen' }] },
+  CONTENT_H1_DUPLICATE: {
+    h1: 'Solid oak dining table',
+    duplicates: 1,
+    sameAs: ['https://www.oak-and-iron.co.uk/furniture/tables/oak-dining-table-extending'],
+  },
+  CONTENT_PLACEHOLDER_TEXT: { text: 'Dimensions Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do' },
   LINKS_INTERNAL_BROKEN: {
     count: 1,
     links: [{ url: 'https://www.oak-and-iron.co.uk/furniture/tables/old-table', status: 404 }],
@@ -182,7 +235,43 @@ const EVIDENCE: Record<CheckCode, Record<string, unknown>> = {
   LINKS_HTTPS_TO_HTTP: { count: 1, links: ['http://www.oak-and-iron.co.uk/care'] },
   LINKS_UNCRAWLABLE: { count: 1, links: [{ href: 'javascript:void(0)', text: 'Show more tables' }] },
   LINKS_DEPTH_HIGH: { depth: 6 },
+  LINKS_PAGINATION_BROKEN: {
+    targets: [
+      {
+        label: 'next',
+        url: 'https://www.oak-and-iron.co.uk/furniture/tables?page=3',
+        status: 404,
+        reason: 'status 404',
+      },
+    ],
+  },
+  LINKS_PAGINATION_NOINDEX: {
+    sources: ['meta'],
+    links: [{ rel: 'next', url: 'https://www.oak-and-iron.co.uk/t?page=2' }],
+  },
   LINKS_LOCALHOST: { count: 1, links: ['http://localhost:8080/furniture/chairs'] },
+  LINKS_TEMPORARY_REDIRECT: {
+    status: 302,
+    from: 'https://www.oak-and-iron.co.uk/tables',
+    to: 'https://www.oak-and-iron.co.uk/furniture/tables/',
+  },
+  LINKS_NO_ANCHOR_TEXT: { count: 1, links: ['https://www.oak-and-iron.co.uk/basket'] },
+  LINKS_TO_NON_CANONICAL: {
+    count: 1,
+    links: [
+      {
+        url: 'https://www.oak-and-iron.co.uk/furniture/tables/oak-benches?colour=natural',
+        canonical: 'https://www.oak-and-iron.co.uk/furniture/tables/oak-benches',
+      },
+    ],
+  },
+  LINKS_TO_NOINDEX: { count: 1, links: ['https://www.oak-and-iron.co.uk/furniture/search?q=oak'] },
+  TECH_AMP_LINK_BROKEN: {
+    targets: [
+      { label: 'amphtml', url: 'https://www.oak-and-iron.co.uk/amp/tables', status: 500, reason: 'status 500' },
+    ],
+  },
+  TECH_AMP_NO_CANONICAL: {},
   TECH_STATUS_4XX: { status: 404 },
   TECH_STATUS_5XX: { status: 502 },
   TECH_TIMEOUT: {},
@@ -221,6 +310,50 @@ const EVIDENCE: Record<CheckCode, Record<string, unknown>> = {
   TECH_HTML_TOO_LARGE: { bytes: 1_500_000 },
   TECH_AI_SEARCH_BLOCKED: { agents: ['OAI-SearchBot', 'PerplexityBot'] },
   TECH_LLMS_TXT_MISSING: { status: 404 },
+  TECH_CSP_MISSING: { reportOnly: true },
+  TECH_CONTENT_TYPE_OPTIONS_MISSING: { header: 'no-sniff' },
+  TECH_CLICKJACKING_UNPROTECTED: {
+    reason: 'x-frame-options-invalid',
+    header: 'ALLOW-FROM https://partners.oak-and-iron.co.uk',
+  },
+  TECH_HSTS_SHORT: { header: 'max-age=86400', maxAge: 86_400 },
+  TECH_COOKIE_INSECURE: { count: 2, cookies: ['PHPSESSID', 'basket_id'] },
+  TECH_META_REFRESH: {
+    content: '5; url=/furniture/tables/',
+    delay: 5,
+    target: 'https://www.oak-and-iron.co.uk/furniture/tables/',
+  },
+  TECH_SOFT_404: { heading: 'Sorry, this table is no longer available', words: 23 },
+  TECH_URL_DOUBLE_SLASH: { path: '/furniture//tables/Oak_Dining-Table' },
+  TECH_URL_NON_ASCII: {
+    path: '/furniture/tables/Ch%C3%AAne%20massif',
+    decoded: '/furniture/tables/Chêne massif',
+  },
+  TECH_URL_SESSION_ID: { parameter: 'PHPSESSID' },
+  TECH_CLIENT_RENDERED_SUSPECTED: { root: 'div#root', markers: ['__NEXT_DATA__'], words: 4 },
+  RENDER_TITLE_CHANGED: { raw: 'Loading…', rendered: 'Oak dining table | Oak & Iron' },
+  RENDER_TITLE_ONLY_RENDERED: { rendered: 'Oak dining table | Oak & Iron' },
+  RENDER_DESCRIPTION_CHANGED: { raw: null, rendered: 'A solid oak dining table for eight.' },
+  RENDER_CANONICAL_CHANGED: {
+    raw: 'https://www.oak-and-iron.co.uk/furniture/tables/oak-dining-table',
+    rendered: 'https://www.oak-and-iron.co.uk/tables',
+  },
+  RENDER_NOINDEX_CHANGED: { raw: 'noindex', rendered: 'index', rawMeta: ['noindex'], renderedMeta: [] },
+  RENDER_NOFOLLOW_CHANGED: { raw: 'follow', rendered: 'nofollow', rawMeta: [], renderedMeta: ['nofollow'] },
+  RENDER_H1_CHANGED: { raw: [], rendered: ['Oak dining table'] },
+  RENDER_LINKS_ONLY_RENDERED: {
+    count: 1,
+    links: ['https://www.oak-and-iron.co.uk/furniture/chairs'],
+    rawLinks: 3,
+    renderedLinks: 4,
+  },
+  RENDER_CONTENT_NEEDS_JS: { rawWords: 0, renderedWords: 420 },
+  RENDER_RESOURCE_BLOCKED_BY_ROBOTS: { count: 1, resources: ['https://www.oak-and-iron.co.uk/private/app.js'] },
+  RENDER_CONSOLE_ERRORS: { count: 2, errors: ['TypeError: cart.items is not iterable'] },
+  RENDER_FAILED_REQUESTS: {
+    count: 1,
+    requests: [{ url: 'https://www.oak-and-iron.co.uk/api/stock', reason: 'HTTP 500' }],
+  },
   PERF_LCP: { lcpMs: 4_200 },
   PERF_CLS: { cls: 0.31 },
   PERF_INP: { inpMs: 350 },
@@ -240,6 +373,22 @@ const EVIDENCE: Record<CheckCode, Record<string, unknown>> = {
     count: 2,
     urls: ['https://www.oak-and-iron.co.uk/assets/app.css', 'https://www.oak-and-iron.co.uk/fonts/serif.woff2'],
   },
+  PERF_IMAGE_LEGACY_FORMAT: {
+    count: 1,
+    images: [
+      {
+        url: 'https://www.oak-and-iron.co.uk/media/solid-oak-dining-table-1024x768.jpg',
+        bytes: 412_000,
+        type: 'image/jpeg',
+      },
+    ],
+  },
+  PERF_LCP_IMAGE_LAZY: {
+    src: 'https://www.oak-and-iron.co.uk/media/solid-oak-dining-table-1024x768.jpg',
+    width: '1024',
+    loading: 'lazy',
+  },
+  PERF_IMAGES_NOT_LAZY: { images: 24, eager: 21 },
 };
 
 const ALL_CODES = CHECK_CATALOG.map((check) => check.code);

@@ -134,6 +134,7 @@ const CASES: Case[] = [
     overrides: { 'strict-transport-security': 'max-age=86400' },
     passed: true,
     message: /below the recommended 31536000.*not covered/,
+    issue: 'TECH_HSTS_SHORT',
   },
   {
     name: 'strict-transport-security',
@@ -247,6 +248,7 @@ const CASES: Case[] = [
     overrides: { 'content-security-policy': undefined },
     passed: false,
     message: /Missing Content-Security-Policy/,
+    issue: 'TECH_CSP_MISSING',
   },
   {
     name: 'content-security-policy',
@@ -257,6 +259,7 @@ const CASES: Case[] = [
     },
     passed: false,
     message: /Report-Only/,
+    issue: 'TECH_CSP_MISSING',
   },
   // X-Content-Type-Options
   { name: 'x-content-type-options', label: 'nosniff', passed: true, message: /nosniff/ },
@@ -273,6 +276,7 @@ const CASES: Case[] = [
     overrides: { 'x-content-type-options': 'sniff' },
     passed: false,
     message: /must be "nosniff"/,
+    issue: 'TECH_CONTENT_TYPE_OPTIONS_MISSING',
   },
   {
     name: 'x-content-type-options',
@@ -280,6 +284,7 @@ const CASES: Case[] = [
     overrides: { 'x-content-type-options': undefined },
     passed: false,
     message: /Missing/,
+    issue: 'TECH_CONTENT_TYPE_OPTIONS_MISSING',
   },
   // frame protection
   {
@@ -302,27 +307,31 @@ const CASES: Case[] = [
     overrides: { 'content-security-policy': 'frame-ancestors *', 'x-frame-options': undefined },
     passed: false,
     message: /any site can embed|lets any site/,
+    issue: 'TECH_CLICKJACKING_UNPROTECTED',
   },
   {
     name: 'frame-protection',
     label: 'ALLOW-FROM',
-    overrides: { 'content-security-policy': undefined, 'x-frame-options': 'ALLOW-FROM https://a.example' },
+    overrides: { 'content-security-policy': "default-src 'self'", 'x-frame-options': 'ALLOW-FROM https://a.example' },
     passed: false,
     message: /obsolete/,
+    issue: 'TECH_CLICKJACKING_UNPROTECTED',
   },
   {
     name: 'frame-protection',
     label: 'conflicting X-Frame-Options',
-    overrides: { 'content-security-policy': undefined, 'x-frame-options': ['DENY', 'SAMEORIGIN'] },
+    overrides: { 'content-security-policy': "default-src 'self'", 'x-frame-options': ['DENY', 'SAMEORIGIN'] },
     passed: false,
     message: /conflicting/,
+    issue: 'TECH_CLICKJACKING_UNPROTECTED',
   },
   {
     name: 'frame-protection',
     label: 'neither',
-    overrides: { 'content-security-policy': undefined, 'x-frame-options': undefined },
+    overrides: { 'content-security-policy': "default-src 'self'", 'x-frame-options': undefined },
     passed: false,
     message: /clickjacking/,
+    issue: 'TECH_CLICKJACKING_UNPROTECTED',
     value: null,
   },
   // Referrer-Policy

@@ -304,9 +304,26 @@ describe('extractPageFacts: images, ids, resources', () => {
         hasHeight: true,
         width: '1',
         height: '2',
+        textBefore: 0,
       },
-      { src: '/lazy.png', url: 'https://example.com/lazy.png', alt: null, hasWidth: false, hasHeight: false },
-      { src: '/s1.png', url: 'https://example.com/s1.png', alt: 'S', hasWidth: true, hasHeight: false, width: '3' },
+      {
+        src: '/lazy.png',
+        url: 'https://example.com/lazy.png',
+        alt: null,
+        hasWidth: false,
+        hasHeight: false,
+        scriptLazy: true,
+        textBefore: 0,
+      },
+      {
+        src: '/s1.png',
+        url: 'https://example.com/s1.png',
+        alt: 'S',
+        hasWidth: true,
+        hasHeight: false,
+        width: '3',
+        textBefore: 0,
+      },
     ]);
   });
 

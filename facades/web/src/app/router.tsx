@@ -36,6 +36,15 @@ import { ComparisonPage, parseComparisonSearch } from '../features/comparison';
 import { ApiKeysPage, MembersPage, SettingsLayout } from '../features/settings';
 import { HeadersToolPage, MetaTagsToolPage, RobotsToolPage, SitemapToolPage, ToolsIndexPage } from '../features/tools';
 import { ExplorerPage } from '../features/explorer';
+import {
+  CheckCatalogPage,
+  CheckDocPage,
+  ProjectChecksPage,
+  loadCheckCatalog,
+  loadCheckDoc,
+  parseCatalogSearch,
+  prefetchProjectChecks,
+} from '../features/checks';
 import { prefetchHeader } from '../features/shell';
 import { RootLayout } from './root-layout';
 import { NotFoundPage, RouteError, RoutePending } from './route-states';
@@ -183,6 +192,13 @@ const projectSettingsRoute = createRoute({
   component: ProjectSettingsPage,
 });
 
+const projectChecksRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/projects/$projectId/checks',
+  loader: ({ context, params }) => prefetchProjectChecks(context.graphql(), params.projectId),
+  component: ProjectChecksPage,
+});
+
 const accountRoute = createRoute({ getParentRoute: () => appRoute, path: '/account', component: AccountPage });
 const invitationRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -232,6 +248,21 @@ const sitemapRoute = createRoute({
   component: SitemapToolPage,
 });
 
+// The public check catalog: anyone may read it; the server renders it with its data (facades/http/check-pages.ts).
+const checksRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/checks',
+  validateSearch: parseCatalogSearch,
+  loader: ({ context }) => loadCheckCatalog(context.graphql()),
+  component: CheckCatalogPage,
+});
+const checkDocRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/checks/$code',
+  loader: ({ context, params }) => loadCheckDoc(context.graphql(), params.code),
+  component: CheckDocPage,
+});
+
 const explorerRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/graphql/explorer',
@@ -258,6 +289,7 @@ const routeTree = rootRoute.addChildren([
     projectAlertsRoute,
     projectReportRoute,
     projectSettingsRoute,
+    projectChecksRoute,
     accountRoute,
     invitationRoute,
     settingsRoute.addChildren([settingsIndexRoute, apiKeysRoute, membersRoute, organizationRoute]),
@@ -267,6 +299,8 @@ const routeTree = rootRoute.addChildren([
   robotsRoute,
   headersRoute,
   sitemapRoute,
+  checksRoute,
+  checkDocRoute,
   explorerRoute,
 ]);
 

@@ -15,6 +15,9 @@ import { AuditSchedules20261124 } from './20261124-0013-audit-schedules.js';
 import { Alerts20261124 } from './20261124-0014-alerts.js';
 import { AuditComparison20261124 } from './20261124-0015-audit-comparison.js';
 import { OccurrenceStatistics20261125 } from './20261125-0016-occurrence-statistics.js';
+import { AuditPageRendering20261125 } from './20261125-0017-audit-page-rendering.js';
+import { ProjectCrawlLogin20261125 } from './20261125-0018-project-crawl-login.js';
+import { ProjectCheckSettings20261125 } from './20261125-0019-project-check-settings.js';
 
 /** Listed explicitly so that tsx, vitest and the compiled dist/ all run the same migrations. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -34,4 +37,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261124-0014-alerts', class: Alerts20261124 },
   { name: '20261124-0015-audit-comparison', class: AuditComparison20261124 },
   { name: '20261125-0016-occurrence-statistics', class: OccurrenceStatistics20261125 },
+  { name: '20261125-0017-audit-page-rendering', class: AuditPageRendering20261125 },
+  { name: '20261125-0018-project-crawl-login', class: ProjectCrawlLogin20261125 },
+  { name: '20261125-0019-project-check-settings', class: ProjectCheckSettings20261125 },
 ];

@@ -1,5 +1,6 @@
 import { useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
+import { AboutCheckLink } from '../checks/about-check-link';
 import { useQuery } from 'urql';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { FIRST_SCREEN, serverRows } from '../../lib/first-screen';
@@ -146,7 +147,7 @@ function IssueItem({
           <p>{issue.description}</p>
           <IssueGuidance projectId={projectId} auditId={auditId} issueId={issue.id} />
           <p className="muted small">
-            Check <code>{issue.code}</code>
+            Check <code>{issue.code}</code> · <AboutCheckLink code={issue.code} />
           </p>
           <IssueOccurrences
             projectId={projectId}

@@ -18,6 +18,7 @@ import { AuditHeading, AuditLoadError } from './audit-heading';
 import { Evidence } from './evidence';
 import { FixSuggestion } from './fix-suggestion';
 import { opensPageView, PageLink, siteHostOf, type PageScope } from './page-link';
+import { PageRenderingCard } from './page-rendering';
 import { rankingKeywordText } from './ranking-keywords';
 
 const route = getRouteApi('/app/projects/$projectId/audits/$auditId/page');
@@ -151,6 +152,7 @@ export function PageViewPage() {
 
       <Indexability page={page} scope={scope} />
       {page.kind !== 'REDIRECT' && <Content page={page} scope={scope} />}
+      {page.rendering && <PageRenderingCard rendering={page.rendering} />}
       {page.vitals.length > 0 && <Vitals page={page} />}
       <Issues page={page} scope={scope} />
       <Links scope={scope} url={page.url} direction="in" />

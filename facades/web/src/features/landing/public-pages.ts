@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useDocumentHead } from '../../lib/document-head';
 
 /** The pages anyone may see and search engines may index: the build pre-renders each (src/prerender.tsx). */
 export type PublicPath = '/' | '/tools' | '/tools/meta-tags' | '/tools/robots' | '/tools/headers' | '/tools/sitemap';
@@ -58,23 +58,7 @@ export const PUBLIC_PAGES: readonly PublicPage[] = [
 
 export const publicPage = (path: PublicPath): PublicPage => PUBLIC_PAGES.find((p) => p.path === path)!;
 
-/**
- * Keeps the head of a public page right after client-side navigation: its title, description, canonical and Open
- * Graph tags (the pre-rendered HTML has them for the first load; the canonical's origin is the server's PUBLIC_URL).
- */
+/** Keeps the head of a public page right after client-side navigation (see useDocumentHead). */
 export function usePublicPageHead(path: PublicPath): void {
-  useEffect(() => {
-    const page = publicPage(path);
-    document.title = page.title;
-    const canonical = document.querySelector<HTMLLinkElement>('link[rel="canonical"]');
-    const origin = canonical ? new URL(canonical.href).origin : window.location.origin;
-    const url = new URL(path, origin).href;
-    if (canonical) canonical.href = url;
-    const set = (selector: string, value: string) =>
-      document.querySelector<HTMLMetaElement>(selector)?.setAttribute('content', value);
-    set('meta[name="description"]', page.description);
-    set('meta[property="og:title"]', page.title);
-    set('meta[property="og:description"]', page.description);
-    set('meta[property="og:url"]', url);
-  }, [path]);
+  useDocumentHead(publicPage(path), path);
 }

@@ -1,0 +1,51 @@
+import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { CategoryEnum, SeverityEnum } from '../audits/graphql.js';
+import type { CheckRequirement } from './check-docs.js';
+
+export enum CheckRequirementEnum {
+  NONE = 'NONE',
+  LAB_BROWSER = 'LAB_BROWSER',
+  RENDERING_MODE = 'RENDERING_MODE',
+}
+registerEnumType(CheckRequirementEnum, {
+  name: 'CheckRequirement',
+  description: 'What a check needs beyond an HTML crawl.',
+  valuesConfig: {
+    NONE: { description: 'Runs on every audit (the raw HTML, the HTTP responses, the site files).' },
+    LAB_BROWSER: {
+      description: 'A lab measurement in Chromium (start URL and most linked pages); not applicable without one.',
+    },
+    RENDERING_MODE: {
+      description: "The project's browser rendering mode: compares the raw HTML with the rendered page.",
+    },
+  },
+});
+
+// Compile-time check that the GraphQL enum and the catalog's requirement stay the same set.
+const requirements: Record<CheckRequirement, CheckRequirementEnum> = CheckRequirementEnum;
+void requirements;
+
+@ObjectType('CheckDefinition', { description: 'One check of the audit catalog (public data).' })
+export class CheckDefinitionType {
+  @Field(() => String, { description: 'Stable code, e.g. META_TITLE_MISSING.' }) code!: string;
+  @Field(() => String) title!: string;
+  @Field(() => CategoryEnum) category!: CategoryEnum;
+  @Field(() => SeverityEnum, { description: "The catalog's severity (a project may override it)." })
+  severity!: SeverityEnum;
+  @Field(() => String, { description: 'page: evaluated on each crawled page; site: once per audit.' })
+  scope!: string;
+  @Field(() => String, { description: 'The rule, in one sentence.' }) description!: string;
+  @Field(() => String, { description: 'Why it matters for search.' }) why!: string;
+  @Field(() => String, { description: 'How to fix it.' }) fix!: string;
+  @Field(() => Boolean, {
+    description: 'Severity follows the measured value (WARNING band, then CRITICAL): it cannot be overridden.',
+  })
+  banded!: boolean;
+  @Field(() => CheckRequirementEnum) requires!: CheckRequirementEnum;
+  @Field(() => Boolean, { description: 'Whether the check needs a browser (lab measurement or rendering mode).' })
+  needsBrowser!: boolean;
+  @Field(() => Boolean, { description: 'A failure caps the overall score (site-wide blocker).' })
+  blocker!: boolean;
+  @Field(() => String, { description: 'How a failure counts in the audit scores (README "Scores").' })
+  scoring!: string;
+}

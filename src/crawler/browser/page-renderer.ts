@@ -1,0 +1,264 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchLabChromium } from '../../technical/index.js';
+import { RenderJob } from './render-job.js';
+import { routeRequest, type RoutingSettings } from './render-routing.js';
+import {
+  DEFAULT_BLOCKED_RESOURCE_TYPES,
+  RENDER_DEFAULTS,
+  type PageRenderer,
+  type PageRendererOptions,
+  type RenderInput,
+  type RenderOutput,
+} from './render.types.js';
+
+/** Kept back from the budget for the snapshot of the DOM (a quarter of a budget under 4 s). */
+const SNAPSHOT_RESERVE_MS = 1_000;
+const CLOSE_WAIT_MS = 5_000;
+const POLL_MS = 25;
+/** Playwright's navigation timeout and the job's deadline are measured apart: they may differ by this much. */
+const TIMER_SLACK_MS = 100;
+/** Messages Chromium logs itself for a failed request: the request is recorded as failed, not as a page error. */
+const NETWORK_LOG = /^Failed to load resource\b/;
+
+/** One page of the pool: its own browser context, reused render after render, replaced after a failure. */
+interface Slot {
+  context: BrowserContext;
+  page: Page;
+  job: RenderJob | null;
+  document: RenderInput | null;
+  renders: number;
+}
+
+class RenderAborted extends Error {}
+
+/**
+ * Headless Chromium for the crawler's browser mode: one browser per renderer, launched on the first render with
+ * no network of its own (offline launch: a closed proxy, no name resolution), and a pool of pages. Every request a
+ * page makes is answered by routing through the safe HTTP client (render-routing.ts); WebSockets, service workers,
+ * downloads, popups and dialogs are refused. A render navigates to the crawler's URL, answered with the document
+ * the crawler received, waits for the load event and a short network-idle window (within the time budget) and
+ * serializes the DOM of the main frame.
+ */
+export function createPageRenderer(options: PageRendererOptions): PageRenderer {
+  const size = Math.max(1, options.pages ?? RENDER_DEFAULTS.pages);
+  const timeoutMs = options.timeoutMs ?? RENDER_DEFAULTS.timeoutMs;
+  const idleMs = options.idleMs ?? RENDER_DEFAULTS.idleMs;
+  const rendersPerContext = options.rendersPerContext ?? RENDER_DEFAULTS.rendersPerContext;
+  const routing: RoutingSettings = {
+    client: options.client,
+    blockedTypes: new Set(options.blockedResourceTypes ?? DEFAULT_BLOCKED_RESOURCE_TYPES),
+    maxRequests: options.maxRequests ?? RENDER_DEFAULTS.maxRequests,
+    maxBytes: options.maxBytes ?? RENDER_DEFAULTS.maxBytes,
+  };
+  const report = (error: unknown) => {
+    try {
+      options.onError?.(error);
+    } catch {
+      // A failing reporter changes nothing.
+    }
+  };
+
+  let browserPromise: Promise<Browser> | null = null;
+  let closed = false;
+  const idle: Slot[] = [];
+  let busy = 0;
+  const waiters: (() => void)[] = [];
+
+  const getBrowser = (): Promise<Browser> => {
+    if (!browserPromise) {
+      const launching = launchLabChromium(options.chromiumPath, undefined, { offline: true }).then((browser) => {
+        browser.on('disconnected', () => {
+          if (browserPromise === launching) browserPromise = null;
+          // Contexts of a gone browser are dead: idle slots go with it.
+          idle.length = 0;
+        });
+        return browser;
+      });
+      launching.catch((error: unknown) => {
+        report(error);
+        if (browserPromise === launching) browserPromise = null;
+      });
+      browserPromise = launching;
+    }
+    return browserPromise;
+  };
+
+  const openSlot = async (): Promise<Slot> => {
+    const browser = await getBrowser();
+    const context = await browser.newContext({
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+      ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+    });
+    try {
+      const slot: Slot = { context, page: null as unknown as Page, job: null, document: null, renders: 0 };
+      await context.route('**/*', (route, request) =>
+        routeRequest(route, request, slot.page, slot.job, slot.document, routing),
+      );
+      // Routing does not see WebSockets: each is closed before it connects, and recorded.
+      await context.routeWebSocket(/.*/, (ws) => {
+        slot.job?.failed(ws.url(), 'WebSockets are not opened while rendering');
+        void ws.close().catch(() => undefined);
+      });
+      slot.page = await context.newPage();
+      context.on('page', (other) => {
+        if (other !== slot.page) void other.close().catch(() => undefined);
+      });
+      const page = slot.page;
+      page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+      page.on('console', (message) => {
+        if (message.type() !== 'error') return;
+        const text = message.text();
+        if (!NETWORK_LOG.test(text)) slot.job?.consoleError(text);
+      });
+      page.on('pageerror', (error) => slot.job?.consoleError(error.message || String(error)));
+      return slot;
+    } catch (error) {
+      await withTimeout(context.close(), CLOSE_WAIT_MS).catch(() => undefined);
+      throw error;
+    }
+  };
+
+  const acquire = async (signal?: AbortSignal): Promise<Slot> => {
+    while (busy >= size && !closed) {
+      if (signal?.aborted) throw new RenderAborted('the crawl was stopped');
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+    if (closed) throw new Error('the renderer is closed');
+    busy++;
+    try {
+      return idle.pop() ?? (await openSlot());
+    } catch (error) {
+      release(null);
+      throw error;
+    }
+  };
+
+  const release = (slot: Slot | null, keep = false) => {
+    busy--;
+    if (slot && keep && !closed && slot.renders < rendersPerContext) idle.push(slot);
+    else if (slot) void withTimeout(slot.context.close(), CLOSE_WAIT_MS).catch(() => undefined);
+    waiters.shift()?.();
+  };
+
+  const render = async (input: RenderInput): Promise<RenderOutput> => {
+    if (closed) throw new Error('the renderer is closed');
+    const slot = await acquire(input.signal);
+    // Navigation and settling end `reserve` before the budget, leaving the rest for the snapshot.
+    const reserve = Math.min(SNAPSHOT_RESERVE_MS, timeoutMs / 4);
+    const job = new RenderJob(input.url, timeoutMs - reserve, input.allowed);
+    slot.job = job;
+    slot.document = input;
+    slot.renders++;
+    let keep = false;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      const work = renderIn(slot.page, job, idleMs);
+      work.catch(() => undefined);
+      // The budget bounds the render even when the page's scripts never yield (the snapshot then never answers).
+      const expired = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`the page did not render within ${timeoutMs / 1000} s (its scripts never yielded)`)),
+          Math.max(0, job.remainingMs() + reserve),
+        );
+      });
+      const stopped = new Promise<never>((_, reject) => {
+        onAbort = () => reject(new RenderAborted('the crawl was stopped'));
+        if (input.signal?.aborted) onAbort();
+        else input.signal?.addEventListener('abort', onAbort, { once: true });
+      });
+      const output = await Promise.race([work, expired, stopped]);
+      keep = true;
+      return output;
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) input.signal?.removeEventListener('abort', onAbort);
+      job.stop.abort();
+      slot.job = null;
+      slot.document = null;
+      // A reused page starts the next render from a blank document, without this site's cookies or storage.
+      if (keep) keep = await reset(slot);
+      release(slot, keep);
+    }
+  };
+
+  const close = async (): Promise<void> => {
+    closed = true;
+    for (const wake of waiters.splice(0)) wake();
+    const pending = browserPromise;
+    browserPromise = null;
+    idle.length = 0;
+    const browser = await pending?.catch(() => null);
+    await browser?.close().catch(() => undefined);
+  };
+
+  return { render, close };
+}
+
+/** Navigation, settling and snapshot of one render; resolves with the partial DOM when the budget runs out. */
+async function renderIn(page: Page, job: RenderJob, idleMs: number): Promise<RenderOutput> {
+  const budget = () => Math.max(1, job.remainingMs());
+  let partial = false;
+  try {
+    await page.goto(job.url, { waitUntil: 'load', timeout: budget() });
+  } catch (error) {
+    // Load never came within the budget: the DOM as it is now is what a search engine's renderer would index.
+    if (job.remainingMs() > TIMER_SLACK_MS || !/Timeout/i.test(String(error))) throw navigationError(error);
+    partial = true;
+  }
+  if (!partial) partial = !(await settle(job, idleMs));
+  if (partial) job.failPending(`still loading when the render budget ran out`);
+  const html = await page.content();
+  return job.output(html, partial);
+}
+
+/** Waits for idleMs without a request in flight; false when the budget ran out first. */
+async function settle(job: RenderJob, idleMs: number): Promise<boolean> {
+  for (;;) {
+    const quiet = job.inflightCount === 0 ? Date.now() - job.lastActivity : 0;
+    if (quiet >= idleMs) return true;
+    const remaining = job.remainingMs();
+    if (remaining <= 0) return false;
+    await sleep(Math.min(remaining, job.inflightCount === 0 ? idleMs - quiet : POLL_MS));
+  }
+}
+
+function navigationError(error: unknown): Error {
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return new Error(`the page could not be loaded in the browser: ${message}`);
+}
+
+/**
+ * Clears what the page stored (cookies, local and session storage) for the next render; false when that failed (the
+ * slot is then replaced). The document stays until the next navigation replaces it: a detour through about:blank
+ * would cost a new renderer process per page (measured: ~1.8x the browser's CPU per page). Requests it makes
+ * meanwhile are refused (no job), and those before the next document is served too (render-routing.ts).
+ */
+async function reset(slot: Slot): Promise<boolean> {
+  try {
+    await withTimeout(
+      Promise.all([
+        slot.page.evaluate('(() => { try { localStorage.clear(); sessionStorage.clear(); } catch (e) {} })()'),
+        slot.context.clearCookies(),
+      ]),
+      3_000,
+      'reset',
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what = 'close'): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} timed out`)), ms))),
+  ]).finally(() => clearTimeout(timer));
+}

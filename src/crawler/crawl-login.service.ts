@@ -1,0 +1,349 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppConfig } from '../platform/config.js';
+import type { Principal } from '../platform/context.js';
+import type { NativeDb } from '../platform/db/native-query.js';
+import { DomainError, badInput } from '../platform/errors.js';
+import { SecretBox } from '../platform/secret-box.js';
+import { assertApiAccess } from '../identity/index.js';
+import type { Project, ProjectService } from '../projects/index.js';
+import { CrawlLoginFailure, credentialHosts } from './crawl-login.js';
+import { CrawlLoginRepository } from './crawl-login.repository.js';
+import {
+  CRAWL_LOGIN_KINDS,
+  type CrawlLogin,
+  type CrawlLoginFacts,
+  type CrawlLoginKind,
+  type CrawlLoginNameValue,
+  type CrawlLoginSecrets,
+} from './crawl-login.model.js';
+
+/** A crawl login as the API takes it: the fields of its kind, every other one absent or null. */
+export interface CrawlLoginInputData {
+  kind: CrawlLoginKind;
+  loginUrl?: string | null;
+  usernameField?: string | null;
+  passwordField?: string | null;
+  username?: string | null;
+  password?: string | null;
+  extraFields?: CrawlLoginNameValue[] | null;
+  /** COOKIE: `name=value; name2=value2`, as a Cookie header is written. */
+  cookies?: string | null;
+  token?: string | null;
+  headerName?: string | null;
+  headerValue?: string | null;
+}
+
+type InputField = Exclude<keyof CrawlLoginInputData, 'kind'>;
+
+/** The fields each kind takes (required ones first; extraFields is optional). */
+const KIND_FIELDS: Record<CrawlLoginKind, { required: InputField[]; optional: InputField[] }> = {
+  FORM: { required: ['loginUrl', 'usernameField', 'passwordField', 'username', 'password'], optional: ['extraFields'] },
+  COOKIE: { required: ['cookies'], optional: [] },
+  BASIC: { required: ['username', 'password'], optional: [] },
+  BEARER: { required: ['token'], optional: [] },
+  HEADER: { required: ['headerName', 'headerValue'], optional: [] },
+};
+
+const LIMITS = {
+  url: 2_048,
+  fieldName: 100,
+  username: 500,
+  password: 1_000,
+  extraFields: 10,
+  extraValue: 1_000,
+  cookies: 20,
+  cookieName: 100,
+  cookieValue: 4_096,
+  token: 4_096,
+  headerValue: 4_096,
+};
+
+/** An HTTP token (RFC 9110): header and cookie names. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** A form field name: printable, no spaces (`user[email]` is fine). */
+const FIELD_NAME = /^[\x21-\x7e]+$/;
+/** Cookie values (RFC 6265 cookie-octet, and double quotes). */
+const COOKIE_VALUE = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e"]*$/;
+/** A header value on one line: visible characters, spaces and tabs inside. */
+const HEADER_VALUE = /^[\x21-\x7e\x80-\uffff](?:[\t\x20-\x7e\x80-\uffff]*[\x21-\x7e\x80-\uffff])?$/;
+/** Headers a login may not set: the client's framing and routing, and what other kinds (COOKIE) are for. */
+const RESERVED_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-authorization',
+  'proxy-connection',
+  'user-agent',
+  'accept',
+  'accept-encoding',
+  'cookie',
+]);
+
+/** The key material of the configuration: CRAWL_SECRET_KEY, else the auth secret (as webhook secrets do). */
+export const crawlKeyMaterial = (config: { CRAWL_SECRET_KEY?: string; authSecret: string }): string =>
+  config.CRAWL_SECRET_KEY ?? config.authSecret;
+
+/** The sealing of crawl logins, from key material (its own HKDF purpose: never the webhook secrets' key). */
+export const crawlLoginBox = (keyMaterial: string): SecretBox => new SecretBox(keyMaterial, 'crawl-login-credentials');
+
+/**
+ * Crawl logins (issue 28, login crawls): write-only credentials of a project, sealed at rest (SecretBox,
+ * AES-256-GCM). The API sets and clears them and reads their facts; only the audit runner opens them.
+ */
+export class CrawlLoginService {
+  private readonly box: SecretBox;
+
+  constructor(
+    config: Pick<AppConfig, 'CRAWL_SECRET_KEY' | 'authSecret'>,
+    private readonly projects: ProjectService | null = null,
+    private readonly repo = new CrawlLoginRepository(),
+  ) {
+    this.box = crawlLoginBox(crawlKeyMaterial(config));
+  }
+
+  /** The facts of projects the caller was already allowed to read (Project.crawlLogin), by project id. */
+  async factsOf(db: NativeDb, projectIds: readonly string[]): Promise<(CrawlLoginFacts | null)[]> {
+    const rows = projectIds.length ? await this.repo.facts(db, projectIds) : [];
+    const byId = new Map(rows.map((r) => [r.projectId, r]));
+    return projectIds.map((id) => byId.get(id) ?? null);
+  }
+
+  /** Sets (or replaces) a project's crawl login. Owners and admins (or an API key with write access) only. */
+  async set(em: EntityManager, principal: Principal | null, projectId: string, input: CrawlLoginInputData) {
+    const project = await this.ownedForChange(em, principal, projectId);
+    // Write-only fields left empty keep their stored values (same kind only): a user can change the login URL
+    // without typing the password again.
+    const stored = await this.repo.find(em, project.id);
+    const kept = stored?.kind === input.kind ? this.box.open(stored.sealed) : null;
+    const { facts, secrets } = this.validate(project, input, kept ? (JSON.parse(kept) as CrawlLoginSecrets) : {});
+    await this.repo.upsert(em, {
+      projectId: project.id,
+      ...facts,
+      sealed: this.box.seal(JSON.stringify(secrets)),
+      keyId: this.box.keyId,
+    });
+    return project;
+  }
+
+  async clear(em: EntityManager, principal: Principal | null, projectId: string): Promise<Project> {
+    const project = await this.ownedForChange(em, principal, projectId);
+    await this.repo.delete(em, project.id);
+    return project;
+  }
+
+  /**
+   * The project's login opened for a crawl (a system read by the audit runner), or null without one. A login sealed
+   * with another key (CRAWL_SECRET_KEY changed without a rotation) fails the audit with the way out.
+   */
+  async openForCrawl(db: NativeDb, projectId: string): Promise<CrawlLogin | null> {
+    const row = await this.repo.find(db, projectId);
+    if (!row) return null;
+    const opened = this.box.open(row.sealed);
+    if (opened === null)
+      throw new CrawlLoginFailure(
+        "The project's crawl login cannot be decrypted with the configured CRAWL_SECRET_KEY (it was sealed with " +
+          'another key): run `seo secrets rotate-crawl-key --from <old> --to <new>`, or set the login again.',
+      );
+    return {
+      kind: row.kind,
+      loginUrl: row.loginUrl,
+      usernameField: row.usernameField,
+      passwordField: row.passwordField,
+      headerName: row.headerName,
+      secrets: JSON.parse(opened) as CrawlLoginSecrets,
+    };
+  }
+
+  /**
+   * Re-seals every stored crawl login (the CLI; `projectIds` narrows it, for tests on a shared database) from the key
+   * material `from` to `to`, in one transaction: all or none. Rows
+   * already sealed with `to` are left alone (a rotation can be run again); a row sealed with neither key, or that
+   * `from` cannot open, stops it with nothing changed.
+   */
+  static rotate(
+    db: NativeDb,
+    from: string,
+    to: string,
+    options: { projectIds?: readonly string[]; repo?: CrawlLoginRepository } = {},
+  ) {
+    const repo = options.repo ?? new CrawlLoginRepository();
+    const oldBox = crawlLoginBox(from);
+    const newBox = crawlLoginBox(to);
+    return repo.resealAll(
+      db,
+      (row) => {
+        if (row.keyId === newBox.keyId) return null;
+        const opened = row.keyId === oldBox.keyId ? oldBox.open(row.sealed) : null;
+        if (opened === null)
+          throw new Error(
+            `The crawl login of project ${row.projectId} was not sealed with the --from key (its key id is ` +
+              `${row.keyId}, --from is ${oldBox.keyId}, --to is ${newBox.keyId}): nothing was changed.`,
+          );
+        return { sealed: newBox.seal(opened), keyId: newBox.keyId };
+      },
+      options.projectIds ?? null,
+    );
+  }
+
+  private async ownedForChange(em: EntityManager, principal: Principal | null, projectId: string): Promise<Project> {
+    const p = assertApiAccess(principal, 'write');
+    if (!this.projects) throw new Error('CrawlLoginService needs the project service to change logins');
+    // Tenancy first: another organization's project is NOT_FOUND, whatever the caller's role.
+    const project = await this.projects.findOwned(em, p, projectId);
+    if (p.via === 'SESSION' && p.role === 'member')
+      throw new DomainError('FORBIDDEN', "Only organization owners and admins can change a project's crawl login.");
+    return project;
+  }
+
+  private validate(project: Project, input: CrawlLoginInputData, kept: CrawlLoginSecrets) {
+    const fail = (path: string, message: string) => badInput(`${path} ${message}`, [{ path, message }]);
+    const kind = input.kind;
+    if (!CRAWL_LOGIN_KINDS.includes(kind)) throw fail('kind', `must be one of ${CRAWL_LOGIN_KINDS.join(', ')}`);
+    const { required, optional } = KIND_FIELDS[kind];
+    for (const field of Object.keys(input) as (keyof CrawlLoginInputData)[]) {
+      if (field === 'kind' || input[field] === null || input[field] === undefined || input[field] === '') continue;
+      if (!required.includes(field) && !optional.includes(field)) throw fail(field, `is not used by the ${kind} kind`);
+    }
+    const keptFor: Partial<Record<InputField, unknown>> = {
+      username: kept.username,
+      password: kept.password,
+      token: kept.token,
+      headerValue: kept.headerValue,
+      cookies: kept.cookies,
+    };
+    // An empty string is "not given", as null is: a write-only field the user left empty.
+    const given = (field: InputField) => input[field] !== null && input[field] !== undefined && input[field] !== '';
+    for (const field of required) {
+      if (!given(field) && keptFor[field] !== undefined) continue;
+      const value = input[field];
+      if (value === null || value === undefined || (typeof value === 'string' && value === ''))
+        throw fail(field, `is required for the ${kind} kind`);
+    }
+    const text = (field: InputField, max: number, pattern?: RegExp, rule?: string): string => {
+      const value = input[field] as string;
+      if (value.length > max) throw fail(field, `must be at most ${max} characters`);
+      if (pattern && !pattern.test(value)) throw fail(field, rule ?? 'has characters that are not allowed');
+      return value;
+    };
+    const noControl = /^\P{Cc}*$/u;
+    const secrets: CrawlLoginSecrets = {};
+    const facts = {
+      kind,
+      loginUrl: null as string | null,
+      usernameField: null as string | null,
+      passwordField: null as string | null,
+      headerName: null as string | null,
+      cookieNames: [] as string[],
+      extraFieldNames: [] as string[],
+    };
+    switch (kind) {
+      case 'FORM': {
+        facts.loginUrl = this.loginUrl(project, text('loginUrl', LIMITS.url).trim());
+        facts.usernameField = text('usernameField', LIMITS.fieldName, FIELD_NAME, 'must be a form field name');
+        facts.passwordField = text('passwordField', LIMITS.fieldName, FIELD_NAME, 'must be a form field name');
+        if (facts.usernameField === facts.passwordField)
+          throw fail('passwordField', 'must differ from the username field');
+        secrets.username = given('username') ? text('username', LIMITS.username, noControl) : kept.username;
+        secrets.password = given('password') ? text('password', LIMITS.password, noControl) : kept.password;
+        const extra = input.extraFields ?? kept.extraFields ?? [];
+        if (extra.length > LIMITS.extraFields) throw fail('extraFields', `must be at most ${LIMITS.extraFields}`);
+        extra.forEach(({ name, value }, i) => {
+          if (!FIELD_NAME.test(name) || name.length > LIMITS.fieldName)
+            throw fail(`extraFields.${i}.name`, `must be a form field name of at most ${LIMITS.fieldName} characters`);
+          if (name === facts.usernameField || name === facts.passwordField)
+            throw fail(`extraFields.${i}.name`, 'must differ from the username and password fields');
+          if (value.length > LIMITS.extraValue || !noControl.test(value))
+            throw fail(`extraFields.${i}.value`, `must be at most ${LIMITS.extraValue} characters on one line`);
+        });
+        if (extra.length) secrets.extraFields = extra.map(({ name, value }) => ({ name, value }));
+        facts.extraFieldNames = extra.map((f) => f.name);
+        break;
+      }
+      case 'COOKIE': {
+        const cookies = given('cookies')
+          ? parseCookies(text('cookies', LIMITS.cookies * (LIMITS.cookieValue + LIMITS.cookieName)))
+          : (kept.cookies ?? []);
+        secrets.cookies = cookies;
+        facts.cookieNames = cookies.map((c) => c.name);
+        break;
+      }
+      case 'BASIC':
+        secrets.username = given('username')
+          ? text('username', LIMITS.username, /^[^:\p{Cc}]*$/u, 'must not contain ":" or control characters')
+          : kept.username;
+        secrets.password = given('password') ? text('password', LIMITS.password, noControl) : kept.password;
+        break;
+      case 'BEARER':
+        secrets.token = given('token')
+          ? text('token', LIMITS.token, /^[A-Za-z0-9\-._~+/]+=*$/, 'must be a bearer token (RFC 6750)')
+          : kept.token;
+        break;
+      case 'HEADER': {
+        const name = text('headerName', LIMITS.fieldName, TOKEN, 'must be an HTTP header name').toLowerCase();
+        if (RESERVED_HEADERS.has(name))
+          throw fail('headerName', `cannot be ${name}${name === 'cookie' ? ' (use the COOKIE kind)' : ''}`);
+        facts.headerName = name;
+        secrets.headerValue = given('headerValue')
+          ? text('headerValue', LIMITS.headerValue, HEADER_VALUE, 'must be a header value on one line')
+          : kept.headerValue;
+        break;
+      }
+    }
+    return { facts, secrets };
+  }
+
+  /** A form's login URL: http(s), fetchable (the SSRF policy), and on the project's own site. */
+  private loginUrl(project: Project, raw: string): string {
+    const fail = (message: string) => badInput(`loginUrl ${message}`, [{ path: 'loginUrl', message }]);
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw fail('must be an absolute http(s) URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fail('must use http or https');
+    if (url.username || url.password) throw fail('must not contain credentials');
+    url.hash = '';
+    const settings = (project.settings ?? {}) as { crawlSubdomains?: boolean };
+    const owns = credentialHosts({ startUrl: project.url, includeSubdomains: settings.crawlSubdomains === true });
+    if (!owns(url))
+      throw fail(
+        `must be on the project's site (${new URL(project.url).host}${
+          new URL(project.url).protocol === 'https:' ? ', over https' : ''
+        })`,
+      );
+    this.projects?.assertFetchableTarget(url.href, { path: 'loginUrl', noun: 'login URL' });
+    return url.href;
+  }
+}
+
+/** `a=1; b=2` -> cookies, each name an HTTP token and each value a cookie value. */
+function parseCookies(raw: string): CrawlLoginNameValue[] {
+  const fail = (message: string) => badInput(`cookies ${message}`, [{ path: 'cookies', message }]);
+  const parts = raw
+    .split(';')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  if (!parts.length) throw fail('must hold at least one name=value pair');
+  if (parts.length > LIMITS.cookies) throw fail(`must hold at most ${LIMITS.cookies} cookies`);
+  const seen = new Set<string>();
+  return parts.map((part) => {
+    const eq = part.indexOf('=');
+    const name = eq > 0 ? part.slice(0, eq).trim() : '';
+    const value = eq > 0 ? part.slice(eq + 1).trim() : '';
+    if (!name || !TOKEN.test(name) || name.length > LIMITS.cookieName)
+      throw fail('must be name=value pairs separated by ";" (a name is letters, digits and !#$%&\'*+-.^_`|~)');
+    if (value.length > LIMITS.cookieValue || !COOKIE_VALUE.test(value))
+      throw fail(`has a value for ${name} that is not a cookie value (no spaces, commas, semicolons or backslashes)`);
+    if (seen.has(name)) throw fail(`names ${name} twice`);
+    seen.add(name);
+    return { name, value };
+  });
+}

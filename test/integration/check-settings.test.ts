@@ -1,0 +1,284 @@
+/**
+ * Per-project check settings (issue 28 item 6): Project.checkSettings, setCheckSetting / resetCheckSetting (write
+ * access, tenant isolation, clear refusals) and what an audit does with them: a disabled check is not reported and
+ * costs nothing; an overridden severity is the issue's and is costed as that severity. The expected scores are
+ * computed here from the formula README "Scores" documents, from the costs of the same site audited without settings.
+ */
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditJobRunner } from '../../src/audits/index.js';
+import { CHECK_CATALOG } from '../../src/seo/checks/index.js';
+import { createConfiguredSafeHttpClient, type SafeHttpClient } from '../../src/platform/safe-http/index.js';
+import {
+  createApiKey,
+  createProject,
+  createTestApp,
+  gql,
+  signUp,
+  uniq,
+  type TestApp,
+  type TestUser,
+} from '../support/app.js';
+
+let t: TestApp;
+let user: TestUser;
+let client: SafeHttpClient;
+let server: http.Server;
+let port = 0;
+const host = `check-settings-${uniq()}.test`;
+
+/** Four pages linked in a ring; pages 0 and 2 have a meta description, 1 and 3 have none. */
+beforeAll(async () => {
+  t = await createTestApp({ SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: `${host}=127.0.0.1` });
+  user = await signUp(t, { plan: 'ENTERPRISE' });
+  client = createConfiguredSafeHttpClient(t.config);
+  server = http.createServer((req, res) => {
+    if (req.url === '/robots.txt') return res.end('User-agent: *\nAllow: /\n');
+    const n = req.url === '/' ? 0 : Number(/^\/p\/(\d)$/.exec(req.url ?? '')?.[1] ?? -1);
+    if (n < 0 || n > 3) return res.writeHead(404).end('not found');
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    const description =
+      n % 2 === 0
+        ? `<meta name="description" content="Page ${n} of the check settings fixture site, described at a length ` +
+          `that passes the description checks.">`
+        : '';
+    res.end(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Check settings fixture, page number ` +
+        `${n}</title>${description}<meta name="viewport" content="width=device-width, initial-scale=1"></head>` +
+        `<body><h1>Page ${n}</h1><p>Some text of page ${n}.</p><a href="${n === 3 ? '/' : `/p/${n + 1}`}">` +
+        `Next page of the ring</a></body></html>`,
+    );
+  });
+  port = await new Promise<number>((r) =>
+    server.listen(0, '127.0.0.1', () => r((server.address() as { port: number }).port)),
+  );
+});
+afterAll(async () => {
+  await client.close();
+  await new Promise((r) => server.close(r));
+  await t.close();
+});
+
+const SETTINGS = `query($id: ID!) { project(id: $id) { checkSettings {
+  code severity defaultSeverity enabled overridden banded } } }`;
+const SET = `mutation($p: ID!, $i: CheckSettingInput!) { setCheckSetting(projectId: $p, input: $i) {
+  code severity defaultSeverity enabled overridden } }`;
+const RESET =
+  'mutation($p: ID!, $c: String!) { resetCheckSetting(projectId: $p, code: $c) { code enabled overridden } }';
+
+describe('check settings through GraphQL', () => {
+  it('lists every catalog check; sets, reads back and resets an override', async () => {
+    const { id } = await createProject(t, user);
+    const before = await gql(t, SETTINGS, { id }, { cookie: user.cookie });
+    const list = before.body.data.project.checkSettings as { code: string; overridden: boolean }[];
+    expect(list.map((c) => c.code)).toEqual(CHECK_CATALOG.map((c) => c.code));
+    expect(list.every((c) => !c.overridden)).toBe(true);
+
+    const set = await gql(
+      t,
+      SET,
+      { p: id, i: { code: 'META_TITLE_TOO_LONG', severity: 'NOTICE' } },
+      { cookie: user.cookie },
+    );
+    expect(set.body.data.setCheckSetting).toEqual({
+      code: 'META_TITLE_TOO_LONG',
+      severity: 'NOTICE',
+      defaultSeverity: 'WARNING',
+      enabled: true,
+      overridden: true,
+    });
+    const off = await gql(t, SET, { p: id, i: { code: 'PERF_LCP', enabled: false } }, { cookie: user.cookie });
+    expect(off.body.data.setCheckSetting).toMatchObject({ enabled: false, overridden: true });
+    const after = await gql(t, SETTINGS, { id }, { cookie: user.cookie });
+    const overridden = after.body.data.project.checkSettings.filter((c: { overridden: boolean }) => c.overridden);
+    expect(overridden.map((c: { code: string }) => c.code)).toEqual(['META_TITLE_TOO_LONG', 'PERF_LCP']);
+
+    // Setting the catalog's own values, or resetting, leaves no row behind.
+    await gql(t, SET, { p: id, i: { code: 'META_TITLE_TOO_LONG', severity: 'WARNING' } }, { cookie: user.cookie });
+    const reset = await gql(t, RESET, { p: id, c: 'PERF_LCP' }, { cookie: user.cookie });
+    expect(reset.body.data.resetCheckSetting).toEqual({ code: 'PERF_LCP', enabled: true, overridden: false });
+    const { rows } = await t.runtime.pool.query(
+      'SELECT count(*)::int AS n FROM project_check_setting WHERE project_id = $1',
+      [id],
+    );
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('refuses an unknown code and a banded severity with BAD_USER_INPUT and a clear message', async () => {
+    const { id } = await createProject(t, user);
+    const unknown = await gql(t, SET, { p: id, i: { code: 'NOT_A_CHECK', enabled: false } }, { cookie: user.cookie });
+    expect(unknown.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(unknown.body.errors?.[0].message).toMatch(/Unknown check code "NOT_A_CHECK"/);
+    const banded = await gql(t, SET, { p: id, i: { code: 'PERF_CLS', severity: 'NOTICE' } }, { cookie: user.cookie });
+    expect(banded.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(banded.body.errors?.[0].message).toMatch(/banded check.*cannot be overridden/);
+    const resetUnknown = await gql(t, RESET, { p: id, c: 'NOPE' }, { cookie: user.cookie });
+    expect(resetUnknown.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    const badEnum = await gql(
+      t,
+      SET,
+      { p: id, i: { code: 'META_TITLE_TOO_LONG', severity: 'HUGE' } },
+      { cookie: user.cookie },
+    );
+    expect(badEnum.body.errors?.length).toBeGreaterThan(0);
+    expect(badEnum.status).toBeLessThan(500);
+  });
+
+  it("another organization's project is NOT_FOUND; anonymous UNAUTHENTICATED; a read-only key FORBIDDEN", async () => {
+    const { id } = await createProject(t, user);
+    const other = await signUp(t, { plan: 'ENTERPRISE' });
+    const set = await gql(
+      t,
+      SET,
+      { p: id, i: { code: 'META_TITLE_TOO_LONG', enabled: false } },
+      { cookie: other.cookie },
+    );
+    expect(set.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    const reset = await gql(t, RESET, { p: id, c: 'META_TITLE_TOO_LONG' }, { cookie: other.cookie });
+    expect(reset.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    const read = await gql(t, SETTINGS, { id }, { cookie: other.cookie });
+    expect(read.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    const anonymous = await gql(t, SET, { p: id, i: { code: 'META_TITLE_TOO_LONG', enabled: false } });
+    expect(anonymous.body.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+    const pro = await signUp(t, { plan: 'PRO' });
+    const proProject = await createProject(t, pro);
+    const key = await createApiKey(t, pro);
+    const viaKey = await gql(
+      t,
+      SET,
+      { p: proProject.id, i: { code: 'META_TITLE_TOO_LONG', enabled: false } },
+      { authorization: `Bearer ${key}` },
+    );
+    expect(viaKey.body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    const { rows } = await t.runtime.pool.query(
+      'SELECT count(*)::int AS n FROM project_check_setting WHERE project_id = ANY($1)',
+      [[id, proProject.id]],
+    );
+    expect(rows[0].n).toBe(0);
+  });
+});
+
+interface Cost {
+  code: string;
+  category: string;
+  severity: string;
+  scope: string;
+  affectedPages: number;
+  points: number;
+}
+interface Breakdown {
+  health: number;
+  htmlPages: number;
+  costs: Cost[];
+  blockers: string[];
+  overrides?: { code: string; enabled: boolean; severity: string | null }[];
+}
+
+async function runAudit(projectId: string) {
+  const started = await gql(
+    t,
+    'mutation($p: ID!) { startAudit(projectId: $p) { auditId } }',
+    { p: projectId },
+    { cookie: user.cookie, origin: t.config.baseUrl },
+  );
+  const auditId = started.body.data.startAudit.auditId as string;
+  const runner = new AuditJobRunner(t.runtime.orm, client, t.config, t.runtime.logger);
+  expect(await runner.run(auditId)).toBe('completed');
+  const audit = (
+    await t.runtime.pool.query(
+      `SELECT overall_score, meta_score, content_score, links_score, technical_score, performance_score,
+         score_breakdown FROM audit WHERE id = $1`,
+      [auditId],
+    )
+  ).rows[0];
+  const issues = (
+    await t.runtime.pool.query('SELECT code, severity, affected_pages FROM audit_issue WHERE audit_id = $1', [auditId])
+  ).rows as { code: string; severity: string; affected_pages: number }[];
+  const occurrences = (
+    await t.runtime.pool.query('SELECT DISTINCT code FROM issue_occurrence WHERE audit_id = $1', [auditId])
+  ).rows.map((r: { code: string }) => r.code);
+  return { auditId, audit, breakdown: audit.score_breakdown as Breakdown, issues, occurrences };
+}
+
+// The formula as README "Scores" documents it (written out here, not imported).
+const PAGE_WEIGHT: Record<string, number> = { CRITICAL: 1, WARNING: 0.3, NOTICE: 0.03 };
+const CATEGORY_WEIGHT: Record<string, number> = { META: 20, CONTENT: 20, LINKS: 20, TECHNICAL: 25, PERFORMANCE: 15 };
+const round = (x: number) => Math.round(x + 1e-9);
+
+describe('an audit with check settings', () => {
+  it('drops a disabled check and uses an overridden severity for the issue and the score', async () => {
+    const url = `http://${host}:${port}/`;
+    const { id } = await createProject(t, user, url);
+    const base = await runAudit(id);
+    // The site as it is: over http every page fails TECH_HTTP_PAGE (CRITICAL); pages 1 and 3 lack a description.
+    const http = base.issues.find((i) => i.code === 'TECH_HTTP_PAGE');
+    const description = base.issues.find((i) => i.code === 'META_DESCRIPTION_MISSING');
+    expect(http).toMatchObject({ severity: 'CRITICAL', affected_pages: 4 });
+    expect(description).toMatchObject({ severity: 'WARNING', affected_pages: 2 });
+    expect(base.breakdown.htmlPages).toBe(4);
+    expect(base.breakdown.health).toBe(0);
+    expect(base.issues.filter((i) => i.severity === 'CRITICAL').map((i) => i.code)).toEqual(['TECH_HTTP_PAGE']);
+    expect(base.breakdown.blockers).toEqual([]);
+    expect(base.breakdown.overrides).toBeUndefined();
+
+    await gql(t, SET, { p: id, i: { code: 'TECH_HTTP_PAGE', enabled: false } }, { cookie: user.cookie });
+    await gql(
+      t,
+      SET,
+      { p: id, i: { code: 'META_DESCRIPTION_MISSING', severity: 'CRITICAL' } },
+      { cookie: user.cookie },
+    );
+    const next = await runAudit(id);
+
+    // The disabled check: no issue, no occurrence, no cost.
+    expect(next.issues.map((i) => i.code)).not.toContain('TECH_HTTP_PAGE');
+    expect(next.occurrences).not.toContain('TECH_HTTP_PAGE');
+    expect(next.breakdown.costs.map((c) => c.code)).not.toContain('TECH_HTTP_PAGE');
+    // The overridden severity: the issue's, and its cost is 100 × 1.0 × 2 / 4 = 50.
+    expect(next.issues.find((i) => i.code === 'META_DESCRIPTION_MISSING')).toMatchObject({
+      severity: 'CRITICAL',
+      affected_pages: 2,
+    });
+    const cost = next.breakdown.costs.find((c) => c.code === 'META_DESCRIPTION_MISSING')!;
+    expect(cost).toMatchObject({ severity: 'CRITICAL', points: 50 });
+    expect(next.breakdown.overrides).toEqual([
+      { code: 'META_DESCRIPTION_MISSING', enabled: true, severity: 'CRITICAL' },
+      { code: 'TECH_HTTP_PAGE', enabled: false, severity: null },
+    ]);
+
+    // Expected scores from the first audit's costs: without TECH_HTTP_PAGE, META_DESCRIPTION_MISSING repriced.
+    const costs = base.breakdown.costs
+      .filter((c) => c.code !== 'TECH_HTTP_PAGE')
+      .map((c) => (c.code === 'META_DESCRIPTION_MISSING' ? { ...c, points: (100 * PAGE_WEIGHT.CRITICAL * 2) / 4 } : c));
+    const category = (name: string) =>
+      Math.max(0, round(100 - costs.filter((c) => c.category === name).reduce((s, c) => s + c.points, 0)));
+    const scores = Object.fromEntries(Object.keys(CATEGORY_WEIGHT).map((c) => [c, category(c)]));
+    // Health: the pages with a CRITICAL issue are now the two without a description.
+    const health = (100 * (4 - 2)) / 4;
+    const categories = Object.entries(CATEGORY_WEIGHT).reduce((s, [c, w]) => s + w * scores[c], 0) / 100;
+    const overall = round(0.5 * health + 0.5 * categories);
+    expect(next.breakdown.health).toBe(50);
+    expect({
+      overall: next.audit.overall_score,
+      meta: next.audit.meta_score,
+      content: next.audit.content_score,
+      links: next.audit.links_score,
+      technical: next.audit.technical_score,
+      performance: next.audit.performance_score,
+    }).toEqual({
+      overall,
+      meta: scores.META,
+      content: scores.CONTENT,
+      links: scores.LINKS,
+      technical: scores.TECHNICAL,
+      performance: scores.PERFORMANCE,
+    });
+    // The settings moved the score: the base audit's was lower (health 0).
+    expect(next.audit.overall_score).toBeGreaterThan(base.audit.overall_score);
+
+    // A later change leaves the past audit's record alone.
+    await gql(t, RESET, { p: id, c: 'TECH_HTTP_PAGE' }, { cookie: user.cookie });
+    const again = await t.runtime.pool.query('SELECT score_breakdown FROM audit WHERE id = $1', [next.auditId]);
+    expect(again.rows[0].score_breakdown.overrides).toHaveLength(2);
+  });
+});

@@ -1,0 +1,351 @@
+/**
+ * Login crawls (issue 28, item 4): a member area behind a form login is crawled; basic, bearer, cookie and header
+ * logins work; the credentials reach the project's host only (never another host's link, asset or redirect target,
+ * never a competitor fetch); a logout link is not followed with the session; a failed login fails the audit; the
+ * secrets are write-only through GraphQL and REST, stored sealed, and another organization cannot touch them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditJobRunner } from '../../src/audits/index.js';
+import { CompetitorProfileRunner } from '../../src/competitors/index.js';
+import { crawlKeyMaterial, crawlLoginBox } from '../../src/crawler/index.js';
+import { createConfiguredSafeHttpClient, type SafeHttpClient } from '../../src/platform/safe-http/index.js';
+import { startMemberSite, startOtherHost, type LoginHost, type SeenRequest } from '../support/crawl-login-site.js';
+import { createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+
+export const CRAWL_TEST_KEY = 'crawl-login-test-key-0123456789abcdef';
+
+let t: TestApp;
+let owner: TestUser;
+let stranger: TestUser;
+let site: Awaited<ReturnType<typeof startMemberSite>>;
+let other: LoginHost;
+let client: SafeHttpClient;
+let projectId: string;
+
+const SECRETS = {
+  password: 'pw-Sup3r-s3cret-!',
+  username: 'crawler-user-77',
+  token: 'tok3n-bearer-abcdef0123456789',
+  cookieValue: 'c00kie-value-9f8e7d',
+  headerValue: 'h3ader-value-5a4b3c',
+};
+
+const SET = `mutation($p: ID!, $i: CrawlLoginInput!) {
+  setCrawlLogin(projectId: $p, input: $i) { id crawlLogin { kind loginUrl usernameField cookieNames headerName } } }`;
+
+async function setLogin(input: Record<string, unknown>, user = owner) {
+  return gql(t, SET, { p: projectId, i: input }, { cookie: user.cookie });
+}
+
+async function runAudit(): Promise<{ auditId: string; result: string; status: string; error: string | null }> {
+  const started = await t.app.inject({
+    method: 'POST',
+    url: `/api/projects/${projectId}/audit`,
+    headers: { cookie: owner.cookie, origin: t.config.baseUrl },
+  });
+  expect(started.statusCode, started.body).toBeLessThan(300);
+  const { auditId } = started.json() as { auditId: string };
+  let result: string;
+  try {
+    result = await new AuditJobRunner(t.runtime.orm, client, t.config, t.runtime.logger).run(auditId);
+  } catch (err) {
+    result = `threw: ${(err as Error).message}`;
+  }
+  const { rows } = await t.runtime.pool.query('SELECT status, error FROM audit WHERE id = $1', [auditId]);
+  return { auditId, result, status: rows[0].status, error: rows[0].error };
+}
+
+async function pagesOf(auditId: string): Promise<{ url: string; status_code: number; title: string | null }[]> {
+  const { rows } = await t.runtime.pool.query(
+    'SELECT url, status_code, title FROM audit_page WHERE audit_id = $1 ORDER BY url',
+    [auditId],
+  );
+  return rows;
+}
+
+const credentialHeaders = (r: SeenRequest) =>
+  ['cookie', 'authorization', 'x-preview-token'].filter((h) => r.headers[h] !== undefined);
+
+beforeAll(async () => {
+  const memberHost = `members-${uniq()}.test`;
+  const otherHost = `elsewhere-${uniq()}.test`;
+  other = await startOtherHost(otherHost);
+  site = await startMemberSite(memberHost, () => other.origin);
+  t = await createTestApp({
+    SAFE_HTTP_ALLOW: `${memberHost},${otherHost}`,
+    SAFE_HTTP_RESOLVE: `${memberHost}=127.0.0.1,${otherHost}=127.0.0.1`,
+    CRAWL_SECRET_KEY: CRAWL_TEST_KEY,
+  });
+  client = createConfiguredSafeHttpClient(t.config);
+  owner = await signUp(t, { plan: 'ENTERPRISE' });
+  stranger = await signUp(t, { plan: 'ENTERPRISE' });
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/projects',
+    headers: { cookie: owner.cookie, origin: t.config.baseUrl },
+    payload: { url: `${site.origin}/` },
+  });
+  expect(created.statusCode, created.body).toBe(200);
+  projectId = created.json().project.id as string;
+});
+
+afterAll(async () => {
+  await client?.close();
+  await t?.close();
+  await site?.close();
+  await other?.close();
+});
+
+describe('a form login crawl', () => {
+  it('signs in, crawls the member area, keeps the session past a logout and sends nothing elsewhere', async () => {
+    site.setAuth({ kind: 'FORM', username: SECRETS.username, password: SECRETS.password });
+    const set = await setLogin({
+      kind: 'FORM',
+      loginUrl: `${site.origin}/login`,
+      usernameField: 'user',
+      passwordField: 'pass',
+      username: SECRETS.username,
+      password: SECRETS.password,
+    });
+    expect(set.body.errors).toBeUndefined();
+    expect(set.body.data.setCrawlLogin.crawlLogin).toMatchObject({ kind: 'FORM', usernameField: 'user' });
+    const siteSeen = site.requests.length;
+    const otherSeen = other.requests.length;
+
+    const audit = await runAudit();
+    expect(audit, JSON.stringify(audit)).toMatchObject({ result: 'completed', status: 'COMPLETED' });
+    const pages = await pagesOf(audit.auditId);
+    const byPath = new Map(pages.map((p) => [new URL(p.url).pathname, p]));
+    // The member pages were audited signed in (200 and their own titles), not as redirects to /login.
+    for (const path of ['/members/', '/members/a', '/members/b'])
+      expect(byPath.get(path), path).toMatchObject({ status_code: 200, title: `Member ${path.slice(9) || 'index'}` });
+
+    // The login posted the CSRF token with the credentials, and the member pages got the session cookie.
+    const mine = site.requests.slice(siteSeen);
+    expect(mine.some((r) => r.method === 'POST' && r.path === '/login')).toBe(true);
+    expect(mine.some((r) => r.path === '/members/a' && /\bsid=/.test(String(r.headers.cookie)))).toBe(true);
+    // The logout link was requested (it is a page of the site) but never with the session: it did not end it.
+    expect(mine.filter((r) => r.path === '/account/logout').every((r) => r.headers.cookie === undefined)).toBe(true);
+    expect(site.logoutsWithSession).toBe(0);
+
+    // The other host was reached (a link, an image, a redirect target), never with a credential.
+    const elsewhere = other.requests.slice(otherSeen);
+    const paths = new Set(elsewhere.map((r) => r.path.split('?')[0]));
+    for (const path of ['/page', '/img.png', '/landing', '/member-link']) expect(paths, path).toContain(path);
+    expect(elsewhere.flatMap(credentialHeaders)).toEqual([]);
+  });
+
+  it('a wrong password fails the audit with the reason, and nothing behind the login is audited', async () => {
+    site.setAuth({ kind: 'FORM', username: SECRETS.username, password: 'another-password' });
+    const audit = await runAudit();
+    expect(audit.status).toBe('FAILED');
+    expect(audit.error).toMatch(/login form was shown again.*check the username and password/i);
+    expect(audit.error).not.toContain(SECRETS.password);
+    expect(await pagesOf(audit.auditId)).toEqual([]);
+  });
+
+  it('a login URL that answers 404 fails the audit with the reason', async () => {
+    site.setAuth({ kind: 'FORM', username: SECRETS.username, password: SECRETS.password });
+    // The write-only username and password are kept: only the login URL changes.
+    const moved = await setLogin({
+      kind: 'FORM',
+      loginUrl: `${site.origin}/nowhere`,
+      usernameField: 'user',
+      passwordField: 'pass',
+    });
+    expect(moved.body.errors).toBeUndefined();
+    const audit = await runAudit();
+    expect(audit.status).toBe('FAILED');
+    expect(audit.error).toContain(`The login page ${site.origin}/nowhere answered 404`);
+  });
+});
+
+describe('basic, bearer, cookie and header logins', () => {
+  const cases = [
+    {
+      input: { kind: 'BASIC', username: SECRETS.username, password: SECRETS.password },
+      auth: { kind: 'BASIC', username: SECRETS.username, password: SECRETS.password } as const,
+    },
+    { input: { kind: 'BEARER', token: SECRETS.token }, auth: { kind: 'BEARER', token: SECRETS.token } as const },
+    {
+      input: { kind: 'COOKIE', cookies: `preview=${SECRETS.cookieValue}; theme=dark` },
+      auth: { kind: 'COOKIE', name: 'preview', value: SECRETS.cookieValue } as const,
+    },
+    {
+      input: { kind: 'HEADER', headerName: 'X-Preview-Token', headerValue: SECRETS.headerValue },
+      auth: { kind: 'HEADER', name: 'x-preview-token', value: SECRETS.headerValue } as const,
+    },
+  ];
+  for (const { input, auth } of cases) {
+    it(`${input.kind}: the member area is audited and the other host gets no credential`, async () => {
+      site.setAuth(auth);
+      const set = await setLogin(input);
+      expect(set.body.errors).toBeUndefined();
+      const otherSeen = other.requests.length;
+      const audit = await runAudit();
+      expect(audit, JSON.stringify(audit)).toMatchObject({ result: 'completed', status: 'COMPLETED' });
+      const pages = await pagesOf(audit.auditId);
+      expect(pages.find((p) => p.url.endsWith('/members/a'))).toMatchObject({ status_code: 200, title: 'Member a' });
+      const elsewhere = other.requests.slice(otherSeen);
+      expect(elsewhere.length).toBeGreaterThanOrEqual(3);
+      expect(elsewhere.flatMap(credentialHeaders)).toEqual([]);
+    });
+  }
+
+  it('without a login the member area is a redirect to the login page', async () => {
+    const cleared = await gql(
+      t,
+      'mutation($p: ID!) { clearCrawlLogin(projectId: $p) { id crawlLogin { kind } } }',
+      {
+        p: projectId,
+      },
+      { cookie: owner.cookie },
+    );
+    expect(cleared.body.data.clearCrawlLogin.crawlLogin).toBeNull();
+    const audit = await runAudit();
+    expect(audit.status).toBe('COMPLETED');
+    const pages = await pagesOf(audit.auditId);
+    expect(pages.find((p) => p.url.endsWith('/members/'))).toMatchObject({ status_code: 302 });
+  });
+});
+
+describe('a competitor fetch', () => {
+  it('never carries the crawl credentials (competitors have their own client and path)', async () => {
+    site.setAuth({ kind: 'BEARER', token: SECRETS.token });
+    await setLogin({ kind: 'BEARER', token: SECRETS.token });
+    expect((await runAudit()).status).toBe('COMPLETED');
+    const otherSeen = other.requests.length;
+    const runner = new CompetitorProfileRunner(t.runtime.orm, client);
+    await runner.analyze(`${other.host}:${other.port}`);
+    const fetched = other.requests.slice(otherSeen);
+    expect(fetched.length).toBeGreaterThan(0);
+    expect(fetched.flatMap(credentialHeaders)).toEqual([]);
+  });
+});
+
+describe('the API: write-only, validated, isolated', () => {
+  it('returns no secret from any field of CrawlLogin, from the project or from REST; the row is sealed', async () => {
+    const set = await setLogin({
+      kind: 'FORM',
+      loginUrl: `${site.origin}/login`,
+      usernameField: 'user',
+      passwordField: 'pass',
+      username: SECRETS.username,
+      password: SECRETS.password,
+      extraFields: [{ name: 'tenant', value: SECRETS.headerValue }],
+    });
+    expect(set.body.errors).toBeUndefined();
+    const type = await gql(t, '{ __type(name: "CrawlLogin") { fields { name } } }', {}, { cookie: owner.cookie });
+    const fields = (type.body.data.__type.fields as { name: string }[]).map((f) => f.name);
+    expect(fields.sort()).toEqual(
+      [
+        'cookieNames',
+        'extraFieldNames',
+        'headerName',
+        'kind',
+        'loginUrl',
+        'passwordField',
+        'updatedAt',
+        'usernameField',
+      ].sort(),
+    );
+    const read = await gql(
+      t,
+      `query($id: ID!) { project(id: $id) { id name url settings { userAgent } crawlLogin { ${fields.join(' ')} } } }`,
+      { id: projectId },
+      { cookie: owner.cookie },
+    );
+    expect(read.body.data.project.crawlLogin).toMatchObject({
+      kind: 'FORM',
+      loginUrl: `${site.origin}/login`,
+      usernameField: 'user',
+      passwordField: 'pass',
+      extraFieldNames: ['tenant'],
+    });
+    const rest = await t.app.inject({
+      method: 'GET',
+      url: `/api/projects/${projectId}`,
+      headers: { cookie: owner.cookie },
+    });
+    const { rows } = await t.runtime.pool.query('SELECT * FROM project_crawl_login WHERE project_id = $1', [projectId]);
+    for (const text of [JSON.stringify(read.body), rest.body, JSON.stringify(rows)]) {
+      expect(text).not.toContain(SECRETS.password);
+      expect(text).not.toContain(SECRETS.username);
+      expect(text).not.toContain(SECRETS.headerValue);
+    }
+    // Sealed with the configured key (its id stored beside), and it opens to the values given.
+    const box = crawlLoginBox(crawlKeyMaterial(t.config));
+    expect(rows[0].key_id).toBe(box.keyId);
+    expect(rows[0].sealed).toMatch(/^v1\./);
+    expect(JSON.parse(box.open(rows[0].sealed)!)).toMatchObject({
+      username: SECRETS.username,
+      password: SECRETS.password,
+    });
+  });
+
+  it('an empty write-only field keeps its stored value; another kind needs its own', async () => {
+    const changed = await setLogin({
+      kind: 'FORM',
+      loginUrl: `${site.origin}/login?next=%2Fmembers%2F`,
+      usernameField: 'user',
+      passwordField: 'pass',
+      password: '',
+    });
+    expect(changed.body.errors).toBeUndefined();
+    const box = crawlLoginBox(crawlKeyMaterial(t.config));
+    const { rows } = await t.runtime.pool.query('SELECT sealed FROM project_crawl_login WHERE project_id = $1', [
+      projectId,
+    ]);
+    expect(JSON.parse(box.open(rows[0].sealed)!)).toMatchObject({ password: SECRETS.password });
+    const other = await setLogin({ kind: 'BEARER' });
+    expect(other.body.errors?.[0]).toMatchObject({ message: 'token is required for the BEARER kind' });
+  });
+
+  it('refuses bad input with a clear message', async () => {
+    const form = { kind: 'FORM', usernameField: 'user', passwordField: 'pass', username: 'u', password: 'p' };
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ ...form, loginUrl: `http://${other.host}:${other.port}/login` }, /loginUrl must be on the project's site/],
+      [{ ...form, loginUrl: 'ftp://x/login' }, /loginUrl must use http or https/],
+      [{ ...form, loginUrl: 'not a url' }, /loginUrl must be an absolute/],
+      [{ ...form, loginUrl: `${site.origin}/login`, password: 'x'.repeat(1001) }, /password must be at most 1000/],
+      [{ kind: 'BEARER', token: 'has space' }, /token must be a bearer token/],
+      [{ kind: 'BEARER', token: 'abc', password: 'p' }, /password is not used by the BEARER kind/],
+      [{ kind: 'HEADER', headerName: 'Cookie', headerValue: 'a' }, /headerName cannot be cookie/],
+      [{ kind: 'HEADER', headerName: 'X-A', headerValue: 'a\r\nb' }, /headerValue must be a header value/],
+      [{ kind: 'COOKIE', cookies: 'novalue' }, /cookies must be name=value pairs/],
+      [{ kind: 'BASIC', username: 'a:b', password: 'p' }, /username must not contain ":"/],
+    ];
+    for (const [input, message] of cases) {
+      const res = await setLogin(input);
+      expect(res.body.errors?.[0]?.extensions?.code, JSON.stringify(input)).toBe('BAD_USER_INPUT');
+      expect(res.body.errors?.[0]?.message).toMatch(message);
+    }
+  });
+
+  it("another organization's project is NOT_FOUND for reading, setting and clearing", async () => {
+    const read = await gql(
+      t,
+      'query($id: ID!) { project(id: $id) { crawlLogin { kind } } }',
+      { id: projectId },
+      {
+        cookie: stranger.cookie,
+      },
+    );
+    expect(read.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    const set = await setLogin({ kind: 'BEARER', token: 'stolen' }, stranger);
+    expect(set.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    const cleared = await gql(
+      t,
+      'mutation($p: ID!) { clearCrawlLogin(projectId: $p) { id } }',
+      { p: projectId },
+      {
+        cookie: stranger.cookie,
+      },
+    );
+    expect(cleared.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    const { rows } = await t.runtime.pool.query('SELECT kind FROM project_crawl_login WHERE project_id = $1', [
+      projectId,
+    ]);
+    expect(rows).toEqual([{ kind: 'FORM' }]);
+  });
+});

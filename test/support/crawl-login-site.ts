@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A request a login fixture host received, with its headers (what the credential tests assert on). */
+export interface SeenRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+}
+
+export type MemberAuth =
+  | { kind: 'FORM'; username: string; password: string }
+  | { kind: 'BASIC'; username: string; password: string }
+  | { kind: 'BEARER'; token: string }
+  | { kind: 'COOKIE'; name: string; value: string }
+  | { kind: 'HEADER'; name: string; value: string };
+
+export interface LoginHost {
+  host: string;
+  port: number;
+  origin: string;
+  requests: SeenRequest[];
+  close(): Promise<void>;
+}
+
+const html = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>` +
+  `<meta name="description" content="${title}: a page of the login fixture site, long enough to be a description.">` +
+  `</head><body><h1>${title}</h1><p>${'Member content for the crawl. '.repeat(12)}</p>${body}</body></html>`;
+
+async function listen(host: string, handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<LoginHost> {
+  const requests: SeenRequest[] = [];
+  const server: Server = createServer((req, res) => {
+    requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers });
+    handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    host,
+    port,
+    origin: `http://${host}:${port}`,
+    requests,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function cookiesOf(req: IncomingMessage): Map<string, string> {
+  const jar = new Map<string, string>();
+  for (const part of String(req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) jar.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+  }
+  return jar;
+}
+
+/** Another host: a page, an image and a landing page a redirect leads to. It records what it receives. */
+export function startOtherHost(host: string): Promise<LoginHost> {
+  return listen(host, (req, res) => {
+    if (req.url?.startsWith('/img.png')) {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': '4' }).end('\x89PNG');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html('Other host', '<p>elsewhere</p>'));
+  });
+}
+
+/**
+ * A member site: public home, a login form (CSRF token in a hidden input, bound to a pre-login cookie), a member area
+ * that answers only a signed-in request (else a redirect to /login), a logout that ends the session it is sent, and
+ * links, an image and a redirect to `other`. `auth` says what signs a request in; it can change between audits.
+ */
+export async function startMemberSite(host: string, other: () => string) {
+  const sessions = new Set<string>();
+  let auth: MemberAuth = { kind: 'FORM', username: 'crawler', password: 'pw' };
+  let logoutsWithSession = 0;
+  const signedIn = (req: IncomingMessage): boolean => {
+    const cookies = cookiesOf(req);
+    switch (auth.kind) {
+      case 'FORM':
+        return sessions.has(cookies.get('sid') ?? '');
+      case 'BASIC':
+        return (
+          req.headers.authorization === `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`
+        );
+      case 'BEARER':
+        return req.headers.authorization === `Bearer ${auth.token}`;
+      case 'COOKIE':
+        return cookies.get(auth.name) === auth.value;
+      case 'HEADER':
+        return req.headers[auth.name.toLowerCase()] === auth.value;
+    }
+  };
+  const loginForm = (token: string, error = '') =>
+    html(
+      'Sign in',
+      `${error}<form method="post" action="/login"><input type="hidden" name="csrf" value="${token}">` +
+        '<label>User <input name="user"></label><label>Password <input type="password" name="pass"></label>' +
+        '<button type="submit" name="go" value="1">Sign in</button></form>',
+    );
+  const site = await listen(host, (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const send = (status: number, body: string, headers: Record<string, string | string[]> = {}) =>
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
+    const redirect = (location: string, headers: Record<string, string | string[]> = {}) =>
+      res.writeHead(302, { location, ...headers }).end();
+    switch (url.pathname) {
+      case '/robots.txt':
+        return res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+      case '/':
+        return send(
+          200,
+          html(
+            'Home',
+            '<a href="/members/">Members</a> <a href="/login">Sign in</a> <a href="/account/logout">Log out</a> ' +
+              `<a href="${other()}/page">Other page</a> <a href="/go-out">Out</a> ` +
+              `<img src="${other()}/img.png" alt="x">`,
+          ),
+        );
+      case '/go-out':
+        return redirect(`${other()}/landing`);
+      case '/login': {
+        if (req.method === 'POST') {
+          let body = '';
+          req.on('data', (c: Buffer) => (body += c.toString()));
+          req.on('end', () => {
+            const form = new URLSearchParams(body);
+            const pre = cookiesOf(req).get('pre');
+            const ok =
+              auth.kind === 'FORM' &&
+              pre !== undefined &&
+              form.get('csrf') === pre &&
+              form.get('user') === auth.username &&
+              form.get('pass') === auth.password;
+            if (!ok) return send(200, loginForm(pre ?? 'none', '<p>Wrong username or password.</p>'));
+            const sid = randomBytes(12).toString('hex');
+            sessions.add(sid);
+            redirect('/members/', { 'set-cookie': `sid=${sid}; Path=/; HttpOnly` });
+          });
+          return;
+        }
+        const token = randomBytes(8).toString('hex');
+        return send(200, loginForm(token), { 'set-cookie': `pre=${token}; Path=/; HttpOnly` });
+      }
+      case '/account/logout': {
+        const sid = cookiesOf(req).get('sid');
+        if (sid && sessions.delete(sid)) logoutsWithSession++;
+        if (signedIn(req)) logoutsWithSession++;
+        return redirect('/', { 'set-cookie': 'sid=; Path=/; Max-Age=0' });
+      }
+    }
+    if (url.pathname.startsWith('/members/')) {
+      if (!signedIn(req)) return redirect('/login');
+      const page = url.pathname.slice('/members/'.length) || 'index';
+      return send(
+        200,
+        html(
+          `Member ${page}`,
+          '<a href="/members/a">A</a> <a href="/members/b">B</a> <a href="/account/logout">Log out</a> ' +
+            `<a href="${other()}/member-link">Partner</a> <img src="${other()}/img.png?m" alt="y">`,
+        ),
+      );
+    }
+    send(404, html('Not found', ''));
+  });
+  return {
+    ...site,
+    setAuth(next: MemberAuth) {
+      auth = next;
+      sessions.clear();
+    },
+    get logoutsWithSession() {
+      return logoutsWithSession;
+    },
+  };
+}
