@@ -4,19 +4,32 @@ import { pagePath, type SiteSpec } from './audit-site-pages.js';
 import type { SiteMessage, SiteRequest, SiteStats } from './audit-site-server.js';
 import { benchEntry } from './compiled.js';
 
-const SERVER = benchEntry('audit-site-server');
-
-/** The generated site, served by a child process (see audit-site-server.ts). */
+/**
+ * A site served by a child process: the generated one (audit-site-server.ts) or a folder of files
+ * (static-site-server.ts); both answer the same IPC requests.
+ */
 export class SiteProcess {
   private constructor(
     private readonly child: ChildProcess,
     readonly port: number,
-    readonly spec: SiteSpec,
+    /** The generated site's spec; null for a folder. */
+    readonly spec: SiteSpec | null,
   ) {}
 
-  static async start(spec: SiteSpec): Promise<SiteProcess> {
-    const child = fork(SERVER.path, [JSON.stringify(spec)], {
-      execArgv: SERVER.execArgv,
+  /** The generated site; `prerender: false` renders each page per request (a 100,000-page site would not fit). */
+  static start(spec: SiteSpec & { prerender?: boolean }): Promise<SiteProcess> {
+    return SiteProcess.fork('audit-site-server', spec, spec);
+  }
+
+  /** The files under `root` as they are (index.html for a folder), from memory. */
+  static serveDirectory(root: string): Promise<SiteProcess> {
+    return SiteProcess.fork('static-site-server', { root }, null);
+  }
+
+  private static async fork(entry: string, arg: object, spec: SiteSpec | null): Promise<SiteProcess> {
+    const server = benchEntry(entry);
+    const child = fork(server.path, [JSON.stringify(arg)], {
+      execArgv: server.execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const port = await new Promise<number>((resolve, reject) => {
@@ -33,8 +46,10 @@ export class SiteProcess {
    * memory grown before anything is measured: otherwise whichever crawler goes first pays for the warm-up.
    */
   async warmUp(hosts: string[]): Promise<void> {
+    const spec = this.spec;
+    if (!spec) throw new Error('warmUp: only the generated site lists its pages');
     const agent = new Agent({ keepAlive: true, maxSockets: 4 });
-    const paths = Array.from({ length: this.spec.pages }, (_, i) => pagePath(this.spec, i));
+    const paths = Array.from({ length: spec.pages }, (_, i) => pagePath(spec, i));
     const fetchOne = (host: string, path: string) =>
       new Promise<void>((resolve, reject) => {
         get({ host: '127.0.0.1', port: this.port, path, agent, headers: { host: `${host}:${this.port}` } }, (res) => {

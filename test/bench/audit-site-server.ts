@@ -28,11 +28,14 @@ export interface SiteStats {
   notFound: number;
   /** CPU this process spent since the last reset (render + HTTP), in ms. */
   cpuMs: number;
+  /** Wall clock (epoch ms) of the first page request and of the end of the last page response since the reset. */
+  firstPageAtMs: number | null;
+  lastPageAtMs: number | null;
 }
 
 export type SiteMessage = { type: 'listening'; port: number } | ({ type: 'stats' } & SiteStats);
 
-const spec: SiteSpec = JSON.parse(process.argv[2] ?? '{}') as SiteSpec;
+const spec = JSON.parse(process.argv[2] ?? '{}') as SiteSpec & { prerender?: boolean };
 if (!(spec.pages > 0))
   throw new Error('audit-site-server: pass {"pages":N,"seed":S,"sitemap":B} as the first argument');
 
@@ -46,14 +49,16 @@ const sitemaps = new Map<string, Buffer>();
  * them around the origin the client asked for.
  */
 const ORIGIN_MARK = 'http://origin.invalid';
-const prerendered: Buffer[][] = new Array(spec.pages);
-for (let i = 0; i < spec.pages; i++)
-  prerendered[i] = renderPage(spec, i, ORIGIN_MARK)
+const renderParts = (i: number) =>
+  renderPage(spec, i, ORIGIN_MARK)
     .split(ORIGIN_MARK)
     .map((part) => Buffer.from(part));
+// spec.prerender false: rendered per request instead (100,000 pages would hold ~1.3 GB here).
+const prerendered: Buffer[][] | null =
+  spec.prerender === false ? null : Array.from({ length: spec.pages }, (_, i) => renderParts(i));
 
 function pageBytes(index: number, origin: string): Buffer {
-  const parts = prerendered[index];
+  const parts = prerendered ? prerendered[index] : renderParts(index);
   const originBytes = Buffer.from(origin);
   const chunks: Buffer[] = [parts[0]];
   for (let k = 1; k < parts.length; k++) chunks.push(originBytes, parts[k]);
@@ -61,6 +66,8 @@ function pageBytes(index: number, origin: string): Buffer {
 }
 let seen = new Uint8Array(spec.pages);
 let counters = { pages: 0, distinctPages: 0, head: 0, images: 0, other: 0, notFound: 0 };
+let firstPageAtMs: number | null = null;
+let lastPageAtMs: number | null = null;
 let cpu = process.cpuUsage();
 
 function send(
@@ -83,6 +90,8 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   const index = pageIndexOf(spec, path);
   if (index !== null) {
     if (req.method !== 'HEAD') {
+      firstPageAtMs ??= Date.now();
+      res.once('finish', () => (lastPageAtMs = Date.now()));
       counters.pages++;
       if (!seen[index]) {
         seen[index] = 1;
@@ -129,9 +138,11 @@ process.on('message', (msg: SiteRequest) => {
     return;
   }
   const used = process.cpuUsage(cpu);
-  process.send?.({ type: 'stats', ...counters, cpuMs: (used.user + used.system) / 1000 } satisfies SiteMessage);
+  const cpuMs = (used.user + used.system) / 1000;
+  process.send?.({ type: 'stats', ...counters, cpuMs, firstPageAtMs, lastPageAtMs } satisfies SiteMessage);
   if (msg.reset) {
     counters = { pages: 0, distinctPages: 0, head: 0, images: 0, other: 0, notFound: 0 };
+    firstPageAtMs = lastPageAtMs = null;
     seen = new Uint8Array(spec.pages);
     cpu = process.cpuUsage();
   }

@@ -27,6 +27,8 @@ export interface WorkerAuditOptions {
   logFile?: string;
   timeoutMs: number;
   log: (line: string) => void;
+  /** Keep the audit and its rows afterwards (default: deleted), e.g. to query them. */
+  keep?: boolean;
 }
 
 export interface RssPoint {
@@ -47,6 +49,14 @@ export interface WorkerAuditResult {
   observedMs: number;
   /** Worker process CPU (user + system) from job added to finished. */
   cpuMs: number;
+  /** CPU of the worker's child processes that ended by then (a lab browser), from its /proc cutime + cstime. */
+  childCpuMs: number;
+  /** Epoch ms when the job was added (to align the worker's own timings). */
+  jobAddedAtMs: number;
+  /** Worker process spawned -> connected to its queue. */
+  bootMs: number;
+  /** Status/phase changes as the 250 ms poll saw them: seconds after the job was added. */
+  phases: { phase: string; atSec: number }[];
   rows: { pages: number; occurrences: number; issues: number };
   overallScore: number | null;
   rss: {
@@ -69,6 +79,7 @@ interface ProcSample {
   rssKb: number;
   hwmKb: number;
   cpuMs: number;
+  childCpuMs: number;
 }
 
 function readProc(pid: number): ProcSample | null {
@@ -79,7 +90,13 @@ function readProc(pid: number): ProcSample | null {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(fields[11]) + Number(fields[12]);
-    return { rssKb: kb('VmRSS'), hwmKb: kb('VmHWM'), cpuMs: (ticks * 1000) / USER_HZ };
+    const childTicks = Number(fields[13]) + Number(fields[14]);
+    return {
+      rssKb: kb('VmRSS'),
+      hwmKb: kb('VmHWM'),
+      cpuMs: (ticks * 1000) / USER_HZ,
+      childCpuMs: (childTicks * 1000) / USER_HZ,
+    };
   } catch {
     return null;
   }
@@ -133,6 +150,7 @@ const FINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 
 export async function runWorkerAudit(opts: WorkerAuditOptions): Promise<WorkerAuditResult> {
   const { pool, queue } = opts;
+  const spawnedAt = performance.now();
   const worker = startWorker(opts.env, opts.execArgv ?? [], opts.distDir, opts.logFile);
   const pid = worker.child.pid!;
   const auditId = newId();
@@ -144,6 +162,7 @@ export async function runWorkerAudit(opts: WorkerAuditOptions): Promise<WorkerAu
       100,
     );
     if (worker.child.exitCode !== null) throw new Error(`worker exited during boot:\n${worker.output.join('')}`);
+    const bootMs = performance.now() - spawnedAt;
     await sleep(500); // let boot-time allocations settle before the idle sample
     const idle = readProc(pid);
     if (!idle) throw new Error('cannot read /proc for the worker');
@@ -155,6 +174,7 @@ export async function runWorkerAudit(opts: WorkerAuditOptions): Promise<WorkerAu
       [auditId, opts.projectId, auditId, opts.maxPages],
     );
     const t0 = performance.now();
+    const jobAddedAtMs = Date.now();
     await queue.add(
       AUDIT_JOB_NAME,
       { auditId },
@@ -174,17 +194,23 @@ export async function runWorkerAudit(opts: WorkerAuditOptions): Promise<WorkerAu
     const step = Math.max(1, Math.floor(opts.maxPages / 10));
     let nextMark = step;
     let lastLog = 0;
-    let row: { status: string; pages_crawled: number; attempts: number; error: string | null } | undefined;
+    let row:
+      | { status: string; phase: string | null; pages_crawled: number; attempts: number; error: string | null }
+      | undefined;
+    const phases: { phase: string; atSec: number }[] = [];
     for (;;) {
       const s = readProc(pid);
       if (!s) throw new Error(`worker exited during the audit:\n${worker.output.join('').slice(-4000)}`);
       last = s;
       samples++;
       maxSampledKb = Math.max(maxSampledKb, s.rssKb);
-      row = (await pool.query('SELECT status, pages_crawled, attempts, error FROM audit WHERE id = $1', [auditId]))
-        .rows[0];
+      row = (
+        await pool.query('SELECT status, phase, pages_crawled, attempts, error FROM audit WHERE id = $1', [auditId])
+      ).rows[0];
       if (!row) throw new Error('the audit row disappeared');
       const atSec = (performance.now() - t0) / 1000;
+      const phase = row.phase ?? row.status;
+      if (phases.at(-1)?.phase !== phase) phases.push({ phase, atSec });
       if (row.pages_crawled >= nextMark) {
         timeline.push({ pagesCrawled: row.pages_crawled, rssKb: s.rssKb, atSec });
         while (nextMark <= row.pages_crawled) nextMark += step;
@@ -231,6 +257,10 @@ export async function runWorkerAudit(opts: WorkerAuditOptions): Promise<WorkerAu
       elapsedMs: Number(done.elapsed_ms),
       observedMs,
       cpuMs: final.cpuMs - idle.cpuMs,
+      childCpuMs: final.childCpuMs - idle.childCpuMs,
+      jobAddedAtMs,
+      bootMs,
+      phases,
       rows: { pages: done.pages, occurrences: done.occurrences, issues: done.issues },
       overallScore: done.overall_score,
       rss: {
@@ -245,6 +275,6 @@ export async function runWorkerAudit(opts: WorkerAuditOptions): Promise<WorkerAu
     const code = await worker.stop();
     if (code !== 0) opts.log(`worker exited with code ${code}`);
     // The results were read above; the rows go so that every run starts from the same database.
-    await pool.query('DELETE FROM audit WHERE id = $1', [auditId]).catch(() => undefined);
+    if (!opts.keep) await pool.query('DELETE FROM audit WHERE id = $1', [auditId]).catch(() => undefined);
   }
 }

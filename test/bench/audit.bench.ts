@@ -1,17 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Queue } from 'bullmq';
-import { loadConfig } from '../../src/platform/config.js';
-import { newId } from '../../src/platform/ids.js';
-import { createRedis } from '../../src/platform/redis.js';
-import { QUEUES, createQueue } from '../../src/platform/queues.js';
 import { DEFAULT_CRAWL_OPTIONS } from '../../src/crawler/index.js';
 import type { AuditJobData } from '../../src/audits/audit-job.js';
-import { benchDatabaseUrl, prepareBenchDatabase, removeRedisKeys } from './bench-database.js';
+import { benchDatabaseUrl } from './bench-database.js';
+import { openAuditBenchContext } from './audit-bench-context.js';
 import { SiteProcess } from './audit-site-client.js';
 import { runCrawlee } from './audit-crawlee-client.js';
 import type { CrawleeJob } from './audit-crawlee-crawl.js';
@@ -34,7 +28,6 @@ import {
  */
 
 const HOST = 'bench.test';
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CRAWLEE_VERSION = (createRequire(import.meta.url)('@crawlee/cheerio/package.json') as { version: string })
   .version;
 
@@ -249,88 +242,30 @@ async function measureMemory(ctx: BenchContext): Promise<WorkerAuditResult> {
 
 export async function runAuditBench(): Promise<{ ok: boolean }> {
   const settings = readSettings();
-  const databaseUrl = benchDatabaseUrl();
-  const prefix = `bench-audit-${randomBytes(5).toString('hex')}`;
-  const authSecret = process.env.BETTER_AUTH_SECRET ?? randomBytes(32).toString('hex');
-  const config = loadConfig({
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    REDIS_PREFIX: prefix,
-    LOG_LEVEL: 'silent',
-    BETTER_AUTH_SECRET: authSecret,
+  const shared = await openAuditBenchContext({
+    name: 'audit',
+    databaseUrl: benchDatabaseUrl(),
+    host: HOST,
+    // BENCH_AUDIT_WORKER_DIST names an existing build (not rebuilt); unset: the sources compiled into dist/ first.
+    workerDist: settings.workerDist,
+    compile: !process.env.BENCH_AUDIT_WORKER_DIST,
+    execArgv: settings.workerNodeArgs,
+    logFile: settings.workerLog ?? undefined,
+    timeoutMs: settings.timeoutMs,
+    log,
   });
-
-  log(`database ${new URL(databaseUrl).pathname.slice(1)}: ensuring and migrating`);
-  await prepareBenchDatabase(databaseUrl);
-
   const cleanups: (() => Promise<unknown>)[] = [];
   try {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-    cleanups.push(() => pool.end());
-    const redis = createRedis(config.REDIS_URL, { name: 'bench-audit' });
-    cleanups.push(() => redis.quit());
-    cleanups.push(() => removeRedisKeys(redis, `${prefix}:*`));
-    const queue = createQueue<AuditJobData>(QUEUES.audit, redis, prefix, (err) =>
-      console.error('audit queue error', err),
-    );
-    cleanups.push(() => queue.close());
-
-    // An ENTERPRISE organization of its own; its projects, audits and results cascade when it goes.
-    const organizationId = `bench-audit-${randomBytes(6).toString('hex')}`;
-    await pool.query(
-      `INSERT INTO organization (id, name, slug, "createdAt", plan) VALUES ($1, 'audit bench', $1, now(), ` +
-        `'ENTERPRISE')`,
-      [organizationId],
-    );
-    cleanups.push(() => pool.query('DELETE FROM organization WHERE id = $1', [organizationId]));
-
     const ctx: BenchContext = {
       settings,
-      pool,
-      queue,
-      worker: {
-        pool,
-        queue,
-        // The worker's environment: the bench database, its own queue prefix, bench.test pinned to loopback.
-        env: {
-          NODE_ENV: process.env.NODE_ENV ?? 'production',
-          DATABASE_URL: databaseUrl,
-          REDIS_URL: config.REDIS_URL,
-          REDIS_PREFIX: prefix,
-          SAFE_HTTP_ALLOW: '127.0.0.1/32',
-          SAFE_HTTP_RESOLVE: `${HOST}=127.0.0.1`,
-          WORKER_CONCURRENCY: '1',
-          LOG_LEVEL: 'warn',
-          BETTER_AUTH_SECRET: authSecret,
-          // No lab browser: the bench measures the crawl pipeline, not Chromium.
-          CHROMIUM_PATH: '',
-        },
-        execArgv: settings.workerNodeArgs,
-        distDir: settings.workerDist ?? undefined,
-        logFile: settings.workerLog ?? undefined,
-        timeoutMs: settings.timeoutMs,
-        log,
-      },
-      createProject: async (url) => {
-        const id = newId();
-        await pool.query(
-          `INSERT INTO project (id, organization_id, name, url, domain, settings) VALUES ($1, $2, $3, $4, $5, '{}')`,
-          [id, organizationId, `bench ${url}`, url, HOST],
-        );
-        return id;
-      },
+      pool: shared.pool,
+      queue: shared.queue,
+      worker: shared.worker,
+      createProject: shared.createProject,
       warnings: [],
       cleanups,
     };
 
-    if (!process.env.BENCH_AUDIT_WORKER_DIST) {
-      log('compiling the worker (tsc -p tsconfig.build.json)');
-      execFileSync(
-        process.execPath,
-        [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-        { cwd: ROOT, stdio: 'inherit' },
-      );
-    }
     const loadBefore = loadavg()[0];
     const throughput = settings.rounds > 0 ? await measureThroughput(ctx) : null;
     const memory = settings.rssPages > 0 ? await measureMemory(ctx) : null;
@@ -348,5 +283,6 @@ export async function runAuditBench(): Promise<{ ok: boolean }> {
   } finally {
     for (const cleanup of cleanups.reverse())
       await cleanup().catch((err: unknown) => log(`cleanup failed: ${String(err)}`));
+    await shared.close();
   }
 }

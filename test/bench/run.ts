@@ -56,6 +56,24 @@ const BENCHMARKS: Record<string, Benchmark> = {
       'in JavaScript with Sets; full CSV, deep keyset page',
     run: async () => (await import('./compare.bench.js')).runCompareBench(),
   },
+  real: {
+    description:
+      "Debian's PostgreSQL manual (1,169 pages): our full audit (real worker) vs crawlee CheerioCrawler, " +
+      'interleaved; end to end, crawl phase, CPU per page, where our time goes',
+    run: async () => (await import('./real.bench.js')).runRealBench(),
+  },
+  render: {
+    description:
+      'Browser rendering mode: 400 client-rendered pages, our browser-mode crawl vs a plain playwright-core loop ' +
+      '(same Chromium, same concurrency), interleaved; rendered pages/s and peak RSS of node + browser',
+    run: async () => (await import('./render.bench.js')).runRenderBench(),
+  },
+  'audit-100k': {
+    description:
+      '100,000-page generated site audited by a real worker (html mode): time, peak RSS; then issues, pages, ' +
+      'occurrences and comparison queries through GraphQL, p50/p95',
+    run: async () => (await import('./audit-100k.bench.js')).runAudit100kBench(),
+  },
 };
 
 async function main(): Promise<number> {
