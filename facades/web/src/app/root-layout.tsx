@@ -8,7 +8,7 @@ function PublicHeader() {
     <header className="app-header">
       <Link to="/" className="brand">
         <img src="/favicon.svg" alt="" width="24" height="24" />
-        SEO Audit Platform
+        <span className="brand-text">SEO Audit Platform</span>
       </Link>
       <nav aria-label="Main" className="header-nav">
         <Link to="/tools" activeProps={{ 'aria-current': 'page' }}>

@@ -5,8 +5,8 @@ const FEATURES: { title: string; text: string }[] = [
   {
     title: 'Site audits',
     text:
-      'Crawls your site like a search engine, checks every page against more than 60 checks and scores meta, ' +
-      'content, links, technical health and performance.',
+      'Crawls your site like a search engine, rendering JavaScript when asked, runs more than 150 checks on every ' +
+      'page and scores meta, content, links, technical health and performance.',
   },
   {
     title: 'Issues you can fix',
