@@ -92,6 +92,8 @@ export async function openAuditBenchContext(opts: AuditBenchContextOptions): Pro
     cleanups.length = 0;
   };
   try {
+    // First: tsc runs synchronously, and a Redis client already connected would time its commands out meanwhile.
+    if (opts.compile && opts.workerDist) compileWorker(opts.log, opts.workerDist);
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2 });
     cleanups.push(() => pool.end());
     const redis = createRedis(config.REDIS_URL, { name: `bench-${opts.name}` });
@@ -113,7 +115,6 @@ export async function openAuditBenchContext(opts: AuditBenchContextOptions): Pro
       cleanups.push(() => pool.query('DELETE FROM organization WHERE id = $1', [id]));
       organizationId = id;
     }
-    if (opts.compile && opts.workerDist) compileWorker(opts.log, opts.workerDist);
     const deferred: (() => Promise<unknown>)[] = [];
     cleanups.push(async () => {
       for (const cleanup of deferred.reverse())

@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   IMAGE_POOL,
   PNG_BYTES,
@@ -9,6 +8,7 @@ import {
   renderSitemap,
   type SiteSpec,
 } from './audit-site-pages.js';
+import { SiteRecorder, serveSiteProcess } from './site-process.js';
 
 /**
  * Child-process entry serving the generated site on 127.0.0.1, apart from the crawler under test so that
@@ -64,11 +64,8 @@ function pageBytes(index: number, origin: string): Buffer {
   for (let k = 1; k < parts.length; k++) chunks.push(originBytes, parts[k]);
   return Buffer.concat(chunks);
 }
-let seen = new Uint8Array(spec.pages);
-let counters = { pages: 0, distinctPages: 0, head: 0, images: 0, other: 0, notFound: 0 };
-let firstPageAtMs: number | null = null;
-let lastPageAtMs: number | null = null;
-let cpu = process.cpuUsage();
+const recorder = new SiteRecorder(spec.pages);
+const { counters } = recorder;
 
 function send(
   res: ServerResponse,
@@ -90,13 +87,7 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   const index = pageIndexOf(spec, path);
   if (index !== null) {
     if (req.method !== 'HEAD') {
-      firstPageAtMs ??= Date.now();
-      res.once('finish', () => (lastPageAtMs = Date.now()));
-      counters.pages++;
-      if (!seen[index]) {
-        seen[index] = 1;
-        counters.distinctPages++;
-      }
+      recorder.page(index, res);
     }
     send(res, 200, 'text/html; charset=utf-8', pageBytes(index, origin));
     return;
@@ -126,26 +117,6 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   send(res, 404, 'text/html; charset=utf-8', '<!DOCTYPE html><title>Not found</title><h1>Not found</h1>');
 }
 
-const server = createServer({ keepAliveTimeout: 10_000 }, handle);
-server.listen(0, '127.0.0.1', () => {
-  process.send?.({ type: 'listening', port: (server.address() as AddressInfo).port } satisfies SiteMessage);
-});
-
-process.on('message', (msg: SiteRequest) => {
-  if (msg.type === 'close') {
-    server.closeAllConnections();
-    server.close(() => process.exit(0));
-    return;
-  }
-  const used = process.cpuUsage(cpu);
-  const cpuMs = (used.user + used.system) / 1000;
-  process.send?.({ type: 'stats', ...counters, cpuMs, firstPageAtMs, lastPageAtMs } satisfies SiteMessage);
-  if (msg.reset) {
-    counters = { pages: 0, distinctPages: 0, head: 0, images: 0, other: 0, notFound: 0 };
-    firstPageAtMs = lastPageAtMs = null;
-    seen = new Uint8Array(spec.pages);
-    cpu = process.cpuUsage();
-  }
-});
+serveSiteProcess(handle, recorder);
 // The parent went away: never outlive it.
 process.on('disconnect', () => process.exit(0));

@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, relative, sep } from 'node:path';
-import type { SiteMessage, SiteRequest } from './audit-site-server.js';
+import { SiteRecorder, serveSiteProcess } from './site-process.js';
 
 /**
  * Child-process entry serving a folder of files (a real site: Debian's PostgreSQL manual) on 127.0.0.1, as a
@@ -43,11 +42,8 @@ for (const entry of readdirSync(root, { recursive: true, withFileTypes: true }))
 for (const file of files.values()) if (file.type.startsWith('text/html')) file.page = htmlPages++;
 const NOT_FOUND = Buffer.from('<!DOCTYPE html><title>Not found</title><h1>Not found</h1>');
 
-let seen = new Uint8Array(htmlPages);
-let counters = { pages: 0, distinctPages: 0, head: 0, images: 0, other: 0, notFound: 0 };
-let firstPageAtMs: number | null = null;
-let lastPageAtMs: number | null = null;
-let cpu = process.cpuUsage();
+const recorder = new SiteRecorder(htmlPages);
+const { counters } = recorder;
 
 function lookup(path: string): File | undefined {
   let decoded: string;
@@ -71,13 +67,7 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   }
   if (req.method !== 'HEAD') {
     if (file.page >= 0) {
-      firstPageAtMs ??= Date.now();
-      res.once('finish', () => (lastPageAtMs = Date.now()));
-      counters.pages++;
-      if (!seen[file.page]) {
-        seen[file.page] = 1;
-        counters.distinctPages++;
-      }
+      recorder.page(file.page, res);
     } else if (file.type.startsWith('image/')) counters.images++;
     else counters.other++;
   }
@@ -90,26 +80,6 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   res.end(file.body);
 }
 
-const server = createServer({ keepAliveTimeout: 10_000 }, handle);
-server.listen(0, '127.0.0.1', () => {
-  process.send?.({ type: 'listening', port: (server.address() as AddressInfo).port } satisfies SiteMessage);
-});
-
-process.on('message', (msg: SiteRequest) => {
-  if (msg.type === 'close') {
-    server.closeAllConnections();
-    server.close(() => process.exit(0));
-    return;
-  }
-  const used = process.cpuUsage(cpu);
-  const cpuMs = (used.user + used.system) / 1000;
-  process.send?.({ type: 'stats', ...counters, cpuMs, firstPageAtMs, lastPageAtMs } satisfies SiteMessage);
-  if (msg.reset) {
-    counters = { pages: 0, distinctPages: 0, head: 0, images: 0, other: 0, notFound: 0 };
-    firstPageAtMs = lastPageAtMs = null;
-    seen = new Uint8Array(htmlPages);
-    cpu = process.cpuUsage();
-  }
-});
+serveSiteProcess(handle, recorder);
 // The parent went away: never outlive it.
 process.on('disconnect', () => process.exit(0));
