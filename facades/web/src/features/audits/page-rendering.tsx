@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { AuditPageViewQuery } from '../../gql/graphql';
 import { formatNumber, plural } from '../../lib/format';
+import { TableWrap } from '../../components/table-wrap';
 
 type Rendering = NonNullable<AuditPageViewQuery['audit']['page']['rendering']>;
 type Side = NonNullable<Rendering['raw']>;
@@ -41,7 +42,7 @@ export function PageRenderingCard({ rendering }: { rendering: Rendering }) {
         </p>
       )}
       {raw && rendered && (
-        <div className="table-wrap">
+        <TableWrap label="Raw HTML versus rendered">
           <table className="table">
             <caption className="visually-hidden">
               Title, description, canonical, robots, h1, words and internal links of the raw HTML and the rendered page
@@ -68,7 +69,7 @@ export function PageRenderingCard({ rendering }: { rendering: Rendering }) {
               })}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <dl className="facts facts-wide">
         {rendering.renderMs !== null && (

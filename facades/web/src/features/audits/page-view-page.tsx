@@ -20,6 +20,7 @@ import { FixSuggestion } from './fix-suggestion';
 import { opensPageView, PageLink, siteHostOf, type PageScope } from './page-link';
 import { PageRenderingCard } from './page-rendering';
 import { rankingKeywordText } from './ranking-keywords';
+import { TableWrap } from '../../components/table-wrap';
 
 const route = getRouteApi('/app/projects/$projectId/audits/$auditId/page');
 
@@ -276,7 +277,7 @@ function Vitals({ page }: { page: PageView }) {
   return (
     <div className="card">
       <h2>Vitals measured in this audit</h2>
-      <div className="table-wrap">
+      <TableWrap label="Core Web Vitals of this page">
         <table className="table">
           <caption className="visually-hidden">Core Web Vitals of this page</caption>
           <thead>
@@ -319,7 +320,7 @@ function Vitals({ page }: { page: PageView }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </div>
   );
 }
@@ -456,7 +457,7 @@ function Links({ scope, url, direction }: { scope: PageScope; url: string; direc
     <div className="card">
       <h2>{heading}</h2>
       {
-        <div className="table-wrap">
+        <TableWrap label={heading}>
           <table className="table table-links">
             <caption className="visually-hidden">{heading}</caption>
             <thead>
@@ -473,7 +474,7 @@ function Links({ scope, url, direction }: { scope: PageScope; url: string; direc
               <LinkPage scope={scope} url={url} direction={direction} after={null} />
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       }
     </div>
   );

@@ -18,6 +18,7 @@ import { problemOf, type ApiProblem } from '../../lib/api-problem';
 import { CATEGORY_LABEL, SEVERITY_LABEL } from '../../lib/labels';
 import { ProjectSectionHeader } from '../projects/project-section-header';
 import { CATALOG_CATEGORIES, CATALOG_SEVERITIES } from './catalog-search';
+import { TableWrap } from '../../components/table-wrap';
 
 const route = getRouteApi('/app/projects/$projectId/checks');
 
@@ -172,7 +173,7 @@ export function ProjectChecksPage() {
       <p className="muted" aria-live="polite">
         {shown.length} of {settings.length} checks
       </p>
-      <div className="table-wrap">
+      <TableWrap label="Check settings">
         <table className="table table-compact check-settings-table">
           <caption className="visually-hidden">Check settings of {data.project.name}</caption>
           <thead>
@@ -189,7 +190,7 @@ export function ProjectChecksPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </section>
   );
 }

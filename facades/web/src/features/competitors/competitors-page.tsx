@@ -18,6 +18,7 @@ import { problemOf } from '../../lib/api-problem';
 import { formatDateTime, formatNumber, plural } from '../../lib/format';
 import { ProjectSectionHeader } from '../projects';
 import { VisibilityChart } from './visibility-chart';
+import { TableWrap } from '../../components/table-wrap';
 
 const route = getRouteApi('/app/projects/$projectId/competitors');
 /** While a homepage analysis is queued, the page looks again this often (not while the tab is hidden), a few times. */
@@ -107,7 +108,7 @@ function SummaryTable({
     checked && v != null ? `${formatNumber(v)}${suffix}` : '—';
   return (
     // Focusable, so that keyboard users can scroll it on a narrow screen.
-    <div className="table-wrap" role="region" aria-label="Visibility by domain" tabIndex={0}>
+    <TableWrap label="Visibility by domain">
       <table className="table">
         <caption className="visually-hidden">Visibility, keywords in the top 10 and average position</caption>
         <thead>
@@ -161,7 +162,7 @@ function SummaryTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
@@ -179,7 +180,7 @@ function PositionMatrix({ keywords, overview }: { keywords: ProjectCompetitorsQu
   );
   const checkedIds = useMemo(() => new Set(overview.project.positions.map((p) => p.keywordId)), [overview]);
   return (
-    <div className="table-wrap matrix-wrap" role="region" aria-label="Position matrix" tabIndex={0}>
+    <TableWrap className="matrix-wrap" label="Position matrix">
       <table className="table table-compact matrix">
         <caption className="visually-hidden">
           Position of each domain for each keyword, from the latest rank check; a dash means not ranking within the
@@ -212,7 +213,7 @@ function PositionMatrix({ keywords, overview }: { keywords: ProjectCompetitorsQu
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
