@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { execute, parse } from 'graphql';
 import type { FastifyRequest } from 'fastify';
 import type { DomainApi } from '../../schema/domain-runtime.js';
+import { escapeHtml } from '../../src/platform/html-escape.js';
 
 /**
  * The public check catalog's pages (/checks and /checks/:code), rendered by the server for anyone: the web app's own
@@ -46,9 +47,6 @@ export interface PublicDataPages {
 
 const CACHE_LIMIT = 1_000;
 const SITE_NAME = 'SEO Audit Platform';
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** index.html with the page's head tags (title, description, canonical, Open Graph) and its markup in #root. */
 export function publicPageHtml(
