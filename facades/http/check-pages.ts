@@ -31,6 +31,13 @@ interface PublicRendererModule {
     | { rendered: true; markup: string; head: { title: string; description: string } }
     | { rendered: false; reason: string }
   >;
+  /** A public page's head tags (facades/web/src/ssr/public-page-head.ts), as the build-time pre-rendering writes. */
+  publicHeadTags?(page: {
+    title: string;
+    description: string;
+    canonical: string | null;
+    ogType: 'website' | 'article';
+  }): string;
 }
 
 export interface PublicDataPage {
@@ -46,33 +53,12 @@ export interface PublicDataPages {
 }
 
 const CACHE_LIMIT = 1_000;
-const SITE_NAME = 'SEO Audit Platform';
 
-/** index.html with the page's head tags (title, description, canonical, Open Graph) and its markup in #root. */
-export function publicPageHtml(
-  template: string,
-  page: { title: string; description: string; canonical: string | null },
-  markup: string,
-): string | null {
-  const title = escapeHtml(page.title);
-  const description = escapeHtml(page.description);
-  const head = [
-    `<meta name="description" content="${description}" />`,
-    ...(page.canonical
-      ? [
-          `<link rel="canonical" href="${escapeHtml(page.canonical)}" />`,
-          `<meta property="og:url" content="${escapeHtml(page.canonical)}" />`,
-        ]
-      : [`<meta name="robots" content="noindex" />`]),
-    `<meta property="og:type" content="article" />`,
-    `<meta property="og:site_name" content="${SITE_NAME}" />`,
-    `<meta property="og:title" content="${title}" />`,
-    `<meta property="og:description" content="${description}" />`,
-    `<meta name="twitter:card" content="summary" />`,
-  ].join('\n    ');
+/** index.html with the page's head tags (`head`: description, canonical, Open Graph), its title and its markup. */
+export function publicPageHtml(template: string, page: { title: string; head: string }, markup: string): string | null {
   const steps: [RegExp, string][] = [
-    [/<meta name="description"[^>]*>/, head],
-    [/<title>[^<]*<\/title>/, `<title>${title}</title>`],
+    [/<meta name="description"[^>]*>/, page.head],
+    [/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`],
     [/<div id="root"><\/div>/, `<div id="root">${markup}</div>`],
   ];
   let html = template;
@@ -147,7 +133,7 @@ export function createPublicDataPages(
       const build = await current();
       if (!build) return null;
       const module = await build.module;
-      if (!module.rendersPublicPage?.(request.url) || !module.renderPublicPage) return null;
+      if (!module.rendersPublicPage?.(request.url) || !module.renderPublicPage || !module.publicHeadTags) return null;
       const [path, query] = request.url.split('?', 2);
       const cached = query === undefined ? build.pages.get(path) : undefined;
       if (cached) return cached;
@@ -155,11 +141,8 @@ export function createPublicDataPages(
       let page: PublicDataPage | null = null;
       if (result.rendered) {
         // The filtered list's canonical is the list itself.
-        const html = publicPageHtml(
-          template.toString('utf8'),
-          { ...result.head, canonical: `${origin}${path}` },
-          result.markup,
-        );
+        const head = module.publicHeadTags({ ...result.head, canonical: `${origin}${path}`, ogType: 'article' });
+        const html = publicPageHtml(template.toString('utf8'), { title: result.head.title, head }, result.markup);
         if (html) page = { status: 200, html: Buffer.from(html) };
       } else if (path.startsWith('/checks/') && !(await this.paths()).includes(path)) {
         // A code the catalog lacks: the app's own not-found page, with a 404 status (never a soft 404).

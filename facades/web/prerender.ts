@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { createServer, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { cspSafeMarkup } from './src/ssr/csp-safe-markup.ts';
+import { escapeHtml, publicHeadTags } from './src/ssr/public-page-head.ts';
 
 /**
  * The public pages (landing and free tools) as HTML files, written after `vite build` beside index.html:
@@ -14,7 +15,6 @@ import { cspSafeMarkup } from './src/ssr/csp-safe-markup.ts';
  * PUBLIC_URL_PLACEHOLDER, which the server replaces.
  */
 export const PUBLIC_URL_PLACEHOLDER = '%PUBLIC_URL%';
-const SITE_NAME = 'SEO Audit Platform';
 
 interface PublicPage {
   path: string;
@@ -27,33 +27,19 @@ interface PrerenderModule {
   renderPublicPage(path: string): Promise<string>;
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 /** The file of a page under prerendered/: "/" is index.html, "/tools/robots" is tools/robots.html. */
 export const prerenderedFile = (path: string): string => (path === '/' ? 'index.html' : `${path.slice(1)}.html`);
 
 /** index.html with the page's head tags and markup. */
 export function pageHtml(template: string, page: PublicPage, markup: string): string {
   const url = `${PUBLIC_URL_PLACEHOLDER}${page.path === '/' ? '/' : page.path}`;
-  const title = escapeHtml(page.title);
-  const description = escapeHtml(page.description);
-  const head = [
-    `<meta name="description" content="${description}" />`,
-    `<link rel="canonical" href="${url}" />`,
-    `<meta property="og:type" content="website" />`,
-    `<meta property="og:site_name" content="${SITE_NAME}" />`,
-    `<meta property="og:title" content="${title}" />`,
-    `<meta property="og:description" content="${description}" />`,
-    `<meta property="og:url" content="${url}" />`,
-    `<meta name="twitter:card" content="summary" />`,
-  ].join('\n    ');
+  const head = publicHeadTags({ ...page, canonical: url, ogType: 'website' });
   const replace = (html: string, pattern: RegExp, by: string) => {
     if (!pattern.test(html)) throw new Error(`prerender: index.html has no ${pattern.source}`);
     return html.replace(pattern, () => by);
   };
   let html = replace(template, /<meta name="description"[^>]*>/, head);
-  html = replace(html, /<title>[^<]*<\/title>/, `<title>${title}</title>`);
+  html = replace(html, /<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`);
   html = replace(html, /<div id="root"><\/div>/, `<div id="root">${cspSafeMarkup(markup)}</div>`);
   return replace(
     html,

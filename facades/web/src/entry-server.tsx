@@ -136,6 +136,9 @@ export function rendersPublicPage(url: string): boolean {
   return PUBLIC_DATA_PAGES.test(pathOf(url));
 }
 
+/** The head tags the server writes around a catalog page's markup (one writer with the pre-rendered pages). */
+export { publicHeadTags } from './ssr/public-page-head';
+
 /** A public page's head, as its route loader gives it (`{ head: { title, description } }`). */
 export interface PublicPageHead {
   title: string;
