@@ -244,8 +244,12 @@ const STATUS_CLASS_SQL: Record<StatusClass, string> = {
   FAILED: 'p.status_code IS NULL',
 };
 
-/** Pages with their issue counts, for sorting or filtering on them: one grouped pass over the audit's occurrences. */
-const COUNTED_PAGES = `(SELECT ap.*, COALESCE(c.n, 0) AS issue_count FROM audit_page ap
+/**
+ * Pages with their issue counts computed from the occurrences, for sorting or filtering on them while the audit is
+ * not COMPLETED (one grouped pass over its occurrences). A completed audit's pages carry theirs in `issue_count`,
+ * written with the completion (insertResults), so the listing reads the column and its index instead.
+ */
+const COUNTED_PAGES = `(SELECT ap.*, COALESCE(c.n, 0) AS live_issue_count FROM audit_page ap
   LEFT JOIN (SELECT url, count(*)::int AS n FROM issue_occurrence WHERE audit_id = $1 GROUP BY url) c ON c.url = ap.url
   WHERE ap.audit_id = $1) p`;
 /** Otherwise only the returned page of rows is counted, by index lookups on (audit_id, url). */
@@ -520,22 +524,34 @@ export class AuditRepository {
     slice: AuditPageSlice,
   ): Promise<{ rows: AuditPageRecord[]; owned: boolean; total: number }> {
     const { auditId, organizationId, first, orderBy, direction, cursor, term } = slice;
-    const key = SORT_KEYS[orderBy];
-    // $1 the audit, $2 the organization; filters and the keyset add theirs.
-    const params: unknown[] = [auditId, organizationId];
+    const [audit] = await nativeQuery<{ status: string }>(
+      db,
+      `SELECT a.status FROM audit a JOIN project pr ON pr.id = a.project_id
+       WHERE a.id = $1 AND pr.organization_id = $2`,
+      [auditId, organizationId],
+    );
+    if (!audit) return { rows: [], owned: false, total: 0 };
+    // A completed audit's counts are stored and indexed; a running (or cancelled, failed) one's are counted live.
+    const stored = audit.status === 'COMPLETED';
+    const issueCount = stored ? 'p.issue_count' : 'p.live_issue_count';
+    const key = orderBy === 'ISSUES' ? { ...SORT_KEYS.ISSUES, column: issueCount } : SORT_KEYS[orderBy];
+    // $1 the audit; filters and the keyset add theirs.
+    const params: unknown[] = [auditId];
     const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
     const conditions: string[] = ['p.audit_id = $1'];
     const classes = [...new Set(slice.statusClasses)];
     if (classes.length) conditions.push(`(${classes.map((c) => STATUS_CLASS_SQL[c]).join(' OR ')})`);
     if (slice.kinds.length) conditions.push(`p.kind = ANY(${param([...new Set(slice.kinds)], 'text[]')})`);
-    if (slice.hasIssues != null) conditions.push(slice.hasIssues ? 'p.issue_count > 0' : 'p.issue_count = 0');
+    if (slice.hasIssues != null) conditions.push(slice.hasIssues ? `${issueCount} > 0` : `${issueCount} = 0`);
     if (term) {
       const pattern = param(`%${escapeLike(term)}%`, 'text');
       conditions.push(`(p.url ILIKE ${pattern} ESCAPE '\\' OR p.title ILIKE ${pattern} ESCAPE '\\')`);
     }
-    const counted = orderBy === 'ISSUES' || slice.hasIssues != null;
-    const from = counted ? COUNTED_PAGES : 'audit_page p';
+    const live = !stored && (orderBy === 'ISSUES' || slice.hasIssues != null);
+    const from = live ? COUNTED_PAGES : 'audit_page p';
     const filtered = conditions.join(' AND ');
+    // The count takes the filter's parameters only, never the cursor's.
+    const countParams = [...params];
 
     const keyset: string[] = [];
     if (cursor) {
@@ -547,19 +563,20 @@ export class AuditRepository {
         keyset.push(key.nullable ? `(${key.column} IS NULL OR ${beyond})` : beyond);
       }
     }
-    const order = `${key.column} ${direction} NULLS LAST, p.id ${direction}`;
-    const rowsSql = `SELECT ${PAGE_COLUMNS}, ${counted ? 'p.issue_count::int' : ISSUE_COUNT_OF_ROW} AS "issueCount"
+    // Missing values last in both directions. A key that is never null orders without NULLS LAST, so that a DESC
+    // listing is a backward scan of its (audit_id, key, id) index (DESC NULLS LAST would not match the index's order).
+    const order = `${key.column} ${direction}${key.nullable ? ' NULLS LAST' : ''}, p.id ${direction}`;
+    const count = stored ? 'p.issue_count' : live ? 'p.live_issue_count' : ISSUE_COUNT_OF_ROW;
+    const rowsSql = `SELECT ${PAGE_COLUMNS}, ${count}::int AS "issueCount"
       FROM ${from}
-      WHERE ${[filtered, ...keyset].join(' AND ')} AND ${OWNED} ORDER BY ${order} LIMIT ${first + 1}`;
-    // The count takes the filter's parameters only ($1 .. the kinds and the search pattern), never the cursor's.
-    const countParams = params.slice(0, 2 + (slice.kinds.length ? 1 : 0) + (term ? 1 : 0));
-    const countSql = `SELECT ${OWNED} AS owned, (SELECT count(*) FROM ${from} WHERE ${filtered})::int AS total`;
+      WHERE ${[filtered, ...keyset].join(' AND ')} ORDER BY ${order} LIMIT ${first + 1}`;
+    const countSql = `SELECT count(*)::int AS total FROM ${from} WHERE ${filtered}`;
 
-    const [rows, [count]] = await Promise.all([
+    const [rows, [{ total }]] = await Promise.all([
       nativeQuery<AuditPageRecord>(db, rowsSql, params),
-      nativeQuery<{ owned: boolean; total: number }>(db, countSql, countParams),
+      nativeQuery<{ total: number }>(db, countSql, countParams),
     ]);
-    return { rows, owned: count.owned, total: count.total };
+    return { rows, owned: true, total };
   }
 
   /**
@@ -789,6 +806,22 @@ export class AuditRepository {
     });
   }
 
+  /**
+   * Each page's inlinks and issue count (its occurrences, all streamed before the completion), in one pass over the
+   * pages that have either; part of the completion (insertResults). The pages explorer sorts and filters a completed
+   * audit's pages on the stored count.
+   */
+  async storePageCounts(tx: NativeTx, auditId: string, inlinks: ReadonlyMap<string, number>): Promise<void> {
+    await tx.query(
+      `WITH u AS (SELECT url, n::int AS n FROM jsonb_each_text($1::jsonb) AS u(url, n) WHERE n::int > 0),
+            c AS (SELECT url, count(*)::int AS n FROM issue_occurrence WHERE audit_id = $2 GROUP BY url),
+            x AS (SELECT url, u.n AS inlinks, c.n AS issues FROM u FULL JOIN c USING (url))
+       UPDATE audit_page p SET inlinks = COALESCE(x.inlinks, p.inlinks), issue_count = COALESCE(x.issues, 0)
+       FROM x WHERE p.audit_id = $2 AND p.url = x.url`,
+      [jsonParam(Object.fromEntries(inlinks)), auditId],
+    );
+  }
+
   private async insertResults(tx: NativeTx, results: AuditResults): Promise<void> {
     const { auditId, projectId, issues } = results;
     if (issues.length) {
@@ -803,13 +836,7 @@ export class AuditRepository {
         [auditId, jsonParam(issues)],
       );
     }
-    if (results.inlinks.size) {
-      await tx.query(
-        `UPDATE audit_page p SET inlinks = u.n::int FROM jsonb_each_text($1::jsonb) AS u(url, n)
-         WHERE p.audit_id = $2 AND p.url = u.url AND u.n::int > 0`,
-        [jsonParam(Object.fromEntries(results.inlinks)), auditId],
-      );
-    }
+    await this.storePageCounts(tx, auditId, results.inlinks);
     for (const v of results.snapshots) {
       await tx.query(
         `INSERT INTO technical_snapshot (id, project_id, audit_id, url, measured_at, device, source,

@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditPageService } from '../../src/audits/index.js';
+import { AuditRepository } from '../../src/audits/audit.repository.js';
+import { nativeTransaction } from '../../src/platform/db/native-query.js';
 import { anApiKey, anAudit, anOrg, aProject, type PageRow, type Project } from '../factories.js';
 import { createTestApp, gql, type TestApp, type TestUser } from '../support/app.js';
 
 /**
  * The pages explorer (Audit.pages) over rows written directly, as the worker would: every order in both directions
- * walked page by page, each filter, bad input, and tenancy.
+ * walked page by page, each filter, bad input, and tenancy. The sorts and filters run on two audits with the same
+ * rows: a COMPLETED one, whose issue counts the completion stored (read from audit_page.issue_count), and a RUNNING
+ * one, whose counts are taken live from its occurrences.
  */
 let t: TestApp;
 let user: TestUser;
@@ -44,6 +48,8 @@ SEEDS[5].title = 'TitleUPPER';
 const BASE = 'https://pages.example.test/';
 type Row = Seed & { id: string; url: string };
 let rows: Row[] = [];
+/** Each seeded audit's id and rows (the rows' ids differ between the two). */
+const seeded = new Map<'COMPLETED' | 'RUNNING', { auditId: string; rows: Row[] }>();
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -71,12 +77,24 @@ beforeAll(async () => {
       error: status === null ? 'The server refused the connection' : null,
     };
   });
-  const audit = await anAudit({ project, pages });
-  auditId = audit.id;
-  rows = SEEDS.map((s) => ({ ...s, url: BASE + s.path, id: audit.pageIds.get(BASE + s.path)! }));
-  const occurrences = rows.flatMap((r) =>
-    Array.from({ length: r.issues }, (_, k) => ({ code: `CODE_${k}`, url: r.url })),
-  );
+  const q = (sql: string, params: unknown[]) => t.runtime.pool.query(sql, params);
+  for (const status of ['RUNNING', 'COMPLETED'] as const) {
+    const audit = await anAudit({ project, pages, status });
+    const auditRows = SEEDS.map((s) => ({ ...s, url: BASE + s.path, id: audit.pageIds.get(BASE + s.path)! }));
+    const occurrences = auditRows.flatMap((r) =>
+      Array.from({ length: r.issues }, (_, k) => ({ code: `CODE_${k}`, url: r.url })),
+    );
+    await q(
+      `INSERT INTO issue_occurrence (audit_id, code, url, evidence) SELECT $1, r.code, r.url, NULL FROM ` +
+        `jsonb_to_recordset($2::jsonb) AS r(code text, url text)`,
+      [audit.id, JSON.stringify(occurrences)],
+    );
+    // The completion's own statement stores the counts (no inlinks given: the seeded ones stay).
+    if (status === 'COMPLETED')
+      await nativeTransaction(t.runtime.orm.em, (tx) => new AuditRepository().storePageCounts(tx, audit.id, new Map()));
+    seeded.set(status, { auditId: audit.id, rows: auditRows });
+  }
+  ({ auditId, rows } = seeded.get('COMPLETED')!);
   // An occurrence of another audit on the same URL is not this audit's.
   const { id: otherAudit } = await anAudit({
     project,
@@ -84,13 +102,7 @@ beforeAll(async () => {
     pages: 0,
     createdAt: new Date(Date.now() - 86_400_000),
   });
-  const q = (sql: string, params: unknown[]) => t.runtime.pool.query(sql, params);
   await q(`INSERT INTO issue_occurrence (audit_id, code, url) VALUES ($1, 'ELSEWHERE', $2)`, [otherAudit, rows[0].url]);
-  await q(
-    `INSERT INTO issue_occurrence (audit_id, code, url, evidence) SELECT $1, r.code, r.url, NULL FROM ` +
-      `jsonb_to_recordset($2::jsonb) AS r(code text, url text)`,
-    [auditId, JSON.stringify(occurrences)],
-  );
 });
 afterAll(() => t.close());
 
@@ -181,125 +193,134 @@ function expected(order: string, direction: 'ASC' | 'DESC', subset: Row[] = rows
     .map((r) => r.url);
 }
 
-describe('Audit.pages: sorting and cursors', () => {
-  it('every order, both directions, walked 4 at a time: each row exactly once, in the documented order', async () => {
-    for (const orderBy of Object.keys(VALUE)) {
-      for (const direction of ['ASC', 'DESC'] as const) {
-        const { nodes, totals, pages } = await walk({ orderBy, direction }, 4);
-        const label = `${orderBy} ${direction}`;
-        expect(
-          nodes.map((n) => n.url),
-          label,
-        ).toEqual(expected(orderBy, direction));
-        expect(new Set(nodes.map((n) => n.id)).size, label).toBe(rows.length);
-        expect(
-          totals.every((n) => n === rows.length),
-          label,
-        ).toBe(true);
-        expect(pages, label).toBe(Math.ceil(rows.length / 4));
+describe.each(['COMPLETED', 'RUNNING'] as const)('Audit.pages of a %s audit', (status) => {
+  beforeAll(() => {
+    ({ auditId, rows } = seeded.get(status)!);
+  });
+  afterAll(() => {
+    ({ auditId, rows } = seeded.get('COMPLETED')!);
+  });
+
+  describe('sorting and cursors', () => {
+    it('every order, both directions, walked 4 at a time: each row exactly once, in the documented order', async () => {
+      for (const orderBy of Object.keys(VALUE)) {
+        for (const direction of ['ASC', 'DESC'] as const) {
+          const { nodes, totals, pages } = await walk({ orderBy, direction }, 4);
+          const label = `${orderBy} ${direction}`;
+          expect(
+            nodes.map((n) => n.url),
+            label,
+          ).toEqual(expected(orderBy, direction));
+          expect(new Set(nodes.map((n) => n.id)).size, label).toBe(rows.length);
+          expect(
+            totals.every((n) => n === rows.length),
+            label,
+          ).toBe(true);
+          expect(pages, label).toBe(Math.ceil(rows.length / 4));
+        }
       }
-    }
-  });
+    });
 
-  it('returns each field as stored, with the issue count of the URL in this audit', async () => {
-    const { connection } = await page({ orderBy: 'URL', first: 100 });
-    expect(connection!.nodes).toHaveLength(rows.length);
-    const byUrl = new Map(connection!.nodes.map((n) => [n.url, n]));
-    for (const r of rows) {
-      expect(byUrl.get(r.url)).toEqual({
-        id: r.id,
-        url: r.url,
-        finalUrl: r.url,
-        statusCode: r.status,
-        depth: r.depth,
-        title: r.title,
-        metaDescription: `About ${r.url}`,
-        wordCount: r.words,
-        responseTimeMs: r.ms,
-        bytes: r.words * 6,
-        indexable: r.status === 200,
-        inlinks: r.depth + 1,
-        outlinks: 3,
-        error: r.status === null ? 'The server refused the connection' : null,
-        issueCount: r.issues,
+    it('returns each field as stored, with the issue count of the URL in this audit', async () => {
+      const { connection } = await page({ orderBy: 'URL', first: 100 });
+      expect(connection!.nodes).toHaveLength(rows.length);
+      const byUrl = new Map(connection!.nodes.map((n) => [n.url, n]));
+      for (const r of rows) {
+        expect(byUrl.get(r.url)).toEqual({
+          id: r.id,
+          url: r.url,
+          finalUrl: r.url,
+          statusCode: r.status,
+          depth: r.depth,
+          title: r.title,
+          metaDescription: `About ${r.url}`,
+          wordCount: r.words,
+          responseTimeMs: r.ms,
+          bytes: r.words * 6,
+          indexable: r.status === 200,
+          inlinks: r.depth + 1,
+          outlinks: 3,
+          error: r.status === null ? 'The server refused the connection' : null,
+          issueCount: r.issues,
+        });
+      }
+    });
+
+    it('defaults: 50 by URL ascending', async () => {
+      const res = await gql(
+        t,
+        'query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { pages { nodes { url } pageInfo { ' +
+          'hasNextPage } totalCount } } }',
+        { p: projectId, a: auditId },
+        { cookie: user.cookie },
+      );
+      expect(res.body.data.audit.pages).toEqual({
+        nodes: expected('URL', 'ASC').map((url) => ({ url })),
+        pageInfo: { hasNextPage: false },
+        totalCount: rows.length,
       });
-    }
-  });
-
-  it('defaults: 50 by URL ascending', async () => {
-    const res = await gql(
-      t,
-      'query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { pages { nodes { url } pageInfo { ' +
-        'hasNextPage } totalCount } } }',
-      { p: projectId, a: auditId },
-      { cookie: user.cookie },
-    );
-    expect(res.body.data.audit.pages).toEqual({
-      nodes: expected('URL', 'ASC').map((url) => ({ url })),
-      pageInfo: { hasNextPage: false },
-      totalCount: rows.length,
     });
   });
-});
 
-describe('Audit.pages: filters', () => {
-  const urls = (predicate: (r: Row) => boolean) => expected('URL', 'ASC', rows.filter(predicate));
-  const cases: [string, Record<string, unknown>, (r: Row) => boolean][] = [
-    ['2xx', { statusClass: ['SUCCESS'] }, (r) => r.status !== null && r.status >= 200 && r.status < 300],
-    ['3xx', { statusClass: ['REDIRECT'] }, (r) => r.status !== null && r.status >= 300 && r.status < 400],
-    ['4xx', { statusClass: ['CLIENT_ERROR'] }, (r) => r.status !== null && r.status >= 400 && r.status < 500],
-    ['5xx', { statusClass: ['SERVER_ERROR'] }, (r) => r.status !== null && r.status >= 500],
-    ['no response', { statusClass: ['FAILED'] }, (r) => r.status === null],
-    [
-      '4xx or no response',
-      { statusClass: ['CLIENT_ERROR', 'FAILED', 'FAILED'] },
-      (r) => r.status === null || (r.status >= 400 && r.status < 500),
-    ],
-    ['an empty class list does not filter', { statusClass: [] }, () => true],
-    ['with issues', { hasIssues: true }, (r) => r.issues > 0],
-    ['without issues', { hasIssues: false }, (r) => r.issues === 0],
-    ['search in the URL', { search: 'P0' }, (r) => r.path.startsWith('p0')],
-    ['search in the title, any case', { search: 'titleUp' }, (r) => r.title === 'TitleUPPER'],
-    ['search: % is literal', { search: '%' }, (r) => !!r.title?.includes('%')],
-    ['search: _ is literal', { search: '_' }, (r) => r.url.includes('_')],
-    ['search: surrounding spaces are ignored', { search: '  X2 ' }, (r) => r.path.includes('x2')],
-    [
-      'all together',
-      { statusClass: ['SUCCESS', 'FAILED'], hasIssues: true, search: 'x1' },
-      (r) => (r.status === null || r.status === 200) && r.issues > 0 && r.path.includes('x1'),
-    ],
-  ];
+  describe('filters', () => {
+    const urls = (predicate: (r: Row) => boolean) => expected('URL', 'ASC', rows.filter(predicate));
+    const cases: [string, Record<string, unknown>, (r: Row) => boolean][] = [
+      ['2xx', { statusClass: ['SUCCESS'] }, (r) => r.status !== null && r.status >= 200 && r.status < 300],
+      ['3xx', { statusClass: ['REDIRECT'] }, (r) => r.status !== null && r.status >= 300 && r.status < 400],
+      ['4xx', { statusClass: ['CLIENT_ERROR'] }, (r) => r.status !== null && r.status >= 400 && r.status < 500],
+      ['5xx', { statusClass: ['SERVER_ERROR'] }, (r) => r.status !== null && r.status >= 500],
+      ['no response', { statusClass: ['FAILED'] }, (r) => r.status === null],
+      [
+        '4xx or no response',
+        { statusClass: ['CLIENT_ERROR', 'FAILED', 'FAILED'] },
+        (r) => r.status === null || (r.status >= 400 && r.status < 500),
+      ],
+      ['an empty class list does not filter', { statusClass: [] }, () => true],
+      ['with issues', { hasIssues: true }, (r) => r.issues > 0],
+      ['without issues', { hasIssues: false }, (r) => r.issues === 0],
+      ['search in the URL', { search: 'P0' }, (r) => r.path.startsWith('p0')],
+      ['search in the title, any case', { search: 'titleUp' }, (r) => r.title === 'TitleUPPER'],
+      ['search: % is literal', { search: '%' }, (r) => !!r.title?.includes('%')],
+      ['search: _ is literal', { search: '_' }, (r) => r.url.includes('_')],
+      ['search: surrounding spaces are ignored', { search: '  X2 ' }, (r) => r.path.includes('x2')],
+      [
+        'all together',
+        { statusClass: ['SUCCESS', 'FAILED'], hasIssues: true, search: 'x1' },
+        (r) => (r.status === null || r.status === 200) && r.issues > 0 && r.path.includes('x1'),
+      ],
+    ];
 
-  it('each filter, alone and combined, walked 3 at a time with its totalCount', async () => {
-    for (const [name, filter, predicate] of cases) {
-      const want = urls(predicate);
-      expect(want.length, `${name}: the seed has rows for it`).toBeGreaterThan(0);
-      const { nodes, totals } = await walk({ filter, orderBy: 'URL', direction: 'ASC' }, 3);
-      expect(
-        nodes.map((n) => n.url),
-        name,
-      ).toEqual(want);
-      expect(
-        totals.every((n) => n === want.length),
-        name,
-      ).toBe(true);
-    }
-  });
+    it('each filter, alone and combined, walked 3 at a time with its totalCount', async () => {
+      for (const [name, filter, predicate] of cases) {
+        const want = urls(predicate);
+        expect(want.length, `${name}: the seed has rows for it`).toBeGreaterThan(0);
+        const { nodes, totals } = await walk({ filter, orderBy: 'URL', direction: 'ASC' }, 3);
+        expect(
+          nodes.map((n) => n.url),
+          name,
+        ).toEqual(want);
+        expect(
+          totals.every((n) => n === want.length),
+          name,
+        ).toBe(true);
+      }
+    });
 
-  it('a filter that matches nothing: no nodes, no cursor', async () => {
-    const { connection } = await page({ filter: { search: 'nothing-matches-this' } });
-    expect(connection).toEqual({ nodes: [], pageInfo: { hasNextPage: false, endCursor: null }, totalCount: 0 });
-  });
+    it('a filter that matches nothing: no nodes, no cursor', async () => {
+      const { connection } = await page({ filter: { search: 'nothing-matches-this' } });
+      expect(connection).toEqual({ nodes: [], pageInfo: { hasNextPage: false, endCursor: null }, totalCount: 0 });
+    });
 
-  it('a filter with a sort on issues, walked backwards', async () => {
-    const { nodes } = await walk({ filter: { statusClass: ['SUCCESS'] }, orderBy: 'ISSUES', direction: 'DESC' }, 2);
-    expect(nodes.map((n) => n.url)).toEqual(
-      expected(
-        'ISSUES',
-        'DESC',
-        rows.filter((r) => r.status === 200),
-      ),
-    );
+    it('a filter with a sort on issues, walked backwards', async () => {
+      const { nodes } = await walk({ filter: { statusClass: ['SUCCESS'] }, orderBy: 'ISSUES', direction: 'DESC' }, 2);
+      expect(nodes.map((n) => n.url)).toEqual(
+        expected(
+          'ISSUES',
+          'DESC',
+          rows.filter((r) => r.status === 200),
+        ),
+      );
+    });
   });
 });
 

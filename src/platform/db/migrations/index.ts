@@ -18,6 +18,7 @@ import { OccurrenceStatistics20261125 } from './20261125-0016-occurrence-statist
 import { AuditPageRendering20261125 } from './20261125-0017-audit-page-rendering.js';
 import { ProjectCrawlLogin20261125 } from './20261125-0018-project-crawl-login.js';
 import { ProjectCheckSettings20261125 } from './20261125-0019-project-check-settings.js';
+import { AuditPageReads20261125 } from './20261125-0020-audit-page-reads.js';
 
 /** Listed explicitly so that tsx, vitest and the compiled dist/ all run the same migrations. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -40,4 +41,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261125-0017-audit-page-rendering', class: AuditPageRendering20261125 },
   { name: '20261125-0018-project-crawl-login', class: ProjectCrawlLogin20261125 },
   { name: '20261125-0019-project-check-settings', class: ProjectCheckSettings20261125 },
+  { name: '20261125-0020-audit-page-reads', class: AuditPageReads20261125 },
 ];
