@@ -1,11 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
+import { nativeQuery, nativeTransaction, type NativeDb, type NativeTx } from '../platform/db/native-query.js';
 import { AuditEntity, type Audit } from '../audits/index.js';
 
 /*
- * The comparison module's data access: the only file of src/comparison/ that speaks SQL. Every statement reads two
- * audits' rows side by side with set operations over indexed columns — occurrences by (audit_id, code, url), pages
- * by (audit_id, url) — so PostgreSQL merges index scans instead of the process loading either audit.
+ * The comparison module's data access: the only file of src/comparison/ that speaks SQL. What differs between two
+ * completed audits is computed once per pair, by set operations over indexed columns (occurrences by (audit_id,
+ * code, url), pages by (audit_id, url)), and stored as the pair's digest (migration 0021): completed audits do not
+ * change, so every later read of the pair is an index range of its stored changes. Only one URL's view and the
+ * persisting occurrences (a walk of the head's index with a probe of the base per row) still read the audits.
  */
 
 export type IssueChange = 'NEW' | 'FIXED' | 'PERSISTING';
@@ -93,15 +95,94 @@ const PAGE_CHANGE_SQL: Record<PageChange, string> = {
   INDEXABILITY_CHANGED: 'b.url IS NOT NULL AND h.url IS NOT NULL AND b.indexable <> h.indexable',
 };
 
-/** Any of the given changes (any of the four when none is given), as one parenthesised condition. */
-const changeFilter = (changes: PageChange[]) =>
-  `(${(changes.length ? changes : (Object.keys(PAGE_CHANGE_SQL) as PageChange[]))
-    .map((c) => PAGE_CHANGE_SQL[c])
-    .join(' OR ')})`;
+/**
+ * Any of the given changes (any of the four when none is given), as one parenthesised condition: on a FULL JOIN of
+ * the two audits' pages (PAGE_CHANGE_SQL), or on a stored change row (STORED_CHANGE_SQL).
+ */
+const changeFilter = (changes: PageChange[], sql: Record<PageChange, string> = PAGE_CHANGE_SQL) =>
+  `(${(changes.length ? changes : (Object.keys(sql) as PageChange[])).map((c) => sql[c]).join(' OR ')})`;
 
 const side = (t: 'b' | 'h') =>
   `CASE WHEN ${t}.url IS NULL THEN NULL ELSE json_build_object('statusCode', ${t}.status_code, 'indexable', ` +
   `${t}.indexable, 'kind', ${t}.kind, 'title', ${t}.title) END`;
+
+/** A stored digest's per-code counts, with the issue's title, severity and category (the head's, else the base's). */
+const DIGEST_CODES = `SELECT c.code, c."newUrls", c."fixedUrls", c."persistingUrls",
+    COALESCE(hi.title, bi.title, c.code) AS title, COALESCE(hi.severity, bi.severity) AS severity,
+    COALESCE(hi.category, bi.category) AS category
+  FROM comparison_digest d
+  CROSS JOIN LATERAL jsonb_to_recordset(d.codes) AS c(code text, "newUrls" int, "fixedUrls" int, "persistingUrls" int)
+  LEFT JOIN audit_issue hi ON hi.audit_id = $2 AND hi.code = c.code
+  LEFT JOIN audit_issue bi ON bi.audit_id = $1 AND bi.code = c.code
+  WHERE d.base_id = $1 AND d.head_id = $2 AND ($3::text IS NULL OR c.code = $3)`;
+
+/** The page change columns of a stored row, in SQL: which of the four it shows. */
+const STORED_CHANGE_SQL: Record<PageChange, string> = {
+  ADDED: 'added',
+  REMOVED: 'removed',
+  STATUS_CHANGED: 'status_changed',
+  INDEXABILITY_CHANGED: 'indexability_changed',
+};
+
+/**
+ * Computes and stores the digest of a pair, in one transaction (under a lock of the pair, so that two first reads
+ * compute it once): the occurrences new and fixed, with the per-code counts, in one FULL JOIN of the two audits'
+ * (code, url) sets; the changed pages, with the totals, in one FULL JOIN of their pages. Refused for an audit that is
+ * not COMPLETED: only a finished audit's rows are final.
+ */
+async function storeDigest(tx: NativeTx, pair: AuditPair): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1::text || $2::text, 20261125))', [
+    pair.base,
+    pair.head,
+  ]);
+  const [done] = await tx.query('SELECT 1 FROM comparison_digest WHERE base_id = $1 AND head_id = $2', [
+    pair.base,
+    pair.head,
+  ]);
+  if (done) return;
+  const [{ completed }] = await tx.query<{ completed: number }>(
+    `SELECT count(*)::int AS completed FROM audit WHERE id IN ($1, $2) AND status = 'COMPLETED'`,
+    [pair.base, pair.head],
+  );
+  if (completed !== new Set([pair.base, pair.head]).size)
+    throw new Error(`comparison digest: audits ${pair.base} and ${pair.head} are not both completed`);
+  await tx.query(`INSERT INTO comparison_digest (base_id, head_id, codes, pages) VALUES ($1, $2, '[]', '{}')`, [
+    pair.base,
+    pair.head,
+  ]);
+  await tx.query(
+    `WITH j AS (SELECT code, url, b.url IS NULL AS only_head, h.url IS NULL AS only_base
+                FROM (${occurrencesOf('$1')}) b FULL JOIN (${occurrencesOf('$2')}) h USING (code, url)),
+          changes AS (INSERT INTO comparison_issue_change (base_id, head_id, change, code, url)
+                      SELECT $1, $2, CASE WHEN only_head THEN 'NEW' ELSE 'FIXED' END, code, url FROM j
+                      WHERE only_head OR only_base),
+          per_code AS (SELECT code, count(*) FILTER (WHERE only_head)::int AS "newUrls",
+                      count(*) FILTER (WHERE only_base)::int AS "fixedUrls",
+                      count(*) FILTER (WHERE NOT only_head AND NOT only_base)::int AS "persistingUrls"
+                    FROM j GROUP BY code)
+     UPDATE comparison_digest
+     SET codes = (SELECT COALESCE(jsonb_agg(to_jsonb(c) ORDER BY c.code), '[]') FROM per_code c)
+     WHERE base_id = $1 AND head_id = $2`,
+    [pair.base, pair.head],
+  );
+  await tx.query(
+    `WITH changes AS (
+       INSERT INTO comparison_page_change (base_id, head_id, url, before, after, added, removed, status_changed,
+         indexability_changed)
+       SELECT $1, $2, COALESCE(h.url, b.url), ${side('b')}, ${side('h')}, ${PAGE_CHANGE_SQL.ADDED},
+         ${PAGE_CHANGE_SQL.REMOVED}, ${PAGE_CHANGE_SQL.STATUS_CHANGED}, ${PAGE_CHANGE_SQL.INDEXABILITY_CHANGED}
+       FROM (SELECT url, status_code, indexable, kind, title FROM audit_page WHERE audit_id = $1) b
+       FULL JOIN (SELECT url, status_code, indexable, kind, title FROM audit_page WHERE audit_id = $2) h USING (url)
+       WHERE ${changeFilter([])}
+       RETURNING added, removed, status_changed, indexability_changed)
+     UPDATE comparison_digest SET pages = (
+       SELECT jsonb_build_object('added', count(*) FILTER (WHERE added), 'removed', count(*) FILTER (WHERE removed),
+         'statusChanged', count(*) FILTER (WHERE status_changed),
+         'indexabilityChanged', count(*) FILTER (WHERE indexability_changed)) FROM changes)
+     WHERE base_id = $1 AND head_id = $2`,
+    [pair.base, pair.head],
+  );
+}
 
 export class ComparisonRepository {
   findAudit(em: EntityManager, auditId: string): Promise<Audit | null> {
@@ -119,105 +200,103 @@ export class ComparisonRepository {
   }
 
   /**
-   * Per check code present in either audit: its URLs that are new (head only), fixed (base only) and persisting
-   * (both). One FULL JOIN of the two audits' (code, url) sets; the title, severity and category are the head's
-   * issue row, or the base's for a code the head no longer has.
+   * Makes sure the pair's digest is stored (computing it on its first read); the reads below call it first. A pair
+   * read before is one primary-key probe.
    */
-  codeChanges(db: NativeDb, pair: AuditPair, code: string | null = null): Promise<CodeChangeRow[]> {
-    return nativeQuery<CodeChangeRow>(
-      db,
-      `WITH b AS (${occurrencesOf('$1')} AND ($3::text IS NULL OR code = $3)),
-            h AS (${occurrencesOf('$2')} AND ($3::text IS NULL OR code = $3)),
-            c AS (SELECT code,
-                    count(*) FILTER (WHERE b.url IS NULL)::int AS "newUrls",
-                    count(*) FILTER (WHERE h.url IS NULL)::int AS "fixedUrls",
-                    count(*) FILTER (WHERE b.url IS NOT NULL AND h.url IS NOT NULL)::int AS "persistingUrls"
-                  FROM b FULL JOIN h USING (code, url) GROUP BY code)
-       SELECT c.*, COALESCE(hi.title, bi.title, c.code) AS title, COALESCE(hi.severity, bi.severity) AS severity,
-              COALESCE(hi.category, bi.category) AS category
-       FROM c LEFT JOIN audit_issue hi ON hi.audit_id = $2 AND hi.code = c.code
-              LEFT JOIN audit_issue bi ON bi.audit_id = $1 AND bi.code = c.code`,
-      [pair.base, pair.head, code],
-    );
+  async ensureDigest(db: NativeDb, pair: AuditPair): Promise<void> {
+    const [stored] = await nativeQuery(db, 'SELECT 1 FROM comparison_digest WHERE base_id = $1 AND head_id = $2', [
+      pair.base,
+      pair.head,
+    ]);
+    if (!stored) await nativeTransaction(db, (tx) => storeDigest(tx, pair));
   }
 
   /**
-   * Up to `limit` occurrences of one change, in (code, url) order after the keyset `after`: new ones walk the head's
-   * index and keep those the base has not (an index lookup each), fixed ones the reverse, persisting ones those both
-   * have.
+   * Per check code present in either audit: its URLs that are new (head only), fixed (base only) and persisting
+   * (both), from the digest; the title, severity and category are the head's issue row, or the base's for a code the
+   * head no longer has.
    */
-  issueChanges(
+  async codeChanges(db: NativeDb, pair: AuditPair, code: string | null = null): Promise<CodeChangeRow[]> {
+    await this.ensureDigest(db, pair);
+    return nativeQuery<CodeChangeRow>(db, DIGEST_CODES, [pair.base, pair.head, code]);
+  }
+
+  /**
+   * Up to `limit` occurrences of one change, in (code, url) order after the keyset `after`. New and fixed ones are
+   * the digest's (a range of its primary key); persisting ones walk the head's index and keep those the base has too
+   * (an index lookup each).
+   */
+  async issueChanges(
     db: NativeDb,
     pair: AuditPair,
     change: IssueChange,
     filter: { code: string | null; after: { code: string; url: string } | null; limit: number },
   ): Promise<IssueChangeRecord[]> {
-    const [from, other] = change === 'FIXED' ? ['$1', '$2'] : ['$2', '$1'];
-    const test = change === 'PERSISTING' ? 'EXISTS' : 'NOT EXISTS';
-    // A list page (a few dozen rows) walks the (audit_id, code, url) index and looks each row up in the other audit:
-    // OFFSET 0 keeps the subquery a per-row probe, so the LIMIT stops the walk early. Without it the planner
-    // estimates the anti-join at one row and hashes both audits whole (355-407 ms against 15-22 ms on the bench's
-    // 200,000-occurrence audits); a CSV piece of thousands of rows is faster as that hash join, so it keeps it.
+    const params = [pair.base, pair.head, filter.code, filter.after?.code ?? null, filter.after?.url ?? null];
+    // A list page (a few dozen rows) of persisting ones probes the base per row: OFFSET 0 keeps the subquery a probe,
+    // so the LIMIT stops the walk early; a CSV piece of thousands of rows is faster as a hash join, so it keeps that.
     const probe = filter.limit <= PROBE_LIMIT ? ' OFFSET 0' : '';
+    const changed =
+      change === 'PERSISTING'
+        ? `SELECT DISTINCT o.code, o.url FROM issue_occurrence o
+             WHERE o.audit_id = $2 AND ($3::text IS NULL OR o.code = $3)
+               AND ($4::text IS NULL OR (o.code, o.url) > ($4::text, $5::text))
+               AND EXISTS (SELECT 1 FROM issue_occurrence x WHERE x.audit_id = $1 AND x.code = o.code
+                           AND x.url = o.url${probe})
+             ORDER BY o.code, o.url LIMIT $6`
+        : `SELECT c.code, c.url FROM comparison_issue_change c
+             WHERE c.base_id = $1 AND c.head_id = $2 AND c.change = $7 AND ($3::text IS NULL OR c.code = $3)
+               AND ($4::text IS NULL OR (c.code, c.url) > ($4::text, $5::text))
+             ORDER BY c.code, c.url LIMIT $6`;
+    if (change !== 'PERSISTING') await this.ensureDigest(db, pair);
     return nativeQuery<IssueChangeRecord>(
       db,
       `SELECT o.code, o.url, COALESCE(hi.title, bi.title, o.code) AS title,
               COALESCE(hi.severity, bi.severity) AS severity, COALESCE(hi.category, bi.category) AS category
-       FROM (SELECT DISTINCT o.code, o.url FROM issue_occurrence o
-             WHERE o.audit_id = ${from} AND ($3::text IS NULL OR o.code = $3)
-               AND ($4::text IS NULL OR (o.code, o.url) > ($4::text, $5::text))
-               AND ${test} (SELECT 1 FROM issue_occurrence x WHERE x.audit_id = ${other} AND x.code = o.code
-                            AND x.url = o.url${probe})
-             ORDER BY o.code, o.url LIMIT $6) o
+       FROM (${changed}) o
        LEFT JOIN audit_issue hi ON hi.audit_id = $2 AND hi.code = o.code
        LEFT JOIN audit_issue bi ON bi.audit_id = $1 AND bi.code = o.code
        ORDER BY o.code, o.url`,
-      [pair.base, pair.head, filter.code, filter.after?.code ?? null, filter.after?.url ?? null, filter.limit],
+      change === 'PERSISTING' ? [...params, filter.limit] : [...params, filter.limit, change],
     );
   }
 
   /** How many crawled URLs were added, removed, or changed status or indexability between the audits. */
   async pageChangeTotals(db: NativeDb, pair: AuditPair): Promise<PageChangeTotals> {
-    const [row] = await nativeQuery<PageChangeTotals>(
+    await this.ensureDigest(db, pair);
+    const [row] = await nativeQuery<{ pages: PageChangeTotals }>(
       db,
-      `SELECT count(*) FILTER (WHERE ${PAGE_CHANGE_SQL.ADDED})::int AS added,
-              count(*) FILTER (WHERE ${PAGE_CHANGE_SQL.REMOVED})::int AS removed,
-              count(*) FILTER (WHERE ${PAGE_CHANGE_SQL.STATUS_CHANGED})::int AS "statusChanged",
-              count(*) FILTER (WHERE ${PAGE_CHANGE_SQL.INDEXABILITY_CHANGED})::int AS "indexabilityChanged"
-       FROM (SELECT url, status_code, indexable FROM audit_page WHERE audit_id = $1) b
-       FULL JOIN (SELECT url, status_code, indexable FROM audit_page WHERE audit_id = $2) h USING (url)`,
+      'SELECT pages FROM comparison_digest WHERE base_id = $1 AND head_id = $2',
       [pair.base, pair.head],
     );
-    return row;
+    return row.pages;
   }
 
   /** How many URLs show any of the given changes (all four when none is given). */
   async pageChangeCount(db: NativeDb, pair: AuditPair, changes: PageChange[]): Promise<number> {
+    await this.ensureDigest(db, pair);
     const [row] = await nativeQuery<{ n: number }>(
       db,
-      `SELECT count(*)::int AS n
-       FROM (SELECT url, status_code, indexable FROM audit_page WHERE audit_id = $1) b
-       FULL JOIN (SELECT url, status_code, indexable FROM audit_page WHERE audit_id = $2) h USING (url)
-       WHERE ${changeFilter(changes)}`,
+      `SELECT count(*)::int AS n FROM comparison_page_change
+       WHERE base_id = $1 AND head_id = $2 AND ${changeFilter(changes, STORED_CHANGE_SQL)}`,
       [pair.base, pair.head],
     );
     return row.n;
   }
 
   /** Up to `limit` changed URLs (of the given changes, or any), in URL order after `after`, both sides of each. */
-  pageChanges(
+  async pageChanges(
     db: NativeDb,
     pair: AuditPair,
     filter: { changes: PageChange[]; after: string | null; limit: number },
   ): Promise<PageChangeRecord[]> {
+    await this.ensureDigest(db, pair);
     return nativeQuery<PageChangeRecord>(
       db,
-      `SELECT COALESCE(h.url, b.url) AS url, ${side('b')} AS before, ${side('h')} AS after
-       FROM (SELECT * FROM audit_page WHERE audit_id = $1) b
-       FULL JOIN (SELECT * FROM audit_page WHERE audit_id = $2) h USING (url)
-       WHERE ${changeFilter(filter.changes)}
-         AND ($3::text IS NULL OR COALESCE(h.url, b.url) > $3)
-       ORDER BY 1 LIMIT $4`,
+      `SELECT url, before, after FROM comparison_page_change
+       WHERE base_id = $1 AND head_id = $2 AND ${changeFilter(filter.changes, STORED_CHANGE_SQL)}
+         AND ($3::text IS NULL OR url > $3)
+       ORDER BY url LIMIT $4`,
       [pair.base, pair.head, filter.after, filter.limit],
     );
   }
@@ -258,26 +337,31 @@ export class ComparisonRepository {
   }
 
   /** New occurrences' example URLs, up to `perCode` per code (the alert facts' examples). */
-  newExamples(db: NativeDb, pair: AuditPair, perCode: number): Promise<{ code: string; urls: string[] }[]> {
+  async newExamples(db: NativeDb, pair: AuditPair, perCode: number): Promise<{ code: string; urls: string[] }[]> {
+    await this.ensureDigest(db, pair);
     return nativeQuery<{ code: string; urls: string[] }>(
       db,
-      `SELECT code, (array_agg(url ORDER BY url))[1:$3] AS urls FROM (${occurrencesOf('$2')}) h
-       WHERE NOT EXISTS (SELECT 1 FROM issue_occurrence x WHERE x.audit_id = $1 AND x.code = h.code AND x.url = h.url)
-       GROUP BY code`,
+      `SELECT code, (array_agg(url ORDER BY url))[1:$3] AS urls FROM comparison_issue_change
+       WHERE base_id = $1 AND head_id = $2 AND change = 'NEW' GROUP BY code`,
       [pair.base, pair.head, perCode],
     );
   }
 
   /** URLs that answered 200 in the base and now answer 4xx/5xx or no longer index, up to `limit`, in URL order. */
-  pageRegressions(db: NativeDb, pair: AuditPair, limit: number): Promise<PageRegressionRecord[]> {
+  async pageRegressions(db: NativeDb, pair: AuditPair, limit: number): Promise<PageRegressionRecord[]> {
+    await this.ensureDigest(db, pair);
     return nativeQuery<PageRegressionRecord>(
       db,
-      `SELECT h.url, json_build_object('statusCode', b.status_code, 'indexable', b.indexable) AS before,
-              json_build_object('statusCode', h.status_code, 'indexable', h.indexable) AS after
-       FROM audit_page b JOIN audit_page h ON h.audit_id = $2 AND h.url = b.url
-       WHERE b.audit_id = $1 AND b.status_code = 200
-         AND (h.status_code >= 400 OR (b.indexable AND NOT h.indexable))
-       ORDER BY h.url LIMIT $3`,
+      `SELECT url, json_build_object('statusCode', (before->>'statusCode')::int,
+                'indexable', (before->>'indexable')::boolean) AS before,
+              json_build_object('statusCode', (after->>'statusCode')::int,
+                'indexable', (after->>'indexable')::boolean) AS after
+       FROM comparison_page_change
+       WHERE base_id = $1 AND head_id = $2 AND before IS NOT NULL AND after IS NOT NULL
+         AND (before->>'statusCode')::int = 200
+         AND ((after->>'statusCode')::int >= 400
+              OR ((before->>'indexable')::boolean AND NOT (after->>'indexable')::boolean))
+       ORDER BY url LIMIT $3`,
       [pair.base, pair.head, limit],
     );
   }

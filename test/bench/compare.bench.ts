@@ -618,6 +618,9 @@ async function verify(ctx: Ctx): Promise<{ csvPieces: number }> {
 
 /** Which repository method sent a statement, from its text. */
 function statementKind(text: string): string {
+  if (/INSERT INTO comparison_issue_change/.test(text)) return 'digest: issue changes and per-code counts';
+  if (/INSERT INTO comparison_page_change/.test(text)) return 'digest: page changes and totals';
+  if (/comparison_digest|comparison_page_change|comparison_issue_change/.test(text)) return 'stored digest read';
   if (/FULL JOIN h USING \(code, url\)/.test(text) && /GROUP BY code/.test(text)) return 'codeChanges';
   if (/FROM issue_occurrence o/.test(text) && /EXISTS/.test(text)) return 'issueChanges';
   if (/count\(\*\) FILTER/.test(text) && /audit_page/.test(text)) return 'pageChangeTotals';
@@ -776,13 +779,22 @@ async function runPhase(
     },
     {
       name: 'sql-totals',
-      label: '(b) ours, SQL: codeChanges + pageChangeTotals in parallel (what totals runs)',
-      run: async () => sameTotals(await sqlTotals(ctx), totalsOf(e), 'SQL totals'),
+      label: "(b) ours, SQL: codeChanges + pageChangeTotals on the pair's first read (computes and stores its digest)",
+      run: async () => {
+        // The stored digest is dropped first (untimed): this is what the first read of a pair costs.
+        await ctx.t.runtime.pool.query('DELETE FROM comparison_digest WHERE base_id = $1 AND head_id = $2', [
+          ctx.pair.base,
+          ctx.pair.head,
+        ]);
+        const started = performance.now();
+        sameTotals(await sqlTotals(ctx), totalsOf(e), 'SQL totals');
+        return performance.now() - started;
+      },
     },
     {
       name: 'sql-codes',
-      label: '    ours, SQL: codeChanges alone',
-      run: () => ctx.repo.codeChanges(ctx.db, ctx.pair),
+      label: '    ours, SQL: codeChanges + pageChangeTotals again (the stored digest read)',
+      run: async () => sameTotals(await sqlTotals(ctx), totalsOf(e), 'SQL totals, stored'),
     },
     {
       name: 'js-sets',
@@ -831,9 +843,9 @@ function phaseReport(result: PhaseResult, runs: number): { lines: string[]; json
     );
   }
   const ratios = [
-    ['(b) SQL totals / (c) JavaScript Sets (the same answers)', 'sql-totals', 'js-sets'],
+    ['(b) SQL totals, first read / (c) JavaScript Sets (the same answers)', 'sql-totals', 'js-sets'],
     ['(a) whole GraphQL document / (c) JavaScript Sets (totals only)', 'gql-open', 'js-sets'],
-    ['    codeChanges alone / (c) JavaScript Sets', 'sql-codes', 'js-sets'],
+    ['    SQL totals, stored digest / (c) JavaScript Sets', 'sql-codes', 'js-sets'],
     ['(a) whole GraphQL document / (b) SQL totals', 'gql-open', 'sql-totals'],
   ] as const;
   lines.push('', `ratios (median of the ${runs} per-round ratios; < 1: ours faster), and of the medians:`);

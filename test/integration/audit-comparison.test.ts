@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { comparisonAlertFacts } from '../../src/comparison/index.js';
+import { ComparisonRepository } from '../../src/comparison/comparison.repository.js';
 import { anApiKey, anAudit, anOrg, aProject, type Org, type Project } from '../factories.js';
 import { createTestApp, gql, type TestApp } from '../support/app.js';
 
@@ -264,6 +265,55 @@ describe('auditComparison', () => {
     expect(limited.pageRegressions.map((r) => r.url)).toEqual([u('/b')]);
     const nothing = await comparisonAlertFacts(t.runtime.orm.em.fork(), { base: headId, head: headId });
     expect(nothing).toEqual({ newIssues: [], pageRegressions: [] });
+  });
+});
+
+describe('the stored digest of a pair', () => {
+  const q = <T>(sql: string, params: unknown[]) => t.runtime.pool.query(sql, params).then((r) => r.rows as T[]);
+  const stored = (pair: { base: string; head: string }) =>
+    q<{ issues: number; pages: number }>(
+      `SELECT (SELECT count(*)::int FROM comparison_issue_change WHERE base_id = $1 AND head_id = $2) AS issues,
+              (SELECT count(*)::int FROM comparison_page_change WHERE base_id = $1 AND head_id = $2) AS pages
+       FROM comparison_digest WHERE base_id = $1 AND head_id = $2`,
+      [pair.base, pair.head],
+    );
+
+  it('is computed once by concurrent first reads, reused after, and goes with either audit', async () => {
+    const now = Date.now();
+    const pages = [{ url: u('/') }, { url: u('/x') }];
+    const a = await anAudit({ project, pages, createdAt: new Date(now - 5 * DAY), issues: [] });
+    const b = await anAudit({
+      project,
+      pages: [{ url: u('/'), statusCode: 500, indexable: true }, { url: u('/y') }],
+      createdAt: new Date(now - 4 * DAY),
+      issues: [{ code: 'META_TITLE_MISSING', occurrences: [u('/'), u('/y')] }],
+    });
+    const pair = { base: a.id, head: b.id };
+    const repo = new ComparisonRepository();
+    const reads = await Promise.all(Array.from({ length: 6 }, () => repo.codeChanges(t.runtime.orm.em.fork(), pair)));
+    for (const rows of reads)
+      expect(rows).toEqual([
+        expect.objectContaining({ code: 'META_TITLE_MISSING', newUrls: 2, fixedUrls: 0, persistingUrls: 0 }),
+      ]);
+    // One digest: 2 new occurrences, 3 changed URLs (/ changed status, /x removed, /y added).
+    expect(await stored(pair)).toEqual([{ issues: 2, pages: 3 }]);
+    expect(await repo.pageChangeTotals(t.runtime.orm.em.fork(), pair)).toEqual({
+      added: 1,
+      removed: 1,
+      statusChanged: 1,
+      indexabilityChanged: 0,
+    });
+    await q('DELETE FROM audit WHERE id = $1', [b.id]);
+    expect(await stored(pair)).toEqual([]);
+    await q('DELETE FROM audit WHERE id = $1', [a.id]);
+  });
+
+  it('is never stored for an audit that is not completed', async () => {
+    const repo = new ComparisonRepository();
+    await expect(repo.codeChanges(t.runtime.orm.em.fork(), { base: headId, head: runningId })).rejects.toThrow(
+      /not both completed/,
+    );
+    expect(await stored({ base: headId, head: runningId })).toEqual([]);
   });
 });
 

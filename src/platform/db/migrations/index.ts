@@ -19,6 +19,7 @@ import { AuditPageRendering20261125 } from './20261125-0017-audit-page-rendering
 import { ProjectCrawlLogin20261125 } from './20261125-0018-project-crawl-login.js';
 import { ProjectCheckSettings20261125 } from './20261125-0019-project-check-settings.js';
 import { AuditPageReads20261125 } from './20261125-0020-audit-page-reads.js';
+import { ComparisonDigest20261125 } from './20261125-0021-comparison-digest.js';
 
 /** Listed explicitly so that tsx, vitest and the compiled dist/ all run the same migrations. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -42,4 +43,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261125-0018-project-crawl-login', class: ProjectCrawlLogin20261125 },
   { name: '20261125-0019-project-check-settings', class: ProjectCheckSettings20261125 },
   { name: '20261125-0020-audit-page-reads', class: AuditPageReads20261125 },
+  { name: '20261125-0021-comparison-digest', class: ComparisonDigest20261125 },
 ];
