@@ -11,6 +11,7 @@ import {
   CheckAggregator,
   CheckOverrides,
   LINK_TARGET_CODES,
+  PageSummaryStore,
   failingIssues,
   runPageChecks,
   runSiteChecks,
@@ -18,8 +19,9 @@ import {
   type CheckAggregate,
   type CheckResult,
   type LabMetrics,
-  type PageSummary,
+  type SiteCheckOutput,
 } from '../seo/checks/index.js';
+import { UrlCounts } from '../seo/page/index.js';
 import { lighthousePerformanceScore, scoreAudit, type AuditScores, type ScoreBreakdown } from '../seo/scoring/index.js';
 import type { AuditPhase, UncheckedLink } from './audit.entity.js';
 import {
@@ -96,7 +98,8 @@ export interface AuditOutcome {
   pagesCrawled: number;
   /** Crawled pages with no usable response (each a PAGE_FETCH_FAILED occurrence). */
   pagesFailed: number;
-  inlinks: Map<string, number>;
+  /** Links from crawled pages to each URL (distinct per page), for the URLs linked at least once. */
+  inlinks: ReadonlyMap<string, number>;
   vitals: VitalsRecord[];
   stopped: false;
 }
@@ -176,8 +179,12 @@ export async function runAuditEngine(
       0,
       0,
     );
-  const aggregator = new CheckAggregator({ maxOccurrencesPerCode: 20 });
-  const summaries: PageSummary[] = [];
+  // What the site pass needs of every page, in columns (a few hundred bytes per page): page-summary-store.ts. Its URL
+  // table is the crawl's and the aggregator's too: each URL of the site is one string, and elsewhere an id.
+  const store = new PageSummaryStore();
+  const urls = store.urls;
+  const aggregator = new CheckAggregator({ maxOccurrencesPerCode: 20, urls });
+  const shared = (url: string): string => urls.url(urls.intern(url));
   let pageBuffer: AuditPageRow[] = [];
   let linkBuffer: AuditLinkRow[] = [];
   let occurrenceBuffer: OccurrenceRecord[] = [];
@@ -245,20 +252,14 @@ export async function runAuditEngine(
       );
   };
 
-  // Summaries hold ~30 link strings per page, mostly the same few thousand URLs: share one instance of each.
-  const interned = new Map<string, string>();
-  const intern = (value: string): string => {
-    const known = interned.get(value);
-    if (known !== undefined) return known;
-    interned.set(value, value);
-    return value;
-  };
-
   let pagesFailed = 0;
   let pagesAnswered = 0;
-  // The URL each analysed document is recorded under, by the URL it was requested as (they differ after a redirect).
-  const documentUrls = new Map<string, string>();
-  const crawler = new SiteCrawler(client, options, extract, renderer);
+  // The URL an analysed document is recorded under, by the URL it was requested as, where they differ (a redirect).
+  const movedDocuments = new Map<string, string>();
+  /** The URL a crawled URL's results go under: its document's for an analysed document, else its own. */
+  const documentUrl = (url: string): string => movedDocuments.get(url) ?? url;
+  // The crawl's URLs and the summaries' are one table: each URL of the site is one string.
+  const crawler = new SiteCrawler(client, options, extract, renderer, urls);
   const site = await crawler.run({
     onPage: async ({ fetch, facts: fetched, error }) => {
       if (error !== null) {
@@ -271,13 +272,8 @@ export async function runAuditEngine(
       // A redirect to a URL recorded elsewhere keeps only the results about itself.
       addAttributed(fetch.url, fetch.redirectTargetSeparate ? null : documentUrl, runPageChecks(facts, fetch), 'page');
       const summary = summarizePage(facts, fetch);
-      summary.url = intern(summary.url);
-      summary.finalUrl = intern(summary.finalUrl);
-      summary.internalLinks = summary.internalLinks.map(intern);
-      summary.externalLinks = summary.externalLinks.map(intern);
-      for (const resource of summary.resources) resource.url = intern(resource.url);
-      summaries.push(summary);
-      if (summary.isHtml) documentUrls.set(summary.url, documentUrl);
+      store.add(summary);
+      if (summary.isHtml && documentUrl !== summary.url) movedDocuments.set(shared(summary.url), shared(documentUrl));
       pageBuffer.push(...pageRowsOf(fetch, documentUrl, facts, summary, error));
       if (sink.links) linkBuffer.push(...linkRowsOf(documentUrl, facts));
       await flush();
@@ -301,38 +297,46 @@ export async function runAuditEngine(
   }
 
   await sink.phase?.('ANALYZING');
-  const siteOutput = runSiteChecks({
-    startUrl: site.startUrl,
-    pages: summaries,
-    robots: site.robots,
-    sitemap: site.sitemap,
-    favicon: site.favicon,
-    llmsTxt: site.llmsTxt,
-    hsts: { https: site.https, header: site.hstsHeader },
-    ...(site.startResponse && { startResponse: { ...site.startResponse, https: site.https } }),
-    linkTargets: site.linkTargets,
-    crawlTruncated: site.crawlTruncated,
-    ...(site.listMode && { listMode: true }),
-  });
-  const siteResults = overrides.siteResults(siteOutput.site);
-  aggregator.addSiteResults(siteResults);
-  for (const result of siteResults) {
-    if (!result.applicable || !result.failed) continue;
-    const occurrences = result.occurrences.length ? result.occurrences : [{ url: site.startUrl }];
-    for (const o of occurrences) occurrenceBuffer.push({ code: result.code, url: o.url, evidence: o.evidence ?? null });
-    await flush();
-  }
-  for (const page of siteOutput.pages) {
-    addAttributed(page.url, documentUrls.get(page.url) ?? page.url, page.results, 'site');
+  // Site results go to the aggregator (which keeps a few occurrences of each) and the sink, in a function of their
+  // own: once it returns, nothing holds a site check's every occurrence while the pages' results are folded in.
+  const recordSiteResults = async (output: SiteCheckOutput): Promise<SiteCheckOutput['pages']> => {
+    const siteResults = overrides.siteResults(output.site);
+    aggregator.addSiteResults(siteResults);
+    for (const result of siteResults) {
+      if (!result.applicable || !result.failed) continue;
+      const occurrences = result.occurrences.length ? result.occurrences : [{ url: site.startUrl }];
+      for (const o of occurrences)
+        occurrenceBuffer.push({ code: result.code, url: o.url, evidence: o.evidence ?? null });
+      await flush();
+    }
+    return output.pages;
+  };
+  const sitePageChecks = await recordSiteResults(
+    runSiteChecks({
+      startUrl: site.startUrl,
+      pages: store,
+      robots: site.robots,
+      sitemap: site.sitemap,
+      favicon: site.favicon,
+      llmsTxt: site.llmsTxt,
+      hsts: { https: site.https, header: site.hstsHeader },
+      ...(site.startResponse && { startResponse: { ...site.startResponse, https: site.https } }),
+      linkTargets: site.linkTargets,
+      crawlTruncated: site.crawlTruncated,
+      ...(site.listMode && { listMode: true }),
+    }),
+  );
+  for (const page of sitePageChecks) {
+    addAttributed(page.url, documentUrl(page.url), page.results, 'site');
     await flush();
   }
 
-  const inlinks = new Map<string, number>();
-  for (const s of summaries) for (const target of s.internalLinks) inlinks.set(target, (inlinks.get(target) ?? 0) + 1);
+  const inlinks = new UrlCounts(urls);
+  for (let row = 0; row < store.size; row++) store.forEachInternalLink(row, (target) => inlinks.increment(target));
 
   const pageWeights = new Map<string, number>();
   await sink.phase?.('MEASURING');
-  const vitals = await measureVitals(site, summaries, inlinks, pageWeights, labMeter, signal);
+  const vitals = await measureVitals(site, store, inlinks, pageWeights, labMeter, signal);
   if (signal?.aborted) return stoppedOutcome();
   const lab = vitals.filter((v) => v.source === 'LAB');
   for (const v of lab) addResults(v.url, labChecks(v, pageWeights.get(v.url)));
@@ -341,9 +345,13 @@ export async function runAuditEngine(
 
   const aggregates = overrides.aggregates(aggregator.aggregates());
   // Scores are shares of the crawled HTML documents: link targets, PDFs and other resources are not pages.
-  const htmlUrls = [...documentUrls.values()];
+  const htmlRows: number[] = [];
+  for (let row = 0; row < store.size; row++) if (store.isHtml(row)) htmlRows.push(row);
+  const htmlDocumentUrls = function* () {
+    for (const row of htmlRows) yield documentUrl(store.url(row));
+  };
   const { scores, breakdown } = scoreAudit(aggregates, {
-    pages: { html: htmlUrls.length, withCritical: aggregator.pagesWithCritical(htmlUrls) },
+    pages: { html: htmlRows.length, withCritical: aggregator.pagesWithCritical(htmlDocumentUrls()) },
     startUrlStatus: site.startStatus,
     overrides: overrides.applied,
     labMetrics: lab.length ? lab.map(toLabMetrics) : undefined,
@@ -400,8 +408,8 @@ function labChecks(v: VitalsRecord, pageWeightBytes: number | undefined): CheckR
 
 async function measureVitals(
   site: SiteFacts,
-  summaries: PageSummary[],
-  inlinks: Map<string, number>,
+  store: PageSummaryStore,
+  inlinks: UrlCounts,
   pageWeights: Map<string, number>,
   labMeter?: LabMeter,
   signal?: AbortSignal,
@@ -412,11 +420,15 @@ async function measureVitals(
       ? []
       : [{ url: site.startUrl, source: 'HTTP', device: 'desktop', ttfbMs: site.startTtfbMs, ...empty }];
   }
-  const top = summaries
-    .filter((s) => s.isHtml && s.status >= 200 && s.status < 300 && s.url !== site.startUrl)
-    .sort((a, b) => (inlinks.get(b.url) ?? 0) - (inlinks.get(a.url) ?? 0))
+  const candidates: number[] = [];
+  for (let row = 0; row < store.size; row++) {
+    const status = store.status(row);
+    if (store.isHtml(row) && status >= 200 && status < 300 && store.url(row) !== site.startUrl) candidates.push(row);
+  }
+  const top = candidates
+    .sort((a, b) => inlinks.countOf(store.urlId(b)) - inlinks.countOf(store.urlId(a)))
     .slice(0, LAB_EXTRA_PAGES)
-    .map((s) => s.url);
+    .map((row) => store.url(row));
   const urls = [site.startUrl, ...top];
   const measured = await labMeter(urls, signal).catch(() => new Map());
   return urls.map((url): VitalsRecord => {

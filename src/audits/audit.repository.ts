@@ -812,13 +812,21 @@ export class AuditRepository {
    * audit's pages on the stored count.
    */
   async storePageCounts(tx: NativeTx, auditId: string, inlinks: ReadonlyMap<string, number>): Promise<void> {
+    // Two arrays, not one JSON object: at 100,000 pages that object and its text cost the worker ~25 MB more.
+    const urls: string[] = [];
+    const counts: number[] = [];
+    for (const [url, n] of inlinks) {
+      if (n <= 0) continue;
+      urls.push(url);
+      counts.push(n);
+    }
     await tx.query(
-      `WITH u AS (SELECT url, n::int AS n FROM jsonb_each_text($1::jsonb) AS u(url, n) WHERE n::int > 0),
+      `WITH u AS (SELECT url, n FROM unnest($1::text[], $3::int[]) AS u(url, n)),
             c AS (SELECT url, count(*)::int AS n FROM issue_occurrence WHERE audit_id = $2 GROUP BY url),
             x AS (SELECT url, u.n AS inlinks, c.n AS issues FROM u FULL JOIN c USING (url))
        UPDATE audit_page p SET inlinks = COALESCE(x.inlinks, p.inlinks), issue_count = COALESCE(x.issues, 0)
        FROM x WHERE p.audit_id = $2 AND p.url = x.url`,
-      [jsonParam(Object.fromEntries(inlinks)), auditId],
+      [urls, auditId, counts],
     );
   }
 

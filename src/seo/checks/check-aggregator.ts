@@ -7,11 +7,17 @@ import {
   type CheckCode,
   type Severity,
 } from './check-catalog.js';
+import type { UrlTable } from '../page/index.js';
 import type { CheckAggregate, CheckResult, Occurrence, SiteCheckOutput, SiteCheckResult } from './check.types.js';
 
 export interface AggregatorOptions {
   /** Occurrences kept per code (all are counted); bounds memory on very large audits. */
   maxOccurrencesPerCode?: number;
+  /**
+   * The crawl's URL table: pages are then numbered through their URL ids (4 bytes per URL) instead of a map of their
+   * own from URL string to number.
+   */
+  urls?: UrlTable;
 }
 
 /** Per-page state of one code: not applicable < passed < failed; a later, stronger verdict wins. */
@@ -28,19 +34,23 @@ function withRoomFor(array: Uint8Array<ArrayBuffer>, index: number): Uint8Array<
 }
 
 class CodeState {
-  states = new Uint8Array(64);
+  /** Two bits per page (its state), four pages per byte. */
+  states = new Uint8Array(16);
   applicable = 0;
   affected = 0;
   occurrences = new Map<number, Occurrence>();
   omitted = 0;
   worst: Severity | null = null;
-  site: SiteCheckResult | null = null;
+  /** A site-scope result, with the occurrences kept (at most the aggregator's maximum) and how many it had. */
+  site: { failed: boolean; applicablePages: number; occurrences: Occurrence[]; total: number } | null = null;
 
   set(index: number, state: number): number {
-    this.states = withRoomFor(this.states, index);
-    const previous = this.states[index];
+    const at = index >>> 2;
+    const shift = (index & 3) * 2;
+    this.states = withRoomFor(this.states, at);
+    const previous = (this.states[at] >>> shift) & 3;
     if (state <= previous) return previous;
-    this.states[index] = state;
+    this.states[at] = (this.states[at] & ~(3 << shift)) | (state << shift);
     if (previous === NOT_APPLICABLE) this.applicable++;
     if (state === FAILED) this.affected++;
     return previous;
@@ -51,10 +61,10 @@ class CodeState {
  * Folds per-page check results and site results into one entry per code (one Issue per audit and
  * code). Pages are identified by URL; results for the same page and code merge (failed beats passed
  * beats not applicable), so a check may be reported both by runPageChecks and by runSiteChecks.
- * Memory: one byte per page and code plus the kept occurrences.
+ * Memory: two bits per page and code plus the kept occurrences.
  */
 export class CheckAggregator {
-  private readonly pageIndex = new Map<string, number>();
+  private readonly pageIndex: PageIndex;
   private readonly codes = new Map<string, CodeState>();
   /** Pages (by index) with a failing CRITICAL result: the score's health counts the pages without one. */
   private critical = new Uint8Array(64);
@@ -62,14 +72,11 @@ export class CheckAggregator {
 
   constructor(options: AggregatorOptions = {}) {
     this.maxOccurrences = options.maxOccurrencesPerCode ?? Number.POSITIVE_INFINITY;
+    this.pageIndex = options.urls ? new UrlPageIndex(options.urls) : new MapPageIndex();
   }
 
   addPageResults(url: string, results: readonly CheckResult[]): void {
-    let index = this.pageIndex.get(url);
-    if (index === undefined) {
-      index = this.pageIndex.size;
-      this.pageIndex.set(url, index);
-    }
+    const index = this.pageIndex.add(url);
     for (const result of results) {
       if (!result.applicable) continue;
       const state = this.state(result.code);
@@ -95,7 +102,7 @@ export class CheckAggregator {
     let count = 0;
     for (const url of urls) {
       const index = this.pageIndex.get(url);
-      if (index !== undefined && index < this.critical.length && this.critical[index]) count++;
+      if (index !== -1 && index < this.critical.length && this.critical[index]) count++;
     }
     return count;
   }
@@ -108,7 +115,10 @@ export class CheckAggregator {
   addSiteResults(results: readonly SiteCheckResult[]): void {
     for (const result of results) {
       if (!result.applicable) continue;
-      this.state(result.code).site = result;
+      // Only the occurrences kept: a site check's thousands of duplicates are not held for the rest of the audit.
+      const occurrences = result.occurrences.slice(0, this.maxOccurrences);
+      const { failed, applicablePages } = result;
+      this.state(result.code).site = { failed, applicablePages, occurrences, total: result.occurrences.length };
     }
   }
 
@@ -124,7 +134,7 @@ export class CheckAggregator {
       const state = this.codes.get(check.code);
       if (!state) continue;
       if (state.site) {
-        const occurrences = state.site.occurrences.slice(0, this.maxOccurrences);
+        const { occurrences, total } = state.site;
         out.push({
           code: check.code,
           title: check.title,
@@ -132,10 +142,10 @@ export class CheckAggregator {
           severity: check.severity,
           category: check.category,
           scope: check.scope,
-          affectedPages: state.site.failed ? Math.max(1, state.site.occurrences.length) : 0,
+          affectedPages: state.site.failed ? Math.max(1, total) : 0,
           applicablePages: Math.max(1, state.site.applicablePages),
-          occurrences,
-          omittedOccurrences: state.site.occurrences.length - occurrences.length,
+          occurrences: [...occurrences],
+          omittedOccurrences: total - occurrences.length,
         });
       } else if (state.applicable > 0) {
         out.push({
@@ -162,6 +172,55 @@ export class CheckAggregator {
       this.codes.set(code, state);
     }
     return state;
+  }
+}
+
+/** Pages numbered 0, 1, 2… in the order their URLs were first added. */
+interface PageIndex {
+  /** The URL's number, given the next one when new. */
+  add(url: string): number;
+  /** The URL's number, or -1. */
+  get(url: string): number;
+}
+
+class MapPageIndex implements PageIndex {
+  private readonly numbers = new Map<string, number>();
+
+  add(url: string): number {
+    let index = this.numbers.get(url);
+    if (index === undefined) {
+      index = this.numbers.size;
+      this.numbers.set(url, index);
+    }
+    return index;
+  }
+
+  get(url: string): number {
+    return this.numbers.get(url) ?? -1;
+  }
+}
+
+/** Page numbers by URL id of a UrlTable (-1: not a page). */
+class UrlPageIndex implements PageIndex {
+  private numbers = new Int32Array(1024).fill(-1);
+  private pages = 0;
+
+  constructor(private readonly urls: UrlTable) {}
+
+  add(url: string): number {
+    const id = this.urls.intern(url);
+    if (id >= this.numbers.length) {
+      const grown = new Int32Array(Math.max(id + 1, this.numbers.length * 2)).fill(-1);
+      grown.set(this.numbers);
+      this.numbers = grown;
+    }
+    if (this.numbers[id] === -1) this.numbers[id] = this.pages++;
+    return this.numbers[id];
+  }
+
+  get(url: string): number {
+    const id = this.urls.idOf(url);
+    return id === -1 || id >= this.numbers.length ? -1 : this.numbers[id];
   }
 }
 

@@ -1,5 +1,6 @@
 import type { HeaderMap, PageFacts, ResourceKind } from '../page/index.js';
 import type { CheckCode, CheckScope, Category, Severity } from './check-catalog.js';
+import type { PageSummaryStore } from './page-summary-store.js';
 
 /** Outcome of one check on one page. Not-applicable checks never count as passed or failed. */
 export interface CheckResult {
@@ -214,7 +215,8 @@ export interface SitemapSiteInput {
 
 export interface SiteCheckInput {
   startUrl: string;
-  pages: readonly PageSummary[];
+  /** Every crawled page's summary, in crawl order: as objects, or added to a store as the crawl went. */
+  pages: readonly PageSummary[] | PageSummaryStore;
   robots?: RobotsSiteInput;
   sitemap?: SitemapSiteInput;
   /** Status of /favicon.ico; null when it failed. */

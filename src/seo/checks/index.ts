@@ -39,6 +39,7 @@ export { PAGE_CHECK_CODES, PAGE_EVALUATORS, runPageChecks, type PageEvaluator } 
 export { SITE_EVALUATORS, runSiteChecks, type SiteEvaluator } from './site-checks.js';
 export { CHECK_EVALUATORS, SHARED_VERDICTS, type CheckEvaluator, type OtherCaller } from './check-evaluators.js';
 export { summarizePage, type SummaryLimits } from './page-summary.js';
+export { PageSummaryStore } from './page-summary-store.js';
 export {
   effectiveCanonical,
   nonIndexableReason,
@@ -53,7 +54,12 @@ export {
   type LinkTargetCode,
   type LinkTargetSource,
 } from './link-target-checks.js';
-export { findNearDuplicates, type NearDuplicateMatch, type NearDuplicateOptions } from './near-duplicate-index.js';
+export {
+  findNearDuplicateHalves,
+  findNearDuplicates,
+  type NearDuplicateMatch,
+  type NearDuplicateOptions,
+} from './near-duplicate-index.js';
 export { CheckAggregator, aggregateChecks, failingIssues, type AggregatorOptions } from './check-aggregator.js';
 export { metaTagsReport, type MetaTagsReport } from './meta-tags-report.js';
 export { isValidHreflang, isValidLangTag } from './language-tag.js';

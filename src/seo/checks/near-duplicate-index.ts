@@ -30,11 +30,21 @@ export function findNearDuplicates(
   simhashes: readonly string[],
   options: NearDuplicateOptions,
 ): (NearDuplicateMatch | null)[] {
-  if (options.maxDistance > 3) throw new RangeError('4 bands of 16 bits only guarantee matches up to distance 3');
   const count = simhashes.length;
   const high = new Uint32Array(count);
   const low = new Uint32Array(count);
   for (let i = 0; i < count; i++) [high[i], low[i]] = simhashHalves(simhashes[i]);
+  return findNearDuplicateHalves(high, low, options);
+}
+
+/** findNearDuplicates over SimHashes already split into their halves (simhashHalves): item i is high[i], low[i]. */
+export function findNearDuplicateHalves(
+  high: Uint32Array,
+  low: Uint32Array,
+  options: NearDuplicateOptions,
+): (NearDuplicateMatch | null)[] {
+  if (options.maxDistance > 3) throw new RangeError('4 bands of 16 bits only guarantee matches up to distance 3');
+  const count = high.length;
   const matches: (NearDuplicateMatch | null)[] = new Array<NearDuplicateMatch | null>(count).fill(null);
   // A 16-bit band value names a bucket. Most buckets of a real site hold one page: those are a slot in a
   // typed array (the member's index; -1 empty, -2 promoted), and only buckets of 2+ become objects.

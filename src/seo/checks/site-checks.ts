@@ -7,7 +7,6 @@ import type {
   LinkTargetInfo,
   Occurrence,
   PageCheckResults,
-  PageSummary,
   RobotsSiteInput,
   SiteCheckInput,
   SiteCheckOutput,
@@ -15,18 +14,23 @@ import type {
 } from './check.types.js';
 import { LINK_TARGET_CODES, evaluateLinkTargets } from './link-target-checks.js';
 import { HYGIENE_SITE_EVALUATORS } from './hygiene-checks.js';
-import { findNearDuplicates } from './near-duplicate-index.js';
+import { findNearDuplicateHalves } from './near-duplicate-index.js';
 import { sitemapListingOutcome } from './page-indexability.js';
+import { PageSummaryStore, type TextField } from './page-summary-store.js';
+import { SitePages, type Classes } from './site-pages.js';
 import { STRUCTURED_SITE_EVALUATORS } from './structured-international-checks.js';
 
 const SAMPLE = 3;
 const SITEMAP_MAX_URLS = 50_000;
 const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
 
-/** What every site evaluator reads: the input, the documents deduplicated by final URL, and robots.txt's state. */
+/**
+ * What every site evaluator reads: the input, the crawled pages (with the documents among them, deduplicated by final
+ * URL), and robots.txt's state.
+ */
 export interface SiteContext {
   input: SiteCheckInput;
-  pages: readonly PageSummary[];
+  pages: SitePages;
   robots: RobotsState | null;
 }
 
@@ -104,8 +108,9 @@ export const SITE_EVALUATORS: Readonly<Record<SiteCheckCode, SiteEvaluator>> = {
   },
   META_FAVICON_MISSING: ({ input, pages }) => {
     const home = startPage(input, pages);
-    if (!input.favicon && !home?.isHtml) return notApplicable('META_FAVICON_MISSING');
-    const present = home?.hasIconLink === true || input.favicon?.status === 200;
+    const homeIsHtml = home !== -1 && pages.store.isHtml(home);
+    if (!input.favicon && !homeIsHtml) return notApplicable('META_FAVICON_MISSING');
+    const present = (home !== -1 && pages.store.hasIconLink(home)) || input.favicon?.status === 200;
     return result('META_FAVICON_MISSING', !present, [
       { url: siteUrl(input, '/favicon.ico'), evidence: { status: input.favicon?.status ?? null } },
     ]);
@@ -131,20 +136,18 @@ export const SITE_EVALUATORS: Readonly<Record<SiteCheckCode, SiteEvaluator>> = {
     return result('TECH_HSTS_MISSING', !verdict.enabled, [{ url: input.startUrl, evidence }]);
   },
   TECH_NOINDEX_SITEWIDE: ({ input, pages }) => noindexSitewideCheck(input, pages),
-  META_TITLE_DUPLICATE: ({ pages }) =>
-    duplicateFieldCheck('META_TITLE_DUPLICATE', pages, (page) => page.title, 'title'),
+  META_TITLE_DUPLICATE: ({ pages }) => duplicateFieldCheck('META_TITLE_DUPLICATE', pages, 'title', 'title'),
   META_DESCRIPTION_DUPLICATE: ({ pages }) =>
-    duplicateFieldCheck('META_DESCRIPTION_DUPLICATE', pages, (page) => page.description, 'description'),
+    duplicateFieldCheck('META_DESCRIPTION_DUPLICATE', pages, 'description', 'description'),
   CONTENT_DUPLICATE: ({ pages }) => duplicateContentCheck(pages),
   TECH_CANONICAL_MISSING: ({ pages }) => canonicalMissingCheck(pages),
   CONTENT_NEAR_DUPLICATE: ({ pages }) => nearDuplicateCheck(pages),
-  LINKS_ORPHAN: ({ input }) => orphanCheck(input),
+  LINKS_ORPHAN: ({ input, pages }) => orphanCheck(input, pages),
   TECH_SITEMAP_BLOCKED_BY_ROBOTS: ({ input }) => sitemapBlockedCheck(input),
   META_HREFLANG_NO_RETURN: ({ pages }) => hreflangReturnCheck(pages),
   // Hreflang, amphtml and rel=next/prev targets (structured-international-checks.ts)
   ...STRUCTURED_SITE_EVALUATORS,
-  CONTENT_H1_DUPLICATE: ({ pages }) =>
-    duplicateFieldCheck('CONTENT_H1_DUPLICATE', pages, (page) => page.h1 ?? null, 'h1'),
+  CONTENT_H1_DUPLICATE: ({ pages }) => duplicateFieldCheck('CONTENT_H1_DUPLICATE', pages, 'h1', 'h1'),
   // Security headers of the start page (hygiene-checks.ts)
   ...HYGIENE_SITE_EVALUATORS,
 };
@@ -155,13 +158,16 @@ export const SITE_EVALUATORS: Readonly<Record<SiteCheckCode, SiteEvaluator>> = {
  * page-scope checks that need crawl-wide data: link target statuses (from the crawled pages and
  * `input.linkTargets`), canonical targets and sitemap membership, through the same evaluators as the page
  * pass. Cost is linear in pages and links, except near-duplicate search, which is banded and budgeted
- * (see findNearDuplicates).
+ * (see findNearDuplicates). The pages are read from a PageSummaryStore (the audit engine fills one as it crawls;
+ * summaries given as objects are put in one first), and the checks work on its rows and URL ids: what they add to
+ * the store's few hundred bytes per page is typed arrays, and the strings and objects of what they report.
  */
 export function runSiteChecks(input: SiteCheckInput): SiteCheckOutput {
-  const pages = uniqueByFinalUrl(input.pages);
+  const store = input.pages instanceof PageSummaryStore ? input.pages : PageSummaryStore.from(input.pages);
+  const pages = new SitePages(store);
   const ctx: SiteContext = { input, pages, robots: robotsState(input) };
   const site = (Object.keys(SITE_EVALUATORS) as SiteCheckCode[]).map((code) => SITE_EVALUATORS[code](ctx));
-  return { site, pages: crawlPageChecks(input, new Set(pages)) };
+  return { site, pages: crawlPageChecks(input, pages) };
 }
 
 function result(code: CheckCode, failed: boolean, occurrences: Occurrence[], applicablePages = 1): SiteCheckResult {
@@ -180,21 +186,6 @@ function siteUrl(input: SiteCheckInput, path: string): string {
   }
 }
 
-/**
- * A redirect source and its target can both be listed; the document at a final URL counts once,
- * represented by its direct fetch when there is one.
- */
-function uniqueByFinalUrl(pages: readonly PageSummary[]): PageSummary[] {
-  const chosen = new Map<string, PageSummary>();
-  for (const page of pages) {
-    const key = normalizeUrl(page.finalUrl) ?? page.finalUrl;
-    const current = chosen.get(key);
-    if (!current || (current.redirected && !page.redirected)) chosen.set(key, page);
-  }
-  const keep = new Set(chosen.values());
-  return pages.filter((page) => keep.has(page));
-}
-
 function robotsState(input: SiteCheckInput): RobotsState | null {
   const robots = input.robots;
   if (!robots) return null;
@@ -204,110 +195,167 @@ function robotsState(input: SiteCheckInput): RobotsState | null {
   return { url: siteUrl(input, '/robots.txt'), status, unreachable, parsed, robots };
 }
 
-function startPage(input: SiteCheckInput, pages: readonly PageSummary[]): PageSummary | undefined {
+/** The start page among the documents (by requested or final URL, else the first at depth 0); -1 when none. */
+function startPage(input: SiteCheckInput, pages: SitePages): number {
   const start = normalizeUrl(input.startUrl);
-  return (
-    pages.find((page) => normalizeUrl(page.url) === start || normalizeUrl(page.finalUrl) === start) ??
-    pages.find((page) => page.depth === 0)
-  );
+  // No page's normalized URL is a string the store lacks; null matches pages whose URL does not normalize.
+  const startId = start === null ? -1 : pages.store.urls.idOf(start);
+  if (start === null || startId !== -1)
+    for (const row of pages.unique) if (pages.normUrl(row) === startId || pages.normFinal(row) === startId) return row;
+  for (const row of pages.unique) if (pages.store.depth(row) === 0) return row;
+  return -1;
 }
 
-function noindexSitewideCheck(input: SiteCheckInput, pages: readonly PageSummary[]): SiteCheckResult {
-  const html = pages.filter((page) => page.isHtml && page.status >= 200 && page.status < 300);
-  if (html.length === 0) return notApplicable('TECH_NOINDEX_SITEWIDE');
-  const noindex = html.filter((page) => page.noindex).length;
-  const share = noindex / html.length;
+function isOkHtml(store: PageSummaryStore, row: number): boolean {
+  const status = store.status(row);
+  return store.isHtml(row) && status >= 200 && status < 300;
+}
+
+function noindexSitewideCheck(input: SiteCheckInput, pages: SitePages): SiteCheckResult {
+  const store = pages.store;
+  let html = 0;
+  let noindex = 0;
+  for (const row of pages.unique) {
+    if (!isOkHtml(store, row)) continue;
+    html++;
+    if (store.noindex(row)) noindex++;
+  }
+  if (html === 0) return notApplicable('TECH_NOINDEX_SITEWIDE');
+  const share = noindex / html;
   return result(
     'TECH_NOINDEX_SITEWIDE',
     share >= T.noindexSitewideShare,
     [
       {
         url: input.startUrl,
-        evidence: { noindexPages: noindex, htmlPages: html.length, share: Math.round(share * 1000) / 1000 },
+        evidence: { noindexPages: noindex, htmlPages: html, share: Math.round(share * 1000) / 1000 },
       },
     ],
-    html.length,
+    html,
   );
 }
 
-/** Groups indexable pages by a normalized key; every member of a group of 2+ is an occurrence. */
-function groupDuplicates(
-  pages: readonly PageSummary[],
-  keyOf: (page: PageSummary) => string | null,
-): { applicable: number; groups: PageSummary[][] } {
-  // A key seen once maps to its page; an array is made only for a second page (most keys are unique).
-  const groups = new Map<string, PageSummary | PageSummary[]>();
+/**
+ * Groups indexable documents by a key (`keys.of[row]`: the row's class of equal keys, -1 for none); every member of a
+ * group of 2+ is an occurrence. Groups come in the order of their first page, pages in crawl order.
+ */
+function groupDuplicates(pages: SitePages, keys: Classes): { applicable: number; groups: number[][] } {
+  const store = pages.store;
   // One document under URL variants (/ and /index.html) is one page here: TECH_CANONICAL_MISSING reports it.
-  const documents = new Set<string>();
+  const documents = pages.documents();
+  const counted = new Uint8Array(documents.count);
+  const groups = new RowGroups(pages.size, keys.count);
   let applicable = 0;
-  for (const page of pages) {
-    if (!page.indexable) continue;
-    const key = keyOf(page);
-    if (key === null) continue;
-    if (page.textHash) {
-      const document = `${documentKey(page.finalUrl)} ${page.textHash}`;
-      if (documents.has(document)) continue;
-      documents.add(document);
+  for (const row of pages.unique) {
+    if (!store.indexable(row)) continue;
+    const key = keys.of[row];
+    if (key === -1) continue;
+    if (store.hasTextHash(row)) {
+      const document = documents.of[row];
+      if (counted[document]) continue;
+      counted[document] = 1;
     }
     applicable++;
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, page);
-    else if (Array.isArray(group)) group.push(page);
-    else groups.set(key, [group, page]);
+    groups.add(key, row);
   }
-  const duplicates: PageSummary[][] = [];
-  for (const group of groups.values()) if (Array.isArray(group)) duplicates.push(group);
-  return { applicable, groups: duplicates };
+  return { applicable, groups: groups.list(2) };
+}
+
+/**
+ * Rows grouped by a key (0 .. keys - 1) as they are added: each group's first and last row, and a chain from row to
+ * row. Typed arrays only, however many groups.
+ */
+class RowGroups {
+  private readonly firsts: Int32Array;
+  private readonly lasts: Int32Array;
+  private readonly sizes: Int32Array;
+  private readonly next: Int32Array;
+  /** Keys in the order of their first row. */
+  private readonly order: Int32Array;
+  private keys = 0;
+
+  constructor(rows: number, keys: number) {
+    this.firsts = new Int32Array(keys).fill(-1);
+    this.lasts = new Int32Array(keys);
+    this.sizes = new Int32Array(keys);
+    this.next = new Int32Array(rows).fill(-1);
+    this.order = new Int32Array(keys);
+  }
+
+  add(key: number, row: number): void {
+    if (this.firsts[key] === -1) {
+      this.firsts[key] = row;
+      this.order[this.keys++] = key;
+    } else this.next[this.lasts[key]] = row;
+    this.lasts[key] = row;
+    this.sizes[key]++;
+  }
+
+  /** The groups of at least `min` rows, in the order of their first row; rows in the order they were added. */
+  list(min: number): number[][] {
+    const out: number[][] = [];
+    for (let i = 0; i < this.keys; i++) {
+      const key = this.order[i];
+      if (this.sizes[key] < min) continue;
+      const group: number[] = [];
+      for (let row = this.firsts[key]; row !== -1; row = this.next[row]) group.push(row);
+      out.push(group);
+    }
+    return out;
+  }
 }
 
 function duplicateOccurrences(
-  groups: PageSummary[][],
-  evidenceOf: (page: PageSummary) => Record<string, unknown>,
+  store: PageSummaryStore,
+  groups: number[][],
+  evidenceOf: (row: number) => Record<string, unknown>,
 ): Occurrence[] {
   const occurrences: Occurrence[] = [];
   for (const group of groups) {
     // The sample is drawn from the group's first SAMPLE + 1 pages: a group of n pages costs O(n), not O(n²) (one h1
     // shared by 100,000 pages must not stall the site pass).
     const head = group.slice(0, SAMPLE + 1);
-    for (const page of group) {
-      const others = othersIn(head, page);
+    for (const row of group) {
+      const others = othersIn(store, head, row);
       occurrences.push({
-        url: page.finalUrl,
-        evidence: { ...evidenceOf(page), duplicates: group.length - 1, sameAs: others },
+        url: store.finalUrl(row),
+        evidence: { ...evidenceOf(row), duplicates: group.length - 1, sameAs: others },
       });
     }
   }
   return occurrences;
 }
 
-/** Up to SAMPLE URLs of a group's first SAMPLE + 1 pages other than `page` (in group order). */
-function othersIn(head: readonly PageSummary[], page: PageSummary): string[] {
+/** Up to SAMPLE final URLs of a group's first SAMPLE + 1 pages other than `row` (in group order). */
+function othersIn(store: PageSummaryStore, head: readonly number[], row: number): string[] {
   const others: string[] = [];
-  for (const other of head) if (other !== page && others.length < SAMPLE) others.push(other.finalUrl);
+  for (const other of head) if (other !== row && others.length < SAMPLE) others.push(store.finalUrl(other));
   return others;
 }
 
 function duplicateFieldCheck(
   code: 'META_TITLE_DUPLICATE' | 'META_DESCRIPTION_DUPLICATE' | 'CONTENT_H1_DUPLICATE',
-  pages: readonly PageSummary[],
-  field: (page: PageSummary) => string | null,
+  pages: SitePages,
+  field: TextField,
   name: string,
 ): SiteCheckResult {
-  const { applicable, groups } = groupDuplicates(pages, (page) => {
-    const value = field(page)?.replace(/\s+/g, ' ').trim().toLowerCase();
-    return value ? value : null;
-  });
+  const { applicable, groups } = groupDuplicates(pages, pages.textKeys(field));
   if (applicable === 0) return notApplicable(code);
-  const occurrences = duplicateOccurrences(groups, (page) => ({ [name]: field(page) }));
+  const store = pages.store;
+  const occurrences = duplicateOccurrences(store, groups, (row) => ({ [name]: store.text(field, row) }));
   return result(code, occurrences.length > 0, occurrences, applicable);
 }
 
-function duplicateContentCheck(pages: readonly PageSummary[]): SiteCheckResult {
-  const { applicable, groups } = groupDuplicates(pages, (page) =>
-    page.textHash && page.wordCount > 0 ? page.textHash : null,
-  );
+function duplicateContentCheck(pages: SitePages): SiteCheckResult {
+  const store = pages.store;
+  const textHashes = pages.textHashes();
+  const withWords: Classes = {
+    of: textHashes.of.map((key, row) => (key !== -1 && store.wordCount(row) > 0 ? key : -1)),
+    count: textHashes.count,
+  };
+  const { applicable, groups } = groupDuplicates(pages, withWords);
   if (applicable === 0) return notApplicable('CONTENT_DUPLICATE');
-  const occurrences = duplicateOccurrences(groups, (page) => ({ words: page.wordCount }));
+  const occurrences = duplicateOccurrences(store, groups, (row) => ({ words: store.wordCount(row) }));
   return result('CONTENT_DUPLICATE', occurrences.length > 0, occurrences, applicable);
 }
 
@@ -316,43 +364,28 @@ function duplicateContentCheck(pages: readonly PageSummary[]): SiteCheckResult {
  * each variant that does not name a canonical URL leaves search engines to pick one. A variant that names one (any
  * one: a wrong target is TECH_CANONICAL_TO_BROKEN's business) is fine.
  */
-function canonicalMissingCheck(pages: readonly PageSummary[]): SiteCheckResult {
-  const groups = new Map<string, PageSummary[]>();
+function canonicalMissingCheck(pages: SitePages): SiteCheckResult {
+  const store = pages.store;
+  const documents = pages.documents();
+  const groups = new RowGroups(pages.size, documents.count);
   let applicable = 0;
-  for (const page of pages) {
-    if (!page.isHtml || page.status < 200 || page.status >= 300 || !page.textHash) continue;
+  for (const row of pages.unique) {
+    if (!isOkHtml(store, row) || !store.hasTextHash(row)) continue;
     applicable++;
-    const key = documentKey(page.finalUrl);
-    if (key === null) continue;
-    const id = `${key} ${page.textHash}`;
-    const group = groups.get(id);
-    if (group) group.push(page);
-    else groups.set(id, [page]);
+    // A final URL that does not parse has no document key.
+    if (pages.docKey(row) === -1) continue;
+    groups.add(documents.of[row], row);
   }
   if (applicable === 0) return notApplicable('TECH_CANONICAL_MISSING');
   const occurrences: Occurrence[] = [];
-  for (const group of groups.values()) {
-    if (group.length < 2) continue;
+  for (const group of groups.list(2)) {
     const head = group.slice(0, SAMPLE + 1);
-    for (const page of group) {
-      if (page.canonical !== null) continue;
-      occurrences.push({ url: page.finalUrl, evidence: { sameAs: othersIn(head, page) } });
+    for (const row of group) {
+      if (store.canonical(row) !== null) continue;
+      occurrences.push({ url: store.finalUrl(row), evidence: { sameAs: othersIn(store, head, row) } });
     }
   }
   return result('TECH_CANONICAL_MISSING', occurrences.length > 0, occurrences, applicable);
-}
-
-/** The URL a document would have without its directory-index file name and trailing slash. */
-function documentKey(url: string): string | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return null;
-  }
-  parsed.hash = '';
-  parsed.pathname = parsed.pathname.replace(/\/(index|default)\.(html?|php|aspx?)$/i, '/').replace(/(.)\/$/, '$1');
-  return parsed.href;
 }
 
 /**
@@ -360,50 +393,73 @@ function documentKey(url: string): string | null {
  * business: they are collapsed to one representative first, and a match of a representative marks
  * every page sharing its text. Similarity reported = share of equal SimHash bits.
  */
-function nearDuplicateCheck(pages: readonly PageSummary[]): SiteCheckResult {
-  const byHash = new Map<string, PageSummary[]>();
-  for (const page of pages) {
-    if (!page.indexable || !page.simhash || !page.textHash || page.wordCount < T.nearDuplicateMinWords) continue;
-    const group = byHash.get(page.textHash);
-    if (group) group.push(page);
-    else byHash.set(page.textHash, [page]);
+function nearDuplicateCheck(pages: SitePages): SiteCheckResult {
+  const store = pages.store;
+  const textHashes: Classes = pages.textHashes();
+  // Pages grouped by text hash, groups in the order of their first page: firsts[g] and a chain through `next`.
+  const groupOf = new Int32Array(textHashes.count).fill(-1);
+  const firsts: number[] = [];
+  const lasts: number[] = [];
+  const next = new Int32Array(pages.size).fill(-1);
+  let applicable = 0;
+  for (const row of pages.unique) {
+    if (!store.indexable(row) || !store.hasSimhash(row) || !store.hasTextHash(row)) continue;
+    if (store.wordCount(row) < T.nearDuplicateMinWords) continue;
+    applicable++;
+    const hashClass = textHashes.of[row];
+    const group = groupOf[hashClass];
+    if (group === -1) {
+      groupOf[hashClass] = firsts.length;
+      firsts.push(row);
+      lasts.push(row);
+    } else {
+      next[lasts[group]] = row;
+      lasts[group] = row;
+    }
   }
-  const representatives = [...byHash.values()];
-  const applicable = representatives.reduce((sum, group) => sum + group.length, 0);
   if (applicable === 0) return notApplicable('CONTENT_NEAR_DUPLICATE');
-  const matches = findNearDuplicates(
-    representatives.map((group) => group[0].simhash!),
-    { maxDistance: T.nearDuplicateMaxHamming, maxComparisons: T.nearDuplicateMaxComparisons },
-  );
+  const high = new Uint32Array(firsts.length);
+  const low = new Uint32Array(firsts.length);
+  firsts.forEach((row, i) => ([high[i], low[i]] = store.simhash(row)));
+  const matches = findNearDuplicateHalves(high, low, {
+    maxDistance: T.nearDuplicateMaxHamming,
+    maxComparisons: T.nearDuplicateMaxComparisons,
+  });
   const occurrences: Occurrence[] = [];
   matches.forEach((match, index) => {
     if (!match) return;
-    const partner = representatives[match.partner][0];
+    const partner = store.finalUrl(firsts[match.partner]);
     const similarity = Math.round((1 - match.distance / 64) * 1000) / 10;
-    for (const page of representatives[index]) {
+    for (let row = firsts[index]; row !== -1; row = next[row]) {
       occurrences.push({
-        url: page.finalUrl,
-        evidence: { similarTo: partner.finalUrl, similarity, hammingDistance: match.distance },
+        url: store.finalUrl(row),
+        evidence: { similarTo: partner, similarity, hammingDistance: match.distance },
       });
     }
   });
   return result('CONTENT_NEAR_DUPLICATE', occurrences.length > 0, occurrences, applicable);
 }
 
-function orphanCheck(input: SiteCheckInput): SiteCheckResult {
+function orphanCheck(input: SiteCheckInput, pages: SitePages): SiteCheckResult {
   const sitemapUrls = input.sitemap?.urls;
+  const store = pages.store;
   // List mode follows no link: no page's inlinks are known.
-  if (!sitemapUrls || sitemapUrls.length === 0 || input.pages.length === 0 || input.crawlTruncated || input.listMode)
+  if (!sitemapUrls || sitemapUrls.length === 0 || store.size === 0 || input.crawlTruncated || input.listMode)
     return notApplicable('LINKS_ORPHAN');
+  const urls = store.urls;
   // Pages share most link targets: normalize each distinct one once, not once per link.
-  const targets = new Set<string>();
-  for (const page of input.pages) for (const target of page.internalLinks) targets.add(target);
-  const linked = new Set<string>();
-  for (const target of targets) linked.add(normalizeUrl(target) ?? target);
+  const targets = new Uint8Array(urls.size);
+  for (let row = 0; row < store.size; row++) store.forEachInternalLink(row, (id) => (targets[id] = 1));
+  const linked = new Set<number>();
+  for (let id = 0; id < targets.length; id++) {
+    if (!targets[id]) continue;
+    const normalized = normalizeUrl(urls.url(id));
+    linked.add(normalized === null ? id : urls.intern(normalized));
+  }
   // A link to a URL that redirects is an inlink of the redirect's target.
-  for (const page of input.pages) {
-    const from = normalizeUrl(page.url);
-    if (page.redirected && from !== null && linked.has(from)) linked.add(normalizeUrl(page.finalUrl) ?? page.finalUrl);
+  for (let row = 0; row < store.size; row++) {
+    const from = pages.normUrl(row);
+    if (store.redirected(row) && from !== -1 && linked.has(from)) linked.add(pages.finalKey(row));
   }
   const start = normalizeUrl(input.startUrl);
   // A URL robots.txt disallows was never fetched: it is reported as blocked (TECH_SITEMAP_BLOCKED_BY_ROBOTS),
@@ -415,7 +471,7 @@ function orphanCheck(input: SiteCheckInput): SiteCheckResult {
     const url = normalizeUrl(raw);
     if (url === null || url === start || blocked.has(url)) continue;
     applicable++;
-    if (!linked.has(url)) occurrences.push({ url, evidence: { inlinks: 0 } });
+    if (!linked.has(urls.idOf(url))) occurrences.push({ url, evidence: { inlinks: 0 } });
   }
   if (applicable === 0) return notApplicable('LINKS_ORPHAN');
   return result('LINKS_ORPHAN', occurrences.length > 0, occurrences, applicable);
@@ -438,76 +494,107 @@ function sitemapBlockedCheck(input: SiteCheckInput): SiteCheckResult {
   return result('TECH_SITEMAP_BLOCKED_BY_ROBOTS', occurrences.length > 0, occurrences, urls.length);
 }
 
-function hreflangReturnCheck(pages: readonly PageSummary[]): SiteCheckResult {
+function hreflangReturnCheck(pages: SitePages): SiteCheckResult {
+  const store = pages.store;
   // Most sites have no hreflang at all: then there is no need to index every page by URL.
-  if (!pages.some((page) => page.indexable && page.hreflang.length > 0))
-    return notApplicable('META_HREFLANG_NO_RETURN');
-  const byUrl = new Map<string, PageSummary>();
-  for (const page of pages) {
-    byUrl.set(normalizeUrl(page.finalUrl) ?? page.finalUrl, page);
-    const requested = normalizeUrl(page.url);
-    if (requested !== null && !byUrl.has(requested)) byUrl.set(requested, page);
+  const sources = [...store.rowsWithLinkExtras()].filter(
+    (row) => pages.isUnique(row) && store.indexable(row) && store.hreflang(row).length > 0,
+  );
+  if (sources.length === 0) return notApplicable('META_HREFLANG_NO_RETURN');
+  // The documents by final URL, and by requested URL where no final URL is the same.
+  const byUrl = new Int32Array(store.urls.size).fill(-1);
+  for (const row of pages.unique) {
+    byUrl[pages.finalKey(row)] = row;
+    const requested = pages.normUrl(row);
+    if (requested !== -1 && byUrl[requested] === -1) byUrl[requested] = row;
   }
+  const pageAt = (url: string): number => {
+    const id = store.urls.idOf(url);
+    return id === -1 || id >= byUrl.length ? -1 : byUrl[id];
+  };
   const occurrences: Occurrence[] = [];
   let applicable = 0;
-  for (const page of pages) {
-    if (!page.indexable || page.hreflang.length === 0) continue;
-    const self = normalizeUrl(page.finalUrl);
+  for (const row of sources) {
+    const self = normalizeUrl(store.finalUrl(row));
     const missing: string[] = [];
     let known = 0;
-    for (const entry of page.hreflang) {
+    for (const entry of store.hreflang(row)) {
       const targetUrl = normalizeUrl(entry.url);
       if (targetUrl === null || targetUrl === self) continue;
-      const target = byUrl.get(targetUrl);
-      if (!target || !target.isHtml || target.status < 200 || target.status >= 300) continue;
+      const target = pageAt(targetUrl);
+      if (target === -1 || !isOkHtml(store, target)) continue;
       known++;
-      const returns = target.hreflang.some((back) => normalizeUrl(back.url) === self);
-      if (!returns && missing.length < 5) missing.push(target.finalUrl);
+      const returns = store.hreflang(target).some((back) => normalizeUrl(back.url) === self);
+      if (!returns && missing.length < 5) missing.push(store.finalUrl(target));
     }
     if (known === 0) continue;
     applicable++;
-    if (missing.length > 0) occurrences.push({ url: page.finalUrl, evidence: { targetsWithoutReturn: missing } });
+    if (missing.length > 0) occurrences.push({ url: store.finalUrl(row), evidence: { targetsWithoutReturn: missing } });
   }
   if (applicable === 0) return notApplicable('META_HREFLANG_NO_RETURN');
   return result('META_HREFLANG_NO_RETURN', occurrences.length > 0, occurrences, applicable);
 }
 
+const KNOWN_FINAL = 1;
+const KNOWN_REQUESTED = 2;
+
 /**
- * Link-target checks once per document (`documents`: pages deduplicated by final URL) and the
+ * Link-target checks once per document (`pages.unique`: pages deduplicated by final URL) and the
  * sitemap-membership check for every listed URL, redirect sources included.
  */
-function* crawlPageChecks(input: SiteCheckInput, documents: ReadonlySet<PageSummary>): Generator<PageCheckResults> {
-  const known = new Map<string, LinkTargetInfo>();
-  for (const page of input.pages) {
-    const final = normalizeUrl(page.finalUrl);
-    // A crawled HTML document's canonical (null: none) lets link checks tell a page from its duplicates.
-    const canonical = page.isHtml ? { canonical: page.canonical } : {};
-    if (final !== null && !known.has(final))
-      known.set(final, { status: page.status === 0 ? null : page.status, noindex: page.noindex, ...canonical });
-    const requested = normalizeUrl(page.url);
-    if (requested !== null && requested !== final) {
-      known.set(requested, {
-        status: page.status === 0 ? null : page.status,
-        redirected: page.redirected,
-        noindex: page.noindex,
-      });
+function* crawlPageChecks(input: SiteCheckInput, pages: SitePages): Generator<PageCheckResults> {
+  const store = pages.store;
+  // What the crawl knows of each URL it fetched (by normalized URL): a page's final URL tells its status, noindex and
+  // (crawled HTML) canonical, which lets link checks tell a page from its duplicates; a requested URL that redirected
+  // elsewhere tells its status and that it redirected.
+  const knownRow = new Int32Array(store.urls.size).fill(-1);
+  const knownKind = new Uint8Array(store.urls.size);
+  for (let row = 0; row < store.size; row++) {
+    const final = pages.normFinal(row);
+    if (final !== -1 && knownRow[final] === -1) {
+      knownRow[final] = row;
+      knownKind[final] = KNOWN_FINAL;
+    }
+    const requested = pages.normUrl(row);
+    if (requested !== -1 && requested !== final) {
+      knownRow[requested] = row;
+      knownKind[requested] = KNOWN_REQUESTED;
     }
   }
+  const known = (url: string): LinkTargetInfo | undefined => {
+    const id = store.urls.idOf(url);
+    const row = id === -1 || id >= knownRow.length ? -1 : knownRow[id];
+    if (row === -1) return undefined;
+    const status = store.status(row) === 0 ? null : store.status(row);
+    if (knownKind[id] === KNOWN_REQUESTED)
+      return { status, redirected: store.redirected(row), noindex: store.noindex(row) };
+    return store.isHtml(row)
+      ? { status, noindex: store.noindex(row), canonical: store.canonical(row) }
+      : { status, noindex: store.noindex(row) };
+  };
   const extra = input.linkTargets;
-  const lookup = (url: string): LinkTargetInfo | undefined => known.get(url) ?? extra?.get(url);
-  const sitemap = input.sitemap?.urls ? new Set(input.sitemap.urls.map((url) => normalizeUrl(url) ?? url)) : null;
+  const lookup = (url: string): LinkTargetInfo | undefined => known(url) ?? extra?.get(url);
+  // Built only for a page whose summary does not say whether the sitemap lists it.
+  let sitemap: Set<string> | null | undefined;
+  const listedInSitemap = (row: number): boolean => {
+    sitemap ??= input.sitemap?.urls ? new Set(input.sitemap.urls.map((url) => normalizeUrl(url) ?? url)) : null;
+    if (sitemap === null) return false;
+    const url = store.url(row);
+    const finalUrl = store.finalUrl(row);
+    return sitemap.has(normalizeUrl(url) ?? url) || sitemap.has(normalizeUrl(finalUrl) ?? finalUrl);
+  };
 
-  for (const page of input.pages) {
+  for (let row = 0; row < store.size; row++) {
     const results: CheckResult[] = [];
-    if (documents.has(page) && page.isHtml && page.status >= 200 && page.status < 300) {
+    if (pages.isUnique(row) && isOkHtml(store, row)) {
       const outcomes = evaluateLinkTargets(
         {
-          selfUrl: page.finalUrl,
-          selfNoindex: page.noindex,
-          internalLinks: page.internalLinks,
-          externalLinks: page.externalLinks,
-          canonical: page.canonical,
-          resources: page.resources,
+          selfUrl: store.finalUrl(row),
+          selfNoindex: store.noindex(row),
+          internalLinks: store.internalLinks(row),
+          externalLinks: store.externalLinks(row),
+          canonical: store.canonical(row),
+          resources: store.resources(row),
         },
         lookup,
       );
@@ -519,16 +606,20 @@ function* crawlPageChecks(input: SiteCheckInput, documents: ReadonlySet<PageSumm
         results.push(entry);
       }
     }
-    const listed =
-      page.inSitemap ??
-      (sitemap !== null &&
-        (sitemap.has(normalizeUrl(page.url) ?? page.url) || sitemap.has(normalizeUrl(page.finalUrl) ?? page.finalUrl)));
+    const listed = store.inSitemap(row) ?? listedInSitemap(row);
     if (listed) {
-      const outcome = sitemapListingOutcome(page);
+      const outcome = sitemapListingOutcome({
+        redirected: store.redirected(row),
+        status: store.status(row),
+        finalUrl: store.finalUrl(row),
+        isHtml: store.isHtml(row),
+        noindex: store.noindex(row),
+        indexable: store.indexable(row),
+      });
       const entry: CheckResult = { code: 'TECH_SITEMAP_NON_INDEXABLE', applicable: true, failed: outcome.failed };
       if (outcome.evidence) entry.evidence = outcome.evidence;
       results.push(entry);
     }
-    if (results.length > 0) yield { url: page.url, results };
+    if (results.length > 0) yield { url: store.url(row), results };
   }
 }

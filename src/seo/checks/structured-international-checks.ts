@@ -1,11 +1,13 @@
 import { normalizeUrl, resolveUrl, type JsonLdBlock, type PageFacts } from '../page/index.js';
 import type { PageCheckCode, SiteCheckCode } from './check-catalog.js';
 import { fail, pass, type CheckOutcome } from './check-outcome.js';
-import type { LinkTargetInfo, Occurrence, PageSummary, SiteCheckResult } from './check.types.js';
+import type { LinkTargetInfo, Occurrence, SiteCheckResult } from './check.types.js';
 import { isValidHreflang, isValidLangTag } from './language-tag.js';
 import type { PageEvaluator } from './page-checks.js';
 import { effectiveCanonical } from './page-indexability.js';
+import type { PageSummaryStore } from './page-summary-store.js';
 import type { SiteContext, SiteEvaluator } from './site-checks.js';
+import type { SitePages } from './site-pages.js';
 import {
   articleProblems,
   breadcrumbProblems,
@@ -184,14 +186,17 @@ export const STRUCTURED_SITE_EVALUATORS: Readonly<Record<StructuredSiteCode, Sit
     targetCheck(
       ctx,
       'TECH_AMP_LINK_BROKEN',
-      (page) => (page.ampHtml ? [{ label: 'amphtml', url: page.ampHtml }] : []),
+      (store, row) => {
+        const ampHtml = store.ampHtml(row);
+        return ampHtml ? [{ label: 'amphtml', url: ampHtml }] : [];
+      },
       (verdict) => verdict.broken,
     ),
   LINKS_PAGINATION_BROKEN: (ctx) =>
     targetCheck(
       ctx,
       'LINKS_PAGINATION_BROKEN',
-      (page) => (page.pagination ?? []).map((link) => ({ label: link.rel, url: link.url })),
+      (store, row) => (store.pagination(row) ?? []).map((link) => ({ label: link.rel, url: link.url })),
       (verdict) => verdict.broken,
     ),
 };
@@ -254,28 +259,33 @@ interface TargetVerdict {
   nonIndexable: { status: number | null; reason: string; canonical?: string } | null;
 }
 
-function hreflangTargets(page: PageSummary): Target[] {
+function hreflangTargets(store: PageSummaryStore, row: number): Target[] {
   // Only indexable pages: the hreflang of a page search engines drop is not read.
-  if (!page.indexable) return [];
-  const self = normalizeUrl(page.finalUrl);
-  return page.hreflang
+  if (!store.indexable(row)) return [];
+  const self = normalizeUrl(store.finalUrl(row));
+  return store
+    .hreflang(row)
     .filter((entry) => normalizeUrl(entry.url) !== self)
     .map((entry) => ({ label: entry.lang, url: entry.url }));
 }
 
-/** The crawled pages by requested and final URL, built once per audit and only when a check needs it. */
-const PAGE_INDEX = new WeakMap<readonly PageSummary[], Map<string, PageSummary>>();
+/**
+ * The crawled pages by requested and final URL (a row per URL id, -1 for none), built once per audit and only when a
+ * check needs it.
+ */
+const PAGE_INDEX = new WeakMap<SitePages, Int32Array>();
 
-function pageIndex(pages: readonly PageSummary[]): Map<string, PageSummary> {
+function pageIndex(pages: SitePages): Int32Array {
   let index = PAGE_INDEX.get(pages);
   if (index) return index;
-  index = new Map();
-  for (const page of pages) {
-    const final = normalizeUrl(page.finalUrl);
+  const store = pages.store;
+  index = new Int32Array(store.urls.size).fill(-1);
+  for (let row = 0; row < store.size; row++) {
+    const final = pages.normFinal(row);
     // A final URL's own fetch wins over a redirect that ended there.
-    if (final !== null && (!index.has(final) || !page.redirected)) index.set(final, page);
-    const requested = normalizeUrl(page.url);
-    if (requested !== null && requested !== final) index.set(requested, page);
+    if (final !== -1 && (index[final] === -1 || !store.redirected(row))) index[final] = row;
+    const requested = pages.normUrl(row);
+    if (requested !== -1 && requested !== final) index[requested] = row;
   }
   PAGE_INDEX.set(pages, index);
   return index;
@@ -283,23 +293,27 @@ function pageIndex(pages: readonly PageSummary[]): Map<string, PageSummary> {
 
 function judgeTarget(
   url: string,
-  index: Map<string, PageSummary>,
+  pages: SitePages,
   extra: ReadonlyMap<string, LinkTargetInfo> | undefined,
 ): TargetVerdict | null {
   const key = normalizeUrl(url);
   if (key === null) return null;
-  const page = index.get(key);
-  if (page) {
-    const status = page.status === 0 ? null : page.status;
-    const redirected = normalizeUrl(page.finalUrl) !== key || (page.status >= 300 && page.status < 400);
+  const store = pages.store;
+  const index = pageIndex(pages);
+  const keyId = store.urls.idOf(key);
+  const page = keyId === -1 || keyId >= index.length ? -1 : index[keyId];
+  if (page !== -1) {
+    const status = store.status(page) === 0 ? null : store.status(page);
+    const redirected = pages.normFinal(page) !== keyId || (store.status(page) >= 300 && store.status(page) < 400);
     if (status === 429) return null;
     if (status === null) return { broken: { status, reason: 'no response' }, nonIndexable: null };
     if (status >= 400) return { broken: { status, reason: `status ${status}` }, nonIndexable: null };
-    if (redirected) return { broken: { status, reason: `redirects to ${page.finalUrl}` }, nonIndexable: null };
-    if (page.isHtml && page.noindex) return { broken: null, nonIndexable: { status, reason: 'noindex' } };
-    const canonical = page.canonical === null ? null : normalizeUrl(page.canonical);
-    if (page.isHtml && canonical !== null && canonical !== key)
-      return { broken: null, nonIndexable: { status, reason: 'canonicalized', canonical: page.canonical! } };
+    if (redirected) return { broken: { status, reason: `redirects to ${store.finalUrl(page)}` }, nonIndexable: null };
+    if (store.isHtml(page) && store.noindex(page)) return { broken: null, nonIndexable: { status, reason: 'noindex' } };
+    const pageCanonical = store.canonical(page);
+    const canonical = pageCanonical === null ? null : normalizeUrl(pageCanonical);
+    if (store.isHtml(page) && canonical !== null && canonical !== key)
+      return { broken: null, nonIndexable: { status, reason: 'canonicalized', canonical: pageCanonical! } };
     return { broken: null, nonIndexable: null };
   }
   const info = extra?.get(url) ?? extra?.get(key);
@@ -322,21 +336,26 @@ function judgeTarget(
 function targetCheck(
   ctx: SiteContext,
   code: StructuredSiteCode,
-  targetsOf: (page: PageSummary) => Target[],
+  targetsOf: (store: PageSummaryStore, row: number) => Target[],
   pick: (verdict: TargetVerdict) => { status: number | null; reason: string; canonical?: string } | null,
 ): SiteCheckResult {
-  const sources = ctx.pages.filter(
-    (page) => page.isHtml && page.status >= 200 && page.status < 300 && targetsOf(page).length > 0,
-  );
+  const pages = ctx.pages;
+  const store = pages.store;
+  // Only pages with hreflang, amphtml or rel=next/prev links have targets.
+  const sources = [...store.rowsWithLinkExtras()].filter((row) => {
+    const status = store.status(row);
+    return (
+      pages.isUnique(row) && store.isHtml(row) && status >= 200 && status < 300 && targetsOf(store, row).length > 0
+    );
+  });
   if (sources.length === 0) return { code, applicable: false, failed: false, occurrences: [], applicablePages: 0 };
-  const index = pageIndex(ctx.input.pages);
   const occurrences: Occurrence[] = [];
   let applicable = 0;
-  for (const page of sources) {
+  for (const row of sources) {
     let known = 0;
     const bad: Record<string, unknown>[] = [];
-    for (const target of targetsOf(page)) {
-      const verdict = judgeTarget(target.url, index, ctx.input.linkTargets);
+    for (const target of targetsOf(store, row)) {
+      const verdict = judgeTarget(target.url, pages, ctx.input.linkTargets);
       if (verdict === null) continue;
       known++;
       const problem = pick(verdict);
@@ -344,7 +363,7 @@ function targetCheck(
     }
     if (known === 0) continue;
     applicable++;
-    if (bad.length > 0) occurrences.push({ url: page.finalUrl, evidence: { targets: bad } });
+    if (bad.length > 0) occurrences.push({ url: store.finalUrl(row), evidence: { targets: bad } });
   }
   if (applicable === 0) return { code, applicable: false, failed: false, occurrences: [], applicablePages: 0 };
   return { code, applicable: true, failed: occurrences.length > 0, occurrences, applicablePages: applicable };

@@ -33,3 +33,4 @@ export { rankingUrlVariants } from './ranking-url-variants.js';
 export { parseRobotsContent, parseXRobotsTag } from './robots-directives.js';
 export { hammingDistance, popcount32, SIMHASH_BITS, simhashHalves, simhashSimilarity } from './simhash.js';
 export { decodeDocument } from './document-decoding.js';
+export { UrlCounts, UrlTable } from './url-table.js';
