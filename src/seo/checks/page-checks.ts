@@ -28,6 +28,7 @@ import {
   HYGIENE_TECH_EVALUATORS,
 } from './hygiene-checks.js';
 import { isValidHreflang, isValidLangTag } from './language-tag.js';
+import { viewportDirectives } from './viewport-directives.js';
 import { evaluateLinkTargets, type LinkTargetCode } from './link-target-checks.js';
 import { effectiveCanonical, nonIndexableReason, sitemapListingOutcome, wasRedirected } from './page-indexability.js';
 import { RENDERING_EVALUATORS, clientRenderedSuspected } from './rendering-checks.js';
@@ -517,14 +518,7 @@ function metric(value: number | undefined, band: { warning: number; critical: nu
 }
 
 function viewportZoomBlocker(content: string): string | null {
-  for (const part of content.split(/[,;]/)) {
-    const eq = part.indexOf('=');
-    if (eq === -1) continue;
-    const key = part.slice(0, eq).trim().toLowerCase();
-    const value = part
-      .slice(eq + 1)
-      .trim()
-      .toLowerCase();
+  for (const [key, value] of viewportDirectives(content)) {
     if (key === 'user-scalable' && (value === 'no' || value === '0')) return `user-scalable=${value}`;
     if (key === 'maximum-scale') {
       const scale = Number.parseFloat(value);

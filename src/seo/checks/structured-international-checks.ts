@@ -8,6 +8,7 @@ import { effectiveCanonical } from './page-indexability.js';
 import type { PageSummaryStore } from './page-summary-store.js';
 import type { SiteContext, SiteEvaluator } from './site-checks.js';
 import type { SitePages } from './site-pages.js';
+import { viewportDirectives } from './viewport-directives.js';
 import {
   articleProblems,
   breadcrumbProblems,
@@ -220,14 +221,7 @@ function jsonLdRule<P>(
 export function viewportProblem(content: string): string | null {
   let width: string | null = null;
   let initialScale = false;
-  for (const part of content.split(/[,;]/)) {
-    const eq = part.indexOf('=');
-    if (eq === -1) continue;
-    const key = part.slice(0, eq).trim().toLowerCase();
-    const value = part
-      .slice(eq + 1)
-      .trim()
-      .toLowerCase();
+  for (const [key, value] of viewportDirectives(content)) {
     if (key === 'width') width = value;
     if (key === 'initial-scale' && value !== '') initialScale = true;
   }
