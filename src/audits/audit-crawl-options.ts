@@ -1,22 +1,22 @@
 import { DEFAULT_CRAWL_OPTIONS, type CrawlOptions, type CrawlScope } from '../crawler/index.js';
+import type { ProjectSettings } from '../projects/index.js';
 
-/** The project settings that shape a crawl (ProjectSettings' crawl fields; the CLI's flags map onto the same). */
-export interface AuditCrawlSettings {
-  maxDepth?: number;
-  crawlDelayMs?: number;
-  userAgent?: string;
-  respectRobots?: boolean;
-  /** `browser`: pages are rendered in headless Chromium (the worker needs CHROMIUM_PATH). */
-  renderingMode?: 'html' | 'browser';
-  // Crawl scope (ProjectSettings; compiled by src/crawler/crawl-scope.ts).
-  includePatterns?: string[];
-  excludePatterns?: string[];
-  crawlSubdomains?: boolean;
-  listMode?: 'off' | 'urls' | 'sitemap';
-  startUrls?: string[];
-  queryParameters?: 'keep' | 'drop-all' | 'drop-listed';
-  droppedParameters?: string[];
-}
+/** The project settings that shape a crawl (the CLI's flags map onto the same). */
+export type AuditCrawlSettings = Pick<
+  ProjectSettings,
+  | 'maxDepth'
+  | 'crawlDelayMs'
+  | 'userAgent'
+  | 'respectRobots'
+  | 'renderingMode'
+  | 'includePatterns'
+  | 'excludePatterns'
+  | 'crawlSubdomains'
+  | 'listMode'
+  | 'startUrls'
+  | 'queryParameters'
+  | 'droppedParameters'
+>;
 
 /** The crawl scope of these settings; undefined when they set none (the start URL's host, every path). */
 export function crawlScopeOf(settings: AuditCrawlSettings): CrawlScope | undefined {
