@@ -183,6 +183,9 @@ export async function buildServer(runtime: DomainApi): Promise<FastifyInstance> 
     globalDecompression: false,
   });
   app.decorate('dependencyMonitor', runtime.dependencies);
+  // Declared up front (Fastify's decorateRequest), so that every request object has one shape: a property added per
+  // request by the guard would give requests two hidden classes and make Fastify's own property reads polymorphic.
+  app.decorateRequest('principal', null);
   installJsonBodyParser(app);
   const renderer = createServerRenderer(runtime, { root: WEB_SSR_DIST, enabled: config.SERVER_RENDERING });
   const publicPages = createPublicDataPages(runtime, { root: WEB_SSR_DIST, publicUrl: config.baseUrl });
