@@ -485,32 +485,48 @@ export class AuditRepository {
   /**
    * The pages of each project's latest completed audit crawled under the asked URLs (pairs: `projectIds[i]` asks
    * for `urls[i]`), with their issues (one per code occurring on the URL) and their lab LCPs, newest first. URLs that
-   * were not crawled are absent. Index lookups only: the latest completed audit per project, (audit_id, url) on
-   * audit_page, issue_occurrence and technical_snapshot, (audit_id, code) on audit_issue.
+   * were not crawled are absent.
+   *
+   * Two statements, index lookups only. The latest completed audit of each distinct project comes first (a handful of
+   * rows; nothing more is asked when there is none). The pages are then asked per audit, by (audit_id, url) on
+   * audit_page, issue_occurrence and technical_snapshot and (audit_id, code) on audit_issue. One statement over the
+   * pairs let the planner probe audit_page's trigram index with every URL before it knew the audit: ~55 ms for 7,000
+   * URLs, the ranking URL variants of 1,000 keywords, on an audit_page table with no row of the project.
    */
-  rankingPageFacts(
+  async rankingPageFacts(
     db: NativeDb,
     projectIds: readonly string[],
     urls: readonly string[],
   ): Promise<RankingPageFactsRow[]> {
-    return nativeQuery<RankingPageFactsRow>(
+    const latest = await nativeQuery<{ projectId: string; auditId: string }>(
       db,
-      `WITH wanted AS (SELECT project_id, array_agg(url) AS urls
-                       FROM unnest($1::uuid[], $2::text[]) AS w(project_id, url) GROUP BY project_id),
-            latest AS (SELECT w.project_id, w.urls, a.id FROM wanted w
-                       CROSS JOIN LATERAL (SELECT id FROM audit WHERE project_id = w.project_id AND status = 'COMPLETED'
-                                           ORDER BY completed_at DESC, id DESC LIMIT 1) a)
-       SELECT l.project_id AS "projectId", l.id AS "auditId", p.url, p.status_code AS "statusCode", p.indexable,
-         COALESCE((SELECT json_agg(json_build_object('code', i.code, 'title', i.title, 'severity', i.severity)
-                                   ORDER BY i.code)
-                   FROM (SELECT DISTINCT o.code FROM issue_occurrence o WHERE o.audit_id = l.id AND o.url = p.url) c
-                   JOIN audit_issue i ON i.audit_id = l.id AND i.code = c.code), '[]'::json) AS issues,
-         COALESCE((SELECT json_agg(json_build_object('device', s.device, 'lcpMs', s.lcp_ms) ORDER BY s.measured_at DESC)
-                   FROM technical_snapshot s WHERE s.audit_id = l.id AND s.url = p.url AND s.source = 'LAB'
-                     AND s.lcp_ms IS NOT NULL), '[]'::json) AS "labLcp"
-       FROM latest l JOIN audit_page p ON p.audit_id = l.id AND p.url = ANY(l.urls)`,
-      [projectIds, urls],
+      `SELECT w.id AS "projectId", a.id AS "auditId" FROM unnest($1::uuid[]) AS w(id)
+       CROSS JOIN LATERAL (SELECT id FROM audit WHERE project_id = w.id AND status = 'COMPLETED'
+                           ORDER BY completed_at DESC, id DESC LIMIT 1) a`,
+      [[...new Set(projectIds)]],
     );
+    const urlsOf = new Map(latest.map((r) => [r.projectId, new Set<string>()]));
+    projectIds.forEach((projectId, i) => urlsOf.get(projectId)?.add(urls[i]));
+    const pages = await Promise.all(
+      latest.map(({ projectId, auditId }) =>
+        nativeQuery<RankingPageFactsRow>(
+          db,
+          `SELECT $1::uuid AS "projectId", p.audit_id AS "auditId", p.url, p.status_code AS "statusCode", p.indexable,
+             COALESCE((SELECT json_agg(json_build_object('code', i.code, 'title', i.title, 'severity', i.severity)
+                                       ORDER BY i.code)
+                       FROM (SELECT DISTINCT o.code FROM issue_occurrence o
+                             WHERE o.audit_id = p.audit_id AND o.url = p.url) c
+                       JOIN audit_issue i ON i.audit_id = p.audit_id AND i.code = c.code), '[]'::json) AS issues,
+             COALESCE((SELECT json_agg(json_build_object('device', s.device, 'lcpMs', s.lcp_ms)
+                                       ORDER BY s.measured_at DESC)
+                       FROM technical_snapshot s WHERE s.audit_id = p.audit_id AND s.url = p.url AND s.source = 'LAB'
+                         AND s.lcp_ms IS NOT NULL), '[]'::json) AS "labLcp"
+           FROM audit_page p WHERE p.audit_id = $2 AND p.url = ANY($3::text[])`,
+          [projectId, auditId, [...urlsOf.get(projectId)!]],
+        ),
+      ),
+    );
+    return pages.flat();
   }
 
   // ---- Crawled pages ----

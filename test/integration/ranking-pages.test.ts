@@ -21,6 +21,9 @@ const kw: Record<string, string> = {};
 
 const at = (path: string, scheme = 'https') => `${scheme}://${host}${path}`;
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+/** The two statements of the ranking-page join (AuditRepository.rankingPageFacts). */
+const LATEST_AUDITS_SQL = 'FROM unnest($1::uuid[]) AS w(id)';
+const AUDIT_PAGES_SQL = 'FROM audit_page p WHERE p.audit_id = $2 AND p.url = ANY($3::text[])';
 
 async function rank(keywordId: string, checkedAt: Date, position: number | null | 'FAILED', url?: string) {
   const failed = position === 'FAILED';
@@ -185,14 +188,31 @@ describe("a keyword's ranking page", () => {
     expect(pages['never checked']).toBeNull();
   });
 
-  it('is read for the whole list in one statement (no per-keyword lookup)', async () => {
+  it('is read for the whole list in two statements (no per-keyword lookup)', async () => {
     t.queries.length = 0;
     await rankingPages();
-    const joins = t.queries.filter((q) => q.includes('unnest($1::uuid[], $2::text[])'));
-    expect(joins).toHaveLength(1);
+    // The latest completed audit of the project, then that audit's pages under every URL variant of the list.
+    expect(t.queries.filter((q) => q.includes(LATEST_AUDITS_SQL))).toHaveLength(1);
+    expect(t.queries.filter((q) => q.includes(AUDIT_PAGES_SQL))).toHaveLength(1);
     expect(
       t.queries.filter((q) => q.includes('CROSS JOIN LATERAL (SELECT status, position, url FROM ranking')),
     ).toEqual([]);
+  });
+
+  it('asks for no page of a project that has no completed audit', async () => {
+    const fresh = await aProject({ org, url: `https://fresh-${uniq()}.example.com/` });
+    const added = await ask(
+      'mutation($p: ID!, $k: [String!]!) { addKeywords(projectId: $p, input: { keywords: $k }) { id } }',
+      { p: fresh.id, k: ['fresh shoes'] },
+    );
+    await rank(added.body.data.addKeywords[0].id, minutesAgo(5), 4, `https://www.${host}/shoes`);
+    await anAudit({ project: fresh, status: 'RUNNING', pages: 1, createdAt: minutesAgo(1) });
+    t.queries.length = 0;
+    const res = await ask(KEYWORDS, { p: fresh.id });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.keywords).toMatchObject([{ term: 'fresh shoes', rankingPage: null }]);
+    expect(t.queries.filter((q) => q.includes(LATEST_AUDITS_SQL))).toHaveLength(1);
+    expect(t.queries.filter((q) => q.includes(AUDIT_PAGES_SQL))).toEqual([]);
   });
 });
 
@@ -257,11 +277,12 @@ describe("an audit's issues and pages", () => {
     expect((await rankingPages())['running shoes']?.auditId).toBe(latest.id);
   });
 
-  it('are joined in two statements for the whole list: ranking keywords, then crawled pages', async () => {
+  it('are joined in three statements for the whole list: ranking keywords, the latest audit, its pages', async () => {
     t.queries.length = 0;
     const issues = await issuesOf(latest.id);
     expect(issues.length).toBe(6);
-    expect(t.queries.filter((q) => q.includes('unnest($1::uuid[], $2::text[])'))).toHaveLength(1);
+    expect(t.queries.filter((q) => q.includes(LATEST_AUDITS_SQL))).toHaveLength(1);
+    expect(t.queries.filter((q) => q.includes(AUDIT_PAGES_SQL))).toHaveLength(1);
     expect(
       t.queries.filter((q) => q.includes('CROSS JOIN LATERAL (SELECT status, position, url FROM ranking')),
     ).toHaveLength(1);
