@@ -482,51 +482,46 @@ export class AuditRepository {
     );
   }
 
-  /**
-   * The pages of each project's latest completed audit crawled under the asked URLs (pairs: `projectIds[i]` asks
-   * for `urls[i]`), with their issues (one per code occurring on the URL) and their lab LCPs, newest first. URLs that
-   * were not crawled are absent.
-   *
-   * Two statements, index lookups only. The latest completed audit of each distinct project comes first (a handful of
-   * rows; nothing more is asked when there is none). The pages are then asked per audit, by (audit_id, url) on
-   * audit_page, issue_occurrence and technical_snapshot and (audit_id, code) on audit_issue. One statement over the
-   * pairs let the planner probe audit_page's trigram index with every URL before it knew the audit: ~55 ms for 7,000
-   * URLs, the ranking URL variants of 1,000 keywords, on an audit_page table with no row of the project.
-   */
-  async rankingPageFacts(
-    db: NativeDb,
-    projectIds: readonly string[],
-    urls: readonly string[],
-  ): Promise<RankingPageFactsRow[]> {
-    const latest = await nativeQuery<{ projectId: string; auditId: string }>(
+  /** The latest completed audit of each of the projects, by project id (projects without one are absent). */
+  async latestCompletedAudits(db: NativeDb, projectIds: readonly string[]): Promise<Map<string, string>> {
+    const rows = await nativeQuery<{ projectId: string; auditId: string }>(
       db,
       `SELECT w.id AS "projectId", a.id AS "auditId" FROM unnest($1::uuid[]) AS w(id)
        CROSS JOIN LATERAL (SELECT id FROM audit WHERE project_id = w.id AND status = 'COMPLETED'
                            ORDER BY completed_at DESC, id DESC LIMIT 1) a`,
-      [[...new Set(projectIds)]],
+      [projectIds],
     );
-    const urlsOf = new Map(latest.map((r) => [r.projectId, new Set<string>()]));
-    projectIds.forEach((projectId, i) => urlsOf.get(projectId)?.add(urls[i]));
-    const pages = await Promise.all(
-      latest.map(({ projectId, auditId }) =>
-        nativeQuery<RankingPageFactsRow>(
-          db,
-          `SELECT $1::uuid AS "projectId", p.audit_id AS "auditId", p.url, p.status_code AS "statusCode", p.indexable,
-             COALESCE((SELECT json_agg(json_build_object('code', i.code, 'title', i.title, 'severity', i.severity)
-                                       ORDER BY i.code)
-                       FROM (SELECT DISTINCT o.code FROM issue_occurrence o
-                             WHERE o.audit_id = p.audit_id AND o.url = p.url) c
-                       JOIN audit_issue i ON i.audit_id = p.audit_id AND i.code = c.code), '[]'::json) AS issues,
-             COALESCE((SELECT json_agg(json_build_object('device', s.device, 'lcpMs', s.lcp_ms)
-                                       ORDER BY s.measured_at DESC)
-                       FROM technical_snapshot s WHERE s.audit_id = p.audit_id AND s.url = p.url AND s.source = 'LAB'
-                         AND s.lcp_ms IS NOT NULL), '[]'::json) AS "labLcp"
-           FROM audit_page p WHERE p.audit_id = $2 AND p.url = ANY($3::text[])`,
-          [projectId, auditId, [...urlsOf.get(projectId)!]],
-        ),
-      ),
+    return new Map(rows.map((r) => [r.projectId, r.auditId]));
+  }
+
+  /**
+   * The pages of an audit crawled under the asked URLs, with their issues (one per code occurring on the URL) and
+   * their lab LCPs, newest first. URLs that were not crawled are absent. Index lookups by (audit_id, url) on
+   * audit_page, issue_occurrence and technical_snapshot, (audit_id, code) on audit_issue: the audit is known before
+   * the statement is planned. (Asked with (project, URL) pairs, the planner probed audit_page's trigram index with
+   * every URL before it knew the audit: ~55 ms for the 7,000 URL variants of 1,000 keywords.)
+   */
+  rankingPageFacts(
+    db: NativeDb,
+    projectId: string,
+    auditId: string,
+    urls: readonly string[],
+  ): Promise<RankingPageFactsRow[]> {
+    return nativeQuery<RankingPageFactsRow>(
+      db,
+      `SELECT $1::uuid AS "projectId", p.audit_id AS "auditId", p.url, p.status_code AS "statusCode", p.indexable,
+         COALESCE((SELECT json_agg(json_build_object('code', i.code, 'title', i.title, 'severity', i.severity)
+                                   ORDER BY i.code)
+                   FROM (SELECT DISTINCT o.code FROM issue_occurrence o
+                         WHERE o.audit_id = p.audit_id AND o.url = p.url) c
+                   JOIN audit_issue i ON i.audit_id = p.audit_id AND i.code = c.code), '[]'::json) AS issues,
+         COALESCE((SELECT json_agg(json_build_object('device', s.device, 'lcpMs', s.lcp_ms)
+                                   ORDER BY s.measured_at DESC)
+                   FROM technical_snapshot s WHERE s.audit_id = p.audit_id AND s.url = p.url AND s.source = 'LAB'
+                     AND s.lcp_ms IS NOT NULL), '[]'::json) AS "labLcp"
+       FROM audit_page p WHERE p.audit_id = $2 AND p.url = ANY($3::text[])`,
+      [projectId, auditId, urls],
     );
-    return pages.flat();
   }
 
   // ---- Crawled pages ----

@@ -11,35 +11,40 @@ const keywords = new KeywordRepository();
 const pageKey = (projectId: string, url: string) => `${projectId} ${url}`;
 
 /**
- * Per-request batch loaders of the ranking-page join (ranking-pages.ts): one statement for the crawled pages of a
- * whole keyword list, one more for a project's ranking keywords, never one per keyword, page or issue.
+ * Per-request batch loaders of the ranking-page join (ranking-pages.ts): two statements for the crawled pages of a
+ * whole keyword list (the projects' latest completed audits, then each audit's pages), one more for a project's
+ * ranking keywords, never one per keyword, page or issue.
  */
 export const rankingPageLoaders = (ctx: RequestContext) => {
-  /** Per (project, URL): the page of the project's latest completed audit crawled under that exact URL, or null. */
-  const crawledPage = ctx.loaders.get(
-    'audits.rankingCrawledPage',
+  /**
+   * Per (project, ranking URL): the pages of the project's latest completed audit crawled under each variant of the
+   * URL, nearest variant first (null where the variant was not crawled; none when the project has no such audit).
+   */
+  const crawledPages = ctx.loaders.get(
+    'audits.rankingCrawledPages',
     () =>
-      new DataLoader<string, RankingPageFacts | null>(async (keys) => {
+      new DataLoader<string, (RankingPageFacts | null)[]>(async (keys) => {
         const pairs = keys.map((key) => key.split(' ', 2) as [string, string]);
-        const rows = await audits.rankingPageFacts(
-          ctx.db,
-          pairs.map(([projectId]) => projectId),
-          pairs.map(([, url]) => url),
+        const latest = await audits.latestCompletedAudits(ctx.db, [...new Set(pairs.map(([projectId]) => projectId))]);
+        // A project without a completed audit asks for nothing more: its URLs are not even varied.
+        const variants = pairs.map(([projectId, url]) => (latest.has(projectId) ? rankingUrlVariants(url) : []));
+        const wanted = new Map<string, Set<string>>();
+        pairs.forEach(([projectId], i) => {
+          for (const url of variants[i])
+            (wanted.get(projectId) ?? wanted.set(projectId, new Set()).get(projectId)!).add(url);
+        });
+        const rows = await Promise.all(
+          [...wanted].map(([projectId, urls]) =>
+            audits.rankingPageFacts(ctx.db, projectId, latest.get(projectId)!, [...urls]),
+          ),
         );
-        const by = new Map(rows.map((r) => [pageKey(r.projectId, r.url), r]));
-        return keys.map((key) => by.get(key) ?? null);
+        const by = new Map(rows.flat().map((r) => [pageKey(r.projectId, r.url), r]));
+        return pairs.map(([projectId], i) => variants[i].map((url) => by.get(pageKey(projectId, url)) ?? null));
       }),
   );
   /** The crawled pages under each variant of a ranking URL, nearest variant first. */
-  const pagesOf = async (projectId: string, rankingUrl: string): Promise<(RankingPageFacts | null)[]> => {
-    const variants = rankingUrlVariants(rankingUrl);
-    if (!variants.length) return [];
-    const loaded = await crawledPage.loadMany(variants.map((url) => pageKey(projectId, url)));
-    return loaded.map((page) => {
-      if (page instanceof Error) throw page;
-      return page;
-    });
-  };
+  const pagesOf = (projectId: string, rankingUrl: string): Promise<(RankingPageFacts | null)[]> =>
+    crawledPages.load(pageKey(projectId, rankingUrl));
   return {
     pagesOf,
     /** Per project: its ranking keywords joined to its latest completed audit's pages. */
