@@ -1,4 +1,4 @@
-import { isHttpProtocol, withoutFragment } from './link-url.js';
+import { isHttpProtocol } from './link-url.js';
 
 /** Hosts a "www." is never put in front of: IP literals and localhost name a machine, not a site. */
 const NO_WWW = /^(localhost|\d{1,3}(\.\d{1,3}){3}|\[.*\])$/i;
@@ -24,16 +24,24 @@ export function rankingUrlVariants(url: string): string[] {
   const path = parsed.pathname;
   const paths = path === '/' ? [path] : [path, path.endsWith('/') ? path.slice(0, -1) : `${path}/`];
   const out = new Set<string>();
+  // Each variant is the parsed URL with its host, then its scheme, then its path set, as the URL setters make them.
+  // Copies are made once per host and once per scheme (setting a value a URL already has changes nothing), not once
+  // per variant: the keywords page varies the ranking URLs of every tracked keyword (1,000 and more).
+  parsed.hash = '';
   for (const h of hosts) {
+    const byHost = withSetting(parsed, 'hostname', h);
     for (const protocol of protocols) {
-      for (const p of paths) {
-        const variant = new URL(parsed.href);
-        variant.hostname = h;
-        variant.protocol = protocol;
-        variant.pathname = p;
-        out.add(withoutFragment(variant));
-      }
+      const byProtocol = withSetting(byHost, 'protocol', protocol);
+      for (const p of paths) out.add(withSetting(byProtocol, 'pathname', p).href);
     }
   }
   return [...out];
+}
+
+/** `url` with one component set through its setter, as a copy; `url` itself when the component already has it. */
+function withSetting(url: URL, component: 'hostname' | 'protocol' | 'pathname', value: string): URL {
+  if (url[component] === value) return url;
+  const copy = new URL(url.href);
+  copy[component] = value;
+  return copy;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { rankingUrlVariants } from '../../../src/seo/page/index.js';
 import { RANKING_POINTS, issuePriority, rankingPositionWeight, rankingWeight } from '../../../src/seo/scoring/index.js';
 
@@ -100,5 +101,89 @@ describe('issuePriority with ranking pages', () => {
     const notice = issuePriority(stored('META_TITLE_TOO_SHORT', 'NOTICE', 1, 100), 100, rankingWeight([[1]]));
     const critical = issuePriority(stored('META_TITLE_MISSING', 'CRITICAL', 10, 100), 100);
     expect(notice).toBeLessThan(critical);
+  });
+});
+
+describe('rankingUrlVariants against the URL setters applied to a fresh copy per variant', () => {
+  /** The variants as first written: a copy of the parsed URL per variant, host, scheme and path set in turn. */
+  function reference(url: string): string[] {
+    let parsed: URL;
+    try {
+      parsed = new URL(url.trim());
+    } catch {
+      return [];
+    }
+    if (!['http:', 'https:'].includes(parsed.protocol) || parsed.hostname === '') return [];
+    const host = parsed.hostname;
+    const noWww = /^(localhost|\d{1,3}(\.\d{1,3}){3}|\[.*\])$/i.test(host);
+    const hosts = noWww ? [host] : [host, host.startsWith('www.') ? host.slice(4) : `www.${host}`];
+    const protocols = [parsed.protocol, parsed.protocol === 'https:' ? 'http:' : 'https:'];
+    const path = parsed.pathname;
+    const paths = path === '/' ? [path] : [path, path.endsWith('/') ? path.slice(0, -1) : `${path}/`];
+    const out = new Set<string>();
+    for (const h of hosts)
+      for (const protocol of protocols)
+        for (const p of paths) {
+          const variant = new URL(parsed.href);
+          variant.hostname = h;
+          variant.protocol = protocol;
+          variant.pathname = p;
+          const href = variant.href;
+          out.add(href.includes('#') ? href.slice(0, href.indexOf('#')) : href);
+        }
+    return [...out];
+  }
+
+  const segment = fc.constantFrom(
+    'a',
+    'Shoes',
+    'caf%C3%A9',
+    'café',
+    'a b',
+    '%2F',
+    '%2e',
+    '..',
+    '.',
+    'x.html',
+    '',
+    '~u',
+    ';p',
+  );
+  const url = fc
+    .record({
+      scheme: fc.constantFrom('http', 'https', 'HTTPS', 'ftp'),
+      host: fc.constantFrom(
+        'example.com',
+        'WWW.Example.com',
+        'www.',
+        'www.www.a.io',
+        '127.0.0.1',
+        '[::1]',
+        'localhost',
+        'xn--caf-dma.fr',
+        'café.fr',
+        'a-b.co.uk',
+      ),
+      port: fc.constantFrom('', ':80', ':443', ':8080', ':'),
+      user: fc.constantFrom('', 'u@', 'u:p@'),
+      path: fc.array(segment, { maxLength: 4 }),
+      slash: fc.boolean(),
+      query: fc.constantFrom('', '?', '?a=1&b=%20', '?q=#'),
+      fragment: fc.constantFrom('', '#', '#top', '#a#b'),
+      space: fc.constantFrom('', ' '),
+    })
+    .map(
+      (u) =>
+        `${u.space}${u.scheme}://${u.user}${u.host}${u.port}/${u.path.join('/')}${u.slash ? '/' : ''}${u.query}` +
+        `${u.fragment}${u.space}`,
+    );
+
+  it('gives the same variants, in the same order, for generated URLs', () => {
+    fc.assert(
+      fc.property(url, (u) => {
+        expect(rankingUrlVariants(u)).toEqual(reference(u));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
