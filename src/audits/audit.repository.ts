@@ -496,10 +496,10 @@ export class AuditRepository {
 
   /**
    * The pages of an audit crawled under the asked URLs, with their issues (one per code occurring on the URL) and
-   * their lab LCPs, newest first. URLs that were not crawled are absent. Index lookups by (audit_id, url) on
-   * audit_page, issue_occurrence and technical_snapshot, (audit_id, code) on audit_issue: the audit is known before
-   * the statement is planned. (Asked with (project, URL) pairs, the planner probed audit_page's trigram index with
-   * every URL before it knew the audit: ~55 ms for the 7,000 URL variants of 1,000 keywords.)
+   * their lab LCPs, newest first. URLs that were not crawled are absent (`urls` has no duplicates). The audit is known
+   * before the statement is planned. (Asked with (project, URL) pairs, the planner probed audit_page's trigram index
+   * with every URL before it knew the audit: ~55 ms for the 7,000 URL variants of 1,000 keywords.) The URLs are a
+   * joined list, not `url = ANY(...)`: planning ANY estimates each of the array's elements, ~18 ms for those 7,000.
    */
   rankingPageFacts(
     db: NativeDb,
@@ -519,7 +519,7 @@ export class AuditRepository {
                                    ORDER BY s.measured_at DESC)
                    FROM technical_snapshot s WHERE s.audit_id = p.audit_id AND s.url = p.url AND s.source = 'LAB'
                      AND s.lcp_ms IS NOT NULL), '[]'::json) AS "labLcp"
-       FROM audit_page p WHERE p.audit_id = $2 AND p.url = ANY($3::text[])`,
+       FROM unnest($3::text[]) AS w(url) JOIN audit_page p ON p.audit_id = $2 AND p.url = w.url`,
       [projectId, auditId, urls],
     );
   }
