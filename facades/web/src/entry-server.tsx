@@ -5,7 +5,7 @@
  * then fetches its session and data.
  *
  * The tree is the app's own: its router (a memory history at the requested URL, the request's session), its layout,
- * header and pages. The page's data comes from the route loaders' queries, run through a urql client whose fetch
+ * header and pages. The page's data comes from the route loaders' queries, run through a urql client whose transport
  * is the server's in-process GraphQL execution (the same schema, context and rules as POST /graphql); the render
  * waits for them, then reads them from urql's ssrExchange, which also serializes them for the browser.
  *
@@ -14,7 +14,7 @@
  */
 import { renderToString } from 'react-dom/server';
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
-import { Client, fetchExchange, ssrExchange, type SSRData } from '@urql/core';
+import { Client, ssrExchange, subscriptionExchange, type ExecutionResult, type SSRData } from '@urql/core';
 import { parseSession, type Session } from './lib/session';
 import { GraphQLProvider } from './lib/graphql-client';
 import { createAppRouter, type AppRouter, type RouterContext } from './app/router';
@@ -47,37 +47,57 @@ export type ServerRenderResult =
   { rendered: true; markup: string; results: SSRData } | { rendered: false; reason: string };
 
 /**
- * urql's fetch, answered in-process. Every request is counted until it settles; once the render has started, later
- * requests (a query no loader prefetched) are refused at once: the browser makes them, as it would without this.
+ * urql's transport, answered in-process: every operation goes to `execute` (urql's subscriptionExchange with
+ * enableAllOperations, its documented way to hand queries to another transport), and its result comes back as the
+ * object it is, not as JSON written and parsed again. Every request is counted until it settles; once the render has
+ * started, later requests (a query no loader prefetched) are refused at once: the browser makes them, as it would
+ * without this.
  */
-function inProcessFetch(execute: ServerRenderInput['execute']) {
+function inProcessTransport(execute: ServerRenderInput['execute']) {
   const pending = new Set<Promise<unknown>>();
   let closed = false;
   let failed: string | null = null;
-  const fetch = async (_input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+  const run = async (request: GraphQLRequest): Promise<ExecutionResult> => {
     if (closed) throw new Error('rendering: no more queries');
-    const run = (async () => {
-      const request = JSON.parse(String(init?.body)) as GraphQLRequest;
-      const response = await execute(request);
-      if (response.errors?.length) failed ??= `the query ${request.operationName ?? ''} answered errors`;
-      return new Response(JSON.stringify(response), { headers: { 'content-type': 'application/json' } });
-    })();
-    pending.add(run);
+    const running = execute(request);
+    pending.add(running);
     try {
-      return await run;
+      const response = await running;
+      if (response.errors?.length) failed ??= `the query ${request.operationName ?? ''} answered errors`;
+      return response as ExecutionResult;
     } catch (err) {
       failed ??= `a query failed: ${err instanceof Error ? err.message : String(err)}`;
       throw err;
     } finally {
-      pending.delete(run);
+      pending.delete(running);
     }
   };
+  const exchange = subscriptionExchange({
+    enableAllOperations: true,
+    forwardSubscription: (request) => ({
+      subscribe(sink) {
+        let active = true;
+        // The variables as POST /graphql would receive them (JSON: no undefined values), a few bytes.
+        const variables =
+          request.variables && (JSON.parse(JSON.stringify(request.variables)) as Record<string, unknown>);
+        run({ query: request.query ?? '', variables, operationName: request.operationName }).then(
+          (result) => {
+            if (!active) return;
+            sink.next(result);
+            sink.complete();
+          },
+          (err: unknown) => active && sink.error(err),
+        );
+        return { unsubscribe: () => void (active = false) };
+      },
+    }),
+  });
   return {
-    fetch,
+    exchange,
     /** Waits until no query is in flight (a result may start another: loaders that chain). */
     async settled(): Promise<void> {
       while (pending.size) await Promise.allSettled([...pending]);
-      // urql delivers a fetched result on a later tick: let it reach the ssrExchange before reading it.
+      // urql delivers a result on a later tick: let it reach the ssrExchange before reading it.
       await new Promise((resolve) => setTimeout(resolve, 0));
     },
     close() {
@@ -168,12 +188,11 @@ async function renderAt(
   input: Omit<ServerRenderInput, 'session'>,
   loaded?: (router: AppRouter) => void,
 ): Promise<ServerRenderResult> {
-  const transport = inProcessFetch(input.execute);
+  const transport = inProcessTransport(input.execute);
   const ssr = ssrExchange({ isClient: false });
   const client = new Client({
     url: '/graphql',
-    exchanges: [ssr, fetchExchange],
-    fetch: transport.fetch,
+    exchanges: [ssr, transport.exchange],
     requestPolicy: 'cache-first',
     preferGetMethod: false,
   });
