@@ -1,4 +1,6 @@
-import { Arg, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, FieldResolver, Float, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { selectedFields } from '../platform/graphql-selection.js';
 import type { RequestContext } from '../platform/context.js';
 import { findCheck, guidanceFor } from '../seo/checks/index.js';
 import { RANKING_POINTS, RANKING_POSITION_WEIGHTS, RANKING_TAIL_WEIGHT, issuePriority } from '../seo/scoring/index.js';
@@ -25,6 +27,7 @@ import {
   IssueOccurrenceConnection,
   ScoreBreakdownType,
   IssueType,
+  type IssueRankingInputs,
   JobType,
   StartAuditPayload,
   type AuditPhaseEnum,
@@ -58,18 +61,38 @@ export const toAuditType = (a: Audit): AuditType => ({
   completedAt: a.completedAt ?? null,
 });
 
-/** An issue of an audit of `projectId`; its priority is resolved apart (IssueResolver.priority). */
-const toIssueType = (i: AuditIssue, projectId: string): IssueType => {
+/**
+ * An issue of an audit of `projectId`; its priority is resolved apart (IssueResolver.priority), from `rankingInputs`
+ * when the caller read them for a whole list.
+ */
+const toIssueType = (i: AuditIssue, projectId: string, rankingInputs?: IssueRankingInputs): IssueType => {
   const guidance = guidanceFor(i.code);
   return {
     ...i,
     projectId,
+    rankingInputs,
     whyItMatters: guidance?.why ?? null,
     howToFix: guidance?.fix ?? null,
     severity: i.severity as SeverityEnum,
     category: i.category as CategoryEnum,
   };
 };
+
+/**
+ * What an issue's priority and ranking pages are computed from. Both loaders are per request: a list of issues costs
+ * one breakdown read and one ranking join. The breakdown's HTML page count is what costs are shares of.
+ */
+async function issueRankingInputs(
+  ctx: RequestContext,
+  auditId: string,
+  projectId: string,
+): Promise<IssueRankingInputs> {
+  const [breakdown, ranking] = await Promise.all([
+    auditLoaders(ctx).scoreBreakdown.load(auditId),
+    rankingPageLoaders(ctx).project.load(projectId),
+  ]);
+  return { htmlPages: breakdown?.htmlPages ?? null, ranking };
+}
 
 /** "top 3: 1, 4-10: 0.6, 11-20: 0.3, beyond: 0.1", from the bands the priority uses. */
 const POSITION_WEIGHTS = [
@@ -200,9 +223,20 @@ export class AuditResolver {
   }
 
   @FieldResolver(() => [IssueType], { description: 'Most severe first.' })
-  async issues(@Root() audit: AuditType, @Ctx() ctx: RequestContext): Promise<IssueType[]> {
-    const issues = await this.service.issues(ctx.em, audit.id);
-    return issues.map((i) => toIssueType(i, audit.projectId));
+  async issues(
+    @Root() audit: AuditType,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<IssueType[]> {
+    // What priority and rankingPages need is the same for every issue of the list: read once, not awaited per issue.
+    const selected = selectedFields(info);
+    const [issues, rankingInputs] = await Promise.all([
+      this.service.issues(ctx.em, audit.id),
+      selected.has('priority') || selected.has('rankingPages')
+        ? issueRankingInputs(ctx, audit.id, audit.projectId)
+        : undefined,
+    ]);
+    return issues.map((i) => toIssueType(i, audit.projectId, rankingInputs));
   }
 
   @FieldResolver(() => IssueType, {
@@ -258,14 +292,11 @@ export class IssueResolver {
       "NOTICE 0.03) × Σ over its affected pages that rank for tracked keywords of Σ their keywords' position " +
       `weights (${POSITION_WEIGHTS}): an issue on a page that brings traffic is fixed first (README's "Scores").`,
   })
-  async priority(@Root() issue: IssueType, @Ctx() ctx: RequestContext): Promise<number> {
-    // Both loaders are per request: a list of issues costs one breakdown read and one ranking join.
-    const [breakdown, ranking] = await Promise.all([
-      auditLoaders(ctx).scoreBreakdown.load(issue.auditId),
-      rankingPageLoaders(ctx).project.load(issue.projectId),
-    ]);
-    // The breakdown's HTML page count is what costs are shares of (null for audits scored before it was kept).
-    return issuePriority(issue, breakdown?.htmlPages ?? null, ranking.rankingWeightOf(issue.auditId, issue.code));
+  priority(@Root() issue: IssueType, @Ctx() ctx: RequestContext): number | Promise<number> {
+    const priorityOf = ({ htmlPages, ranking }: IssueRankingInputs) =>
+      issuePriority(issue, htmlPages, ranking.rankingWeightOf(issue.auditId, issue.code));
+    if (issue.rankingInputs) return priorityOf(issue.rankingInputs);
+    return issueRankingInputs(ctx, issue.auditId, issue.projectId).then(priorityOf);
   }
 
   @FieldResolver(() => Int, {
@@ -273,9 +304,11 @@ export class IssueResolver {
       "Affected pages that rank for at least one tracked keyword (latest check), in the project's latest completed " +
       'audit; 0 in any other audit.',
   })
-  async rankingPages(@Root() issue: IssueType, @Ctx() ctx: RequestContext): Promise<number> {
-    const ranking = await rankingPageLoaders(ctx).project.load(issue.projectId);
-    return ranking.rankingPagesOf(issue.auditId, issue.code);
+  rankingPages(@Root() issue: IssueType, @Ctx() ctx: RequestContext): number | Promise<number> {
+    if (issue.rankingInputs) return issue.rankingInputs.ranking.rankingPagesOf(issue.auditId, issue.code);
+    return rankingPageLoaders(ctx)
+      .project.load(issue.projectId)
+      .then((ranking) => ranking.rankingPagesOf(issue.auditId, issue.code));
   }
 
   @FieldResolver(() => IssueOccurrenceConnection)

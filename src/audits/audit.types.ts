@@ -1,6 +1,7 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import { EvidenceViewType } from './evidence.types.js';
+import type { RankingPages } from './ranking-pages.js';
 
 export enum AuditStatusEnum {
   QUEUED = 'QUEUED',
@@ -114,12 +115,23 @@ export class IssueOccurrenceConnection {
   @Field(() => PageInfoType) pageInfo!: PageInfoType;
 }
 
+/** The audit's HTML page count (null for audits scored before it was kept) and its project's ranking pages. */
+export interface IssueRankingInputs {
+  htmlPages: number | null;
+  ranking: RankingPages;
+}
+
 @ObjectType('Issue', { description: 'One check that failed in an audit, with the pages it affects.' })
 export class IssueType {
   @Field(() => ID) id!: string;
   auditId!: string;
   /** The audit's project (its ranking pages are looked up in it); not exposed. */
   projectId!: string;
+  /**
+   * What priority and rankingPages are computed from, when the list that holds this issue read it once for all of its
+   * issues (IssueResolver); absent otherwise: those fields then read it themselves. Not exposed.
+   */
+  rankingInputs?: IssueRankingInputs;
   @Field(() => String, { description: 'Stable check code, e.g. META_DESCRIPTION_MISSING.' }) code!: string;
   @Field(() => String) title!: string;
   @Field(() => SeverityEnum) severity!: SeverityEnum;

@@ -290,6 +290,30 @@ describe("an audit's issues and pages", () => {
   });
 });
 
+describe("one issue's priority", () => {
+  it("is the same read alone as in its audit's list (which reads the ranking once for all of its issues)", async () => {
+    for (const audit of [latest, older]) {
+      const listed = await ask(
+        `query($p: ID!, $a: ID!) { audit(projectId: $p, auditId: $a) { issues { id code priority rankingPages } } }`,
+        { p: project.id, a: audit.id },
+      );
+      expect(listed.body.errors).toBeUndefined();
+      const issues = listed.body.data.audit.issues as { id: string; priority: number; rankingPages: number }[];
+      expect(issues.length).toBeGreaterThan(1);
+      for (const issue of issues) {
+        const alone = await ask(
+          `query($p: ID!, $a: ID!, $i: ID!) { audit(projectId: $p, auditId: $a) { issue(id: $i) {
+            id code priority rankingPages } } }`,
+          { p: project.id, a: audit.id, i: issue.id },
+        );
+        expect(alone.body.data.audit.issue).toEqual(issue);
+      }
+    }
+    // The latest audit's list has ranking pages to weigh; the older audit's has none.
+    expect((await issuesOf(latest.id)).some((i) => i.rankingPages > 0)).toBe(true);
+  });
+});
+
 describe('another organization', () => {
   it("never sees this project's keywords, issues or pages (NOT_FOUND); its rankings join nothing here", async () => {
     const other = await anOrg(t, { plan: 'ENTERPRISE' });
