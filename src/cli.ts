@@ -96,6 +96,66 @@ interface AuditCommandOptions {
   list?: string;
   listSitemap?: boolean;
   queryParams?: ReturnType<typeof parseQueryParams>;
+  /** A crawl login (README "Login crawls"); its secret values come from the environment only (LOGIN_SECRET_ENV). */
+  login?: 'form' | 'cookie' | 'basic' | 'bearer' | 'header';
+  loginUrl?: string;
+  loginUserField: string;
+  loginPasswordField: string;
+  loginHeader?: string;
+}
+
+/**
+ * The secret values of `seo audit --login`, read from the environment, never from the command line (where `ps` and
+ * the shell's history would show them).
+ */
+const LOGIN_SECRET_ENV = {
+  username: 'SEO_LOGIN_USERNAME',
+  password: 'SEO_LOGIN_PASSWORD',
+  token: 'SEO_LOGIN_TOKEN',
+  cookies: 'SEO_LOGIN_COOKIES',
+  headerValue: 'SEO_LOGIN_HEADER_VALUE',
+} as const;
+
+/**
+ * `seo audit --login` as a crawl login, checked by the rule a project's crawl login is saved under (a form's login URL
+ * on the site's own hosts, the fields of its kind, their limits). A missing or refused value names its flag or
+ * variable.
+ */
+function loginOf(
+  validate: (typeof import('./crawler/index.js'))['validateCrawlLogin'],
+  startUrl: string,
+  opts: AuditCommandOptions,
+): import('./crawler/index.js').CrawlLogin {
+  const env = (name: keyof typeof LOGIN_SECRET_ENV) => process.env[LOGIN_SECRET_ENV[name]] || null;
+  const kind = opts.login!.toUpperCase() as import('./crawler/index.js').CrawlLoginKind;
+  const input = {
+    kind,
+    ...(kind === 'FORM' && {
+      loginUrl: opts.loginUrl ?? null,
+      usernameField: opts.loginUserField,
+      passwordField: opts.loginPasswordField,
+    }),
+    ...((kind === 'FORM' || kind === 'BASIC') && { username: env('username'), password: env('password') }),
+    ...(kind === 'BEARER' && { token: env('token') }),
+    ...(kind === 'COOKIE' && { cookies: env('cookies') }),
+    ...(kind === 'HEADER' && { headerName: opts.loginHeader ?? null, headerValue: env('headerValue') }),
+  };
+  const where: Record<string, string> = {
+    loginUrl: '--login-url',
+    usernameField: '--login-user-field',
+    passwordField: '--login-password-field',
+    headerName: '--login-header',
+    ...Object.fromEntries(Object.entries(LOGIN_SECRET_ENV)),
+  };
+  try {
+    const { facts, secrets } = validate({ url: startUrl, settings: { crawlSubdomains: opts.subdomains } }, input, {});
+    return { ...facts, secrets };
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    const field = err.details?.[0]?.path ?? '';
+    const message = err.details?.[0]?.message ?? err.message;
+    throw new DomainError('BAD_USER_INPUT', `--login ${opts.login}: ${where[field] ?? field} ${message}`);
+  }
 }
 
 /** `--query-params keep|drop-all|drop:<a,b>` as the project settings hold it. */
@@ -549,6 +609,19 @@ program
   )
   .addOption(
     new Option(
+      '--login <kind>',
+      "crawl signed in, credentials sent to the site's own hosts only: form (posts the --login-url page's form with " +
+        'SEO_LOGIN_USERNAME and SEO_LOGIN_PASSWORD), basic (the same two), bearer (SEO_LOGIN_TOKEN), cookie ' +
+        '(SEO_LOGIN_COOKIES, "a=1; b=2") or header (--login-header, SEO_LOGIN_HEADER_VALUE); secrets come from the ' +
+        'environment only',
+    ).choices(['form', 'cookie', 'basic', 'bearer', 'header']),
+  )
+  .option('--login-url <url>', "with --login form: the login page, on the site's own host")
+  .option('--login-user-field <name>', "with --login form: the form's username field", 'username')
+  .option('--login-password-field <name>', "with --login form: the form's password field", 'password')
+  .option('--login-header <name>', 'with --login header: the header to send')
+  .addOption(
+    new Option(
       '--sarif-uris <style>',
       'with --format sarif: locations as URLs (absolute, the default) or as host/path (relative: GitHub code ' +
         'scanning refuses http(s) ones)',
@@ -570,7 +643,15 @@ program
     const cfg = await config();
     const [
       { runAuditEngine, AuditFailedError, auditCrawlOptions },
-      { DEFAULT_CRAWL_OPTIONS, loadBrowserRendering, compileCrawlScope, scopePatternError },
+      {
+        DEFAULT_CRAWL_OPTIONS,
+        loadBrowserRendering,
+        compileCrawlScope,
+        scopePatternError,
+        validateCrawlLogin,
+        openCrawlSession,
+        CrawlLoginFailure,
+      },
       { parseProjectUrl, resolveStartUrl },
       { createLabMeter },
       { createConfiguredSafeHttpClient, parseResolvePins },
@@ -688,6 +769,18 @@ program
       if (!scopeSettings.listMode && !scope.matches(new URL(url)))
         throw new DomainError('BAD_USER_INPUT', `${url} is outside its own crawl scope (--include/--exclude)`);
     }
+    // A login crawl signs in first (a failed login fails the audit, exit code 2) and crawls with the credentials.
+    let crawlClient = client;
+    if (opts.login) {
+      const login = loginOf(validateCrawlLogin, url, opts);
+      try {
+        crawlClient = await openCrawlSession(client, login, { startUrl: url, includeSubdomains: opts.subdomains });
+      } catch (err) {
+        if (!(err instanceof CrawlLoginFailure)) throw err;
+        failed(url, err.message);
+        return;
+      }
+    }
     const meter = cfg.CHROMIUM_PATH
       ? createLabMeter({
           chromiumPath: cfg.CHROMIUM_PATH,
@@ -710,7 +803,7 @@ program
     const occurrences = new Map<string, { url: string; evidence: unknown }[]>();
     try {
       const outcome = await runAuditEngine(
-        client,
+        crawlClient,
         // The worker's own options for a project with these settings: both compute scores over the same facts.
         auditCrawlOptions({
           startUrl: url,

@@ -203,125 +203,145 @@ export class CrawlLoginService {
   }
 
   private validate(project: Project, input: CrawlLoginInputData, kept: CrawlLoginSecrets) {
-    const fail = (path: string, message: string) => badInput(`${path} ${message}`, [{ path, message }]);
-    const kind = input.kind;
-    if (!CRAWL_LOGIN_KINDS.includes(kind)) throw fail('kind', `must be one of ${CRAWL_LOGIN_KINDS.join(', ')}`);
-    const { required, optional } = KIND_FIELDS[kind];
-    for (const field of Object.keys(input) as (keyof CrawlLoginInputData)[]) {
-      if (field === 'kind' || input[field] === null || input[field] === undefined || input[field] === '') continue;
-      if (!required.includes(field) && !optional.includes(field)) throw fail(field, `is not used by the ${kind} kind`);
-    }
-    const keptFor: Partial<Record<InputField, unknown>> = {
-      username: kept.username,
-      password: kept.password,
-      token: kept.token,
-      headerValue: kept.headerValue,
-      cookies: kept.cookies,
-    };
-    // An empty string is "not given", as null is: a write-only field the user left empty.
-    const given = (field: InputField) => input[field] !== null && input[field] !== undefined && input[field] !== '';
-    for (const field of required) {
-      if (!given(field) && keptFor[field] !== undefined) continue;
-      const value = input[field];
-      if (value === null || value === undefined || (typeof value === 'string' && value === ''))
-        throw fail(field, `is required for the ${kind} kind`);
-    }
-    const text = (field: InputField, max: number, pattern?: RegExp, rule?: string): string => {
-      const value = input[field] as string;
-      if (value.length > max) throw fail(field, `must be at most ${max} characters`);
-      if (pattern && !pattern.test(value)) throw fail(field, rule ?? 'has characters that are not allowed');
-      return value;
-    };
-    const noControl = /^\P{Cc}*$/u;
-    const secrets: CrawlLoginSecrets = {};
-    const facts = {
-      kind,
-      loginUrl: null as string | null,
-      usernameField: null as string | null,
-      passwordField: null as string | null,
-      headerName: null as string | null,
-      cookieNames: [] as string[],
-      extraFieldNames: [] as string[],
-    };
-    switch (kind) {
-      case 'FORM': {
-        facts.loginUrl = this.loginUrl(project, text('loginUrl', LIMITS.url).trim());
-        facts.usernameField = text('usernameField', LIMITS.fieldName, FIELD_NAME, 'must be a form field name');
-        facts.passwordField = text('passwordField', LIMITS.fieldName, FIELD_NAME, 'must be a form field name');
-        if (facts.usernameField === facts.passwordField)
-          throw fail('passwordField', 'must differ from the username field');
-        secrets.username = given('username') ? text('username', LIMITS.username, noControl) : kept.username;
-        secrets.password = given('password') ? text('password', LIMITS.password, noControl) : kept.password;
-        const extra = input.extraFields ?? kept.extraFields ?? [];
-        if (extra.length > LIMITS.extraFields) throw fail('extraFields', `must be at most ${LIMITS.extraFields}`);
-        extra.forEach(({ name, value }, i) => {
-          if (!FIELD_NAME.test(name) || name.length > LIMITS.fieldName)
-            throw fail(`extraFields.${i}.name`, `must be a form field name of at most ${LIMITS.fieldName} characters`);
-          if (name === facts.usernameField || name === facts.passwordField)
-            throw fail(`extraFields.${i}.name`, 'must differ from the username and password fields');
-          if (value.length > LIMITS.extraValue || !noControl.test(value))
-            throw fail(`extraFields.${i}.value`, `must be at most ${LIMITS.extraValue} characters on one line`);
-        });
-        if (extra.length) secrets.extraFields = extra.map(({ name, value }) => ({ name, value }));
-        facts.extraFieldNames = extra.map((f) => f.name);
-        break;
-      }
-      case 'COOKIE': {
-        const cookies = given('cookies')
-          ? parseCookies(text('cookies', LIMITS.cookies * (LIMITS.cookieValue + LIMITS.cookieName)))
-          : (kept.cookies ?? []);
-        secrets.cookies = cookies;
-        facts.cookieNames = cookies.map((c) => c.name);
-        break;
-      }
-      case 'BASIC':
-        secrets.username = given('username')
-          ? text('username', LIMITS.username, /^[^:\p{Cc}]*$/u, 'must not contain ":" or control characters')
-          : kept.username;
-        secrets.password = given('password') ? text('password', LIMITS.password, noControl) : kept.password;
-        break;
-      case 'BEARER':
-        secrets.token = given('token')
-          ? text('token', LIMITS.token, /^[A-Za-z0-9\-._~+/]+=*$/, 'must be a bearer token (RFC 6750)')
-          : kept.token;
-        break;
-      case 'HEADER': {
-        const name = text('headerName', LIMITS.fieldName, TOKEN, 'must be an HTTP header name').toLowerCase();
-        if (RESERVED_HEADERS.has(name))
-          throw fail('headerName', `cannot be ${name}${name === 'cookie' ? ' (use the COOKIE kind)' : ''}`);
-        facts.headerName = name;
-        secrets.headerValue = given('headerValue')
-          ? text('headerValue', LIMITS.headerValue, HEADER_VALUE, 'must be a header value on one line')
-          : kept.headerValue;
-        break;
-      }
-    }
-    return { facts, secrets };
+    return validateCrawlLogin(project, input, kept, (href) =>
+      this.projects?.assertFetchableTarget(href, { path: 'loginUrl', noun: 'login URL' }),
+    );
   }
+}
 
-  /** A form's login URL: http(s), fetchable (the SSRF policy), and on the project's own site. */
-  private loginUrl(project: Project, raw: string): string {
-    const fail = (message: string) => badInput(`loginUrl ${message}`, [{ path: 'loginUrl', message }]);
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      throw fail('must be an absolute http(s) URL');
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fail('must use http or https');
-    if (url.username || url.password) throw fail('must not contain credentials');
-    url.hash = '';
-    const settings = (project.settings ?? {}) as { crawlSubdomains?: boolean };
-    const owns = credentialHosts({ startUrl: project.url, includeSubdomains: settings.crawlSubdomains === true });
-    if (!owns(url))
-      throw fail(
-        `must be on the project's site (${new URL(project.url).host}${
-          new URL(project.url).protocol === 'https:' ? ', over https' : ''
-        })`,
-      );
-    this.projects?.assertFetchableTarget(url.href, { path: 'loginUrl', noun: 'login URL' });
-    return url.href;
+/**
+ * A crawl login as given (the API's input, or `seo audit --login`), checked for the site it signs in to: the fields of
+ * its kind, their limits, and a form's login URL on the site's own hosts. `kept`: stored secrets a field left empty
+ * keeps. `assertFetchable`: the SSRF policy's check of the login URL, where the caller has one.
+ */
+export function validateCrawlLogin(
+  site: { url: string; settings?: unknown },
+  input: CrawlLoginInputData,
+  kept: CrawlLoginSecrets,
+  assertFetchable?: (href: string) => void,
+): { facts: Omit<CrawlLoginFacts, 'projectId' | 'updatedAt'>; secrets: CrawlLoginSecrets } {
+  const fail = (path: string, message: string) => badInput(`${path} ${message}`, [{ path, message }]);
+  const kind = input.kind;
+  if (!CRAWL_LOGIN_KINDS.includes(kind)) throw fail('kind', `must be one of ${CRAWL_LOGIN_KINDS.join(', ')}`);
+  const { required, optional } = KIND_FIELDS[kind];
+  for (const field of Object.keys(input) as (keyof CrawlLoginInputData)[]) {
+    if (field === 'kind' || input[field] === null || input[field] === undefined || input[field] === '') continue;
+    if (!required.includes(field) && !optional.includes(field)) throw fail(field, `is not used by the ${kind} kind`);
   }
+  const keptFor: Partial<Record<InputField, unknown>> = {
+    username: kept.username,
+    password: kept.password,
+    token: kept.token,
+    headerValue: kept.headerValue,
+    cookies: kept.cookies,
+  };
+  // An empty string is "not given", as null is: a write-only field the user left empty.
+  const given = (field: InputField) => input[field] !== null && input[field] !== undefined && input[field] !== '';
+  for (const field of required) {
+    if (!given(field) && keptFor[field] !== undefined) continue;
+    const value = input[field];
+    if (value === null || value === undefined || (typeof value === 'string' && value === ''))
+      throw fail(field, `is required for the ${kind} kind`);
+  }
+  const text = (field: InputField, max: number, pattern?: RegExp, rule?: string): string => {
+    const value = input[field] as string;
+    if (value.length > max) throw fail(field, `must be at most ${max} characters`);
+    if (pattern && !pattern.test(value)) throw fail(field, rule ?? 'has characters that are not allowed');
+    return value;
+  };
+  const noControl = /^\P{Cc}*$/u;
+  const secrets: CrawlLoginSecrets = {};
+  const facts = {
+    kind,
+    loginUrl: null as string | null,
+    usernameField: null as string | null,
+    passwordField: null as string | null,
+    headerName: null as string | null,
+    cookieNames: [] as string[],
+    extraFieldNames: [] as string[],
+  };
+  switch (kind) {
+    case 'FORM': {
+      facts.loginUrl = loginUrlOf(site, text('loginUrl', LIMITS.url).trim(), assertFetchable);
+      facts.usernameField = text('usernameField', LIMITS.fieldName, FIELD_NAME, 'must be a form field name');
+      facts.passwordField = text('passwordField', LIMITS.fieldName, FIELD_NAME, 'must be a form field name');
+      if (facts.usernameField === facts.passwordField)
+        throw fail('passwordField', 'must differ from the username field');
+      secrets.username = given('username') ? text('username', LIMITS.username, noControl) : kept.username;
+      secrets.password = given('password') ? text('password', LIMITS.password, noControl) : kept.password;
+      const extra = input.extraFields ?? kept.extraFields ?? [];
+      if (extra.length > LIMITS.extraFields) throw fail('extraFields', `must be at most ${LIMITS.extraFields}`);
+      extra.forEach(({ name, value }, i) => {
+        if (!FIELD_NAME.test(name) || name.length > LIMITS.fieldName)
+          throw fail(`extraFields.${i}.name`, `must be a form field name of at most ${LIMITS.fieldName} characters`);
+        if (name === facts.usernameField || name === facts.passwordField)
+          throw fail(`extraFields.${i}.name`, 'must differ from the username and password fields');
+        if (value.length > LIMITS.extraValue || !noControl.test(value))
+          throw fail(`extraFields.${i}.value`, `must be at most ${LIMITS.extraValue} characters on one line`);
+      });
+      if (extra.length) secrets.extraFields = extra.map(({ name, value }) => ({ name, value }));
+      facts.extraFieldNames = extra.map((f) => f.name);
+      break;
+    }
+    case 'COOKIE': {
+      const cookies = given('cookies')
+        ? parseCookies(text('cookies', LIMITS.cookies * (LIMITS.cookieValue + LIMITS.cookieName)))
+        : (kept.cookies ?? []);
+      secrets.cookies = cookies;
+      facts.cookieNames = cookies.map((c) => c.name);
+      break;
+    }
+    case 'BASIC':
+      secrets.username = given('username')
+        ? text('username', LIMITS.username, /^[^:\p{Cc}]*$/u, 'must not contain ":" or control characters')
+        : kept.username;
+      secrets.password = given('password') ? text('password', LIMITS.password, noControl) : kept.password;
+      break;
+    case 'BEARER':
+      secrets.token = given('token')
+        ? text('token', LIMITS.token, /^[A-Za-z0-9\-._~+/]+=*$/, 'must be a bearer token (RFC 6750)')
+        : kept.token;
+      break;
+    case 'HEADER': {
+      const name = text('headerName', LIMITS.fieldName, TOKEN, 'must be an HTTP header name').toLowerCase();
+      if (RESERVED_HEADERS.has(name))
+        throw fail('headerName', `cannot be ${name}${name === 'cookie' ? ' (use the COOKIE kind)' : ''}`);
+      facts.headerName = name;
+      secrets.headerValue = given('headerValue')
+        ? text('headerValue', LIMITS.headerValue, HEADER_VALUE, 'must be a header value on one line')
+        : kept.headerValue;
+      break;
+    }
+  }
+  return { facts, secrets };
+}
+
+/** A form's login URL: http(s), fetchable (the SSRF policy), and on the site's own hosts. */
+function loginUrlOf(
+  site: { url: string; settings?: unknown },
+  raw: string,
+  assertFetchable?: (href: string) => void,
+): string {
+  const fail = (message: string) => badInput(`loginUrl ${message}`, [{ path: 'loginUrl', message }]);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw fail('must be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fail('must use http or https');
+  if (url.username || url.password) throw fail('must not contain credentials');
+  url.hash = '';
+  const settings = (site.settings ?? {}) as { crawlSubdomains?: boolean };
+  const owns = credentialHosts({ startUrl: site.url, includeSubdomains: settings.crawlSubdomains === true });
+  if (!owns(url))
+    throw fail(
+      `must be on the project's site (${new URL(site.url).host}${
+        new URL(site.url).protocol === 'https:' ? ', over https' : ''
+      })`,
+    );
+  assertFetchable?.(url.href);
+  return url.href;
 }
 
 /** `a=1; b=2` -> cookies, each name an HTTP token and each value a cookie value. */

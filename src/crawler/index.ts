@@ -31,7 +31,13 @@ export type {
   RendererLeases,
 } from './browser/index.js';
 export const loadBrowserRendering = () => import('./browser/index.js');
-export { CrawlLoginService, crawlKeyMaterial, crawlLoginBox, type CrawlLoginInputData } from './crawl-login.service.js';
+export {
+  CrawlLoginService,
+  crawlKeyMaterial,
+  crawlLoginBox,
+  validateCrawlLogin,
+  type CrawlLoginInputData,
+} from './crawl-login.service.js';
 export {
   CrawlCookieJar,
   CrawlLoginFailure,

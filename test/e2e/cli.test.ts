@@ -244,7 +244,7 @@ describe('seo as users expect it', () => {
     expect(audit.code).toBe(0);
     expect(audit.stdout).toMatch(/Usage: seo audit \[options\] <url>/);
     expect(audit.stdout).toMatch(
-      /--fail-under <score> +exit with code 1 when the overall score is below this,\s+0-100/,
+      /--fail-under <score> +exit with code 1 when the overall score is\s+below this,\s+0-100/,
     );
     const org = await seoBin(['org', '--help']);
     expect(org.stdout).toMatch(/set-plan.*change an organization's plan/);
