@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMemberSite, startOtherHost, type LoginHost, type SeenRequest } from '../support/crawl-login-site.js';
+import { credentialHeaders, startLoginSites, type LoginHost } from '../support/crawl-login-site.js';
 import { uniq } from '../support/app.js';
 
 /**
@@ -10,9 +10,9 @@ import { uniq } from '../support/app.js';
  * to another host, which must never see a credential.
  */
 const root = resolve(import.meta.dirname, '../..');
-let site: Awaited<ReturnType<typeof startMemberSite>>;
+let site: Awaited<ReturnType<typeof startLoginSites>>['site'];
 let other: LoginHost;
-let hosts: { SAFE_HTTP_ALLOW: string; SAFE_HTTP_RESOLVE: string };
+let hosts: Record<string, string>;
 
 interface Run {
   code: number;
@@ -33,18 +33,20 @@ function seoAudit(args: string[], env: Record<string, string> = {}): Promise<Run
 
 const memberPages = (run: Run) =>
   (JSON.parse(run.stdout) as { pagesCrawled: number; issues: { examples: string[] }[] }).pagesCrawled;
-const credentialHeaders = (r: SeenRequest) =>
-  ['cookie', 'authorization', 'x-preview-token'].filter((h) => r.headers[h] !== undefined);
+/** The member site's form: its login page and field names. */
+const formLogin = () => [
+  '--login',
+  'form',
+  '--login-url',
+  `${site.origin}/login`,
+  '--login-user-field',
+  'user',
+  '--login-password-field',
+  'pass',
+];
 
 beforeAll(async () => {
-  const memberHost = `members-${uniq()}.test`;
-  const otherHost = `elsewhere-${uniq()}.test`;
-  other = await startOtherHost(otherHost);
-  site = await startMemberSite(memberHost, () => other.origin);
-  hosts = {
-    SAFE_HTTP_ALLOW: `${memberHost},${otherHost}`,
-    SAFE_HTTP_RESOLVE: `${memberHost}=127.0.0.1,${otherHost}=127.0.0.1`,
-  };
+  ({ site, other, env: hosts } = await startLoginSites(uniq()));
 });
 afterAll(async () => {
   await site?.close();
@@ -58,17 +60,7 @@ describe('seo audit --login', () => {
     expect(signedOut.code).toBe(0);
     site.requests.length = 0;
     other.requests.length = 0;
-    const login = [
-      '--login',
-      'form',
-      '--login-url',
-      `${site.origin}/login`,
-      '--login-user-field',
-      'user',
-      '--login-password-field',
-      'pass',
-    ];
-    const run = await seoAudit(login, { SEO_LOGIN_USERNAME: 'crawler', SEO_LOGIN_PASSWORD: 'pw-form-secret' });
+    const run = await seoAudit(formLogin(), { SEO_LOGIN_USERNAME: 'crawler', SEO_LOGIN_PASSWORD: 'pw-form-secret' });
     expect(run.code, run.stderr).toBe(0);
     // Signed in, /members/, /members/a and /members/b are pages of the site; signed out they were redirects.
     expect(memberPages(run)).toBeGreaterThan(memberPages(signedOut));
@@ -83,15 +75,7 @@ describe('seo audit --login', () => {
 
   it('a wrong password fails the audit with the reason (exit code 2), never a signed-out score', async () => {
     site.setAuth({ kind: 'FORM', username: 'crawler', password: 'right' });
-    const form = [
-      '--login-url',
-      `${site.origin}/login`,
-      '--login-user-field',
-      'user',
-      '--login-password-field',
-      'pass',
-    ];
-    const run = await seoAudit(['--login', 'form', ...form], {
+    const run = await seoAudit(formLogin(), {
       SEO_LOGIN_USERNAME: 'crawler',
       SEO_LOGIN_PASSWORD: 'wrong',
     });

@@ -9,7 +9,12 @@ import { AuditJobRunner } from '../../src/audits/index.js';
 import { CompetitorProfileRunner } from '../../src/competitors/index.js';
 import { crawlKeyMaterial, crawlLoginBox } from '../../src/crawler/index.js';
 import { createConfiguredSafeHttpClient, type SafeHttpClient } from '../../src/platform/safe-http/index.js';
-import { startMemberSite, startOtherHost, type LoginHost, type SeenRequest } from '../support/crawl-login-site.js';
+import {
+  credentialHeaders,
+  startLoginSites,
+  type LoginHost,
+  type startMemberSite,
+} from '../support/crawl-login-site.js';
 import { createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
 
 export const CRAWL_TEST_KEY = 'crawl-login-test-key-0123456789abcdef';
@@ -63,19 +68,10 @@ async function pagesOf(auditId: string): Promise<{ url: string; status_code: num
   return rows;
 }
 
-const credentialHeaders = (r: SeenRequest) =>
-  ['cookie', 'authorization', 'x-preview-token'].filter((h) => r.headers[h] !== undefined);
-
 beforeAll(async () => {
-  const memberHost = `members-${uniq()}.test`;
-  const otherHost = `elsewhere-${uniq()}.test`;
-  other = await startOtherHost(otherHost);
-  site = await startMemberSite(memberHost, () => other.origin);
-  t = await createTestApp({
-    SAFE_HTTP_ALLOW: `${memberHost},${otherHost}`,
-    SAFE_HTTP_RESOLVE: `${memberHost}=127.0.0.1,${otherHost}=127.0.0.1`,
-    CRAWL_SECRET_KEY: CRAWL_TEST_KEY,
-  });
+  let env: Record<string, string>;
+  ({ site, other, env } = await startLoginSites(uniq()));
+  t = await createTestApp({ ...env, CRAWL_SECRET_KEY: CRAWL_TEST_KEY });
   client = createConfiguredSafeHttpClient(t.config);
   owner = await signUp(t, { plan: 'ENTERPRISE' });
   stranger = await signUp(t, { plan: 'ENTERPRISE' });

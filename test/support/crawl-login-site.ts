@@ -184,3 +184,23 @@ export async function startMemberSite(host: string, other: () => string) {
     },
   };
 }
+
+/** The credential headers a request carried (what must never reach another host). */
+export const credentialHeaders = (r: SeenRequest) =>
+  ['cookie', 'authorization', 'x-preview-token'].filter((h) => r.headers[h] !== undefined);
+
+/**
+ * The member site and another host it links to, each on a name of its own that resolves to 127.0.0.1, with the
+ * SAFE_HTTP_ALLOW and SAFE_HTTP_RESOLVE settings that let a crawl reach both.
+ */
+export async function startLoginSites(id: string) {
+  const memberHost = `members-${id}.test`;
+  const otherHost = `elsewhere-${id}.test`;
+  const other = await startOtherHost(otherHost);
+  const site = await startMemberSite(memberHost, () => other.origin);
+  const env = {
+    SAFE_HTTP_ALLOW: `${memberHost},${otherHost}`,
+    SAFE_HTTP_RESOLVE: `${memberHost}=127.0.0.1,${otherHost}=127.0.0.1`,
+  };
+  return { site, other, env };
+}
