@@ -33,13 +33,18 @@ export const rankingPageLoaders = (ctx: RequestContext) => {
           for (const url of variants[i])
             (wanted.get(projectId) ?? wanted.set(projectId, new Set()).get(projectId)!).add(url);
         });
-        const rows = await Promise.all(
-          [...wanted].map(([projectId, urls]) =>
-            audits.rankingPageFacts(ctx.db, projectId, latest.get(projectId)!, [...urls]),
-          ),
+        // Per project, its crawled pages by URL (no key made per variant: a list of 1,000 keywords has ~7,000).
+        const found = new Map<string, Map<string, RankingPageFacts>>();
+        await Promise.all(
+          [...wanted].map(async ([projectId, urls]) => {
+            const rows = await audits.rankingPageFacts(ctx.db, projectId, latest.get(projectId)!, [...urls]);
+            found.set(projectId, new Map(rows.map((r) => [r.url, r])));
+          }),
         );
-        const by = new Map(rows.flat().map((r) => [pageKey(r.projectId, r.url), r]));
-        return pairs.map(([projectId], i) => variants[i].map((url) => by.get(pageKey(projectId, url)) ?? null));
+        return pairs.map(([projectId], i) => {
+          const pages = found.get(projectId);
+          return variants[i].map((url) => pages?.get(url) ?? null);
+        });
       }),
   );
   /** The crawled pages under each variant of a ranking URL, nearest variant first. */
