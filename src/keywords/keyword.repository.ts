@@ -31,11 +31,29 @@ type KeywordRow = Omit<KeywordType, 'lastCheck'> & {
   lastCheckAt: Date | null;
 };
 
-/** The latest check, whatever its outcome: a failed one carries its reason (the runner stores it). */
-const toKeyword = ({ lastCheckStatus, lastCheckAt, ...k }: KeywordRow): KeywordType => ({
-  ...k,
+/**
+ * A row as a keyword with its latest check, whatever its outcome: a failed one carries its reason (the runner stores
+ * it). Written out rather than spread (a project lists its 1,000 keywords; see toIssueType in audit.resolver.ts).
+ */
+const toKeyword = (k: KeywordRow): KeywordType => ({
+  id: k.id,
+  projectId: k.projectId,
+  term: k.term,
+  country: k.country,
+  language: k.language,
+  device: k.device,
+  createdAt: k.createdAt,
+  position: k.position,
+  url: k.url,
+  lastChecked: k.lastChecked,
+  lastError: k.lastError,
+  previousPosition: k.previousPosition,
+  previousChecked: k.previousChecked,
+  bestPosition: k.bestPosition,
   lastCheck:
-    lastCheckStatus && lastCheckAt ? { status: lastCheckStatus, checkedAt: lastCheckAt, error: k.lastError } : null,
+    k.lastCheckStatus && k.lastCheckAt
+      ? { status: k.lastCheckStatus, checkedAt: k.lastCheckAt, error: k.lastError }
+      : null,
 });
 
 /** A keyword to insert: its id, its term as shown and the term's dedupe key. */
