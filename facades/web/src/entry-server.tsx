@@ -7,14 +7,21 @@
  * The tree is the app's own: its router (a memory history at the requested URL, the request's session), its layout,
  * header and pages. The page's data comes from the route loaders' queries, run through a urql client whose transport
  * is the server's in-process GraphQL execution (the same schema, context and rules as POST /graphql); the render
- * waits for them, then reads them from urql's ssrExchange, which also serializes them for the browser.
+ * waits for them, then reads them from urql's document cache, while its ssrExchange serializes them for the browser.
  *
  * Only pages whose route loader fetches their data are rendered here; anything else (a redirect, a not-found, an
  * error, a query with errors) is left to the browser as before: the caller sends the plain index.html.
  */
 import { renderToString } from 'react-dom/server';
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
-import { Client, ssrExchange, subscriptionExchange, type ExecutionResult, type SSRData } from '@urql/core';
+import {
+  Client,
+  cacheExchange,
+  ssrExchange,
+  subscriptionExchange,
+  type ExecutionResult,
+  type SSRData,
+} from '@urql/core';
 import { parseSession, type Session } from './lib/session';
 import { GraphQLProvider } from './lib/graphql-client';
 import { createAppRouter, type AppRouter, type RouterContext } from './app/router';
@@ -192,7 +199,11 @@ async function renderAt(
   const ssr = ssrExchange({ isClient: false });
   const client = new Client({
     url: '/graphql',
-    exchanges: [ssr, transport.exchange],
+    // urql's documented order, the browser's too (lib/urql.ts): the render reads the loaders' results from the
+    // document cache as objects; behind it only, ssrExchange keeps them serialized for the browser (before it, it
+    // answered the render too, parsing each result's JSON again: 2.2 ms on the 1,000-keyword page, 4.3 ms on the
+    // 2,000-issue one).
+    exchanges: [cacheExchange, ssr, transport.exchange],
     requestPolicy: 'cache-first',
     preferGetMethod: false,
   });
