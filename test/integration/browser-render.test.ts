@@ -138,9 +138,10 @@ describe.skipIf(!existsSync(CHROMIUM))('browser rendering mode (headless Chromiu
 
     const requestsBefore = site.requests.length;
     const pages = await crawl(client, site.url('/'), { rendering: 'browser' }, renderer);
-    expect(pages.map((p) => pathOf(p.fetch.url)).sort()).toEqual(['/', '/about', '/products']);
     const home = pages.find((p) => pathOf(p.fetch.url) === '/')!;
+    // First, so that a failed render says why (the links below come from the rendered page).
     expect(home.fetch.renderError).toBeUndefined();
+    expect(pages.map((p) => pathOf(p.fetch.url)).sort()).toEqual(['/', '/about', '/products']);
     expect(home.facts?.titles).toEqual(['Home | Client-rendered shop']);
     expect(home.facts?.headings.map((h) => h.text)).toEqual(['Home | Client-rendered shop']);
     expect(home.facts?.wordCount).toBeGreaterThan(100);
