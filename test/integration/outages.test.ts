@@ -15,6 +15,22 @@ let key: string;
 let pgProxy: Proxy;
 let redisProxy: Proxy;
 
+/**
+ * A set-up step, before any fault: under the tight timeouts below, a loaded box (a full run on two cores) can make a
+ * Redis command outlast its second, and the step answers 503 UNAVAILABLE (seen once, in a full run on Node 24); it is
+ * tried again, three times in all. Each try signs up a new address, so a retry never meets a half-made account.
+ */
+async function setUp<T>(step: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (err) {
+      if (attempt === 3 || !/ 503\b|UNAVAILABLE/.test(String(err))) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
 beforeAll(async () => {
   const db = new URL(process.env.DATABASE_URL!);
   const redis = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -30,9 +46,9 @@ beforeAll(async () => {
     REDIS_CONNECT_TIMEOUT_MS: '2000',
     PG_CONNECT_TIMEOUT_MS: '3000',
   });
-  user = await signUp(t, { plan: 'ENTERPRISE' });
-  key = await createApiKey(t, user);
-  await createProject(t, user);
+  user = await setUp(() => signUp(t, { plan: 'ENTERPRISE' }));
+  key = await setUp(() => createApiKey(t, user));
+  await setUp(() => createProject(t, user));
 });
 afterAll(async () => {
   await t?.close();
