@@ -290,9 +290,19 @@ describe('PageSummaryStore', () => {
   });
 
   it('gives back every field past its initial capacities (rows, text chunks)', () => {
+    // The seeds repeat ~260 times each: their link lists and texts are kept short, or a seed with a 67,000-link page
+    // (the first test's case) makes one run take a minute. The long titles below are what fill the text chunks.
+    const seedArb = pageArb.map((page) => ({
+      ...page,
+      description: page.description?.slice(0, 400) ?? null,
+      h1: page.h1?.slice(0, 400) ?? page.h1,
+      internalLinks: page.internalLinks.slice(0, 12),
+      externalLinks: page.externalLinks.slice(0, 12),
+      resources: page.resources.slice(0, 12),
+    }));
     fc.assert(
       fc.property(
-        fc.array(pageArb, { minLength: 1, maxLength: 8 }),
+        fc.array(seedArb, { minLength: 1, maxLength: 8 }),
         fc.integer({ min: 1020, max: 2100 }),
         (seed, n) => {
           // ~250 bytes of UTF-8 per title: the rows' titles fill more than one 256 KiB text chunk.
