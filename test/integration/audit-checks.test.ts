@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SafeHttpClient } from '../../src/platform/safe-http/index.js';
-import { CHECK_CATALOG, getCheck, type CheckCode } from '../../src/seo/checks/index.js';
+import { CHECK_CATALOG, CHECK_THRESHOLDS, getCheck, type CheckCode } from '../../src/seo/checks/index.js';
 import {
   AUDITED_SITES,
   LONG_URL_PATH,
@@ -266,6 +266,42 @@ const ASSERTED = CHECK_CATALOG.map((check) => check.code).filter((code): code is
 let fixtures: FixtureSites;
 let client: SafeHttpClient;
 const runs = {} as Record<AuditedSite, AuditRun>;
+/** Each run less the PERF_TTFB reports that the machine's load, not the site, caused (see `loadSlowed`). */
+const asBuilt = {} as Record<AuditedSite, AuditRun>;
+
+/**
+ * PERF_TTFB judges a time the crawler measures, and the suite runs its files side by side on two cores, with the
+ * crawler and the fixture servers on one event loop: under load any page can be measured past the 800 ms band (a CI
+ * run once saw three more on the failing site). Such a report is right about what was measured, so it is taken out
+ * of the designed-versus-reported comparisons here, and the test 'PERF_TTFB reports beyond its designed pages only
+ * pages measured past the band' holds each one to its measurement.
+ */
+function loadSlowed(site: AuditedSite): string[] {
+  const designed = new Set(expectedUrls(site, EXPECTED.PERF_TTFB.fails[site] ?? []));
+  return reportedUrls(runs[site], 'PERF_TTFB').filter((url) => !designed.has(url));
+}
+
+function withoutLoadSlowed(site: AuditedSite): AuditRun {
+  const run = runs[site];
+  const slowed = new Set(loadSlowed(site));
+  if (slowed.size === 0) return run;
+  const isSlowed = (o: { code: string; url: string }) => o.code === 'PERF_TTFB' && slowed.has(o.url);
+  const aggregates = run.outcome.aggregates.map((a) =>
+    a.code === 'PERF_TTFB' ? { ...a, affectedPages: a.affectedPages - slowed.size } : a,
+  );
+  const ttfb = aggregates.find((a) => a.code === 'PERF_TTFB');
+  return {
+    ...run,
+    occurrences: run.occurrences.filter((o) => !isSlowed(o)),
+    outcome: {
+      ...run.outcome,
+      aggregates,
+      issues: run.outcome.issues
+        .filter((i) => i.code !== 'PERF_TTFB' || (ttfb?.affectedPages ?? 0) > 0)
+        .map((i) => (i.code === 'PERF_TTFB' && ttfb ? ttfb : i)),
+    },
+  };
+}
 
 beforeAll(async () => {
   fixtures = await startFixtureSites();
@@ -280,6 +316,7 @@ beforeAll(async () => {
       );
     }),
   );
+  for (const site of AUDITED_SITES) asBuilt[site] = withoutLoadSlowed(site);
 });
 
 afterAll(async () => {
@@ -312,7 +349,7 @@ describe('check catalog coverage', () => {
       AuditedSite,
       readonly string[] | typeof EVERY_RESPONSE,
     ][]) {
-      const run = runs[site];
+      const run = asBuilt[site];
       const urls = expectedUrls(site, paths);
       expect(urls.length, `${code} on ${site}`).toBeGreaterThan(0);
       expect(reportedUrls(run, code), `${code} on ${site}`).toEqual(urls);
@@ -321,7 +358,7 @@ describe('check catalog coverage', () => {
       expect(run.outcome.issues.map((i) => i.code)).toContain(code);
     }
     for (const site of expectation.passes ?? ['clean']) {
-      const run = runs[site];
+      const run = asBuilt[site];
       const aggregate = run.outcome.aggregates.find((a) => a.code === code);
       // Applicable (evaluated), and passed: not merely absent.
       expect(aggregate?.applicablePages ?? 0, `${code} applies on ${site}`).toBeGreaterThan(0);
@@ -332,9 +369,21 @@ describe('check catalog coverage', () => {
 
   it.each(AUDITED_SITES)('the %s site reports no code it was not built to fail', (site) => {
     const designed = ASSERTED.filter((code) => EXPECTED[code].fails[site] !== undefined).sort();
-    const reported = [...new Set(runs[site].occurrences.map((o) => o.code))].sort();
+    const reported = [...new Set(asBuilt[site].occurrences.map((o) => o.code))].sort();
     expect(reported).toEqual(designed);
-    expect(runs[site].outcome.issues.map((i) => i.code).sort()).toEqual(designed);
+    expect(asBuilt[site].outcome.issues.map((i) => i.code).sort()).toEqual(designed);
+  });
+
+  it('PERF_TTFB reports beyond its designed pages only pages measured past the band', () => {
+    const { warning } = CHECK_THRESHOLDS.metrics.PERF_TTFB;
+    for (const site of AUDITED_SITES) {
+      for (const url of loadSlowed(site)) {
+        const measured = runs[site].pages.find((p) => p.url === url)?.responseTimeMs;
+        const occurrence = runs[site].occurrences.find((o) => o.code === 'PERF_TTFB' && o.url === url);
+        expect(measured, `${url} measured`).toBeGreaterThan(warning);
+        expect(occurrence?.evidence, url).toEqual({ ttfbMs: measured });
+      }
+    }
   });
 
   it('records each occurrence once, with the catalog severity unless banded', () => {
@@ -391,14 +440,16 @@ describe('why a site check fired (occurrence evidence)', () => {
 describe('fixture site behaviour seen through the crawler', () => {
   it('the clean site scores 100 in every category with no issue at all', () => {
     const { outcome } = runs.clean;
-    expect(outcome.issues).toEqual([]);
+    expect(asBuilt.clean.outcome.issues).toEqual([]);
+    // A page the machine's load slowed past the TTFB band costs performance (and so overall) points, nothing else.
+    const slowed = loadSlowed('clean').length > 0;
     expect(outcome.scores).toEqual({
-      overall: 100,
+      overall: slowed ? expect.any(Number) : 100,
       meta: 100,
       content: 100,
       links: 100,
       technical: 100,
-      performance: 100,
+      performance: slowed ? expect.any(Number) : 100,
     });
     expect(outcome.site.https).toBe(true);
     // Three pages and the AMP version of /about (reached through its rel=amphtml link).
