@@ -145,7 +145,7 @@ function loginOf(
     usernameField: '--login-user-field',
     passwordField: '--login-password-field',
     headerName: '--login-header',
-    ...Object.fromEntries(Object.entries(LOGIN_SECRET_ENV)),
+    ...LOGIN_SECRET_ENV,
   };
   try {
     const { facts, secrets } = validate({ url: startUrl, settings: { crawlSubdomains: opts.subdomains } }, input, {});
