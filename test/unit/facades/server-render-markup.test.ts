@@ -6,6 +6,7 @@ import {
   linkedStylesheets,
   rootHtml,
   scriptSafeJson,
+  stateHtml,
   splitTemplate,
 } from '../../../facades/http/server-render.js';
 
@@ -70,12 +71,12 @@ describe('the page’s state and template', () => {
     expect(parts.head).toBe(
       '<html><head>\n<link rel="stylesheet" crossorigin href="/assets/web-c.css"></head>\n<body>',
     );
-    const page = parts.head + rootHtml({ markup: '<p>hi</p>', state: '{}' }).join('') + parts.tail;
+    const page = parts.head + rootHtml({ markup: '<p>hi</p>' }) + stateHtml('{}') + parts.tail;
     expect(page.indexOf('<p>hi</p>')).toBeLessThan(page.indexOf('index-a.js'));
     expect(page).toContain('<script type="application/json" id="ssr-state">{}</script>');
     expect(page).not.toContain('modulepreload');
     expect(page).toMatch(/<noscript>x<\/noscript><\/body><\/html>$/);
-    expect(parts.head + rootHtml(null).join('') + parts.tail).toContain('<div id="root"></div>');
+    expect(parts.head + rootHtml(null) + parts.tail).toContain('<div id="root"></div>');
     expect(splitTemplate('<html><body><div id="app"></div></body></html>')).toBeNull();
   });
 
