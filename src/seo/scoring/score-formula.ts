@@ -171,7 +171,10 @@ export function issuePriority(
 ): number {
   // A stored issue names its severity and category; a code the catalog no longer has counts as page-level.
   const scope = findCheck(check.code)?.scope ?? 'page';
-  const points = issueCost({ ...check, scope }, htmlPages ?? check.applicablePages)?.points ?? 0;
+  // The fields scoring reads, named: a stored issue carries many more, and a list of 2,000 issues copied each of them.
+  const { code, severity, category, affectedPages, applicablePages } = check;
+  const scored = { code, severity, category, scope, affectedPages, applicablePages };
+  const points = issueCost(scored, htmlPages ?? applicablePages)?.points ?? 0;
   return ranking > 0 ? points + RANKING_POINTS * PAGE_ISSUE_WEIGHTS[check.severity] * ranking : points;
 }
 
