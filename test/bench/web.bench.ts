@@ -140,6 +140,9 @@ export async function runWebBench(): Promise<{ ok: boolean }> {
     });
     cleanups.push(() => removeBenchUser(pool));
     const keywordsSeed = await seedKeywordsBench(pool, seed.projects[1].id);
+    // Statistics for the planner, as autovacuum gathers them within a minute of such writes on a running server:
+    // read at once, the 1,000 keywords' query was planned for 8 rows (17 ms against 11 ms with statistics).
+    await pool.query('ANALYZE');
     log(
       `seeded in ${Date.now() - seedStarted} ms: ${PROJECTS} projects x 2 audits, ${ISSUES} issues ` +
         `and ${seed.occurrences} occurrences on one audit; ${KEYWORDS} keywords and ${keywordsSeed.rankings} ` +
