@@ -4,6 +4,7 @@ import { RouterProvider } from '@tanstack/react-router';
 import { GraphQLProvider, currentGraphQLClient } from './lib/graphql-client';
 import { currentSession } from './lib/session';
 import { createAppRouter } from './app/router';
+import { AppHeader } from './features/shell';
 import './styles.css';
 
 const router = createAppRouter({ loadSession: currentSession, graphql: currentGraphQLClient });
@@ -14,12 +15,17 @@ void currentSession();
 for (const route of router.getMatchedRoutes(window.location.pathname)[0])
   void router.loadRouteChunk(route)?.catch(() => undefined);
 
+// The signed-in header's code too: rendered before it arrived, the header of a page the server rendered went blank
+// (its Suspense placeholder) for 300-700 ms after the first render, on every signed-in page.
+const header = currentSession()
+  .then((session) => (session ? AppHeader.preload?.() : undefined))
+  .catch(() => undefined);
+
 const root = createRoot(document.getElementById('root')!);
-// The first render waits for the router to have the page (session, route chunks): a page rendered by the server (a
-// signed-in page, with its query results) or at build time (a public page) stays on screen until then and is
-// replaced by the same markup in one commit, never by a blank or pending frame.
-void router
-  .load()
+// The first render waits for the router to have the page (session, route chunks) and, for a signed-in user, the
+// header: a page rendered by the server (a signed-in page, with its query results) or at build time (a public page)
+// stays on screen until then and is replaced by the same markup in one commit, never by a blank or pending frame.
+void Promise.all([router.load().catch(() => undefined), header])
   .catch(() => undefined)
   .finally(() =>
     root.render(
