@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { rankingUrlVariants } from '../../../src/seo/page/index.js';
+import { variantsOf } from '../../../src/seo/page/ranking-url-variants.js';
 import { RANKING_POINTS, issuePriority, rankingPositionWeight, rankingWeight } from '../../../src/seo/scoring/index.js';
 
 describe('rankingUrlVariants', () => {
@@ -188,6 +189,24 @@ describe('rankingUrlVariants against the URL setters applied to a fresh copy per
         expect(rankingUrlVariants(u)).toEqual(reference(u));
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it('kept variants are the computed ones: asked again, once others pushed them out, or never asked before', () => {
+    const first = rankingUrlVariants('https://kept.example.com/a?x=1');
+    expect(rankingUrlVariants('https://kept.example.com/a?x=1')).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // More URLs than are kept: the first is computed again, equal to what it was.
+    for (let i = 0; i < 10_050; i++) rankingUrlVariants(`https://kept.example.com/p${i}`);
+    const again = rankingUrlVariants('https://kept.example.com/a?x=1');
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    fc.assert(
+      fc.property(url, (u) => {
+        expect(rankingUrlVariants(u)).toEqual(variantsOf(u));
+        expect(rankingUrlVariants(u)).toEqual(reference(u));
+      }),
+      { numRuns: 500 },
     );
   });
 });
