@@ -23,7 +23,7 @@ const at = (path: string, scheme = 'https') => `${scheme}://${host}${path}`;
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
 /** The two statements of the ranking-page join (AuditRepository.rankingPageFacts). */
 const LATEST_AUDITS_SQL = 'FROM unnest($1::uuid[]) AS w(id)';
-const AUDIT_PAGES_SQL = 'FROM unnest($3::text[]) AS w(url) JOIN audit_page p ON p.audit_id = $2';
+const AUDIT_PAGES_SQL = "FROM unnest(string_to_array($3, E'\\n')) AS w(url) JOIN audit_page p ON p.audit_id = $2";
 
 async function rank(keywordId: string, checkedAt: Date, position: number | null | 'FAILED', url?: string) {
   const failed = position === 'FAILED';
