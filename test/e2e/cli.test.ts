@@ -367,7 +367,10 @@ describe('seo start (first run)', () => {
       const readyAt = lines.findIndex((l) => l.startsWith('Ready: '));
       expect(lines[readyAt], out.slice(-2000)).toBe(`Ready: open http://127.0.0.1:${port}`);
       // Both processes said they were up (their log lines and the supervisor's line come through different pipes,
-      // so their order in the output is not theirs).
+      // so their order in the output is not theirs: on a loaded machine the API's line came after "Ready").
+      const linesBy = Date.now() + 10_000;
+      while (!(out.includes('"API listening"') && out.includes('"worker ready"')) && Date.now() < linesBy)
+        await new Promise((r) => setTimeout(r, 100));
       expect(out).toContain('"API listening"');
       expect(out).toContain('"worker ready"');
       const ready = await fetch(`http://127.0.0.1:${port}/ready`);
