@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -24,6 +24,9 @@ import { toWebHeaders } from './http-guard.js';
  * - Never worse than before: no session, a page whose route does not load its data, a redirect, a query with
  *   errors, a dependency out of reach or any fault gives `null`, and the caller sends the plain index.html, whose
  *   scripts then do what they always did (and show the error, if there is one).
+ * - A long list streams after the page (the issues, the keywords: lib/streamed-query.ts): the page goes out when its
+ *   own queries are answered, the list when its query is; React's script that puts it in place is allowed by a nonce
+ *   made for the response. A list that fails or takes longer than STREAM_DEADLINE_MS is left to the browser.
  */
 
 /** What rendering needs of the domain. */
@@ -42,13 +45,20 @@ interface RendererModule {
       variables?: Record<string, unknown>;
       operationName?: string;
     }): Promise<{ data?: unknown; errors?: readonly unknown[] }>;
-  }): Promise<{ rendered: true; markup: string; results: unknown } | { rendered: false; reason: string }>;
+    nonce: string;
+    signal: AbortSignal;
+  }): Promise<
+    | { rendered: true; markup: string; rest: AsyncIterable<string>; results(): unknown }
+    | { rendered: false; reason: string }
+  >;
 }
 
 /** What a signed-in page's request gets from the renderer: its cookies (known before any byte is sent), its render. */
 export interface PreparedPage {
   /** better-auth's session refresh, if get-session made one: sent with the page's headers. */
   setCookies: string[];
+  /** The response's CSP nonce: React's scripts that put a streamed list in place carry it. */
+  nonce: string;
   /**
    * The markup of #root and the JSON state beside it (lib/ssr-state.ts), or null: the browser renders the page. The
    * state is written when asked for, after the markup has gone out.
@@ -56,9 +66,11 @@ export interface PreparedPage {
   render(): Promise<RenderedPage | null>;
 }
 
-/** A rendered page: its markup, and its state (JSON text) written on demand. */
+/** A rendered page: its markup, the rest of it as it streams, and its state (JSON text) written on demand. */
 export interface RenderedPage {
   markup: string;
+  rest: AsyncIterable<string>;
+  /** Once `rest` has ended. */
   state(): string;
 }
 
@@ -72,6 +84,9 @@ export interface ServerRenderer {
  * the browser renders the page as it would without this (a database that hangs does not hang the page).
  */
 export const RENDER_DEADLINE_MS = 2_000;
+
+/** How long a streamed list may take after the page has gone out: past it, the browser renders the list. */
+export const STREAM_DEADLINE_MS = 10_000;
 
 const SCRIPT_UNSAFE = /[<\u2028\u2029]/g;
 const SCRIPT_ESCAPES: Record<string, string> = { '<': '\\u003c', '\u2028': '\\u2028', '\u2029': '\\u2029' };
@@ -138,11 +153,14 @@ export function createServerRenderer(
     const session = sessionResponse.ok ? withoutToken(await sessionResponse.text()) : null;
     if (!session) return null;
     const context = runtime.createContext({ principal, requestId: String(request.id), ip: request.ip });
+    const nonce = randomBytes(18).toString('base64');
     const render = async () => {
       const started = performance.now();
       const result = await module.renderSignedInPage({
         url: request.url,
         session,
+        nonce,
+        signal: AbortSignal.timeout(STREAM_DEADLINE_MS),
         async execute({ query, variables, operationName }) {
           const compiled = lane.operation(query, operationName);
           if (!compiled) return { errors: [{ message: 'not a read of stored data' }] };
@@ -155,10 +173,15 @@ export function createServerRenderer(
         return null;
       }
       request.log.debug({ ms }, 'page rendered');
-      return { markup: result.markup, state: () => scriptSafeJson({ session, results: result.results }) };
+      return {
+        markup: result.markup,
+        rest: result.rest,
+        state: () => scriptSafeJson({ session, results: result.results() }),
+      };
     };
     return {
       setCookies: sessionResponse.headers.getSetCookie(),
+      nonce,
       async render() {
         let timer: NodeJS.Timeout | undefined;
         const deadline = new Promise<null>((resolve) => {
@@ -249,9 +272,19 @@ export function inlineStylesheets(
   return { head: inlined, styleHashes };
 }
 
+const ROOT_OPEN = '<div id="root">';
+const ROOT_CLOSE = '</div>';
+
 /** #root with the rendered markup (the empty #root when the page was not rendered). */
 export const rootHtml = (page: Pick<RenderedPage, 'markup'> | null): string =>
-  page ? `<div id="root">${page.markup}</div>` : ROOT;
+  page ? `${ROOT_OPEN}${page.markup}${ROOT_CLOSE}` : ROOT;
+
+/** The page's CSP with its nonce among the script sources (React's scripts that put a streamed list in place). */
+export const withScriptNonce = (csp: string, nonce: string): string =>
+  csp.replace(
+    /(^|;\s*)script-src ([^;]*)/,
+    (_m, start: string, sources: string) => `${start}script-src ${sources} 'nonce-${nonce}'`,
+  );
 
 /** The state's element, sent after #root (sendRenderedPage). */
 export const stateHtml = (state: string): string =>
@@ -282,7 +315,12 @@ export function sendRenderedPage(
 ): FastifyReply {
   if (page.setCookies.length) reply.header('set-cookie', page.setCookies);
   reply
-    .headers({ ...template.headers, 'cache-control': 'private, no-store', vary: 'Cookie, Accept-Encoding' })
+    .headers({
+      ...template.headers,
+      'content-security-policy': withScriptNonce(template.headers['content-security-policy'] ?? '', page.nonce),
+      'cache-control': 'private, no-store',
+      vary: 'Cookie, Accept-Encoding',
+    })
     .type('text/html; charset=utf-8');
   const accept = request.headers['accept-encoding'];
   const encoding = accept ? new Negotiator({ headers: { 'accept-encoding': accept } }).encoding(ENCODINGS) : null;
@@ -301,29 +339,35 @@ export function sendRenderedPage(
     out = plain;
     body = plain;
   }
-  out.write(template.head);
-  out.flush?.();
-  void page
-    .render()
-    .then((rendered) => {
-      out.write(rootHtml(rendered));
-      if (!rendered) return void out.end(template.tail);
-      // The markup goes out before the state is even written: the browser paints it while the state, which only the
-      // scripts read (~510 KB on the 1,000-keyword page, ~760 KB on the 2,000-issue one), is serialized, compressed
-      // and sent. Serializing it blocks this process for several milliseconds, so it waits until the flushed markup
-      // has been handed to the socket (the flush's callback, then a turn of the event loop).
-      const rest = () =>
-        setImmediate(() => {
-          try {
-            out.write(stateHtml(rendered.state()));
-            out.end(template.tail);
-          } catch (err) {
-            body.destroy(err instanceof Error ? err : new Error(String(err)));
-          }
-        });
-      if (out.flush) out.flush(rest);
-      else rest();
-    })
-    .catch((err: unknown) => body.destroy(err instanceof Error ? err : new Error(String(err))));
+  /** What was written, handed on to the socket (a compressor's flush), and a turn of the event loop after it. */
+  const flushed = () =>
+    new Promise<void>((resolve) => {
+      const next = () => setImmediate(resolve);
+      if (out.flush) out.flush(next);
+      else next();
+    });
+  const send = async () => {
+    out.write(template.head);
+    out.flush?.();
+    const rendered = await page.render();
+    if (!rendered) return void out.end(rootHtml(null) + template.tail);
+    out.write(ROOT_OPEN + rendered.markup);
+    await flushed();
+    // A streamed list, piece by piece as React renders it: each goes out at once.
+    for await (const piece of rendered.rest) {
+      if (body.destroyed) return;
+      out.write(piece);
+      await flushed();
+    }
+    // The markup goes out before the state is even written: the browser paints it while the state, which only the
+    // scripts read (~510 KB on the 1,000-keyword page, ~760 KB on the 2,000-issue one), is serialized, compressed and
+    // sent. Serializing it blocks this process for several milliseconds, so it waits until the flushed markup has been
+    // handed to the socket (the flush's callback, then a turn of the event loop).
+    out.write(ROOT_CLOSE);
+    await flushed();
+    out.write(stateHtml(rendered.state()));
+    out.end(template.tail);
+  };
+  send().catch((err: unknown) => body.destroy(err instanceof Error ? err : new Error(String(err))));
   return reply.send(body);
 }

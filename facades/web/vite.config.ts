@@ -31,7 +31,15 @@ const serverBuild = defineConfig({
     emptyOutDir: true,
     target: 'node20',
     reportCompressedSize: false,
-    rolldownOptions: { onLog },
+    rolldownOptions: {
+      output: {
+        // The server loads this module with its build time in the URL (a rebuild loads the new one), and the routes'
+        // chunks import what they share with it from its plain URL: a second instance. A module with state the render
+        // provides to the pages (a React context) is therefore a chunk of its own, one instance for both.
+        codeSplitting: { groups: [{ name: 'render-context', test: /\/src\/lib\/streamed-query\.ts$/ }] },
+      },
+      onLog,
+    },
   },
 });
 

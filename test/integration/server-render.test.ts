@@ -82,9 +82,16 @@ describe('signed-in pages rendered by the server', () => {
     const res = await load('/projects', { cookie: owner.cookie });
     expect(res.body).not.toContain('<script>alert');
     expect(res.body).not.toContain('<img src=x');
+    // React's own inline scripts (its streaming runtime) run by the response's nonce, a new one per response.
+    const nonce = /script-src 'self' 'nonce-([\w+/=]+)'/.exec(String(res.headers['content-security-policy']))?.[1];
+    expect(nonce).toMatch(/^[\w+/]{24}$/);
+    const again = await load('/projects', { cookie: owner.cookie });
+    expect(String(again.headers['content-security-policy'])).toContain("script-src 'self' 'nonce-");
+    expect(String(again.headers['content-security-policy'])).not.toContain(nonce);
     const scripts = [...res.body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
     for (const [, attrs, body] of scripts) {
       if (attrs.includes('type="application/json"')) expect(body).not.toMatch(/<\/?script/i);
+      else if (attrs === ` nonce="${nonce}"`) expect(body).toMatch(/^(requestAnimationFrame|\$R[A-Z])/);
       else {
         expect(attrs).toMatch(/src="\/assets\//);
         expect(body.trim()).toBe('');

@@ -11,8 +11,14 @@
  *
  * Only pages whose route loader fetches their data are rendered here; anything else (a redirect, a not-found, an
  * error, a query with errors) is left to the browser as before: the caller sends the plain index.html.
+ *
+ * A page with a long list streams it (lib/streamed-query.ts): its loader starts the list's query with STREAMED, the
+ * render waits only for the other queries, and React's streaming renderer gives the page's shell at once (the list's
+ * Suspense fallback in its place) and the list when its query is answered, with React's script that puts it in place
+ * (the response's CSP nonce allows it). The browser paints the shell while the list is read and rendered here.
  */
-import { renderToString } from 'react-dom/server';
+import type { ReactNode } from 'react';
+import { renderToPipeableStream } from 'react-dom/server';
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import {
   Client,
@@ -26,6 +32,7 @@ import { parseSession, type Session } from './lib/session';
 import { GraphQLProvider } from './lib/graphql-client';
 import { createAppRouter, type AppRouter, type RouterContext } from './app/router';
 import { AppHeader } from './features/shell';
+import { StreamedQueries } from './lib/streamed-query';
 import { cspSafeMarkup } from './ssr/csp-safe-markup';
 
 /** A GraphQL request as POST /graphql receives it. */
@@ -48,32 +55,62 @@ export interface ServerRenderInput {
   session: string;
   /** Runs one of the page's queries in-process, as the request's principal. */
   execute(request: GraphQLRequest): Promise<GraphQLResponse>;
+  /** The response's CSP nonce, for React's scripts that put a streamed list in place. */
+  nonce?: string;
+  /** Aborts a streamed list still pending: the browser renders it instead. */
+  signal?: AbortSignal;
 }
 
-export type ServerRenderResult =
-  { rendered: true; markup: string; results: SSRData } | { rendered: false; reason: string };
+/** A rendered page: its shell, then the rest of its markup as it streams, then its query results. */
+export interface RenderedMarkup {
+  rendered: true;
+  /** The page's markup as far as it is ready (a streamed list's fallback in its place). */
+  markup: string;
+  /** The rest of the markup, a piece per flush of React's renderer (nothing for a page without a streamed list). */
+  rest: AsyncIterable<string>;
+  /** The queries' results for the browser (ssrExchange's data), once `rest` has ended. */
+  results(): SSRData;
+}
+
+export type ServerRenderResult = RenderedMarkup | { rendered: false; reason: string };
 
 /**
  * urql's transport, answered in-process: every operation goes to `execute` (urql's subscriptionExchange with
  * enableAllOperations, its documented way to hand queries to another transport), and its result comes back as the
  * object it is, not as JSON written and parsed again. Every request is counted until it settles; once the render has
  * started, later requests (a query no loader prefetched) are refused at once: the browser makes them, as it would
- * without this.
+ * without this. A streamed query (STREAMED in its context) is not waited for before the render: the component that
+ * shows it waits for it (`wait`), and when it fails, its result is not sent to the browser, which asks again.
  */
 function inProcessTransport(execute: ServerRenderInput['execute']) {
   const pending = new Set<Promise<unknown>>();
+  const streamed = new Map<number, Promise<void>>();
+  const streamedFailures = new Set<number>();
   let closed = false;
   let failed: string | null = null;
-  const run = async (request: GraphQLRequest): Promise<ExecutionResult> => {
+  const run = async (request: GraphQLRequest, streamedKey: number | null): Promise<ExecutionResult> => {
     if (closed) throw new Error('rendering: no more queries');
     const running = execute(request);
-    pending.add(running);
+    const fail = (reason: string) => {
+      if (streamedKey === null) failed ??= reason;
+      else streamedFailures.add(streamedKey);
+    };
+    if (streamedKey === null) pending.add(running);
+    else
+      streamed.set(
+        streamedKey,
+        // Settled, then a turn later: urql delivers a result to its cache on a later tick.
+        running.then(
+          () => new Promise((resolve) => setTimeout(resolve, 0)),
+          () => undefined,
+        ),
+      );
     try {
       const response = await running;
-      if (response.errors?.length) failed ??= `the query ${request.operationName ?? ''} answered errors`;
+      if (response.errors?.length) fail(`the query ${request.operationName ?? ''} answered errors`);
       return response as ExecutionResult;
     } catch (err) {
-      failed ??= `a query failed: ${err instanceof Error ? err.message : String(err)}`;
+      fail(`a query failed: ${err instanceof Error ? err.message : String(err)}`);
       throw err;
     } finally {
       pending.delete(running);
@@ -81,13 +118,14 @@ function inProcessTransport(execute: ServerRenderInput['execute']) {
   };
   const exchange = subscriptionExchange({
     enableAllOperations: true,
-    forwardSubscription: (request) => ({
+    forwardSubscription: (request, operation) => ({
       subscribe(sink) {
         let active = true;
         // The variables as POST /graphql would receive them (JSON: no undefined values), a few bytes.
         const variables =
           request.variables && (JSON.parse(JSON.stringify(request.variables)) as Record<string, unknown>);
-        run({ query: request.query ?? '', variables, operationName: request.operationName }).then(
+        const streamedKey = operation.context.streamed === true ? operation.key : null;
+        run({ query: request.query ?? '', variables, operationName: request.operationName }, streamedKey).then(
           (result) => {
             if (!active) return;
             sink.next(result);
@@ -101,17 +139,94 @@ function inProcessTransport(execute: ServerRenderInput['execute']) {
   });
   return {
     exchange,
-    /** Waits until no query is in flight (a result may start another: loaders that chain). */
+    /** Waits until no query is in flight but streamed ones (a result may start another: loaders that chain). */
     async settled(): Promise<void> {
       while (pending.size) await Promise.allSettled([...pending]);
       // urql delivers a result on a later tick: let it reach the ssrExchange before reading it.
       await new Promise((resolve) => setTimeout(resolve, 0));
     },
+    /** A streamed query's answer, for the component that shows it (lib/streamed-query.ts). */
+    wait: (key: number): Promise<void> | null => streamed.get(key) ?? null,
     close() {
       closed = true;
     },
     failure: () => failed,
+    /** The streamed queries whose answer was an error: left for the browser to ask again. */
+    streamedFailures: (): ReadonlySet<number> => streamedFailures,
   };
+}
+
+/** React's writes, gathered into one piece per flush (a flush ends on a tag: a piece can be read on its own). */
+interface StreamedMarkup {
+  /** The markup of the first flush: the page, a pending list's fallback in its place. */
+  shell: string;
+  /** The later flushes' pieces, until React ends. */
+  rest: AsyncIterable<string>;
+}
+
+/**
+ * The page rendered by React's streaming renderer: the shell once everything outside a pending Suspense boundary has
+ * rendered (or, `whole`, once everything has: one piece, which no script completes), the rest as each boundary
+ * completes. Completed boundaries are never held back for the shell's size (progressiveChunkSize): a page whose data
+ * is all there comes in its shell.
+ */
+function renderStream(
+  node: ReactNode,
+  { nonce, signal, whole }: { nonce?: string; signal?: AbortSignal; whole: boolean },
+) {
+  return new Promise<StreamedMarkup>((resolve, reject) => {
+    const pieces: string[] = [];
+    let bytes: Buffer[] = [];
+    let ended = false;
+    let wake: (() => void) | null = null;
+    const notify = () => {
+      wake?.();
+      wake = null;
+    };
+    // What React's pipe() needs of a destination: write, flush (after each of its flushes), end, and `on` for the
+    // events it listens to (never emitted: this destination neither fills nor closes early).
+    const destination = {
+      write(chunk: Uint8Array | string) {
+        bytes.push(Buffer.from(chunk));
+        return true;
+      },
+      flush() {
+        if (bytes.length) pieces.push(Buffer.concat(bytes).toString('utf8'));
+        bytes = [];
+        notify();
+      },
+      end() {
+        destination.flush();
+        ended = true;
+        signal?.removeEventListener('abort', abort);
+        notify();
+      },
+      on: () => destination,
+    };
+    async function* rest(): AsyncGenerator<string> {
+      for (;;) {
+        while (pieces.length) yield pieces.shift()!;
+        if (ended) return;
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    }
+    const ready = () => {
+      stream.pipe(destination as unknown as NodeJS.WritableStream);
+      resolve({ shell: pieces.splice(0).join(''), rest: rest() });
+    };
+    const stream = renderToPipeableStream(node, {
+      nonce,
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
+      onShellReady: whole ? undefined : ready,
+      onAllReady: whole ? ready : undefined,
+      onShellError: reject,
+      // A streamed list that failed to render (or was aborted) is rendered by the browser: React says so in the page.
+      onError: () => undefined,
+    });
+    const abort = () => stream.abort(signal?.reason);
+    if (signal?.aborted) abort();
+    else signal?.addEventListener('abort', abort, { once: true });
+  });
 }
 
 /**
@@ -187,7 +302,9 @@ export async function renderPublicPage(
   });
   if (!result.rendered) return result;
   if (!head) return { rendered: false, reason: 'no head' };
-  return { rendered: true, markup: result.markup, head };
+  let markup = result.markup;
+  for await (const piece of result.rest) markup += piece;
+  return { rendered: true, markup, head };
 }
 
 async function renderAt(
@@ -210,6 +327,8 @@ async function renderAt(
   const routerAt = (url: string) =>
     serverRouter({ loadSession: () => Promise.resolve(session), graphql: () => client }, url);
   let router = routerAt(input.url);
+  // Once the page streams, its router lives until the stream ends (a streamed list renders with it).
+  let streaming = false;
   try {
     await Promise.all([router.load(), AppHeader.preload?.()]);
     // A URL the router only rewrites (the same page, its search in canonical form) is rendered at that form, which
@@ -233,14 +352,36 @@ async function renderAt(
     if (failure) return { rendered: false, reason: failure };
     transport.close();
     loaded?.(router);
-    const markup = renderToString(
-      <GraphQLProvider client={client}>
-        <RouterProvider router={router} />
-      </GraphQLProvider>,
+    // A public page (no session) is rendered whole: it is read without scripts (crawlers), so nothing may wait for one.
+    const { shell, rest } = await renderStream(
+      <StreamedQueries.Provider value={transport.wait}>
+        <GraphQLProvider client={client}>
+          <RouterProvider router={router} />
+        </GraphQLProvider>
+      </StreamedQueries.Provider>,
+      { nonce: input.nonce, signal: input.signal, whole: !session },
     );
-    return { rendered: true, markup: cspSafeMarkup(markup, 'drop'), results: ssr.extractData() };
+    const safe = (markup: string) => cspSafeMarkup(markup, 'drop', input.nonce);
+    async function* safeRest(): AsyncGenerator<string> {
+      try {
+        for await (const piece of rest) yield safe(piece);
+      } finally {
+        router.history.destroy();
+      }
+    }
+    streaming = true;
+    return {
+      rendered: true,
+      markup: safe(shell),
+      rest: safeRest(),
+      results() {
+        const data = ssr.extractData();
+        for (const key of transport.streamedFailures()) delete data[key];
+        return data;
+      },
+    };
   } finally {
     transport.close();
-    router.history.destroy();
+    if (!streaming) router.history.destroy();
   }
 }
