@@ -292,8 +292,8 @@ export async function runAudit100kBench(): Promise<{ ok: boolean }> {
     const reads: Read[] = [
       {
         name: 'issues',
-        label: 'issues list (AuditIssues)',
-        query: doc(AUDITS_GRAPHQL, 'AuditIssues'),
+        label: 'issues list (AuditIssueList)',
+        query: doc(AUDITS_GRAPHQL, 'AuditIssueList'),
         variables: { auditId: head },
         verify: (d) => check((d as { audit: { issues: unknown[] } }).audit.issues.length > 0, 'no issues listed'),
       },

@@ -250,7 +250,9 @@ describe('the GraphQL read lane answers as Apollo does', () => {
     // The web app's reads (all but the free tools, the PDF and the export file) came from the lane.
     const laneQueries = new Set(laneRuns.map((r) => r.split(' ')[0]));
     expect(laneQueries.size).toBeGreaterThanOrEqual(15);
-    expect([...laneQueries]).toEqual(expect.arrayContaining(['DashboardProjects', 'AuditIssues', 'KeywordsPage']));
+    expect([...laneQueries]).toEqual(
+      expect.arrayContaining(['DashboardProjects', 'AuditIssues', 'AuditIssueList', 'KeywordsPage', 'KeywordList']),
+    );
   });
 
   it('leaves every other request to Apollo, which answers it as without the lane', async () => {

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { get as httpGet, type IncomingMessage } from 'node:http';
 import { gunzipSync } from 'node:zlib';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProject, createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
 import { anAudit } from '../factories.js';
@@ -146,6 +148,66 @@ describe('signed-in pages rendered by the server', () => {
     expect(issues?.root.indexOf('Missing title')).toBeGreaterThan(-1);
     expect(issues?.root.indexOf('Missing title')).toBeLessThan(issues!.root.indexOf('Thin content'));
     expect(issues?.root).not.toContain('style=');
+  });
+
+  it('a long list streams after the page: its heading goes out while the issues are still being read', async () => {
+    const org = { t, id: owner.organizationId, plan: 'FREE' as const, owner };
+    const audit = await anAudit({
+      project: { org, id: project.id },
+      pages: 2,
+      issues: [
+        {
+          code: 'CONTENT_THIN',
+          title: 'Streamed thin content',
+          severity: 'WARNING',
+          category: 'CONTENT',
+          affectedPages: 2,
+        },
+      ],
+    });
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    // The issues' table locked: the list's query waits on it, the page's own query (project, audit) does not.
+    const locker = new pg.Client({ connectionString: t.config.DATABASE_URL });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE audit_issue IN ACCESS EXCLUSIVE MODE');
+      const res = await new Promise<IncomingMessage>((resolve, reject) =>
+        httpGet(`${base}/projects/${project.id}/audits/${audit.id}`, { headers: { cookie: owner.cookie } }, resolve).on(
+          'error',
+          reject,
+        ),
+      );
+      res.setEncoding('utf8');
+      let html = '';
+      let arrived = () => undefined as void;
+      res.on('data', (chunk: string) => {
+        html += chunk;
+        arrived();
+      });
+      const until = async (text: string) => {
+        while (!html.includes(text)) await new Promise<void>((resolve) => (arrived = resolve));
+      };
+      await until('Loading the issues');
+      expect(html).toContain('Audit issues</h1>');
+      expect(html).toContain('overall score');
+      expect(html).not.toContain('Streamed thin content');
+      expect(html).not.toContain('id="ssr-state"');
+      await locker.query('COMMIT');
+      await until('</html>');
+      // The list, then React's script that puts it in place of the fallback, allowed by the response's nonce.
+      const nonce = /'nonce-([\w+/=]+)'/.exec(String(res.headers['content-security-policy']))![1];
+      expect(html).toMatch(/<div hidden id="S:0">[\s\S]*Streamed thin content[\s\S]*<\/div>/);
+      expect(html).toContain(`<script nonce="${nonce}">$RB=[];`);
+      expect(html).toMatch(/\$RC\("B:0","S:0"\)<\/script><\/div>\s*<script type="application\/json" id="ssr-state">/);
+      const page = rendered(html)!;
+      expect(page.root).not.toMatch(/\sstyle="/);
+      // The state has the list too: the browser's first render draws it without asking again.
+      expect(JSON.stringify(page.state.results)).toContain('Streamed thin content');
+    } finally {
+      await locker.query('ROLLBACK').catch(() => undefined);
+      await locker.end();
+    }
   });
 
   it('gzip when the browser accepts it: the same page once decoded', async () => {

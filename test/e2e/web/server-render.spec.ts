@@ -1,4 +1,5 @@
 import { createProject, expect, expectAccessible, expectNoSidewaysScroll, signUp, test, uniq } from './fixtures';
+import pg from 'pg';
 
 /**
  * Signed-in pages come rendered from the server (facades/http/server-render.ts): the page is there before any script
@@ -58,4 +59,45 @@ test('a signed-in page is in the HTML before any script runs, and the app takes 
   await page.getByRole('button', { name: /Organization/ }).click();
   await expect(page.getByRole('option', { name: 'Create organization…' })).toBeVisible();
   await page.keyboard.press('Escape');
+});
+
+/**
+ * A long list streams after the page (lib/streamed-query.ts): while the keywords' rankings are locked in the database,
+ * the page's heading and count are painted with the list's placeholder; once they are readable, the list arrives in
+ * the same response, React's script (allowed by the response's CSP nonce: a refusal fails the test) puts it in place,
+ * and the app takes the page over.
+ */
+test('a page paints before its list, which streams in when read', async ({ page }) => {
+  await signUp(page);
+  await createProject(page, 'https://streamed-garden.example.com/', `Streamed Garden ${uniq()}`);
+  await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: 'Keywords' }).click();
+  await page.getByRole('button', { name: 'Add keywords' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Add keywords' });
+  await dialog.getByLabel('Keywords, one per line').fill('streamed herbs\nstreamed pots');
+  await dialog.getByRole('button', { name: 'Add 2 keywords' }).click();
+  await expect(dialog).toBeHidden();
+  const keywords = page.getByRole('table', { name: /Tracked keywords/ }).getByRole('rowheader');
+  await expect(keywords).toHaveCount(2);
+
+  const locker = new pg.Client({
+    connectionString: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/seo_audit_test',
+  });
+  await locker.connect();
+  try {
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE ranking IN ACCESS EXCLUSIVE MODE');
+    await page.goto(page.url(), { waitUntil: 'commit' });
+    await expect(page.getByRole('heading', { level: 1, name: 'Keywords' })).toBeVisible();
+    await expect(page.getByText('2 keywords tracked for Streamed Garden')).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Loading keywords…' })).toBeVisible();
+    await expect(keywords).toHaveCount(0);
+    await locker.query('COMMIT');
+  } finally {
+    await locker.query('ROLLBACK').catch(() => undefined);
+    await locker.end();
+  }
+  await expect(keywords).toHaveCount(2);
+  await expect(page.getByText('Loading keywords…')).toHaveCount(0);
+  await page.getByRole('searchbox', { name: 'Search keywords or URLs' }).fill('pots');
+  await expect(keywords).toHaveCount(1);
 });

@@ -1,4 +1,4 @@
-import { useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import { AboutCheckLink } from '../checks/about-check-link';
 import { useQuery } from 'urql';
@@ -9,13 +9,16 @@ import { useDocumentTitle } from '../../components/document-title';
 import { SelectField } from '../../components/select-field';
 import { EmptyState, Loading } from '../../components/status';
 import {
+  AuditIssueListDocument,
   AuditIssuesDocument,
   IssueGuidanceDocument,
-  type AuditIssuesQuery,
+  type AuditIssueListQuery,
+  type AuditStatus,
   type IssueCategory,
   type Severity,
 } from '../../gql/graphql';
 import { PREFETCHED } from '../../lib/urql';
+import { useStreamedQuery } from '../../lib/streamed-query';
 import { CATEGORY_LABEL, SEVERITY_LABEL } from '../../lib/labels';
 import { formatNumber, plural } from '../../lib/format';
 import { AuditHeading, AuditLoadError } from './audit-heading';
@@ -26,7 +29,7 @@ import { CATEGORIES, SEVERITIES, type IssueSearch } from './search-params';
 
 const route = getRouteApi('/app/projects/$projectId/audits/$auditId');
 
-type IssueRow = AuditIssuesQuery['audit']['issues'][number];
+type IssueRow = AuditIssueListQuery['audit']['issues'][number];
 type Row =
   { kind: 'group'; category: IssueCategory; counts: Record<Severity, number> } | { kind: 'issue'; issue: IssueRow };
 
@@ -164,17 +167,60 @@ function IssueItem({
 
 export function AuditIssuesPage() {
   const { projectId, auditId } = route.useParams();
-  const search = route.useSearch();
-  const navigate = route.useNavigate();
   const [{ data, fetching, error }] = useQuery({
     query: AuditIssuesDocument,
+    variables: { projectId, auditId },
+    ...PREFETCHED,
+  });
+  useDocumentTitle(data ? `Issues · ${data.project.name}` : 'Audit issues');
+
+  if (fetching && !data) return <Loading label="Loading the audit…" />;
+  if (!data) return <AuditLoadError projectId={projectId} error={error} />;
+  const audit = data.audit;
+
+  return (
+    <section className="page" aria-labelledby="audit-title">
+      <AuditHeading projectId={projectId} projectName={data.project.name} audit={audit} view="issues" />
+      {audit.status !== 'COMPLETED' && (
+        <p className="callout callout-info">
+          Issues are listed when an audit completes. This audit is {audit.status.toLowerCase()}.
+        </p>
+      )}
+      {/* The list: streamed by the server after the heading (lib/streamed-query.ts). */}
+      <Suspense fallback={<Loading label="Loading the issues…" />}>
+        <IssueList
+          projectId={projectId}
+          auditId={auditId}
+          status={audit.status}
+          siteHost={siteHostOf(data.project.url)}
+        />
+      </Suspense>
+    </section>
+  );
+}
+
+/** The audit's issues: filters, counts and the virtual list. */
+function IssueList({
+  projectId,
+  auditId,
+  status,
+  siteHost,
+}: {
+  projectId: string;
+  auditId: string;
+  status: AuditStatus;
+  siteHost: string | null;
+}) {
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const [{ data, fetching, error }] = useStreamedQuery({
+    query: AuditIssueListDocument,
     variables: { projectId, auditId },
     ...PREFETCHED,
   });
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [text, setText] = useState(search.q ?? '');
   const deferredText = useDeferredValue(text);
-  useDocumentTitle(data ? `Issues · ${data.project.name}` : 'Audit issues');
 
   const issues = data?.audit.issues;
   const rows = useMemo(() => (issues ? buildRows(issues, search, deferredText) : []), [issues, search, deferredText]);
@@ -204,7 +250,7 @@ export function AuditIssuesPage() {
   const setSearch = (patch: Partial<IssueSearch>) =>
     void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true });
 
-  if (fetching && !data) return <Loading label="Loading the audit…" />;
+  if (fetching && !data) return <Loading label="Loading the issues…" />;
   if (!data) return <AuditLoadError projectId={projectId} error={error} />;
 
   const audit = data.audit;
@@ -214,14 +260,7 @@ export function AuditIssuesPage() {
   const shownIssues = rows.filter((r) => r.kind === 'issue').length;
 
   return (
-    <section className="page" aria-labelledby="audit-title">
-      <AuditHeading projectId={projectId} projectName={data.project.name} audit={audit} view="issues" />
-      {audit.status !== 'COMPLETED' && (
-        <p className="callout callout-info">
-          Issues are listed when an audit completes. This audit is {audit.status.toLowerCase()}.
-        </p>
-      )}
-
+    <>
       <div className="filters card" role="search" aria-label="Filter issues">
         <CheckboxGroup
           className="filter-group"
@@ -278,7 +317,7 @@ export function AuditIssuesPage() {
         {audit.issues.length > 0 && <ExportButtons projectId={projectId} kind="issues" auditId={auditId} />}
       </div>
 
-      {audit.issues.length === 0 && audit.status === 'COMPLETED' && (
+      {audit.issues.length === 0 && status === 'COMPLETED' && (
         <EmptyState title="No issues found">
           <p>Every check passed on every crawled page.</p>
         </EmptyState>
@@ -326,7 +365,7 @@ export function AuditIssuesPage() {
                   expanded={expanded.has(row.issue.id)}
                   projectId={projectId}
                   auditId={auditId}
-                  siteHost={siteHostOf(data.project.url)}
+                  siteHost={siteHost}
                   onResize={() => virtualizer.measure()}
                   showCategory={!search.group}
                   onToggle={() =>
@@ -342,6 +381,6 @@ export function AuditIssuesPage() {
           );
         })}
       </div>
-    </section>
+    </>
   );
 }

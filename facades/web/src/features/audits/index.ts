@@ -1,7 +1,8 @@
 import { lazyRouteComponent } from '@tanstack/react-router';
 import type { Client } from '@urql/core';
 import { FRESH } from '../../lib/urql';
-import { AuditIssuesDocument } from '../../gql/graphql';
+import { STREAMED } from '../../lib/streamed-query';
+import { AuditIssueListDocument, AuditIssuesDocument } from '../../gql/graphql';
 
 export {
   parseIssueSearch,
@@ -14,7 +15,8 @@ export const AuditIssuesPage = lazyRouteComponent(() => import('./audit-issues-p
 export const PagesExplorerPage = lazyRouteComponent(() => import('./pages-explorer-page'), 'PagesExplorerPage');
 export const PageViewPage = lazyRouteComponent(() => import('./page-view-page'), 'PageViewPage');
 
-/** Starts the issues page's query while its code loads (route loader). */
+/** Starts the issues page's queries while its code loads (route loader); the server streams the list after the rest. */
 export function prefetchAuditIssues(client: Client, projectId: string, auditId: string): void {
   void client.query(AuditIssuesDocument, { projectId, auditId }, FRESH).toPromise();
+  void client.query(AuditIssueListDocument, { projectId, auditId }, { ...FRESH, ...STREAMED }).toPromise();
 }

@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import { useMutation, useQuery } from 'urql';
 import { Input, Label, SearchField } from 'react-aria-components';
@@ -9,6 +9,7 @@ import { Callout, EmptyState, ErrorMessage, Loading, PageLoadError } from '../..
 import {
   CheckProjectRankingsDocument,
   KeywordHistoryDocument,
+  KeywordListDocument,
   KeywordsPageDocument,
   RemoveProjectKeywordDocument,
   type KeywordRowFragment,
@@ -17,6 +18,7 @@ import { problemOf, type ApiProblem } from '../../lib/api-problem';
 import { formatNumber, plural } from '../../lib/format';
 import { useLivePoll } from '../../lib/use-live-poll';
 import { PREFETCHED } from '../../lib/urql';
+import { useStreamedQuery } from '../../lib/streamed-query';
 import { ExportButtons } from '../reports';
 import { ProjectSectionHeader } from '../projects';
 import { SelectField } from '../../components/select-field';
@@ -153,8 +155,15 @@ export function KeywordsPage() {
   const { projectId } = route.useParams();
   const search = route.useSearch();
   const navigate = route.useNavigate();
-  const [{ data, fetching, error }, refetch] = useQuery({
+  const [{ data, fetching, error }, refetchPage] = useQuery({
     query: KeywordsPageDocument,
+    variables: { projectId },
+    ...PREFETCHED,
+  });
+  // The list as the page's actions need it (a rank check's progress, the add dialog's repeats): the query KeywordList
+  // renders, shared with it.
+  const [{ data: list }, refetchList] = useQuery({
+    query: KeywordListDocument,
     variables: { projectId },
     ...PREFETCHED,
   });
@@ -166,56 +175,35 @@ export function KeywordsPage() {
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [running, setRunning] = useState<RunningCheck | null>(null);
-  const [text, setText] = useState(search.q ?? '');
   useDocumentTitle(data ? `Keywords · ${data.project.name}` : 'Keywords');
 
   const setSearch = useCallback(
     (patch: Partial<KeywordSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true }),
     [navigate],
   );
+  const openAdd = useCallback(() => setAdding(true), []);
 
-  // The search box filters at once; the URL follows after a pause in typing.
-  useEffect(() => {
-    const q = text.trim() || undefined;
-    if (q === search.q) return;
-    const timer = setTimeout(() => setSearch({ q }), URL_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [text]);
-
-  const all = useMemo(() => data?.keywords ?? [], [data]);
-  const shown = useMemo(() => visibleKeywords(all, { ...search, q: text.trim() || undefined }), [all, search, text]);
-  const countries = useMemo(() => [...new Set(all.map((k) => k.country))].sort(), [all]);
-  // Keyed by the ids' text, so that another change of the URL (filter, sort) keeps the same array for the chart.
-  const compareKey = (search.compare ?? []).join(',');
-  const compared = useMemo(() => {
-    const ids = new Set(all.map((k) => k.id));
-    return compareKey ? compareKey.split(',').filter((id) => ids.has(id)) : [];
-  }, [compareKey, all]);
-  // Stable, so that typing in the search box re-renders neither the table (memoized) nor the selects.
-  const toggleCompare = useCallback(
-    (id: string, on: boolean) => {
-      const next = on ? [...compared.filter((x) => x !== id), id] : compared.filter((x) => x !== id);
-      setSearch({ compare: next.length ? next.slice(0, MAX_COMPARED) : undefined });
-    },
-    [compared, setSearch],
-  );
-  const sortBy = useCallback((sort: KeywordSort, dir: 'asc' | 'desc') => setSearch({ sort, dir }), [setSearch]);
+  const all = useMemo(() => list?.keywords ?? [], [list]);
   const chartedId = charted?.id;
   const chartedIds = useMemo(() => (chartedId ? [chartedId] : []), [chartedId]);
   const days: ChartDays = search.days ?? 30;
-  // Changes whenever a check lands, so that open charts read their history again.
-  const checksKey = useMemo(() => all.map((k) => k.lastCheck?.checkedAt ?? '').join('|'), [all]);
+  const checksKey = useMemo(() => checksKeyOf(all), [all]);
+  /** After a change of the list: its count (the page's query) and the list read again. */
+  const reread = () => {
+    refetchPage({ requestPolicy: 'network-only' });
+    refetchList({ requestPolicy: 'network-only' });
+  };
 
   const pending = running
     ? all.filter((k) => running.before.has(k.id) && (k.lastCheck?.checkedAt ?? null) === running.before.get(k.id))
     : [];
   const done = running ? running.before.size - pending.length : 0;
   useEffect(() => {
-    if (running && data && pending.length === 0) {
+    if (running && list && pending.length === 0) {
       setRunning(null);
       setNotice(`Rank check finished: ${plural(running.before.size, 'keyword')} checked.`);
     }
-  }, [running, data, pending.length]);
+  }, [running, list, pending.length]);
   useLivePoll(
     () => {
       if (running && Date.now() > running.until) {
@@ -223,7 +211,7 @@ export function KeywordsPage() {
         setNotice('The rank check is taking longer than expected; results will appear here as they arrive.');
         return;
       }
-      refetch({ requestPolicy: 'network-only' });
+      refetchList({ requestPolicy: 'network-only' });
     },
     { active: !!running, firstMs: POLL_MS, maxMs: POLL_MS },
   );
@@ -240,6 +228,7 @@ export function KeywordsPage() {
   const tracking = data.rankTracking;
   const limit = data.viewer.organization.usage.keywordsPerProjectLimit;
   const settings = project.settings;
+  const count = project.counts.keywords;
 
   async function startCheck() {
     setProblem(null);
@@ -252,7 +241,7 @@ export function KeywordsPage() {
     if (!res.data.checkRankings.queued) {
       // The same minute's check (the API runs one per project per minute): its results are the latest.
       setNotice('A rank check of this project already ran this minute: the list shows its results.');
-      refetch({ requestPolicy: 'network-only' });
+      refetchList({ requestPolicy: 'network-only' });
       return;
     }
     setRunning({
@@ -273,7 +262,7 @@ export function KeywordsPage() {
         setSearch({ compare: search.compare.filter((id) => id !== removing.id) });
     }
     setRemoving(null);
-    refetch({ requestPolicy: 'network-only' });
+    reread();
   }
 
   const onAdded = ({ added, skipped }: AddOutcome) => {
@@ -281,10 +270,8 @@ export function KeywordsPage() {
       `Added ${plural(added, 'keyword')}` +
         (skipped ? `; ${plural(skipped, 'line')} skipped (repeats or already tracked).` : '.'),
     );
-    refetch({ requestPolicy: 'network-only' });
+    reread();
   };
-
-  const filtered = !!(search.q || search.device || search.country);
 
   return (
     <section className="page" aria-labelledby="keywords-title">
@@ -295,19 +282,19 @@ export function KeywordsPage() {
         titleId="keywords-title"
         description={
           <p className="muted">
-            {plural(all.length, 'keyword')} tracked for {project.name}
+            {plural(count, 'keyword')} tracked for {project.name}
             {tracking.provider ? ` · positions from ${tracking.provider}` : ''}
           </p>
         }
         actions={
           <>
-            {all.length > 0 && <ExportButtons projectId={projectId} kind="keywords" />}
-            <Button onPress={() => setAdding(true)}>Add keywords</Button>
+            {count > 0 && <ExportButtons projectId={projectId} kind="keywords" />}
+            <Button onPress={openAdd}>Add keywords</Button>
             <Button
               variant="primary"
               onPress={() => void startCheck()}
               isPending={checkState.fetching}
-              isDisabled={all.length === 0 || !!running}
+              isDisabled={count === 0 || !list || !!running}
             >
               Check rankings now
             </Button>
@@ -331,75 +318,17 @@ export function KeywordsPage() {
         )}
       </div>
 
-      {all.length === 0 ? (
-        <EmptyState title="No keywords yet">
-          <p>Add the search terms you want this site to rank for; their positions are checked daily.</p>
-          <Button variant="primary" onPress={() => setAdding(true)}>
-            Add keywords
-          </Button>
-        </EmptyState>
-      ) : (
-        <>
-          {compared.length > 0 && (
-            <section className="card" aria-labelledby="compare-title">
-              <div className="card-head">
-                <h2 id="compare-title">Comparing {plural(compared.length, 'keyword')}</h2>
-                <div className="actions">
-                  <DaysSelect id="compare-days" value={days} onChange={(d) => setSearch({ days: d })} />
-                  <Button variant="quiet" onPress={() => setSearch({ compare: undefined })}>
-                    Clear comparison
-                  </Button>
-                </div>
-              </div>
-              <HistoryChart
-                projectId={projectId}
-                keywordIds={compared}
-                days={days}
-                refreshKey={checksKey}
-                caption={
-                  `Positions of ${plural(compared.length, 'keyword')} over the last ${days} days ` +
-                  '(1 is the top result; gaps: failed or not found)'
-                }
-              />
-            </section>
-          )}
-
-          <div className="filters card" role="search" aria-label="Filter keywords">
-            <SearchField className="field search-field" value={text} onChange={setText} onClear={() => setText('')}>
-              <Label className="field-label">Search keywords or URLs</Label>
-              <Input className="input" placeholder="Type to filter" />
-            </SearchField>
-            <KeywordSelects
-              device={search.device}
-              country={search.country}
-              countries={countries}
-              onChange={setSearch}
-            />
-          </div>
-
-          <p className="muted" role="status" aria-live="polite">
-            {shown.length === all.length
-              ? `${plural(all.length, 'keyword')}`
-              : `${formatNumber(shown.length)} of ${plural(all.length, 'keyword')} match`}
-            {compared.length === 0 && ' · tick keywords to compare their positions in one chart'}
-          </p>
-          {shown.length === 0 ? (
-            <EmptyState title="No keyword matches">
-              <p>{filtered ? 'No tracked keyword matches these filters.' : 'No keywords.'}</p>
-            </EmptyState>
-          ) : (
-            <KeywordTable
-              keywords={shown}
-              search={search}
-              compared={compared}
-              onSort={sortBy}
-              onCompare={toggleCompare}
-              onChart={setCharted}
-              onRemove={setRemoving}
-            />
-          )}
-        </>
-      )}
+      {/* The list: streamed by the server after the rest of the page (lib/streamed-query.ts). */}
+      <Suspense fallback={<Loading label="Loading keywords…" />}>
+        <KeywordList
+          projectId={projectId}
+          search={search}
+          setSearch={setSearch}
+          onAdd={openAdd}
+          onChart={setCharted}
+          onRemove={setRemoving}
+        />
+      </Suspense>
 
       {adding && (
         <AddKeywordsDialog
@@ -460,5 +389,133 @@ export function KeywordsPage() {
         <p>“{removing?.term}” will no longer be tracked, and its ranking history is deleted. This cannot be undone.</p>
       </ConfirmDialog>
     </section>
+  );
+}
+
+/** Changes whenever a check lands, so that open charts read their history again. */
+const checksKeyOf = (keywords: readonly KeywordRowFragment[]) =>
+  keywords.map((k) => k.lastCheck?.checkedAt ?? '').join('|');
+
+/** The tracked keywords: the comparison chart, the filters and the table. */
+function KeywordList({
+  projectId,
+  search,
+  setSearch,
+  onAdd,
+  onChart,
+  onRemove,
+}: {
+  projectId: string;
+  search: KeywordSearch;
+  setSearch(patch: Partial<KeywordSearch>): void;
+  onAdd(): void;
+  onChart(keyword: KeywordRowFragment): void;
+  onRemove(keyword: KeywordRowFragment): void;
+}) {
+  const [{ data, fetching, error }] = useStreamedQuery({
+    query: KeywordListDocument,
+    variables: { projectId },
+    ...PREFETCHED,
+  });
+  const [text, setText] = useState(search.q ?? '');
+
+  // The search box filters at once; the URL follows after a pause in typing.
+  useEffect(() => {
+    const q = text.trim() || undefined;
+    if (q === search.q) return;
+    const timer = setTimeout(() => setSearch({ q }), URL_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text]);
+
+  const all = useMemo(() => data?.keywords ?? [], [data]);
+  const shown = useMemo(() => visibleKeywords(all, { ...search, q: text.trim() || undefined }), [all, search, text]);
+  const countries = useMemo(() => [...new Set(all.map((k) => k.country))].sort(), [all]);
+  // Keyed by the ids' text, so that another change of the URL (filter, sort) keeps the same array for the chart.
+  const compareKey = (search.compare ?? []).join(',');
+  const compared = useMemo(() => {
+    const ids = new Set(all.map((k) => k.id));
+    return compareKey ? compareKey.split(',').filter((id) => ids.has(id)) : [];
+  }, [compareKey, all]);
+  // Stable, so that typing in the search box re-renders neither the table (memoized) nor the selects.
+  const toggleCompare = useCallback(
+    (id: string, on: boolean) => {
+      const next = on ? [...compared.filter((x) => x !== id), id] : compared.filter((x) => x !== id);
+      setSearch({ compare: next.length ? next.slice(0, MAX_COMPARED) : undefined });
+    },
+    [compared, setSearch],
+  );
+  const sortBy = useCallback((sort: KeywordSort, dir: 'asc' | 'desc') => setSearch({ sort, dir }), [setSearch]);
+  const days: ChartDays = search.days ?? 30;
+  const checksKey = useMemo(() => checksKeyOf(all), [all]);
+
+  if (fetching && !data) return <Loading label="Loading keywords…" />;
+  if (!data) return <ErrorMessage problem={problemOf(error)} title="The keywords could not be loaded" />;
+  const filtered = !!(search.q || search.device || search.country);
+
+  if (all.length === 0)
+    return (
+      <EmptyState title="No keywords yet">
+        <p>Add the search terms you want this site to rank for; their positions are checked daily.</p>
+        <Button variant="primary" onPress={onAdd}>
+          Add keywords
+        </Button>
+      </EmptyState>
+    );
+  return (
+    <>
+      {compared.length > 0 && (
+        <section className="card" aria-labelledby="compare-title">
+          <div className="card-head">
+            <h2 id="compare-title">Comparing {plural(compared.length, 'keyword')}</h2>
+            <div className="actions">
+              <DaysSelect id="compare-days" value={days} onChange={(d) => setSearch({ days: d })} />
+              <Button variant="quiet" onPress={() => setSearch({ compare: undefined })}>
+                Clear comparison
+              </Button>
+            </div>
+          </div>
+          <HistoryChart
+            projectId={projectId}
+            keywordIds={compared}
+            days={days}
+            refreshKey={checksKey}
+            caption={
+              `Positions of ${plural(compared.length, 'keyword')} over the last ${days} days ` +
+              '(1 is the top result; gaps: failed or not found)'
+            }
+          />
+        </section>
+      )}
+
+      <div className="filters card" role="search" aria-label="Filter keywords">
+        <SearchField className="field search-field" value={text} onChange={setText} onClear={() => setText('')}>
+          <Label className="field-label">Search keywords or URLs</Label>
+          <Input className="input" placeholder="Type to filter" />
+        </SearchField>
+        <KeywordSelects device={search.device} country={search.country} countries={countries} onChange={setSearch} />
+      </div>
+
+      <p className="muted" role="status" aria-live="polite">
+        {shown.length === all.length
+          ? `${plural(all.length, 'keyword')}`
+          : `${formatNumber(shown.length)} of ${plural(all.length, 'keyword')} match`}
+        {compared.length === 0 && ' · tick keywords to compare their positions in one chart'}
+      </p>
+      {shown.length === 0 ? (
+        <EmptyState title="No keyword matches">
+          <p>{filtered ? 'No tracked keyword matches these filters.' : 'No keywords.'}</p>
+        </EmptyState>
+      ) : (
+        <KeywordTable
+          keywords={shown}
+          search={search}
+          compared={compared}
+          onSort={sortBy}
+          onCompare={toggleCompare}
+          onChart={onChart}
+          onRemove={onRemove}
+        />
+      )}
+    </>
   );
 }
