@@ -12,6 +12,21 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
+/**
+ * Where a list the server streams after the page will go (lib/streamed-query.ts): React's script puts the list there,
+ * so a browser without JavaScript says why it does not come.
+ */
+export function StreamedListPlaceholder({ label }: { label: string }) {
+  return (
+    <>
+      <Loading label={label} />
+      <noscript>
+        <p className="muted">This list is shown by the app&apos;s scripts: turn on JavaScript to see it.</p>
+      </noscript>
+    </>
+  );
+}
+
 /** An error the reader must notice, with the API's own words and what to do next. */
 export function ErrorMessage({
   problem,

@@ -7,7 +7,7 @@ import { FIRST_SCREEN, serverRows } from '../../lib/first-screen';
 import { Checkbox, CheckboxGroup, Label, SearchField, Input } from 'react-aria-components';
 import { useDocumentTitle } from '../../components/document-title';
 import { SelectField } from '../../components/select-field';
-import { EmptyState, Loading } from '../../components/status';
+import { EmptyState, Loading, StreamedListPlaceholder } from '../../components/status';
 import {
   AuditIssueListDocument,
   AuditIssuesDocument,
@@ -187,7 +187,7 @@ export function AuditIssuesPage() {
         </p>
       )}
       {/* The list: streamed by the server after the heading (lib/streamed-query.ts). */}
-      <Suspense fallback={<Loading label="Loading the issues…" />}>
+      <Suspense fallback={<StreamedListPlaceholder label="Loading the issues…" />}>
         <IssueList
           projectId={projectId}
           auditId={auditId}

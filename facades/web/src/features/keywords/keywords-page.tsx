@@ -5,7 +5,14 @@ import { Input, Label, SearchField } from 'react-aria-components';
 import { Button } from '../../components/button';
 import { ConfirmDialog, FormDialog } from '../../components/confirm-dialog';
 import { useDocumentTitle } from '../../components/document-title';
-import { Callout, EmptyState, ErrorMessage, Loading, PageLoadError } from '../../components/status';
+import {
+  Callout,
+  EmptyState,
+  ErrorMessage,
+  Loading,
+  PageLoadError,
+  StreamedListPlaceholder,
+} from '../../components/status';
 import {
   CheckProjectRankingsDocument,
   KeywordHistoryDocument,
@@ -319,7 +326,7 @@ export function KeywordsPage() {
       </div>
 
       {/* The list: streamed by the server after the rest of the page (lib/streamed-query.ts). */}
-      <Suspense fallback={<Loading label="Loading keywords…" />}>
+      <Suspense fallback={<StreamedListPlaceholder label="Loading keywords…" />}>
         <KeywordList
           projectId={projectId}
           search={search}
