@@ -274,27 +274,17 @@ export class PageSummaryStore {
 
   private grow(): void {
     const capacity = Math.max(1024, this.capacity * 2);
-    this.urlIds = grownInt32(this.urlIds, capacity);
-    this.finalUrlIds = grownInt32(this.finalUrlIds, capacity);
-    this.canonicalIds = grownInt32(this.canonicalIds, capacity);
-    this.statuses = grownInt32(this.statuses, capacity);
-    this.depths = grownInt32(this.depths, capacity);
-    const words = new Float64Array(capacity);
-    words.set(this.words);
-    this.words = words;
-    const flags = new Uint16Array(capacity);
-    flags.set(this.flags);
-    this.flags = flags;
-    const high = new Uint32Array(capacity);
-    high.set(this.simhashHigh);
-    this.simhashHigh = high;
-    const low = new Uint32Array(capacity);
-    low.set(this.simhashLow);
-    this.simhashLow = low;
-    const hashes = new Uint8Array(capacity * HASH_BYTES);
-    hashes.set(this.textHashes);
-    this.textHashes = hashes;
-    this.keyHashes = grownInt32(this.keyHashes, capacity * TEXT_FIELDS.length);
+    this.urlIds = grown(this.urlIds, capacity);
+    this.finalUrlIds = grown(this.finalUrlIds, capacity);
+    this.canonicalIds = grown(this.canonicalIds, capacity);
+    this.statuses = grown(this.statuses, capacity);
+    this.depths = grown(this.depths, capacity);
+    this.words = grown(this.words, capacity);
+    this.flags = grown(this.flags, capacity);
+    this.simhashHigh = grown(this.simhashHigh, capacity);
+    this.simhashLow = grown(this.simhashLow, capacity);
+    this.textHashes = grown(this.textHashes, capacity * HASH_BYTES);
+    this.keyHashes = grown(this.keyHashes, capacity * TEXT_FIELDS.length);
     this.capacity = capacity;
   }
 }
@@ -340,10 +330,18 @@ interface Extras {
   pagination?: { rel: 'next' | 'prev'; url: string }[];
 }
 
-function grownInt32(array: Int32Array<ArrayBuffer>, capacity: number): Int32Array<ArrayBuffer> {
-  const grown = new Int32Array(capacity);
-  grown.set(array);
-  return grown;
+type GrowableArray =
+  | Int32Array<ArrayBuffer>
+  | Uint32Array<ArrayBuffer>
+  | Uint16Array<ArrayBuffer>
+  | Uint8Array<ArrayBuffer>
+  | Float64Array<ArrayBuffer>;
+
+/** A copy of `array`, `length` long, of the same type (the rest zero). */
+function grown<T extends GrowableArray>(array: T, length: number): T {
+  const copy = new (array.constructor as new (length: number) => T)(length);
+  copy.set(array);
+  return copy;
 }
 
 const RUN_CHUNK_BITS = 16;
@@ -363,11 +361,7 @@ class IdRuns {
 
   /** Opens the run of `row` (the row after the last one). */
   start(row: number): void {
-    if (row >= this.starts.length) {
-      const grown = new Uint32Array(this.starts.length * 2);
-      grown.set(this.starts);
-      this.starts = grown;
-    }
+    if (row >= this.starts.length) this.starts = grown(this.starts, this.starts.length * 2);
     this.starts[row] = this.length;
   }
 
@@ -420,12 +414,8 @@ class TextColumn {
 
   set(row: number, value: string | null): void {
     if (row >= this.positions.length) {
-      const positions = new Uint32Array(this.positions.length * 2);
-      positions.set(this.positions);
-      this.positions = positions;
-      const lengths = new Int32Array(this.lengths.length * 2);
-      lengths.set(this.lengths);
-      this.lengths = lengths;
+      this.positions = grown(this.positions, this.positions.length * 2);
+      this.lengths = grown(this.lengths, this.lengths.length * 2);
     }
     if (value === null) {
       this.lengths[row] = NULL_TEXT;
