@@ -172,13 +172,22 @@ describe.skipIf(!existsSync(CHROMIUM))('browser rendering mode (headless Chromiu
     const html = await auditSite(client, site.url('/'));
     expect(reportedUrls(html, 'META_TITLE_MISSING')).toEqual([site.url('/')]);
     const pages: string[] = [];
+    const renderErrors: string[] = [];
     const outcome = await runAuditEngine(
       client,
       { ...FIXTURE_CRAWL_OPTIONS, startUrl: site.url('/'), rendering: 'browser' },
       {
-        pages: async (rows) => void pages.push(...rows.map((r) => r.url)),
+        pages: async (rows) => {
+          for (const r of rows) {
+            pages.push(r.url);
+            const error = r.rendering?.renderError;
+            if (error) renderErrors.push(`${r.url}: ${error}`);
+          }
+        },
         occurrences: async (rows) => {
-          for (const r of rows) if (r.code === 'META_TITLE_MISSING') throw new Error(`missing title on ${r.url}`);
+          for (const r of rows)
+            if (r.code === 'META_TITLE_MISSING')
+              throw new Error(`missing title on ${r.url} (render errors: ${renderErrors.join('; ') || 'none'})`);
         },
       },
       undefined,
