@@ -115,13 +115,17 @@ export async function routeRequest(
     });
   } catch (err) {
     if (!job.ended) pending.fail(failureReason(err, settings.maxBytes));
+    await abort(route, job.ended ? 'aborted' : abortCode(err));
     pending.end();
-    return abort(route, job.ended ? 'aborted' : abortCode(err));
+    return;
   }
   job.bytes += response.bytes;
   if (response.status >= 400) pending.fail(`HTTP ${response.status}`);
-  pending.end();
+  // In flight until the browser has taken the answer: the quiet window that settles the page starts there, not while
+  // the answer is still on its way (under the full test suite's load, a page whose title comes from its JSON was once
+  // snapshotted without it).
   await fulfil(route, { status: response.status, headers: browserHeaders(response.headers), body: response.body });
+  pending.end();
 }
 
 function failureReason(err: unknown, maxBytes: number): string {
