@@ -122,7 +122,7 @@ const KeywordRow = memo(function KeywordRow({
         <label className="checkbox">
           <input
             type="checkbox"
-            className="checkbox-input"
+            className="checkbox-input visually-hidden"
             checked={compared}
             disabled={!compared && compareFull}
             onChange={(e) => onCompare(k.id, e.currentTarget.checked)}
