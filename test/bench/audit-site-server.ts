@@ -28,7 +28,10 @@ export interface SiteStats {
   notFound: number;
   /** CPU this process spent since the last reset (render + HTTP), in ms. */
   cpuMs: number;
-  /** Wall clock (epoch ms) of the first page request and of the end of the last page response since the reset. */
+  /**
+   * Wall clock (epoch ms) of the first page request and of the end of the answer to the last page served for the first
+   * time, since the reset (a page asked for again does not move it: SiteRecorder.page).
+   */
   firstPageAtMs: number | null;
   lastPageAtMs: number | null;
 }

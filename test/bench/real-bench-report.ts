@@ -25,7 +25,7 @@ export interface RealRun {
   distinctServed: number;
   /** Ours: job added -> COMPLETED; crawlee: crawler.run(). */
   seconds: number;
-  /** The site server's window: first page request -> last page response. */
+  /** The site server's window: first page request -> answer to the last page served for the first time. */
   crawlSeconds: number;
   /** Ours: worker + its ended children (Chromium); crawlee: its process. */
   cpuMs: number;
@@ -160,7 +160,7 @@ export function formatRealReport(result: RealBenchResult): string {
     `end to end: ours ${f.oursSeconds.toFixed(2)} s vs crawlee ${f.crawleeSeconds.toFixed(2)} s = ${x(f.endToEnd)} ` +
       `(per round ${f.endToEndPerRound.map(x).join(', ')}; goal >= ${GOAL_END_TO_END}x): ` +
       `${f.endToEnd >= GOAL_END_TO_END ? 'MEETS GOAL' : 'BELOW GOAL'}`,
-    `crawl phase (site server's first page request -> last page response): ${x(f.crawlPhase)}`,
+    `crawl phase (site server's first page request -> last new page's answer): ${x(f.crawlPhase)}`,
     `CPU per page: ours ${f.oursCpuMsPerPage.toFixed(2)} ms vs crawlee ${f.crawleeCpuMsPerPage.toFixed(2)} ms = ` +
       `${x(f.cpuPerPage)} less (goal >= ${GOAL_CPU_PER_PAGE}x): ` +
       `${f.cpuPerPage >= GOAL_CPU_PER_PAGE ? 'MEETS GOAL' : 'BELOW GOAL'}; in the crawl phase alone ours ` +

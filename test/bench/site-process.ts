@@ -19,14 +19,19 @@ export class SiteRecorder {
     this.seen = new Uint8Array(pages);
   }
 
-  /** A GET of HTML page `index`: counted, distinct pages too, and the crawl window's first request / last answer. */
+  /**
+   * A GET of HTML page `index`: counted, distinct pages too, and the crawl window: the first page request to the answer
+   * of the last page served for the first time. A page asked for again does not stretch it: our audit's lab vitals
+   * load three crawled pages in Chromium after the crawl, and counted, they made our "crawl phase" 10.7 s where the
+   * probe saw the pages fetched in 2.7 s.
+   */
   page(index: number, res: ServerResponse): void {
     this.firstPageAtMs ??= Date.now();
-    res.once('finish', () => (this.lastPageAtMs = Date.now()));
     this.counters.pages++;
     if (!this.seen[index]) {
       this.seen[index] = 1;
       this.counters.distinctPages++;
+      res.once('finish', () => (this.lastPageAtMs = Date.now()));
     }
   }
 
