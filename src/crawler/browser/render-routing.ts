@@ -122,8 +122,7 @@ export async function routeRequest(
   job.bytes += response.bytes;
   if (response.status >= 400) pending.fail(`HTTP ${response.status}`);
   // In flight until the browser has taken the answer: the quiet window that settles the page starts there, not while
-  // the answer is still on its way (under the full test suite's load, a page whose title comes from its JSON was once
-  // snapshotted without it).
+  // the answer is still on its way to the page, whose script may need it for the title or the links.
   await fulfil(route, { status: response.status, headers: browserHeaders(response.headers), body: response.body });
   pending.end();
 }
