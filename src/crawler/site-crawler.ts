@@ -768,6 +768,8 @@ export class SiteCrawler {
         body,
         // The site's own URLs robots.txt disallows are not loaded, as a search engine's renderer would not.
         allowed: (url) => !this.options.respectRobots || !this.inSiteUrl(url) || this.allowedByRobots(url),
+        // The crawl's client: a login crawl's page fetches its data with the credentials its document was fetched with.
+        client: this.client,
         signal: this.signal,
       });
       // The serialized DOM is UTF-8 whatever the document declared: a BOM tells the extractor so.

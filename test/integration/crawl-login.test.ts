@@ -4,6 +4,7 @@
  * never a competitor fetch); a logout link is not followed with the session; a failed login fails the audit; the
  * secrets are write-only through GraphQL and REST, stored sealed, and another organization cannot touch them.
  */
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditJobRunner } from '../../src/audits/index.js';
 import { CompetitorProfileRunner } from '../../src/competitors/index.js';
@@ -16,6 +17,8 @@ import {
   type startMemberSite,
 } from '../support/crawl-login-site.js';
 import { createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const CRAWL_TEST_KEY = 'crawl-login-test-key-0123456789abcdef';
 
@@ -42,7 +45,9 @@ async function setLogin(input: Record<string, unknown>, user = owner) {
   return gql(t, SET, { p: projectId, i: input }, { cookie: user.cookie });
 }
 
-async function runAudit(): Promise<{ auditId: string; result: string; status: string; error: string | null }> {
+async function runAudit(
+  config: Partial<TestApp['config']> = {},
+): Promise<{ auditId: string; result: string; status: string; error: string | null }> {
   const started = await t.app.inject({
     method: 'POST',
     url: `/api/projects/${projectId}/audit`,
@@ -52,7 +57,7 @@ async function runAudit(): Promise<{ auditId: string; result: string; status: st
   const { auditId } = started.json() as { auditId: string };
   let result: string;
   try {
-    result = await new AuditJobRunner(t.runtime.orm, client, t.config, t.runtime.logger).run(auditId);
+    result = await new AuditJobRunner(t.runtime.orm, client, { ...t.config, ...config }, t.runtime.logger).run(auditId);
   } catch (err) {
     result = `threw: ${(err as Error).message}`;
   }
@@ -216,6 +221,54 @@ describe('a competitor fetch', () => {
     const fetched = other.requests.slice(otherSeen);
     expect(fetched.length).toBeGreaterThan(0);
     expect(fetched.flatMap(credentialHeaders)).toEqual([]);
+  });
+});
+
+describe.skipIf(!existsSync(CHROMIUM))('a login crawl in browser rendering mode', () => {
+  it("the page's own requests carry the credentials to the project's host only, never elsewhere", async () => {
+    site.setAuth({ kind: 'FORM', username: SECRETS.username, password: SECRETS.password });
+    await setLogin({
+      kind: 'FORM',
+      loginUrl: `${site.origin}/login`,
+      usernameField: 'user',
+      passwordField: 'pass',
+      username: SECRETS.username,
+      password: SECRETS.password,
+    });
+    const renderingMode = (mode: string) =>
+      t.runtime.pool.query(
+        `UPDATE project SET settings = coalesce(settings, '{}'::jsonb) || jsonb_build_object('renderingMode', $2::text)
+          WHERE id = $1`,
+        [projectId, mode],
+      );
+    await renderingMode('browser');
+    const siteSeen = site.requests.length;
+    const otherSeen = other.requests.length;
+    let audit: Awaited<ReturnType<typeof runAudit>>;
+    try {
+      audit = await runAudit({ CHROMIUM_PATH: CHROMIUM });
+    } finally {
+      await renderingMode('html');
+    }
+    expect(audit, JSON.stringify(audit)).toMatchObject({ result: 'completed', status: 'COMPLETED' });
+
+    // The client-rendered member page loaded its profile signed in: its rendered title is the member's.
+    const app = (await pagesOf(audit.auditId)).find((p) => p.url.endsWith('/members/app'));
+    expect(app).toMatchObject({ status_code: 200, title: 'Member app of Ada' });
+    const mine = site.requests.slice(siteSeen);
+    const profile = mine.filter((r) => r.path === '/members/api/profile.json');
+    expect(profile.length).toBeGreaterThan(0);
+    expect(profile.every((r) => /\bsid=/.test(String(r.headers.cookie)))).toBe(true);
+    // The page's logout call went without the session (and did not end it).
+    expect(mine.some((r) => r.path === '/account/logout?from=app')).toBe(true);
+    expect(mine.filter((r) => r.path.startsWith('/account/logout')).every((r) => !r.headers.cookie)).toBe(true);
+    expect(site.logoutsWithSession).toBe(0);
+
+    // The page's call to another host and the member API's redirect there arrived, with no credential.
+    const elsewhere = other.requests.slice(otherSeen);
+    const paths = new Set(elsewhere.map((r) => r.path));
+    for (const path of ['/beacon', '/partner-data']) expect(paths, path).toContain(path);
+    expect(elsewhere.flatMap(credentialHeaders)).toEqual([]);
   });
 });
 

@@ -35,6 +35,25 @@ const html = (title: string, body: string) =>
   `<meta name="description" content="${title}: a page of the login fixture site, long enough to be a description.">` +
   `</head><body><h1>${title}</h1><p>${'Member content for the crawl. '.repeat(12)}</p>${body}</body></html>`;
 
+/**
+ * A client-rendered member page (as React or Vue apps are): the served title is empty; its script fetches the member's
+ * profile from the member API (signed-in requests only; else a redirect to the login page, whose HTML is no JSON) and
+ * sets the title from it. It also calls another host, a member API URL that redirects there, and a logout URL.
+ */
+const memberApp = (other: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title></title></head><body><div id="root"></div>
+<script>
+fetch('/members/api/profile.json').then((r) => r.json()).then((profile) => {
+  document.title = 'Member app of ' + profile.name;
+  const h1 = document.createElement('h1');
+  h1.textContent = document.title;
+  document.getElementById('root').appendChild(h1);
+}).catch(() => {});
+fetch('${other}/beacon', { mode: 'no-cors' }).catch(() => {});
+fetch('/members/api/partner').catch(() => {});
+fetch('/account/logout?from=app').catch(() => {});
+</script></body></html>`;
+
 async function listen(host: string, handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<LoginHost> {
   const requests: SeenRequest[] = [];
   const server: Server = createServer((req, res) => {
@@ -161,12 +180,17 @@ export async function startMemberSite(host: string, other: () => string) {
     }
     if (url.pathname.startsWith('/members/')) {
       if (!signedIn(req)) return redirect('/login');
+      if (url.pathname === '/members/app') return send(200, memberApp(other()));
+      if (url.pathname === '/members/api/profile.json')
+        return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'Ada' }));
+      if (url.pathname === '/members/api/partner') return redirect(`${other()}/partner-data`);
       const page = url.pathname.slice('/members/'.length) || 'index';
       return send(
         200,
         html(
           `Member ${page}`,
-          '<a href="/members/a">A</a> <a href="/members/b">B</a> <a href="/account/logout">Log out</a> ' +
+          '<a href="/members/a">A</a> <a href="/members/b">B</a> <a href="/members/app">App</a> ' +
+            '<a href="/account/logout">Log out</a> ' +
             `<a href="${other()}/member-link">Partner</a> <img src="${other()}/img.png?m" alt="y">`,
         ),
       );

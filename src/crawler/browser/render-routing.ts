@@ -8,7 +8,10 @@ import {
 import type { HeaderMap } from '../../seo/page/index.js';
 import type { RenderJob } from './render-job.js';
 
-/** Request headers of the page passed on to the site; cookies and credentials are not (see README). */
+/**
+ * Request headers of the page passed on to the site. The page's own cookies and Authorization are not: a login
+ * crawl's credentials are the render's client's to add, to the project's own hosts only (see README).
+ */
 const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-language', 'content-type', 'x-requested-with'];
 /** Response headers that describe the wire, not the (decoded) body handed to the browser. */
 const WIRE_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
@@ -45,7 +48,7 @@ export async function routeRequest(
   request: Request,
   page: Page,
   job: RenderJob | null,
-  document: { status: number; headers: HeaderMap; body: Buffer } | null,
+  document: { status: number; headers: HeaderMap; body: Buffer; client?: SafeHttpClient } | null,
   settings: RoutingSettings,
 ): Promise<void> {
   if (!job || job.ended) return abort(route, 'blockedbyclient');
@@ -105,7 +108,7 @@ export async function routeRequest(
   const pending = job.begin(url);
   let response: SafeHttpResponse;
   try {
-    response = await settings.client.request(url, {
+    response = await (document?.client ?? settings.client).request(url, {
       method: method as SafeHttpMethod,
       headers,
       ...(method === 'POST' ? { body: request.postDataBuffer() ?? Buffer.alloc(0) } : {}),

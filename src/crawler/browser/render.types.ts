@@ -28,7 +28,8 @@ export interface PageRendererOptions {
   chromiumPath: string;
   /**
    * Every request the browser makes is fulfilled through this client (its address policy, DNS pinning and
-   * hop-by-hop redirect checks); the browser opens no connection of its own.
+   * hop-by-hop redirect checks), or through the render's own (`RenderInput.client`); the browser opens no
+   * connection of its own.
    */
   client: SafeHttpClient;
   pages?: number;
@@ -58,6 +59,12 @@ export interface RenderInput {
    * (recorded in `blockedByRobots`, never loaded). Absent: every URL may.
    */
   allowed?: (url: string) => boolean;
+  /**
+   * The client this render's subrequests go through instead of the renderer's own: the crawl's, so that a login
+   * crawl's page loads its data signed in (the crawl client adds the project's credentials to the project's own
+   * hosts only, hop by hop; every other host gets none). It must apply the same address policy.
+   */
+  client?: SafeHttpClient;
   /** Ends the render at once (the crawl was stopped): it rejects. */
   signal?: AbortSignal;
 }
