@@ -368,6 +368,16 @@ export class SiteCrawler {
     return !this.options.respectRobots || this.allowedByRobots(url);
   }
 
+  /** A URL of the site that an exclude pattern of the scope matches (what is never fetched, in any role). */
+  private excludedByScope(url: string): boolean {
+    try {
+      const parsed = new URL(url);
+      return this.inSite(parsed) && !this.scope.notExcluded(parsed);
+    } catch {
+      return false;
+    }
+  }
+
   /**
    * The first wave: the start URL; in list mode the listed URLs (or the sitemap's) in scope, each at depth 0. An
    * empty list fails the crawl as a start failure would.
@@ -470,6 +480,28 @@ export class SiteCrawler {
       return { policy: 'disallow-all', robots: null };
     }
   }
+
+  /**
+   * The client a rendered page's own requests go through: the crawl's (its credential rules included), under the
+   * crawl's politeness for the site's own URLs: each holds one of the site's request slots and is paced by delayMs,
+   * as a page fetch is, so rendering never has more requests at once in flight against the site than the crawl's
+   * concurrency. Requests to other hosts go straight through. (A render holds no slot itself: it starts once its
+   * document's body is in.)
+   */
+  private readonly renderClient: SafeHttpClient = {
+    request: (async (url: string | URL, options?: Parameters<SafeHttpClient['request']>[1]) => {
+      if (!this.inSiteUrl(String(url))) return this.client.request(url, options);
+      await this.permits.acquire(true);
+      try {
+        await this.pace();
+        return await this.client.request(url, options);
+      } finally {
+        this.permits.release();
+      }
+    }) as SafeHttpClient['request'],
+    // The crawl's client belongs to the caller: it is closed where it was made.
+    close: () => Promise.resolve(),
+  };
 
   private inSiteUrl(url: string): boolean {
     try {
@@ -768,8 +800,10 @@ export class SiteCrawler {
         body,
         // The site's own URLs robots.txt disallows are not loaded, as a search engine's renderer would not.
         allowed: (url) => !this.options.respectRobots || !this.inSiteUrl(url) || this.allowedByRobots(url),
-        // The crawl's client: a login crawl's page fetches its data with the credentials its document was fetched with.
-        client: this.client,
+        // What the scope excludes is not fetched as a resource of a rendered page either.
+        excluded: (url) => this.excludedByScope(url),
+        // The crawl's client, under its politeness: a login crawl's page fetches its data signed in.
+        client: this.renderClient,
         signal: this.signal,
       });
       // The serialized DOM is UTF-8 whatever the document declared: a BOM tells the extractor so.

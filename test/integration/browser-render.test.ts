@@ -382,6 +382,78 @@ fetch('http://[::ffff:127.0.0.2]:${refused.port}/mapped').catch(() => {});
   });
 });
 
+describe.skipIf(!existsSync(CHROMIUM))("politeness: a rendered page's requests to the site share the crawl's", () => {
+  let site: RunningSite;
+  let client: SafeHttpClient;
+  let renderer: PageRenderer;
+
+  /** A page whose script asks the site for six slow pieces of data at once. */
+  const busyPage = (name: string, links: string[]) =>
+    `<!doctype html><html lang="en"><head><title>${name}</title></head><body>` +
+    links.map((l) => `<a href="${l}">${l}</a>`).join(' ') +
+    `<script>for (let i = 0; i < 6; i++) fetch('/data/${name}/' + i).catch(() => {});</script></body></html>`;
+
+  beforeAll(async () => {
+    site = await startFixtureSite({ host: 'polite.test' });
+    const names = ['p1', 'p2', 'p3', 'p4', 'p5'];
+    const routes: Parameters<RunningSite['serve']>[0] = {
+      '/': {
+        body: busyPage(
+          'home',
+          names.map((n) => `/${n}`),
+        ),
+      },
+    };
+    for (const name of ['home', ...names]) {
+      if (name !== 'home') routes[`/${name}`] = { body: busyPage(name, ['/']) };
+      for (let i = 0; i < 6; i++) routes[`/data/${name}/${i}`] = { ...json('{}'), delayMs: 150 };
+    }
+    site.serve(routes);
+    client = createFixtureClient(['polite.test']);
+    renderer = createPageRenderer({ chromiumPath: CHROMIUM, client, pages: 4 });
+  });
+
+  afterAll(async () => {
+    await renderer?.close();
+    await client?.close();
+    await site?.close();
+  });
+
+  it('never more requests in flight against the site than the crawl concurrency, renders included', async () => {
+    const pages = await crawl(client, site.url('/'), { rendering: 'browser', concurrency: 2 }, renderer);
+    expect(pages).toHaveLength(6);
+    expect(pages.every((p) => p.fetch.rendering && p.fetch.rendering.failedRequestCount === 0)).toBe(true);
+    const data = site.requests.filter((r) => r.path.startsWith('/data/'));
+    expect(data).toHaveLength(36);
+    // The most requests the site had open at once (each from its arrival to the end of its response).
+    const edges = site.requests.flatMap((r) => [
+      { at: r.at, step: 1 },
+      { at: r.endedAt ?? Infinity, step: -1 },
+    ]);
+    edges.sort((a, b) => a.at - b.at || a.step - b.step);
+    let open = 0;
+    let peak = 0;
+    for (const e of edges) peak = Math.max(peak, (open += e.step));
+    expect(peak).toBe(2);
+  });
+
+  it("the scope's excludes hold for a rendered page's requests: not fetched, not reported", async () => {
+    const before = site.requests.length;
+    const pages = await crawl(
+      client,
+      site.url('/'),
+      { rendering: 'browser', concurrency: 2, scope: { exclude: ['/data/p1/**', '/p2'] } },
+      renderer,
+    );
+    expect(pages.map((p) => pathOf(p.fetch.url)).sort()).toEqual(['/', '/p1', '/p3', '/p4', '/p5']);
+    const fetched = site.requests.slice(before).map((r) => r.path);
+    expect(fetched.filter((p) => p.startsWith('/data/p1/') || p === '/p2')).toEqual([]);
+    expect(fetched.filter((p) => p.startsWith('/data/p3/'))).toHaveLength(6);
+    const p1 = pages.find((p) => pathOf(p.fetch.url) === '/p1')!;
+    expect(p1.fetch.rendering).toMatchObject({ failedRequestCount: 0, blockedByRobots: [] });
+  });
+});
+
 describe.skipIf(!existsSync(CHROMIUM))('browser rendering in the audit worker (project setting renderingMode)', () => {
   let t: TestApp;
   let user: TestUser;

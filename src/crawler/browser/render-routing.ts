@@ -7,6 +7,7 @@ import {
 } from '../../platform/safe-http/index.js';
 import type { HeaderMap } from '../../seo/page/index.js';
 import type { RenderJob } from './render-job.js';
+import type { RenderInput } from './render.types.js';
 
 /**
  * Request headers of the page passed on to the site. The page's own cookies and Authorization are not: a login
@@ -40,15 +41,15 @@ export function browserHeaders(headers: HeaderMap): Record<string, string> {
  * Answers one request of the page: nothing reaches the network but through the safe client. The main frame's first
  * navigation is the crawler's own response (the document is not fetched twice); a later one (a script or meta
  * refresh leaving the page) is answered 204, which leaves the current document in place. Blocked resource types,
- * requests over a budget, the site's URLs robots.txt disallows, and anything the safe client refuses are aborted;
- * all but the blocked types are recorded.
+ * the site's URLs the crawl scope excludes, requests over a budget, the site's URLs robots.txt disallows, and anything the safe client refuses are aborted;
+ * all but the blocked types and the excluded URLs are recorded.
  */
 export async function routeRequest(
   route: Route,
   request: Request,
   page: Page,
   job: RenderJob | null,
-  document: { status: number; headers: HeaderMap; body: Buffer; client?: SafeHttpClient } | null,
+  document: Pick<RenderInput, 'status' | 'headers' | 'body' | 'client' | 'excluded'> | null,
   settings: RoutingSettings,
 ): Promise<void> {
   if (!job || job.ended) return abort(route, 'blockedbyclient');
@@ -72,7 +73,7 @@ export async function routeRequest(
   // Until the document is served, requests come from the previous render's document, still in place.
   if (!job.documentServed) return abort(route, 'blockedbyclient');
   const type = request.resourceType();
-  if (settings.blockedTypes.has(type)) return abort(route, 'blockedbyclient');
+  if (settings.blockedTypes.has(type) || document?.excluded?.(url)) return abort(route, 'blockedbyclient');
   if (type === 'eventsource') {
     job.failed(url, 'event streams are not opened while rendering');
     return abort(route, 'blockedbyclient');

@@ -60,6 +60,11 @@ export interface RenderInput {
    */
   allowed?: (url: string) => boolean;
   /**
+   * The site's URLs the crawl scope excludes: a subrequest to one is aborted before any request and not reported
+   * (the exclusion is the project's choice, not a fault of the page). Absent: none.
+   */
+  excluded?: (url: string) => boolean;
+  /**
    * The client this render's subrequests go through instead of the renderer's own: the crawl's, so that a login
    * crawl's page loads its data signed in (the crawl client adds the project's credentials to the project's own
    * hosts only, hop by hop; every other host gets none). It must apply the same address policy.
