@@ -15,6 +15,8 @@ export interface RealBenchSettings {
   timeoutMs: number;
   concurrency: number;
   crawleeVersion: string;
+  /** The external hosts the site names, answered on this machine (outside-web.ts), and their latency range. */
+  outside: { hosts: number; minMs: number; maxMs: number };
 }
 
 export interface RealRun {
@@ -142,6 +144,8 @@ export function formatRealReport(result: RealBenchResult): string {
       'time = job added -> COMPLETED; CPU = worker + ended children (/proc)',
     `crawlee ${s.crawleeVersion}: CheerioCrawler, fetch + parse every page (enqueueLinks same-hostname), ` +
       `concurrency pinned to ${s.concurrency}; time = crawler.run()`,
+    `outside world: the ${s.outside.hosts} external hosts the site links to answer on 127.0.0.2 (http and https), ` +
+      `each after ${s.outside.minMs}-${s.outside.maxMs} ms of its own (no packet leaves the machine)`,
     '',
     table(
       ['round / side', 'pages', 'seconds', 'crawl phase s', 'CPU ms/page', 'crawl CPU ms/page', 'boot ms', 'RSS MB'],

@@ -9,6 +9,7 @@ import { SiteProcess } from './audit-site-client.js';
 import type { SiteStats } from './audit-site-server.js';
 import { runCrawlee } from './audit-crawlee-client.js';
 import { runWorkerAudit, type WorkerAuditResult } from './audit-worker-run.js';
+import { externalHosts, OUTSIDE_MAX_MS, OUTSIDE_MIN_MS, startOutsideWeb } from './outside-web.js';
 import { auditBreakdown, probeImport, readProbe, type AuditBreakdown } from './worker-probe-report.js';
 import {
   formatRealReport,
@@ -37,6 +38,10 @@ import {
  * process.cpuUsage of its process), and our fixed costs. Goals (issue 28): >= 3x end to end,
  * >= 5x less CPU per page. Reported, not enforced; the bench fails only when a side does not crawl the whole site.
  *
+ * The outside world (outside-web.ts): the external hosts the manual links to are pinned to 127.0.0.2, where a server
+ * answers each after a latency of its own (100-900 ms), over http and https; no DNS query or request leaves the
+ * machine (a lookup that does is reported as a warning).
+ *
  * Knobs: BENCH_REAL_ROOT (the manual's folder), BENCH_REAL_ROUNDS (3), BENCH_REAL_WARMUP_ROUNDS (1), BENCH_REAL_LAB
  * (1 when /usr/bin/chromium or CHROMIUM_PATH exists), BENCH_REAL_WORKER_DIST (dist, compiled first; tsx: the sources
  * under tsx; another folder: an existing build), BENCH_REAL_TIMEOUT_SEC (900), BENCH_REAL_KEEP_PROBES=1 (keeps the
@@ -64,6 +69,7 @@ function readSettings(): RealBenchSettings {
     timeoutMs: intFromEnv('BENCH_REAL_TIMEOUT_SEC', 900) * 1000,
     concurrency: DEFAULT_CRAWL_OPTIONS.concurrency,
     crawleeVersion: CRAWLEE_VERSION,
+    outside: { hosts: 0, minMs: OUTSIDE_MIN_MS, maxMs: OUTSIDE_MAX_MS },
   };
 }
 
@@ -76,22 +82,36 @@ export async function runRealBench(): Promise<{ ok: boolean }> {
     throw new Error(
       `bench real: no ${settings.root}/index.html (apt-get install postgresql-doc-15, or set BENCH_REAL_ROOT)`,
     );
-  const ctx = await openAuditBenchContext({
-    name: 'real',
-    databaseUrl: benchDatabaseUrl(),
-    host: HOST,
-    workerDist: settings.workerDist,
-    compile: settings.compile,
-    workerEnv: settings.chromiumPath ? { CHROMIUM_PATH: settings.chromiumPath } : {},
-    timeoutMs: settings.timeoutMs,
-    log,
-  });
+  // The site's external links are answered on this machine: no DNS query or request leaves it.
+  const outside = await startOutsideWeb(externalHosts(settings.root));
+  settings.outside.hosts = outside.hosts.length;
+  let ctx: Awaited<ReturnType<typeof openAuditBenchContext>>;
+  try {
+    ctx = await openAuditBenchContext({
+      name: 'real',
+      databaseUrl: benchDatabaseUrl(),
+      host: HOST,
+      workerDist: settings.workerDist,
+      compile: settings.compile,
+      workerEnv: {
+        ...(settings.chromiumPath ? { CHROMIUM_PATH: settings.chromiumPath } : {}),
+        // The bench context's own allow-list and pin, extended with the outside web's.
+        ...outside.env({ SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: `${HOST}=127.0.0.1` }),
+      },
+      timeoutMs: settings.timeoutMs,
+      log,
+    });
+  } catch (err) {
+    await outside.close();
+    throw err;
+  }
+  ctx.defer(() => outside.close());
   const probeDir = mkdtempSync(join(tmpdir(), 'bench-real-'));
   ctx.defer(async () => {
     if (process.env.BENCH_REAL_KEEP_PROBES === '1') log(`probe files kept in ${probeDir}`);
     else rmSync(probeDir, { recursive: true, force: true });
   });
-  const warnings: string[] = [];
+  const warnings: string[] = outside.warning ? [outside.warning] : [];
   try {
     const site = await SiteProcess.serveDirectory(settings.root);
     ctx.defer(() => site.close());
@@ -117,6 +137,8 @@ export async function runRealBench(): Promise<{ ok: boolean }> {
       const completedAtMs = r.jobAddedAtMs + r.observedMs;
       const breakdown = auditBreakdown(readProbe(file), siteOrigin, r.jobAddedAtMs, completedAtMs);
       warnings.push(...breakdown.warnings.map((w) => `round ${round}, ours: ${w}`));
+      if (breakdown.lookups.count > 0)
+        warnings.push(`round ${round}, ours: ${breakdown.lookups.count} DNS lookups left the pins (a name not pinned)`);
       workerRuns.push({ run: r, breakdown });
       return {
         round,
