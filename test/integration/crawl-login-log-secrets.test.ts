@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditJobRunner } from '../../src/audits/index.js';
 import { CrawlLoginService } from '../../src/crawler/index.js';
 import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/index.js';
-import { startMemberSite, startOtherHost, type LoginHost } from '../support/crawl-login-site.js';
+import { formLoginFor, startMemberSite, startOtherHost, type LoginHost } from '../support/crawl-login-site.js';
 import { createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
 
 const SECRETS = {
@@ -79,14 +79,8 @@ const setLogin = (input: Record<string, unknown>) =>
 
 describe('crawl login secrets and the logs', () => {
   it('appear in no log line: set, used, failed, and logged by mistake', async () => {
-    site.setAuth({ kind: 'FORM', username: SECRETS.username, password: SECRETS.password });
     const form = {
-      kind: 'FORM',
-      loginUrl: `${site.origin}/login`,
-      usernameField: 'user',
-      passwordField: 'pass',
-      username: SECRETS.username,
-      password: SECRETS.password,
+      ...formLoginFor(site, SECRETS.username, SECRETS.password),
       extraFields: [{ name: 'tenant', value: SECRETS.extra }],
     };
     expect((await setLogin(form)).body.errors).toBeUndefined();

@@ -12,6 +12,7 @@ import { crawlKeyMaterial, crawlLoginBox } from '../../src/crawler/index.js';
 import { createConfiguredSafeHttpClient, type SafeHttpClient } from '../../src/platform/safe-http/index.js';
 import {
   credentialHeaders,
+  formLoginFor,
   startLoginSites,
   type LoginHost,
   type startMemberSite,
@@ -99,15 +100,7 @@ afterAll(async () => {
 
 describe('a form login crawl', () => {
   it('signs in, crawls the member area, keeps the session past a logout and sends nothing elsewhere', async () => {
-    site.setAuth({ kind: 'FORM', username: SECRETS.username, password: SECRETS.password });
-    const set = await setLogin({
-      kind: 'FORM',
-      loginUrl: `${site.origin}/login`,
-      usernameField: 'user',
-      passwordField: 'pass',
-      username: SECRETS.username,
-      password: SECRETS.password,
-    });
+    const set = await setLogin(formLoginFor(site, SECRETS.username, SECRETS.password));
     expect(set.body.errors).toBeUndefined();
     expect(set.body.data.setCrawlLogin.crawlLogin).toMatchObject({ kind: 'FORM', usernameField: 'user' });
     const siteSeen = site.requests.length;
@@ -226,15 +219,7 @@ describe('a competitor fetch', () => {
 
 describe.skipIf(!existsSync(CHROMIUM))('a login crawl in browser rendering mode', () => {
   it("the page's own requests carry the credentials to the project's host only, never elsewhere", async () => {
-    site.setAuth({ kind: 'FORM', username: SECRETS.username, password: SECRETS.password });
-    await setLogin({
-      kind: 'FORM',
-      loginUrl: `${site.origin}/login`,
-      usernameField: 'user',
-      passwordField: 'pass',
-      username: SECRETS.username,
-      password: SECRETS.password,
-    });
+    expect((await setLogin(formLoginFor(site, SECRETS.username, SECRETS.password))).body.errors).toBeUndefined();
     const renderingMode = (mode: string) =>
       t.runtime.pool.query(
         `UPDATE project SET settings = coalesce(settings, '{}'::jsonb) || jsonb_build_object('renderingMode', $2::text)

@@ -209,6 +209,23 @@ export async function startMemberSite(host: string, other: () => string) {
   };
 }
 
+/** Has the member site accept a form login with these credentials; returns the login input that passes it. */
+export function formLoginFor(
+  site: { origin: string; setAuth(next: MemberAuth): void },
+  username: string,
+  password: string,
+) {
+  site.setAuth({ kind: 'FORM', username, password });
+  return {
+    kind: 'FORM',
+    loginUrl: `${site.origin}/login`,
+    usernameField: 'user',
+    passwordField: 'pass',
+    username,
+    password,
+  };
+}
+
 /** The credential headers a request carried (what must never reach another host). */
 export const credentialHeaders = (r: SeenRequest) =>
   ['cookie', 'authorization', 'x-preview-token'].filter((h) => r.headers[h] !== undefined);

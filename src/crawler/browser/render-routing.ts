@@ -41,8 +41,8 @@ export function browserHeaders(headers: HeaderMap): Record<string, string> {
  * Answers one request of the page: nothing reaches the network but through the safe client. The main frame's first
  * navigation is the crawler's own response (the document is not fetched twice); a later one (a script or meta
  * refresh leaving the page) is answered 204, which leaves the current document in place. Blocked resource types,
- * the site's URLs the crawl scope excludes, requests over a budget, the site's URLs robots.txt disallows, and anything the safe client refuses are aborted;
- * all but the blocked types and the excluded URLs are recorded.
+ * the site's URLs the crawl scope excludes, requests over a budget, the site's URLs robots.txt disallows, and
+ * anything the safe client refuses are aborted; all but the blocked types and the excluded URLs are recorded.
  */
 export async function routeRequest(
   route: Route,
