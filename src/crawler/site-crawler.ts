@@ -364,18 +364,13 @@ export class SiteCrawler {
       return false;
     }
     if (!this.inSite(parsed)) return true;
-    if (!this.scope.notExcluded(parsed)) return false;
+    if (this.excludedByScope(parsed)) return false;
     return !this.options.respectRobots || this.allowedByRobots(url);
   }
 
   /** A URL of the site that an exclude pattern of the scope matches (what is never fetched, in any role). */
-  private excludedByScope(url: string): boolean {
-    try {
-      const parsed = new URL(url);
-      return this.inSite(parsed) && !this.scope.notExcluded(parsed);
-    } catch {
-      return false;
-    }
+  private excludedByScope(url: URL): boolean {
+    return this.inSite(url) && !this.scope.notExcluded(url);
   }
 
   /**
@@ -489,16 +484,10 @@ export class SiteCrawler {
    * document's body is in.)
    */
   private readonly renderClient: SafeHttpClient = {
-    request: (async (url: string | URL, options?: Parameters<SafeHttpClient['request']>[1]) => {
-      if (!this.inSiteUrl(String(url))) return this.client.request(url, options);
-      await this.permits.acquire(true);
-      try {
-        await this.pace();
-        return await this.client.request(url, options);
-      } finally {
-        this.permits.release();
-      }
-    }) as SafeHttpClient['request'],
+    request: ((url: string | URL, options?: Parameters<SafeHttpClient['request']>[1]) =>
+      this.inSiteUrl(String(url))
+        ? this.inSiteSlot(() => this.client.request(url, options))
+        : this.client.request(url, options)) as SafeHttpClient['request'],
     // The crawl's client belongs to the caller: it is closed where it was made.
     close: () => Promise.resolve(),
   };
@@ -722,6 +711,17 @@ export class SiteCrawler {
     }
   }
 
+  /** A request to the site: it holds one of the site's request slots (urgent) and starts at its paced time. */
+  private async inSiteSlot<T>(request: () => Promise<T>): Promise<T> {
+    await this.permits.acquire(true);
+    try {
+      await this.pace();
+      return await request();
+    } finally {
+      this.permits.release();
+    }
+  }
+
   /** Politeness: request starts are spaced by delayMs across all workers; a stop ends the wait at once. */
   private async pace(): Promise<void> {
     if (this.options.delayMs <= 0) return;
@@ -748,16 +748,8 @@ export class SiteCrawler {
     if (this.sitemapUrls.size) fetch.inSitemap = this.sitemapUrls.has(item.url);
     fetch.robotsTxt = this.robotsVerdict(item.url);
     // A request slot is held from the request until the body is in; parsing and checks run without one.
-    await this.permits.acquire(true);
-    let received: Awaited<ReturnType<SiteCrawler['receive']>>;
-    try {
-      await this.pace();
-      if (this.aborted) return null;
-      received = await this.receive(item, fetch);
-    } finally {
-      this.permits.release();
-    }
-    if (this.aborted) return null;
+    const received = await this.inSiteSlot(async () => (this.aborted ? null : this.receive(item, fetch)));
+    if (received === null || this.aborted) return null;
     if ('error' in received) return { fetch, facts: null, error: received.error };
     const { body, finalUrl } = received;
     fetch.bytes = body.length;
@@ -801,7 +793,7 @@ export class SiteCrawler {
         // The site's own URLs robots.txt disallows are not loaded, as a search engine's renderer would not.
         allowed: (url) => !this.options.respectRobots || !this.inSiteUrl(url) || this.allowedByRobots(url),
         // What the scope excludes is not fetched as a resource of a rendered page either.
-        excluded: (url) => this.excludedByScope(url),
+        excluded: (url) => URL.canParse(url) && this.excludedByScope(new URL(url)),
         // The crawl's client, under its politeness: a login crawl's page fetches its data signed in.
         client: this.renderClient,
         signal: this.signal,

@@ -146,7 +146,7 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
     const slot = await acquire(input.signal);
     // Navigation and settling end `reserve` before the budget, leaving the rest for the snapshot.
     const reserve = Math.min(SNAPSHOT_RESERVE_MS, timeoutMs / 4);
-    const job = new RenderJob(input.url, timeoutMs - reserve, input.allowed);
+    const job = new RenderJob(input.url, timeoutMs - reserve, input);
     slot.job = job;
     slot.document = input;
     slot.renders++;

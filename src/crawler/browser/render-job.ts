@@ -1,4 +1,5 @@
-import type { RenderFailure, RenderOutput } from './render.types.js';
+import type { SafeHttpClient } from '../../platform/safe-http/index.js';
+import type { RenderFailure, RenderInput, RenderOutput } from './render.types.js';
 
 /** First entries kept of each record (console errors, failed requests), as PageRendering documents. */
 const RECORD_LIMIT = 10;
@@ -29,12 +30,20 @@ export class RenderJob {
   private failureCount = 0;
   private readonly robots = new Set<string>();
 
+  /** The render's rules for its subrequests (RenderInput): robots.txt, the scope's excludes, the client. */
+  readonly allowed: ((url: string) => boolean) | undefined;
+  readonly excluded: ((url: string) => boolean) | undefined;
+  readonly client: SafeHttpClient | undefined;
+
   constructor(
     readonly url: string,
     timeoutMs: number,
-    readonly allowed: ((url: string) => boolean) | undefined,
+    rules: Pick<RenderInput, 'allowed' | 'excluded' | 'client'> = {},
   ) {
     this.deadline = this.started + timeoutMs;
+    this.allowed = rules.allowed;
+    this.excluded = rules.excluded;
+    this.client = rules.client;
   }
 
   get ended(): boolean {

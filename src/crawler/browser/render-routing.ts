@@ -7,7 +7,6 @@ import {
 } from '../../platform/safe-http/index.js';
 import type { HeaderMap } from '../../seo/page/index.js';
 import type { RenderJob } from './render-job.js';
-import type { RenderInput } from './render.types.js';
 
 /**
  * Request headers of the page passed on to the site. The page's own cookies and Authorization are not: a login
@@ -49,7 +48,7 @@ export async function routeRequest(
   request: Request,
   page: Page,
   job: RenderJob | null,
-  document: Pick<RenderInput, 'status' | 'headers' | 'body' | 'client' | 'excluded'> | null,
+  document: { status: number; headers: HeaderMap; body: Buffer } | null,
   settings: RoutingSettings,
 ): Promise<void> {
   if (!job || job.ended) return abort(route, 'blockedbyclient');
@@ -73,7 +72,7 @@ export async function routeRequest(
   // Until the document is served, requests come from the previous render's document, still in place.
   if (!job.documentServed) return abort(route, 'blockedbyclient');
   const type = request.resourceType();
-  if (settings.blockedTypes.has(type) || document?.excluded?.(url)) return abort(route, 'blockedbyclient');
+  if (settings.blockedTypes.has(type) || job.excluded?.(url)) return abort(route, 'blockedbyclient');
   if (type === 'eventsource') {
     job.failed(url, 'event streams are not opened while rendering');
     return abort(route, 'blockedbyclient');
@@ -109,7 +108,7 @@ export async function routeRequest(
   const pending = job.begin(url);
   let response: SafeHttpResponse;
   try {
-    response = await (document?.client ?? settings.client).request(url, {
+    response = await (job.client ?? settings.client).request(url, {
       method: method as SafeHttpMethod,
       headers,
       ...(method === 'POST' ? { body: request.postDataBuffer() ?? Buffer.alloc(0) } : {}),

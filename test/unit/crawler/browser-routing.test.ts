@@ -29,7 +29,7 @@ describe('browserHeaders', () => {
 
 describe('RenderJob', () => {
   it('keeps the first 10 console errors and failures, clipped, with their counts', () => {
-    const job = new RenderJob('http://site.test/', 1_000, undefined);
+    const job = new RenderJob('http://site.test/', 1_000);
     for (let i = 0; i < 12; i++) job.consoleError(`error ${i} ${'x'.repeat(400)}`);
     for (let i = 0; i < 11; i++) job.failed(`http://site.test/${i}`, 'HTTP 404');
     const out = job.output('<html></html>', false);
@@ -41,7 +41,7 @@ describe('RenderJob', () => {
   });
 
   it('reports a pending request once, whether the budget or its own failure comes first', () => {
-    const job = new RenderJob('http://site.test/', 1_000, undefined);
+    const job = new RenderJob('http://site.test/', 1_000);
     const a = job.begin('http://site.test/a.js');
     const b = job.begin('http://site.test/b.js');
     expect(job.inflightCount).toBe(2);
@@ -58,7 +58,7 @@ describe('RenderJob', () => {
   });
 
   it('records nothing once the render has ended', () => {
-    const job = new RenderJob('http://site.test/', 1_000, undefined);
+    const job = new RenderJob('http://site.test/', 1_000);
     job.stop.abort();
     job.consoleError('late');
     job.failed('http://site.test/x', 'late');
