@@ -134,8 +134,7 @@ export async function openAuditBenchContext(opts: AuditBenchContextOptions): Pro
           DATABASE_URL: opts.databaseUrl,
           REDIS_URL: config.REDIS_URL,
           REDIS_PREFIX: prefix,
-          SAFE_HTTP_ALLOW: '127.0.0.1/32',
-          SAFE_HTTP_RESOLVE: `${opts.host}=127.0.0.1`,
+          ...benchHostEnv(opts.host),
           WORKER_CONCURRENCY: '1',
           LOG_LEVEL: 'warn',
           BETTER_AUTH_SECRET: authSecret,
@@ -164,6 +163,11 @@ export async function openAuditBenchContext(opts: AuditBenchContextOptions): Pro
     await close();
     throw err;
   }
+}
+
+/** The worker's address settings: loopback allowed, and the bench's host name pinned to it. */
+export function benchHostEnv(host: string): { SAFE_HTTP_ALLOW: string; SAFE_HTTP_RESOLVE: string } {
+  return { SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: `${host}=127.0.0.1` };
 }
 
 /** A non-negative integer from the environment, or the fallback when unset or empty. */

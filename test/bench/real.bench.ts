@@ -4,7 +4,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_CRAWL_OPTIONS } from '../../src/crawler/index.js';
 import { benchDatabaseUrl } from './bench-database.js';
-import { intFromEnv, openAuditBenchContext } from './audit-bench-context.js';
+import { benchHostEnv, intFromEnv, openAuditBenchContext } from './audit-bench-context.js';
 import { SiteProcess } from './audit-site-client.js';
 import type { SiteStats } from './audit-site-server.js';
 import { runCrawlee } from './audit-crawlee-client.js';
@@ -96,7 +96,7 @@ export async function runRealBench(): Promise<{ ok: boolean }> {
       workerEnv: {
         ...(settings.chromiumPath ? { CHROMIUM_PATH: settings.chromiumPath } : {}),
         // The bench context's own allow-list and pin, extended with the outside web's.
-        ...outside.env({ SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: `${HOST}=127.0.0.1` }),
+        ...outside.env(benchHostEnv(HOST)),
       },
       timeoutMs: settings.timeoutMs,
       log,
