@@ -20,8 +20,10 @@ export interface ResourceCheck {
 export interface ResourceCheckerOptions {
   /** Unique URLs fetched at most (budgeted checks); later ones are skipped. */
   budget: number;
-  /** Checks in flight at once, beside the crawl's own page requests. */
+  /** Checks of other hosts' URLs in flight at once, all origins together, beside the crawl's own page requests. */
   concurrency: number;
+  /** Checks of one other origin in flight at once (default 4): many hosts are asked side by side, none of them hard. */
+  perOrigin?: number;
   signal?: AbortSignal;
   /** False for a URL the crawler may not fetch (robots.txt): it is not checked. */
   allowed?(url: string): boolean;
@@ -30,7 +32,7 @@ export interface ResourceCheckerOptions {
   /**
    * The crawled site's own request slots: a check of a URL it `owns` takes one of them (so the site never sees more
    * requests at once than its crawl concurrency allows), urgent ones like a page fetch, the others only when no
-   * page fetch is waiting. Other hosts' URLs use the checker's own lanes.
+   * page fetch is waiting. Other hosts' URLs use the checker's own lanes, at most `perOrigin` of them per origin.
    */
   siteSlots?: RequestSlots & { owns(url: string): boolean };
 }
@@ -45,6 +47,7 @@ export interface RequestSlots {
 const HEAD_REFUSED = new Set([400, 403, 405, 501]);
 /** Timeouts on one origin after which its other URLs are not tried again (each would wait out its deadline). */
 const ORIGIN_TIMEOUTS = 2;
+const PER_ORIGIN = 4;
 
 /**
  * Checks subresources and link targets through the safe HTTP client: HEAD first, GET (first KiB) when HEAD is
@@ -58,6 +61,7 @@ export class ResourceChecker {
   private readonly settled = new Map<string, ResourceCheck>();
   private readonly originFailures = new Map<string, { check: ResourceCheck; timeouts: number }>();
   private readonly lanes: PriorityPermits;
+  private readonly originLanes: OriginPermits;
   private budgetUsed = 0;
   /** The crawl's stop, or the end of drain()'s wait: whichever comes first ends the checks. */
   private readonly stopper = new AbortController();
@@ -70,8 +74,16 @@ export class ResourceChecker {
     private readonly options: ResourceCheckerOptions,
   ) {
     this.lanes = new PriorityPermits(Math.max(1, options.concurrency));
+    this.originLanes = new OriginPermits(Math.max(1, options.perOrigin ?? PER_ORIGIN));
     this.signal = options.signal ? AbortSignal.any([options.signal, this.stopper.signal]) : this.stopper.signal;
-    this.signal.addEventListener('abort', () => this.lanes.releaseAll(), { once: true });
+    this.signal.addEventListener(
+      'abort',
+      () => {
+        this.lanes.releaseAll();
+        this.originLanes.releaseAll();
+      },
+      { once: true },
+    );
   }
 
   /**
@@ -134,7 +146,11 @@ export class ResourceChecker {
     const origin = originOf(url);
     const early = origin ? this.originFailures.get(origin) : undefined;
     if (early && isOriginDown(early)) return early.check;
-    const slots: RequestSlots = this.options.siteSlots?.owns(url) ? this.options.siteSlots : this.lanes;
+    const own = this.options.siteSlots?.owns(url) ?? false;
+    // Another origin's turn first, then a lane: a check waiting for its busy origin holds no lane from other hosts.
+    const originSlots = own || !origin ? null : this.originLanes.of(origin);
+    const slots: RequestSlots = own ? this.options.siteSlots! : this.lanes;
+    await originSlots?.acquire(urgent);
     await slots.acquire(urgent);
     try {
       if (signal.aborted) return { status: null, redirected: false, skipped: 'aborted' };
@@ -146,6 +162,7 @@ export class ResourceChecker {
       return result;
     } finally {
       slots.release();
+      originSlots?.release();
     }
   }
 
@@ -229,7 +246,7 @@ export class PriorityPermits implements RequestSlots {
   private readonly normal: (() => void)[] = [];
   private open = false;
 
-  constructor(size: number) {
+  constructor(private readonly size: number) {
     this.free = size;
   }
 
@@ -254,5 +271,41 @@ export class PriorityPermits implements RequestSlots {
     this.open = true;
     for (const wake of this.urgent.splice(0)) wake();
     for (const wake of this.normal.splice(0)) wake();
+  }
+
+  /** No holder and no waiter. */
+  get idle(): boolean {
+    return this.free === this.size && this.urgent.length === 0 && this.normal.length === 0;
+  }
+}
+
+/** Request slots per origin, `size` each; an origin's entry lives while it has holders or waiters. */
+class OriginPermits {
+  private readonly byOrigin = new Map<string, PriorityPermits>();
+  private open = false;
+
+  constructor(private readonly size: number) {}
+
+  of(origin: string): RequestSlots {
+    let permits = this.byOrigin.get(origin);
+    if (!permits) {
+      permits = new PriorityPermits(this.size);
+      if (this.open) permits.releaseAll();
+      this.byOrigin.set(origin, permits);
+    }
+    const held = permits;
+    return {
+      acquire: (urgent) => held.acquire(urgent),
+      release: () => {
+        held.release();
+        if (held.idle && this.byOrigin.get(origin) === held) this.byOrigin.delete(origin);
+      },
+    };
+  }
+
+  /** A stop: as PriorityPermits.releaseAll, for every origin, now and later. */
+  releaseAll(): void {
+    this.open = true;
+    for (const permits of this.byOrigin.values()) permits.releaseAll();
   }
 }

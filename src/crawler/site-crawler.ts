@@ -193,7 +193,10 @@ export class SiteCrawler {
     this.signal = options.signal;
     this.resourceChecker = new ResourceChecker(client, {
       budget: options.assetBudget,
-      concurrency: Math.max(2, options.concurrency),
+      // Other hosts answer in their own time (100s of ms each for external links): many of them are asked side by
+      // side, each no harder than a browser asks a host (or the crawl its own site, if that is more).
+      concurrency: OTHER_HOST_LANES,
+      perOrigin: Math.max(OTHER_HOST_PER_ORIGIN, options.concurrency),
       signal: options.signal,
       // Resources of the site itself obey its robots.txt like its pages, and the scope's excludes; other hosts' are
       // checked as links are.
@@ -1146,6 +1149,11 @@ export class SiteCrawler {
 
 /** How long resource checks may go on after the last page (slow resources must not hold an audit): 30 s. */
 const RESOURCE_TAIL_MS = 30_000;
+
+/** Checks of other hosts' URLs in flight at once, all origins together. */
+const OTHER_HOST_LANES = 16;
+/** Checks of one other host in flight at once, at least: as many connections as a browser opens to one host. */
+const OTHER_HOST_PER_ORIGIN = 6;
 
 /** How long external link checks may go on after the last page: 5 s (the rest could not be checked). */
 const EXTERNAL_TAIL_MS = 5_000;
