@@ -34,11 +34,14 @@ export interface LabMeterOptions {
 
 export interface LabMeterHandle {
   /**
-   * Sequentially measures each URL; a URL that fails (or times out) has no entry. Assignable to the audit engine's
-   * LabMeter. An aborted signal ends it at once: the page being measured is closed (its requests with it), the
-   * URLs after it are skipped, and the measurements made before are returned.
+   * Measures each URL, loading one page at a time (the next loads while the one before settles); a URL that fails
+   * (or times out) has no entry. Assignable to the audit engine's LabMeter. An aborted signal ends it at once: the
+   * pages being measured are closed (their requests with them), the URLs after them are skipped, and the
+   * measurements made before are returned.
    */
   measure: (urls: string[], signal?: AbortSignal) => Promise<Map<string, LabMeasurement>>;
+  /** Launches the browser now if it is not running (a failed launch is reported by the next `measure`). */
+  prepare(): void;
   close(): Promise<void>;
 }
 
@@ -69,6 +72,10 @@ const POLL_MS = 100;
 const AFTER_INTERACTION_MS = 300;
 const SIZES_WAIT_MS = 1000;
 const CLOSE_WAIT_MS = 5000;
+/** Pages open at once: one loading, the others settling. */
+const MAX_SETTLING = 3;
+/** Quiet after load (no request, no long task) after which the next page may start loading beside this one. */
+const CALM_MS = 200;
 
 /** Page-side snippets are strings: the project compiles without DOM types, and these run in the page. */
 const READ_VITALS = `(() => {
@@ -169,7 +176,13 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
     return browserPromise;
   };
 
-  const measureOne = async (browser: Browser, rawUrl: string, signal?: AbortSignal): Promise<LabMeasurement | null> => {
+  /** `calm` is called once the page has loaded and gone quiet for a moment, or failed (at the latest as it ends). */
+  const measureOne = async (
+    browser: Browser,
+    rawUrl: string,
+    calm: () => void,
+    signal?: AbortSignal,
+  ): Promise<LabMeasurement | null> => {
     const target = parseLabUrl(rawUrl);
     if (!target) return null;
     const userAgent = options.userAgent ?? (device === 'mobile' ? mobileUserAgent(browser.version()) : undefined);
@@ -182,7 +195,7 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const deadline = Date.now() + timeoutMs;
-    const work = runInContext(context, rawUrl, target, deadline);
+    const work = runInContext(context, rawUrl, target, deadline, calm);
     work.catch(() => undefined);
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutMs);
@@ -209,6 +222,7 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
     rawUrl: string,
     target: URL,
     deadline: number,
+    calm: () => void,
   ): Promise<LabMeasurement | null> => {
     const gate = createLabRequestGate(target, options.allowedHosts);
     const net: NetworkState = { inflight: 0, lastActivity: Date.now(), started: 0, bytes: 0, sizeTasks: [] };
@@ -235,7 +249,7 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
     await page
       .waitForLoadState('load', { timeout: Math.max(1, remaining() - RESERVE_MS - quietMs) })
       .catch(() => undefined);
-    await settle(page, net, quietMs, Math.min(MAX_SETTLE_MS, Math.max(0, remaining() - RESERVE_MS)));
+    await settle(page, net, quietMs, Math.min(MAX_SETTLE_MS, Math.max(0, remaining() - RESERVE_MS)), calm);
 
     const before = (await page.evaluate(READ_VITALS)) as VitalsSnapshot | null;
     if (!before) return null;
@@ -258,8 +272,13 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
     results: Map<string, LabMeasurement>,
     signal?: AbortSignal,
   ): Promise<Map<string, LabMeasurement>> => {
+    // Pages load one at a time, each alone in the browser (FCP, LCP and the load's long tasks are its own): the next
+    // page starts once the one before has loaded and gone calm (CALM_MS without requests or long tasks), while it
+    // waits out the rest of its quiet window and is read out, which is only waiting.
+    const settling = new Set<Promise<void>>();
     for (const url of urls) {
       if (closed || signal?.aborted) break;
+      if (settling.size >= MAX_SETTLING) await Promise.race(settling);
       let browser: Browser;
       try {
         browser = await getBrowser();
@@ -268,25 +287,35 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
         break;
       }
       if (signal?.aborted) break;
-      try {
-        const measurement = await measureOne(browser, url, signal);
-        if (measurement) results.set(url, measurement);
-      } catch (error) {
-        report(url, error);
-      }
+      let calm!: () => void;
+      const calmed = new Promise<void>((resolve) => (calm = resolve));
+      const measuring = measureOne(browser, url, calm, signal)
+        .then(
+          (measurement) => void (measurement && results.set(url, measurement)),
+          (error: unknown) => report(url, error),
+        )
+        .finally(() => {
+          calm();
+          settling.delete(measuring);
+        });
+      settling.add(measuring);
+      await calmed;
     }
+    await Promise.all(settling);
     return results;
   };
 
   const measure = (urls: string[], signal?: AbortSignal): Promise<Map<string, LabMeasurement>> => {
-    // Calls queue behind each other: one page at a time per meter, so measurements do not compete for CPU.
+    // Calls queue behind each other: one page loads at a time per meter, so loads do not compete for CPU.
     const results = new Map<string, LabMeasurement>();
-    const run = queue.then(() => measureAll(urls, results, signal));
+    // In the order asked, whichever page settled first.
+    const inOrder = () => new Map(urls.flatMap((url) => (results.has(url) ? [[url, results.get(url)!]] : [])));
+    const run = queue.then(() => measureAll(urls, results, signal)).then(inOrder);
     queue = run.catch(() => undefined);
     if (!signal) return run;
     // An abort answers at once, also while this call waits behind another caller's measurement.
     return new Promise((resolve, reject) => {
-      const onAbort = () => resolve(results);
+      const onAbort = () => resolve(inOrder());
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       run.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
@@ -301,7 +330,11 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
     await browser?.close().catch(() => undefined);
   };
 
-  return { measure, close };
+  const prepare = (): void => {
+    if (!closed) getBrowser().catch(() => undefined);
+  };
+
+  return { measure, prepare, close };
 }
 
 /**
@@ -347,13 +380,20 @@ function trackNetwork(page: Page, net: NetworkState): void {
   });
 }
 
-/** Waits until load has been followed by `quietMs` without network activity or long tasks, at most `capMs`. */
-async function settle(page: Page, net: NetworkState, quietMs: number, capMs: number): Promise<void> {
-  const until = Date.now() + capMs;
-  await sleep(Math.min(quietMs, capMs));
+/**
+ * Waits until load has been followed by `quietMs` without network activity or long tasks, at most `capMs`; calls
+ * `calm` once the first CALM_MS of such quiet have passed.
+ */
+async function settle(page: Page, net: NetworkState, quietMs: number, capMs: number, calm: () => void): Promise<void> {
+  const loadedAt = Date.now();
+  const until = loadedAt + capMs;
+  const calmMs = Math.min(CALM_MS, quietMs);
   while (Date.now() < until) {
     const idle = Number(await page.evaluate(LONG_TASK_IDLE_MS));
-    if (net.inflight === 0 && Date.now() - net.lastActivity >= quietMs && idle >= quietMs) return;
+    const now = Date.now();
+    const quietFor = net.inflight === 0 ? Math.min(now - loadedAt, now - net.lastActivity, idle) : 0;
+    if (quietFor >= calmMs) calm();
+    if (quietFor >= quietMs) return;
     await sleep(Math.min(POLL_MS, Math.max(0, until - Date.now())));
   }
 }

@@ -158,6 +158,22 @@ addEventListener('load', () => {
     '/spin':
       `<!doctype html><html><body><p>Spins forever after load.</p><script>addEventListener('load', () => { ` +
       `for (;;) {} });</script></body></html>`,
+    // Staggered pages: a 300 ms image holds the load; 50 ms after load a 300 ms long task, then a note to the server;
+    // the lab's final read-out (visibilitychange) sends another.
+    ...Object.fromEntries(
+      ['a', 'b', 'c'].map((p) => [
+        `/stagger/${p}`,
+        `<!doctype html><html><head><meta charset="utf-8"><title>stagger ${p}</title></head><body><p>Page ${p}.</p>
+<img src="/slow-small/${p}.png" width="8" height="8" alt="">
+<script>
+addEventListener('load', () => setTimeout(() => {
+  const end = performance.now() + 300; while (performance.now() < end) {}
+  fetch('/worked/${p}').catch(() => {});
+}, 50));
+document.addEventListener('visibilitychange', () => { fetch('/done/${p}', { keepalive: true }).catch(() => {}); });
+</script></body></html>`,
+      ]),
+    ),
     // Never settles: asks the server for something every 50 ms for as long as it is open.
     '/ticker': `<!doctype html><html><head><meta charset="utf-8"><title>ticker</title></head><body><p>Ticks.</p>
 <script>setInterval(() => { fetch('/tick?t=' + Date.now()).catch(() => {}); }, 50);</script></body></html>`,
@@ -179,6 +195,15 @@ addEventListener('load', () => {
         const timer = setTimeout(
           () => res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png),
           1200,
+        );
+        res.on('close', () => clearTimeout(timer));
+        return;
+      }
+      if (url.pathname.startsWith('/slow-small/')) {
+        const small = noisePng(8, 8);
+        const timer = setTimeout(
+          () => res.writeHead(200, { 'content-type': 'image/png', 'content-length': small.length }).end(small),
+          300,
         );
         res.on('close', () => clearTimeout(timer));
         return;
@@ -282,6 +307,37 @@ addEventListener('load', () => {
     expect(beacon?.get('dpr')).toBe('2.625');
     expect(beacon?.get('touch')).toBe('true');
     expect(beacon?.get('ua')).toContain('Mobile');
+  }, 50_000);
+
+  it('loads one page at a time: the next starts once the one before has loaded and gone calm, not after', async () => {
+    const meter = createLabMeter({ chromiumPath: CHROMIUM });
+    let results: Map<string, LabMeasurement>;
+    try {
+      results = await meter.measure(['a', 'b', 'c'].map((p) => `${base}/stagger/${p}`));
+    } finally {
+      await meter.close();
+    }
+    const at = (path: string) => {
+      const hit = siteHits.find((h) => h.path === path);
+      if (!hit) throw new Error(`${path} was never requested`);
+      return hit.at;
+    };
+    for (const [before, next] of [
+      ['a', 'b'],
+      ['b', 'c'],
+    ]) {
+      // Its load (the slow image) and its work after load (the long task, then the note) were over, and calm, ...
+      expect(at(`/stagger/${next}`)).toBeGreaterThanOrEqual(at(`/slow-small/${before}.png`) + 300);
+      expect(at(`/stagger/${next}`)).toBeGreaterThanOrEqual(at(`/worked/${before}`) + 150);
+      // ... but the page before was still being measured: its read-out came later.
+      expect(at(`/stagger/${next}`)).toBeLessThan(at(`/done/${before}`));
+    }
+    // Each page's own long task, whole: no other page's load shortened or lengthened what it measured.
+    expect([...results.keys()]).toEqual(['a', 'b', 'c'].map((p) => `${base}/stagger/${p}`));
+    for (const m of results.values()) {
+      expect(m.tbtMs).toBeGreaterThanOrEqual(200);
+      expect(m.tbtMs).toBeLessThan(600);
+    }
   }, 50_000);
 
   it('an aborted measurement ends at once: page closed, later URLs skipped, nothing more is sent', async () => {
