@@ -6,6 +6,7 @@ import {
   type PageFactsExtract,
   type PageRenderer,
   type SiteFacts,
+  type StartPageFacts,
 } from '../crawler/index.js';
 import {
   CheckAggregator,
@@ -61,7 +62,10 @@ export interface AuditSink {
   links?(rows: AuditLinkRow[]): Promise<void>;
   occurrences(rows: OccurrenceRecord[]): Promise<void>;
   progress?(progress: CrawlProgress): Promise<void>;
-  /** The engine moved on after the crawl: ANALYZING (site checks), MEASURING (lab vitals), SAVING (final writes). */
+  /**
+   * The engine moved on after the crawl: ANALYZING (site checks), MEASURING (the wait for lab vitals, which started
+   * once the pages were done), SAVING (final writes).
+   */
   phase?(phase: Exclude<AuditPhase, 'CRAWLING'>): Promise<void>;
 }
 
@@ -260,6 +264,16 @@ export async function runAuditEngine(
   const documentUrl = (url: string): string => movedDocuments.get(url) ?? url;
   // The crawl's URLs and the summaries' are one table: each URL of the site is one string.
   const crawler = new SiteCrawler(client, options, extract, renderer, urls);
+  const pageWeights = new Map<string, number>();
+  let labVitals: Promise<VitalsRecord[]> | undefined;
+  let inlinks: UrlCounts | undefined;
+  /** Once every page is in the store: how often each URL is linked to from the crawled pages. */
+  const inlinkCounts = (): UrlCounts => {
+    if (inlinks) return inlinks;
+    inlinks = new UrlCounts(urls);
+    for (let row = 0; row < store.size; row++) store.forEachInternalLink(row, (target) => inlinks!.increment(target));
+    return inlinks;
+  };
   const site = await crawler.run({
     onPage: async ({ fetch, facts: fetched, error }) => {
       if (error !== null) {
@@ -279,6 +293,11 @@ export async function runAuditEngine(
       await flush();
     },
     onProgress: sink.progress ? (p) => sink.progress!(p) : undefined,
+    // Lab vitals need the pages only: they are measured while the crawl waits for other hosts' answers (waiting that
+    // takes no CPU from them), not beside the pages (whose CPU they would take, and which they need to choose from).
+    onPagesDone: (start) => {
+      labVitals = measureVitals(start, store, inlinkCounts(), pageWeights, labMeter, signal);
+    },
   });
   const stoppedOutcome = async (): Promise<StoppedAudit> => {
     // What the crawl found before the stop is kept; nothing is concluded about the site from part of it.
@@ -331,12 +350,8 @@ export async function runAuditEngine(
     await flush();
   }
 
-  const inlinks = new UrlCounts(urls);
-  for (let row = 0; row < store.size; row++) store.forEachInternalLink(row, (target) => inlinks.increment(target));
-
-  const pageWeights = new Map<string, number>();
   await sink.phase?.('MEASURING');
-  const vitals = await measureVitals(site, store, inlinks, pageWeights, labMeter, signal);
+  const vitals = await (labVitals ?? measureVitals(site, store, inlinkCounts(), pageWeights, labMeter, signal));
   if (signal?.aborted) return stoppedOutcome();
   const lab = vitals.filter((v) => v.source === 'LAB');
   for (const v of lab) addResults(v.url, labChecks(v, pageWeights.get(v.url)));
@@ -366,7 +381,7 @@ export async function runAuditEngine(
     crawl: crawlReport(site),
     pagesCrawled: site.pagesCrawled,
     pagesFailed,
-    inlinks,
+    inlinks: inlinkCounts(),
     vitals,
     stopped: false,
   };
@@ -407,7 +422,7 @@ function labChecks(v: VitalsRecord, pageWeightBytes: number | undefined): CheckR
 }
 
 async function measureVitals(
-  site: SiteFacts,
+  site: StartPageFacts,
   store: PageSummaryStore,
   inlinks: UrlCounts,
   pageWeights: Map<string, number>,

@@ -92,6 +92,11 @@ export interface CrawlProgress {
 export interface CrawlHooks {
   onPage(page: CrawledPage): Promise<void> | void;
   onProgress?(progress: CrawlProgress): Promise<void> | void;
+  /**
+   * The last page is done (every onPage has returned): the site files and the checks still in flight (other hosts'
+   * answers) are waited for next. Not called for a stopped crawl or a failed start.
+   */
+  onPagesDone?(start: StartPageFacts): void;
 }
 
 export interface StartFailure {
@@ -100,6 +105,9 @@ export interface StartFailure {
   reason: 'fetch' | 'status' | 'not-html' | 'robots' | 'scope';
   message: string;
 }
+
+/** The start URL's own answer. */
+export type StartPageFacts = Pick<SiteFacts, 'startUrl' | 'startStatus' | 'startTtfbMs'>;
 
 /** What the crawl learned about the site itself, beyond its pages. */
 export interface SiteFacts {

@@ -7,6 +7,7 @@ export {
   type CrawlProgress,
   type SiteFacts,
   type StartFailure,
+  type StartPageFacts,
   type CrawlScope,
   type QueryParameterMode,
 } from './crawl.types.js';

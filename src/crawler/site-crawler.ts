@@ -268,6 +268,12 @@ export class SiteCrawler {
       );
     }
 
+    if (!this.halted)
+      hooks.onPagesDone?.({
+        startUrl: this.start.href,
+        startStatus: this.startFacts.startStatus,
+        startTtfbMs: this.startFacts.startTtfbMs,
+      });
     // Site-level fetches only for a crawl that ran to its end: a stopped one (or a failed start) sends nothing more.
     const [favicon, llmsTxt] = this.halted
       ? [null, null]

@@ -4,6 +4,7 @@
  * address; failures are reported on every page that references them, with their cause.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LabMeter } from '../../src/audits/audit-engine.js';
 import type { SafeHttpClient } from '../../src/platform/safe-http/index.js';
 import { auditSite, createFixtureClient, reportedUrls, type AuditRun } from '../fixtures/sites/audit-harness.js';
 import {
@@ -291,6 +292,44 @@ describe('external links on many hosts', () => {
       await pinned.close();
       await home.close();
       await Promise.all(hosts.map((far) => far.close()));
+    }
+  });
+});
+
+describe('lab vitals beside the external link checks', () => {
+  it('start once the last page is done, while a slow external link is still being checked', async () => {
+    const far = await startFixtureSite({ host: 'far-slow.test', fallback: { body: 'there', delayMs: 1_500 } });
+    const home = await startFixtureSite({ host: 'lab-home.test' });
+    home.serve({
+      '/robots.txt': textFile('User-agent: *\nAllow: /\n'),
+      '/favicon.ico': image(),
+      '/': {
+        body: page(home.origin, '/', {
+          bodyExtra: `<p><a href="/a">A page</a> <a href="${far.origin}/doc">Far</a></p>`,
+        }),
+      },
+      '/a': { body: page(home.origin, '/a') },
+    });
+    const pinned = createFixtureClient([home.host, far.host]);
+    let labAt = 0;
+    let measured: string[] = [];
+    const lab: LabMeter = async (urls) => {
+      labAt = Date.now();
+      measured = urls;
+      return new Map(urls.map((url) => [url, { lcpMs: 900, cls: 0, tbtMs: 0, fcpMs: 300 }]));
+    };
+    try {
+      const result = await auditSite(pinned, home.url('/'), {}, lab);
+      const pages = home.requests.filter((r) => r.path === '/' || r.path === '/a');
+      expect(pages.every((r) => (r.endedAt ?? Infinity) <= labAt)).toBe(true);
+      expect(labAt).toBeLessThan(far.requests[0].endedAt ?? Infinity);
+      expect(measured).toEqual([home.url('/'), home.url('/a')]);
+      expect(result.outcome.site.linkTargets.get(`${far.origin}/doc`)?.status).toBe(200);
+      expect(result.outcome.vitals.map((v) => v.source)).toEqual(['LAB', 'LAB']);
+    } finally {
+      await pinned.close();
+      await home.close();
+      await far.close();
     }
   });
 });
