@@ -40,8 +40,6 @@ export interface LabMeterHandle {
    * measurements made before are returned.
    */
   measure: (urls: string[], signal?: AbortSignal) => Promise<Map<string, LabMeasurement>>;
-  /** Launches the browser now if it is not running (a failed launch is reported by the next `measure`). */
-  prepare(): void;
   close(): Promise<void>;
 }
 
@@ -330,11 +328,7 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
     await browser?.close().catch(() => undefined);
   };
 
-  const prepare = (): void => {
-    if (!closed) getBrowser().catch(() => undefined);
-  };
-
-  return { measure, prepare, close };
+  return { measure, close };
 }
 
 /**
