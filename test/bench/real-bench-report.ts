@@ -17,6 +17,8 @@ export interface RealBenchSettings {
   crawleeVersion: string;
   /** The external hosts the site names, answered on this machine (outside-web.ts), and their latency range. */
   outside: { hosts: number; minMs: number; maxMs: number };
+  /** Where our worker's CPU profiles go (BENCH_REAL_CPU_PROF), or null. */
+  cpuProfileDir: string | null;
 }
 
 export interface RealRun {

@@ -45,7 +45,8 @@ import {
  * Knobs: BENCH_REAL_ROOT (the manual's folder), BENCH_REAL_ROUNDS (3), BENCH_REAL_WARMUP_ROUNDS (1), BENCH_REAL_LAB
  * (1 when /usr/bin/chromium or CHROMIUM_PATH exists), BENCH_REAL_WORKER_DIST (dist, compiled first; tsx: the sources
  * under tsx; another folder: an existing build), BENCH_REAL_TIMEOUT_SEC (900), BENCH_REAL_KEEP_PROBES=1 (keeps the
- * probe files and prints their folder).
+ * probe files and prints their folder), BENCH_REAL_CPU_PROF=<folder> (V8 CPU profiles of our worker and its threads,
+ * one file each per round: where the CPU per page goes).
  */
 
 const HOST = 'pgdocs.test';
@@ -70,6 +71,7 @@ function readSettings(): RealBenchSettings {
     concurrency: DEFAULT_CRAWL_OPTIONS.concurrency,
     crawleeVersion: CRAWLEE_VERSION,
     outside: { hosts: 0, minMs: OUTSIDE_MIN_MS, maxMs: OUTSIDE_MAX_MS },
+    cpuProfileDir: process.env.BENCH_REAL_CPU_PROF || null,
   };
 }
 
@@ -128,7 +130,12 @@ export async function runRealBench(): Promise<{ ok: boolean }> {
       const r = await runWorkerAudit({
         ...ctx.worker,
         env: { ...ctx.worker.env, BENCH_PROBE_FILE: file },
-        execArgv: [...(ctx.worker.execArgv ?? []), '--import', probe],
+        execArgv: [
+          ...(ctx.worker.execArgv ?? []),
+          '--import',
+          probe,
+          ...(settings.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfileDir}`] : []),
+        ],
         projectId,
         maxPages: 10_000,
       });
