@@ -174,11 +174,15 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
     return browserPromise;
   };
 
-  /** `calm` is called once the page has loaded and gone quiet for a moment, or failed (at the latest as it ends). */
+  /**
+   * `calm` is called once the page has loaded and gone quiet for a moment, or failed (at the latest as it ends); the
+   * interaction takes a turn of its own.
+   */
   const measureOne = async (
     browser: Browser,
     rawUrl: string,
     calm: () => void,
+    turns: Turns,
     signal?: AbortSignal,
   ): Promise<LabMeasurement | null> => {
     const target = parseLabUrl(rawUrl);
@@ -193,7 +197,7 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const deadline = Date.now() + timeoutMs;
-    const work = runInContext(context, rawUrl, target, deadline, calm);
+    const work = runInContext(context, rawUrl, target, deadline, calm, turns);
     work.catch(() => undefined);
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutMs);
@@ -221,6 +225,7 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
     target: URL,
     deadline: number,
     calm: () => void,
+    turns: Turns,
   ): Promise<LabMeasurement | null> => {
     const gate = createLabRequestGate(target, options.allowedHosts);
     const net: NetworkState = { inflight: 0, lastActivity: Date.now(), started: 0, bytes: 0, sizeTasks: [] };
@@ -251,14 +256,21 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
 
     const before = (await page.evaluate(READ_VITALS)) as VitalsSnapshot | null;
     if (!before) return null;
-    await interact(page, device).catch(() => undefined);
-    await sleep(AFTER_INTERACTION_MS);
-    // If the interaction navigated (a page's own click/key handler), the new document's numbers are not this page's.
-    const after = await page
-      .evaluate(FLUSH_HIDDEN)
-      .then(() => sleep(50))
-      .then(() => page.evaluate(READ_VITALS) as Promise<VitalsSnapshot | null>)
-      .catch(() => null);
+    // The interaction runs alone in the browser too, as the loads do: its INP is this page's own.
+    const alone = await turns.take();
+    let after: VitalsSnapshot | null;
+    try {
+      await interact(page, device).catch(() => undefined);
+      await sleep(AFTER_INTERACTION_MS);
+      // If the interaction navigated (a page's own click/key handler), the new document's numbers are not this page's.
+      after = await page
+        .evaluate(FLUSH_HIDDEN)
+        .then(() => sleep(50))
+        .then(() => page.evaluate(READ_VITALS) as Promise<VitalsSnapshot | null>)
+        .catch(() => null);
+    } finally {
+      alone();
+    }
     const final = after && after.id === before.id ? after : before;
 
     await withTimeout(Promise.allSettled(net.sizeTasks), SIZES_WAIT_MS).catch(() => undefined);
@@ -271,8 +283,9 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
     signal?: AbortSignal,
   ): Promise<Map<string, LabMeasurement>> => {
     // Pages load one at a time, each alone in the browser (FCP, LCP and the load's long tasks are its own): the next
-    // page starts once the one before has loaded and gone calm (CALM_MS without requests or long tasks), while it
-    // waits out the rest of its quiet window and is read out, which is only waiting.
+    // page starts once the one before has loaded and gone calm (CALM_MS without requests or long tasks), while that
+    // one waits out the rest of its quiet window, which is only waiting. Loads and interactions take turns.
+    const turns = createTurns();
     const settling = new Set<Promise<void>>();
     for (const url of urls) {
       if (closed || signal?.aborted) break;
@@ -285,9 +298,12 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
         break;
       }
       if (signal?.aborted) break;
-      let calm!: () => void;
-      const calmed = new Promise<void>((resolve) => (calm = resolve));
-      const measuring = measureOne(browser, url, calm, signal)
+      const calm = await turns.take();
+      if (closed || signal?.aborted) {
+        calm();
+        break;
+      }
+      const measuring = measureOne(browser, url, calm, turns, signal)
         .then(
           (measurement) => void (measurement && results.set(url, measurement)),
           (error: unknown) => report(url, error),
@@ -297,7 +313,6 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
           settling.delete(measuring);
         });
       settling.add(measuring);
-      await calmed;
     }
     await Promise.all(settling);
     return results;
@@ -374,6 +389,24 @@ function trackNetwork(page: Page, net: NetworkState): void {
   });
 }
 
+/** One holder at a time, in the order asked: `take` resolves to the holder's release (which may be called again). */
+interface Turns {
+  take(): Promise<() => void>;
+}
+
+function createTurns(): Turns {
+  let last: Promise<void> = Promise.resolve();
+  return {
+    take() {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const granted = last.then(() => release);
+      last = last.then(() => held);
+      return granted;
+    },
+  };
+}
+
 /**
  * Waits until load has been followed by `quietMs` without network activity or long tasks, at most `capMs`; calls
  * `calm` once the first CALM_MS of such quiet have passed.
@@ -382,12 +415,19 @@ async function settle(page: Page, net: NetworkState, quietMs: number, capMs: num
   const loadedAt = Date.now();
   const until = loadedAt + capMs;
   const calmMs = Math.min(CALM_MS, quietMs);
+  // Quiet counts when two polls in a row see it: a long task that has just ended, and the requests its script sent,
+  // reach the observer and the request events a moment after the page answers the poll.
+  let quietBefore = false;
   while (Date.now() < until) {
     const idle = Number(await page.evaluate(LONG_TASK_IDLE_MS));
     const now = Date.now();
     const quietFor = net.inflight === 0 ? Math.min(now - loadedAt, now - net.lastActivity, idle) : 0;
-    if (quietFor >= calmMs) calm();
-    if (quietFor >= quietMs) return;
+    const quiet = quietFor >= calmMs;
+    if (quiet && quietBefore) {
+      calm();
+      if (quietFor >= quietMs) return;
+    }
+    quietBefore = quiet;
     await sleep(Math.min(POLL_MS, Math.max(0, until - Date.now())));
   }
 }

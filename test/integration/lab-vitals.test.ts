@@ -159,7 +159,7 @@ addEventListener('load', () => {
       `<!doctype html><html><body><p>Spins forever after load.</p><script>addEventListener('load', () => { ` +
       `for (;;) {} });</script></body></html>`,
     // Staggered pages: a 300 ms image holds the load; 50 ms after load a 300 ms long task, then a note to the server;
-    // the lab's final read-out (visibilitychange) sends another.
+    // the lab's click (pointerdown) and its final read-out (visibilitychange) send two more.
     ...Object.fromEntries(
       ['a', 'b', 'c'].map((p) => [
         `/stagger/${p}`,
@@ -170,6 +170,7 @@ addEventListener('load', () => setTimeout(() => {
   const end = performance.now() + 300; while (performance.now() < end) {}
   fetch('/worked/${p}').catch(() => {});
 }, 50));
+addEventListener('pointerdown', () => { fetch('/touched/${p}').catch(() => {}); });
 document.addEventListener('visibilitychange', () => { fetch('/done/${p}', { keepalive: true }).catch(() => {}); });
 </script></body></html>`,
       ]),
@@ -332,6 +333,14 @@ document.addEventListener('visibilitychange', () => { fetch('/done/${p}', { keep
       // ... but the page before was still being measured: its read-out came later.
       expect(at(`/stagger/${next}`)).toBeLessThan(at(`/done/${before}`));
     }
+    // No page loads while another is clicked and read out, and no page is clicked while another loads and works.
+    for (const clicked of ['a', 'b', 'c'])
+      for (const other of ['a', 'b', 'c'].filter((p) => p !== clicked)) {
+        const touched = at(`/touched/${clicked}`);
+        const loading = [at(`/stagger/${other}`), at(`/worked/${other}`) + 150];
+        expect(loading[0] > touched && loading[0] < at(`/done/${clicked}`)).toBe(false);
+        expect(touched > loading[0] && touched < loading[1]).toBe(false);
+      }
     // Each page's own long task, whole: no other page's load shortened or lengthened what it measured.
     expect([...results.keys()]).toEqual(['a', 'b', 'c'].map((p) => `${base}/stagger/${p}`));
     for (const m of results.values()) {
