@@ -253,6 +253,8 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
       .waitForLoadState('load', { timeout: Math.max(1, remaining() - RESERVE_MS - quietMs) })
       .catch(() => undefined);
     await settle(page, net, quietMs, Math.min(MAX_SETTLE_MS, Math.max(0, remaining() - RESERVE_MS)), calm);
+    // A page that never went quiet (polling, a ticker) gives up its turn here at the latest: its interaction needs one.
+    calm();
 
     const before = (await page.evaluate(READ_VITALS)) as VitalsSnapshot | null;
     if (!before) return null;

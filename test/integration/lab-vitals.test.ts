@@ -349,6 +349,21 @@ document.addEventListener('visibilitychange', () => { fetch('/done/${p}', { keep
     }
   }, 50_000);
 
+  it('measures a page that never goes quiet once its settling time is up, and the pages after it', async () => {
+    const meter = createLabMeter({ chromiumPath: CHROMIUM });
+    const started = Date.now();
+    let results: Map<string, LabMeasurement>;
+    try {
+      results = await meter.measure([`${base}/ticker?measured`, `${base}/stable?after-ticker`]);
+    } finally {
+      await meter.close();
+    }
+    expect([...results.keys()]).toEqual([`${base}/ticker?measured`, `${base}/stable?after-ticker`]);
+    expect(results.get(`${base}/ticker?measured`)!.fcpMs).toBeGreaterThan(0);
+    // The settling cap (5 s) and the read-outs, not the 30 s budget per page.
+    expect(Date.now() - started).toBeLessThan(20_000);
+  }, 50_000);
+
   it('an aborted measurement ends at once: page closed, later URLs skipped, nothing more is sent', async () => {
     const meter = createLabMeter({ chromiumPath: CHROMIUM, timeoutMs: 20_000 });
     const controller = new AbortController();
