@@ -47,14 +47,16 @@ export interface RequestSlots {
 const HEAD_REFUSED = new Set([400, 403, 405, 501]);
 /** Timeouts on one origin after which its other URLs are not tried again (each would wait out its deadline). */
 const ORIGIN_TIMEOUTS = 2;
+/** Default checks of one other origin at once. */
 const PER_ORIGIN = 4;
 
 /**
  * Checks subresources and link targets through the safe HTTP client: HEAD first, GET (first KiB) when HEAD is
- * refused. Each URL is checked once per audit however many pages reference it; at most `concurrency` checks run at
- * once, and a page waiting for its own results (`urgent`) goes before the background ones. When an origin cannot
- * be reached at all (refused, DNS failure, TLS, refused address, repeated timeouts), its other URLs get that
- * answer without a request. A stop (signal) ends queued checks at once and aborts the ones in flight.
+ * refused. Each URL is checked once per audit however many pages reference it; the site's own URLs take its request
+ * slots, other hosts' take the checker's lanes (`concurrency` at once, `perOrigin` per origin), and a page waiting for
+ * its own results (`urgent`) goes before the background ones. When an origin cannot be reached at all (refused, DNS
+ * failure, TLS, refused address, repeated timeouts), its other URLs get that answer without a request. A stop
+ * (signal) ends queued checks at once and aborts the ones in flight.
  */
 export class ResourceChecker {
   private readonly checks = new Map<string, Promise<ResourceCheck>>();
