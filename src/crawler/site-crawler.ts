@@ -74,6 +74,11 @@ class Wave {
     return this.urls.length - this.head;
   }
 
+  /** The seq of the next URL to hand out (past the wave's last at its end). */
+  get nextSeq(): number {
+    return this.firstSeq + this.head;
+  }
+
   /** The next URL of the wave, or null at its end. */
   shift(): QueueItem | null {
     if (this.head >= this.urls.length) return null;
@@ -127,6 +132,8 @@ export class SiteCrawler {
    * External link targets to check, the externalLinkBudget first-linked ones (crawl order), not the first to arrive.
    */
   private readonly externalCandidates = new Map<string, LinkOrigin>();
+  /** The seqs of the pages being fetched and handed over. */
+  private readonly pagesInFlight = new Set<number>();
   /** Subresources and external links: HEAD (GET fallback), once per URL, bounded, beside the page fetches. */
   private readonly resourceChecker: ResourceChecker;
   /** Ends the external link checks still running `externalTailMs` after the last page. */
@@ -578,9 +585,6 @@ export class SiteCrawler {
   }
 
   private startWave(items: { url: string; depth: number }[]): void {
-    // The pages of a new wave come after every page before it, and so do their links: the external targets chosen
-    // so far are final, and are checked while the crawl goes on (the audit's end does not wait for all of them).
-    this.startExternalChecks();
     this.queue = new Wave(items, this.seqs);
     this.seqs += this.queue.size;
     this.notify();
@@ -686,6 +690,7 @@ export class SiteCrawler {
         continue;
       }
       this.inflight++;
+      this.pagesInFlight.add(item.seq);
       let counted = false;
       try {
         // A subdomain's page waits for its host's robots.txt (subdomains on); a disallowed one is not fetched.
@@ -715,6 +720,8 @@ export class SiteCrawler {
       } finally {
         if (counted) this.handingOver--;
         this.inflight--;
+        this.pagesInFlight.delete(item.seq);
+        this.startFinalExternalChecks();
         this.notify();
       }
     }
@@ -1006,6 +1013,19 @@ export class SiteCrawler {
     return (await this.headCheck(url))?.status ?? null;
   }
 
+  /**
+   * Starts the checks of the external targets that are final, while the crawl goes on: those linked from pages before
+   * every page not yet done (a later page's targets come after them, so they never take their place in the budget).
+   * A check already started is not repeated.
+   */
+  private startFinalExternalChecks(): void {
+    let watermark = this.queue.nextSeq;
+    for (const seq of this.pagesInFlight) if (seq < watermark) watermark = seq;
+    for (const [url, from] of this.externalCandidates)
+      if (from.parent < watermark)
+        void this.resourceChecker.check(url, { budgeted: false, signal: this.externalStop.signal });
+  }
+
   /** Starts the checks of the external targets chosen so far (a check already started is not repeated). */
   private startExternalChecks(): void {
     for (const url of this.externalCandidates.keys())
@@ -1014,9 +1034,9 @@ export class SiteCrawler {
 
   /**
    * External links: a bounded number of checks (externalLinkBudget), through the resource checker's lanes, started
-   * wave by wave during the crawl. A target that refused the connection or failed TLS is recorded with its cause (a
-   * broken link); one whose host did not resolve, that timed out, or that had not answered `externalTailMs` after
-   * the last page, could not be checked; one on a refused address is not fetched.
+   * during the crawl as each target's place in the budget is final. A target that refused the connection or failed
+   * TLS is recorded with its cause (a broken link); one whose host did not resolve, that timed out, or that had not
+   * answered `externalTailMs` after the last page, could not be checked; one on a refused address is not fetched.
    */
   private async checkExternalLinks(): Promise<void> {
     this.startExternalChecks();

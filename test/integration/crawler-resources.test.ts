@@ -296,6 +296,33 @@ describe('external links on many hosts', () => {
   });
 });
 
+describe('external link checks while a wave goes on', () => {
+  it("start once every page before the linking one is done, not when the linking page's wave ends", async () => {
+    const far = await startFixtureSite({ host: 'far-early.test', fallback: { body: 'there' } });
+    const home = await startFixtureSite({ host: 'early-home.test' });
+    home.serve({
+      '/robots.txt': textFile('User-agent: *\nAllow: /\n'),
+      '/favicon.ico': image(),
+      '/': { body: page(home.origin, '/', { bodyExtra: '<p><a href="/fast">Fast</a> <a href="/slow">Slow</a></p>' }) },
+      '/fast': { body: page(home.origin, '/fast', { bodyExtra: `<p><a href="${far.origin}/doc">Far</a></p>` }) },
+      // After /fast in the crawl order, and in the same wave: its links could not displace /fast's.
+      '/slow': { body: page(home.origin, '/slow'), delayMs: 1_500 },
+    });
+    const pinned = createFixtureClient([home.host, far.host]);
+    try {
+      const result = await auditSite(pinned, home.url('/'));
+      const slow = home.requests.find((r) => r.path === '/slow' && r.method === 'GET');
+      expect(far.requests.length).toBe(1);
+      expect(far.requests[0].at).toBeLessThan(slow?.endedAt ?? 0);
+      expect(result.outcome.site.linkTargets.get(`${far.origin}/doc`)?.status).toBe(200);
+    } finally {
+      await pinned.close();
+      await home.close();
+      await far.close();
+    }
+  });
+});
+
 describe('lab vitals beside the external link checks', () => {
   it('start once the last page is done, while a slow external link is still being checked', async () => {
     const far = await startFixtureSite({ host: 'far-slow.test', fallback: { body: 'there', delayMs: 1_500 } });
