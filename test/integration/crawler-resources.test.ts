@@ -90,6 +90,17 @@ afterAll(async () => {
   await guarded?.close();
 });
 
+/** robots.txt allowing everything, and a favicon: a site with nothing to report about either. */
+const OPEN_SITE_FILES: FixtureRoutes = {
+  '/robots.txt': textFile('User-agent: *\nAllow: /\n'),
+  '/favicon.ico': image(),
+};
+
+async function closeAll(client: SafeHttpClient, ...sites: RunningSite[]): Promise<void> {
+  await client.close();
+  await Promise.all(sites.map((s) => s.close()));
+}
+
 const requestsFor = (path: string) => site.requests.filter((r) => r.path === path).map((r) => r.method);
 const everyPage = () => ['/', ...Array.from({ length: PAGES }, (_, i) => `/p/${i + 1}`)].map((p) => site.url(p)).sort();
 
@@ -202,8 +213,7 @@ describe('an origin out of reach', () => {
       (_, k) => `<img src="${hang.origin}/img/${k}.png" alt="" width="8" height="8">`,
     ).join('');
     home.serve({
-      '/robots.txt': textFile('User-agent: *\nAllow: /\n'),
-      '/favicon.ico': image(),
+      ...OPEN_SITE_FILES,
       '/img/logo.png': image(),
       '/': { body: page(home.origin, '/', { image: images }) },
     });
@@ -220,9 +230,7 @@ describe('an origin out of reach', () => {
       expect(evidence.count).toBe(10);
       for (const entry of evidence.images) expect(entry.error).toMatch(/response headers|did not complete|timed out/);
     } finally {
-      await pinned.close();
-      await hang.close();
-      await home.close();
+      await closeAll(pinned, hang, home);
     }
   });
 });
@@ -235,8 +243,7 @@ describe('external links that could not be checked', () => {
       `<a href="https://no-such-host.invalid/page">A site that is gone from DNS</a> ` +
       `<a href="${hang.origin}/slow">A site that never answers</a>`;
     home.serve({
-      '/robots.txt': textFile('User-agent: *\nAllow: /\n'),
-      '/favicon.ico': image(),
+      ...OPEN_SITE_FILES,
       '/': { body: page(home.origin, '/', { bodyExtra: `<p>${links}</p>` }) },
     });
     // A client that waits longer than the tail: the tail, not the client's deadline, ends the stalled check.
@@ -254,9 +261,7 @@ describe('external links that could not be checked', () => {
       expect(targets.get('https://no-such-host.invalid/page')?.couldNotCheck).toMatch(/resolve|DNS|not found/i);
       expect(targets.get(`${hang.origin}/slow`)?.couldNotCheck).toBe("no answer within 1 s of the crawl's end");
     } finally {
-      await patient.close();
-      await hang.close();
-      await home.close();
+      await closeAll(patient, hang, home);
     }
   });
 });
@@ -273,8 +278,7 @@ describe('external links on many hosts', () => {
       .flatMap((far) => Array.from({ length: 8 }, (_, k) => `<a href="${far.origin}/doc/${k}">Reference ${k}</a>`))
       .join(' ');
     home.serve({
-      '/robots.txt': textFile('User-agent: *\nAllow: /\n'),
-      '/favicon.ico': image(),
+      ...OPEN_SITE_FILES,
       '/': { body: page(home.origin, '/', { bodyExtra: `<p>${links}</p>` }) },
     });
     const pinned = createFixtureClient([home.host, ...hosts.map((far) => far.host)]);
@@ -289,9 +293,7 @@ describe('external links on many hosts', () => {
       for (const far of hosts) expect(peak(far.requests)).toBeLessThanOrEqual(6);
       expect(peak(hosts.flatMap((far) => far.requests))).toBeGreaterThan(6);
     } finally {
-      await pinned.close();
-      await home.close();
-      await Promise.all(hosts.map((far) => far.close()));
+      await closeAll(pinned, home, ...hosts);
     }
   });
 });
@@ -301,8 +303,7 @@ describe('external link checks while a wave goes on', () => {
     const far = await startFixtureSite({ host: 'far-early.test', fallback: { body: 'there' } });
     const home = await startFixtureSite({ host: 'early-home.test' });
     home.serve({
-      '/robots.txt': textFile('User-agent: *\nAllow: /\n'),
-      '/favicon.ico': image(),
+      ...OPEN_SITE_FILES,
       '/': { body: page(home.origin, '/', { bodyExtra: '<p><a href="/fast">Fast</a> <a href="/slow">Slow</a></p>' }) },
       '/fast': { body: page(home.origin, '/fast', { bodyExtra: `<p><a href="${far.origin}/doc">Far</a></p>` }) },
       // After /fast in the crawl order, and in the same wave: its links could not displace /fast's.
@@ -316,9 +317,7 @@ describe('external link checks while a wave goes on', () => {
       expect(far.requests[0].at).toBeLessThan(slow?.endedAt ?? 0);
       expect(result.outcome.site.linkTargets.get(`${far.origin}/doc`)?.status).toBe(200);
     } finally {
-      await pinned.close();
-      await home.close();
-      await far.close();
+      await closeAll(pinned, home, far);
     }
   });
 });
@@ -328,8 +327,7 @@ describe('lab vitals beside the external link checks', () => {
     const far = await startFixtureSite({ host: 'far-slow.test', fallback: { body: 'there', delayMs: 1_500 } });
     const home = await startFixtureSite({ host: 'lab-home.test' });
     home.serve({
-      '/robots.txt': textFile('User-agent: *\nAllow: /\n'),
-      '/favicon.ico': image(),
+      ...OPEN_SITE_FILES,
       '/': {
         body: page(home.origin, '/', {
           bodyExtra: `<p><a href="/a">A page</a> <a href="${far.origin}/doc">Far</a></p>`,
@@ -354,9 +352,7 @@ describe('lab vitals beside the external link checks', () => {
       expect(result.outcome.site.linkTargets.get(`${far.origin}/doc`)?.status).toBe(200);
       expect(result.outcome.vitals.map((v) => v.source)).toEqual(['LAB', 'LAB']);
     } finally {
-      await pinned.close();
-      await home.close();
-      await far.close();
+      await closeAll(pinned, home, far);
     }
   });
 });
