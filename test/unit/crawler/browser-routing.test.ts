@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRendererLeases, type PageRenderer } from '../../../src/crawler/browser/index.js';
+import { settleRender } from '../../../src/crawler/browser/page-renderer.js';
 import { RenderJob } from '../../../src/crawler/browser/render-job.js';
 import { browserHeaders } from '../../../src/crawler/browser/render-routing.js';
 
@@ -115,5 +116,36 @@ describe('html mode loads no browser code', () => {
         if (!/^(import|export) type\b/.test(statement)) offenders.push(`${file}: ${statement.split('\n')[0]}`);
     }
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('settleRender', () => {
+  it('waits while the page still counts calls the routing has not seen, then a whole quiet window', async () => {
+    const job = new RenderJob('http://site.test/', 10_000);
+    job.lastActivity = Date.now() - 1_000;
+    let asked = 0;
+    let stillPendingUntil = 0;
+    // The page reports one call on its way for its first three answers, as a busy machine's late routing would.
+    const page = {
+      evaluate: async () => {
+        asked++;
+        if (asked <= 3) return 1;
+        stillPendingUntil ||= Date.now();
+        return 0;
+      },
+    } as unknown as Parameters<typeof settleRender>[0];
+    const started = Date.now();
+    expect(await settleRender(page, job, 200)).toBe(true);
+    expect(asked).toBe(4);
+    // Settled once the count was 0, after a fresh quiet window from the last time the page still counted one.
+    expect(stillPendingUntil - started).toBeGreaterThanOrEqual(2 * 100);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+  });
+
+  it('gives up when the budget ends while the page still counts a call', async () => {
+    const job = new RenderJob('http://site.test/', 300);
+    job.lastActivity = Date.now() - 1_000;
+    const page = { evaluate: async () => 1 } as unknown as Parameters<typeof settleRender>[0];
+    expect(await settleRender(page, job, 100)).toBe(false);
   });
 });
