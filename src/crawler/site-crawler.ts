@@ -23,7 +23,7 @@ import {
 } from '../seo/robots/index.js';
 import { validateSitemap, type SitemapAnalysis } from '../seo/sitemap/index.js';
 import type { CrawlHooks, CrawlOptions, SiteFacts, StartFailure } from './crawl.types.js';
-import { PriorityPermits, ResourceChecker } from './resource-checker.js';
+import { PriorityPermits, ResourceChecker, type ResourceCheck } from './resource-checker.js';
 import { compileCrawlScope, type CompiledCrawlScope } from './crawl-scope.js';
 import { SeenUrls } from './seen-urls.js';
 
@@ -1021,15 +1021,12 @@ export class SiteCrawler {
   private startFinalExternalChecks(): void {
     let watermark = this.queue.nextSeq;
     for (const seq of this.pagesInFlight) if (seq < watermark) watermark = seq;
-    for (const [url, from] of this.externalCandidates)
-      if (from.parent < watermark)
-        void this.resourceChecker.check(url, { budgeted: false, signal: this.externalStop.signal });
+    for (const [url, from] of this.externalCandidates) if (from.parent < watermark) void this.checkExternal(url);
   }
 
-  /** Starts the checks of the external targets chosen so far (a check already started is not repeated). */
-  private startExternalChecks(): void {
-    for (const url of this.externalCandidates.keys())
-      void this.resourceChecker.check(url, { budgeted: false, signal: this.externalStop.signal });
+  /** The check of an external target (started now, or the one already started); the tail's end stops it. */
+  private checkExternal(url: string): Promise<ResourceCheck> {
+    return this.resourceChecker.check(url, { budgeted: false, signal: this.externalStop.signal });
   }
 
   /**
@@ -1039,11 +1036,8 @@ export class SiteCrawler {
    * answered `externalTailMs` after the last page, could not be checked; one on a refused address is not fetched.
    */
   private async checkExternalLinks(): Promise<void> {
-    this.startExternalChecks();
     const urls = [...this.externalCandidates.keys()];
-    const checks = Promise.all(
-      urls.map((url) => this.resourceChecker.check(url, { budgeted: false, signal: this.externalStop.signal })),
-    );
+    const checks = Promise.all(urls.map((url) => this.checkExternal(url)));
     const tailMs = this.options.externalTailMs ?? EXTERNAL_TAIL_MS;
     const timer = setTimeout(() => this.externalStop.abort(), tailMs);
     let results: Awaited<typeof checks>;
