@@ -578,7 +578,8 @@ program
   .addOption(
     new Option(
       '--render <mode>',
-      'html (default): analyse the HTML as served; browser: render each page in headless Chromium (CHROMIUM_PATH) ' +
+      'html (default): analyse the HTML as served; browser: render each page in headless Chromium ' +
+        '(RENDER_CHROMIUM_PATH, else CHROMIUM_PATH) ' +
         'and analyse the rendered DOM',
     ).choices(['html', 'browser']),
   )
@@ -788,11 +789,12 @@ program
           hostPins: parseResolvePins(cfg.SAFE_HTTP_RESOLVE),
         })
       : null;
-    // Browser rendering (--render browser) loads its code only then; without CHROMIUM_PATH the engine fails the audit.
+    // Browser rendering (--render browser) loads its code only then; without a Chromium the engine fails the audit.
+    const renderChromium = (await lazy.config()).rendererChromiumPath(cfg);
     const renderer =
-      opts.render === 'browser' && cfg.CHROMIUM_PATH
+      opts.render === 'browser' && renderChromium
         ? (await loadBrowserRendering()).createPageRenderer({
-            chromiumPath: cfg.CHROMIUM_PATH,
+            chromiumPath: renderChromium,
             client,
             pages: cfg.RENDER_PAGES,
             timeoutMs: cfg.RENDER_TIMEOUT_MS,

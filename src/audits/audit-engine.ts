@@ -179,7 +179,7 @@ export async function runAuditEngine(
   if (options.rendering === 'browser' && !renderer)
     throw new AuditFailedError(
       'Pages are to be rendered in a browser (rendering mode "browser"), but no Chromium is configured: set ' +
-        'CHROMIUM_PATH for the audit worker or the CLI (or use html rendering).',
+        'RENDER_CHROMIUM_PATH or CHROMIUM_PATH for the audit worker or the CLI (or use html rendering).',
       0,
       0,
     );

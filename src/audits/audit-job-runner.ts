@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MikroORM } from '../platform/db/orm.js';
-import type { AppConfig } from '../platform/config.js';
+import { rendererChromiumPath, type AppConfig } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
 import { newId } from '../platform/ids.js';
 import type { NativeDb } from '../platform/db/native-query.js';
@@ -60,7 +60,7 @@ export class AuditJobRunner {
       AppConfig,
       'CRAWLER_USER_AGENT' | 'AUDIT_HEARTBEAT_MS' | 'CRAWL_SECRET_KEY' | 'authSecret'
     > &
-      Partial<Pick<AppConfig, 'CHROMIUM_PATH' | 'RENDER_PAGES' | 'RENDER_TIMEOUT_MS'>>,
+      Partial<Pick<AppConfig, 'CHROMIUM_PATH' | 'RENDER_CHROMIUM_PATH' | 'RENDER_PAGES' | 'RENDER_TIMEOUT_MS'>>,
     private readonly logger: Logger,
     private readonly labMeter?: LabMeter,
     /** Page parsing, e.g. on the worker's thread pool; in this thread by default. */
@@ -231,10 +231,11 @@ export class AuditJobRunner {
 
   /**
    * A hold on the process's page renderer (browser rendering mode), loaded on first use: html-mode audits never load
-   * the browser code. Null without CHROMIUM_PATH: the engine then fails the audit with the reason.
+   * the browser code. Null without a Chromium (RENDER_CHROMIUM_PATH or CHROMIUM_PATH): the engine then fails the audit
+   * with the reason.
    */
   private async renderLease(): Promise<RendererLease | null> {
-    const chromiumPath = this.config.CHROMIUM_PATH;
+    const chromiumPath = rendererChromiumPath(this.config);
     if (!chromiumPath) return null;
     const { createPageRenderer, createRendererLeases } = await loadBrowserRendering();
     this.renderers ??= createRendererLeases(() =>

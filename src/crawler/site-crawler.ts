@@ -192,7 +192,7 @@ export class SiteCrawler {
   ) {
     this.seen = new SeenUrls(urls);
     if (options.rendering === 'browser' && !renderer)
-      throw new Error('browser rendering mode needs a page renderer (a Chromium: CHROMIUM_PATH)');
+      throw new Error('browser rendering mode needs a page renderer (RENDER_CHROMIUM_PATH or CHROMIUM_PATH)');
     this.start = new URL(options.startUrl);
     this.site = siteKey(this.start.host);
     this.scope = compileCrawlScope(options.startUrl, options.scope);

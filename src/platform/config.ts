@@ -93,6 +93,11 @@ const envSchema = z
     SAFE_HTTP_RESOLVE: z.string().optional(),
     CRAWLER_USER_AGENT: z.string().default('SEOAuditBot/1.0 (+https://github.com/seo-audit-platform)'),
     CHROMIUM_PATH: z.string().optional(),
+    /**
+     * Browser rendering mode's Chromium (rendererChromiumPath): CHROMIUM_PATH when unset. Debian's old headless shell
+     * (chromium-headless-shell) renders a page for about a third of the full browser's CPU (see README).
+     */
+    RENDER_CHROMIUM_PATH: z.string().optional(),
     /** Browser rendering mode: pages one worker process renders at once (one Chromium, a context per page). */
     RENDER_PAGES: z.coerce.number().int().min(1).max(32).default(4),
     /** Browser rendering mode: the whole time budget of one page's render (navigation, settling, snapshot). */
@@ -227,6 +232,13 @@ export class ConfigError extends Error {
 }
 
 /** Parses the environment once; a bad variable is fatal with a message naming it. */
+/** The Chromium that renders pages in browser rendering mode: RENDER_CHROMIUM_PATH, else CHROMIUM_PATH. */
+export function rendererChromiumPath(
+  config: Partial<Pick<AppConfig, 'CHROMIUM_PATH' | 'RENDER_CHROMIUM_PATH'>>,
+): string | undefined {
+  return config.RENDER_CHROMIUM_PATH || config.CHROMIUM_PATH || undefined;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {

@@ -6,8 +6,8 @@ import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/ind
 import { DEFAULT_CRAWL_OPTIONS } from '../../src/crawler/index.js';
 import { runAuditEngine, type OccurrenceRecord } from '../../src/audits/index.js';
 import { createLabMeter } from '../../src/technical/index.js';
+import { CHROMIUM } from '../support/chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** A solid 1200x800 PNG: LCP counts an image at its intrinsic size, so it must really be large. */
 function largePng(width = 1200, height = 800): Buffer {
   const chunk = (type: string, data: Buffer) => {

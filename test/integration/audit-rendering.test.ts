@@ -22,8 +22,8 @@ import {
 import { startFixtureSite, type RunningSite } from '../fixtures/sites/fixture-server.js';
 import { RENDERED_SITE_EXPECTED, RENDERED_SITE_TRAPS, renderedSite } from '../fixtures/sites/rendered-site.js';
 import { createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { RENDER_CHROMIUM } from '../support/chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const HOST = 'rendered.test';
 const RENDER_CODES = CHECK_CATALOG.map((check) => check.code).filter((code) => code.startsWith('RENDER_'));
 
@@ -57,12 +57,12 @@ const applicable = (run: AuditRun, code: string) =>
 const recordOf = (run: AuditRun, path: string) =>
   run.pages.find((row) => row.url === site.url(path))?.rendering as PageRenderingRecord | null | undefined;
 
-describe.skipIf(!existsSync(CHROMIUM))('raw versus rendered on a client-rendered site', () => {
+describe.skipIf(!existsSync(RENDER_CHROMIUM))('raw versus rendered on a client-rendered site', () => {
   beforeAll(async () => {
     site = await startFixtureSite({ host: HOST, compress: true });
     site.serve(renderedSite(site.origin));
     client = createFixtureClient([HOST]);
-    renderer = createPageRenderer({ chromiumPath: CHROMIUM, client });
+    renderer = createPageRenderer({ chromiumPath: RENDER_CHROMIUM, client });
     html = await auditSite(client, site.url('/'));
     browser = await auditRendered(site.url('/'));
   }, 120_000);
@@ -139,7 +139,7 @@ describe.skipIf(!existsSync(CHROMIUM))('raw versus rendered on a client-rendered
  * rendered table of the page view, null in html mode. (The project's rendering mode is set on the entity: the
  * settings API for it belongs to the crawl settings work.)
  */
-describe.skipIf(!existsSync(CHROMIUM))('the page view of a rendered page', () => {
+describe.skipIf(!existsSync(RENDER_CHROMIUM))('the page view of a rendered page', () => {
   let t: TestApp;
   let user: TestUser;
   let spa: RunningSite;
@@ -178,7 +178,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the page view of a rendered page', () =>
     t = await createTestApp({
       SAFE_HTTP_ALLOW: '127.0.0.1/32',
       SAFE_HTTP_RESOLVE: `${host}=127.0.0.1`,
-      CHROMIUM_PATH: CHROMIUM,
+      RENDER_CHROMIUM_PATH: RENDER_CHROMIUM,
     });
     user = await signUp(t, { plan: 'ENTERPRISE' });
     const created = await gql(

@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.js';
 import { anAudit, anOrg, aProject, type Org, type Project } from '../factories.js';
 import { createTestApp, gql, type TestApp } from '../support/app.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { CHROMIUM } from '../support/chromium.js';
 
 let t: TestApp;
 let bare: TestApp;

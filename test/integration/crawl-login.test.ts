@@ -18,8 +18,7 @@ import {
   type startMemberSite,
 } from '../support/crawl-login-site.js';
 import { createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { RENDER_CHROMIUM } from '../support/chromium.js';
 
 export const CRAWL_TEST_KEY = 'crawl-login-test-key-0123456789abcdef';
 
@@ -217,7 +216,7 @@ describe('a competitor fetch', () => {
   });
 });
 
-describe.skipIf(!existsSync(CHROMIUM))('a login crawl in browser rendering mode', () => {
+describe.skipIf(!existsSync(RENDER_CHROMIUM))('a login crawl in browser rendering mode', () => {
   it("the page's own requests carry the credentials to the project's host only, never elsewhere", async () => {
     expect((await setLogin(formLoginFor(site, SECRETS.username, SECRETS.password))).body.errors).toBeUndefined();
     const renderingMode = (mode: string) =>
@@ -231,7 +230,7 @@ describe.skipIf(!existsSync(CHROMIUM))('a login crawl in browser rendering mode'
     const otherSeen = other.requests.length;
     let audit: Awaited<ReturnType<typeof runAudit>>;
     try {
-      audit = await runAudit({ CHROMIUM_PATH: CHROMIUM });
+      audit = await runAudit({ RENDER_CHROMIUM_PATH: RENDER_CHROMIUM });
     } finally {
       await renderingMode('html');
     }

@@ -8,8 +8,8 @@ import {
   type DocumentSurface,
 } from '../../facades/openapi/document.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { CHROMIUM } from '../support/chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = [
   '--no-sandbox',
   '--disable-gpu',

@@ -7,8 +7,8 @@ import type { LabMeter } from '../../src/audits/audit-engine.js';
 import { createLabMeter, type LabMeasurement } from '../../src/technical/index.js';
 import { totalBlockingTime } from '../../src/technical/lab-blocking-time.js';
 import { createLabRequestGate, isSameLabHost } from '../../src/technical/lab-request-policy.js';
+import { CHROMIUM } from '../support/chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OTHER_HOST = '127.0.0.2';
 
 describe('totalBlockingTime', () => {

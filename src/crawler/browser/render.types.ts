@@ -24,7 +24,7 @@ export const RENDER_DEFAULTS = {
 } as const;
 
 export interface PageRendererOptions {
-  /** The Chromium binary (CHROMIUM_PATH). */
+  /** The Chromium binary (RENDER_CHROMIUM_PATH, else CHROMIUM_PATH). */
   chromiumPath: string;
   /**
    * Every request the browser makes is fulfilled through this client (its address policy, DNS pinning and

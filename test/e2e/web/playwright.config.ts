@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { SERP_FIXTURE_ENV } from './serp-fixture';
 import { MAIL_PORT } from './mail-sink';
+import { RENDER_CHROMIUM } from '../../support/chromium';
 
 /**
  * End-to-end tests of the web app in Debian's Chromium (no browser download), against the platform as
@@ -75,6 +76,8 @@ export default defineConfig({
       ...SERP_FIXTURE_ENV,
       // Headless Chromium for lab vitals and the client report's PDF (exports.spec.ts downloads one).
       CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      // Browser rendering mode's browser (rendering.spec.ts), as the README sets it up.
+      RENDER_CHROMIUM_PATH: RENDER_CHROMIUM,
       AUTH_FAILURES_PER_MINUTE: '12',
       ANONYMOUS_RATE_PER_MINUTE: '10',
       // Every spec signs its users up from 127.0.0.1.
