@@ -31,16 +31,45 @@ const OFFLINE_ARGS = [
   '--host-resolver-rules=MAP * ~NOTFOUND',
 ];
 
+/**
+ * The features playwright-core 1.65 disables at launch (its chromiumSwitches). Chromium keeps only the last
+ * --disable-features switch, so a launch that disables one more feature passes this list with it
+ * (test/integration/chromium-launch.test.ts checks it against what Playwright passes).
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES: readonly string[] = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
 export interface ChromiumLaunchOptions {
   /** No network of its own (OFFLINE_ARGS); host pins are then ignored. */
   offline?: boolean;
+  /** Features to disable beside Playwright's own (PLAYWRIGHT_DISABLED_FEATURES). */
+  disableFeatures?: readonly string[];
 }
 
 function launchArgs(pins?: ReadonlyMap<string, string>, launch?: ChromiumLaunchOptions): string[] {
-  if (launch?.offline) return [...LAUNCH_ARGS, ...OFFLINE_ARGS];
-  if (!pins?.size) return LAUNCH_ARGS;
+  const features = launch?.disableFeatures?.length
+    ? [`--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...launch.disableFeatures].join(',')}`]
+    : [];
+  if (launch?.offline) return [...LAUNCH_ARGS, ...OFFLINE_ARGS, ...features];
+  if (!pins?.size) return [...LAUNCH_ARGS, ...features];
   const rules = [...pins].map(([host, ip]) => `MAP ${host} ${ip.includes(':') ? `[${ip}]` : ip}`).join(', ');
-  return [...LAUNCH_ARGS, `--host-resolver-rules=${rules}`];
+  return [...LAUNCH_ARGS, `--host-resolver-rules=${rules}`, ...features];
 }
 
 /**

@@ -17,8 +17,9 @@ import {
   createFixtureClient,
   reportedUrls,
 } from '../fixtures/sites/audit-harness.js';
+// The browser of rendering mode, as the README sets it up (RENDER_CHROMIUM_PATH).
+import { RENDER_CHROMIUM as CHROMIUM } from '../support/chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const HOST = 'spa.test';
 
 /**
@@ -199,7 +200,7 @@ describe.skipIf(!existsSync(CHROMIUM))('browser rendering mode (headless Chromiu
     expect(pages.map(pathOf).sort()).toEqual(['/', '/about', '/products']);
   });
 
-  it('a browser-mode audit without a renderer (no CHROMIUM_PATH) fails with the reason, never falls back', async () => {
+  it('a browser-mode audit without a renderer (no Chromium) fails with the reason, never falls back', async () => {
     const before = site.requests.length;
     const audit = runAuditEngine(
       client,
@@ -506,19 +507,19 @@ describe.skipIf(!existsSync(CHROMIUM))('browser rendering in the audit worker (p
       pages_crawled: number;
     };
 
-  it('without CHROMIUM_PATH the audit fails with the reason; with it, the rendered links are crawled', async () => {
+  it('no Chromium: the audit fails, saying why; with RENDER_CHROMIUM_PATH, rendered links are crawled', async () => {
     const failing = await browserAudit('no-browser.test');
     const requestsBefore = site.requests.length;
     const noBrowser = new AuditJobRunner(
       t.runtime.orm,
       client,
-      { ...t.config, CHROMIUM_PATH: undefined },
+      { ...t.config, CHROMIUM_PATH: undefined, RENDER_CHROMIUM_PATH: undefined },
       t.runtime.logger,
     );
     await expect(noBrowser.run(failing)).rejects.toBeInstanceOf(AuditFailedError);
     const failed = await auditRow(failing);
     expect(failed.status).toBe('FAILED');
-    expect(failed.error).toMatch(/no Chromium is configured: set CHROMIUM_PATH/);
+    expect(failed.error).toMatch(/no Chromium is configured: set RENDER_CHROMIUM_PATH or CHROMIUM_PATH/);
     // Nothing was fetched: no silent fallback to html mode.
     expect(site.requests.length).toBe(requestsBefore);
 
@@ -526,7 +527,7 @@ describe.skipIf(!existsSync(CHROMIUM))('browser rendering in the audit worker (p
     const runner = new AuditJobRunner(
       t.runtime.orm,
       client,
-      { ...t.config, CHROMIUM_PATH: CHROMIUM },
+      { ...t.config, RENDER_CHROMIUM_PATH: CHROMIUM },
       t.runtime.logger,
     );
     expect(await runner.run(auditId)).toBe('completed');
@@ -544,5 +545,73 @@ describe.skipIf(!existsSync(CHROMIUM))('browser rendering in the audit worker (p
       'About us | Client-rendered shop',
       'Products | Client-rendered shop',
     ]);
+  });
+});
+
+describe.skipIf(!existsSync(CHROMIUM))('settling: what a page brings in after load is in the snapshot', () => {
+  let site: RunningSite;
+  let client: SafeHttpClient;
+  let renderer: PageRenderer;
+  let patient: PageRenderer;
+  const js = (body: string, delayMs = 0) => ({ headers: { 'content-type': 'text/javascript' }, body, delayMs });
+  /** Each script sets the title some time after the load event, in its own way. */
+  const LATE: Record<string, string> = {
+    timer: `addEventListener('load', () => setTimeout(() => { document.title = 'Final'; }, 150));`,
+    frames:
+      `addEventListener('load', () => { let n = 0; const step = () => { if (++n < 12) requestAnimationFrame(step); ` +
+      `else document.title = 'Final'; }; requestAnimationFrame(step); });`,
+    // A framework scheduler's way: work in 4 ms chunks, each posting the next through a MessageChannel.
+    chunks:
+      `addEventListener('load', () => { const ch = new MessageChannel(); let n = 0; ch.port1.onmessage = () => { ` +
+      `const end = performance.now() + 4; while (performance.now() < end); ` +
+      `if (++n < 40) ch.port2.postMessage(0); else document.title = 'Final'; }; ch.port2.postMessage(0); });`,
+    script:
+      `addEventListener('load', () => { const s = document.createElement('script'); s.src = '/late.js'; ` +
+      `document.head.appendChild(s); });`,
+    import: `addEventListener('load', () => { import('/late.mjs'); });`,
+    fetch:
+      `addEventListener('load', () => setTimeout(() => fetch('/late.json').then((r) => r.json())` +
+      `.then((d) => { document.title = d.title; }), 20));`,
+  };
+  const page = (script: string) =>
+    `<!doctype html><html lang="en"><head><title>Shell</title></head><body><p>Text</p>` +
+    `<script>${script}</script></body></html>`;
+  const render = (r: PageRenderer, path: string): Promise<RenderOutput> => {
+    const body = Buffer.from(page(LATE[path.slice(1)] ?? ''));
+    return r.render({ url: site.url(path), status: 200, headers: { 'content-type': 'text/html' }, body });
+  };
+  const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
+
+  beforeAll(async () => {
+    site = await startFixtureSite({ host: 'settle.test' });
+    site.serve({
+      '/late.js': js(`document.title = 'Final';`, 100),
+      '/late.mjs': js(`document.title = 'Final';`, 100),
+      '/late.json': { ...json(JSON.stringify({ title: 'Final' })), delayMs: 100 },
+    });
+    client = createFixtureClient(['settle.test']);
+    renderer = createPageRenderer({ chromiumPath: CHROMIUM, client });
+    patient = createPageRenderer({ chromiumPath: CHROMIUM, client, idleMs: 10_000 });
+  });
+
+  afterAll(async () => {
+    await renderer?.close();
+    await patient?.close();
+    await client?.close();
+    await site?.close();
+  });
+
+  for (const way of Object.keys(LATE)) {
+    it(`${way}: the title set after load is the rendered one`, async () => {
+      const out = await render(renderer, `/${way}`);
+      expect({ way, title: titleOf(out.html), partial: out.partial }).toEqual({ way, title: 'Final', partial: false });
+    });
+  }
+
+  it('a page with nothing left to do is done without waiting out the quiet window', async () => {
+    // The whole window is 10 s: only a page found done (nothing pending, main thread idle) ends sooner.
+    const out = await render(patient, '/static');
+    expect(titleOf(out.html)).toBe('Shell');
+    expect(out.renderMs).toBeLessThan(10_000);
   });
 });

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { launchLabChromium } from '../../technical/index.js';
 import { RenderJob } from './render-job.js';
 import { routeRequest, type RoutingSettings } from './render-routing.js';
@@ -24,6 +24,8 @@ const NETWORK_LOG = /^Failed to load resource\b/;
 interface Slot {
   context: BrowserContext;
   page: Page;
+  /** The page's own DevTools session: the snapshot is serialized by the browser (DOM.getOuterHTML). */
+  cdp: CDPSession;
   job: RenderJob | null;
   document: RenderInput | null;
   renders: number;
@@ -66,7 +68,11 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
 
   const getBrowser = (): Promise<Browser> => {
     if (!browserPromise) {
-      const launching = launchLabChromium(options.chromiumPath, undefined, { offline: true }).then((browser) => {
+      const launching = launchLabChromium(options.chromiumPath, undefined, {
+        offline: true,
+        // A new document in the same process, not a new frame host each time: ~0.7x the browser's CPU per page.
+        disableFeatures: ['RenderDocument'],
+      }).then((browser) => {
         browser.on('disconnected', () => {
           if (browserPromise === launching) browserPromise = null;
           // Contexts of a gone browser are dead: idle slots go with it.
@@ -91,7 +97,14 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
       ...(options.userAgent ? { userAgent: options.userAgent } : {}),
     });
     try {
-      const slot: Slot = { context, page: null as unknown as Page, job: null, document: null, renders: 0 };
+      const slot: Slot = {
+        context,
+        page: null as unknown as Page,
+        cdp: null as unknown as CDPSession,
+        job: null,
+        document: null,
+        renders: 0,
+      };
       await context.route('**/*', (route, request) =>
         routeRequest(route, request, slot.page, slot.job, slot.document, routing),
       );
@@ -100,8 +113,9 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
         slot.job?.failed(ws.url(), 'WebSockets are not opened while rendering');
         void ws.close().catch(() => undefined);
       });
-      await context.addInitScript({ content: COUNT_PAGE_REQUESTS });
+      await context.addInitScript({ content: PAGE_ACTIVITY(idleMs) });
       slot.page = await context.newPage();
+      slot.cdp = await context.newCDPSession(slot.page);
       context.on('page', (other) => {
         if (other !== slot.page) void other.close().catch(() => undefined);
       });
@@ -155,7 +169,7 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     try {
-      const work = renderIn(slot.page, job, idleMs);
+      const work = renderIn(slot, job, idleMs);
       work.catch(() => undefined);
       // The budget bounds the render even when the page's scripts never yield (the snapshot then never answers).
       const expired = new Promise<never>((_, reject) => {
@@ -198,7 +212,8 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
 }
 
 /** Navigation, settling and snapshot of one render; resolves with the partial DOM when the budget runs out. */
-async function renderIn(page: Page, job: RenderJob, idleMs: number): Promise<RenderOutput> {
+async function renderIn(slot: Slot, job: RenderJob, idleMs: number): Promise<RenderOutput> {
+  const page = slot.page;
   const budget = () => Math.max(1, job.remainingMs());
   let partial = false;
   try {
@@ -216,52 +231,162 @@ async function renderIn(page: Page, job: RenderJob, idleMs: number): Promise<Ren
     partial = !(await settleRender(page, job, idleMs));
   }
   if (partial) job.failPending(`still loading when the render budget ran out`);
-  const html = await page.content();
+  const html = await snapshot(slot.cdp);
   return job.output(html, partial);
 }
 
 /**
- * The page's own count of its fetch and XHR calls not yet ended. A call reaches the routing (and `job.inflight`) some
- * time after the script made it, on a busy machine more than the quiet window after load (seen: 3 of 36 data calls
- * never asked for, the pages snapshotted first): the window does not end while the page still counts one.
+ * The main frame's document serialized by the browser, doctype included: what page.content() returns, without
+ * Playwright's utility world, whose script each new document would compile again (measured: ~2x the browser's CPU
+ * per page). `document` cannot be replaced by the page's scripts (it is unforgeable).
  */
-const COUNT_PAGE_REQUESTS = `(() => {
+async function snapshot(cdp: CDPSession): Promise<string> {
+  const { result } = await cdp.send('Runtime.evaluate', { expression: 'document', objectGroup: SNAPSHOT_GROUP });
+  try {
+    if (!result.objectId) throw new Error('the page has no document to read');
+    return (await cdp.send('DOM.getOuterHTML', { objectId: result.objectId })).outerHTML;
+  } finally {
+    void cdp.send('Runtime.releaseObjectGroup', { objectGroup: SNAPSHOT_GROUP }).catch(() => undefined);
+  }
+}
+const SNAPSHOT_GROUP = 'seo-snapshot';
+
+/**
+ * What the page itself knows is still to come, kept by an init script: fetch and XHR calls not yet answered and
+ * response bodies not yet read (a call reaches the routing, and `job.inflight`, some time after the script made it: on
+ * a busy machine more than the quiet window after load, seen: 3 of 36 data calls never asked for), timers and
+ * intervals due within the quiet window, and animation frames asked for. `__seoRenderState(ms)` reports them, and
+ * whether the main thread went idle (requestIdleCallback) within `ms`: an idle callback runs only once no task is
+ * queued, so a script still working in chunks (a framework's scheduler) is not idle.
+ */
+const PAGE_ACTIVITY = (shortTimerMs: number) => `(() => {
   let pending = 0;
   const done = () => { pending--; };
+  const count = (call) => { Promise.resolve(call).then(done, done); return call; };
   const fetch = window.fetch;
   if (typeof fetch === 'function')
     window.fetch = function (...args) {
       pending++;
       let call;
       try { call = fetch.apply(this, args); } catch (e) { done(); throw e; }
-      Promise.resolve(call).then(done, done);
-      return call;
+      return count(call);
     };
+  const body = window.Response && Response.prototype;
+  if (body)
+    for (const name of ['json', 'text', 'arrayBuffer', 'blob', 'formData']) {
+      const read = body[name];
+      if (typeof read !== 'function') continue;
+      body[name] = function (...args) {
+        pending++;
+        let reading;
+        try { reading = read.apply(this, args); } catch (e) { done(); throw e; }
+        return count(reading);
+      };
+    }
   const send = XMLHttpRequest.prototype.send;
   XMLHttpRequest.prototype.send = function (...args) {
     pending++;
     this.addEventListener('loadend', done, { once: true });
     try { return send.apply(this, args); } catch (e) { this.removeEventListener('loadend', done); done(); throw e; }
   };
-  Object.defineProperty(window, '__seoRenderPending', { get: () => pending, configurable: false });
+  const timers = new Set();
+  const setT = window.setTimeout, clearT = window.clearTimeout;
+  const setI = window.setInterval, clearI = window.clearInterval;
+  const short = (delay) => !(Number(delay) > ${shortTimerMs});
+  window.setTimeout = function (handler, delay, ...rest) {
+    if (typeof handler !== 'function' || !short(delay)) return setT.call(this, handler, delay, ...rest);
+    const id = setT.call(this, function (...a) { timers.delete(id); return handler.apply(this, a); }, delay, ...rest);
+    timers.add(id);
+    return id;
+  };
+  window.setInterval = function (handler, delay, ...rest) {
+    const id = setI.call(this, handler, delay, ...rest);
+    if (short(delay)) timers.add(id);
+    return id;
+  };
+  window.clearTimeout = function (id) { timers.delete(id); return clearT.call(this, id); };
+  window.clearInterval = function (id) { timers.delete(id); return clearI.call(this, id); };
+  const frames = new Set();
+  const raf = window.requestAnimationFrame, caf = window.cancelAnimationFrame;
+  if (typeof raf === 'function') {
+    window.requestAnimationFrame = function (callback) {
+      if (typeof callback !== 'function') return raf.call(this, callback);
+      const id = raf.call(this, function (t) { frames.delete(id); return callback(t); });
+      frames.add(id);
+      return id;
+    };
+    window.cancelAnimationFrame = function (id) { frames.delete(id); return caf.call(this, id); };
+  }
+  const ric = window.requestIdleCallback;
+  Object.defineProperty(window, '__seoRenderState', {
+    value: (ms) => new Promise((resolve) => {
+      let answered = false;
+      const answer = (idle) => {
+        if (answered) return;
+        answered = true;
+        resolve({ pending, timers: timers.size, frames: frames.size, idle });
+      };
+      setT.call(window, () => answer(false), ms);
+      if (typeof ric === 'function') ric.call(window, () => answer(true));
+    }),
+  });
 })()`;
 
-/** Waits for idleMs without a request in flight, the page's own count included; false when the budget ran out. */
-export async function settleRender(page: Pick<Page, 'evaluate'>, job: RenderJob, idleMs: number): Promise<boolean> {
+/** What the page reports (PAGE_ACTIVITY); null when it could not answer. */
+interface PageState {
+  pending: number;
+  timers: number;
+  frames: number;
+  idle: boolean;
+}
+
+/**
+ * Quiet (no request in flight at the routing) after which the page is asked whether it is done: it is when nothing
+ * it counts is pending and its main thread went idle. Requests the page does not count (a script or import() it
+ * added) reach the routing well within this (the idle callback itself waits for a frame at the least).
+ */
+const SHORT_QUIET_MS = 50;
+/** How long the page is given to go idle when asked. */
+const IDLE_PROBE_MS = 50;
+
+/**
+ * Settles a loaded page: how it was found done, or false when the budget ran out first. Done is either of:
+ * - quiet for SHORT_QUIET_MS, and the page reports nothing pending (no call, body, short timer or frame) with its main
+ *   thread idle, and no request reached the routing meanwhile;
+ * - quiet for the whole `idleMs` window, and no call the page counts on its way (what it does not report, such as an
+ *   endless interval or animation, cannot hold the snapshot longer than this).
+ * A page that cannot answer (a script that never yields) is left to the budget.
+ */
+export async function settleRender(
+  page: Pick<Page, 'evaluate'>,
+  job: RenderJob,
+  idleMs: number,
+): Promise<'idle' | 'quiet' | false> {
+  const shortQuietMs = Math.min(SHORT_QUIET_MS, idleMs);
   for (;;) {
-    const quiet = job.inflightCount === 0 ? Date.now() - job.lastActivity : 0;
-    if (quiet >= idleMs) {
-      // A page that cannot answer (a script that never yields) is left to the budget.
-      const pending = await withTimeout(page.evaluate('window.__seoRenderPending | 0'), job.remainingMs(), 'pending')
-        .then((n) => Number(n) || 0)
-        .catch(() => 0);
-      if (pending === 0) return true;
-      // Calls the page made are still on their way to the routing: the window starts again once they are answered.
-      job.lastActivity = Date.now();
+    const quietSince = job.lastActivity;
+    const quiet = job.inflightCount === 0 ? Date.now() - quietSince : 0;
+    if (quiet >= shortQuietMs) {
+      const state = await withTimeout(
+        page.evaluate(`window.__seoRenderState(${IDLE_PROBE_MS})`) as Promise<PageState>,
+        job.remainingMs(),
+        'state',
+      ).catch(() => null);
+      const stillQuiet = job.inflightCount === 0 && job.lastActivity === quietSince;
+      if (state && state.pending > 0) {
+        // Calls the page made are still on their way to the routing: the window starts again once they are answered.
+        job.lastActivity = Date.now();
+      } else if (stillQuiet && Date.now() - quietSince >= idleMs) {
+        return 'quiet';
+      } else if (stillQuiet && state?.idle && state.timers === 0 && state.frames === 0) {
+        return 'idle';
+      }
     }
     const remaining = job.remainingMs();
     if (remaining <= 0) return false;
-    await sleep(Math.min(remaining, job.inflightCount === 0 && quiet < idleMs ? idleMs - quiet : POLL_MS));
+    const sinceActivity = Date.now() - job.lastActivity;
+    const wait = job.inflightCount === 0 && sinceActivity < shortQuietMs ? shortQuietMs - sinceActivity : POLL_MS;
+    await sleep(Math.min(remaining, wait));
   }
 }
 

@@ -120,32 +120,97 @@ describe('html mode loads no browser code', () => {
 });
 
 describe('settleRender', () => {
-  it('waits while the page still counts calls the routing has not seen, then a whole quiet window', async () => {
-    const job = new RenderJob('http://site.test/', 10_000);
-    job.lastActivity = Date.now() - 1_000;
+  type FakePage = Parameters<typeof settleRender>[0];
+  const state = (over: Partial<{ pending: number; timers: number; frames: number; idle: boolean }> = {}) => ({
+    pending: 0,
+    timers: 0,
+    frames: 0,
+    idle: true,
+    ...over,
+  });
+  /** A job whose last request ended `ms` ago. */
+  const quietJob = (ms: number, budgetMs = 10_000) => {
+    const job = new RenderJob('http://site.test/', budgetMs);
+    job.lastActivity = Date.now() - ms;
+    return job;
+  };
+
+  it('nothing pending and an idle main thread: done after the short quiet, not a whole window', async () => {
+    const job = quietJob(0);
     let asked = 0;
-    let stillPendingUntil = 0;
-    // The page reports one call on its way for its first three answers, as a busy machine's late routing would.
+    const page = { evaluate: async () => (asked++, state()) } as unknown as FakePage;
+    expect(await settleRender(page, job, 1_000)).toBe('idle');
+    expect(asked).toBe(1);
+  });
+
+  for (const [what, busy] of [
+    ['a short timer due', { timers: 1 }],
+    ['an animation frame asked for', { frames: 1 }],
+    ['a main thread that did not go idle', { idle: false }],
+  ] as const) {
+    it(`${what}: the whole quiet window, as for a page that reports nothing`, async () => {
+      const job = quietJob(0);
+      const page = { evaluate: async () => state(busy) } as unknown as FakePage;
+      const started = Date.now();
+      expect(await settleRender(page, job, 300)).toBe('quiet');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    });
+  }
+
+  it('a page that cannot answer is held the whole window (the old rule)', async () => {
+    const job = quietJob(0);
+    const page = { evaluate: async () => Promise.reject(new Error('no __seoRenderState')) } as unknown as FakePage;
+    const started = Date.now();
+    expect(await settleRender(page, job, 300)).toBe('quiet');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+  });
+
+  it('a request that reaches the routing while the page is asked is not missed', async () => {
+    const job = quietJob(100);
+    let asked = 0;
+    let request: { end(): void } | null = null;
     const page = {
       evaluate: async () => {
         asked++;
-        if (asked <= 3) return 1;
-        stillPendingUntil ||= Date.now();
-        return 0;
+        // On the first question a request the page had not counted begins; it is answered 100 ms later.
+        if (asked === 1) {
+          request = job.begin('http://site.test/chunk.js');
+          setTimeout(() => request!.end(), 100);
+        }
+        return state();
       },
-    } as unknown as Parameters<typeof settleRender>[0];
+    } as unknown as FakePage;
     const started = Date.now();
-    expect(await settleRender(page, job, 200)).toBe(true);
-    expect(asked).toBe(4);
+    expect(await settleRender(page, job, 1_000)).toBe('idle');
+    expect(asked).toBe(2);
+    // Done only after the request ended and a fresh short quiet.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(100 + 50);
+  });
+
+  it('waits while the page still counts calls the routing has not seen, then a whole quiet window', async () => {
+    const job = quietJob(1_000);
+    let asked = 0;
+    let stillPendingUntil = 0;
+    // The page reports one call on its way for its first three answers, as a busy machine's late routing would, and
+    // a timer due after that: the whole window applies.
+    const page = {
+      evaluate: async () => {
+        asked++;
+        if (asked <= 3) return state({ pending: 1 });
+        stillPendingUntil ||= Date.now();
+        return state({ timers: 1 });
+      },
+    } as unknown as FakePage;
+    const started = Date.now();
+    expect(await settleRender(page, job, 200)).toBe('quiet');
     // Settled once the count was 0, after a fresh quiet window from the last time the page still counted one.
-    expect(stillPendingUntil - started).toBeGreaterThanOrEqual(2 * 100);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    expect(stillPendingUntil - started).toBeGreaterThanOrEqual(2 * 50);
+    expect(Date.now() - stillPendingUntil).toBeGreaterThanOrEqual(200 - 50);
   });
 
   it('gives up when the budget ends while the page still counts a call', async () => {
-    const job = new RenderJob('http://site.test/', 300);
-    job.lastActivity = Date.now() - 1_000;
-    const page = { evaluate: async () => 1 } as unknown as Parameters<typeof settleRender>[0];
+    const job = quietJob(1_000, 300);
+    const page = { evaluate: async () => state({ pending: 1 }) } as unknown as FakePage;
     expect(await settleRender(page, job, 100)).toBe(false);
   });
 });
