@@ -4,6 +4,7 @@ import { SiteCrawler, type CrawledPage } from '../../src/crawler/index.js';
 import { createPageRenderer } from '../../src/crawler/browser/index.js';
 import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/index.js';
 import { launchLabChromium } from '../../src/technical/index.js';
+import { RENDER_CHROMIUM } from '../support/chromium.js';
 import { benchEntry } from './compiled.js';
 import type { RenderSiteMessage, RenderSiteRequest } from './render-site-server.js';
 
@@ -19,7 +20,8 @@ import type { RenderSiteMessage, RenderSiteRequest } from './render-site-server.
  * Goal (issue 28): >= 15 rendered pages/s on 2 cores with < 1 GB total RSS, browser included.
  *
  * Environment: BENCH_RENDER_PAGES (400), BENCH_RENDER_CONCURRENCY (4: renderer pages, crawl concurrency and loop
- * pages), BENCH_RENDER_ROUNDS (3), CHROMIUM_PATH (/usr/bin/chromium).
+ * pages), BENCH_RENDER_ROUNDS (3), RENDER_CHROMIUM_PATH (both sides' browser; default Debian's
+ * /usr/bin/chromium-headless-shell when installed, else CHROMIUM_PATH or /usr/bin/chromium: test/support/chromium.ts).
  */
 
 const HOST = 'render.bench';
@@ -303,9 +305,9 @@ function loadAverage(): string {
 }
 
 export async function runRenderBench(): Promise<{ ok: boolean }> {
-  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  const chromium = RENDER_CHROMIUM;
   if (!existsSync(chromium)) {
-    console.error(`render bench: no Chromium at ${chromium} (set CHROMIUM_PATH)`);
+    console.error(`render bench: no Chromium at ${chromium} (set RENDER_CHROMIUM_PATH)`);
     return { ok: false };
   }
   const pages = Number(process.env.BENCH_RENDER_PAGES ?? 400);
@@ -365,7 +367,7 @@ export async function runRenderBench(): Promise<{ ok: boolean }> {
     `${String(s.peakRssMb).padStart(9)} ${String(s.peakPssMb).padStart(9)}`;
   console.log(
     `\nBrowser rendering: ${pages} client-rendered pages, ${concurrency} pages at once, ${rounds} interleaved ` +
-      `rounds (medians; memory: peaks)\n` +
+      `rounds (medians; memory: peaks); both sides in ${chromium}\n` +
       `${'crawler'.padEnd(24)} ${'pages/s'.padStart(8)} ${'rendered'.padStart(9)} ${'node ms CPU/pg'.padStart(13)} ` +
       `${'browser ms CPU/pg'.padStart(16)} ` +
       `${'RSS MB'.padStart(9)} ${'PSS MB'.padStart(9)}\n` +
@@ -384,6 +386,7 @@ export async function runRenderBench(): Promise<{ ok: boolean }> {
   console.log(
     JSON.stringify({
       bench: 'render',
+      chromium,
       pages,
       concurrency,
       rounds,

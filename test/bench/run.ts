@@ -66,7 +66,11 @@ const BENCHMARKS: Record<string, Benchmark> = {
     description:
       'Browser rendering mode: 400 client-rendered pages, our browser-mode crawl vs a plain playwright-core loop ' +
       '(same Chromium, same concurrency), interleaved; rendered pages/s and peak RSS of node + browser',
-    run: async () => (await import('./render.bench.js')).runRenderBench(),
+    // Compiled with tsc first, like production: under tsx every stack Playwright captures per API call is mapped.
+    run: async () =>
+      RUNNING_COMPILED || process.env.BENCH_RENDER_TSX === '1'
+        ? (await import('./render.bench.js')).runRenderBench()
+        : runCompiled('render', (line) => process.stderr.write(`[bench:render] ${line}\n`)),
   },
   'audit-100k': {
     description:
