@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditPageService } from '../../src/audits/index.js';
 import { AuditRepository } from '../../src/audits/audit.repository.js';
 import { nativeTransaction } from '../../src/platform/db/native-query.js';
+import { AuditPageFacets20261126 } from '../../src/platform/db/migrations/20261126-0022-audit-page-facets.js';
 import { anApiKey, anAudit, anOrg, aProject, type PageRow, type Project } from '../factories.js';
 import { createTestApp, gql, type TestApp, type TestUser } from '../support/app.js';
 
@@ -25,7 +27,12 @@ interface Seed {
   words: number;
   ms: number | null;
   issues: number;
+  /** The page's kind; null on some, as on rows written before kinds were stored. */
+  kind: string | null;
 }
+
+const KINDS = ['HTML', 'REDIRECT', 'ERROR', 'FILE', 'FAILED'] as const;
+const STATUS_CLASSES = ['SUCCESS', 'REDIRECT', 'CLIENT_ERROR', 'SERVER_ERROR', 'FAILED'] as const;
 
 /**
  * 29 pages with ties and missing values on every nullable key. Text values differ only in lower-case letters and
@@ -39,6 +46,7 @@ const SEEDS: Seed[] = Array.from({ length: 29 }, (_, i) => ({
   words: (i * 37) % 5 === 0 ? 250 : ((i * 37) % 11) * 40,
   ms: i % 6 === 1 ? null : ((i * 13) % 10) * 15,
   issues: i % 3 === 0 ? 0 : (i % 4) + 1,
+  kind: i % 7 === 6 ? null : KINDS[(i * 3) % KINDS.length],
 }));
 // Literal LIKE wildcards in the data: a search for them must match them only.
 SEEDS[3].title = 'sale 100% off';
@@ -60,7 +68,7 @@ beforeAll(async () => {
   // Inserted in a shuffled order: neither insertion nor physical order matches any sort.
   const order = SEEDS.map((_, i) => (i * 11) % SEEDS.length);
   const pages = order.map((i): PageRow => {
-    const { path, status, depth, title, words, ms } = SEEDS[i];
+    const { path, status, depth, title, words, ms, kind } = SEEDS[i];
     const url = BASE + path;
     return {
       url,
@@ -75,6 +83,7 @@ beforeAll(async () => {
       inlinks: depth + 1,
       outlinks: 3,
       error: status === null ? 'The server refused the connection' : null,
+      kind,
     };
   });
   const q = (sql: string, params: unknown[]) => t.runtime.pool.query(sql, params);
@@ -303,6 +312,82 @@ describe.each(['COMPLETED', 'RUNNING'] as const)('Audit.pages of a %s audit', (s
           totals.every((n) => n === want.length),
           name,
         ).toBe(true);
+      }
+    });
+
+    it('generated filters: each total is the rows the filter keeps, from stored facets or counted', async () => {
+      const classOf = (code: number | null) =>
+        code === null
+          ? 'FAILED'
+          : code >= 200 && code < 300
+            ? 'SUCCESS'
+            : code >= 300 && code < 400
+              ? 'REDIRECT'
+              : code >= 400 && code < 500
+                ? 'CLIENT_ERROR'
+                : code >= 500 && code < 600
+                  ? 'SERVER_ERROR'
+                  : null;
+      const FILTER = fc.record({
+        statusClass: fc.subarray([...STATUS_CLASSES]),
+        kind: fc.subarray([...KINDS]),
+        hasIssues: fc.constantFrom(null, true, false),
+      });
+      const keeps = (f: { statusClass: string[]; kind: string[]; hasIssues: boolean | null }) => (r: Row) =>
+        (!f.statusClass.length || f.statusClass.includes(classOf(r.status) ?? '')) &&
+        (!f.kind.length || (r.kind !== null && f.kind.includes(r.kind))) &&
+        (f.hasIssues === null || r.issues > 0 === f.hasIssues);
+      const totalOf = async (filter: Record<string, unknown>) => {
+        const { errors, connection } = await page({ filter, first: 1 });
+        expect(errors).toBeUndefined();
+        return connection!.totalCount;
+      };
+      const facets = async () =>
+        (await t.runtime.pool.query('SELECT page_facets FROM audit WHERE id = $1', [auditId])).rows[0].page_facets;
+      // The completion stored them: a running audit has none.
+      if (status === 'RUNNING') expect(await facets()).toBeNull();
+      else expect(await facets()).toEqual(expect.arrayContaining([expect.any(Array)]));
+      const check = () =>
+        fc.assert(
+          fc.asyncProperty(FILTER, async (filter) => {
+            expect(await totalOf(filter)).toBe(rows.filter(keeps(filter)).length);
+          }),
+          { numRuns: 60 },
+        );
+      await check();
+      if (status === 'RUNNING') return;
+      // An audit completed before facets were stored has none: its totals are counted, and agree.
+      const stored = await facets();
+      await t.runtime.pool.query('UPDATE audit SET page_facets = NULL WHERE id = $1', [auditId]);
+      try {
+        await check();
+      } finally {
+        await t.runtime.pool.query('UPDATE audit SET page_facets = $2 WHERE id = $1', [
+          auditId,
+          JSON.stringify(stored),
+        ]);
+      }
+    });
+
+    it.runIf(status === 'COMPLETED')("the migration's backfill stores the facets the completion stores", async () => {
+      const orm = t.runtime.orm;
+      const migration = new AuditPageFacets20261126(orm.em.getDriver(), orm.config);
+      await migration.up();
+      const backfill = migration.getQueries().find((q) => typeof q === 'string' && /^update "audit"/.test(q));
+      expect(backfill).toEqual(expect.any(String));
+      const client = await t.runtime.pool.connect();
+      try {
+        // Inside a transaction that is rolled back: the backfill visits every completed audit of the database.
+        await client.query('BEGIN');
+        const before = (await client.query('SELECT page_facets FROM audit WHERE id = $1', [auditId])).rows[0];
+        await client.query('UPDATE audit SET page_facets = NULL WHERE id = $1', [auditId]);
+        await client.query(backfill as string);
+        const after = (await client.query('SELECT page_facets FROM audit WHERE id = $1', [auditId])).rows[0];
+        const sorted = (f: unknown[][]) => [...f].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+        expect(sorted(after.page_facets)).toEqual(sorted(before.page_facets));
+      } finally {
+        await client.query('ROLLBACK');
+        client.release();
       }
     });
 

@@ -20,6 +20,7 @@ import { ProjectCrawlLogin20261125 } from './20261125-0018-project-crawl-login.j
 import { ProjectCheckSettings20261125 } from './20261125-0019-project-check-settings.js';
 import { AuditPageReads20261125 } from './20261125-0020-audit-page-reads.js';
 import { ComparisonDigest20261125 } from './20261125-0021-comparison-digest.js';
+import { AuditPageFacets20261126 } from './20261126-0022-audit-page-facets.js';
 
 /** Listed explicitly so that tsx, vitest and the compiled dist/ all run the same migrations. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -44,4 +45,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261125-0019-project-check-settings', class: ProjectCheckSettings20261125 },
   { name: '20261125-0020-audit-page-reads', class: AuditPageReads20261125 },
   { name: '20261125-0021-comparison-digest', class: ComparisonDigest20261125 },
+  { name: '20261126-0022-audit-page-facets', class: AuditPageFacets20261126 },
 ];
