@@ -231,7 +231,6 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** Parses the environment once; a bad variable is fatal with a message naming it. */
 /** The Chromium that renders pages in browser rendering mode: RENDER_CHROMIUM_PATH, else CHROMIUM_PATH. */
 export function rendererChromiumPath(
   config: Partial<Pick<AppConfig, 'CHROMIUM_PATH' | 'RENDER_CHROMIUM_PATH'>>,
@@ -239,6 +238,7 @@ export function rendererChromiumPath(
   return config.RENDER_CHROMIUM_PATH || config.CHROMIUM_PATH || undefined;
 }
 
+/** Parses the environment once; a bad variable is fatal with a message naming it. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {

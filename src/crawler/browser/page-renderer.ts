@@ -341,7 +341,7 @@ const PAGE_ACTIVITY = (shortTimerMs: number) => `(() => {
   });
 })()`;
 
-/** What the page reports (PAGE_ACTIVITY); null when it could not answer. */
+/** What the page reports (PAGE_ACTIVITY's `__seoRenderState`). */
 interface PageState {
   pending: number;
   timers: number;
