@@ -11,10 +11,14 @@ import {
   TeamRules,
   changeEmailMail,
   checkOrganizationFields,
+  invitationAsListed,
+  invitationLink,
   invitationMail,
   ownerConstraintRefusal,
   resetPasswordMail,
+  verifyEmailMail,
   type AccountDeletionPlan,
+  type ListedInvitation,
 } from './team-rules.js';
 
 /** The session cookie name is part of the contract (spec §5 B.1). */
@@ -57,6 +61,20 @@ interface AuthLibrary {
   getCurrentAdapter: (typeof import('better-auth'))['getCurrentAdapter'];
   organization: (typeof import('better-auth/plugins'))['organization'];
   APIError: (typeof import('better-auth/api'))['APIError'];
+  createAuthMiddleware: (typeof import('better-auth/api'))['createAuthMiddleware'];
+  getSessionFromCtx: (typeof import('better-auth/api'))['getSessionFromCtx'];
+}
+
+/** Whether a verification token changes the address (change-email) rather than confirming it (sign-up). */
+function changesAddress(token: string): boolean {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+      updateTo?: unknown;
+    };
+    return typeof payload.updateTo === 'string' && payload.updateTo !== '';
+  } catch {
+    return false;
+  }
 }
 
 type DbAdapter = Parameters<AuthLibrary['getCurrentAdapter']>[0];
@@ -110,16 +128,26 @@ export async function createAuth(
   logger?: Logger,
   mailer: Mailer = createMailer(config, logger),
 ): Promise<Auth> {
-  const [{ betterAuth, getCurrentAdapter }, { organization }, { APIError }] = await Promise.all([
-    import('better-auth'),
-    import('better-auth/plugins'),
-    import('better-auth/api'),
-  ]);
-  return buildAuth({ betterAuth, getCurrentAdapter, organization, APIError }, config, pool, logger, mailer);
+  const [{ betterAuth, getCurrentAdapter }, { organization }, { APIError, createAuthMiddleware, getSessionFromCtx }] =
+    await Promise.all([import('better-auth'), import('better-auth/plugins'), import('better-auth/api')]);
+  return buildAuth(
+    { betterAuth, getCurrentAdapter, organization, APIError, createAuthMiddleware, getSessionFromCtx },
+    config,
+    pool,
+    logger,
+    mailer,
+  );
 }
 
+/** The paths whose before-hook checks an invitation's secret, and where each request carries it. */
+const INVITATION_READS: Record<string, 'body' | 'query'> = {
+  '/organization/accept-invitation': 'body',
+  '/organization/reject-invitation': 'body',
+  '/organization/get-invitation': 'query',
+};
+
 function buildAuth(
-  { betterAuth, getCurrentAdapter, organization, APIError }: AuthLibrary,
+  { betterAuth, getCurrentAdapter, organization, APIError, createAuthMiddleware, getSessionFromCtx }: AuthLibrary,
   config: AppConfig,
   pool: pg.Pool,
   logger?: Logger,
@@ -127,15 +155,20 @@ function buildAuth(
 ) {
   const secure = config.baseUrl.startsWith('https://');
   const rules = new TeamRules(pool);
-  /** Runs a team rule; its refusal becomes better-auth's 400 with the rule's code and message. */
+  /** Runs a team rule; its refusal becomes better-auth's 400 or 403 with the rule's code and message. */
   const enforce = async <T>(rule: () => Promise<T> | T): Promise<T> => {
     try {
       return await rule();
     } catch (err) {
-      if (err instanceof TeamRuleError) throw new APIError('BAD_REQUEST', { code: err.code, message: err.message });
+      if (err instanceof TeamRuleError) throw new APIError(err.status, { code: err.code, message: err.message });
       throw err;
     }
   };
+  /**
+   * The link of each invitation made or renewed by the request under way, by invitation id: sendInvitationEmail
+   * (inside better-auth's endpoint) makes it, the after-hook hands it to the inviter in the endpoint's answer.
+   */
+  const issuedLinks = new Map<string, string>();
   /** Account deletions between better-auth's beforeDelete and afterDelete hooks, by user id. */
   const deletions = new Map<string, AccountDeletionPlan>();
   return betterAuth({
@@ -162,10 +195,15 @@ function buildAuth(
         await mailer.send(resetPasswordMail({ to: user.email, url }));
       },
     },
-    // A new e-mail address is used once its owner opens the link sent to it, so only with mail configured.
+    // With mail configured, sign-up sends a link that confirms the address (accepting an invitation needs a
+    // confirmed one), and a new e-mail address is used once its owner opens the link sent to it.
     ...(mailer.enabled && {
       emailVerification: {
-        sendVerificationEmail: async ({ user, url }) => mailer.send(changeEmailMail({ to: user.email, url })),
+        sendOnSignUp: true,
+        sendVerificationEmail: async ({ user, url, token }) =>
+          mailer.send(
+            changesAddress(token) ? changeEmailMail({ to: user.email, url }) : verifyEmailMail({ to: user.email, url }),
+          ),
       },
     }),
     user: {
@@ -217,6 +255,46 @@ function buildAuth(
         },
       },
     },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        const carrier = INVITATION_READS[ctx.path];
+        if (carrier) {
+          const input = (carrier === 'body' ? ctx.body : ctx.query) as Record<string, unknown> | undefined;
+          const id = carrier === 'body' ? input?.invitationId : input?.id;
+          // Without mail the link's secret is what proves the invitation reached its invitee.
+          await enforce(() => rules.checkInvitationSecret(id, input?.secret, !mailer.enabled));
+        } else if (ctx.path === '/organization/remove-member') {
+          // Our rule first, so that each refusal says what it is with its status: better-auth refuses a member with
+          // a 401 (which reads as "signed out") and an admin removing an owner with "the only owner" (a 400).
+          const body = ctx.body as { memberIdOrEmail?: unknown; organizationId?: unknown } | undefined;
+          const session = await getSessionFromCtx(ctx);
+          const organizationId = body?.organizationId ?? session?.session.activeOrganizationId;
+          if (session && typeof organizationId === 'string' && typeof body?.memberIdOrEmail === 'string') {
+            const target = body.memberIdOrEmail;
+            await enforce(() => rules.assertMayRemove(session.user.id, organizationId, target));
+          }
+        }
+      }),
+      // Runs after the endpoint; what it returns replaces a successful answer (never a refusal's status).
+      after: createAuthMiddleware(async (ctx) => {
+        const returned = ctx.context.returned;
+        if (returned instanceof Error || !returned || typeof returned !== 'object') return;
+        if (ctx.path === '/organization/invite-member' && 'id' in returned && typeof returned.id === 'string') {
+          const link = issuedLinks.get(returned.id);
+          issuedLinks.delete(returned.id);
+          // The inviter (an owner or admin) gets the link once; only its hash is kept.
+          if (link) return ctx.json({ ...returned, link });
+        }
+        if (ctx.path === '/organization/list-invitations' && Array.isArray(returned)) {
+          const list = returned as ListedInvitation[];
+          const session = await getSessionFromCtx(ctx);
+          const organizationId = list[0]?.organizationId;
+          const manages =
+            !!session && typeof organizationId === 'string' && (await rules.manages(session.user.id, organizationId));
+          return ctx.json(list.map((invitation) => invitationAsListed(invitation, manages)));
+        }
+      }),
+    },
     plugins: [
       organization({
         allowUserToCreateOrganization: true,
@@ -225,10 +303,15 @@ function buildAuth(
         disableOrganizationDeletion: true,
         invitationExpiresIn: INVITATION_EXPIRES_IN_SEC,
         cancelPendingInvitationsOnReInvite: true,
-        // Without SMTP nothing is sent: the inviter copies the link the app shows (README, Configuration).
+        // With mail configured, only an invitee whose address is confirmed accepts (or reads, or declines) an
+        // invitation; without it, the link's secret stands for that proof (the before-hook above).
+        requireEmailVerificationOnInvitation: mailer.enabled,
+        // Called for every invitation made or renewed (resend): it gets a new secret, whose link goes to the inviter
+        // (the after-hook) and, with SMTP, by mail; without SMTP the inviter copies it (README, Configuration).
         sendInvitationEmail: async ({ id, email, role, organization: org, invitation, inviter }) => {
+          const url = invitationLink(config.baseUrl, id, await rules.issueInvitationSecret(id));
+          issuedLinks.set(id, url);
           if (!mailer.enabled) return;
-          const url = `${config.baseUrl}/invitations/${encodeURIComponent(id)}`;
           await mailer.send(
             invitationMail({
               to: email,
@@ -274,6 +357,13 @@ function buildAuth(
     ],
     databaseHooks: {
       session: {
+        update: {
+          // Accepting an invitation leaves the session in the organization it was in (better-auth would switch it
+          // to the new one): the client switches when asked to (set-active).
+          before: async (session, ctx) => {
+            if (ctx?.path === '/organization/accept-invitation' && 'activeOrganizationId' in session) return false;
+          },
+        },
         create: {
           // Sign-up creates its session inside its transaction: the personal organization is made there too.
           before: async (session, ctx) => {

@@ -291,6 +291,44 @@ export class IdentityRepository {
     return rowCount ?? 0;
   }
 
+  /** The role of the user in the organization ('' when not a member). */
+  async roleIn(pool: pg.Pool, userId: string, organizationId: string): Promise<string> {
+    const { rows } = await pool.query<{ role: string }>(
+      'SELECT role FROM "member" WHERE "userId" = $1 AND "organizationId" = $2',
+      [userId, organizationId],
+    );
+    return rows[0]?.role ?? '';
+  }
+
+  /** The role of a member of the organization, by member id or by the member's e-mail; null when there is none. */
+  async memberRoleByIdOrEmail(pool: pg.Pool, organizationId: string, memberIdOrEmail: string): Promise<string | null> {
+    const { rows } = await pool.query<{ role: string }>(
+      `SELECT m.role FROM "member" m JOIN "user" u ON u.id = m."userId"
+        WHERE m."organizationId" = $1 AND (m.id = $2 OR lower(u.email) = lower($2))`,
+      [organizationId, memberIdOrEmail],
+    );
+    return rows[0]?.role ?? null;
+  }
+
+  /** Stores (or replaces) the hash of an invitation's acceptance secret. */
+  async storeInvitationSecret(pool: pg.Pool, invitationId: string, secretHash: Buffer): Promise<void> {
+    await pool.query(
+      `INSERT INTO "invitation_secret" (invitation_id, secret_hash) VALUES ($1, $2)
+       ON CONFLICT (invitation_id) DO UPDATE SET secret_hash = EXCLUDED.secret_hash, created_at = now()`,
+      [invitationId, secretHash],
+    );
+  }
+
+  /** Whether the invitation exists, and the hash of its secret (null for an invitation made before secrets). */
+  async invitationSecretHash(pool: pg.Pool, invitationId: string): Promise<{ hash: Buffer | null } | null> {
+    const { rows } = await pool.query<{ secret_hash: Buffer | null }>(
+      `SELECT s.secret_hash FROM "invitation" i LEFT JOIN "invitation_secret" s ON s.invitation_id = i.id
+        WHERE i.id = $1`,
+      [invitationId],
+    );
+    return rows.length ? { hash: rows[0].secret_hash } : null;
+  }
+
   /** The id of the user with this email (case-insensitive), on better-auth's pool; null when there is none. */
   async userIdByEmail(pool: pg.Pool, email: string): Promise<string | null> {
     const { rows } = await pool.query<{ id: string }>('SELECT id FROM "user" WHERE lower(email) = lower($1)', [email]);

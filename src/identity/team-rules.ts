@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { renderMail, type MailMessage } from '../platform/mail.js';
 import { IdentityRepository } from './identity.repository.js';
 
@@ -12,15 +13,45 @@ export const MEMBER_ROLES = ['owner', 'admin', 'member'] as const;
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){1,47}$/;
 export const MAX_ORGANIZATION_NAME = 100;
 
-/** A refusal by a team rule; auth.ts turns it into better-auth's APIError (400 with this code and message). */
+/**
+ * A refusal by a team rule; auth.ts turns it into better-auth's APIError with this status (400 for a request the
+ * rules refuse, 403 for an action the caller may not take), code and message.
+ */
 export class TeamRuleError extends Error {
   override name = 'TeamRuleError';
   constructor(
     readonly code: string,
     message: string,
+    readonly status: 'BAD_REQUEST' | 'FORBIDDEN' = 'BAD_REQUEST',
   ) {
     super(message);
   }
+}
+
+/** An invitation's acceptance secret: 32 random bytes, base64url. Only its SHA-256 is stored. */
+const newInvitationSecret = (): string => randomBytes(32).toString('base64url');
+const secretHash = (secret: string): Buffer => createHash('sha256').update(secret).digest();
+
+/** The link an invitation is accepted through: the secret is in the fragment, which browsers never send. */
+export const invitationLink = (baseUrl: string, invitationId: string, secret: string): string =>
+  `${baseUrl}/invitations/${encodeURIComponent(invitationId)}#${secret}`;
+
+/** An invitation as better-auth lists it. */
+export interface ListedInvitation {
+  id?: string;
+  status: string;
+  expiresAt: string | Date;
+  [field: string]: unknown;
+}
+
+/**
+ * An invitation as list-invitations shows it: a pending one whose time is past is `expired`; its id (which, with the
+ * link's secret, opens it) only to the owners and admins who resend or revoke it.
+ */
+export function invitationAsListed(invitation: ListedInvitation, manages: boolean, now = new Date()): ListedInvitation {
+  const expired = invitation.status === 'pending' && new Date(invitation.expiresAt).getTime() <= now.getTime();
+  const { id, ...rest } = invitation;
+  return { ...(manages ? { id } : {}), ...rest, status: expired ? 'expired' : invitation.status };
 }
 
 /** The trigger of migration 0007, which keeps an owner when two changes race past assertKeepsAnOwner. */
@@ -102,6 +133,73 @@ export class TeamRules {
     }
   }
 
+  /**
+   * Removing a member: owners and admins remove members; only an owner removes an owner, and the organization keeps
+   * one (the last owner stays). Returns without a word when the caller is not in the organization: better-auth's
+   * own check answers that.
+   */
+  async assertMayRemove(actorUserId: string, organizationId: string, memberIdOrEmail: string) {
+    const actor = rolesOf(await this.repo.roleIn(this.pool, actorUserId, organizationId));
+    const target = await this.repo.memberRoleByIdOrEmail(this.pool, organizationId, memberIdOrEmail);
+    if (!actor.length) return;
+    // A member of another organization, by id, is no member of this one (better-auth would say whether it is an owner).
+    if (target === null) throw new TeamRuleError('MEMBER_NOT_FOUND', 'There is no such member in this organization.');
+    if (!actor.includes('owner') && !actor.includes('admin'))
+      throw new TeamRuleError(
+        'YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER',
+        'Only owners and admins remove members (to leave the organization, leave it).',
+        'FORBIDDEN',
+      );
+    if (rolesOf(target).includes('owner') && !actor.includes('owner'))
+      throw new TeamRuleError(
+        'YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER',
+        'Only an owner can remove an owner.',
+        'FORBIDDEN',
+      );
+    await this.assertKeepsAnOwner({ organizationId, role: target }, null);
+  }
+
+  /** Whether the user manages the organization's members and invitations (an owner or an admin of it). */
+  async manages(userId: string, organizationId: string): Promise<boolean> {
+    const roles = rolesOf(await this.repo.roleIn(this.pool, userId, organizationId));
+    return roles.includes('owner') || roles.includes('admin');
+  }
+
+  /** Gives the invitation a new acceptance secret (the previous link stops working) and returns it. */
+  async issueInvitationSecret(invitationId: string): Promise<string> {
+    const secret = newInvitationSecret();
+    await this.repo.storeInvitationSecret(this.pool, invitationId, secretHash(secret));
+    return secret;
+  }
+
+  /**
+   * Reading, accepting or declining an invitation: a secret given must be its link's; without mail one must be given
+   * (with mail, the invitee's verified address proves the invitation reached them: better-auth's
+   * requireEmailVerificationOnInvitation). An unknown invitation is left to better-auth (INVITATION_NOT_FOUND).
+   */
+  async checkInvitationSecret(invitationId: unknown, secret: unknown, required: boolean): Promise<void> {
+    if (typeof invitationId !== 'string' || !invitationId) return;
+    const stored = await this.repo.invitationSecretHash(this.pool, invitationId);
+    if (!stored) return;
+    if (secret === undefined || secret === null || secret === '') {
+      if (!required) return;
+      throw new TeamRuleError(
+        'INVITATION_SECRET_REQUIRED',
+        'An invitation is opened through its link, which carries its secret: open the link you received ' +
+          '(ask whoever invited you for a new one if you have none).',
+        'FORBIDDEN',
+      );
+    }
+    const given = typeof secret === 'string' ? secretHash(secret) : null;
+    if (!given || !stored.hash || !timingSafeEqual(given, stored.hash))
+      throw new TeamRuleError(
+        'INVALID_INVITATION_SECRET',
+        'This invitation link is not valid (it was replaced by a newer one, or mistyped): ask whoever invited ' +
+          'you for a new one.',
+        'FORBIDDEN',
+      );
+  }
+
   /** Only the three roles of DESIGN §3 (one at a time). */
   checkRole(role: string | string[]): string[] {
     const roles = (Array.isArray(role) ? role : [role]).flatMap(rolesOf);
@@ -150,7 +248,7 @@ export function invitationMail(input: {
       `${inviter} invited you to join the organization “${input.organizationName}” as ` +
         `${ROLE_NAME[input.role] ?? input.role}.`,
       `Open the link to accept or decline. Sign in, or create an account with this e-mail address (${input.to}) ` +
-        `first. The invitation expires on ${input.expiresAt.toUTCString()}.`,
+        `and confirm the address, first. The invitation expires on ${input.expiresAt.toUTCString()}.`,
     ],
     action: { label: 'Open the invitation', url: input.url },
   });
@@ -168,6 +266,19 @@ export function resetPasswordMail(input: { to: string; url: string }): MailMessa
     action: { label: 'Choose a new password', url: input.url },
   });
   return { to: input.to, subject: 'Reset your password', text, html };
+}
+
+export function verifyEmailMail(input: { to: string; url: string }): MailMessage {
+  const { text, html } = renderMail({
+    heading: 'Confirm your e-mail address',
+    paragraphs: [
+      `Someone (hopefully you) created an account on SEO Audit Platform with the address ${input.to}.`,
+      'Open the link to confirm it: an invitation to an organization is accepted with a confirmed address. If you ' +
+        'did not sign up, ignore this message.',
+    ],
+    action: { label: 'Confirm the address', url: input.url },
+  });
+  return { to: input.to, subject: 'Confirm your e-mail address', text, html };
 }
 
 export function changeEmailMail(input: { to: string; url: string }): MailMessage {

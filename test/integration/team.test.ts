@@ -42,14 +42,23 @@ async function auth(path: string, body: unknown, cookie?: string, method: 'GET' 
 async function invite(owner: TestUser, email: string, role = 'member', organizationId = owner.organizationId) {
   const res = await auth('/organization/invite-member', { email, role, organizationId }, owner.cookie);
   expect(res.status, JSON.stringify(res.json)).toBe(200);
-  return res.json as { id: string; status: string; expiresAt: string };
+  return res.json as { id: string; status: string; expiresAt: string; link: string };
 }
 
-/** Invites a new user, who signs up with the invited address and accepts. */
+/** The secret in an invitation link (its fragment). */
+const secretOf = (link: string): string => new URL(link).hash.slice(1);
+
+/** Marks the user's address confirmed, as opening the sign-up mail's link does (the first test follows it). */
+async function confirmAddress(user: TestUser, app: TestApp = t) {
+  await app.runtime.pool.query('UPDATE "user" SET "emailVerified" = true WHERE id = $1', [user.userId]);
+}
+
+/** Invites a new user, who signs up with the invited address, confirms it and accepts. */
 async function join(owner: TestUser, role = 'member'): Promise<TestUser & { memberId: string }> {
   const email = `mate-${uniq()}@example.test`;
   const invitation = await invite(owner, email, role);
   const mate = await signUp(t, { email });
+  await confirmAddress(mate);
   const accepted = await auth('/organization/accept-invitation', { invitationId: invitation.id }, mate.cookie);
   expect(accepted.status, JSON.stringify(accepted.json)).toBe(200);
   return { ...mate, memberId: accepted.json.member.id as string };
@@ -80,20 +89,47 @@ describe('invitations by e-mail', () => {
     expect(mail.headers.from).toContain('no-reply@example.test');
     expect(mail.html).toContain('<a href=');
     const link = linkIn(mail, `${t.config.baseUrl}/invitations/`);
-    expect(link).toBe(`${t.config.baseUrl}/invitations/${invitation.id}`);
+    // The link the inviter was given, with its secret in the fragment (never sent to a server).
+    expect(link).toBe(invitation.link);
+    expect(link).toMatch(new RegExp(`^${t.config.baseUrl}/invitations/${invitation.id}#[A-Za-z0-9_-]{43}$`));
     expect(mail.html).toContain(link);
     expect(mail.text).toContain('as an admin');
 
-    // The second person signs up with the invited address and opens the link's invitation.
+    // The second person signs up with the invited address: until they confirm it, the invitation stays closed.
+    const signUpMails = smtp.messages.length;
     const invitee = await signUp(t, { email: email.toLowerCase() });
-    const id = link.split('/').pop()!;
+    const id = new URL(link).pathname.split('/').pop()!;
+    const closed = await auth(`/organization/get-invitation?id=${id}`, undefined, invitee.cookie, 'GET');
+    expect(closed.status).toBe(403);
+    expect(closed.json.code).toBe('EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION');
+    const early = await auth('/organization/accept-invitation', { invitationId: id }, invitee.cookie);
+    expect(early.status).toBe(403);
+    expect(early.json.code).toBe('EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION');
+    // Sign-up sent the confirmation; its link confirms the address.
+    const confirmation = parseMail((await smtp.waitFor(email, 10_000, signUpMails)).raw);
+    expect(confirmation.subject).toBe('Confirm your e-mail address');
+    const confirm = linkIn(confirmation, `${t.config.baseUrl}/api/auth/verify-email?token=`);
+    expect(
+      (await t.app.inject({ method: 'GET', url: confirm.slice(t.config.baseUrl.length) })).statusCode,
+    ).toBeLessThan(400);
+
     const seen = await auth(`/organization/get-invitation?id=${id}`, undefined, invitee.cookie, 'GET');
     expect(seen.status).toBe(200);
     expect(seen.json).toMatchObject({ organizationId: owner.organizationId, role: 'admin', status: 'pending' });
-    const accepted = await auth('/organization/accept-invitation', { invitationId: id }, invitee.cookie);
+    const accepted = await auth(
+      '/organization/accept-invitation',
+      { invitationId: id, secret: secretOf(link) },
+      invitee.cookie,
+    );
     expect(accepted.status).toBe(200);
 
-    // Their session now acts in the new organization: its projects, their role.
+    // Accepting did not switch the session's organization; switching is asked for.
+    const stayed = await gql(t, '{ viewer { organization { id } } }', {}, { cookie: invitee.cookie });
+    expect(stayed.body.data.viewer.organization.id).toBe(invitee.organizationId);
+    const switched = await auth('/organization/set-active', { organizationId: owner.organizationId }, invitee.cookie);
+    expect(switched.status).toBe(200);
+
+    // Now their session acts in the new organization: its projects, their role.
     const { body } = await gql(
       t,
       '{ viewer { role organization { id } } projects { id } }',
@@ -130,6 +166,7 @@ describe('invitations by e-mail', () => {
     const owner = await signUp(t);
     const invitation = await invite(owner, `someone-${uniq()}@example.test`);
     const stranger = await signUp(t);
+    await confirmAddress(stranger);
     expect(
       (await auth(`/organization/get-invitation?id=${invitation.id}`, undefined, stranger.cookie, 'GET')).status,
     ).toBe(403);
@@ -153,6 +190,7 @@ describe('invitations by e-mail', () => {
       await signUp(t, { email: e2 }),
       await signUp(t, { email: e3 }),
     ];
+    for (const u of [u1, u2, u3]) await confirmAddress(u);
 
     expect((await auth('/organization/reject-invitation', { invitationId: declined.id }, u1.cookie)).status).toBe(200);
     expect((await auth('/organization/accept-invitation', { invitationId: declined.id }, u1.cookie)).status).toBe(400);
@@ -166,6 +204,18 @@ describe('invitations by e-mail', () => {
       expired.id,
     ]);
     expect((await auth('/organization/accept-invitation', { invitationId: expired.id }, u3.cookie)).status).toBe(400);
+    // The owner's list says which is which: the expired one is not shown as pending.
+    const listed = await auth(
+      `/organization/list-invitations?organizationId=${owner.organizationId}`,
+      undefined,
+      owner.cookie,
+      'GET',
+    );
+    expect(Object.fromEntries(listed.json.map((i: { id: string; status: string }) => [i.id, i.status]))).toEqual({
+      [declined.id]: 'rejected',
+      [revoked.id]: 'canceled',
+      [expired.id]: 'expired',
+    });
 
     const statuses = await t.runtime.pool.query('SELECT id, status FROM "invitation" WHERE "organizationId" = $1', [
       owner.organizationId,
@@ -315,6 +365,38 @@ describe('the last-owner rule', () => {
       (await t.runtime.pool.query('SELECT 1 FROM "member" WHERE "organizationId" = $1', [solo.organizationId]))
         .rowCount,
     ).toBe(0);
+  });
+
+  it('refuses a forbidden removal with a 403 and its true reason; owners remove owners', async () => {
+    const owner = await signUp(t);
+    const admin = await join(owner, 'admin');
+    const member = await join(owner, 'member');
+    const second = await join(owner, 'owner');
+    const remove = (memberIdOrEmail: string, by: TestUser) =>
+      auth('/organization/remove-member', { memberIdOrEmail, organizationId: owner.organizationId }, by.cookie);
+
+    // A member removing an admin: forbidden (not "signed out").
+    const byMember = await remove(admin.memberId, member);
+    expect(byMember.status).toBe(403);
+    expect(byMember.json).toMatchObject({
+      code: 'YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER',
+      message: expect.stringMatching(/^Only owners and admins remove members/),
+    });
+    // An admin removing one of two owners: forbidden, for that reason (not "the only owner").
+    const byAdmin = await remove(second.memberId, admin);
+    expect(byAdmin.status).toBe(403);
+    expect(byAdmin.json).toMatchObject({ message: 'Only an owner can remove an owner.' });
+    // A member of another organization, by id, is not found here.
+    const stranger = await signUp(t);
+    const elsewhere = await remove(await memberId(stranger), owner);
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.json.code).toBe('MEMBER_NOT_FOUND');
+    // An owner removes another owner; the last one stays.
+    expect((await remove(second.memberId, owner)).status).toBe(200);
+    const last = await remove(await memberId(owner), owner);
+    expect(last.status).toBe(400);
+    expect(last.json.code).toBe('LAST_OWNER');
+    expect((await orgMembers(owner)).map((m) => m.role).sort()).toEqual(['admin', 'member', 'owner']);
   });
 
   it('lets an owner remove a member, and a member leave', async () => {
@@ -484,6 +566,7 @@ describe('account deletion', () => {
     const project = await createProject(t, user, `https://solo-${uniq()}.example.com/`);
     // The user also belongs to the host's organization, as a member.
     const invitation = await invite(host, user.email);
+    await confirmAddress(user);
     expect((await auth('/organization/accept-invitation', { invitationId: invitation.id }, user.cookie)).status).toBe(
       200,
     );
@@ -591,33 +674,157 @@ describe('passwords', () => {
 });
 
 describe('without SMTP_URL', () => {
+  let bare: TestApp;
+  beforeAll(async () => {
+    bare = await createTestApp({ DEFAULT_PLAN: 'PRO' });
+  });
+  afterAll(async () => {
+    await bare?.close();
+  });
+  const call = async (path: string, body: unknown, cookie?: string, method: 'GET' | 'POST' = 'POST') => {
+    const res = await bare.app.inject({
+      method,
+      url: `/api/auth${path}`,
+      headers: { origin: bare.config.baseUrl, ...(cookie ? { cookie } : {}) },
+      ...(method === 'POST' ? { payload: body as Record<string, unknown> } : {}),
+    });
+    return { status: res.statusCode, json: res.body ? JSON.parse(res.body) : null, text: res.body };
+  };
+  const inviteBare = async (owner: TestUser, email: string, role: string, extra: Record<string, unknown> = {}) => {
+    const res = await call(
+      '/organization/invite-member',
+      { email, role, organizationId: owner.organizationId, ...extra },
+      owner.cookie,
+    );
+    expect(res.status, res.text).toBe(200);
+    return res.json as { id: string; link: string };
+  };
+  /** A member of the owner's organization, joined through the link. */
+  const joinBare = async (owner: TestUser, role: string) => {
+    const email = `bare-${uniq()}@example.test`;
+    const { id, link } = await inviteBare(owner, email, role);
+    const user = await signUp(bare, { email });
+    const res = await call(
+      '/organization/accept-invitation',
+      { invitationId: id, secret: secretOf(link) },
+      user.cookie,
+    );
+    expect(res.status, res.text).toBe(200);
+    return user;
+  };
+
   it('sends nothing, says so (mailEnabled), and still records the invitation for its link', async () => {
-    const bare = await createTestApp({ DEFAULT_PLAN: 'PRO' });
-    try {
-      const owner = await signUp(bare);
-      const flag = await gql(bare, '{ mailEnabled }');
-      expect(flag.body.data).toEqual({ mailEnabled: false });
-      const email = `nomail-${uniq()}@example.test`;
-      const before = smtp.messages.length;
-      const res = await bare.app.inject({
-        method: 'POST',
-        url: '/api/auth/organization/invite-member',
-        headers: { origin: bare.config.baseUrl, cookie: owner.cookie },
-        payload: { email, role: 'member', organizationId: owner.organizationId },
-      });
-      expect(res.statusCode).toBe(200);
-      expect(res.json().id).toBeTruthy();
-      const reset = await bare.app.inject({
-        method: 'POST',
-        url: '/api/auth/request-password-reset',
-        headers: { origin: bare.config.baseUrl },
-        payload: { email: owner.email, redirectTo: '/reset-password' },
-      });
-      expect(reset.statusCode).toBe(200);
-      expect(smtp.messages.length).toBe(before);
-      expect((await gql(t, '{ mailEnabled }')).body.data).toEqual({ mailEnabled: true });
-    } finally {
-      await bare.close();
+    const owner = await signUp(bare);
+    const flag = await gql(bare, '{ mailEnabled }');
+    expect(flag.body.data).toEqual({ mailEnabled: false });
+    const email = `nomail-${uniq()}@example.test`;
+    const before = smtp.messages.length;
+    const invitation = await inviteBare(owner, email, 'member');
+    expect(invitation.link).toMatch(new RegExp(`/invitations/${invitation.id}#[A-Za-z0-9_-]{43}$`));
+    const reset = await call('/request-password-reset', { email: owner.email, redirectTo: '/reset-password' });
+    expect(reset.status).toBe(200);
+    expect(smtp.messages.length).toBe(before);
+    expect((await gql(t, '{ mailEnabled }')).body.data).toEqual({ mailEnabled: true });
+  });
+
+  it('the drill: a member who lists invitations and signs up as an owner invitee cannot accept', async () => {
+    const owner = await signUp(bare);
+    const member = await joinBare(owner, 'member');
+    const target = `boss-${uniq()}@example.test`;
+    const invitation = await inviteBare(owner, target, 'owner');
+
+    // The member's list: who is invited, as what, until when; no id, no secret, no link.
+    const listed = await call(
+      `/organization/list-invitations?organizationId=${owner.organizationId}`,
+      undefined,
+      member.cookie,
+      'GET',
+    );
+    expect(listed.status).toBe(200);
+    const pending = listed.json.filter((i: { status: string }) => i.status === 'pending');
+    expect(pending).toEqual([expect.objectContaining({ email: target, role: 'owner' })]);
+    for (const entry of listed.json) expect(entry).not.toHaveProperty('id');
+    expect(listed.text).not.toContain(invitation.id);
+    expect(listed.text).not.toContain(secretOf(invitation.link));
+    // The owner sees the id (to revoke or renew it), never the secret.
+    const ownersList = await call(
+      `/organization/list-invitations?organizationId=${owner.organizationId}`,
+      undefined,
+      owner.cookie,
+      'GET',
+    );
+    expect(ownersList.json).toContainEqual(expect.objectContaining({ id: invitation.id, email: target }));
+    expect(ownersList.text).not.toContain(secretOf(invitation.link));
+
+    // The member signs up as the invited address (nothing checks it without mail) and tries everything it has:
+    // the id (as the earlier list gave it), a guessed secret, the id as the secret.
+    const squatter = await signUp(bare, { email: target });
+    const attempts = [
+      { invitationId: invitation.id },
+      { invitationId: invitation.id, secret: 'x'.repeat(43) },
+      { invitationId: invitation.id, secret: invitation.id },
+    ];
+    for (const body of attempts) {
+      const res = await call('/organization/accept-invitation', body, squatter.cookie);
+      expect(res.status, res.text).toBe(403);
+      expect(res.json.code).toMatch(/^(INVITATION_SECRET_REQUIRED|INVALID_INVITATION_SECRET)$/);
     }
+    const read = await call(`/organization/get-invitation?id=${invitation.id}`, undefined, squatter.cookie, 'GET');
+    expect(read.status).toBe(403);
+    expect((await call('/organization/reject-invitation', attempts[0], squatter.cookie)).status).toBe(403);
+    const roles = await bare.runtime.pool.query(
+      'SELECT m.role FROM "member" m WHERE m."organizationId" = $1 AND m."userId" = $2',
+      [owner.organizationId, squatter.userId],
+    );
+    expect(roles.rows).toEqual([]);
+    const status = await bare.runtime.pool.query('SELECT status FROM "invitation" WHERE id = $1', [invitation.id]);
+    expect(status.rows[0].status).toBe('pending');
+  });
+
+  it('accepts with the link’s secret, as the invitee only, without switching the active organization', async () => {
+    const owner = await signUp(bare);
+    const email = `linked-${uniq()}@example.test`;
+    const first = await inviteBare(owner, email, 'admin');
+    // Renewing the invitation gives it a new secret: the first link stops working.
+    const renewed = await inviteBare(owner, email, 'admin', { resend: true });
+    expect(renewed.id).toBe(first.id);
+    expect(secretOf(renewed.link)).not.toBe(secretOf(first.link));
+    const stranger = await signUp(bare);
+    const strangers = await call(
+      '/organization/accept-invitation',
+      { invitationId: renewed.id, secret: secretOf(renewed.link) },
+      stranger.cookie,
+    );
+    expect(strangers.status).toBe(403);
+    expect(strangers.json.code).toBe('YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION');
+
+    const invitee = await signUp(bare, { email });
+    const old = await call(
+      '/organization/accept-invitation',
+      { invitationId: first.id, secret: secretOf(first.link) },
+      invitee.cookie,
+    );
+    expect(old.status).toBe(403);
+    expect(old.json.code).toBe('INVALID_INVITATION_SECRET');
+    const read = await call(
+      `/organization/get-invitation?id=${renewed.id}&secret=${secretOf(renewed.link)}`,
+      undefined,
+      invitee.cookie,
+      'GET',
+    );
+    expect(read.status).toBe(200);
+    expect(read.json).toMatchObject({ organizationId: owner.organizationId, role: 'admin' });
+    const accepted = await call(
+      '/organization/accept-invitation',
+      { invitationId: renewed.id, secret: secretOf(renewed.link) },
+      invitee.cookie,
+    );
+    expect(accepted.status).toBe(200);
+    expect(accepted.json.member).toMatchObject({ organizationId: owner.organizationId, role: 'admin' });
+    // Still in their own organization until they switch.
+    const viewer = await gql(bare, '{ viewer { organization { id } } }', {}, { cookie: invitee.cookie });
+    expect(viewer.body.data.viewer.organization.id).toBe(invitee.organizationId);
+    const session = await call('/get-session', undefined, invitee.cookie, 'GET');
+    expect(session.json.session.activeOrganizationId).toBe(invitee.organizationId);
   });
 });
