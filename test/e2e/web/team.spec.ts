@@ -20,7 +20,7 @@ test.afterAll(async () => {
   await site?.close();
 });
 
-test('an invitation by e-mail: the invitee signs up from its link, accepts and sees the projects', async ({
+test('an invitation by e-mail: the invitee signs up from its link, confirms the address, accepts, switches', async ({
   page,
   browser,
 }) => {
@@ -41,6 +41,7 @@ test('an invitation by e-mail: the invitee signs up from its link, accepts and s
   await invite.getByRole('button', { name: 'Send invitation' }).click();
   const ready = page.getByRole('dialog', { name: 'Invitation ready' });
   await expect(ready.getByText('Invitation sent')).toBeVisible();
+  const shown = await ready.getByLabel(`Invitation link for ${invitee}`).inputValue();
   await ready.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByRole('row', { name: new RegExp(invitee) })).toBeVisible();
   await reviewShotsAtBothWidths(page, 'members-invited');
@@ -50,7 +51,9 @@ test('an invitation by e-mail: the invitee signs up from its link, accepts and s
   expect(mail.subject).toBe("Invitation to join Olive Owner's organization");
   expect(mail.html).toContain('Open the invitation');
   const link = linkIn(mail, 'http://127.0.0.1:');
-  expect(link).toMatch(/\/invitations\/[A-Za-z0-9_-]+$/);
+  // The invitation's secret is the link's fragment: the same link the inviter was shown, once.
+  expect(link).toMatch(/\/invitations\/[A-Za-z0-9_-]+#[A-Za-z0-9_-]{43}$/);
+  expect(link).toBe(shown);
 
   const other = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   try {
@@ -63,11 +66,20 @@ test('an invitation by e-mail: the invitee signs up from its link, accepts and s
     await ivy.getByLabel('E-mail').fill(invitee);
     await ivy.getByLabel('Password').fill('ivy-password-1');
     await ivy.getByRole('button', { name: 'Sign up' }).click();
+    // An unconfirmed address cannot open the invitation: sign-up sent the confirmation, which leads back here.
+    await expect(ivy.getByText('Confirm your e-mail address first')).toBeVisible();
+    await expectAccessible(ivy, 'the invitation page, address unconfirmed');
+    const confirmation = await waitForMail(invitee);
+    expect(confirmation.subject).toBe('Confirm your e-mail address');
+    await ivy.goto(linkIn(confirmation, 'http://127.0.0.1:'));
     await expect(ivy.getByRole('heading', { level: 1, name: "Join Olive Owner's organization" })).toBeVisible();
     await expect(ivy.getByText('as an admin')).toBeVisible();
     await expectAccessible(ivy, 'the invitation page');
     await reviewShotsAtBothWidths(ivy, 'invitation');
     await ivy.getByRole('button', { name: 'Accept invitation' }).click();
+    // Accepting does not switch organizations by itself: the invitee chooses to.
+    await expect(ivy.getByText("You joined Olive Owner's organization")).toBeVisible();
+    await ivy.getByRole('button', { name: "Switch to Olive Owner's organization" }).click();
     await expect(ivy.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
     await expect(ivy.getByRole('link', { name: /Shared Garden/ }).first()).toBeVisible();
 

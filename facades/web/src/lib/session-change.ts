@@ -14,6 +14,8 @@ export function useSessionChange(): (to: string) => Promise<void> {
     forgetSession();
     resetGraphQL();
     await router.invalidate();
-    await navigate({ to });
+    // A fragment (an invitation link's secret) is the location's hash, not part of its path.
+    const [path, hash] = to.split('#', 2);
+    await navigate({ to: path, ...(hash && { hash }) });
   };
 }

@@ -51,7 +51,14 @@ export function AuthForm({ mode, redirectTo }: { mode: 'sign-in' | 'sign-up'; re
     setPending(true);
     setProblem(NO_PROBLEM);
     const { error, retryAfter } = signUp
-      ? await callAuth('sign-up/email', { email, password, name })
+      ? // With mail configured, the address confirmation mail links back to where the visitor was going (without a
+        // fragment: an invitation's secret stays out of mails and server logs).
+        await callAuth('sign-up/email', {
+          email,
+          password,
+          name,
+          callbackURL: redirectTo?.split('#')[0] ?? '/projects',
+        })
       : await callAuth('sign-in/email', { email, password });
     setPending(false);
     if (error) {

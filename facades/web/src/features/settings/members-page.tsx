@@ -35,7 +35,51 @@ interface MemberRow {
 }
 
 const iso = (value: unknown): string => new Date(value as string).toISOString();
-export const invitationLink = (id: string): string => `${window.location.origin}/invitations/${encodeURIComponent(id)}`;
+/** The invite endpoint's answer carries the link (with its secret) for the inviter, once: only its hash is kept. */
+const linkOf = (data: unknown): string | null => {
+  const link = (data as { link?: unknown } | null)?.link;
+  return typeof link === 'string' ? link : null;
+};
+
+/** An invitation's link, as its inviter gets it when the invitation is made or renewed. */
+function InvitationLinkView({
+  email,
+  link,
+  mailEnabled,
+}: {
+  email: string;
+  link: string | null;
+  mailEnabled: boolean;
+}) {
+  return (
+    <>
+      {mailEnabled ? (
+        <Callout tone="success" title="Invitation sent">
+          <p>
+            {email} has an e-mail with a link to join: they accept once they have confirmed their address. The link
+            works for 7 days; you can copy it below too.
+          </p>
+        </Callout>
+      ) : (
+        <Callout tone="warning" title="Send this link yourself">
+          <p>
+            This server sends no e-mail (SMTP_URL is not set). Copy the link and send it to {email}: they sign in or
+            sign up with that address, then accept. It works for 7 days.
+          </p>
+        </Callout>
+      )}
+      {link && (
+        <>
+          <TextField label={`Invitation link for ${email}`} value={link} isReadOnly />
+          <CopyButton text={link} label="Copy link" what="link" />
+          <p className="muted small">
+            The link is shown only now. To give it again, renew the invitation: the new link replaces this one.
+          </p>
+        </>
+      )}
+    </>
+  );
+}
 
 /** The roles a member may hand out: only an owner makes owners. */
 const assignable = (myRole: string | undefined): Role[] =>
@@ -93,7 +137,7 @@ function InviteDialog({
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [role, setRole] = useState<Role>('member');
-  const [sent, setSent] = useState<{ email: string; id: string } | null>(null);
+  const [sent, setSent] = useState<{ email: string; link: string | null } | null>(null);
   const close = () => {
     setSent(null);
     setError(null);
@@ -114,7 +158,7 @@ function InviteDialog({
       setError(authFailureMessage(res.error) ?? 'The invitation could not be made.');
       return;
     }
-    setSent({ email, id: res.data.id });
+    setSent({ email, link: linkOf(res.data) });
     onInvited();
   }
 
@@ -126,22 +170,7 @@ function InviteDialog({
     >
       {sent ? (
         <div className="form">
-          {mailEnabled ? (
-            <Callout tone="success" title="Invitation sent">
-              <p>
-                {sent.email} has an e-mail with a link to join. The link works for 7 days; you can copy it below too.
-              </p>
-            </Callout>
-          ) : (
-            <Callout tone="warning" title="Send this link yourself">
-              <p>
-                This server sends no e-mail (SMTP_URL is not set). Copy the link and send it to {sent.email}: they sign
-                in or sign up with that address, then accept. It works for 7 days.
-              </p>
-            </Callout>
-          )}
-          <TextField label={`Invitation link for ${sent.email}`} value={invitationLink(sent.id)} isReadOnly />
-          <CopyButton text={invitationLink(sent.id)} label="Copy link" what="link" />
+          <InvitationLinkView email={sent.email} link={sent.link} mailEnabled={mailEnabled} />
           <div className="dialog-actions">
             <Button variant="primary" onPress={close}>
               Done
@@ -187,6 +216,7 @@ export function MembersPage() {
   const organizationId = me?.organization.id;
   const myRole = me?.role;
   const manages = myRole === 'owner' || myRole === 'admin';
+  const mailEnabled = mail.data?.mailEnabled ?? false;
   const [invitations, setInvitations] = useState<Invitation[] | null>(null);
   const [invitationsError, setInvitationsError] = useState<string | null>(null);
   const [inviting, setInviting] = useState(false);
@@ -194,6 +224,7 @@ export function MembersPage() {
   const [status, setStatus] = useState('');
   const [removing, setRemoving] = useState<MemberRow | null>(null);
   const [revoking, setRevoking] = useState<Invitation | null>(null);
+  const [renewed, setRenewed] = useState<{ email: string; link: string | null } | null>(null);
   const [leaving, setLeaving] = useState(false);
   const [pending, setPending] = useState(false);
 
@@ -205,9 +236,10 @@ export function MembersPage() {
       return;
     }
     setInvitationsError(null);
+    // Pending and expired ones (the server says which): accepted, declined and revoked ones are history.
     setInvitations(
       res.data
-        .filter((i) => i.status === 'pending')
+        .filter((i) => i.status === 'pending' || (i.status as string) === 'expired')
         .map((i) => ({ id: i.id, email: i.email, role: i.role, status: i.status, expiresAt: iso(i.expiresAt) })),
     );
   }, [organizationId, manages]);
@@ -239,6 +271,28 @@ export function MembersPage() {
     else setStatus(`${removing.name || removing.email} was removed.`);
     setRemoving(null);
     refreshMembers();
+  }
+
+  /** A new link (and, with mail, a new e-mail); an expired invitation is replaced by a new one. */
+  async function renew(invitation: Invitation) {
+    if (!organizationId) return;
+    setActionError(null);
+    const res = await callAuth(() =>
+      authClient.organization.inviteMember({
+        email: invitation.email,
+        role: invitation.role as Role,
+        organizationId,
+        resend: true,
+      }),
+    );
+    if (res.error || !res.data) {
+      setActionError(authFailureMessage(res.error) ?? 'The invitation could not be renewed.');
+      return;
+    }
+    if (invitation.status === 'expired' && res.data.id !== invitation.id)
+      await callAuth(() => authClient.organization.cancelInvitation({ invitationId: invitation.id }));
+    setRenewed({ email: invitation.email, link: linkOf(res.data) });
+    void loadInvitations();
   }
 
   async function confirmRevoke() {
@@ -400,7 +454,7 @@ export function MembersPage() {
                   </thead>
                   <tbody>
                     {invitations.map((i) => {
-                      const expired = Date.parse(i.expiresAt) < Date.now();
+                      const expired = i.status === 'expired';
                       return (
                         <tr key={i.id} className={expired ? 'row-muted' : undefined}>
                           <th scope="row">{i.email}</th>
@@ -410,8 +464,10 @@ export function MembersPage() {
                             <time dateTime={i.expiresAt}>{formatDateTime(i.expiresAt)}</time>
                           </td>
                           <td className="cell-actions">
-                            {!expired && (
-                              <CopyButton text={invitationLink(i.id)} label={`Copy link for ${i.email}`} what="link" />
+                            {assignable(myRole).includes(i.role as Role) && (
+                              <Button onPress={() => void renew(i)} aria-label={`Renew invitation for ${i.email}`}>
+                                {mailEnabled ? 'Resend' : 'New link'}
+                              </Button>
                             )}
                             <Button
                               variant="danger"
@@ -452,6 +508,22 @@ export function MembersPage() {
       >
         <p>They lose access to the organization’s projects at once. You can invite them again later.</p>
       </ConfirmDialog>
+      <FormDialog
+        isOpen={renewed !== null}
+        onOpenChange={(open) => !open && setRenewed(null)}
+        title="Invitation renewed"
+      >
+        {renewed && (
+          <div className="form">
+            <InvitationLinkView email={renewed.email} link={renewed.link} mailEnabled={mailEnabled} />
+            <div className="dialog-actions">
+              <Button variant="primary" onPress={() => setRenewed(null)}>
+                Done
+              </Button>
+            </div>
+          </div>
+        )}
+      </FormDialog>
       <ConfirmDialog
         isOpen={revoking !== null}
         onOpenChange={(open) => !open && setRevoking(null)}

@@ -12,6 +12,7 @@ const route = getRouteApi('/app/invitations/$invitationId');
 const ROLE_NAME: Record<string, string> = { owner: 'an owner', admin: 'an admin', member: 'a member' };
 
 interface InvitationView {
+  organizationId: string;
   organizationName: string;
   inviterEmail: string;
   role: string;
@@ -19,25 +20,52 @@ interface InvitationView {
   expiresAt: string;
 }
 
+/** The refusals that mean "confirm your e-mail address first" (with SMTP configured). */
+const UNCONFIRMED = new Set([
+  'EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION',
+  'EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION',
+]);
+/** The refusals of a link without its secret, or with an old one (without SMTP). */
+const BAD_LINK = new Set(['INVITATION_SECRET_REQUIRED', 'INVALID_INVITATION_SECRET']);
+
+/**
+ * The invitation's secret: the link's fragment (never sent to a server), kept for this tab while the visitor signs
+ * in or switches accounts (a full load that loses the fragment).
+ */
+function linkSecret(invitationId: string): string {
+  const key = `invitation-secret:${invitationId}`;
+  const fromLink = window.location.hash.slice(1);
+  if (fromLink) sessionStorage.setItem(key, fromLink);
+  return fromLink || sessionStorage.getItem(key) || '';
+}
+
 /** An invitation link, opened signed in (the app's guard brought the visitor through sign-in or sign-up). */
 export function InvitationPage() {
   useDocumentTitle('Invitation');
   const { invitationId } = route.useParams();
   const sessionChanged = useSessionChange();
+  const [secret, setSecret] = useState('');
   const [invitation, setInvitation] = useState<InvitationView | null>(null);
   const [failure, setFailure] = useState<AuthCallFailure | null>(null);
   const [signedInAs, setSignedInAs] = useState<string | null>(null);
-  const [pending, setPending] = useState<'accept' | 'decline' | null>(null);
+  const [pending, setPending] = useState<'accept' | 'decline' | 'switch' | null>(null);
   const [declined, setDeclined] = useState(false);
+  const [joined, setJoined] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
+  const [resent, setResent] = useState(false);
 
   useEffect(() => {
     let live = true;
+    const linkKey = linkSecret(invitationId);
+    setSecret(linkKey);
     void currentSession().then((s) => live && setSignedInAs(s?.user.email ?? null));
-    void callAuth(() => authClient.organization.getInvitation({ query: { id: invitationId } })).then((res) => {
+    // The secret rides along (better-auth's client sends the query as given); the server requires it without SMTP.
+    const query = { id: invitationId, ...(linkKey && { secret: linkKey }) };
+    void callAuth(() => authClient.organization.getInvitation({ query })).then((res) => {
       if (!live) return;
       if (res.data)
         setInvitation({
+          organizationId: res.data.organizationId,
           organizationName: res.data.organizationName,
           inviterEmail: res.data.inviterEmail,
           role: res.data.role,
@@ -51,26 +79,55 @@ export function InvitationPage() {
     };
   }, [invitationId]);
 
+  const withSecret = { invitationId, ...(secret && { secret }) };
+
+  function forget() {
+    sessionStorage.removeItem(`invitation-secret:${invitationId}`);
+  }
+
   async function accept() {
     setPending('accept');
     setActionError(null);
-    const res = await callAuth(() => authClient.organization.acceptInvitation({ invitationId }));
+    const res = await callAuth(() => authClient.organization.acceptInvitation(withSecret));
     setPending(null);
     if (res.error) {
       setActionError(authFailureMessage(res.error));
       return;
     }
-    // better-auth made the organization the session's active one: its projects are what comes next.
-    await sessionChanged('/projects');
+    forget();
+    // The session stays in the organization it was in: switching is the visitor's choice, offered next.
+    setJoined(true);
+  }
+
+  async function switchToOrganization() {
+    if (!invitation) return;
+    setPending('switch');
+    setActionError(null);
+    const res = await callAuth(() => authClient.organization.setActive({ organizationId: invitation.organizationId }));
+    setPending(null);
+    if (res.error) setActionError(authFailureMessage(res.error));
+    else await sessionChanged('/projects');
+  }
+
+  async function resendConfirmation() {
+    if (!signedInAs) return;
+    const res = await callAuth(() =>
+      authClient.sendVerificationEmail({ email: signedInAs, callbackURL: `/invitations/${invitationId}` }),
+    );
+    if (res.error) setActionError(authFailureMessage(res.error));
+    else setResent(true);
   }
 
   async function decline() {
     setPending('decline');
     setActionError(null);
-    const res = await callAuth(() => authClient.organization.rejectInvitation({ invitationId }));
+    const res = await callAuth(() => authClient.organization.rejectInvitation(withSecret));
     setPending(null);
     if (res.error) setActionError(authFailureMessage(res.error));
-    else setDeclined(true);
+    else {
+      forget();
+      setDeclined(true);
+    }
   }
 
   async function switchAccount() {
@@ -86,7 +143,29 @@ export function InvitationPage() {
       </h1>
       {!invitation && !failure && <Loading label="Loading the invitation…" />}
       {failure &&
-        (failure.status === 403 ? (
+        (failure.code && UNCONFIRMED.has(failure.code) ? (
+          <div className="callout callout-info" role="alert">
+            <strong>Confirm your e-mail address first</strong>
+            <p>
+              An invitation is accepted with a confirmed address. We sent a link to {signedInAs ?? 'your address'} when
+              you signed up: open it, and it brings you back here.
+            </p>
+            {resent ? (
+              <p role="status">A new link is on its way to {signedInAs}.</p>
+            ) : (
+              <Button onPress={() => void resendConfirmation()}>Send the link again</Button>
+            )}
+            {actionError && <p>{actionError}</p>}
+          </div>
+        ) : failure.code && BAD_LINK.has(failure.code) ? (
+          <div className="callout callout-error" role="alert">
+            <strong>This invitation link is incomplete or was replaced</strong>
+            <p>
+              {authFailureMessage(failure)} Open the link exactly as you received it, or ask whoever invited you for a
+              new one.
+            </p>
+          </div>
+        ) : failure.status === 403 ? (
           <div className="callout callout-error" role="alert">
             <strong>This invitation is for another e-mail address</strong>
             <p>
@@ -107,7 +186,28 @@ export function InvitationPage() {
             </p>
           </div>
         ))}
-      {invitation && !declined && (
+      {invitation && joined && (
+        <div role="status">
+          <Callout tone="success" title={`You joined ${invitation.organizationName}`}>
+            <p>
+              You are {ROLE_NAME[invitation.role] ?? invitation.role} of {invitation.organizationName} now. Switch to it
+              to see its projects (the header switches between your organizations at any time).
+            </p>
+          </Callout>
+          {actionError && (
+            <div className="callout callout-error" role="alert">
+              {actionError}
+            </div>
+          )}
+          <div className="form-actions">
+            <Button variant="primary" onPress={() => void switchToOrganization()} isPending={pending === 'switch'}>
+              Switch to {invitation.organizationName}
+            </Button>
+            <Link to="/projects">Stay where I was</Link>
+          </div>
+        </div>
+      )}
+      {invitation && !declined && !joined && (
         <div className="card form">
           <p>
             <strong>{invitation.inviterEmail}</strong> invited you ({invitation.email}) to join{' '}
@@ -116,7 +216,8 @@ export function InvitationPage() {
           <p className="muted small">
             The invitation expires on{' '}
             <time dateTime={invitation.expiresAt}>{formatDateTime(invitation.expiresAt)}</time>. Once you accept, you
-            see its projects; your own organization stays yours (switch between them in the header).
+            can switch to it and see its projects; your own organization stays yours (switch between them in the
+            header).
           </p>
           {actionError && (
             <div className="callout callout-error" role="alert">
