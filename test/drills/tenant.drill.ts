@@ -418,7 +418,8 @@ function restCells(
         // A's own path, one id-like query or body field B's: a cross-tenant reference inside an own resource.
         for (const [field] of Object.entries(query)) {
           const kind = idKindOf(field);
-          if (!kind || !field.endsWith('Id')) continue;
+          // auditId, and a comparison's base and head.
+          if (!kind || !(field.endsWith('Id') || field in ID_ALIASES)) continue;
           // An export of the project's keywords takes no audit: the id is ignored, so only leaks count.
           const ignored = field === 'auditId' && Object.values(variant).includes('keywords');
           cells.push({
