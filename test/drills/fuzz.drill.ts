@@ -10,6 +10,10 @@
  * GraphQL `{ errors: [{ message, extensions: { code } }] }`); X-Request-Id on every response; the server
  * still healthy afterwards; no FST_ERR_REP_ALREADY_SENT or stack lines in its logs.
  *
+ * The streamed routes (reports, the v1 exports, both audit comparisons) and the check catalog are in the route
+ * tables too; GraphQL operations the REST routes do not replay (check settings, comparison CSV pieces, export
+ * pieces, the client report) are fuzzed on /graphql with broken variables, each counted apart.
+ *
  * Reproducible: FUZZ_SEED=<n> replays a run (the seed is printed). Full form 12,000 requests, quick 1,000.
  * Only 127.0.0.1 is contacted: URL-like inputs name a local fixture site (pinned with SAFE_HTTP_RESOLVE and
  * allowed with SAFE_HTTP_ALLOW), refused addresses, or names under .invalid.
@@ -24,6 +28,16 @@ import { v1Routes } from '../../facades/v1/routes.js';
 import { apiRoutes } from '../../facades/api/routes.js';
 import { toolRoutes } from '../../facades/api/tool-routes.js';
 import { reportRoutes } from '../../facades/api/report-routes.js';
+import { checkRoutes } from '../../facades/api/check-routes.js';
+import { exportRoutes } from '../../facades/v1/export-routes.js';
+import { comparisonRoutes as v1ComparisonRoutes } from '../../facades/v1/comparison-routes.js';
+import { comparisonRoutes as apiComparisonRoutes } from '../../facades/api/comparison-routes.js';
+import {
+  ApiAuditComparisonCsvDocument,
+  V1AuditComparisonCsvDocument,
+  V1ExportFileDocument,
+} from '../../facades/generated/graphql.js';
+import { CHECK_CATALOG } from '../../src/seo/checks/check-catalog.js';
 import { expectations, type Drill } from './drill.js';
 import { startPlatform } from './platform.js';
 import { prng } from '../support/prng.js';
@@ -55,6 +69,8 @@ interface Endpoint {
   url: string;
   surface: Surface;
   params: string[];
+  /** Values of an enumerated path parameter (an export's kind). */
+  paramEnums: Record<string, unknown[]>;
   body?: JsonSchema;
   query?: JsonSchema;
   bodyLimit: number;
@@ -65,27 +81,82 @@ interface Endpoint {
 const MiB = 1024 * 1024;
 const BODY_LIMIT = MiB;
 
+function paramEnums(schema: unknown): Record<string, unknown[]> {
+  const props = (schema as JsonSchema | undefined)?.properties ?? {};
+  return Object.fromEntries(Object.entries(props).flatMap(([name, p]) => (p.enum ? [[name, p.enum]] : [])));
+}
+
 function endpoints(): Endpoint[] {
-  const rest = [...v1Routes, ...apiRoutes, ...toolRoutes].map((r) => ({
+  const rest = [...v1Routes, ...apiRoutes, ...toolRoutes, ...checkRoutes].map((r) => ({
     method: r.method,
     url: r.url,
     surface: r.surface as Surface,
     params: [...r.url.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]),
+    paramEnums: paramEnums(r.schema?.params),
     body: r.schema?.body as JsonSchema | undefined,
     query: r.schema?.querystring as JsonSchema | undefined,
     bodyLimit: r.bodyLimit ?? BODY_LIMIT,
     operation: print(r.operation as never),
   }));
-  const streams = reportRoutes.map((r) => ({
+  const streams = [...reportRoutes, ...exportRoutes, ...v1ComparisonRoutes, ...apiComparisonRoutes].map((r) => ({
     method: r.method,
     url: r.url,
     surface: r.surface as Surface,
     params: [...r.url.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]),
+    paramEnums: paramEnums(r.schema?.params),
     query: r.schema?.querystring as JsonSchema | undefined,
     bodyLimit: BODY_LIMIT,
   }));
   return [...rest, ...streams];
 }
+
+const CHECK_CODES: readonly string[] = CHECK_CATALOG.map((c) => c.code);
+
+/**
+ * GraphQL operations no REST route replays (the streamed routes run theirs piece by piece; check settings are GraphQL
+ * only), with the schema of their `input` variable when they take one.
+ */
+const EXTRA_OPERATIONS: { name: string; operation: string; input?: JsonSchema }[] = [
+  {
+    name: 'checkSettings',
+    operation: 'query($projectId: ID!) { project(id: $projectId) { checkSettings { code enabled severity } } }',
+  },
+  {
+    name: 'setCheckSetting',
+    operation:
+      'mutation($projectId: ID!, $input: CheckSettingInput!) { setCheckSetting(projectId: $projectId, ' +
+      'input: $input) { code enabled severity overridden } }',
+    input: {
+      type: 'object',
+      properties: {
+        code: { type: 'string' },
+        enabled: { type: 'boolean' },
+        severity: { enum: ['CRITICAL', 'WARNING', 'NOTICE', null] },
+      },
+      required: ['code'],
+    },
+  },
+  {
+    name: 'resetCheckSetting',
+    operation:
+      'mutation($projectId: ID!, $code: String!) { resetCheckSetting(projectId: $projectId, code: $code) { code } }',
+  },
+  { name: 'exportFile', operation: print(V1ExportFileDocument as never) },
+  { name: 'auditComparison csv (v1)', operation: print(V1AuditComparisonCsvDocument as never) },
+  { name: 'auditComparison csv (api)', operation: print(ApiAuditComparisonCsvDocument as never) },
+  {
+    name: 'auditComparison issues',
+    operation:
+      'query($projectId: ID!, $base: ID, $head: ID, $code: String, $after: String) { auditComparison(projectId: ' +
+      '$projectId, base: $base, head: $head) { issues(change: NEW, code: $code, after: $after) { totalCount ' +
+      'nodes { code url } } } }',
+  },
+  {
+    name: 'clientReport',
+    operation:
+      'query($projectId: ID!, $auditId: ID) { clientReport(projectId: $projectId, auditId: $auditId) { __typename } }',
+  },
+];
 
 // ---------------------------------------------------------------- values
 
@@ -181,6 +252,8 @@ function validValue(rng: Rng, name: string, schema: JsonSchema, fx: Fixture): un
   if (name === 'url' || name === 'testUrls')
     return schema.type === 'array' ? [urlValue(rng, fx), '/private'] : urlValue(rng, fx);
   if (name === 'domain') return domainValue(rng);
+  if (name === 'code') return rng() < 0.8 ? pick(rng, CHECK_CODES) : junk(rng, 12);
+  if (schema.type === 'boolean') return rng() < 0.5;
   if (name === 'content')
     return pick(rng, [
       'User-agent: *\nDisallow: /private\nSitemap: http://fuzz.test/sitemap.xml\n',
@@ -244,7 +317,9 @@ interface Principal {
   /** A second project: the one DELETE requests may remove (the first stays, so deeper paths stay reachable). */
   spareId: string;
   jobId: string;
+  /** Two completed audits of the project (comparisons and exports have something to read). */
   auditId: string;
+  headAuditId: string;
 }
 
 interface Context {
@@ -279,6 +354,9 @@ function pathFor(ctx: Context, ep: Endpoint, me: Principal | null, mode: 'valid'
   const other = pick(ctx.rng, ctx.orgs);
   return ep.url.replace(/:([A-Za-z]+)/g, (_m, name: string) => {
     if (mode === 'bad') return pick(ctx.rng, BAD_IDS);
+    const values = ep.paramEnums[name];
+    if (values) return ctx.rng() < 0.9 ? String(pick(ctx.rng, values)) : enc(junk(ctx.rng, 8));
+    if (name === 'code') return ctx.rng() < 0.8 ? pick(ctx.rng, CHECK_CODES) : enc(junk(ctx.rng, 12));
     const owner = ctx.rng() < 0.8 && me ? me : other;
     if (name === 'jobId') return owner.jobId;
     return ep.method === 'DELETE' || ctx.rng() < 0.1 ? owner.spareId : owner.projectId;
@@ -326,6 +404,26 @@ function deepJson(rng: Rng): string {
   return rng() < 0.5 ? '['.repeat(n) + ']'.repeat(n) : '{"a":'.repeat(n) + '1' + '}'.repeat(n);
 }
 
+/**
+ * Some of a route's query parameters with values it takes (an enum's, an audit of the project or of another
+ * organization, junk otherwise), so that the broken part of a request is not always refused first by a missing one.
+ */
+function validQuery(ctx: Context, ep: Endpoint, me: Principal): string {
+  const { rng } = ctx;
+  const parts: string[] = [];
+  for (const [name, schema] of Object.entries(ep.query?.properties ?? {})) {
+    if (rng() < 0.5) continue;
+    let value: string;
+    if (schema.enum) value = String(pick(rng, schema.enum));
+    else if (name === 'auditId' || name === 'base' || name === 'head') {
+      const owner = rng() < 0.85 ? me : pick(rng, ctx.orgs);
+      value = pick(rng, [owner.auditId, owner.headAuditId]);
+    } else value = enc(String(validValue(rng, name, schema, ctx.fx)));
+    parts.push(`${name}=${value}`);
+  }
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
 /** One malformed request for a REST endpoint, in the given category. */
 function restRequest(ctx: Context, ep: Endpoint, category: string): FuzzRequest {
   const { rng, fx } = ctx;
@@ -333,6 +431,7 @@ function restRequest(ctx: Context, ep: Endpoint, category: string): FuzzRequest 
   const auth: Auth = pick(rng, ['valid', 'valid', 'none', 'junk'] as const);
   const headers: Record<string, string> = { ...authHeaders(ctx, ep, auth, me) };
   let path = pathFor(ctx, ep, me, category === 'bad-path-ids' ? 'bad' : 'valid');
+  if (ep.method === 'GET' && category !== 'nul-utf8') path += validQuery(ctx, ep, me);
   const method = ep.method;
   const hasBody = method === 'POST';
   let body: string | Buffer | undefined;
@@ -632,7 +731,11 @@ function graphqlRequest(ctx: Context, eps: Endpoint[]): FuzzRequest {
   const auth: Auth = pick(rng, ['valid', 'none', 'junk'] as const);
   const headers: Record<string, string> = { ...authHeaders(ctx, null, auth, me) };
   const ops = eps.filter((e) => e.operation);
-  const op = pick(rng, ops);
+  // The operations no REST route replays are picked often enough that each gets its share in the full form.
+  const extra = rng() < 0.4 ? pick(rng, EXTRA_OPERATIONS) : null;
+  const op = extra ? { operation: extra.operation, body: extra.input } : pick(rng, ops);
+  const tag = extra ? `/graphql ${extra.name}` : undefined;
+  const other = pick(rng, ctx.orgs);
   const variables = () => {
     const v: Record<string, unknown> = {
       projectId: pick(rng, [me.projectId, junk(rng, 10), 'a\u0000b', 42, null]),
@@ -646,6 +749,21 @@ function graphqlRequest(ctx: Context, eps: Endpoint[]): FuzzRequest {
       ]);
     if (rng() < 0.2) v.auditId = pick(rng, ['\u0000', me.auditId, 7]);
     if (rng() < 0.1) v.days = pick(rng, [-1, 1e9, '30', 1.5]);
+    if (extra) {
+      const audit = () => pick(rng, [me.auditId, me.headAuditId, other.headAuditId, junk(rng, 6), null, 7]);
+      Object.assign(v, {
+        projectId: rng() < 0.7 ? me.projectId : v.projectId,
+        code: pick(rng, [pick(rng, CHECK_CODES), pick(rng, CHECK_CODES), junk(rng, 8), 42, null]),
+        base: audit(),
+        head: audit(),
+        auditId: rng() < 0.5 ? audit() : v.auditId,
+        kind: pick(rng, ['ISSUES', 'PAGES', 'KEYWORDS', 'NOPE', 1]),
+        format: pick(rng, ['CSV', 'JSON', 'XML', null]),
+        rows: pick(rng, ['ISSUES', 'PAGES', 'x']),
+        after: pick(rng, [null, null, junk(rng, 12), Buffer.from(junk(rng, 20)).toString('base64url')]),
+        size: pick(rng, [1, 2, 2000, 5000, 5001, 0, -1, 1e9, 1.5]),
+      });
+    }
     return v;
   };
   const variant = int(rng, 8);
@@ -653,6 +771,7 @@ function graphqlRequest(ctx: Context, eps: Endpoint[]): FuzzRequest {
     headers['content-type'] = 'application/json';
     return {
       category: 'graphql',
+      endpoint: tag,
       method: 'POST',
       path: '/graphql',
       headers,
@@ -722,6 +841,7 @@ function graphqlRequest(ctx: Context, eps: Endpoint[]): FuzzRequest {
     headers['content-type'] = 'application/json';
     return {
       category: 'graphql',
+      endpoint: tag,
       method: 'POST',
       path: '/graphql',
       headers,
@@ -745,6 +865,7 @@ function graphqlRequest(ctx: Context, eps: Endpoint[]): FuzzRequest {
   const text = json({ query: op.operation, variables: { projectId: 'XX' } });
   return {
     category: 'graphql',
+    endpoint: tag,
     method: 'POST',
     path: '/graphql',
     headers,
@@ -1038,9 +1159,34 @@ async function createPrincipal(pool: Pool, origin: string, fx: Fixture, n: numbe
       { url: `http://c${(n % 3) + 1}.fuzz.test:${fx.port}/`, name: `Spare ${n}` },
     )
   ).json.project;
-  const started = (await call('POST', `/api/v1/projects/${project.id}/audit`, { authorization: `Bearer ${key}` })).json;
   await call('POST', `/api/projects/${project.id}/keywords`, { cookie }, { keywords: [`fuzz ${n}`] });
-  return { cookie, key, projectId: project.id, spareId: spare.id, jobId: started.jobId, auditId: started.auditId };
+  // Two completed audits, one after the other (a start while one runs answers the running one).
+  const audit = async () => {
+    const started = (await call('POST', `/api/v1/projects/${project.id}/audit`, { authorization: `Bearer ${key}` }))
+      .json;
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
+      const { audit: state } = (
+        await call('GET', `/api/v1/projects/${project.id}/audit?auditId=${started.auditId}`, {
+          authorization: `Bearer ${key}`,
+        })
+      ).json;
+      if (state?.status === 'COMPLETED') return started as { jobId: string; auditId: string };
+      if (['FAILED', 'CANCELLED'].includes(state?.status)) throw new Error(`fuzz ${n}: audit ${state.status}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error(`fuzz ${n}: the audit did not complete within 120 s`);
+  };
+  const first = await audit();
+  const second = await audit();
+  return {
+    cookie,
+    key,
+    projectId: project.id,
+    spareId: spare.id,
+    jobId: second.jobId,
+    auditId: first.auditId,
+    headAuditId: second.auditId,
+  };
 }
 
 // ---------------------------------------------------------------- the drill
@@ -1080,8 +1226,10 @@ export const drill: Drill = {
     log(`seed ${seed} (FUZZ_SEED=${seed} replays this run), ${total} requests`);
     const site = await fixtureSite();
     const fx: Fixture = { port: site.port };
+    // A worker group for the set-up only (the audits comparisons and exports read), stopped before the fuzzing.
     const platform = await startPlatform({
       apis: 1,
+      workerGroups: 1,
       env: {
         LOG_LEVEL: 'warn',
         DEFAULT_PLAN: 'ENTERPRISE',
@@ -1098,8 +1246,10 @@ export const drill: Drill = {
     const pool = new Pool(api.baseUrl, { connections: 8, pipelining: 1, headersTimeout: 30_000, bodyTimeout: 30_000 });
     const started = Date.now();
     try {
-      const orgs: Principal[] = [];
-      for (let i = 0; i < (quick ? 3 : 12); i++) orgs.push(await createPrincipal(pool, api.baseUrl, fx, i));
+      const orgs = await Promise.all(
+        Array.from({ length: quick ? 3 : 12 }, (_, i) => createPrincipal(pool, api.baseUrl, fx, i)),
+      );
+      await platform.workers[0].stop();
       const eps = endpoints();
       log(
         `${eps.length} REST endpoints from the route tables ` +
@@ -1226,6 +1376,14 @@ export const drill: Drill = {
           `few: ${unfuzzed.join(', ')}`,
       );
 
+      if (!quick) {
+        const rare = EXTRA_OPERATIONS.filter((o) => (byEndpoint[`/graphql ${o.name}`] ?? 0) < 20).map((o) => o.name);
+        expect(
+          rare.length === 0,
+          `every GraphQL operation no route replays fuzzed (20+ requests each); too few: ${rare.join(', ')}`,
+        );
+      }
+
       const uniqueFailures = [...new Set(failures.map((f) => f.replace(/[0-9a-f-]{36}/g, ':id')))];
       for (const f of uniqueFailures.slice(0, 30)) log(`  ✗ ${f.slice(0, 400)}`);
       log(`sent ${requests.length} in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(statuses)}`);
@@ -1234,6 +1392,7 @@ export const drill: Drill = {
         requests: requests.length,
         seconds: Number(seconds.toFixed(1)),
         endpoints: eps.length + 1 + AUTH_PATHS.length,
+        extraGraphqlOperations: EXTRA_OPERATIONS.length,
         organizations: orgs.length,
         byCategory,
         byEndpoint,

@@ -2,11 +2,14 @@
  * SSRF: vectors (numeric and short IPv4 forms, IPv6 and IPv4-mapped, unspecified and metadata addresses,
  * userinfo tricks, trailing dots, percent-encoding, non-HTTP schemes, redirects and DNS answers to refused
  * addresses) through every entry point: the four free tools, a project URL (creation and its audit), a
- * competitor (creation and its homepage profile) and inside an audited site (links, images, robots.txt
- * Sitemap: lines, sitemap-index children, redirects). The platform allows only the fixture host
- * `site.drill.test` (pinned to 127.0.0.1); canary listeners on loopback count every connection that gets
- * through. Expected: 0 connections; a clear 400 for direct inputs; a failed audit (or a refusal at creation)
- * for a refused project URL; in-site refusals reported with the URL and a reason.
+ * competitor (creation and its homepage profile), a webhook endpoint (creation, a change of its URL, and a
+ * delivery by the alert worker) and inside an audited site (links, images, robots.txt Sitemap: lines,
+ * sitemap-index children, redirects). The platform allows only the fixture host `site.drill.test` (pinned to
+ * 127.0.0.1); canary listeners on loopback count every connection that gets through. Expected: 0 connections; a
+ * clear 400 for direct inputs; a failed audit (or a refusal at creation) for a refused project URL; a webhook
+ * refused when saved or its delivery logged as failed with the reason (a redirect is never followed by a
+ * delivery); in-site refusals reported with the URL and a reason; no message saying what a host name resolved to
+ * (the address, or its class).
  * Names are pinned with SAFE_HTTP_RESOLVE so that no DNS query leaves the machine.
  */
 import { randomBytes } from 'node:crypto';
@@ -94,6 +97,23 @@ function vectors(p: number, redirectSite: (target: string, status?: number) => s
   ];
 }
 
+/** A message that tells what a host name resolved to (its class): our network's answer, not the user's input. */
+const REVEALS_RESOLUTION = new RegExp(
+  'resolves to (a|an) (loopback|private|link-local|carrier-grade|multicast|broadcast|reserved|unspecified|' +
+    'unique-local)',
+  'i',
+);
+
+/** The address a vector's host name is pinned to (what its DNS answer would be), when it names a host. */
+function pinnedAddress(v: Vector): string | null {
+  if (v.kind !== 'dns') return null;
+  try {
+    return PINS[new URL(v.url).hostname.toLowerCase()] ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** Connection counts of every canary. */
 const connections = (canaries: Canary[]) => canaries.reduce((n, c) => n + c.hits.length, 0);
 
@@ -141,7 +161,8 @@ async function auditStatus(
 }
 
 export const drill: Drill = {
-  description: 'SSRF: ≥ 25 vectors through the tools, projects, competitors and an audited site → 0 connections',
+  description:
+    'SSRF: ≥ 25 vectors through the tools, projects, competitors, webhooks and an audited site → 0 connections',
   async run({ quick, log }) {
     const { expect, result } = expectations();
     const port = await freeLoopbackPort();
@@ -436,7 +457,12 @@ export const drill: Drill = {
       }
       log(`competitors done; connections so far ${connections(canaries) - before}`);
 
-      // 4. Inside an audited site: links, images, robots.txt Sitemap: lines, sitemap(-index) entries, redirects.
+      // 4. Webhook endpoints: refused when saved (creation, or a change of an endpoint's URL), or the delivery of a
+      // test event by the alert worker fails with the reason. A delivery never follows a redirect.
+      Object.assign(figures, await webhookRows(api, auth, all, redirectSite('', 0), rows));
+      log(`webhooks done; connections so far ${connections(canaries) - before}`);
+
+      // 5. Inside an audited site: links, images, robots.txt Sitemap: lines, sitemap(-index) entries, redirects.
       const host = must(
         await api.request('/api/projects', {
           method: 'POST',
@@ -503,6 +529,15 @@ export const drill: Drill = {
           `canary: ${canaries.flatMap((c) => c.hits.map((h) => `${c.address}:${c.port} "${h.firstLine}"`)).join('; ')}`,
       );
       for (const row of rows.filter((r) => !r.ok)) expect(false, `${row.entry} × ${row.vector}: ${row.outcome}`);
+      // The user typed the name: what it resolves to on our network (the address or its class) is not theirs to read.
+      const revealing = rows.filter((r) => {
+        if (REVEALS_RESOLUTION.test(r.outcome)) return true;
+        const v = all.find((x) => x.name === r.vector);
+        const address = v && pinnedAddress(v);
+        return !!address && !r.entry.startsWith('in-site') && r.outcome.includes(address);
+      });
+      for (const row of revealing)
+        expect(false, `${row.entry} × ${row.vector}: the answer tells what the host name resolves to: ${row.outcome}`);
       const byEntry: Record<string, { tried: number; held: number }> = {};
       for (const row of rows) {
         const e = (byEntry[row.entry] ??= { tried: 0, held: 0 });
@@ -514,6 +549,7 @@ export const drill: Drill = {
         canaries: canaries.map((c) => `${c.address}:${c.port}`),
         attempts: rows.length + httpVectors.length * 3, // in site: link, image, sitemap entry each
         byEntry,
+        answersRevealingResolution: revealing.length,
         connectionsMade: made,
         hopRequests: hops.reduce((n, h) => n + h.requests.length, 0),
       });
@@ -532,4 +568,145 @@ export const drill: Drill = {
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+const WEBHOOK_FIELDS = 'id url';
+const PER_PROJECT = 10; // MAX_ENDPOINTS_PER_PROJECT
+
+/**
+ * Every vector as a webhook URL: created (a refusal is a row), then changed to on an allowed endpoint, and every
+ * endpoint that was saved gets a test event whose delivery must fail with the reason or a 3xx left unfollowed.
+ * A last test event to the allowed endpoint must be delivered: the alert worker is alive, so a failure means a refusal.
+ */
+async function webhookRows(
+  api: ReturnType<typeof apiClient>,
+  auth: { cookie: string },
+  all: Vector[],
+  allowedUrl: string,
+  rows: Row[],
+): Promise<Record<string, unknown>> {
+  const gql = (query: string, variables: Record<string, unknown>) => api.gql(query, variables, auth);
+  const newProject = async (n: number) =>
+    must(
+      await api.request('/api/projects', {
+        method: 'POST',
+        headers: auth,
+        body: { url: `http://webhooks-${n}.drill.invalid/`, name: `ssrf webhooks ${n}` },
+      }),
+      200,
+      'webhook project',
+    ).project.id as string;
+  const refusal = (res: { json?: any; text: string }) => {
+    const error = res.json?.errors?.[0];
+    const text = `${error?.message ?? ''} ${JSON.stringify(error?.extensions?.fields ?? '')}`;
+    return { refused: error?.extensions?.code === 'BAD_USER_INPUT', text: error ? text : res.text.slice(0, 200) };
+  };
+  let delivered = 0;
+  let deliveries = 0;
+
+  /** Sends a test event and waits for its logged attempt. */
+  const deliver = async (endpointId: string) => {
+    const sent = await gql('mutation($e: ID!) { sendTestWebhook(endpointId: $e) { eventId } }', { e: endpointId });
+    if (!sent.json?.data) return { outcome: `test not queued: ${sent.text.slice(0, 200)}`, node: null };
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const log = await gql(
+        'query($e: ID!) { webhookDeliveries(endpointId: $e, first: 5) { nodes { succeeded statusCode error } } }',
+        { e: endpointId },
+      );
+      const node = log.json?.data?.webhookDeliveries?.nodes?.[0] as
+        { succeeded: boolean; statusCode: number | null; error: string | null } | undefined;
+      if (node) {
+        deliveries++;
+        if (node.succeeded) delivered++;
+        return {
+          outcome: `delivery ${node.succeeded ? 'succeeded' : 'failed'} ${node.statusCode} ${node.error}`,
+          node,
+        };
+      }
+      await sleep(300);
+    }
+    return { outcome: 'no delivery logged within 30 s', node: null };
+  };
+
+  // Creation, in projects of at most ten endpoints each; each saved endpoint gets a test event.
+  let projectId = await newProject(0);
+  let inProject = 0;
+  const saved: { v: Vector; id: string }[] = [];
+  for (const [i, v] of all.entries()) {
+    if (inProject === PER_PROJECT) {
+      projectId = await newProject(i);
+      inProject = 0;
+    }
+    const res = await gql(
+      `mutation($p: ID!, $u: String!) { createWebhookEndpoint(projectId: $p, input: { url: $u }) ` +
+        `{ endpoint { ${WEBHOOK_FIELDS} } } }`,
+      { p: projectId, u: v.url },
+    );
+    const endpoint = res.json?.data?.createWebhookEndpoint?.endpoint;
+    if (endpoint) {
+      inProject++;
+      saved.push({ v, id: endpoint.id });
+      rows.push({
+        entry: 'webhook creation',
+        vector: v.name,
+        ok: v.kind !== 'literal',
+        outcome: `saved ${endpoint.url}`,
+      });
+      continue;
+    }
+    const { refused, text } = refusal(res);
+    rows.push({ entry: 'webhook creation', vector: v.name, ok: refused && REFUSAL.test(text), outcome: text });
+  }
+  await Promise.all(
+    saved.map(async ({ v, id }) => {
+      const { outcome, node } = await deliver(id);
+      const unfollowed =
+        v.kind === 'redirect' && node?.statusCode != null && node.statusCode >= 300 && node.statusCode < 400;
+      const ok =
+        !!node && !node.succeeded && (unfollowed || (node.statusCode === null && REFUSAL.test(node.error ?? '')));
+      rows.push({ entry: 'webhook delivery', vector: v.name, ok, outcome });
+    }),
+  );
+
+  // A change of an allowed endpoint's URL: refused as a creation is.
+  const allowedProject = await newProject(-1);
+  const control = await gql(
+    `mutation($p: ID!, $u: String!) { createWebhookEndpoint(projectId: $p, input: { url: $u }) ` +
+      `{ endpoint { ${WEBHOOK_FIELDS} } } }`,
+    { p: allowedProject, u: allowedUrl },
+  );
+  const controlId = must(control, 200, 'allowed webhook endpoint').data?.createWebhookEndpoint?.endpoint?.id as string;
+  if (!controlId) throw new Error(`allowed webhook endpoint: ${control.text.slice(0, 300)}`);
+  for (const v of all) {
+    const res = await gql(
+      `mutation($e: ID!, $u: String!) { updateWebhookEndpoint(id: $e, input: { url: $u }) { ${WEBHOOK_FIELDS} } }`,
+      { e: controlId, u: v.url },
+    );
+    const changed = res.json?.data?.updateWebhookEndpoint;
+    if (changed) {
+      rows.push({
+        entry: 'webhook URL change',
+        vector: v.name,
+        ok: v.kind !== 'literal',
+        outcome: `saved ${changed.url}`,
+      });
+      continue;
+    }
+    const { refused, text } = refusal(res);
+    rows.push({ entry: 'webhook URL change', vector: v.name, ok: refused && REFUSAL.test(text), outcome: text });
+  }
+  // Back to the allowed URL: its test event is delivered (the worker delivers; the refusals above were refusals).
+  await gql('mutation($e: ID!, $u: String!) { updateWebhookEndpoint(id: $e, input: { url: $u }) { id } }', {
+    e: controlId,
+    u: allowedUrl,
+  });
+  const { outcome, node } = await deliver(controlId);
+  rows.push({
+    entry: 'webhook delivery (allowed control)',
+    vector: 'allowed host',
+    ok: node?.succeeded === true,
+    outcome,
+  });
+  return { webhookEndpointsSaved: saved.length, webhookDeliveries: deliveries, webhookDelivered: delivered };
 }

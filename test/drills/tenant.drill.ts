@@ -1,7 +1,8 @@
 /**
  * Tenant matrix: organizations A and B each get a project on a local fixture site, a completed audit (with
  * issues), keywords, a competitor and API keys. Then, with A's credentials, every REST route of both
- * surfaces (read from the route tables) and every GraphQL Query/Mutation field, nested field and input
+ * surfaces (read from the route tables, the streamed exports, reports and comparisons included, once per value of
+ * an enumerated path parameter and per format) and every GraphQL Query/Mutation field, nested field and input
  * field that takes an ID (read from schema/schema.graphql) is called with B's ids → 404 NOT_FOUND, and no
  * response carries anything of B (ids, names, URLs, terms, domains). B's data is compared before and after.
  * A new route or ID-taking field is covered without editing this file; one whose id kind cannot be told
@@ -33,6 +34,7 @@ import { toolRoutes } from '../../facades/api/tool-routes.js';
 import { checkRoutes } from '../../facades/api/check-routes.js';
 import { comparisonRoutes as v1ComparisonRoutes } from '../../facades/v1/comparison-routes.js';
 import { comparisonRoutes as apiComparisonRoutes } from '../../facades/api/comparison-routes.js';
+import { exportRoutes } from '../../facades/v1/export-routes.js';
 import { startFixtureSite, type RunningSite } from '../fixtures/sites/index.js';
 import { expectations, type Drill } from './drill.js';
 import { startPlatform } from './platform.js';
@@ -345,6 +347,7 @@ function restCells(
     ...(reportRoutes as AnyRoute[]),
     ...(v1ComparisonRoutes as AnyRoute[]),
     ...(apiComparisonRoutes as AnyRoute[]),
+    ...(exportRoutes as AnyRoute[]),
   ];
   const cells: Cell[] = [];
   for (const route of routes) {
@@ -352,8 +355,13 @@ function restCells(
     const headers: Record<string, string> =
       surface === 'A' ? { authorization: `Bearer ${a.key}` } : { cookie: a.account.cookie };
     const segments = route.url.split('/');
+    // A path parameter with an enum (an export's kind) is no id: the route is called once per value.
+    const paramSchemas = (route.schema?.params as JsonSchema | undefined)?.properties ?? {};
+    const enumParams = segments.filter((s) => s.startsWith(':') && paramSchemas[s.slice(1)]?.enum);
     const params = segments.flatMap((s, i) =>
-      s.startsWith(':') ? [{ name: s.slice(1), kind: idKindOf(segments[i - 1] ?? '') ?? idKindOf(s.slice(1)) }] : [],
+      s.startsWith(':') && !enumParams.includes(s)
+        ? [{ name: s.slice(1), kind: idKindOf(segments[i - 1] ?? '') ?? idKindOf(s.slice(1)) }]
+        : [],
     );
     const unknown = params.filter((p) => !p.kind);
     if (unknown.length) {
@@ -363,11 +371,14 @@ function restCells(
       );
       continue;
     }
-    const path = (owner: Tenant) =>
-      segments
-        .map((s, i) => (s.startsWith(':') ? owner.ids[params.find((p) => p.name === s.slice(1))!.kind!]! : segments[i]))
-        .join('/');
     const query = (route.schema?.querystring as JsonSchema | undefined)?.properties ?? {};
+    // Each value of the enumerated path parameters, and each format (a CSV export reads other rows than JSON).
+    let variants: Record<string, string>[] = [{}];
+    for (const segment of enumParams)
+      variants = variants.flatMap((v) =>
+        (paramSchemas[segment.slice(1)].enum as string[]).map((value) => ({ ...v, [segment]: value })),
+      );
+    const formats = (query.format?.enum as string[] | undefined) ?? [undefined];
     const bodySchema = route.schema?.body as JsonSchema | undefined;
     const body =
       route.method === 'GET' || route.method === 'DELETE' ? undefined : (sampleOf(bodySchema, 'body', a) ?? undefined);
@@ -375,42 +386,62 @@ function restCells(
       const qs = new URLSearchParams(q).toString();
       return api.request(qs ? `${p}?${qs}` : p, { method: route.method, headers, body: bdy });
     };
-    const label = `${route.method} ${route.url}`;
-    if (!params.length) {
-      // A list (or a creation): nothing of B's may show up in it.
-      if (route.method === 'GET')
-        cells.push({ surface, name: label, sent: [], leakOnly: true, run: call(route.url, {}, undefined) });
-      continue;
-    }
-    // Every path id B's.
-    const bPath = path(b);
-    cells.push({
-      surface,
-      name: `${label} [path: B's ids]`,
-      sent: params.map((p) => b.ids[p.kind!]!),
-      run: call(bPath, {}, body),
-    });
-    // A's own path, one id-like query or body field B's: a cross-tenant reference inside an own resource.
-    for (const [field] of Object.entries(query)) {
-      const kind = idKindOf(field);
-      if (!kind || !field.endsWith('Id')) continue;
-      cells.push({
-        surface,
-        name: `${label} [own path, ?${field}=B's]`,
-        sent: [b.ids[kind]!],
-        run: call(path(a), { [field]: b.ids[kind]! }, body),
-      });
-    }
-    for (const field of Object.keys(bodySchema?.properties ?? {})) {
-      const kind = idKindOf(field);
-      if (!kind || !field.endsWith('Id')) continue;
-      const withB = { ...(body as Record<string, unknown>), [field]: b.ids[kind] };
-      cells.push({
-        surface,
-        name: `${label} [own path, body.${field}=B's]`,
-        sent: [b.ids[kind]!],
-        run: call(path(a), {}, withB),
-      });
+    for (const variant of variants) {
+      for (const format of formats) {
+        const path = (owner: Tenant) =>
+          segments
+            .map((s) =>
+              variant[s] !== undefined
+                ? variant[s]
+                : s.startsWith(':')
+                  ? owner.ids[params.find((p) => p.name === s.slice(1))!.kind!]!
+                  : s,
+            )
+            .join('/');
+        const base: Record<string, string> = format === undefined ? {} : { format };
+        const label =
+          `${route.method} ${segments.map((s) => variant[s] ?? s).join('/')}` +
+          (format === undefined ? '' : `?format=${format}`);
+        if (!params.length) {
+          // A list (or a creation): nothing of B's may show up in it.
+          if (route.method === 'GET')
+            cells.push({ surface, name: label, sent: [], leakOnly: true, run: call(path(a), base, undefined) });
+          continue;
+        }
+        // Every path id B's.
+        cells.push({
+          surface,
+          name: `${label} [path: B's ids]`,
+          sent: params.map((p) => b.ids[p.kind!]!),
+          run: call(path(b), base, body),
+        });
+        // A's own path, one id-like query or body field B's: a cross-tenant reference inside an own resource.
+        for (const [field] of Object.entries(query)) {
+          const kind = idKindOf(field);
+          // auditId, and a comparison's base and head.
+          if (!kind || !(field.endsWith('Id') || field in ID_ALIASES)) continue;
+          // An export of the project's keywords takes no audit: the id is ignored, so only leaks count.
+          const ignored = field === 'auditId' && Object.values(variant).includes('keywords');
+          cells.push({
+            surface,
+            name: `${label} [own path, ?${field}=B's${ignored ? ', which does not apply' : ''}]`,
+            sent: [b.ids[kind]!],
+            leakOnly: ignored,
+            run: call(path(a), { ...base, [field]: b.ids[kind]! }, body),
+          });
+        }
+        for (const field of Object.keys(bodySchema?.properties ?? {})) {
+          const kind = idKindOf(field);
+          if (!kind || !field.endsWith('Id')) continue;
+          const withB = { ...(body as Record<string, unknown>), [field]: b.ids[kind] };
+          cells.push({
+            surface,
+            name: `${label} [own path, body.${field}=B's]`,
+            sent: [b.ids[kind]!],
+            run: call(path(a), base, withB),
+          });
+        }
+      }
     }
   }
   // Destructive calls last, so a failed delete cannot mask the other cells.

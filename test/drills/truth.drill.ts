@@ -149,7 +149,11 @@ export const drill: Drill = {
           error: /^Could not connect to .*: connection refused$/,
         },
         dns: { url: `http://nowhere-${id}.invalid/`, error: /^Could not resolve the host of / },
-        privateName: { url: `http://${h('private')}/`, error: /resolves to a private network address/ },
+        privateName: {
+          url: `http://${h('private')}/`,
+          // The reason, without what the name resolved to on our network.
+          error: /resolves to an address that is not allowed \(private, loopback or reserved\)/,
+        },
         error500: { url: `http://${h('error500')}:${sites.error500.port}/`, error: /answered HTTP 500/ },
         missing: { url: `http://${h('missing')}:${sites.missing.port}/`, error: /answered HTTP 404/ },
         redirectToMetadata: {
@@ -202,6 +206,11 @@ export const drill: Drill = {
           cases[s.name].error.test(audit.error ?? ''),
           `${s.name}: error ${JSON.stringify(audit.error)} does not name the cause`,
         );
+        if (s.name === 'privateName')
+          e.expect(
+            !/10\.0\.0\.1|private network address/.test(audit.error ?? ''),
+            `privateName: the error tells what the name resolves to: ${audit.error}`,
+          );
         e.expect(scoresNull, `${s.name}: a failed audit has scores`);
         e.expect(row?.attempts === 1, `${s.name}: ${row?.attempts} attempts, expected 1 (not retried)`);
         e.expect(job?.state === 'failed' && job?.error === audit.error, `${s.name}: job ${JSON.stringify(job)}`);

@@ -71,7 +71,8 @@ describe('SSRF through the audit engine', () => {
       expect(failure).toBeInstanceOf(AuditFailedError);
       expect((failure as AuditFailedError).message).toMatch(
         new RegExp(
-          `^Refused to fetch ${startUrl(counting.port).replace(/[.]/g, '\\.')}: .* (is|resolves to) a loopback address`,
+          `^Refused to fetch ${startUrl(counting.port).replace(/[.]/g, '\\.')}: .* (is a loopback address|` +
+            `resolves to an address that is not allowed)`,
         ),
       );
       expect((failure as AuditFailedError).pagesCrawled).toBe(0);

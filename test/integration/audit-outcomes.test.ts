@@ -247,8 +247,8 @@ describe('an audit whose start URL cannot be audited ends FAILED with the reason
           name: 'a name resolving to a private address',
           url: `http://${PRIVATE_NAME}/`,
           error: new RegExp(
-            `^Refused to fetch http://${PRIVATE_NAME}/: ${PRIVATE_NAME} resolves to a private network ` +
-              `address; only public sites`,
+            `^Refused to fetch http://${PRIVATE_NAME}/: ${PRIVATE_NAME} resolves to an address that is not ` +
+              `allowed \\(private, loopback or reserved\\); only public sites`,
           ),
         },
         // A project stored before creation refused literal addresses.

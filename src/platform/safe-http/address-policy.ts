@@ -47,7 +47,10 @@ const V6_CLASSES: ReadonlySet<string> = new Set<BlockedAddressClass>([
   'uniqueLocal',
 ]);
 
-/** Human wording for error messages ("resolves to a private address"). */
+/**
+ * Human wording for error messages about an address the user gave ("10.0.0.1 is a private network address"). Never
+ * for what a host name resolved to: that is our network's answer, not the user's input (NAME_REFUSED_REASON).
+ */
 export const ADDRESS_CLASS_LABELS: Record<BlockedAddressClass, string> = {
   loopback: 'a loopback address',
   private: 'a private network address',
@@ -59,6 +62,12 @@ export const ADDRESS_CLASS_LABELS: Record<BlockedAddressClass, string> = {
   unspecified: 'an unspecified address',
   uniqueLocal: 'a unique-local (private) IPv6 address',
 };
+
+/**
+ * Why a host name is refused, without what it resolved to: which class of internal address a name leads to (and the
+ * address itself) is information about our network. Logs may say more; messages a user reads say this.
+ */
+export const NAME_REFUSED_REASON = 'resolves to an address that is not allowed (private, loopback or reserved)';
 
 function classifyV4(address: ipaddr.IPv4): BlockedAddressClass | null {
   const range = address.range();

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { buildConnector } from 'undici';
-import { ADDRESS_CLASS_LABELS } from './address-policy.js';
+import { ADDRESS_CLASS_LABELS, NAME_REFUSED_REASON } from './address-policy.js';
 import type { AddressPolicy } from './address-policy.js';
 import { SafeHttpError } from './safe-http-error.js';
 
@@ -101,10 +101,12 @@ export function createGuardedConnector(options: GuardedConnectorOptions): buildC
       for (const address of addresses) {
         const blocked = options.policy.blockedClass(address);
         if (blocked !== null) {
-          const label = ADDRESS_CLASS_LABELS[blocked];
+          // A literal address is the user's own input and may be named with its class; a name's answer may not.
           throw new SafeHttpError(
             'BLOCKED_ADDRESS',
-            literal ? `Refused: ${hostname} is ${label}` : `Refused: ${hostname} resolves to ${label}`,
+            literal
+              ? `Refused: ${hostname} is ${ADDRESS_CLASS_LABELS[blocked]}`
+              : `Refused: ${hostname} ${NAME_REFUSED_REASON}`,
             { addressClass: blocked },
           );
         }

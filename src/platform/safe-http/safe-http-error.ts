@@ -43,7 +43,10 @@ export interface SafeHttpErrorDetails {
   url?: string;
   /** Redirect hops followed before the error. */
   redirects?: RedirectHop[];
-  /** For BLOCKED_ADDRESS: the class of the refused address. */
+  /**
+   * For BLOCKED_ADDRESS: the class of the refused address (for callers and logs; for a host name it tells what the
+   * name resolved to, which no message names).
+   */
   addressClass?: BlockedAddressClass;
   cause?: unknown;
 }

@@ -33,9 +33,12 @@ describe('describeFetchFailure: one sentence naming the URL and the cause', () =
       'https://shop.example/ did not answer in time: the server did not send response headers within 10000 ms',
     ],
     [
-      new SafeHttpError('BLOCKED_ADDRESS', 'Refused: shop.example resolves to a private network address'),
-      'Refused to fetch https://shop.example/: shop.example resolves to a private network address; only ' +
-        'public sites can be audited (SAFE_HTTP_ALLOW admits private ones)',
+      new SafeHttpError(
+        'BLOCKED_ADDRESS',
+        'Refused: shop.example resolves to an address that is not allowed (private, loopback or reserved)',
+      ),
+      'Refused to fetch https://shop.example/: shop.example resolves to an address that is not allowed (private, ' +
+        'loopback or reserved); only public sites can be audited (SAFE_HTTP_ALLOW admits private ones)',
     ],
     [
       new SafeHttpError('BLOCKED_ADDRESS', 'Refused: 169.254.169.254 is a link-local address', {

@@ -166,7 +166,13 @@ describe('refuses internal targets by default', () => {
     const sockets = openedSockets.length;
     const error = await failure(http.request(`http://rebind.test:${internal.port}/`));
     expect(error.code).toBe('BLOCKED_ADDRESS');
-    expect(error.message).toBe('Refused: rebind.test resolves to a loopback address');
+    // The user typed the name; what it resolved to on our network (127.0.0.1, "loopback") is not theirs to read.
+    expect(error.message).toBe(
+      'Refused: rebind.test resolves to an address that is not allowed (private, loopback or reserved)',
+    );
+    expect(error.message).not.toContain('127.0.0.1');
+    expect(error.message).not.toMatch(/a loopback address/);
+    expect(error.addressClass).toBe('loopback');
     expect(error.url).toBe(`http://rebind.test:${internal.port}/`);
     expect(calls).toEqual(['rebind.test']);
     expect(internal.requests).toHaveLength(0);
