@@ -149,7 +149,14 @@ function loginOf(
   };
   try {
     const { facts, secrets } = validate({ url: startUrl, settings: { crawlSubdomains: opts.subdomains } }, input, {});
-    return { ...facts, secrets };
+    // Bound to this command's site and scope: sent nowhere else, as a project's login is.
+    const binding = {
+      startUrl,
+      includeSubdomains: opts.subdomains === true,
+      include: opts.include ?? [],
+      exclude: opts.exclude ?? [],
+    };
+    return { ...facts, binding, secrets };
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
     const field = err.details?.[0]?.path ?? '';

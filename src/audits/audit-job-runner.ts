@@ -128,7 +128,7 @@ export class AuditJobRunner {
       let outcome: Awaited<ReturnType<typeof runAuditEngine>>;
       try {
         // A login crawl signs in first (a failed login fails the audit) and crawls with the project's credentials.
-        const client = await this.crawlClient(em, project.id, crawlOptions, watch.signal);
+        const client = await this.crawlClient(em, project, crawlOptions, watch.signal);
         outcome = await runAuditEngine(
           client,
           { ...crawlOptions, signal: watch.signal },
@@ -252,17 +252,19 @@ export class AuditJobRunner {
 
   /**
    * The crawl's HTTP client: the shared one, or for a project with a crawl login that client wrapped with the
-   * project's credentials (sent to its own hosts only, src/crawler/crawl-login.ts), after a form login when it has
-   * one. The wrapper lives for this run only: nothing else (competitors, tools) ever gets it.
+   * project's credentials (sent to its own hosts only, and only inside the login's sealed binding:
+   * src/crawler/crawl-login.ts), after a form login when it has one. The wrapper lives for this run only: nothing
+   * else (competitors, tools) ever gets it.
    */
   private async crawlClient(
     em: EntityManager,
-    projectId: string,
+    project: { id: string; url: string; settings?: unknown },
     options: Omit<CrawlOptions, 'signal'>,
     signal: AbortSignal,
   ): Promise<SafeHttpClient> {
     try {
-      const login = await this.logins.openForCrawl(em, projectId);
+      // Suspended (the project grew past where the login was set for): the audit fails with the reason.
+      const login = await this.logins.openForCrawl(em, project);
       if (!login) return this.client;
       const scope = { startUrl: options.startUrl, includeSubdomains: options.scope?.includeSubdomains === true };
       return await openCrawlSession(this.client, login, scope, { signal });

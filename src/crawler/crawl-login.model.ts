@@ -1,3 +1,5 @@
+import type { CrawlLoginBinding } from './crawl-login-binding.js';
+
 /**
  * A project's crawl login, as the crawl uses it (opened) and as the API shows it (facts only). The facts are what a
  * user may see again; every value in CrawlLoginSecrets is write-only: stored sealed, never returned, never logged.
@@ -35,6 +37,13 @@ export interface CrawlLoginFacts {
   headerName: string | null;
   cookieNames: string[];
   extraFieldNames: string[];
+  /** Where it was set for (the plain copy the API shows; the crawl obeys the sealed one). */
+  boundTo: CrawlLoginBinding;
+  /**
+   * Why the login is suspended — the project's host or scope grew past where it was set for — or null when audits use
+   * it. An owner or admin confirms it for the current settings (or sets it again).
+   */
+  suspendedReason: string | null;
   updatedAt: Date;
 }
 
@@ -45,5 +54,7 @@ export interface CrawlLogin {
   usernameField: string | null;
   passwordField: string | null;
   headerName: string | null;
+  /** Where it may be sent (sealed with the secrets): the crawl checks every request against it. */
+  binding: CrawlLoginBinding;
   secrets: CrawlLoginSecrets;
 }

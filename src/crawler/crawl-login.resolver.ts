@@ -14,6 +14,13 @@ const toCrawlLoginType = (facts: CrawlLoginFacts): CrawlLoginType => ({
   extraFieldNames: facts.extraFieldNames,
   headerName: facts.headerName,
   cookieNames: facts.cookieNames,
+  boundTo: {
+    startUrl: facts.boundTo.startUrl,
+    includeSubdomains: facts.boundTo.includeSubdomains,
+    includePatterns: facts.boundTo.include,
+    excludePatterns: facts.boundTo.exclude,
+  },
+  suspendedReason: facts.suspendedReason,
   updatedAt: facts.updatedAt,
 });
 
@@ -39,7 +46,8 @@ export class CrawlLoginResolver {
   @Mutation(() => ProjectType, {
     description:
       "Sets (or replaces) a project's crawl login; owners and admins only. The secret values are stored encrypted " +
-      "and never returned; they are sent only to the project's own hosts.",
+      "and never returned; they are sealed with the project's current start URL and crawl scope (boundTo) and sent " +
+      'only inside them.',
   })
   async setCrawlLogin(
     @Arg('projectId', () => ID) projectId: string,
@@ -47,6 +55,19 @@ export class CrawlLoginResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<ProjectType> {
     return toProjectType(await this.service.set(ctx.em, ctx.principal, projectId, input));
+  }
+
+  @Mutation(() => ProjectType, {
+    description:
+      "Confirms a project's crawl login for the project's current start URL and crawl scope (owners and admins): " +
+      'a login suspended by a change of host, subdomains turned on or a wider scope is used again, its secrets ' +
+      'unchanged. NOT_FOUND when the project has no login.',
+  })
+  async confirmCrawlLogin(
+    @Arg('projectId', () => ID) projectId: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ProjectType> {
+    return toProjectType(await this.service.confirm(ctx.em, ctx.principal, projectId));
   }
 
   @Mutation(() => ProjectType, { description: "Removes a project's crawl login: its audits crawl signed out again." })

@@ -6,16 +6,22 @@ import type {
   SafeHttpStreamResponse,
 } from '../platform/safe-http/index.js';
 import { describeFetchFailure } from '../platform/safe-http/index.js';
-import { siteKey } from '../seo/page/index.js';
 import { findLoginForm, showsLoginForm } from './crawl-login-form.js';
+import { credentialHosts, credentialTargets } from './crawl-login-binding.js';
 import type { CrawlLogin } from './crawl-login.model.js';
+
+export { credentialHosts } from './crawl-login-binding.js';
 
 /**
  * Login crawls: the crawl's HTTP client, wrapped so that a project's credentials go with its own requests only.
  *
  * Where credentials are sent (the one rule, `credentialHosts`): a URL whose host is the project's start URL host,
  * www-insensitive (`www.example.com` and `example.com` are one site, as siteKey has it; the port must match), or a
- * subdomain of it when the crawl scope includes subdomains; never over plain http when the start URL is https. Every
+ * subdomain of it when the crawl scope includes subdomains; never over plain http when the start URL is https. That
+ * holds twice: for the crawl's own scope, and for the login's binding (the start URL and scope it was set for, sealed
+ * with it: crawl-login-binding.ts), whose exclude patterns also keep it away from their URLs. So whatever the
+ * project's settings say now, a login goes nowhere it was not set for — the form login's page, submission and
+ * redirects too. Every
  * other URL — an external link check, an asset or a redirect hop on another host, a competitor (which has a client of
  * its own) — gets no Cookie, no Authorization and no custom header: the safe client asks for the credentials hop by
  * hop (`headersFor`), so a redirect to another host leaves them behind.
@@ -34,20 +40,6 @@ export interface CrawlLoginScope {
   startUrl: string;
   /** The crawl scope includes subdomains: credentials go to the start host's subdomains too. */
   includeSubdomains?: boolean;
-}
-
-/** Which URLs may carry the project's credentials (see the module comment). */
-export function credentialHosts(scope: CrawlLoginScope): (url: URL) => boolean {
-  const start = new URL(scope.startUrl);
-  const site = siteKey(start.host);
-  const siteHostname = siteKey(start.hostname);
-  const https = start.protocol === 'https:';
-  return (url) => {
-    if (url.protocol !== 'https:' && (https || url.protocol !== 'http:')) return false;
-    if (siteKey(url.host) === site) return true;
-    if (!scope.includeSubdomains || url.port !== start.port) return false;
-    return url.hostname.toLowerCase().endsWith(`.${siteHostname}`);
-  };
 }
 
 const LOGOUT = /(?:^|[^a-z])(?:log[-_]?out|log[-_]?off|sign[-_]?out|sign[-_]?off|end[-_]?session)(?:[^a-z]|$)/;
@@ -123,7 +115,12 @@ export async function openCrawlSession(
   scope: CrawlLoginScope,
   options: CrawlSessionOptions = {},
 ): Promise<SafeHttpClient> {
-  const owns = credentialHosts(scope);
+  // Checked at send time, hop by hop: inside the crawl's scope AND inside the login's sealed binding.
+  const crawlHosts = credentialHosts(scope);
+  const boundHosts = credentialHosts(login.binding);
+  const boundTargets = credentialTargets(login.binding);
+  const signInHosts = (url: URL) => crawlHosts(url) && boundHosts(url);
+  const owns = (url: URL) => crawlHosts(url) && boundTargets(url);
   const jar = new CrawlCookieJar();
   const fixed: Record<string, string> = {};
   const { secrets } = login;
@@ -143,7 +140,7 @@ export async function openCrawlSession(
       for (const { name, value } of secrets.cookies ?? []) jar.set(name, value);
       break;
     case 'FORM':
-      await signIn(client, login, owns, jar, options.signal);
+      await signIn(client, login, signInHosts, jar, options.signal);
       break;
   }
   const credentialsFor = (url: URL): Record<string, string> | undefined => {

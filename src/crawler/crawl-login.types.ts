@@ -14,6 +14,20 @@ registerEnumType(CrawlLoginKindEnum, {
     '(sends the given cookies), BASIC (HTTP basic auth), BEARER (Authorization: Bearer), HEADER (one custom header).',
 });
 
+@ObjectType('CrawlLoginBinding', {
+  description:
+    'Where a crawl login was set (or confirmed) for: the start URL and crawl scope it is sealed with. The login is ' +
+    'sent to requests inside it only (its host, www-insensitive, same port and scheme rule; its subdomains only when ' +
+    'includeSubdomains; never to a URL an exclude pattern matches), whatever the project says now.',
+})
+export class CrawlLoginBindingType {
+  @Field(() => String, { description: 'The project’s start URL when the login was set or confirmed.' })
+  startUrl!: string;
+  @Field(() => Boolean) includeSubdomains!: boolean;
+  @Field(() => [String]) includePatterns!: string[];
+  @Field(() => [String]) excludePatterns!: string[];
+}
+
 @ObjectType('CrawlLogin', {
   description:
     "A project's crawl login: only facts that are not secret. The username, password, token, cookie values and " +
@@ -32,6 +46,16 @@ export class CrawlLoginType {
   headerName!: string | null;
   @Field(() => [String], { description: 'COOKIE: the cookie names (their values are not shown).' })
   cookieNames!: string[];
+  @Field(() => CrawlLoginBindingType, { description: 'Where the login was set for: it is sent nowhere else.' })
+  boundTo!: CrawlLoginBindingType;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Why the login is suspended, or null when audits use it: the project's host changed, subdomains were turned " +
+      'on or the scope was widened since it was set. Its audits fail with this reason until an owner or admin ' +
+      'confirms it (confirmCrawlLogin), sets it again or clears it.',
+  })
+  suspendedReason!: string | null;
   @Field(() => Date) updatedAt!: Date;
 }
 

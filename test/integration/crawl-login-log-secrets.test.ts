@@ -98,7 +98,7 @@ describe('crawl login secrets and the logs', () => {
 
     // Code that logs an opened login, its input or a request's headers by mistake still writes no value.
     const service = new CrawlLoginService(t.config);
-    const login = await service.openForCrawl(t.runtime.orm.em, projectId);
+    const login = await service.openForCrawl(t.runtime.orm.em, { id: projectId, url: `${site.origin}/` });
     t.runtime.logger.info({ login, input: { ...form, cookies: `a=${SECRETS.cookie}` } }, 'login (mistake)');
     t.runtime.logger.info({ request: { headers: { cookie: `s=${SECRETS.cookie}` } } }, 'headers (mistake)');
     t.runtime.logger.info({ input: { headerValue: SECRETS.header, token: SECRETS.token } }, 'header (mistake)');

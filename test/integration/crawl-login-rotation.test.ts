@@ -1,11 +1,15 @@
 /**
  * Rotating the crawl-login key (`seo secrets rotate-crawl-key`): every stored login is re-sealed with the new key in
  * one transaction. A login opens with the new key after the rotation and not before; a row that the old key cannot
- * open stops the rotation with nothing changed.
+ * open stops the rotation with nothing changed. A login stored before bindings existed (issue 47) is bound by its
+ * migration to its project's start URL and scope as they were then.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlLoginFailure, CrawlLoginService, crawlLoginBox } from '../../src/crawler/index.js';
-import { createProject, createTestApp, gql, signUp, type TestApp, type TestUser } from '../support/app.js';
+import { MIGRATIONS } from '../../src/platform/db/migrations/index.js';
+import { createOrm, dropDatabase, ensureDatabase, migrateUp } from '../../src/platform/db/orm.js';
+import { createProject, createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
 
 /**
  * The key the app seals with and the one this test rotates to. Rotations here name their projects: the test database is
@@ -41,17 +45,17 @@ describe('seo secrets rotate-crawl-key', () => {
     await setBearer(b.id, 'token-of-project-b');
     const before = new CrawlLoginService({ CRAWL_SECRET_KEY: OLD_KEY, authSecret: 'unused' });
     const after = new CrawlLoginService({ CRAWL_SECRET_KEY: NEW_KEY, authSecret: 'unused' });
-    expect((await before.openForCrawl(t.runtime.orm.em, a.id))?.secrets.token).toBe('token-of-project-a');
-    await expect(after.openForCrawl(t.runtime.orm.em, a.id)).rejects.toThrow(CrawlLoginFailure);
-    await expect(after.openForCrawl(t.runtime.orm.em, a.id)).rejects.toThrow(/rotate-crawl-key/);
+    expect((await before.openForCrawl(t.runtime.orm.em, a))?.secrets.token).toBe('token-of-project-a');
+    await expect(after.openForCrawl(t.runtime.orm.em, a)).rejects.toThrow(CrawlLoginFailure);
+    await expect(after.openForCrawl(t.runtime.orm.em, a)).rejects.toThrow(/rotate-crawl-key/);
 
     const mine = { projectIds: [a.id, b.id] };
     const result = await CrawlLoginService.rotate(t.runtime.orm.em, OLD_KEY, NEW_KEY, mine);
     expect(result).toEqual({ resealed: 2, unchanged: 0 });
 
-    expect((await after.openForCrawl(t.runtime.orm.em, a.id))?.secrets.token).toBe('token-of-project-a');
-    expect((await after.openForCrawl(t.runtime.orm.em, b.id))?.secrets.token).toBe('token-of-project-b');
-    await expect(before.openForCrawl(t.runtime.orm.em, b.id)).rejects.toThrow(CrawlLoginFailure);
+    expect((await after.openForCrawl(t.runtime.orm.em, a))?.secrets.token).toBe('token-of-project-a');
+    expect((await after.openForCrawl(t.runtime.orm.em, b))?.secrets.token).toBe('token-of-project-b');
+    await expect(before.openForCrawl(t.runtime.orm.em, b)).rejects.toThrow(CrawlLoginFailure);
     const { rows } = await t.runtime.pool.query(
       'SELECT DISTINCT key_id FROM project_crawl_login WHERE project_id = ANY($1::uuid[])',
       [[a.id, b.id]],
@@ -70,8 +74,8 @@ describe('seo secrets rotate-crawl-key', () => {
     await setBearer(kept.id, 'token-of-kept');
     const strayBox = crawlLoginBox('some-third-key-that-nobody-gave-0000');
     await t.runtime.pool.query(
-      `INSERT INTO project_crawl_login (project_id, kind, sealed, key_id) VALUES ($1, 'BEARER', $2, $3)`,
-      [stray.id, strayBox.seal(JSON.stringify({ token: 'x' })), strayBox.keyId],
+      `INSERT INTO project_crawl_login (project_id, kind, sealed, key_id, bound_to) VALUES ($1, 'BEARER', $2, $3, $4)`,
+      [stray.id, strayBox.seal(JSON.stringify({ token: 'x' })), strayBox.keyId, { startUrl: stray.url }],
     );
     try {
       const sealedBefore = await t.runtime.pool.query('SELECT sealed FROM project_crawl_login WHERE project_id = $1', [
@@ -86,6 +90,73 @@ describe('seo secrets rotate-crawl-key', () => {
       expect(sealedAfter.rows).toEqual(sealedBefore.rows);
     } finally {
       await t.runtime.pool.query('DELETE FROM project_crawl_login WHERE project_id = $1', [stray.id]);
+    }
+  });
+});
+
+describe('migration 20261126-0024: a login stored before logins were bound', () => {
+  it("is bound to its project's URL and scope at migration, suspended by a later move, re-sealed on use", async () => {
+    const databaseUrl = (() => {
+      const url = new URL(process.env.DATABASE_URL!);
+      url.pathname = `/seo_audit_binding_${uniq()}`;
+      return url.toString();
+    })();
+    await ensureDatabase(databaseUrl);
+    const upTo = async (count: number) => {
+      const orm = await createOrm({ databaseUrl, entities: [], migrations: MIGRATIONS.slice(0, count) });
+      await migrateUp(orm);
+      return orm;
+    };
+    const index = MIGRATIONS.findIndex((m) => m.name === '20261126-0024-crawl-login-binding');
+    const orgId = randomUUID();
+    const projectId = randomUUID();
+    const startUrl = 'https://legacy.example/shop/';
+    const settings = { crawlSubdomains: true, excludePatterns: ['/shop/admin/**'], maxPages: 10 };
+    const box = crawlLoginBox(OLD_KEY);
+    let orm = await upTo(index);
+    try {
+      const conn = orm.em.getConnection();
+      await conn.execute(`INSERT INTO organization (id, name, slug, "createdAt") VALUES (?, 'Legacy', ?, now())`, [
+        orgId,
+        `legacy-${uniq()}`,
+      ]);
+      await conn.execute(
+        'INSERT INTO project (id, organization_id, name, url, domain, settings) VALUES (?, ?, ?, ?, ?, ?::jsonb)',
+        [projectId, orgId, 'Legacy', startUrl, 'legacy.example', JSON.stringify(settings)],
+      );
+      // As the platform sealed logins before: the secrets alone.
+      await conn.execute(
+        `INSERT INTO project_crawl_login (project_id, kind, sealed, key_id) VALUES (?, 'BEARER', ?, ?)`,
+        [projectId, box.seal(JSON.stringify({ token: 'legacy-token' })), box.keyId],
+      );
+      await orm.close(true);
+      orm = await upTo(MIGRATIONS.length);
+      const [row] = await orm.em
+        .getConnection()
+        .execute('SELECT bound_to FROM project_crawl_login WHERE project_id = ?', [projectId]);
+      const bound = { startUrl, includeSubdomains: true, include: [], exclude: ['/shop/admin/**'] };
+      expect(row.bound_to).toEqual(bound);
+
+      const service = new CrawlLoginService({ CRAWL_SECRET_KEY: OLD_KEY, authSecret: 'unused' });
+      // The project moved to another host after the migration: the login stays bound to where it was.
+      await expect(
+        service.openForCrawl(orm.em, { id: projectId, url: 'https://elsewhere.example/', settings }),
+      ).rejects.toThrow(/suspended: the project's host changed to elsewhere\.example/);
+      // As migrated, it opens, bound, and is re-sealed with its binding inside.
+      const login = await service.openForCrawl(orm.em, { id: projectId, url: startUrl, settings });
+      expect(login).toMatchObject({ binding: bound, secrets: { token: 'legacy-token' } });
+      const [after] = await orm.em
+        .getConnection()
+        .execute('SELECT sealed FROM project_crawl_login WHERE project_id = ?', [projectId]);
+      expect(JSON.parse(box.open(after.sealed)!)).toEqual({
+        v: 2,
+        projectId,
+        binding: bound,
+        secrets: { token: 'legacy-token' },
+      });
+    } finally {
+      await orm.close(true);
+      await dropDatabase(databaseUrl);
     }
   });
 });

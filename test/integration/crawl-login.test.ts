@@ -4,15 +4,17 @@
  * never a competitor fetch); a logout link is not followed with the session; a failed login fails the audit; the
  * secrets are write-only through GraphQL and REST, stored sealed, and another organization cannot touch them.
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AuditJobRunner } from '../../src/audits/index.js';
 import { CompetitorProfileRunner } from '../../src/competitors/index.js';
-import { crawlKeyMaterial, crawlLoginBox } from '../../src/crawler/index.js';
+import { CrawlLoginService, crawlKeyMaterial, crawlLoginBox } from '../../src/crawler/index.js';
 import { createConfiguredSafeHttpClient, type SafeHttpClient } from '../../src/platform/safe-http/index.js';
 import {
   credentialHeaders,
   formLoginFor,
+  requestsFor,
   startLoginSites,
   type LoginHost,
   type startMemberSite,
@@ -27,6 +29,7 @@ let owner: TestUser;
 let stranger: TestUser;
 let site: Awaited<ReturnType<typeof startMemberSite>>;
 let other: LoginHost;
+let subdomain: { host: string; origin: string };
 let client: SafeHttpClient;
 let projectId: string;
 
@@ -47,11 +50,12 @@ async function setLogin(input: Record<string, unknown>, user = owner) {
 
 async function runAudit(
   config: Partial<TestApp['config']> = {},
+  starter: TestUser = owner,
 ): Promise<{ auditId: string; result: string; status: string; error: string | null }> {
   const started = await t.app.inject({
     method: 'POST',
     url: `/api/projects/${projectId}/audit`,
-    headers: { cookie: owner.cookie, origin: t.config.baseUrl },
+    headers: { cookie: starter.cookie, origin: t.config.baseUrl },
   });
   expect(started.statusCode, started.body).toBeLessThan(300);
   const { auditId } = started.json() as { auditId: string };
@@ -75,7 +79,7 @@ async function pagesOf(auditId: string): Promise<{ url: string; status_code: num
 
 beforeAll(async () => {
   let env: Record<string, string>;
-  ({ site, other, env } = await startLoginSites(uniq()));
+  ({ site, other, subdomain, env } = await startLoginSites(uniq()));
   t = await createTestApp({ ...env, CRAWL_SECRET_KEY: CRAWL_TEST_KEY });
   client = createConfiguredSafeHttpClient(t.config);
   owner = await signUp(t, { plan: 'ENTERPRISE' });
@@ -272,19 +276,23 @@ describe('the API: write-only, validated, isolated', () => {
     const fields = (type.body.data.__type.fields as { name: string }[]).map((f) => f.name);
     expect(fields.sort()).toEqual(
       [
+        'boundTo',
         'cookieNames',
         'extraFieldNames',
         'headerName',
         'kind',
         'loginUrl',
         'passwordField',
+        'suspendedReason',
         'updatedAt',
         'usernameField',
       ].sort(),
     );
     const read = await gql(
       t,
-      `query($id: ID!) { project(id: $id) { id name url settings { userAgent } crawlLogin { ${fields.join(' ')} } } }`,
+      `query($id: ID!) { project(id: $id) { id name url settings { userAgent } crawlLogin { ${fields
+        .map((f) => (f === 'boundTo' ? 'boundTo { startUrl includeSubdomains includePatterns excludePatterns }' : f))
+        .join(' ')} } } }`,
       { id: projectId },
       { cookie: owner.cookie },
     );
@@ -311,8 +319,9 @@ describe('the API: write-only, validated, isolated', () => {
     expect(rows[0].key_id).toBe(box.keyId);
     expect(rows[0].sealed).toMatch(/^v1\./);
     expect(JSON.parse(box.open(rows[0].sealed)!)).toMatchObject({
-      username: SECRETS.username,
-      password: SECRETS.password,
+      projectId,
+      binding: { startUrl: `${site.origin}/`, includeSubdomains: false },
+      secrets: { username: SECRETS.username, password: SECRETS.password },
     });
   });
 
@@ -329,7 +338,7 @@ describe('the API: write-only, validated, isolated', () => {
     const { rows } = await t.runtime.pool.query('SELECT sealed FROM project_crawl_login WHERE project_id = $1', [
       projectId,
     ]);
-    expect(JSON.parse(box.open(rows[0].sealed)!)).toMatchObject({ password: SECRETS.password });
+    expect(JSON.parse(box.open(rows[0].sealed)!)).toMatchObject({ secrets: { password: SECRETS.password } });
     const other = await setLogin({ kind: 'BEARER' });
     expect(other.body.errors?.[0]).toMatchObject({ message: 'token is required for the BEARER kind' });
   });
@@ -381,4 +390,236 @@ describe('the API: write-only, validated, isolated', () => {
     ]);
     expect(rows).toEqual([{ kind: 'FORM' }]);
   });
+});
+
+/** A new user who joins the owner's organization with `role`, their session on it. */
+async function joinAs(role: 'member' | 'admin'): Promise<TestUser> {
+  const user = await signUp(t);
+  await t.runtime.pool.query(
+    `INSERT INTO "member" (id, "organizationId", "userId", role, "createdAt") VALUES ($1, $2, $3, $4, now())`,
+    [randomUUID(), owner.organizationId, user.userId, role],
+  );
+  await t.runtime.pool.query('UPDATE "session" SET "activeOrganizationId" = $1 WHERE "userId" = $2', [
+    owner.organizationId,
+    user.userId,
+  ]);
+  return { ...user, organizationId: owner.organizationId };
+}
+
+const UPDATE = `mutation($id: ID!, $i: UpdateProjectInput!) { updateProject(id: $id, input: $i) { id url } }`;
+const READ_LOGIN = `query($id: ID!) { project(id: $id) { crawlLogin { kind suspendedReason
+  boundTo { startUrl includeSubdomains includePatterns excludePatterns } } } }`;
+
+async function updateProject(user: TestUser, input: Record<string, unknown>): Promise<void> {
+  const res = await gql(t, UPDATE, { id: projectId, i: input }, { cookie: user.cookie });
+  expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+}
+
+/** Every credential header a set of requests carried, with the request's path (what a canary must never see). */
+const credentialsIn = (requests: { path: string; headers: Record<string, unknown> }[]) =>
+  requests.flatMap((r) => credentialHeaders(r as Parameters<typeof credentialHeaders>[0]).map((h) => `${h} ${r.path}`));
+
+/** The project back as the owner set it: its own URL, no scope settings. */
+async function resetProject(): Promise<void> {
+  await updateProject(owner, {
+    url: `${site.origin}/`,
+    settings: { crawlSubdomains: null, excludePatterns: null, includePatterns: null },
+  });
+}
+
+describe('a login bound to where it was set for (issue 47)', () => {
+  let member: TestUser;
+  let admin: TestUser;
+  beforeAll(async () => {
+    member = await joinAs('member');
+    admin = await joinAs('admin');
+    site.homeLinks.push(`${subdomain.origin}/sub-page`);
+  });
+  afterAll(async () => {
+    site.homeLinks.length = 0;
+    await resetProject();
+  });
+
+  const kinds = [
+    {
+      kind: 'BASIC',
+      input: { kind: 'BASIC', username: SECRETS.username, password: SECRETS.password },
+      auth: { kind: 'BASIC', username: SECRETS.username, password: SECRETS.password } as const,
+    },
+    {
+      kind: 'BEARER',
+      input: { kind: 'BEARER', token: SECRETS.token },
+      auth: { kind: 'BEARER', token: SECRETS.token } as const,
+    },
+    {
+      kind: 'COOKIE',
+      input: { kind: 'COOKIE', cookies: `preview=${SECRETS.cookieValue}` },
+      auth: { kind: 'COOKIE', name: 'preview', value: SECRETS.cookieValue } as const,
+    },
+    {
+      kind: 'HEADER',
+      input: { kind: 'HEADER', headerName: 'X-Preview-Token', headerValue: SECRETS.headerValue },
+      auth: { kind: 'HEADER', name: 'x-preview-token', value: SECRETS.headerValue } as const,
+    },
+    { kind: 'FORM', input: null, auth: null },
+  ];
+  const setKind = async (k: (typeof kinds)[number]) => {
+    const input = k.input ?? formLoginFor(site, SECRETS.username, SECRETS.password);
+    if (k.auth) site.setAuth(k.auth);
+    const set = await setLogin(input);
+    expect(set.body.errors, JSON.stringify(set.body.errors)).toBeUndefined();
+  };
+
+  for (const k of kinds) {
+    it(`${k.kind}: a member's new host, subdomains on, a removed exclude: no credential goes there`, async () => {
+      // The drill: a member points the project at another host and starts an audit.
+      await resetProject();
+      await setKind(k);
+      await updateProject(member, { url: `${other.origin}/` });
+      let otherSeen = other.requests.length;
+      const moved = await runAudit({}, member);
+      expect(credentialsIn(other.requests.slice(otherSeen))).toEqual([]);
+      expect.soft(moved.status, JSON.stringify(moved)).toBe('FAILED');
+      expect
+        .soft(moved.error)
+        .toContain(`The project's crawl login is suspended: the project's host changed to ${other.host}:${other.port}`);
+      expect.soft(moved.error).toContain(`it was set for http://${site.host}:${site.port}`);
+
+      // Subdomains turned on: the subdomain the home page links to would be crawled.
+      await updateProject(member, { url: `${site.origin}/`, settings: { crawlSubdomains: true } });
+      let seen = site.requests.length;
+      otherSeen = other.requests.length;
+      const widened = await runAudit({}, member);
+      expect(credentialsIn(requestsFor({ requests: site.requests.slice(seen) }, subdomain.host))).toEqual([]);
+      expect(credentialsIn(other.requests.slice(otherSeen))).toEqual([]);
+      expect.soft(widened.status, JSON.stringify(widened)).toBe('FAILED');
+      expect.soft(widened.error).toMatch(/suspended: subdomains were added to the crawl scope/);
+
+      // The owner had kept /members/b out of the crawl; a member removes that exclude.
+      await updateProject(owner, { settings: { crawlSubdomains: null, excludePatterns: ['/members/b*'] } });
+      await setKind(k);
+      await updateProject(member, { settings: { excludePatterns: null } });
+      seen = site.requests.length;
+      const unexcluded = await runAudit({}, member);
+      expect(credentialsIn(site.requests.slice(seen).filter((r) => r.path.startsWith('/members/b')))).toEqual([]);
+      expect(unexcluded.status, JSON.stringify(unexcluded)).toBe('FAILED');
+      expect(unexcluded.error).toMatch(/suspended: the exclude pattern \/members\/b\* was removed/);
+    });
+  }
+
+  it('shows the suspension; a member cannot confirm (403), an admin can; undoing the change restores it', async () => {
+    await resetProject();
+    site.setAuth({ kind: 'BEARER', token: SECRETS.token });
+    await setLogin({ kind: 'BEARER', token: SECRETS.token });
+    const fresh = await gql(t, READ_LOGIN, { id: projectId }, { cookie: member.cookie });
+    expect(fresh.body.data.project.crawlLogin).toEqual({
+      kind: 'BEARER',
+      suspendedReason: null,
+      boundTo: { startUrl: `${site.origin}/`, includeSubdomains: false, includePatterns: [], excludePatterns: [] },
+    });
+    // An admin's change suspends it too: a change of where the login would go is confirmed explicitly, not implied.
+    await updateProject(admin, { settings: { crawlSubdomains: true } });
+    const read = await gql(t, READ_LOGIN, { id: projectId }, { cookie: member.cookie });
+    expect(read.body.data.project.crawlLogin.suspendedReason).toMatch(/^subdomains were added to the crawl scope/);
+
+    const CONFIRM = 'mutation($p: ID!) { confirmCrawlLogin(projectId: $p) { id crawlLogin { suspendedReason } } }';
+    const refused = await gql(t, CONFIRM, { p: projectId }, { cookie: member.cookie });
+    expect(refused.body.errors?.[0]).toMatchObject({
+      message: "Only organization owners and admins can change a project's crawl login.",
+      extensions: { code: 'FORBIDDEN' },
+    });
+    let seen = site.requests.length;
+    expect((await runAudit({}, member)).status).toBe('FAILED');
+    expect(credentialsIn(requestsFor({ requests: site.requests.slice(seen) }, subdomain.host))).toEqual([]);
+
+    // The admin confirms: the login is bound to the wider scope, and the subdomain is crawled signed in.
+    const confirmed = await gql(t, CONFIRM, { p: projectId }, { cookie: admin.cookie });
+    expect(confirmed.body.errors).toBeUndefined();
+    expect(confirmed.body.data.confirmCrawlLogin.crawlLogin).toEqual({ suspendedReason: null });
+    seen = site.requests.length;
+    expect((await runAudit({}, member)).status).toBe('COMPLETED');
+    const sub = requestsFor({ requests: site.requests.slice(seen) }, subdomain.host);
+    expect(sub.length).toBeGreaterThan(0);
+    expect(sub.every((r) => r.headers.authorization === `Bearer ${SECRETS.token}`)).toBe(true);
+
+    // A narrower scope keeps the login: subdomains off, an exclude added.
+    await updateProject(member, { settings: { crawlSubdomains: false, excludePatterns: ['/members/b*'] } });
+    const narrowed = await runAudit({}, member);
+    expect(narrowed.status, JSON.stringify(narrowed)).toBe('COMPLETED');
+    const pages = await pagesOf(narrowed.auditId);
+    expect(pages.find((p) => p.url.endsWith('/members/a'))).toMatchObject({ status_code: 200, title: 'Member a' });
+
+    // A member moves the project away and back: back inside the binding, the login works again unconfirmed.
+    await updateProject(member, { url: `${other.origin}/` });
+    expect((await runAudit({}, member)).status).toBe('FAILED');
+    await updateProject(member, { url: `${site.origin}/` });
+    expect((await runAudit({}, member)).status).toBe('COMPLETED');
+  });
+
+  it('a database edit of the project URL and the login row sends nothing to the new host: it is sealed', async () => {
+    await resetProject();
+    site.setAuth({ kind: 'BEARER', token: SECRETS.token });
+    await setLogin({ kind: 'BEARER', token: SECRETS.token });
+    // Both the project's URL and the login row's plain copy of its binding are edited.
+    await t.runtime.pool.query('UPDATE project SET url = $2 WHERE id = $1', [projectId, `${other.origin}/`]);
+    await t.runtime.pool.query(
+      `UPDATE project_crawl_login SET bound_to = jsonb_set(bound_to, '{startUrl}', to_jsonb($2::text))
+        WHERE project_id = $1`,
+      [projectId, `${other.origin}/`],
+    );
+    const otherSeen = other.requests.length;
+    let audit: Awaited<ReturnType<typeof runAudit>>;
+    try {
+      audit = await runAudit();
+    } finally {
+      await t.runtime.pool.query('UPDATE project SET url = $2 WHERE id = $1', [projectId, `${site.origin}/`]);
+    }
+    expect(credentialsIn(other.requests.slice(otherSeen))).toEqual([]);
+    expect(audit.status).toBe('FAILED');
+    expect(audit.error).toContain(`the project's host changed to ${other.host}:${other.port}`);
+  });
+
+  /**
+   * Defence in depth: even if the suspension check were skipped, the crawl engine checks every request against the
+   * login's sealed binding. The service is made to open the login as if the project still had its old URL while the
+   * crawl goes to the new host: no request there carries a credential, in html and browser mode.
+   */
+  const openedAsBefore = () => {
+    const original = CrawlLoginService.prototype.openForCrawl;
+    return vi.spyOn(CrawlLoginService.prototype, 'openForCrawl').mockImplementation(function (
+      this: CrawlLoginService,
+      db,
+      project,
+    ) {
+      return original.call(this, db, { ...project, url: `${site.origin}/`, settings: {} });
+    });
+  };
+  const modes = [
+    { mode: 'html', config: {} },
+    ...(existsSync(RENDER_CHROMIUM) ? [{ mode: 'browser', config: { RENDER_CHROMIUM_PATH: RENDER_CHROMIUM } }] : []),
+  ];
+  for (const { mode, config } of modes) {
+    it(`${mode} mode: a crawl of another host with the login open sends it nothing (send-time check)`, async () => {
+      await resetProject();
+      site.setAuth({ kind: 'BEARER', token: SECRETS.token });
+      await setLogin({ kind: 'BEARER', token: SECRETS.token });
+      await updateProject(member, {
+        url: `${subdomain.origin}/members/app`,
+        settings: { renderingMode: mode.toUpperCase(), crawlSubdomains: true },
+      });
+      const spy = openedAsBefore();
+      const seen = site.requests.length;
+      let audit: Awaited<ReturnType<typeof runAudit>>;
+      try {
+        audit = await runAudit(config, member);
+      } finally {
+        spy.mockRestore();
+        await updateProject(owner, { settings: { renderingMode: 'HTML' } });
+      }
+      expect(audit.status, JSON.stringify(audit)).toBe('COMPLETED');
+      const canary = requestsFor({ requests: site.requests.slice(seen) }, subdomain.host);
+      expect(canary.length).toBeGreaterThan(0);
+      expect(credentialsIn(canary)).toEqual([]);
+    });
+  }
 });

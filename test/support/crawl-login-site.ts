@@ -103,6 +103,8 @@ export async function startMemberSite(host: string, other: () => string) {
   const sessions = new Set<string>();
   let auth: MemberAuth = { kind: 'FORM', username: 'crawler', password: 'pw' };
   let logoutsWithSession = 0;
+  /** More links on the home page (a test adds a subdomain's, say). */
+  const homeLinks: string[] = [];
   const signedIn = (req: IncomingMessage): boolean => {
     const cookies = cookiesOf(req);
     switch (auth.kind) {
@@ -143,7 +145,8 @@ export async function startMemberSite(host: string, other: () => string) {
             'Home',
             '<a href="/members/">Members</a> <a href="/login">Sign in</a> <a href="/account/logout">Log out</a> ' +
               `<a href="${other()}/page">Other page</a> <a href="/go-out">Out</a> ` +
-              `<img src="${other()}/img.png" alt="x">`,
+              `<img src="${other()}/img.png" alt="x">` +
+              homeLinks.map((href) => ` <a href="${href}">More</a>`).join(''),
           ),
         );
       case '/go-out':
@@ -199,6 +202,7 @@ export async function startMemberSite(host: string, other: () => string) {
   });
   return {
     ...site,
+    homeLinks,
     setAuth(next: MemberAuth) {
       auth = next;
       sessions.clear();
@@ -232,16 +236,23 @@ export const credentialHeaders = (r: SeenRequest) =>
 
 /**
  * The member site and another host it links to, each on a name of its own that resolves to 127.0.0.1, with the
- * SAFE_HTTP_ALLOW and SAFE_HTTP_RESOLVE settings that let a crawl reach both.
+ * SAFE_HTTP_ALLOW and SAFE_HTTP_RESOLVE settings that let a crawl reach both, and a subdomain of the member site's
+ * name (`canary.members-….test`, served by the member site's server: its requests carry that Host header).
  */
 export async function startLoginSites(id: string) {
   const memberHost = `members-${id}.test`;
   const otherHost = `elsewhere-${id}.test`;
+  const subdomainHost = `canary.${memberHost}`;
   const other = await startOtherHost(otherHost);
   const site = await startMemberSite(memberHost, () => other.origin);
   const env = {
-    SAFE_HTTP_ALLOW: `${memberHost},${otherHost}`,
-    SAFE_HTTP_RESOLVE: `${memberHost}=127.0.0.1,${otherHost}=127.0.0.1`,
+    SAFE_HTTP_ALLOW: `${memberHost},${otherHost},${subdomainHost}`,
+    SAFE_HTTP_RESOLVE: `${memberHost}=127.0.0.1,${otherHost}=127.0.0.1,${subdomainHost}=127.0.0.1`,
   };
-  return { site, other, env };
+  const subdomain = { host: subdomainHost, origin: `http://${subdomainHost}:${site.port}` };
+  return { site, other, subdomain, env };
 }
+
+/** The requests a host name received at the member site's server (its subdomain's, say). */
+export const requestsFor = (site: { requests: SeenRequest[] }, host: string): SeenRequest[] =>
+  site.requests.filter((r) => String(r.headers.host ?? '').split(':')[0] === host);

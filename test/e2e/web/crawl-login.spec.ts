@@ -9,7 +9,7 @@ test.afterAll(async () => {
   await site?.close();
 });
 
-test('crawl login: saved write-only, replaced, removed after a confirmation', async ({ page }) => {
+test('crawl login: saved write-only, replaced, suspended by a wider scope and confirmed, removed', async ({ page }) => {
   const password = `pw-${uniq()}-secret`;
   const token = `tok${uniq()}bearer`;
   await signUp(page, 'Log Inn');
@@ -52,6 +52,20 @@ test('crawl login: saved write-only, replaced, removed after a confirmation', as
   await expect(section.getByText(/Signing in with: Bearer token/)).toBeVisible();
   await expect(section.getByRole('textbox', { name: 'Bearer token' })).toHaveValue('');
   expect(await page.content()).not.toContain(token);
+
+  // Turning subdomains on widens where the login would go: it is suspended until it is confirmed (issue 47).
+  await expect(section.getByText(new RegExp(`Sent only to ${new URL(site.origin).host}\\.`))).toBeVisible();
+  await page.getByText('Crawl subdomains').click();
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  await page.reload();
+  const suspended = section.getByRole('alert');
+  await expect(suspended).toContainText('Suspended: subdomains were added to the crawl scope');
+  await expectAccessible(page, 'a suspended crawl login');
+  await suspended.getByRole('button', { name: 'Confirm login for the current URL and scope' }).click();
+  await expect(section.getByRole('status').filter({ hasText: 'Confirmed.' })).toBeVisible();
+  await expect(section.getByRole('alert')).toHaveCount(0);
+  await expect(section.getByText(/and its subdomains\./)).toBeVisible();
 
   await page.setViewportSize({ width: 375, height: 800 });
   await expectNoSidewaysScroll(page, 'the crawl login at 375 px');

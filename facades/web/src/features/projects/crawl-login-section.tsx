@@ -8,6 +8,7 @@ import { FormProblem } from '../../components/status';
 import { TextField } from '../../components/text-field';
 import {
   ClearCrawlLoginDocument,
+  ConfirmCrawlLoginDocument,
   ProjectCrawlLoginDocument,
   SetCrawlLoginDocument,
   type CrawlLoginInput,
@@ -57,6 +58,7 @@ export function CrawlLoginSection({ projectId }: { projectId: string }) {
   const stored = data?.project.crawlLogin ?? null;
   const [saveResult, save] = useMutation(SetCrawlLoginDocument);
   const [clearResult, clear] = useMutation(ClearCrawlLoginDocument);
+  const [confirmResult, confirmLogin] = useMutation(ConfirmCrawlLoginDocument);
   const [kind, setKind] = useState<CrawlLoginKind | null>(null);
   const [facts, setFacts] = useState<Record<string, string> | null>(null);
   const [secrets, setSecrets] = useState(EMPTY);
@@ -117,6 +119,12 @@ export function CrawlLoginSection({ projectId }: { projectId: string }) {
     }
   }
 
+  async function confirmForCurrentSite() {
+    const res = await confirmLogin({ projectId });
+    if (res.data) setMessage('Confirmed. Audits sign in again, within the current URL and scope.');
+    else setMessage(problemOf(res.error, LABELS)?.message ?? 'The login could not be confirmed.');
+  }
+
   const secretDescription = (what: string) =>
     savedSecrets ? `Saved — enter a new ${what} to replace it.` : 'Stored encrypted; never shown again.';
   const secretField = (field: keyof typeof EMPTY, what: string, type: 'password' | 'text' = 'password') => (
@@ -138,20 +146,34 @@ export function CrawlLoginSection({ projectId }: { projectId: string }) {
       <h2 id="crawl-login-title">Crawl login</h2>
       <p className="muted small">
         For pages behind a login (a staging site, a member area). The credentials are sent only to this project&apos;s
-        own host — never to other sites it links to, nor to redirects that leave it — and links that look like a logout
-        are requested signed out.
+        own host and scope as they were when the login was saved — never to other sites it links to, nor to redirects
+        that leave it — and links that look like a logout are requested signed out. When the project&apos;s URL changes,
+        subdomains are turned on or the scope is widened, the login is suspended until an owner or admin confirms it.
       </p>
       {stored ? (
         <p className="small" role="status">
           Signing in with: {KINDS.find((k) => k.id === stored.kind)?.label ?? stored.kind}
           {stored.kind === 'COOKIE' && stored.cookieNames.length > 0 ? ` (${stored.cookieNames.join(', ')})` : ''}
           {stored.kind === 'HEADER' && stored.headerName ? ` (${stored.headerName})` : ''}. Updated{' '}
-          <time dateTime={stored.updatedAt}>{new Date(stored.updatedAt).toLocaleString()}</time>.
+          <time dateTime={stored.updatedAt}>{new Date(stored.updatedAt).toLocaleString()}</time>. Sent only to{' '}
+          {new URL(stored.boundTo.startUrl).host}
+          {stored.boundTo.includeSubdomains ? ' and its subdomains' : ''}.
         </p>
       ) : (
         <p className="small" role="status">
           No crawl login: audits crawl the site signed out.
         </p>
+      )}
+      {stored?.suspendedReason && (
+        <div className="small" role="alert">
+          <p>
+            Suspended: {stored.suspendedReason}. Audits fail until an owner or admin confirms the login for the
+            project&apos;s current URL and scope.
+          </p>
+          <Button variant="primary" onPress={() => void confirmForCurrentSite()} isPending={confirmResult.fetching}>
+            Confirm login for the current URL and scope
+          </Button>
+        </div>
       )}
       <Form className="form" onSubmit={(event) => void submit(event)} validationBehavior="aria">
         <FormProblem problem={problem} />
