@@ -10,12 +10,16 @@
  *   without their active organization switching. Run without mail, and (full form) with SMTP_URL set too.
  * - codes: refused team actions answer 403 with their true reason (never a 401, which reads "signed out"); owners
  *   remove owners while one stays.
+ * - crawl logins (team-credentials.ts, on a platform of its own with an audit worker and canary hosts): a member
+ *   points a project with the owner's crawl login elsewhere (another host, subdomains, a wider scope) and starts
+ *   audits; holds when the canaries receive 0 credentials.
  */
 import { randomBytes } from 'node:crypto';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { expectations, type Drill } from './drill.js';
 import { startPlatform, type Platform } from './platform.js';
 import { apiClient, keepLogs, signUp, type Account, type ApiClient, type HttpAnswer } from './drill-http.js';
+import { teamCredentialsSetup } from './team-credentials.js';
 
 const PASSWORD = 'correct-horse-battery';
 const ROLES = ['owner', 'admin', 'member'] as const;
@@ -303,7 +307,7 @@ const SECTIONS: Section[] = [invitations, codes];
 export const drill: Drill = {
   description:
     'team: a member lists invitations, signs up as the invitee and tries to accept → 0 escalations; refused team ' +
-    'actions are 403s with their true reason',
+    'actions are 403s with their true reason; a member moves a project with a crawl login to canaries → 0 credentials',
   async run({ quick, log }) {
     const { expect, result } = expectations();
     const figures: Record<string, unknown> = {};
@@ -349,6 +353,22 @@ export const drill: Drill = {
         await platform.stop();
         await sink?.close();
       }
+    }
+    // Crawl logins: canaries and the owner's site start before the platform, whose address policy must reach them.
+    const credentials = await teamCredentialsSetup();
+    const platform = await startPlatform({
+      apis: 1,
+      workerGroups: 1,
+      env: { DEFAULT_PLAN: 'ENTERPRISE', LOG_LEVEL: 'warn', ...credentials.env },
+    });
+    try {
+      log('crawl logins…');
+      const own = await credentials.run(platform, { quick, log });
+      for (const failure of own.failures) expect(false, failure);
+      figures['crawl logins'] = own.figures;
+    } finally {
+      await platform.stop();
+      await credentials.close();
     }
     return result(figures);
   },
