@@ -710,6 +710,7 @@ class PageFactsCollector {
    * lorem ipsum (the documentation of Django's {% lorem %} tag) mentions it in quotation marks.
    */
   private notePlaceholder(data: string): void {
+    if (!LOREM_IPSUM.test(data)) return;
     for (const match of data.matchAll(LOREM_IPSUM_ALL)) {
       const before = lastNonBlank(data.slice(Math.max(0, match.index - 40), match.index)) || this.lastVisibleChar;
       if (QUOTATION_MARKS.includes(before)) continue;
@@ -865,6 +866,7 @@ class PageFactsCollector {
 const IRREGULAR_SPACE_RE = /[^\S ]| {2}|^ | $/;
 
 /** Placeholder copy: the two words that open every lorem ipsum passage. */
+const LOREM_IPSUM = /\blorem\s+ipsum\b/i;
 const LOREM_IPSUM_ALL = /\blorem\s+ipsum\b/gi;
 /** Elements whose text is code, input, output or a quotation, not the page's own copy (CONTENT_PLACEHOLDER_TEXT). */
 const CODE_ELEMENTS = new Set(['code', 'pre', 'kbd', 'samp', 'var', 'tt', 'q']);
