@@ -251,7 +251,7 @@ class PageFactsCollector {
     }
     if (!this.inBody && (name === 'body' || !HEAD_ELEMENTS.has(name))) this.inBody = true;
     this.trackId(attribs.id);
-    if (!INLINE_ELEMENTS.has(name)) this.text.boundary();
+    if (!INLINE_ELEMENTS.has(name)) this.blockBoundary();
     if (CODE_ELEMENTS.has(name)) this.codeDepth++;
 
     switch (name) {
@@ -370,10 +370,10 @@ class PageFactsCollector {
           }
           this.heading = null;
         }
-        this.text.boundary();
+        this.blockBoundary();
         return;
       default:
-        if (!INLINE_ELEMENTS.has(name)) this.text.boundary();
+        if (!INLINE_ELEMENTS.has(name)) this.blockBoundary();
     }
   }
 
@@ -405,6 +405,12 @@ class PageFactsCollector {
     this.lastVisibleChar = lastNonBlank(data) || this.lastVisibleChar;
     if (this.anchor && this.anchor.text.length < LIMITS.textChars * 2) this.anchor.text += data;
     if (this.heading && this.heading.text.length < LIMITS.textChars * 2) this.heading.text += data;
+  }
+
+  /** A block element starts or ends: words do not run across it, nor does a quotation mark quote past it. */
+  private blockBoundary(): void {
+    this.text.boundary();
+    this.lastVisibleChar = '';
   }
 
   /** App roots and framework markers (ClientRenderingFact). */
@@ -713,7 +719,7 @@ class PageFactsCollector {
     if (!LOREM_IPSUM.test(data)) return;
     for (const match of data.matchAll(LOREM_IPSUM_ALL)) {
       const before = lastNonBlank(data.slice(Math.max(0, match.index - 40), match.index)) || this.lastVisibleChar;
-      if (QUOTATION_MARKS.includes(before)) continue;
+      if (before !== '' && QUOTATION_MARKS.includes(before)) continue;
       this.placeholderText = collapse(data.slice(Math.max(0, match.index - 20), match.index + 80));
       return;
     }

@@ -180,6 +180,15 @@ describe('CONTENT_PLACEHOLDER_TEXT', () => {
     ).toBe('pass');
   });
 
+  it('fires on placeholder copy after a paragraph that ends with a quotation mark', () => {
+    const html = loremTag.replace(
+      '<p>Usage:</p>',
+      '<p>Usage: “{% lorem %}”</p><p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod.</p>',
+    );
+    const result = check(html, 'http://127.0.0.1:8103/ref/templates/builtins.html', 'CONTENT_PLACEHOLDER_TEXT');
+    expect(result).toMatchObject({ failed: true, evidence: { text: expect.stringMatching(/^Lorem ipsum dolor/) } });
+  });
+
   it('fires on placeholder copy in body text', () => {
     const html = loremTag.replace(
       '<p>Usage:</p>',
