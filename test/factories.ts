@@ -73,6 +73,8 @@ export interface PageRow {
   error?: string | null;
   /** HTML, REDIRECT, ERROR, FILE or FAILED; null (the default) as on rows written before kinds were stored. */
   kind?: string | null;
+  /** audit_page.details (AuditPageDetails: h1, canonical, resources…); null by default. */
+  details?: Record<string, unknown> | null;
 }
 
 /** An issue of the audit (audit_issue) and its occurrences; title, severity and category default to the catalog's. */
@@ -166,18 +168,19 @@ export async function anAudit(spec: AuditSpec): Promise<Audit> {
         outlinks: p.outlinks ?? 0,
         error: p.error ?? null,
         kind: p.kind ?? null,
+        details: p.details ?? null,
       };
     });
     const inserted = await q(
       `INSERT INTO audit_page (audit_id, url, final_url, status_code, depth, title, meta_description, indexable,
-         word_count, response_time_ms, bytes, inlinks, outlinks, error, kind)
+         word_count, response_time_ms, bytes, inlinks, outlinks, error, kind, details)
        SELECT $1, url, final_url, status_code, depth, title, meta_description, indexable, word_count, response_time_ms,
-         bytes, inlinks, outlinks, error, kind
+         bytes, inlinks, outlinks, error, kind, details
        FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (url text, final_url text, status_code int, depth int,
          title text, meta_description text, indexable boolean, word_count int, response_time_ms int, bytes int,
-         inlinks int, outlinks int, error text, kind text))
+         inlinks int, outlinks int, error text, kind text, details jsonb))
          WITH ORDINALITY AS r(url, final_url, status_code, depth, title, meta_description, indexable, word_count,
-           response_time_ms, bytes, inlinks, outlinks, error, kind, n)
+           response_time_ms, bytes, inlinks, outlinks, error, kind, details, n)
        ORDER BY n RETURNING id::text, url`,
       [id, JSON.stringify(rows)],
     );

@@ -14,6 +14,7 @@ import {
   LINK_TARGET_CODES,
   PageSummaryStore,
   failingIssues,
+  pageIdentityKeys,
   runPageChecks,
   runSiteChecks,
   summarizePage,
@@ -436,14 +437,30 @@ async function measureVitals(
       : [{ url: site.startUrl, source: 'HTTP', device: 'desktop', ttfbMs: site.startTtfbMs, ...empty }];
   }
   const candidates: number[] = [];
+  // Never two URLs of one page (pageIdentityKeys): the start URL's keys are taken first, whatever it links to.
+  const measuredPages = new Set<string>(pageIdentityKeys(site.startUrl, null, null));
+  const identity = (row: number) => pageIdentityKeys(store.finalUrl(row), store.canonical(row), store.textHash(row));
   for (let row = 0; row < store.size; row++) {
     const status = store.status(row);
-    if (store.isHtml(row) && status >= 200 && status < 300 && store.url(row) !== site.startUrl) candidates.push(row);
+    if (store.url(row) === site.startUrl) for (const key of identity(row)) measuredPages.add(key);
+    else if (store.isHtml(row) && status >= 200 && status < 300) candidates.push(row);
   }
-  const top = candidates
-    .sort((a, b) => inlinks.countOf(store.urlId(b)) - inlinks.countOf(store.urlId(a)))
-    .slice(0, LAB_EXTRA_PAGES)
-    .map((row) => store.url(row));
+  // The most linked pages, the indexable ones (their own canonical) before the URLs that name another, and a page's
+  // own URL before one that redirects to it.
+  candidates.sort(
+    (a, b) =>
+      Number(store.indexable(b)) - Number(store.indexable(a)) ||
+      Number(store.redirected(a)) - Number(store.redirected(b)) ||
+      inlinks.countOf(store.urlId(b)) - inlinks.countOf(store.urlId(a)),
+  );
+  const top: string[] = [];
+  for (const row of candidates) {
+    if (top.length >= LAB_EXTRA_PAGES) break;
+    const keys = identity(row);
+    if (keys.some((key) => measuredPages.has(key))) continue;
+    for (const key of keys) measuredPages.add(key);
+    top.push(store.url(row));
+  }
   const urls = [site.startUrl, ...top];
   const measured = await labMeter(urls, signal).catch(() => new Map());
   return urls.map((url): VitalsRecord => {

@@ -136,8 +136,8 @@ export class AuditPageViewType {
   @Field(() => String, {
     nullable: true,
     description:
-      'Why it is not indexable: noindex, canonicalized, redirect, error-status, not-html, no-response; ' +
-      'null when it is.',
+      'Why it is not indexable: noindex, canonicalized (another URL of the site), canonical-other-host (a URL of ' +
+      'another host), redirect, error-status, not-html, no-response; null when it is.',
   })
   nonIndexableReason!: string | null;
   @Field(() => String, { nullable: true, description: 'The effective canonical URL.' }) canonical!: string | null;

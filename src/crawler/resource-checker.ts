@@ -13,6 +13,11 @@ export interface ResourceCheck {
   failureCode?: SafeHttpErrorCode;
   /** The address policy refused the URL's address: nothing was sent. */
   blockedAddress?: boolean;
+  /**
+   * Our own URL policy refused to fetch it (user info in the URL, a scheme other than http(s), a refused address):
+   * nothing was sent, so nothing is known of the target. The policy's reason.
+   */
+  refusedByPolicy?: string;
   /** Not checked: over the budget, disallowed by robots.txt, or the crawl was stopped. */
   skipped?: 'budget' | 'robots' | 'aborted';
 }
@@ -218,6 +223,13 @@ export class ResourceChecker {
   }
 }
 
+/** The safe client's refusals of a URL before any request: its policy, not the target, decided them. */
+const POLICY_REFUSALS: ReadonlySet<SafeHttpErrorCode> = new Set([
+  'INVALID_URL',
+  'UNSUPPORTED_SCHEME',
+  'BLOCKED_ADDRESS',
+]);
+
 function failed(err: SafeHttpError): ResourceCheck {
   const check: ResourceCheck = {
     status: null,
@@ -226,6 +238,7 @@ function failed(err: SafeHttpError): ResourceCheck {
     failureCode: err.code,
   };
   if (err.code === 'BLOCKED_ADDRESS') check.blockedAddress = true;
+  if (POLICY_REFUSALS.has(err.code)) check.refusedByPolicy = err.message;
   return check;
 }
 

@@ -1033,7 +1033,8 @@ export class SiteCrawler {
    * External links: a bounded number of checks (externalLinkBudget), through the resource checker's lanes, started
    * during the crawl as each target's place in the budget is final. A target that refused the connection or failed
    * TLS is recorded with its cause (a broken link); one whose host did not resolve, that timed out, or that had not
-   * answered `externalTailMs` after the last page, could not be checked; one on a refused address is not fetched.
+   * answered `externalTailMs` after the last page, could not be checked; one our URL policy refuses (user info in the
+   * URL, a refused address) is not fetched and is listed as not checked, with the policy's reason.
    */
   private async checkExternalLinks(): Promise<void> {
     const urls = [...this.externalCandidates.keys()];
@@ -1052,6 +1053,8 @@ export class SiteCrawler {
       if (r.skipped && !(r.skipped === 'aborted' && late)) return;
       const info: LinkTargetInfo = { status: r.status, redirected: r.redirected };
       if (r.skipped) info.couldNotCheck = `no answer within ${tailMs / 1000} s of the crawl's end`;
+      // Never broken: our policy, not the target, refused it (https://author@host/, a refused address).
+      else if (r.refusedByPolicy !== undefined) info.couldNotCheck = `refused by policy: ${r.refusedByPolicy}`;
       else if (r.failureCode === 'DNS_FAILURE') info.couldNotCheck = r.failure ?? 'the host name did not resolve';
       else if (r.failureCode === 'TIMEOUT') info.couldNotCheck = r.failure ?? 'no answer in time';
       else if (r.failure !== undefined) info.failure = r.failure;

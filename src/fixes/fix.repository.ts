@@ -77,6 +77,35 @@ export class FixRepository {
     return rows.map((row) => row.title);
   }
 
+  /**
+   * The audit's HTML pages (rows without a kind, written before kinds were stored, included) whose title is exactly
+   * `title` (the pages of a META_TITLE_DUPLICATE group), each with its first h1, up to `limit` of them by URL.
+   */
+  async pagesTitled(
+    db: NativeDb,
+    auditId: string,
+    title: string,
+    limit = 100,
+  ): Promise<{ url: string; h1: string | null }[]> {
+    return nativeQuery<{ url: string; h1: string | null }>(
+      db,
+      `SELECT COALESCE(final_url, url) AS url, details->'h1'->>0 AS h1 FROM audit_page
+        WHERE audit_id = $1 AND title = $2 AND COALESCE(kind, 'HTML') = 'HTML' ORDER BY url LIMIT $3`,
+      [auditId, title, limit],
+    );
+  }
+
+  /** Which of `titles` (compared in lower case) a page of the audit already has, in lower case. */
+  async existingTitles(db: NativeDb, auditId: string, titles: readonly string[]): Promise<string[]> {
+    if (titles.length === 0) return [];
+    const rows = await nativeQuery<{ title: string }>(
+      db,
+      `SELECT DISTINCT lower(title) AS title FROM audit_page WHERE audit_id = $1 AND lower(title) = ANY($2::text[])`,
+      [auditId, titles.map((title) => title.toLowerCase())],
+    );
+    return rows.map((row) => row.title);
+  }
+
   async findSuggestion(db: NativeDb, issueId: string, url: string): Promise<FixSuggestionType | null> {
     const [cached] = await nativeQuery<FixSuggestionType>(db, `${SELECT_SUGGESTION} WHERE issue_id = $1 AND url = $2`, [
       issueId,

@@ -6,7 +6,13 @@ import type { Logger } from '../platform/logger.js';
 import type { SafeHttpClient } from '../platform/safe-http/index.js';
 import { assertApiAccess } from '../identity/index.js';
 import type { ProjectService } from '../projects/index.js';
-import { extractFixContext, suggestFix, type FixInput, type FixPageContext } from '../seo/fixes/index.js';
+import {
+  extractFixContext,
+  suggestFix,
+  twinTitleCandidateList,
+  type FixInput,
+  type FixPageContext,
+} from '../seo/fixes/index.js';
 import { decodeDocument, firstHeader } from '../seo/page/index.js';
 import type { LlmClient } from '../llm/index.js';
 import type { FixSourceEnum, FixSuggestionType } from './fix.types.js';
@@ -41,12 +47,10 @@ export class FixService {
     const cached = await this.repo.findSuggestion(em, issue.id, url);
     if (cached) return cached;
 
-    const fixInput: FixInput = {
-      code: issue.code,
-      url,
-      evidence: (occurrence?.evidence as Record<string, unknown> | null) ?? null,
-      page: await this.pageContext(em, issue, url),
-    };
+    const evidence = (occurrence?.evidence as Record<string, unknown> | null) ?? null;
+    let page = await this.pageContext(em, issue, url);
+    if (issue.code === 'META_TITLE_DUPLICATE' && page) page = await this.withTitleTwins(em, issue, evidence, page);
+    const fixInput: FixInput = { code: issue.code, url, evidence, page };
     let proposal = suggestFix(fixInput);
     let source: FixSourceEnum = 'RULES' as FixSourceEnum;
     let model: string | null = null;
@@ -79,6 +83,27 @@ export class FixService {
         throw (err as { code?: string }).code === '23503' ? notFound('Issue') : err;
       });
     return row;
+  }
+
+  /**
+   * A duplicate title's fix gives each page sharing the title a different new one: the page learns its twins (the
+   * audit's pages with that title, and their h1) and which of the titles they may be given the site already has.
+   */
+  private async withTitleTwins(
+    em: EntityManager,
+    issue: IssueRow,
+    evidence: Record<string, unknown> | null,
+    page: FixPageContext,
+  ): Promise<FixPageContext> {
+    const title = typeof evidence?.title === 'string' ? evidence.title : page.title;
+    if (!title) return page;
+    const titleTwins = await this.repo.pagesTitled(em, issue.auditId, title);
+    if (titleTwins.length < 2) return page;
+    const takenTitles = await this.repo.existingTitles(em, issue.auditId, [
+      title,
+      ...twinTitleCandidateList(titleTwins, page),
+    ]);
+    return { ...page, titleTwins, takenTitles };
   }
 
   /** The occurrence the fix is about: the one on `url`, or the issue's first. */

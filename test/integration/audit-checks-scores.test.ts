@@ -8,7 +8,9 @@ import type { SafeHttpClient } from '../../src/platform/safe-http/index.js';
 import type { Category } from '../../src/seo/checks/index.js';
 import {
   auditSite,
+  canonicalTag,
   createFixtureClient,
+  page,
   reportedUrls,
   startFixtureSite,
   tinySite,
@@ -126,6 +128,8 @@ const HAND_CHECKS: Record<Category, Record<string, [number, number]>> = {
     TECH_CANONICAL_MULTIPLE: [0, 1],
     TECH_CANONICAL_RELATIVE: [0, 1],
     TECH_CANONICAL_TO_BROKEN: [0, 1],
+    TECH_CANONICAL_INVALID: [0, 1],
+    TECH_CANONICAL_OTHER_HOST: [0, 1],
     TECH_URL_UPPERCASE: [0, 1],
     TECH_URL_UNDERSCORE: [0, 1],
     TECH_URL_TOO_LONG: [0, 1],
@@ -264,5 +268,36 @@ describe('lab metrics through the engine (stub LabMeter; real measurement: lab-v
     expect(performance).not.toBe(checkBased);
     // Without a meter the five lab metrics (and page weight) do not apply at all.
     expect(plain.outcome.aggregates.some((a) => /^PERF_(LCP|CLS|INP|TBT|FCP|PAGE_WEIGHT)$/.test(a.code))).toBe(false);
+  });
+
+  it('never measures two URLs of one page: / and /index.html with one text, two URLs with one canonical', async () => {
+    // Debian's handbook and Python manual: /index.html is linked from every page, beside /. Here the most linked
+    // URLs are /index.html (the same document as /) and /guide-print (whose canonical is /guide).
+    const twins = await startFixtureSite({ host: 'twins.test' });
+    const o = twins.origin;
+    const nav =
+      '<nav><a href="/index.html">Home</a> <a href="/guide-print">Guide (print)</a> <a href="/guide">Guide</a></nav>';
+    const home = page(o, '/', { canonical: '', nav, bodyExtra: '<p><a href="/a">A</a> <a href="/b">B</a></p>' });
+    twins.serve({
+      '/': { body: home },
+      '/index.html': { body: home },
+      '/guide': { body: page(o, '/guide', { nav }) },
+      '/guide-print': { body: page(o, '/guide-print', { nav, canonical: canonicalTag(`${o}/guide`) }) },
+      '/a': { body: page(o, '/a', { nav }) },
+      '/b': { body: page(o, '/b', { nav }) },
+    });
+    const twinsClient = createFixtureClient(['twins.test']);
+    const asked: string[][] = [];
+    const meter: LabMeter = async (urls) => {
+      asked.push(urls);
+      return new Map();
+    };
+    try {
+      await auditSite(twinsClient, twins.url('/'), {}, meter);
+      expect(asked).toEqual([[twins.url('/'), twins.url('/guide'), twins.url('/a')]]);
+    } finally {
+      await twinsClient.close();
+      await twins.close();
+    }
   });
 });

@@ -202,6 +202,8 @@ const EXPECTED: Record<AssertedCode, Expectation> = {
   TECH_CANONICAL_MISMATCH: { fails: { failing: ['/canonical/mismatch'] } },
   TECH_CANONICAL_MISSING: { fails: { failing: ['/manual/', '/manual/index.html'] } },
   TECH_CANONICAL_TO_BROKEN: { fails: { failing: ['/canonical/broken'] } },
+  TECH_CANONICAL_INVALID: { fails: { failing: ['/canonical/file'] } },
+  TECH_CANONICAL_OTHER_HOST: { fails: { failing: ['/canonical/other-host'] } },
   TECH_AMP_LINK_BROKEN: { fails: { failing: ['/amp/link-broken'] } },
   TECH_AMP_NO_CANONICAL: { fails: { failing: ['/amp/no-canonical'] } },
   TECH_URL_UPPERCASE: { fails: { failing: ['/tech/Upper-Case'] } },

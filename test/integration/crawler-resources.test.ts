@@ -236,12 +236,14 @@ describe('an origin out of reach', () => {
 });
 
 describe('external links that could not be checked', () => {
-  it('are not broken links: an unresolvable host and one that never answers, waited for briefly', async () => {
+  it('are not broken links: a host gone from DNS, one that never answers (waited for), one we refuse', async () => {
     const hang = await startFixtureSite({ host: 'stalled.test', fallback: { delayMs: 30_000, body: 'too late' } });
     const home = await startFixtureSite({ host: 'links-home.test' });
     const links =
       `<a href="https://no-such-host.invalid/page">A site that is gone from DNS</a> ` +
-      `<a href="${hang.origin}/slow">A site that never answers</a>`;
+      `<a href="${hang.origin}/slow">A site that never answers</a> ` +
+      // Our own URL policy refuses user info in a URL (the git manual links such clone URLs): never fetched.
+      `<a href="https://author@git.example.org/project.git">A clone URL with a user name</a>`;
     home.serve({
       ...OPEN_SITE_FILES,
       '/': { body: page(home.origin, '/', { bodyExtra: `<p>${links}</p>` }) },
@@ -260,6 +262,13 @@ describe('external links that could not be checked', () => {
       const targets = result.outcome.site.linkTargets;
       expect(targets.get('https://no-such-host.invalid/page')?.couldNotCheck).toMatch(/resolve|DNS|not found/i);
       expect(targets.get(`${hang.origin}/slow`)?.couldNotCheck).toBe("no answer within 1 s of the crawl's end");
+      expect(targets.get('https://author@git.example.org/project.git')?.couldNotCheck).toBe(
+        'refused by policy: URLs with embedded credentials (user:password@host) are not allowed',
+      );
+      expect(result.outcome.crawl.uncheckedLinks).toContainEqual({
+        url: 'https://author@git.example.org/project.git',
+        reason: 'refused by policy: URLs with embedded credentials (user:password@host) are not allowed',
+      });
     } finally {
       await closeAll(patient, hang, home);
     }

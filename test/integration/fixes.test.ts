@@ -207,3 +207,35 @@ describe("title fixes follow the title pattern of the audit's other pages", () =
     expect(code).not.toContain('Gridline');
   });
 });
+
+describe('duplicate-title fixes give each page of the group a title of its own', () => {
+  it('two pages with one title and h1: different titles from their URLs, that no page of the audit has', async () => {
+    const origin = `http://${host}:${sitePort}`;
+    const suffix = ' — Woodshop manual';
+    const shared = `Introduction${suffix}`;
+    const twins = [`${origin}/c-api/intro.html`, `${origin}/library/intro.html`];
+    const pages = [
+      ...twins.map((url) => ({ url, title: shared, kind: 'HTML', details: { h1: ['Introduction'] } })),
+      // A page that already has the first title the library twin would be given.
+      { url: `${origin}/old-intro`, title: `Introduction – Library${suffix}`, kind: 'HTML' },
+      ...['Oak tables', 'Joinery', 'Finishes'].map((topic, i) => ({ url: `${origin}/t${i}`, title: topic + suffix })),
+    ];
+    const occurrences = twins.map((url) => ({
+      url,
+      evidence: { title: shared, duplicates: 1, sameAs: twins.filter((twin) => twin !== url) },
+    }));
+    const audit = await anAudit({
+      project,
+      scores: null,
+      pages,
+      issues: [{ code: 'META_TITLE_DUPLICATE', occurrences }],
+    });
+    const titles: string[] = [];
+    for (const url of twins) {
+      const res = await fix(rules, { issueId: audit.issueIds.get('META_TITLE_DUPLICATE')!, url });
+      expect(res.statusCode).toBe(200);
+      titles.push(/^<title>(.*)<\/title>$/.exec(res.json().suggestion.code as string)![1]);
+    }
+    expect(titles).toEqual([`Introduction – C api${suffix}`, `Library – Introduction${suffix}`]);
+  });
+});

@@ -582,7 +582,8 @@ export const CHECK_CATALOG = [
     'WARNING',
     'LINKS',
     'page',
-    'An <a> has no resolvable href (javascript:, empty or "#" only).',
+    'An <a> used as a link has no crawlable href: javascript:void(0), a file: URL, one that does not parse, or none ' +
+      "(Lighthouse's crawlable-anchors rules).",
   ),
   def(
     'LINKS_DEPTH_HIGH',
@@ -789,6 +790,24 @@ export const CHECK_CATALOG = [
     'TECHNICAL',
     'page',
     'The canonical target redirects, is noindex or answers 4xx/5xx.',
+  ),
+  def(
+    'TECH_CANONICAL_INVALID',
+    'Canonical is not a web URL',
+    'WARNING',
+    'TECHNICAL',
+    'page',
+    'The canonical is not an http(s) URL (a file: path, another scheme, or a value that does not parse), so ' +
+      'search engines ignore it.',
+  ),
+  def(
+    'TECH_CANONICAL_OTHER_HOST',
+    'Canonical to another host',
+    'WARNING',
+    'TECHNICAL',
+    'page',
+    'The page names a canonical URL on another host (www. and the bare domain count as one), so search engines ' +
+      "index that host's copy, not this one.",
   ),
   def('TECH_URL_UPPERCASE', 'Uppercase URL', 'NOTICE', 'TECHNICAL', 'page', 'The URL path has uppercase letters.'),
   def('TECH_URL_UNDERSCORE', 'Underscore in URL', 'NOTICE', 'TECHNICAL', 'page', 'The URL path has underscores.'),

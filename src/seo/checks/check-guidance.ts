@@ -609,8 +609,8 @@ export const CHECK_GUIDANCE: Readonly<Record<CheckCode, CheckGuidance>> = {
   },
   LINKS_UNCRAWLABLE: {
     why:
-      'Search engines follow only a elements with a resolvable URL in href; links that rely on javascript:, an ' +
-      'empty href or "#" cannot be crawled, so their targets may never be discovered.',
+      'Search engines follow only a elements with a resolvable URL in href; links that rely on javascript:void(0), ' +
+      'a file: URL or a click handler without href cannot be crawled, so their targets may never be discovered.',
     fix:
       'Give each link a real URL in its href, for example href="/products/oak-table", and attach any script ' +
       'behaviour on top of it; use a button element for actions that do not navigate.',
@@ -847,6 +847,22 @@ export const CHECK_GUIDANCE: Readonly<Record<CheckCode, CheckGuidance>> = {
     fix:
       'Point the canonical at the final, indexable URL that answers 200: the redirect destination, a working ' +
       'page, or the page itself if it is the preferred version; remove noindex from the target if it should rank.',
+  },
+  TECH_CANONICAL_INVALID: {
+    why:
+      'Search engines follow only an http(s) canonical: a file: path or a value that does not parse is ignored, ' +
+      'so variants such as / and /index.html are not consolidated.',
+    fix:
+      "Set the canonical to the page's absolute public URL, for example through the generator's base URL " +
+      'setting (Sphinx: html_baseurl), or remove the tag.',
+  },
+  TECH_CANONICAL_OTHER_HOST: {
+    why:
+      'A canonical on another host asks search engines to index that copy instead: right for a mirror, but when ' +
+      'every page does it, the site as audited has no page of its own in search.',
+    fix:
+      'If this host should rank, make each canonical name the page on this host or remove it; if it is a mirror ' +
+      'on purpose, audit the host the canonicals name.',
   },
   TECH_URL_UPPERCASE: {
     why:

@@ -45,8 +45,9 @@ export interface LinkTargetInfo {
   /** A crawled HTML page's resolved canonical URL (null: it declares none); absent when not a crawled page. */
   canonical?: string | null;
   /**
-   * An external target the audit could not check: its host name did not resolve, or no answer came in time. Not a
-   * broken link (the fault may be on the auditing side), so it is listed apart and scores nothing.
+   * An external target the audit could not check: its host name did not resolve, no answer came in time, or our own
+   * URL policy refused to fetch it ("refused by policy: …", e.g. user info in the URL). Not a broken link (the fault
+   * may be on the auditing side), so it is listed apart and scores nothing.
    */
   couldNotCheck?: string;
 }

@@ -849,6 +849,27 @@ const PRESENTERS: Readonly<Record<CheckCode, Presenter>> = {
       );
     },
   },
+  TECH_CANONICAL_INVALID: {
+    kind: 'VALUES',
+    keys: ['href', 'count'],
+    present: (e, view) => {
+      const href = stringAt(e, 'href');
+      if (href === null) return;
+      view.fact('Canonical as written', writtenCell(href));
+      const count = numberAt(e, 'count');
+      if (count !== null && count > 1) view.fact('Canonicals that are not web URLs', numberCell(count));
+    },
+  },
+  TECH_CANONICAL_OTHER_HOST: {
+    kind: 'VALUES',
+    keys: ['canonical', 'host'],
+    present: (e, view) => {
+      const canonical = stringAt(e, 'canonical');
+      if (canonical !== null) view.fact('Canonical URL', urlCell(canonical, view.pageUrl));
+      const host = stringAt(e, 'host');
+      if (host !== null) view.fact('Host it names', textCell(host));
+    },
+  },
   TECH_URL_UPPERCASE: {
     kind: 'VALUES',
     keys: ['path'],
@@ -1739,6 +1760,7 @@ const NON_INDEXABLE_REASONS: Readonly<Record<string, string>> = {
   'no-response': 'No response',
   noindex: 'Marked noindex',
   canonicalized: 'Names another URL as canonical',
+  'canonical-other-host': 'Names a URL of another host as canonical',
   'not-html': 'Not an HTML page',
 };
 

@@ -41,7 +41,8 @@ type HygieneSiteCode = Extract<
 >;
 
 /** File names as alt text: one token with an image extension, or a camera's or screenshot tool's default name. */
-const FILE_NAME_ALT = /^[^\s/\\]+\.(?:jpe?g|png|gif|webp|avif|svg|bmp|tiff?|heic)$/i;
+/** A file name or a path to one (`IMG_1234.jpg`, `../_images/postmortem.png`, a URL): no space, an image extension. */
+const FILE_NAME_ALT = /^\S+\.(?:jpe?g|png|gif|webp|avif|svg|bmp|tiff?|heic)$/i;
 const CAMERA_NAME_ALT = /^(?:img|dsc|dscn|dscf|dcim|pict|pxl|mvimg|photo|image)[-_ ]?\d{3,}(?:[-_]\w+)*$/i;
 const SCREENSHOT_ALT = /^screen ?shot[-_ ]\d{4}[-_]\d{2}/i;
 

@@ -39,9 +39,13 @@ export { PAGE_CHECK_CODES, PAGE_EVALUATORS, runPageChecks, type PageEvaluator } 
 export { SITE_EVALUATORS, runSiteChecks, type SiteEvaluator } from './site-checks.js';
 export { CHECK_EVALUATORS, SHARED_VERDICTS, type CheckEvaluator, type OtherCaller } from './check-evaluators.js';
 export { summarizePage, type SummaryLimits } from './page-summary.js';
+export { isFileNameAlt } from './hygiene-checks.js';
 export { PageSummaryStore } from './page-summary-store.js';
+export { pageIdentityKeys } from './site-pages.js';
 export {
+  canonicalOtherHost,
   effectiveCanonical,
+  isWebUrl,
   nonIndexableReason,
   sitemapListingOutcome,
   wasRedirected,

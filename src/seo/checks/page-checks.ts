@@ -30,7 +30,14 @@ import {
 import { isValidHreflang, isValidLangTag } from './language-tag.js';
 import { viewportDirectives } from './viewport-directives.js';
 import { evaluateLinkTargets, type LinkTargetCode } from './link-target-checks.js';
-import { effectiveCanonical, nonIndexableReason, sitemapListingOutcome, wasRedirected } from './page-indexability.js';
+import {
+  canonicalOtherHost,
+  effectiveCanonical,
+  isWebUrl,
+  nonIndexableReason,
+  sitemapListingOutcome,
+  wasRedirected,
+} from './page-indexability.js';
 import { RENDERING_EVALUATORS, clientRenderedSuspected } from './rendering-checks.js';
 import { checkStructuredData } from './structured-data-rules.js';
 import {
@@ -370,6 +377,20 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
       : fail({ html: htmlCanonical, header: html.headerCanonical });
   },
   TECH_CANONICAL_TO_BROKEN: (ctx) => ctx.linkTargets()?.TECH_CANONICAL_TO_BROKEN ?? null,
+  TECH_CANONICAL_INVALID: ({ html }) => {
+    if (!html || (html.canonicals.length === 0 && html.headerCanonical === null)) return null;
+    const invalid = html.canonicals.filter((canonical) => !isWebUrl(canonical.url)).map((canonical) => canonical.href);
+    if (html.headerCanonical !== null && !isWebUrl(html.headerCanonical)) invalid.push(html.headerCanonical);
+    return invalid.length > 0 ? fail({ href: invalid[0], count: invalid.length }) : pass();
+  },
+  // Every 2xx HTML page applies, so that "every page canonical to another host" (a site-wide blocker) reads as
+  // affected pages equal to applicable pages.
+  TECH_CANONICAL_OTHER_HOST: ({ html, page }) => {
+    if (!html) return null;
+    const canonical = effectiveCanonical(html);
+    const host = canonical === null ? null : canonicalOtherHost(canonical, page.finalUrl);
+    return host === null ? pass() : fail({ canonical, host });
+  },
   TECH_URL_UPPERCASE: ({ ok, finalUrl }) => {
     if (!ok || !finalUrl) return null;
     return /[A-Z]/.test(finalUrl.pathname.replace(/%[0-9a-f]{2}/gi, '')) ? fail({ path: finalUrl.pathname }) : pass();

@@ -1,13 +1,42 @@
-import { normalizeUrl, type PageFacts } from '../page/index.js';
+import { isSameSite, normalizeUrl, type PageFacts } from '../page/index.js';
 import type { PageFetch } from './check.types.js';
 import type { CheckOutcome } from './check-outcome.js';
 
-export type NonIndexableReason = 'error-status' | 'redirect' | 'not-html' | 'noindex' | 'canonicalized' | 'no-response';
+/**
+ * `canonicalized`: the page names another URL of its own site as canonical; `canonical-other-host`: a URL of another
+ * host (www. and the bare host count as one), so the site as audited does not hold the indexed copy.
+ */
+export type NonIndexableReason =
+  'error-status' | 'redirect' | 'not-html' | 'noindex' | 'canonicalized' | 'canonical-other-host' | 'no-response';
 
-/** The page's effective canonical: the first HTML one, else the Link header one. */
+/**
+ * The page's effective canonical: the first HTML one, else the Link header one. Only an http(s) URL counts: search
+ * engines ignore a `file:` (or other non-web) canonical, as they do one that does not resolve (TECH_CANONICAL_INVALID).
+ */
 export function effectiveCanonical(facts: PageFacts | null): string | null {
   if (!facts) return null;
-  return facts.canonicals.find((canonical) => canonical.url !== null)?.url ?? facts.headerCanonical;
+  const html = facts.canonicals.find((canonical) => isWebUrl(canonical.url))?.url;
+  return html ?? (isWebUrl(facts.headerCanonical) ? facts.headerCanonical : null);
+}
+
+/** An absolute http(s) URL with a host: the only kind of canonical search engines follow. */
+export function isWebUrl(url: string | null): url is string {
+  if (url === null || !/^https?:/i.test(url)) return false;
+  try {
+    return new URL(url).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** The canonical's host when it is another site's than the page's (www. and the bare host count as one). */
+export function canonicalOtherHost(canonical: string, pageUrl: string): string | null {
+  try {
+    const target = new URL(canonical);
+    return isSameSite(target, new URL(pageUrl)) ? null : target.host;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -27,7 +56,8 @@ export function nonIndexableReason(
   const canonical = effectiveCanonical(facts);
   if (canonical !== null) {
     const target = normalizeUrl(canonical);
-    if (target !== null && target !== normalizeUrl(page.finalUrl)) return 'canonicalized';
+    if (target !== null && target !== normalizeUrl(page.finalUrl))
+      return canonicalOtherHost(canonical, page.finalUrl) === null ? 'canonicalized' : 'canonical-other-host';
   }
   return null;
 }

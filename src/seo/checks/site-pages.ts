@@ -220,6 +220,19 @@ function normalizedId(store: PageSummaryStore, url: string, id: number): number 
   return normalized === url ? id : store.urls.intern(normalized);
 }
 
+/**
+ * What makes two crawled URLs one page, as keys: a URL shares a key with another when both end at the same final URL,
+ * when the canonical of one is the other's final URL or canonical, or when both are variants of one document
+ * (`/dir/` and `/dir/index.html`, see documentKey) with the same text. Lab vitals measure one URL per page.
+ */
+export function pageIdentityKeys(finalUrl: string, canonical: string | null, textHash: string | null): string[] {
+  const keys = [`url ${normalizeUrl(finalUrl) ?? finalUrl}`];
+  if (canonical !== null) keys.push(`url ${normalizeUrl(canonical) ?? canonical}`);
+  const document = documentKey(finalUrl);
+  if (document !== null && textHash !== null) keys.push(`text ${normalizeUrl(document) ?? document} ${textHash}`);
+  return keys;
+}
+
 /** The URL a document would have without its directory-index file name and trailing slash. */
 export function documentKey(url: string): string | null {
   let parsed: URL;

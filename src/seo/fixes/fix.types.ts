@@ -58,6 +58,12 @@ export interface FixPageContext {
   hreflang?: { lang: string; href: string }[];
   /** The brand affix the site's other pages put in their titles; title proposals follow it. */
   sitePattern?: SiteTitlePattern | null;
+  /**
+   * META_TITLE_DUPLICATE: every crawled page sharing this page's title (this page too), with its h1, and which of
+   * the titles the twins may be given the site already has (lower case): each twin is proposed a title of its own.
+   */
+  titleTwins?: { url: string; h1: string | null }[];
+  takenTitles?: string[];
 }
 
 /** How a site brands its titles, read from its other pages' titles (site-title-pattern.ts). */

@@ -20,6 +20,7 @@ export {
   type DescriptionProposal,
 } from './description-proposal.js';
 export { proposeTitle, titleTag, type TitleMode, type TitleProposal } from './title-proposal.js';
+export { assignTwinTitles, twinTitleCandidateList, type TitleTwin } from './twin-titles.js';
 export { altFromFileName } from './image-alt-proposal.js';
 export { correctLanguageTag, guessLanguage, languageOfText, type LanguageGuess } from './language-guess.js';
 export { escapeHtml } from './markup-text.js';

@@ -15,6 +15,7 @@ import { correctLanguageTag, guessLanguage } from './language-guess.js';
 import { codePointLength, collapseWhitespace, cutAtWord, escapeHtml, phraseFromPath, shorten } from './markup-text.js';
 import type { StructuredFixCode } from './structured-international-fix-rules.js';
 import { brandOf, proposeTitle, titleTag, type TitleMode } from './title-proposal.js';
+import { assignTwinTitles } from './twin-titles.js';
 
 /** The structured data, hreflang, viewport and social codes of issue 28 have their rules in their own module. */
 type MetaCode = Exclude<Extract<CheckCode, `META_${string}`>, StructuredFixCode>;
@@ -66,6 +67,33 @@ function titleFix(ctx: FixRuleContext, mode: TitleMode, summary: string, why: st
       'rather than the theme markup.',
   ];
   return { summary, steps, code: titleTag(proposal.text) };
+}
+
+/**
+ * META_TITLE_DUPLICATE with the pages sharing the title known: this page's title from assignTwinTitles, which gives
+ * each twin a different one (from its h1, then the URL segments that set it apart) that no page of the site has.
+ */
+function twinTitleFix(ctx: FixRuleContext, twins: { url: string; h1: string | null }[], why: string[]): FixProposal {
+  const assigned = assignTwinTitles(twins, new Set(ctx.page?.takenTitles ?? []), ctx.page);
+  const title = assigned.get(ctx.url)!;
+  const others = twins
+    .filter((twin) => twin.url !== ctx.url)
+    .slice(0, 3)
+    .map((twin) => `"${assigned.get(twin.url)}" for ${shorten(twin.url, 80)}`);
+  const length = codePointLength(title);
+  return {
+    summary: `Give ${pageName(ctx)} a title of its own: "${shorten(title, 80)}"`,
+    steps: [
+      ...why,
+      `Set the page's <title> inside <head> to the proposed "${title}" (${length} characters), drawn from what ` +
+        'sets this page apart from the others with the same title (its h1, else its URL); no other page of the ' +
+        'site has it.',
+      `The other pages get titles of their own too: ${others.join('; ')}${twins.length > 4 ? '; …' : ''}.`,
+      "If a CMS or SEO plugin generates the title, change its title template or the page's SEO title field " +
+        'rather than the theme markup.',
+    ],
+    code: titleTag(title),
+  };
 }
 
 function descriptionFix(ctx: FixRuleContext, mode: DescriptionMode, summary: string, why: string[]): FixProposal {
@@ -212,12 +240,16 @@ export const META_FIX_RULES: Record<MetaCode, FixRule> = {
   META_TITLE_DUPLICATE: (ctx) => {
     const sameAs = ctx.evidence.strings('sameAs', 3);
     const others = ctx.evidence.number('duplicates') ?? sameAs.length;
-    return titleFix(ctx, 'new', `Give ${pageName(ctx)} a title of its own`, [
+    const why = [
       `${plural(others, 'other page')} ${others === 1 ? 'uses' : 'use'} the same ` +
         `title${sameAs.length > 0 ? `, for example ${inlineList(sameAs, others)}` : ''}; search engines ` +
         `then struggle to tell which page answers a query.`,
       "Write each title from the page's own subject (its h1) rather than from a shared template.",
-    ]);
+    ];
+    const twins = ctx.page?.titleTwins ?? [];
+    if (twins.length < 2 || !twins.some((twin) => twin.url === ctx.url))
+      return titleFix(ctx, 'new', `Give ${pageName(ctx)} a title of its own`, why);
+    return twinTitleFix(ctx, twins, why);
   },
   META_DESCRIPTION_MISSING: (ctx) =>
     descriptionFix(ctx, 'new', `Add a meta description to ${pageName(ctx)}`, [

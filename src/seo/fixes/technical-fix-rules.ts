@@ -434,6 +434,35 @@ export const TECHNICAL_FIX_RULES: Record<TechnicalCode, FixRule> = {
       code: canonicalTag(ctx.url),
     };
   },
+  TECH_CANONICAL_INVALID: (ctx) => {
+    const href = ctx.evidence.string('href') ?? ctx.page?.canonical ?? '';
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(href)?.[1]?.toLowerCase();
+    return {
+      summary: `Replace the ${scheme ? `${scheme}: ` : ''}canonical with the page's public URL`,
+      steps: [
+        `The canonical "${shorten(href, 120)}" is not an http(s) URL, so search engines ignore it${
+          scheme === 'file' ? ': a file: path only exists on the machine that built the pages' : ''
+        }.`,
+        `Name the page's own public URL (proposed: ${shorten(ctx.url, 140)}), or remove the tag. A documentation ` +
+          "generator usually takes it from a base URL setting (Sphinx: html_baseurl); set it to the site's address.",
+      ],
+      code: canonicalTag(ctx.url),
+    };
+  },
+  TECH_CANONICAL_OTHER_HOST: (ctx) => {
+    const canonical = ctx.evidence.string('canonical') ?? ctx.page?.canonical ?? '';
+    const host = ctx.evidence.string('host') ?? '';
+    return {
+      summary: `Decide whether ${shorten(ctx.url, 80)} or ${shorten(host || canonical, 60)} should rank`,
+      steps: [
+        `The page names ${shorten(canonical, 140)} as its canonical URL: search engines index that copy on ` +
+          `${shorten(host, 80) || 'another host'}, not this page.`,
+        'If this host is a mirror on purpose, keep the canonical and audit the host it names instead.',
+        `If this page should rank, make the canonical name this page (proposed) or remove it.`,
+      ],
+      code: canonicalTag(ctx.url),
+    };
+  },
   TECH_URL_UPPERCASE: (ctx) => {
     const path = ctx.evidence.string('path') ?? pathOnly(ctx.url);
     const lower = path.toLowerCase();

@@ -59,6 +59,18 @@ export function proposeTitle(page: FixPageContext | null, url: string, mode: Tit
   return { text, complete: length >= MIN && length <= MAX };
 }
 
+/**
+ * A title for `topic` as proposeTitle composes one (the site's affix or " | brand", cut at a word to 60 characters),
+ * without a secondary heading: what other pages' proposals can be compared with.
+ */
+export function composeTopicTitle(topic: string, page: FixPageContext | null, url: string): TitleProposal {
+  const pattern = page?.sitePattern ?? null;
+  const clean = collapseWhitespace(topic);
+  const text = pattern ? composePatternTitle(clean, pattern, null) : composeTitle(clean, brandOf(page, url), null);
+  const length = codePointLength(text);
+  return { text, complete: length >= MIN && length <= MAX };
+}
+
 export function titleTag(text: string): string {
   return `<title>${escapeHtml(text)}</title>`;
 }

@@ -212,6 +212,10 @@ class PageFactsCollector {
   /** Characters of visible body text seen so far (where an image starts on the page). */
   private visibleChars = 0;
   private placeholderText: string | null = null;
+  /** Open code-like elements (CODE_ELEMENTS): text inside them is quoted, not the page's own copy. */
+  private codeDepth = 0;
+  /** The last non-blank character of visible text so far (a quotation mark before "lorem ipsum" quotes it). */
+  private lastVisibleChar = '';
   /** An app root opened with nothing in it yet (see ClientRenderingFact). */
   private appRoot: { selector: string; name: string; text: string } | null = null;
   private emptyRoot: string | null = null;
@@ -247,7 +251,8 @@ class PageFactsCollector {
     }
     if (!this.inBody && (name === 'body' || !HEAD_ELEMENTS.has(name))) this.inBody = true;
     this.trackId(attribs.id);
-    if (!INLINE_ELEMENTS.has(name)) this.text.boundary();
+    if (!INLINE_ELEMENTS.has(name)) this.blockBoundary();
+    if (CODE_ELEMENTS.has(name)) this.codeDepth++;
 
     switch (name) {
       case 'noscript':
@@ -335,6 +340,7 @@ class PageFactsCollector {
         this.emptyRoot ??= this.appRoot.selector;
       this.appRoot = null;
     }
+    if (CODE_ELEMENTS.has(name) && this.codeDepth > 0) this.codeDepth--;
     switch (name) {
       case 'title':
         if (this.titleText !== null) {
@@ -364,10 +370,10 @@ class PageFactsCollector {
           }
           this.heading = null;
         }
-        this.text.boundary();
+        this.blockBoundary();
         return;
       default:
-        if (!INLINE_ELEMENTS.has(name)) this.text.boundary();
+        if (!INLINE_ELEMENTS.has(name)) this.blockBoundary();
     }
   }
 
@@ -395,9 +401,16 @@ class PageFactsCollector {
       this.appRoot = null;
     this.text.push(data);
     this.visibleChars += data.length;
-    if (this.placeholderText === null && data.length >= 11) this.notePlaceholder(data);
+    if (this.placeholderText === null && this.codeDepth === 0 && data.length >= 11) this.notePlaceholder(data);
+    this.lastVisibleChar = lastNonBlank(data) || this.lastVisibleChar;
     if (this.anchor && this.anchor.text.length < LIMITS.textChars * 2) this.anchor.text += data;
     if (this.heading && this.heading.text.length < LIMITS.textChars * 2) this.heading.text += data;
+  }
+
+  /** A block element starts or ends: words do not run across it, nor does a quotation mark quote past it. */
+  private blockBoundary(): void {
+    this.text.boundary();
+    this.lastVisibleChar = '';
   }
 
   /** App roots and framework markers (ClientRenderingFact). */
@@ -589,21 +602,23 @@ class PageFactsCollector {
   private onAnchor(name: string, attribs: Attributes): void {
     this.finishAnchor();
     const href = attribs.href;
-    if (href === undefined) {
-      // Named anchors are fine; an onclick-only <a> is a link search engines cannot follow.
-      if (name !== 'a' || attribs.onclick === undefined) return;
-    }
+    // Lighthouse's crawlable-anchors: an <a> without href is a placeholder, unless a handler or an attribute that
+    // only an href gives meaning to (target, rel, download...) shows it is meant as a link.
+    if (href === undefined && (name !== 'a' || (attribs.onclick === undefined && !hasHrefAttribute(attribs)))) return;
     this.linkCount++;
     if (this.links.length >= LIMITS.links) return;
-    const fact = this.classifyLink(href ?? '');
-    // Lighthouse's crawlable-anchors exemptions: an anchor with a role is a control, one with a name is a target,
-    // an empty href with an id is a target too. None of them is meant to be followed.
+    const fact = this.classifyLink(href ?? '', href === undefined);
+    // Lighthouse's crawlable-anchors exemptions: an anchor with a role is a control, one with a name is a target
+    // (but never a file: link), an <a id> without href too; mailto: never fails. None of them is meant to be followed.
     if (
       fact.kind === 'uncrawlable' &&
-      href !== undefined &&
-      (hasValue(attribs.role) || hasValue(attribs.name) || (fact.href === '' && hasValue(attribs.id)))
+      (hasValue(attribs.role) ||
+        (hasValue(attribs.name) && !/^file:/i.test(fact.href)) ||
+        (href === undefined && hasValue(attribs.id)))
     )
       fact.kind = 'other';
+    // Lighthouse reads <a> elements only: an image map's <area> is not judged.
+    if (fact.kind === 'uncrawlable' && name === 'area') fact.kind = 'other';
     fact.nofollow = relHas(attribs.rel, 'nofollow');
     if (hasValue(attribs.rel)) fact.rel = clip(collapse(attribs.rel!));
     const label = attribs['aria-label'];
@@ -614,11 +629,12 @@ class PageFactsCollector {
   }
 
   /**
-   * What an href is, by Lighthouse's crawlable-anchors rules: uncrawlable are an empty href, `javascript:void(0)`,
-   * `file:` and an href that does not parse. `#` alone is a same-page link (often a script's toggle, not a crawl
-   * problem) and other `javascript:` hrefs are actions, like buttons.
+   * What an href is, by Lighthouse's crawlable-anchors rules: uncrawlable are `javascript:void(0)`, `file:`, an href
+   * that does not parse, and an <a> without href that acts as a link (`missing`). An empty href is the page itself,
+   * as a browser resolves it (a breadcrumb's "you are here"), so it is a same-page link like `#`, which is often a
+   * script's toggle, not a crawl problem; other `javascript:` hrefs are actions, like buttons.
    */
-  private classifyLink(href: string): LinkFact {
+  private classifyLink(href: string, missing = false): LinkFact {
     const trimmed = href.trim();
     const fact: LinkFact = {
       href: clipUrl(trimmed),
@@ -629,8 +645,8 @@ class PageFactsCollector {
       label: null,
       nofollow: false,
     };
-    if (trimmed === '') return fact;
-    if (trimmed.charCodeAt(0) === 35 /* # */) {
+    if (missing) return fact;
+    if (trimmed === '' || trimmed.charCodeAt(0) === 35 /* # */) {
       fact.kind = 'fragment';
       fact.internal = true;
       return fact;
@@ -694,11 +710,19 @@ class PageFactsCollector {
     this.images.push(image);
   }
 
-  /** CONTENT_PLACEHOLDER_TEXT: "lorem ipsum" within one text node (markup splitting the two words is rare). */
+  /**
+   * CONTENT_PLACEHOLDER_TEXT: "lorem ipsum" within one text node (markup splitting the two words is rare), as the
+   * page's own copy: not inside code-like elements (the caller's codeDepth) and not quoted — a page that writes about
+   * lorem ipsum (the documentation of Django's {% lorem %} tag) mentions it in quotation marks.
+   */
   private notePlaceholder(data: string): void {
-    const match = LOREM_IPSUM.exec(data);
-    if (match === null) return;
-    this.placeholderText = collapse(data.slice(Math.max(0, match.index - 20), match.index + 80));
+    if (!LOREM_IPSUM.test(data)) return;
+    for (const match of data.matchAll(LOREM_IPSUM_ALL)) {
+      const before = lastNonBlank(data.slice(Math.max(0, match.index - 40), match.index)) || this.lastVisibleChar;
+      if (before !== '' && QUOTATION_MARKS.includes(before)) continue;
+      this.placeholderText = collapse(data.slice(Math.max(0, match.index - 20), match.index + 80));
+      return;
+    }
   }
 
   /** `<video>`, `<audio>`, `<source>`, `<track>`, `<embed>`, `<object>`, `<iframe>`: what they load. */
@@ -849,9 +873,27 @@ const IRREGULAR_SPACE_RE = /[^\S ]| {2}|^ | $/;
 
 /** Placeholder copy: the two words that open every lorem ipsum passage. */
 const LOREM_IPSUM = /\blorem\s+ipsum\b/i;
+const LOREM_IPSUM_ALL = /\blorem\s+ipsum\b/gi;
+/** Elements whose text is code, input, output or a quotation, not the page's own copy (CONTENT_PLACEHOLDER_TEXT). */
+const CODE_ELEMENTS = new Set(['code', 'pre', 'kbd', 'samp', 'var', 'tt', 'q']);
+/** Opening (and, in some languages, closing) quotation marks: a phrase right after one is quoted. */
+const QUOTATION_MARKS = '"\'“”‘’«»„‚‹›「『';
 
 /** `javascript:void(0)`, `javascript:void 0` and the like: an anchor that goes nowhere (Lighthouse's pattern). */
 const JAVASCRIPT_VOID = /^javascript:void(\(|)0(\)|)/i;
+
+/** Attributes HTML allows only beside an href (Lighthouse's crawlable-anchors: such an <a> is meant as a link). */
+const HREF_ATTRIBUTES = ['target', 'download', 'ping', 'rel', 'hreflang', 'type', 'referrerpolicy'];
+
+function hasHrefAttribute(attribs: Attributes): boolean {
+  return HREF_ATTRIBUTES.some((name) => attribs[name] !== undefined);
+}
+
+/** The last character of `text` that is not white space ('' when none), read from the end. */
+function lastNonBlank(text: string): string {
+  for (let i = text.length - 1; i >= 0; i--) if (!/\s/.test(text.charAt(i))) return text.charAt(i);
+  return '';
+}
 
 function hasValue(value: string | undefined): boolean {
   return value !== undefined && value.trim() !== '';

@@ -88,9 +88,10 @@ export interface ImageFact {
 }
 
 /**
- * `http`: a crawlable http(s) link; `fragment`: same-page anchor (`#id`, `#`); `other`: valid non-web scheme
- * (mailto:, tel:, a `javascript:` action) or an anchor with a role or name; `uncrawlable` (Lighthouse's
- * crawlable-anchors rules): empty, `javascript:void(0)`, `file:`, unparsable, or an onclick-only `<a>`.
+ * `http`: a crawlable http(s) link; `fragment`: same-page link (`#id`, `#`, an empty href); `other`: valid non-web
+ * scheme (mailto:, tel:, a `javascript:` action) or an anchor with a role or name; `uncrawlable` (Lighthouse's
+ * crawlable-anchors rules): `javascript:void(0)`, `file:`, unparsable, or an `<a>` without href that acts as a link
+ * (an onclick, or target/rel/download… that only an href gives meaning to).
  */
 export type LinkKind = 'http' | 'fragment' | 'other' | 'uncrawlable';
 

@@ -651,6 +651,15 @@ const FIXTURES: Record<PageCheckCode, { fail: Case; pass: Case }> = {
     fail: { html: doc({ head: '<link rel="canonical" href="/good-page">' }) },
     pass: { html: doc({ head: `<link rel="canonical" href="${PAGE_URL}">` }) },
   },
+  // Sphinx's html_baseurl left at the build folder (Debian's Python manual): search engines ignore it.
+  TECH_CANONICAL_INVALID: {
+    fail: { html: doc({ head: '<link rel="canonical" href="file:///usr/share/doc/site/good-page.html">' }) },
+    pass: { html: doc({ head: `<link rel="canonical" href="${PAGE_URL}">` }) },
+  },
+  TECH_CANONICAL_OTHER_HOST: {
+    fail: { html: doc({ head: '<link rel="canonical" href="https://mirror.example.org/good-page">' }) },
+    pass: { html: doc({ head: '<link rel="canonical" href="https://www.example.com/good-page">' }) },
+  },
   TECH_CANONICAL_MISMATCH: {
     fail: {
       html: doc({ head: `<link rel="canonical" href="${PAGE_URL}">` }),

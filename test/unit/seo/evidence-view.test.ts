@@ -150,7 +150,8 @@ describe('presentEvidence', () => {
   });
 
   it('keeps an uncrawlable href as text, never as a link', () => {
-    const html = '<html><body><a href="javascript:void(0)">Open the map</a><a href="">Blank</a></body></html>';
+    // An empty href is the page itself (Lighthouse passes it); an onclick-only anchor has no href at all.
+    const html = '<html><body><a href="javascript:void(0)">Open the map</a><a onclick="go()">Blank</a></body></html>';
     const view = presentEvidence('LINKS_UNCRAWLABLE', pageEvidence('LINKS_UNCRAWLABLE', html), PAGE)!;
     expect(view.tables[0].rows.map((row) => row.slice(1))).toEqual([
       [{ text: 'javascript:void(0)' }, { text: 'Open the map' }],

@@ -295,6 +295,11 @@ const EVIDENCE: Record<CheckCode, Record<string, unknown>> = {
     canonicals: ['/furniture/tables/oak-dining-table', 'https://www.oak-and-iron.co.uk/'],
   },
   TECH_CANONICAL_RELATIVE: { href: '/furniture/tables/oak-dining-table' },
+  TECH_CANONICAL_INVALID: { href: 'file:///srv/build/html/furniture/tables/oak-dining-table.html', count: 1 },
+  TECH_CANONICAL_OTHER_HOST: {
+    canonical: 'https://furniture-mirror.example/tables/oak-dining-table',
+    host: 'furniture-mirror.example',
+  },
   TECH_CANONICAL_MISMATCH: {
     html: 'https://www.oak-and-iron.co.uk/furniture/tables/oak-dining-table',
     header: 'https://www.oak-and-iron.co.uk/tables',

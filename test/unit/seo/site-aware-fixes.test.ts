@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHECK_THRESHOLDS } from '../../../src/seo/checks/index.js';
 import {
+  assignTwinTitles,
   extractFixContext,
   proposeDescription,
   proposeTitle,
@@ -237,5 +238,55 @@ describe('descriptions come from the main content, never navigation', () => {
       '<body class="nav-open has-nav-menu"><div class="wrapper nav-open">' +
       `<section class="menu-items"><p>${ARTICLE}</p></section></div></body>`;
     expect(extractFixContext(html, URL).paragraphs).toEqual([ARTICLE]);
+  });
+});
+
+describe('duplicate-title fixes give each twin a title of its own (issue 48)', () => {
+  // Debian's Python manual: two pages titled "Introduction — Python 3.11.2 documentation", both with the h1
+  // "Introduction", and the site's other titles ending " — Python 3.11.2 documentation".
+  const PY = 'http://127.0.0.1:8101';
+  const SUFFIX = ' — Python 3.11.2 documentation';
+  const twins = [
+    { url: `${PY}/c-api/intro.html`, h1: 'Introduction' },
+    { url: `${PY}/library/intro.html`, h1: 'Introduction' },
+  ];
+  const otherTitles = ['Built-in Functions', 'The Python Tutorial', 'Introduction', 'Type Objects'].map(
+    (topic) => `${topic}${SUFFIX}`,
+  );
+
+  function twinFix(url: string, takenTitles: string[]) {
+    const html = `<html><head><title>Introduction${SUFFIX}</title></head><body><h1>Introduction</h1></body></html>`;
+    const page = { ...extractFixContext(html, url, { otherTitles }), titleTwins: twins, takenTitles };
+    const evidence = { title: `Introduction${SUFFIX}`, duplicates: 1, sameAs: twins.map((t) => t.url) };
+    const code = suggestFix({ code: 'META_TITLE_DUPLICATE', url, evidence, page }).code!;
+    return /^<title>(.*)<\/title>$/.exec(code)![1];
+  }
+
+  it('proposes different titles, from what sets each page apart, none of them the shared one', () => {
+    const taken = [`introduction${SUFFIX}`];
+    const titles = twins.map((twin) => twinFix(twin.url, taken));
+    expect(titles).toEqual([`Introduction – C api${SUFFIX}`, `Introduction – Library${SUFFIX}`]);
+  });
+
+  it('never proposes a title another page of the site already has', () => {
+    const taken = [`introduction${SUFFIX}`, `introduction – library${SUFFIX}`];
+    const titles = twins.map((twin) => twinFix(twin.url, taken));
+    expect(new Set(titles).size).toBe(2);
+    for (const title of titles) expect(taken).not.toContain(title.toLowerCase());
+    expect(titles[1]).toBe(`Library – Introduction${SUFFIX}`);
+  });
+
+  it('keeps each h1 when the twins have different ones (the manual index pages)', () => {
+    const index = [
+      { url: `${PY}/genindex.html`, h1: 'Index' },
+      { url: `${PY}/genindex-A.html`, h1: 'Index – A' },
+      { url: `${PY}/genindex-all.html`, h1: 'Index' },
+    ];
+    const titles = assignTwinTitles(index, new Set([`index${SUFFIX}`]), null);
+    expect([...titles.values()].map((title) => title.split(' | ')[0])).toEqual([
+      'Index – A',
+      'Index – Genindex all',
+      'Index – Genindex',
+    ]);
   });
 });

@@ -37,6 +37,7 @@ const KIND_LABEL: Record<AuditPageKind, string> = {
 const NON_INDEXABLE: Record<string, string> = {
   noindex: 'noindex (robots meta tag or X-Robots-Tag header)',
   canonicalized: 'its canonical points to another URL',
+  'canonical-other-host': 'its canonical points to another host',
   redirect: 'it redirects',
   'error-status': 'it answers with an error status',
   'not-html': 'it is not an HTML document',
