@@ -67,10 +67,11 @@ export class AlertEvaluationRunner {
     let owed: OwedDelivery[] = [];
     let result: EvaluationResult | null;
     try {
-      // Read before the claim: the comparison behind the facts uses connections of its own.
+      // Read before the claim: the comparison behind the facts uses connections of its own. No facts (the project's
+      // first audit: nothing to compare with) is an evaluation too, done with nothing raised.
       const facts = await this.auditFacts(this.db, auditId);
-      if (!facts) return NOTHING;
       result = await this.repo.evaluateOnce(this.db, auditId, async (tx) => {
+        if (!facts) return NOTHING;
         const raised = await this.raiseAuditFacts(tx, facts);
         owed = raised.owed;
         return raised.result;

@@ -562,7 +562,7 @@ describe('deliveries given up', () => {
         p: project.id,
         i: { kind: 'SCORE_DROP', category: 'OVERALL', points: 5, channels: ['WEBHOOK'] },
       });
-      await anAudit({ project, scores: { overall: 90 }, createdAt: new Date(Date.now() - 3_600_000) });
+      const earlier = await anAudit({ project, scores: { overall: 90 }, createdAt: new Date(Date.now() - 3_600_000) });
       const head = await anAudit({ project, scores: { overall: 70 } });
       // Four copies of the evaluation job at once (a retry, a reconciler's, another worker's), beside the queue's.
       const runner = createAlertJobRunner({
@@ -589,6 +589,13 @@ describe('deliveries given up', () => {
       expect(await alertEvents(project.id)).toHaveLength(1);
       const log = (await ok(owner, DELIVERIES, { e: endpointId })).webhookDeliveries;
       expect(log.nodes.map((d: any) => [d.attempt, d.status])).toEqual([[1, 'DELIVERED']]);
+      // The project's first audit has nothing to compare with: evaluated all the same, nothing left owed.
+      await runner.run({ data: { kind: 'evaluate-audit', auditId: earlier.id }, attemptsMade: 0, timestamp: 0 });
+      const owed = await t.runtime.pool.query(
+        'SELECT audit_id AS "auditId", state FROM alert_evaluation WHERE audit_id = ANY($1) ORDER BY created_at',
+        [[earlier.id, head.id]],
+      );
+      expect(owed.rows.map((r) => r.state)).toEqual(['DONE', 'DONE']);
     } finally {
       await receiver.close();
     }
