@@ -595,17 +595,20 @@ export const drill: Drill = {
           const pending = await waitFor(
             async () =>
               receiver.received.length === 1 &&
+              // Attempt 1's failure recorded (not merely claimed): attempt 2 is due after the retry delay.
               (
                 await p.sql<{ due: Date }>(
                   `SELECT d.next_attempt_at AS due FROM alert_delivery d JOIN alert_event e ON e.id = d.event_id
                    JOIN audit a ON a.project_id = e.project_id
-                   WHERE a.id = $1 AND d.state = 'PENDING' AND d.attempts = 1`,
+                   WHERE a.id = $1 AND d.state = 'PENDING' AND d.attempts = 1 AND d.last_error IS NOT NULL`,
                   [auditId],
                 )
               )[0],
             120_000,
             50,
           );
+          // Attempt 2's delayed job is in Redis by now (queued right after the record); then Redis loses it.
+          await sleep(500);
           redis.flushAll();
           const flushedAt = Date.now();
           log('F: FLUSHALL after attempt 1 (answered 500), before attempt 2');
