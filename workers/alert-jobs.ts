@@ -16,8 +16,9 @@ const ALERT_CONCURRENCY = 4;
 
 /**
  * The alert queue's worker: evaluates a finished audit's or rank check's facts against the project's rules, delivers
- * the signed webhooks (retried with backoff by BullMQ: ALERT_WEBHOOK_ATTEMPTS from ALERT_RETRY_DELAY_MS), sends the
- * alert e-mails, and the weekly digest (a job scheduler registered at start).
+ * the signed webhooks (retried with backoff: ALERT_WEBHOOK_ATTEMPTS from ALERT_RETRY_DELAY_MS), sends the alert
+ * e-mails, and the weekly digest (a job scheduler registered at start). Evaluations and deliveries are owed in
+ * PostgreSQL (src/alerts/alert-outbox.ts): its reconciler queues again what Redis lost.
  */
 export const alertJobs: JobHandlers = {
   queue: 'alert',
@@ -39,6 +40,9 @@ export const alertJobs: JobHandlers = {
 
     await scheduleWeeklyDigest(queue, config.ALERT_DIGEST_CRON);
     logger.info({ pattern: config.ALERT_DIGEST_CRON }, 'weekly alert digest scheduled');
+    // What PostgreSQL says is owed (completed audits' evaluations, deliveries' next attempts) and the queue lost or
+    // never got: queued again at start and every ALERT_RECONCILE_MS.
+    const reconciling = runner.outbox.startReconciling(config.ALERT_RECONCILE_MS);
 
     const worker = createWorker<AlertJobData>(QUEUES.alert, (job) => runner.run(job), {
       redisUrl: config.REDIS_URL,
@@ -56,6 +60,7 @@ export const alertJobs: JobHandlers = {
     return {
       workers: [worker],
       close: async () => {
+        reconciling.stop();
         await Promise.allSettled([queue.close(), http.close()]);
       },
     };

@@ -4,7 +4,8 @@ import type { NativeDb } from '../platform/db/native-query.js';
 import type { Logger } from '../platform/logger.js';
 import type { Mailer } from '../platform/mail.js';
 import { createAddressPolicy, parseAllowList, type SafeHttpClient } from '../platform/safe-http/index.js';
-import { AlertEvaluationRunner } from './alert-evaluation.runner.js';
+import { AlertEvaluationRunner, EMAIL_ATTEMPTS } from './alert-evaluation.runner.js';
+import { AlertOutbox } from './alert-outbox.js';
 import { AlertFactsReader, type AuditFactsProvider } from './alert-facts-reader.js';
 import { alertRetryOptions, type AlertJobData, type AlertQueue } from './alert-jobs.js';
 import { AlertMailRunner } from './alert-mail.runner.js';
@@ -23,18 +24,18 @@ export interface AlertJob {
 }
 
 /**
- * The alert queue's jobs, by kind: evaluations, webhook deliveries (a failed attempt throws so that BullMQ retries
- * it with backoff, or UnrecoverableError when another attempt would meet the same refusal), alert e-mails, and the
- * weekly digest (fanned out to one job per user and week).
+ * The alert queue's jobs, by kind: evaluations, attempts of owed deliveries (webhooks and alert e-mails: each attempt
+ * is recorded in PostgreSQL, and the next one queued by the outbox, not by BullMQ's retries), and the weekly digest
+ * (fanned out to one job per user and week).
  */
 export class AlertJobRunner {
   constructor(
     private readonly queue: AlertQueue,
     private readonly evaluation: AlertEvaluationRunner,
-    private readonly deliveries: WebhookDeliveryRunner,
+    readonly outbox: AlertOutbox,
     private readonly mails: AlertMailRunner,
     private readonly mailer: Pick<Mailer, 'enabled'>,
-    private readonly options: { retryDelayMs: number },
+    private readonly options: { retryDelayMs: number; webhookAttempts: number },
   ) {}
 
   async run(job: AlertJob): Promise<unknown> {
@@ -44,15 +45,18 @@ export class AlertJobRunner {
         return this.evaluation.evaluateAudit(data.auditId);
       case 'evaluate-rank':
         return this.evaluation.evaluateRank(data.projectId);
-      case 'deliver-webhook': {
-        const outcome = await this.deliveries.deliver(data, job.attemptsMade + 1);
-        if (outcome.status !== 'FAILED') return outcome;
-        if (!outcome.retry) throw new UnrecoverableError(outcome.error);
-        throw new Error(outcome.error);
-      }
+      case 'deliver':
+        return this.outbox.attempt(data.deliveryId, data.attempt);
+      case 'deliver-webhook':
+        return this.outbox.adopt(
+          { eventId: data.eventId, endpointId: data.endpointId, userId: null, manual: data.manual ?? false },
+          this.options.webhookAttempts,
+        );
       case 'send-alert-email':
-        if (!this.mailer.enabled) return { status: 'skipped', reason: 'SMTP_URL is not configured' };
-        return { status: await this.mails.sendAlert(data.eventId, data.userId) };
+        return this.outbox.adopt(
+          { eventId: data.eventId, endpointId: null, userId: data.userId, manual: false },
+          EMAIL_ATTEMPTS,
+        );
       case 'weekly-digest': {
         if (!this.mailer.enabled) return { users: 0, reason: 'SMTP_URL is not configured' };
         // The week ends when the schedule fired; one digest per user and week, however often this job runs.
@@ -75,6 +79,9 @@ export class AlertJobRunner {
     }
   }
 }
+
+/** An attempt holds its delivery for the webhook timeout and this much more before another may be made. */
+const DELIVERY_LEASE_MARGIN_MS = 60_000;
 
 export type AlertWorkerConfig = Pick<
   AppConfig,
@@ -127,7 +134,20 @@ export function createAlertJobRunner(opts: {
     logger,
   );
   const mails = new AlertMailRunner(db, mailer, auditFacts, new UnsubscribeTokens(keys), { baseUrl: config.baseUrl });
-  return new AlertJobRunner(queue, evaluation, deliveries, mails, mailer, {
+  const outbox = new AlertOutbox(
+    db,
+    queue,
+    deliveries,
+    mails,
+    {
+      retryDelayMs: config.ALERT_RETRY_DELAY_MS,
+      leaseMs: config.ALERT_WEBHOOK_TIMEOUT_MS + DELIVERY_LEASE_MARGIN_MS,
+      mailEnabled: mailer.enabled,
+    },
+    logger,
+  );
+  return new AlertJobRunner(queue, evaluation, outbox, mails, mailer, {
     retryDelayMs: config.ALERT_RETRY_DELAY_MS,
+    webhookAttempts: config.ALERT_WEBHOOK_ATTEMPTS,
   });
 }

@@ -6,10 +6,15 @@ import { QUEUES, createQueue } from '../platform/queues.js';
 import type { Redis } from '../platform/redis.js';
 import { AlertRepository } from './alert.repository.js';
 
-/** The alert queue's jobs carry ids only (STYLE: XxxJobData); secrets and payloads stay in PostgreSQL. */
+/**
+ * The alert queue's jobs carry ids only (STYLE: XxxJobData); secrets and payloads stay in PostgreSQL. `deliver` is one
+ * attempt of an owed delivery (alert_delivery: a webhook or an alert e-mail); `deliver-webhook` and `send-alert-email`
+ * are jobs queued before deliveries were recorded, adopted into the outbox when they run.
+ */
 export type AlertJobData =
   | { kind: 'evaluate-audit'; auditId: string }
   | { kind: 'evaluate-rank'; projectId: string }
+  | { kind: 'deliver'; deliveryId: string; attempt: number }
   | { kind: 'deliver-webhook'; eventId: string; endpointId: string; manual?: boolean }
   | { kind: 'send-alert-email'; eventId: string; userId: string }
   | { kind: 'weekly-digest' }
@@ -28,16 +33,40 @@ export const alertRetryOptions = (attempts: number, retryDelayMs: number) => ({
   ...kept,
 });
 
+/** The job id of a completed audit's evaluation: one job per audit, however often its completion is reported. */
+export const evaluationJobId = (auditId: string) => `evaluate-audit-${auditId}`;
+
+/** The job id of attempt `attempt` of an owed delivery: the queue's and the reconciler's job for it are one. */
+export const deliveryJobId = (deliveryId: string, attempt: number) => `alert-delivery-${deliveryId}-${attempt}`;
+
 /**
- * A finished audit's alerts, evaluated by an alert worker; once per audit (the job id), however often the audit worker
- * reports the completion.
+ * A finished audit's alerts, evaluated by an alert worker; once per audit (the job id, and the audit's
+ * alert_evaluation row, which the evaluation claims).
  */
 export async function enqueueAuditEvaluation(queue: AlertQueue, auditId: string, retryDelayMs: number): Promise<void> {
   await queue.add(
     'evaluate-audit',
     { kind: 'evaluate-audit', auditId },
-    { ...alertRetryOptions(3, retryDelayMs), jobId: `evaluate-audit-${auditId}` },
+    { ...alertRetryOptions(3, retryDelayMs), jobId: evaluationJobId(auditId) },
   );
+}
+
+/**
+ * Attempt `attempt` of an owed delivery, after `delayMs`. The job's own retries are for an outage that stopped it
+ * before it could record its attempt; the delivery's retries are the outbox's (a new job per attempt).
+ */
+export async function enqueueDelivery(
+  queue: AlertQueue,
+  delivery: { deliveryId: string; attempt: number; delayMs?: number },
+  retryDelayMs: number,
+): Promise<string> {
+  const jobId = deliveryJobId(delivery.deliveryId, delivery.attempt);
+  await queue.add(
+    'deliver',
+    { kind: 'deliver', deliveryId: delivery.deliveryId, attempt: delivery.attempt },
+    { ...alertRetryOptions(3, retryDelayMs), jobId, delay: Math.max(0, Math.round(delivery.delayMs ?? 0)) },
+  );
+  return jobId;
 }
 
 /**
@@ -75,7 +104,9 @@ export async function scheduleWeeklyDigest(queue: AlertQueue, pattern: string): 
 
 /**
  * What the audit and rank workers call when their work finishes: the evaluation goes to the alert queue (an alert
- * worker runs it). Never rejects: an alert that could not be queued is logged, and the audit or check stands.
+ * worker runs it). Never rejects: an alert that could not be queued is logged, and the audit or check stands. A
+ * completed audit's evaluation is owed in PostgreSQL already (its alert_evaluation row): when the queue cannot take
+ * the job, the alert workers' reconciler queues it once Redis is back (late, not lost).
  */
 export interface AlertTriggers {
   auditCompleted(auditId: string): Promise<void>;
@@ -97,7 +128,12 @@ export function createAlertTriggers(opts: {
     logger.warn({ ...ids, err }, `${what}: alerts not evaluated`);
   return {
     auditCompleted: (auditId) =>
-      enqueueAuditEvaluation(queue, auditId, config.ALERT_RETRY_DELAY_MS).catch(logged('audit completed', { auditId })),
+      enqueueAuditEvaluation(queue, auditId, config.ALERT_RETRY_DELAY_MS).catch((err: unknown) =>
+        logger.warn(
+          { auditId, err },
+          'audit completed: its alerts are owed in PostgreSQL and evaluated once the alert queue is back',
+        ),
+      ),
     keywordChecked: async (keywordId) => {
       try {
         const projectId = await repo.projectOfKeyword(opts.db, keywordId);

@@ -1,4 +1,4 @@
-import { nativeQuery, nativeTransaction, type NativeDb } from '../platform/db/native-query.js';
+import { nativeQuery, nativeTransaction, type NativeDb, type NativeTx } from '../platform/db/native-query.js';
 import { jsonParam } from '../platform/db/sql-params.js';
 import type { CategoryScores, KeywordMoveFact } from './alert-facts.js';
 import type { AlertRule, AlertRuleKind } from './alert-rules.js';
@@ -50,7 +50,10 @@ export interface NewAlertEvent {
   createdAt: Date;
 }
 
-/** One attempt to deliver an event to an endpoint. */
+/** Where a delivery stands: owed (PENDING), done (DELIVERED), given up (ABANDONED) or no longer wanted (SKIPPED). */
+export type DeliveryState = 'PENDING' | 'DELIVERED' | 'ABANDONED' | 'SKIPPED';
+
+/** One attempt to deliver an event to an endpoint, with the state of the delivery it belongs to. */
 export interface WebhookDeliveryRow {
   id: string;
   endpointId: string;
@@ -64,14 +67,57 @@ export interface WebhookDeliveryRow {
   latencyMs: number;
   responseExcerpt: string | null;
   createdAt: Date;
+  /** The state of the delivery the attempt belongs to, now (null: an attempt logged before deliveries were owed). */
+  status: DeliveryState | null;
+  /** Why that delivery was abandoned or skipped. */
+  reason: string | null;
+  /** When its next attempt is due, while it is PENDING. */
+  nextAttemptAt: Date | null;
 }
 
-export type NewWebhookDelivery = Omit<WebhookDeliveryRow, 'createdAt' | 'eventType'>;
+export type NewWebhookDelivery = Omit<
+  WebhookDeliveryRow,
+  'createdAt' | 'eventType' | 'status' | 'reason' | 'nextAttemptAt'
+> & { deliveryId: string | null };
 
 const DELIVERY_COLUMNS = `d.id, d.endpoint_id AS "endpointId", d.event_id AS "eventId",
   COALESCE(ev.payload->>'type', ev.kind) AS "eventType", d.attempt, d.manual, d.succeeded,
   d.status_code AS "statusCode", d.error, d.latency_ms AS "latencyMs", d.response_excerpt AS "responseExcerpt",
-  d.created_at AS "createdAt"`;
+  d.created_at AS "createdAt", od.state AS status, od.reason,
+  CASE WHEN od.state = 'PENDING' THEN od.next_attempt_at END AS "nextAttemptAt"`;
+/** The attempt log joined with its delivery (`od`) and alert (`ev`). */
+const DELIVERY_FROM = `webhook_delivery d JOIN alert_event ev ON ev.id = d.event_id
+  LEFT JOIN alert_delivery od ON od.id = d.delivery_id`;
+
+/** A delivery owed to one recipient of one alert (the outbox row). */
+export interface OwedDelivery {
+  id: string;
+  eventId: string;
+  channel: 'WEBHOOK' | 'EMAIL';
+  endpointId: string | null;
+  userId: string | null;
+  manual: boolean;
+  /** Attempts claimed so far (the one just claimed included). */
+  attempts: number;
+  maxAttempts: number;
+}
+
+export type NewOwedDelivery = Omit<OwedDelivery, 'attempts'>;
+
+const OWED_COLUMNS = `id, event_id AS "eventId", channel, endpoint_id AS "endpointId", user_id AS "userId", manual,
+  attempts, max_attempts AS "maxAttempts"`;
+
+/** How an attempt ended, as the outbox records it. */
+export type DeliverySettlement =
+  | { state: 'DELIVERED' }
+  | { state: 'SKIPPED' | 'ABANDONED'; reason: string; lastError: string | null }
+  | { state: 'PENDING'; retryInMs: number; lastError: string };
+
+/** Something the alert queue owes that is due (or overdue) by PostgreSQL's clock. */
+export interface DueWork {
+  evaluations: { auditId: string }[];
+  deliveries: { id: string; attempts: number }[];
+}
 
 export interface MailPreferenceRow {
   immediate: boolean;
@@ -136,8 +182,8 @@ export class AlertRepository {
   }
 
   /** The enabled rules of these kinds of a project. */
-  activeRules(db: NativeDb, projectId: string, kinds: readonly AlertRuleKind[]): Promise<AlertRule[]> {
-    return nativeQuery<AlertRule>(
+  activeRules(db: NativeDb | NativeTx, projectId: string, kinds: readonly AlertRuleKind[]): Promise<AlertRule[]> {
+    return run<AlertRule>(
       db,
       `SELECT ${RULE_COLUMNS} FROM alert_rule r WHERE r.project_id = $1 AND r.enabled AND r.kind = ANY($2::text[])
        ORDER BY r.created_at, r.id`,
@@ -290,8 +336,8 @@ export class AlertRepository {
     return row;
   }
 
-  async enabledEndpointIds(db: NativeDb, projectId: string): Promise<string[]> {
-    const rows = await nativeQuery<{ id: string }>(
+  async enabledEndpointIds(db: NativeDb | NativeTx, projectId: string): Promise<string[]> {
+    const rows = await run<{ id: string }>(
       db,
       'SELECT id FROM webhook_endpoint WHERE project_id = $1 AND enabled ORDER BY created_at, id',
       [projectId],
@@ -305,8 +351,8 @@ export class AlertRepository {
    * Records an alert once per rule and subject: a second insert of the same (rule, dedupe key) returns the first
    * row's id with `inserted` false, so a retried evaluation sends nothing new.
    */
-  async insertEvent(db: NativeDb, e: NewAlertEvent): Promise<{ id: string; inserted: boolean }> {
-    const [row] = await nativeQuery<{ id: string; inserted: boolean }>(
+  async insertEvent(db: NativeDb | NativeTx, e: NewAlertEvent): Promise<{ id: string; inserted: boolean }> {
+    const [row] = await run<{ id: string; inserted: boolean }>(
       db,
       `INSERT INTO alert_event (id, project_id, rule_id, kind, dedupe_key, payload, created_at)
        VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)
@@ -333,7 +379,7 @@ export class AlertRepository {
     await nativeQuery(
       db,
       `INSERT INTO webhook_delivery (id, endpoint_id, event_id, attempt, manual, succeeded, status_code, error,
-         latency_ms, response_excerpt) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+         latency_ms, response_excerpt, delivery_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [
         d.id,
         d.endpointId,
@@ -345,6 +391,7 @@ export class AlertRepository {
         d.error,
         d.latencyMs,
         d.responseExcerpt,
+        d.deliveryId,
       ],
     );
   }
@@ -358,7 +405,7 @@ export class AlertRepository {
   ): Promise<WebhookDeliveryRow[]> {
     return nativeQuery<WebhookDeliveryRow>(
       db,
-      `SELECT ${DELIVERY_COLUMNS} FROM webhook_delivery d JOIN alert_event ev ON ev.id = d.event_id
+      `SELECT ${DELIVERY_COLUMNS} FROM ${DELIVERY_FROM}
        WHERE d.endpoint_id = $1 AND ($2::uuid IS NULL OR d.id < $2::uuid) ORDER BY d.id DESC LIMIT $3`,
       [endpointId, before, limit],
     );
@@ -380,7 +427,7 @@ export class AlertRepository {
       `SELECT ${DELIVERY_COLUMNS} FROM unnest($1::uuid[]) AS ids(id)
        JOIN LATERAL (SELECT * FROM webhook_delivery x WHERE x.endpoint_id = ids.id ORDER BY x.id DESC LIMIT 1) d
          ON true
-       JOIN alert_event ev ON ev.id = d.event_id`,
+       JOIN alert_event ev ON ev.id = d.event_id LEFT JOIN alert_delivery od ON od.id = d.delivery_id`,
       [endpointIds],
     );
   }
@@ -393,12 +440,167 @@ export class AlertRepository {
   ): Promise<WebhookDeliveryRow | undefined> {
     const [row] = await nativeQuery<WebhookDeliveryRow>(
       db,
-      `SELECT ${DELIVERY_COLUMNS} FROM webhook_delivery d JOIN alert_event ev ON ev.id = d.event_id
+      `SELECT ${DELIVERY_COLUMNS} FROM ${DELIVERY_FROM}
        JOIN webhook_endpoint e ON e.id = d.endpoint_id JOIN project p ON p.id = e.project_id
        WHERE d.id = $1 AND p.organization_id = $2`,
       [deliveryId, organizationId],
     );
     return row;
+  }
+
+  // ---- the outbox: evaluations and deliveries the alert queue owes (migration 0025)
+
+  /** Writes that land together (an alert and its owed deliveries). */
+  inTransaction<T>(db: NativeDb, work: (tx: NativeTx) => Promise<T>): Promise<T> {
+    return nativeTransaction(db, work);
+  }
+
+  /**
+   * Runs `work` once per completed audit: in one transaction, the audit's evaluation row (inserted by its completion;
+   * made here for an audit completed without one) is locked unless another worker holds it, `work` raises its alerts
+   * and owed deliveries on the same transaction, and the row becomes DONE with them. Null when there is nothing to
+   * evaluate: already DONE or ABANDONED, held by another worker, or the audit is not completed.
+   */
+  evaluateOnce<T>(db: NativeDb, auditId: string, work: (tx: NativeTx) => Promise<T>): Promise<T | null> {
+    return nativeTransaction(db, async (tx) => {
+      await tx.query(
+        `INSERT INTO alert_evaluation (audit_id) SELECT id FROM audit WHERE id = $1 AND status = 'COMPLETED'
+         ON CONFLICT (audit_id) DO NOTHING`,
+        [auditId],
+      );
+      const claimed = await tx.query(
+        `SELECT 1 FROM alert_evaluation WHERE audit_id = $1 AND state = 'PENDING' FOR UPDATE SKIP LOCKED`,
+        [auditId],
+      );
+      if (!claimed.length) return null;
+      const result = await work(tx);
+      await tx.query(
+        `UPDATE alert_evaluation SET state = 'DONE', evaluated_at = now(), last_error = NULL WHERE audit_id = $1`,
+        [auditId],
+      );
+      return result;
+    });
+  }
+
+  /**
+   * An evaluation that threw (not an outage): counted, and due again after `retryInMs`; ABANDONED with the error once
+   * `maxAttempts` failed. The state it is left in, or undefined when it was no longer pending.
+   */
+  async evaluationFailed(
+    db: NativeDb,
+    auditId: string,
+    error: string,
+    maxAttempts: number,
+    retryInMs: number,
+  ): Promise<{ state: string; attempts: number } | undefined> {
+    const [row] = await nativeQuery<{ state: string; attempts: number }>(
+      db,
+      `UPDATE alert_evaluation SET attempts = attempts + 1, last_error = $2,
+         state = CASE WHEN attempts + 1 >= $3 THEN 'ABANDONED' ELSE 'PENDING' END,
+         next_attempt_at = now() + make_interval(secs => $4::float8 / 1000)
+       WHERE audit_id = $1 AND state = 'PENDING' RETURNING state, attempts`,
+      [auditId, error.slice(0, 1000), maxAttempts, retryInMs],
+    );
+    return row;
+  }
+
+  /** Owed deliveries, on the evaluation's transaction; the ones already owed (same alert and recipient) are left. */
+  async insertOwedDeliveries(db: NativeDb | NativeTx, rows: NewOwedDelivery[]): Promise<OwedDelivery[]> {
+    if (!rows.length) return [];
+    return run<OwedDelivery>(
+      db,
+      `INSERT INTO alert_delivery (id, event_id, channel, endpoint_id, user_id, manual, max_attempts)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::boolean[], $7::int[])
+       ON CONFLICT DO NOTHING RETURNING ${OWED_COLUMNS}`,
+      [
+        rows.map((r) => r.id),
+        rows.map((r) => r.eventId),
+        rows.map((r) => r.channel),
+        rows.map((r) => r.endpointId),
+        rows.map((r) => r.userId),
+        rows.map((r) => r.manual),
+        rows.map((r) => r.maxAttempts),
+      ],
+    );
+  }
+
+  /** The automatic delivery of an alert to a recipient, when one is owed or was made. */
+  async owedDeliveryOf(
+    db: NativeDb,
+    key: { eventId: string; endpointId: string | null; userId: string | null },
+  ): Promise<(OwedDelivery & { state: DeliveryState }) | undefined> {
+    const [row] = await nativeQuery<OwedDelivery & { state: DeliveryState }>(
+      db,
+      `SELECT ${OWED_COLUMNS}, state FROM alert_delivery WHERE event_id = $1 AND NOT manual
+         AND endpoint_id IS NOT DISTINCT FROM $2::uuid AND user_id IS NOT DISTINCT FROM $3::text`,
+      [key.eventId, key.endpointId, key.userId],
+    );
+    return row;
+  }
+
+  /**
+   * Claims attempt `attempt` of a pending delivery: only when it has had exactly `attempt - 1`, so that two jobs for
+   * the same attempt (the queue's and the reconciler's) make one. The attempt holds the delivery for `leaseMs` (it is
+   * not due meanwhile); undefined when another claim won, or it is no longer pending.
+   */
+  async claimDelivery(
+    db: NativeDb,
+    deliveryId: string,
+    attempt: number,
+    leaseMs: number,
+  ): Promise<OwedDelivery | undefined> {
+    const [row] = await nativeQuery<OwedDelivery>(
+      db,
+      `UPDATE alert_delivery SET attempts = attempts + 1, updated_at = now(),
+         next_attempt_at = now() + make_interval(secs => $3::float8 / 1000)
+       WHERE id = $1 AND state = 'PENDING' AND attempts = $2 - 1 RETURNING ${OWED_COLUMNS}`,
+      [deliveryId, attempt, leaseMs],
+    );
+    return row;
+  }
+
+  /** The end of attempt `attempt` (fenced on it): done, given up, skipped, or due again after a delay. */
+  async settleDelivery(db: NativeDb, deliveryId: string, attempt: number, s: DeliverySettlement): Promise<boolean> {
+    const rows = await nativeQuery(
+      db,
+      `UPDATE alert_delivery SET state = $3, updated_at = now(), reason = $4, last_error = COALESCE($5, last_error),
+         next_attempt_at = CASE WHEN $3 = 'PENDING' THEN now() + make_interval(secs => $6::float8 / 1000)
+           ELSE next_attempt_at END
+       WHERE id = $1 AND attempts = $2 AND state = 'PENDING' RETURNING id`,
+      [
+        deliveryId,
+        attempt,
+        s.state,
+        s.state === 'SKIPPED' || s.state === 'ABANDONED' ? s.reason.slice(0, 1000) : null,
+        s.state === 'DELIVERED' ? null : (s.lastError?.slice(0, 1000) ?? null),
+        s.state === 'PENDING' ? s.retryInMs : 0,
+      ],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * What is owed and has been due for at least `graceMs` (the queue had its chance): evaluations of completed audits
+   * and pending deliveries, oldest first, at most `limit` of each.
+   */
+  async dueWork(db: NativeDb, graceMs: number, limit: number): Promise<DueWork> {
+    const [evaluations, deliveries] = await Promise.all([
+      nativeQuery<{ auditId: string }>(
+        db,
+        `SELECT audit_id AS "auditId" FROM alert_evaluation
+         WHERE state = 'PENDING' AND next_attempt_at <= now() - make_interval(secs => $1::float8 / 1000)
+         ORDER BY next_attempt_at LIMIT $2`,
+        [graceMs, limit],
+      ),
+      nativeQuery<{ id: string; attempts: number }>(
+        db,
+        `SELECT id, attempts FROM alert_delivery
+         WHERE state = 'PENDING' AND next_attempt_at <= now() - make_interval(secs => $1::float8 / 1000)
+         ORDER BY next_attempt_at LIMIT $2`,
+        [graceMs, limit],
+      ),
+    ]);
+    return { evaluations, deliveries };
   }
 
   // ---- e-mail preferences and recipients
@@ -435,8 +637,8 @@ export class AlertRepository {
   }
 
   /** Members of the project's organization who want its alerts by e-mail as they happen. */
-  immediateRecipients(db: NativeDb, projectId: string): Promise<MailRecipient[]> {
-    return nativeQuery<MailRecipient>(
+  immediateRecipients(db: NativeDb | NativeTx, projectId: string): Promise<MailRecipient[]> {
+    return run<MailRecipient>(
       db,
       `SELECT u.id AS "userId", u.email, u.name FROM alert_mail_preference ap
        JOIN project p ON p.id = ap.project_id
@@ -501,8 +703,8 @@ export class AlertRepository {
 
   // ---- what alerts read of projects, audits, vitals and rankings
 
-  async project(db: NativeDb, projectId: string): Promise<AlertProject | undefined> {
-    const [row] = await nativeQuery<AlertProject>(
+  async project(db: NativeDb | NativeTx, projectId: string): Promise<AlertProject | undefined> {
+    const [row] = await run<AlertProject>(
       db,
       'SELECT id, organization_id AS "organizationId", name, url, domain FROM project WHERE id = $1',
       [projectId],
@@ -631,4 +833,9 @@ export class AlertRepository {
       [projectId, until],
     );
   }
+}
+
+/** A statement on a transaction's connection, or on the pool. */
+function run<T>(db: NativeDb | NativeTx, text: string, values: unknown[]): Promise<T[]> {
+  return 'getConnection' in db ? nativeQuery<T>(db, text, values) : db.query<T>(text, values);
 }

@@ -92,8 +92,31 @@ export class AlertRuleInput {
   @Field(() => [AlertChannelEnum], { description: 'At least one.' }) channels!: AlertChannelEnum[];
 }
 
+export enum WebhookDeliveryStatusEnum {
+  PENDING = 'PENDING',
+  DELIVERED = 'DELIVERED',
+  ABANDONED = 'ABANDONED',
+  SKIPPED = 'SKIPPED',
+}
+registerEnumType(WebhookDeliveryStatusEnum, {
+  name: 'WebhookDeliveryStatus',
+  description:
+    'Where the delivery of an alert to an endpoint stands. Deliveries are recorded in the database: an outage of ' +
+    'the queue delays them, it does not lose them.',
+  valuesConfig: {
+    PENDING: { description: 'Another attempt is owed, at `nextAttemptAt` (late if the queue was away).' },
+    DELIVERED: { description: 'An attempt was answered 2xx; it is not sent again (a redelivery is a new delivery).' },
+    ABANDONED: {
+      description: 'Given up, for the `reason` given: its attempts ran out, or the target refused it for good.',
+    },
+    SKIPPED: { description: 'No longer sent (the endpoint was disabled, or the alert is gone), for the `reason`.' },
+  },
+});
+
 @ObjectType('WebhookDelivery', {
-  description: 'One attempt to deliver an alert to a webhook endpoint, as the endpoint answered it.',
+  description:
+    'One attempt to deliver an alert to a webhook endpoint, as the endpoint answered it, with where its delivery ' +
+    'stands now (`status`, `reason`).',
 })
 export class WebhookDeliveryType {
   @Field(() => ID) id!: string;
@@ -112,6 +135,22 @@ export class WebhookDeliveryType {
   @Field(() => String, { nullable: true, description: 'The first kilobyte of the answer, as text.' })
   responseExcerpt!: string | null;
   @Field(() => Date) createdAt!: Date;
+  @Field(() => WebhookDeliveryStatusEnum, {
+    nullable: true,
+    description:
+      'Where the delivery this attempt belongs to stands now (the same on each of its attempts); null for attempts ' +
+      'logged before deliveries were recorded.',
+  })
+  status!: `${WebhookDeliveryStatusEnum}` | null;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Why the delivery was ABANDONED (e.g. "Gave up after 6 attempts; the last: The endpoint answered HTTP 500", ' +
+      '"Not retried: Refused: …") or SKIPPED; null otherwise.',
+  })
+  reason!: string | null;
+  @Field(() => Date, { nullable: true, description: 'When the next attempt is due, while the delivery is PENDING.' })
+  nextAttemptAt!: Date | null;
 }
 
 @ObjectType('WebhookDeliveryConnection')

@@ -23,13 +23,23 @@ export type {
 } from './alert-facts.js';
 export { AlertFactsReader, type AuditFactsProvider } from './alert-facts-reader.js';
 export { poorVitalCrossings, type VitalsRow, type PoorBound } from './alert-vitals.js';
-export { AlertEvaluationRunner, type AlertDispatchOptions, type EvaluationResult } from './alert-evaluation.runner.js';
+export {
+  AlertEvaluationRunner,
+  EMAIL_ATTEMPTS,
+  EVALUATION_ATTEMPTS,
+  type AlertDispatchOptions,
+  type EvaluationResult,
+} from './alert-evaluation.runner.js';
+export { AlertOutbox, type AlertReconcileReport, type AttemptResult } from './alert-outbox.js';
 export { WebhookDeliveryRunner, RESPONSE_EXCERPT_BYTES, type DeliveryOutcome } from './webhook-delivery.runner.js';
 export { AlertMailRunner, type MailOutcome } from './alert-mail.runner.js';
 export { AlertJobRunner, createAlertJobRunner, type AlertJob, type AlertWorkerConfig } from './alert-job-runner.js';
 export {
   createAlertTriggers,
   enqueueAuditEvaluation,
+  enqueueDelivery,
+  deliveryJobId,
+  evaluationJobId,
   enqueueRankEvaluation,
   scheduleWeeklyDigest,
   alertRetryOptions,

@@ -46,8 +46,9 @@ export class WebhookDeliveryRunner {
     private readonly repo = new AlertRepository(),
   ) {}
 
+  /** One attempt; `deliveryId` is the owed delivery (alert_delivery) it belongs to, written beside it in the log. */
   async deliver(
-    job: { eventId: string; endpointId: string; manual?: boolean },
+    job: { eventId: string; endpointId: string; manual?: boolean; deliveryId?: string },
     attempt: number,
   ): Promise<DeliveryOutcome> {
     const endpoint = await this.repo.endpointForDelivery(this.db, job.endpointId);
@@ -74,6 +75,7 @@ export class WebhookDeliveryRunner {
         error: r.error,
         latencyMs: Math.round(performance.now() - started),
         responseExcerpt: r.body ? excerpt(r.body) : null,
+        deliveryId: job.deliveryId ?? null,
       });
     };
     const fail = async (error: string, retry: boolean, statusCode: number | null = null, body?: Buffer) => {

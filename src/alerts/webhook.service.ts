@@ -7,7 +7,7 @@ import { createAddressPolicy, parseAllowList, refusedTarget, type AddressPolicy 
 import { assertApiAccess } from '../identity/index.js';
 import type { ProjectService } from '../projects/index.js';
 import { AlertRepository, type WebhookDeliveryRow, type WebhookEndpointRow } from './alert.repository.js';
-import { alertRetryOptions, type AlertQueue } from './alert-jobs.js';
+import { enqueueDelivery, type AlertQueue } from './alert-jobs.js';
 import { testPayload } from './alert-payload.js';
 import { WebhookSecretBox, webhookKeyMaterial } from './webhook-secret.js';
 
@@ -146,7 +146,7 @@ export class WebhookService {
     const p = assertApiAccess(principal, 'write');
     const delivery = isUuid(deliveryId) ? await this.repo.findDeliveryOwned(em, deliveryId, p.organizationId) : null;
     if (!delivery) throw notFound('Webhook delivery');
-    return this.enqueueManual(delivery.eventId, delivery.endpointId);
+    return this.enqueueManual(em, delivery.eventId, delivery.endpointId);
   }
 
   /** A `test` event to one endpoint, so its receiver and signature check can be tried before a real alert. */
@@ -164,15 +164,21 @@ export class WebhookService {
       dedupeKey: event.id,
       payload: testPayload(event, project, this.config.baseUrl),
     });
-    return this.enqueueManual(event.id, endpoint.id);
+    return this.enqueueManual(em, event.id, endpoint.id);
   }
 
-  private async enqueueManual(eventId: string, endpointId: string): Promise<QueuedDelivery> {
-    const jobId = `webhook-manual-${newId()}`;
-    await this.queue.add(
-      'deliver-webhook',
-      { kind: 'deliver-webhook', eventId, endpointId, manual: true },
-      { ...alertRetryOptions(1, this.config.ALERT_RETRY_DELAY_MS), jobId },
+  /**
+   * A delivery a person asked for: one attempt, owed in PostgreSQL like an alert's (the alert workers' reconciler
+   * queues it should Redis lose the job), then queued.
+   */
+  private async enqueueManual(em: EntityManager, eventId: string, endpointId: string): Promise<QueuedDelivery> {
+    const [owed] = await this.repo.insertOwedDeliveries(em, [
+      { id: newId(), eventId, channel: 'WEBHOOK', endpointId, userId: null, manual: true, maxAttempts: 1 },
+    ]);
+    const jobId = await enqueueDelivery(
+      this.queue,
+      { deliveryId: owed.id, attempt: 1 },
+      this.config.ALERT_RETRY_DELAY_MS,
     );
     return { eventId, endpointId, jobId };
   }

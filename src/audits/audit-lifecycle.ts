@@ -71,7 +71,9 @@ export function enterPhase(db: NativeDb, run: AuditAttempt, phase: AuditPhase): 
 
 /**
  * RUNNING (attempt n) -> COMPLETED with its scores, inside the transaction that writes the results: the row stays
- * locked until commit, so a cancel at the same moment waits and then finds the audit final.
+ * locked until commit, so a cancel at the same moment waits and then finds the audit final. The same statement group
+ * records the audit's alerts as owed (an `alert_evaluation` row): committed with the completion, evaluated once by an
+ * alert worker, late if Redis was away, never lost.
  */
 export function complete(tx: NativeTx, run: AuditAttempt, result: CompletedResult): Promise<boolean> {
   return repo.updateCompleted(tx, run, TRANSITIONS.complete, result);

@@ -1042,7 +1042,13 @@ export class AuditRepository {
         JSON.stringify(result.crawl.uncheckedLinks),
       ],
     );
-    return rows.length > 0;
+    if (!rows.length) return false;
+    // The completion's outbox: its alerts are owed from this commit on, whatever becomes of the alert queue's job
+    // (src/alerts claims the row once; its workers reconcile the queue with the pending ones).
+    await tx.query('INSERT INTO alert_evaluation (audit_id) VALUES ($1) ON CONFLICT (audit_id) DO NOTHING', [
+      run.auditId,
+    ]);
+    return true;
   }
 
   /** Attempt n's end with an error and the pages it reached. */

@@ -149,6 +149,12 @@ const envSchema = z
     ALERT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     /** Rank alerts are evaluated this long after a project's last keyword check (its run has settled by then). */
     ALERT_RANK_SETTLE_MS: z.coerce.number().int().min(0).default(60_000),
+    /**
+     * How often each alert worker queues again the alerts PostgreSQL says are owed and due but the queue does not
+     * hold (a completed audit's evaluation, a delivery's next attempt: Redis was down, or lost its data); owed work is
+     * queued again once it has been due this long. 0 = at start only.
+     */
+    ALERT_RECONCILE_MS: z.coerce.number().int().min(0).default(30_000),
     /** When the weekly alert digest is sent (cron, UTC): Mondays 08:00 by default. */
     ALERT_DIGEST_CRON: z
       .string()

@@ -6,16 +6,23 @@
  *   B. Redis stopped (20 s; quick 5 s) and started again EMPTY (its jobs are gone);
  *   R. Redis restarted EMPTY 10 s into a 200-page audit (the issue's drill): its worker is alive, so the audit ends
  *      with one attempt and each page requested once (its heartbeat keeps the sweeper from starting it again);
- *   C. PostgreSQL stopped (10 s; quick 3 s) and started again.
+ *   C. PostgreSQL stopped (10 s; quick 3 s) and started again;
+ *   L. Redis stopped while an audit completes (issue 47): its SCORE_DROP alert is evaluated once and its webhook sent
+ *      once, after Redis is back (started empty);
+ *   F. FLUSHALL between a webhook's attempts 1 and 2: attempt 2 still comes, late, and once.
  * During each outage the API is asked continuously (Surface A, a free tool, the job endpoint): every answer must be
  * a 503 UNAVAILABLE with Retry-After in the documented shape (or a 200 the outage does not concern), within ~1 s.
  * Expectations: every audit ends COMPLETED or FAILED with a reason (none stuck), the audits of B and R after one
  * attempt, completed audits hold exactly the site's pages and the same issue occurrences as each other (0 lost, 0
  * duplicated rows), the API answers 200 after each outage without a restart, the worker groups are still up.
- * Figures: recovery times, request outcomes during outages by status, audits' end states, R's attempts and requests.
+ * Figures: recovery times, request outcomes during outages by status, audits' end states, R's attempts and requests,
+ * L's and F's webhooks and how late they came.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { generatedSite } from '../fixtures/sites/generated-site.js';
 import { freePort } from '../bench/api-process.js';
@@ -82,7 +89,27 @@ async function startRedisServer(log: (l: string) => void) {
   };
   await start();
   log(`redis-server on 127.0.0.1:${port}`);
-  return { url: `redis://127.0.0.1:${port}`, start, stop };
+  const flushAll = () => execFileSync('redis-cli', ['-p', String(port), 'FLUSHALL'], { stdio: 'pipe' });
+  return { url: `redis://127.0.0.1:${port}`, start, stop, flushAll };
+}
+
+/** A webhook receiver on 127.0.0.1 answering 500 to the first `failFirst` requests, 200 after; arrival times kept. */
+async function startReceiver(failFirst: number) {
+  const received: { headers: IncomingHttpHeaders; answered: number; at: number }[] = [];
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const answered = received.length < failFirst ? 500 : 200;
+      received.push({ headers: req.headers, answered, at: Date.now() });
+      res.writeHead(answered).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 interface Probe {
@@ -168,6 +195,9 @@ interface AuditRow {
 const RESTART_PAGES = 200;
 const RESTART_PAGE_DELAY_MS = 400;
 const RESTART_AFTER_MS = 10_000;
+/** The alert scenarios: the reconciler's interval (and grace), and the delay before a webhook's attempt 2. */
+const ALERT_RECONCILE_MS = 2_000;
+const ALERT_RETRY_DELAY_MS = 5_000;
 
 export const drill: Drill = {
   description: 'kill -9 of a worker, Redis stopped and restarted empty, PostgreSQL restarted, all mid-audit',
@@ -198,6 +228,9 @@ export const drill: Drill = {
           // The probes' anonymous tool calls would otherwise meet the per-IP limit (10/min): this drill is about
           // outages.
           ANONYMOUS_RATE_PER_MINUTE: '100000',
+          ALERT_RECONCILE_MS: String(ALERT_RECONCILE_MS),
+          ALERT_RETRY_DELAY_MS: String(ALERT_RETRY_DELAY_MS),
+          ALERT_WEBHOOK_ATTEMPTS: '4',
         },
       });
       const p = platform;
@@ -234,8 +267,45 @@ export const drill: Drill = {
       ]);
 
       const audits: { id: string; jobId: string; scenario: string; pages: number }[] = [];
+      /** GraphQL as the signed-in user. */
+      const graphql = async (query: string, variables: Record<string, unknown>) => {
+        const res = await fetch(`${api.baseUrl}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie, origin: api.baseUrl },
+          body: JSON.stringify({ query, variables }),
+        }).then((r) => r.json() as Promise<{ data?: Record<string, any>; errors?: unknown }>);
+        if (!res.data) throw new Error(`GraphQL failed: ${JSON.stringify(res.errors)}`);
+        return res.data;
+      };
+      /**
+       * A SCORE_DROP rule (1 point) of the project with a webhook endpoint at `url`, and a perfect audit an hour
+       * earlier: the next audit's completion raises one alert, one delivery.
+       */
+      const watchScore = async (projectId: string, url: string) => {
+        await graphql('mutation($p: ID!, $i: AlertRuleInput!) { createAlertRule(projectId: $p, input: $i) { id } }', {
+          p: projectId,
+          i: { kind: 'SCORE_DROP', category: 'OVERALL', points: 1, channels: ['WEBHOOK'] },
+        });
+        await graphql(
+          `mutation($p: ID!, $i: CreateWebhookEndpointInput!) {
+            createWebhookEndpoint(projectId: $p, input: $i) { endpoint { id } } }`,
+          { p: projectId, i: { url } },
+        );
+        await p.sql(
+          `INSERT INTO audit (id, project_id, status, job_id, overall_score, meta_score, content_score, links_score,
+             technical_score, performance_score, pages_crawled, max_pages, created_at, completed_at)
+           VALUES ($1::uuid, $2, 'COMPLETED', $1::text, 100, 100, 100, 100, 100, 100, 5, 100,
+             now() - interval '1 hour', now() - interval '1 hour')`,
+          [randomUUID(), projectId],
+        );
+      };
       /** A project on a fresh copy of the site, audited through Surface A; resolves once its crawl is under way. */
-      const startAudit = async (scenario: string, sitePages = pages, pageDelayMs = delayMs) => {
+      const startAudit = async (
+        scenario: string,
+        sitePages = pages,
+        pageDelayMs = delayMs,
+        prepare?: (projectId: string) => Promise<void>,
+      ) => {
         const site = generatedSite(sitePages, pageDelayMs);
         sites.push(site);
         const port = await site.listen();
@@ -248,6 +318,7 @@ export const drill: Drill = {
           }),
         }).then((r) => r.json() as Promise<{ data?: { createProject: { id: string } }; errors?: unknown }>);
         if (!created.data) throw new Error(`createProject failed: ${JSON.stringify(created.errors)}`);
+        await prepare?.(created.data.createProject.id);
         const started = await fetch(`${api.baseUrl}/api/v1/projects/${created.data.createProject.id}/audit`, {
           method: 'POST',
           headers: { authorization: `Bearer ${key}` },
@@ -460,6 +531,114 @@ export const drill: Drill = {
         expect(progressed !== null, 'C: the audit progressed again after PostgreSQL came back');
       }
 
+      // L. Redis stopped while an audit completes: its alert is late, not lost, and sent once.
+      {
+        const receiver = await startReceiver(0);
+        const lPages = 40;
+        try {
+          const { auditId } = await startAudit('L', lPages, delayMs, (projectId) =>
+            watchScore(projectId, receiver.url),
+          );
+          await redis.stop();
+          log('L: Redis stopped while the audit crawls its last pages');
+          const ended = await waitFor(
+            async () => {
+              const r = await row(auditId);
+              return r && (r.status === 'COMPLETED' || r.status === 'FAILED') ? r : null;
+            },
+            90_000,
+            200,
+          );
+          // A few reconciler rounds with Redis still down: nothing can be sent.
+          await sleep(2 * ALERT_RECONCILE_MS);
+          const sentWhileDown = receiver.received.length;
+          await redis.start();
+          const upAt = Date.now();
+          log(`L: audit ${ended?.status ?? 'still running'}; Redis started again, empty`);
+          const sent = await waitFor(async () => receiver.received.length >= 1, 90_000, 100);
+          // More rounds of the reconciler and the queue: nothing twice.
+          await sleep(3 * ALERT_RECONCILE_MS);
+          const [{ events }] = await p.sql<{ events: number }>(
+            `SELECT count(*)::int AS events FROM alert_event e JOIN audit a ON a.project_id = e.project_id
+             WHERE a.id = $1`,
+            [auditId],
+          );
+          const [evaluation] = await p.sql<{ state: string }>(
+            'SELECT state FROM alert_evaluation WHERE audit_id = $1',
+            [auditId],
+          );
+          figures.L = {
+            sitePages: lPages,
+            auditCompletedWhileRedisDown: ended?.status === 'COMPLETED',
+            webhooksWhileRedisDown: sentWhileDown,
+            webhookAfterRedisBackMs: sent ? receiver.received[0].at - upAt : null,
+            webhooks: receiver.received.length,
+            alertsRaised: events,
+            evaluation: evaluation?.state ?? null,
+            reconcilerRequeues: (p.logs().match(/owed alerts queued again/g) ?? []).length,
+          };
+          log(`L: ${JSON.stringify(figures.L)}`);
+          expect(ended?.status === 'COMPLETED', `L: the audit completed while Redis was down (${ended?.status})`);
+          expect(sentWhileDown === 0, 'L: no webhook while Redis was down');
+          expect(receiver.received.length === 1, `L: one webhook after Redis came back (${receiver.received.length})`);
+          expect(events === 1 && evaluation?.state === 'DONE', `L: one alert raised, evaluation DONE (${events})`);
+        } finally {
+          await receiver.close();
+        }
+      }
+
+      // F. FLUSHALL between a webhook's attempts: attempt 2 is late, not lost, and made once.
+      {
+        const receiver = await startReceiver(1);
+        try {
+          const { auditId } = await startAudit('F', 20, delayMs, (projectId) => watchScore(projectId, receiver.url));
+          const pending = await waitFor(
+            async () =>
+              receiver.received.length === 1 &&
+              // Attempt 1's failure recorded (not merely claimed): attempt 2 is due after the retry delay.
+              (
+                await p.sql<{ due: Date }>(
+                  `SELECT d.next_attempt_at AS due FROM alert_delivery d JOIN alert_event e ON e.id = d.event_id
+                   JOIN audit a ON a.project_id = e.project_id
+                   WHERE a.id = $1 AND d.state = 'PENDING' AND d.attempts = 1 AND d.last_error IS NOT NULL`,
+                  [auditId],
+                )
+              )[0],
+            120_000,
+            50,
+          );
+          // Attempt 2's delayed job is in Redis by now (queued right after the record); then Redis loses it.
+          await sleep(500);
+          redis.flushAll();
+          const flushedAt = Date.now();
+          log('F: FLUSHALL after attempt 1 (answered 500), before attempt 2');
+          const second = await waitFor(async () => receiver.received.length >= 2, 90_000, 100);
+          await sleep(ALERT_RETRY_DELAY_MS + 3 * ALERT_RECONCILE_MS);
+          figures.F = {
+            retryDelayMs: ALERT_RETRY_DELAY_MS,
+            attempt2AfterFlushMs: second ? receiver.received[1].at - flushedAt : null,
+            attempt2LateByMs: second && pending ? receiver.received[1].at - pending.due.getTime() : null,
+            requests: receiver.received.length,
+            answers: receiver.received.map((r) => r.answered),
+            attemptHeaders: receiver.received.map((r) => r.headers['x-delivery-attempt']),
+          };
+          log(`F: ${JSON.stringify(figures.F)}`);
+          expect(!!pending, 'F: attempt 1 failed and attempt 2 was owed');
+          expect(
+            receiver.received.length === 2 &&
+              receiver.received[1].answered === 200 &&
+              receiver.received[1].headers['x-delivery-attempt'] === '2',
+            `F: attempt 2 came after the FLUSHALL, once (${receiver.received.length} requests)`,
+          );
+          expect(
+            new Set(receiver.received.map((r) => r.headers['x-event-id'])).size === 1,
+            'F: both attempts carry the same event id',
+          );
+        } finally {
+          await receiver.close();
+        }
+      }
+
       // Every audit ends, and what the completed ones hold is whole and not doubled.
       const ids = audits.map((a) => a.id);
       const ended = await waitFor(
@@ -573,6 +752,16 @@ export const drill: Drill = {
         failedRequestLines: (logs.match(/"msg":"request failed"/g) ?? []).length,
       };
       log(`logs: ${JSON.stringify(figures.logs)}`);
+      // Every completed audit's alerts were evaluated (none left owed), and no delivery is left pending.
+      const [owed] = await p.sql<{ evaluations: number; deliveries: number }>(
+        `SELECT (SELECT count(*) FROM alert_evaluation WHERE state <> 'DONE')::int AS evaluations,
+           (SELECT count(*) FROM alert_delivery WHERE state = 'PENDING')::int AS deliveries`,
+      );
+      figures.alertsOwedAtEnd = owed;
+      expect(
+        owed.evaluations === 0 && owed.deliveries === 0,
+        `no alert evaluation or delivery left owed (${JSON.stringify(owed)})`,
+      );
       expect(
         (figures.logs as { unhandledIoredis: number }).unhandledIoredis === 0,
         'no "[ioredis] Unhandled error event" in any log',

@@ -175,7 +175,8 @@ const CREATE_ENDPOINT = `mutation($p: ID!, $i: CreateWebhookEndpointInput!) {
   createWebhookEndpoint(projectId: $p, input: $i) { secret endpoint { id url enabled lastDelivery { id } } } }`;
 const DELIVERIES = `query($e: ID!, $first: Int) { webhookDeliveries(endpointId: $e, first: $first) {
   totalCount pageInfo { hasNextPage endCursor }
-  nodes { id eventId eventType attempt manual succeeded statusCode error latencyMs responseExcerpt } } }`;
+  nodes { id eventId eventType attempt manual succeeded statusCode error latencyMs responseExcerpt
+    status reason nextAttemptAt } } }`;
 
 async function setUp(owner: TestUser, failFirst = 0) {
   const org: Org = { t, id: owner.organizationId, plan: 'FREE', owner };
@@ -251,10 +252,10 @@ describe('a score drop', () => {
       // The delivery log: one row per attempt, newest first.
       const log = (await ok(owner, DELIVERIES, { e: endpointId })).webhookDeliveries;
       expect(log.totalCount).toBe(3);
-      expect(log.nodes.map((d: any) => [d.attempt, d.succeeded, d.statusCode, d.manual])).toEqual([
-        [3, true, 200, false],
-        [2, false, 500, false],
-        [1, false, 500, false],
+      expect(log.nodes.map((d: any) => [d.attempt, d.succeeded, d.statusCode, d.manual, d.status])).toEqual([
+        [3, true, 200, false, 'DELIVERED'],
+        [2, false, 500, false, 'DELIVERED'],
+        [1, false, 500, false, 'DELIVERED'],
       ]);
       expect(log.nodes[0].responseExcerpt).toBe('ok, thanks');
       expect(log.nodes[2]).toMatchObject({ error: 'The endpoint answered HTTP 500', responseExcerpt: 'nope (1)' });
@@ -486,6 +487,118 @@ describe('the weekly digest', () => {
     linkIn(mail, `${t.config.baseUrl}/unsubscribe?token=`);
     await new Promise((r) => setTimeout(r, 500));
     expect(smtp.messages.slice(mailsBefore).some((m) => m.to.includes(other.email))).toBe(false);
+  });
+});
+
+describe('deliveries given up', () => {
+  it('shows an abandoned delivery with its reason: attempts ran out, or a refusal a retry would meet', async () => {
+    const owner = await signUp(t);
+    // Always 500: the delivery's 5 attempts (ALERT_WEBHOOK_ATTEMPTS) run out.
+    const { project, receiver, endpointId } = await setUp(owner, 1_000);
+    // A secret that can no longer be opened (WEBHOOK_SECRET_KEY changed): not retried.
+    const broken = await ok(owner, CREATE_ENDPOINT, { p: project.id, i: { url: receiver.url } });
+    const brokenId = broken.createWebhookEndpoint.endpoint.id as string;
+    await t.runtime.pool.query("UPDATE webhook_endpoint SET secret = 'v1.not-a-sealed-secret' WHERE id = $1", [
+      brokenId,
+    ]);
+    try {
+      await ok(owner, CREATE_RULE, {
+        p: project.id,
+        i: { kind: 'SCORE_DROP', category: 'OVERALL', points: 5, channels: ['WEBHOOK'] },
+      });
+      await anAudit({ project, scores: { overall: 90 }, createdAt: new Date(Date.now() - 3_600_000) });
+      const head = await anAudit({ project, scores: { overall: 70 } });
+      await triggers.auditCompleted(head.id);
+
+      const exhausted = await waitFor(
+        'five attempts, the last one abandoned',
+        async () => {
+          const d = (await ok(owner, DELIVERIES, { e: endpointId })).webhookDeliveries;
+          return d.totalCount === 5 && d.nodes[0].status === 'ABANDONED' && d;
+        },
+        20_000,
+      );
+      expect(receiver.received.map((r) => r.answered)).toEqual([500, 500, 500, 500, 500]);
+      expect(exhausted.nodes.map((d: any) => d.attempt)).toEqual([5, 4, 3, 2, 1]);
+      for (const d of exhausted.nodes)
+        expect(d).toMatchObject({
+          status: 'ABANDONED',
+          reason: 'Gave up after 5 attempts; the last: The endpoint answered HTTP 500',
+          nextAttemptAt: null,
+        });
+      const refused = await waitFor('the refused delivery logged', async () => {
+        const d = (await ok(owner, DELIVERIES, { e: brokenId })).webhookDeliveries;
+        return d.totalCount > 0 && d.nodes[0].status === 'ABANDONED' && d;
+      });
+      expect(refused.totalCount).toBe(1);
+      expect(refused.nodes[0]).toMatchObject({
+        attempt: 1,
+        succeeded: false,
+        status: 'ABANDONED',
+        reason: 'Not retried: The signing secret cannot be read (WEBHOOK_SECRET_KEY changed?): rotate the secret.',
+      });
+      // The endpoints list shows it as well (its latest delivery).
+      const listed = await ok(
+        owner,
+        'query($p: ID!) { webhookEndpoints(projectId: $p) { id lastDelivery { status reason } } }',
+        { p: project.id },
+      );
+      expect(listed.webhookEndpoints.find((e: any) => e.id === brokenId).lastDelivery).toMatchObject({
+        status: 'ABANDONED',
+      });
+      // Given up is final: nothing more is sent.
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(receiver.received).toHaveLength(5);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('evaluates an audit once and sends each delivery once, however many workers run its jobs at once', async () => {
+    const owner = await signUp(t);
+    const { project, receiver, endpointId } = await setUp(owner);
+    try {
+      await ok(owner, CREATE_RULE, {
+        p: project.id,
+        i: { kind: 'SCORE_DROP', category: 'OVERALL', points: 5, channels: ['WEBHOOK'] },
+      });
+      const earlier = await anAudit({ project, scores: { overall: 90 }, createdAt: new Date(Date.now() - 3_600_000) });
+      const head = await anAudit({ project, scores: { overall: 70 } });
+      // Four copies of the evaluation job at once (a retry, a reconciler's, another worker's), beside the queue's.
+      const runner = createAlertJobRunner({
+        db: t.runtime.orm.em,
+        queue,
+        http,
+        mailer: createMailer(t.config),
+        logger: t.runtime.logger,
+        config: t.config,
+        poorBounds: VITAL_BANDS,
+      });
+      const job = { data: { kind: 'evaluate-audit' as const, auditId: head.id }, attemptsMade: 0, timestamp: 0 };
+      await Promise.all([runner.run(job), runner.run(job), runner.run(job), runner.run(job)]);
+      await waitFor('the delivery', async () => receiver.received.length >= 1, 15_000);
+      // And four copies of its first attempt's job, after it succeeded.
+      const [{ id: deliveryId }] = (
+        await t.runtime.pool.query('SELECT id FROM alert_delivery WHERE endpoint_id = $1', [endpointId])
+      ).rows;
+      const attempt = { data: { kind: 'deliver' as const, deliveryId, attempt: 1 }, attemptsMade: 0, timestamp: 0 };
+      const again = await Promise.all([runner.run(attempt), runner.run(attempt), runner.run(attempt)]);
+      expect(again).toEqual([{ status: 'NOT_CLAIMED' }, { status: 'NOT_CLAIMED' }, { status: 'NOT_CLAIMED' }]);
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(receiver.received).toHaveLength(1);
+      expect(await alertEvents(project.id)).toHaveLength(1);
+      const log = (await ok(owner, DELIVERIES, { e: endpointId })).webhookDeliveries;
+      expect(log.nodes.map((d: any) => [d.attempt, d.status])).toEqual([[1, 'DELIVERED']]);
+      // The project's first audit has nothing to compare with: evaluated all the same, nothing left owed.
+      await runner.run({ data: { kind: 'evaluate-audit', auditId: earlier.id }, attemptsMade: 0, timestamp: 0 });
+      const owed = await t.runtime.pool.query(
+        'SELECT audit_id AS "auditId", state FROM alert_evaluation WHERE audit_id = ANY($1) ORDER BY created_at',
+        [[earlier.id, head.id]],
+      );
+      expect(owed.rows.map((r) => r.state)).toEqual(['DONE', 'DONE']);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

@@ -168,6 +168,21 @@ test('alerts: rules, a webhook with its secret once, the delivery log, e-mail, t
     await page.getByRole('button', { name: 'Refresh' }).click();
     await expect(log.getByRole('row')).toHaveCount(3, { timeout: 1_000 });
   }).toPass({ timeout: 20_000 });
+
+  // A test event the endpoint refuses (its signature check fails there: 401): one attempt, then given up, with why.
+  const signingSecret = receiver.secret;
+  receiver.secret = 'not-the-secret';
+  await endpoints.getByRole('button', { name: `Send test event to ${receiver.url}` }).click();
+  await expect.poll(() => received.length, { timeout: 30_000 }).toBe(3);
+  receiver.secret = signingSecret;
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(log.getByRole('row')).toHaveCount(4, { timeout: 1_000 });
+    await expect(log.getByRole('row').nth(1)).toContainText('Abandoned', { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(log.getByRole('row').nth(1)).toContainText(
+    'Gave up after 1 attempt; the last: The endpoint answered HTTP 401',
+  );
   await reviewShotsAtBothWidths(page, 'alerts');
 
   // A real audit that scores below the perfect one before it: one signed webhook and one e-mail.
@@ -175,9 +190,9 @@ test('alerts: rules, a webhook with its secret once, the delivery log, e-mail, t
   await sections.getByRole('link', { name: 'Overview' }).click();
   await page.getByRole('button', { name: 'Run audit' }).click();
   await expect(page.getByRole('heading', { name: 'Latest scores' })).toBeVisible({ timeout: 120_000 });
-  await expect.poll(() => received.length, { timeout: 60_000 }).toBe(3);
-  const alert = JSON.parse(received[2].body);
-  expect(received[2].verified).toBe(true);
+  await expect.poll(() => received.length, { timeout: 60_000 }).toBe(4);
+  const alert = JSON.parse(received[3].body);
+  expect(received[3].verified).toBe(true);
   expect(alert).toMatchObject({ type: 'alert.score_drop', alert: { details: { category: 'OVERALL', before: 100 } } });
   expect(alert.alert.title).toMatch(/^Overall score dropped \d+ points? \(100 → \d+\)$/);
   const mail = await waitForMail(email, 60_000);

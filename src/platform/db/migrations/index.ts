@@ -23,6 +23,7 @@ import { ComparisonDigest20261125 } from './20261125-0021-comparison-digest.js';
 import { AuditPageFacets20261126 } from './20261126-0022-audit-page-facets.js';
 import { AuditPageSearch20261126 } from './20261126-0023-audit-page-search.js';
 import { CrawlLoginBinding20261126 } from './20261126-0024-crawl-login-binding.js';
+import { AlertOutbox20261126 } from './20261126-0025-alert-outbox.js';
 import { InvitationSecret20261126 } from './20261126-0026-invitation-secret.js';
 
 /** Listed explicitly so that tsx, vitest and the compiled dist/ all run the same migrations. */
@@ -51,5 +52,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261126-0022-audit-page-facets', class: AuditPageFacets20261126 },
   { name: '20261126-0023-audit-page-search', class: AuditPageSearch20261126 },
   { name: '20261126-0024-crawl-login-binding', class: CrawlLoginBinding20261126 },
+  { name: '20261126-0025-alert-outbox', class: AlertOutbox20261126 },
   { name: '20261126-0026-invitation-secret', class: InvitationSecret20261126 },
 ];

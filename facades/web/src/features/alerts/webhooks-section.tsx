@@ -104,6 +104,45 @@ function AddEndpointForm({ projectId, onAdded }: { projectId: string; onAdded(ur
   );
 }
 
+/**
+ * Where the delivery an attempt belongs to stands: delivered, retrying (when), given up or skipped with the reason.
+ * Attempts logged before deliveries were recorded have no status: nothing is shown.
+ */
+function DeliveryStatus({
+  d,
+}: {
+  d: { status?: string | null; reason?: string | null; nextAttemptAt?: string | null };
+}) {
+  switch (d.status) {
+    case 'DELIVERED':
+      return <span className="badge badge-status-completed">Delivered</span>;
+    case 'PENDING':
+      return (
+        <>
+          <span className="badge badge-status-queued">Retrying</span>
+          {d.nextAttemptAt && (
+            <span className="muted small">
+              {' '}
+              <time dateTime={d.nextAttemptAt} title={formatDateTime(d.nextAttemptAt)}>
+                {formatRelative(d.nextAttemptAt)}
+              </time>
+            </span>
+          )}
+        </>
+      );
+    case 'ABANDONED':
+    case 'SKIPPED':
+      return (
+        <>
+          <span className="badge badge-status-failed">{d.status === 'ABANDONED' ? 'Abandoned' : 'Skipped'}</span>
+          {d.reason && <span className="small"> {d.reason}</span>}
+        </>
+      );
+    default:
+      return <span className="muted">—</span>;
+  }
+}
+
 /** An endpoint's delivery attempts, newest first, 20 at a time, each failed or not one redeliverable. */
 function DeliveryLog({ endpoint, onChanged }: { endpoint: Endpoint; onChanged(message: string): void }) {
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
@@ -150,6 +189,7 @@ function DeliveryLog({ endpoint, onChanged }: { endpoint: Endpoint; onChanged(me
                     Attempt
                   </th>
                   <th scope="col">Result</th>
+                  <th scope="col">Delivery</th>
                   <th scope="col" className="numeric">
                     Latency
                   </th>
@@ -177,6 +217,9 @@ function DeliveryLog({ endpoint, onChanged }: { endpoint: Endpoint; onChanged(me
                       </span>{' '}
                       {d.statusCode !== null ? `HTTP ${d.statusCode}` : ''}
                       {d.error && <span className="muted small"> {d.error}</span>}
+                    </td>
+                    <td>
+                      <DeliveryStatus d={d} />
                     </td>
                     <td className="numeric">{formatNumber(d.latencyMs)} ms</td>
                     <td className="url-text small" style={WIDE}>
@@ -299,10 +342,17 @@ export function WebhooksSection({
                     <td>
                       {e.lastDelivery ? (
                         <>
-                          {e.lastDelivery.succeeded ? 'Delivered' : 'Failed'}{' '}
+                          {e.lastDelivery.succeeded
+                            ? 'Delivered'
+                            : e.lastDelivery.status === 'ABANDONED'
+                              ? 'Abandoned'
+                              : 'Failed'}{' '}
                           <time dateTime={e.lastDelivery.createdAt} title={formatDateTime(e.lastDelivery.createdAt)}>
                             {formatRelative(e.lastDelivery.createdAt)}
                           </time>
+                          {e.lastDelivery.status === 'ABANDONED' && e.lastDelivery.reason && (
+                            <span className="muted small"> {e.lastDelivery.reason}</span>
+                          )}
                         </>
                       ) : (
                         <span className="muted">None yet</span>
