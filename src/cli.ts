@@ -12,6 +12,7 @@ import { DomainError } from './platform/errors.js';
 import type { Principal } from './platform/context.js';
 import type { MikroORM } from './platform/db/orm.js';
 import type { ScoreBreakdown } from './seo/scoring/index.js';
+import type { AuditCounts } from './audits/index.js';
 import type { Baseline, FailOnRule, GateOccurrence } from './seo/ci-gate/index.js';
 
 /**
@@ -815,6 +816,7 @@ program
         }),
         {
           pages: async () => undefined,
+          everyLinkInEvidence: Boolean(opts.allOccurrences || opts.writeJson),
           occurrences: async (rows) => {
             for (const r of rows) {
               if (keepAll) {
@@ -848,6 +850,7 @@ program
         title: i.title,
         severity: i.severity,
         category: i.category,
+        scope: i.scope,
         affectedPages: i.affectedPages,
         applicablePages: i.applicablePages,
         examples: examples.get(i.code) ?? [],
@@ -887,13 +890,24 @@ program
           `note: --max-pages ${maxPages} stopped the crawl: it covers the first ${outcome.pagesCrawled} of at least ` +
             `${crawl.pagesDiscovered} URLs found; the scores cover these\n`,
         );
-      if (crawl.uncheckedLinks.length)
+      const { counts } = outcome;
+      const external = counts.externalLinks;
+      const notTried = external.found - external.checked - external.couldNotCheck;
+      if (external.couldNotCheck || notTried > 0)
         process.stderr.write(
-          `note: ${crawl.uncheckedLinks.length} external link(s) could not be checked (not counted as broken): ` +
-            `${crawl.uncheckedLinks
-              .slice(0, 3)
-              .map((l) => `${l.url} (${l.reason})`)
-              .join(', ')}${crawl.uncheckedLinks.length > 3 ? ', …' : ''}\n`,
+          `note: ${formatCount(external.checked)} of ${formatCount(external.found)} external links checked ` +
+            '(the others are not counted as broken)' +
+            (notTried > 0
+              ? `; ${formatCount(notTried)} not tried (the audit checks at most ` +
+                `${formatCount(DEFAULT_CRAWL_OPTIONS.externalLinkBudget)})`
+              : '') +
+            (external.couldNotCheck
+              ? `; ${formatCount(external.couldNotCheck)} could not be checked: ${crawl.uncheckedLinks
+                  .slice(0, 3)
+                  .map((l) => `${l.url} (${l.reason})`)
+                  .join(', ')}${crawl.uncheckedLinks.length > 3 ? ', …' : ''}`
+              : '') +
+            '\n',
         );
       if (baseline?.url && URL.canParse(baseline.url) && new URL(baseline.url).origin !== new URL(url).origin)
         process.stderr.write(
@@ -909,6 +923,7 @@ program
         pagesDiscovered: crawl.pagesDiscovered,
         truncated: crawl.truncated,
         maxPages,
+        counts,
         uncheckedLinks: crawl.uncheckedLinks,
         scores: outcome.scores,
         scoreBreakdown: outcome.breakdown,
@@ -988,9 +1003,10 @@ program
       } else {
         const s = outcome.scores;
         process.stdout.write(
-          `${url}: ${outcome.pagesCrawled} ` +
-            `pages${outcome.pagesFailed ? ` (${outcome.pagesFailed} could not be fetched)` : ''}\n`,
+          `${url}: ${countsLine(counts)}` +
+            `${outcome.pagesFailed ? ` (${formatCount(outcome.pagesFailed)} could not be fetched)` : ''}\n`,
         );
+        process.stdout.write(`${coverageLine(counts)}\n`);
         process.stdout.write(
           `overall ${s.overall}  meta ${s.meta}  content ${s.content}  links ${s.links}  ` +
             `technical ${s.technical}  performance ${s.performance}\n`,
@@ -998,7 +1014,7 @@ program
         process.stdout.write(`${scoreWhy(outcome.breakdown)}\n\n`);
         for (const i of issues)
           process.stdout.write(
-            `${i.severity.padEnd(8)} ${i.code.padEnd(28)} ${String(i.affectedPages).padStart(5)} page(s)  ${i.title}\n`,
+            `${i.severity.padEnd(8)} ${i.code.padEnd(28)} ${affectedLabel(i).padStart(12)}  ${i.title}\n`,
           );
         if (comparison && baseline) {
           const change = scoreChange
@@ -1036,6 +1052,39 @@ program.parseAsync(process.argv).catch((err: unknown) => {
   console.error(`error: ${message}`);
   process.exit(err instanceof DomainError && err.code === 'BAD_USER_INPUT' ? EXIT.failed : 1);
 });
+
+/** 1,170: counts in human output are grouped by thousands, as in the app and the PDF. */
+function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** "1,170 URLs crawled · 1,169 HTML pages · 1,169 indexable": the three counts, named as on every surface. */
+function countsLine(c: AuditCounts): string {
+  const urls = `${formatCount(c.urlsCrawled)} URL${c.urlsCrawled === 1 ? '' : 's'} crawled`;
+  const pages = `${formatCount(c.htmlPages)} HTML page${c.htmlPages === 1 ? '' : 's'}`;
+  return `${urls} · ${pages} · ${formatCount(c.indexablePages)} indexable`;
+}
+
+/** What the audit checked of what it found, each cap as "N of M". */
+function coverageLine(c: AuditCounts): string {
+  const e = c.externalLinks;
+  const unchecked = [
+    e.couldNotCheck ? `${formatCount(e.couldNotCheck)} could not be checked` : '',
+    e.found - e.checked - e.couldNotCheck > 0 ? `${formatCount(e.found - e.checked - e.couldNotCheck)} not tried` : '',
+  ].filter(Boolean);
+  return (
+    `checked: external links ${formatCount(e.checked)} of ${formatCount(e.found)}` +
+    (unchecked.length ? ` (${unchecked.join(', ')})` : '') +
+    ` · resources ${formatCount(c.resources.checked)} of ${formatCount(c.resources.found)}` +
+    ` · lab vitals ${formatCount(c.labPages.measured)} of ${formatCount(c.labPages.eligible)} pages`
+  );
+}
+
+/** An issue's extent: "site" for a site-level check, else its affected pages ("1,170 pages"). */
+function affectedLabel(i: { scope: string; affectedPages: number }): string {
+  if (i.scope === 'site') return 'site';
+  return `${formatCount(i.affectedPages)} page${i.affectedPages === 1 ? '' : 's'}`;
+}
 
 /** The "why this score" line: health, the blocker cap, and the three issues that cost the most points. */
 function scoreWhy(b: ScoreBreakdown): string {
