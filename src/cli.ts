@@ -1080,10 +1080,14 @@ function coverageLine(c: AuditCounts): string {
   );
 }
 
-/** An issue's extent: "site" for a site-level check, else its affected pages ("1,170 pages"). */
+/**
+ * An issue's extent: its affected pages ("1,170 pages"), or "site" for a site-level check (charged once), with the
+ * pages it names when there are several ("site, 4 pages": duplicate titles).
+ */
 function affectedLabel(i: { scope: string; affectedPages: number }): string {
-  if (i.scope === 'site') return 'site';
-  return `${formatCount(i.affectedPages)} page${i.affectedPages === 1 ? '' : 's'}`;
+  const pages = `${formatCount(i.affectedPages)} page${i.affectedPages === 1 ? '' : 's'}`;
+  if (i.scope === 'site') return i.affectedPages > 1 ? `site, ${pages}` : 'site';
+  return pages;
 }
 
 /** The "why this score" line: health, the blocker cap, and the three issues that cost the most points. */
@@ -1093,7 +1097,8 @@ function scoreWhy(b: ScoreBreakdown): string {
     .map((c) => `${c.code} -${Number(c.points.toFixed(1))} ${c.category.toLowerCase()}`)
     .join(', ');
   return (
-    `health ${b.health}% (${b.htmlPages - b.pagesWithCritical} of ${b.htmlPages} pages without a critical issue)` +
+    `health ${b.health}% (${formatCount(b.htmlPages - b.pagesWithCritical)} of ${formatCount(b.htmlPages)} HTML ` +
+    `page${b.htmlPages === 1 ? '' : 's'} without a critical issue)` +
     (b.cappedFrom !== null ? `; capped at 50 from ${b.cappedFrom} by ${b.blockers.join(', ')}` : '') +
     (top ? `; costs most: ${top}` : '')
   );

@@ -27,6 +27,14 @@ const cls = (n: number | null) => (n === null ? '—' : n.toFixed(3));
 const count = (n: number) => n.toLocaleString('en-US');
 const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
 
+/** A site-level issue reads "site" (with its pages when it names several), a page-level one its pages. */
+const extent = (i: { scope: string; affectedPages: number }) =>
+  i.scope !== 'site'
+    ? plural(i.affectedPages, 'page')
+    : i.affectedPages > 1
+      ? `site, ${plural(i.affectedPages, 'page')}`
+      : 'site';
+
 /** "1,170 URLs crawled · 1,169 HTML pages · 1,169 indexable", and the caps as N of M (docs/counts.md). */
 function countsText(audit: NonNullable<ClientReportType['audit']>): { pages: string; checked: string | null } {
   const c = audit.counts;
@@ -137,7 +145,7 @@ export function clientReportHtml(r: ClientReportType): string {
           `${escapeHtml(SEVERITY_LABEL[i.severity] ?? i.severity)}</span> · ` +
           `${escapeHtml(i.title)}</h3>`,
         `<p class="muted">${escapeHtml(categoryLabel(i.category))} · ` +
-          `${i.scope === 'site' ? 'site' : plural(i.affectedPages, 'page')} · check ${escapeHtml(i.code)}</p>`,
+          `${extent(i)} · check ${escapeHtml(i.code)}</p>`,
         `<p>${escapeHtml(i.description)}</p>`,
       );
       if (i.urls.length) {

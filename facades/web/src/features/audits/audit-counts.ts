@@ -28,9 +28,12 @@ export function checkedText(counts: AuditCountsLineFragment): string {
   );
 }
 
-/** An issue's extent: "site" for a site-level check, else "1,170 of 1,170 pages". */
+/**
+ * An issue's extent: "18 of 1,170 pages", or "site" for a site-level check (charged once), with the pages it names
+ * when there are several ("site, 4 pages": duplicate titles).
+ */
 export function extentText(issue: { scope: string; affectedPages: number; applicablePages: number }): string {
-  if (issue.scope === 'site') return 'site';
+  if (issue.scope === 'site') return issue.affectedPages > 1 ? `site, ${plural(issue.affectedPages, 'page')}` : 'site';
   return (
     `${formatNumber(issue.affectedPages)}` +
     (issue.applicablePages > 1 ? ` of ${formatNumber(issue.applicablePages)}` : '') +

@@ -34,7 +34,11 @@ const VITALS: { key: keyof Vitals & string; label: string; bands: [number, numbe
 
 /** A site-level issue reads "site"; a page-level one its pages. */
 const extent = (i: { scope: string; affectedPages: number }) =>
-  i.scope === 'site' ? 'site' : plural(i.affectedPages, 'page');
+  i.scope !== 'site'
+    ? plural(i.affectedPages, 'page')
+    : i.affectedPages > 1
+      ? `site, ${plural(i.affectedPages, 'page')}`
+      : 'site';
 
 const counts = (c: { critical: number; warning: number; notice: number }) =>
   `${c.critical} critical, ${c.warning} warning and ${c.notice} notice issue types`;
