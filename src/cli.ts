@@ -12,6 +12,7 @@ import { DomainError } from './platform/errors.js';
 import type { Principal } from './platform/context.js';
 import type { MikroORM } from './platform/db/orm.js';
 import type { ScoreBreakdown } from './seo/scoring/index.js';
+import type { AuditCounts } from './audits/index.js';
 import type { Baseline, FailOnRule, GateOccurrence } from './seo/ci-gate/index.js';
 
 /**
@@ -822,6 +823,7 @@ program
         }),
         {
           pages: async () => undefined,
+          everyLinkInEvidence: Boolean(opts.allOccurrences || opts.writeJson),
           occurrences: async (rows) => {
             for (const r of rows) {
               if (keepAll) {
@@ -855,6 +857,7 @@ program
         title: i.title,
         severity: i.severity,
         category: i.category,
+        scope: i.scope,
         affectedPages: i.affectedPages,
         applicablePages: i.applicablePages,
         examples: examples.get(i.code) ?? [],
@@ -894,13 +897,24 @@ program
           `note: --max-pages ${maxPages} stopped the crawl: it covers the first ${outcome.pagesCrawled} of at least ` +
             `${crawl.pagesDiscovered} URLs found; the scores cover these\n`,
         );
-      if (crawl.uncheckedLinks.length)
+      const { counts } = outcome;
+      const external = counts.externalLinks;
+      const notTried = external.found - external.checked - external.couldNotCheck;
+      if (external.couldNotCheck || notTried > 0)
         process.stderr.write(
-          `note: ${crawl.uncheckedLinks.length} external link(s) could not be checked (not counted as broken): ` +
-            `${crawl.uncheckedLinks
-              .slice(0, 3)
-              .map((l) => `${l.url} (${l.reason})`)
-              .join(', ')}${crawl.uncheckedLinks.length > 3 ? ', …' : ''}\n`,
+          `note: ${formatCount(external.checked)} of ${formatCount(external.found)} external links checked ` +
+            '(the others are not counted as broken)' +
+            (notTried > 0
+              ? `; ${formatCount(notTried)} not tried (the audit checks at most ` +
+                `${formatCount(DEFAULT_CRAWL_OPTIONS.externalLinkBudget)})`
+              : '') +
+            (external.couldNotCheck
+              ? `; ${formatCount(external.couldNotCheck)} could not be checked: ${crawl.uncheckedLinks
+                  .slice(0, 3)
+                  .map((l) => `${l.url} (${l.reason})`)
+                  .join(', ')}${crawl.uncheckedLinks.length > 3 ? ', …' : ''}`
+              : '') +
+            '\n',
         );
       if (baseline?.url && URL.canParse(baseline.url) && new URL(baseline.url).origin !== new URL(url).origin)
         process.stderr.write(
@@ -916,6 +930,7 @@ program
         pagesDiscovered: crawl.pagesDiscovered,
         truncated: crawl.truncated,
         maxPages,
+        counts,
         uncheckedLinks: crawl.uncheckedLinks,
         scores: outcome.scores,
         scoreBreakdown: outcome.breakdown,
@@ -995,9 +1010,10 @@ program
       } else {
         const s = outcome.scores;
         process.stdout.write(
-          `${url}: ${outcome.pagesCrawled} ` +
-            `pages${outcome.pagesFailed ? ` (${outcome.pagesFailed} could not be fetched)` : ''}\n`,
+          `${url}: ${countsLine(counts)}` +
+            `${outcome.pagesFailed ? ` (${formatCount(outcome.pagesFailed)} could not be fetched)` : ''}\n`,
         );
+        process.stdout.write(`${coverageLine(counts)}\n`);
         process.stdout.write(
           `overall ${s.overall}  meta ${s.meta}  content ${s.content}  links ${s.links}  ` +
             `technical ${s.technical}  performance ${s.performance}\n`,
@@ -1005,7 +1021,7 @@ program
         process.stdout.write(`${scoreWhy(outcome.breakdown)}\n\n`);
         for (const i of issues)
           process.stdout.write(
-            `${i.severity.padEnd(8)} ${i.code.padEnd(28)} ${String(i.affectedPages).padStart(5)} page(s)  ${i.title}\n`,
+            `${i.severity.padEnd(8)} ${i.code.padEnd(28)} ${affectedLabel(i).padStart(12)}  ${i.title}\n`,
           );
         if (comparison && baseline) {
           const change = scoreChange
@@ -1044,6 +1060,43 @@ program.parseAsync(process.argv).catch((err: unknown) => {
   process.exit(err instanceof DomainError && err.code === 'BAD_USER_INPUT' ? EXIT.failed : 1);
 });
 
+/** 1,170: counts in human output are grouped by thousands, as in the app and the PDF. */
+function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** "1,170 URLs crawled · 1,169 HTML pages · 1,169 indexable": the three counts, named as on every surface. */
+function countsLine(c: AuditCounts): string {
+  const urls = `${formatCount(c.urlsCrawled)} URL${c.urlsCrawled === 1 ? '' : 's'} crawled`;
+  const pages = `${formatCount(c.htmlPages)} HTML page${c.htmlPages === 1 ? '' : 's'}`;
+  return `${urls} · ${pages} · ${formatCount(c.indexablePages)} indexable`;
+}
+
+/** What the audit checked of what it found, each cap as "N of M". */
+function coverageLine(c: AuditCounts): string {
+  const e = c.externalLinks;
+  const unchecked = [
+    e.couldNotCheck ? `${formatCount(e.couldNotCheck)} could not be checked` : '',
+    e.found - e.checked - e.couldNotCheck > 0 ? `${formatCount(e.found - e.checked - e.couldNotCheck)} not tried` : '',
+  ].filter(Boolean);
+  return (
+    `checked: external links ${formatCount(e.checked)} of ${formatCount(e.found)}` +
+    (unchecked.length ? ` (${unchecked.join(', ')})` : '') +
+    ` · resources ${formatCount(c.resources.checked)} of ${formatCount(c.resources.found)}` +
+    ` · lab vitals ${formatCount(c.labPages.measured)} of ${formatCount(c.labPages.eligible)} pages`
+  );
+}
+
+/**
+ * An issue's extent: its affected pages ("1,170 pages"), or "site" for a site-level check (charged once), with the
+ * pages it names when there are several ("site, 4 pages": duplicate titles).
+ */
+function affectedLabel(i: { scope: string; affectedPages: number }): string {
+  const pages = `${formatCount(i.affectedPages)} page${i.affectedPages === 1 ? '' : 's'}`;
+  if (i.scope === 'site') return i.affectedPages > 1 ? `site, ${pages}` : 'site';
+  return pages;
+}
+
 /** The "why this score" line: health, the blocker cap, and the three issues that cost the most points. */
 function scoreWhy(b: ScoreBreakdown): string {
   const top = b.costs
@@ -1051,7 +1104,8 @@ function scoreWhy(b: ScoreBreakdown): string {
     .map((c) => `${c.code} -${Number(c.points.toFixed(1))} ${c.category.toLowerCase()}`)
     .join(', ');
   return (
-    `health ${b.health}% (${b.htmlPages - b.pagesWithCritical} of ${b.htmlPages} pages without a critical issue)` +
+    `health ${b.health}% (${formatCount(b.htmlPages - b.pagesWithCritical)} of ${formatCount(b.htmlPages)} HTML ` +
+    `page${b.htmlPages === 1 ? '' : 's'} without a critical issue)` +
     (b.cappedFrom !== null ? `; capped at 50 from ${b.cappedFrom} by ${b.blockers.join(', ')}` : '') +
     (top ? `; costs most: ${top}` : '')
   );

@@ -201,8 +201,62 @@ export const Issue = component(
     severity,
     category,
     description: str,
-    affectedPages: { type: 'integer', description: 'Pages the issue was found on.' },
+    affectedPages: {
+      type: 'integer',
+      description: "Pages the issue was found on (of the audit's counts.htmlPages); a site-scope issue: its URLs.",
+    },
+    scope: {
+      type: 'string',
+      enum: ['page', 'site'],
+      description:
+        'page: shown as its affected pages; site: a fact about the site or its server, charged once and shown as ' +
+        '"site". Additive to the contract.',
+    },
   }),
+);
+
+const checkedOfFound = {
+  found: { type: 'integer', description: 'Distinct ones found on the crawled pages (at least this many).' },
+  checked: { type: 'integer', description: 'Those that got a verdict.' },
+};
+
+/** audit.counts: the counts every surface shows (docs/counts.md). */
+const AuditCounts = component(
+  'AuditCounts',
+  obj(
+    {
+      urlsCrawled: {
+        type: 'integer',
+        description: 'Every URL fetched as a page candidate (HTML pages, files, redirects, errors, failures).',
+      },
+      htmlPages: { type: 'integer', description: 'Crawled HTML documents (2xx): what scores are shares of.' },
+      indexablePages: { type: 'integer', description: 'HTML pages that are indexable.' },
+      externalLinks: obj(
+        {
+          ...checkedOfFound,
+          couldNotCheck: { type: 'integer', description: 'Tried, but the host did not resolve or did not answer.' },
+          notTried: { type: 'integer', description: "Never tried: over the audit's budget of external checks." },
+        },
+        undefined,
+        { description: 'External links checked N of M.' },
+      ),
+      resources: obj(checkedOfFound, undefined, { description: 'Subresources checked N of M.' }),
+      labPages: obj(
+        {
+          measured: { type: 'integer', description: 'Pages whose lab vitals were measured.' },
+          eligible: { type: 'integer', description: 'HTML pages that answered 2xx.' },
+        },
+        undefined,
+        { description: 'Lab vitals measured on N of M pages.' },
+      ),
+    },
+    undefined,
+    {
+      description:
+        'URLs crawled, HTML pages and indexable pages, and each cap as N of M, as every surface shows them. ' +
+        'Additive to the contract.',
+    },
+  ),
 );
 
 const auditScores = {
@@ -231,6 +285,10 @@ const auditScores = {
     description:
       "The page cap (the plan's or the project's maxPages) stopped the crawl while URLs were left: the scores " +
       'cover the pages crawled. Additive to the contract.',
+  },
+  counts: {
+    anyOf: [AuditCounts, { type: 'null' }],
+    description: 'null until the audit completes, and for audits completed before counts were kept.',
   },
   status: auditStatus,
   error: {

@@ -21,11 +21,14 @@ import {
   type CheckAggregate,
   type CheckResult,
   type LabMetrics,
+  type LinkTargetInfo,
   type SiteCheckOutput,
 } from '../seo/checks/index.js';
 import { UrlCounts } from '../seo/page/index.js';
 import { lighthousePerformanceScore, scoreAudit, type AuditScores, type ScoreBreakdown } from '../seo/scoring/index.js';
-import type { AuditPhase, UncheckedLink } from './audit.entity.js';
+import type { AuditCounts, AuditPhase, UncheckedLink } from './audit.entity.js';
+
+export type { AuditCounts } from './audit.entity.js';
 import {
   REQUESTED_URL_CODES,
   documentUrlOf,
@@ -68,6 +71,11 @@ export interface AuditSink {
    * once the pages were done), SAVING (final writes).
    */
   phase?(phase: Exclude<AuditPhase, 'CRAWLING'>): Promise<void>;
+  /**
+   * Every link target in the link-target evidence (the CLI's --all-occurrences), not the first 5 of each page: the
+   * stored audits keep 5 and their count, and say "5 of N".
+   */
+  everyLinkInEvidence?: boolean;
 }
 
 /**
@@ -100,6 +108,8 @@ export interface AuditOutcome {
   site: SiteFacts;
   /** What the crawl did beyond its pages: URLs found, whether a page cap cut it, links it could not check. */
   crawl: CrawlReport;
+  /** URLs crawled, HTML pages, indexable pages, and what each cap left unchecked. */
+  counts: AuditCounts;
   pagesCrawled: number;
   /** Crawled pages with no usable response (each a PAGE_FETCH_FAILED occurrence). */
   pagesFailed: number;
@@ -142,6 +152,13 @@ const PAGE_FLUSH_MS = 2_000;
 const CROSS_PASS_CODES: ReadonlySet<string> = new Set(['TECH_SITEMAP_NON_INDEXABLE', ...LINK_TARGET_CODES]);
 /** Lab metrics for the start URL and this many more of the most linked pages. */
 const LAB_EXTRA_PAGES = 2;
+/**
+ * A crawled URL's own 4xx/5xx answer. When crawled pages link to it, the fact is charged once, as the broken links
+ * on those pages (LINKS_INTERNAL_BROKEN, which names the status): where the fix is (the links, or the target
+ * restored). These codes report a failing URL that no crawled page links to (reached through the sitemap, a
+ * redirect or a list). docs/counts.md, "Each finding charged once".
+ */
+const LINKED_STATUS_CODES: ReadonlySet<string> = new Set(['TECH_STATUS_4XX', 'TECH_STATUS_5XX']);
 
 /**
  * Crawl + analyze + score, with no database: the same engine serves the worker and `seo audit <url>`.
@@ -240,9 +257,21 @@ export async function runAuditEngine(
   const addAttributed = (
     requestedUrl: string,
     documentUrl: string | null,
-    results: readonly CheckResult[],
+    evaluated: readonly CheckResult[],
     pass: 'page' | 'site',
   ) => {
+    let results = evaluated;
+    // A failing status waits for the link graph: charged here only when no crawled page links to the URL.
+    if (pass === 'page' && results.some((r) => r.failed && LINKED_STATUS_CODES.has(r.code))) {
+      for (const r of results)
+        if (r.failed && LINKED_STATUS_CODES.has(r.code))
+          heldStatuses.push({
+            requestedUrl: shared(requestedUrl),
+            documentUrl: shared(documentUrl ?? requestedUrl),
+            r,
+          });
+      results = results.filter((r) => !(r.failed && LINKED_STATUS_CODES.has(r.code)));
+    }
     if (documentUrl === requestedUrl) return addResults(requestedUrl, results, pass);
     addResults(
       requestedUrl,
@@ -257,6 +286,8 @@ export async function runAuditEngine(
       );
   };
 
+  /** Failing TECH_STATUS_4XX/5XX results, decided once the link graph is known (LINKED_STATUS_CODES). */
+  const heldStatuses: { requestedUrl: string; documentUrl: string; r: CheckResult }[] = [];
   let pagesFailed = 0;
   let pagesAnswered = 0;
   // The URL an analysed document is recorded under, by the URL it was requested as, where they differ (a redirect).
@@ -344,12 +375,22 @@ export async function runAuditEngine(
       linkTargets: site.linkTargets,
       crawlTruncated: site.crawlTruncated,
       ...(site.listMode && { listMode: true }),
+      ...(sink.everyLinkInEvidence && { evidenceLinks: Number.POSITIVE_INFINITY }),
     }),
   );
   for (const page of sitePageChecks) {
     addAttributed(page.url, documentUrl(page.url), page.results, 'site');
     await flush();
   }
+  // A failing status of a URL that crawled pages link to is their broken links' fact (unless that check is off).
+  const linkedTo = (url: string) => inlinkCounts().countOf(urls.idOf(url)) > 0;
+  const brokenLinksCharged = !overrides.isDisabled('LINKS_INTERNAL_BROKEN');
+  for (const held of heldStatuses) {
+    if (brokenLinksCharged && (linkedTo(held.requestedUrl) || linkedTo(held.documentUrl))) continue;
+    addResults(held.documentUrl, [held.r]);
+  }
+  heldStatuses.length = 0;
+  await flush();
 
   await sink.phase?.('MEASURING');
   const vitals = await (labVitals ?? measureVitals(site, store, inlinkCounts(), pageWeights, labMeter, signal));
@@ -373,6 +414,7 @@ export async function runAuditEngine(
     labMetrics: lab.length ? lab.map(toLabMetrics) : undefined,
   });
   for (const v of vitals) if (v.source === 'HTTP') v.performanceScore = scores.performance;
+  const counts = auditCounts(site, store, htmlRows, lab.length);
   return {
     scores,
     breakdown,
@@ -380,11 +422,56 @@ export async function runAuditEngine(
     issues: failingIssues(aggregates),
     site,
     crawl: crawlReport(site),
+    counts,
     pagesCrawled: site.pagesCrawled,
     pagesFailed,
     inlinks: inlinkCounts(),
     vitals,
     stopped: false,
+  };
+}
+
+/** The audit's counts (AuditCounts) from the crawl's facts and the page summaries. */
+function auditCounts(
+  site: SiteFacts,
+  store: PageSummaryStore,
+  htmlRows: readonly number[],
+  labMeasured: number,
+): AuditCounts {
+  let indexablePages = 0;
+  let labEligible = 0;
+  for (const row of htmlRows) {
+    if (store.indexable(row)) indexablePages++;
+    const status = store.status(row);
+    if (status >= 200 && status < 300) labEligible++;
+  }
+  const external = new Set<number>();
+  const resources = new Set<number>();
+  for (let row = 0; row < store.size; row++) {
+    store.forEachExternalLink(row, (id) => external.add(id));
+    store.forEachResource(row, (id) => resources.add(id));
+  }
+  const answered = (info: LinkTargetInfo | undefined) =>
+    info !== undefined &&
+    info.couldNotCheck === undefined &&
+    !info.blockedByRobots &&
+    !info.blockedAddress &&
+    (info.status !== null || info.failure !== undefined);
+  const externalLinks = { found: external.size, checked: 0, couldNotCheck: 0 };
+  for (const id of external) {
+    const info = site.linkTargets.get(store.urls.url(id));
+    if (answered(info)) externalLinks.checked++;
+    else if (info?.couldNotCheck !== undefined) externalLinks.couldNotCheck++;
+  }
+  let resourcesChecked = 0;
+  for (const id of resources) if (answered(site.linkTargets.get(store.urls.url(id)))) resourcesChecked++;
+  return {
+    urlsCrawled: site.pagesCrawled,
+    htmlPages: htmlRows.length,
+    indexablePages,
+    externalLinks,
+    resources: { found: resources.size, checked: resourcesChecked },
+    labPages: { measured: labMeasured, eligible: labEligible },
   };
 }
 

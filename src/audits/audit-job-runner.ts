@@ -317,10 +317,10 @@ export class AuditJobRunner {
   }
 
   private complete(em: NativeDb, run: AuditAttempt, projectId: string, outcome: AuditOutcome): Promise<boolean> {
-    const { scores, breakdown, pagesCrawled, pagesFailed, crawl } = outcome;
+    const { scores, breakdown, pagesCrawled, pagesFailed, crawl, counts } = outcome;
     return this.repo.saveCompleted(
       em,
-      (tx) => lifecycle.complete(tx, run, { scores, breakdown, pagesCrawled, pagesFailed, crawl }),
+      (tx) => lifecycle.complete(tx, run, { scores, breakdown, pagesCrawled, pagesFailed, crawl, counts }),
       resultsOf(run.auditId, projectId, outcome),
     );
   }

@@ -77,7 +77,11 @@ export class PageIssueType {
   @Field(() => EvidenceViewType, { nullable: true }) details!: EvidenceViewType | null;
 }
 
-@ObjectType('AuditLink', { description: 'One followable link of a crawled page.' })
+@ObjectType('AuditLink', {
+  description:
+    'A page at the other end of followable links of a crawled page (one row per linking or linked page, with its ' +
+    'first link and how many links; self links are not listed).',
+})
 export class AuditLinkType {
   @Field(() => ID) id!: string;
   @Field(() => String) sourceUrl!: string;
@@ -94,13 +98,21 @@ export class AuditLinkType {
   @Field(() => String, { nullable: true, description: "The other end's title, when crawled." }) otherTitle!:
     string | null;
   @Field(() => Boolean, { description: 'The other end was crawled in this audit.' }) otherCrawled!: boolean;
+  @Field(() => Int, {
+    description:
+      'Links between the two pages (menu, body and footer often link twice or more); the row is the first of them.',
+  })
+  linkCount!: number;
 }
 
 @ObjectType('AuditLinkConnection')
 export class AuditLinkConnection {
   @Field(() => [AuditLinkType]) nodes!: AuditLinkType[];
   @Field(() => PageInfoType) pageInfo!: PageInfoType;
-  @Field(() => Int, { description: 'All such links (not this page of results).' }) totalCount!: number;
+  @Field(() => Int, {
+    description: "All such pages (not this page of results): the page view's inlinkCount / outlinkCount.",
+  })
+  totalCount!: number;
 }
 
 @ObjectType('AuditPageView', {
@@ -155,8 +167,10 @@ export class AuditPageViewType {
   @Field(() => [PageResourceType], { description: 'Its subresources (the first 100).' }) resources!: PageResourceType[];
   @Field(() => [CoreWebVitalsType], { description: 'Vitals measured for this URL in this audit.' })
   vitals!: CoreWebVitalsType[];
-  @Field(() => Int, { description: 'Internal links to it from crawled pages.' }) inlinkCount!: number;
-  @Field(() => Int, { description: 'Distinct followable links on it.' }) outlinkCount!: number;
+  @Field(() => Int, { description: 'Crawled pages that link to it (distinct pages; its own links not counted).' })
+  inlinkCount!: number;
+  @Field(() => Int, { description: 'Distinct pages and URLs its followable links point to (itself not counted).' })
+  outlinkCount!: number;
   @Field(() => String, { nullable: true, description: 'Why the fetch failed.' }) error!: string | null;
   @Field(() => PageRenderingType, {
     nullable: true,

@@ -13,6 +13,37 @@ export interface UncheckedLink {
   reason: string;
 }
 
+/**
+ * The audit's counts, in one vocabulary that every surface (app, PDF, CSV, CLI, the REST APIs and GraphQL) reads from
+ * this one record (docs/counts.md), and the caps that bounded what was checked, each as "N of M".
+ */
+export interface AuditCounts {
+  /** Every URL the crawler fetched as a page candidate: HTML pages, files, redirects, 4xx/5xx answers, failures. */
+  urlsCrawled: number;
+  /** Crawled HTML documents (2xx, analysed): the pages scores, health and page-level issues are shares of. */
+  htmlPages: number;
+  /** HTML pages that are indexable (no noindex, canonical to themselves, not blocked). */
+  indexablePages: number;
+  /**
+   * Distinct external link targets on the crawled pages (`found`; at least this many: a page's first 100 are kept),
+   * how many got a verdict (`checked`: answered, or refused the connection), and how many were tried but could not
+   * be checked (`couldNotCheck`: host not resolved, no answer in time). The rest were never tried (the budget).
+   */
+  externalLinks: { found: number; checked: number; couldNotCheck: number };
+  /** Distinct subresources of the crawled pages (a page's first ones) and how many got a verdict (the budget). */
+  resources: { found: number; checked: number };
+  /** Pages measured in the lab (Chromium), of the HTML pages that could be (2xx). */
+  labPages: { measured: number; eligible: number };
+}
+
+/** The counts as the APIs show them: with the external links never tried (found - checked - couldNotCheck). */
+export function withNotTried(
+  c: AuditCounts,
+): AuditCounts & { externalLinks: AuditCounts['externalLinks'] & { notTried: number } } {
+  const e = c.externalLinks;
+  return { ...c, externalLinks: { ...e, notTried: Math.max(0, e.found - e.checked - e.couldNotCheck) } };
+}
+
 export const AuditEntity = defineEntity({
   name: 'Audit',
   tableName: 'audit',
@@ -34,6 +65,8 @@ export const AuditEntity = defineEntity({
     pagesDiscovered: p.integer().nullable(),
     crawlTruncated: p.boolean().default(false),
     uncheckedLinks: p.json<UncheckedLink[]>().nullable(),
+    /** Null until the audit completes, and for audits completed before counts were kept. */
+    counts: p.json<AuditCounts>().nullable(),
     maxPages: p.integer(),
     attempts: p.integer(),
     error: p.text().nullable(),

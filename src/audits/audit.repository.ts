@@ -9,6 +9,7 @@ import {
   AuditEntity,
   AuditIssueEntity,
   type Audit,
+  type AuditCounts,
   type AuditIssue,
   type AuditPhase,
   type AuditStatus,
@@ -120,6 +121,8 @@ export interface CompletedResult {
   pagesCrawled: number;
   pagesFailed: number;
   crawl: CrawlReport;
+  /** URLs crawled, HTML pages, indexable pages and the caps' N of M (audit.counts). */
+  counts: AuditCounts;
 }
 
 /** What a completed run writes beside its scores, in the transaction of its COMPLETED transition. */
@@ -177,6 +180,8 @@ export interface AuditLinkRecord {
   otherStatus: number | null;
   otherTitle: string | null;
   otherCrawled: boolean;
+  /** Links between the two pages (a page often links to another more than once: menu, body, footer). */
+  linkCount: number;
 }
 
 /** Vitals an audit measured for a URL, with when. */
@@ -318,7 +323,7 @@ const AUDIT_COLUMNS = `id, project_id AS "projectId", status, phase, job_id AS "
   links_score AS "linksScore", technical_score AS "technicalScore", performance_score AS "performanceScore",
   pages_crawled AS "pagesCrawled", pages_queued AS "pagesQueued", pages_failed AS "pagesFailed",
   pages_discovered AS "pagesDiscovered", crawl_truncated AS "crawlTruncated", unchecked_links AS "uncheckedLinks",
-  max_pages AS "maxPages", attempts, error, created_at AS "createdAt", started_at AS "startedAt",
+  counts, max_pages AS "maxPages", attempts, error, created_at AS "createdAt", started_at AS "startedAt",
   completed_at AS "completedAt"`;
 
 // ---- Scheduled audit runs (scheduled_audit_run; the schedules themselves are the project's columns) ----
@@ -650,27 +655,39 @@ export class AuditRepository {
   }
 
   /**
-   * `first + 1` links of a page (the extra one says there is a next page) in link id order after the cursor, each
-   * with the crawled page at its other end, and how many there are in all. Index range scans on
-   * (audit_id, target_url, id) or (audit_id, source_url, id): the cost follows the page's links, not the audit's.
+   * `first + 1` pages linking to a page, or linked from it (the extra one says there is a next page), one row each
+   * with how many links there are between them, in the order of their first link after the cursor (that link's id),
+   * each with the crawled page at its other end, and how many such pages there are in all (self links excluded: the
+   * page's inlink and outlink counts). Index range scans on (audit_id, target_url, id) or (audit_id, source_url, id):
+   * the cost follows the page's links, not the audit's.
    */
   async listLinks(db: NativeDb, slice: AuditLinkSlice): Promise<{ rows: AuditLinkRecord[]; total: number }> {
     const [self, other] = slice.direction === 'IN' ? ['target_url', 'source_url'] : ['source_url', 'target_url'];
     const params: unknown[] = [slice.auditId, slice.organizationId, slice.url];
-    const after = slice.after === null ? '' : `AND l.id > $${params.push(slice.after)}::bigint`;
+    const after = slice.after === null ? '' : `HAVING min(l.id) > $${params.push(slice.after)}::bigint`;
+    const otherColumn = slice.direction === 'IN' ? 'sourceUrl' : 'targetUrl';
+    // One row per page at the other end (its first link's anchor and rel, and how many links): the page's inlink and
+    // outlink counts are distinct pages too. A page's links to itself are neither.
     const [rows, [count]] = await Promise.all([
       nativeQuery<AuditLinkRecord>(
         db,
-        `SELECT l.id::text AS id, l.source_url AS "sourceUrl", l.target_url AS "targetUrl", l.anchor, l.rel,
-           l.internal, o.status_code AS "otherStatus", o.title AS "otherTitle", (o.id IS NOT NULL) AS "otherCrawled"
-         FROM audit_link l LEFT JOIN audit_page o ON o.audit_id = l.audit_id AND o.url = l.${other}
-         WHERE l.audit_id = $1 AND l.${self} = $3 ${after} AND ${OWNED}
-         ORDER BY l.id LIMIT ${slice.first + 1}`,
+        `SELECT g.id::text AS id, g."sourceUrl", g."targetUrl", g.anchor, g.rel, g.internal, g."linkCount",
+           o.status_code AS "otherStatus", o.title AS "otherTitle", (o.id IS NOT NULL) AS "otherCrawled"
+         FROM (SELECT min(l.id) AS id, l.source_url AS "sourceUrl", l.target_url AS "targetUrl",
+                 (array_agg(l.anchor ORDER BY l.id))[1] AS anchor, (array_agg(l.rel ORDER BY l.id))[1] AS rel,
+                 bool_or(l.internal) AS internal, count(*)::int AS "linkCount"
+               FROM audit_link l
+               WHERE l.audit_id = $1 AND l.${self} = $3 AND l.source_url <> l.target_url AND ${OWNED}
+               GROUP BY l.${other}, l.${self} ${after}
+               ORDER BY min(l.id) LIMIT ${slice.first + 1}) g
+         LEFT JOIN audit_page o ON o.audit_id = $1 AND o.url = g."${otherColumn}"
+         ORDER BY g.id`,
         params,
       ),
       nativeQuery<{ total: number }>(
         db,
-        `SELECT count(*)::int AS total FROM audit_link l WHERE l.audit_id = $1 AND l.${self} = $3 AND ${OWNED}`,
+        `SELECT count(DISTINCT l.${other})::int AS total FROM audit_link l
+         WHERE l.audit_id = $1 AND l.${self} = $3 AND l.source_url <> l.target_url AND ${OWNED}`,
         params.slice(0, 3),
       ),
     ]);
@@ -1021,7 +1038,7 @@ export class AuditRepository {
       `UPDATE audit SET status = $12, phase = NULL, overall_score = $3, meta_score = $4, content_score = $5,
          links_score = $6, technical_score = $7, performance_score = $8, pages_crawled = $9, pages_failed = $10,
          pages_queued = 0, completed_at = now(), error = NULL, score_breakdown = $13::jsonb,
-         pages_discovered = $14, crawl_truncated = $15, unchecked_links = $16::jsonb
+         pages_discovered = $14, crawl_truncated = $15, unchecked_links = $16::jsonb, counts = $17::jsonb
        WHERE id = $1 AND attempts = $2 AND status = ANY($11::text[]) RETURNING id`,
       [
         run.auditId,
@@ -1040,6 +1057,7 @@ export class AuditRepository {
         result.crawl.pagesDiscovered,
         result.crawl.truncated,
         JSON.stringify(result.crawl.uncheckedLinks),
+        JSON.stringify(result.counts),
       ],
     );
     if (!rows.length) return false;

@@ -5,7 +5,7 @@ import type { RequestContext } from '../platform/context.js';
 import { findCheck, guidanceFor } from '../seo/checks/index.js';
 import { RANKING_POINTS, RANKING_POSITION_WEIGHTS, RANKING_TAIL_WEIGHT, issuePriority } from '../seo/scoring/index.js';
 import { ProjectType } from '../projects/graphql.js';
-import type { Audit, AuditIssue } from './audit.entity.js';
+import { withNotTried, type Audit, type AuditIssue } from './audit.entity.js';
 import { JOB_STATE_BY_STATUS } from './audit-job.js';
 import { auditLoaders } from './audit.loaders.js';
 import { rankingPageLoaders } from './ranking-pages.loaders.js';
@@ -54,6 +54,7 @@ export const toAuditType = (a: Audit): AuditType => ({
   pagesDiscovered: a.pagesDiscovered ?? null,
   truncated: a.crawlTruncated ?? false,
   uncheckedLinks: a.uncheckedLinks ?? [],
+  counts: a.counts ? withNotTried(a.counts) : null,
   maxPages: a.maxPages,
   error: a.error ?? null,
   createdAt: a.createdAt,
@@ -81,6 +82,7 @@ const toIssueType = (i: AuditIssue, projectId: string, rankingInputs?: IssueRank
     description: i.description,
     affectedPages: i.affectedPages,
     applicablePages: i.applicablePages,
+    scope: findCheck(i.code)?.scope ?? 'page',
     whyItMatters: guidance?.why ?? null,
     howToFix: guidance?.fix ?? null,
   };

@@ -139,11 +139,62 @@ export class IssueType {
   @Field(() => String) description!: string;
   @Field(() => Int) affectedPages!: number;
   @Field(() => Int, { description: 'Pages the check applied to (site checks: 1).' }) applicablePages!: number;
+  @Field(() => String, {
+    description:
+      'page: a fact about each affected page (shown as its pages, "1,170 pages"); site: a fact about the site or its ' +
+      'server, charged once and shown as "site" (its URLs are evidence, not a page count).',
+  })
+  scope!: string;
   /** Issue.priority is a field resolver (IssueResolver): it joins the audit's ranking pages. */
   @Field(() => String, { nullable: true, description: "Why the check matters for search (the catalog's guidance)." })
   whyItMatters!: string | null;
   @Field(() => String, { nullable: true, description: 'How to fix it, in general (a page-specific fix: suggestFix).' })
   howToFix!: string | null;
+}
+
+@ObjectType('CheckedOfFound', { description: 'What a cap left: how many of the things found were checked.' })
+export class CheckedOfFoundType {
+  @Field(() => Int, { description: 'Distinct ones found on the crawled pages (at least this many).' }) found!: number;
+  @Field(() => Int, { description: 'Those that got a verdict (answered, or refused the connection).' })
+  checked!: number;
+}
+
+@ObjectType('ExternalLinksChecked', {
+  description:
+    'External link targets: found, checked, tried but unanswered (couldNotCheck); the rest were never tried (the ' +
+    "audit's budget of external checks).",
+})
+export class ExternalLinksCheckedType extends CheckedOfFoundType {
+  @Field(() => Int, { description: 'Tried but not checked: the host did not resolve, or no answer came in time.' })
+  couldNotCheck!: number;
+  @Field(() => Int, { description: 'Never tried: found - checked - couldNotCheck.' }) notTried!: number;
+}
+
+@ObjectType('LabPagesMeasured', { description: 'Pages whose lab vitals were measured, of the HTML pages (2xx).' })
+export class LabPagesMeasuredType {
+  @Field(() => Int) measured!: number;
+  @Field(() => Int, { description: 'The HTML pages that answered 2xx: those lab vitals could have measured.' })
+  eligible!: number;
+}
+
+@ObjectType('AuditCounts', {
+  description:
+    "An audit's counts in one vocabulary, the same on every surface (app, PDF, CSV, CLI, REST): URLs crawled ⊇ HTML " +
+    'pages ⊇ indexable pages, and what each cap left unchecked as N of M.',
+})
+export class AuditCountsType {
+  @Field(() => Int, {
+    description: 'Every URL the crawler fetched as a page candidate: HTML pages, files, redirects, errors, failures.',
+  })
+  urlsCrawled!: number;
+  @Field(() => Int, { description: 'Crawled HTML documents (2xx): what scores, health and page counts are shares of.' })
+  htmlPages!: number;
+  @Field(() => Int, { description: 'HTML pages that are indexable (no noindex, canonical to themselves).' })
+  indexablePages!: number;
+  @Field(() => ExternalLinksCheckedType) externalLinks!: ExternalLinksCheckedType;
+  @Field(() => CheckedOfFoundType, { description: "Subresources: found, and checked within the audit's budget." })
+  resources!: CheckedOfFoundType;
+  @Field(() => LabPagesMeasuredType) labPages!: LabPagesMeasuredType;
 }
 
 @ObjectType('UncheckedLink', { description: 'An external link the audit could not check, and why.' })
@@ -193,6 +244,11 @@ export class AuditType {
       'broken links, and not scored.',
   })
   uncheckedLinks!: UncheckedLinkType[];
+  @Field(() => AuditCountsType, {
+    nullable: true,
+    description: 'URLs crawled, HTML pages, indexable pages and the caps as N of M; null until the audit completes.',
+  })
+  counts!: AuditCountsType | null;
   @Field(() => Int, { description: 'The page cap of this audit.' }) maxPages!: number;
   @Field(() => String, {
     nullable: true,

@@ -16,6 +16,7 @@ export {
   StartAuditPayload,
   AuditConnection,
   IssueCountsType,
+  AuditCountsType,
   PageInfoType,
   AuditPageType,
   AuditPageConnection,

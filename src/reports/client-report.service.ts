@@ -5,7 +5,8 @@ import { isUuid } from '../platform/ids.js';
 import { assertApiAccess } from '../identity/index.js';
 import type { ProjectService } from '../projects/index.js';
 import { suggestFix } from '../seo/fixes/index.js';
-import type { CheckCode } from '../seo/checks/index.js';
+import { findCheck, type CheckCode } from '../seo/checks/index.js';
+import { withNotTried } from '../audits/index.js';
 import { ReportRepository, type TopIssueRow } from './report.repository.js';
 import type { ClientReportType, KeywordMoveType, ReportFixType, ReportPdfType } from './report.types.js';
 import { clientReportHtml } from './report-html.js';
@@ -90,6 +91,7 @@ export class ClientReportService {
         createdAt: audit.createdAt,
         completedAt: audit.completedAt,
         pagesCrawled: audit.pagesCrawled,
+        counts: audit.counts && withNotTried(audit.counts),
         scores: {
           overall: audit.overall,
           meta: audit.meta,
@@ -116,6 +118,7 @@ export class ClientReportService {
         category: i.category,
         description: i.description,
         affectedPages: i.affectedPages,
+        scope: findCheck(i.code)?.scope ?? 'page',
         urls: i.urls,
         fix: fixOf(i),
       })),

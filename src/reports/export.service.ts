@@ -3,6 +3,7 @@ import type { Principal } from '../platform/context.js';
 import { CSV_BOM, csvRow } from '../platform/csv.js';
 import { DomainError, badInput, notFound } from '../platform/errors.js';
 import { isUuid } from '../platform/ids.js';
+import { findCheck } from '../seo/checks/index.js';
 import { assertApiAccess } from '../identity/index.js';
 import type { Project, ProjectService } from '../projects/index.js';
 import { ReportRepository, type AuditSummaryRow } from './report.repository.js';
@@ -72,6 +73,8 @@ const KINDS: { [K in ExportKind]: KindSpec<any> } = {
       { name: 'severity', value: (o) => o.severity },
       { name: 'category', value: (o) => o.category },
       { name: 'url', value: (o) => o.url },
+      // site: a fact about the site or its server, charged once (its URLs are evidence); page: one per page.
+      { name: 'scope', value: (o) => findCheck(o.code)?.scope ?? 'page' },
       { name: 'evidence', value: (o) => o.evidence ?? null },
     ],
     fetch: (db, scope, after, limit) =>
@@ -88,6 +91,8 @@ const KINDS: { [K in ExportKind]: KindSpec<any> } = {
       { name: 'depth', value: (p) => p.depth },
       { name: 'title', value: (p) => p.title },
       { name: 'metaDescription', value: (p) => p.metaDescription },
+      // The rows are the URLs crawled; kind HTML rows the HTML pages; HTML and indexable the indexable pages.
+      { name: 'kind', value: (p) => p.kind },
       { name: 'indexable', value: (p) => p.indexable },
       { name: 'wordCount', value: (p) => p.wordCount },
       { name: 'responseTimeMs', value: (p) => p.responseTimeMs },

@@ -23,6 +23,38 @@ const date = (d: Date | null) => (d ? new Date(d).toISOString().slice(0, 16).rep
 const score = (n: number | null) => (n === null ? '—' : String(n));
 const ms = (n: number | null) => (n === null ? '—' : `${Math.round(n).toLocaleString('en-US')} ms`);
 const cls = (n: number | null) => (n === null ? '—' : n.toFixed(3));
+/** 1,170: counts grouped by thousands, as the app and the CLI print them. */
+const count = (n: number) => n.toLocaleString('en-US');
+const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
+
+/** A site-level issue reads "site" (with its pages when it names several), a page-level one its pages. */
+const extent = (i: { scope: string; affectedPages: number }) =>
+  i.scope !== 'site'
+    ? plural(i.affectedPages, 'page')
+    : i.affectedPages > 1
+      ? `site, ${plural(i.affectedPages, 'page')}`
+      : 'site';
+
+/** "1,170 URLs crawled · 1,169 HTML pages · 1,169 indexable", and the caps as N of M (docs/counts.md). */
+function countsText(audit: NonNullable<ClientReportType['audit']>): { pages: string; checked: string | null } {
+  const c = audit.counts;
+  if (!c) return { pages: `${plural(audit.pagesCrawled, 'URL')} crawled`, checked: null };
+  const e = c.externalLinks;
+  const unchecked = [
+    e.couldNotCheck ? `${count(e.couldNotCheck)} could not be checked` : '',
+    e.notTried ? `${count(e.notTried)} not tried` : '',
+  ].filter(Boolean);
+  return {
+    pages:
+      `${plural(c.urlsCrawled, 'URL')} crawled · ${plural(c.htmlPages, 'HTML page')} · ` +
+      `${count(c.indexablePages)} indexable`,
+    checked:
+      `Checked: external links ${count(e.checked)} of ${count(e.found)}` +
+      (unchecked.length ? ` (${unchecked.join(', ')})` : '') +
+      ` · resources ${count(c.resources.checked)} of ${count(c.resources.found)}` +
+      ` · lab vitals ${count(c.labPages.measured)} of ${plural(c.labPages.eligible, 'page')}.`,
+  };
+}
 
 /** Google's thresholds (good / poor), as the technical page draws them. */
 const BANDS: Record<string, [number, number]> = {
@@ -82,12 +114,14 @@ export function clientReportHtml(r: ClientReportType): string {
   if (!audit) {
     parts.push('<p>This project has no completed audit yet.</p>');
   } else {
+    const counted = countsText(audit);
     parts.push(
       `<p>Audit of ${escapeHtml(date(audit.completedAt ?? audit.createdAt))}: overall score ` +
         `${audit.scores.overall === null ? 'not available' : `${audit.scores.overall}/100`}; ` +
-        `${audit.pagesCrawled} pages crawled; ` +
+        `${escapeHtml(counted.pages)}; ` +
         `${audit.issueCounts.critical} critical, ${audit.issueCounts.warning} warning and ` +
         `${audit.issueCounts.notice} notice issue types.</p>`,
+      counted.checked ? `<p class="muted">${escapeHtml(counted.checked)}</p>` : '',
       '<section><h2>Scores</h2><div class="scores">',
       `<div class="score">Overall score<strong>${score(audit.scores.overall)}</strong></div>`,
       ...r.categories.map(
@@ -110,8 +144,8 @@ export function clientReportHtml(r: ClientReportType): string {
         `<div class="issue"><h3><span class="sev sev-${escapeHtml(i.severity)}">` +
           `${escapeHtml(SEVERITY_LABEL[i.severity] ?? i.severity)}</span> · ` +
           `${escapeHtml(i.title)}</h3>`,
-        `<p class="muted">${escapeHtml(categoryLabel(i.category))} · ${i.affectedPages} ` +
-          `${i.affectedPages === 1 ? 'page' : 'pages'} · check ${escapeHtml(i.code)}</p>`,
+        `<p class="muted">${escapeHtml(categoryLabel(i.category))} · ` +
+          `${extent(i)} · check ${escapeHtml(i.code)}</p>`,
         `<p>${escapeHtml(i.description)}</p>`,
       );
       if (i.urls.length) {

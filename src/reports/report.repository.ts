@@ -1,5 +1,6 @@
 import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
 import type { StoredScores } from '../seo/scoring/index.js';
+import type { AuditCounts } from '../audits/index.js';
 
 /** An audit of a project with its scores and its issue counts by severity. */
 export interface ReportRow extends StoredScores {
@@ -33,6 +34,8 @@ export interface PageExportRow {
   depth: number;
   title: string | null;
   metaDescription: string | null;
+  /** HTML, FILE, REDIRECT, ERROR or FAILED: the HTML rows are the audit's HTML pages; null for old audits. */
+  kind: string | null;
   indexable: boolean;
   wordCount: number;
   responseTimeMs: number | null;
@@ -67,6 +70,7 @@ export interface AuditSummaryRow extends StoredScores {
   createdAt: Date;
   completedAt: Date | null;
   pagesCrawled: number;
+  counts: AuditCounts | null;
 }
 
 /** An issue of an audit with up to `urls` of its affected pages and the first occurrence's evidence. */
@@ -119,8 +123,9 @@ export interface MoverRow {
 }
 
 const AUDIT_SUMMARY = `a.id, a.status, a.created_at AS "createdAt", a.completed_at AS "completedAt",
-  a.pages_crawled AS "pagesCrawled", a.overall_score AS overall, a.meta_score AS meta, a.content_score AS content,
-  a.links_score AS links, a.technical_score AS technical, a.performance_score AS performance`;
+  a.pages_crawled AS "pagesCrawled", a.counts, a.overall_score AS overall, a.meta_score AS meta,
+  a.content_score AS content, a.links_score AS links, a.technical_score AS technical,
+  a.performance_score AS performance`;
 
 /** The only file of the reports module that speaks SQL. */
 export class ReportRepository {
@@ -179,7 +184,7 @@ export class ReportRepository {
     return nativeQuery<PageExportRow>(
       db,
       `SELECT p.id::text AS id, p.url, p.final_url AS "finalUrl", p.status_code AS "statusCode", p.depth, p.title,
-              p.meta_description AS "metaDescription", p.indexable, p.word_count AS "wordCount",
+              p.meta_description AS "metaDescription", p.kind, p.indexable, p.word_count AS "wordCount",
               p.response_time_ms AS "responseTimeMs", p.bytes, p.inlinks, p.outlinks,
               (SELECT count(*) FROM issue_occurrence o WHERE o.audit_id = $1 AND o.url = p.url)::int AS "issueCount",
               p.error

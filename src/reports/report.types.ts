@@ -1,6 +1,6 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
-import { IssueCountsType, PageInfoType } from '../audits/graphql.js';
+import { AuditCountsType, IssueCountsType, PageInfoType } from '../audits/graphql.js';
 
 @ObjectType('ReportScores')
 export class ReportScoresType {
@@ -97,6 +97,8 @@ export class ReportIssueType {
   @Field(() => String) category!: string;
   @Field(() => String) description!: string;
   @Field(() => Int) affectedPages!: number;
+  @Field(() => String, { description: 'page (shown as its pages) or site (shown as "site": a fact about the site).' })
+  scope!: string;
   @Field(() => [String], { description: 'Some of the affected pages (at most 5).' }) urls!: string[];
   @Field(() => ReportFixType, { nullable: true }) fix!: ReportFixType | null;
 }
@@ -135,6 +137,11 @@ export class ClientReportAuditType {
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date, { nullable: true }) completedAt!: Date | null;
   @Field(() => Int) pagesCrawled!: number;
+  @Field(() => AuditCountsType, {
+    nullable: true,
+    description: "The audit's counts (URLs crawled, HTML pages, indexable pages, caps); null for older audits.",
+  })
+  counts!: AuditCountsType | null;
   @Field(() => ReportScoresType) scores!: ReportScoresType;
   @Field(() => IssueCountsType) issueCounts!: IssueCountsType;
 }

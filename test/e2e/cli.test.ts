@@ -117,10 +117,9 @@ describe('seo CLI for self-hosters (JSON output)', () => {
       expect(out.scores.overall).toBeGreaterThan(0);
       const codes = out.issues.map((i: { code: string }) => i.code);
       expect(codes).toContain('LINKS_INTERNAL_BROKEN');
-      expect(codes).toContain('TECH_STATUS_4XX');
-      expect(out.issues.find((i: { code: string }) => i.code === 'TECH_STATUS_4XX').examples).toEqual([
-        `http://cli.test:${port}/gone`,
-      ]);
+      // The 404 is linked from the home page: charged once, as its broken link, not again as TECH_STATUS_4XX.
+      expect(codes).not.toContain('TECH_STATUS_4XX');
+      expect(out.counts).toMatchObject({ urlsCrawled: 2, htmlPages: 1, indexablePages: 1 });
       // A bare host:port is audited on the scheme it answers on (https first): this server speaks http only.
       const bare = await run(
         process.execPath,
@@ -168,6 +167,75 @@ describe('seo CLI for self-hosters (JSON output)', () => {
       server.close();
     }
   }, 60_000);
+
+  it('--all-occurrences lists every broken target of a page; the text says each cap as N of M', async () => {
+    const pages = http.createServer((req, res) => {
+      if (req.url !== '/') {
+        res.statusCode = 404;
+        return res.end('nope');
+      }
+      res.setHeader('content-type', 'text/html');
+      res.end(
+        '<!doctype html><html lang="en"><head><title>A page with many links to check for the CLI</title></head>' +
+          '<body><h1>Links</h1>' +
+          Array.from({ length: 7 }, (_, i) => `<a href="/gone-${i}">gone ${i}</a>`).join(' ') +
+          Array.from({ length: 55 }, (_, i) => `<a href="http://ext.test:${extPort}/e${i}">e${i}</a>`).join(' ') +
+          '</body></html>',
+      );
+    });
+    const external = http.createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((r) => external.listen(0, '127.0.0.1', () => r()));
+    const extPort = (external.address() as { port: number }).port;
+    await new Promise<void>((r) => pages.listen(0, '127.0.0.1', () => r()));
+    const port = (pages.address() as { port: number }).port;
+    const audit = (...flags: string[]) =>
+      run(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli.ts', 'audit', `http://many.test:${port}/`, '--max-pages', '20', ...flags],
+        {
+          cwd: root,
+          env: {
+            ...process.env,
+            SAFE_HTTP_ALLOW: '127.0.0.1/32',
+            SAFE_HTTP_RESOLVE: 'many.test=127.0.0.1,ext.test=127.0.0.1',
+          },
+        },
+      );
+    try {
+      const out = JSON.parse((await audit('--json', '--all-occurrences')).stdout);
+      const broken = out.issues.find((i: { code: string }) => i.code === 'LINKS_INTERNAL_BROKEN');
+      // All 7 broken targets of the page, not the first 5.
+      expect(broken.occurrences).toHaveLength(1);
+      expect(broken.occurrences[0].evidence.count).toBe(7);
+      expect(broken.occurrences[0].evidence.links).toHaveLength(7);
+      // The external budget (50) checked 50 of the 55 external links; the other 5 were never tried.
+      expect(out.counts).toEqual({
+        urlsCrawled: 8,
+        htmlPages: 1,
+        indexablePages: 1,
+        externalLinks: { found: 55, checked: 50, couldNotCheck: 0 },
+        resources: { found: 0, checked: 0 },
+        labPages: { measured: 0, eligible: 1 },
+      });
+      expect(out.issues.find((i: { code: string }) => i.code === 'TECH_ROBOTS_MISSING').scope).toBe('site');
+
+      const text = await audit();
+      expect(text.stdout).toContain(`http://many.test:${port}/: 8 URLs crawled · 1 HTML page · 1 indexable\n`);
+      expect(text.stdout).toContain(
+        'checked: external links 50 of 55 (5 not tried) · resources 0 of 0 · lab vitals 0 of 1 pages\n',
+      );
+      // Site-level checks read "site", page-level ones their pages.
+      expect(text.stdout).toMatch(/^NOTICE +TECH_ROBOTS_MISSING +site +/m);
+      expect(text.stdout).toMatch(/^CRITICAL +LINKS_INTERNAL_BROKEN +1 page +/m);
+      expect(text.stderr).toContain(
+        'note: 50 of 55 external links checked (the others are not counted as broken); 5 not tried (the audit ' +
+          'checks at most 50)\n',
+      );
+    } finally {
+      pages.close();
+      external.close();
+    }
+  }, 90_000);
 
   it('seo audit exits 2, the reason on stderr, when the site cannot be audited (closed port, 500 page)', async () => {
     const server = http.createServer((req, res) => {

@@ -110,7 +110,8 @@ const HAND_CHECKS: Record<Category, Record<string, [number, number]>> = {
     LINKS_NO_ANCHOR_TEXT: [0, 1],
   },
   TECHNICAL: {
-    TECH_STATUS_4XX: [1, 2],
+    // The 404 is linked from `/`: charged once, as that page's broken link (LINKS_INTERNAL_BROKEN), not again here.
+    TECH_STATUS_4XX: [0, 1],
     TECH_STATUS_5XX: [0, 2],
     TECH_TIMEOUT: [0, 2],
     PAGE_FETCH_FAILED: [0, 2],
@@ -217,7 +218,6 @@ describe('scores of a hand-computed audit', () => {
     expect(plain.outcome.breakdown.costs.map((c) => [c.code, c.points])).toEqual([
       ['LINKS_INTERNAL_BROKEN', 100],
       ['TECH_HTTP_PAGE', 100],
-      ['TECH_STATUS_4XX', 100],
       ['CONTENT_H1_MISSING', 30],
       ['META_TITLE_TOO_SHORT', 3],
       ['PERF_IMAGE_NO_DIMENSIONS', 3],

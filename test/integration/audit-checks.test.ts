@@ -157,7 +157,8 @@ const EXPECTED: Record<AssertedCode, Expectation> = {
   // A two-hop loop (/loop-a -> /loop-b -> /loop-a) is also two hops of redirects: both codes fire on it.
   LINKS_REDIRECT_CHAIN: { fails: { failing: ['/chain/1', '/loop-a'] } },
   LINKS_REDIRECT_LOOP: { fails: { failing: ['/loop-a'] } },
-  LINKS_ORPHAN: { fails: { failing: ['/orphan'] } },
+  // /listed/gone and /listed/error are in the sitemap and linked from no page, like /orphan.
+  LINKS_ORPHAN: { fails: { failing: ['/listed/error', '/listed/gone', '/orphan'] } },
   LINKS_DEAD_END: { fails: { failing: ['/links/dead-end'] } },
   LINKS_TOO_MANY: { fails: { failing: ['/links/too-many'] } },
   LINKS_INTERNAL_NOFOLLOW: { fails: { failing: ['/links/nofollow'] } },
@@ -173,8 +174,10 @@ const EXPECTED: Record<AssertedCode, Expectation> = {
   // The home page links the noindex pages; on the noindex site both pages link each other.
   LINKS_TO_NOINDEX: { fails: { failing: ['/', '/links/to-noindex'], noindex: ['/', '/about'] } },
   // TECHNICAL
-  TECH_STATUS_4XX: { fails: { failing: ['/missing'] } },
-  TECH_STATUS_5XX: { fails: { failing: ['/server-error'] } },
+  // /missing and /server-error are linked from /links/broken: charged once, as its broken links
+  // (LINKS_INTERNAL_BROKEN); the sitemap-only ones have no broken link to report them, so their own status does.
+  TECH_STATUS_4XX: { fails: { failing: ['/listed/gone'] } },
+  TECH_STATUS_5XX: { fails: { failing: ['/listed/error'] } },
   TECH_TIMEOUT: { fails: { failing: ['/slow'] } },
   PAGE_FETCH_FAILED: { fails: { failing: ['/slow', '/loop-a'] } },
   TECH_NOINDEX: {
@@ -193,9 +196,13 @@ const EXPECTED: Record<AssertedCode, Expectation> = {
   // The failing site's sitemap lists a URL of another host; brokenSitemap's is not well-formed XML.
   TECH_SITEMAP_INVALID: { fails: { failing: ['/sitemap.xml'], brokenSitemap: ['/sitemap.xml'] } },
   TECH_SITEMAP_NON_INDEXABLE: {
-    fails: { failing: ['/canonical/broken', '/missing', '/old', '/tech/noindex-meta'], noindex: ['/', '/about'] },
+    fails: {
+      failing: ['/canonical/broken', '/listed/error', '/listed/gone', '/missing', '/old', '/tech/noindex-meta'],
+      noindex: ['/', '/about'],
+    },
   },
-  // Listed in the sitemap, disallowed by robots.txt: blocked — and not an orphan (LINKS_ORPHAN stays on /orphan alone).
+  // Listed in the sitemap, disallowed by robots.txt: blocked — and not an orphan (LINKS_ORPHAN stays on the sitemap's
+  // unlinked URLs).
   TECH_SITEMAP_BLOCKED_BY_ROBOTS: { fails: { failing: ['/private/listed'] } },
   TECH_CANONICAL_MULTIPLE: { fails: { failing: ['/canonical/multiple'] } },
   TECH_CANONICAL_RELATIVE: { fails: { failing: ['/canonical/relative'] } },

@@ -134,6 +134,7 @@ describe('audit lifecycle with real worker processes', () => {
             'code',
             'description',
             'id',
+            'scope',
             'severity',
             'title',
           ]);

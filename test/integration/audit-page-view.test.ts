@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditJobRunner } from '../../src/audits/index.js';
 import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/index.js';
-import { createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { clientReportHtml } from '../../src/reports/report-html.js';
+import { createApiKey, createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
 
 const host = `pageview-${uniq()}.test`;
 let t: TestApp;
@@ -54,7 +55,9 @@ function site(req: http.IncomingMessage, res: http.ServerResponse) {
     return html(
       doc(
         'About the page view fixture site',
-        '<h1>About</h1><a href="/">Home</a> <a href="/missing" rel="noopener nofollow">Still broken</a>',
+        // Home twice and itself once: one inlink of the home page (with 2 links), none of its own.
+        '<h1>About</h1><a href="/">Home</a> <a href="/missing" rel="noopener nofollow">Still broken</a> ' +
+          '<a href="/">Home again</a> <a href="/about">This page</a>',
         '<meta name="robots" content="max-snippet:50">',
       ),
     );
@@ -110,9 +113,9 @@ const PAGE = `query($p: ID!, $a: ID, $u: String!, $f: Int!, $after: String) {
   audit(projectId: $p, auditId: $a) { status page(url: $u) {
     url finalUrl kind statusCode redirects { url status } title titleLength h1 lang hreflang { lang url }
     structuredDataTypes indexable nonIndexableReason robotsMeta robotsTxt contentType inlinkCount
-    issues { code title severity issueId details { kind facts { label value { text url } } } }
+    outlinkCount issues { code title severity issueId details { kind facts { label value { text url } } } }
     inlinks(first: $f, after: $after) { totalCount pageInfo { hasNextPage endCursor }
-      nodes { sourceUrl targetUrl anchor rel internal otherStatus otherTitle otherCrawled } }
+      nodes { sourceUrl targetUrl anchor rel internal otherStatus otherTitle otherCrawled linkCount } }
     outlinks(first: $f) { totalCount pageInfo { hasNextPage endCursor } nodes { targetUrl anchor otherStatus } }
   } } }`;
 
@@ -173,6 +176,7 @@ describe('Audit.page', () => {
         otherStatus: 200,
         otherTitle: 'Home of the page view fixture site',
         otherCrawled: true,
+        linkCount: 1,
       },
       {
         sourceUrl: `${origin}/about`,
@@ -183,6 +187,7 @@ describe('Audit.page', () => {
         otherStatus: 200,
         otherTitle: 'About the page view fixture site',
         otherCrawled: true,
+        linkCount: 1,
       },
     ]);
   });
@@ -241,6 +246,106 @@ describe('Audit.page', () => {
     }
     expect(seen).toHaveLength(7);
     expect(new Set(seen).size).toBe(7);
+  });
+
+  it('inlinks are the distinct linking pages: the count and the table agree, self links left out', async () => {
+    const home = (await pageView('/', { first: 100 })).data.audit.page;
+    // /about links home twice: one row with both links; 7 pages in all, as the inlink count says.
+    expect(home.inlinkCount).toBe(7);
+    expect(home.inlinks.totalCount).toBe(7);
+    expect(home.inlinks.nodes).toHaveLength(7);
+    expect(home.inlinks.nodes.find((n: { sourceUrl: string }) => n.sourceUrl === `${origin}/about`)).toMatchObject({
+      anchor: 'Home',
+      linkCount: 2,
+    });
+    // /about links itself: not an inlink, nor an outlink.
+    const about = (await pageView('/about', { first: 100 })).data.audit.page;
+    expect(about.inlinkCount).toBe(1);
+    expect(about.inlinks.totalCount).toBe(1);
+    expect(about.inlinks.nodes.map((n: { sourceUrl: string }) => n.sourceUrl)).toEqual([`${origin}/`]);
+    expect(about.outlinkCount).toBe(2);
+    expect(about.outlinks.totalCount).toBe(2);
+    expect(about.outlinks.nodes.map((n: { targetUrl: string }) => n.targetUrl)).toEqual([
+      `${origin}/`,
+      `${origin}/missing`,
+    ]);
+  });
+
+  it('one set of counts on every surface: GraphQL, both REST APIs, the CSV, the report and its PDF HTML', async () => {
+    const COUNTS = `counts { urlsCrawled htmlPages indexablePages externalLinks { found checked couldNotCheck notTried }
+      resources { found checked } labPages { measured eligible } }`;
+    const { body } = await gql(
+      t,
+      `query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { pagesCrawled ${COUNTS}
+        scoreBreakdown { htmlPages }
+        html: pages(first: 1, filter: { kind: [HTML] }) { totalCount }
+        issues { code scope affectedPages } } }`,
+      { p: projectId, a: auditId },
+      { cookie: user.cookie },
+    );
+    expect(body.errors).toBeUndefined();
+    const audit = body.data.audit;
+    // 10 URLs fetched (the redirect and its target are one fetch); 8 of them HTML documents, all 8 indexable.
+    expect(audit.counts).toMatchObject({ urlsCrawled: audit.pagesCrawled, htmlPages: 8, indexablePages: 8 });
+    expect(audit.scoreBreakdown.htmlPages).toBe(audit.counts.htmlPages);
+    expect(audit.html.totalCount).toBe(audit.counts.htmlPages);
+    expect(audit.counts.externalLinks).toEqual({ found: 0, checked: 0, couldNotCheck: 0, notTried: 0 });
+    expect(audit.counts.labPages).toEqual({ measured: 0, eligible: 8 });
+    // Site-level checks say so.
+    const scopes = new Map(audit.issues.map((i: { code: string; scope: string }) => [i.code, i.scope]));
+    expect(scopes.get('TECH_SITEMAP_MISSING')).toBe('site');
+    expect(scopes.get('META_DESCRIPTION_MISSING')).toBe('page');
+
+    const key = await createApiKey(t, user);
+    const v1 = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/projects/${projectId}/audit`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(v1.json().audit.counts).toEqual(audit.counts);
+    expect(v1.json().audit.issues.find((i: { code: string }) => i.code === 'TECH_SITEMAP_MISSING').scope).toBe('site');
+    const api = await t.app.inject({
+      method: 'GET',
+      url: `/api/projects/${projectId}/audit`,
+      headers: { cookie: user.cookie },
+    });
+    expect(api.json().audit.counts).toEqual(audit.counts);
+
+    // The pages CSV: a row per URL crawled and a kind; its HTML rows are the HTML pages.
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/projects/${projectId}/exports/pages?format=csv`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const [header, ...rows] = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\n');
+    const kind = header.split(',').indexOf('kind');
+    expect(kind).toBeGreaterThan(-1);
+    expect(rows.filter((r) => r.split(',')[kind] === 'HTML')).toHaveLength(audit.counts.htmlPages);
+
+    // The report (the PDF is this HTML printed by Chromium) from the same GraphQL answer.
+    const MOVE = 'term country device position previousPosition change url checkedAt';
+    const report = await gql(
+      t,
+      `query($p: ID!) { clientReport(projectId: $p) { projectId projectName domain url generatedAt pdfAvailable
+        audit { id status createdAt completedAt pagesCrawled ${COUNTS}
+          scores { overall meta content links technical performance } issueCounts { critical warning notice } }
+        categories { category score critical warning notice }
+        topIssues { code title severity category description affectedPages scope urls fix { summary steps source } }
+        vitals { url device source measuredAt lcpMs cls inpMs tbtMs fcpMs ttfbMs }
+        keywordGains { ${MOVE} } keywordLosses { ${MOVE} } } }`,
+      { p: projectId },
+      { cookie: user.cookie },
+    );
+    expect(report.body.errors).toBeUndefined();
+    const client = report.body.data.clientReport;
+    expect(client.audit.counts).toEqual(audit.counts);
+    const html = clientReportHtml(client);
+    expect(html).toContain(`${audit.pagesCrawled} URLs crawled · 8 HTML pages · 8 indexable`);
+    expect(html).toMatch(/Technical · site · check TECH_SITEMAP_MISSING/);
+    expect(html).not.toMatch(/· 1 page · check TECH_SITEMAP_MISSING/);
   });
 
   it("an issue's link evidence names each link by its anchor text, from the link graph", async () => {

@@ -109,6 +109,14 @@ const completeIn = (run: lifecycle.AuditAttempt) =>
       pagesCrawled: 12,
       pagesFailed: 2,
       crawl: CRAWL,
+      counts: {
+        urlsCrawled: 12,
+        htmlPages: 10,
+        indexablePages: 9,
+        externalLinks: { found: 3, checked: 2, couldNotCheck: 1 },
+        resources: { found: 0, checked: 0 },
+        labPages: { measured: 0, eligible: 10 },
+      },
     }),
   );
 

@@ -314,7 +314,7 @@ describe('presentEvidence: what each kind shows', () => {
     });
     expect(facts('PERF_TTFB', '/perf/slow-ttfb')['Time to first byte']).toMatch(/^[\d,]+ ms$/);
     expect(facts('TECH_HTML_TOO_LARGE', '/tech/large-html')).toEqual({ 'HTML size': '1.1 MiB' });
-    expect(facts('TECH_STATUS_4XX', '/missing')).toEqual({ 'HTTP status': '404 Not Found' });
+    expect(facts('TECH_STATUS_4XX', '/listed/gone')).toEqual({ 'HTTP status': '410 Gone' });
     expect(facts('CONTENT_THIN', '/content/thin')).toEqual({ 'Visible text': '49 words' });
     expect(facts('PERF_DOM_SIZE', '/perf/dom-size')).toEqual({ 'DOM elements': '1,623' });
     const lab = Object.fromEntries(

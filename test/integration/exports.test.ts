@@ -148,10 +148,10 @@ describe('exportFile over GraphQL with the session (the web app, every plan)', (
       new RegExp(`^exports\\.example\\.com-audit-${auditId.slice(0, 8)}-issues-\\d{4}-\\d\\d-\\d\\d\\.csv$`),
     );
     const lines = csvLines(file);
-    expect(lines[0]).toBe('code,title,severity,category,url,evidence');
+    expect(lines[0]).toBe('code,title,severity,category,url,scope,evidence');
     expect(lines).toHaveLength(5); // header, 3 occurrences, trailing empty
     expect(lines).toContain(
-      `META_TITLE_MISSING,Missing title,CRITICAL,META,https://exports.example.com/b,"{""snippet"":""@SUM(A1)""}"`,
+      `META_TITLE_MISSING,Missing title,CRITICAL,META,https://exports.example.com/b,page,"{""snippet"":""@SUM(A1)""}"`,
     );
     expect(lines.at(-1)).toBe('');
 
@@ -177,6 +177,7 @@ describe('exportFile over GraphQL with the session (the web app, every plan)', (
       severity: 'CRITICAL',
       category: 'META',
       url: 'https://exports.example.com/b',
+      scope: 'page',
       evidence: { snippet: '@SUM(A1)' },
     });
     const small = await download(app, { projectId: appProject.id, kind: 'ISSUES', format: 'JSON', auditId, size: 2 });
@@ -187,14 +188,14 @@ describe('exportFile over GraphQL with the session (the web app, every plan)', (
     const csv = await download(app, { projectId: appProject.id, kind: 'PAGES', format: 'CSV', auditId });
     const lines = csvLines(csv.file);
     expect(lines[0]).toBe(
-      'url,finalUrl,statusCode,depth,title,metaDescription,indexable,wordCount,responseTimeMs,bytes,inlinks,' +
+      'url,finalUrl,statusCode,depth,title,metaDescription,kind,indexable,wordCount,responseTimeMs,bytes,inlinks,' +
         'outlinks,issueCount,error',
     );
     expect(lines[1]).toBe(
-      'https://exports.example.com/,https://exports.example.com/,200,0,"Home, ""quoted""",,true,320,41,0,0,0,1,',
+      'https://exports.example.com/,https://exports.example.com/,200,0,"Home, ""quoted""",,,true,320,41,0,0,0,1,',
     );
     expect(lines[2]).toBe(
-      "https://exports.example.com/a,https://exports.example.com/a,404,0,'-1 trick,,false,0,,0,0,0,1,",
+      "https://exports.example.com/a,https://exports.example.com/a,404,0,'-1 trick,,,false,0,,0,0,0,1,",
     );
     expect(lines[3]).toMatch(/^https:\/\/exports\.example\.com\/b,.*,1,connection reset$/);
     const json = JSON.parse(
@@ -313,7 +314,7 @@ describe('GET /api/v1/projects/:projectId/exports/:kind (API key)', () => {
       new RegExp(`^attachment; filename="api-exports\\.example\\.com-audit-${bigAuditId.slice(0, 8)}-issues-`),
     );
     const lines = csvLines(res.body);
-    expect(lines[0]).toBe('code,title,severity,category,url,evidence');
+    expect(lines[0]).toBe('code,title,severity,category,url,scope,evidence');
     expect(lines).toHaveLength(4502);
     expect(new Set(lines.slice(1, -1)).size).toBe(4500);
     expect(lines[4500]).toContain('https://api-exports.example.com/p/4500,');

@@ -234,6 +234,11 @@ export interface SiteCheckInput {
   crawlTruncated?: boolean;
   /** List mode: only listed URLs were audited and no link was followed, so orphan detection is not applicable. */
   listMode?: boolean;
+  /**
+   * Link targets each link-target occurrence names in its evidence (broken, redirecting, blocked… links); default 5,
+   * Infinity for all (`seo audit --all-occurrences`). The evidence's `count` always counts every one.
+   */
+  evidenceLinks?: number;
 }
 
 export interface Occurrence {

@@ -29,7 +29,8 @@ export interface LinkTargetSource {
   resources?: readonly ResourceRef[];
 }
 
-const SAMPLE = 5;
+/** Targets an occurrence's evidence names by default (all are counted: `count`). */
+export const LINK_EVIDENCE_SAMPLE = 5;
 
 /**
  * Evaluates the link-target checks for one page. A check is not applicable until at least one of the
@@ -40,7 +41,10 @@ const SAMPLE = 5;
 export function evaluateLinkTargets(
   source: LinkTargetSource,
   lookup: (url: string) => LinkTargetInfo | undefined,
+  /** Targets each evidence names (`links`); every one is counted (`count`). Infinity: all of them. */
+  sample = LINK_EVIDENCE_SAMPLE,
 ): Record<LinkTargetCode, CheckOutcome> {
+  const SAMPLE = sample;
   let internalKnown = 0;
   let externalKnown = 0;
   const broken: { url: string; status: number | null }[] = [];
@@ -121,7 +125,7 @@ export function evaluateLinkTargets(
           : pass(),
     LINKS_TO_NOINDEX:
       pagesKnown === 0 ? null : noindexCount > 0 ? fail({ count: noindexCount, links: noindex }) : pass(),
-    ...evaluateResourceTargets(source.resources ?? [], lookup),
+    ...evaluateResourceTargets(source.resources ?? [], lookup, sample),
   };
 }
 

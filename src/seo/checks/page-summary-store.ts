@@ -241,6 +241,16 @@ export class PageSummaryStore {
     this.internal.forEach(row, this.rows, visit);
   }
 
+  /** The URL ids of the page's external links (the audit's counts read them without making strings). */
+  forEachExternalLink(row: number, visit: (id: number) => void): void {
+    this.external.forEach(row, this.rows, visit);
+  }
+
+  /** The URL ids of the page's subresources. */
+  forEachResource(row: number, visit: (id: number) => void): void {
+    this.resourceIds.forEach(row, this.rows, visit);
+  }
+
   internalLinks(row: number): string[] {
     return this.internal.map(row, this.rows, (id) => this.urls.url(id));
   }

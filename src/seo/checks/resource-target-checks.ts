@@ -24,8 +24,6 @@ interface Finding {
   error?: string;
 }
 
-const SAMPLE = 5;
-
 /**
  * Broken images, broken other subresources and subresources on refused addresses of one page, from the statuses
  * the crawler found (`lookup`, keyed by absolute URL). A check applies once one of the resources it looks at is
@@ -34,6 +32,8 @@ const SAMPLE = 5;
 export function evaluateResourceTargets(
   resources: readonly ResourceRef[],
   lookup: (url: string) => LinkTargetInfo | undefined,
+  /** Resources each evidence names; every one is counted. Infinity: all of them. */
+  SAMPLE = 5,
 ): Record<ResourceTargetCode, CheckOutcome> {
   let imagesKnown = 0;
   let othersKnown = 0;

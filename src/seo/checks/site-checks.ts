@@ -597,6 +597,7 @@ function* crawlPageChecks(input: SiteCheckInput, pages: SitePages): Generator<Pa
           resources: store.resources(row),
         },
         lookup,
+        input.evidenceLinks,
       );
       for (const code of LINK_TARGET_CODES) {
         const outcome = outcomes[code];

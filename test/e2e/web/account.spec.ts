@@ -66,7 +66,7 @@ test('a running audit shows live progress and can be cancelled; the pages found 
     .click();
   const cancelled = page.getByText('The latest audit was cancelled');
   await expect(cancelled).toBeVisible();
-  await expect(page.getByText(/Cancelled by a user\. \d+ pages had been crawled; they are kept\./)).toBeVisible();
+  await expect(page.getByText(/Cancelled by a user\. \d+ URLs? had been crawled; they are kept\./)).toBeVisible();
   await page.getByRole('link', { name: 'See the pages' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Crawled pages' })).toBeVisible();
   await expect(

@@ -72,7 +72,7 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   await expect(page.getByRole('heading', { name: 'Score history' })).toBeVisible();
   // Why this score: health and the issues that cost the most, each leading to itself in the issues list.
   const why = page.getByRole('region', { name: 'Why this score' });
-  await expect(why).toContainText(/Half the overall score is health: \d+(\.\d)?% of the crawled pages/);
+  await expect(why).toContainText(/Half the overall score is health: \d+(\.\d)?% of the HTML pages/);
   const costs = why.getByRole('table', { name: 'The issues that cost the most points' });
   await expect(costs.getByRole('rowheader').first()).toBeVisible();
   await expect(costs.getByRole('cell', { name: /^−\d/ }).first()).toBeVisible();

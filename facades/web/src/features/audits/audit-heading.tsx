@@ -4,7 +4,8 @@ import type { CombinedError } from '@urql/core';
 import { PageLoadError } from '../../components/status';
 import type { AuditHeadingFragment } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
-import { formatDateTime, plural } from '../../lib/format';
+import { formatDateTime } from '../../lib/format';
+import { countsText } from './audit-counts';
 import { CrawlNotes } from './crawl-notes';
 
 /** Breadcrumb, title and the audit's two views (issues, pages). */
@@ -37,7 +38,7 @@ export function AuditHeading({
             {view === 'issues' ? 'Audit issues' : view === 'pages' ? 'Crawled pages' : 'Crawled page'}
           </h1>
           <p className="muted">
-            {projectName} · {when} · {plural(audit.pagesCrawled, 'URL')} crawled ·{' '}
+            {projectName} · {when} · {countsText(audit.counts ?? null, audit.pagesCrawled)} ·{' '}
             <AuditStatusBadge status={audit.status} />
             {audit.overallScore !== null && <> · overall score {audit.overallScore}</>}
           </p>

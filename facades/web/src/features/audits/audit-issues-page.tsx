@@ -24,6 +24,7 @@ import { formatNumber, plural } from '../../lib/format';
 import { AuditHeading, AuditLoadError } from './audit-heading';
 import { IssueOccurrences } from './issue-occurrences';
 import { siteHostOf } from './page-link';
+import { extentText } from './audit-counts';
 import { ExportButtons } from '../reports';
 import { CATEGORIES, SEVERITIES, type IssueSearch } from './search-params';
 
@@ -135,11 +136,7 @@ function IssueItem({
             )}
           </span>
           <span className="issue-category">{showCategory ? CATEGORY_LABEL[issue.category] : ''}</span>
-          <span className="issue-pages">
-            {formatNumber(issue.affectedPages)}
-            {issue.applicablePages > 1 ? ` of ${formatNumber(issue.applicablePages)}` : ''}{' '}
-            {issue.affectedPages === 1 && issue.applicablePages <= 1 ? 'page' : 'pages'}
-          </span>
+          <span className="issue-pages">{extentText(issue)}</span>
           <span className="chevron" aria-hidden="true">
             {expanded ? '▴' : '▾'}
           </span>

@@ -1,5 +1,6 @@
 import type { AuditCrawlNotesFragment } from '../../gql/graphql';
 import { formatNumber, plural } from '../../lib/format';
+import { checkedText } from './audit-counts';
 
 /**
  * What an audit's crawl did not cover, said where its results are read: the page cap that cut it (the scores cover
@@ -7,9 +8,11 @@ import { formatNumber, plural } from '../../lib/format';
  */
 export function CrawlNotes({ audit }: { audit: AuditCrawlNotesFragment }) {
   const unchecked = audit.uncheckedLinks;
-  if (!audit.truncated && unchecked.length === 0) return null;
+  const counts = audit.counts;
+  if (!audit.truncated && unchecked.length === 0 && !counts) return null;
   return (
     <>
+      {counts && <p className="muted small crawl-checked">{checkedText(counts)}</p>}
       {audit.truncated && (
         <div className="callout callout-warning" role="note" aria-labelledby={`capped-${audit.id}`}>
           <strong id={`capped-${audit.id}`}>
@@ -24,7 +27,9 @@ export function CrawlNotes({ audit }: { audit: AuditCrawlNotesFragment }) {
       )}
       {unchecked.length > 0 && (
         <details className="callout crawl-unchecked">
-          <summary>{plural(unchecked.length, 'external link')} could not be checked — not counted as broken</summary>
+          <summary>
+            {plural(unchecked.length, 'external link')} tried could not be checked — not counted as broken
+          </summary>
           <ul>
             {unchecked.map((link) => (
               <li key={link.url}>

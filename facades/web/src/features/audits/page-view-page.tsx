@@ -112,7 +112,7 @@ export function PageViewPage() {
               {page.bodyCapped && ' (over the size cap: analysed on its first bytes)'}
             </Fact>
           )}
-          <Fact label="Inlinks">{formatNumber(page.inlinkCount)}</Fact>
+          <Fact label="Inlinks (distinct pages)">{formatNumber(page.inlinkCount)}</Fact>
           <Fact label="Outlinks (distinct targets)">{formatNumber(page.outlinkCount)}</Fact>
         </dl>
       </div>
@@ -446,6 +446,7 @@ function LinkRow({
         {link.otherTitle && <span className="muted small block">{link.otherTitle}</span>}
       </td>
       <td>{link.anchor || <span className="muted">No anchor text</span>}</td>
+      <td className="numeric">{formatNumber(link.linkCount)}</td>
       <td>{link.rel ?? <span className="muted">—</span>}</td>
       <td className="numeric">{link.otherStatus ?? (link.otherCrawled ? 'No response' : 'Not crawled')}</td>
     </tr>
@@ -464,7 +465,10 @@ function Links({ scope, url, direction }: { scope: PageScope; url: string; direc
             <thead>
               <tr>
                 <th scope="col">{direction === 'in' ? 'Linking page' : 'Target'}</th>
-                <th scope="col">Anchor text</th>
+                <th scope="col">Anchor text (first link)</th>
+                <th scope="col" className="numeric">
+                  Links
+                </th>
                 <th scope="col">Rel</th>
                 <th scope="col" className="numeric">
                   {direction === 'in' ? 'Its status' : 'Target status'}

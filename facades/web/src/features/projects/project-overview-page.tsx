@@ -307,7 +307,7 @@ export function ProjectOverviewPage() {
       {latest?.status === 'CANCELLED' && (
         <Callout tone="warning" title="The latest audit was cancelled">
           <p>
-            {latest.error ?? 'Cancelled.'} {`${plural(latest.pagesCrawled, 'page')} had been crawled; they are kept. `}
+            {latest.error ?? 'Cancelled.'} {`${plural(latest.pagesCrawled, 'URL')} had been crawled; they are kept. `}
             <Link to="/projects/$projectId/audits/$auditId/pages" params={{ projectId, auditId: latest.id }}>
               See the pages
             </Link>

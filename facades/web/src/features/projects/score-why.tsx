@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useQuery } from 'urql';
 import { AuditScoreBreakdownDocument, type AuditScoreBreakdownQuery } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
-import { plural } from '../../lib/format';
+import { formatNumber, plural } from '../../lib/format';
 import { CATEGORY_LABEL } from '../../lib/labels';
 import { ErrorMessage } from '../../components/status';
 
@@ -28,9 +28,10 @@ export function ScoreWhy({ projectId, auditId }: { projectId: string; auditId: s
       {breakdown && (
         <>
           <p className="small">
-            Half the overall score is health: <strong>{breakdown.health}%</strong> of the crawled pages (
-            {breakdown.htmlPages - breakdown.pagesWithCritical} of {plural(breakdown.htmlPages, 'page')}) have no
-            critical issue. The other half is the categories, each 100 minus what its issues cost.
+            Half the overall score is health: <strong>{breakdown.health}%</strong> of the HTML pages (
+            {formatNumber(breakdown.htmlPages - breakdown.pagesWithCritical)} of{' '}
+            {plural(breakdown.htmlPages, 'HTML page')}) have no critical issue. The other half is the categories, each
+            100 minus what its issues cost.
           </p>
           {breakdown.cappedFrom !== null && (
             <p className="small">
@@ -84,7 +85,7 @@ function CostTable({ projectId, auditId, costs }: { projectId: string; auditId: 
                 <span className={`badge badge-${c.severity.toLowerCase()} small`}>{c.severity.toLowerCase()}</span>
               </th>
               <td className="col-category">{CATEGORY_LABEL[c.category]}</td>
-              <td>{c.scope === 'site' ? 'whole site' : c.affectedPages.toLocaleString('en-US')}</td>
+              <td>{c.scope === 'site' ? 'site' : formatNumber(c.affectedPages)}</td>
               <td className="numeric">{points(c.points)}</td>
             </tr>
           ))}

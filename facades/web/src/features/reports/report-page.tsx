@@ -10,6 +10,7 @@ import { formatDateTime, formatNumber, plural } from '../../lib/format';
 import { ProjectTabs } from '../projects';
 import { saveFile } from './save-file';
 import { CATEGORY_LABEL, SEVERITY_LABEL } from '../../lib/labels';
+import { checkedText, countsText } from '../audits/audit-counts';
 
 const route = getRouteApi('/app/projects/$projectId/report');
 
@@ -30,6 +31,14 @@ const VITALS: { key: keyof Vitals & string; label: string; bands: [number, numbe
   { key: 'fcpMs', label: 'FCP', bands: [1800, 3000], unit: 'ms' },
   { key: 'ttfbMs', label: 'TTFB', bands: [800, 1800], unit: 'ms' },
 ];
+
+/** A site-level issue reads "site"; a page-level one its pages. */
+const extent = (i: { scope: string; affectedPages: number }) =>
+  i.scope !== 'site'
+    ? plural(i.affectedPages, 'page')
+    : i.affectedPages > 1
+      ? `site, ${plural(i.affectedPages, 'page')}`
+      : 'site';
 
 const counts = (c: { critical: number; warning: number; notice: number }) =>
   `${c.critical} critical, ${c.warning} warning and ${c.notice} notice issue types`;
@@ -177,9 +186,9 @@ export function ReportPage() {
           <p>
             Audit of {formatDateTime(audit.completedAt ?? audit.createdAt)}: overall score{' '}
             {audit.scores.overall === null ? 'not available' : `${audit.scores.overall}/100`};{' '}
-            {formatNumber(audit.pagesCrawled)} {audit.pagesCrawled === 1 ? 'page' : 'pages'} crawled;{' '}
-            {counts(audit.issueCounts)}.
+            {countsText(audit.counts ?? null, audit.pagesCrawled)}; {counts(audit.issueCounts)}.
           </p>
+          {audit.counts && <p className="muted small">{checkedText(audit.counts)}.</p>}
 
           <h2>Scores</h2>
           <ul className="report-scores" aria-label="Scores">
@@ -238,7 +247,7 @@ export function ReportPage() {
                 <span className={`badge badge-${i.severity.toLowerCase()}`}>{severityName(i.severity)}</span> {i.title}
               </h3>
               <p className="muted small">
-                {categoryName(i.category)} · {plural(i.affectedPages, 'page')} · check <code>{i.code}</code>
+                {categoryName(i.category)} · {extent(i)} · check <code>{i.code}</code>
               </p>
               <p>{i.description}</p>
               {i.urls.length > 0 && (

@@ -1,0 +1,42 @@
+import type { AuditCountsLineFragment } from '../../gql/graphql';
+import { formatNumber, plural } from '../../lib/format';
+
+/**
+ * The audit's three counts as every surface names them (docs/counts.md): "1,170 URLs crawled · 1,169 HTML pages ·
+ * 1,169 indexable"; an audit without stored counts says what it kept.
+ */
+export function countsText(counts: AuditCountsLineFragment | null, pagesCrawled: number): string {
+  if (!counts) return `${plural(pagesCrawled, 'URL')} crawled`;
+  return (
+    `${plural(counts.urlsCrawled, 'URL')} crawled · ${plural(counts.htmlPages, 'HTML page')} · ` +
+    `${formatNumber(counts.indexablePages)} indexable`
+  );
+}
+
+/** What each cap left, as N of M: external links, resources, lab vitals. */
+export function checkedText(counts: AuditCountsLineFragment): string {
+  const e = counts.externalLinks;
+  const unchecked = [
+    e.couldNotCheck ? `${formatNumber(e.couldNotCheck)} could not be checked` : '',
+    e.notTried ? `${formatNumber(e.notTried)} not tried` : '',
+  ].filter(Boolean);
+  return (
+    `External links ${formatNumber(e.checked)} of ${formatNumber(e.found)} checked` +
+    (unchecked.length ? ` (${unchecked.join(', ')})` : '') +
+    ` · resources ${formatNumber(counts.resources.checked)} of ${formatNumber(counts.resources.found)}` +
+    ` · lab vitals on ${formatNumber(counts.labPages.measured)} of ${plural(counts.labPages.eligible, 'page')}`
+  );
+}
+
+/**
+ * An issue's extent: "18 of 1,170 pages", or "site" for a site-level check (charged once), with the pages it names
+ * when there are several ("site, 4 pages": duplicate titles).
+ */
+export function extentText(issue: { scope: string; affectedPages: number; applicablePages: number }): string {
+  if (issue.scope === 'site') return issue.affectedPages > 1 ? `site, ${plural(issue.affectedPages, 'page')}` : 'site';
+  return (
+    `${formatNumber(issue.affectedPages)}` +
+    (issue.applicablePages > 1 ? ` of ${formatNumber(issue.applicablePages)}` : '') +
+    ` ${issue.affectedPages === 1 && issue.applicablePages <= 1 ? 'page' : 'pages'}`
+  );
+}
