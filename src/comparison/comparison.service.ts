@@ -7,6 +7,7 @@ import { assertApiAccess } from '../identity/index.js';
 import type { ProjectService } from '../projects/index.js';
 import type { Audit, AuditService } from '../audits/index.js';
 import { SEVERITY_ORDER } from '../audits/index.js';
+import { checkSettingChanges, type CheckSettingChange } from '../seo/checks/index.js';
 import {
   ComparisonRepository,
   type AuditPair,
@@ -21,13 +22,26 @@ import {
   type UrlIssueChangeRow,
 } from './comparison.repository.js';
 
-export type { IssueChange, PageChange, PageSide, CodeChangeRow, PageChangeRecord, UrlIssueChangeRow };
+export type {
+  IssueChange,
+  PageChange,
+  PageSide,
+  CodeChangeRow,
+  PageChangeRecord,
+  UrlIssueChangeRow,
+  CheckSettingChange,
+};
 
 /** Two completed audits of one project, the caller's to read: what every comparison field starts from. */
 export interface Comparison {
   projectId: string;
   base: Audit;
   head: Audit;
+  /**
+   * How the check settings the head audit was scored with differ from the base's (empty: scored alike). When they
+   * differ, the score deltas are withheld: the scores do not measure the same thing.
+   */
+  settingChanges: CheckSettingChange[];
   /**
    * The per-code counts read so far, by code filter: a document asks for them several times (totals, codes, each
    * list's totalCount), and each read is the comparison's costliest statement. Lives as long as the object (one
@@ -43,13 +57,19 @@ export interface ScoreDelta {
   category: ScoreCategory;
   before: number | null;
   after: number | null;
-  /** after − before; null when either audit has no score for the category. */
+  /**
+   * after − before; null when either audit has no score for the category, or when the audits were scored with
+   * different check settings (a settings change is not progress).
+   */
   delta: number | null;
 }
 
 export interface ComparisonTotals extends PageChangeTotals {
   newIssues: number;
   fixedIssues: number;
+  goneIssues: number;
+  notCheckedIssues: number;
+  newlyCheckedIssues: number;
   persistingIssues: number;
 }
 
@@ -63,7 +83,16 @@ export interface Slice<T> {
 export const MAX_COMPARISON_ROWS = 500;
 export const MAX_COMPARISON_CSV_PIECE = 5_000;
 export type ComparisonRows = 'ISSUES' | 'PAGES';
-const CHANGES: IssueChange[] = ['NEW', 'FIXED', 'PERSISTING'];
+/** Every change, in the order the CSV lists them. */
+export const ISSUE_CHANGES: readonly IssueChange[] = [
+  'NEW',
+  'FIXED',
+  'GONE',
+  'NOT_CHECKED',
+  'NEWLY_CHECKED',
+  'PERSISTING',
+];
+const CHANGES = ISSUE_CHANGES;
 export const COMPARISON_CSV_COLUMNS: Record<ComparisonRows, string[]> = {
   ISSUES: ['change', 'code', 'title', 'severity', 'category', 'url'],
   PAGES: ['url', 'changes', 'statusBefore', 'statusAfter', 'indexableBefore', 'indexableAfter'],
@@ -87,6 +116,9 @@ const SCORE_OF: Record<ScoreCategory, (a: Audit) => number | null | undefined> =
 const COUNT_OF: Record<IssueChange, (r: CodeChangeRow) => number> = {
   NEW: (r) => r.newUrls,
   FIXED: (r) => r.fixedUrls,
+  GONE: (r) => r.goneUrls,
+  NOT_CHECKED: (r) => r.notCheckedUrls,
+  NEWLY_CHECKED: (r) => r.newlyCheckedUrls,
   PERSISTING: (r) => r.persistingUrls,
 };
 
@@ -168,7 +200,13 @@ export class ComparisonService {
           ? 'Another completed audit of this project to compare with'
           : 'Two completed audits of this project',
       );
-    return { projectId: project.id, base: resolvedBase, head: resolvedHead };
+    const settings = await this.repo.auditSettings(em, { base: resolvedBase.id, head: resolvedHead.id });
+    return {
+      projectId: project.id,
+      base: resolvedBase,
+      head: resolvedHead,
+      settingChanges: checkSettingChanges(settings.base, settings.head),
+    };
   }
 
   /** The latest completed audit of the project, completed before `before` when given, and never `except`. */
@@ -197,11 +235,18 @@ export class ComparisonService {
     return rows;
   }
 
+  /** The scores of both audits; the deltas only when both were scored with the same check settings. */
   scores(c: Comparison): ScoreDelta[] {
+    const comparable = c.settingChanges.length === 0;
     return SCORE_CATEGORIES.map((category) => {
       const before = SCORE_OF[category](c.base) ?? null;
       const after = SCORE_OF[category](c.head) ?? null;
-      return { category, before, after, delta: before === null || after === null ? null : after - before };
+      return {
+        category,
+        before,
+        after,
+        delta: before === null || after === null || !comparable ? null : after - before,
+      };
     });
   }
 
@@ -218,6 +263,9 @@ export class ComparisonService {
     return {
       newIssues: sum(COUNT_OF.NEW),
       fixedIssues: sum(COUNT_OF.FIXED),
+      goneIssues: sum(COUNT_OF.GONE),
+      notCheckedIssues: sum(COUNT_OF.NOT_CHECKED),
+      newlyCheckedIssues: sum(COUNT_OF.NEWLY_CHECKED),
       persistingIssues: sum(COUNT_OF.PERSISTING),
       ...pages,
     };
@@ -298,7 +346,7 @@ export class ComparisonService {
     ]);
     if (!sides.before && !sides.after && !issues.length) return null;
     const rank = (s: string) => SEVERITY_ORDER[s as keyof typeof SEVERITY_ORDER] ?? 3;
-    const order = { NEW: 0, FIXED: 1, PERSISTING: 2 } as const;
+    const order = Object.fromEntries(ISSUE_CHANGES.map((change, i) => [change, i])) as Record<IssueChange, number>;
     issues.sort(
       (a, b) =>
         order[a.change] - order[b.change] || rank(a.severity) - rank(b.severity) || a.code.localeCompare(b.code),
@@ -307,8 +355,9 @@ export class ComparisonService {
   }
 
   /**
-   * One piece of the comparison as CSV (RFC 4180, UTF-8 with a BOM in the first piece): ISSUES, one row per new,
-   * then fixed, then persisting occurrence in (code, URL) order; PAGES, one row per changed URL. Keyset pieces of at
+   * One piece of the comparison as CSV (RFC 4180, UTF-8 with a BOM in the first piece): ISSUES, one row per
+   * occurrence, by change in ISSUE_CHANGES order (new, fixed, gone, not checked, newly checked, persisting), each in
+   * (code, URL) order; PAGES, one row per changed URL. Keyset pieces of at
    * most `size` rows, so that no one holds a whole comparison in memory.
    */
   async csvPiece(
@@ -393,19 +442,25 @@ function sortCodes(rows: CodeChangeRow[]): CodeChangeRow[] {
 
 /**
  * What the alerts of a completed audit are evaluated on, beside its scores: the issues new since `base` per code
- * (with up to `examples` URLs each) and the URLs that regressed (200 before, now 4xx/5xx or no longer indexable; up to
- * `regressions`). No principal: the alert worker evaluates its own project's audits, which it names by id.
+ * (with up to `examples` URLs each; an issue of a check the base did not run is newly checked, not new), how the
+ * check settings changed (a settings change alone is no score drop), and the URLs that regressed (200 before, now
+ * 4xx/5xx or no longer indexable; up to `regressions`). No principal: the alert worker evaluates its own project's audits, which it names by id.
  */
 export async function comparisonAlertFacts(
   db: NativeDb,
   pair: AuditPair,
   limits = { examples: 5, regressions: 100 },
   repo = new ComparisonRepository(),
-): Promise<{ newIssues: NewIssueFacts[]; pageRegressions: PageRegressionRecord[] }> {
-  const [codes, examples, pageRegressions] = await Promise.all([
+): Promise<{
+  newIssues: NewIssueFacts[];
+  pageRegressions: PageRegressionRecord[];
+  settingChanges: CheckSettingChange[];
+}> {
+  const [codes, examples, pageRegressions, settings] = await Promise.all([
     repo.codeChanges(db, pair),
     repo.newExamples(db, pair, limits.examples),
     repo.pageRegressions(db, pair, limits.regressions),
+    repo.auditSettings(db, pair),
   ]);
   const urlsOf = new Map(examples.map((e) => [e.code, e.urls]));
   const newIssues = sortCodes(codes.filter((r) => r.newUrls > 0)).map((r) => ({
@@ -415,7 +470,7 @@ export async function comparisonAlertFacts(
     urls: r.newUrls,
     exampleUrls: urlsOf.get(r.code) ?? [],
   }));
-  return { newIssues, pageRegressions };
+  return { newIssues, pageRegressions, settingChanges: checkSettingChanges(settings.base, settings.head) };
 }
 
 /** One check code's new occurrences, for alerts. */

@@ -169,7 +169,7 @@ export type CheckSettingInput = {
   severity?: Severity | null | undefined;
 };
 
-/** ISSUES: one row per new, fixed or persisting occurrence; PAGES: one row per changed URL. */
+/** ISSUES: one row per occurrence with its change (new, fixed, gone, not checked, newly checked, persisting); PAGES: one row per changed URL. */
 export type ComparisonRows =
   | 'ISSUES'
   | 'PAGES';
@@ -268,10 +268,13 @@ export type IssueCategory =
   | 'PERFORMANCE'
   | 'TECHNICAL';
 
-/** NEW: found by the head audit only; FIXED: by the base audit only; PERSISTING: by both. */
+/** What became of a check code on a URL. NEW: found by the head audit only (the base ran the check); FIXED: found by the base only, and the head ran the check on the same page, still crawled, answering and indexable; GONE: found by the base only and its page went with it (no longer crawled, 4xx/5xx or no answer, or no longer indexable); NOT_CHECKED: found by the base only and the head did not run the check (disabled in the settings, or no longer in the catalog); NEWLY_CHECKED: found by the head with a check the base did not run; PERSISTING: found by both. */
 export type IssueChange =
   | 'FIXED'
+  | 'GONE'
   | 'NEW'
+  | 'NEWLY_CHECKED'
+  | 'NOT_CHECKED'
   | 'PERSISTING';
 
 /** A URL to fetch, or HTML to analyze (with the URL it is served from, optionally). */

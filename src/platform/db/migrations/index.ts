@@ -22,6 +22,7 @@ import { AuditPageReads20261125 } from './20261125-0020-audit-page-reads.js';
 import { ComparisonDigest20261125 } from './20261125-0021-comparison-digest.js';
 import { AuditPageFacets20261126 } from './20261126-0022-audit-page-facets.js';
 import { AuditPageSearch20261126 } from './20261126-0023-audit-page-search.js';
+import { ComparisonCategories20261126 } from './20261126-0028-comparison-categories.js';
 
 /** Listed explicitly so that tsx, vitest and the compiled dist/ all run the same migrations. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -48,4 +49,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261125-0021-comparison-digest', class: ComparisonDigest20261125 },
   { name: '20261126-0022-audit-page-facets', class: AuditPageFacets20261126 },
   { name: '20261126-0023-audit-page-search', class: AuditPageSearch20261126 },
+  { name: '20261126-0028-comparison-categories', class: ComparisonCategories20261126 },
 ];
