@@ -623,8 +623,9 @@ export const AuditComparison = component(
       settingsChanged: {
         type: 'boolean',
         description:
-          'True when the audits were scored with different check settings: every score delta is then null (a ' +
-          'settings change is not progress) and the occurrences of a check switched off are notChecked, not fixed.',
+          'True when the audits were scored with different check settings: each delta then compares the audits ' +
+          'under the checks both ran (null when that cannot be recomputed exactly), and the occurrences of a check ' +
+          'switched off are notChecked, not fixed.',
       },
       settingChanges: list(
         obj({
@@ -644,9 +645,19 @@ export const AuditComparison = component(
           category: scoreCategory,
           before: { type: ['integer', 'null'] },
           after: { type: ['integer', 'null'] },
+          comparableBefore: {
+            type: ['integer', 'null'],
+            description: 'before, scored again without the checks head did not run; null when not exact.',
+          },
+          comparableAfter: {
+            type: ['integer', 'null'],
+            description: 'after, scored again without the checks base did not run; null when not exact.',
+          },
           delta: {
             type: ['integer', 'null'],
-            description: 'after - before; null when either score is missing, or when settingsChanged.',
+            description:
+              'comparableAfter - comparableBefore (after - before when both ran the same checks): never a ' +
+              'settings change; null when either is missing.',
           },
         }),
         { description: 'Overall, then each category.' },

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { nativeQuery, nativeTransaction, type NativeDb, type NativeTx } from '../platform/db/native-query.js';
 import { AuditEntity, type Audit } from '../audits/index.js';
-import { CHECK_CATALOG, type CheckOverride } from '../seo/checks/index.js';
+import { CHECK_CATALOG } from '../seo/checks/index.js';
+import type { ScoreBreakdown } from '../seo/scoring/index.js';
 
 /*
  * The comparison module's data access: the only file of src/comparison/ that speaks SQL. What differs between two
@@ -390,14 +391,17 @@ export class ComparisonRepository {
     );
   }
 
-  /** The check settings each audit was scored with (score_breakdown.overrides; none: the catalog's). */
-  async auditSettings(db: NativeDb, pair: AuditPair): Promise<{ base: CheckOverride[]; head: CheckOverride[] }> {
-    const rows = await nativeQuery<{ id: string; overrides: CheckOverride[] | null }>(
+  /** Why each audit scored what it did (score_breakdown; its `overrides` are the check settings it was scored with). */
+  async auditBreakdowns(
+    db: NativeDb,
+    pair: AuditPair,
+  ): Promise<{ base: ScoreBreakdown | null; head: ScoreBreakdown | null }> {
+    const rows = await nativeQuery<{ id: string; breakdown: ScoreBreakdown | null }>(
       db,
-      `SELECT id, score_breakdown->'overrides' AS overrides FROM audit WHERE id IN ($1, $2)`,
+      'SELECT id, score_breakdown AS breakdown FROM audit WHERE id IN ($1, $2)',
       [pair.base, pair.head],
     );
-    const of = (id: string) => rows.find((r) => r.id === id)?.overrides ?? [];
+    const of = (id: string) => rows.find((r) => r.id === id)?.breakdown ?? null;
     return { base: of(pair.base), head: of(pair.head) };
   }
 

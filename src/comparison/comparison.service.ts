@@ -8,6 +8,7 @@ import type { ProjectService } from '../projects/index.js';
 import type { Audit, AuditService } from '../audits/index.js';
 import { SEVERITY_ORDER } from '../audits/index.js';
 import { checkSettingChanges, type CheckSettingChange } from '../seo/checks/index.js';
+import { rescoreWithout, type AuditScores, type ScoreBreakdown } from '../seo/scoring/index.js';
 import {
   ComparisonRepository,
   type AuditPair,
@@ -43,6 +44,12 @@ export interface Comparison {
    */
   settingChanges: CheckSettingChange[];
   /**
+   * Each audit's scores under the checks both ran (without those the other did not run): the stored scores when the
+   * settings are the same; null where they cannot be recomputed exactly (a severity changed, a CRITICAL check
+   * switched off, a breakdown that does not give the stored scores back).
+   */
+  comparable: { base: AuditScores | null; head: AuditScores | null };
+  /**
    * The per-code counts read so far, by code filter: a document asks for them several times (totals, codes, each
    * list's totalCount), and each read is the comparison's costliest statement. Lives as long as the object (one
    * GraphQL request).
@@ -57,9 +64,12 @@ export interface ScoreDelta {
   category: ScoreCategory;
   before: number | null;
   after: number | null;
+  /** Each score again under the checks both audits ran; equal to before/after when they ran the same checks. */
+  comparableBefore: number | null;
+  comparableAfter: number | null;
   /**
-   * after − before; null when either audit has no score for the category, or when the audits were scored with
-   * different check settings (a settings change is not progress).
+   * comparableAfter − comparableBefore: the change of the site under the same checks, never a settings change. Null
+   * when either is.
    */
   delta: number | null;
 }
@@ -200,12 +210,14 @@ export class ComparisonService {
           ? 'Another completed audit of this project to compare with'
           : 'Two completed audits of this project',
       );
-    const settings = await this.repo.auditSettings(em, { base: resolvedBase.id, head: resolvedHead.id });
+    const breakdowns = await this.repo.auditBreakdowns(em, { base: resolvedBase.id, head: resolvedHead.id });
+    const settingChanges = checkSettingChanges(breakdowns.base?.overrides, breakdowns.head?.overrides);
     return {
       projectId: project.id,
       base: resolvedBase,
       head: resolvedHead,
-      settingChanges: checkSettingChanges(settings.base, settings.head),
+      settingChanges,
+      comparable: comparableScores(resolvedBase, resolvedHead, breakdowns, settingChanges),
     };
   }
 
@@ -235,18 +247,20 @@ export class ComparisonService {
     return rows;
   }
 
-  /** The scores of both audits; the deltas only when both were scored with the same check settings. */
+  /**
+   * The scores of both audits, and their change under the checks both ran: with the same settings, after − before;
+   * with a check switched off (or on) between them, each without the checks the other did not run.
+   */
   scores(c: Comparison): ScoreDelta[] {
-    const comparable = c.settingChanges.length === 0;
+    const same = c.settingChanges.length === 0;
     return SCORE_CATEGORIES.map((category) => {
       const before = SCORE_OF[category](c.base) ?? null;
       const after = SCORE_OF[category](c.head) ?? null;
-      return {
-        category,
-        before,
-        after,
-        delta: before === null || after === null || !comparable ? null : after - before,
-      };
+      const key = category.toLowerCase() as keyof AuditScores;
+      const comparableBefore = same ? before : (c.comparable.base?.[key] ?? null);
+      const comparableAfter = same ? after : (c.comparable.head?.[key] ?? null);
+      const delta = comparableBefore === null || comparableAfter === null ? null : comparableAfter - comparableBefore;
+      return { category, before, after, comparableBefore, comparableAfter, delta };
     });
   }
 
@@ -428,6 +442,33 @@ export class ComparisonService {
   }
 }
 
+/**
+ * Both audits' scores under the checks both ran: each without the checks the other did not run (switched off in its
+ * settings). A changed severity prices an issue differently on each side: no comparable scores then.
+ */
+function comparableScores(
+  base: Audit,
+  head: Audit,
+  breakdowns: { base: ScoreBreakdown | null; head: ScoreBreakdown | null },
+  changes: CheckSettingChange[],
+): Comparison['comparable'] {
+  if (changes.some((c) => c.change === 'SEVERITY')) return { base: null, head: null };
+  const offIn = (kind: CheckSettingChange['change']) => changes.filter((c) => c.change === kind).map((c) => c.code);
+  const stored = (a: Audit) => ({
+    overall: a.overallScore ?? null,
+    meta: a.metaScore ?? null,
+    content: a.contentScore ?? null,
+    links: a.linksScore ?? null,
+    technical: a.technicalScore ?? null,
+    performance: a.performanceScore ?? null,
+  });
+  return {
+    // Checks the head did not run (DISABLED) are left out of the base, and those the base did not run of the head.
+    base: rescoreWithout(stored(base), breakdowns.base, offIn('DISABLED')),
+    head: rescoreWithout(stored(head), breakdowns.head, offIn('ENABLED')),
+  };
+}
+
 /** Most severe first, then the most new URLs, then the most fixed, then the code. */
 function sortCodes(rows: CodeChangeRow[]): CodeChangeRow[] {
   const rank = (s: string) => SEVERITY_ORDER[s as keyof typeof SEVERITY_ORDER] ?? 3;
@@ -444,7 +485,8 @@ function sortCodes(rows: CodeChangeRow[]): CodeChangeRow[] {
  * What the alerts of a completed audit are evaluated on, beside its scores: the issues new since `base` per code
  * (with up to `examples` URLs each; an issue of a check the base did not run is newly checked, not new), how the
  * check settings changed (a settings change alone is no score drop), and the URLs that regressed (200 before, now
- * 4xx/5xx or no longer indexable; up to `regressions`). No principal: the alert worker evaluates its own project's audits, which it names by id.
+ * 4xx/5xx or no longer indexable; up to `regressions`). No principal: the alert worker evaluates its own project's
+ * audits, which it names by id.
  */
 export async function comparisonAlertFacts(
   db: NativeDb,
@@ -456,11 +498,11 @@ export async function comparisonAlertFacts(
   pageRegressions: PageRegressionRecord[];
   settingChanges: CheckSettingChange[];
 }> {
-  const [codes, examples, pageRegressions, settings] = await Promise.all([
+  const [codes, examples, pageRegressions, breakdowns] = await Promise.all([
     repo.codeChanges(db, pair),
     repo.newExamples(db, pair, limits.examples),
     repo.pageRegressions(db, pair, limits.regressions),
-    repo.auditSettings(db, pair),
+    repo.auditBreakdowns(db, pair),
   ]);
   const urlsOf = new Map(examples.map((e) => [e.code, e.urls]));
   const newIssues = sortCodes(codes.filter((r) => r.newUrls > 0)).map((r) => ({
@@ -470,7 +512,11 @@ export async function comparisonAlertFacts(
     urls: r.newUrls,
     exampleUrls: urlsOf.get(r.code) ?? [],
   }));
-  return { newIssues, pageRegressions, settingChanges: checkSettingChanges(settings.base, settings.head) };
+  return {
+    newIssues,
+    pageRegressions,
+    settingChanges: checkSettingChanges(breakdowns.base?.overrides, breakdowns.head?.overrides),
+  };
 }
 
 /** One check code's new occurrences, for alerts. */

@@ -73,7 +73,7 @@ export class ComparisonCsvPieceType {
   @Field(() => String, { nullable: true, description: 'Null on the last piece.' }) nextCursor!: string | null;
 }
 
-@ObjectType('ScoreDelta', { description: 'A score in the base and the head audit.' })
+@ObjectType('ScoreDelta', { description: 'A score in the base and the head audit, and its change.' })
 export class ScoreDeltaType {
   @Field(() => ScoreCategoryEnum) category!: ScoreCategoryEnum;
   @Field(() => Int, { nullable: true }) before!: number | null;
@@ -81,8 +81,23 @@ export class ScoreDeltaType {
   @Field(() => Int, {
     nullable: true,
     description:
-      'after - before (negative: the score dropped); null when either is missing, and when the audits were scored ' +
-      'with different check settings (AuditComparison.settingChanges): a settings change is not progress.',
+      'The base audit scored again without the checks the head did not run (switched off since); equal to before ' +
+      'when both ran the same checks; null when that cannot be recomputed exactly.',
+  })
+  comparableBefore!: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'The head audit scored again without the checks the base did not run; equal to after when both ran the same ' +
+      'checks; null when that cannot be recomputed exactly.',
+  })
+  comparableAfter!: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'comparableAfter - comparableBefore (negative: the score dropped): the change of the site under the checks ' +
+      'both audits ran, never a settings change. Null when either is (a severity changed, a CRITICAL check was ' +
+      'switched off, or a score is missing).',
   })
   delta!: number | null;
 }
@@ -208,8 +223,9 @@ export class AuditComparisonType {
   @Field(() => AuditType) head!: AuditType;
   @Field(() => Boolean, {
     description:
-      'True when the audits were scored with different check settings: the score deltas are then withheld, and ' +
-      'the occurrences of a check switched off are NOT_CHECKED, never FIXED.',
+      'True when the audits were scored with different check settings: the score deltas then compare each audit ' +
+      'without the checks the other did not run (or are null), and the occurrences of a check switched off are ' +
+      'NOT_CHECKED, never FIXED.',
   })
   settingsChanged!: boolean;
   @Field(() => [CheckSettingChangeType], { description: 'How the check settings differ, in code order.' })
