@@ -32,10 +32,12 @@ export const auditLoaders = (ctx: RequestContext) => ({
         const rows = await repo.lastTwoCompletedScores(ctx.db, projectIds);
         const by = new Map(rows.map((r) => [r.project_id, r]));
         return projectIds.map((id) => {
-          const row = by.get(id);
-          const [latest, previous] = row?.scores ?? [];
-          if (!row || row.scores.length < 2) return { change: null, withheld: false };
-          const withheld = checkSettingChanges(row.overrides[1], row.overrides[0]).length > 0;
+          // A project without a completed audit has a row whose arrays are null (array_agg of nothing).
+          const scores = by.get(id)?.scores ?? [];
+          const overrides = by.get(id)?.overrides ?? [];
+          const [latest, previous] = scores;
+          if (scores.length < 2) return { change: null, withheld: false };
+          const withheld = checkSettingChanges(overrides[1], overrides[0]).length > 0;
           return {
             change: latest == null || previous == null || withheld ? null : latest - previous,
             withheld,

@@ -463,10 +463,14 @@ export class AuditRepository {
   lastTwoCompletedScores(
     db: NativeDb,
     projectIds: readonly string[],
-  ): Promise<{ project_id: string; scores: (number | null)[]; overrides: (CheckOverride[] | null)[] }[]> {
+  ): Promise<{ project_id: string; scores: (number | null)[] | null; overrides: (CheckOverride[] | null)[] | null }[]> {
     // Per project, the two latest completed audits, read from the (project_id, completed_at) partial index, with the
     // check settings each was scored with.
-    return nativeQuery<{ project_id: string; scores: (number | null)[]; overrides: (CheckOverride[] | null)[] }>(
+    return nativeQuery<{
+      project_id: string;
+      scores: (number | null)[] | null;
+      overrides: (CheckOverride[] | null)[] | null;
+    }>(
       db,
       `SELECT p.id AS project_id, l.scores, l.overrides FROM unnest($1::uuid[]) AS p(id)
        CROSS JOIN LATERAL (SELECT array_agg(overall_score ORDER BY completed_at DESC, id DESC) AS scores,
