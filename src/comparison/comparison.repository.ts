@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { nativeQuery, nativeTransaction, type NativeDb, type NativeTx } from '../platform/db/native-query.js';
 import { AuditEntity, type Audit } from '../audits/index.js';
-import { CHECK_CATALOG } from '../seo/checks/index.js';
+import { CHECK_CATALOG, CHECK_PREREQUISITES } from '../seo/checks/index.js';
 import type { ScoreBreakdown } from '../seo/scoring/index.js';
 
 /*
@@ -18,7 +18,8 @@ import type { ScoreBreakdown } from '../seo/scoring/index.js';
  * - FIXED: the base found it; the head ran the check on the same page, still crawled, answering and indexable (if it
  *   was), and did not find it;
  * - GONE: the base found it and its page went with it: no longer crawled, 4xx/5xx or no answer, or no longer indexable;
- * - NOT_CHECKED: the base found it and the head did not run the check (disabled, or no longer in the catalog);
+ * - NOT_CHECKED: the base found it and the head did not run the check (disabled, or no longer in the catalog) or the
+ *   check no longer applies (the element it judges is now missing: CHECK_PREREQUISITES);
  * - NEWLY_CHECKED: the head found it with a check the base did not run;
  * - PERSISTING: both found it.
  */
@@ -102,6 +103,12 @@ export interface CompletedAuditRef {
 
 /** The codes the catalog has: an occurrence of any other code is "not checked" once the head no longer runs it. */
 const CATALOG_CODES: string[] = CHECK_CATALOG.map((c) => c.code);
+/**
+ * A check that no longer applies because the element it judges went missing (CHECK_PREREQUISITES): its vanished
+ * occurrence is not checked, not fixed, where the head reports the element missing on the same URL.
+ */
+const DEPENDENT_CODES: string[] = Object.keys(CHECK_PREREQUISITES);
+const PREREQUISITE_CODES: string[] = DEPENDENT_CODES.map((code) => CHECK_PREREQUISITES[code]);
 
 /** Up to this many rows, a list of one change probes the other audit row by row (see issueChanges). */
 const PROBE_LIMIT = 1_000;
@@ -189,7 +196,10 @@ async function storeDigest(tx: NativeTx, pair: AuditPair): Promise<void> {
           changed AS (
             SELECT j.code, j.url, CASE
                 WHEN j.only_head THEN CASE WHEN j.code = ANY($4::text[]) THEN 'NEWLY_CHECKED' ELSE 'NEW' END
-                WHEN j.code = ANY($3::text[]) OR NOT j.code = ANY($5::text[]) THEN 'NOT_CHECKED'
+                WHEN j.code = ANY($3::text[]) OR NOT j.code = ANY($5::text[])
+                  OR EXISTS (SELECT 1 FROM unnest($6::text[], $7::text[]) AS d(code, needs)
+                             JOIN issue_occurrence m ON m.audit_id = $2 AND m.code = d.needs AND m.url = j.url
+                             WHERE d.code = j.code) THEN 'NOT_CHECKED'
                 WHEN (bp.url IS NOT NULL AND hp.url IS NULL)
                   OR (hp.url IS NOT NULL AND (hp.status_code IS NULL OR hp.status_code >= 400))
                   OR (bp.indexable AND hp.url IS NOT NULL AND NOT hp.indexable) THEN 'GONE'
@@ -210,7 +220,7 @@ async function storeDigest(tx: NativeTx, pair: AuditPair): Promise<void> {
      UPDATE comparison_digest
      SET codes = (SELECT COALESCE(jsonb_agg(to_jsonb(c) ORDER BY c.code), '[]') FROM per_code c)
      WHERE base_id = $1 AND head_id = $2`,
-    [pair.base, pair.head, off(pair.head), off(pair.base), CATALOG_CODES],
+    [pair.base, pair.head, off(pair.head), off(pair.base), CATALOG_CODES, DEPENDENT_CODES, PREREQUISITE_CODES],
   );
   await tx.query(
     `WITH changes AS (

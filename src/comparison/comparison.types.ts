@@ -24,7 +24,8 @@ registerEnumType(IssueChangeEnum, {
     'by the base only, and the head ran the check on the same page, still crawled, answering and indexable; GONE: ' +
     'found by the base only and its page went with it (no longer crawled, 4xx/5xx or no answer, or no longer ' +
     'indexable); NOT_CHECKED: found by the base only and the head did not run the check (disabled in the settings, ' +
-    'or no longer in the catalog); NEWLY_CHECKED: found by the head with a check the base did not run; ' +
+    'or no longer in the catalog) or it no longer applies (the element it judges is now missing, e.g. a title ' +
+    'length on a page that lost its title); NEWLY_CHECKED: found by the head with a check the base did not run; ' +
     'PERSISTING: found by both.',
 });
 

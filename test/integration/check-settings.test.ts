@@ -306,10 +306,10 @@ describe('the comparison of two audits of an edited site', () => {
       '<a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a> <a href="/d">D</a>',
     described('Home'),
   );
-  /** Before: /a is tidy; /b, /c and /d lack a description. */
+  /** Before: /a has a short title; /b, /c and /d lack a description. */
   const BEFORE = {
     '/': home,
-    '/a': doc('Page A of the edited fixture site', text('A'), described('Page A')),
+    '/a': doc('Page A', text('A'), described('Page A')),
     '/b': doc('Page B of the edited fixture site', text('B')),
     '/c': doc('Page C of the edited fixture site', text('C')),
     '/d': doc('Page D of the edited fixture site', text('D')),
@@ -396,8 +396,10 @@ describe('the comparison of two audits of an edited site', () => {
 
     expect(c.settingsChanged).toBe(true);
     expect(c.settingChanges).toEqual([{ code: 'META_OPEN_GRAPH_MISSING', change: 'DISABLED' }]);
-    // The title removed: new on /a, and not "fixed" anywhere.
+    // The title removed: missing is new on /a, and its "too short" is not fixed: it no longer applies.
     expect(at('NEW', '/a')).toContain('META_TITLE_MISSING');
+    expect(at('NOT_CHECKED', '/a')).toContain('META_TITLE_TOO_SHORT');
+    expect(at('FIXED', '/a')).toEqual([]);
     // The description added to /d: fixed, on a page still crawled and indexable.
     expect(at('FIXED', '/d')).toEqual(['META_DESCRIPTION_MISSING']);
     // The page deleted and the page that got a noindex: their issues went with them, none is "fixed".
@@ -414,7 +416,8 @@ describe('the comparison of two audits of an edited site', () => {
         .map((n) => n.url.slice(origin.length));
     expect(og('NOT_CHECKED').sort()).toEqual(['/', '/a', '/b', '/c', '/d']);
     expect([...og('FIXED'), ...og('GONE'), ...og('NEW'), ...og('PERSISTING')]).toEqual([]);
-    expect(c.totals.fixedIssues).toBe((c.FIXED.nodes as Node[]).length);
+    // What is fixed is /d's description, and nothing else.
+    expect(c.FIXED.nodes).toEqual([{ code: 'META_DESCRIPTION_MISSING', url: `${origin}/d` }]);
     // Changed URLs: /b now 404, /c no longer indexable, each one row.
     const changed = new Map(c.pages.nodes.map((p: { url: string; changes: string[] }) => [p.url, p.changes]));
     expect(changed.get(`${origin}/b`)).toEqual(['STATUS_CHANGED', 'INDEXABILITY_CHANGED']);

@@ -78,6 +78,7 @@ export {
   type RenderSideDigest,
 } from './rendering-checks.js';
 export { CHECK_GUIDANCE, guidanceFor, type CheckGuidance } from './check-guidance.js';
+export { CHECK_PREREQUISITES } from './check-prerequisites.js';
 export {
   CheckOverrides,
   checkSettingChanges,
