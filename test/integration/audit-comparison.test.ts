@@ -456,7 +456,14 @@ describe('GET …/audit/compare', () => {
     expect(comparison.base.id).toBe(baseId);
     expect(comparison.totals).toMatchObject({ newIssues: 4, fixedIssues: 1, goneIssues: 2, persistingIssues: 2 });
     expect(comparison.settingsChanged).toBe(false);
-    expect(comparison.scores[0]).toEqual({ category: 'OVERALL', before: 80, after: 71, delta: -9 });
+    expect(comparison.scores[0]).toEqual({
+      category: 'OVERALL',
+      before: 80,
+      after: 71,
+      comparableBefore: 80,
+      comparableAfter: 71,
+      delta: -9,
+    });
     expect(comparison.codes.length).toBe(4);
 
     const b = await t.app.inject({
