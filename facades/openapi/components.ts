@@ -665,6 +665,11 @@ export const SitemapReport = component(
 
 const scoreCategory = { type: 'string', enum: ['OVERALL', 'META', 'CONTENT', 'LINKS', 'TECHNICAL', 'PERFORMANCE'] };
 const pageChange = { type: 'string', enum: ['ADDED', 'REMOVED', 'STATUS_CHANGED', 'INDEXABILITY_CHANGED'] };
+const severityOrOff = {
+  type: ['string', 'null'],
+  enum: ['CRITICAL', 'WARNING', 'NOTICE', null],
+  description: 'Null: the check was off.',
+};
 const comparedPage = nullable(
   obj({ statusCode: { type: ['integer', 'null'], description: 'Null: no response.' }, indexable: bool }),
 );
@@ -673,6 +678,24 @@ export const AuditComparison = component(
   'AuditComparison',
   obj(
     {
+      settingsChanged: {
+        type: 'boolean',
+        description:
+          'True when the audits were scored with different check settings: each delta then compares the audits ' +
+          'under the checks both ran (null when that cannot be recomputed exactly), and the occurrences of a check ' +
+          'switched off are notChecked, not fixed.',
+      },
+      settingChanges: list(
+        obj({
+          code: str,
+          title: str,
+          change: { type: 'string', enum: ['DISABLED', 'ENABLED', 'SEVERITY'] },
+          severityBefore: severityOrOff,
+          severityAfter: severityOrOff,
+          description: { type: 'string', description: 'In words: "Page served over HTTP (TECH_HTTP_PAGE) disabled".' },
+        }),
+        { description: 'How the check settings differ, in code order; empty when both were scored alike.' },
+      ),
       base: { ...obj({ ...auditScores, completedAt: nullable(dateTime) }), description: 'The earlier audit.' },
       head: { ...obj({ ...auditScores, completedAt: nullable(dateTime) }), description: 'The later audit.' },
       scores: list(
@@ -680,14 +703,37 @@ export const AuditComparison = component(
           category: scoreCategory,
           before: { type: ['integer', 'null'] },
           after: { type: ['integer', 'null'] },
-          delta: { type: ['integer', 'null'], description: 'after - before; null when either score is missing.' },
+          comparableBefore: {
+            type: ['integer', 'null'],
+            description: 'before, scored again without the checks head did not run; null when not exact.',
+          },
+          comparableAfter: {
+            type: ['integer', 'null'],
+            description: 'after, scored again without the checks base did not run; null when not exact.',
+          },
+          delta: {
+            type: ['integer', 'null'],
+            description:
+              'comparableAfter - comparableBefore (after - before when both ran the same checks): never a ' +
+              'settings change; null when either is missing.',
+          },
         }),
         { description: 'Overall, then each category.' },
       ),
       totals: obj({
         newIssues: { type: 'integer', description: 'Occurrences (a check code on a URL) found by head only.' },
-        fixedIssues: { type: 'integer', description: 'Occurrences found by base only.' },
+        fixedIssues: {
+          type: 'integer',
+          description: 'Occurrences found by base only, on a page head still crawled, answering and indexable.',
+        },
+        goneIssues: {
+          type: 'integer',
+          description: 'Occurrences found by base only whose page is gone: not crawled, 4xx/5xx, not indexable.',
+        },
+        notCheckedIssues: { type: 'integer', description: 'Occurrences found by base of checks head did not run.' },
+        newlyCheckedIssues: { type: 'integer', description: 'Occurrences found by head of checks base did not run.' },
         persistingIssues: { type: 'integer', description: 'Occurrences found by both.' },
+        changedUrls: { type: 'integer', description: 'Changed URLs, each once: the rows of pages.' },
         added: { type: 'integer', description: 'URLs crawled by head only.' },
         removed: { type: 'integer', description: 'URLs crawled by base only.' },
         statusChanged: { type: 'integer', description: 'URLs crawled by both with another HTTP status.' },
@@ -701,6 +747,9 @@ export const AuditComparison = component(
           category: str,
           newUrls: int,
           fixedUrls: int,
+          goneUrls: int,
+          notCheckedUrls: int,
+          newlyCheckedUrls: int,
           persistingUrls: int,
         }),
         { description: 'Per check code found by either audit: most severe first, then the most new URLs.' },

@@ -35,7 +35,9 @@ export function comparisonRoute(opts: {
     method: 'GET',
     url: opts.url,
     surface: opts.surface,
-    summary: 'Compare two completed audits: new, fixed and persisting issues, score deltas, changed URLs (JSON or CSV)',
+    summary:
+      'Compare two completed audits: new, fixed, gone, not checked and persisting issues, score deltas (withheld ' +
+      'when the check settings differ), changed URLs (JSON or CSV)',
     schema: {
       params: pathParams(opts.projectParam),
       querystring: {
@@ -48,8 +50,9 @@ export function comparisonRoute(opts: {
             type: 'string',
             enum: ['issues', 'pages'],
             description:
-              'CSV only: issues (default; change,code,title,severity,category,url: one row per new, fixed or ' +
-              'persisting occurrence) or pages (url,changes,statusBefore,statusAfter,indexableBefore,indexableAfter).',
+              'CSV only: issues (default; change,code,title,severity,category,url: one row per occurrence, change ' +
+              'NEW, FIXED, GONE, NOT_CHECKED, NEWLY_CHECKED or PERSISTING) or pages (url,changes,statusBefore,' +
+              'statusAfter,indexableBefore,indexableAfter).',
           },
         },
         additionalProperties: false,

@@ -1,5 +1,6 @@
 import type { NativeDb } from '../platform/db/native-query.js';
 import { comparisonAlertFacts } from '../comparison/index.js';
+import { describeSettingChange } from '../seo/checks/index.js';
 import type { AuditAlertFacts, KeywordMoveFact, VitalPoorFact } from './alert-facts.js';
 import { AlertRepository } from './alert.repository.js';
 import { poorVitalCrossings, type PoorBound } from './alert-vitals.js';
@@ -27,7 +28,7 @@ export class AlertFactsReader {
     if (!head || head.status !== 'COMPLETED') return null;
     const base = await this.repo.previousCompletedAudit(db, head);
     if (!base) return null;
-    const [changes, vitalsPoor] = await Promise.all([
+    const [{ settingChanges, ...changes }, vitalsPoor] = await Promise.all([
       comparisonAlertFacts(db, { base: base.id, head: head.id }),
       this.vitalsPoor(db, head.id, base.id),
     ]);
@@ -36,6 +37,7 @@ export class AlertFactsReader {
       auditId: head.id,
       baseAuditId: base.id,
       scores: { before: base.scores, after: head.scores },
+      settingChanges: settingChanges.map(describeSettingChange),
       ...changes,
       vitalsPoor,
     };

@@ -51,6 +51,11 @@ export interface AuditAlertFacts {
   /** The previous completed audit of the project. */
   baseAuditId: string | null;
   scores: { before: CategoryScores | null; after: CategoryScores };
+  /**
+   * How the check settings of the two audits differ, in words ("… (TECH_HTTP_PAGE) disabled"); empty when both were
+   * scored alike. A settings change alone is no score drop, and an issue of a check the base did not run is not new.
+   */
+  settingChanges: string[];
   newIssues: NewIssueFact[];
   pageRegressions: PageRegressionFact[];
   vitalsPoor: VitalPoorFact[];

@@ -125,6 +125,8 @@ function regressionOf(p: PageRegressionFact): 'STATUS' | 'NOINDEX' | null {
 
 function scoreDrop(rule: AlertRule, facts: AuditAlertFacts): AlertDraft | null {
   if (!rule.category || !rule.points || !facts.scores.before) return null;
+  // Scores of audits scored with different check settings do not compare: a settings change alone is no drop.
+  if (facts.settingChanges.length) return null;
   const key = SCORE_KEY[rule.category];
   const before = facts.scores.before[key];
   const after = facts.scores.after[key];

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../platform/context.js';
+import { checkSettingChanges, type CheckSettingChange } from '../seo/checks/index.js';
 import type { ScoreBreakdown } from '../seo/scoring/index.js';
 import type { Audit } from './audit.entity.js';
 import { AuditRepository } from './audit.repository.js';
@@ -7,6 +8,7 @@ import { AuditRepository } from './audit.repository.js';
 const repo = new AuditRepository();
 
 type Counts = { critical: number; warning: number; notice: number };
+type ScoreChange = { change: number | null; withheld: boolean };
 
 /** Per-request batch loaders: one query per field across a whole list, never one per row. */
 export const auditLoaders = (ctx: RequestContext) => ({
@@ -19,16 +21,43 @@ export const auditLoaders = (ctx: RequestContext) => ({
         return projectIds.map((id) => by.get(id) ?? null);
       }),
   ),
-  /** Latest completed overall score minus the one before it; null with fewer than two completed audits. */
+  /**
+   * Latest completed overall score minus the one before it; null with fewer than two completed audits, and withheld
+   * (null, `withheld` true) when the two were scored with different check settings: that change is not progress.
+   */
   scoreChange: ctx.loaders.get(
     'audits.scoreChange',
     () =>
-      new DataLoader<string, number | null>(async (projectIds) => {
+      new DataLoader<string, ScoreChange>(async (projectIds) => {
         const rows = await repo.lastTwoCompletedScores(ctx.db, projectIds);
-        const by = new Map(rows.map((r) => [r.project_id, r.scores]));
+        const by = new Map(rows.map((r) => [r.project_id, r]));
         return projectIds.map((id) => {
-          const [latest, previous] = by.get(id) ?? [];
-          return latest == null || previous == null ? null : latest - previous;
+          // A project without a completed audit has a row whose arrays are null (array_agg of nothing).
+          const scores = by.get(id)?.scores ?? [];
+          const overrides = by.get(id)?.overrides ?? [];
+          const [latest, previous] = scores;
+          if (scores.length < 2) return { change: null, withheld: false };
+          const withheld = checkSettingChanges(overrides[1], overrides[0]).length > 0;
+          return {
+            change: latest == null || previous == null || withheld ? null : latest - previous,
+            withheld,
+          };
+        });
+      }),
+  ),
+  /**
+   * Per completed audit, how its check settings differ from the project's completed audit before it; null for an
+   * audit not completed, or the project's first.
+   */
+  settingChanges: ctx.loaders.get(
+    'audits.settingChanges',
+    () =>
+      new DataLoader<string, CheckSettingChange[] | null>(async (auditIds) => {
+        const rows = await repo.settingsWithPrevious(ctx.db, auditIds);
+        const by = new Map(rows.map((r) => [r.id, r]));
+        return auditIds.map((id) => {
+          const row = by.get(id);
+          return row?.previous ? checkSettingChanges(row.previous.overrides, row.own) : null;
         });
       }),
   ),

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { jsonParam } from '../platform/db/sql-params.js';
 import { nativeQuery, nativeTransaction, type NativeDb, type NativeTx } from '../platform/db/native-query.js';
 import { ProjectEntity, type Project } from '../projects/index.js';
-import type { PageRenderingRecord } from '../seo/checks/index.js';
+import type { CheckOverride, PageRenderingRecord } from '../seo/checks/index.js';
 import type { AuditScores, ScoreBreakdown } from '../seo/scoring/index.js';
 import {
   ACTIVE_STATUSES,
@@ -468,15 +468,46 @@ export class AuditRepository {
   lastTwoCompletedScores(
     db: NativeDb,
     projectIds: readonly string[],
-  ): Promise<{ project_id: string; scores: (number | null)[] }[]> {
-    // Per project, the two latest completed audits, read from the (project_id, completed_at) partial index.
-    return nativeQuery<{ project_id: string; scores: (number | null)[] }>(
+  ): Promise<{ project_id: string; scores: (number | null)[] | null; overrides: (CheckOverride[] | null)[] | null }[]> {
+    // Per project, the two latest completed audits, read from the (project_id, completed_at) partial index, with the
+    // check settings each was scored with.
+    return nativeQuery<{
+      project_id: string;
+      scores: (number | null)[] | null;
+      overrides: (CheckOverride[] | null)[] | null;
+    }>(
       db,
-      `SELECT p.id AS project_id, l.scores FROM unnest($1::uuid[]) AS p(id)
-       CROSS JOIN LATERAL (SELECT array_agg(overall_score ORDER BY completed_at DESC, id DESC) AS scores FROM (
-         SELECT overall_score, completed_at, id FROM audit WHERE project_id = p.id AND status = 'COMPLETED'
+      `SELECT p.id AS project_id, l.scores, l.overrides FROM unnest($1::uuid[]) AS p(id)
+       CROSS JOIN LATERAL (SELECT array_agg(overall_score ORDER BY completed_at DESC, id DESC) AS scores,
+           array_agg(overrides ORDER BY completed_at DESC, id DESC) AS overrides FROM (
+         SELECT overall_score, score_breakdown->'overrides' AS overrides, completed_at, id FROM audit
+         WHERE project_id = p.id AND status = 'COMPLETED'
          ORDER BY completed_at DESC, id DESC LIMIT 2) last_two) l`,
       [projectIds],
+    );
+  }
+
+  /**
+   * Per completed audit, the check settings it was scored with and those of the project's completed audit before it
+   * (`previous` null for the project's first; settings null: the catalog's).
+   */
+  settingsWithPrevious(
+    db: NativeDb,
+    auditIds: readonly string[],
+  ): Promise<{ id: string; own: CheckOverride[] | null; previous: { overrides: CheckOverride[] | null } | null }[]> {
+    return nativeQuery<{
+      id: string;
+      own: CheckOverride[] | null;
+      previous: { overrides: CheckOverride[] | null } | null;
+    }>(
+      db,
+      `SELECT a.id, a.score_breakdown->'overrides' AS own,
+         (SELECT json_build_object('overrides', p.score_breakdown->'overrides') FROM audit p
+          WHERE p.project_id = a.project_id AND p.status = 'COMPLETED'
+            AND (p.completed_at, p.id) < (a.completed_at, a.id)
+          ORDER BY p.completed_at DESC, p.id DESC LIMIT 1) AS previous
+       FROM audit a WHERE a.id = ANY($1::uuid[]) AND a.status = 'COMPLETED'`,
+      [auditIds],
     );
   }
 

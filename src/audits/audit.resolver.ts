@@ -2,7 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, Float, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { selectedFields } from '../platform/graphql-selection.js';
 import type { RequestContext } from '../platform/context.js';
-import { findCheck, guidanceFor } from '../seo/checks/index.js';
+import { describeSettingChange, findCheck, guidanceFor, type CheckSettingChange } from '../seo/checks/index.js';
 import { RANKING_POINTS, RANKING_POSITION_WEIGHTS, RANKING_TAIL_WEIGHT, issuePriority } from '../seo/scoring/index.js';
 import { ProjectType } from '../projects/graphql.js';
 import { withNotTried, type Audit, type AuditIssue } from './audit.entity.js';
@@ -14,6 +14,11 @@ import type { AuditPageService } from './audit-page.service.js';
 import { type AuditPageOrder, type SortDirection, type StatusClass } from './audit-page.service.js';
 import type { AuditPageKind } from './audit-engine.js';
 import { AuditPageViewType } from './audit-page-view.types.js';
+import {
+  AuditCheckSettingType,
+  CheckSettingChangeType,
+  type CheckSettingChangeKindEnum,
+} from './audit-settings.types.js';
 import { toEvidenceViewType, toPageView } from './audit-page-view.resolver.js';
 import {
   AuditConnection,
@@ -35,6 +40,16 @@ import {
   type CategoryEnum,
   type SeverityEnum,
 } from './audit.types.js';
+
+/** A check setting change as GraphQL shows it (the audit's history and the comparison). */
+export const toSettingChangeType = (c: CheckSettingChange): CheckSettingChangeType => ({
+  code: c.code,
+  title: c.title,
+  change: c.change as CheckSettingChangeKindEnum,
+  severityBefore: c.severityBefore as SeverityEnum | null,
+  severityAfter: c.severityAfter as SeverityEnum | null,
+  description: describeSettingChange(c),
+});
 
 export const toAuditType = (a: Audit): AuditType => ({
   id: a.id,
@@ -281,6 +296,36 @@ export class AuditResolver {
     };
   }
 
+  @FieldResolver(() => [AuditCheckSettingType], {
+    nullable: true,
+    description:
+      'The project check settings the audit was scored with (checks switched off, other severities; empty: the ' +
+      "catalog's); null until it completes.",
+  })
+  async checkSettings(@Root() audit: AuditType, @Ctx() ctx: RequestContext): Promise<AuditCheckSettingType[] | null> {
+    if (audit.status !== 'COMPLETED') return null;
+    const breakdown = await auditLoaders(ctx).scoreBreakdown.load(audit.id);
+    return (breakdown?.overrides ?? []).map((o) => ({
+      code: o.code,
+      title: findCheck(o.code)?.title ?? o.code,
+      enabled: o.enabled,
+      severity: o.severity as SeverityEnum | null,
+    }));
+  }
+
+  @FieldResolver(() => [CheckSettingChangeType], {
+    nullable: true,
+    description:
+      "How the check settings it was scored with differ from the project's completed audit before it (empty: the " +
+      'same; its score compares). Null until it completes, and for the first completed audit. A score history marks ' +
+      'the audits where this is not empty.',
+  })
+  async settingChanges(@Root() audit: AuditType, @Ctx() ctx: RequestContext): Promise<CheckSettingChangeType[] | null> {
+    if (audit.status !== 'COMPLETED') return null;
+    const changes = await auditLoaders(ctx).settingChanges.load(audit.id);
+    return changes && changes.map(toSettingChangeType);
+  }
+
   @FieldResolver(() => IssueCountsType)
   async issueCounts(@Root() audit: AuditType, @Ctx() ctx: RequestContext): Promise<IssueCountsType> {
     return auditLoaders(ctx).issueCounts.load(audit.id);
@@ -355,10 +400,19 @@ export class ProjectAuditFieldsResolver {
     nullable: true,
     description:
       'Change of the overall score between the latest completed audit and the completed audit before it; ' +
-      'null with fewer than two.',
+      'null with fewer than two, and when they were scored with different check settings (scoreChangeWithheld).',
   })
-  scoreChange(@Root() project: ProjectType, @Ctx() ctx: RequestContext): Promise<number | null> {
-    return auditLoaders(ctx).scoreChange.load(project.id);
+  async scoreChange(@Root() project: ProjectType, @Ctx() ctx: RequestContext): Promise<number | null> {
+    return (await auditLoaders(ctx).scoreChange.load(project.id)).change;
+  }
+
+  @FieldResolver(() => Boolean, {
+    description:
+      'True when the latest completed audit was scored with other check settings than the completed audit before ' +
+      'it: scoreChange is then null, since a settings change alone is not progress or decline.',
+  })
+  async scoreChangeWithheld(@Root() project: ProjectType, @Ctx() ctx: RequestContext): Promise<boolean> {
+    return (await auditLoaders(ctx).scoreChange.load(project.id)).withheld;
   }
 
   @FieldResolver(() => AuditType, { nullable: true, description: 'The latest audit of any status.' })

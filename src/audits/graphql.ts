@@ -1,5 +1,13 @@
 /** The GraphQL face of the module (resolvers, object types); its services and entities are in index.ts. */
-export { AuditResolver, IssueResolver, ProjectAuditFieldsResolver, toAuditType, toJobType } from './audit.resolver.js';
+export {
+  AuditResolver,
+  IssueResolver,
+  ProjectAuditFieldsResolver,
+  toAuditType,
+  toJobType,
+  toSettingChangeType,
+} from './audit.resolver.js';
+export { AuditCheckSettingType, CheckSettingChangeType, CheckSettingChangeKindEnum } from './audit-settings.types.js';
 export { AuditPageViewResolver } from './audit-page-view.resolver.js';
 export {
   AuditPageViewRankingResolver,

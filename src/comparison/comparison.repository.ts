@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { nativeQuery, nativeTransaction, type NativeDb, type NativeTx } from '../platform/db/native-query.js';
 import { AuditEntity, type Audit } from '../audits/index.js';
+import { CHECK_CATALOG, CHECK_PREREQUISITES } from '../seo/checks/index.js';
+import type { ScoreBreakdown } from '../seo/scoring/index.js';
 
 /*
  * The comparison module's data access: the only file of src/comparison/ that speaks SQL. What differs between two
@@ -10,7 +12,20 @@ import { AuditEntity, type Audit } from '../audits/index.js';
  * persisting occurrences (a walk of the head's index with a probe of the base per row) still read the audits.
  */
 
-export type IssueChange = 'NEW' | 'FIXED' | 'PERSISTING';
+/**
+ * What became of a (code, URL) occurrence between the two audits:
+ * - NEW: the head found it, the base ran the check and did not;
+ * - FIXED: the base found it; the head ran the check on the same page, still crawled, answering and indexable (if it
+ *   was), and did not find it;
+ * - GONE: the base found it and its page went with it: no longer crawled, 4xx/5xx or no answer, or no longer indexable;
+ * - NOT_CHECKED: the base found it and the head did not run the check (disabled, or no longer in the catalog) or the
+ *   check no longer applies (the element it judges is now missing: CHECK_PREREQUISITES);
+ * - NEWLY_CHECKED: the head found it with a check the base did not run;
+ * - PERSISTING: both found it.
+ */
+export type IssueChange = 'NEW' | 'FIXED' | 'GONE' | 'NOT_CHECKED' | 'NEWLY_CHECKED' | 'PERSISTING';
+/** The changes stored in a pair's digest (persisting ones are read from the audits). */
+export const STORED_ISSUE_CHANGES = ['NEW', 'FIXED', 'GONE', 'NOT_CHECKED', 'NEWLY_CHECKED'] as const;
 export type PageChange = 'ADDED' | 'REMOVED' | 'STATUS_CHANGED' | 'INDEXABILITY_CHANGED';
 
 /** The two audits compared: `base` the earlier state, `head` the later one. */
@@ -27,6 +42,9 @@ export interface CodeChangeRow {
   category: string;
   newUrls: number;
   fixedUrls: number;
+  goneUrls: number;
+  notCheckedUrls: number;
+  newlyCheckedUrls: number;
   persistingUrls: number;
 }
 
@@ -63,6 +81,8 @@ export interface PageChangeRecord {
 }
 
 export interface PageChangeTotals {
+  /** Changed URLs, each once whatever its changes (the rows of the changed URLs list). */
+  changedUrls: number;
   added: number;
   removed: number;
   statusChanged: number;
@@ -80,6 +100,15 @@ export interface CompletedAuditRef {
   id: string;
   completedAt: Date;
 }
+
+/** The codes the catalog has: an occurrence of any other code is "not checked" once the head no longer runs it. */
+const CATALOG_CODES: string[] = CHECK_CATALOG.map((c) => c.code);
+/**
+ * A check that no longer applies because the element it judges went missing (CHECK_PREREQUISITES): its vanished
+ * occurrence is not checked, not fixed, where the head reports the element missing on the same URL.
+ */
+const DEPENDENT_CODES: string[] = Object.keys(CHECK_PREREQUISITES);
+const PREREQUISITE_CODES: string[] = DEPENDENT_CODES.map((code) => CHECK_PREREQUISITES[code]);
 
 /** Up to this many rows, a list of one change probes the other audit row by row (see issueChanges). */
 const PROBE_LIMIT = 1_000;
@@ -107,11 +136,13 @@ const side = (t: 'b' | 'h') =>
   `${t}.indexable, 'kind', ${t}.kind, 'title', ${t}.title) END`;
 
 /** A stored digest's per-code counts, with the issue's title, severity and category (the head's, else the base's). */
-const DIGEST_CODES = `SELECT c.code, c."newUrls", c."fixedUrls", c."persistingUrls",
+const DIGEST_CODES = `SELECT c.code, c."newUrls", c."fixedUrls", c."goneUrls", c."notCheckedUrls",
+    c."newlyCheckedUrls", c."persistingUrls",
     COALESCE(hi.title, bi.title, c.code) AS title, COALESCE(hi.severity, bi.severity) AS severity,
     COALESCE(hi.category, bi.category) AS category
   FROM comparison_digest d
-  CROSS JOIN LATERAL jsonb_to_recordset(d.codes) AS c(code text, "newUrls" int, "fixedUrls" int, "persistingUrls" int)
+  CROSS JOIN LATERAL jsonb_to_recordset(d.codes) AS c(code text, "newUrls" int, "fixedUrls" int, "goneUrls" int,
+    "notCheckedUrls" int, "newlyCheckedUrls" int, "persistingUrls" int)
   LEFT JOIN audit_issue hi ON hi.audit_id = $2 AND hi.code = c.code
   LEFT JOIN audit_issue bi ON bi.audit_id = $1 AND bi.code = c.code
   WHERE d.base_id = $1 AND d.head_id = $2 AND ($3::text IS NULL OR c.code = $3)`;
@@ -150,20 +181,46 @@ async function storeDigest(tx: NativeTx, pair: AuditPair): Promise<void> {
     pair.base,
     pair.head,
   ]);
+  // The checks each audit did not run: disabled in the settings it was scored with (score_breakdown.overrides).
+  const disabled = await tx.query<{ id: string; codes: string[] }>(
+    `SELECT a.id, COALESCE(array_agg(o->>'code') FILTER (WHERE o IS NOT NULL), '{}') AS codes FROM audit a
+     LEFT JOIN LATERAL jsonb_array_elements(COALESCE(a.score_breakdown->'overrides', '[]'::jsonb)) o
+       ON (o->>'enabled')::boolean = false
+     WHERE a.id IN ($1, $2) GROUP BY a.id`,
+    [pair.base, pair.head],
+  );
+  const off = (id: string) => disabled.find((r) => r.id === id)?.codes ?? [];
   await tx.query(
     `WITH j AS (SELECT code, url, b.url IS NULL AS only_head, h.url IS NULL AS only_base
                 FROM (${occurrencesOf('$1')}) b FULL JOIN (${occurrencesOf('$2')}) h USING (code, url)),
+          changed AS (
+            SELECT j.code, j.url, CASE
+                WHEN j.only_head THEN CASE WHEN j.code = ANY($4::text[]) THEN 'NEWLY_CHECKED' ELSE 'NEW' END
+                WHEN j.code = ANY($3::text[]) OR NOT j.code = ANY($5::text[])
+                  OR EXISTS (SELECT 1 FROM unnest($6::text[], $7::text[]) AS d(code, needs)
+                             JOIN issue_occurrence m ON m.audit_id = $2 AND m.code = d.needs AND m.url = j.url
+                             WHERE d.code = j.code) THEN 'NOT_CHECKED'
+                WHEN (bp.url IS NOT NULL AND hp.url IS NULL)
+                  OR (hp.url IS NOT NULL AND (hp.status_code IS NULL OR hp.status_code >= 400))
+                  OR (bp.indexable AND hp.url IS NOT NULL AND NOT hp.indexable) THEN 'GONE'
+                ELSE 'FIXED' END AS change
+            FROM j
+            LEFT JOIN audit_page bp ON bp.audit_id = $1 AND bp.url = j.url
+            LEFT JOIN audit_page hp ON hp.audit_id = $2 AND hp.url = j.url
+            WHERE j.only_head OR j.only_base),
           changes AS (INSERT INTO comparison_issue_change (base_id, head_id, change, code, url)
-                      SELECT $1, $2, CASE WHEN only_head THEN 'NEW' ELSE 'FIXED' END, code, url FROM j
-                      WHERE only_head OR only_base),
-          per_code AS (SELECT code, count(*) FILTER (WHERE only_head)::int AS "newUrls",
-                      count(*) FILTER (WHERE only_base)::int AS "fixedUrls",
-                      count(*) FILTER (WHERE NOT only_head AND NOT only_base)::int AS "persistingUrls"
-                    FROM j GROUP BY code)
+                      SELECT $1, $2, change, code, url FROM changed),
+          per_code AS (SELECT j.code, count(*) FILTER (WHERE c.change = 'NEW')::int AS "newUrls",
+                      count(*) FILTER (WHERE c.change = 'FIXED')::int AS "fixedUrls",
+                      count(*) FILTER (WHERE c.change = 'GONE')::int AS "goneUrls",
+                      count(*) FILTER (WHERE c.change = 'NOT_CHECKED')::int AS "notCheckedUrls",
+                      count(*) FILTER (WHERE c.change = 'NEWLY_CHECKED')::int AS "newlyCheckedUrls",
+                      count(*) FILTER (WHERE NOT j.only_head AND NOT j.only_base)::int AS "persistingUrls"
+                    FROM j LEFT JOIN changed c USING (code, url) GROUP BY j.code)
      UPDATE comparison_digest
      SET codes = (SELECT COALESCE(jsonb_agg(to_jsonb(c) ORDER BY c.code), '[]') FROM per_code c)
      WHERE base_id = $1 AND head_id = $2`,
-    [pair.base, pair.head],
+    [pair.base, pair.head, off(pair.head), off(pair.base), CATALOG_CODES, DEPENDENT_CODES, PREREQUISITE_CODES],
   );
   await tx.query(
     `WITH changes AS (
@@ -176,7 +233,8 @@ async function storeDigest(tx: NativeTx, pair: AuditPair): Promise<void> {
        WHERE ${changeFilter([])}
        RETURNING added, removed, status_changed, indexability_changed)
      UPDATE comparison_digest SET pages = (
-       SELECT jsonb_build_object('added', count(*) FILTER (WHERE added), 'removed', count(*) FILTER (WHERE removed),
+       SELECT jsonb_build_object('changedUrls', count(*), 'added', count(*) FILTER (WHERE added),
+         'removed', count(*) FILTER (WHERE removed),
          'statusChanged', count(*) FILTER (WHERE status_changed),
          'indexabilityChanged', count(*) FILTER (WHERE indexability_changed)) FROM changes)
      WHERE base_id = $1 AND head_id = $2`,
@@ -320,20 +378,41 @@ export class ComparisonRepository {
     return { before: of(pair.base), after: of(pair.head) };
   }
 
-  /** The check codes one URL has in each audit, with the issue's title, severity and category. */
-  urlIssueChanges(db: NativeDb, pair: AuditPair, url: string): Promise<UrlIssueChangeRow[]> {
+  /**
+   * The check codes one URL has in either audit, with what became of each (the digest's change, or PERSISTING for a
+   * code both found on it) and the issue's title, severity and category.
+   */
+  async urlIssueChanges(db: NativeDb, pair: AuditPair, url: string): Promise<UrlIssueChangeRow[]> {
+    await this.ensureDigest(db, pair);
     return nativeQuery<UrlIssueChangeRow>(
       db,
-      `WITH b AS (${occurrencesOf('$1')} AND url = $3), h AS (${occurrencesOf('$2')} AND url = $3)
+      `WITH c AS (
+         SELECT code, change FROM comparison_issue_change WHERE base_id = $1 AND head_id = $2 AND url = $3
+         UNION
+         SELECT b.code, 'PERSISTING' FROM (${occurrencesOf('$1')} AND url = $3) b
+         JOIN (${occurrencesOf('$2')} AND url = $3) h USING (code, url))
        SELECT c.code, c.change, COALESCE(hi.title, bi.title, c.code) AS title,
               COALESCE(hi.severity, bi.severity) AS severity, COALESCE(hi.category, bi.category) AS category
-       FROM (SELECT code, CASE WHEN b.url IS NULL THEN 'NEW' WHEN h.url IS NULL THEN 'FIXED' ELSE 'PERSISTING' END
-               AS change FROM b FULL JOIN h USING (code, url)) c
+       FROM c
        LEFT JOIN audit_issue hi ON hi.audit_id = $2 AND hi.code = c.code
        LEFT JOIN audit_issue bi ON bi.audit_id = $1 AND bi.code = c.code
        ORDER BY c.code`,
       [pair.base, pair.head, url],
     );
+  }
+
+  /** Why each audit scored what it did (score_breakdown; its `overrides` are the check settings it was scored with). */
+  async auditBreakdowns(
+    db: NativeDb,
+    pair: AuditPair,
+  ): Promise<{ base: ScoreBreakdown | null; head: ScoreBreakdown | null }> {
+    const rows = await nativeQuery<{ id: string; breakdown: ScoreBreakdown | null }>(
+      db,
+      'SELECT id, score_breakdown AS breakdown FROM audit WHERE id IN ($1, $2)',
+      [pair.base, pair.head],
+    );
+    const of = (id: string) => rows.find((r) => r.id === id)?.breakdown ?? null;
+    return { base: of(pair.base), head: of(pair.head) };
   }
 
   /** New occurrences' example URLs, up to `perCode` per code (the alert facts' examples). */

@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import { toAuditType } from '../audits/graphql.js';
+import { toAuditType, toSettingChangeType } from '../audits/graphql.js';
 import type { CategoryEnum, SeverityEnum } from '../audits/graphql.js';
 import type { Comparison, ComparisonService, PageSide } from './comparison.service.js';
 import type { ComparedPageType } from './comparison.types.js';
@@ -46,6 +46,8 @@ export class ComparisonResolver {
       projectId: c.projectId,
       base: toAuditType(c.base),
       head: toAuditType(c.head),
+      settingsChanged: c.settingChanges.length > 0,
+      settingChanges: c.settingChanges.map(toSettingChangeType),
       comparison: c,
     };
   }
@@ -141,7 +143,8 @@ export class ComparisonResolver {
 
   @FieldResolver(() => ComparisonCsvPieceType, {
     description:
-      'The comparison as CSV, in pieces (issues: change,code,title,severity,category,url; pages: url,changes,' +
+      'The comparison as CSV, in pieces (issues: change,code,title,severity,category,url, one row per occurrence ' +
+      'by change: new, fixed, gone, not checked, newly checked, persisting; pages: url,changes,' +
       'statusBefore,statusAfter,indexableBefore,indexableAfter).',
   })
   csv(

@@ -7,6 +7,8 @@ import { assertApiAccess } from '../identity/index.js';
 import type { ProjectService } from '../projects/index.js';
 import type { Audit, AuditService } from '../audits/index.js';
 import { SEVERITY_ORDER } from '../audits/index.js';
+import { checkSettingChanges, type CheckSettingChange } from '../seo/checks/index.js';
+import { rescoreWithout, type AuditScores, type ScoreBreakdown } from '../seo/scoring/index.js';
 import {
   ComparisonRepository,
   type AuditPair,
@@ -21,13 +23,32 @@ import {
   type UrlIssueChangeRow,
 } from './comparison.repository.js';
 
-export type { IssueChange, PageChange, PageSide, CodeChangeRow, PageChangeRecord, UrlIssueChangeRow };
+export type {
+  IssueChange,
+  PageChange,
+  PageSide,
+  CodeChangeRow,
+  PageChangeRecord,
+  UrlIssueChangeRow,
+  CheckSettingChange,
+};
 
 /** Two completed audits of one project, the caller's to read: what every comparison field starts from. */
 export interface Comparison {
   projectId: string;
   base: Audit;
   head: Audit;
+  /**
+   * How the check settings the head audit was scored with differ from the base's (empty: scored alike). When they
+   * differ, the score deltas are withheld: the scores do not measure the same thing.
+   */
+  settingChanges: CheckSettingChange[];
+  /**
+   * Each audit's scores under the checks both ran (without those the other did not run): the stored scores when the
+   * settings are the same; null where they cannot be recomputed exactly (a severity changed, a CRITICAL check
+   * switched off, a breakdown that does not give the stored scores back).
+   */
+  comparable: { base: AuditScores | null; head: AuditScores | null };
   /**
    * The per-code counts read so far, by code filter: a document asks for them several times (totals, codes, each
    * list's totalCount), and each read is the comparison's costliest statement. Lives as long as the object (one
@@ -43,13 +64,22 @@ export interface ScoreDelta {
   category: ScoreCategory;
   before: number | null;
   after: number | null;
-  /** after − before; null when either audit has no score for the category. */
+  /** Each score again under the checks both audits ran; equal to before/after when they ran the same checks. */
+  comparableBefore: number | null;
+  comparableAfter: number | null;
+  /**
+   * comparableAfter − comparableBefore: the change of the site under the same checks, never a settings change. Null
+   * when either is.
+   */
   delta: number | null;
 }
 
 export interface ComparisonTotals extends PageChangeTotals {
   newIssues: number;
   fixedIssues: number;
+  goneIssues: number;
+  notCheckedIssues: number;
+  newlyCheckedIssues: number;
   persistingIssues: number;
 }
 
@@ -63,7 +93,16 @@ export interface Slice<T> {
 export const MAX_COMPARISON_ROWS = 500;
 export const MAX_COMPARISON_CSV_PIECE = 5_000;
 export type ComparisonRows = 'ISSUES' | 'PAGES';
-const CHANGES: IssueChange[] = ['NEW', 'FIXED', 'PERSISTING'];
+/** Every change, in the order the CSV lists them. */
+export const ISSUE_CHANGES: readonly IssueChange[] = [
+  'NEW',
+  'FIXED',
+  'GONE',
+  'NOT_CHECKED',
+  'NEWLY_CHECKED',
+  'PERSISTING',
+];
+const CHANGES = ISSUE_CHANGES;
 export const COMPARISON_CSV_COLUMNS: Record<ComparisonRows, string[]> = {
   ISSUES: ['change', 'code', 'title', 'severity', 'category', 'url'],
   PAGES: ['url', 'changes', 'statusBefore', 'statusAfter', 'indexableBefore', 'indexableAfter'],
@@ -87,6 +126,9 @@ const SCORE_OF: Record<ScoreCategory, (a: Audit) => number | null | undefined> =
 const COUNT_OF: Record<IssueChange, (r: CodeChangeRow) => number> = {
   NEW: (r) => r.newUrls,
   FIXED: (r) => r.fixedUrls,
+  GONE: (r) => r.goneUrls,
+  NOT_CHECKED: (r) => r.notCheckedUrls,
+  NEWLY_CHECKED: (r) => r.newlyCheckedUrls,
   PERSISTING: (r) => r.persistingUrls,
 };
 
@@ -168,7 +210,15 @@ export class ComparisonService {
           ? 'Another completed audit of this project to compare with'
           : 'Two completed audits of this project',
       );
-    return { projectId: project.id, base: resolvedBase, head: resolvedHead };
+    const breakdowns = await this.repo.auditBreakdowns(em, { base: resolvedBase.id, head: resolvedHead.id });
+    const settingChanges = checkSettingChanges(breakdowns.base?.overrides, breakdowns.head?.overrides);
+    return {
+      projectId: project.id,
+      base: resolvedBase,
+      head: resolvedHead,
+      settingChanges,
+      comparable: comparableScores(resolvedBase, resolvedHead, breakdowns, settingChanges),
+    };
   }
 
   /** The latest completed audit of the project, completed before `before` when given, and never `except`. */
@@ -197,11 +247,20 @@ export class ComparisonService {
     return rows;
   }
 
+  /**
+   * The scores of both audits, and their change under the checks both ran: with the same settings, after − before;
+   * with a check switched off (or on) between them, each without the checks the other did not run.
+   */
   scores(c: Comparison): ScoreDelta[] {
+    const same = c.settingChanges.length === 0;
     return SCORE_CATEGORIES.map((category) => {
       const before = SCORE_OF[category](c.base) ?? null;
       const after = SCORE_OF[category](c.head) ?? null;
-      return { category, before, after, delta: before === null || after === null ? null : after - before };
+      const key = category.toLowerCase() as keyof AuditScores;
+      const comparableBefore = same ? before : (c.comparable.base?.[key] ?? null);
+      const comparableAfter = same ? after : (c.comparable.head?.[key] ?? null);
+      const delta = comparableBefore === null || comparableAfter === null ? null : comparableAfter - comparableBefore;
+      return { category, before, after, comparableBefore, comparableAfter, delta };
     });
   }
 
@@ -218,6 +277,9 @@ export class ComparisonService {
     return {
       newIssues: sum(COUNT_OF.NEW),
       fixedIssues: sum(COUNT_OF.FIXED),
+      goneIssues: sum(COUNT_OF.GONE),
+      notCheckedIssues: sum(COUNT_OF.NOT_CHECKED),
+      newlyCheckedIssues: sum(COUNT_OF.NEWLY_CHECKED),
       persistingIssues: sum(COUNT_OF.PERSISTING),
       ...pages,
     };
@@ -298,7 +360,7 @@ export class ComparisonService {
     ]);
     if (!sides.before && !sides.after && !issues.length) return null;
     const rank = (s: string) => SEVERITY_ORDER[s as keyof typeof SEVERITY_ORDER] ?? 3;
-    const order = { NEW: 0, FIXED: 1, PERSISTING: 2 } as const;
+    const order = Object.fromEntries(ISSUE_CHANGES.map((change, i) => [change, i])) as Record<IssueChange, number>;
     issues.sort(
       (a, b) =>
         order[a.change] - order[b.change] || rank(a.severity) - rank(b.severity) || a.code.localeCompare(b.code),
@@ -307,8 +369,9 @@ export class ComparisonService {
   }
 
   /**
-   * One piece of the comparison as CSV (RFC 4180, UTF-8 with a BOM in the first piece): ISSUES, one row per new,
-   * then fixed, then persisting occurrence in (code, URL) order; PAGES, one row per changed URL. Keyset pieces of at
+   * One piece of the comparison as CSV (RFC 4180, UTF-8 with a BOM in the first piece): ISSUES, one row per
+   * occurrence, by change in ISSUE_CHANGES order (new, fixed, gone, not checked, newly checked, persisting), each in
+   * (code, URL) order; PAGES, one row per changed URL. Keyset pieces of at
    * most `size` rows, so that no one holds a whole comparison in memory.
    */
   async csvPiece(
@@ -379,6 +442,33 @@ export class ComparisonService {
   }
 }
 
+/**
+ * Both audits' scores under the checks both ran: each without the checks the other did not run (switched off in its
+ * settings). A changed severity prices an issue differently on each side: no comparable scores then.
+ */
+function comparableScores(
+  base: Audit,
+  head: Audit,
+  breakdowns: { base: ScoreBreakdown | null; head: ScoreBreakdown | null },
+  changes: CheckSettingChange[],
+): Comparison['comparable'] {
+  if (changes.some((c) => c.change === 'SEVERITY')) return { base: null, head: null };
+  const offIn = (kind: CheckSettingChange['change']) => changes.filter((c) => c.change === kind).map((c) => c.code);
+  const stored = (a: Audit) => ({
+    overall: a.overallScore ?? null,
+    meta: a.metaScore ?? null,
+    content: a.contentScore ?? null,
+    links: a.linksScore ?? null,
+    technical: a.technicalScore ?? null,
+    performance: a.performanceScore ?? null,
+  });
+  return {
+    // Checks the head did not run (DISABLED) are left out of the base, and those the base did not run of the head.
+    base: rescoreWithout(stored(base), breakdowns.base, offIn('DISABLED')),
+    head: rescoreWithout(stored(head), breakdowns.head, offIn('ENABLED')),
+  };
+}
+
 /** Most severe first, then the most new URLs, then the most fixed, then the code. */
 function sortCodes(rows: CodeChangeRow[]): CodeChangeRow[] {
   const rank = (s: string) => SEVERITY_ORDER[s as keyof typeof SEVERITY_ORDER] ?? 3;
@@ -393,19 +483,26 @@ function sortCodes(rows: CodeChangeRow[]): CodeChangeRow[] {
 
 /**
  * What the alerts of a completed audit are evaluated on, beside its scores: the issues new since `base` per code
- * (with up to `examples` URLs each) and the URLs that regressed (200 before, now 4xx/5xx or no longer indexable; up to
- * `regressions`). No principal: the alert worker evaluates its own project's audits, which it names by id.
+ * (with up to `examples` URLs each; an issue of a check the base did not run is newly checked, not new), how the
+ * check settings changed (a settings change alone is no score drop), and the URLs that regressed (200 before, now
+ * 4xx/5xx or no longer indexable; up to `regressions`). No principal: the alert worker evaluates its own project's
+ * audits, which it names by id.
  */
 export async function comparisonAlertFacts(
   db: NativeDb,
   pair: AuditPair,
   limits = { examples: 5, regressions: 100 },
   repo = new ComparisonRepository(),
-): Promise<{ newIssues: NewIssueFacts[]; pageRegressions: PageRegressionRecord[] }> {
-  const [codes, examples, pageRegressions] = await Promise.all([
+): Promise<{
+  newIssues: NewIssueFacts[];
+  pageRegressions: PageRegressionRecord[];
+  settingChanges: CheckSettingChange[];
+}> {
+  const [codes, examples, pageRegressions, breakdowns] = await Promise.all([
     repo.codeChanges(db, pair),
     repo.newExamples(db, pair, limits.examples),
     repo.pageRegressions(db, pair, limits.regressions),
+    repo.auditBreakdowns(db, pair),
   ]);
   const urlsOf = new Map(examples.map((e) => [e.code, e.urls]));
   const newIssues = sortCodes(codes.filter((r) => r.newUrls > 0)).map((r) => ({
@@ -415,7 +512,11 @@ export async function comparisonAlertFacts(
     urls: r.newUrls,
     exampleUrls: urlsOf.get(r.code) ?? [],
   }));
-  return { newIssues, pageRegressions };
+  return {
+    newIssues,
+    pageRegressions,
+    settingChanges: checkSettingChanges(breakdowns.base?.overrides, breakdowns.head?.overrides),
+  };
 }
 
 /** One check code's new occurrences, for alerts. */

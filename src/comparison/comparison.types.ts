@@ -1,15 +1,32 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { AuditPageKindEnum, AuditType, CategoryEnum, PageInfoType, SeverityEnum } from '../audits/graphql.js';
+import {
+  AuditPageKindEnum,
+  AuditType,
+  CategoryEnum,
+  CheckSettingChangeType,
+  PageInfoType,
+  SeverityEnum,
+} from '../audits/graphql.js';
 import type { Comparison } from './comparison.service.js';
 
 export enum IssueChangeEnum {
   NEW = 'NEW',
   FIXED = 'FIXED',
+  GONE = 'GONE',
+  NOT_CHECKED = 'NOT_CHECKED',
+  NEWLY_CHECKED = 'NEWLY_CHECKED',
   PERSISTING = 'PERSISTING',
 }
 registerEnumType(IssueChangeEnum, {
   name: 'IssueChange',
-  description: 'NEW: found by the head audit only; FIXED: by the base audit only; PERSISTING: by both.',
+  description:
+    'What became of a check code on a URL. NEW: found by the head audit only (the base ran the check); FIXED: found ' +
+    'by the base only, and the head ran the check on the same page, still crawled, answering and indexable; GONE: ' +
+    'found by the base only and its page went with it (no longer crawled, 4xx/5xx or no answer, or no longer ' +
+    'indexable); NOT_CHECKED: found by the base only and the head did not run the check (disabled in the settings, ' +
+    'or no longer in the catalog) or it no longer applies (the element it judges is now missing, e.g. a title ' +
+    'length on a page that lost its title); NEWLY_CHECKED: found by the head with a check the base did not run; ' +
+    'PERSISTING: found by both.',
 });
 
 export enum PageChangeEnum {
@@ -41,7 +58,9 @@ export enum ComparisonRowsEnum {
 }
 registerEnumType(ComparisonRowsEnum, {
   name: 'ComparisonRows',
-  description: 'ISSUES: one row per new, fixed or persisting occurrence; PAGES: one row per changed URL.',
+  description:
+    'ISSUES: one row per occurrence with its change (new, fixed, gone, not checked, newly checked, persisting); ' +
+    'PAGES: one row per changed URL.',
 });
 
 @ObjectType('ComparisonCsvPiece', {
@@ -55,12 +74,32 @@ export class ComparisonCsvPieceType {
   @Field(() => String, { nullable: true, description: 'Null on the last piece.' }) nextCursor!: string | null;
 }
 
-@ObjectType('ScoreDelta', { description: 'A score in the base and the head audit.' })
+@ObjectType('ScoreDelta', { description: 'A score in the base and the head audit, and its change.' })
 export class ScoreDeltaType {
   @Field(() => ScoreCategoryEnum) category!: ScoreCategoryEnum;
   @Field(() => Int, { nullable: true }) before!: number | null;
   @Field(() => Int, { nullable: true }) after!: number | null;
-  @Field(() => Int, { nullable: true, description: 'after - before (negative: the score dropped).' })
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'The base audit scored again without the checks the head did not run (switched off since); equal to before ' +
+      'when both ran the same checks; null when that cannot be recomputed exactly.',
+  })
+  comparableBefore!: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'The head audit scored again without the checks the base did not run; equal to after when both ran the same ' +
+      'checks; null when that cannot be recomputed exactly.',
+  })
+  comparableAfter!: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'comparableAfter - comparableBefore (negative: the score dropped): the change of the site under the checks ' +
+      'both audits ran, never a settings change. Null when either is (a severity changed, a CRITICAL check was ' +
+      'switched off, or a score is missing).',
+  })
   delta!: number | null;
 }
 
@@ -68,8 +107,23 @@ export class ScoreDeltaType {
 export class ComparisonTotalsType {
   @Field(() => Int, { description: 'Occurrences (a check code on a URL) the head audit found and the base did not.' })
   newIssues!: number;
-  @Field(() => Int, { description: 'Occurrences the base audit found and the head did not.' }) fixedIssues!: number;
+  @Field(() => Int, {
+    description: 'Occurrences the base audit found and the head did not, on a page still crawled and indexable.',
+  })
+  fixedIssues!: number;
+  @Field(() => Int, {
+    description: 'Occurrences the base audit found whose page is gone: no longer crawled, 4xx/5xx, or not indexable.',
+  })
+  goneIssues!: number;
+  @Field(() => Int, { description: 'Occurrences the base audit found of checks the head did not run.' })
+  notCheckedIssues!: number;
+  @Field(() => Int, { description: 'Occurrences the head audit found of checks the base did not run.' })
+  newlyCheckedIssues!: number;
   @Field(() => Int, { description: 'Occurrences both audits found.' }) persistingIssues!: number;
+  @Field(() => Int, {
+    description: 'Changed URLs, each once whatever its changes: the rows of AuditComparison.pages.',
+  })
+  changedUrls!: number;
   @Field(() => Int, { description: 'URLs crawled by the head audit only.' }) added!: number;
   @Field(() => Int, { description: 'URLs crawled by the base audit only.' }) removed!: number;
   @Field(() => Int, { description: 'URLs crawled by both with a different HTTP status.' }) statusChanged!: number;
@@ -84,11 +138,18 @@ export class CodeComparisonType {
   @Field(() => SeverityEnum) severity!: SeverityEnum;
   @Field(() => CategoryEnum) category!: CategoryEnum;
   @Field(() => Int, { description: 'URLs with the issue in the head audit only.' }) newUrls!: number;
-  @Field(() => Int, { description: 'URLs with the issue in the base audit only.' }) fixedUrls!: number;
+  @Field(() => Int, { description: 'URLs with the issue in the base audit only, fixed (see IssueChange).' })
+  fixedUrls!: number;
+  @Field(() => Int, { description: 'URLs with the issue in the base audit only, gone with their page.' })
+  goneUrls!: number;
+  @Field(() => Int, { description: 'URLs with the issue in the base audit only, not checked by the head.' })
+  notCheckedUrls!: number;
+  @Field(() => Int, { description: 'URLs with the issue in the head audit, whose check the base did not run.' })
+  newlyCheckedUrls!: number;
   @Field(() => Int, { description: 'URLs with the issue in both audits.' }) persistingUrls!: number;
 }
 
-@ObjectType('IssueChangeNode', { description: 'A check code on one URL, and whether it is new, fixed or persisting.' })
+@ObjectType('IssueChangeNode', { description: 'A check code on one URL, and what became of it (IssueChange).' })
 export class IssueChangeNodeType {
   @Field(() => String) code!: string;
   @Field(() => String) url!: string;
@@ -146,7 +207,9 @@ export class UrlComparisonType {
   @Field(() => ComparedPageType, { nullable: true }) before!: ComparedPageType | null;
   @Field(() => ComparedPageType, { nullable: true }) after!: ComparedPageType | null;
   @Field(() => [PageChangeEnum]) changes!: PageChangeEnum[];
-  @Field(() => [UrlIssueChangeType], { description: 'New first, then fixed, then persisting; most severe first.' })
+  @Field(() => [UrlIssueChangeType], {
+    description: 'By change (new, fixed, gone, not checked, newly checked, persisting), most severe first.',
+  })
   issues!: UrlIssueChangeType[];
 }
 
@@ -159,6 +222,15 @@ export class AuditComparisonType {
   @Field(() => ID) projectId!: string;
   @Field(() => AuditType) base!: AuditType;
   @Field(() => AuditType) head!: AuditType;
+  @Field(() => Boolean, {
+    description:
+      'True when the audits were scored with different check settings: the score deltas then compare each audit ' +
+      'without the checks the other did not run (or are null), and the occurrences of a check switched off are ' +
+      'NOT_CHECKED, never FIXED.',
+  })
+  settingsChanged!: boolean;
+  @Field(() => [CheckSettingChangeType], { description: 'How the check settings differ, in code order.' })
+  settingChanges!: CheckSettingChangeType[];
   /** The comparison as the service opened it: the field resolvers read through it. */
   comparison!: Comparison;
 }

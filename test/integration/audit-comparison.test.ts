@@ -5,7 +5,8 @@ import { anApiKey, anAudit, anOrg, aProject, type Org, type Project } from '../f
 import { createTestApp, gql, type TestApp } from '../support/app.js';
 
 /**
- * The audit comparison over two audits with planted changes: issues new, fixed and persisting per code and per URL,
+ * The audit comparison over two audits with planted changes: issues new, fixed, gone with their page (removed, 404),
+ * not checked (a check switched off) and persisting per code and per URL,
  * score deltas, URLs added, removed, and changed in status (200 -> 404) or indexability (-> noindex); the defaults
  * (latest and the one before), keyset pages, bad input, tenancy, and the two REST surfaces with their CSV.
  */
@@ -72,10 +73,14 @@ afterAll(() => t.close());
 const COMPARE = `query($p: ID!, $b: ID, $h: ID) { auditComparison(projectId: $p, base: $b, head: $h) {
   projectId base { id } head { id }
   scores { category before after delta }
-  totals { newIssues fixedIssues persistingIssues added removed statusChanged indexabilityChanged }
-  codes { code title severity category newUrls fixedUrls persistingUrls }
+  settingsChanged settingChanges { code change description }
+  totals { newIssues fixedIssues goneIssues notCheckedIssues newlyCheckedIssues persistingIssues changedUrls
+    added removed statusChanged indexabilityChanged }
+  codes { code title severity category newUrls fixedUrls goneUrls notCheckedUrls newlyCheckedUrls persistingUrls }
   newOnes: issues(change: NEW) { totalCount nodes { code url change } }
   fixed: issues(change: FIXED) { totalCount nodes { code url } }
+  gone: issues(change: GONE) { totalCount nodes { code url } }
+  notChecked: issues(change: NOT_CHECKED) { totalCount nodes { code url } }
   persisting: issues(change: PERSISTING) { totalCount nodes { code url } }
   pages { totalCount nodes { url changes before { statusCode indexable title } after { statusCode indexable } } }
   c: url(url: "${S}/c") { changes before { indexable } after { indexable } issues { code change severity } }
@@ -86,7 +91,7 @@ const ask = (query: string, variables: Record<string, unknown>, cookie = org.own
   gql(t, query, variables, { cookie }).then((r) => r.body);
 
 describe('auditComparison', () => {
-  it('finds the planted new, fixed and persisting issues, score deltas and page changes', async () => {
+  it('finds the planted new, fixed, gone and persisting issues, score deltas and page changes', async () => {
     const body = await ask(COMPARE, { p: project.id });
     expect(body.errors).toBeUndefined();
     const c = body.data.auditComparison;
@@ -107,20 +112,32 @@ describe('auditComparison', () => {
       { code: 'CONTENT_THIN', url: u('/new'), change: 'NEW' },
       { code: 'META_TITLE_MISSING', url: u('/new'), change: 'NEW' },
     ]);
-    expect(c.fixed.nodes).toEqual([
-      { code: 'LINKS_INTERNAL_BROKEN', url: u('/a') },
+    expect(c.settingsChanged).toBe(false);
+    expect(c.settingChanges).toEqual([]);
+    // Fixed: the page is still crawled, answers and is indexable, and the condition is gone.
+    expect(c.fixed.nodes).toEqual([{ code: 'LINKS_INTERNAL_BROKEN', url: u('/a') }]);
+    // Gone with its page: /old is no longer crawled, /b answers 404. Neither is "fixed".
+    expect(c.gone.nodes).toEqual([
       { code: 'LINKS_INTERNAL_BROKEN', url: u('/old') },
       { code: 'META_TITLE_MISSING', url: u('/b') },
     ]);
+    expect(c.notChecked).toEqual({ totalCount: 0, nodes: [] });
     expect(c.persisting.nodes).toEqual([
       { code: 'META_DESCRIPTION_MISSING', url: u('/c') },
       { code: 'META_TITLE_MISSING', url: u('/a') },
     ]);
-    expect([c.newOnes.totalCount, c.fixed.totalCount, c.persisting.totalCount]).toEqual([4, 3, 2]);
+    expect([c.newOnes.totalCount, c.fixed.totalCount, c.gone.totalCount, c.persisting.totalCount]).toEqual([
+      4, 1, 2, 2,
+    ]);
     expect(c.totals).toEqual({
       newIssues: 4,
-      fixedIssues: 3,
+      fixedIssues: 1,
+      goneIssues: 2,
+      notCheckedIssues: 0,
+      newlyCheckedIssues: 0,
       persistingIssues: 2,
+      // /b changed status and indexability: one URL, one row.
+      changedUrls: 4,
       added: 1,
       removed: 1,
       statusChanged: 1,
@@ -131,13 +148,20 @@ describe('auditComparison', () => {
       code: 'META_TITLE_MISSING',
       severity: 'CRITICAL',
       newUrls: 1,
-      fixedUrls: 1,
+      fixedUrls: 0,
+      goneUrls: 1,
       persistingUrls: 1,
     });
     const byCode = new Map(c.codes.map((r: { code: string }) => [r.code, r]));
-    expect(byCode.get('LINKS_INTERNAL_BROKEN')).toMatchObject({ newUrls: 0, fixedUrls: 2, persistingUrls: 0 });
+    expect(byCode.get('LINKS_INTERNAL_BROKEN')).toMatchObject({
+      newUrls: 0,
+      fixedUrls: 1,
+      goneUrls: 1,
+      persistingUrls: 0,
+    });
     expect(byCode.get('CONTENT_THIN')).toMatchObject({ newUrls: 3, fixedUrls: 0, title: expect.any(String) });
     expect(c.pages.totalCount).toBe(4);
+    expect(c.pages.nodes.length).toBe(c.totals.changedUrls);
     expect(c.pages.nodes).toEqual([
       {
         url: u('/b'),
@@ -168,7 +192,15 @@ describe('auditComparison', () => {
 
   it('compares named audits either way round, and a head with the audit before it', async () => {
     const reversed = (await ask(COMPARE, { p: project.id, b: headId, h: baseId })).data.auditComparison;
-    expect(reversed.totals).toMatchObject({ newIssues: 3, fixedIssues: 4, persistingIssues: 2, added: 1, removed: 1 });
+    // Back in time: /new was not crawled then (its issues are gone with it); /a and /c lost CONTENT_THIN.
+    expect(reversed.totals).toMatchObject({
+      newIssues: 3,
+      fixedIssues: 2,
+      goneIssues: 2,
+      persistingIssues: 2,
+      added: 1,
+      removed: 1,
+    });
     const headOnly = (await ask(COMPARE, { p: project.id, h: baseId })).data.auditComparison;
     expect([headOnly.base.id, headOnly.head.id]).toEqual([olderId, baseId]);
   });
@@ -264,8 +296,95 @@ describe('auditComparison', () => {
     expect(limited.newIssues[1].exampleUrls).toEqual([u('/a')]);
     expect(limited.pageRegressions.map((r) => r.url)).toEqual([u('/b')]);
     const nothing = await comparisonAlertFacts(t.runtime.orm.em.fork(), { base: headId, head: headId });
-    expect(nothing).toEqual({ newIssues: [], pageRegressions: [] });
+    expect(nothing).toEqual({ newIssues: [], pageRegressions: [], settingChanges: [] });
   });
+});
+
+describe('audits scored with different check settings', () => {
+  const breakdown = (overrides: { code: string; enabled: boolean; severity: string | null }[]) =>
+    JSON.stringify({
+      health: 100,
+      htmlPages: 2,
+      pagesWithCritical: 0,
+      checksApplied: 1,
+      checksPassed: 0,
+      labPerformance: null,
+      costs: [],
+      cappedFrom: null,
+      blockers: [],
+      ...(overrides.length ? { overrides } : {}),
+    });
+  const scored = (id: string, overrides: { code: string; enabled: boolean; severity: string | null }[]) =>
+    t.runtime.pool.query('UPDATE audit SET score_breakdown = $2::jsonb WHERE id = $1', [id, breakdown(overrides)]);
+  const off = (code: string) => ({ code, enabled: false, severity: null });
+
+  it(
+    'a check switched off is "not checked", never fixed; switched on again, "newly checked", never new; the ' +
+      'deltas, the dashboard change and a score-drop alert are withheld; the history marks the audit',
+    async () => {
+      const p = await aProject({ org, url: `${S}/settings/` });
+      const now = Date.now();
+      const pages = [{ url: u('/settings/') }, { url: u('/settings/a') }];
+      const http = { code: 'TECH_HTTP_PAGE', occurrences: [u('/settings/'), u('/settings/a')] };
+      const title = { code: 'META_TITLE_MISSING', occurrences: [u('/settings/a')] };
+      const audit = (minutesAgo: number, overall: number, issues: (typeof http)[]) =>
+        anAudit({ project: p, pages, issues, scores: { overall }, createdAt: new Date(now - minutesAgo * 60_000) });
+      // Over http, scored with every check; then TECH_HTTP_PAGE switched off (the site did not change); then on.
+      const first = await audit(30, 23, [http, title]);
+      const second = await audit(20, 84, [title]);
+      const third = await audit(10, 23, [http, title]);
+      await scored(first.id, []);
+      await scored(second.id, [off('TECH_HTTP_PAGE')]);
+      await scored(third.id, []);
+
+      const body = await ask(COMPARE, { p: p.id, b: first.id, h: second.id });
+      expect(body.errors).toBeUndefined();
+      const c = body.data.auditComparison;
+      expect(c.settingsChanged).toBe(true);
+      expect(c.settingChanges).toEqual([
+        {
+          code: 'TECH_HTTP_PAGE',
+          change: 'DISABLED',
+          description: expect.stringMatching(/TECH_HTTP_PAGE\) disabled$/),
+        },
+      ]);
+      expect(c.scores[0]).toEqual({ category: 'OVERALL', before: 23, after: 84, delta: null });
+      expect(c.totals).toMatchObject({ fixedIssues: 0, goneIssues: 0, notCheckedIssues: 2, persistingIssues: 1 });
+      expect(c.notChecked.nodes).toEqual([
+        { code: 'TECH_HTTP_PAGE', url: u('/settings/') },
+        { code: 'TECH_HTTP_PAGE', url: u('/settings/a') },
+      ]);
+      expect(c.fixed.nodes).toEqual([]);
+
+      const back = (await ask(COMPARE, { p: p.id, b: second.id, h: third.id })).data.auditComparison;
+      expect(back.totals).toMatchObject({ newIssues: 0, newlyCheckedIssues: 2, persistingIssues: 1 });
+      expect(back.settingChanges).toEqual([expect.objectContaining({ code: 'TECH_HTTP_PAGE', change: 'ENABLED' })]);
+      const facts = await comparisonAlertFacts(t.runtime.orm.em.fork(), { base: second.id, head: third.id });
+      expect(facts.newIssues).toEqual([]);
+      expect(facts.settingChanges).toEqual([expect.objectContaining({ code: 'TECH_HTTP_PAGE', change: 'ENABLED' })]);
+
+      // The dashboard: no "▲61" for a settings change (and no "▼61" when it is undone).
+      const project = await ask(
+        `query($id: ID!) { project(id: $id) { scoreChange scoreChangeWithheld } audits(projectId: $id, first: 10) {
+          nodes { id checkSettings { code enabled severity } settingChanges { code change } } } }`,
+        { id: p.id },
+      );
+      expect(project.data.project).toEqual({ scoreChange: null, scoreChangeWithheld: true });
+      const history = new Map(project.data.audits.nodes.map((a: { id: string }) => [a.id, a]));
+      expect(history.get(first.id)).toMatchObject({ checkSettings: [], settingChanges: null });
+      expect(history.get(second.id)).toMatchObject({
+        checkSettings: [{ code: 'TECH_HTTP_PAGE', enabled: false, severity: null }],
+        settingChanges: [{ code: 'TECH_HTTP_PAGE', change: 'DISABLED' }],
+      });
+      expect(history.get(third.id)).toMatchObject({ settingChanges: [{ code: 'TECH_HTTP_PAGE', change: 'ENABLED' }] });
+
+      // Scored alike again: the change shows.
+      const fourth = await audit(5, 25, [http]);
+      await scored(fourth.id, []);
+      const again = await ask('query($id: ID!) { project(id: $id) { scoreChange scoreChangeWithheld } }', { id: p.id });
+      expect(again.data.project).toEqual({ scoreChange: 2, scoreChangeWithheld: false });
+    },
+  );
 });
 
 describe('the stored digest of a pair', () => {
@@ -293,11 +412,18 @@ describe('the stored digest of a pair', () => {
     const reads = await Promise.all(Array.from({ length: 6 }, () => repo.codeChanges(t.runtime.orm.em.fork(), pair)));
     for (const rows of reads)
       expect(rows).toEqual([
-        expect.objectContaining({ code: 'META_TITLE_MISSING', newUrls: 2, fixedUrls: 0, persistingUrls: 0 }),
+        expect.objectContaining({
+          code: 'META_TITLE_MISSING',
+          newUrls: 2,
+          fixedUrls: 0,
+          goneUrls: 0,
+          persistingUrls: 0,
+        }),
       ]);
     // One digest: 2 new occurrences, 3 changed URLs (/ changed status, /x removed, /y added).
     expect(await stored(pair)).toEqual([{ issues: 2, pages: 3 }]);
     expect(await repo.pageChangeTotals(t.runtime.orm.em.fork(), pair)).toEqual({
+      changedUrls: 3,
       added: 1,
       removed: 1,
       statusChanged: 1,
@@ -328,8 +454,16 @@ describe('GET …/audit/compare', () => {
     expect(a.statusCode).toBe(200);
     const comparison = a.json().comparison;
     expect(comparison.base.id).toBe(baseId);
-    expect(comparison.totals).toMatchObject({ newIssues: 4, fixedIssues: 3, persistingIssues: 2 });
-    expect(comparison.scores[0]).toEqual({ category: 'OVERALL', before: 80, after: 71, delta: -9 });
+    expect(comparison.totals).toMatchObject({ newIssues: 4, fixedIssues: 1, goneIssues: 2, persistingIssues: 2 });
+    expect(comparison.settingsChanged).toBe(false);
+    expect(comparison.scores[0]).toEqual({
+      category: 'OVERALL',
+      before: 80,
+      after: 71,
+      comparableBefore: 80,
+      comparableAfter: 71,
+      delta: -9,
+    });
     expect(comparison.codes.length).toBe(4);
 
     const b = await t.app.inject({
@@ -352,10 +486,11 @@ describe('GET …/audit/compare', () => {
       .trim()
       .split('\r\n');
     expect(lines[0]).toBe('change,code,title,severity,category,url');
-    // 4 new, 3 fixed and 2 persisting occurrences, one row each.
+    // 4 new, 1 fixed, 2 gone and 2 persisting occurrences, one row each.
     expect(lines.length).toBe(1 + 9);
     expect(lines.filter((l) => l.startsWith('NEW,')).length).toBe(4);
-    expect(lines).toContain(`FIXED,META_TITLE_MISSING,Missing title,CRITICAL,META,${u('/b')}`);
+    expect(lines).toContain(`GONE,META_TITLE_MISSING,Missing title,CRITICAL,META,${u('/b')}`);
+    expect(lines.filter((l) => l.startsWith('FIXED,'))).toEqual([expect.stringContaining(u('/a'))]);
 
     const pagesCsv = await t.app.inject({
       method: 'GET',

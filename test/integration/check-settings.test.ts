@@ -282,3 +282,177 @@ describe('an audit with check settings', () => {
     expect(again.rows[0].score_breakdown.overrides).toHaveLength(2);
   });
 });
+
+/**
+ * A site edited between two audits, served from a route table the test rewrites: what the comparison says became of
+ * each issue, and what it says of the scores when only the settings changed (CHECKS.md calibration row 19).
+ */
+describe('the comparison of two audits of an edited site', () => {
+  let edited: http.Server;
+  let routes: Record<string, string> = {};
+  let origin = '';
+  const doc = (title: string | null, body: string, head = '') =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8">${title === null ? '' : `<title>${title}</title>`}` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">${head}</head><body>${body}</body></html>`;
+  const described = (what: string) =>
+    `<meta name="description" content="${what}: a page of the edited fixture site, described at a length that ` +
+    `passes the description checks.">`;
+  const text = (n: string) =>
+    `<h1>Page ${n}</h1><p>${`Words about the page ${n} of the edited site, long enough to read. `.repeat(12)}</p>` +
+    '<a href="/">Home</a>';
+  const home = doc(
+    'Home of the edited fixture site',
+    `<h1>Home</h1><p>${'A home page with enough words on it to pass. '.repeat(12)}</p>` +
+      '<a href="/a">A</a> <a href="/b">B</a> <a href="/c">C</a> <a href="/d">D</a>',
+    described('Home'),
+  );
+  /** Before: /a has a short title; /b, /c and /d lack a description. */
+  const BEFORE = {
+    '/': home,
+    '/a': doc('Page A', text('A'), described('Page A')),
+    '/b': doc('Page B of the edited fixture site', text('B')),
+    '/c': doc('Page C of the edited fixture site', text('C')),
+    '/d': doc('Page D of the edited fixture site', text('D')),
+  };
+  /** After: /a lost its title, /b is deleted (404), /c got a noindex, /d got its description. */
+  const AFTER = {
+    '/': home,
+    '/a': doc(null, text('A'), described('Page A')),
+    '/c': doc('Page C of the edited fixture site', text('C'), '<meta name="robots" content="noindex">'),
+    '/d': doc('Page D of the edited fixture site', text('D'), described('Page D')),
+  };
+  const COMPARISON = `query($p: ID!) { auditComparison(projectId: $p) {
+    settingsChanged settingChanges { code change }
+    scores { category before after comparableBefore comparableAfter delta }
+    totals { newIssues fixedIssues goneIssues notCheckedIssues newlyCheckedIssues persistingIssues changedUrls }
+    codes { code newUrls fixedUrls goneUrls notCheckedUrls newlyCheckedUrls persistingUrls }
+    NEW: issues(change: NEW, first: 100) { totalCount nodes { code url } }
+    FIXED: issues(change: FIXED, first: 100) { totalCount nodes { code url } }
+    GONE: issues(change: GONE, first: 100) { totalCount nodes { code url } }
+    NOT_CHECKED: issues(change: NOT_CHECKED, first: 100) { totalCount nodes { code url } }
+    NEWLY_CHECKED: issues(change: NEWLY_CHECKED, first: 100) { totalCount nodes { code url } }
+    PERSISTING: issues(change: PERSISTING, first: 100) { totalCount nodes { code url } }
+    pages(first: 100) { totalCount nodes { url changes } }
+  } }`;
+  const TABS = ['NEW', 'FIXED', 'GONE', 'NOT_CHECKED', 'NEWLY_CHECKED', 'PERSISTING'] as const;
+  const TOTAL = {
+    NEW: 'newIssues',
+    FIXED: 'fixedIssues',
+    GONE: 'goneIssues',
+    NOT_CHECKED: 'notCheckedIssues',
+    NEWLY_CHECKED: 'newlyCheckedIssues',
+    PERSISTING: 'persistingIssues',
+  } as const;
+  const URLS = {
+    NEW: 'newUrls',
+    FIXED: 'fixedUrls',
+    GONE: 'goneUrls',
+    NOT_CHECKED: 'notCheckedUrls',
+    NEWLY_CHECKED: 'newlyCheckedUrls',
+    PERSISTING: 'persistingUrls',
+  } as const;
+  type Node = { code: string; url: string };
+
+  async function compare(projectId: string) {
+    const res = await gql(t, COMPARISON, { p: projectId }, { cookie: user.cookie });
+    expect(res.body.errors).toBeUndefined();
+    const c = res.body.data.auditComparison;
+    // Every tab's count is its rows, and the per-code counts add up to it; changed URLs are one row each.
+    for (const tab of TABS) {
+      expect(c[tab].nodes).toHaveLength(c.totals[TOTAL[tab]]);
+      expect(c[tab].totalCount).toBe(c.totals[TOTAL[tab]]);
+      expect(c.codes.reduce((n: number, r: Record<string, number>) => n + r[URLS[tab]], 0)).toBe(c.totals[TOTAL[tab]]);
+    }
+    expect(c.pages.nodes).toHaveLength(c.totals.changedUrls);
+    expect(new Set(c.pages.nodes.map((p: { url: string }) => p.url)).size).toBe(c.pages.nodes.length);
+    const at = (tab: (typeof TABS)[number], path: string) =>
+      (c[tab].nodes as Node[]).filter((n) => n.url === `${origin}${path}`).map((n) => n.code);
+    return { c, at };
+  }
+
+  beforeAll(async () => {
+    edited = http.createServer((req, res) => {
+      if (req.url === '/robots.txt') return res.end('User-agent: *\nAllow: /\n');
+      const body = routes[req.url ?? ''];
+      if (body === undefined) return res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end(body);
+    });
+    const editedPort = await new Promise<number>((r) =>
+      edited.listen(0, '127.0.0.1', () => r((edited.address() as { port: number }).port)),
+    );
+    origin = `http://${host}:${editedPort}`;
+  });
+  afterAll(() => new Promise((r) => edited.close(r)));
+
+  it('sorts what vanished into fixed, gone with its page and not checked; new is new; counts equal rows', async () => {
+    const { id } = await createProject(t, user, `${origin}/`);
+    routes = BEFORE;
+    await runAudit(id);
+    routes = AFTER;
+    await gql(t, SET, { p: id, i: { code: 'META_OPEN_GRAPH_MISSING', enabled: false } }, { cookie: user.cookie });
+    await runAudit(id);
+    const { c, at } = await compare(id);
+
+    expect(c.settingsChanged).toBe(true);
+    expect(c.settingChanges).toEqual([{ code: 'META_OPEN_GRAPH_MISSING', change: 'DISABLED' }]);
+    // The title removed: missing is new on /a, and its "too short" is not fixed: it no longer applies.
+    expect(at('NEW', '/a')).toContain('META_TITLE_MISSING');
+    expect(at('NOT_CHECKED', '/a')).toContain('META_TITLE_TOO_SHORT');
+    expect(at('FIXED', '/a')).toEqual([]);
+    // The description added to /d: fixed, on a page still crawled and indexable.
+    expect(at('FIXED', '/d')).toEqual(['META_DESCRIPTION_MISSING']);
+    // The page deleted and the page that got a noindex: their issues went with them, none is "fixed".
+    expect(at('GONE', '/b')).toContain('META_DESCRIPTION_MISSING');
+    // /c: what the noindex took out of the checks (thin content is not judged on a page kept out of search) is gone;
+    // its description is still missing, and still reported.
+    expect(at('GONE', '/c').length).toBeGreaterThan(0);
+    expect(at('PERSISTING', '/c')).toContain('META_DESCRIPTION_MISSING');
+    expect([...at('FIXED', '/b'), ...at('FIXED', '/c')]).toEqual([]);
+    // The check switched off: not checked on every page it fired on, never fixed.
+    const og = (tab: (typeof TABS)[number]) =>
+      (c[tab].nodes as Node[])
+        .filter((n) => n.code === 'META_OPEN_GRAPH_MISSING')
+        .map((n) => n.url.slice(origin.length));
+    expect(og('NOT_CHECKED').sort()).toEqual(['/', '/a', '/b', '/c', '/d']);
+    expect([...og('FIXED'), ...og('GONE'), ...og('NEW'), ...og('PERSISTING')]).toEqual([]);
+    // What is fixed is /d's description, and nothing else.
+    expect(c.FIXED.nodes).toEqual([{ code: 'META_DESCRIPTION_MISSING', url: `${origin}/d` }]);
+    // Changed URLs: /b now 404, /c no longer indexable, each one row.
+    const changed = new Map(c.pages.nodes.map((p: { url: string; changes: string[] }) => [p.url, p.changes]));
+    expect(changed.get(`${origin}/b`)).toEqual(['STATUS_CHANGED', 'INDEXABILITY_CHANGED']);
+    expect(changed.get(`${origin}/c`)).toEqual(['INDEXABILITY_CHANGED']);
+  });
+
+  it('row 19: a check switched off on an unchanged site: same overall on both, "not checked", 0 fixed', async () => {
+    const { id } = await createProject(t, user, `${origin}/?row=19`);
+    routes = { ...BEFORE, '/?row=19': BEFORE['/'] };
+    const first = await runAudit(id);
+    await gql(t, SET, { p: id, i: { code: 'META_OPEN_GRAPH_MISSING', enabled: false } }, { cookie: user.cookie });
+    const second = await runAudit(id);
+    // The stored scores differ (the second audit did not charge the check)...
+    expect(second.breakdown.costs.map((x) => x.code)).not.toContain('META_OPEN_GRAPH_MISSING');
+    expect(first.breakdown.costs.map((x) => x.code)).toContain('META_OPEN_GRAPH_MISSING');
+    const { c } = await compare(id);
+    // ...but under the checks both ran, the overall is the same on both: no change, no "better".
+    const overall = c.scores[0];
+    expect(overall).toMatchObject({ category: 'OVERALL', comparableBefore: overall.after, delta: 0 });
+    expect(c.scores.every((s: { delta: number | null }) => s.delta === 0)).toBe(true);
+    expect(c.totals).toMatchObject({ newIssues: 0, fixedIssues: 0, goneIssues: 0, newlyCheckedIssues: 0 });
+    expect(c.totals.notCheckedIssues).toBeGreaterThan(0);
+    expect(new Set((c.NOT_CHECKED.nodes as Node[]).map((n) => n.code))).toEqual(new Set(['META_OPEN_GRAPH_MISSING']));
+    // The dashboard withholds the change, and the history marks the second audit.
+    const project = await gql(
+      t,
+      `query($id: ID!) { project(id: $id) { scoreChange scoreChangeWithheld }
+        audits(projectId: $id, first: 2) { nodes { settingChanges { code change } } } }`,
+      { id },
+      { cookie: user.cookie },
+    );
+    expect(project.body.data.project).toEqual({ scoreChange: null, scoreChangeWithheld: true });
+    expect(project.body.data.audits.nodes.map((a: { settingChanges: unknown }) => a.settingChanges)).toEqual([
+      [{ code: 'META_OPEN_GRAPH_MISSING', change: 'DISABLED' }],
+      null,
+    ]);
+  });
+});

@@ -101,3 +101,48 @@ export class CheckOverrides {
     return out;
   }
 }
+
+/** How one code's setting differs between two audits' settings (CheckOverrides.applied of each). */
+export interface CheckSettingChange {
+  code: string;
+  /** The catalog's title, or the code for a code the catalog no longer has. */
+  title: string;
+  /** DISABLED: run before, off after; ENABLED: off before, run after; SEVERITY: run by both at another severity. */
+  change: 'DISABLED' | 'ENABLED' | 'SEVERITY';
+  /** The severity it was charged at on each side; null where it was disabled. */
+  severityBefore: Severity | null;
+  severityAfter: Severity | null;
+}
+
+/**
+ * What changed between the check settings two audits were scored with (absent: the catalog's settings), in code
+ * order. An empty list: both were scored alike, and their scores compare.
+ */
+export function checkSettingChanges(
+  before: readonly CheckOverride[] | null | undefined,
+  after: readonly CheckOverride[] | null | undefined,
+): CheckSettingChange[] {
+  const of = (list: readonly CheckOverride[] | null | undefined) => new Map((list ?? []).map((o) => [o.code, o]));
+  const [b, a] = [of(before), of(after)];
+  const codes = [...new Set([...b.keys(), ...a.keys()])].sort();
+  const changes: CheckSettingChange[] = [];
+  for (const code of codes) {
+    const check = findCheck(code);
+    // The severity in force: null when disabled, else the override's, else the catalog's.
+    const severity = (o: CheckOverride | undefined): Severity | null =>
+      o && !o.enabled ? null : (o?.severity ?? check?.severity ?? null);
+    const [sb, sa] = [severity(b.get(code)), severity(a.get(code))];
+    if (sb === sa) continue;
+    const change = sa === null ? 'DISABLED' : sb === null ? 'ENABLED' : 'SEVERITY';
+    changes.push({ code, title: check?.title ?? code, change, severityBefore: sb, severityAfter: sa });
+  }
+  return changes;
+}
+
+/** A setting change in words: "Page served over HTTP (TECH_HTTP_PAGE) disabled". */
+export function describeSettingChange(c: CheckSettingChange): string {
+  const what = `${c.title} (${c.code})`;
+  if (c.change === 'DISABLED') return `${what} disabled`;
+  if (c.change === 'ENABLED') return `${what} enabled`;
+  return `${what} ${c.severityBefore} → ${c.severityAfter}`;
+}

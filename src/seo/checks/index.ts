@@ -82,7 +82,16 @@ export {
   type RenderSideDigest,
 } from './rendering-checks.js';
 export { CHECK_GUIDANCE, guidanceFor, type CheckGuidance } from './check-guidance.js';
-export { CheckOverrides, isDefaultOverride, overrideProblem, type CheckOverride } from './check-overrides.js';
+export { CHECK_PREREQUISITES } from './check-prerequisites.js';
+export {
+  CheckOverrides,
+  checkSettingChanges,
+  describeSettingChange,
+  isDefaultOverride,
+  overrideProblem,
+  type CheckOverride,
+  type CheckSettingChange,
+} from './check-overrides.js';
 export {
   EVIDENCE_KEYS_BY_CODE,
   EVIDENCE_KIND_BY_CODE,

@@ -38,3 +38,4 @@ export {
   rankingPositionWeight,
   rankingWeight,
 } from './ranking-weight.js';
+export { rescoreWithout } from './rescore.js';

@@ -40,6 +40,7 @@ function auditFacts(f: Partial<AuditAlertFacts> = {}): AuditAlertFacts {
     auditId: 'head',
     baseAuditId: 'base',
     scores: { before: scores(), after: scores() },
+    settingChanges: [],
     newIssues: [],
     pageRegressions: [],
     vitalsPoor: [],
@@ -74,6 +75,14 @@ describe('SCORE_DROP', () => {
     );
     const missing = auditFacts({ scores: { before: scores({ overall: null }), after: scores({ overall: 10 }) } });
     expect(evaluateAuditRules([r], missing)).toEqual([]);
+  });
+
+  it('raises nothing when the audits were scored with different check settings', () => {
+    const r = rule({ kind: 'SCORE_DROP', category: 'OVERALL', points: 1 });
+    const drop = { scores: { before: scores({ overall: 84 }), after: scores({ overall: 23 }) } };
+    expect(evaluateAuditRules([r], auditFacts(drop))).toHaveLength(1);
+    const settings = auditFacts({ ...drop, settingChanges: ['Page served over HTTP (TECH_HTTP_PAGE) enabled'] });
+    expect(evaluateAuditRules([r], settings)).toEqual([]);
   });
 
   it('watches only the category of the rule', () => {

@@ -13,8 +13,18 @@ export function ScoreBadge({ score, label }: { score: number | null; label?: str
   );
 }
 
-/** A score with its change since the previous audit, the change said in words for screen readers. */
-export function ScoreChange({ change }: { change: number | null }) {
+/**
+ * A score with its change since the previous audit, the change said in words for screen readers. `withheld`: the two
+ * audits were scored with different check settings, so no change is shown (a settings change is not progress).
+ */
+export function ScoreChange({ change, withheld = false }: { change: number | null; withheld?: boolean }) {
+  if (withheld)
+    return (
+      <span className="change change-none" title="Scored with different check settings than the previous audit">
+        settings changed
+        <span className="visually-hidden">: not compared with the previous audit</span>
+      </span>
+    );
   if (change === null || change === 0) return change === 0 ? <span className="change change-none">±0</span> : null;
   const up = change > 0;
   return (

@@ -25,6 +25,7 @@ import { AuditPageSearch20261126 } from './20261126-0023-audit-page-search.js';
 import { CrawlLoginBinding20261126 } from './20261126-0024-crawl-login-binding.js';
 import { AlertOutbox20261126 } from './20261126-0025-alert-outbox.js';
 import { InvitationSecret20261126 } from './20261126-0026-invitation-secret.js';
+import { ComparisonCategories20261126 } from './20261126-0028-comparison-categories.js';
 import { AuditCounts20261126 } from './20261126-0029-audit-counts.js';
 
 /** Listed explicitly so that tsx, vitest and the compiled dist/ all run the same migrations. */
@@ -55,5 +56,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261126-0024-crawl-login-binding', class: CrawlLoginBinding20261126 },
   { name: '20261126-0025-alert-outbox', class: AlertOutbox20261126 },
   { name: '20261126-0026-invitation-secret', class: InvitationSecret20261126 },
+  { name: '20261126-0028-comparison-categories', class: ComparisonCategories20261126 },
   { name: '20261126-0029-audit-counts', class: AuditCounts20261126 },
 ];

@@ -1,10 +1,10 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import { useClient, useQuery, type OperationResult } from 'urql';
 import { Button } from '../../components/button';
 import { useDocumentTitle } from '../../components/document-title';
 import { SelectField } from '../../components/select-field';
-import { EmptyState, ErrorMessage, Loading, PageLoadError } from '../../components/status';
+import { Callout, EmptyState, ErrorMessage, Loading, PageLoadError } from '../../components/status';
 import {
   AuditComparisonDocument,
   ComparisonCsvDocument,
@@ -27,11 +27,43 @@ import type { ComparisonSearch, ComparisonTab } from './search-params';
 
 const route = getRouteApi('/app/projects/$projectId/compare');
 
-const TABS: { tab: ComparisonTab; label: string; change?: IssueChange }[] = [
-  { tab: 'new', label: 'New issues', change: 'NEW' },
-  { tab: 'fixed', label: 'Fixed', change: 'FIXED' },
-  { tab: 'persisting', label: 'Persisting', change: 'PERSISTING' },
-  { tab: 'pages', label: 'Changed URLs' },
+/**
+ * The tabs, each with what its empty list says. "Newly checked" is only shown when it has rows (a check switched on
+ * between the audits); the others always are, so that "0 fixed" can be read.
+ */
+const TABS: { tab: ComparisonTab; label: string; change?: IssueChange; empty: string }[] = [
+  {
+    tab: 'new',
+    label: 'New issues',
+    change: 'NEW',
+    empty: 'The later audit found no issue on a URL that the earlier one did not.',
+  },
+  {
+    tab: 'fixed',
+    label: 'Fixed',
+    change: 'FIXED',
+    empty: 'No issue of the earlier audit is gone from a page that is still crawled and indexable.',
+  },
+  {
+    tab: 'gone',
+    label: 'Gone with their page',
+    change: 'GONE',
+    empty: 'No issue went away with its page (removed, now an error, or no longer indexable).',
+  },
+  {
+    tab: 'not-checked',
+    label: 'No longer checked',
+    change: 'NOT_CHECKED',
+    empty: 'The later audit ran every check that found an issue in the earlier one.',
+  },
+  {
+    tab: 'newly-checked',
+    label: 'Newly checked',
+    change: 'NEWLY_CHECKED',
+    empty: 'Every issue of the later audit comes from a check the earlier one also ran.',
+  },
+  { tab: 'persisting', label: 'Persisting', change: 'PERSISTING', empty: 'No issue is in both audits.' },
+  { tab: 'pages', label: 'Changed URLs', empty: '' },
 ];
 const CATEGORY_LABEL: Record<string, string> = {
   OVERALL: 'Overall',
@@ -47,7 +79,16 @@ const CHANGE_LABEL: Record<PageChange, string> = {
   STATUS_CHANGED: 'Status changed',
   INDEXABILITY_CHANGED: 'Indexability changed',
 };
-const ISSUE_CHANGE_LABEL: Record<IssueChange, string> = { NEW: 'New', FIXED: 'Fixed', PERSISTING: 'Persisting' };
+const ISSUE_CHANGE_LABEL: Record<IssueChange, string> = {
+  NEW: 'New',
+  FIXED: 'Fixed',
+  GONE: 'Gone with its page',
+  NOT_CHECKED: 'Not checked',
+  NEWLY_CHECKED: 'Newly checked',
+  PERSISTING: 'Persisting',
+};
+/** The changes whose URL is shown as the earlier audit saw it: the later one no longer has the issue. */
+const SEEN_BEFORE: ReadonlySet<IssueChange> = new Set(['FIXED', 'GONE', 'NOT_CHECKED']);
 
 interface Pair {
   projectId: string;
@@ -62,8 +103,8 @@ const auditLabel = (a: { completedAt: string | null; createdAt: string; overallS
   `${formatDateTime(a.completedAt ?? a.createdAt)} · score ${a.overallScore ?? '—'}`;
 
 /** A signed change in points, with an arrow, said in words for screen readers. */
-function Delta({ delta }: { delta: number | null }) {
-  if (delta === null) return <span className="muted">—</span>;
+function Delta({ delta, settingsChanged }: { delta: number | null; settingsChanged: boolean }) {
+  if (delta === null) return <span className="muted">{settingsChanged ? 'Not comparable' : '—'}</span>;
   if (delta === 0) return <span className="change change-none">±0</span>;
   const up = delta > 0;
   return (
@@ -73,6 +114,12 @@ function Delta({ delta }: { delta: number | null }) {
       <span className="visually-hidden">{up ? ' points better' : ' points worse'}</span>
     </span>
   );
+}
+
+/** A score scored again under the checks both audits ran, when that differs from the stored one. */
+function SameChecks({ score, comparable }: { score: number | null; comparable: number | null }) {
+  if (comparable === null || comparable === score) return null;
+  return <span className="muted small cell-note">{comparable} with the same checks</span>;
 }
 
 const severityBadge = (s: Severity | null) =>
@@ -163,8 +210,8 @@ function CodeUrlPage({
   if (fetching && !data) return <Loading label="Loading URLs…" />;
   const connection = data?.auditComparison.issues;
   if (!connection) return <ErrorMessage problem={problemOf(error)} title="The URLs could not be loaded" />;
-  // A fixed issue's URL is shown as the base audit saw it; the others as the head audit does.
-  const auditId = change === 'FIXED' ? pair.base : pair.head;
+  // An issue the later audit no longer has is shown as the earlier audit saw it; the others as the later one does.
+  const auditId = SEEN_BEFORE.has(change) ? pair.base : pair.head;
   return (
     <>
       <ul className="url-list">
@@ -369,6 +416,58 @@ function UrlPanel({ pair, url, onClose }: { pair: Pair; url: string; onClose(): 
   );
 }
 
+/**
+ * The change tabs (WAI-ARIA tabs): one tab selected at a time, aria-selected on it alone; arrows, Home and End move
+ * between tabs and select them, Tab leaves the list for the panel.
+ */
+function ChangeTabs({
+  tabs,
+  selected,
+  onSelect,
+}: {
+  tabs: { tab: ComparisonTab; label: string }[];
+  selected: ComparisonTab;
+  onSelect(tab: ComparisonTab): void;
+}) {
+  const list = useRef<HTMLDivElement>(null);
+  const move = (event: KeyboardEvent<HTMLDivElement>) => {
+    const at = tabs.findIndex((t) => t.tab === selected);
+    const to =
+      event.key === 'ArrowRight'
+        ? (at + 1) % tabs.length
+        : event.key === 'ArrowLeft'
+          ? (at - 1 + tabs.length) % tabs.length
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? tabs.length - 1
+              : -1;
+    if (to < 0) return;
+    event.preventDefault();
+    onSelect(tabs[to].tab);
+    list.current?.querySelector<HTMLButtonElement>(`#changes-tab-${tabs[to].tab}`)?.focus();
+  };
+  return (
+    <div role="tablist" aria-label="Changes" className="tabs-nav" ref={list} onKeyDown={move}>
+      {tabs.map((t) => (
+        <button
+          key={t.tab}
+          type="button"
+          role="tab"
+          id={`changes-tab-${t.tab}`}
+          aria-selected={t.tab === selected}
+          // Only the selected tab's panel is in the page.
+          aria-controls={t.tab === selected ? `changes-panel-${t.tab}` : undefined}
+          tabIndex={t.tab === selected ? 0 : -1}
+          onClick={() => onSelect(t.tab)}
+        >
+          {t.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 export function ComparisonPage() {
   const { projectId } = route.useParams();
   const search = route.useSearch();
@@ -412,22 +511,30 @@ export function ComparisonPage() {
   // An audit named in the URL but older than the 50 listed is still offered.
   for (const a of [c.base, c.head])
     if (!options.some((o) => o.id === a.id)) options.push({ id: a.id, label: auditLabel(a) });
-  const tab = search.tab ?? 'new';
-  const current = TABS.find((t) => t.tab === tab)!;
   const count: Record<ComparisonTab, number> = {
     new: c.totals.newIssues,
     fixed: c.totals.fixedIssues,
+    gone: c.totals.goneIssues,
+    'not-checked': c.totals.notCheckedIssues,
+    'newly-checked': c.totals.newlyCheckedIssues,
     persisting: c.totals.persistingIssues,
-    pages: c.totals.added + c.totals.removed + c.totals.statusChanged + c.totals.indexabilityChanged,
+    // Each changed URL once, whatever its changes: the rows of the list.
+    pages: c.totals.changedUrls,
   };
+  const tabs = TABS.filter((t) => t.tab !== 'newly-checked' || count[t.tab] > 0 || search.tab === t.tab);
+  const tab = tabs.some((t) => t.tab === search.tab) ? search.tab! : 'new';
+  const current = tabs.find((t) => t.tab === tab)!;
   const open = (url: string) => setSearch({ url });
+  const urlsOf: Record<IssueChange, (r: (typeof c.codes)[number]) => number> = {
+    NEW: (r) => r.newUrls,
+    FIXED: (r) => r.fixedUrls,
+    GONE: (r) => r.goneUrls,
+    NOT_CHECKED: (r) => r.notCheckedUrls,
+    NEWLY_CHECKED: (r) => r.newlyCheckedUrls,
+    PERSISTING: (r) => r.persistingUrls,
+  };
   const codes = current.change
-    ? c.codes
-        .map((r) => ({
-          ...r,
-          urls: current.change === 'NEW' ? r.newUrls : current.change === 'FIXED' ? r.fixedUrls : r.persistingUrls,
-        }))
-        .filter((r) => r.urls > 0)
+    ? c.codes.map((r) => ({ ...r, urls: urlsOf[current.change!](r) })).filter((r) => r.urls > 0)
     : [];
 
   return (
@@ -456,6 +563,18 @@ export function ComparisonPage() {
         />
       </div>
 
+      {c.settingsChanged && (
+        <Callout tone="warning" title="Scored with different check settings">
+          <p>
+            {c.settingChanges.map((x) => x.description).join('; ')}.{' '}
+            {c.scores[0].delta === null
+              ? 'The scores cannot be compared: their difference would be the settings’, not the site’s.'
+              : 'Below, both audits are compared under the checks both ran: a setting alone changes nothing.'}{' '}
+            Issues of a check switched off are listed as no longer checked, never as fixed.
+          </p>
+        </Callout>
+      )}
+
       <section className="card" aria-labelledby="score-changes-title">
         <h2 id="score-changes-title">Scores</h2>
         <div className="table-wrap">
@@ -478,10 +597,16 @@ export function ComparisonPage() {
               {c.scores.map((s) => (
                 <tr key={s.category}>
                   <th scope="row">{CATEGORY_LABEL[s.category]}</th>
-                  <td className="numeric">{s.before ?? '—'}</td>
-                  <td className="numeric">{s.after ?? '—'}</td>
                   <td className="numeric">
-                    <Delta delta={s.delta} />
+                    {s.before ?? '—'}
+                    <SameChecks score={s.before} comparable={s.comparableBefore} />
+                  </td>
+                  <td className="numeric">
+                    {s.after ?? '—'}
+                    <SameChecks score={s.after} comparable={s.comparableAfter} />
+                  </td>
+                  <td className="numeric">
+                    <Delta delta={s.delta} settingsChanged={c.settingsChanged} />
                   </td>
                 </tr>
               ))}
@@ -493,49 +618,37 @@ export function ComparisonPage() {
       {search.url && <UrlPanel pair={pair} url={search.url} onClose={() => setSearch({ url: undefined })} />}
 
       <div className="list-toolbar">
-        <nav aria-label="Changes" className="tabs-nav">
-          {TABS.map((t) => (
-            <Link
-              key={t.tab}
-              to="/projects/$projectId/compare"
-              params={{ projectId }}
-              search={(prev) => ({
-                ...prev,
-                tab: t.tab === 'new' ? undefined : t.tab,
-                base: c.base.id,
-                head: c.head.id,
-              })}
-              aria-current={t.tab === tab ? 'page' : undefined}
-              replace
-            >
-              {t.label} ({formatNumber(count[t.tab])})
-            </Link>
-          ))}
-        </nav>
+        <ChangeTabs
+          tabs={tabs.map((t) => ({ tab: t.tab, label: `${t.label} (${formatNumber(count[t.tab])})` }))}
+          selected={tab}
+          onSelect={(t) => setSearch({ tab: t === 'new' ? undefined : t, base: c.base.id, head: c.head.id })}
+        />
         <CsvButtons pair={pair} />
       </div>
 
-      {current.change ? (
-        codes.length === 0 ? (
-          <EmptyState title={`No ${current.label.toLowerCase()}`}>
-            <p>
-              {current.change === 'NEW'
-                ? 'The later audit found no issue on a URL that the earlier one did not.'
-                : current.change === 'FIXED'
-                  ? 'Every issue of the earlier audit is still there.'
-                  : 'No issue is in both audits.'}
-            </p>
-          </EmptyState>
+      <div role="tabpanel" id={`changes-panel-${tab}`} aria-labelledby={`changes-tab-${tab}`}>
+        {current.change ? (
+          codes.length === 0 ? (
+            <EmptyState title={`No ${current.label.toLowerCase()}`}>
+              <p>{current.empty}</p>
+            </EmptyState>
+          ) : (
+            <ul className="comparison-codes" aria-label={current.label}>
+              {codes.map((r) => (
+                <CodeRow
+                  key={`${current.change}-${r.code}`}
+                  pair={pair}
+                  change={current.change!}
+                  row={r}
+                  onOpen={open}
+                />
+              ))}
+            </ul>
+          )
         ) : (
-          <ul className="comparison-codes" aria-label={current.label}>
-            {codes.map((r) => (
-              <CodeRow key={`${current.change}-${r.code}`} pair={pair} change={current.change!} row={r} onOpen={open} />
-            ))}
-          </ul>
-        )
-      ) : (
-        <PagesPage key={`${pair.base}-${pair.head}`} pair={pair} after={null} onOpen={open} />
-      )}
+          <PagesPage key={`${pair.base}-${pair.head}`} pair={pair} after={null} onOpen={open} />
+        )}
+      </div>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 /** What the comparison shows, kept in the URL so that a view can be shared and reloaded. */
-export type ComparisonTab = 'new' | 'fixed' | 'persisting' | 'pages';
+export type ComparisonTab = 'new' | 'fixed' | 'gone' | 'not-checked' | 'newly-checked' | 'persisting' | 'pages';
 export interface ComparisonSearch {
   base?: string;
   head?: string;
@@ -8,7 +8,7 @@ export interface ComparisonSearch {
   url?: string;
 }
 
-const TABS: readonly ComparisonTab[] = ['new', 'fixed', 'persisting', 'pages'];
+const TABS: readonly ComparisonTab[] = ['new', 'fixed', 'gone', 'not-checked', 'newly-checked', 'persisting', 'pages'];
 const AUDIT_ID = /^[0-9a-f-]{36}$/i;
 const text = (value: unknown, max: number): string | undefined =>
   typeof value === 'string' && value.trim() && value.length <= max ? value : undefined;

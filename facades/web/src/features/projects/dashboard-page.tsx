@@ -105,7 +105,7 @@ export function DashboardPage() {
                     <td>
                       <span className="score-cell">
                         <ScoreBadge score={p.lastAuditScore} />
-                        <ScoreChange change={p.scoreChange} />
+                        <ScoreChange change={p.scoreChange} withheld={p.scoreChangeWithheld} />
                       </span>
                     </td>
                     <td>

@@ -69,10 +69,13 @@ function LatestResult({
   projectId,
   audit,
   change,
+  withheld,
 }: {
   projectId: string;
   audit: OverviewAuditFragment;
   change: number | null;
+  /** Scored with different check settings than the audit before: no change is shown. */
+  withheld: boolean;
 }) {
   return (
     <section className="card" aria-labelledby="scores-title">
@@ -85,7 +88,7 @@ function LatestResult({
       <div className="scores">
         <div className="score-main">
           <ScoreRing score={audit.overallScore} label="Overall" />
-          {change === null ? (
+          {change === null && !withheld ? (
             <ScoreChange change={change} />
           ) : (
             <Link
@@ -93,9 +96,13 @@ function LatestResult({
               params={{ projectId }}
               search={{ head: audit.id }}
               className="score-change-link"
-              aria-label={`${scoreChangeWords(change)} since the previous audit: see what changed`}
+              aria-label={
+                withheld
+                  ? 'Scored with different check settings than the previous audit: see what changed'
+                  : `${scoreChangeWords(change ?? 0)} since the previous audit: see what changed`
+              }
             >
-              <ScoreChange change={change} />
+              <ScoreChange change={change} withheld={withheld} />
             </Link>
           )}
         </div>
@@ -179,6 +186,7 @@ export function ProjectOverviewPage() {
           links: a.linksScore,
           technical: a.technicalScore,
           performance: a.performanceScore,
+          settingChanges: a.settingChanges?.length ? a.settingChanges.map((c) => c.description) : null,
         })),
     [audits],
   );
@@ -316,7 +324,12 @@ export function ProjectOverviewPage() {
       )}
 
       {lastCompleted ? (
-        <LatestResult projectId={projectId} audit={lastCompleted} change={project.scoreChange} />
+        <LatestResult
+          projectId={projectId}
+          audit={lastCompleted}
+          change={project.scoreChange}
+          withheld={project.scoreChangeWithheld}
+        />
       ) : (
         !active && (
           <EmptyState title="No completed audit yet">
@@ -361,7 +374,14 @@ export function ProjectOverviewPage() {
                       <AuditStatusBadge status={a.status} />
                       {a.status === 'FAILED' && a.error && <span className="muted small cell-note">{a.error}</span>}
                     </td>
-                    <td>{a.overallScore ?? '—'}</td>
+                    <td>
+                      {a.overallScore ?? '—'}
+                      {a.settingChanges?.length ? (
+                        <span className="muted small cell-note">
+                          Other check settings: {a.settingChanges.map((c) => c.description).join('; ')}
+                        </span>
+                      ) : null}
+                    </td>
                     <td>{formatNumber(a.pagesCrawled)}</td>
                     <td>
                       {a.status === 'COMPLETED'

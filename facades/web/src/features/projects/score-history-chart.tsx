@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { chartTheme, followWidth, timeScale } from '../../components/time-chart';
@@ -12,9 +12,15 @@ export interface ScorePoint {
   links: number | null;
   technical: number | null;
   performance: number | null;
+  /**
+   * How the check settings it was scored with differ from the audit before it, in words; null when they do not. Such
+   * a point is marked: its change from the one before is the settings', not the site's.
+   */
+  settingChanges: string[] | null;
 }
 
-const SERIES: { key: keyof Omit<ScorePoint, 'completedAt'>; label: string; token: string; width: number }[] = [
+type ScoreKey = Exclude<keyof ScorePoint, 'completedAt' | 'settingChanges'>;
+const SERIES: { key: ScoreKey; label: string; token: string; width: number }[] = [
   { key: 'overall', label: 'Overall', token: '--chart-1', width: 3 },
   { key: 'meta', label: 'Meta', token: '--chart-2', width: 1.5 },
   { key: 'content', label: 'Content', token: '--chart-3', width: 1.5 },
@@ -59,6 +65,7 @@ function SinglePoint({ point }: { point: ScorePoint }) {
 export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
   const box = useRef<HTMLDivElement>(null);
   const single = points.length === 1;
+  const marked = useMemo(() => points.filter((p) => p.settingChanges), [points]);
 
   useEffect(() => {
     const el = box.current;
@@ -75,6 +82,26 @@ export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
         scales: { x: timeScale(), y: { range: [0, 100] } },
         // The legend toggles series; values on hover would only repeat the table below.
         legend: { live: false },
+        // A dashed line at each audit scored with other check settings than the one before it.
+        hooks: {
+          draw: [
+            (u) => {
+              const ctx = u.ctx;
+              ctx.save();
+              ctx.strokeStyle = axis.stroke as string;
+              ctx.setLineDash([4 * devicePixelRatio, 4 * devicePixelRatio]);
+              ctx.lineWidth = devicePixelRatio;
+              for (const p of marked) {
+                const x = Math.round(u.valToPos(new Date(p.completedAt).getTime() / 1000, 'x', true));
+                ctx.beginPath();
+                ctx.moveTo(x, u.bbox.top);
+                ctx.lineTo(x, u.bbox.top + u.bbox.height);
+                ctx.stroke();
+              }
+              ctx.restore();
+            },
+          ],
+        },
         axes: [axis, { ...axis, values: (_u, ticks) => ticks.map(String) }],
         series: [
           { value: (_u, v) => (v == null ? '—' : formatShortDate(new Date(v * 1000).toISOString())) },
@@ -91,7 +118,7 @@ export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
       el,
     );
     return followWidth(plot, el, HEIGHT);
-  }, [points, single]);
+  }, [points, single, marked]);
 
   return (
     <figure className="chart" aria-labelledby="score-history-caption">
@@ -101,6 +128,20 @@ export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
           : `Scores of the last ${points.length} completed audits`}
       </figcaption>
       {single ? <SinglePoint point={points[0]} /> : <div ref={box} className="chart-canvas" aria-hidden="true" />}
+      {marked.length > 0 && (
+        <div className="chart-notes muted small">
+          <p>
+            Dashed lines: audits scored with other check settings than the audit before; their change is not progress.
+          </p>
+          <ul>
+            {marked.map((p) => (
+              <li key={p.completedAt}>
+                {formatShortDate(p.completedAt)}: {p.settingChanges!.join('; ')}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {/* A table ignores a 1 px width: the hidden box around it keeps the page from widening. */}
       <div className="visually-hidden">
         <table>
@@ -113,6 +154,7 @@ export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
                   {s.label}
                 </th>
               ))}
+              <th scope="col">Check settings</th>
             </tr>
           </thead>
           <tbody>
@@ -122,6 +164,7 @@ export function ScoreHistoryChart({ points }: { points: ScorePoint[] }) {
                 {SERIES.map((s) => (
                   <td key={s.key}>{p[s.key] ?? '—'}</td>
                 ))}
+                <td>{p.settingChanges ? `Changed: ${p.settingChanges.join('; ')}` : 'Same as before'}</td>
               </tr>
             ))}
           </tbody>
