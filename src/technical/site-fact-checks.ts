@@ -146,8 +146,8 @@ export interface VitalBand {
 }
 
 const M = CHECK_THRESHOLDS.metrics;
-const band = (metric: VitalBand['metric'], label: string, t: { warning: number; critical: number; unit: string }) =>
-  ({ metric, label, unit: t.unit as VitalBand['unit'], good: t.warning, poor: t.critical }) satisfies VitalBand;
+const band = (metric: VitalBand['metric'], label: string, t: { good: number; poor: number; unit: string }) =>
+  ({ metric, label, unit: t.unit as VitalBand['unit'], good: t.good, poor: t.poor }) satisfies VitalBand;
 
 /** The bands of the six measured metrics, in the order a report shows them. */
 export const VITAL_BANDS: readonly VitalBand[] = [

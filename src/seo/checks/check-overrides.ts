@@ -96,7 +96,12 @@ export class CheckOverrides {
     for (const aggregate of aggregates) {
       if (this.disabled.has(aggregate.code)) continue;
       const severity = this.severities.get(aggregate.code);
-      out.push(severity ? { ...aggregate, severity } : aggregate);
+      if (!severity) out.push(aggregate);
+      else {
+        // Every failing page is then at the overridden severity.
+        const { affectedBySeverity: _bands, ...rest } = aggregate;
+        out.push({ ...rest, severity });
+      }
     }
     return out;
   }

@@ -99,11 +99,11 @@ describe('scoreAudit', () => {
       labPerformance: null,
       cappedFrom: null,
       blockers: [],
-      // Largest first.
+      // Most severe first; within a severity, site-level first, then by what it takes off the overall score.
       costs: [
-        expect.objectContaining({ code: 'META_DESCRIPTION_MISSING', category: 'META', points: 15 }),
-        expect.objectContaining({ code: 'TECH_SITEMAP_MISSING', category: 'TECHNICAL', scope: 'site', points: 5 }),
         expect.objectContaining({ code: 'META_TITLE_MISSING', severity: 'CRITICAL', affectedPages: 4, points: 4 }),
+        expect.objectContaining({ code: 'TECH_SITEMAP_MISSING', category: 'TECHNICAL', scope: 'site', points: 5 }),
+        expect.objectContaining({ code: 'META_DESCRIPTION_MISSING', category: 'META', points: 15 }),
       ],
     });
   });

@@ -67,7 +67,7 @@ describe('VITAL_BANDS', () => {
     expect(Object.keys(byMetric)).toEqual(['LCP', 'CLS', 'INP', 'TBT', 'FCP', 'TTFB']);
     for (const [metric, band] of Object.entries(byMetric)) {
       const t = CHECK_THRESHOLDS.metrics[`PERF_${metric}` as keyof typeof CHECK_THRESHOLDS.metrics];
-      expect(band).toMatchObject({ good: t.warning, poor: t.critical, unit: t.unit });
+      expect(band).toMatchObject({ good: t.good, poor: t.poor, unit: t.unit });
     }
     expect(byMetric.LCP).toMatchObject({ good: 2500, poor: 4000 });
     expect(byMetric.CLS).toMatchObject({ good: 0.1, poor: 0.25, unit: '' });
