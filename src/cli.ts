@@ -1037,7 +1037,10 @@ program.parseAsync(process.argv).catch((err: unknown) => {
   process.exit(err instanceof DomainError && err.code === 'BAD_USER_INPUT' ? EXIT.failed : 1);
 });
 
-/** The "why this score" line: health, the blocker cap, and the three issues that cost the most points. */
+/**
+ * The "why this score" line: health, the blocker cap, and the breakdown's first three costs (most severe first,
+ * site-level first within a severity: docs/scores.md).
+ */
 function scoreWhy(b: ScoreBreakdown): string {
   const top = b.costs
     .slice(0, 3)
@@ -1046,6 +1049,6 @@ function scoreWhy(b: ScoreBreakdown): string {
   return (
     `health ${b.health}% (${b.htmlPages - b.pagesWithCritical} of ${b.htmlPages} pages without a critical issue)` +
     (b.cappedFrom !== null ? `; capped at 50 from ${b.cappedFrom} by ${b.blockers.join(', ')}` : '') +
-    (top ? `; costs most: ${top}` : '')
+    (top ? `; first: ${top}` : '')
   );
 }

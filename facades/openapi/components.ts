@@ -207,6 +207,33 @@ export const Issue = component(
 
 const auditScores = {
   id,
+  blockers: {
+    type: 'array',
+    items: obj(
+      {
+        code: {
+          type: 'string',
+          description:
+            'TECH_ROBOTS_BLOCKS_ALL, TECH_ROBOTS_UNREACHABLE, TECH_NOINDEX_SITEWIDE, NO_INDEXABLE_PAGES or ' +
+            'START_URL_<status>.',
+          examples: ['NO_INDEXABLE_PAGES'],
+        },
+        message: {
+          type: 'string',
+          description: 'What blocks indexing, in the sentence the banner shows.',
+          examples: [
+            '0 indexable pages: every page is noindex. Search engines will index none of this site as audited; thin and duplicate content checks are not applicable (they judge indexable pages only).',
+          ],
+        },
+      },
+      undefined,
+      { description: 'A site-wide blocker.' },
+    ),
+    description:
+      'The site-wide blockers that capped the overall score at 50 (docs/scores.md), each with its banner sentence; ' +
+      'empty when none, before the audit completes, and for audits scored before breakdowns were kept. Additive to ' +
+      'the contract.',
+  },
   overallScore: score('Overall score'),
   metaScore: score('Meta score'),
   contentScore: score('Content score'),

@@ -55,11 +55,30 @@ export class ScoreCostType {
   @Field(() => String, { description: "The check's title in the catalog." }) title!: string;
   @Field(() => CategoryEnum) category!: CategoryEnum;
   @Field(() => SeverityEnum) severity!: SeverityEnum;
-  @Field(() => String, { description: 'page: costs by the share of pages affected; site: a fixed cost.' })
+  @Field(() => String, {
+    description:
+      'page: costs by the share of pages affected; site: charged once for the site (a fixed cost, or for a fact ' +
+      'of the server found on every page, half what its severity costs on those pages; docs/scores.md).',
+  })
   scope!: string;
   @Field(() => Int) affectedPages!: number;
   @Field(() => Float, { description: 'Points off the category score (before rounding; a category stops at 0).' })
   points!: number;
+}
+
+@ObjectType('BlockerNotice', {
+  description:
+    'A site-wide blocker that capped the overall score at 50, with the sentence its banner shows (e.g. "0 indexable ' +
+    'pages: every page is noindex. …").',
+})
+export class BlockerNoticeType {
+  @Field(() => String, {
+    description:
+      'TECH_ROBOTS_BLOCKS_ALL, TECH_ROBOTS_UNREACHABLE, TECH_NOINDEX_SITEWIDE, NO_INDEXABLE_PAGES or ' +
+      'START_URL_<status>.',
+  })
+  code!: string;
+  @Field(() => String, { description: 'What blocks indexing, in a sentence.' }) message!: string;
 }
 
 @ObjectType('ScoreBreakdown', {
@@ -85,9 +104,20 @@ export class ScoreBreakdownType {
   @Field(() => Int, { nullable: true, description: 'The overall score before a site-wide blocker capped it at 50.' })
   cappedFrom!: number | null;
   @Field(() => [String], {
-    description: 'The site-wide blockers that fired (check codes, or START_URL_<status> when the start URL failed).',
+    description:
+      'The site-wide blockers that fired (check codes, NO_INDEXABLE_PAGES when no crawled page is indexable, or ' +
+      'START_URL_<status> when the start URL failed).',
   })
   blockers!: string[];
+  @Field(() => [BlockerNoticeType], { description: 'The blockers as the banner says them (one sentence each).' })
+  blockerNotices!: BlockerNoticeType[];
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'Crawled 2xx HTML pages a search engine would index (not noindex, their own canonical); null for audits ' +
+      'scored before it was counted.',
+  })
+  indexablePages!: number | null;
 }
 
 @ObjectType('PageInfo')

@@ -15,6 +15,7 @@ export {
   JobType,
   StartAuditPayload,
   AuditConnection,
+  BlockerNoticeType,
   IssueCountsType,
   PageInfoType,
   AuditPageType,

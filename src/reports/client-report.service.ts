@@ -5,6 +5,7 @@ import { isUuid } from '../platform/ids.js';
 import { assertApiAccess } from '../identity/index.js';
 import type { ProjectService } from '../projects/index.js';
 import { suggestFix } from '../seo/fixes/index.js';
+import { blockerNotices } from '../seo/scoring/index.js';
 import type { CheckCode } from '../seo/checks/index.js';
 import { ReportRepository, type TopIssueRow } from './report.repository.js';
 import type { ClientReportType, KeywordMoveType, ReportFixType, ReportPdfType } from './report.types.js';
@@ -99,6 +100,7 @@ export class ClientReportService {
           performance: audit.performance,
         },
         issueCounts: { critical: total('critical'), warning: total('warning'), notice: total('notice') },
+        blockers: audit.breakdown ? blockerNotices(audit.breakdown) : [],
       },
       categories: audit
         ? CATEGORIES.map((category) => ({

@@ -1,6 +1,6 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
-import { IssueCountsType, PageInfoType } from '../audits/graphql.js';
+import { BlockerNoticeType, IssueCountsType, PageInfoType } from '../audits/graphql.js';
 
 @ObjectType('ReportScores')
 export class ReportScoresType {
@@ -137,6 +137,10 @@ export class ClientReportAuditType {
   @Field(() => Int) pagesCrawled!: number;
   @Field(() => ReportScoresType) scores!: ReportScoresType;
   @Field(() => IssueCountsType) issueCounts!: IssueCountsType;
+  @Field(() => [BlockerNoticeType], {
+    description: "The site-wide blockers that capped the overall score at 50, as the report's banner says them.",
+  })
+  blockers!: BlockerNoticeType[];
 }
 
 @ObjectType('ClientReport', {
