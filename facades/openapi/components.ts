@@ -222,7 +222,8 @@ const auditScores = {
           type: 'string',
           description: 'What blocks indexing, in the sentence the banner shows.',
           examples: [
-            '0 indexable pages: every page is noindex. Search engines will index none of this site as audited; thin and duplicate content checks are not applicable (they judge indexable pages only).',
+            '0 indexable pages: every page is noindex. Search engines will index none of this site as audited; ' +
+              'thin and duplicate content checks are not applicable (they judge indexable pages only).',
           ],
         },
       },
