@@ -285,7 +285,7 @@ export class AuditResolver {
         severity: c.severity as SeverityEnum,
       })),
       blockerNotices: blockerNotices(breakdown),
-      indexablePages: breakdown.indexability?.indexable ?? null,
+      indexability: breakdown.indexability ?? null,
     };
   }
 

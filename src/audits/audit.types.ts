@@ -81,6 +81,17 @@ export class BlockerNoticeType {
   @Field(() => String, { description: 'What blocks indexing, in a sentence.' }) message!: string;
 }
 
+@ObjectType('Indexability', { description: "The crawled 2xx HTML pages' indexability." })
+export class IndexabilityType {
+  @Field(() => Int, { description: 'Pages a search engine would index (not noindex, their own canonical).' })
+  indexable!: number;
+  @Field(() => Int, { description: 'Pages with noindex (meta robots or X-Robots-Tag).' }) noindex!: number;
+  @Field(() => Int, { description: 'Pages naming a canonical URL on another host (and not noindex).' })
+  canonicalOtherHost!: number;
+  @Field(() => Int, { description: 'Pages naming another canonical URL on the same host (and not noindex).' })
+  canonicalSameHost!: number;
+}
+
 @ObjectType('ScoreBreakdown', {
   description:
     'Why an audit scored what it did: overall = round(0.5 × health + 0.5 × the weighted categories), each category ' +
@@ -111,13 +122,13 @@ export class ScoreBreakdownType {
   blockers!: string[];
   @Field(() => [BlockerNoticeType], { description: 'The blockers as the banner says them (one sentence each).' })
   blockerNotices!: BlockerNoticeType[];
-  @Field(() => Int, {
+  @Field(() => IndexabilityType, {
     nullable: true,
     description:
-      'Crawled 2xx HTML pages a search engine would index (not noindex, their own canonical); null for audits ' +
-      'scored before it was counted.',
+      'The crawled 2xx HTML pages a search engine would index, and why the others not (0 indexable is the ' +
+      'NO_INDEXABLE_PAGES blocker); null for audits scored before it was counted.',
   })
-  indexablePages!: number | null;
+  indexability?: IndexabilityType | null;
 }
 
 @ObjectType('PageInfo')

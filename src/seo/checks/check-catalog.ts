@@ -706,7 +706,7 @@ export const CHECK_CATALOG = [
     'site',
     '90% or more of the crawled HTML pages are noindex.',
   ),
-  // A notice, not CHECKS.md's warning: a 404 robots.txt means "crawl everything", which harms nothing (issue 26).
+  // A notice (docs/scores.md): a 404 robots.txt means "crawl everything", which harms nothing (issue 26).
   def('TECH_ROBOTS_MISSING', 'Missing robots.txt', 'NOTICE', 'TECHNICAL', 'site', '/robots.txt answers 404.'),
   def(
     'TECH_ROBOTS_UNREACHABLE',

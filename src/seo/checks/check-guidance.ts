@@ -1,7 +1,7 @@
 /**
  * Why each audit check matters and how to fix it, in plain English for SEO practitioners (one entry per code of
  * the catalog in check-catalog.ts; the Record type makes a missing code a compile error). The texts follow each
- * check's rule and thresholds as the catalog describes them (CHECKS.md).
+ * check's rule and thresholds as the catalog describes them (docs/scores.md).
  */
 import type { CheckCode } from './check-catalog.js';
 

@@ -31,7 +31,7 @@ export const CHECK_THRESHOLDS = {
   /**
    * SimHash bits that may differ for a near duplicate. 3 of 64 bits (95% bit agreement) is the
    * distance Manku et al. (WWW 2007) found to separate near-duplicate web pages; on 3-word shingles
-   * it corresponds to roughly 90% or more shared content, the CHECKS.md threshold.
+   * it corresponds to roughly 90% or more shared content, the docs/scores.md threshold.
    */
   nearDuplicateMaxHamming: 3,
   /** Pages with fewer words are too short for a SimHash to mean anything; they are not compared. */

@@ -731,7 +731,7 @@ const FIXTURES: Record<PageCheckCode, { fail: Case; pass: Case }> = {
 };
 
 describe('check catalog', () => {
-  it('holds every CHECKS.md code once, with a title, severity, category and scope', () => {
+  it('holds every docs/scores.md code once, with a title, severity, category and scope', () => {
     const codes = CHECK_CATALOG.map((check) => check.code);
     // No fixed count (the catalog grows): at least 150 codes, each once.
     expect(codes.length).toBeGreaterThanOrEqual(150);
@@ -751,7 +751,7 @@ describe('check catalog', () => {
     expect(CHECKS_BY_CODE.get('TECH_ROBOTS_BLOCKS_ALL')).toMatchObject({ severity: 'CRITICAL', scope: 'site' });
   });
 
-  it('keeps the thresholds of CHECKS.md', () => {
+  it('keeps the thresholds of docs/scores.md', () => {
     expect(CHECK_THRESHOLDS).toMatchObject({
       titleMinChars: 30,
       titleMaxChars: 60,

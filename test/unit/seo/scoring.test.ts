@@ -219,7 +219,7 @@ describe('Lighthouse metric scoring', () => {
     },
   );
 
-  it('uses the CHECKS.md control points', () => {
+  it('uses the docs/scores.md control points', () => {
     expect(LIGHTHOUSE_CONTROL_POINTS).toMatchObject({
       FCP: { p10: 1_800, median: 3_000 },
       LCP: { p10: 2_500, median: 4_000 },

@@ -38,9 +38,10 @@ export function ScoreWhy({ projectId, auditId }: { projectId: string; auditId: s
               engines from the whole site.
             </p>
           )}
-          {breakdown.indexablePages !== null && breakdown.indexablePages !== undefined && (
+          {breakdown.indexability && (
             <p className="muted small">
-              {plural(breakdown.indexablePages, 'indexable page')} of {plural(breakdown.htmlPages, 'page')} crawled.
+              {plural(breakdown.indexability.indexable, 'indexable page')} of {plural(breakdown.htmlPages, 'page')}{' '}
+              crawled.
             </p>
           )}
           {breakdown.costs.length === 0 ? (
