@@ -11,7 +11,7 @@ import { isReadyMessage } from './platform/ready-signal.js';
 import { DomainError } from './platform/errors.js';
 import type { Principal } from './platform/context.js';
 import type { MikroORM } from './platform/db/orm.js';
-import type { ScoreBreakdown } from './seo/scoring/index.js';
+import type { BlockerNotice, ScoreBreakdown } from './seo/scoring/index.js';
 import type { Baseline, FailOnRule, GateOccurrence } from './seo/ci-gate/index.js';
 
 /**
@@ -995,7 +995,8 @@ program
           `overall ${s.overall}  meta ${s.meta}  content ${s.content}  links ${s.links}  ` +
             `technical ${s.technical}  performance ${s.performance}\n`,
         );
-        process.stdout.write(`${scoreWhy(outcome.breakdown)}\n\n`);
+        const { blockerNotices } = await import('./seo/scoring/index.js');
+        process.stdout.write(`${scoreWhy(outcome.breakdown, blockerNotices(outcome.breakdown))}\n\n`);
         for (const i of issues)
           process.stdout.write(
             `${i.severity.padEnd(8)} ${i.code.padEnd(28)} ${String(i.affectedPages).padStart(5)} page(s)  ${i.title}\n`,
@@ -1041,14 +1042,14 @@ program.parseAsync(process.argv).catch((err: unknown) => {
  * The "why this score" line: health, the blocker cap, and the breakdown's first three costs (most severe first,
  * site-level first within a severity: docs/scores.md).
  */
-function scoreWhy(b: ScoreBreakdown): string {
+function scoreWhy(b: ScoreBreakdown, blockers: readonly BlockerNotice[]): string {
   const top = b.costs
     .slice(0, 3)
     .map((c) => `${c.code} -${Number(c.points.toFixed(1))} ${c.category.toLowerCase()}`)
     .join(', ');
   return (
     `health ${b.health}% (${b.htmlPages - b.pagesWithCritical} of ${b.htmlPages} pages without a critical issue)` +
-    (b.cappedFrom !== null ? `; capped at 50 from ${b.cappedFrom} by ${b.blockers.join(', ')}` : '') +
+    (b.cappedFrom !== null ? `; capped at 50 from ${b.cappedFrom}: ${blockers.map((n) => n.message).join(' ')}` : '') +
     (top ? `; first: ${top}` : '')
   );
 }

@@ -705,7 +705,11 @@ export const CheckDefinition = component(
         enum: ['CRITICAL', 'WARNING', 'NOTICE'],
         description: "The catalog's severity (a project may override it).",
       },
-      scope: { type: 'string', enum: ['page', 'site'], description: 'Evaluated per crawled page, or once per audit.' },
+      scope: {
+        type: 'string',
+        enum: ['page', 'site'],
+        description: 'Charged per crawled page, or once per audit (site-level checks and server facts).',
+      },
       description: { type: 'string', description: 'The rule, in one sentence.' },
       why: { type: 'string', description: 'Why it matters for search.' },
       fix: { type: 'string', description: 'How to fix it.' },

@@ -52,7 +52,7 @@ export interface CheckDoc {
   description: string;
   why: string;
   fix: string;
-  /** Severity follows the measured band (WARNING, CRITICAL above the second threshold): not overridable. */
+  /** Severity follows the measured band (NOTICE, WARNING above the second threshold): not overridable. */
   banded: boolean;
   requires: CheckRequirement;
   /** A failing blocker caps the overall score (site-wide: nothing can be crawled or indexed). */

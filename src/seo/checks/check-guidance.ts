@@ -1195,7 +1195,7 @@ export const CHECK_GUIDANCE: Readonly<Record<CheckCode, CheckGuidance>> = {
   PERF_DOM_SIZE: {
     why:
       'A large DOM uses more memory and makes style calculation, layout and scripts slower, especially on ' +
-      'phones, which hurts loading and responsiveness. Over 1,500 elements is a warning, over 3,000 critical.',
+      'phones, which hurts loading and responsiveness. Over 800 elements is a notice, over 1,400 a warning.',
     fix:
       'Reduce elements: remove needless wrapper elements, paginate long lists and tables or render only the ' +
       'visible rows, load off-screen sections such as mega menus or reviews on demand, and avoid separate mobile ' +
