@@ -1,5 +1,4 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
-import { SeverityEnum } from '../audits/graphql.js';
 import type { Severity } from '../seo/checks/index.js';
 
 @ObjectType('SiteFactCheck', { description: 'One site fact judged pass or fail, with the reason.' })
@@ -11,11 +10,12 @@ export class SiteFactCheckType {
   @Field(() => String, { nullable: true, description: 'The fact as text, e.g. "HTTP/2", "gzip", "404".' }) value!:
     string | null;
   @Field(() => String) reason!: string;
-  @Field(() => SeverityEnum, {
+  @Field(() => String, {
     nullable: true,
     description:
-      'When it failed, the severity of the issue the audit charges for it (the page shows it as the verdict, as the ' +
-      'issues list does); null when it passed, is unknown, or no check charges it (HTTP/1.1 is informational).',
+      'CRITICAL, WARNING or NOTICE: when it failed, the severity of the issue the audit charges for it (the page ' +
+      'shows it as the verdict, as the issues list does); null when it passed, is unknown, or no check charges it ' +
+      '(HTTP/1.1 is informational).',
   })
   severity!: Severity | null;
 }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SafeHttpClient } from '../../src/platform/safe-http/index.js';
 import { CHECK_CATALOG, CHECK_THRESHOLDS, getCheck, type CheckCode } from '../../src/seo/checks/index.js';
+import { blockerNotices } from '../../src/seo/scoring/index.js';
 import {
   AUDITED_SITES,
   LONG_URL_PATH,
@@ -441,6 +442,24 @@ describe('why a site check fired (occurrence evidence)', () => {
     ],
   ] as const)('%s: %s with %j', (site, code, expected) => {
     expect(evidence(site, code)).toMatchObject(expected);
+  });
+});
+
+describe('site-wide blockers through the engine (docs/scores.md, Blockers)', () => {
+  it('caps a site whose every page is noindex at 50, with the "0 indexable pages" banner', () => {
+    const { scores, breakdown } = runs.noindex.outcome;
+    expect(scores.overall).toBeLessThanOrEqual(50);
+    expect(breakdown.indexability).toEqual({ indexable: 0, noindex: 2, canonicalOtherHost: 0, canonicalSameHost: 0 });
+    expect(breakdown.blockers).toEqual(['TECH_NOINDEX_SITEWIDE', 'NO_INDEXABLE_PAGES']);
+    expect(blockerNotices(breakdown).map((n) => n.message)).toEqual([
+      expect.stringMatching(/^0 indexable pages: every page is noindex\. .*not applicable/),
+    ]);
+  });
+
+  it('caps a site whose robots.txt blocks all, and leaves an indexable site uncapped', () => {
+    expect(runs.blocksAll.outcome.scores.overall).toBeLessThanOrEqual(50);
+    expect(blockerNotices(runs.blocksAll.outcome.breakdown)[0].message).toMatch(/^robots\.txt blocks every crawler/);
+    expect(runs.clean.outcome.breakdown.blockers).toEqual([]);
   });
 });
 

@@ -945,7 +945,7 @@ export type ProjectTechnicalQueryVariables = Exact<{
 }>;
 
 
-export type ProjectTechnicalQuery = { project: { id: string, name: string, url: string }, technical: { site: { measuredAt: string | null, checks: Array<{ fact: string, label: string, passed: boolean | null, value: string | null, reason: string, severity: Severity | null }> } | null, coreWebVitals: Array<{ url: string, measuredAt: string, device: string, source: string, lcpMs: number | null, cls: number | null, inpMs: number | null, tbtMs: number | null, fcpMs: number | null, ttfbMs: number | null }>, vitalBands: Array<{ metric: string, label: string, unit: string, good: number, poor: number }> } };
+export type ProjectTechnicalQuery = { project: { id: string, name: string, url: string }, technical: { site: { measuredAt: string | null, checks: Array<{ fact: string, label: string, passed: boolean | null, value: string | null, reason: string, severity: string | null }> } | null, coreWebVitals: Array<{ url: string, measuredAt: string, device: string, source: string, lcpMs: number | null, cls: number | null, inpMs: number | null, tbtMs: number | null, fcpMs: number | null, ttfbMs: number | null }>, vitalBands: Array<{ metric: string, label: string, unit: string, good: number, poor: number }> } };
 
 export type LineMessageFieldsFragment = { line: number | null, message: string };
 

@@ -26,7 +26,7 @@ const FIELD: Record<string, keyof Measurement> = {
 };
 
 /** A failed fact's verdict is the severity of the issue the audit charges for it, as the issues list shows it. */
-const SEVERITY_VERDICT = { CRITICAL: 'Critical', WARNING: 'Warning', NOTICE: 'Notice' } as const;
+const SEVERITY_VERDICT: Record<string, string> = { CRITICAL: 'Critical', WARNING: 'Warning', NOTICE: 'Notice' };
 
 function FactCard({ check }: { check: Check }) {
   const verdict =
@@ -35,7 +35,7 @@ function FactCard({ check }: { check: Check }) {
       : check.passed
         ? 'Pass'
         : check.severity
-          ? SEVERITY_VERDICT[check.severity]
+          ? (SEVERITY_VERDICT[check.severity] ?? check.severity)
           : 'Info';
   // Red only for what the audit charges as CRITICAL; a notice is not a failure.
   const tone =
