@@ -11,7 +11,7 @@ import { isReadyMessage } from './platform/ready-signal.js';
 import { DomainError } from './platform/errors.js';
 import type { Principal } from './platform/context.js';
 import type { MikroORM } from './platform/db/orm.js';
-import type { ScoreBreakdown } from './seo/scoring/index.js';
+import type { BlockerNotice, ScoreBreakdown } from './seo/scoring/index.js';
 import type { AuditCounts } from './audits/index.js';
 import type { Baseline, FailOnRule, GateOccurrence } from './seo/ci-gate/index.js';
 
@@ -1018,7 +1018,8 @@ program
           `overall ${s.overall}  meta ${s.meta}  content ${s.content}  links ${s.links}  ` +
             `technical ${s.technical}  performance ${s.performance}\n`,
         );
-        process.stdout.write(`${scoreWhy(outcome.breakdown)}\n\n`);
+        const { blockerNotices } = await import('./seo/scoring/index.js');
+        process.stdout.write(`${scoreWhy(outcome.breakdown, blockerNotices(outcome.breakdown))}\n\n`);
         for (const i of issues)
           process.stdout.write(
             `${i.severity.padEnd(8)} ${i.code.padEnd(28)} ${affectedLabel(i).padStart(12)}  ${i.title}\n`,
@@ -1097,8 +1098,11 @@ function affectedLabel(i: { scope: string; affectedPages: number }): string {
   return pages;
 }
 
-/** The "why this score" line: health, the blocker cap, and the three issues that cost the most points. */
-function scoreWhy(b: ScoreBreakdown): string {
+/**
+ * The "why this score" line: health, the blocker cap, and the breakdown's first three costs (most severe first,
+ * site-level first within a severity: docs/scores.md).
+ */
+function scoreWhy(b: ScoreBreakdown, blockers: readonly BlockerNotice[]): string {
   const top = b.costs
     .slice(0, 3)
     .map((c) => `${c.code} -${Number(c.points.toFixed(1))} ${c.category.toLowerCase()}`)
@@ -1106,7 +1110,7 @@ function scoreWhy(b: ScoreBreakdown): string {
   return (
     `health ${b.health}% (${formatCount(b.htmlPages - b.pagesWithCritical)} of ${formatCount(b.htmlPages)} HTML ` +
     `page${b.htmlPages === 1 ? '' : 's'} without a critical issue)` +
-    (b.cappedFrom !== null ? `; capped at 50 from ${b.cappedFrom} by ${b.blockers.join(', ')}` : '') +
-    (top ? `; costs most: ${top}` : '')
+    (b.cappedFrom !== null ? `; capped at 50 from ${b.cappedFrom}: ${blockers.map((n) => n.message).join(' ')}` : '') +
+    (top ? `; first: ${top}` : '')
   );
 }

@@ -261,6 +261,34 @@ const AuditCounts = component(
 
 const auditScores = {
   id,
+  blockers: {
+    type: 'array',
+    items: obj(
+      {
+        code: {
+          type: 'string',
+          description:
+            'TECH_ROBOTS_BLOCKS_ALL, TECH_ROBOTS_UNREACHABLE, TECH_NOINDEX_SITEWIDE, NO_INDEXABLE_PAGES or ' +
+            'START_URL_<status>.',
+          examples: ['NO_INDEXABLE_PAGES'],
+        },
+        message: {
+          type: 'string',
+          description: 'What blocks indexing, in the sentence the banner shows.',
+          examples: [
+            '0 indexable pages: every page is noindex. Search engines will index none of this site as audited; ' +
+              'thin and duplicate content checks are not applicable (they judge indexable pages only).',
+          ],
+        },
+      },
+      undefined,
+      { description: 'A site-wide blocker.' },
+    ),
+    description:
+      'The site-wide blockers that capped the overall score at 50 (docs/scores.md), each with its banner sentence; ' +
+      'empty when none, before the audit completes, and for audits scored before breakdowns were kept. Additive to ' +
+      'the contract.',
+  },
   overallScore: score('Overall score'),
   metaScore: score('Meta score'),
   contentScore: score('Content score'),
@@ -784,7 +812,11 @@ export const CheckDefinition = component(
         enum: ['CRITICAL', 'WARNING', 'NOTICE'],
         description: "The catalog's severity (a project may override it).",
       },
-      scope: { type: 'string', enum: ['page', 'site'], description: 'Evaluated per crawled page, or once per audit.' },
+      scope: {
+        type: 'string',
+        enum: ['page', 'site'],
+        description: 'Charged per crawled page, or once per audit (site-level checks and server facts).',
+      },
       description: { type: 'string', description: 'The rule, in one sentence.' },
       why: { type: 'string', description: 'Why it matters for search.' },
       fix: { type: 'string', description: 'How to fix it.' },

@@ -25,7 +25,13 @@ import {
   type SiteCheckOutput,
 } from '../seo/checks/index.js';
 import { UrlCounts } from '../seo/page/index.js';
-import { lighthousePerformanceScore, scoreAudit, type AuditScores, type ScoreBreakdown } from '../seo/scoring/index.js';
+import {
+  lighthousePerformanceScore,
+  scoreAudit,
+  type AuditScores,
+  type Indexability,
+  type ScoreBreakdown,
+} from '../seo/scoring/index.js';
 import type { AuditCounts, AuditPhase, UncheckedLink } from './audit.entity.js';
 
 export type { AuditCounts } from './audit.entity.js';
@@ -408,7 +414,11 @@ export async function runAuditEngine(
     for (const row of htmlRows) yield documentUrl(store.url(row));
   };
   const { scores, breakdown } = scoreAudit(aggregates, {
-    pages: { html: htmlRows.length, withCritical: aggregator.pagesWithCritical(htmlDocumentUrls()) },
+    pages: {
+      html: htmlRows.length,
+      withCritical: aggregator.pagesWithCritical(htmlDocumentUrls()),
+      indexability: indexabilityOf(store, htmlRows),
+    },
     startUrlStatus: site.startStatus,
     overrides: overrides.applied,
     labMetrics: lab.length ? lab.map(toLabMetrics) : undefined,
@@ -473,6 +483,35 @@ function auditCounts(
     resources: { found: resources.size, checked: resourcesChecked },
     labPages: { measured: labMeasured, eligible: labEligible },
   };
+}
+
+/**
+ * The crawled 2xx HTML pages a search engine would index, and why the others not (noindex; a canonical naming another
+ * URL, on another host or the same): 0 indexable pages caps the score (score-formula.ts, NO_INDEXABLE_PAGES).
+ */
+function indexabilityOf(store: PageSummaryStore, htmlRows: readonly number[]): Indexability {
+  const counts: Indexability = { indexable: 0, noindex: 0, canonicalOtherHost: 0, canonicalSameHost: 0 };
+  for (const row of htmlRows) {
+    const status = store.status(row);
+    if (status < 200 || status >= 300) continue;
+    if (store.indexable(row)) counts.indexable++;
+    else if (store.noindex(row)) counts.noindex++;
+    else {
+      const canonical = store.canonical(row);
+      if (canonical === null) continue;
+      if (hostOf(canonical) !== hostOf(store.finalUrl(row))) counts.canonicalOtherHost++;
+      else counts.canonicalSameHost++;
+    }
+  }
+  return counts;
+}
+
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
 }
 
 function crawlReport(site: SiteFacts): CrawlReport {

@@ -3,7 +3,13 @@ import { Arg, Ctx, FieldResolver, Float, ID, Info, Int, Mutation, Query, Resolve
 import { selectedFields } from '../platform/graphql-selection.js';
 import type { RequestContext } from '../platform/context.js';
 import { describeSettingChange, findCheck, guidanceFor, type CheckSettingChange } from '../seo/checks/index.js';
-import { RANKING_POINTS, RANKING_POSITION_WEIGHTS, RANKING_TAIL_WEIGHT, issuePriority } from '../seo/scoring/index.js';
+import {
+  RANKING_POINTS,
+  RANKING_POSITION_WEIGHTS,
+  RANKING_TAIL_WEIGHT,
+  blockerNotices,
+  issuePriority,
+} from '../seo/scoring/index.js';
 import { ProjectType } from '../projects/graphql.js';
 import { withNotTried, type Audit, type AuditIssue } from './audit.entity.js';
 import { JOB_STATE_BY_STATUS } from './audit-job.js';
@@ -31,6 +37,7 @@ import {
   IssueCountsType,
   IssueOccurrenceConnection,
   ScoreBreakdownType,
+  BlockerNoticeType,
   IssueType,
   type IssueRankingInputs,
   JobType,
@@ -279,8 +286,9 @@ export class AuditResolver {
   @FieldResolver(() => ScoreBreakdownType, {
     nullable: true,
     description:
-      'Why the audit scored what it did, largest costs first; null until it completes, and for audits scored ' +
-      'before breakdowns were kept (those keep their scores).',
+      'Why the audit scored what it did, the most severe costs first (site-level first within a severity, then by ' +
+      'what they take off the overall score); null until it completes, and for audits scored before breakdowns ' +
+      'were kept (those keep their scores).',
   })
   async scoreBreakdown(@Root() audit: AuditType, @Ctx() ctx: RequestContext): Promise<ScoreBreakdownType | null> {
     const breakdown = await auditLoaders(ctx).scoreBreakdown.load(audit.id);
@@ -293,6 +301,8 @@ export class AuditResolver {
         category: c.category as CategoryEnum,
         severity: c.severity as SeverityEnum,
       })),
+      blockerNotices: blockerNotices(breakdown),
+      indexability: breakdown.indexability ?? null,
     };
   }
 
@@ -324,6 +334,17 @@ export class AuditResolver {
     if (audit.status !== 'COMPLETED') return null;
     const changes = await auditLoaders(ctx).settingChanges.load(audit.id);
     return changes && changes.map(toSettingChangeType);
+  }
+
+  @FieldResolver(() => [BlockerNoticeType], {
+    description:
+      'The site-wide blockers that capped the overall score at 50 (robots.txt blocks all or cannot be read, 0 ' +
+      'indexable pages, the start URL answers 4xx/5xx), each with the sentence its banner shows; empty when none, ' +
+      'before the audit completes, and for audits scored before breakdowns were kept.',
+  })
+  async blockers(@Root() audit: AuditType, @Ctx() ctx: RequestContext): Promise<BlockerNoticeType[]> {
+    const breakdown = await auditLoaders(ctx).scoreBreakdown.load(audit.id);
+    return breakdown ? blockerNotices(breakdown) : [];
   }
 
   @FieldResolver(() => IssueCountsType)

@@ -55,11 +55,41 @@ export class ScoreCostType {
   @Field(() => String, { description: "The check's title in the catalog." }) title!: string;
   @Field(() => CategoryEnum) category!: CategoryEnum;
   @Field(() => SeverityEnum) severity!: SeverityEnum;
-  @Field(() => String, { description: 'page: costs by the share of pages affected; site: a fixed cost.' })
+  @Field(() => String, {
+    description:
+      'page: costs by the share of pages affected; site: charged once for the site (a fixed cost, or for a fact ' +
+      'of the server found on every page, half what its severity costs on those pages; docs/scores.md).',
+  })
   scope!: string;
   @Field(() => Int) affectedPages!: number;
   @Field(() => Float, { description: 'Points off the category score (before rounding; a category stops at 0).' })
   points!: number;
+}
+
+@ObjectType('BlockerNotice', {
+  description:
+    'A site-wide blocker that capped the overall score at 50, with the sentence its banner shows (e.g. "0 indexable ' +
+    'pages: every page is noindex. …").',
+})
+export class BlockerNoticeType {
+  @Field(() => String, {
+    description:
+      'TECH_ROBOTS_BLOCKS_ALL, TECH_ROBOTS_UNREACHABLE, TECH_NOINDEX_SITEWIDE, NO_INDEXABLE_PAGES or ' +
+      'START_URL_<status>.',
+  })
+  code!: string;
+  @Field(() => String, { description: 'What blocks indexing, in a sentence.' }) message!: string;
+}
+
+@ObjectType('Indexability', { description: "The crawled 2xx HTML pages' indexability." })
+export class IndexabilityType {
+  @Field(() => Int, { description: 'Pages a search engine would index (not noindex, their own canonical).' })
+  indexable!: number;
+  @Field(() => Int, { description: 'Pages with noindex (meta robots or X-Robots-Tag).' }) noindex!: number;
+  @Field(() => Int, { description: 'Pages naming a canonical URL on another host (and not noindex).' })
+  canonicalOtherHost!: number;
+  @Field(() => Int, { description: 'Pages naming another canonical URL on the same host (and not noindex).' })
+  canonicalSameHost!: number;
 }
 
 @ObjectType('ScoreBreakdown', {
@@ -85,9 +115,20 @@ export class ScoreBreakdownType {
   @Field(() => Int, { nullable: true, description: 'The overall score before a site-wide blocker capped it at 50.' })
   cappedFrom!: number | null;
   @Field(() => [String], {
-    description: 'The site-wide blockers that fired (check codes, or START_URL_<status> when the start URL failed).',
+    description:
+      'The site-wide blockers that fired (check codes, NO_INDEXABLE_PAGES when no crawled page is indexable, or ' +
+      'START_URL_<status> when the start URL failed).',
   })
   blockers!: string[];
+  @Field(() => [BlockerNoticeType], { description: 'The blockers as the banner says them (one sentence each).' })
+  blockerNotices!: BlockerNoticeType[];
+  @Field(() => IndexabilityType, {
+    nullable: true,
+    description:
+      'The crawled 2xx HTML pages a search engine would index, and why the others not (0 indexable is the ' +
+      'NO_INDEXABLE_PAGES blocker); null for audits scored before it was counted.',
+  })
+  indexability?: IndexabilityType | null;
 }
 
 @ObjectType('PageInfo')

@@ -23,6 +23,7 @@ export {
   JobType,
   StartAuditPayload,
   AuditConnection,
+  BlockerNoticeType,
   IssueCountsType,
   AuditCountsType,
   PageInfoType,

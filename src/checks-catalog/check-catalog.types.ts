@@ -32,13 +32,17 @@ export class CheckDefinitionType {
   @Field(() => CategoryEnum) category!: CategoryEnum;
   @Field(() => SeverityEnum, { description: "The catalog's severity (a project may override it)." })
   severity!: SeverityEnum;
-  @Field(() => String, { description: 'page: evaluated on each crawled page; site: once per audit.' })
+  @Field(() => String, {
+    description:
+      'page: charged by the share of crawled pages it fails on; site: charged once per audit (a site-level check, or ' +
+      'a fact of the server seen on every page such as TECH_HTTP_PAGE; docs/scores.md).',
+  })
   scope!: string;
   @Field(() => String, { description: 'The rule, in one sentence.' }) description!: string;
   @Field(() => String, { description: 'Why it matters for search.' }) why!: string;
   @Field(() => String, { description: 'How to fix it.' }) fix!: string;
   @Field(() => Boolean, {
-    description: 'Severity follows the measured value (WARNING band, then CRITICAL): it cannot be overridden.',
+    description: 'Severity follows the measured value (NOTICE band, then WARNING): it cannot be overridden.',
   })
   banded!: boolean;
   @Field(() => CheckRequirementEnum) requires!: CheckRequirementEnum;

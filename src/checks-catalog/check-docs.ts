@@ -5,6 +5,7 @@
  */
 import {
   CHECK_CATALOG,
+  chargedScope,
   guidanceFor,
   type Category,
   type CheckDefinition,
@@ -18,6 +19,7 @@ import {
   CRITICAL_MIN_COST,
   LIGHTHOUSE_SCORED_CODES,
   PAGE_ISSUE_WEIGHTS,
+  SITE_FACT_SHARE,
   SITE_ISSUE_COSTS,
 } from '../seo/scoring/index.js';
 
@@ -50,7 +52,7 @@ export interface CheckDoc {
   description: string;
   why: string;
   fix: string;
-  /** Severity follows the measured band (WARNING, CRITICAL above the second threshold): not overridable. */
+  /** Severity follows the measured band (NOTICE, WARNING above the second threshold): not overridable. */
   banded: boolean;
   requires: CheckRequirement;
   /** A failing blocker caps the overall score (site-wide: nothing can be crawled or indexed). */
@@ -72,12 +74,18 @@ export function scoringOf(check: CheckDefinition): string {
   let cost: string;
   if (check.banded) {
     cost =
-      `Each affected page costs the ${category} score 100 × ${String(PAGE_ISSUE_WEIGHTS.WARNING)} ÷ crawled HTML ` +
-      `pages in the WARNING band and 100 × ${String(PAGE_ISSUE_WEIGHTS.CRITICAL)} ÷ crawled HTML pages in the ` +
-      'CRITICAL band (the band its measured value falls in).';
+      `Each affected page costs the ${category} score 100 × ${String(PAGE_ISSUE_WEIGHTS.NOTICE)} ÷ crawled HTML ` +
+      `pages in the needs-improvement band (NOTICE) and 100 × ${String(PAGE_ISSUE_WEIGHTS.WARNING)} ÷ crawled HTML ` +
+      'pages in the poor band (WARNING): each page at the band its measured value falls in.';
     if (LIGHTHOUSE_SCORED_CODES.has(check.code))
       cost +=
         " With lab metrics, Lighthouse's performance score weighs this metric instead and the check costs nothing.";
+  } else if (check.siteFact) {
+    cost =
+      `A fact of the site or its server, charged once for the site: it costs the ${category} score the larger of ` +
+      `${String(SITE_ISSUE_COSTS[check.severity])} points and ${String(SITE_FACT_SHARE)} × 100 × ` +
+      `${String(PAGE_ISSUE_WEIGHTS[check.severity])} × affected pages ÷ crawled HTML pages, and never counts ` +
+      'against health.';
   } else if (check.scope === 'site') {
     cost = `A failure costs the ${category} score ${String(SITE_ISSUE_COSTS[check.severity])} points (a fixed cost).`;
   } else {
@@ -87,7 +95,7 @@ export function scoringOf(check: CheckDefinition): string {
       (check.severity === 'CRITICAL' ? `, at least ${CRITICAL_MIN_COST} point.` : '.');
   }
   const parts = [cost, `${category} weighs ${weight}% of the categories' half of the overall score.`];
-  if (check.severity === 'CRITICAL' && check.scope === 'page')
+  if (check.severity === 'CRITICAL' && check.scope === 'page' && !check.siteFact)
     parts.push('Pages where it fails count as pages with a CRITICAL issue, which lowers the health half.');
   if (BLOCKER_CODES.includes(check.code))
     parts.push(`When it fails the overall score is capped at ${BLOCKED_OVERALL_CAP}.`);
@@ -105,7 +113,7 @@ function toDoc(check: CheckDefinition): CheckDoc {
     title: check.title,
     category: check.category,
     severity: check.severity,
-    scope: check.scope,
+    scope: chargedScope(check),
     description: check.description,
     why: guidance?.why ?? '',
     fix: guidance?.fix ?? '',

@@ -5,6 +5,7 @@ import { isUuid } from '../platform/ids.js';
 import { assertApiAccess } from '../identity/index.js';
 import type { ProjectService } from '../projects/index.js';
 import { suggestFix } from '../seo/fixes/index.js';
+import { blockerNotices } from '../seo/scoring/index.js';
 import { findCheck, type CheckCode } from '../seo/checks/index.js';
 import { withNotTried } from '../audits/index.js';
 import { ReportRepository, type TopIssueRow } from './report.repository.js';
@@ -101,6 +102,7 @@ export class ClientReportService {
           performance: audit.performance,
         },
         issueCounts: { critical: total('critical'), warning: total('warning'), notice: total('notice') },
+        blockers: audit.breakdown ? blockerNotices(audit.breakdown) : [],
       },
       categories: audit
         ? CATEGORIES.map((category) => ({

@@ -102,6 +102,8 @@ const STYLE = `
   ul { margin: 1mm 0 2mm; padding-left: 5mm; }
   .good { color: #1d6b2f; } .ni { color: #8a5300; } .poor { color: #a40000; }
   .band { font-size: 8pt; }
+  .blockers { border: 2px solid #a40000; border-radius: 2mm; padding: 2mm 3mm; margin: 3mm 0; }
+  .blockers h2 { color: #a40000; border: 0; margin-top: 0; }
 `;
 
 export function clientReportHtml(r: ClientReportType): string {
@@ -122,6 +124,13 @@ export function clientReportHtml(r: ClientReportType): string {
         `${audit.issueCounts.critical} critical, ${audit.issueCounts.warning} warning and ` +
         `${audit.issueCounts.notice} notice issue types.</p>`,
       counted.checked ? `<p class="muted">${escapeHtml(counted.checked)}</p>` : '',
+      ...(audit.blockers.length
+        ? [
+            '<section class="blockers"><h2>This site cannot be indexed: the overall score is capped at 50</h2><ul>',
+            ...audit.blockers.map((b) => `<li>${escapeHtml(b.message)}</li>`),
+            '</ul></section>',
+          ]
+        : []),
       '<section><h2>Scores</h2><div class="scores">',
       `<div class="score">Overall score<strong>${score(audit.scores.overall)}</strong></div>`,
       ...r.categories.map(

@@ -1,5 +1,5 @@
 import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
-import type { StoredScores } from '../seo/scoring/index.js';
+import type { ScoreBreakdown, StoredScores } from '../seo/scoring/index.js';
 import type { AuditCounts } from '../audits/index.js';
 
 /** An audit of a project with its scores and its issue counts by severity. */
@@ -71,6 +71,8 @@ export interface AuditSummaryRow extends StoredScores {
   completedAt: Date | null;
   pagesCrawled: number;
   counts: AuditCounts | null;
+  /** The stored "why this score" (blockers and indexability); null before it was kept. */
+  breakdown: Pick<ScoreBreakdown, 'blockers' | 'indexability'> | null;
 }
 
 /** An issue of an audit with up to `urls` of its affected pages and the first occurrence's evidence. */
@@ -125,7 +127,7 @@ export interface MoverRow {
 const AUDIT_SUMMARY = `a.id, a.status, a.created_at AS "createdAt", a.completed_at AS "completedAt",
   a.pages_crawled AS "pagesCrawled", a.counts, a.overall_score AS overall, a.meta_score AS meta,
   a.content_score AS content, a.links_score AS links, a.technical_score AS technical,
-  a.performance_score AS performance`;
+  a.performance_score AS performance, a.score_breakdown AS breakdown`;
 
 /** The only file of the reports module that speaks SQL. */
 export class ReportRepository {

@@ -1,6 +1,6 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
-import { AuditCountsType, IssueCountsType, PageInfoType } from '../audits/graphql.js';
+import { AuditCountsType, BlockerNoticeType, IssueCountsType, PageInfoType } from '../audits/graphql.js';
 
 @ObjectType('ReportScores')
 export class ReportScoresType {
@@ -144,6 +144,10 @@ export class ClientReportAuditType {
   counts!: AuditCountsType | null;
   @Field(() => ReportScoresType) scores!: ReportScoresType;
   @Field(() => IssueCountsType) issueCounts!: IssueCountsType;
+  @Field(() => [BlockerNoticeType], {
+    description: "The site-wide blockers that capped the overall score at 50, as the report's banner says them.",
+  })
+  blockers!: BlockerNoticeType[];
 }
 
 @ObjectType('ClientReport', {

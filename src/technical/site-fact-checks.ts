@@ -1,4 +1,4 @@
-import { CHECK_THRESHOLDS } from '../seo/checks/index.js';
+import { CHECK_THRESHOLDS, getCheck, type CheckCode, type Severity } from '../seo/checks/index.js';
 
 /** The site facts a technical snapshot stores (the latest audit's). */
 export interface SiteFacts {
@@ -21,7 +21,16 @@ export interface SiteFactCheck {
   value: string | null;
   /** Why it passed or failed, in a sentence. */
   reason: string;
+  /**
+   * When it failed: the severity of the issue the audit charges for it (the check's catalog severity), so that the
+   * page's verdict says what the issues list says; null when it passed, is unknown, or no check charges it (HTTP/1.1:
+   * informational, not an issue).
+   */
+  severity: Severity | null;
 }
+
+/** The catalog severity of the check that charges a failed fact. */
+const chargedBy = (code: CheckCode): Severity => getCheck(code).severity;
 
 const unknown = (fact: SiteFact, label: string): SiteFactCheck => ({
   fact,
@@ -29,6 +38,7 @@ const unknown = (fact: SiteFact, label: string): SiteFactCheck => ({
   passed: null,
   value: null,
   reason: 'The latest audit could not tell.',
+  severity: null,
 });
 
 function robotsCheck(status: string | null): SiteFactCheck {
@@ -44,15 +54,27 @@ function robotsCheck(status: string | null): SiteFactCheck {
       reason:
         `/robots.txt ${status === 'unreachable' ? 'could not be fetched' : `answers ${status}`}: ` +
         'crawlers treat the whole site as disallowed.',
+      severity: chargedBy('TECH_ROBOTS_UNREACHABLE'),
     };
   if (code >= 200 && code < 300)
-    return { fact: 'ROBOTS_TXT', label, passed: true, value: status, reason: `/robots.txt answers ${status}.` };
+    return {
+      fact: 'ROBOTS_TXT',
+      label,
+      passed: true,
+      value: status,
+      reason: `/robots.txt answers ${status}.`,
+      severity: null,
+    };
   return {
     fact: 'ROBOTS_TXT',
     label,
     passed: false,
     value: status,
-    reason: `/robots.txt answers ${status}: crawlers get no rules and no sitemap location from it.`,
+    reason:
+      `/robots.txt answers ${status}: crawlers get no rules and no sitemap location from it ` +
+      '(and may crawl everything).',
+    // TECH_ROBOTS_MISSING judges 404 and 410; another 4xx is treated the same by crawlers (no rules).
+    severity: chargedBy('TECH_ROBOTS_MISSING'),
   };
 }
 
@@ -60,7 +82,14 @@ function sitemapCheck(sitemap: string | null): SiteFactCheck {
   const label = 'Sitemap';
   if (sitemap === null) return unknown('SITEMAP', label);
   if (sitemap === 'valid')
-    return { fact: 'SITEMAP', label, passed: true, value: sitemap, reason: 'A sitemap was found and parses.' };
+    return {
+      fact: 'SITEMAP',
+      label,
+      passed: true,
+      value: sitemap,
+      reason: 'A sitemap was found and parses.',
+      severity: null,
+    };
   return {
     fact: 'SITEMAP',
     label,
@@ -70,6 +99,7 @@ function sitemapCheck(sitemap: string | null): SiteFactCheck {
       sitemap === 'invalid'
         ? 'The sitemap does not parse, exceeds 50,000 URLs or 50 MiB, or lists URLs of other hosts.'
         : 'robots.txt names no sitemap and /sitemap.xml does not answer 200.',
+    severity: chargedBy(sitemap === 'invalid' ? 'TECH_SITEMAP_INVALID' : 'TECH_SITEMAP_MISSING'),
   };
 }
 
@@ -91,6 +121,7 @@ export function siteFactChecks(site: SiteFacts): SiteFactCheck[] {
           reason: https
             ? 'The start page is served over HTTPS.'
             : 'The start page is served over plain HTTP: browsers mark it "Not secure".',
+          severity: https ? null : chargedBy('TECH_HTTP_PAGE'),
         },
     hsts === null
       ? unknown('HSTS', 'HSTS')
@@ -104,6 +135,8 @@ export function siteFactChecks(site: SiteFacts): SiteFactCheck[] {
             : https === false
               ? 'HSTS needs HTTPS first.'
               : 'No valid Strict-Transport-Security header (missing, invalid or max-age=0).',
+          // On http, HSTS does not apply (the audit charges "No HTTPS" instead).
+          severity: hsts || https === false ? null : chargedBy('TECH_HSTS_MISSING'),
         },
     httpVersion === null
       ? unknown('HTTP_VERSION', 'HTTP version')
@@ -115,7 +148,9 @@ export function siteFactChecks(site: SiteFacts): SiteFactCheck[] {
           reason:
             Number(httpVersion) >= 2
               ? `Served over HTTP/${httpVersion}: many resources load in parallel over one connection.`
-              : `HTTP/${httpVersion} only: HTTP/2 loads many resources in parallel over one connection.`,
+              : `HTTP/${httpVersion} only: HTTP/2 would load many resources in parallel over one connection. ` +
+                'Not an issue the audit charges: search engines crawl HTTP/1.1 sites alike.',
+          severity: null,
         },
     {
       fact: 'COMPRESSION',
@@ -128,6 +163,7 @@ export function siteFactChecks(site: SiteFacts): SiteFactCheck[] {
           : 'The start page is sent without gzip, br or zstd compression ' +
             `(bodies under ${CHECK_THRESHOLDS.compressionMinBytes.toLocaleString('en-US')} bytes gain nothing ` +
             'from it).',
+      severity: compression !== null ? null : chargedBy('PERF_NO_COMPRESSION'),
     },
     robotsCheck(site.robotsTxt),
     sitemapCheck(site.sitemap),
@@ -146,8 +182,8 @@ export interface VitalBand {
 }
 
 const M = CHECK_THRESHOLDS.metrics;
-const band = (metric: VitalBand['metric'], label: string, t: { warning: number; critical: number; unit: string }) =>
-  ({ metric, label, unit: t.unit as VitalBand['unit'], good: t.warning, poor: t.critical }) satisfies VitalBand;
+const band = (metric: VitalBand['metric'], label: string, t: { good: number; poor: number; unit: string }) =>
+  ({ metric, label, unit: t.unit as VitalBand['unit'], good: t.good, poor: t.poor }) satisfies VitalBand;
 
 /** The bands of the six measured metrics, in the order a report shows them. */
 export const VITAL_BANDS: readonly VitalBand[] = [

@@ -1,4 +1,5 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
+import type { Severity } from '../seo/checks/index.js';
 
 @ObjectType('SiteFactCheck', { description: 'One site fact judged pass or fail, with the reason.' })
 export class SiteFactCheckType {
@@ -9,6 +10,14 @@ export class SiteFactCheckType {
   @Field(() => String, { nullable: true, description: 'The fact as text, e.g. "HTTP/2", "gzip", "404".' }) value!:
     string | null;
   @Field(() => String) reason!: string;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'CRITICAL, WARNING or NOTICE: when it failed, the severity of the issue the audit charges for it (the page ' +
+      'shows it as the verdict, as the issues list does); null when it passed, is unknown, or no check charges it ' +
+      '(HTTP/1.1 is informational).',
+  })
+  severity!: Severity | null;
 }
 
 @ObjectType('SiteTechnicalFacts', { description: 'Facts about the site from its latest audit.' })

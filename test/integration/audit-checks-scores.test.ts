@@ -1,5 +1,5 @@
 /**
- * Scores of a whole audit, computed by hand (score-formula.ts, CHECKS.md "Scoring") for a site small
+ * Scores of a whole audit, computed by hand (score-formula.ts, docs/scores.md "Scoring") for a site small
  * enough to list every applicable check, then asserted exactly; and the engine's use of lab metrics.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,7 +33,8 @@ import {
  * CONTENT      H1_MISSING (WARNING, 1 page)                           30        -> 70
  * LINKS        INTERNAL_BROKEN (CRITICAL, 1 page)                    100        -> 0
  * TECHNICAL    STATUS_4XX (CRITICAL, /missing: 1/1 of the pages, capped at every page) 100,
- *              HTTP_PAGE (CRITICAL, / : 1/1 of the pages) 100, LLMS_TXT_MISSING (site NOTICE) 0.5
+ *              HTTP_PAGE ("No HTTPS", a WARNING site fact on 1/1 of the pages: max(5, 0.5 x 30)) 15,
+ *              LLMS_TXT_MISSING (site NOTICE) 0.5
  *                                                                                -> 0 (never below)
  * PERFORMANCE  IMAGE_NO_DIMENSIONS (NOTICE, 1 page)                    3        -> 97
  * health       / has CRITICAL issues: 0 of 1 page without one          0 %
@@ -215,13 +216,14 @@ describe('scores of a hand-computed audit', () => {
   it('scores every category and the whole audit as computed by hand', () => {
     expect(plain.outcome.scores).toEqual(HAND_SCORES);
     expect(plain.outcome.breakdown).toMatchObject({ health: 0, htmlPages: 1, pagesWithCritical: 1, blockers: [] });
+    // Most severe first; within a severity site-level first, then by what it takes off the overall score.
     expect(plain.outcome.breakdown.costs.map((c) => [c.code, c.points])).toEqual([
       ['LINKS_INTERNAL_BROKEN', 100],
-      ['TECH_HTTP_PAGE', 100],
+      ['TECH_HTTP_PAGE', 15],
       ['CONTENT_H1_MISSING', 30],
+      ['TECH_LLMS_TXT_MISSING', 0.5],
       ['META_TITLE_TOO_SHORT', 3],
       ['PERF_IMAGE_NO_DIMENSIONS', 3],
-      ['TECH_LLMS_TXT_MISSING', 0.5],
     ]);
   });
 });
@@ -233,12 +235,12 @@ describe('lab metrics through the engine (stub LabMeter; real measurement: lab-v
   });
 
   it.each([
-    // LCP 4,500 > 4,000 ms: CRITICAL; INP 300 > 200 ms and FCP 2,000 > 1,800 ms: WARNING;
-    // page weight 3,000,000 B > 2,667 KiB (2,731,008 B): WARNING; CLS 0.05 and TBT 100 ms pass.
-    ['PERF_LCP', 'CRITICAL'],
-    ['PERF_INP', 'WARNING'],
-    ['PERF_FCP', 'WARNING'],
-    ['PERF_PAGE_WEIGHT', 'WARNING'],
+    // LCP 4,500 > 4,000 ms (poor): WARNING; INP 300 > 200 ms and FCP 2,000 > 1,800 ms (needs improvement):
+    // NOTICE; page weight 3,000,000 B > 2,667 KiB (2,731,008 B): NOTICE; CLS 0.05 and TBT 100 ms pass.
+    ['PERF_LCP', 'WARNING'],
+    ['PERF_INP', 'NOTICE'],
+    ['PERF_FCP', 'NOTICE'],
+    ['PERF_PAGE_WEIGHT', 'NOTICE'],
     ['PERF_CLS', null],
     ['PERF_TBT', null],
   ] as const)('%s is reported with severity %s', (code, severity) => {

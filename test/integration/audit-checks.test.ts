@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SafeHttpClient } from '../../src/platform/safe-http/index.js';
 import { CHECK_CATALOG, CHECK_THRESHOLDS, getCheck, type CheckCode } from '../../src/seo/checks/index.js';
+import { blockerNotices } from '../../src/seo/scoring/index.js';
 import {
   AUDITED_SITES,
   LONG_URL_PATH,
@@ -384,7 +385,7 @@ describe('check catalog coverage', () => {
   });
 
   it('PERF_TTFB reports beyond its designed pages only pages measured past the band', () => {
-    const { warning } = CHECK_THRESHOLDS.metrics.PERF_TTFB;
+    const { good: warning } = CHECK_THRESHOLDS.metrics.PERF_TTFB;
     for (const site of AUDITED_SITES) {
       for (const url of loadSlowed(site)) {
         const measured = runs[site].pages.find((p) => p.url === url)?.responseTimeMs;
@@ -395,12 +396,19 @@ describe('check catalog coverage', () => {
     }
   });
 
-  it('records each occurrence once, with the catalog severity unless banded', () => {
+  it('records each occurrence once, with the catalog severity unless banded or a noindex the sitemap lists', () => {
     for (const site of AUDITED_SITES) {
       const keys = runs[site].occurrences.map((o) => `${o.code} ${o.url}`);
       expect(keys.length, site).toBe(new Set(keys).size);
       for (const issue of runs[site].outcome.issues) {
-        if (!getCheck(issue.code).banded) expect(issue.severity).toBe(getCheck(issue.code).severity);
+        if (getCheck(issue.code).banded) continue;
+        // A noindex page its sitemap lists is not intended: CRITICAL (docs/scores.md, severity rule).
+        if (issue.code === 'TECH_NOINDEX' && issue.severity === 'CRITICAL') {
+          const listed = runs[site].pages.filter((p) => p.url === issue.occurrences[0]?.url);
+          expect(listed.length, `${site} ${issue.code}`).toBe(1);
+          continue;
+        }
+        expect(issue.severity).toBe(getCheck(issue.code).severity);
       }
     }
   });
@@ -443,6 +451,24 @@ describe('why a site check fired (occurrence evidence)', () => {
     ],
   ] as const)('%s: %s with %j', (site, code, expected) => {
     expect(evidence(site, code)).toMatchObject(expected);
+  });
+});
+
+describe('site-wide blockers through the engine (docs/scores.md, Blockers)', () => {
+  it('caps a site whose every page is noindex at 50, with the "0 indexable pages" banner', () => {
+    const { scores, breakdown } = runs.noindex.outcome;
+    expect(scores.overall).toBeLessThanOrEqual(50);
+    expect(breakdown.indexability).toEqual({ indexable: 0, noindex: 2, canonicalOtherHost: 0, canonicalSameHost: 0 });
+    expect(breakdown.blockers).toEqual(['TECH_NOINDEX_SITEWIDE', 'NO_INDEXABLE_PAGES']);
+    expect(blockerNotices(breakdown).map((n) => n.message)).toEqual([
+      expect.stringMatching(/^0 indexable pages: every page is noindex\. .*not applicable/),
+    ]);
+  });
+
+  it('caps a site whose robots.txt blocks all, and leaves an indexable site uncapped', () => {
+    expect(runs.blocksAll.outcome.scores.overall).toBeLessThanOrEqual(50);
+    expect(blockerNotices(runs.blocksAll.outcome.breakdown)[0].message).toMatch(/^robots\.txt blocks every crawler/);
+    expect(runs.clean.outcome.breakdown.blockers).toEqual([]);
   });
 });
 

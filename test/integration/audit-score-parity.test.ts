@@ -162,7 +162,7 @@ describe('seo audit and the server compute the same scores over the same facts',
         `query($p: ID!) { audit(projectId: $p) { status pagesCrawled pagesFailed overallScore metaScore ` +
           `contentScore linksScore technicalScore performanceScore
            scoreBreakdown { health htmlPages pagesWithCritical checksApplied checksPassed labPerformance cappedFrom
-             blockers
+             blockers indexability { indexable noindex canonicalOtherHost canonicalSameHost }
              costs { code category severity scope affectedPages points } }
            counts { urlsCrawled htmlPages indexablePages externalLinks { found checked couldNotCheck }
              resources { found checked } labPages { measured eligible } }

@@ -3,7 +3,7 @@
  * with no authentication; every code of CHECK_CATALOG is listed with its guidance, whatever codes it holds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECK_CATALOG, CHECK_GUIDANCE, type CheckCode } from '../../src/seo/checks/index.js';
+import { CHECK_CATALOG, CHECK_GUIDANCE, chargedScope, type CheckCode } from '../../src/seo/checks/index.js';
 import { createTestApp, gql, type TestApp } from '../support/app.js';
 
 let t: TestApp;
@@ -28,7 +28,8 @@ describe('GraphQL checks', () => {
         title: check.title,
         category: check.category,
         severity: check.severity,
-        scope: check.scope,
+        // How a failure is charged: a site fact evaluated on every page (No HTTPS...) is charged once, "site".
+        scope: chargedScope(check),
         description: check.description,
         why: guidance.why,
         fix: guidance.fix,

@@ -210,14 +210,15 @@ describe('an audit with check settings', () => {
     const url = `http://${host}:${port}/`;
     const { id } = await createProject(t, user, url);
     const base = await runAudit(id);
-    // The site as it is: over http every page fails TECH_HTTP_PAGE (CRITICAL); pages 1 and 3 lack a description.
+    // The site as it is: over http every page shows TECH_HTTP_PAGE ("No HTTPS", a WARNING charged once for the site,
+    // never in health); pages 1 and 3 lack a description.
     const http = base.issues.find((i) => i.code === 'TECH_HTTP_PAGE');
     const description = base.issues.find((i) => i.code === 'META_DESCRIPTION_MISSING');
-    expect(http).toMatchObject({ severity: 'CRITICAL', affected_pages: 4 });
+    expect(http).toMatchObject({ severity: 'WARNING', affected_pages: 4 });
     expect(description).toMatchObject({ severity: 'WARNING', affected_pages: 2 });
     expect(base.breakdown.htmlPages).toBe(4);
-    expect(base.breakdown.health).toBe(0);
-    expect(base.issues.filter((i) => i.severity === 'CRITICAL').map((i) => i.code)).toEqual(['TECH_HTTP_PAGE']);
+    expect(base.breakdown.health).toBe(100);
+    expect(base.issues.filter((i) => i.severity === 'CRITICAL').map((i) => i.code)).toEqual([]);
     expect(base.breakdown.blockers).toEqual([]);
     expect(base.breakdown.overrides).toBeUndefined();
 
@@ -273,8 +274,9 @@ describe('an audit with check settings', () => {
       technical: scores.TECHNICAL,
       performance: scores.PERFORMANCE,
     });
-    // The settings moved the score: the base audit's was lower (health 0).
-    expect(next.audit.overall_score).toBeGreaterThan(base.audit.overall_score);
+    // The settings moved the score: the description raised to CRITICAL takes half the pages out of health (50%),
+    // far more than disabling "No HTTPS" (a site fact, never in health) gives back.
+    expect(next.audit.overall_score).toBeLessThan(base.audit.overall_score);
 
     // A later change leaves the past audit's record alone.
     await gql(t, RESET, { p: id, c: 'TECH_HTTP_PAGE' }, { cookie: user.cookie });

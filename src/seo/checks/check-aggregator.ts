@@ -2,6 +2,7 @@ import {
   CHECK_CATALOG,
   CATEGORIES,
   SEVERITY_WEIGHTS,
+  chargedScope,
   getCheck,
   maxSeverity,
   type CheckCode,
@@ -41,6 +42,8 @@ class CodeState {
   occurrences = new Map<number, Occurrence>();
   omitted = 0;
   worst: Severity | null = null;
+  /** Failing pages by the severity of their result: a banded check's pages, each at its own band. */
+  bySeverity: Partial<Record<Severity, number>> = {};
   /** A site-scope result, with the occurrences kept (at most the aggregator's maximum) and how many it had. */
   site: { failed: boolean; applicablePages: number; occurrences: Occurrence[]; total: number } | null = null;
 
@@ -82,10 +85,13 @@ export class CheckAggregator {
       const state = this.state(result.code);
       const previous = state.set(index, result.failed ? FAILED : PASSED);
       if (!result.failed) continue;
-      const severity = result.severity ?? getCheck(result.code).severity;
-      if (severity === 'CRITICAL') this.markCritical(index);
+      const check = getCheck(result.code);
+      const severity = result.severity ?? check.severity;
+      // A site fact (no HTTPS, no compression...) is charged once for the site: it makes no page "critical".
+      if (severity === 'CRITICAL' && !check.siteFact) this.markCritical(index);
       if (previous === FAILED) continue;
       state.worst = state.worst === null ? severity : maxSeverity(state.worst, severity);
+      state.bySeverity[severity] = (state.bySeverity[severity] ?? 0) + 1;
       if (state.occurrences.size < this.maxOccurrences) {
         const occurrence: Occurrence = { url };
         if (result.evidence !== undefined) occurrence.evidence = result.evidence;
@@ -148,18 +154,22 @@ export class CheckAggregator {
           omittedOccurrences: total - occurrences.length,
         });
       } else if (state.applicable > 0) {
-        out.push({
+        const aggregate: CheckAggregate = {
           code: check.code,
           title: check.title,
           description: check.description,
           severity: state.worst ?? check.severity,
           category: check.category,
-          scope: check.scope,
+          // A site fact's pages are its evidence; it is charged once, as a site-level issue.
+          scope: chargedScope(check),
           affectedPages: state.affected,
           applicablePages: state.applicable,
           occurrences: [...state.occurrences.values()],
           omittedOccurrences: state.omitted,
-        });
+        };
+        // Pages at different severities (a banded check's bands): each page is charged at its own.
+        if (Object.keys(state.bySeverity).length > 1) aggregate.affectedBySeverity = { ...state.bySeverity };
+        out.push(aggregate);
       }
     }
     return out;

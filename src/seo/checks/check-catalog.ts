@@ -1,4 +1,11 @@
-/** The audit check catalog (CHECKS.md): one row per stable code. Thresholds live in check-thresholds.ts. */
+/**
+ * The audit check catalog (docs/scores.md): one row per stable code. Thresholds live in check-thresholds.ts.
+ *
+ * Severity rule (docs/scores.md "Severity rule"): CRITICAL when the page is out of search or broken for visitors
+ * (4xx/5xx, redirect loop, unintended noindex, missing title, no response); WARNING when it ranks, is shown or converts
+ * worse (missing description, duplicate title, thin content, poor vitals, broken resources, no HTTPS); NOTICE for
+ * hygiene that rarely changes outcomes (language, Open Graph, URL style, llms.txt).
+ */
 
 export type Severity = 'CRITICAL' | 'WARNING' | 'NOTICE';
 export type Category = 'META' | 'CONTENT' | 'LINKS' | 'TECHNICAL' | 'PERFORMANCE';
@@ -16,8 +23,13 @@ export interface CheckDefinition {
   scope: CheckScope;
   /** The rule, in one sentence. */
   description: string;
-  /** Banded metrics: WARNING above the first band, escalated to CRITICAL above the second. */
+  /** Banded metrics: NOTICE in the needs-improvement band, WARNING in the poor band (each page at its own band). */
   banded?: true;
+  /**
+   * A fact about the site or its server, evaluated on every page (the pages are its evidence) but charged once for the
+   * site: its issue's scope is "site", and it never makes a page "with a CRITICAL issue" for health.
+   */
+  siteFact?: true;
 }
 
 type Defined<C extends string, S extends CheckScope> = CheckDefinition & { code: C; scope: S };
@@ -30,6 +42,15 @@ const def = <C extends string, S extends CheckScope>(
   scope: S,
   description: string,
 ): Defined<C, S> => ({ code, title, severity, category, scope, description });
+
+/** A page-evaluated fact of the server (HTTPS, compression, caching, cookies): charged once, as a site-level issue. */
+const fact = <C extends string>(
+  code: C,
+  title: string,
+  severity: Severity,
+  category: Category,
+  description: string,
+): Defined<C, 'page'> => ({ code, title, severity, category, scope: 'page', description, siteFact: true });
 
 const band = <C extends string>(code: C, title: string, description: string): Defined<C, 'page'> => ({
   code,
@@ -140,11 +161,11 @@ export const CHECK_CATALOG = [
     'page',
     'The viewport sets user-scalable=no or a maximum-scale below 5.',
   ),
-  def('META_LANG_MISSING', 'Missing language', 'WARNING', 'META', 'page', 'The <html> element has no lang attribute.'),
+  def('META_LANG_MISSING', 'Missing language', 'NOTICE', 'META', 'page', 'The <html> element has no lang attribute.'),
   def(
     'META_LANG_INVALID',
     'Invalid language',
-    'WARNING',
+    'NOTICE',
     'META',
     'page',
     'The <html> lang attribute is not a valid BCP 47 language tag.',
@@ -675,7 +696,8 @@ export const CHECK_CATALOG = [
     'NOTICE',
     'TECHNICAL',
     'page',
-    'The page is noindex via meta robots or X-Robots-Tag.',
+    'The page is noindex via meta robots or X-Robots-Tag (CRITICAL when the sitemap lists it: the site asks for it ' +
+      'to be indexed and forbids it at once, so the noindex is not intended).',
   ),
   def(
     'TECH_NOINDEX_SITEWIDE',
@@ -685,7 +707,7 @@ export const CHECK_CATALOG = [
     'site',
     '90% or more of the crawled HTML pages are noindex.',
   ),
-  // A notice, not CHECKS.md's warning: a 404 robots.txt means "crawl everything", which harms nothing (issue 26).
+  // A notice (docs/scores.md): a 404 robots.txt means "crawl everything", which harms nothing (issue 26).
   def('TECH_ROBOTS_MISSING', 'Missing robots.txt', 'NOTICE', 'TECHNICAL', 'site', '/robots.txt answers 404.'),
   def(
     'TECH_ROBOTS_UNREACHABLE',
@@ -812,13 +834,12 @@ export const CHECK_CATALOG = [
   def('TECH_URL_UPPERCASE', 'Uppercase URL', 'NOTICE', 'TECHNICAL', 'page', 'The URL path has uppercase letters.'),
   def('TECH_URL_UNDERSCORE', 'Underscore in URL', 'NOTICE', 'TECHNICAL', 'page', 'The URL path has underscores.'),
   def('TECH_URL_TOO_LONG', 'URL too long', 'NOTICE', 'TECHNICAL', 'page', 'The URL is over 115 characters.'),
-  def(
+  fact(
     'TECH_HTTP_PAGE',
-    'Page served over HTTP',
-    'CRITICAL',
+    'No HTTPS',
+    'WARNING',
     'TECHNICAL',
-    'page',
-    'The page is served over http without a redirect to https.',
+    'Pages are served over http without a redirect to https (charged once for the site; the pages are the evidence).',
   ),
   def('TECH_MIXED_CONTENT', 'Mixed content', 'WARNING', 'TECHNICAL', 'page', 'An https page loads http resources.'),
   def(
@@ -889,12 +910,11 @@ export const CHECK_CATALOG = [
     'site',
     'The start page enables HSTS with a max-age under one year (31,536,000 seconds).',
   ),
-  def(
+  fact(
     'TECH_COOKIE_INSECURE',
     'Cookie without Secure',
-    'WARNING',
+    'NOTICE',
     'TECHNICAL',
-    'page',
     'An https page sets a cookie without the Secure attribute, so it may be sent over plain http.',
   ),
   def(
@@ -1053,14 +1073,14 @@ export const CHECK_CATALOG = [
     'Requests the page made while rendering failed: network errors, 4xx/5xx answers, refused or over budget.',
   ),
   // PERFORMANCE
-  band('PERF_LCP', 'Slow Largest Contentful Paint', 'LCP over 2,500 ms (warning) or 4,000 ms (critical).'),
-  band('PERF_CLS', 'High Cumulative Layout Shift', 'CLS over 0.1 (warning) or 0.25 (critical).'),
-  band('PERF_INP', 'Slow Interaction to Next Paint', 'INP over 200 ms (warning) or 500 ms (critical).'),
-  band('PERF_TBT', 'High Total Blocking Time', 'TBT over 200 ms (warning) or 600 ms (critical).'),
-  band('PERF_FCP', 'Slow First Contentful Paint', 'FCP over 1,800 ms (warning) or 3,000 ms (critical).'),
-  band('PERF_TTFB', 'Slow server response (TTFB)', 'Time to first byte over 800 ms (warning) or 1,800 ms (critical).'),
-  band('PERF_DOM_SIZE', 'Excessive DOM size', 'Over 1,500 elements (warning) or 3,000 (critical).'),
-  band('PERF_PAGE_WEIGHT', 'Heavy page', 'Total page weight over 2,667 KiB (warning) or 4,000 KiB (critical).'),
+  band('PERF_LCP', 'Slow Largest Contentful Paint', 'LCP over 2,500 ms (notice) or 4,000 ms (warning).'),
+  band('PERF_CLS', 'High Cumulative Layout Shift', 'CLS over 0.1 (notice) or 0.25 (warning).'),
+  band('PERF_INP', 'Slow Interaction to Next Paint', 'INP over 200 ms (notice) or 500 ms (warning).'),
+  band('PERF_TBT', 'High Total Blocking Time', 'TBT over 200 ms (notice) or 600 ms (warning).'),
+  band('PERF_FCP', 'Slow First Contentful Paint', 'FCP over 1,800 ms (notice) or 3,000 ms (warning).'),
+  band('PERF_TTFB', 'Slow server response (TTFB)', 'Time to first byte over 800 ms (notice) or 1,800 ms (warning).'),
+  band('PERF_DOM_SIZE', 'Excessive DOM size', 'Over 800 elements (notice) or 1,400 (warning).'),
+  band('PERF_PAGE_WEIGHT', 'Heavy page', 'Total page weight over 2,667 KiB (notice) or 4,000 KiB (warning).'),
   def('PERF_IMAGE_TOO_LARGE', 'Large image', 'WARNING', 'PERFORMANCE', 'page', 'An image is over 200 KiB.'),
   def(
     'PERF_IMAGE_NO_DIMENSIONS',
@@ -1070,12 +1090,11 @@ export const CHECK_CATALOG = [
     'page',
     'An <img> lacks width and height attributes, which causes layout shifts.',
   ),
-  def(
+  fact(
     'PERF_NO_COMPRESSION',
     'Uncompressed response',
     'NOTICE',
     'PERFORMANCE',
-    'page',
     'A text response is sent without gzip, br or zstd compression.',
   ),
   def(
@@ -1086,12 +1105,11 @@ export const CHECK_CATALOG = [
     'page',
     'A synchronous script in <head> without async/defer, or many blocking stylesheets.',
   ),
-  def(
+  fact(
     'PERF_NO_CACHE_HEADERS',
     'Static asset without caching',
     'NOTICE',
     'PERFORMANCE',
-    'page',
     'A static asset has no Cache-Control max-age and no ETag/Last-Modified.',
   ),
   def(
@@ -1139,6 +1157,14 @@ export function getCheck(code: string): CheckDefinition {
   const check = CHECKS_BY_CODE.get(code);
   if (!check) throw new RangeError(`unknown check code ${code}`);
   return check;
+}
+
+/**
+ * How a failure is charged: `site` (once) for site-scope checks and for site facts evaluated on every page
+ * (TECH_HTTP_PAGE, compression...); `page` (by the share of pages) for the rest.
+ */
+export function chargedScope(check: CheckDefinition): CheckScope {
+  return check.scope === 'site' || check.siteFact ? 'site' : 'page';
 }
 
 /** The more severe of two severities. */

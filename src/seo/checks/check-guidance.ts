@@ -1,7 +1,7 @@
 /**
  * Why each audit check matters and how to fix it, in plain English for SEO practitioners (one entry per code of
  * the catalog in check-catalog.ts; the Record type makes a missing code a compile error). The texts follow each
- * check's rule and thresholds as the catalog describes them (CHECKS.md).
+ * check's rule and thresholds as the catalog describes them (docs/scores.md).
  */
 import type { CheckCode } from './check-catalog.js';
 
@@ -1211,7 +1211,7 @@ export const CHECK_GUIDANCE: Readonly<Record<CheckCode, CheckGuidance>> = {
   PERF_DOM_SIZE: {
     why:
       'A large DOM uses more memory and makes style calculation, layout and scripts slower, especially on ' +
-      'phones, which hurts loading and responsiveness. Over 1,500 elements is a warning, over 3,000 critical.',
+      'phones, which hurts loading and responsiveness. Over 800 elements is a notice, over 1,400 a warning.',
     fix:
       'Reduce elements: remove needless wrapper elements, paginate long lists and tables or render only the ' +
       'visible rows, load off-screen sections such as mega menus or reviews on demand, and avoid separate mobile ' +

@@ -16,13 +16,13 @@ export function fail(evidence?: Record<string, unknown>, severity?: Severity): C
   return outcome;
 }
 
-/** Banded metric: above `critical` fails as CRITICAL, above `warning` as WARNING, else passes. */
+/** Banded metric: above `poor` fails as WARNING, above `good` (needs improvement) as NOTICE, else passes. */
 export function banded(
   value: number,
-  band: { warning: number; critical: number },
+  band: { good: number; poor: number },
   evidence: Record<string, unknown>,
 ): CheckOutcome {
-  if (value > band.critical) return fail(evidence, 'CRITICAL');
-  if (value > band.warning) return fail(evidence, 'WARNING');
+  if (value > band.poor) return fail(evidence, 'WARNING');
+  if (value > band.good) return fail(evidence, 'NOTICE');
   return pass();
 }

@@ -8,8 +8,8 @@
  * - Severity: every failing result of the check carries the overridden severity, so the issue shows it and the score
  *   formula prices it as that severity (page-level cost 100 × weight(severity) × affected / HTML pages, site-level
  *   the fixed cost of that severity, health counts the pages where a check set to CRITICAL fails).
- * - Banded checks (PERF_LCP, PERF_CLS...): their severity is the band the measured value fell in (WARNING above the
- *   first threshold, CRITICAL above the second), so it cannot be overridden; they can be disabled.
+ * - Banded checks (PERF_LCP, PERF_CLS...): their severity is the band the measured value fell in (NOTICE above the
+ *   first threshold, WARNING above the second), so it cannot be overridden; they can be disabled.
  */
 import { findCheck, type CheckDefinition, type Severity } from './check-catalog.js';
 import type { CheckAggregate, CheckResult, SiteCheckResult } from './check.types.js';
@@ -28,7 +28,7 @@ export function overrideProblem(code: string, severity: Severity | null | undefi
     return `Unknown check code "${code.slice(0, 100)}": see the check catalog (query checks, GET /api/checks).`;
   if (severity && check.banded && severity !== check.severity)
     return (
-      `${code} is a banded check: its severity follows the measured value (WARNING, then CRITICAL above the ` +
+      `${code} is a banded check: its severity follows the measured value (NOTICE, then WARNING above the ` +
       'second threshold) and cannot be overridden; it can only be disabled.'
     );
   return null;
@@ -96,7 +96,12 @@ export class CheckOverrides {
     for (const aggregate of aggregates) {
       if (this.disabled.has(aggregate.code)) continue;
       const severity = this.severities.get(aggregate.code);
-      out.push(severity ? { ...aggregate, severity } : aggregate);
+      if (!severity) out.push(aggregate);
+      else {
+        // Every failing page is then at the overridden severity.
+        const { affectedBySeverity: _bands, ...rest } = aggregate;
+        out.push({ ...rest, severity });
+      }
     }
     return out;
   }

@@ -284,4 +284,9 @@ export interface CheckAggregate {
   occurrences: Occurrence[];
   /** Occurrences dropped by the aggregator's cap (still counted in affectedPages). */
   omittedOccurrences: number;
+  /**
+   * Affected pages by the severity of their result, when they differ (a banded check: pages in the needs-improvement
+   * band are NOTICEs, in the poor band WARNINGs); the score charges each page at its own. `severity` is the worst.
+   */
+  affectedBySeverity?: Partial<Record<Severity, number>>;
 }

@@ -5,6 +5,7 @@ export {
   CHECKS_BY_CODE,
   SEVERITIES,
   SEVERITY_WEIGHTS,
+  chargedScope,
   findCheck,
   getCheck,
   maxSeverity,

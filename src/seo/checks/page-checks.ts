@@ -346,10 +346,14 @@ export const PAGE_EVALUATORS: Readonly<Record<PageCheckCode, PageEvaluator>> = {
     responded ? (page.status >= 500 && page.status < 600 ? fail({ status: page.status }) : pass()) : null,
   TECH_TIMEOUT: ({ page }) => (page.timedOut ? fail() : pass()),
   PAGE_FETCH_FAILED: ({ page }) => (page.fetchError ? fail({ error: page.fetchError }) : pass()),
-  TECH_NOINDEX: ({ html }) =>
+  // Listed in the sitemap, the page is one the site asks to have indexed: its noindex is not intended (CRITICAL).
+  TECH_NOINDEX: ({ html, page }) =>
     html
       ? html.robots.noindex
-        ? fail({ sources: html.robots.noindexSources, meta: html.robots.meta, header: html.robots.header })
+        ? fail(
+            { sources: html.robots.noindexSources, meta: html.robots.meta, header: html.robots.header },
+            page.inSitemap ? 'CRITICAL' : undefined,
+          )
         : pass()
       : null,
   TECH_BLOCKED_BY_ROBOTS: (ctx) => ctx.linkTargets()?.TECH_BLOCKED_BY_ROBOTS ?? null,
@@ -533,7 +537,7 @@ function codePointLength(text: string): number {
   return length;
 }
 
-function metric(value: number | undefined, band: { warning: number; critical: number }, field: string): CheckOutcome {
+function metric(value: number | undefined, band: { good: number; poor: number }, field: string): CheckOutcome {
   if (value === undefined || !Number.isFinite(value)) return null;
   return banded(value, band, { [field]: value });
 }

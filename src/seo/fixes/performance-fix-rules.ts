@@ -35,12 +35,12 @@ function metricSentence(
   const { field, label, format } = METRIC_FIELDS[code];
   const band = T.metrics[code];
   const value = ctx.evidence.number(field);
-  const bands = `good: at most ${format(band.warning)}; poor: over ${format(band.critical)}`;
+  const bands = `good: at most ${format(band.good)}; poor: over ${format(band.poor)}`;
   const sentence =
     value !== null
       ? `${label} on ${pageName(ctx)} is ${format(value)} (${bands}).`
-      : `${label} on ${pageName(ctx)} is above ${format(band.warning)} (${bands}).`;
-  return { sentence, value, short: value !== null ? format(value) : `over ${format(band.warning)}` };
+      : `${label} on ${pageName(ctx)} is above ${format(band.good)} (${bands}).`;
+  return { sentence, value, short: value !== null ? format(value) : `over ${format(band.good)}` };
 }
 
 /** The most likely LCP image: og:image when the page shows it, else the first content image. */
@@ -194,7 +194,7 @@ export const PERFORMANCE_FIX_RULES: Record<PerformanceCode, FixRule> = {
   PERF_DOM_SIZE: (ctx) => {
     const metric = metricSentence(ctx, 'PERF_DOM_SIZE');
     return {
-      summary: `Shrink the DOM (${metric.short}; target under ${formatCount(T.metrics.PERF_DOM_SIZE.warning)})`,
+      summary: `Shrink the DOM (${metric.short}; target under ${formatCount(T.metrics.PERF_DOM_SIZE.good)})`,
       steps: [
         metric.sentence,
         'Large DOMs slow every style recalculation and interaction. Look for hidden duplicates (mobile and ' +
@@ -213,7 +213,7 @@ export const PERFORMANCE_FIX_RULES: Record<PerformanceCode, FixRule> = {
       .filter((image) => !/logo|icon|sprite|\.svg(\?|$)/i.test(image.src))
       .slice(0, 4);
     return {
-      summary: `Reduce the page weight (${metric.short}) below ${formatBytes(T.metrics.PERF_PAGE_WEIGHT.warning)}`,
+      summary: `Reduce the page weight (${metric.short}) below ${formatBytes(T.metrics.PERF_PAGE_WEIGHT.good)}`,
       steps: [
         metric.sentence,
         'Images are usually most of it: serve AVIF/WebP at the displayed size with srcset, and lazy-load ' +

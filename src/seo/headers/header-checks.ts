@@ -34,7 +34,7 @@ export interface HeaderContext {
 
 export interface CheckOutcome {
   check: HeaderCheck;
-  /** Catalog codes (CHECKS.md) this outcome raises. */
+  /** Catalog codes (docs/scores.md) this outcome raises. */
   issues: CheckCode[];
 }
 
@@ -315,7 +315,7 @@ function checkCaching(ctx: HeaderContext): CheckOutcome {
   const value = parts.length === 0 ? null : parts.join('; ');
   const { directives, hasMaxAge, hasValidator, cacheable } = cacheVerdict(ctx.headers);
   const freshFor = directives.sMaxAge ?? directives.maxAge;
-  // CHECKS.md: PERF_NO_CACHE_HEADERS concerns static assets lacking both max-age and validators.
+  // docs/scores.md: PERF_NO_CACHE_HEADERS concerns static assets lacking both max-age and validators.
   const issues: CheckCode[] = isStaticAssetResponse(ctx.headers) && !cacheable ? ['PERF_NO_CACHE_HEADERS'] : [];
 
   if (directives.noStore) {

@@ -194,7 +194,7 @@ export interface CacheVerdict {
   hasMaxAge: boolean;
   /** ETag or Last-Modified: the response may be revalidated cheaply. */
   hasValidator: boolean;
-  /** Either of the two: what PERF_NO_CACHE_HEADERS asks of a static asset (CHECKS.md). */
+  /** Either of the two: what PERF_NO_CACHE_HEADERS asks of a static asset (docs/scores.md). */
   cacheable: boolean;
 }
 

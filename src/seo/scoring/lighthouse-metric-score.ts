@@ -3,7 +3,7 @@ import type { LabMetrics } from '../checks/index.js';
 /**
  * Lighthouse's metric scoring (core/lib/statistics.js, v10+ mobile). A metric maps onto a log-normal
  * curve given by two control points: `p10` scores 0.90 and `median` scores 0.50. Here, as in
- * CHECKS.md, p10 is the "good" threshold and the median the "poor" one.
+ * docs/scores.md, p10 is the "good" threshold and the median the "poor" one.
  */
 
 export type LighthouseMetric = 'FCP' | 'LCP' | 'TBT' | 'CLS' | 'SI';

@@ -1,19 +1,30 @@
 /**
- * Audit scores (CHECKS.md "Scoring"), all integers 0..100. Every issue costs points, so that fixing it moves the
+ * Audit scores (docs/scores.md "Scoring"), all integers 0..100. Every issue costs points, so that fixing it moves the
  * score, and the costs are the explanation ("why this score"):
  *
  *   page-level issue cost = 100 * weight(severity) * affected pages / crawled HTML pages
- *                           weight: CRITICAL 1.0 | WARNING 0.3 | NOTICE 0.03; a CRITICAL issue costs at least 1
+ *                           weight: CRITICAL 1.0 | WARNING 0.3 | NOTICE 0.03; a CRITICAL issue costs at least 1;
+ *                           a banded check's pages are each charged at their own band (NOTICE / WARNING)
  *   site-level issue cost = CRITICAL 15 | WARNING 5 | NOTICE 0.5   (checks whose catalog scope is "site")
+ *   site fact cost        = a fact of the site or its server evaluated on every page (no HTTPS, no compression...):
+ *                           one site-level issue, never in health, costing the larger of its site-level cost and
+ *                           half what its severity costs as a page-level issue on the pages it reaches (no HTTPS on
+ *                           every page: 15). The calibration table bounds it: at the fixed 5 a clean http site scores
+ *                           99 (row 13 wants at most 98); at the full 30, three notices on a clean http site take it
+ *                           under 97 (row 9). docs/scores.md says why.
  *   category              = max(0, round(100 - Σ its costs)); 100 when nothing in it fires
  *   performance           = with lab metrics: 100 * mean over pages of Lighthouse's score (FCP 10, LCP 25, TBT 30,
  *                           CLS 25, SI 10, re-normalized), minus the category's other costs (the metric checks
  *                           Lighthouse's score already counts cost nothing more); else the category formula
- *   health                = % of crawled HTML pages with no CRITICAL issue
+ *   health                = % of crawled HTML pages with no page-level CRITICAL issue
  *   overall               = round(0.5 * health + 0.5 * (20 META + 20 CONTENT + 20 LINKS + 25 TECHNICAL
  *                           + 15 PERFORMANCE) / 100), capped at 50 when a site-wide blocker fires
- *                           (TECH_ROBOTS_BLOCKS_ALL, TECH_NOINDEX_SITEWIDE, TECH_ROBOTS_UNREACHABLE, or the start
- *                           URL answering 4xx/5xx)
+ *                           (TECH_ROBOTS_BLOCKS_ALL, TECH_NOINDEX_SITEWIDE, TECH_ROBOTS_UNREACHABLE, 0 indexable
+ *                           pages, or the start URL answering 4xx/5xx); a start URL that does not answer at all
+ *                           fails the audit (no score)
+ *   why this score        = the costs, most severe first; within a severity, what is fixed once for the whole site
+ *                           (site-level) first, then what takes most off the overall score (its points times its
+ *                           category's weight, plus the health a CRITICAL page-level issue takes)
  *   issue priority        = its cost + the ranking term of its affected pages that rank (ranking-weight.ts)
  *   project check settings = applied before all of this (src/seo/checks/check-overrides.ts): a disabled check is
  *                           not reported and counts nowhere (no cost, not in health, not a blocker, not applied);
@@ -21,9 +32,11 @@
  *                           health); banded PERF_* checks keep their measured band. Recorded in breakdown.overrides.
  *
  * The first formula (a severity-weighted pass rate over every applicable check) diluted real problems: fixing 4
- * missing titles and a 500 page on a 150-page site left the overall score where it was.
+ * missing titles and a 500 page on a 150-page site left the overall score where it was. The second charged a
+ * server-wide fact (plain http) as a CRITICAL on every page: every http site scored 23-37 whatever else was true.
  */
 import {
+  chargedScope,
   findCheck,
   getCheck,
   type Category,
@@ -51,6 +64,11 @@ export const CRITICAL_MIN_COST = 1;
 export const SITE_ISSUE_COSTS: Readonly<Record<Severity, number>> = { CRITICAL: 15, WARNING: 5, NOTICE: 0.5 };
 /** The share of the overall score that is health (pages without a CRITICAL issue); the rest is the categories. */
 export const HEALTH_SHARE = 0.5;
+/**
+ * A site fact (no HTTPS, no compression...) costs this share of what its severity costs as a page-level issue on the
+ * pages it reaches (and at least its site-level cost): one fix for the whole site, never in health.
+ */
+export const SITE_FACT_SHARE = 0.5;
 
 export const BLOCKER_CODES: readonly string[] = [
   'TECH_ROBOTS_BLOCKS_ALL',
@@ -58,7 +76,12 @@ export const BLOCKER_CODES: readonly string[] = [
   'TECH_ROBOTS_UNREACHABLE',
 ];
 
+/** The blocker of a crawl whose 2xx HTML pages are all noindex or canonical to another URL. */
+export const NO_INDEXABLE_PAGES = 'NO_INDEXABLE_PAGES';
+
 export const BLOCKED_OVERALL_CAP = 50;
+
+const SEVERITY_RANK: Readonly<Record<Severity, number>> = { CRITICAL: 3, WARNING: 2, NOTICE: 1 };
 
 /** Lab metric checks whose metric Lighthouse's performance score already weighs (not charged twice). */
 export const LIGHTHOUSE_SCORED_CODES: ReadonlySet<string> = new Set(['PERF_FCP', 'PERF_LCP', 'PERF_TBT', 'PERF_CLS']);
@@ -71,12 +94,26 @@ export interface ScoredCheck {
   scope?: CheckScope;
   affectedPages: number;
   applicablePages: number;
+  /** Affected pages by the severity of their result, when they differ (banded checks): each charged at its own. */
+  affectedBySeverity?: Partial<Record<Severity, number>>;
+}
+
+/** What the crawl found about indexability: 2xx HTML pages a search engine would index, and why the others not. */
+export interface Indexability {
+  indexable: number;
+  noindex: number;
+  /** Pages naming a canonical URL on another host (and not noindex). */
+  canonicalOtherHost: number;
+  /** Pages naming another canonical URL on the same host (and not noindex). */
+  canonicalSameHost: number;
 }
 
 /** Crawled HTML documents (link targets, PDFs and other resources are not pages); how many have a CRITICAL issue. */
 export interface ScoredPages {
   html: number;
   withCritical: number;
+  /** The crawled 2xx HTML pages' indexability; 0 indexable pages is a blocker. Unknown when absent. */
+  indexability?: Indexability;
 }
 
 export interface ScoreOptions {
@@ -133,6 +170,8 @@ export interface ScoreBreakdown {
   blockers: string[];
   /** The project's check settings in force (disabled checks, overridden severities); absent when none were. */
   overrides?: CheckOverride[];
+  /** The crawled pages' indexability (NO_INDEXABLE_PAGES says when none is indexable); absent when not counted. */
+  indexability?: Indexability;
 }
 
 export interface ScoreResult {
@@ -143,18 +182,41 @@ export interface ScoreResult {
 /** What one failing check costs its category, or null when it costs nothing (passing or not applicable). */
 export function issueCost(check: ScoredCheck, htmlPages: number): ScoreCost | null {
   if (check.applicablePages <= 0 || check.affectedPages <= 0) return null;
-  const definition = check.severity && check.scope && check.category ? null : getCheck(check.code);
+  const definition = findCheck(check.code);
   const severity = check.severity ?? definition!.severity;
-  const scope = check.scope ?? definition!.scope;
+  const scope = check.scope ?? chargedScope(definition!);
   const category = check.category ?? definition!.category;
+  const pageCost = (sev: Severity, pages: number) => {
+    const share = Math.min(1, pages / Math.max(1, htmlPages));
+    return 100 * PAGE_ISSUE_WEIGHTS[sev] * share;
+  };
   let points: number;
-  if (scope === 'site') points = SITE_ISSUE_COSTS[severity];
-  else {
-    const share = Math.min(1, check.affectedPages / Math.max(1, htmlPages));
-    points = 100 * PAGE_ISSUE_WEIGHTS[severity] * share;
+  if (scope === 'site') {
+    points = SITE_ISSUE_COSTS[severity];
+    // A site fact reaches pages: it costs at least what its severity costs on them (charged once, never in health).
+    if (definition?.siteFact) points = Math.max(points, SITE_FACT_SHARE * pageCost(severity, check.affectedPages));
+  } else if (check.affectedBySeverity && Object.keys(check.affectedBySeverity).length > 1) {
+    // Each page at its own band: a DOM of 1,600 nodes is a WARNING on that page, one of 900 a NOTICE on its own.
+    points = 0;
+    for (const [sev, pages] of Object.entries(check.affectedBySeverity) as [Severity, number][])
+      points += pageCost(sev, pages);
+    if (severity === 'CRITICAL') points = Math.max(CRITICAL_MIN_COST, points);
+  } else {
+    points = pageCost(severity, check.affectedPages);
     if (severity === 'CRITICAL') points = Math.max(CRITICAL_MIN_COST, points);
   }
   return { code: check.code, category, severity, scope, affectedPages: check.affectedPages, points };
+}
+
+/**
+ * What a cost takes off the overall score, in overall points: its share of the categories' half, plus the health
+ * a page-level CRITICAL issue takes (at most its share of the pages). "Why this score" lists the largest first.
+ */
+export function overallImpact(cost: ScoreCost, htmlPages: number): number {
+  let impact = ((1 - HEALTH_SHARE) * cost.points * CATEGORY_WEIGHTS[cost.category]) / 100;
+  if (cost.severity === 'CRITICAL' && cost.scope === 'page')
+    impact += HEALTH_SHARE * 100 * Math.min(1, cost.affectedPages / Math.max(1, htmlPages));
+  return impact;
 }
 
 /**
@@ -165,12 +227,13 @@ export function issueCost(check: ScoredCheck, htmlPages: number): ScoreCost | nu
  * applied to.
  */
 export function issuePriority(
-  check: Required<Omit<ScoredCheck, 'scope'>>,
+  check: Required<Omit<ScoredCheck, 'scope' | 'affectedBySeverity'>>,
   htmlPages: number | null,
   ranking = 0,
 ): number {
   // A stored issue names its severity and category; a code the catalog no longer has counts as page-level.
-  const scope = findCheck(check.code)?.scope ?? 'page';
+  const definition = findCheck(check.code);
+  const scope = definition ? chargedScope(definition) : 'page';
   // The fields scoring reads, named: a stored issue carries many more, and a list of 2,000 issues copied each of them.
   const { code, severity, category, affectedPages, applicablePages } = check;
   const scored = { code, severity, category, scope, affectedPages, applicablePages };
@@ -182,7 +245,9 @@ export function issuePriority(
 function inferredPages(checks: readonly ScoredCheck[]): ScoredPages {
   let html = 0;
   for (const check of checks) {
-    if ((check.scope ?? getCheck(check.code).scope) === 'page') html = Math.max(html, check.applicablePages);
+    const definition = getCheck(check.code);
+    if (definition.scope === 'page' && (check.scope ?? 'page') === 'page') html = Math.max(html, check.applicablePages);
+    else if (definition.siteFact) html = Math.max(html, check.applicablePages);
   }
   return { html, withCritical: 0 };
 }
@@ -198,7 +263,14 @@ export function scoreAudit(checks: readonly ScoredCheck[], options: ScoreOptions
     if (labPerformance !== null && LIGHTHOUSE_SCORED_CODES.has(cost.code)) continue;
     costs.push(cost);
   }
-  costs.sort((a, b) => b.points - a.points || a.code.localeCompare(b.code));
+  costs.sort(
+    (a, b) =>
+      SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
+      (a.scope === 'site' ? 0 : 1) - (b.scope === 'site' ? 0 : 1) ||
+      overallImpact(b, pages.html) - overallImpact(a, pages.html) ||
+      b.points - a.points ||
+      a.code.localeCompare(b.code),
+  );
   const lost = (category: Category) =>
     costs.filter((c) => c.category === category).reduce((sum, c) => sum + c.points, 0);
   const category = (c: Category, from = 100) => Math.max(0, roundScore(from - lost(c)));
@@ -218,7 +290,7 @@ export function scoreAudit(checks: readonly ScoredCheck[], options: ScoreOptions
   const withCritical = Math.min(pages.withCritical, pages.html);
   const health = pages.html > 0 ? (100 * (pages.html - withCritical)) / pages.html : 100;
   const uncapped = roundScore(HEALTH_SHARE * health + (1 - HEALTH_SHARE) * categories);
-  const blockers = blockersOf(checks, options.startUrlStatus);
+  const blockers = blockersOf(checks, options.startUrlStatus, pages.indexability);
   const overall = blockers.length ? Math.min(uncapped, BLOCKED_OVERALL_CAP) : uncapped;
   return {
     scores: { overall, meta, content, links, technical, performance },
@@ -233,6 +305,7 @@ export function scoreAudit(checks: readonly ScoredCheck[], options: ScoreOptions
       cappedFrom: overall < uncapped ? uncapped : null,
       blockers,
       ...(options.overrides?.length ? { overrides: [...options.overrides] } : {}),
+      ...(pages.indexability ? { indexability: { ...pages.indexability } } : {}),
     },
   };
 }
@@ -242,19 +315,85 @@ export function computeScores(checks: readonly ScoredCheck[], options: ScoreOpti
   return scoreAudit(checks, options).scores;
 }
 
-/** The site-wide blockers that fire: the codes, and `START_URL_<status>` when the start URL answers 4xx/5xx. */
-export function blockersOf(checks: readonly ScoredCheck[], startUrlStatus?: number | null): string[] {
+/**
+ * The site-wide blockers that fire: the codes, `NO_INDEXABLE_PAGES` when the crawl found 2xx HTML pages and none is
+ * indexable (each noindex or canonical to another URL), and `START_URL_<status>` when the start URL answers 4xx/5xx.
+ */
+export function blockersOf(
+  checks: readonly ScoredCheck[],
+  startUrlStatus?: number | null,
+  indexability?: Indexability,
+): string[] {
   const fired = checks
     .filter((check) => BLOCKER_CODES.includes(check.code) && check.applicablePages > 0 && check.affectedPages > 0)
     .map((check) => check.code);
+  if (indexability && indexability.indexable === 0 && nonIndexable(indexability) > 0) fired.push(NO_INDEXABLE_PAGES);
   if (startUrlStatus !== undefined && startUrlStatus !== null && startUrlStatus >= 400 && startUrlStatus < 600)
     fired.push(`START_URL_${startUrlStatus}`);
   return fired;
 }
 
+function nonIndexable(i: Indexability): number {
+  return i.noindex + i.canonicalOtherHost + i.canonicalSameHost;
+}
+
 /** A site-wide blocker: search engines cannot crawl or index the site at all. */
-export function isBlocked(checks: readonly ScoredCheck[], startUrlStatus?: number | null): boolean {
-  return blockersOf(checks, startUrlStatus).length > 0;
+export function isBlocked(
+  checks: readonly ScoredCheck[],
+  startUrlStatus?: number | null,
+  indexability?: Indexability,
+): boolean {
+  return blockersOf(checks, startUrlStatus, indexability).length > 0;
+}
+
+/** One blocker, said as the banner says it. */
+export interface BlockerNotice {
+  code: string;
+  message: string;
+}
+
+/**
+ * The banner of a capped audit: one sentence per blocker, the "0 indexable pages" one first. Site-wide noindex is
+ * left out when it is the reason for 0 indexable pages (one fact, one line). When no page is indexable, the checks
+ * that judge indexable pages only (thin content, duplicates) do not apply, and the banner says so.
+ */
+export function blockerNotices(breakdown: Pick<ScoreBreakdown, 'blockers' | 'indexability'>): BlockerNotice[] {
+  const notices: BlockerNotice[] = [];
+  const blockers = breakdown.blockers;
+  const none = blockers.includes(NO_INDEXABLE_PAGES);
+  if (none) {
+    const i = breakdown.indexability;
+    const why =
+      !i || nonIndexable(i) === 0
+        ? 'no crawled page is indexable'
+        : i.noindex === nonIndexable(i)
+          ? 'every page is noindex'
+          : i.canonicalOtherHost === nonIndexable(i)
+            ? 'every page is canonical to another host'
+            : 'every page is noindex or names another URL as its canonical';
+    notices.push({
+      code: NO_INDEXABLE_PAGES,
+      message:
+        `0 indexable pages: ${why}. Search engines will index none of this site as audited; thin and duplicate ` +
+        'content checks are not applicable (they judge indexable pages only).',
+    });
+  }
+  for (const code of blockers) {
+    if (code === NO_INDEXABLE_PAGES || (none && code === 'TECH_NOINDEX_SITEWIDE')) continue;
+    const status = /^START_URL_(\d+)$/.exec(code)?.[1];
+    const message =
+      status !== undefined
+        ? `The start URL answers ${status}: search engines get an error where the site begins.`
+        : code === 'TECH_ROBOTS_BLOCKS_ALL'
+          ? 'robots.txt blocks every crawler (Disallow: / for *): search engines may not crawl the site.'
+          : code === 'TECH_ROBOTS_UNREACHABLE'
+            ? 'robots.txt cannot be read (5xx or no answer): search engines treat the whole site as disallowed.'
+            : code === 'TECH_NOINDEX_SITEWIDE'
+              ? '90% or more of the pages are noindex: search engines will index almost nothing of this site.'
+              : `${code} keeps search engines from the whole site.`;
+    notices.push({ code, message });
+  }
+  return notices;
 }
 
 function labPerformanceScore(labMetrics: ScoreOptions['labMetrics']): number | null {

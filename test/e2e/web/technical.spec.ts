@@ -46,17 +46,20 @@ test('the technical page explains what is not measured yet, then shows site fact
   await expect(page.getByRole('heading', { name: 'Latest scores' })).toBeVisible({ timeout: 90_000 });
 
   await sections.getByRole('link', { name: 'Technical' }).click();
-  // Site facts as pass/fail cards, each with its reason: the fixture site is plain http with robots.txt and a sitemap.
+  // Site facts as cards, each with its reason and, when failed, the severity its issue has in the issues list: the
+  // fixture site is plain http ("No HTTPS", a WARNING) with robots.txt and a sitemap.
   const facts = page.getByRole('region', { name: 'Site facts' });
   const https = facts.getByRole('listitem').filter({ has: page.getByRole('heading', { name: /^HTTPS/ }) });
-  await expect(https.getByRole('heading')).toHaveText(/HTTPS\s*Fail/);
+  await expect(https.getByRole('heading')).toHaveText(/HTTPS\s*Warning/);
   await expect(https).toContainText('served over plain HTTP');
   const robots = facts.getByRole('listitem').filter({ has: page.getByRole('heading', { name: /^robots\.txt/ }) });
   await expect(robots.getByRole('heading')).toHaveText(/robots\.txt\s*Pass/);
   await expect(robots).toContainText('/robots.txt answers 200.');
   await expect(facts.getByRole('heading', { name: /^Sitemap/ })).toHaveText(/Sitemap\s*Pass/);
   for (const name of ['HSTS', 'HTTP version', 'Compression'])
-    await expect(facts.getByRole('heading', { name: new RegExp(`^${name}\\s*(Pass|Fail|Unknown)`) })).toBeVisible();
+    await expect(
+      facts.getByRole('heading', { name: new RegExp(`^${name}\\s*(Pass|Critical|Warning|Notice|Info|Unknown)`) }),
+    ).toBeVisible();
 
   // Core Web Vitals: a page picker, the source labelled, and a chart per measured metric with its bands.
   const vitals = page.getByRole('region', { name: 'Core Web Vitals' });

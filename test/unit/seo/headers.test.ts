@@ -661,7 +661,7 @@ describe('analyzeHeaders: issues', () => {
       ),
     );
     expect(report.issues).toEqual([
-      { code: 'TECH_HTTP_PAGE', title: 'Page served over HTTP', severity: 'CRITICAL', category: 'TECHNICAL' },
+      { code: 'TECH_HTTP_PAGE', title: 'No HTTPS', severity: 'WARNING', category: 'TECHNICAL' },
       { code: 'LINKS_REDIRECT_CHAIN', title: expect.any(String), severity: 'WARNING', category: 'LINKS' },
       { code: 'PERF_NO_COMPRESSION', title: 'Uncompressed response', severity: 'NOTICE', category: 'PERFORMANCE' },
       { code: 'TECH_NOINDEX', title: expect.any(String), severity: 'NOTICE', category: 'TECHNICAL' },

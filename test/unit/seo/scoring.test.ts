@@ -99,11 +99,11 @@ describe('scoreAudit', () => {
       labPerformance: null,
       cappedFrom: null,
       blockers: [],
-      // Largest first.
+      // Most severe first; within a severity, site-level first, then by what it takes off the overall score.
       costs: [
-        expect.objectContaining({ code: 'META_DESCRIPTION_MISSING', category: 'META', points: 15 }),
-        expect.objectContaining({ code: 'TECH_SITEMAP_MISSING', category: 'TECHNICAL', scope: 'site', points: 5 }),
         expect.objectContaining({ code: 'META_TITLE_MISSING', severity: 'CRITICAL', affectedPages: 4, points: 4 }),
+        expect.objectContaining({ code: 'TECH_SITEMAP_MISSING', category: 'TECHNICAL', scope: 'site', points: 5 }),
+        expect.objectContaining({ code: 'META_DESCRIPTION_MISSING', category: 'META', points: 15 }),
       ],
     });
   });
@@ -219,7 +219,7 @@ describe('Lighthouse metric scoring', () => {
     },
   );
 
-  it('uses the CHECKS.md control points', () => {
+  it('uses the docs/scores.md control points', () => {
     expect(LIGHTHOUSE_CONTROL_POINTS).toMatchObject({
       FCP: { p10: 1_800, median: 3_000 },
       LCP: { p10: 2_500, median: 4_000 },

@@ -36,6 +36,15 @@ describe('siteFactChecks', () => {
     expect(v.HTTP_VERSION.reason).toMatch(/HTTP\/1\.1 only/);
     expect(v.ROBOTS_TXT.reason).toMatch(/answers 404/);
     expect(v.SITEMAP.reason).toMatch(/names no sitemap/);
+    // Each failed fact says the severity of the issue the audit charges for it: the issues list's verdict.
+    expect(Object.fromEntries(Object.values(v).map((c) => [c.fact, c.severity]))).toEqual({
+      HTTPS: 'WARNING', // TECH_HTTP_PAGE, "No HTTPS"
+      HSTS: null, // not applicable over http
+      HTTP_VERSION: null, // informational: no check charges HTTP/1.1
+      COMPRESSION: 'NOTICE', // PERF_NO_COMPRESSION
+      ROBOTS_TXT: 'NOTICE', // TECH_ROBOTS_MISSING
+      SITEMAP: 'WARNING', // TECH_SITEMAP_MISSING
+    });
   });
 
   it('treats an unreachable or 5xx robots.txt as blocking, an invalid sitemap as failed, unknowns as unknown', () => {
@@ -51,8 +60,8 @@ describe('siteFactChecks', () => {
     ).toMatchObject({
       HSTS: { passed: false, reason: expect.stringMatching(/max-age=0/) },
       HTTP_VERSION: { passed: null, value: null },
-      ROBOTS_TXT: { passed: false, reason: expect.stringMatching(/whole site as disallowed/) },
-      SITEMAP: { passed: false, reason: expect.stringMatching(/does not parse/) },
+      ROBOTS_TXT: { passed: false, reason: expect.stringMatching(/whole site as disallowed/), severity: 'CRITICAL' },
+      SITEMAP: { passed: false, reason: expect.stringMatching(/does not parse/), severity: 'WARNING' },
     });
     expect(
       verdicts({ https: true, hsts: true, httpVersion: '2', compression: 'gzip', robotsTxt: '503', sitemap: 'valid' })
@@ -67,7 +76,7 @@ describe('VITAL_BANDS', () => {
     expect(Object.keys(byMetric)).toEqual(['LCP', 'CLS', 'INP', 'TBT', 'FCP', 'TTFB']);
     for (const [metric, band] of Object.entries(byMetric)) {
       const t = CHECK_THRESHOLDS.metrics[`PERF_${metric}` as keyof typeof CHECK_THRESHOLDS.metrics];
-      expect(band).toMatchObject({ good: t.warning, poor: t.critical, unit: t.unit });
+      expect(band).toMatchObject({ good: t.good, poor: t.poor, unit: t.unit });
     }
     expect(byMetric.LCP).toMatchObject({ good: 2500, poor: 4000 });
     expect(byMetric.CLS).toMatchObject({ good: 0.1, poor: 0.25, unit: '' });

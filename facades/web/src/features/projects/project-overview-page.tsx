@@ -85,6 +85,17 @@ function LatestResult({
           Audit of {formatDateTime(audit.completedAt ?? audit.createdAt)} · {plural(audit.pagesCrawled, 'URL')} crawled
         </span>
       </div>
+      {audit.blockers.length > 0 && (
+        <div role="alert" className="blocker-banner">
+          <Callout tone="warning" title="This site cannot be indexed: the overall score is capped at 50">
+            <ul>
+              {audit.blockers.map((b) => (
+                <li key={b.code}>{b.message}</li>
+              ))}
+            </ul>
+          </Callout>
+        </div>
+      )}
       <div className="scores">
         <div className="score-main">
           <ScoreRing score={audit.overallScore} label="Overall" />

@@ -6,7 +6,7 @@ import { formatNumber, plural } from '../../lib/format';
 import { CATEGORY_LABEL } from '../../lib/labels';
 import { ErrorMessage } from '../../components/status';
 
-/** The costs shown before "Show all": the issues that cost the most points. */
+/** The costs shown before "Show all": the most severe first, site-level first within a severity (docs/scores.md). */
 const TOP = 5;
 
 const points = (value: number) => `−${value < 10 ? value.toFixed(1).replace(/\.0$/, '') : Math.round(value)}`;
@@ -39,6 +39,12 @@ export function ScoreWhy({ projectId, auditId }: { projectId: string; auditId: s
               engines from the whole site.
             </p>
           )}
+          {breakdown.indexability && (
+            <p className="muted small">
+              {plural(breakdown.indexability.indexable, 'indexable page')} of {plural(breakdown.htmlPages, 'page')}{' '}
+              crawled.
+            </p>
+          )}
           {breakdown.costs.length === 0 ? (
             <p className="muted small">No issue costs any points.</p>
           ) : (
@@ -57,7 +63,9 @@ function CostTable({ projectId, auditId, costs }: { projectId: string; auditId: 
   return (
     <div className="table-wrap">
       <table className="table table-compact">
-        <caption className="visually-hidden">The issues that cost the most points</caption>
+        <caption className="visually-hidden">
+          What costs points: the most severe first, what is fixed once for the whole site first within a severity
+        </caption>
         <thead>
           <tr>
             <th scope="col">Issue</th>
@@ -93,7 +101,7 @@ function CostTable({ projectId, auditId, costs }: { projectId: string; auditId: 
       </table>
       {costs.length > TOP && (
         <p className="muted small">
-          {plural(costs.length - TOP, 'more issue')} cost{costs.length - TOP === 1 ? 's' : ''} less;{' '}
+          {plural(costs.length - TOP, 'more issue')} cost{costs.length - TOP === 1 ? 's' : ''} points too;{' '}
           <Link to="/projects/$projectId/audits/$auditId" params={{ projectId, auditId }} search={{}}>
             see every issue
           </Link>

@@ -25,14 +25,34 @@ const FIELD: Record<string, keyof Measurement> = {
   TTFB: 'ttfbMs',
 };
 
+/** A failed fact's verdict is the severity of the issue the audit charges for it, as the issues list shows it. */
+const SEVERITY_VERDICT: Record<string, string> = { CRITICAL: 'Critical', WARNING: 'Warning', NOTICE: 'Notice' };
+
 function FactCard({ check }: { check: Check }) {
-  const verdict = check.passed === null ? 'Unknown' : check.passed ? 'Pass' : 'Fail';
-  const tone = check.passed === null ? 'unknown' : check.passed ? 'pass' : 'fail';
+  const verdict =
+    check.passed === null
+      ? 'Unknown'
+      : check.passed
+        ? 'Pass'
+        : check.severity
+          ? (SEVERITY_VERDICT[check.severity] ?? check.severity)
+          : 'Info';
+  // Red only for what the audit charges as CRITICAL; a notice is not a failure.
+  const tone =
+    check.passed === null
+      ? 'unknown'
+      : check.passed
+        ? 'pass'
+        : check.severity === 'CRITICAL'
+          ? 'fail'
+          : check.severity
+            ? check.severity.toLowerCase()
+            : 'info';
   return (
     <li className={`card fact-card fact-${tone}`}>
       <h3 className="fact-title">
         <span className="fact-icon" aria-hidden="true">
-          {check.passed === null ? '?' : check.passed ? '✓' : '✗'}
+          {check.passed === null ? '?' : check.passed ? '✓' : check.severity === 'CRITICAL' ? '✗' : '!'}
         </span>
         {check.label}
         <span className={`badge fact-badge fact-badge-${tone}`}>{verdict}</span>
