@@ -287,7 +287,7 @@ describe('an audit with check settings', () => {
 
 /**
  * A site edited between two audits, served from a route table the test rewrites: what the comparison says became of
- * each issue, and what it says of the scores when only the settings changed (CHECKS.md calibration row 19).
+ * each issue, and what it says of the scores when only the settings changed (docs/scores.md, calibration row 19).
  */
 describe('the comparison of two audits of an edited site', () => {
   let edited: http.Server;

@@ -1,7 +1,7 @@
 /**
  * An audit's scores again, from its stored breakdown, without some checks: how two audits scored with different
  * check settings are compared (src/comparison). Each is scored without the checks the other did not run, so that the
- * difference is the site's, not the settings' (CHECKS.md "Scoring v2", Settings; docs/settings-and-comparison.md).
+ * difference is the site's, not the settings' (docs/scores.md, "Settings and comparison").
  *
  * Exact or nothing: null when the breakdown cannot give the scores again. That is the case when
  * - the breakdown does not reproduce the audit's own stored scores (kept before a formula change, or without the
