@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/platform/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 import type { NativeDb } from '../../src/platform/db/native-query.js';
 import { CHECK_CATALOG, getCheck } from '../../src/seo/checks/check-catalog.js';
+import { CHECK_PREREQUISITES } from '../../src/seo/checks/check-prerequisites.js';
 import { ComparisonRepository, type AuditPair } from '../../src/comparison/comparison.repository.js';
 import { createDomainRuntime, type DomainRuntime } from '../../schema/domain-runtime.js';
 import { buildServer } from '../../facades/server.js';
@@ -36,8 +37,13 @@ import {
  * with as many rows in the same tables (so that only the (audit_id, ...) indexes keep the two audits' reads small).
  * The head differs from the base by planted rules whose counts the bench computes from the rules alone
  * (`planted()`): every surviving page drops one base occurrence and gains another (on a base code, or on one of 4
- * codes the base never had), 1 page in 100 loses a code no head page has, 1 page in 100 is removed and as many are
- * added, 1 in 200 answers 404 (and is no longer indexable) and 1 in 200 more turns noindex.
+ * codes the base never had), 1 page in 100 loses a code no head page has, 1 page in 100 loses an element (its title):
+ * "title too short" vanishes and "missing title" appears, 1 page in 100 is removed and as many are added, 1 in 200
+ * answers 404 (and is no longer indexable) and 1 in 200 more turns noindex. So every category of the comparison has
+ * occurrences (docs/settings-and-comparison.md): FIXED (a dropped occurrence on a page still there, answering and
+ * indexable), GONE (every occurrence of a removed page, the dropped one of a 404 or noindex page), NOT_CHECKED (the
+ * title's length on a page that lost its title), NEW, PERSISTING; NEWLY_CHECKED stays 0 (both audits ran the same
+ * checks: a settings change would also make the score deltas not comparable, which this bench does not measure).
  * Measured in one run, interleaved:
  *
  * (a) ours through POST /graphql in-process (Fastify inject, session cookie): the comparison page's document on
@@ -45,8 +51,9 @@ import {
  *     first 50 changed URLs); median and p95 against the goal;
  * (b) ours at SQL level: ComparisonRepository.codeChanges and pageChangeTotals in parallel (what `totals` runs),
  *     and codeChanges alone;
- * (c) baseline, the JavaScript way: both audits' (code, url) and (url, status_code, indexable) rows loaded into the
- *     process and compared with Sets: the same totals and per-code counts as (b);
+ * (c) baseline, the JavaScript way: both audits' (code, url) and (url, status_code, indexable) rows and check settings
+ *     loaded into the process, compared with Sets and sorted into the six categories by the documented rules: the
+ *     same totals and per-code counts as (b); it is also the reference the answers are checked against;
  * (d) the full ISSUES CSV through GraphQL, pieces of 5,000 followed to the end (total time);
  * (e) one deep keyset page: issues(change: PERSISTING, first: 50, after: a cursor 50 rows before the end).
  *
@@ -88,26 +95,41 @@ interface Codes {
   /** Codes only the head has (some of its new occurrences). */
   added: string[];
   /** A code only the base has: every occurrence fixed, its title from the base's issue row. */
-  gone: string;
+  baseOnly: string;
+  /** A check that judges an element (the title's length) and the check that finds the element missing. */
+  dependent: string;
+  prerequisite: string;
 }
 
+/** The planted lost element: the docs' example (docs/settings-and-comparison.md, NOT_CHECKED). */
+const DEPENDENT = 'META_TITLE_TOO_SHORT';
+const PREREQUISITE = 'META_TITLE_MISSING';
+
 function pickCodes(): Codes {
-  const page = CHECK_CATALOG.filter((c) => c.scope === 'page').map((c) => c.code as string);
+  check(
+    CHECK_PREREQUISITES[DEPENDENT] === PREREQUISITE,
+    `${DEPENDENT} no longer needs ${PREREQUISITE}: plant another lost element`,
+  );
+  // No code that needs or is another's element: the dropped and replaced occurrences stay plain FIXED and NEW.
+  const elements = new Set([...Object.keys(CHECK_PREREQUISITES), ...Object.values(CHECK_PREREQUISITES)]);
+  const page = CHECK_CATALOG.filter((c) => c.scope === 'page' && !elements.has(c.code)).map((c) => c.code as string);
   check(page.length >= BASE_CODES + NEW_CODES + 1, `the catalog has ${page.length} page codes`);
   const added = page.slice(-NEW_CODES);
-  const gone = page[page.length - NEW_CODES - 1];
+  const baseOnly = page[page.length - NEW_CODES - 1];
   const rest = page.slice(0, page.length - NEW_CODES - 1);
   const base = Array.from({ length: BASE_CODES }, (_, j) => rest[Math.floor((j * rest.length) / BASE_CODES)]);
   check(new Set(base).size === BASE_CODES, 'the 40 base codes are distinct');
-  return { base, added, gone };
+  return { base, added, baseOnly, dependent: DEPENDENT, prerequisite: PREREQUISITE };
 }
 
 // ---- The planted differences, as rules on a page index i (0..pages-1) and a slot k (0..19) ----
 // SQL below and planted() are the same rules written twice: the SQL writes rows, planted() counts them.
 
 const removedPage = (i: number) => i % 100 === 7;
-/** Pages whose slot (i % 20 + 10) % 20 holds the gone code in the base (never the dropped slot, i % 20). */
-const gonePage = (i: number) => i % 100 === 50;
+/** Pages whose slot (i % 20 + 10) % 20 holds the base-only code in the base (never the dropped slot, i % 20). */
+const baseOnlyPage = (i: number) => i % 100 === 50;
+/** Pages whose slot (i % 20 + 5) % 20 holds the dependent code in the base and its prerequisite in the head. */
+const lostElementPage = (i: number) => i % 100 === 30;
 const statusChangedPage = (i: number) => i % 200 === 13;
 const noindexPage = (i: number) => i % 200 === 113;
 /** Pages whose replacement occurrence is on a code the base never had, and which of those codes. */
@@ -117,6 +139,9 @@ const addedCodeOf = (i: number) => Math.floor(i / 20) % NEW_CODES;
 interface Expected {
   newIssues: number;
   fixedIssues: number;
+  goneIssues: number;
+  notCheckedIssues: number;
+  newlyCheckedIssues: number;
   persistingIssues: number;
   added: number;
   removed: number;
@@ -124,9 +149,11 @@ interface Expected {
   indexabilityChanged: number;
   /** URLs with any page change (the pages list's totalCount). */
   changedUrls: number;
-  /** New occurrences per head-only code; fixed ones of the gone code. */
+  /** New occurrences per head-only code; fixed ones of the base-only code; the lost element's two codes. */
   perAddedCode: Map<string, number>;
-  goneFixed: number;
+  baseOnlyFixed: number;
+  dependentNotChecked: number;
+  prerequisiteNew: number;
   rows: { base: number; head: number };
 }
 
@@ -134,6 +161,9 @@ function planted(pages: number, codes: Codes): Expected {
   const e: Expected = {
     newIssues: 0,
     fixedIssues: 0,
+    goneIssues: 0,
+    notCheckedIssues: 0,
+    newlyCheckedIssues: 0,
     persistingIssues: 0,
     added: pages / 100,
     removed: 0,
@@ -141,22 +171,39 @@ function planted(pages: number, codes: Codes): Expected {
     indexabilityChanged: 0,
     changedUrls: 0,
     perAddedCode: new Map(codes.added.map((c) => [c, 0])),
-    goneFixed: 0,
+    baseOnlyFixed: 0,
+    dependentNotChecked: 0,
+    prerequisiteNew: 0,
     rows: { base: pages * PER_PAGE, head: 0 },
   };
   for (let i = 0; i < pages; i++) {
+    // A removed page's occurrences went with it: gone, not fixed.
     if (removedPage(i)) {
       e.removed++;
-      e.fixedIssues += PER_PAGE;
+      e.goneIssues += PER_PAGE;
       continue;
     }
-    // The dropped slot (fixed) and its replacement (new); on a gone page also the gone code (fixed) and the code
-    // its slot holds in the head (new).
-    const extra = gonePage(i) ? 1 : 0;
-    e.fixedIssues += 1 + extra;
-    e.newIssues += 1 + extra;
+    // The dropped slot and its replacement (new). The dropped one is fixed on a page still answering 200 and
+    // indexable, gone on a page that answers 404 or turned noindex.
+    const pageLeft = statusChangedPage(i) || noindexPage(i);
+    if (pageLeft) e.goneIssues++;
+    else e.fixedIssues++;
+    e.newIssues++;
+    // On a base-only page, also the base-only code (fixed: its page is still there) and the code its slot holds in
+    // the head (new); on a lost-element page, the dependent code (not checked: nothing left to judge) and the
+    // prerequisite in its slot (new).
+    const extra = baseOnlyPage(i) || lostElementPage(i) ? 1 : 0;
+    e.newIssues += extra;
     e.persistingIssues += PER_PAGE - 1 - extra;
-    e.goneFixed += extra;
+    if (baseOnlyPage(i)) {
+      e.fixedIssues++;
+      e.baseOnlyFixed++;
+    }
+    if (lostElementPage(i)) {
+      e.notCheckedIssues++;
+      e.dependentNotChecked++;
+      e.prerequisiteNew++;
+    }
     if (addedCodePage(i)) {
       const code = codes.added[addedCodeOf(i)];
       e.perAddedCode.set(code, e.perAddedCode.get(code)! + 1);
@@ -185,17 +232,20 @@ type Role = 'base' | 'head' | 'other';
 
 /**
  * One audit's occurrences in crawl order (page by page), 20 per page. $1 audit, $2 origin, $3 the 40 base codes,
- * $4 the head-only codes, $5 the gone code, $6 pages. Evidence on a third of them, as real checks leave some.
+ * $4 the head-only codes, $5 the base-only code, $6 pages, $7 the dependent code, $8 its prerequisite. Evidence on a
+ * third of them, as real checks leave some.
  */
 const INSERT_OCCURRENCES = (role: Role) => {
   const code = (i: string, k: string) => `(c.codes)[1 + (${i} + ${k}) % ${BASE_CODES}]`;
   const evidence = `CASE WHEN k % 3 = 0 THEN jsonb_build_object('value', left(md5(pos::text || k), 8 + k)) END`;
   const pageCode =
     role === 'base'
-      ? `CASE WHEN i % 100 = 50 AND k = (i % 20 + 10) % 20 THEN c.gone ELSE ${code('i', 'k')} END`
+      ? `CASE WHEN i % 100 = 50 AND k = (i % 20 + 10) % 20 THEN c.base_only ` +
+        `WHEN i % 100 = 30 AND k = (i % 20 + 5) % 20 THEN c.dependent ELSE ${code('i', 'k')} END`
       : role === 'head'
         ? `CASE WHEN k = i % 20 THEN CASE WHEN i % 5 = 0 THEN (c.added)[1 + (i / 20) % ${NEW_CODES}] ` +
-          `ELSE ${code('i', `(20 + k)`)} END ELSE ${code('i', 'k')} END`
+          `ELSE ${code('i', `(20 + k)`)} END WHEN i % 100 = 30 AND k = (i % 20 + 5) % 20 THEN c.prerequisite ` +
+          `ELSE ${code('i', 'k')} END`
         : code('i', 'k');
   const added =
     role === 'head'
@@ -204,7 +254,8 @@ const INSERT_OCCURRENCES = (role: Role) => {
       : '';
   // Every parameter typed once, whether or not this role's rules use it.
   return `
-    WITH c AS (SELECT $3::text[] AS codes, $4::text[] AS added, $5::text AS gone)
+    WITH c AS (SELECT $3::text[] AS codes, $4::text[] AS added, $5::text AS base_only, $7::text AS dependent,
+                      $8::text AS prerequisite)
     INSERT INTO issue_occurrence (audit_id, code, url, evidence)
     SELECT $1::uuid, o.code, o.url, ${evidence}
     FROM (SELECT i AS pos, ${pageCode} AS code, ${urlSql('i')} AS url, k
@@ -255,13 +306,21 @@ const OPEN = `query ComparisonOpen($p: ID!, $base: ID, $head: ID) {
   auditComparison(projectId: $p, base: $base, head: $head) {
     base { ${AUDIT_FIELDS} } head { ${AUDIT_FIELDS} }
     scores { category before after delta }
-    totals { newIssues fixedIssues persistingIssues added removed statusChanged indexabilityChanged }
-    codes { code title severity category newUrls fixedUrls persistingUrls }
+    totals { newIssues fixedIssues goneIssues notCheckedIssues newlyCheckedIssues persistingIssues changedUrls added
+      removed statusChanged indexabilityChanged }
+    codes { code title severity category newUrls fixedUrls goneUrls notCheckedUrls newlyCheckedUrls persistingUrls }
     newOnes: issues(change: NEW, first: ${PAGE_SIZE}) { ${ISSUE_PAGE} }
     fixedOnes: issues(change: FIXED, first: ${PAGE_SIZE}) { ${ISSUE_PAGE} }
     pages(first: ${PAGE_SIZE}) { totalCount pageInfo { hasNextPage endCursor }
       nodes { url changes before { ${COMPARED_PAGE} } after { ${COMPARED_PAGE} } } }
   } }`;
+
+/** The first page of each list (a)'s document does not ask for: checked once, not timed. */
+const OTHER_LISTS = `query OtherLists($p: ID!, $base: ID!, $head: ID!) {
+  auditComparison(projectId: $p, base: $base, head: $head) {
+    goneOnes: issues(change: GONE, first: ${PAGE_SIZE}) { ${ISSUE_PAGE} }
+    notCheckedOnes: issues(change: NOT_CHECKED, first: ${PAGE_SIZE}) { ${ISSUE_PAGE} }
+    newlyCheckedOnes: issues(change: NEWLY_CHECKED, first: ${PAGE_SIZE}) { ${ISSUE_PAGE} } } }`;
 
 const PERSISTING_PAGE = `query Persisting($p: ID!, $base: ID!, $head: ID!, $after: String) {
   auditComparison(projectId: $p, base: $base, head: $head) {
@@ -284,7 +343,11 @@ interface IssuePage {
 interface Totals {
   newIssues: number;
   fixedIssues: number;
+  goneIssues: number;
+  notCheckedIssues: number;
+  newlyCheckedIssues: number;
   persistingIssues: number;
+  changedUrls: number;
   added: number;
   removed: number;
   statusChanged: number;
@@ -293,8 +356,30 @@ interface Totals {
 interface CodeCounts {
   newUrls: number;
   fixedUrls: number;
+  goneUrls: number;
+  notCheckedUrls: number;
+  newlyCheckedUrls: number;
   persistingUrls: number;
 }
+type Change = 'NEW' | 'FIXED' | 'GONE' | 'NOT_CHECKED' | 'NEWLY_CHECKED' | 'PERSISTING';
+const CHANGES: readonly Change[] = ['NEW', 'FIXED', 'GONE', 'NOT_CHECKED', 'NEWLY_CHECKED', 'PERSISTING'];
+/** Each change's per-code count and total. */
+const COUNT: Record<Change, { code: keyof CodeCounts; total: keyof Totals }> = {
+  NEW: { code: 'newUrls', total: 'newIssues' },
+  FIXED: { code: 'fixedUrls', total: 'fixedIssues' },
+  GONE: { code: 'goneUrls', total: 'goneIssues' },
+  NOT_CHECKED: { code: 'notCheckedUrls', total: 'notCheckedIssues' },
+  NEWLY_CHECKED: { code: 'newlyCheckedUrls', total: 'newlyCheckedIssues' },
+  PERSISTING: { code: 'persistingUrls', total: 'persistingIssues' },
+};
+const noCounts = (): CodeCounts => ({
+  newUrls: 0,
+  fixedUrls: 0,
+  goneUrls: 0,
+  notCheckedUrls: 0,
+  newlyCheckedUrls: 0,
+  persistingUrls: 0,
+});
 interface OpenAnswer {
   base: { id: string };
   head: { id: string };
@@ -331,7 +416,11 @@ async function ask<T>(ctx: Ctx, query: string, variables: Record<string, unknown
 const totalsOf = (e: Expected): Totals => ({
   newIssues: e.newIssues,
   fixedIssues: e.fixedIssues,
+  goneIssues: e.goneIssues,
+  notCheckedIssues: e.notCheckedIssues,
+  newlyCheckedIssues: e.newlyCheckedIssues,
   persistingIssues: e.persistingIssues,
+  changedUrls: e.changedUrls,
   added: e.added,
   removed: e.removed,
   statusChanged: e.statusChanged,
@@ -361,13 +450,31 @@ async function sqlTotals(ctx: Ctx): Promise<Totals> {
   return {
     newIssues: sum('newUrls'),
     fixedIssues: sum('fixedUrls'),
+    goneIssues: sum('goneUrls'),
+    notCheckedIssues: sum('notCheckedUrls'),
+    newlyCheckedIssues: sum('newlyCheckedUrls'),
     persistingIssues: sum('persistingUrls'),
     ...pages,
   };
 }
 
-/** (c): the JavaScript way: both audits' rows into the process, compared with Sets. */
-async function javascriptWay(ctx: Ctx): Promise<{ totals: Totals; perCode: Map<string, CodeCounts> }> {
+/** The catalog's codes, and what each dependent check needs (the documented rules' inputs, not the repository's). */
+const CATALOG_CODES = new Set<string>(CHECK_CATALOG.map((c) => c.code));
+const NEEDS = new Map(Object.entries(CHECK_PREREQUISITES));
+
+interface JsAnswer {
+  totals: Totals;
+  perCode: Map<string, CodeCounts>;
+  /** Each change's (code, url) pairs, when asked for (the reference lists), in no particular order. */
+  lists: Map<Change, { code: string; url: string }[]> | null;
+}
+
+/**
+ * (c): the JavaScript way: both audits' occurrences, pages and check settings into the process, compared with Sets
+ * and sorted into the six categories by the rules of docs/settings-and-comparison.md, written here apart from the
+ * repository's SQL. With `keep`, every (code, url) of each change is kept too (the reference lists).
+ */
+async function javascriptWay(ctx: Ctx, keep = false): Promise<JsAnswer> {
   const occurrences = (auditId: string) =>
     ctx.runtime.pool.query<{ code: string; url: string }>(
       'SELECT code, url FROM issue_occurrence WHERE audit_id = $1',
@@ -378,54 +485,87 @@ async function javascriptWay(ctx: Ctx): Promise<{ totals: Totals; perCode: Map<s
       'SELECT url, status_code, indexable FROM audit_page WHERE audit_id = $1',
       [auditId],
     );
-  const [bo, ho, bp, hp] = await Promise.all([
+  const settings = ctx.runtime.pool.query<{ id: string; overrides: { code: string; enabled: boolean }[] | null }>(
+    `SELECT id, score_breakdown->'overrides' AS overrides FROM audit WHERE id IN ($1, $2)`,
+    [ctx.pair.base, ctx.pair.head],
+  );
+  const [bo, ho, bp, hp, st] = await Promise.all([
     occurrences(ctx.pair.base),
     occurrences(ctx.pair.head),
     pages(ctx.pair.base),
     pages(ctx.pair.head),
+    settings,
   ]);
-  const key = (r: { code: string; url: string }) => `${r.code}\n${r.url}`;
-  const before = new Set(bo.rows.map(key));
-  const after = new Set(ho.rows.map(key));
+  const off = (id: string) =>
+    new Set((st.rows.find((r) => r.id === id)?.overrides ?? []).filter((o) => !o.enabled).map((o) => o.code));
+  const baseOff = off(ctx.pair.base);
+  const headOff = off(ctx.pair.head);
+  const key = (code: string, url: string) => `${code}\n${url}`;
+  const split = (k: string) => {
+    const at = k.indexOf('\n');
+    return { code: k.slice(0, at), url: k.slice(at + 1) };
+  };
+  const before = new Set(bo.rows.map((r) => key(r.code, r.url)));
+  const after = new Set(ho.rows.map((r) => key(r.code, r.url)));
+  const basePages = new Map(bp.rows.map((r) => [r.url, r]));
+  const headPages = new Map(hp.rows.map((r) => [r.url, r]));
   const perCode = new Map<string, CodeCounts>();
-  const of = (code: string) => {
-    let c = perCode.get(code);
-    if (!c) perCode.set(code, (c = { newUrls: 0, fixedUrls: 0, persistingUrls: 0 }));
-    return c;
+  const lists = keep ? new Map<Change, { code: string; url: string }[]>(CHANGES.map((c) => [c, []])) : null;
+  const count = (change: Change, k: string) => {
+    const o = split(k);
+    let c = perCode.get(o.code);
+    if (!c) perCode.set(o.code, (c = noCounts()));
+    c[COUNT[change].code]++;
+    lists?.get(change)!.push(o);
   };
   for (const k of after) {
-    const code = k.slice(0, k.indexOf('\n'));
-    if (before.has(k)) of(code).persistingUrls++;
-    else of(code).newUrls++;
+    if (before.has(k)) count('PERSISTING', k);
+    else count(baseOff.has(split(k).code) ? 'NEWLY_CHECKED' : 'NEW', k);
   }
-  for (const k of before) if (!after.has(k)) of(k.slice(0, k.indexOf('\n'))).fixedUrls++;
-  const basePages = new Map(bp.rows.map((r) => [r.url, r]));
-  const headUrls = new Set<string>();
+  for (const k of before) {
+    if (after.has(k)) continue;
+    const { code, url } = split(k);
+    const needs = NEEDS.get(code);
+    const b = basePages.get(url);
+    const h = headPages.get(url);
+    if (headOff.has(code) || !CATALOG_CODES.has(code) || (needs !== undefined && after.has(key(needs, url))))
+      count('NOT_CHECKED', k);
+    else if (
+      (b && !h) ||
+      (h && (h.status_code === null || h.status_code >= 400)) ||
+      (b?.indexable && h && !h.indexable)
+    )
+      count('GONE', k);
+    else count('FIXED', k);
+  }
   const totals: Totals = {
     newIssues: 0,
     fixedIssues: 0,
+    goneIssues: 0,
+    notCheckedIssues: 0,
+    newlyCheckedIssues: 0,
     persistingIssues: 0,
+    changedUrls: 0,
     added: 0,
     removed: 0,
     statusChanged: 0,
     indexabilityChanged: 0,
   };
   for (const h of hp.rows) {
-    headUrls.add(h.url);
     const b = basePages.get(h.url);
     if (!b) totals.added++;
     else {
-      if (b.status_code !== h.status_code) totals.statusChanged++;
-      if (b.indexable !== h.indexable) totals.indexabilityChanged++;
+      const status = b.status_code !== h.status_code;
+      const indexability = b.indexable !== h.indexable;
+      if (status) totals.statusChanged++;
+      if (indexability) totals.indexabilityChanged++;
+      if (status || indexability) totals.changedUrls++;
     }
   }
-  for (const b of bp.rows) if (!headUrls.has(b.url)) totals.removed++;
-  for (const c of perCode.values()) {
-    totals.newIssues += c.newUrls;
-    totals.fixedIssues += c.fixedUrls;
-    totals.persistingIssues += c.persistingUrls;
-  }
-  return { totals, perCode };
+  for (const b of bp.rows) if (!headPages.has(b.url)) totals.removed++;
+  totals.changedUrls += totals.added + totals.removed;
+  for (const c of perCode.values()) for (const change of CHANGES) totals[COUNT[change].total] += c[COUNT[change].code];
+  return { totals, perCode, lists };
 }
 
 /** (d): the ISSUES CSV, piece after piece to the end; the rows counted and, when asked, every line kept. */
@@ -445,8 +585,9 @@ async function csvAll(ctx: Ctx, keep = false): Promise<{ rows: number; pieces: n
     if (keep) lines.push(...piece.content.split('\r\n').filter((l) => l !== ''));
     after = piece.nextCursor;
   } while (after);
-  const expected = ctx.expected.newIssues + ctx.expected.fixedIssues + ctx.expected.persistingIssues;
-  check(rows === expected, `the CSV has ${rows} rows, new + fixed + persisting = ${expected}`);
+  const want = totalsOf(ctx.expected);
+  const expected = CHANGES.reduce((n, c) => n + want[COUNT[c].total], 0);
+  check(rows === expected, `the CSV has ${rows} rows, the six changes' occurrences = ${expected}`);
   return { rows, pieces, lines };
 }
 
@@ -463,19 +604,37 @@ async function deepPage(ctx: Ctx): Promise<IssuePage> {
   return page.issues;
 }
 
-// ---- Reference answers, written apart from the repository's statements (EXCEPT / INTERSECT) ----
+// ---- Reference answers, written apart from the repository's statements (EXCEPT / INTERSECT, the JavaScript way) ----
 
 const SET_OF = (audit: string) => `SELECT code, url FROM issue_occurrence WHERE audit_id = ${audit}`;
-const REFERENCE: Record<'NEW' | 'FIXED' | 'PERSISTING', string> = {
-  NEW: `${SET_OF('$2')} EXCEPT ${SET_OF('$1')}`,
-  FIXED: `${SET_OF('$1')} EXCEPT ${SET_OF('$2')}`,
-  PERSISTING: `${SET_OF('$2')} INTERSECT ${SET_OF('$1')}`,
+/** The set operations: what only the head has, what only the base has, what both have. */
+const SETS = {
+  headOnly: `${SET_OF('$2')} EXCEPT ${SET_OF('$1')}`,
+  baseOnly: `${SET_OF('$1')} EXCEPT ${SET_OF('$2')}`,
+  both: `${SET_OF('$2')} INTERSECT ${SET_OF('$1')}`,
 };
 
-async function reference(ctx: Ctx, change: keyof typeof REFERENCE, offset: number, limit: number) {
+async function reference(ctx: Ctx, set: keyof typeof SETS, offset: number, limit: number) {
   const { rows } = await ctx.runtime.pool.query<{ code: string; url: string }>(
-    `SELECT code, url FROM (${REFERENCE[change]}) s ORDER BY code, url OFFSET $3 LIMIT $4`,
+    `SELECT code, url FROM (${SETS[set]}) s ORDER BY code, url OFFSET $3 LIMIT $4`,
     [ctx.pair.base, ctx.pair.head, offset, limit],
+  );
+  return rows.map((r) => `${r.code} ${r.url}`);
+}
+
+async function referenceCount(ctx: Ctx, set: keyof typeof SETS): Promise<number> {
+  const { rows } = await ctx.runtime.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${SETS[set]}) s`, [
+    ctx.pair.base,
+    ctx.pair.head,
+  ]);
+  return rows[0].n;
+}
+
+/** The first `limit` of a list the JavaScript way sorted into one change, in PostgreSQL's order (its collation). */
+async function referenceList(ctx: Ctx, pairs: { code: string; url: string }[], limit: number): Promise<string[]> {
+  const { rows } = await ctx.runtime.pool.query<{ code: string; url: string }>(
+    'SELECT code, url FROM unnest($1::text[], $2::text[]) AS s(code, url) ORDER BY code, url LIMIT $3',
+    [pairs.map((p) => p.code), pairs.map((p) => p.url), limit],
   );
   return rows.map((r) => `${r.code} ${r.url}`);
 }
@@ -516,8 +675,20 @@ async function verify(ctx: Ctx): Promise<{ csvPieces: number }> {
   );
   check(other === ctx.expected.rows.base, `the other project's audit has ${other} occurrence rows`);
 
-  const js = await javascriptWay(ctx);
+  const js = await javascriptWay(ctx, true);
   sameTotals(js.totals, want, 'the JavaScript baseline');
+  // The six categories partition the set operations: what only the base has, only the head, both.
+  const lists = js.lists!;
+  const sizes = (...changes: Change[]) => changes.reduce((n, c) => n + lists.get(c)!.length, 0);
+  for (const [set, changes] of [
+    ['baseOnly', ['FIXED', 'GONE', 'NOT_CHECKED']],
+    ['headOnly', ['NEW', 'NEWLY_CHECKED']],
+    ['both', ['PERSISTING']],
+  ] as const) {
+    const n = await referenceCount(ctx, set);
+    const m = sizes(...changes);
+    check(n === m, `${set} (EXCEPT/INTERSECT) has ${n} rows, ${changes.join(' + ')} ${m}`);
+  }
   sameTotals(await sqlTotals(ctx), want, 'ComparisonRepository.codeChanges + pageChangeTotals');
 
   const open = await openPage(ctx);
@@ -533,13 +704,19 @@ async function verify(ctx: Ctx): Promise<{ csvPieces: number }> {
       `score ${JSON.stringify(s)}, expected ${category} ${before} -> ${after}`,
     );
   }
-  const codesWant = BASE_CODES + NEW_CODES + 1;
+  // The base codes, the head-only ones, the base-only one, the dependent one and its prerequisite.
+  const codesWant = BASE_CODES + NEW_CODES + 3;
   check(open.codes.length === codesWant, `${open.codes.length} codes, expected ${codesWant}`);
+  const countsOf = (c: CodeCounts) => CHANGES.map((change) => c[COUNT[change].code]);
+  /** Only `change` has occurrences of the code, `n` of them. */
+  const only = (c: CodeCounts, change: Change, n: number) =>
+    CHANGES.every((x) => c[COUNT[x].code] === (x === change ? n : 0));
   for (const c of open.codes) {
     const j = js.perCode.get(c.code);
     check(
-      j && j.newUrls === c.newUrls && j.fixedUrls === c.fixedUrls && j.persistingUrls === c.persistingUrls,
-      `code ${c.code}: GraphQL ${c.newUrls}/${c.fixedUrls}/${c.persistingUrls}, JavaScript ${JSON.stringify(j)}`,
+      j && countsOf(j).join('/') === countsOf(c).join('/'),
+      `code ${c.code} (${CHANGES.join('/')}): GraphQL ${countsOf(c).join('/')}, ` +
+        `JavaScript ${j && countsOf(j).join('/')}`,
     );
     const catalog = getCheck(c.code);
     check(
@@ -547,20 +724,33 @@ async function verify(ctx: Ctx): Promise<{ csvPieces: number }> {
       `code ${c.code}: ${c.title} ${c.severity} ${c.category} is not the catalog's`,
     );
     const plantedNew = ctx.expected.perAddedCode.get(c.code);
-    if (plantedNew !== undefined)
-      check(c.newUrls === plantedNew && c.fixedUrls + c.persistingUrls === 0, `head-only code ${c.code}`);
-    if (c.code === ctx.codes.gone)
-      check(c.fixedUrls === ctx.expected.goneFixed && c.newUrls + c.persistingUrls === 0, `gone code ${c.code}`);
+    if (plantedNew !== undefined) check(only(c, 'NEW', plantedNew), `head-only code ${c.code}`);
+    const e = ctx.expected;
+    if (c.code === ctx.codes.baseOnly) check(only(c, 'FIXED', e.baseOnlyFixed), `base-only code ${c.code}`);
+    if (c.code === ctx.codes.dependent)
+      check(only(c, 'NOT_CHECKED', e.dependentNotChecked), `dependent code ${c.code}: ${countsOf(c).join('/')}`);
+    if (c.code === ctx.codes.prerequisite)
+      check(only(c, 'NEW', e.prerequisiteNew), `prerequisite code ${c.code}: ${countsOf(c).join('/')}`);
   }
+  const others = await ask<Record<'goneOnes' | 'notCheckedOnes' | 'newlyCheckedOnes', IssuePage>>(ctx, OTHER_LISTS, {
+    base: ctx.pair.base,
+    head: ctx.pair.head,
+  });
   for (const [list, change] of [
     [open.newOnes, 'NEW'],
     [open.fixedOnes, 'FIXED'],
+    [others.goneOnes, 'GONE'],
+    [others.notCheckedOnes, 'NOT_CHECKED'],
+    [others.newlyCheckedOnes, 'NEWLY_CHECKED'],
   ] as const) {
     const got = list.nodes.map((n) => `${n.code} ${n.url}`);
-    const ref = await reference(ctx, change, 0, PAGE_SIZE);
-    check(got.join('|') === ref.join('|'), `issues(change: ${change}): first page differs from EXCEPT`);
-    check(list.nodes.every((n) => n.change === change) && list.pageInfo.hasNextPage, `issues(change: ${change})`);
-    const total = change === 'NEW' ? want.newIssues : want.fixedIssues;
+    const ref = await referenceList(ctx, lists.get(change)!, PAGE_SIZE);
+    check(got.join('|') === ref.join('|'), `issues(change: ${change}): first page differs from the JavaScript way`);
+    const total = want[COUNT[change].total];
+    check(
+      list.nodes.every((n) => n.change === change) && list.pageInfo.hasNextPage === total > PAGE_SIZE,
+      `issues(change: ${change})`,
+    );
     check(list.totalCount === total, `issues(change: ${change}).totalCount ${list.totalCount}, expected ${total}`);
   }
   check(
@@ -584,7 +774,7 @@ async function verify(ctx: Ctx): Promise<{ csvPieces: number }> {
     Array.isArray(parts) && parts.at(-2) === last.code && parts.at(-1) === last.url,
     `the issues cursor is no longer [...scope, code, url]: ${JSON.stringify(parts)}`,
   );
-  const tail = await reference(ctx, 'PERSISTING', want.persistingIssues - PAGE_SIZE - 1, PAGE_SIZE + 1);
+  const tail = await reference(ctx, 'both', want.persistingIssues - PAGE_SIZE - 1, PAGE_SIZE + 1);
   const [code, url] = [tail[0].slice(0, tail[0].indexOf(' ')), tail[0].slice(tail[0].indexOf(' ') + 1)];
   ctx.deep = {
     cursor: Buffer.from(JSON.stringify([...parts.slice(0, -2), code, url])).toString('base64url'),
@@ -596,7 +786,7 @@ async function verify(ctx: Ctx): Promise<{ csvPieces: number }> {
   const header = csv.lines.shift()!;
   check(header.replace(/^\uFEFF/, '') === 'change,code,title,severity,category,url', `CSV header ${header}`);
   check(csv.lines.length === csv.rows, `the CSV has ${csv.lines.length} lines for ${csv.rows} rows`);
-  const perChange = { NEW: 0, FIXED: 0, PERSISTING: 0 } as Record<string, number>;
+  const perChange: Record<string, number> = Object.fromEntries(CHANGES.map((c) => [c, 0]));
   const seen = new Set<string>();
   for (const line of csv.lines) {
     const change = line.slice(0, line.indexOf(','));
@@ -605,9 +795,8 @@ async function verify(ctx: Ctx): Promise<{ csvPieces: number }> {
     seen.add(`${change} ${rest.slice(0, rest.indexOf(','))} ${line.slice(line.lastIndexOf(',') + 1)}`);
   }
   check(
-    perChange.NEW === want.newIssues &&
-      perChange.FIXED === want.fixedIssues &&
-      perChange.PERSISTING === want.persistingIssues &&
+    Object.keys(perChange).length === CHANGES.length &&
+      CHANGES.every((c) => perChange[c] === want[COUNT[c].total]) &&
       seen.size === csv.rows,
     `CSV rows per change ${JSON.stringify(perChange)}, ${seen.size} distinct of ${csv.rows}`,
   );
@@ -725,7 +914,11 @@ async function explain(pool: pg.Pool, statement: Statement): Promise<ExplainSumm
 /** The repository's statements, captured while it answers, for EXPLAIN. */
 async function repositoryStatements(ctx: Ctx): Promise<{ label: string; statement: Statement }[]> {
   const one = async (label: string, use: () => Promise<unknown>) => {
-    const captured = await captureStatements(ctx.runtime.pool, use);
+    // A read of the digest first probes that it is stored (ensureDigest: one primary-key lookup, as it is by now):
+    // the statement explained is the read itself.
+    const captured = (await captureStatements(ctx.runtime.pool, use)).filter(
+      (s) => !/^\s*SELECT 1 FROM comparison_digest WHERE base_id = \$1 AND head_id = \$2\s*$/.test(s.text),
+    );
     check(captured.length === 1, `${label}: ${captured.length} statements`);
     return { label, statement: captured[0] };
   };
@@ -798,7 +991,7 @@ async function runPhase(
     },
     {
       name: 'js-sets',
-      label: '(c) baseline: both audits (code,url) + pages into JS, Sets: same totals and per-code counts',
+      label: '(c) baseline: both audits (code,url) + pages + settings into JS, Sets, 6 categories: same counts',
       run: async () => sameTotals((await javascriptWay(ctx)).totals, totalsOf(e), 'JavaScript totals'),
     },
     {
@@ -913,7 +1106,7 @@ async function seed(t: TestApp, runtime: DomainRuntime, pages: number): Promise<
   };
   const codes = pickCodes();
   const catalog = JSON.stringify(
-    [...codes.base, ...codes.added, codes.gone].map((code) => {
+    [...codes.base, ...codes.added, codes.baseOnly, codes.dependent, codes.prerequisite].map((code) => {
       const c = getCheck(code);
       return { code, title: c.title, severity: c.severity, category: c.category, description: c.description };
     }),
@@ -960,7 +1153,16 @@ async function seed(t: TestApp, runtime: DomainRuntime, pages: number): Promise<
     ['head', head, origin],
   ] as const) {
     rows.occurrences += await step(`${role}: issue_occurrence INSERT ... SELECT generate_series`, async () => {
-      const res = await q(INSERT_OCCURRENCES(role), [audit.id, site, codes.base, codes.added, codes.gone, pages]);
+      const res = await q(INSERT_OCCURRENCES(role), [
+        audit.id,
+        site,
+        codes.base,
+        codes.added,
+        codes.baseOnly,
+        pages,
+        codes.dependent,
+        codes.prerequisite,
+      ]);
       return res.rowCount ?? 0;
     });
     rows.pages += await step(`${role}: audit_page`, async () => {
@@ -1044,7 +1246,7 @@ export async function runCompareBench(): Promise<{ ok: boolean }> {
     );
 
     const { csvPieces } = await verify(ctx);
-    log('answers verified: planted counts = GraphQL = SQL = JavaScript Sets; lists, deep page and CSV rows');
+    log('answers verified: planted counts = GraphQL = SQL = JavaScript Sets (6 categories); lists, deep page, CSV');
     const document = countKinds(await captureStatements(runtime.pool, () => openPage(ctx)));
 
     const loadBefore = loadavg()[0];
@@ -1067,11 +1269,14 @@ export async function runCompareBench(): Promise<{ ok: boolean }> {
       `seeded: 3 COMPLETED audits (base, head, and another organization's), ${n(seeded.rows.occurrences)} ` +
         `issue_occurrence rows (${n(e.rows.base)} base, ${n(e.rows.head)} head), ${n(seeded.rows.pages)} audit_page ` +
         `rows, ${seeded.rows.issues} audit_issue rows; codes: ${BASE_CODES} shared, ${NEW_CODES} head-only ` +
-        `(${ctx.codes.added.join(', ')}), 1 base-only (${ctx.codes.gone})`,
-      `planted: issues new ${n(e.newIssues)}, fixed ${n(e.fixedIssues)}, persisting ${n(e.persistingIssues)}; ` +
+        `(${ctx.codes.added.join(', ')}), 1 base-only (${ctx.codes.baseOnly}), a lost element ` +
+        `(${ctx.codes.dependent} in the base, ${ctx.codes.prerequisite} in the head)`,
+      `planted: issues new ${n(e.newIssues)}, fixed ${n(e.fixedIssues)}, gone ${n(e.goneIssues)}, not checked ` +
+        `${n(e.notCheckedIssues)}, newly checked ${n(e.newlyCheckedIssues)}, persisting ${n(e.persistingIssues)}; ` +
         `URLs added ${e.added}, removed ${e.removed}, status changed ${e.statusChanged}, indexability changed ` +
         `${e.indexabilityChanged} (the ${e.statusChanged} 404s included); verified equal through GraphQL, the ` +
-        'repository and the JavaScript baseline, first pages against EXCEPT/INTERSECT, CSV rows per change',
+        'repository and the JavaScript baseline (sizes against EXCEPT/INTERSECT), each first page against the ' +
+        'JavaScript lists, CSV rows per change',
       `seeding took ${fmt(seedMs)} ms; database create + migrations ${fmt(databaseMs)} ms; sizes ` +
         sizes.rows.map((r) => `${r.rel} ${r.size}`).join(', '),
       `statements per (a) document: ${document.map(([k, c]) => `${k} x${c}`).join(', ')}`,
@@ -1095,7 +1300,7 @@ export async function runCompareBench(): Promise<{ ok: boolean }> {
         goalMs: GOAL_MS,
         pages: settings.pages,
         occurrencesPerAudit: { base: e.rows.base, head: e.rows.head },
-        planted: { ...totalsOf(e), changedUrls: e.changedUrls },
+        planted: totalsOf(e),
         seedMs: Math.round(seedMs),
         settings,
         statementsPerDocument: Object.fromEntries(document),
