@@ -354,6 +354,9 @@ describe('cancel routes: access rules and bad input', () => {
         truncated: false,
         status: 'CANCELLED',
         error: 'Cancelled by a user.',
+        // Counted and judged when an audit completes: a cancelled one has neither.
+        counts: null,
+        blockers: [],
       },
     });
     expect(await queue.getJob(jobId)).toBeUndefined();

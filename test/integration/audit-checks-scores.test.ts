@@ -32,16 +32,16 @@ import {
  * META         TITLE_TOO_SHORT (NOTICE, 1 page)                        3        -> 97
  * CONTENT      H1_MISSING (WARNING, 1 page)                           30        -> 70
  * LINKS        INTERNAL_BROKEN (CRITICAL, 1 page)                    100        -> 0
- * TECHNICAL    STATUS_4XX (CRITICAL, /missing: 1/1 of the pages, capped at every page) 100,
+ * TECHNICAL    STATUS_4XX: /missing answers 404, but / links to it, so the fact is charged once, as LINKS'
+ *              INTERNAL_BROKEN above (STATUS_4XX applies and affects 0 charged pages);
  *              HTTP_PAGE ("No HTTPS", a WARNING site fact on 1/1 of the pages: max(5, 0.5 x 30)) 15,
- *              LLMS_TXT_MISSING (site NOTICE) 0.5
- *                                                                                -> 0 (never below)
+ *              LLMS_TXT_MISSING (site NOTICE) 0.5                                       -> round(84.5) = 85
  * PERFORMANCE  IMAGE_NO_DIMENSIONS (NOTICE, 1 page)                    3        -> 97
  * health       / has CRITICAL issues: 0 of 1 page without one          0 %
- * OVERALL = round(0.5 x 0 + 0.5 x (20*97 + 20*70 + 20*0 + 25*0 + 15*97) / 100) = round(0.5 x 47.95) = round(23.975)
- *         = 24; no blocker fires and the start URL answers 200, so no cap.
+ * OVERALL = round(0.5 x 0 + 0.5 x (20*97 + 20*70 + 20*0 + 25*85 + 15*97) / 100) = round(0.5 x 69.2) = round(34.6)
+ *         = 35; no blocker fires and the start URL answers 200, so no cap.
  */
-const HAND_SCORES = { overall: 24, meta: 97, content: 70, links: 0, technical: 0, performance: 97 };
+const HAND_SCORES = { overall: 35, meta: 97, content: 70, links: 0, technical: 85, performance: 97 };
 
 /** The hand list above: every applicable check, with [affected, applicable] pages. */
 const HAND_CHECKS: Record<Category, Record<string, [number, number]>> = {

@@ -330,7 +330,7 @@ describe('Audit.page', () => {
     const report = await gql(
       t,
       `query($p: ID!) { clientReport(projectId: $p) { projectId projectName domain url generatedAt pdfAvailable
-        audit { id status createdAt completedAt pagesCrawled ${COUNTS}
+        audit { id status createdAt completedAt pagesCrawled ${COUNTS} blockers { code message }
           scores { overall meta content links technical performance } issueCounts { critical warning notice } }
         categories { category score critical warning notice }
         topIssues { code title severity category description affectedPages scope urls fix { summary steps source } }
