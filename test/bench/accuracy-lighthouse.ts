@@ -126,6 +126,7 @@ export async function startLighthouse(chromePath: string): Promise<LighthouseRun
           formFactor: 'desktop',
           screenEmulation: { disabled: true },
           throttlingMethod: 'provided',
+          disableFullPageScreenshot: true,
         });
         const audits = (result?.lhr.audits ?? {}) as Record<string, LhAudit>;
         const verdicts: Record<string, LhVerdict> = {};

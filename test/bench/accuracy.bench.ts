@@ -107,7 +107,9 @@ async function runLinkinator(startUrl: string, origin: string): Promise<Linkinat
     path: startUrl,
     recurse: true,
     concurrency: 16,
-    timeout: 20_000,
+    // No timer: the site is served from memory on this machine and answers every request, while linkinator 7.6's
+    // timeout aborts a body stream that nobody listens to, an unhandled 'error' that ends the process.
+    timeout: 0,
     retryErrors: true,
     retryErrorsCount: 3,
     // The same site only: external links are our outside web's, which answers every one.
@@ -139,7 +141,9 @@ function ourBrokenTargets(audit: OurAudit, origin: string): Map<string, string> 
       const raw = [evidence.target, evidence.targetUrl, evidence.url, evidence.src, evidence.href].find(
         (v): v is string => typeof v === 'string' && v !== occurrence.url,
       );
-      const listed = [evidence.targets, evidence.links].flatMap((v) => (Array.isArray(v) ? (v as unknown[]) : []));
+      const listed = [evidence.targets, evidence.links, evidence.resources].flatMap((v) =>
+        Array.isArray(v) ? (v as unknown[]) : [],
+      );
       for (const candidate of [raw, ...listed]) {
         const value =
           typeof candidate === 'string'
