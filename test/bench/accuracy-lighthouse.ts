@@ -47,8 +47,30 @@ export const AUDIT_MAPPINGS: readonly AuditMapping[] = [
   },
   {
     id: 'canonical',
-    codes: ['TECH_CANONICAL_MULTIPLE', 'TECH_CANONICAL_RELATIVE', 'TECH_CANONICAL_INVALID'],
+    codes: ['TECH_CANONICAL_MULTIPLE', 'TECH_CANONICAL_RELATIVE'],
     note: 'conflicting canonicals, an invalid or relative one, one to the domain root or another hreflang locale',
+  },
+];
+
+/**
+ * Our checks near a Lighthouse audit whose rule differs, so that their verdicts are not compared: listed in the report
+ * with the reason, never silently left out.
+ */
+export const UNMAPPED_CODES: readonly { code: string; near: string; why: string }[] = [
+  {
+    code: 'TECH_CANONICAL_INVALID',
+    near: 'canonical',
+    why: 'a canonical that is not an http(s) URL (file:…); Lighthouse accepts any URL that parses',
+  },
+  {
+    code: 'TECH_CANONICAL_OTHER_HOST',
+    near: 'canonical',
+    why: 'a canonical on another host; Lighthouse passes cross-domain canonicals',
+  },
+  {
+    code: 'CONTENT_IMAGE_ALT_FILENAME',
+    near: 'image-alt',
+    why: 'an alt text that is a file name; axe-core accepts any alt attribute',
   },
 ];
 

@@ -1,3 +1,4 @@
+import { UNMAPPED_CODES } from './accuracy-lighthouse.js';
 import type { Review } from './accuracy-verdicts.js';
 
 export interface Disagreement {
@@ -39,6 +40,8 @@ export interface SiteAccuracy {
   disagreements: Disagreement[];
   links: LinkComparison;
   lighthouseErrors: string[];
+  /** Our codes near a Lighthouse audit whose rule differs (UNMAPPED_CODES): the pages they fired on, not compared. */
+  unmapped: { code: string; pages: number }[];
 }
 
 export interface AccuracyReport {
@@ -133,6 +136,11 @@ export function formatAccuracyReport(report: AccuracyReport): { text: string; js
       `- ${d.site} ${d.audit} ${d.url}: ours ${d.ours}${d.ourCodes.length ? ` (${d.ourCodes.join(', ')})` : ''}, ` +
         `Lighthouse ${d.lighthouse}${d.lighthouseSays ? ` (${d.lighthouseSays.slice(0, 200)})` : ''} — ${who(d.review)}`,
     );
+  }
+  lines.push('', 'Our checks near a Lighthouse audit with another rule (not compared):');
+  for (const u of UNMAPPED_CODES) {
+    const fired = report.sites.map((s) => `${s.site} ${s.unmapped.find((x) => x.code === u.code)?.pages ?? 0}`);
+    lines.push(`- ${u.code} (near ${u.near}): ${u.why}; pages: ${fired.join(', ')}`);
   }
   lines.push('', 'Broken links one side reports:');
   for (const s of report.sites) {

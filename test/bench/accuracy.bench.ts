@@ -6,7 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { intFromEnv } from './audit-bench-context.js';
 import { SiteProcess } from './audit-site-client.js';
 import { externalHosts, startOutsideWeb, type OutsideWeb } from './outside-web.js';
-import { AUDIT_MAPPINGS, startLighthouse, type LhPageResult, type LighthouseRunner } from './accuracy-lighthouse.js';
+import {
+  AUDIT_MAPPINGS,
+  UNMAPPED_CODES,
+  startLighthouse,
+  type LhPageResult,
+  type LighthouseRunner,
+} from './accuracy-lighthouse.js';
 import { fixedSample, htmlPaths, manualSites, missingSite, type ManualSite } from './accuracy-sites.js';
 import { linkReviewOf, reviewOf } from './accuracy-verdicts.js';
 import {
@@ -263,6 +269,7 @@ async function judgeSite(
       perAudit: [...perAudit].map(([id, t]) => ({ id, ...t })),
       disagreements,
       links: compareLinks(ourBrokenTargets(audit, origin), links),
+      unmapped: UNMAPPED_CODES.map((u) => ({ code: u.code, pages: byCode.get(u.code)?.size ?? 0 })),
       lighthouseErrors: lhErrors,
     };
   } finally {
