@@ -22,11 +22,11 @@ const ADDRESS = '127.0.0.2';
 export const OUTSIDE_MIN_MS = 100;
 export const OUTSIDE_MAX_MS = 900;
 
-/** Host names of absolute http(s) URLs in a folder's HTML files (href and src), other than `own`. */
+/** Host names of absolute http(s) URLs in a folder's HTML files, subfolders included (href and src), other than `own`. */
 export function externalHosts(root: string, own: readonly string[] = []): string[] {
   const hosts = new Set<string>();
-  const url = /\b(?:href|src)\s*=\s*["']?https?:\/\/([a-z0-9.-]+)/gi;
-  for (const name of readdirSync(root)) {
+  const url = /\b(?:href|src)\s*=\s*["']?https?:\/\/(?:[^/@"'\s]*@)?([a-z0-9.-]+)/gi;
+  for (const name of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
     if (!/\.html?$/i.test(name)) continue;
     for (const m of readFileSync(join(root, name), 'latin1').matchAll(url)) hosts.add(m[1].toLowerCase());
   }

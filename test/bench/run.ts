@@ -72,6 +72,12 @@ const BENCHMARKS: Record<string, Benchmark> = {
         ? (await import('./render.bench.js')).runRenderBench()
         : runCompiled('render', (line) => process.stderr.write(`[bench:render] ${line}\n`)),
   },
+  accuracy: {
+    description:
+      "Debian's HTML manuals audited by us and judged by Lighthouse's SEO audits (a fixed sample of pages) and " +
+      'linkinator (broken links): agreement per audit, precision and recall, every disagreement listed',
+    run: async () => (await import('./accuracy.bench.js')).runAccuracyBench(),
+  },
   'audit-100k': {
     description:
       '100,000-page generated site audited by a real worker (html mode): time, peak RSS; then issues, pages, ' +

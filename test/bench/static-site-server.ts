@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, relative, sep } from 'node:path';
 import { SiteRecorder, serveSiteProcess } from './site-process.js';
@@ -34,10 +34,13 @@ interface File {
 const files = new Map<string, File>();
 let htmlPages = 0;
 for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
-  if (!entry.isFile()) continue;
-  const path = `/${relative(root, join(entry.parentPath, entry.name)).split(sep).join('/')}`;
+  const file = join(entry.parentPath, entry.name);
+  // A link to a file is served as the file (Debian's manuals link their scripts to shared packages); a dangling one is
+  // missing, as on a web server.
+  if (!entry.isFile() && !(entry.isSymbolicLink() && statSync(file, { throwIfNoEntry: false })?.isFile())) continue;
+  const path = `/${relative(root, file).split(sep).join('/')}`;
   const type = TYPES[extname(path)] ?? 'application/octet-stream';
-  files.set(path, { body: readFileSync(join(entry.parentPath, entry.name)), type, page: -1 });
+  files.set(path, { body: readFileSync(file), type, page: -1 });
 }
 for (const file of files.values()) if (file.type.startsWith('text/html')) file.page = htmlPages++;
 const NOT_FOUND = Buffer.from('<!DOCTYPE html><title>Not found</title><h1>Not found</h1>');

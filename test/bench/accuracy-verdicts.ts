@@ -1,0 +1,58 @@
+/**
+ * Disagreements between Lighthouse and us that a person has read on the page itself, and who is right. The accuracy
+ * bench prints each disagreement with the review that matches it, or "not reviewed": a new kind of disagreement is
+ * read by hand and added here, with the reason, never waved through.
+ */
+
+export interface DisagreementCase {
+  site: string;
+  audit: string;
+  url: string;
+  ours: 'pass' | 'fail';
+  lighthouse: 'pass' | 'fail';
+}
+
+export interface Review {
+  right: 'ours' | 'lighthouse' | 'linkinator' | 'both';
+  why: string;
+}
+
+interface ReviewRule extends Review {
+  audit: string;
+  ours: 'pass' | 'fail';
+  /** Limits the rule to URLs that match (a kind of page); every URL when absent. */
+  url?: RegExp;
+  site?: string;
+}
+
+const REVIEWS: readonly ReviewRule[] = [];
+
+export function reviewOf(c: DisagreementCase): Review | null {
+  const rule = REVIEWS.find(
+    (r) => r.audit === c.audit && r.ours === c.ours && (!r.site || r.site === c.site) && (!r.url || r.url.test(c.url)),
+  );
+  return rule ? { right: rule.right, why: rule.why } : null;
+}
+
+/** A broken link one side reports and the other does not, read by hand: who is right. */
+interface LinkReviewRule extends Review {
+  /** The side that reports the link broken. */
+  only: 'ours' | 'linkinator';
+  url: RegExp;
+}
+
+const LINK_REVIEWS: readonly LinkReviewRule[] = [
+  {
+    only: 'linkinator',
+    url: /\/[^/?#]+@[^/?#]+\.[a-z]+$/i,
+    right: 'ours',
+    why:
+      'DocBook\'s <link rev="made" href="list@host">: page metadata that no browser or search engine fetches ' +
+      '(the same href in an <a> is reported by us too)',
+  },
+];
+
+export function linkReviewOf(only: 'ours' | 'linkinator', url: string): Review | null {
+  const rule = LINK_REVIEWS.find((r) => r.only === only && r.url.test(url));
+  return rule ? { right: rule.right, why: rule.why } : null;
+}
