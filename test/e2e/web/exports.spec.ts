@@ -30,7 +30,7 @@ test('after an audit, the issues CSV downloads from the issues list and the repo
   expect(csv.suggestedFilename()).toMatch(/^127\.0\.0\.1-audit-[0-9a-f]{8}-issues-\d{4}-\d\d-\d\d\.csv$/);
   const text = await readFile((await csv.path())!, 'utf8');
   const lines = text.replace(/^\uFEFF/, '').split('\r\n');
-  expect(lines[0]).toBe('code,title,severity,category,url,evidence');
+  expect(lines[0]).toBe('code,title,severity,category,url,scope,evidence');
   expect(lines.length).toBeGreaterThan(2);
   expect(text).toContain(`${site.origin}/`);
   await expect(page.getByRole('status').filter({ hasText: /Downloaded .*\.csv/ })).toBeVisible();

@@ -70,10 +70,10 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   await expect(page.getByRole('heading', { name: 'Latest scores' })).toBeVisible({ timeout: 90_000 });
   await expect(page.getByRole('figure', { name: 'Overall' })).toContainText(/\d+/);
   await expect(page.getByRole('heading', { name: 'Score history' })).toBeVisible();
-  // Why this score: health and the issues that cost the most, each leading to itself in the issues list.
+  // Why this score: health and what costs points (most severe first), each leading to itself in the issues list.
   const why = page.getByRole('region', { name: 'Why this score' });
   await expect(why).toContainText(/Half the overall score is health: \d+(\.\d)?% of the HTML pages/);
-  const costs = why.getByRole('table', { name: 'The issues that cost the most points' });
+  const costs = why.getByRole('table', { name: /^What costs points: the most severe first/ });
   await expect(costs.getByRole('rowheader').first()).toBeVisible();
   await expect(costs.getByRole('cell', { name: /^−\d/ }).first()).toBeVisible();
   await expectAccessible(page, 'the project overview');
