@@ -33,6 +33,8 @@ export interface SiteAccuracy {
   site: string;
   root: string;
   ourPages: number;
+  /** Our crawled HTML pages (the audit's counts), beside linkinator's reachable HTML files. */
+  ourHtmlPages: number | null;
   ourScore: number | null;
   linkinatorPages: number;
   sampled: number;
@@ -95,7 +97,8 @@ export function formatAccuracyReport(report: AccuracyReport): { text: string; js
   lines.push(
     '',
     'site'.padEnd(14) +
-      'our pages'.padStart(10) +
+      'our URLs'.padStart(10) +
+      'our HTML'.padStart(10) +
       'linkinator'.padStart(12) +
       'score'.padStart(7) +
       'broken: ours'.padStart(14) +
@@ -111,6 +114,7 @@ export function formatAccuracyReport(report: AccuracyReport): { text: string; js
     lines.push(
       s.site.padEnd(14) +
         String(s.ourPages).padStart(10) +
+        String(s.ourHtmlPages ?? '—').padStart(10) +
         String(s.linkinatorPages).padStart(12) +
         String(s.ourScore ?? '—').padStart(7) +
         String(l.ours).padStart(14) +
@@ -162,6 +166,7 @@ export function formatAccuracyReport(report: AccuracyReport): { text: string; js
     sites: report.sites.map((s) => ({
       site: s.site,
       ourPages: s.ourPages,
+      ourHtmlPages: s.ourHtmlPages,
       linkinatorPages: s.linkinatorPages,
       ourScore: s.ourScore,
       sampled: s.sampled,

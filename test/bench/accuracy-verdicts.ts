@@ -50,6 +50,14 @@ const LINK_REVIEWS: readonly LinkReviewRule[] = [
       'DocBook\'s <link rev="made" href="list@host">: page metadata that no browser or search engine fetches ' +
       '(the same href in an <a> is reported by us too)',
   },
+  {
+    only: 'linkinator',
+    url: /\/_static\/(?:searchtools|language_data)\.js$/,
+    right: 'ours',
+    why:
+      'Sphinx loads these on search.html alone, which the site names only in <link rel="search"> and <form ' +
+      'action>: crawlers follow neither, so the page and its scripts are outside the crawl (linkinator follows both)',
+  },
 ];
 
 export function linkReviewOf(only: 'ours' | 'linkinator', url: string): Review | null {

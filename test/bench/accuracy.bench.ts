@@ -58,6 +58,7 @@ interface OurAudit {
   status: string;
   error: string | null;
   pagesCrawled: number;
+  counts?: { htmlPages: number } | null;
   scores: { overall: number } | null;
   issues: OurIssue[];
 }
@@ -263,6 +264,7 @@ async function judgeSite(
       site: site.name,
       root: site.root,
       ourPages: audit.pagesCrawled,
+      ourHtmlPages: audit.counts?.htmlPages ?? null,
       ourScore: audit.scores?.overall ?? null,
       linkinatorPages: reachable.length,
       sampled: sample.length,
