@@ -138,7 +138,8 @@ export function formatAccuracyReport(report: AccuracyReport): { text: string; js
   for (const d of disagreements) {
     lines.push(
       `- ${d.site} ${d.audit} ${d.url}: ours ${d.ours}${d.ourCodes.length ? ` (${d.ourCodes.join(', ')})` : ''}, ` +
-        `Lighthouse ${d.lighthouse}${d.lighthouseSays ? ` (${d.lighthouseSays.slice(0, 200)})` : ''} — ${who(d.review)}`,
+        `Lighthouse ${d.lighthouse}${d.lighthouseSays ? ` (${d.lighthouseSays.slice(0, 200)})` : ''} ` +
+        `— ${who(d.review)}`,
     );
   }
   lines.push('', 'Our checks near a Lighthouse audit with another rule (not compared):');

@@ -22,7 +22,7 @@ const ADDRESS = '127.0.0.2';
 export const OUTSIDE_MIN_MS = 100;
 export const OUTSIDE_MAX_MS = 900;
 
-/** Host names of absolute http(s) URLs in a folder's HTML files, subfolders included (href and src), other than `own`. */
+/** Host names of absolute http(s) URLs in a folder's HTML files and subfolders (href and src), other than `own`. */
 export function externalHosts(root: string, own: readonly string[] = []): string[] {
   const hosts = new Set<string>();
   const url = /\b(?:href|src)\s*=\s*["']?https?:\/\/(?:[^/@"'\s]*@)?([a-z0-9.-]+)/gi;
