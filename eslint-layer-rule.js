@@ -2,7 +2,7 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The dependency rule of DESIGN §2, enforced on every import:
+ * The dependency rule (ARCHITECTURE.md), enforced on every import:
  * - src/ never imports schema/, facades/ or workers/;
  * - src/platform imports no domain module; a domain module reaches another only through its index.ts, or,
  *   from a GraphQL file (*.resolver.ts, *.types.ts, graphql.ts), through its graphql.ts (resolvers and object
@@ -10,9 +10,56 @@ import { fileURLToPath } from 'node:url';
  * - src/seo is pure: no I/O packages and nothing from src/ outside src/seo;
  * - facades/ imports schema/, facades/ and src/platform only; workers/ imports src/ only, never a graphql.ts;
  * - facades/web (the browser app) imports nothing outside itself: it speaks to the server over HTTP only,
- *   and nothing on the server imports it.
+ *   and nothing on the server imports it;
+ * - the src/ modules are in one order (MODULE_ORDER): a module imports only modules below it, never one above
+ *   (an upward import), so that no two modules can import each other, directly or around a ring.
  */
 const ROOT = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * The src/ modules from the lowest to the highest (ARCHITECTURE.md draws it). Each imports only modules listed
+ * before it, type-only imports included; a new module takes the place its imports give it (after everything it
+ * imports, before everything that imports it), and a module missing from the list is refused until it has one.
+ * Derived from the imports: crawler (the crawl engine, login mechanics included) < projects (a project's settings,
+ * its crawl login among them) < checks-catalog (the catalog and a project's check settings) < audits, which runs
+ * crawls with the settings of the project and its checks; comparison, alerts and reports read audits.
+ */
+export const MODULE_ORDER = [
+  'platform',
+  'seo',
+  'identity',
+  'llm',
+  'serp',
+  'crawler',
+  'projects',
+  'checks-catalog',
+  'technical',
+  'tools',
+  'keywords',
+  'competitors',
+  'fixes',
+  'audits',
+  // Scheduled audits (issue 49: schedules in one module): they start audits of projects, so above audits.
+  'schedules',
+  'comparison',
+  'alerts',
+  'reports',
+  // The `seo` command (src/cli/, entered through src/cli.ts): it loads the modules a command needs, none loads it.
+  'cli',
+];
+const RANK = new Map(MODULE_ORDER.map((name, i) => [name, i]));
+
+/** Why an import from src/`from` to src/`to` breaks the module order, or null when `to` is below `from`. */
+function orderViolation(from, to) {
+  const missing = [from, to].find((m) => !RANK.has(m));
+  if (missing !== undefined)
+    return `src/${missing} has no place in the module order: add it to MODULE_ORDER (eslint-layer-rule.js)`;
+  if (RANK.get(to) < RANK.get(from)) return null;
+  return (
+    `upward import: src/${from} may not import src/${to}, which is above it in the module order ` +
+    `(${MODULE_ORDER.join(' < ')}); move the shared part down or turn the dependency around`
+  );
+}
 const IO_PACKAGES = new RegExp(
   String.raw`^(undici|pg|ioredis|bullmq|@mikro-orm\/.*|node:(http|https|net|` +
     String.raw`dns|fs|fs\/promises|child_process)|(http|https|net|dns|fs|child_process))$`,
@@ -51,6 +98,10 @@ function violation(fromFile, spec) {
     if (from.module === 'seo') return 'src/seo is pure analysis: it may not import other src/ modules';
     if (from.module === 'platform') return `src/platform may not import a domain module (src/${to.module ?? ''})`;
     if (from.module && !to.module) return 'a domain module may not import the composition files at the src/ root';
+    if (from.module && to.module) {
+      const upward = orderViolation(from.module, to.module);
+      if (upward) return upward;
+    }
     if (to.module && to.module !== 'platform' && isGraphqlFace(to.rest)) {
       return isGraphqlFile(fromFile)
         ? null

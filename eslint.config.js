@@ -1,6 +1,45 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { layerPlugin } from './eslint-layer-rule.js';
+import { webFeaturesPlugin } from './eslint-web-features-rule.js';
+
+/** Matches an eslint-disable/enable directive comment that names max-lines-per-function, and its reason. */
+const LENGTH_DIRECTIVE = /^\s*eslint-(?:disable|enable)(?:-next-line|-line)?\s+([^]*?)(?:--([^]*))?$/;
+
+/**
+ * A function may be exempted from max-lines-per-function only as a data table (a generated or table-like function),
+ * by a comment at the top of its file that says so: `/* eslint-disable max-lines-per-function -- data table: why *\/`.
+ * Any other directive naming the rule (per line, per function, without that reason) is refused.
+ */
+const functionLengthPlugin = {
+  rules: {
+    'length-exemption': {
+      meta: {
+        type: 'problem',
+        docs: { description: 'Exempt a function from max-lines-per-function only as a data table, per file' },
+        messages: {
+          exemption:
+            "max-lines-per-function is disabled only file-wide, for a data table: '/* eslint-disable " +
+            "max-lines-per-function -- data table: why */'. Split a long hand-written function instead.",
+        },
+        schema: [],
+      },
+      create(context) {
+        return {
+          Program() {
+            for (const comment of context.sourceCode.getAllComments()) {
+              const directive = LENGTH_DIRECTIVE.exec(comment.value);
+              if (!directive || !/\bmax-lines-per-function\b/.test(directive[1])) continue;
+              const fileWide = comment.type === 'Block' && /^\s*eslint-disable\s/.test(comment.value);
+              if (fileWide && /^\s*data table:\s*\S/.test(directive[2] ?? '')) continue;
+              context.report({ loc: comment.loc, messageId: 'exemption' });
+            }
+          },
+        };
+      },
+    },
+  },
+};
 
 export default tseslint.config(
   {
@@ -48,6 +87,18 @@ export default tseslint.config(
     },
   },
   {
+    // No hand-written function over 150 lines (issue 49): a longer one is split into named steps. Object and array
+    // literals of data are not functions, so tables need no exemption; a generated or table-like function is exempted
+    // per file with `/* eslint-disable max-lines-per-function -- data table: why */` (function-length/length-exemption
+    // refuses any other way). Exempted files today: none.
+    files: ['{src,schema,facades,workers}/**/*.{ts,tsx}'],
+    plugins: { 'function-length': functionLengthPlugin },
+    rules: {
+      'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }],
+      'function-length/length-exemption': 'error',
+    },
+  },
+  {
     // Data access (issue 19): a module's *.repository.ts is the only file of the module that speaks SQL or
     // MikroORM; src/platform/db/ holds the connections and the infrastructure statements (ping, migrations).
     // Elsewhere connections are passed through (types), never queried.
@@ -60,7 +111,7 @@ export default tseslint.config(
           selector:
             "ImportDeclaration[importKind='value'][source.value=/(native-query|sql-params)\\.js$/] > " +
             ("ImportSpecifier[importKind='value'][imported.name=/^(nativeQuery|nativeResult|nativeTransaction|" +
-              'jsonParam)$/]'),
+              'queryOn|jsonParam)$/]'),
           message:
             "Raw SQL runs in the module's *.repository.ts (nativeQuery/nativeTransaction are its tools); " +
             'import types only here.',
@@ -91,6 +142,13 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The web app (issue 49): features reach each other through their index.ts and never in a cycle
+    // (eslint-web-features-rule.js); its components are held to 150 lines by the block above, like every function.
+    files: ['facades/web/src/**/*.{ts,tsx}'],
+    plugins: { 'web-features': webFeaturesPlugin },
+    rules: { 'web-features/features': 'error' },
   },
   {
     // Type-aware rules (typescript-eslint's project service: each file is checked with the tsconfig.json nearest to

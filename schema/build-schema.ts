@@ -2,63 +2,139 @@ import 'reflect-metadata';
 import { buildSchema, getMetadataStorage, type ContainerType } from 'type-graphql';
 import { isObjectType, type GraphQLSchema } from 'graphql';
 import { GraphQLDateTimeISO } from 'graphql-scalars';
+import type { AppConfig } from '../src/platform/config.js';
+import type { ApiKeyService, OrganizationService } from '../src/identity/index.js';
 import { IdentityResolver } from '../src/identity/graphql.js';
-import { OrganizationUsageResolver, ProjectResolver } from '../src/projects/graphql.js';
+import type {
+  CrawlLoginService,
+  OrganizationUsageService,
+  ProjectCountRegistry,
+  ProjectService,
+} from '../src/projects/index.js';
+import { CrawlLoginResolver, OrganizationUsageResolver, ProjectResolver } from '../src/projects/graphql.js';
+import type { TechnicalService } from '../src/technical/index.js';
 import { TechnicalResolver } from '../src/technical/graphql.js';
+import type { ToolsService } from '../src/tools/index.js';
 import { ToolsResolver } from '../src/tools/graphql.js';
+import type { CheckSettingsService } from '../src/checks-catalog/index.js';
 import { CheckCatalogResolver, CheckSettingsResolver } from '../src/checks-catalog/graphql.js';
+import type { ClientReportService, ExportService, ReportService } from '../src/reports/index.js';
 import { ReportResolver } from '../src/reports/graphql.js';
+import type { FixService } from '../src/fixes/index.js';
 import { FixResolver } from '../src/fixes/graphql.js';
+import type { KeywordService } from '../src/keywords/index.js';
 import { KeywordResolver } from '../src/keywords/graphql.js';
+import type { CompetitorService } from '../src/competitors/index.js';
 import { CompetitorResolver } from '../src/competitors/graphql.js';
+import type { AlertService, WebhookService } from '../src/alerts/index.js';
 import { AlertResolver } from '../src/alerts/graphql.js';
+import type { ComparisonService } from '../src/comparison/index.js';
 import { ComparisonResolver } from '../src/comparison/graphql.js';
-import { CrawlLoginResolver } from '../src/crawler/graphql.js';
+import type { AuditPageService, AuditService } from '../src/audits/index.js';
+import type { AuditScheduleService } from '../src/schedules/index.js';
 import {
   AuditPageViewRankingResolver,
   AuditPageViewResolver,
   AuditResolver,
-  AuditScheduleResolver,
   IssueOccurrenceRankingResolver,
   IssueResolver,
   KeywordRankingPageResolver,
   ProjectAuditFieldsResolver,
 } from '../src/audits/graphql.js';
+import { AuditScheduleResolver } from '../src/schedules/graphql.js';
 import { assertStorableText } from '../src/platform/text-input.js';
 
-export const RESOLVERS = [
-  IdentityResolver,
-  OrganizationUsageResolver,
-  ProjectResolver,
-  AuditResolver,
-  AuditPageViewResolver,
-  IssueResolver,
-  ProjectAuditFieldsResolver,
-  KeywordRankingPageResolver,
-  IssueOccurrenceRankingResolver,
-  AuditPageViewRankingResolver,
-  AuditScheduleResolver,
-  TechnicalResolver,
-  ToolsResolver,
-  CheckCatalogResolver,
-  CheckSettingsResolver,
-  KeywordResolver,
-  CompetitorResolver,
-  AlertResolver,
-  ComparisonResolver,
-  CrawlLoginResolver,
-  ReportResolver,
-  FixResolver,
-] as const;
+/** The services the resolvers are made with: schema/domain-runtime.ts makes them, once per API process. */
+export interface ResolverServices {
+  config: AppConfig;
+  apiKeys: ApiKeyService;
+  organizations: OrganizationService;
+  usage: OrganizationUsageService;
+  projects: ProjectService;
+  counts: ProjectCountRegistry;
+  crawlLogins: CrawlLoginService;
+  audits: AuditService;
+  pages: AuditPageService;
+  auditSchedules: AuditScheduleService;
+  technical: TechnicalService;
+  tools: ToolsService;
+  checkSettings: CheckSettingsService;
+  keywords: KeywordService;
+  competitors: CompetitorService;
+  alerts: AlertService;
+  webhooks: WebhookService;
+  comparison: ComparisonService;
+  reports: ReportService;
+  exports: ExportService;
+  clientReports: ClientReportService;
+  fixes: FixService;
+}
+
+/** A resolver class of the schema, and how an API process makes its one instance from the services. */
+export interface ResolverEntry<T extends object = object> {
+  type: abstract new (...args: never[]) => T;
+  make(services: ResolverServices): T;
+}
+
+const resolver = <T extends object>(
+  type: abstract new (...args: never[]) => T,
+  make: (services: ResolverServices) => T,
+): ResolverEntry<T> => ({ type, make });
 
 /**
- * The one place the schema is assembled. `container` supplies resolver instances with their services;
- * printing the SDL needs no container (resolvers are only instantiated to resolve).
+ * The one list of the schema's resolvers (a new resolver class is added here and nowhere else): the printed schema
+ * reads the classes, the API process (domain-runtime.ts) makes each instance with its services.
+ */
+export const RESOLVERS: readonly ResolverEntry[] = [
+  resolver(
+    IdentityResolver,
+    (s) => new IdentityResolver(s.apiKeys, s.organizations, { mailEnabled: Boolean(s.config.SMTP_URL) }),
+  ),
+  resolver(OrganizationUsageResolver, (s) => new OrganizationUsageResolver(s.usage)),
+  resolver(ProjectResolver, (s) => new ProjectResolver(s.projects, s.counts)),
+  resolver(AuditResolver, (s) => new AuditResolver(s.audits, s.pages)),
+  resolver(AuditPageViewResolver, (s) => new AuditPageViewResolver(s.pages)),
+  resolver(IssueResolver, (s) => new IssueResolver(s.audits, s.pages)),
+  resolver(ProjectAuditFieldsResolver, () => new ProjectAuditFieldsResolver()),
+  resolver(KeywordRankingPageResolver, () => new KeywordRankingPageResolver()),
+  resolver(IssueOccurrenceRankingResolver, () => new IssueOccurrenceRankingResolver()),
+  resolver(AuditPageViewRankingResolver, () => new AuditPageViewRankingResolver()),
+  resolver(AuditScheduleResolver, (s) => new AuditScheduleResolver(s.auditSchedules)),
+  resolver(TechnicalResolver, (s) => new TechnicalResolver(s.technical)),
+  resolver(ToolsResolver, (s) => new ToolsResolver(s.tools)),
+  resolver(CheckCatalogResolver, () => new CheckCatalogResolver()),
+  resolver(CheckSettingsResolver, (s) => new CheckSettingsResolver(s.checkSettings)),
+  resolver(KeywordResolver, (s) => new KeywordResolver(s.keywords)),
+  resolver(CompetitorResolver, (s) => new CompetitorResolver(s.competitors)),
+  resolver(AlertResolver, (s) => new AlertResolver(s.alerts, s.webhooks)),
+  resolver(ComparisonResolver, (s) => new ComparisonResolver(s.comparison)),
+  resolver(CrawlLoginResolver, (s) => new CrawlLoginResolver(s.crawlLogins)),
+  resolver(ReportResolver, (s) => new ReportResolver(s.reports, s.exports, s.clientReports)),
+  resolver(FixResolver, (s) => new FixResolver(s.fixes)),
+];
+
+/** type-graphql's container of an API process: each resolver class answered with its one instance. */
+export function resolverContainer(services: ResolverServices): ContainerType {
+  const instances = new Map<unknown, object>(RESOLVERS.map((entry) => [entry.type, entry.make(services)]));
+  return {
+    get: (cls: unknown) => {
+      const instance = instances.get(cls);
+      if (!instance) throw new Error(`No resolver instance registered for ${(cls as { name?: string }).name}`);
+      return instance;
+    },
+  };
+}
+
+/**
+ * The one place the schema is assembled. `container` supplies resolver instances with their services
+ * (resolverContainer); printing the SDL needs no container (resolvers are only instantiated to resolve).
  */
 export async function buildDomainSchema(container?: ContainerType): Promise<GraphQLSchema> {
   useSimpleResolvers();
+  const [first, ...rest] = RESOLVERS.map((entry) => entry.type);
+  if (!first) throw new Error('The schema has no resolver');
   const schema = await buildSchema({
-    resolvers: [...RESOLVERS],
+    resolvers: [first, ...rest],
     container,
     validate: false,
     emitSchemaFile: false,

@@ -26,57 +26,38 @@ import {
   type Auth,
   type RateLimitResult,
 } from '../src/identity/index.js';
-import { IdentityResolver } from '../src/identity/graphql.js';
-import { OrganizationUsageService, ProjectCountRegistry, ProjectService } from '../src/projects/index.js';
-import { OrganizationUsageResolver, ProjectResolver } from '../src/projects/graphql.js';
+import {
+  CrawlLoginService,
+  OrganizationUsageService,
+  ProjectCountRegistry,
+  ProjectService,
+} from '../src/projects/index.js';
 import {
   AuditPageService,
-  AuditScheduleService,
   AuditService,
   AUDIT_COUNT_SOURCE,
   countAuditsByStatus,
   type AuditJobData,
-  type ScheduledAuditJobData,
 } from '../src/audits/index.js';
-import {
-  AuditPageViewRankingResolver,
-  AuditPageViewResolver,
-  AuditResolver,
-  AuditScheduleResolver,
-  IssueOccurrenceRankingResolver,
-  IssueResolver,
-  KeywordRankingPageResolver,
-  ProjectAuditFieldsResolver,
-} from '../src/audits/graphql.js';
+import { AuditScheduleService, type ScheduledAuditJobData } from '../src/schedules/index.js';
 import { QUEUES, createQueue, type Queue } from '../src/platform/queues.js';
 import { TechnicalService } from '../src/technical/index.js';
-import { TechnicalResolver } from '../src/technical/graphql.js';
 import { ToolsService } from '../src/tools/index.js';
-import { ToolsResolver } from '../src/tools/graphql.js';
 import {
   KEYWORD_COUNT_SOURCE,
   KeywordService,
   unscheduleDailyRankCheck,
   type RankJobData,
 } from '../src/keywords/index.js';
-import { KeywordResolver } from '../src/keywords/graphql.js';
 import { COMPETITOR_COUNT_SOURCE, CompetitorService, type CompetitorJobData } from '../src/competitors/index.js';
-import { CompetitorResolver } from '../src/competitors/graphql.js';
 import { AlertService, WebhookService, type AlertJobData } from '../src/alerts/index.js';
-import { AlertResolver } from '../src/alerts/graphql.js';
 import { ComparisonService } from '../src/comparison/index.js';
-import { ComparisonResolver } from '../src/comparison/graphql.js';
-import { CrawlLoginService } from '../src/crawler/index.js';
-import { CrawlLoginResolver } from '../src/crawler/graphql.js';
 import { ClientReportService, ExportService, ReportService, createReportPdfRenderer } from '../src/reports/index.js';
-import { ReportResolver } from '../src/reports/graphql.js';
 import { FixService } from '../src/fixes/index.js';
-import { FixResolver } from '../src/fixes/graphql.js';
 import { createLlmClient } from '../src/llm/index.js';
 import { createConfiguredSafeHttpClient } from '../src/platform/safe-http/index.js';
-import { buildDomainSchema } from './build-schema.js';
-import { CheckCatalogResolver, CheckSettingsResolver } from '../src/checks-catalog/graphql.js';
-import { CheckSettingsService } from '../src/projects/index.js';
+import { buildDomainSchema, resolverContainer, type ResolverServices } from './build-schema.js';
+import { CheckSettingsService } from '../src/checks-catalog/index.js';
 import { SharedMetrics, meteredFetch } from '../src/platform/shared-metrics.js';
 import { fastPaths, type FastPathSwitches } from '../src/platform/fast-path/switches.js';
 import { ConcurrencyGate } from '../src/platform/concurrency-gate.js';
@@ -143,21 +124,27 @@ export interface DomainRuntime extends DomainApi {
   withFastPaths(overrides: Partial<FastPathSwitches>): Promise<DomainRuntime>;
 }
 
-export async function createDomainRuntime(
+/** The connections of the API process and the monitor of their health (which the connections report to). */
+interface Connections {
+  orm: MikroORM;
+  redis: Redis;
+  pool: pg.Pool;
+  dependencies: DependencyMonitor;
+  /** A connection's error event: logged unless it is an outage, which the monitor reports once per change. */
+  onInfraEvent(err?: Error): void;
+}
+
+async function openConnections(
   config: AppConfig,
   logger: Logger,
-  options: {
-    onQuery?: (sql: string) => void;
-    /** Shortcuts of src/platform/fast-path/ to turn off (the facade bench and the equivalence tests only). */
-    fastPaths?: Partial<FastPathSwitches>;
-  } = {},
-): Promise<DomainRuntime> {
+  onQuery: ((sql: string) => void) | undefined,
+): Promise<Connections> {
   const orm = await createOrm({
     databaseUrl: config.DATABASE_URL,
     entities: ENTITIES,
     migrations: MIGRATIONS,
     logger,
-    onQuery: options.onQuery,
+    onQuery,
     connectTimeoutMs: config.PG_CONNECT_TIMEOUT_MS,
   });
   const late: { monitor?: DependencyMonitor } = {};
@@ -182,16 +169,16 @@ export async function createDomainRuntime(
     probes: { postgres: () => pingDatabase(orm.em), redis: () => redis.ping() },
   });
   late.monitor = dependencies;
-  const auth = await createAuth(config, pool, logger);
-  // better-auth's requests, a few at a time: its sign-up holds a connection (a transaction) while it hashes the
-  // password, so a burst of sign-ups would otherwise take the whole pool (10) and time out waiting for it.
-  const authGate = new ConcurrencyGate(AUTH_CONCURRENCY);
-  // A Redis outage is the dependency monitor's to report (one line per change of state); anything else is logged.
-  const onQueueError = (err: Error) => {
-    if (isInfrastructureFailure(err)) void dependencies.check();
-    else logger.warn({ err }, 'metrics queue error');
-  };
+  return { orm, redis, pool, dependencies, onInfraEvent };
+}
 
+/** The domain services of the API process (the resolvers' and the DomainApi's), and what closing them takes. */
+interface Services extends ResolverServices {
+  close(): Promise<void>;
+}
+
+function createServices(config: AppConfig, logger: Logger, conn: Connections): Services {
+  const { redis, onInfraEvent } = conn;
   const apiKeys = new ApiKeyService();
   const organizations = new OrganizationService();
   // The safe HTTP client of user-given URLs: fix suggestions, the free tools, and a bare domain's scheme.
@@ -224,12 +211,6 @@ export async function createDomainRuntime(
   });
   // Alerts: rule and endpoint changes here; redeliveries and test events go to the alert workers.
   const alertQueue = createQueue<AlertJobData>(QUEUES.alert, redis, config.REDIS_PREFIX, onInfraEvent);
-  const alertResolver = new AlertResolver(
-    new AlertService(config, projects),
-    new WebhookService(config, projects, alertQueue),
-  );
-  const limiter = new RateLimiter(redis, config.REDIS_PREFIX);
-  const appRate = (userId: string) => ({ bucket: `user:${userId}:app`, limit: config.APP_RATE_PER_MINUTE });
   // LLM calls (fix suggestions) are counted with the workers' counters in Redis (served by /metrics).
   const metrics = new SharedMetrics(redis, config.REDIS_PREFIX);
   const llmFetch = meteredFetch(
@@ -238,110 +219,144 @@ export async function createDomainRuntime(
     { requests: 'seo_llm_requests_total', errors: 'seo_llm_errors_total' },
     { model: config.LLM_MODEL ?? 'unset' },
   );
-
   // Client report PDFs with the lab's Chromium, when one is configured (launched on first use, closed when idle).
   const reportPdf = config.CHROMIUM_PATH ? createReportPdfRenderer({ chromiumPath: config.CHROMIUM_PATH }) : null;
 
-  const pageService = new AuditPageService();
-  const instances = new Map<unknown, unknown>([
-    [IdentityResolver, new IdentityResolver(apiKeys, organizations, { mailEnabled: Boolean(config.SMTP_URL) })],
-    [OrganizationUsageResolver, new OrganizationUsageResolver(new OrganizationUsageService(config))],
-    [ProjectResolver, new ProjectResolver(projects, counts)],
-    [AuditResolver, new AuditResolver(audits, pageService)],
-    [AuditPageViewResolver, new AuditPageViewResolver(pageService)],
-    [IssueResolver, new IssueResolver(audits, pageService)],
-    [ProjectAuditFieldsResolver, new ProjectAuditFieldsResolver()],
-    [KeywordRankingPageResolver, new KeywordRankingPageResolver()],
-    [IssueOccurrenceRankingResolver, new IssueOccurrenceRankingResolver()],
-    [AuditPageViewRankingResolver, new AuditPageViewRankingResolver()],
-    [AuditScheduleResolver, new AuditScheduleResolver(auditSchedules)],
-    [TechnicalResolver, new TechnicalResolver(new TechnicalService(projects))],
-    [ToolsResolver, new ToolsResolver(new ToolsService(http))],
-    [CheckCatalogResolver, new CheckCatalogResolver()],
-    [CheckSettingsResolver, new CheckSettingsResolver(new CheckSettingsService())],
-    [KeywordResolver, new KeywordResolver(keywords)],
-    [CompetitorResolver, new CompetitorResolver(competitors)],
-    [AlertResolver, alertResolver],
-    [ComparisonResolver, new ComparisonResolver(new ComparisonService(projects, audits))],
-    [CrawlLoginResolver, new CrawlLoginResolver(new CrawlLoginService(config, projects))],
-    [
-      ReportResolver,
-      new ReportResolver(
-        new ReportService(projects),
-        new ExportService(projects),
-        new ClientReportService(projects, reportPdf),
-      ),
-    ],
-    [FixResolver, new FixResolver(new FixService(projects, http, createLlmClient(config, llmFetch), logger))],
-  ]);
-  const container = {
-    get: (cls: unknown) => {
-      const instance = instances.get(cls);
-      if (!instance) throw new Error(`No resolver instance registered for ${(cls as { name?: string }).name}`);
-      return instance;
+  return {
+    config,
+    apiKeys,
+    organizations,
+    usage: new OrganizationUsageService(config),
+    projects,
+    counts,
+    crawlLogins: new CrawlLoginService(config, projects),
+    audits,
+    pages: new AuditPageService(),
+    auditSchedules,
+    technical: new TechnicalService(projects),
+    tools: new ToolsService(http),
+    checkSettings: new CheckSettingsService(),
+    keywords,
+    competitors,
+    alerts: new AlertService(config, projects),
+    webhooks: new WebhookService(config, projects, alertQueue),
+    comparison: new ComparisonService(projects, audits),
+    reports: new ReportService(projects),
+    exports: new ExportService(projects),
+    clientReports: new ClientReportService(projects, reportPdf),
+    fixes: new FixService(projects, http, createLlmClient(config, llmFetch), logger),
+    async close() {
+      await auditQueue.close().catch(() => undefined);
+      await scheduleQueue.close().catch(() => undefined);
+      await rankQueue.close().catch(() => undefined);
+      await competitorQueue.close().catch(() => undefined);
+      await alertQueue.close().catch(() => undefined);
+      await http.close().catch(() => undefined);
+      await reportPdf?.close().catch(() => undefined);
+      await metrics.flush();
     },
   };
-  const schema = await buildDomainSchema(container);
-  /** The runtime with the given shortcuts: its own principal resolver, everything else shared. */
-  const assemble = async (shortcuts: FastPathSwitches, close: () => Promise<void>): Promise<DomainRuntime> => {
-    const principals = new PrincipalResolver(auth, apiKeys, organizations, config.authSecret, {
-      sessionFastPath: shortcuts.sessionCookie,
-    });
-    return {
-      config,
-      logger,
-      orm,
-      redis,
-      pool,
-      auth,
-      schema,
-      dependencies,
-      anonymousRate: config.ANONYMOUS_RATE_PER_MINUTE,
-      createContext: ({ principal, requestId, ip }) =>
-        new ApiRequestContext(orm.em as EntityManager, principal, requestId, ip),
-      authenticate(creds, channel) {
-        if (creds.bearer) return principals.fromApiKey(orm.em, creds.bearer, channel);
-        if (creds.session) return principals.fromSession(orm.em, creds.session.cookie, creds.session.headers, channel);
-        return Promise.resolve(null);
-      },
-      rateLimit: (bucket, limit) => limiter.hit(bucket, limit),
-      peekRateLimit: (bucket, limit) => limiter.peek(bucket, limit),
-      rateLimitFor(principal) {
-        // The web app (a session on /graphql) has its own per-user budget; scripts keep the contract's figures.
-        if (principal.via === 'SESSION' && principal.channel === 'GRAPHQL' && principal.userId)
-          return appRate(principal.userId);
-        const surface = principal.via === 'API_KEY' ? 'A' : 'B';
-        return { bucket: `org:${principal.organizationId}:${surface}`, limit: RATE_LIMITS[surface][principal.plan] };
-      },
-      appRateFor: appRate,
-      signUpRate: (ip) => limiter.hit(`ip:${ip}:signup`, config.SIGNUPS_PER_IP_PER_HOUR, HOUR_MS),
-      // A view: its connections are the parent's, closed with the parent.
-      handleAuth: (request) => authGate.run(() => auth.handler(request)),
-      readiness: () => checkReadiness({ db: orm.em, redis }),
-      createClusterMetrics: () =>
-        new ClusterMetrics({
-          auditsByStatus: () => countAuditsByStatus(orm.em),
-          redis,
-          prefix: config.REDIS_PREFIX,
-          onError: onQueueError,
-        }),
-      fastPaths: shortcuts,
-      withFastPaths: (overrides) => assemble({ ...shortcuts, ...overrides }, () => Promise.resolve()),
-      close,
-    };
-  };
+}
 
-  return assemble(fastPaths(options.fastPaths), async () => {
+export async function createDomainRuntime(
+  config: AppConfig,
+  logger: Logger,
+  options: {
+    onQuery?: (sql: string) => void;
+    /** Shortcuts of src/platform/fast-path/ to turn off (the facade bench and the equivalence tests only). */
+    fastPaths?: Partial<FastPathSwitches>;
+  } = {},
+): Promise<DomainRuntime> {
+  const conn = await openConnections(config, logger, options.onQuery);
+  const { orm, redis, dependencies } = conn;
+  const auth = await createAuth(config, conn.pool, logger);
+  const services = createServices(config, logger, conn);
+  const schema = await buildDomainSchema(resolverContainer(services));
+  const parts: RuntimeParts = {
+    config,
+    logger,
+    conn,
+    auth,
+    services,
+    schema,
+    // better-auth's requests, a few at a time: its sign-up holds a connection (a transaction) while it hashes the
+    // password, so a burst of sign-ups would otherwise take the whole pool (10) and time out waiting for it.
+    authGate: new ConcurrencyGate(AUTH_CONCURRENCY),
+    limiter: new RateLimiter(redis, config.REDIS_PREFIX),
+  };
+  return assembleRuntime(parts, fastPaths(options.fastPaths), async () => {
     dependencies.close();
-    await auditQueue.close().catch(() => undefined);
-    await scheduleQueue.close().catch(() => undefined);
-    await rankQueue.close().catch(() => undefined);
-    await competitorQueue.close().catch(() => undefined);
-    await alertQueue.close().catch(() => undefined);
-    await http.close().catch(() => undefined);
-    await reportPdf?.close().catch(() => undefined);
-    await metrics.flush();
+    await services.close();
     // orm.close ends the shared node-postgres pool too.
     await Promise.allSettled([orm.close(true), redis.quit()]);
   });
+}
+
+interface RuntimeParts {
+  config: AppConfig;
+  logger: Logger;
+  conn: Connections;
+  auth: Auth;
+  services: Services;
+  schema: GraphQLSchema;
+  authGate: ConcurrencyGate;
+  limiter: RateLimiter;
+}
+
+/** The runtime with the given shortcuts: its own principal resolver, everything else shared. */
+function assembleRuntime(parts: RuntimeParts, shortcuts: FastPathSwitches, close: () => Promise<void>): DomainRuntime {
+  const { config, logger, conn, auth, services, schema, authGate, limiter } = parts;
+  const { orm, redis, pool, dependencies } = conn;
+  // A Redis outage is the dependency monitor's to report (one line per change of state); anything else is logged.
+  const onQueueError = (err: Error) => {
+    if (isInfrastructureFailure(err)) void dependencies.check();
+    else logger.warn({ err }, 'metrics queue error');
+  };
+  const appRate = (userId: string) => ({ bucket: `user:${userId}:app`, limit: config.APP_RATE_PER_MINUTE });
+  const principals = new PrincipalResolver(auth, services.apiKeys, services.organizations, config.authSecret, {
+    sessionFastPath: shortcuts.sessionCookie,
+  });
+  return {
+    config,
+    logger,
+    orm,
+    redis,
+    pool,
+    auth,
+    schema,
+    dependencies,
+    anonymousRate: config.ANONYMOUS_RATE_PER_MINUTE,
+    createContext: ({ principal, requestId, ip }) =>
+      new ApiRequestContext(orm.em as EntityManager, principal, requestId, ip),
+    authenticate(creds, channel) {
+      if (creds.bearer) return principals.fromApiKey(orm.em, creds.bearer, channel);
+      if (creds.session) return principals.fromSession(orm.em, creds.session.cookie, creds.session.headers, channel);
+      return Promise.resolve(null);
+    },
+    rateLimit: (bucket, limit) => limiter.hit(bucket, limit),
+    peekRateLimit: (bucket, limit) => limiter.peek(bucket, limit),
+    rateLimitFor(principal) {
+      // The web app (a session on /graphql) has its own per-user budget; scripts keep the contract's figures.
+      if (principal.via === 'SESSION' && principal.channel === 'GRAPHQL' && principal.userId)
+        return appRate(principal.userId);
+      const surface = principal.via === 'API_KEY' ? 'A' : 'B';
+      return { bucket: `org:${principal.organizationId}:${surface}`, limit: RATE_LIMITS[surface][principal.plan] };
+    },
+    appRateFor: appRate,
+    signUpRate: (ip) => limiter.hit(`ip:${ip}:signup`, config.SIGNUPS_PER_IP_PER_HOUR, HOUR_MS),
+    // A view: its connections are the parent's, closed with the parent.
+    handleAuth: (request) => authGate.run(() => auth.handler(request)),
+    readiness: () => checkReadiness({ db: orm.em, redis }),
+    createClusterMetrics: () =>
+      new ClusterMetrics({
+        auditsByStatus: () => countAuditsByStatus(orm.em),
+        redis,
+        prefix: config.REDIS_PREFIX,
+        onError: onQueueError,
+      }),
+    fastPaths: shortcuts,
+    withFastPaths: (overrides) =>
+      Promise.resolve(assembleRuntime(parts, { ...shortcuts, ...overrides }, () => Promise.resolve())),
+    close,
+  };
 }

@@ -1,15 +1,12 @@
-import { UnrecoverableError } from 'bullmq';
 import { QUEUES, createQueue } from '../src/platform/queues.js';
 import { startReconciling } from '../src/platform/job-schedulers.js';
+import { AuditService, type AuditJobData } from '../src/audits/index.js';
 import {
   AuditScheduleService,
-  AuditService,
   SCHEDULED_AUDIT_JOB_NAME,
-  scheduledAuditSlot,
-  type AuditJobData,
   type ScheduledAuditJobData,
   type ScheduledSlotResult,
-} from '../src/audits/index.js';
+} from '../src/schedules/index.js';
 import { ProjectService } from '../src/projects/index.js';
 import type { WorkerRuntime } from './run-worker.js';
 
@@ -60,19 +57,7 @@ export async function startAuditSchedules(
   );
   await reconciling.first;
   return {
-    handle(job) {
-      if (job.name !== SCHEDULED_AUDIT_JOB_NAME) return null;
-      const slot = scheduledAuditSlot(job);
-      if (!slot) return Promise.reject(new UnrecoverableError('scheduled audit job without a project or run time'));
-      return schedules.runSlot(orm.em.fork(), slot.projectId, slot.slotAt).then((result) => {
-        const at = new Date(slot.slotAt).toISOString();
-        if (result.kind === 'RECORDED') {
-          const { outcome, reason, auditId } = result.run;
-          logger.info({ projectId: slot.projectId, slotAt: at, outcome, reason, auditId }, 'scheduled audit');
-        } else logger.info({ projectId: slot.projectId, slotAt: at, result }, 'scheduled audit job did nothing');
-        return result;
-      });
-    },
+    handle: (job) => schedules.handleJob(() => orm.em.fork(), job),
     owns: (job) => job.name === SCHEDULED_AUDIT_JOB_NAME,
     async close() {
       reconciling.stop();

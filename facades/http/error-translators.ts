@@ -9,7 +9,7 @@ import { asUnavailable } from '../../src/platform/infra-errors.js';
  * transport gives the body.
  *
  * - REST, both surfaces (`/api/v1` and `/api`, the free tools and the operations endpoints):
- *   `{ error, code }` (+ `details`, + `requestId` on INTERNAL), as API.md documents.
+ *   `{ error, code }` (+ `details`, + `requestId` on INTERNAL), as docs/api.md documents.
  * - `/graphql`: GraphQL over HTTP, `{ errors: [{ message, extensions: { code } }] }`.
  *
  * better-auth's `/api/auth/*` answers in its own shape (its client reads it); only the refusals made before
@@ -66,7 +66,7 @@ const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, s
 /**
  * The HTTP status of every code, the same on every transport (an exhaustive switch: a new code fails the build here).
  * URI_TOO_LONG: Node's parser reports an oversized request line and oversized headers alike, so 431 for both
- * (API.md). QUERY_TOO_COMPLEX: a GraphQL request error (REST routes run fixed documents the limits never refuse).
+ * (docs/api.md). QUERY_TOO_COMPLEX: a GraphQL request error (REST routes run fixed documents the limits never refuse).
  */
 export function statusOf(code: ErrorCode): number {
   switch (code) {

@@ -3,7 +3,11 @@ import type { NativeDb, NativeTx } from '../platform/db/native-query.js';
 import { isInfrastructureFailure } from '../platform/infra-errors.js';
 import type { Logger } from '../platform/logger.js';
 import { newId } from '../platform/ids.js';
-import { AlertRepository, type AlertProject, type NewOwedDelivery, type OwedDelivery } from './alert.repository.js';
+import { AlertFactsRepository, type AlertProject } from './alert-facts.repository.js';
+import { AlertOutboxRepository, type NewOwedDelivery, type OwedDelivery } from './alert-outbox.repository.js';
+import { AlertRecipientRepository } from './alert-recipient.repository.js';
+import { AlertRuleRepository } from './alert-rule.repository.js';
+import { WebhookRepository } from './webhook.repository.js';
 import type { AuditAlertFacts, RankAlertFacts } from './alert-facts.js';
 import type { AlertFactsReader, AuditFactsProvider } from './alert-facts-reader.js';
 import { alertRetryOptions, deliveryJobId, type AlertQueue } from './alert-jobs.js';
@@ -55,7 +59,11 @@ export class AlertEvaluationRunner {
     private readonly reader: AlertFactsReader,
     private readonly options: AlertDispatchOptions,
     private readonly logger: Logger,
-    private readonly repo = new AlertRepository(),
+    private readonly factsRepo = new AlertFactsRepository(),
+    private readonly outboxRepo = new AlertOutboxRepository(),
+    private readonly recipientRepo = new AlertRecipientRepository(),
+    private readonly ruleRepo = new AlertRuleRepository(),
+    private readonly webhookRepo = new WebhookRepository(),
   ) {}
 
   /**
@@ -70,7 +78,7 @@ export class AlertEvaluationRunner {
       // Read before the claim: the comparison behind the facts uses connections of its own. No facts (the project's
       // first audit: nothing to compare with) is an evaluation too, done with nothing raised.
       const facts = await this.auditFacts(this.db, auditId);
-      result = await this.repo.evaluateOnce(this.db, auditId, async (tx) => {
+      result = await this.outboxRepo.evaluateOnce(this.db, auditId, async (tx) => {
         if (!facts) return NOTHING;
         const raised = await this.raiseAuditFacts(tx, facts);
         owed = raised.owed;
@@ -79,7 +87,7 @@ export class AlertEvaluationRunner {
     } catch (err) {
       if (!isInfrastructureFailure(err)) {
         const message = err instanceof Error ? err.message : String(err);
-        const left = await this.repo
+        const left = await this.outboxRepo
           .evaluationFailed(this.db, auditId, message, EVALUATION_ATTEMPTS, this.options.retryDelayMs)
           .catch(() => undefined);
         this.logger.error({ auditId, err, state: left?.state, attempts: left?.attempts }, 'alert evaluation failed');
@@ -93,19 +101,19 @@ export class AlertEvaluationRunner {
 
   /** The facts given (tests, and providers the worker composes) rather than read; not claimed. */
   async evaluateAuditFacts(facts: AuditAlertFacts): Promise<EvaluationResult> {
-    const { result, owed } = await this.repo.inTransaction(this.db, (tx) => this.raiseAuditFacts(tx, facts));
+    const { result, owed } = await this.outboxRepo.inTransaction(this.db, (tx) => this.raiseAuditFacts(tx, facts));
     await this.queueFirstAttempts(owed);
     return result;
   }
 
   private async raiseAuditFacts(tx: NativeTx, facts: AuditAlertFacts): Promise<Raised> {
-    const rules = await this.repo.activeRules(tx, facts.projectId, AUDIT_RULE_KINDS);
+    const rules = await this.ruleRepo.activeRules(tx, facts.projectId, AUDIT_RULE_KINDS);
     if (!rules.length) return { result: NOTHING, owed: [] };
     return this.raise(tx, facts.projectId, rules, evaluateAuditRules(rules, facts), `audit:${facts.auditId}`);
   }
 
   async evaluateRank(projectId: string): Promise<EvaluationResult> {
-    const rules = await this.repo.activeRules(this.db, projectId, RANK_RULE_KINDS);
+    const rules = await this.ruleRepo.activeRules(this.db, projectId, RANK_RULE_KINDS);
     const { moves, until } = await this.reader.rankMoves(this.db, projectId);
     if (!until) return NOTHING;
     const facts: RankAlertFacts = { projectId, moves };
@@ -115,7 +123,7 @@ export class AlertEvaluationRunner {
       .update(until.toISOString())
       .digest('base64url');
     const { result, owed } = rules.length
-      ? await this.repo.inTransaction(this.db, (tx) =>
+      ? await this.outboxRepo.inTransaction(this.db, (tx) =>
           this.raise(tx, projectId, rules, evaluateRankRules(rules, facts), `rank:${window}`),
         )
       : { result: NOTHING, owed: [] };
@@ -132,14 +140,14 @@ export class AlertEvaluationRunner {
     subject: string,
   ): Promise<Raised> {
     if (!drafts.length) return { result: NOTHING, owed: [] };
-    const project = await this.repo.project(tx, projectId);
+    const project = await this.factsRepo.project(tx, projectId);
     if (!project) return { result: NOTHING, owed: [] };
     const result = { raised: 0, webhooks: 0, emails: 0 };
     const owed: OwedDelivery[] = [];
     for (const draft of drafts) {
       const rule = rules.find((r) => r.id === draft.ruleId)!;
       const event = { id: newId(), createdAt: new Date() };
-      const recorded = await this.repo.insertEvent(tx, {
+      const recorded = await this.outboxRepo.insertEvent(tx, {
         ...event,
         projectId,
         ruleId: rule.id,
@@ -168,7 +176,7 @@ export class AlertEvaluationRunner {
   private async owe(tx: NativeTx, project: AlertProject, eventId: string, draft: AlertDraft): Promise<OwedDelivery[]> {
     const rows: NewOwedDelivery[] = [];
     if (draft.channels.includes('WEBHOOK')) {
-      for (const endpointId of await this.repo.enabledEndpointIds(tx, project.id)) {
+      for (const endpointId of await this.webhookRepo.enabledEndpointIds(tx, project.id)) {
         rows.push({
           id: newId(),
           eventId,
@@ -184,7 +192,7 @@ export class AlertEvaluationRunner {
       if (!this.options.mailEnabled) {
         this.logger.warn({ projectId: project.id, eventId }, 'alert e-mails not sent: SMTP_URL is not configured');
       } else {
-        for (const r of await this.repo.immediateRecipients(tx, project.id)) {
+        for (const r of await this.recipientRepo.immediateRecipients(tx, project.id)) {
           rows.push({
             id: newId(),
             eventId,
@@ -197,7 +205,7 @@ export class AlertEvaluationRunner {
         }
       }
     }
-    return this.repo.insertOwedDeliveries(tx, rows);
+    return this.outboxRepo.insertOwedDeliveries(tx, rows);
   }
 
   /** The first attempt of each new delivery, queued now; what the queue refuses waits for the reconciler. */

@@ -2,7 +2,7 @@ import type { NativeDb } from '../platform/db/native-query.js';
 import { comparisonAlertFacts } from '../comparison/index.js';
 import { describeSettingChange } from '../seo/checks/index.js';
 import type { AuditAlertFacts, KeywordMoveFact, VitalPoorFact } from './alert-facts.js';
-import { AlertRepository } from './alert.repository.js';
+import { AlertFactsRepository } from './alert-facts.repository.js';
 import { poorVitalCrossings, type PoorBound } from './alert-vitals.js';
 
 /** Fills the facts of a finished audit (null when it has no previous completed audit to compare with). */
@@ -19,14 +19,14 @@ const RANK_LOOKBACK_MS = 2 * 24 * 3600 * 1000;
 export class AlertFactsReader {
   constructor(
     private readonly poorBounds: readonly PoorBound[],
-    private readonly repo = new AlertRepository(),
+    private readonly factsRepo = new AlertFactsRepository(),
   ) {}
 
   /** A completed audit against the previous completed one; null without one. */
   async auditFacts(db: NativeDb, auditId: string): Promise<AuditAlertFacts | null> {
-    const head = await this.repo.auditScores(db, auditId);
+    const head = await this.factsRepo.auditScores(db, auditId);
     if (!head || head.status !== 'COMPLETED') return null;
-    const base = await this.repo.previousCompletedAudit(db, head);
+    const base = await this.factsRepo.previousCompletedAudit(db, head);
     if (!base) return null;
     const [{ settingChanges, ...changes }, vitalsPoor] = await Promise.all([
       comparisonAlertFacts(db, { base: base.id, head: head.id }),
@@ -46,8 +46,8 @@ export class AlertFactsReader {
   /** The vitals of the head audit that are poor and were not in the base audit's measurement of the same URL. */
   async vitalsPoor(db: NativeDb, auditId: string, baseAuditId: string | null): Promise<VitalPoorFact[]> {
     const [head, base] = await Promise.all([
-      this.repo.auditVitals(db, auditId),
-      baseAuditId ? this.repo.auditVitals(db, baseAuditId) : [],
+      this.factsRepo.auditVitals(db, auditId),
+      baseAuditId ? this.factsRepo.auditVitals(db, baseAuditId) : [],
     ]);
     return poorVitalCrossings(head, base, this.poorBounds);
   }
@@ -57,15 +57,15 @@ export class AlertFactsReader {
    * (and than two days ago), with `until`, the latest of those checks, for the caller to advance the watermark to.
    */
   async rankMoves(db: NativeDb, projectId: string): Promise<{ moves: KeywordMoveFact[]; until: Date | null }> {
-    const watermark = await this.repo.rankWatermark(db, projectId);
+    const watermark = await this.factsRepo.rankWatermark(db, projectId);
     const floor = new Date(Date.now() - RANK_LOOKBACK_MS);
     const since = watermark && watermark > floor ? watermark : floor;
-    const rows = await this.repo.rankMoves(db, projectId, since);
+    const rows = await this.factsRepo.rankMoves(db, projectId, since);
     const until = rows.reduce<Date | null>((max, r) => (!max || r.checkedAt > max ? r.checkedAt : max), null);
     return { moves: rows.map(({ checkedAt: _checkedAt, ...move }) => move), until };
   }
 
   advanceRankWatermark(db: NativeDb, projectId: string, until: Date): Promise<void> {
-    return this.repo.advanceRankWatermark(db, projectId, until);
+    return this.factsRepo.advanceRankWatermark(db, projectId, until);
   }
 }

@@ -4,7 +4,7 @@ import type { NativeDb } from '../platform/db/native-query.js';
 import type { Logger } from '../platform/logger.js';
 import { QUEUES, createQueue } from '../platform/queues.js';
 import type { Redis } from '../platform/redis.js';
-import { AlertRepository } from './alert.repository.js';
+import { AlertFactsRepository } from './alert-facts.repository.js';
 
 /**
  * The alert queue's jobs carry ids only (STYLE: XxxJobData); secrets and payloads stay in PostgreSQL. `deliver` is one
@@ -123,7 +123,7 @@ export function createAlertTriggers(opts: {
 }): AlertTriggers {
   const { config, logger } = opts;
   const queue = createQueue<AlertJobData>(QUEUES.alert, opts.redis, config.REDIS_PREFIX, opts.onError);
-  const repo = new AlertRepository();
+  const factsRepo = new AlertFactsRepository();
   const logged = (what: string, ids: Record<string, string>) => (err: unknown) =>
     logger.warn({ ...ids, err }, `${what}: alerts not evaluated`);
   return {
@@ -136,7 +136,7 @@ export function createAlertTriggers(opts: {
       ),
     keywordChecked: async (keywordId) => {
       try {
-        const projectId = await repo.projectOfKeyword(opts.db, keywordId);
+        const projectId = await factsRepo.projectOfKeyword(opts.db, keywordId);
         if (projectId)
           await enqueueRankEvaluation(queue, projectId, config.ALERT_RANK_SETTLE_MS, config.ALERT_RETRY_DELAY_MS);
       } catch (err) {

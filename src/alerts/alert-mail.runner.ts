@@ -1,6 +1,8 @@
 import type { NativeDb } from '../platform/db/native-query.js';
 import type { Mailer } from '../platform/mail.js';
-import { AlertRepository, type AlertProject } from './alert.repository.js';
+import { AlertFactsRepository, type AlertProject } from './alert-facts.repository.js';
+import { AlertOutboxRepository } from './alert-outbox.repository.js';
+import { AlertRecipientRepository } from './alert-recipient.repository.js';
 import type { NewIssueFact } from './alert-facts.js';
 import type { AuditFactsProvider } from './alert-facts-reader.js';
 import { digestPeriod, digestProject } from './alert-digest.js';
@@ -24,7 +26,9 @@ export class AlertMailRunner {
     private readonly auditFacts: AuditFactsProvider,
     private readonly tokens: UnsubscribeTokens,
     private readonly options: { baseUrl: string },
-    private readonly repo = new AlertRepository(),
+    private readonly factsRepo = new AlertFactsRepository(),
+    private readonly outboxRepo = new AlertOutboxRepository(),
+    private readonly recipientRepo = new AlertRecipientRepository(),
   ) {}
 
   private links(userId: string, projectId?: string): MailLinks {
@@ -36,9 +40,9 @@ export class AlertMailRunner {
   }
 
   async sendAlert(eventId: string, userId: string): Promise<MailOutcome> {
-    const event = await this.repo.eventById(this.db, eventId);
+    const event = await this.outboxRepo.eventById(this.db, eventId);
     if (!event) return 'skipped';
-    const recipient = await this.repo.immediateRecipient(this.db, event.projectId, userId);
+    const recipient = await this.recipientRepo.immediateRecipient(this.db, event.projectId, userId);
     if (!recipient) return 'skipped';
     const payload = event.payload as AlertPayload;
     await this.mailer.send(
@@ -58,12 +62,12 @@ export class AlertMailRunner {
 
   /** Users to send this week's digest to. */
   digestRecipients(): Promise<string[]> {
-    return this.repo.digestUserIds(this.db);
+    return this.recipientRepo.digestUserIds(this.db);
   }
 
   /** The digest of the week that ends at `until`, for one user: each project they chose, by name. */
   async sendDigest(userId: string, until: Date): Promise<MailOutcome> {
-    const subscription = await this.repo.digestSubscription(this.db, userId);
+    const subscription = await this.recipientRepo.digestSubscription(this.db, userId);
     if (!subscription?.projects.length) return 'skipped';
     const from = new Date(until.getTime() - WEEK_MS);
     const projects = [];
@@ -80,9 +84,9 @@ export class AlertMailRunner {
 
   private async projectWeek(project: AlertProject, from: Date, until: Date) {
     const [audits, before, movers] = await Promise.all([
-      this.repo.completedAuditsBetween(this.db, project.id, from, until),
-      this.repo.lastCompletedBefore(this.db, project.id, from),
-      this.repo.keywordMovers(this.db, project.id, from, until),
+      this.factsRepo.completedAuditsBetween(this.db, project.id, from, until),
+      this.factsRepo.lastCompletedBefore(this.db, project.id, from),
+      this.factsRepo.keywordMovers(this.db, project.id, from, until),
     ]);
     const newCritical: NewIssueFact[] = [];
     for (const audit of audits) {

@@ -2,7 +2,7 @@ import type { NativeDb } from '../platform/db/native-query.js';
 import { infrastructureFailure, isInfrastructureFailure } from '../platform/infra-errors.js';
 import type { Logger } from '../platform/logger.js';
 import { newId } from '../platform/ids.js';
-import { AlertRepository, type DeliverySettlement, type OwedDelivery } from './alert.repository.js';
+import { AlertOutboxRepository, type DeliverySettlement, type OwedDelivery } from './alert-outbox.repository.js';
 import {
   deliveryJobId,
   enqueueDelivery,
@@ -59,12 +59,12 @@ export class AlertOutbox {
     private readonly mails: AlertMailRunner,
     private readonly options: AlertOutboxOptions,
     private readonly logger: Logger,
-    private readonly repo = new AlertRepository(),
+    private readonly outboxRepo = new AlertOutboxRepository(),
   ) {}
 
   /** Attempt `attempt` of a delivery, once: claimed, sent, recorded, and the next one queued or the end recorded. */
   async attempt(deliveryId: string, attempt: number): Promise<AttemptResult> {
-    const claimed = await this.repo.claimDelivery(this.db, deliveryId, attempt, this.options.leaseMs);
+    const claimed = await this.outboxRepo.claimDelivery(this.db, deliveryId, attempt, this.options.leaseMs);
     if (!claimed) return { status: 'NOT_CLAIMED' };
     if (claimed.attempts > claimed.maxAttempts) {
       // The last allowed attempt was claimed and never recorded its end (its worker or the database went away).
@@ -124,7 +124,7 @@ export class AlertOutbox {
   }
 
   private settle(d: OwedDelivery, attempt: number, s: DeliverySettlement): Promise<boolean> {
-    return this.repo.settleDelivery(this.db, d.id, attempt, s);
+    return this.outboxRepo.settleDelivery(this.db, d.id, attempt, s);
   }
 
   /** Queues an attempt; the queue refusing it (Redis down) leaves it to the reconciler, as owed. */
@@ -151,10 +151,10 @@ export class AlertOutbox {
     maxAttempts: number,
   ): Promise<AttemptResult> {
     const channel = legacy.endpointId ? 'WEBHOOK' : 'EMAIL';
-    const [inserted] = await this.repo.insertOwedDeliveries(this.db, [
+    const [inserted] = await this.outboxRepo.insertOwedDeliveries(this.db, [
       { id: newId(), ...legacy, channel, maxAttempts: legacy.manual ? 1 : maxAttempts },
     ]);
-    const owed = inserted ?? (legacy.manual ? undefined : await this.repo.owedDeliveryOf(this.db, legacy));
+    const owed = inserted ?? (legacy.manual ? undefined : await this.outboxRepo.owedDeliveryOf(this.db, legacy));
     if (!owed) return { status: 'NOT_CLAIMED' };
     return this.attempt(owed.id, owed.attempts + 1);
   }
@@ -166,7 +166,7 @@ export class AlertOutbox {
    * the job ids dedupe, and the claims make one run of whatever is queued twice.
    */
   async reconcile(graceMs: number): Promise<AlertReconcileReport> {
-    const due = await this.repo.dueWork(this.db, graceMs, RECONCILE_BATCH);
+    const due = await this.outboxRepo.dueWork(this.db, graceMs, RECONCILE_BATCH);
     const report: AlertReconcileReport = { evaluations: 0, deliveries: 0, kept: 0 };
     for (const e of due.evaluations) {
       if (!(await this.replaceable(evaluationJobId(e.auditId)))) {

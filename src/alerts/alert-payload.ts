@@ -1,9 +1,9 @@
-import type { AlertProject } from './alert.repository.js';
+import type { AlertProject } from './alert-facts.repository.js';
 import { describeRule, type AlertDraft, type AlertRule } from './alert-rules.js';
 
 /**
  * The JSON document of a raised alert: the webhook body (signed as sent) and what the alert e-mail is written from.
- * Its shape is documented in the README ("Alerts"); fields are added, never renamed.
+ * Its shape is documented in docs/alerts.md; fields are added, never renamed.
  */
 export interface AlertPayload {
   [key: string]: unknown;

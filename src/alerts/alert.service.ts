@@ -6,7 +6,8 @@ import { DomainError, badInput, notFound } from '../platform/errors.js';
 import { isUuid, newId } from '../platform/ids.js';
 import { assertApiAccess } from '../identity/index.js';
 import type { ProjectService } from '../projects/index.js';
-import { AlertRepository } from './alert.repository.js';
+import { AlertRecipientRepository } from './alert-recipient.repository.js';
+import { AlertRuleRepository } from './alert-rule.repository.js';
 import { parseAlertRuleInput, type AlertRuleInputData } from './alert-rule-input.js';
 import type { AlertRule } from './alert-rules.js';
 import { UnsubscribeTokens } from './unsubscribe-token.js';
@@ -36,7 +37,8 @@ export class AlertService {
   constructor(
     private readonly config: Pick<AppConfig, 'SMTP_URL' | 'authSecret' | 'WEBHOOK_SECRET_KEY'>,
     private readonly projects: ProjectService,
-    private readonly repo = new AlertRepository(),
+    private readonly recipientRepo = new AlertRecipientRepository(),
+    private readonly ruleRepo = new AlertRuleRepository(),
   ) {
     this.tokens = new UnsubscribeTokens(webhookKeyMaterial(config));
   }
@@ -44,7 +46,7 @@ export class AlertService {
   async listRules(em: EntityManager, principal: Principal | null, projectId: string): Promise<AlertRule[]> {
     const p = assertApiAccess(principal, 'read');
     const project = await this.projects.findOwned(em, p, projectId);
-    return this.repo.listRules(em, project.id);
+    return this.ruleRepo.listRules(em, project.id);
   }
 
   async createRule(
@@ -56,11 +58,15 @@ export class AlertService {
     const p = assertApiAccess(principal, 'write');
     const project = await this.projects.findOwned(em, p, projectId);
     const fields = parseAlertRuleInput(input);
-    const rule = await this.repo.insertRuleLocked(em, { id: newId(), projectId: project.id, ...fields }, (count) => {
-      if (count >= MAX_RULES_PER_PROJECT) {
-        throw new DomainError('BAD_USER_INPUT', `A project has at most ${MAX_RULES_PER_PROJECT} alert rules.`);
-      }
-    });
+    const rule = await this.ruleRepo.insertRuleLocked(
+      em,
+      { id: newId(), projectId: project.id, ...fields },
+      (count) => {
+        if (count >= MAX_RULES_PER_PROJECT) {
+          throw new DomainError('BAD_USER_INPUT', `A project has at most ${MAX_RULES_PER_PROJECT} alert rules.`);
+        }
+      },
+    );
     if (!rule) throw notFound('Project');
     return rule;
   }
@@ -74,7 +80,7 @@ export class AlertService {
   ): Promise<AlertRule> {
     const p = assertApiAccess(principal, 'write');
     const rule = await this.findRule(em, p, ruleId);
-    const updated = await this.repo.updateRule(em, rule.id, parseAlertRuleInput(input));
+    const updated = await this.ruleRepo.updateRule(em, rule.id, parseAlertRuleInput(input));
     if (!updated) throw notFound('Alert rule');
     return updated;
   }
@@ -82,12 +88,12 @@ export class AlertService {
   async deleteRule(em: EntityManager, principal: Principal | null, ruleId: string): Promise<AlertRule> {
     const p = assertApiAccess(principal, 'write');
     const rule = await this.findRule(em, p, ruleId);
-    await this.repo.deleteRule(em, rule.id);
+    await this.ruleRepo.deleteRule(em, rule.id);
     return rule;
   }
 
   private async findRule(em: EntityManager, p: Principal, ruleId: string): Promise<AlertRule> {
-    const rule = isUuid(ruleId) ? await this.repo.findRuleOwned(em, ruleId, p.organizationId) : undefined;
+    const rule = isUuid(ruleId) ? await this.ruleRepo.findRuleOwned(em, ruleId, p.organizationId) : undefined;
     if (!rule) throw notFound('Alert rule');
     return rule;
   }
@@ -115,14 +121,14 @@ export class AlertService {
   ): Promise<AlertEmailPreference> {
     const p = this.member(principal, 'write');
     const project = await this.projects.findOwned(em, p, projectId);
-    const current = await this.repo.preference(em, p.userId, project.id);
+    const current = await this.recipientRepo.preference(em, p.userId, project.id);
     const flag = (name: 'immediate' | 'weeklyDigest') => {
       const v = input[name];
       if (v === undefined || v === null) return current[name];
       if (typeof v !== 'boolean') throw badInput(`${name} must be true or false`, [{ path: name, message: 'invalid' }]);
       return v;
     };
-    await this.repo.savePreference(em, p.userId, project.id, {
+    await this.recipientRepo.savePreference(em, p.userId, project.id, {
       immediate: flag('immediate'),
       weeklyDigest: flag('weeklyDigest'),
     });
@@ -131,8 +137,8 @@ export class AlertService {
 
   private async preferenceOf(db: NativeDb, userId: string, projectId: string): Promise<AlertEmailPreference> {
     const [pref, email] = await Promise.all([
-      this.repo.preference(db, userId, projectId),
-      this.repo.userEmail(db, userId),
+      this.recipientRepo.preference(db, userId, projectId),
+      this.recipientRepo.userEmail(db, userId),
     ]);
     return { projectId, email: email ?? '', ...pref, mailConfigured: Boolean(this.config.SMTP_URL) };
   }
@@ -148,6 +154,6 @@ export class AlertService {
         { path: 'token', message: 'invalid' },
       ]);
     }
-    return { projects: await this.repo.unsubscribeAll(db, userId) };
+    return { projects: await this.recipientRepo.unsubscribeAll(db, userId) };
   }
 }

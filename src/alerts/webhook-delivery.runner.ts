@@ -9,7 +9,8 @@ import {
   type AddressPolicy,
   type SafeHttpClient,
 } from '../platform/safe-http/index.js';
-import { AlertRepository } from './alert.repository.js';
+import { AlertOutboxRepository } from './alert-outbox.repository.js';
+import { WebhookRepository } from './webhook.repository.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signWebhook } from './webhook-signature.js';
 import type { WebhookSecretBox } from './webhook-secret.js';
 
@@ -43,7 +44,8 @@ export class WebhookDeliveryRunner {
     private readonly policy: AddressPolicy,
     private readonly options: { timeoutMs: number },
     private readonly logger: Logger,
-    private readonly repo = new AlertRepository(),
+    private readonly outboxRepo = new AlertOutboxRepository(),
+    private readonly webhookRepo = new WebhookRepository(),
   ) {}
 
   /** One attempt; `deliveryId` is the owed delivery (alert_delivery) it belongs to, written beside it in the log. */
@@ -51,10 +53,10 @@ export class WebhookDeliveryRunner {
     job: { eventId: string; endpointId: string; manual?: boolean; deliveryId?: string },
     attempt: number,
   ): Promise<DeliveryOutcome> {
-    const endpoint = await this.repo.endpointForDelivery(this.db, job.endpointId);
+    const endpoint = await this.webhookRepo.endpointForDelivery(this.db, job.endpointId);
     if (!endpoint) return { status: 'SKIPPED', reason: 'the endpoint was deleted' };
     if (!endpoint.enabled && !job.manual) return { status: 'SKIPPED', reason: 'the endpoint is disabled' };
-    const event = await this.repo.eventById(this.db, job.eventId);
+    const event = await this.outboxRepo.eventById(this.db, job.eventId);
     if (!event) return { status: 'SKIPPED', reason: 'the alert was deleted' };
 
     const started = performance.now();
@@ -64,7 +66,7 @@ export class WebhookDeliveryRunner {
       error: string | null;
       body?: Buffer;
     }) => {
-      await this.repo.insertDelivery(this.db, {
+      await this.webhookRepo.insertDelivery(this.db, {
         id: newId(),
         endpointId: endpoint.id,
         eventId: event.id,

@@ -5,7 +5,7 @@ export const SIGNATURE_HEADER = 'x-signature';
 /** The event's id: the same on every attempt and redelivery, so a receiver can drop duplicates. */
 export const EVENT_ID_HEADER = 'x-event-id';
 export const EVENT_TYPE_HEADER = 'x-event-type';
-/** How old a signature a receiver should accept (the README's snippet uses the same). */
+/** How old a signature a receiver should accept (docs/alerts.md's snippet uses the same). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 const hmac = (secret: string, timestamp: number, body: string) =>

@@ -6,7 +6,9 @@ import { isUuid, newId } from '../platform/ids.js';
 import { createAddressPolicy, parseAllowList, refusedTarget, type AddressPolicy } from '../platform/safe-http/index.js';
 import { assertApiAccess } from '../identity/index.js';
 import type { ProjectService } from '../projects/index.js';
-import { AlertRepository, type WebhookDeliveryRow, type WebhookEndpointRow } from './alert.repository.js';
+import { AlertFactsRepository } from './alert-facts.repository.js';
+import { AlertOutboxRepository } from './alert-outbox.repository.js';
+import { WebhookRepository, type WebhookDeliveryRow, type WebhookEndpointRow } from './webhook.repository.js';
 import { enqueueDelivery, type AlertQueue } from './alert-jobs.js';
 import { testPayload } from './alert-payload.js';
 import { WebhookSecretBox, webhookKeyMaterial } from './webhook-secret.js';
@@ -49,7 +51,9 @@ export class WebhookService {
     private readonly config: WebhookConfig,
     private readonly projects: ProjectService,
     private readonly queue: AlertQueue,
-    private readonly repo = new AlertRepository(),
+    private readonly factsRepo = new AlertFactsRepository(),
+    private readonly outboxRepo = new AlertOutboxRepository(),
+    private readonly webhookRepo = new WebhookRepository(),
   ) {
     this.policy = createAddressPolicy(parseAllowList(config.SAFE_HTTP_ALLOW.join(',')));
     this.secrets = new WebhookSecretBox(webhookKeyMaterial(config));
@@ -58,7 +62,7 @@ export class WebhookService {
   async list(em: EntityManager, principal: Principal | null, projectId: string): Promise<WebhookEndpointView[]> {
     const p = assertApiAccess(principal, 'read');
     const project = await this.projects.findOwned(em, p, projectId);
-    return this.withLastDelivery(em, await this.repo.listEndpoints(em, project.id));
+    return this.withLastDelivery(em, await this.webhookRepo.listEndpoints(em, project.id));
   }
 
   async create(
@@ -72,7 +76,7 @@ export class WebhookService {
     const url = this.parseUrl(input.url);
     const description = this.parseDescription(input.description);
     const secret = WebhookSecretBox.generate();
-    const row = await this.repo.insertEndpointLocked(
+    const row = await this.webhookRepo.insertEndpointLocked(
       em,
       { id: newId(), projectId: project.id, url, description, secret: this.secrets.seal(secret) },
       (count) => {
@@ -92,7 +96,7 @@ export class WebhookService {
   ): Promise<WebhookEndpointView> {
     const p = assertApiAccess(principal, 'write');
     const endpoint = await this.findOwned(em, p, endpointId);
-    const updated = await this.repo.updateEndpoint(em, endpoint.id, {
+    const updated = await this.webhookRepo.updateEndpoint(em, endpoint.id, {
       url: input.url == null ? endpoint.url : this.parseUrl(input.url),
       description: input.description == null ? endpoint.description : this.parseDescription(input.description),
       enabled: input.enabled ?? endpoint.enabled,
@@ -106,7 +110,7 @@ export class WebhookService {
     const p = assertApiAccess(principal, 'write');
     const endpoint = await this.findOwned(em, p, endpointId);
     const secret = WebhookSecretBox.generate();
-    const updated = await this.repo.replaceSecret(em, endpoint.id, this.secrets.seal(secret));
+    const updated = await this.webhookRepo.replaceSecret(em, endpoint.id, this.secrets.seal(secret));
     if (!updated) throw notFound('Webhook endpoint');
     return { endpoint: (await this.withLastDelivery(em, [updated]))[0], secret };
   }
@@ -115,7 +119,7 @@ export class WebhookService {
     const p = assertApiAccess(principal, 'write');
     const endpoint = await this.findOwned(em, p, endpointId);
     const [view] = await this.withLastDelivery(em, [endpoint]);
-    await this.repo.deleteEndpoint(em, endpoint.id);
+    await this.webhookRepo.deleteEndpoint(em, endpoint.id);
     return view;
   }
 
@@ -135,8 +139,8 @@ export class WebhookService {
     if (after && !isUuid(after))
       throw badInput('after is not a cursor of this list', [{ path: 'after', message: 'invalid' }]);
     const [rows, total] = await Promise.all([
-      this.repo.listDeliveries(em, endpoint.id, first + 1, after ?? null),
-      this.repo.countDeliveries(em, endpoint.id),
+      this.webhookRepo.listDeliveries(em, endpoint.id, first + 1, after ?? null),
+      this.webhookRepo.countDeliveries(em, endpoint.id),
     ]);
     return { rows: rows.slice(0, first), hasNext: rows.length > first, total };
   }
@@ -144,7 +148,9 @@ export class WebhookService {
   /** Sends a logged delivery's alert to its endpoint again, once (a new row in the log). */
   async redeliver(em: EntityManager, principal: Principal | null, deliveryId: string): Promise<QueuedDelivery> {
     const p = assertApiAccess(principal, 'write');
-    const delivery = isUuid(deliveryId) ? await this.repo.findDeliveryOwned(em, deliveryId, p.organizationId) : null;
+    const delivery = isUuid(deliveryId)
+      ? await this.webhookRepo.findDeliveryOwned(em, deliveryId, p.organizationId)
+      : null;
     if (!delivery) throw notFound('Webhook delivery');
     return this.enqueueManual(em, delivery.eventId, delivery.endpointId);
   }
@@ -153,10 +159,10 @@ export class WebhookService {
   async sendTest(em: EntityManager, principal: Principal | null, endpointId: string): Promise<QueuedDelivery> {
     const p = assertApiAccess(principal, 'write');
     const endpoint = await this.findOwned(em, p, endpointId);
-    const project = await this.repo.project(em, endpoint.projectId);
+    const project = await this.factsRepo.project(em, endpoint.projectId);
     if (!project) throw notFound('Webhook endpoint');
     const event = { id: newId(), createdAt: new Date() };
-    await this.repo.insertEvent(em, {
+    await this.outboxRepo.insertEvent(em, {
       ...event,
       projectId: project.id,
       ruleId: null,
@@ -172,7 +178,7 @@ export class WebhookService {
    * queues it should Redis lose the job), then queued.
    */
   private async enqueueManual(em: EntityManager, eventId: string, endpointId: string): Promise<QueuedDelivery> {
-    const [owed] = await this.repo.insertOwedDeliveries(em, [
+    const [owed] = await this.outboxRepo.insertOwedDeliveries(em, [
       { id: newId(), eventId, channel: 'WEBHOOK', endpointId, userId: null, manual: true, maxAttempts: 1 },
     ]);
     const jobId = await enqueueDelivery(
@@ -184,14 +190,16 @@ export class WebhookService {
   }
 
   private async findOwned(em: EntityManager, p: Principal, endpointId: string): Promise<WebhookEndpointRow> {
-    const row = isUuid(endpointId) ? await this.repo.findEndpointOwned(em, endpointId, p.organizationId) : undefined;
+    const row = isUuid(endpointId)
+      ? await this.webhookRepo.findEndpointOwned(em, endpointId, p.organizationId)
+      : undefined;
     if (!row) throw notFound('Webhook endpoint');
     return row;
   }
 
   private async withLastDelivery(em: EntityManager, rows: WebhookEndpointRow[]): Promise<WebhookEndpointView[]> {
     if (!rows.length) return [];
-    const latest = await this.repo.latestDeliveries(
+    const latest = await this.webhookRepo.latestDeliveries(
       em,
       rows.map((r) => r.id),
     );

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, notFound } from '../platform/errors.js';
 import { isUuid } from '../platform/ids.js';
-import { AuditRepository, type BaselineOccurrenceRow } from './audit.repository.js';
+import { AuditIssueRepository, type BaselineOccurrenceRow } from './audit-issues.repository.js';
+import { AuditRepository } from './audit.repository.js';
 
 /** A completed audit as a CI gate's baseline: where it started, its overall score, every occurrence of its issues. */
 export interface StoredAuditBaseline {
@@ -21,6 +22,7 @@ export async function readAuditBaseline(
   em: EntityManager,
   auditId: string,
   repo = new AuditRepository(),
+  issues = new AuditIssueRepository(),
 ): Promise<StoredAuditBaseline> {
   if (!isUuid(auditId)) throw notFound(`Audit ${auditId}`);
   const audit = await repo.findById(em, auditId);
@@ -32,7 +34,7 @@ export async function readAuditBaseline(
     );
   const [project, occurrences] = await Promise.all([
     repo.findProject(em, audit.projectId),
-    repo.baselineOccurrences(em, auditId),
+    issues.baselineOccurrences(em, auditId),
   ]);
   return { auditId, url: project?.url ?? null, overallScore: audit.overallScore ?? null, occurrences };
 }

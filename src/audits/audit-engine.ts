@@ -8,11 +8,10 @@ import {
   type SiteFacts,
   type StartPageFacts,
 } from '../crawler/index.js';
+import type { PageSummaryStore } from '../seo/checks/index.js';
 import {
-  CheckAggregator,
   CheckOverrides,
   LINK_TARGET_CODES,
-  PageSummaryStore,
   failingIssues,
   pageIdentityKeys,
   runPageChecks,
@@ -24,7 +23,7 @@ import {
   type LinkTargetInfo,
   type SiteCheckOutput,
 } from '../seo/checks/index.js';
-import { UrlCounts } from '../seo/page/index.js';
+import type { UrlCounts } from '../seo/page/index.js';
 import {
   lighthousePerformanceScore,
   scoreAudit,
@@ -36,21 +35,22 @@ import type { AuditCounts, AuditPhase, UncheckedLink } from './audit.entity.js';
 
 export type { AuditCounts } from './audit.entity.js';
 import {
-  REQUESTED_URL_CODES,
   documentUrlOf,
   linkRowsOf,
   pageRowsOf,
   type AuditLinkRow,
   type AuditPageRow,
+  type OccurrenceRecord,
 } from './audit-page-rows.js';
+import { AuditRunBuffer } from './audit-run-buffer.js';
 
-export type { AuditLinkRow, AuditPageDetails, AuditPageKind, AuditPageRow } from './audit-page-rows.js';
-
-export interface OccurrenceRecord {
-  code: string;
-  url: string;
-  evidence: Record<string, unknown> | null;
-}
+export type {
+  AuditLinkRow,
+  AuditPageDetails,
+  AuditPageKind,
+  AuditPageRow,
+  OccurrenceRecord,
+} from './audit-page-rows.js';
 
 export interface VitalsRecord {
   url: string;
@@ -150,21 +150,10 @@ export class AuditFailedError extends Error {
   }
 }
 
-const BATCH = 250;
-const LINK_BATCH = 5_000;
-/** Longest a crawled page waits before it is written (and visible in the pages explorer of a running audit). */
-const PAGE_FLUSH_MS = 2_000;
 /** Page-scope codes runSiteChecks re-evaluates per page, which runPageChecks may already have decided. */
 const CROSS_PASS_CODES: ReadonlySet<string> = new Set(['TECH_SITEMAP_NON_INDEXABLE', ...LINK_TARGET_CODES]);
 /** Lab metrics for the start URL and this many more of the most linked pages. */
 const LAB_EXTRA_PAGES = 2;
-/**
- * A crawled URL's own 4xx/5xx answer. When crawled pages link to it, the fact is charged once, as the broken links
- * on those pages (LINKS_INTERNAL_BROKEN, which names the status): where the fix is (the links, or the target
- * restored). These codes report a failing URL that no crawled page links to (reached through the sitemap, a
- * redirect or a list). docs/counts.md, "Each finding charged once".
- */
-const LINKED_STATUS_CODES: ReadonlySet<string> = new Set(['TECH_STATUS_4XX', 'TECH_STATUS_5XX']);
 
 /**
  * Crawl + analyze + score, with no database: the same engine serves the worker and `seo audit <url>`.
@@ -207,111 +196,64 @@ export async function runAuditEngine(
       0,
       0,
     );
-  // What the site pass needs of every page, in columns (a few hundred bytes per page): page-summary-store.ts. Its URL
-  // table is the crawl's and the aggregator's too: each URL of the site is one string, and elsewhere an id.
-  const store = new PageSummaryStore();
-  const urls = store.urls;
-  const aggregator = new CheckAggregator({ maxOccurrencesPerCode: 20, urls });
-  const shared = (url: string): string => urls.url(urls.intern(url));
-  let pageBuffer: AuditPageRow[] = [];
-  let linkBuffer: AuditLinkRow[] = [];
-  let occurrenceBuffer: OccurrenceRecord[] = [];
+  const run = new AuditRunBuffer(sink, overrides, CROSS_PASS_CODES);
   const signal = options.signal;
-
-  // Pages are written in batches, and at least every PAGE_FLUSH_MS: a running audit's pages can be browsed.
-  let pagesFlushedAt = Date.now();
-  const flush = async (force = false) => {
-    if (pageBuffer.length && (force || pageBuffer.length >= BATCH || Date.now() - pagesFlushedAt >= PAGE_FLUSH_MS)) {
-      const rows = pageBuffer;
-      pageBuffer = [];
-      pagesFlushedAt = Date.now();
-      await sink.pages(rows);
-    }
-    // Links go with (or after) their pages: the page view reads both together. Memory holds at most one batch.
-    if (linkBuffer.length && (force || linkBuffer.length >= LINK_BATCH || pageBuffer.length === 0)) {
-      const rows = linkBuffer;
-      linkBuffer = [];
-      await sink.links?.(rows);
-    }
-    if (occurrenceBuffer.length && (force || occurrenceBuffer.length >= BATCH * 4)) {
-      const rows = occurrenceBuffer;
-      occurrenceBuffer = [];
-      await sink.occurrences(rows);
-    }
+  const pageWeights = new Map<string, number>();
+  const crawled = await crawlPages(run, { client, options, sink, labMeter, extract, renderer, pageWeights });
+  const { site, pagesFailed } = crawled;
+  const stoppedOutcome = async (): Promise<StoppedAudit> => {
+    // What the crawl found before the stop is kept; nothing is concluded about the site from part of it.
+    await run.flush(true);
+    return { stopped: true, pagesCrawled: site.pagesCrawled };
   };
-  // A code both passes evaluate for one page (TECH_SITEMAP_NON_INDEXABLE) must yield one occurrence, not two.
-  const pagePassFailures = new Set<string>();
-  const addResults = (url: string, evaluated: readonly CheckResult[], pass: 'page' | 'site' = 'page') => {
-    const results = overrides.pageResults(evaluated);
-    aggregator.addPageResults(url, results);
-    for (const r of results) {
-      if (!r.applicable || !r.failed) continue;
-      if (CROSS_PASS_CODES.has(r.code)) {
-        const key = `${r.code} ${url}`;
-        if (pass === 'page') pagePassFailures.add(key);
-        else if (pagePassFailures.has(key)) continue;
-      }
-      occurrenceBuffer.push({ code: r.code, url, evidence: r.evidence ?? null });
-    }
-  };
-
-  /**
-   * Results of a requested URL: when redirects led to a document under another URL, the results about the requested
-   * URL (REQUESTED_URL_CODES) stay on it and the document's go to the document's URL; `documentUrl` null: there is no
-   * document here.
-   */
-  const addAttributed = (
-    requestedUrl: string,
-    documentUrl: string | null,
-    evaluated: readonly CheckResult[],
-    pass: 'page' | 'site',
-  ) => {
-    let results = evaluated;
-    // A failing status waits for the link graph: charged here only when no crawled page links to the URL.
-    if (pass === 'page' && results.some((r) => r.failed && LINKED_STATUS_CODES.has(r.code))) {
-      for (const r of results)
-        if (r.failed && LINKED_STATUS_CODES.has(r.code))
-          heldStatuses.push({
-            requestedUrl: shared(requestedUrl),
-            documentUrl: shared(documentUrl ?? requestedUrl),
-            r,
-          });
-      results = results.filter((r) => !(r.failed && LINKED_STATUS_CODES.has(r.code)));
-    }
-    if (documentUrl === requestedUrl) return addResults(requestedUrl, results, pass);
-    addResults(
-      requestedUrl,
-      results.filter((r) => REQUESTED_URL_CODES.has(r.code)),
-      pass,
+  if (site.aborted || signal?.aborted) return stoppedOutcome();
+  if (site.startFailure || crawled.pagesAnswered === 0) {
+    // No score from a site that could not be fetched: the pages seen are kept, the audit fails with the reason.
+    await run.flush(true);
+    throw new AuditFailedError(
+      site.startFailure?.message ?? `No page of ${site.startUrl} could be fetched.`,
+      site.pagesCrawled,
+      pagesFailed,
     );
-    if (documentUrl !== null)
-      addResults(
-        documentUrl,
-        results.filter((r) => !REQUESTED_URL_CODES.has(r.code)),
-        pass,
-      );
-  };
+  }
 
-  /** Failing TECH_STATUS_4XX/5XX results, decided once the link graph is known (LINKED_STATUS_CODES). */
-  const heldStatuses: { requestedUrl: string; documentUrl: string; r: CheckResult }[] = [];
+  await sink.phase?.('ANALYZING');
+  await analyzeSite(run, site, overrides, sink);
+
+  await sink.phase?.('MEASURING');
+  const vitals = await (crawled.labVitals ??
+    measureVitals(site, run.store, run.inlinkCounts(), pageWeights, labMeter, signal));
+  if (signal?.aborted) return stoppedOutcome();
+  const lab = vitals.filter((v) => v.source === 'LAB');
+  for (const v of lab) run.addResults(v.url, labChecks(v, pageWeights.get(v.url)));
+  await sink.phase?.('SAVING');
+  await run.flush(true);
+  return scoreRun(run, overrides, { site, pagesFailed, vitals, lab });
+}
+
+/** What crawlPages needs beside the run's buffer. */
+interface CrawlDeps {
+  client: SafeHttpClient;
+  options: CrawlOptions;
+  sink: AuditSink;
+  labMeter?: LabMeter;
+  extract?: PageFactsExtract;
+  renderer?: PageRenderer;
+  /** Filled by the lab measurement: each measured URL's page weight. */
+  pageWeights: Map<string, number>;
+}
+
+/** The crawl: each page checked, summarized and buffered as it arrives; lab vitals started once the pages are in. */
+async function crawlPages(
+  run: AuditRunBuffer,
+  deps: CrawlDeps,
+): Promise<{ site: SiteFacts; pagesFailed: number; pagesAnswered: number; labVitals?: Promise<VitalsRecord[]> }> {
+  const { sink, options } = deps;
   let pagesFailed = 0;
   let pagesAnswered = 0;
-  // The URL an analysed document is recorded under, by the URL it was requested as, where they differ (a redirect).
-  const movedDocuments = new Map<string, string>();
-  /** The URL a crawled URL's results go under: its document's for an analysed document, else its own. */
-  const documentUrl = (url: string): string => movedDocuments.get(url) ?? url;
-  // The crawl's URLs and the summaries' are one table: each URL of the site is one string.
-  const crawler = new SiteCrawler(client, options, extract, renderer, urls);
-  const pageWeights = new Map<string, number>();
   let labVitals: Promise<VitalsRecord[]> | undefined;
-  let inlinks: UrlCounts | undefined;
-  /** Once every page is in the store: how often each URL is linked to from the crawled pages. */
-  const inlinkCounts = (): UrlCounts => {
-    if (inlinks) return inlinks;
-    inlinks = new UrlCounts(urls);
-    for (let row = 0; row < store.size; row++) store.forEachInternalLink(row, (target) => inlinks!.increment(target));
-    return inlinks;
-  };
+  // The crawl's URLs and the summaries' are one table: each URL of the site is one string.
+  const crawler = new SiteCrawler(deps.client, options, deps.extract, deps.renderer, run.urls);
   const site = await crawler.run({
     onPage: async ({ fetch, facts: fetched, error }) => {
       if (error !== null) {
@@ -322,56 +264,57 @@ export async function runAuditEngine(
       const facts = fetch.redirectTargetSeparate ? null : fetched;
       const documentUrl = documentUrlOf(fetch);
       // A redirect to a URL recorded elsewhere keeps only the results about itself.
-      addAttributed(fetch.url, fetch.redirectTargetSeparate ? null : documentUrl, runPageChecks(facts, fetch), 'page');
+      run.addAttributed(
+        fetch.url,
+        fetch.redirectTargetSeparate ? null : documentUrl,
+        runPageChecks(facts, fetch),
+        'page',
+      );
       const summary = summarizePage(facts, fetch);
-      store.add(summary);
-      if (summary.isHtml && documentUrl !== summary.url) movedDocuments.set(shared(summary.url), shared(documentUrl));
-      pageBuffer.push(...pageRowsOf(fetch, documentUrl, facts, summary, error));
-      if (sink.links) linkBuffer.push(...linkRowsOf(documentUrl, facts));
-      await flush();
+      run.store.add(summary);
+      if (summary.isHtml && documentUrl !== summary.url)
+        run.movedDocuments.set(run.shared(summary.url), run.shared(documentUrl));
+      run.pages.push(...pageRowsOf(fetch, documentUrl, facts, summary, error));
+      if (sink.links) run.links.push(...linkRowsOf(documentUrl, facts));
+      await run.flush();
     },
     onProgress: sink.progress ? (p) => sink.progress!(p) : undefined,
     // Lab vitals need the pages only: they are measured while the crawl waits for other hosts' answers (waiting that
     // takes no CPU from them), not beside the pages (whose CPU they would take, and which they need to choose from).
     onPagesDone: (start) => {
-      labVitals = measureVitals(start, store, inlinkCounts(), pageWeights, labMeter, signal);
+      labVitals = measureVitals(start, run.store, run.inlinkCounts(), deps.pageWeights, deps.labMeter, options.signal);
     },
   });
-  const stoppedOutcome = async (): Promise<StoppedAudit> => {
-    // What the crawl found before the stop is kept; nothing is concluded about the site from part of it.
-    await flush(true);
-    return { stopped: true, pagesCrawled: site.pagesCrawled };
-  };
-  if (site.aborted || signal?.aborted) return stoppedOutcome();
-  if (site.startFailure || pagesAnswered === 0) {
-    // No score from a site that could not be fetched: the pages seen are kept, the audit fails with the reason.
-    await flush(true);
-    throw new AuditFailedError(
-      site.startFailure?.message ?? `No page of ${site.startUrl} could be fetched.`,
-      site.pagesCrawled,
-      pagesFailed,
-    );
-  }
+  return { site, pagesFailed, pagesAnswered, labVitals };
+}
 
-  await sink.phase?.('ANALYZING');
-  // Site results go to the aggregator (which keeps a few occurrences of each) and the sink, in a function of their
-  // own: once it returns, nothing holds a site check's every occurrence while the pages' results are folded in.
+/**
+ * The site pass: site checks, their per-page results, and the held statuses decided. Site results go to the
+ * aggregator (which keeps a few occurrences of each) and the sink, in a function of their own: once it returns,
+ * nothing holds a site check's every occurrence while the pages' results are folded in.
+ */
+async function analyzeSite(
+  run: AuditRunBuffer,
+  site: SiteFacts,
+  overrides: CheckOverrides,
+  sink: AuditSink,
+): Promise<void> {
   const recordSiteResults = async (output: SiteCheckOutput): Promise<SiteCheckOutput['pages']> => {
     const siteResults = overrides.siteResults(output.site);
-    aggregator.addSiteResults(siteResults);
+    run.aggregator.addSiteResults(siteResults);
     for (const result of siteResults) {
       if (!result.applicable || !result.failed) continue;
       const occurrences = result.occurrences.length ? result.occurrences : [{ url: site.startUrl }];
       for (const o of occurrences)
-        occurrenceBuffer.push({ code: result.code, url: o.url, evidence: o.evidence ?? null });
-      await flush();
+        run.occurrences.push({ code: result.code, url: o.url, evidence: o.evidence ?? null });
+      await run.flush();
     }
     return output.pages;
   };
   const sitePageChecks = await recordSiteResults(
     runSiteChecks({
       startUrl: site.startUrl,
-      pages: store,
+      pages: run.store,
       robots: site.robots,
       sitemap: site.sitemap,
       favicon: site.favicon,
@@ -385,33 +328,27 @@ export async function runAuditEngine(
     }),
   );
   for (const page of sitePageChecks) {
-    addAttributed(page.url, documentUrl(page.url), page.results, 'site');
-    await flush();
+    run.addAttributed(page.url, run.documentUrl(page.url), page.results, 'site');
+    await run.flush();
   }
-  // A failing status of a URL that crawled pages link to is their broken links' fact (unless that check is off).
-  const linkedTo = (url: string) => inlinkCounts().countOf(urls.idOf(url)) > 0;
-  const brokenLinksCharged = !overrides.isDisabled('LINKS_INTERNAL_BROKEN');
-  for (const held of heldStatuses) {
-    if (brokenLinksCharged && (linkedTo(held.requestedUrl) || linkedTo(held.documentUrl))) continue;
-    addResults(held.documentUrl, [held.r]);
-  }
-  heldStatuses.length = 0;
-  await flush();
+  run.settleHeldStatuses();
+  await run.flush();
+}
 
-  await sink.phase?.('MEASURING');
-  const vitals = await (labVitals ?? measureVitals(site, store, inlinkCounts(), pageWeights, labMeter, signal));
-  if (signal?.aborted) return stoppedOutcome();
-  const lab = vitals.filter((v) => v.source === 'LAB');
-  for (const v of lab) addResults(v.url, labChecks(v, pageWeights.get(v.url)));
-  await sink.phase?.('SAVING');
-  await flush(true);
-
+/** The score of a crawled, analysed and measured site, and the outcome the sink's owner stores. */
+function scoreRun(
+  run: AuditRunBuffer,
+  overrides: CheckOverrides,
+  measured: { site: SiteFacts; pagesFailed: number; vitals: VitalsRecord[]; lab: VitalsRecord[] },
+): AuditOutcome {
+  const { site, pagesFailed, vitals, lab } = measured;
+  const { store, aggregator } = run;
   const aggregates = overrides.aggregates(aggregator.aggregates());
   // Scores are shares of the crawled HTML documents: link targets, PDFs and other resources are not pages.
   const htmlRows: number[] = [];
   for (let row = 0; row < store.size; row++) if (store.isHtml(row)) htmlRows.push(row);
   const htmlDocumentUrls = function* () {
-    for (const row of htmlRows) yield documentUrl(store.url(row));
+    for (const row of htmlRows) yield run.documentUrl(store.url(row));
   };
   const { scores, breakdown } = scoreAudit(aggregates, {
     pages: {
@@ -435,7 +372,7 @@ export async function runAuditEngine(
     counts,
     pagesCrawled: site.pagesCrawled,
     pagesFailed,
-    inlinks: inlinkCounts(),
+    inlinks: run.inlinkCounts(),
     vitals,
     stopped: false,
   };

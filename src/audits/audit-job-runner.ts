@@ -7,7 +7,6 @@ import type { NativeDb } from '../platform/db/native-query.js';
 import type { SafeHttpClient } from '../platform/safe-http/index.js';
 import {
   CrawlLoginFailure,
-  CrawlLoginService,
   loadBrowserRendering,
   openCrawlSession,
   type CrawlOptions,
@@ -17,11 +16,13 @@ import {
 } from '../crawler/index.js';
 import { hstsVerdict, parseResponseHeaders } from '../seo/headers/index.js';
 import { CheckOverrides } from '../seo/checks/index.js';
-import { CheckSettingsService } from '../projects/index.js';
+import { CrawlLoginService } from '../projects/index.js';
+import { CheckSettingsService } from '../checks-catalog/index.js';
 import { auditCrawlOptions } from './audit-crawl-options.js';
 import * as lifecycle from './audit-lifecycle.js';
 import type { AuditAttempt } from './audit-lifecycle.js';
-import { AuditRepository, type AuditResults } from './audit.repository.js';
+import { AuditRepository } from './audit.repository.js';
+import { AuditResultsRepository, type AuditResults } from './audit-results.repository.js';
 import { AuditFailedError, runAuditEngine, type AuditOutcome, type AuditSink, type LabMeter } from './audit-engine.js';
 
 /**
@@ -65,7 +66,9 @@ export class AuditJobRunner {
     private readonly labMeter?: LabMeter,
     /** Page parsing, e.g. on the worker's thread pool; in this thread by default. */
     private readonly extract?: PageFactsExtract,
-    private readonly repo = new AuditRepository(),
+    /** A running attempt's rows. */
+    private readonly repo = new AuditResultsRepository(),
+    private readonly audits = new AuditRepository(),
   ) {
     this.logins = new CrawlLoginService(config);
   }
@@ -78,9 +81,9 @@ export class AuditJobRunner {
 
   async run(auditId: string, ctx: AuditRunContext = {}): Promise<AuditRunResult> {
     const em = this.orm.em.fork();
-    const audit = await this.repo.findById(em, auditId);
+    const audit = await this.audits.findById(em, auditId);
     if (!audit || !['QUEUED', 'RUNNING'].includes(audit.status)) return 'skipped';
-    const project = await this.repo.findProject(em, audit.projectId);
+    const project = await this.audits.findProject(em, audit.projectId);
     if (!project) return 'skipped';
 
     // The attempt number fences this run: if the queue hands the job to another run while this one is still

@@ -202,3 +202,10 @@ function emptyRow(fetch: PageFetch): AuditPageRow {
     details: null,
   };
 }
+
+/** One failing check on one URL, with its evidence: a row of issue_occurrence. */
+export interface OccurrenceRecord {
+  code: string;
+  url: string;
+  evidence: Record<string, unknown> | null;
+}

@@ -6,7 +6,7 @@ import { findCheck, guidanceFor, presentEvidence, type EvidenceView, type Severi
 import type { AuditPageKind } from './audit-engine.js';
 import { SEVERITY_ORDER } from './audit.service.js';
 import {
-  AuditRepository,
+  AuditPagesRepository,
   SORT_KEYS,
   type AuditLinkRecord,
   type AuditPageOrder,
@@ -16,7 +16,7 @@ import {
   type PageOccurrenceRecord,
   type SortDirection,
   type StatusClass,
-} from './audit.repository.js';
+} from './audit-pages.repository.js';
 
 /** One issue occurrence on a page, with its check and its evidence as a person reads it. */
 export interface PageIssue extends PageOccurrenceRecord {
@@ -36,7 +36,7 @@ export type {
   PageOccurrenceRecord,
   SortDirection,
   StatusClass,
-} from './audit.repository.js';
+} from './audit-pages.repository.js';
 
 export const MAX_PAGES_PER_REQUEST = 100;
 export const MAX_PAGE_SEARCH_LENGTH = 200;
@@ -140,7 +140,7 @@ function decodeCursor(
  * organization here too, so the rows are never reachable through an unchecked Audit.
  */
 export class AuditPageService {
-  constructor(private readonly repo = new AuditRepository()) {}
+  constructor(private readonly repo = new AuditPagesRepository()) {}
 
   async list(
     db: NativeDb,

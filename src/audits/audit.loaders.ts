@@ -3,9 +3,11 @@ import type { RequestContext } from '../platform/context.js';
 import { checkSettingChanges, type CheckSettingChange } from '../seo/checks/index.js';
 import type { ScoreBreakdown } from '../seo/scoring/index.js';
 import type { Audit } from './audit.entity.js';
+import { AuditDashboardRepository } from './audit-dashboard.repository.js';
 import { AuditRepository } from './audit.repository.js';
 
-const repo = new AuditRepository();
+const repo = new AuditDashboardRepository();
+const auditRows = new AuditRepository();
 
 type Counts = { critical: number; warning: number; notice: number };
 type ScoreChange = { change: number | null; withheld: boolean };
@@ -67,7 +69,7 @@ export const auditLoaders = (ctx: RequestContext) => ({
       new DataLoader<string, Audit | null>(async (projectIds) => {
         const rows = await repo.latestAuditIds(ctx.db, projectIds);
         const audits = rows.length
-          ? await repo.findByIds(
+          ? await auditRows.findByIds(
               ctx.em,
               rows.map((r) => r.id),
             )

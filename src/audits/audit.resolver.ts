@@ -366,7 +366,7 @@ export class IssueResolver {
       '(severity weight × share of the crawled HTML pages it affects; a fixed amount for a site-level issue), plus, ' +
       `in the project's latest completed audit, ${RANKING_POINTS} × severity weight (CRITICAL 1, WARNING 0.3, ` +
       "NOTICE 0.03) × Σ over its affected pages that rank for tracked keywords of Σ their keywords' position " +
-      `weights (${POSITION_WEIGHTS}): an issue on a page that brings traffic is fixed first (README's "Scores").`,
+      `weights (${POSITION_WEIGHTS}): an issue on a page that brings traffic is fixed first (docs/scores.md).`,
   })
   priority(@Root() issue: IssueType, @Ctx() ctx: RequestContext): number | Promise<number> {
     const priorityOf = ({ htmlPages, ranking }: IssueRankingInputs) =>

@@ -11,14 +11,15 @@ import type { Project, ProjectService } from '../projects/index.js';
 import type { Audit, AuditIssue } from './audit.entity.js';
 import { AUDIT_JOB_NAME, auditJobOptions, type AuditJobData } from './audit-job.js';
 import * as lifecycle from './audit-lifecycle.js';
-import { AuditRepository, type OccurrenceRow } from './audit.repository.js';
+import { AuditIssueRepository, type OccurrenceRow } from './audit-issues.repository.js';
+import { AuditRepository } from './audit.repository.js';
 
 export interface StartedAudit {
   audit: Audit;
   created: boolean;
 }
 
-export type { OccurrenceRow } from './audit.repository.js';
+export type { OccurrenceRow } from './audit-issues.repository.js';
 
 /** Most severe first: the order of an audit's issues and of a page's. */
 export const SEVERITY_ORDER = { CRITICAL: 0, WARNING: 1, NOTICE: 2 } as const;
@@ -31,6 +32,7 @@ export class AuditService {
     private readonly queue: Queue<AuditJobData>,
     private readonly logger?: Logger,
     private readonly repo = new AuditRepository(),
+    private readonly issueRows = new AuditIssueRepository(),
   ) {}
 
   private async enqueue(audit: Audit): Promise<void> {
@@ -131,7 +133,7 @@ export class AuditService {
 
   /** Most severe first, then most pages affected. */
   async issues(em: EntityManager, auditId: string): Promise<AuditIssue[]> {
-    const rows = await this.repo.findIssues(em, auditId);
+    const rows = await this.issueRows.findIssues(em, auditId);
     return rows.sort(
       (a, b) =>
         SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
@@ -142,7 +144,7 @@ export class AuditService {
 
   /** One issue of an audit (the audit was reached through a tenant-checked query); NOT_FOUND otherwise. */
   async issue(em: EntityManager, auditId: string, issueId: string): Promise<AuditIssue> {
-    const issue = isUuid(issueId) ? await this.repo.findIssue(em, auditId, issueId) : null;
+    const issue = isUuid(issueId) ? await this.issueRows.findIssue(em, auditId, issueId) : null;
     if (!issue) throw notFound('Issue');
     return issue;
   }
@@ -156,7 +158,7 @@ export class AuditService {
   ): Promise<{ rows: OccurrenceRow[]; hasNext: boolean }> {
     const limit = Math.min(Math.max(first, 1), 500);
     const cursor = after && /^\d{1,18}$/.test(after) ? after : '0';
-    const rows = await this.repo.listOccurrences(em, auditId, code, cursor, limit + 1);
+    const rows = await this.issueRows.listOccurrences(em, auditId, code, cursor, limit + 1);
     return { rows: rows.slice(0, limit), hasNext: rows.length > limit };
   }
 

@@ -2,6 +2,10 @@ import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from '
 import { GraphQLJSON } from 'graphql-scalars';
 import { EvidenceViewType } from './evidence.types.js';
 import type { RankingPages } from './ranking-pages.js';
+// The catalog's severities and categories, in GraphQL (kept importable from here for the module's own types).
+import { CategoryEnum, SeverityEnum } from '../checks-catalog/graphql.js';
+
+export { CategoryEnum, SeverityEnum };
 
 export enum AuditStatusEnum {
   QUEUED = 'QUEUED',
@@ -25,22 +29,6 @@ registerEnumType(AuditPhaseEnum, {
   name: 'AuditPhase',
   description: 'CRAWLING -> ANALYZING (site checks) -> MEASURING (lab Core Web Vitals) -> SAVING (results written).',
 });
-
-export enum SeverityEnum {
-  CRITICAL = 'CRITICAL',
-  WARNING = 'WARNING',
-  NOTICE = 'NOTICE',
-}
-registerEnumType(SeverityEnum, { name: 'Severity' });
-
-export enum CategoryEnum {
-  META = 'META',
-  CONTENT = 'CONTENT',
-  LINKS = 'LINKS',
-  TECHNICAL = 'TECHNICAL',
-  PERFORMANCE = 'PERFORMANCE',
-}
-registerEnumType(CategoryEnum, { name: 'IssueCategory' });
 
 @ObjectType('IssueCounts')
 export class IssueCountsType {
@@ -95,7 +83,7 @@ export class IndexabilityType {
 @ObjectType('ScoreBreakdown', {
   description:
     'Why an audit scored what it did: overall = round(0.5 × health + 0.5 × the weighted categories), each category ' +
-    '100 minus its costs (the README\'s "Scores" section has the formula).',
+    '100 minus its costs (docs/scores.md has the formula).',
 })
 export class ScoreBreakdownType {
   @Field(() => Float, { description: '% of the crawled HTML pages without a CRITICAL issue.' }) health!: number;

@@ -15,8 +15,6 @@ export {
   KeywordRankingPageResolver,
 } from './ranking-pages.resolver.js';
 export { KeywordRankingPageType, RankingKeywordType, RankingPageIssueType } from './ranking-pages.types.js';
-export { AuditScheduleResolver } from './audit-schedule.resolver.js';
-export { ScheduledAuditRunType } from './audit-schedule.types.js';
 export {
   AuditType,
   IssueType,

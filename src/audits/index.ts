@@ -38,13 +38,4 @@ export * as auditLifecycle from './audit-lifecycle.js';
 export { AuditSweeper, DEFAULT_MAX_RUNS, heartbeatGraceOf, type SweepReport } from './audit-sweeper.js';
 export { auditCrawlOptions, type AuditCrawlSettings } from './audit-crawl-options.js';
 export { readAuditBaseline, type StoredAuditBaseline } from './audit-baseline.js';
-export { countAuditsByStatus } from './audit.repository.js';
-export { AuditScheduleService, SKIP_MESSAGES, type ScheduledSlotResult } from './audit-schedule.service.js';
-export {
-  AUDIT_SCHEDULER_PREFIX,
-  SCHEDULED_AUDIT_JOB_NAME,
-  auditSchedulerId,
-  scheduledAuditSlot,
-  type ScheduledAuditJobData,
-} from './audit-schedule-job.js';
-export type { ScheduledRunRow, ScheduledRunSkipReason } from './audit.repository.js';
+export { countAuditsByStatus } from './audit-dashboard.repository.js';

@@ -1,12 +1,10 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../platform/context.js';
 import { rankingUrlVariants } from '../seo/page/index.js';
-import { KeywordRepository } from '../keywords/index.js';
-import { AuditRepository } from './audit.repository.js';
+import { RankingPagesRepository } from './ranking-pages.repository.js';
 import { RankingPages, type RankingPageFacts } from './ranking-pages.js';
 
-const audits = new AuditRepository();
-const keywords = new KeywordRepository();
+const repo = new RankingPagesRepository();
 
 const pageKey = (projectId: string, url: string) => `${projectId} ${url}`;
 
@@ -25,7 +23,7 @@ export const rankingPageLoaders = (ctx: RequestContext) => {
     () =>
       new DataLoader<string, (RankingPageFacts | null)[]>(async (keys) => {
         const pairs = keys.map((key) => key.split(' ', 2) as [string, string]);
-        const latest = await audits.latestCompletedAudits(ctx.db, [...new Set(pairs.map(([projectId]) => projectId))]);
+        const latest = await repo.latestCompletedAudits(ctx.db, [...new Set(pairs.map(([projectId]) => projectId))]);
         // A project without a completed audit asks for nothing more: its URLs are not even varied.
         const variants = pairs.map(([projectId, url]) => (latest.has(projectId) ? rankingUrlVariants(url) : []));
         const wanted = new Map<string, Set<string>>();
@@ -37,7 +35,7 @@ export const rankingPageLoaders = (ctx: RequestContext) => {
         const found = new Map<string, Map<string, RankingPageFacts>>();
         await Promise.all(
           [...wanted].map(async ([projectId, urls]) => {
-            const rows = await audits.rankingPageFacts(ctx.db, projectId, latest.get(projectId)!, [...urls]);
+            const rows = await repo.rankingPageFacts(ctx.db, projectId, latest.get(projectId)!, [...urls]);
             found.set(projectId, new Map(rows.map((r) => [r.url, r])));
           }),
         );
@@ -57,7 +55,7 @@ export const rankingPageLoaders = (ctx: RequestContext) => {
       'audits.rankingPages',
       () =>
         new DataLoader<string, RankingPages>(async (projectIds) => {
-          const rows = await keywords.latestRankingPages(ctx.db, projectIds);
+          const rows = await repo.latestRankingPages(ctx.db, projectIds);
           const joined = await Promise.all(
             rows.map(async (keyword) => ({ keyword, pages: await pagesOf(keyword.projectId, keyword.url) })),
           );

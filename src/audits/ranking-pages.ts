@@ -1,6 +1,5 @@
 import { rankingWeight } from '../seo/scoring/index.js';
-import type { RankingKeywordRow } from '../keywords/index.js';
-import type { RankingPageFactsRow } from './audit.repository.js';
+import type { RankingKeywordRow, RankingPageFactsRow } from './ranking-pages.repository.js';
 import { SEVERITY_ORDER } from './audit.service.js';
 
 /*

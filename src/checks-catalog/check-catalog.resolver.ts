@@ -1,8 +1,7 @@
 import { Arg, Query, Resolver } from 'type-graphql';
 import { DomainError } from '../platform/errors.js';
-import { CategoryEnum, SeverityEnum } from '../audits/graphql.js';
 import { checkDoc, checkDocs, type CheckDoc } from './check-docs.js';
-import { CheckDefinitionType, type CheckRequirementEnum } from './check-catalog.types.js';
+import { CategoryEnum, CheckDefinitionType, SeverityEnum, type CheckRequirementEnum } from './check-catalog.types.js';
 
 function toType(doc: CheckDoc): CheckDefinitionType {
   return {

@@ -1,6 +1,22 @@
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import { CategoryEnum, SeverityEnum } from '../audits/graphql.js';
 import type { CheckRequirement } from './check-docs.js';
+
+/** The catalog's severities and categories (src/seo/checks), as every GraphQL type of a check or an issue has them. */
+export enum SeverityEnum {
+  CRITICAL = 'CRITICAL',
+  WARNING = 'WARNING',
+  NOTICE = 'NOTICE',
+}
+registerEnumType(SeverityEnum, { name: 'Severity' });
+
+export enum CategoryEnum {
+  META = 'META',
+  CONTENT = 'CONTENT',
+  LINKS = 'LINKS',
+  TECHNICAL = 'TECHNICAL',
+  PERFORMANCE = 'PERFORMANCE',
+}
+registerEnumType(CategoryEnum, { name: 'IssueCategory' });
 
 export enum CheckRequirementEnum {
   NONE = 'NONE',
@@ -50,6 +66,6 @@ export class CheckDefinitionType {
   needsBrowser!: boolean;
   @Field(() => Boolean, { description: 'A failure caps the overall score (site-wide blocker).' })
   blocker!: boolean;
-  @Field(() => String, { description: 'How a failure counts in the audit scores (README "Scores").' })
+  @Field(() => String, { description: 'How a failure counts in the audit scores (docs/scores.md).' })
   scoring!: string;
 }

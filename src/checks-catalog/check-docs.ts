@@ -1,13 +1,15 @@
 /**
- * The public check catalog: every code of src/seo/checks' CHECK_CATALOG with its guidance (check-guidance.ts), what
- * it needs to run and how it counts in the score (src/seo/scoring). Read generically from the catalog, so a code
- * added there appears here, in GraphQL `checks`, GET /api/checks and the /checks pages, by itself.
+ * The public check catalog: every check definition of src/seo/checks (check-definitions.ts: its catalog entry, why
+ * and how to fix), what it needs to run and how it counts in the score (src/seo/scoring). Read generically from the
+ * definitions, so a check defined there appears here, in GraphQL `checks`, GET /api/checks, the /checks pages and
+ * docs/checks/ (checkDocsMarkdown, written by `npm run docs:checks`), by itself.
  */
 import {
-  CHECK_CATALOG,
+  CHECK_DEFINITIONS,
+  CHECK_FAMILIES,
   chargedScope,
-  guidanceFor,
   type Category,
+  type CheckSpec,
   type CheckDefinition,
   type CheckScope,
   type Severity,
@@ -106,8 +108,22 @@ export function scoringOf(check: CheckDefinition): string {
   return parts.join(' ');
 }
 
-function toDoc(check: CheckDefinition): CheckDoc {
-  const guidance = guidanceFor(check.code);
+function catalogEntry(check: CheckSpec): CheckDefinition {
+  const entry: CheckDefinition = {
+    code: check.code,
+    title: check.title,
+    severity: check.severity,
+    category: check.category,
+    scope: check.scope,
+    description: check.description,
+  };
+  if (check.banded) entry.banded = true;
+  if (check.siteFact) entry.siteFact = true;
+  return entry;
+}
+
+function toDoc(spec: CheckSpec): CheckDoc {
+  const check = catalogEntry(spec);
   return {
     code: check.code,
     title: check.title,
@@ -115,8 +131,8 @@ function toDoc(check: CheckDefinition): CheckDoc {
     severity: check.severity,
     scope: chargedScope(check),
     description: check.description,
-    why: guidance?.why ?? '',
-    fix: guidance?.fix ?? '',
+    why: spec.why,
+    fix: spec.howToFix,
     banded: check.banded === true,
     requires: requirementOf(check.code),
     blocker: BLOCKER_CODES.includes(check.code),
@@ -128,11 +144,95 @@ let docs: readonly CheckDoc[] | null = null;
 
 /** Every check of the catalog, in catalog order (category, then as listed). */
 export function checkDocs(): readonly CheckDoc[] {
-  docs ??= (CHECK_CATALOG as readonly CheckDefinition[]).map(toDoc);
+  docs ??= (CHECK_DEFINITIONS as readonly CheckSpec[]).map(toDoc);
   return docs;
 }
 
 /** One check, or undefined for a code the catalog does not have. */
 export function checkDoc(code: string): CheckDoc | undefined {
   return checkDocs().find((doc) => doc.code === code);
+}
+
+/** How a severity reads in the docs: banded checks show both bands. */
+function severityText(doc: CheckDoc): string {
+  return doc.banded ? 'NOTICE (needs improvement) or WARNING (poor), by band' : doc.severity;
+}
+
+const REQUIREMENT_TEXT: Readonly<Record<CheckRequirement, string>> = {
+  NONE: 'an HTML crawl',
+  LAB_BROWSER: 'a lab measurement in Chromium',
+  RENDERING_MODE: "the project's browser rendering mode",
+};
+
+/** Plain text in markdown: a tag named in the text (<title>) is shown, not taken for HTML. */
+function text(value: string): string {
+  return value.replaceAll('<', '&lt;');
+}
+
+function checkSection(spec: CheckSpec, doc: CheckDoc): string[] {
+  const siteFact = spec.siteFact ? ', charged once for the site' : '';
+  const keys = spec.evidence.keys.length > 0 ? spec.evidence.keys.map((key) => `\`${key}\``).join(', ') : 'none';
+  return [
+    `## ${doc.code}`,
+    '',
+    `**${text(doc.title)}.** ${text(doc.description)}`,
+    '',
+    '| | |',
+    '|---|---|',
+    `| Severity | ${severityText(doc)} |`,
+    `| Category | ${doc.category} |`,
+    `| Scope | ${spec.scope === 'site' ? 'site (once per audit)' : 'page'}${siteFact} |`,
+    `| Needs | ${REQUIREMENT_TEXT[doc.requires]} |`,
+    ...(spec.requires ? [`| Applies when | \`${spec.requires}\` passes (the element exists) |`] : []),
+    `| Evidence shown | ${spec.evidence.kind.toLowerCase()}; keys: ${keys} |`,
+    '',
+    `**Why it matters.** ${text(doc.why)}`,
+    '',
+    `**How to fix it.** ${text(doc.fix)}`,
+    '',
+    `**How it counts.** ${doc.scoring}`,
+    '',
+  ];
+}
+
+/**
+ * docs/checks/ as files (path relative to docs/checks/ -> markdown): one page per family of checks and an index,
+ * all generated from the definitions. `npm run docs:checks` writes them; `npm run docs:checks:check` and a unit test
+ * fail when the files differ.
+ */
+export function checkDocsMarkdown(): ReadonlyMap<string, string> {
+  const byCode = new Map(checkDocs().map((doc) => [doc.code, doc]));
+  const files = new Map<string, string>();
+  const index = [
+    '# Checks',
+    '',
+    'Every check the audit runs, generated from its definition (`src/seo/checks/<category>/<family>.ts`) by',
+    '`npm run docs:checks`; do not edit these files by hand. How severities become scores: [scores](../scores.md).',
+    '',
+    '| code | title | severity | scope | family |',
+    '|---|---|---|---|---|',
+  ];
+  for (const family of CHECK_FAMILIES) {
+    const page = `${family.path}.md`;
+    const lines = [
+      `# ${family.title}`,
+      '',
+      `Generated from \`src/seo/checks/${family.path}.ts\` by \`npm run docs:checks\`. [All checks](${
+        family.path.includes('/') ? '../' : ''
+      }README.md).`,
+      '',
+    ];
+    for (const spec of family.checks as readonly CheckSpec[]) {
+      const doc = byCode.get(spec.code)!;
+      lines.push(...checkSection(spec, doc));
+      const anchor = doc.code.toLowerCase();
+      index.push(
+        `| [${doc.code}](${page}#${anchor}) | ${text(doc.title)} | ${doc.banded ? 'banded' : doc.severity} | ` +
+          `${spec.scope} | ${family.title} |`,
+      );
+    }
+    files.set(page, `${lines.join('\n').trimEnd()}\n`);
+  }
+  files.set('README.md', `${index.join('\n')}\n`);
+  return files;
 }

@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import type { CheckSettingsService, CheckSettingView } from '../projects/index.js';
+import type { CheckSettingsService, CheckSettingView } from './check-settings.service.js';
 import { CheckSettingInput, CheckSettingType } from './check-settings.types.js';
 import { ProjectType } from '../projects/graphql.js';
 
@@ -13,7 +13,7 @@ export class CheckSettingsResolver {
 
   @FieldResolver(() => [CheckSettingType], {
     description:
-      'Every catalog check as this project\'s audits apply it: enabled or not, and its severity (README "Scores": ' +
+      "Every catalog check as this project's audits apply it: enabled or not, and its severity (docs/scores.md: " +
       'a disabled check counts nowhere; an overridden severity is costed as that severity).',
   })
   async checkSettings(@Root() project: ProjectType, @Ctx() ctx: RequestContext): Promise<CheckSettingType[]> {

@@ -1,5 +1,5 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
-import { CategoryEnum, SeverityEnum } from '../audits/graphql.js';
+import { CategoryEnum, SeverityEnum } from './check-catalog.types.js';
 
 @ObjectType('CheckSetting', { description: "One catalog check as a project's audits apply it." })
 export class CheckSettingType {

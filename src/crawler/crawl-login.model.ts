@@ -1,8 +1,8 @@
 import type { CrawlLoginBinding } from './crawl-login-binding.js';
 
 /**
- * A project's crawl login, as the crawl uses it (opened) and as the API shows it (facts only). The facts are what a
- * user may see again; every value in CrawlLoginSecrets is write-only: stored sealed, never returned, never logged.
+ * A crawl login, as the crawl uses it (opened) and as a user may see it again (its fields). Every value in
+ * CrawlLoginSecrets is write-only: stored sealed (src/projects: crawl-login.service.ts), never returned, never logged.
  */
 export const CRAWL_LOGIN_KINDS = ['FORM', 'COOKIE', 'BASIC', 'BEARER', 'HEADER'] as const;
 export type CrawlLoginKind = (typeof CRAWL_LOGIN_KINDS)[number];
@@ -12,7 +12,7 @@ export interface CrawlLoginNameValue {
   value: string;
 }
 
-/** The secret values: one sealed box per project (crawl-login.service.ts). */
+/** The secret values: one sealed box per project (src/projects/crawl-login.service.ts). */
 export interface CrawlLoginSecrets {
   /** FORM and BASIC. */
   username?: string;
@@ -27,9 +27,11 @@ export interface CrawlLoginSecrets {
   headerValue?: string;
 }
 
-/** What the API shows of a crawl login: never a secret value. */
-export interface CrawlLoginFacts {
-  projectId: string;
+/**
+ * The fields of a login a user may see again (never a secret value): what the API shows of a project's login
+ * (src/projects: CrawlLoginFacts adds its project, binding and state) and what `seo audit --login` validates.
+ */
+export interface CrawlLoginFields {
   kind: CrawlLoginKind;
   loginUrl: string | null;
   usernameField: string | null;
@@ -37,14 +39,6 @@ export interface CrawlLoginFacts {
   headerName: string | null;
   cookieNames: string[];
   extraFieldNames: string[];
-  /** Where it was set for (the plain copy the API shows; the crawl obeys the sealed one). */
-  boundTo: CrawlLoginBinding;
-  /**
-   * Why the login is suspended — the project's host or scope grew past where it was set for — or null when audits use
-   * it. An owner or admin confirms it for the current settings (or sets it again).
-   */
-  suspendedReason: string | null;
-  updatedAt: Date;
 }
 
 /** A crawl login opened for a crawl. */

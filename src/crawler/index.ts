@@ -32,13 +32,9 @@ export type {
   RendererLeases,
 } from './browser/index.js';
 export const loadBrowserRendering = () => import('./browser/index.js');
-export {
-  CrawlLoginService,
-  crawlKeyMaterial,
-  crawlLoginBox,
-  validateCrawlLogin,
-  type CrawlLoginInputData,
-} from './crawl-login.service.js';
+// Login crawls: the mechanics (a login's fields and their rule, the form login, where credentials may go). A project's
+// stored login — sealed, bound, set through the API — is a project setting (src/projects: CrawlLoginService).
+export { validateCrawlLogin, type CrawlLoginInputData } from './crawl-login-input.js';
 export {
   CrawlCookieJar,
   CrawlLoginFailure,
@@ -47,4 +43,17 @@ export {
   openCrawlSession,
   type CrawlLoginScope,
 } from './crawl-login.js';
-export type { CrawlLogin, CrawlLoginFacts, CrawlLoginKind, CrawlLoginSecrets } from './crawl-login.model.js';
+export {
+  bindingMismatch,
+  bindingOf,
+  describeBinding,
+  parseBinding,
+  type CrawlLoginBinding,
+} from './crawl-login-binding.js';
+export type {
+  CrawlLogin,
+  CrawlLoginFields,
+  CrawlLoginKind,
+  CrawlLoginNameValue,
+  CrawlLoginSecrets,
+} from './crawl-login.model.js';

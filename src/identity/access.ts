@@ -8,12 +8,12 @@ const PLAN_NAMES: Record<Plan, string> = { FREE: 'Free', PRO: 'Pro', ENTERPRISE:
 export type ApiAccessLevel = 'NONE' | 'READ_ONLY' | 'FULL';
 const API_ACCESS: Record<Plan, ApiAccessLevel> = { FREE: 'NONE', PRO: 'READ_ONLY', ENTERPRISE: 'FULL' };
 
-/** The plan rule of DESIGN §4, stated once: assertApiAccess enforces it, Organization.apiAccess reports it. */
+/** The plan rule (docs/api.md), stated once: assertApiAccess enforces it, Organization.apiAccess reports it. */
 export const apiAccessFor = (plan: Plan): ApiAccessLevel => API_ACCESS[plan];
 
 /**
  * API access is plan-gated on both REST surfaces and for key-authenticated GraphQL; the first-party
- * dashboard (a session on /graphql) manages projects on every plan, within quotas (DESIGN §4).
+ * dashboard (a session on /graphql) manages projects on every plan, within quotas (docs/api.md).
  */
 export function isPlanGated(p: Principal): boolean {
   if (p.via === 'SYSTEM') return false;

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { BetterAuthOptions } from 'better-auth';
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
@@ -146,16 +147,34 @@ const INVITATION_READS: Record<string, 'body' | 'query'> = {
   '/organization/get-invitation': 'query',
 };
 
+/** What the hooks of an auth instance share: its settings, the team rules and the state of requests under way. */
+interface AuthContext {
+  lib: AuthLibrary;
+  config: AppConfig;
+  mailer: Mailer;
+  logger: Logger | undefined;
+  rules: TeamRules;
+  /** Runs a team rule; its refusal becomes better-auth's 400 or 403 with the rule's code and message. */
+  enforce: <T>(rule: () => Promise<T> | T) => Promise<T>;
+  /**
+   * The link of each invitation made or renewed by the request under way, by invitation id: sendInvitationEmail
+   * (inside better-auth's endpoint) makes it, the after-hook hands it to the inviter in the endpoint's answer.
+   */
+  issuedLinks: Map<string, string>;
+  /** Account deletions between better-auth's beforeDelete and afterDelete hooks, by user id. */
+  deletions: Map<string, AccountDeletionPlan>;
+}
+
 function buildAuth(
-  { betterAuth, getCurrentAdapter, organization, APIError, createAuthMiddleware, getSessionFromCtx }: AuthLibrary,
+  lib: AuthLibrary,
   config: AppConfig,
   pool: pg.Pool,
   logger?: Logger,
   mailer: Mailer = createMailer(config, logger),
 ) {
+  const { betterAuth, APIError } = lib;
   const secure = config.baseUrl.startsWith('https://');
   const rules = new TeamRules(pool);
-  /** Runs a team rule; its refusal becomes better-auth's 400 or 403 with the rule's code and message. */
   const enforce = async <T>(rule: () => Promise<T> | T): Promise<T> => {
     try {
       return await rule();
@@ -164,13 +183,16 @@ function buildAuth(
       throw err;
     }
   };
-  /**
-   * The link of each invitation made or renewed by the request under way, by invitation id: sendInvitationEmail
-   * (inside better-auth's endpoint) makes it, the after-hook hands it to the inviter in the endpoint's answer.
-   */
-  const issuedLinks = new Map<string, string>();
-  /** Account deletions between better-auth's beforeDelete and afterDelete hooks, by user id. */
-  const deletions = new Map<string, AccountDeletionPlan>();
+  const auth: AuthContext = {
+    lib,
+    config,
+    mailer,
+    logger,
+    rules,
+    enforce,
+    issuedLinks: new Map<string, string>(),
+    deletions: new Map<string, AccountDeletionPlan>(),
+  };
   return betterAuth({
     appName: 'SEO Audit Platform',
     baseURL: config.baseUrl,
@@ -178,23 +200,7 @@ function buildAuth(
     secret: config.authSecret,
     database: pool,
     trustedOrigins: config.trustedOrigins,
-    emailAndPassword: {
-      enabled: true,
-      minPasswordLength: 8,
-      maxPasswordLength: 128,
-      autoSignIn: true,
-      // The link opens the app's page (not better-auth's redirecting endpoint); the token is redacted from logs.
-      resetPasswordTokenExpiresIn: RESET_PASSWORD_EXPIRES_IN_SEC,
-      revokeSessionsOnPasswordReset: true,
-      sendResetPassword: async ({ user, token }) => {
-        if (!mailer.enabled) {
-          logger?.warn({ component: 'mail', userId: user.id }, 'password reset asked for, but SMTP_URL is unset');
-          return;
-        }
-        const url = `${config.baseUrl}/reset-password?token=${encodeURIComponent(token)}`;
-        await mailer.send(resetPasswordMail({ to: user.email, url }));
-      },
-    },
+    emailAndPassword: passwordOptions(auth),
     // With mail configured, sign-up sends a link that confirms the address (accepting an invitation needs a
     // confirmed one), and a new e-mail address is used once its owner opens the link sent to it.
     ...(mailer.enabled && {
@@ -206,20 +212,7 @@ function buildAuth(
           ),
       },
     }),
-    user: {
-      changeEmail: { enabled: mailer.enabled },
-      deleteUser: {
-        enabled: true,
-        beforeDelete: async (user) => {
-          deletions.set(user.id, await enforce(() => rules.planAccountDeletion(user.id)));
-        },
-        afterDelete: async (user) => {
-          const plan = deletions.get(user.id);
-          deletions.delete(user.id);
-          if (plan) await rules.deleteSoloOrganizations(user.id, plan);
-        },
-      },
-    },
+    user: userOptions(auth),
     onAPIError: {
       // Called with every error an endpoint throws; what it throws becomes the response. The trigger that keeps an
       // owner (team-rules) refuses the loser of a race as the before-hook would have, never as a 500.
@@ -255,127 +248,180 @@ function buildAuth(
         },
       },
     },
-    hooks: {
-      before: createAuthMiddleware(async (ctx) => {
-        const carrier = INVITATION_READS[ctx.path];
-        if (carrier) {
-          const input = (carrier === 'body' ? ctx.body : ctx.query) as Record<string, unknown> | undefined;
-          const id = carrier === 'body' ? input?.invitationId : input?.id;
-          // Without mail the link's secret is what proves the invitation reached its invitee.
-          await enforce(() => rules.checkInvitationSecret(id, input?.secret, !mailer.enabled));
-        } else if (ctx.path === '/organization/remove-member') {
-          // Our rule first, so that each refusal says what it is with its status: better-auth refuses a member with
-          // a 401 (which reads as "signed out") and an admin removing an owner with "the only owner" (a 400).
-          const body = ctx.body as { memberIdOrEmail?: unknown; organizationId?: unknown } | undefined;
-          const session = await getSessionFromCtx(ctx);
-          const organizationId = body?.organizationId ?? session?.session.activeOrganizationId;
-          if (session && typeof organizationId === 'string' && typeof body?.memberIdOrEmail === 'string') {
-            const target = body.memberIdOrEmail;
-            await enforce(() => rules.assertMayRemove(session.user.id, organizationId, target));
-          }
-        }
-      }),
-      // Runs after the endpoint; what it returns replaces a successful answer (never a refusal's status).
-      after: createAuthMiddleware(async (ctx) => {
-        const returned = ctx.context.returned;
-        if (returned instanceof Error || !returned || typeof returned !== 'object') return;
-        if (ctx.path === '/organization/invite-member' && 'id' in returned && typeof returned.id === 'string') {
-          const link = issuedLinks.get(returned.id);
-          issuedLinks.delete(returned.id);
-          // The inviter (an owner or admin) gets the link once; only its hash is kept.
-          if (link) return ctx.json({ ...returned, link });
-        }
-        if (ctx.path === '/organization/list-invitations' && Array.isArray(returned)) {
-          const list = returned as ListedInvitation[];
-          const session = await getSessionFromCtx(ctx);
-          const organizationId = list[0]?.organizationId;
-          const manages =
-            !!session && typeof organizationId === 'string' && (await rules.manages(session.user.id, organizationId));
-          return ctx.json(list.map((invitation) => invitationAsListed(invitation, manages)));
-        }
-      }),
+    hooks: requestHooks(auth),
+    plugins: [organizationPlugin(auth)],
+    databaseHooks: sessionHooks(auth),
+  });
+}
+
+/** Sign-in by e-mail and password; the reset link opens the app's page (not better-auth's redirecting endpoint). */
+function passwordOptions({ config, mailer, logger }: AuthContext) {
+  return {
+    enabled: true,
+    minPasswordLength: 8,
+    maxPasswordLength: 128,
+    autoSignIn: true,
+    // The token is redacted from logs.
+    resetPasswordTokenExpiresIn: RESET_PASSWORD_EXPIRES_IN_SEC,
+    revokeSessionsOnPasswordReset: true,
+    sendResetPassword: async ({ user, token }) => {
+      if (!mailer.enabled) {
+        logger?.warn({ component: 'mail', userId: user.id }, 'password reset asked for, but SMTP_URL is unset');
+        return;
+      }
+      const url = `${config.baseUrl}/reset-password?token=${encodeURIComponent(token)}`;
+      await mailer.send(resetPasswordMail({ to: user.email, url }));
     },
-    plugins: [
-      organization({
-        allowUserToCreateOrganization: true,
-        creatorRole: 'owner',
-        // Deleting an organization deletes its projects: not offered (an account's own organization goes with it).
-        disableOrganizationDeletion: true,
-        invitationExpiresIn: INVITATION_EXPIRES_IN_SEC,
-        cancelPendingInvitationsOnReInvite: true,
-        // With mail configured, only an invitee whose address is confirmed accepts (or reads, or declines) an
-        // invitation; without it, the link's secret stands for that proof (the before-hook above).
-        requireEmailVerificationOnInvitation: mailer.enabled,
-        // Called for every invitation made or renewed (resend): it gets a new secret, whose link goes to the inviter
-        // (the after-hook) and, with SMTP, by mail; without SMTP the inviter copies it (README, Configuration).
-        sendInvitationEmail: async ({ id, email, role, organization: org, invitation, inviter }) => {
-          const url = invitationLink(config.baseUrl, id, await rules.issueInvitationSecret(id));
-          issuedLinks.set(id, url);
-          if (!mailer.enabled) return;
-          await mailer.send(
-            invitationMail({
-              to: email,
-              organizationName: org.name,
-              inviterName: inviter.user.name,
-              inviterEmail: inviter.user.email,
-              role,
-              url,
-              expiresAt: new Date(invitation.expiresAt),
-            }),
-          );
-        },
-        // The rules better-auth does not know, on every path its endpoints offer (create, update, invite,
-        // role change, removal; leaving as the last owner better-auth refuses itself).
-        organizationHooks: {
-          // The plan of a new organization is DEFAULT_PLAN, set here: never the client's.
-          beforeCreateOrganization: async ({ organization: org }) =>
-            enforce(() => ({ data: { ...org, ...checkOrganizationFields(org, true), plan: config.DEFAULT_PLAN } })),
-          beforeUpdateOrganization: async ({ organization: org }) =>
-            enforce(() => {
-              // better-auth merges what this returns into the request's data: a plan is refused, not dropped.
-              if ('plan' in org)
-                throw new TeamRuleError('PLAN_NOT_EDITABLE', 'The plan is set by the platform, not through this API.');
-              const data = { ...org, ...checkOrganizationFields(org, false) };
-              // An empty change (a plan alone is dropped by better-auth's input schema) would be a bad UPDATE.
-              if (!Object.values(data).some((v) => v !== undefined))
-                throw new TeamRuleError('NOTHING_TO_UPDATE', 'Give a name or a slug to change.');
-              return { data };
-            }),
-          beforeCreateInvitation: async ({ invitation }) => enforce(() => void rules.checkRole(invitation.role)),
-          beforeUpdateMemberRole: async ({ member, newRole }) =>
-            enforce(async () => rules.assertKeepsAnOwner(member, rules.checkRole(newRole))),
-          beforeRemoveMember: async ({ member }) => enforce(() => rules.assertKeepsAnOwner(member, null)),
-        },
-        schema: {
-          organization: {
-            additionalFields: {
-              plan: { type: 'string', input: false, required: false, defaultValue: config.DEFAULT_PLAN },
-            },
-          },
-        },
-      }),
-    ],
-    databaseHooks: {
-      session: {
-        update: {
-          // Accepting an invitation leaves the session in the organization it was in (better-auth would switch it
-          // to the new one): the client switches when asked to (set-active).
-          before: async (session, ctx) => {
-            if (ctx?.path === '/organization/accept-invitation' && 'activeOrganizationId' in session) return false;
-          },
-        },
-        create: {
-          // Sign-up creates its session inside its transaction: the personal organization is made there too.
-          before: async (session, ctx) => {
-            if (!ctx) return;
-            const adapter = await getCurrentAdapter(ctx.context.adapter);
-            const created = await ensurePersonalOrganization(adapter, session.userId, config.DEFAULT_PLAN);
-            return created ? { data: { ...session, activeOrganizationId: created.id } } : undefined;
-          },
+  } satisfies BetterAuthOptions['emailAndPassword'];
+}
+
+/** Changing one's address (with mail only) and deleting one's account, under the team rules. */
+function userOptions({ mailer, rules, enforce, deletions }: AuthContext) {
+  return {
+    changeEmail: { enabled: mailer.enabled },
+    deleteUser: {
+      enabled: true,
+      beforeDelete: async (user) => {
+        deletions.set(user.id, await enforce(() => rules.planAccountDeletion(user.id)));
+      },
+      afterDelete: async (user) => {
+        const plan = deletions.get(user.id);
+        deletions.delete(user.id);
+        if (plan) await rules.deleteSoloOrganizations(user.id, plan);
+      },
+    },
+  } satisfies BetterAuthOptions['user'];
+}
+
+/** The team rules better-auth's endpoints do not know, run before them; and the answers they give, adjusted after. */
+function requestHooks({ lib, mailer, rules, enforce, issuedLinks }: AuthContext) {
+  const { createAuthMiddleware, getSessionFromCtx } = lib;
+  return {
+    before: createAuthMiddleware(async (ctx) => {
+      const carrier = INVITATION_READS[ctx.path];
+      if (carrier) {
+        const input = (carrier === 'body' ? ctx.body : ctx.query) as Record<string, unknown> | undefined;
+        const id = carrier === 'body' ? input?.invitationId : input?.id;
+        // Without mail the link's secret is what proves the invitation reached its invitee.
+        await enforce(() => rules.checkInvitationSecret(id, input?.secret, !mailer.enabled));
+      } else if (ctx.path === '/organization/remove-member') {
+        // Our rule first, so that each refusal says what it is with its status: better-auth refuses a member with
+        // a 401 (which reads as "signed out") and an admin removing an owner with "the only owner" (a 400).
+        const body = ctx.body as { memberIdOrEmail?: unknown; organizationId?: unknown } | undefined;
+        const session = await getSessionFromCtx(ctx);
+        const organizationId = body?.organizationId ?? session?.session.activeOrganizationId;
+        if (session && typeof organizationId === 'string' && typeof body?.memberIdOrEmail === 'string') {
+          const target = body.memberIdOrEmail;
+          await enforce(() => rules.assertMayRemove(session.user.id, organizationId, target));
+        }
+      }
+    }),
+    // Runs after the endpoint; what it returns replaces a successful answer (never a refusal's status).
+    after: createAuthMiddleware(async (ctx) => {
+      const returned = ctx.context.returned;
+      if (returned instanceof Error || !returned || typeof returned !== 'object') return;
+      if (ctx.path === '/organization/invite-member' && 'id' in returned && typeof returned.id === 'string') {
+        const link = issuedLinks.get(returned.id);
+        issuedLinks.delete(returned.id);
+        // The inviter (an owner or admin) gets the link once; only its hash is kept.
+        if (link) return ctx.json({ ...returned, link });
+      }
+      if (ctx.path === '/organization/list-invitations' && Array.isArray(returned)) {
+        const list = returned as ListedInvitation[];
+        const session = await getSessionFromCtx(ctx);
+        const organizationId = list[0]?.organizationId;
+        const manages =
+          !!session && typeof organizationId === 'string' && (await rules.manages(session.user.id, organizationId));
+        return ctx.json(list.map((invitation) => invitationAsListed(invitation, manages)));
+      }
+    }),
+  };
+}
+
+/** Organizations, members and invitations (better-auth's organization plugin) under the team rules. */
+function organizationPlugin({ lib, config, mailer, rules, enforce, issuedLinks }: AuthContext) {
+  return lib.organization({
+    allowUserToCreateOrganization: true,
+    creatorRole: 'owner',
+    // Deleting an organization deletes its projects: not offered (an account's own organization goes with it).
+    disableOrganizationDeletion: true,
+    invitationExpiresIn: INVITATION_EXPIRES_IN_SEC,
+    cancelPendingInvitationsOnReInvite: true,
+    // With mail configured, only an invitee whose address is confirmed accepts (or reads, or declines) an
+    // invitation; without it, the link's secret stands for that proof (the before-hook, requestHooks).
+    requireEmailVerificationOnInvitation: mailer.enabled,
+    // Called for every invitation made or renewed (resend): it gets a new secret, whose link goes to the inviter
+    // (the after-hook) and, with SMTP, by mail; without SMTP the inviter copies it (docs/configuration.md).
+    sendInvitationEmail: async ({ id, email, role, organization: org, invitation, inviter }) => {
+      const url = invitationLink(config.baseUrl, id, await rules.issueInvitationSecret(id));
+      issuedLinks.set(id, url);
+      if (!mailer.enabled) return;
+      await mailer.send(
+        invitationMail({
+          to: email,
+          organizationName: org.name,
+          inviterName: inviter.user.name,
+          inviterEmail: inviter.user.email,
+          role,
+          url,
+          expiresAt: new Date(invitation.expiresAt),
+        }),
+      );
+    },
+    // The rules better-auth does not know, on every path its endpoints offer (create, update, invite,
+    // role change, removal; leaving as the last owner better-auth refuses itself).
+    organizationHooks: {
+      // The plan of a new organization is DEFAULT_PLAN, set here: never the client's.
+      beforeCreateOrganization: async ({ organization: org }) =>
+        enforce(() => ({ data: { ...org, ...checkOrganizationFields(org, true), plan: config.DEFAULT_PLAN } })),
+      beforeUpdateOrganization: async ({ organization: org }) =>
+        enforce(() => {
+          // better-auth merges what this returns into the request's data: a plan is refused, not dropped.
+          if ('plan' in org)
+            throw new TeamRuleError('PLAN_NOT_EDITABLE', 'The plan is set by the platform, not through this API.');
+          const data = { ...org, ...checkOrganizationFields(org, false) };
+          // An empty change (a plan alone is dropped by better-auth's input schema) would be a bad UPDATE.
+          if (!Object.values(data).some((v) => v !== undefined))
+            throw new TeamRuleError('NOTHING_TO_UPDATE', 'Give a name or a slug to change.');
+          return { data };
+        }),
+      beforeCreateInvitation: async ({ invitation }) => enforce(() => void rules.checkRole(invitation.role)),
+      beforeUpdateMemberRole: async ({ member, newRole }) =>
+        enforce(async () => rules.assertKeepsAnOwner(member, rules.checkRole(newRole))),
+      beforeRemoveMember: async ({ member }) => enforce(() => rules.assertKeepsAnOwner(member, null)),
+    },
+    schema: {
+      organization: {
+        additionalFields: {
+          plan: { type: 'string', input: false, required: false, defaultValue: config.DEFAULT_PLAN },
         },
       },
     },
   });
+}
+
+/** Where sessions are made and changed: the personal organization at sign-up, the active one kept on accepting. */
+function sessionHooks({ lib, config }: AuthContext) {
+  return {
+    session: {
+      update: {
+        // Accepting an invitation leaves the session in the organization it was in (better-auth would switch it
+        // to the new one): the client switches when asked to (set-active).
+        before: async (session, ctx) => {
+          if (ctx?.path === '/organization/accept-invitation' && 'activeOrganizationId' in session) return false;
+        },
+      },
+      create: {
+        // Sign-up creates its session inside its transaction: the personal organization is made there too.
+        before: async (session, ctx) => {
+          if (!ctx) return;
+          const adapter = await lib.getCurrentAdapter(ctx.context.adapter);
+          const created = await ensurePersonalOrganization(adapter, session.userId, config.DEFAULT_PLAN);
+          return created ? { data: { ...session, activeOrganizationId: created.id } } : undefined;
+        },
+      },
+    },
+  } satisfies BetterAuthOptions['databaseHooks'];
 }
 
 export type Auth = ReturnType<typeof buildAuth>;

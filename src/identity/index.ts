@@ -3,6 +3,7 @@ export { ApiKeyEntity, type ApiKey } from './api-key.entity.js';
 export { ApiKeyService, MAX_ACTIVE_KEYS, hashApiKey } from './api-key.service.js';
 export { OrganizationService, type OrganizationRecord, type Membership } from './organization.service.js';
 export { IdentityRepository } from './identity.repository.js';
+export { UserAdminService } from './user-admin.service.js';
 export { PrincipalResolver } from './principal-resolver.js';
 export { HOUR_MS, RateLimiter, RATE_LIMITS, type RateLimitResult } from './rate-limit.js';
 export {

@@ -44,6 +44,16 @@ export class OrganizationService {
     return this.repo.members(em, p.organizationId);
   }
 
+  /** The id of the organization whose id or slug is `ref`, or null. */
+  idByRef(db: NativeDb, ref: string): Promise<string | null> {
+    return this.repo.organizationIdByRef(db, ref);
+  }
+
+  /** Every organization, oldest first (server-side only: the CLI's `seo org list`). */
+  all(db: NativeDb): ReturnType<IdentityRepository['allOrganizations']> {
+    return this.repo.allOrganizations(db);
+  }
+
   /** Server-side only (CLI / billing): plans are never user input on the public API. */
   async setPlan(em: EntityManager, organizationId: string, plan: string): Promise<OrganizationRecord> {
     if (!(PLANS as readonly string[]).includes(plan))

@@ -200,7 +200,7 @@ export class TeamRules {
       );
   }
 
-  /** Only the three roles of DESIGN §3 (one at a time). */
+  /** Only the three roles (docs/api.md, Teams and invitations), one at a time. */
   checkRole(role: string | string[]): string[] {
     const roles = (Array.isArray(role) ? role : [role]).flatMap(rolesOf);
     if (roles.length !== 1 || !(MEMBER_ROLES as readonly string[]).includes(roles[0]))

@@ -1,5 +1,5 @@
 export { KeywordService, MAX_RANKING_DAYS, MAX_RANKING_KEYWORD_IDS, type RankingsOptions } from './keyword.service.js';
-export { KEYWORD_COUNT_SOURCE, KeywordRepository, type RankingKeywordRow } from './keyword.repository.js';
+export { KEYWORD_COUNT_SOURCE, KeywordRepository } from './keyword.repository.js';
 export { normalizeTerm, parseTerms, parseTarget } from './keyword-terms.js';
 export {
   rankJobOptions,

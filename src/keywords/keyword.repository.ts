@@ -123,17 +123,6 @@ export interface NewRanking {
   checkedAt: Date;
 }
 
-/** A keyword whose latest check found the project at a position, with the URL the results showed. */
-export interface RankingKeywordRow {
-  keywordId: string;
-  projectId: string;
-  term: string;
-  country: string;
-  device: string;
-  position: number;
-  url: string;
-}
-
 /**
  * The keyword module's data access: keywords, their rankings and SERP snapshots. The only file of the module that
  * speaks SQL; every statement is PostgreSQL's `$n` idiom through native-query.
@@ -278,25 +267,6 @@ export class KeywordRepository {
       `INSERT INTO ranking (id, keyword_id, status, position, url, provider, snapshot_id, checked_at)
         VALUES ($1, $2, 'OK', $3, $4, $5, $6, $7)`,
       [r.id, r.keywordId, r.position, r.url, r.provider, r.snapshotId, r.checkedAt],
-    );
-  }
-
-  /**
-   * Per project, the keywords whose latest check (whatever its outcome) is OK with a position and a URL, oldest first:
-   * a failed latest check, or "not within the checked depth", ranks no page. Per keyword one read of the
-   * (keyword_id, checked_at desc, id desc) index.
-   */
-  latestRankingPages(db: NativeDb, projectIds: readonly string[]): Promise<RankingKeywordRow[]> {
-    return nativeQuery<RankingKeywordRow>(
-      db,
-      `SELECT k.id AS "keywordId", k.project_id AS "projectId", k.term, k.country, k.device, last.position, last.url
-       FROM keyword k
-       CROSS JOIN LATERAL (SELECT status, position, url FROM ranking r WHERE r.keyword_id = k.id
-                           ORDER BY checked_at DESC, id DESC LIMIT 1) last
-       WHERE k.project_id = ANY($1::uuid[]) AND last.status = 'OK' AND last.position IS NOT NULL
-         AND last.url IS NOT NULL
-       ORDER BY k.created_at, k.id`,
-      [projectIds],
     );
   }
 

@@ -95,7 +95,7 @@ const envSchema = z
     CHROMIUM_PATH: z.string().optional(),
     /**
      * Browser rendering mode's Chromium (rendererChromiumPath): CHROMIUM_PATH when unset. Debian's old headless shell
-     * (chromium-headless-shell) renders a page for about a third of the full browser's CPU (see README).
+     * (chromium-headless-shell) renders a page for a third of the full browser's CPU (docs/audits-and-crawling.md).
      */
     RENDER_CHROMIUM_PATH: z.string().optional(),
     /** Browser rendering mode: pages one worker process renders at once (one Chromium, a context per page). */

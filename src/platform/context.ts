@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NativeDb } from './db/native-query.js';
 import type { Plan } from './config.js';
 
-/** Which door a request came through; plan access differs by door (DESIGN §4). */
+/** Which door a request came through; plan access differs by door (docs/api.md). */
 export type Channel = 'SURFACE_A' | 'SURFACE_B' | 'GRAPHQL' | 'CLI' | 'WORKER';
 export type MemberRole = 'owner' | 'admin' | 'member';
 

@@ -1,6 +1,6 @@
 /**
  * The closed vocabulary of refusals: every expected failure, from a domain rule to a malformed HTTP request,
- * carries one of these codes (the codes API.md documents). Each transport maps every code to its status and
+ * carries one of these codes (the codes docs/api.md documents). Each transport maps every code to its status and
  * body in one exhaustive `switch` (facades/http/error-translators.ts): adding a code here fails the build until
  * every transport maps it.
  *

@@ -3,7 +3,7 @@ import { isInfrastructureFailure } from './infra-errors.js';
 import type { Logger } from './logger.js';
 
 /**
- * BullMQ job schedulers kept equal to what PostgreSQL says (DESIGN §7: schedules live in the database; Redis holds
+ * BullMQ job schedulers kept equal to what PostgreSQL says (docs/operations.md: schedules are rows there; Redis holds
  * their working copy). A Redis that restarted empty has lost every scheduler: each worker process re-creates the
  * missing ones at start and every SCHEDULE_RECONCILE_MS, and removes those whose reason is gone (project deleted,
  * schedule OFF, no keyword left). Running it in N processes at once is safe: upserting a scheduler is idempotent

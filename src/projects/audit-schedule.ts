@@ -1,6 +1,5 @@
 import { getNextMillis } from 'bullmq';
 import { badInput } from '../platform/errors.js';
-import type { ProjectScheduleColumns } from './project.entity.js';
 
 /**
  * The rule of a project's audit schedule, without I/O: what a valid schedule is, the BullMQ repeat option it becomes,
@@ -37,6 +36,16 @@ export const DEFAULT_AUDIT_SCHEDULE: AuditSchedule = {
   dayOfWeek: null,
   dayOfMonth: null,
 };
+
+/** A project's audit schedule as its columns hold it (read with the project, or with a list that selects it). */
+export interface ProjectScheduleColumns {
+  auditScheduleFrequency: AuditScheduleFrequency;
+  auditScheduleTime: string;
+  auditScheduleTimeZone: string;
+  auditScheduleDayOfWeek?: number | null;
+  auditScheduleDayOfMonth?: number | null;
+  auditScheduleChangedAt?: Date | null;
+}
 
 /** A schedule as a caller gives it: omitted fields keep the current value, null resets one to its default. */
 export type AuditScheduleInput = Partial<Record<keyof AuditSchedule, unknown>>;

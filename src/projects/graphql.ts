@@ -14,3 +14,5 @@ export {
 } from './project.types.js';
 export { OrganizationUsageResolver } from './organization-usage.resolver.js';
 export { OrganizationUsageType } from './organization-usage.types.js';
+export { CrawlLoginResolver } from './crawl-login.resolver.js';
+export { CrawlLoginType, CrawlLoginInput, CrawlLoginFieldInput, CrawlLoginKindEnum } from './crawl-login.types.js';

@@ -35,4 +35,6 @@ export {
   type ProjectCountSource,
 } from './project-counts.js';
 export { OrganizationUsageService } from './organization-usage.service.js';
-export { CheckSettingsService, type CheckSettingInput, type CheckSettingView } from './check-settings.service.js';
+// Login crawls as a project setting: the stored, sealed login (the crawler holds the login mechanics).
+export { CrawlLoginService, crawlKeyMaterial, crawlLoginBox } from './crawl-login.service.js';
+export type { CrawlLoginFacts } from './crawl-login.model.js';

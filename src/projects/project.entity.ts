@@ -1,5 +1,7 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import type { AuditScheduleFrequency } from './audit-schedule.js';
+import type { AuditScheduleFrequency, ProjectScheduleColumns } from './audit-schedule.js';
+
+export type { ProjectScheduleColumns } from './audit-schedule.js';
 
 export interface ProjectSettings {
   maxPages?: number;
@@ -57,14 +59,4 @@ export interface ProjectRecord extends ProjectScheduleColumns {
   domain: string;
   settings: ProjectSettings;
   createdAt: Date;
-}
-
-/** A project's audit schedule as its columns hold it (read with the project, or with a list that selects it). */
-export interface ProjectScheduleColumns {
-  auditScheduleFrequency: AuditScheduleFrequency;
-  auditScheduleTime: string;
-  auditScheduleTimeZone: string;
-  auditScheduleDayOfWeek?: number | null;
-  auditScheduleDayOfMonth?: number | null;
-  auditScheduleChangedAt?: Date | null;
 }

@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { launchLabChromium } from '../technical/index.js';
+import { launchChromium } from '../platform/chromium.js';
 
 export interface ReportPdfRenderer {
   /** The HTML document printed to PDF bytes. */
@@ -17,7 +17,7 @@ export interface ReportPdfOptions {
 }
 
 /**
- * Report PDFs with the lab's headless Chromium (src/technical/lab-browser.ts): the page is the server's own HTML
+ * Report PDFs with the lab's headless Chromium (src/platform/chromium.ts): the page is the server's own HTML
  * set with setContent, JavaScript off, and every request the page would make (none is expected: styles are
  * inline) aborted, so nothing is fetched from anywhere. One render at a time; the browser is launched on first
  * use and closed when idle.
@@ -38,7 +38,7 @@ export function createReportPdfRenderer(options: ReportPdfOptions): ReportPdfRen
 
   const getBrowser = () => {
     if (!browser) {
-      const launching = launchLabChromium(options.chromiumPath);
+      const launching = launchChromium(options.chromiumPath);
       launching
         .then((b) =>
           b.on('disconnected', () => {

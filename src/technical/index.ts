@@ -11,5 +11,3 @@ export type { LabHostPolicy } from './lab-request-policy.js';
 // Technical SEO history (snapshots written by the audit worker).
 export { TechnicalService, MAX_TECHNICAL_DAYS } from './technical.service.js';
 export { siteFactChecks, VITAL_BANDS, type SiteFactCheck, type VitalBand } from './site-fact-checks.js';
-// The shared headless Chromium launcher (lab vitals, report PDFs).
-export { launchLabChromium, type ChromiumLaunchOptions } from './lab-browser.js';

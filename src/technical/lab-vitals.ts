@@ -3,7 +3,7 @@ import type { LabMetrics } from '../seo/checks/index.js';
 import { totalBlockingTime, type LabLongTask } from './lab-blocking-time.js';
 import { labInitScript, MAX_LONG_TASKS } from './lab-init-script.js';
 import { createLabRequestGate, parseLabUrl, type LabHostPolicy } from './lab-request-policy.js';
-import { launchLabChromium } from './lab-browser.js';
+import { launchChromium } from '../platform/chromium.js';
 
 export type LabDevice = 'desktop' | 'mobile';
 export type LabMeasurement = LabMetrics & { device: LabDevice };
@@ -141,10 +141,14 @@ interface NetworkState {
  * slowdown) and Speed Index is not computed.
  */
 export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const device = options.device ?? 'desktop';
-  const quietMs = options.quietWindowMs ?? 1000;
-  const maxRequests = options.maxRequestsPerPage ?? 500;
+  const settings: MeterSettings = {
+    timeoutMs: options.timeoutMs ?? 30_000,
+    device: options.device ?? 'desktop',
+    quietMs: options.quietWindowMs ?? 1000,
+    maxRequests: options.maxRequestsPerPage ?? 500,
+    allowedHosts: options.allowedHosts,
+    userAgent: options.userAgent,
+  };
   const report = (url: string | null, error: unknown) => {
     try {
       options.onError?.(url, error);
@@ -159,7 +163,7 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
 
   const getBrowser = (): Promise<Browser> => {
     if (!browserPromise) {
-      const launching = launchLabChromium(options.chromiumPath, options.hostPins).then(async (browser) => {
+      const launching = launchChromium(options.chromiumPath, options.hostPins).then(async (browser) => {
         browser.on('disconnected', () => {
           if (browserPromise === launching) browserPromise = null;
         });
@@ -172,111 +176,6 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
       browserPromise = launching;
     }
     return browserPromise;
-  };
-
-  /**
-   * `calm` is called once the page has loaded and gone quiet for a moment, or failed (at the latest as it ends); the
-   * interaction takes a turn of its own.
-   */
-  const measureOne = async (
-    browser: Browser,
-    rawUrl: string,
-    calm: () => void,
-    turns: Turns,
-    signal?: AbortSignal,
-  ): Promise<LabMeasurement | null> => {
-    const target = parseLabUrl(rawUrl);
-    if (!target) return null;
-    const userAgent = options.userAgent ?? (device === 'mobile' ? mobileUserAgent(browser.version()) : undefined);
-    const context = await browser.newContext({
-      ...DEVICES[device],
-      userAgent,
-      serviceWorkers: 'block',
-      acceptDownloads: false,
-    });
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    const deadline = Date.now() + timeoutMs;
-    const work = runInContext(context, rawUrl, target, deadline, calm, turns);
-    work.catch(() => undefined);
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
-    });
-    // Closing the context (below) stops the page and every request it has in flight.
-    const aborted = new Promise<'aborted'>((resolve) => {
-      onAbort = () => resolve('aborted');
-      if (signal?.aborted) onAbort();
-      else signal?.addEventListener('abort', onAbort, { once: true });
-    });
-    try {
-      const outcome = await Promise.race([work, timedOut, aborted]);
-      if (outcome === 'timeout') throw new Error(`lab measurement timed out after ${timeoutMs} ms`);
-      return outcome === 'aborted' ? null : outcome;
-    } finally {
-      clearTimeout(timer);
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
-      await withTimeout(context.close(), CLOSE_WAIT_MS).catch(() => undefined);
-    }
-  };
-
-  const runInContext = async (
-    context: BrowserContext,
-    rawUrl: string,
-    target: URL,
-    deadline: number,
-    calm: () => void,
-    turns: Turns,
-  ): Promise<LabMeasurement | null> => {
-    const gate = createLabRequestGate(target, options.allowedHosts);
-    const net: NetworkState = { inflight: 0, lastActivity: Date.now(), started: 0, bytes: 0, sizeTasks: [] };
-    await context.addInitScript({ content: labInitScript() });
-    await context.route('**/*', async (route) => {
-      const allowed = ++net.started <= maxRequests && (await gate(route.request().url()).catch(() => false));
-      await (allowed ? route.continue() : route.abort('blockedbyclient')).catch(() => undefined);
-    });
-    // Routing does not see WebSockets; a page load needs none.
-    await context.routeWebSocket(/.*/, (ws) => ws.close());
-    const page = await context.newPage();
-    context.on('page', (other) => {
-      if (other !== page) void other.close().catch(() => undefined);
-    });
-    trackNetwork(page, net);
-
-    const remaining = () => deadline - Date.now();
-    const response = await page.goto(rawUrl, {
-      waitUntil: 'domcontentloaded',
-      timeout: Math.max(1, remaining() - RESERVE_MS),
-    });
-    if (!response || response.status() >= 400) return null;
-    // A page whose load event never comes (a hanging subresource) is still measured once the budget runs low.
-    await page
-      .waitForLoadState('load', { timeout: Math.max(1, remaining() - RESERVE_MS - quietMs) })
-      .catch(() => undefined);
-    await settle(page, net, quietMs, Math.min(MAX_SETTLE_MS, Math.max(0, remaining() - RESERVE_MS)), calm);
-    // A page that never went quiet (polling, a ticker) gives up its turn here at the latest: its interaction needs one.
-    calm();
-
-    const before = (await page.evaluate(READ_VITALS)) as VitalsSnapshot | null;
-    if (!before) return null;
-    // The interaction runs alone in the browser too, as the loads do: its INP is this page's own.
-    const alone = await turns.take();
-    let after: VitalsSnapshot | null;
-    try {
-      await interact(page, device).catch(() => undefined);
-      await sleep(AFTER_INTERACTION_MS);
-      // If the interaction navigated (a page's own click/key handler), the new document's numbers are not this page's.
-      after = await page
-        .evaluate(FLUSH_HIDDEN)
-        .then(() => sleep(50))
-        .then(() => page.evaluate(READ_VITALS) as Promise<VitalsSnapshot | null>)
-        .catch(() => null);
-    } finally {
-      alone();
-    }
-    const final = after && after.id === before.id ? after : before;
-
-    await withTimeout(Promise.allSettled(net.sizeTasks), SIZES_WAIT_MS).catch(() => undefined);
-    return toMeasurement(device, before, final, net.bytes);
   };
 
   const measureAll = async (
@@ -305,7 +204,7 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
         calm();
         break;
       }
-      const measuring = measureOne(browser, url, calm, turns, signal)
+      const measuring = measureOne(settings, browser, url, calm, turns, signal)
         .then(
           (measurement) => void (measurement && results.set(url, measurement)),
           (error: unknown) => report(url, error),
@@ -346,6 +245,144 @@ export function createLabMeter(options: LabMeterOptions): LabMeterHandle {
   };
 
   return { measure, close };
+}
+
+/** A meter's settings, defaults applied. */
+interface MeterSettings {
+  timeoutMs: number;
+  device: LabDevice;
+  quietMs: number;
+  maxRequests: number;
+  allowedHosts: LabHostPolicy | undefined;
+  userAgent: string | undefined;
+}
+
+/**
+ * Measures one URL in a context of its own, within the meter's budget. `calm` is called once the page has loaded and
+ * gone quiet for a moment, or failed (at the latest as it ends); the interaction takes a turn of its own.
+ */
+async function measureOne(
+  settings: MeterSettings,
+  browser: Browser,
+  rawUrl: string,
+  calm: () => void,
+  turns: Turns,
+  signal?: AbortSignal,
+): Promise<LabMeasurement | null> {
+  const { timeoutMs, device } = settings;
+  const target = parseLabUrl(rawUrl);
+  if (!target) return null;
+  const userAgent = settings.userAgent ?? (device === 'mobile' ? mobileUserAgent(browser.version()) : undefined);
+  const context = await browser.newContext({
+    ...DEVICES[device],
+    userAgent,
+    serviceWorkers: 'block',
+    acceptDownloads: false,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const deadline = Date.now() + timeoutMs;
+  const work = runInContext(settings, context, rawUrl, target, deadline, calm, turns);
+  work.catch(() => undefined);
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  // Closing the context (below) stops the page and every request it has in flight.
+  const aborted = new Promise<'aborted'>((resolve) => {
+    onAbort = () => resolve('aborted');
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const outcome = await Promise.race([work, timedOut, aborted]);
+    if (outcome === 'timeout') throw new Error(`lab measurement timed out after ${timeoutMs} ms`);
+    return outcome === 'aborted' ? null : outcome;
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+    await withTimeout(context.close(), CLOSE_WAIT_MS).catch(() => undefined);
+  }
+}
+
+/** Loads the page, lets it settle, reads its vitals, interacts, and reads them again. */
+async function runInContext(
+  settings: MeterSettings,
+  context: BrowserContext,
+  rawUrl: string,
+  target: URL,
+  deadline: number,
+  calm: () => void,
+  turns: Turns,
+): Promise<LabMeasurement | null> {
+  const { device, quietMs } = settings;
+  const net: NetworkState = { inflight: 0, lastActivity: Date.now(), started: 0, bytes: 0, sizeTasks: [] };
+  const page = await openGatedPage(settings, context, target, net);
+
+  const remaining = () => deadline - Date.now();
+  const response = await page.goto(rawUrl, {
+    waitUntil: 'domcontentloaded',
+    timeout: Math.max(1, remaining() - RESERVE_MS),
+  });
+  if (!response || response.status() >= 400) return null;
+  // A page whose load event never comes (a hanging subresource) is still measured once the budget runs low.
+  await page
+    .waitForLoadState('load', { timeout: Math.max(1, remaining() - RESERVE_MS - quietMs) })
+    .catch(() => undefined);
+  await settle(page, net, quietMs, Math.min(MAX_SETTLE_MS, Math.max(0, remaining() - RESERVE_MS)), calm);
+  // A page that never went quiet (polling, a ticker) gives up its turn here at the latest: its interaction needs one.
+  calm();
+
+  const before = (await page.evaluate(READ_VITALS)) as VitalsSnapshot | null;
+  if (!before) return null;
+  const after = await interactAndRead(page, device, turns);
+  const final = after && after.id === before.id ? after : before;
+
+  await withTimeout(Promise.allSettled(net.sizeTasks), SIZES_WAIT_MS).catch(() => undefined);
+  return toMeasurement(device, before, final, net.bytes);
+}
+
+/**
+ * The context's page, with web-vitals injected before the page's scripts and every request routed through the gate
+ * (the measured host, or hosts the caller's policy allows; at most maxRequests); WebSockets and popups are refused.
+ */
+async function openGatedPage(
+  settings: MeterSettings,
+  context: BrowserContext,
+  target: URL,
+  net: NetworkState,
+): Promise<Page> {
+  const gate = createLabRequestGate(target, settings.allowedHosts);
+  await context.addInitScript({ content: labInitScript() });
+  await context.route('**/*', async (route) => {
+    const allowed = ++net.started <= settings.maxRequests && (await gate(route.request().url()).catch(() => false));
+    await (allowed ? route.continue() : route.abort('blockedbyclient')).catch(() => undefined);
+  });
+  // Routing does not see WebSockets; a page load needs none.
+  await context.routeWebSocket(/.*/, (ws) => ws.close());
+  const page = await context.newPage();
+  context.on('page', (other) => {
+    if (other !== page) void other.close().catch(() => undefined);
+  });
+  trackNetwork(page, net);
+  return page;
+}
+
+/** Taps or clicks and presses a key, then reads the vitals again (null if that failed). */
+async function interactAndRead(page: Page, device: LabDevice, turns: Turns): Promise<VitalsSnapshot | null> {
+  // The interaction runs alone in the browser too, as the loads do: its INP is this page's own.
+  const alone = await turns.take();
+  try {
+    await interact(page, device).catch(() => undefined);
+    await sleep(AFTER_INTERACTION_MS);
+    // If the interaction navigated (a page's own click/key handler), the new document's numbers are not this page's.
+    return await page
+      .evaluate(FLUSH_HIDDEN)
+      .then(() => sleep(50))
+      .then(() => page.evaluate(READ_VITALS) as Promise<VitalsSnapshot | null>)
+      .catch(() => null);
+  } finally {
+    alone();
+  }
 }
 
 /**

@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { loadConfig } from '../../src/platform/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { newId } from '../../src/platform/ids.js';
-import { AuditRepository } from '../../src/audits/audit.repository.js';
+import { AuditResultsRepository } from '../../src/audits/audit-results.repository.js';
 import { createDomainRuntime } from '../../schema/domain-runtime.js';
 import { buildServer } from '../../facades/server.js';
 import { gql, type TestApp } from '../support/app.js';
@@ -142,7 +142,7 @@ async function cloneAsBase(pool: pg.Pool, from: string): Promise<{ id: string; t
   // worker writes page by page has them from autoanalyze.
   await step('base: analyze', 'ANALYZE audit_page, issue_occurrence', []);
   const started = performance.now();
-  await new AuditRepository().storePageCounts(
+  await new AuditResultsRepository().storePageCounts(
     { query: async <T>(sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows as T[] },
     id,
     new Map(),

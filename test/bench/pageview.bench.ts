@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { loadConfig } from '../../src/platform/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 import type { NativeDb } from '../../src/platform/db/native-query.js';
-import { AuditRepository } from '../../src/audits/audit.repository.js';
+import { AuditPagesRepository } from '../../src/audits/audit-pages.repository.js';
 import { createDomainRuntime, type DomainRuntime } from '../../schema/domain-runtime.js';
 import { buildServer } from '../../facades/server.js';
 import { gql, type TestApp } from '../support/app.js';
@@ -37,9 +37,9 @@ import {
  *     full page view document with `inlinks(first: 100, after)`, 5 requests following the cursors (their sum);
  * (b) a hub's page view, first page of 100 inlinks (totalCount 20,000) and its last page (the cursor found by
  *     walking every page once; the walk is timed too);
- * (c) at SQL level, our read (AuditRepository.listLinks: keyset on the link id over (audit_id, target_url, id), rows
- *     and count in parallel) against the naive ones on the same table: OFFSET pagination, and the same statements
- *     without the (audit_id, target_url, id) index (dropped in a transaction that is rolled back).
+ * (c) at SQL level, our read (AuditPagesRepository.listLinks: keyset on the link id over (audit_id, target_url,
+ *     id), rows and count in parallel) against the naive ones on the same table: OFFSET pagination, and the same
+ *     statements without the (audit_id, target_url, id) index (dropped in a transaction that is rolled back).
  *
  * The database is the bench's own (BENCH_PAGEVIEW_DATABASE_URL, default seo_audit_bench_pageview): created and
  * migrated at the start, dropped at the end. Autovacuum is off on the two tables so that the state measured does
@@ -147,7 +147,7 @@ const INSERT_PAGES = (shape: SiteShape) => `
   LEFT JOIN (SELECT source_url, count(DISTINCT target_url)::int AS n FROM audit_link WHERE audit_id = $1
     GROUP BY source_url) co ON co.source_url = u.url`;
 
-// ---- The naive reads (baselines), written like AuditRepository.listLinks but for the paging ----
+// ---- The naive reads (baselines), written like AuditPagesRepository.listLinks but for the paging ----
 
 const OWNED = `EXISTS (SELECT 1 FROM audit a JOIN project pr ON pr.id = a.project_id WHERE a.id = $1
   AND pr.organization_id = $2)`;
@@ -184,7 +184,7 @@ interface Ctx {
   t: TestApp;
   runtime: DomainRuntime;
   db: NativeDb;
-  repo: AuditRepository;
+  repo: AuditPagesRepository;
   cookie: string;
   organizationId: string;
   projectId: string;
@@ -454,7 +454,7 @@ async function seed(t: TestApp, runtime: DomainRuntime, shape: SiteShape): Promi
     t,
     runtime,
     db: runtime.orm.em as unknown as NativeDb,
-    repo: new AuditRepository(),
+    repo: new AuditPagesRepository(),
     cookie: org.owner.cookie,
     organizationId: org.id,
     projectId: project.id,
@@ -504,7 +504,7 @@ async function verify(ctx: Ctx, seeded: Seeded, statements: LinkStatements): Pro
     );
   };
   same(viaGraphql, 'GraphQL');
-  same(viaRepo, 'AuditRepository.listLinks');
+  same(viaRepo, 'AuditPagesRepository.listLinks');
   same(viaOffset, 'OFFSET');
   same(viaNoIndex.ids, `without ${TARGET_INDEX}`);
 }
@@ -688,7 +688,7 @@ function phaseReport(result: PhaseResult, runs: number): { lines: string[]; json
     `goal (a) < ${GOAL_MS} ms: median ${fmt(median(a))} ms, p95 ${fmt(percentile(a, 95))} ms: ` +
       `${meets ? 'MEETS GOAL' : 'MISSES GOAL'}${percentile(a, 95) < GOAL_MS ? ' (p95 too)' : ' (p95 does not)'}`,
   );
-  lines.push('', 'EXPLAIN (ANALYZE, BUFFERS) of the statements AuditRepository.listLinks sends:');
+  lines.push('', 'EXPLAIN (ANALYZE, BUFFERS) of the statements AuditPagesRepository.listLinks sends:');
   for (const { label, summary } of result.explains) {
     const proof = summary.targetIndexRangeScan
       ? `range scan on ${TARGET_INDEX} (audit_id, target_url, id): yes`

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { SiteCrawler, type CrawledPage } from '../../src/crawler/index.js';
 import { createPageRenderer } from '../../src/crawler/browser/index.js';
 import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/index.js';
-import { launchLabChromium } from '../../src/technical/index.js';
+import { launchChromium } from '../../src/platform/chromium.js';
 import { RENDER_CHROMIUM } from '../support/chromium.js';
 import { benchEntry } from './compiled.js';
 import type { RenderSiteMessage, RenderSiteRequest } from './render-site-server.js';
@@ -223,7 +223,7 @@ async function runPlaywright(
   const stop = sampleMemory(exclude);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const browser = await launchLabChromium(chromium, new Map([[HOST, '127.0.0.1']]));
+  const browser = await launchChromium(chromium, new Map([[HOST, '127.0.0.1']]));
   const origin = new URL(start).origin;
   const seen = new Set<string>([start]);
   const queue = [start];

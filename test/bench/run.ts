@@ -34,6 +34,12 @@ const BENCHMARKS: Record<string, Benchmark> = {
       'peak RSS on 20,000 pages',
     run: async () => (await import('./audit.bench.js')).runAuditBench(),
   },
+  'audit-ab': {
+    description:
+      "Two builds of the audit worker alternating on one generated site (BENCH_AB_BASELINE: another checkout's " +
+      'built dist/): CPU per page of each and the ratio',
+    run: async () => (await import('./audit-ab.bench.js')).runAuditAbBench(),
+  },
   memory: {
     description:
       'Idle RSS of `npm start` (supervisor, API, audit worker, rank worker) after 30 s, against a 350 MB budget',

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { newId } from '../../src/platform/ids.js';
 import { CHECK_CATALOG, SEVERITIES, type Category, type Severity } from '../../src/seo/checks/check-catalog.js';
 import { issuePriority } from '../../src/seo/scoring/index.js';
+import { SESSION_COOKIE, createProject, fetchDoor, rowsOf, setPlan, signUp } from '../support/actors.js';
 
 /**
  * What the web bench shows: one user (signed up over HTTP), their organization on ENTERPRISE, 50 projects with
@@ -11,7 +12,7 @@ import { issuePriority } from '../../src/seo/scoring/index.js';
 
 export const BENCH_WEB_EMAIL = 'bench-web@bench.example.test';
 const PASSWORD = 'bench-correct-horse-battery';
-export const SESSION_COOKIE = 'better-auth.session-token';
+export { SESSION_COOKIE };
 
 export interface SeededProject {
   id: string;
@@ -55,33 +56,6 @@ export async function removeBenchUser(pool: pg.Pool, email = BENCH_WEB_EMAIL): P
   );
   await pool.query('DELETE FROM "user" WHERE email = $1', [email]);
   return orgs.rowCount ?? 0;
-}
-
-async function signUp(baseUrl: string): Promise<{ userId: string; sessionToken: string }> {
-  const res = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: baseUrl },
-    body: JSON.stringify({ email: BENCH_WEB_EMAIL, password: PASSWORD, name: 'Bench Gardener' }),
-  });
-  const body = (await res.json().catch(() => null)) as { user?: { id: string } } | null;
-  if (res.status !== 200 || !body?.user) throw new Error(`sign-up answered ${res.status}: ${JSON.stringify(body)}`);
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
-  if (!cookie) throw new Error('sign-up set no session cookie');
-  return { userId: body.user.id, sessionToken: cookie.slice(SESSION_COOKIE.length + 1).split(';')[0] };
-}
-
-async function createProject(baseUrl: string, sessionToken: string, name: string, url: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: baseUrl, cookie: `${SESSION_COOKIE}=${sessionToken}` },
-    body: JSON.stringify({
-      query: 'mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }',
-      variables: { i: { name, url } },
-    }),
-  });
-  const body = (await res.json()) as { data?: { createProject: { id: string } }; errors?: unknown };
-  if (!body.data) throw new Error(`createProject answered ${res.status}: ${JSON.stringify(body.errors)}`);
-  return body.data.createProject.id;
 }
 
 /**
@@ -132,21 +106,20 @@ export async function seedWebBench(
   opts: { projects: number; issues: number; occurrencesPerIssue: number },
 ): Promise<WebSeed> {
   await removeBenchUser(pool);
-  const { userId, sessionToken } = await signUp(baseUrl);
-  const member = await pool.query<{ organizationId: string }>(
-    'SELECT "organizationId" FROM "member" WHERE "userId" = $1',
-    [userId],
-  );
-  const organizationId = member.rows[0]?.organizationId;
-  if (!organizationId) throw new Error('sign-up created no organization membership');
-  await pool.query(`UPDATE "organization" SET plan = 'ENTERPRISE' WHERE id = $1`, [organizationId]);
+  const door = fetchDoor(baseUrl, { rows: rowsOf(pool) });
+  const { userId, sessionToken, organizationId, cookie } = await signUp(door, {
+    email: BENCH_WEB_EMAIL,
+    password: PASSWORD,
+    name: 'Bench Gardener',
+  });
+  await setPlan(rowsOf(pool), organizationId, 'ENTERPRISE');
 
   const projects: SeededProject[] = [];
   const now = Date.now();
   for (let i = 0; i < opts.projects; i++) {
     const name = `${ADJECTIVES[i % ADJECTIVES.length]} ${NOUNS[Math.floor(i / ADJECTIVES.length) % NOUNS.length]}`;
     const url = `https://${name.toLowerCase().replace(/\s+/g, '-')}-${i + 1}.example.com`;
-    const id = await createProject(baseUrl, sessionToken, name, url);
+    const { id } = await createProject(door, { cookie }, { name, url });
     // Scores spread over the three bands, changes of -10..+10 (0 included).
     const score = 35 + ((i * 37) % 64);
     const change = ((i * 13) % 21) - 10;

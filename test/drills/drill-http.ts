@@ -6,6 +6,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
+import * as actors from '../support/actors.js';
+import { sessionCookieOf, type Account, type CreatedApiKey, type Door } from '../support/actors.js';
 
 export interface HttpAnswer {
   status: number;
@@ -83,38 +85,22 @@ export function apiClient(baseUrl: string) {
 }
 export type ApiClient = ReturnType<typeof apiClient>;
 
-export interface Account {
-  email: string;
-  password: string;
-  userId: string;
-  /** `better-auth.session-token=…` as sent in a Cookie header. */
-  cookie: string;
-  /** The raw value of the session cookie. */
-  sessionToken: string;
-  organizationId: string;
-}
+export type { Account };
 
-function cookieFrom(headers: Headers): string {
-  const session = headers.getSetCookie().find((c) => c.startsWith('better-auth.session-token='));
-  if (!session) throw new Error('no session cookie in the answer');
-  return session.split(';')[0];
+/** The drills' client as an actors.ts door: its requests wait out 429s too. */
+export function drillDoor(api: ApiClient): Door {
+  return {
+    origin: api.baseUrl,
+    async post(path, body, headers = {}) {
+      const res = await api.request(path, { method: 'POST', headers, body });
+      return { status: res.status, text: res.text, json: res.json, setCookies: res.headers.getSetCookie() };
+    },
+  };
 }
 
 /** Signs a user up through /api/auth (their personal organization is created on DEFAULT_PLAN). */
-export async function signUp(api: ApiClient, email: string, password: string, name = 'Drill User'): Promise<Account> {
-  const res = await api.request('/api/auth/sign-up/email', { method: 'POST', body: { email, password, name } });
-  if (res.status !== 200) throw new Error(`sign-up failed ${res.status}: ${res.text}`);
-  const cookie = cookieFrom(res.headers);
-  const viewer = await api.gql('{ viewer { userId organization { id } } }', {}, { cookie });
-  if (!viewer.json?.data) throw new Error(`viewer failed: ${viewer.text}`);
-  return {
-    email,
-    password,
-    userId: viewer.json.data.viewer.userId,
-    cookie,
-    sessionToken: cookie.slice(cookie.indexOf('=') + 1),
-    organizationId: viewer.json.data.viewer.organization.id,
-  };
+export function signUp(api: ApiClient, email: string, password: string, name = 'Drill User'): Promise<Account> {
+  return actors.signUp(drillDoor(api), { email, password, name });
 }
 
 /** Signs in again: a second session (cookie) of the same user. */
@@ -124,22 +110,11 @@ export async function signIn(
   password: string,
 ): Promise<{ status: number; cookie: string | null }> {
   const res = await api.request('/api/auth/sign-in/email', { method: 'POST', body: { email, password } });
-  return { status: res.status, cookie: res.status === 200 ? cookieFrom(res.headers) : null };
+  return { status: res.status, cookie: res.status === 200 ? sessionCookieOf(res.headers.getSetCookie()) : null };
 }
 
-export async function createApiKey(
-  api: ApiClient,
-  account: Account,
-  name: string,
-): Promise<{ id: string; key: string; prefix: string }> {
-  const res = await api.gql(
-    'mutation($n: String!) { createApiKey(name: $n) { key apiKey { id prefix } } }',
-    { n: name },
-    { cookie: account.cookie },
-  );
-  const created = res.json?.data?.createApiKey;
-  if (!created) throw new Error(`createApiKey failed: ${res.text}`);
-  return { id: created.apiKey.id, key: created.key, prefix: created.apiKey.prefix };
+export function createApiKey(api: ApiClient, account: Account, name: string): Promise<CreatedApiKey> {
+  return actors.createApiKey(drillDoor(api), account, name);
 }
 
 /** Throws with the answer when the status is not the one expected (set-up steps, not measurements). */

@@ -26,6 +26,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { generatedSite } from '../fixtures/sites/generated-site.js';
 import { freePort } from '../bench/api-process.js';
+import { createProject, fetchDoor, signUp } from '../support/actors.js';
 import { expectations, type Drill } from './drill.js';
 import { startPlatform, type Platform } from './platform.js';
 
@@ -238,24 +239,11 @@ export const drill: Drill = {
       const apiPid = api.pid;
 
       // A user on ENTERPRISE with an API key.
-      const signUp = await fetch(`${api.baseUrl}/api/auth/sign-up/email`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: api.baseUrl },
-        body: JSON.stringify({
-          email: `faults-${Date.now()}@example.test`,
-          password: 'correct-horse-battery',
-          name: 'Faults',
-        }),
+      const door = fetchDoor(api.baseUrl, { rows: p.sql });
+      const { cookie, organizationId } = await signUp(door, {
+        email: `faults-${Date.now()}@example.test`,
+        name: 'Faults',
       });
-      const cookie = signUp.headers
-        .getSetCookie()
-        .find((c) => c.startsWith('better-auth.session-token='))!
-        .split(';')[0];
-      const { user } = (await signUp.json()) as { user: { id: string } };
-      const [{ organizationId }] = await p.sql<{ organizationId: string }>(
-        'SELECT "organizationId" FROM "member" WHERE "userId" = $1',
-        [user.id],
-      );
       await p.cli(['org', 'set-plan', organizationId, 'ENTERPRISE']);
       const { key } = await p.cli<{ key: string }>([
         'api-key',
@@ -309,17 +297,9 @@ export const drill: Drill = {
         const site = generatedSite(sitePages, pageDelayMs);
         sites.push(site);
         const port = await site.listen();
-        const created = await fetch(`${api.baseUrl}/graphql`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', cookie, origin: api.baseUrl },
-          body: JSON.stringify({
-            query: 'mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }',
-            variables: { i: { url: `http://127.0.0.1:${port}/` } },
-          }),
-        }).then((r) => r.json() as Promise<{ data?: { createProject: { id: string } }; errors?: unknown }>);
-        if (!created.data) throw new Error(`createProject failed: ${JSON.stringify(created.errors)}`);
-        await prepare?.(created.data.createProject.id);
-        const started = await fetch(`${api.baseUrl}/api/v1/projects/${created.data.createProject.id}/audit`, {
+        const created = await createProject(door, { cookie }, { url: `http://127.0.0.1:${port}/` });
+        await prepare?.(created.id);
+        const started = await fetch(`${api.baseUrl}/api/v1/projects/${created.id}/audit`, {
           method: 'POST',
           headers: { authorization: `Bearer ${key}` },
         });

@@ -41,6 +41,7 @@ import { CHECK_CATALOG } from '../../src/seo/checks/check-catalog.js';
 import { expectations, type Drill } from './drill.js';
 import { startPlatform } from './platform.js';
 import { prng } from '../support/prng.js';
+import { createApiKey, parseJson, signUp, type Door } from '../support/actors.js';
 
 // ---------------------------------------------------------------- seeded randomness
 
@@ -1133,16 +1134,23 @@ async function createPrincipal(pool: Pool, origin: string, fx: Fixture, n: numbe
     return { json: JSON.parse(text || 'null'), headers: res.headers };
   };
   const email = `fuzz-${n}-${Date.now()}@example.test`;
-  const signUp = await call(
-    'POST',
-    '/api/auth/sign-up/email',
-    {},
-    { email, password: 'correct-horse-battery-staple', name: `Fuzz ${n}` },
-  );
-  const setCookie = ([] as string[]).concat(signUp.headers['set-cookie'] ?? []);
-  const cookie = setCookie.find((c) => c.startsWith('better-auth.session-token='))!.split(';')[0];
-  const key = (await call('POST', '/graphql', { cookie }, { query: 'mutation { createApiKey(name: "fuzz") { key } }' }))
-    .json.data.createApiKey.key as string;
+  // Sign-up and key through the shared actors (support/actors.ts), over this pool.
+  const door: Door = {
+    origin,
+    async post(path, body, headers = {}) {
+      const res = await pool.request({
+        method: 'POST',
+        path,
+        headers: { origin, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+      const text = await res.body.text();
+      const setCookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+      return { status: res.statusCode, text, json: parseJson(text), setCookies };
+    },
+  };
+  const { cookie } = await signUp(door, { email, password: 'correct-horse-battery-staple', name: `Fuzz ${n}` });
+  const { key } = await createApiKey(door, { cookie }, 'fuzz');
   const project = (
     await call(
       'POST',

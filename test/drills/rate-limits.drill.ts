@@ -1,11 +1,12 @@
 /**
- * Rate limits across API processes: one organization on the PRO plan (Surface A 60/min, Surface B 60/min, DESIGN §6),
+ * Rate limits across API processes: one organization on the PRO plan (Surface A 60/min, Surface B 60/min, docs/api.md),
  * N concurrent requests on one credential split evenly over two API processes of one platform → exactly the plan's
  * limit admitted, every other request 429 with Retry-After and the RateLimit-* headers; for both surfaces. Runs on
  * the machine's PostgreSQL and Redis (a fresh database and key prefix; nothing is broken).
  */
 import { expectations, type Drill } from './drill.js';
 import { startPlatform } from './platform.js';
+import { fetchDoor, signUp } from '../support/actors.js';
 
 const PLAN = 'PRO';
 const LIMITS = { A: 60, B: 60 } as const;
@@ -58,21 +59,10 @@ export const drill: Drill = {
     try {
       const [a0] = platform.apis;
       const email = `drill-${Date.now()}@example.test`;
-      const signUp = await fetch(`${a0.baseUrl}/api/auth/sign-up/email`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: a0.baseUrl },
-        body: JSON.stringify({ email, password: 'correct-horse-battery', name: 'Drill' }),
+      const { cookie, organizationId } = await signUp(fetchDoor(a0.baseUrl, { rows: platform.sql }), {
+        email,
+        name: 'Drill',
       });
-      if (signUp.status !== 200) throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
-      const cookie = signUp.headers
-        .getSetCookie()
-        .find((c) => c.startsWith('better-auth.session-token='))!
-        .split(';')[0];
-      const { user } = (await signUp.json()) as { user: { id: string } };
-      const [{ organizationId }] = await platform.sql<{ organizationId: string }>(
-        'SELECT "organizationId" FROM "member" WHERE "userId" = $1',
-        [user.id],
-      );
       await platform.cli(['org', 'set-plan', organizationId, PLAN]);
       const { key } = await platform.cli<{ key: string }>([
         'api-key',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createTestApp, gql, signUp, uniq, type TestApp } from '../support/app.js';
+import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
+import { anApiKey, anOrg } from '../factories.js';
 
 const APP_RATE = 15;
 let t: TestApp;
@@ -20,16 +21,16 @@ const viewer = '{ viewer { organization { id } } }';
 
 describe('the web app is not a script (per-user budget, APP_RATE_PER_MINUTE)', () => {
   it('a FREE session on /graphql gets APP_RATE_PER_MINUTE calls a minute, not the plan’s 10', async () => {
-    const user = await signUp(t, { plan: 'FREE' });
+    const org = await anOrg(t, { plan: 'FREE' });
     await freshWindow();
     for (let i = 1; i <= APP_RATE; i++) {
-      const { status, body, res } = await gql(t, viewer, {}, { cookie: user.cookie });
+      const { status, body, res } = await gql(t, viewer, {}, { cookie: org.owner.cookie });
       expect(status, `call ${i}`).toBe(200);
       expect(body.errors, `call ${i}`).toBeUndefined();
       expect(res.headers['ratelimit-limit']).toBe(String(APP_RATE));
       expect(res.headers['ratelimit-remaining']).toBe(String(APP_RATE - i));
     }
-    const over = await gql(t, viewer, {}, { cookie: user.cookie });
+    const over = await gql(t, viewer, {}, { cookie: org.owner.cookie });
     expect(over.status).toBe(429);
     expect(over.body).toEqual({
       errors: [{ message: expect.stringMatching(/Rate limit exceeded/), extensions: { code: 'RATE_LIMITED' } }],
@@ -42,14 +43,14 @@ describe('the web app is not a script (per-user budget, APP_RATE_PER_MINUTE)', (
   });
 
   it('the same cookie on /api/projects (Surface B, FREE) keeps the contract: 403, then 429 at the 11th', async () => {
-    const user = await signUp(t, { plan: 'FREE' });
+    const org = await anOrg(t, { plan: 'FREE' });
     await freshWindow();
     // The app's calls do not spend the organization's Surface B allowance.
-    for (let i = 0; i < 12; i++) expect((await gql(t, viewer, {}, { cookie: user.cookie })).status).toBe(200);
+    for (let i = 0; i < 12; i++) expect((await gql(t, viewer, {}, { cookie: org.owner.cookie })).status).toBe(200);
     const statuses: number[] = [];
     let last;
     for (let i = 0; i < 11; i++) {
-      last = await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } });
+      last = await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: org.owner.cookie } });
       statuses.push(last.statusCode);
     }
     // Spec §5 B.4: Free = free tools only (403); spec §8: Free = 10 requests/min, then 429.
@@ -58,14 +59,14 @@ describe('the web app is not a script (per-user budget, APP_RATE_PER_MINUTE)', (
     expect(last!.json()).toMatchObject({ code: 'RATE_LIMITED' });
     expect(last!.headers).toMatchObject({ 'ratelimit-limit': '10', 'ratelimit-remaining': '0' });
     // ... and the script's calls do not spend the app's budget.
-    const app = await gql(t, viewer, {}, { cookie: user.cookie });
+    const app = await gql(t, viewer, {}, { cookie: org.owner.cookie });
     expect(app.status).toBe(200);
     expect(app.res.headers['ratelimit-remaining']).toBe(String(APP_RATE - 13));
   });
 
   it('GraphQL with an API key keeps Surface A’s figure (FREE: 10/min) per organization', async () => {
-    const user = await signUp(t, { plan: 'FREE' });
-    const key = await createApiKey(t, user);
+    const org = await anOrg(t, { plan: 'FREE' });
+    const key = await anApiKey(org);
     await freshWindow();
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++)
@@ -73,34 +74,35 @@ describe('the web app is not a script (per-user budget, APP_RATE_PER_MINUTE)', (
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
     expect(statuses[10]).toBe(429);
     // The session of the key's owner is unaffected.
-    expect((await gql(t, viewer, {}, { cookie: user.cookie })).status).toBe(200);
+    expect((await gql(t, viewer, {}, { cookie: org.owner.cookie })).status).toBe(200);
   });
 
   it('the budget is per user: two members of one organization do not share it', async () => {
-    const a = await signUp(t, { plan: 'FREE' });
-    const b = await signUp(t, { plan: 'FREE' });
+    const aOrg = await anOrg(t, { plan: 'FREE' });
+    const bOrg = await anOrg(t, { plan: 'FREE' });
     await t.runtime.pool.query(
       `INSERT INTO "member" (id, "organizationId", "userId", role, "createdAt") VALUES ($1, $2, $3, 'member', now())`,
-      [uniq(), a.organizationId, b.userId],
+      [uniq(), aOrg.id, bOrg.owner.userId],
     );
     await t.runtime.pool.query(`UPDATE "session" SET "activeOrganizationId" = $1 WHERE "userId" = $2`, [
-      a.organizationId,
-      b.userId,
+      aOrg.id,
+      bOrg.owner.userId,
     ]);
     await freshWindow();
-    for (let i = 0; i < APP_RATE; i++) expect((await gql(t, viewer, {}, { cookie: a.cookie })).status).toBe(200);
-    expect((await gql(t, viewer, {}, { cookie: a.cookie })).status).toBe(429);
-    const other = await gql<{ viewer: { organization: { id: string } } }>(t, viewer, {}, { cookie: b.cookie });
+    for (let i = 0; i < APP_RATE; i++)
+      expect((await gql(t, viewer, {}, { cookie: aOrg.owner.cookie })).status).toBe(200);
+    expect((await gql(t, viewer, {}, { cookie: aOrg.owner.cookie })).status).toBe(429);
+    const other = await gql<{ viewer: { organization: { id: string } } }>(t, viewer, {}, { cookie: bOrg.owner.cookie });
     expect(other.status).toBe(200);
-    expect(other.body.data?.viewer.organization.id).toBe(a.organizationId);
+    expect(other.body.data?.viewer.organization.id).toBe(aOrg.id);
   });
 
   it('/api/auth calls with a session count in the same per-user budget, refused in better-auth’s shape', async () => {
-    const user = await signUp(t, { plan: 'FREE' });
+    const org = await anOrg(t, { plan: 'FREE' });
     await freshWindow();
     const getSession = () =>
-      t.app.inject({ method: 'GET', url: '/api/auth/get-session', headers: { cookie: user.cookie } });
-    for (let i = 0; i < 10; i++) expect((await gql(t, viewer, {}, { cookie: user.cookie })).status).toBe(200);
+      t.app.inject({ method: 'GET', url: '/api/auth/get-session', headers: { cookie: org.owner.cookie } });
+    for (let i = 0; i < 10; i++) expect((await gql(t, viewer, {}, { cookie: org.owner.cookie })).status).toBe(200);
     for (let i = 11; i <= APP_RATE; i++) {
       const res = await getSession();
       expect(res.statusCode, `call ${i}`).toBe(200);
@@ -114,7 +116,7 @@ describe('the web app is not a script (per-user budget, APP_RATE_PER_MINUTE)', (
       'ratelimit-remaining': '0',
       'retry-after': expect.stringMatching(/^\d+$/),
     });
-    expect((await gql(t, viewer, {}, { cookie: user.cookie })).status).toBe(429);
+    expect((await gql(t, viewer, {}, { cookie: org.owner.cookie })).status).toBe(429);
   });
 });
 

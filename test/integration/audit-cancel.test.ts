@@ -2,18 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.js';
 import { QUEUES, createQueue, type Queue } from '../../src/platform/queues.js';
 import { createRedis, type Redis } from '../../src/platform/redis.js';
-import {
-  createApiKey,
-  createProject,
-  createTestApp,
-  gql,
-  setPlan,
-  signUp,
-  uniq,
-  type TestApp,
-  type TestUser,
-  reportQueueError,
-} from '../support/app.js';
+import { createTestApp, gql, setPlan, uniq, type TestApp, reportQueueError } from '../support/app.js';
+import { anApiKey, anAudit, anOrg, aProject, type Org } from '../factories.js';
 import { startWorker, waitFor } from '../support/worker-process.js';
 import { generatedSite } from '../fixtures/sites/generated-site.js';
 
@@ -24,7 +14,7 @@ import { generatedSite } from '../fixtures/sites/generated-site.js';
 
 let t: TestApp;
 let env: Record<string, string>;
-let user: TestUser;
+let org: Org;
 let key: string;
 let redis: Redis;
 let queue: Queue;
@@ -39,8 +29,8 @@ beforeAll(async () => {
     WORKER_CONCURRENCY: '1',
   };
   t = await createTestApp(env);
-  user = await signUp(t, { plan: 'ENTERPRISE' });
-  key = await createApiKey(t, user);
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
+  key = await anApiKey(org);
   redis = createRedis(t.config.REDIS_URL, { name: 'cancel-test' });
   queue = createQueue(QUEUES.audit, redis, env.REDIS_PREFIX, reportQueueError);
 });
@@ -51,7 +41,7 @@ afterAll(async () => {
 });
 
 const bearer = (k = key) => ({ authorization: `Bearer ${k}` });
-const session = (u = user) => ({ cookie: u.cookie, origin: t.config.baseUrl });
+const session = (u: { cookie: string } = org.owner) => ({ cookie: u.cookie, origin: t.config.baseUrl });
 
 const auditRow = async (id: string) =>
   (
@@ -93,7 +83,7 @@ describe('cancelling a running audit (real worker process, slow fixture site)', 
     const site = opts.site ?? generatedSite(400, 250);
     const port = await site.listen();
     try {
-      const projectId = (await createProject(t, user, `http://${host}:${port}/`)).id;
+      const projectId = (await aProject({ org, url: `http://${host}:${port}/` })).id;
       const started = await t.app.inject({
         method: 'POST',
         url: `/api/v1/projects/${projectId}/audit`,
@@ -282,7 +272,7 @@ describe('cancelling a running audit (real worker process, slow fixture site)', 
     const site = generatedSite(3, 0);
     const port = await site.listen();
     try {
-      const projectId = (await createProject(t, user, `http://${host}:${port}/p/1`)).id;
+      const projectId = (await aProject({ org, url: `http://${host}:${port}/p/1` })).id;
       const { auditId } = (
         await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: bearer() })
       ).json();
@@ -298,21 +288,22 @@ describe('cancelling a running audit (real worker process, slow fixture site)', 
 describe('cancel routes: access rules and bad input', () => {
   let projectId: string;
   /** A queued audit (no worker runs in this block), as POST .../audit makes it. */
-  const queued = async (p = projectId, u = user) => {
+  const queued = async (p = projectId, u = org.owner) => {
     const res = await t.app.inject({ method: 'POST', url: `/api/projects/${p}/audit`, headers: session(u) });
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as { auditId: string; jobId: string };
   };
   const insertAudit = async (p: string, status: 'COMPLETED' | 'FAILED') => {
-    const id = newId();
-    await t.runtime.pool.query(
-      `INSERT INTO audit (id, project_id, status, job_id, overall_score, pages_crawled, max_pages, ` +
-        `created_at, completed_at)
-       VALUES ($1::uuid, $2, $3, $1::text, CASE WHEN $3 = 'COMPLETED' THEN 77 END, 5, 100, now() - ` +
-        `interval '1 hour', now() - interval '1 hour')`,
-      [id, p, status],
-    );
-    return id;
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    const audit = await anAudit({
+      project: { org, id: p },
+      status,
+      scores: status === 'COMPLETED' ? { overall: 77 } : null,
+      pages: 5,
+      createdAt: hourAgo,
+      completedAt: hourAgo,
+    });
+    return audit.id;
   };
   const A = (p: string, query = '', headers: Record<string, string> = bearer(), payload?: unknown) =>
     t.app.inject({
@@ -330,7 +321,7 @@ describe('cancel routes: access rules and bad input', () => {
     });
 
   beforeAll(async () => {
-    projectId = (await createProject(t, user)).id;
+    projectId = (await aProject({ org })).id;
   });
 
   it('cancels a queued audit and removes its job; cancel again: 404 without auditId, the audit with it', async () => {
@@ -400,7 +391,7 @@ describe('cancel routes: access rules and bad input', () => {
     );
     expect(gqlRes.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
 
-    const otherProject = (await createProject(t, user)).id;
+    const otherProject = (await aProject({ org })).id;
     const elsewhere = await queued(otherProject);
     for (const query of [`?auditId=${elsewhere.auditId}`, '?auditId=not-an-id', `?auditId=${newId()}`]) {
       const res = await A(projectId, query);
@@ -421,14 +412,14 @@ describe('cancel routes: access rules and bad input', () => {
 
   it("another organization's project or audit: 404, and nothing is cancelled", async () => {
     const { auditId } = await queued();
-    const other = await signUp(t, { plan: 'ENTERPRISE' });
-    const otherKey = await createApiKey(t, other);
-    const otherProject = (await createProject(t, other)).id;
+    const otherOrg = await anOrg(t, { plan: 'ENTERPRISE' });
+    const otherKey = await anApiKey(otherOrg);
+    const otherProject = (await aProject({ org: otherOrg })).id;
     const responses = [
       await A(projectId, '', bearer(otherKey)),
-      await B(projectId, '', session(other)),
+      await B(projectId, '', session(otherOrg.owner)),
       await A(otherProject, `?auditId=${auditId}`, bearer(otherKey)),
-      await B(otherProject, `?auditId=${auditId}`, session(other)),
+      await B(otherProject, `?auditId=${auditId}`, session(otherOrg.owner)),
     ];
     for (const res of responses) {
       expect(res.statusCode).toBe(404);
@@ -438,7 +429,7 @@ describe('cancel routes: access rules and bad input', () => {
       t,
       'mutation($p: ID!, $a: ID) { cancelAudit(projectId: $p, auditId: $a) { id } }',
       { p: projectId, a: auditId },
-      session(other),
+      session(otherOrg.owner),
     );
     expect(viaGraphql.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
     expect((await auditRow(auditId))!.status).toBe('QUEUED');
@@ -449,31 +440,31 @@ describe('cancel routes: access rules and bad input', () => {
     'plans: FREE and PRO keys get 403 on Surface A, PRO sessions 403 on Surface B; the dashboard cancels on ' +
       'every plan; no credentials 401',
     async () => {
-      const owner = await signUp(t, { plan: 'ENTERPRISE' });
-      const ownerKey = await createApiKey(t, owner);
-      const p = (await createProject(t, owner)).id;
-      const { auditId } = await queued(p, owner);
+      const ownerOrg = await anOrg(t, { plan: 'ENTERPRISE' });
+      const ownerKey = await anApiKey(ownerOrg);
+      const p = (await aProject({ org: ownerOrg })).id;
+      const { auditId } = await queued(p, ownerOrg.owner);
       for (const plan of ['FREE', 'PRO'] as const) {
-        await setPlan(t, owner.organizationId, plan);
+        await setPlan(t, ownerOrg.id, plan);
         const a = await A(p, '', bearer(ownerKey));
         expect(a.statusCode, plan).toBe(403);
         expect(a.json()).toMatchObject({
           code: 'FORBIDDEN',
           error: expect.stringMatching(plan === 'FREE' ? /Free plan/ : /read-only/),
         });
-        const b = await B(p, '', session(owner));
+        const b = await B(p, '', session(ownerOrg.owner));
         expect(b.statusCode, plan).toBe(403);
         const byKey = await gql(t, 'mutation($p: ID!) { cancelAudit(projectId: $p) { id } }', { p }, bearer(ownerKey));
         expect(byKey.body.errors?.[0].extensions?.code, plan).toBe('FORBIDDEN');
       }
       expect((await auditRow(auditId))!.status).toBe('QUEUED');
       // The first-party dashboard (a session on /graphql) may, on the FREE plan too.
-      await setPlan(t, owner.organizationId, 'FREE');
+      await setPlan(t, ownerOrg.id, 'FREE');
       const dashboard = await gql(
         t,
         'mutation($p: ID!) { cancelAudit(projectId: $p) { id status } }',
         { p },
-        session(owner),
+        session(ownerOrg.owner),
       );
       expect(dashboard.body.data.cancelAudit).toEqual({ id: auditId, status: 'CANCELLED' });
 
@@ -482,7 +473,7 @@ describe('cancel routes: access rules and bad input', () => {
       expect(noSession.statusCode).toBe(401);
       expect(noSession.json().code).toBe('UNAUTHENTICATED');
       // A cookie-authenticated change from an untrusted Origin is refused.
-      const evil = await B(projectId, '', { cookie: user.cookie, origin: 'https://evil.example' });
+      const evil = await B(projectId, '', { cookie: org.owner.cookie, origin: 'https://evil.example' });
       expect(evil.statusCode).toBe(403);
     },
   );

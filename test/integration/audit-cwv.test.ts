@@ -1,12 +1,12 @@
 import http from 'node:http';
 import { crc32, deflateSync } from 'node:zlib';
-import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/index.js';
 import { DEFAULT_CRAWL_OPTIONS } from '../../src/crawler/index.js';
 import { runAuditEngine, type OccurrenceRecord } from '../../src/audits/index.js';
 import { createLabMeter } from '../../src/technical/index.js';
 import { CHROMIUM } from '../support/chromium.js';
+import { describeWithChromium } from '../support/chromium-suite.js';
 
 /** A solid 1200x800 PNG: LCP counts an image at its intrinsic size, so it must really be large. */
 function largePng(width = 1200, height = 800): Buffer {
@@ -58,7 +58,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-describe.skipIf(!existsSync(CHROMIUM))('Core Web Vitals in an audit, measured in real Chromium', () => {
+describeWithChromium(CHROMIUM)('Core Web Vitals in an audit, measured in real Chromium', () => {
   it(
     'a known layout shift and a late large image show up as LAB metrics, PERF issues and the Lighthouse ' +
       'performance score',

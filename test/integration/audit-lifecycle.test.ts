@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { createApiKey, createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
+import { anApiKey, anOrg, type Org } from '../factories.js';
 import { startWorker, waitFor } from '../support/worker-process.js';
 import { generatedSite } from '../fixtures/sites/generated-site.js';
 import { AuditJobRunner } from '../../src/audits/index.js';
@@ -7,7 +8,7 @@ import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/ind
 
 let t: TestApp;
 let env: Record<string, string>;
-let user: TestUser;
+let org: Org;
 let key: string;
 const host = `life-${uniq()}.test`;
 
@@ -21,8 +22,8 @@ beforeAll(async () => {
     WORKER_CONCURRENCY: '1',
   };
   t = await createTestApp(env);
-  user = await signUp(t, { plan: 'ENTERPRISE' });
-  key = await createApiKey(t, user);
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
+  key = await anApiKey(org);
 });
 afterAll(() => t.close());
 
@@ -32,7 +33,7 @@ async function newProject(port: number): Promise<string> {
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/projects',
-    headers: { cookie: user.cookie, origin: t.config.baseUrl },
+    headers: { cookie: org.owner.cookie, origin: t.config.baseUrl },
     payload: { url: `http://${host}:${port}/`, name: `p-${uniq()}` },
   });
   expect(res.statusCode).toBe(200);
@@ -88,7 +89,7 @@ describe('audit lifecycle with real worker processes', () => {
         const second = await t.app.inject({
           method: 'POST',
           url: `/api/projects/${projectId}/audit`,
-          headers: { cookie: user.cookie, origin: t.config.baseUrl },
+          headers: { cookie: org.owner.cookie, origin: t.config.baseUrl },
         });
         expect(second.statusCode).toBe(200);
         expect(second.json()).toMatchObject({
@@ -108,7 +109,11 @@ describe('audit lifecycle with real worker processes', () => {
           auditId,
           error: null,
         });
-        const viaB = await t.app.inject({ method: 'GET', url: `/api/jobs/${jobId}`, headers: { cookie: user.cookie } });
+        const viaB = await t.app.inject({
+          method: 'GET',
+          url: `/api/jobs/${jobId}`,
+          headers: { cookie: org.owner.cookie },
+        });
         expect(viaB.json()).toEqual({ job });
 
         const audit = (
@@ -145,7 +150,7 @@ describe('audit lifecycle with real worker processes', () => {
           await t.app.inject({
             method: 'GET',
             url: `/api/projects/${projectId}/audit?auditId=${auditId}`,
-            headers: { cookie: user.cookie },
+            headers: { cookie: org.owner.cookie },
           })
         ).json();
         expect(same.audit).toEqual(audit);
@@ -153,11 +158,15 @@ describe('audit lifecycle with real worker processes', () => {
         const list = (await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: auth() })).json();
         expect(list.projects.find((p: { id: string }) => p.id === projectId)._count.audits).toBe(1);
         const listB = (
-          await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } })
+          await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: org.owner.cookie } })
         ).json();
         expect(listB.projects.find((p: { id: string }) => p.id === projectId).lastAuditScore).toBe(audit.overallScore);
         const detail = (
-          await t.app.inject({ method: 'GET', url: `/api/projects/${projectId}`, headers: { cookie: user.cookie } })
+          await t.app.inject({
+            method: 'GET',
+            url: `/api/projects/${projectId}`,
+            headers: { cookie: org.owner.cookie },
+          })
         ).json();
         const { issues: _omit, ...withoutIssues } = audit;
         expect(detail.project.latestAudit).toEqual({
@@ -169,7 +178,7 @@ describe('audit lifecycle with real worker processes', () => {
           await t.app.inject({
             method: 'GET',
             url: `/api/projects/${projectId}/technical`,
-            headers: { cookie: user.cookie },
+            headers: { cookie: org.owner.cookie },
           })
         ).json();
         expect(technical).toEqual({
@@ -222,7 +231,7 @@ describe('audit lifecycle with real worker processes', () => {
         const badDays = await t.app.inject({
           method: 'GET',
           url: `/api/projects/${projectId}/technical?days=999`,
-          headers: { cookie: user.cookie },
+          headers: { cookie: org.owner.cookie },
         });
         expect(badDays.statusCode).toBe(400);
 
@@ -320,7 +329,7 @@ describe('audit lifecycle with real worker processes', () => {
       const del = await t.app.inject({
         method: 'DELETE',
         url: `/api/projects/${projectId}`,
-        headers: { cookie: user.cookie, origin: t.config.baseUrl },
+        headers: { cookie: org.owner.cookie, origin: t.config.baseUrl },
       });
       expect(del.json()).toEqual({ success: true });
       expect(await auditRow(auditId)).toBeUndefined();
@@ -348,8 +357,8 @@ describe('audit access rules', () => {
       const { jobId } = (
         await t.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/audit`, headers: auth() })
       ).json();
-      const other = await signUp(t, { plan: 'ENTERPRISE' });
-      const otherKey = await createApiKey(t, other);
+      const otherOrg = await anOrg(t, { plan: 'ENTERPRISE' });
+      const otherKey = await anApiKey(otherOrg);
       for (const [method, url] of [
         ['GET', `/api/v1/projects/${projectId}/audit`],
         ['POST', `/api/v1/projects/${projectId}/audit`],
@@ -361,21 +370,21 @@ describe('audit access rules', () => {
       const b = await t.app.inject({
         method: 'GET',
         url: `/api/projects/${projectId}/audit`,
-        headers: { cookie: other.cookie },
+        headers: { cookie: otherOrg.owner.cookie },
       });
       expect(b.statusCode).toBe(404);
 
-      const pro = await signUp(t, { plan: 'ENTERPRISE' });
-      const proKey = await createApiKey(t, pro);
+      const proOrg = await anOrg(t, { plan: 'ENTERPRISE' });
+      const proKey = await anApiKey(proOrg);
       const proProject = (
         await gql(
           t,
           'mutation($u: String!) { createProject(input: { url: $u }) { id } }',
           { u: `http://${host}:${port}/x` },
-          { cookie: pro.cookie },
+          { cookie: proOrg.owner.cookie },
         )
       ).body.data.createProject.id;
-      await t.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', ['PRO', pro.organizationId]);
+      await t.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', ['PRO', proOrg.id]);
       const none = await t.app.inject({
         method: 'GET',
         url: `/api/v1/projects/${proProject}/audit`,

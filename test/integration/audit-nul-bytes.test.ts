@@ -8,10 +8,11 @@ import { AuditJobRunner } from '../../src/audits/index.js';
 import { CompetitorProfileRunner } from '../../src/competitors/index.js';
 import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/index.js';
 import { startFixtureSite, type RunningSite } from '../fixtures/sites/index.js';
-import { createTestApp, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { createTestApp, uniq, type TestApp } from '../support/app.js';
+import { anOrg, type Org } from '../factories.js';
 
 let t: TestApp;
-let user: TestUser;
+let org: Org;
 let site: RunningSite;
 const host = `nul-${uniq()}.test`;
 
@@ -39,7 +40,7 @@ beforeAll(async () => {
     SAFE_HTTP_RESOLVE: `${host}=127.0.0.1`,
     REDIS_PREFIX: `nul-${uniq()}`,
   });
-  user = await signUp(t, { plan: 'ENTERPRISE' });
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
 });
 
 afterAll(async () => {
@@ -52,7 +53,7 @@ describe('an audit of pages containing NUL characters', () => {
     const created = await t.app.inject({
       method: 'POST',
       url: '/api/projects',
-      headers: { cookie: user.cookie, origin: t.config.baseUrl },
+      headers: { cookie: org.owner.cookie, origin: t.config.baseUrl },
       payload: { url: site.url('/') },
     });
     expect(created.statusCode, created.body).toBe(200);
@@ -60,7 +61,7 @@ describe('an audit of pages containing NUL characters', () => {
     const started = await t.app.inject({
       method: 'POST',
       url: `/api/projects/${projectId}/audit`,
-      headers: { cookie: user.cookie, origin: t.config.baseUrl },
+      headers: { cookie: org.owner.cookie, origin: t.config.baseUrl },
     });
     const { auditId } = started.json() as { auditId: string };
     const client = createConfiguredSafeHttpClient(t.config);
@@ -92,14 +93,14 @@ describe('an audit of pages containing NUL characters', () => {
     const owner = await t.app.inject({
       method: 'POST',
       url: '/api/projects',
-      headers: { cookie: user.cookie, origin: t.config.baseUrl },
+      headers: { cookie: org.owner.cookie, origin: t.config.baseUrl },
       payload: { url: `https://other-${uniq()}.example/` },
     });
     const projectId = owner.json().project.id as string;
     const added = await t.app.inject({
       method: 'POST',
       url: `/api/projects/${projectId}/competitors`,
-      headers: { cookie: user.cookie, origin: t.config.baseUrl },
+      headers: { cookie: org.owner.cookie, origin: t.config.baseUrl },
       payload: { domain: site.url('/') },
     });
     expect(added.statusCode, added.body).toBe(200);

@@ -8,16 +8,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createApiKey,
-  createTestApp,
-  gql,
-  signUp,
-  uniq,
-  type TestApp,
-  type TestUser,
-  reportQueueError,
-} from '../support/app.js';
+import { createTestApp, gql, uniq, type TestApp, reportQueueError } from '../support/app.js';
+import { anApiKey, anOrg, type Org } from '../factories.js';
 import { startWorker, waitFor } from '../support/worker-process.js';
 import { createQueue, QUEUES } from '../../src/platform/queues.js';
 import { AuditFailedError, AuditJobRunner } from '../../src/audits/index.js';
@@ -82,7 +74,7 @@ const UNRESOLVABLE = `nowhere-${id}.invalid`;
 
 let t: TestApp;
 let env: Record<string, string>;
-let user: TestUser;
+let org: Org;
 let key: string;
 
 beforeAll(async () => {
@@ -94,13 +86,13 @@ beforeAll(async () => {
     WORKER_CONCURRENCY: '2',
   };
   t = await createTestApp(env);
-  user = await signUp(t, { plan: 'ENTERPRISE' });
-  key = await createApiKey(t, user);
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
+  key = await anApiKey(org);
 });
 afterAll(() => t?.close());
 
 const bearer = () => ({ authorization: `Bearer ${key}` });
-const session = () => ({ cookie: user.cookie, origin: t.config.baseUrl });
+const session = () => ({ cookie: org.owner.cookie, origin: t.config.baseUrl });
 
 async function newProject(url: string, settings?: Record<string, unknown>): Promise<string> {
   const res = await t.app.inject({
@@ -138,7 +130,7 @@ async function auditEverywhere(projectId: string) {
   const b = await t.app.inject({
     method: 'GET',
     url: `/api/projects/${projectId}/audit`,
-    headers: { cookie: user.cookie },
+    headers: { cookie: org.owner.cookie },
   });
   const g = await gql(
     t,
@@ -165,7 +157,7 @@ async function expectFailedEverywhere(projectId: string, jobId: string, error: R
   expect(v1).toEqual(b);
   const job = await t.app.inject({ method: 'GET', url: `/api/v1/jobs/${jobId}`, headers: bearer() });
   expect(job.json().job).toMatchObject({ id: jobId, state: 'failed', error: v1.error });
-  const jobB = await t.app.inject({ method: 'GET', url: `/api/jobs/${jobId}`, headers: { cookie: user.cookie } });
+  const jobB = await t.app.inject({ method: 'GET', url: `/api/jobs/${jobId}`, headers: { cookie: org.owner.cookie } });
   expect(jobB.json()).toEqual(job.json());
   return v1;
 }
@@ -498,11 +490,8 @@ describe('project and competitor targets are checked against the safe client add
     ['http://[fd00:ec2::254]/', 'Refused: [fd00:ec2::254] is a unique-local (private) IPv6 address'],
   ])('createProject refuses %s with 400 BAD_USER_INPUT on both surfaces and GraphQL', async (url, detail) => {
     const projects = async () =>
-      (
-        await t.runtime.pool.query('SELECT count(*)::int AS n FROM project WHERE organization_id = $1', [
-          user.organizationId,
-        ])
-      ).rows[0].n;
+      (await t.runtime.pool.query('SELECT count(*)::int AS n FROM project WHERE organization_id = $1', [org.id]))
+        .rows[0].n;
     const before = await projects();
     const message = 'The URL points to a private, loopback or reserved address; only public sites can be analyzed.';
     const b = await t.app.inject({ method: 'POST', url: '/api/projects', headers: session(), payload: { url } });

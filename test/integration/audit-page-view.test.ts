@@ -9,11 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditJobRunner } from '../../src/audits/index.js';
 import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/index.js';
 import { clientReportHtml } from '../../src/reports/report-html.js';
-import { createApiKey, createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
+import { anApiKey, anOrg, type Org } from '../factories.js';
 
 const host = `pageview-${uniq()}.test`;
 let t: TestApp;
-let user: TestUser;
+let org: Org;
 let projectId: string;
 let auditId: string;
 let server: http.Server;
@@ -79,7 +80,7 @@ function site(req: http.IncomingMessage, res: http.ServerResponse) {
 beforeAll(async () => {
   const env = { SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: `${host}=127.0.0.1` };
   t = await createTestApp(env);
-  user = await signUp(t, { plan: 'ENTERPRISE' });
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
   server = http.createServer(site);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   origin = `http://${host}:${(server.address() as AddressInfo).port}`;
@@ -87,14 +88,14 @@ beforeAll(async () => {
     t,
     'mutation($u: String!) { createProject(input: { url: $u }) { id } }',
     { u: `${origin}/` },
-    { cookie: user.cookie },
+    { cookie: org.owner.cookie },
   );
   projectId = created.body.data.createProject.id;
   const started = await gql(
     t,
     'mutation($p: ID!) { startAudit(projectId: $p) { auditId } }',
     { p: projectId },
-    { cookie: user.cookie },
+    { cookie: org.owner.cookie },
   );
   auditId = started.body.data.startAudit.auditId;
   const client = createConfiguredSafeHttpClient(t.config);
@@ -124,7 +125,7 @@ async function pageView(path: string, options: { first?: number; after?: string 
     t,
     PAGE,
     { p: projectId, a: auditId, u: `${origin}${path}`, f: options.first ?? 50, after: options.after ?? null },
-    { cookie: options.cookie ?? user.cookie },
+    { cookie: options.cookie ?? org.owner.cookie },
   );
   return body;
 }
@@ -137,7 +138,7 @@ describe('the crawled URLs of an audit, by kind', () => {
         all: pages(first: 100) { totalCount nodes { url kind statusCode finalUrl } }
         html: pages(first: 100, filter: { kind: [HTML] }) { totalCount } } }`,
       { p: projectId, a: auditId },
-      { cookie: user.cookie },
+      { cookie: org.owner.cookie },
     );
     expect(body.errors).toBeUndefined();
     expect(body.data.audit.status).toBe('COMPLETED');
@@ -281,7 +282,7 @@ describe('Audit.page', () => {
         html: pages(first: 1, filter: { kind: [HTML] }) { totalCount }
         issues { code scope affectedPages } } }`,
       { p: projectId, a: auditId },
-      { cookie: user.cookie },
+      { cookie: org.owner.cookie },
     );
     expect(body.errors).toBeUndefined();
     const audit = body.data.audit;
@@ -296,7 +297,7 @@ describe('Audit.page', () => {
     expect(scopes.get('TECH_SITEMAP_MISSING')).toBe('site');
     expect(scopes.get('META_DESCRIPTION_MISSING')).toBe('page');
 
-    const key = await createApiKey(t, user);
+    const key = await anApiKey(org);
     const v1 = await t.app.inject({
       method: 'GET',
       url: `/api/v1/projects/${projectId}/audit`,
@@ -307,7 +308,7 @@ describe('Audit.page', () => {
     const api = await t.app.inject({
       method: 'GET',
       url: `/api/projects/${projectId}/audit`,
-      headers: { cookie: user.cookie },
+      headers: { cookie: org.owner.cookie },
     });
     expect(api.json().audit.counts).toEqual(audit.counts);
 
@@ -337,7 +338,7 @@ describe('Audit.page', () => {
         vitals { url device source measuredAt lcpMs cls inpMs tbtMs fcpMs ttfbMs }
         keywordGains { ${MOVE} } keywordLosses { ${MOVE} } } }`,
       { p: projectId },
-      { cookie: user.cookie },
+      { cookie: org.owner.cookie },
     );
     expect(report.body.errors).toBeUndefined();
     const client = report.body.data.clientReport;
@@ -354,7 +355,7 @@ describe('Audit.page', () => {
       `query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { issues { code
         occurrences { nodes { url details { tables { caption columns rows { text url } } } } } } } }`,
       { p: projectId, a: auditId },
-      { cookie: user.cookie },
+      { cookie: org.owner.cookie },
     );
     expect(body.errors).toBeUndefined();
     const broken = body.data.audit.issues.find((i: { code: string }) => i.code === 'LINKS_INTERNAL_BROKEN');
@@ -384,8 +385,8 @@ describe('Audit.page', () => {
   });
 
   it('another organization cannot read the page or its links', async () => {
-    const stranger = await signUp(t, { plan: 'ENTERPRISE' });
-    const body = await pageView('/missing', { cookie: stranger.cookie });
+    const strangerOrg = await anOrg(t, { plan: 'ENTERPRISE' });
+    const body = await pageView('/missing', { cookie: strangerOrg.owner.cookie });
     expect(body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     expect(body.data).toBeNull();
   });

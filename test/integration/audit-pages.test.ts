@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditPageService } from '../../src/audits/index.js';
-import { AuditRepository } from '../../src/audits/audit.repository.js';
+import { AuditResultsRepository } from '../../src/audits/audit-results.repository.js';
 import { nativeTransaction } from '../../src/platform/db/native-query.js';
 import { AuditPageFacets20261126 } from '../../src/platform/db/migrations/20261126-0022-audit-page-facets.js';
 import { anApiKey, anAudit, anOrg, aProject, type PageRow, type Project } from '../factories.js';
@@ -100,7 +100,9 @@ beforeAll(async () => {
     );
     // The completion's own statement stores the counts (no inlinks given: the seeded ones stay).
     if (status === 'COMPLETED')
-      await nativeTransaction(t.runtime.orm.em, (tx) => new AuditRepository().storePageCounts(tx, audit.id, new Map()));
+      await nativeTransaction(t.runtime.orm.em, (tx) =>
+        new AuditResultsRepository().storePageCounts(tx, audit.id, new Map()),
+      );
     seeded.set(status, { auditId: audit.id, rows: auditRows });
   }
   ({ auditId, rows } = seeded.get('COMPLETED')!);

@@ -4,11 +4,12 @@ import { AuditJobRunner, runAuditEngine, type AuditSink, type LabMeter } from '.
 import { DEFAULT_CRAWL_OPTIONS, extractInline, type PageFactsExtract } from '../../src/crawler/index.js';
 import { newId } from '../../src/platform/ids.js';
 import { createConfiguredSafeHttpClient, type SafeHttpClient } from '../../src/platform/safe-http/index.js';
-import { createProject, createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
+import { anOrg, aProject, type Org } from '../factories.js';
 
 /** Audit.phase: what a RUNNING audit is doing, null in every other status. The runs here are in-process (no worker). */
 let t: TestApp;
-let user: TestUser;
+let org: Org;
 let client: SafeHttpClient;
 let server: http.Server;
 let port = 0;
@@ -16,7 +17,7 @@ const host = `phases-${uniq()}.test`;
 
 beforeAll(async () => {
   t = await createTestApp({ SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: `${host}=127.0.0.1` });
-  user = await signUp(t, { plan: 'ENTERPRISE' });
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
   client = createConfiguredSafeHttpClient(t.config);
   server = http.createServer((req, res) => {
     if (req.url === '/robots.txt') return res.end('User-agent: *\nAllow: /\n');
@@ -70,12 +71,12 @@ describe('Audit.phase', () => {
   });
 
   it('the runner stores CRAWLING while fetching, MEASURING while the lab runs, nothing once COMPLETED', async () => {
-    const projectId = (await createProject(t, user, `http://${host}:${port}/`)).id;
+    const projectId = (await aProject({ org, url: `http://${host}:${port}/` })).id;
     const started = await gql(
       t,
       'mutation($p: ID!) { startAudit(projectId: $p) { auditId } }',
       { p: projectId },
-      { cookie: user.cookie, origin: t.config.baseUrl },
+      { cookie: org.owner.cookie, origin: t.config.baseUrl },
     );
     const auditId = started.body.data.startAudit.auditId as string;
     expect(await row(auditId)).toEqual({ status: 'QUEUED', phase: null });
@@ -86,7 +87,7 @@ describe('Audit.phase', () => {
         t,
         'query($p: ID!) { audit(projectId: $p) { status phase } }',
         { p: projectId },
-        { cookie: user.cookie },
+        { cookie: org.owner.cookie },
       );
       return `${res.body.data.audit.status} ${res.body.data.audit.phase}`;
     };
@@ -113,7 +114,7 @@ describe('Audit.phase', () => {
   });
 
   it('leaving RUNNING clears the phase (retry, failure); the database refuses a phase outside RUNNING', async () => {
-    const projectId = (await createProject(t, user)).id;
+    const projectId = (await aProject({ org })).id;
     const auditId = newId();
     await t.runtime.pool.query(
       `INSERT INTO audit (id, project_id, status, phase, job_id, pages_crawled, max_pages, attempts, ` +

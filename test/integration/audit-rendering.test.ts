@@ -4,8 +4,7 @@
  * every request through the safe HTTP client). Html mode reports the shell's false findings and suggests browser
  * mode; browser mode reports each RENDER_* code exactly on the pages built for it, and none of those findings.
  */
-import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runAuditEngine, type AuditOutcome } from '../../src/audits/audit-engine.js';
 import { AuditJobRunner } from '../../src/audits/index.js';
 import { createPageRenderer, type PageRenderer } from '../../src/crawler/browser/index.js';
@@ -21,8 +20,10 @@ import {
 } from '../fixtures/sites/audit-harness.js';
 import { startFixtureSite, type RunningSite } from '../fixtures/sites/fixture-server.js';
 import { RENDERED_SITE_EXPECTED, RENDERED_SITE_TRAPS, renderedSite } from '../fixtures/sites/rendered-site.js';
-import { createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
+import { anOrg, type Org } from '../factories.js';
 import { RENDER_CHROMIUM } from '../support/chromium.js';
+import { describeWithChromium } from '../support/chromium-suite.js';
 
 const HOST = 'rendered.test';
 const RENDER_CODES = CHECK_CATALOG.map((check) => check.code).filter((code) => code.startsWith('RENDER_'));
@@ -57,7 +58,7 @@ const applicable = (run: AuditRun, code: string) =>
 const recordOf = (run: AuditRun, path: string) =>
   run.pages.find((row) => row.url === site.url(path))?.rendering as PageRenderingRecord | null | undefined;
 
-describe.skipIf(!existsSync(RENDER_CHROMIUM))('raw versus rendered on a client-rendered site', () => {
+describeWithChromium(RENDER_CHROMIUM)('raw versus rendered on a client-rendered site', () => {
   beforeAll(async () => {
     site = await startFixtureSite({ host: HOST, compress: true });
     site.serve(renderedSite(site.origin));
@@ -139,9 +140,9 @@ describe.skipIf(!existsSync(RENDER_CHROMIUM))('raw versus rendered on a client-r
  * rendered table of the page view, null in html mode. (The project's rendering mode is set on the entity: the
  * settings API for it belongs to the crawl settings work.)
  */
-describe.skipIf(!existsSync(RENDER_CHROMIUM))('the page view of a rendered page', () => {
+describeWithChromium(RENDER_CHROMIUM)('the page view of a rendered page', () => {
   let t: TestApp;
-  let user: TestUser;
+  let org: Org;
   let spa: RunningSite;
   let projectId: string;
   const host = `rendered-${uniq()}.test`;
@@ -155,7 +156,7 @@ describe.skipIf(!existsSync(RENDER_CHROMIUM))('the page view of a rendered page'
       t,
       'mutation($p: ID!) { startAudit(projectId: $p) { auditId } }',
       { p: projectId },
-      { cookie: user.cookie },
+      { cookie: org.owner.cookie },
     );
     const auditId: string = started.body.data.startAudit.auditId;
     const http = createConfiguredSafeHttpClient(t.config);
@@ -180,12 +181,12 @@ describe.skipIf(!existsSync(RENDER_CHROMIUM))('the page view of a rendered page'
       SAFE_HTTP_RESOLVE: `${host}=127.0.0.1`,
       RENDER_CHROMIUM_PATH: RENDER_CHROMIUM,
     });
-    user = await signUp(t, { plan: 'ENTERPRISE' });
+    org = await anOrg(t, { plan: 'ENTERPRISE' });
     const created = await gql(
       t,
       'mutation($u: String!) { createProject(input: { url: $u }) { id } }',
       { u: `${spa.origin}/` },
-      { cookie: user.cookie },
+      { cookie: org.owner.cookie },
     );
     projectId = created.body.data.createProject.id;
   }, 60_000);
@@ -197,7 +198,12 @@ describe.skipIf(!existsSync(RENDER_CHROMIUM))('the page view of a rendered page'
 
   it('shows the raw HTML beside the rendered page in browser mode, and nothing in html mode', async () => {
     const rendered = await audit('browser');
-    const { body } = await gql(t, VIEW, { p: projectId, a: rendered, u: `${spa.origin}/app` }, { cookie: user.cookie });
+    const { body } = await gql(
+      t,
+      VIEW,
+      { p: projectId, a: rendered, u: `${spa.origin}/app` },
+      { cookie: org.owner.cookie },
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data.audit.status).toBe('COMPLETED');
     const view = body.data.audit.page;
@@ -213,7 +219,7 @@ describe.skipIf(!existsSync(RENDER_CHROMIUM))('the page view of a rendered page'
     expect(view.rendering.rendered.wordCount).toBeGreaterThan(250);
 
     const plain = await audit('html');
-    const html = await gql(t, VIEW, { p: projectId, a: plain, u: `${spa.origin}/app` }, { cookie: user.cookie });
+    const html = await gql(t, VIEW, { p: projectId, a: plain, u: `${spa.origin}/app` }, { cookie: org.owner.cookie });
     // The served title element is empty.
     expect(html.body.data.audit.page.title ?? '').toBe('');
     expect(html.body.data.audit.page.rendering).toBeNull();

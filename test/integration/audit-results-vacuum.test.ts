@@ -4,19 +4,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditJobRunner } from '../../src/audits/index.js';
-import { AuditRepository } from '../../src/audits/audit.repository.js';
+import { AuditResultsRepository } from '../../src/audits/audit-results.repository.js';
 import type { NativeDb } from '../../src/platform/db/native-query.js';
 import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/index.js';
 import { startFixtureSite, type RunningSite } from '../fixtures/sites/index.js';
-import { createTestApp, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { createTestApp, uniq, type TestApp } from '../support/app.js';
+import { anOrg, type Org } from '../factories.js';
 
 let t: TestApp;
-let user: TestUser;
+let org: Org;
 let site: RunningSite;
 const host = `vacuum-${uniq()}.test`;
 
 /** The repository with its vacuum observed: the audit's status when it ran, or a failure of it. */
-class ObservedRepository extends AuditRepository {
+class ObservedRepository extends AuditResultsRepository {
   calls: (string | null)[] = [];
   constructor(
     private readonly auditStatus: () => Promise<string | null>,
@@ -42,7 +43,7 @@ beforeAll(async () => {
     '/two': { body: page('Second page of the vacuum fixture', '/') },
   });
   t = await createTestApp({ SAFE_HTTP_ALLOW: host, SAFE_HTTP_RESOLVE: `${host}=127.0.0.1` });
-  user = await signUp(t, { plan: 'ENTERPRISE' });
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
 });
 
 afterAll(async () => {
@@ -55,19 +56,19 @@ async function queuedAudit(path: string): Promise<string> {
   const created = await t.app.inject({
     method: 'POST',
     url: '/api/projects',
-    headers: { cookie: user.cookie, origin: t.config.baseUrl },
+    headers: { cookie: org.owner.cookie, origin: t.config.baseUrl },
     payload: { url: site.url(path), name: `Vacuum ${uniq()}` },
   });
   expect(created.statusCode, created.body).toBe(200);
   const started = await t.app.inject({
     method: 'POST',
     url: `/api/projects/${created.json().project.id}/audit`,
-    headers: { cookie: user.cookie, origin: t.config.baseUrl },
+    headers: { cookie: org.owner.cookie, origin: t.config.baseUrl },
   });
   return (started.json() as { auditId: string }).auditId;
 }
 
-async function run(auditId: string, repo: AuditRepository) {
+async function run(auditId: string, repo: AuditResultsRepository) {
   const client = createConfiguredSafeHttpClient(t.config);
   try {
     return await new AuditJobRunner(t.runtime.orm, client, t.config, t.runtime.logger, undefined, undefined, repo).run(

@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { createTestApp, gql, reportQueueError, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { createTestApp, gql, reportQueueError, uniq, type TestApp } from '../support/app.js';
+import { anOrg, type Org } from '../factories.js';
 import { waitFor } from '../support/worker-process.js';
 import { CLOCK_PRELOAD, isClockSet, type ClockMessage } from '../support/fake-clock.js';
 import { generatedSite } from '../fixtures/sites/generated-site.js';
@@ -10,14 +11,13 @@ import { dropDatabase, migratedDatabase } from '../support/private-database.js';
 import { QUEUES, createQueue, type Queue } from '../../src/platform/queues.js';
 import { createRedis, type Redis } from '../../src/platform/redis.js';
 import { isReadyMessage } from '../../src/platform/ready-signal.js';
+import { AuditService, type AuditJobData } from '../../src/audits/index.js';
 import {
   AuditScheduleService,
-  AuditService,
   SCHEDULED_AUDIT_JOB_NAME,
   auditSchedulerId,
-  type AuditJobData,
   type ScheduledAuditJobData,
-} from '../../src/audits/index.js';
+} from '../../src/schedules/index.js';
 import { ProjectService, nextAuditRunAt, previousAuditRunAt, type AuditSchedule } from '../../src/projects/index.js';
 import { dailySchedulerId, reconcileRankSchedules, type RankJobData } from '../../src/keywords/index.js';
 
@@ -45,7 +45,7 @@ let site: ReturnType<typeof generatedSite>;
 let env: Record<string, string>;
 let api: TestApp;
 let api2: TestApp;
-let owner: TestUser;
+let ownerOrg: Org;
 let scheduleQueue: Queue<ScheduledAuditJobData>;
 
 async function freePort(): Promise<number> {
@@ -138,12 +138,12 @@ beforeAll(async () => {
   };
   api = await createTestApp(env);
   api2 = await createTestApp(env);
-  owner = await signUp(api, { plan: 'ENTERPRISE' });
+  ownerOrg = await anOrg(api, { plan: 'ENTERPRISE' });
   const created = await gql(
     api,
     'mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }',
     { i: { url: `http://${host}:${sitePort}/`, name: 'Week' } },
-    { cookie: owner.cookie },
+    { cookie: ownerOrg.owner.cookie },
   );
   projectId = created.body.data.createProject.id;
   scheduleQueue = createQueue<ScheduledAuditJobData>(QUEUES.audit, redis, prefix, reportQueueError);
@@ -201,7 +201,7 @@ describe('a daily schedule over a simulated week', () => {
         'mutation($id: ID!, $i: UpdateProjectInput!) { updateProject(id: $id, input: $i) { ' +
           'auditSchedule { nextRunAt } } }',
         { id: projectId, i: { auditSchedule: { frequency: 'DAILY', time, timeZone: 'Europe/Berlin' } } },
-        { cookie: owner.cookie },
+        { cookie: ownerOrg.owner.cookie },
       );
     const [a, b] = await Promise.all([set(api), set(api2)]);
     const slots = [nextAuditRunAt(schedule, Date.now())!.getTime()];
@@ -308,7 +308,7 @@ describe('the reconcilers, in one process', () => {
       api,
       'mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }',
       { i: { url: `https://recon-${uniq()}.example.com/`, auditSchedule: { frequency, time, timeZone } } },
-      { cookie: owner.cookie },
+      { cookie: ownerOrg.owner.cookie },
     );
     return res.body.data.createProject.id;
   }
@@ -359,7 +359,7 @@ describe('the reconcilers, in one process', () => {
       api,
       'mutation($p: ID!, $i: AddKeywordsInput!) { addKeywords(projectId: $p, input: $i) { id } }',
       { p: id, i: { keywords: ['garden tools'] } },
-      { cookie: owner.cookie },
+      { cookie: ownerOrg.owner.cookie },
     );
     expect(added.body.errors).toBeUndefined();
     const rankSchedulers = async () => (await rankQueue.getJobSchedulers()).map((s) => s.key);

@@ -1,23 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createApiKey,
-  createTestApp,
-  gql,
-  reportQueueError,
-  signUp,
-  uniq,
-  type TestApp,
-  type TestUser,
-} from '../support/app.js';
+import { createTestApp, gql, reportQueueError, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { anApiKey, anOrg, type Org } from '../factories.js';
 import { QUEUES, createQueue, type Queue } from '../../src/platform/queues.js';
 import { createRedis, type Redis } from '../../src/platform/redis.js';
-import {
-  AuditScheduleService,
-  AuditService,
-  auditSchedulerId,
-  type AuditJobData,
-  type ScheduledAuditJobData,
-} from '../../src/audits/index.js';
+import { AuditService, type AuditJobData } from '../../src/audits/index.js';
+import { AuditScheduleService, auditSchedulerId, type ScheduledAuditJobData } from '../../src/schedules/index.js';
 import { ProjectService, nextAuditRunAt, previousAuditRunAt } from '../../src/projects/index.js';
 
 /**
@@ -32,7 +19,7 @@ let redis: Redis;
 let auditQueue: Queue<AuditJobData>;
 let scheduleQueue: Queue<ScheduledAuditJobData>;
 let schedules: AuditScheduleService;
-let owner: TestUser;
+let ownerOrg: Org;
 const created: string[] = [];
 
 beforeAll(async () => {
@@ -45,7 +32,7 @@ beforeAll(async () => {
   scheduleQueue = createQueue<ScheduledAuditJobData>(QUEUES.audit, redis, prefix, reportQueueError);
   const projects = new ProjectService(t.config);
   schedules = new AuditScheduleService(projects, new AuditService(t.config, projects, auditQueue), scheduleQueue);
-  owner = await signUp(t, { plan: 'ENTERPRISE' });
+  ownerOrg = await anOrg(t, { plan: 'ENTERPRISE' });
 });
 
 afterAll(async () => {
@@ -59,7 +46,7 @@ afterAll(async () => {
 
 const SCHEDULE_FIELDS = 'auditSchedule { frequency time timeZone dayOfWeek dayOfMonth nextRunAt }';
 
-async function newProject(user: TestUser = owner, auditSchedule?: Record<string, unknown>) {
+async function newProject(user: TestUser = ownerOrg.owner, auditSchedule?: Record<string, unknown>) {
   const res = await gql(
     t,
     `mutation($i: CreateProjectInput!) { createProject(input: $i) { id ${SCHEDULE_FIELDS} } }`,
@@ -71,7 +58,7 @@ async function newProject(user: TestUser = owner, auditSchedule?: Record<string,
   return res.body.data.createProject as { id: string; auditSchedule: Record<string, unknown> };
 }
 
-function setSchedule(id: string, auditSchedule: Record<string, unknown>, app = t, user = owner) {
+function setSchedule(id: string, auditSchedule: Record<string, unknown>, app = t, user = ownerOrg.owner) {
   return gql(
     app,
     `mutation($id: ID!, $i: UpdateProjectInput!) { updateProject(id: $id, input: $i) { id ${SCHEDULE_FIELDS} } }`,
@@ -132,7 +119,7 @@ describe('the schedule through GraphQL', () => {
   });
 
   it('createProject takes a schedule; deleting the project removes its scheduler', async () => {
-    const project = await newProject(owner, { frequency: 'MONTHLY', dayOfMonth: 31, time: '23:15' });
+    const project = await newProject(ownerOrg.owner, { frequency: 'MONTHLY', dayOfMonth: 31, time: '23:15' });
     expect(project.auditSchedule).toMatchObject({ frequency: 'MONTHLY', dayOfMonth: 31, timeZone: 'UTC' });
     expect((await schedulerOf(project.id))[0]).toMatchObject({ pattern: '15 23 L * *', tz: 'UTC' });
     const deleted = await gql(
@@ -140,7 +127,7 @@ describe('the schedule through GraphQL', () => {
       'mutation($id: ID!) { deleteProject(id: $id) { success } }',
       { id: project.id },
       {
-        cookie: owner.cookie,
+        cookie: ownerOrg.owner.cookie,
       },
     );
     expect(deleted.body.data.deleteProject.success).toBe(true);
@@ -161,7 +148,7 @@ describe('the schedule through GraphQL', () => {
       t,
       'mutation($id: ID!, $i: UpdateProjectInput!) { updateProject(id: $id, input: $i) { id } }',
       { id: project.id, i: { auditSchedule: input } },
-      { cookie: owner.cookie },
+      { cookie: ownerOrg.owner.cookie },
     );
     expect(res.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
     expect(JSON.stringify(res.body.errors?.[0].extensions)).toContain(path);
@@ -185,8 +172,8 @@ describe('the schedule through GraphQL', () => {
 
 describe('a scheduled run', () => {
   it('starts one audit per slot (with the plan quota of its organization); another job of it is a no-op', async () => {
-    const free = await signUp(t, { plan: 'FREE' });
-    const project = await newProject(free, { frequency: 'DAILY', time: '00:00', timeZone: 'UTC' });
+    const freeOrg = await anOrg(t, { plan: 'FREE' });
+    const project = await newProject(freeOrg.owner, { frequency: 'DAILY', time: '00:00', timeZone: 'UTC' });
     const slot = lastSlot({ frequency: 'DAILY', time: '00:00', timeZone: 'UTC' });
     const [first, second] = await Promise.all([
       schedules.runSlot(t.runtime.orm.em.fork(), project.id, slot),
@@ -230,7 +217,7 @@ describe('a scheduled run', () => {
       t,
       'query($id: ID!) { project(id: $id) { scheduledRuns(first: 5) { scheduledAt outcome reason message auditId } } }',
       { id: project.id },
-      { cookie: free.cookie },
+      { cookie: freeOrg.owner.cookie },
     );
     expect(read.body.data.project.scheduledRuns).toEqual([
       {
@@ -251,7 +238,7 @@ describe('a scheduled run', () => {
   });
 
   it('a job for a time the schedule does not run at (changed, or OFF) records and starts nothing', async () => {
-    const project = await newProject(owner, { frequency: 'DAILY', time: '06:00', timeZone: 'UTC' });
+    const project = await newProject(ownerOrg.owner, { frequency: 'DAILY', time: '06:00', timeZone: 'UTC' });
     const slot = lastSlot({ frequency: 'DAILY', time: '06:00', timeZone: 'UTC' });
     expect(await schedules.runSlot(t.runtime.orm.em.fork(), project.id, slot + 60_000)).toMatchObject({
       kind: 'IGNORED',
@@ -268,7 +255,7 @@ describe('a scheduled run', () => {
 describe('the schedule over REST', () => {
   it('Surface A: set with POST …/audit-schedule, read in the project list; bad values: 400 at the field', async () => {
     const project = await newProject();
-    const key = await createApiKey(t, owner);
+    const key = await anApiKey(ownerOrg);
     const auth = { authorization: `Bearer ${key}` };
     const set = await t.app.inject({
       method: 'POST',
@@ -319,9 +306,9 @@ describe('the schedule over REST', () => {
     expect(again.json().projects.find((p: { id: string }) => p.id === project.id).auditSchedule).toEqual(expected);
 
     // A PRO key reads the schedule and cannot change it.
-    const pro = await signUp(t, { plan: 'PRO' });
-    const proProject = await newProject(pro);
-    const proKey = await createApiKey(t, pro);
+    const proOrg = await anOrg(t, { plan: 'PRO' });
+    const proProject = await newProject(proOrg.owner);
+    const proKey = await anApiKey(proOrg);
     const refused = await t.app.inject({
       method: 'POST',
       url: `/api/v1/projects/${proProject.id}/audit-schedule`,
@@ -332,7 +319,7 @@ describe('the schedule over REST', () => {
   });
 
   it('Surface B: created with a schedule, changed with POST …/audit-schedule, shown with its runs', async () => {
-    const headers = { cookie: owner.cookie, origin: t.config.baseUrl };
+    const headers = { cookie: ownerOrg.owner.cookie, origin: t.config.baseUrl };
     const made = await t.app.inject({
       method: 'POST',
       url: '/api/projects',

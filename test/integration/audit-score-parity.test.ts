@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
+import { anApiKey, anOrg, type Org } from '../factories.js';
 import { startWorker, waitFor } from '../support/worker-process.js';
 
 const run = promisify(execFile);
@@ -96,7 +97,7 @@ async function paritySite(closedPort: number) {
 const host = `parity-${uniq()}.test`;
 let t: TestApp;
 let env: Record<string, string>;
-let user: TestUser;
+let org: Org;
 let key: string;
 
 beforeAll(async () => {
@@ -107,8 +108,8 @@ beforeAll(async () => {
     WORKER_CONCURRENCY: '1',
   };
   t = await createTestApp(env);
-  user = await signUp(t, { plan: 'ENTERPRISE' });
-  key = await createApiKey(t, user);
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
+  key = await anApiKey(org);
 });
 afterAll(() => t?.close());
 
@@ -136,14 +137,14 @@ describe('seo audit and the server compute the same scores over the same facts',
         t,
         'mutation($u: String!) { createProject(input: { url: $u }) { id } }',
         { u: url },
-        { cookie: user.cookie },
+        { cookie: org.owner.cookie },
       );
       const projectId = created.body.data.createProject.id;
       const settings = await gql(
         t,
         'mutation($id: ID!, $n: Int!) { updateProject(id: $id, input: { settings: { maxPages: $n } }) { id } }',
         { id: projectId, n: MAX_PAGES },
-        { cookie: user.cookie },
+        { cookie: org.owner.cookie },
       );
       expect(settings.body.errors).toBeUndefined();
       const started = await t.app.inject({

@@ -3,17 +3,9 @@ import { UnrecoverableError } from 'bullmq';
 import { QUEUES, createQueue, createWorker, type Queue } from '../../src/platform/queues.js';
 import { createRedis, type Redis } from '../../src/platform/redis.js';
 import { AuditSweeper, DEFAULT_MAX_RUNS, type AuditJobData } from '../../src/audits/index.js';
-import { AuditRepository } from '../../src/audits/audit.repository.js';
-import {
-  createApiKey,
-  createProject,
-  createTestApp,
-  signUp,
-  uniq,
-  type TestApp,
-  type TestUser,
-  reportQueueError,
-} from '../support/app.js';
+import { AuditResultsRepository } from '../../src/audits/audit-results.repository.js';
+import { createTestApp, uniq, type TestApp, reportQueueError } from '../support/app.js';
+import { anApiKey, anOrg, aProject, type Org } from '../factories.js';
 
 /**
  * The audit sweeper against a real BullMQ queue: audits whose job Redis lost (or whose job ended without the audit
@@ -22,7 +14,7 @@ import {
  */
 
 let t: TestApp;
-let user: TestUser;
+let org: Org;
 let key: string;
 let redis: Redis;
 let queue: Queue<AuditJobData>;
@@ -33,8 +25,8 @@ const HEARTBEAT_GRACE_MS = 3_000;
 
 beforeAll(async () => {
   t = await createTestApp({ REDIS_PREFIX: prefix });
-  user = await signUp(t, { plan: 'ENTERPRISE' });
-  key = await createApiKey(t, user);
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
+  key = await anApiKey(org);
   redis = createRedis(t.config.REDIS_URL, { name: 'sweeper-test' });
   queue = createQueue<AuditJobData>(QUEUES.audit, redis, prefix, reportQueueError);
   sweeper = new AuditSweeper(t.runtime.orm, queue, redis, {
@@ -55,7 +47,7 @@ const bearer = () => ({ authorization: `Bearer ${key}` });
 
 /** A project with an audit started through the API (its job waits in the queue). */
 async function startAudit(): Promise<{ auditId: string; jobId: string }> {
-  const project = await createProject(t, user);
+  const project = await aProject({ org });
   const res = await t.app.inject({ method: 'POST', url: `/api/v1/projects/${project.id}/audit`, headers: bearer() });
   expect(res.statusCode).toBe(202);
   return res.json();
@@ -190,7 +182,7 @@ describe('audit sweeper', () => {
 });
 
 describe('audit sweeper and the heartbeat of a running audit', () => {
-  const repo = new AuditRepository();
+  const repo = new AuditResultsRepository();
   const heartbeatOf = async (auditId: string) =>
     (await t.runtime.pool.query('SELECT heartbeat_at FROM audit WHERE id = $1', [auditId])).rows[0]
       .heartbeat_at as Date | null;

@@ -3,7 +3,8 @@ import { auditLifecycle as lifecycle, type AuditStatus } from '../../src/audits/
 import { nativeTransaction } from '../../src/platform/db/native-query.js';
 import { newId } from '../../src/platform/ids.js';
 import type { ScoreBreakdown } from '../../src/seo/scoring/index.js';
-import { createProject, createTestApp, signUp, type TestApp, type TestUser } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { anOrg, aProject, type Org } from '../factories.js';
 
 /**
  * Every transition of audit-lifecycle.ts from every status, on real PostgreSQL: the legal ones happen (true, and
@@ -12,11 +13,11 @@ import { createProject, createTestApp, signUp, type TestApp, type TestUser } fro
  */
 
 let t: TestApp;
-let user: TestUser;
+let org: Org;
 
 beforeAll(async () => {
   t = await createTestApp();
-  user = await signUp(t, { plan: 'ENTERPRISE' });
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
 });
 afterAll(() => t.close());
 
@@ -60,7 +61,7 @@ interface Row {
  * of its own.
  */
 async function auditIn(status: AuditStatus, attempts = 1): Promise<Row> {
-  const project = await createProject(t, user);
+  const project = await aProject({ org });
   const id = newId();
   const final = FINAL.includes(status);
   await t.runtime.pool.query(
@@ -129,7 +130,7 @@ async function expectRefused(before: Row, transition: Promise<boolean | unknown[
 
 describe('audit lifecycle: every transition from every status', () => {
   it('create: (none) -> QUEUED, unless the project already has a queued or running audit', async () => {
-    const project = await createProject(t, user);
+    const project = await aProject({ org });
     const id = newId();
     const created = await lifecycle.create(db(), { id, projectId: project.id, maxPages: 50, createdAt: new Date() });
     expect(created).toMatchObject({
@@ -419,7 +420,7 @@ describe('audit lifecycle: races (only one transition wins)', () => {
   });
 
   it('two requests creating an audit for the same project at once: one is created, the other gets null', async () => {
-    const project = await createProject(t, user);
+    const project = await aProject({ org });
     const results = await Promise.all(
       Array.from({ length: 4 }, () =>
         lifecycle.create(db(), { id: newId(), projectId: project.id, maxPages: 10, createdAt: new Date() }),

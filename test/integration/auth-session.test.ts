@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, sessionCookie, signUp, uniq, type TestApp } from '../support/app.js';
+import { createTestApp, sessionCookie, uniq, type TestApp } from '../support/app.js';
+import { anOrg } from '../factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -26,21 +27,21 @@ describe('sign-up, sign-in and sessions (Surface B)', () => {
   });
 
   it('sign-up creates a personal organization on DEFAULT_PLAN owned by the user', async () => {
-    const user = await signUp(t);
+    const org = await anOrg(t);
     const { rows } = await t.runtime.pool.query(
       'SELECT o.plan, m.role FROM "member" m JOIN "organization" o ON o.id = m."organizationId" WHERE m."userId" = $1',
-      [user.userId],
+      [org.owner.userId],
     );
     expect(rows).toEqual([{ plan: 'FREE', role: 'owner' }]);
   });
 
   it('sign-in issues a cookie that authenticates Surface B calls; sign-out ends it', async () => {
-    const user = await signUp(t, { plan: 'PRO' });
+    const org = await anOrg(t, { plan: 'PRO' });
     const signIn = await t.app.inject({
       method: 'POST',
       url: '/api/auth/sign-in/email',
       headers: { origin: t.config.baseUrl },
-      payload: { email: user.email, password: 'correct-horse-battery' },
+      payload: { email: org.owner.email, password: 'correct-horse-battery' },
     });
     expect(signIn.statusCode).toBe(200);
     const cookie = sessionCookie(signIn);
@@ -59,12 +60,12 @@ describe('sign-up, sign-in and sessions (Surface B)', () => {
   });
 
   it('a wrong password is refused', async () => {
-    const user = await signUp(t);
+    const org = await anOrg(t);
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/auth/sign-in/email',
       headers: { origin: t.config.baseUrl },
-      payload: { email: user.email, password: 'wrong-password-123' },
+      payload: { email: org.owner.email, password: 'wrong-password-123' },
     });
     expect(res.statusCode).toBe(401);
   });
@@ -87,18 +88,18 @@ describe('sign-up, sign-in and sessions (Surface B)', () => {
   });
 
   it('a forged or tampered cookie is not a session', async () => {
-    const user = await signUp(t, { plan: 'PRO' });
-    const tampered = user.cookie.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+    const org = await anOrg(t, { plan: 'PRO' });
+    const tampered = org.owner.cookie.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
     const res = await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: tampered } });
     expect(res.statusCode).toBe(401);
   });
 
   it('cookie-authenticated state changes from an untrusted Origin are refused', async () => {
-    const user = await signUp(t, { plan: 'ENTERPRISE' });
+    const org = await anOrg(t, { plan: 'ENTERPRISE' });
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/projects',
-      headers: { cookie: user.cookie, origin: 'https://evil.example' },
+      headers: { cookie: org.owner.cookie, origin: 'https://evil.example' },
       payload: { url: 'https://mine.example.com' },
     });
     expect(res.statusCode).toBe(403);
@@ -106,27 +107,27 @@ describe('sign-up, sign-in and sessions (Surface B)', () => {
     const ok = await t.app.inject({
       method: 'POST',
       url: '/api/projects',
-      headers: { cookie: user.cookie, origin: t.config.baseUrl },
+      headers: { cookie: org.owner.cookie, origin: t.config.baseUrl },
       payload: { url: 'https://mine.example.com' },
     });
     expect(ok.statusCode).toBe(200);
   });
 
   it('GraphQL viewer reports the session principal', async () => {
-    const user = await signUp(t);
+    const org = await anOrg(t);
     const res = await t.app.inject({
       method: 'POST',
       url: '/graphql',
-      headers: { cookie: user.cookie, 'content-type': 'application/json' },
+      headers: { cookie: org.owner.cookie, 'content-type': 'application/json' },
       payload: { query: '{ viewer { userId role via organization { id plan } } }' },
     });
     expect(res.json()).toEqual({
       data: {
         viewer: {
-          userId: user.userId,
+          userId: org.owner.userId,
           role: 'owner',
           via: 'SESSION',
-          organization: { id: user.organizationId, plan: 'FREE' },
+          organization: { id: org.id, plan: 'FREE' },
         },
       },
     });

@@ -1,14 +1,14 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditFailedError, runAuditEngine } from '../../src/audits/audit-engine.js';
 import { AuditJobRunner } from '../../src/audits/index.js';
-import { createProject, createTestApp, gql, signUp, type TestApp, type TestUser } from '../support/app.js';
+import { createTestApp, gql, type TestApp } from '../support/app.js';
+import { anOrg, aProject, type Org } from '../factories.js';
 import { SiteCrawler, type CrawledPage, type CrawlOptions } from '../../src/crawler/index.js';
 import { createPageRenderer, type PageRenderer, type RenderOutput } from '../../src/crawler/browser/index.js';
 import { createConfiguredSafeHttpClient, type SafeHttpClient } from '../../src/platform/safe-http/index.js';
-import { launchLabChromium } from '../../src/technical/index.js';
+import { launchChromium } from '../../src/platform/chromium.js';
 import { startFixtureSite, type RunningSite } from '../fixtures/sites/fixture-server.js';
 import {
   FIXTURE_CRAWL_OPTIONS,
@@ -19,6 +19,7 @@ import {
 } from '../fixtures/sites/audit-harness.js';
 // The browser of rendering mode, as the README sets it up (RENDER_CHROMIUM_PATH).
 import { RENDER_CHROMIUM as CHROMIUM } from '../support/chromium.js';
+import { describeWithChromium } from '../support/chromium-suite.js';
 
 const HOST = 'spa.test';
 
@@ -103,7 +104,7 @@ async function crawl(
 
 const pathOf = (url: string) => new URL(url).pathname;
 
-describe.skipIf(!existsSync(CHROMIUM))('browser rendering mode (headless Chromium through the safe client)', () => {
+describeWithChromium(CHROMIUM)('browser rendering mode (headless Chromium through the safe client)', () => {
   let site: RunningSite;
   let client: SafeHttpClient;
   let renderer: PageRenderer;
@@ -288,7 +289,7 @@ fetch('http://[::ffff:127.0.0.2]:${refused.port}/mapped').catch(() => {});
     });
 
     it('belt and braces: the browser has no network of its own, should a request escape routing', async () => {
-      const browser = await launchLabChromium(CHROMIUM, undefined, { offline: true });
+      const browser = await launchChromium(CHROMIUM, undefined, { offline: true });
       try {
         const page = await browser.newPage();
         for (const url of [`http://127.0.0.2:${refused.port}/direct`, evil.url('/a')])
@@ -383,7 +384,7 @@ fetch('http://[::ffff:127.0.0.2]:${refused.port}/mapped').catch(() => {});
   });
 });
 
-describe.skipIf(!existsSync(CHROMIUM))("politeness: a rendered page's requests to the site share the crawl's", () => {
+describeWithChromium(CHROMIUM)("politeness: a rendered page's requests to the site share the crawl's", () => {
   let site: RunningSite;
   let client: SafeHttpClient;
   let renderer: PageRenderer;
@@ -455,9 +456,9 @@ describe.skipIf(!existsSync(CHROMIUM))("politeness: a rendered page's requests t
   });
 });
 
-describe.skipIf(!existsSync(CHROMIUM))('browser rendering in the audit worker (project setting renderingMode)', () => {
+describeWithChromium(CHROMIUM)('browser rendering in the audit worker (project setting renderingMode)', () => {
   let t: TestApp;
-  let user: TestUser;
+  let org: Org;
   let site: RunningSite;
   let client: SafeHttpClient;
 
@@ -475,7 +476,7 @@ describe.skipIf(!existsSync(CHROMIUM))('browser rendering in the audit worker (p
       SAFE_HTTP_ALLOW: '127.0.0.1/32',
       SAFE_HTTP_RESOLVE: 'no-browser.test=127.0.0.1,worker-spa.test=127.0.0.1',
     });
-    user = await signUp(t, { plan: 'ENTERPRISE' });
+    org = await anOrg(t, { plan: 'ENTERPRISE' });
     client = createConfiguredSafeHttpClient(t.config);
   });
 
@@ -487,7 +488,7 @@ describe.skipIf(!existsSync(CHROMIUM))('browser rendering in the audit worker (p
 
   /** A queued audit of a project whose settings say browser rendering. */
   const browserAudit = async (host: string): Promise<string> => {
-    const project = await createProject(t, user, `http://${host}:${site.port}/`);
+    const project = await aProject({ org, url: `http://${host}:${site.port}/` });
     await t.runtime.pool.query(
       `UPDATE project SET settings = coalesce(settings, '{}'::jsonb) || '{"renderingMode":"browser"}' WHERE id = $1`,
       [project.id],
@@ -496,7 +497,7 @@ describe.skipIf(!existsSync(CHROMIUM))('browser rendering in the audit worker (p
       t,
       'mutation($p: ID!) { startAudit(projectId: $p) { auditId } }',
       { p: project.id },
-      { cookie: user.cookie, origin: t.config.baseUrl },
+      { cookie: org.owner.cookie, origin: t.config.baseUrl },
     );
     return started.body.data.startAudit.auditId as string;
   };
@@ -548,7 +549,7 @@ describe.skipIf(!existsSync(CHROMIUM))('browser rendering in the audit worker (p
   });
 });
 
-describe.skipIf(!existsSync(CHROMIUM))('settling: what a page brings in after load is in the snapshot', () => {
+describeWithChromium(CHROMIUM)('settling: what a page brings in after load is in the snapshot', () => {
   let site: RunningSite;
   let client: SafeHttpClient;
   let renderer: PageRenderer;

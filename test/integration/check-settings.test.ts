@@ -2,26 +2,18 @@
  * Per-project check settings (issue 28 item 6): Project.checkSettings, setCheckSetting / resetCheckSetting (write
  * access, tenant isolation, clear refusals) and what an audit does with them: a disabled check is not reported and
  * costs nothing; an overridden severity is the issue's and is costed as that severity. The expected scores are
- * computed here from the formula README "Scores" documents, from the costs of the same site audited without settings.
+ * computed here from the formula docs/scores.md documents, from the costs of the same site audited without settings.
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditJobRunner } from '../../src/audits/index.js';
 import { CHECK_CATALOG } from '../../src/seo/checks/index.js';
 import { createConfiguredSafeHttpClient, type SafeHttpClient } from '../../src/platform/safe-http/index.js';
-import {
-  createApiKey,
-  createProject,
-  createTestApp,
-  gql,
-  signUp,
-  uniq,
-  type TestApp,
-  type TestUser,
-} from '../support/app.js';
+import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
+import { anApiKey, anOrg, aProject, type Org } from '../factories.js';
 
 let t: TestApp;
-let user: TestUser;
+let org: Org;
 let client: SafeHttpClient;
 let server: http.Server;
 let port = 0;
@@ -30,7 +22,7 @@ const host = `check-settings-${uniq()}.test`;
 /** Four pages linked in a ring; pages 0 and 2 have a meta description, 1 and 3 have none. */
 beforeAll(async () => {
   t = await createTestApp({ SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: `${host}=127.0.0.1` });
-  user = await signUp(t, { plan: 'ENTERPRISE' });
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
   client = createConfiguredSafeHttpClient(t.config);
   server = http.createServer((req, res) => {
     if (req.url === '/robots.txt') return res.end('User-agent: *\nAllow: /\n');
@@ -68,8 +60,8 @@ const RESET =
 
 describe('check settings through GraphQL', () => {
   it('lists every catalog check; sets, reads back and resets an override', async () => {
-    const { id } = await createProject(t, user);
-    const before = await gql(t, SETTINGS, { id }, { cookie: user.cookie });
+    const { id } = await aProject({ org });
+    const before = await gql(t, SETTINGS, { id }, { cookie: org.owner.cookie });
     const list = before.body.data.project.checkSettings as { code: string; overridden: boolean }[];
     expect(list.map((c) => c.code)).toEqual(CHECK_CATALOG.map((c) => c.code));
     expect(list.every((c) => !c.overridden)).toBe(true);
@@ -78,7 +70,7 @@ describe('check settings through GraphQL', () => {
       t,
       SET,
       { p: id, i: { code: 'META_TITLE_TOO_LONG', severity: 'NOTICE' } },
-      { cookie: user.cookie },
+      { cookie: org.owner.cookie },
     );
     expect(set.body.data.setCheckSetting).toEqual({
       code: 'META_TITLE_TOO_LONG',
@@ -87,15 +79,15 @@ describe('check settings through GraphQL', () => {
       enabled: true,
       overridden: true,
     });
-    const off = await gql(t, SET, { p: id, i: { code: 'PERF_LCP', enabled: false } }, { cookie: user.cookie });
+    const off = await gql(t, SET, { p: id, i: { code: 'PERF_LCP', enabled: false } }, { cookie: org.owner.cookie });
     expect(off.body.data.setCheckSetting).toMatchObject({ enabled: false, overridden: true });
-    const after = await gql(t, SETTINGS, { id }, { cookie: user.cookie });
+    const after = await gql(t, SETTINGS, { id }, { cookie: org.owner.cookie });
     const overridden = after.body.data.project.checkSettings.filter((c: { overridden: boolean }) => c.overridden);
     expect(overridden.map((c: { code: string }) => c.code)).toEqual(['META_TITLE_TOO_LONG', 'PERF_LCP']);
 
     // Setting the catalog's own values, or resetting, leaves no row behind.
-    await gql(t, SET, { p: id, i: { code: 'META_TITLE_TOO_LONG', severity: 'WARNING' } }, { cookie: user.cookie });
-    const reset = await gql(t, RESET, { p: id, c: 'PERF_LCP' }, { cookie: user.cookie });
+    await gql(t, SET, { p: id, i: { code: 'META_TITLE_TOO_LONG', severity: 'WARNING' } }, { cookie: org.owner.cookie });
+    const reset = await gql(t, RESET, { p: id, c: 'PERF_LCP' }, { cookie: org.owner.cookie });
     expect(reset.body.data.resetCheckSetting).toEqual({ code: 'PERF_LCP', enabled: true, overridden: false });
     const { rows } = await t.runtime.pool.query(
       'SELECT count(*)::int AS n FROM project_check_setting WHERE project_id = $1',
@@ -105,44 +97,54 @@ describe('check settings through GraphQL', () => {
   });
 
   it('refuses an unknown code and a banded severity with BAD_USER_INPUT and a clear message', async () => {
-    const { id } = await createProject(t, user);
-    const unknown = await gql(t, SET, { p: id, i: { code: 'NOT_A_CHECK', enabled: false } }, { cookie: user.cookie });
+    const { id } = await aProject({ org });
+    const unknown = await gql(
+      t,
+      SET,
+      { p: id, i: { code: 'NOT_A_CHECK', enabled: false } },
+      { cookie: org.owner.cookie },
+    );
     expect(unknown.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
     expect(unknown.body.errors?.[0].message).toMatch(/Unknown check code "NOT_A_CHECK"/);
-    const banded = await gql(t, SET, { p: id, i: { code: 'PERF_CLS', severity: 'NOTICE' } }, { cookie: user.cookie });
+    const banded = await gql(
+      t,
+      SET,
+      { p: id, i: { code: 'PERF_CLS', severity: 'NOTICE' } },
+      { cookie: org.owner.cookie },
+    );
     expect(banded.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
     expect(banded.body.errors?.[0].message).toMatch(/banded check.*cannot be overridden/);
-    const resetUnknown = await gql(t, RESET, { p: id, c: 'NOPE' }, { cookie: user.cookie });
+    const resetUnknown = await gql(t, RESET, { p: id, c: 'NOPE' }, { cookie: org.owner.cookie });
     expect(resetUnknown.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
     const badEnum = await gql(
       t,
       SET,
       { p: id, i: { code: 'META_TITLE_TOO_LONG', severity: 'HUGE' } },
-      { cookie: user.cookie },
+      { cookie: org.owner.cookie },
     );
     expect(badEnum.body.errors?.length).toBeGreaterThan(0);
     expect(badEnum.status).toBeLessThan(500);
   });
 
   it("another organization's project is NOT_FOUND; anonymous UNAUTHENTICATED; a read-only key FORBIDDEN", async () => {
-    const { id } = await createProject(t, user);
-    const other = await signUp(t, { plan: 'ENTERPRISE' });
+    const { id } = await aProject({ org });
+    const otherOrg = await anOrg(t, { plan: 'ENTERPRISE' });
     const set = await gql(
       t,
       SET,
       { p: id, i: { code: 'META_TITLE_TOO_LONG', enabled: false } },
-      { cookie: other.cookie },
+      { cookie: otherOrg.owner.cookie },
     );
     expect(set.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
-    const reset = await gql(t, RESET, { p: id, c: 'META_TITLE_TOO_LONG' }, { cookie: other.cookie });
+    const reset = await gql(t, RESET, { p: id, c: 'META_TITLE_TOO_LONG' }, { cookie: otherOrg.owner.cookie });
     expect(reset.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
-    const read = await gql(t, SETTINGS, { id }, { cookie: other.cookie });
+    const read = await gql(t, SETTINGS, { id }, { cookie: otherOrg.owner.cookie });
     expect(read.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
     const anonymous = await gql(t, SET, { p: id, i: { code: 'META_TITLE_TOO_LONG', enabled: false } });
     expect(anonymous.body.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
-    const pro = await signUp(t, { plan: 'PRO' });
-    const proProject = await createProject(t, pro);
-    const key = await createApiKey(t, pro);
+    const proOrg = await anOrg(t, { plan: 'PRO' });
+    const proProject = await aProject({ org: proOrg });
+    const key = await anApiKey(proOrg);
     const viaKey = await gql(
       t,
       SET,
@@ -179,7 +181,7 @@ async function runAudit(projectId: string) {
     t,
     'mutation($p: ID!) { startAudit(projectId: $p) { auditId } }',
     { p: projectId },
-    { cookie: user.cookie, origin: t.config.baseUrl },
+    { cookie: org.owner.cookie, origin: t.config.baseUrl },
   );
   const auditId = started.body.data.startAudit.auditId as string;
   const runner = new AuditJobRunner(t.runtime.orm, client, t.config, t.runtime.logger);
@@ -200,7 +202,7 @@ async function runAudit(projectId: string) {
   return { auditId, audit, breakdown: audit.score_breakdown as Breakdown, issues, occurrences };
 }
 
-// The formula as README "Scores" documents it (written out here, not imported).
+// The formula as docs/scores.md documents it (written out here, not imported).
 const PAGE_WEIGHT: Record<string, number> = { CRITICAL: 1, WARNING: 0.3, NOTICE: 0.03 };
 const CATEGORY_WEIGHT: Record<string, number> = { META: 20, CONTENT: 20, LINKS: 20, TECHNICAL: 25, PERFORMANCE: 15 };
 const round = (x: number) => Math.round(x + 1e-9);
@@ -208,7 +210,7 @@ const round = (x: number) => Math.round(x + 1e-9);
 describe('an audit with check settings', () => {
   it('drops a disabled check and uses an overridden severity for the issue and the score', async () => {
     const url = `http://${host}:${port}/`;
-    const { id } = await createProject(t, user, url);
+    const { id } = await aProject({ org, url: url });
     const base = await runAudit(id);
     // The site as it is: over http every page shows TECH_HTTP_PAGE ("No HTTPS", a WARNING charged once for the site,
     // never in health); pages 1 and 3 lack a description.
@@ -222,12 +224,12 @@ describe('an audit with check settings', () => {
     expect(base.breakdown.blockers).toEqual([]);
     expect(base.breakdown.overrides).toBeUndefined();
 
-    await gql(t, SET, { p: id, i: { code: 'TECH_HTTP_PAGE', enabled: false } }, { cookie: user.cookie });
+    await gql(t, SET, { p: id, i: { code: 'TECH_HTTP_PAGE', enabled: false } }, { cookie: org.owner.cookie });
     await gql(
       t,
       SET,
       { p: id, i: { code: 'META_DESCRIPTION_MISSING', severity: 'CRITICAL' } },
-      { cookie: user.cookie },
+      { cookie: org.owner.cookie },
     );
     const next = await runAudit(id);
 
@@ -279,7 +281,7 @@ describe('an audit with check settings', () => {
     expect(next.audit.overall_score).toBeLessThan(base.audit.overall_score);
 
     // A later change leaves the past audit's record alone.
-    await gql(t, RESET, { p: id, c: 'TECH_HTTP_PAGE' }, { cookie: user.cookie });
+    await gql(t, RESET, { p: id, c: 'TECH_HTTP_PAGE' }, { cookie: org.owner.cookie });
     const again = await t.runtime.pool.query('SELECT score_breakdown FROM audit WHERE id = $1', [next.auditId]);
     expect(again.rows[0].score_breakdown.overrides).toHaveLength(2);
   });
@@ -356,7 +358,7 @@ describe('the comparison of two audits of an edited site', () => {
   type Node = { code: string; url: string };
 
   async function compare(projectId: string) {
-    const res = await gql(t, COMPARISON, { p: projectId }, { cookie: user.cookie });
+    const res = await gql(t, COMPARISON, { p: projectId }, { cookie: org.owner.cookie });
     expect(res.body.errors).toBeUndefined();
     const c = res.body.data.auditComparison;
     // Every tab's count is its rows, and the per-code counts add up to it; changed URLs are one row each.
@@ -388,11 +390,11 @@ describe('the comparison of two audits of an edited site', () => {
   afterAll(() => new Promise((r) => edited.close(r)));
 
   it('sorts what vanished into fixed, gone with its page and not checked; new is new; counts equal rows', async () => {
-    const { id } = await createProject(t, user, `${origin}/`);
+    const { id } = await aProject({ org, url: `${origin}/` });
     routes = BEFORE;
     await runAudit(id);
     routes = AFTER;
-    await gql(t, SET, { p: id, i: { code: 'META_OPEN_GRAPH_MISSING', enabled: false } }, { cookie: user.cookie });
+    await gql(t, SET, { p: id, i: { code: 'META_OPEN_GRAPH_MISSING', enabled: false } }, { cookie: org.owner.cookie });
     await runAudit(id);
     const { c, at } = await compare(id);
 
@@ -427,10 +429,10 @@ describe('the comparison of two audits of an edited site', () => {
   });
 
   it('row 19: a check switched off on an unchanged site: same overall on both, "not checked", 0 fixed', async () => {
-    const { id } = await createProject(t, user, `${origin}/?row=19`);
+    const { id } = await aProject({ org, url: `${origin}/?row=19` });
     routes = { ...BEFORE, '/?row=19': BEFORE['/'] };
     const first = await runAudit(id);
-    await gql(t, SET, { p: id, i: { code: 'META_OPEN_GRAPH_MISSING', enabled: false } }, { cookie: user.cookie });
+    await gql(t, SET, { p: id, i: { code: 'META_OPEN_GRAPH_MISSING', enabled: false } }, { cookie: org.owner.cookie });
     const second = await runAudit(id);
     // The stored scores differ (the second audit did not charge the check)...
     expect(second.breakdown.costs.map((x) => x.code)).not.toContain('META_OPEN_GRAPH_MISSING');
@@ -449,7 +451,7 @@ describe('the comparison of two audits of an edited site', () => {
       `query($id: ID!) { project(id: $id) { scoreChange scoreChangeWithheld }
         audits(projectId: $id, first: 2) { nodes { settingChanges { code change } } } }`,
       { id },
-      { cookie: user.cookie },
+      { cookie: org.owner.cookie },
     );
     expect(project.body.data.project).toEqual({ scoreChange: null, scoreChangeWithheld: true });
     expect(project.body.data.audits.nodes.map((a: { settingChanges: unknown }) => a.settingChanges)).toEqual([

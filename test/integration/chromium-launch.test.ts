@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { launchLabChromium, type ChromiumLaunchOptions } from '../../src/technical/index.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+import { launchChromium, type ChromiumLaunchOptions } from '../../src/platform/chromium.js';
 import { RENDER_CHROMIUM } from '../support/chromium.js';
+import { describeWithChromium } from '../support/chromium-suite.js';
 
 /** The --disable-features each renderer process below this one was started with (what the browser enforces). */
 function rendererDisabledFeatures(): Set<string>[] {
@@ -33,7 +34,7 @@ function rendererDisabledFeatures(): Set<string>[] {
 }
 
 async function disabledIn(launch?: ChromiumLaunchOptions): Promise<Set<string>> {
-  const browser = await launchLabChromium(RENDER_CHROMIUM, undefined, launch);
+  const browser = await launchChromium(RENDER_CHROMIUM, undefined, launch);
   try {
     const page = await browser.newPage();
     await page.setContent('<p>renderer</p>');
@@ -45,7 +46,7 @@ async function disabledIn(launch?: ChromiumLaunchOptions): Promise<Set<string>> 
   }
 }
 
-describe.skipIf(!existsSync(RENDER_CHROMIUM))('launching Chromium with a feature disabled', () => {
+describeWithChromium(RENDER_CHROMIUM)('launching Chromium with a feature disabled', () => {
   it('keeps every feature Playwright disables: Chromium takes only the last --disable-features', async () => {
     const playwrights = await disabledIn();
     expect(playwrights.has('HttpsUpgrades')).toBe(true);

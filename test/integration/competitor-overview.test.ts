@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RankCheckRunner } from '../../src/keywords/index.js';
 import type { SerpProvider, SerpQuery, SerpResult } from '../../src/serp/index.js';
-import { createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { createTestApp, gql, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { anOrg, type Org } from '../factories.js';
 
 /**
  * The project against its competitors, from real rank checks: the rank runner stores the SERP snapshots a
@@ -29,12 +30,12 @@ const provider: SerpProvider = {
 };
 
 let t: TestApp;
-let user: TestUser;
+let org: Org;
 let projectId: string;
 let runner: RankCheckRunner;
 const keywordIds: Record<string, string> = {};
 
-const q = (query: string, variables: Record<string, unknown>, who: TestUser = user) =>
+const q = (query: string, variables: Record<string, unknown>, who: TestUser = org.owner) =>
   gql(t, query, variables, { cookie: who.cookie });
 const OVERVIEW = `query($p: ID!, $d: Int) { competitorOverview(projectId: $p, days: $d) {
   serpProvider keywordsTracked keywordsChecked
@@ -48,7 +49,7 @@ const serp = (...top: (string | null)[]) =>
 
 beforeAll(async () => {
   t = await createTestApp({ SAFE_HTTP_ALLOW: '127.0.0.1/32', SAFE_HTTP_RESOLVE: `${rival}=127.0.0.1` });
-  user = await signUp(t, { plan: 'ENTERPRISE' });
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
   const created = await q('mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }', {
     i: { url: `https://${mine}/` },
   });
@@ -164,8 +165,8 @@ describe('competitorOverview', () => {
   it('refuses a bad window and hides another organization’s project', async () => {
     const bad = await q(OVERVIEW, { p: projectId, d: 366 });
     expect(bad.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
-    const stranger = await signUp(t, { plan: 'ENTERPRISE' });
-    const hidden = await q(OVERVIEW, { p: projectId }, stranger);
+    const strangerOrg = await anOrg(t, { plan: 'ENTERPRISE' });
+    const hidden = await q(OVERVIEW, { p: projectId }, strangerOrg.owner);
     expect(hidden.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });
 });

@@ -5,10 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditJobRunner } from '../../src/audits/index.js';
-import { CrawlLoginService } from '../../src/crawler/index.js';
+import { CrawlLoginService } from '../../src/projects/index.js';
 import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/index.js';
 import { formLoginFor, startMemberSite, startOtherHost, type LoginHost } from '../support/crawl-login-site.js';
-import { createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
+import { anOrg, type Org } from '../factories.js';
 
 const SECRETS = {
   username: 'log-user-4f3e2d',
@@ -20,7 +21,7 @@ const SECRETS = {
 };
 
 let t: TestApp;
-let user: TestUser;
+let org: Org;
 let site: Awaited<ReturnType<typeof startMemberSite>>;
 let other: LoginHost;
 let projectId: string;
@@ -36,11 +37,11 @@ beforeAll(async () => {
     SAFE_HTTP_RESOLVE: `${memberHost}=127.0.0.1,${otherHost}=127.0.0.1`,
     CRAWL_SECRET_KEY: 'crawl-login-test-key-0123456789abcdef',
   });
-  user = await signUp(t, { plan: 'ENTERPRISE' });
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
   const created = await t.app.inject({
     method: 'POST',
     url: '/api/projects',
-    headers: { cookie: user.cookie, origin: t.config.baseUrl },
+    headers: { cookie: org.owner.cookie, origin: t.config.baseUrl },
     payload: { url: `${site.origin}/` },
   });
   projectId = created.json().project.id as string;
@@ -56,7 +57,7 @@ async function audit(): Promise<string> {
   const started = await t.app.inject({
     method: 'POST',
     url: `/api/projects/${projectId}/audit`,
-    headers: { cookie: user.cookie, origin: t.config.baseUrl },
+    headers: { cookie: org.owner.cookie, origin: t.config.baseUrl },
   });
   const client = createConfiguredSafeHttpClient(t.config);
   try {
@@ -74,7 +75,7 @@ const setLogin = (input: Record<string, unknown>) =>
     t,
     'mutation($p: ID!, $i: CrawlLoginInput!) { setCrawlLogin(projectId: $p, input: $i) { id } }',
     { p: projectId, i: input },
-    { cookie: user.cookie },
+    { cookie: org.owner.cookie },
   );
 
 describe('crawl login secrets and the logs', () => {

@@ -6,10 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CrawlLoginFailure, CrawlLoginService, crawlLoginBox } from '../../src/crawler/index.js';
+import { CrawlLoginFailure } from '../../src/crawler/index.js';
+import { CrawlLoginService, crawlLoginBox } from '../../src/projects/index.js';
 import { MIGRATIONS } from '../../src/platform/db/migrations/index.js';
 import { createOrm, dropDatabase, ensureDatabase, migrateUp } from '../../src/platform/db/orm.js';
-import { createProject, createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
+import { anOrg, aProject, type Org } from '../factories.js';
 
 /**
  * The key the app seals with and the one this test rotates to. Rotations here name their projects: the test database is
@@ -19,11 +21,11 @@ const OLD_KEY = 'crawl-login-test-key-0123456789abcdef';
 const NEW_KEY = 'crawl-login-rotated-key-fedcba9876543210';
 
 let t: TestApp;
-let user: TestUser;
+let org: Org;
 
 beforeAll(async () => {
   t = await createTestApp({ CRAWL_SECRET_KEY: OLD_KEY });
-  user = await signUp(t, { plan: 'ENTERPRISE' });
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
 });
 afterAll(() => t?.close());
 
@@ -32,15 +34,15 @@ const setBearer = async (projectId: string, token: string) => {
     t,
     'mutation($p: ID!, $i: CrawlLoginInput!) { setCrawlLogin(projectId: $p, input: $i) { id } }',
     { p: projectId, i: { kind: 'BEARER', token } },
-    { cookie: user.cookie },
+    { cookie: org.owner.cookie },
   );
   expect(res.body.errors).toBeUndefined();
 };
 
 describe('seo secrets rotate-crawl-key', () => {
   it('re-seals every login: it opens with the new key after the rotation, not before', async () => {
-    const a = await createProject(t, user);
-    const b = await createProject(t, user);
+    const a = await aProject({ org });
+    const b = await aProject({ org });
     await setBearer(a.id, 'token-of-project-a');
     await setBearer(b.id, 'token-of-project-b');
     const before = new CrawlLoginService({ CRAWL_SECRET_KEY: OLD_KEY, authSecret: 'unused' });
@@ -69,8 +71,8 @@ describe('seo secrets rotate-crawl-key', () => {
   });
 
   it('a login sealed with neither key stops the rotation and nothing is changed', async () => {
-    const stray = await createProject(t, user);
-    const kept = await createProject(t, user);
+    const stray = await aProject({ org });
+    const kept = await aProject({ org });
     await setBearer(kept.id, 'token-of-kept');
     const strayBox = crawlLoginBox('some-third-key-that-nobody-gave-0000');
     await t.runtime.pool.query(

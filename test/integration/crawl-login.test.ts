@@ -5,11 +5,10 @@
  * secrets are write-only through GraphQL and REST, stored sealed, and another organization cannot touch them.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AuditJobRunner } from '../../src/audits/index.js';
 import { CompetitorProfileRunner } from '../../src/competitors/index.js';
-import { CrawlLoginService, crawlKeyMaterial, crawlLoginBox } from '../../src/crawler/index.js';
+import { CrawlLoginService, crawlKeyMaterial, crawlLoginBox } from '../../src/projects/index.js';
 import { createConfiguredSafeHttpClient, type SafeHttpClient } from '../../src/platform/safe-http/index.js';
 import {
   credentialHeaders,
@@ -21,6 +20,7 @@ import {
 } from '../support/crawl-login-site.js';
 import { createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
 import { RENDER_CHROMIUM } from '../support/chromium.js';
+import { describeWithChromium, itWithChromium } from '../support/chromium-suite.js';
 
 export const CRAWL_TEST_KEY = 'crawl-login-test-key-0123456789abcdef';
 
@@ -220,7 +220,7 @@ describe('a competitor fetch', () => {
   });
 });
 
-describe.skipIf(!existsSync(RENDER_CHROMIUM))('a login crawl in browser rendering mode', () => {
+describeWithChromium(RENDER_CHROMIUM)('a login crawl in browser rendering mode', () => {
   it("the page's own requests carry the credentials to the project's host only, never elsewhere", async () => {
     expect((await setLogin(formLoginFor(site, SECRETS.username, SECRETS.password))).body.errors).toBeUndefined();
     const renderingMode = (mode: string) =>
@@ -596,10 +596,12 @@ describe('a login bound to where it was set for (issue 47)', () => {
   };
   const modes = [
     { mode: 'html', config: {} },
-    ...(existsSync(RENDER_CHROMIUM) ? [{ mode: 'browser', config: { RENDER_CHROMIUM_PATH: RENDER_CHROMIUM } }] : []),
+    { mode: 'browser', config: { RENDER_CHROMIUM_PATH: RENDER_CHROMIUM } },
   ];
   for (const { mode, config } of modes) {
-    it(`${mode} mode: a crawl of another host with the login open sends it nothing (send-time check)`, async () => {
+    const test: (name: string, body: () => Promise<void>) => void =
+      mode === 'browser' ? itWithChromium(RENDER_CHROMIUM) : it;
+    test(`${mode} mode: a crawl of another host with the login open sends it nothing (send-time check)`, async () => {
       await resetProject();
       site.setAuth({ kind: 'BEARER', token: SECRETS.token });
       await setLogin({ kind: 'BEARER', token: SECRETS.token });

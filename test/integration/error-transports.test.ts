@@ -3,16 +3,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, type ErrorCode } from '../../src/platform/errors.js';
 import { clientErrorHandler } from '../../facades/http/request-errors.js';
-import {
-  createApiKey,
-  createProject,
-  createTestApp,
-  setPlan,
-  signUp,
-  uniq,
-  type TestApp,
-  type TestUser,
-} from '../support/app.js';
+import { createTestApp, setPlan, uniq, type TestApp } from '../support/app.js';
+import { anApiKey, anOrg, aProject, type Org } from '../factories.js';
 
 /**
  * Every code of the vocabulary through every transport of the real server: the request that provokes it and the
@@ -32,19 +24,19 @@ type Row = Record<Transport, Case | string>;
 let t: TestApp; // bodies at most 4 KiB
 let limited: TestApp; // one failed authentication per minute per IP
 let quota: TestApp; // one project per ENTERPRISE organization
-let user: TestUser;
-let freeUser: TestUser;
+let org: Org;
+let freeOrg: Org;
 let key: string;
 let freeKey: string;
 beforeAll(async () => {
   t = await createTestApp({ BODY_LIMIT_BYTES: '4096' });
   limited = await createTestApp({ AUTH_FAILURES_PER_MINUTE: '1' });
   quota = await createTestApp({ PLAN_QUOTAS: JSON.stringify({ ENTERPRISE: { projects: 1 } }) });
-  user = await signUp(t, { plan: 'ENTERPRISE' });
-  key = await createApiKey(t, user);
-  freeUser = await signUp(t, { plan: 'ENTERPRISE' });
-  await setPlan(t, freeUser.organizationId, 'FREE');
-  freeKey = await createApiKey(t, freeUser);
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
+  key = await anApiKey(org);
+  freeOrg = await anOrg(t, { plan: 'ENTERPRISE' });
+  await setPlan(t, freeOrg.id, 'FREE');
+  freeKey = await anApiKey(freeOrg);
 });
 afterAll(async () => {
   await Promise.all([t?.close(), limited?.close(), quota?.close()]);
@@ -87,7 +79,7 @@ const b =
       url,
       remoteAddress,
       headers: {
-        cookie: extra.cookie ?? user.cookie,
+        cookie: extra.cookie ?? org.owner.cookie,
         origin: app().config.baseUrl,
         ...(extra.payload ? { 'content-type': 'application/json' } : {}),
         ...extra.headers,
@@ -157,7 +149,8 @@ const TABLE: Record<ErrorCode, Row> = {
       status: 403,
     },
     GRAPHQL: {
-      send: () => g(T, '{"query":"{ projects { id } }"}', { cookie: user.cookie, origin: 'https://evil.example' })(),
+      send: () =>
+        g(T, '{"query":"{ projects { id } }"}', { cookie: org.owner.cookie, origin: 'https://evil.example' })(),
       status: 403,
     },
   },
@@ -165,10 +158,10 @@ const TABLE: Record<ErrorCode, Row> = {
     A: 'Surface A creates nothing that a plan quota counts (it lists, reads and starts audits)',
     B: {
       send: async () => {
-        const owner = await signUp(quota, { plan: 'ENTERPRISE' });
-        await createProject(quota, owner);
+        const ownerOrg = await anOrg(quota, { plan: 'ENTERPRISE' });
+        await aProject({ org: ownerOrg });
         return b(Q, 'POST', '/api/projects', {
-          cookie: owner.cookie,
+          cookie: ownerOrg.owner.cookie,
           payload: '{"url":"https://second.example.org"}',
         })();
       },
@@ -177,10 +170,10 @@ const TABLE: Record<ErrorCode, Row> = {
     GRAPHQL: {
       // A field error of an executed operation: 200 with the code in extensions, as GraphQL answers every field error.
       send: async () => {
-        const owner = await signUp(quota, { plan: 'ENTERPRISE' });
-        await createProject(quota, owner);
+        const ownerOrg = await anOrg(quota, { plan: 'ENTERPRISE' });
+        await aProject({ org: ownerOrg });
         const query = 'mutation { createProject(input: { url: "https://second.example.org" }) { id } }';
-        return g(Q, JSON.stringify({ query }), { cookie: owner.cookie, origin: quota.config.baseUrl })();
+        return g(Q, JSON.stringify({ query }), { cookie: ownerOrg.owner.cookie, origin: quota.config.baseUrl })();
       },
       status: 200,
     },
@@ -384,7 +377,7 @@ describe("better-auth's routes keep better-auth's shape (its client reads it)", 
           headers: { 'content-type': contentType, origin: t.config.baseUrl },
           payload,
         });
-      const wrong = await signIn(JSON.stringify({ email: user.email, password: 'not-the-password' }));
+      const wrong = await signIn(JSON.stringify({ email: org.owner.email, password: 'not-the-password' }));
       expect(wrong.statusCode).toBe(401);
       expect(wrong.json()).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String) }));
       expect(wrong.json()).not.toHaveProperty('error');

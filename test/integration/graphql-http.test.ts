@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverAudits } from 'graphql-http';
 import { getIntrospectionQuery } from 'graphql';
-import { createTestApp, signUp, type TestApp, type TestUser } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { anOrg, type Org } from '../factories.js';
 
 let t: TestApp; // defaults, listening: the audit suite talks HTTP to it
 let small: TestApp; // GRAPHQL_MAX_DEPTH=4, GRAPHQL_MAX_COST=200
 let closed: TestApp; // GRAPHQL_INTROSPECTION=false
-let user: TestUser;
+let org: Org;
 let url: string;
 
 beforeAll(async () => {
@@ -16,7 +17,7 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}/graphql`;
   small = await createTestApp({ GRAPHQL_MAX_DEPTH: '4', GRAPHQL_MAX_COST: '200' });
   closed = await createTestApp({ GRAPHQL_INTROSPECTION: 'false' });
-  user = await signUp(t, { plan: 'ENTERPRISE' });
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
 });
 afterAll(async () => {
   await t.close();
@@ -70,7 +71,7 @@ describe('GraphQL over HTTP (graphql-http server audits)', () => {
 
   it('answers are never cacheable (Cache-Control: no-store), for data and for errors', async () => {
     const data = await post(t, '{ projects { id } }', {
-      headers: { cookie: user.cookie, 'apollo-require-preflight': '1' },
+      headers: { cookie: org.owner.cookie, 'apollo-require-preflight': '1' },
     });
     expect(data.json().data.projects).toEqual([]);
     expect(data.headers['cache-control']).toBe('no-store');
@@ -92,19 +93,22 @@ describe('GraphQL over HTTP (graphql-http server audits)', () => {
     expect(plain.json()).toEqual({ data: { __typename: 'Query' } });
     const mutation = await get('mutation { deleteProject(id: "x") { success } }');
     expect(mutation.statusCode).toBe(405);
-    const withCookie = await get('{ viewer { via } }', { cookie: user.cookie });
+    const withCookie = await get('{ viewer { via } }', { cookie: org.owner.cookie });
     expect(withCookie.statusCode).toBe(400);
     expect(withCookie.json().errors[0]).toMatchObject({
       message: expect.stringMatching(/Cross-Site Request Forgery/),
       extensions: { code: 'BAD_REQUEST' },
     });
-    const preflighted = await get('{ viewer { via } }', { cookie: user.cookie, 'apollo-require-preflight': 'true' });
+    const preflighted = await get('{ viewer { via } }', {
+      cookie: org.owner.cookie,
+      'apollo-require-preflight': 'true',
+    });
     expect(preflighted.json()).toEqual({ data: { viewer: { via: 'SESSION' } } });
     // A simple content type on POST (what a cross-site form can send) is not JSON: refused before anything runs.
     const form = await t.app.inject({
       method: 'POST',
       url: '/graphql',
-      headers: { cookie: user.cookie, 'content-type': 'text/plain' },
+      headers: { cookie: org.owner.cookie, 'content-type': 'text/plain' },
       payload: '{"query":"{ __typename }"}',
     });
     expect(form.statusCode).toBe(415);

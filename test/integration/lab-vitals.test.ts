@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crc32, deflateSync } from 'node:zlib';
@@ -8,6 +7,7 @@ import { createLabMeter, type LabMeasurement } from '../../src/technical/index.j
 import { totalBlockingTime } from '../../src/technical/lab-blocking-time.js';
 import { createLabRequestGate, isSameLabHost } from '../../src/technical/lab-request-policy.js';
 import { CHROMIUM } from '../support/chromium.js';
+import { describeWithChromium } from '../support/chromium-suite.js';
 
 const OTHER_HOST = '127.0.0.2';
 
@@ -114,7 +114,7 @@ const shutdown = (server: Server) =>
     server.close(() => resolve());
   });
 
-describe.skipIf(!existsSync(CHROMIUM))(`lab meter in real Chromium (${CHROMIUM}; suite skipped when absent)`, () => {
+describeWithChromium(CHROMIUM)(`lab meter in real Chromium (${CHROMIUM})`, () => {
   const png = noisePng(800, 400);
   const otherHits: string[] = [];
   const beacons: URLSearchParams[] = [];

@@ -3,7 +3,8 @@
  * `?api_key=` and better-auth's reset and verification tokens in every request line).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createTestApp, signUp, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { anApiKey, anOrg } from '../factories.js';
 
 let t: TestApp;
 
@@ -14,8 +15,8 @@ afterAll(() => t?.close());
 
 describe('request logs and credentials in URLs', () => {
   it('a key in the query string, a reset token in the path and a verification token are redacted', async () => {
-    const user = await signUp(t, { plan: 'ENTERPRISE' });
-    const key = await createApiKey(t, user);
+    const org = await anOrg(t, { plan: 'ENTERPRISE' });
+    const key = await anApiKey(org);
     const token = 'c0ffee'.repeat(6);
     const urls = [
       `/api/v1/projects?api_key=${key}`,

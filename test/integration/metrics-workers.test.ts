@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createTestApp, signUp, uniq, type TestApp } from '../support/app.js';
+import { createTestApp, uniq, type TestApp } from '../support/app.js';
+import { anApiKey, anOrg } from '../factories.js';
 import { startWorker, waitFor } from '../support/worker-process.js';
 import { generatedSite } from '../fixtures/sites/generated-site.js';
 
@@ -42,12 +43,12 @@ describe('metrics of worker processes', () => {
           60_000,
           100,
         );
-        const user = await signUp(t, { plan: 'ENTERPRISE' });
-        const key = await createApiKey(t, user);
+        const org = await anOrg(t, { plan: 'ENTERPRISE' });
+        const key = await anApiKey(org);
         const created = await t.app.inject({
           method: 'POST',
           url: '/api/projects',
-          headers: { cookie: user.cookie, origin: t.config.baseUrl },
+          headers: { cookie: org.owner.cookie, origin: t.config.baseUrl },
           payload: { url: `http://${host}:${port}/` },
         });
         const projectId = created.json().project.id as string;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execute, parse } from 'graphql';
-import { createApiKey, createProject, createTestApp, gql, signUp, uniq, type TestApp } from '../support/app.js';
+import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
+import { anApiKey, anOrg, aProject } from '../factories.js';
 import { SharedMetrics } from '../../src/platform/shared-metrics.js';
 import { createRedis } from '../../src/platform/redis.js';
 
@@ -14,10 +15,10 @@ afterAll(() => t.close());
 
 describe('logs, health and metrics', () => {
   it('a log capture of authenticated traffic shows no key and no cookie value', async () => {
-    const user = await signUp(t, { plan: 'ENTERPRISE' });
-    const key = await createApiKey(t, user);
+    const org = await anOrg(t, { plan: 'ENTERPRISE' });
+    const key = await anApiKey(org);
     await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } });
-    await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } });
+    await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: org.owner.cookie } });
     await t.app.inject({
       method: 'GET',
       url: '/api/v1/projects',
@@ -25,7 +26,7 @@ describe('logs, health and metrics', () => {
     });
     const all = t.logs.join('');
     expect(t.logs.length).toBeGreaterThan(5);
-    const cookieValue = user.cookie.split('=')[1];
+    const cookieValue = org.owner.cookie.split('=')[1];
     expect(all).not.toContain(key);
     expect(all).not.toContain(cookieValue);
     expect(all).not.toContain(decodeURIComponent(cookieValue).split('.')[0]);
@@ -106,13 +107,13 @@ describe('/metrics access and platform-wide series', () => {
   });
 
   it('shows queue depths, audits by status and the counters other processes add to Redis', async () => {
-    const user = await signUp(t, { plan: 'ENTERPRISE' });
-    const project = await createProject(t, user);
+    const org = await anOrg(t, { plan: 'ENTERPRISE' });
+    const project = await aProject({ org });
     const started = await gql(
       t,
       'mutation($p: ID!) { startAudit(projectId: $p) { jobId } }',
       { p: project.id },
-      { cookie: user.cookie },
+      { cookie: org.owner.cookie },
     );
     expect(started.body.errors).toBeUndefined();
     const body = (await t.app.inject({ method: 'GET', url: '/metrics', headers: scrape })).body;
@@ -213,11 +214,11 @@ describe('query count', () => {
 
   it('listing 20 projects costs the same number of SQL statements as listing 1 (no per-row lookups)', async () => {
     const count = async (n: number) => {
-      const user = await signUp(t, { plan: 'ENTERPRISE' });
-      for (let i = 0; i < n; i++) await createProject(t, user);
-      const key = await createApiKey(t, user);
+      const org = await anOrg(t, { plan: 'ENTERPRISE' });
+      for (let i = 0; i < n; i++) await aProject({ org });
+      const key = await anApiKey(org);
       await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } });
-      await lastUsedAtWritten(user.organizationId);
+      await lastUsedAtWritten(org.id);
       t.queries.length = 0;
       const res = await t.app.inject({
         method: 'GET',
@@ -234,19 +235,19 @@ describe('query count', () => {
   });
 
   it('a list selecting the counters loads them with the list, in one statement, whatever the selection', async () => {
-    const user = await signUp(t, { plan: 'ENTERPRISE' });
+    const org = await anOrg(t, { plan: 'ENTERPRISE' });
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await createProject(t, user)).id);
+    for (let i = 0; i < 3; i++) ids.push((await aProject({ org })).id);
     await t.runtime.pool.query(
       `INSERT INTO keyword (id, project_id, term, term_key, country, language, device)
        VALUES (gen_random_uuid(), $1, 'seo tools', 'seo tools', 'us', 'en', 'desktop'), ` +
         `(gen_random_uuid(), $1, 'crawler', 'crawler', 'us', 'en', 'desktop')`,
       [ids[1]],
     );
-    const key = await createApiKey(t, user);
+    const key = await anApiKey(org);
     const run = async (query: string) => {
       await gql(t, query, {}, { authorization: `Bearer ${key}` });
-      await lastUsedAtWritten(user.organizationId);
+      await lastUsedAtWritten(org.id);
       t.queries.length = 0;
       const res = await gql(t, query, {}, { authorization: `Bearer ${key}` });
       expect(res.body.errors).toBeUndefined();

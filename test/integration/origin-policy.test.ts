@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { createTestApp, uniq, type TestApp } from '../support/app.js';
+import { anOrg, type Org } from '../factories.js';
 
 /**
  * Cookie-authenticated writes (spec §5 B.2: "from an authenticated browser session or with the session token"):
@@ -7,10 +8,10 @@ import { createTestApp, signUp, uniq, type TestApp, type TestUser } from '../sup
  * served (browsers send Origin on cross-site writes, and the cookie is SameSite=Lax).
  */
 let t: TestApp;
-let user: TestUser;
+let org: Org;
 beforeAll(async () => {
   t = await createTestApp();
-  user = await signUp(t, { plan: 'ENTERPRISE' });
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
 });
 afterAll(() => t.close());
 
@@ -18,14 +19,14 @@ const rest = (headers: Record<string, string>) =>
   t.app.inject({
     method: 'POST',
     url: '/api/projects',
-    headers: { cookie: user.cookie, 'content-type': 'application/json', ...headers },
+    headers: { cookie: org.owner.cookie, 'content-type': 'application/json', ...headers },
     payload: { url: `https://origin-${uniq()}.example.com` },
   });
 const graphql = (headers: Record<string, string>) =>
   t.app.inject({
     method: 'POST',
     url: '/graphql',
-    headers: { cookie: user.cookie, 'content-type': 'application/json', ...headers },
+    headers: { cookie: org.owner.cookie, 'content-type': 'application/json', ...headers },
     payload: {
       query: 'mutation($i: CreateProjectInput!) { createProject(input: $i) { id } }',
       variables: { i: { url: `https://origin-${uniq()}.example.com` } },
@@ -60,7 +61,7 @@ describe('cookie writes and the Origin header', () => {
   it('the projects made without Origin are the user’s (the refused ones were not made)', async () => {
     const { rows } = await t.runtime.pool.query<{ n: string }>(
       `SELECT count(*) AS n FROM project WHERE organization_id = $1 AND url LIKE 'https://origin-%'`,
-      [user.organizationId],
+      [org.id],
     );
     expect(Number(rows[0].n)).toBe(4);
   });

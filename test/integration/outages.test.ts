@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createProject, createTestApp, signUp, type TestApp, type TestUser } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { anApiKey, anOrg, aProject, type Org } from '../factories.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
 
 /**
@@ -10,7 +11,7 @@ import { startTcpProxy } from '../support/tcp-proxy.js';
 
 type Proxy = Awaited<ReturnType<typeof startTcpProxy>>;
 let t: TestApp;
-let user: TestUser;
+let org: Org;
 let key: string;
 let pgProxy: Proxy;
 let redisProxy: Proxy;
@@ -46,9 +47,9 @@ beforeAll(async () => {
     REDIS_CONNECT_TIMEOUT_MS: '2000',
     PG_CONNECT_TIMEOUT_MS: '3000',
   });
-  user = await setUp(() => signUp(t, { plan: 'ENTERPRISE' }));
-  key = await setUp(() => createApiKey(t, user));
-  await setUp(() => createProject(t, user));
+  org = await setUp(() => anOrg(t, { plan: 'ENTERPRISE' }));
+  key = await setUp(() => anApiKey(org));
+  await setUp(() => aProject({ org }));
 });
 afterAll(async () => {
   await t?.close();
@@ -58,7 +59,7 @@ afterAll(async () => {
 
 const requests = {
   surfaceA: () => t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: { authorization: `Bearer ${key}` } }),
-  surfaceB: () => t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } }),
+  surfaceB: () => t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: org.owner.cookie } }),
   tool: () =>
     t.app.inject({
       method: 'POST',

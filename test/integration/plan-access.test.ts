@@ -1,15 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Plan } from '../../src/platform/config.js';
-import {
-  createApiKey,
-  createProject,
-  createTestApp,
-  gql,
-  signUp,
-  type TestApp,
-  type TestUser,
-} from '../support/app.js';
+import { createTestApp, gql, type TestApp, type TestUser } from '../support/app.js';
+import { anApiKey, anOrg, aProject } from '../factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -24,11 +17,11 @@ interface Actor {
 }
 
 async function actor(plan: Plan): Promise<Actor> {
-  const user = await signUp(t);
-  const { id } = await createProject(t, user); // the dashboard may create on every plan
-  await t.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', [plan, user.organizationId]);
-  const key = await createApiKey(t, user);
-  return { user, key, projectId: id };
+  const org = await anOrg(t);
+  const { id } = await aProject({ org }); // the dashboard may create on every plan
+  await t.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', [plan, org.id]);
+  const key = await anApiKey(org);
+  return { user: org.owner, key, projectId: id };
 }
 
 type Call = { name: string; write: boolean; run: (a: Actor) => Promise<LightMyRequestResponse> };
@@ -119,13 +112,13 @@ describe('plan access matrix (spec §5 B.4) on both surfaces', () => {
 
 describe('quotas', () => {
   it('FREE allows one project: the second is 403 PLAN_LIMIT', async () => {
-    const user = await signUp(t);
-    await createProject(t, user);
+    const org = await anOrg(t);
+    await aProject({ org });
     const res = await gql(
       t,
       'mutation { createProject(input: { url: "https://second.example.org" }) { id } }',
       {},
-      { cookie: user.cookie },
+      { cookie: org.owner.cookie },
     );
     expect(res.body.errors?.[0]).toMatchObject({
       extensions: { code: 'PLAN_LIMIT' },
@@ -136,13 +129,13 @@ describe('quotas', () => {
   it('reaching the quota on Surface B is 403 with code PLAN_LIMIT, also under concurrent creates', async () => {
     const q = await createTestApp({ PLAN_QUOTAS: JSON.stringify({ ENTERPRISE: { projects: 3 } }) });
     try {
-      const user = await signUp(q, { plan: 'ENTERPRISE' });
+      const org = await anOrg(q, { plan: 'ENTERPRISE' });
       const results = await Promise.all(
         Array.from({ length: 6 }, (_, i) =>
           q.app.inject({
             method: 'POST',
             url: '/api/projects',
-            headers: { cookie: user.cookie, origin: q.config.baseUrl },
+            headers: { cookie: org.owner.cookie, origin: q.config.baseUrl },
             payload: { url: `https://p${i}.example.org` },
           }),
         ),
@@ -205,8 +198,8 @@ describe('tenant isolation', () => {
   });
 });
 
-describe('projects end to end (exact shapes of API.md)', () => {
-  /** The additive `auditSchedule` field of a project that has none (README: Scheduled audits). */
+describe('projects end to end (exact shapes of docs/api.md)', () => {
+  /** The additive `auditSchedule` field of a project that has none (docs/audits-and-crawling.md: Scheduled audits). */
   const OFF_SCHEDULE = {
     frequency: 'OFF',
     time: '09:00',

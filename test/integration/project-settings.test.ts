@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createProject, createTestApp, gql, signUp, type TestApp } from '../support/app.js';
+import { createTestApp, gql, type TestApp } from '../support/app.js';
+import { anApiKey, anOrg, aProject } from '../factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -13,8 +14,8 @@ const UPDATE =
 
 describe('updateProject', () => {
   it('renames and changes crawl and rank settings; null clears one; audits use maxPages', async () => {
-    const user = await signUp(t, { plan: 'ENTERPRISE' });
-    const { id } = await createProject(t, user);
+    const org = await anOrg(t, { plan: 'ENTERPRISE' });
+    const { id } = await aProject({ org });
     const res = await gql(
       t,
       UPDATE,
@@ -33,7 +34,7 @@ describe('updateProject', () => {
           },
         },
       },
-      { cookie: user.cookie },
+      { cookie: org.owner.cookie },
     );
     expect(res.body.data.updateProject).toEqual({
       name: 'Shop',
@@ -47,9 +48,9 @@ describe('updateProject', () => {
         rankIncludeSubdomains: true,
       },
     });
-    const cleared = await gql(t, UPDATE, { id, i: { settings: { maxDepth: null } } }, { cookie: user.cookie });
+    const cleared = await gql(t, UPDATE, { id, i: { settings: { maxDepth: null } } }, { cookie: org.owner.cookie });
     expect(cleared.body.data.updateProject.settings).toMatchObject({ maxPages: 50, maxDepth: null });
-    const key = await createApiKey(t, user);
+    const key = await anApiKey(org);
     const started = await t.app.inject({
       method: 'POST',
       url: `/api/v1/projects/${id}/audit`,
@@ -68,21 +69,21 @@ describe('updateProject', () => {
     [{ userAgent: 'a\nb' }, 'BAD_USER_INPUT'],
     [{ maxPages: 10_001 }, 'PLAN_LIMIT'],
   ])('refuses %j with %s', async (settings, code) => {
-    const user = await signUp(t, { plan: 'ENTERPRISE' });
-    const { id } = await createProject(t, user);
-    const res = await gql(t, UPDATE, { id, i: { settings } }, { cookie: user.cookie });
+    const org = await anOrg(t, { plan: 'ENTERPRISE' });
+    const { id } = await aProject({ org });
+    const res = await gql(t, UPDATE, { id, i: { settings } }, { cookie: org.owner.cookie });
     expect(res.body.errors?.[0].extensions?.code).toBe(code);
   });
 
   it("PRO keys cannot change projects; another organization's project is NOT_FOUND", async () => {
-    const user = await signUp(t, { plan: 'ENTERPRISE' });
-    const { id } = await createProject(t, user);
-    const key = await createApiKey(t, user);
-    await t.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', ['PRO', user.organizationId]);
+    const org = await anOrg(t, { plan: 'ENTERPRISE' });
+    const { id } = await aProject({ org });
+    const key = await anApiKey(org);
+    await t.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', ['PRO', org.id]);
     const pro = await gql(t, UPDATE, { id, i: { name: 'x' } }, { authorization: `Bearer ${key}` });
     expect(pro.body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
-    const other = await signUp(t, { plan: 'ENTERPRISE' });
-    const res = await gql(t, UPDATE, { id, i: { name: 'x' } }, { cookie: other.cookie });
+    const otherOrg = await anOrg(t, { plan: 'ENTERPRISE' });
+    const res = await gql(t, UPDATE, { id, i: { name: 'x' } }, { cookie: otherOrg.owner.cookie });
     expect(res.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });
 });
@@ -93,8 +94,8 @@ const SCOPE =
 
 describe('updateProject: crawl scope and rendering', () => {
   it('stores and returns scope and rendering settings; null clears one; the audit crawl options follow', async () => {
-    const user = await signUp(t, { plan: 'ENTERPRISE' });
-    const { id, url } = await createProject(t, user);
+    const org = await anOrg(t, { plan: 'ENTERPRISE' });
+    const { id, url } = await aProject({ org });
     const host = new URL(url).host;
     const settings = {
       renderingMode: 'BROWSER',
@@ -106,7 +107,7 @@ describe('updateProject: crawl scope and rendering', () => {
       queryParameters: 'DROP_LISTED',
       droppedParameters: ['utm_source', 'sid'],
     };
-    const res = await gql(t, SCOPE, { id, i: { settings } }, { cookie: user.cookie });
+    const res = await gql(t, SCOPE, { id, i: { settings } }, { cookie: org.owner.cookie });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.updateProject.settings).toEqual({
       ...settings,
@@ -135,7 +136,7 @@ describe('updateProject: crawl scope and rendering', () => {
       t,
       SCOPE,
       { id, i: { settings: { listMode: null, startUrls: null, crawlSubdomains: null, includePatterns: null } } },
-      { cookie: user.cookie },
+      { cookie: org.owner.cookie },
     );
     expect(cleared.body.data.updateProject.settings).toMatchObject({
       listMode: null,
@@ -218,9 +219,9 @@ describe('updateProject: crawl scope and rendering', () => {
     ['a bad parameter name', () => ({ droppedParameters: ['a=b'] }), 'settings.droppedParameters', /parameter name/],
   ];
   it.each(refusals)('refuses %s, naming the field', async (_name, make, path, message) => {
-    const user = await signUp(t, { plan: 'ENTERPRISE' });
-    const { id, url } = await createProject(t, user);
-    const res = await gql(t, SCOPE, { id, i: { settings: make(new URL(url).host) } }, { cookie: user.cookie });
+    const org = await anOrg(t, { plan: 'ENTERPRISE' });
+    const { id, url } = await aProject({ org });
+    const res = await gql(t, SCOPE, { id, i: { settings: make(new URL(url).host) } }, { cookie: org.owner.cookie });
     const error = res.body.errors?.[0];
     expect(error?.extensions?.code).toBe('BAD_USER_INPUT');
     const detail = (error?.extensions as { details?: { path: string }[] } | undefined)?.details ?? [];
@@ -232,13 +233,13 @@ describe('updateProject: crawl scope and rendering', () => {
   });
 
   it('refuses more list URLs than the plan audits pages, and an enum value it does not know', async () => {
-    const user = await signUp(t, { plan: 'FREE' });
-    const { id, url } = await createProject(t, user);
+    const org = await anOrg(t, { plan: 'FREE' });
+    const { id, url } = await aProject({ org });
     const many = Array.from({ length: 1001 }, (_, i) => `${url.replace(/\/$/, '')}/p${i}`);
-    const res = await gql(t, SCOPE, { id, i: { settings: { startUrls: many } } }, { cookie: user.cookie });
+    const res = await gql(t, SCOPE, { id, i: { settings: { startUrls: many } } }, { cookie: org.owner.cookie });
     expect(res.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
     expect(res.body.errors?.[0].message).toMatch(/at most \d+ entries/);
-    const bad = await gql(t, SCOPE, { id, i: { settings: { listMode: 'ALL' } } }, { cookie: user.cookie });
+    const bad = await gql(t, SCOPE, { id, i: { settings: { listMode: 'ALL' } } }, { cookie: org.owner.cookie });
     expect(bad.body.errors?.[0].message).toMatch(/ALL/);
   });
 });

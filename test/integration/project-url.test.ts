@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort, startFixtureSite, type RunningSite } from '../fixtures/sites/fixture-server.js';
-import { createProject, createTestApp, gql, signUp, uniq, type TestApp, type TestUser } from '../support/app.js';
+import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
+import { anOrg, aProject } from '../factories.js';
 
 /** A host name pinned to 127.0.0.1 (SAFE_HTTP_RESOLVE), so a bare `name:port` is resolved against a local server. */
 const PLAIN_HOST = `plain-${uniq()}.example`;
@@ -30,15 +31,15 @@ const firstError = (body: { errors?: unknown[] }) => body.errors?.[0] as Problem
 
 describe('the start URL of a project', () => {
   it('is changed by updateProject; past audits keep the URL they crawled', async () => {
-    const user = await signUp(t, { plan: 'ENTERPRISE' });
-    const project = await createProject(t, user);
+    const org = await anOrg(t, { plan: 'ENTERPRISE' });
+    const project = await aProject({ org });
     const auditId = randomUUID();
     await t.runtime.pool.query(
       `INSERT INTO audit (id, project_id, status, job_id, max_pages, created_at, completed_at, error)
         VALUES ($1, $2, 'FAILED', $3, 10, now(), now(), 'Could not connect')`,
       [auditId, project.id, `job-${auditId}`],
     );
-    const res = await gql(t, UPDATE, { id: project.id, i: { url: plain.url('/shop') } }, { cookie: user.cookie });
+    const res = await gql(t, UPDATE, { id: project.id, i: { url: plain.url('/shop') } }, { cookie: org.owner.cookie });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.updateProject).toMatchObject({ url: `${plain.origin}/shop`, domain: PLAIN_HOST });
     const { rows } = await t.runtime.pool.query('SELECT id FROM audit WHERE project_id = $1', [project.id]);
@@ -46,19 +47,24 @@ describe('the start URL of a project', () => {
   });
 
   it('a bare host:port served over http only resolves to http://, by name and by address', async () => {
-    const user = await signUp(t, { plan: 'ENTERPRISE' });
-    const project = await createProject(t, user);
+    const org = await anOrg(t, { plan: 'ENTERPRISE' });
+    const project = await aProject({ org });
     const byName = await gql(
       t,
       UPDATE,
       { id: project.id, i: { url: `${PLAIN_HOST}:${plain.port}` } },
       {
-        cookie: user.cookie,
+        cookie: org.owner.cookie,
       },
     );
     expect(byName.body.errors).toBeUndefined();
     expect(byName.body.data.updateProject.url).toBe(`http://${PLAIN_HOST}:${plain.port}/`);
-    const created = await gql(t, CREATE, { i: { url: `127.0.0.1:${plain.port}/guides` } }, { cookie: user.cookie });
+    const created = await gql(
+      t,
+      CREATE,
+      { i: { url: `127.0.0.1:${plain.port}/guides` } },
+      { cookie: org.owner.cookie },
+    );
     expect(created.body.errors).toBeUndefined();
     expect(created.body.data.createProject).toMatchObject({
       url: `http://127.0.0.1:${plain.port}/guides`,
@@ -69,15 +75,15 @@ describe('the start URL of a project', () => {
   });
 
   it('a bare host that answers on neither scheme is refused with both reasons, never stored as https', async () => {
-    const user = await signUp(t, { plan: 'ENTERPRISE' });
-    const project = await createProject(t, user);
+    const org = await anOrg(t, { plan: 'ENTERPRISE' });
+    const project = await aProject({ org });
     const port = await closedPort();
-    const res = await gql(t, UPDATE, { id: project.id, i: { url: `127.0.0.1:${port}` } }, { cookie: user.cookie });
+    const res = await gql(t, UPDATE, { id: project.id, i: { url: `127.0.0.1:${port}` } }, { cookie: org.owner.cookie });
     const error = firstError(res.body);
     expect(error?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(error?.extensions?.details?.[0].path).toBe('url');
     expect(error?.message).toMatch(/^127\.0\.0\.1:\d+ did not answer over https \(.+\) or http \(.+\); enter the full/);
-    const created = await gql(t, CREATE, { i: { url: `127.0.0.1:${port}` } }, { cookie: user.cookie });
+    const created = await gql(t, CREATE, { i: { url: `127.0.0.1:${port}` } }, { cookie: org.owner.cookie });
     expect(firstError(created.body)?.extensions?.code).toBe('BAD_USER_INPUT');
     // With the scheme written out, the URL is taken as given (an audit then reports why it cannot connect).
     const explicit = await gql(
@@ -85,47 +91,52 @@ describe('the start URL of a project', () => {
       UPDATE,
       { id: project.id, i: { url: `https://127.0.0.1:${port}/` } },
       {
-        cookie: user.cookie,
+        cookie: org.owner.cookie,
       },
     );
     expect(explicit.body.data.updateProject.url).toBe(`https://127.0.0.1:${port}/`);
   });
 
   it('the SSRF policy refuses private and internal targets with a clear error on url', async () => {
-    const user = await signUp(t, { plan: 'ENTERPRISE' });
-    const project = await createProject(t, user);
+    const org = await anOrg(t, { plan: 'ENTERPRISE' });
+    const project = await aProject({ org });
     for (const url of ['http://10.0.0.5/', '169.254.169.254', 'http://metadata.google.internal/', 'ftp://x.example/']) {
-      const res = await gql(t, UPDATE, { id: project.id, i: { url } }, { cookie: user.cookie });
+      const res = await gql(t, UPDATE, { id: project.id, i: { url } }, { cookie: org.owner.cookie });
       const error = firstError(res.body);
       expect(error?.extensions?.code, url).toBe('BAD_USER_INPUT');
       expect(error?.extensions?.details?.[0].path, url).toBe('url');
     }
-    const refused = await gql(t, UPDATE, { id: project.id, i: { url: 'http://10.0.0.5/' } }, { cookie: user.cookie });
+    const refused = await gql(
+      t,
+      UPDATE,
+      { id: project.id, i: { url: 'http://10.0.0.5/' } },
+      { cookie: org.owner.cookie },
+    );
     expect(firstError(refused.body)?.message).toMatch(/private, loopback or reserved address/);
     const unchanged = await gql(
       t,
       'query($id: ID!) { project(id: $id) { url } }',
       { id: project.id },
       {
-        cookie: user.cookie,
+        cookie: org.owner.cookie,
       },
     );
     expect(unchanged.body.data.project.url).toBe(project.url);
   });
 
   it("another project's URL is refused as already tracked; another organization's project is NOT_FOUND", async () => {
-    const user = await signUp(t, { plan: 'ENTERPRISE' });
-    const first = await createProject(t, user);
-    const second = await createProject(t, user);
-    const res = await gql(t, UPDATE, { id: second.id, i: { url: first.url } }, { cookie: user.cookie });
+    const org = await anOrg(t, { plan: 'ENTERPRISE' });
+    const first = await aProject({ org });
+    const second = await aProject({ org });
+    const res = await gql(t, UPDATE, { id: second.id, i: { url: first.url } }, { cookie: org.owner.cookie });
     expect(firstError(res.body)?.extensions?.details).toEqual([{ path: 'url', message: 'already tracked' }]);
-    const stranger = await signUp(t, { plan: 'ENTERPRISE' });
+    const strangerOrg = await anOrg(t, { plan: 'ENTERPRISE' });
     const other = await gql(
       t,
       UPDATE,
       { id: first.id, i: { url: 'https://x.example/' } },
       {
-        cookie: stranger.cookie,
+        cookie: strangerOrg.owner.cookie,
       },
     );
     expect(firstError(other.body)?.extensions?.code).toBe('NOT_FOUND');
@@ -134,23 +145,21 @@ describe('the start URL of a project', () => {
 
 const LOCATE = 'query($id: ID!) { projectOrganization(id: $id) { id name slug } }';
 
-async function addMember(user: TestUser, organizationId: string): Promise<void> {
+async function addMember(member: { userId: string }, organizationId: string): Promise<void> {
   await t.runtime.pool.query(
     `INSERT INTO "member" (id, "organizationId", "userId", role, "createdAt") VALUES ($1, $2, $3, 'member', now())`,
-    [randomUUID(), organizationId, user.userId],
+    [randomUUID(), organizationId, member.userId],
   );
 }
 
 describe('projectOrganization (links carry the organization)', () => {
   it("tells a member which of their organizations owns a project; a non-member's answer is NOT_FOUND", async () => {
-    const owner = await signUp(t, { plan: 'ENTERPRISE' });
-    const project = await createProject(t, owner);
-    const teammate = await signUp(t, { plan: 'ENTERPRISE' });
-    await addMember(teammate, owner.organizationId);
-    const stranger = await signUp(t, { plan: 'ENTERPRISE' });
-    const { rows } = await t.runtime.pool.query('SELECT name, slug FROM "organization" WHERE id = $1', [
-      owner.organizationId,
-    ]);
+    const ownerOrg = await anOrg(t, { plan: 'ENTERPRISE' });
+    const project = await aProject({ org: ownerOrg });
+    const teammateOrg = await anOrg(t, { plan: 'ENTERPRISE' });
+    await addMember(teammateOrg.owner, ownerOrg.id);
+    const strangerOrg = await anOrg(t, { plan: 'ENTERPRISE' });
+    const { rows } = await t.runtime.pool.query('SELECT name, slug FROM "organization" WHERE id = $1', [ownerOrg.id]);
 
     // The teammate's active organization is their own: the project itself stays invisible there...
     const direct = await gql(
@@ -158,20 +167,20 @@ describe('projectOrganization (links carry the organization)', () => {
       'query($id: ID!) { project(id: $id) { id } }',
       { id: project.id },
       {
-        cookie: teammate.cookie,
+        cookie: teammateOrg.owner.cookie,
       },
     );
     expect(firstError(direct.body)?.extensions?.code).toBe('NOT_FOUND');
     // ...but they learn which of their organizations owns it.
-    const located = await gql(t, LOCATE, { id: project.id }, { cookie: teammate.cookie });
-    expect(located.body.data.projectOrganization).toEqual({ id: owner.organizationId, ...rows[0] });
-    const own = await gql(t, LOCATE, { id: project.id }, { cookie: owner.cookie });
-    expect(own.body.data.projectOrganization.id).toBe(owner.organizationId);
+    const located = await gql(t, LOCATE, { id: project.id }, { cookie: teammateOrg.owner.cookie });
+    expect(located.body.data.projectOrganization).toEqual({ id: ownerOrg.id, ...rows[0] });
+    const own = await gql(t, LOCATE, { id: project.id }, { cookie: ownerOrg.owner.cookie });
+    expect(own.body.data.projectOrganization.id).toBe(ownerOrg.id);
 
     // Not a member: exactly what a missing project answers.
-    const refused = await gql(t, LOCATE, { id: project.id }, { cookie: stranger.cookie });
-    const missing = await gql(t, LOCATE, { id: randomUUID() }, { cookie: stranger.cookie });
-    const malformed = await gql(t, LOCATE, { id: 'not-a-uuid' }, { cookie: stranger.cookie });
+    const refused = await gql(t, LOCATE, { id: project.id }, { cookie: strangerOrg.owner.cookie });
+    const missing = await gql(t, LOCATE, { id: randomUUID() }, { cookie: strangerOrg.owner.cookie });
+    const malformed = await gql(t, LOCATE, { id: 'not-a-uuid' }, { cookie: strangerOrg.owner.cookie });
     for (const body of [refused.body, missing.body, malformed.body]) {
       expect(body.data ?? null).toBeNull();
       expect(firstError(body)?.extensions?.code).toBe('NOT_FOUND');

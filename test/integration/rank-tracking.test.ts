@@ -4,16 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis } from '../../src/platform/redis.js';
 import { QUEUES, createQueue } from '../../src/platform/queues.js';
 import { RankCheckRunner, dailyRankPattern } from '../../src/keywords/index.js';
-import {
-  createApiKey,
-  createTestApp,
-  gql,
-  reportQueueError,
-  signUp,
-  uniq,
-  type TestApp,
-  type TestUser,
-} from '../support/app.js';
+import { createTestApp, gql, reportQueueError, uniq, type TestApp } from '../support/app.js';
+import { anApiKey, anOrg, type Org } from '../factories.js';
 import { startWorker, waitFor } from '../support/worker-process.js';
 
 /**
@@ -57,7 +49,7 @@ let rival: http.Server;
 let rivalPort: number;
 let t: TestApp;
 let env: Record<string, string>;
-let user: TestUser;
+let org: Org;
 let key: string;
 let projectId: string;
 
@@ -85,12 +77,12 @@ beforeAll(async () => {
     SAFE_HTTP_RESOLVE: `${rivalHost}=127.0.0.1`,
   };
   t = await createTestApp(env);
-  user = await signUp(t, { plan: 'ENTERPRISE' });
-  key = await createApiKey(t, user);
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
+  key = await anApiKey(org);
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/projects',
-    headers: { cookie: user.cookie, origin: t.config.baseUrl },
+    headers: { cookie: org.owner.cookie, origin: t.config.baseUrl },
     payload: { url: `https://${projectHost}/` },
   });
   projectId = res.json().project.id;
@@ -105,7 +97,7 @@ const b = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
   t.app.inject({
     method,
     url,
-    headers: { cookie: user.cookie, origin: t.config.baseUrl },
+    headers: { cookie: org.owner.cookie, origin: t.config.baseUrl },
     ...(payload ? { payload } : {}),
   });
 
@@ -148,13 +140,13 @@ describe('keywords', () => {
     expect(
       (await b('POST', `/api/projects/${projectId}/keywords`, { keywords: ['x'], country: 'usa' })).statusCode,
     ).toBe(400);
-    const free = await signUp(t);
+    const freeOrg = await anOrg(t);
     const p = (
       await gql(
         t,
         'mutation($u: String!) { createProject(input: { url: $u }) { id } }',
         { u: `https://free-${uniq()}.test/` },
-        { cookie: free.cookie },
+        { cookie: freeOrg.owner.cookie },
       )
     ).body.data.createProject.id;
     const eleven = Array.from({ length: 11 }, (_, i) => `term ${i}`);
@@ -162,14 +154,14 @@ describe('keywords', () => {
       t,
       'mutation($p: ID!, $k: [String!]!) { addKeywords(projectId: $p, input: { keywords: $k }) { id } }',
       { p, k: eleven },
-      { cookie: free.cookie },
+      { cookie: freeOrg.owner.cookie },
     );
     expect(over.body.errors?.[0].extensions?.code).toBe('PLAN_LIMIT');
     const ten = await gql(
       t,
       'mutation($p: ID!, $k: [String!]!) { addKeywords(projectId: $p, input: { keywords: $k }) { id } }',
       { p, k: eleven.slice(0, 10) },
-      { cookie: free.cookie },
+      { cookie: freeOrg.owner.cookie },
     );
     expect(ten.body.data.addKeywords).toHaveLength(10);
   });
@@ -213,7 +205,7 @@ describe('the last check on every surface', () => {
         t,
         'query($p: ID!) { keywords(projectId: $p) { position lastError lastCheck { status checkedAt error } } }',
         { p: other },
-        { cookie: user.cookie },
+        { cookie: org.owner.cookie },
       )
     ).body.data.keywords[0];
     for (const k of [v1, api, graph]) {
@@ -234,7 +226,7 @@ describe('rank checks in the rank worker', () => {
         t,
         'mutation($p: ID!) { checkRankings(projectId: $p) { jobId keywords } }',
         { p: projectId },
-        { cookie: user.cookie },
+        { cookie: org.owner.cookie },
       );
       expect(queued.body.data.checkRankings.keywords).toBe(3);
       const keywords = await waitFor(
@@ -245,7 +237,7 @@ describe('rank checks in the rank worker', () => {
             'query($p: ID!) { keywords(projectId: $p) { term position url lastChecked lastError lastCheck { ' +
               'status checkedAt error } } }',
             { p: projectId },
-            { cookie: user.cookie },
+            { cookie: org.owner.cookie },
           );
           const list = r.body.data.keywords as {
             term: string;
@@ -500,9 +492,9 @@ describe('competitors', () => {
 
 describe('tenant isolation and plans', () => {
   it('another organization gets 404 on every keyword and competitor route; PRO cannot add', async () => {
-    const other = await signUp(t, { plan: 'ENTERPRISE' });
-    const otherKey = await createApiKey(t, other);
-    const h = { cookie: other.cookie, origin: t.config.baseUrl };
+    const otherOrg = await anOrg(t, { plan: 'ENTERPRISE' });
+    const otherKey = await anApiKey(otherOrg);
+    const h = { cookie: otherOrg.owner.cookie, origin: t.config.baseUrl };
     for (const [method, url, payload] of [
       ['GET', `/api/projects/${projectId}/keywords`],
       ['POST', `/api/projects/${projectId}/keywords`, { keywords: ['x'] }],
@@ -523,8 +515,8 @@ describe('tenant isolation and plans', () => {
     // An organization of its own, made PRO after creating its project (the Pro plan's API access is read-only).
     // Downgrading the shared one instead met the PRO rate limit with the requests the earlier tests' polling made
     // in the same minute, on a loaded machine.
-    const pro = await signUp(t, { plan: 'ENTERPRISE' });
-    const proHeaders = { cookie: pro.cookie, origin: t.config.baseUrl };
+    const proOrg = await anOrg(t, { plan: 'ENTERPRISE' });
+    const proHeaders = { cookie: proOrg.owner.cookie, origin: t.config.baseUrl };
     const created = await t.app.inject({
       method: 'POST',
       url: '/api/projects',
@@ -533,7 +525,7 @@ describe('tenant isolation and plans', () => {
     });
     expect(created.statusCode, created.body).toBe(200);
     const proProject = created.json().project.id as string;
-    await t.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', ['PRO', pro.organizationId]);
+    await t.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', ['PRO', proOrg.id]);
     const asPro = (method: 'GET' | 'POST', url: string, payload?: object) =>
       t.app.inject({ method, url, headers: proHeaders, ...(payload ? { payload } : {}) });
     expect((await asPro('GET', `/api/projects/${proProject}/keywords`)).statusCode).toBe(200);

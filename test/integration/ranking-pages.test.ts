@@ -21,7 +21,7 @@ const kw: Record<string, string> = {};
 
 const at = (path: string, scheme = 'https') => `${scheme}://${host}${path}`;
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
-/** The two statements of the ranking-page join (AuditRepository.rankingPageFacts). */
+/** The two statements of the ranking-page join (RankingPagesRepository.rankingPageFacts). */
 const LATEST_AUDITS_SQL = 'FROM unnest($1::uuid[]) AS w(id)';
 const AUDIT_PAGES_SQL = "FROM unnest(string_to_array($3, E'\\n')) AS w(url) JOIN audit_page p ON p.audit_id = $2";
 

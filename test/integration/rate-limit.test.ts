@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createTestApp, signUp, uniq, type TestApp } from '../support/app.js';
+import { createTestApp, uniq, type TestApp } from '../support/app.js';
+import { anApiKey, anOrg } from '../factories.js';
 
 let a: TestApp;
 let b: TestApp;
@@ -22,8 +23,8 @@ async function freshWindow(): Promise<void> {
 
 describe('rate limits (spec §8)', () => {
   it('Surface A, PRO key: the 61st request in a minute gets 429 with RateLimit-* and Retry-After', async () => {
-    const user = await signUp(a, { plan: 'PRO' });
-    const key = await createApiKey(a, user);
+    const org = await anOrg(a, { plan: 'PRO' });
+    const key = await anApiKey(org);
     await freshWindow();
     const headers = { authorization: `Bearer ${key}` };
     let last;
@@ -45,8 +46,8 @@ describe('rate limits (spec §8)', () => {
   });
 
   it('the limit holds when requests alternate between two API processes', async () => {
-    const user = await signUp(a, { plan: 'PRO' });
-    const key = await createApiKey(a, user);
+    const org = await anOrg(a, { plan: 'PRO' });
+    const key = await anApiKey(org);
     await freshWindow();
     const headers = { authorization: `Bearer ${key}` };
     const statuses: number[] = [];
@@ -57,22 +58,22 @@ describe('rate limits (spec §8)', () => {
   });
 
   it('Surface B FREE sessions are limited to 10 per minute, counting forbidden requests too', async () => {
-    const user = await signUp(a, { plan: 'FREE' });
+    const org = await anOrg(a, { plan: 'FREE' });
     await freshWindow();
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++)
       statuses.push(
-        (await b.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } })).statusCode,
+        (await b.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: org.owner.cookie } })).statusCode,
       );
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(403));
     expect(statuses[10]).toBe(429);
   });
 
   it('organizations do not share a budget', async () => {
-    const u1 = await signUp(a, { plan: 'PRO' });
-    const u2 = await signUp(a, { plan: 'PRO' });
-    const r1 = await a.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: u1.cookie } });
-    const r2 = await a.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: u2.cookie } });
+    const u1Org = await anOrg(a, { plan: 'PRO' });
+    const u2Org = await anOrg(a, { plan: 'PRO' });
+    const r1 = await a.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: u1Org.owner.cookie } });
+    const r2 = await a.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: u2Org.owner.cookie } });
     expect(r1.headers['ratelimit-remaining']).toBe('59');
     expect(r2.headers['ratelimit-remaining']).toBe('59');
   });

@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import fc from 'fast-check';
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { serializeDocument } from '../../src/crawler/browser/page-renderer.js';
-import { launchLabChromium } from '../../src/technical/index.js';
+import { launchChromium } from '../../src/platform/chromium.js';
 import { RENDER_CHROMIUM } from '../support/chromium.js';
+import { describeWithChromium } from '../support/chromium-suite.js';
 
 /**
  * The renderer's snapshot (serializeDocument: Chromium's serializer through DevTools) against the library call it
@@ -65,7 +65,7 @@ const DOCUMENT = fc
       `<title>${title}</title></head><body>${body.join('')}</body></html>${commentLast ? '<!-- after -->' : ''}`,
   );
 
-describe.skipIf(!existsSync(RENDER_CHROMIUM))("the renderer's snapshot is page.content()", () => {
+describeWithChromium(RENDER_CHROMIUM)("the renderer's snapshot is page.content()", () => {
   let browser: Browser;
   let page: Page;
   let cdp: CDPSession;
@@ -78,7 +78,7 @@ describe.skipIf(!existsSync(RENDER_CHROMIUM))("the renderer's snapshot is page.c
   const both = async () => ({ snapshot: await serializeDocument(cdp), content: await page.content() });
 
   beforeAll(async () => {
-    browser = await launchLabChromium(RENDER_CHROMIUM, undefined, {
+    browser = await launchChromium(RENDER_CHROMIUM, undefined, {
       offline: true,
       disableFeatures: ['RenderDocument'],
     });

@@ -2,13 +2,14 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nativePoolOf } from '../../src/platform/db/native-query.js';
 import { ROUTES } from '../../facades/server.js';
-import { createApiKey, createProject, createTestApp, signUp, type TestApp, type TestUser } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { anApiKey, anOrg, aProject, type Org } from '../factories.js';
 
 let t: TestApp;
-let user: TestUser;
+let org: Org;
 beforeAll(async () => {
   t = await createTestApp({ BODY_LIMIT_BYTES: '4096' });
-  user = await signUp(t, { plan: 'ENTERPRISE' });
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
 });
 afterAll(() => t.close());
 
@@ -16,7 +17,7 @@ const post = (payload: string, contentType = 'application/json') =>
   t.app.inject({
     method: 'POST',
     url: '/api/projects',
-    headers: { cookie: user.cookie, origin: t.config.baseUrl, 'content-type': contentType },
+    headers: { cookie: org.owner.cookie, origin: t.config.baseUrl, 'content-type': contentType },
     payload,
   });
 
@@ -63,8 +64,8 @@ describe('bad requests get a clear error in the { error, code } shape, never a 5
   });
 
   it('an unexpected failure is a generic 500 with a request id, no stack or SQL', async () => {
-    const key = await createApiKey(t, user);
-    await createProject(t, user);
+    const key = await anApiKey(org);
+    await aProject({ org });
     // Make the project-list query fail inside the driver, the way a broken schema would.
     const pool = nativePoolOf(t.runtime.orm.config)!;
     const query = pool.query.bind(pool);
@@ -114,7 +115,7 @@ describe('GraphQL errors carry codes', () => {
     const bad = await t.app.inject({
       method: 'POST',
       url: '/graphql',
-      headers: { cookie: user.cookie, 'content-type': 'application/json', origin: t.config.baseUrl },
+      headers: { cookie: org.owner.cookie, 'content-type': 'application/json', origin: t.config.baseUrl },
       payload: { query: 'mutation { createProject(input: { url: "javascript:alert(1)" }) { id } }' },
     });
     expect(bad.json().errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', details: [{ path: 'url' }] } });
@@ -144,8 +145,8 @@ describe('bad ids and text never reach PostgreSQL (finding 6)', () => {
   let key: string;
   let projectId: string;
   beforeAll(async () => {
-    key = await createApiKey(t, user, 'bad ids');
-    projectId = (await createProject(t, user)).id;
+    key = await anApiKey(org, 'bad ids');
+    projectId = (await aProject({ org })).id;
   });
   const a = (url: string) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
   const b = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
@@ -153,7 +154,7 @@ describe('bad ids and text never reach PostgreSQL (finding 6)', () => {
       method,
       url,
       headers: {
-        cookie: user.cookie,
+        cookie: org.owner.cookie,
         origin: t.config.baseUrl,
         ...(payload ? { 'content-type': 'application/json' } : {}),
       },
@@ -185,7 +186,7 @@ describe('bad ids and text never reach PostgreSQL (finding 6)', () => {
     const g = await t.app.inject({
       method: 'POST',
       url: '/graphql',
-      headers: { cookie: user.cookie, origin: t.config.baseUrl, 'content-type': 'application/json' },
+      headers: { cookie: org.owner.cookie, origin: t.config.baseUrl, 'content-type': 'application/json' },
       payload: { query: 'query($id: ID!) { job(id: $id) { id } }', variables: { id: 'a\u0000' } },
     });
     expect(g.json().errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', details: [{ path: 'id' }] } });
@@ -213,7 +214,7 @@ describe('deep JSON is refused before anything walks it (finding 6)', () => {
       const res = await big.app.inject({
         method: 'POST',
         url,
-        headers: { cookie: user.cookie, origin: big.config.baseUrl, 'content-type': 'application/json' },
+        headers: { cookie: org.owner.cookie, origin: big.config.baseUrl, 'content-type': 'application/json' },
         payload,
       });
       expectRefusal(res, 400, 'BAD_USER_INPUT');
@@ -235,7 +236,7 @@ describe('deep JSON is refused before anything walks it (finding 6)', () => {
 
 describe('every refusal of the framework is in the documented shape', () => {
   it('a non-JSON body on every JSON-body endpoint of both surfaces is 415', async () => {
-    const key = await createApiKey(t, user, '415');
+    const key = await anApiKey(org, '415');
     const posts = ROUTES.filter((r) => r.method === 'POST');
     expect(posts.length).toBeGreaterThan(8);
     for (const route of posts) {
@@ -251,7 +252,7 @@ describe('every refusal of the framework is in the documented shape', () => {
           url,
           headers: {
             authorization: `Bearer ${key}`,
-            cookie: user.cookie,
+            cookie: org.owner.cookie,
             origin: t.config.baseUrl,
             'content-type': type,
           },
@@ -281,12 +282,16 @@ describe('every refusal of the framework is in the documented shape', () => {
     const json = await post('{"url": ');
     expectRefusal(json, 400, 'BAD_USER_INPUT');
     expect(json.json().details).toEqual([{ path: 'body', message: 'is not valid JSON' }]);
-    const url = await t.app.inject({ method: 'GET', url: '/api/projects/%E0%A4%A', headers: { cookie: user.cookie } });
+    const url = await t.app.inject({
+      method: 'GET',
+      url: '/api/projects/%E0%A4%A',
+      headers: { cookie: org.owner.cookie },
+    });
     expectRefusal(url, 400, 'BAD_USER_INPUT');
     const long = await t.app.inject({
       method: 'GET',
       url: `/api/projects/${'x'.repeat(1000)}`,
-      headers: { cookie: user.cookie },
+      headers: { cookie: org.owner.cookie },
     });
     expectRefusal(long, 400, 'BAD_USER_INPUT');
     expect(long.json().details).toEqual([{ path: 'id', message: expect.stringMatching(/200 characters/) }]);
@@ -351,11 +356,11 @@ describe('refusals are sent once (finding 7)', () => {
       await send('GET', '/api/v1/projects', { authorization: 'Bearer seo_wrong' }); // 429 from here on
       await send('GET', '/api/projects/x/reports', { cookie: 'better-auth.session-token=forged' });
       expect(statuses).toEqual([401, 401, 401, 429, 429, 429]);
-      const other = await signUp(c, { plan: 'ENTERPRISE' });
+      const otherOrg = await anOrg(c, { plan: 'ENTERPRISE' });
       const crossSite = await c.app.inject({
         method: 'POST',
         url: '/api/projects',
-        headers: { cookie: other.cookie, origin: 'https://evil.example', 'content-type': 'application/json' },
+        headers: { cookie: otherOrg.owner.cookie, origin: 'https://evil.example', 'content-type': 'application/json' },
         payload: { url: 'https://a.example.org' },
       });
       expect(crossSite.statusCode).toBe(403);

@@ -6,18 +6,19 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, STREAM_ROUTES } from '../../facades/server.js';
-import { createApiKey, createProject, createTestApp, signUp, type TestApp, type TestUser } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { anApiKey, anOrg, aProject, type Org } from '../factories.js';
 
 let t: TestApp;
-let user: TestUser;
+let org: Org;
 let key: string;
 let projectId: string;
 beforeAll(async () => {
   // A site that never answers fetches: the tools' URL inputs must not leave the machine (127.0.0.1 is refused).
   t = await createTestApp({ ANONYMOUS_RATE_PER_MINUTE: '100000', AUTH_FAILURES_PER_MINUTE: '100000' });
-  user = await signUp(t, { plan: 'ENTERPRISE' });
-  key = await createApiKey(t, user);
-  projectId = (await createProject(t, user)).id;
+  org = await anOrg(t, { plan: 'ENTERPRISE' });
+  key = await anApiKey(org);
+  projectId = (await aProject({ org })).id;
 });
 afterAll(() => t.close());
 
@@ -87,7 +88,7 @@ describe('REST validation holds for arbitrary input', () => {
             url,
             headers: {
               authorization: `Bearer ${key}`,
-              cookie: user.cookie,
+              cookie: org.owner.cookie,
               origin: t.config.baseUrl,
               'content-type': 'application/json',
             },
@@ -119,7 +120,7 @@ describe('REST validation holds for arbitrary input', () => {
           const res = await t.app.inject({
             method: 'GET',
             url: `${path}?${name}=${v}`,
-            headers: route.surface === 'A' ? { authorization: `Bearer ${key}` } : { cookie: user.cookie },
+            headers: route.surface === 'A' ? { authorization: `Bearer ${key}` } : { cookie: org.owner.cookie },
           });
           expectDocumented(res, `${route.url}?${name}=${v}`);
         },

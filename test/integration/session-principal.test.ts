@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../src/identity/index.js';
 import { signedCookieValue } from '../../src/platform/fast-path/session-principal.js';
-import { createTestApp, signUp, uniq, type TestApp } from '../support/app.js';
+import { createTestApp, uniq, type TestApp } from '../support/app.js';
+import { anOrg } from '../factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -48,33 +49,33 @@ describe('the session cookie, read as better-call reads it', () => {
 
 describe('Surface B sessions read directly', () => {
   it('a session costs one statement for its principal, and gives the principal better-auth gives', async () => {
-    const user = await signUp(t, { plan: 'PRO' });
-    await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } });
+    const org = await anOrg(t, { plan: 'PRO' });
+    await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: org.owner.cookie } });
     t.queries.length = 0;
-    const res = await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } });
+    const res = await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: org.owner.cookie } });
     expect(res.statusCode).toBe(200);
     const statements = t.queries.filter((q) => /\b(select|insert|update|delete)\b/i.test(q));
     expect(statements.filter((q) => /"session"/.test(q))).toHaveLength(1);
     expect(statements.some((q) => /from "user"/i.test(q))).toBe(false);
 
     const principal = await t.runtime.authenticate(
-      { session: { cookie: user.cookie, headers: () => new Headers({ cookie: user.cookie }) } },
+      { session: { cookie: org.owner.cookie, headers: () => new Headers({ cookie: org.owner.cookie }) } },
       'SURFACE_B',
     );
     expect(principal).toEqual({
-      organizationId: user.organizationId,
+      organizationId: org.id,
       plan: 'PRO',
       role: 'owner',
       via: 'SESSION',
       channel: 'SURFACE_B',
-      userId: user.userId,
+      userId: org.owner.userId,
     });
-    const viaBetterAuth = await t.runtime.auth.api.getSession({ headers: new Headers({ cookie: user.cookie }) });
+    const viaBetterAuth = await t.runtime.auth.api.getSession({ headers: new Headers({ cookie: org.owner.cookie }) });
     expect(viaBetterAuth?.user.id).toBe(principal?.userId);
   });
 
   it("follows the session's active organization, else the oldest membership", async () => {
-    const user = await signUp(t, { plan: 'PRO' });
+    const org = await anOrg(t, { plan: 'PRO' });
     const second = `org-${uniq()}`;
     await t.runtime.pool.query(
       `INSERT INTO "organization" (id, name, slug, "createdAt", plan) VALUES ($1, 'Second', $1, now(), 'ENTERPRISE')`,
@@ -82,43 +83,43 @@ describe('Surface B sessions read directly', () => {
     );
     await t.runtime.pool.query(
       `INSERT INTO "member" (id, "organizationId", "userId", role, "createdAt") VALUES ($1, $2, $3, 'admin', now())`,
-      [`m-${uniq()}`, second, user.userId],
+      [`m-${uniq()}`, second, org.owner.userId],
     );
     const principal = () =>
       t.runtime.authenticate(
-        { session: { cookie: user.cookie, headers: () => new Headers({ cookie: user.cookie }) } },
+        { session: { cookie: org.owner.cookie, headers: () => new Headers({ cookie: org.owner.cookie }) } },
         'SURFACE_B',
       );
-    expect(await principal()).toMatchObject({ organizationId: user.organizationId, plan: 'PRO', role: 'owner' });
+    expect(await principal()).toMatchObject({ organizationId: org.id, plan: 'PRO', role: 'owner' });
     await t.runtime.pool.query(`UPDATE "session" SET "activeOrganizationId" = $1 WHERE token = $2`, [
       second,
-      tokenOf(user.cookie),
+      tokenOf(org.owner.cookie),
     ]);
     expect(await principal()).toMatchObject({ organizationId: second, plan: 'ENTERPRISE', role: 'admin' });
-    await t.runtime.pool.query(`DELETE FROM "member" WHERE "userId" = $1`, [user.userId]);
+    await t.runtime.pool.query(`DELETE FROM "member" WHERE "userId" = $1`, [org.owner.userId]);
     expect(await principal()).toBeNull();
   });
 
   it('an expired session is refused, and better-auth removes it', async () => {
-    const user = await signUp(t, { plan: 'PRO' });
-    const token = tokenOf(user.cookie);
+    const org = await anOrg(t, { plan: 'PRO' });
+    const token = tokenOf(org.owner.cookie);
     await t.runtime.pool.query(`UPDATE "session" SET "expiresAt" = now() - interval '1 minute' WHERE token = $1`, [
       token,
     ]);
-    const res = await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } });
+    const res = await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: org.owner.cookie } });
     expect(res.statusCode).toBe(401);
     const { rows } = await t.runtime.pool.query('SELECT 1 FROM "session" WHERE token = $1', [token]);
     expect(rows).toHaveLength(0);
   });
 
   it('a session due for its daily refresh still works, and better-auth extends it', async () => {
-    const user = await signUp(t, { plan: 'PRO' });
-    const token = tokenOf(user.cookie);
+    const org = await anOrg(t, { plan: 'PRO' });
+    const token = tokenOf(org.owner.cookie);
     // Read more than a day after it was last extended: 5 of its 7 days left.
     await t.runtime.pool.query(`UPDATE "session" SET "expiresAt" = now() + interval '5 days' WHERE token = $1`, [
       token,
     ]);
-    const res = await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } });
+    const res = await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: org.owner.cookie } });
     expect(res.statusCode).toBe(200);
     const { rows } = await t.runtime.pool.query(
       `SELECT "expiresAt" > now() + interval '6 days 23 hours' AS extended FROM "session" WHERE token = $1`,
@@ -128,14 +129,14 @@ describe('Surface B sessions read directly', () => {
   });
 
   it('a session whose user is gone, or a token that is not a session, is refused', async () => {
-    const user = await signUp(t, { plan: 'PRO' });
+    const org = await anOrg(t, { plan: 'PRO' });
     const stranger = cookieOf(sign(`not-a-session-${uniq()}`, t.config.authSecret));
     expect(
       (await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: stranger } })).statusCode,
     ).toBe(401);
-    await t.runtime.pool.query('DELETE FROM "user" WHERE id = $1', [user.userId]);
+    await t.runtime.pool.query('DELETE FROM "user" WHERE id = $1', [org.owner.userId]);
     expect(
-      (await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: user.cookie } })).statusCode,
+      (await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: org.owner.cookie } })).statusCode,
     ).toBe(401);
   });
 });

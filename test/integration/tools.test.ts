@@ -1,7 +1,8 @@
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, gql, signUp, uniq, type TestApp } from '../support/app.js';
+import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
+import { anOrg } from '../factories.js';
 
 /** A counting local server with fixed routes. */
 function site(routes: Record<string, (res: http.ServerResponse) => void>) {
@@ -443,8 +444,8 @@ describe('GraphQL and rate limits', () => {
     expect(limited.headers['retry-after']).toEqual(expect.any(String));
     expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED' });
 
-    const user = await signUp(t, { plan: 'PRO' });
-    const withSession = await call('203.0.113.50', { cookie: user.cookie });
+    const org = await anOrg(t, { plan: 'PRO' });
+    const withSession = await call('203.0.113.50', { cookie: org.owner.cookie });
     expect(withSession.statusCode).toBe(200);
     expect(withSession.headers['ratelimit-limit']).toBe('60');
   });

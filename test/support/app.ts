@@ -7,6 +7,8 @@ import { createLogger } from '../../src/platform/logger.js';
 import { createDomainRuntime, type DomainRuntime } from '../../schema/domain-runtime.js';
 import { buildServer } from '../../facades/server.js';
 import { useRedisPrefix } from './redis-keys.js';
+import * as actors from './actors.js';
+import { organizationOfMember, parseJson, rowsOf, sessionCookieOf, type Account, type Door } from './actors.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -55,42 +57,43 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   };
 }
 
-export interface TestUser {
-  email: string;
-  cookie: string;
-  userId: string;
-  organizationId: string;
+/** A signed-up user with their session cookie and personal organization (an actors.ts Account). */
+export type TestUser = Account;
+
+/** Fastify's inject as an actors.ts door; a new user's organization is read from the database. */
+export function injectDoor(t: TestApp): Door {
+  return {
+    origin: t.config.baseUrl,
+    async post(path, payload, headers = {}) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: path,
+        headers: { origin: t.config.baseUrl, ...headers },
+        payload: payload as object,
+      });
+      const raw = res.headers['set-cookie'];
+      const setCookies = Array.isArray(raw) ? raw : raw ? [raw] : [];
+      return { status: res.statusCode, text: res.body, json: parseJson(res.body), setCookies };
+    },
+    organizationOf: (userId) => organizationOfMember(rowsOf(t.runtime.pool), userId),
+  };
 }
 
 export function sessionCookie(res: LightMyRequestResponse): string {
   const raw = res.headers['set-cookie'];
   const list = Array.isArray(raw) ? raw : raw ? [raw] : [];
-  const session = list.find((c) => c.startsWith('better-auth.session-token='));
-  if (!session) throw new Error(`no session cookie in response ${res.statusCode}: ${res.body}`);
-  return session.split(';')[0];
+  return sessionCookieOf(list, `response ${res.statusCode}: ${res.body}`);
 }
 
-/** Signs a new user up through better-auth's HTTP endpoint and returns their session cookie. */
+/** Signs a new user up through better-auth's HTTP endpoint (actors.ts), on `plan` when given. */
 export async function signUp(t: TestApp, opts: { plan?: Plan; email?: string } = {}): Promise<TestUser> {
-  const email = opts.email ?? `user-${uniq()}@example.test`;
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/auth/sign-up/email',
-    headers: { origin: t.config.baseUrl },
-    payload: { email, password: 'correct-horse-battery', name: 'Test User' },
-  });
-  if (res.statusCode !== 200) throw new Error(`sign-up failed ${res.statusCode}: ${res.body}`);
-  const userId = res.json().user.id as string;
-  const [member] = await t.runtime.pool
-    .query('SELECT "organizationId" FROM "member" WHERE "userId" = $1', [userId])
-    .then((r) => r.rows);
-  const user = { email, cookie: sessionCookie(res), userId, organizationId: member.organizationId as string };
+  const user = await actors.signUp(injectDoor(t), { email: opts.email });
   if (opts.plan) await setPlan(t, user.organizationId, opts.plan);
   return user;
 }
 
 export async function setPlan(t: TestApp, organizationId: string, plan: Plan): Promise<void> {
-  await t.runtime.pool.query('UPDATE "organization" SET plan = $1 WHERE id = $2', [plan, organizationId]);
+  await actors.setPlan(rowsOf(t.runtime.pool), organizationId, plan);
 }
 
 export async function gql<T = any>(
@@ -112,29 +115,16 @@ export async function gql<T = any>(
   };
 }
 
+/** An API key of the user's organization (actors.ts); the full key. */
 export async function createApiKey(t: TestApp, user: TestUser, name = 'test key'): Promise<string> {
-  const { body } = await gql(
-    t,
-    'mutation($n: String!) { createApiKey(name: $n) { key } }',
-    { n: name },
-    { cookie: user.cookie },
-  );
-  if (!body.data) throw new Error(`createApiKey failed: ${JSON.stringify(body.errors)}`);
-  return body.data.createApiKey.key as string;
+  return (await actors.createApiKey(injectDoor(t), user, name)).key;
 }
 
-/** Creates a project through the dashboard GraphQL (allowed on every plan within quota). */
-export async function createProject(
+/** Creates a project through the dashboard GraphQL (actors.ts; allowed on every plan within quota). */
+export function createProject(
   t: TestApp,
   user: TestUser,
   url = `https://site-${uniq()}.example.com`,
 ): Promise<{ id: string; url: string; domain: string }> {
-  const { body } = await gql(
-    t,
-    'mutation($i: CreateProjectInput!) { createProject(input: $i) { id url domain } }',
-    { i: { url } },
-    { cookie: user.cookie },
-  );
-  if (!body.data) throw new Error(`createProject failed: ${JSON.stringify(body.errors)}`);
-  return body.data.createProject;
+  return actors.createProject(injectDoor(t), user, { url });
 }

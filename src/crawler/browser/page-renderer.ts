@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { launchLabChromium } from '../../technical/index.js';
+import { launchChromium } from '../../platform/chromium.js';
 import { RenderJob } from './render-job.js';
 import { routeRequest, type RoutingSettings } from './render-routing.js';
 import {
@@ -68,7 +68,7 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
 
   const getBrowser = (): Promise<Browser> => {
     if (!browserPromise) {
-      const launching = launchLabChromium(options.chromiumPath, undefined, {
+      const launching = launchChromium(options.chromiumPath, undefined, {
         offline: true,
         // A new document in the same process, not a new frame host each time: ~0.7x the browser's CPU per page.
         disableFeatures: ['RenderDocument'],
@@ -89,50 +89,7 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
     return browserPromise;
   };
 
-  const openSlot = async (): Promise<Slot> => {
-    const browser = await getBrowser();
-    const context = await browser.newContext({
-      serviceWorkers: 'block',
-      acceptDownloads: false,
-      ...(options.userAgent ? { userAgent: options.userAgent } : {}),
-    });
-    try {
-      const slot: Slot = {
-        context,
-        page: null as unknown as Page,
-        cdp: null as unknown as CDPSession,
-        job: null,
-        document: null,
-        renders: 0,
-      };
-      await context.route('**/*', (route, request) =>
-        routeRequest(route, request, slot.page, slot.job, slot.document, routing),
-      );
-      // Routing does not see WebSockets: each is closed before it connects, and recorded.
-      await context.routeWebSocket(/.*/, (ws) => {
-        slot.job?.failed(ws.url(), 'WebSockets are not opened while rendering');
-        void ws.close().catch(() => undefined);
-      });
-      await context.addInitScript({ content: PAGE_ACTIVITY(idleMs) });
-      slot.page = await context.newPage();
-      slot.cdp = await context.newCDPSession(slot.page);
-      context.on('page', (other) => {
-        if (other !== slot.page) void other.close().catch(() => undefined);
-      });
-      const page = slot.page;
-      page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
-      page.on('console', (message) => {
-        if (message.type() !== 'error') return;
-        const text = message.text();
-        if (!NETWORK_LOG.test(text)) slot.job?.consoleError(text);
-      });
-      page.on('pageerror', (error) => slot.job?.consoleError(error.message || String(error)));
-      return slot;
-    } catch (error) {
-      await withTimeout(context.close(), CLOSE_WAIT_MS).catch(() => undefined);
-      throw error;
-    }
-  };
+  const openSlot = async (): Promise<Slot> => openSlotIn(await getBrowser(), options.userAgent, routing, idleMs);
 
   const acquire = async (signal?: AbortSignal): Promise<Slot> => {
     while (busy >= size && !closed) {
@@ -209,6 +166,59 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
   };
 
   return { render, close };
+}
+
+/**
+ * A fresh context and page of `browser` wired for rendering: every request routed through the safe HTTP client,
+ * WebSockets closed and recorded, popups closed, dialogs dismissed, console errors kept for the render's job.
+ */
+async function openSlotIn(
+  browser: Browser,
+  userAgent: string | undefined,
+  routing: RoutingSettings,
+  idleMs: number,
+): Promise<Slot> {
+  const context = await browser.newContext({
+    serviceWorkers: 'block',
+    acceptDownloads: false,
+    ...(userAgent ? { userAgent } : {}),
+  });
+  try {
+    const slot: Slot = {
+      context,
+      page: null as unknown as Page,
+      cdp: null as unknown as CDPSession,
+      job: null,
+      document: null,
+      renders: 0,
+    };
+    await context.route('**/*', (route, request) =>
+      routeRequest(route, request, slot.page, slot.job, slot.document, routing),
+    );
+    // Routing does not see WebSockets: each is closed before it connects, and recorded.
+    await context.routeWebSocket(/.*/, (ws) => {
+      slot.job?.failed(ws.url(), 'WebSockets are not opened while rendering');
+      void ws.close().catch(() => undefined);
+    });
+    await context.addInitScript({ content: PAGE_ACTIVITY(idleMs) });
+    slot.page = await context.newPage();
+    slot.cdp = await context.newCDPSession(slot.page);
+    context.on('page', (other) => {
+      if (other !== slot.page) void other.close().catch(() => undefined);
+    });
+    const page = slot.page;
+    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+    page.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      const text = message.text();
+      if (!NETWORK_LOG.test(text)) slot.job?.consoleError(text);
+    });
+    page.on('pageerror', (error) => slot.job?.consoleError(error.message || String(error)));
+    return slot;
+  } catch (error) {
+    await withTimeout(context.close(), CLOSE_WAIT_MS).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** Navigation, settling and snapshot of one render; resolves with the partial DOM when the budget runs out. */
@@ -357,13 +367,21 @@ interface PageState {
 const SHORT_QUIET_MS = 50;
 /** How long the page is given to go idle when asked. */
 const IDLE_PROBE_MS = 50;
+/**
+ * A page whose main thread is still busy (a scheduler working in chunks, each posting the next) is not settled by
+ * the quiet window alone: it is given up to this many quiet windows to go idle. On a loaded machine 40 chunks of 4 ms
+ * took longer than one 200 ms window (seen in CI: the shell's title snapshotted); a page busy for ever costs 1 s.
+ */
+const BUSY_QUIET_FACTOR = 5;
+const quietFor = (since: number): number => Date.now() - since;
 
 /**
  * Settles a loaded page: how it was found done, or false when the budget ran out first. Done is either of:
  * - quiet for SHORT_QUIET_MS, and the page reports nothing pending (no call, body, short timer or frame) with its main
  *   thread idle, and no request reached the routing meanwhile;
- * - quiet for the whole `idleMs` window, and no call the page counts on its way (what it does not report, such as an
- *   endless interval or animation, cannot hold the snapshot longer than this).
+ * - quiet for the whole `idleMs` window, no call the page counts on its way and its main thread idle (what it does
+ *   not report, such as an endless interval or animation, cannot hold the snapshot longer than this); a main thread
+ *   that stays busy holds it for BUSY_QUIET_FACTOR windows at most.
  * A page that cannot answer (a script that never yields) is left to the budget.
  */
 export async function settleRender(
@@ -372,6 +390,9 @@ export async function settleRender(
   idleMs: number,
 ): Promise<'idle' | 'quiet' | false> {
   const shortQuietMs = Math.min(SHORT_QUIET_MS, idleMs);
+  // The whole window is over; a page that said its main thread is busy is given up to BUSY_QUIET_FACTOR windows.
+  const windowOver = (quiet: number, state: PageState | null) =>
+    quiet >= idleMs && (!state || state.idle || quiet >= idleMs * BUSY_QUIET_FACTOR);
   for (;;) {
     const quietSince = job.lastActivity;
     const quiet = job.inflightCount === 0 ? Date.now() - quietSince : 0;
@@ -385,7 +406,7 @@ export async function settleRender(
       if (state && state.pending > 0) {
         // Calls the page made are still on their way to the routing: the window starts again once they are answered.
         job.lastActivity = Date.now();
-      } else if (stillQuiet && Date.now() - quietSince >= idleMs) {
+      } else if (stillQuiet && windowOver(quietFor(quietSince), state)) {
         return 'quiet';
       } else if (stillQuiet && state?.idle && state.timers === 0 && state.frames === 0) {
         return 'idle';

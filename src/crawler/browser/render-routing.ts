@@ -10,7 +10,7 @@ import type { RenderJob } from './render-job.js';
 
 /**
  * Request headers of the page passed on to the site. The page's own cookies and Authorization are not: a login
- * crawl's credentials are the render's client's to add, to the project's own hosts only (see README).
+ * crawl's credentials are the render's client's to add, to the project's own hosts only (docs/audits-and-crawling.md).
  */
 const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-language', 'content-type', 'x-requested-with'];
 /** Response headers that describe the wire, not the (decoded) body handed to the browser. */

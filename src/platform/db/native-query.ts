@@ -131,6 +131,11 @@ export interface NativeTx {
   query<T>(text: string, values?: unknown[]): Promise<T[]>;
 }
 
+/** A statement on a transaction's connection, or through nativeQuery: for reads that run in either. */
+export function queryOn<T>(db: NativeDb | NativeTx, text: string, values: unknown[] = []): Promise<T[]> {
+  return 'getConnection' in db ? nativeQuery<T>(db, text, values) : db.query<T>(text, values);
+}
+
 /**
  * Runs `work` inside BEGIN ... COMMIT on one connection of the ORM's native pool (the ORM's own connection when
  * there is none); a throw rolls back and is rethrown. For writes that must land together in nativeQuery's idiom.

@@ -1,4 +1,4 @@
-// The one HTTP client for user-supplied URLs (crawler, free tools, competitor fetches). See DESIGN.md §8.
+// The one HTTP client for user-supplied URLs (crawler, free tools, competitors). See docs/audits-and-crawling.md.
 export { createSafeHttpClient, SAFE_HTTP_DEFAULTS } from './safe-http-client.js';
 export type {
   SafeHttpClient,

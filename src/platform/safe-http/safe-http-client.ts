@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Agent, request as undiciRequest } from 'undici';
 import { createAddressPolicy } from './address-policy.js';
-import type { AllowList } from './address-policy.js';
+import type { AddressPolicy, AllowList } from './address-policy.js';
 import { CappedBodyStream } from './capped-body-stream.js';
 import type { BodyLimitMode } from './capped-body-stream.js';
 import { createGuardedConnector, originKey } from './guarded-connector.js';
@@ -254,35 +254,49 @@ function isProgrammerError(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'UND_ERR_INVALID_ARG';
 }
 
-/**
- * Creates the one HTTP client for user-supplied URLs. Any port is allowed (sites run on 8080, 8443...);
- * the address check, not the port, is what keeps internal services out of reach.
- */
-export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeHttpClient {
-  const policy = createAddressPolicy(options);
-  const connectTimeoutMs = positive(
-    'connectTimeoutMs',
-    options.connectTimeoutMs ?? SAFE_HTTP_DEFAULTS.connectTimeoutMs,
-  );
-  const headersTimeoutMs = positive(
-    'headersTimeoutMs',
-    options.headersTimeoutMs ?? SAFE_HTTP_DEFAULTS.headersTimeoutMs,
-  );
-  const bodyTimeoutMs = positive('bodyTimeoutMs', options.bodyTimeoutMs ?? SAFE_HTTP_DEFAULTS.bodyTimeoutMs);
-  const defaultTotalMs = positive('totalTimeoutMs', options.totalTimeoutMs ?? SAFE_HTTP_DEFAULTS.totalTimeoutMs);
-  const defaultMaxBytes = positive('maxBytes', options.maxBytes ?? SAFE_HTTP_DEFAULTS.maxBytes);
-  const defaultMaxRedirects = options.maxRedirects ?? SAFE_HTTP_DEFAULTS.maxRedirects;
-  const maxUrlLength = positive('maxUrlLength', options.maxUrlLength ?? SAFE_HTTP_DEFAULTS.maxUrlLength);
-  const userAgent = options.userAgent ?? SAFE_HTTP_DEFAULTS.userAgent;
-  const defaultOnLimit = options.onBodyLimit ?? 'error';
+/** The client's settings, read and checked once when it is made. */
+interface ClientSettings {
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  defaultTotalMs: number;
+  defaultMaxBytes: number;
+  defaultMaxRedirects: number;
+  maxUrlLength: number;
+  userAgent: string;
+  defaultOnLimit: BodyLimitMode;
+}
 
-  // Remembered per origin because undici's request API does not expose the socket of a response.
-  const alpnByOrigin = new Map<string, string>();
-  const agent = new Agent({
+function clientSettings(options: SafeHttpClientOptions): ClientSettings {
+  return {
+    connectTimeoutMs: positive('connectTimeoutMs', options.connectTimeoutMs ?? SAFE_HTTP_DEFAULTS.connectTimeoutMs),
+    headersTimeoutMs: positive('headersTimeoutMs', options.headersTimeoutMs ?? SAFE_HTTP_DEFAULTS.headersTimeoutMs),
+    bodyTimeoutMs: positive('bodyTimeoutMs', options.bodyTimeoutMs ?? SAFE_HTTP_DEFAULTS.bodyTimeoutMs),
+    defaultTotalMs: positive('totalTimeoutMs', options.totalTimeoutMs ?? SAFE_HTTP_DEFAULTS.totalTimeoutMs),
+    defaultMaxBytes: positive('maxBytes', options.maxBytes ?? SAFE_HTTP_DEFAULTS.maxBytes),
+    defaultMaxRedirects: options.maxRedirects ?? SAFE_HTTP_DEFAULTS.maxRedirects,
+    maxUrlLength: positive('maxUrlLength', options.maxUrlLength ?? SAFE_HTTP_DEFAULTS.maxUrlLength),
+    userAgent: options.userAgent ?? SAFE_HTTP_DEFAULTS.userAgent,
+    defaultOnLimit: options.onBodyLimit ?? 'error',
+  };
+}
+
+/**
+ * The connection pool: every connection goes through the guarded connector (the address check at connect time).
+ * `alpnByOrigin` learns the protocol each origin negotiated, since undici's request API does not expose the socket
+ * of a response.
+ */
+function createGuardedAgent(
+  options: SafeHttpClientOptions,
+  policy: AddressPolicy,
+  settings: ClientSettings,
+  alpnByOrigin: Map<string, string>,
+): Agent {
+  return new Agent({
     connect: createGuardedConnector({
       policy,
       lookup: options.lookup,
-      connectTimeoutMs,
+      connectTimeoutMs: settings.connectTimeoutMs,
       allowH2: options.allowH2,
       ca: options.ca,
       onConnected(origin, alpn) {
@@ -291,10 +305,61 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeH
         if (alpnByOrigin.size > ALPN_MEMORY) alpnByOrigin.delete(alpnByOrigin.keys().next().value as string);
       },
     }),
-    headersTimeout: headersTimeoutMs,
-    bodyTimeout: bodyTimeoutMs,
+    headersTimeout: settings.headersTimeoutMs,
+    bodyTimeout: settings.bodyTimeoutMs,
     ...(options.connectionsPerOrigin === undefined ? {} : { connections: options.connectionsPerOrigin }),
   });
+}
+
+/**
+ * The URL a redirect from `current` leads to, checked like the first one (scheme, length, literal address); refused
+ * when it was already visited or when it would be one redirect too many. `redirects` already holds this hop.
+ */
+function redirectTarget(
+  location: string,
+  current: URL,
+  policy: AddressPolicy,
+  maxUrlLength: number,
+  redirects: RedirectHop[],
+  visited: Set<string>,
+  maxRedirects: number,
+): URL {
+  let next: URL;
+  try {
+    next = validateTargetUrl(new URL(location, current), policy, maxUrlLength);
+  } catch (error) {
+    const safe =
+      error instanceof SafeHttpError
+        ? error
+        : new SafeHttpError('INVALID_URL', 'The redirect target is not a valid URL', { cause: error });
+    throw safe.withContext(current.href, redirects);
+  }
+  if (visited.has(next.href)) {
+    throw new SafeHttpError('REDIRECT_LOOP', `Redirect loop: ${next.href} was already visited`, {
+      url: next.href,
+      redirects: [...redirects],
+    });
+  }
+  if (redirects.length > maxRedirects) {
+    throw new SafeHttpError('TOO_MANY_REDIRECTS', `More than ${maxRedirects} redirects`, {
+      url: next.href,
+      redirects: [...redirects],
+    });
+  }
+  return next;
+}
+
+/**
+ * Creates the one HTTP client for user-supplied URLs. Any port is allowed (sites run on 8080, 8443...);
+ * the address check, not the port, is what keeps internal services out of reach.
+ */
+export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeHttpClient {
+  const policy = createAddressPolicy(options);
+  const settings = clientSettings(options);
+  const { headersTimeoutMs, bodyTimeoutMs, defaultTotalMs, defaultMaxBytes, defaultMaxRedirects } = settings;
+  const { maxUrlLength, userAgent, defaultOnLimit } = settings;
+  const alpnByOrigin = new Map<string, string>();
+  const agent = createGuardedAgent(options, policy, settings, alpnByOrigin);
 
   async function request(
     input: string | URL,
@@ -346,28 +411,7 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeH
       if (followRedirects && REDIRECT_STATUSES.has(status) && location !== null) {
         await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
         redirects.push({ url: current.href, status });
-        let next: URL;
-        try {
-          next = validateTargetUrl(new URL(location, current), policy, maxUrlLength);
-        } catch (error) {
-          const safe =
-            error instanceof SafeHttpError
-              ? error
-              : new SafeHttpError('INVALID_URL', 'The redirect target is not a valid URL', { cause: error });
-          throw safe.withContext(current.href, redirects);
-        }
-        if (visited.has(next.href)) {
-          throw new SafeHttpError('REDIRECT_LOOP', `Redirect loop: ${next.href} was already visited`, {
-            url: next.href,
-            redirects: [...redirects],
-          });
-        }
-        if (redirects.length > maxRedirects) {
-          throw new SafeHttpError('TOO_MANY_REDIRECTS', `More than ${maxRedirects} redirects`, {
-            url: next.href,
-            redirects: [...redirects],
-          });
-        }
+        const next = redirectTarget(location, current, policy, maxUrlLength, redirects, visited, maxRedirects);
         if (next.origin !== current.origin) {
           headers = { ...headers };
           for (const name of CROSS_ORIGIN_STRIPPED) delete headers[name];

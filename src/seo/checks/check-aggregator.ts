@@ -9,7 +9,8 @@ import {
   type Severity,
 } from './check-catalog.js';
 import type { UrlTable } from '../page/index.js';
-import type { CheckAggregate, CheckResult, Occurrence, SiteCheckOutput, SiteCheckResult } from './check.types.js';
+import type { Occurrence } from './check.types.js';
+import type { CheckAggregate, CheckResult, SiteCheckOutput, SiteCheckResult } from './check-results.js';
 
 export interface AggregatorOptions {
   /** Occurrences kept per code (all are counted); bounds memory on very large audits. */

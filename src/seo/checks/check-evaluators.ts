@@ -22,10 +22,9 @@ export type CheckEvaluator =
   | { scope: 'site'; code: SiteCheckCode; evaluate: SiteEvaluator };
 
 /**
- * Who decides each catalog code: exactly one evaluator, in PAGE_EVALUATORS (page-checks.ts, run per fetched page)
- * or SITE_EVALUATORS (site-checks.ts, run once per crawl). A new code goes into the catalog and into one of the
- * two records; TypeScript refuses a record that misses a code of its scope, and check-evaluators.test.ts refuses
- * a code in both or in neither.
+ * Who decides each catalog code: exactly one evaluator, its definition's `evaluate` (check-definitions.ts), gathered
+ * by scope into PAGE_EVALUATORS (page-checks.ts, run per fetched page) and SITE_EVALUATORS (site-checks.ts, run once
+ * per crawl). `defineCheck` types `evaluate` by the definition's scope, so a code cannot lack one or have two.
  */
 export const CHECK_EVALUATORS: Readonly<Record<CheckCode, CheckEvaluator>> = Object.fromEntries(
   CHECK_CATALOG.map((check): [CheckCode, CheckEvaluator] =>

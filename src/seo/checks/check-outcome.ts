@@ -1,4 +1,4 @@
-import type { Severity } from './check-catalog.js';
+import type { Severity } from './check-kinds.js';
 
 /** An evaluator's verdict: null when not applicable, else pass/fail with optional evidence. */
 export type CheckOutcome = { failed: boolean; evidence?: Record<string, unknown>; severity?: Severity } | null;

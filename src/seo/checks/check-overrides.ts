@@ -12,7 +12,7 @@
  *   first threshold, WARNING above the second), so it cannot be overridden; they can be disabled.
  */
 import { findCheck, type CheckDefinition, type Severity } from './check-catalog.js';
-import type { CheckAggregate, CheckResult, SiteCheckResult } from './check.types.js';
+import type { CheckAggregate, CheckResult, SiteCheckResult } from './check-results.js';
 
 /** One code's override; `severity` null keeps the catalog's. */
 export interface CheckOverride {

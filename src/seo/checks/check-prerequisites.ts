@@ -1,32 +1,14 @@
+import { CHECK_DEFINITIONS } from './check-definitions.js';
+
 /**
  * Checks that judge an element another check finds missing: a title's length needs a title, an Open Graph tag's
  * completeness needs Open Graph tags. When the element goes, the dependent check no longer applies to the page; its
  * issue vanishes, and that is not a fix (issue 48: a page that lost its title had its "title too short" counted as
  * fixed). The comparison counts such an occurrence as not checked (src/comparison).
  *
- * Each entry: the dependent code, and the code that reports its element missing on the same URL.
+ * Each entry: the dependent code, and the code that reports its element missing on the same URL (the definition's
+ * `requires`).
  */
-export const CHECK_PREREQUISITES: Readonly<Record<string, string>> = {
-  META_TITLE_TOO_SHORT: 'META_TITLE_MISSING',
-  META_TITLE_TOO_LONG: 'META_TITLE_MISSING',
-  META_TITLE_MULTIPLE: 'META_TITLE_MISSING',
-  META_TITLE_DUPLICATE: 'META_TITLE_MISSING',
-  META_DESCRIPTION_TOO_SHORT: 'META_DESCRIPTION_MISSING',
-  META_DESCRIPTION_TOO_LONG: 'META_DESCRIPTION_MISSING',
-  META_DESCRIPTION_MULTIPLE: 'META_DESCRIPTION_MISSING',
-  META_DESCRIPTION_DUPLICATE: 'META_DESCRIPTION_MISSING',
-  META_VIEWPORT_NO_ZOOM: 'META_VIEWPORT_MISSING',
-  META_VIEWPORT_NOT_RESPONSIVE: 'META_VIEWPORT_MISSING',
-  META_VIEWPORT_MULTIPLE: 'META_VIEWPORT_MISSING',
-  META_LANG_INVALID: 'META_LANG_MISSING',
-  META_OG_INCOMPLETE: 'META_OPEN_GRAPH_MISSING',
-  META_OG_IMAGE_RELATIVE: 'META_OPEN_GRAPH_MISSING',
-  META_OG_URL_MISMATCH: 'META_OPEN_GRAPH_MISSING',
-  META_TWITTER_CARD_INVALID: 'META_TWITTER_CARD_MISSING',
-  CONTENT_H1_MULTIPLE: 'CONTENT_H1_MISSING',
-  CONTENT_H1_DUPLICATE: 'CONTENT_H1_MISSING',
-  TECH_CANONICAL_MULTIPLE: 'TECH_CANONICAL_MISSING',
-  TECH_CANONICAL_RELATIVE: 'TECH_CANONICAL_MISSING',
-  TECH_CANONICAL_MISMATCH: 'TECH_CANONICAL_MISSING',
-  TECH_CANONICAL_TO_BROKEN: 'TECH_CANONICAL_MISSING',
-};
+export const CHECK_PREREQUISITES: Readonly<Record<string, string>> = Object.fromEntries(
+  CHECK_DEFINITIONS.flatMap((check) => ('requires' in check && check.requires ? [[check.code, check.requires]] : [])),
+);

@@ -1,10 +1,17 @@
 import type { HeaderMap, PageFacts, ResourceKind } from '../page/index.js';
-import type { CheckCode, CheckScope, Category, Severity } from './check-catalog.js';
+import type { Category, CheckScope, Severity } from './check-kinds.js';
 import type { PageSummaryStore } from './page-summary-store.js';
+import type { PageSummary } from './page-summary.types.js';
+
+export type { PageSummary } from './page-summary.types.js';
 
 /** Outcome of one check on one page. Not-applicable checks never count as passed or failed. */
-export interface CheckResult {
-  code: CheckCode;
+/**
+ * Code types are parameters here (plain strings by default) so that this file, which the check definitions import,
+ * does not import the catalog derived from them; index.ts exports them refined to CheckCode.
+ */
+export interface CheckResult<Code extends string = string> {
+  code: Code;
   applicable: boolean;
   failed: boolean;
   /** Banded checks (PERF_LCP...): the band the value fell in; otherwise the catalog severity applies. */
@@ -140,44 +147,6 @@ export interface PageRendering {
   blockedByRobots: string[];
 }
 
-/**
- * The small per-page record the crawler keeps for site-wide checks (never the HTML). Link lists are
- * bounded by `summarizePage`; cross-page checks see at most that many links per page.
- */
-export interface PageSummary {
-  url: string;
-  finalUrl: string;
-  status: number;
-  depth: number;
-  redirected: boolean;
-  isHtml: boolean;
-  indexable: boolean;
-  noindex: boolean;
-  /** Resolved canonical (HTML first, then Link header); null when none. */
-  canonical: string | null;
-  title: string | null;
-  description: string | null;
-  /** Text of the first h1 (CONTENT_H1_DUPLICATE); absent or null when none. */
-  h1?: string | null;
-  textHash: string | null;
-  simhash: string | null;
-  wordCount: number;
-  hasIconLink: boolean;
-  /** Internal http(s) link targets without fragment, deduplicated, self excluded, bounded. */
-  internalLinks: string[];
-  /** External link targets, deduplicated, bounded. */
-  externalLinks: string[];
-  /** Resolvable hreflang alternates. */
-  hreflang: { lang: string; url: string }[];
-  /** Subresources the page loads (images, scripts, stylesheets, icons, media), deduplicated, bounded. */
-  resources: { url: string; kind: ResourceKind }[];
-  inSitemap?: boolean;
-  /** Resolved `<link rel="amphtml">` target (TECH_AMP_LINK_BROKEN); absent or null when none. */
-  ampHtml?: string | null;
-  /** Resolved `<link rel="next|prev">` targets (LINKS_PAGINATION_BROKEN), bounded. */
-  pagination?: { rel: 'next' | 'prev'; url: string }[];
-}
-
 export interface RobotsSiteInput {
   /** HTTP status of /robots.txt; null when the fetch failed or timed out. */
   status: number | null;
@@ -248,8 +217,8 @@ export interface Occurrence {
 }
 
 /** Outcome of a site-scope check: pass/fail once, with the pages or files it is about. */
-export interface SiteCheckResult {
-  code: CheckCode;
+export interface SiteCheckResult<Code extends string = string> {
+  code: Code;
   applicable: boolean;
   failed: boolean;
   occurrences: Occurrence[];
@@ -257,23 +226,23 @@ export interface SiteCheckResult {
   applicablePages: number;
 }
 
-export interface PageCheckResults {
+export interface PageCheckResults<Code extends string = string> {
   url: string;
-  results: CheckResult[];
+  results: CheckResult<Code>[];
 }
 
-export interface SiteCheckOutput {
-  site: SiteCheckResult[];
+export interface SiteCheckOutput<Code extends string = string> {
+  site: SiteCheckResult<Code>[];
   /**
    * Page-scope checks that need crawl-wide data (link target statuses, sitemap membership), evaluated
    * page by page as this is iterated (once): a large site's results are never all in memory together.
    */
-  pages: Iterable<PageCheckResults>;
+  pages: Iterable<PageCheckResults<Code>>;
 }
 
 /** One entry per audit and code: what the Issue row and the score are made of. */
-export interface CheckAggregate {
-  code: CheckCode;
+export interface CheckAggregate<Code extends string = string> {
+  code: Code;
   title: string;
   description: string;
   severity: Severity;

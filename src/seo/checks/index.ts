@@ -19,23 +19,25 @@ export {
 } from './check-catalog.js';
 export { CHECK_THRESHOLDS, type BandedCheckCode } from './check-thresholds.js';
 export type {
-  CheckAggregate,
-  CheckResult,
   LabMetrics,
   LinkTargetInfo,
   LinkTargetLookup,
   Occurrence,
-  PageCheckResults,
   PageFetch,
   PageResource,
   PageSummary,
   RedirectHop,
   RobotsSiteInput,
   SiteCheckInput,
-  SiteCheckOutput,
-  SiteCheckResult,
   SitemapSiteInput,
 } from './check.types.js';
+export type {
+  CheckAggregate,
+  CheckResult,
+  PageCheckResults,
+  SiteCheckOutput,
+  SiteCheckResult,
+} from './check-results.js';
 export { PAGE_CHECK_CODES, PAGE_EVALUATORS, runPageChecks, type PageEvaluator } from './page-checks.js';
 export { SITE_EVALUATORS, runSiteChecks, type SiteEvaluator } from './site-checks.js';
 export { CHECK_EVALUATORS, SHARED_VERDICTS, type CheckEvaluator, type OtherCaller } from './check-evaluators.js';
@@ -76,13 +78,14 @@ export {
 } from './structured-data-rules.js';
 export type { CheckOutcome } from './check-outcome.js';
 export {
-  RENDERING_EVALUATORS,
   pageRenderingRecord,
   renderSideDigest,
   type PageRenderingRecord,
   type RenderSideDigest,
 } from './rendering-checks.js';
 export { CHECK_GUIDANCE, guidanceFor, type CheckGuidance } from './check-guidance.js';
+export { CHECK_DEFINITIONS, CHECK_FAMILIES } from './check-definitions.js';
+export { defineCheck, type CheckSpec } from './define-check.js';
 export { CHECK_PREREQUISITES } from './check-prerequisites.js';
 export {
   CheckOverrides,

@@ -3,7 +3,7 @@ import { getCheck, type Category, type CheckCode, type Severity } from './check-
 import type { PageFetch } from './check.types.js';
 import { runPageChecks } from './page-checks.js';
 
-/** Response body of `POST /api/tools/meta-tags` (API.md). */
+/** Response body of `POST /api/tools/meta-tags` (docs/free-tools.md). */
 export interface MetaTagsReport {
   url: string;
   title: string | null;

@@ -1,5 +1,5 @@
 import { UrlTable, simhashHalves, type ResourceKind } from '../page/index.js';
-import type { PageSummary } from './check.types.js';
+import type { PageSummary } from './page-summary.types.js';
 
 /**
  * The crawl's page summaries (what the site pass reads of every page) in columns: numbers in typed arrays, URLs as

@@ -1,10 +1,9 @@
 import { normalizeUrl, type PageFacts } from '../page/index.js';
-import type { PageCheckCode } from './check-catalog.js';
 import { fail, pass, type CheckOutcome } from './check-outcome.js';
 import { CHECK_THRESHOLDS as T } from './check-thresholds.js';
 import type { PageFetch, PageRendering } from './check.types.js';
+import type { PageCheckContext, PageEvaluator } from './page-check-helpers.js';
 import { effectiveCanonical } from './page-indexability.js';
-import type { PageCheckContext, PageEvaluator } from './page-checks.js';
 
 /**
  * Browser rendering mode (issue 28): the raw HTML as served beside the page as headless Chromium rendered it. The
@@ -13,9 +12,9 @@ import type { PageCheckContext, PageEvaluator } from './page-checks.js';
  * (no `page.rendering`) or when rendering failed (`page.renderError`: the checks judged the raw HTML alone).
  */
 
-const SAMPLE = 5;
+export const SAMPLE = 5;
 /** H1 headings kept per side in a digest. */
-const DIGEST_H1 = 5;
+export const DIGEST_H1 = 5;
 
 /** What the RENDER_* checks compare of one side (raw or rendered) of a page. */
 export interface RenderSideDigest {
@@ -93,8 +92,6 @@ export function pageRenderingRecord(fetch: PageFetch, facts: PageFacts | null): 
   };
 }
 
-type RenderCode = Extract<PageCheckCode, `RENDER_${string}`>;
-
 /** Both sides of a rendered 2xx HTML page; null (not applicable) otherwise. */
 interface Sides {
   raw: PageFacts;
@@ -109,98 +106,12 @@ function sidesOf(ctx: PageCheckContext): Sides | null {
 }
 
 /** A RENDER_* evaluator: applies only to pages with both sides. */
-function compared(decide: (sides: Sides, ctx: PageCheckContext) => CheckOutcome): PageEvaluator {
+export function compared(decide: (sides: Sides, ctx: PageCheckContext) => CheckOutcome): PageEvaluator {
   return (ctx) => {
     const sides = sidesOf(ctx);
     return sides ? decide(sides, ctx) : null;
   };
 }
-
-/** One evaluator per RENDER_* code (spread into PAGE_EVALUATORS). */
-export const RENDERING_EVALUATORS: Readonly<Record<RenderCode, PageEvaluator>> = {
-  RENDER_TITLE_CHANGED: compared(({ raw, rendered }) => {
-    const before = firstNonEmpty(raw.titles);
-    const after = firstNonEmpty(rendered.titles);
-    if (before === null || after === null) return null;
-    return before === after ? pass() : fail({ raw: before, rendered: after });
-  }),
-  RENDER_TITLE_ONLY_RENDERED: compared(({ raw, rendered }) => {
-    const after = firstNonEmpty(rendered.titles);
-    return firstNonEmpty(raw.titles) === null && after !== null ? fail({ rendered: after }) : pass();
-  }),
-  RENDER_DESCRIPTION_CHANGED: compared(({ raw, rendered }) => {
-    const before = firstNonEmpty(raw.descriptions);
-    const after = firstNonEmpty(rendered.descriptions);
-    if (before === null && after === null) return null;
-    return before === after ? pass() : fail({ raw: before, rendered: after });
-  }),
-  RENDER_CANONICAL_CHANGED: compared(({ raw, rendered }) => {
-    const before = effectiveCanonical(raw);
-    const after = effectiveCanonical(rendered);
-    if (before === null && after === null) return null;
-    return comparableUrl(before) === comparableUrl(after) ? pass() : fail({ raw: before, rendered: after });
-  }),
-  RENDER_NOINDEX_CHANGED: compared(({ raw, rendered }) =>
-    raw.robots.noindex === rendered.robots.noindex
-      ? pass()
-      : fail({
-          raw: raw.robots.noindex ? 'noindex' : 'index',
-          rendered: rendered.robots.noindex ? 'noindex' : 'index',
-          ...robotsValues(raw, rendered),
-        }),
-  ),
-  RENDER_NOFOLLOW_CHANGED: compared(({ raw, rendered }) =>
-    raw.robots.nofollow === rendered.robots.nofollow
-      ? pass()
-      : fail({
-          raw: raw.robots.nofollow ? 'nofollow' : 'follow',
-          rendered: rendered.robots.nofollow ? 'nofollow' : 'follow',
-          ...robotsValues(raw, rendered),
-        }),
-  ),
-  RENDER_H1_CHANGED: compared(({ raw, rendered }) => {
-    const before = h1Of(raw);
-    const after = h1Of(rendered);
-    if (before.length === 0 && after.length === 0) return null;
-    return sameList(before, after)
-      ? pass()
-      : fail({ raw: before.slice(0, DIGEST_H1), rendered: after.slice(0, DIGEST_H1) });
-  }),
-  RENDER_LINKS_ONLY_RENDERED: compared(({ raw, rendered }, ctx) => {
-    const after = internalLinkTargets(rendered);
-    if (after.size === 0) return null;
-    const before = internalLinkTargets(raw);
-    const self = comparableUrl(ctx.page.finalUrl);
-    const only = [...after].filter((url) => !before.has(url) && comparableUrl(url) !== self);
-    return only.length > 0
-      ? fail({ count: only.length, links: only.slice(0, SAMPLE), rawLinks: before.size, renderedLinks: after.size })
-      : pass();
-  }),
-  RENDER_CONTENT_NEEDS_JS: compared(({ raw, rendered }) => {
-    if (rendered.wordCount < T.renderedContentMinWords) return null;
-    return raw.wordCount < rendered.wordCount * T.rawContentMinShare
-      ? fail({ rawWords: raw.wordCount, renderedWords: rendered.wordCount })
-      : pass();
-  }),
-  RENDER_RESOURCE_BLOCKED_BY_ROBOTS: compared(({ rendering }) =>
-    rendering.blockedByRobots.length > 0
-      ? fail({ count: rendering.blockedByRobots.length, resources: rendering.blockedByRobots.slice(0, SAMPLE) })
-      : pass(),
-  ),
-  RENDER_CONSOLE_ERRORS: compared(({ rendering }) =>
-    rendering.consoleErrorCount > 0
-      ? fail({ count: rendering.consoleErrorCount, errors: rendering.consoleErrors.slice(0, SAMPLE) })
-      : pass(),
-  ),
-  RENDER_FAILED_REQUESTS: compared(({ rendering }) =>
-    rendering.failedRequestCount > 0
-      ? fail({
-          count: rendering.failedRequestCount,
-          requests: rendering.failedRequests.slice(0, SAMPLE).map(({ url, reason }) => ({ url, reason })),
-        })
-      : pass(),
-  ),
-};
 
 /**
  * TECH_CLIENT_RENDERED_SUSPECTED, html mode only: the raw HTML looks like an app shell (an empty app root or framework
@@ -214,16 +125,16 @@ export const clientRenderedSuspected: PageEvaluator = ({ html, page }) => {
 };
 
 /** The first element's text, as browsers and META_TITLE_MISSING read it; null when absent or empty. */
-function firstNonEmpty(values: readonly string[]): string | null {
+export function firstNonEmpty(values: readonly string[]): string | null {
   const first = values.length > 0 ? values[0].trim() : '';
   return first === '' ? null : first;
 }
 
-function h1Of(facts: PageFacts): string[] {
+export function h1Of(facts: PageFacts): string[] {
   return facts.headings.filter((heading) => heading.level === 1).map((heading) => heading.text);
 }
 
-function internalLinkTargets(facts: PageFacts): Set<string> {
+export function internalLinkTargets(facts: PageFacts): Set<string> {
   const targets = new Set<string>();
   for (const link of facts.links) {
     if (link.kind === 'http' && link.internal && link.url !== null) targets.add(link.url);
@@ -231,15 +142,15 @@ function internalLinkTargets(facts: PageFacts): Set<string> {
   return targets;
 }
 
-function comparableUrl(url: string | null): string | null {
+export function comparableUrl(url: string | null): string | null {
   return url === null ? null : (normalizeUrl(url) ?? url);
 }
 
-function sameList(a: readonly string[], b: readonly string[]): boolean {
+export function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((value, i) => value === b[i]);
 }
 
-function robotsValues(raw: PageFacts, rendered: PageFacts): Record<string, string[]> {
+export function robotsValues(raw: PageFacts, rendered: PageFacts): Record<string, string[]> {
   return {
     rawMeta: [...raw.robots.meta, ...raw.robots.googlebotMeta],
     renderedMeta: [...rendered.robots.meta, ...rendered.robots.googlebotMeta],

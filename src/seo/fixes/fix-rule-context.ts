@@ -1,11 +1,11 @@
-import type { CheckCode } from '../checks/index.js';
 import { FixEvidence } from './fix-evidence.js';
 import type { FixInput, FixPageContext, FixProposal } from './fix.types.js';
 import { shorten } from './markup-text.js';
 
 /** What one rule sees: the input, its evidence reader and the URL taken apart. */
 export interface FixRuleContext {
-  code: CheckCode;
+  /** A catalog code (a string here, so no fix helper depends on the catalog derived from the definitions). */
+  code: string;
   url: string;
   page: FixPageContext | null;
   evidence: FixEvidence;

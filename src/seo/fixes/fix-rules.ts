@@ -1,25 +1,13 @@
 import type { CheckCode } from '../checks/index.js';
-import { CONTENT_FIX_RULES } from './content-fix-rules.js';
+import { CHECK_DEFINITIONS } from '../checks/check-definitions.js';
 import { ruleContext, type FixRule } from './fix-rule-context.js';
 import { FIX_LIMITS as L, type FixInput, type FixProposal } from './fix.types.js';
-import { LINK_FIX_RULES } from './link-fix-rules.js';
 import { codePointLength, cutAtWord } from './markup-text.js';
-import { META_FIX_RULES } from './meta-fix-rules.js';
-import { PERFORMANCE_FIX_RULES } from './performance-fix-rules.js';
-import { STRUCTURED_FIX_RULES } from './structured-international-fix-rules.js';
-import { RENDERING_FIX_RULES } from './rendering-fix-rules.js';
-import { TECHNICAL_FIX_RULES } from './technical-fix-rules.js';
 
-/** One rule per catalog code: the Record type makes a new code without a rule a compile error. */
-export const FIX_RULES: Readonly<Record<CheckCode, FixRule>> = {
-  ...META_FIX_RULES,
-  ...CONTENT_FIX_RULES,
-  ...LINK_FIX_RULES,
-  ...TECHNICAL_FIX_RULES,
-  ...PERFORMANCE_FIX_RULES,
-  ...STRUCTURED_FIX_RULES,
-  ...RENDERING_FIX_RULES,
-};
+/** One rule per catalog code: each definition's `fix` (src/seo/checks/check-definitions.ts). */
+export const FIX_RULES: Readonly<Record<CheckCode, FixRule>> = Object.fromEntries(
+  CHECK_DEFINITIONS.map((check) => [check.code, check.fix]),
+) as Record<CheckCode, FixRule>;
 
 /**
  * The deterministic fix for one issue occurrence, specific to the page where the evidence and page
@@ -27,7 +15,7 @@ export const FIX_RULES: Readonly<Record<CheckCode, FixRule>> = {
  * odd evidence; the result obeys the API bounds (FIX_LIMITS).
  */
 export function suggestFix(input: FixInput): FixProposal {
-  const rule = FIX_RULES[input.code];
+  const rule = Object.hasOwn(FIX_RULES, input.code) ? FIX_RULES[input.code as CheckCode] : undefined;
   if (!rule) throw new RangeError(`no fix rule for check code ${String(input.code)}`);
   return boundProposal(rule(ruleContext(input)));
 }

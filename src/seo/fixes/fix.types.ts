@@ -1,8 +1,7 @@
-import type { CheckCode } from '../checks/index.js';
-
 /** What the fix engines (rules and language model) know about one failing check on one page. */
 export interface FixInput {
-  code: CheckCode;
+  /** A catalog code (checks/index.ts CheckCode; a string here, so the fixes import nothing derived from the checks). */
+  code: string;
   /** The page (or file, for site checks) the issue occurrence is about. */
   url: string;
   /** The occurrence's evidence as the check recorded it (shape per code, see page-checks.ts / site-checks.ts). */

@@ -1,4 +1,4 @@
-import { isValidLangTag } from '../checks/index.js';
+import { isValidLangTag } from '../checks/language-tag.js';
 import type { FixPageContext } from './fix.types.js';
 
 export interface LanguageGuess {

@@ -1,4 +1,4 @@
-import { CHECK_THRESHOLDS as T } from '../checks/index.js';
+import { CHECK_THRESHOLDS as T } from '../checks/check-thresholds.js';
 import type { FixPageContext, SiteTitlePattern } from './fix.types.js';
 import {
   brandFromHost,

@@ -595,7 +595,7 @@ class PageFactsCollector {
     try {
       this.jsonLd.push({ ok: true, value: JSON.parse(body) as unknown });
     } catch (error) {
-      this.jsonLd.push({ ok: false, error: clip((error as Error).message) });
+      this.jsonLd.push({ ok: false, error: clip(jsonErrorMessage((error as Error).message, body)) });
     }
   }
 
@@ -920,4 +920,19 @@ function firstSrcsetCandidate(srcset: string | undefined): string | undefined {
   if (srcset === undefined) return undefined;
   const first = srcset.trim().split(/\s+/)[0];
   return first ? first.replace(/,$/, '') : undefined;
+}
+
+/**
+ * JSON.parse's message in one form on every Node version: V8 before Node 22 says "... at position 54", later ones add
+ * " (line 1 column 55)". The line and column are what a person looks for in their template, so they are always given.
+ */
+export function jsonErrorMessage(message: string, body: string): string {
+  const bare = message.replace(/ \(line \d+ column \d+\)$/, '');
+  const at = / at position (\d+)$/.exec(bare);
+  if (!at) return bare;
+  const position = Number(at[1]);
+  const before = body.slice(0, position);
+  const line = before.split('\n').length;
+  const column = position - (before.lastIndexOf('\n') + 1) + 1;
+  return `${bare} (line ${line} column ${column})`;
 }

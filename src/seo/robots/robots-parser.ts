@@ -115,26 +115,41 @@ function splitRecord(record: string): KeyValue | null {
   return { key: words[0], value: words[1], missingColon: true };
 }
 
+/** What reading the records builds: the groups and sitemaps found so far, and the issues. */
+interface ParseState {
+  errors: RobotsIssueList;
+  warnings: RobotsIssueList;
+  groups: RobotsGroup[];
+  groupStartLines: number[];
+  sitemaps: string[];
+  seenSitemaps: Set<string>;
+  current: RobotsGroup | null;
+  // True while reading the user-agent lines that open a group; the first rule ends that list.
+  readingAgents: boolean;
+  htmlReported: boolean;
+}
+
 /**
  * Parses robots.txt per RFC 9309 (with Google's documented leniencies) and validates it.
  * Only the first ROBOTS_MAX_BYTES are parsed, as crawlers do.
  */
 export function parseRobotsTxt(content: string | Uint8Array): RobotsTxt {
   const decoded = decodeRobotsText(content);
-  const errors = new RobotsIssueList(ROBOTS_MAX_ISSUES);
-  const warnings = new RobotsIssueList(ROBOTS_MAX_ISSUES);
+  const state: ParseState = {
+    errors: new RobotsIssueList(ROBOTS_MAX_ISSUES),
+    warnings: new RobotsIssueList(ROBOTS_MAX_ISSUES),
+    groups: [],
+    groupStartLines: [],
+    sitemaps: [],
+    seenSitemaps: new Set<string>(),
+    current: null,
+    readingAgents: false,
+    htmlReported: false,
+  };
+  const { errors, warnings, groups } = state;
   for (const problem of decoded.problems) {
     errors.addAlways(lineOfIndex(decoded.text, problem.index), problem.message);
   }
-
-  const groups: RobotsGroup[] = [];
-  const groupStartLines: number[] = [];
-  const sitemaps: string[] = [];
-  const seenSitemaps = new Set<string>();
-  let current: RobotsGroup | null = null;
-  // True while reading the user-agent lines that open a group; the first rule ends that list.
-  let readingAgents = false;
-  let htmlReported = false;
 
   // Lines end at CR, LF or CRLF. Scanning by index (next break and next `#` found once each)
   // avoids copying every line of a 500 KiB file before most of them are thrown away.
@@ -154,141 +169,9 @@ export function parseRobotsTxt(content: string | Uint8Array): RobotsTxt {
     lineStart = lineEnd + (text.charCodeAt(lineEnd) === 0x0d && text.charCodeAt(lineEnd + 1) === 0x0a ? 2 : 1);
 
     const record = trimmedSlice(text, start, nextHash >= 0 && nextHash < lineEnd ? nextHash : lineEnd);
-    if (record.length === 0) continue;
-
-    if (record.startsWith('<')) {
-      errors.add(
-        lineNumber,
-        htmlReported
-          ? `invalid line '${clip(record)}': expected 'directive: value'`
-          : 'line looks like HTML: the server seems to return a web page instead of a robots.txt file',
-      );
-      htmlReported = true;
-      continue;
-    }
-    const parts = splitRecord(record);
-    if (parts === null) {
-      const lowerRecord = record.toLowerCase();
-      const known = DIRECTIVES.has(lowerRecord) || ACCEPTED_TYPOS.has(lowerRecord);
-      errors.add(
-        lineNumber,
-        known ? `missing ':' after '${record}'` : `invalid line '${clip(record)}': expected 'directive: value'`,
-      );
-      continue;
-    }
-
-    const lowerKey = parts.key.toLowerCase();
-    let directive = DIRECTIVES.get(lowerKey);
-    if (directive === undefined) {
-      const typoOf = ACCEPTED_TYPOS.get(lowerKey);
-      if (typoOf !== undefined) {
-        directive = typoOf;
-        errors.add(
-          lineNumber,
-          `'${parts.key}' is a misspelling of '${typoOf}': Google accepts it, other crawlers ignore the line`,
-        );
-      }
-    }
-    if (directive === undefined) {
-      const nonStandard = NON_STANDARD.get(lowerKey);
-      if (parts.missingColon) {
-        errors.add(
-          lineNumber,
-          nonStandard === undefined
-            ? `invalid line '${clip(record)}': expected 'directive: value'`
-            : `missing ':' after '${parts.key}'`,
-        );
-      } else if (nonStandard !== undefined) {
-        warnings.add(lineNumber, nonStandard);
-      } else {
-        const suggestion = suggestionFor(lowerKey);
-        errors.add(
-          lineNumber,
-          `unknown directive '${clip(parts.key)}'${suggestion === null ? '' : ` (did you mean '${suggestion}'?)`}`,
-        );
-      }
-      continue;
-    }
-    if (parts.missingColon) {
-      errors.add(lineNumber, `missing ':' after '${parts.key}': Google accepts it, other crawlers ignore the line`);
-    }
-    const value = parts.value;
-
-    switch (directive) {
-      case 'user-agent': {
-        if (current === null || !readingAgents) {
-          current = { userAgents: [], rules: [] };
-          groups.push(current);
-          groupStartLines.push(lineNumber);
-          readingAgents = true;
-        }
-        if (value.length === 0) {
-          errors.add(lineNumber, "empty 'user-agent' value: name a crawler's product token or '*'");
-          break;
-        }
-        const { token, hasExtra } = groupAgentToken(value);
-        if (token === '') {
-          errors.add(
-            lineNumber,
-            `invalid user-agent '${clip(value)}': expected a product token (letters, '-', '_') or '*'`,
-          );
-          break;
-        }
-        if (hasExtra) {
-          warnings.add(
-            lineNumber,
-            `user-agent '${clip(value)}' is matched by its product token '${token}' only; the rest is ignored`,
-          );
-        }
-        current.userAgents.push(value);
-        break;
-      }
-      case 'allow':
-      case 'disallow': {
-        if (current === null) {
-          errors.add(lineNumber, `'${directive}' rule before any 'user-agent' line: it applies to no crawler`);
-          break;
-        }
-        readingAgents = false;
-        if (!isValidRulePath(value)) {
-          errors.add(lineNumber, invalidPathMessage(value));
-          break;
-        }
-        if (value.length === 0 && directive === 'allow') {
-          warnings.add(lineNumber, "'allow' with an empty path has no effect");
-        }
-        if (value.includes(' ') || value.includes('\t')) {
-          warnings.add(
-            lineNumber,
-            `rule path '${clip(value)}' contains whitespace: it only matches URLs with an encoded space (%20)`,
-          );
-        }
-        current.rules.push({ type: directive as RobotsRuleType, path: value, line: lineNumber });
-        break;
-      }
-      case 'sitemap': {
-        if (value.length === 0) {
-          warnings.add(lineNumber, "empty 'sitemap' value");
-        } else if (!ABSOLUTE_HTTP_URL.test(value)) {
-          warnings.add(lineNumber, `sitemap '${clip(value)}' is ignored: it must be an absolute http(s) URL`);
-        } else if (!seenSitemaps.has(value)) {
-          seenSitemaps.add(value);
-          sitemaps.push(value);
-        }
-        break;
-      }
-    }
+    if (record.length !== 0) readRecord(record, lineNumber, state);
   }
-
-  for (let i = 0; i < groups.length; i++) {
-    if (groups[i].rules.length === 0 && groups[i].userAgents.length > 0) {
-      warnings.add(
-        groupStartLines[i],
-        `group for ${groups[i].userAgents.map((ua) => `'${clip(ua)}'`).join(', ')} has no rules: ` +
-          "these crawlers may fetch everything and do not fall back to the '*' group",
-      );
-    }
-  }
+  reportGroupsWithoutRules(state);
 
   if (decoded.truncated) {
     errors.addAlways(
@@ -300,12 +183,169 @@ export function parseRobotsTxt(content: string | Uint8Array): RobotsTxt {
 
   return {
     groups,
-    sitemaps,
+    sitemaps: state.sitemaps,
     errors: errors.finish('errors'),
     warnings: warnings.finish('warnings'),
     sizeBytes: decoded.sizeBytes,
     truncated: decoded.truncated,
   };
+}
+
+/** Reads one non-empty record: reports what is wrong with it and applies what a crawler would apply. */
+function readRecord(record: string, lineNumber: number, state: ParseState): void {
+  const { errors } = state;
+  if (record.startsWith('<')) {
+    errors.add(
+      lineNumber,
+      state.htmlReported
+        ? `invalid line '${clip(record)}': expected 'directive: value'`
+        : 'line looks like HTML: the server seems to return a web page instead of a robots.txt file',
+    );
+    state.htmlReported = true;
+    return;
+  }
+  const parts = splitRecord(record);
+  if (parts === null) {
+    const lowerRecord = record.toLowerCase();
+    const known = DIRECTIVES.has(lowerRecord) || ACCEPTED_TYPOS.has(lowerRecord);
+    errors.add(
+      lineNumber,
+      known ? `missing ':' after '${record}'` : `invalid line '${clip(record)}': expected 'directive: value'`,
+    );
+    return;
+  }
+
+  const directive = directiveOf(parts, record, lineNumber, state);
+  if (directive === undefined) return;
+  if (parts.missingColon) {
+    errors.add(lineNumber, `missing ':' after '${parts.key}': Google accepts it, other crawlers ignore the line`);
+  }
+  switch (directive) {
+    case 'user-agent':
+      readUserAgent(parts.value, lineNumber, state);
+      break;
+    case 'allow':
+    case 'disallow':
+      readRule(directive, parts.value, lineNumber, state);
+      break;
+    case 'sitemap':
+      readSitemap(parts.value, lineNumber, state);
+      break;
+  }
+}
+
+/**
+ * The directive a record's key names, a misspelling Google accepts included (reported as an error); undefined, with
+ * the line reported, for a key that names none (a non-standard directive is a warning, an unknown one an error).
+ */
+function directiveOf(parts: KeyValue, record: string, lineNumber: number, state: ParseState): Directive | undefined {
+  const { errors, warnings } = state;
+  const lowerKey = parts.key.toLowerCase();
+  const directive = DIRECTIVES.get(lowerKey);
+  if (directive !== undefined) return directive;
+  const typoOf = ACCEPTED_TYPOS.get(lowerKey);
+  if (typoOf !== undefined) {
+    errors.add(
+      lineNumber,
+      `'${parts.key}' is a misspelling of '${typoOf}': Google accepts it, other crawlers ignore the line`,
+    );
+    return typoOf;
+  }
+  const nonStandard = NON_STANDARD.get(lowerKey);
+  if (parts.missingColon) {
+    errors.add(
+      lineNumber,
+      nonStandard === undefined
+        ? `invalid line '${clip(record)}': expected 'directive: value'`
+        : `missing ':' after '${parts.key}'`,
+    );
+  } else if (nonStandard !== undefined) {
+    warnings.add(lineNumber, nonStandard);
+  } else {
+    const suggestion = suggestionFor(lowerKey);
+    errors.add(
+      lineNumber,
+      `unknown directive '${clip(parts.key)}'${suggestion === null ? '' : ` (did you mean '${suggestion}'?)`}`,
+    );
+  }
+  return undefined;
+}
+
+/** A user-agent line opens a group, or adds its crawler to the group whose user-agent lines are being read. */
+function readUserAgent(value: string, lineNumber: number, state: ParseState): void {
+  const { errors, warnings } = state;
+  let current = state.current;
+  if (current === null || !state.readingAgents) {
+    current = { userAgents: [], rules: [] };
+    state.current = current;
+    state.groups.push(current);
+    state.groupStartLines.push(lineNumber);
+    state.readingAgents = true;
+  }
+  if (value.length === 0) {
+    errors.add(lineNumber, "empty 'user-agent' value: name a crawler's product token or '*'");
+    return;
+  }
+  const { token, hasExtra } = groupAgentToken(value);
+  if (token === '') {
+    errors.add(lineNumber, `invalid user-agent '${clip(value)}': expected a product token (letters, '-', '_') or '*'`);
+    return;
+  }
+  if (hasExtra) {
+    warnings.add(
+      lineNumber,
+      `user-agent '${clip(value)}' is matched by its product token '${token}' only; the rest is ignored`,
+    );
+  }
+  current.userAgents.push(value);
+}
+
+/** An allow or disallow rule belongs to the current group; the first one ends its list of user agents. */
+function readRule(directive: 'allow' | 'disallow', value: string, lineNumber: number, state: ParseState): void {
+  const { errors, warnings, current } = state;
+  if (current === null) {
+    errors.add(lineNumber, `'${directive}' rule before any 'user-agent' line: it applies to no crawler`);
+    return;
+  }
+  state.readingAgents = false;
+  if (!isValidRulePath(value)) {
+    errors.add(lineNumber, invalidPathMessage(value));
+    return;
+  }
+  if (value.length === 0 && directive === 'allow') {
+    warnings.add(lineNumber, "'allow' with an empty path has no effect");
+  }
+  if (value.includes(' ') || value.includes('\t')) {
+    warnings.add(
+      lineNumber,
+      `rule path '${clip(value)}' contains whitespace: it only matches URLs with an encoded space (%20)`,
+    );
+  }
+  current.rules.push({ type: directive as RobotsRuleType, path: value, line: lineNumber });
+}
+
+/** A sitemap line is global (it neither opens nor ends a group); each absolute http(s) URL is kept once. */
+function readSitemap(value: string, lineNumber: number, state: ParseState): void {
+  if (value.length === 0) {
+    state.warnings.add(lineNumber, "empty 'sitemap' value");
+  } else if (!ABSOLUTE_HTTP_URL.test(value)) {
+    state.warnings.add(lineNumber, `sitemap '${clip(value)}' is ignored: it must be an absolute http(s) URL`);
+  } else if (!state.seenSitemaps.has(value)) {
+    state.seenSitemaps.add(value);
+    state.sitemaps.push(value);
+  }
+}
+
+function reportGroupsWithoutRules({ groups, groupStartLines, warnings }: ParseState): void {
+  for (let i = 0; i < groups.length; i++) {
+    if (groups[i].rules.length === 0 && groups[i].userAgents.length > 0) {
+      warnings.add(
+        groupStartLines[i],
+        `group for ${groups[i].userAgents.map((ua) => `'${clip(ua)}'`).join(', ')} has no rules: ` +
+          "these crawlers may fetch everything and do not fall back to the '*' group",
+      );
+    }
+  }
 }
 
 /** RFC 9309 path-pattern: starts with `/` or `*`; an empty value is a valid "match nothing". */

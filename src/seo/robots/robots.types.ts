@@ -49,7 +49,7 @@ export interface RobotsUrlTest extends RobotsVerdict {
   userAgent: string;
 }
 
-/** Response body of `POST /api/tools/robots` (API.md). */
+/** Response body of `POST /api/tools/robots` (docs/free-tools.md). */
 export interface RobotsAnalysis {
   valid: boolean;
   source: string;

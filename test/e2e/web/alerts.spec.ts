@@ -30,7 +30,7 @@ test.beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      // The README's check: X-Signature is t=<unix>,v1=<HMAC-SHA256 of "t.body">, at most 5 minutes old.
+      // docs/alerts.md's check: X-Signature is t=<unix>,v1=<HMAC-SHA256 of "t.body">, at most 5 minutes old.
       const parts = Object.fromEntries(
         String(req.headers['x-signature'] ?? '')
           .split(',')
@@ -195,7 +195,8 @@ test('alerts: rules, a webhook with its secret once, the delivery log, e-mail, t
   expect(received[3].verified).toBe(true);
   expect(alert).toMatchObject({ type: 'alert.score_drop', alert: { details: { category: 'OVERALL', before: 100 } } });
   expect(alert.alert.title).toMatch(/^Overall score dropped \d+ points? \(100 → \d+\)$/);
-  const mail = await waitForMail(email, 60_000);
+  // The webhook can arrive before the e-mail: wait for the alert's own message, not the address's last one.
+  const mail = await waitForMail(email, 60_000, (m) => m.subject.startsWith('[Alert Garden]'));
   expect(mail.subject).toBe(`[Alert Garden] ${alert.alert.title}`);
   expect(mail.html).toContain(alert.alert.url);
 

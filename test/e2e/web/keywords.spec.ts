@@ -173,7 +173,7 @@ test('keywords: without a SERP provider the page says so and how to set one', as
   await expect(note).toBeVisible();
   await expect(note).toContainText('SERP_PROVIDER');
   await expect(note).toContainText('a position is never guessed');
-  await expect(note).toContainText("README's configuration table");
+  await expect(note).toContainText("The manual's Configuration page (docs/configuration.md) lists every setting.");
   await expectAccessible(page, 'the keywords page without a provider');
   await reviewShot(page, 'keywords-no-provider-1280');
 });

@@ -3,7 +3,7 @@ import { lintSnippet } from './support.js';
 
 const layerErrors = (file: string, code: string): Promise<string[]> => lintSnippet(file, code, 'layers/layers');
 
-describe('the layer rule (DESIGN §2) is enforced by lint', () => {
+describe('the layer rule (ARCHITECTURE.md) is enforced by lint', () => {
   it.each([
     ['src/projects/x.ts', "import { a } from '../../schema/build-schema.js';", /src\/ may not import schema/],
     ['src/projects/x.ts', "import { a } from '../../facades/server.js';", /src\/ may not import facades/],

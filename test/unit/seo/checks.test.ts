@@ -419,6 +419,12 @@ const FIXTURES: Record<PageCheckCode, { fail: Case; pass: Case }> = {
     fail: { html: doc({ head: '<meta name="description" content="Second description">' }) },
     pass: {},
   },
+  META_DESCRIPTION_SAME_AS_TITLE: {
+    fail: {
+      html: doc({ title: 'Blue widgets for every workshop', description: '  blue Widgets for every workshop ' }),
+    },
+    pass: {},
+  },
   META_TAGS_IN_BODY: {
     fail: { html: doc({ body: bodyWith('<link rel="canonical" href="https://example.com/good-page">') }) },
     pass: {},

@@ -71,6 +71,7 @@ const EVIDENCE: Record<CheckCode, Record<string, unknown>> = {
     description: `${'Handmade oak dining tables from Devon, built to order. '.repeat(4)}`,
     length: 220,
   },
+  META_DESCRIPTION_SAME_AS_TITLE: { description: 'Pruning roses in late winter, step by step' },
   META_DESCRIPTION_MULTIPLE: {
     count: 2,
     descriptions: [

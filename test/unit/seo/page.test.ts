@@ -167,6 +167,19 @@ describe('extractPageFacts: JSON-LD', () => {
     expect(f.jsonLd[2]).toEqual({ ok: false, error: 'empty JSON-LD block' });
   });
 
+  it('says where the JSON breaks in the same words on every Node version', () => {
+    const f = facts('<script type="application/ld+json">{\n  "@type": "Article",\n  name: "x"\n}</script>');
+    expect(f.jsonLd[0]).toEqual({
+      ok: false,
+      error: 'Expected double-quoted property name in JSON at position 26 (line 3 column 3)',
+    });
+    const bare = facts('<script type="application/ld+json">{"a":1,}</script>');
+    expect(bare.jsonLd[0]).toEqual({
+      ok: false,
+      error: 'Expected double-quoted property name in JSON at position 7 (line 1 column 8)',
+    });
+  });
+
   it('does not count JSON-LD or scripts as text', () => {
     expect(
       facts(

@@ -1,10 +1,10 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Per-project check settings (src/projects/check-settings.*): one row per project and check code that differs from
- * the catalog, either disabled or with another severity (`severity` null keeps the catalog's). A table rather than a
- * key of project.settings: one code's override is set or reset by one keyed statement (no read-modify-write of the
- * whole settings document racing another edit), the database checks each value, and the worker reads a project's
+ * Per-project check settings (src/checks-catalog/check-settings.*): one row per project and check code that differs
+ * from the catalog, either disabled or with another severity (`severity` null keeps the catalog's). A table rather
+ * than a key of project.settings: one code's override is set or reset by one keyed statement (no read-modify-write
+ * of the whole settings document racing another edit), the database checks each value, and the worker reads a project's
  * rows by primary key. Resetting a code deletes its row, so the table holds only real overrides. Rows go with the
  * project (ON DELETE CASCADE).
  *

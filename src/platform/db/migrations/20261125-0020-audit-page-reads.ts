@@ -1,9 +1,9 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The pages explorer on a large audit (src/audits/audit.repository.ts, listPages). On 100,000 pages (the audit-100k
- * bench) its reads counted every page's occurrences or scanned every row of the audit's pages, 1.2 KB each with
- * their details, for each request: 140 to 400 ms.
+ * The pages explorer on a large audit (src/audits/audit-pages.repository.ts, listPages). On 100,000 pages (the
+ * audit-100k bench) its reads counted every page's occurrences or scanned every row of the audit's pages, 1.2 KB
+ * each with their details, for each request: 140 to 400 ms.
  * - `issue_count`: a completed audit's pages carry their occurrence count, written with the completion in the same
  *   pass as their inlinks; the existing audits are counted here. A running audit is still counted live.
  * - (audit_id, key, id) indexes for the issue count and the word count, so a page of rows sorted on either is an

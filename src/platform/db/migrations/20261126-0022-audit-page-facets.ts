@@ -2,10 +2,11 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * `audit.page_facets`: a completed audit's pages counted by what the pages explorer filters on, [status class, kind,
- * has issues, pages] (src/audits/audit.repository.ts, storePageCounts and listPages). The explorer's total was a
- * count of the audit's rows for every request: on the audit-100k bench's machine of 2026-11-26 a parallel seq scan of
- * 190-300 ms (p95 240-288 ms, goal < 100 ms); now any filter without a search sums these. The completed audits are
- * counted here; the others get theirs when they complete (until then, and with a search, the total is counted).
+ * has issues, pages] (src/audits: audit-results.repository.ts storePageCounts, audit-pages.repository.ts listPages).
+ * The explorer's total was a count of the audit's rows for every request: on the audit-100k bench's machine of
+ * 2026-11-26 a parallel seq scan of 190-300 ms (p95 240-288 ms, goal < 100 ms); now any filter without a search
+ * sums these. The completed audits are counted here; the others get theirs when they complete (until then, and with
+ * a search, the total is counted).
  */
 export class AuditPageFacets20261126 extends Migration {
   override async up(): Promise<void> {

@@ -1,10 +1,13 @@
 import type { Browser } from 'playwright-core';
 
 /**
- * How the platform launches headless Chromium (CHROMIUM_PATH): the lab vitals meter and the PDF reports share
- * this set-up. Background networking, sync, component updates, QUIC and non-proxied WebRTC UDP are off, so the
- * browser itself talks to no one; what a page may load is each caller's request routing (lab-request-policy.ts
- * for measured pages; the report PDF blocks every request).
+ * How the platform launches headless Chromium, the one place for every browser it runs: the crawler's renderer
+ * (src/crawler/browser, RENDER_CHROMIUM_PATH else CHROMIUM_PATH: rendererChromiumPath in config.ts), the lab vitals
+ * meter (src/technical) and the PDF reports (src/reports), both CHROMIUM_PATH. They share this set-up. Background
+ * networking, sync, component updates, QUIC and non-proxied WebRTC UDP are off, so the browser itself talks to no
+ * one; what a page may load is each caller's request routing through the safe HTTP client (the SSRF policy:
+ * src/crawler/browser/render-routing.ts for rendered pages, src/technical/lab-request-policy.ts for measured pages;
+ * the report PDF blocks every request).
  */
 const LAUNCH_ARGS = [
   '--no-sandbox',
@@ -77,7 +80,7 @@ function launchArgs(pins?: ReadonlyMap<string, string>, launch?: ChromiumLaunchO
  * configured never pays its ~50 MB. `hostPins` (SAFE_HTTP_RESOLVE) make the browser reach the same addresses as
  * the crawler.
  */
-export async function launchLabChromium(
+export async function launchChromium(
   chromiumPath: string,
   hostPins?: ReadonlyMap<string, string>,
   launch?: ChromiumLaunchOptions,

@@ -1,6 +1,6 @@
 import { nativeQuery, nativeTransaction, type NativeDb } from '../platform/db/native-query.js';
-import type { CrawlLoginBinding } from './crawl-login-binding.js';
-import type { CrawlLoginFacts, CrawlLoginKind } from './crawl-login.model.js';
+import type { CrawlLoginBinding, CrawlLoginKind } from '../crawler/index.js';
+import type { CrawlLoginFacts } from './crawl-login.model.js';
 
 /** A stored login's facts as read, with its project's current start URL and settings (to tell a suspended one). */
 export interface CrawlLoginFactsRow extends Omit<CrawlLoginFacts, 'suspendedReason'> {

@@ -1,10 +1,11 @@
 import DataLoader from 'dataloader';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import { ProjectType, toProjectType } from '../projects/graphql.js';
 import type { CrawlLoginFacts } from './crawl-login.model.js';
 import type { CrawlLoginService } from './crawl-login.service.js';
 import { CrawlLoginInput, CrawlLoginKindEnum, CrawlLoginType } from './crawl-login.types.js';
+import { toProjectType } from './project.resolver.js';
+import { ProjectType } from './project.types.js';
 
 const toCrawlLoginType = (facts: CrawlLoginFacts): CrawlLoginType => ({
   kind: CrawlLoginKindEnum[facts.kind],

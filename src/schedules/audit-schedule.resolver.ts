@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
 import { ProjectType } from '../projects/graphql.js';
-import type { ScheduledRunRow } from './audit.repository.js';
+import type { ScheduledRunRow } from './audit-schedule.repository.js';
 import type { AuditScheduleService } from './audit-schedule.service.js';
 import {
   ScheduledAuditRunType,

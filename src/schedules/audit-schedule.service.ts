@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Queue } from 'bullmq';
+import { UnrecoverableError, type Queue } from 'bullmq';
 import type { Principal } from '../platform/context.js';
 import type { NativeDb } from '../platform/db/native-query.js';
 import { DomainError } from '../platform/errors.js';
@@ -16,16 +16,22 @@ import {
   type ProjectService,
   type ScheduledProjectRow,
 } from '../projects/index.js';
-import type { AuditService } from './audit.service.js';
+import type { AuditService } from '../audits/index.js';
 import {
   AUDIT_SCHEDULER_PREFIX,
   SCHEDULED_AUDIT_JOB_NAME,
   auditSchedulerId,
   catchUpJobId,
   scheduledAuditJobOptions,
+  scheduledAuditSlot,
+  type QueuedJob,
   type ScheduledAuditJobData,
 } from './audit-schedule-job.js';
-import { AuditRepository, type ScheduledRunDecision, type ScheduledRunRow } from './audit.repository.js';
+import {
+  AuditScheduleRepository,
+  type ScheduledRunDecision,
+  type ScheduledRunRow,
+} from './audit-schedule.repository.js';
 
 /** What the handler made of a scheduled-audit job. */
 export type ScheduledSlotResult =
@@ -49,7 +55,7 @@ export class AuditScheduleService {
     private readonly audits: AuditService,
     private readonly queue: Queue<ScheduledAuditJobData>,
     private readonly logger?: Logger,
-    private readonly repo = new AuditRepository(),
+    private readonly repo = new AuditScheduleRepository(),
   ) {}
 
   /** The scheduler a project's schedule asks for; null when it is OFF. */
@@ -150,6 +156,24 @@ export class AuditScheduleService {
       this.startAudit(em, principal, projectId),
     );
     return run ? { kind: 'RECORDED', run } : { kind: 'DUPLICATE' };
+  }
+
+  /**
+   * A job of the audit queue, in an audit worker: a scheduled-audit job is run (runSlot, with a fresh EntityManager)
+   * and its outcome logged; null for any other job (an audit, run as before).
+   */
+  handleJob(em: () => EntityManager, job: QueuedJob): Promise<ScheduledSlotResult> | null {
+    if (job.name !== SCHEDULED_AUDIT_JOB_NAME) return null;
+    const slot = scheduledAuditSlot(job);
+    if (!slot) return Promise.reject(new UnrecoverableError('scheduled audit job without a project or run time'));
+    return this.runSlot(em(), slot.projectId, slot.slotAt).then((result) => {
+      const at = new Date(slot.slotAt).toISOString();
+      if (result.kind === 'RECORDED') {
+        const { outcome, reason, auditId } = result.run;
+        this.logger?.info({ projectId: slot.projectId, slotAt: at, outcome, reason, auditId }, 'scheduled audit');
+      } else this.logger?.info({ projectId: slot.projectId, slotAt: at, result }, 'scheduled audit job did nothing');
+      return result;
+    });
   }
 
   private async startAudit(em: EntityManager, principal: Principal, projectId: string): Promise<ScheduledRunDecision> {

@@ -1,0 +1,268 @@
+import { jsonParam } from '../platform/db/sql-params.js';
+import { nativeQuery, nativeTransaction, type NativeDb, type NativeTx } from '../platform/db/native-query.js';
+import type { AuditLinkRow, AuditPageRow, OccurrenceRecord, VitalsRecord } from './audit-engine.js';
+import type { AuditAttempt } from './audit.repository.js';
+import { STATUS_CLASS_OF_ROW } from './audit-pages.repository.js';
+
+/*
+ * A running attempt's rows (the job runner's writes): its pages, links and occurrences in batches while it crawls,
+ * its issues, page counts and snapshots with its completion, and the cleanup of an earlier attempt's rows.
+ */
+
+/** An issue of a completed audit, as the job runner hands it over (its id already drawn). */
+export interface IssueRow {
+  id: string;
+  code: string;
+  title: string;
+  severity: string;
+  category: string;
+  description: string;
+  affectedPages: number;
+  applicablePages: number;
+}
+
+/** A technical snapshot row (one per measured URL and device), its verdicts already decided. */
+export interface SnapshotRow extends VitalsRecord {
+  id: string;
+  https: boolean;
+  hsts: boolean;
+  httpVersion: string | null;
+  compression: string | null;
+  robotsTxt: string;
+  sitemap: string;
+}
+
+/** What a completed run writes beside its scores, in the transaction of its COMPLETED transition. */
+export interface AuditResults {
+  auditId: string;
+  projectId: string;
+  issues: IssueRow[];
+  inlinks: ReadonlyMap<string, number>;
+  snapshots: SnapshotRow[];
+}
+
+/**
+ * Batch inserts write only while their attempt is current ($1 the audit, $3 the attempt). FOR SHARE makes a
+ * concurrent claim (an UPDATE of the row) wait for this insert, so the new attempt's cleanup sees its rows.
+ * A cancelled audit still takes its attempt's last batches: the pages crawled before the cancel are kept.
+ */
+const CURRENT_ATTEMPT = `EXISTS (SELECT 1 FROM audit WHERE id = $1 AND attempts = $3 AND status IN ('RUNNING',
+  'CANCELLED') FOR SHARE)`;
+
+export class AuditResultsRepository {
+  /** The audit's status and attempt number (the running job watches them), or null when the row is gone. */
+  async readStatus(db: NativeDb, auditId: string): Promise<{ status: string; attempts: number } | null> {
+    const [row] = await nativeQuery<{ status: string; attempts: number }>(
+      db,
+      'SELECT status, attempts FROM audit WHERE id = $1',
+      [auditId],
+    );
+    return row ?? null;
+  }
+
+  /** The audit's attempt number, or null when the row is gone. */
+  async readAttempts(db: NativeDb, auditId: string): Promise<number | null> {
+    const [row] = await nativeQuery<{ attempts: number }>(db, 'SELECT attempts FROM audit WHERE id = $1', [auditId]);
+    return row ? row.attempts : null;
+  }
+
+  /** The attempt's progress counters (no status or phase change: a later attempt's row is left alone). */
+  async writeProgress(
+    db: NativeDb,
+    run: AuditAttempt,
+    progress: { pagesCrawled: number; pagesQueued: number },
+  ): Promise<void> {
+    await nativeQuery(db, 'UPDATE audit SET pages_crawled = $3, pages_queued = $4 WHERE id = $1 AND attempts = $2', [
+      run.auditId,
+      run.attempt,
+      progress.pagesCrawled,
+      progress.pagesQueued,
+    ]);
+  }
+
+  /**
+   * Attempt n is alive: its heartbeat, written only while the audit is RUNNING at that attempt (a stale worker
+   * cannot vouch for a later attempt, nor keep a finished audit "alive"). False when the guard matched no row.
+   */
+  async writeHeartbeat(db: NativeDb, run: AuditAttempt): Promise<boolean> {
+    const rows = await nativeQuery(
+      db,
+      `UPDATE audit SET heartbeat_at = now() WHERE id = $1 AND attempts = $2 AND status = 'RUNNING' RETURNING id`,
+      [run.auditId, run.attempt],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * VACUUM (ANALYZE) of the tables an audit's results fill (not in a transaction: VACUUM cannot run in one).
+   * SKIP_LOCKED: a table another vacuum holds is left to it, never waited for.
+   */
+  async vacuumResults(db: NativeDb): Promise<void> {
+    await nativeQuery(db, 'VACUUM (ANALYZE, SKIP_LOCKED) issue_occurrence, audit_page');
+  }
+
+  /** A cancelled run's audit reports the pages it keeps (progress was last written up to a second before). */
+  async settleCancelledCounts(db: NativeDb, run: AuditAttempt): Promise<void> {
+    await nativeQuery(
+      db,
+      `UPDATE audit SET pages_crawled = (SELECT count(*) FROM audit_page WHERE audit_id = $1),
+         pages_failed = (SELECT count(*) FROM audit_page WHERE audit_id = $1 AND error IS NOT NULL), pages_queued = 0
+       WHERE id = $1 AND attempts = $2 AND status = 'CANCELLED'`,
+      [run.auditId, run.attempt],
+    );
+  }
+
+  /** What an earlier attempt wrote (pages, occurrences, issues, snapshots), one table at a time. */
+  async deleteResults(db: NativeDb, auditId: string): Promise<void> {
+    for (const table of ['issue_occurrence', 'audit_issue', 'audit_link', 'audit_page', 'technical_snapshot']) {
+      await nativeQuery(db, `DELETE FROM ${table} WHERE audit_id = $1`, [auditId]);
+    }
+  }
+
+  // Batches go straight to node-postgres with server-side parameters: the ORM connection would inline the
+  // JSON document into the SQL text, escaping it character by character.
+  async insertPages(db: NativeDb, run: AuditAttempt, rows: AuditPageRow[]): Promise<void> {
+    if (!rows.length) return;
+    await nativeQuery(
+      db,
+      `INSERT INTO audit_page (audit_id, url, final_url, status_code, kind, depth, title, meta_description,
+        canonical, indexable,
+         word_count, response_time_ms, bytes, content_hash, outlinks, error, details, rendering)
+       SELECT $1, r."url", r."finalUrl", r."statusCode", r."kind", r."depth", r."title", r."metaDescription",
+        r."canonical", r."indexable",
+         r."wordCount", r."responseTimeMs", r."bytes", r."contentHash", r."outlinks", r."error", r."details",
+         r."rendering"
+       FROM jsonb_to_recordset($2::jsonb) AS r("url" text, "finalUrl" text, "statusCode" int, "kind" text,
+         "depth" int, "title" text, "metaDescription" text, "canonical" text, "indexable" bool, "wordCount" int,
+         "responseTimeMs" int, "bytes" int, "contentHash" text, "outlinks" int, "error" text, "details" jsonb,
+         "rendering" jsonb)
+       WHERE ${CURRENT_ATTEMPT}
+       ON CONFLICT (audit_id, url) DO NOTHING`,
+      [run.auditId, jsonParam(rows), run.attempt],
+    );
+  }
+
+  /** The link graph, column arrays unnested: a batch of 5,000 links is one statement with five parameters. */
+  async insertLinks(db: NativeDb, run: AuditAttempt, rows: AuditLinkRow[]): Promise<void> {
+    if (!rows.length) return;
+    await nativeQuery(
+      db,
+      `INSERT INTO audit_link (audit_id, source_url, target_url, anchor, rel, internal)
+       SELECT $1, l.source, l.target, l.anchor, l.rel, l.internal
+       FROM unnest($2::text[], $4::text[], $5::text[], $6::text[], $7::bool[])
+         AS l(source, target, anchor, rel, internal)
+       WHERE ${CURRENT_ATTEMPT}`,
+      [
+        run.auditId,
+        rows.map((r) => r.sourceUrl),
+        run.attempt,
+        rows.map((r) => r.targetUrl),
+        rows.map((r) => r.anchor),
+        rows.map((r) => r.rel),
+        rows.map((r) => r.internal),
+      ],
+    );
+  }
+
+  async insertOccurrences(db: NativeDb, run: AuditAttempt, rows: OccurrenceRecord[]): Promise<void> {
+    if (!rows.length) return;
+    await nativeQuery(
+      db,
+      `INSERT INTO issue_occurrence (audit_id, code, url, evidence)
+       SELECT $1, r.code, r.url, r.evidence FROM jsonb_to_recordset($2::jsonb) AS r(code text, url text, evidence jsonb)
+       WHERE ${CURRENT_ATTEMPT}`,
+      [run.auditId, jsonParam(rows), run.attempt],
+    );
+  }
+
+  /**
+   * One transaction: `transition` first (the lifecycle's COMPLETED transition, which locks the audit row until
+   * commit), then, only when it happened, the results. Returns whether the transition happened.
+   */
+  saveCompleted(db: NativeDb, transition: (tx: NativeTx) => Promise<boolean>, results: AuditResults): Promise<boolean> {
+    return nativeTransaction(db, async (tx) => {
+      const completed = await transition(tx);
+      if (completed) await this.insertResults(tx, results);
+      return completed;
+    });
+  }
+
+  /**
+   * Each page's inlinks and issue count (its occurrences, all streamed before the completion), in one pass over the
+   * pages that have either; part of the completion (insertResults). The pages explorer sorts and filters a completed
+   * audit's pages on the stored count.
+   */
+  async storePageCounts(tx: NativeTx, auditId: string, inlinks: ReadonlyMap<string, number>): Promise<void> {
+    // Two arrays, not one JSON object: at 100,000 pages that object and its text cost the worker ~25 MB more.
+    const urls: string[] = [];
+    const counts: number[] = [];
+    for (const [url, n] of inlinks) {
+      if (n <= 0) continue;
+      urls.push(url);
+      counts.push(n);
+    }
+    await tx.query(
+      `WITH u AS (SELECT url, n FROM unnest($1::text[], $3::int[]) AS u(url, n)),
+            c AS (SELECT url, count(*)::int AS n FROM issue_occurrence WHERE audit_id = $2 GROUP BY url),
+            x AS (SELECT url, u.n AS inlinks, c.n AS issues FROM u FULL JOIN c USING (url))
+       UPDATE audit_page p SET inlinks = COALESCE(x.inlinks, p.inlinks), issue_count = COALESCE(x.issues, 0)
+       FROM x WHERE p.audit_id = $2 AND p.url = x.url`,
+      [urls, auditId, counts],
+    );
+    await tx.query(
+      `UPDATE audit SET page_facets = COALESCE((
+         SELECT jsonb_agg(jsonb_build_array(f.status_class, f.kind, f.has_issues, f.pages))
+         FROM (SELECT ${STATUS_CLASS_OF_ROW} AS status_class, p.kind, p.issue_count > 0 AS has_issues,
+                      count(*)::int AS pages
+               FROM audit_page p WHERE p.audit_id = $1 GROUP BY 1, 2, 3) f), '[]'::jsonb)
+       WHERE id = $1`,
+      [auditId],
+    );
+  }
+
+  private async insertResults(tx: NativeTx, results: AuditResults): Promise<void> {
+    const { auditId, projectId, issues } = results;
+    if (issues.length) {
+      await tx.query(
+        `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description,
+          affected_pages, applicable_pages)
+         SELECT r.id, $1::uuid, r.code, r.title, r.severity, r.category, r.description,
+          r."affectedPages", r."applicablePages"
+         FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, code text, title text, severity text,
+          category text, description text,
+           "affectedPages" int, "applicablePages" int)`,
+        [auditId, jsonParam(issues)],
+      );
+    }
+    await this.storePageCounts(tx, auditId, results.inlinks);
+    for (const v of results.snapshots) {
+      await tx.query(
+        `INSERT INTO technical_snapshot (id, project_id, audit_id, url, measured_at, device, source,
+          lcp_ms, cls, inp_ms, tbt_ms, fcp_ms, ttfb_ms,
+           performance_score, https, hsts, http_version, compression, robots_txt, sitemap)
+         VALUES ($1, $2, $3, $4, now(), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+        [
+          v.id,
+          projectId,
+          auditId,
+          v.url,
+          v.device,
+          v.source,
+          v.lcpMs,
+          v.cls,
+          v.inpMs,
+          v.tbtMs,
+          v.fcpMs,
+          v.ttfbMs,
+          v.performanceScore,
+          v.https,
+          v.hsts,
+          v.httpVersion,
+          v.compression,
+          v.robotsTxt,
+          v.sitemap,
+        ],
+      );
+    }
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The words of the check catalog (docs/scores.md): severities, categories, scopes and a catalog entry's shape. The
+ * entries themselves come from the check definitions (check-definitions.ts); this file imports none of them.
+ *
+ * Severity rule (docs/scores.md "Severity rule"): CRITICAL when the page is out of search or broken for visitors
+ * (4xx/5xx, redirect loop, unintended noindex, missing title, no response); WARNING when it ranks, is shown or converts
+ * worse (missing description, duplicate title, thin content, poor vitals, broken resources, no HTTPS); NOTICE for
+ * hygiene that rarely changes outcomes (language, Open Graph, URL style, llms.txt).
+ */
+
+export type Severity = 'CRITICAL' | 'WARNING' | 'NOTICE';
+export type Category = 'META' | 'CONTENT' | 'LINKS' | 'TECHNICAL' | 'PERFORMANCE';
+/** `page`: evaluated per crawled page; `site`: once per audit (pass rate 0 or 1). */
+export type CheckScope = 'page' | 'site';
+
+export const CATEGORIES: readonly Category[] = ['META', 'CONTENT', 'LINKS', 'TECHNICAL', 'PERFORMANCE'];
+export const SEVERITIES: readonly Severity[] = ['CRITICAL', 'WARNING', 'NOTICE'];
+
+export interface CheckDefinition {
+  code: string;
+  title: string;
+  severity: Severity;
+  category: Category;
+  scope: CheckScope;
+  /** The rule, in one sentence. */
+  description: string;
+  /** Banded metrics: NOTICE in the needs-improvement band, WARNING in the poor band (each page at its own band). */
+  banded?: true;
+  /**
+   * A fact about the site or its server, evaluated on every page (the pages are its evidence) but charged once for the
+   * site: its issue's scope is "site", and it never makes a page "with a CRITICAL issue" for health.
+   */
+  siteFact?: true;
+}
+
+export const SEVERITY_WEIGHTS: Readonly<Record<Severity, number>> = { CRITICAL: 10, WARNING: 5, NOTICE: 1 };
+
+/**
+ * How a failure is charged: `site` (once) for site-scope checks and for site facts evaluated on every page
+ * (TECH_HTTP_PAGE, compression...); `page` (by the share of pages) for the rest.
+ */
+export function chargedScope(check: CheckDefinition): CheckScope {
+  return check.scope === 'site' || check.siteFact ? 'site' : 'page';
+}
+
+/** The more severe of two severities. */
+export function maxSeverity(a: Severity, b: Severity): Severity {
+  return SEVERITY_WEIGHTS[a] >= SEVERITY_WEIGHTS[b] ? a : b;
+}

@@ -1,0 +1,48 @@
+/**
+ * One audit check, defined in one place (issue 49): its catalog entry, its guidance, the shape of its evidence and
+ * how a person is shown it, the evaluator that decides it and the rule that proposes its fix. The registries keyed
+ * by code (check-catalog.ts, check-guidance.ts, evidence-view.ts, page-checks.ts, site-checks.ts, ../fixes/
+ * fix-rules.ts) are derived from the list of definitions (check-definitions.ts); the docs (docs/checks/ and the
+ * app's check docs) are generated from it.
+ */
+import type { FixRule } from '../fixes/fix-rule-context.js';
+import type { Category, CheckScope, Severity } from './check-kinds.js';
+import type { Presenter } from './evidence-presenters.js';
+import type { PageEvaluator } from './page-check-helpers.js';
+import type { SiteEvaluator } from './site-check-helpers.js';
+
+export interface CheckSpec<C extends string = string, S extends CheckScope = CheckScope> {
+  /** The stable code (stored with every issue; never renamed). */
+  code: C;
+  title: string;
+  /** The severity of a failure; banded checks give NOTICE or WARNING by the page's band (docs/scores.md). */
+  severity: Severity;
+  category: Category;
+  /** `page`: decided per crawled page; `site`: once per audit, from all pages. */
+  scope: S;
+  /** Banded metric: NOTICE in the needs-improvement band, WARNING in the poor band. */
+  banded?: true;
+  /** A page-evaluated fact of the server, charged once for the site (check-kinds.ts, CheckDefinition). */
+  siteFact?: true;
+  /** The rule, in one sentence. */
+  description: string;
+  /** The check that reports this one's element missing on the same URL (check-prerequisites.ts says why). */
+  requires?: string;
+  /** Why it matters for search: 1-2 plain sentences. */
+  why: string;
+  /** How to fix it: 1-3 concrete sentences. */
+  howToFix: string;
+  /** The evidence's kind and keys, and how each key is shown (evidence-presenters.ts). */
+  evidence: Presenter;
+  /** The verdict: per page (page-check-helpers.ts, PageCheckContext) or per crawl (site-check-helpers.ts). */
+  evaluate: S extends 'page' ? PageEvaluator : SiteEvaluator;
+  /** The deterministic fix for one occurrence (../fixes/). */
+  fix: FixRule;
+}
+
+/** Keeps the code and scope literal, so the catalog's code unions and the records keyed by them stay exact. */
+export function defineCheck<const C extends string, const S extends CheckScope>(
+  spec: CheckSpec<C, S>,
+): CheckSpec<C, S> {
+  return spec;
+}
