@@ -20,7 +20,7 @@ import { GraphQLProvider } from './lib/graphql-client';
 import { RootLayout } from './app/root-layout';
 import { NotFoundPage } from './app/route-states';
 import { LandingPage } from './features/landing';
-import { PUBLIC_PAGES, type PublicPage, type PublicPath } from './features/landing/public-pages';
+import { PUBLIC_PAGES, type PublicPage, type PublicPath } from './features/landing';
 import { HeadersToolPage, MetaTagsToolPage, RobotsToolPage, SitemapToolPage, ToolsIndexPage } from './features/tools';
 
 export { PUBLIC_PAGES, type PublicPage };

@@ -11,7 +11,3 @@ export const authClient = createAuthClient({
   basePath: '/api/auth',
   plugins: [organizationClient()],
 });
-
-export type { Session } from './session';
-/** The session read (a plain fetch, in the first page's script): here too for the pages that use this client. */
-export { currentSession, forgetSession } from './session';

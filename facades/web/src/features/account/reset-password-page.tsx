@@ -5,7 +5,8 @@ import { Button } from '../../components/button';
 import { useDocumentTitle } from '../../components/document-title';
 import { Callout } from '../../components/status';
 import { TextField } from '../../components/text-field';
-import { authClient, forgetSession } from '../../lib/auth-client';
+import { authClient } from '../../lib/auth-client';
+import { forgetSession } from '../../lib/session';
 import { authFailureMessage, callAuth } from '../../lib/auth-call';
 
 const MIN_PASSWORD_LENGTH = 8;

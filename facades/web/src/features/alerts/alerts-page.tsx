@@ -4,6 +4,7 @@ import { Checkbox } from 'react-aria-components';
 import { useMutation, useQuery } from 'urql';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { DataTable, type Column } from '../../components/data-table';
 import { useDocumentTitle } from '../../components/document-title';
 import { Callout, EmptyState, ErrorMessage, Loading, PageLoadError } from '../../components/status';
 import {
@@ -14,7 +15,7 @@ import {
   type AlertRuleFieldsFragment,
 } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
-import { ProjectSectionHeader } from '../projects';
+import { ProjectSectionHeader } from '../../components/section-header';
 import { RuleDialog } from './rule-dialog';
 import { WebhooksSection } from './webhooks-section';
 
@@ -31,39 +32,35 @@ function RulesTable({
   onEdit(rule: AlertRuleFieldsFragment): void;
   onDelete(rule: AlertRuleFieldsFragment): void;
 }) {
+  const columns: Column<AlertRuleFieldsFragment>[] = [
+    { id: 'when', header: 'Alert when', cell: (r) => r.description, rowHeader: true },
+    { id: 'to', header: 'Sent to', cell: (r) => r.channels.map((c) => CHANNEL_LABEL[c]).join(', ') },
+    { id: 'status', header: 'Status', cell: (r) => (r.enabled ? 'Enabled' : 'Disabled') },
+    {
+      id: 'actions',
+      header: <span className="visually-hidden">Actions</span>,
+      className: 'cell-actions',
+      cell: (r) => (
+        <>
+          <Button onPress={() => onEdit(r)} aria-label={`Edit rule: ${r.description}`}>
+            Edit
+          </Button>
+          <Button variant="danger" onPress={() => onDelete(r)} aria-label={`Delete rule: ${r.description}`}>
+            Delete
+          </Button>
+        </>
+      ),
+    },
+  ];
   return (
-    <div className="table-wrap" role="region" aria-label="Alert rules" tabIndex={0}>
-      <table className="table">
-        <caption className="visually-hidden">Alert rules of the project</caption>
-        <thead>
-          <tr>
-            <th scope="col">Alert when</th>
-            <th scope="col">Sent to</th>
-            <th scope="col">Status</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rules.map((r) => (
-            <tr key={r.id} className={r.enabled ? undefined : 'row-muted'}>
-              <th scope="row">{r.description}</th>
-              <td>{r.channels.map((c) => CHANNEL_LABEL[c]).join(', ')}</td>
-              <td>{r.enabled ? 'Enabled' : 'Disabled'}</td>
-              <td className="cell-actions">
-                <Button onPress={() => onEdit(r)} aria-label={`Edit rule: ${r.description}`}>
-                  Edit
-                </Button>
-                <Button variant="danger" onPress={() => onDelete(r)} aria-label={`Delete rule: ${r.description}`}>
-                  Delete
-                </Button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      columns={columns}
+      rows={rules}
+      rowKey={(r) => r.id}
+      label="Alert rules"
+      caption="Alert rules of the project"
+      rowClassName={(r) => (r.enabled ? undefined : 'row-muted')}
+    />
   );
 }
 

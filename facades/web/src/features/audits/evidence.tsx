@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Button } from '../../components/button';
 import { formatNumber } from '../../lib/format';
-import { opensPageView, PageLink, type PageScope } from './page-link';
+import { opensPageView, PageLink, type PageScope } from '../../components/page-link';
 
 /** One cell of an occurrence's evidence as GraphQL gives it (`IssueOccurrence.details`). */
 export interface EvidenceCellData {

@@ -20,3 +20,5 @@ export function prefetchAuditIssues(client: Client, projectId: string, auditId: 
   void client.query(AuditIssuesDocument, { projectId, auditId }, FRESH).toPromise();
   void client.query(AuditIssueListDocument, { projectId, auditId }, { ...FRESH, ...STREAMED }).toPromise();
 }
+export { CrawlNotes } from './crawl-notes';
+export { checkedText, countsText } from './audit-counts';

@@ -6,7 +6,7 @@ import { IssueOccurrencesDocument } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
 import { Evidence } from './evidence';
 import { FixSuggestion } from './fix-suggestion';
-import { opensPageView, PageLink, type PageScope } from './page-link';
+import { opensPageView, PageLink, type PageScope } from '../../components/page-link';
 import { RankingKeywords } from './ranking-keywords';
 
 interface OccurrenceScope extends PageScope {

@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useQuery } from 'urql';
 import { Checkbox, CheckboxGroup, Input, Label, SearchField } from 'react-aria-components';
-import { Button } from '../../components/button';
+import { DataTable, Pager, useCursorPages, type Column } from '../../components/data-table';
 import { useDocumentTitle } from '../../components/document-title';
 import { EmptyState, ErrorMessage, Loading } from '../../components/status';
 import {
   AuditPagesDocument,
+  type AuditPagesQuery,
   type AuditPageKind,
   type AuditPageOrder,
   type SortDirection,
@@ -17,8 +18,8 @@ import { formatNumber } from '../../lib/format';
 import { useLivePoll } from '../../lib/use-live-poll';
 import { AuditHeading, AuditLoadError } from './audit-heading';
 import { PAGE_KINDS, STATUS_CLASSES, type PageSearch } from './search-params';
-import { PageLink } from './page-link';
-import { ExportButtons } from '../reports';
+import { PageLink } from '../../components/page-link';
+import { ExportButtons } from '../../components/export-buttons';
 
 const route = getRouteApi('/app/projects/$projectId/audits/$auditId/pages');
 const PAGE_SIZE = 50;
@@ -50,20 +51,72 @@ const KIND_NOTE: Record<AuditPageKind, string> = {
   FAILED: 'No response',
 };
 
-const COLUMNS: { order: AuditPageOrder; label: string; numeric?: boolean }[] = [
-  { order: 'URL', label: 'URL' },
-  { order: 'STATUS', label: 'Status', numeric: true },
-  { order: 'TITLE', label: 'Title' },
-  { order: 'DEPTH', label: 'Depth', numeric: true },
-  { order: 'WORD_COUNT', label: 'Words', numeric: true },
-  { order: 'RESPONSE_TIME', label: 'Response', numeric: true },
-  { order: 'ISSUES', label: 'Issues', numeric: true },
-];
-
 function statusClassName(code: number | null): string {
   if (code === null) return 'status-failed';
   return `status-${Math.floor(code / 100)}xx`;
 }
+
+type PageRow = AuditPagesQuery['audit']['pages']['nodes'][number];
+
+/** The list's columns; `scope` makes the URL a link to the page view. */
+function pageColumns(scope: { projectId: string; auditId: string }): Column<PageRow, AuditPageOrder>[] {
+  return [
+    {
+      id: 'url',
+      header: 'URL',
+      sortKey: 'URL',
+      rowHeader: true,
+      className: 'cell-url',
+      cell: (p) => (
+        <>
+          <PageLink scope={scope} url={p.url} className="url-text">
+            {p.url}
+          </PageLink>
+          {p.kind && p.kind !== 'HTML' && <span className="muted small">{KIND_NOTE[p.kind]}</span>}
+          {p.finalUrl && p.finalUrl !== p.url && <span className="muted small url-text">→ {p.finalUrl}</span>}
+          {p.error && <span className="field-error small">{p.error}</span>}
+        </>
+      ),
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      sortKey: 'STATUS',
+      numeric: true,
+      cell: (p) => <span className={`status-code ${statusClassName(p.statusCode)}`}>{p.statusCode ?? '—'}</span>,
+    },
+    {
+      id: 'title',
+      header: 'Title',
+      sortKey: 'TITLE',
+      className: 'cell-title',
+      cell: (p) => p.title ?? <span className="muted">No title</span>,
+    },
+    { id: 'depth', header: 'Depth', sortKey: 'DEPTH', numeric: true, cell: (p) => (p.depth < 0 ? 'sitemap' : p.depth) },
+    { id: 'words', header: 'Words', sortKey: 'WORD_COUNT', numeric: true, cell: (p) => formatNumber(p.wordCount) },
+    {
+      id: 'response',
+      header: 'Response',
+      sortKey: 'RESPONSE_TIME',
+      numeric: true,
+      cell: (p) => (p.responseTimeMs === null ? '—' : `${formatNumber(p.responseTimeMs)} ms`),
+    },
+    { id: 'issues', header: 'Issues', sortKey: 'ISSUES', numeric: true, cell: (p) => p.issueCount },
+  ];
+}
+
+const DIRECTION_LABEL: Record<SortDirection, string> = { ASC: 'ascending', DESC: 'descending' };
+
+/** The sort's name in the table's caption. */
+const ORDER_LABEL: Record<AuditPageOrder, string> = {
+  URL: 'URL',
+  STATUS: 'Status',
+  TITLE: 'Title',
+  DEPTH: 'Depth',
+  WORD_COUNT: 'Words',
+  RESPONSE_TIME: 'Response',
+  ISSUES: 'Issues',
+};
 
 export function PagesExplorerPage() {
   const { projectId, auditId } = route.useParams();
@@ -71,9 +124,8 @@ export function PagesExplorerPage() {
   const navigate = route.useNavigate();
   const orderBy: AuditPageOrder = search.sort ?? 'URL';
   const direction: SortDirection = search.dir ?? 'ASC';
-  /** Cursors of the pages before the current one: "Previous" pops, "Next" pushes. */
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const after = cursors[cursors.length - 1];
+  const pages = useCursorPages(PAGE_SIZE);
+  const after = pages.after;
   const filter = {
     statusClass: search.status ?? null,
     kind: search.kind ?? null,
@@ -99,7 +151,7 @@ export function PagesExplorerPage() {
   useDocumentTitle(data ? `Pages · ${data.project.name}` : 'Crawled pages');
 
   const setSearch = (patch: Partial<PageSearch>) => {
-    setCursors([null]);
+    pages.reset();
     void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true });
   };
   const sortBy = (order: AuditPageOrder) =>
@@ -109,7 +161,7 @@ export function PagesExplorerPage() {
   if (!data) return <AuditLoadError projectId={projectId} error={error} />;
 
   const connection = data.audit.pages;
-  const first = (cursors.length - 1) * PAGE_SIZE + 1;
+  const first = pages.firstRow;
   const last = first + connection.nodes.length - 1;
 
   return (
@@ -189,70 +241,25 @@ export function PagesExplorerPage() {
           </p>
         </EmptyState>
       ) : (
-        <div className="table-wrap">
-          <table className="table table-pages">
-            <caption className="visually-hidden">
-              Crawled pages, sorted by {COLUMNS.find((c) => c.order === orderBy)?.label}{' '}
-              {direction === 'ASC' ? 'ascending' : 'descending'}
-            </caption>
-            <thead>
-              <tr>
-                {COLUMNS.map((c) => (
-                  <th
-                    key={c.order}
-                    scope="col"
-                    aria-sort={c.order === orderBy ? (direction === 'ASC' ? 'ascending' : 'descending') : 'none'}
-                    className={c.numeric ? 'numeric' : undefined}
-                  >
-                    <button type="button" className="sort-button" onClick={() => sortBy(c.order)}>
-                      {c.label}
-                      <span aria-hidden="true" className="sort-mark">
-                        {c.order === orderBy ? (direction === 'ASC' ? '▲' : '▼') : '↕'}
-                      </span>
-                    </button>
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {connection.nodes.map((p) => (
-                <tr key={p.id}>
-                  <th scope="row" className="cell-url">
-                    <PageLink scope={{ projectId, auditId }} url={p.url} className="url-text">
-                      {p.url}
-                    </PageLink>
-                    {p.kind && p.kind !== 'HTML' && <span className="muted small">{KIND_NOTE[p.kind]}</span>}
-                    {p.finalUrl && p.finalUrl !== p.url && <span className="muted small url-text">→ {p.finalUrl}</span>}
-                    {p.error && <span className="field-error small">{p.error}</span>}
-                  </th>
-                  <td className="numeric">
-                    <span className={`status-code ${statusClassName(p.statusCode)}`}>{p.statusCode ?? '—'}</span>
-                  </td>
-                  <td className="cell-title">{p.title ?? <span className="muted">No title</span>}</td>
-                  <td className="numeric">{p.depth < 0 ? 'sitemap' : p.depth}</td>
-                  <td className="numeric">{formatNumber(p.wordCount)}</td>
-                  <td className="numeric">
-                    {p.responseTimeMs === null ? '—' : `${formatNumber(p.responseTimeMs)} ms`}
-                  </td>
-                  <td className="numeric">{p.issueCount}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Crawled pages"
+          caption={`Crawled pages, sorted by ${ORDER_LABEL[orderBy]} ${DIRECTION_LABEL[direction]}`}
+          className="table table-pages"
+          columns={pageColumns({ projectId, auditId })}
+          rows={connection.nodes}
+          rowKey={(p) => p.id}
+          sort={{ key: orderBy, direction, onSort: sortBy }}
+        />
       )}
 
-      <nav className="pager" aria-label="Pages of results">
-        <Button onPress={() => setCursors((c) => c.slice(0, -1))} isDisabled={cursors.length < 2 || fetching}>
-          Previous
-        </Button>
-        <Button
-          onPress={() => setCursors((c) => [...c, connection.pageInfo.endCursor])}
-          isDisabled={!connection.pageInfo.hasNextPage || fetching}
-        >
-          Next
-        </Button>
-      </nav>
+      <Pager
+        label="Pages of results"
+        hasPrevious={pages.hasPrevious}
+        hasNext={connection.pageInfo.hasNextPage}
+        busy={fetching}
+        onPrevious={pages.previous}
+        onNext={() => pages.next(connection.pageInfo.endCursor)}
+      />
     </section>
   );
 }

@@ -28,3 +28,4 @@ export async function loadCheckDoc(client: Client, code: string): Promise<{ head
 export function prefetchProjectChecks(client: Client, projectId: string): void {
   void client.query(ProjectChecksDocument, { id: projectId }, FRESH).toPromise();
 }
+export { AboutCheckLink, ProjectChecksLink } from './about-check-link';

@@ -16,7 +16,7 @@ import { FormProblem, Loading, PageLoadError } from '../../components/status';
 import { SelectField } from '../../components/select-field';
 import { problemOf, type ApiProblem } from '../../lib/api-problem';
 import { CATEGORY_LABEL, SEVERITY_LABEL } from '../../lib/labels';
-import { ProjectSectionHeader } from '../projects/project-section-header';
+import { ProjectSectionHeader } from '../../components/section-header';
 import { CATALOG_CATEGORIES, CATALOG_SEVERITIES } from './catalog-search';
 import { TableWrap } from '../../components/table-wrap';
 

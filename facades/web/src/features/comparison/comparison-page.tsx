@@ -1,29 +1,18 @@
-import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, getRouteApi } from '@tanstack/react-router';
-import { useClient, useQuery, type OperationResult } from 'urql';
-import { Button } from '../../components/button';
+import { useQuery } from 'urql';
+import { DataTable, type Column } from '../../components/data-table';
 import { useDocumentTitle } from '../../components/document-title';
 import { SelectField } from '../../components/select-field';
-import { Callout, EmptyState, ErrorMessage, Loading, PageLoadError } from '../../components/status';
-import {
-  AuditComparisonDocument,
-  ComparisonCsvDocument,
-  ComparisonIssueUrlsDocument,
-  ComparisonPagesDocument,
-  ComparisonUrlDocument,
-  type ComparedPageFragment,
-  type ComparisonCsvQuery,
-  type ComparisonRows,
-  type IssueChange,
-  type PageChange,
-  type Severity,
-} from '../../gql/graphql';
-import { problemOf, type ApiProblem } from '../../lib/api-problem';
-import { formatDateTime, formatNumber, plural } from '../../lib/format';
-import { ProjectSectionHeader } from '../projects/project-section-header';
-import { PageLink } from '../audits/page-link';
-import { saveFile } from '../reports/save-file';
+import { Callout, EmptyState, Loading, PageLoadError } from '../../components/status';
+import { AuditComparisonDocument, type AuditComparisonQuery, type IssueChange } from '../../gql/graphql';
+import { problemOf } from '../../lib/api-problem';
+import { formatDateTime, formatNumber } from '../../lib/format';
+import { ProjectSectionHeader } from '../../components/section-header';
 import type { ComparisonSearch, ComparisonTab } from './search-params';
+import type { Pair } from './comparison-parts';
+import { CATEGORY_LABEL, Delta, SameChecks } from './comparison-parts';
+import { CodeRow, PagesPage, UrlPanel } from './comparison-urls';
+import { ChangeTabs, CsvButtons } from './comparison-controls';
 
 const route = getRouteApi('/app/projects/$projectId/compare');
 
@@ -65,407 +54,46 @@ const TABS: { tab: ComparisonTab; label: string; change?: IssueChange; empty: st
   { tab: 'persisting', label: 'Persisting', change: 'PERSISTING', empty: 'No issue is in both audits.' },
   { tab: 'pages', label: 'Changed URLs', empty: '' },
 ];
-const CATEGORY_LABEL: Record<string, string> = {
-  OVERALL: 'Overall',
-  META: 'Meta',
-  CONTENT: 'Content',
-  LINKS: 'Links',
-  TECHNICAL: 'Technical',
-  PERFORMANCE: 'Performance',
-};
-const CHANGE_LABEL: Record<PageChange, string> = {
-  ADDED: 'New URL',
-  REMOVED: 'No longer crawled',
-  STATUS_CHANGED: 'Status changed',
-  INDEXABILITY_CHANGED: 'Indexability changed',
-};
-const ISSUE_CHANGE_LABEL: Record<IssueChange, string> = {
-  NEW: 'New',
-  FIXED: 'Fixed',
-  GONE: 'Gone with its page',
-  NOT_CHECKED: 'Not checked',
-  NEWLY_CHECKED: 'Newly checked',
-  PERSISTING: 'Persisting',
-};
-/** The changes whose URL is shown as the earlier audit saw it: the later one no longer has the issue. */
-const SEEN_BEFORE: ReadonlySet<IssueChange> = new Set(['FIXED', 'GONE', 'NOT_CHECKED']);
-
-interface Pair {
-  projectId: string;
-  base: string;
-  head: string;
-}
-
 /** When an audit finished (or started, for one that never did). */
 const when = (a: { completedAt: string | null; createdAt: string }) => formatDateTime(a.completedAt ?? a.createdAt);
 
 const auditLabel = (a: { completedAt: string | null; createdAt: string; overallScore: number | null }) =>
   `${formatDateTime(a.completedAt ?? a.createdAt)} · score ${a.overallScore ?? '—'}`;
 
-/** A signed change in points, with an arrow, said in words for screen readers. */
-function Delta({ delta, settingsChanged }: { delta: number | null; settingsChanged: boolean }) {
-  if (delta === null) return <span className="muted">{settingsChanged ? 'Not comparable' : '—'}</span>;
-  if (delta === 0) return <span className="change change-none">±0</span>;
-  const up = delta > 0;
-  return (
-    <span className={`change ${up ? 'change-up' : 'change-down'}`}>
-      <span aria-hidden="true">{up ? '▲' : '▼'}</span>
-      {Math.abs(delta)}
-      <span className="visually-hidden">{up ? ' points better' : ' points worse'}</span>
-    </span>
-  );
-}
+type ScoreChange = AuditComparisonQuery['auditComparison']['scores'][number];
 
-/** A score scored again under the checks both audits ran, when that differs from the stored one. */
-function SameChecks({ score, comparable }: { score: number | null; comparable: number | null }) {
-  if (comparable === null || comparable === score) return null;
-  return <span className="muted small cell-note">{comparable} with the same checks</span>;
-}
-
-const severityBadge = (s: Severity | null) =>
-  s ? <span className={`badge badge-${s.toLowerCase()}`}>{s.toLowerCase()}</span> : null;
-
-function PageSide({ side }: { side: ComparedPageFragment | null }) {
-  if (!side) return <span className="muted">Not crawled</span>;
-  return (
-    <span>
-      {side.statusCode ?? 'No response'} · {side.indexable ? 'indexable' : 'not indexable'}
-    </span>
-  );
-}
-
-/** Downloads the comparison's issue or URL rows as CSV, asked for over GraphQL in pieces. */
-function CsvButtons({ pair }: { pair: Pair }) {
-  const client = useClient();
-  const [status, setStatus] = useState('');
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
-  const [busy, setBusy] = useState<ComparisonRows | null>(null);
-  const download = async (rows: ComparisonRows) => {
-    setBusy(rows);
-    setProblem(null);
-    try {
-      const parts: string[] = [];
-      let after: string | null = null;
-      let filename = '';
-      let count = 0;
-      do {
-        const result: OperationResult<ComparisonCsvQuery> = await client
-          .query(ComparisonCsvDocument, { ...pair, rows, after }, { requestPolicy: 'network-only' })
-          .toPromise();
-        if (!result.data) {
-          setProblem(problemOf(result.error));
-          setStatus('');
-          return;
-        }
-        const piece = result.data.auditComparison.csv;
-        filename ||= piece.filename;
-        parts.push(piece.content);
-        count += piece.rows;
-        after = piece.nextCursor;
-        setStatus(`Preparing ${filename}… ${formatNumber(count)} rows`);
-      } while (after);
-      saveFile(parts, 'text/csv;charset=utf-8', filename);
-      setStatus(`Downloaded ${filename} (${plural(count, 'row')}).`);
-    } finally {
-      setBusy(null);
-    }
-  };
-  return (
-    <div className="export-buttons">
-      <div className="export-buttons-row" role="group" aria-label="Export the comparison">
-        <Button onPress={() => void download('ISSUES')} isDisabled={busy !== null}>
-          Issues CSV
-        </Button>
-        <Button onPress={() => void download('PAGES')} isDisabled={busy !== null}>
-          Changed URLs CSV
-        </Button>
-      </div>
-      <p className="muted small" role="status" aria-live="polite">
-        {status}
-      </p>
-      <ErrorMessage problem={problem} />
-    </div>
-  );
-}
-
-/** One page of a code's URLs for a change; "Load more" adds the next page below. */
-function CodeUrlPage({
-  pair,
-  change,
-  code,
-  after,
-  onOpen,
-}: {
-  pair: Pair;
-  change: IssueChange;
-  code: string;
-  after: string | null;
-  onOpen(url: string): void;
-}) {
-  const [next, setNext] = useState<string | null>(null);
-  const [{ data, fetching, error }] = useQuery({
-    query: ComparisonIssueUrlsDocument,
-    variables: { ...pair, change, code, after },
-  });
-  if (fetching && !data) return <Loading label="Loading URLs…" />;
-  const connection = data?.auditComparison.issues;
-  if (!connection) return <ErrorMessage problem={problemOf(error)} title="The URLs could not be loaded" />;
-  // An issue the later audit no longer has is shown as the earlier audit saw it; the others as the later one does.
-  const auditId = SEEN_BEFORE.has(change) ? pair.base : pair.head;
-  return (
-    <>
-      <ul className="url-list">
-        {connection.nodes.map((n) => (
-          <li key={n.url}>
-            <PageLink scope={{ projectId: pair.projectId, auditId }} url={n.url} className="url-text">
-              {n.url}
-            </PageLink>{' '}
-            <Button variant="quiet" onPress={() => onOpen(n.url)} aria-label={`Before / after ${n.url}`}>
-              Before / after
-            </Button>
-          </li>
-        ))}
-      </ul>
-      {next ? (
-        <CodeUrlPage pair={pair} change={change} code={code} after={next} onOpen={onOpen} />
-      ) : (
-        connection.pageInfo.hasNextPage && (
-          <Button onPress={() => setNext(connection.pageInfo.endCursor)}>Load more URLs</Button>
-        )
-      )}
-    </>
-  );
-}
-
-function CodeRow({
-  pair,
-  change,
-  row,
-  onOpen,
-}: {
-  pair: Pair;
-  change: IssueChange;
-  row: { code: string; title: string; severity: Severity; urls: number };
-  onOpen(url: string): void;
-}) {
-  const [open, setOpen] = useState(false);
-  const panelId = `urls-${change}-${row.code}`;
-  return (
-    <li className="comparison-code">
-      <div className="comparison-code-head">
-        {severityBadge(row.severity)}
-        <span>
-          <strong>{row.title}</strong> <code className="muted small">{row.code}</code>
-        </span>
-        <span className="numeric">{plural(row.urls, 'URL')}</span>
-        <Button onPress={() => setOpen((o) => !o)} aria-expanded={open} aria-controls={panelId}>
-          {open ? 'Hide URLs' : 'Show URLs'}
-        </Button>
-      </div>
-      {open && (
-        <div id={panelId}>
-          <CodeUrlPage pair={pair} change={change} code={row.code} after={null} onOpen={onOpen} />
-        </div>
-      )}
-    </li>
-  );
-}
-
-function PagesPage({ pair, after, onOpen }: { pair: Pair; after: string | null; onOpen(url: string): void }) {
-  const [next, setNext] = useState<string | null>(null);
-  const [{ data, fetching, error }] = useQuery({ query: ComparisonPagesDocument, variables: { ...pair, after } });
-  if (fetching && !data) return <Loading label="Loading changed URLs…" />;
-  const connection = data?.auditComparison.pages;
-  if (!connection) return <ErrorMessage problem={problemOf(error)} title="The changed URLs could not be loaded" />;
-  if (after === null && connection.totalCount === 0)
-    return <p className="muted">Both audits crawled the same URLs, with the same status and indexability.</p>;
-  return (
-    <>
-      <div className="table-wrap">
-        <table className="table table-pages">
-          {after === null && (
-            <caption className="visually-hidden">URLs added, removed, or changed in status or indexability</caption>
-          )}
-          <thead>
-            <tr>
-              <th scope="col">URL</th>
-              <th scope="col">Change</th>
-              <th scope="col">Before</th>
-              <th scope="col">After</th>
-            </tr>
-          </thead>
-          <tbody>
-            {connection.nodes.map((p) => (
-              <tr key={p.url}>
-                <th scope="row" className="cell-url">
-                  <Button variant="quiet" className="url-text" onPress={() => onOpen(p.url)}>
-                    {p.url}
-                  </Button>
-                </th>
-                <td>{p.changes.map((c) => CHANGE_LABEL[c]).join(', ')}</td>
-                <td>
-                  <PageSide side={p.before} />
-                </td>
-                <td>
-                  <PageSide side={p.after} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {next ? (
-        <PagesPage pair={pair} after={next} onOpen={onOpen} />
-      ) : (
-        connection.pageInfo.hasNextPage && (
-          <Button onPress={() => setNext(connection.pageInfo.endCursor)}>Load more URLs</Button>
-        )
-      )}
-    </>
-  );
-}
-
-/** One URL before and after: its page in each audit and its issues, new first. */
-function UrlPanel({ pair, url, onClose }: { pair: Pair; url: string; onClose(): void }) {
-  const [{ data, fetching, error }] = useQuery({ query: ComparisonUrlDocument, variables: { ...pair, url } });
-  const found = data?.auditComparison.url;
-  let body: ReactNode;
-  if (fetching && !data) body = <Loading label="Loading the URL…" />;
-  else if (!data) body = <ErrorMessage problem={problemOf(error)} title="The URL could not be loaded" />;
-  else if (!found) body = <p className="muted">Neither audit crawled this URL or found an issue on it.</p>;
-  else
-    body = (
-      <>
-        <dl className="facts">
-          <div>
-            <dt>Before</dt>
-            <dd>
-              <PageSide side={found.before} />
-              {found.before && (
-                <>
-                  {' · '}
-                  <PageLink scope={{ projectId: pair.projectId, auditId: pair.base }} url={url}>
-                    Page in the earlier audit
-                  </PageLink>
-                </>
-              )}
-            </dd>
-          </div>
-          <div>
-            <dt>After</dt>
-            <dd>
-              <PageSide side={found.after} />
-              {found.after && (
-                <>
-                  {' · '}
-                  <PageLink scope={{ projectId: pair.projectId, auditId: pair.head }} url={url}>
-                    Page in the later audit
-                  </PageLink>
-                </>
-              )}
-            </dd>
-          </div>
-          {found.changes.length > 0 && (
-            <div>
-              <dt>Change</dt>
-              <dd>{found.changes.map((c) => CHANGE_LABEL[c]).join(', ')}</dd>
-            </div>
-          )}
-        </dl>
-        {found.issues.length === 0 ? (
-          <p className="muted">No issues on this URL in either audit.</p>
-        ) : (
-          <table className="table table-compact">
-            <caption className="visually-hidden">Issues of this URL in both audits</caption>
-            <thead>
-              <tr>
-                <th scope="col">Change</th>
-                <th scope="col">Issue</th>
-                <th scope="col">Severity</th>
-              </tr>
-            </thead>
-            <tbody>
-              {found.issues.map((i) => (
-                <tr key={i.code}>
-                  <td>
-                    <span className={`badge badge-change-${i.change.toLowerCase()}`}>
-                      {ISSUE_CHANGE_LABEL[i.change]}
-                    </span>
-                  </td>
-                  <td>
-                    {i.title} <code className="muted small">{i.code}</code>
-                  </td>
-                  <td>{severityBadge(i.severity)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </>
-    );
-  return (
-    <section className="card" aria-labelledby="url-compare-title">
-      <div className="card-head">
-        <h2 id="url-compare-title" className="url-text">
-          {url}
-        </h2>
-        <Button onPress={onClose}>Close</Button>
-      </div>
-      {body}
-    </section>
-  );
-}
-
-/**
- * The change tabs (WAI-ARIA tabs): one tab selected at a time, aria-selected on it alone; arrows, Home and End move
- * between tabs and select them, Tab leaves the list for the panel.
- */
-function ChangeTabs({
-  tabs,
-  selected,
-  onSelect,
-}: {
-  tabs: { tab: ComparisonTab; label: string }[];
-  selected: ComparisonTab;
-  onSelect(tab: ComparisonTab): void;
-}) {
-  const list = useRef<HTMLDivElement>(null);
-  const move = (event: KeyboardEvent<HTMLDivElement>) => {
-    const at = tabs.findIndex((t) => t.tab === selected);
-    const to =
-      event.key === 'ArrowRight'
-        ? (at + 1) % tabs.length
-        : event.key === 'ArrowLeft'
-          ? (at - 1 + tabs.length) % tabs.length
-          : event.key === 'Home'
-            ? 0
-            : event.key === 'End'
-              ? tabs.length - 1
-              : -1;
-    if (to < 0) return;
-    event.preventDefault();
-    onSelect(tabs[to].tab);
-    list.current?.querySelector<HTMLButtonElement>(`#changes-tab-${tabs[to].tab}`)?.focus();
-  };
-  return (
-    <div role="tablist" aria-label="Changes" className="tabs-nav" ref={list} onKeyDown={move}>
-      {tabs.map((t) => (
-        <button
-          key={t.tab}
-          type="button"
-          role="tab"
-          id={`changes-tab-${t.tab}`}
-          aria-selected={t.tab === selected}
-          // Only the selected tab's panel is in the page.
-          aria-controls={t.tab === selected ? `changes-panel-${t.tab}` : undefined}
-          tabIndex={t.tab === selected ? 0 : -1}
-          onClick={() => onSelect(t.tab)}
-        >
-          {t.label}
-        </button>
-      ))}
-    </div>
-  );
+function scoreColumns(settingsChanged: boolean): Column<ScoreChange>[] {
+  return [
+    { id: 'score', header: 'Score', rowHeader: true, cell: (s) => CATEGORY_LABEL[s.category] },
+    {
+      id: 'before',
+      header: 'Before',
+      numeric: true,
+      cell: (s) => (
+        <>
+          {s.before ?? '—'}
+          <SameChecks score={s.before} comparable={s.comparableBefore} />
+        </>
+      ),
+    },
+    {
+      id: 'after',
+      header: 'After',
+      numeric: true,
+      cell: (s) => (
+        <>
+          {s.after ?? '—'}
+          <SameChecks score={s.after} comparable={s.comparableAfter} />
+        </>
+      ),
+    },
+    {
+      id: 'change',
+      header: 'Change',
+      numeric: true,
+      cell: (s) => <Delta delta={s.delta} settingsChanged={settingsChanged} />,
+    },
+  ];
 }
 
 export function ComparisonPage() {
@@ -577,42 +205,13 @@ export function ComparisonPage() {
 
       <section className="card" aria-labelledby="score-changes-title">
         <h2 id="score-changes-title">Scores</h2>
-        <div className="table-wrap">
-          <table className="table table-compact table-scores">
-            <thead>
-              <tr>
-                <th scope="col">Score</th>
-                <th scope="col" className="numeric">
-                  Before
-                </th>
-                <th scope="col" className="numeric">
-                  After
-                </th>
-                <th scope="col" className="numeric">
-                  Change
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {c.scores.map((s) => (
-                <tr key={s.category}>
-                  <th scope="row">{CATEGORY_LABEL[s.category]}</th>
-                  <td className="numeric">
-                    {s.before ?? '—'}
-                    <SameChecks score={s.before} comparable={s.comparableBefore} />
-                  </td>
-                  <td className="numeric">
-                    {s.after ?? '—'}
-                    <SameChecks score={s.after} comparable={s.comparableAfter} />
-                  </td>
-                  <td className="numeric">
-                    <Delta delta={s.delta} settingsChanged={c.settingsChanged} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Scores"
+          className="table table-compact table-scores"
+          columns={scoreColumns(c.settingsChanged)}
+          rows={c.scores}
+          rowKey={(s) => s.category}
+        />
       </section>
 
       {search.url && <UrlPanel pair={pair} url={search.url} onClose={() => setSearch({ url: undefined })} />}

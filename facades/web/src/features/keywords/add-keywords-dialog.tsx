@@ -39,6 +39,47 @@ function lineOfPath(problem: ApiProblem | null, sent: LinePlan[]): string | null
   return plan ? `Line ${plan.line}: ${problem!.message.replace(/keywords\.\d+\s*/, '')}` : null;
 }
 
+/** What the addition will do against the plan's quota and the batch limit, announced as it changes. */
+function AddPlan({
+  lines,
+  fresh,
+  toSend,
+  used,
+  limit,
+  plan,
+}: {
+  lines: number;
+  fresh: number;
+  toSend: number;
+  used: number;
+  limit: number;
+  plan: Plan;
+}) {
+  const remaining = Math.max(0, limit - used);
+  const planName = PLAN_NAME[plan];
+  return (
+    <div className="add-plan" role="status" aria-live="polite">
+      <p>
+        {lines === 0 ? 'Nothing to add yet.' : `${plural(fresh, 'new keyword')} of ${plural(lines, 'line')}.`}{' '}
+        {planName} plan: {formatNumber(used)} of {formatNumber(limit)} keywords used in this project,{' '}
+        {formatNumber(remaining)} left.
+      </p>
+      {fresh > remaining && (
+        <p className="field-error">
+          Quota reached: {plural(fresh, 'new keyword')} but only {formatNumber(remaining)} left on the {planName} plan (
+          {formatNumber(limit)} per project). Remove {formatNumber(fresh - remaining)}{' '}
+          {fresh - remaining === 1 ? 'line' : 'lines'}, remove tracked keywords, or upgrade.
+        </p>
+      )}
+      {toSend > MAX_TERMS_PER_ADD && (
+        <p className="field-error">
+          {plural(toSend, 'keyword')} at once: add at most {MAX_TERMS_PER_ADD} per addition.
+        </p>
+      )}
+    </div>
+  );
+}
+
 /**
  * Bulk add: one keyword per line, for one country, device and language. Before sending, every line says what will
  * happen to it (repeat, already tracked, too long) and the plan's quota is shown; the API decides (all or nothing).
@@ -160,28 +201,14 @@ export function AddKeywordsDialog({
           />
         </div>
 
-        <div className="add-plan" role="status" aria-live="polite">
-          <p>
-            {lines.length === 0
-              ? 'Nothing to add yet.'
-              : `${plural(fresh.length, 'new keyword')} of ${plural(lines.length, 'line')}.`}{' '}
-            {PLAN_NAME[plan]} plan: {formatNumber(keywords.length)} of {formatNumber(limit)} keywords used in this
-            project, {formatNumber(remaining)} left.
-          </p>
-          {overQuota && (
-            <p className="field-error">
-              Quota reached: {plural(fresh.length, 'new keyword')} but only {formatNumber(remaining)} left on the{' '}
-              {PLAN_NAME[plan]} plan ({formatNumber(limit)} per project). Remove{' '}
-              {formatNumber(fresh.length - remaining)} {fresh.length - remaining === 1 ? 'line' : 'lines'}, remove
-              tracked keywords, or upgrade.
-            </p>
-          )}
-          {overBatch && (
-            <p className="field-error">
-              {plural(toSend.length, 'keyword')} at once: add at most {MAX_TERMS_PER_ADD} per addition.
-            </p>
-          )}
-        </div>
+        <AddPlan
+          lines={lines.length}
+          fresh={fresh.length}
+          toSend={toSend.length}
+          used={keywords.length}
+          limit={limit}
+          plan={plan}
+        />
         {notes.length > 0 && (
           <ul className="line-notes" aria-label="Problems by line">
             {notes.slice(0, 50).map((n) => (

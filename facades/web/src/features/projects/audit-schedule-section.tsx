@@ -1,19 +1,6 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { Link } from '@tanstack/react-router';
 import { useMutation } from 'urql';
-import {
-  ComboBox,
-  FieldError,
-  Form,
-  Input,
-  Label,
-  ListBox,
-  ListBoxItem,
-  Popover,
-  Radio,
-  RadioGroup,
-  Text,
-} from 'react-aria-components';
+import { Form, Label, Radio, RadioGroup } from 'react-aria-components';
 import { Button } from '../../components/button';
 import { SelectField } from '../../components/select-field';
 import { FormProblem } from '../../components/status';
@@ -25,6 +12,7 @@ import {
   type AuditScheduleSettingsFragment,
 } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
+import { MONTH_DAYS, RunsTable, TimeZoneField, WEEKDAYS, inZone, knownZone } from './audit-schedule-parts';
 
 /** The section's labels by API field path: the API's validation errors show at these fields. */
 const LABELS: Record<string, string> = {
@@ -42,78 +30,6 @@ const FREQUENCIES: { id: AuditScheduleFrequency; label: string }[] = [
   { id: 'MONTHLY', label: 'Monthly' },
 ];
 
-/** ISO days of the week (1 = Monday), named in the reader's language. */
-const WEEKDAYS = Array.from({ length: 7 }, (_, i) => ({
-  id: String(i + 1),
-  // 2024-01-01 was a Monday.
-  label: new Intl.DateTimeFormat(undefined, { weekday: 'long', timeZone: 'UTC' }).format(Date.UTC(2024, 0, i + 1)),
-}));
-
-const MONTH_DAYS = Array.from({ length: 31 }, (_, i) => ({
-  id: String(i + 1),
-  label: i + 1 === 31 ? '31 (the last day of every month)' : String(i + 1),
-}));
-
-/** Every IANA zone the browser knows, UTC included (some browsers leave it out of the list). */
-function timeZones(): string[] {
-  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return zones.includes('UTC') ? zones : ['UTC', ...zones];
-}
-
-/** The zone's name as Intl knows it, or null for a name it does not know. */
-function knownZone(name: string): string | null {
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-  } catch {
-    return null;
-  }
-}
-
-/** A time in the schedule's zone, with the zone named: "Wednesday, 26 November 2026 at 09:00 (Europe/Berlin)". */
-function inZone(iso: string, timeZone: string, style: 'full' | 'medium' = 'full'): string {
-  const text = new Intl.DateTimeFormat(undefined, { dateStyle: style, timeStyle: 'short', timeZone }).format(
-    new Date(iso),
-  );
-  return `${text} (${timeZone})`;
-}
-
-type Runs = AuditScheduleSettingsFragment['scheduledRuns'];
-
-function RunsTable({ projectId, runs, timeZone }: { projectId: string; runs: Runs; timeZone: string }) {
-  if (runs.length === 0) return <p className="muted small">No scheduled audit has run yet.</p>;
-  return (
-    <div className="table-wrap">
-      <table className="table table-compact">
-        <caption className="visually-hidden">Latest scheduled audits</caption>
-        <thead>
-          <tr>
-            <th scope="col">Scheduled for</th>
-            <th scope="col">Result</th>
-          </tr>
-        </thead>
-        <tbody>
-          {runs.map((run) => (
-            <tr key={run.id}>
-              <td>
-                <time dateTime={run.scheduledAt}>{inZone(run.scheduledAt, timeZone, 'medium')}</time>
-              </td>
-              <td>
-                {run.outcome === 'STARTED' && run.auditId ? (
-                  <Link to="/projects/$projectId/audits/$auditId" params={{ projectId, auditId: run.auditId }}>
-                    Audit started
-                  </Link>
-                ) : (
-                  <>Skipped: {run.message ?? run.reason}</>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
 /**
  * Scheduled audits of a project: how often, at what local time in which IANA time zone (the browser's by default),
  * on which day; the next run as the server computes it, and the latest runs with why any was skipped.
@@ -129,7 +45,6 @@ export function AuditScheduleSection({ project }: { project: AuditScheduleSettin
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
   const [submitted, setSubmitted] = useState(false);
   const [saved, setSaved] = useState<string | null>(null);
-  const zones = useMemo(timeZones, []);
   const problem = useMemo(() => (submitted ? problemOf(result.error, LABELS) : null), [submitted, result.error]);
   // One object per change: react-aria shows the errors of a new object again, over the reader's edits.
   const fieldErrors = useMemo(() => ({ ...(problem?.fields ?? {}), ...localErrors }), [problem, localErrors]);
@@ -217,34 +132,15 @@ export function AuditScheduleSection({ project }: { project: AuditScheduleSettin
             isRequired
             description="24-hour clock, in the time zone below."
           />
-          <ComboBox
-            name="auditSchedule.timeZone"
-            className="field"
-            inputValue={zone}
-            onInputChange={(value) => {
+          <TimeZoneField
+            label={LABELS['auditSchedule.timeZone']}
+            value={zone}
+            onInput={(value) => {
               setZone(value);
               edited('auditSchedule.timeZone');
             }}
-            onSelectionChange={(key) => key !== null && setZone(String(key))}
-            allowsCustomValue
-            isRequired
-          >
-            <Label className="field-label">{LABELS['auditSchedule.timeZone']}</Label>
-            <Input className="input" />
-            <Text slot="description" className="field-description">
-              Type to search, e.g. Berlin or New_York.
-            </Text>
-            <FieldError className="field-error" />
-            <Popover className="popover">
-              <ListBox className="listbox" items={zones.map((z) => ({ id: z }))}>
-                {(item) => (
-                  <ListBoxItem id={item.id} className="listbox-item" textValue={item.id}>
-                    {item.id}
-                  </ListBoxItem>
-                )}
-              </ListBox>
-            </Popover>
-          </ComboBox>
+            onSelect={setZone}
+          />
           {frequency === 'WEEKLY' && (
             <SelectField
               label={LABELS['auditSchedule.dayOfWeek']}

@@ -15,28 +15,7 @@ import {
   type CrawlLoginKind,
 } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
-
-/** The section's labels by API field path: the API's validation errors show at these fields. */
-const LABELS: Record<string, string> = {
-  kind: 'Sign in with',
-  loginUrl: 'Login page URL',
-  usernameField: 'Username field name',
-  passwordField: 'Password field name',
-  username: 'Username',
-  password: 'Password',
-  cookies: 'Cookies',
-  token: 'Bearer token',
-  headerName: 'Header name',
-  headerValue: 'Header value',
-};
-
-const KINDS: { id: CrawlLoginKind; label: string }[] = [
-  { id: 'FORM', label: 'Login form' },
-  { id: 'COOKIE', label: 'Cookies' },
-  { id: 'BASIC', label: 'HTTP basic auth' },
-  { id: 'BEARER', label: 'Bearer token' },
-  { id: 'HEADER', label: 'Custom header' },
-];
+import { KINDS, LABELS, LoginFields, LoginStatus } from './crawl-login-parts';
 
 /** The write-only fields of each kind: never shown again once saved. */
 const SECRET_FIELDS: Record<CrawlLoginKind, string[]> = {
@@ -150,31 +129,11 @@ export function CrawlLoginSection({ projectId }: { projectId: string }) {
         that leave it — and links that look like a logout are requested signed out. When the project&apos;s URL changes,
         subdomains are turned on or the scope is widened, the login is suspended until an owner or admin confirms it.
       </p>
-      {stored ? (
-        <p className="small" role="status">
-          Signing in with: {KINDS.find((k) => k.id === stored.kind)?.label ?? stored.kind}
-          {stored.kind === 'COOKIE' && stored.cookieNames.length > 0 ? ` (${stored.cookieNames.join(', ')})` : ''}
-          {stored.kind === 'HEADER' && stored.headerName ? ` (${stored.headerName})` : ''}. Updated{' '}
-          <time dateTime={stored.updatedAt}>{new Date(stored.updatedAt).toLocaleString()}</time>. Sent only to{' '}
-          {new URL(stored.boundTo.startUrl).host}
-          {stored.boundTo.includeSubdomains ? ' and its subdomains' : ''}.
-        </p>
-      ) : (
-        <p className="small" role="status">
-          No crawl login: audits crawl the site signed out.
-        </p>
-      )}
-      {stored?.suspendedReason && (
-        <div className="small" role="alert">
-          <p>
-            Suspended: {stored.suspendedReason}. Audits fail until an owner or admin confirms the login for the
-            project&apos;s current URL and scope.
-          </p>
-          <Button variant="primary" onPress={() => void confirmForCurrentSite()} isPending={confirmResult.fetching}>
-            Confirm login for the current URL and scope
-          </Button>
-        </div>
-      )}
+      <LoginStatus
+        stored={stored}
+        confirmPending={confirmResult.fetching}
+        onConfirm={() => void confirmForCurrentSite()}
+      />
       <Form className="form" onSubmit={(event) => void submit(event)} validationBehavior="aria">
         <FormProblem problem={problem} />
         <SelectField
@@ -187,61 +146,13 @@ export function CrawlLoginSection({ projectId }: { projectId: string }) {
           }}
         />
         <div className="form settings-grid">
-          {current === 'FORM' && (
-            <>
-              <TextField
-                name="loginUrl"
-                label={LABELS.loginUrl!}
-                type="url"
-                value={shown.loginUrl}
-                onChange={(value) => setFact('loginUrl', value)}
-                isRequired
-                description="The page with the login form, on this project's site."
-                errorMessage={problem?.fields.loginUrl ?? null}
-              />
-              <TextField
-                name="usernameField"
-                label={LABELS.usernameField!}
-                value={shown.usernameField}
-                onChange={(value) => setFact('usernameField', value)}
-                isRequired
-                description="The name attribute of the form's username input."
-                errorMessage={problem?.fields.usernameField ?? null}
-              />
-              <TextField
-                name="passwordField"
-                label={LABELS.passwordField!}
-                value={shown.passwordField}
-                onChange={(value) => setFact('passwordField', value)}
-                isRequired
-                errorMessage={problem?.fields.passwordField ?? null}
-              />
-              {secretField('username', 'username')}
-              {secretField('password', 'password')}
-            </>
-          )}
-          {current === 'BASIC' && (
-            <>
-              {secretField('username', 'username')}
-              {secretField('password', 'password')}
-            </>
-          )}
-          {current === 'COOKIE' && secretField('cookies', 'cookie list (name=value; name2=value2)')}
-          {current === 'BEARER' && secretField('token', 'token')}
-          {current === 'HEADER' && (
-            <>
-              <TextField
-                name="headerName"
-                label={LABELS.headerName!}
-                value={shown.headerName}
-                onChange={(value) => setFact('headerName', value)}
-                isRequired
-                description="E.g. X-Preview-Token."
-                errorMessage={problem?.fields.headerName ?? null}
-              />
-              {secretField('headerValue', 'value')}
-            </>
-          )}
+          <LoginFields
+            kind={current}
+            shown={shown}
+            setFact={setFact}
+            errors={problem?.fields ?? {}}
+            secretField={secretField}
+          />
         </div>
         <div className="form-actions">
           <Button type="submit" variant="primary" isPending={saveResult.fetching}>

@@ -3,16 +3,98 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useQuery } from 'urql';
 import { Menu, MenuItem, Popover } from 'react-aria-components';
 import { Button } from '../../components/button';
+import { DataTable, type Column } from '../../components/data-table';
 import { AuditStatusBadge } from '../../components/audit-status';
 import { useDocumentTitle } from '../../components/document-title';
 import { ScoreBadge, ScoreChange } from '../../components/score';
 import { EmptyState, ErrorMessage, Loading } from '../../components/status';
-import { DashboardProjectsDocument } from '../../gql/graphql';
+import { DashboardProjectsDocument, type DashboardProjectsQuery } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
 import { PREFETCHED } from '../../lib/urql';
 import { formatDateTime, formatRelative } from '../../lib/format';
 import { PLAN_LABEL } from '../../lib/plan';
 import { DeleteProjectDialog, NewProjectDialog, RenameProjectDialog, type ProjectRef } from './project-dialogs';
+
+type ProjectRow = DashboardProjectsQuery['projects'][number];
+
+/** The projects list's columns; the last opens a project's actions menu. */
+function projectColumns(
+  openFor: string | null,
+  openActions: (p: ProjectRow, trigger: HTMLButtonElement) => void,
+): Column<ProjectRow>[] {
+  return [
+    {
+      id: 'project',
+      header: 'Project',
+      rowHeader: true,
+      className: 'cell-main',
+      cell: (p) => (
+        <>
+          <Link to="/projects/$projectId" params={{ projectId: p.id }} className="strong-link">
+            {p.name}
+          </Link>
+          <span className="url-text muted small">{p.url}</span>
+        </>
+      ),
+    },
+    {
+      id: 'score',
+      header: 'Score',
+      cell: (p) => (
+        <span className="score-cell">
+          <ScoreBadge score={p.lastAuditScore} />
+          <ScoreChange change={p.scoreChange} withheld={p.scoreChangeWithheld} />
+        </span>
+      ),
+    },
+    {
+      id: 'last',
+      header: 'Last audit',
+      cell: (p) => {
+        const audit = p.latestAudit;
+        const when = audit ? (audit.completedAt ?? audit.createdAt) : null;
+        return when ? (
+          <time dateTime={when} title={formatDateTime(when)}>
+            {formatRelative(when)}
+          </time>
+        ) : (
+          <span className="muted">Never audited</span>
+        );
+      },
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      cell: (p) =>
+        p.latestAudit ? <AuditStatusBadge status={p.latestAudit.status} /> : <span className="muted">—</span>,
+    },
+    {
+      id: 'actions',
+      header: <span className="visually-hidden">Actions</span>,
+      className: 'cell-actions',
+      headerClassName: '',
+      cell: (p) => (
+        <button
+          type="button"
+          className="btn btn-quiet btn-icon"
+          aria-label={`Actions for ${p.name}`}
+          aria-haspopup="menu"
+          aria-expanded={openFor === p.id}
+          onClick={(e) => openActions(p, e.currentTarget)}
+          // Keys open it on keydown, as react-aria's own trigger does: opened by the click that
+          // follows Enter, the menu kept focus on itself instead of its first item.
+          onKeyDown={(e) => {
+            if (e.key !== 'Enter' && e.key !== ' ' && e.key !== 'ArrowDown') return;
+            e.preventDefault();
+            openActions(p, e.currentTarget);
+          }}
+        >
+          <span aria-hidden="true">⋯</span>
+        </button>
+      ),
+    },
+  ];
+}
 
 export function DashboardPage() {
   useDocumentTitle('Projects');
@@ -76,72 +158,14 @@ export function DashboardPage() {
       )}
 
       {projects.length > 0 && (
-        <div className="table-wrap">
-          <table className="table">
-            <caption className="visually-hidden">Projects with their latest audit</caption>
-            <thead>
-              <tr>
-                <th scope="col">Project</th>
-                <th scope="col">Score</th>
-                <th scope="col">Last audit</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {projects.map((p) => {
-                const audit = p.latestAudit;
-                const when = audit ? (audit.completedAt ?? audit.createdAt) : null;
-                return (
-                  <tr key={p.id}>
-                    <th scope="row" className="cell-main">
-                      <Link to="/projects/$projectId" params={{ projectId: p.id }} className="strong-link">
-                        {p.name}
-                      </Link>
-                      <span className="url-text muted small">{p.url}</span>
-                    </th>
-                    <td>
-                      <span className="score-cell">
-                        <ScoreBadge score={p.lastAuditScore} />
-                        <ScoreChange change={p.scoreChange} withheld={p.scoreChangeWithheld} />
-                      </span>
-                    </td>
-                    <td>
-                      {when ? (
-                        <time dateTime={when} title={formatDateTime(when)}>
-                          {formatRelative(when)}
-                        </time>
-                      ) : (
-                        <span className="muted">Never audited</span>
-                      )}
-                    </td>
-                    <td>{audit ? <AuditStatusBadge status={audit.status} /> : <span className="muted">—</span>}</td>
-                    <td className="cell-actions">
-                      <button
-                        type="button"
-                        className="btn btn-quiet btn-icon"
-                        aria-label={`Actions for ${p.name}`}
-                        aria-haspopup="menu"
-                        aria-expanded={actionsFor?.id === p.id}
-                        onClick={(e) => openActions(p, e.currentTarget)}
-                        // Keys open it on keydown, as react-aria's own trigger does: opened by the click that
-                        // follows Enter, the menu kept focus on itself instead of its first item.
-                        onKeyDown={(e) => {
-                          if (e.key !== 'Enter' && e.key !== ' ' && e.key !== 'ArrowDown') return;
-                          e.preventDefault();
-                          openActions(p, e.currentTarget);
-                        }}
-                      >
-                        <span aria-hidden="true">⋯</span>
-                      </button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+        <>
+          <DataTable
+            label="Projects"
+            caption="Projects with their latest audit"
+            columns={projectColumns(actionsFor?.id ?? null, openActions)}
+            rows={projects}
+            rowKey={(p) => p.id}
+          />
           <Popover
             className="popover"
             placement="bottom end"
@@ -175,7 +199,7 @@ export function DashboardPage() {
               </Menu>
             )}
           </Popover>
-        </div>
+        </>
       )}
 
       <NewProjectDialog

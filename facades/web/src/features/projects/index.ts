@@ -15,5 +15,3 @@ export function prefetchProjectOverview(client: Client, projectId: string): void
   void client.query(ProjectOverviewDocument, { projectId }, FRESH).toPromise();
 }
 export const ProjectSettingsPage = lazyRouteComponent(() => import('./project-settings-page'), 'ProjectSettingsPage');
-export { ProjectTabs } from './project-tabs';
-export { ProjectSectionHeader } from './project-section-header';

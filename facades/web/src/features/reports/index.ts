@@ -1,4 +1,3 @@
 import { lazyRouteComponent } from '@tanstack/react-router';
 
 export const ReportPage = lazyRouteComponent(() => import('./report-page'), 'ReportPage');
-export { ExportButtons, type ExportKindName } from './export-buttons';

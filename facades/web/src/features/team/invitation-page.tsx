@@ -3,30 +3,13 @@ import { Link, getRouteApi } from '@tanstack/react-router';
 import { Button } from '../../components/button';
 import { useDocumentTitle } from '../../components/document-title';
 import { Callout, Loading } from '../../components/status';
-import { authClient, currentSession } from '../../lib/auth-client';
+import { authClient } from '../../lib/auth-client';
+import { currentSession } from '../../lib/session';
 import { authFailureMessage, callAuth, type AuthCallFailure } from '../../lib/auth-call';
-import { formatDateTime } from '../../lib/format';
 import { useSessionChange } from '../../lib/session-change';
+import { InvitationFailure, InvitationOffer, ROLE_NAME, type InvitationView } from './invitation-parts';
 
 const route = getRouteApi('/app/invitations/$invitationId');
-const ROLE_NAME: Record<string, string> = { owner: 'an owner', admin: 'an admin', member: 'a member' };
-
-interface InvitationView {
-  organizationId: string;
-  organizationName: string;
-  inviterEmail: string;
-  role: string;
-  email: string;
-  expiresAt: string;
-}
-
-/** The refusals that mean "confirm your e-mail address first" (with SMTP configured). */
-const UNCONFIRMED = new Set([
-  'EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION',
-  'EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION',
-]);
-/** The refusals of a link without its secret, or with an old one (without SMTP). */
-const BAD_LINK = new Set(['INVITATION_SECRET_REQUIRED', 'INVALID_INVITATION_SECRET']);
 
 /**
  * The invitation's secret: the link's fragment (never sent to a server), kept for this tab while the visitor signs
@@ -142,50 +125,16 @@ export function InvitationPage() {
         {invitation ? `Join ${invitation.organizationName}` : 'Invitation to an organization'}
       </h1>
       {!invitation && !failure && <Loading label="Loading the invitation…" />}
-      {failure &&
-        (failure.code && UNCONFIRMED.has(failure.code) ? (
-          <div className="callout callout-info" role="alert">
-            <strong>Confirm your e-mail address first</strong>
-            <p>
-              An invitation is accepted with a confirmed address. We sent a link to {signedInAs ?? 'your address'} when
-              you signed up: open it, and it brings you back here.
-            </p>
-            {resent ? (
-              <p role="status">A new link is on its way to {signedInAs}.</p>
-            ) : (
-              <Button onPress={() => void resendConfirmation()}>Send the link again</Button>
-            )}
-            {actionError && <p>{actionError}</p>}
-          </div>
-        ) : failure.code && BAD_LINK.has(failure.code) ? (
-          <div className="callout callout-error" role="alert">
-            <strong>This invitation link is incomplete or was replaced</strong>
-            <p>
-              {authFailureMessage(failure)} Open the link exactly as you received it, or ask whoever invited you for a
-              new one.
-            </p>
-          </div>
-        ) : failure.status === 403 ? (
-          <div className="callout callout-error" role="alert">
-            <strong>This invitation is for another e-mail address</strong>
-            <p>
-              You are signed in as {signedInAs ?? 'another user'}. Sign in (or sign up) with the address the invitation
-              was sent to, then open the link again.
-            </p>
-            <Button onPress={() => void switchAccount()}>Sign in with another account</Button>
-          </div>
-        ) : (
-          <div className="callout callout-error" role="alert">
-            <strong>This invitation is no longer valid</strong>
-            <p>
-              It may have expired, been revoked, or been used already ({authFailureMessage(failure)}). Ask whoever
-              invited you for a new one.
-            </p>
-            <p>
-              <Link to="/projects">Go to your projects</Link>
-            </p>
-          </div>
-        ))}
+      {failure && (
+        <InvitationFailure
+          failure={failure}
+          signedInAs={signedInAs}
+          resent={resent}
+          actionError={actionError}
+          onResend={() => void resendConfirmation()}
+          onSwitchAccount={() => void switchAccount()}
+        />
+      )}
       {invitation && joined && (
         <div role="status">
           <Callout tone="success" title={`You joined ${invitation.organizationName}`}>
@@ -208,31 +157,13 @@ export function InvitationPage() {
         </div>
       )}
       {invitation && !declined && !joined && (
-        <div className="card form">
-          <p>
-            <strong>{invitation.inviterEmail}</strong> invited you ({invitation.email}) to join{' '}
-            <strong>{invitation.organizationName}</strong> as {ROLE_NAME[invitation.role] ?? invitation.role}.
-          </p>
-          <p className="muted small">
-            The invitation expires on{' '}
-            <time dateTime={invitation.expiresAt}>{formatDateTime(invitation.expiresAt)}</time>. Once you accept, you
-            can switch to it and see its projects; your own organization stays yours (switch between them in the
-            header).
-          </p>
-          {actionError && (
-            <div className="callout callout-error" role="alert">
-              {actionError}
-            </div>
-          )}
-          <div className="form-actions">
-            <Button variant="primary" onPress={() => void accept()} isPending={pending === 'accept'}>
-              Accept invitation
-            </Button>
-            <Button onPress={() => void decline()} isPending={pending === 'decline'}>
-              Decline
-            </Button>
-          </div>
-        </div>
+        <InvitationOffer
+          invitation={invitation}
+          actionError={actionError}
+          pending={pending}
+          onAccept={() => void accept()}
+          onDecline={() => void decline()}
+        />
       )}
       {declined && (
         <div role="status">

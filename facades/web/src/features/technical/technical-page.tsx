@@ -3,7 +3,7 @@ import { Link, getRouteApi } from '@tanstack/react-router';
 import { useQuery } from 'urql';
 import { useDocumentTitle } from '../../components/document-title';
 import { EmptyState, Loading, PageLoadError } from '../../components/status';
-import { ProjectSectionHeader } from '../projects';
+import { ProjectSectionHeader } from '../../components/section-header';
 import { SelectField } from '../../components/select-field';
 import { ProjectTechnicalDocument, type ProjectTechnicalQuery } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';

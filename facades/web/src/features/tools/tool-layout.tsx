@@ -4,7 +4,7 @@ import { Button } from '../../components/button';
 import { Link, useRouteContext } from '@tanstack/react-router';
 import { useClient } from 'urql';
 import type { TypedDocumentNode } from '@urql/core';
-import { usePublicPageHead } from '../landing/public-pages';
+import { usePublicPageHead } from '../landing';
 import { formLevelProblem, problemOf, type ApiProblem } from '../../lib/api-problem';
 import { ToolAbout, type ToolPath } from './tool-about';
 

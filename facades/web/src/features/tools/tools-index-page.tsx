@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { usePublicPageHead } from '../landing/public-pages';
+import { usePublicPageHead } from '../landing';
 
 export function ToolsIndexPage() {
   usePublicPageHead('/tools');

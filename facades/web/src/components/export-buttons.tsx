@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useClient, type Client, type OperationResult } from 'urql';
-import { Button } from '../../components/button';
-import { ErrorMessage } from '../../components/status';
-import { ExportFileDocument, type ExportFileQuery, type ExportFormat, type ExportKind } from '../../gql/graphql';
-import { problemOf, type ApiProblem } from '../../lib/api-problem';
-import { formatNumber } from '../../lib/format';
+import { Button } from './button';
+import { ErrorMessage } from './status';
+import { ExportFileDocument, type ExportFileQuery, type ExportFormat, type ExportKind } from '../gql/graphql';
+import { problemOf, type ApiProblem } from '../lib/api-problem';
+import { formatNumber } from '../lib/format';
 import { saveFile } from './save-file';
 
 export type ExportKindName = 'issues' | 'pages' | 'keywords';

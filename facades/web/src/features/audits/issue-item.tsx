@@ -1,0 +1,115 @@
+import { AboutCheckLink } from '../checks';
+import { useQuery } from 'urql';
+import { IssueGuidanceDocument, type IssueCategory, type Severity } from '../../gql/graphql';
+import { CATEGORY_LABEL, SEVERITY_LABEL } from '../../lib/labels';
+import { plural } from '../../lib/format';
+import { IssueOccurrences } from './issue-occurrences';
+import { extentText } from './audit-counts';
+import { SeverityBadge } from '../../components/severity';
+import { SEVERITIES } from './search-params';
+import type { IssueRow } from './issue-rows';
+
+/** "Why it matters" and "How to fix" from the catalog, asked for when the issue is opened. */
+export function IssueGuidance(scope: { projectId: string; auditId: string; issueId: string }) {
+  const [{ data }] = useQuery({ query: IssueGuidanceDocument, variables: scope, requestPolicy: 'cache-first' });
+  const issue = data?.audit.issue;
+  if (!issue?.whyItMatters && !issue?.howToFix) return null;
+  return (
+    <dl className="issue-guidance">
+      {issue.whyItMatters && (
+        <>
+          <dt>Why it matters</dt>
+          <dd>{issue.whyItMatters}</dd>
+        </>
+      )}
+      {issue.howToFix && (
+        <>
+          <dt>How to fix</dt>
+          <dd>{issue.howToFix}</dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+export function IssueItem({
+  issue,
+  expanded,
+  onToggle,
+  projectId,
+  auditId,
+  siteHost,
+  onResize,
+  showCategory,
+}: {
+  issue: IssueRow;
+  /** The audited site's host: its URLs in the evidence open the page view. */
+  siteHost: string | null;
+  /** In one list across categories, each issue says which it belongs to. */
+  showCategory: boolean;
+  expanded: boolean;
+  onToggle(): void;
+  projectId: string;
+  auditId: string;
+  onResize(): void;
+}) {
+  const panelId = `issue-panel-${issue.id}`;
+  return (
+    <div className={`issue ${expanded ? 'issue-open' : ''}`}>
+      <h3 className="issue-heading">
+        <button
+          type="button"
+          className="issue-toggle"
+          aria-expanded={expanded}
+          aria-controls={panelId}
+          onClick={onToggle}
+        >
+          <SeverityBadge severity={issue.severity} />
+          <span className="issue-title">
+            {issue.title}
+            {issue.rankingPages > 0 && (
+              <span className="badge badge-ranking issue-ranking">{plural(issue.rankingPages, 'ranking page')}</span>
+            )}
+          </span>
+          <span className="issue-category">{showCategory ? CATEGORY_LABEL[issue.category] : ''}</span>
+          <span className="issue-pages">{extentText(issue)}</span>
+          <span className="chevron" aria-hidden="true">
+            {expanded ? '▴' : '▾'}
+          </span>
+        </button>
+      </h3>
+      {expanded && (
+        <div id={panelId} className="issue-panel">
+          <p>{issue.description}</p>
+          <IssueGuidance projectId={projectId} auditId={auditId} issueId={issue.id} />
+          <p className="muted small">
+            Check <code>{issue.code}</code> · <AboutCheckLink code={issue.code} />
+          </p>
+          <IssueOccurrences
+            projectId={projectId}
+            auditId={auditId}
+            siteHost={siteHost}
+            issueId={issue.id}
+            onLoaded={onResize}
+          />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A category's heading in the grouped list, with its issues per severity. */
+export function GroupHeading({ category, counts }: { category: IssueCategory; counts: Record<Severity, number> }) {
+  return (
+    <h2 className="group-heading">
+      {CATEGORY_LABEL[category]}
+      <span className="group-counts">
+        {SEVERITIES.filter((s) => counts[s]).map((s) => (
+          <SeverityBadge key={s} severity={s}>
+            {plural(counts[s], SEVERITY_LABEL[s].toLowerCase(), s === 'CRITICAL' ? 'critical' : undefined)}
+          </SeverityBadge>
+        ))}
+      </span>
+    </h2>
+  );
+}

@@ -1,0 +1,141 @@
+import { useState, type ReactNode } from 'react';
+import { useQuery } from 'urql';
+import { Button } from '../../components/button';
+import { ErrorMessage, Loading } from '../../components/status';
+import { AuditPageLinksDocument, type AuditLinkRowFragment } from '../../gql/graphql';
+import { problemOf } from '../../lib/api-problem';
+import { formatNumber } from '../../lib/format';
+import { type PageScope } from '../../components/page-link';
+import { TableWrap } from '../../components/table-wrap';
+import { UrlText } from './page-view-sections';
+
+/** A row of the links table across its four columns (loading, errors, none, "load more"). */
+export function WholeRow({ children, className }: { children: ReactNode; className?: string }) {
+  return (
+    <tr>
+      <td colSpan={4} className={className}>
+        {children}
+      </td>
+    </tr>
+  );
+}
+
+/** One page of inlinks or outlinks; the last one loaded offers the next. */
+export function LinkPage({
+  scope,
+  url,
+  direction,
+  after,
+}: {
+  scope: PageScope;
+  url: string;
+  direction: 'in' | 'out';
+  after: string | null;
+}) {
+  const [{ data, fetching, error }] = useQuery({
+    query: AuditPageLinksDocument,
+    variables: {
+      projectId: scope.projectId,
+      auditId: scope.auditId,
+      url,
+      in: direction === 'in',
+      out: direction === 'out',
+      inAfter: direction === 'in' ? after : null,
+      outAfter: direction === 'out' ? after : null,
+    },
+  });
+  const [next, setNext] = useState<string | null>(null);
+  const connection = direction === 'in' ? data?.audit.page.inlinks : data?.audit.page.outlinks;
+  if (fetching && !data)
+    return (
+      <WholeRow>
+        <Loading label="Loading links…" />
+      </WholeRow>
+    );
+  if (!connection)
+    return (
+      <WholeRow>
+        <ErrorMessage problem={problemOf(error)} title="The links could not be loaded" />
+      </WholeRow>
+    );
+  if (after === null && connection.nodes.length === 0)
+    return (
+      <WholeRow className="muted">
+        {direction === 'in' ? 'No crawled page links here.' : 'No followable links on this page.'}
+      </WholeRow>
+    );
+  return (
+    <>
+      {connection.nodes.map((link) => (
+        <LinkRow key={link.id} link={link} scope={scope} direction={direction} />
+      ))}
+      {next ? (
+        <LinkPage scope={scope} url={url} direction={direction} after={next} />
+      ) : (
+        connection.pageInfo.hasNextPage && (
+          <WholeRow>
+            <Button onPress={() => setNext(connection.pageInfo.endCursor)}>
+              Load more {direction === 'in' ? 'inlinks' : 'outlinks'}
+            </Button>
+          </WholeRow>
+        )
+      )}
+    </>
+  );
+}
+
+export function LinkRow({
+  link,
+  scope,
+  direction,
+}: {
+  link: AuditLinkRowFragment;
+  scope: PageScope;
+  direction: 'in' | 'out';
+}) {
+  const other = direction === 'in' ? link.sourceUrl : link.targetUrl;
+  return (
+    <tr>
+      <td className="cell-url">
+        <UrlText scope={scope} url={other} />
+        {link.otherTitle && <span className="muted small block">{link.otherTitle}</span>}
+      </td>
+      <td>{link.anchor || <span className="muted">No anchor text</span>}</td>
+      <td className="numeric">{formatNumber(link.linkCount)}</td>
+      <td>{link.rel ?? <span className="muted">—</span>}</td>
+      <td className="numeric">{link.otherStatus ?? (link.otherCrawled ? 'No response' : 'Not crawled')}</td>
+    </tr>
+  );
+}
+
+export function Links({ scope, url, direction }: { scope: PageScope; url: string; direction: 'in' | 'out' }) {
+  const heading = direction === 'in' ? 'Inlinks: pages that link here' : 'Outlinks: links on this page';
+  return (
+    <div className="card">
+      <h2>{heading}</h2>
+      {
+        <TableWrap label={heading}>
+          <table className="table table-links">
+            <caption className="visually-hidden">{heading}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{direction === 'in' ? 'Linking page' : 'Target'}</th>
+                <th scope="col">Anchor text (first link)</th>
+                <th scope="col" className="numeric">
+                  Links
+                </th>
+                <th scope="col">Rel</th>
+                <th scope="col" className="numeric">
+                  {direction === 'in' ? 'Its status' : 'Target status'}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              <LinkPage scope={scope} url={url} direction={direction} after={null} />
+            </tbody>
+          </table>
+        </TableWrap>
+      }
+    </div>
+  );
+}
