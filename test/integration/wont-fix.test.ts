@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditJobRunner } from '../../src/audits/index.js';
 import { createConfiguredSafeHttpClient, type SafeHttpClient } from '../../src/platform/safe-http/index.js';
 import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
-import { anOrg, aProject, type Org } from '../factories.js';
+import { anApiKey, anOrg, aProject, type Org } from '../factories.js';
 
 let t: TestApp;
 let org: Org;
@@ -233,6 +233,18 @@ describe("won't fix", () => {
       reason: 'Kept on purpose',
       markedByName: rows[0].name,
     });
+
+    // REST: the audit's issues say how many of their occurrences are marked.
+    const key = await anApiKey(org);
+    const rest = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/projects/${projectId}/audit?auditId=${auditId}`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(rest.statusCode).toBe(200);
+    const restIssues = rest.json().audit.issues as { code: string; wontFixCount: number }[];
+    expect(restIssues.find((i) => i.code === CODE)?.wontFixCount).toBe(1);
+    expect(restIssues.filter((i) => i.code !== CODE).every((i) => i.wontFixCount === 0)).toBe(true);
 
     // Another organization: the project and the marking do not exist for it.
     const stranger = await anOrg(t, { plan: 'ENTERPRISE' });
