@@ -1,4 +1,4 @@
-import { queryOn, type NativeDb, type NativeTx } from '../platform/db/native-query.js';
+import { nativeTransaction, queryOn, type NativeDb, type NativeTx } from '../platform/db/native-query.js';
 import type { AuditScores, ScoreBreakdown, StoredScores } from '../seo/scoring/index.js';
 
 type Db = NativeDb | NativeTx;
@@ -192,6 +192,18 @@ export class WontFixRepository {
       [projectId],
     );
     return rows[0]?.id ?? null;
+  }
+
+  /**
+   * Runs `work` in a transaction holding the audit's row lock: two rescorings of one audit (two members marking at
+   * once, or a marking and the audit's completion) run one after the other, each reading the markings committed
+   * before it. Nothing runs when the audit is gone.
+   */
+  withAuditLocked<T>(db: NativeDb, auditId: string, work: (tx: NativeTx) => Promise<T>): Promise<T | null> {
+    return nativeTransaction(db, async (tx) => {
+      const rows = await tx.query<{ id: string }>('SELECT id FROM audit WHERE id = $1 FOR UPDATE', [auditId]);
+      return rows.length ? work(tx) : null;
+    });
   }
 
   /** A completed audit's scores and breakdown. */

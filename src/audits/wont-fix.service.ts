@@ -109,7 +109,7 @@ export class WontFixService {
   /** Rescores the project's latest completed audit with the markings as they are now. */
   private async rescoreLatest(db: NativeDb, projectId: string): Promise<void> {
     const latest = await this.repo.latestCompletedId(db, projectId);
-    if (latest) await this.applyToAudit(db, latest);
+    if (latest) await this.repo.withAuditLocked(db, latest, (tx) => this.applyToAudit(tx, latest));
   }
 
   /**

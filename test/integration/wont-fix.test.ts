@@ -266,7 +266,7 @@ describe("won't fix", () => {
     const refused = async (i: Record<string, unknown>) => {
       const res = await gql(t, MARK, { p: projectId, i: { ...input, ...i } }, owner());
       expect(res.body.data).toBeNull();
-      return res.body.errors[0] as { message: string; extensions: { code: string } };
+      return (res.body.errors ?? [])[0] as { message: string; extensions: { code: string } };
     };
     expect(await refused({ reason: '   ' })).toMatchObject({
       message: 'A reason is required',
