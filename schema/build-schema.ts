@@ -30,7 +30,7 @@ import type { AlertService, WebhookService } from '../src/alerts/index.js';
 import { AlertResolver } from '../src/alerts/graphql.js';
 import type { ComparisonService } from '../src/comparison/index.js';
 import { ComparisonResolver } from '../src/comparison/graphql.js';
-import type { AuditPageService, AuditService } from '../src/audits/index.js';
+import type { AuditPageService, AuditService, WontFixService } from '../src/audits/index.js';
 import type { AuditScheduleService } from '../src/schedules/index.js';
 import {
   AuditPageViewRankingResolver,
@@ -38,6 +38,9 @@ import {
   AuditResolver,
   IssueOccurrenceRankingResolver,
   IssueResolver,
+  WontFixIssueResolver,
+  WontFixOccurrenceResolver,
+  WontFixResolver,
   KeywordRankingPageResolver,
   ProjectAuditFieldsResolver,
 } from '../src/audits/graphql.js';
@@ -55,6 +58,7 @@ export interface ResolverServices {
   crawlLogins: CrawlLoginService;
   audits: AuditService;
   pages: AuditPageService;
+  wontFix: WontFixService;
   auditSchedules: AuditScheduleService;
   technical: TechnicalService;
   tools: ToolsService;
@@ -95,6 +99,9 @@ export const RESOLVERS: readonly ResolverEntry[] = [
   resolver(AuditResolver, (s) => new AuditResolver(s.audits, s.pages)),
   resolver(AuditPageViewResolver, (s) => new AuditPageViewResolver(s.pages)),
   resolver(IssueResolver, (s) => new IssueResolver(s.audits, s.pages)),
+  resolver(WontFixResolver, (s) => new WontFixResolver(s.wontFix)),
+  resolver(WontFixIssueResolver, (s) => new WontFixIssueResolver(s.wontFix)),
+  resolver(WontFixOccurrenceResolver, (s) => new WontFixOccurrenceResolver(s.wontFix)),
   resolver(ProjectAuditFieldsResolver, () => new ProjectAuditFieldsResolver()),
   resolver(KeywordRankingPageResolver, () => new KeywordRankingPageResolver()),
   resolver(IssueOccurrenceRankingResolver, () => new IssueOccurrenceRankingResolver()),

@@ -38,6 +38,7 @@ import {
   AUDIT_COUNT_SOURCE,
   countAuditsByStatus,
   type AuditJobData,
+  WontFixService,
 } from '../src/audits/index.js';
 import { AuditScheduleService, type ScheduledAuditJobData } from '../src/schedules/index.js';
 import { QUEUES, createQueue, type Queue } from '../src/platform/queues.js';
@@ -232,6 +233,7 @@ function createServices(config: AppConfig, logger: Logger, conn: Connections): S
     crawlLogins: new CrawlLoginService(config, projects),
     audits,
     pages: new AuditPageService(),
+    wontFix: new WontFixService(),
     auditSchedules,
     technical: new TechnicalService(projects),
     tools: new ToolsService(http),

@@ -212,6 +212,12 @@ export const Issue = component(
         'page: shown as its affected pages; site: a fact about the site or its server, charged once and shown as ' +
         '"site". Additive to the contract.',
     },
+    wontFixCount: {
+      type: 'integer',
+      description:
+        'Of its occurrences, those the project marked "won\'t fix": left out of the score, still counted in ' +
+        'affectedPages (docs/scores.md, "Won\'t fix"). Additive to the contract.',
+    },
   }),
 );
 

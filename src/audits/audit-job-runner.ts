@@ -16,6 +16,7 @@ import {
 } from '../crawler/index.js';
 import { hstsVerdict, parseResponseHeaders } from '../seo/headers/index.js';
 import { CheckOverrides } from '../seo/checks/index.js';
+import { WontFixService } from './wont-fix.service.js';
 import { CrawlLoginService } from '../projects/index.js';
 import { CheckSettingsService } from '../checks-catalog/index.js';
 import { auditCrawlOptions } from './audit-crawl-options.js';
@@ -325,6 +326,8 @@ export class AuditJobRunner {
       em,
       (tx) => lifecycle.complete(tx, run, { scores, breakdown, pagesCrawled, pagesFailed, crawl, counts }),
       resultsOf(run.auditId, projectId, outcome),
+      // The project's "won't fix" markings: left out of the scores, or dropped where the URL changed.
+      (tx) => new WontFixService().applyToAudit(tx, run.auditId),
     );
   }
 }

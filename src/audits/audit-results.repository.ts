@@ -177,12 +177,19 @@ export class AuditResultsRepository {
 
   /**
    * One transaction: `transition` first (the lifecycle's COMPLETED transition, which locks the audit row until
-   * commit), then, only when it happened, the results. Returns whether the transition happened.
+   * commit), then, only when it happened, the results and `after` (the project's "won't fix" markings). Returns
+   * whether the transition happened.
    */
-  saveCompleted(db: NativeDb, transition: (tx: NativeTx) => Promise<boolean>, results: AuditResults): Promise<boolean> {
+  saveCompleted(
+    db: NativeDb,
+    transition: (tx: NativeTx) => Promise<boolean>,
+    results: AuditResults,
+    after?: (tx: NativeTx) => Promise<unknown>,
+  ): Promise<boolean> {
     return nativeTransaction(db, async (tx) => {
       const completed = await transition(tx);
       if (completed) await this.insertResults(tx, results);
+      if (completed && after) await after(tx);
       return completed;
     });
   }

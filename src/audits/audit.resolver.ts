@@ -303,6 +303,7 @@ export class AuditResolver {
       })),
       blockerNotices: blockerNotices(breakdown),
       indexability: breakdown.indexability ?? null,
+      wontFixExcluded: breakdown.wontFix?.excludedOccurrences ?? 0,
     };
   }
 
@@ -402,6 +403,7 @@ export class IssueResolver {
         ...row,
         auditId: issue.auditId,
         projectId: issue.projectId,
+        code: issue.code,
         details: toEvidenceViewType(details[i]),
       })),
       pageInfo: { hasNextPage: hasNext, endCursor: rows.at(-1)?.id ?? null },

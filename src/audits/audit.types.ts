@@ -117,6 +117,11 @@ export class ScoreBreakdownType {
       'NO_INDEXABLE_PAGES blocker); null for audits scored before it was counted.',
   })
   indexability?: IndexabilityType | null;
+  @Field(() => Int, {
+    description:
+      'Occurrences marked "won\'t fix" by the project and left out of the costs and health above (0 when none).',
+  })
+  wontFixExcluded!: number;
 }
 
 @ObjectType('PageInfo')
@@ -130,6 +135,8 @@ export class IssueOccurrenceType {
   /** The audit and project it belongs to (its ranking keywords are looked up in them); not exposed. */
   auditId!: string;
   projectId!: string;
+  /** Its issue's check code ("won't fix" markings are looked up by it); not exposed. */
+  code!: string;
   @Field(() => ID) id!: string;
   @Field(() => String) url!: string;
   @Field(() => GraphQLJSON, { nullable: true, description: "The check's facts as JSON (shape per code)." })

@@ -8,6 +8,8 @@ export {
   toSettingChangeType,
 } from './audit.resolver.js';
 export { AuditCheckSettingType, CheckSettingChangeType, CheckSettingChangeKindEnum } from './audit-settings.types.js';
+export { WontFixIssueResolver, WontFixOccurrenceResolver, WontFixResolver } from './wont-fix.resolver.js';
+export { MarkWontFixInput, WontFixType } from './wont-fix.types.js';
 export { AuditPageViewResolver } from './audit-page-view.resolver.js';
 export {
   AuditPageViewRankingResolver,

@@ -32,6 +32,7 @@ export {
   type LabMeter,
   type VitalsRecord,
 } from './audit-engine.js';
+export { WontFixService, WONT_FIX_REASON_MAX, type WontFixView, type MarkWontFixInput } from './wont-fix.service.js';
 export { AuditJobRunner, type AuditRunResult } from './audit-job-runner.js';
 /** The audit state machine: the only writer of audit.status (its transition table is in its doc comment). */
 export * as auditLifecycle from './audit-lifecycle.js';

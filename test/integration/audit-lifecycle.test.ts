@@ -142,6 +142,7 @@ describe('audit lifecycle with real worker processes', () => {
             'scope',
             'severity',
             'title',
+            'wontFixCount',
           ]);
         expect(audit.issues.map((i: { code: string }) => i.code)).toContain('TECH_SITEMAP_MISSING');
         expect(audit.issues.map((i: { code: string }) => i.code)).toContain('TECH_HTTP_PAGE');

@@ -12,6 +12,7 @@ export {
   SITE_ISSUE_COSTS,
   blockerNotices,
   blockersOf,
+  costOrder,
   computeScores,
   isBlocked,
   issueCost,
@@ -45,3 +46,4 @@ export {
   rankingWeight,
 } from './ranking-weight.js';
 export { rescoreWithout } from './rescore.js';
+export { baseBreakdown, scoreExcludingWontFix, type WontFixExclusions } from './wont-fix.js';

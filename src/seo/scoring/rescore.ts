@@ -33,7 +33,7 @@ const KEY: Record<Category, keyof AuditScores> = {
 const round = (value: number) => Math.round(Math.round(value * 1e6) / 1e6);
 
 /** The scores the breakdown gives without `left` (check codes); null when that cannot be said exactly. */
-function scoresOf(breakdown: ScoreBreakdown, left: ReadonlySet<string>): AuditScores | null {
+export function scoresOf(breakdown: ScoreBreakdown, left: ReadonlySet<string>): AuditScores | null {
   for (const cost of breakdown.costs) if (left.has(cost.code) && cost.severity === 'CRITICAL') return null;
   if (breakdown.labPerformance !== null && [...left].some((code) => LIGHTHOUSE_SCORED_CODES.has(code))) return null;
   if (!Number.isInteger(breakdown.htmlPages) || !Number.isInteger(breakdown.pagesWithCritical)) return null;

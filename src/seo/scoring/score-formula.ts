@@ -172,6 +172,11 @@ export interface ScoreBreakdown {
   overrides?: CheckOverride[];
   /** The crawled pages' indexability (NO_INDEXABLE_PAGES says when none is indexable); absent when not counted. */
   indexability?: Indexability;
+  /**
+   * Occurrences marked "won't fix" and left out of the costs and health above (wont-fix.ts), with the breakdown
+   * as the audit scored before any was left out; absent when none was.
+   */
+  wontFix?: { excludedOccurrences: number; base: Omit<ScoreBreakdown, 'wontFix'> };
 }
 
 export interface ScoreResult {
@@ -219,6 +224,16 @@ export function overallImpact(cost: ScoreCost, htmlPages: number): number {
   return impact;
 }
 
+/** "Why this score"'s order: most severe first; within a severity site-level first, then the larger overall impact. */
+export function costOrder(htmlPages: number): (a: ScoreCost, b: ScoreCost) => number {
+  return (a, b) =>
+    SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
+    (a.scope === 'site' ? 0 : 1) - (b.scope === 'site' ? 0 : 1) ||
+    overallImpact(b, htmlPages) - overallImpact(a, htmlPages) ||
+    b.points - a.points ||
+    a.code.localeCompare(b.code);
+}
+
 /**
  * How much fixing an issue matters: the points it costs its category (severity weight x share of the crawled HTML
  * pages it affects; a fixed amount for a site-level issue), plus the ranking term (ranking-weight.ts):
@@ -263,14 +278,7 @@ export function scoreAudit(checks: readonly ScoredCheck[], options: ScoreOptions
     if (labPerformance !== null && LIGHTHOUSE_SCORED_CODES.has(cost.code)) continue;
     costs.push(cost);
   }
-  costs.sort(
-    (a, b) =>
-      SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
-      (a.scope === 'site' ? 0 : 1) - (b.scope === 'site' ? 0 : 1) ||
-      overallImpact(b, pages.html) - overallImpact(a, pages.html) ||
-      b.points - a.points ||
-      a.code.localeCompare(b.code),
-  );
+  costs.sort(costOrder(pages.html));
   const lost = (category: Category) =>
     costs.filter((c) => c.category === category).reduce((sum, c) => sum + c.points, 0);
   const category = (c: Category, from = 100) => Math.max(0, roundScore(from - lost(c)));

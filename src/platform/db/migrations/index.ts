@@ -17,6 +17,7 @@ import { AuditComparison20261124 } from './20261124-0015-audit-comparison.js';
 import { OccurrenceStatistics20261125 } from './20261125-0016-occurrence-statistics.js';
 import { AuditPageRendering20261125 } from './20261125-0017-audit-page-rendering.js';
 import { ProjectCrawlLogin20261125 } from './20261125-0018-project-crawl-login.js';
+import { WontFix20261127 } from './20261127-0020-wont-fix.js';
 import { ProjectCheckSettings20261125 } from './20261125-0019-project-check-settings.js';
 import { AuditPageReads20261125 } from './20261125-0020-audit-page-reads.js';
 import { ComparisonDigest20261125 } from './20261125-0021-comparison-digest.js';
@@ -58,4 +59,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261126-0026-invitation-secret', class: InvitationSecret20261126 },
   { name: '20261126-0028-comparison-categories', class: ComparisonCategories20261126 },
   { name: '20261126-0029-audit-counts', class: AuditCounts20261126 },
+  { name: '20261127-0020-wont-fix', class: WontFix20261127 },
 ];

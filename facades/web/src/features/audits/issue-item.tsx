@@ -2,7 +2,7 @@ import { AboutCheckLink } from '../checks';
 import { useQuery } from 'urql';
 import { IssueGuidanceDocument, type IssueCategory, type Severity } from '../../gql/graphql';
 import { CATEGORY_LABEL, SEVERITY_LABEL } from '../../lib/labels';
-import { plural } from '../../lib/format';
+import { formatNumber, plural } from '../../lib/format';
 import { IssueOccurrences } from './issue-occurrences';
 import { extentText } from './audit-counts';
 import { SeverityBadge } from '../../components/severity';
@@ -69,6 +69,9 @@ export function IssueItem({
             {issue.title}
             {issue.rankingPages > 0 && (
               <span className="badge badge-ranking issue-ranking">{plural(issue.rankingPages, 'ranking page')}</span>
+            )}
+            {issue.wontFixCount > 0 && (
+              <span className="badge issue-wont-fix">{formatNumber(issue.wontFixCount)} won't fix</span>
             )}
           </span>
           <span className="issue-category">{showCategory ? CATEGORY_LABEL[issue.category] : ''}</span>

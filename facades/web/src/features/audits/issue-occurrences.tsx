@@ -8,6 +8,7 @@ import { Evidence } from './evidence';
 import { FixSuggestion } from './fix-suggestion';
 import { opensPageView, PageLink, type PageScope } from '../../components/page-link';
 import { RankingKeywords } from './ranking-keywords';
+import { WontFixControl } from './wont-fix';
 
 interface OccurrenceScope extends PageScope {
   issueId: string;
@@ -54,6 +55,13 @@ function OccurrencePage({
           ) : (
             <span className="url-text">{o.url}</span>
           )}
+          <WontFixControl
+            projectId={scope.projectId}
+            auditId={scope.auditId}
+            code={data.audit.issue.code}
+            url={o.url}
+            marking={o.wontFix ?? null}
+          />
           <RankingKeywords keywords={o.rankingKeywords} />
           <Evidence view={o.details ?? null} scope={scope} />
           <FixSuggestion projectId={scope.projectId} issueId={scope.issueId} url={o.url} />

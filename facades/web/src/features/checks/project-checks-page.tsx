@@ -19,6 +19,7 @@ import { CATEGORY_LABEL, SEVERITY_LABEL } from '../../lib/labels';
 import { ProjectSectionHeader } from '../../components/section-header';
 import { CATALOG_CATEGORIES, CATALOG_SEVERITIES } from './catalog-search';
 import { TableWrap } from '../../components/table-wrap';
+import { WontFixSection } from './wont-fix-section';
 
 const route = getRouteApi('/app/projects/$projectId/checks');
 
@@ -191,6 +192,7 @@ export function ProjectChecksPage() {
           </tbody>
         </table>
       </TableWrap>
+      <WontFixSection projectId={projectId} />
     </section>
   );
 }

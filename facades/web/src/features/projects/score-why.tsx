@@ -39,6 +39,13 @@ export function ScoreWhy({ projectId, auditId }: { projectId: string; auditId: s
               engines from the whole site.
             </p>
           )}
+          {breakdown.wontFixExcluded > 0 && (
+            <p className="small">
+              {plural(breakdown.wontFixExcluded, 'occurrence')} marked “won't fix” by the project{' '}
+              {breakdown.wontFixExcluded === 1 ? 'is' : 'are'} left out of this score (they stay listed in their
+              issues).
+            </p>
+          )}
           {breakdown.indexability && (
             <p className="muted small">
               {plural(breakdown.indexability.indexable, 'indexable page')} of {plural(breakdown.htmlPages, 'page')}{' '}

@@ -1,0 +1,83 @@
+import {
+  createProject,
+  expect,
+  expectAccessible,
+  expectNoSidewaysScroll,
+  reviewShotsAtBothWidths,
+  signUp,
+  test,
+} from './fixtures';
+import { startWebFixtureSite, type FixtureSite } from './fixture-site';
+
+let site: FixtureSite;
+test.beforeAll(async () => {
+  site = await startWebFixtureSite();
+});
+test.afterAll(async () => {
+  await site?.close();
+});
+
+const REASON = 'The CMS writes this description; fixed upstream next quarter.';
+
+test("won't fix: mark an affected URL with a reason, the score says so, undo from the checks page", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await signUp(page, 'Wont Fixer');
+  await createProject(page, `${site.origin}/`, 'Won’t Fix Garden');
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  await expect(page.getByRole('heading', { name: 'Latest scores' })).toBeVisible({ timeout: 90_000 });
+  const overview = page.url();
+  const why = page.getByRole('region', { name: 'Why this score' });
+  await expect(why).toContainText(/Half the overall score is health/);
+  await expect(why).not.toContainText("won't fix");
+
+  // The issue's affected URLs: Won't fix opens a dialog asking why (keyboard only).
+  await page.getByRole('link', { name: 'View issues' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Audit issues' })).toBeVisible();
+  const issue = page.getByRole('button', { name: /Missing meta description/ }).first();
+  await issue.focus();
+  await page.keyboard.press('Enter');
+  await expect(issue).toHaveAttribute('aria-expanded', 'true');
+  const affected = page.getByRole('list', { name: 'Affected pages' });
+  const mark = affected.getByRole('button', { name: /^Won't fix / }).first();
+  await mark.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: "Won't fix" });
+  await expect(dialog.getByLabel('Reason')).toBeFocused();
+  await expectAccessible(page, "the won't fix dialog");
+  // Empty: refused at the field, nothing sent.
+  await dialog.getByRole('button', { name: "Mark as won't fix" }).click();
+  await expect(dialog.getByLabel('Reason')).toHaveAttribute('aria-invalid', 'true');
+  await dialog.getByLabel('Reason').fill(REASON);
+  await dialog.getByRole('button', { name: "Mark as won't fix" }).focus();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+
+  // Still listed, marked with who, when and why; the issue counts it.
+  await expect(affected).toContainText(`Won't fix: ${REASON} — Wont Fixer`);
+  await expect(affected.getByRole('button', { name: /^Undo won't fix of / })).toBeVisible();
+  await expect(page.getByRole('button', { name: /Missing meta description.*1 won't fix/ })).toBeVisible();
+  await expectAccessible(page, "an issue with a won't fix URL");
+  await reviewShotsAtBothWidths(page, 'issues-wont-fix');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expectNoSidewaysScroll(page, "an issue with a won't fix URL at 375 px");
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // Why this score says what was left out.
+  await page.goto(overview);
+  await expect(why).toContainText("1 occurrence marked “won't fix” by the project is left out of this score");
+
+  // The project's markings on its checks page: who, why, and Undo.
+  await page.goto(`${new URL(overview).pathname.replace(/\/$/, '')}/checks`);
+  await expect(page.getByRole('heading', { level: 2, name: "Won't fix" })).toBeVisible();
+  const markings = page.getByRole('table', { name: "Won't fix markings" });
+  await expect(markings.getByRole('row').filter({ hasText: REASON })).toContainText('Wont Fixer');
+  await expectAccessible(page, "the project's won't fix markings");
+  await markings.getByRole('button', { name: /^Undo won't fix of / }).click();
+  await expect(page.getByText("Nothing is marked won't fix.")).toBeVisible();
+
+  await page.goto(overview);
+  await expect(why).toContainText(/Half the overall score is health/);
+  await expect(why).not.toContainText("won't fix");
+});
