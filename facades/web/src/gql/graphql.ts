@@ -45,6 +45,8 @@ export type AlertRuleInput = {
 
 /** What an alert rule watches; audit rules are evaluated when an audit completes, keyword rules after a rank check. */
 export type AlertRuleKind =
+  /** Two or more of the site’s URLs rank for a keyword at its latest check, fewer at the one before. */
+  | 'KEYWORD_CANNIBALISED'
   /** A keyword drops at least `positions` places (or out of the checked results). */
   | 'KEYWORD_DROP'
   /** A keyword that ranked 1-10 ranks lower, or not at all. */
