@@ -255,7 +255,8 @@ function cannibalised(rule: AlertRule, facts: RankAlertFacts): AlertDraft | null
   if (!keywords.length) return null;
   return draft(
     rule,
-    `${plural(keywords.length, 'keyword')} now ${keywords.length === 1 ? 'has' : 'have'} several of the site's URLs ranking`,
+    `${plural(keywords.length, 'keyword')} now ${keywords.length === 1 ? 'has' : 'have'} several of the site's ` +
+      'URLs ranking',
     [
       ...keywords
         .slice(0, LISTED)

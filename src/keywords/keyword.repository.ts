@@ -23,8 +23,8 @@ const KEYWORD_SELECT = `
                      ORDER BY checked_at DESC, id DESC LIMIT 1) ok ON true
   LEFT JOIN LATERAL (SELECT position, checked_at FROM ranking r WHERE r.keyword_id = k.id AND r.status = 'OK'
                      ORDER BY checked_at DESC, id DESC OFFSET 1 LIMIT 1) prev ON true
-  LEFT JOIN LATERAL (SELECT min(position) AS position, count(position)::int AS ranked FROM ranking r WHERE r.keyword_id = k.id
-                     AND r.status = 'OK') best ON true
+  LEFT JOIN LATERAL (SELECT min(position) AS position, count(position)::int AS ranked FROM ranking r
+                     WHERE r.keyword_id = k.id AND r.status = 'OK') best ON true
   LEFT JOIN LATERAL (SELECT status, error, checked_at FROM ranking r WHERE r.keyword_id = k.id
   ORDER BY checked_at DESC, id DESC LIMIT 1) last ON true`;
 

@@ -52,7 +52,7 @@ const WHEN: Record<AlertRuleKind, string> = {
   KEYWORD_DROP: 'Checked after each rank check, between a keyword’s last two checks.',
   KEYWORD_LEFT_TOP10: 'Checked after each rank check: a keyword that ranked 1-10 ranks lower or not at all.',
   KEYWORD_CANNIBALISED:
-    'Checked after each rank check: two or more of the site’s URLs rank for a keyword, and fewer did at the check before.',
+    'Checked after each rank check: two or more of the site’s URLs rank for a keyword, fewer did at the check before.',
 };
 
 const LABELS = { points: 'Points', positions: 'Positions', channels: 'Send to', category: 'Score' };
