@@ -54,8 +54,11 @@ export function CannibalisationSection({
     <>
       <p className="muted">
         Keywords for which two or more of this site’s URLs ranked in the period — at the same check, or one after the
-        other (the ranking URL switched). A site URL is one on the project’s host, over http or https, with or without{' '}
-        <code>www.</code>; its subdomains count too when the project counts them for rankings.
+        other (the ranking URL switched).
+      </p>
+      <p className="muted small">
+        A site URL is one on the project’s host, over http or https, with or without <code>www.</code>; its subdomains
+        count too when the project counts them for rankings.
       </p>
       <div className="filters card" role="search" aria-label="Filter cannibalised keywords">
         <SearchField className="field search-field" value={text} onChange={setText} onClear={() => setText('')}>
