@@ -139,4 +139,29 @@ describe('keywordCannibalisation', () => {
     const empty = await ask({ p: other.id }, other.org.owner.cookie);
     expect(empty.body.data.keywordCannibalisation).toEqual([]);
   });
+
+  it('is GET /api/projects/:id/keywords/cannibalisation, with the same rules', async () => {
+    const get = (query: string, cookie = project.org.owner.cookie) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/projects/${project.id}/keywords/cannibalisation${query}`,
+        headers: { cookie },
+      });
+    const week = await get('?days=7');
+    expect(week.statusCode).toBe(200);
+    expect(week.json().keywords.map((k: { term: string }) => k.term)).toEqual(['sql joins']);
+    expect(week.json().keywords[0].urls[0]).toMatchObject({
+      url: `https://${project.domain}/sql/joins`,
+      latestPosition: 1,
+    });
+    const all = await get('');
+    expect(all.json().keywords.map((k: { term: string }) => k.term)).toEqual(['sql joins', 'sql index']);
+    const bad = await get('?days=0');
+    expect(bad.statusCode).toBe(400);
+    expect(JSON.stringify(bad.json())).toMatch(/days/);
+    const notANumber = await get('?minUrls=many');
+    expect(notANumber.statusCode).toBe(400);
+    const other = await aProject({ org: await anOrg(t, { plan: 'ENTERPRISE' }) });
+    expect((await get('', other.org.owner.cookie)).statusCode).toBe(404);
+  });
 });
