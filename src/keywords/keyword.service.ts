@@ -15,14 +15,14 @@ import {
 } from './cannibalisation.js';
 import { parseTarget, parseTerms } from './keyword-terms.js';
 import { KeywordRepository } from './keyword.repository.js';
-import {
-  KeywordChangeKindEnum,
-  type KeywordChangeType,
-  type KeywordRankingsType,
-  type KeywordType,
-  type RankCheckPayload,
-  type RankTrackingType,
+import type {
+  KeywordChangeType,
+  KeywordRankingsType,
+  KeywordType,
+  RankCheckPayload,
+  RankTrackingType,
 } from './keyword.types.js';
+import { KEYWORD_CHANGE_KINDS as KIND, type KeywordChangeKind } from './keyword-change-kinds.js';
 import { rankJobOptions, scheduleDailyRankCheck, type RankQueue } from './rank-jobs.js';
 
 export const MAX_RANKING_DAYS = 365;
@@ -50,16 +50,16 @@ export type KeywordChangeInput = Pick<
  * found at the check before, else ABSENT; NONE before the first successful check.
  */
 export function keywordChange(k: KeywordChangeInput): KeywordChangeType {
-  const none = (kind: KeywordChangeKindEnum): KeywordChangeType => ({ kind, delta: null });
-  if (!k.lastChecked) return none(KeywordChangeKindEnum.NONE);
+  const none = (kind: KeywordChangeKind): KeywordChangeType => ({ kind, delta: null });
+  if (!k.lastChecked) return none(KIND.NONE);
   if (k.position !== null) {
     if (k.previousChecked && k.previousPosition !== null) {
-      return { kind: KeywordChangeKindEnum.MOVED, delta: k.previousPosition - k.position };
+      return { kind: KIND.MOVED, delta: k.previousPosition - k.position };
     }
-    return none(k.rankedChecks > 1 ? KeywordChangeKindEnum.BACK : KeywordChangeKindEnum.NEW);
+    return none(k.rankedChecks > 1 ? KIND.BACK : KIND.NEW);
   }
-  if (k.previousChecked && k.previousPosition !== null) return none(KeywordChangeKindEnum.DROPPED);
-  return none(KeywordChangeKindEnum.ABSENT);
+  if (k.previousChecked && k.previousPosition !== null) return none(KIND.DROPPED);
+  return none(KIND.ABSENT);
 }
 
 export class KeywordService {

@@ -1,4 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { KEYWORD_CHANGE_KINDS, type KeywordChangeKind } from './keyword-change-kinds.js';
 
 export enum RankCheckStatusEnum {
   OK = 'OK',
@@ -21,15 +22,7 @@ export class RankCheckType {
   error!: string | null;
 }
 
-export enum KeywordChangeKindEnum {
-  NONE = 'NONE',
-  MOVED = 'MOVED',
-  NEW = 'NEW',
-  BACK = 'BACK',
-  DROPPED = 'DROPPED',
-  ABSENT = 'ABSENT',
-}
-registerEnumType(KeywordChangeKindEnum, {
+registerEnumType(KEYWORD_CHANGE_KINDS, {
   name: 'KeywordChangeKind',
   description: 'How a keyword moved between its two latest successful checks (KeywordService.changeOf).',
   valuesConfig: {
@@ -44,7 +37,7 @@ registerEnumType(KeywordChangeKindEnum, {
 
 @ObjectType('KeywordChange', { description: "A keyword's change between its two latest successful checks." })
 export class KeywordChangeType {
-  @Field(() => KeywordChangeKindEnum) kind!: KeywordChangeKindEnum;
+  @Field(() => KEYWORD_CHANGE_KINDS) kind!: KeywordChangeKind;
   @Field(() => Int, {
     nullable: true,
     description: 'MOVED: positions gained (positive: up, a smaller position; negative: down); null otherwise.',
