@@ -14,6 +14,7 @@ import {
   ApiKeywordsDocument,
   ApiAddKeywordsDocument,
   ApiKeywordRankingsDocument,
+  ApiKeywordCannibalisationDocument,
   ApiCompetitorsDocument,
   ApiAddCompetitorDocument,
   ApiSuggestFixDocument,
@@ -28,6 +29,7 @@ import {
   FixSuggestion,
   Job,
   Keyword,
+  KeywordCannibalisation,
   KeywordRankings,
   Project,
   ProjectDetail,
@@ -261,6 +263,32 @@ export const apiRoutes: RestRoute[] = [
       days: query.days === undefined ? 30 : Number(query.days),
     }),
     map: (data) => ({ rankings: data.keywordRankings }),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/projects/:id/keywords/cannibalisation',
+    surface: 'B',
+    summary: "Keywords for which two or more of the site's URLs ranked within the window",
+    operation: ApiKeywordCannibalisationDocument,
+    schema: {
+      params: idParam,
+      querystring: {
+        type: 'object',
+        properties: {
+          days: { type: 'string', pattern: '^[0-9]{1,4}$', description: 'The window in days, 1-90 (default 14).' },
+          minUrls: { type: 'string', pattern: '^[0-9]{1,4}$', description: 'The fewest site URLs, 2-20 (default 2).' },
+          search: { type: 'string', maxLength: 200, description: 'Only terms containing this (case-insensitive).' },
+        },
+      },
+      response: { 200: body({ keywords: arrayOf(KeywordCannibalisation) }), ...errors(...READ_ERRORS) },
+    },
+    variables: ({ params, query }) => ({
+      projectId: params.id,
+      days: query.days === undefined ? 14 : Number(query.days),
+      minUrls: query.minUrls === undefined ? 2 : Number(query.minUrls),
+      search: typeof query.search === 'string' ? query.search : null,
+    }),
+    map: (data) => ({ keywords: data.keywordCannibalisation }),
   }),
   defineRoute({
     method: 'GET',

@@ -476,6 +476,35 @@ export const KeywordRankings = component(
   obj({ keywordId: str, term: str, history: { ...list(RankingPoint), description: 'Oldest first.' } }),
 );
 
+export const CannibalisingUrl = component(
+  'CannibalisingUrl',
+  obj({
+    url: str,
+    bestPosition: { ...int, description: 'Its best position within the window.' },
+    latestPosition: {
+      type: ['integer', 'null'],
+      description: "At the keyword's latest check; null: not ranking then.",
+    },
+    positions: { ...list(obj({ checkedAt: dateTime, position: int })), description: 'Oldest first.' },
+  }),
+);
+
+export const KeywordCannibalisation = component(
+  'KeywordCannibalisation',
+  obj({
+    keywordId: str,
+    term: str,
+    country: str,
+    language: str,
+    device: str,
+    checks: { ...int, description: 'Successful checks within the window.' },
+    maxUrlsAtOneCheck: { ...int, description: 'The most site URLs that ranked at one check.' },
+    latestUrls: { ...int, description: 'Site URLs that ranked at the latest check.' },
+    latestCheckedAt: dateTime,
+    urls: { ...list(CannibalisingUrl), description: 'Distinct site URLs, best latest position first.' },
+  }),
+);
+
 export const Competitor = component(
   'Competitor',
   obj({

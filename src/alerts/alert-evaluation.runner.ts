@@ -114,12 +114,13 @@ export class AlertEvaluationRunner {
 
   async evaluateRank(projectId: string): Promise<EvaluationResult> {
     const rules = await this.ruleRepo.activeRules(this.db, projectId, RANK_RULE_KINDS);
-    const { moves, until } = await this.reader.rankMoves(this.db, projectId);
+    const { moves, cannibalised, until } = await this.reader.rankFacts(this.db, projectId);
     if (!until) return NOTHING;
-    const facts: RankAlertFacts = { projectId, moves };
+    const facts: RankAlertFacts = { projectId, moves, cannibalised };
     // The window's key: the checks it covers, so that evaluating the same window again raises nothing twice.
     const window = createHash('sha256')
       .update(moves.map((m) => `${m.keywordId}:${m.before}:${m.after}`).join(','))
+      .update(cannibalised.map((c) => `${c.keywordId}:${c.urls.map((u) => u.url).join(' ')}`).join(','))
       .update(until.toISOString())
       .digest('base64url');
     const { result, owed } = rules.length

@@ -1,7 +1,9 @@
 import type { NativeDb } from '../platform/db/native-query.js';
 import { comparisonAlertFacts } from '../comparison/index.js';
 import { describeSettingChange } from '../seo/checks/index.js';
-import type { AuditAlertFacts, KeywordMoveFact, VitalPoorFact } from './alert-facts.js';
+import { siteUrlsOf } from '../keywords/index.js';
+import { normalizeDomain } from '../serp/index.js';
+import type { AuditAlertFacts, KeywordCannibalisedFact, KeywordMoveFact, VitalPoorFact } from './alert-facts.js';
 import { AlertFactsRepository } from './alert-facts.repository.js';
 import { poorVitalCrossings, type PoorBound } from './alert-vitals.js';
 
@@ -53,16 +55,52 @@ export class AlertFactsReader {
   }
 
   /**
-   * Keyword moves not evaluated yet: keywords whose latest successful check is later than the project's watermark
-   * (and than two days ago), with `until`, the latest of those checks, for the caller to advance the watermark to.
+   * Rank facts not evaluated yet: keyword moves of keywords whose latest successful check is later than the
+   * project's watermark (and than two days ago), and the keywords whose latest check newly has two or more site URLs
+   * ranking; with `until`, the latest of those checks, for the caller to advance the watermark to.
    */
-  async rankMoves(db: NativeDb, projectId: string): Promise<{ moves: KeywordMoveFact[]; until: Date | null }> {
+  async rankFacts(
+    db: NativeDb,
+    projectId: string,
+  ): Promise<{ moves: KeywordMoveFact[]; cannibalised: KeywordCannibalisedFact[]; until: Date | null }> {
     const watermark = await this.factsRepo.rankWatermark(db, projectId);
     const floor = new Date(Date.now() - RANK_LOOKBACK_MS);
     const since = watermark && watermark > floor ? watermark : floor;
-    const rows = await this.factsRepo.rankMoves(db, projectId, since);
-    const until = rows.reduce<Date | null>((max, r) => (!max || r.checkedAt > max ? r.checkedAt : max), null);
-    return { moves: rows.map(({ checkedAt: _checkedAt, ...move }) => move), until };
+    const [rows, checked] = await Promise.all([
+      this.factsRepo.rankMoves(db, projectId, since),
+      this.cannibalisedSince(db, projectId, since),
+    ]);
+    let until: Date | null = null;
+    for (const at of [...rows.map((r) => r.checkedAt), ...checked.map((c) => c.checkedAt)]) {
+      if (!until || at > until) until = at;
+    }
+    return {
+      moves: rows.map(({ checkedAt: _checkedAt, ...move }) => move),
+      cannibalised: checked.flatMap(({ checkedAt: _checkedAt, ...fact }) =>
+        fact.urls.length >= 2 && fact.urlsBefore < 2 ? [fact] : [],
+      ),
+      until,
+    };
+  }
+
+  /** Each keyword checked since `since` with the site URLs of its latest check and the count at the one before. */
+  private async cannibalisedSince(
+    db: NativeDb,
+    projectId: string,
+    since: Date,
+  ): Promise<(KeywordCannibalisedFact & { checkedAt: Date })[]> {
+    const site = await this.factsRepo.projectSite(db, projectId);
+    const domain = site ? normalizeDomain(site.domain) : '';
+    if (!site || !domain) return [];
+    const opts = { includeSubdomains: site.includeSubdomains };
+    const pairs = await this.factsRepo.keywordSnapshotPairs(db, projectId, since, domain);
+    return pairs.map((p) => ({
+      keywordId: p.keywordId,
+      keyword: p.keyword,
+      urls: siteUrlsOf(p.latest, domain, opts),
+      urlsBefore: p.previous ? siteUrlsOf(p.previous, domain, opts).length : 0,
+      checkedAt: p.checkedAt,
+    }));
   }
 
   advanceRankWatermark(db: NativeDb, projectId: string, until: Date): Promise<void> {

@@ -1,4 +1,5 @@
 import { nativeQuery, queryOn, type NativeDb, type NativeTx } from '../platform/db/native-query.js';
+import type { StoredSerpResult } from '../keywords/index.js';
 import type { CategoryScores, KeywordMoveFact } from './alert-facts.js';
 import type { VitalsRow } from './alert-vitals.js';
 
@@ -36,6 +37,21 @@ export interface KeywordMoverRow {
   checkedBefore: boolean;
   checkedAfter: boolean;
 }
+
+/** A keyword's latest SERP snapshot and the one before it (results: those that may be the site's). */
+export interface KeywordSnapshotPairRow {
+  keywordId: string;
+  keyword: string;
+  checkedAt: Date;
+  latest: StoredSerpResult[];
+  /** null: no snapshot before the latest. */
+  previous: StoredSerpResult[] | null;
+}
+
+/** The results of a snapshot whose URL or host contains $3 (a cheap filter; the exact rule is the caller's). */
+const SITE_CANDIDATES = (alias: string) => `COALESCE((SELECT jsonb_agg(e) FROM jsonb_array_elements(${alias}.results) e
+  WHERE jsonb_typeof(e) = 'object' AND (strpos(lower(e->>'url'), $3) > 0 OR strpos(lower(e->>'domain'), $3) > 0)),
+  '[]'::jsonb)`;
 
 /** What alerts read of other modules' tables: projects, audit scores, technical snapshots and rankings. */
 export class AlertFactsRepository {
@@ -122,6 +138,46 @@ export class AlertFactsRepository {
        WHERE k.project_id = $1 AND last.checked_at > $2
        ORDER BY k.created_at, k.id`,
       [projectId, since],
+    );
+  }
+
+  /** The project's domain and whether its subdomains count as the site (rank checks' rule). */
+  async projectSite(
+    db: NativeDb,
+    projectId: string,
+  ): Promise<{ domain: string; includeSubdomains: boolean } | undefined> {
+    const [row] = await nativeQuery<{ domain: string; includeSubdomains: boolean }>(
+      db,
+      `SELECT domain, COALESCE((settings->>'rankIncludeSubdomains')::boolean, false) AS "includeSubdomains"
+       FROM project WHERE id = $1`,
+      [projectId],
+    );
+    return row;
+  }
+
+  /**
+   * Keywords of the project whose latest SERP snapshot is later than `since`, with it and the snapshot before it,
+   * each with only the results whose URL or host contains `needle`.
+   */
+  keywordSnapshotPairs(
+    db: NativeDb,
+    projectId: string,
+    since: Date,
+    needle: string,
+  ): Promise<KeywordSnapshotPairRow[]> {
+    return nativeQuery<KeywordSnapshotPairRow>(
+      db,
+      `SELECT k.id AS "keywordId", k.term AS keyword, last.checked_at AS "checkedAt",
+         ${SITE_CANDIDATES('last')} AS latest,
+         CASE WHEN prev.id IS NULL THEN NULL ELSE ${SITE_CANDIDATES('prev')} END AS previous
+       FROM keyword k
+       JOIN LATERAL (SELECT id, checked_at, results FROM serp_snapshot s WHERE s.keyword_id = k.id
+                     ORDER BY checked_at DESC, id DESC LIMIT 1) last ON true
+       LEFT JOIN LATERAL (SELECT id, results FROM serp_snapshot s WHERE s.keyword_id = k.id
+                          ORDER BY checked_at DESC, id DESC OFFSET 1 LIMIT 1) prev ON true
+       WHERE k.project_id = $1 AND last.checked_at > $2
+       ORDER BY k.created_at, k.id`,
+      [projectId, since, needle],
     );
   }
 

@@ -70,7 +70,20 @@ export interface KeywordMoveFact {
   url: string | null;
 }
 
+/**
+ * A keyword for which two or more of the site's URLs ranked at its latest check, and fewer at the check before (or
+ * none before): cannibalised anew. The URLs are the site's (src/keywords/cannibalisation.ts), best position first.
+ */
+export interface KeywordCannibalisedFact {
+  keywordId: string;
+  keyword: string;
+  urls: { url: string; position: number }[];
+  /** Site URLs that ranked at the successful check before (0: none, or no check before). */
+  urlsBefore: number;
+}
+
 export interface RankAlertFacts {
   projectId: string;
   moves: KeywordMoveFact[];
+  cannibalised: KeywordCannibalisedFact[];
 }

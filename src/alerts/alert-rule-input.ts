@@ -36,6 +36,7 @@ const PARAMETERS: Record<AlertRuleKind, ('category' | 'points' | 'minSeverity' |
   KEYWORD_DROP: ['positions'],
   KEYWORD_LEFT_TOP10: [],
   VITAL_POOR: [],
+  KEYWORD_CANNIBALISED: [],
 };
 
 const given = (v: unknown) => v !== undefined && v !== null;

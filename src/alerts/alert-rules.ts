@@ -2,6 +2,7 @@ import type {
   AuditAlertFacts,
   CategoryScores,
   IssueSeverityName,
+  KeywordCannibalisedFact,
   KeywordMoveFact,
   NewIssueFact,
   PageRegressionFact,
@@ -21,6 +22,7 @@ export const ALERT_RULE_KINDS = [
   'KEYWORD_DROP',
   'KEYWORD_LEFT_TOP10',
   'VITAL_POOR',
+  'KEYWORD_CANNIBALISED',
 ] as const;
 export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
 
@@ -33,7 +35,7 @@ export type AlertChannel = (typeof ALERT_CHANNELS)[number];
 
 /** Rules evaluated when an audit completes; the others when a rank check finishes. */
 export const AUDIT_RULE_KINDS: readonly AlertRuleKind[] = ['SCORE_DROP', 'NEW_ISSUES', 'PAGE_REGRESSION', 'VITAL_POOR'];
-export const RANK_RULE_KINDS: readonly AlertRuleKind[] = ['KEYWORD_DROP', 'KEYWORD_LEFT_TOP10'];
+export const RANK_RULE_KINDS: readonly AlertRuleKind[] = ['KEYWORD_DROP', 'KEYWORD_LEFT_TOP10', 'KEYWORD_CANNIBALISED'];
 
 export interface AlertRule {
   id: string;
@@ -73,7 +75,8 @@ export type AlertDetails =
     }
   | { kind: 'VITAL_POOR'; auditId: string; baseAuditId: string | null; vitals: VitalPoorFact[] }
   | { kind: 'KEYWORD_DROP'; keywords: (KeywordMoveFact & { drop: number | null })[] }
-  | { kind: 'KEYWORD_LEFT_TOP10'; keywords: KeywordMoveFact[] };
+  | { kind: 'KEYWORD_LEFT_TOP10'; keywords: KeywordMoveFact[] }
+  | { kind: 'KEYWORD_CANNIBALISED'; keywords: KeywordCannibalisedFact[] };
 
 /** An alert a rule raised: recorded once per rule and subject, then sent through the rule's channels. */
 export interface AlertDraft {
@@ -245,6 +248,25 @@ function leftTop10(rule: AlertRule, facts: RankAlertFacts): AlertDraft | null {
   );
 }
 
+function cannibalised(rule: AlertRule, facts: RankAlertFacts): AlertDraft | null {
+  const keywords = facts.cannibalised
+    .filter((k) => k.urls.length >= 2 && k.urlsBefore < 2)
+    .sort((a, b) => b.urls.length - a.urls.length || a.keyword.localeCompare(b.keyword));
+  if (!keywords.length) return null;
+  return draft(
+    rule,
+    `${plural(keywords.length, 'keyword')} now ${keywords.length === 1 ? 'has' : 'have'} several of the site's ` +
+      'URLs ranking',
+    [
+      ...keywords
+        .slice(0, LISTED)
+        .map((k) => `“${k.keyword}”: ${k.urls.map((u) => `#${u.position} ${u.url}`).join(', ')}`),
+      ...more(LISTED, keywords.length),
+    ],
+    { kind: 'KEYWORD_CANNIBALISED', keywords },
+  );
+}
+
 function draft(rule: AlertRule, title: string, lines: string[], details: AlertDetails): AlertDraft {
   return {
     ruleId: rule.id,
@@ -266,6 +288,7 @@ const AUDIT_EVALUATORS: Partial<Record<AlertRuleKind, (r: AlertRule, f: AuditAle
 const RANK_EVALUATORS: Partial<Record<AlertRuleKind, (r: AlertRule, f: RankAlertFacts) => AlertDraft | null>> = {
   KEYWORD_DROP: keywordDrops,
   KEYWORD_LEFT_TOP10: leftTop10,
+  KEYWORD_CANNIBALISED: cannibalised,
 };
 
 /** The alerts a finished audit raises: at most one per enabled rule of the project (with a channel). */
@@ -303,5 +326,7 @@ export function describeRule(rule: Pick<AlertRule, 'kind' | 'category' | 'points
       return 'A keyword leaves the top 10';
     case 'VITAL_POOR':
       return 'A Core Web Vital becomes poor';
+    case 'KEYWORD_CANNIBALISED':
+      return 'Two or more of the site’s URLs rank for a keyword at its latest check (and did not before)';
   }
 }

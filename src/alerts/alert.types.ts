@@ -8,6 +8,7 @@ export enum AlertRuleKindEnum {
   KEYWORD_DROP = 'KEYWORD_DROP',
   KEYWORD_LEFT_TOP10 = 'KEYWORD_LEFT_TOP10',
   VITAL_POOR = 'VITAL_POOR',
+  KEYWORD_CANNIBALISED = 'KEYWORD_CANNIBALISED',
 }
 registerEnumType(AlertRuleKindEnum, {
   name: 'AlertRuleKind',
@@ -20,6 +21,9 @@ registerEnumType(AlertRuleKindEnum, {
     KEYWORD_DROP: { description: 'A keyword drops at least `positions` places (or out of the checked results).' },
     KEYWORD_LEFT_TOP10: { description: 'A keyword that ranked 1-10 ranks lower, or not at all.' },
     VITAL_POOR: { description: 'A Core Web Vital of a page crosses into "poor" (the PERF_* thresholds).' },
+    KEYWORD_CANNIBALISED: {
+      description: 'Two or more of the site’s URLs rank for a keyword at its latest check, fewer at the one before.',
+    },
   },
 });
 

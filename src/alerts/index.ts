@@ -19,6 +19,7 @@ export type {
   NewIssueFact,
   PageRegressionFact,
   VitalPoorFact,
+  KeywordCannibalisedFact,
   KeywordMoveFact,
 } from './alert-facts.js';
 export { AlertFactsReader, type AuditFactsProvider } from './alert-facts-reader.js';

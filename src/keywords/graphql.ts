@@ -2,6 +2,9 @@
 export { KeywordResolver } from './keyword.resolver.js';
 export {
   KeywordType,
+  KeywordChangeType,
+  KeywordCannibalisationType,
+  CannibalisingUrlType,
   KeywordRankingsType,
   RankingPointType,
   AddKeywordsInput,

@@ -1,5 +1,6 @@
 import { nativeQuery, nativeTransaction, type NativeDb } from '../platform/db/native-query.js';
 import { jsonParam } from '../platform/db/sql-params.js';
+import type { KeywordSnapshotRow } from './cannibalisation.js';
 import type { KeywordTarget } from './keyword-terms.js';
 import type { KeywordType, RankCheckStatusEnum } from './keyword.types.js';
 
@@ -15,14 +16,15 @@ const KEYWORD_SELECT = `
          ok.position, ok.url, ok.checked_at AS "lastChecked",
          CASE WHEN last.status = 'FAILED' THEN last.error END AS "lastError",
          last.status AS "lastCheckStatus", last.checked_at AS "lastCheckAt",
-         prev.position AS "previousPosition", prev.checked_at AS "previousChecked", best.position AS "bestPosition"
+         prev.position AS "previousPosition", prev.checked_at AS "previousChecked", best.position AS "bestPosition",
+         best.ranked AS "rankedChecks"
   FROM keyword k
   LEFT JOIN LATERAL (SELECT position, url, checked_at FROM ranking r WHERE r.keyword_id = k.id AND r.status = 'OK'
                      ORDER BY checked_at DESC, id DESC LIMIT 1) ok ON true
   LEFT JOIN LATERAL (SELECT position, checked_at FROM ranking r WHERE r.keyword_id = k.id AND r.status = 'OK'
                      ORDER BY checked_at DESC, id DESC OFFSET 1 LIMIT 1) prev ON true
-  LEFT JOIN LATERAL (SELECT min(position) AS position FROM ranking r WHERE r.keyword_id = k.id
-                     AND r.status = 'OK') best ON true
+  LEFT JOIN LATERAL (SELECT min(position) AS position, count(position)::int AS ranked FROM ranking r
+                     WHERE r.keyword_id = k.id AND r.status = 'OK') best ON true
   LEFT JOIN LATERAL (SELECT status, error, checked_at FROM ranking r WHERE r.keyword_id = k.id
   ORDER BY checked_at DESC, id DESC LIMIT 1) last ON true`;
 
@@ -50,6 +52,7 @@ const toKeyword = (k: KeywordRow): KeywordType => ({
   previousPosition: k.previousPosition,
   previousChecked: k.previousChecked,
   bestPosition: k.bestPosition,
+  rankedChecks: k.rankedChecks,
   lastCheck:
     k.lastCheckStatus && k.lastCheckAt
       ? { status: k.lastCheckStatus, checkedAt: k.lastCheckAt, error: k.lastError }
@@ -222,6 +225,32 @@ export class KeywordRepository {
        WHERE k.project_id = $1 AND ($4::uuid[] IS NULL OR k.id = ANY($4::uuid[]))
        ORDER BY k.created_at, k.id, r.checked_at, r.id`,
       [projectId, filter.days, filter.includeFailed, filter.keywordIds],
+    );
+  }
+
+  /**
+   * The SERP snapshots of the project's keywords (only `keywordIds` when given) checked within the last `days` days,
+   * by keyword then check time, each with only the results whose URL or host contains `needle` (the project's
+   * domain, lower-case: a cheap filter in PostgreSQL; the exact rule is the caller's). A snapshot without such a
+   * result is kept, with no results: it is a check at which no site URL ranked.
+   */
+  snapshotsWithin(
+    db: NativeDb,
+    projectId: string,
+    filter: { days: number; needle: string; keywordIds?: string[] | null },
+  ): Promise<KeywordSnapshotRow[]> {
+    return nativeQuery<KeywordSnapshotRow>(
+      db,
+      `SELECT k.id AS "keywordId", k.term, k.country, k.language, k.device, s.checked_at AS "checkedAt",
+         COALESCE((SELECT jsonb_agg(e ORDER BY (e->>'position')::numeric) FROM jsonb_array_elements(s.results) e
+                   WHERE jsonb_typeof(e) = 'object'
+                     AND (strpos(lower(e->>'url'), $3) > 0 OR strpos(lower(e->>'domain'), $3) > 0)), '[]'::jsonb)
+           AS results
+       FROM keyword k JOIN serp_snapshot s ON s.keyword_id = k.id
+        AND s.checked_at >= now() - make_interval(days => $2)
+       WHERE k.project_id = $1 AND ($4::uuid[] IS NULL OR k.id = ANY($4::uuid[]))
+       ORDER BY k.created_at, k.id, s.checked_at, s.id`,
+      [projectId, filter.days, filter.needle, filter.keywordIds ?? null],
     );
   }
 

@@ -1,8 +1,11 @@
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
 import type { KeywordService } from './keyword.service.js';
+import { DEFAULT_CANNIBALISATION_DAYS, MIN_CANNIBALISING_URLS } from './cannibalisation.js';
 import {
   AddKeywordsInput,
+  KeywordCannibalisationType,
+  KeywordChangeType,
   KeywordRankingsType,
   KeywordType,
   RankCheckPayload,
@@ -35,6 +38,37 @@ export class KeywordResolver {
     includeFailed?: boolean,
   ): Promise<KeywordRankingsType[]> {
     return this.service.rankings(ctx.em, ctx.principal, projectId, days, { keywordIds, includeFailed });
+  }
+
+  @Query(() => [KeywordCannibalisationType], {
+    description:
+      'Keywords for which two or more of the site’s URLs ranked within the window (at one check or across checks), ' +
+      'with those URLs and their positions over time, from the stored SERP snapshots. A site URL: the project’s ' +
+      'host (scheme and www. ignored; subdomains with rankIncludeSubdomains).',
+  })
+  keywordCannibalisation(
+    @Arg('projectId', () => ID) projectId: string,
+    @Ctx() ctx: RequestContext,
+    @Arg('days', () => Int, { defaultValue: DEFAULT_CANNIBALISATION_DAYS, description: '1-90, e.g. 7, 14 or 30' })
+    days: number,
+    @Arg('minUrls', () => Int, {
+      defaultValue: MIN_CANNIBALISING_URLS,
+      description: 'The fewest distinct site URLs (2-20).',
+    })
+    minUrls: number,
+    @Arg('search', () => String, { nullable: true, description: 'Only terms containing this (case-insensitive).' })
+    search?: string | null,
+  ): Promise<KeywordCannibalisationType[]> {
+    return this.service.cannibalisation(ctx.em, ctx.principal, projectId, { days, minUrls, search });
+  }
+
+  @FieldResolver(() => KeywordChangeType, {
+    description:
+      'How the keyword moved between its two latest successful checks: NEW only the first time it ever ranks, ' +
+      'BACK when it ranked before, dropped out and came back.',
+  })
+  change(@Root() keyword: KeywordType): KeywordChangeType {
+    return this.service.changeOf(keyword);
   }
 
   @Query(() => RankTrackingType, {

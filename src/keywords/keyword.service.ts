@@ -5,9 +5,24 @@ import { DomainError, badInput, notFound } from '../platform/errors.js';
 import { isUuid, newId } from '../platform/ids.js';
 import { assertApiAccess, assertWithinQuota, quotaFor } from '../identity/index.js';
 import type { ProjectService } from '../projects/index.js';
+import { normalizeDomain } from '../serp/index.js';
+import {
+  MAX_CANNIBALISATION_DAYS,
+  MAX_CANNIBALISING_URLS,
+  MIN_CANNIBALISING_URLS,
+  groupCannibalisation,
+  type KeywordCannibalisation,
+} from './cannibalisation.js';
 import { parseTarget, parseTerms } from './keyword-terms.js';
 import { KeywordRepository } from './keyword.repository.js';
-import type { KeywordRankingsType, KeywordType, RankCheckPayload, RankTrackingType } from './keyword.types.js';
+import type {
+  KeywordChangeType,
+  KeywordRankingsType,
+  KeywordType,
+  RankCheckPayload,
+  RankTrackingType,
+} from './keyword.types.js';
+import { KEYWORD_CHANGE_KINDS as KIND, type KeywordChangeKind } from './keyword-change-kinds.js';
 import { rankJobOptions, scheduleDailyRankCheck, type RankQueue } from './rank-jobs.js';
 
 export const MAX_RANKING_DAYS = 365;
@@ -20,6 +35,31 @@ export interface RankingsOptions {
   keywordIds?: string[] | null;
   /** Failed checks too, as points without a position and with their error. */
   includeFailed?: boolean | null;
+}
+
+/** What `keywordChange` reads of a keyword: its two latest successful checks and how many found it. */
+export type KeywordChangeInput = Pick<
+  KeywordType,
+  'position' | 'previousPosition' | 'previousChecked' | 'lastChecked' | 'rankedChecks'
+>;
+
+/**
+ * The one rule of a keyword's change between its two latest successful checks. Found now: MOVED when it was found
+ * at the check before too; else BACK when an earlier check had found it (it ranked, dropped out, came back), NEW
+ * when no earlier check ever did (the first time it ranks, its first check included). Not found now: DROPPED when
+ * found at the check before, else ABSENT; NONE before the first successful check.
+ */
+export function keywordChange(k: KeywordChangeInput): KeywordChangeType {
+  const none = (kind: KeywordChangeKind): KeywordChangeType => ({ kind, delta: null });
+  if (!k.lastChecked) return none(KIND.NONE);
+  if (k.position !== null) {
+    if (k.previousChecked && k.previousPosition !== null) {
+      return { kind: KIND.MOVED, delta: k.previousPosition - k.position };
+    }
+    return none(k.rankedChecks > 1 ? KIND.BACK : KIND.NEW);
+  }
+  if (k.previousChecked && k.previousPosition !== null) return none(KIND.DROPPED);
+  return none(KIND.ABSENT);
 }
 
 export class KeywordService {
@@ -132,6 +172,48 @@ export class KeywordService {
       }
     }
     return out;
+  }
+
+  /**
+   * The project's keywords for which at least `minUrls` (2-20) distinct site URLs ranked within the last `days`
+   * days (1-90), from the stored SERP snapshots (src/keywords/cannibalisation.ts says what a site URL is); `search`
+   * keeps the keywords whose term contains it (case-insensitive).
+   */
+  async cannibalisation(
+    em: EntityManager,
+    principal: Principal | null,
+    projectId: string,
+    options: { days: number; minUrls: number; search?: string | null },
+  ): Promise<KeywordCannibalisation[]> {
+    const p = assertApiAccess(principal, 'read');
+    const { days, minUrls } = options;
+    const details = [];
+    if (!Number.isInteger(days) || days < 1 || days > MAX_CANNIBALISATION_DAYS) {
+      details.push({ path: 'days', message: `must be a whole number of days from 1 to ${MAX_CANNIBALISATION_DAYS}` });
+    }
+    if (!Number.isInteger(minUrls) || minUrls < MIN_CANNIBALISING_URLS || minUrls > MAX_CANNIBALISING_URLS) {
+      details.push({
+        path: 'minUrls',
+        message: `must be a whole number from ${MIN_CANNIBALISING_URLS} to ${MAX_CANNIBALISING_URLS}`,
+      });
+    }
+    const search = options.search?.trim().toLocaleLowerCase() ?? '';
+    if (search.length > 200) details.push({ path: 'search', message: 'must be at most 200 characters' });
+    if (details.length) throw badInput(details.map((d) => `${d.path} ${d.message}`).join('; '), details);
+    const project = await this.projects.findOwned(em, p, projectId);
+    const domain = normalizeDomain(project.domain);
+    if (!domain) return [];
+    const rows = await this.repo.snapshotsWithin(em, project.id, { days, needle: domain });
+    const grouped = groupCannibalisation(rows, domain, {
+      includeSubdomains: project.settings?.rankIncludeSubdomains ?? false,
+      minUrls,
+    });
+    return search ? grouped.filter((k) => k.term.toLocaleLowerCase().includes(search)) : grouped;
+  }
+
+  /** A keyword's change between its two latest successful checks (the rule: `keywordChange`). */
+  changeOf(keyword: KeywordChangeInput): KeywordChangeType {
+    return keywordChange(keyword);
   }
 
   /** Whether rank checks can find positions here: the configured provider's name, never its credentials. */

@@ -1,4 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { KEYWORD_CHANGE_KINDS, type KeywordChangeKind } from './keyword-change-kinds.js';
 
 export enum RankCheckStatusEnum {
   OK = 'OK',
@@ -19,6 +20,29 @@ export class RankCheckType {
     description: 'Why the check failed (provider error, no provider configured); null when OK.',
   })
   error!: string | null;
+}
+
+registerEnumType(KEYWORD_CHANGE_KINDS, {
+  name: 'KeywordChangeKind',
+  description: 'How a keyword moved between its two latest successful checks (KeywordService.changeOf).',
+  valuesConfig: {
+    NONE: { description: 'Never checked successfully.' },
+    MOVED: { description: 'Found at both checks; see delta.' },
+    NEW: { description: 'Found now, and at no earlier check: the first time it ever ranks.' },
+    BACK: { description: 'Found now, not at the check before, but at an earlier one: back in the results.' },
+    DROPPED: { description: 'Found at the check before, not now.' },
+    ABSENT: { description: 'Not found now, nor at the check before (or checked once and not found).' },
+  },
+});
+
+@ObjectType('KeywordChange', { description: "A keyword's change between its two latest successful checks." })
+export class KeywordChangeType {
+  @Field(() => KEYWORD_CHANGE_KINDS) kind!: KeywordChangeKind;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'MOVED: positions gained (positive: up, a smaller position; negative: down); null otherwise.',
+  })
+  delta!: number | null;
 }
 
 @ObjectType('Keyword', { description: 'A tracked keyword with its latest successful ranking.' })
@@ -63,6 +87,8 @@ export class KeywordType {
     description: 'The best (lowest) position of every successful check kept; null when never found.',
   })
   bestPosition!: number | null;
+  /** Successful checks that found the keyword, the latest included (the "new" or "back" of KeywordChange). */
+  rankedChecks!: number;
   @Field(() => Date) createdAt!: Date;
 }
 
@@ -121,4 +147,44 @@ export class RankCheckPayload {
       'are, or will be, the latest.',
   })
   queued!: boolean;
+}
+
+@ObjectType('UrlPosition', { description: 'A site URL at one check.' })
+export class UrlPositionType {
+  @Field(() => Date) checkedAt!: Date;
+  @Field(() => Int) position!: number;
+}
+
+@ObjectType('CannibalisingUrl', { description: 'One of the site URLs that ranked for a cannibalised keyword.' })
+export class CannibalisingUrlType {
+  @Field(() => String) url!: string;
+  @Field(() => Int, { description: 'Its best position within the window.' }) bestPosition!: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: "Its position at the keyword's latest check; null when it was not among the results then.",
+  })
+  latestPosition!: number | null;
+  @Field(() => [UrlPositionType], { description: 'Each check of the window at which it ranked, oldest first.' })
+  positions!: UrlPositionType[];
+}
+
+@ObjectType('KeywordCannibalisation', {
+  description:
+    'A keyword for which two or more of the site’s URLs ranked within the window (at one check or across checks), ' +
+    'read from the stored SERP snapshots.',
+})
+export class KeywordCannibalisationType {
+  @Field(() => ID) keywordId!: string;
+  @Field(() => String) term!: string;
+  @Field(() => String) country!: string;
+  @Field(() => String) language!: string;
+  @Field(() => String) device!: string;
+  @Field(() => Int, { description: 'Successful checks within the window.' }) checks!: number;
+  @Field(() => Int, { description: 'The most site URLs that ranked at one check.' }) maxUrlsAtOneCheck!: number;
+  @Field(() => Int, { description: 'Site URLs that ranked at the latest check of the window.' }) latestUrls!: number;
+  @Field(() => Date) latestCheckedAt!: Date;
+  @Field(() => [CannibalisingUrlType], {
+    description: 'The distinct site URLs that ranked within the window: best latest position first.',
+  })
+  urls!: CannibalisingUrlType[];
 }

@@ -1,6 +1,6 @@
 /** SERP data for rank tracking: one adapter per provider, chosen and keyed by configuration. */
 export { createSerpProvider } from './serp-provider.factory.js';
-export { findPosition, normalizeDomain } from './serp-position.js';
+export { findPosition, isSiteResult, normalizeDomain } from './serp-position.js';
 export type { FindPositionOptions } from './serp-position.js';
 export { SerpProviderError, SERP_ERROR_CODES, isSerpProviderError } from './serp-provider.error.js';
 export type { SerpErrorCode } from './serp-provider.error.js';

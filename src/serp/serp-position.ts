@@ -24,20 +24,31 @@ export interface FindPositionOptions {
   includeSubdomains?: boolean;
 }
 
+/**
+ * Whether a result is on the project's site: its host (scheme, case, port, trailing dot and `www.` ignored) is the
+ * project's domain, or a subdomain of it with `includeSubdomains`. The one rule for "the site's URLs": the ranking
+ * position and the keyword cannibalisation both use it.
+ */
+export function isSiteResult(
+  result: Pick<SerpResult, 'domain' | 'url'>,
+  domain: string,
+  opts: FindPositionOptions = {},
+): boolean {
+  const target = normalizeDomain(domain);
+  if (target === '') return false;
+  const host = normalizeDomain(result.domain || result.url);
+  return host === target || (opts.includeSubdomains === true && host.endsWith(`.${target}`));
+}
+
 /** The best-ranked result on the project's domain, or null when it is not within the results. */
 export function findPosition(
   results: readonly SerpResult[],
   domain: string,
   opts: FindPositionOptions = {},
 ): SerpResult | null {
-  const target = normalizeDomain(domain);
-  if (target === '') return null;
-  const suffix = `.${target}`;
   let best: SerpResult | null = null;
   for (const result of results) {
-    const host = normalizeDomain(result.domain || result.url);
-    const matches = host === target || (opts.includeSubdomains === true && host.endsWith(suffix));
-    if (matches && (best === null || result.position < best.position)) best = result;
+    if (isSiteResult(result, domain, opts) && (best === null || result.position < best.position)) best = result;
   }
   return best;
 }

@@ -408,6 +408,64 @@ describe('keyword alerts after a rank check', () => {
   });
 });
 
+describe('a cannibalised keyword after a rank check', () => {
+  it('raises KEYWORD_CANNIBALISED when the latest check newly has 2+ site URLs, once', async () => {
+    const owner = await signUp(t);
+    const { project, receiver } = await setUp(owner);
+    try {
+      await ok(owner, CREATE_RULE, { p: project.id, i: { kind: 'KEYWORD_CANNIBALISED', channels: ['WEBHOOK'] } });
+      const keywordId = newId();
+      await t.runtime.pool.query(
+        `INSERT INTO keyword (id, project_id, term, term_key, country, language, device)
+         VALUES ($1, $2, 'herb garden', 'herb garden', 'us', 'en', 'desktop')`,
+        [keywordId, project.id],
+      );
+      const site = (path: string) => `https://www.${project.domain}${path}`;
+      // As the rank worker writes a successful check: the snapshot of the top results and the ranking.
+      const check = async (minutesAgo: number, urls: string[]) => {
+        const snapshotId = newId();
+        const results = urls.map((url, i) => ({ position: i + 1, url, domain: new URL(url).hostname, title: null }));
+        await t.runtime.pool.query(
+          `INSERT INTO serp_snapshot (id, keyword_id, provider, checked_at, requests, results)
+           VALUES ($1, $2, 'test', now() - make_interval(mins => $3), 1, $4)`,
+          [snapshotId, keywordId, minutesAgo, JSON.stringify(results)],
+        );
+        const own = results.find((r) => r.url.includes(project.domain));
+        await t.runtime.pool.query(
+          `INSERT INTO ranking (id, keyword_id, status, position, url, provider, snapshot_id, checked_at)
+           VALUES ($1, $2, 'OK', $3, $4, 'test', $5, now() - make_interval(mins => $6))`,
+          [newId(), keywordId, own?.position ?? null, own?.url ?? null, snapshotId, minutesAgo],
+        );
+        await triggers.keywordChecked(keywordId);
+      };
+      await check(60, ['https://other.org/herbs', site('/herbs')]);
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(receiver.received).toHaveLength(0);
+      await check(2, ['https://other.org/herbs', site('/herbs'), `http://${project.domain}/blog/herbs`]);
+      await waitFor('the cannibalisation alert', async () => receiver.received.length >= 1, 15_000);
+      const alert = JSON.parse(receiver.received[0].body);
+      expect(alert.type).toBe('alert.keyword_cannibalised');
+      expect(alert.alert.details.keywords).toEqual([
+        {
+          keywordId,
+          keyword: 'herb garden',
+          urls: [
+            { url: site('/herbs'), position: 2 },
+            { url: `http://${project.domain}/blog/herbs`, position: 3 },
+          ],
+          urlsBefore: 1,
+        },
+      ]);
+      // Still two URLs at the next check: not news.
+      await check(1, [site('/herbs'), `http://${project.domain}/blog/herbs`]);
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
 describe('the weekly digest', () => {
   it('mails each member who chose it: score trend, new critical issues and keyword movers', async () => {
     const owner = await signUp(t);

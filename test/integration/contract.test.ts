@@ -113,6 +113,9 @@ const SUCCESS: Record<string, (a: Actor) => Promise<Sample> | Sample> = {
     body: { keywords: [`oak table ${uniq()}`] },
   }),
   'GET /api/projects/:id/keywords/rankings': (a) => ({ path: `/api/projects/${a.projectId}/keywords/rankings` }),
+  'GET /api/projects/:id/keywords/cannibalisation': (a) => ({
+    path: `/api/projects/${a.projectId}/keywords/cannibalisation?days=30&minUrls=2&search=oak`,
+  }),
   'GET /api/projects/:id/competitors': (a) => ({ path: `/api/projects/${a.projectId}/competitors` }),
   'POST /api/projects/:id/competitors': (a) => ({
     path: `/api/projects/${a.projectId}/competitors`,
@@ -643,8 +646,8 @@ describe('the validating proxy', () => {
   it('every response of this file to a REST path went through it and conforms to its document', () => {
     const rest = proxy.verdicts.filter((v) => v.operation !== null || v.problems.length);
     expect(rest.filter((v) => v.problems.length)).toEqual([]);
-    // Each of the 33 operations, for its success and each declared error at least.
-    expect(new Set(rest.map((v) => v.operation)).size).toBe(33);
+    // Each of the 34 operations, for its success and each declared error at least.
+    expect(new Set(rest.map((v) => v.operation)).size).toBe(34);
     expect(rest.length).toBeGreaterThan(200);
   });
 });

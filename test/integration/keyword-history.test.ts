@@ -97,6 +97,33 @@ describe('previous and best positions', () => {
     });
   });
 
+  it('say BACK for a keyword found again after a check without it, NEW only the first time it ranks', async () => {
+    const newbie = (
+      await ask('mutation($p: ID!) { addKeywords(projectId: $p, input: { keywords: ["delta"] }) { id } }', {
+        p: project.id,
+      })
+    ).body.data.addKeywords[0].id as string;
+    // delta: not found twice, then found for the first time.
+    await rank(newbie, daysAgo(3), null);
+    await rank(newbie, daysAgo(2), null);
+    await rank(newbie, daysAgo(1), 12);
+    const res = await ask(`query($p: ID!) { keywords(projectId: $p) { term change { kind delta } } }`, {
+      p: project.id,
+    });
+    expect(res.body.errors).toBeUndefined();
+    const change = Object.fromEntries(
+      (res.body.data.keywords as { term: string; change: unknown }[]).map((k) => [k.term, k.change]),
+    );
+    expect(change).toEqual({
+      // alpha: 2, 7, failed, not found, 4: it ranked before the check that missed it.
+      alpha: { kind: 'BACK', delta: null },
+      beta: { kind: 'MOVED', delta: 2 },
+      gamma: { kind: 'NONE', delta: null },
+      delta: { kind: 'NEW', delta: null },
+    });
+    await ask('mutation($id: ID!) { removeKeyword(id: $id) { id } }', { id: newbie });
+  });
+
   it('leave the REST shapes as the contract has them', async () => {
     const res = await t.app.inject({
       method: 'GET',

@@ -87,7 +87,8 @@ test('keywords: add in bulk, check rankings, charts, filter and sort in the URL,
   // A failed check shows its reason in the row, and no position.
   await expect(row(page, 'broken query')).toContainText(/Last check failed: .*400/);
   await expect(row(page, 'balcony herbs')).toContainText('US · desktop · en');
-  await expect(row(page, 'balcony herbs').getByRole('cell').nth(2)).toContainText('no previous check');
+  // The first check that finds a keyword: new in the results (back in the results is for a return).
+  await expect(row(page, 'balcony herbs').getByRole('cell').nth(2)).toContainText('new in the results');
   await expectAccessible(page, 'the keywords table with positions');
   await page.setViewportSize({ width: 1280, height: 900 });
   await reviewShot(page, 'keywords-1280');
@@ -99,9 +100,10 @@ test('keywords: add in bulk, check rankings, charts, filter and sort in the URL,
   await expect(
     history.getByRole('figure', { name: /Position of “balcony herbs” over the last 30 days/ }),
   ).toBeVisible();
-  const checks = history.getByRole('table', { name: 'Checks of “balcony herbs”, oldest first' });
+  const checks = history.getByRole('table', { name: 'Checks of “balcony herbs”, newest first' });
   await expect(checks.getByRole('row')).toHaveCount(2);
-  await expect(checks.getByRole('cell')).toHaveText('3');
+  await expect(checks.getByRole('cell').first()).toHaveText('3');
+  await expect(checks.getByRole('link', { name: `https://${domain}/guides/herbs` })).toBeVisible();
   await expect(history.getByText('1 check · latest position 3 · best 3, worst 3.')).toBeVisible();
   await expect(history.locator('canvas')).toHaveCount(1);
   await expectAccessible(page, 'the position history dialog');

@@ -216,6 +216,7 @@ describe('rank rules', () => {
       move('new', null, 30),
       move('deep', 40, 45),
     ],
+    cannibalised: [],
   };
 
   it('KEYWORD_DROP: drops of at least N positions, a keyword gone from the results counts, biggest first', () => {
@@ -235,6 +236,30 @@ describe('rank rules', () => {
       'fell',
       'vanished',
     ]);
+  });
+
+  it('KEYWORD_CANNIBALISED: 2+ site URLs at the latest check and fewer before; most URLs first', () => {
+    const hit = (keyword: string, urls: number, urlsBefore: number) => ({
+      keywordId: `kw-${keyword}`,
+      keyword,
+      urls: Array.from({ length: urls }, (_, i) => ({ url: `https://example.com/${keyword}/${i}`, position: i + 3 })),
+      urlsBefore,
+    });
+    const cannibalised = [hit('pots', 2, 1), hit('soil', 3, 0), hit('still', 2, 2), hit('single', 1, 0)];
+    const rules = [rule({ kind: 'KEYWORD_CANNIBALISED' })];
+    const [alert, ...others] = evaluateRankRules(rules, { ...facts, cannibalised });
+    expect(others).toEqual([]);
+    expect(alert.details.kind === 'KEYWORD_CANNIBALISED' && alert.details.keywords.map((k) => k.keyword)).toEqual([
+      'soil',
+      'pots',
+    ]);
+    expect(alert.title).toBe("2 keywords now have several of the site's URLs ranking");
+    expect(alert.lines[1]).toBe('“pots”: #3 https://example.com/pots/0, #4 https://example.com/pots/1');
+    expect(evaluateRankRules(rules, { ...facts, cannibalised: [hit('still', 2, 2)] })).toEqual([]);
+    expect(evaluateRankRules(rules, facts)).toEqual([]);
+    expect(parseAlertRuleInput({ kind: 'KEYWORD_CANNIBALISED', channels: ['EMAIL'] }).kind).toBe(
+      'KEYWORD_CANNIBALISED',
+    );
   });
 
   it('audit rules ignore rank facts and the other way round', () => {

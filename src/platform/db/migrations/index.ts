@@ -28,6 +28,7 @@ import { AlertOutbox20261126 } from './20261126-0025-alert-outbox.js';
 import { InvitationSecret20261126 } from './20261126-0026-invitation-secret.js';
 import { ComparisonCategories20261126 } from './20261126-0028-comparison-categories.js';
 import { AuditCounts20261126 } from './20261126-0029-audit-counts.js';
+import { AlertRuleCannibalised20261127 } from './20261127-0030-alert-rule-cannibalised.js';
 
 /** Listed explicitly so that tsx, vitest and the compiled dist/ all run the same migrations. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -60,4 +61,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261126-0028-comparison-categories', class: ComparisonCategories20261126 },
   { name: '20261126-0029-audit-counts', class: AuditCounts20261126 },
   { name: '20261127-0020-wont-fix', class: WontFix20261127 },
+  { name: '20261127-0030-alert-rule-cannibalised', class: AlertRuleCannibalised20261127 },
 ];

@@ -25,6 +25,7 @@ export const KIND_OPTIONS: { id: AlertRuleKind; label: string }[] = [
   { id: 'VITAL_POOR', label: 'A Core Web Vital becomes poor' },
   { id: 'KEYWORD_DROP', label: 'A keyword drops' },
   { id: 'KEYWORD_LEFT_TOP10', label: 'A keyword leaves the top 10' },
+  { id: 'KEYWORD_CANNIBALISED', label: 'A keyword is cannibalised' },
 ];
 
 const CATEGORY_OPTIONS: { id: AlertScoreCategory; label: string }[] = [
@@ -50,6 +51,8 @@ const WHEN: Record<AlertRuleKind, string> = {
   VITAL_POOR: 'Checked when an audit completes: LCP, CLS, INP, TBT, FCP or TTFB crosses into “poor”.',
   KEYWORD_DROP: 'Checked after each rank check, between a keyword’s last two checks.',
   KEYWORD_LEFT_TOP10: 'Checked after each rank check: a keyword that ranked 1-10 ranks lower or not at all.',
+  KEYWORD_CANNIBALISED:
+    'Checked after each rank check: two or more of the site’s URLs rank for a keyword, fewer did at the check before.',
 };
 
 const LABELS = { points: 'Points', positions: 'Positions', channels: 'Send to', category: 'Score' };

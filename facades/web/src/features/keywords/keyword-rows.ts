@@ -1,32 +1,47 @@
 import type { KeywordRowFragment } from '../../gql/graphql';
 import type { KeywordSearch, KeywordSort } from './search-params';
 
-/** How a keyword moved between its two latest successful checks. */
+/**
+ * How a keyword moved between its two latest successful checks, as the API decides it (Keyword.change; the rule is
+ * the service's): NEW only the first time it ever ranks, BACK when it ranked before, dropped out and came back.
+ */
 export type Change =
-  | { kind: 'none' } // fewer than two successful checks
+  | { kind: 'none' } // never checked successfully
   | { kind: 'moved'; delta: number } // found both times: positive = up (a better, smaller position)
-  | { kind: 'entered' } // found now, not found before
+  | { kind: 'new' } // found now, never found before
+  | { kind: 'back' } // found now, not at the check before, but at an earlier one
   | { kind: 'dropped' } // found before, not found now
   | { kind: 'absent' }; // not found either time
 
-export function changeOf(k: Pick<KeywordRowFragment, 'position' | 'previousPosition' | 'previousChecked'>): Change {
-  if (!k.previousChecked) return { kind: 'none' };
-  if (k.position !== null && k.previousPosition !== null)
-    return { kind: 'moved', delta: k.previousPosition - k.position };
-  if (k.position !== null) return { kind: 'entered' };
-  if (k.previousPosition !== null) return { kind: 'dropped' };
-  return { kind: 'absent' };
+export function changeOf(k: Pick<KeywordRowFragment, 'change'>): Change {
+  const { kind, delta } = k.change;
+  switch (kind) {
+    case 'MOVED':
+      return { kind: 'moved', delta: delta ?? 0 };
+    case 'NEW':
+      return { kind: 'new' };
+    case 'BACK':
+      return { kind: 'back' };
+    case 'DROPPED':
+      return { kind: 'dropped' };
+    case 'ABSENT':
+      return { kind: 'absent' };
+    case 'NONE':
+      return { kind: 'none' };
+  }
 }
 
-/** The change in words, for screen readers and titles: "up 3", "down 2", "no change", "new in the results". */
+/** The change in words, for screen readers and titles: "up 3", "down 2", "no change", "back in the results". */
 export function changeText(c: Change): string {
   switch (c.kind) {
     case 'none':
-      return 'no previous check';
+      return 'not checked yet';
     case 'moved':
       return c.delta > 0 ? `up ${c.delta}` : c.delta < 0 ? `down ${-c.delta}` : 'no change';
-    case 'entered':
-      return 'entered the results';
+    case 'new':
+      return 'new in the results: ranking for the first time';
+    case 'back':
+      return 'back in the results: ranked before, dropped out, ranking again';
     case 'dropped':
       return 'dropped out of the results';
     case 'absent':
@@ -39,8 +54,10 @@ function changeRank(c: Change): number | null {
   switch (c.kind) {
     case 'moved':
       return c.delta;
-    case 'entered':
+    case 'new':
       return 10_000;
+    case 'back':
+      return 9_999;
     case 'dropped':
       return -10_000;
     default:

@@ -1,10 +1,10 @@
-import { Suspense, useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link, getRouteApi } from '@tanstack/react-router';
 import { useMutation, useQuery } from 'urql';
 import { Button } from '../../components/button';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { useDocumentTitle } from '../../components/document-title';
-import { ErrorMessage, Loading, PageLoadError, StreamedListPlaceholder } from '../../components/status';
+import { ErrorMessage, Loading, PageLoadError } from '../../components/status';
 import {
   KeywordListDocument,
   KeywordsPageDocument,
@@ -21,7 +21,8 @@ import { type ChartDays, type KeywordSearch } from './search-params';
 import { ProviderMissing } from './keyword-history';
 import { HistoryDialog } from './history-dialog';
 import { RankCheckStatus, useRankCheck } from './rank-check';
-import { KeywordList, checksKeyOf } from './keyword-list';
+import { checksKeyOf } from './keyword-list';
+import { KeywordViews } from './keyword-view-tabs';
 
 const route = getRouteApi('/app/projects/$projectId/keywords');
 
@@ -138,17 +139,15 @@ export function KeywordsPage() {
       <ErrorMessage problem={problem} title="That did not work" />
       <RankCheckStatus running={running} done={done} notice={notice} />
 
-      {/* The list: streamed by the server after the rest of the page (lib/streamed-query.ts). */}
-      <Suspense fallback={<StreamedListPlaceholder label="Loading keywords…" />}>
-        <KeywordList
-          projectId={projectId}
-          search={search}
-          setSearch={setSearch}
-          onAdd={openAdd}
-          onChart={setCharted}
-          onRemove={setRemoving}
-        />
-      </Suspense>
+      <KeywordViews
+        count={count}
+        projectId={projectId}
+        search={search}
+        setSearch={setSearch}
+        onAdd={openAdd}
+        onChart={setCharted}
+        onRemove={setRemoving}
+      />
 
       {adding && (
         <AddKeywordsDialog

@@ -1,16 +1,11 @@
 import { useEffect, useId, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { RankCheckStatus } from '../../gql/graphql';
 import { chartTheme, followWidth, timeScale, type ThemeColor } from '../../components/time-chart';
-import { formatDateTime, formatShortDate } from '../../lib/format';
+import { formatShortDate } from '../../lib/format';
+import { HistoryChecks, type CheckPoint } from './history-checks';
 
-export interface PositionPoint {
-  checkedAt: string;
-  position: number | null;
-  status: RankCheckStatus;
-  error: string | null;
-}
+export type PositionPoint = CheckPoint;
 
 export interface PositionSeries {
   keywordId: string;
@@ -142,29 +137,7 @@ export function PositionChart({ series, caption }: { series: readonly PositionSe
       )}
       {single && <p className="muted small">{singleSummary(single)}</p>}
       {single ? (
-        <div className="visually-hidden">
-          <table>
-            <caption>Checks of “{single.term}”, oldest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Checked</th>
-                <th scope="col">Position</th>
-              </tr>
-            </thead>
-            <tbody>
-              {single.history.map((p) => (
-                <tr key={p.checkedAt}>
-                  <th scope="row">{formatDateTime(p.checkedAt)}</th>
-                  <td>
-                    {p.status === 'FAILED'
-                      ? `check failed: ${p.error ?? 'no reason given'}`
-                      : (p.position ?? 'not found in the checked results')}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <HistoryChecks series={single} />
       ) : (
         <div className="visually-hidden">
           <table>

@@ -61,7 +61,7 @@ export function ChangeCell({ change }: { change: Change }) {
       </span>
     );
   }
-  const mark = { moved: '=', none: '—', entered: 'new', dropped: 'out', absent: '—' }[change.kind];
+  const mark = { moved: '=', none: '—', new: 'new', back: 'back', dropped: 'out', absent: '—' }[change.kind];
   return (
     <span className={`change change-${change.kind}`}>
       <span aria-hidden="true">{mark}</span>

@@ -11,7 +11,21 @@ export interface KeywordSearch {
   compare?: string[];
   /** The period of the charts, in days. */
   days?: ChartDays;
+  /** The view shown: the tracked keywords (default) or their cannibalisation. */
+  view?: KeywordView;
+  /** Cannibalisation: its window in days, the fewest site URLs, and a search in the terms. */
+  cDays?: CannibalisationDays;
+  cMin?: CannibalisationMin;
+  cq?: string;
 }
+
+export const VIEWS = ['keywords', 'cannibalisation'] as const;
+export type KeywordView = (typeof VIEWS)[number];
+/** The API's windows (keywordCannibalisation takes 1-90 days; these are the ones offered). */
+export const CANNIBALISATION_DAYS = [7, 14, 30] as const;
+export type CannibalisationDays = (typeof CANNIBALISATION_DAYS)[number];
+export const CANNIBALISATION_MIN = [2, 3, 4, 5] as const;
+export type CannibalisationMin = (typeof CANNIBALISATION_MIN)[number];
 
 export type KeywordDevice = 'desktop' | 'mobile';
 export const DEVICES: KeywordDevice[] = ['desktop', 'mobile'];
@@ -48,5 +62,9 @@ export function parseKeywordSearch(search: Record<string, unknown>): KeywordSear
     dir: oneOf(search.dir, ['asc', 'desc'] as const),
     compare: ids(search.compare),
     days: oneOf(search.days, CHART_DAYS),
+    view: oneOf(search.view, VIEWS),
+    cDays: oneOf(search.cDays, CANNIBALISATION_DAYS),
+    cMin: oneOf(search.cMin, CANNIBALISATION_MIN),
+    cq: text(search.cq),
   };
 }
