@@ -253,7 +253,9 @@ describe('the GraphQL read lane answers as Apollo does', () => {
     expect([...laneQueries]).toEqual(
       expect.arrayContaining(['DashboardProjects', 'AuditIssues', 'AuditIssueList', 'KeywordsPage', 'KeywordList']),
     );
-  });
+    // Every query of the web app, twice per Accept header and credential: a few hundred requests, which on a loaded
+    // 2-core machine take longer than the default 30 seconds.
+  }, 180_000);
 
   it('leaves every other request to Apollo, which answers it as without the lane', async () => {
     const list = '{ projects { id name domain createdAt counts { audits keywords competitors } } }';
