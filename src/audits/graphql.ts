@@ -9,6 +9,14 @@ export {
 } from './audit.resolver.js';
 export { AuditCheckSettingType, CheckSettingChangeType, CheckSettingChangeKindEnum } from './audit-settings.types.js';
 export { AuditPageViewResolver } from './audit-page-view.resolver.js';
+export { UrlTableResolver } from './url-table.resolver.js';
+export {
+  UrlTableConnection,
+  UrlTableFieldType,
+  UrlTableFilterInput,
+  UrlTableRowType,
+  UrlTableSortInput,
+} from './url-table.types.js';
 export {
   AuditPageViewRankingResolver,
   IssueOccurrenceRankingResolver,
