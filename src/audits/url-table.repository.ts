@@ -25,18 +25,22 @@ export type UrlOperator =
 /** The PostgreSQL type of a field's value (its cursor parameter is cast to it). */
 type PgType = 'text' | 'int' | 'float8' | 'boolean';
 
-export interface UrlField {
+/** A column of the table as a client reads it. */
+export interface UrlColumn {
   key: string;
   label: string;
   type: UrlFieldType;
   description: string;
-  /** Its value for one row. */
-  sql: string;
-  pgType: PgType;
   sortable: boolean;
   filterable: boolean;
   /** An enum's values. */
   options?: readonly string[];
+}
+
+export interface UrlField extends UrlColumn {
+  /** Its value for one row. */
+  sql: string;
+  pgType: PgType;
   /** Reads the project's ranking keywords (the `rk` relation joined on the URL). */
   ranking?: boolean;
 }
@@ -307,7 +311,48 @@ const RANKING_CTE = `rk AS MATERIALIZED (SELECT last.url, count(*)::int AS keywo
   WHERE k.project_id = $2 AND last.status = 'OK' AND last.position IS NOT NULL AND last.url IS NOT NULL
   GROUP BY last.url)`;
 
+/** One top-level key of a check's stored evidence: the JSON types of its values, of its list items, its sub-keys. */
+export interface EvidenceKeyShape {
+  key: string;
+  types: string[];
+  itemTypes: string[];
+  subKeys: { key: string; types: string[] }[];
+}
+
 export class UrlTableRepository {
+  /**
+   * The shape of one check's evidence over all its occurrences in the audit (one pass of the (audit_id, code, id)
+   * index): each top-level key, its JSON types, the types of its list items, and the keys of its objects or of the
+   * objects in its lists (with their types), so the table's evidence columns are the same on every page.
+   */
+  async evidenceShape(db: NativeDb, auditId: string, code: string): Promise<EvidenceKeyShape[]> {
+    const rows = await nativeQuery<{ key: string; sub: string | null; types: string[]; itemTypes: string[] | null }>(
+      db,
+      `WITH k AS (SELECT e.key, e.value FROM issue_occurrence o, jsonb_each(o.evidence) e
+                  WHERE o.audit_id = $1 AND o.code = $2 AND jsonb_typeof(o.evidence) = 'object'),
+       items AS (SELECT k.key, i.value FROM k, jsonb_array_elements(
+                   CASE WHEN jsonb_typeof(k.value) = 'array' THEN k.value ELSE '[]'::jsonb END) i)
+       SELECT k.key, NULL AS sub, array_agg(DISTINCT jsonb_typeof(k.value)) AS types,
+         (SELECT array_agg(DISTINCT jsonb_typeof(i.value)) FROM items i WHERE i.key = k.key) AS "itemTypes"
+       FROM k GROUP BY k.key
+       UNION ALL
+       SELECT x.key, s.key AS sub, array_agg(DISTINCT jsonb_typeof(s.value)) AS types, NULL AS "itemTypes"
+       FROM (SELECT key, value FROM k WHERE jsonb_typeof(value) = 'object'
+             UNION ALL SELECT key, value FROM items WHERE jsonb_typeof(value) = 'object') x, jsonb_each(x.value) s
+       GROUP BY x.key, s.key
+       ORDER BY 1, 2 NULLS FIRST`,
+      [auditId, code],
+    );
+    const shapes = new Map<string, EvidenceKeyShape>();
+    for (const row of rows) {
+      const shape = shapes.get(row.key) ?? { key: row.key, types: [], itemTypes: [], subKeys: [] };
+      if (row.sub === null) Object.assign(shape, { types: row.types, itemTypes: row.itemTypes ?? [] });
+      else shape.subKeys.push({ key: row.sub, types: row.types });
+      shapes.set(row.key, shape);
+    }
+    return [...shapes.values()];
+  }
+
   /** The audit's project when the audit is the organization's, else null. */
   async ownedAudit(db: NativeDb, auditId: string, organizationId: string): Promise<{ projectId: string } | null> {
     const [row] = await nativeQuery<{ projectId: string }>(

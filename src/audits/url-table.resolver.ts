@@ -1,10 +1,10 @@
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
 import { AuditType } from './audit.types.js';
-import { OPERATORS_BY_TYPE, UrlTableService, type UrlField, URL_TABLE_FIELDS } from './url-table.service.js';
+import { OPERATORS_BY_TYPE, UrlTableService, type UrlColumn, URL_TABLE_FIELDS } from './url-table.service.js';
 import { UrlTableConnection, UrlTableFieldType, UrlTableFilterInput, UrlTableSortInput } from './url-table.types.js';
 
-const toFieldType = (f: UrlField): UrlTableFieldType => ({
+const toFieldType = (f: UrlColumn): UrlTableFieldType => ({
   key: f.key,
   label: f.label,
   type: f.type,
@@ -12,7 +12,7 @@ const toFieldType = (f: UrlField): UrlTableFieldType => ({
   sortable: f.sortable,
   filterable: f.filterable,
   options: [...(f.options ?? [])],
-  operators: [...OPERATORS_BY_TYPE[f.type]],
+  operators: f.filterable ? [...OPERATORS_BY_TYPE[f.type]] : [],
 });
 
 /** The URL table: an audit's URLs with chosen columns, a filter model, a sort on any column, keyset pages. */

@@ -7,6 +7,7 @@ import { findCheck } from '../seo/checks/index.js';
 import {
   URL_FIELDS_BY_KEY,
   UrlTableRepository,
+  type UrlColumn,
   type UrlCondition,
   type UrlConditionGroup,
   type UrlField,
@@ -16,7 +17,16 @@ import {
   type UrlTableRow,
 } from './url-table.repository.js';
 
-export type { UrlField, UrlFieldType, UrlOperator } from './url-table.repository.js';
+import { AuditPagesRepository } from './audit-pages.repository.js';
+import {
+  EVIDENCE_PREFIX,
+  evidencePlan,
+  explodedUrls,
+  flattenEvidence,
+  type EvidencePlan,
+} from './url-table-evidence.js';
+
+export type { UrlColumn, UrlField, UrlFieldType, UrlOperator } from './url-table.repository.js';
 export { URL_TABLE_FIELDS } from './url-table.repository.js';
 
 /** The operators each type of field takes (the filter builder offers these). */
@@ -62,7 +72,7 @@ export interface UrlTableQuery {
 }
 
 export interface UrlTablePage {
-  columns: UrlField[];
+  columns: UrlColumn[];
   rows: { id: string; url: string; values: unknown[] }[];
   hasNext: boolean;
   endCursor: string | null;
@@ -152,14 +162,30 @@ export function validateFilter(input: UrlFilterInput | null | undefined): UrlFil
   return { combinator: combinatorOf(input.combinator, 'filter.combinator'), groups };
 }
 
-function validateColumns(keys: readonly string[] | null | undefined): UrlField[] {
+/** The registry's columns asked for (the default ones when none is), and the evidence columns' keys. */
+function validateColumns(keys: readonly string[] | null | undefined): { fields: UrlField[]; evidence: string[] } {
   const chosen = keys?.length ? [...new Set(keys)] : DEFAULT_URL_COLUMNS;
   if (chosen.length > MAX_COLUMNS) throw refuse('columns', `at most ${MAX_COLUMNS} columns`);
-  return chosen.map((key, i) => {
+  const fields: UrlField[] = [];
+  const evidence: string[] = [];
+  chosen.forEach((key, i) => {
+    if (key.startsWith(EVIDENCE_PREFIX)) return evidence.push(key);
     const field = URL_FIELDS_BY_KEY.get(key);
     if (!field) throw refuse(`columns[${i}]`, `"${key}" is not a field of the URL table`);
-    return field;
+    fields.push(field);
   });
+  return { fields, evidence };
+}
+
+/** The evidence columns shown: those asked for (each must be one of the check's), or all of them. */
+function chooseEvidence(plan: EvidencePlan, keys: readonly string[]): EvidencePlan {
+  if (!keys.length) return plan;
+  const columns = keys.map((key) => {
+    const column = plan.columns.find((c) => c.key === key);
+    if (!column) throw refuse('columns', `"${key}" is not an evidence column of this check`);
+    return column;
+  });
+  return { ...plan, columns };
 }
 
 /** A position in one listing: tied to the audit, the scope, the sort and the filter (a digest of it). */
@@ -204,16 +230,21 @@ const fitsType = (field: UrlField, value: string | number | boolean): boolean =>
  * regular expression PostgreSQL refuses.
  */
 export class UrlTableService {
-  constructor(private readonly repo = new UrlTableRepository()) {}
+  constructor(
+    private readonly repo = new UrlTableRepository(),
+    private readonly pages = new AuditPagesRepository(),
+  ) {}
 
   async list(db: NativeDb, principal: Principal | null, auditId: string, query: UrlTableQuery): Promise<UrlTablePage> {
     const p = assertApiAccess(principal, 'read');
     const { first } = query;
     if (!Number.isInteger(first) || first < 1 || first > MAX_URL_TABLE_PAGE)
       throw refuse('first', `must be 1-${MAX_URL_TABLE_PAGE}`);
-    const columns = validateColumns(query.columns);
+    const { fields: columns, evidence: evidenceKeys } = validateColumns(query.columns);
     const checkCode = query.checkCode ?? null;
     if (checkCode !== null && !findCheck(checkCode)) throw refuse('checkCode', `"${checkCode}" is not a check code`);
+    if (checkCode === null && evidenceKeys.length)
+      throw refuse('columns', "evidence columns need a checkCode (an issue's table)");
     const sortKey = query.sort?.field ?? 'url';
     const sort = URL_FIELDS_BY_KEY.get(sortKey);
     if (!sort) throw refuse('sort.field', `"${sortKey}" is not a field of the URL table`);
@@ -250,9 +281,15 @@ export class UrlTableService {
     );
     const page = rows.slice(0, first);
     const last: UrlTableRow | undefined = page.at(-1);
+    const plan =
+      checkCode === null
+        ? null
+        : chooseEvidence(evidencePlan(checkCode, await this.repo.evidenceShape(db, auditId, checkCode)), evidenceKeys);
     return {
-      columns,
-      rows: page.map((r) => ({ id: r.id, url: r.url, values: r.values })),
+      columns: [...columns, ...(plan?.columns ?? []).map((c) => ({ ...c, sortable: false, filterable: false }))],
+      rows: plan
+        ? await this.withEvidence(db, auditId, plan, page)
+        : page.map(({ id, url, values }) => ({ id, url, values })),
       hasNext: rows.length > first,
       endCursor: last
         ? Buffer.from(JSON.stringify([digest, last.sortValue, last.ranked, last.id] satisfies Cursor)).toString(
@@ -261,6 +298,33 @@ export class UrlTableService {
         : null,
       totalCount: total,
     };
+  }
+
+  /** Each occurrence's row with its evidence columns: one row per item of the evidence's list. */
+  private async withEvidence(
+    db: NativeDb,
+    auditId: string,
+    plan: EvidencePlan,
+    rows: readonly UrlTableRow[],
+  ): Promise<UrlTablePage['rows']> {
+    const targets = rows.flatMap((r) => explodedUrls(plan, r.evidence).map((target) => ({ source: r.url, target })));
+    const anchors = plan.columns.some((c) => c.path[1] === 'anchor')
+      ? await this.pages.linkAnchors(
+          db,
+          auditId,
+          targets.map((t) => t.source),
+          targets.map((t) => t.target),
+        )
+      : [];
+    const anchorOf = new Map(anchors.map((a) => [`${a.sourceUrl} ${a.targetUrl}`, a.anchor]));
+    return rows.flatMap((r) => {
+      const items = flattenEvidence(plan, r.evidence, (target) => anchorOf.get(`${r.url} ${target}`));
+      return items.map((values, k) => ({
+        id: items.length > 1 ? `${r.id}-${k + 1}` : r.id,
+        url: r.url,
+        values: [...r.values, ...values],
+      }));
+    });
   }
 
   private async assertRegexes(db: NativeDb, filter: UrlFilter | null): Promise<void> {

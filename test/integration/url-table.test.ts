@@ -61,10 +61,39 @@ beforeAll(async () => {
     issues: [
       { code: 'META_TITLE_MISSING', occurrences: PAGES.filter((p) => p.title === null).map((p) => p.url) },
       { code: 'CONTENT_H1_MISSING', occurrences: [PAGES[4].url, PAGES[8].url] },
+      {
+        code: 'LINKS_INTERNAL_BROKEN',
+        occurrences: [
+          {
+            url: PAGES[1].url,
+            evidence: {
+              count: 2,
+              links: [
+                { url: at('gone'), status: 404 },
+                { url: at('x'), status: 410 },
+              ],
+            },
+          },
+          { url: PAGES[5].url, evidence: { count: 1, links: [{ url: at('gone'), status: 404 }] } },
+          { url: PAGES[3].url, evidence: { count: 1, links: [{ url: at('old'), status: 500 }] } },
+        ],
+      },
+      {
+        code: 'META_TITLE_DUPLICATE',
+        occurrences: [
+          { url: PAGES[7].url, evidence: { title: 'Same', duplicates: 1, sameAs: [PAGES[14].url] } },
+          { url: PAGES[14].url, evidence: { title: 'Same', duplicates: 1, sameAs: [PAGES[7].url] } },
+        ],
+      },
     ],
   });
   auditId = audit.id;
   const q = (sql: string, params: unknown[]) => t.runtime.pool.query(sql, params);
+  await q(
+    `INSERT INTO audit_link (audit_id, source_url, target_url, anchor, internal)
+     VALUES ($1, $2, $3, 'Old offer', true), ($1, $2, $4, 'X marks', true)`,
+    [audit.id, PAGES[1].url, at('gone'), at('x')],
+  );
   for (const [i, lcp] of [
     [1, 2400],
     [2, 1800],
@@ -155,7 +184,7 @@ describe('the field registry', () => {
     expect(all!.rows).toHaveLength(N);
     const row = (i: number) => {
       const r = all!.rows.find((x) => x.url === PAGES[i].url)!;
-      return Object.fromEntries(all!.columns.map((c, k) => [c.key, r.values[k]]));
+      return Object.fromEntries(all!.columns.map((c, k) => [c.key, r.values[k]])) as Record<string, any>;
     };
     expect(row(1)).toMatchObject({
       status: 200,
@@ -171,7 +200,8 @@ describe('the field registry', () => {
       has_query: true,
       size: 1001,
       content_type: 'text/html',
-      issues: 0,
+      issues: 1,
+      issue_codes: 1,
     });
     expect(row(0)).toMatchObject({ title: null, issues: 1, warning_issues: 0, meta_robots: 'noindex' });
     expect(row(0).non_indexable_reason).toBe('noindex');
@@ -271,6 +301,51 @@ describe('filtering', () => {
     const filter = one('title', 'contains', 'shoes');
     const rows = await walk({ filter, sort: { field: 'words', direction: 'DESC' } }, 3);
     expect(rows.map((r) => r.url).sort()).toEqual(where((p) => /shoes/.test(p.title ?? '')));
+  });
+});
+
+describe("an issue's URLs", () => {
+  it('are the table scoped to the check, evidence flattened into columns, ranking URLs first', async () => {
+    const { errors, table: page } = await table({ checkCode: 'LINKS_INTERNAL_BROKEN', columns: ['url', 'status'] });
+    expect(errors).toBeUndefined();
+    expect(page!.columns.map((c) => c.key)).toEqual([
+      'url',
+      'status',
+      'evidence.count',
+      'evidence.links.status',
+      'evidence.links.url',
+      'evidence.links.anchor',
+    ]);
+    expect(page!.totalCount).toBe(3);
+    // PAGES[5] ranks for two keywords: first; then by URL.
+    expect(page!.rows.map((r) => [r.url, ...r.values.slice(2)])).toEqual([
+      [PAGES[5].url, 1, 404, at('gone'), null],
+      [PAGES[1].url, 2, 404, at('gone'), 'Old offer'],
+      [PAGES[1].url, 2, 410, at('x'), 'X marks'],
+      [PAGES[3].url, 1, 500, at('old'), null],
+    ]);
+    expect(new Set(page!.rows.map((r) => r.id)).size).toBe(4);
+    // Keyset pages of one occurrence each give the same rows.
+    const walked = await walk({ checkCode: 'LINKS_INTERNAL_BROKEN', columns: ['url'] }, 1);
+    expect(walked.map((r) => r.url)).toEqual([PAGES[5].url, PAGES[1].url, PAGES[1].url, PAGES[3].url]);
+  });
+
+  it("a duplicate's twin, a chosen evidence column, an explicit sort and a filter", async () => {
+    const { errors, table: page } = await table({
+      checkCode: 'META_TITLE_DUPLICATE',
+      columns: ['url', 'evidence.sameAs'],
+      sort: { field: 'url', direction: 'DESC' },
+      filter: { groups: [{ conditions: [{ field: 'depth', operator: 'gte', value: '0' }] }] },
+    });
+    expect(errors).toBeUndefined();
+    expect(page!.rows.map((r) => r.values)).toEqual([
+      [PAGES[14].url, PAGES[7].url],
+      [PAGES[7].url, PAGES[14].url],
+    ]);
+    const bad = await table({ checkCode: 'META_TITLE_DUPLICATE', columns: ['evidence.nope'] });
+    expect(bad.errors?.[0]?.message).toMatch(/not an evidence column of this check/);
+    const unscoped = await table({ columns: ['evidence.title'] });
+    expect(unscoped.errors?.[0]?.message).toMatch(/need a checkCode/);
   });
 });
 
