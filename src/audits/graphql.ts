@@ -12,6 +12,8 @@ export { AuditPageViewResolver } from './audit-page-view.resolver.js';
 export { UrlTableResolver } from './url-table.resolver.js';
 export {
   UrlTableConnection,
+  UrlTableExportFormatEnum,
+  UrlTableExportPieceType,
   UrlTableFieldType,
   UrlTableFilterInput,
   UrlTableRowType,

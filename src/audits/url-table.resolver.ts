@@ -2,7 +2,15 @@ import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphq
 import type { RequestContext } from '../platform/context.js';
 import { AuditType } from './audit.types.js';
 import { OPERATORS_BY_TYPE, UrlTableService, type UrlColumn, URL_TABLE_FIELDS } from './url-table.service.js';
-import { UrlTableConnection, UrlTableFieldType, UrlTableFilterInput, UrlTableSortInput } from './url-table.types.js';
+import { UrlTableExportService } from './url-table-export.js';
+import {
+  UrlTableConnection,
+  UrlTableExportFormatEnum,
+  UrlTableExportPieceType,
+  UrlTableFieldType,
+  UrlTableFilterInput,
+  UrlTableSortInput,
+} from './url-table.types.js';
 
 const toFieldType = (f: UrlColumn): UrlTableFieldType => ({
   key: f.key,
@@ -18,7 +26,10 @@ const toFieldType = (f: UrlColumn): UrlTableFieldType => ({
 /** The URL table: an audit's URLs with chosen columns, a filter model, a sort on any column, keyset pages. */
 @Resolver(() => AuditType)
 export class UrlTableResolver {
-  constructor(private readonly service = new UrlTableService()) {}
+  constructor(
+    private readonly service = new UrlTableService(),
+    private readonly exports = new UrlTableExportService(),
+  ) {}
 
   @Query(() => [UrlTableFieldType], {
     description: "The URL table's fields: the columns to choose, sort and filter on, with their filter operators.",
@@ -61,5 +72,33 @@ export class UrlTableResolver {
       pageInfo: { hasNextPage: page.hasNext, endCursor: page.endCursor },
       totalCount: page.totalCount ?? 0,
     };
+  }
+
+  @FieldResolver(() => UrlTableExportPieceType, {
+    description:
+      'Export as shown: the URL table with these columns, filter, sort and check as CSV (RFC 4180, UTF-8 with a ' +
+      "BOM, the columns' labels as header), JSON ({ auditId, checkCode, exportedAt, columns, rows: [{ key: value }] " +
+      '}) or XLSX (one worksheet, base64 pieces), in pieces of `size` table rows (1-1000).',
+  })
+  urlTableExport(
+    @Root() audit: AuditType,
+    @Arg('format', () => UrlTableExportFormatEnum) format: UrlTableExportFormatEnum,
+    @Arg('columns', () => [String], { nullable: true }) columns: string[] | null,
+    @Arg('sort', () => UrlTableSortInput, { nullable: true }) sort: UrlTableSortInput | null,
+    @Arg('filter', () => UrlTableFilterInput, { nullable: true }) filter: UrlTableFilterInput | null,
+    @Arg('checkCode', () => String, { nullable: true }) checkCode: string | null,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Arg('size', () => Int, { defaultValue: 1000 }) size: number,
+    @Ctx() ctx: RequestContext,
+  ): Promise<UrlTableExportPieceType> {
+    return this.exports.piece(
+      ctx.db,
+      ctx.principal,
+      audit.id,
+      format,
+      { columns, sort, filter, checkCode },
+      after,
+      size,
+    );
   }
 }

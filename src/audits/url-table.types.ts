@@ -1,4 +1,4 @@
-import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import { PageInfoType, SortDirectionEnum } from './audit.types.js';
 
@@ -71,4 +71,26 @@ export class UrlTableFilterInput {
 export class UrlTableSortInput {
   @Field(() => String, { description: 'A sortable field key.' }) field!: string;
   @Field(() => SortDirectionEnum, { defaultValue: SortDirectionEnum.ASC }) direction!: SortDirectionEnum;
+}
+
+export enum UrlTableExportFormatEnum {
+  CSV = 'CSV',
+  JSON = 'JSON',
+  XLSX = 'XLSX',
+}
+registerEnumType(UrlTableExportFormatEnum, { name: 'UrlTableExportFormat' });
+
+@ObjectType('UrlTableExportPiece', {
+  description:
+    'One piece of an "export as shown" file; the pieces joined in order are the file. Ask for the next with ' +
+    'after: nextCursor (null on the last piece).',
+})
+export class UrlTableExportPieceType {
+  @Field(() => String) filename!: string;
+  @Field(() => String) contentType!: string;
+  @Field(() => String, { description: 'UTF8 (CSV, JSON: content is text) or BASE64 (XLSX: content is bytes).' })
+  encoding!: string;
+  @Field(() => String) content!: string;
+  @Field(() => Int, { description: 'Rows in this piece.' }) rows!: number;
+  @Field(() => String, { nullable: true }) nextCursor!: string | null;
 }

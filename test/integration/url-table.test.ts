@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.js';
 import { URL_TABLE_FIELDS } from '../../src/audits/index.js';
 import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
-import { anAudit, anOrg, aProject, type Org, type PageRow, type Project } from '../factories.js';
+import { anApiKey, anAudit, anOrg, aProject, type Org, type PageRow, type Project } from '../factories.js';
+import { readXlsxRows } from '../support/xlsx-reader.js';
 
 /**
  * The URL table (Audit.urlTable) over an audit written as the worker writes it: pages with their details, issues
@@ -385,5 +386,160 @@ describe('refusals', () => {
     const stranger = await anOrg(t);
     const { errors } = await table({ first: 5 }, stranger.owner.cookie);
     expect(errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('export as shown', () => {
+  const view = {
+    columns: ['url', 'status', 'words', 'title', 'indexable'],
+    sort: { field: 'words', direction: 'DESC' },
+    filter: {
+      combinator: 'OR',
+      groups: [
+        { conditions: [{ field: 'title', operator: 'contains', value: 'shoes' }] },
+        { conditions: [{ field: 'depth', operator: 'eq', value: '0' }] },
+      ],
+    },
+  };
+  const restQuery = (extra: Record<string, string> = {}) =>
+    new URLSearchParams({
+      auditId,
+      columns: view.columns.join(','),
+      sort: 'words:desc',
+      filter: JSON.stringify({
+        combinator: 'OR',
+        groups: [
+          { conditions: [{ field: 'title', operator: 'contains', value: 'shoes' }] },
+          { conditions: [{ field: 'depth', operator: 'eq', value: 0 }] },
+        ],
+      }),
+      ...extra,
+    }).toString();
+  let key: string;
+  let shown: Table;
+  const get = (query: string, bearer = key) =>
+    t.app.inject({
+      method: 'GET',
+      url: `/api/v1/projects/${project.id}/audit/urls/export?${query}`,
+      headers: { authorization: `Bearer ${bearer}` },
+    });
+  /** CSV as rows of cells (no quoted cells in this fixture but the header's BOM). */
+  const csvRows = (body: string) =>
+    body
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')
+      .filter(Boolean)
+      .map((line) => line.split(','));
+  const asText = (v: unknown) => (v === null ? '' : String(v));
+
+  beforeAll(async () => {
+    key = await anApiKey(org);
+    shown = (await table({ ...view, first: 100 })).table!;
+    expect(shown.rows.length).toBeGreaterThan(5);
+  });
+
+  it('CSV: the columns, filter and sort of the view', async () => {
+    const res = await get(restQuery({ format: 'csv' }));
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    expect(res.headers['content-disposition']).toMatch(/attachment; filename="urls-.*\.csv"/);
+    const [header, ...rows] = csvRows(res.body);
+    expect(header).toEqual(['URL', 'Status', 'Words', 'Title', 'Indexable']);
+    expect(rows).toEqual(shown.rows.map((r) => r.values.map(asText)));
+  });
+
+  it('JSON: columns and rows keyed by field', async () => {
+    const res = await get(restQuery({ format: 'json' }));
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.columns.map((c: { key: string }) => c.key)).toEqual(view.columns);
+    expect(body.rows).toEqual(shown.rows.map((r) => Object.fromEntries(view.columns.map((k, i) => [k, r.values[i]]))));
+  });
+
+  it('XLSX: a workbook whose sheet is the view', async () => {
+    const res = await get(restQuery({ format: 'xlsx' }));
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/spreadsheetml/);
+    const rows = readXlsxRows(res.rawPayload);
+    expect(rows[0]).toEqual(['URL', 'Status', 'Words', 'Title', 'Indexable']);
+    expect(rows.slice(1)).toEqual(shown.rows.map((r) => r.values.map((v) => (v === '' ? null : v))));
+  });
+
+  it('in pieces: the pieces joined are the one-piece file, for each format', async () => {
+    const PIECES = `query($p: ID!, $a: ID, $format: UrlTableExportFormat!, $columns: [String!],
+      $sort: UrlTableSortInput, $filter: UrlTableFilterInput, $after: String, $size: Int!) {
+      audit(projectId: $p, auditId: $a) {
+      urlTableExport(format: $format, columns: $columns, sort: $sort, filter: $filter, after: $after, size: $size) {
+        encoding content rows nextCursor } } }`;
+    for (const format of ['CSV', 'JSON', 'XLSX']) {
+      const file = async (size: number) => {
+        const parts: Buffer[] = [];
+        let after: string | null = null;
+        let pieces = 0;
+        do {
+          const res: { body: { data?: any; errors?: unknown } } = await gql(
+            t,
+            PIECES,
+            { p: project.id, a: auditId, format, ...view, after, size },
+            {
+              cookie: org.owner.cookie,
+            },
+          );
+          expect(res.body.errors).toBeUndefined();
+          const piece = res.body.data.audit.urlTableExport as {
+            content: string;
+            encoding: string;
+            nextCursor: string | null;
+          };
+          parts.push(Buffer.from(piece.content, piece.encoding === 'BASE64' ? 'base64' : 'utf8'));
+          after = piece.nextCursor;
+          pieces++;
+        } while (after);
+        return { bytes: Buffer.concat(parts), pieces };
+      };
+      const [whole, pieced] = [await file(1000), await file(2)];
+      expect(pieced.pieces).toBeGreaterThan(2);
+      if (format === 'XLSX') expect(readXlsxRows(pieced.bytes)).toEqual(readXlsxRows(whole.bytes));
+      else if (format === 'JSON')
+        expect({ ...JSON.parse(pieced.bytes.toString()), exportedAt: 0 }).toEqual({
+          ...JSON.parse(whole.bytes.toString()),
+          exportedAt: 0,
+        });
+      else expect(pieced.bytes.toString()).toBe(whole.bytes.toString());
+    }
+  });
+
+  it("an issue's export: evidence flattened into columns, never JSON", async () => {
+    const res = await get(
+      new URLSearchParams({ auditId, checkCode: 'LINKS_INTERNAL_BROKEN', columns: 'url' }).toString(),
+    );
+    expect(res.statusCode).toBe(200);
+    const [header, ...rows] = csvRows(res.body);
+    expect(header).toEqual(['URL', 'Count', 'Links: status', 'Links: url', 'Links: anchor']);
+    expect(rows).toHaveLength(4);
+    expect(rows[1]).toEqual([PAGES[1].url, '2', '404', at('gone'), 'Old offer']);
+    expect(res.body).not.toMatch(/[{[]/);
+  });
+
+  it('refuses bad input with 400 and a clear message, another organization with 404', async () => {
+    for (const [extra, message] of [
+      [{ filter: '{not json' }, /filter must be JSON/],
+      [{ filter: '{"groups":[{"conditions":[{"field":"words","operator":"regex","value":"a"}]}]}' }, /does not apply/],
+      [
+        { filter: '{"groups":[{"conditions":[{"field":"url","operator":"regex","value":"(("}]}]}' },
+        /regular expression/,
+      ],
+      [{ sort: 'nope:desc' }, /not a field/],
+      [{ sort: 'words:sideways' }, /:asc or :desc/],
+      [{ columns: 'url,bogus' }, /"bogus" is not a field/],
+    ] as const) {
+      const res = await get(restQuery(extra));
+      expect(res.statusCode, JSON.stringify(extra)).toBe(400);
+      expect(res.json().error).toMatch(message);
+    }
+    expect((await get(restQuery({ format: 'pdf' }))).statusCode).toBe(400);
+    const stranger = await anOrg(t, { plan: 'ENTERPRISE' });
+    const res = await get(restQuery(), await anApiKey(stranger));
+    expect(res.statusCode).toBe(404);
   });
 });
