@@ -29,7 +29,8 @@ test('the URL table: columns chosen and remembered, sort, filter builder, view i
   await page.getByRole('link', { name: 'View issues' }).click();
   await page.getByRole('link', { name: 'Pages', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Crawled pages' })).toBeVisible();
-  const table = page.getByRole('table', { name: /Crawled pages, sorted by URL ascending/ });
+  await expect(page.getByRole('table', { name: /Crawled pages, sorted by URL ascending/ })).toBeVisible();
+  const table = page.getByRole('table', { name: /^Crawled pages, sorted by/ });
   await expect(table.getByRole('rowheader', { name: `${site.origin}/gone` })).toBeVisible();
 
   // Column chooser: add Inlinks and H1 count, drop Depth.

@@ -61,9 +61,9 @@ function tableColumns(columns: readonly TableColumn[], scope: { projectId: strin
   }));
 }
 
-/** The signed-in user's id (the column choice is remembered per user in this browser). */
-function useUserId(): string | null {
-  const [id, setId] = useState<string | null>(null);
+/** The signed-in user's id (the column choice is remembered per user in this browser); undefined until known. */
+function useUserId(): string | null | undefined {
+  const [id, setId] = useState<string | null | undefined>(undefined);
   useEffect(() => {
     void currentSession().then((s) => setId(s?.user.id ?? null));
   }, []);
@@ -75,7 +75,7 @@ export function PagesExplorerPage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const userId = useUserId();
-  const chosen = search.cols ?? savedColumns(userId) ?? DEFAULT_COLUMNS;
+  const chosen = search.cols ?? savedColumns(userId ?? null) ?? DEFAULT_COLUMNS;
   const columns = ['url', ...chosen.filter((k) => k !== 'url')];
   const sort = tableSort(search);
   const filter = tableFilter(search);
@@ -84,6 +84,8 @@ export function PagesExplorerPage() {
   const [{ data: fresh, fetching, error }, refetch] = useQuery({
     query: AuditUrlTableDocument,
     variables: { projectId, auditId, first: PAGE_SIZE, after: pages.after, columns, sort, filter },
+    // The user's saved columns are known first, so that the table is asked for once.
+    pause: userId === undefined,
   });
   // While a new view loads, the last one stays on screen (the controls keep their state and focus).
   const previous = useRef<AuditUrlTableQuery | undefined>(undefined);
@@ -111,13 +113,13 @@ export function PagesExplorerPage() {
   };
   const chooseColumns = (next: string[]) => {
     const chosen = ['url', ...next.filter((k) => k !== 'url')];
-    saveColumns(userId, chosen);
+    saveColumns(userId ?? null, chosen);
     setSearch({ cols: chosen });
   };
   const sortBy = (key: string) =>
     setSearch({ sort: key, dir: key === sort.field && sort.direction === 'ASC' ? 'DESC' : 'ASC' });
 
-  if (!data && fetching) return <Loading label="Loading pages…" />;
+  if (!data && (fetching || userId === undefined)) return <Loading label="Loading pages…" />;
   if (!data && !error?.graphQLErrors.some((e) => e.extensions.code === 'BAD_USER_INPUT'))
     return <AuditLoadError projectId={projectId} error={error} />;
 
@@ -137,8 +139,8 @@ export function PagesExplorerPage() {
           <ColumnChooser
             fields={fields.data.urlTableFields}
             columns={columns}
+            defaults={DEFAULT_COLUMNS}
             onChange={chooseColumns}
-            onReset={() => chooseColumns(DEFAULT_COLUMNS)}
           />
           <FilterBuilder
             key={JSON.stringify(search.f ?? null)}

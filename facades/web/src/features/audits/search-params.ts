@@ -53,7 +53,7 @@ export const PAGE_KINDS: AuditPageKind[] = ['HTML', 'REDIRECT', 'ERROR', 'FILE',
 export function parsePageSearch(search: Record<string, unknown>): PageSearch {
   return {
     cols: parseColumns(search.cols),
-    sort: typeof search.sort === 'string' && /^[a-z_]{1,60}$/.test(search.sort) ? search.sort : undefined,
+    sort: typeof search.sort === 'string' && /^[a-z0-9_]{1,60}$/.test(search.sort) ? search.sort : undefined,
     dir: oneOf(search.dir, ['ASC', 'DESC'] as const),
     status: listOf(search.status, STATUS_CLASSES),
     kind: listOf(search.kind, PAGE_KINDS),

@@ -21,18 +21,24 @@ const ISSUE_FIELD: UrlField = {
 export function ColumnChooser({
   fields,
   columns,
+  defaults,
   onChange,
-  onReset,
 }: {
   fields: readonly UrlField[];
   columns: readonly string[];
+  defaults: readonly string[];
   onChange: (columns: string[]) => void;
-  onReset: () => void;
 }) {
-  const toggle = (key: string, on: boolean) => onChange(on ? [...columns, key] : columns.filter((c) => c !== key));
+  // The choice is held here as well as in the URL: two quick changes must not undo each other while the URL updates.
+  const [chosen, setChosen] = useState<readonly string[]>(columns);
+  const toggle = (key: string, on: boolean) => {
+    const next = on ? [...chosen.filter((c) => c !== key), key] : chosen.filter((c) => c !== key);
+    setChosen(next);
+    onChange(next);
+  };
   return (
     <details className="card url-table-panel">
-      <summary>Columns ({columns.length})</summary>
+      <summary>Columns ({chosen.length})</summary>
       <fieldset className="column-chooser">
         <legend className="visually-hidden">Columns to show</legend>
         {fields
@@ -41,14 +47,21 @@ export function ColumnChooser({
             <label key={f.key} className="column-choice" title={f.description}>
               <input
                 type="checkbox"
-                checked={columns.includes(f.key)}
+                checked={chosen.includes(f.key)}
                 onChange={(e) => toggle(f.key, e.currentTarget.checked)}
               />{' '}
               {f.label}
             </label>
           ))}
       </fieldset>
-      <Button onPress={onReset}>Default columns</Button>
+      <Button
+        onPress={() => {
+          setChosen(defaults);
+          onChange([...defaults]);
+        }}
+      >
+        Default columns
+      </Button>
     </details>
   );
 }

@@ -108,10 +108,9 @@ export function tableSort(search: PageSearch): UrlTableSortInput {
 /** The columns from the URL's `cols` (comma-separated keys). */
 export function parseColumns(value: unknown): string[] | undefined {
   const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
-  const keys = [...new Set(items.filter((k): k is string => typeof k === 'string' && /^[a-z_]{1,60}$/.test(k)))].slice(
-    0,
-    80,
-  );
+  const keys = [
+    ...new Set(items.filter((k): k is string => typeof k === 'string' && /^[a-z0-9_]{1,60}$/.test(k))),
+  ].slice(0, 80);
   return keys.length ? keys : undefined;
 }
 
