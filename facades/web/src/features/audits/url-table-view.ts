@@ -1,5 +1,4 @@
 import type { AuditPageKind, StatusClass, UrlTableFilterInput, UrlTableSortInput } from '../../gql/graphql';
-import type { PageSearch } from './search-params';
 
 /** One row of the filter builder: a field, an operator, a value (and the upper bound of "between"). */
 export interface FilterRow {
@@ -65,6 +64,15 @@ export function parseBuiltFilter(input: unknown): BuiltFilter | undefined {
   return rows.length ? { combinator: parsed.combinator === 'OR' ? 'OR' : 'AND', rows } : undefined;
 }
 
+/** The filters of the explorer's view (its URL's search). */
+interface ViewFilters {
+  status?: StatusClass[];
+  kind?: AuditPageKind[];
+  issues?: boolean;
+  q?: string;
+  f?: BuiltFilter;
+}
+
 const anyOf = (field: string, values: readonly string[]) => ({
   combinator: 'OR',
   conditions: values.map((value) => ({ field, operator: 'eq', value })),
@@ -74,7 +82,7 @@ const anyOf = (field: string, values: readonly string[]) => ({
  * The view's filter for the URL table: the quick filters (status class, kind, with issues, search) each a group, and
  * the builder's rows one group of their own, joined by AND.
  */
-export function tableFilter(search: PageSearch): UrlTableFilterInput | null {
+export function tableFilter(search: ViewFilters): UrlTableFilterInput | null {
   const groups: UrlTableFilterInput['groups'] = [];
   if (search.status?.length) groups.push(anyOf('status_class', search.status satisfies StatusClass[]));
   if (search.kind?.length) groups.push(anyOf('kind', search.kind satisfies AuditPageKind[]));
@@ -101,7 +109,7 @@ export function tableFilter(search: PageSearch): UrlTableFilterInput | null {
   return groups.length ? { combinator: 'AND', groups } : null;
 }
 
-export function tableSort(search: PageSearch): UrlTableSortInput {
+export function tableSort(search: { sort?: string; dir?: 'ASC' | 'DESC' }): UrlTableSortInput {
   return { field: search.sort ?? 'url', direction: search.dir ?? 'ASC' };
 }
 
