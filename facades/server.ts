@@ -21,6 +21,7 @@ import { toolRoutes } from './api/tool-routes.js';
 import { checkRoutes } from './api/check-routes.js';
 import { reportRoutes } from './api/report-routes.js';
 import { exportRoutes } from './v1/export-routes.js';
+import { urlTableRoutes } from './v1/url-table-routes.js';
 import { comparisonRoutes as v1ComparisonRoutes } from './v1/comparison-routes.js';
 import { comparisonRoutes as apiComparisonRoutes } from './api/comparison-routes.js';
 import { WEB_SSR_DIST, isWebAppPath, registerWebApp } from './http/web-app.js';
@@ -45,6 +46,7 @@ export const ROUTES: RestRoute[] = [...v1Routes, ...apiRoutes, ...toolRoutes, ..
 export const STREAM_ROUTES: StreamRoute[] = [
   ...reportRoutes,
   ...exportRoutes,
+  ...urlTableRoutes,
   ...v1ComparisonRoutes,
   ...apiComparisonRoutes,
 ];

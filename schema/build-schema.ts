@@ -35,6 +35,7 @@ import type { AuditScheduleService } from '../src/schedules/index.js';
 import {
   AuditPageViewRankingResolver,
   AuditPageViewResolver,
+  UrlTableResolver,
   AuditResolver,
   IssueOccurrenceRankingResolver,
   IssueResolver,
@@ -98,6 +99,7 @@ export const RESOLVERS: readonly ResolverEntry[] = [
   resolver(ProjectResolver, (s) => new ProjectResolver(s.projects, s.counts)),
   resolver(AuditResolver, (s) => new AuditResolver(s.audits, s.pages)),
   resolver(AuditPageViewResolver, (s) => new AuditPageViewResolver(s.pages)),
+  resolver(UrlTableResolver, () => new UrlTableResolver()),
   resolver(IssueResolver, (s) => new IssueResolver(s.audits, s.pages)),
   resolver(WontFixResolver, (s) => new WontFixResolver(s.wontFix)),
   resolver(WontFixIssueResolver, (s) => new WontFixIssueResolver(s.wontFix)),

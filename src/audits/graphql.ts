@@ -11,6 +11,16 @@ export { AuditCheckSettingType, CheckSettingChangeType, CheckSettingChangeKindEn
 export { WontFixIssueResolver, WontFixOccurrenceResolver, WontFixResolver } from './wont-fix.resolver.js';
 export { MarkWontFixInput, WontFixType } from './wont-fix.types.js';
 export { AuditPageViewResolver } from './audit-page-view.resolver.js';
+export { UrlTableResolver } from './url-table.resolver.js';
+export {
+  UrlTableConnection,
+  UrlTableExportFormatEnum,
+  UrlTableExportPieceType,
+  UrlTableFieldType,
+  UrlTableFilterInput,
+  UrlTableRowType,
+  UrlTableSortInput,
+} from './url-table.types.js';
 export {
   AuditPageViewRankingResolver,
   IssueOccurrenceRankingResolver,

@@ -18,6 +18,15 @@ export {
   type AuditPageQuery,
   type AuditPageList,
 } from './audit-page.service.js';
+export {
+  UrlTableService,
+  URL_TABLE_FIELDS,
+  OPERATORS_BY_TYPE,
+  MAX_URL_TABLE_PAGE,
+  type UrlTableQuery,
+  type UrlTablePage,
+  type UrlField,
+} from './url-table.service.js';
 export { AUDIT_COUNT_SOURCE } from './audit.loaders.js';
 export { AUDIT_JOB_NAME, JOB_STATE_BY_STATUS, type AuditJobData } from './audit-job.js';
 export {

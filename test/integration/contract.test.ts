@@ -86,6 +86,9 @@ const SUCCESS: Record<string, (a: Actor) => Promise<Sample> | Sample> = {
   'GET /api/v1/projects/:projectId/exports/:kind': (a) => ({
     path: `/api/v1/projects/${a.projectId}/exports/issues?format=json&auditId=${ids.auditId}`,
   }),
+  'GET /api/v1/projects/:projectId/audit/urls/export': (a) => ({
+    path: `/api/v1/projects/${a.projectId}/audit/urls/export?format=json&auditId=${ids.auditId}&sort=words:desc`,
+  }),
   'GET /api/v1/projects/:projectId/audit/compare': (a) => ({
     path: `/api/v1/projects/${a.projectId}/audit/compare?base=${ids.baseAuditId}&head=${ids.auditId}`,
   }),
@@ -427,6 +430,13 @@ describe('real responses validate against the documents', () => {
       expectDocumented(exports, res, 200, `${kind} csv`);
       expect(res.headers['content-disposition']).toMatch(/^attachment; filename=/);
     }
+    // And the URL table's CSV and XLSX.
+    const urls = STREAM_ROUTES.find((r) => r.url === '/api/v1/projects/:projectId/audit/urls/export')!;
+    for (const format of ['csv', 'xlsx']) {
+      const path = `/api/v1/projects/${owner.projectId}/audit/urls/export?auditId=${ids.auditId}&format=${format}`;
+      const res = await request(urls, { path }, credentials(urls, owner));
+      expectDocumented(urls, res, 200, `urls ${format}`);
+    }
   });
 
   it('400: an invalid body, query or path parameter', async () => {
@@ -646,8 +656,8 @@ describe('the validating proxy', () => {
   it('every response of this file to a REST path went through it and conforms to its document', () => {
     const rest = proxy.verdicts.filter((v) => v.operation !== null || v.problems.length);
     expect(rest.filter((v) => v.problems.length)).toEqual([]);
-    // Each of the 34 operations, for its success and each declared error at least.
-    expect(new Set(rest.map((v) => v.operation)).size).toBe(34);
+    // Each of the 35 operations, for its success and each declared error at least.
+    expect(new Set(rest.map((v) => v.operation)).size).toBe(35);
     expect(rest.length).toBeGreaterThan(200);
   });
 });

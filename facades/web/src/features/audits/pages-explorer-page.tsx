@@ -1,236 +1,170 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useQuery } from 'urql';
-import { Checkbox, CheckboxGroup, Input, Label, SearchField } from 'react-aria-components';
 import { DataTable, Pager, useCursorPages, type Column } from '../../components/data-table';
 import { useDocumentTitle } from '../../components/document-title';
 import { EmptyState, ErrorMessage, Loading } from '../../components/status';
-import {
-  AuditPagesDocument,
-  type AuditPagesQuery,
-  type AuditPageKind,
-  type AuditPageOrder,
-  type SortDirection,
-  type StatusClass,
-} from '../../gql/graphql';
+import { AuditUrlTableDocument, UrlTableFieldsDocument, type AuditUrlTableQuery } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
 import { formatNumber } from '../../lib/format';
+import { currentSession } from '../../lib/session';
 import { useLivePoll } from '../../lib/use-live-poll';
 import { AuditHeading, AuditLoadError } from './audit-heading';
-import { PAGE_KINDS, STATUS_CLASSES, type PageSearch } from './search-params';
+import type { PageSearch } from './search-params';
 import { PageLink } from '../../components/page-link';
-import { ExportButtons } from '../../components/export-buttons';
+import { PagesQuickFilters } from './pages-quick-filters';
+import { ColumnChooser, FilterBuilder } from './url-table-controls';
+import { ExportAsShown } from './url-table-export';
+import { DEFAULT_COLUMNS, saveColumns, savedColumns, tableFilter, tableSort } from './url-table-view';
 
 const route = getRouteApi('/app/projects/$projectId/audits/$auditId/pages');
 const PAGE_SIZE = 50;
 /** How long the list of a just-cancelled audit is read again while its worker saves the last pages. */
 const SETTLE_WAIT_MS = 30_000;
 
-const STATUS_LABEL: Record<StatusClass, string> = {
-  SUCCESS: '2xx',
-  REDIRECT: '3xx',
-  CLIENT_ERROR: '4xx',
-  SERVER_ERROR: '5xx',
-  FAILED: 'No response',
-};
-
-const KIND_LABEL: Record<AuditPageKind, string> = {
-  HTML: 'HTML pages',
-  REDIRECT: 'Redirects',
-  ERROR: 'Error responses',
-  FILE: 'Other files',
-  FAILED: 'No response',
-};
-
-/** What a row that is not an HTML page is, under its URL. */
-const KIND_NOTE: Record<AuditPageKind, string> = {
-  HTML: 'HTML page',
-  REDIRECT: 'Redirect',
-  ERROR: 'Error response',
-  FILE: 'File, not HTML',
-  FAILED: 'No response',
-};
+type Table = AuditUrlTableQuery['audit']['urlTable'];
+type Row = Table['rows'][number];
+type TableColumn = Table['columns'][number];
 
 function statusClassName(code: number | null): string {
   if (code === null) return 'status-failed';
   return `status-${Math.floor(code / 100)}xx`;
 }
 
-type PageRow = AuditPagesQuery['audit']['pages']['nodes'][number];
-
-/** The list's columns; `scope` makes the URL a link to the page view. */
-function pageColumns(scope: { projectId: string; auditId: string }): Column<PageRow, AuditPageOrder>[] {
-  return [
-    {
-      id: 'url',
-      header: 'URL',
-      sortKey: 'URL',
-      rowHeader: true,
-      className: 'cell-url',
-      cell: (p) => (
-        <>
-          <PageLink scope={scope} url={p.url} className="url-text">
-            {p.url}
-          </PageLink>
-          {p.kind && p.kind !== 'HTML' && <span className="muted small">{KIND_NOTE[p.kind]}</span>}
-          {p.finalUrl && p.finalUrl !== p.url && <span className="muted small url-text">→ {p.finalUrl}</span>}
-          {p.error && <span className="field-error small">{p.error}</span>}
-        </>
-      ),
-    },
-    {
-      id: 'status',
-      header: 'Status',
-      sortKey: 'STATUS',
-      numeric: true,
-      cell: (p) => <span className={`status-code ${statusClassName(p.statusCode)}`}>{p.statusCode ?? '—'}</span>,
-    },
-    {
-      id: 'title',
-      header: 'Title',
-      sortKey: 'TITLE',
-      className: 'cell-title',
-      cell: (p) => p.title ?? <span className="muted">No title</span>,
-    },
-    { id: 'depth', header: 'Depth', sortKey: 'DEPTH', numeric: true, cell: (p) => (p.depth < 0 ? 'sitemap' : p.depth) },
-    { id: 'words', header: 'Words', sortKey: 'WORD_COUNT', numeric: true, cell: (p) => formatNumber(p.wordCount) },
-    {
-      id: 'response',
-      header: 'Response',
-      sortKey: 'RESPONSE_TIME',
-      numeric: true,
-      cell: (p) => (p.responseTimeMs === null ? '—' : `${formatNumber(p.responseTimeMs)} ms`),
-    },
-    { id: 'issues', header: 'Issues', sortKey: 'ISSUES', numeric: true, cell: (p) => p.issueCount },
-  ];
+/** One cell as text: crawled content is rendered as text, never markup. */
+function cellOf(column: TableColumn, value: unknown): ReactNode {
+  if (value === null || value === undefined || value === '') return <span className="muted">—</span>;
+  if (column.key === 'status')
+    return <span className={`status-code ${statusClassName(value as number)}`}>{String(value)}</span>;
+  if (column.type === 'bool') return value ? 'Yes' : 'No';
+  if (column.type === 'number' && typeof value === 'number') return formatNumber(value);
+  return String(value);
 }
 
-const DIRECTION_LABEL: Record<SortDirection, string> = { ASC: 'ascending', DESC: 'descending' };
+/** The table's columns: the URL names its row and links to the page view; every sortable header sorts. */
+function tableColumns(columns: readonly TableColumn[], scope: { projectId: string; auditId: string }) {
+  return columns.map((c, i): Column<Row> => ({
+    id: c.key,
+    header: c.label,
+    sortKey: c.sortable ? c.key : undefined,
+    numeric: c.type === 'number',
+    rowHeader: c.key === 'url',
+    className: c.key === 'url' ? 'cell-url' : c.key === 'title' ? 'cell-title' : undefined,
+    cell: (row) =>
+      c.key === 'url' ? (
+        <PageLink scope={scope} url={row.url} className="url-text">
+          {row.url}
+        </PageLink>
+      ) : (
+        cellOf(c, row.values[i])
+      ),
+  }));
+}
 
-/** The sort's name in the table's caption. */
-const ORDER_LABEL: Record<AuditPageOrder, string> = {
-  URL: 'URL',
-  STATUS: 'Status',
-  TITLE: 'Title',
-  DEPTH: 'Depth',
-  WORD_COUNT: 'Words',
-  RESPONSE_TIME: 'Response',
-  ISSUES: 'Issues',
-};
+/** The signed-in user's id (the column choice is remembered per user in this browser); undefined until known. */
+function useUserId(): string | null | undefined {
+  const [id, setId] = useState<string | null | undefined>(undefined);
+  useEffect(() => {
+    void currentSession().then((s) => setId(s?.user.id ?? null));
+  }, []);
+  return id;
+}
 
 export function PagesExplorerPage() {
   const { projectId, auditId } = route.useParams();
   const search = route.useSearch();
   const navigate = route.useNavigate();
-  const orderBy: AuditPageOrder = search.sort ?? 'URL';
-  const direction: SortDirection = search.dir ?? 'ASC';
+  const userId = useUserId();
+  const chosen = search.cols ?? savedColumns(userId ?? null) ?? DEFAULT_COLUMNS;
+  const columns = ['url', ...chosen.filter((k) => k !== 'url')];
+  const sort = tableSort(search);
+  const filter = tableFilter(search);
   const pages = useCursorPages(PAGE_SIZE);
-  const after = pages.after;
-  const filter = {
-    statusClass: search.status ?? null,
-    kind: search.kind ?? null,
-    hasIssues: search.issues ?? null,
-    search: search.q ?? null,
-  };
-  const [{ data, fetching, error }, refetch] = useQuery({
-    query: AuditPagesDocument,
-    variables: { projectId, auditId, first: PAGE_SIZE, after, orderBy, direction, filter },
+  const [fields] = useQuery({ query: UrlTableFieldsDocument });
+  const [{ data: fresh, fetching, error }, refetch] = useQuery({
+    query: AuditUrlTableDocument,
+    variables: { projectId, auditId, first: PAGE_SIZE, after: pages.after, columns, sort, filter },
+    // The user's saved columns are known first, so that the table is asked for once.
+    pause: userId === undefined,
   });
+  // While a new view loads, the last one stays on screen (the controls keep their state and focus).
+  const previous = useRef<AuditUrlTableQuery | undefined>(undefined);
+  if (fresh) previous.current = fresh;
+  const data = fresh ?? previous.current;
   // A cancelled audit's worker writes the pages it crawled a moment after the cancel: until the stored pages reach
   // the count the audit reports, the list is read again (from every second, backing off, for up to half a minute).
-  const filtered = !!(search.status || search.kind || search.issues || search.q);
+  const filtered = filter !== null;
   const settling =
-    !!data && !filtered && data.audit.status === 'CANCELLED' && data.audit.pages.totalCount < data.audit.pagesCrawled;
+    !!data &&
+    !filtered &&
+    data.audit.status === 'CANCELLED' &&
+    data.audit.urlTable.totalCount < data.audit.pagesCrawled;
   useLivePoll(() => refetch({ requestPolicy: 'network-only' }), {
     active: settling,
     firstMs: 1_000,
     maxMs: 4_000,
     stopAfterMs: SETTLE_WAIT_MS,
   });
-  const [text, setText] = useState(search.q ?? '');
   useDocumentTitle(data ? `Pages · ${data.project.name}` : 'Crawled pages');
 
   const setSearch = (patch: Partial<PageSearch>) => {
     pages.reset();
     void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true });
   };
-  const sortBy = (order: AuditPageOrder) =>
-    setSearch({ sort: order, dir: order === orderBy && direction === 'ASC' ? 'DESC' : 'ASC' });
+  const chooseColumns = (next: string[]) => {
+    const chosen = ['url', ...next.filter((k) => k !== 'url')];
+    saveColumns(userId ?? null, chosen);
+    setSearch({ cols: chosen });
+  };
+  const sortBy = (key: string) =>
+    setSearch({ sort: key, dir: key === sort.field && sort.direction === 'ASC' ? 'DESC' : 'ASC' });
 
-  if (!data && fetching) return <Loading label="Loading pages…" />;
-  if (!data) return <AuditLoadError projectId={projectId} error={error} />;
+  if (!data && (fetching || userId === undefined)) return <Loading label="Loading pages…" />;
+  if (!data && !error?.graphQLErrors.some((e) => e.extensions.code === 'BAD_USER_INPUT'))
+    return <AuditLoadError projectId={projectId} error={error} />;
 
-  const connection = data.audit.pages;
+  // A refused view (a bad filter value) shows the reason, not the previous rows.
+  const table = fresh || fetching ? data?.audit.urlTable : undefined;
   const first = pages.firstRow;
-  const last = first + connection.nodes.length - 1;
+  const last = first + (table?.rows.length ?? 0) - 1;
+  const sortLabel = table?.columns.find((c) => c.key === sort.field)?.label ?? sort.field;
 
   return (
     <section className="page" aria-labelledby="audit-title">
-      <AuditHeading projectId={projectId} projectName={data.project.name} audit={data.audit} view="pages" />
+      {data && <AuditHeading projectId={projectId} projectName={data.project.name} audit={data.audit} view="pages" />}
 
-      <div className="filters card" role="search" aria-label="Filter pages">
-        <CheckboxGroup
-          className="filter-group"
-          value={search.status ?? []}
-          onChange={(value) => setSearch({ status: value.length ? (value as StatusClass[]) : undefined })}
-        >
-          <Label className="field-label">Status</Label>
-          <div className="checkbox-row">
-            {STATUS_CLASSES.map((s) => (
-              <Checkbox key={s} value={s} className="checkbox">
-                <span className="checkbox-box" aria-hidden="true" />
-                {STATUS_LABEL[s]}
-              </Checkbox>
-            ))}
-          </div>
-        </CheckboxGroup>
-        <CheckboxGroup
-          className="filter-group"
-          value={search.kind ?? []}
-          onChange={(value) => setSearch({ kind: value.length ? (value as AuditPageKind[]) : undefined })}
-        >
-          <Label className="field-label">Type</Label>
-          <div className="checkbox-row">
-            {PAGE_KINDS.map((k) => (
-              <Checkbox key={k} value={k} className="checkbox">
-                <span className="checkbox-box" aria-hidden="true" />
-                {KIND_LABEL[k]}
-              </Checkbox>
-            ))}
-          </div>
-        </CheckboxGroup>
-        <Checkbox
-          className="checkbox filter-single"
-          isSelected={search.issues ?? false}
-          onChange={(on) => setSearch({ issues: on || undefined })}
-        >
-          <span className="checkbox-box" aria-hidden="true" />
-          Only pages with issues
-        </Checkbox>
-        <SearchField
-          className="field search-field"
-          value={text}
-          onChange={setText}
-          onSubmit={(value) => setSearch({ q: value || undefined })}
-          onClear={() => setSearch({ q: undefined })}
-        >
-          <Label className="field-label">Search URL or title</Label>
-          <Input className="input" placeholder="Press Enter to search" />
-        </SearchField>
-      </div>
+      <PagesQuickFilters search={search} setSearch={setSearch} />
+      {fields.data && (
+        <div className="url-table-tools">
+          <ColumnChooser
+            fields={fields.data.urlTableFields}
+            columns={columns}
+            defaults={DEFAULT_COLUMNS}
+            onChange={chooseColumns}
+          />
+          <FilterBuilder
+            key={JSON.stringify(search.f ?? null)}
+            fields={fields.data.urlTableFields}
+            filter={search.f}
+            onApply={(f) => setSearch({ f })}
+          />
+        </div>
+      )}
 
       <div className="list-toolbar">
         <p className="muted" role="status" aria-live="polite">
-          {connection.totalCount === 0
-            ? 'No URLs match.'
-            : `URLs ${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(connection.totalCount)}`}
+          {!table
+            ? ''
+            : table.totalCount === 0
+              ? 'No URLs match.'
+              : `URLs ${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(table.totalCount)}`}
           {fetching && ' · updating…'}
         </p>
-        {data.audit.pagesCrawled > 0 && <ExportButtons projectId={projectId} kind="pages" auditId={auditId} />}
+        {data && data.audit.pagesCrawled > 0 && <ExportAsShown view={{ projectId, auditId, columns, sort, filter }} />}
       </div>
-      <ErrorMessage problem={problemOf(error)} />
+      <ErrorMessage problem={problemOf(error)} title="This view cannot be shown" />
 
-      {connection.totalCount === 0 ? (
+      {table && table.totalCount === 0 ? (
         <EmptyState title="No pages to show">
           <p>
             {filtered
@@ -241,24 +175,26 @@ export function PagesExplorerPage() {
           </p>
         </EmptyState>
       ) : (
-        <DataTable
-          label="Crawled pages"
-          caption={`Crawled pages, sorted by ${ORDER_LABEL[orderBy]} ${DIRECTION_LABEL[direction]}`}
-          className="table table-pages"
-          columns={pageColumns({ projectId, auditId })}
-          rows={connection.nodes}
-          rowKey={(p) => p.id}
-          sort={{ key: orderBy, direction, onSort: sortBy }}
-        />
+        table && (
+          <DataTable
+            label="Crawled pages"
+            caption={`Crawled pages, sorted by ${sortLabel} ${sort.direction === 'ASC' ? 'ascending' : 'descending'}`}
+            className="table table-pages"
+            columns={tableColumns(table.columns, { projectId, auditId })}
+            rows={table.rows}
+            rowKey={(r) => r.id}
+            sort={{ key: sort.field, direction: sort.direction, onSort: sortBy }}
+          />
+        )
       )}
 
       <Pager
         label="Pages of results"
         hasPrevious={pages.hasPrevious}
-        hasNext={connection.pageInfo.hasNextPage}
+        hasNext={table?.pageInfo.hasNextPage ?? false}
         busy={fetching}
         onPrevious={pages.previous}
-        onNext={() => pages.next(connection.pageInfo.endCursor)}
+        onNext={() => pages.next(table?.pageInfo.endCursor)}
       />
     </section>
   );

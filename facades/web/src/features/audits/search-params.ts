@@ -1,11 +1,5 @@
-import type {
-  AuditPageKind,
-  AuditPageOrder,
-  IssueCategory,
-  Severity,
-  SortDirection,
-  StatusClass,
-} from '../../gql/graphql';
+import { parseBuiltFilter, parseColumns, type BuiltFilter } from './url-table-view';
+import type { AuditPageKind, IssueCategory, Severity, SortDirection, StatusClass } from '../../gql/graphql';
 
 /** Filters of the issues page, kept in the URL so that a filtered view can be shared and reloaded. */
 export interface IssueSearch {
@@ -39,36 +33,33 @@ export function parseIssueSearch(search: Record<string, unknown>): IssueSearch {
   };
 }
 
-/** Sort, filters and search of the pages explorer. */
+/**
+ * The pages explorer's whole view, kept in the URL so that it can be bookmarked and shared: the URL table's columns
+ * (`cols`), sort (a field key) and direction, the quick filters, and the filter builder's rows (`f`).
+ */
 export interface PageSearch {
-  sort?: AuditPageOrder;
+  cols?: string[];
+  sort?: string;
   dir?: SortDirection;
   status?: StatusClass[];
   kind?: AuditPageKind[];
   issues?: boolean;
   q?: string;
+  f?: BuiltFilter;
 }
-
-export const PAGE_ORDERS: AuditPageOrder[] = [
-  'URL',
-  'STATUS',
-  'TITLE',
-  'DEPTH',
-  'WORD_COUNT',
-  'RESPONSE_TIME',
-  'ISSUES',
-];
 export const STATUS_CLASSES: StatusClass[] = ['SUCCESS', 'REDIRECT', 'CLIENT_ERROR', 'SERVER_ERROR', 'FAILED'];
 export const PAGE_KINDS: AuditPageKind[] = ['HTML', 'REDIRECT', 'ERROR', 'FILE', 'FAILED'];
 
 export function parsePageSearch(search: Record<string, unknown>): PageSearch {
   return {
-    sort: oneOf(search.sort, PAGE_ORDERS),
+    cols: parseColumns(search.cols),
+    sort: typeof search.sort === 'string' && /^[a-z0-9_]{1,60}$/.test(search.sort) ? search.sort : undefined,
     dir: oneOf(search.dir, ['ASC', 'DESC'] as const),
     status: listOf(search.status, STATUS_CLASSES),
     kind: listOf(search.kind, PAGE_KINDS),
     issues: search.issues === true || search.issues === 'true' ? true : undefined,
     q: text(search.q),
+    f: parseBuiltFilter(search.f),
   };
 }
 

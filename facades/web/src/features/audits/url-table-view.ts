@@ -1,0 +1,144 @@
+import type { AuditPageKind, StatusClass, UrlTableFilterInput, UrlTableSortInput } from '../../gql/graphql';
+
+/** One row of the filter builder: a field, an operator, a value (and the upper bound of "between"). */
+export interface FilterRow {
+  field: string;
+  operator: string;
+  value: string;
+  valueTo: string;
+}
+
+/** The builder's rows and how they combine. */
+export interface BuiltFilter {
+  combinator: 'AND' | 'OR';
+  rows: FilterRow[];
+}
+
+/** The columns shown when neither the URL nor the user's saved choice names any. */
+export const DEFAULT_COLUMNS = ['url', 'status', 'title', 'depth', 'words', 'response_time', 'issues'];
+const MAX_ROWS = 20;
+
+export const OPERATOR_LABEL: Record<string, string> = {
+  eq: 'is',
+  neq: 'is not',
+  contains: 'contains',
+  not_contains: 'does not contain',
+  regex: 'matches regex',
+  gt: '>',
+  gte: '≥',
+  lt: '<',
+  lte: '≤',
+  between: 'between',
+  is_empty: 'is empty',
+  is_not_empty: 'is not empty',
+};
+export const VALUELESS = new Set(['is_empty', 'is_not_empty']);
+
+const str = (value: unknown, max: number): string => (typeof value === 'string' ? value.slice(0, max) : '');
+
+/**
+ * The builder's filter from the URL's `f` (the router keeps it as JSON: { combinator, rows: [{ field, operator,
+ * value, valueTo }] }); malformed parts are dropped (the server refuses what remains wrong, and says why).
+ */
+export function parseBuiltFilter(input: unknown): BuiltFilter | undefined {
+  let value = input;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  }
+  const parsed = value as { combinator?: unknown; rows?: unknown } | null;
+  if (typeof parsed !== 'object' || parsed === null || !Array.isArray(parsed.rows)) return undefined;
+  const rows = (parsed.rows as unknown[])
+    .filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null)
+    .slice(0, MAX_ROWS)
+    .map((r) => ({
+      field: str(r.field, 100),
+      operator: str(r.operator, 20),
+      value: str(r.value, 500),
+      valueTo: str(r.valueTo, 500),
+    }))
+    .filter((r) => r.field && r.operator);
+  return rows.length ? { combinator: parsed.combinator === 'OR' ? 'OR' : 'AND', rows } : undefined;
+}
+
+/** The filters of the explorer's view (its URL's search). */
+interface ViewFilters {
+  status?: StatusClass[];
+  kind?: AuditPageKind[];
+  issues?: boolean;
+  q?: string;
+  f?: BuiltFilter;
+}
+
+const anyOf = (field: string, values: readonly string[]) => ({
+  combinator: 'OR',
+  conditions: values.map((value) => ({ field, operator: 'eq', value })),
+});
+
+/**
+ * The view's filter for the URL table: the quick filters (status class, kind, with issues, search) each a group, and
+ * the builder's rows one group of their own, joined by AND.
+ */
+export function tableFilter(search: ViewFilters): UrlTableFilterInput | null {
+  const groups: UrlTableFilterInput['groups'] = [];
+  if (search.status?.length) groups.push(anyOf('status_class', search.status satisfies StatusClass[]));
+  if (search.kind?.length) groups.push(anyOf('kind', search.kind satisfies AuditPageKind[]));
+  if (search.issues) groups.push({ combinator: 'AND', conditions: [{ field: 'issues', operator: 'gt', value: '0' }] });
+  if (search.q)
+    groups.push({
+      combinator: 'OR',
+      conditions: [
+        { field: 'url', operator: 'contains', value: search.q },
+        { field: 'title', operator: 'contains', value: search.q },
+      ],
+    });
+  const built = search.f;
+  if (built?.rows.length)
+    groups.push({
+      combinator: built.combinator,
+      conditions: built.rows.map((r) => ({
+        field: r.field,
+        operator: r.operator,
+        value: VALUELESS.has(r.operator) ? null : r.value,
+        valueTo: r.operator === 'between' ? r.valueTo : null,
+      })),
+    });
+  return groups.length ? { combinator: 'AND', groups } : null;
+}
+
+export function tableSort(search: { sort?: string; dir?: 'ASC' | 'DESC' }): UrlTableSortInput {
+  return { field: search.sort ?? 'url', direction: search.dir ?? 'ASC' };
+}
+
+/** The columns from the URL's `cols` (comma-separated keys). */
+export function parseColumns(value: unknown): string[] | undefined {
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+  const keys = [
+    ...new Set(items.filter((k): k is string => typeof k === 'string' && /^[a-z0-9_]{1,60}$/.test(k))),
+  ].slice(0, 80);
+  return keys.length ? keys : undefined;
+}
+
+/** Where the user's chosen columns are kept in this browser. */
+export const columnsStorageKey = (userId: string) => `url-table-columns:${userId}`;
+
+export function savedColumns(userId: string | null): string[] | undefined {
+  if (!userId) return undefined;
+  try {
+    return parseColumns(window.localStorage.getItem(columnsStorageKey(userId)) ?? '');
+  } catch {
+    return undefined;
+  }
+}
+
+export function saveColumns(userId: string | null, columns: readonly string[]): void {
+  if (!userId) return;
+  try {
+    window.localStorage.setItem(columnsStorageKey(userId), columns.join(','));
+  } catch {
+    // Storage refused (private mode, quota): the choice still holds in the URL.
+  }
+}

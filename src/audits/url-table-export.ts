@@ -1,0 +1,125 @@
+import type { Principal } from '../platform/context.js';
+import { CSV_BOM, csvRow } from '../platform/csv.js';
+import { badInput } from '../platform/errors.js';
+import type { NativeDb } from '../platform/db/native-query.js';
+import { XLSX_CONTENT_TYPE, xlsxEnd, xlsxRows, xlsxStart, type XlsxState } from '../platform/xlsx.js';
+import { MAX_URL_TABLE_PAGE, UrlTableService, type UrlTableQuery } from './url-table.service.js';
+
+export type UrlTableExportFormat = 'CSV' | 'JSON' | 'XLSX';
+
+/** One piece of an export file: text (CSV, JSON) or base64 bytes (XLSX); the pieces joined in order are the file. */
+export interface UrlTableExportPiece {
+  filename: string;
+  contentType: string;
+  encoding: 'UTF8' | 'BASE64';
+  content: string;
+  rows: number;
+  nextCursor: string | null;
+}
+
+const CONTENT_TYPES: Record<UrlTableExportFormat, string> = {
+  CSV: 'text/csv; charset=utf-8',
+  JSON: 'application/json; charset=utf-8',
+  XLSX: XLSX_CONTENT_TYPE,
+};
+
+/** Where the next piece starts: the table's cursor, the rows written so far, the XLSX writer's state. */
+interface ExportCursor {
+  table: string;
+  rows: number;
+  xlsx: XlsxState | null;
+}
+
+const notACursor = () =>
+  badInput('after is not a cursor of this export: pass nextCursor of the previous piece.', [
+    { path: 'after', message: 'not a cursor of this export' },
+  ]);
+
+function decodeCursor(after: string): ExportCursor {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
+  } catch {
+    throw notACursor();
+  }
+  const c = parsed as Partial<ExportCursor> | null;
+  const isCount = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
+  const xlsxOk = c?.xlsx === null || (isCount(c?.xlsx?.crc) && isCount(c?.xlsx?.raw) && isCount(c?.xlsx?.packed));
+  if (typeof c?.table !== 'string' || !isCount(c.rows) || !xlsxOk) throw notACursor();
+  return c as ExportCursor;
+}
+
+const encodeCursor = (cursor: ExportCursor): string => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+
+/**
+ * "Export as shown": the URL table's current view (its columns, filter, sort, check) as CSV, JSON or XLSX, made in
+ * pieces of one keyset page each, so that neither the server nor a transport holds more than a piece. The first
+ * piece carries the header (CSV: a BOM and the columns' labels; JSON: the columns; XLSX: the package's parts and
+ * the labels' row), the last the end (JSON's closing brackets; XLSX's central directory).
+ */
+export class UrlTableExportService {
+  constructor(private readonly table = new UrlTableService()) {}
+
+  async piece(
+    db: NativeDb,
+    principal: Principal | null,
+    auditId: string,
+    format: UrlTableExportFormat,
+    view: Omit<UrlTableQuery, 'first' | 'after' | 'withTotal'>,
+    after: string | null,
+    size: number,
+  ): Promise<UrlTableExportPiece> {
+    if (!Number.isInteger(size) || size < 1 || size > MAX_URL_TABLE_PAGE)
+      throw badInput(`size must be 1-${MAX_URL_TABLE_PAGE}.`, [{ path: 'size', message: `1-${MAX_URL_TABLE_PAGE}` }]);
+    const cursor = after === null ? null : decodeCursor(after);
+    if (format === 'XLSX' && cursor && !cursor.xlsx) throw notACursor();
+    const page = await this.table.list(db, principal, auditId, {
+      ...view,
+      first: size,
+      after: cursor?.table ?? null,
+      withTotal: false,
+    });
+    const first = cursor === null;
+    const last = !page.hasNext;
+    const before = cursor?.rows ?? 0;
+    const values = page.rows.map((r) => r.values as (string | number | boolean | null)[]);
+    const labels = page.columns.map((c) => c.label);
+    let content: string;
+    let xlsx: XlsxState | null = null;
+    switch (format) {
+      case 'CSV':
+        content = (first ? CSV_BOM + csvRow(labels) : '') + values.map(csvRow).join('');
+        break;
+      case 'JSON': {
+        const head = first
+          ? `{"auditId":${JSON.stringify(auditId)},"checkCode":${JSON.stringify(view.checkCode ?? null)},` +
+            `"exportedAt":${JSON.stringify(new Date().toISOString())},"columns":${JSON.stringify(
+              page.columns.map(({ key, label, type }) => ({ key, label, type })),
+            )},"rows":[`
+          : '';
+        const rows = values.map(
+          (v, i) =>
+            (before + i > 0 ? ',' : '') + JSON.stringify(Object.fromEntries(page.columns.map((c, k) => [c.key, v[k]]))),
+        );
+        content = head + rows.join('') + (last ? ']}' : '');
+        break;
+      }
+      case 'XLSX': {
+        const made = first ? xlsxStart([labels, ...values]) : xlsxRows(values, cursor.xlsx!);
+        xlsx = made.state;
+        content = Buffer.concat(last ? [made.bytes, xlsxEnd(made.state)] : [made.bytes]).toString('base64');
+        break;
+      }
+    }
+    const scope = view.checkCode ? `-${view.checkCode.toLowerCase()}` : '';
+    return {
+      filename: `urls-${auditId.slice(0, 8)}${scope}.${format.toLowerCase()}`,
+      contentType: CONTENT_TYPES[format],
+      encoding: format === 'XLSX' ? 'BASE64' : 'UTF8',
+      content,
+      rows: values.length,
+      nextCursor:
+        last || !page.endCursor ? null : encodeCursor({ table: page.endCursor, rows: before + values.length, xlsx }),
+    };
+  }
+}

@@ -1,0 +1,456 @@
+import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
+
+/*
+ * The URL table: one query over an audit's URLs with columns chosen from a registry, a filter of groups of
+ * conditions, a sort on any column and keyset pages. The registry below is the one list of the table's fields, each
+ * with the SQL expression it reads (over `p`, the audit_page row, and `o`, the issue occurrence when the table is
+ * scoped to one check). Values of the caller only ever reach the SQL as parameters.
+ */
+
+export type UrlFieldType = 'text' | 'number' | 'bool' | 'enum';
+export type UrlOperator =
+  | 'eq'
+  | 'neq'
+  | 'contains'
+  | 'not_contains'
+  | 'regex'
+  | 'gt'
+  | 'gte'
+  | 'lt'
+  | 'lte'
+  | 'between'
+  | 'is_empty'
+  | 'is_not_empty';
+
+/** The PostgreSQL type of a field's value (its cursor parameter is cast to it). */
+type PgType = 'text' | 'int' | 'float8' | 'boolean';
+
+/** A column of the table as a client reads it. */
+export interface UrlColumn {
+  key: string;
+  label: string;
+  type: UrlFieldType;
+  description: string;
+  sortable: boolean;
+  filterable: boolean;
+  /** An enum's values. */
+  options?: readonly string[];
+}
+
+export interface UrlField extends UrlColumn {
+  /** Its value for one row. */
+  sql: string;
+  pgType: PgType;
+  /** Reads the project's ranking keywords (the `rk` relation joined on the URL). */
+  ranking?: boolean;
+}
+
+const OCCURRENCES_OF_ROW = 'FROM issue_occurrence o2 WHERE o2.audit_id = $1 AND o2.url = p.url';
+const bySeverity = (severity: string) =>
+  `(SELECT count(*) FROM issue_occurrence o2 JOIN audit_issue i ON i.audit_id = o2.audit_id AND i.code = o2.code
+    WHERE o2.audit_id = $1 AND o2.url = p.url AND i.severity = '${severity}')::int`;
+const labVital = (column: string) =>
+  `(SELECT s.${column} FROM technical_snapshot s WHERE s.audit_id = $1 AND s.url = p.url AND s.source = 'LAB'
+    AND s.${column} IS NOT NULL ORDER BY s.measured_at DESC LIMIT 1)`;
+const detailText = (key: string) => `(p.details->>'${key}')`;
+const detailList = (key: string) =>
+  `(SELECT string_agg(v, ', ') FROM jsonb_array_elements_text(COALESCE(p.details->'${key}', '[]'::jsonb)) v)`;
+const detailCount = (key: string) => `COALESCE(jsonb_array_length(p.details->'${key}'), 0)`;
+
+/** When the project's audits crawled the URL, as ISO text (which sorts as the time does). */
+const seen = (aggregate: 'min' | 'max') =>
+  `(SELECT to_char(${aggregate}(a2.created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+    FROM audit a2 JOIN audit_page p2 ON p2.audit_id = a2.id AND p2.url = p.url
+    WHERE a2.project_id = (SELECT a3.project_id FROM audit a3 WHERE a3.id = $1))`;
+
+type FieldSpec = Omit<UrlField, 'sortable' | 'filterable'> & { sortable?: boolean; filterable?: boolean };
+const field = (spec: FieldSpec): UrlField => ({ sortable: true, filterable: true, ...spec });
+const text = (key: string, label: string, sql: string, description: string) =>
+  field({ key, label, type: 'text', sql, pgType: 'text', description });
+const int = (key: string, label: string, sql: string, description: string) =>
+  field({ key, label, type: 'number', sql, pgType: 'int', description });
+const float = (key: string, label: string, sql: string, description: string) =>
+  field({ key, label, type: 'number', sql, pgType: 'float8', description });
+const bool = (key: string, label: string, sql: string, description: string) =>
+  field({ key, label, type: 'bool', sql, pgType: 'boolean', description });
+const enumeration = (key: string, label: string, sql: string, options: readonly string[], description: string) =>
+  field({ key, label, type: 'enum', sql, pgType: 'text', options, description });
+
+export const URL_KINDS = ['HTML', 'REDIRECT', 'ERROR', 'FILE', 'FAILED'] as const;
+export const STATUS_CLASSES = ['SUCCESS', 'REDIRECT', 'CLIENT_ERROR', 'SERVER_ERROR', 'FAILED'] as const;
+const NON_INDEXABLE_REASONS = [
+  'noindex',
+  'canonicalized',
+  'canonical-other-host',
+  'redirect',
+  'error-status',
+  'not-html',
+  'no-response',
+] as const;
+
+/** The URL table's fields, in the column chooser's order. */
+export const URL_TABLE_FIELDS: readonly UrlField[] = [
+  text('url', 'URL', 'p.url', 'The URL as crawled.'),
+  text('final_url', 'Final URL', 'p.final_url', 'Where its redirects ended.'),
+  enumeration('kind', 'Kind', 'p.kind', URL_KINDS, 'HTML page, redirect, error answer, other file, or no answer.'),
+  int('status', 'Status', 'p.status_code', 'The HTTP status code (empty: no answer).'),
+  enumeration(
+    'status_class',
+    'Status class',
+    `CASE WHEN p.status_code IS NULL THEN 'FAILED' WHEN p.status_code BETWEEN 200 AND 299 THEN 'SUCCESS'
+      WHEN p.status_code BETWEEN 300 AND 399 THEN 'REDIRECT' WHEN p.status_code BETWEEN 400 AND 499 THEN 'CLIENT_ERROR'
+      WHEN p.status_code BETWEEN 500 AND 599 THEN 'SERVER_ERROR' END`,
+    STATUS_CLASSES,
+    '2xx, 3xx, 4xx, 5xx, or no answer.',
+  ),
+  text('error', 'Fetch error', 'p.error', 'Why the fetch failed.'),
+  int('redirects', 'Redirect hops', detailCount('redirects'), 'Redirect responses from this URL.'),
+  bool('indexable', 'Indexable', 'p.indexable', 'Search engines may index it.'),
+  enumeration(
+    'non_indexable_reason',
+    'Why not indexable',
+    detailText('nonIndexable'),
+    NON_INDEXABLE_REASONS,
+    'Why it is not indexable (empty when it is).',
+  ),
+  text('canonical', 'Canonical', 'p.canonical', 'The effective canonical URL.'),
+  bool(
+    'canonical_self',
+    'Self-canonical',
+    '(p.canonical IS NOT NULL AND p.canonical = p.url)',
+    'Its canonical names the URL itself.',
+  ),
+  text('meta_robots', 'Meta robots', detailList('robotsMeta'), 'Its robots and googlebot meta tags.'),
+  text('x_robots_tag', 'X-Robots-Tag', detailList('xRobotsTag'), 'Its X-Robots-Tag header values.'),
+  enumeration(
+    'robots_txt',
+    'robots.txt',
+    detailText('robotsTxt'),
+    ['allowed', 'disallowed', 'no-rules'],
+    "robots.txt's verdict for the crawler.",
+  ),
+  text('title', 'Title', 'p.title', 'The title element.'),
+  int('title_length', 'Title length', 'char_length(p.title)', 'Characters of the title.'),
+  text('description', 'Meta description', 'p.meta_description', 'The meta description.'),
+  int(
+    'description_length',
+    'Description length',
+    'char_length(p.meta_description)',
+    'Characters of the meta description.',
+  ),
+  text('h1', 'H1', `(p.details->'h1'->>0)`, 'The first h1 heading.'),
+  int('h1_count', 'H1 count', detailCount('h1'), 'h1 headings on the page (the first 5 are kept).'),
+  int('words', 'Words', 'p.word_count', 'Words of visible text.'),
+  int('depth', 'Depth', 'p.depth', 'Clicks from the start URL.'),
+  int('inlinks', 'Inlinks', 'p.inlinks', 'Crawled pages that link to it (distinct pages).'),
+  int('outlinks', 'Outlinks', 'p.outlinks', 'Distinct URLs its followable links point to.'),
+  int('response_time', 'Response time (ms)', 'p.response_time_ms', 'Time to the first byte.'),
+  int('size', 'Size (bytes)', 'p.bytes', 'Bytes of the response body.'),
+  text('content_type', 'Content type', detailText('contentType'), 'The Content-Type header.'),
+  text('language', 'Language', detailText('lang'), 'The html lang attribute.'),
+  int('hreflang_count', 'Hreflang links', detailCount('hreflang'), 'Its hreflang alternates.'),
+  text(
+    'structured_data_types',
+    'Structured data types',
+    detailList('structuredData'),
+    'schema.org types of its JSON-LD.',
+  ),
+  int('structured_data_count', 'Structured data items', detailCount('structuredData'), 'Its JSON-LD types.'),
+  int('resources', 'Resources', detailCount('resources'), 'Subresources it loads (the first 100 are kept).'),
+  bool('body_capped', 'Body capped', `COALESCE((p.details->>'bodyCapped')::boolean, false)`, 'Over the size cap.'),
+  int('url_length', 'URL length', 'char_length(p.url)', 'Characters of the URL.'),
+  bool('has_query', 'Has query string', `(position('?' in p.url) > 0)`, 'The URL has a query string.'),
+  float('lab_lcp', 'Lab LCP (ms)', labVital('lcp_ms'), 'Largest Contentful Paint measured in the lab.'),
+  float('lab_cls', 'Lab CLS', labVital('cls'), 'Cumulative Layout Shift measured in the lab.'),
+  float('lab_tbt', 'Lab TBT (ms)', labVital('tbt_ms'), 'Total Blocking Time measured in the lab.'),
+  float('lab_fcp', 'Lab FCP (ms)', labVital('fcp_ms'), 'First Contentful Paint measured in the lab.'),
+  float('lab_ttfb', 'Lab TTFB (ms)', labVital('ttfb_ms'), 'Time to first byte measured in the lab.'),
+  int('lab_score', 'Lab performance score', labVital('performance_score'), 'Lighthouse-style score, 0-100.'),
+  field({
+    ...int('ranking_keywords', 'Ranking keywords', 'COALESCE(rk.keywords, 0)', ''),
+    description: "Tracked keywords whose latest check ranks this URL (the project's keywords).",
+    ranking: true,
+  }),
+  field({
+    ...int('best_position', 'Best position', 'rk.best', ''),
+    description: 'Its best position among those keywords.',
+    ranking: true,
+  }),
+  int('issues', 'Issues', `(SELECT count(*) ${OCCURRENCES_OF_ROW})::int`, 'Issue occurrences on the URL.'),
+  int('critical_issues', 'Critical issues', bySeverity('CRITICAL'), 'Critical occurrences (completed audits).'),
+  int('warning_issues', 'Warnings', bySeverity('WARNING'), 'Warning occurrences (completed audits).'),
+  int('notice_issues', 'Notices', bySeverity('NOTICE'), 'Notice occurrences (completed audits).'),
+  int(
+    'issue_codes',
+    'Distinct checks failed',
+    `(SELECT count(DISTINCT o2.code) ${OCCURRENCES_OF_ROW})::int`,
+    'Distinct check codes on the URL.',
+  ),
+  float(
+    'render_ms',
+    'Render time (ms)',
+    `(p.rendering->>'renderMs')::float8`,
+    'Browser rendering mode: navigation to the rendered snapshot.',
+  ),
+  int(
+    'console_errors',
+    'Console errors',
+    `(p.rendering->>'consoleErrorCount')::int`,
+    'Browser rendering mode: console errors and exceptions.',
+  ),
+  text('first_seen', 'First seen', seen('min'), "The first of the project's audits that crawled the URL (UTC)."),
+  text('last_seen', 'Last seen', seen('max'), "The last of the project's audits that crawled the URL (UTC)."),
+];
+
+/** Every field by key. */
+export const URL_FIELDS_BY_KEY: ReadonlyMap<string, UrlField> = new Map(URL_TABLE_FIELDS.map((f) => [f.key, f]));
+
+/** A condition the service validated: a field of the registry (or an issue code) with its parsed values. */
+export type UrlCondition =
+  | { kind: 'field'; field: UrlField; operator: UrlOperator; values: readonly (string | number | boolean)[] }
+  | { kind: 'issue'; code: string; has: boolean };
+
+export interface UrlConditionGroup {
+  combinator: 'AND' | 'OR';
+  conditions: readonly UrlCondition[];
+}
+
+export interface UrlFilter {
+  combinator: 'AND' | 'OR';
+  groups: readonly UrlConditionGroup[];
+}
+
+/** One keyset page of the table, as the service validated it. */
+export interface UrlTableSlice {
+  auditId: string;
+  organizationId: string;
+  columns: readonly UrlField[];
+  /** The table of one check's occurrences (a row per occurrence, with its evidence), or null for every URL. */
+  checkCode: string | null;
+  filter: UrlFilter | null;
+  sort: UrlField;
+  direction: 'ASC' | 'DESC';
+  /** Sort ranking URLs first (the issue table's default), before the sort. */
+  rankingFirst: boolean;
+  first: number;
+  cursor: { value: string | number | boolean | null; ranked: boolean | null; id: string } | null;
+  withTotal: boolean;
+}
+
+export interface UrlTableRow {
+  id: string;
+  url: string;
+  /** The columns' values, in the slice's order. */
+  values: unknown[];
+  /** The occurrence's evidence (scoped tables). */
+  evidence: unknown;
+  sortValue: string | number | boolean | null;
+  ranked: boolean | null;
+}
+
+const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The SQL of one condition; its values are pushed as parameters. */
+function conditionSql(condition: UrlCondition, param: (value: unknown, type: string) => string): string {
+  if (condition.kind === 'issue') {
+    const exists = `EXISTS (SELECT 1 FROM issue_occurrence oi WHERE oi.audit_id = $1 AND oi.url = p.url
+      AND oi.code = ${param(condition.code, 'text')})`;
+    return condition.has ? exists : `NOT ${exists}`;
+  }
+  const { field: f, operator, values } = condition;
+  const e = f.sql;
+  const v = (i: number) => param(values[i], f.pgType);
+  switch (operator) {
+    case 'eq':
+      return `${e} = ${v(0)}`;
+    case 'neq':
+      return `${e} IS DISTINCT FROM ${v(0)}`;
+    case 'contains':
+      return `${e} ILIKE ${param(likePattern(String(values[0])), 'text')} ESCAPE '\\'`;
+    case 'not_contains':
+      return `(${e} IS NULL OR ${e} NOT ILIKE ${param(likePattern(String(values[0])), 'text')} ESCAPE '\\')`;
+    case 'regex':
+      return `${e} ~ ${param(values[0], 'text')}`;
+    case 'gt':
+      return `${e} > ${v(0)}`;
+    case 'gte':
+      return `${e} >= ${v(0)}`;
+    case 'lt':
+      return `${e} < ${v(0)}`;
+    case 'lte':
+      return `${e} <= ${v(0)}`;
+    case 'between':
+      return `${e} BETWEEN ${v(0)} AND ${v(1)}`;
+    case 'is_empty':
+      return f.pgType === 'text' ? `(${e} IS NULL OR ${e} = '')` : `${e} IS NULL`;
+    case 'is_not_empty':
+      return f.pgType === 'text' ? `(${e} IS NOT NULL AND ${e} <> '')` : `${e} IS NOT NULL`;
+  }
+}
+
+function filterSql(filter: UrlFilter, param: (value: unknown, type: string) => string): string | null {
+  const groups = filter.groups
+    .filter((g) => g.conditions.length)
+    .map((g) => `(${g.conditions.map((c) => `(${conditionSql(c, param)})`).join(` ${g.combinator} `)})`);
+  return groups.length ? `(${groups.join(` ${filter.combinator} `)})` : null;
+}
+
+const usesRanking = (slice: UrlTableSlice): boolean =>
+  slice.rankingFirst ||
+  slice.sort.ranking === true ||
+  slice.columns.some((c) => c.ranking) ||
+  (slice.filter?.groups ?? []).some((g) => g.conditions.some((c) => c.kind === 'field' && c.field.ranking));
+
+/**
+ * Per URL, the project's tracked keywords whose latest check is OK with a position on that URL: how many and the
+ * best position (one read of the (keyword_id, checked_at desc, id desc) index per keyword).
+ */
+const RANKING_CTE = `rk AS MATERIALIZED (SELECT last.url, count(*)::int AS keywords, min(last.position)::int AS best
+  FROM keyword k CROSS JOIN LATERAL (SELECT status, position, url FROM ranking r WHERE r.keyword_id = k.id
+    ORDER BY checked_at DESC, id DESC LIMIT 1) last
+  WHERE k.project_id = $2 AND last.status = 'OK' AND last.position IS NOT NULL AND last.url IS NOT NULL
+  GROUP BY last.url)`;
+
+/** One top-level key of a check's stored evidence: the JSON types of its values, of its list items, its sub-keys. */
+export interface EvidenceKeyShape {
+  key: string;
+  types: string[];
+  itemTypes: string[];
+  subKeys: { key: string; types: string[] }[];
+}
+
+export class UrlTableRepository {
+  /**
+   * The shape of one check's evidence over all its occurrences in the audit (one pass of the (audit_id, code, id)
+   * index): each top-level key, its JSON types, the types of its list items, and the keys of its objects or of the
+   * objects in its lists (with their types), so the table's evidence columns are the same on every page.
+   */
+  async evidenceShape(db: NativeDb, auditId: string, code: string): Promise<EvidenceKeyShape[]> {
+    const rows = await nativeQuery<{ key: string; sub: string | null; types: string[]; itemTypes: string[] | null }>(
+      db,
+      `WITH k AS (SELECT e.key, e.value FROM issue_occurrence o, jsonb_each(o.evidence) e
+                  WHERE o.audit_id = $1 AND o.code = $2 AND jsonb_typeof(o.evidence) = 'object'),
+       items AS (SELECT k.key, i.value FROM k, jsonb_array_elements(
+                   CASE WHEN jsonb_typeof(k.value) = 'array' THEN k.value ELSE '[]'::jsonb END) i)
+       SELECT k.key, NULL AS sub, array_agg(DISTINCT jsonb_typeof(k.value)) AS types,
+         (SELECT array_agg(DISTINCT jsonb_typeof(i.value)) FROM items i WHERE i.key = k.key) AS "itemTypes"
+       FROM k GROUP BY k.key
+       UNION ALL
+       SELECT x.key, s.key AS sub, array_agg(DISTINCT jsonb_typeof(s.value)) AS types, NULL AS "itemTypes"
+       FROM (SELECT key, value FROM k WHERE jsonb_typeof(value) = 'object'
+             UNION ALL SELECT key, value FROM items WHERE jsonb_typeof(value) = 'object') x, jsonb_each(x.value) s
+       GROUP BY x.key, s.key
+       ORDER BY 1, 2 NULLS FIRST`,
+      [auditId, code],
+    );
+    const shapes = new Map<string, EvidenceKeyShape>();
+    for (const row of rows) {
+      const shape = shapes.get(row.key) ?? { key: row.key, types: [], itemTypes: [], subKeys: [] };
+      if (row.sub === null) Object.assign(shape, { types: row.types, itemTypes: row.itemTypes ?? [] });
+      else shape.subKeys.push({ key: row.sub, types: row.types });
+      shapes.set(row.key, shape);
+    }
+    return [...shapes.values()];
+  }
+
+  /** The audit's project when the audit is the organization's, else null. */
+  async ownedAudit(db: NativeDb, auditId: string, organizationId: string): Promise<{ projectId: string } | null> {
+    const [row] = await nativeQuery<{ projectId: string }>(
+      db,
+      `SELECT a.project_id AS "projectId" FROM audit a JOIN project pr ON pr.id = a.project_id
+       WHERE a.id = $1 AND pr.organization_id = $2`,
+      [auditId, organizationId],
+    );
+    return row ?? null;
+  }
+
+  /** PostgreSQL's complaint about a regular expression (the filter's regex operator runs there), or null. */
+  async regexError(db: NativeDb, pattern: string): Promise<string | null> {
+    try {
+      await nativeQuery(db, `SELECT '' ~ $1 AS ok`, [pattern]);
+      return null;
+    } catch (error) {
+      const { code, message } = error as { code?: string; message?: string };
+      if (code === '2201B') return message ?? 'invalid regular expression';
+      throw error;
+    }
+  }
+
+  /**
+   * `first + 1` rows after the cursor (the extra one says there is a next page), and the total of the filter when
+   * asked. The audit must be owned (ownedAudit) before: its project is `projectId`.
+   */
+  async list(
+    db: NativeDb,
+    slice: UrlTableSlice,
+    projectId: string,
+  ): Promise<{ rows: UrlTableRow[]; total: number | null }> {
+    const ranking = usesRanking(slice);
+    // $1 the audit, $2 its project when the ranking keywords are read (RANKING_CTE); the rest are the caller's.
+    const params: unknown[] = ranking ? [slice.auditId, projectId] : [slice.auditId];
+    const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
+    const scoped = slice.checkCode !== null;
+    const rowId = scoped ? 'o.id' : 'p.id';
+    const from = scoped
+      ? `issue_occurrence o LEFT JOIN audit_page p ON p.audit_id = o.audit_id AND p.url = o.url`
+      : 'audit_page p';
+    const joins = ranking ? ` LEFT JOIN rk ON rk.url = ${scoped ? 'o.url' : 'p.url'}` : '';
+    const conditions = [scoped ? `o.audit_id = $1 AND o.code = ${param(slice.checkCode, 'text')}` : 'p.audit_id = $1'];
+    const filter = slice.filter && filterSql(slice.filter, param);
+    if (filter) conditions.push(filter);
+    const countParams = [...params];
+    const expr = (f: UrlField) => (scoped && f.key === 'url' ? 'o.url' : f.sql);
+    const sortExpr = expr(slice.sort);
+    const ranked = '(rk.url IS NOT NULL)';
+
+    const keyset: string[] = [];
+    const { cursor, direction } = slice;
+    if (cursor) {
+      const cmp = direction === 'ASC' ? '>' : '<';
+      const id = param(cursor.id, 'bigint');
+      const { pgType } = slice.sort;
+      const within =
+        cursor.value === null
+          ? `(${sortExpr} IS NULL AND ${rowId} ${cmp} ${id})`
+          : `(${sortExpr} IS NULL OR (${sortExpr}, ${rowId}) ${cmp} (${param(cursor.value, pgType)}, ${id}))`;
+      if (slice.rankingFirst && cursor.ranked !== null) {
+        const wasRanked = param(cursor.ranked, 'boolean');
+        keyset.push(`(${ranked} < ${wasRanked} OR (${ranked} = ${wasRanked} AND ${within}))`);
+      } else keyset.push(within);
+    }
+    const order = [
+      ...(slice.rankingFirst ? [`${ranked} DESC`] : []),
+      `${sortExpr} ${direction} NULLS LAST`,
+      `${rowId} ${direction}`,
+    ].join(', ');
+    const columns = slice.columns.map((c, i) => `${expr(c)} AS c${i}`);
+    const select = [
+      `${rowId}::text AS id`,
+      `${scoped ? 'o.url' : 'p.url'} AS url`,
+      `${sortExpr} AS "sortValue"`,
+      `${ranking ? ranked : 'NULL::boolean'} AS ranked`,
+      scoped ? 'o.evidence' : 'NULL::jsonb AS evidence',
+      ...columns,
+    ].join(', ');
+    const withClause = ranking ? `WITH ${RANKING_CTE} ` : '';
+    const rowsSql = `${withClause}SELECT ${select} FROM ${from}${joins}
+      WHERE ${[...conditions, ...keyset].join(' AND ')} ORDER BY ${order} LIMIT ${slice.first + 1}`;
+    const counted = conditions.join(' AND ');
+    const countSql = `${withClause}SELECT count(*)::int AS total FROM ${from}${joins} WHERE ${counted}`;
+    const [raw, total] = await Promise.all([
+      nativeQuery<Record<string, unknown>>(db, rowsSql, params),
+      slice.withTotal
+        ? nativeQuery<{ total: number }>(db, countSql, countParams).then(([row]) => row.total)
+        : Promise.resolve(null),
+    ]);
+    const rows = raw.map((r): UrlTableRow => ({
+      id: r.id as string,
+      url: r.url as string,
+      sortValue: r.sortValue as UrlTableRow['sortValue'],
+      ranked: r.ranked as boolean | null,
+      evidence: r.evidence ?? null,
+      values: slice.columns.map((_, i) => r[`c${i}`] ?? null),
+    }));
+    return { rows, total };
+  }
+}

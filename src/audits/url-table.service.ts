@@ -1,0 +1,339 @@
+import { createHash } from 'node:crypto';
+import type { Principal } from '../platform/context.js';
+import { badInput, notFound } from '../platform/errors.js';
+import type { NativeDb } from '../platform/db/native-query.js';
+import { assertApiAccess } from '../identity/index.js';
+import { findCheck } from '../seo/checks/index.js';
+import {
+  URL_FIELDS_BY_KEY,
+  UrlTableRepository,
+  type UrlColumn,
+  type UrlCondition,
+  type UrlConditionGroup,
+  type UrlField,
+  type UrlFieldType,
+  type UrlFilter,
+  type UrlOperator,
+  type UrlTableRow,
+} from './url-table.repository.js';
+
+import { AuditPagesRepository } from './audit-pages.repository.js';
+import {
+  EVIDENCE_PREFIX,
+  evidencePlan,
+  explodedUrls,
+  flattenEvidence,
+  type EvidencePlan,
+} from './url-table-evidence.js';
+
+export type { UrlColumn, UrlField, UrlFieldType, UrlOperator } from './url-table.repository.js';
+export { URL_TABLE_FIELDS } from './url-table.repository.js';
+
+/** The operators each type of field takes (the filter builder offers these). */
+export const OPERATORS_BY_TYPE: Record<UrlFieldType, readonly UrlOperator[]> = {
+  text: ['eq', 'neq', 'contains', 'not_contains', 'regex', 'is_empty', 'is_not_empty'],
+  number: ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'between', 'is_empty', 'is_not_empty'],
+  bool: ['eq', 'neq'],
+  enum: ['eq', 'neq', 'is_empty', 'is_not_empty'],
+};
+/** The pseudo-field of "has issue X" conditions: eq (has) or neq (has not), the value a check code. */
+export const ISSUE_FIELD = 'issue';
+const VALUELESS: ReadonlySet<UrlOperator> = new Set(['is_empty', 'is_not_empty']);
+
+export const DEFAULT_URL_COLUMNS = ['url', 'status', 'indexable', 'title', 'words', 'depth', 'inlinks', 'issues'];
+export const MAX_URL_TABLE_PAGE = 1000;
+const MAX_COLUMNS = 80;
+const MAX_GROUPS = 10;
+const MAX_CONDITIONS = 20;
+const MAX_VALUE_LENGTH = 500;
+const INT32 = 2_147_483_647;
+const ROW_ID = /^[1-9][0-9]{0,17}$/;
+
+/** A condition as a transport hands it over (GraphQL strings; REST's filter JSON may carry numbers and booleans). */
+export interface UrlConditionInput {
+  field: string;
+  operator: string;
+  value?: unknown;
+  valueTo?: unknown;
+}
+export interface UrlFilterInput {
+  combinator?: string | null;
+  groups: readonly { combinator?: string | null; conditions: readonly UrlConditionInput[] }[];
+}
+export interface UrlTableQuery {
+  first: number;
+  after?: string | null;
+  columns?: readonly string[] | null;
+  sort?: { field: string; direction?: 'ASC' | 'DESC' | null } | null;
+  filter?: UrlFilterInput | null;
+  checkCode?: string | null;
+  /** Count the filter's rows (the GraphQL totalCount; exports skip it). Default true. */
+  withTotal?: boolean;
+}
+
+export interface UrlTablePage {
+  columns: UrlColumn[];
+  rows: { id: string; url: string; values: unknown[] }[];
+  hasNext: boolean;
+  endCursor: string | null;
+  totalCount: number | null;
+}
+
+const refuse = (path: string, message: string) => badInput(`${path}: ${message}`, [{ path, message }]);
+
+function combinatorOf(value: string | null | undefined, path: string): 'AND' | 'OR' {
+  const c = (value ?? 'AND').toUpperCase();
+  if (c !== 'AND' && c !== 'OR') throw refuse(path, `must be AND or OR, not "${value}"`);
+  return c;
+}
+
+/** A condition's value parsed for its field's type; BAD_USER_INPUT when it is not one. */
+function parseValue(field: UrlField, raw: unknown, path: string): string | number | boolean {
+  if (raw === undefined || raw === null || raw === '') throw refuse(path, 'a value is required');
+  const textValue =
+    typeof raw === 'string' ? raw : typeof raw === 'number' || typeof raw === 'boolean' ? `${raw}` : null;
+  if (textValue === null) throw refuse(path, 'must be a string, number or boolean');
+  if (textValue.length > MAX_VALUE_LENGTH) throw refuse(path, `at most ${MAX_VALUE_LENGTH} characters`);
+  switch (field.type) {
+    case 'text':
+      return textValue;
+    case 'enum':
+      if (!field.options?.includes(textValue))
+        throw refuse(path, `"${textValue}" is not one of ${field.key}'s values (${field.options?.join(', ')})`);
+      return textValue;
+    case 'bool':
+      if (textValue !== 'true' && textValue !== 'false') throw refuse(path, 'must be true or false');
+      return textValue === 'true';
+    case 'number': {
+      const n = Number(textValue.trim());
+      const fits = field.pgType === 'int' ? Number.isInteger(n) && Math.abs(n) <= INT32 : Number.isFinite(n);
+      if (textValue.trim() === '' || !fits)
+        throw refuse(path, field.pgType === 'int' ? 'must be a whole number' : 'must be a number');
+      return n;
+    }
+  }
+}
+
+function validateCondition(input: UrlConditionInput, path: string): UrlCondition {
+  if (input.field === ISSUE_FIELD) {
+    if (input.operator !== 'eq' && input.operator !== 'neq')
+      throw refuse(`${path}.operator`, `"${input.operator}" does not apply to issue: use eq (has) or neq (has not)`);
+    const code = typeof input.value === 'string' ? input.value : '';
+    if (!findCheck(code)) throw refuse(`${path}.value`, `"${code}" is not a check code`);
+    return { kind: 'issue', code, has: input.operator === 'eq' };
+  }
+  const field = URL_FIELDS_BY_KEY.get(input.field);
+  if (!field) throw refuse(`${path}.field`, `"${input.field}" is not a field of the URL table`);
+  if (!field.filterable) throw refuse(`${path}.field`, `${field.key} cannot be filtered on`);
+  const operator = input.operator as UrlOperator;
+  if (!OPERATORS_BY_TYPE[field.type].includes(operator))
+    throw refuse(
+      `${path}.operator`,
+      `"${input.operator}" does not apply to ${field.key} (${field.type}): ` +
+        `use ${OPERATORS_BY_TYPE[field.type].join(', ')}`,
+    );
+  if (VALUELESS.has(operator)) return { kind: 'field', field, operator, values: [] };
+  if (operator === 'contains' || operator === 'not_contains' || operator === 'regex') {
+    const value = parseValue({ ...field, type: 'text' }, input.value, `${path}.value`);
+    return { kind: 'field', field, operator, values: [value] };
+  }
+  const values = [parseValue(field, input.value, `${path}.value`)];
+  if (operator === 'between') values.push(parseValue(field, input.valueTo, `${path}.valueTo`));
+  return { kind: 'field', field, operator, values };
+}
+
+/** The filter, validated: its fields, operators and values. Regular expressions are checked by the caller. */
+export function validateFilter(input: UrlFilterInput | null | undefined): UrlFilter | null {
+  if (!input) return null;
+  if (!Array.isArray(input.groups)) throw refuse('filter.groups', 'must be a list of groups');
+  if (input.groups.length > MAX_GROUPS) throw refuse('filter.groups', `at most ${MAX_GROUPS} groups`);
+  const groups = input.groups.map((group, g): UrlConditionGroup => {
+    const path = `filter.groups[${g}]`;
+    if (!Array.isArray(group?.conditions)) throw refuse(`${path}.conditions`, 'must be a list of conditions');
+    if (group.conditions.length > MAX_CONDITIONS)
+      throw refuse(`${path}.conditions`, `at most ${MAX_CONDITIONS} conditions`);
+    return {
+      combinator: combinatorOf(group.combinator, `${path}.combinator`),
+      conditions: group.conditions.map((c: UrlConditionInput, i: number) =>
+        validateCondition(c, `${path}.conditions[${i}]`),
+      ),
+    };
+  });
+  return { combinator: combinatorOf(input.combinator, 'filter.combinator'), groups };
+}
+
+/** The registry's columns asked for (the default ones when none is), and the evidence columns' keys. */
+function validateColumns(keys: readonly string[] | null | undefined): { fields: UrlField[]; evidence: string[] } {
+  const chosen = keys?.length ? [...new Set(keys)] : DEFAULT_URL_COLUMNS;
+  if (chosen.length > MAX_COLUMNS) throw refuse('columns', `at most ${MAX_COLUMNS} columns`);
+  const fields: UrlField[] = [];
+  const evidence: string[] = [];
+  chosen.forEach((key, i) => {
+    if (key.startsWith(EVIDENCE_PREFIX)) return evidence.push(key);
+    const field = URL_FIELDS_BY_KEY.get(key);
+    if (!field) throw refuse(`columns[${i}]`, `"${key}" is not a field of the URL table`);
+    fields.push(field);
+  });
+  return { fields, evidence };
+}
+
+/** The evidence columns shown: those asked for (each must be one of the check's), or all of them. */
+function chooseEvidence(plan: EvidencePlan, keys: readonly string[]): EvidencePlan {
+  if (!keys.length) return plan;
+  const columns = keys.map((key) => {
+    const column = plan.columns.find((c) => c.key === key);
+    if (!column) throw refuse('columns', `"${key}" is not an evidence column of this check`);
+    return column;
+  });
+  return { ...plan, columns };
+}
+
+/** A position in one listing: tied to the audit, the scope, the sort and the filter (a digest of it). */
+type Cursor = [scope: string, value: string | number | boolean | null, ranked: boolean | null, id: string];
+
+const notACursor = () => refuse('after', 'not a cursor of this table: pass pageInfo.endCursor of a previous page');
+
+function decodeCursor(after: string, scope: string): { value: Cursor[1]; ranked: Cursor[2]; id: string } {
+  let parsed: unknown;
+  try {
+    parsed = /^[A-Za-z0-9_-]+$/.test(after) ? JSON.parse(Buffer.from(after, 'base64url').toString('utf8')) : null;
+  } catch {
+    parsed = null;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 4) throw notACursor();
+  const [cursorScope, value, ranked, id] = parsed as unknown[];
+  if (typeof id !== 'string' || !ROW_ID.test(id)) throw notACursor();
+  if (!['string', 'number', 'boolean'].includes(typeof value) && value !== null) throw notACursor();
+  if (typeof ranked !== 'boolean' && ranked !== null) throw notACursor();
+  if (cursorScope !== scope)
+    throw refuse('after', 'belongs to another audit, check, sort or filter: start again without it');
+  return { value: value as Cursor[1], ranked, id };
+}
+
+const fitsType = (field: UrlField, value: string | number | boolean): boolean => {
+  switch (field.pgType) {
+    case 'text':
+      return typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'int':
+      return typeof value === 'number' && Number.isInteger(value) && Math.abs(value) <= INT32;
+    case 'float8':
+      return typeof value === 'number' && Number.isFinite(value);
+  }
+};
+
+/**
+ * The URL table: an audit's URLs (or one check's occurrences) with chosen columns, a filter, a sort on any column
+ * (ties by row id, missing values last) and keyset pages with opaque cursors. NOT_FOUND for another organization's
+ * audit; BAD_USER_INPUT for an unknown field, an operator that does not fit the field's type, a bad value or a
+ * regular expression PostgreSQL refuses.
+ */
+export class UrlTableService {
+  constructor(
+    private readonly repo = new UrlTableRepository(),
+    private readonly pages = new AuditPagesRepository(),
+  ) {}
+
+  async list(db: NativeDb, principal: Principal | null, auditId: string, query: UrlTableQuery): Promise<UrlTablePage> {
+    const p = assertApiAccess(principal, 'read');
+    const { first } = query;
+    if (!Number.isInteger(first) || first < 1 || first > MAX_URL_TABLE_PAGE)
+      throw refuse('first', `must be 1-${MAX_URL_TABLE_PAGE}`);
+    const { fields: columns, evidence: evidenceKeys } = validateColumns(query.columns);
+    const checkCode = query.checkCode ?? null;
+    if (checkCode !== null && !findCheck(checkCode)) throw refuse('checkCode', `"${checkCode}" is not a check code`);
+    if (checkCode === null && evidenceKeys.length)
+      throw refuse('columns', "evidence columns need a checkCode (an issue's table)");
+    const sortKey = query.sort?.field ?? 'url';
+    const sort = URL_FIELDS_BY_KEY.get(sortKey);
+    if (!sort) throw refuse('sort.field', `"${sortKey}" is not a field of the URL table`);
+    if (!sort.sortable) throw refuse('sort.field', `${sortKey} cannot be sorted on`);
+    const direction = query.sort?.direction ?? 'ASC';
+    // An issue's URLs list the ranking ones first unless a sort is asked for.
+    const rankingFirst = checkCode !== null && !query.sort;
+    const filter = validateFilter(query.filter);
+    await this.assertRegexes(db, filter);
+    const digest = createHash('sha256')
+      .update(JSON.stringify([auditId, checkCode, sort.key, direction, rankingFirst, query.filter ?? null]))
+      .digest('base64url')
+      .slice(0, 16);
+    const cursor = query.after ? decodeCursor(query.after, digest) : null;
+    if (cursor && cursor.value !== null && !fitsType(sort, cursor.value)) throw notACursor();
+    const audit = await this.repo.ownedAudit(db, auditId, p.organizationId);
+    if (!audit) throw notFound('Audit');
+    const { rows, total } = await this.repo.list(
+      db,
+      {
+        auditId,
+        organizationId: p.organizationId,
+        columns,
+        checkCode,
+        filter,
+        sort,
+        direction,
+        rankingFirst,
+        first,
+        cursor,
+        withTotal: query.withTotal ?? true,
+      },
+      audit.projectId,
+    );
+    const page = rows.slice(0, first);
+    const last: UrlTableRow | undefined = page.at(-1);
+    const plan =
+      checkCode === null
+        ? null
+        : chooseEvidence(evidencePlan(checkCode, await this.repo.evidenceShape(db, auditId, checkCode)), evidenceKeys);
+    return {
+      columns: [...columns, ...(plan?.columns ?? []).map((c) => ({ ...c, sortable: false, filterable: false }))],
+      rows: plan
+        ? await this.withEvidence(db, auditId, plan, page)
+        : page.map(({ id, url, values }) => ({ id, url, values })),
+      hasNext: rows.length > first,
+      endCursor: last
+        ? Buffer.from(JSON.stringify([digest, last.sortValue, last.ranked, last.id] satisfies Cursor)).toString(
+            'base64url',
+          )
+        : null,
+      totalCount: total,
+    };
+  }
+
+  /** Each occurrence's row with its evidence columns: one row per item of the evidence's list. */
+  private async withEvidence(
+    db: NativeDb,
+    auditId: string,
+    plan: EvidencePlan,
+    rows: readonly UrlTableRow[],
+  ): Promise<UrlTablePage['rows']> {
+    const targets = rows.flatMap((r) => explodedUrls(plan, r.evidence).map((target) => ({ source: r.url, target })));
+    const anchors = plan.columns.some((c) => c.path[1] === 'anchor')
+      ? await this.pages.linkAnchors(
+          db,
+          auditId,
+          targets.map((t) => t.source),
+          targets.map((t) => t.target),
+        )
+      : [];
+    const anchorOf = new Map(anchors.map((a) => [`${a.sourceUrl} ${a.targetUrl}`, a.anchor]));
+    return rows.flatMap((r) => {
+      const items = flattenEvidence(plan, r.evidence, (target) => anchorOf.get(`${r.url} ${target}`));
+      return items.map((values, k) => ({
+        id: items.length > 1 ? `${r.id}-${k + 1}` : r.id,
+        url: r.url,
+        values: [...r.values, ...values],
+      }));
+    });
+  }
+
+  private async assertRegexes(db: NativeDb, filter: UrlFilter | null): Promise<void> {
+    for (const [g, group] of (filter?.groups ?? []).entries())
+      for (const [i, c] of group.conditions.entries()) {
+        if (c.kind !== 'field' || c.operator !== 'regex') continue;
+        const error = await this.repo.regexError(db, String(c.values[0]));
+        if (error)
+          throw refuse(`filter.groups[${g}].conditions[${i}].value`, `not a valid regular expression (${error})`);
+      }
+  }
+}
