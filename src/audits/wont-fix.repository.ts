@@ -62,6 +62,16 @@ export class WontFixRepository {
     return rows.length > 0;
   }
 
+  /** Whether the audit is a completed audit of the project (another project's or organization's is missing). */
+  async completedAuditInProject(db: Db, projectId: string, auditId: string): Promise<boolean> {
+    const rows = await queryOn<{ id: string }>(
+      db,
+      `SELECT id FROM audit WHERE id = $1 AND project_id = $2 AND status = 'COMPLETED'`,
+      [auditId, projectId],
+    );
+    return rows.length > 0;
+  }
+
   /** The fingerprint of (code, URL) in a completed audit of the project; null when the audit has no such occurrence. */
   async fingerprint(
     db: Db,

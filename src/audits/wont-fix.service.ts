@@ -71,6 +71,9 @@ export class WontFixService {
     input: MarkWontFixInput,
   ): Promise<WontFixView> {
     const p = await this.ownedForWrite(db, principal, projectId);
+    // The audit first: another project's or organization's audit is NOT_FOUND whatever else the input says.
+    if (!isUuid(input.auditId) || !(await this.repo.completedAuditInProject(db, projectId, input.auditId)))
+      throw notFound('Audit');
     const reason = (input.reason ?? '').trim();
     if (!reason) throw badInput('A reason is required', [{ path: 'reason', message: 'required' }]);
     if (reason.length > WONT_FIX_REASON_MAX)
@@ -80,7 +83,6 @@ export class WontFixService {
     if (!findCheck(input.code)) throw badInput('Unknown check code', [{ path: 'code', message: 'unknown' }]);
     if (!input.url || input.url.length > URL_MAX)
       throw badInput('The URL is missing or too long', [{ path: 'url', message: 'invalid' }]);
-    if (!isUuid(input.auditId)) throw notFound('Audit');
     const fingerprint = await this.repo.fingerprint(db, projectId, input.auditId, input.code, input.url);
     if (!fingerprint) throw notFound('Occurrence');
     const row = await this.repo.upsert(db, {

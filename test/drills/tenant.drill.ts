@@ -67,7 +67,8 @@ type IdKind =
   | 'member'
   | 'alertRule'
   | 'webhookEndpoint'
-  | 'webhookDelivery';
+  | 'webhookDelivery'
+  | 'wontFix';
 const ID_KINDS: IdKind[] = [
   'project',
   'audit',
@@ -82,6 +83,7 @@ const ID_KINDS: IdKind[] = [
   'alertRule',
   'webhookEndpoint',
   'webhookDelivery',
+  'wontFix',
 ];
 /** Names an id goes by besides its kind: a comparison's two audits, an alert's endpoint and delivery. */
 const ID_ALIASES: Record<string, IdKind> = {
@@ -204,6 +206,7 @@ async function setUpTenant(
   if (!issue?.id) throw new Error(`${label}: the audit found no issue`);
   const members = await api.gql('{ members { id } }', {}, auth);
   const alerts = await alertIds(api, auth, project.id, site, tag);
+  const wontFix = await wontFixId(api, auth, project.id, audit.id, issue.id, tag);
   log(
     `${label}: project ${project.id}, audit ${audit.id} (${audit.issues.length} ` +
       `issues), ${keywords.length} keywords, competitor ${competitor.id}`,
@@ -220,6 +223,7 @@ async function setUpTenant(
     user: account.userId,
     member: members.json?.data?.members?.[0]?.id,
     ...alerts.ids,
+    wontFix,
   };
   const markers = [
     ...Object.values(ids).filter((v): v is string => !!v),
@@ -239,6 +243,33 @@ async function setUpTenant(
     ...sessionSecrets(account.cookie, 'session'),
   ];
   return { label, account, key: key.key, site, ids, markers, credentials };
+}
+
+/** A "won't fix" marking of the issue's first occurrence in the tenant's audit. */
+async function wontFixId(
+  api: ApiClient,
+  auth: { cookie: string },
+  projectId: string,
+  auditId: string,
+  issueId: string,
+  tag: string,
+): Promise<string> {
+  const ask = async (query: string, variables: Record<string, unknown>) => {
+    const res = await api.gql(query, variables, auth);
+    if (!res.json?.data || res.json.errors) throw new Error(`won't fix set-up failed: ${res.text.slice(0, 300)}`);
+    return res.json.data as Record<string, any>;
+  };
+  const found = await ask(
+    'query($p: ID!, $a: ID!, $i: ID!) { audit(projectId: $p, auditId: $a) { issue(id: $i) { code ' +
+      'occurrences(first: 1) { nodes { url } } } } }',
+    { p: projectId, a: auditId, i: issueId },
+  );
+  const issue = found.audit.issue as { code: string; occurrences: { nodes: { url: string }[] } };
+  const marked = await ask(
+    'mutation($p: ID!, $i: MarkWontFixInput!) { markWontFix(projectId: $p, input: $i) { id } }',
+    { p: projectId, i: { auditId, code: issue.code, url: issue.occurrences.nodes[0].url, reason: `${tag} by design` } },
+  );
+  return marked.markWontFix.id as string;
 }
 
 /** An alert rule, a webhook endpoint (at the tenant's own site) and one delivery of a test event to it. */
