@@ -82,7 +82,9 @@ describe('a worker process', () => {
     try {
       await waitFor('worker ready', async () => worker.output.join('').includes('"msg":"worker ready"'), 60_000, 100);
       expect(worker.output.join('')).toContain('"queues":["audit","rank","competitor","alert"]');
-      for (const queue of queues) expect(await queue.getWorkers(), queue.name).toHaveLength(1);
+      // BullMQ names a worker's Redis connection once it has connected, which can come just after "worker ready".
+      for (const queue of queues)
+        await waitFor(`${queue.name} worker listed`, async () => (await queue.getWorkers()).length === 1, 10_000, 50);
       const code = await worker.stop('SIGTERM');
       const log = worker.output.join('');
       expect(code).toBe(0);
