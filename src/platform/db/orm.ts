@@ -3,7 +3,7 @@ import type { MigrationObject } from '@mikro-orm/core';
 import type { EntitySchema } from '@mikro-orm/core';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
-import { PG_CONNECT_TIMEOUT_MS, closeNativePool, createNativePool } from './native-query.js';
+import { PG_CONNECT_TIMEOUT_MS, PG_SESSION_OPTIONS, closeNativePool, createNativePool } from './native-query.js';
 
 /** better-auth owns these tables; MikroORM's schema diff must never touch them. */
 export const AUTH_TABLES = ['user', 'session', 'account', 'verification', 'organization', 'member', 'invitation'];
@@ -30,7 +30,10 @@ function ormConfig(opts: OrmOptions, extensions: NonNullable<Options['extensions
     pool: { min: 0, max: opts.poolMax ?? 10 },
     // With PostgreSQL unreachable a query fails within seconds (knex would wait 60 s for a pooled connection).
     driverOptions: {
-      connection: { connectionTimeoutMillis: opts.connectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS },
+      connection: {
+        connectionTimeoutMillis: opts.connectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS,
+        options: PG_SESSION_OPTIONS,
+      },
       acquireConnectionTimeout: (opts.connectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS) + 2_000,
     },
     debug: opts.onQuery ? ['query'] : false,
