@@ -25,6 +25,7 @@ import type { AuditAttempt } from './audit-lifecycle.js';
 import { AuditRepository } from './audit.repository.js';
 import { AuditResultsRepository, type AuditResults } from './audit-results.repository.js';
 import { AuditFailedError, runAuditEngine, type AuditOutcome, type AuditSink, type LabMeter } from './audit-engine.js';
+import { EvidenceShapes } from './evidence-shape.js';
 
 /**
  * 'superseded': a later attempt claimed the audit while this one still ran (a stalled lock); it writes nothing more.
@@ -97,6 +98,8 @@ export class AuditJobRunner {
 
     const watch = this.watch(em, auditId, attempt, ctx);
     const stopBeating = this.beat(em, run);
+    // Each check's evidence shape, gathered as its occurrences stream out (stored with the issues).
+    const shapes = new EvidenceShapes();
     try {
       let lastProgress = 0;
       const sink: AuditSink = {
@@ -105,7 +108,10 @@ export class AuditJobRunner {
           ctx.pagesStored?.(rows.length);
         },
         links: (rows) => this.repo.insertLinks(em, run, rows),
-        occurrences: (rows) => this.repo.insertOccurrences(em, run, rows),
+        occurrences: (rows) => {
+          for (const row of rows) shapes.add(row.code, row.evidence);
+          return this.repo.insertOccurrences(em, run, rows);
+        },
         progress: async (p) => {
           const now = Date.now();
           if (now - lastProgress < PROGRESS_EVERY_MS) return;
@@ -157,7 +163,7 @@ export class AuditJobRunner {
         if (reason === 'cancelled') await this.repo.settleCancelledCounts(em, run);
         return reason;
       }
-      const done = await this.complete(em, run, project.id, outcome);
+      const done = await this.complete(em, run, project.id, outcome, shapes);
       if (!done) return this.lostTo(em, run);
       await this.settleResults(em, run.auditId);
       return 'completed';
@@ -299,11 +305,6 @@ export class AuditJobRunner {
   }
 
   /**
-   * Issues, inlinks, technical snapshot and scores land together, after the audit row's transition (locked until
-   * commit). A cancelled or superseded run stops there: its final results are not written, and the pages and
-   * occurrences it streamed before stay with the cancelled audit.
-   */
-  /**
    * Marks the rows the audit just wrote all-visible and refreshes the planner's statistics, so that the first reads
    * of a fresh audit (its comparison with the one before, by the alert worker at once and by whoever opens it) merge
    * index-only scans instead of visiting the heap: the compare bench measured 1.3 s before and 0.4 s after on two
@@ -320,12 +321,23 @@ export class AuditJobRunner {
     }
   }
 
-  private complete(em: NativeDb, run: AuditAttempt, projectId: string, outcome: AuditOutcome): Promise<boolean> {
+  /**
+   * Issues, inlinks, technical snapshot and scores land together, after the audit row's transition (locked until
+   * commit). A cancelled or superseded run stops there: its final results are not written, and the pages and
+   * occurrences it streamed before stay with the cancelled audit.
+   */
+  private complete(
+    em: NativeDb,
+    run: AuditAttempt,
+    projectId: string,
+    outcome: AuditOutcome,
+    shapes: EvidenceShapes,
+  ): Promise<boolean> {
     const { scores, breakdown, pagesCrawled, pagesFailed, crawl, counts } = outcome;
     return this.repo.saveCompleted(
       em,
       (tx) => lifecycle.complete(tx, run, { scores, breakdown, pagesCrawled, pagesFailed, crawl, counts }),
-      resultsOf(run.auditId, projectId, outcome),
+      resultsOf(run.auditId, projectId, outcome, shapes),
       // The project's "won't fix" markings: left out of the scores, or dropped where the URL changed.
       (tx) => new WontFixService().applyToAudit(tx, run.auditId),
     );
@@ -333,7 +345,7 @@ export class AuditJobRunner {
 }
 
 /** The rows a completed run writes beside its scores: issues (with their ids), inlinks, technical snapshots. */
-function resultsOf(auditId: string, projectId: string, outcome: AuditOutcome): AuditResults {
+function resultsOf(auditId: string, projectId: string, outcome: AuditOutcome, shapes: EvidenceShapes): AuditResults {
   const site = outcome.site;
   const robotsTxt = site.robots.status === null ? 'unreachable' : `${site.robots.status}`;
   const sitemap = site.sitemap.analysis ? (site.sitemap.analysis.valid ? 'valid' : 'invalid') : 'missing';
@@ -349,6 +361,7 @@ function resultsOf(auditId: string, projectId: string, outcome: AuditOutcome): A
       description: i.description,
       affectedPages: i.affectedPages,
       applicablePages: i.applicablePages,
+      evidenceShape: shapes.shapeOf(i.code),
     })),
     inlinks: outcome.inlinks,
     snapshots: outcome.vitals.map((v) => ({

@@ -3,6 +3,7 @@ import { nativeQuery, nativeTransaction, type NativeDb, type NativeTx } from '..
 import type { AuditLinkRow, AuditPageRow, OccurrenceRecord, VitalsRecord } from './audit-engine.js';
 import type { AuditAttempt } from './audit.repository.js';
 import { STATUS_CLASS_OF_ROW } from './audit-pages.repository.js';
+import type { EvidenceKeyShape } from './evidence-shape.js';
 
 /*
  * A running attempt's rows (the job runner's writes): its pages, links and occurrences in batches while it crawls,
@@ -19,6 +20,8 @@ export interface IssueRow {
   description: string;
   affectedPages: number;
   applicablePages: number;
+  /** Its evidence's shape over the audit's occurrences (the URL table's evidence columns). */
+  evidenceShape: EvidenceKeyShape[];
 }
 
 /** A technical snapshot row (one per measured URL and device), its verdicts already decided. */
@@ -232,12 +235,12 @@ export class AuditResultsRepository {
     if (issues.length) {
       await tx.query(
         `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description,
-          affected_pages, applicable_pages)
+          affected_pages, applicable_pages, evidence_shape)
          SELECT r.id, $1::uuid, r.code, r.title, r.severity, r.category, r.description,
-          r."affectedPages", r."applicablePages"
+          r."affectedPages", r."applicablePages", r."evidenceShape"
          FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, code text, title text, severity text,
           category text, description text,
-           "affectedPages" int, "applicablePages" int)`,
+           "affectedPages" int, "applicablePages" int, "evidenceShape" jsonb)`,
         [auditId, jsonParam(issues)],
       );
     }

@@ -1,5 +1,5 @@
 import { EVIDENCE_KEYS_BY_CODE } from '../seo/checks/index.js';
-import type { EvidenceKeyShape } from './url-table.repository.js';
+import type { EvidenceKeyShape } from './evidence-shape.js';
 
 /*
  * A check's evidence as columns of the URL table: each key of the stored evidence a column (an object's keys, and

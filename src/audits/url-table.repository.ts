@@ -1,4 +1,5 @@
 import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
+import type { EvidenceKeyShape } from './evidence-shape.js';
 
 /*
  * The URL table: one query over an audit's URLs with columns chosen from a registry, a filter of groups of
@@ -311,21 +312,22 @@ const RANKING_CTE = `rk AS MATERIALIZED (SELECT last.url, count(*)::int AS keywo
   WHERE k.project_id = $2 AND last.status = 'OK' AND last.position IS NOT NULL AND last.url IS NOT NULL
   GROUP BY last.url)`;
 
-/** One top-level key of a check's stored evidence: the JSON types of its values, of its list items, its sub-keys. */
-export interface EvidenceKeyShape {
-  key: string;
-  types: string[];
-  itemTypes: string[];
-  subKeys: { key: string; types: string[] }[];
-}
-
 export class UrlTableRepository {
   /**
-   * The shape of one check's evidence over all its occurrences in the audit (one pass of the (audit_id, code, id)
-   * index): each top-level key, its JSON types, the types of its list items, and the keys of its objects or of the
-   * objects in its lists (with their types), so the table's evidence columns are the same on every page.
+   * A check's evidence shape over the audit (its table's evidence columns, the same on every page): as the worker
+   * stored it with the audit's issues, or, for an audit stored before the worker did, from its occurrences.
    */
   async evidenceShape(db: NativeDb, auditId: string, code: string): Promise<EvidenceKeyShape[]> {
+    const [stored] = await nativeQuery<{ shape: EvidenceKeyShape[] | null }>(
+      db,
+      'SELECT evidence_shape AS shape FROM audit_issue WHERE audit_id = $1 AND code = $2',
+      [auditId, code],
+    );
+    return stored?.shape ?? this.evidenceShapeOfOccurrences(db, auditId, code);
+  }
+
+  /** The shape read from every occurrence of the check (one pass in SQL). */
+  async evidenceShapeOfOccurrences(db: NativeDb, auditId: string, code: string): Promise<EvidenceKeyShape[]> {
     const rows = await nativeQuery<{ key: string; sub: string | null; types: string[]; itemTypes: string[] | null }>(
       db,
       `WITH k AS (SELECT e.key, e.value FROM issue_occurrence o, jsonb_each(o.evidence) e

@@ -18,6 +18,7 @@ import { OccurrenceStatistics20261125 } from './20261125-0016-occurrence-statist
 import { AuditPageRendering20261125 } from './20261125-0017-audit-page-rendering.js';
 import { ProjectCrawlLogin20261125 } from './20261125-0018-project-crawl-login.js';
 import { WontFix20261127 } from './20261127-0020-wont-fix.js';
+import { AuditIssueEvidenceShape20261127 } from './20261127-0400-audit-issue-evidence-shape.js';
 import { ProjectCheckSettings20261125 } from './20261125-0019-project-check-settings.js';
 import { AuditPageReads20261125 } from './20261125-0020-audit-page-reads.js';
 import { ComparisonDigest20261125 } from './20261125-0021-comparison-digest.js';
@@ -62,4 +63,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261126-0029-audit-counts', class: AuditCounts20261126 },
   { name: '20261127-0020-wont-fix', class: WontFix20261127 },
   { name: '20261127-0030-alert-rule-cannibalised', class: AlertRuleCannibalised20261127 },
+  { name: '20261127-0400-audit-issue-evidence-shape', class: AuditIssueEvidenceShape20261127 },
 ];
