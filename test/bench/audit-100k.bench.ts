@@ -11,13 +11,14 @@ import { AuditResultsRepository } from '../../src/audits/audit-results.repositor
 import { createDomainRuntime } from '../../schema/domain-runtime.js';
 import { buildServer } from '../../facades/server.js';
 import { gql, type TestApp } from '../support/app.js';
-import { anOrg } from '../factories.js';
+import { anApiKey, anOrg, type Org } from '../factories.js';
 import { prepareBenchDatabase } from './bench-database.js';
 import { percentile } from './bench-report.js';
 import { intFromEnv, openAuditBenchContext } from './audit-bench-context.js';
 import { SiteProcess } from './audit-site-client.js';
 import { runWorkerAudit, type WorkerAuditResult } from './audit-worker-run.js';
 import { operationFromFile } from './graphql-documents.js';
+import { measureExport, urlTableReads, URL_TABLE_GOAL_P95_MS, type ExportMemory } from './url-table-reads.js';
 import { captureStatements, dropDatabase, fmt, measureInterleaved, type Statement } from './sql-bench-kit.js';
 
 /**
@@ -158,6 +159,8 @@ interface Read {
   variables: Record<string, unknown>;
   /** Throws when the answer is wrong (checked once before the measurement). */
   verify?: (data: Record<string, unknown>) => void;
+  /** p95 goal in ms (default GOAL_P95_MS). */
+  goalMs?: number;
 }
 
 interface ReadResult {
@@ -168,6 +171,7 @@ interface ReadResult {
   max: number;
   runs: number;
   statements: number;
+  goalMs: number;
   /** When p95 misses the goal: each statement's EXPLAIN ANALYZE total and its plan's first lines. */
   explain: { sql: string; ms: number; plan: string[] }[];
 }
@@ -182,6 +186,42 @@ async function explain(pool: pg.Pool, statements: Statement[]): Promise<ReadResu
     out.push({ sql: s.text.replace(/\s+/g, ' ').slice(0, 300), ms, plan: plan.slice(0, 30) });
   }
   return out.sort((a, b) => b.ms - a.ms).slice(0, 2);
+}
+
+/**
+ * Export as shown of the whole view and of a view of about a tenth of it, CSV, over a real socket: memory that stays
+ * flat grows no more for the whole view than for the tenth.
+ */
+async function measureExports(opts: {
+  t: TestApp;
+  org: Org;
+  projectId: string;
+  headId: string;
+  check: (condition: unknown, message: string) => void;
+}): Promise<ExportMemory[]> {
+  const { t, org, projectId, headId, check: verify } = opts;
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const apiKey = await anApiKey(org, 'bench export');
+  const base = `/api/v1/projects/${projectId}/audit/urls/export?format=csv&auditId=${headId}`;
+  const tenth = encodeURIComponent(
+    JSON.stringify({ groups: [{ conditions: [{ field: 'url', operator: 'regex', value: '/articles/[0-9]*0-' }] }] }),
+  );
+  const rows = await t.runtime.pool.query<{ all: number; tenth: number }>(
+    `SELECT count(*)::int AS all, count(*) FILTER (WHERE url ~ '/articles/[0-9]*0-')::int AS tenth FROM audit_page
+     WHERE audit_id = $1`,
+    [headId],
+  );
+  const out: ExportMemory[] = [];
+  for (const [label, path, expected] of [
+    ['a tenth of the view (URL regex)', `${base}&filter=${tenth}`, rows.rows[0].tenth],
+    ['the whole view', base, rows.rows[0].all],
+  ] as const) {
+    log(`export as shown: ${label}`);
+    const result = await measureExport({ app: t.app, path, apiKey, label });
+    verify(result.rows === expected, `export of ${label}: ${result.rows} rows, the table has ${expected}`);
+    out.push(result);
+  }
+  return out;
 }
 
 export async function runAudit100kBench(): Promise<{ ok: boolean }> {
@@ -359,6 +399,7 @@ export async function runAudit100kBench(): Promise<{ ok: boolean }> {
         query: doc(COMPARISON_GRAPHQL, 'ComparisonIssueUrls'),
         variables: { base: base.id, head, change: 'NEW', code: topIssue.code, after: null },
       },
+      ...(await urlTableReads({ pool: ctx.pool, auditId: head, topIssueCode: topIssue.code, check })),
     ];
     const ask = async (read: Read): Promise<Record<string, unknown>> => {
       const { status, body } = await gql(t, read.query, { projectId, ...read.variables }, { cookie: org.owner.cookie });
@@ -382,7 +423,9 @@ export async function runAudit100kBench(): Promise<{ ok: boolean }> {
     for (const read of reads) {
       const xs = samples.get(read.name)!;
       const p95 = percentile(xs, 95);
+      const goalMs = read.goalMs ?? GOAL_P95_MS;
       results.push({
+        goalMs,
         name: read.name,
         label: read.label,
         p50: percentile(xs, 50),
@@ -390,7 +433,7 @@ export async function runAudit100kBench(): Promise<{ ok: boolean }> {
         max: Math.max(...xs),
         runs: xs.length,
         statements: statements.get(read.name)!.length,
-        explain: p95 >= GOAL_P95_MS ? await explain(ctx.pool, statements.get(read.name)!) : [],
+        explain: p95 >= goalMs ? await explain(ctx.pool, statements.get(read.name)!) : [],
       });
     }
     const sizes = await ctx.pool.query<{ rel: string; size: string }>(
@@ -403,10 +446,12 @@ export async function runAudit100kBench(): Promise<{ ok: boolean }> {
          (SELECT count(*) FROM audit_link WHERE audit_id = $1)::int AS links`,
       [head],
     );
+    const exports = await measureExports({ t, org, projectId, headId: head, check });
     const loadAfter = loadavg();
 
     const rssMb = audit.rss.hwmKb / 1024;
     const worst = Math.max(...results.map((r) => r.p95));
+    const missed = results.filter((r) => r.p95 >= r.goalMs);
     const n = (x: number) => x.toLocaleString('en-US');
     const width = Math.max(...results.map((r) => r.label.length));
     const out = [
@@ -434,15 +479,25 @@ export async function runAudit100kBench(): Promise<{ ok: boolean }> {
         `${n(expected.new_issues)} new (code, URL) pairs expected and found`,
       '',
       `reads through POST /graphql in-process (web app documents, session cookie), ${settings.runs} runs each ` +
-        `after ${settings.warmup} warm-up, interleaved; goal p95 < ${GOAL_P95_MS} ms:`,
+        `after ${settings.warmup} warm-up, interleaved; goal p95 < ${GOAL_P95_MS} ms (the URL table's ` +
+        `${URL_TABLE_GOAL_P95_MS} ms):`,
       `${'read'.padEnd(width)}  ${'p50 ms'.padStart(8)}  ${'p95 ms'.padStart(8)}  ${'max ms'.padStart(8)}  SQL  goal`,
       ...results.map(
         (r) =>
           `${r.label.padEnd(width)}  ${fmt(r.p50).padStart(8)}  ${fmt(r.p95).padStart(8)}  ` +
           `${fmt(r.max).padStart(8)}  ` +
-          `${String(r.statements).padStart(3)}  ${r.p95 < GOAL_P95_MS ? 'ok' : 'MISSES'}`,
+          `${String(r.statements).padStart(3)}  ${r.p95 < r.goalMs ? 'ok' : 'MISSES'}`,
       ),
-      `worst p95 ${fmt(worst)} ms: ${worst < GOAL_P95_MS ? 'MEETS GOAL' : 'BELOW GOAL'}`,
+      `worst p95 ${fmt(worst)} ms; ` +
+        (missed.length === 0 ? 'every read MEETS its GOAL' : `${missed.length} BELOW GOAL`),
+      '',
+      'export as shown over a real socket (GET /api/v1/projects/:projectId/audit/urls/export, CSV, API key), ' +
+        "this process's memory sampled every 20 ms while it streamed:",
+      ...exports.map(
+        (e) =>
+          `  ${e.label}: ${n(e.rows)} rows, ${(e.bytes / 2 ** 20).toFixed(1)} MB in ${e.seconds.toFixed(1)} s; ` +
+          `peak RSS +${e.peakRssGrowthMb.toFixed(0)} MB, peak heap +${e.peakHeapGrowthMb.toFixed(0)} MB`,
+      ),
     ];
     for (const r of results)
       for (const e of r.explain)
@@ -461,7 +516,8 @@ export async function runAudit100kBench(): Promise<{ ok: boolean }> {
       phases: audit.phases,
       rows,
       reads: results.map((r) => ({ name: r.name, p50: Number(fmt(r.p50)), p95: Number(fmt(r.p95)), runs: r.runs })),
-      meetsReads: worst < GOAL_P95_MS,
+      meetsReads: missed.length === 0,
+      exports,
       loadAverage: { beforeAudit: loadBefore, afterAudit: loadAfterAudit, after: loadAfter },
       warnings,
     };
