@@ -30,7 +30,7 @@ export class AlertFactsReader {
     if (!head || head.status !== 'COMPLETED') return null;
     const base = await this.factsRepo.previousCompletedAudit(db, head);
     if (!base) return null;
-    const [{ settingChanges, ...changes }, vitalsPoor] = await Promise.all([
+    const [{ settingChanges, beforeWontFix, ...changes }, vitalsPoor] = await Promise.all([
       comparisonAlertFacts(db, { base: base.id, head: head.id }),
       this.vitalsPoor(db, head.id, base.id),
     ]);
@@ -38,7 +38,13 @@ export class AlertFactsReader {
       projectId: head.projectId,
       auditId: head.id,
       baseAuditId: base.id,
-      scores: { before: base.scores, after: head.scores },
+      // A "won't fix" marking (or its undoing) between the two is no drop: both compare as scored before markings.
+      ...(beforeWontFix.base || beforeWontFix.head
+        ? {
+            scores: { before: beforeWontFix.base ?? base.scores, after: beforeWontFix.head ?? head.scores },
+            scoresBeforeWontFix: true,
+          }
+        : { scores: { before: base.scores, after: head.scores }, scoresBeforeWontFix: false }),
       settingChanges: settingChanges.map(describeSettingChange),
       ...changes,
       vitalsPoor,

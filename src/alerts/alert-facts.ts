@@ -52,6 +52,11 @@ export interface AuditAlertFacts {
   baseAuditId: string | null;
   scores: { before: CategoryScores | null; after: CategoryScores };
   /**
+   * True when either audit's scores leave out occurrences marked "won't fix": `scores` are then both audits' scores
+   * as scored before any marking (a marking, or its undoing, is no score drop).
+   */
+  scoresBeforeWontFix: boolean;
+  /**
    * How the check settings of the two audits differ, in words ("… (TECH_HTTP_PAGE) disabled"); empty when both were
    * scored alike. A settings change alone is no score drop, and an issue of a check the base did not run is not new.
    */

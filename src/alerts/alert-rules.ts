@@ -142,6 +142,9 @@ function scoreDrop(rule: AlertRule, facts: AuditAlertFacts): AlertDraft | null {
     [
       `The ${label.toLowerCase()} score of the latest audit is ${after}, down from ${before} in the previous one ` +
         `(this rule alerts on drops of ${plural(rule.points, 'point')} or more).`,
+      ...(facts.scoresBeforeWontFix
+        ? ['Both scores are as the audits scored before issues were marked "won\'t fix": a marking is no drop.']
+        : []),
     ],
     {
       kind: 'SCORE_DROP',

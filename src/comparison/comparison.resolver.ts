@@ -48,6 +48,7 @@ export class ComparisonResolver {
       head: toAuditType(c.head),
       settingsChanged: c.settingChanges.length > 0,
       settingChanges: c.settingChanges.map(toSettingChangeType),
+      wontFixMarked: c.wontFixMarked,
       comparison: c,
     };
   }

@@ -8,7 +8,7 @@ import type { ProjectService } from '../projects/index.js';
 import type { Audit, AuditService } from '../audits/index.js';
 import { SEVERITY_ORDER } from '../audits/index.js';
 import { checkSettingChanges, type CheckSettingChange } from '../seo/checks/index.js';
-import { rescoreWithout, type AuditScores, type ScoreBreakdown } from '../seo/scoring/index.js';
+import { rescoreWithout, scoredBeforeWontFix, type AuditScores, type ScoreBreakdown } from '../seo/scoring/index.js';
 import {
   ComparisonRepository,
   type AuditPair,
@@ -43,10 +43,13 @@ export interface Comparison {
    * differ, the score deltas are withheld: the scores do not measure the same thing.
    */
   settingChanges: CheckSettingChange[];
+  /** Whether either audit's stored scores leave out occurrences marked "won't fix" (the deltas then use comparable). */
+  wontFixMarked: boolean;
   /**
-   * Each audit's scores under the checks both ran (without those the other did not run): the stored scores when the
-   * settings are the same; null where they cannot be recomputed exactly (a severity changed, a CRITICAL check
-   * switched off, a breakdown that does not give the stored scores back).
+   * Each audit's scores under the checks both ran (without those the other did not run), as scored before any
+   * "won't fix" marking: the stored scores when the settings are the same and nothing is marked; null where they
+   * cannot be recomputed exactly (a severity changed, a CRITICAL check switched off, a breakdown that does not give
+   * the stored scores back).
    */
   comparable: { base: AuditScores | null; head: AuditScores | null };
   /**
@@ -217,6 +220,7 @@ export class ComparisonService {
       base: resolvedBase,
       head: resolvedHead,
       settingChanges,
+      wontFixMarked: Boolean(breakdowns.base?.wontFix || breakdowns.head?.wontFix),
       comparable: comparableScores(resolvedBase, resolvedHead, breakdowns, settingChanges),
     };
   }
@@ -252,7 +256,8 @@ export class ComparisonService {
    * with a check switched off (or on) between them, each without the checks the other did not run.
    */
   scores(c: Comparison): ScoreDelta[] {
-    const same = c.settingChanges.length === 0;
+    // A "won't fix" marking is neither progress nor, undone, a drop: marked audits compare as scored before markings.
+    const same = c.settingChanges.length === 0 && !c.wontFixMarked;
     return SCORE_CATEGORIES.map((category) => {
       const before = SCORE_OF[category](c.base) ?? null;
       const after = SCORE_OF[category](c.head) ?? null;
@@ -443,8 +448,9 @@ export class ComparisonService {
 }
 
 /**
- * Both audits' scores under the checks both ran: each without the checks the other did not run (switched off in its
- * settings). A changed severity prices an issue differently on each side: no comparable scores then.
+ * Both audits' scores under the checks both ran, each as scored before any "won't fix" marking: each without the
+ * checks the other did not run (switched off in its settings). A changed severity prices an issue differently on
+ * each side: no comparable scores then.
  */
 function comparableScores(
   base: Audit,
@@ -454,18 +460,23 @@ function comparableScores(
 ): Comparison['comparable'] {
   if (changes.some((c) => c.change === 'SEVERITY')) return { base: null, head: null };
   const offIn = (kind: CheckSettingChange['change']) => changes.filter((c) => c.change === kind).map((c) => c.code);
-  const stored = (a: Audit) => ({
-    overall: a.overallScore ?? null,
-    meta: a.metaScore ?? null,
-    content: a.contentScore ?? null,
-    links: a.linksScore ?? null,
-    technical: a.technicalScore ?? null,
-    performance: a.performanceScore ?? null,
-  });
+  const unmarked = (a: Audit, breakdown: ScoreBreakdown | null) =>
+    scoredBeforeWontFix(
+      {
+        overall: a.overallScore ?? null,
+        meta: a.metaScore ?? null,
+        content: a.contentScore ?? null,
+        links: a.linksScore ?? null,
+        technical: a.technicalScore ?? null,
+        performance: a.performanceScore ?? null,
+      },
+      breakdown,
+    );
+  const [b, h] = [unmarked(base, breakdowns.base), unmarked(head, breakdowns.head)];
   return {
     // Checks the head did not run (DISABLED) are left out of the base, and those the base did not run of the head.
-    base: rescoreWithout(stored(base), breakdowns.base, offIn('DISABLED')),
-    head: rescoreWithout(stored(head), breakdowns.head, offIn('ENABLED')),
+    base: rescoreWithout(b.scores, b.breakdown, offIn('DISABLED')),
+    head: rescoreWithout(h.scores, h.breakdown, offIn('ENABLED')),
   };
 }
 
@@ -497,6 +508,8 @@ export async function comparisonAlertFacts(
   newIssues: NewIssueFacts[];
   pageRegressions: PageRegressionRecord[];
   settingChanges: CheckSettingChange[];
+  /** Each audit's scores before "won't fix" markings, where its stored scores leave marked occurrences out. */
+  beforeWontFix: { base: AuditScoresOrNull | null; head: AuditScoresOrNull | null };
 }> {
   const [codes, examples, pageRegressions, breakdowns] = await Promise.all([
     repo.codeChanges(db, pair),
@@ -516,8 +529,26 @@ export async function comparisonAlertFacts(
     newIssues,
     pageRegressions,
     settingChanges: checkSettingChanges(breakdowns.base?.overrides, breakdowns.head?.overrides),
+    beforeWontFix: { base: unmarkedScores(breakdowns.base), head: unmarkedScores(breakdowns.head) },
   };
 }
+
+type AuditScoresOrNull = { [K in keyof AuditScores]: number | null };
+
+/** The scores an audit's breakdown gives before its "won't fix" markings; null when it has none. */
+function unmarkedScores(breakdown: ScoreBreakdown | null): AuditScoresOrNull | null {
+  if (!breakdown?.wontFix) return null;
+  return scoredBeforeWontFix(NO_STORED_SCORES, breakdown).scores;
+}
+
+const NO_STORED_SCORES: AuditScoresOrNull = {
+  overall: null,
+  meta: null,
+  content: null,
+  links: null,
+  technical: null,
+  performance: null,
+};
 
 /** One check code's new occurrences, for alerts. */
 export interface NewIssueFacts {

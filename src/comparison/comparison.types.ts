@@ -231,6 +231,13 @@ export class AuditComparisonType {
   settingsChanged!: boolean;
   @Field(() => [CheckSettingChangeType], { description: 'How the check settings differ, in code order.' })
   settingChanges!: CheckSettingChangeType[];
+  @Field(() => Boolean, {
+    description:
+      'True when either audit\'s scores leave out occurrences marked "won\'t fix": the score deltas then compare ' +
+      'both audits as scored before any marking (a marking accepts an issue; it is neither progress nor, undone, ' +
+      'a drop).',
+  })
+  wontFixMarked!: boolean;
   /** The comparison as the service opened it: the field resolvers read through it. */
   comparison!: Comparison;
 }

@@ -7,7 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AlertFactsReader } from '../../src/alerts/index.js';
 import { AuditJobRunner } from '../../src/audits/index.js';
+import { VITAL_BANDS } from '../../src/technical/index.js';
 import { createConfiguredSafeHttpClient, type SafeHttpClient } from '../../src/platform/safe-http/index.js';
 import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
 import { anApiKey, anOrg, aProject, type Org } from '../factories.js';
@@ -84,12 +86,12 @@ interface AuditView {
 
 const owner = () => ({ cookie: org.owner.cookie, origin: t.config.baseUrl });
 
-async function runAudit(projectId: string): Promise<string> {
+async function runAudit(projectId: string, headers: Record<string, string> = owner()): Promise<string> {
   const started = await gql(
     t,
     'mutation($p: ID!) { startAudit(projectId: $p) { auditId } }',
     { p: projectId },
-    owner(),
+    headers,
   );
   const auditId = started.body.data.startAudit.auditId as string;
   const runner = new AuditJobRunner(t.runtime.orm, client, t.config, t.runtime.logger);
@@ -285,5 +287,66 @@ describe("won't fix", () => {
     expect(count.rows[0].n).toBe(1);
     const undone = await gql(t, UNDO, { p: projectId, id: 'not-a-uuid' }, owner());
     expect(undone.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+  });
+});
+
+describe("won't fix is not progress", () => {
+  const COMPARE = `query($p: ID!, $b: ID, $h: ID) { auditComparison(projectId: $p, base: $b, head: $h) {
+    wontFixMarked settingsChanged scores { category before after comparableBefore comparableAfter delta } } }`;
+  interface ScoreRow {
+    category: string;
+    before: number;
+    after: number;
+    comparableBefore: number;
+    comparableAfter: number;
+    delta: number;
+  }
+
+  it('the comparison and the alerts compare both audits as scored before markings', async () => {
+    page1Text = 'Some text of page 1.';
+    const base = `http://${host}:${port}`;
+    // Another organization: a URL is one project per organization, and the first test tracks this one.
+    const other = await anOrg(t, { plan: 'ENTERPRISE' });
+    const as = { cookie: other.owner.cookie, origin: t.config.baseUrl };
+    const { id: projectId } = await aProject({ org: other, url: `${base}/` });
+    const first = await runAudit(projectId, as);
+    const second = await runAudit(projectId, as);
+    const unmarked = await auditView(projectId, second, as);
+    const compare = async () => {
+      const res = await gql(t, COMPARE, { p: projectId, b: first, h: second }, as);
+      expect(res.body.errors).toBeUndefined();
+      return res.body.data.auditComparison as { wontFixMarked: boolean; scores: ScoreRow[] };
+    };
+    const alike = await compare();
+    expect(alike.wontFixMarked).toBe(false);
+    expect(alike.scores.find((s) => s.category === 'META')).toMatchObject({ delta: 0 });
+
+    // Marked on the latest audit: its own META score rises, the site did not change.
+    const marked = await gql(
+      t,
+      MARK,
+      { p: projectId, i: { auditId: second, code: CODE, url: `${base}/p/1`, reason: 'Accepted' } },
+      as,
+    );
+    expect(marked.body.errors).toBeUndefined();
+    const rescored = await auditView(projectId, second, as);
+    expect(rescored.metaScore).toBeGreaterThan(unmarked.metaScore);
+    const compared = await compare();
+    expect(compared.wontFixMarked).toBe(true);
+    const meta = compared.scores.find((s) => s.category === 'META')!;
+    expect(meta).toMatchObject({
+      before: unmarked.metaScore,
+      after: rescored.metaScore,
+      comparableBefore: unmarked.metaScore,
+      comparableAfter: unmarked.metaScore,
+      delta: 0,
+    });
+    expect(compared.scores.find((s) => s.category === 'OVERALL')).toMatchObject({ delta: 0 });
+
+    // The alerts of the latest audit read the same: no drop, no rise, and they say so.
+    const facts = await new AlertFactsReader(VITAL_BANDS).auditFacts(t.runtime.orm.em.fork(), second);
+    expect(facts).toMatchObject({ scoresBeforeWontFix: true });
+    expect(facts!.scores.after).toEqual(facts!.scores.before);
+    expect(facts!.scores.after.meta).toBe(unmarked.metaScore);
   });
 });

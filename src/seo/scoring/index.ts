@@ -46,4 +46,4 @@ export {
   rankingWeight,
 } from './ranking-weight.js';
 export { rescoreWithout } from './rescore.js';
-export { baseBreakdown, scoreExcludingWontFix, type WontFixExclusions } from './wont-fix.js';
+export { baseBreakdown, scoreExcludingWontFix, scoredBeforeWontFix, type WontFixExclusions } from './wont-fix.js';

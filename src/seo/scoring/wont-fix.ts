@@ -104,3 +104,26 @@ export function scoreExcludingWontFix(
   next.wontFix = { excludedOccurrences: exclusions.occurrences, base };
   return { scores, breakdown: next };
 }
+
+const NO_SCORES: StoredScores = {
+  overall: null,
+  meta: null,
+  content: null,
+  links: null,
+  technical: null,
+  performance: null,
+};
+
+/**
+ * An audit as it scored before any "won't fix" marking: its stored scores and breakdown when nothing is marked, else
+ * the scores its base breakdown gives (no scores when it cannot give them). Two audits compare on these: a marking
+ * accepts an issue, it does not fix one, so it is neither progress nor, undone, a drop.
+ */
+export function scoredBeforeWontFix(
+  stored: StoredScores,
+  breakdown: ScoreBreakdown | null,
+): { scores: StoredScores; breakdown: ScoreBreakdown | null; marked: boolean } {
+  if (!breakdown?.wontFix) return { scores: stored, breakdown, marked: false };
+  const base = baseBreakdown(breakdown);
+  return { scores: scoresOf(base, new Set()) ?? NO_SCORES, breakdown: base, marked: true };
+}

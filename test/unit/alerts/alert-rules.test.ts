@@ -40,6 +40,7 @@ function auditFacts(f: Partial<AuditAlertFacts> = {}): AuditAlertFacts {
     auditId: 'head',
     baseAuditId: 'base',
     scores: { before: scores(), after: scores() },
+    scoresBeforeWontFix: false,
     settingChanges: [],
     newIssues: [],
     pageRegressions: [],

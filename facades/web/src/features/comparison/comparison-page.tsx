@@ -10,7 +10,7 @@ import { formatDateTime, formatNumber } from '../../lib/format';
 import { ProjectSectionHeader } from '../../components/section-header';
 import type { ComparisonSearch, ComparisonTab } from './search-params';
 import type { Pair } from './comparison-parts';
-import { CATEGORY_LABEL, Delta, SameChecks } from './comparison-parts';
+import { CATEGORY_LABEL, Delta, SameChecks, WontFixNote } from './comparison-parts';
 import { CodeRow, PagesPage, UrlPanel } from './comparison-urls';
 import { ChangeTabs, CsvButtons } from './comparison-controls';
 
@@ -62,7 +62,10 @@ const auditLabel = (a: { completedAt: string | null; createdAt: string; overallS
 
 type ScoreChange = AuditComparisonQuery['auditComparison']['scores'][number];
 
-function scoreColumns(settingsChanged: boolean): Column<ScoreChange>[] {
+function scoreColumns(settingsChanged: boolean, wontFixMarked: boolean): Column<ScoreChange>[] {
+  const basis = [settingsChanged && 'with the same checks', wontFixMarked && 'before “won’t fix”']
+    .filter(Boolean)
+    .join(', ');
   return [
     { id: 'score', header: 'Score', rowHeader: true, cell: (s) => CATEGORY_LABEL[s.category] },
     {
@@ -72,7 +75,7 @@ function scoreColumns(settingsChanged: boolean): Column<ScoreChange>[] {
       cell: (s) => (
         <>
           {s.before ?? '—'}
-          <SameChecks score={s.before} comparable={s.comparableBefore} />
+          <SameChecks score={s.before} comparable={s.comparableBefore} basis={basis} />
         </>
       ),
     },
@@ -83,7 +86,7 @@ function scoreColumns(settingsChanged: boolean): Column<ScoreChange>[] {
       cell: (s) => (
         <>
           {s.after ?? '—'}
-          <SameChecks score={s.after} comparable={s.comparableAfter} />
+          <SameChecks score={s.after} comparable={s.comparableAfter} basis={basis} />
         </>
       ),
     },
@@ -203,12 +206,14 @@ export function ComparisonPage() {
         </Callout>
       )}
 
+      {c.wontFixMarked && <WontFixNote />}
+
       <section className="card" aria-labelledby="score-changes-title">
         <h2 id="score-changes-title">Scores</h2>
         <DataTable
           label="Scores"
           className="table table-compact table-scores"
-          columns={scoreColumns(c.settingsChanged)}
+          columns={scoreColumns(c.settingsChanged, c.wontFixMarked)}
           rows={c.scores}
           rowKey={(s) => s.category}
         />

@@ -1,4 +1,5 @@
 import { type ComparedPageFragment, type IssueChange, type PageChange, type Severity } from '../../gql/graphql';
+import { Callout } from '../../components/status';
 
 export const CATEGORY_LABEL: Record<string, string> = {
   OVERALL: 'Overall',
@@ -45,10 +46,37 @@ export function Delta({ delta, settingsChanged }: { delta: number | null; settin
   );
 }
 
-/** A score scored again under the checks both audits ran, when that differs from the stored one. */
-export function SameChecks({ score, comparable }: { score: number | null; comparable: number | null }) {
+/**
+ * A score scored again under the checks both audits ran and before "won't fix" markings (what the change compares),
+ * when that differs from the stored one.
+ */
+export function SameChecks({
+  score,
+  comparable,
+  basis = 'with the same checks',
+}: {
+  score: number | null;
+  comparable: number | null;
+  basis?: string;
+}) {
   if (comparable === null || comparable === score) return null;
-  return <span className="muted small cell-note">{comparable} with the same checks</span>;
+  return (
+    <span className="muted small cell-note">
+      {comparable} {basis}
+    </span>
+  );
+}
+
+/** Why the score changes compare marked audits as scored before their "won't fix" markings. */
+export function WontFixNote() {
+  return (
+    <Callout tone="info" title="Some issues are marked “won’t fix”">
+      <p>
+        Marked issues are left out of an audit’s own scores. Their change below compares both audits as scored before
+        any marking: accepting an issue is not progress, and undoing a marking is not a drop.
+      </p>
+    </Callout>
+  );
 }
 
 export const severityBadge = (s: Severity | null) =>
