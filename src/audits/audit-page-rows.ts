@@ -7,7 +7,7 @@ import {
   type PageRenderingRecord,
   type PageSummary,
 } from '../seo/checks/index.js';
-import { firstHeader, normalizeUrl, type PageFacts } from '../seo/page/index.js';
+import { firstHeader, normalizeUrl, type LinkPosition, type PageFacts } from '../seo/page/index.js';
 
 /**
  * What a crawled URL turned out to be. Only HTML documents are pages (scored, counted as pages); the others are
@@ -66,7 +66,12 @@ export interface AuditLinkRow {
   anchor: string;
   rel: string | null;
   internal: boolean;
+  /** Where on the source page the link sits (`audit_link.position`). */
+  position: AuditLinkPosition;
 }
+
+/** LinkFact's position as stored and served (`audit_link.position`, the GraphQL LinkPosition enum). */
+export type AuditLinkPosition = Uppercase<LinkPosition>;
 
 /**
  * Page-level codes about the requested URL (its redirects, its listing in the sitemap), not the document the
@@ -170,6 +175,7 @@ export function linkRowsOf(sourceUrl: string, facts: PageFacts | null): AuditLin
       anchor: link.label ?? link.text,
       rel: link.rel ?? null,
       internal: link.internal,
+      position: link.position.toUpperCase() as AuditLinkPosition,
     });
   }
   return rows;

@@ -5,6 +5,7 @@ import type { AuditPageService, AuditPageView, MeasuredVitals, PageIssue } from 
 import {
   AuditLinkConnection,
   AuditPageViewType,
+  LinkPositionEnum,
   type PageIssueType,
   type PageRenderSideType,
   type PageRenderingType,
@@ -105,6 +106,9 @@ function toRenderingType(record: PageRenderingRecord | null | undefined): PageRe
   };
 }
 
+const POSITION_ARG =
+  'Only links at this position on the linking page (rows, link counts and totalCount); all links when absent.';
+
 /** The link graph around one page: inlinks and outlinks in keyset pages. */
 @Resolver(() => AuditPageViewType)
 export class AuditPageViewResolver {
@@ -117,9 +121,11 @@ export class AuditPageViewResolver {
     @Root() page: AuditPageViewType,
     @Arg('first', () => Int, { defaultValue: 50, description: '1-100' }) first: number,
     @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Arg('position', () => LinkPositionEnum, { nullable: true, description: POSITION_ARG })
+    position: LinkPositionEnum | null,
     @Ctx() ctx: RequestContext,
   ): Promise<AuditLinkConnection> {
-    return this.links(page, 'IN', first, after, ctx);
+    return this.links(page, 'IN', first, after, position, ctx);
   }
 
   @FieldResolver(() => AuditLinkConnection, {
@@ -129,9 +135,11 @@ export class AuditPageViewResolver {
     @Root() page: AuditPageViewType,
     @Arg('first', () => Int, { defaultValue: 50, description: '1-100' }) first: number,
     @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Arg('position', () => LinkPositionEnum, { nullable: true, description: POSITION_ARG })
+    position: LinkPositionEnum | null,
     @Ctx() ctx: RequestContext,
   ): Promise<AuditLinkConnection> {
-    return this.links(page, 'OUT', first, after, ctx);
+    return this.links(page, 'OUT', first, after, position, ctx);
   }
 
   private async links(
@@ -139,11 +147,25 @@ export class AuditPageViewResolver {
     direction: 'IN' | 'OUT',
     first: number,
     after: string | null,
+    position: LinkPositionEnum | null,
     ctx: RequestContext,
   ): Promise<AuditLinkConnection> {
-    const list = await this.pageService.links(ctx.db, ctx.principal, page.auditId, page.url, direction, first, after);
+    const list = await this.pageService.links(
+      ctx.db,
+      ctx.principal,
+      page.auditId,
+      page.url,
+      direction,
+      first,
+      after,
+      position,
+    );
     return {
-      nodes: list.rows,
+      nodes: list.rows.map((row) => ({
+        ...row,
+        position: row.position as LinkPositionEnum | null,
+        positions: row.positions as LinkPositionEnum[],
+      })),
       pageInfo: { hasNextPage: list.hasNext, endCursor: list.endCursor },
       totalCount: list.totalCount,
     };

@@ -1,4 +1,4 @@
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import { CoreWebVitalsType } from '../technical/graphql.js';
 import { RedirectHopType } from '../tools/graphql.js';
@@ -77,6 +77,23 @@ export class PageIssueType {
   @Field(() => EvidenceViewType, { nullable: true }) details!: EvidenceViewType | null;
 }
 
+/** Where on the linking page a link sits (the stored `audit_link.position`). */
+export enum LinkPositionEnum {
+  HEADER = 'HEADER',
+  NAVIGATION = 'NAVIGATION',
+  CONTENT = 'CONTENT',
+  ASIDE = 'ASIDE',
+  FOOTER = 'FOOTER',
+}
+registerEnumType(LinkPositionEnum, {
+  name: 'LinkPosition',
+  description:
+    "Where on the linking page a link sits: the page's header (banner), a navigation block, the content, an aside " +
+    "(complementary) or the page's footer (contentinfo). Landmark elements and ARIA roles decide first (a header " +
+    'or footer inside an article or section is content), common class and id names (site-header, main-nav, ' +
+    'breadcrumbs, sidebar, footer-widgets) outside every landmark; anything else is content.',
+});
+
 @ObjectType('AuditLink', {
   description:
     'A page at the other end of followable links of a crawled page (one row per linking or linked page, with its ' +
@@ -103,6 +120,15 @@ export class AuditLinkType {
       'Links between the two pages (menu, body and footer often link twice or more); the row is the first of them.',
   })
   linkCount!: number;
+  @Field(() => LinkPositionEnum, {
+    nullable: true,
+    description: 'Where the first of those links sits on the linking page (null: an audit crawled before positions).',
+  })
+  position!: LinkPositionEnum | null;
+  @Field(() => [LinkPositionEnum], {
+    description: 'Where the links between the two pages sit, each position once, in the order of their first link.',
+  })
+  positions!: LinkPositionEnum[];
 }
 
 @ObjectType('AuditLinkConnection')

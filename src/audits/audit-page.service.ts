@@ -4,6 +4,7 @@ import type { NativeDb } from '../platform/db/native-query.js';
 import { assertApiAccess } from '../identity/index.js';
 import { findCheck, guidanceFor, presentEvidence, type EvidenceView, type Severity } from '../seo/checks/index.js';
 import type { AuditPageKind } from './audit-engine.js';
+import type { AuditLinkPosition } from './audit-page-rows.js';
 import { SEVERITY_ORDER } from './audit.service.js';
 import {
   AuditPagesRepository,
@@ -263,7 +264,8 @@ export class AuditPageService {
 
   /**
    * A page's inlinks (links to it from crawled pages) or outlinks (its followable links), in the order they were
-   * crawled, in keyset pages. The cursor is the last link id, tied to the audit, the URL and the direction.
+   * crawled, in keyset pages, optionally only the links at one position on the linking page. The cursor is the last
+   * link id, tied to the audit, the URL, the direction and the position.
    */
   async links(
     db: NativeDb,
@@ -273,15 +275,17 @@ export class AuditPageService {
     direction: 'IN' | 'OUT',
     first: number,
     after: string | null,
+    position: AuditLinkPosition | null = null,
   ): Promise<{ rows: AuditLinkRecord[]; hasNext: boolean; endCursor: string | null; totalCount: number }> {
     const p = assertApiAccess(principal, 'read');
     assertPageSize(first);
-    const scope = `${auditId} ${direction} ${url}`;
+    // A cursor belongs to one list: the audit, the page, the direction and the position filter.
+    const scope = `${auditId} ${direction} ${position ?? 'ALL'} ${url}`;
     let afterId: string | null = null;
     if (after) {
       const [cursorScope, id] = cursorParts(after, 2);
       if (typeof cursorScope !== 'string' || typeof id !== 'string' || !ROW_ID.test(id)) throw notACursor();
-      if (cursorScope !== scope) throw foreignCursor('another audit, page or direction');
+      if (cursorScope !== scope) throw foreignCursor('another audit, page, direction or position');
       afterId = id;
     }
     const { rows, total } = await this.repo.listLinks(db, {
@@ -291,6 +295,7 @@ export class AuditPageService {
       direction,
       first,
       after: afterId,
+      position,
     });
     const page = rows.slice(0, first);
     const last = page.at(-1);

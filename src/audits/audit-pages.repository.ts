@@ -1,6 +1,7 @@
 import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
 import type { PageRenderingRecord } from '../seo/checks/index.js';
 import type { AuditPageDetails, AuditPageKind, VitalsRecord } from './audit-engine.js';
+import type { AuditLinkPosition } from './audit-page-rows.js';
 
 /*
  * The pages explorer's reads: an audit's crawled pages (filtered, sorted, keyset-paged), one page's view, its links,
@@ -53,6 +54,10 @@ export interface AuditLinkRecord {
   otherCrawled: boolean;
   /** Links between the two pages (a page often links to another more than once: menu, body, footer). */
   linkCount: number;
+  /** Where the first link sits on the linking page (null for audits crawled before positions were recorded). */
+  position: AuditLinkPosition | null;
+  /** Where the links sit, each position once, in the order of their first link. */
+  positions: AuditLinkPosition[];
 }
 
 /** Vitals an audit measured for a URL, with when. */
@@ -74,6 +79,8 @@ export interface AuditLinkSlice {
   first: number;
   /** The last link id of the previous page, or null for the first page. */
   after: string | null;
+  /** Only links at this position on the linking page (rows, counts and total), or null for all. */
+  position: AuditLinkPosition | null;
 }
 
 export interface SortKey {
@@ -273,6 +280,7 @@ export class AuditPagesRepository {
   async listLinks(db: NativeDb, slice: AuditLinkSlice): Promise<{ rows: AuditLinkRecord[]; total: number }> {
     const [self, other] = slice.direction === 'IN' ? ['target_url', 'source_url'] : ['source_url', 'target_url'];
     const params: unknown[] = [slice.auditId, slice.organizationId, slice.url];
+    const position = slice.position === null ? '' : `AND l.position = $${params.push(slice.position)}`;
     const after = slice.after === null ? '' : `HAVING min(l.id) > $${params.push(slice.after)}::bigint`;
     const otherColumn = slice.direction === 'IN' ? 'sourceUrl' : 'targetUrl';
     // One row per page at the other end (its first link's anchor and rel, and how many links): the page's inlink and
@@ -281,12 +289,16 @@ export class AuditPagesRepository {
       nativeQuery<AuditLinkRecord>(
         db,
         `SELECT g.id::text AS id, g."sourceUrl", g."targetUrl", g.anchor, g.rel, g.internal, g."linkCount",
+           g.positions[1] AS position,
+           ARRAY(SELECT x.p FROM unnest(g.positions) WITH ORDINALITY AS x(p, n)
+                 WHERE x.p IS NOT NULL GROUP BY x.p ORDER BY min(x.n)) AS positions,
            o.status_code AS "otherStatus", o.title AS "otherTitle", (o.id IS NOT NULL) AS "otherCrawled"
          FROM (SELECT min(l.id) AS id, l.source_url AS "sourceUrl", l.target_url AS "targetUrl",
                  (array_agg(l.anchor ORDER BY l.id))[1] AS anchor, (array_agg(l.rel ORDER BY l.id))[1] AS rel,
-                 bool_or(l.internal) AS internal, count(*)::int AS "linkCount"
+                 bool_or(l.internal) AS internal, count(*)::int AS "linkCount",
+                 array_agg(l.position ORDER BY l.id) AS positions
                FROM audit_link l
-               WHERE l.audit_id = $1 AND l.${self} = $3 AND l.source_url <> l.target_url AND ${OWNED}
+               WHERE l.audit_id = $1 AND l.${self} = $3 AND l.source_url <> l.target_url ${position} AND ${OWNED}
                GROUP BY l.${other}, l.${self} ${after}
                ORDER BY min(l.id) LIMIT ${slice.first + 1}) g
          LEFT JOIN audit_page o ON o.audit_id = $1 AND o.url = g."${otherColumn}"
@@ -296,8 +308,8 @@ export class AuditPagesRepository {
       nativeQuery<{ total: number }>(
         db,
         `SELECT count(DISTINCT l.${other})::int AS total FROM audit_link l
-         WHERE l.audit_id = $1 AND l.${self} = $3 AND l.source_url <> l.target_url AND ${OWNED}`,
-        params.slice(0, 3),
+         WHERE l.audit_id = $1 AND l.${self} = $3 AND l.source_url <> l.target_url ${position} AND ${OWNED}`,
+        params.slice(0, slice.position === null ? 3 : 4),
       ),
     ]);
     return { rows, total: count.total };

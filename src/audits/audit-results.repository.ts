@@ -145,15 +145,15 @@ export class AuditResultsRepository {
     );
   }
 
-  /** The link graph, column arrays unnested: a batch of 5,000 links is one statement with five parameters. */
+  /** The link graph, column arrays unnested: a batch of 5,000 links is one statement with six array parameters. */
   async insertLinks(db: NativeDb, run: AuditAttempt, rows: AuditLinkRow[]): Promise<void> {
     if (!rows.length) return;
     await nativeQuery(
       db,
-      `INSERT INTO audit_link (audit_id, source_url, target_url, anchor, rel, internal)
-       SELECT $1, l.source, l.target, l.anchor, l.rel, l.internal
-       FROM unnest($2::text[], $4::text[], $5::text[], $6::text[], $7::bool[])
-         AS l(source, target, anchor, rel, internal)
+      `INSERT INTO audit_link (audit_id, source_url, target_url, anchor, rel, internal, position)
+       SELECT $1, l.source, l.target, l.anchor, l.rel, l.internal, l.position
+       FROM unnest($2::text[], $4::text[], $5::text[], $6::text[], $7::bool[], $8::text[])
+         AS l(source, target, anchor, rel, internal, position)
        WHERE ${CURRENT_ATTEMPT}`,
       [
         run.auditId,
@@ -163,6 +163,7 @@ export class AuditResultsRepository {
         rows.map((r) => r.anchor),
         rows.map((r) => r.rel),
         rows.map((r) => r.internal),
+        rows.map((r) => r.position),
       ],
     );
   }

@@ -58,6 +58,11 @@ const detailList = (key: string) =>
   `(SELECT string_agg(v, ', ') FROM jsonb_array_elements_text(COALESCE(p.details->'${key}', '[]'::jsonb)) v)`;
 const detailCount = (key: string) => `COALESCE(jsonb_array_length(p.details->'${key}'), 0)`;
 
+/** Distinct pages linking to the row's URL from one position (self links excluded, as in p.inlinks). */
+const inlinksAt = (position: string) =>
+  `(SELECT count(DISTINCT l.source_url) FROM audit_link l WHERE l.audit_id = $1 AND l.target_url = p.url
+    AND l.source_url <> l.target_url AND l.position = '${position}')::int`;
+
 /** When the project's audits crawled the URL, as ISO text (which sorts as the time does). */
 const seen = (aggregate: 'min' | 'max') =>
   `(SELECT to_char(${aggregate}(a2.created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
@@ -144,6 +149,16 @@ export const URL_TABLE_FIELDS: readonly UrlField[] = [
   int('words', 'Words', 'p.word_count', 'Words of visible text.'),
   int('depth', 'Depth', 'p.depth', 'Clicks from the start URL.'),
   int('inlinks', 'Inlinks', 'p.inlinks', 'Crawled pages that link to it (distinct pages).'),
+  int('inlinks_content', 'Inlinks from content', inlinksAt('CONTENT'), 'Pages linking to it from their content.'),
+  int(
+    'inlinks_navigation',
+    'Inlinks from navigation',
+    inlinksAt('NAVIGATION'),
+    'Pages linking to it from a navigation block (menus, breadcrumbs).',
+  ),
+  int('inlinks_header', 'Inlinks from header', inlinksAt('HEADER'), 'Pages linking to it from their page header.'),
+  int('inlinks_aside', 'Inlinks from aside', inlinksAt('ASIDE'), 'Pages linking to it from an aside (sidebar).'),
+  int('inlinks_footer', 'Inlinks from footer', inlinksAt('FOOTER'), 'Pages linking to it from their page footer.'),
   int('outlinks', 'Outlinks', 'p.outlinks', 'Distinct URLs its followable links point to.'),
   int('response_time', 'Response time (ms)', 'p.response_time_ms', 'Time to the first byte.'),
   int('size', 'Size (bytes)', 'p.bytes', 'Bytes of the response body.'),

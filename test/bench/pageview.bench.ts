@@ -240,6 +240,7 @@ async function repoAll(ctx: Ctx, url: string, pages: number, after: string | nul
       organizationId: ctx.organizationId,
       url,
       direction: 'IN',
+      position: null,
       first: PAGE_SIZE,
       after,
     });

@@ -171,7 +171,8 @@ describeWithChromium(RENDER_CHROMIUM)('the page view of a rendered page', () => 
 
   const VIEW = `query($p: ID!, $a: ID, $u: String!) { audit(projectId: $p, auditId: $a) { status page(url: $u) {
     title rendering { raw { title h1 wordCount internalLinks noindex } rendered { title h1 wordCount internalLinks }
-      renderMs consoleErrorCount failedRequestCount blockedByRobots renderError } } } }`;
+      renderMs consoleErrorCount failedRequestCount blockedByRobots renderError }
+    outlinks(first: 50) { nodes { targetUrl position } } } } }`;
 
   beforeAll(async () => {
     spa = await startFixtureSite({ host, compress: true });
@@ -217,6 +218,8 @@ describeWithChromium(RENDER_CHROMIUM)('the page view of a rendered page', () => 
       renderError: null,
     });
     expect(view.rendering.rendered.wordCount).toBeGreaterThan(250);
+    // The link the script puts in a <nav> is stored with the rendered page's position.
+    expect(view.outlinks.nodes).toContainEqual({ targetUrl: `${spa.origin}/app/more`, position: 'NAVIGATION' });
 
     const plain = await audit('html');
     const html = await gql(t, VIEW, { p: projectId, a: plain, u: `${spa.origin}/app` }, { cookie: org.owner.cookie });

@@ -1,6 +1,6 @@
 /** Page analysis: one streaming pass over an HTML document -> the facts every check needs. */
 export { extractPageFacts } from './page-facts.extractor.js';
-export { PAGE_FACT_LIMITS } from './page-facts.types.js';
+export { LINK_POSITIONS, PAGE_FACT_LIMITS } from './page-facts.types.js';
 export type {
   CanonicalFact,
   HeaderMap,
@@ -10,6 +10,7 @@ export type {
   JsonLdBlock,
   LinkFact,
   LinkKind,
+  LinkPosition,
   MixedContentFact,
   PageContext,
   PageFacts,

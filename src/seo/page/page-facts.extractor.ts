@@ -17,6 +17,7 @@ import {
   type ResourceFact,
   type ResourceKind,
 } from './page-facts.types.js';
+import { LinkPositionTracker } from './link-position.tracker.js';
 import { buildRobotsDirectives } from './robots-directives.js';
 import { VisibleTextAccumulator } from './visible-text.accumulator.js';
 
@@ -163,6 +164,7 @@ class PageFactsCollector {
   private titleText: string | null = null;
   private heading: HeadingFact | null = null;
   private anchor: OpenAnchor | null = null;
+  private readonly positions = new LinkPositionTracker();
   private readonly seenIds = new Set<string>();
 
   private doctype: string | null = null;
@@ -236,6 +238,7 @@ class PageFactsCollector {
   }
 
   onopentag(name: string, attribs: Attributes): void {
+    this.positions.open(name, attribs.role, attribs.class, attribs.id);
     if (this.ignoreDepth > 0) {
       if (name === 'noscript' || name === 'template') this.ignoreDepth++;
       return;
@@ -326,6 +329,7 @@ class PageFactsCollector {
   }
 
   onclosetag(name: string): void {
+    this.positions.close();
     if (this.ignoreDepth > 0) {
       if (name === 'noscript' || name === 'template') this.ignoreDepth--;
       return;
@@ -644,6 +648,7 @@ class PageFactsCollector {
       text: '',
       label: null,
       nofollow: false,
+      position: this.positions.position,
     };
     if (missing) return fact;
     if (trimmed === '' || trimmed.charCodeAt(0) === 35 /* # */) {

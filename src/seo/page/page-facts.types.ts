@@ -95,6 +95,14 @@ export interface ImageFact {
  */
 export type LinkKind = 'http' | 'fragment' | 'other' | 'uncrawlable';
 
+/**
+ * Where on the page a link sits: in the page's header (banner), a navigation block, the content, an aside
+ * (complementary) or the page's footer (contentinfo); see LinkPositionTracker for the rules.
+ */
+export type LinkPosition = 'header' | 'navigation' | 'content' | 'aside' | 'footer';
+
+export const LINK_POSITIONS: readonly LinkPosition[] = ['header', 'navigation', 'content', 'aside', 'footer'];
+
 export interface LinkFact {
   href: string;
   kind: LinkKind;
@@ -109,6 +117,7 @@ export interface LinkFact {
   nofollow: boolean;
   /** The rel attribute as written (collapsed, clipped), when the link has one. */
   rel?: string;
+  position: LinkPosition;
 }
 
 /** What a subresource is, as the tag that loads it says. */

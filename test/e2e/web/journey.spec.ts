@@ -145,6 +145,15 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   await expect(linking.getByRole('link', { name: `${site.origin}/`, exact: true })).toBeVisible();
   await expectAccessible(page, 'the page view of a 404');
   await screenshotFor(page, 'page-view');
+  // Where the link sits on the linking page: the home page's text (no landmark around it) is its content.
+  await expect(inlinks.getByRole('columnheader', { name: 'Position' })).toBeVisible();
+  await expect(linking.getByRole('cell', { name: 'Content', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: /Inlinks from/ }).click();
+  await page.getByRole('option', { name: 'Footer' }).click();
+  await expect(inlinks.getByText('No inlinks from the footer.')).toBeVisible();
+  await page.getByRole('button', { name: /Inlinks from/ }).click();
+  await page.getByRole('option', { name: 'Content' }).click();
+  await expect(linking.getByRole('link', { name: `${site.origin}/`, exact: true })).toBeVisible();
   // The linking page's own view: its issues and its outlinks, the 404 among them.
   await linking.getByRole('link', { name: `${site.origin}/`, exact: true }).click();
   await expect(page.getByRole('heading', { level: 2, name: `${site.origin}/` })).toBeVisible();

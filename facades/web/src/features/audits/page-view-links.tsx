@@ -1,19 +1,34 @@
 import { useState, type ReactNode } from 'react';
 import { useQuery } from 'urql';
 import { Button } from '../../components/button';
+import { SelectField } from '../../components/select-field';
 import { ErrorMessage, Loading } from '../../components/status';
-import { AuditPageLinksDocument, type AuditLinkRowFragment } from '../../gql/graphql';
+import { AuditPageLinksDocument, type AuditLinkRowFragment, type LinkPosition } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
 import { formatNumber } from '../../lib/format';
 import { type PageScope } from '../../components/page-link';
 import { TableWrap } from '../../components/table-wrap';
 import { UrlText } from './page-view-sections';
 
-/** A row of the links table across its four columns (loading, errors, none, "load more"). */
+/** Where a link sits on the linking page, as the table names it. */
+const POSITION_LABELS: Record<LinkPosition, string> = {
+  HEADER: 'Header',
+  NAVIGATION: 'Navigation',
+  CONTENT: 'Content',
+  ASIDE: 'Aside',
+  FOOTER: 'Footer',
+};
+
+const POSITION_OPTIONS = [
+  { id: 'ALL', label: 'All positions' },
+  ...(Object.keys(POSITION_LABELS) as LinkPosition[]).map((p) => ({ id: p, label: POSITION_LABELS[p] })),
+];
+
+/** A row of the links table across its six columns (loading, errors, none, "load more"). */
 export function WholeRow({ children, className }: { children: ReactNode; className?: string }) {
   return (
     <tr>
-      <td colSpan={4} className={className}>
+      <td colSpan={6} className={className}>
         {children}
       </td>
     </tr>
@@ -26,11 +41,13 @@ export function LinkPage({
   url,
   direction,
   after,
+  position,
 }: {
   scope: PageScope;
   url: string;
   direction: 'in' | 'out';
   after: string | null;
+  position: LinkPosition | null;
 }) {
   const [{ data, fetching, error }] = useQuery({
     query: AuditPageLinksDocument,
@@ -42,6 +59,7 @@ export function LinkPage({
       out: direction === 'out',
       inAfter: direction === 'in' ? after : null,
       outAfter: direction === 'out' ? after : null,
+      position,
     },
   });
   const [next, setNext] = useState<string | null>(null);
@@ -61,7 +79,11 @@ export function LinkPage({
   if (after === null && connection.nodes.length === 0)
     return (
       <WholeRow className="muted">
-        {direction === 'in' ? 'No crawled page links here.' : 'No followable links on this page.'}
+        {position !== null
+          ? `No ${direction === 'in' ? 'inlinks' : 'outlinks'} from the ${POSITION_LABELS[position].toLowerCase()}.`
+          : direction === 'in'
+            ? 'No crawled page links here.'
+            : 'No followable links on this page.'}
       </WholeRow>
     );
   return (
@@ -70,7 +92,7 @@ export function LinkPage({
         <LinkRow key={link.id} link={link} scope={scope} direction={direction} />
       ))}
       {next ? (
-        <LinkPage scope={scope} url={url} direction={direction} after={next} />
+        <LinkPage scope={scope} url={url} direction={direction} after={next} position={position} />
       ) : (
         connection.pageInfo.hasNextPage && (
           <WholeRow>
@@ -102,6 +124,13 @@ export function LinkRow({
       </td>
       <td>{link.anchor || <span className="muted">No anchor text</span>}</td>
       <td className="numeric">{formatNumber(link.linkCount)}</td>
+      <td>
+        {link.positions.length ? (
+          link.positions.map((p) => POSITION_LABELS[p]).join(', ')
+        ) : (
+          <span className="muted">Not recorded</span>
+        )}
+      </td>
       <td>{link.rel ?? <span className="muted">—</span>}</td>
       <td className="numeric">{link.otherStatus ?? (link.otherCrawled ? 'No response' : 'Not crawled')}</td>
     </tr>
@@ -110,9 +139,19 @@ export function LinkRow({
 
 export function Links({ scope, url, direction }: { scope: PageScope; url: string; direction: 'in' | 'out' }) {
   const heading = direction === 'in' ? 'Inlinks: pages that link here' : 'Outlinks: links on this page';
+  const [position, setPosition] = useState<LinkPosition | null>(null);
   return (
     <div className="card">
       <h2>{heading}</h2>
+      <div className="filters">
+        <SelectField
+          id={`${direction}links-position`}
+          label={direction === 'in' ? 'Inlinks from' : 'Outlinks in'}
+          options={POSITION_OPTIONS}
+          value={position ?? 'ALL'}
+          onChange={(key) => setPosition(key === 'ALL' ? null : (key as LinkPosition))}
+        />
+      </div>
       {
         <TableWrap label={heading}>
           <table className="table table-links">
@@ -124,6 +163,7 @@ export function Links({ scope, url, direction }: { scope: PageScope; url: string
                 <th scope="col" className="numeric">
                   Links
                 </th>
+                <th scope="col">Position</th>
                 <th scope="col">Rel</th>
                 <th scope="col" className="numeric">
                   {direction === 'in' ? 'Its status' : 'Target status'}
@@ -131,7 +171,14 @@ export function Links({ scope, url, direction }: { scope: PageScope; url: string
               </tr>
             </thead>
             <tbody>
-              <LinkPage scope={scope} url={url} direction={direction} after={null} />
+              <LinkPage
+                key={position ?? 'ALL'}
+                scope={scope}
+                url={url}
+                direction={direction}
+                after={null}
+                position={position}
+              />
             </tbody>
           </table>
         </TableWrap>
