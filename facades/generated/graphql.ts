@@ -188,7 +188,7 @@ export type UrlTableFilterInput = {
 
 export type UrlTableSortInput = {
   direction: SortDirection;
-  /** A sortable field key. */
+  /** A sortable field key, or (with checkCode) one of its evidence.* columns. */
   field: string;
 };
 

@@ -27,6 +27,12 @@ export {
   type UrlTablePage,
   type UrlField,
 } from './url-table.service.js';
+export {
+  UrlTableExportService,
+  urlTableExportTarget,
+  type UrlTableExportFormat,
+  type UrlTableExportPiece,
+} from './url-table-export.js';
 export { AUDIT_COUNT_SOURCE } from './audit.loaders.js';
 export { AUDIT_JOB_NAME, JOB_STATE_BY_STATUS, type AuditJobData } from './audit-job.js';
 export {

@@ -1,5 +1,6 @@
 import { EVIDENCE_KEYS_BY_CODE } from '../seo/checks/index.js';
 import type { EvidenceKeyShape } from './evidence-shape.js';
+import type { UrlField } from './url-table.repository.js';
 
 /*
  * A check's evidence as columns of the URL table: each key of the stored evidence a column (an object's keys, and
@@ -15,6 +16,8 @@ export interface EvidenceColumn {
   description: string;
   /** The evidence key, and the key inside its object (or its list's objects); null for the value itself. */
   path: readonly [string, string | null];
+  /** Read from the audit's link graph, not from the stored evidence (a link's anchor text). */
+  fromLinks?: boolean;
 }
 
 export interface EvidencePlan {
@@ -44,8 +47,14 @@ export function evidencePlan(code: string, shapes: readonly EvidenceKeyShape[]):
   const ordered = [...shapes].sort((a, b) => rank(a.key) - rank(b.key) || a.key.localeCompare(b.key));
   const explode = ordered.find((s) => s.types.includes('array') && s.itemTypes.length > 0)?.key ?? null;
   const columns: EvidenceColumn[] = [];
-  const column = (path: readonly [string, string | null], types: readonly string[], description: string) =>
+  const column = (
+    path: readonly [string, string | null],
+    types: readonly string[],
+    description: string,
+    fromLinks = false,
+  ) =>
     columns.push({
+      ...(fromLinks ? { fromLinks } : {}),
       key: `${EVIDENCE_PREFIX}${path[0]}${path[1] === null ? '' : `.${path[1]}`}`,
       label: capital(path[1] === null ? words(path[0]) : `${words(path[0])}: ${words(path[1])}`),
       type: typeOf(types),
@@ -61,7 +70,7 @@ export function evidencePlan(code: string, shapes: readonly EvidenceKeyShape[]):
     } else if (exploded) column([shape.key, null], shape.itemTypes, 'One item of the list per row.');
     else column([shape.key, null], shape.types, 'From the evidence (a list is joined with commas).');
     const linkLike = exploded && /links?$/i.test(shape.key) && !shape.subKeys.some((s) => s.key === ANCHOR);
-    if (linkLike) column([shape.key, ANCHOR], ['string'], "The link's anchor text (the audit's link graph).");
+    if (linkLike) column([shape.key, ANCHOR], ['string'], "The link's anchor text (the audit's link graph).", true);
   }
   return { columns, explode };
 }
@@ -117,4 +126,36 @@ export function flattenEvidence(
       return isRecord(value) ? cell(value[sub]) : null;
     }),
   );
+}
+
+const PLAIN_KEY = /^[A-Za-z0-9_]{1,100}$/;
+
+/**
+ * An evidence column as a sort of the check's table: its value in the stored evidence (an exploded list sorts by its
+ * first item, the occurrence's other items following it). Null when it cannot sort: a value from the link graph, or
+ * a key that is not a plain word (never written into SQL).
+ */
+export function evidenceSortField(plan: EvidencePlan, column: EvidenceColumn): UrlField | null {
+  const [key, sub] = column.path;
+  if (column.fromLinks || !PLAIN_KEY.test(key) || (sub !== null && !PLAIN_KEY.test(sub))) return null;
+  const path = [key, ...(key === plan.explode ? ['0'] : []), ...(sub === null ? [] : [sub])].join(',');
+  const json = `(o.evidence #> '{${path}}')`;
+  const textValue = `(o.evidence #>> '{${path}}')`;
+  const base = { ...column, sortable: true, filterable: false };
+  switch (column.type) {
+    case 'number':
+      return {
+        ...base,
+        pgType: 'float8',
+        sql: `(CASE WHEN jsonb_typeof(${json}) = 'number' THEN ${textValue}::float8 END)`,
+      };
+    case 'bool':
+      return {
+        ...base,
+        pgType: 'boolean',
+        sql: `(CASE WHEN jsonb_typeof(${json}) = 'boolean' THEN ${textValue}::boolean END)`,
+      };
+    case 'text':
+      return { ...base, pgType: 'text', sql: textValue };
+  }
 }

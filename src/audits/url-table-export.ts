@@ -1,8 +1,11 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../platform/context.js';
 import { CSV_BOM, csvRow } from '../platform/csv.js';
-import { badInput } from '../platform/errors.js';
+import { badInput, notFound } from '../platform/errors.js';
+import { isUuid } from '../platform/ids.js';
 import type { NativeDb } from '../platform/db/native-query.js';
 import { XLSX_CONTENT_TYPE, xlsxEnd, xlsxRows, xlsxStart, type XlsxState } from '../platform/xlsx.js';
+import { AuditRepository } from './audit.repository.js';
 import { MAX_URL_TABLE_PAGE, UrlTableService, type UrlTableQuery } from './url-table.service.js';
 
 export type UrlTableExportFormat = 'CSV' | 'JSON' | 'XLSX';
@@ -122,4 +125,27 @@ export class UrlTableExportService {
         last || !page.endCursor ? null : encodeCursor({ table: page.endCursor, rows: before + values.length, xlsx }),
     };
   }
+}
+
+/**
+ * The audit `seo export urls` exports (the project's latest, or the one named) and the organization it belongs to,
+ * whose principal the export then runs as. Any organization's project: the CLI is run by the operator of the
+ * installation, with its DATABASE_URL, like `seo audit --baseline <audit-id>`. NOT_FOUND for a missing project or an
+ * audit of another project.
+ */
+export async function urlTableExportTarget(
+  em: EntityManager,
+  projectId: string,
+  auditId: string | null,
+  repo = new AuditRepository(),
+): Promise<{ auditId: string; organizationId: string }> {
+  const project = isUuid(projectId) ? await repo.findProject(em, projectId) : null;
+  if (!project) throw notFound(`Project ${projectId}`);
+  const audit = auditId
+    ? isUuid(auditId)
+      ? await repo.findInProject(em, auditId, project.id)
+      : null
+    : await repo.findLatest(em, project.id);
+  if (!audit) throw notFound(auditId ? `Audit ${auditId}` : `Audit of project ${projectId}`);
+  return { auditId: audit.id, organizationId: project.organizationId };
 }

@@ -21,6 +21,7 @@ import { AuditPagesRepository } from './audit-pages.repository.js';
 import {
   EVIDENCE_PREFIX,
   evidencePlan,
+  evidenceSortField,
   explodedUrls,
   flattenEvidence,
   type EvidencePlan,
@@ -246,22 +247,39 @@ export class UrlTableService {
     if (checkCode === null && evidenceKeys.length)
       throw refuse('columns', "evidence columns need a checkCode (an issue's table)");
     const sortKey = query.sort?.field ?? 'url';
-    const sort = URL_FIELDS_BY_KEY.get(sortKey);
-    if (!sort) throw refuse('sort.field', `"${sortKey}" is not a field of the URL table`);
-    if (!sort.sortable) throw refuse('sort.field', `${sortKey} cannot be sorted on`);
+    const byEvidence = checkCode !== null && sortKey.startsWith(EVIDENCE_PREFIX);
+    const registered = URL_FIELDS_BY_KEY.get(sortKey);
+    if (!registered && !byEvidence) throw refuse('sort.field', `"${sortKey}" is not a field of the URL table`);
+    if (registered && !registered.sortable) throw refuse('sort.field', `${sortKey} cannot be sorted on`);
     const direction = query.sort?.direction ?? 'ASC';
     // An issue's URLs list the ranking ones first unless a sort is asked for.
     const rankingFirst = checkCode !== null && !query.sort;
     const filter = validateFilter(query.filter);
     await this.assertRegexes(db, filter);
     const digest = createHash('sha256')
-      .update(JSON.stringify([auditId, checkCode, sort.key, direction, rankingFirst, query.filter ?? null]))
+      .update(JSON.stringify([auditId, checkCode, sortKey, direction, rankingFirst, query.filter ?? null]))
       .digest('base64url')
       .slice(0, 16);
     const cursor = query.after ? decodeCursor(query.after, digest) : null;
-    if (cursor && cursor.value !== null && !fitsType(sort, cursor.value)) throw notACursor();
     const audit = await this.repo.ownedAudit(db, auditId, p.organizationId);
     if (!audit) throw notFound('Audit');
+    const fullPlan =
+      checkCode === null ? null : evidencePlan(checkCode, await this.repo.evidenceShape(db, auditId, checkCode));
+    const sortable = new Map(
+      (fullPlan?.columns ?? []).flatMap((c) => {
+        const f = evidenceSortField(fullPlan!, c);
+        return f ? [[c.key, f] as const] : [];
+      }),
+    );
+    const sort = registered ?? sortable.get(sortKey);
+    if (!sort)
+      throw refuse(
+        'sort.field',
+        fullPlan?.columns.some((c) => c.key === sortKey)
+          ? `${sortKey} cannot be sorted on`
+          : `"${sortKey}" is not an evidence column of this check`,
+      );
+    if (cursor && cursor.value !== null && !fitsType(sort, cursor.value)) throw notACursor();
     const { rows, total } = await this.repo.list(
       db,
       {
@@ -281,12 +299,12 @@ export class UrlTableService {
     );
     const page = rows.slice(0, first);
     const last: UrlTableRow | undefined = page.at(-1);
-    const plan =
-      checkCode === null
-        ? null
-        : chooseEvidence(evidencePlan(checkCode, await this.repo.evidenceShape(db, auditId, checkCode)), evidenceKeys);
+    const plan = fullPlan && chooseEvidence(fullPlan, evidenceKeys);
     return {
-      columns: [...columns, ...(plan?.columns ?? []).map((c) => ({ ...c, sortable: false, filterable: false }))],
+      columns: [
+        ...columns,
+        ...(plan?.columns ?? []).map((c) => ({ ...c, sortable: sortable.has(c.key), filterable: false })),
+      ],
       rows: plan
         ? await this.withEvidence(db, auditId, plan, page)
         : page.map(({ id, url, values }) => ({ id, url, values })),

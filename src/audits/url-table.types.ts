@@ -69,7 +69,8 @@ export class UrlTableFilterInput {
 
 @InputType('UrlTableSortInput')
 export class UrlTableSortInput {
-  @Field(() => String, { description: 'A sortable field key.' }) field!: string;
+  @Field(() => String, { description: 'A sortable field key, or (with checkCode) one of its evidence.* columns.' })
+  field!: string;
   @Field(() => SortDirectionEnum, { defaultValue: SortDirectionEnum.ASC }) direction!: SortDirectionEnum;
 }
 

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { DomainError } from '../platform/errors.js';
 import { registerAdminCommands } from './admin-commands.js';
 import { registerAuditCommand } from './audit-command.js';
+import { registerExportCommands } from './export-command.js';
 import { EXIT, EXIT_CODES_HELP, packageVersion, type CliRoot } from './cli-runtime.js';
 import { registerProcessCommands } from './process-commands.js';
 import { registerSecretsCommands } from './secrets-commands.js';
@@ -28,6 +29,7 @@ function buildProgram(root: CliRoot): Command {
   registerAdminCommands(program, root);
   registerSecretsCommands(program, root);
   registerAuditCommand(program, root);
+  registerExportCommands(program, root);
   return program;
 }
 

@@ -331,6 +331,37 @@ describe("an issue's URLs", () => {
     expect(walked.map((r) => r.url)).toEqual([PAGES[5].url, PAGES[1].url, PAGES[1].url, PAGES[3].url]);
   });
 
+  it("evidence columns sort (a list by its first item) in keyset pages; the link graph's anchor does not", async () => {
+    const broken = { checkCode: 'LINKS_INTERNAL_BROKEN', columns: ['url', 'evidence.count', 'evidence.links.status'] };
+    const byStatus = await walk({ ...broken, sort: { field: 'evidence.links.status', direction: 'DESC' } }, 1);
+    // 500 first; the two whose first link is a 404 by occurrence id, descending; a list's other items follow it.
+    expect(byStatus.map((r) => [r.url, r.values[2]])).toEqual([
+      [PAGES[3].url, 500],
+      [PAGES[5].url, 404],
+      [PAGES[1].url, 404],
+      [PAGES[1].url, 410],
+    ]);
+    const byCount = await walk({ ...broken, sort: { field: 'evidence.count', direction: 'ASC' } }, 1);
+    expect(byCount.map((r) => [r.url, r.values[1]])).toEqual([
+      [PAGES[5].url, 1],
+      [PAGES[3].url, 1],
+      [PAGES[1].url, 2],
+      [PAGES[1].url, 2],
+    ]);
+    const titles = await table({
+      checkCode: 'META_TITLE_DUPLICATE',
+      columns: ['url', 'evidence.sameAs'],
+      sort: { field: 'evidence.sameAs', direction: 'ASC' },
+    });
+    expect(titles.table!.rows.map((r) => r.values[1])).toEqual([PAGES[7].url, PAGES[14].url]);
+    const anchor = await table({ ...broken, sort: { field: 'evidence.links.anchor' } });
+    expect(anchor.errors?.[0]?.message).toMatch(/evidence.links.anchor cannot be sorted on/);
+    const unknown = await table({ ...broken, sort: { field: 'evidence.nope' } });
+    expect(unknown.errors?.[0]?.message).toMatch(/"evidence.nope" is not an evidence column of this check/);
+    const unscoped = await table({ sort: { field: 'evidence.count' } });
+    expect(unscoped.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
   it("a duplicate's twin, a chosen evidence column, an explicit sort and a filter", async () => {
     const { errors, table: page } = await table({
       checkCode: 'META_TITLE_DUPLICATE',

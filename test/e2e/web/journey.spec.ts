@@ -86,7 +86,7 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   ).toBeVisible();
   await page.goBack();
 
-  // Issues: grouped, filterable, each with its pages and a fix.
+  // Issues: grouped, filterable, each with its guidance and its URLs.
   await page.getByRole('link', { name: 'View issues' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Audit issues' })).toBeVisible();
   const description = page.getByRole('button', { name: /Meta description/i }).first();
@@ -99,14 +99,8 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   await expect(page.getByRole('definition').first()).toHaveText(/\w{3,}.*\./);
   await expect(page.getByRole('term').filter({ hasText: 'How to fix' })).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: /\d+ of \d+ checks passed/ })).toBeVisible();
-  const affected = page.getByRole('list', { name: 'Affected pages' });
-  await expect(affected.getByText(`${site.origin}/`, { exact: true }).first()).toBeVisible();
-  await affected
-    .getByRole('button', { name: /Suggest a fix/ })
-    .first()
-    .click();
-  await expect(page.getByText(/Written by (the rules engine|a language model)/)).toBeVisible();
-  await expectAccessible(page, 'an expanded issue with its fix');
+  await expect(page.getByRole('link', { name: /^Open its \d+ affected URLs?$/ })).toBeVisible();
+  await expectAccessible(page, 'an expanded issue');
   await screenshotFor(page, 'audit-issues');
   // One list, the costliest first; grouping by category is a choice, kept in the URL.
   const list = page.getByRole('list', { name: 'Issues, most costly first' });
@@ -124,20 +118,36 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   await expect(page.getByRole('status').filter({ hasText: /0 issues shown/ })).toBeVisible();
   await page.getByLabel('Search issues').fill('');
 
-  // Evidence is a table a person reads (never JSON); its URLs open the page view, where the 404's inlinks say
-  // which page links to it, with the anchor text.
+  // An issue's URLs are a table, its evidence in columns (never JSON): the broken link's target, status and anchor.
+  await description.click();
+  await expect(description).toHaveAttribute('aria-expanded', 'false');
   const broken = page.getByRole('button', { name: /Broken internal link/ }).first();
   await broken.click();
-  const evidence = page.getByRole('table', { name: 'Broken internal links' });
-  await expect(evidence.getByRole('columnheader', { name: 'Target' })).toBeVisible();
-  await expect(evidence.getByRole('cell', { name: /404/ })).toBeVisible();
-  await expect(evidence.getByRole('cell', { name: 'Old offer' })).toBeVisible();
-  const evidenceText = (await page.getByRole('list', { name: 'Affected pages' }).allInnerTexts()).join('\n');
-  expect(evidenceText).toContain(`${site.origin}/gone`);
-  expect(evidenceText).not.toMatch(/\{"|\[\{|Count 0/);
-  await expect(evidence.getByRole('button', { name: 'Copy URL' }).first()).toBeVisible();
-  await expectAccessible(page, 'an issue with its evidence table');
-  await evidence.getByRole('link', { name: `${site.origin}/gone` }).click();
+  await page.getByRole('link', { name: /^Open its \d+ affected URLs?$/ }).click();
+  const affected = page.getByRole('table', { name: /^Affected URLs, ranking pages first/ });
+  const row = affected.getByRole('row').filter({ hasText: `${site.origin}/gone` });
+  await expect(row.getByRole('cell', { name: '404' })).toBeVisible();
+  await expect(row.getByRole('cell', { name: 'Old offer' })).toBeVisible();
+  await expect(affected.getByRole('columnheader', { name: 'Links: url' })).toBeVisible();
+  expect((await affected.allInnerTexts()).join('\n')).not.toMatch(/\{"|\[\{/);
+  await expectAccessible(page, "an issue's URL table with its evidence");
+  // The linking page's own view: its outlinks (the 404 among them) and a suggested fix for its issues.
+  await row.getByRole('link', { name: `${site.origin}/`, exact: true }).click();
+  await expect(page.getByRole('heading', { level: 2, name: `${site.origin}/` })).toBeVisible();
+  const outlinks = page.getByRole('table', { name: 'Outlinks: links on this page' });
+  await expect(outlinks.getByRole('row').filter({ hasText: 'Old offer' })).toContainText('404');
+  await expect(page.getByRole('heading', { name: /Issues on this URL \(\d+\)/ })).toBeVisible();
+  await page
+    .getByRole('button', { name: /Suggest a fix/ })
+    .first()
+    .click();
+  await expect(page.getByText(/Written by (the rules engine|a language model)/)).toBeVisible();
+  await expectAccessible(page, 'a page view with a suggested fix');
+  // The 404's view: its inlinks say which page links to it, with the anchor text.
+  await outlinks
+    .getByRole('link', { name: `${site.origin}/gone` })
+    .first()
+    .click();
   await expect(page.getByRole('heading', { level: 1, name: 'Crawled page' })).toBeVisible();
   await expect(page.getByRole('heading', { level: 2, name: `${site.origin}/gone` })).toBeVisible();
   const inlinks = page.getByRole('table', { name: 'Inlinks: pages that link here' });
@@ -154,12 +164,7 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   await page.getByRole('button', { name: /Inlinks from/ }).click();
   await page.getByRole('option', { name: 'Content' }).click();
   await expect(linking.getByRole('link', { name: `${site.origin}/`, exact: true })).toBeVisible();
-  // The linking page's own view: its issues and its outlinks, the 404 among them.
-  await linking.getByRole('link', { name: `${site.origin}/`, exact: true }).click();
-  await expect(page.getByRole('heading', { level: 2, name: `${site.origin}/` })).toBeVisible();
-  const outlinks = page.getByRole('table', { name: 'Outlinks: links on this page' });
-  await expect(outlinks.getByRole('row').filter({ hasText: 'Old offer' })).toContainText('404');
-  await expect(page.getByRole('heading', { name: /Issues on this URL \(\d+\)/ })).toBeVisible();
+  await page.goBack();
   await page.goBack();
   await page.goBack();
   await expect(page.getByRole('heading', { level: 1, name: 'Audit issues' })).toBeVisible();

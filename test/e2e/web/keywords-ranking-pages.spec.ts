@@ -99,7 +99,7 @@ test('a ranking page: its issues from the keywords table, its keywords on the pa
   await expectAccessible(p, 'the page view of a ranking page');
   await reviewShotsAtBothWidths(p, 'page-view-ranking-page');
 
-  // The issues: the one on the ranking page says so, and its affected URL lists the keyword.
+  // The issues: the one on the ranking page says so, and its URL table lists the ranking page first.
   await p.getByRole('navigation', { name: 'Audit views' }).getByRole('link', { name: 'Issues' }).click();
   await expect(p.getByRole('heading', { level: 1, name: 'Audit issues' })).toBeVisible();
   const issue = p.getByRole('button', { name: /Missing meta description.*1 ranking page/ });
@@ -107,8 +107,11 @@ test('a ranking page: its issues from the keywords table, its keywords on the pa
   await issue.focus();
   await p.keyboard.press('Enter');
   await expect(issue).toHaveAttribute('aria-expanded', 'true');
-  const affected = p.getByRole('list', { name: 'Affected pages' });
-  await expect(affected.getByRole('list', { name: 'Ranks for' }).getByRole('listitem')).toHaveText([`#2 ${TERM}`]);
+  await p.getByRole('link', { name: /^Open its \d+ affected URLs?$/ }).click();
+  const affected = p.getByRole('table', { name: 'Affected URLs, ranking pages first' });
+  const first = affected.getByRole('row').nth(1);
+  await expect(first.getByRole('rowheader')).toHaveText(`${site.origin}/guides/herbs`);
+  await expect(p.getByText('1 ranking page', { exact: true })).toBeVisible();
   await expectAccessible(p, 'an issue on a ranking page');
   await reviewShotsAtBothWidths(p, 'issues-ranking-page');
   await p.setViewportSize({ width: 375, height: 800 });

@@ -5,6 +5,7 @@ import {
   expectAccessible,
   expectNoSidewaysScroll,
   reviewShotsAtBothWidths,
+  screenshotFor,
   signUp,
   test,
 } from './fixtures';
@@ -102,9 +103,106 @@ test('the URL table: columns chosen and remembered, sort, filter builder, view i
   await page.goto(page.url().split('?')[0]);
   await expect(page.getByRole('columnheader', { name: /H1 count/ })).toBeVisible();
   await expect(page.getByRole('columnheader', { name: /Depth/ })).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: /^URLs 1–\d+ of \d+$/ })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Audit views' }).evaluate((nav) => nav.scrollIntoView());
+  await screenshotFor(page, 'url-table');
 
   await page.setViewportSize({ width: 375, height: 800 });
   await expectNoSidewaysScroll(page, 'the URL table at 375 px');
   await page.setViewportSize({ width: 1280, height: 900 });
   await reviewShotsAtBothWidths(page, 'url-table');
+});
+
+test("an issue's URLs: the URL table of its check, evidence as columns, export as shown, won't fix a row", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await signUp(page, 'Issue Tabler');
+  await createProject(page, `${site.origin}/`, 'Issue Garden');
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  await expect(page.getByRole('heading', { name: 'Latest scores' })).toBeVisible({ timeout: 120_000 });
+  await page.getByRole('link', { name: 'View issues' }).click();
+
+  // Open the issue: its URLs are a table (ranking pages first until a column is sorted), its evidence in columns.
+  await page
+    .getByRole('button', { name: /Broken internal link/ })
+    .first()
+    .click();
+  await page.getByRole('link', { name: /^Open its \d+ affected URLs?$/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: /Broken internal link/ })).toBeVisible();
+  const broken = page.getByRole('table', { name: 'Affected URLs, ranking pages first' });
+  await expect(broken.getByRole('columnheader', { name: 'Links: url' })).toBeVisible();
+  const gone = broken.getByRole('row').filter({ hasText: `${site.origin}/gone` });
+  await expect(gone.getByRole('cell', { name: '404' })).toBeVisible();
+  await expect(gone.getByRole('cell', { name: 'Old offer' })).toBeVisible();
+  await expectAccessible(page, "an issue's URL table with its evidence columns");
+  // Evidence columns sort too.
+  await broken.getByRole('button', { name: /^Links: status/ }).click();
+  await expect(page.getByRole('table', { name: 'Affected URLs, sorted by Links: status ascending' })).toBeVisible();
+
+  // Another issue, three URLs: choose a column, sort, filter, export as shown.
+  await page.goBack();
+  await page
+    .getByRole('button', { name: /Missing meta description/ })
+    .first()
+    .click();
+  await page.getByRole('link', { name: /^Open its 3 affected URLs$/ }).click();
+  const table = page.getByRole('table', { name: /^Affected URLs, / });
+  await expect(page.getByRole('status').filter({ hasText: 'URLs 1–3 of 3 · ranking pages first' })).toBeVisible();
+  await page.getByText(/^Columns \(\d+\)$/).click();
+  await page.getByRole('checkbox', { name: 'Status', exact: true }).check();
+  await expect(table.getByRole('columnheader', { name: /Status/ })).toBeVisible();
+  await table.getByRole('button', { name: /^Words/ }).click();
+  await table.getByRole('button', { name: /^Words/ }).click();
+  await expect(page.getByRole('table', { name: 'Affected URLs, sorted by Words descending' })).toBeVisible();
+  await expect(page).toHaveURL(/sort=words/);
+  await page.getByText('Filter builder').click();
+  const builder = page.getByRole('form', { name: 'Filter builder' });
+  await builder.getByRole('button', { name: 'Add condition' }).click();
+  await builder.getByLabel('Field of condition 1').selectOption({ label: 'URL' });
+  await builder.getByLabel('Operator of condition 1').selectOption({ label: 'does not contain' });
+  await builder.getByLabel('Value of condition 1').fill('xss');
+  await builder.getByRole('button', { name: 'Apply filter' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'URLs 1–2 of 2' })).toBeVisible();
+  const rows = page.getByRole('table', { name: 'Affected URLs, sorted by Words descending' }).getByRole('rowheader');
+  await expect(rows).toHaveText([`${site.origin}/`, `${site.origin}/guides/herbs`]);
+  await expectAccessible(page, "an issue's URL table, sorted and filtered");
+
+  // The view is in the URL: a reload shows the same table; the export is that view of this issue only.
+  await page.reload();
+  await expect(rows).toHaveText([`${site.origin}/`, `${site.origin}/guides/herbs`]);
+  const [csv] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download the table as shown as CSV' }).click(),
+  ]);
+  const lines = (await readFile((await csv.path())!, 'utf8'))
+    .replace(/^\uFEFF/, '')
+    .split('\r\n')
+    .filter(Boolean);
+  expect(lines[0]).toMatch(/^URL,Title,Words,Inlinks,Ranking keywords,Best position,Status\b/);
+  expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual([`${site.origin}/`, `${site.origin}/guides/herbs`]);
+
+  // Won't fix, on a row, from the keyboard: a reason; who and when shown on the row; undone.
+  const herbs = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: `${site.origin}/guides/herbs` }) });
+  await herbs.getByRole('button', { name: `Won't fix ${site.origin}/guides/herbs` }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: "Won't fix" });
+  await expect(dialog.getByLabel('Reason')).toBeFocused();
+  await page.keyboard.type('A guide page: its description comes with the redesign.');
+  await page.keyboard.press('Tab');
+  await dialog.getByRole('button', { name: "Mark as won't fix" }).press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(herbs).toContainText("Won't fix: A guide page: its description comes with the redesign. — Issue Tabler");
+  await expectAccessible(page, "an issue's URL table with a won't fix row");
+  await page.getByText(/^Filter builder/).click();
+  await page.getByRole('navigation', { name: 'Audit views' }).evaluate((nav) => nav.scrollIntoView());
+  await screenshotFor(page, 'issue-urls');
+  await herbs.getByRole('button', { name: `Undo won't fix of ${site.origin}/guides/herbs` }).click();
+  await expect(herbs.getByRole('button', { name: `Won't fix ${site.origin}/guides/herbs` })).toBeVisible();
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expectNoSidewaysScroll(page, "an issue's URL table at 375 px");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await reviewShotsAtBothWidths(page, 'issue-urls');
 });

@@ -32,15 +32,20 @@ test("won't fix: mark an affected URL with a reason, the score says so, undo fro
   await expect(why).toContainText(/Half the overall score is health/);
   await expect(why).not.toContainText("won't fix");
 
-  // The issue's affected URLs: Won't fix opens a dialog asking why (keyboard only).
+  // The issue's URL table: Won't fix on a row opens a dialog asking why (keyboard only).
   await page.getByRole('link', { name: 'View issues' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Audit issues' })).toBeVisible();
   const issue = page.getByRole('button', { name: /Missing meta description/ }).first();
   await issue.focus();
   await page.keyboard.press('Enter');
   await expect(issue).toHaveAttribute('aria-expanded', 'true');
-  const affected = page.getByRole('list', { name: 'Affected pages' });
+  const open = page.getByRole('link', { name: /^Open its \d+ affected URLs?$/ });
+  await open.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: /Missing meta description/ })).toBeVisible();
+  const affected = page.getByRole('table', { name: /^Affected URLs/ });
   const mark = affected.getByRole('button', { name: /^Won't fix / }).first();
+  const markedUrl = (await mark.getAttribute('aria-label'))!.replace(/^Won't fix /, '');
   await mark.focus();
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: "Won't fix" });
@@ -54,10 +59,12 @@ test("won't fix: mark an affected URL with a reason, the score says so, undo fro
   await page.keyboard.press('Enter');
   await expect(dialog).toBeHidden();
 
-  // Still listed, marked with who, when and why; the issue counts it.
-  await expect(affected).toContainText(`Won't fix: ${REASON} — Wont Fixer`);
-  await expect(affected.getByRole('button', { name: /^Undo won't fix of / })).toBeVisible();
-  await expect(page.getByRole('button', { name: /Missing meta description.*1 won't fix/ })).toBeVisible();
+  // Still listed, its row marked with who, when and why; the issue counts it.
+  const markedHeader = page.getByRole('rowheader', { name: markedUrl, exact: true });
+  const marked = affected.getByRole('row').filter({ has: markedHeader });
+  await expect(marked).toContainText(`Won't fix: ${REASON} — Wont Fixer`);
+  await expect(marked.getByRole('button', { name: `Undo won't fix of ${markedUrl}` })).toBeVisible();
+  await expect(page.getByText("1 won't fix", { exact: true })).toBeVisible();
   await expectAccessible(page, "an issue with a won't fix URL");
   await reviewShotsAtBothWidths(page, 'issues-wont-fix');
   await page.setViewportSize({ width: 375, height: 800 });

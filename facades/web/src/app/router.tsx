@@ -27,9 +27,11 @@ import {
   AuditIssuesPage,
   PagesExplorerPage,
   PageViewPage,
+  IssueUrlsPage,
   parseIssueSearch,
   parsePageSearch,
   parsePageViewSearch,
+  parseIssueUrlsSearch,
   prefetchAuditIssues,
 } from '../features/audits';
 import { ComparisonPage, parseComparisonSearch } from '../features/comparison';
@@ -144,6 +146,12 @@ const auditPagesRoute = createRoute({
   path: '/projects/$projectId/audits/$auditId/pages',
   validateSearch: parsePageSearch,
   component: PagesExplorerPage,
+});
+const issueUrlsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/projects/$projectId/audits/$auditId/issues/$issueId',
+  validateSearch: parseIssueUrlsSearch,
+  component: IssueUrlsPage,
 });
 const auditPageViewRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -282,6 +290,7 @@ const routeTree = rootRoute.addChildren([
     auditIssuesRoute,
     auditPagesRoute,
     auditPageViewRoute,
+    issueUrlsRoute,
     comparisonRoute,
     projectKeywordsRoute,
     projectCompetitorsRoute,

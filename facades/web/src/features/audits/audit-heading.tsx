@@ -8,17 +8,20 @@ import { formatDateTime } from '../../lib/format';
 import { countsText } from './audit-counts';
 import { CrawlNotes } from './crawl-notes';
 
-/** Breadcrumb, title and the audit's two views (issues, pages). */
+/** Breadcrumb, title and the audit's two views (issues, pages); an issue's URLs are under its issues. */
 export function AuditHeading({
   projectId,
   projectName,
   audit,
   view,
+  issueTitle,
 }: {
   projectId: string;
   projectName: string;
   audit: AuditHeadingFragment;
-  view: 'issues' | 'pages' | 'page';
+  view: 'issues' | 'pages' | 'page' | 'issue';
+  /** The issue's title (view "issue"): the page's title. */
+  issueTitle?: string;
 }) {
   const when = formatDateTime(audit.completedAt ?? audit.createdAt);
   return (
@@ -30,12 +33,28 @@ export function AuditHeading({
           {projectName}
         </Link>
         <span aria-hidden="true">/</span>
-        <span aria-current="page">Audit of {when}</span>
+        {view === 'issue' ? (
+          <>
+            <Link to="/projects/$projectId/audits/$auditId" params={{ projectId, auditId: audit.id }}>
+              Audit of {when}
+            </Link>
+            <span aria-hidden="true">/</span>
+            <span aria-current="page">{issueTitle}</span>
+          </>
+        ) : (
+          <span aria-current="page">Audit of {when}</span>
+        )}
       </nav>
       <div className="page-header">
         <div>
           <h1 id="audit-title">
-            {view === 'issues' ? 'Audit issues' : view === 'pages' ? 'Crawled pages' : 'Crawled page'}
+            {view === 'issue'
+              ? issueTitle
+              : view === 'issues'
+                ? 'Audit issues'
+                : view === 'pages'
+                  ? 'Crawled pages'
+                  : 'Crawled page'}
           </h1>
           <p className="muted">
             {projectName} · {when} · {countsText(audit.counts ?? null, audit.pagesCrawled)} ·{' '}

@@ -13,7 +13,6 @@ import { useStreamedQuery } from '../../lib/streamed-query';
 import { CATEGORY_LABEL } from '../../lib/labels';
 import { formatNumber, plural } from '../../lib/format';
 import { AuditHeading, AuditLoadError } from './audit-heading';
-import { siteHostOf } from '../../components/page-link';
 import { ExportButtons } from '../../components/export-buttons';
 import { SeverityFilter } from '../../components/severity';
 import { CATEGORIES, type IssueSearch } from './search-params';
@@ -46,12 +45,7 @@ export function AuditIssuesPage() {
       )}
       {/* The list: streamed by the server after the heading (lib/streamed-query.ts). */}
       <Suspense fallback={<StreamedListPlaceholder label="Loading the issues…" />}>
-        <IssueList
-          projectId={projectId}
-          auditId={auditId}
-          status={audit.status}
-          siteHost={siteHostOf(data.project.url)}
-        />
+        <IssueList projectId={projectId} auditId={auditId} status={audit.status} />
       </Suspense>
     </section>
   );
@@ -84,17 +78,7 @@ function useIssueVirtualizer(rows: Row[], hasList: boolean) {
 }
 
 /** The audit's issues: filters, counts and the virtual list. */
-function IssueList({
-  projectId,
-  auditId,
-  status,
-  siteHost,
-}: {
-  projectId: string;
-  auditId: string;
-  status: AuditStatus;
-  siteHost: string | null;
-}) {
+function IssueList({ projectId, auditId, status }: { projectId: string; auditId: string; status: AuditStatus }) {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const [{ data, fetching, error }] = useStreamedQuery({
@@ -209,8 +193,6 @@ function IssueList({
                   expanded={expanded.has(row.issue.id)}
                   projectId={projectId}
                   auditId={auditId}
-                  siteHost={siteHost}
-                  onResize={() => virtualizer.measure()}
                   showCategory={!search.group}
                   onToggle={() =>
                     setExpanded((prev) => {

@@ -6,6 +6,7 @@ import { AuditIssueListDocument, AuditIssuesDocument } from '../../gql/graphql';
 
 export {
   parseIssueSearch,
+  parseIssueUrlsSearch,
   parsePageSearch,
   parsePageViewSearch,
   type IssueSearch,
@@ -13,6 +14,7 @@ export {
 } from './search-params';
 export const AuditIssuesPage = lazyRouteComponent(() => import('./audit-issues-page'), 'AuditIssuesPage');
 export const PagesExplorerPage = lazyRouteComponent(() => import('./pages-explorer-page'), 'PagesExplorerPage');
+export const IssueUrlsPage = lazyRouteComponent(() => import('./issue-urls-page'), 'IssueUrlsPage');
 export const PageViewPage = lazyRouteComponent(() => import('./page-view-page'), 'PageViewPage');
 
 /** Starts the issues page's queries while its code loads (route loader); the server streams the list after the rest. */

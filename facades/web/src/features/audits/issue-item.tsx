@@ -3,7 +3,7 @@ import { useQuery } from 'urql';
 import { IssueGuidanceDocument, type IssueCategory, type Severity } from '../../gql/graphql';
 import { CATEGORY_LABEL, SEVERITY_LABEL } from '../../lib/labels';
 import { formatNumber, plural } from '../../lib/format';
-import { IssueOccurrences } from './issue-occurrences';
+import { Link } from '@tanstack/react-router';
 import { extentText } from './audit-counts';
 import { SeverityBadge } from '../../components/severity';
 import { SEVERITIES } from './search-params';
@@ -38,20 +38,15 @@ export function IssueItem({
   onToggle,
   projectId,
   auditId,
-  siteHost,
-  onResize,
   showCategory,
 }: {
   issue: IssueRow;
-  /** The audited site's host: its URLs in the evidence open the page view. */
-  siteHost: string | null;
   /** In one list across categories, each issue says which it belongs to. */
   showCategory: boolean;
   expanded: boolean;
   onToggle(): void;
   projectId: string;
   auditId: string;
-  onResize(): void;
 }) {
   const panelId = `issue-panel-${issue.id}`;
   return (
@@ -88,13 +83,15 @@ export function IssueItem({
           <p className="muted small">
             Check <code>{issue.code}</code> · <AboutCheckLink code={issue.code} />
           </p>
-          <IssueOccurrences
-            projectId={projectId}
-            auditId={auditId}
-            siteHost={siteHost}
-            issueId={issue.id}
-            onLoaded={onResize}
-          />
+          <p>
+            <Link
+              to="/projects/$projectId/audits/$auditId/issues/$issueId"
+              params={{ projectId, auditId, issueId: issue.id }}
+              className="btn btn-secondary"
+            >
+              Open its {plural(issue.affectedPages, 'affected URL')}
+            </Link>
+          </p>
         </div>
       )}
     </div>

@@ -53,7 +53,7 @@ export const PAGE_KINDS: AuditPageKind[] = ['HTML', 'REDIRECT', 'ERROR', 'FILE',
 export function parsePageSearch(search: Record<string, unknown>): PageSearch {
   return {
     cols: parseColumns(search.cols),
-    sort: typeof search.sort === 'string' && /^[a-z0-9_]{1,60}$/.test(search.sort) ? search.sort : undefined,
+    sort: typeof search.sort === 'string' && /^[A-Za-z0-9_.]{1,200}$/.test(search.sort) ? search.sort : undefined,
     dir: oneOf(search.dir, ['ASC', 'DESC'] as const),
     status: listOf(search.status, STATUS_CLASSES),
     kind: listOf(search.kind, PAGE_KINDS),
@@ -61,6 +61,14 @@ export function parsePageSearch(search: Record<string, unknown>): PageSearch {
     q: text(search.q),
     f: parseBuiltFilter(search.f),
   };
+}
+
+/** An issue's URLs: the URL table's columns, sort and filter builder's rows (its ranking pages first unsorted). */
+export type IssueUrlsSearch = Pick<PageSearch, 'cols' | 'sort' | 'dir' | 'f'>;
+
+export function parseIssueUrlsSearch(search: Record<string, unknown>): IssueUrlsSearch {
+  const { cols, sort, dir, f } = parsePageSearch(search);
+  return { cols, sort, dir, f };
 }
 
 /** The page view: which crawled URL of the audit. */

@@ -1,4 +1,4 @@
-import type { AuditPageKind, StatusClass, UrlTableFilterInput, UrlTableSortInput } from '../../gql/graphql';
+import type { AuditPageKind, StatusClass, UrlTableFilterInput } from '../../gql/graphql';
 
 /** One row of the filter builder: a field, an operator, a value (and the upper bound of "between"). */
 export interface FilterRow {
@@ -16,6 +16,8 @@ export interface BuiltFilter {
 
 /** The columns shown when neither the URL nor the user's saved choice names any. */
 export const DEFAULT_COLUMNS = ['url', 'status', 'title', 'depth', 'words', 'response_time', 'issues'];
+/** An issue's table: the page facts that say which URL to fix first, before the issue's evidence columns. */
+export const ISSUE_DEFAULT_COLUMNS = ['url', 'title', 'words', 'inlinks', 'ranking_keywords', 'best_position'];
 const MAX_ROWS = 20;
 
 export const OPERATOR_LABEL: Record<string, string> = {
@@ -109,10 +111,6 @@ export function tableFilter(search: ViewFilters): UrlTableFilterInput | null {
   return groups.length ? { combinator: 'AND', groups } : null;
 }
 
-export function tableSort(search: { sort?: string; dir?: 'ASC' | 'DESC' }): UrlTableSortInput {
-  return { field: search.sort ?? 'url', direction: search.dir ?? 'ASC' };
-}
-
 /** The columns from the URL's `cols` (comma-separated keys). */
 export function parseColumns(value: unknown): string[] | undefined {
   const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
@@ -122,22 +120,26 @@ export function parseColumns(value: unknown): string[] | undefined {
   return keys.length ? keys : undefined;
 }
 
-/** Where the user's chosen columns are kept in this browser. */
-export const columnsStorageKey = (userId: string) => `url-table-columns:${userId}`;
+/** The kinds of URL table whose column choice is kept apart: the pages explorer's and an issue's. */
+export type ColumnsStore = 'pages' | 'issue';
 
-export function savedColumns(userId: string | null): string[] | undefined {
+/** Where the user's chosen columns of a kind of table are kept in this browser. */
+export const columnsStorageKey = (userId: string, store: ColumnsStore) =>
+  store === 'pages' ? `url-table-columns:${userId}` : `url-table-columns:${store}:${userId}`;
+
+export function savedColumns(userId: string | null, store: ColumnsStore): string[] | undefined {
   if (!userId) return undefined;
   try {
-    return parseColumns(window.localStorage.getItem(columnsStorageKey(userId)) ?? '');
+    return parseColumns(window.localStorage.getItem(columnsStorageKey(userId, store)) ?? '');
   } catch {
     return undefined;
   }
 }
 
-export function saveColumns(userId: string | null, columns: readonly string[]): void {
+export function saveColumns(userId: string | null, columns: readonly string[], store: ColumnsStore): void {
   if (!userId) return;
   try {
-    window.localStorage.setItem(columnsStorageKey(userId), columns.join(','));
+    window.localStorage.setItem(columnsStorageKey(userId, store), columns.join(','));
   } catch {
     // Storage refused (private mode, quota): the choice still holds in the URL.
   }
