@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCheck } from '../../src/seo/checks/index.js';
 import { scoreAudit, type ScoredCheck } from '../../src/seo/scoring/index.js';
+import { clientReportHtml } from '../../src/reports/report-html.js';
 import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
 import { anApiKey, anAudit, anOrg, aProject, type Org, type PageRow, type Project } from '../factories.js';
 
@@ -340,5 +341,29 @@ describe('per-segment results', () => {
     expect(blog.healthDelta).toBeCloseTo(after.breakdown.health - before.breakdown.health, 1);
     expect(blog.criticalDelta).toBe(0);
     expect(blog.healthDelta).toBeGreaterThan(0);
+  });
+});
+
+describe('the client report', () => {
+  it('has a table of the segments with their counts', async () => {
+    const REPORT = `query($p: ID!, $a: ID) { clientReport(projectId: $p, auditId: $a) {
+      projectId projectName domain url generatedAt pdfAvailable
+      audit { id status createdAt completedAt pagesCrawled scores { overall meta content links technical performance }
+        issueCounts { critical warning notice } blockers { code message } }
+      categories { category score critical warning notice } topIssues { code title severity category description
+        affectedPages scope urls fix { summary steps source } }
+      vitals { url device source } keywordGains { term } keywordLosses { term }
+      segments { segment { id name kind pattern filter createdAt updatedAt } urls htmlPages health
+        scores { overall meta content links technical performance } issueCounts { critical warning notice } } } }`;
+    const { data, errors } = await call(REPORT, { p: project.id, a: headId });
+    expect(errors).toBeUndefined();
+    const report = data!.clientReport;
+    const blog = (report.segments as { segment: { name: string }; urls: number }[]).find(
+      (s) => s.segment.name === 'Blog',
+    );
+    expect(blog?.urls).toBe(5);
+    const html = clientReportHtml(report);
+    expect(html).toContain('<h2>Segments</h2>');
+    expect(html).toMatch(/<tr><td>Blog<\/td><td class="num">5<\/td>/);
   });
 });
