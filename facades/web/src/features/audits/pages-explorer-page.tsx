@@ -15,6 +15,7 @@ import { PageLink } from '../../components/page-link';
 import { PagesQuickFilters } from './pages-quick-filters';
 import { ColumnChooser, FilterBuilder } from './url-table-controls';
 import { ExportAsShown } from './url-table-export';
+import { SegmentPicker, SegmentSummary } from './segment-picker';
 import { DEFAULT_COLUMNS, saveColumns, savedColumns, tableFilter, tableSort } from './url-table-view';
 
 const route = getRouteApi('/app/projects/$projectId/audits/$auditId/pages');
@@ -83,7 +84,16 @@ export function PagesExplorerPage() {
   const [fields] = useQuery({ query: UrlTableFieldsDocument });
   const [{ data: fresh, fetching, error }, refetch] = useQuery({
     query: AuditUrlTableDocument,
-    variables: { projectId, auditId, first: PAGE_SIZE, after: pages.after, columns, sort, filter },
+    variables: {
+      projectId,
+      auditId,
+      first: PAGE_SIZE,
+      after: pages.after,
+      columns,
+      sort,
+      filter,
+      segment: search.seg ?? null,
+    },
     // The user's saved columns are known first, so that the table is asked for once.
     pause: userId === undefined,
   });
@@ -93,7 +103,7 @@ export function PagesExplorerPage() {
   const data = fresh ?? previous.current;
   // A cancelled audit's worker writes the pages it crawled a moment after the cancel: until the stored pages reach
   // the count the audit reports, the list is read again (from every second, backing off, for up to half a minute).
-  const filtered = filter !== null;
+  const filtered = filter !== null || search.seg !== undefined;
   const settling =
     !!data &&
     !filtered &&
@@ -134,6 +144,8 @@ export function PagesExplorerPage() {
       {data && <AuditHeading projectId={projectId} projectName={data.project.name} audit={data.audit} view="pages" />}
 
       <PagesQuickFilters search={search} setSearch={setSearch} />
+      <SegmentPicker projectId={projectId} segment={search.seg} onChange={(seg) => setSearch({ seg })} />
+      {search.seg && <SegmentSummary projectId={projectId} auditId={auditId} segmentId={search.seg} />}
       {fields.data && (
         <div className="url-table-tools">
           <ColumnChooser
@@ -160,7 +172,9 @@ export function PagesExplorerPage() {
               : `URLs ${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(table.totalCount)}`}
           {fetching && ' · updating…'}
         </p>
-        {data && data.audit.pagesCrawled > 0 && <ExportAsShown view={{ projectId, auditId, columns, sort, filter }} />}
+        {data && data.audit.pagesCrawled > 0 && (
+          <ExportAsShown view={{ projectId, auditId, columns, sort, filter, segment: search.seg ?? null }} />
+        )}
       </div>
       <ErrorMessage problem={problemOf(error)} title="This view cannot be shown" />
 
