@@ -113,7 +113,8 @@ export const urlTableRoutes: StreamRoute[] = [
               'JSON: { "combinator": "AND"|"OR", "groups": [{ "combinator": "AND"|"OR", "conditions": [{ "field", ' +
               '"operator", "value", "valueTo" }] }] }. Operators: eq, neq, contains, not_contains, regex, gt, gte, ' +
               'lt, lte, between (value and valueTo), is_empty, is_not_empty, each for the field types it fits; ' +
-              'field "issue" with eq/neq and a check code: has / has not that issue.',
+              'field "issue" with eq/neq and a check code: has / has not that issue; field "segment" with eq/neq ' +
+              'and a segment id: in / not in that segment.',
           },
           sort: {
             type: 'string',
@@ -126,6 +127,12 @@ export const urlTableRoutes: StreamRoute[] = [
             type: 'string',
             maxLength: 100,
             description: "One check's URLs (an issue), its evidence flattened into columns.",
+          },
+          segment: {
+            type: 'string',
+            maxLength: 100,
+            description:
+              "Only this segment's URLs: a segment id of the project (GraphQL Project.segments); 404 otherwise.",
           },
         },
         additionalProperties: false,
@@ -177,6 +184,7 @@ export const urlTableRoutes: StreamRoute[] = [
         sort: sortOf(query.sort as string | undefined),
         filter: filterOf(query.filter as string | undefined),
         checkCode: (query.checkCode as string | undefined) || null,
+        segment: (query.segment as string | undefined) || null,
         size: PIECE,
       };
       // The first piece before any byte is sent: access, existence and input errors still get their status.

@@ -12,6 +12,8 @@ export { WontFixIssueResolver, WontFixOccurrenceResolver, WontFixResolver } from
 export { MarkWontFixInput, WontFixType } from './wont-fix.types.js';
 export { AuditPageViewResolver } from './audit-page-view.resolver.js';
 export { UrlTableResolver } from './url-table.resolver.js';
+export { AuditSegmentResolver, SegmentResolver, toAuditSegmentType, toSegmentType } from './segment.resolver.js';
+export { AuditSegmentType, SegmentInput, SegmentKindEnum, SegmentScoresType, SegmentType } from './segment.types.js';
 export {
   UrlTableConnection,
   UrlTableExportFormatEnum,

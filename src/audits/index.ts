@@ -33,6 +33,14 @@ export {
   type UrlTableExportFormat,
   type UrlTableExportPiece,
 } from './url-table-export.js';
+export {
+  SegmentService,
+  scoreSegment,
+  MAX_SEGMENTS_PER_PROJECT,
+  type SegmentResult,
+  type SegmentView,
+  type SegmentInput,
+} from './segment.service.js';
 export { AUDIT_COUNT_SOURCE } from './audit.loaders.js';
 export { AUDIT_JOB_NAME, JOB_STATE_BY_STATUS, type AuditJobData } from './audit-job.js';
 export {

@@ -221,10 +221,24 @@ export const URL_TABLE_FIELDS: readonly UrlField[] = [
 /** Every field by key. */
 export const URL_FIELDS_BY_KEY: ReadonlyMap<string, UrlField> = new Map(URL_TABLE_FIELDS.map((f) => [f.key, f]));
 
+/** A condition as a transport hands it over (GraphQL strings; REST's filter JSON may carry numbers and booleans). */
+export interface UrlConditionInput {
+  field: string;
+  operator: string;
+  value?: unknown;
+  valueTo?: unknown;
+}
+export interface UrlFilterInput {
+  combinator?: string | null;
+  groups: readonly { combinator?: string | null; conditions: readonly UrlConditionInput[] }[];
+}
+
 /** A condition the service validated: a field of the registry (or an issue code) with its parsed values. */
 export type UrlCondition =
   | { kind: 'field'; field: UrlField; operator: UrlOperator; values: readonly (string | number | boolean)[] }
-  | { kind: 'issue'; code: string; has: boolean };
+  | { kind: 'issue'; code: string; has: boolean }
+  /** In (has) or out of one of the project's segments: its rule as a filter, resolved by the service. */
+  | { kind: 'segment'; segmentId: string; has: boolean; filter: UrlFilter | null };
 
 export interface UrlConditionGroup {
   combinator: 'AND' | 'OR';
@@ -244,6 +258,8 @@ export interface UrlTableSlice {
   /** The table of one check's occurrences (a row per occurrence, with its evidence), or null for every URL. */
   checkCode: string | null;
   filter: UrlFilter | null;
+  /** The chosen segment's rule (its URLs only), or null for all of them. */
+  segment: UrlFilter | null;
   sort: UrlField;
   direction: 'ASC' | 'DESC';
   /** Sort ranking URLs first (the issue table's default), before the sort. */
@@ -272,6 +288,11 @@ function conditionSql(condition: UrlCondition, param: (value: unknown, type: str
     const exists = `EXISTS (SELECT 1 FROM issue_occurrence oi WHERE oi.audit_id = $1 AND oi.url = p.url
       AND oi.code = ${param(condition.code, 'text')})`;
     return condition.has ? exists : `NOT ${exists}`;
+  }
+  if (condition.kind === 'segment') {
+    const inside = (condition.filter && filterSql(condition.filter, param)) ?? 'false';
+    // A condition on a missing value is NULL: such a URL is out of the segment, so "not in it" must hold for it.
+    return condition.has ? `COALESCE(${inside}, false)` : `NOT COALESCE(${inside}, false)`;
   }
   const { field: f, operator, values } = condition;
   const e = f.sql;
@@ -304,18 +325,36 @@ function conditionSql(condition: UrlCondition, param: (value: unknown, type: str
   }
 }
 
-function filterSql(filter: UrlFilter, param: (value: unknown, type: string) => string): string | null {
+export function filterSql(filter: UrlFilter, param: (value: unknown, type: string) => string): string | null {
   const groups = filter.groups
     .filter((g) => g.conditions.length)
     .map((g) => `(${g.conditions.map((c) => `(${conditionSql(c, param)})`).join(` ${g.combinator} `)})`);
   return groups.length ? `(${groups.join(` ${filter.combinator} `)})` : null;
 }
 
+/** Whether a filter reads the ranking keywords (a field of theirs, here or in a segment's rule). */
+export const filterUsesRanking = (filter: UrlFilter | null): boolean =>
+  (filter?.groups ?? []).some((g) =>
+    g.conditions.some(
+      (c) => (c.kind === 'field' && c.field.ranking === true) || (c.kind === 'segment' && filterUsesRanking(c.filter)),
+    ),
+  );
+
 const usesRanking = (slice: UrlTableSlice): boolean =>
   slice.rankingFirst ||
   slice.sort.ranking === true ||
   slice.columns.some((c) => c.ranking) ||
-  (slice.filter?.groups ?? []).some((g) => g.conditions.some((c) => c.kind === 'field' && c.field.ranking));
+  filterUsesRanking(slice.filter) ||
+  filterUsesRanking(slice.segment);
+
+/** What scoring needs of a segment's URLs in one audit (SegmentService scores them with the audit's formula). */
+export interface SegmentFacts {
+  urls: number;
+  htmlPages: number;
+  htmlWithCritical: number;
+  /** Per check with occurrences in the segment: its stored severity and category, the segment's URLs it affects. */
+  checks: { code: string; severity: 'CRITICAL' | 'WARNING' | 'NOTICE'; category: string; affected: number }[];
+}
 
 /**
  * Per URL, the project's tracked keywords whose latest check is OK with a position on that URL: how many and the
@@ -394,6 +433,37 @@ export class UrlTableRepository {
   }
 
   /**
+   * A segment's URLs in an audit, counted for scoring: all of them, the HTML pages, the HTML pages with a CRITICAL
+   * occurrence, and per check the distinct URLs it affects. The audit must be owned before; `rule` validated.
+   */
+  async segmentFacts(db: NativeDb, auditId: string, projectId: string, rule: UrlFilter): Promise<SegmentFacts> {
+    const ranking = filterUsesRanking(rule);
+    const params: unknown[] = ranking ? [auditId, projectId] : [auditId];
+    const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
+    const where = filterSql(rule, param) ?? 'true';
+    const seg = `${ranking ? `${RANKING_CTE}, ` : ''}seg AS MATERIALIZED (SELECT p.url, p.kind = 'HTML' AS html
+      FROM audit_page p${ranking ? ' LEFT JOIN rk ON rk.url = p.url' : ''} WHERE p.audit_id = $1 AND ${where})`;
+    const [counts] = await nativeQuery<Omit<SegmentFacts, 'checks'>>(
+      db,
+      `WITH ${seg} SELECT count(*)::int AS urls, count(*) FILTER (WHERE seg.html)::int AS "htmlPages",
+         count(*) FILTER (WHERE seg.html AND EXISTS (SELECT 1 FROM issue_occurrence o
+           JOIN audit_issue i ON i.audit_id = o.audit_id AND i.code = o.code
+           WHERE o.audit_id = $1 AND o.url = seg.url AND i.severity = 'CRITICAL'))::int AS "htmlWithCritical"
+       FROM seg`,
+      params,
+    );
+    const checks = await nativeQuery<SegmentFacts['checks'][number]>(
+      db,
+      `WITH ${seg} SELECT i.code, i.severity, i.category, count(DISTINCT o.url)::int AS affected
+       FROM issue_occurrence o JOIN seg ON seg.url = o.url
+       JOIN audit_issue i ON i.audit_id = o.audit_id AND i.code = o.code
+       WHERE o.audit_id = $1 GROUP BY i.code, i.severity, i.category ORDER BY i.code`,
+      params,
+    );
+    return { ...counts, checks };
+  }
+
+  /**
    * `first + 1` rows after the cursor (the extra one says there is a next page), and the total of the filter when
    * asked. The audit must be owned (ownedAudit) before: its project is `projectId`.
    */
@@ -413,8 +483,10 @@ export class UrlTableRepository {
       : 'audit_page p';
     const joins = ranking ? ` LEFT JOIN rk ON rk.url = ${scoped ? 'o.url' : 'p.url'}` : '';
     const conditions = [scoped ? `o.audit_id = $1 AND o.code = ${param(slice.checkCode, 'text')}` : 'p.audit_id = $1'];
-    const filter = slice.filter && filterSql(slice.filter, param);
-    if (filter) conditions.push(filter);
+    for (const f of [slice.filter, slice.segment]) {
+      const sql = f && filterSql(f, param);
+      if (sql) conditions.push(sql);
+    }
     const countParams = [...params];
     const expr = (f: UrlField) => (scoped && f.key === 'url' ? 'o.url' : f.sql);
     const sortExpr = expr(slice.sort);

@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
 import { AuditType } from './audit.types.js';
 import { OPERATORS_BY_TYPE, UrlTableService, type UrlColumn, URL_TABLE_FIELDS } from './url-table.service.js';
@@ -44,7 +44,8 @@ export class UrlTableResolver {
       'issues), a filter (groups of conditions, AND/OR), a sort on any sortable field (ties by row id, missing ' +
       'values last) and keyset pages with opaque cursors. With checkCode: the URLs of that check, one row per ' +
       'occurrence, ranking URLs first unless a sort is given. BAD_USER_INPUT for an unknown field, an operator ' +
-      'that does not fit its type, a bad value or an invalid regular expression.',
+      "that does not fit its type, a bad value or an invalid regular expression. segment: only that segment's URLs; " +
+      'the filter field "segment" (eq: in, neq: not in, the value a segment id) combines segments.',
   })
   async urlTable(
     @Root() audit: AuditType,
@@ -56,6 +57,11 @@ export class UrlTableResolver {
     @Arg('filter', () => UrlTableFilterInput, { nullable: true }) filter: UrlTableFilterInput | null,
     @Arg('checkCode', () => String, { nullable: true, description: "One check's URLs (an issue's code)." })
     checkCode: string | null,
+    @Arg('segment', () => ID, {
+      nullable: true,
+      description: "Only this segment's URLs (a segment id of the audit's project; NOT_FOUND otherwise).",
+    })
+    segment: string | null,
     @Ctx() ctx: RequestContext,
   ): Promise<UrlTableConnection> {
     const page = await this.service.list(ctx.db, ctx.principal, audit.id, {
@@ -65,6 +71,7 @@ export class UrlTableResolver {
       sort,
       filter,
       checkCode,
+      segment,
     });
     return {
       columns: page.columns.map(toFieldType),
@@ -87,6 +94,7 @@ export class UrlTableResolver {
     @Arg('sort', () => UrlTableSortInput, { nullable: true }) sort: UrlTableSortInput | null,
     @Arg('filter', () => UrlTableFilterInput, { nullable: true }) filter: UrlTableFilterInput | null,
     @Arg('checkCode', () => String, { nullable: true }) checkCode: string | null,
+    @Arg('segment', () => ID, { nullable: true, description: "Only this segment's URLs." }) segment: string | null,
     @Arg('after', () => String, { nullable: true }) after: string | null,
     @Arg('size', () => Int, { defaultValue: 1000 }) size: number,
     @Ctx() ctx: RequestContext,
@@ -96,7 +104,7 @@ export class UrlTableResolver {
       ctx.principal,
       audit.id,
       format,
-      { columns, sort, filter, checkCode },
+      { columns, sort, filter, checkCode, segment },
       after,
       size,
     );

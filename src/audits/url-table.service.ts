@@ -15,9 +15,14 @@ import {
   type UrlFilter,
   type UrlOperator,
   type UrlTableRow,
+  type UrlConditionInput,
+  type UrlFilterInput,
 } from './url-table.repository.js';
 
 import { AuditPagesRepository } from './audit-pages.repository.js';
+import { isUuid } from '../platform/ids.js';
+import { SegmentRepository } from './segment.repository.js';
+import { segmentFilterInput } from './segment-rule.js';
 import {
   EVIDENCE_PREFIX,
   evidencePlan,
@@ -27,7 +32,14 @@ import {
   type EvidencePlan,
 } from './url-table-evidence.js';
 
-export type { UrlColumn, UrlField, UrlFieldType, UrlOperator } from './url-table.repository.js';
+export type {
+  UrlColumn,
+  UrlConditionInput,
+  UrlField,
+  UrlFieldType,
+  UrlFilterInput,
+  UrlOperator,
+} from './url-table.repository.js';
 export { URL_TABLE_FIELDS } from './url-table.repository.js';
 
 /** The operators each type of field takes (the filter builder offers these). */
@@ -39,6 +51,8 @@ export const OPERATORS_BY_TYPE: Record<UrlFieldType, readonly UrlOperator[]> = {
 };
 /** The pseudo-field of "has issue X" conditions: eq (has) or neq (has not), the value a check code. */
 export const ISSUE_FIELD = 'issue';
+/** The pseudo-field of "in segment X" conditions: eq (in) or neq (not in), the value a segment id of the project. */
+export const SEGMENT_FIELD = 'segment';
 const VALUELESS: ReadonlySet<UrlOperator> = new Set(['is_empty', 'is_not_empty']);
 
 export const DEFAULT_URL_COLUMNS = ['url', 'status', 'indexable', 'title', 'words', 'depth', 'inlinks', 'issues'];
@@ -50,17 +64,6 @@ const MAX_VALUE_LENGTH = 500;
 const INT32 = 2_147_483_647;
 const ROW_ID = /^[1-9][0-9]{0,17}$/;
 
-/** A condition as a transport hands it over (GraphQL strings; REST's filter JSON may carry numbers and booleans). */
-export interface UrlConditionInput {
-  field: string;
-  operator: string;
-  value?: unknown;
-  valueTo?: unknown;
-}
-export interface UrlFilterInput {
-  combinator?: string | null;
-  groups: readonly { combinator?: string | null; conditions: readonly UrlConditionInput[] }[];
-}
 export interface UrlTableQuery {
   first: number;
   after?: string | null;
@@ -68,6 +71,8 @@ export interface UrlTableQuery {
   sort?: { field: string; direction?: 'ASC' | 'DESC' | null } | null;
   filter?: UrlFilterInput | null;
   checkCode?: string | null;
+  /** Only the URLs of this segment of the audit's project (its id). */
+  segment?: string | null;
   /** Count the filter's rows (the GraphQL totalCount; exports skip it). Default true. */
   withTotal?: boolean;
 }
@@ -115,7 +120,15 @@ function parseValue(field: UrlField, raw: unknown, path: string): string | numbe
   }
 }
 
-function validateCondition(input: UrlConditionInput, path: string): UrlCondition {
+function validateCondition(input: UrlConditionInput, path: string, segments: boolean): UrlCondition {
+  if (input.field === SEGMENT_FIELD) {
+    if (!segments) throw refuse(`${path}.field`, "a segment's rule cannot name a segment");
+    if (input.operator !== 'eq' && input.operator !== 'neq')
+      throw refuse(`${path}.operator`, `"${input.operator}" does not apply to segment: use eq (in) or neq (not in)`);
+    const id = typeof input.value === 'string' ? input.value : '';
+    if (!isUuid(id)) throw refuse(`${path}.value`, `"${id}" is not a segment id`);
+    return { kind: 'segment', segmentId: id, has: input.operator === 'eq', filter: null };
+  }
   if (input.field === ISSUE_FIELD) {
     if (input.operator !== 'eq' && input.operator !== 'neq')
       throw refuse(`${path}.operator`, `"${input.operator}" does not apply to issue: use eq (has) or neq (has not)`);
@@ -143,8 +156,11 @@ function validateCondition(input: UrlConditionInput, path: string): UrlCondition
   return { kind: 'field', field, operator, values };
 }
 
-/** The filter, validated: its fields, operators and values. Regular expressions are checked by the caller. */
-export function validateFilter(input: UrlFilterInput | null | undefined): UrlFilter | null {
+/**
+ * The filter, validated: its fields, operators and values. Regular expressions are checked by the caller, and so are
+ * "in segment" conditions (allowed unless `segments` is false: a segment's own rule names no segment).
+ */
+export function validateFilter(input: UrlFilterInput | null | undefined, segments = true): UrlFilter | null {
   if (!input) return null;
   if (!Array.isArray(input.groups)) throw refuse('filter.groups', 'must be a list of groups');
   if (input.groups.length > MAX_GROUPS) throw refuse('filter.groups', `at most ${MAX_GROUPS} groups`);
@@ -156,7 +172,7 @@ export function validateFilter(input: UrlFilterInput | null | undefined): UrlFil
     return {
       combinator: combinatorOf(group.combinator, `${path}.combinator`),
       conditions: group.conditions.map((c: UrlConditionInput, i: number) =>
-        validateCondition(c, `${path}.conditions[${i}]`),
+        validateCondition(c, `${path}.conditions[${i}]`, segments),
       ),
     };
   });
@@ -234,6 +250,7 @@ export class UrlTableService {
   constructor(
     private readonly repo = new UrlTableRepository(),
     private readonly pages = new AuditPagesRepository(),
+    private readonly segments = new SegmentRepository(),
   ) {}
 
   async list(db: NativeDb, principal: Principal | null, auditId: string, query: UrlTableQuery): Promise<UrlTablePage> {
@@ -256,8 +273,10 @@ export class UrlTableService {
     const rankingFirst = checkCode !== null && !query.sort;
     const filter = validateFilter(query.filter);
     await this.assertRegexes(db, filter);
+    const segmentId = query.segment ?? null;
+    if (segmentId !== null && !isUuid(segmentId)) throw notFound('Segment');
     const digest = createHash('sha256')
-      .update(JSON.stringify([auditId, checkCode, sortKey, direction, rankingFirst, query.filter ?? null]))
+      .update(JSON.stringify([auditId, checkCode, sortKey, direction, rankingFirst, query.filter ?? null, segmentId]))
       .digest('base64url')
       .slice(0, 16);
     const cursor = query.after ? decodeCursor(query.after, digest) : null;
@@ -280,6 +299,8 @@ export class UrlTableService {
           : `"${sortKey}" is not an evidence column of this check`,
       );
     if (cursor && cursor.value !== null && !fitsType(sort, cursor.value)) throw notACursor();
+    await this.resolveSegments(db, audit.projectId, filter);
+    const segment = segmentId === null ? null : await this.segmentRule(db, audit.projectId, segmentId);
     const { rows, total } = await this.repo.list(
       db,
       {
@@ -288,6 +309,7 @@ export class UrlTableService {
         columns,
         checkCode,
         filter,
+        segment,
         sort,
         direction,
         rankingFirst,
@@ -343,6 +365,33 @@ export class UrlTableService {
         values: [...r.values, ...values],
       }));
     });
+  }
+
+  /** A segment of the project as a filter (NOT_FOUND when the project has no such segment). */
+  async segmentRule(db: NativeDb, projectId: string, segmentId: string): Promise<UrlFilter> {
+    const row = isUuid(segmentId) ? await this.segments.find(db, projectId, segmentId) : null;
+    if (!row) throw notFound('Segment');
+    return this.compileRule(db, segmentFilterInput(row));
+  }
+
+  /** A segment's rule, validated as a filter that names no segment, its regular expressions checked. */
+  async compileRule(db: NativeDb, input: UrlFilterInput): Promise<UrlFilter> {
+    const filter = validateFilter(input, false);
+    if (!filter || !filter.groups.some((g) => g.conditions.length))
+      throw refuse('filter.groups', 'a segment needs at least one condition');
+    await this.assertRegexes(db, filter);
+    return filter;
+  }
+
+  /** Each "in segment" condition with its segment's rule; BAD_USER_INPUT for an id that is not the project's. */
+  private async resolveSegments(db: NativeDb, projectId: string, filter: UrlFilter | null): Promise<void> {
+    for (const [g, group] of (filter?.groups ?? []).entries())
+      for (const [i, c] of group.conditions.entries()) {
+        if (c.kind !== 'segment') continue;
+        const row = await this.segments.find(db, projectId, c.segmentId);
+        if (!row) throw refuse(`filter.groups[${g}].conditions[${i}].value`, 'not a segment of this project');
+        c.filter = await this.compileRule(db, segmentFilterInput(row));
+      }
   }
 
   private async assertRegexes(db: NativeDb, filter: UrlFilter | null): Promise<void> {

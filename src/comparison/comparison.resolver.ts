@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
-import { toAuditType, toSettingChangeType } from '../audits/graphql.js';
+import { toAuditSegmentType, toAuditType, toSettingChangeType } from '../audits/graphql.js';
 import type { CategoryEnum, SeverityEnum } from '../audits/graphql.js';
 import type { Comparison, ComparisonService, PageSide } from './comparison.service.js';
 import type { ComparedPageType } from './comparison.types.js';
@@ -15,6 +15,7 @@ import {
   PageChangeConnection,
   PageChangeEnum,
   ScoreDeltaType,
+  SegmentComparisonType,
   UrlComparisonType,
   type ScoreCategoryEnum,
 } from './comparison.types.js';
@@ -56,6 +57,14 @@ export class ComparisonResolver {
   @FieldResolver(() => [ScoreDeltaType], { description: 'Overall and per category, in that order.' })
   scores(@Root() root: AuditComparisonType): ScoreDeltaType[] {
     return this.service.scores(comparisonOf(root)).map((s) => ({ ...s, category: s.category as ScoreCategoryEnum }));
+  }
+
+  @FieldResolver(() => [SegmentComparisonType], {
+    description: 'Per segment of the project (by name): its URLs, score, health and issue counts in both, the deltas.',
+  })
+  async segments(@Root() root: AuditComparisonType, @Ctx() ctx: RequestContext): Promise<SegmentComparisonType[]> {
+    const rows = await this.service.segments(ctx.db, ctx.principal, comparisonOf(root));
+    return rows.map((r) => ({ ...r, base: toAuditSegmentType(r.base), head: toAuditSegmentType(r.head) }));
   }
 
   @FieldResolver(() => ComparisonTotalsType)

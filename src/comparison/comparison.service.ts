@@ -6,7 +6,7 @@ import { badInput, notFound } from '../platform/errors.js';
 import { assertApiAccess } from '../identity/index.js';
 import type { ProjectService } from '../projects/index.js';
 import type { Audit, AuditService } from '../audits/index.js';
-import { SEVERITY_ORDER } from '../audits/index.js';
+import { SEVERITY_ORDER, SegmentService, type SegmentResult } from '../audits/index.js';
 import { checkSettingChanges, type CheckSettingChange } from '../seo/checks/index.js';
 import { rescoreWithout, scoredBeforeWontFix, type AuditScores, type ScoreBreakdown } from '../seo/scoring/index.js';
 import {
@@ -171,12 +171,54 @@ function assertFirst(first: number): void {
  * URL), score deltas, and crawled URLs added, removed, or changed in status or indexability. The sets are computed
  * by PostgreSQL (comparison.repository.ts); this service picks the audits, checks access and shapes the answers.
  */
+/** One segment in both audits, and what changed: head minus base. */
+export interface SegmentComparison {
+  base: SegmentResult;
+  head: SegmentResult;
+  urlsDelta: number;
+  overallDelta: number;
+  /** Health points, one decimal. */
+  healthDelta: number;
+  criticalDelta: number;
+  warningDelta: number;
+  noticeDelta: number;
+}
+
 export class ComparisonService {
   constructor(
     private readonly projects: ProjectService,
     private readonly audits: AuditService,
     private readonly repo = new ComparisonRepository(),
+    private readonly segmentResults = new SegmentService(),
   ) {}
+
+  /**
+   * Each of the project's segments in both audits (its rule as it is now, applied to each), with the deltas. The
+   * scores are each audit's own formula over the segment's URLs (SegmentService), not the settings-adjusted ones.
+   */
+  async segments(db: NativeDb, principal: Principal | null, c: Comparison): Promise<SegmentComparison[]> {
+    const [base, head] = await Promise.all([
+      this.segmentResults.results(db, principal, c.base.id),
+      this.segmentResults.results(db, principal, c.head.id),
+    ]);
+    const baseOf = new Map(base.map((r) => [r.segment.id, r]));
+    return head.flatMap((h) => {
+      const b = baseOf.get(h.segment.id);
+      if (!b) return [];
+      return [
+        {
+          base: b,
+          head: h,
+          urlsDelta: h.urls - b.urls,
+          overallDelta: h.scores.overall - b.scores.overall,
+          healthDelta: Math.round((h.health - b.health) * 10) / 10,
+          criticalDelta: h.issueCounts.critical - b.issueCounts.critical,
+          warningDelta: h.issueCounts.warning - b.issueCounts.warning,
+          noticeDelta: h.issueCounts.notice - b.issueCounts.notice,
+        },
+      ];
+    });
+  }
 
   /**
    * The two audits to compare. Without `head`, the latest completed audit; without `base`, the completed audit

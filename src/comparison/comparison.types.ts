@@ -1,5 +1,6 @@
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import {
+  AuditSegmentType,
   AuditPageKindEnum,
   AuditType,
   CategoryEnum,
@@ -240,4 +241,18 @@ export class AuditComparisonType {
   wontFixMarked!: boolean;
   /** The comparison as the service opened it: the field resolvers read through it. */
   comparison!: Comparison;
+}
+
+@ObjectType('SegmentComparison', {
+  description: "One of the project's segments in both audits (its rule as it is now), and the change: head minus base.",
+})
+export class SegmentComparisonType {
+  @Field(() => AuditSegmentType) base!: AuditSegmentType;
+  @Field(() => AuditSegmentType) head!: AuditSegmentType;
+  @Field(() => Int) urlsDelta!: number;
+  @Field(() => Int) overallDelta!: number;
+  @Field(() => Float, { description: 'Health points, one decimal.' }) healthDelta!: number;
+  @Field(() => Int, { description: 'Checks with CRITICAL findings on its URLs.' }) criticalDelta!: number;
+  @Field(() => Int) warningDelta!: number;
+  @Field(() => Int) noticeDelta!: number;
 }

@@ -8,6 +8,7 @@ export {
   type Comparison,
   type ComparisonTotals,
   type ScoreDelta,
+  type SegmentComparison,
   type ScoreCategory,
   type IssueChange,
   type PageChange,

@@ -7,7 +7,7 @@ import type { ProjectService } from '../projects/index.js';
 import { suggestFix } from '../seo/fixes/index.js';
 import { blockerNotices } from '../seo/scoring/index.js';
 import { findCheck, type CheckCode } from '../seo/checks/index.js';
-import { withNotTried } from '../audits/index.js';
+import { SegmentService, withNotTried } from '../audits/index.js';
 import { ReportRepository, type TopIssueRow } from './report.repository.js';
 import type { ClientReportType, KeywordMoveType, ReportFixType, ReportPdfType } from './report.types.js';
 import { clientReportHtml } from './report-html.js';
@@ -57,6 +57,7 @@ export class ClientReportService {
     private readonly projects: ProjectService,
     private readonly pdf: ReportPdfRenderer | null,
     private readonly repo = new ReportRepository(),
+    private readonly segmentResults = new SegmentService(),
   ) {}
 
   async report(
@@ -71,11 +72,12 @@ export class ClientReportService {
     const audit = await this.repo.auditSummary(em, project.id, auditId ?? null);
     if (auditId && !audit) throw notFound('Audit');
 
-    const [counts, issues, vitals, movers] = await Promise.all([
+    const [counts, issues, vitals, movers, segments] = await Promise.all([
       audit ? this.repo.categoryCounts(em, audit.id) : Promise.resolve([]),
       audit ? this.repo.topIssues(em, audit.id, TOP_ISSUES, URLS_PER_ISSUE) : Promise.resolve([]),
       this.repo.latestVitals(em, project.id, VITALS_PAGES),
       this.repo.movers(em, project.id),
+      audit ? this.segmentResults.results(em, principal, audit.id) : Promise.resolve([]),
     ]);
     const byCategory = new Map(counts.map((c) => [c.category, c]));
     const moves: KeywordMoveType[] = movers.map((m) => ({ ...m, change: m.previousPosition - m.position }));
@@ -125,6 +127,8 @@ export class ClientReportService {
         fix: fixOf(i),
       })),
       vitals,
+      // The stored kind is one of SegmentKind's values (the table's check constraint).
+      segments: segments as ClientReportType['segments'],
       keywordGains: moves
         .filter((m) => m.change > 0)
         .sort((a, b) => b.change - a.change || a.term.localeCompare(b.term))

@@ -145,8 +145,22 @@ export function clientReportHtml(r: ClientReportType): string {
           `<td class="num">${c.critical}</td><td class="num">${c.warning}</td><td class="num">${c.notice}</td></tr>`,
       ),
       '</tbody></table></section>',
-      '<section><h2>Top issues and how to fix them</h2>',
     );
+    if (r.segments.length)
+      parts.push(
+        '<section><h2>Segments</h2><table><thead><tr><th>Segment</th><th class="num">URLs</th>' +
+          '<th class="num">Score</th><th class="num">Health</th><th class="num">Critical</th>' +
+          '<th class="num">Warning</th><th class="num">Notice</th></tr></thead><tbody>',
+        ...r.segments.map(
+          (s) =>
+            `<tr><td>${escapeHtml(s.segment.name)}</td><td class="num">${s.urls}</td>` +
+            `<td class="num">${s.scores.overall}</td><td class="num">${s.health}%</td>` +
+            `<td class="num">${s.issueCounts.critical}</td><td class="num">${s.issueCounts.warning}</td>` +
+            `<td class="num">${s.issueCounts.notice}</td></tr>`,
+        ),
+        '</tbody></table></section>',
+      );
+    parts.push('<section><h2>Top issues and how to fix them</h2>');
     if (!r.topIssues.length) parts.push('<p>No issues: every check passed on every crawled page.</p>');
     for (const i of r.topIssues) {
       parts.push(

@@ -1,6 +1,12 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
-import { AuditCountsType, BlockerNoticeType, IssueCountsType, PageInfoType } from '../audits/graphql.js';
+import {
+  AuditCountsType,
+  AuditSegmentType,
+  BlockerNoticeType,
+  IssueCountsType,
+  PageInfoType,
+} from '../audits/graphql.js';
 
 @ObjectType('ReportScores')
 export class ReportScoresType {
@@ -171,6 +177,10 @@ export class ClientReportType {
   topIssues!: ReportIssueType[];
   @Field(() => [ReportVitalsType], { description: 'Latest per page and device (at most 20 pages).' })
   vitals!: ReportVitalsType[];
+  @Field(() => [AuditSegmentType], {
+    description: "The project's segments in the audit: URLs, score, health and issue counts (docs/segments.md).",
+  })
+  segments!: AuditSegmentType[];
   @Field(() => [KeywordMoveType], { description: 'The biggest climbs since the previous check (at most 5).' })
   keywordGains!: KeywordMoveType[];
   @Field(() => [KeywordMoveType], { description: 'The biggest drops since the previous check (at most 5).' })

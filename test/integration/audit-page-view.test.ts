@@ -336,7 +336,8 @@ describe('Audit.page', () => {
         categories { category score critical warning notice }
         topIssues { code title severity category description affectedPages scope urls fix { summary steps source } }
         vitals { url device source measuredAt lcpMs cls inpMs tbtMs fcpMs ttfbMs }
-        keywordGains { ${MOVE} } keywordLosses { ${MOVE} } } }`,
+        keywordGains { ${MOVE} } keywordLosses { ${MOVE} }
+        segments { segment { name } urls health scores { overall } issueCounts { critical warning notice } } } }`,
       { p: projectId },
       { cookie: org.owner.cookie },
     );

@@ -29,6 +29,7 @@ import { AlertOutbox20261126 } from './20261126-0025-alert-outbox.js';
 import { InvitationSecret20261126 } from './20261126-0026-invitation-secret.js';
 import { ComparisonCategories20261126 } from './20261126-0028-comparison-categories.js';
 import { AuditCounts20261126 } from './20261126-0029-audit-counts.js';
+import { ProjectSegments20261127 } from './20261127-0100-project-segments.js';
 import { AlertRuleCannibalised20261127 } from './20261127-0030-alert-rule-cannibalised.js';
 import { AuditLinkPosition20261127 } from './20261127-0300-audit-link-position.js';
 
@@ -64,6 +65,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261126-0029-audit-counts', class: AuditCounts20261126 },
   { name: '20261127-0020-wont-fix', class: WontFix20261127 },
   { name: '20261127-0030-alert-rule-cannibalised', class: AlertRuleCannibalised20261127 },
+  { name: '20261127-0100-project-segments', class: ProjectSegments20261127 },
   { name: '20261127-0300-audit-link-position', class: AuditLinkPosition20261127 },
   { name: '20261127-0400-audit-issue-evidence-shape', class: AuditIssueEvidenceShape20261127 },
 ];

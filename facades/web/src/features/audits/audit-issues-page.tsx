@@ -19,11 +19,14 @@ import { CATEGORIES, type IssueSearch } from './search-params';
 import type { Row } from './issue-rows';
 import { buildRows } from './issue-rows';
 import { GroupHeading, IssueItem } from './issue-item';
+import { SegmentPicker, SegmentSummary } from './segment-picker';
 
 const route = getRouteApi('/app/projects/$projectId/audits/$auditId');
 
 export function AuditIssuesPage() {
   const { projectId, auditId } = route.useParams();
+  const { seg } = route.useSearch();
+  const navigate = route.useNavigate();
   const [{ data, fetching, error }] = useQuery({
     query: AuditIssuesDocument,
     variables: { projectId, auditId },
@@ -42,6 +45,16 @@ export function AuditIssuesPage() {
         <p className="callout callout-info">
           Issues are listed when an audit completes. This audit is {audit.status.toLowerCase()}.
         </p>
+      )}
+      {audit.status === 'COMPLETED' && (
+        <>
+          <SegmentPicker
+            projectId={projectId}
+            segment={seg}
+            onChange={(next) => void navigate({ search: (prev) => ({ ...prev, seg: next }), replace: true })}
+          />
+          {seg && <SegmentSummary projectId={projectId} auditId={auditId} segmentId={seg} />}
+        </>
       )}
       {/* The list: streamed by the server after the heading (lib/streamed-query.ts). */}
       <Suspense fallback={<StreamedListPlaceholder label="Loading the issues…" />}>

@@ -23,4 +23,6 @@ export function prefetchAuditIssues(client: Client, projectId: string, auditId: 
   void client.query(AuditIssueListDocument, { projectId, auditId }, { ...FRESH, ...STREAMED }).toPromise();
 }
 export { CrawlNotes } from './crawl-notes';
+export { FilterBuilder } from './url-table-controls';
+export { builtFilterInput, builtFilterOf, type BuiltFilter } from './url-table-view';
 export { checkedText, countsText } from './audit-counts';

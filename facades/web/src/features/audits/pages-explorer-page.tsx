@@ -2,6 +2,7 @@ import { getRouteApi } from '@tanstack/react-router';
 import { AuditHeading } from './audit-heading';
 import type { PageSearch } from './search-params';
 import { PagesQuickFilters } from './pages-quick-filters';
+import { SegmentPicker, SegmentSummary } from './segment-picker';
 import { UrlTableSection } from './url-table';
 import { DEFAULT_COLUMNS, tableFilter } from './url-table-view';
 
@@ -23,6 +24,7 @@ export function PagesExplorerPage() {
         search={search}
         setSearch={setSearch}
         filter={tableFilter(search)}
+        segment={search.seg ?? null}
         defaults={DEFAULT_COLUMNS}
         storage="pages"
         label="Crawled pages"
@@ -30,7 +32,13 @@ export function PagesExplorerPage() {
         heading={(data) => (
           <AuditHeading projectId={projectId} projectName={data.project.name} audit={data.audit} view="pages" />
         )}
-        quickFilters={<PagesQuickFilters search={search} setSearch={setSearch} />}
+        quickFilters={
+          <>
+            <PagesQuickFilters search={search} setSearch={setSearch} />
+            <SegmentPicker projectId={projectId} segment={search.seg} onChange={(seg) => setSearch({ seg })} />
+            {search.seg && <SegmentSummary projectId={projectId} auditId={auditId} segmentId={search.seg} />}
+          </>
+        }
         emptyText={{
           title: 'No pages to show',
           filtered: 'No crawled page matches these filters.',

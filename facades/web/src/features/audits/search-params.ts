@@ -8,6 +8,8 @@ export interface IssueSearch {
   q?: string;
   /** Grouped by category; by default one list, the issues that cost the most points first. */
   group?: 'category';
+  /** A segment of the project (its id): its score, health and issue counts above the list. */
+  seg?: string;
 }
 
 export const SEVERITIES: Severity[] = ['CRITICAL', 'WARNING', 'NOTICE'];
@@ -30,6 +32,7 @@ export function parseIssueSearch(search: Record<string, unknown>): IssueSearch {
     category: oneOf(search.category, CATEGORIES),
     q: text(search.q),
     group: oneOf(search.group, ['category'] as const),
+    seg: parseSegment(search.seg),
   };
 }
 
@@ -46,6 +49,8 @@ export interface PageSearch {
   issues?: boolean;
   q?: string;
   f?: BuiltFilter;
+  /** A segment of the project (its id): only its URLs. */
+  seg?: string;
 }
 export const STATUS_CLASSES: StatusClass[] = ['SUCCESS', 'REDIRECT', 'CLIENT_ERROR', 'SERVER_ERROR', 'FAILED'];
 export const PAGE_KINDS: AuditPageKind[] = ['HTML', 'REDIRECT', 'ERROR', 'FILE', 'FAILED'];
@@ -60,6 +65,7 @@ export function parsePageSearch(search: Record<string, unknown>): PageSearch {
     issues: search.issues === true || search.issues === 'true' ? true : undefined,
     q: text(search.q),
     f: parseBuiltFilter(search.f),
+    seg: parseSegment(search.seg),
   };
 }
 
@@ -69,6 +75,11 @@ export type IssueUrlsSearch = Pick<PageSearch, 'cols' | 'sort' | 'dir' | 'f'>;
 export function parseIssueUrlsSearch(search: Record<string, unknown>): IssueUrlsSearch {
   const { cols, sort, dir, f } = parsePageSearch(search);
   return { cols, sort, dir, f };
+}
+
+/** A segment id from the URL (`seg`), or undefined. */
+export function parseSegment(value: unknown): string | undefined {
+  return typeof value === 'string' && /^[0-9a-f-]{36}$/i.test(value) ? value : undefined;
 }
 
 /** The page view: which crawled URL of the audit. */

@@ -37,6 +37,7 @@ export function ExportAsShown({
     sort: UrlTableSortInput | null;
     filter: UrlTableFilterInput | null;
     checkCode?: string | null;
+    segment?: string | null;
   };
 }) {
   const client = useClient();

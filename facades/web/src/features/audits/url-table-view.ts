@@ -144,3 +144,34 @@ export function saveColumns(userId: string | null, columns: readonly string[], s
     // Storage refused (private mode, quota): the choice still holds in the URL.
   }
 }
+
+/** The builder's rows as a filter of one group (a segment's saved filter). */
+export function builtFilterInput(built: BuiltFilter): UrlTableFilterInput {
+  return {
+    combinator: 'AND',
+    groups: [
+      {
+        combinator: built.combinator,
+        conditions: built.rows.map((r) => ({
+          field: r.field,
+          operator: r.operator,
+          value: VALUELESS.has(r.operator) ? null : r.value,
+          valueTo: r.operator === 'between' ? r.valueTo : null,
+        })),
+      },
+    ],
+  };
+}
+
+/**
+ * A saved filter (a segment's, as the API returns it) as the builder's rows: the conditions of its groups, joined by
+ * the first group's combinator (the builder edits one group; filters saved here have one).
+ */
+export function builtFilterOf(filter: unknown): BuiltFilter | undefined {
+  const f = filter as { groups?: { combinator?: string; conditions?: Record<string, unknown>[] }[] } | null;
+  if (!f || !Array.isArray(f.groups)) return undefined;
+  return parseBuiltFilter({
+    combinator: f.groups[0]?.combinator,
+    rows: f.groups.flatMap((g) => g.conditions ?? []),
+  });
+}

@@ -119,6 +119,7 @@ export function UrlTableSection({
   projectId,
   auditId,
   checkCode = null,
+  segment = null,
   search,
   setSearch,
   filter,
@@ -134,6 +135,8 @@ export function UrlTableSection({
   projectId: string;
   auditId: string;
   checkCode?: string | null;
+  /** A segment of the project: only its URLs. */
+  segment?: string | null;
   search: UrlTableSearch;
   setSearch: (patch: Partial<UrlTableSearch>) => void;
   filter: UrlTableFilterInput | null;
@@ -158,7 +161,7 @@ export function UrlTableSection({
     search.sort || !checkCode ? { field: search.sort ?? 'url', direction: search.dir ?? 'ASC' } : null;
   const pages = useCursorPages(PAGE_SIZE);
   // A new view (columns, sort, filter, quick filters) starts again at its first page of results.
-  const viewKey = JSON.stringify([columns, sort, filter, checkCode]);
+  const viewKey = JSON.stringify([columns, sort, filter, checkCode, segment]);
   const [shownView, setShownView] = useState(viewKey);
   if (shownView !== viewKey) {
     setShownView(viewKey);
@@ -166,7 +169,7 @@ export function UrlTableSection({
   }
   const [{ data: fresh, fetching, error }, refetch] = useQuery({
     query: AuditUrlTableDocument,
-    variables: { projectId, auditId, first: PAGE_SIZE, after: pages.after, columns, sort, filter, checkCode },
+    variables: { projectId, auditId, first: PAGE_SIZE, after: pages.after, columns, sort, filter, checkCode, segment },
     // The user's saved columns are known first, so that the table is asked for once.
     pause: userId === undefined,
   });
@@ -176,7 +179,7 @@ export function UrlTableSection({
   const data = fresh ?? previous.current;
   // A cancelled audit's worker writes the pages it crawled a moment after the cancel: until the stored pages reach
   // the count the audit reports, the list is read again (from every second, backing off, for up to half a minute).
-  const filtered = filter !== null;
+  const filtered = filter !== null || segment !== null;
   const settling =
     !!data &&
     !filtered &&
@@ -238,7 +241,7 @@ export function UrlTableSection({
           {fetching && ' · updating…'}
         </p>
         {data && data.audit.pagesCrawled > 0 && (
-          <ExportAsShown view={{ projectId, auditId, columns, sort, filter, checkCode }} />
+          <ExportAsShown view={{ projectId, auditId, columns, sort, filter, checkCode, segment }} />
         )}
       </div>
       <ErrorMessage problem={problemOf(error)} title="This view cannot be shown" />

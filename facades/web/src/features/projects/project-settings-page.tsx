@@ -19,6 +19,7 @@ import { ProjectSectionHeader } from '../../components/section-header';
 import { ProjectChecksLink } from '../checks';
 import { CrawlScopeSection, DangerZone, LABELS, NumberSetting } from './crawl-scope-section';
 import { RankTrackingSection } from './rank-tracking-section';
+import { SegmentsSection } from './segments-section';
 import { readSettings, scopeLabels, withListErrorsAtTheirField } from './settings-form-data';
 
 const route = getRouteApi('/app/projects/$projectId/settings');
@@ -182,6 +183,7 @@ export function ProjectSettingsPage() {
       <SettingsForm project={project} pagesLimit={data.viewer.organization?.usage.pagesPerAuditLimit ?? null} />
       <AuditScheduleSection key={project.id} project={project} />
       <CrawlLoginSection key={`login-${project.id}`} projectId={project.id} />
+      <SegmentsSection key={`segments-${project.id}`} projectId={project.id} />
       <ProjectChecksLink projectId={project.id} />
       <DangerZone project={project} />
     </section>

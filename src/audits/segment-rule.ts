@@ -1,0 +1,31 @@
+import type { UrlFilterInput } from './url-table.repository.js';
+
+/*
+ * A segment's rule as a URL-table filter: the one way a segment selects URLs, so that the table, its export and the
+ * per-segment scores all read the same SQL (url-table.repository.ts).
+ */
+
+export type SegmentKind = 'REGEX' | 'PATH' | 'FILTER';
+export const SEGMENT_KINDS: readonly SegmentKind[] = ['REGEX', 'PATH', 'FILTER'];
+
+/** A stored rule: a pattern (REGEX: a regular expression on the URL; PATH: a path prefix) or a saved filter. */
+export interface SegmentRule {
+  kind: SegmentKind;
+  pattern: string | null;
+  filter: UrlFilterInput | null;
+}
+
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The regular expression of a path prefix: any scheme and host, then the prefix (case-sensitive, as paths are). */
+export const pathPrefixRegex = (prefix: string): string => `^[a-z][a-z0-9+.-]*://[^/?#]+${escapeRegex(prefix)}`;
+
+/** The rule as a URL-table filter input. */
+export function segmentFilterInput(rule: SegmentRule): UrlFilterInput {
+  if (rule.kind === 'FILTER') return rule.filter ?? { groups: [] };
+  const value = rule.kind === 'PATH' ? pathPrefixRegex(rule.pattern ?? '/') : (rule.pattern ?? '');
+  return {
+    combinator: 'AND',
+    groups: [{ combinator: 'AND', conditions: [{ field: 'url', operator: 'regex', value }] }],
+  };
+}

@@ -1,0 +1,101 @@
+import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
+import type { SegmentKind } from './segment-rule.js';
+import type { UrlFilterInput } from './url-table.repository.js';
+
+/** One stored segment (table segment, migration 20261127-0100). */
+export interface SegmentRow {
+  id: string;
+  projectId: string;
+  name: string;
+  kind: SegmentKind;
+  pattern: string | null;
+  filter: UrlFilterInput | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface SegmentWrite {
+  name: string;
+  kind: SegmentKind;
+  pattern: string | null;
+  filter: UrlFilterInput | null;
+}
+
+const COLUMNS =
+  's.id, s.project_id AS "projectId", s.name, s.kind, s.pattern, s.filter, s.created_at AS "createdAt", ' +
+  's.updated_at AS "updatedAt"';
+
+/** Whether a PostgreSQL error is the unique name of a project's segments. */
+export const isDuplicateName = (error: unknown): boolean =>
+  (error as { code?: string; constraint?: string }).code === '23505';
+
+/** The SQL of a project's segments. */
+export class SegmentRepository {
+  async projectInOrganization(db: NativeDb, organizationId: string, projectId: string): Promise<boolean> {
+    const rows = await nativeQuery<{ id: string }>(
+      db,
+      'SELECT id FROM project WHERE id = $1 AND organization_id = $2',
+      [projectId, organizationId],
+    );
+    return rows.length > 0;
+  }
+
+  /** The project's segments by name (case-insensitive order). */
+  list(db: NativeDb, projectId: string): Promise<SegmentRow[]> {
+    return nativeQuery<SegmentRow>(
+      db,
+      `SELECT ${COLUMNS} FROM segment s WHERE s.project_id = $1 ORDER BY lower(s.name), s.id`,
+      [projectId],
+    );
+  }
+
+  async find(db: NativeDb, projectId: string, id: string): Promise<SegmentRow | null> {
+    const [row] = await nativeQuery<SegmentRow>(
+      db,
+      `SELECT ${COLUMNS} FROM segment s WHERE s.project_id = $1 AND s.id = $2`,
+      [projectId, id],
+    );
+    return row ?? null;
+  }
+
+  /** Inserts a segment unless the project has `max` already (counted in the statement, under the project's lock). */
+  async insert(
+    db: NativeDb,
+    projectId: string,
+    id: string,
+    write: SegmentWrite,
+    max: number,
+  ): Promise<SegmentRow | null> {
+    const [row] = await nativeQuery<SegmentRow>(
+      db,
+      `WITH locked AS (SELECT id FROM project WHERE id = $2 FOR UPDATE),
+       ins AS (INSERT INTO segment (id, project_id, name, kind, pattern, filter)
+         SELECT $1, $2, $3, $4, $5, $6::jsonb FROM locked
+         WHERE (SELECT count(*) FROM segment WHERE project_id = $2) < $7
+         RETURNING *)
+       SELECT ${COLUMNS} FROM ins s`,
+      [id, projectId, write.name, write.kind, write.pattern, write.filter && JSON.stringify(write.filter), max],
+    );
+    return row ?? null;
+  }
+
+  async update(db: NativeDb, projectId: string, id: string, write: SegmentWrite): Promise<SegmentRow | null> {
+    const [row] = await nativeQuery<SegmentRow>(
+      db,
+      `WITH upd AS (UPDATE segment SET name = $3, kind = $4, pattern = $5, filter = $6::jsonb, updated_at = now()
+         WHERE project_id = $1 AND id = $2 RETURNING *)
+       SELECT ${COLUMNS} FROM upd s`,
+      [projectId, id, write.name, write.kind, write.pattern, write.filter && JSON.stringify(write.filter)],
+    );
+    return row ?? null;
+  }
+
+  async remove(db: NativeDb, projectId: string, id: string): Promise<SegmentRow | null> {
+    const [row] = await nativeQuery<SegmentRow>(
+      db,
+      `WITH del AS (DELETE FROM segment WHERE project_id = $1 AND id = $2 RETURNING *) SELECT ${COLUMNS} FROM del s`,
+      [projectId, id],
+    );
+    return row ?? null;
+  }
+}

@@ -1,0 +1,56 @@
+import { createProject, expect, expectAccessible, signUp, test } from './fixtures';
+import { startWebFixtureSite, type FixtureSite } from './fixture-site';
+
+let site: FixtureSite;
+test.beforeAll(async () => {
+  site = await startWebFixtureSite();
+});
+test.afterAll(async () => {
+  await site?.close();
+});
+
+test('segments: created on the settings page, chosen on the pages explorer with its counts, kept in the URL', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await signUp(page);
+  await createProject(page, `${site.origin}/`, 'Segment Garden');
+  const projectPath = new URL(page.url()).pathname;
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  await expect(page.getByRole('heading', { name: 'Latest scores' })).toBeVisible({ timeout: 120_000 });
+
+  // Settings → Segments: a path prefix for the guides.
+  await page.goto(`${projectPath}/settings`);
+  const section = page.getByRole('region', { name: 'Segments' });
+  await expect(section.getByText('No segments yet.')).toBeVisible();
+  await section.getByRole('textbox', { name: 'Name' }).fill('Guides');
+  await section.getByRole('textbox', { name: 'Path prefix' }).fill('guides/');
+  await section.getByRole('button', { name: 'Add segment' }).click();
+  // The server's reason at the field: a path prefix starts with a slash.
+  await expect(section.getByText(/starts with \//)).toBeVisible();
+  await section.getByRole('textbox', { name: 'Path prefix' }).fill('/guides/');
+  await section.getByRole('button', { name: 'Add segment' }).click();
+  await expect(section.getByRole('rowheader', { name: 'Guides' })).toBeVisible();
+  await expect(section.getByRole('cell', { name: 'Path starts with /guides/' })).toBeVisible();
+  await expectAccessible(page, 'the Segments section of the project settings');
+
+  // The pages explorer: choose the segment; the table holds its URLs, the summary its counts.
+  await page.goto(projectPath);
+  await page.getByRole('link', { name: 'View issues' }).click();
+  await page.getByRole('link', { name: 'Pages', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Crawled pages' })).toBeVisible();
+  await page.getByRole('button', { name: /Segment/ }).click();
+  await page.getByRole('option', { name: 'Guides' }).click();
+  await expect(page).toHaveURL(/seg=/);
+  await expect(page.getByRole('status').filter({ hasText: 'URLs 1–1 of 1' })).toBeVisible();
+  await expect(page.getByRole('rowheader', { name: `${site.origin}/guides/herbs` })).toBeVisible();
+  const summary = page.getByRole('region', { name: 'Segment Guides' });
+  await expect(summary.getByRole('definition').first()).toHaveText('1');
+  await expect(summary.getByText('Health')).toBeVisible();
+  await expectAccessible(page, 'the pages explorer with a segment chosen');
+
+  // The choice is in the URL: a reload shows the same segment.
+  await page.reload();
+  await expect(page.getByRole('status').filter({ hasText: 'URLs 1–1 of 1' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Segment Guides' })).toBeVisible();
+});
