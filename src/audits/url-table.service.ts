@@ -2,10 +2,14 @@ import { createHash } from 'node:crypto';
 import type { Principal } from '../platform/context.js';
 import { badInput, notFound } from '../platform/errors.js';
 import type { NativeDb } from '../platform/db/native-query.js';
+import { isUuid } from '../platform/ids.js';
 import { assertApiAccess } from '../identity/index.js';
 import { findCheck } from '../seo/checks/index.js';
 import {
   URL_FIELDS_BY_KEY,
+  URL_TABLE_FIELDS,
+  auditFieldsByKey,
+  extractorFields,
   UrlTableRepository,
   type UrlColumn,
   type UrlCondition,
@@ -114,7 +118,11 @@ function parseValue(field: UrlField, raw: unknown, path: string): string | numbe
   }
 }
 
-function validateCondition(input: UrlConditionInput, path: string): UrlCondition {
+function validateCondition(
+  input: UrlConditionInput,
+  path: string,
+  fieldsByKey: ReadonlyMap<string, UrlField>,
+): UrlCondition {
   if (input.field === ISSUE_FIELD) {
     if (input.operator !== 'eq' && input.operator !== 'neq')
       throw refuse(`${path}.operator`, `"${input.operator}" does not apply to issue: use eq (has) or neq (has not)`);
@@ -122,7 +130,7 @@ function validateCondition(input: UrlConditionInput, path: string): UrlCondition
     if (!findCheck(code)) throw refuse(`${path}.value`, `"${code}" is not a check code`);
     return { kind: 'issue', code, has: input.operator === 'eq' };
   }
-  const field = URL_FIELDS_BY_KEY.get(input.field);
+  const field = fieldsByKey.get(input.field);
   if (!field) throw refuse(`${path}.field`, `"${input.field}" is not a field of the URL table`);
   if (!field.filterable) throw refuse(`${path}.field`, `${field.key} cannot be filtered on`);
   const operator = input.operator as UrlOperator;
@@ -143,7 +151,10 @@ function validateCondition(input: UrlConditionInput, path: string): UrlCondition
 }
 
 /** The filter, validated: its fields, operators and values. Regular expressions are checked by the caller. */
-export function validateFilter(input: UrlFilterInput | null | undefined): UrlFilter | null {
+export function validateFilter(
+  input: UrlFilterInput | null | undefined,
+  fieldsByKey: ReadonlyMap<string, UrlField> = URL_FIELDS_BY_KEY,
+): UrlFilter | null {
   if (!input) return null;
   if (!Array.isArray(input.groups)) throw refuse('filter.groups', 'must be a list of groups');
   if (input.groups.length > MAX_GROUPS) throw refuse('filter.groups', `at most ${MAX_GROUPS} groups`);
@@ -155,7 +166,7 @@ export function validateFilter(input: UrlFilterInput | null | undefined): UrlFil
     return {
       combinator: combinatorOf(group.combinator, `${path}.combinator`),
       conditions: group.conditions.map((c: UrlConditionInput, i: number) =>
-        validateCondition(c, `${path}.conditions[${i}]`),
+        validateCondition(c, `${path}.conditions[${i}]`, fieldsByKey),
       ),
     };
   });
@@ -163,14 +174,17 @@ export function validateFilter(input: UrlFilterInput | null | undefined): UrlFil
 }
 
 /** The registry's columns asked for (the default ones when none is), and the evidence columns' keys. */
-function validateColumns(keys: readonly string[] | null | undefined): { fields: UrlField[]; evidence: string[] } {
+function validateColumns(
+  keys: readonly string[] | null | undefined,
+  fieldsByKey: ReadonlyMap<string, UrlField>,
+): { fields: UrlField[]; evidence: string[] } {
   const chosen = keys?.length ? [...new Set(keys)] : DEFAULT_URL_COLUMNS;
   if (chosen.length > MAX_COLUMNS) throw refuse('columns', `at most ${MAX_COLUMNS} columns`);
   const fields: UrlField[] = [];
   const evidence: string[] = [];
   chosen.forEach((key, i) => {
     if (key.startsWith(EVIDENCE_PREFIX)) return evidence.push(key);
-    const field = URL_FIELDS_BY_KEY.get(key);
+    const field = fieldsByKey.get(key);
     if (!field) throw refuse(`columns[${i}]`, `"${key}" is not a field of the URL table`);
     fields.push(field);
   });
@@ -235,24 +249,37 @@ export class UrlTableService {
     private readonly pages = new AuditPagesRepository(),
   ) {}
 
+  /** The fields of the URL table, with those of the audit's custom extractors when an audit is named. */
+  async fields(db: NativeDb, principal: Principal | null, auditId: string | null): Promise<readonly UrlField[]> {
+    if (auditId === null) return URL_TABLE_FIELDS;
+    const p = assertApiAccess(principal, 'read');
+    const audit = isUuid(auditId) ? await this.repo.ownedAudit(db, auditId, p.organizationId) : null;
+    if (!audit) throw notFound('Audit');
+    return [...URL_TABLE_FIELDS, ...extractorFields(audit.extractors)];
+  }
+
   async list(db: NativeDb, principal: Principal | null, auditId: string, query: UrlTableQuery): Promise<UrlTablePage> {
     const p = assertApiAccess(principal, 'read');
     const { first } = query;
     if (!Number.isInteger(first) || first < 1 || first > MAX_URL_TABLE_PAGE)
       throw refuse('first', `must be 1-${MAX_URL_TABLE_PAGE}`);
-    const { fields: columns, evidence: evidenceKeys } = validateColumns(query.columns);
+    // Another organization's audit is NOT_FOUND before its input is read; its extractors add fields.
+    const audit = await this.repo.ownedAudit(db, auditId, p.organizationId);
+    if (!audit) throw notFound('Audit');
+    const fieldsByKey = auditFieldsByKey(audit.extractors);
+    const { fields: columns, evidence: evidenceKeys } = validateColumns(query.columns, fieldsByKey);
     const checkCode = query.checkCode ?? null;
     if (checkCode !== null && !findCheck(checkCode)) throw refuse('checkCode', `"${checkCode}" is not a check code`);
     if (checkCode === null && evidenceKeys.length)
       throw refuse('columns', "evidence columns need a checkCode (an issue's table)");
     const sortKey = query.sort?.field ?? 'url';
-    const sort = URL_FIELDS_BY_KEY.get(sortKey);
+    const sort = fieldsByKey.get(sortKey);
     if (!sort) throw refuse('sort.field', `"${sortKey}" is not a field of the URL table`);
     if (!sort.sortable) throw refuse('sort.field', `${sortKey} cannot be sorted on`);
     const direction = query.sort?.direction ?? 'ASC';
     // An issue's URLs list the ranking ones first unless a sort is asked for.
     const rankingFirst = checkCode !== null && !query.sort;
-    const filter = validateFilter(query.filter);
+    const filter = validateFilter(query.filter, fieldsByKey);
     await this.assertRegexes(db, filter);
     const digest = createHash('sha256')
       .update(JSON.stringify([auditId, checkCode, sort.key, direction, rankingFirst, query.filter ?? null]))
@@ -260,8 +287,6 @@ export class UrlTableService {
       .slice(0, 16);
     const cursor = query.after ? decodeCursor(query.after, digest) : null;
     if (cursor && cursor.value !== null && !fitsType(sort, cursor.value)) throw notACursor();
-    const audit = await this.repo.ownedAudit(db, auditId, p.organizationId);
-    if (!audit) throw notFound('Audit');
     const { rows, total } = await this.repo.list(
       db,
       {

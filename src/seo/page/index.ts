@@ -12,6 +12,7 @@ export type {
   LinkKind,
   MixedContentFact,
   PageContext,
+  PageExtractionRequest,
   PageFacts,
   ResourceFact,
   ResourceKind,

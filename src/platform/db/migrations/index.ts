@@ -29,6 +29,7 @@ import { InvitationSecret20261126 } from './20261126-0026-invitation-secret.js';
 import { ComparisonCategories20261126 } from './20261126-0028-comparison-categories.js';
 import { AuditCounts20261126 } from './20261126-0029-audit-counts.js';
 import { AlertRuleCannibalised20261127 } from './20261127-0030-alert-rule-cannibalised.js';
+import { CustomExtraction20261127 } from './20261127-0200-custom-extraction.js';
 
 /** Listed explicitly so that tsx, vitest and the compiled dist/ all run the same migrations. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -62,4 +63,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261126-0029-audit-counts', class: AuditCounts20261126 },
   { name: '20261127-0020-wont-fix', class: WontFix20261127 },
   { name: '20261127-0030-alert-rule-cannibalised', class: AlertRuleCannibalised20261127 },
+  { name: '20261127-0200-custom-extraction', class: CustomExtraction20261127 },
 ];
