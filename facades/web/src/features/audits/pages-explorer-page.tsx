@@ -80,7 +80,7 @@ export function PagesExplorerPage() {
   const sort = tableSort(search);
   const filter = tableFilter(search);
   const pages = useCursorPages(PAGE_SIZE);
-  const [fields] = useQuery({ query: UrlTableFieldsDocument });
+  const [fields] = useQuery({ query: UrlTableFieldsDocument, variables: { auditId } });
   const [{ data: fresh, fetching, error }, refetch] = useQuery({
     query: AuditUrlTableDocument,
     variables: { projectId, auditId, first: PAGE_SIZE, after: pages.after, columns, sort, filter },
