@@ -227,7 +227,7 @@ class Parser {
       } else break;
       steps.push(this.step());
     }
-    return steps;
+    return collapse(steps);
   }
 
   private step(): Step {
@@ -265,6 +265,27 @@ class Parser {
     while (this.isOp('[')) predicates.push(this.predicate());
     return { axis, test, predicates };
   }
+}
+
+/**
+ * `//x` is descendant-or-self::node()/child::x; without predicates it selects what descendant::x does, which one
+ * walk yields in document order (no sort of the whole tree afterwards).
+ */
+function collapse(steps: Step[]): Step[] {
+  const out: Step[] = [];
+  for (const step of steps) {
+    const prev = out.at(-1);
+    if (
+      prev?.axis === 'descendant-or-self' &&
+      prev.test === 'node' &&
+      !prev.predicates.length &&
+      step.axis === 'child' &&
+      !step.predicates.length
+    )
+      out[out.length - 1] = { axis: 'descendant', test: step.test, predicates: [] };
+    else out.push(step);
+  }
+  return out;
 }
 
 /** A compiled expression; throws XPathSyntaxError when the expression is not one this evaluator reads. */
@@ -358,15 +379,23 @@ function applyPredicate(nodes: XNode[], predicate: Expr, root: AnyNode): XNode[]
   });
 }
 
+/** Each tree's document order, ranked once. */
+const ranks = new WeakMap<AnyNode, Map<XNode, number>>();
+
 /** Document order over the union of node sets (a tree walk ranks them). */
 function documentOrder(nodes: XNode[], root: AnyNode): XNode[] {
   const unique = [...new Set(nodes)];
   if (unique.length < 2) return unique;
-  const rank = new Map<XNode, number>();
-  const all: XNode[] = [root];
-  descendants(root, all);
-  all.forEach((n, i) => rank.set(n, i));
-  const key = (n: XNode) => (n.type === 'attribute' ? (rank.get(n.parent) ?? 0) + 0.5 : (rank.get(n) ?? 0));
+  let rank = ranks.get(root);
+  if (!rank) {
+    rank = new Map<XNode, number>();
+    const all: XNode[] = [root];
+    descendants(root, all);
+    all.forEach((n, i) => rank!.set(n, i));
+    ranks.set(root, rank);
+  }
+  const order = rank;
+  const key = (n: XNode) => (n.type === 'attribute' ? (order.get(n.parent) ?? 0) + 0.5 : (order.get(n) ?? 0));
   return unique.sort((a, b) => key(a) - key(b));
 }
 
