@@ -7,11 +7,17 @@ import type { ApiKeyService, OrganizationService } from '../src/identity/index.j
 import { IdentityResolver } from '../src/identity/graphql.js';
 import type {
   CrawlLoginService,
+  CustomExtractorService,
   OrganizationUsageService,
   ProjectCountRegistry,
   ProjectService,
 } from '../src/projects/index.js';
-import { CrawlLoginResolver, OrganizationUsageResolver, ProjectResolver } from '../src/projects/graphql.js';
+import {
+  CrawlLoginResolver,
+  CustomExtractorResolver,
+  OrganizationUsageResolver,
+  ProjectResolver,
+} from '../src/projects/graphql.js';
 import type { TechnicalService } from '../src/technical/index.js';
 import { TechnicalResolver } from '../src/technical/graphql.js';
 import type { ToolsService } from '../src/tools/index.js';
@@ -59,6 +65,7 @@ export interface ResolverServices {
   projects: ProjectService;
   counts: ProjectCountRegistry;
   crawlLogins: CrawlLoginService;
+  extractors: CustomExtractorService;
   audits: AuditService;
   pages: AuditPageService;
   wontFix: WontFixService;
@@ -122,6 +129,7 @@ export const RESOLVERS: readonly ResolverEntry[] = [
   resolver(AlertResolver, (s) => new AlertResolver(s.alerts, s.webhooks)),
   resolver(ComparisonResolver, (s) => new ComparisonResolver(s.comparison)),
   resolver(CrawlLoginResolver, (s) => new CrawlLoginResolver(s.crawlLogins)),
+  resolver(CustomExtractorResolver, (s) => new CustomExtractorResolver(s.extractors)),
   resolver(ReportResolver, (s) => new ReportResolver(s.reports, s.exports, s.clientReports)),
   resolver(FixResolver, (s) => new FixResolver(s.fixes)),
 ];

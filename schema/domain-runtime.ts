@@ -28,6 +28,7 @@ import {
 } from '../src/identity/index.js';
 import {
   CrawlLoginService,
+  CustomExtractorService,
   OrganizationUsageService,
   ProjectCountRegistry,
   ProjectService,
@@ -231,6 +232,7 @@ function createServices(config: AppConfig, logger: Logger, conn: Connections): S
     projects,
     counts,
     crawlLogins: new CrawlLoginService(config, projects),
+    extractors: new CustomExtractorService(),
     audits,
     pages: new AuditPageService(),
     wontFix: new WontFixService(),

@@ -7,6 +7,7 @@ import type { NativeDb } from '../platform/db/native-query.js';
 import type { SafeHttpClient } from '../platform/safe-http/index.js';
 import {
   CrawlLoginFailure,
+  extractInline,
   loadBrowserRendering,
   openCrawlSession,
   type CrawlOptions,
@@ -17,7 +18,7 @@ import {
 import { hstsVerdict, parseResponseHeaders } from '../seo/headers/index.js';
 import { CheckOverrides } from '../seo/checks/index.js';
 import { WontFixService } from './wont-fix.service.js';
-import { CrawlLoginService } from '../projects/index.js';
+import { CrawlLoginService, CustomExtractorService } from '../projects/index.js';
 import { CheckSettingsService } from '../checks-catalog/index.js';
 import { auditCrawlOptions } from './audit-crawl-options.js';
 import * as lifecycle from './audit-lifecycle.js';
@@ -133,6 +134,15 @@ export class AuditJobRunner {
         settings,
         userAgent: this.config.CRAWLER_USER_AGENT,
       });
+      // The project's custom extractors as they are now, recorded on the audit (its URL table's columns) and
+      // evaluated on every page; without any, pages are parsed as before.
+      const extractors = await new CustomExtractorService().specsFor(em, project.id);
+      await this.repo.recordExtractors(em, run, extractors);
+      const specs = extractors.map(({ name: _name, ...spec }) => spec);
+      const parse = this.extract ?? extractInline;
+      const extract: PageFactsExtract | undefined = specs.length
+        ? (body, context) => parse(body, { ...context, extraction: { specs } })
+        : this.extract;
       // Browser rendering: the process's renderer, held for this run (its browser closes once no run holds it).
       const render = crawlOptions.rendering === 'browser' ? await this.renderLease() : null;
       let outcome: Awaited<ReturnType<typeof runAuditEngine>>;
@@ -144,7 +154,7 @@ export class AuditJobRunner {
           { ...crawlOptions, signal: watch.signal },
           sink,
           this.labMeter,
-          this.extract,
+          extract,
           overrides,
           render?.renderer,
         );

@@ -8,6 +8,7 @@ import {
   type PageSummary,
 } from '../seo/checks/index.js';
 import { firstHeader, normalizeUrl, type LinkPosition, type PageFacts } from '../seo/page/index.js';
+import type { PageExtraction } from '../seo/extraction/index.js';
 
 /**
  * What a crawled URL turned out to be. Only HTML documents are pages (scored, counted as pages); the others are
@@ -56,6 +57,8 @@ export interface AuditPageRow {
   details: AuditPageDetails | null;
   /** Browser rendering mode: the raw HTML beside the rendered page (`audit_page.rendering`); absent in html mode. */
   rendering?: PageRenderingRecord | null;
+  /** The project's custom extractors' results by key (`audit_page.extraction`); absent without extractors. */
+  extraction?: PageExtraction | null;
 }
 
 /** One followable link of a crawled page: the audit's link graph, read as a page's inlinks and outlinks. */
@@ -141,6 +144,7 @@ export function pageRowsOf(
     error,
     details,
     rendering: pageRenderingRecord(fetch, facts),
+    extraction: facts?.extraction ?? null,
   };
   if (facts) {
     const robotsMeta = [...facts.robots.meta, ...facts.robots.googlebotMeta];

@@ -115,6 +115,20 @@ export class AuditResultsRepository {
     );
   }
 
+  /** The custom extractors this attempt evaluates (key, name, kind): the audit's URL table columns. */
+  async recordExtractors(
+    db: NativeDb,
+    run: AuditAttempt,
+    extractors: { key: string; name: string; kind: string }[],
+  ): Promise<void> {
+    const value = extractors.length ? extractors.map(({ key, name, kind }) => ({ key, name, kind })) : null;
+    await nativeQuery(db, 'UPDATE audit SET extractors = $2::jsonb WHERE id = $1 AND attempts = $3', [
+      run.auditId,
+      value === null ? null : JSON.stringify(value),
+      run.attempt,
+    ]);
+  }
+
   /** What an earlier attempt wrote (pages, occurrences, issues, snapshots), one table at a time. */
   async deleteResults(db: NativeDb, auditId: string): Promise<void> {
     for (const table of ['issue_occurrence', 'audit_issue', 'audit_link', 'audit_page', 'technical_snapshot']) {
@@ -130,15 +144,15 @@ export class AuditResultsRepository {
       db,
       `INSERT INTO audit_page (audit_id, url, final_url, status_code, kind, depth, title, meta_description,
         canonical, indexable,
-         word_count, response_time_ms, bytes, content_hash, outlinks, error, details, rendering)
+         word_count, response_time_ms, bytes, content_hash, outlinks, error, details, rendering, extraction)
        SELECT $1, r."url", r."finalUrl", r."statusCode", r."kind", r."depth", r."title", r."metaDescription",
         r."canonical", r."indexable",
          r."wordCount", r."responseTimeMs", r."bytes", r."contentHash", r."outlinks", r."error", r."details",
-         r."rendering"
+         r."rendering", r."extraction"
        FROM jsonb_to_recordset($2::jsonb) AS r("url" text, "finalUrl" text, "statusCode" int, "kind" text,
          "depth" int, "title" text, "metaDescription" text, "canonical" text, "indexable" bool, "wordCount" int,
          "responseTimeMs" int, "bytes" int, "contentHash" text, "outlinks" int, "error" text, "details" jsonb,
-         "rendering" jsonb)
+         "rendering" jsonb, "extraction" jsonb)
        WHERE ${CURRENT_ATTEMPT}
        ON CONFLICT (audit_id, url) DO NOTHING`,
       [run.auditId, jsonParam(rows), run.attempt],

@@ -233,6 +233,50 @@ export interface UrlFilterInput {
   groups: readonly { combinator?: string | null; conditions: readonly UrlConditionInput[] }[];
 }
 
+/** A custom extractor an audit ran (audit.extractors): its key, name and kind. */
+export interface AuditExtractor {
+  key: string;
+  name: string;
+  kind: string;
+}
+
+/** What an extractor that ran out of the page's time budget shows (docs/custom-extraction.md). */
+export const TIMED_OUT = '(timed out)';
+const SAFE_KEY = /^[a-z0-9_]{1,40}$/;
+
+/**
+ * The URL table fields of an audit's custom extractors: `extract.<key>` (the values, joined by " | ") and
+ * `search.<key>` (yes or no), read from audit_page.extraction. Keys are checked by the database (project_extractor)
+ * and again here, as they are written into the SQL.
+ */
+export function extractorFields(extractors: readonly AuditExtractor[]): UrlField[] {
+  return extractors
+    .filter((e) => SAFE_KEY.test(e.key))
+    .map((e) => {
+      const value = `p.extraction->'${e.key}'`;
+      if (e.kind === 'CONTAINS' || e.kind === 'NOT_CONTAINS')
+        return bool(
+          `search.${e.key}`,
+          e.name,
+          `(CASE jsonb_typeof(${value}) WHEN 'boolean' THEN (${value})::boolean END)`,
+          `Custom search (${e.kind === 'CONTAINS' ? 'contains' : 'does not contain'}): the page's HTML passed it.`,
+        );
+      return text(
+        `extract.${e.key}`,
+        e.name,
+        `(CASE jsonb_typeof(${value}) WHEN 'array' THEN (SELECT string_agg(v, ' | ')
+          FROM jsonb_array_elements_text(${value}) v) WHEN 'string' THEN '${TIMED_OUT}' END)`,
+        `Custom extraction (${e.kind}): its values joined by " | "; ${TIMED_OUT} when the page's budget ran out.`,
+      );
+    });
+}
+
+/** An audit's fields: the registry's and those of the custom extractors it ran. */
+export function auditFieldsByKey(extractors: readonly AuditExtractor[]): ReadonlyMap<string, UrlField> {
+  if (!extractors.length) return URL_FIELDS_BY_KEY;
+  return new Map([...URL_FIELDS_BY_KEY, ...extractorFields(extractors).map((f) => [f.key, f] as const)]);
+}
+
 /** A condition the service validated: a field of the registry (or an issue code) with its parsed values. */
 export type UrlCondition =
   | { kind: 'field'; field: UrlField; operator: UrlOperator; values: readonly (string | number | boolean)[] }
@@ -410,10 +454,15 @@ export class UrlTableRepository {
   }
 
   /** The audit's project when the audit is the organization's, else null. */
-  async ownedAudit(db: NativeDb, auditId: string, organizationId: string): Promise<{ projectId: string } | null> {
-    const [row] = await nativeQuery<{ projectId: string }>(
+  async ownedAudit(
+    db: NativeDb,
+    auditId: string,
+    organizationId: string,
+  ): Promise<{ projectId: string; extractors: AuditExtractor[] } | null> {
+    const [row] = await nativeQuery<{ projectId: string; extractors: AuditExtractor[] }>(
       db,
-      `SELECT a.project_id AS "projectId" FROM audit a JOIN project pr ON pr.id = a.project_id
+      `SELECT a.project_id AS "projectId", COALESCE(a.extractors, '[]'::jsonb) AS extractors
+       FROM audit a JOIN project pr ON pr.id = a.project_id
        WHERE a.id = $1 AND pr.organization_id = $2`,
       [auditId, organizationId],
     );

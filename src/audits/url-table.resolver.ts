@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
 import { AuditType } from './audit.types.js';
-import { OPERATORS_BY_TYPE, UrlTableService, type UrlColumn, URL_TABLE_FIELDS } from './url-table.service.js';
+import { OPERATORS_BY_TYPE, UrlTableService, type UrlColumn } from './url-table.service.js';
 import { UrlTableExportService } from './url-table-export.js';
 import {
   UrlTableConnection,
@@ -34,8 +34,15 @@ export class UrlTableResolver {
   @Query(() => [UrlTableFieldType], {
     description: "The URL table's fields: the columns to choose, sort and filter on, with their filter operators.",
   })
-  urlTableFields(): UrlTableFieldType[] {
-    return URL_TABLE_FIELDS.map(toFieldType);
+  async urlTableFields(
+    @Arg('auditId', () => ID, {
+      nullable: true,
+      description: "An audit: its custom extractors' columns (extract.<key>, search.<key>) are listed too.",
+    })
+    auditId: string | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<UrlTableFieldType[]> {
+    return (await this.service.fields(ctx.db, ctx.principal, auditId ?? null)).map(toFieldType);
   }
 
   @FieldResolver(() => UrlTableConnection, {

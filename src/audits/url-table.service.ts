@@ -2,10 +2,14 @@ import { createHash } from 'node:crypto';
 import type { Principal } from '../platform/context.js';
 import { badInput, notFound } from '../platform/errors.js';
 import type { NativeDb } from '../platform/db/native-query.js';
+import { isUuid } from '../platform/ids.js';
 import { assertApiAccess } from '../identity/index.js';
 import { findCheck } from '../seo/checks/index.js';
 import {
   URL_FIELDS_BY_KEY,
+  URL_TABLE_FIELDS,
+  auditFieldsByKey,
+  extractorFields,
   UrlTableRepository,
   type UrlColumn,
   type UrlCondition,
@@ -20,7 +24,6 @@ import {
 } from './url-table.repository.js';
 
 import { AuditPagesRepository } from './audit-pages.repository.js';
-import { isUuid } from '../platform/ids.js';
 import { SegmentRepository } from './segment.repository.js';
 import { segmentFilterInput } from './segment-rule.js';
 import {
@@ -120,7 +123,12 @@ function parseValue(field: UrlField, raw: unknown, path: string): string | numbe
   }
 }
 
-function validateCondition(input: UrlConditionInput, path: string, segments: boolean): UrlCondition {
+function validateCondition(
+  input: UrlConditionInput,
+  path: string,
+  segments: boolean,
+  fieldsByKey: ReadonlyMap<string, UrlField>,
+): UrlCondition {
   if (input.field === SEGMENT_FIELD) {
     if (!segments) throw refuse(`${path}.field`, "a segment's rule cannot name a segment");
     if (input.operator !== 'eq' && input.operator !== 'neq')
@@ -136,7 +144,7 @@ function validateCondition(input: UrlConditionInput, path: string, segments: boo
     if (!findCheck(code)) throw refuse(`${path}.value`, `"${code}" is not a check code`);
     return { kind: 'issue', code, has: input.operator === 'eq' };
   }
-  const field = URL_FIELDS_BY_KEY.get(input.field);
+  const field = fieldsByKey.get(input.field);
   if (!field) throw refuse(`${path}.field`, `"${input.field}" is not a field of the URL table`);
   if (!field.filterable) throw refuse(`${path}.field`, `${field.key} cannot be filtered on`);
   const operator = input.operator as UrlOperator;
@@ -160,7 +168,11 @@ function validateCondition(input: UrlConditionInput, path: string, segments: boo
  * The filter, validated: its fields, operators and values. Regular expressions are checked by the caller, and so are
  * "in segment" conditions (allowed unless `segments` is false: a segment's own rule names no segment).
  */
-export function validateFilter(input: UrlFilterInput | null | undefined, segments = true): UrlFilter | null {
+export function validateFilter(
+  input: UrlFilterInput | null | undefined,
+  segments = true,
+  fieldsByKey: ReadonlyMap<string, UrlField> = URL_FIELDS_BY_KEY,
+): UrlFilter | null {
   if (!input) return null;
   if (!Array.isArray(input.groups)) throw refuse('filter.groups', 'must be a list of groups');
   if (input.groups.length > MAX_GROUPS) throw refuse('filter.groups', `at most ${MAX_GROUPS} groups`);
@@ -172,7 +184,7 @@ export function validateFilter(input: UrlFilterInput | null | undefined, segment
     return {
       combinator: combinatorOf(group.combinator, `${path}.combinator`),
       conditions: group.conditions.map((c: UrlConditionInput, i: number) =>
-        validateCondition(c, `${path}.conditions[${i}]`, segments),
+        validateCondition(c, `${path}.conditions[${i}]`, segments, fieldsByKey),
       ),
     };
   });
@@ -180,14 +192,17 @@ export function validateFilter(input: UrlFilterInput | null | undefined, segment
 }
 
 /** The registry's columns asked for (the default ones when none is), and the evidence columns' keys. */
-function validateColumns(keys: readonly string[] | null | undefined): { fields: UrlField[]; evidence: string[] } {
+function validateColumns(
+  keys: readonly string[] | null | undefined,
+  fieldsByKey: ReadonlyMap<string, UrlField>,
+): { fields: UrlField[]; evidence: string[] } {
   const chosen = keys?.length ? [...new Set(keys)] : DEFAULT_URL_COLUMNS;
   if (chosen.length > MAX_COLUMNS) throw refuse('columns', `at most ${MAX_COLUMNS} columns`);
   const fields: UrlField[] = [];
   const evidence: string[] = [];
   chosen.forEach((key, i) => {
     if (key.startsWith(EVIDENCE_PREFIX)) return evidence.push(key);
-    const field = URL_FIELDS_BY_KEY.get(key);
+    const field = fieldsByKey.get(key);
     if (!field) throw refuse(`columns[${i}]`, `"${key}" is not a field of the URL table`);
     fields.push(field);
   });
@@ -253,25 +268,38 @@ export class UrlTableService {
     private readonly segments = new SegmentRepository(),
   ) {}
 
+  /** The fields of the URL table, with those of the audit's custom extractors when an audit is named. */
+  async fields(db: NativeDb, principal: Principal | null, auditId: string | null): Promise<readonly UrlField[]> {
+    if (auditId === null) return URL_TABLE_FIELDS;
+    const p = assertApiAccess(principal, 'read');
+    const audit = isUuid(auditId) ? await this.repo.ownedAudit(db, auditId, p.organizationId) : null;
+    if (!audit) throw notFound('Audit');
+    return [...URL_TABLE_FIELDS, ...extractorFields(audit.extractors)];
+  }
+
   async list(db: NativeDb, principal: Principal | null, auditId: string, query: UrlTableQuery): Promise<UrlTablePage> {
     const p = assertApiAccess(principal, 'read');
     const { first } = query;
     if (!Number.isInteger(first) || first < 1 || first > MAX_URL_TABLE_PAGE)
       throw refuse('first', `must be 1-${MAX_URL_TABLE_PAGE}`);
-    const { fields: columns, evidence: evidenceKeys } = validateColumns(query.columns);
+    // Another organization's audit is NOT_FOUND before its input is read; its extractors add fields.
+    const audit = await this.repo.ownedAudit(db, auditId, p.organizationId);
+    if (!audit) throw notFound('Audit');
+    const fieldsByKey = auditFieldsByKey(audit.extractors);
+    const { fields: columns, evidence: evidenceKeys } = validateColumns(query.columns, fieldsByKey);
     const checkCode = query.checkCode ?? null;
     if (checkCode !== null && !findCheck(checkCode)) throw refuse('checkCode', `"${checkCode}" is not a check code`);
     if (checkCode === null && evidenceKeys.length)
       throw refuse('columns', "evidence columns need a checkCode (an issue's table)");
     const sortKey = query.sort?.field ?? 'url';
     const byEvidence = checkCode !== null && sortKey.startsWith(EVIDENCE_PREFIX);
-    const registered = URL_FIELDS_BY_KEY.get(sortKey);
+    const registered = fieldsByKey.get(sortKey);
     if (!registered && !byEvidence) throw refuse('sort.field', `"${sortKey}" is not a field of the URL table`);
     if (registered && !registered.sortable) throw refuse('sort.field', `${sortKey} cannot be sorted on`);
     const direction = query.sort?.direction ?? 'ASC';
     // An issue's URLs list the ranking ones first unless a sort is asked for.
     const rankingFirst = checkCode !== null && !query.sort;
-    const filter = validateFilter(query.filter);
+    const filter = validateFilter(query.filter, true, fieldsByKey);
     await this.assertRegexes(db, filter);
     const segmentId = query.segment ?? null;
     if (segmentId !== null && !isUuid(segmentId)) throw notFound('Segment');
@@ -280,8 +308,6 @@ export class UrlTableService {
       .digest('base64url')
       .slice(0, 16);
     const cursor = query.after ? decodeCursor(query.after, digest) : null;
-    const audit = await this.repo.ownedAudit(db, auditId, p.organizationId);
-    if (!audit) throw notFound('Audit');
     const fullPlan =
       checkCode === null ? null : evidencePlan(checkCode, await this.repo.evidenceShape(db, auditId, checkCode));
     const sortable = new Map(

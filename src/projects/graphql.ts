@@ -16,3 +16,11 @@ export { OrganizationUsageResolver } from './organization-usage.resolver.js';
 export { OrganizationUsageType } from './organization-usage.types.js';
 export { CrawlLoginResolver } from './crawl-login.resolver.js';
 export { CrawlLoginType, CrawlLoginInput, CrawlLoginFieldInput, CrawlLoginKindEnum } from './crawl-login.types.js';
+export { CustomExtractorResolver } from './custom-extractor.resolver.js';
+export {
+  CustomExtractorType,
+  CustomExtractorInput,
+  ExtractorKindEnum,
+  ExtractorMatchEnum,
+  ExtractorOutputEnum,
+} from './custom-extractor.types.js';

@@ -38,3 +38,11 @@ export { OrganizationUsageService } from './organization-usage.service.js';
 // Login crawls as a project setting: the stored, sealed login (the crawler holds the login mechanics).
 export { CrawlLoginService, crawlKeyMaterial, crawlLoginBox } from './crawl-login.service.js';
 export type { CrawlLoginFacts } from './crawl-login.model.js';
+// Custom extraction and search: a project's extractors (the evaluator is src/seo/extraction).
+export {
+  CustomExtractorService,
+  extractorColumn,
+  extractorSpec,
+  type CustomExtractorInput,
+  type CustomExtractorView,
+} from './custom-extractor.service.js';

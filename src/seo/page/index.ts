@@ -13,6 +13,7 @@ export type {
   LinkPosition,
   MixedContentFact,
   PageContext,
+  PageExtractionRequest,
   PageFacts,
   ResourceFact,
   ResourceKind,

@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { compileExtraction, type CompiledExtraction, type PageExtraction } from '../extraction/index.js';
 import { decodeDocument } from './document-decoding.js';
 import { charsetOf, firstHeader, headerValues } from './header-values.js';
 import { parseLinkHeader, relHas } from './http-link-header.js';
@@ -13,6 +14,7 @@ import {
   type LinkFact,
   type MixedContentFact,
   type PageContext,
+  type PageExtractionRequest,
   type PageFacts,
   type ResourceFact,
   type ResourceKind,
@@ -136,7 +138,23 @@ export function extractPageFacts(html: string | Uint8Array, ctx: PageContext): P
   const collector = new PageFactsCollector(ctx, htmlBytes, contentType);
   const parser = new Parser(collector, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
   parser.end(source);
-  return collector.finish();
+  const facts = collector.finish();
+  if (ctx.extraction?.specs.length) facts.extraction = evaluateExtraction(source, ctx.extraction);
+  return facts;
+}
+
+/** Compiled extractors by their specs: a thread meets the same project's specs page after page. */
+const compiled = new Map<string, CompiledExtraction>();
+
+function evaluateExtraction(source: string, request: PageExtractionRequest): PageExtraction {
+  const key = JSON.stringify(request.specs);
+  let extraction = compiled.get(key);
+  if (!extraction) {
+    if (compiled.size >= 16) compiled.clear();
+    extraction = compileExtraction(request.specs);
+    compiled.set(key, extraction);
+  }
+  return extraction.evaluate(source, request.budgetMs);
 }
 
 type Attributes = Record<string, string>;

@@ -1,3 +1,4 @@
+import type { ExtractorSpec, PageExtraction } from '../extraction/index.js';
 /** Response headers as the crawler or a tool received them; names are matched case-insensitively. */
 export type HeaderMap = Readonly<Record<string, string | string[] | undefined>>;
 
@@ -6,6 +7,14 @@ export interface PageContext {
   url: string;
   headers?: HeaderMap;
   status?: number;
+  /** The project's custom extractors (src/seo/extraction): absent, the page costs nothing more. */
+  extraction?: PageExtractionRequest;
+}
+
+export interface PageExtractionRequest {
+  specs: ExtractorSpec[];
+  /** The time budget of the page's extractors (EXTRACTION_LIMITS.pageBudgetMs when absent). */
+  budgetMs?: number;
 }
 
 /** Bounds that keep one page's facts small whatever the document holds. */
@@ -139,6 +148,8 @@ export interface MixedContentFact {
 
 export interface PageFacts {
   url: string;
+  /** The custom extractors' results by key, when the context asked for them. */
+  extraction?: PageExtraction;
   /** URL relative links resolve against (`<base href>` or the page URL). */
   baseUrl: string;
   htmlBytes: number;

@@ -32,6 +32,7 @@ import { AuditCounts20261126 } from './20261126-0029-audit-counts.js';
 import { ProjectSegments20261127 } from './20261127-0100-project-segments.js';
 import { AlertRuleCannibalised20261127 } from './20261127-0030-alert-rule-cannibalised.js';
 import { AuditLinkPosition20261127 } from './20261127-0300-audit-link-position.js';
+import { CustomExtraction20261127 } from './20261127-0200-custom-extraction.js';
 
 /** Listed explicitly so that tsx, vitest and the compiled dist/ all run the same migrations. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -66,6 +67,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261127-0020-wont-fix', class: WontFix20261127 },
   { name: '20261127-0030-alert-rule-cannibalised', class: AlertRuleCannibalised20261127 },
   { name: '20261127-0100-project-segments', class: ProjectSegments20261127 },
+  { name: '20261127-0200-custom-extraction', class: CustomExtraction20261127 },
   { name: '20261127-0300-audit-link-position', class: AuditLinkPosition20261127 },
   { name: '20261127-0400-audit-issue-evidence-shape', class: AuditIssueEvidenceShape20261127 },
 ];

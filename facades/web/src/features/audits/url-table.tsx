@@ -83,19 +83,22 @@ function useUserId(): string | null | undefined {
 
 /** The column chooser and the filter builder, over the URL table's fields. */
 function UrlTableTools({
+  auditId,
   columns,
   defaults,
   filter,
   onColumns,
   onFilter,
 }: {
+  /** The audit: its custom extractors' columns are offered too. */
+  auditId: string;
   columns: readonly string[];
   defaults: readonly string[];
   filter: BuiltFilter | undefined;
   onColumns: (columns: string[]) => void;
   onFilter: (filter: BuiltFilter | undefined) => void;
 }) {
-  const [fields] = useQuery({ query: UrlTableFieldsDocument });
+  const [fields] = useQuery({ query: UrlTableFieldsDocument, variables: { auditId } });
   if (!fields.data) return null;
   return (
     <div className="url-table-tools">
@@ -223,6 +226,7 @@ export function UrlTableSection({
       {data && heading(data)}
       {quickFilters}
       <UrlTableTools
+        auditId={auditId}
         columns={columns}
         defaults={defaults}
         filter={search.f}

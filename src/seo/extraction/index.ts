@@ -1,0 +1,16 @@
+/** Custom extraction and search: a project's extractors, checked at save and evaluated on each crawled page. */
+export {
+  EXTRACTION_LIMITS,
+  EXTRACTOR_KINDS,
+  EXTRACTOR_MATCHES,
+  EXTRACTOR_OUTPUTS,
+  isSearch,
+  type ExtractionValue,
+  type ExtractorKind,
+  type ExtractorMatch,
+  type ExtractorOutput,
+  type ExtractorSpec,
+  type PageExtraction,
+} from './custom-extractor.types.js';
+export { compileExtraction, extractorProblem, type CompiledExtraction } from './custom-extraction.evaluator.js';
+export { compileXPath, XPathSyntaxError } from './xpath.js';

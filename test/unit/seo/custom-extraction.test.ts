@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import {
+  compileExtraction,
+  extractorProblem,
+  type ExtractorSpec,
+  type PageExtraction,
+} from '../../../src/seo/extraction/index.js';
+
+const PAGE = `<!doctype html><html lang="en"><head><title>Blue kettle</title>
+<meta name="author" content="Ada Lovelace"><meta property="article:published_time" content="2026-01-02">
+</head><body>
+<h1 class="title">Blue <b>kettle</b></h1>
+<div class="price" data-currency="EUR">  19.90 </div>
+<ul id="tags"><li>kitchen</li><li>steel</li><li>blue</li></ul>
+<script type="application/ld+json">{"@type":"Product","sku":"K-42"}</script>
+<p>Call us: +44 20 7946 0000 or +44 20 7946 0001</p>
+</body></html>`;
+
+const spec = (over: Partial<ExtractorSpec> & Pick<ExtractorSpec, 'kind' | 'expression'>): ExtractorSpec => ({
+  key: 'x',
+  output: 'TEXT',
+  attribute: null,
+  match: 'FIRST',
+  regex: false,
+  ignoreCase: false,
+  ...over,
+});
+
+const run = (s: ExtractorSpec, html = PAGE): PageExtraction => compileExtraction([s]).evaluate(html);
+
+describe('custom extraction', () => {
+  it.each([
+    ['CSS text', spec({ kind: 'CSS', expression: 'h1.title' }), ['Blue kettle']],
+    ['CSS all', spec({ kind: 'CSS', expression: '#tags li', match: 'ALL' }), ['kitchen', 'steel', 'blue']],
+    ['CSS first', spec({ kind: 'CSS', expression: '#tags li' }), ['kitchen']],
+    [
+      'CSS attribute',
+      spec({ kind: 'CSS', expression: 'meta[name=author]', output: 'ATTRIBUTE', attribute: 'content' }),
+      ['Ada Lovelace'],
+    ],
+    ['CSS inner HTML', spec({ kind: 'CSS', expression: 'h1', output: 'INNER_HTML' }), ['Blue <b>kettle</b>']],
+    ['CSS no match', spec({ kind: 'CSS', expression: '.missing' }), []],
+    ['XPath text', spec({ kind: 'XPATH', expression: '//div[@class="price"]' }), ['19.90']],
+    ['XPath attribute step', spec({ kind: 'XPATH', expression: '//div[@class="price"]/@data-currency' }), ['EUR']],
+    [
+      'XPath attribute output',
+      spec({
+        kind: 'XPATH',
+        expression: "//meta[@property='article:published_time']",
+        output: 'ATTRIBUTE',
+        attribute: 'content',
+      }),
+      ['2026-01-02'],
+    ],
+    ['XPath position', spec({ kind: 'XPATH', expression: '//ul[@id="tags"]/li[2]' }), ['steel']],
+    ['XPath last()', spec({ kind: 'XPATH', expression: '//ul/li[last()]' }), ['blue']],
+    [
+      'XPath all',
+      spec({ kind: 'XPATH', expression: '//li[contains(., "e")]', match: 'ALL' }),
+      ['kitchen', 'steel', 'blue'],
+    ],
+    ['XPath text()', spec({ kind: 'XPATH', expression: '//h1/text()' }), ['Blue']],
+    ['XPath count()', spec({ kind: 'XPATH', expression: 'count(//li)' }), ['3']],
+    ['XPath inner HTML', spec({ kind: 'XPATH', expression: '//h1', output: 'INNER_HTML' }), ['Blue <b>kettle</b>']],
+    [
+      'XPath union',
+      spec({ kind: 'XPATH', expression: '//title | //h1', match: 'ALL' }),
+      ['Blue kettle', 'Blue kettle'],
+    ],
+    ['regex group', spec({ kind: 'REGEX', expression: '"sku":"([^"]+)"' }), ['K-42']],
+    [
+      'regex all',
+      spec({ kind: 'REGEX', expression: '\\+44 20 7946 \\d{4}', match: 'ALL' }),
+      ['+44 20 7946 0000', '+44 20 7946 0001'],
+    ],
+    ['regex ignore case', spec({ kind: 'REGEX', expression: 'BLUE KETTLE', ignoreCase: true }), ['Blue kettle']],
+    ['contains text', spec({ kind: 'CONTAINS', expression: 'application/ld+json' }), true],
+    ['contains text, absent', spec({ kind: 'CONTAINS', expression: 'gtag(' }), false],
+    ['does not contain', spec({ kind: 'NOT_CONTAINS', expression: 'gtag(' }), true],
+    ['contains regex', spec({ kind: 'CONTAINS', expression: 'price"\\s+data-', regex: true }), true],
+    ['does not contain regex', spec({ kind: 'NOT_CONTAINS', expression: 'K-\\d+', regex: true }), false],
+  ])('%s', (_name, s, expected) => {
+    expect(run(s)).toEqual({ x: expected });
+  });
+
+  it('keeps at most 50 values of at most 1,000 characters', () => {
+    const html = `<body>${'<p>a</p>'.repeat(80)}<div>${'y'.repeat(5_000)}</div></body>`;
+    expect((run(spec({ kind: 'CSS', expression: 'p', match: 'ALL' }), html).x as string[]).length).toBe(50);
+    expect((run(spec({ kind: 'CSS', expression: 'div' }), html).x as string[])[0]).toHaveLength(1_000);
+  });
+
+  it.each([
+    [spec({ kind: 'CSS', expression: 'div[' }), /^Invalid CSS selector/],
+    [spec({ kind: 'CSS', expression: 'p:nope' }), /^Invalid CSS selector/],
+    [spec({ kind: 'XPATH', expression: '//div[' }), /^Invalid XPath/],
+    [spec({ kind: 'XPATH', expression: '//div[@class=' }), /^Invalid XPath/],
+    [spec({ kind: 'XPATH', expression: 'frobnicate(//a)' }), /^Invalid XPath: unknown function frobnicate/],
+    [spec({ kind: 'XPATH', expression: 'namespace::x' }), /^Invalid XPath: unsupported axis/],
+    [spec({ kind: 'REGEX', expression: '(unclosed' }), /^Invalid regular expression/],
+    [spec({ kind: 'CONTAINS', expression: '[a-', regex: true }), /^Invalid regular expression/],
+    [spec({ kind: 'CSS', expression: '  ' }), /empty/],
+    [spec({ kind: 'CSS', expression: 'a', output: 'ATTRIBUTE' }), /attribute/],
+  ])('refuses %o', (s, reason) => {
+    expect(extractorProblem(s)).toMatch(reason);
+  });
+
+  it('accepts a plain-text search that is not a valid regex', () => {
+    expect(extractorProblem(spec({ kind: 'CONTAINS', expression: '[a-' }))).toBeNull();
+  });
+
+  it('marks the extractors it had no time for as timed out', () => {
+    let clock = 0;
+    const compiled = compileExtraction([
+      spec({ key: 'a', kind: 'CSS', expression: 'h1' }),
+      spec({ key: 'b', kind: 'REGEX', expression: 'K-\\d+' }),
+      spec({ key: 'c', kind: 'CONTAINS', expression: 'kettle' }),
+    ]);
+    // Each reading of the clock advances it 60 ms: the budget of 100 ms covers the first extractor only.
+    const result = compiled.evaluate(PAGE, 100, () => (clock += 60));
+    expect(result).toEqual({ a: ['Blue kettle'], b: 'timeout', c: 'timeout' });
+  });
+
+  it('builds no document tree for regexes and searches only', () => {
+    expect(compileExtraction([spec({ kind: 'REGEX', expression: 'a' })]).needsTree).toBe(false);
+    expect(compileExtraction([spec({ kind: 'XPATH', expression: '//a' })]).needsTree).toBe(true);
+  });
+});
