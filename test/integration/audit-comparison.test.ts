@@ -296,7 +296,12 @@ describe('auditComparison', () => {
     expect(limited.newIssues[1].exampleUrls).toEqual([u('/a')]);
     expect(limited.pageRegressions.map((r) => r.url)).toEqual([u('/b')]);
     const nothing = await comparisonAlertFacts(t.runtime.orm.em.fork(), { base: headId, head: headId });
-    expect(nothing).toEqual({ newIssues: [], pageRegressions: [], settingChanges: [] });
+    expect(nothing).toEqual({
+      newIssues: [],
+      pageRegressions: [],
+      settingChanges: [],
+      beforeWontFix: { base: null, head: null },
+    });
   });
 });
 
