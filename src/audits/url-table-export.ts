@@ -74,8 +74,15 @@ export class UrlTableExportService {
   ): Promise<UrlTableExportPiece> {
     if (!Number.isInteger(size) || size < 1 || size > MAX_URL_TABLE_PAGE)
       throw badInput(`size must be 1-${MAX_URL_TABLE_PAGE}.`, [{ path: 'size', message: `1-${MAX_URL_TABLE_PAGE}` }]);
-    const cursor = after === null ? null : decodeCursor(after);
-    if (format === 'XLSX' && cursor && !cursor.xlsx) throw notACursor();
+    let cursor: ExportCursor | null;
+    try {
+      cursor = after === null ? null : decodeCursor(after);
+      if (format === 'XLSX' && cursor && !cursor.xlsx) throw notACursor();
+    } catch (err) {
+      // Another organization's audit or segment is NOT_FOUND whatever the cursor says: the view is looked up first.
+      await this.table.list(db, principal, auditId, { ...view, first: 1, after: null, withTotal: false });
+      throw err;
+    }
     const page = await this.table.list(db, principal, auditId, {
       ...view,
       first: size,
@@ -108,7 +115,7 @@ export class UrlTableExportService {
         break;
       }
       case 'XLSX': {
-        const made = first ? xlsxStart([labels, ...values]) : xlsxRows(values, cursor.xlsx!);
+        const made = first ? xlsxStart([labels, ...values]) : xlsxRows(values, cursor!.xlsx!);
         xlsx = made.state;
         content = Buffer.concat(last ? [made.bytes, xlsxEnd(made.state)] : [made.bytes]).toString('base64');
         break;

@@ -68,7 +68,9 @@ type IdKind =
   | 'alertRule'
   | 'webhookEndpoint'
   | 'webhookDelivery'
-  | 'wontFix';
+  | 'wontFix'
+  | 'segment'
+  | 'extractor';
 const ID_KINDS: IdKind[] = [
   'project',
   'audit',
@@ -84,6 +86,8 @@ const ID_KINDS: IdKind[] = [
   'webhookEndpoint',
   'webhookDelivery',
   'wontFix',
+  'segment',
+  'extractor',
 ];
 /** Names an id goes by besides its kind: a comparison's two audits, an alert's endpoint and delivery. */
 const ID_ALIASES: Record<string, IdKind> = {
@@ -92,6 +96,7 @@ const ID_ALIASES: Record<string, IdKind> = {
   endpoint: 'webhookEndpoint',
   delivery: 'webhookDelivery',
   webhookSecret: 'webhookEndpoint',
+  customExtractor: 'extractor',
 };
 type TenantIds = Partial<Record<IdKind, string>>;
 
@@ -207,6 +212,7 @@ async function setUpTenant(
   const members = await api.gql('{ members { id } }', {}, auth);
   const alerts = await alertIds(api, auth, project.id, site, tag);
   const wontFix = await wontFixId(api, auth, project.id, audit.id, issue.id, tag);
+  const { segment, extractor } = await segmentAndExtractorIds(api, auth, project.id, tag);
   log(
     `${label}: project ${project.id}, audit ${audit.id} (${audit.issues.length} ` +
       `issues), ${keywords.length} keywords, competitor ${competitor.id}`,
@@ -224,6 +230,8 @@ async function setUpTenant(
     member: members.json?.data?.members?.[0]?.id,
     ...alerts.ids,
     wontFix,
+    segment,
+    extractor,
   };
   const markers = [
     ...Object.values(ids).filter((v): v is string => !!v),
@@ -270,6 +278,30 @@ async function wontFixId(
     { p: projectId, i: { auditId, code: issue.code, url: issue.occurrences.nodes[0].url, reason: `${tag} by design` } },
   );
   return marked.markWontFix.id as string;
+}
+
+/** A segment (a path prefix) and a custom extractor (a CSS selector) of the tenant's project. */
+async function segmentAndExtractorIds(
+  api: ApiClient,
+  auth: { cookie: string },
+  projectId: string,
+  tag: string,
+): Promise<{ segment: string; extractor: string }> {
+  const ask = async (query: string, variables: Record<string, unknown>) => {
+    const res = await api.gql(query, variables, auth);
+    if (!res.json?.data || res.json.errors)
+      throw new Error(`segment/extractor set-up failed: ${res.text.slice(0, 300)}`);
+    return res.json.data as Record<string, any>;
+  };
+  const segment = await ask('mutation($p: ID!, $i: SegmentInput!) { createSegment(projectId: $p, input: $i) { id } }', {
+    p: projectId,
+    i: { name: `${tag} docs`, kind: 'PATH', pattern: '/' },
+  });
+  const extractor = await ask(
+    'mutation($p: ID!, $i: CustomExtractorInput!) { addExtractor(projectId: $p, input: $i) { id } }',
+    { p: projectId, i: { name: `${tag} heading`, kind: 'CSS', expression: 'h1' } },
+  );
+  return { segment: segment.createSegment.id as string, extractor: extractor.addExtractor.id as string };
 }
 
 /** An alert rule, a webhook endpoint (at the tenant's own site) and one delivery of a test event to it. */
