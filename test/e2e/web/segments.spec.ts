@@ -23,7 +23,7 @@ test('segments: created on the settings page, chosen on the pages explorer with 
   await page.goto(`${projectPath}/settings`);
   const section = page.getByRole('region', { name: 'Segments' });
   await expect(section.getByText('No segments yet.')).toBeVisible();
-  await section.getByRole('textbox', { name: 'Name' }).fill('Guides');
+  await section.getByRole('textbox', { name: 'Segment name' }).fill('Guides');
   await section.getByRole('textbox', { name: 'Path prefix' }).fill('guides/');
   await section.getByRole('button', { name: 'Add segment' }).click();
   // The server's reason at the field: a path prefix starts with a slash.

@@ -23,7 +23,7 @@ const KINDS: { id: SegmentKind; label: string }[] = [
   { id: 'REGEX', label: 'URL regular expression' },
   { id: 'FILTER', label: 'Saved filter' },
 ];
-const LABELS = { 'input.name': 'Name', 'input.pattern': 'Rule', 'input.filter': 'Filter' };
+const LABELS = { 'input.name': 'Segment name', 'input.pattern': 'Rule', 'input.filter': 'Filter' };
 // The list is asked for again when a segment is created in an empty project (no Segment in its cached answer yet).
 const SEGMENT_TYPENAMES = { additionalTypenames: ['Segment'] };
 
@@ -162,7 +162,7 @@ export function SegmentsSection({ projectId }: { projectId: string }) {
         <FormProblem problem={formLevelProblem(problem)} />
         <TextField
           name="segment-name"
-          label="Name"
+          label="Segment name"
           value={draft.name}
           onChange={(name) => setDraft((d) => ({ ...d, name }))}
           isRequired
