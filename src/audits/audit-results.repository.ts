@@ -213,9 +213,10 @@ export class AuditResultsRepository {
   }
 
   /**
-   * Each page's inlinks and issue count (its occurrences, all streamed before the completion), in one pass over the
-   * pages that have either; part of the completion (insertResults). The pages explorer sorts and filters a completed
-   * audit's pages on the stored count.
+   * Each page's inlinks and issue counts (its occurrences, all streamed before the completion: in all, by severity,
+   * distinct checks), in one pass over the pages that have either, then its inlinks by link position; part of the
+   * completion (insertResults). The pages explorer and the URL table sort and filter a completed audit's pages on the
+   * stored counts.
    */
   async storePageCounts(tx: NativeTx, auditId: string, inlinks: ReadonlyMap<string, number>): Promise<void> {
     // Two arrays, not one JSON object: at 100,000 pages that object and its text cost the worker ~25 MB more.
@@ -228,11 +229,36 @@ export class AuditResultsRepository {
     }
     await tx.query(
       `WITH u AS (SELECT url, n FROM unnest($1::text[], $3::int[]) AS u(url, n)),
-            c AS (SELECT url, count(*)::int AS n FROM issue_occurrence WHERE audit_id = $2 GROUP BY url),
-            x AS (SELECT url, u.n AS inlinks, c.n AS issues FROM u FULL JOIN c USING (url))
-       UPDATE audit_page p SET inlinks = COALESCE(x.inlinks, p.inlinks), issue_count = COALESCE(x.issues, 0)
+            c AS (SELECT o.url, count(*)::int AS n,
+                    count(*) FILTER (WHERE i.severity = 'CRITICAL')::int AS critical,
+                    count(*) FILTER (WHERE i.severity = 'WARNING')::int AS warning,
+                    count(*) FILTER (WHERE i.severity = 'NOTICE')::int AS notice,
+                    count(DISTINCT o.code)::int AS codes
+                  FROM issue_occurrence o JOIN audit_issue i ON i.audit_id = o.audit_id AND i.code = o.code
+                  WHERE o.audit_id = $2 GROUP BY o.url),
+            x AS (SELECT url, u.n AS inlinks, c.n AS issues, c.critical, c.warning, c.notice, c.codes
+                  FROM u FULL JOIN c USING (url))
+       UPDATE audit_page p SET inlinks = COALESCE(x.inlinks, p.inlinks), issue_count = COALESCE(x.issues, 0),
+         critical_issues = COALESCE(x.critical, 0), warning_issues = COALESCE(x.warning, 0),
+         notice_issues = COALESCE(x.notice, 0), issue_codes = COALESCE(x.codes, 0)
        FROM x WHERE p.audit_id = $2 AND p.url = x.url`,
       [urls, auditId, counts],
+    );
+    // Distinct pages linking in from each position (self links excluded, as in `inlinks`): the URL table's
+    // inlinks_<position> fields of a completed audit.
+    await tx.query(
+      `UPDATE audit_page p SET inlinks_content = l.content, inlinks_navigation = l.navigation,
+         inlinks_header = l.header, inlinks_aside = l.aside, inlinks_footer = l.footer
+       FROM (SELECT k.target_url AS url,
+               count(DISTINCT k.source_url) FILTER (WHERE k.position = 'CONTENT')::int AS content,
+               count(DISTINCT k.source_url) FILTER (WHERE k.position = 'NAVIGATION')::int AS navigation,
+               count(DISTINCT k.source_url) FILTER (WHERE k.position = 'HEADER')::int AS header,
+               count(DISTINCT k.source_url) FILTER (WHERE k.position = 'ASIDE')::int AS aside,
+               count(DISTINCT k.source_url) FILTER (WHERE k.position = 'FOOTER')::int AS footer
+             FROM audit_link k WHERE k.audit_id = $1 AND k.source_url <> k.target_url AND k.position IS NOT NULL
+             GROUP BY k.target_url) l
+       WHERE p.audit_id = $1 AND p.url = l.url`,
+      [auditId],
     );
     await tx.query(
       `UPDATE audit SET page_facets = COALESCE((

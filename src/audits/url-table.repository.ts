@@ -44,12 +44,19 @@ export interface UrlField extends UrlColumn {
   pgType: PgType;
   /** Reads the project's ranking keywords (the `rk` relation joined on the URL). */
   ranking?: boolean;
+  /**
+   * Its value stored with a completed audit's pages (storePageCounts), where `sql` counts it live per row: read
+   * instead once the audit is COMPLETED (auditFieldsByKey), so that sorting 100,000 rows reads a column.
+   */
+  stored?: string;
+  /**
+   * Its SQL is a NOT NULL column (as the completed form of a stored field is): sorted without NULLS LAST, so that
+   * an index on (audit_id, column, id) serves both directions, and paged by a plain row comparison.
+   */
+  notNull?: boolean;
 }
 
 const OCCURRENCES_OF_ROW = 'FROM issue_occurrence o2 WHERE o2.audit_id = $1 AND o2.url = p.url';
-const bySeverity = (severity: string) =>
-  `(SELECT count(*) FROM issue_occurrence o2 JOIN audit_issue i ON i.audit_id = o2.audit_id AND i.code = o2.code
-    WHERE o2.audit_id = $1 AND o2.url = p.url AND i.severity = '${severity}')::int`;
 const labVital = (column: string) =>
   `(SELECT s.${column} FROM technical_snapshot s WHERE s.audit_id = $1 AND s.url = p.url AND s.source = 'LAB'
     AND s.${column} IS NOT NULL ORDER BY s.measured_at DESC LIMIT 1)`;
@@ -57,11 +64,6 @@ const detailText = (key: string) => `(p.details->>'${key}')`;
 const detailList = (key: string) =>
   `(SELECT string_agg(v, ', ') FROM jsonb_array_elements_text(COALESCE(p.details->'${key}', '[]'::jsonb)) v)`;
 const detailCount = (key: string) => `COALESCE(jsonb_array_length(p.details->'${key}'), 0)`;
-
-/** Distinct pages linking to the row's URL from one position (self links excluded, as in p.inlinks). */
-const inlinksAt = (position: string) =>
-  `(SELECT count(DISTINCT l.source_url) FROM audit_link l WHERE l.audit_id = $1 AND l.target_url = p.url
-    AND l.source_url <> l.target_url AND l.position = '${position}')::int`;
 
 /** When the project's audits crawled the URL, as ISO text (which sorts as the time does). */
 const seen = (aggregate: 'min' | 'max') =>
@@ -81,6 +83,33 @@ const bool = (key: string, label: string, sql: string, description: string) =>
   field({ key, label, type: 'bool', sql, pgType: 'boolean', description });
 const enumeration = (key: string, label: string, sql: string, options: readonly string[], description: string) =>
   field({ key, label, type: 'enum', sql, pgType: 'text', options, description });
+const notNull = (f: UrlField): UrlField => ({ ...f, notNull: true });
+const storedInt = (key: string, label: string, sql: string, stored: string, description: string) =>
+  field({ key, label, type: 'number', sql, pgType: 'int', stored, description });
+
+/** Occurrences on the row's URL of checks of one severity. */
+const bySeverity = (severity: string, key: string, label: string, description: string) =>
+  storedInt(
+    key,
+    label,
+    `(SELECT count(*) FROM issue_occurrence o2 JOIN audit_issue i ON i.audit_id = o2.audit_id AND i.code = o2.code
+      WHERE o2.audit_id = $1 AND o2.url = p.url AND i.severity = '${severity}')::int`,
+    `p.${key}`,
+    description,
+  );
+
+/** Distinct pages linking to the row's URL from one position (self links excluded, as in p.inlinks). */
+const inlinksAt = (position: string, label: string, description: string) => {
+  const key = `inlinks_${position.toLowerCase()}`;
+  return storedInt(
+    key,
+    label,
+    `(SELECT count(DISTINCT l.source_url) FROM audit_link l WHERE l.audit_id = $1 AND l.target_url = p.url
+      AND l.source_url <> l.target_url AND l.position = '${position}')::int`,
+    `p.${key}`,
+    description,
+  );
+};
 
 export const URL_KINDS = ['HTML', 'REDIRECT', 'ERROR', 'FILE', 'FAILED'] as const;
 export const STATUS_CLASSES = ['SUCCESS', 'REDIRECT', 'CLIENT_ERROR', 'SERVER_ERROR', 'FAILED'] as const;
@@ -96,7 +125,7 @@ const NON_INDEXABLE_REASONS = [
 
 /** The URL table's fields, in the column chooser's order. */
 export const URL_TABLE_FIELDS: readonly UrlField[] = [
-  text('url', 'URL', 'p.url', 'The URL as crawled.'),
+  notNull(text('url', 'URL', 'p.url', 'The URL as crawled.')),
   text('final_url', 'Final URL', 'p.final_url', 'Where its redirects ended.'),
   enumeration('kind', 'Kind', 'p.kind', URL_KINDS, 'HTML page, redirect, error answer, other file, or no answer.'),
   int('status', 'Status', 'p.status_code', 'The HTTP status code (empty: no answer).'),
@@ -146,22 +175,21 @@ export const URL_TABLE_FIELDS: readonly UrlField[] = [
   ),
   text('h1', 'H1', `(p.details->'h1'->>0)`, 'The first h1 heading.'),
   int('h1_count', 'H1 count', detailCount('h1'), 'h1 headings on the page (the first 5 are kept).'),
-  int('words', 'Words', 'p.word_count', 'Words of visible text.'),
-  int('depth', 'Depth', 'p.depth', 'Clicks from the start URL.'),
-  int('inlinks', 'Inlinks', 'p.inlinks', 'Crawled pages that link to it (distinct pages).'),
-  int('inlinks_content', 'Inlinks from content', inlinksAt('CONTENT'), 'Pages linking to it from their content.'),
-  int(
-    'inlinks_navigation',
+  notNull(int('words', 'Words', 'p.word_count', 'Words of visible text.')),
+  notNull(int('depth', 'Depth', 'p.depth', 'Clicks from the start URL.')),
+  notNull(int('inlinks', 'Inlinks', 'p.inlinks', 'Crawled pages that link to it (distinct pages).')),
+  inlinksAt('CONTENT', 'Inlinks from content', 'Pages linking to it from their content.'),
+  inlinksAt(
+    'NAVIGATION',
     'Inlinks from navigation',
-    inlinksAt('NAVIGATION'),
     'Pages linking to it from a navigation block (menus, breadcrumbs).',
   ),
-  int('inlinks_header', 'Inlinks from header', inlinksAt('HEADER'), 'Pages linking to it from their page header.'),
-  int('inlinks_aside', 'Inlinks from aside', inlinksAt('ASIDE'), 'Pages linking to it from an aside (sidebar).'),
-  int('inlinks_footer', 'Inlinks from footer', inlinksAt('FOOTER'), 'Pages linking to it from their page footer.'),
-  int('outlinks', 'Outlinks', 'p.outlinks', 'Distinct URLs its followable links point to.'),
+  inlinksAt('HEADER', 'Inlinks from header', 'Pages linking to it from their page header.'),
+  inlinksAt('ASIDE', 'Inlinks from aside', 'Pages linking to it from an aside (sidebar).'),
+  inlinksAt('FOOTER', 'Inlinks from footer', 'Pages linking to it from their page footer.'),
+  notNull(int('outlinks', 'Outlinks', 'p.outlinks', 'Distinct URLs its followable links point to.')),
   int('response_time', 'Response time (ms)', 'p.response_time_ms', 'Time to the first byte.'),
-  int('size', 'Size (bytes)', 'p.bytes', 'Bytes of the response body.'),
+  notNull(int('size', 'Size (bytes)', 'p.bytes', 'Bytes of the response body.')),
   text('content_type', 'Content type', detailText('contentType'), 'The Content-Type header.'),
   text('language', 'Language', detailText('lang'), 'The html lang attribute.'),
   int('hreflang_count', 'Hreflang links', detailCount('hreflang'), 'Its hreflang alternates.'),
@@ -192,14 +220,21 @@ export const URL_TABLE_FIELDS: readonly UrlField[] = [
     description: 'Its best position among those keywords.',
     ranking: true,
   }),
-  int('issues', 'Issues', `(SELECT count(*) ${OCCURRENCES_OF_ROW})::int`, 'Issue occurrences on the URL.'),
-  int('critical_issues', 'Critical issues', bySeverity('CRITICAL'), 'Critical occurrences (completed audits).'),
-  int('warning_issues', 'Warnings', bySeverity('WARNING'), 'Warning occurrences (completed audits).'),
-  int('notice_issues', 'Notices', bySeverity('NOTICE'), 'Notice occurrences (completed audits).'),
-  int(
+  storedInt(
+    'issues',
+    'Issues',
+    `(SELECT count(*) ${OCCURRENCES_OF_ROW})::int`,
+    'p.issue_count',
+    'Issue occurrences on the URL.',
+  ),
+  bySeverity('CRITICAL', 'critical_issues', 'Critical issues', 'Critical occurrences (completed audits).'),
+  bySeverity('WARNING', 'warning_issues', 'Warnings', 'Warning occurrences (completed audits).'),
+  bySeverity('NOTICE', 'notice_issues', 'Notices', 'Notice occurrences (completed audits).'),
+  storedInt(
     'issue_codes',
     'Distinct checks failed',
     `(SELECT count(DISTINCT o2.code) ${OCCURRENCES_OF_ROW})::int`,
+    'p.issue_codes',
     'Distinct check codes on the URL.',
   ),
   float(
@@ -271,10 +306,22 @@ export function extractorFields(extractors: readonly AuditExtractor[]): UrlField
     });
 }
 
-/** An audit's fields: the registry's and those of the custom extractors it ran. */
-export function auditFieldsByKey(extractors: readonly AuditExtractor[]): ReadonlyMap<string, UrlField> {
-  if (!extractors.length) return URL_FIELDS_BY_KEY;
-  return new Map([...URL_FIELDS_BY_KEY, ...extractorFields(extractors).map((f) => [f.key, f] as const)]);
+/** The registry's fields as a completed audit reads them: its stored counts where a field has one. */
+const COMPLETED_FIELDS_BY_KEY: ReadonlyMap<string, UrlField> = new Map(
+  URL_TABLE_FIELDS.map((f) => [f.key, f.stored ? { ...f, sql: f.stored, notNull: true } : f]),
+);
+
+/**
+ * An audit's fields: the registry's (reading the stored counts once it is COMPLETED; a running audit's are counted
+ * live) and those of the custom extractors it ran.
+ */
+export function auditFieldsByKey(
+  extractors: readonly AuditExtractor[],
+  completed: boolean,
+): ReadonlyMap<string, UrlField> {
+  const registry = completed ? COMPLETED_FIELDS_BY_KEY : URL_FIELDS_BY_KEY;
+  if (!extractors.length) return registry;
+  return new Map([...registry, ...extractorFields(extractors).map((f) => [f.key, f] as const)]);
 }
 
 /** A condition the service validated: a field of the registry (or an issue code) with its parsed values. */
@@ -453,15 +500,16 @@ export class UrlTableRepository {
     return [...shapes.values()];
   }
 
-  /** The audit's project when the audit is the organization's, else null. */
+  /** The audit's project, extractors and whether it is COMPLETED when it is the organization's, else null. */
   async ownedAudit(
     db: NativeDb,
     auditId: string,
     organizationId: string,
-  ): Promise<{ projectId: string; extractors: AuditExtractor[] } | null> {
-    const [row] = await nativeQuery<{ projectId: string; extractors: AuditExtractor[] }>(
+  ): Promise<{ projectId: string; extractors: AuditExtractor[]; completed: boolean } | null> {
+    const [row] = await nativeQuery<{ projectId: string; extractors: AuditExtractor[]; completed: boolean }>(
       db,
-      `SELECT a.project_id AS "projectId", COALESCE(a.extractors, '[]'::jsonb) AS extractors
+      `SELECT a.project_id AS "projectId", COALESCE(a.extractors, '[]'::jsonb) AS extractors,
+         a.status = 'COMPLETED' AS completed
        FROM audit a JOIN project pr ON pr.id = a.project_id
        WHERE a.id = $1 AND pr.organization_id = $2`,
       [auditId, organizationId],
@@ -539,6 +587,8 @@ export class UrlTableRepository {
     const countParams = [...params];
     const expr = (f: UrlField) => (scoped && f.key === 'url' ? 'o.url' : f.sql);
     const sortExpr = expr(slice.sort);
+    // An issue's table joins its pages LEFT: there only the occurrence's own URL is never null.
+    const notNull = slice.sort.notNull === true && (!scoped || slice.sort.key === 'url');
     const ranked = '(rk.url IS NOT NULL)';
 
     const keyset: string[] = [];
@@ -547,10 +597,12 @@ export class UrlTableRepository {
       const cmp = direction === 'ASC' ? '>' : '<';
       const id = param(cursor.id, 'bigint');
       const { pgType } = slice.sort;
-      const within =
-        cursor.value === null
+      const after = () => `(${sortExpr}, ${rowId}) ${cmp} (${param(cursor.value, pgType)}, ${id})`;
+      const within = notNull
+        ? after()
+        : cursor.value === null
           ? `(${sortExpr} IS NULL AND ${rowId} ${cmp} ${id})`
-          : `(${sortExpr} IS NULL OR (${sortExpr}, ${rowId}) ${cmp} (${param(cursor.value, pgType)}, ${id}))`;
+          : `(${sortExpr} IS NULL OR ${after()})`;
       if (slice.rankingFirst && cursor.ranked !== null) {
         const wasRanked = param(cursor.ranked, 'boolean');
         keyset.push(`(${ranked} < ${wasRanked} OR (${ranked} = ${wasRanked} AND ${within}))`);
@@ -558,7 +610,7 @@ export class UrlTableRepository {
     }
     const order = [
       ...(slice.rankingFirst ? [`${ranked} DESC`] : []),
-      `${sortExpr} ${direction} NULLS LAST`,
+      notNull ? `${sortExpr} ${direction}` : `${sortExpr} ${direction} NULLS LAST`,
       `${rowId} ${direction}`,
     ].join(', ');
     const columns = slice.columns.map((c, i) => `${expr(c)} AS c${i}`);

@@ -285,7 +285,7 @@ export class UrlTableService {
     // Another organization's audit is NOT_FOUND before its input is read; its extractors add fields.
     const audit = await this.repo.ownedAudit(db, auditId, p.organizationId);
     if (!audit) throw notFound('Audit');
-    const fieldsByKey = auditFieldsByKey(audit.extractors);
+    const fieldsByKey = auditFieldsByKey(audit.extractors, audit.completed);
     const { fields: columns, evidence: evidenceKeys } = validateColumns(query.columns, fieldsByKey);
     const checkCode = query.checkCode ?? null;
     if (checkCode !== null && !findCheck(checkCode)) throw refuse('checkCode', `"${checkCode}" is not a check code`);

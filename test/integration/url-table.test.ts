@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.js';
 import { URL_TABLE_FIELDS } from '../../src/audits/index.js';
+import { AuditResultsRepository } from '../../src/audits/audit-results.repository.js';
+import { nativeTransaction } from '../../src/platform/db/native-query.js';
 import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
 import { anApiKey, anAudit, anOrg, aProject, type Org, type PageRow, type Project } from '../factories.js';
 import { readXlsxRows } from '../support/xlsx-reader.js';
@@ -94,6 +96,18 @@ beforeAll(async () => {
     `INSERT INTO audit_link (audit_id, source_url, target_url, anchor, internal)
      VALUES ($1, $2, $3, 'Old offer', true), ($1, $2, $4, 'X marks', true)`,
     [audit.id, PAGES[1].url, at('gone'), at('x')],
+  );
+  // Links with their position: two pages link to p02 from content, one twice (distinct pages count), one from
+  // the footer, and p02 links to itself (not an inlink).
+  await q(
+    `INSERT INTO audit_link (audit_id, source_url, target_url, anchor, internal, position)
+     VALUES ($1, $2, $4, 'a', true, 'CONTENT'), ($1, $2, $4, 'b', true, 'CONTENT'), ($1, $3, $4, 'c', true, 'CONTENT'),
+       ($1, $3, $4, 'd', true, 'FOOTER'), ($1, $4, $4, 'e', true, 'NAVIGATION'), ($1, $2, $5, 'f', true, 'NAVIGATION')`,
+    [audit.id, PAGES[1].url, PAGES[3].url, PAGES[2].url, PAGES[4].url],
+  );
+  // The completion's own statement stores the per-page counts (no inlinks given: the seeded ones stay).
+  await nativeTransaction(t.runtime.orm.em, (tx) =>
+    new AuditResultsRepository().storePageCounts(tx, auditId, new Map()),
   );
   for (const [i, lcp] of [
     [1, 2400],
@@ -212,6 +226,66 @@ describe('the field registry', () => {
     expect(row(9).x_robots_tag).toBe('noarchive');
     expect(row(2)).toMatchObject({ ranking_keywords: 0, best_position: null });
     expect(String(row(3).first_seen)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  });
+});
+
+describe('stored counts', () => {
+  const stored = URL_TABLE_FIELDS.filter((f) => f.stored);
+
+  it('a completed audit reads the counts stored with its completion, equal to those counted live', async () => {
+    expect(stored.map((f) => f.key).sort()).toEqual(
+      [
+        'critical_issues',
+        'inlinks_aside',
+        'inlinks_content',
+        'inlinks_footer',
+        'inlinks_header',
+        'inlinks_navigation',
+        'issue_codes',
+        'issues',
+        'notice_issues',
+        'warning_issues',
+      ].sort(),
+    );
+    for (const f of stored) {
+      const { rows } = await t.runtime.pool.query(
+        `SELECT count(*) FILTER (WHERE (${f.sql}) IS DISTINCT FROM (${f.stored}))::int AS differ,
+           count(*) FILTER (WHERE (${f.stored}) > 0)::int AS counted
+         FROM audit_page p WHERE p.audit_id = $1`,
+        [auditId],
+      );
+      expect(rows[0].differ, f.key).toBe(0);
+      if (!['inlinks_header', 'inlinks_aside', 'notice_issues'].includes(f.key))
+        expect(rows[0].counted, f.key).toBeGreaterThan(0);
+    }
+    const { table: view } = await table({
+      columns: ['inlinks_content', 'inlinks_footer', 'inlinks_navigation'],
+      filter: { groups: [{ conditions: [{ field: 'inlinks_content', operator: 'gt', value: '0' }] }] },
+    });
+    expect(view!.rows.map((r) => [r.url, r.values])).toEqual([[PAGES[2].url, [2, 1, 0]]]);
+  });
+
+  it('a running audit counts them live', async () => {
+    const other = await aProject({ org, url: `https://live-${uniq()}.example.com/` });
+    const running = await anAudit({
+      project: other,
+      status: 'RUNNING',
+      pages: [{ url: at('live') }],
+      issues: [{ code: 'CONTENT_H1_MISSING', occurrences: [at('live')] }],
+    });
+    const res = await gql(
+      t,
+      TABLE,
+      {
+        p: other.id,
+        a: running.id,
+        columns: ['issues', 'issue_codes'],
+        sort: { field: 'issues', direction: 'DESC' },
+      },
+      { cookie: org.owner.cookie },
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.audit.urlTable.rows[0].values).toEqual([1, 1]);
   });
 });
 
