@@ -26,7 +26,7 @@ import { captureStatements, dropDatabase, fmt, measureInterleaved, type Statemen
  * per request) audited in html mode by a real audit worker process: wall time, pages/s and the worker's peak RSS
  * (goal < 500 MB). Then the reads users make on that audit, through POST /graphql in-process (Fastify inject,
  * session cookie), with the web app's own documents (facades/web/src/features/.../*.graphql): the issues list, the
- * pages explorer (first page, a deep keyset page, filters and sorts), an issue's occurrences, and the comparison
+ * pages explorer (first page, a deep keyset page, filters and sorts), the URL table and segments, and the comparison
  * with a second audit of the same project, each >= 50 times, interleaved; p50/p95 against the goal (< 100 ms).
  *
  * The second audit is the first one copied in SQL with planted differences (an older "base": 1 occurrence in 50
@@ -49,6 +49,7 @@ const BENCH_RATE_LIMIT = 1_000_000_000;
 const WEB = fileURLToPath(new URL('../../facades/web/src/features/', import.meta.url));
 const AUDITS_GRAPHQL = `${WEB}audits/audits.graphql`;
 const COMPARISON_GRAPHQL = `${WEB}comparison/comparison.graphql`;
+const SEGMENTS_GRAPHQL = `${WEB}projects/segments.graphql`;
 
 const log = (line: string) => process.stderr.write(`[bench:audit-100k] ${line}\n`);
 
@@ -332,6 +333,21 @@ export async function runAudit100kBench(): Promise<{ ok: boolean }> {
       [head, base.id],
     );
 
+    // Two segments of the project, made as the settings page makes them: a tenth of the URLs, and all articles.
+    const segment = async (name: string, kind: 'REGEX' | 'PATH', pattern: string) => {
+      const { body } = await gql(
+        t,
+        operationFromFile(SEGMENTS_GRAPHQL, 'CreateSegment'),
+        { projectId, input: { name, kind, pattern } },
+        { cookie: org.owner.cookie },
+      );
+      check(!body.errors, `creating segment ${name}: ${JSON.stringify(body.errors)}`);
+      return { id: (body.data as { createSegment: { id: string } }).createSegment.id, pattern };
+    };
+    const segments = {
+      tenth: await segment('A tenth', 'REGEX', '/articles/[0-9]*3-'),
+      articles: await segment('Articles', 'PATH', '/articles/'),
+    };
     const doc = (file: string, name: string) => operationFromFile(file, name);
     const pagesDoc = doc(AUDITS_GRAPHQL, 'AuditPages');
     const pages = (name: string, label: string, v: Record<string, unknown>, verify?: Read['verify']): Read => ({
@@ -372,12 +388,6 @@ export async function runAudit100kBench(): Promise<{ ok: boolean }> {
         filter: { statusClass: ['SUCCESS'], kind: ['HTML'] },
       }),
       {
-        name: 'occurrences',
-        label: `an issue's occurrences (${topIssue.code}, ${topIssue.n} of them)`,
-        query: doc(AUDITS_GRAPHQL, 'IssueOccurrences'),
-        variables: { auditId: head, issueId: topIssue.id, after: null },
-      },
-      {
         name: 'comparison',
         label: 'comparison page on open (AuditComparison)',
         query: doc(COMPARISON_GRAPHQL, 'AuditComparison'),
@@ -399,7 +409,7 @@ export async function runAudit100kBench(): Promise<{ ok: boolean }> {
         query: doc(COMPARISON_GRAPHQL, 'ComparisonIssueUrls'),
         variables: { base: base.id, head, change: 'NEW', code: topIssue.code, after: null },
       },
-      ...(await urlTableReads({ pool: ctx.pool, auditId: head, topIssueCode: topIssue.code, check })),
+      ...(await urlTableReads({ pool: ctx.pool, auditId: head, topIssueCode: topIssue.code, segments, check })),
     ];
     const ask = async (read: Read): Promise<Record<string, unknown>> => {
       const { status, body } = await gql(t, read.query, { projectId, ...read.variables }, { cookie: org.owner.cookie });

@@ -47,9 +47,11 @@ export async function urlTableReads(opts: {
   pool: pg.Pool;
   auditId: string;
   topIssueCode: string;
+  /** A segment of about a tenth of the URLs (a URL regex) and one of all the articles (a path prefix). */
+  segments: { tenth: { id: string; pattern: string }; articles: { id: string; pattern: string } };
   check: (condition: unknown, message: string) => void;
 }): Promise<UrlTableRead[]> {
-  const { pool, auditId, topIssueCode, check } = opts;
+  const { pool, auditId, topIssueCode, segments, check } = opts;
   const query = operationDocument(AUDITS_DOCUMENTS, 'AuditUrlTable');
   const one = async <T>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows[0] as T;
   const pages = await one<{ n: number }>('SELECT count(*)::int AS n FROM audit_page WHERE audit_id = $1', [auditId]);
@@ -58,6 +60,11 @@ export async function urlTableReads(opts: {
        (p.url ~ '/articles/[0-9]*7-' AND p.word_count > 300)
        OR EXISTS (SELECT 1 FROM issue_occurrence o WHERE o.audit_id = $1 AND o.url = p.url AND o.code = $2))`,
     [auditId, topIssueCode],
+  );
+  const inSegment = await one<{ tenth: number; articles: number }>(
+    `SELECT count(*) FILTER (WHERE url ~ $2)::int AS tenth, count(*) FILTER (WHERE url LIKE $3)::int AS articles
+     FROM audit_page WHERE audit_id = $1`,
+    [auditId, segments.tenth.pattern, `%${segments.articles.pattern}%`],
   );
   const occurrences = await one<{ n: number }>(
     'SELECT count(*)::int AS n FROM issue_occurrence WHERE audit_id = $1 AND code = $2',
@@ -93,6 +100,25 @@ export async function urlTableReads(opts: {
     sorted('inlinks', 'DESC'),
     sorted('response_time', 'DESC'),
     sorted('issues', 'DESC'),
+    sorted('critical_issues', 'DESC'),
+    sorted('inlinks_content', 'DESC'),
+    read(
+      'url-table-segment',
+      `URL table, a segment's URLs (URL regex, ${inSegment.tenth} URLs), by words desc`,
+      { segment: segments.tenth.id, sort: { field: 'words', direction: 'DESC' } },
+      (t) => check(t.totalCount === inSegment.tenth, `segment: ${t.totalCount}, the rows say ${inSegment.tenth}`),
+    ),
+    ...(['tenth', 'articles'] as const).map((which): UrlTableRead => ({
+      name: `segment-scores-${which}`,
+      label: `a segment's scores and counts (AuditSegmentSummary, ${inSegment[which]} URLs)`,
+      query: operationDocument(AUDITS_DOCUMENTS, 'AuditSegmentSummary'),
+      goalMs: URL_TABLE_GOAL_P95_MS,
+      variables: { auditId, segmentId: segments[which].id },
+      verify: (d) => {
+        const got = (d as { audit: { segment: { urls: number } } }).audit.segment.urls;
+        check(got === inSegment[which], `segment ${which}: ${got} URLs, the rows say ${inSegment[which]}`);
+      },
+    })),
     read(
       'url-table-filter',
       'URL table, filter builder (URL regex AND words > 300) OR has issue',
