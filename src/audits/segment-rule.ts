@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { UrlFilterInput } from './url-table.repository.js';
 
 /*
@@ -29,3 +30,12 @@ export function segmentFilterInput(rule: SegmentRule): UrlFilterInput {
     groups: [{ combinator: 'AND', conditions: [{ field: 'url', operator: 'regex', value }] }],
   };
 }
+
+/** Part of a kept facts row's key: raise it when what segmentFacts counts changes, and kept rows are counted again. */
+const FACTS_VERSION = 1;
+
+/** The key a segment's facts are kept under in audit_segment_facts: its rule (editing the segment changes it). */
+export const segmentRuleKey = (input: UrlFilterInput): string =>
+  createHash('sha256')
+    .update(JSON.stringify([FACTS_VERSION, input]))
+    .digest('base64url');

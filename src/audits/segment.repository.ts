@@ -1,6 +1,6 @@
 import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
 import type { SegmentKind } from './segment-rule.js';
-import type { UrlFilterInput } from './url-table.repository.js';
+import type { SegmentFacts, UrlFilterInput } from './url-table.repository.js';
 
 /** One stored segment (table segment, migration 20261127-0100). */
 export interface SegmentRow {
@@ -97,5 +97,27 @@ export class SegmentRepository {
       [projectId, id],
     );
     return row ?? null;
+  }
+
+  /** The segment's facts kept for a completed audit under `ruleKey`, or null (none kept, or under another rule). */
+  async keptFacts(db: NativeDb, auditId: string, segmentId: string, ruleKey: string): Promise<SegmentFacts | null> {
+    const [row] = await nativeQuery<{ facts: SegmentFacts }>(
+      db,
+      'SELECT facts FROM audit_segment_facts WHERE audit_id = $1 AND segment_id = $2 AND rule_key = $3',
+      [auditId, segmentId, ruleKey],
+    );
+    return row?.facts ?? null;
+  }
+
+  /** Keeps the segment's facts in a completed audit (a segment deleted meanwhile keeps none). */
+  async keepFacts(db: NativeDb, auditId: string, segmentId: string, ruleKey: string, facts: SegmentFacts) {
+    await nativeQuery(
+      db,
+      `INSERT INTO audit_segment_facts (audit_id, segment_id, rule_key, facts)
+       SELECT $1, s.id, $3, $4::jsonb FROM segment s WHERE s.id = $2
+       ON CONFLICT (audit_id, segment_id) DO UPDATE SET rule_key = EXCLUDED.rule_key, facts = EXCLUDED.facts,
+         counted_at = now()`,
+      [auditId, segmentId, ruleKey, JSON.stringify(facts)],
+    );
   }
 }

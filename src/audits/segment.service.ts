@@ -6,8 +6,8 @@ import { assertApiAccess } from '../identity/index.js';
 import type { Category, Severity } from '../seo/checks/index.js';
 import { scoreAudit, type AuditScores, type ScoredCheck } from '../seo/scoring/index.js';
 import { isDuplicateName, SegmentRepository, type SegmentRow, type SegmentWrite } from './segment.repository.js';
-import { SEGMENT_KINDS, segmentFilterInput, type SegmentKind } from './segment-rule.js';
-import { UrlTableRepository, type SegmentFacts } from './url-table.repository.js';
+import { SEGMENT_KINDS, segmentFilterInput, segmentRuleKey, type SegmentKind } from './segment-rule.js';
+import { filterReadsOnlyTheAudit, UrlTableRepository, type SegmentFacts } from './url-table.repository.js';
 import { UrlTableService, type UrlFilterInput } from './url-table.service.js';
 
 export const MAX_SEGMENTS_PER_PROJECT = 50;
@@ -131,7 +131,7 @@ export class SegmentService {
     if (!audit) throw notFound('Audit');
     const segments = await this.repo.list(db, audit.projectId);
     const results: SegmentResult[] = [];
-    for (const segment of segments) results.push(await this.resultOf(db, auditId, audit.projectId, segment));
+    for (const segment of segments) results.push(await this.resultOf(db, { id: auditId, ...audit }, segment));
     return results;
   }
 
@@ -142,18 +142,36 @@ export class SegmentService {
     if (!audit) throw notFound('Audit');
     const segment = isUuid(segmentId) ? await this.repo.find(db, audit.projectId, segmentId) : null;
     if (!segment) throw notFound('Segment');
-    return this.resultOf(db, auditId, audit.projectId, segment);
+    return this.resultOf(db, { id: auditId, ...audit }, segment);
   }
 
   private async resultOf(
     db: NativeDb,
-    auditId: string,
-    projectId: string,
+    audit: { id: string; projectId: string; completed: boolean },
     segment: SegmentRow,
   ): Promise<SegmentResult> {
-    const rule = await this.table.compileRule(db, segmentFilterInput(segment));
-    const facts = await this.tableRepo.segmentFacts(db, auditId, projectId, rule);
+    const facts = await this.factsOf(db, audit, segment);
     return { segment, urls: facts.urls, htmlPages: facts.htmlPages, ...scoreSegment(facts) };
+  }
+
+  /**
+   * The segment's facts in the audit: counted (every URL of the audit read), then kept when the audit is COMPLETED
+   * and the rule reads only its rows, so later reads take one row (audit_segment_facts, keyed by the rule).
+   */
+  private async factsOf(
+    db: NativeDb,
+    audit: { id: string; projectId: string; completed: boolean },
+    segment: SegmentRow,
+  ): Promise<SegmentFacts> {
+    const input = segmentFilterInput(segment);
+    const rule = await this.table.compileRule(db, input);
+    const keep = audit.completed && filterReadsOnlyTheAudit(rule);
+    const ruleKey = segmentRuleKey(input);
+    const kept = keep ? await this.repo.keptFacts(db, audit.id, segment.id, ruleKey) : null;
+    if (kept) return kept;
+    const facts = await this.tableRepo.segmentFacts(db, audit.id, audit.projectId, rule);
+    if (keep) await this.repo.keepFacts(db, audit.id, segment.id, ruleKey, facts);
+    return facts;
   }
 
   private async owned(db: NativeDb, principal: Principal | null, projectId: string, access: 'read' | 'write') {

@@ -431,6 +431,21 @@ export const filterUsesRanking = (filter: UrlFilter | null): boolean =>
     ),
   );
 
+/** Fields whose values change after the audit: the project's later audits (first/last seen), today's rankings. */
+const readsBeyondTheAudit = (f: UrlField): boolean =>
+  f.ranking === true || f.key === 'first_seen' || f.key === 'last_seen';
+
+/** Whether a filter reads only the audit's own rows (so its answer for a completed audit never changes). */
+export const filterReadsOnlyTheAudit = (filter: UrlFilter): boolean =>
+  filter.groups.every((g) =>
+    g.conditions.every(
+      (c) =>
+        c.kind === 'issue' ||
+        (c.kind === 'field' && !readsBeyondTheAudit(c.field)) ||
+        (c.kind === 'segment' && c.filter !== null && filterReadsOnlyTheAudit(c.filter)),
+    ),
+  );
+
 const usesRanking = (slice: UrlTableSlice): boolean =>
   slice.rankingFirst ||
   slice.sort.ranking === true ||

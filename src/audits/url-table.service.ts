@@ -25,7 +25,7 @@ import {
 
 import { AuditPagesRepository } from './audit-pages.repository.js';
 import { SegmentRepository } from './segment.repository.js';
-import { segmentFilterInput } from './segment-rule.js';
+import { segmentFilterInput, segmentRuleKey } from './segment-rule.js';
 import {
   EVIDENCE_PREFIX,
   evidencePlan,
@@ -327,6 +327,12 @@ export class UrlTableService {
     if (cursor && cursor.value !== null && !fitsType(sort, cursor.value)) throw notACursor();
     await this.resolveSegments(db, audit.projectId, filter);
     const segment = segmentId === null ? null : await this.segmentRule(db, audit.projectId, segmentId);
+    const withTotal = query.withTotal ?? true;
+    // A segment's URLs alone: its count is kept with its facts once read (a completed audit's), else counted.
+    const keptTotal =
+      withTotal && segmentId !== null && checkCode === null && !filter?.groups.some((g) => g.conditions.length)
+        ? await this.keptSegmentUrls(db, audit, auditId, segmentId)
+        : null;
     const { rows, total } = await this.repo.list(
       db,
       {
@@ -341,7 +347,7 @@ export class UrlTableService {
         rankingFirst,
         first,
         cursor,
-        withTotal: query.withTotal ?? true,
+        withTotal: withTotal && keptTotal === null,
       },
       audit.projectId,
     );
@@ -362,7 +368,7 @@ export class UrlTableService {
             'base64url',
           )
         : null,
-      totalCount: total,
+      totalCount: keptTotal ?? total,
     };
   }
 
@@ -391,6 +397,20 @@ export class UrlTableService {
         values: [...r.values, ...values],
       }));
     });
+  }
+
+  /** The URLs of the segment as kept with its facts in the completed audit (SegmentService), or null. */
+  private async keptSegmentUrls(
+    db: NativeDb,
+    audit: { projectId: string; completed: boolean },
+    auditId: string,
+    segmentId: string,
+  ): Promise<number | null> {
+    if (!audit.completed) return null;
+    const row = await this.segments.find(db, audit.projectId, segmentId);
+    if (!row) return null;
+    const kept = await this.segments.keptFacts(db, auditId, segmentId, segmentRuleKey(segmentFilterInput(row)));
+    return kept?.urls ?? null;
   }
 
   /** A segment of the project as a filter (NOT_FOUND when the project has no such segment). */

@@ -324,6 +324,59 @@ describe('per-segment results', () => {
     expect(errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });
 
+  it("keeps a completed audit's facts, counts again when the rule changes, keeps none of a ranking rule", async () => {
+    const ONE = `query($p: ID!, $a: ID, $s: ID!) { audit(projectId: $p, auditId: $a) { segment(id: $s) { urls } } }`;
+    const urlsOf = async (s: string) => {
+      const { data, errors } = await call(ONE, { p: project.id, a: baseId, s });
+      expect(errors).toBeUndefined();
+      return data!.audit.segment.urls as number;
+    };
+    const kept = async (s: string) =>
+      (
+        await t.runtime.pool.query('SELECT facts FROM audit_segment_facts WHERE audit_id = $1 AND segment_id = $2', [
+          baseId,
+          s,
+        ])
+      ).rows as { facts: { urls: number } }[];
+    const ab = await create({ name: 'Blog a and b', kind: 'REGEX', pattern: '/blog/[ab]$' });
+    expect(await urlsOf(ab.id)).toBe(2);
+    expect((await kept(ab.id)).map((r) => r.facts.urls)).toEqual([2]);
+    // Read from the kept row: a planted count shows.
+    await t.runtime.pool.query(
+      `UPDATE audit_segment_facts SET facts = jsonb_set(facts, '{urls}', '99') WHERE audit_id = $1 AND segment_id = $2`,
+      [baseId, ab.id],
+    );
+    expect(await urlsOf(ab.id)).toBe(99);
+    // The URL table of the segment alone takes its count from there too; with a filter it counts.
+    const totalOf = async (filter: unknown) => {
+      const { data, errors } = await call(TABLE, { p: project.id, a: baseId, segment: ab.id, filter });
+      expect(errors).toBeUndefined();
+      return [data!.audit.urlTable.rows.length, data!.audit.urlTable.totalCount];
+    };
+    expect(await totalOf(null)).toEqual([2, 99]);
+    expect(
+      await totalOf({ groups: [{ conditions: [{ field: 'url', operator: 'contains', value: '/blog/' }] }] }),
+    ).toEqual([2, 2]);
+    // Another rule is counted again.
+    const { errors } = await call(UPDATE, {
+      p: project.id,
+      id: ab.id,
+      input: { name: 'Blog a to c', kind: 'REGEX', pattern: '/blog/[abc]$' },
+    });
+    expect(errors).toBeUndefined();
+    expect(await urlsOf(ab.id)).toBe(3);
+    // Rankings change after the audit: such a rule is counted on every read.
+    const ranked = await create({
+      name: 'Ranking',
+      kind: 'FILTER',
+      filter: { groups: [{ conditions: [{ field: 'ranking_keywords', operator: 'gte', value: '0' }] }] },
+    });
+    await urlsOf(ranked.id);
+    expect(await kept(ranked.id)).toEqual([]);
+    for (const id of [ab.id, ranked.id]) expect((await call(DELETE, { p: project.id, id })).errors).toBeUndefined();
+    expect(await kept(ab.id)).toEqual([]);
+  });
+
   it('the comparison gives each segment in both audits and the deltas', async () => {
     const COMPARE = `query($p: ID!, $b: ID, $h: ID) { auditComparison(projectId: $p, base: $b, head: $h) {
       segments { base { segment { name } urls scores { overall } health }

@@ -20,6 +20,7 @@ import { ProjectCrawlLogin20261125 } from './20261125-0018-project-crawl-login.j
 import { WontFix20261127 } from './20261127-0020-wont-fix.js';
 import { AuditIssueEvidenceShape20261127 } from './20261127-0400-audit-issue-evidence-shape.js';
 import { AuditPageStoredCounts20261127 } from './20261127-1400-audit-page-stored-counts.js';
+import { AuditSegmentFacts20261127 } from './20261127-1500-audit-segment-facts.js';
 import { ProjectCheckSettings20261125 } from './20261125-0019-project-check-settings.js';
 import { AuditPageReads20261125 } from './20261125-0020-audit-page-reads.js';
 import { ComparisonDigest20261125 } from './20261125-0021-comparison-digest.js';
@@ -72,4 +73,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261127-0300-audit-link-position', class: AuditLinkPosition20261127 },
   { name: '20261127-0400-audit-issue-evidence-shape', class: AuditIssueEvidenceShape20261127 },
   { name: '20261127-1400-audit-page-stored-counts', class: AuditPageStoredCounts20261127 },
+  { name: '20261127-1500-audit-segment-facts', class: AuditSegmentFacts20261127 },
 ];
