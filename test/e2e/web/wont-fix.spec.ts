@@ -22,7 +22,7 @@ const REASON = 'The CMS writes this description; fixed upstream next quarter.';
 test("won't fix: mark an affected URL with a reason, the score says so, undo from the checks page", async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   await signUp(page, 'Wont Fixer');
   await createProject(page, `${site.origin}/`, 'Won’t Fix Garden');
   await page.getByRole('button', { name: 'Run audit' }).click();
@@ -74,6 +74,22 @@ test("won't fix: mark an affected URL with a reason, the score says so, undo fro
   // Why this score says what was left out.
   await page.goto(overview);
   await expect(why).toContainText("1 occurrence marked “won't fix” by the project is left out of this score");
+
+  // A second audit of the unchanged site keeps the marking; the comparison says the change is scored before it.
+  await page.getByRole('button', { name: 'Run audit' }).click();
+  await expect(
+    page.getByRole('region', { name: 'Audits' }).getByRole('row').filter({ hasText: 'Completed' }),
+  ).toHaveCount(2, { timeout: 90_000 });
+  await page.getByRole('link', { name: /previous audit: see what changed/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Changes between audits' })).toBeVisible();
+  await expect(page.getByText('Some issues are marked “won’t fix”')).toBeVisible();
+  await expect(page.getByText(/accepting an issue is not progress/)).toBeVisible();
+  const overall = page.getByRole('row', { name: /^Overall/ });
+  await expect(overall).toContainText(/\d+ before “won’t fix”/);
+  await expect(overall).toContainText('±0');
+  await expectAccessible(page, "the comparison with a won't fix marking");
+  await reviewShotsAtBothWidths(page, 'comparison-wont-fix');
+  await page.goto(overview);
 
   // The project's markings on its checks page: who, why, and Undo.
   await page.goto(`${new URL(overview).pathname.replace(/\/$/, '')}/checks`);
