@@ -7,8 +7,9 @@ import type { Category, Severity } from '../seo/checks/index.js';
 import { scoreAudit, type AuditScores, type ScoredCheck } from '../seo/scoring/index.js';
 import { isDuplicateName, SegmentRepository, type SegmentRow, type SegmentWrite } from './segment.repository.js';
 import { SEGMENT_KINDS, segmentFilterInput, type SegmentKind } from './segment-rule.js';
-import { UrlTableRepository, type SegmentFacts } from './url-table.repository.js';
+import { UrlTableRepository, type MarkedOccurrences, type SegmentFacts } from './url-table.repository.js';
 import { UrlTableService, type UrlFilterInput } from './url-table.service.js';
+import { WontFixRepository } from './wont-fix.repository.js';
 
 export const MAX_SEGMENTS_PER_PROJECT = 50;
 export const SEGMENT_NAME_MAX = 80;
@@ -39,18 +40,28 @@ export interface SegmentResult {
 const refuse = (path: string, message: string) => badInput(`${path}: ${message}`, [{ path, message }]);
 
 /**
+ * Whether a segment's scores leave out the occurrences "won't fix" markings cover, as the audit's own score does
+ * (`apply`, the default), or are those before any marking (`before`: what two audits compare, as a marking is no
+ * progress; docs/scores.md).
+ */
+export type SegmentWontFix = 'apply' | 'before';
+
+/**
  * The segment's scores: the audit's scoring function (scoreAudit) over the checks as they fell on the segment's
- * URLs (each check's affected pages counted among them) and the segment's HTML pages. Lab metrics, the start URL's
- * status and "won't fix" markings are the whole site's and stay out.
+ * URLs (each check's affected pages counted among them, those a "won't fix" marking covers left out) and the
+ * segment's HTML pages. Lab metrics and the start URL's status are the whole site's and stay out. Issue counts are
+ * the checks found on the segment's URLs, marked ones included (as the issue's affected page count is).
  */
 export function scoreSegment(facts: SegmentFacts): Pick<SegmentResult, 'scores' | 'health' | 'issueCounts'> {
-  const checks: ScoredCheck[] = facts.checks.map((c) => ({
-    code: c.code,
-    severity: c.severity as Severity,
-    category: c.category as Category,
-    affectedPages: c.affected,
-    applicablePages: Math.max(facts.htmlPages, c.affected),
-  }));
+  const checks: ScoredCheck[] = facts.checks
+    .filter((c) => c.unmarked > 0)
+    .map((c) => ({
+      code: c.code,
+      severity: c.severity as Severity,
+      category: c.category as Category,
+      affectedPages: c.unmarked,
+      applicablePages: Math.max(facts.htmlPages, c.unmarked),
+    }));
   const { scores, breakdown } = scoreAudit(checks, {
     pages: { html: facts.htmlPages, withCritical: facts.htmlWithCritical },
   });
@@ -73,6 +84,7 @@ export class SegmentService {
     private readonly repo = new SegmentRepository(),
     private readonly table = new UrlTableService(),
     private readonly tableRepo = new UrlTableRepository(),
+    private readonly wontFix = new WontFixRepository(),
   ) {}
 
   async list(db: NativeDb, principal: Principal | null, projectId: string): Promise<SegmentView[]> {
@@ -125,24 +137,41 @@ export class SegmentService {
   }
 
   /** Every segment of the audit's project with its results in the audit (NOT_FOUND for another's audit). */
-  async results(db: NativeDb, principal: Principal | null, auditId: string): Promise<SegmentResult[]> {
+  async results(
+    db: NativeDb,
+    principal: Principal | null,
+    auditId: string,
+    wontFix: SegmentWontFix = 'apply',
+  ): Promise<SegmentResult[]> {
     const p = assertApiAccess(principal, 'read');
     const audit = isUuid(auditId) ? await this.tableRepo.ownedAudit(db, auditId, p.organizationId) : null;
     if (!audit) throw notFound('Audit');
     const segments = await this.repo.list(db, audit.projectId);
+    const marked = await this.markedIn(db, auditId, wontFix);
     const results: SegmentResult[] = [];
-    for (const segment of segments) results.push(await this.resultOf(db, auditId, audit.projectId, segment));
+    for (const segment of segments) results.push(await this.resultOf(db, auditId, audit.projectId, segment, marked));
     return results;
   }
 
   /** One segment's results in the audit (NOT_FOUND for another's audit or a segment of another project). */
-  async result(db: NativeDb, principal: Principal | null, auditId: string, segmentId: string): Promise<SegmentResult> {
+  async result(
+    db: NativeDb,
+    principal: Principal | null,
+    auditId: string,
+    segmentId: string,
+    wontFix: SegmentWontFix = 'apply',
+  ): Promise<SegmentResult> {
     const p = assertApiAccess(principal, 'read');
     const audit = isUuid(auditId) ? await this.tableRepo.ownedAudit(db, auditId, p.organizationId) : null;
     if (!audit) throw notFound('Audit');
     const segment = isUuid(segmentId) ? await this.repo.find(db, audit.projectId, segmentId) : null;
     if (!segment) throw notFound('Segment');
-    return this.resultOf(db, auditId, audit.projectId, segment);
+    return this.resultOf(db, auditId, audit.projectId, segment, await this.markedIn(db, auditId, wontFix));
+  }
+
+  /** The occurrences the audit's own score leaves out as "won't fix" (none before markings). */
+  private markedIn(db: NativeDb, auditId: string, wontFix: SegmentWontFix): Promise<MarkedOccurrences> {
+    return wontFix === 'apply' ? this.wontFix.appliedMarkings(db, auditId) : Promise.resolve({ codes: [], urls: [] });
   }
 
   private async resultOf(
@@ -150,9 +179,10 @@ export class SegmentService {
     auditId: string,
     projectId: string,
     segment: SegmentRow,
+    marked: MarkedOccurrences,
   ): Promise<SegmentResult> {
     const rule = await this.table.compileRule(db, segmentFilterInput(segment));
-    const facts = await this.tableRepo.segmentFacts(db, auditId, projectId, rule);
+    const facts = await this.tableRepo.segmentFacts(db, auditId, projectId, rule, marked);
     return { segment, urls: facts.urls, htmlPages: facts.htmlPages, ...scoreSegment(facts) };
   }
 

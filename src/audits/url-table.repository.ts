@@ -396,8 +396,23 @@ export interface SegmentFacts {
   urls: number;
   htmlPages: number;
   htmlWithCritical: number;
-  /** Per check with occurrences in the segment: its stored severity and category, the segment's URLs it affects. */
-  checks: { code: string; severity: 'CRITICAL' | 'WARNING' | 'NOTICE'; category: string; affected: number }[];
+  /**
+   * Per check with occurrences in the segment: its stored severity and category, the segment's URLs it affects, and
+   * of them those with an occurrence no "won't fix" marking covers (what the score prices).
+   */
+  checks: {
+    code: string;
+    severity: 'CRITICAL' | 'WARNING' | 'NOTICE';
+    category: string;
+    affected: number;
+    unmarked: number;
+  }[];
+}
+
+/** (code, URL) pairs a "won't fix" marking applies to in the audit (WontFixRepository.appliedMarkings). */
+export interface MarkedOccurrences {
+  codes: readonly string[];
+  urls: readonly string[];
 }
 
 /**
@@ -483,27 +498,40 @@ export class UrlTableRepository {
 
   /**
    * A segment's URLs in an audit, counted for scoring: all of them, the HTML pages, the HTML pages with a CRITICAL
-   * occurrence, and per check the distinct URLs it affects. The audit must be owned before; `rule` validated.
+   * occurrence no marking covers, and per check the distinct URLs it affects (all, and those with an unmarked
+   * occurrence). The audit must be owned before; `rule` validated; `marked` the markings that apply to the audit.
    */
-  async segmentFacts(db: NativeDb, auditId: string, projectId: string, rule: UrlFilter): Promise<SegmentFacts> {
+  async segmentFacts(
+    db: NativeDb,
+    auditId: string,
+    projectId: string,
+    rule: UrlFilter,
+    marked: MarkedOccurrences = { codes: [], urls: [] },
+  ): Promise<SegmentFacts> {
     const ranking = filterUsesRanking(rule);
     const params: unknown[] = ranking ? [auditId, projectId] : [auditId];
     const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
     const where = filterSql(rule, param) ?? 'true';
+    const codes = param(marked.codes, 'text[]');
+    const urls = param(marked.urls, 'text[]');
     const seg = `${ranking ? `${RANKING_CTE}, ` : ''}seg AS MATERIALIZED (SELECT p.url, p.kind = 'HTML' AS html
-      FROM audit_page p${ranking ? ' LEFT JOIN rk ON rk.url = p.url' : ''} WHERE p.audit_id = $1 AND ${where})`;
+      FROM audit_page p${ranking ? ' LEFT JOIN rk ON rk.url = p.url' : ''} WHERE p.audit_id = $1 AND ${where}),
+      m AS MATERIALIZED (SELECT * FROM unnest(${codes}, ${urls}) AS m(code, url))`;
+    const unmarked = 'NOT EXISTS (SELECT 1 FROM m WHERE m.code = o.code AND m.url = o.url)';
     const [counts] = await nativeQuery<Omit<SegmentFacts, 'checks'>>(
       db,
       `WITH ${seg} SELECT count(*)::int AS urls, count(*) FILTER (WHERE seg.html)::int AS "htmlPages",
          count(*) FILTER (WHERE seg.html AND EXISTS (SELECT 1 FROM issue_occurrence o
            JOIN audit_issue i ON i.audit_id = o.audit_id AND i.code = o.code
-           WHERE o.audit_id = $1 AND o.url = seg.url AND i.severity = 'CRITICAL'))::int AS "htmlWithCritical"
+           WHERE o.audit_id = $1 AND o.url = seg.url AND i.severity = 'CRITICAL' AND ${unmarked}))::int
+           AS "htmlWithCritical"
        FROM seg`,
       params,
     );
     const checks = await nativeQuery<SegmentFacts['checks'][number]>(
       db,
-      `WITH ${seg} SELECT i.code, i.severity, i.category, count(DISTINCT o.url)::int AS affected
+      `WITH ${seg} SELECT i.code, i.severity, i.category, count(DISTINCT o.url)::int AS affected,
+         count(DISTINCT o.url) FILTER (WHERE ${unmarked})::int AS unmarked
        FROM issue_occurrence o JOIN seg ON seg.url = o.url
        JOIN audit_issue i ON i.audit_id = o.audit_id AND i.code = o.code
        WHERE o.audit_id = $1 GROUP BY i.code, i.severity, i.category ORDER BY i.code`,
