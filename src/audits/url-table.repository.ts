@@ -36,6 +36,8 @@ export interface UrlColumn {
   filterable: boolean;
   /** An enum's values. */
   options?: readonly string[];
+  /** The filter operators it takes, when not those of its type. */
+  operators?: readonly UrlOperator[];
 }
 
 export interface UrlField extends UrlColumn {
@@ -44,7 +46,13 @@ export interface UrlField extends UrlColumn {
   pgType: PgType;
   /** Reads the project's ranking keywords (the `rk` relation joined on the URL). */
   ranking?: boolean;
+  /** Its SQL when it needs parameters of its own (the segment names: each segment's rule); `sql` otherwise. */
+  sqlOf?: (param: (value: unknown, type: string) => string) => string;
 }
+
+/** A field's SQL expression, its parameters pushed with `param`. */
+const fieldSql = (f: UrlField, param: (value: unknown, type: string) => string): string =>
+  f.sqlOf ? f.sqlOf(param) : f.sql;
 
 const OCCURRENCES_OF_ROW = 'FROM issue_occurrence o2 WHERE o2.audit_id = $1 AND o2.url = p.url';
 const bySeverity = (severity: string) =>
@@ -216,7 +224,36 @@ export const URL_TABLE_FIELDS: readonly UrlField[] = [
   ),
   text('first_seen', 'First seen', seen('min'), "The first of the project's audits that crawled the URL (UTC)."),
   text('last_seen', 'Last seen', seen('max'), "The last of the project's audits that crawled the URL (UTC)."),
+  field({
+    ...text('segment', 'Segments', 'NULL::text', ''),
+    description:
+      "The project's segments the URL is in, by name (sorted, comma-separated). Filter: contains, not_contains, " +
+      'is_empty, is_not_empty on the names; eq (in) and neq (not in) take a segment id.',
+    operators: ['contains', 'not_contains', 'is_empty', 'is_not_empty'],
+  }),
 ];
+
+/** The key of the segment names column; as a filter field, eq/neq with a segment id also select a segment's URLs. */
+export const SEGMENT_NAMES_FIELD = 'segment';
+
+/**
+ * The segment names column over the project's segments (sorted by name, each with its rule as a filter): the name of
+ * each segment whose rule holds for the row, joined by ", ", or null for a URL in none.
+ */
+export function segmentNamesField(segments: readonly { name: string; rule: UrlFilter }[]): UrlField {
+  const base = URL_FIELDS_BY_KEY.get(SEGMENT_NAMES_FIELD)!;
+  if (!segments.length) return base;
+  return {
+    ...base,
+    ranking: segments.some((s) => filterUsesRanking(s.rule)),
+    sqlOf: (param) => {
+      const parts = segments.map(
+        (s) => `CASE WHEN COALESCE(${filterSql(s.rule, param) ?? 'false'}, false) THEN ${param(s.name, 'text')} END`,
+      );
+      return `NULLIF(concat_ws(', ', ${parts.join(', ')}), '')`;
+    },
+  };
+}
 
 /** Every field by key. */
 export const URL_FIELDS_BY_KEY: ReadonlyMap<string, UrlField> = new Map(URL_TABLE_FIELDS.map((f) => [f.key, f]));
@@ -339,7 +376,7 @@ function conditionSql(condition: UrlCondition, param: (value: unknown, type: str
     return condition.has ? `COALESCE(${inside}, false)` : `NOT COALESCE(${inside}, false)`;
   }
   const { field: f, operator, values } = condition;
-  const e = f.sql;
+  const e = fieldSql(f, param);
   const v = (i: number) => param(values[i], f.pgType);
   switch (operator) {
     case 'eq':
@@ -565,7 +602,7 @@ export class UrlTableRepository {
       if (sql) conditions.push(sql);
     }
     const countParams = [...params];
-    const expr = (f: UrlField) => (scoped && f.key === 'url' ? 'o.url' : f.sql);
+    const expr = (f: UrlField) => (scoped && f.key === 'url' ? 'o.url' : fieldSql(f, param));
     const sortExpr = expr(slice.sort);
     const ranked = '(rk.url IS NOT NULL)';
 

@@ -266,6 +266,57 @@ describe('the URL table by segment', () => {
     expect(inFilter.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
   });
 
+  it('the column "segment" names the segments each URL is in, sorted; filterable by name', async () => {
+    const COLUMN = `query($p: ID!, $a: ID, $filter: UrlTableFilterInput) { audit(projectId: $p, auditId: $a) {
+      urlTable(first: 100, columns: ["url", "segment"], filter: $filter) { columns { key label } rows { url values } } } }`;
+    const read = async (filter?: unknown) => {
+      const { data, errors } = await call(COLUMN, { p: project.id, a: baseId, filter });
+      expect(errors).toBeUndefined();
+      return Object.fromEntries(
+        (data!.audit.urlTable.rows as { url: string; values: unknown[] }[]).map((r) => [
+          r.url.replace(at(''), ''),
+          r.values[1],
+        ]),
+      );
+    };
+    expect(await read()).toEqual({
+      '/': null,
+      '/blog/a': 'Blog, Wordy pages',
+      '/blog/b': 'Blog, Wordy pages',
+      '/blog/c': 'Blog, Wordy pages',
+      '/blog/old': 'Blog',
+      '/shop/x': 'Shop, Wordy pages',
+      '/shop/y': 'Shop, Wordy pages',
+    });
+    const contains = { groups: [{ conditions: [{ field: 'segment', operator: 'contains', value: 'wordy' }] }] };
+    expect(Object.keys(await read(contains))).toEqual(['/blog/a', '/blog/b', '/blog/c', '/shop/x', '/shop/y']);
+    const none = { groups: [{ conditions: [{ field: 'segment', operator: 'is_empty' }] }] };
+    expect(Object.keys(await read(none))).toEqual(['/']);
+    const fields = await call('{ urlTableFields { key operators } }', {});
+    expect(
+      (fields.data!.urlTableFields as { key: string; operators: string[] }[]).find((f) => f.key === 'segment'),
+    ).toEqual({ key: 'segment', operators: ['contains', 'not_contains', 'is_empty', 'is_not_empty'] });
+    const bad = { groups: [{ conditions: [{ field: 'segment', operator: 'gt', value: '1' }] }] };
+    const refused = await call(COLUMN, { p: project.id, a: baseId, filter: bad });
+    expect(refused.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('exports the column "segment" as shown', async () => {
+    const key = await anApiKey(org);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/projects/${project.id}/audit/urls/export?auditId=${baseId}&format=csv&columns=url,segment&segment=${shopId}`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(res.statusCode).toBe(200);
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
+    expect(lines[0]).toBe('URL,Segments');
+    expect(lines.slice(1)).toEqual([`${at('/shop/x')},"Shop, Wordy pages"`, `${at('/shop/y')},"Shop, Wordy pages"`]);
+  });
+
   it('exports the segment on REST (segment=)', async () => {
     const key = await anApiKey(org);
     const EXPORT = `/api/v1/projects/${project.id}/audit/urls/export`;
