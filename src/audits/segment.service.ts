@@ -169,6 +169,26 @@ export class SegmentService {
     return this.resultOf(db, auditId, audit.projectId, segment, await this.markedIn(db, auditId, wontFix));
   }
 
+  /**
+   * Per check found on the segment's URLs in the audit: the distinct URLs it affects there and its occurrences
+   * there (the issues list narrowed to a segment). NOT_FOUND for another's audit or a segment of another project.
+   */
+  async issuesIn(
+    db: NativeDb,
+    principal: Principal | null,
+    auditId: string,
+    segmentId: string,
+  ): Promise<Map<string, { affected: number; occurrences: number }>> {
+    const p = assertApiAccess(principal, 'read');
+    const audit = isUuid(auditId) ? await this.tableRepo.ownedAudit(db, auditId, p.organizationId) : null;
+    if (!audit) throw notFound('Audit');
+    const segment = isUuid(segmentId) ? await this.repo.find(db, audit.projectId, segmentId) : null;
+    if (!segment) throw notFound('Segment');
+    const rule = await this.table.compileRule(db, segmentFilterInput(segment));
+    const facts = await this.tableRepo.segmentFacts(db, auditId, audit.projectId, rule);
+    return new Map(facts.checks.map((c) => [c.code, { affected: c.affected, occurrences: c.occurrences }]));
+  }
+
   /** The occurrences the audit's own score leaves out as "won't fix" (none before markings). */
   private markedIn(db: NativeDb, auditId: string, wontFix: SegmentWontFix): Promise<MarkedOccurrences> {
     return wontFix === 'apply' ? this.wontFix.appliedMarkings(db, auditId) : Promise.resolve({ codes: [], urls: [] });

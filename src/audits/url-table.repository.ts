@@ -443,6 +443,8 @@ export interface SegmentFacts {
     category: string;
     affected: number;
     unmarked: number;
+    /** Its occurrences on the segment's URLs. */
+    occurrences: number;
   }[];
 }
 
@@ -568,7 +570,7 @@ export class UrlTableRepository {
     const checks = await nativeQuery<SegmentFacts['checks'][number]>(
       db,
       `WITH ${seg} SELECT i.code, i.severity, i.category, count(DISTINCT o.url)::int AS affected,
-         count(DISTINCT o.url) FILTER (WHERE ${unmarked})::int AS unmarked
+         count(DISTINCT o.url) FILTER (WHERE ${unmarked})::int AS unmarked, count(*)::int AS occurrences
        FROM issue_occurrence o JOIN seg ON seg.url = o.url
        JOIN audit_issue i ON i.audit_id = o.audit_id AND i.code = o.code
        WHERE o.audit_id = $1 GROUP BY i.code, i.severity, i.category ORDER BY i.code`,

@@ -395,6 +395,47 @@ describe('per-segment results', () => {
   });
 });
 
+describe('the issues list narrowed to a segment', () => {
+  const ISSUES = `query($p: ID!, $a: ID, $s: ID) { audit(projectId: $p, auditId: $a) {
+    issues(segment: $s) { code affectedPages segmentOccurrences } } }`;
+  const issues = async (s?: string) => {
+    const { data, errors } = await call(ISSUES, { p: project.id, a: baseId, s });
+    expect(errors).toBeUndefined();
+    return Object.fromEntries(
+      (data!.audit.issues as { code: string; affectedPages: number; segmentOccurrences: number | null }[]).map((i) => [
+        i.code,
+        [i.affectedPages, i.segmentOccurrences],
+      ]),
+    );
+  };
+
+  it("lists only the checks found on the segment's URLs, counted there", async () => {
+    expect(await issues()).toEqual({
+      META_TITLE_MISSING: [2, null],
+      CONTENT_H1_MISSING: [2, null],
+      LINKS_INTERNAL_BROKEN: [2, null],
+    });
+    expect(await issues(blogId)).toEqual({
+      META_TITLE_MISSING: [1, 1],
+      CONTENT_H1_MISSING: [1, 1],
+      LINKS_INTERNAL_BROKEN: [2, 2],
+    });
+    // The shop has a missing title only: the other checks are hidden.
+    expect(await issues(shopId)).toEqual({ META_TITLE_MISSING: [1, 1] });
+  });
+
+  it("another project's segment is NOT_FOUND; another organization's audit too", async () => {
+    const elsewhere = await aProject({ org, url: `https://elsewhere-${uniq()}.example.com/` });
+    const theirs = await create({ name: 'Elsewhere', kind: 'PATH', pattern: '/' }, elsewhere.id);
+    const wrong = await call(ISSUES, { p: project.id, a: baseId, s: theirs.id });
+    expect(wrong.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    const garbage = await call(ISSUES, { p: project.id, a: baseId, s: 'not-an-id' });
+    expect(garbage.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    const stranger = await call(ISSUES, { p: project.id, a: baseId, s: blogId }, other);
+    expect(stranger.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+  });
+});
+
 describe('the client report', () => {
   it('has a table of the segments with their counts', async () => {
     const REPORT = `query($p: ID!, $a: ID) { clientReport(projectId: $p, auditId: $a) {
