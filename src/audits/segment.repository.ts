@@ -29,6 +29,9 @@ const COLUMNS =
 export const isDuplicateName = (error: unknown): boolean =>
   (error as { code?: string; constraint?: string }).code === '23505';
 
+/** Whether a PostgreSQL error is a row of another table still naming the segment (an alert rule watching it). */
+export const isStillReferenced = (error: unknown): boolean => (error as { code?: string }).code === '23503';
+
 /** The SQL of a project's segments. */
 export class SegmentRepository {
   async projectInOrganization(db: NativeDb, organizationId: string, projectId: string): Promise<boolean> {

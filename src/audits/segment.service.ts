@@ -5,7 +5,13 @@ import { isUuid, newId } from '../platform/ids.js';
 import { assertApiAccess } from '../identity/index.js';
 import type { Category, Severity } from '../seo/checks/index.js';
 import { scoreAudit, type AuditScores, type ScoredCheck } from '../seo/scoring/index.js';
-import { isDuplicateName, SegmentRepository, type SegmentRow, type SegmentWrite } from './segment.repository.js';
+import {
+  isDuplicateName,
+  isStillReferenced,
+  SegmentRepository,
+  type SegmentRow,
+  type SegmentWrite,
+} from './segment.repository.js';
 import { SEGMENT_KINDS, segmentFilterInput, type SegmentKind } from './segment-rule.js';
 import { UrlTableRepository, type MarkedOccurrences, type SegmentFacts } from './url-table.repository.js';
 import { UrlTableService, type UrlFilterInput } from './url-table.service.js';
@@ -131,7 +137,15 @@ export class SegmentService {
 
   async remove(db: NativeDb, principal: Principal | null, projectId: string, id: string): Promise<SegmentView> {
     await this.owned(db, principal, projectId, 'write');
-    const row = isUuid(id) ? await this.repo.remove(db, projectId, id) : null;
+    let row: SegmentRow | null;
+    try {
+      row = isUuid(id) ? await this.repo.remove(db, projectId, id) : null;
+    } catch (error) {
+      // An alert rule watches it (alert_rule.segment_id): its alerts would lose their subject.
+      if (isStillReferenced(error))
+        throw refuse('id', 'an alert rule watches this segment: change the rule or delete it first');
+      throw error;
+    }
     if (!row) throw notFound('Segment');
     return row;
   }
@@ -167,6 +181,41 @@ export class SegmentService {
     const segment = isUuid(segmentId) ? await this.repo.find(db, audit.projectId, segmentId) : null;
     if (!segment) throw notFound('Segment');
     return this.resultOf(db, auditId, audit.projectId, segment, await this.markedIn(db, auditId, wontFix));
+  }
+
+  /**
+   * What alerts evaluate a watched segment on (no principal: the worker's, for audits of the project): each of
+   * `segmentIds` that is still the project's, with its scores in both audits before "won't fix" markings and, per
+   * check of `newCodes` (the checks new in the audit, site-wide), the segment's URLs on which it is new.
+   */
+  async alertFacts(
+    db: NativeDb,
+    projectId: string,
+    pair: { base: string; head: string },
+    segmentIds: readonly string[],
+    newCodes: readonly string[],
+  ): Promise<
+    {
+      segment: SegmentView;
+      before: AuditScores;
+      after: AuditScores;
+      newIssues: { code: string; urls: number; exampleUrls: string[] }[];
+    }[]
+  > {
+    const wanted = new Set(segmentIds);
+    const segments = (await this.repo.list(db, projectId)).filter((s) => wanted.has(s.id));
+    const none = { codes: [], urls: [] };
+    const facts = [];
+    for (const segment of segments) {
+      const rule = await this.table.compileRule(db, segmentFilterInput(segment));
+      const [base, head, newIssues] = await Promise.all([
+        this.tableRepo.segmentFacts(db, pair.base, projectId, rule, none),
+        this.tableRepo.segmentFacts(db, pair.head, projectId, rule, none),
+        this.tableRepo.segmentNewIssues(db, pair.head, pair.base, projectId, rule, newCodes),
+      ]);
+      facts.push({ segment, before: scoreSegment(base).scores, after: scoreSegment(head).scores, newIssues });
+    }
+    return facts;
   }
 
   /**

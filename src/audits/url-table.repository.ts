@@ -580,6 +580,40 @@ export class UrlTableRepository {
   }
 
   /**
+   * Per check of `codes`, the segment's URLs in the audit `auditId` that have it and did not in the audit `baseId`
+   * (issues new on the segment's URLs): how many, and the first 5 by URL. The audit must be owned before.
+   */
+  async segmentNewIssues(
+    db: NativeDb,
+    auditId: string,
+    baseId: string,
+    projectId: string,
+    rule: UrlFilter,
+    codes: readonly string[],
+  ): Promise<{ code: string; urls: number; exampleUrls: string[] }[]> {
+    if (!codes.length) return [];
+    const ranking = filterUsesRanking(rule);
+    const params: unknown[] = ranking ? [auditId, projectId] : [auditId];
+    const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
+    const where = filterSql(rule, param) ?? 'true';
+    const base = param(baseId, 'uuid');
+    const codeList = param(codes, 'text[]');
+    return nativeQuery<{ code: string; urls: number; exampleUrls: string[] }>(
+      db,
+      `WITH ${ranking ? `${RANKING_CTE}, ` : ''}seg AS MATERIALIZED (SELECT p.url FROM audit_page p
+         ${ranking ? 'LEFT JOIN rk ON rk.url = p.url ' : ''}WHERE p.audit_id = $1 AND ${where})
+       SELECT o.code, count(DISTINCT o.url)::int AS urls,
+         (array_agg(DISTINCT o.url ORDER BY o.url))[1:5] AS "exampleUrls"
+       FROM issue_occurrence o JOIN seg ON seg.url = o.url
+       WHERE o.audit_id = $1 AND o.code = ANY(${codeList})
+         AND NOT EXISTS (SELECT 1 FROM issue_occurrence b WHERE b.audit_id = ${base} AND b.code = o.code
+           AND b.url = o.url)
+       GROUP BY o.code ORDER BY o.code`,
+      params,
+    );
+  }
+
+  /**
    * `first + 1` rows after the cursor (the extra one says there is a next page), and the total of the filter when
    * asked. The audit must be owned (ownedAudit) before: its project is `projectId`.
    */
