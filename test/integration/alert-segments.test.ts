@@ -76,7 +76,7 @@ async function alertsOf(project: Project, headId: string): Promise<AlertDraft[]>
 }
 
 describe('an alert rule watching a segment', () => {
-  it("fires on a drop inside the segment while the site-wide rule stays quiet; new issues on the segment's URLs", async () => {
+  it("fires on a drop inside the segment, the site-wide rule quiet; new issues on the segment's URLs", async () => {
     const { project, blog, rules, at, pages } = await setUp();
     await anAudit({ project, pages, issues: [], scores: { overall: 80 }, createdAt: new Date(Date.now() - HOUR) });
     // The blog's two pages lose their title (CRITICAL): the blog's score falls; the site's stored score does not.

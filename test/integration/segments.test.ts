@@ -268,7 +268,8 @@ describe('the URL table by segment', () => {
 
   it('the column "segment" names the segments each URL is in, sorted; filterable by name', async () => {
     const COLUMN = `query($p: ID!, $a: ID, $filter: UrlTableFilterInput) { audit(projectId: $p, auditId: $a) {
-      urlTable(first: 100, columns: ["url", "segment"], filter: $filter) { columns { key label } rows { url values } } } }`;
+      urlTable(first: 100, columns: ["url", "segment"], filter: $filter) {
+        columns { key label } rows { url values } } } }`;
     const read = async (filter?: unknown) => {
       const { data, errors } = await call(COLUMN, { p: project.id, a: baseId, filter });
       expect(errors).toBeUndefined();
@@ -305,7 +306,9 @@ describe('the URL table by segment', () => {
     const key = await anApiKey(org);
     const res = await t.app.inject({
       method: 'GET',
-      url: `/api/v1/projects/${project.id}/audit/urls/export?auditId=${baseId}&format=csv&columns=url,segment&segment=${shopId}`,
+      url:
+        `/api/v1/projects/${project.id}/audit/urls/export?auditId=${baseId}&format=csv&columns=url,segment` +
+        `&segment=${shopId}`,
       headers: { authorization: `Bearer ${key}` },
     });
     expect(res.statusCode).toBe(200);

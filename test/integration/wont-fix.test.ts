@@ -368,7 +368,7 @@ describe("won't fix in a segment's scores", () => {
     return (res.body.data.audit.segments as SegmentView[]).find((s) => s.segment.name === 'Ring pages')!;
   };
 
-  it("a marked URL in the segment raises the segment's score as it raises the audit's; the comparison does not", async () => {
+  it("a marked URL in the segment raises its score as it raises the audit's; the comparison does not", async () => {
     org = await anOrg(t, { plan: 'ENTERPRISE' });
     page1Text = 'Some text of page 1.';
     const base = `http://${host}:${port}`;
