@@ -81,4 +81,19 @@ test('segments: created on the settings page, chosen on the pages explorer with 
   expect(inSegment).toBeLessThan(allIssues);
   for (const item of await list.getByRole('listitem').all()) await expect(item).toContainText('1 page, ');
   await expectAccessible(page, 'the issues page narrowed to a segment');
+
+  // An alert rule watching the segment: chosen in the rule's dialog, said in its description.
+  await page.goto(`${projectPath}/alerts`);
+  await page.getByRole('button', { name: 'Add rule' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add alert rule' });
+  await dialog.getByRole('button', { name: /Watch/ }).click();
+  await page.getByRole('option', { name: 'Guides' }).click();
+  await dialog.getByLabel('Points').fill('5');
+  await expectAccessible(page, 'the add rule dialog watching a segment');
+  await dialog.getByRole('button', { name: 'Add rule' }).click();
+  await expect(dialog).toHaveCount(0);
+  const rules = page.getByRole('table', { name: 'Alert rules of the project' });
+  await expect(
+    rules.getByRole('rowheader', { name: 'Overall score drops by 5 points or more, in the segment “Guides”' }),
+  ).toBeVisible();
 });
