@@ -3,7 +3,15 @@ import { comparisonAlertFacts } from '../comparison/index.js';
 import { describeSettingChange } from '../seo/checks/index.js';
 import { siteUrlsOf } from '../keywords/index.js';
 import { normalizeDomain } from '../serp/index.js';
-import type { AuditAlertFacts, KeywordCannibalisedFact, KeywordMoveFact, VitalPoorFact } from './alert-facts.js';
+import { SegmentService } from '../audits/index.js';
+import type {
+  AuditAlertFacts,
+  KeywordCannibalisedFact,
+  KeywordMoveFact,
+  NewIssueFact,
+  SegmentAlertFacts,
+  VitalPoorFact,
+} from './alert-facts.js';
 import { AlertFactsRepository } from './alert-facts.repository.js';
 import { poorVitalCrossings, type PoorBound } from './alert-vitals.js';
 
@@ -22,6 +30,7 @@ export class AlertFactsReader {
   constructor(
     private readonly poorBounds: readonly PoorBound[],
     private readonly factsRepo = new AlertFactsRepository(),
+    private readonly segmentFacts = new SegmentService(),
   ) {}
 
   /** A completed audit against the previous completed one; null without one. */
@@ -34,6 +43,7 @@ export class AlertFactsReader {
       comparisonAlertFacts(db, { base: base.id, head: head.id }),
       this.vitalsPoor(db, head.id, base.id),
     ]);
+    const segments = await this.segments(db, head.projectId, { base: base.id, head: head.id }, changes.newIssues);
     return {
       projectId: head.projectId,
       auditId: head.id,
@@ -48,7 +58,34 @@ export class AlertFactsReader {
       settingChanges: settingChanges.map(describeSettingChange),
       ...changes,
       vitalsPoor,
+      ...(segments.length ? { segments } : {}),
     };
+  }
+
+  /**
+   * The segments the project's rules watch, on their own figures: scores before "won't fix" markings (as the site's
+   * compare) and, of the checks new site-wide (a check the base did not run is not new), the URLs of the segment on
+   * which each is new.
+   */
+  private async segments(
+    db: NativeDb,
+    projectId: string,
+    pair: { base: string; head: string },
+    newIssues: readonly NewIssueFact[],
+  ): Promise<SegmentAlertFacts[]> {
+    const watched = await this.factsRepo.watchedSegments(db, projectId);
+    if (!watched.length) return [];
+    const byCode = new Map(newIssues.map((i) => [i.code, i]));
+    const facts = await this.segmentFacts.alertFacts(db, projectId, pair, watched, [...byCode.keys()]);
+    return facts.map((f) => ({
+      segmentId: f.segment.id,
+      name: f.segment.name,
+      scores: { before: f.before, after: f.after },
+      newIssues: f.newIssues.map((n) => {
+        const site = byCode.get(n.code)!;
+        return { code: n.code, title: site.title, severity: site.severity, urls: n.urls, exampleUrls: n.exampleUrls };
+      }),
+    }));
   }
 
   /** The vitals of the head audit that are poor and were not in the base audit's measurement of the same URL. */

@@ -64,6 +64,17 @@ export class AlertFactsRepository {
     return row;
   }
 
+  /** The segments the project's enabled SCORE_DROP and NEW_ISSUES rules watch. */
+  async watchedSegments(db: NativeDb, projectId: string): Promise<string[]> {
+    const rows = await nativeQuery<{ id: string }>(
+      db,
+      `SELECT DISTINCT segment_id AS id FROM alert_rule WHERE project_id = $1 AND enabled AND segment_id IS NOT NULL
+         AND kind IN ('SCORE_DROP', 'NEW_ISSUES')`,
+      [projectId],
+    );
+    return rows.map((r) => r.id);
+  }
+
   async auditScores(db: NativeDb, auditId: string): Promise<AuditScoresRow | undefined> {
     const [row] = await nativeQuery<AuditScoresRow>(
       db,

@@ -64,6 +64,19 @@ export interface AuditAlertFacts {
   newIssues: NewIssueFact[];
   pageRegressions: PageRegressionFact[];
   vitalsPoor: VitalPoorFact[];
+  /** The segments the project's enabled rules watch, each on its own figures (absent: none is watched). */
+  segments?: SegmentAlertFacts[];
+}
+
+/**
+ * One segment of the project in both audits (its rule as it is now, applied to each): its scores as the audits
+ * scored before "won't fix" markings, and the issues new on its URLs.
+ */
+export interface SegmentAlertFacts {
+  segmentId: string;
+  name: string;
+  scores: { before: CategoryScores; after: CategoryScores };
+  newIssues: NewIssueFact[];
 }
 
 /** One keyword between its last two successful checks (positions null: not within the checked depth). */

@@ -12,7 +12,13 @@ export interface AlertPayload {
   type: string;
   createdAt: string;
   project: { id: string; name: string; url: string };
-  rule: { id: string; kind: string; description: string } | null;
+  rule: {
+    id: string;
+    kind: string;
+    description: string;
+    /** The segment the rule watches; null for the whole site (absent on test events). */
+    segment?: { id: string; name: string } | null;
+  } | null;
   alert: { title: string; lines: string[]; url: string; details: unknown };
 }
 
@@ -34,7 +40,12 @@ export function alertPayload(
     type: `alert.${draft.kind.toLowerCase()}`,
     createdAt: event.createdAt.toISOString(),
     project: { id: project.id, name: project.name, url: project.url },
-    rule: { id: rule.id, kind: rule.kind, description: describeRule(rule) },
+    rule: {
+      id: rule.id,
+      kind: rule.kind,
+      description: describeRule(rule),
+      segment: rule.segmentId ? { id: rule.segmentId, name: rule.segmentName ?? '' } : null,
+    },
     alert: { title: draft.title, lines: draft.lines, url: alertLink(baseUrl, draft), details: draft.details },
   };
 }

@@ -5,6 +5,7 @@ import {
   ALERT_RULE_KINDS,
   ALERT_SEVERITIES,
   SCORE_CATEGORIES,
+  SEGMENT_RULE_KINDS,
   type AlertChannel,
   type AlertRule,
   type AlertRuleKind,
@@ -18,6 +19,7 @@ export interface AlertRuleInputData {
   points?: unknown;
   minSeverity?: unknown;
   positions?: unknown;
+  segmentId?: unknown;
   enabled?: unknown;
   channels?: unknown;
 }
@@ -25,7 +27,7 @@ export interface AlertRuleInputData {
 /** The columns of a valid rule. */
 export type AlertRuleFields = Pick<
   AlertRule,
-  'kind' | 'category' | 'points' | 'minSeverity' | 'positions' | 'enabled' | 'channels'
+  'kind' | 'category' | 'points' | 'minSeverity' | 'positions' | 'segmentId' | 'enabled' | 'channels'
 >;
 
 /** Which parameter each kind takes; the others must be left out. */
@@ -48,7 +50,8 @@ const wholeIn = (v: unknown, min: number, max: number): v is number =>
 /**
  * A rule's fields from a client's input, or BAD_USER_INPUT naming every field at fault: SCORE_DROP takes a category
  * (default OVERALL) and points (1-100), NEW_ISSUES a minimum severity (default CRITICAL), KEYWORD_DROP positions
- * (1-100); the other kinds take no parameter. At least one channel.
+ * (1-100); the other kinds take no parameter. SCORE_DROP and NEW_ISSUES may name a segment (segmentId: the caller
+ * checks it is the project's). At least one channel.
  */
 export function parseAlertRuleInput(input: AlertRuleInputData): AlertRuleFields {
   const details: ErrorDetail[] = [];
@@ -84,6 +87,13 @@ export function parseAlertRuleInput(input: AlertRuleInputData): AlertRuleFields 
     if (wholeIn(input.positions, 1, 100)) positions = input.positions;
     else fail('positions', 'must be a whole number of positions from 1 to 100');
   }
+  let segmentId: string | null = null;
+  if (given(input.segmentId)) {
+    if (!SEGMENT_RULE_KINDS.includes(kind))
+      fail('segmentId', `does not apply to ${kind} rules (only ${SEGMENT_RULE_KINDS.join(' and ')} watch a segment)`);
+    else if (typeof input.segmentId !== 'string' || !input.segmentId) fail('segmentId', 'must be a segment id');
+    else segmentId = input.segmentId;
+  }
   const channels = Array.isArray(input.channels) ? [...new Set(input.channels as unknown[])] : [];
   if (!channels.length || !channels.every((c) => oneOf(ALERT_CHANNELS, c)))
     fail('channels', `must name at least one of ${ALERT_CHANNELS.join(', ')}`);
@@ -97,6 +107,7 @@ export function parseAlertRuleInput(input: AlertRuleInputData): AlertRuleFields 
     points,
     minSeverity,
     positions,
+    segmentId,
     enabled: input.enabled !== false,
     channels: (channels as AlertChannel[]).sort(),
   };

@@ -3,7 +3,8 @@ import type { AlertRule, AlertRuleKind } from './alert-rules.js';
 import type { AlertRuleFields } from './alert-rule-input.js';
 
 const RULE_COLUMNS = `r.id, r.project_id AS "projectId", r.kind, r.category, r.points, r.min_severity AS "minSeverity",
-  r.positions, r.enabled, r.channels, r.created_at AS "createdAt", r.updated_at AS "updatedAt"`;
+  r.positions, r.segment_id AS "segmentId", (SELECT s.name FROM segment s WHERE s.id = r.segment_id) AS "segmentName",
+  r.enabled, r.channels, r.created_at AS "createdAt", r.updated_at AS "updatedAt"`;
 
 /** The alert rules of projects: what raises an alert, and on which channels. */
 export class AlertRuleRepository {
@@ -54,8 +55,8 @@ export class AlertRuleRepository {
       check(n);
       const [row] = await tx.query<AlertRule>(
         `INSERT INTO alert_rule AS r (id, project_id, kind, category, points, min_severity, positions, enabled,
-           channels)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${RULE_COLUMNS}`,
+           channels, segment_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${RULE_COLUMNS}`,
         [
           rule.id,
           rule.projectId,
@@ -66,6 +67,7 @@ export class AlertRuleRepository {
           rule.positions,
           rule.enabled,
           rule.channels,
+          rule.segmentId,
         ],
       );
       return row;
@@ -76,10 +78,19 @@ export class AlertRuleRepository {
     const [row] = await nativeQuery<AlertRule>(
       db,
       `UPDATE alert_rule AS r SET kind = $2, category = $3, points = $4, min_severity = $5, positions = $6,
-         enabled = $7, channels = $8, updated_at = now() WHERE r.id = $1 RETURNING ${RULE_COLUMNS}`,
-      [ruleId, f.kind, f.category, f.points, f.minSeverity, f.positions, f.enabled, f.channels],
+         enabled = $7, channels = $8, segment_id = $9, updated_at = now() WHERE r.id = $1 RETURNING ${RULE_COLUMNS}`,
+      [ruleId, f.kind, f.category, f.points, f.minSeverity, f.positions, f.enabled, f.channels, f.segmentId],
     );
     return row;
+  }
+
+  /** Whether the segment is one of the project's (another project's or organization's is not). */
+  async segmentOfProject(db: NativeDb, projectId: string, segmentId: string): Promise<boolean> {
+    const rows = await nativeQuery<{ id: string }>(db, 'SELECT id FROM segment WHERE id = $1 AND project_id = $2', [
+      segmentId,
+      projectId,
+    ]);
+    return rows.length > 0;
   }
 
   async deleteRule(db: NativeDb, ruleId: string): Promise<void> {

@@ -7,6 +7,7 @@ import type {
   NewIssueFact,
   PageRegressionFact,
   RankAlertFacts,
+  SegmentAlertFacts,
   VitalPoorFact,
 } from './alert-facts.js';
 
@@ -36,6 +37,8 @@ export type AlertChannel = (typeof ALERT_CHANNELS)[number];
 /** Rules evaluated when an audit completes; the others when a rank check finishes. */
 export const AUDIT_RULE_KINDS: readonly AlertRuleKind[] = ['SCORE_DROP', 'NEW_ISSUES', 'PAGE_REGRESSION', 'VITAL_POOR'];
 export const RANK_RULE_KINDS: readonly AlertRuleKind[] = ['KEYWORD_DROP', 'KEYWORD_LEFT_TOP10', 'KEYWORD_CANNIBALISED'];
+/** Rules that may watch one segment of the project. */
+export const SEGMENT_RULE_KINDS: readonly AlertRuleKind[] = ['SCORE_DROP', 'NEW_ISSUES'];
 
 export interface AlertRule {
   id: string;
@@ -49,6 +52,10 @@ export interface AlertRule {
   minSeverity: IssueSeverityName | null;
   /** KEYWORD_DROP: the smallest drop, in positions, that raises an alert. */
   positions: number | null;
+  /** SCORE_DROP, NEW_ISSUES: the project's segment watched (its figures, not the whole site's); null: the site. */
+  segmentId: string | null;
+  /** The watched segment's name (read with the rule). */
+  segmentName: string | null;
   enabled: boolean;
   channels: AlertChannel[];
   createdAt: Date;
@@ -65,8 +72,17 @@ export type AlertDetails =
       before: number;
       after: number;
       drop: number;
+      /** The segment the rule watches (its scores), or null for the whole site. */
+      segment: { id: string; name: string } | null;
     }
-  | { kind: 'NEW_ISSUES'; auditId: string; baseAuditId: string | null; issues: NewIssueFact[] }
+  | {
+      kind: 'NEW_ISSUES';
+      auditId: string;
+      baseAuditId: string | null;
+      issues: NewIssueFact[];
+      /** The segment the rule watches (issues new on its URLs), or null for the whole site. */
+      segment: { id: string; name: string } | null;
+    }
   | {
       kind: 'PAGE_REGRESSION';
       auditId: string;
@@ -126,23 +142,42 @@ function regressionOf(p: PageRegressionFact): 'STATUS' | 'NOINDEX' | null {
   return null;
 }
 
+/**
+ * What a rule is evaluated on: the whole audit's scores and new issues, or those of the segment it watches (null when
+ * the facts do not have that segment: nothing to say about it).
+ */
+function watched(
+  rule: AlertRule,
+  facts: AuditAlertFacts,
+): { scores: AuditAlertFacts['scores']; newIssues: NewIssueFact[]; segment: SegmentAlertFacts | null } | null {
+  if (!rule.segmentId) return { scores: facts.scores, newIssues: facts.newIssues, segment: null };
+  const segment = facts.segments?.find((s) => s.segmentId === rule.segmentId);
+  return segment ? { scores: segment.scores, newIssues: segment.newIssues, segment } : null;
+}
+
+const segmentRef = (s: SegmentAlertFacts | null) => (s ? { id: s.segmentId, name: s.name } : null);
+/** "Segment “Blog”: " before a title about a segment. */
+const inSegment = (s: SegmentAlertFacts | null) => (s ? `Segment “${s.name}”: ` : '');
+
 function scoreDrop(rule: AlertRule, facts: AuditAlertFacts): AlertDraft | null {
-  if (!rule.category || !rule.points || !facts.scores.before) return null;
+  const on = watched(rule, facts);
+  if (!rule.category || !rule.points || !on?.scores.before) return null;
   // Scores of audits scored with different check settings do not compare: a settings change alone is no drop.
   if (facts.settingChanges.length) return null;
   const key = SCORE_KEY[rule.category];
-  const before = facts.scores.before[key];
-  const after = facts.scores.after[key];
+  const before = on.scores.before[key];
+  const after = on.scores.after[key];
   if (before === null || after === null || before - after < rule.points) return null;
   const label = CATEGORY_LABEL[rule.category];
   const drop = before - after;
+  const of = on.segment ? `of the segment “${on.segment.name}” (its URLs only) in` : 'of';
   return draft(
     rule,
-    `${label} score dropped ${plural(drop, 'point')} (${before} → ${after})`,
+    `${inSegment(on.segment)}${label} score dropped ${plural(drop, 'point')} (${before} → ${after})`,
     [
-      `The ${label.toLowerCase()} score of the latest audit is ${after}, down from ${before} in the previous one ` +
-        `(this rule alerts on drops of ${plural(rule.points, 'point')} or more).`,
-      ...(facts.scoresBeforeWontFix
+      `The ${label.toLowerCase()} score ${of} the latest audit is ${after}, down from ${before} in the previous ` +
+        `one (this rule alerts on drops of ${plural(rule.points, 'point')} or more).`,
+      ...(facts.scoresBeforeWontFix || on.segment
         ? ['Both scores are as the audits scored before issues were marked "won\'t fix": a marking is no drop.']
         : []),
     ],
@@ -154,26 +189,35 @@ function scoreDrop(rule: AlertRule, facts: AuditAlertFacts): AlertDraft | null {
       before,
       after,
       drop,
+      segment: segmentRef(on.segment),
     },
   );
 }
 
 function newIssues(rule: AlertRule, facts: AuditAlertFacts): AlertDraft | null {
+  const on = watched(rule, facts);
+  if (!on) return null;
   const min = SEVERITY_RANK[rule.minSeverity ?? 'CRITICAL'];
-  const issues = facts.newIssues
+  const issues = on.newIssues
     .filter((i) => SEVERITY_RANK[i.severity] >= min)
     .sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || b.urls - a.urls);
   if (!issues.length) return null;
   const pages = issues.reduce((n, i) => n + i.urls, 0);
   return draft(
     rule,
-    `${plural(issues.length, 'new issue')} since the previous audit`,
+    `${inSegment(on.segment)}${plural(issues.length, 'new issue')} since the previous audit`,
     [
       ...issues.slice(0, LISTED).map((i) => `${i.severity}: ${i.title} (${plural(i.urls, 'page')})`),
       ...more(LISTED, issues.length),
-      `${plural(pages, 'page')} affected in all.`,
+      `${plural(pages, 'page')} affected in all${on.segment ? ` in the segment “${on.segment.name}”` : ''}.`,
     ],
-    { kind: 'NEW_ISSUES', auditId: facts.auditId, baseAuditId: facts.baseAuditId, issues },
+    {
+      kind: 'NEW_ISSUES',
+      auditId: facts.auditId,
+      baseAuditId: facts.baseAuditId,
+      issues,
+      segment: segmentRef(on.segment),
+    },
   );
 }
 
@@ -309,7 +353,15 @@ export function evaluateRankRules(rules: readonly AlertRule[], facts: RankAlertF
 }
 
 /** One sentence that says what a rule watches, for lists and e-mails. */
-export function describeRule(rule: Pick<AlertRule, 'kind' | 'category' | 'points' | 'minSeverity' | 'positions'>) {
+export function describeRule(
+  rule: Pick<AlertRule, 'kind' | 'category' | 'points' | 'minSeverity' | 'positions'> &
+    Partial<Pick<AlertRule, 'segmentName'>>,
+): string {
+  const what = describeKind(rule);
+  return rule.segmentName ? `${what}, in the segment “${rule.segmentName}”` : what;
+}
+
+function describeKind(rule: Pick<AlertRule, 'kind' | 'category' | 'points' | 'minSeverity' | 'positions'>): string {
   switch (rule.kind) {
     case 'SCORE_DROP': {
       const category = CATEGORY_LABEL[rule.category ?? 'OVERALL'];

@@ -8,7 +8,7 @@ import { assertApiAccess } from '../identity/index.js';
 import type { ProjectService } from '../projects/index.js';
 import { AlertRecipientRepository } from './alert-recipient.repository.js';
 import { AlertRuleRepository } from './alert-rule.repository.js';
-import { parseAlertRuleInput, type AlertRuleInputData } from './alert-rule-input.js';
+import { parseAlertRuleInput, type AlertRuleFields, type AlertRuleInputData } from './alert-rule-input.js';
 import type { AlertRule } from './alert-rules.js';
 import { UnsubscribeTokens } from './unsubscribe-token.js';
 import { webhookKeyMaterial } from './webhook-secret.js';
@@ -57,7 +57,7 @@ export class AlertService {
   ): Promise<AlertRule> {
     const p = assertApiAccess(principal, 'write');
     const project = await this.projects.findOwned(em, p, projectId);
-    const fields = parseAlertRuleInput(input);
+    const fields = await this.withSegment(em, project.id, parseAlertRuleInput(input));
     const rule = await this.ruleRepo.insertRuleLocked(
       em,
       { id: newId(), projectId: project.id, ...fields },
@@ -80,7 +80,8 @@ export class AlertService {
   ): Promise<AlertRule> {
     const p = assertApiAccess(principal, 'write');
     const rule = await this.findRule(em, p, ruleId);
-    const updated = await this.ruleRepo.updateRule(em, rule.id, parseAlertRuleInput(input));
+    const fields = await this.withSegment(em, rule.projectId, parseAlertRuleInput(input));
+    const updated = await this.ruleRepo.updateRule(em, rule.id, fields);
     if (!updated) throw notFound('Alert rule');
     return updated;
   }
@@ -90,6 +91,14 @@ export class AlertService {
     const rule = await this.findRule(em, p, ruleId);
     await this.ruleRepo.deleteRule(em, rule.id);
     return rule;
+  }
+
+  /** The fields when their segment is one of the project's; NOT_FOUND otherwise (another project's, or none). */
+  private async withSegment(em: EntityManager, projectId: string, fields: AlertRuleFields): Promise<AlertRuleFields> {
+    if (fields.segmentId === null) return fields;
+    if (!isUuid(fields.segmentId) || !(await this.ruleRepo.segmentOfProject(em, projectId, fields.segmentId)))
+      throw notFound('Segment');
+    return fields;
   }
 
   private async findRule(em: EntityManager, p: Principal, ruleId: string): Promise<AlertRule> {

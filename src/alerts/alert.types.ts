@@ -74,6 +74,15 @@ export class AlertRuleType {
   minSeverity!: AlertSeverityEnum | null;
   @Field(() => Int, { nullable: true, description: 'KEYWORD_DROP only: the smallest drop in positions (1-100).' })
   positions!: number | null;
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      "SCORE_DROP and NEW_ISSUES: the project's segment watched (the segment's scores and the issues new on its " +
+      'URLs); null: the whole site.',
+  })
+  segmentId!: string | null;
+  @Field(() => String, { nullable: true, description: "The watched segment's name." })
+  segmentName!: string | null;
   @Field(() => Boolean, { description: 'A disabled rule raises nothing.' }) enabled!: boolean;
   @Field(() => [AlertChannelEnum], { description: 'Where its alerts go; at least one.' }) channels!: AlertChannelEnum[];
   @Field(() => String, { description: 'What the rule watches, in one sentence.' }) description!: string;
@@ -92,6 +101,13 @@ export class AlertRuleInput {
   @Field(() => AlertSeverityEnum, { nullable: true, description: 'NEW_ISSUES: default CRITICAL.' })
   minSeverity?: AlertSeverityEnum | null;
   @Field(() => Int, { nullable: true, description: 'KEYWORD_DROP: required, 1-100.' }) positions?: number | null;
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      "SCORE_DROP, NEW_ISSUES: one of the project's segments to watch instead of the whole site (NOT_FOUND for " +
+      "another project's). A segment a rule watches cannot be deleted.",
+  })
+  segmentId?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'Default true.' }) enabled?: boolean | null;
   @Field(() => [AlertChannelEnum], { description: 'At least one.' }) channels!: AlertChannelEnum[];
 }

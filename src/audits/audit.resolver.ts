@@ -16,6 +16,7 @@ import { JOB_STATE_BY_STATUS } from './audit-job.js';
 import { auditLoaders } from './audit.loaders.js';
 import { rankingPageLoaders } from './ranking-pages.loaders.js';
 import type { AuditService } from './audit.service.js';
+import { SegmentService } from './segment.service.js';
 import type { AuditPageService } from './audit-page.service.js';
 import { type AuditPageOrder, type SortDirection, type StatusClass } from './audit-page.service.js';
 import type { AuditPageKind } from './audit-engine.js';
@@ -149,6 +150,7 @@ export class AuditResolver {
   constructor(
     private readonly service: AuditService,
     private readonly pageService: AuditPageService,
+    private readonly segments = new SegmentService(),
   ) {}
 
   @Query(() => AuditType, {
@@ -254,21 +256,35 @@ export class AuditResolver {
     return toPageView(audit, await this.pageService.page(ctx.db, ctx.principal, audit.id, url));
   }
 
-  @FieldResolver(() => [IssueType], { description: 'Most severe first.' })
+  @FieldResolver(() => [IssueType], {
+    description:
+      "Most severe first. With `segment` (a segment id of the project): the checks found on the segment's URLs " +
+      'only, each with affectedPages and segmentOccurrences counted there (NOT_FOUND for a segment of another ' +
+      'project).',
+  })
   async issues(
     @Root() audit: AuditType,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
+    @Arg('segment', () => ID, { nullable: true }) segment: string | null,
   ): Promise<IssueType[]> {
     // What priority and rankingPages need is the same for every issue of the list: read once, not awaited per issue.
     const selected = selectedFields(info);
-    const [issues, rankingInputs] = await Promise.all([
+    const [issues, rankingInputs, inSegment] = await Promise.all([
       this.service.issues(ctx.em, audit.id),
       selected.has('priority') || selected.has('rankingPages')
         ? issueRankingInputs(ctx, audit.id, audit.projectId)
         : undefined,
+      segment ? this.segments.issuesIn(ctx.db, ctx.principal, audit.id, segment) : undefined,
     ]);
-    return issues.map((i) => toIssueType(i, audit.projectId, rankingInputs));
+    if (!inSegment) return issues.map((i) => toIssueType(i, audit.projectId, rankingInputs));
+    return issues.flatMap((i) => {
+      const counts = inSegment.get(i.code);
+      if (!counts) return [];
+      const type = toIssueType({ ...i, affectedPages: counts.affected }, audit.projectId, rankingInputs);
+      type.segmentOccurrences = counts.occurrences;
+      return [type];
+    });
   }
 
   @FieldResolver(() => IssueType, {

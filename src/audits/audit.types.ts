@@ -173,8 +173,16 @@ export class IssueType {
   @Field(() => SeverityEnum) severity!: SeverityEnum;
   @Field(() => CategoryEnum) category!: CategoryEnum;
   @Field(() => String) description!: string;
-  @Field(() => Int) affectedPages!: number;
+  @Field(() => Int, {
+    description: "Distinct URLs it was found on (in the segment's URLs when the list is narrowed to a segment).",
+  })
+  affectedPages!: number;
   @Field(() => Int, { description: 'Pages the check applied to (site checks: 1).' }) applicablePages!: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: "Its occurrences on the segment's URLs when the issues list is narrowed to a segment; null otherwise.",
+  })
+  segmentOccurrences?: number | null;
   @Field(() => String, {
     description:
       'page: a fact about each affected page (shown as its pages, "1,170 pages"); site: a fact about the site or its ' +

@@ -34,8 +34,11 @@ export function segmentFilterInput(rule: SegmentRule): UrlFilterInput {
 /** Part of a kept facts row's key: raise it when what segmentFacts counts changes, and kept rows are counted again. */
 const FACTS_VERSION = 1;
 
+const digest = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
+
 /** The key a segment's facts are kept under in audit_segment_facts: its rule (editing the segment changes it). */
-export const segmentRuleKey = (input: UrlFilterInput): string =>
-  createHash('sha256')
-    .update(JSON.stringify([FACTS_VERSION, input]))
-    .digest('base64url');
+export const segmentRuleKey = (input: UrlFilterInput): string => digest([FACTS_VERSION, input]);
+
+/** The key of the "won't fix" markings its facts left out (pairs of code and URL, in any order). */
+export const segmentMarksKey = (marked: { codes: readonly string[]; urls: readonly string[] }): string =>
+  digest(marked.codes.map((code, i) => `${code} ${marked.urls[i]}`).sort());

@@ -29,6 +29,9 @@ const COLUMNS =
 export const isDuplicateName = (error: unknown): boolean =>
   (error as { code?: string; constraint?: string }).code === '23505';
 
+/** Whether a PostgreSQL error is a row of another table still naming the segment (an alert rule watching it). */
+export const isStillReferenced = (error: unknown): boolean => (error as { code?: string }).code === '23503';
+
 /** The SQL of a project's segments. */
 export class SegmentRepository {
   async projectInOrganization(db: NativeDb, organizationId: string, projectId: string): Promise<boolean> {
@@ -99,25 +102,40 @@ export class SegmentRepository {
     return row ?? null;
   }
 
-  /** The segment's facts kept for a completed audit under `ruleKey`, or null (none kept, or under another rule). */
-  async keptFacts(db: NativeDb, auditId: string, segmentId: string, ruleKey: string): Promise<SegmentFacts | null> {
+  /**
+   * The segment's facts kept for a completed audit under its rule and markings (`marksKey`; null: any, for what the
+   * markings do not change, its URLs), or null.
+   */
+  async keptFacts(
+    db: NativeDb,
+    auditId: string,
+    segmentId: string,
+    key: { rule: string; marks: string | null },
+  ): Promise<SegmentFacts | null> {
     const [row] = await nativeQuery<{ facts: SegmentFacts }>(
       db,
-      'SELECT facts FROM audit_segment_facts WHERE audit_id = $1 AND segment_id = $2 AND rule_key = $3',
-      [auditId, segmentId, ruleKey],
+      `SELECT facts FROM audit_segment_facts WHERE audit_id = $1 AND segment_id = $2 AND rule_key = $3
+         AND ($4::text IS NULL OR marks_key = $4)`,
+      [auditId, segmentId, key.rule, key.marks],
     );
     return row?.facts ?? null;
   }
 
   /** Keeps the segment's facts in a completed audit (a segment deleted meanwhile keeps none). */
-  async keepFacts(db: NativeDb, auditId: string, segmentId: string, ruleKey: string, facts: SegmentFacts) {
+  async keepFacts(
+    db: NativeDb,
+    auditId: string,
+    segmentId: string,
+    key: { rule: string; marks: string },
+    facts: SegmentFacts,
+  ): Promise<void> {
     await nativeQuery(
       db,
-      `INSERT INTO audit_segment_facts (audit_id, segment_id, rule_key, facts)
-       SELECT $1, s.id, $3, $4::jsonb FROM segment s WHERE s.id = $2
-       ON CONFLICT (audit_id, segment_id) DO UPDATE SET rule_key = EXCLUDED.rule_key, facts = EXCLUDED.facts,
-         counted_at = now()`,
-      [auditId, segmentId, ruleKey, JSON.stringify(facts)],
+      `INSERT INTO audit_segment_facts (audit_id, segment_id, rule_key, marks_key, facts)
+       SELECT $1, s.id, $3, $4, $5::jsonb FROM segment s WHERE s.id = $2
+       ON CONFLICT (audit_id, segment_id) DO UPDATE SET rule_key = EXCLUDED.rule_key, marks_key = EXCLUDED.marks_key,
+         facts = EXCLUDED.facts, counted_at = now()`,
+      [auditId, segmentId, key.rule, key.marks, JSON.stringify(facts)],
     );
   }
 }

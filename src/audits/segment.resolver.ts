@@ -58,7 +58,9 @@ export class SegmentResolver {
     return toSegmentType(await this.service.update(ctx.db, ctx.principal, projectId, id, input));
   }
 
-  @Mutation(() => SegmentType, { description: 'Deletes a segment; returns it as it was.' })
+  @Mutation(() => SegmentType, {
+    description: 'Deletes a segment; returns it as it was. BAD_USER_INPUT while an alert rule watches it.',
+  })
   async deleteSegment(
     @Arg('projectId', () => ID) projectId: string,
     @Arg('id', () => ID) id: string,

@@ -5,10 +5,28 @@ import { isUuid, newId } from '../platform/ids.js';
 import { assertApiAccess } from '../identity/index.js';
 import type { Category, Severity } from '../seo/checks/index.js';
 import { scoreAudit, type AuditScores, type ScoredCheck } from '../seo/scoring/index.js';
-import { isDuplicateName, SegmentRepository, type SegmentRow, type SegmentWrite } from './segment.repository.js';
-import { SEGMENT_KINDS, segmentFilterInput, segmentRuleKey, type SegmentKind } from './segment-rule.js';
-import { filterReadsOnlyTheAudit, UrlTableRepository, type SegmentFacts } from './url-table.repository.js';
+import {
+  isDuplicateName,
+  isStillReferenced,
+  SegmentRepository,
+  type SegmentRow,
+  type SegmentWrite,
+} from './segment.repository.js';
+import {
+  SEGMENT_KINDS,
+  segmentFilterInput,
+  segmentMarksKey,
+  segmentRuleKey,
+  type SegmentKind,
+} from './segment-rule.js';
+import {
+  filterReadsOnlyTheAudit,
+  UrlTableRepository,
+  type MarkedOccurrences,
+  type SegmentFacts,
+} from './url-table.repository.js';
 import { UrlTableService, type UrlFilterInput } from './url-table.service.js';
+import { WontFixRepository } from './wont-fix.repository.js';
 
 export const MAX_SEGMENTS_PER_PROJECT = 50;
 export const SEGMENT_NAME_MAX = 80;
@@ -39,18 +57,28 @@ export interface SegmentResult {
 const refuse = (path: string, message: string) => badInput(`${path}: ${message}`, [{ path, message }]);
 
 /**
+ * Whether a segment's scores leave out the occurrences "won't fix" markings cover, as the audit's own score does
+ * (`apply`, the default), or are those before any marking (`before`: what two audits compare, as a marking is no
+ * progress; docs/scores.md).
+ */
+export type SegmentWontFix = 'apply' | 'before';
+
+/**
  * The segment's scores: the audit's scoring function (scoreAudit) over the checks as they fell on the segment's
- * URLs (each check's affected pages counted among them) and the segment's HTML pages. Lab metrics, the start URL's
- * status and "won't fix" markings are the whole site's and stay out.
+ * URLs (each check's affected pages counted among them, those a "won't fix" marking covers left out) and the
+ * segment's HTML pages. Lab metrics and the start URL's status are the whole site's and stay out. Issue counts are
+ * the checks found on the segment's URLs, marked ones included (as the issue's affected page count is).
  */
 export function scoreSegment(facts: SegmentFacts): Pick<SegmentResult, 'scores' | 'health' | 'issueCounts'> {
-  const checks: ScoredCheck[] = facts.checks.map((c) => ({
-    code: c.code,
-    severity: c.severity as Severity,
-    category: c.category as Category,
-    affectedPages: c.affected,
-    applicablePages: Math.max(facts.htmlPages, c.affected),
-  }));
+  const checks: ScoredCheck[] = facts.checks
+    .filter((c) => c.unmarked > 0)
+    .map((c) => ({
+      code: c.code,
+      severity: c.severity as Severity,
+      category: c.category as Category,
+      affectedPages: c.unmarked,
+      applicablePages: Math.max(facts.htmlPages, c.unmarked),
+    }));
   const { scores, breakdown } = scoreAudit(checks, {
     pages: { html: facts.htmlPages, withCritical: facts.htmlWithCritical },
   });
@@ -73,6 +101,7 @@ export class SegmentService {
     private readonly repo = new SegmentRepository(),
     private readonly table = new UrlTableService(),
     private readonly tableRepo = new UrlTableRepository(),
+    private readonly wontFix = new WontFixRepository(),
   ) {}
 
   async list(db: NativeDb, principal: Principal | null, projectId: string): Promise<SegmentView[]> {
@@ -119,38 +148,118 @@ export class SegmentService {
 
   async remove(db: NativeDb, principal: Principal | null, projectId: string, id: string): Promise<SegmentView> {
     await this.owned(db, principal, projectId, 'write');
-    const row = isUuid(id) ? await this.repo.remove(db, projectId, id) : null;
+    let row: SegmentRow | null;
+    try {
+      row = isUuid(id) ? await this.repo.remove(db, projectId, id) : null;
+    } catch (error) {
+      // An alert rule watches it (alert_rule.segment_id): its alerts would lose their subject.
+      if (isStillReferenced(error))
+        throw refuse('id', 'an alert rule watches this segment: change the rule or delete it first');
+      throw error;
+    }
     if (!row) throw notFound('Segment');
     return row;
   }
 
   /** Every segment of the audit's project with its results in the audit (NOT_FOUND for another's audit). */
-  async results(db: NativeDb, principal: Principal | null, auditId: string): Promise<SegmentResult[]> {
+  async results(
+    db: NativeDb,
+    principal: Principal | null,
+    auditId: string,
+    wontFix: SegmentWontFix = 'apply',
+  ): Promise<SegmentResult[]> {
     const p = assertApiAccess(principal, 'read');
     const audit = isUuid(auditId) ? await this.tableRepo.ownedAudit(db, auditId, p.organizationId) : null;
     if (!audit) throw notFound('Audit');
     const segments = await this.repo.list(db, audit.projectId);
+    const marked = await this.markedIn(db, auditId, wontFix);
     const results: SegmentResult[] = [];
-    for (const segment of segments) results.push(await this.resultOf(db, { id: auditId, ...audit }, segment));
+    for (const segment of segments) results.push(await this.resultOf(db, { id: auditId, ...audit }, segment, marked));
     return results;
   }
 
   /** One segment's results in the audit (NOT_FOUND for another's audit or a segment of another project). */
-  async result(db: NativeDb, principal: Principal | null, auditId: string, segmentId: string): Promise<SegmentResult> {
+  async result(
+    db: NativeDb,
+    principal: Principal | null,
+    auditId: string,
+    segmentId: string,
+    wontFix: SegmentWontFix = 'apply',
+  ): Promise<SegmentResult> {
     const p = assertApiAccess(principal, 'read');
     const audit = isUuid(auditId) ? await this.tableRepo.ownedAudit(db, auditId, p.organizationId) : null;
     if (!audit) throw notFound('Audit');
     const segment = isUuid(segmentId) ? await this.repo.find(db, audit.projectId, segmentId) : null;
     if (!segment) throw notFound('Segment');
-    return this.resultOf(db, { id: auditId, ...audit }, segment);
+    return this.resultOf(db, { id: auditId, ...audit }, segment, await this.markedIn(db, auditId, wontFix));
+  }
+
+  /**
+   * What alerts evaluate a watched segment on (no principal: the worker's, for audits of the project): each of
+   * `segmentIds` that is still the project's, with its scores in both audits before "won't fix" markings and, per
+   * check of `newCodes` (the checks new in the audit, site-wide), the segment's URLs on which it is new.
+   */
+  async alertFacts(
+    db: NativeDb,
+    projectId: string,
+    pair: { base: string; head: string },
+    segmentIds: readonly string[],
+    newCodes: readonly string[],
+  ): Promise<
+    {
+      segment: SegmentView;
+      before: AuditScores;
+      after: AuditScores;
+      newIssues: { code: string; urls: number; exampleUrls: string[] }[];
+    }[]
+  > {
+    const wanted = new Set(segmentIds);
+    const segments = (await this.repo.list(db, projectId)).filter((s) => wanted.has(s.id));
+    const none = { codes: [], urls: [] };
+    const facts = [];
+    for (const segment of segments) {
+      const rule = await this.table.compileRule(db, segmentFilterInput(segment));
+      const [base, head, newIssues] = await Promise.all([
+        this.tableRepo.segmentFacts(db, pair.base, projectId, rule, none),
+        this.tableRepo.segmentFacts(db, pair.head, projectId, rule, none),
+        this.tableRepo.segmentNewIssues(db, pair.head, pair.base, projectId, rule, newCodes),
+      ]);
+      facts.push({ segment, before: scoreSegment(base).scores, after: scoreSegment(head).scores, newIssues });
+    }
+    return facts;
+  }
+
+  /**
+   * Per check found on the segment's URLs in the audit: the distinct URLs it affects there and its occurrences
+   * there (the issues list narrowed to a segment). NOT_FOUND for another's audit or a segment of another project.
+   */
+  async issuesIn(
+    db: NativeDb,
+    principal: Principal | null,
+    auditId: string,
+    segmentId: string,
+  ): Promise<Map<string, { affected: number; occurrences: number }>> {
+    const p = assertApiAccess(principal, 'read');
+    const audit = isUuid(auditId) ? await this.tableRepo.ownedAudit(db, auditId, p.organizationId) : null;
+    if (!audit) throw notFound('Audit');
+    const segment = isUuid(segmentId) ? await this.repo.find(db, audit.projectId, segmentId) : null;
+    if (!segment) throw notFound('Segment');
+    const facts = await this.factsOf(db, { id: auditId, ...audit }, segment, { codes: [], urls: [] });
+    return new Map(facts.checks.map((c) => [c.code, { affected: c.affected, occurrences: c.occurrences }]));
+  }
+
+  /** The occurrences the audit's own score leaves out as "won't fix" (none before markings). */
+  private markedIn(db: NativeDb, auditId: string, wontFix: SegmentWontFix): Promise<MarkedOccurrences> {
+    return wontFix === 'apply' ? this.wontFix.appliedMarkings(db, auditId) : Promise.resolve({ codes: [], urls: [] });
   }
 
   private async resultOf(
     db: NativeDb,
     audit: { id: string; projectId: string; completed: boolean },
     segment: SegmentRow,
+    marked: MarkedOccurrences,
   ): Promise<SegmentResult> {
-    const facts = await this.factsOf(db, audit, segment);
+    const facts = await this.factsOf(db, audit, segment, marked);
     return { segment, urls: facts.urls, htmlPages: facts.htmlPages, ...scoreSegment(facts) };
   }
 
@@ -162,15 +271,17 @@ export class SegmentService {
     db: NativeDb,
     audit: { id: string; projectId: string; completed: boolean },
     segment: SegmentRow,
+    marked: MarkedOccurrences,
   ): Promise<SegmentFacts> {
     const input = segmentFilterInput(segment);
     const rule = await this.table.compileRule(db, input);
     const keep = audit.completed && filterReadsOnlyTheAudit(rule);
-    const ruleKey = segmentRuleKey(input);
-    const kept = keep ? await this.repo.keptFacts(db, audit.id, segment.id, ruleKey) : null;
+    // The markings it was counted under are part of the key: marking or undoing counts again.
+    const key = { rule: segmentRuleKey(input), marks: segmentMarksKey(marked) };
+    const kept = keep ? await this.repo.keptFacts(db, audit.id, segment.id, key) : null;
     if (kept) return kept;
-    const facts = await this.tableRepo.segmentFacts(db, audit.id, audit.projectId, rule);
-    if (keep) await this.repo.keepFacts(db, audit.id, segment.id, ruleKey, facts);
+    const facts = await this.tableRepo.segmentFacts(db, audit.id, audit.projectId, rule, marked);
+    if (keep) await this.repo.keepFacts(db, audit.id, segment.id, key, facts);
     return facts;
   }
 

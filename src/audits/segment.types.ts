@@ -60,8 +60,8 @@ export class SegmentScoresType {
 @ObjectType('AuditSegment', {
   description:
     "One segment in an audit: its URLs, and the scores, health and issues of those URLs alone, by the audit's own " +
-    "scoring function (lab metrics, the start URL's status and \"won't fix\" markings are the whole site's and stay " +
-    'out).',
+    "scoring function (lab metrics and the start URL's status are the whole site's and stay out; occurrences marked " +
+    '"won\'t fix" are left out of the scores as the audit\'s own score leaves them out).',
 })
 export class AuditSegmentType {
   @Field(() => SegmentType) segment!: SegmentType;

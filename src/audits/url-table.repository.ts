@@ -36,6 +36,8 @@ export interface UrlColumn {
   filterable: boolean;
   /** An enum's values. */
   options?: readonly string[];
+  /** The filter operators it takes, when not those of its type. */
+  operators?: readonly UrlOperator[];
 }
 
 export interface UrlField extends UrlColumn {
@@ -54,7 +56,13 @@ export interface UrlField extends UrlColumn {
    * an index on (audit_id, column, id) serves both directions, and paged by a plain row comparison.
    */
   notNull?: boolean;
+  /** Its SQL when it needs parameters of its own (the segment names: each segment's rule); `sql` otherwise. */
+  sqlOf?: (param: (value: unknown, type: string) => string) => string;
 }
+
+/** A field's SQL expression, its parameters pushed with `param`. */
+const fieldSql = (f: UrlField, param: (value: unknown, type: string) => string): string =>
+  f.sqlOf ? f.sqlOf(param) : f.sql;
 
 const OCCURRENCES_OF_ROW = 'FROM issue_occurrence o2 WHERE o2.audit_id = $1 AND o2.url = p.url';
 const labVital = (column: string) =>
@@ -251,7 +259,36 @@ export const URL_TABLE_FIELDS: readonly UrlField[] = [
   ),
   text('first_seen', 'First seen', seen('min'), "The first of the project's audits that crawled the URL (UTC)."),
   text('last_seen', 'Last seen', seen('max'), "The last of the project's audits that crawled the URL (UTC)."),
+  field({
+    ...text('segment', 'Segments', 'NULL::text', ''),
+    description:
+      "The project's segments the URL is in, by name (sorted, comma-separated). Filter: contains, not_contains, " +
+      'is_empty, is_not_empty on the names; eq (in) and neq (not in) take a segment id.',
+    operators: ['contains', 'not_contains', 'is_empty', 'is_not_empty'],
+  }),
 ];
+
+/** The key of the segment names column; as a filter field, eq/neq with a segment id also select a segment's URLs. */
+export const SEGMENT_NAMES_FIELD = 'segment';
+
+/**
+ * The segment names column over the project's segments (sorted by name, each with its rule as a filter): the name of
+ * each segment whose rule holds for the row, joined by ", ", or null for a URL in none.
+ */
+export function segmentNamesField(segments: readonly { name: string; rule: UrlFilter }[]): UrlField {
+  const base = URL_FIELDS_BY_KEY.get(SEGMENT_NAMES_FIELD)!;
+  if (!segments.length) return base;
+  return {
+    ...base,
+    ranking: segments.some((s) => filterUsesRanking(s.rule)),
+    sqlOf: (param) => {
+      const parts = segments.map(
+        (s) => `CASE WHEN COALESCE(${filterSql(s.rule, param) ?? 'false'}, false) THEN ${param(s.name, 'text')} END`,
+      );
+      return `NULLIF(concat_ws(', ', ${parts.join(', ')}), '')`;
+    },
+  };
+}
 
 /** Every field by key. */
 export const URL_FIELDS_BY_KEY: ReadonlyMap<string, UrlField> = new Map(URL_TABLE_FIELDS.map((f) => [f.key, f]));
@@ -386,7 +423,7 @@ function conditionSql(condition: UrlCondition, param: (value: unknown, type: str
     return condition.has ? `COALESCE(${inside}, false)` : `NOT COALESCE(${inside}, false)`;
   }
   const { field: f, operator, values } = condition;
-  const e = f.sql;
+  const e = fieldSql(f, param);
   const v = (i: number) => param(values[i], f.pgType);
   switch (operator) {
     case 'eq':
@@ -458,8 +495,25 @@ export interface SegmentFacts {
   urls: number;
   htmlPages: number;
   htmlWithCritical: number;
-  /** Per check with occurrences in the segment: its stored severity and category, the segment's URLs it affects. */
-  checks: { code: string; severity: 'CRITICAL' | 'WARNING' | 'NOTICE'; category: string; affected: number }[];
+  /**
+   * Per check with occurrences in the segment: its stored severity and category, the segment's URLs it affects, and
+   * of them those with an occurrence no "won't fix" marking covers (what the score prices).
+   */
+  checks: {
+    code: string;
+    severity: 'CRITICAL' | 'WARNING' | 'NOTICE';
+    category: string;
+    affected: number;
+    unmarked: number;
+    /** Its occurrences on the segment's URLs. */
+    occurrences: number;
+  }[];
+}
+
+/** (code, URL) pairs a "won't fix" marking applies to in the audit (WontFixRepository.appliedMarkings). */
+export interface MarkedOccurrences {
+  codes: readonly string[];
+  urls: readonly string[];
 }
 
 /**
@@ -546,33 +600,80 @@ export class UrlTableRepository {
 
   /**
    * A segment's URLs in an audit, counted for scoring: all of them, the HTML pages, the HTML pages with a CRITICAL
-   * occurrence, and per check the distinct URLs it affects. The audit must be owned before; `rule` validated.
+   * occurrence no marking covers, and per check the distinct URLs it affects (all, and those with an unmarked
+   * occurrence). The audit must be owned before; `rule` validated; `marked` the markings that apply to the audit.
    */
-  async segmentFacts(db: NativeDb, auditId: string, projectId: string, rule: UrlFilter): Promise<SegmentFacts> {
+  async segmentFacts(
+    db: NativeDb,
+    auditId: string,
+    projectId: string,
+    rule: UrlFilter,
+    marked: MarkedOccurrences = { codes: [], urls: [] },
+  ): Promise<SegmentFacts> {
     const ranking = filterUsesRanking(rule);
     const params: unknown[] = ranking ? [auditId, projectId] : [auditId];
     const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
     const where = filterSql(rule, param) ?? 'true';
+    const codes = param(marked.codes, 'text[]');
+    const urls = param(marked.urls, 'text[]');
     const seg = `${ranking ? `${RANKING_CTE}, ` : ''}seg AS MATERIALIZED (SELECT p.url, p.kind = 'HTML' AS html
-      FROM audit_page p${ranking ? ' LEFT JOIN rk ON rk.url = p.url' : ''} WHERE p.audit_id = $1 AND ${where})`;
+      FROM audit_page p${ranking ? ' LEFT JOIN rk ON rk.url = p.url' : ''} WHERE p.audit_id = $1 AND ${where}),
+      m AS MATERIALIZED (SELECT * FROM unnest(${codes}, ${urls}) AS m(code, url))`;
+    const unmarked = 'NOT EXISTS (SELECT 1 FROM m WHERE m.code = o.code AND m.url = o.url)';
     const [counts] = await nativeQuery<Omit<SegmentFacts, 'checks'>>(
       db,
       `WITH ${seg} SELECT count(*)::int AS urls, count(*) FILTER (WHERE seg.html)::int AS "htmlPages",
          count(*) FILTER (WHERE seg.html AND EXISTS (SELECT 1 FROM issue_occurrence o
            JOIN audit_issue i ON i.audit_id = o.audit_id AND i.code = o.code
-           WHERE o.audit_id = $1 AND o.url = seg.url AND i.severity = 'CRITICAL'))::int AS "htmlWithCritical"
+           WHERE o.audit_id = $1 AND o.url = seg.url AND i.severity = 'CRITICAL' AND ${unmarked}))::int
+           AS "htmlWithCritical"
        FROM seg`,
       params,
     );
     const checks = await nativeQuery<SegmentFacts['checks'][number]>(
       db,
-      `WITH ${seg} SELECT i.code, i.severity, i.category, count(DISTINCT o.url)::int AS affected
+      `WITH ${seg} SELECT i.code, i.severity, i.category, count(DISTINCT o.url)::int AS affected,
+         count(DISTINCT o.url) FILTER (WHERE ${unmarked})::int AS unmarked, count(*)::int AS occurrences
        FROM issue_occurrence o JOIN seg ON seg.url = o.url
        JOIN audit_issue i ON i.audit_id = o.audit_id AND i.code = o.code
        WHERE o.audit_id = $1 GROUP BY i.code, i.severity, i.category ORDER BY i.code`,
       params,
     );
     return { ...counts, checks };
+  }
+
+  /**
+   * Per check of `codes`, the segment's URLs in the audit `auditId` that have it and did not in the audit `baseId`
+   * (issues new on the segment's URLs): how many, and the first 5 by URL. The audit must be owned before.
+   */
+  async segmentNewIssues(
+    db: NativeDb,
+    auditId: string,
+    baseId: string,
+    projectId: string,
+    rule: UrlFilter,
+    codes: readonly string[],
+  ): Promise<{ code: string; urls: number; exampleUrls: string[] }[]> {
+    if (!codes.length) return [];
+    const ranking = filterUsesRanking(rule);
+    const params: unknown[] = ranking ? [auditId, projectId] : [auditId];
+    const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
+    const where = filterSql(rule, param) ?? 'true';
+    const base = param(baseId, 'uuid');
+    const codeList = param(codes, 'text[]');
+    return nativeQuery<{ code: string; urls: number; exampleUrls: string[] }>(
+      db,
+      `WITH ${ranking ? `${RANKING_CTE}, ` : ''}seg AS MATERIALIZED (SELECT p.url FROM audit_page p
+         ${ranking ? 'LEFT JOIN rk ON rk.url = p.url ' : ''}WHERE p.audit_id = $1 AND ${where})
+       SELECT o.code, count(DISTINCT o.url)::int AS urls,
+         (array_agg(DISTINCT o.url ORDER BY o.url))[1:5] AS "exampleUrls"
+       FROM issue_occurrence o JOIN seg ON seg.url = o.url
+       WHERE o.audit_id = $1 AND o.code = ANY(${codeList})
+         AND NOT EXISTS (SELECT 1 FROM issue_occurrence b WHERE b.audit_id = ${base} AND b.code = o.code
+           AND b.url = o.url)
+       GROUP BY o.code ORDER BY o.code`,
+      params,
+    );
   }
 
   /**
@@ -600,7 +701,7 @@ export class UrlTableRepository {
       if (sql) conditions.push(sql);
     }
     const countParams = [...params];
-    const expr = (f: UrlField) => (scoped && f.key === 'url' ? 'o.url' : f.sql);
+    const expr = (f: UrlField) => (scoped && f.key === 'url' ? 'o.url' : fieldSql(f, param));
     const sortExpr = expr(slice.sort);
     // An issue's table joins its pages LEFT: there only the occurrence's own URL is never null.
     const notNull = slice.sort.notNull === true && (!scoped || slice.sort.key === 'url');

@@ -20,7 +20,7 @@ const toFieldType = (f: UrlColumn): UrlTableFieldType => ({
   sortable: f.sortable,
   filterable: f.filterable,
   options: [...(f.options ?? [])],
-  operators: f.filterable ? [...OPERATORS_BY_TYPE[f.type]] : [],
+  operators: f.filterable ? [...(f.operators ?? OPERATORS_BY_TYPE[f.type])] : [],
 });
 
 /** The URL table: an audit's URLs with chosen columns, a filter model, a sort on any column, keyset pages. */

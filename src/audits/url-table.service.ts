@@ -10,6 +10,8 @@ import {
   URL_TABLE_FIELDS,
   auditFieldsByKey,
   extractorFields,
+  segmentNamesField,
+  SEGMENT_NAMES_FIELD,
   UrlTableRepository,
   type UrlColumn,
   type UrlCondition,
@@ -131,8 +133,19 @@ function validateCondition(
 ): UrlCondition {
   if (input.field === SEGMENT_FIELD) {
     if (!segments) throw refuse(`${path}.field`, "a segment's rule cannot name a segment");
-    if (input.operator !== 'eq' && input.operator !== 'neq')
-      throw refuse(`${path}.operator`, `"${input.operator}" does not apply to segment: use eq (in) or neq (not in)`);
+    const names = fieldsByKey.get(SEGMENT_NAMES_FIELD);
+    if (
+      input.operator !== 'eq' &&
+      input.operator !== 'neq' &&
+      !names?.operators?.includes(input.operator as UrlOperator)
+    )
+      throw refuse(
+        `${path}.operator`,
+        `"${input.operator}" does not apply to segment: use eq (in) or neq (not in) with a segment id, or ` +
+          `${names?.operators?.join(', ')} on the names`,
+      );
+  }
+  if (input.field === SEGMENT_FIELD && (input.operator === 'eq' || input.operator === 'neq')) {
     const id = typeof input.value === 'string' ? input.value : '';
     if (!isUuid(id)) throw refuse(`${path}.value`, `"${id}" is not a segment id`);
     return { kind: 'segment', segmentId: id, has: input.operator === 'eq', filter: null };
@@ -148,11 +161,11 @@ function validateCondition(
   if (!field) throw refuse(`${path}.field`, `"${input.field}" is not a field of the URL table`);
   if (!field.filterable) throw refuse(`${path}.field`, `${field.key} cannot be filtered on`);
   const operator = input.operator as UrlOperator;
-  if (!OPERATORS_BY_TYPE[field.type].includes(operator))
+  const operators = field.operators ?? OPERATORS_BY_TYPE[field.type];
+  if (!operators.includes(operator))
     throw refuse(
       `${path}.operator`,
-      `"${input.operator}" does not apply to ${field.key} (${field.type}): ` +
-        `use ${OPERATORS_BY_TYPE[field.type].join(', ')}`,
+      `"${input.operator}" does not apply to ${field.key} (${field.type}): use ${operators.join(', ')}`,
     );
   if (VALUELESS.has(operator)) return { kind: 'field', field, operator, values: [] };
   if (operator === 'contains' || operator === 'not_contains' || operator === 'regex') {
@@ -285,7 +298,12 @@ export class UrlTableService {
     // Another organization's audit is NOT_FOUND before its input is read; its extractors add fields.
     const audit = await this.repo.ownedAudit(db, auditId, p.organizationId);
     if (!audit) throw notFound('Audit');
-    const fieldsByKey = auditFieldsByKey(audit.extractors, audit.completed);
+    const fieldsByKey = await this.withSegmentNames(
+      db,
+      audit.projectId,
+      auditFieldsByKey(audit.extractors, audit.completed),
+      query,
+    );
     const { fields: columns, evidence: evidenceKeys } = validateColumns(query.columns, fieldsByKey);
     const checkCode = query.checkCode ?? null;
     if (checkCode !== null && !findCheck(checkCode)) throw refuse('checkCode', `"${checkCode}" is not a check code`);
@@ -409,8 +427,37 @@ export class UrlTableService {
     if (!audit.completed) return null;
     const row = await this.segments.find(db, audit.projectId, segmentId);
     if (!row) return null;
-    const kept = await this.segments.keptFacts(db, auditId, segmentId, segmentRuleKey(segmentFilterInput(row)));
+    const kept = await this.segments.keptFacts(db, auditId, segmentId, {
+      rule: segmentRuleKey(segmentFilterInput(row)),
+      marks: null,
+    });
     return kept?.urls ?? null;
+  }
+
+  /**
+   * The fields with the segment names column over the project's segments, when the query reads it (a column, the
+   * sort or a condition on the names); the registry's placeholder otherwise. The stored rules were checked at save.
+   */
+  private async withSegmentNames(
+    db: NativeDb,
+    projectId: string,
+    fieldsByKey: ReadonlyMap<string, UrlField>,
+    query: UrlTableQuery,
+  ): Promise<ReadonlyMap<string, UrlField>> {
+    const named = (key: string | undefined) => key === SEGMENT_NAMES_FIELD;
+    const reads =
+      (query.columns ?? []).some(named) ||
+      named(query.sort?.field) ||
+      (query.filter?.groups ?? []).some((g) =>
+        (g?.conditions ?? []).some((c) => named(c?.field) && c.operator !== 'eq' && c.operator !== 'neq'),
+      );
+    if (!reads) return fieldsByKey;
+    const rows = await this.segments.list(db, projectId);
+    const segments = rows.flatMap((row) => {
+      const rule = validateFilter(segmentFilterInput(row), false);
+      return rule ? [{ name: row.name, rule }] : [];
+    });
+    return new Map([...fieldsByKey, [SEGMENT_NAMES_FIELD, segmentNamesField(segments)]]);
   }
 
   /** A segment of the project as a filter (NOT_FOUND when the project has no such segment). */

@@ -169,6 +169,22 @@ export class WontFixRepository {
   }
 
   /**
+   * The (code, URL) pairs the project's markings apply to in the audit, as its own score leaves them out: none when
+   * its stored breakdown left none out (an audit scored before the markings, or with none applying).
+   */
+  async appliedMarkings(db: Db, auditId: string): Promise<{ codes: string[]; urls: string[] }> {
+    const rows = await queryOn<{ code: string; url: string }>(
+      db,
+      `SELECT w.code, w.url
+       FROM audit a JOIN wont_fix w ON w.project_id = a.project_id ${FINGERPRINT}
+       WHERE a.id = $1 AND a.score_breakdown ? 'wontFix' AND occ.n > 0
+         AND p.content_hash IS NOT DISTINCT FROM w.content_hash AND occ.evidence = w.evidence`,
+      [auditId],
+    );
+    return { codes: rows.map((r) => r.code), urls: rows.map((r) => r.url) };
+  }
+
+  /**
    * Crawled HTML pages of the audit with an occurrence of one of `criticalCodes`, every such occurrence on a marked
    * (code, URL) of `marked`: pages that count as without a CRITICAL issue once the markings apply.
    */

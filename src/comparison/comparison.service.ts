@@ -194,12 +194,13 @@ export class ComparisonService {
 
   /**
    * Each of the project's segments in both audits (its rule as it is now, applied to each), with the deltas. The
-   * scores are each audit's own formula over the segment's URLs (SegmentService), not the settings-adjusted ones.
+   * scores are each audit's own formula over the segment's URLs (SegmentService), not the settings-adjusted ones,
+   * before "won't fix" markings (a marking is no progress, as for the audit's own delta).
    */
   async segments(db: NativeDb, principal: Principal | null, c: Comparison): Promise<SegmentComparison[]> {
     const [base, head] = await Promise.all([
-      this.segmentResults.results(db, principal, c.base.id),
-      this.segmentResults.results(db, principal, c.head.id),
+      this.segmentResults.results(db, principal, c.base.id, 'before'),
+      this.segmentResults.results(db, principal, c.head.id, 'before'),
     ]);
     const baseOf = new Map(base.map((r) => [r.segment.id, r]));
     return head.flatMap((h) => {

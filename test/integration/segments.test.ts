@@ -266,6 +266,60 @@ describe('the URL table by segment', () => {
     expect(inFilter.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
   });
 
+  it('the column "segment" names the segments each URL is in, sorted; filterable by name', async () => {
+    const COLUMN = `query($p: ID!, $a: ID, $filter: UrlTableFilterInput) { audit(projectId: $p, auditId: $a) {
+      urlTable(first: 100, columns: ["url", "segment"], filter: $filter) {
+        columns { key label } rows { url values } } } }`;
+    const read = async (filter?: unknown) => {
+      const { data, errors } = await call(COLUMN, { p: project.id, a: baseId, filter });
+      expect(errors).toBeUndefined();
+      return Object.fromEntries(
+        (data!.audit.urlTable.rows as { url: string; values: unknown[] }[]).map((r) => [
+          r.url.replace(at(''), ''),
+          r.values[1],
+        ]),
+      );
+    };
+    expect(await read()).toEqual({
+      '/': null,
+      '/blog/a': 'Blog, Wordy pages',
+      '/blog/b': 'Blog, Wordy pages',
+      '/blog/c': 'Blog, Wordy pages',
+      '/blog/old': 'Blog',
+      '/shop/x': 'Shop, Wordy pages',
+      '/shop/y': 'Shop, Wordy pages',
+    });
+    const contains = { groups: [{ conditions: [{ field: 'segment', operator: 'contains', value: 'wordy' }] }] };
+    expect(Object.keys(await read(contains))).toEqual(['/blog/a', '/blog/b', '/blog/c', '/shop/x', '/shop/y']);
+    const none = { groups: [{ conditions: [{ field: 'segment', operator: 'is_empty' }] }] };
+    expect(Object.keys(await read(none))).toEqual(['/']);
+    const fields = await call('{ urlTableFields { key operators } }', {});
+    expect(
+      (fields.data!.urlTableFields as { key: string; operators: string[] }[]).find((f) => f.key === 'segment'),
+    ).toEqual({ key: 'segment', operators: ['contains', 'not_contains', 'is_empty', 'is_not_empty'] });
+    const bad = { groups: [{ conditions: [{ field: 'segment', operator: 'gt', value: '1' }] }] };
+    const refused = await call(COLUMN, { p: project.id, a: baseId, filter: bad });
+    expect(refused.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('exports the column "segment" as shown', async () => {
+    const key = await anApiKey(org);
+    const res = await t.app.inject({
+      method: 'GET',
+      url:
+        `/api/v1/projects/${project.id}/audit/urls/export?auditId=${baseId}&format=csv&columns=url,segment` +
+        `&segment=${shopId}`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(res.statusCode).toBe(200);
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
+    expect(lines[0]).toBe('URL,Segments');
+    expect(lines.slice(1)).toEqual([`${at('/shop/x')},"Shop, Wordy pages"`, `${at('/shop/y')},"Shop, Wordy pages"`]);
+  });
+
   it('exports the segment on REST (segment=)', async () => {
     const key = await anApiKey(org);
     const EXPORT = `/api/v1/projects/${project.id}/audit/urls/export`;
@@ -394,6 +448,47 @@ describe('per-segment results', () => {
     expect(blog.healthDelta).toBeCloseTo(after.breakdown.health - before.breakdown.health, 1);
     expect(blog.criticalDelta).toBe(0);
     expect(blog.healthDelta).toBeGreaterThan(0);
+  });
+});
+
+describe('the issues list narrowed to a segment', () => {
+  const ISSUES = `query($p: ID!, $a: ID, $s: ID) { audit(projectId: $p, auditId: $a) {
+    issues(segment: $s) { code affectedPages segmentOccurrences } } }`;
+  const issues = async (s?: string) => {
+    const { data, errors } = await call(ISSUES, { p: project.id, a: baseId, s });
+    expect(errors).toBeUndefined();
+    return Object.fromEntries(
+      (data!.audit.issues as { code: string; affectedPages: number; segmentOccurrences: number | null }[]).map((i) => [
+        i.code,
+        [i.affectedPages, i.segmentOccurrences],
+      ]),
+    );
+  };
+
+  it("lists only the checks found on the segment's URLs, counted there", async () => {
+    expect(await issues()).toEqual({
+      META_TITLE_MISSING: [2, null],
+      CONTENT_H1_MISSING: [2, null],
+      LINKS_INTERNAL_BROKEN: [2, null],
+    });
+    expect(await issues(blogId)).toEqual({
+      META_TITLE_MISSING: [1, 1],
+      CONTENT_H1_MISSING: [1, 1],
+      LINKS_INTERNAL_BROKEN: [2, 2],
+    });
+    // The shop has a missing title only: the other checks are hidden.
+    expect(await issues(shopId)).toEqual({ META_TITLE_MISSING: [1, 1] });
+  });
+
+  it("another project's segment is NOT_FOUND; another organization's audit too", async () => {
+    const elsewhere = await aProject({ org, url: `https://elsewhere-${uniq()}.example.com/` });
+    const theirs = await create({ name: 'Elsewhere', kind: 'PATH', pattern: '/' }, elsewhere.id);
+    const wrong = await call(ISSUES, { p: project.id, a: baseId, s: theirs.id });
+    expect(wrong.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    const garbage = await call(ISSUES, { p: project.id, a: baseId, s: 'not-an-id' });
+    expect(garbage.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    const stranger = await call(ISSUES, { p: project.id, a: baseId, s: blogId }, other);
+    expect(stranger.errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });
 });
 

@@ -350,3 +350,70 @@ describe("won't fix is not progress", () => {
     expect(facts!.scores.after.meta).toBe(unmarked.metaScore);
   });
 });
+
+describe("won't fix in a segment's scores", () => {
+  const SEGMENTS = `query($p: ID!, $id: ID!) { audit(projectId: $p, auditId: $id) {
+    segments { segment { name } htmlPages scores { overall meta } health issueCounts { warning } } } }`;
+  const COMPARE = `query($p: ID!, $b: ID, $h: ID) { auditComparison(projectId: $p, base: $b, head: $h) {
+    segments { base { scores { meta } } head { scores { meta } } overallDelta } } }`;
+  interface SegmentView {
+    segment: { name: string };
+    htmlPages: number;
+    scores: { overall: number; meta: number };
+    issueCounts: { warning: number };
+  }
+  const pagesSegment = async (p: string, id: string): Promise<SegmentView> => {
+    const res = await gql(t, SEGMENTS, { p, id }, owner());
+    expect(res.body.errors).toBeUndefined();
+    return (res.body.data.audit.segments as SegmentView[]).find((s) => s.segment.name === 'Ring pages')!;
+  };
+
+  it("a marked URL in the segment raises its score as it raises the audit's; the comparison does not", async () => {
+    org = await anOrg(t, { plan: 'ENTERPRISE' });
+    page1Text = 'Some text of page 1.';
+    const base = `http://${host}:${port}`;
+    const { id: projectId } = await aProject({ org, url: `${base}/` });
+    const made = await gql(
+      t,
+      'mutation($p: ID!, $i: SegmentInput!) { createSegment(projectId: $p, input: $i) { id } }',
+      { p: projectId, i: { name: 'Ring pages', kind: 'PATH', pattern: '/p/' } },
+      owner(),
+    );
+    expect(made.body.errors).toBeUndefined();
+    const first = await runAudit(projectId);
+    const second = await runAudit(projectId);
+    const before = await pagesSegment(projectId, second);
+    // /p/1, /p/2, /p/3; pages 1 and 3 lack a description: 2 of 3 pages.
+    expect(before.htmlPages).toBe(3);
+    const auditBefore = await auditView(projectId, second);
+
+    const marked = await gql(
+      t,
+      MARK,
+      { p: projectId, i: { auditId: second, code: CODE, url: `${base}/p/1`, reason: 'Legacy page' } },
+      owner(),
+    );
+    expect(marked.body.errors).toBeUndefined();
+    const auditAfter = await auditView(projectId, second);
+    expect(auditAfter.metaScore).toBeGreaterThan(auditBefore.metaScore);
+    const after = await pagesSegment(projectId, second);
+    // META_DESCRIPTION_MISSING (WARNING, weight 0.3) now costs 100 × 0.3 × 1/3 there instead of 2/3: 10 points.
+    expect(after.scores.meta).toBe(before.scores.meta + 10);
+    expect(after.scores.overall).toBeGreaterThan(before.scores.overall);
+    // The issue is still found there: the counts do not change.
+    expect(after.issueCounts).toEqual(before.issueCounts);
+    // The first audit's own score was given no marking: nor is its segment's.
+    expect((await pagesSegment(projectId, first)).scores).toEqual(before.scores);
+
+    // Two audits compare as scored before markings: the segment's delta is no rise.
+    const compared = await gql(t, COMPARE, { p: projectId, b: first, h: second }, owner());
+    expect(compared.body.errors).toBeUndefined();
+    const [segment] = compared.body.data.auditComparison.segments as {
+      base: { scores: { meta: number } };
+      head: { scores: { meta: number } };
+      overallDelta: number;
+    }[];
+    expect(segment.head.scores.meta).toBe(before.scores.meta);
+    expect(segment.overallDelta).toBe(0);
+  });
+});

@@ -58,4 +58,42 @@ test('segments: created on the settings page, chosen on the pages explorer with 
   await page.reload();
   await expect(page.getByRole('status').filter({ hasText: 'URLs 1–1 of 1' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Segment Guides' })).toBeVisible();
+
+  // The column "Segments" names the segments a URL is in.
+  await page.getByText(/^Columns \(\d+\)$/).click();
+  await page.getByRole('checkbox', { name: 'Segments', exact: true }).check();
+  const table = page.getByRole('table', { name: /^Crawled pages, sorted by/ });
+  await expect(table.getByRole('columnheader', { name: /Segments/ })).toBeVisible();
+  await expect(table.getByRole('row', { name: new RegExp(`${site.origin}/guides/herbs`) })).toContainText('Guides');
+
+  // The issues page with the segment chosen: only the checks found on its URL, counted there.
+  const explorer = new URL(page.url());
+  const issuesPath = explorer.pathname.replace(/\/pages$/, '');
+  await page.goto(issuesPath);
+  const list = page.getByRole('list', { name: /^Issues/ });
+  await expect(list.getByRole('listitem').first()).toBeVisible();
+  const allIssues = await list.getByRole('listitem').count();
+  await page.goto(`${issuesPath}?seg=${explorer.searchParams.get('seg')}`);
+  await expect(page.getByRole('region', { name: 'Segment Guides' })).toBeVisible();
+  await expect(list.getByRole('listitem').first()).toContainText('in segment');
+  const inSegment = await list.getByRole('listitem').count();
+  expect(inSegment).toBeGreaterThan(0);
+  expect(inSegment).toBeLessThan(allIssues);
+  for (const item of await list.getByRole('listitem').all()) await expect(item).toContainText('1 page, ');
+  await expectAccessible(page, 'the issues page narrowed to a segment');
+
+  // An alert rule watching the segment: chosen in the rule's dialog, said in its description.
+  await page.goto(`${projectPath}/alerts`);
+  await page.getByRole('button', { name: 'Add rule' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add alert rule' });
+  await dialog.getByRole('button', { name: /Watch/ }).click();
+  await page.getByRole('option', { name: 'Guides' }).click();
+  await dialog.getByLabel('Points').fill('5');
+  await expectAccessible(page, 'the add rule dialog watching a segment');
+  await dialog.getByRole('button', { name: 'Add rule' }).click();
+  await expect(dialog).toHaveCount(0);
+  const rules = page.getByRole('table', { name: 'Alert rules of the project' });
+  await expect(
+    rules.getByRole('rowheader', { name: 'Overall score drops by 5 points or more, in the segment “Guides”' }),
+  ).toBeVisible();
 });

@@ -16,6 +16,8 @@ function rule(fields: Partial<AlertRule> & Pick<AlertRule, 'kind'>): AlertRule {
     points: null,
     minSeverity: null,
     positions: null,
+    segmentId: null,
+    segmentName: null,
     enabled: true,
     channels: ['WEBHOOK'],
     createdAt: new Date(0),
@@ -48,6 +50,44 @@ function auditFacts(f: Partial<AuditAlertFacts> = {}): AuditAlertFacts {
     ...f,
   };
 }
+
+describe('a rule watching a segment', () => {
+  const blog = {
+    segmentId: 'seg-blog',
+    name: 'Blog',
+    scores: { before: scores({ overall: 90 }), after: scores({ overall: 60 }) },
+    newIssues: [
+      { code: 'META_TITLE_MISSING', title: 'Title missing', severity: 'CRITICAL' as const, urls: 2, exampleUrls: [] },
+    ],
+  };
+  const facts = auditFacts({ segments: [blog] });
+
+  it("is evaluated on the segment's figures, the site-wide rule on the site's", () => {
+    const scoped = rule({
+      kind: 'SCORE_DROP',
+      category: 'OVERALL',
+      points: 10,
+      segmentId: 'seg-blog',
+      segmentName: 'Blog',
+    });
+    const site = rule({ kind: 'SCORE_DROP', category: 'OVERALL', points: 10 });
+    const alerts = evaluateAuditRules([scoped, site], facts);
+    expect(alerts.map((a) => a.ruleId)).toEqual([scoped.id]);
+    expect(alerts[0].title).toBe('Segment “Blog”: Overall score dropped 30 points (90 → 60)');
+    expect(alerts[0].details).toMatchObject({ segment: { id: 'seg-blog', name: 'Blog' } });
+    const issues = evaluateAuditRules(
+      [rule({ kind: 'NEW_ISSUES', segmentId: 'seg-blog' }), rule({ kind: 'NEW_ISSUES' })],
+      facts,
+    );
+    expect(issues.map((a) => a.title)).toEqual(['Segment “Blog”: 1 new issue since the previous audit']);
+    expect(describeRule(scoped)).toBe('Overall score drops by 10 points or more, in the segment “Blog”');
+  });
+
+  it('raises nothing when the facts do not have its segment', () => {
+    const r = rule({ kind: 'SCORE_DROP', category: 'OVERALL', points: 1, segmentId: 'seg-gone' });
+    expect(evaluateAuditRules([r], facts)).toEqual([]);
+  });
+});
 
 describe('SCORE_DROP', () => {
   it.each([
@@ -306,6 +346,7 @@ describe('rule input', () => {
       points: 5,
       minSeverity: null,
       positions: null,
+      segmentId: null,
       enabled: true,
       channels: ['EMAIL', 'WEBHOOK'],
     });
@@ -331,6 +372,8 @@ describe('rule input', () => {
     [{ kind: 'PAGE_REGRESSION', channels: [] }, ['channels']],
     [{ kind: 'PAGE_REGRESSION', channels: ['SMS'] }, ['channels']],
     [{ kind: 'LOUD', channels: ['EMAIL'] }, ['kind']],
+    [{ kind: 'PAGE_REGRESSION', segmentId: 'a-segment', channels: ['EMAIL'] }, ['segmentId']],
+    [{ kind: 'SCORE_DROP', points: 5, segmentId: 7, channels: ['EMAIL'] }, ['segmentId']],
   ])('%j is refused at %j', (input, paths) => {
     expect(bad(input)).toEqual({ code: 'BAD_USER_INPUT', paths });
   });

@@ -21,6 +21,7 @@ import { WontFix20261127 } from './20261127-0020-wont-fix.js';
 import { AuditIssueEvidenceShape20261127 } from './20261127-0400-audit-issue-evidence-shape.js';
 import { AuditPageStoredCounts20261127 } from './20261127-1400-audit-page-stored-counts.js';
 import { AuditSegmentFacts20261127 } from './20261127-1500-audit-segment-facts.js';
+import { AlertRuleSegment20261127 } from './20261127-1200-alert-rule-segment.js';
 import { ProjectCheckSettings20261125 } from './20261125-0019-project-check-settings.js';
 import { AuditPageReads20261125 } from './20261125-0020-audit-page-reads.js';
 import { ComparisonDigest20261125 } from './20261125-0021-comparison-digest.js';
@@ -74,4 +75,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261127-0400-audit-issue-evidence-shape', class: AuditIssueEvidenceShape20261127 },
   { name: '20261127-1400-audit-page-stored-counts', class: AuditPageStoredCounts20261127 },
   { name: '20261127-1500-audit-segment-facts', class: AuditSegmentFacts20261127 },
+  { name: '20261127-1200-alert-rule-segment', class: AlertRuleSegment20261127 },
 ];

@@ -1,12 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { Checkbox, CheckboxGroup, Form, Label } from 'react-aria-components';
-import { useMutation } from 'urql';
+import { useMutation, useQuery } from 'urql';
 import { Button } from '../../components/button';
 import { FormDialog } from '../../components/confirm-dialog';
 import { SelectField } from '../../components/select-field';
 import { FormProblem } from '../../components/status';
 import { TextField } from '../../components/text-field';
 import {
+  AlertRuleSegmentsDocument,
   CreateAlertRuleDocument,
   UpdateAlertRuleDocument,
   type AlertChannel,
@@ -55,7 +56,17 @@ const WHEN: Record<AlertRuleKind, string> = {
     'Checked after each rank check: two or more of the site’s URLs rank for a keyword, fewer did at the check before.',
 };
 
-const LABELS = { points: 'Points', positions: 'Positions', channels: 'Send to', category: 'Score' };
+const LABELS = {
+  points: 'Points',
+  positions: 'Positions',
+  channels: 'Send to',
+  category: 'Score',
+  segmentId: 'Watch',
+};
+
+/** The kinds that may watch one segment instead of the whole site. */
+const SEGMENT_KINDS: readonly AlertRuleKind[] = ['SCORE_DROP', 'NEW_ISSUES'];
+const SITE = 'SITE';
 
 /** Add or edit a rule: what it watches, its one parameter, where its alerts go, and whether it is on. */
 export function RuleDialog({
@@ -79,6 +90,9 @@ export function RuleDialog({
   const [positions, setPositions] = useState(String(rule?.positions ?? 5));
   const [channels, setChannels] = useState<string[]>(rule?.channels ?? ['EMAIL', 'WEBHOOK']);
   const [enabled, setEnabled] = useState(rule?.enabled ?? true);
+  const [segment, setSegment] = useState(rule?.segmentId ?? SITE);
+  const [{ data: segmentsData }] = useQuery({ query: AlertRuleSegmentsDocument, variables: { projectId } });
+  const segments = segmentsData?.project.segments ?? [];
   const [created, create] = useMutation(CreateAlertRuleDocument);
   const [updated, update] = useMutation(UpdateAlertRuleDocument);
   const [submitted, setSubmitted] = useState(false);
@@ -92,6 +106,7 @@ export function RuleDialog({
     if (kind === 'SCORE_DROP') Object.assign(input, { category, points: Number(points) });
     if (kind === 'NEW_ISSUES') input.minSeverity = severity;
     if (kind === 'KEYWORD_DROP') input.positions = Number(positions);
+    if (SEGMENT_KINDS.includes(kind) && segment !== SITE) input.segmentId = segment;
     const res = rule ? await update({ id: rule.id, input }) : await create({ projectId, input });
     if (!res.error) {
       onSaved(rule ? 'Rule saved.' : 'Rule added.');
@@ -149,6 +164,17 @@ export function RuleDialog({
             isRequired
             description="Alert when a keyword falls by this many places or more (1-100), or out of the results."
           />
+        )}
+        {SEGMENT_KINDS.includes(kind) && segments.length > 0 && (
+          <>
+            <SelectField
+              label="Watch"
+              options={[{ id: SITE, label: 'The whole site' }, ...segments.map((g) => ({ id: g.id, label: g.name }))]}
+              value={segment}
+              onChange={setSegment}
+            />
+            <p className="muted small">A segment is watched on its own URLs: its score, and issues new on them.</p>
+          </>
         )}
         <CheckboxGroup
           className="field"

@@ -7,7 +7,13 @@ import { Checkbox, Label, SearchField, Input } from 'react-aria-components';
 import { useDocumentTitle } from '../../components/document-title';
 import { SelectField } from '../../components/select-field';
 import { EmptyState, Loading, StreamedListPlaceholder } from '../../components/status';
-import { AuditIssueListDocument, AuditIssuesDocument, type AuditStatus, type IssueCategory } from '../../gql/graphql';
+import {
+  AuditIssueListDocument,
+  AuditIssuesDocument,
+  type AuditStatus,
+  type IssueCategory,
+  type Severity,
+} from '../../gql/graphql';
 import { PREFETCHED } from '../../lib/urql';
 import { useStreamedQuery } from '../../lib/streamed-query';
 import { CATEGORY_LABEL } from '../../lib/labels';
@@ -64,6 +70,13 @@ export function AuditIssuesPage() {
   );
 }
 
+/** The issues by severity (a segment's list: its checks, as the audit's counts are). */
+function severityCounts(issues: readonly { severity: Severity }[]): Record<Severity, number> {
+  const counts: Record<Severity, number> = { CRITICAL: 0, WARNING: 0, NOTICE: 0 };
+  for (const i of issues) counts[i.severity] += 1;
+  return counts;
+}
+
 /** The window virtualizer of the issue list, measured from where the list starts on the page. */
 function useIssueVirtualizer(rows: Row[], hasList: boolean) {
   const listRef = useRef<HTMLDivElement>(null);
@@ -94,9 +107,11 @@ function useIssueVirtualizer(rows: Row[], hasList: boolean) {
 function IssueList({ projectId, auditId, status }: { projectId: string; auditId: string; status: AuditStatus }) {
   const search = route.useSearch();
   const navigate = route.useNavigate();
+  // Narrowed to the chosen segment: its issues only, counted on its URLs (without one, the variables the server's
+  // stream and the route's prefetch use).
   const [{ data, fetching, error }] = useStreamedQuery({
     query: AuditIssueListDocument,
-    variables: { projectId, auditId },
+    variables: search.seg ? { projectId, auditId, segment: search.seg } : { projectId, auditId },
     ...PREFETCHED,
   });
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
@@ -125,11 +140,15 @@ function IssueList({ projectId, auditId, status }: { projectId: string; auditId:
         <SeverityFilter
           value={search.severity}
           onChange={(severity) => setSearch({ severity })}
-          counts={{
-            CRITICAL: audit.issueCounts.critical,
-            WARNING: audit.issueCounts.warning,
-            NOTICE: audit.issueCounts.notice,
-          }}
+          counts={
+            search.seg
+              ? severityCounts(audit.issues)
+              : {
+                  CRITICAL: audit.issueCounts.critical,
+                  WARNING: audit.issueCounts.warning,
+                  NOTICE: audit.issueCounts.notice,
+                }
+          }
         />
         <SelectField
           label="Category"
@@ -173,7 +192,9 @@ function IssueList({ projectId, auditId, status }: { projectId: string; auditId:
 
       {audit.issues.length === 0 && status === 'COMPLETED' && (
         <EmptyState title="No issues found">
-          <p>Every check passed on every crawled page.</p>
+          <p>
+            {search.seg ? "Every check passed on this segment's URLs." : 'Every check passed on every crawled page.'}
+          </p>
         </EmptyState>
       )}
 

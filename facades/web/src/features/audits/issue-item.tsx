@@ -70,7 +70,11 @@ export function IssueItem({
             )}
           </span>
           <span className="issue-category">{showCategory ? CATEGORY_LABEL[issue.category] : ''}</span>
-          <span className="issue-pages">{extentText(issue)}</span>
+          <span className="issue-pages">
+            {issue.segmentOccurrences != null
+              ? `${plural(issue.affectedPages, 'page')}, ${plural(issue.segmentOccurrences, 'occurrence')} in segment`
+              : extentText(issue)}
+          </span>
           <span className="chevron" aria-hidden="true">
             {expanded ? '▴' : '▾'}
           </span>
