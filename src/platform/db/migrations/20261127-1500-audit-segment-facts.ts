@@ -6,8 +6,8 @@ import { Migration } from '@mikro-orm/migrations';
  * (a regular expression on 100,000 URLs and a join with its occurrences); a completed audit's rows do not change,
  * so the segment's scores are then read in one row. `rule_key` names the rule they were counted under (editing the
  * segment counts again) and `marks_key` the "won't fix" markings left out (marking or undoing counts again; the
- * segment's URL count reads the rule key alone). Rules that read what changes after the audit (ranking keywords, first/last seen) are not
- * kept.
+ * segment's URL count reads the rule key alone). Rules that read what changes after the audit (ranking keywords,
+ * first/last seen) are not kept.
  */
 export class AuditSegmentFacts20261127 extends Migration {
   override async up(): Promise<void> {
