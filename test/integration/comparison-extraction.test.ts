@@ -86,7 +86,7 @@ const COMPARE = `query($p: ID!, $k: String!, $c: [ExtractionChange!], $f: Int, $
     }
   }
 }`;
-const ask = (variables: Record<string, unknown>, cookie = org.owner.cookie) =>
+const ask = (variables: Record<string, unknown>, cookie = org.owner.cookie): Promise<any> =>
   gql(t, COMPARE, { p: projectId, ...variables }, { cookie }).then((r) => r.body);
 
 describe('extracted values between audits', () => {
