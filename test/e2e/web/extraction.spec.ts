@@ -49,6 +49,13 @@ test('extraction: an extractor added in settings is a column of the explorer, fi
   await expect(section.getByText('extract.main_heading')).toBeVisible();
   await expect(section.getByRole('status').filter({ hasText: 'Saved extractor "Main heading"' })).toBeVisible();
   await expect(section.getByText(/^Invalid CSS selector/)).toHaveCount(0);
+  // Edit fills the form with the extractor; Cancel editing leaves it as it was.
+  await section.getByRole('button', { name: 'Edit extractor Main heading' }).click();
+  await expect(section.getByRole('heading', { name: 'Edit extractor "Main heading"' })).toBeVisible();
+  await expect(section.getByRole('textbox', { name: 'Extractor name' })).toHaveValue('Main heading');
+  await expect(expression).toHaveValue('h1');
+  await section.getByRole('button', { name: 'Cancel editing' }).click();
+  await expect(section.getByRole('heading', { name: 'New extractor' })).toBeVisible();
   await expectAccessible(page, 'the Extraction section of the project settings');
   await section.scrollIntoViewIfNeeded();
   await section.screenshot({ path: `${SHOTS}/settings-extraction-1280.png` });
@@ -128,4 +135,14 @@ test('extraction: an extractor added in settings is a column of the explorer, fi
   await expect(changed.getByRole('cell', { name: 'Herbs & spices', exact: true })).toBeVisible();
   await expectAccessible(page, 'the comparison with its extracted values');
   await values.screenshot({ path: `${SHOTS}/comparison-extraction-1280.png` });
+
+  // Deleted in settings after a confirmation: the next audits no longer run it.
+  await page.goto(`${projectPath}/settings`);
+  await section.getByRole('button', { name: 'Delete extractor Main heading' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Delete extractor "Main heading"?' })
+    .getByRole('button', { name: 'Delete extractor' })
+    .click();
+  await expect(section.getByText('No extractors yet.')).toBeVisible();
+  await expect(section.getByRole('status').filter({ hasText: 'Deleted extractor "Main heading".' })).toBeVisible();
 });
