@@ -242,6 +242,52 @@ async function storeDigest(tx: NativeTx, pair: AuditPair): Promise<void> {
   );
 }
 
+/** What became of a URL's extracted value: changed (a value in both, different), appeared, disappeared. */
+export type ExtractionChange = 'CHANGED' | 'APPEARED' | 'DISAPPEARED';
+
+/** A custom extractor that either audit ran (audit.extractors), with its pages' value changes. */
+export interface ExtractionChangeRow {
+  key: string;
+  name: string;
+  kind: string;
+  inBase: boolean;
+  inHead: boolean;
+  changed: number;
+  appeared: number;
+  disappeared: number;
+}
+
+/** One URL crawled by both audits whose value of an extractor changed, appeared or disappeared (values as text). */
+export interface ExtractionChangeRecord {
+  url: string;
+  change: ExtractionChange;
+  before: string | null;
+  after: string | null;
+}
+
+/** Whether an audit_page.extraction entry holds a value: a search's yes/no, a timeout, or a non-empty list. */
+const hasValue = (v: string) => `(${v} IS NOT NULL AND ${v} <> '[]'::jsonb)`;
+/** The change of an extraction entry between base (bv) and head (hv), in SQL; NULL when it did not change. */
+const EXTRACTION_CHANGE_SQL = `CASE
+    WHEN ${hasValue('bv')} AND ${hasValue('hv')} THEN CASE WHEN bv <> hv THEN 'CHANGED' END
+    WHEN ${hasValue('hv')} THEN 'APPEARED'
+    WHEN ${hasValue('bv')} THEN 'DISAPPEARED' END`;
+/** An extraction entry as the URL table shows it: values joined by " | ", yes/no, (timed out); NULL for none. */
+const extractionText = (v: string) => `CASE jsonb_typeof(${v})
+    WHEN 'array' THEN (SELECT string_agg(x, ' | ') FROM jsonb_array_elements_text(${v}) x)
+    WHEN 'boolean' THEN CASE WHEN (${v})::boolean THEN 'yes' ELSE 'no' END
+    WHEN 'string' THEN '(timed out)' END`;
+/**
+ * Per URL crawled by both audits (matched by URL, as the page changes are) and extractor key ($3: one key; or the
+ * keys of the `keys` CTE), its base value bv and head value hv. Pages without any extraction on either side are
+ * left out before the keys multiply them.
+ */
+const extractionPairs = (keys: string) => `SELECT k.key, b.url, b.extraction -> k.key AS bv, h.extraction -> k.key AS hv
+    FROM audit_page b
+    JOIN audit_page h ON h.audit_id = $2 AND h.url = b.url
+    CROSS JOIN (${keys}) k
+    WHERE b.audit_id = $1 AND (b.extraction IS NOT NULL OR h.extraction IS NOT NULL)`;
+
 export class ComparisonRepository {
   findAudit(em: EntityManager, auditId: string): Promise<Audit | null> {
     return em.findOne(AuditEntity, { id: auditId });
@@ -443,5 +489,83 @@ export class ComparisonRepository {
        ORDER BY url LIMIT $3`,
       [pair.base, pair.head, limit],
     );
+  }
+
+  /** The custom extractors each audit ran (audit.extractors): key, name and kind; the head's name wins. */
+  async auditExtractors(
+    db: NativeDb,
+    pair: AuditPair,
+  ): Promise<{ key: string; name: string; kind: string; inBase: boolean; inHead: boolean }[]> {
+    return nativeQuery<{ key: string; name: string; kind: string; inBase: boolean; inHead: boolean }>(
+      db,
+      `SELECT e.v->>'key' AS key, (array_agg(e.v->>'name' ORDER BY a.id = $2 DESC))[1] AS name,
+              (array_agg(e.v->>'kind' ORDER BY a.id = $2 DESC))[1] AS kind,
+              bool_or(a.id = $1) AS "inBase", bool_or(a.id = $2) AS "inHead"
+       FROM audit a
+       CROSS JOIN LATERAL jsonb_array_elements(COALESCE(a.extractors, '[]'::jsonb)) WITH ORDINALITY AS e(v, i)
+       WHERE a.id IN ($1, $2) GROUP BY e.v->>'key'
+       ORDER BY bool_or(a.id = $1) DESC, min(e.i) FILTER (WHERE a.id = $1), min(e.i), e.v->>'key'`,
+      [pair.base, pair.head],
+    );
+  }
+
+  /**
+   * Per extractor either audit ran: how many URLs crawled by both had its value changed, appeared or disappeared,
+   * in one join of the two audits' pages by URL over audit_page.extraction. Nothing is read for audits without
+   * extractors.
+   */
+  async extractionChanges(db: NativeDb, pair: AuditPair): Promise<ExtractionChangeRow[]> {
+    const extractors = await this.auditExtractors(db, pair);
+    if (!extractors.length) return [];
+    const counts = await nativeQuery<{ key: string; changed: number; appeared: number; disappeared: number }>(
+      db,
+      `SELECT key, count(*) FILTER (WHERE change = 'CHANGED')::int AS changed,
+              count(*) FILTER (WHERE change = 'APPEARED')::int AS appeared,
+              count(*) FILTER (WHERE change = 'DISAPPEARED')::int AS disappeared
+       FROM (SELECT key, ${EXTRACTION_CHANGE_SQL} AS change
+             FROM (${extractionPairs('SELECT unnest($3::text[]) AS key')}) p) c
+       WHERE change IS NOT NULL GROUP BY key`,
+      [pair.base, pair.head, extractors.map((e) => e.key)],
+    );
+    const of = new Map(counts.map((c) => [c.key, c]));
+    return extractors.map((e) => ({
+      ...e,
+      changed: of.get(e.key)?.changed ?? 0,
+      appeared: of.get(e.key)?.appeared ?? 0,
+      disappeared: of.get(e.key)?.disappeared ?? 0,
+    }));
+  }
+
+  /**
+   * Up to `limit` URLs whose value of one extractor changed (of the given changes, or any), in URL order after
+   * `after`, with both values as text; and, with `count`, how many there are in all.
+   */
+  async extractionPages(
+    db: NativeDb,
+    pair: AuditPair,
+    filter: { key: string; changes: ExtractionChange[]; after: string | null; limit: number },
+  ): Promise<ExtractionChangeRecord[]> {
+    return nativeQuery<ExtractionChangeRecord>(
+      db,
+      `SELECT url, change, ${extractionText('bv')} AS before, ${extractionText('hv')} AS after
+       FROM (SELECT url, bv, hv, ${EXTRACTION_CHANGE_SQL} AS change
+             FROM (${extractionPairs('SELECT $3::text AS key')}) p
+             WHERE ($5::text IS NULL OR url > $5)) c
+       WHERE change = ANY($4::text[])
+       ORDER BY url LIMIT $6`,
+      [pair.base, pair.head, filter.key, filter.changes, filter.after, filter.limit],
+    );
+  }
+
+  /** How many URLs crawled by both show one of the given changes of one extractor's value. */
+  async extractionPageCount(db: NativeDb, pair: AuditPair, key: string, changes: ExtractionChange[]): Promise<number> {
+    const [row] = await nativeQuery<{ n: number }>(
+      db,
+      `SELECT count(*)::int AS n
+       FROM (SELECT ${EXTRACTION_CHANGE_SQL} AS change FROM (${extractionPairs('SELECT $3::text AS key')}) p) c
+       WHERE change = ANY($4::text[])`,
+      [pair.base, pair.head, key, changes],
+    );
+    return row.n;
   }
 }

@@ -10,6 +10,9 @@ import {
   ComparisonCsvPieceType,
   ComparisonRowsEnum,
   ComparisonTotalsType,
+  ExtractionChangeConnection,
+  ExtractionChangeEnum,
+  ExtractionComparisonType,
   IssueChangeConnection,
   IssueChangeEnum,
   PageChangeConnection,
@@ -121,6 +124,43 @@ export class ComparisonResolver {
         before: pageOf(n.before),
         after: pageOf(n.after),
       })),
+      totalCount: slice.totalCount,
+      pageInfo: { hasNextPage: slice.hasNextPage, endCursor: slice.endCursor },
+    };
+  }
+
+  @FieldResolver(() => [ExtractionComparisonType], {
+    description:
+      'Per custom extractor either audit ran, in the order they were added: its value changes on the URLs crawled ' +
+      'by both (empty when neither audit ran an extractor).',
+  })
+  async extractions(
+    @Root() root: AuditComparisonType,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ExtractionComparisonType[]> {
+    const rows = await this.service.extractions(ctx.db, comparisonOf(root));
+    return rows.map((r) => ({
+      ...r,
+      column: `${r.kind === 'CONTAINS' || r.kind === 'NOT_CONTAINS' ? 'search' : 'extract'}.${r.key}`,
+    }));
+  }
+
+  @FieldResolver(() => ExtractionChangeConnection, {
+    description:
+      'The URLs crawled by both audits whose value of one extractor changed (any of `changes`; all when empty), in ' +
+      'URL order, with the value before and after. BAD_USER_INPUT for a key neither audit ran.',
+  })
+  async extractionPages(
+    @Root() root: AuditComparisonType,
+    @Arg('key', () => String) key: string,
+    @Arg('changes', () => [ExtractionChangeEnum], { defaultValue: [] }) changes: ExtractionChangeEnum[],
+    @Arg('first', () => Int, { defaultValue: 50, description: '1-500.' }) first: number,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ExtractionChangeConnection> {
+    const slice = await this.service.extractionPages(ctx.db, comparisonOf(root), { key, changes, first, after });
+    return {
+      nodes: slice.nodes.map((n) => ({ ...n, change: n.change as ExtractionChangeEnum })),
       totalCount: slice.totalCount,
       pageInfo: { hasNextPage: slice.hasNextPage, endCursor: slice.endCursor },
     };

@@ -13,6 +13,9 @@ import {
   ComparisonRepository,
   type AuditPair,
   type CodeChangeRow,
+  type ExtractionChange,
+  type ExtractionChangeRecord,
+  type ExtractionChangeRow,
   type IssueChange,
   type IssueChangeRecord,
   type PageChange,
@@ -24,6 +27,9 @@ import {
 } from './comparison.repository.js';
 
 export type {
+  ExtractionChange,
+  ExtractionChangeRecord,
+  ExtractionChangeRow,
   IssueChange,
   PageChange,
   PageSide,
@@ -378,6 +384,55 @@ export class ComparisonService {
       this.repo.pageChangeCount(em, pair, changes),
     ]);
     const nodes = rows.slice(0, query.first).map((r) => ({ ...r, changes: changesOf(r.before, r.after) }));
+    const last = nodes.at(-1);
+    return {
+      nodes,
+      totalCount,
+      hasNextPage: rows.length > query.first,
+      endCursor: last ? encodeCursor([...scope, last.url]) : null,
+    };
+  }
+
+  /**
+   * Per custom extractor either audit ran (audit.extractors, in the order they were added): how many URLs crawled by
+   * both had its value changed, appeared or disappeared.
+   */
+  extractions(db: NativeDb, c: Comparison): Promise<ExtractionChangeRow[]> {
+    return this.repo.extractionChanges(db, pairOf(c));
+  }
+
+  /**
+   * One page of the URLs crawled by both audits whose value of the extractor `key` changed, appeared or disappeared
+   * (any of `changes`; all three when empty), in URL order, with both values as text. BAD_USER_INPUT for a key
+   * neither audit ran.
+   */
+  async extractionPages(
+    db: NativeDb,
+    c: Comparison,
+    query: { key: string; changes: ExtractionChange[]; first: number; after?: string | null },
+  ): Promise<Slice<ExtractionChangeRecord>> {
+    assertFirst(query.first);
+    const pair = pairOf(c);
+    const known = await this.repo.auditExtractors(db, pair);
+    if (!known.some((e) => e.key === query.key))
+      throw badInput(`Neither audit ran an extractor with the key "${query.key}".`, [
+        { path: 'key', message: 'not an extractor of these audits' },
+      ]);
+    const changes = query.changes.length
+      ? [...new Set(query.changes)].sort()
+      : (['APPEARED', 'CHANGED', 'DISAPPEARED'] as ExtractionChange[]);
+    const scope = ['extraction', c.base.id, c.head.id, query.key, changes.join(',')];
+    const keyset = query.after ? decodeCursor(query.after, scope, 1) : null;
+    const [rows, totalCount] = await Promise.all([
+      this.repo.extractionPages(db, pair, {
+        key: query.key,
+        changes,
+        after: (keyset?.[0] as string) ?? null,
+        limit: query.first + 1,
+      }),
+      this.repo.extractionPageCount(db, pair, query.key, changes),
+    ]);
+    const nodes = rows.slice(0, query.first);
     const last = nodes.at(-1);
     return {
       nodes,

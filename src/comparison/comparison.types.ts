@@ -53,6 +53,19 @@ export enum ScoreCategoryEnum {
 }
 registerEnumType(ScoreCategoryEnum, { name: 'ScoreCategory' });
 
+export enum ExtractionChangeEnum {
+  CHANGED = 'CHANGED',
+  APPEARED = 'APPEARED',
+  DISAPPEARED = 'DISAPPEARED',
+}
+registerEnumType(ExtractionChangeEnum, {
+  name: 'ExtractionChange',
+  description:
+    "What became of a custom extractor's value on a URL crawled by both audits. CHANGED: a value in both, " +
+    'different; APPEARED: a value in the head audit only (none, or no match, in the base); DISAPPEARED: a value in ' +
+    'the base only. A search (yes/no) always has a value: its changes are CHANGED.',
+});
+
 export enum ComparisonRowsEnum {
   ISSUES = 'ISSUES',
   PAGES = 'PAGES',
@@ -255,4 +268,41 @@ export class SegmentComparisonType {
   @Field(() => Int, { description: 'Checks with CRITICAL findings on its URLs.' }) criticalDelta!: number;
   @Field(() => Int) warningDelta!: number;
   @Field(() => Int) noticeDelta!: number;
+}
+
+@ObjectType('ExtractionComparison', {
+  description:
+    'A custom extractor either audit ran (audit.extractors), and how many URLs crawled by both (matched by URL) ' +
+    'had its value changed, appeared or disappeared (docs/custom-extraction.md).',
+})
+export class ExtractionComparisonType {
+  @Field(() => String, { description: 'The extractor key: AuditComparison.extractionPages(key:).' }) key!: string;
+  @Field(() => String, { description: 'Its name in the head audit (else in the base).' }) name!: string;
+  @Field(() => String, { description: 'CSS, XPATH, REGEX, CONTAINS or NOT_CONTAINS.' }) kind!: string;
+  @Field(() => String, { description: 'Its URL table column: extract.<key> or search.<key>.' }) column!: string;
+  @Field(() => Boolean, { description: 'The base audit ran it.' }) inBase!: boolean;
+  @Field(() => Boolean, { description: 'The head audit ran it.' }) inHead!: boolean;
+  @Field(() => Int, { description: 'URLs with a value in both audits, different.' }) changed!: number;
+  @Field(() => Int, { description: 'URLs with a value in the head audit only.' }) appeared!: number;
+  @Field(() => Int, { description: 'URLs with a value in the base audit only.' }) disappeared!: number;
+}
+
+@ObjectType('ExtractionChangeNode', {
+  description:
+    'A URL whose extracted value changed, as text: values joined by " | ", yes/no for a search, (timed out); ' +
+    'null: no value.',
+})
+export class ExtractionChangeNodeType {
+  @Field(() => String) url!: string;
+  @Field(() => ExtractionChangeEnum) change!: ExtractionChangeEnum;
+  @Field(() => String, { nullable: true, description: "The base audit's value." }) before!: string | null;
+  @Field(() => String, { nullable: true, description: "The head audit's value." }) after!: string | null;
+}
+
+@ObjectType('ExtractionChangeConnection')
+export class ExtractionChangeConnection {
+  @Field(() => [ExtractionChangeNodeType]) nodes!: ExtractionChangeNodeType[];
+  @Field(() => PageInfoType) pageInfo!: PageInfoType;
+  @Field(() => Int, { description: 'URLs with any of the requested changes, not this page of results.' })
+  totalCount!: number;
 }

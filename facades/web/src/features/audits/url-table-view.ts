@@ -111,12 +111,13 @@ export function tableFilter(search: ViewFilters): UrlTableFilterInput | null {
   return groups.length ? { combinator: 'AND', groups } : null;
 }
 
+/** A column key: a field (`title`) or a custom extractor's (`extract.price`, `search.has_gtag`). */
+const COLUMN_KEY = /^[a-z0-9_]{1,60}(?:\.[a-z0-9_]{1,40})?$/;
+
 /** The columns from the URL's `cols` (comma-separated keys). */
 export function parseColumns(value: unknown): string[] | undefined {
   const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
-  const keys = [
-    ...new Set(items.filter((k): k is string => typeof k === 'string' && /^[a-z0-9_]{1,60}$/.test(k))),
-  ].slice(0, 80);
+  const keys = [...new Set(items.filter((k): k is string => typeof k === 'string' && COLUMN_KEY.test(k)))].slice(0, 80);
   return keys.length ? keys : undefined;
 }
 

@@ -13,6 +13,7 @@ import type { Pair } from './comparison-parts';
 import { CATEGORY_LABEL, Delta, SameChecks, WontFixNote } from './comparison-parts';
 import { CodeRow, PagesPage, UrlPanel } from './comparison-urls';
 import { ChangeTabs, CsvButtons } from './comparison-controls';
+import { ExtractionChanges } from './comparison-extractions';
 
 const route = getRouteApi('/app/projects/$projectId/compare');
 
@@ -218,6 +219,8 @@ export function ComparisonPage() {
           rowKey={(s) => s.category}
         />
       </section>
+
+      <ExtractionChanges pair={pair} extractions={c.extractions} />
 
       {search.url && <UrlPanel pair={pair} url={search.url} onClose={() => setSearch({ url: undefined })} />}
 

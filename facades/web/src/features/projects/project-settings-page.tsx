@@ -19,6 +19,7 @@ import { ProjectSectionHeader } from '../../components/section-header';
 import { ProjectChecksLink } from '../checks';
 import { CrawlScopeSection, DangerZone, LABELS, NumberSetting } from './crawl-scope-section';
 import { RankTrackingSection } from './rank-tracking-section';
+import { ExtractionSection } from './extraction-section';
 import { SegmentsSection } from './segments-section';
 import { readSettings, scopeLabels, withListErrorsAtTheirField } from './settings-form-data';
 
@@ -184,6 +185,7 @@ export function ProjectSettingsPage() {
       <AuditScheduleSection key={project.id} project={project} />
       <CrawlLoginSection key={`login-${project.id}`} projectId={project.id} />
       <SegmentsSection key={`segments-${project.id}`} projectId={project.id} />
+      <ExtractionSection key={`extraction-${project.id}`} projectId={project.id} />
       <ProjectChecksLink projectId={project.id} />
       <DangerZone project={project} />
     </section>
