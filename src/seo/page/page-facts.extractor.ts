@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import { compileExtraction, type CompiledExtraction, type PageExtraction } from '../extraction/index.js';
+import { compileExtraction, DocumentTee, TREE_OPTIONS, type CompiledExtraction } from '../extraction/index.js';
 import { decodeDocument } from './document-decoding.js';
 import { charsetOf, firstHeader, headerValues } from './header-values.js';
 import { parseLinkHeader, relHas } from './http-link-header.js';
@@ -136,25 +136,28 @@ export function extractPageFacts(html: string | Uint8Array, ctx: PageContext): P
   const source = typeof html === 'string' ? html : decodeDocument(html, contentType);
   const htmlBytes = typeof html === 'string' ? Buffer.byteLength(html) : html.byteLength;
   const collector = new PageFactsCollector(ctx, htmlBytes, contentType);
-  const parser = new Parser(collector, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  const extraction = ctx.extraction?.specs.length ? compiledExtraction(ctx.extraction.specs) : null;
+  // CSS and XPath extractors read a document tree: it is built during the same tokenization as the facts.
+  const tee = extraction?.needsTree ? new DocumentTee(collector) : null;
+  const parser = new Parser(tee ?? collector, TREE_OPTIONS);
   parser.end(source);
   const facts = collector.finish();
-  if (ctx.extraction?.specs.length) facts.extraction = evaluateExtraction(source, ctx.extraction);
+  if (extraction) facts.extraction = extraction.evaluate(source, ctx.extraction?.budgetMs, undefined, tee?.document);
   return facts;
 }
 
 /** Compiled extractors by their specs: a thread meets the same project's specs page after page. */
 const compiled = new Map<string, CompiledExtraction>();
 
-function evaluateExtraction(source: string, request: PageExtractionRequest): PageExtraction {
-  const key = JSON.stringify(request.specs);
+function compiledExtraction(specs: PageExtractionRequest['specs']): CompiledExtraction {
+  const key = JSON.stringify(specs);
   let extraction = compiled.get(key);
   if (!extraction) {
     if (compiled.size >= 16) compiled.clear();
-    extraction = compileExtraction(request.specs);
+    extraction = compileExtraction(specs);
     compiled.set(key, extraction);
   }
-  return extraction.evaluate(source, request.budgetMs);
+  return extraction;
 }
 
 type Attributes = Record<string, string>;
