@@ -9,6 +9,7 @@ import {
   type ExtractorSpec,
   type PageExtraction,
 } from './custom-extractor.types.js';
+import { regexHazard } from './regex-hazard.js';
 import { compileXPath, stringValue, type XNode } from './xpath.js';
 
 /**
@@ -41,6 +42,11 @@ export function extractorProblem(spec: ExtractorSpec): string | null {
   } catch (err) {
     const what = spec.kind === 'CSS' ? 'CSS selector' : spec.kind === 'XPATH' ? 'XPath' : 'regular expression';
     return `Invalid ${what}: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  // A regex cannot be interrupted: one that can backtrack catastrophically would overrun any page budget.
+  if (spec.kind === 'REGEX' || (isSearch(spec.kind) && spec.regex)) {
+    const hazard = regexHazard(spec.expression, regexFlags(spec));
+    if (hazard) return `Unsafe regular expression: ${hazard}`;
   }
   return null;
 }
