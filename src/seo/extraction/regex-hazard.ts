@@ -6,10 +6,12 @@
  *    (bounded repetitions inside bounded ones are allowed while the product of their maxima stays <= 100, as in
  *    `(\d{1,3}\.){3}`);
  *  - a repeated group whose alternatives can start with the same character, `(a|ab)*`, `(\w|\d)+`, `(.|\s)*`;
- *  - backreferences, `(a*)\1`, `\k<name>`.
+ *  - backreferences, `(a*)\1`, `\k<name>`;
+ *  - a repetition of (almost) any character at the start (`.*x`, `[^<]*x`): tried from every position, quadratic.
  * It is deliberately conservative: some harmless regexes are refused too (`(<b>[^<]*</b>)+`); they can always be
- * written without the nesting, or split into two extractors. Polynomial patterns (`.*a.*b`) are not refused: the
- * text a regex runs over is bounded instead (EXTRACTION_LIMITS.regexTextChars).
+ * written without the nesting, or split into two extractors. Other polynomial patterns (`a.*b.*NOPE`) are not
+ * refused: the text a regex runs over is bounded instead (EXTRACTION_LIMITS.regexTextChars), which does not make
+ * them cheap on every page.
  */
 
 type Term = { node: RegexNode; min: number; max: number };
@@ -228,6 +230,23 @@ function check(terms: readonly Term[], outer: Outer, flags: string): string | nu
   return null;
 }
 
+/** Whether a sequence can start with an unbounded repetition of a class matching most characters (`.*`, `[^x]+`). */
+function broadLeadingRepeat(terms: readonly Term[], flags: string): boolean {
+  const first = terms[0];
+  if (!first) return false;
+  const { node } = first;
+  if (node.k === 'group' && !node.lookaround) {
+    if (first.max === Infinity && firstOfTerm(first, flags).chars.filter(Boolean).length > SAMPLE.length / 2)
+      return true;
+    return node.alts.some((alt) => broadLeadingRepeat(alt, flags));
+  }
+  return (
+    node.k === 'atom' &&
+    first.max === Infinity &&
+    atomChars(node.source, flags).filter(Boolean).length > SAMPLE.length / 2
+  );
+}
+
 /**
  * Why a regex (a source that compiles with `flags`) can backtrack catastrophically, or null. `flags` as the
  * evaluator compiles it (`s`, and `i` when case-insensitive); first characters are compared under them.
@@ -239,5 +258,10 @@ export function regexHazard(source: string, flags = 's'): string | null {
     const problem = check(alt, null, testFlags);
     if (problem) return problem;
   }
+  if (alts.some((alt) => broadLeadingRepeat(alt, testFlags)))
+    return (
+      'a repetition of (almost) any character at the start (as in .*x or [^<]*x) is retried from every position ' +
+      'of the page: matching can take quadratic time; start with a literal or anchor it with ^'
+    );
   return null;
 }
