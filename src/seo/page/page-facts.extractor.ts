@@ -1,5 +1,11 @@
 import { Parser } from 'htmlparser2';
-import { compileExtraction, DocumentTee, TREE_OPTIONS, type CompiledExtraction } from '../extraction/index.js';
+import {
+  compileExtraction,
+  DocumentTee,
+  TREE_OPTIONS,
+  type CompiledExtraction,
+  type ExtractorSpec,
+} from '../extraction/index.js';
 import { decodeDocument } from './document-decoding.js';
 import { charsetOf, firstHeader, headerValues } from './header-values.js';
 import { parseLinkHeader, relHas } from './http-link-header.js';
@@ -14,7 +20,6 @@ import {
   type LinkFact,
   type MixedContentFact,
   type PageContext,
-  type PageExtractionRequest,
   type PageFacts,
   type ResourceFact,
   type ResourceKind,
@@ -148,8 +153,16 @@ export function extractPageFacts(html: string | Uint8Array, ctx: PageContext): P
 
 /** Compiled extractors by their specs: a thread meets the same project's specs page after page. */
 const compiled = new Map<string, CompiledExtraction>();
+/** The last specs met and their compilation: most pages reuse them, found without building a key. */
+let last: { specs: ExtractorSpec[]; extraction: CompiledExtraction } | null = null;
 
-function compiledExtraction(specs: PageExtractionRequest['specs']): CompiledExtraction {
+const SPEC_FIELDS = ['key', 'kind', 'expression', 'output', 'attribute', 'match', 'regex', 'ignoreCase'] as const;
+const sameSpecs = (a: readonly ExtractorSpec[], b: readonly ExtractorSpec[]): boolean =>
+  a === b || (a.length === b.length && a.every((s, i) => SPEC_FIELDS.every((f) => s[f] === b[i][f])));
+
+function compiledExtraction(specs: ExtractorSpec[]): CompiledExtraction {
+  // Specs come structured-cloned from the crawler with every page: compared field by field, not by identity.
+  if (last && sameSpecs(last.specs, specs)) return last.extraction;
   const key = JSON.stringify(specs);
   let extraction = compiled.get(key);
   if (!extraction) {
@@ -157,6 +170,7 @@ function compiledExtraction(specs: PageExtractionRequest['specs']): CompiledExtr
     extraction = compileExtraction(specs);
     compiled.set(key, extraction);
   }
+  last = { specs, extraction };
   return extraction;
 }
 
