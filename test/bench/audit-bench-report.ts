@@ -1,6 +1,7 @@
 import { cpus, totalmem } from 'node:os';
 import { DEFAULT_CRAWL_OPTIONS } from '../../src/crawler/index.js';
 import type { WorkerAuditResult } from './audit-worker-run.js';
+import { formatExtraction, TARGET_EXTRACTION_RATIO, type ExtractionResult } from './audit-extraction.js';
 
 /** The audit benchmark's results as a table for people and one JSON line for machines. */
 
@@ -12,6 +13,8 @@ export interface AuditBenchSettings {
   rounds: number;
   warmupRounds: number;
   rssPages: number;
+  extractionRounds: number;
+  extractionPages: number | null;
   seed: number;
   crawleeConcurrency: number;
   crawleeDefaults: boolean;
@@ -45,6 +48,7 @@ export interface AuditBenchResult {
   nodeEnv: string;
   throughput: { rows: ThroughputRow[]; workerRuns: WorkerAuditResult[] } | null;
   memory: WorkerAuditResult | null;
+  extraction: ExtractionResult | null;
   warnings: string[];
   loadAverage: { before: number; after: number };
 }
@@ -198,6 +202,7 @@ export function formatReport(result: AuditBenchResult): string {
     if (s.workerNodeArgs.some((a) => a.startsWith('--cpu-prof')))
       out.push('NOTE: the CPU profiler was on; it inflates RSS, so these memory numbers are not representative.');
   }
+  if (result.extraction) out.push(...formatExtraction(result.extraction));
   for (const w of result.warnings) out.push(`WARNING: ${w}`);
   return out.join('\n');
 }
@@ -250,6 +255,25 @@ export function reportJson(result: AuditBenchResult): Record<string, unknown> {
           rows: memory.rows,
           targetMb: TARGET_RSS_MB,
           meetsTarget: mb(memory.rss.hwmKb) < TARGET_RSS_MB,
+        }
+      : null,
+    extraction: result.extraction
+      ? {
+          pages: result.extraction.pages,
+          extractors: result.extraction.extractors,
+          medianCpuMsPerPage: {
+            none: round(result.extraction.medianNone, 3),
+            extractors: round(result.extraction.medianExtractors, 3),
+          },
+          ratio: round(result.extraction.ratio, 3),
+          targetRatio: TARGET_EXTRACTION_RATIO,
+          meetsTarget: result.extraction.ratio <= TARGET_EXTRACTION_RATIO,
+          runs: result.extraction.runs.map((r) => ({
+            ...r,
+            seconds: round(r.seconds),
+            cpuMsPerPage: round(r.cpuMsPerPage, 3),
+            load1: round(r.load1),
+          })),
         }
       : null,
     warnings: result.warnings,

@@ -10,6 +10,7 @@ import { SiteProcess } from './audit-site-client.js';
 import { runCrawlee } from './audit-crawlee-client.js';
 import type { CrawleeJob } from './audit-crawlee-crawl.js';
 import { runWorkerAudit, type WorkerAuditOptions, type WorkerAuditResult } from './audit-worker-run.js';
+import { measureExtraction } from './audit-extraction.js';
 import {
   formatReport,
   reportJson,
@@ -24,6 +25,8 @@ import {
  *    analyze + persist to PostgreSQL) and by crawlee's CheerioCrawler doing link discovery only.
  *    Target: ours / crawlee >= 5 in pages per second.
  * 2. The worker's peak RSS over a 20,000-page audit. Target: < 300 MB.
+ * 3. Custom extraction: the same site audited with no extractors and with 20, interleaved (audit-extraction.ts).
+ *    Target: CPU per page with / without <= 1.20.
  * Environment knobs are read in readSettings(); diagnostics (CPU profile, node flags, compiled worker) too.
  */
 
@@ -47,6 +50,9 @@ function readSettings(): AuditBenchSettings {
     rounds: intFromEnv('BENCH_AUDIT_ROUNDS', 3),
     /** Unmeasured runs of each side before round 1 (shown in the table as round 0, left out of the ratio). */
     warmupRounds: intFromEnv('BENCH_AUDIT_WARMUP_ROUNDS', 1),
+    /** 0 skips the extraction arm (part 3); its site has BENCH_AUDIT_EXTRACTION_PAGES pages (default: pages). */
+    extractionRounds: intFromEnv('BENCH_AUDIT_EXTRACTION_ROUNDS', 3),
+    extractionPages: intFromEnv('BENCH_AUDIT_EXTRACTION_PAGES', 0) || null,
     /** 0 skips the memory run. */
     rssPages: intFromEnv('BENCH_AUDIT_RSS_PAGES', 20_000),
     seed: intFromEnv('BENCH_AUDIT_SEED', 20_261_121),
@@ -268,12 +274,28 @@ export async function runAuditBench(): Promise<{ ok: boolean }> {
 
     const loadBefore = loadavg()[0];
     const throughput = settings.rounds > 0 ? await measureThroughput(ctx) : null;
+    const extraction =
+      settings.extractionRounds > 0
+        ? await measureExtraction({
+            pool: ctx.pool,
+            worker: ctx.worker,
+            createProject: ctx.createProject,
+            host: HOST,
+            pages: settings.extractionPages ?? settings.pages,
+            rounds: settings.extractionRounds,
+            seed: settings.seed + 2,
+            warnings: ctx.warnings,
+            defer: (cleanup) => void cleanups.push(cleanup),
+            log,
+          })
+        : null;
     const memory = settings.rssPages > 0 ? await measureMemory(ctx) : null;
     const result: AuditBenchResult = {
       settings,
       nodeEnv: ctx.worker.env.NODE_ENV,
       throughput,
       memory,
+      extraction,
       warnings: ctx.warnings,
       loadAverage: { before: loadBefore, after: loadavg()[0] },
     };

@@ -100,6 +100,12 @@ describe('extractors through GraphQL', () => {
     [{ kind: 'XPATH', expression: '//div[@class=' }, 'expression', /^Invalid XPath/],
     [{ kind: 'REGEX', expression: '(a' }, 'expression', /^Invalid regular expression/],
     [{ kind: 'CONTAINS', expression: '[x', regex: true }, 'expression', /^Invalid regular expression/],
+    [{ kind: 'REGEX', expression: '(a+)+$' }, 'expression', /^Unsafe regular expression: nested quantifiers/],
+    [
+      { kind: 'CONTAINS', expression: '(a|ab)*c', regex: true },
+      'expression',
+      /^Unsafe regular expression: a repeated group whose alternatives/,
+    ],
     [{ kind: 'CSS', expression: 'a', output: 'ATTRIBUTE' }, 'attribute', /attribute/],
     [{ kind: 'CSS', expression: '' }, 'expression', /empty/],
   ])('refuses %o at save with the reason', async (input, path, reason) => {

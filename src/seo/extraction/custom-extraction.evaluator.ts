@@ -9,7 +9,14 @@ import {
   type ExtractorSpec,
   type PageExtraction,
 } from './custom-extractor.types.js';
+import { regexHazard } from './regex-hazard.js';
 import { compileXPath, stringValue, type XNode } from './xpath.js';
+
+/**
+ * How a page is tokenized into the tree CSS and XPath extractors read: the options extractPageFacts tokenizes it
+ * with, so that the tree it builds on the way (documentBuilder) is the one parseDocument(html, TREE_OPTIONS) gives.
+ */
+export const TREE_OPTIONS = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true } as const;
 
 /** HTML semantics (case-insensitive names); css-select walks domhandler trees with its own default adapter. */
 const CSS_OPTIONS = { xmlMode: false };
@@ -36,6 +43,11 @@ export function extractorProblem(spec: ExtractorSpec): string | null {
     const what = spec.kind === 'CSS' ? 'CSS selector' : spec.kind === 'XPATH' ? 'XPath' : 'regular expression';
     return `Invalid ${what}: ${err instanceof Error ? err.message : String(err)}`;
   }
+  // A regex cannot be interrupted: one that can backtrack catastrophically would overrun any page budget.
+  if (spec.kind === 'REGEX' || (isSearch(spec.kind) && spec.regex)) {
+    const hazard = regexHazard(spec.expression, regexFlags(spec));
+    if (hazard) return `Unsafe regular expression: ${hazard}`;
+  }
   return null;
 }
 
@@ -59,7 +71,11 @@ function nodeOutput(node: XNode, spec: ExtractorSpec): string | null {
 export interface CompiledExtraction {
   /** Whether any extractor needs the document tree (CSS, XPath); regexes and searches read the HTML text. */
   needsTree: boolean;
-  evaluate(html: string, budgetMs?: number, now?: () => number): PageExtraction;
+  /**
+   * The page's values. `document`: the page's tree when the caller built it while tokenizing the page anyway
+   * (extractPageFacts does, through documentBuilder()); without it, a tree-needing extractor parses the page here.
+   */
+  evaluate(html: string, budgetMs?: number, now?: () => number, document?: Document): PageExtraction;
 }
 
 type Runner = (html: string, tree: () => Document) => ExtractionValue;
@@ -120,30 +136,32 @@ function collect(nodes: readonly XNode[], spec: ExtractorSpec, limit: number): s
  * extractors not reached in time are `'timeout'`.
  */
 export function compileExtraction(specs: readonly ExtractorSpec[]): CompiledExtraction {
-  const runners: { key: string; run: Runner }[] = [];
+  const runners: { key: string; run: Runner; regex: boolean }[] = [];
   for (const spec of specs) {
     if (extractorProblem(spec) !== null) continue;
-    runners.push({ key: spec.key, run: runner(spec) });
+    runners.push({
+      key: spec.key,
+      run: runner(spec),
+      regex: spec.kind === 'REGEX' || (isSearch(spec.kind) && spec.regex),
+    });
   }
   const needsTree = specs.some((s) => s.kind === 'CSS' || s.kind === 'XPATH');
   return {
     needsTree,
-    evaluate(html, budgetMs = EXTRACTION_LIMITS.pageBudgetMs, now = () => performance.now()) {
+    evaluate(html, budgetMs = EXTRACTION_LIMITS.pageBudgetMs, now = () => performance.now(), document) {
       const deadline = now() + budgetMs;
-      let document: Document | null = null;
-      const tree = () =>
-        (document ??= parseDocument(html, {
-          decodeEntities: true,
-          lowerCaseTags: true,
-          lowerCaseAttributeNames: true,
-        }));
+      let tree: Document | null = document ?? null;
+      const treeOf = () => (tree ??= parseDocument(html, TREE_OPTIONS));
+      // Regexes (and regex searches) read at most the first regexTextChars of the page: a bound on their cost.
+      const head =
+        html.length > EXTRACTION_LIMITS.regexTextChars ? html.slice(0, EXTRACTION_LIMITS.regexTextChars) : html;
       const out: PageExtraction = {};
-      for (const { key, run } of runners) {
+      for (const { key, run, regex } of runners) {
         if (now() > deadline) {
           out[key] = 'timeout';
           continue;
         }
-        out[key] = run(html, tree);
+        out[key] = run(regex ? head : html, treeOf);
       }
       return out;
     },

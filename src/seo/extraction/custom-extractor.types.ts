@@ -37,6 +37,12 @@ export const EXTRACTION_LIMITS = {
   /** Characters kept of one value. */
   valueChars: 1_000,
   expressionChars: 1_000,
+  /**
+   * Characters of a page a regex extractor or regex search runs over (the first 256 Ki): a JavaScript regex cannot
+   * be interrupted, so its text is bounded (and regexes that can backtrack catastrophically are refused at save).
+   * Plain-text searches, CSS and XPath read the whole page.
+   */
+  regexTextChars: 262_144,
   /** The default time budget of one page's extractors, in milliseconds. */
   pageBudgetMs: 250,
 } as const;

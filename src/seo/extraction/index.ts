@@ -12,5 +12,11 @@ export {
   type ExtractorSpec,
   type PageExtraction,
 } from './custom-extractor.types.js';
-export { compileExtraction, extractorProblem, type CompiledExtraction } from './custom-extraction.evaluator.js';
+export {
+  compileExtraction,
+  extractorProblem,
+  TREE_OPTIONS,
+  type CompiledExtraction,
+} from './custom-extraction.evaluator.js';
+export { DocumentTee } from './document-tee.js';
 export { compileXPath, XPathSyntaxError } from './xpath.js';

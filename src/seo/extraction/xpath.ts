@@ -268,8 +268,9 @@ class Parser {
 }
 
 /**
- * `//x` is descendant-or-self::node()/child::x; without predicates it selects what descendant::x does, which one
- * walk yields in document order (no sort of the whole tree afterwards).
+ * `//x` is descendant-or-self::node()/child::x; without predicates, or with predicates that read neither the position
+ * nor the size of the context (`//a[@href]`, `//meta[@name='x']`, not `//li[1]` or `//li[last()]`), it selects what
+ * descendant::x does, which one walk yields in document order (no sort of the whole tree afterwards).
  */
 function collapse(steps: Step[]): Step[] {
   const out: Step[] = [];
@@ -280,12 +281,48 @@ function collapse(steps: Step[]): Step[] {
       prev.test === 'node' &&
       !prev.predicates.length &&
       step.axis === 'child' &&
-      !step.predicates.length
+      step.predicates.every(positionFree)
     )
-      out[out.length - 1] = { axis: 'descendant', test: step.test, predicates: [] };
+      out[out.length - 1] = { axis: 'descendant', test: step.test, predicates: step.predicates };
     else out.push(step);
   }
   return out;
+}
+
+/** Functions whose value is a number: as a predicate, a number is a position. */
+const NUMBER_FUNCTIONS = new Set(['count', 'string-length', 'sum', 'number', 'floor', 'ceiling', 'round']);
+
+/** A predicate whose truth does not depend on the context's position or size (nor is a number, a position). */
+function positionFree(e: Expr): boolean {
+  switch (e.k) {
+    case 'lit':
+      return typeof e.v !== 'number';
+    case 'neg':
+      return false;
+    case 'path':
+      return !readsPosition(e);
+    case 'bin':
+      if (['+', '-', '*', 'div', 'mod'].includes(e.op)) return false;
+      return !readsPosition(e.a) && !readsPosition(e.b);
+    case 'fn':
+      return !NUMBER_FUNCTIONS.has(e.name) && !readsPosition(e);
+  }
+}
+
+/** Whether an expression calls position() or last() in its own context (not inside a nested path's predicates). */
+function readsPosition(e: Expr): boolean {
+  switch (e.k) {
+    case 'lit':
+      return false;
+    case 'neg':
+      return readsPosition(e.a);
+    case 'path':
+      return (e.from !== undefined && readsPosition(e.from)) || (e.filters ?? []).some(readsPosition);
+    case 'bin':
+      return readsPosition(e.a) || readsPosition(e.b);
+    case 'fn':
+      return e.name === 'position' || e.name === 'last' || e.args.some(readsPosition);
+  }
 }
 
 /** A compiled expression; throws XPathSyntaxError when the expression is not one this evaluator reads. */
@@ -361,15 +398,40 @@ function axisNodes(n: XNode, axis: string): XNode[] {
   return out;
 }
 
+const isElement = (n: XNode): boolean => n.type === 'tag' || n.type === 'script' || n.type === 'style';
+
 function matches(n: XNode, test: string, axis: string): boolean {
   if (test === 'node') return true;
   if (test === 'text') return n.type === 'text';
   if (test === 'comment') return n.type === 'comment';
-  const principal = axis === 'attribute' ? n.type === 'attribute' : ['tag', 'script', 'style'].includes(n.type);
+  const principal = axis === 'attribute' ? n.type === 'attribute' : isElement(n);
   if (!principal) return false;
   if (test === '*') return true;
   const name = n.type === 'attribute' ? n.name : (n as Element).name;
   return name.toLowerCase() === test.slice(1);
+}
+
+/** The descendant axis and a node test in one walk (the hot path of `//x`): no list of every node first. */
+function descendantsMatching(n: XNode, test: string, out: XNode[]): void {
+  const children = childrenOf(n);
+  if (test.charCodeAt(0) !== 61 /* '=' */) {
+    for (const c of children) {
+      if (matches(c, test, 'descendant')) out.push(c);
+      descendantsMatching(c, test, out);
+    }
+    return;
+  }
+  const name = test.slice(1);
+  const walk = (parent: AnyNode[]) => {
+    for (const c of parent) {
+      if (isElement(c)) {
+        const el = c as Element;
+        if (el.name === name || el.name.toLowerCase() === name) out.push(el);
+        walk(el.children);
+      } else if ('children' in c) walk((c as { children: AnyNode[] }).children);
+    }
+  };
+  walk(children);
 }
 
 function applyPredicate(nodes: XNode[], predicate: Expr, root: AnyNode): XNode[] {
@@ -413,7 +475,9 @@ function evalPath(expr: Extract<Expr, { k: 'path' }>, ctx: Ctx): XNode[] {
   for (const step of expr.steps) {
     const next: XNode[] = [];
     for (const n of nodes) {
-      let found = axisNodes(n, step.axis).filter((c) => matches(c, step.test, step.axis));
+      let found: XNode[];
+      if (step.axis === 'descendant') descendantsMatching(n, step.test, (found = []));
+      else found = axisNodes(n, step.axis).filter((c) => matches(c, step.test, step.axis));
       for (const p of step.predicates) found = applyPredicate(found, p, ctx.root);
       next.push(...found);
     }

@@ -1,5 +1,11 @@
 import { Parser } from 'htmlparser2';
-import { compileExtraction, type CompiledExtraction, type PageExtraction } from '../extraction/index.js';
+import {
+  compileExtraction,
+  DocumentTee,
+  TREE_OPTIONS,
+  type CompiledExtraction,
+  type ExtractorSpec,
+} from '../extraction/index.js';
 import { decodeDocument } from './document-decoding.js';
 import { charsetOf, firstHeader, headerValues } from './header-values.js';
 import { parseLinkHeader, relHas } from './http-link-header.js';
@@ -14,7 +20,6 @@ import {
   type LinkFact,
   type MixedContentFact,
   type PageContext,
-  type PageExtractionRequest,
   type PageFacts,
   type ResourceFact,
   type ResourceKind,
@@ -136,25 +141,37 @@ export function extractPageFacts(html: string | Uint8Array, ctx: PageContext): P
   const source = typeof html === 'string' ? html : decodeDocument(html, contentType);
   const htmlBytes = typeof html === 'string' ? Buffer.byteLength(html) : html.byteLength;
   const collector = new PageFactsCollector(ctx, htmlBytes, contentType);
-  const parser = new Parser(collector, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  const extraction = ctx.extraction?.specs.length ? compiledExtraction(ctx.extraction.specs) : null;
+  // CSS and XPath extractors read a document tree: it is built during the same tokenization as the facts.
+  const tee = extraction?.needsTree ? new DocumentTee(collector) : null;
+  const parser = new Parser(tee ?? collector, TREE_OPTIONS);
   parser.end(source);
   const facts = collector.finish();
-  if (ctx.extraction?.specs.length) facts.extraction = evaluateExtraction(source, ctx.extraction);
+  if (extraction) facts.extraction = extraction.evaluate(source, ctx.extraction?.budgetMs, undefined, tee?.document);
   return facts;
 }
 
 /** Compiled extractors by their specs: a thread meets the same project's specs page after page. */
 const compiled = new Map<string, CompiledExtraction>();
+/** The last specs met and their compilation: most pages reuse them, found without building a key. */
+let last: { specs: ExtractorSpec[]; extraction: CompiledExtraction } | null = null;
 
-function evaluateExtraction(source: string, request: PageExtractionRequest): PageExtraction {
-  const key = JSON.stringify(request.specs);
+const SPEC_FIELDS = ['key', 'kind', 'expression', 'output', 'attribute', 'match', 'regex', 'ignoreCase'] as const;
+const sameSpecs = (a: readonly ExtractorSpec[], b: readonly ExtractorSpec[]): boolean =>
+  a === b || (a.length === b.length && a.every((s, i) => SPEC_FIELDS.every((f) => s[f] === b[i][f])));
+
+function compiledExtraction(specs: ExtractorSpec[]): CompiledExtraction {
+  // Specs come structured-cloned from the crawler with every page: compared field by field, not by identity.
+  if (last && sameSpecs(last.specs, specs)) return last.extraction;
+  const key = JSON.stringify(specs);
   let extraction = compiled.get(key);
   if (!extraction) {
     if (compiled.size >= 16) compiled.clear();
-    extraction = compileExtraction(request.specs);
+    extraction = compileExtraction(specs);
     compiled.set(key, extraction);
   }
-  return extraction.evaluate(source, request.budgetMs);
+  last = { specs, extraction };
+  return extraction;
 }
 
 type Attributes = Record<string, string>;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   compileExtraction,
+  EXTRACTION_LIMITS,
   extractorProblem,
   type ExtractorSpec,
   type PageExtraction,
@@ -83,6 +84,21 @@ describe('custom extraction', () => {
     expect(run(s)).toEqual({ x: expected });
   });
 
+  it.each([
+    ['//li[1]', ['a1', 'b1']],
+    ['//li[last()]', ['a3', 'b2']],
+    ['//li[position() = 2]', ['a2', 'b2']],
+    ['(//li)[1]', ['a1']],
+    ['//li[@class="x"]', ['a2', 'b1']],
+    ['//li[@class="x"][1]', ['a2', 'b1']],
+    ['//li[contains(., "3")]', ['a3']],
+    ['//li[count(../li) = 2]', ['b1', 'b2']],
+    ['//ul//li[not(@class)]', ['a1', 'a3']],
+  ])('XPath %s keeps position semantics per parent', (expression, expected) => {
+    const html = '<ul><li>a1</li><li class="x">a2</li><li>a3</li></ul><ol><li class="x">b1</li><li>b2</li></ol>';
+    expect(run(spec({ kind: 'XPATH', expression, match: 'ALL' }), html)).toEqual({ x: expected });
+  });
+
   it('keeps at most 50 values of at most 1,000 characters', () => {
     const html = `<body>${'<p>a</p>'.repeat(80)}<div>${'y'.repeat(5_000)}</div></body>`;
     expect((run(spec({ kind: 'CSS', expression: 'p', match: 'ALL' }), html).x as string[]).length).toBe(50);
@@ -123,5 +139,73 @@ describe('custom extraction', () => {
   it('builds no document tree for regexes and searches only', () => {
     expect(compileExtraction([spec({ kind: 'REGEX', expression: 'a' })]).needsTree).toBe(false);
     expect(compileExtraction([spec({ kind: 'XPATH', expression: '//a' })]).needsTree).toBe(true);
+  });
+});
+
+describe('regex safety', () => {
+  const regex = (expression: string, over: Partial<ExtractorSpec> = {}) => spec({ kind: 'REGEX', expression, ...over });
+
+  it.each([
+    ['(a+)+$', /nested quantifiers/],
+    ['(a*)*b', /nested quantifiers/],
+    ['^(\\w+\\s?)*$', /nested quantifiers/],
+    ['(x+x+)+y', /nested quantifiers/],
+    ['(.*a){20}', /nested quantifiers/],
+    ['^(([a-z])+.)+[A-Z]([a-z])+$', /nested quantifiers/],
+    ['(?:[a-z0-9]+\\.?)+@', /nested quantifiers/],
+    ['(a{1,20}){1,20}', /nested quantifiers/],
+    ['(a|a)*$', /alternatives 1 and 2 can both start with "a"/],
+    ['(a|ab)+c', /alternatives 1 and 2 can both start with "a"/],
+    ['(\\w|\\d)+!', /alternatives 1 and 2 can both start with "0"/],
+    ['(.|\\s)*<\\/div>', /alternatives 1 and 2 can both start with/],
+    ['(?:x|[a-z])*;', /alternatives 1 and 2 can both start with "x"/],
+    ['(?:A|b|a)+', /alternatives 1 and 3 can both start with "A"/, true],
+    ['(a*)\\1', /backreferences/],
+    ['.*NOPE', /repetition of \(almost\) any character at the start/],
+    ['[^<]*NOPE', /repetition of \(almost\) any character at the start/],
+    ['(?:.+)x', /repetition of \(almost\) any character at the start/],
+    ['(?<q>["\'])(.*?)\\k<q>', /backreferences/],
+  ])('refuses %s, with the reason', (expression, reason, ignoreCase = false) => {
+    const problem = extractorProblem(regex(expression, { ignoreCase }));
+    expect(problem).toMatch(/^Unsafe regular expression: /);
+    expect(problem).toMatch(reason);
+    expect(problem).toMatch(/(exponential|quadratic) time/);
+  });
+
+  it('refuses them in regex searches too, and not in plain-text searches', () => {
+    expect(extractorProblem(spec({ kind: 'CONTAINS', expression: '(a+)+$', regex: true }))).toMatch(/^Unsafe/);
+    expect(extractorProblem(spec({ kind: 'NOT_CONTAINS', expression: '(a|a)*', regex: true }))).toMatch(/^Unsafe/);
+    expect(extractorProblem(spec({ kind: 'CONTAINS', expression: '(a+)+$' }))).toBeNull();
+  });
+
+  it.each([
+    '\\$\\s?\\d+(?:\\.\\d{2})?',
+    '€\\s*([\\d.,]+)',
+    '"price":\\s*"?([\\d.]+)',
+    '\\d{4}-\\d{2}-\\d{2}',
+    '(\\d{1,2})/(\\d{1,2})/(\\d{4})',
+    '<meta name="author" content="([^"]+)"',
+    '"datePublished":"([^"]+)"',
+    '<h1[^>]*>(.*?)</h1>',
+    '(?:https?|ftp)://[^\\s"\']+',
+    '(\\d{1,3}\\.){3}\\d{1,3}',
+    '[\\w.+-]+@[\\w-]+\\.[\\w.-]+',
+    '(?:\\s|,)+\\d',
+    '\\s+$',
+    'gtag\\(|googletagmanager',
+    '^\\s*<!doctype html>',
+    '(?<year>\\d{4})',
+    'a{2,}b*c?',
+  ])('accepts %s', (expression) => {
+    expect(extractorProblem(regex(expression))).toBeNull();
+  });
+
+  it('runs regexes over the first 256 Ki characters of a page only', () => {
+    const html = `<p>${'x'.repeat(EXTRACTION_LIMITS.regexTextChars)}</p><b>late</b>`;
+    expect(run(regex('<b>(\\w+)</b>'), html)).toEqual({ x: [] });
+    expect(run(spec({ kind: 'CONTAINS', expression: '<b>late', regex: true }), html)).toEqual({ x: false });
+    // Plain-text searches, CSS and XPath read the whole page.
+    expect(run(spec({ kind: 'CONTAINS', expression: '<b>late' }), html)).toEqual({ x: true });
+    expect(run(spec({ kind: 'CSS', expression: 'b' }), html)).toEqual({ x: ['late'] });
   });
 });
