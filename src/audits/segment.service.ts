@@ -5,6 +5,7 @@ import { isUuid, newId } from '../platform/ids.js';
 import { assertApiAccess } from '../identity/index.js';
 import type { Category, Severity } from '../seo/checks/index.js';
 import { scoreAudit, type AuditScores, type ScoredCheck } from '../seo/scoring/index.js';
+import { rankedUrlsOf } from './ranked-urls.js';
 import { isDuplicateName, SegmentRepository, type SegmentRow, type SegmentWrite } from './segment.repository.js';
 import { SEGMENT_KINDS, segmentFilterInput, type SegmentKind } from './segment-rule.js';
 import { UrlTableRepository, type SegmentFacts } from './url-table.repository.js';
@@ -152,7 +153,7 @@ export class SegmentService {
     segment: SegmentRow,
   ): Promise<SegmentResult> {
     const rule = await this.table.compileRule(db, segmentFilterInput(segment));
-    const facts = await this.tableRepo.segmentFacts(db, auditId, projectId, rule);
+    const facts = await this.tableRepo.segmentFacts(db, auditId, rule, () => rankedUrlsOf(db, projectId, auditId));
     return { segment, urls: facts.urls, htmlPages: facts.htmlPages, ...scoreSegment(facts) };
   }
 

@@ -24,6 +24,7 @@ import {
 } from './url-table.repository.js';
 
 import { AuditPagesRepository } from './audit-pages.repository.js';
+import { rankedUrlsOf } from './ranked-urls.js';
 import { SegmentRepository } from './segment.repository.js';
 import { segmentFilterInput } from './segment-rule.js';
 import {
@@ -343,7 +344,7 @@ export class UrlTableService {
         cursor,
         withTotal: query.withTotal ?? true,
       },
-      audit.projectId,
+      () => rankedUrlsOf(db, audit.projectId, auditId),
     );
     const page = rows.slice(0, first);
     const last: UrlTableRow | undefined = page.at(-1);
