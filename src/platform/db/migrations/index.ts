@@ -19,6 +19,7 @@ import { AuditPageRendering20261125 } from './20261125-0017-audit-page-rendering
 import { ProjectCrawlLogin20261125 } from './20261125-0018-project-crawl-login.js';
 import { WontFix20261127 } from './20261127-0020-wont-fix.js';
 import { AuditIssueEvidenceShape20261127 } from './20261127-0400-audit-issue-evidence-shape.js';
+import { SerpSnapshotSiteResults20261127 } from './20261127-1300-serp-snapshot-site-results.js';
 import { ProjectCheckSettings20261125 } from './20261125-0019-project-check-settings.js';
 import { AuditPageReads20261125 } from './20261125-0020-audit-page-reads.js';
 import { ComparisonDigest20261125 } from './20261125-0021-comparison-digest.js';
@@ -70,4 +71,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261127-0200-custom-extraction', class: CustomExtraction20261127 },
   { name: '20261127-0300-audit-link-position', class: AuditLinkPosition20261127 },
   { name: '20261127-0400-audit-issue-evidence-shape', class: AuditIssueEvidenceShape20261127 },
+  { name: '20261127-1300-serp-snapshot-site-results', class: SerpSnapshotSiteResults20261127 },
 ];
