@@ -245,22 +245,28 @@ export class KeywordRepository {
    * by keyword then check time, each with only the results whose URL or host contains `needle` (the project's
    * domain, lower-case: a cheap filter in PostgreSQL; the exact rule is the caller's). A snapshot without such a
    * result is kept, with no results: it is a check at which no site URL ranked. Read from the results the rank
-   * worker stored apart (`site_results`) when it picked them with the same needle, else from all of them.
+   * worker stored apart (`site_results`) when it picked them with the same needle, else from all of them. With
+   * `minUrls`, only the keywords with that many distinct such URLs in the window (the site's are among them: a
+   * keyword with fewer cannot be cannibalised, and its snapshots are not read out).
    */
   snapshotsWithin(
     db: NativeDb,
     projectId: string,
-    filter: { days: number; needle: string; keywordIds?: string[] | null },
+    filter: { days: number; needle: string; keywordIds?: string[] | null; minUrls?: number },
   ): Promise<KeywordSnapshotRow[]> {
     return nativeQuery<KeywordSnapshotRow>(
       db,
-      `SELECT k.id AS "keywordId", k.term, k.country, k.language, k.device, s.checked_at AS "checkedAt",
-         CASE WHEN s.site_needle = $3 THEN s.site_results ELSE ${siteResultsOf('s.results', '$3')} END AS results
-       FROM keyword k JOIN serp_snapshot s ON s.keyword_id = k.id
-        AND s.checked_at >= now() - make_interval(days => $2)
-       WHERE k.project_id = $1 AND ($4::uuid[] IS NULL OR k.id = ANY($4::uuid[]))
-       ORDER BY k.created_at, k.id, s.checked_at, s.id`,
-      [projectId, filter.days, filter.needle, filter.keywordIds ?? null],
+      `WITH w AS MATERIALIZED (SELECT s.id, s.keyword_id, s.checked_at,
+           CASE WHEN s.site_needle = $3 THEN s.site_results ELSE ${siteResultsOf('s.results', '$3')} END AS results
+         FROM keyword k JOIN serp_snapshot s ON s.keyword_id = k.id
+          AND s.checked_at >= now() - make_interval(days => $2)
+         WHERE k.project_id = $1 AND ($4::uuid[] IS NULL OR k.id = ANY($4::uuid[]))),
+       enough AS (SELECT w.keyword_id FROM w LEFT JOIN LATERAL jsonb_array_elements(w.results) e ON true
+                  GROUP BY w.keyword_id HAVING count(DISTINCT e->>'url') >= $5)
+       SELECT k.id AS "keywordId", k.term, k.country, k.language, k.device, w.checked_at AS "checkedAt", w.results
+       FROM enough JOIN keyword k ON k.id = enough.keyword_id JOIN w ON w.keyword_id = enough.keyword_id
+       ORDER BY k.created_at, k.id, w.checked_at, w.id`,
+      [projectId, filter.days, filter.needle, filter.keywordIds ?? null, filter.minUrls ?? 0],
     );
   }
 
