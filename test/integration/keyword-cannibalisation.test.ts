@@ -193,7 +193,7 @@ describe('keywordCannibalisation', () => {
     expect((await get('', key, other.id)).statusCode).toBe(404);
   });
 
-  it('reads the site results stored with a snapshot when their needle is the domain, all results otherwise', async () => {
+  it('reads the stored site results when their needle is the domain, all the results otherwise', async () => {
     const before = (await ask({ p: project.id, d: 30 })).body.data.keywordCannibalisation;
     expect(before.length).toBeGreaterThanOrEqual(2);
     const store = (needle: string, site: string) =>
