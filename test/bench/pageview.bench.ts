@@ -41,8 +41,8 @@ import {
  * (c) at SQL level, our read (AuditPagesRepository.listLinks: keyset on the link id over (audit_id, target_url,
  *     id), rows and count in parallel) against the naive ones on the same table: OFFSET pagination, and the same
  *     statements without the (audit_id, target_url, id) index (dropped in a transaction that is rolled back);
- * (d) first, keyword cannibalisation on another project of the same database: 1,000 keywords x 90 days of SERP snapshots
- *     (cannibalisation-reads.ts; goal p95 < 150 ms).
+ * (d) first, keyword cannibalisation on another project of the same database: 1,000 keywords x 90 days of SERP
+ *     snapshots (cannibalisation-reads.ts; goal p95 < 150 ms).
  *
  * The database is the bench's own (BENCH_PAGEVIEW_DATABASE_URL, default seo_audit_bench_pageview): created and
  * migrated at the start, dropped at the end. Autovacuum is off on the two tables so that the state measured does
