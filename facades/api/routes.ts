@@ -19,7 +19,15 @@ import {
   ApiAddCompetitorDocument,
   ApiSuggestFixDocument,
 } from '../generated/graphql.js';
-import { auditQuery, auditScheduleBody, cancelAuditQuery, emptyBody, pathParams } from '../rest/route-schemas.js';
+import {
+  auditQuery,
+  auditScheduleBody,
+  cancelAuditQuery,
+  cannibalisationQuery,
+  cannibalisationVariables,
+  emptyBody,
+  pathParams,
+} from '../rest/route-schemas.js';
 import {
   Audit,
   AuditCancelled,
@@ -272,22 +280,10 @@ export const apiRoutes: RestRoute[] = [
     operation: ApiKeywordCannibalisationDocument,
     schema: {
       params: idParam,
-      querystring: {
-        type: 'object',
-        properties: {
-          days: { type: 'string', pattern: '^[0-9]{1,4}$', description: 'The window in days, 1-90 (default 14).' },
-          minUrls: { type: 'string', pattern: '^[0-9]{1,4}$', description: 'The fewest site URLs, 2-20 (default 2).' },
-          search: { type: 'string', maxLength: 200, description: 'Only terms containing this (case-insensitive).' },
-        },
-      },
+      querystring: cannibalisationQuery,
       response: { 200: body({ keywords: arrayOf(KeywordCannibalisation) }), ...errors(...READ_ERRORS) },
     },
-    variables: ({ params, query }) => ({
-      projectId: params.id,
-      days: query.days === undefined ? 14 : Number(query.days),
-      minUrls: query.minUrls === undefined ? 2 : Number(query.minUrls),
-      search: typeof query.search === 'string' ? query.search : null,
-    }),
+    variables: ({ params, query }) => cannibalisationVariables(params.id, query),
     map: (data) => ({ keywords: data.keywordCannibalisation }),
   }),
   defineRoute({

@@ -29,6 +29,24 @@ export const auditQuery = {
   },
 } as const;
 
+/** The keyword cannibalisation report's query (both surfaces: /api and /api/v1). */
+export const cannibalisationQuery = {
+  type: 'object',
+  properties: {
+    days: { type: 'string', pattern: '^[0-9]{1,4}$', description: 'The window in days, 1-90 (default 14).' },
+    minUrls: { type: 'string', pattern: '^[0-9]{1,4}$', description: 'The fewest site URLs, 2-20 (default 2).' },
+    search: { type: 'string', maxLength: 200, description: 'Only terms containing this (case-insensitive).' },
+  },
+} as const;
+
+/** Its GraphQL variables (keywordCannibalisation), with the defaults the web app's view has. */
+export const cannibalisationVariables = (projectId: string, query: Record<string, unknown>) => ({
+  projectId,
+  days: query.days === undefined ? 14 : Number(query.days),
+  minUrls: query.minUrls === undefined ? 2 : Number(query.minUrls),
+  search: typeof query.search === 'string' ? query.search : null,
+});
+
 export const cancelAuditQuery = {
   type: 'object',
   properties: {

@@ -2,13 +2,22 @@ import {
   V1CancelAuditDocument,
   V1GetAuditDocument,
   V1GetJobDocument,
+  V1KeywordCannibalisationDocument,
   V1KeywordsDocument,
   V1ListProjectsDocument,
   V1SetAuditScheduleDocument,
   type AuditScheduleInput,
   V1StartAuditDocument,
 } from '../generated/graphql.js';
-import { auditQuery, auditScheduleBody, cancelAuditQuery, emptyBody, pathParams } from '../rest/route-schemas.js';
+import {
+  auditQuery,
+  auditScheduleBody,
+  cancelAuditQuery,
+  cannibalisationQuery,
+  cannibalisationVariables,
+  emptyBody,
+  pathParams,
+} from '../rest/route-schemas.js';
 import {
   Audit,
   AuditCancelled,
@@ -16,6 +25,7 @@ import {
   AuditStarted,
   Job,
   Keyword,
+  KeywordCannibalisation,
   ProjectV1,
   READ_ERRORS,
   WRITE_ERRORS,
@@ -124,5 +134,19 @@ export const v1Routes: RestRoute[] = [
     },
     variables: ({ params }) => ({ projectId: params.projectId }),
     map: (data) => ({ keywords: data.keywords }),
+  }),
+  defineRoute({
+    method: 'GET',
+    url: '/api/v1/projects/:projectId/keywords/cannibalisation',
+    surface: 'A',
+    summary: "Keywords for which two or more of the site's URLs ranked within the window",
+    operation: V1KeywordCannibalisationDocument,
+    schema: {
+      params: pathParams('projectId'),
+      querystring: cannibalisationQuery,
+      response: { 200: body({ keywords: arrayOf(KeywordCannibalisation) }), ...errors(...READ_ERRORS) },
+    },
+    variables: ({ params, query }) => cannibalisationVariables(params.projectId, query),
+    map: (data) => ({ keywords: data.keywordCannibalisation }),
   }),
 ];

@@ -96,4 +96,21 @@ export class RankingPagesRepository {
       [projectId, auditId, urls.filter((url) => !url.includes('\n')).join('\n')],
     );
   }
+
+  /**
+   * The URLs of an audit crawled under the asked ones, with their status (the URL table's ranking columns: the same
+   * match as rankingPageFacts, on any audit of the project, without the issues). Sent as rankingPageFacts sends them.
+   */
+  crawledStatuses(
+    db: NativeDb,
+    auditId: string,
+    urls: readonly string[],
+  ): Promise<{ url: string; statusCode: number | null }[]> {
+    return nativeQuery<{ url: string; statusCode: number | null }>(
+      db,
+      `SELECT p.url, p.status_code AS "statusCode"
+       FROM unnest(string_to_array($2, E'\\n')) AS w(url) JOIN audit_page p ON p.audit_id = $1 AND p.url = w.url`,
+      [auditId, urls.filter((url) => !url.includes('\n')).join('\n')],
+    );
+  }
 }

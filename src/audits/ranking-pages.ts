@@ -35,20 +35,55 @@ export interface KeywordRankingPage {
   lcpMs: number | null;
 }
 
-const isRedirect = (page: RankingPageFacts) =>
-  page.statusCode !== null && page.statusCode >= 300 && page.statusCode < 400;
+/** What the choice of a ranking page needs of a crawled page. */
+export interface CrawledPage {
+  /** As crawled. */
+  url: string;
+  statusCode: number | null;
+}
+
+const isRedirect = (page: CrawledPage) => page.statusCode !== null && page.statusCode >= 300 && page.statusCode < 400;
 
 /**
  * The crawled page a ranking URL names, given its variants (rankingUrlVariants, nearest first) and the page crawled
  * under each (null: none): a page that does not redirect before one that does (the document the results show, not
  * its http:// or www. redirect), then the nearest variant.
  */
-export function chooseRankingPage(pages: readonly (RankingPageFacts | null)[]): RankingPageFacts | null {
-  let best: RankingPageFacts | null = null;
+export function chooseRankingPage<P extends CrawledPage>(pages: readonly (P | null)[]): P | null {
+  let best: P | null = null;
   for (const page of pages) {
     if (page && (!best || (isRedirect(best) && !isRedirect(page)))) best = page;
   }
   return best;
+}
+
+const byPosition = (a: RankingKeyword, b: RankingKeyword) => a.position - b.position || a.term.localeCompare(b.term);
+
+/**
+ * The one match of ranking URLs to crawled pages, for every view that joins them (Keyword.rankingPage,
+ * Issue.rankingPages, the page view's and the URL table's ranking keywords): each keyword, given the page crawled
+ * under each variant of its ranking URL (rankingUrlVariants: scheme, case of the host, default port, "www.", trailing
+ * slash and fragment; nearest first), ranks the page chooseRankingPage picks, or none. Per crawled URL: its page and
+ * the keywords ranking it, best position first.
+ */
+export function keywordsByRankingPage<P extends CrawledPage>(
+  keywords: readonly { keyword: RankingKeywordRow; pages: readonly (P | null)[] }[],
+): Map<string, { page: P; keywords: RankingKeyword[] }> {
+  const byUrl = new Map<string, { page: P; keywords: RankingKeyword[] }>();
+  for (const { keyword: k, pages: candidates } of keywords) {
+    const page = chooseRankingPage(candidates);
+    if (!page) continue;
+    const entry = byUrl.get(page.url) ?? byUrl.set(page.url, { page, keywords: [] }).get(page.url)!;
+    entry.keywords.push({
+      keywordId: k.keywordId,
+      term: k.term,
+      position: k.position,
+      device: k.device,
+      country: k.country,
+    });
+  }
+  for (const { keywords: list } of byUrl.values()) list.sort(byPosition);
+  return byUrl;
 }
 
 /** A keyword's ranking page as Keyword.rankingPage gives it; the lab LCP of the keyword's device when measured. */
@@ -68,8 +103,6 @@ export function toKeywordRankingPage(page: RankingPageFacts, device: string): Ke
     lcpMs: lcp?.lcpMs ?? null,
   };
 }
-
-const byPosition = (a: RankingKeyword, b: RankingKeyword) => a.position - b.position || a.term.localeCompare(b.term);
 
 /** Per issue code: the affected pages that rank, and the position weights of their keywords. */
 interface CodeReach {
@@ -111,20 +144,11 @@ export class RankingPages {
   static join(
     keywords: readonly { keyword: RankingKeywordRow; pages: readonly (RankingPageFacts | null)[] }[],
   ): RankingPages {
-    const keywordsByUrl = new Map<string, RankingKeyword[]>();
-    const pages = new Map<string, RankingPageFacts>();
-    for (const { keyword: k, pages: candidates } of keywords) {
-      const page = chooseRankingPage(candidates);
-      if (!page) continue;
-      pages.set(page.url, page);
-      const list = keywordsByUrl.get(page.url) ?? [];
-      list.push({ keywordId: k.keywordId, term: k.term, position: k.position, device: k.device, country: k.country });
-      keywordsByUrl.set(page.url, list);
-    }
-    if (!pages.size) return RankingPages.NONE;
-    for (const list of keywordsByUrl.values()) list.sort(byPosition);
-    const [first] = pages.values();
-    return new RankingPages(first.auditId, keywordsByUrl, [...pages.values()]);
+    const joined = keywordsByRankingPage(keywords);
+    if (!joined.size) return RankingPages.NONE;
+    const keywordsByUrl = new Map([...joined].map(([url, entry]) => [url, entry.keywords]));
+    const pages = [...joined.values()].map((entry) => entry.page);
+    return new RankingPages(pages[0].auditId, keywordsByUrl, pages);
   }
 
   /** The keywords ranking the page crawled as `url` in `auditId`, best position first. */

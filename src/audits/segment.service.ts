@@ -5,6 +5,7 @@ import { isUuid, newId } from '../platform/ids.js';
 import { assertApiAccess } from '../identity/index.js';
 import type { Category, Severity } from '../seo/checks/index.js';
 import { scoreAudit, type AuditScores, type ScoredCheck } from '../seo/scoring/index.js';
+import { rankedUrlsOf } from './ranked-urls.js';
 import {
   isDuplicateName,
   isStillReferenced,
@@ -219,10 +220,11 @@ export class SegmentService {
     const facts = [];
     for (const segment of segments) {
       const rule = await this.table.compileRule(db, segmentFilterInput(segment));
+      const ranked = (auditId: string) => () => rankedUrlsOf(db, projectId, auditId);
       const [base, head, newIssues] = await Promise.all([
-        this.tableRepo.segmentFacts(db, pair.base, projectId, rule, none),
-        this.tableRepo.segmentFacts(db, pair.head, projectId, rule, none),
-        this.tableRepo.segmentNewIssues(db, pair.head, pair.base, projectId, rule, newCodes),
+        this.tableRepo.segmentFacts(db, pair.base, rule, ranked(pair.base), none),
+        this.tableRepo.segmentFacts(db, pair.head, rule, ranked(pair.head), none),
+        this.tableRepo.segmentNewIssues(db, pair.head, pair.base, rule, newCodes, ranked(pair.head)),
       ]);
       facts.push({ segment, before: scoreSegment(base).scores, after: scoreSegment(head).scores, newIssues });
     }
@@ -280,7 +282,13 @@ export class SegmentService {
     const key = { rule: segmentRuleKey(input), marks: segmentMarksKey(marked) };
     const kept = keep ? await this.repo.keptFacts(db, audit.id, segment.id, key) : null;
     if (kept) return kept;
-    const facts = await this.tableRepo.segmentFacts(db, audit.id, audit.projectId, rule, marked);
+    const facts = await this.tableRepo.segmentFacts(
+      db,
+      audit.id,
+      rule,
+      () => rankedUrlsOf(db, audit.projectId, audit.id),
+      marked,
+    );
     if (keep) await this.repo.keepFacts(db, audit.id, segment.id, key, facts);
     return facts;
   }

@@ -1,5 +1,6 @@
 import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
 import type { EvidenceKeyShape } from './evidence-shape.js';
+import type { RankedUrls } from './ranked-urls.js';
 
 /*
  * The URL table: one query over an audit's URLs with columns chosen from a registry, a filter of groups of
@@ -220,7 +221,9 @@ export const URL_TABLE_FIELDS: readonly UrlField[] = [
   int('lab_score', 'Lab performance score', labVital('performance_score'), 'Lighthouse-style score, 0-100.'),
   field({
     ...int('ranking_keywords', 'Ranking keywords', 'COALESCE(rk.keywords, 0)', ''),
-    description: "Tracked keywords whose latest check ranks this URL (the project's keywords).",
+    description:
+      "Tracked keywords whose latest check ranks this URL (the project's keywords; a ranking URL names the page " +
+      'crawled under it with or without www., https, trailing slash or fragment, as the ranking pages match it).',
     ranking: true,
   }),
   field({
@@ -517,14 +520,14 @@ export interface MarkedOccurrences {
 }
 
 /**
- * Per URL, the project's tracked keywords whose latest check is OK with a position on that URL: how many and the
- * best position (one read of the (keyword_id, checked_at desc, id desc) index per keyword).
+ * Per crawled URL, the project's tracked keywords whose latest check ranks it: how many and the best position, as
+ * rankedUrlsOf matched them ($2, $3, $4: its arrays).
  */
-const RANKING_CTE = `rk AS MATERIALIZED (SELECT last.url, count(*)::int AS keywords, min(last.position)::int AS best
-  FROM keyword k CROSS JOIN LATERAL (SELECT status, position, url FROM ranking r WHERE r.keyword_id = k.id
-    ORDER BY checked_at DESC, id DESC LIMIT 1) last
-  WHERE k.project_id = $2 AND last.status = 'OK' AND last.position IS NOT NULL AND last.url IS NOT NULL
-  GROUP BY last.url)`;
+const RANKING_CTE = `rk AS MATERIALIZED (SELECT url, keywords, best
+  FROM unnest($2::text[], $3::int[], $4::int[]) AS rk(url, keywords, best))`;
+
+/** The parameters of RANKING_CTE. */
+const rankingParams = (ranked: RankedUrls) => [ranked.urls, ranked.keywords, ranked.best];
 
 export class UrlTableRepository {
   /**
@@ -606,12 +609,12 @@ export class UrlTableRepository {
   async segmentFacts(
     db: NativeDb,
     auditId: string,
-    projectId: string,
     rule: UrlFilter,
+    rankedUrls: () => Promise<RankedUrls>,
     marked: MarkedOccurrences = { codes: [], urls: [] },
   ): Promise<SegmentFacts> {
     const ranking = filterUsesRanking(rule);
-    const params: unknown[] = ranking ? [auditId, projectId] : [auditId];
+    const params: unknown[] = ranking ? [auditId, ...rankingParams(await rankedUrls())] : [auditId];
     const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
     const where = filterSql(rule, param) ?? 'true';
     const codes = param(marked.codes, 'text[]');
@@ -650,13 +653,13 @@ export class UrlTableRepository {
     db: NativeDb,
     auditId: string,
     baseId: string,
-    projectId: string,
     rule: UrlFilter,
     codes: readonly string[],
+    rankedUrls: () => Promise<RankedUrls>,
   ): Promise<{ code: string; urls: number; exampleUrls: string[] }[]> {
     if (!codes.length) return [];
     const ranking = filterUsesRanking(rule);
-    const params: unknown[] = ranking ? [auditId, projectId] : [auditId];
+    const params: unknown[] = ranking ? [auditId, ...rankingParams(await rankedUrls())] : [auditId];
     const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
     const where = filterSql(rule, param) ?? 'true';
     const base = param(baseId, 'uuid');
@@ -678,16 +681,17 @@ export class UrlTableRepository {
 
   /**
    * `first + 1` rows after the cursor (the extra one says there is a next page), and the total of the filter when
-   * asked. The audit must be owned (ownedAudit) before: its project is `projectId`.
+   * asked. The audit must be owned (ownedAudit) before; `rankedUrls` is read only when the slice shows, filters or
+   * sorts on the ranking keywords.
    */
   async list(
     db: NativeDb,
     slice: UrlTableSlice,
-    projectId: string,
+    rankedUrls: () => Promise<RankedUrls>,
   ): Promise<{ rows: UrlTableRow[]; total: number | null }> {
     const ranking = usesRanking(slice);
-    // $1 the audit, $2 its project when the ranking keywords are read (RANKING_CTE); the rest are the caller's.
-    const params: unknown[] = ranking ? [slice.auditId, projectId] : [slice.auditId];
+    // $1 the audit, $2-$4 the ranked URLs when the ranking keywords are read (RANKING_CTE); the rest the caller's.
+    const params: unknown[] = ranking ? [slice.auditId, ...rankingParams(await rankedUrls())] : [slice.auditId];
     const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
     const scoped = slice.checkCode !== null;
     const rowId = scoped ? 'o.id' : 'p.id';

@@ -26,6 +26,7 @@ import {
 } from './url-table.repository.js';
 
 import { AuditPagesRepository } from './audit-pages.repository.js';
+import { rankedUrlsOf } from './ranked-urls.js';
 import { SegmentRepository } from './segment.repository.js';
 import { segmentFilterInput, segmentRuleKey } from './segment-rule.js';
 import {
@@ -367,7 +368,7 @@ export class UrlTableService {
         cursor,
         withTotal: withTotal && keptTotal === null,
       },
-      audit.projectId,
+      () => rankedUrlsOf(db, audit.projectId, auditId),
     );
     const page = rows.slice(0, first);
     const last: UrlTableRow | undefined = page.at(-1);

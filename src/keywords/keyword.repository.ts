@@ -105,6 +105,16 @@ export interface KeywordToCheck {
   settings: { rankIncludeSubdomains?: boolean };
 }
 
+/**
+ * The results of a snapshot (`results`, a JSON array) whose URL or host contains `needle` (lower-case), by position:
+ * the site's candidates, a cheap filter (the exact rule, isSiteResult, is the reader's). One expression for the
+ * stored form the rank worker writes and for the snapshots read without it.
+ */
+const siteResultsOf = (results: string, needle: string) =>
+  `COALESCE((SELECT jsonb_agg(e ORDER BY (e->>'position')::numeric) FROM jsonb_array_elements(${results}) e
+     WHERE jsonb_typeof(e) = 'object'
+       AND (strpos(lower(e->>'url'), ${needle}) > 0 OR strpos(lower(e->>'domain'), ${needle}) > 0)), '[]'::jsonb)`;
+
 /** A SERP snapshot as the rank worker stores it (`results`: the kept top results). */
 export interface NewSerpSnapshot {
   id: string;
@@ -113,6 +123,8 @@ export interface NewSerpSnapshot {
   checkedAt: Date;
   requests: number;
   results: unknown[];
+  /** The project's domain as normalizeDomain gives it (cannibalisation's needle). */
+  siteNeedle: string;
 }
 
 /** A successful check's ranking (position and url null: not found within the depth). */
@@ -232,25 +244,29 @@ export class KeywordRepository {
    * The SERP snapshots of the project's keywords (only `keywordIds` when given) checked within the last `days` days,
    * by keyword then check time, each with only the results whose URL or host contains `needle` (the project's
    * domain, lower-case: a cheap filter in PostgreSQL; the exact rule is the caller's). A snapshot without such a
-   * result is kept, with no results: it is a check at which no site URL ranked.
+   * result is kept, with no results: it is a check at which no site URL ranked. Read from the results the rank
+   * worker stored apart (`site_results`) when it picked them with the same needle, else from all of them. With
+   * `minUrls`, only the keywords with that many distinct such URLs in the window (the site's are among them: a
+   * keyword with fewer cannot be cannibalised, and its snapshots are not read out).
    */
   snapshotsWithin(
     db: NativeDb,
     projectId: string,
-    filter: { days: number; needle: string; keywordIds?: string[] | null },
+    filter: { days: number; needle: string; keywordIds?: string[] | null; minUrls?: number },
   ): Promise<KeywordSnapshotRow[]> {
     return nativeQuery<KeywordSnapshotRow>(
       db,
-      `SELECT k.id AS "keywordId", k.term, k.country, k.language, k.device, s.checked_at AS "checkedAt",
-         COALESCE((SELECT jsonb_agg(e ORDER BY (e->>'position')::numeric) FROM jsonb_array_elements(s.results) e
-                   WHERE jsonb_typeof(e) = 'object'
-                     AND (strpos(lower(e->>'url'), $3) > 0 OR strpos(lower(e->>'domain'), $3) > 0)), '[]'::jsonb)
-           AS results
-       FROM keyword k JOIN serp_snapshot s ON s.keyword_id = k.id
-        AND s.checked_at >= now() - make_interval(days => $2)
-       WHERE k.project_id = $1 AND ($4::uuid[] IS NULL OR k.id = ANY($4::uuid[]))
-       ORDER BY k.created_at, k.id, s.checked_at, s.id`,
-      [projectId, filter.days, filter.needle, filter.keywordIds ?? null],
+      `WITH w AS MATERIALIZED (SELECT s.id, s.keyword_id, s.checked_at,
+           CASE WHEN s.site_needle = $3 THEN s.site_results ELSE ${siteResultsOf('s.results', '$3')} END AS results
+         FROM keyword k JOIN serp_snapshot s ON s.keyword_id = k.id
+          AND s.checked_at >= now() - make_interval(days => $2)
+         WHERE k.project_id = $1 AND ($4::uuid[] IS NULL OR k.id = ANY($4::uuid[]))),
+       enough AS (SELECT w.keyword_id FROM w LEFT JOIN LATERAL jsonb_array_elements(w.results) e ON true
+                  GROUP BY w.keyword_id HAVING count(DISTINCT e->>'url') >= $5)
+       SELECT k.id AS "keywordId", k.term, k.country, k.language, k.device, w.checked_at AS "checkedAt", w.results
+       FROM enough JOIN keyword k ON k.id = enough.keyword_id JOIN w ON w.keyword_id = enough.keyword_id
+       ORDER BY k.created_at, k.id, w.checked_at, w.id`,
+      [projectId, filter.days, filter.needle, filter.keywordIds ?? null, filter.minUrls ?? 0],
     );
   }
 
@@ -281,12 +297,13 @@ export class KeywordRepository {
     return keyword;
   }
 
+  /** A snapshot, with the results that may be the site's (`siteNeedle`: the project's normalizeDomain) apart. */
   async insertSnapshot(db: NativeDb, s: NewSerpSnapshot): Promise<void> {
     await nativeQuery(
       db,
-      'INSERT INTO serp_snapshot (id, keyword_id, provider, checked_at, requests, results) VALUES ($1, $2, ' +
-        '$3, $4, $5, $6)',
-      [s.id, s.keywordId, s.provider, s.checkedAt, s.requests, JSON.stringify(s.results)],
+      `INSERT INTO serp_snapshot (id, keyword_id, provider, checked_at, requests, results, site_needle, site_results)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::text, ${siteResultsOf('$6::jsonb', '$7::text')})`,
+      [s.id, s.keywordId, s.provider, s.checkedAt, s.requests, JSON.stringify(s.results), s.siteNeedle],
     );
   }
 

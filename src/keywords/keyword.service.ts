@@ -203,7 +203,7 @@ export class KeywordService {
     const project = await this.projects.findOwned(em, p, projectId);
     const domain = normalizeDomain(project.domain);
     if (!domain) return [];
-    const rows = await this.repo.snapshotsWithin(em, project.id, { days, needle: domain });
+    const rows = await this.repo.snapshotsWithin(em, project.id, { days, needle: domain, minUrls });
     const grouped = groupCannibalisation(rows, domain, {
       includeSubdomains: project.settings?.rankIncludeSubdomains ?? false,
       minUrls,

@@ -1,7 +1,7 @@
 import type { MikroORM } from '../platform/db/orm.js';
 import type { Logger } from '../platform/logger.js';
 import { newId } from '../platform/ids.js';
-import { findPosition, SerpProviderError, type SerpProvider } from '../serp/index.js';
+import { findPosition, normalizeDomain, SerpProviderError, type SerpProvider } from '../serp/index.js';
 import { KeywordRepository } from './keyword.repository.js';
 import { rankJobOptions, type RankQueue } from './rank-jobs.js';
 
@@ -81,6 +81,7 @@ export class RankCheckRunner {
         checkedAt: snapshot.fetchedAt,
         requests: snapshot.requests,
         results,
+        siteNeedle: normalizeDomain(keyword.domain),
       });
       await this.repo.insertRanking(em, {
         id: newId(),

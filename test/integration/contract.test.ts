@@ -83,6 +83,9 @@ const SUCCESS: Record<string, (a: Actor) => Promise<Sample> | Sample> = {
   }),
   'GET /api/v1/jobs/:jobId': () => ({ path: `/api/v1/jobs/${ids.jobId}` }),
   'GET /api/v1/projects/:projectId/keywords': (a) => ({ path: `/api/v1/projects/${a.projectId}/keywords` }),
+  'GET /api/v1/projects/:projectId/keywords/cannibalisation': (a) => ({
+    path: `/api/v1/projects/${a.projectId}/keywords/cannibalisation?days=30&minUrls=2&search=oak`,
+  }),
   'GET /api/v1/projects/:projectId/exports/:kind': (a) => ({
     path: `/api/v1/projects/${a.projectId}/exports/issues?format=json&auditId=${ids.auditId}`,
   }),
@@ -656,8 +659,8 @@ describe('the validating proxy', () => {
   it('every response of this file to a REST path went through it and conforms to its document', () => {
     const rest = proxy.verdicts.filter((v) => v.operation !== null || v.problems.length);
     expect(rest.filter((v) => v.problems.length)).toEqual([]);
-    // Each of the 35 operations, for its success and each declared error at least.
-    expect(new Set(rest.map((v) => v.operation)).size).toBe(35);
+    // Each of the 36 operations, for its success and each declared error at least.
+    expect(new Set(rest.map((v) => v.operation)).size).toBe(36);
     expect(rest.length).toBeGreaterThan(200);
   });
 });

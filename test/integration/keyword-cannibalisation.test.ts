@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/ids.js';
 import { createTestApp, gql, type TestApp } from '../support/app.js';
-import { anOrg, aProject, type Project } from '../factories.js';
+import { anApiKey, anOrg, aProject, type Project } from '../factories.js';
 
 /**
  * Keyword cannibalisation read from the stored SERP snapshots, as the rank worker writes them (one snapshot of the
@@ -163,5 +163,61 @@ describe('keywordCannibalisation', () => {
     expect(notANumber.statusCode).toBe(400);
     const other = await aProject({ org: await anOrg(t, { plan: 'ENTERPRISE' }) });
     expect((await get('', other.org.owner.cookie)).statusCode).toBe(404);
+  });
+
+  it('is GET /api/v1/projects/:projectId/keywords/cannibalisation with an API key, the same answer', async () => {
+    const key = await anApiKey(project.org, 'cannibalisation');
+    const get = (query: string, bearer = key, projectId = project.id) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/v1/projects/${projectId}/keywords/cannibalisation${query}`,
+        headers: { authorization: `Bearer ${bearer}` },
+      });
+    const v1 = await get('?days=30&minUrls=2&search=SQL');
+    expect(v1.statusCode).toBe(200);
+    const dashboard = await t.app.inject({
+      method: 'GET',
+      url: `/api/projects/${project.id}/keywords/cannibalisation?days=30&minUrls=2&search=SQL`,
+      headers: { cookie: project.org.owner.cookie },
+    });
+    expect(v1.json()).toEqual(dashboard.json());
+    expect(v1.json().keywords.map((k: { term: string }) => k.term)).toEqual(['sql joins', 'sql index']);
+    expect((await get('')).json().keywords.map((k: { term: string }) => k.term)).toEqual(['sql joins', 'sql index']);
+    const bad = await get('?minUrls=21');
+    expect(bad.statusCode).toBe(400);
+    expect(JSON.stringify(bad.json())).toMatch(/minUrls/);
+    expect((await get('?days=abc')).statusCode).toBe(400);
+    expect((await get('', 'seo_not-a-key')).statusCode).toBe(401);
+    const other = await aProject({ org: await anOrg(t, { plan: 'ENTERPRISE' }) });
+    expect((await get('', await anApiKey(other.org))).statusCode).toBe(404);
+    expect((await get('', key, other.id)).statusCode).toBe(404);
+  });
+
+  it('reads the stored site results when their needle is the domain, all the results otherwise', async () => {
+    const before = (await ask({ p: project.id, d: 30 })).body.data.keywordCannibalisation;
+    expect(before.length).toBeGreaterThanOrEqual(2);
+    const store = (needle: string, site: string) =>
+      t.runtime.pool.query(
+        `UPDATE serp_snapshot SET site_needle = $2, site_results = ${site}
+         WHERE keyword_id IN (SELECT id FROM keyword WHERE project_id = $1)`,
+        [project.id, needle],
+      );
+    try {
+      // Stored empty under the domain: read as stored, so no site URL ranked anywhere.
+      await store(project.domain, `'[]'::jsonb`);
+      expect((await ask({ p: project.id, d: 30 })).body.data.keywordCannibalisation).toEqual([]);
+      // Stored under another needle (the domain changed since): read from all the results, as before.
+      await store('old-domain.example', `'[]'::jsonb`);
+      expect((await ask({ p: project.id, d: 30 })).body.data.keywordCannibalisation).toEqual(before);
+      // Stored as the rank worker stores them: the same answer.
+      await store(
+        project.domain,
+        `(SELECT COALESCE(jsonb_agg(e ORDER BY (e->>'position')::numeric), '[]'::jsonb)
+          FROM jsonb_array_elements(results) e WHERE strpos(lower(e->>'url'), $2) > 0)`,
+      );
+      expect((await ask({ p: project.id, d: 30 })).body.data.keywordCannibalisation).toEqual(before);
+    } finally {
+      await store('', 'NULL');
+    }
   });
 });

@@ -262,6 +262,18 @@ describe('rank checks in the rank worker', () => {
         error: expect.stringMatching(/429/),
       });
       expect(by.boots.lastCheck).toEqual({ status: 'OK', checkedAt: by.boots.lastChecked, error: null });
+      // Each snapshot keeps the results that may be the site's apart, with the needle that picked them.
+      const { rows: stored } = await t.runtime.pool.query<{ term: string; needle: string; site: { url: string }[] }>(
+        `SELECT k.term, s.site_needle AS needle, s.site_results AS site FROM serp_snapshot s
+         JOIN keyword k ON k.id = s.keyword_id WHERE k.project_id = $1`,
+        [projectId],
+      );
+      expect(stored.map((r) => [r.term, r.needle, r.site.map((x) => x.url)]).sort()).toEqual(
+        [
+          ['Shoes', projectHost, [`https://${projectHost}/shoes`]],
+          ['boots', projectHost, []],
+        ].sort(),
+      );
       // The worker process's SERP calls, errors and job durations reach the API's /metrics through Redis.
       const metric = (body: string, series: string) =>
         Number(new RegExp(`^${series.replace(/[{}"+]/g, (c) => `\\${c}`)} (\\S+)$`, 'm').exec(body)?.[1] ?? 0);

@@ -164,6 +164,17 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   await page.getByRole('button', { name: /Inlinks from/ }).click();
   await page.getByRole('option', { name: 'Content' }).click();
   await expect(linking.getByRole('link', { name: `${site.origin}/`, exact: true })).toBeVisible();
+  // The filter is in the page's URL: a reload (or a bookmark) keeps it.
+  await expect(page).toHaveURL(/[?&]inpos=CONTENT(&|$)/);
+  await page.reload();
+  await expect(page.getByRole('button', { name: /Inlinks from/ })).toContainText('Content');
+  await expect(linking.getByRole('link', { name: `${site.origin}/`, exact: true })).toBeVisible();
+  await page.getByRole('button', { name: /Inlinks from/ }).click();
+  await page.getByRole('option', { name: 'Footer' }).click();
+  await expect(page).toHaveURL(/[?&]inpos=FOOTER(&|$)/);
+  await page.reload();
+  await expect(page.getByRole('button', { name: /Inlinks from/ })).toContainText('Footer');
+  await expect(inlinks.getByText('No inlinks from the footer.')).toBeVisible();
   await page.goBack();
   await page.goBack();
   await page.goBack();

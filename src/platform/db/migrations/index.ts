@@ -22,6 +22,7 @@ import { AuditIssueEvidenceShape20261127 } from './20261127-0400-audit-issue-evi
 import { AuditPageStoredCounts20261127 } from './20261127-1400-audit-page-stored-counts.js';
 import { AuditSegmentFacts20261127 } from './20261127-1500-audit-segment-facts.js';
 import { AlertRuleSegment20261127 } from './20261127-1200-alert-rule-segment.js';
+import { SerpSnapshotSiteResults20261127 } from './20261127-1300-serp-snapshot-site-results.js';
 import { ProjectCheckSettings20261125 } from './20261125-0019-project-check-settings.js';
 import { AuditPageReads20261125 } from './20261125-0020-audit-page-reads.js';
 import { ComparisonDigest20261125 } from './20261125-0021-comparison-digest.js';
@@ -73,7 +74,8 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261127-0200-custom-extraction', class: CustomExtraction20261127 },
   { name: '20261127-0300-audit-link-position', class: AuditLinkPosition20261127 },
   { name: '20261127-0400-audit-issue-evidence-shape', class: AuditIssueEvidenceShape20261127 },
+  { name: '20261127-1200-alert-rule-segment', class: AlertRuleSegment20261127 },
+  { name: '20261127-1300-serp-snapshot-site-results', class: SerpSnapshotSiteResults20261127 },
   { name: '20261127-1400-audit-page-stored-counts', class: AuditPageStoredCounts20261127 },
   { name: '20261127-1500-audit-segment-facts', class: AuditSegmentFacts20261127 },
-  { name: '20261127-1200-alert-rule-segment', class: AlertRuleSegment20261127 },
 ];

@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { LINK_POSITIONS } from './search-params';
 import { useQuery } from 'urql';
 import { Button } from '../../components/button';
 import { SelectField } from '../../components/select-field';
@@ -21,7 +22,7 @@ const POSITION_LABELS: Record<LinkPosition, string> = {
 
 const POSITION_OPTIONS = [
   { id: 'ALL', label: 'All positions' },
-  ...(Object.keys(POSITION_LABELS) as LinkPosition[]).map((p) => ({ id: p, label: POSITION_LABELS[p] })),
+  ...LINK_POSITIONS.map((p) => ({ id: p, label: POSITION_LABELS[p] })),
 ];
 
 /** A row of the links table across its six columns (loading, errors, none, "load more"). */
@@ -137,9 +138,21 @@ export function LinkRow({
   );
 }
 
-export function Links({ scope, url, direction }: { scope: PageScope; url: string; direction: 'in' | 'out' }) {
+/** A page's inlinks or outlinks; the position filter is the page's (kept in its URL: `inpos`, `outpos`). */
+export function Links({
+  scope,
+  url,
+  direction,
+  position,
+  onPosition,
+}: {
+  scope: PageScope;
+  url: string;
+  direction: 'in' | 'out';
+  position: LinkPosition | null;
+  onPosition: (position: LinkPosition | null) => void;
+}) {
   const heading = direction === 'in' ? 'Inlinks: pages that link here' : 'Outlinks: links on this page';
-  const [position, setPosition] = useState<LinkPosition | null>(null);
   return (
     <div className="card">
       <h2>{heading}</h2>
@@ -149,7 +162,7 @@ export function Links({ scope, url, direction }: { scope: PageScope; url: string
           label={direction === 'in' ? 'Inlinks from' : 'Outlinks in'}
           options={POSITION_OPTIONS}
           value={position ?? 'ALL'}
-          onChange={(key) => setPosition(key === 'ALL' ? null : (key as LinkPosition))}
+          onChange={(key) => onPosition(key === 'ALL' ? null : (key as LinkPosition))}
         />
       </div>
       {

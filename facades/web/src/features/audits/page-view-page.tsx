@@ -2,7 +2,7 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useQuery } from 'urql';
 import { useDocumentTitle } from '../../components/document-title';
 import { Loading } from '../../components/status';
-import { AuditPageViewDocument, type AuditPageKind } from '../../gql/graphql';
+import { AuditPageViewDocument, type AuditPageKind, type LinkPosition } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
 import { formatBytes, formatNumber, plural } from '../../lib/format';
 import { AuditHeading, AuditLoadError } from './audit-heading';
@@ -25,7 +25,11 @@ const KIND_LABEL: Record<AuditPageKind, string> = {
 /** The page view: everything the audit learned of one crawled URL, and the link graph around it. */
 export function PageViewPage() {
   const { projectId, auditId } = route.useParams();
-  const { url } = route.useSearch();
+  const { url, inpos, outpos } = route.useSearch();
+  const navigate = route.useNavigate();
+  /** The links' position filters live in the URL (replaced, not pushed: Back leaves the page). */
+  const setPositions = (patch: { inpos?: LinkPosition; outpos?: LinkPosition }) =>
+    void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true });
   const [{ data, fetching, error }] = useQuery({
     query: AuditPageViewDocument,
     variables: { projectId, auditId, url },
@@ -129,8 +133,22 @@ export function PageViewPage() {
       {page.rendering && <PageRenderingCard rendering={page.rendering} />}
       {page.vitals.length > 0 && <Vitals page={page} />}
       <Issues page={page} scope={scope} />
-      <Links scope={scope} url={page.url} direction="in" />
-      {page.kind === 'HTML' && <Links scope={scope} url={page.url} direction="out" />}
+      <Links
+        scope={scope}
+        url={page.url}
+        direction="in"
+        position={inpos ?? null}
+        onPosition={(p) => setPositions({ inpos: p ?? undefined })}
+      />
+      {page.kind === 'HTML' && (
+        <Links
+          scope={scope}
+          url={page.url}
+          direction="out"
+          position={outpos ?? null}
+          onPosition={(p) => setPositions({ outpos: p ?? undefined })}
+        />
+      )}
       {page.resources.length > 0 && (
         <details className="card">
           <summary>

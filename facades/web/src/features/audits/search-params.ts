@@ -1,5 +1,12 @@
 import { parseBuiltFilter, parseColumns, type BuiltFilter } from './url-table-view';
-import type { AuditPageKind, IssueCategory, Severity, SortDirection, StatusClass } from '../../gql/graphql';
+import type {
+  AuditPageKind,
+  IssueCategory,
+  LinkPosition,
+  Severity,
+  SortDirection,
+  StatusClass,
+} from '../../gql/graphql';
 
 /** Filters of the issues page, kept in the URL so that a filtered view can be shared and reloaded. */
 export interface IssueSearch {
@@ -82,11 +89,21 @@ export function parseSegment(value: unknown): string | undefined {
   return typeof value === 'string' && /^[0-9a-f-]{36}$/i.test(value) ? value : undefined;
 }
 
-/** The page view: which crawled URL of the audit. */
+/** The page view: which crawled URL of the audit, and where on their pages its inlinks and outlinks sit. */
 export interface PageViewSearch {
   url: string;
+  /** Only the inlinks from this position on the linking page. */
+  inpos?: LinkPosition;
+  /** Only the outlinks in this position on the page. */
+  outpos?: LinkPosition;
 }
 
+export const LINK_POSITIONS: LinkPosition[] = ['HEADER', 'NAVIGATION', 'CONTENT', 'ASIDE', 'FOOTER'];
+
 export function parsePageViewSearch(search: Record<string, unknown>): PageViewSearch {
-  return { url: typeof search.url === 'string' ? search.url.slice(0, 2048) : '' };
+  return {
+    url: typeof search.url === 'string' ? search.url.slice(0, 2048) : '',
+    inpos: oneOf(search.inpos, LINK_POSITIONS),
+    outpos: oneOf(search.outpos, LINK_POSITIONS),
+  };
 }
