@@ -82,6 +82,14 @@ test('segments: created on the settings page, chosen on the pages explorer with 
   for (const item of await list.getByRole('listitem').all()) await expect(item).toContainText('1 page, ');
   await expectAccessible(page, 'the issues page narrowed to a segment');
 
+  // An issue opened from the narrowed list: its URLs in the segment only, the segment kept in the URL.
+  const firstIssue = list.getByRole('listitem').first();
+  await firstIssue.getByRole('button', { expanded: false }).first().click();
+  await firstIssue.getByRole('link', { name: /^Open its 1 affected URL$/ }).click();
+  await expect(page).toHaveURL(/\/issues\/[^?]+\?(.*&)?seg=/);
+  await expect(page.getByText(/^URLs 1–1 of 1\b/)).toBeVisible();
+  await expectAccessible(page, "an issue's URLs narrowed to a segment");
+
   // An alert rule watching the segment: chosen in the rule's dialog, said in its description.
   await page.goto(`${projectPath}/alerts`);
   await page.getByRole('button', { name: 'Add rule' }).click();

@@ -228,6 +228,7 @@ function IssueList({ projectId, auditId, status }: { projectId: string; auditId:
                   projectId={projectId}
                   auditId={auditId}
                   showCategory={!search.group}
+                  segment={search.seg}
                   onToggle={() =>
                     setExpanded((prev) => {
                       const next = new Set(prev);

@@ -39,6 +39,7 @@ export function IssueItem({
   projectId,
   auditId,
   showCategory,
+  segment,
 }: {
   issue: IssueRow;
   /** In one list across categories, each issue says which it belongs to. */
@@ -47,6 +48,8 @@ export function IssueItem({
   onToggle(): void;
   projectId: string;
   auditId: string;
+  /** The segment the list is narrowed to: the issue's URLs open narrowed to it too. */
+  segment?: string;
 }) {
   const panelId = `issue-panel-${issue.id}`;
   return (
@@ -91,6 +94,7 @@ export function IssueItem({
             <Link
               to="/projects/$projectId/audits/$auditId/issues/$issueId"
               params={{ projectId, auditId, issueId: issue.id }}
+              search={segment ? { seg: segment } : {}}
               className="btn btn-secondary"
             >
               Open its {plural(issue.affectedPages, 'affected URL')}

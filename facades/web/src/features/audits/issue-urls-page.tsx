@@ -10,6 +10,7 @@ import { formatNumber, plural } from '../../lib/format';
 import { AuditHeading, AuditLoadError } from './audit-heading';
 import { extentText } from './audit-counts';
 import type { IssueUrlsSearch } from './search-params';
+import { SegmentPicker } from './segment-picker';
 import { UrlTableSection, type UrlTableRow } from './url-table';
 import { ISSUE_DEFAULT_COLUMNS, tableFilter } from './url-table-view';
 import { WontFixControl } from './wont-fix';
@@ -101,6 +102,10 @@ export function IssueUrlsPage() {
         search={search}
         setSearch={setSearch}
         filter={tableFilter(search)}
+        segment={search.seg ?? null}
+        quickFilters={
+          <SegmentPicker projectId={projectId} segment={search.seg} onChange={(seg) => setSearch({ seg })} />
+        }
         defaults={ISSUE_DEFAULT_COLUMNS}
         storage="issue"
         label="Affected URLs"

@@ -76,12 +76,15 @@ export function parsePageSearch(search: Record<string, unknown>): PageSearch {
   };
 }
 
-/** An issue's URLs: the URL table's columns, sort and filter builder's rows (its ranking pages first unsorted). */
-export type IssueUrlsSearch = Pick<PageSearch, 'cols' | 'sort' | 'dir' | 'f'>;
+/**
+ * An issue's URLs: the URL table's columns, sort and filter builder's rows (its ranking pages first unsorted), and
+ * the segment it is narrowed to.
+ */
+export type IssueUrlsSearch = Pick<PageSearch, 'cols' | 'sort' | 'dir' | 'f' | 'seg'>;
 
 export function parseIssueUrlsSearch(search: Record<string, unknown>): IssueUrlsSearch {
-  const { cols, sort, dir, f } = parsePageSearch(search);
-  return { cols, sort, dir, f };
+  const { cols, sort, dir, f, seg } = parsePageSearch(search);
+  return { cols, sort, dir, f, seg };
 }
 
 /** A segment id from the URL (`seg`), or undefined. */
