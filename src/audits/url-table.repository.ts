@@ -416,9 +416,11 @@ const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) =>
 /** The SQL of one condition; its values are pushed as parameters. */
 function conditionSql(condition: UrlCondition, param: (value: unknown, type: string) => string): string {
   if (condition.kind === 'issue') {
-    const exists = `EXISTS (SELECT 1 FROM issue_occurrence oi WHERE oi.audit_id = $1 AND oi.url = p.url
-      AND oi.code = ${param(condition.code, 'text')})`;
-    return condition.has ? exists : `NOT ${exists}`;
+    // One pass over the check's occurrences into a hashed set, probed per row (a correlated EXISTS under an OR
+    // looked each row up: 100,000 index probes); a row without a page (an issue's table) has no issue.
+    const has = `COALESCE(p.url IN (SELECT oi.url FROM issue_occurrence oi WHERE oi.audit_id = $1
+      AND oi.code = ${param(condition.code, 'text')}), false)`;
+    return condition.has ? has : `NOT ${has}`;
   }
   if (condition.kind === 'segment') {
     const inside = (condition.filter && filterSql(condition.filter, param)) ?? 'false';
@@ -746,11 +748,19 @@ export class UrlTableRepository {
     const rowsSql = `${withClause}SELECT ${select} FROM ${from}${joins}
       WHERE ${[...conditions, ...keyset].join(' AND ')} ORDER BY ${order} LIMIT ${slice.first + 1}`;
     const counted = conditions.join(' AND ');
-    const countSql = `${withClause}SELECT count(*)::int AS total FROM ${from}${joins} WHERE ${counted}`;
+    // Every URL of a completed audit: counted by its stored page facets (written with the completion), not again.
+    const everyUrl = !scoped && conditions.length === 1;
+    const countSql = everyUrl
+      ? `SELECT COALESCE((SELECT sum((f->>3)::int)::int FROM audit a, jsonb_array_elements(a.page_facets) f
+           WHERE a.id = $1 AND a.status = 'COMPLETED'), (SELECT count(*)::int FROM audit_page p WHERE p.audit_id = $1))
+           AS total`
+      : `${withClause}SELECT count(*)::int AS total FROM ${from}${joins} WHERE ${counted}`;
     const [raw, total] = await Promise.all([
       nativeQuery<Record<string, unknown>>(db, rowsSql, params),
       slice.withTotal
-        ? nativeQuery<{ total: number }>(db, countSql, countParams).then(([row]) => row.total)
+        ? nativeQuery<{ total: number }>(db, countSql, everyUrl ? [slice.auditId] : countParams).then(
+            ([row]) => row.total,
+          )
         : Promise.resolve(null),
     ]);
     const rows = raw.map((r): UrlTableRow => ({
