@@ -416,11 +416,11 @@ const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) =>
 /** The SQL of one condition; its values are pushed as parameters. */
 function conditionSql(condition: UrlCondition, param: (value: unknown, type: string) => string): string {
   if (condition.kind === 'issue') {
-    // One pass over the check's occurrences into a hashed set, probed per row (a correlated EXISTS under an OR
-    // looked each row up: 100,000 index probes); a row without a page (an issue's table) has no issue.
-    const has = `COALESCE(p.url IN (SELECT oi.url FROM issue_occurrence oi WHERE oi.audit_id = $1
-      AND oi.code = ${param(condition.code, 'text')}), false)`;
-    return condition.has ? has : `NOT ${has}`;
+    // A correlated EXISTS (an index probe per row). Not `url IN (subquery)`: past work_mem PostgreSQL does not hash
+    // the subquery and scans it per row, which ran for minutes on 100,000 URLs.
+    const exists = `EXISTS (SELECT 1 FROM issue_occurrence oi WHERE oi.audit_id = $1 AND oi.url = p.url
+      AND oi.code = ${param(condition.code, 'text')})`;
+    return condition.has ? exists : `NOT ${exists}`;
   }
   if (condition.kind === 'segment') {
     const inside = (condition.filter && filterSql(condition.filter, param)) ?? 'false';
