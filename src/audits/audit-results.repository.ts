@@ -234,7 +234,7 @@ export class AuditResultsRepository {
                     count(*) FILTER (WHERE i.severity = 'WARNING')::int AS warning,
                     count(*) FILTER (WHERE i.severity = 'NOTICE')::int AS notice,
                     count(DISTINCT o.code)::int AS codes
-                  FROM issue_occurrence o JOIN audit_issue i ON i.audit_id = o.audit_id AND i.code = o.code
+                  FROM issue_occurrence o LEFT JOIN audit_issue i ON i.audit_id = o.audit_id AND i.code = o.code
                   WHERE o.audit_id = $2 GROUP BY o.url),
             x AS (SELECT url, u.n AS inlinks, c.n AS issues, c.critical, c.warning, c.notice, c.codes
                   FROM u FULL JOIN c USING (url))

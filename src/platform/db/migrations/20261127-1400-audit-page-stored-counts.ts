@@ -31,7 +31,7 @@ export class AuditPageStoredCounts20261127 extends Migration {
               count(*) filter (where i.severity = 'NOTICE')::int as notice,
               count(distinct o.code)::int as codes
             from "issue_occurrence" o
-            join "audit_issue" i on i.audit_id = o.audit_id and i.code = o.code
+            left join "audit_issue" i on i.audit_id = o.audit_id and i.code = o.code
             join "audit" a on a.id = o.audit_id and a.status = 'COMPLETED'
             group by o.audit_id, o.url) c
       where p.audit_id = c.audit_id and p.url = c.url;`);
