@@ -8,7 +8,7 @@ import { assertApiAccess } from '../identity/index.js';
 import type { ProjectService } from '../projects/index.js';
 import { AlertRecipientRepository } from './alert-recipient.repository.js';
 import { AlertRuleRepository } from './alert-rule.repository.js';
-import { parseAlertRuleInput, type AlertRuleFields, type AlertRuleInputData } from './alert-rule-input.js';
+import { parseAlertRuleInput, type AlertRuleInputData } from './alert-rule-input.js';
 import type { AlertRule } from './alert-rules.js';
 import { UnsubscribeTokens } from './unsubscribe-token.js';
 import { webhookKeyMaterial } from './webhook-secret.js';
@@ -57,7 +57,8 @@ export class AlertService {
   ): Promise<AlertRule> {
     const p = assertApiAccess(principal, 'write');
     const project = await this.projects.findOwned(em, p, projectId);
-    const fields = await this.withSegment(em, project.id, parseAlertRuleInput(input));
+    await this.assertSegmentOfProject(em, project.id, input.segmentId);
+    const fields = parseAlertRuleInput(input);
     const rule = await this.ruleRepo.insertRuleLocked(
       em,
       { id: newId(), projectId: project.id, ...fields },
@@ -80,7 +81,8 @@ export class AlertService {
   ): Promise<AlertRule> {
     const p = assertApiAccess(principal, 'write');
     const rule = await this.findRule(em, p, ruleId);
-    const fields = await this.withSegment(em, rule.projectId, parseAlertRuleInput(input));
+    await this.assertSegmentOfProject(em, rule.projectId, input.segmentId);
+    const fields = parseAlertRuleInput(input);
     const updated = await this.ruleRepo.updateRule(em, rule.id, fields);
     if (!updated) throw notFound('Alert rule');
     return updated;
@@ -93,12 +95,19 @@ export class AlertService {
     return rule;
   }
 
-  /** The fields when their segment is one of the project's; NOT_FOUND otherwise (another project's, or none). */
-  private async withSegment(em: EntityManager, projectId: string, fields: AlertRuleFields): Promise<AlertRuleFields> {
-    if (fields.segmentId === null) return fields;
-    if (!isUuid(fields.segmentId) || !(await this.ruleRepo.segmentOfProject(em, projectId, fields.segmentId)))
+  /**
+   * A segment named by the input must be one of the project's: NOT_FOUND otherwise (another project's or
+   * organization's, or none), before the rest of the input is read, so that another tenant's id is never told apart
+   * by a validation message.
+   */
+  private async assertSegmentOfProject(em: EntityManager, projectId: string, segmentId: unknown): Promise<void> {
+    if (segmentId === undefined || segmentId === null || segmentId === '') return;
+    if (
+      typeof segmentId !== 'string' ||
+      !isUuid(segmentId) ||
+      !(await this.ruleRepo.segmentOfProject(em, projectId, segmentId))
+    )
       throw notFound('Segment');
-    return fields;
   }
 
   private async findRule(em: EntityManager, p: Principal, ruleId: string): Promise<AlertRule> {
