@@ -287,8 +287,11 @@ describe('rank checks in the rank worker', () => {
               headers: { authorization: 'Bearer rank-test-metrics-token' },
             })
           ).body;
+          // A job's duration is recorded when the job returns, after its keyword's check is stored; the worker
+          // flushes its metrics on a timer, so the SERP calls can arrive in one flush and the last job in the next.
           return metric(body, 'seo_serp_requests_total{provider="serper"}') >= serper.calls.length &&
-            serper.calls.length > 0
+            serper.calls.length > 0 &&
+            metric(body, 'seo_job_duration_seconds_count{outcome="completed",queue="rank"}') >= 4
             ? body
             : null;
         },
