@@ -233,16 +233,28 @@ export class AuditResultsRepository {
                     count(*) FILTER (WHERE i.severity = 'CRITICAL')::int AS critical,
                     count(*) FILTER (WHERE i.severity = 'WARNING')::int AS warning,
                     count(*) FILTER (WHERE i.severity = 'NOTICE')::int AS notice,
-                    count(DISTINCT o.code)::int AS codes
+                    count(DISTINCT o.code)::int AS codes,
+                    array_agg(DISTINCT o.code ORDER BY o.code) AS code_set
                   FROM issue_occurrence o LEFT JOIN audit_issue i ON i.audit_id = o.audit_id AND i.code = o.code
                   WHERE o.audit_id = $2 GROUP BY o.url),
-            x AS (SELECT url, u.n AS inlinks, c.n AS issues, c.critical, c.warning, c.notice, c.codes
+            x AS (SELECT url, u.n AS inlinks, c.n AS issues, c.critical, c.warning, c.notice, c.codes, c.code_set
                   FROM u FULL JOIN c USING (url))
        UPDATE audit_page p SET inlinks = COALESCE(x.inlinks, p.inlinks), issue_count = COALESCE(x.issues, 0),
          critical_issues = COALESCE(x.critical, 0), warning_issues = COALESCE(x.warning, 0),
-         notice_issues = COALESCE(x.notice, 0), issue_codes = COALESCE(x.codes, 0)
+         notice_issues = COALESCE(x.notice, 0), issue_codes = COALESCE(x.codes, 0),
+         issue_code_set = COALESCE(x.code_set, '{}')
        FROM x WHERE p.audit_id = $2 AND p.url = x.url`,
       [urls, auditId, counts],
+    );
+    // The pages neither linked to nor affected: no check found on them ("has issue X" reads the set once stored).
+    await tx.query(`UPDATE audit_page SET issue_code_set = '{}' WHERE audit_id = $1 AND issue_code_set IS NULL`, [
+      auditId,
+    ]);
+    // Each issue's occurrences: the total of its URL table.
+    await tx.query(
+      `UPDATE audit_issue i SET occurrences = (SELECT count(*) FROM issue_occurrence o
+         WHERE o.audit_id = i.audit_id AND o.code = i.code) WHERE i.audit_id = $1`,
+      [auditId],
     );
     // Distinct pages linking in from each position (self links excluded, as in `inlinks`): the URL table's
     // inlinks_<position> fields of a completed audit.

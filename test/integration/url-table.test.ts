@@ -263,6 +263,17 @@ describe('stored counts', () => {
       filter: { groups: [{ conditions: [{ field: 'inlinks_content', operator: 'gt', value: '0' }] }] },
     });
     expect(view!.rows.map((r) => [r.url, r.values])).toEqual([[PAGES[2].url, [2, 1, 0]]]);
+    // The set of checks found on each page ("has issue X" reads it): the codes of its occurrences, {} for none.
+    const { rows: sets } = await t.runtime.pool.query(
+      `SELECT count(*) FILTER (WHERE p.issue_code_set IS DISTINCT FROM (SELECT COALESCE(
+           array_agg(DISTINCT o.code ORDER BY o.code), '{}') FROM issue_occurrence o
+           WHERE o.audit_id = p.audit_id AND o.url = p.url))::int AS differ,
+         count(*) FILTER (WHERE cardinality(p.issue_code_set) > 0)::int AS affected
+       FROM audit_page p WHERE p.audit_id = $1`,
+      [auditId],
+    );
+    expect(sets[0]).toEqual({ differ: 0, affected: expect.any(Number) });
+    expect(sets[0].affected).toBeGreaterThan(0);
   });
 
   it('a running audit counts them live', async () => {
@@ -286,6 +297,24 @@ describe('stored counts', () => {
     );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.audit.urlTable.rows[0].values).toEqual([1, 1]);
+    // "has issue" while the audit runs: its pages carry no set yet, the occurrences are read.
+    for (const [operator, urls] of [
+      ['eq', [at('live')]],
+      ['neq', []],
+    ] as const) {
+      const filtered = await gql(
+        t,
+        TABLE,
+        {
+          p: other.id,
+          a: running.id,
+          filter: { groups: [{ conditions: [{ field: 'issue', operator, value: 'CONTENT_H1_MISSING' }] }] },
+        },
+        { cookie: org.owner.cookie },
+      );
+      expect(filtered.body.errors).toBeUndefined();
+      expect(filtered.body.data.audit.urlTable.rows.map((r: { url: string }) => r.url)).toEqual(urls);
+    }
   });
 });
 
