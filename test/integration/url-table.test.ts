@@ -274,6 +274,32 @@ describe('stored counts', () => {
     );
     expect(sets[0]).toEqual({ differ: 0, affected: expect.any(Number) });
     expect(sets[0].affected).toBeGreaterThan(0);
+    // Each issue's occurrences, stored as its URL table's total.
+    const { rows: issues } = await t.runtime.pool.query(
+      `SELECT i.code, i.occurrences, (SELECT count(*)::int FROM issue_occurrence o
+         WHERE o.audit_id = i.audit_id AND o.code = i.code) AS counted
+       FROM audit_issue i WHERE i.audit_id = $1`,
+      [auditId],
+    );
+    expect(issues.length).toBeGreaterThan(0);
+    for (const i of issues) expect(i.occurrences, i.code).toBe(i.counted);
+    const code = issues.find((i) => i.counted > 0)!.code;
+    const { table: scoped } = await table({ checkCode: code, columns: ['url'] });
+    expect(scoped!.totalCount).toBe(issues.find((i) => i.code === code)!.counted);
+    // The total is the stored count (a planted one shows), not a count of the rows on every view.
+    await t.runtime.pool.query('UPDATE audit_issue SET occurrences = 999 WHERE audit_id = $1 AND code = $2', [
+      auditId,
+      code,
+    ]);
+    try {
+      expect((await table({ checkCode: code, columns: ['url'] })).table!.totalCount).toBe(999);
+    } finally {
+      await t.runtime.pool.query('UPDATE audit_issue SET occurrences = $3 WHERE audit_id = $1 AND code = $2', [
+        auditId,
+        code,
+        issues.find((i) => i.code === code)!.counted,
+      ]);
+    }
   });
 
   it('a running audit counts them live', async () => {
