@@ -6,6 +6,10 @@ import { formatExtraction, TARGET_EXTRACTION_RATIO, type ExtractionResult } from
 /** The audit benchmark's results as a table for people and one JSON line for machines. */
 
 export const TARGET_RATIO = 5;
+/** Our CPU per page at most this many times the floor's (fetch and tokenize only) on the generated site. */
+export const TARGET_FLOOR_CPU_RATIO = 2;
+/** crawlee's CPU per page at least this many times ours. */
+export const TARGET_CRAWLEE_CPU_RATIO = 4;
 export const TARGET_RSS_MB = 300;
 
 export interface AuditBenchSettings {
@@ -30,7 +34,7 @@ export interface AuditBenchSettings {
 export interface ThroughputRow {
   /** 0 for a warm-up run (not in the ratio). */
   round: number;
-  side: 'ours' | 'crawlee' | 'crawlee-defaults';
+  side: 'ours' | 'crawlee' | 'crawlee-defaults' | 'floor';
   label: string;
   pages: number;
   seconds: number;
@@ -70,22 +74,54 @@ interface Ratios {
   ratio: number;
   ratioPerRound: number[];
   ratioVsDefaults: number | null;
+  /** Mean CPU ms per page of each side measured (rounds > 0). */
+  cpuMsPerPage: Partial<Record<ThroughputRow['side'], number>>;
+  floorPps: number | null;
 }
+
+const cpuMsPerPageOf = (rows: ThroughputRow[]) => mean(rows.map((r) => (r.cpuSec * 1000) / Math.max(1, r.pages)));
 
 function ratios(rows: ThroughputRow[]): Ratios {
   const bySide = (side: ThroughputRow['side']) => rows.filter((r) => r.side === side && r.round > 0);
   const ours = bySide('ours');
   const crawlee = bySide('crawlee');
   const defaults = bySide('crawlee-defaults');
+  const floor = bySide('floor');
   const oursPps = mean(ours.map((r) => r.pagesPerSec));
   const crawleePps = mean(crawlee.map((r) => r.pagesPerSec));
+  const cpuMsPerPage: Ratios['cpuMsPerPage'] = {};
+  for (const [side, sideRows] of [
+    ['ours', ours],
+    ['floor', floor],
+    ['crawlee', crawlee],
+    ['crawlee-defaults', defaults],
+  ] as const)
+    if (sideRows.length) cpuMsPerPage[side] = cpuMsPerPageOf(sideRows);
   return {
     oursPps,
     crawleePps,
     ratio: oursPps / crawleePps,
     ratioPerRound: ours.map((r, i) => r.pagesPerSec / crawlee[i].pagesPerSec),
     ratioVsDefaults: defaults.length ? oursPps / mean(defaults.map((r) => r.pagesPerSec)) : null,
+    cpuMsPerPage,
+    floorPps: floor.length ? mean(floor.map((r) => r.pagesPerSec)) : null,
   };
+}
+
+/** CPU per page of ours, the floor and crawlee, and the ratios against the floor (the steadier yardstick). */
+function floorLines(r: Ratios): string[] {
+  const { ours, floor, crawlee } = r.cpuMsPerPage;
+  if (ours === undefined || floor === undefined || crawlee === undefined) return [];
+  const oursOverFloor = ours / floor;
+  const crawleeOverOurs = crawlee / ours;
+  return [
+    `CPU ms/page: ours ${ours.toFixed(3)}, floor ${floor.toFixed(3)}, crawlee ${crawlee.toFixed(3)}; ` +
+      `pages/s: ours ${r.oursPps.toFixed(1)}, floor ${r.floorPps!.toFixed(1)}, crawlee ${r.crawleePps.toFixed(1)}`,
+    `ours/floor CPU per page = ${oursOverFloor.toFixed(2)} (target <= ${TARGET_FLOOR_CPU_RATIO}): ` +
+      `${oursOverFloor <= TARGET_FLOOR_CPU_RATIO ? 'MEETS TARGET' : 'BELOW TARGET'}; crawlee/floor = ` +
+      `${(crawlee / floor).toFixed(2)}; crawlee/ours = ${crawleeOverOurs.toFixed(2)} (target >= ` +
+      `${TARGET_CRAWLEE_CPU_RATIO}): ${crawleeOverOurs >= TARGET_CRAWLEE_CPU_RATIO ? 'MEETS TARGET' : 'BELOW TARGET'}`,
+  ];
 }
 
 const pagesPerSec = (w: WorkerAuditResult) => w.pagesCrawled / (w.elapsedMs / 1000);
@@ -161,6 +197,7 @@ export function formatReport(result: AuditBenchResult): string {
     );
     if (r.ratioVsDefaults !== null)
       out.push(`ours / crawlee with its default autoscaling = ${r.ratioVsDefaults.toFixed(2)}`);
+    out.push(...floorLines(r));
   }
   if (memory) {
     const meets = mb(memory.rss.hwmKb) < TARGET_RSS_MB;
@@ -220,6 +257,12 @@ export function reportJson(result: AuditBenchResult): Record<string, unknown> {
     meetsRatio: r ? r.ratio >= TARGET_RATIO : null,
     oursPagesPerSec: r ? round(r.oursPps) : null,
     crawleePagesPerSec: r ? round(r.crawleePps) : null,
+    floorPagesPerSec: r?.floorPps == null ? null : round(r.floorPps),
+    cpuMsPerPage: r ? Object.fromEntries(Object.entries(r.cpuMsPerPage).map(([k, v]) => [k, round(v, 3)])) : null,
+    oursOverFloorCpu:
+      r?.cpuMsPerPage.ours && r.cpuMsPerPage.floor ? round(r.cpuMsPerPage.ours / r.cpuMsPerPage.floor, 3) : null,
+    crawleeOverOursCpu:
+      r?.cpuMsPerPage.ours && r.cpuMsPerPage.crawlee ? round(r.cpuMsPerPage.crawlee / r.cpuMsPerPage.ours, 3) : null,
     runs:
       throughput?.rows.map((row) => ({
         ...row,

@@ -7,7 +7,7 @@ import type { AuditJobData } from '../../src/audits/audit-job.js';
 import { benchDatabaseUrl } from './bench-database.js';
 import { openAuditBenchContext } from './audit-bench-context.js';
 import { SiteProcess } from './audit-site-client.js';
-import { runCrawlee } from './audit-crawlee-client.js';
+import { runCrawlee, runFloor } from './audit-crawlee-client.js';
 import type { CrawleeJob } from './audit-crawlee-crawl.js';
 import { runWorkerAudit, type WorkerAuditOptions, type WorkerAuditResult } from './audit-worker-run.js';
 import { measureExtraction } from './audit-extraction.js';
@@ -180,8 +180,40 @@ async function measureThroughput(
       };
     },
   });
+  // The floor: fetch and tokenize every page with our libraries (undici, htmlparser2) at the worker's
+  // concurrency, nothing else (audit-floor-crawl.ts): what the work costs before checks and storage.
+  const floor: Side = {
+    name: 'floor',
+    run: async (round) => {
+      await site.stats(true);
+      const r = await runFloor(
+        { startUrl: crawleeUrl, concurrency: DEFAULT_CRAWL_OPTIONS.concurrency },
+        settings.timeoutMs,
+      );
+      const served = await site.stats(true);
+      if (r.failed || served.distinctPages !== settings.pages)
+        ctx.warnings.push(
+          `round ${round}: the floor fetched ${r.pages} pages (${r.failed} failed), ` +
+            `${served.distinctPages} distinct served of ${settings.pages}`,
+        );
+      return {
+        round,
+        side: 'floor',
+        label: `floor: undici + htmlparser2 tokenizer, links only (${DEFAULT_CRAWL_OPTIONS.concurrency})`,
+        pages: r.pages,
+        seconds: r.elapsedMs / 1000,
+        pagesPerSec: r.pages / (r.elapsedMs / 1000),
+        cpuSec: r.cpuMs / 1000,
+        peakRssMb: r.maxRssKb / 1024,
+        servedPages: served.pages,
+        servedOther: served.head + served.images + served.other,
+        serverCpuSec: served.cpuMs / 1000,
+      };
+    },
+  };
   const sides = [
     ours,
+    floor,
     crawlee(
       'crawlee',
       settings.crawleeConcurrency,

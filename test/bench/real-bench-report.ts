@@ -24,7 +24,7 @@ export interface RealBenchSettings {
 export interface RealRun {
   /** 0: warm-up (not in the figures). */
   round: number;
-  side: 'ours' | 'crawlee';
+  side: 'ours' | 'crawlee' | 'floor';
   pages: number;
   distinctServed: number;
   /** Ours: job added -> COMPLETED; crawlee: crawler.run(). */
@@ -70,6 +70,11 @@ export interface RealFigures {
   oursCrawlCpuMsPerPage: number;
   crawlCpuPerPage: number;
   oursBootMs: number;
+  /** The floor (fetch and tokenize only): its time and CPU per page; ours and crawlee over it. */
+  floorSeconds: number;
+  floorCpuMsPerPage: number;
+  oursOverFloorCpu: number;
+  crawleeOverFloorCpu: number;
 }
 
 export function realFigures(runs: RealRun[]): RealFigures {
@@ -81,7 +86,13 @@ export function realFigures(runs: RealRun[]): RealFigures {
   const oursCpu = mean(ours.map((r) => perPage(r, r.cpuMs)));
   const crawleeCpu = mean(crawlee.map((r) => perPage(r, r.cpuMs)));
   const oursCrawlCpu = mean(ours.map((r) => perPage(r, r.crawlCpuMs)));
+  const floor = measured.filter((r) => r.side === 'floor');
+  const floorCpu = mean(floor.map((r) => perPage(r, r.cpuMs)));
   return {
+    floorSeconds: mean(floor.map((r) => r.seconds)),
+    floorCpuMsPerPage: floorCpu,
+    oursOverFloorCpu: oursCpu / floorCpu,
+    crawleeOverFloorCpu: crawleeCpu / floorCpu,
     oursSeconds,
     crawleeSeconds,
     endToEnd: crawleeSeconds / oursSeconds,
@@ -171,6 +182,9 @@ export function formatRealReport(result: RealBenchResult): string {
       `${x(f.cpuPerPage)} less (goal >= ${GOAL_CPU_PER_PAGE}x): ` +
       `${f.cpuPerPage >= GOAL_CPU_PER_PAGE ? 'MEETS GOAL' : 'BELOW GOAL'}; in the crawl phase alone ours ` +
       `${f.oursCrawlCpuMsPerPage.toFixed(2)} ms/page = ${x(f.crawlCpuPerPage)} less`,
+    `floor (undici + htmlparser2 tokenizer, links only): ${f.floorSeconds.toFixed(2)} s, ` +
+      `${f.floorCpuMsPerPage.toFixed(2)} CPU ms/page; ours/floor CPU per page = ${f.oursOverFloorCpu.toFixed(2)}, ` +
+      `crawlee/floor = ${f.crawleeOverFloorCpu.toFixed(2)}`,
     `worker start-up (spawn -> connected to its queue, outside the end-to-end time): ${f.oursBootMs.toFixed(0)} ms`,
   ];
   const spans = spanSummary(breakdowns);
@@ -227,6 +241,10 @@ export function realReportJson(result: RealBenchResult): Record<string, unknown>
     oursCpuMsPerPage: round(f.oursCpuMsPerPage, 3),
     crawleeCpuMsPerPage: round(f.crawleeCpuMsPerPage, 3),
     oursBootMs: round(f.oursBootMs, 0),
+    floorSeconds: round(f.floorSeconds, 3),
+    floorCpuMsPerPage: round(f.floorCpuMsPerPage, 3),
+    oursOverFloorCpu: round(f.oursOverFloorCpu, 3),
+    crawleeOverFloorCpu: round(f.crawleeOverFloorCpu, 3),
     runs: result.runs.map((r) => ({
       ...r,
       seconds: round(r.seconds, 3),

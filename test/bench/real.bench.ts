@@ -7,7 +7,7 @@ import { benchDatabaseUrl } from './bench-database.js';
 import { benchHostEnv, intFromEnv, openAuditBenchContext } from './audit-bench-context.js';
 import { SiteProcess } from './audit-site-client.js';
 import type { SiteStats } from './audit-site-server.js';
-import { runCrawlee } from './audit-crawlee-client.js';
+import { runCrawlee, runFloor } from './audit-crawlee-client.js';
 import { runWorkerAudit, type WorkerAuditResult } from './audit-worker-run.js';
 import { externalHosts, OUTSIDE_MAX_MS, OUTSIDE_MIN_MS, startOutsideWeb } from './outside-web.js';
 import { auditBreakdown, probeImport, readProbe, type AuditBreakdown } from './worker-probe-report.js';
@@ -185,6 +185,29 @@ export async function runRealBench(): Promise<{ ok: boolean }> {
         serverCpuMs: served.cpuMs,
       };
     };
+    // The floor: fetch and tokenize every page with our libraries, nothing else (audit-floor-crawl.ts).
+    const floor = async (round: number): Promise<RealRun> => {
+      await site.stats(true);
+      const r = await runFloor(
+        { startUrl: `http://127.0.0.1:${site.port}/`, concurrency: settings.concurrency },
+        settings.timeoutMs,
+      );
+      const served = await site.stats(true);
+      return {
+        round,
+        side: 'floor',
+        pages: r.pages,
+        distinctServed: served.distinctPages,
+        seconds: r.elapsedMs / 1000,
+        crawlSeconds: serverWindowSec(served),
+        cpuMs: r.cpuMs,
+        crawlCpuMs: r.cpuMs,
+        bootMs: null,
+        peakRssMb: r.maxRssKb / 1024,
+        served: served.pages + served.head + served.images + served.other + served.notFound,
+        serverCpuMs: served.cpuMs,
+      };
+    };
 
     const loadBefore = loadavg();
     const schedule = [
@@ -192,7 +215,7 @@ export async function runRealBench(): Promise<{ ok: boolean }> {
       ...Array.from({ length: settings.rounds }, (_, i) => i + 1),
     ];
     for (const [index, round] of schedule.entries()) {
-      const sides = index % 2 === 0 ? [ours, crawlee] : [crawlee, ours];
+      const sides = index % 2 === 0 ? [ours, floor, crawlee] : [crawlee, floor, ours];
       for (const side of sides) {
         const row = await side(round);
         runs.push(row);

@@ -1,0 +1,109 @@
+/**
+ * Child-process entry: the floor. What fetching and tokenizing the pages costs with our libraries and nothing else:
+ * undici (keep-alive, the worker's concurrency) fetches every page, htmlparser2's tokenizer finds its links, and the
+ * same-host ones not seen yet are queued. No checks, no storage, no robots.txt, no redirects followed. A fresh
+ * process per run, like a fresh worker per audit on our side and crawlee's child beside it.
+ */
+import { Parser } from 'htmlparser2';
+import { Agent, request } from 'undici';
+
+export interface FloorJob {
+  startUrl: string;
+  concurrency: number;
+}
+
+export interface FloorResult {
+  pages: number;
+  failed: number;
+  elapsedMs: number;
+  cpuMs: number;
+  /** Peak RSS of this process (getrusage maxrss), in KiB. */
+  maxRssKb: number;
+  error?: string;
+}
+
+/** The hrefs of a page's `<a>` elements, by the tokenizer's events (no tree). */
+function linksOf(html: string): string[] {
+  const hrefs: string[] = [];
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        if (name === 'a' && attribs.href) hrefs.push(attribs.href);
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.end(html);
+  return hrefs;
+}
+
+async function crawl(job: FloorJob): Promise<FloorResult> {
+  const start = new URL(job.startUrl);
+  const agent = new Agent({ connections: job.concurrency, keepAliveTimeout: 30_000 });
+  const seen = new Set<string>([start.href]);
+  const queue: string[] = [start.href];
+  let pages = 0;
+  let failed = 0;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  let active = 0;
+  await new Promise<void>((resolve) => {
+    const pump = () => {
+      while (active < job.concurrency && queue.length) {
+        const url = queue.shift()!;
+        active++;
+        void visit(url).finally(() => {
+          active--;
+          if (!queue.length && active === 0) resolve();
+          else pump();
+        });
+      }
+      if (!queue.length && active === 0) resolve();
+    };
+    const visit = async (url: string) => {
+      try {
+        const res = await request(url, { dispatcher: agent, headers: { 'user-agent': 'bench-floor' } });
+        const html = await res.body.text();
+        if (res.statusCode !== 200) {
+          failed++;
+          return;
+        }
+        pages++;
+        for (const href of linksOf(html)) {
+          let target: URL;
+          try {
+            target = new URL(href, url);
+          } catch {
+            continue;
+          }
+          target.hash = '';
+          if (target.host !== start.host || seen.has(target.href)) continue;
+          seen.add(target.href);
+          queue.push(target.href);
+        }
+      } catch {
+        failed++;
+      }
+    };
+    pump();
+  });
+  const elapsedMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  await agent.close();
+  return {
+    pages,
+    failed,
+    elapsedMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    maxRssKb: process.resourceUsage().maxRSS,
+  };
+}
+
+process.once('message', (job: FloorJob) => {
+  crawl(job).then(
+    (result) => process.send?.(result, () => process.exit(0)),
+    (err: unknown) =>
+      process.send?.({ error: err instanceof Error ? (err.stack ?? err.message) : String(err) }, () => process.exit(1)),
+  );
+});
+process.on('disconnect', () => process.exit(0));
