@@ -61,6 +61,10 @@ export async function urlTableReads(opts: {
        OR EXISTS (SELECT 1 FROM issue_occurrence o WHERE o.audit_id = $1 AND o.url = p.url AND o.code = $2))`,
     [auditId, topIssueCode],
   );
+  const regexOnly = await one<{ n: number }>(
+    `SELECT count(*)::int AS n FROM audit_page p WHERE p.audit_id = $1 AND p.url ~ '/articles/[0-9]*7-'`,
+    [auditId],
+  );
   const inSegment = await one<{ tenth: number; articles: number }>(
     `SELECT count(*) FILTER (WHERE url ~ $2)::int AS tenth, count(*) FILTER (WHERE url LIKE $3)::int AS articles
      FROM audit_page WHERE audit_id = $1`,
@@ -139,6 +143,22 @@ export async function urlTableReads(opts: {
         },
       },
       (t) => check(t.totalCount === filtered.n, `filter: ${t.totalCount}, the rows say ${filtered.n}`),
+    ),
+    read(
+      'url-table-regex',
+      'URL table, filter builder: a URL regex alone (on every row)',
+      {
+        filter: {
+          combinator: 'AND',
+          groups: [
+            {
+              combinator: 'AND',
+              conditions: [{ field: 'url', operator: 'regex', value: '/articles/[0-9]*7-' }],
+            },
+          ],
+        },
+      },
+      (t) => check(t.totalCount === regexOnly.n, `regex: ${t.totalCount}, the rows say ${regexOnly.n}`),
     ),
     {
       ...read(
