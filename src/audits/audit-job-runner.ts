@@ -110,7 +110,7 @@ export class AuditJobRunner {
         },
         links: (rows) => this.repo.insertLinks(em, run, rows),
         occurrences: (rows) => {
-          for (const row of rows) shapes.add(row.code, row.evidence);
+          for (const row of rows) shapes.add(row.code, row.evidence, row.url);
           return this.repo.insertOccurrences(em, run, rows);
         },
         progress: async (p) => {

@@ -7,12 +7,17 @@
  * before have their shape read from the occurrences in SQL (UrlTableRepository.evidenceShape), with the same result.
  */
 
-/** One top-level key of a check's stored evidence: the JSON types of its values, of its list items, its sub-keys. */
+/**
+ * One top-level key of a check's stored evidence: the JSON types of its values, of its list items, its sub-keys, and
+ * whether every value of it is the occurrence's own URL (which a column would only repeat). Shapes stored before
+ * `ownUrl` was gathered lack it: unknown, taken as false.
+ */
 export interface EvidenceKeyShape {
   key: string;
   types: string[];
   itemTypes: string[];
   subKeys: { key: string; types: string[] }[];
+  ownUrl?: boolean;
 }
 
 /** PostgreSQL's jsonb_typeof of a JSON value. */
@@ -26,6 +31,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => jsonType(
 const sorted = (values: Iterable<string>) => [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 interface KeyAccumulator {
+  ownUrl: boolean;
   types: Set<string>;
   itemTypes: Set<string>;
   subKeys: Map<string, Set<string>>;
@@ -35,14 +41,16 @@ interface KeyAccumulator {
 export class EvidenceShapes {
   private readonly byCode = new Map<string, Map<string, KeyAccumulator>>();
 
-  add(code: string, evidence: unknown): void {
+  /** One occurrence's evidence, found at `url`. */
+  add(code: string, evidence: unknown, url: string): void {
     if (!isObject(evidence)) return;
     let keys = this.byCode.get(code);
     if (!keys) this.byCode.set(code, (keys = new Map()));
     for (const [key, value] of Object.entries(evidence)) {
       let acc = keys.get(key);
-      if (!acc) keys.set(key, (acc = { types: new Set(), itemTypes: new Set(), subKeys: new Map() }));
+      if (!acc) keys.set(key, (acc = { ownUrl: true, types: new Set(), itemTypes: new Set(), subKeys: new Map() }));
       acc.types.add(jsonType(value));
+      acc.ownUrl &&= value === url;
       const holders = Array.isArray(value) ? value : [value];
       if (Array.isArray(value)) for (const item of value) acc.itemTypes.add(jsonType(item));
       for (const holder of holders) {
@@ -67,6 +75,7 @@ export class EvidenceShapes {
         types: sorted(acc.types),
         itemTypes: sorted(acc.itemTypes),
         subKeys: sorted(acc.subKeys.keys()).map((sub) => ({ key: sub, types: sorted(acc.subKeys.get(sub)!) })),
+        ownUrl: acc.ownUrl,
       };
     });
   }

@@ -6,7 +6,8 @@ import type { UrlField } from './url-table.repository.js';
  * A check's evidence as columns of the URL table: each key of the stored evidence a column (an object's keys, and
  * the keys of the objects in a list, one column each), the first list exploded into one row per item (a broken
  * link's target and status; a duplicate's twin), so that no cell holds JSON. The columns come from the shape of the
- * check's evidence over the whole audit (UrlTableRepository.evidenceShape): the same on every page of the table.
+ * check's evidence over the whole audit (UrlTableRepository.evidenceShape): the same on every page of the table. A
+ * key whose every value is the occurrence's own URL (a plain http page's `url`) is no column: it would repeat the row.
  */
 
 export interface EvidenceColumn {
@@ -62,6 +63,8 @@ export function evidencePlan(code: string, shapes: readonly EvidenceKeyShape[]):
       path,
     });
   for (const shape of ordered) {
+    // A value that is the row's own URL on every row would only repeat the URL column.
+    if (shape.ownUrl) continue;
     const exploded = shape.key === explode;
     const scalarItems = shape.itemTypes.some((t) => t !== 'object');
     if (shape.subKeys.length && (exploded || !shape.types.includes('array'))) {

@@ -581,17 +581,25 @@ export class UrlTableRepository {
 
   /** The shape read from every occurrence of the check (one pass in SQL). */
   async evidenceShapeOfOccurrences(db: NativeDb, auditId: string, code: string): Promise<EvidenceKeyShape[]> {
-    const rows = await nativeQuery<{ key: string; sub: string | null; types: string[]; itemTypes: string[] | null }>(
+    const rows = await nativeQuery<{
+      key: string;
+      sub: string | null;
+      types: string[];
+      itemTypes: string[] | null;
+      ownUrl: boolean | null;
+    }>(
       db,
-      `WITH k AS (SELECT e.key, e.value FROM issue_occurrence o, jsonb_each(o.evidence) e
+      `WITH k AS (SELECT e.key, e.value, o.url FROM issue_occurrence o, jsonb_each(o.evidence) e
                   WHERE o.audit_id = $1 AND o.code = $2 AND jsonb_typeof(o.evidence) = 'object'),
        items AS (SELECT k.key, i.value FROM k, jsonb_array_elements(
                    CASE WHEN jsonb_typeof(k.value) = 'array' THEN k.value ELSE '[]'::jsonb END) i)
        SELECT k.key, NULL AS sub, array_agg(DISTINCT jsonb_typeof(k.value)) AS types,
-         (SELECT array_agg(DISTINCT jsonb_typeof(i.value)) FROM items i WHERE i.key = k.key) AS "itemTypes"
+         (SELECT array_agg(DISTINCT jsonb_typeof(i.value)) FROM items i WHERE i.key = k.key) AS "itemTypes",
+         bool_and(k.value = to_jsonb(k.url)) AS "ownUrl"
        FROM k GROUP BY k.key
        UNION ALL
-       SELECT x.key, s.key AS sub, array_agg(DISTINCT jsonb_typeof(s.value)) AS types, NULL AS "itemTypes"
+       SELECT x.key, s.key AS sub, array_agg(DISTINCT jsonb_typeof(s.value)) AS types, NULL AS "itemTypes",
+         NULL AS "ownUrl"
        FROM (SELECT key, value FROM k WHERE jsonb_typeof(value) = 'object'
              UNION ALL SELECT key, value FROM items WHERE jsonb_typeof(value) = 'object') x, jsonb_each(x.value) s
        GROUP BY x.key, s.key
@@ -601,7 +609,8 @@ export class UrlTableRepository {
     const shapes = new Map<string, EvidenceKeyShape>();
     for (const row of rows) {
       const shape = shapes.get(row.key) ?? { key: row.key, types: [], itemTypes: [], subKeys: [] };
-      if (row.sub === null) Object.assign(shape, { types: row.types, itemTypes: row.itemTypes ?? [] });
+      if (row.sub === null)
+        Object.assign(shape, { types: row.types, itemTypes: row.itemTypes ?? [], ownUrl: row.ownUrl === true });
       else shape.subKeys.push({ key: row.sub, types: row.types });
       shapes.set(row.key, shape);
     }

@@ -49,9 +49,12 @@ async function scannedShapes(auditId: string, codes: readonly string[]): Promise
   );
 }
 
-function gatheredShapes(occurrences: readonly { code: string; evidence: unknown }[], codes: readonly string[]) {
+function gatheredShapes(
+  occurrences: readonly { code: string; url: string; evidence: unknown }[],
+  codes: readonly string[],
+) {
   const shapes = new EvidenceShapes();
-  for (const o of occurrences) shapes.add(o.code, o.evidence);
+  for (const o of occurrences) shapes.add(o.code, o.evidence, o.url);
   return Object.fromEntries(codes.map((code) => [code, shapes.shapeOf(code)]));
 }
 
@@ -89,10 +92,18 @@ describe('evidence shapes: gathered by the worker = read from the occurrences', 
           { url: 'https://x.test/b', status: null },
         ],
         count: 2,
+        self: 'https://x.test/0',
       },
       { links: [], count: 0, extra: { deep: { deeper: 1 }, flag: true } },
       { links: ['https://x.test/c', 7, null, [1, 2]], count: '3', extra: null },
-      { links: [{ url: 'https://x.test/d', status: '500', note: [1] }], extra: { flag: 'yes' } },
+      {
+        links: [{ url: 'https://x.test/d', status: '500', note: [1] }],
+        extra: { flag: 'yes' },
+        self: 'https://x.test/3',
+      },
+      // The occurrence's own URL in `self` above; here `other` is it once and another URL once.
+      { other: 'https://x.test/4' },
+      { other: 'https://x.test/0' },
       null,
       ['not', 'an', 'object'],
       'text',
@@ -109,8 +120,12 @@ describe('evidence shapes: gathered by the worker = read from the occurrences', 
       'count',
       'extra',
       'links',
+      'other',
+      'self',
       'ünïcode key',
     ]);
+    // `self` is each occurrence's own URL wherever it stands; `other` is not always.
+    expect(scanned[code].filter((s) => s.ownUrl).map((s) => s.key)).toEqual(['self']);
   });
 
   it('a real audit stores each issue with its shape, the same as its occurrences give', async () => {

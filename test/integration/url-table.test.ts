@@ -88,6 +88,23 @@ beforeAll(async () => {
           { url: PAGES[14].url, evidence: { title: 'Same', duplicates: 1, sameAs: [PAGES[7].url] } },
         ],
       },
+      // Plain http pages: the evidence's URL is the page's own (no redirect), so it says nothing a column could.
+      {
+        code: 'TECH_HTTP_PAGE',
+        occurrences: [
+          { url: PAGES[2].url, evidence: { url: PAGES[2].url } },
+          { url: PAGES[6].url, evidence: { url: PAGES[6].url } },
+        ],
+      },
+      // og:url differs from the canonical: the canonical is the page itself on both (no column), og:url is not
+      // (a column), though on one page it is the page's own URL.
+      {
+        code: 'META_OG_URL_MISMATCH',
+        occurrences: [
+          { url: PAGES[2].url, evidence: { ogUrl: at('moved'), canonical: PAGES[2].url } },
+          { url: PAGES[6].url, evidence: { ogUrl: PAGES[6].url, canonical: PAGES[6].url } },
+        ],
+      },
     ],
   });
   auditId = audit.id;
@@ -458,6 +475,22 @@ describe("an issue's URLs", () => {
     // Keyset pages of one occurrence each give the same rows.
     const walked = await walk({ checkCode: 'LINKS_INTERNAL_BROKEN', columns: ['url'] }, 1);
     expect(walked.map((r) => r.url)).toEqual([PAGES[5].url, PAGES[1].url, PAGES[1].url, PAGES[3].url]);
+  });
+
+  it("an evidence field equal to the row's URL on every row is no column; one that differs somewhere is", async () => {
+    const own = await table({ checkCode: 'TECH_HTTP_PAGE', columns: ['url'] });
+    expect(own.errors).toBeUndefined();
+    expect(own.table!.columns.map((c) => c.key)).toEqual(['url']);
+    expect(own.table!.rows.map((r) => r.values)).toEqual([[PAGES[2].url], [PAGES[6].url]]);
+    const asked = await table({ checkCode: 'TECH_HTTP_PAGE', columns: ['url', 'evidence.url'] });
+    expect(asked.errors?.[0]?.message).toMatch(/"evidence.url" is not an evidence column of this check/);
+    const og = await table({ checkCode: 'META_OG_URL_MISMATCH', columns: ['url'] });
+    expect(og.errors).toBeUndefined();
+    expect(og.table!.columns.map((c) => c.key)).toEqual(['url', 'evidence.ogUrl']);
+    expect(og.table!.rows.map((r) => r.values)).toEqual([
+      [PAGES[2].url, at('moved')],
+      [PAGES[6].url, PAGES[6].url],
+    ]);
   });
 
   it("evidence columns sort (a list by its first item) in keyset pages; the link graph's anchor does not", async () => {

@@ -1,4 +1,4 @@
-import { createProject, expect, expectAccessible, signUp, test } from './fixtures';
+import { createProject, expect, expectAccessible, reviewShot, reviewShotsAtBothWidths, signUp, test } from './fixtures';
 import { startWebFixtureSite, type FixtureSite } from './fixture-site';
 
 let site: FixtureSite;
@@ -89,13 +89,23 @@ test('segments: created on the settings page, chosen on the pages explorer with 
   await expect(page).toHaveURL(/\/issues\/[^?]+\?(.*&)?seg=/);
   await expect(page.getByText(/^URLs 1–1 of 1\b/)).toBeVisible();
   await expectAccessible(page, "an issue's URLs narrowed to a segment");
+  await reviewShotsAtBothWidths(page, 'issue-urls-segment');
+  // The segment picker, opened from the keyboard.
+  await page.getByRole('button', { name: /Segment/ }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('option', { name: 'Guides' })).toBeVisible();
+  await reviewShot(page, 'issue-urls-segment-picker-1280');
+  await page.keyboard.press('Escape');
 
   // An alert rule watching the segment: chosen in the rule's dialog, said in its description.
   await page.goto(`${projectPath}/alerts`);
   await page.getByRole('button', { name: 'Add rule' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add alert rule' });
   await dialog.getByRole('button', { name: /Watch/ }).click();
+  await expect(page.getByRole('option', { name: 'Guides' })).toBeVisible();
+  await reviewShot(page, 'alert-rule-watch-open-1280');
   await page.getByRole('option', { name: 'Guides' }).click();
+  await reviewShot(page, 'alert-rule-watch-1280');
   await dialog.getByLabel('Points').fill('5');
   await expectAccessible(page, 'the add rule dialog watching a segment');
   await dialog.getByRole('button', { name: 'Add rule' }).click();

@@ -37,7 +37,7 @@ export function SelectField({
         <SelectValue />
         <span aria-hidden="true">▾</span>
       </Button>
-      <Popover className="popover">
+      <Popover className="popover popover-select">
         <ListBox className="listbox" items={options}>
           {(o) => (
             <ListBoxItem id={o.id} className="listbox-item" textValue={o.label}>

@@ -123,6 +123,7 @@ export function IssueUrlsPage() {
           </>
         )}
         extraColumns={data.audit.status === 'COMPLETED' ? [wontFixColumn(scope, markings)] : []}
+        tableClassName="table-issue"
         emptyText={{
           title: 'No URLs to show',
           filtered: "None of this issue's URLs matches these filters.",

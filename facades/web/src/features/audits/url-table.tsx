@@ -131,6 +131,7 @@ export function UrlTableSection({
   label,
   heading,
   quickFilters,
+  tableClassName,
   extraColumns = [],
   emptyText,
   documentTitle,
@@ -152,6 +153,8 @@ export function UrlTableSection({
   quickFilters?: ReactNode;
   /** Columns after the data (row actions). */
   extraColumns?: Column<UrlTableRow>[];
+  /** A class of the table besides `table table-pages` (an issue's table: `table-issue`). */
+  tableClassName?: string;
   emptyText: { title: string; filtered: string; none: string };
   /** The browser tab's title: `${prefix} · project` once known, `fallback` before. */
   documentTitle: { prefix: string; fallback: string };
@@ -265,7 +268,7 @@ export function UrlTableSection({
           <DataTable
             label={label}
             caption={`${label}, ${order}`}
-            className="table table-pages"
+            className={tableClassName ? `table table-pages ${tableClassName}` : 'table table-pages'}
             columns={[...tableColumns(table.columns, { projectId, auditId }), ...extraColumns]}
             rows={table.rows}
             rowKey={(r) => r.id}

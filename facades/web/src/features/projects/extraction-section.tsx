@@ -1,10 +1,8 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { Checkbox, Form } from 'react-aria-components';
-import { Button } from '../../components/button';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Checkbox } from 'react-aria-components';
 import { SelectField } from '../../components/select-field';
-import { FormProblem } from '../../components/status';
+import { SettingsList, useSettingsList, type SettingsColumn } from '../../components/settings-list';
 import { TextField } from '../../components/text-field';
 import {
   AddExtractorDocument,
@@ -16,7 +14,7 @@ import {
   type ExtractorMatch,
   type ExtractorOutput,
 } from '../../gql/graphql';
-import { formLevelProblem, problemOf, type ApiProblem } from '../../lib/api-problem';
+import { problemOf, type ApiProblem } from '../../lib/api-problem';
 
 const KINDS: { id: ExtractorKind; label: string }[] = [
   { id: 'CSS', label: 'CSS selector' },
@@ -85,58 +83,34 @@ function givesText(e: ExtractorFactsFragment): string {
   return `${what}, ${e.match === 'ALL' ? 'all matches' : 'first match'}`;
 }
 
-/** The project's extractors: name and column, kind, expression (as text), what they give, Edit and Delete. */
-function ExtractorList({
-  extractors,
-  onEdit,
-  onDelete,
-}: {
-  extractors: readonly ExtractorFactsFragment[];
-  onEdit: (e: ExtractorFactsFragment) => void;
-  onDelete: (e: ExtractorFactsFragment) => void;
-}) {
-  if (!extractors.length) return <p className="muted">No extractors yet.</p>;
-  return (
-    <table className="table">
-      <caption className="visually-hidden">The project&apos;s custom extractors</caption>
-      <thead>
-        <tr>
-          <th scope="col">Extractor</th>
-          <th scope="col">Kind</th>
-          <th scope="col">Expression</th>
-          <th scope="col">Gives</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {extractors.map((e) => (
-          <tr key={e.id}>
-            <th scope="row">
-              {e.name}
-              <br />
-              <code className="small">{e.column}</code>
-            </th>
-            <td>{KIND_LABEL[e.kind]}</td>
-            <td className="cell-url">
-              <code>{e.expression}</code>
-            </td>
-            <td>{givesText(e)}</td>
-            <td>
-              <Button variant="quiet" onPress={() => onEdit(e)} aria-label={`Edit extractor ${e.name}`}>
-                Edit
-              </Button>
-              <Button variant="danger" onPress={() => onDelete(e)} aria-label={`Delete extractor ${e.name}`}>
-                Delete
-              </Button>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
+const toDraft = (e: ExtractorFactsFragment): Draft => ({
+  id: e.id,
+  name: e.name,
+  kind: e.kind,
+  expression: e.expression,
+  output: e.output,
+  attribute: e.attribute ?? '',
+  match: e.match,
+  regex: e.regex,
+  ignoreCase: e.ignoreCase,
+});
+
+/** The list's columns: name and column, kind, expression (as text), what the extractor gives. */
+const COLUMNS: SettingsColumn<ExtractorFactsFragment>[] = [
+  {
+    header: 'Extractor',
+    cell: (e) => (
+      <>
+        {e.name}
+        <br />
+        <code className="small">{e.column}</code>
+      </>
+    ),
+  },
+  { header: 'Kind', cell: (e) => KIND_LABEL[e.kind] },
+  { header: 'Expression', cell: (e) => <code>{e.expression}</code>, className: 'cell-url' },
+  { header: 'Gives', cell: givesText },
+];
 
 /** The form's fields for a draft: those its kind uses (output and attribute for CSS/XPath, flags for searches). */
 function ExtractorFields({
@@ -230,19 +204,13 @@ export function ExtractionSection({ projectId }: { projectId: string }) {
   const [addResult, add] = useMutation(AddExtractorDocument);
   const [updateResult, update] = useMutation(UpdateExtractorDocument);
   const [deleteResult, remove] = useMutation(DeleteExtractorDocument);
-  const [draft, setDraft] = useState<Draft>(EMPTY);
-  const [submitted, setSubmitted] = useState(false);
-  const [message, setMessage] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<ExtractorFactsFragment | null>(null);
+  const list = useSettingsList<ExtractorFactsFragment, Draft>(EMPTY, toDraft);
+  const { draft } = list;
   const extractors = data?.project.extractors ?? [];
   const saveError = draft.id ? updateResult.error : addResult.error;
-  const problem = submitted ? problemOf(saveError, LABELS) : null;
-  const change = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+  const problem = list.submitted ? problemOf(saveError, LABELS) : null;
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSubmitted(true);
-    setMessage(null);
+  function submit() {
     const input = {
       name: draft.name.trim(),
       kind: draft.kind,
@@ -253,75 +221,36 @@ export function ExtractionSection({ projectId }: { projectId: string }) {
       regex: isSearch(draft.kind) ? draft.regex : null,
       ignoreCase: draft.kind === 'REGEX' || isSearch(draft.kind) ? draft.ignoreCase : null,
     };
-    const res = draft.id ? await update({ id: draft.id, input }, context) : await add({ projectId, input }, context);
-    if (res.data) {
-      setMessage(`Saved extractor "${input.name}": its values come with the next audit.`);
-      setDraft(EMPTY);
-      setSubmitted(false);
-    }
+    return list.save(
+      () => (draft.id ? update({ id: draft.id, input }, context) : add({ projectId, input }, context)),
+      `Saved extractor "${input.name}": its values come with the next audit.`,
+    );
   }
-
-  async function confirmDelete() {
-    if (!deleting) return;
-    const res = await remove({ id: deleting.id }, context);
-    if (res.data) setMessage(`Deleted extractor "${deleting.name}".`);
-    setDeleting(null);
-  }
-
-  const edit = (e: ExtractorFactsFragment) => {
-    setSubmitted(false);
-    setMessage(null);
-    setDraft({
-      id: e.id,
-      name: e.name,
-      kind: e.kind,
-      expression: e.expression,
-      output: e.output,
-      attribute: e.attribute ?? '',
-      match: e.match,
-      regex: e.regex,
-      ignoreCase: e.ignoreCase,
-    });
-  };
 
   return (
-    <section className="card" aria-labelledby="extraction-title">
-      <h2 id="extraction-title">Extraction</h2>
-      <p className="muted small">
-        Custom extractors read a value from every HTML page of the next audits — a price, an author, a schema type — and
-        searches say whether a page contains a text. Each becomes a column of the pages explorer, and comparisons show
-        the pages whose value changed. At most 20 per project.
-      </p>
-      <ExtractorList extractors={extractors} onEdit={edit} onDelete={setDeleting} />
-
-      <h3>
-        {draft.id ? `Edit extractor "${extractors.find((e) => e.id === draft.id)?.name ?? ''}"` : 'New extractor'}
-      </h3>
-      <Form className="form" onSubmit={(event) => void submit(event)} validationBehavior="aria" aria-label="Extractor">
-        <FormProblem problem={formLevelProblem(problem)} />
-        <ExtractorFields draft={draft} change={change} problem={problem} />
-        <div className="form-actions">
-          <Button type="submit" variant="primary" isPending={addResult.fetching || updateResult.fetching}>
-            {draft.id ? 'Save extractor' : 'Add extractor'}
-          </Button>
-          {draft.id && <Button onPress={() => setDraft(EMPTY)}>Cancel editing</Button>}
-        </div>
-        {message && (
-          <p className="small" role="status">
-            {message}
-          </p>
-        )}
-      </Form>
-      <ConfirmDialog
-        isOpen={deleting !== null}
-        onOpenChange={(open) => !open && setDeleting(null)}
-        title={`Delete extractor "${deleting?.name ?? ''}"?`}
-        confirmLabel="Delete extractor"
-        onConfirm={() => void confirmDelete()}
-        isPending={deleteResult.fetching}
-      >
-        <p>The next audits no longer run it. Past audits keep their values and their column.</p>
-      </ConfirmDialog>
-    </section>
+    <SettingsList
+      list={list}
+      items={extractors}
+      noun="extractor"
+      title="Extraction"
+      titleId="extraction-title"
+      intro={
+        <>
+          Custom extractors read a value from every HTML page of the next audits — a price, an author, a schema type —
+          and searches say whether a page contains a text. Each becomes a column of the pages explorer, and comparisons
+          show the pages whose value changed. At most 20 per project.
+        </>
+      }
+      caption="The project's custom extractors"
+      columns={COLUMNS}
+      problem={problem}
+      isSaving={addResult.fetching || updateResult.fetching}
+      onSubmit={submit}
+      isDeleting={deleteResult.fetching}
+      onDelete={(e) => remove({ id: e.id }, context)}
+      deleteNote={<p>The next audits no longer run it. Past audits keep their values and their column.</p>}
+    >
+      <ExtractorFields draft={draft} change={list.change} problem={problem} />
+    </SettingsList>
   );
 }
