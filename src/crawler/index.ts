@@ -10,7 +10,10 @@ export {
   type StartPageFacts,
   type CrawlScope,
   type QueryParameterMode,
+  type ExternalLinkCache,
+  type ExternalNotTried,
 } from './crawl.types.js';
+export { EXTERNAL_LINK_CAP, EXTERNAL_TIME_BUDGET_MS } from './external-links.js';
 export {
   compileCrawlScope,
   compileScopePattern,
