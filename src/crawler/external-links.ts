@@ -2,10 +2,8 @@ import type { LinkTargetInfo } from '../seo/checks/index.js';
 import type { ExternalLinkCache, ExternalNotTried } from './crawl.types.js';
 import type { ResourceCheck, ResourceChecker } from './resource-checker.js';
 
-/** Distinct external URLs checked at most per audit (a safety limit): the rest are not tried. */
-export const EXTERNAL_LINK_CAP = 10_000;
 /** How long external link checks may go on in one audit, from the crawl's start: 5 minutes. */
-export const EXTERNAL_TIME_BUDGET_MS = 300_000;
+const EXTERNAL_TIME_BUDGET_MS = 300_000;
 
 /** What became of the external targets beside the results recorded in the link targets. */
 export interface ExternalLinkTally {
@@ -16,7 +14,7 @@ export interface ExternalLinkTally {
 }
 
 export interface ExternalLinkLimits {
-  /** Distinct URLs checked at most (EXTERNAL_LINK_CAP); 0 disables the checks. */
+  /** Distinct URLs checked at most (externalLinkBudget, 10,000 by default); 0 disables the checks. */
   cap: number;
   /** The audit's time for external checks, from begin() (EXTERNAL_TIME_BUDGET_MS). */
   timeBudgetMs?: number;

@@ -13,7 +13,6 @@ export {
   type ExternalLinkCache,
   type ExternalNotTried,
 } from './crawl.types.js';
-export { EXTERNAL_LINK_CAP, EXTERNAL_TIME_BUDGET_MS } from './external-links.js';
 export {
   compileCrawlScope,
   compileScopePattern,
