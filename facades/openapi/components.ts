@@ -240,8 +240,16 @@ const AuditCounts = component(
       externalLinks: obj(
         {
           ...checkedOfFound,
-          couldNotCheck: { type: 'integer', description: 'Tried, but the host did not resolve or did not answer.' },
-          notTried: { type: 'integer', description: "Never tried: over the audit's budget of external checks." },
+          couldNotCheck: {
+            type: 'integer',
+            description: 'Not checked: refused by our URL policy, the host did not resolve, or no answer in time.',
+          },
+          notTried: { type: 'integer', description: 'Never tried: found - checked - couldNotCheck.' },
+          refusedByPolicy: { type: 'integer', description: 'Of couldNotCheck: refused by our URL policy.' },
+          noAnswer: { type: 'integer', description: 'Of couldNotCheck: the host did not resolve or did not answer.' },
+          overCap: { type: 'integer', description: 'Of notTried: over the cap of distinct external URLs per audit.' },
+          outOfTime: { type: 'integer', description: "Of notTried: the audit's time for external checks ran out." },
+          fromCache: { type: 'integer', description: "Of checked: the project's verdict of the last day, reused." },
         },
         undefined,
         { description: 'External links checked N of M.' },

@@ -404,11 +404,29 @@ function auditCounts(
     !info.blockedByRobots &&
     !info.blockedAddress &&
     (info.status !== null || info.failure !== undefined);
-  const externalLinks = { found: external.size, checked: 0, couldNotCheck: 0 };
+  const externalLinks = {
+    found: external.size,
+    checked: 0,
+    couldNotCheck: 0,
+    refusedByPolicy: 0,
+    overCap: 0,
+    outOfTime: 0,
+    fromCache: 0,
+  };
   for (const id of external) {
-    const info = site.linkTargets.get(store.urls.url(id));
-    if (answered(info)) externalLinks.checked++;
-    else if (info?.couldNotCheck !== undefined) externalLinks.couldNotCheck++;
+    const url = store.urls.url(id);
+    const info = site.linkTargets.get(url);
+    if (answered(info)) {
+      externalLinks.checked++;
+      if (site.externalFromCache?.has(url)) externalLinks.fromCache++;
+    } else if (info?.couldNotCheck !== undefined) {
+      externalLinks.couldNotCheck++;
+      if (info.refusedByPolicy) externalLinks.refusedByPolicy++;
+    } else {
+      const why = site.externalNotTried?.get(url);
+      if (why === 'cap') externalLinks.overCap++;
+      else if (why === 'time') externalLinks.outOfTime++;
+    }
   }
   let resourcesChecked = 0;
   for (const id of resources) if (answered(site.linkTargets.get(store.urls.url(id)))) resourcesChecked++;

@@ -25,6 +25,7 @@ import * as lifecycle from './audit-lifecycle.js';
 import type { AuditAttempt } from './audit-lifecycle.js';
 import { AuditRepository } from './audit.repository.js';
 import { AuditResultsRepository, type AuditResults } from './audit-results.repository.js';
+import { projectExternalLinkCache } from './external-link-cache.js';
 import { AuditFailedError, runAuditEngine, type AuditOutcome, type AuditSink, type LabMeter } from './audit-engine.js';
 import { EvidenceShapes } from './evidence-shape.js';
 
@@ -151,7 +152,13 @@ export class AuditJobRunner {
         const client = await this.crawlClient(em, project, crawlOptions, watch.signal);
         outcome = await runAuditEngine(
           client,
-          { ...crawlOptions, signal: watch.signal },
+          {
+            ...crawlOptions,
+            signal: watch.signal,
+            externalCache: projectExternalLinkCache(em, project.id, (err, what) =>
+              this.logger.warn({ err, auditId }, what),
+            ),
+          },
           sink,
           this.labMeter,
           extract,

@@ -27,21 +27,81 @@ export interface AuditCounts {
   /**
    * Distinct external link targets on the crawled pages (`found`; at least this many: a page's first 100 are kept),
    * how many got a verdict (`checked`: answered, or refused the connection), and how many were tried but could not
-   * be checked (`couldNotCheck`: host not resolved, no answer in time). The rest were never tried (the budget).
+   * be checked (`couldNotCheck`: our URL policy refused the fetch, host not resolved, no answer in time). The rest
+   * were never tried: over the cap of distinct URLs (`overCap`), or the audit's time for them ran out (`outOfTime`).
+   * Absent breakdowns (audits completed before they were kept) read as 0.
    */
-  externalLinks: { found: number; checked: number; couldNotCheck: number };
+  externalLinks: {
+    found: number;
+    checked: number;
+    couldNotCheck: number;
+    /** Of `couldNotCheck`: refused by our URL policy (the others got no answer). */
+    refusedByPolicy?: number;
+    /** Of those never tried: over the cap of distinct URLs per audit. */
+    overCap?: number;
+    /** Of those never tried: the audit's time for external checks ran out before their request. */
+    outOfTime?: number;
+    /** Of `checked`: verdicts reused from the project's checks of the last day (no request). */
+    fromCache?: number;
+  };
   /** Distinct subresources of the crawled pages (a page's first ones) and how many got a verdict (the budget). */
   resources: { found: number; checked: number };
   /** Pages measured in the lab (Chromium), of the HTML pages that could be (2xx). */
   labPages: { measured: number; eligible: number };
 }
 
-/** The counts as the APIs show them: with the external links never tried (found - checked - couldNotCheck). */
-export function withNotTried(
-  c: AuditCounts,
-): AuditCounts & { externalLinks: AuditCounts['externalLinks'] & { notTried: number } } {
+/** The external link counts as every surface shows them: each breakdown present, and what was never tried. */
+export interface ExternalLinkCounts {
+  found: number;
+  checked: number;
+  couldNotCheck: number;
+  /** found - checked - couldNotCheck. */
+  notTried: number;
+  refusedByPolicy: number;
+  /** couldNotCheck - refusedByPolicy: the host did not resolve, or no answer came in time. */
+  noAnswer: number;
+  overCap: number;
+  outOfTime: number;
+  fromCache: number;
+}
+
+/**
+ * The counts as the APIs show them (the one place the derived numbers are computed): the external links never tried
+ * (found - checked - couldNotCheck), those that got no answer, and every breakdown (0 when not kept).
+ */
+export function withNotTried(c: AuditCounts): AuditCounts & { externalLinks: ExternalLinkCounts } {
   const e = c.externalLinks;
-  return { ...c, externalLinks: { ...e, notTried: Math.max(0, e.found - e.checked - e.couldNotCheck) } };
+  const refusedByPolicy = e.refusedByPolicy ?? 0;
+  return {
+    ...c,
+    externalLinks: {
+      found: e.found,
+      checked: e.checked,
+      couldNotCheck: e.couldNotCheck,
+      notTried: Math.max(0, e.found - e.checked - e.couldNotCheck),
+      refusedByPolicy,
+      noAnswer: Math.max(0, e.couldNotCheck - refusedByPolicy),
+      overCap: e.overCap ?? 0,
+      outOfTime: e.outOfTime ?? 0,
+      fromCache: e.fromCache ?? 0,
+    },
+  };
+}
+
+/**
+ * Why external links were not checked, as every server-side surface words it (CLI, reports; the web app words the
+ * same GraphQL fields alike): "20 refused by policy", "3 no answer", "1,200 over the cap", "40 out of time", and
+ * "N not tried" for targets not tried for another reason. Only the non-zero ones.
+ */
+export function externalLinkGaps(e: ExternalLinkCounts): string[] {
+  const other = e.notTried - e.overCap - e.outOfTime;
+  return [
+    e.refusedByPolicy ? `${e.refusedByPolicy.toLocaleString('en-US')} refused by policy` : '',
+    e.noAnswer ? `${e.noAnswer.toLocaleString('en-US')} no answer` : '',
+    e.overCap ? `${e.overCap.toLocaleString('en-US')} not tried: over the cap` : '',
+    e.outOfTime ? `${e.outOfTime.toLocaleString('en-US')} not tried: out of time` : '',
+    other > 0 ? `${other.toLocaleString('en-US')} not tried` : '',
+  ].filter(Boolean);
 }
 
 export const AuditEntity = defineEntity({

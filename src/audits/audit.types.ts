@@ -205,13 +205,25 @@ export class CheckedOfFoundType {
 
 @ObjectType('ExternalLinksChecked', {
   description:
-    'External link targets: found, checked, tried but unanswered (couldNotCheck); the rest were never tried (the ' +
-    "audit's budget of external checks).",
+    'External link targets: found, checked ("N of M external links checked"), not checked (refused by our URL ' +
+    'policy, or no answer) and never tried (over the cap of distinct URLs, or the time for checks ran out).',
 })
 export class ExternalLinksCheckedType extends CheckedOfFoundType {
-  @Field(() => Int, { description: 'Tried but not checked: the host did not resolve, or no answer came in time.' })
+  @Field(() => Int, {
+    description: 'Not checked: our URL policy refused the fetch, the host did not resolve, or no answer came in time.',
+  })
   couldNotCheck!: number;
   @Field(() => Int, { description: 'Never tried: found - checked - couldNotCheck.' }) notTried!: number;
+  @Field(() => Int, { description: 'Of couldNotCheck: refused by our URL policy (nothing was sent).' })
+  refusedByPolicy!: number;
+  @Field(() => Int, { description: 'Of couldNotCheck: the host did not resolve, or no answer came in time.' })
+  noAnswer!: number;
+  @Field(() => Int, { description: 'Of notTried: over the cap of distinct external URLs per audit.' })
+  overCap!: number;
+  @Field(() => Int, { description: "Of notTried: the audit's time for external link checks ran out first." })
+  outOfTime!: number;
+  @Field(() => Int, { description: "Of checked: the project's verdict of the last day, reused without a request." })
+  fromCache!: number;
 }
 
 @ObjectType('LabPagesMeasured', { description: 'Pages whose lab vitals were measured, of the HTML pages (2xx).' })

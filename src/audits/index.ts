@@ -5,6 +5,8 @@ export {
   ACTIVE_STATUSES,
   AUDIT_PHASES,
   withNotTried,
+  externalLinkGaps,
+  type ExternalLinkCounts,
   type Audit,
   type AuditIssue,
   type AuditStatus,

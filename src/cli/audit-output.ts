@@ -9,6 +9,7 @@ import type { AuditSettings } from './audit-options.js';
 import { lazy, packageVersion, print } from './cli-runtime.js';
 
 type Gate = typeof import('../seo/ci-gate/index.js');
+type Audits = typeof import('../audits/index.js');
 
 /** SARIF's driver: who made the results, and where to read about them (the home the crawler's User-Agent names). */
 const SARIF_TOOL = { name: 'SEO Audit Platform', informationUri: 'https://github.com/seo-audit-platform' };
@@ -45,7 +46,7 @@ function issueOf(run: AuditRun, i: Issue, withOccurrences: boolean) {
 }
 
 /** Said on stderr in every format: what the scores do not cover, what could not be checked, what compares badly. */
-function printNotes(run: AuditRun, baseline: Baseline | null): void {
+function printNotes(run: AuditRun, baseline: Baseline | null, audits: Audits): void {
   const { outcome, url } = run;
   const { crawl, counts } = outcome;
   if (crawl.truncated)
@@ -53,18 +54,15 @@ function printNotes(run: AuditRun, baseline: Baseline | null): void {
       `note: --max-pages ${run.settings.maxPages} stopped the crawl: it covers the first ${outcome.pagesCrawled} of ` +
         `at least ${crawl.pagesDiscovered} URLs found; the scores cover these\n`,
     );
-  const external = counts.externalLinks;
-  const notTried = external.found - external.checked - external.couldNotCheck;
-  if (external.couldNotCheck || notTried > 0)
+  const external = audits.withNotTried(counts).externalLinks;
+  const gaps = audits.externalLinkGaps(external);
+  if (gaps.length)
     process.stderr.write(
       `note: ${formatCount(external.checked)} of ${formatCount(external.found)} external links checked ` +
-        '(the others are not counted as broken)' +
-        (notTried > 0
-          ? `; ${formatCount(notTried)} not tried (the audit checks at most ` +
-            `${formatCount(run.externalLinkBudget)})`
-          : '') +
-        (external.couldNotCheck
-          ? `; ${formatCount(external.couldNotCheck)} could not be checked: ${crawl.uncheckedLinks
+        `(the others are not counted as broken): ${gaps.join(', ')}` +
+        (external.overCap ? ` (the audit checks at most ${formatCount(run.externalLinkBudget)})` : '') +
+        (crawl.uncheckedLinks.length
+          ? `; could not be checked: ${crawl.uncheckedLinks
               .slice(0, 3)
               .map((l) => `${l.url} (${l.reason})`)
               .join(', ')}${crawl.uncheckedLinks.length > 3 ? ', …' : ''}`
@@ -79,7 +77,7 @@ function printNotes(run: AuditRun, baseline: Baseline | null): void {
 }
 
 /** The run's result as --json prints it (the issues with their examples; every occurrence with --all-occurrences). */
-function resultOf(run: AuditRun, withOccurrences: boolean) {
+function resultOf(run: AuditRun, withOccurrences: boolean, audits: Audits) {
   const { outcome } = run;
   return {
     url: run.url,
@@ -90,7 +88,8 @@ function resultOf(run: AuditRun, withOccurrences: boolean) {
     pagesDiscovered: outcome.crawl.pagesDiscovered,
     truncated: outcome.crawl.truncated,
     maxPages: run.settings.maxPages,
-    counts: outcome.counts,
+    // The counts as GraphQL gives them (withNotTried: the one place their derived numbers are computed).
+    counts: audits.withNotTried(outcome.counts),
     uncheckedLinks: outcome.crawl.uncheckedLinks,
     scores: outcome.scores,
     scoreBreakdown: outcome.breakdown,
@@ -153,7 +152,7 @@ async function printText(run: AuditRun, issues: ReturnType<typeof resultOf>['iss
     `${url}: ${countsLine(counts)}` +
       `${outcome.pagesFailed ? ` (${formatCount(outcome.pagesFailed)} could not be fetched)` : ''}\n`,
   );
-  process.stdout.write(`${coverageLine(counts)}\n`);
+  process.stdout.write(`${coverageLine(counts, await lazy.audits())}\n`);
   process.stdout.write(
     `overall ${s.overall}  meta ${s.meta}  content ${s.content}  links ${s.links}  ` +
       `technical ${s.technical}  performance ${s.performance}\n`,
@@ -182,11 +181,12 @@ async function printText(run: AuditRun, issues: ReturnType<typeof resultOf>['iss
 /** Everything a completed run prints (and --write-json writes), in the format asked for. */
 export async function printAuditRun(run: AuditRun, gate: Gate): Promise<void> {
   const { opts, settings } = run;
-  printNotes(run, run.gateInput.baseline);
-  const result = resultOf(run, Boolean(opts.allOccurrences));
+  const audits = await lazy.audits();
+  printNotes(run, run.gateInput.baseline, audits);
+  const result = resultOf(run, Boolean(opts.allOccurrences), audits);
   if (opts.writeJson) {
     try {
-      writeFileSync(opts.writeJson, `${JSON.stringify(resultOf(run, true), null, 2)}\n`);
+      writeFileSync(opts.writeJson, `${JSON.stringify(resultOf(run, true, audits), null, 2)}\n`);
     } catch (err) {
       throw new DomainError('BAD_USER_INPUT', `--write-json ${opts.writeJson}: ${(err as Error).message}`);
     }
@@ -231,12 +231,9 @@ function countsLine(c: AuditCounts): string {
 }
 
 /** What the audit checked of what it found, each cap as "N of M". */
-function coverageLine(c: AuditCounts): string {
-  const e = c.externalLinks;
-  const unchecked = [
-    e.couldNotCheck ? `${formatCount(e.couldNotCheck)} could not be checked` : '',
-    e.found - e.checked - e.couldNotCheck > 0 ? `${formatCount(e.found - e.checked - e.couldNotCheck)} not tried` : '',
-  ].filter(Boolean);
+function coverageLine(c: AuditCounts, audits: Audits): string {
+  const e = audits.withNotTried(c).externalLinks;
+  const unchecked = audits.externalLinkGaps(e);
   return (
     `checked: external links ${formatCount(e.checked)} of ${formatCount(e.found)}` +
     (unchecked.length ? ` (${unchecked.join(', ')})` : '') +

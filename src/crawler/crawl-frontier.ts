@@ -52,11 +52,6 @@ class Wave {
     return this.urls.length - this.head;
   }
 
-  /** The seq of the next URL to hand out (past the wave's last at its end). */
-  get nextSeq(): number {
-    return this.firstSeq + this.head;
-  }
-
   /** The next URL of the wave, or null at its end. */
   shift(): QueueItem | null {
     if (this.head >= this.urls.length) return null;
@@ -99,11 +94,6 @@ export class CrawlFrontier {
   /** URLs of the current wave not handed out yet, plus those of the next wave. */
   get queued(): number {
     return this.queue.left + this.nextWave.size;
-  }
-
-  /** The seq of the next URL to hand out: every page before it has been handed out. */
-  get nextSeq(): number {
-    return this.queue.nextSeq;
   }
 
   /** The next URL of the current wave, or null at its end. */

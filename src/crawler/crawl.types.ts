@@ -12,7 +12,10 @@ export interface CrawlOptions {
   delayMs: number;
   userAgent: string;
   respectRobots: boolean;
-  /** Unique external link targets checked with HEAD (LINKS_EXTERNAL_BROKEN); 0 disables. */
+  /**
+   * The cap of distinct external link targets checked per audit (HEAD, GET when HEAD is refused;
+   * LINKS_EXTERNAL_BROKEN): a safety limit, 10,000 by default, every target below it is checked; 0 disables.
+   */
   externalLinkBudget: number;
   /**
    * Unique subresources (images, scripts, stylesheets, icons, media) checked with HEAD, GET when HEAD is refused:
@@ -24,8 +27,18 @@ export interface CrawlOptions {
    * unknown.
    */
   resourceTailMs?: number;
-  /** How long external link checks may go on after the last page (default 5 s); the rest could not be checked. */
+  /**
+   * How long external link checks may go on after the last page (default: until they are done, within
+   * externalTimeBudgetMs); those still unanswered then could not be checked.
+   */
   externalTailMs?: number;
+  /**
+   * The audit's time for external link checks, from the crawl's start (default 300 s): checks not yet sent then are
+   * not tried, those in flight could not be checked.
+   */
+  externalTimeBudgetMs?: number;
+  /** The project's external link results of the last day (reused instead of a request; fresh ones stored). */
+  externalCache?: ExternalLinkCache;
   /** HTML bytes received and analysed per page (default 5 MiB): a larger page is analysed on its first bytes. */
   maxPageBytes?: number;
   /** `html` (default): the raw HTML is analysed; `browser`: each page is also rendered in headless Chromium. */
@@ -42,6 +55,18 @@ export interface CrawlOptions {
 }
 
 export type RenderingMode = 'html' | 'browser';
+
+/**
+ * A project's cache of external link verdicts (a day long): never shared between projects. `recent` is read once as
+ * the crawl starts; `store` receives the verdicts the audit fetched (answers and broken links, not "could not check").
+ */
+export interface ExternalLinkCache {
+  recent(): Promise<ReadonlyMap<string, LinkTargetInfo>>;
+  store(results: ReadonlyMap<string, LinkTargetInfo>): Promise<void>;
+}
+
+/** Why an external target was not tried: the cap of distinct URLs, or the audit's time for checks ran out. */
+export type ExternalNotTried = 'cap' | 'time';
 
 /** How query parameters of discovered URLs are treated before they are queued. */
 export type QueryParameterMode = 'keep' | 'drop-all' | 'drop-listed';
@@ -70,7 +95,7 @@ export const DEFAULT_CRAWL_OPTIONS: Omit<CrawlOptions, 'startUrl' | 'userAgent'>
   concurrency: 4,
   delayMs: 0,
   respectRobots: true,
-  externalLinkBudget: 50,
+  externalLinkBudget: 10_000,
   assetBudget: 1_000,
   sitemapUrlLimit: 50_000,
 };
@@ -141,6 +166,10 @@ export interface SiteFacts {
   startFailure: StartFailure | null;
   /** The crawl was stopped through options.signal: the facts are partial, and nothing after the stop was fetched. */
   aborted: boolean;
+  /** External targets not tried, and why (absent targets of linkTargets were not tried for another reason). */
+  externalNotTried?: ReadonlyMap<string, ExternalNotTried>;
+  /** External targets whose verdict came from the project's cache of the last day (no request). */
+  externalFromCache?: ReadonlySet<string>;
   /** HTTP requests the resource and external-link checks sent (each URL once; a GET fallback is a second one). */
   resourceRequests?: number;
   labMetrics?: LabMetrics;

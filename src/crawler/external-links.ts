@@ -1,89 +1,120 @@
 import type { LinkTargetInfo } from '../seo/checks/index.js';
-import { before, type LinkOrigin } from './crawl-frontier.js';
+import type { ExternalLinkCache, ExternalNotTried } from './crawl.types.js';
 import type { ResourceCheck, ResourceChecker } from './resource-checker.js';
 
-/** How long external link checks may go on after the last page: 5 s (the rest could not be checked). */
-const EXTERNAL_TAIL_MS = 5_000;
+/** How long external link checks may go on in one audit, from the crawl's start: 5 minutes. */
+const EXTERNAL_TIME_BUDGET_MS = 300_000;
+
+/** What became of the external targets beside the results recorded in the link targets. */
+export interface ExternalLinkTally {
+  /** Targets never fetched, and why. */
+  notTried: Map<string, ExternalNotTried>;
+  /** Targets answered from the project's cache of the last day (no request). */
+  fromCache: Set<string>;
+}
+
+export interface ExternalLinkLimits {
+  /** Distinct URLs checked at most (externalLinkBudget, 10,000 by default); 0 disables the checks. */
+  cap: number;
+  /** The audit's time for external checks, from begin() (EXTERNAL_TIME_BUDGET_MS). */
+  timeBudgetMs?: number;
+  /** At most this long after the last page (default: no limit but the time budget). */
+  tailMs?: number;
+  /** The project's results of the last day: a hit is used instead of a request, fresh verdicts are stored. */
+  cache?: ExternalLinkCache;
+}
 
 /**
- * External links: a bounded number of checks (the budget), through the resource checker's lanes, started during the
- * crawl as each target's place in the budget is final. The budget goes to the first-linked targets (crawl order), not
- * the first to arrive.
+ * Every distinct external link target of the crawl is checked (HEAD, GET when HEAD is refused), started as soon as a
+ * page links it, beside the crawl, through the external checker's lanes (a global cap, a few per host). A safety cap
+ * of distinct URLs and a time budget per audit bound the work; what they leave is counted as not tried, with why.
  */
 export class ExternalLinks {
-  /** External link targets to check, the budget's first-linked ones. */
-  private readonly candidates = new Map<string, LinkOrigin>();
-  /** Ends the external link checks still running `tailMs` after the last page. */
+  private readonly checks = new Map<string, Promise<ResourceCheck>>();
+  private readonly notTried = new Map<string, ExternalNotTried>();
+  private readonly cached = new Map<string, LinkTargetInfo>();
+  private readonly fromCache = new Set<string>();
+  /** Ends the checks: the time budget, or the tail's end. */
   private readonly stop = new AbortController();
+  private endedBy: 'budget' | 'tail' | null = null;
+  private budgetTimer: NodeJS.Timeout | undefined;
+  private readonly timeBudgetMs: number;
 
   constructor(
     private readonly checker: ResourceChecker,
-    private readonly budget: number,
-    private readonly tailMs = EXTERNAL_TAIL_MS,
-  ) {}
+    private readonly limits: ExternalLinkLimits,
+  ) {
+    this.timeBudgetMs = limits.timeBudgetMs ?? EXTERNAL_TIME_BUDGET_MS;
+  }
 
-  /** A link to another site, from this place in the crawl order. */
-  add(url: string, from: LinkOrigin): void {
-    const known = this.candidates.get(url);
-    if (known) {
-      if (before(from, known)) this.candidates.set(url, from);
-      return;
-    }
-    if (this.budget <= 0) return;
-    if (this.candidates.size >= this.budget) {
-      // Keep the budget's earliest-linked targets: drop the latest one if the new target comes before it.
-      let latest: [string, LinkOrigin] | null = null;
-      for (const entry of this.candidates) if (!latest || before(latest[1], entry[1])) latest = entry;
-      if (!latest || !before(from, latest[1])) return;
-      this.candidates.delete(latest[0]);
-    }
-    this.candidates.set(url, from);
+  /** The crawl starts: the cache of the last day is read, and the audit's time for checks starts running. */
+  async begin(): Promise<void> {
+    if (this.limits.cap > 0 && this.limits.cache)
+      for (const [url, info] of await this.limits.cache.recent()) this.cached.set(url, info);
+    this.budgetTimer = setTimeout(() => this.end('budget'), this.timeBudgetMs);
+    this.budgetTimer.unref();
+  }
+
+  /** A link to another site: its check starts now (once per URL), unless the cap or the time budget says no. */
+  add(url: string): void {
+    if (this.checks.has(url) || this.notTried.has(url) || this.fromCache.has(url)) return;
+    if (this.cached.has(url)) return void this.fromCache.add(url);
+    if (this.checks.size >= this.limits.cap) return void this.notTried.set(url, 'cap');
+    if (this.stop.signal.aborted) return void this.notTried.set(url, 'time');
+    this.checks.set(url, this.checker.check(url, { budgeted: false, signal: this.stop.signal }));
+  }
+
+  private end(by: 'budget' | 'tail'): void {
+    if (this.stop.signal.aborted) return;
+    this.endedBy = by;
+    this.stop.abort();
   }
 
   /**
-   * Starts the checks of the targets that are final, while the crawl goes on: those linked from pages before
-   * `watermark`, the first page not yet done (a later page's targets come after them, so they never take their place
-   * in the budget). A check already started is not repeated.
+   * After the last page: every check is waited for, until the time budget (or `tailMs`) ends the rest, then recorded
+   * in `linkTargets`. A target that refused the connection or failed TLS is recorded with its cause (a broken link);
+   * one whose host did not resolve, that timed out, or that had not answered in time, could not be checked; one our
+   * URL policy refuses (user info in the URL, a refused address) is not fetched and is listed as not checked, with
+   * the policy's reason. A check the end caught before its request was sent is not tried ('time'). Fresh verdicts
+   * go to the cache.
    */
-  startFinal(watermark: number): void {
-    for (const [url, from] of this.candidates) if (from.parent < watermark) void this.check(url);
-  }
-
-  /** The check of a target (started now, or the one already started); the tail's end stops it. */
-  private check(url: string): Promise<ResourceCheck> {
-    return this.checker.check(url, { budgeted: false, signal: this.stop.signal });
-  }
-
-  /**
-   * Every target's check, waited for at most `tailMs`, recorded in `linkTargets`. A target that refused the
-   * connection or failed TLS is recorded with its cause (a broken link); one whose host did not resolve, that timed
-   * out, or that had not answered in time, could not be checked; one our URL policy refuses (user info in the URL, a
-   * refused address) is not fetched and is listed as not checked, with the policy's reason.
-   */
-  async checkAll(linkTargets: Map<string, LinkTargetInfo>, aborted: () => boolean): Promise<void> {
-    const urls = [...this.candidates.keys()];
-    const checks = Promise.all(urls.map((url) => this.check(url)));
-    const tailMs = this.tailMs;
-    const timer = setTimeout(() => this.stop.abort(), tailMs);
-    let results: Awaited<typeof checks>;
+  async checkAll(linkTargets: Map<string, LinkTargetInfo>, aborted: () => boolean): Promise<ExternalLinkTally> {
+    const urls = [...this.checks.keys()];
+    const all = Promise.all(this.checks.values());
+    const tailMs = this.limits.tailMs;
+    const tail = tailMs !== undefined && Number.isFinite(tailMs) ? setTimeout(() => this.end('tail'), tailMs) : null;
+    let results: ResourceCheck[];
     try {
-      results = await checks;
+      results = await all;
     } finally {
-      clearTimeout(timer);
+      if (tail) clearTimeout(tail);
+      clearTimeout(this.budgetTimer);
     }
     const late = this.stop.signal.aborted && !aborted();
+    const fresh = new Map<string, LinkTargetInfo>();
     results.forEach((r, i) => {
       const url = urls[i];
+      if (r.skipped === 'aborted' && late && r.notSent) return void this.notTried.set(url, 'time');
       if (r.skipped && !(r.skipped === 'aborted' && late)) return;
       const info: LinkTargetInfo = { status: r.status, redirected: r.redirected };
-      if (r.skipped) info.couldNotCheck = `no answer within ${tailMs / 1000} s of the crawl's end`;
+      if (r.skipped)
+        info.couldNotCheck =
+          this.endedBy === 'tail'
+            ? `no answer within ${(tailMs ?? 0) / 1000} s of the crawl's end`
+            : `no answer within the audit's ${this.timeBudgetMs / 1000} s for external links`;
       // Never broken: our policy, not the target, refused it (https://author@host/, a refused address).
-      else if (r.refusedByPolicy !== undefined) info.couldNotCheck = `refused by policy: ${r.refusedByPolicy}`;
-      else if (r.failureCode === 'DNS_FAILURE') info.couldNotCheck = r.failure ?? 'the host name did not resolve';
+      else if (r.refusedByPolicy !== undefined) {
+        info.couldNotCheck = `refused by policy: ${r.refusedByPolicy}`;
+        info.refusedByPolicy = true;
+      } else if (r.failureCode === 'DNS_FAILURE') info.couldNotCheck = r.failure ?? 'the host name did not resolve';
       else if (r.failureCode === 'TIMEOUT') info.couldNotCheck = r.failure ?? 'no answer in time';
       else if (r.failure !== undefined) info.failure = r.failure;
       if (r.blockedAddress) info.blockedAddress = true;
       linkTargets.set(url, info);
+      if (info.couldNotCheck === undefined && !info.blockedAddress) fresh.set(url, info);
     });
+    for (const url of this.fromCache) linkTargets.set(url, this.cached.get(url)!);
+    if (fresh.size && this.limits.cache && !aborted()) await this.limits.cache.store(fresh);
+    return { notTried: this.notTried, fromCache: this.fromCache };
   }
 }

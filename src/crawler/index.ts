@@ -10,6 +10,8 @@ export {
   type StartPageFacts,
   type CrawlScope,
   type QueryParameterMode,
+  type ExternalLinkCache,
+  type ExternalNotTried,
 } from './crawl.types.js';
 export {
   compileCrawlScope,

@@ -20,6 +20,8 @@ export interface ResourceCheck {
   refusedByPolicy?: string;
   /** Not checked: over the budget, disallowed by robots.txt, or the crawl was stopped. */
   skipped?: 'budget' | 'robots' | 'aborted';
+  /** Stopped (`skipped: 'aborted'`) while it waited for its turn: no request was sent. */
+  notSent?: true;
 }
 
 export interface ResourceCheckerOptions {
@@ -160,7 +162,7 @@ export class ResourceChecker {
     await originSlots?.acquire(urgent);
     await slots.acquire(urgent);
     try {
-      if (signal.aborted) return { status: null, redirected: false, skipped: 'aborted' };
+      if (signal.aborted) return { status: null, redirected: false, skipped: 'aborted', notSent: true };
       // Another check of the origin may have failed while this one waited.
       const known = origin ? this.originFailures.get(origin) : undefined;
       if (known && isOriginDown(known)) return known.check;

@@ -10,7 +10,7 @@ import { SeenUrls } from './seen-urls.js';
 import { CrawlFrontier, type QueueItem } from './crawl-frontier.js';
 import { SiteRobots } from './host-robots.js';
 import { fetchSitemaps } from './site-sitemaps.js';
-import { ExternalLinks } from './external-links.js';
+import { ExternalLinks, type ExternalLinkTally } from './external-links.js';
 import { NO_START_FACTS, receivePage, startFactsOf, type PageReceiving, type StartFacts } from './page-receive.js';
 import { renderPage, withRendering, type PageRendering } from './page-render.js';
 import { SiteRequests, pageResources, recordResourceChecks } from './site-requests.js';
@@ -35,11 +35,11 @@ export class SiteCrawler {
   private readonly sitemapUrls = new Set<string>();
   private readonly sitemapBlocked = new Set<string>();
   private readonly linkTargets = new Map<string, LinkTargetInfo>();
-  /** The seqs of the pages being fetched and handed over. */
-  private readonly pagesInFlight = new Set<number>();
   /** Subresources and external links: HEAD (GET fallback), once per URL, bounded, beside the page fetches. */
   private readonly resourceChecker: ResourceChecker;
   private readonly external: ExternalLinks;
+  /** External link checks: HEAD (GET fallback), once per URL, a few per host, started as pages link them. */
+  private readonly externalChecker: ResourceChecker;
   /** robots.txt of the site, and of its subdomains (scope.includeSubdomains), per origin. */
   private readonly robots: SiteRobots;
   /** What the crawl may request: the scope and robots.txt together. */
@@ -115,7 +115,26 @@ export class SiteCrawler {
       linkTargets: this.linkTargets,
       checkListTarget: (url, parsed) => this.checkListTarget(url, parsed),
     });
-    this.external = new ExternalLinks(this.resourceChecker, options.externalLinkBudget, options.externalTailMs);
+    // External links have lanes of their own: the resources' tail (resourceTailMs) does not end them, and their
+    // number (every target of the site, up to the cap) does not hold back the pages' resources.
+    this.externalChecker = new ResourceChecker(client, {
+      budget: 0,
+      concurrency: OTHER_HOST_LANES,
+      perOrigin: Math.max(OTHER_HOST_PER_ORIGIN, options.concurrency),
+      signal: options.signal,
+      allowed: (url) => this.bounds.resourceAllowed(url),
+      siteSlots: {
+        owns: (url) => this.bounds.inSiteUrl(url),
+        acquire: (urgent) => this.requests.permits.acquire(urgent),
+        release: () => this.requests.permits.release(),
+      },
+    });
+    this.external = new ExternalLinks(this.externalChecker, {
+      cap: options.externalLinkBudget,
+      timeBudgetMs: options.externalTimeBudgetMs,
+      tailMs: options.externalTailMs,
+      cache: options.externalCache,
+    });
     this.receiving = {
       client,
       signal: this.signal,
@@ -165,7 +184,7 @@ export class SiteCrawler {
 
   private async crawl(hooks: CrawlHooks): Promise<SiteFacts> {
     const origin = this.start.origin;
-    const robots = await this.robots.fetchSite();
+    const [robots] = await Promise.all([this.robots.fetchSite(), this.external.begin()]);
     if (!this.aborted)
       this.startFailure = startUrlFailure(this.start, this.scope, this.robots, robots.status, this.options);
     const sitemap = this.halted
@@ -211,8 +230,9 @@ export class SiteCrawler {
         ]);
     // List mode's link-target checks that waited for a subdomain's robots.txt are started before the drain.
     if (!this.halted) await Promise.all(this.pendingTargetChecks);
+    let external: ExternalLinkTally | null = null;
     if (!this.halted)
-      await Promise.all([
+      [external] = await Promise.all([
         this.external.checkAll(this.linkTargets, () => this.aborted),
         this.resourceChecker.drain(this.options.resourceTailMs ?? RESOURCE_TAIL_MS),
       ]);
@@ -232,7 +252,8 @@ export class SiteCrawler {
       pagesDiscovered: this.crawled + this.frontier.left(),
       startFailure: this.startFailure,
       aborted: this.aborted,
-      resourceRequests: this.resourceChecker.requests,
+      ...(external && { externalNotTried: external.notTried, externalFromCache: external.fromCache }),
+      resourceRequests: this.resourceChecker.requests + this.externalChecker.requests,
     };
   }
 
@@ -298,7 +319,6 @@ export class SiteCrawler {
         continue;
       }
       this.inflight++;
-      this.pagesInFlight.add(item.seq);
       let counted = false;
       try {
         // A subdomain's page waits for its host's robots.txt (subdomains on); a disallowed one is not fetched.
@@ -325,18 +345,9 @@ export class SiteCrawler {
       } finally {
         if (counted) this.handingOver--;
         this.inflight--;
-        this.pagesInFlight.delete(item.seq);
-        this.startFinalExternalChecks();
         this.notify();
       }
     }
-  }
-
-  /** The external link checks whose place in the budget is final: those linked before every page not yet done. */
-  private startFinalExternalChecks(): void {
-    let watermark = this.frontier.nextSeq;
-    for (const seq of this.pagesInFlight) if (seq < watermark) watermark = seq;
-    this.external.startFinal(watermark);
   }
 
   /** The page, or null when the crawl was stopped before or while it was fetched. */
@@ -381,7 +392,7 @@ export class SiteCrawler {
       const from = { parent: item.seq, index: index++ };
       if (link.internal || (this.scope.includeSubdomains && this.bounds.inSiteUrl(link.url)))
         this.frontier.enqueue(link.url, depth, from);
-      else this.external.add(link.url, from);
+      else this.external.add(link.url);
     }
     // The AMP version of the page (rel=amphtml) is crawled like a link: the AMP checks judge it and its target.
     if (facts.ampHtml?.url) this.frontier.enqueue(facts.ampHtml.url, depth, { parent: item.seq, index });

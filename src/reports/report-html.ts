@@ -1,4 +1,5 @@
 import type { ClientReportType, ReportVitalsType } from './report.types.js';
+import { externalLinkGaps } from '../audits/index.js';
 import { escapeHtml } from '../platform/html-escape.js';
 
 /**
@@ -40,10 +41,7 @@ function countsText(audit: NonNullable<ClientReportType['audit']>): { pages: str
   const c = audit.counts;
   if (!c) return { pages: `${plural(audit.pagesCrawled, 'URL')} crawled`, checked: null };
   const e = c.externalLinks;
-  const unchecked = [
-    e.couldNotCheck ? `${count(e.couldNotCheck)} could not be checked` : '',
-    e.notTried ? `${count(e.notTried)} not tried` : '',
-  ].filter(Boolean);
+  const unchecked = externalLinkGaps(e);
   return {
     pages:
       `${plural(c.urlsCrawled, 'URL')} crawled · ${plural(c.htmlPages, 'HTML page')} · ` +

@@ -180,10 +180,16 @@ describe('seo CLI for self-hosters (JSON output)', () => {
           '<body><h1>Links</h1>' +
           Array.from({ length: 7 }, (_, i) => `<a href="/gone-${i}">gone ${i}</a>`).join(' ') +
           Array.from({ length: 55 }, (_, i) => `<a href="http://ext.test:${extPort}/e${i}">e${i}</a>`).join(' ') +
+          // Refused by our URL policy (user info): never fetched, not tried against the target.
+          `<a href="http://author@ext.test:${extPort}/clone.git">clone</a>` +
           '</body></html>',
       );
     });
-    const external = http.createServer((_req, res) => res.end('ok'));
+    let externalRequests = 0;
+    const external = http.createServer((_req, res) => {
+      externalRequests++;
+      res.end('ok');
+    });
     await new Promise<void>((r) => external.listen(0, '127.0.0.1', () => r()));
     const extPort = (external.address() as { port: number }).port;
     await new Promise<void>((r) => pages.listen(0, '127.0.0.1', () => r()));
@@ -208,12 +214,22 @@ describe('seo CLI for self-hosters (JSON output)', () => {
       expect(broken.occurrences).toHaveLength(1);
       expect(broken.occurrences[0].evidence.count).toBe(7);
       expect(broken.occurrences[0].evidence.links).toHaveLength(7);
-      // The external budget (50) checked 50 of the 55 external links; the other 5 were never tried.
+      // Every external link is checked (no budget of 50 any more); the one our policy refuses is said apart.
       expect(out.counts).toEqual({
         urlsCrawled: 8,
         htmlPages: 1,
         indexablePages: 1,
-        externalLinks: { found: 55, checked: 50, couldNotCheck: 0 },
+        externalLinks: {
+          found: 56,
+          checked: 55,
+          couldNotCheck: 1,
+          notTried: 0,
+          refusedByPolicy: 1,
+          noAnswer: 0,
+          overCap: 0,
+          outOfTime: 0,
+          fromCache: 0,
+        },
         resources: { found: 0, checked: 0 },
         labPages: { measured: 0, eligible: 1 },
       });
@@ -222,15 +238,18 @@ describe('seo CLI for self-hosters (JSON output)', () => {
       const text = await audit();
       expect(text.stdout).toContain(`http://many.test:${port}/: 8 URLs crawled · 1 HTML page · 1 indexable\n`);
       expect(text.stdout).toContain(
-        'checked: external links 50 of 55 (5 not tried) · resources 0 of 0 · lab vitals 0 of 1 pages\n',
+        'checked: external links 55 of 56 (1 refused by policy) · resources 0 of 0 · lab vitals 0 of 1 pages\n',
       );
       // Site-level checks read "site", page-level ones their pages.
       expect(text.stdout).toMatch(/^NOTICE +TECH_ROBOTS_MISSING +site +/m);
       expect(text.stdout).toMatch(/^CRITICAL +LINKS_INTERNAL_BROKEN +1 page +/m);
       expect(text.stderr).toContain(
-        'note: 50 of 55 external links checked (the others are not counted as broken); 5 not tried (the audit ' +
-          'checks at most 50)\n',
+        'note: 55 of 56 external links checked (the others are not counted as broken): 1 refused by policy; could ' +
+          `not be checked: http://author@ext.test:${extPort}/clone.git (refused by policy: URLs with embedded ` +
+          'credentials (user:password@host) are not allowed)\n',
       );
+      // Each of the 55 once per run (HEAD answered 200): two runs of --json and text, 110 requests.
+      expect(externalRequests).toBe(110);
     } finally {
       pages.close();
       external.close();

@@ -273,8 +273,9 @@ describe('Audit.page', () => {
   });
 
   it('one set of counts on every surface: GraphQL, both REST APIs, the CSV, the report and its PDF HTML', async () => {
-    const COUNTS = `counts { urlsCrawled htmlPages indexablePages externalLinks { found checked couldNotCheck notTried }
-      resources { found checked } labPages { measured eligible } }`;
+    const COUNTS = `counts { urlsCrawled htmlPages indexablePages externalLinks { found checked couldNotCheck notTried
+      refusedByPolicy noAnswer overCap outOfTime fromCache } resources { found checked }
+      labPages { measured eligible } }`;
     const { body } = await gql(
       t,
       `query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { pagesCrawled ${COUNTS}
@@ -290,7 +291,17 @@ describe('Audit.page', () => {
     expect(audit.counts).toMatchObject({ urlsCrawled: audit.pagesCrawled, htmlPages: 8, indexablePages: 8 });
     expect(audit.scoreBreakdown.htmlPages).toBe(audit.counts.htmlPages);
     expect(audit.html.totalCount).toBe(audit.counts.htmlPages);
-    expect(audit.counts.externalLinks).toEqual({ found: 0, checked: 0, couldNotCheck: 0, notTried: 0 });
+    expect(audit.counts.externalLinks).toEqual({
+      found: 0,
+      checked: 0,
+      couldNotCheck: 0,
+      notTried: 0,
+      refusedByPolicy: 0,
+      noAnswer: 0,
+      overCap: 0,
+      outOfTime: 0,
+      fromCache: 0,
+    });
     expect(audit.counts.labPages).toEqual({ measured: 0, eligible: 8 });
     // Site-level checks say so.
     const scopes = new Map(audit.issues.map((i: { code: string; scope: string }) => [i.code, i.scope]));

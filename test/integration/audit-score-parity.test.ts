@@ -165,7 +165,8 @@ describe('seo audit and the server compute the same scores over the same facts',
            scoreBreakdown { health htmlPages pagesWithCritical checksApplied checksPassed labPerformance cappedFrom
              blockers indexability { indexable noindex canonicalOtherHost canonicalSameHost }
              costs { code category severity scope affectedPages points } }
-           counts { urlsCrawled htmlPages indexablePages externalLinks { found checked couldNotCheck }
+           counts { urlsCrawled htmlPages indexablePages externalLinks { found checked couldNotCheck notTried
+             refusedByPolicy noAnswer overCap outOfTime fromCache }
              resources { found checked } labPages { measured eligible } }
            issues { code affectedPages applicablePages } } }`,
         { p: projectId },
@@ -206,6 +207,29 @@ describe('seo audit and the server compute the same scores over the same facts',
           'PAGE_FETCH_FAILED',
         ]),
       );
+      // Every external link checked, said as N of M: the down host's refused connection is a verdict.
+      expect(server.counts.externalLinks).toMatchObject({ found: 1, checked: 1, notTried: 0, fromCache: 0 });
+
+      // The project's next audit within the day reuses that verdict (the worker's cache, per project).
+      const again = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/projects/${projectId}/audit`,
+        headers: { authorization: `Bearer ${key}` },
+      });
+      const second = again.json().auditId;
+      await waitFor('the second server audit to complete', async () => {
+        const row = (await t.runtime.pool.query('SELECT status FROM audit WHERE id = $1', [second])).rows[0];
+        if (row?.status === 'FAILED') throw new Error(`audit failed\n${worker.output.join('')}`);
+        return row?.status === 'COMPLETED';
+      });
+      const g2 = await gql(
+        t,
+        'query($p: ID!) { audit(projectId: $p) { id counts { externalLinks { found checked fromCache } } } }',
+        { p: projectId },
+        { authorization: `Bearer ${key}` },
+      );
+      expect(g2.body.data.audit.id).toBe(second);
+      expect(g2.body.data.audit.counts.externalLinks).toEqual({ found: 1, checked: 1, fromCache: 1 });
     } finally {
       await worker.stop();
       await site.close();

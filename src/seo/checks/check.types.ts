@@ -57,6 +57,8 @@ export interface LinkTargetInfo {
    * may be on the auditing side), so it is listed apart and scores nothing.
    */
   couldNotCheck?: string;
+  /** `couldNotCheck` because our own URL policy refused the fetch (not because the target gave no answer). */
+  refusedByPolicy?: boolean;
 }
 
 /** Link targets keyed by absolute URL without fragment (the form `LinkFact.url` uses). */

@@ -16,9 +16,14 @@ export function countsText(counts: AuditCountsLineFragment | null, pagesCrawled:
 /** What each cap left, as N of M: external links, resources, lab vitals. */
 export function checkedText(counts: AuditCountsLineFragment): string {
   const e = counts.externalLinks;
+  // Worded as the CLI and the reports word it (externalLinkGaps, src/audits/audit.entity.ts).
+  const otherNotTried = e.notTried - e.overCap - e.outOfTime;
   const unchecked = [
-    e.couldNotCheck ? `${formatNumber(e.couldNotCheck)} could not be checked` : '',
-    e.notTried ? `${formatNumber(e.notTried)} not tried` : '',
+    e.refusedByPolicy ? `${formatNumber(e.refusedByPolicy)} refused by policy` : '',
+    e.noAnswer ? `${formatNumber(e.noAnswer)} no answer` : '',
+    e.overCap ? `${formatNumber(e.overCap)} not tried: over the cap` : '',
+    e.outOfTime ? `${formatNumber(e.outOfTime)} not tried: out of time` : '',
+    otherNotTried > 0 ? `${formatNumber(otherNotTried)} not tried` : '',
   ].filter(Boolean);
   return (
     `External links ${formatNumber(e.checked)} of ${formatNumber(e.found)} checked` +
