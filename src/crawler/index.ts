@@ -23,7 +23,13 @@ export {
   SCOPE_PATTERNS_MAX,
   type CompiledCrawlScope,
 } from './crawl-scope.js';
-export { createPageFactsPool, extractInline, type PageFactsExtract, type PageFactsPool } from './page-facts-pool.js';
+export {
+  createPageFactsPool,
+  extractInline,
+  type PageFactsExtract,
+  type PageFactsPool,
+  type PageFactsStop,
+} from './page-facts-pool.js';
 // Browser rendering mode: types only here; the code (and playwright-core) loads on demand, never in html mode.
 export type {
   PageRenderer,

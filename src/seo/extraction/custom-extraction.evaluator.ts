@@ -43,7 +43,7 @@ export function extractorProblem(spec: ExtractorSpec): string | null {
     const what = spec.kind === 'CSS' ? 'CSS selector' : spec.kind === 'XPATH' ? 'XPath' : 'regular expression';
     return `Invalid ${what}: ${err instanceof Error ? err.message : String(err)}`;
   }
-  // A regex cannot be interrupted: one that can backtrack catastrophically would overrun any page budget.
+  // A regex cannot be interrupted where it runs: one that can backtrack catastrophically would stall its thread.
   if (spec.kind === 'REGEX' || (isSearch(spec.kind) && spec.regex)) {
     const hazard = regexHazard(spec.expression, regexFlags(spec));
     if (hazard) return `Unsafe regular expression: ${hazard}`;
@@ -67,15 +67,32 @@ function nodeOutput(node: XNode, spec: ExtractorSpec): string | null {
   return tidy(node.type === 'text' || node.type === 'comment' ? stringValue(node) : DomUtils.textContent(node));
 }
 
+/** How one page's extractors are run. */
+export interface EvaluateOptions {
+  /** The page's time budget (EXTRACTION_LIMITS.pageBudgetMs when absent), checked before each extractor. */
+  budgetMs?: number;
+  /** The clock the budget is read on (performance.now). */
+  now?: () => number;
+  /**
+   * The page's tree when the caller built it while tokenizing the page anyway (extractPageFacts does, through
+   * documentBuilder()); without it, a tree-needing extractor parses the page here.
+   */
+  document?: Document;
+  /**
+   * The index (in the specs) of the extractor a hard stop interrupted on an earlier attempt at this page: it and
+   * every extractor after it are `'timeout'` without running (src/crawler/page-facts-pool.ts).
+   */
+  timedOutFrom?: number;
+  /** Told the index (in the specs) of each extractor as it starts: what a hard stop reads to know where it was. */
+  onExtractor?: (index: number) => void;
+}
+
 /** Compiled extractors for one project: compile once, evaluate on every page. */
 export interface CompiledExtraction {
   /** Whether any extractor needs the document tree (CSS, XPath); regexes and searches read the HTML text. */
   needsTree: boolean;
-  /**
-   * The page's values. `document`: the page's tree when the caller built it while tokenizing the page anyway
-   * (extractPageFacts does, through documentBuilder()); without it, a tree-needing extractor parses the page here.
-   */
-  evaluate(html: string, budgetMs?: number, now?: () => number, document?: Document): PageExtraction;
+  /** The page's values. */
+  evaluate(html: string, options?: EvaluateOptions): PageExtraction;
 }
 
 type Runner = (html: string, tree: () => Document) => ExtractionValue;
@@ -133,34 +150,39 @@ function collect(nodes: readonly XNode[], spec: ExtractorSpec, limit: number): s
 /**
  * Compiles a project's extractors (each already checked by extractorProblem; one that still fails is left out).
  * Evaluation builds the document tree only when a CSS or XPath extractor asks for it, and stops at the budget:
- * extractors not reached in time are `'timeout'`.
+ * extractors not reached in time are `'timeout'`. The budget is checked between extractors only: one extractor
+ * that runs long is stopped by the thread pool that runs it (src/crawler/page-facts-pool.ts), never here.
  */
 export function compileExtraction(specs: readonly ExtractorSpec[]): CompiledExtraction {
-  const runners: { key: string; run: Runner; regex: boolean }[] = [];
-  for (const spec of specs) {
-    if (extractorProblem(spec) !== null) continue;
+  const runners: { key: string; index: number; run: Runner; regex: boolean }[] = [];
+  specs.forEach((spec, index) => {
+    if (extractorProblem(spec) !== null) return;
     runners.push({
       key: spec.key,
+      index,
       run: runner(spec),
       regex: spec.kind === 'REGEX' || (isSearch(spec.kind) && spec.regex),
     });
-  }
+  });
   const needsTree = specs.some((s) => s.kind === 'CSS' || s.kind === 'XPATH');
   return {
     needsTree,
-    evaluate(html, budgetMs = EXTRACTION_LIMITS.pageBudgetMs, now = () => performance.now(), document) {
+    evaluate(html, options = {}) {
+      const { budgetMs = EXTRACTION_LIMITS.pageBudgetMs, now = () => performance.now(), onExtractor } = options;
+      const timedOutFrom = options.timedOutFrom ?? Number.POSITIVE_INFINITY;
       const deadline = now() + budgetMs;
-      let tree: Document | null = document ?? null;
+      let tree: Document | null = options.document ?? null;
       const treeOf = () => (tree ??= parseDocument(html, TREE_OPTIONS));
       // Regexes (and regex searches) read at most the first regexTextChars of the page: a bound on their cost.
       const head =
         html.length > EXTRACTION_LIMITS.regexTextChars ? html.slice(0, EXTRACTION_LIMITS.regexTextChars) : html;
       const out: PageExtraction = {};
-      for (const { key, run, regex } of runners) {
-        if (now() > deadline) {
+      for (const { key, index, run, regex } of runners) {
+        if (index >= timedOutFrom || now() > deadline) {
           out[key] = 'timeout';
           continue;
         }
+        onExtractor?.(index);
         out[key] = run(regex ? head : html, treeOf);
       }
       return out;

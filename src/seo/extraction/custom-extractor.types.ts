@@ -39,12 +39,18 @@ export const EXTRACTION_LIMITS = {
   expressionChars: 1_000,
   /**
    * Characters of a page a regex extractor or regex search runs over (the first 256 Ki): a JavaScript regex cannot
-   * be interrupted, so its text is bounded (and regexes that can backtrack catastrophically are refused at save).
+   * be interrupted where it runs, so its text is bounded (and regexes that can backtrack catastrophically are
+   * refused at save); past the budget and its margin, only stopping its thread stops it.
    * Plain-text searches, CSS and XPath read the whole page.
    */
   regexTextChars: 262_144,
   /** The default time budget of one page's extractors, in milliseconds. */
   pageBudgetMs: 250,
+  /**
+   * The hard bound's margin: a page-facts thread still on a page's extractors this long after their budget ran out
+   * is stopped, and the page analysed again without the extractor it was stuck in (src/crawler/page-facts-pool.ts).
+   */
+  stopMarginMs: 250,
 } as const;
 
 /** An extractor's result on one page: its values, a search's verdict, or the budget ran out before it. */

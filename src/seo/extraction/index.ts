@@ -17,6 +17,7 @@ export {
   extractorProblem,
   TREE_OPTIONS,
   type CompiledExtraction,
+  type EvaluateOptions,
 } from './custom-extraction.evaluator.js';
 export { DocumentTee } from './document-tee.js';
 export { compileXPath, XPathSyntaxError } from './xpath.js';

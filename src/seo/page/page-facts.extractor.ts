@@ -135,8 +135,13 @@ const JS_TYPES = new Set([
  * (htmlparser2 `Parser`, no DOM). Collections are capped (PAGE_FACT_LIMITS) and visible text is reduced
  * to counters and hashes on the fly, so memory stays bounded on any input. `ctx.url` must be an
  * absolute URL (a TypeError is thrown otherwise); bytes are decoded per BOM, Content-Type or meta charset.
+ * `onExtractor` is told the index of each custom extractor as it starts (the page-facts thread's watch).
  */
-export function extractPageFacts(html: string | Uint8Array, ctx: PageContext): PageFacts {
+export function extractPageFacts(
+  html: string | Uint8Array,
+  ctx: PageContext,
+  onExtractor?: (index: number) => void,
+): PageFacts {
   const contentType = firstHeader(ctx.headers, 'content-type');
   const source = typeof html === 'string' ? html : decodeDocument(html, contentType);
   const htmlBytes = typeof html === 'string' ? Buffer.byteLength(html) : html.byteLength;
@@ -147,7 +152,10 @@ export function extractPageFacts(html: string | Uint8Array, ctx: PageContext): P
   const parser = new Parser(tee ?? collector, TREE_OPTIONS);
   parser.end(source);
   const facts = collector.finish();
-  if (extraction) facts.extraction = extraction.evaluate(source, ctx.extraction?.budgetMs, undefined, tee?.document);
+  if (extraction) {
+    const { budgetMs, timedOutFrom } = ctx.extraction!;
+    facts.extraction = extraction.evaluate(source, { budgetMs, timedOutFrom, document: tee?.document, onExtractor });
+  }
   return facts;
 }
 

@@ -15,6 +15,11 @@ export interface PageExtractionRequest {
   specs: ExtractorSpec[];
   /** The time budget of the page's extractors (EXTRACTION_LIMITS.pageBudgetMs when absent). */
   budgetMs?: number;
+  /**
+   * Set on a page analysed again after a hard stop: the index (in specs) of the extractor that overran, which with
+   * every extractor after it is `'timeout'` without running.
+   */
+  timedOutFrom?: number;
 }
 
 /** Bounds that keep one page's facts small whatever the document holds. */

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPageFactsPool } from '../../../src/crawler/index.js';
-import { extractPageFacts } from '../../../src/seo/page/index.js';
+import { createPageFactsPool, type PageFactsStop } from '../../../src/crawler/index.js';
+import type { ExtractorSpec } from '../../../src/seo/extraction/index.js';
+import { extractPageFacts, type PageContext } from '../../../src/seo/page/index.js';
 import { failingSite } from '../../fixtures/sites/failing-site.js';
 
 const origin = 'http://fail.test:8080';
@@ -93,4 +94,110 @@ describe('page-facts thread pool', () => {
     await closing.close();
     await expect(closing.extract(Buffer.from('<title>z</title>'), { url: `${origin}/g` })).rejects.toThrow(/closed/);
   });
+});
+
+describe('page-facts thread pool: the hard bound of custom extraction', () => {
+  const extractor = (key: string, kind: ExtractorSpec['kind'], expression: string): ExtractorSpec => ({
+    key,
+    kind,
+    expression,
+    output: 'TEXT',
+    attribute: null,
+    match: 'FIRST',
+    regex: false,
+    ignoreCase: false,
+  });
+  // `a.*b.*NOPE` passes the save-time check (regex-hazard.ts) but is cubic in the a's and b's of the text: over this
+  // page's 7,200 characters it runs for minutes in one piece, which no check between extractors can cut short.
+  const SPECS = [
+    extractor('heading', 'CSS', 'h1'),
+    extractor('price', 'XPATH', '//div[@class="price"]'),
+    extractor('title', 'REGEX', '<title>([^<]*)</title>'),
+    extractor('kettle', 'CONTAINS', 'Kettle'),
+    extractor('slow', 'REGEX', 'a.*b.*NOPE'),
+    extractor('after', 'CSS', '.price'),
+  ];
+  const BUDGET_MS = 100;
+  const MARGIN_MS = 150;
+  const slowPage = Buffer.from(
+    '<html><head><title>Slow kettle</title></head><body><h1>Kettle</h1><div class="price">19.90</div>' +
+      `<p>${'ab '.repeat(2_400)}</p><a href="/next">next</a></body></html>`,
+  );
+  const page = (n: number) =>
+    Buffer.from(
+      `<html><head><title>Page ${n}</title></head><body><h1>Kettle ${n}</h1>` +
+        `<div class="price">${n}.00</div><a href="/p${n + 1}">more</a></body></html>`,
+    );
+  const context = (path: string, extraction = true): PageContext => ({
+    url: `${origin}${path}`,
+    status: 200,
+    ...(extraction ? { extraction: { specs: SPECS, budgetMs: BUDGET_MS } } : {}),
+  });
+
+  it(
+    'stops a thread stuck in one extractor past budget + margin; the page and those it held are not lost',
+    { timeout: 20_000 },
+    async () => {
+      const stops: PageFactsStop[] = [];
+      const bounded = createPageFactsPool(1, { stopMarginMs: MARGIN_MS, onStopped: (s) => stops.push(s) });
+      try {
+        // The thread is up (its start is not the page's time).
+        expect((await bounded.extract(page(0), context('/warm'))).extraction?.slow).toEqual([]);
+
+        const begun = performance.now();
+        const slow = bounded.extract(Buffer.from(slowPage), context('/slow')).then((facts) => ({
+          facts,
+          ms: performance.now() - begun,
+        }));
+        // Sent behind it to the same (only) thread: with extractors, without, with again.
+        const behind = [
+          bounded.extract(page(1), context('/p1')),
+          bounded.extract(page(2), context('/p2', false)),
+          bounded.extract(page(3), context('/p3')),
+        ];
+        const { facts, ms } = await slow;
+        // The regex alone runs for minutes; the page is back once the bound is reached (+ the watchdog's period and
+        // a second analysis without that extractor; slack for a loaded 2-core machine).
+        expect(ms).toBeGreaterThanOrEqual(BUDGET_MS + MARGIN_MS);
+        expect(ms).toBeLessThan(BUDGET_MS + MARGIN_MS + 750);
+        expect(facts.extraction).toEqual({
+          heading: ['Kettle'],
+          price: ['19.90'],
+          title: ['Slow kettle'],
+          kettle: true,
+          slow: 'timeout',
+          after: 'timeout', // not reached within the page's budget, as between extractors
+        });
+        // The page's other facts are all there.
+        expect(facts.titles).toEqual(['Slow kettle']);
+        expect(facts.links.map((l) => l.url)).toEqual([`${origin}/next`]);
+        expect(facts).toStrictEqual(
+          extractPageFacts(slowPage, {
+            ...context('/slow'),
+            extraction: { specs: SPECS, budgetMs: BUDGET_MS, timedOutFrom: 4 },
+          }),
+        );
+        expect(stops).toHaveLength(1);
+        expect(stops[0]).toMatchObject({ url: `${origin}/slow`, extractor: 4 });
+
+        // The pages the stopped thread held are analysed by its replacement, with values: their extractors' clock
+        // starts when a thread starts them, not while they waited behind the stuck page.
+        const held = await Promise.all(behind);
+        held.forEach((f, i) => {
+          const n = i + 1;
+          expect(f).toStrictEqual(extractPageFacts(page(n), context(`/p${n}`, n !== 2)));
+        });
+        expect(held[0].extraction).toMatchObject({ heading: ['Kettle 1'], slow: [], after: ['1.00'] });
+        expect(held[1].extraction).toBeUndefined();
+        expect(held[2].extraction).toMatchObject({ heading: ['Kettle 3'], slow: [], after: ['3.00'] });
+
+        // And the pool keeps serving.
+        const next = await bounded.extract(page(4), context('/p4'));
+        expect(next.extraction).toMatchObject({ heading: ['Kettle 4'], slow: [] });
+        expect(stops).toHaveLength(1);
+      } finally {
+        await bounded.close();
+      }
+    },
+  );
 });

@@ -132,8 +132,24 @@ describe('custom extraction', () => {
       spec({ key: 'c', kind: 'CONTAINS', expression: 'kettle' }),
     ]);
     // Each reading of the clock advances it 60 ms: the budget of 100 ms covers the first extractor only.
-    const result = compiled.evaluate(PAGE, 100, () => (clock += 60));
+    const result = compiled.evaluate(PAGE, { budgetMs: 100, now: () => (clock += 60) });
     expect(result).toEqual({ a: ['Blue kettle'], b: 'timeout', c: 'timeout' });
+  });
+
+  it('after a hard stop, leaves the interrupted extractor and those after it as timed out, unrun', () => {
+    const compiled = compileExtraction([
+      spec({ key: 'a', kind: 'CSS', expression: 'h1' }),
+      spec({ key: 'bad', kind: 'REGEX', expression: '(a+)+$' }), // refused: left out, its index kept
+      spec({ key: 'b', kind: 'REGEX', expression: 'K-\\d+' }),
+      spec({ key: 'c', kind: 'CONTAINS', expression: 'kettle' }),
+      spec({ key: 'd', kind: 'CSS', expression: '.price' }),
+    ]);
+    const started: number[] = [];
+    const result = compiled.evaluate(PAGE, { timedOutFrom: 3, onExtractor: (i) => started.push(i) });
+    expect(result).toEqual({ a: ['Blue kettle'], b: ['K-42'], c: 'timeout', d: 'timeout' });
+    // Told each extractor as it starts, by its index in the specs: the pool's watch reads it.
+    expect(started).toEqual([0, 2]);
+    expect(compiled.evaluate(PAGE)).toEqual({ a: ['Blue kettle'], b: ['K-42'], c: true, d: ['19.90'] });
   });
 
   it('builds no document tree for regexes and searches only', () => {

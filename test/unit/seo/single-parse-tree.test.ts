@@ -134,7 +134,10 @@ const SPECS = [...BENCH_EXTRACTORS, ...TREE_EXTRACTORS].map((s, i) => ({ ...s, k
 
 /** The previous path: the extractors over a tree of the page's own, parsed a second time by parseDocument. */
 const reference = (html: string): PageExtraction =>
-  compileExtraction(SPECS).evaluate(html, Number.POSITIVE_INFINITY, undefined, parseDocument(html, TREE_OPTIONS));
+  compileExtraction(SPECS).evaluate(html, {
+    budgetMs: Number.POSITIVE_INFINITY,
+    document: parseDocument(html, TREE_OPTIONS),
+  });
 
 const pages = [...fixturePages(), ...benchPages(), ...Object.entries(TRICKY)];
 
