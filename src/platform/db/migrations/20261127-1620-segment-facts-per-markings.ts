@@ -22,7 +22,8 @@ export class SegmentFactsPerMarkings20261127 extends Migration {
         and (g.counted_at, g.marks_key) > (f.counted_at, f.marks_key);`);
     this.addSql('alter table "audit_segment_facts" drop constraint "audit_segment_facts_pkey";');
     this.addSql(
-      'alter table "audit_segment_facts" add constraint "audit_segment_facts_pkey" primary key ("audit_id", "segment_id");',
+      'alter table "audit_segment_facts" add constraint "audit_segment_facts_pkey" ' +
+        'primary key ("audit_id", "segment_id");',
     );
   }
 }
