@@ -197,7 +197,8 @@ describe("a completed audit's inlinks total", () => {
     });
     await q(
       `INSERT INTO audit_link (audit_id, source_url, target_url, anchor, internal, position)
-       VALUES ($1, $2, $4, 'x', true, 'CONTENT'), ($1, $2, $4, 'x2', true, 'FOOTER'), ($1, $3, $4, 'y', true, 'FOOTER')`,
+       VALUES ($1, $2, $4, 'x', true, 'CONTENT'), ($1, $2, $4, 'x2', true, 'FOOTER'),
+         ($1, $3, $4, 'y', true, 'FOOTER')`,
       [running.id, at('/x'), at('/y'), at('/')],
     );
     await q('UPDATE audit_page SET inlinks_all = 99, inlinks_footer = 99 WHERE audit_id = $1', [running.id]);

@@ -463,7 +463,8 @@ describe("won't fix in a segment's scores", () => {
     expect(rows).toContain(unmarked);
     // Planted values show: each read takes its own kept row, in any order, however often.
     await t.runtime.pool.query(
-      `UPDATE audit_segment_facts SET facts = jsonb_set(facts, '{htmlPages}', '99') WHERE audit_id = $1 AND segment_id = $2`,
+      `UPDATE audit_segment_facts SET facts = jsonb_set(facts, '{htmlPages}', '99')
+       WHERE audit_id = $1 AND segment_id = $2`,
       [auditId, segmentId],
     );
     await t.runtime.pool.query(
