@@ -22,7 +22,6 @@ import {
 import {
   auditQuery,
   auditScheduleBody,
-  cancelAuditQuery,
   cannibalisationQuery,
   cannibalisationVariables,
   emptyBody,
@@ -30,12 +29,10 @@ import {
 } from '../rest/route-schemas.js';
 import {
   Audit,
-  AuditCancelled,
   AuditSchedule,
   AuditStarted,
   Competitor,
   FixSuggestion,
-  Job,
   Keyword,
   KeywordCannibalisation,
   KeywordRankings,
@@ -50,6 +47,7 @@ import {
   errors,
 } from '../openapi/components.js';
 import { defineRoute, type RestRoute } from '../rest/rest-mapper.js';
+import { cancelAuditRoute, jobRoute } from '../rest/shared-routes.js';
 
 const idParam = pathParams('id');
 
@@ -150,35 +148,13 @@ export const apiRoutes: RestRoute[] = [
     }),
     map: (data) => ({ audit: data.audit }),
   }),
-  defineRoute({
-    method: 'POST',
+  cancelAuditRoute({
+    surface: 'B',
     url: '/api/projects/:id/audit/cancel',
-    surface: 'B',
-    summary:
-      "Cancel the project's queued or running audit (or the one named by auditId); the pages crawled so far are kept",
+    projectParam: 'id',
     operation: ApiCancelAuditDocument,
-    schema: {
-      params: idParam,
-      querystring: cancelAuditQuery,
-      body: emptyBody,
-      response: { 200: AuditCancelled, ...errors(...WRITE_ERRORS) },
-    },
-    variables: ({ params, query }) => ({
-      projectId: params.id,
-      auditId: (query.auditId as string | undefined) ?? null,
-    }),
-    map: (data) => ({ message: 'Audit cancelled', audit: data.cancelAudit }),
   }),
-  defineRoute({
-    method: 'GET',
-    url: '/api/jobs/:jobId',
-    surface: 'B',
-    summary: 'State and progress of a queued audit job',
-    operation: ApiGetJobDocument,
-    schema: { params: pathParams('jobId'), response: { 200: body({ job: Job }), ...errors(...READ_ERRORS) } },
-    variables: ({ params }) => ({ id: params.jobId }),
-    map: (data) => ({ job: data.job }),
-  }),
+  jobRoute({ surface: 'B', url: '/api/jobs/:jobId', operation: ApiGetJobDocument }),
   defineRoute({
     method: 'GET',
     url: '/api/projects/:id/technical',

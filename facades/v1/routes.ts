@@ -12,7 +12,6 @@ import {
 import {
   auditQuery,
   auditScheduleBody,
-  cancelAuditQuery,
   cannibalisationQuery,
   cannibalisationVariables,
   emptyBody,
@@ -20,10 +19,8 @@ import {
 } from '../rest/route-schemas.js';
 import {
   Audit,
-  AuditCancelled,
   AuditSchedule,
   AuditStarted,
-  Job,
   Keyword,
   KeywordCannibalisation,
   ProjectV1,
@@ -34,6 +31,7 @@ import {
   errors,
 } from '../openapi/components.js';
 import { defineRoute, type RestRoute } from '../rest/rest-mapper.js';
+import { cancelAuditRoute, jobRoute } from '../rest/shared-routes.js';
 
 /** Surface A: /api/v1, Authorization: Bearer <API_KEY>. */
 export const v1Routes: RestRoute[] = [
@@ -93,35 +91,13 @@ export const v1Routes: RestRoute[] = [
     variables: ({ params }) => ({ projectId: params.projectId }),
     map: (data) => data.startAudit,
   }),
-  defineRoute({
-    method: 'POST',
+  cancelAuditRoute({
+    surface: 'A',
     url: '/api/v1/projects/:projectId/audit/cancel',
-    surface: 'A',
-    summary:
-      "Cancel the project's queued or running audit (or the one named by auditId); the pages crawled so far are kept",
+    projectParam: 'projectId',
     operation: V1CancelAuditDocument,
-    schema: {
-      params: pathParams('projectId'),
-      querystring: cancelAuditQuery,
-      body: emptyBody,
-      response: { 200: AuditCancelled, ...errors(...WRITE_ERRORS) },
-    },
-    variables: ({ params, query }) => ({
-      projectId: params.projectId,
-      auditId: (query.auditId as string | undefined) ?? null,
-    }),
-    map: (data) => ({ message: 'Audit cancelled', audit: data.cancelAudit }),
   }),
-  defineRoute({
-    method: 'GET',
-    url: '/api/v1/jobs/:jobId',
-    surface: 'A',
-    summary: 'State and progress of a queued audit job',
-    operation: V1GetJobDocument,
-    schema: { params: pathParams('jobId'), response: { 200: body({ job: Job }), ...errors(...READ_ERRORS) } },
-    variables: ({ params }) => ({ id: params.jobId }),
-    map: (data) => ({ job: data.job }),
-  }),
+  jobRoute({ surface: 'A', url: '/api/v1/jobs/:jobId', operation: V1GetJobDocument }),
   defineRoute({
     method: 'GET',
     url: '/api/v1/projects/:projectId/keywords',

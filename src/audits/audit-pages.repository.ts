@@ -182,8 +182,74 @@ const PAGE_COLUMNS = `p.id::text AS id, p.url, p.final_url AS "finalUrl", p.stat
 const OWNED = `EXISTS (SELECT 1 FROM audit a JOIN project pr ON pr.id = a.project_id WHERE a.id = $1
   AND pr.organization_id = $2)`;
 
+/**
+ * A completed audit's page's inlinks total by position filter, stored with the completion (storePageCounts): the
+ * distinct pages whose links to it (at that position) are in the link graph, self links excluded, which is the
+ * page view's definition. Not `inlinks`: that one is counted from the crawl's page summaries (2xx pages only, their
+ * first 500 internal link targets) and may be fewer.
+ */
+export const STORED_INLINKS: Record<AuditLinkPosition | 'ALL', string> = {
+  ALL: 'inlinks_all',
+  CONTENT: 'inlinks_content',
+  NAVIGATION: 'inlinks_navigation',
+  HEADER: 'inlinks_header',
+  ASIDE: 'inlinks_aside',
+  FOOTER: 'inlinks_footer',
+};
+
 /** LIKE's wildcards and its escape character, taken literally. */
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The rows' columns: the first link of each pair (`f`), its pair's aggregates (`g`), the page at the other end. */
+const LINK_COLUMNS = `f.id::text AS id, f.source_url AS "sourceUrl", f.target_url AS "targetUrl", f.anchor, f.rel,
+  g.internal, g."linkCount", f.position, g.positions,
+  o.status_code AS "otherStatus", o.title AS "otherTitle", (o.id IS NOT NULL) AS "otherCrawled"`;
+
+/** Each position once, in the order of its first link, from the pair's links `k`. */
+const POSITIONS_OF_K = `ARRAY(SELECT x.p FROM unnest(array_agg(k.position ORDER BY k.id)) WITH ORDINALITY AS x(p, n)
+  WHERE x.p IS NOT NULL GROUP BY x.p ORDER BY min(x.n))`;
+
+/**
+ * A page's inlinks ($3 the target; `at(alias)` the position filter on $4; `cursor` the last first-link id): the
+ * first links of their pair read in id order from (audit_id, target_url, id), each checked to be its pair's first
+ * by a probe of the linking page's links, so a page of rows costs its rows, not the page's 100,000 inlinks (grouping
+ * them all first took seconds). The probes name the target as $3, so the planner sees how many links it has and
+ * reads them from the linking page's (audit_id, source_url, id) range when it has many.
+ */
+function inlinkRows(at: (alias: string) => string, cursor: string | null, first: number): string {
+  return `SELECT ${LINK_COLUMNS}
+    FROM (SELECT l.id, l.source_url, l.target_url, l.anchor, l.rel, l.position
+          FROM audit_link l
+          WHERE l.audit_id = $1 AND l.target_url = $3 AND l.source_url <> $3 ${at('l')}
+            ${cursor === null ? '' : `AND l.id > ${cursor}`}
+            AND NOT EXISTS (SELECT 1 FROM audit_link e WHERE e.audit_id = $1 AND e.target_url = $3
+                              AND e.source_url = l.source_url AND e.id < l.id ${at('e')})
+            AND ${OWNED}
+          ORDER BY l.id LIMIT ${first + 1}) f
+    CROSS JOIN LATERAL (SELECT bool_or(k.internal) AS internal, count(*)::int AS "linkCount",
+                          ${POSITIONS_OF_K} AS positions
+                        FROM audit_link k
+                        WHERE k.audit_id = $1 AND k.target_url = $3 AND k.source_url = f.source_url ${at('k')}) g
+    LEFT JOIN audit_page o ON o.audit_id = $1 AND o.url = f.source_url
+    ORDER BY f.id`;
+}
+
+/**
+ * A page's outlinks ($3 the source): its own links, a range of (audit_id, source_url, id) as long as the page's
+ * links, grouped by target (probing each target instead could read a menu target's 100,000 inlinks).
+ */
+function outlinkRows(at: (alias: string) => string, cursor: string | null, first: number): string {
+  return `SELECT ${LINK_COLUMNS}
+    FROM (SELECT min(k.id) AS id, k.target_url, bool_or(k.internal) AS internal, count(*)::int AS "linkCount",
+            ${POSITIONS_OF_K} AS positions
+          FROM audit_link k
+          WHERE k.audit_id = $1 AND k.source_url = $3 AND k.target_url <> $3 ${at('k')} AND ${OWNED}
+          GROUP BY k.target_url ${cursor === null ? '' : `HAVING min(k.id) > ${cursor}`}
+          ORDER BY min(k.id) LIMIT ${first + 1}) g
+    JOIN audit_link f ON f.id = g.id
+    LEFT JOIN audit_page o ON o.audit_id = $1 AND o.url = f.target_url
+    ORDER BY f.id`;
+}
 
 export class AuditPagesRepository {
   /**
@@ -274,45 +340,54 @@ export class AuditPagesRepository {
    * `first + 1` pages linking to a page, or linked from it (the extra one says there is a next page), one row each
    * with how many links there are between them, in the order of their first link after the cursor (that link's id),
    * each with the crawled page at its other end, and how many such pages there are in all (self links excluded: the
-   * page's inlink and outlink counts). Index range scans on (audit_id, target_url, id) or (audit_id, source_url, id):
-   * the cost follows the page's links, not the audit's.
+   * page's inlink and outlink counts). A completed audit's inlinks total is stored with the page (STORED_INLINKS);
+   * any other total is counted.
    */
   async listLinks(db: NativeDb, slice: AuditLinkSlice): Promise<{ rows: AuditLinkRecord[]; total: number }> {
     const [self, other] = slice.direction === 'IN' ? ['target_url', 'source_url'] : ['source_url', 'target_url'];
     const params: unknown[] = [slice.auditId, slice.organizationId, slice.url];
-    const position = slice.position === null ? '' : `AND l.position = $${params.push(slice.position)}`;
-    const after = slice.after === null ? '' : `HAVING min(l.id) > $${params.push(slice.after)}::bigint`;
-    const otherColumn = slice.direction === 'IN' ? 'sourceUrl' : 'targetUrl';
-    // One row per page at the other end (its first link's anchor and rel, and how many links): the page's inlink and
-    // outlink counts are distinct pages too. A page's links to itself are neither.
-    const [rows, [count]] = await Promise.all([
-      nativeQuery<AuditLinkRecord>(
-        db,
-        `SELECT g.id::text AS id, g."sourceUrl", g."targetUrl", g.anchor, g.rel, g.internal, g."linkCount",
-           g.positions[1] AS position,
-           ARRAY(SELECT x.p FROM unnest(g.positions) WITH ORDINALITY AS x(p, n)
-                 WHERE x.p IS NOT NULL GROUP BY x.p ORDER BY min(x.n)) AS positions,
-           o.status_code AS "otherStatus", o.title AS "otherTitle", (o.id IS NOT NULL) AS "otherCrawled"
-         FROM (SELECT min(l.id) AS id, l.source_url AS "sourceUrl", l.target_url AS "targetUrl",
-                 (array_agg(l.anchor ORDER BY l.id))[1] AS anchor, (array_agg(l.rel ORDER BY l.id))[1] AS rel,
-                 bool_or(l.internal) AS internal, count(*)::int AS "linkCount",
-                 array_agg(l.position ORDER BY l.id) AS positions
-               FROM audit_link l
-               WHERE l.audit_id = $1 AND l.${self} = $3 AND l.source_url <> l.target_url ${position} AND ${OWNED}
-               GROUP BY l.${other}, l.${self} ${after}
-               ORDER BY min(l.id) LIMIT ${slice.first + 1}) g
-         LEFT JOIN audit_page o ON o.audit_id = $1 AND o.url = g."${otherColumn}"
-         ORDER BY g.id`,
-        params,
-      ),
-      nativeQuery<{ total: number }>(
+    const at = (alias: string) => (slice.position === null ? '' : `AND ${alias}.position = $4`);
+    if (slice.position !== null) params.push(slice.position);
+    const countParams = [...params];
+    const cursor = slice.after === null ? null : `$${params.push(slice.after)}::bigint`;
+    const rows = nativeQuery<AuditLinkRecord>(
+      db,
+      slice.direction === 'IN' ? inlinkRows(at, cursor, slice.first) : outlinkRows(at, cursor, slice.first),
+      params,
+    );
+    const total = (async () => {
+      const stored = slice.direction === 'IN' ? await this.storedInlinks(db, slice) : null;
+      if (stored !== null) return stored;
+      const [count] = await nativeQuery<{ total: number }>(
         db,
         `SELECT count(DISTINCT l.${other})::int AS total FROM audit_link l
-         WHERE l.audit_id = $1 AND l.${self} = $3 AND l.source_url <> l.target_url ${position} AND ${OWNED}`,
-        params.slice(0, slice.position === null ? 3 : 4),
-      ),
-    ]);
-    return { rows, total: count.total };
+         WHERE l.audit_id = $1 AND l.${self} = $3 AND l.source_url <> l.target_url ${at('l')} AND ${OWNED}`,
+        countParams,
+      );
+      return count.total;
+    })();
+    const [list, count] = await Promise.all([rows, total]);
+    return { rows: list, total: count };
+  }
+
+  /**
+   * The page's inlinks total as its completed audit stored it (with the position filter, or without), or null: the
+   * audit is not COMPLETED, or not the organization's, or the URL is not one of its pages.
+   */
+  private async storedInlinks(
+    db: NativeDb,
+    slice: Pick<AuditLinkSlice, 'auditId' | 'organizationId' | 'url' | 'position'>,
+  ): Promise<number | null> {
+    const column = STORED_INLINKS[slice.position ?? 'ALL'];
+    const [row] = await nativeQuery<{ total: number }>(
+      db,
+      `SELECT p.${column} AS total FROM audit_page p
+       JOIN audit a ON a.id = p.audit_id AND a.status = 'COMPLETED'
+       JOIN project pr ON pr.id = a.project_id AND pr.organization_id = $2
+       WHERE p.audit_id = $1 AND p.url = $3`,
+      [slice.auditId, slice.organizationId, slice.url],
+    );
+    return row?.total ?? null;
   }
 
   /**

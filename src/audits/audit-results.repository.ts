@@ -257,17 +257,18 @@ export class AuditResultsRepository {
       [auditId],
     );
     // Distinct pages linking in from each position (self links excluded, as in `inlinks`): the URL table's
-    // inlinks_<position> fields of a completed audit.
+    // inlinks_<position> fields of a completed audit; and from any position, the page view's inlinks total (the link
+    // graph's, which `inlinks` is not: that one counts 2xx pages' first 500 link targets).
     await tx.query(
       `UPDATE audit_page p SET inlinks_content = l.content, inlinks_navigation = l.navigation,
-         inlinks_header = l.header, inlinks_aside = l.aside, inlinks_footer = l.footer
-       FROM (SELECT k.target_url AS url,
+         inlinks_header = l.header, inlinks_aside = l.aside, inlinks_footer = l.footer, inlinks_all = l.all_positions
+       FROM (SELECT k.target_url AS url, count(DISTINCT k.source_url)::int AS all_positions,
                count(DISTINCT k.source_url) FILTER (WHERE k.position = 'CONTENT')::int AS content,
                count(DISTINCT k.source_url) FILTER (WHERE k.position = 'NAVIGATION')::int AS navigation,
                count(DISTINCT k.source_url) FILTER (WHERE k.position = 'HEADER')::int AS header,
                count(DISTINCT k.source_url) FILTER (WHERE k.position = 'ASIDE')::int AS aside,
                count(DISTINCT k.source_url) FILTER (WHERE k.position = 'FOOTER')::int AS footer
-             FROM audit_link k WHERE k.audit_id = $1 AND k.source_url <> k.target_url AND k.position IS NOT NULL
+             FROM audit_link k WHERE k.audit_id = $1 AND k.source_url <> k.target_url
              GROUP BY k.target_url) l
        WHERE p.audit_id = $1 AND p.url = l.url`,
       [auditId],

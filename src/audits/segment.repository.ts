@@ -115,27 +115,36 @@ export class SegmentRepository {
     const [row] = await nativeQuery<{ facts: SegmentFacts }>(
       db,
       `SELECT facts FROM audit_segment_facts WHERE audit_id = $1 AND segment_id = $2 AND rule_key = $3
-         AND ($4::text IS NULL OR marks_key = $4)`,
+         AND ($4::text IS NULL OR marks_key = $4) LIMIT 1`,
       [auditId, segmentId, key.rule, key.marks],
     );
     return row?.facts ?? null;
   }
 
-  /** Keeps the segment's facts in a completed audit (a segment deleted meanwhile keeps none). */
+  /**
+   * Keeps the segment's facts in a completed audit under their markings, beside those kept under other markings (a
+   * segment deleted meanwhile keeps none). Rows of the segment in the audit under another rule are dropped, and so
+   * are rows under markings other than `key.marks` and `stillRead` when the caller knows which are still read (null:
+   * it does not, keep them).
+   */
   async keepFacts(
     db: NativeDb,
     auditId: string,
     segmentId: string,
     key: { rule: string; marks: string },
     facts: SegmentFacts,
+    stillRead: readonly string[] | null,
   ): Promise<void> {
     await nativeQuery(
       db,
-      `INSERT INTO audit_segment_facts (audit_id, segment_id, rule_key, marks_key, facts)
+      `WITH stale AS (
+         DELETE FROM audit_segment_facts WHERE audit_id = $1 AND segment_id = $2 AND marks_key <> $4
+           AND (rule_key <> $3 OR ($6::text[] IS NOT NULL AND marks_key <> ALL ($6::text[]))))
+       INSERT INTO audit_segment_facts (audit_id, segment_id, rule_key, marks_key, facts)
        SELECT $1, s.id, $3, $4, $5::jsonb FROM segment s WHERE s.id = $2
-       ON CONFLICT (audit_id, segment_id) DO UPDATE SET rule_key = EXCLUDED.rule_key, marks_key = EXCLUDED.marks_key,
+       ON CONFLICT (audit_id, segment_id, marks_key) DO UPDATE SET rule_key = EXCLUDED.rule_key,
          facts = EXCLUDED.facts, counted_at = now()`,
-      [auditId, segmentId, key.rule, key.marks, JSON.stringify(facts)],
+      [auditId, segmentId, key.rule, key.marks, JSON.stringify(facts), stillRead],
     );
   }
 }

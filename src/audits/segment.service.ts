@@ -57,6 +57,10 @@ export interface SegmentResult {
 
 const refuse = (path: string, message: string) => badInput(`${path}: ${message}`, [{ path, message }]);
 
+const NO_MARKINGS: MarkedOccurrences = { codes: [], urls: [] };
+/** The markings key of facts counted with no "won't fix" marking left out (the issues list narrowed to a segment). */
+const NO_MARKINGS_KEY = segmentMarksKey(NO_MARKINGS);
+
 /**
  * Whether a segment's scores leave out the occurrences "won't fix" markings cover, as the audit's own score does
  * (`apply`, the default), or are those before any marking (`before`: what two audits compare, as a marking is no
@@ -175,7 +179,8 @@ export class SegmentService {
     const segments = await this.repo.list(db, audit.projectId);
     const marked = await this.markedIn(db, auditId, wontFix);
     const results: SegmentResult[] = [];
-    for (const segment of segments) results.push(await this.resultOf(db, { id: auditId, ...audit }, segment, marked));
+    for (const segment of segments)
+      results.push(await this.resultOf(db, { id: auditId, ...audit }, segment, marked, wontFix === 'apply'));
     return results;
   }
 
@@ -192,7 +197,8 @@ export class SegmentService {
     if (!audit) throw notFound('Audit');
     const segment = isUuid(segmentId) ? await this.repo.find(db, audit.projectId, segmentId) : null;
     if (!segment) throw notFound('Segment');
-    return this.resultOf(db, { id: auditId, ...audit }, segment, await this.markedIn(db, auditId, wontFix));
+    const marked = await this.markedIn(db, auditId, wontFix);
+    return this.resultOf(db, { id: auditId, ...audit }, segment, marked, wontFix === 'apply');
   }
 
   /**
@@ -246,13 +252,13 @@ export class SegmentService {
     if (!audit) throw notFound('Audit');
     const segment = isUuid(segmentId) ? await this.repo.find(db, audit.projectId, segmentId) : null;
     if (!segment) throw notFound('Segment');
-    const facts = await this.factsOf(db, { id: auditId, ...audit }, segment, { codes: [], urls: [] });
+    const facts = await this.factsOf(db, { id: auditId, ...audit }, segment, NO_MARKINGS, false);
     return new Map(facts.checks.map((c) => [c.code, { affected: c.affected, occurrences: c.occurrences }]));
   }
 
   /** The occurrences the audit's own score leaves out as "won't fix" (none before markings). */
   private markedIn(db: NativeDb, auditId: string, wontFix: SegmentWontFix): Promise<MarkedOccurrences> {
-    return wontFix === 'apply' ? this.wontFix.appliedMarkings(db, auditId) : Promise.resolve({ codes: [], urls: [] });
+    return wontFix === 'apply' ? this.wontFix.appliedMarkings(db, auditId) : Promise.resolve(NO_MARKINGS);
   }
 
   private async resultOf(
@@ -260,26 +266,31 @@ export class SegmentService {
     audit: { id: string; projectId: string; completed: boolean },
     segment: SegmentRow,
     marked: MarkedOccurrences,
+    applied: boolean,
   ): Promise<SegmentResult> {
-    const facts = await this.factsOf(db, audit, segment, marked);
+    const facts = await this.factsOf(db, audit, segment, marked, applied);
     return { segment, urls: facts.urls, htmlPages: facts.htmlPages, ...scoreSegment(facts) };
   }
 
   /**
    * The segment's facts in the audit: counted (every URL of the audit read), then kept when the audit is COMPLETED
-   * and the rule reads only its rows, so later reads take one row (audit_segment_facts, keyed by the rule).
+   * and the rule reads only its rows, so later reads take one row (audit_segment_facts, keyed by the rule and the
+   * markings). The summary (under the audit's markings, `applied`) and the issues list narrowed to the segment (under
+   * none) each keep their own row; a summary's count drops rows under markings no longer applied.
    */
   private async factsOf(
     db: NativeDb,
     audit: { id: string; projectId: string; completed: boolean },
     segment: SegmentRow,
     marked: MarkedOccurrences,
+    applied: boolean,
   ): Promise<SegmentFacts> {
     const input = segmentFilterInput(segment);
     const rule = await this.table.compileRule(db, input);
     const keep = audit.completed && filterReadsOnlyTheAudit(rule);
     // The markings it was counted under are part of the key: marking or undoing counts again.
     const key = { rule: segmentRuleKey(input), marks: segmentMarksKey(marked) };
+    const stillRead = applied ? [NO_MARKINGS_KEY] : null;
     const kept = keep ? await this.repo.keptFacts(db, audit.id, segment.id, key) : null;
     if (kept) return kept;
     const facts = await this.tableRepo.segmentFacts(
@@ -289,7 +300,7 @@ export class SegmentService {
       () => rankedUrlsOf(db, audit.projectId, audit.id),
       marked,
     );
-    if (keep) await this.repo.keepFacts(db, audit.id, segment.id, key, facts);
+    if (keep) await this.repo.keepFacts(db, audit.id, segment.id, key, facts, stillRead);
     return facts;
   }
 

@@ -9,6 +9,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertFactsReader } from '../../src/alerts/index.js';
 import { AuditJobRunner } from '../../src/audits/index.js';
+import { segmentMarksKey } from '../../src/audits/segment-rule.js';
 import { VITAL_BANDS } from '../../src/technical/index.js';
 import { createConfiguredSafeHttpClient, type SafeHttpClient } from '../../src/platform/safe-http/index.js';
 import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
@@ -107,6 +108,8 @@ async function auditView(p: string, id: string, headers: Record<string, string> 
 
 const costOf = (a: AuditView, code: string) => a.scoreBreakdown.costs.find((c) => c.code === code);
 const issueOf = (a: AuditView, code: string) => a.issues.find((i) => i.code === code)!;
+const issueOfSegment = <T extends { code: string }>(issues: T[], code: string): T =>
+  issues.find((i) => i.code === code)!;
 
 describe("won't fix", () => {
   it('leaves a marked occurrence out of the score, keeps it while unchanged, drops it once changed', async () => {
@@ -415,5 +418,74 @@ describe("won't fix in a segment's scores", () => {
     }[];
     expect(segment.head.scores.meta).toBe(before.scores.meta);
     expect(segment.overallDelta).toBe(0);
+  });
+
+  it('keeps the summary (under the markings) and the issues list of a segment (under none) side by side', async () => {
+    org = await anOrg(t, { plan: 'ENTERPRISE' });
+    page1Text = 'Some text of page 1.';
+    const base = `http://${host}:${port}`;
+    const { id: projectId } = await aProject({ org, url: `${base}/` });
+    const made = await gql(
+      t,
+      'mutation($p: ID!, $i: SegmentInput!) { createSegment(projectId: $p, input: $i) { id } }',
+      { p: projectId, i: { name: 'Ring pages', kind: 'PATH', pattern: '/p/' } },
+      owner(),
+    );
+    expect(made.body.errors).toBeUndefined();
+    const segmentId = made.body.data.createSegment.id as string;
+    const auditId = await runAudit(projectId);
+    const mark = async (url: string) => {
+      const res = await gql(t, MARK, { p: projectId, i: { auditId, code: CODE, url, reason: 'Legacy page' } }, owner());
+      expect(res.body.errors).toBeUndefined();
+    };
+    await mark(`${base}/p/1`);
+    const ISSUES = `query($p: ID!, $id: ID!, $s: ID) { audit(projectId: $p, auditId: $id) {
+      issues(segment: $s) { code affectedPages segmentOccurrences } } }`;
+    const issuesIn = async () => {
+      const res = await gql(t, ISSUES, { p: projectId, id: auditId, s: segmentId }, owner());
+      expect(res.body.errors).toBeUndefined();
+      return res.body.data.audit.issues as { code: string; affectedPages: number; segmentOccurrences: number }[];
+    };
+    const kept = async () =>
+      (
+        await t.runtime.pool.query<{ marks_key: string }>(
+          'SELECT marks_key FROM audit_segment_facts WHERE audit_id = $1 AND segment_id = $2 ORDER BY marks_key',
+          [auditId, segmentId],
+        )
+      ).rows.map((r) => r.marks_key);
+    const unmarked = segmentMarksKey({ codes: [], urls: [] });
+
+    // The summary counts under the marking, the issues list under none: two rows.
+    expect((await pagesSegment(projectId, auditId)).htmlPages).toBe(3);
+    expect(issueOfSegment(await issuesIn(), CODE)).toMatchObject({ affectedPages: 2, segmentOccurrences: 2 });
+    const rows = await kept();
+    expect(rows).toHaveLength(2);
+    expect(rows).toContain(unmarked);
+    // Planted values show: each read takes its own kept row, in any order, however often.
+    await t.runtime.pool.query(
+      `UPDATE audit_segment_facts SET facts = jsonb_set(facts, '{htmlPages}', '99')
+       WHERE audit_id = $1 AND segment_id = $2`,
+      [auditId, segmentId],
+    );
+    await t.runtime.pool.query(
+      `UPDATE audit_segment_facts SET facts = jsonb_set(facts, '{checks}', (SELECT jsonb_agg(CASE WHEN c->>'code' = $3
+         THEN jsonb_set(c, '{occurrences}', '77') ELSE c END) FROM jsonb_array_elements(facts->'checks') c))
+       WHERE audit_id = $1 AND segment_id = $2 AND marks_key = $4`,
+      [auditId, segmentId, CODE, unmarked],
+    );
+    for (let round = 0; round < 2; round++) {
+      expect((await pagesSegment(projectId, auditId)).htmlPages).toBe(99);
+      expect(issueOfSegment(await issuesIn(), CODE).segmentOccurrences).toBe(77);
+    }
+    expect(await kept()).toEqual(rows);
+
+    // Another marking: the summary counts again and drops the row of the markings no longer applied.
+    await mark(`${base}/p/3`);
+    expect((await pagesSegment(projectId, auditId)).htmlPages).toBe(3);
+    const now = await kept();
+    expect(now).toHaveLength(2);
+    expect(now).toContain(unmarked);
+    expect(now).not.toEqual(rows);
+    expect(issueOfSegment(await issuesIn(), CODE).segmentOccurrences).toBe(77);
   });
 });
