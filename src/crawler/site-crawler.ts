@@ -89,22 +89,23 @@ export class SiteCrawler {
       (url) => this.bounds.inSiteUrl(url),
       (url) => this.bounds.mayFetch(url),
     );
-    this.resourceChecker = new ResourceChecker(client, {
-      budget: options.assetBudget,
-      // Other hosts answer in their own time (100s of ms each for external links): many of them are asked side by
-      // side, each no harder than a browser asks a host (or the crawl its own site, if that is more).
-      concurrency: OTHER_HOST_LANES,
-      perOrigin: Math.max(OTHER_HOST_PER_ORIGIN, options.concurrency),
-      signal: options.signal,
-      // Resources of the site itself obey its robots.txt like its pages, and the scope's excludes; other hosts' are
-      // checked as links are.
-      allowed: (url) => this.bounds.resourceAllowed(url),
-      siteSlots: {
-        owns: (url) => this.bounds.inSiteUrl(url),
-        acquire: (urgent) => this.requests.permits.acquire(urgent),
-        release: () => this.requests.permits.release(),
-      },
-    });
+    // Other hosts answer in their own time (100s of ms each for external links): many of them are asked side by
+    // side, each no harder than a browser asks a host (or the crawl its own site, if that is more). Resources of the
+    // site itself obey its robots.txt like its pages, and the scope's excludes; other hosts' are checked as links are.
+    const lanes = (budget: number) =>
+      new ResourceChecker(client, {
+        budget,
+        concurrency: OTHER_HOST_LANES,
+        perOrigin: Math.max(OTHER_HOST_PER_ORIGIN, options.concurrency),
+        signal: options.signal,
+        allowed: (url) => this.bounds.resourceAllowed(url),
+        siteSlots: {
+          owns: (url) => this.bounds.inSiteUrl(url),
+          acquire: (urgent) => this.requests.permits.acquire(urgent),
+          release: () => this.requests.permits.release(),
+        },
+      });
+    this.resourceChecker = lanes(options.assetBudget);
     this.frontier = new CrawlFrontier({
       // Normalized URLs met so far -> true once a fetch of the URL is scheduled (queued or done).
       seen: new SeenUrls(urls),
@@ -117,18 +118,7 @@ export class SiteCrawler {
     });
     // External links have lanes of their own: the resources' tail (resourceTailMs) does not end them, and their
     // number (every target of the site, up to the cap) does not hold back the pages' resources.
-    this.externalChecker = new ResourceChecker(client, {
-      budget: 0,
-      concurrency: OTHER_HOST_LANES,
-      perOrigin: Math.max(OTHER_HOST_PER_ORIGIN, options.concurrency),
-      signal: options.signal,
-      allowed: (url) => this.bounds.resourceAllowed(url),
-      siteSlots: {
-        owns: (url) => this.bounds.inSiteUrl(url),
-        acquire: (urgent) => this.requests.permits.acquire(urgent),
-        release: () => this.requests.permits.release(),
-      },
-    });
+    this.externalChecker = lanes(0);
     this.external = new ExternalLinks(this.externalChecker, {
       cap: options.externalLinkBudget,
       timeBudgetMs: options.externalTimeBudgetMs,

@@ -146,60 +146,26 @@ async function measureThroughput(
       };
     },
   };
-  const crawlee = (
-    name: 'crawlee' | 'crawlee-defaults',
-    concurrency: CrawleeJob['concurrency'],
-    label: string,
+  /** A side run in a fresh child (crawlee, the floor): one row from its result and the site's counts. */
+  const childSide = (
+    name: 'crawlee' | 'crawlee-defaults' | 'floor',
+    run: () => Promise<{ pages: number; failed: number; elapsedMs: number; cpuMs: number; maxRssKb: number }>,
+    label: () => string,
   ): Side => ({
     name,
     run: async (round) => {
       await site.stats(true);
-      const r = await runCrawlee(
-        { startUrl: crawleeUrl, maxRequests: settings.crawleeMaxRequests, concurrency },
-        settings.timeoutMs,
-      );
-      const served = await site.stats(true);
-      if (r.requestsFailed || served.distinctPages !== settings.pages) {
-        ctx.warnings.push(
-          `round ${round}: ${name} crawled ${r.requestsFinished} pages (${r.requestsFailed} ` +
-            `failed), ${served.distinctPages} distinct served of ${settings.pages}`,
-        );
-      }
-      return {
-        round,
-        side: name,
-        label: `${label}${concurrency === 'default' ? `, ended at ${r.finalDesiredConcurrency}` : ''}`,
-        pages: r.requestsFinished,
-        seconds: r.elapsedMs / 1000,
-        pagesPerSec: r.requestsFinished / (r.elapsedMs / 1000),
-        cpuSec: r.cpuMs / 1000,
-        peakRssMb: r.maxRssKb / 1024,
-        servedPages: served.pages,
-        servedOther: served.head + served.images + served.other,
-        serverCpuSec: served.cpuMs / 1000,
-      };
-    },
-  });
-  // The floor: fetch and tokenize every page with our libraries (undici, htmlparser2) at the worker's
-  // concurrency, nothing else (audit-floor-crawl.ts): what the work costs before checks and storage.
-  const floor: Side = {
-    name: 'floor',
-    run: async (round) => {
-      await site.stats(true);
-      const r = await runFloor(
-        { startUrl: crawleeUrl, concurrency: DEFAULT_CRAWL_OPTIONS.concurrency },
-        settings.timeoutMs,
-      );
+      const r = await run();
       const served = await site.stats(true);
       if (r.failed || served.distinctPages !== settings.pages)
         ctx.warnings.push(
-          `round ${round}: the floor fetched ${r.pages} pages (${r.failed} failed), ` +
+          `round ${round}: ${name} crawled ${r.pages} pages (${r.failed} failed), ` +
             `${served.distinctPages} distinct served of ${settings.pages}`,
         );
       return {
         round,
-        side: 'floor',
-        label: `floor: undici + htmlparser2 tokenizer, links only (${DEFAULT_CRAWL_OPTIONS.concurrency})`,
+        side: name,
+        label: label(),
         pages: r.pages,
         seconds: r.elapsedMs / 1000,
         pagesPerSec: r.pages / (r.elapsedMs / 1000),
@@ -210,7 +176,30 @@ async function measureThroughput(
         serverCpuSec: served.cpuMs / 1000,
       };
     },
+  });
+  const crawlee = (name: 'crawlee' | 'crawlee-defaults', concurrency: CrawleeJob['concurrency'], label: string) => {
+    let ended = '';
+    const side = childSide(
+      name,
+      async () => {
+        const r = await runCrawlee(
+          { startUrl: crawleeUrl, maxRequests: settings.crawleeMaxRequests, concurrency },
+          settings.timeoutMs,
+        );
+        ended = concurrency === 'default' ? `, ended at ${r.finalDesiredConcurrency}` : '';
+        return { ...r, pages: r.requestsFinished, failed: r.requestsFailed };
+      },
+      () => `${label}${ended}`,
+    );
+    return side;
   };
+  // The floor: fetch and tokenize every page with our libraries (undici, htmlparser2) at the worker's
+  // concurrency, nothing else (audit-floor-crawl.ts): what the work costs before checks and storage.
+  const floor = childSide(
+    'floor',
+    () => runFloor({ startUrl: crawleeUrl, concurrency: DEFAULT_CRAWL_OPTIONS.concurrency }, settings.timeoutMs),
+    () => `floor: undici + htmlparser2 tokenizer, links only (${DEFAULT_CRAWL_OPTIONS.concurrency})`,
+  );
   const sides = [
     ours,
     floor,

@@ -162,52 +162,41 @@ export async function runRealBench(): Promise<{ ok: boolean }> {
         serverCpuMs: served.cpuMs,
       };
     };
-    const crawlee = async (round: number): Promise<RealRun> => {
-      await site.stats(true);
+    // crawlee and the floor (fetch and tokenize only, audit-floor-crawl.ts) do nothing but crawl, in a fresh child
+    // each: all of their CPU is crawl-phase CPU.
+    const child =
+      (
+        side: 'crawlee' | 'floor',
+        run: () => Promise<{ pages: number; elapsedMs: number; cpuMs: number; maxRssKb: number }>,
+      ) =>
+      async (round: number): Promise<RealRun> => {
+        await site.stats(true);
+        const r = await run();
+        const served = await site.stats(true);
+        return {
+          round,
+          side,
+          pages: r.pages,
+          distinctServed: served.distinctPages,
+          seconds: r.elapsedMs / 1000,
+          crawlSeconds: serverWindowSec(served),
+          cpuMs: r.cpuMs,
+          crawlCpuMs: r.cpuMs,
+          bootMs: null,
+          peakRssMb: r.maxRssKb / 1024,
+          served: served.pages + served.head + served.images + served.other + served.notFound,
+          serverCpuMs: served.cpuMs,
+        };
+      };
+    const startUrl = `http://127.0.0.1:${site.port}/`;
+    const crawlee = child('crawlee', async () => {
       const r = await runCrawlee(
-        { startUrl: `http://127.0.0.1:${site.port}/`, maxRequests: null, concurrency: settings.concurrency },
+        { startUrl, maxRequests: null, concurrency: settings.concurrency },
         settings.timeoutMs,
       );
-      const served = await site.stats(true);
-      return {
-        round,
-        side: 'crawlee',
-        pages: r.requestsFinished,
-        distinctServed: served.distinctPages,
-        seconds: r.elapsedMs / 1000,
-        crawlSeconds: serverWindowSec(served),
-        cpuMs: r.cpuMs,
-        // Crawlee does nothing but crawl: all of its CPU is crawl-phase CPU.
-        crawlCpuMs: r.cpuMs,
-        bootMs: null,
-        peakRssMb: r.maxRssKb / 1024,
-        served: served.pages + served.head + served.images + served.other + served.notFound,
-        serverCpuMs: served.cpuMs,
-      };
-    };
-    // The floor: fetch and tokenize every page with our libraries, nothing else (audit-floor-crawl.ts).
-    const floor = async (round: number): Promise<RealRun> => {
-      await site.stats(true);
-      const r = await runFloor(
-        { startUrl: `http://127.0.0.1:${site.port}/`, concurrency: settings.concurrency },
-        settings.timeoutMs,
-      );
-      const served = await site.stats(true);
-      return {
-        round,
-        side: 'floor',
-        pages: r.pages,
-        distinctServed: served.distinctPages,
-        seconds: r.elapsedMs / 1000,
-        crawlSeconds: serverWindowSec(served),
-        cpuMs: r.cpuMs,
-        crawlCpuMs: r.cpuMs,
-        bootMs: null,
-        peakRssMb: r.maxRssKb / 1024,
-        served: served.pages + served.head + served.images + served.other + served.notFound,
-        serverCpuMs: served.cpuMs,
-      };
-    };
+      return { ...r, pages: r.requestsFinished };
+    });
+    const floor = child('floor', () => runFloor({ startUrl, concurrency: settings.concurrency }, settings.timeoutMs));
 
     const loadBefore = loadavg();
     const schedule = [
