@@ -6,10 +6,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditJobRunner } from '../../src/audits/index.js';
-import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/index.js';
 import { clientReportHtml } from '../../src/reports/report-html.js';
 import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
+import { auditSiteInProcess } from '../support/in-process-audit.js';
 import { anApiKey, anOrg, type Org } from '../factories.js';
 
 const host = `pageview-${uniq()}.test`;
@@ -84,26 +83,7 @@ beforeAll(async () => {
   server = http.createServer(site);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   origin = `http://${host}:${(server.address() as AddressInfo).port}`;
-  const created = await gql(
-    t,
-    'mutation($u: String!) { createProject(input: { url: $u }) { id } }',
-    { u: `${origin}/` },
-    { cookie: org.owner.cookie },
-  );
-  projectId = created.body.data.createProject.id;
-  const started = await gql(
-    t,
-    'mutation($p: ID!) { startAudit(projectId: $p) { auditId } }',
-    { p: projectId },
-    { cookie: org.owner.cookie },
-  );
-  auditId = started.body.data.startAudit.auditId;
-  const client = createConfiguredSafeHttpClient(t.config);
-  try {
-    await new AuditJobRunner(t.runtime.orm, client, t.config, t.runtime.logger).run(auditId);
-  } finally {
-    await client.close();
-  }
+  ({ projectId, auditId } = await auditSiteInProcess(t, org.owner.cookie, `${origin}/`));
 }, 60_000);
 afterAll(async () => {
   await new Promise<void>((r) => server?.close(() => r()));

@@ -7,9 +7,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditJobRunner } from '../../src/audits/index.js';
-import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/index.js';
 import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
+import { auditSiteInProcess } from '../support/in-process-audit.js';
 import { anOrg, type Org } from '../factories.js';
 
 const host = `linkpos-${uniq()}.test`;
@@ -52,26 +51,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   origin = `http://${host}:${(server.address() as AddressInfo).port}`;
-  const created = await gql(
-    t,
-    'mutation($u: String!) { createProject(input: { url: $u }) { id } }',
-    { u: `${origin}/` },
-    { cookie: org.owner.cookie },
-  );
-  projectId = created.body.data.createProject.id;
-  const started = await gql(
-    t,
-    'mutation($p: ID!) { startAudit(projectId: $p) { auditId } }',
-    { p: projectId },
-    { cookie: org.owner.cookie },
-  );
-  auditId = started.body.data.startAudit.auditId;
-  const client = createConfiguredSafeHttpClient(t.config);
-  try {
-    await new AuditJobRunner(t.runtime.orm, client, t.config, t.runtime.logger).run(auditId);
-  } finally {
-    await client.close();
-  }
+  ({ projectId, auditId } = await auditSiteInProcess(t, org.owner.cookie, `${origin}/`));
 }, 60_000);
 afterAll(async () => {
   await new Promise<void>((r) => server?.close(() => r()));

@@ -9,9 +9,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditJobRunner } from '../../src/audits/index.js';
-import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/index.js';
 import { createTestApp, gql, uniq, type TestApp } from '../support/app.js';
+import { auditSiteInProcess } from '../support/in-process-audit.js';
 import { anAudit, anOrg, aProject, type Org } from '../factories.js';
 
 const host = `linktotals-${uniq()}.test`;
@@ -73,26 +72,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   origin = `http://${host}:${(server.address() as AddressInfo).port}`;
-  const created = await gql(
-    t,
-    'mutation($u: String!) { createProject(input: { url: $u }) { id } }',
-    { u: `${origin}/` },
-    { cookie: org.owner.cookie },
-  );
-  projectId = created.body.data.createProject.id;
-  const started = await gql(
-    t,
-    'mutation($p: ID!) { startAudit(projectId: $p) { auditId } }',
-    { p: projectId },
-    { cookie: org.owner.cookie },
-  );
-  auditId = started.body.data.startAudit.auditId;
-  const client = createConfiguredSafeHttpClient(t.config);
-  try {
-    expect(await new AuditJobRunner(t.runtime.orm, client, t.config, t.runtime.logger).run(auditId)).toBe('completed');
-  } finally {
-    await client.close();
-  }
+  const audited = await auditSiteInProcess(t, org.owner.cookie, `${origin}/`);
+  ({ projectId, auditId } = audited);
+  expect(audited.outcome).toBe('completed');
 }, 60_000);
 afterAll(async () => {
   await new Promise<void>((r) => server?.close(() => r()));
