@@ -392,11 +392,14 @@ function auditCounts(
     const status = store.status(row);
     if (status >= 200 && status < 300) labEligible++;
   }
-  const external = new Set<number>();
   const resources = new Set<number>();
-  for (let row = 0; row < store.size; row++) {
-    store.forEachExternalLink(row, (id) => external.add(id));
-    store.forEachResource(row, (id) => resources.add(id));
+  for (let row = 0; row < store.size; row++) store.forEachResource(row, (id) => resources.add(id));
+  // Every distinct external target the crawl met (the page summaries keep at most maxExternalLinks per page).
+  let external = site.externalTargets;
+  if (!external) {
+    const ids = new Set<number>();
+    for (let row = 0; row < store.size; row++) store.forEachExternalLink(row, (id) => ids.add(id));
+    external = new Set([...ids].map((id) => store.urls.url(id)));
   }
   const answered = (info: LinkTargetInfo | undefined) =>
     info !== undefined &&
@@ -413,8 +416,7 @@ function auditCounts(
     outOfTime: 0,
     fromCache: 0,
   };
-  for (const id of external) {
-    const url = store.urls.url(id);
+  for (const url of external) {
     const info = site.linkTargets.get(url);
     if (answered(info)) {
       externalLinks.checked++;

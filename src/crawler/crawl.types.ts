@@ -170,6 +170,11 @@ export interface SiteFacts {
   externalNotTried?: ReadonlyMap<string, ExternalNotTried>;
   /** External targets whose verdict came from the project's cache of the last day (no request). */
   externalFromCache?: ReadonlySet<string>;
+  /**
+   * Every distinct external target the crawl's pages linked, checked or not: what "N of M external links checked"
+   * counts (the page summaries keep at most maxExternalLinks per page for the site checks).
+   */
+  externalTargets?: ReadonlySet<string>;
   /** HTTP requests the resource and external-link checks sent (each URL once; a GET fallback is a second one). */
   resourceRequests?: number;
   labMetrics?: LabMetrics;

@@ -11,6 +11,8 @@ export interface ExternalLinkTally {
   notTried: Map<string, ExternalNotTried>;
   /** Targets answered from the project's cache of the last day (no request). */
   fromCache: Set<string>;
+  /** Every distinct target the crawl linked (checked, from the cache, or not tried): the M of "N of M". */
+  targets: Set<string>;
 }
 
 export interface ExternalLinkLimits {
@@ -115,6 +117,10 @@ export class ExternalLinks {
     });
     for (const url of this.fromCache) linkTargets.set(url, this.cached.get(url)!);
     if (fresh.size && this.limits.cache && !aborted()) await this.limits.cache.store(fresh);
-    return { notTried: this.notTried, fromCache: this.fromCache };
+    return {
+      notTried: this.notTried,
+      fromCache: this.fromCache,
+      targets: new Set([...this.checks.keys(), ...this.notTried.keys(), ...this.fromCache]),
+    };
   }
 }

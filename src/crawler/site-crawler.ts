@@ -242,7 +242,11 @@ export class SiteCrawler {
       pagesDiscovered: this.crawled + this.frontier.left(),
       startFailure: this.startFailure,
       aborted: this.aborted,
-      ...(external && { externalNotTried: external.notTried, externalFromCache: external.fromCache }),
+      ...(external && {
+        externalNotTried: external.notTried,
+        externalFromCache: external.fromCache,
+        externalTargets: external.targets,
+      }),
       resourceRequests: this.resourceChecker.requests + this.externalChecker.requests,
     };
   }

@@ -123,6 +123,28 @@ describe('every external link of a crawl', () => {
     }
   });
 
+  it('counts every target of a page that links more than the page summary keeps', async () => {
+    // One page linking 1,005 targets on one host: the summary keeps 1,000 for the site checks; all are counted.
+    const far = await startFixtureSite({ host: 'ext-wide-0.test', fallback: { body: 'there' } });
+    const home = await startFixtureSite({ host: 'home-wide.test' });
+    const links = Array.from({ length: 1005 }, (_, k) => `<a href="${far.origin}/doc/${k}">Reference ${k}</a>`);
+    home.serve({
+      ...OPEN_SITE_FILES,
+      '/': { body: page(home.origin, '/', { bodyExtra: `<p>${links.join(' ')}</p>` }) },
+    });
+    const client = createFixtureClient([home.host, far.host]);
+    try {
+      const result = await auditSite(client, home.url('/'), {
+        externalLinkBudget: DEFAULT_CRAWL_OPTIONS.externalLinkBudget,
+      });
+      const e = withNotTried(result.outcome.counts).externalLinks;
+      expect(e).toMatchObject({ found: 1005, checked: 1005, couldNotCheck: 0, notTried: 0 });
+      expect(new Set(far.requests.map((r) => r.path)).size).toBe(1005);
+    } finally {
+      await closeAll(client, home, far);
+    }
+  });
+
   it('within the time budget: what was sent and unanswered could not be checked, the rest was not tried', async () => {
     const slow = await startFixtureSite({ host: 'slow-ext.test', fallback: { body: 'late', delayMs: 10_000 } });
     const home = await startFixtureSite({ host: 'budget-home.test' });

@@ -5,6 +5,10 @@ import { effectiveCanonical, nonIndexableReason, wasRedirected } from './page-in
 export interface SummaryLimits {
   /** Internal link targets kept per page (orphan, broken-link and redirect checks see only these). */
   maxInternalLinks?: number;
+  /**
+   * External link targets kept per page: the broken-link checks judge only these. Every distinct target is checked
+   * (ExternalLinks), so the cap is high: a release-notes page of the PostgreSQL manual links ~400.
+   */
   maxExternalLinks?: number;
   maxHreflang?: number;
   /** Subresources kept per page (broken image and resource checks see only these). */
@@ -13,7 +17,7 @@ export interface SummaryLimits {
 
 const DEFAULT_LIMITS: Required<SummaryLimits> = {
   maxInternalLinks: 500,
-  maxExternalLinks: 100,
+  maxExternalLinks: 1000,
   maxHreflang: 100,
   maxResources: 100,
 };
