@@ -399,9 +399,9 @@ export class SiteCrawler {
 const RESOURCE_TAIL_MS = 30_000;
 
 /** Checks of other hosts' URLs in flight at once, all origins together. */
-const OTHER_HOST_LANES = 16;
+export const OTHER_HOST_LANES = 16;
 /** Checks of one other host in flight at once, at least: as many connections as a browser opens to one host. */
-const OTHER_HOST_PER_ORIGIN = 6;
+export const OTHER_HOST_PER_ORIGIN = 6;
 
 /** Pages in progress per request slot (see crawl()). */
 const PAGES_PER_REQUEST_SLOT = 3;
