@@ -2,6 +2,7 @@ import type { AuditOutcome } from '../audits/index.js';
 import type { AppConfig } from '../platform/config.js';
 import { DomainError } from '../platform/errors.js';
 import type { SafeHttpClient } from '../platform/safe-http/index.js';
+import type { CrawlProgress } from '../crawler/index.js';
 import type { AuditCommandOptions } from './audit-types.js';
 import { judgeRun, prepareGate, reportGate } from './audit-gate.js';
 import { auditSettings, checkScopeOfStart, loginOf, type AuditSettings } from './audit-options.js';
@@ -84,9 +85,14 @@ function collector(settings: AuditSettings, keepAll: boolean) {
       examples.set(r.code, list);
     }
   };
-  const progress = async (p: { pagesCrawled: number; pagesQueued: number }) => {
-    if (settings.format === 'text' && process.stderr.isTTY)
-      process.stderr.write(`\rcrawled ${p.pagesCrawled} pages, ${p.pagesQueued} queued   `);
+  const progress = async (p: CrawlProgress) => {
+    if (settings.format !== 'text' || !process.stderr.isTTY) return;
+    const external = p.externalLinks;
+    process.stderr.write(
+      external
+        ? `\rcrawled ${p.pagesCrawled} pages; external links checked ${external.checked} of ${external.found}   `
+        : `\rcrawled ${p.pagesCrawled} pages, ${p.pagesQueued} queued   `,
+    );
   };
   return { examples, occurrences, occurrencesSink, progress };
 }

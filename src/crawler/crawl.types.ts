@@ -112,6 +112,11 @@ export interface CrawledPage {
 export interface CrawlProgress {
   pagesCrawled: number;
   pagesQueued: number;
+  /**
+   * After the last page, while the crawl waits for its external link checks (every second): targets answered (or
+   * from the cache) of those found. A site linking one slow host a thousand times is waited for minutes.
+   */
+  externalLinks?: { checked: number; found: number };
 }
 
 export interface CrawlHooks {

@@ -40,6 +40,7 @@ export class ExternalLinks {
   private readonly stop = new AbortController();
   private endedBy: 'budget' | 'tail' | null = null;
   private budgetTimer: NodeJS.Timeout | undefined;
+  private answered = 0;
   private readonly timeBudgetMs: number;
 
   constructor(
@@ -63,7 +64,22 @@ export class ExternalLinks {
     if (this.cached.has(url)) return void this.fromCache.add(url);
     if (this.checks.size >= this.limits.cap) return void this.notTried.set(url, 'cap');
     if (this.stop.signal.aborted) return void this.notTried.set(url, 'time');
-    this.checks.set(url, this.checker.check(url, { budgeted: false, signal: this.stop.signal }));
+    const check = this.checker.check(url, { budgeted: false, signal: this.stop.signal });
+    this.checks.set(
+      url,
+      check.then((r) => {
+        this.answered++;
+        return r;
+      }),
+    );
+  }
+
+  /** Targets settled (answered, failed, or from the cache) of every target met so far. */
+  progress(): { checked: number; found: number } {
+    return {
+      checked: this.answered + this.fromCache.size,
+      found: this.checks.size + this.notTried.size + this.fromCache.size,
+    };
   }
 
   private end(by: 'budget' | 'tail'): void {

@@ -69,8 +69,7 @@ export class ResourceChecker {
   private readonly checks = new Map<string, Promise<ResourceCheck>>();
   private readonly settled = new Map<string, ResourceCheck>();
   private readonly originFailures = new Map<string, { check: ResourceCheck; timeouts: number }>();
-  private readonly lanes: PriorityPermits;
-  private readonly originLanes: OriginPermits;
+  private readonly lanes: OriginLanes;
   private budgetUsed = 0;
   /** The crawl's stop, or the end of drain()'s wait: whichever comes first ends the checks. */
   private readonly stopper = new AbortController();
@@ -82,17 +81,9 @@ export class ResourceChecker {
     private readonly client: SafeHttpClient,
     private readonly options: ResourceCheckerOptions,
   ) {
-    this.lanes = new PriorityPermits(Math.max(1, options.concurrency));
-    this.originLanes = new OriginPermits(Math.max(1, options.perOrigin ?? PER_ORIGIN));
+    this.lanes = new OriginLanes(Math.max(1, options.concurrency), Math.max(1, options.perOrigin ?? PER_ORIGIN));
     this.signal = options.signal ? AbortSignal.any([options.signal, this.stopper.signal]) : this.stopper.signal;
-    this.signal.addEventListener(
-      'abort',
-      () => {
-        this.lanes.releaseAll();
-        this.originLanes.releaseAll();
-      },
-      { once: true },
-    );
+    this.signal.addEventListener('abort', () => this.lanes.releaseAll(), { once: true });
   }
 
   /**
@@ -156,10 +147,11 @@ export class ResourceChecker {
     const early = origin ? this.originFailures.get(origin) : undefined;
     if (early && isOriginDown(early)) return early.check;
     const own = this.options.siteSlots?.owns(url) ?? false;
-    // Another origin's turn first, then a lane: a check waiting for its busy origin holds no lane from other hosts.
-    const originSlots = own || !origin ? null : this.originLanes.of(origin);
-    const slots: RequestSlots = own ? this.options.siteSlots! : this.lanes;
-    await originSlots?.acquire(urgent);
+    // The site's own URLs take its request slots; another origin's take a shared lane, its own limit permitting.
+    const key = origin ?? url;
+    const slots: RequestSlots = own
+      ? this.options.siteSlots!
+      : { acquire: (u) => this.lanes.acquire(key, u), release: () => this.lanes.release(key) };
     await slots.acquire(urgent);
     try {
       if (signal.aborted) return { status: null, redirected: false, skipped: 'aborted', notSent: true };
@@ -171,7 +163,6 @@ export class ResourceChecker {
       return result;
     } finally {
       slots.release();
-      originSlots?.release();
     }
   }
 
@@ -296,33 +287,93 @@ export class PriorityPermits implements RequestSlots {
   }
 }
 
-/** Request slots per origin, `size` each; an origin's entry lives while it has holders or waiters. */
-class OriginPermits {
-  private readonly byOrigin = new Map<string, PriorityPermits>();
+/**
+ * The lanes other origins share: `lanes` checks in flight at once, at most `perOrigin` of one origin. A free lane goes
+ * to the longest queue: urgent waiters first (a page waits for them), then the origin with the most checks waiting
+ * whose own limit allows one more. So the busiest host (the one whose queue sets the end of the checks) keeps its
+ * `perOrigin` lanes full from the moment its targets wait, while the other lanes serve the other hosts; a lane is
+ * never idle while a check it may take waits. A plain first-come queue let a big host's next check wait behind every
+ * other host's, leaving its own lanes idle.
+ */
+export class OriginLanes {
+  private free: number;
+  private readonly byOrigin = new Map<string, OriginQueue>();
   private open = false;
 
-  constructor(private readonly size: number) {}
-
-  of(origin: string): RequestSlots {
-    let permits = this.byOrigin.get(origin);
-    if (!permits) {
-      permits = new PriorityPermits(this.size);
-      if (this.open) permits.releaseAll();
-      this.byOrigin.set(origin, permits);
-    }
-    const held = permits;
-    return {
-      acquire: (urgent) => held.acquire(urgent),
-      release: () => {
-        held.release();
-        if (held.idle && this.byOrigin.get(origin) === held) this.byOrigin.delete(origin);
-      },
-    };
+  constructor(
+    lanes: number,
+    private readonly perOrigin: number,
+  ) {
+    this.free = lanes;
   }
 
-  /** A stop: as PriorityPermits.releaseAll, for every origin, now and later. */
+  acquire(origin: string, urgent: boolean): Promise<void> {
+    if (this.open) return Promise.resolve();
+    const queue = this.queueOf(origin);
+    if (this.free > 0 && queue.active < this.perOrigin && queue.waiting() === 0) {
+      this.free--;
+      queue.active++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => (urgent ? queue.urgent : queue.normal).push(resolve));
+  }
+
+  release(origin: string): void {
+    if (this.open) return;
+    const queue = this.byOrigin.get(origin);
+    if (queue) {
+      queue.active--;
+      if (queue.active === 0 && queue.waiting() === 0) this.byOrigin.delete(origin);
+    }
+    this.free++;
+    this.dispatch();
+  }
+
+  /** A stop: every waiter goes on at once (to see the stop and end), and later acquires do not wait. */
   releaseAll(): void {
     this.open = true;
-    for (const permits of this.byOrigin.values()) permits.releaseAll();
+    for (const queue of this.byOrigin.values()) {
+      for (const wake of queue.urgent.splice(0)) wake();
+      for (const wake of queue.normal.splice(0)) wake();
+    }
+    this.byOrigin.clear();
+  }
+
+  /** Checks waiting for a lane, all origins together. */
+  get waiting(): number {
+    let n = 0;
+    for (const queue of this.byOrigin.values()) n += queue.waiting();
+    return n;
+  }
+
+  private queueOf(origin: string): OriginQueue {
+    let queue = this.byOrigin.get(origin);
+    if (!queue) this.byOrigin.set(origin, (queue = new OriginQueue()));
+    return queue;
+  }
+
+  /** Free lanes to the longest queues (urgent ones first) whose origin may take one more. */
+  private dispatch(): void {
+    while (this.free > 0) {
+      let best: OriginQueue | null = null;
+      for (const queue of this.byOrigin.values()) {
+        if (queue.active >= this.perOrigin || queue.waiting() === 0) continue;
+        if (!best || queue.urgent.length > best.urgent.length) best = queue;
+        else if (queue.urgent.length === best.urgent.length && queue.waiting() > best.waiting()) best = queue;
+      }
+      if (!best) return;
+      this.free--;
+      best.active++;
+      (best.urgent.shift() ?? best.normal.shift())!();
+    }
+  }
+}
+
+class OriginQueue {
+  active = 0;
+  readonly urgent: (() => void)[] = [];
+  readonly normal: (() => void)[] = [];
+  waiting(): number {
+    return this.urgent.length + this.normal.length;
   }
 }

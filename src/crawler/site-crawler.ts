@@ -221,11 +221,18 @@ export class SiteCrawler {
     // List mode's link-target checks that waited for a subdomain's robots.txt are started before the drain.
     if (!this.halted) await Promise.all(this.pendingTargetChecks);
     let external: ExternalLinkTally | null = null;
-    if (!this.halted)
-      [external] = await Promise.all([
-        this.external.checkAll(this.linkTargets, () => this.aborted),
-        this.resourceChecker.drain(this.options.resourceTailMs ?? RESOURCE_TAIL_MS),
-      ]);
+    if (!this.halted) {
+      // The wait for other hosts can last minutes (one host linked a thousand times, 6 checks at a time): it is said.
+      const said = hooks.onProgress ? setInterval(() => this.sayExternalProgress(hooks), EXTERNAL_PROGRESS_MS) : null;
+      try {
+        [external] = await Promise.all([
+          this.external.checkAll(this.linkTargets, () => this.aborted),
+          this.resourceChecker.drain(this.options.resourceTailMs ?? RESOURCE_TAIL_MS),
+        ]);
+      } finally {
+        if (said) clearInterval(said);
+      }
+    }
     if (!this.halted) recordResourceChecks(this.resourceChecker, this.linkTargets);
     return {
       startUrl: this.start.href,
@@ -249,6 +256,14 @@ export class SiteCrawler {
       }),
       resourceRequests: this.resourceChecker.requests + this.externalChecker.requests,
     };
+  }
+
+  /** External link checks answered of those found, after the last page (a failed progress write is only a miss). */
+  private sayExternalProgress(hooks: CrawlHooks): void {
+    const progress = { pagesCrawled: this.crawled, pagesQueued: 0, externalLinks: this.external.progress() };
+    void Promise.resolve()
+      .then(() => hooks.onProgress?.(progress))
+      .catch(() => undefined);
   }
 
   /** The first wave; in list mode, an empty list fails the crawl as a start failure would. */
@@ -398,10 +413,13 @@ export class SiteCrawler {
 /** How long resource checks may go on after the last page (slow resources must not hold an audit): 30 s. */
 const RESOURCE_TAIL_MS = 30_000;
 
+/** How often the wait for external link checks is reported, after the last page. */
+const EXTERNAL_PROGRESS_MS = 1_000;
+
 /** Checks of other hosts' URLs in flight at once, all origins together. */
-const OTHER_HOST_LANES = 16;
+export const OTHER_HOST_LANES = 16;
 /** Checks of one other host in flight at once, at least: as many connections as a browser opens to one host. */
-const OTHER_HOST_PER_ORIGIN = 6;
+export const OTHER_HOST_PER_ORIGIN = 6;
 
 /** Pages in progress per request slot (see crawl()). */
 const PAGES_PER_REQUEST_SLOT = 3;

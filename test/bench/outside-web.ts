@@ -44,8 +44,8 @@ export interface OutsideWeb {
   hosts: string[];
   /** Merge into the worker's environment (SAFE_HTTP_ALLOW and SAFE_HTTP_RESOLVE extend the bench's own). */
   env(base: { SAFE_HTTP_ALLOW: string; SAFE_HTTP_RESOLVE: string }): Record<string, string>;
-  /** Requests answered since the last call (a round's). */
-  take(): number;
+  /** Requests answered and connections opened since the last call (a round's). */
+  take(): { requests: number; connections: number };
   /** Why the servers could not listen (every external link then fails at once: connection refused), or null. */
   warning: string | null;
   close(): Promise<void>;
@@ -55,6 +55,7 @@ export async function startOutsideWeb(hosts: string[]): Promise<OutsideWeb> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-outside-'));
   const caFile = join(dir, 'outside-ca.pem');
   let answered = 0;
+  let connections = 0;
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const host = String(req.headers.host ?? '').replace(/:\d+$/, '');
     const timer = setTimeout(() => {
@@ -71,6 +72,8 @@ export async function startOutsideWeb(hosts: string[]): Promise<OutsideWeb> {
     const certificate = createTestCertificate(hosts);
     writeFileSync(caFile, certificate.cert);
     servers.push(createHttpServer(handler), createHttpsServer(certificate, handler));
+    servers[0].on('connection', () => connections++);
+    servers[1].on('secureConnection', () => connections++);
     await Promise.all(
       servers.map(
         (server, i) =>
@@ -100,8 +103,9 @@ export async function startOutsideWeb(hosts: string[]): Promise<OutsideWeb> {
       ...(warning ? {} : { NODE_EXTRA_CA_CERTS: caFile }),
     }),
     take: () => {
-      const n = answered;
+      const n = { requests: answered, connections };
       answered = 0;
+      connections = 0;
       return n;
     },
     close,

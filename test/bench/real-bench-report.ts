@@ -1,4 +1,5 @@
 import type { AuditBreakdown } from './worker-probe-report.js';
+import { formatExternalTail, type ExternalTail } from './external-tail.js';
 
 /** The real-site bench's figures: a table for people, one JSON line for machines. */
 
@@ -48,6 +49,8 @@ export interface RealBenchResult {
   runs: RealRun[];
   /** Our measured rounds' breakdowns (warm-up left out). */
   breakdowns: AuditBreakdown[];
+  /** Our measured rounds' external link checks (each on a fresh project: no cached verdict). */
+  externals: ExternalTail[];
   warnings: string[];
   machine: { cpus: number; memoryGb: number; node: string; loadBefore: number[]; loadAfter: number[] };
 }
@@ -221,6 +224,13 @@ export function formatRealReport(result: RealBenchResult): string {
       ),
     );
   }
+  if (result.externals.length)
+    out.push(
+      '',
+      `external link checks (last round; mean end to end without their wait over ${result.externals.length} ` +
+        `rounds: ${(mean(result.externals.map((e) => e.endToEndWithoutExternalMs)) / 1000).toFixed(2)} s):`,
+      ...formatExternalTail(result.externals.at(-1)!),
+    );
   for (const w of result.warnings) out.push(`WARNING: ${w}`);
   return out.join('\n');
 }
@@ -255,6 +265,7 @@ export function realReportJson(result: RealBenchResult): Record<string, unknown>
       peakRssMb: round(r.peakRssMb, 0),
       serverCpuMs: round(r.serverCpuMs, 0),
     })),
+    externals: result.externals,
     spans: spanSummary(result.breakdowns).map((p) => ({
       name: p.name,
       wallMs: round(p.wallMs, 0),

@@ -9,7 +9,9 @@ import { SiteProcess } from './audit-site-client.js';
 import type { SiteStats } from './audit-site-server.js';
 import { runCrawlee, runFloor } from './audit-crawlee-client.js';
 import { runWorkerAudit, type WorkerAuditResult } from './audit-worker-run.js';
-import { externalHosts, OUTSIDE_MAX_MS, OUTSIDE_MIN_MS, startOutsideWeb } from './outside-web.js';
+import { OTHER_HOST_LANES, OTHER_HOST_PER_ORIGIN } from '../../src/crawler/site-crawler.js';
+import { externalHosts, OUTSIDE_MAX_MS, OUTSIDE_MIN_MS, outsideLatencyMs, startOutsideWeb } from './outside-web.js';
+import { externalTail, formatExternalTail, type ExternalTail } from './external-tail.js';
 import { auditBreakdown, probeImport, readProbe, type AuditBreakdown } from './worker-probe-report.js';
 import {
   formatRealReport,
@@ -118,15 +120,18 @@ export async function runRealBench(): Promise<{ ok: boolean }> {
     const site = await SiteProcess.serveDirectory(settings.root);
     ctx.defer(() => site.close());
     const siteOrigin = `http://${HOST}:${site.port}`;
-    const projectId = await ctx.createProject(`${siteOrigin}/`);
     const probe = await probeImport(probeDir);
     log(`site: ${settings.root} on 127.0.0.1:${site.port} (ours via ${siteOrigin}/, crawlee via 127.0.0.1)`);
 
     const runs: RealRun[] = [];
-    const workerRuns: { run: WorkerAuditResult; breakdown: AuditBreakdown }[] = [];
+    const workerRuns: { run: WorkerAuditResult; breakdown: AuditBreakdown; external: ExternalTail }[] = [];
     const ours = async (round: number): Promise<RealRun> => {
       const file = join(probeDir, `probe-${round}-${runs.length}.json`);
+      // A fresh project each run: the project's one-day cache of external verdicts is empty, so every round checks
+      // every external target (as a project's first audit of the day does).
+      const projectId = await ctx.createProject(`${siteOrigin}/`);
       await site.stats(true);
+      outside.take();
       const r = await runWorkerAudit({
         ...ctx.worker,
         env: { ...ctx.worker.env, BENCH_PROBE_FILE: file },
@@ -142,11 +147,21 @@ export async function runRealBench(): Promise<{ ok: boolean }> {
       const served = await site.stats(true);
       if (r.status !== 'COMPLETED') throw new Error(`our audit ended ${r.status}: ${r.error ?? ''}`);
       const completedAtMs = r.jobAddedAtMs + r.observedMs;
-      const breakdown = auditBreakdown(readProbe(file), siteOrigin, r.jobAddedAtMs, completedAtMs);
+      const probeData = readProbe(file);
+      const breakdown = auditBreakdown(probeData, siteOrigin, r.jobAddedAtMs, completedAtMs);
+      const external = externalTail(probeData, breakdown, siteOrigin, {
+        perOrigin: Math.max(OTHER_HOST_PER_ORIGIN, settings.concurrency),
+        lanes: OTHER_HOST_LANES,
+        latencyMs: outsideLatencyMs,
+      });
+      const answered = outside.take();
+      for (const line of formatExternalTail(external)) log(line);
+      log(`  the outside web answered ${answered.requests} requests over ${answered.connections} connections`);
+      if (external.targets === 0) warnings.push(`round ${round}, ours: no external link was checked`);
       warnings.push(...breakdown.warnings.map((w) => `round ${round}, ours: ${w}`));
       if (breakdown.lookups.count > 0)
         warnings.push(`round ${round}, ours: ${breakdown.lookups.count} DNS lookups left the pins (a name not pinned)`);
-      workerRuns.push({ run: r, breakdown });
+      workerRuns.push({ run: r, breakdown, external });
       return {
         round,
         side: 'ours',
@@ -222,6 +237,7 @@ export async function runRealBench(): Promise<{ ok: boolean }> {
       settings,
       runs,
       breakdowns: workerRuns.filter((_, i) => schedule[i] > 0).map((w) => w.breakdown),
+      externals: workerRuns.filter((_, i) => schedule[i] > 0).map((w) => w.external),
       warnings,
       machine: {
         cpus: cpus().length,

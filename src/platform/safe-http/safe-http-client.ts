@@ -398,6 +398,11 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeH
           method,
           headers: sent,
           signal,
+          // undici closes the connection after every HEAD (a server could send a body it should not); a link checker
+          // sends thousands of HEADs to a few hosts, each then paying a new TCP and TLS handshake. HEAD keeps its
+          // connection, as browsers and curl do: stray bytes after a HEAD response fail the connection (undici drops
+          // it), never a later response.
+          ...(method === 'HEAD' ? { reset: false } : {}),
           ...(method === 'POST' ? { body: requestOptions.body ?? '' } : {}),
         });
       } catch (error) {
