@@ -29,12 +29,14 @@ export interface AuditBenchSettings {
   workerNodeArgs: string[];
   workerLog: string | null;
   crawleeVersion: string;
+  /** A side that measures a worker's second audit (BENCH_AUDIT_WARM, on by default). */
+  warmSide: boolean;
 }
 
 export interface ThroughputRow {
   /** 0 for a warm-up run (not in the ratio). */
   round: number;
-  side: 'ours' | 'crawlee' | 'crawlee-defaults' | 'floor';
+  side: 'ours' | 'ours-warm' | 'crawlee' | 'crawlee-defaults' | 'floor';
   label: string;
   pages: number;
   seconds: number;
@@ -87,11 +89,13 @@ function ratios(rows: ThroughputRow[]): Ratios {
   const crawlee = bySide('crawlee');
   const defaults = bySide('crawlee-defaults');
   const floor = bySide('floor');
+  const oursWarm = bySide('ours-warm');
   const oursPps = mean(ours.map((r) => r.pagesPerSec));
   const crawleePps = mean(crawlee.map((r) => r.pagesPerSec));
   const cpuMsPerPage: Ratios['cpuMsPerPage'] = {};
   for (const [side, sideRows] of [
     ['ours', ours],
+    ['ours-warm', oursWarm],
     ['floor', floor],
     ['crawlee', crawlee],
     ['crawlee-defaults', defaults],
@@ -121,6 +125,17 @@ function floorLines(r: Ratios): string[] {
       `${oursOverFloor <= TARGET_FLOOR_CPU_RATIO ? 'MEETS TARGET' : 'BELOW TARGET'}; crawlee/floor = ` +
       `${(crawlee / floor).toFixed(2)}; crawlee/ours = ${crawleeOverOurs.toFixed(2)} (target >= ` +
       `${TARGET_CRAWLEE_CPU_RATIO}): ${crawleeOverOurs >= TARGET_CRAWLEE_CPU_RATIO ? 'MEETS TARGET' : 'BELOW TARGET'}`,
+    ...warmLine(r.cpuMsPerPage['ours-warm'], floor, crawlee),
+  ];
+}
+
+/** A worker's second audit (BENCH_AUDIT_WARM): its CPU per page against the floor and crawlee. */
+function warmLine(warm: number | undefined, floor: number, crawlee: number): string[] {
+  if (warm === undefined) return [];
+  return [
+    `a worker's second audit (its code compiled and optimized by the first): ${warm.toFixed(3)} ms/page = ` +
+      `${(warm / floor).toFixed(2)}x the floor, crawlee/ours ${(crawlee / warm).toFixed(2)} ` +
+      `(the targets above are judged on the fresh worker)`,
   ];
 }
 

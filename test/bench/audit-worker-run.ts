@@ -29,6 +29,13 @@ export interface WorkerAuditOptions {
   log: (line: string) => void;
   /** Keep the audit and its rows afterwards (default: deleted), e.g. to query them. */
   keep?: boolean;
+  /**
+   * Audits of the same project run first in the same worker process, unmeasured (default 0): the measured audit then
+   * runs on code V8 has already compiled and optimized, as a long-running worker's second audit does.
+   */
+  warmAudits?: number;
+  /** Called once the worker is up and the unmeasured audits are done, just before the measured one. */
+  beforeMeasured?: () => Promise<unknown>;
 }
 
 export interface RssPoint {
@@ -148,6 +155,45 @@ function startWorker(
 
 const FINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 
+/** Inserts a QUEUED audit of the project (as AuditService.start does, max_pages set directly) and adds its job. */
+async function enqueueAudit(opts: WorkerAuditOptions, auditId: string): Promise<void> {
+  await opts.pool.query(
+    `INSERT INTO audit (id, project_id, status, job_id, pages_crawled, pages_queued, max_pages, attempts, created_at)
+     VALUES ($1, $2, 'QUEUED', $3, 0, 0, $4, 0, now())`,
+    [auditId, opts.projectId, auditId, opts.maxPages],
+  );
+  await opts.queue.add(
+    AUDIT_JOB_NAME,
+    { auditId },
+    {
+      jobId: auditId,
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 5_000 },
+      removeOnComplete: { age: 24 * 3600, count: 1000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    },
+  );
+}
+
+/** One audit in the running worker, waited for and deleted: it leaves compiled code behind, nothing else. */
+async function auditUnmeasured(opts: WorkerAuditOptions): Promise<void> {
+  const auditId = newId();
+  await enqueueAudit(opts, auditId);
+  try {
+    await waitFor(
+      'the unmeasured audit to finish',
+      async () => {
+        const { rows } = await opts.pool.query<{ status: string }>('SELECT status FROM audit WHERE id = $1', [auditId]);
+        return rows.length === 0 || FINAL.has(rows[0].status);
+      },
+      opts.timeoutMs,
+      250,
+    );
+  } finally {
+    await opts.pool.query('DELETE FROM audit WHERE id = $1', [auditId]);
+  }
+}
+
 export async function runWorkerAudit(opts: WorkerAuditOptions): Promise<WorkerAuditResult> {
   const { pool, queue } = opts;
   const spawnedAt = performance.now();
@@ -163,29 +209,15 @@ export async function runWorkerAudit(opts: WorkerAuditOptions): Promise<WorkerAu
     );
     if (worker.child.exitCode !== null) throw new Error(`worker exited during boot:\n${worker.output.join('')}`);
     const bootMs = performance.now() - spawnedAt;
+    for (let i = 0; i < (opts.warmAudits ?? 0); i++) await auditUnmeasured(opts);
+    await opts.beforeMeasured?.();
     await sleep(500); // let boot-time allocations settle before the idle sample
     const idle = readProc(pid);
     if (!idle) throw new Error('cannot read /proc for the worker');
 
-    // What AuditService.start + enqueue do, with max_pages set directly (no plan quota in the way).
-    await pool.query(
-      `INSERT INTO audit (id, project_id, status, job_id, pages_crawled, pages_queued, max_pages, attempts, created_at)
-       VALUES ($1, $2, 'QUEUED', $3, 0, 0, $4, 0, now())`,
-      [auditId, opts.projectId, auditId, opts.maxPages],
-    );
     const t0 = performance.now();
     const jobAddedAtMs = Date.now();
-    await queue.add(
-      AUDIT_JOB_NAME,
-      { auditId },
-      {
-        jobId: auditId,
-        attempts: 3,
-        backoff: { type: 'exponential', delay: 5_000 },
-        removeOnComplete: { age: 24 * 3600, count: 1000 },
-        removeOnFail: { age: 7 * 24 * 3600 },
-      },
-    );
+    await enqueueAudit(opts, auditId);
 
     let maxSampledKb = idle.rssKb;
     let samples = 0;
