@@ -410,7 +410,20 @@ export const Job = component(
   obj({
     id: str,
     state: { type: 'string', enum: ['queued', 'running', 'completed', 'failed', 'cancelled'] },
-    progress: obj({ pagesCrawled: int, pagesQueued: int }),
+    progress: obj({
+      pagesCrawled: int,
+      pagesQueued: int,
+      externalLinksChecked: {
+        ...int,
+        description:
+          'External links checked (answered, or from the recent checks of the project) of those found, while the ' +
+          'audit waits for them after its last page; 0 until then.',
+      },
+      externalLinksFound: {
+        ...int,
+        description: 'Distinct external link targets found, checked after the last page; 0 until then.',
+      },
+    }),
     auditId: str,
     error: { type: ['string', 'null'], description: 'Why the audit failed; null otherwise.' },
   }),

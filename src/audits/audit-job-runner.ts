@@ -116,7 +116,8 @@ export class AuditJobRunner {
         },
         progress: async (p) => {
           const now = Date.now();
-          if (now - lastProgress < PROGRESS_EVERY_MS) return;
+          // The external link checks' figures come once a second (and once when their wait ends): all are written.
+          if (!p.externalLinks && now - lastProgress < PROGRESS_EVERY_MS) return;
           lastProgress = now;
           await this.repo.writeProgress(em, run, p);
           await ctx.reportProgress?.(p);

@@ -69,18 +69,31 @@ export class AuditResultsRepository {
     return row ? row.attempts : null;
   }
 
-  /** The attempt's progress counters (no status or phase change: a later attempt's row is left alone). */
+  /**
+   * The attempt's progress counters (no status or phase change: a later attempt's row is left alone). The external
+   * link checks' N of M come after the last page only; a write without them keeps the figures already written.
+   */
   async writeProgress(
     db: NativeDb,
     run: AuditAttempt,
-    progress: { pagesCrawled: number; pagesQueued: number },
+    progress: { pagesCrawled: number; pagesQueued: number; externalLinks?: { checked: number; found: number } },
   ): Promise<void> {
-    await nativeQuery(db, 'UPDATE audit SET pages_crawled = $3, pages_queued = $4 WHERE id = $1 AND attempts = $2', [
-      run.auditId,
-      run.attempt,
-      progress.pagesCrawled,
-      progress.pagesQueued,
-    ]);
+    const external = progress.externalLinks;
+    await nativeQuery(
+      db,
+      `UPDATE audit SET pages_crawled = $3, pages_queued = $4,
+         external_links_checked = COALESCE($5::int, external_links_checked),
+         external_links_found = COALESCE($6::int, external_links_found)
+       WHERE id = $1 AND attempts = $2`,
+      [
+        run.auditId,
+        run.attempt,
+        progress.pagesCrawled,
+        progress.pagesQueued,
+        external ? external.checked : null,
+        external ? external.found : null,
+      ],
+    );
   }
 
   /**

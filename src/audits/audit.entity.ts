@@ -121,6 +121,9 @@ export const AuditEntity = defineEntity({
     performanceScore: p.integer().nullable(),
     pagesCrawled: p.integer(),
     pagesQueued: p.integer(),
+    /** After the last page, the external link checks answered (or from the cache) of those found; 0 before. */
+    externalLinksChecked: p.integer().default(0),
+    externalLinksFound: p.integer().default(0),
     pagesFailed: p.integer().default(0),
     pagesDiscovered: p.integer().nullable(),
     crawlTruncated: p.boolean().default(false),

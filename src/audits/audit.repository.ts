@@ -68,6 +68,7 @@ const AUDIT_COLUMNS = `id, project_id AS "projectId", status, phase, job_id AS "
   overall_score AS "overallScore", meta_score AS "metaScore", content_score AS "contentScore",
   links_score AS "linksScore", technical_score AS "technicalScore", performance_score AS "performanceScore",
   pages_crawled AS "pagesCrawled", pages_queued AS "pagesQueued", pages_failed AS "pagesFailed",
+  external_links_checked AS "externalLinksChecked", external_links_found AS "externalLinksFound",
   pages_discovered AS "pagesDiscovered", crawl_truncated AS "crawlTruncated", unchecked_links AS "uncheckedLinks",
   counts, max_pages AS "maxPages", attempts, error, created_at AS "createdAt", started_at AS "startedAt",
   completed_at AS "completedAt"`;
@@ -170,7 +171,7 @@ export class AuditRepository {
     const [row] = await nativeQuery<{ attempts: number }>(
       db,
       `UPDATE audit SET status = $3, phase = 'CRAWLING', started_at = now(), attempts = attempts + 1, error = NULL,
-         pages_crawled = 0, pages_failed = 0, pages_queued = 0
+         pages_crawled = 0, pages_failed = 0, pages_queued = 0, external_links_checked = 0, external_links_found = 0
        WHERE id = $1 AND status = ANY($2::text[]) RETURNING attempts`,
       [auditId, transition.from, transition.to],
     );

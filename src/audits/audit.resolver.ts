@@ -73,6 +73,8 @@ export const toAuditType = (a: Audit): AuditType => ({
   performanceScore: a.performanceScore ?? null,
   pagesCrawled: a.pagesCrawled,
   pagesQueued: a.pagesQueued,
+  externalLinksChecked: a.externalLinksChecked ?? 0,
+  externalLinksFound: a.externalLinksFound ?? 0,
   pagesFailed: a.pagesFailed ?? 0,
   pagesDiscovered: a.pagesDiscovered ?? null,
   truncated: a.crawlTruncated ?? false,
@@ -140,7 +142,12 @@ const POSITION_WEIGHTS = [
 export const toJobType = (a: Audit): JobType => ({
   id: a.jobId,
   state: JOB_STATE_BY_STATUS[a.status],
-  progress: { pagesCrawled: a.pagesCrawled, pagesQueued: a.pagesQueued },
+  progress: {
+    pagesCrawled: a.pagesCrawled,
+    pagesQueued: a.pagesQueued,
+    externalLinksChecked: a.externalLinksChecked ?? 0,
+    externalLinksFound: a.externalLinksFound ?? 0,
+  },
   auditId: a.id,
   error: a.error ?? null,
 });

@@ -277,6 +277,19 @@ export class AuditType {
   @Field(() => Int) pagesQueued!: number;
   @Field(() => Int, {
     description:
+      'External links checked (answered, or from the recent checks of the project) of those found, while a RUNNING ' +
+      'audit waits for them after its last page; 0 until then. A finished audit keeps the last figures written ' +
+      '(counts.externalLinks holds the final ones).',
+  })
+  externalLinksChecked!: number;
+  @Field(() => Int, {
+    description:
+      'Distinct external link targets found, whose checks a RUNNING audit waits for after its last page; 0 until ' +
+      'then.',
+  })
+  externalLinksFound!: number;
+  @Field(() => Int, {
+    description:
       'Crawled pages that got no usable response (connection, DNS, TLS, refused address, timeout); the ' +
       'PAGE_FETCH_FAILED issue lists them.',
   })
@@ -327,6 +340,19 @@ export class AuditConnection {
 export class JobProgressType {
   @Field(() => Int) pagesCrawled!: number;
   @Field(() => Int) pagesQueued!: number;
+  @Field(() => Int, {
+    description:
+      'External links checked (answered, or from the recent checks of the project) of those found, while a RUNNING ' +
+      'audit waits for them after its last page; 0 until then. A finished audit keeps the last figures written ' +
+      '(counts.externalLinks holds the final ones).',
+  })
+  externalLinksChecked!: number;
+  @Field(() => Int, {
+    description:
+      'Distinct external link targets found, whose checks a RUNNING audit waits for after its last page; 0 until ' +
+      'then.',
+  })
+  externalLinksFound!: number;
 }
 
 @ObjectType('Job', { description: 'A queued audit job; its state comes from the audit (the source of truth).' })

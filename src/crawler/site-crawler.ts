@@ -223,7 +223,9 @@ export class SiteCrawler {
     let external: ExternalLinkTally | null = null;
     if (!this.halted) {
       // The wait for other hosts can last minutes (one host linked a thousand times, 6 checks at a time): it is said.
-      const said = hooks.onProgress ? setInterval(() => this.sayExternalProgress(hooks), EXTERNAL_PROGRESS_MS) : null;
+      const said = hooks.onProgress
+        ? setInterval(() => void this.sayExternalProgress(hooks), EXTERNAL_PROGRESS_MS)
+        : null;
       try {
         [external] = await Promise.all([
           this.external.checkAll(this.linkTargets, () => this.aborted),
@@ -232,6 +234,8 @@ export class SiteCrawler {
       } finally {
         if (said) clearInterval(said);
       }
+      // The figures the wait ended with (a progress written to the audit row keeps the last ones it was given).
+      if (said) await this.sayExternalProgress(hooks);
     }
     if (!this.halted) recordResourceChecks(this.resourceChecker, this.linkTargets);
     return {
@@ -259,9 +263,9 @@ export class SiteCrawler {
   }
 
   /** External link checks answered of those found, after the last page (a failed progress write is only a miss). */
-  private sayExternalProgress(hooks: CrawlHooks): void {
+  private sayExternalProgress(hooks: CrawlHooks): Promise<void> {
     const progress = { pagesCrawled: this.crawled, pagesQueued: 0, externalLinks: this.external.progress() };
-    void Promise.resolve()
+    return Promise.resolve()
       .then(() => hooks.onProgress?.(progress))
       .catch(() => undefined);
   }

@@ -105,7 +105,7 @@ describe('audit lifecycle with real worker processes', () => {
         expect(job).toEqual({
           id: jobId,
           state: 'completed',
-          progress: { pagesCrawled: 12, pagesQueued: 0 },
+          progress: { pagesCrawled: 12, pagesQueued: 0, externalLinksChecked: 0, externalLinksFound: 0 },
           auditId,
           error: null,
         });

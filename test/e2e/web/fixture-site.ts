@@ -1,4 +1,9 @@
-import { startFixtureSite, type FixtureResponse, type FixtureRoutes } from '../../fixtures/sites/fixture-server';
+import {
+  startFixtureSite,
+  type FixtureResponse,
+  type FixtureRoutes,
+  type RunningSite,
+} from '../../fixtures/sites/fixture-server';
 
 /** A page of the fixture site; everything here is written to be found by the audit. */
 const page = (title: string, body: string, head = '') =>
@@ -111,4 +116,30 @@ export async function startWebFixtureSite(): Promise<FixtureSite> {
   });
   site.serve(fixturePages(site.origin));
   return site;
+}
+
+/** The host name of the slow site elsewhere that /far/ links to (the web server resolves it to 127.0.0.1). */
+export const SLOW_LINKS_HOST = 'slow-links.test';
+
+/**
+ * A page linking `links` targets on a slow site elsewhere (each answering after `delayMs`, 6 checked at a time), so
+ * that the audit waits for its external link checks after its last page; the site is `slow`.
+ */
+export async function startFarLinksSite(links: number, delayMs: number): Promise<FixtureSite & { slow: RunningSite }> {
+  const slow = await startFixtureSite({ host: SLOW_LINKS_HOST, fallback: { body: 'there', delayMs } });
+  const home = await startFixtureSite({ host: '127.0.0.1' });
+  const anchors = Array.from({ length: links }, (_, k) => `<a href="${slow.origin}/doc/${k}">Reference ${k}</a>`);
+  home.serve({
+    '/robots.txt': text('User-agent: *\nAllow: /\n', 'text/plain'),
+    '/far/': {
+      body: page('Far Garden', `<h1>Far Garden</h1><p>Further reading elsewhere.</p><p>${anchors.join(' ')}</p>`),
+    },
+  });
+  return {
+    origin: home.origin,
+    slow,
+    close: async () => {
+      await Promise.all([home.close(), slow.close()]);
+    },
+  };
 }

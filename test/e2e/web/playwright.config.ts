@@ -2,6 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { SERP_FIXTURE_ENV } from './serp-fixture';
+import { SLOW_LINKS_HOST } from './fixture-site';
 import { MAIL_PORT } from './mail-sink';
 import { RENDER_CHROMIUM } from '../../support/chromium';
 
@@ -72,6 +73,8 @@ export default defineConfig({
       DEFAULT_PLAN: 'ENTERPRISE',
       // The fixture site runs on 127.0.0.1, which the SSRF policy refuses unless allowed.
       SAFE_HTTP_ALLOW: '127.0.0.1',
+      // A site elsewhere (audit-progress.spec.ts), served on 127.0.0.1 under its own host name.
+      SAFE_HTTP_RESOLVE: `${SLOW_LINKS_HOST}=127.0.0.1`,
       // Rank checks ask the local SearXNG fixture (serp-fixture.ts), which a spec starts when it needs positions.
       ...SERP_FIXTURE_ENV,
       // Headless Chromium for lab vitals and the client report's PDF (exports.spec.ts downloads one).

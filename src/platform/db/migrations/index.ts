@@ -23,6 +23,7 @@ import { AuditPageStoredCounts20261127 } from './20261127-1400-audit-page-stored
 import { AuditSegmentFacts20261127 } from './20261127-1500-audit-segment-facts.js';
 import { AuditStoredSets20261127 } from './20261127-1700-audit-stored-sets.js';
 import { ExternalLinkCache20261127 } from './20261127-1630-external-link-cache.js';
+import { AuditExternalProgress20261127 } from './20261127-1910-audit-external-progress.js';
 import { SegmentFactsPerMarkings20261127 } from './20261127-1620-segment-facts-per-markings.js';
 import { AuditPageInlinksAll20261127 } from './20261127-1620-audit-page-inlinks-all.js';
 import { AlertRuleSegment20261127 } from './20261127-1200-alert-rule-segment.js';
@@ -86,4 +87,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261127-1620-segment-facts-per-markings', class: SegmentFactsPerMarkings20261127 },
   { name: '20261127-1630-external-link-cache', class: ExternalLinkCache20261127 },
   { name: '20261127-1700-audit-stored-sets', class: AuditStoredSets20261127 },
+  { name: '20261127-1910-audit-external-progress', class: AuditExternalProgress20261127 },
 ];

@@ -12,6 +12,25 @@ const PHASE: Record<AuditPhase, string> = {
   SAVING: 'Saving the results',
 };
 
+/**
+ * After its last page, a crawl waits for its links to other sites to answer (minutes when one slow host is linked a
+ * thousand times): while checks remain, that wait is what the card shows, as N of M links.
+ */
+export function checkingExternalLinks(
+  audit: Pick<
+    OverviewAuditFragment,
+    'status' | 'phase' | 'pagesQueued' | 'externalLinksChecked' | 'externalLinksFound'
+  >,
+): boolean {
+  return (
+    audit.status === 'RUNNING' &&
+    audit.phase === 'CRAWLING' &&
+    audit.pagesQueued === 0 &&
+    audit.externalLinksFound > 0 &&
+    audit.externalLinksChecked < audit.externalLinksFound
+  );
+}
+
 function useNow(everyMs: number): number {
   const [now, setNow] = useState(Date.now);
   useEffect(() => {
@@ -37,7 +56,25 @@ export function AuditProgress({
   const running = audit.status === 'RUNNING';
   const found = Math.min(audit.maxPages, audit.pagesCrawled + audit.pagesQueued);
   const since = audit.startedAt ?? audit.createdAt;
-  const phase = running ? (audit.phase ? PHASE[audit.phase] : 'Starting') : 'Waiting for a worker';
+  const external = checkingExternalLinks(audit);
+  const phase = external
+    ? 'Checking links to other sites'
+    : running
+      ? audit.phase
+        ? PHASE[audit.phase]
+        : 'Starting'
+      : 'Waiting for a worker';
+  const bar = external
+    ? {
+        value: audit.externalLinksChecked,
+        max: audit.externalLinksFound,
+        label: `${formatNumber(audit.externalLinksChecked)} of ${plural(audit.externalLinksFound, 'link')}`,
+      }
+    : {
+        value: audit.pagesCrawled,
+        max: Math.max(found, 1),
+        label: `${formatNumber(audit.pagesCrawled)} of ${plural(found, 'page')}`,
+      };
   return (
     <section className="card progress-card" aria-labelledby="progress-title">
       <div className="progress-head">
@@ -48,10 +85,10 @@ export function AuditProgress({
       </div>
       <ProgressBar
         className="progress"
-        value={audit.pagesCrawled}
-        maxValue={Math.max(found, 1)}
-        isIndeterminate={!running || found === 0}
-        valueLabel={`${formatNumber(audit.pagesCrawled)} of ${plural(found, 'page')}`}
+        value={bar.value}
+        maxValue={bar.max}
+        isIndeterminate={!running || (!external && found === 0)}
+        valueLabel={bar.label}
       >
         {({ percentage, valueText, isIndeterminate }) => (
           <>

@@ -14,7 +14,7 @@ import {
 import { problemOf } from '../../lib/api-problem';
 import { PREFETCHED } from '../../lib/urql';
 import { useLivePoll } from '../../lib/use-live-poll';
-import { AuditProgress } from './audit-progress';
+import { AuditProgress, checkingExternalLinks } from './audit-progress';
 import { ScoreHistoryChart, type ScorePoint } from './score-history-chart';
 import { ProjectTabs } from '../../components/project-tabs';
 import { LatestResult, httpAlternative } from './latest-result';
@@ -55,7 +55,8 @@ export function ProjectOverviewPage() {
   // While an audit is queued or running: polled with back-off, started over when its status or phase changes.
   useLivePoll(() => refetch({ requestPolicy: 'network-only' }), {
     active: !!active,
-    resetKey: active && `${active.id}:${active.status}:${active.phase ?? ''}`,
+    // The wait for links to other sites, after the last page, counts as a phase of its own.
+    resetKey: active && `${active.id}:${active.status}:${active.phase ?? ''}:${checkingExternalLinks(active)}`,
   });
 
   const history: ScorePoint[] = useMemo(() => scoreHistory(audits), [audits]);
