@@ -1,4 +1,4 @@
-import { createProject, expect, expectAccessible, signUp, test } from './fixtures';
+import { createProject, expect, expectAccessible, reviewShotsAtBothWidths, signUp, test } from './fixtures';
 import { startFarLinksSite } from './fixture-site';
 
 /**
@@ -32,6 +32,7 @@ test('the progress card says "Checking links to other sites: N of M" while the c
   const first = Number((await valueText())!.split(' ')[0]);
   expect(first).toBeLessThan(LINKS);
   await expectAccessible(page, 'the overview of an audit checking its links to other sites');
+  await reviewShotsAtBothWidths(page, 'audit-progress-external');
   // The figure moves while we watch.
   await expect
     .poll(async () => Number(((await valueText()) ?? `${LINKS}`).split(' ')[0]), { timeout: 20_000 })
