@@ -155,6 +155,18 @@ function startWorker(
 
 const FINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 
+/**
+ * Deletes an audit and vacuums the tables its rows were in: with autovacuum off (as on this repository's test
+ * machines) every deleted run would leave its ~30 dead link rows per page behind, and later runs' completions would
+ * scan them (a 3,000-page completion took minutes after ~90 runs).
+ */
+async function dropAudit(pool: pg.Pool, auditId: string): Promise<void> {
+  await pool.query('DELETE FROM audit WHERE id = $1', [auditId]).catch(() => undefined);
+  await pool
+    .query('VACUUM (ANALYZE, SKIP_LOCKED) audit_link, audit_page, issue_occurrence, audit_issue')
+    .catch(() => undefined);
+}
+
 /** Inserts a QUEUED audit of the project (as AuditService.start does, max_pages set directly) and adds its job. */
 async function enqueueAudit(opts: WorkerAuditOptions, auditId: string): Promise<void> {
   await opts.pool.query(
@@ -190,7 +202,7 @@ async function auditUnmeasured(opts: WorkerAuditOptions): Promise<void> {
       250,
     );
   } finally {
-    await opts.pool.query('DELETE FROM audit WHERE id = $1', [auditId]);
+    await dropAudit(opts.pool, auditId);
   }
 }
 
@@ -307,6 +319,6 @@ export async function runWorkerAudit(opts: WorkerAuditOptions): Promise<WorkerAu
     const code = await worker.stop();
     if (code !== 0) opts.log(`worker exited with code ${code}`);
     // The results were read above; the rows go so that every run starts from the same database.
-    if (!opts.keep) await pool.query('DELETE FROM audit WHERE id = $1', [auditId]).catch(() => undefined);
+    if (!opts.keep) await dropAudit(pool, auditId);
   }
 }
