@@ -344,7 +344,7 @@ export class AuditJobRunner {
    * commit). A cancelled or superseded run stops there: its final results are not written, and the pages and
    * occurrences it streamed before stay with the cancelled audit.
    */
-  private complete(
+  private async complete(
     em: NativeDb,
     run: AuditAttempt,
     projectId: string,
@@ -352,6 +352,7 @@ export class AuditJobRunner {
     shapes: EvidenceShapes,
   ): Promise<boolean> {
     const { scores, breakdown, pagesCrawled, pagesFailed, crawl, counts } = outcome;
+    await this.repo.analyzeResults(em);
     return this.repo.saveCompleted(
       em,
       (tx) => lifecycle.complete(tx, run, { scores, breakdown, pagesCrawled, pagesFailed, crawl, counts }),

@@ -191,3 +191,23 @@ describe("a completed audit's inlinks total", () => {
     expect((await inlinks(project.id, running.id, at('/'), 'CONTENT')).inlinks.totalCount).toBe(1);
   });
 });
+
+describe("the completion's statistics", () => {
+  // The planner must know the audit's link rows when the completion aggregates them: with statistics from before the
+  // crawl it expects one row per audit and joins the per-position counts to the pages in a nested loop (minutes for
+  // 3,000 pages). The job runner analyzes the tables between the crawl and the completion's transaction.
+  it("are refreshed once the crawl has written the audit's links", async () => {
+    const { rows } = await t.runtime.pool.query<{ started_at: Date }>('SELECT started_at FROM audit WHERE id = $1', [
+      auditId,
+    ]);
+    const startedAt = rows[0].started_at;
+    const lastAnalyze = async () =>
+      (
+        await t.runtime.pool.query<{ at: Date | null }>(
+          `SELECT last_analyze AS at FROM pg_stat_user_tables WHERE relname = 'audit_link'`,
+        )
+      ).rows[0]?.at ?? null;
+    // Another file's audit may have analyzed the table since: then it is later still, never earlier.
+    await expect.poll(async () => (await lastAnalyze())?.getTime() ?? 0).toBeGreaterThanOrEqual(startedAt.getTime());
+  });
+});
