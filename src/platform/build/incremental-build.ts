@@ -101,7 +101,7 @@ export const TARGETS: Record<BuildTarget['name'], BuildTarget> = {
     output: 'dist/src/cli.js',
     clean: ['dist/src', 'dist/schema', 'dist/facades', 'dist/workers'],
     command: () => [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-    // The worker entries as one file each: a worker starts in about half the time (src/platform/build/bundle-workers.ts).
+    // The worker entries as one file each: a worker starts in half the time (src/platform/build/bundle-workers.ts).
     after: () => bundleWorkersSync(join(ROOT, 'dist')),
   },
   web: {
