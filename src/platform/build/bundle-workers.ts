@@ -130,7 +130,8 @@ export async function bundleWorkers(distDir: string): Promise<string[]> {
         },
       ],
     });
-    const output = Object.values(result.metafile.outputs)[0];
+    // The bundle's entry in the metafile (the source map is an output too).
+    const [, output] = Object.entries(result.metafile.outputs).find(([file]) => file.endsWith('.js'))!;
     const relativeExternals = output.imports.filter((i) => i.external && /^\.\.?\//.test(i.path)).map((i) => i.path);
     if (relativeExternals.length)
       throw new Error(
