@@ -6,7 +6,6 @@ import type { AppConfig } from '../src/platform/config.js';
 import type { Channel, Principal, RequestContext } from '../src/platform/context.js';
 import { ApiRequestContext } from '../src/platform/context.js';
 import { createOrm, type MikroORM } from '../src/platform/db/orm.js';
-import { MIGRATIONS } from '../src/platform/db/migrations/index.js';
 import type { Logger } from '../src/platform/logger.js';
 import { createRedis, redisTimeoutsOf, type Redis } from '../src/platform/redis.js';
 import { DependencyMonitor } from '../src/platform/dependency-monitor.js';
@@ -144,7 +143,7 @@ async function openConnections(
   const orm = await createOrm({
     databaseUrl: config.DATABASE_URL,
     entities: ENTITIES,
-    migrations: MIGRATIONS,
+    // No migrator: `seo migrate` applies migrations; /ready compares the names (src/platform/db/migrations/names.ts).
     logger,
     onQuery,
     connectTimeoutMs: config.PG_CONNECT_TIMEOUT_MS,

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { QUEUES, createQueue, type Queue } from './queues.js';
 import type { NativeDb } from './db/native-query.js';
 import { appliedMigrations, pingDatabase } from './db/health.js';
-import { MIGRATIONS } from './db/migrations/index.js';
+import { MIGRATION_NAMES } from './db/migrations/names.js';
 import { readSharedMetrics } from './shared-metrics.js';
 
 /** A check that does not answer within this is failed: a scrape or a probe never hangs on a stalled dependency. */
@@ -27,7 +27,7 @@ export interface Readiness {
 /** Migrations this build knows that the database has not applied (an API must not serve an old schema). */
 export async function pendingMigrations(db: NativeDb): Promise<string[]> {
   const applied = await appliedMigrations(db);
-  return MIGRATIONS.map((m) => m.name).filter((n) => !applied.has(n));
+  return MIGRATION_NAMES.filter((n) => !applied.has(n));
 }
 
 /** Readiness of an API process: PostgreSQL answers, Redis answers, every migration of this build is applied. */

@@ -63,7 +63,10 @@ export async function runAuditAbBench(): Promise<{ ok: boolean }> {
         const r = await runWorkerAudit({ ...ctx.worker, execArgv, distDir: side.distDir, projectId, maxPages: pages });
         if (r.status !== 'COMPLETED') throw new Error(`${side.name}: audit ended ${r.status}: ${r.error ?? ''}`);
         const perPage = r.cpuMs / r.pagesCrawled;
-        log(`round ${round} ${side.name}: ${r.pagesCrawled} pages, ${perPage.toFixed(3)} ms CPU/page`);
+        log(
+          `round ${round} ${side.name}: ${r.pagesCrawled} pages, ${perPage.toFixed(3)} ms CPU/page, ` +
+            `boot ${r.bootMs.toFixed(0)} ms (CPU ${r.bootCpuMs.toFixed(0)} ms), audit ${r.elapsedMs.toFixed(0)} ms`,
+        );
         if (round > 0) results[side.name].push(r);
       }
     }
@@ -74,14 +77,18 @@ export async function runAuditAbBench(): Promise<{ ok: boolean }> {
   const rows = sides.map((s) => {
     const xs = perPage(results[s.name]);
     const rowsOf = results[s.name][0]?.rows;
-    return { side: s.name, dist: s.distDir, cpuMsPerPage: xs, median: median(xs), rows: rowsOf };
+    const bootMs = results[s.name].map((r) => Math.round(r.bootMs));
+    const bootCpuMs = results[s.name].map((r) => Math.round(r.bootCpuMs));
+    return { side: s.name, dist: s.distDir, cpuMsPerPage: xs, median: median(xs), bootMs, bootCpuMs, rows: rowsOf };
   });
   const ratio = rows[0].median / rows[1].median;
   console.log(`audit-ab: ${pages} pages, ${rounds} rounds each, alternating; CPU = the worker process only`);
   for (const r of rows) {
     const runs = r.cpuMsPerPage.map((x) => x.toFixed(3)).join(' ');
     console.log(
-      `${r.side.padEnd(8)} median ${r.median.toFixed(3)} ms/page  runs ${runs}  rows ${JSON.stringify(r.rows)}`,
+      `${r.side.padEnd(8)} median ${r.median.toFixed(3)} ms/page  runs ${runs}  boot ms ${r.bootMs.join(' ')} ` +
+        `(CPU ${r.bootCpuMs.join(' ')})  ` +
+        `rows ${JSON.stringify(r.rows)}`,
     );
   }
   console.log(`this / baseline = ${ratio.toFixed(3)}`);

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Queue } from 'bullmq';
+import { bundleWorkersSync } from '../../src/platform/build/bundle-workers.js';
 import { loadConfig, type AppConfig } from '../../src/platform/config.js';
 import { newId } from '../../src/platform/ids.js';
 import { createRedis } from '../../src/platform/redis.js';
@@ -70,6 +71,8 @@ export function compileWorker(log: (line: string) => void, distDir: string): voi
     if (!existsSync(resolve(ROOT, distDir, 'workers/audit.worker.js'))) throw err;
     log('WARNING: tsc reported errors; running the worker it emitted anyway');
   }
+  // As `npm start`'s build: the worker entries bundled (src/platform/build/bundle-workers.ts).
+  bundleWorkersSync(resolve(ROOT, distDir));
 }
 
 export async function openAuditBenchContext(opts: AuditBenchContextOptions): Promise<AuditBenchContext> {

@@ -292,6 +292,8 @@ export function reportJson(result: AuditBenchResult): Record<string, unknown> {
         rows: w.rows,
         overallScore: w.overallScore,
         observedMs: Math.round(w.observedMs),
+        bootMs: Math.round(w.bootMs),
+        bootCpuMs: Math.round(w.bootCpuMs),
         idleRssMb: Math.round(mb(w.rss.idleKb)),
         hwmMb: Math.round(mb(w.rss.hwmKb)),
       })) ?? [],

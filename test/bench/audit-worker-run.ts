@@ -62,6 +62,8 @@ export interface WorkerAuditResult {
   jobAddedAtMs: number;
   /** Worker process spawned -> connected to its queue. */
   bootMs: number;
+  /** The worker's CPU (user + system) from its start to the idle sample 500 ms after bootMs: its start-up's cost. */
+  bootCpuMs: number;
   /** Status/phase changes as the 250 ms poll saw them: seconds after the job was added. */
   phases: { phase: string; atSec: number }[];
   rows: { pages: number; occurrences: number; issues: number };
@@ -304,6 +306,7 @@ export async function runWorkerAudit(opts: WorkerAuditOptions): Promise<WorkerAu
       childCpuMs: final.childCpuMs - idle.childCpuMs,
       jobAddedAtMs,
       bootMs,
+      bootCpuMs: idle.cpuMs,
       phases,
       rows: { pages: done.pages, occurrences: done.occurrences, issues: done.issues },
       overallScore: done.overall_score,

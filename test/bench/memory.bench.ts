@@ -1,7 +1,7 @@
 /**
  * Idle memory of the platform as `npm start` runs it: builds what changed (like `npm start`), starts the start
- * script's command (`node --max-semi-space-size=1 --v8-pool-size=1 dist/src/cli.js start`) on its own database and
- * Redis prefix, waits until /ready answers, lets it idle
+ * script's command (`node --max-semi-space-size=1 --v8-pool-size=1 --jitless dist/src/cli.js start`) on its own
+ * database and Redis prefix, waits until /ready answers, lets it idle
  * (BENCH_MEMORY_IDLE_S, default 30 s), then sums the resident set size (VmRSS) of the supervisor and every process
  * below it (the API and the worker), and their proportional set size (PSS) beside it. Budget, on the RSS sum:
  * BENCH_MEMORY_BUDGET_MB (default 350).

@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleWorkersSync } from './bundle-workers.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const require = createRequire(import.meta.url);
@@ -100,6 +101,8 @@ export const TARGETS: Record<BuildTarget['name'], BuildTarget> = {
     output: 'dist/src/cli.js',
     clean: ['dist/src', 'dist/schema', 'dist/facades', 'dist/workers'],
     command: () => [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    // The worker entries as one file each: a worker starts in half the time (src/platform/build/bundle-workers.ts).
+    after: () => bundleWorkersSync(join(ROOT, 'dist')),
   },
   web: {
     name: 'web',

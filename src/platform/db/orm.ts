@@ -11,7 +11,7 @@ export const AUTH_TABLES = ['user', 'session', 'account', 'verification', 'organ
 export interface OrmOptions {
   databaseUrl: string;
   entities: EntitySchema<any, any>[];
-  /** Only processes that migrate (the CLI, the API, tests) load the migrator and its dependencies. */
+  /** Only processes that migrate (`seo migrate`, tests) load the migrator and its dependencies. */
   migrations?: MigrationObject[];
   logger?: Logger;
   poolMax?: number;
