@@ -259,6 +259,13 @@ export class UncheckedLinkType {
   @Field(() => String) reason!: string;
 }
 
+/** The external link checks' progress (Audit and JobProgress): one wording. */
+const EXTERNAL_CHECKED =
+  'External links checked (answered, or from the recent checks of the project) of those found, while a RUNNING ' +
+  'audit waits for them after its last page; 0 until then. A finished audit keeps the last figures written ' +
+  '(counts.externalLinks holds the final ones).';
+const EXTERNAL_FOUND =
+  'Distinct external link targets found, whose checks a RUNNING audit waits for after its last page; 0 until then.';
 @ObjectType('Audit')
 export class AuditType {
   @Field(() => ID) id!: string;
@@ -275,19 +282,8 @@ export class AuditType {
   @Field(() => Int, { nullable: true }) performanceScore!: number | null;
   @Field(() => Int) pagesCrawled!: number;
   @Field(() => Int) pagesQueued!: number;
-  @Field(() => Int, {
-    description:
-      'External links checked (answered, or from the recent checks of the project) of those found, while a RUNNING ' +
-      'audit waits for them after its last page; 0 until then. A finished audit keeps the last figures written ' +
-      '(counts.externalLinks holds the final ones).',
-  })
-  externalLinksChecked!: number;
-  @Field(() => Int, {
-    description:
-      'Distinct external link targets found, whose checks a RUNNING audit waits for after its last page; 0 until ' +
-      'then.',
-  })
-  externalLinksFound!: number;
+  @Field(() => Int, { description: EXTERNAL_CHECKED }) externalLinksChecked!: number;
+  @Field(() => Int, { description: EXTERNAL_FOUND }) externalLinksFound!: number;
   @Field(() => Int, {
     description:
       'Crawled pages that got no usable response (connection, DNS, TLS, refused address, timeout); the ' +
@@ -340,19 +336,8 @@ export class AuditConnection {
 export class JobProgressType {
   @Field(() => Int) pagesCrawled!: number;
   @Field(() => Int) pagesQueued!: number;
-  @Field(() => Int, {
-    description:
-      'External links checked (answered, or from the recent checks of the project) of those found, while a RUNNING ' +
-      'audit waits for them after its last page; 0 until then. A finished audit keeps the last figures written ' +
-      '(counts.externalLinks holds the final ones).',
-  })
-  externalLinksChecked!: number;
-  @Field(() => Int, {
-    description:
-      'Distinct external link targets found, whose checks a RUNNING audit waits for after its last page; 0 until ' +
-      'then.',
-  })
-  externalLinksFound!: number;
+  @Field(() => Int, { description: EXTERNAL_CHECKED }) externalLinksChecked!: number;
+  @Field(() => Int, { description: EXTERNAL_FOUND }) externalLinksFound!: number;
 }
 
 @ObjectType('Job', { description: 'A queued audit job; its state comes from the audit (the source of truth).' })
