@@ -129,6 +129,8 @@ export async function runRealBench(): Promise<{ ok: boolean }> {
       const file = join(probeDir, `probe-${round}-${runs.length}.json`);
       // A fresh project each run: the project's one-day cache of external verdicts is empty, so every round checks
       // every external target (as a project's first audit of the day does).
+      // Deleted once its run is read (its cached verdicts go with it): a project's URL is unique in its organization,
+      // whose deletion at the end takes what a failed run left.
       const projectId = await ctx.createProject(`${siteOrigin}/`);
       await site.stats(true);
       outside.take();
@@ -145,6 +147,7 @@ export async function runRealBench(): Promise<{ ok: boolean }> {
         maxPages: 10_000,
       });
       const served = await site.stats(true);
+      await ctx.pool.query('DELETE FROM project WHERE id = $1', [projectId]);
       if (r.status !== 'COMPLETED') throw new Error(`our audit ended ${r.status}: ${r.error ?? ''}`);
       const completedAtMs = r.jobAddedAtMs + r.observedMs;
       const probeData = readProbe(file);

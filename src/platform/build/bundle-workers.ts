@@ -24,6 +24,8 @@ export const EXTERNAL = [
   'thread-stream',
   'msgpackr-extract',
   'pg-native',
+  // the benches' probe (test/bench/worker-probe.ts) times statements on node_modules' pg Client: one copy of it
+  'pg',
   // browsers and mail: large, and loaded only when a job needs them
   'playwright-core',
   'chromium-bidi',
