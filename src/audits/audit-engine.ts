@@ -529,12 +529,15 @@ async function measureVitals(
     else if (store.isHtml(row) && status >= 200 && status < 300) candidates.push(row);
   }
   // The most linked pages, the indexable ones (their own canonical) before the URLs that name another, and a page's
-  // own URL before one that redirects to it.
+  // own URL before one that redirects to it; among equals the shallower, then by URL: the crawl's order of pages
+  // depends on which answered first, and the same site must be measured on the same pages.
   candidates.sort(
     (a, b) =>
       Number(store.indexable(b)) - Number(store.indexable(a)) ||
       Number(store.redirected(a)) - Number(store.redirected(b)) ||
-      inlinks.countOf(store.urlId(b)) - inlinks.countOf(store.urlId(a)),
+      inlinks.countOf(store.urlId(b)) - inlinks.countOf(store.urlId(a)) ||
+      store.depth(a) - store.depth(b) ||
+      (store.url(a) < store.url(b) ? -1 : store.url(a) > store.url(b) ? 1 : 0),
   );
   const top: string[] = [];
   for (const row of candidates) {

@@ -48,4 +48,5 @@ export const MIGRATION_NAMES: readonly string[] = [
   '20261127-1620-segment-facts-per-markings',
   '20261127-1630-external-link-cache',
   '20261127-1700-audit-stored-sets',
+  '20261127-1910-audit-external-progress',
 ];
