@@ -5,7 +5,7 @@ import { dropDatabase, migratedDatabase } from '../support/private-database.js';
 import { QUEUES, createQueue, type Queue } from '../../src/platform/queues.js';
 import { createRedis, type Redis } from '../../src/platform/redis.js';
 import type { AuditJobData } from '../../src/audits/index.js';
-import type { AlertJobData } from '../../src/alerts/index.js';
+import { deliveryJobId, type AlertJobData } from '../../src/alerts/index.js';
 import { TEST_DATABASE_URL } from '../test-database.js';
 import { deleteRedisPrefix } from '../support/redis-keys.js';
 import {
@@ -405,19 +405,26 @@ describe('alerts when Redis goes away (issue 47)', () => {
         { jobId: `evaluate-audit-${head.id}` },
       );
 
-      // Attempt 1 is answered 500 and logged; its retry waits in Redis, delayed. Then Redis loses every key.
-      await waitFor(
+      // Attempt 1 is answered 500 and logged; its retry (attempt 2's own job) waits in Redis, delayed. The queue's
+      // delayed count alone would not say so: the weekly digest's next run is a delayed job of the same queue.
+      const retryJobId = await waitFor(
         'attempt 1 logged and its retry waiting in Redis',
-        async () =>
-          receiver.received.length === 1 &&
-          (await t.runtime.pool.query('SELECT 1 FROM webhook_delivery WHERE endpoint_id = $1', [endpointId]))
-            .rowCount === 1 &&
-          (await alerts.getDelayedCount()) > 0,
+        async () => {
+          if (receiver.received.length !== 1) return null;
+          const delivery = await t.runtime.pool.query<{ id: string }>(
+            'SELECT id FROM alert_delivery WHERE endpoint_id = $1 AND attempts = 1',
+            [endpointId],
+          );
+          if (delivery.rowCount !== 1) return null;
+          const jobId = deliveryJobId(delivery.rows[0].id, 2);
+          return (await (await alerts.getJob(jobId))?.getState()) === 'delayed' ? jobId : null;
+        },
         15_000,
         25,
       );
+      // Then Redis loses every key (the reconciler queues the retry again only once it is due, 1.5 s after attempt 1).
       expect(await deleteRedisPrefix(redis, prefix)).toBeGreaterThan(0);
-      expect(await alerts.getDelayedCount()).toBe(0);
+      expect(await alerts.getJob(retryJobId)).toBeUndefined();
 
       await waitFor('attempt 2, after the loss', async () => receiver.received.length >= 2, 30_000);
       await new Promise((r) => setTimeout(r, RETRY_DELAY_MS + 6 * RECONCILE_MS));
