@@ -12,10 +12,11 @@
  * - The build fails when a relative require could not be bundled: at run time it would resolve from dist/workers.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as acorn from 'acorn';
 
 /** Left to node_modules at run time (see above); the optional drivers of knex and MikroORM that are not installed. */
 export const EXTERNAL = [
@@ -78,6 +79,44 @@ function loadEsbuild(): Esbuild {
   return createRequire(fromRoot.resolve('tsx/package.json'))('esbuild') as Esbuild;
 }
 
+/**
+ * A bundle's text in ASCII. Why: V8 holds a module's source for as long as the module lives, and holds it with two
+ * bytes per character as soon as one character is beyond Latin-1: the luxon JSDoc's Arabic examples made the 9 MB
+ * worker bundle an 18.8 MB string in every idle worker. esbuild (charset 'ascii') escapes the non-ASCII characters
+ * of strings, templates and identifiers, but not of comments and regular expression literals. Here, found with
+ * acorn's tokenizer: a comment's non-ASCII character becomes '?' (as many as its UTF-16 length, so that the source
+ * map's columns hold), a regular expression's becomes its \u escape (the same pattern; later columns of that line
+ * shift in the source map). Anything else is a bundler bug, and the build fails.
+ */
+export function asciiOnly(text: string): string {
+  const nonAscii = /[\u0080-\u{10ffff}]/gu;
+  if (!nonAscii.test(text)) return text;
+  const comments: [number, number][] = [];
+  const regexps: [number, number, string][] = [];
+  for (const token of acorn.tokenizer(text, {
+    ecmaVersion: 'latest',
+    sourceType: 'module',
+    allowHashBang: true,
+    onComment: (_block, _text, start, end) => comments.push([start, end]),
+  }))
+    if (token.type === acorn.tokTypes.regexp)
+      regexps.push([token.start, token.end, (token as unknown as { value: { flags: string } }).value.flags]);
+  const within = <T extends [number, number, ...unknown[]]>(ranges: T[], at: number) =>
+    ranges.find(([start, end]) => start <= at && at < end);
+  nonAscii.lastIndex = 0;
+  return text.replace(nonAscii, (c: string, at: number) => {
+    if (within(comments, at)) return '?'.repeat(c.length);
+    const regexp = within(regexps, at);
+    if (!regexp) throw new Error(`non-ASCII ${JSON.stringify(c)} outside comments and regular expressions at ${at}`);
+    if (text[at - 1] === '\\')
+      throw new Error(`escaped non-ASCII ${JSON.stringify(c)} in a regular expression at ${at}`);
+    const hex = (u: number) => `\\u${u.toString(16).padStart(4, '0')}`;
+    const cp = c.codePointAt(0)!;
+    if (cp <= 0xffff) return hex(cp);
+    return /[uv]/.test(regexp[2]) ? `\\u{${cp.toString(16)}}` : hex(c.charCodeAt(0)) + hex(c.charCodeAt(1));
+  });
+}
+
 /** The worker entries tsc wrote under `distDir`/workers. */
 export function workerEntries(distDir: string): string[] {
   const dir = join(distDir, 'workers');
@@ -108,6 +147,8 @@ export async function bundleWorkers(distDir: string): Promise<string[]> {
       // text per idle worker, but bench audit-ab measured ~10% more CPU per audited page with it, unexplained. A
       // source map maps a stack to the TypeScript sources (node --enable-source-maps).
       keepNames: true,
+      // The code's non-ASCII characters escaped (esbuild's default, stated because asciiOnly relies on it).
+      charset: 'ascii',
       sourcemap: 'linked',
       sourcesContent: false,
       logLevel: 'error',
@@ -132,6 +173,7 @@ export async function bundleWorkers(distDir: string): Promise<string[]> {
         },
       ],
     });
+    writeFileSync(outFile, asciiOnly(readFileSync(outFile, 'utf8')));
     // The bundle's entry in the metafile (the source map is an output too).
     const [, output] = Object.entries(result.metafile.outputs).find(([file]) => file.endsWith('.js'))!;
     const relativeExternals = output.imports.filter((i) => i.external && /^\.\.?\//.test(i.path)).map((i) => i.path);

@@ -28,23 +28,24 @@ export const LEGACY_IMAGE_TYPES = new Set([
 
 /**
  * A title or h1 that announces a missing page, in the languages most sites use (Google's soft-404 report looks for
- * the same: an error message served with 200).
+ * the same: an error message served with 200). A raw template's non-ASCII characters are written as the pattern's
+ * \u escapes: the bundler keeps a raw template verbatim, and a bundle must be ASCII (see build/bundle-workers.ts).
  */
 const NOT_FOUND_HEADING = new RegExp(
   [
     String.raw`\b404\b`,
     String.raw`\bnot\s+found\b`,
-    String.raw`\b(?:can['’]?t|cannot|could\s*n['’]?o?t|could\s+not)\s+be\s+found\b`,
-    String.raw`\bpage\s+(?:does\s+not|doesn['’]t)\s+exist\b`,
+    String.raw`\b(?:can['\u2019]?t|cannot|could\s*n['\u2019]?o?t|could\s+not)\s+be\s+found\b`,
+    String.raw`\bpage\s+(?:does\s+not|doesn['\u2019]t)\s+exist\b`,
     String.raw`\bno\s+longer\s+(?:exists|available)\b`,
     String.raw`\bintrouvable\b`,
-    String.raw`\bn['’]existe\s+(?:pas|plus)\b`,
-    String.raw`\bnon\s+trouv[ée]e?\b`,
+    String.raw`\bn['\u2019]existe\s+(?:pas|plus)\b`,
+    String.raw`\bnon\s+trouv[\u00e9e]e?\b`,
     String.raw`\bnicht\s+gefunden\b`,
     String.raw`\bexistiert\s+nicht\b`,
     String.raw`\bno\s+encontrad[ao]\b`,
     String.raw`\bnon\s+trovat[ao]\b`,
-    String.raw`\bnão\s+encontrad[ao]\b`,
+    String.raw`\bn\u00e3o\s+encontrad[ao]\b`,
     String.raw`\bniet\s+gevonden\b`,
     String.raw`\bnie\s+znaleziono\b`,
     'не\\s+найден',

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bundleWorkers, importMetaUrlOf } from '../../../src/platform/build/bundle-workers.js';
+import { asciiOnly, bundleWorkers, importMetaUrlOf } from '../../../src/platform/build/bundle-workers.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -44,6 +44,34 @@ describe('bundleWorkers', () => {
     expect(execFileSync(process.execPath, [join(dist, 'workers/x.worker.js')], { encoding: 'utf8' }).trim()).toBe(
       'found beside a.js',
     );
+  });
+
+  it('writes pure ASCII: strings, identifiers and regular expressions keep their meaning, comments not', async () => {
+    const dist = fixture({
+      'workers/z.worker.js':
+        "import { greet } from '../src/g.js';\n" +
+        'const café = `${greet()} — ١ 😀`;\n' +
+        'console.log(JSON.stringify([café, /^[–—]é+$/.test("—éé"), /😀/u.test("😀"),' +
+        ' /^😀$/.test("😀"), /[–]/.test("-")]));\n',
+      // esbuild keeps a comment in a class body (luxon's JSDoc examples are such comments).
+      'src/g.js':
+        'class G {\n  /** A comment with é, —, ١ and 😀. */\n' +
+        "  hello() { return 'héllo'; }\n}\nexport const greet = () => new G().hello();\n",
+    });
+    await bundleWorkers(dist);
+    const bundle = readFileSync(join(dist, 'workers/z.worker.js'), 'utf8');
+    expect(/[\u0080-\u{10ffff}]/u.test(bundle)).toBe(false);
+    expect(bundle).toContain('A comment with ?, ?, ? and ??.');
+    const out = execFileSync(process.execPath, [join(dist, 'workers/z.worker.js')], { encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual(['héllo — ١ 😀', true, true, true, false]);
+  });
+
+  it('replaces a comment character by as many question marks as its UTF-16 length', () => {
+    expect(asciiOnly('a; // éb😀c\nb;')).toBe('a; // ?b??c\nb;');
+  });
+
+  it('refuses non-ASCII where neither a comment nor a regular expression may hold it', () => {
+    expect(() => asciiOnly('const s = "é";')).toThrow(/outside comments and regular expressions/);
   });
 
   it('fails when a relative require cannot be bundled (it would resolve from dist/workers)', async () => {

@@ -110,6 +110,10 @@ describe('content, redirect and URL checks', () => {
     ['Page introuvable', true],
     ['Seite nicht gefunden', true],
     ['Página no encontrada', true],
+    ['Página não encontrada', true],
+    ['Page non trouvée', true],
+    ['Cette page n’existe plus', true],
+    ['This page doesn’t exist', true],
     ['How we fixed the 404 errors on our garden website last spring', false],
     ['Blue widgets', false],
   ])('heading %j says not found: %s', (text, expected) => {
