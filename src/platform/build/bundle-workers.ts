@@ -86,9 +86,10 @@ function loadEsbuild(): Esbuild {
  * of strings, templates and identifiers, but not of comments and regular expression literals. Here, found with
  * acorn's tokenizer: a comment's non-ASCII character becomes '?' (as many as its UTF-16 length, so that the source
  * map's columns hold), a regular expression's becomes its \u escape (the same pattern; later columns of that line
- * shift in the source map). Anything else is a bundler bug, and the build fails.
+ * shift in the source map). Any other (a tagged template's raw text, which an escape would change) is left as it is
+ * and reported through `onLeft`: the bundle then still runs, only larger in memory.
  */
-export function asciiOnly(text: string): string {
+export function asciiOnly(text: string, onLeft: (char: string, at: number) => void = () => undefined): string {
   const nonAscii = /[\u0080-\u{10ffff}]/gu;
   if (!nonAscii.test(text)) return text;
   const comments: [number, number][] = [];
@@ -107,9 +108,11 @@ export function asciiOnly(text: string): string {
   return text.replace(nonAscii, (c: string, at: number) => {
     if (within(comments, at)) return '?'.repeat(c.length);
     const regexp = within(regexps, at);
-    if (!regexp) throw new Error(`non-ASCII ${JSON.stringify(c)} outside comments and regular expressions at ${at}`);
-    if (text[at - 1] === '\\')
-      throw new Error(`escaped non-ASCII ${JSON.stringify(c)} in a regular expression at ${at}`);
+    // Not in a comment or a regular expression, or escaped there (`\é`, which a \u escape would change): kept.
+    if (!regexp || text[at - 1] === '\\') {
+      onLeft(c, at);
+      return c;
+    }
     const hex = (u: number) => `\\u${u.toString(16).padStart(4, '0')}`;
     const cp = c.codePointAt(0)!;
     if (cp <= 0xffff) return hex(cp);
@@ -173,7 +176,16 @@ export async function bundleWorkers(distDir: string): Promise<string[]> {
         },
       ],
     });
-    writeFileSync(outFile, asciiOnly(readFileSync(outFile, 'utf8')));
+    const left: string[] = [];
+    writeFileSync(
+      outFile,
+      asciiOnly(readFileSync(outFile, 'utf8'), (c) => left.push(c)),
+    );
+    if (left.length)
+      process.stderr.write(
+        `${entry}: ${left.length} non-ASCII characters left (${[...new Set(left)].join(' ')}): ` +
+          "V8 holds this bundle's source with two bytes per character\n",
+      );
     // The bundle's entry in the metafile (the source map is an output too).
     const [, output] = Object.entries(result.metafile.outputs).find(([file]) => file.endsWith('.js'))!;
     const relativeExternals = output.imports.filter((i) => i.external && /^\.\.?\//.test(i.path)).map((i) => i.path);

@@ -70,8 +70,11 @@ describe('bundleWorkers', () => {
     expect(asciiOnly('a; // éb😀c\nb;')).toBe('a; // ?b??c\nb;');
   });
 
-  it('refuses non-ASCII where neither a comment nor a regular expression may hold it', () => {
-    expect(() => asciiOnly('const s = "é";')).toThrow(/outside comments and regular expressions/);
+  it('keeps and reports non-ASCII where neither a comment nor a regular expression holds it', () => {
+    const left: [string, number][] = [];
+    const raw = 'const s = String.raw`é`; // é';
+    expect(asciiOnly(raw, (c, at) => left.push([c, at]))).toBe('const s = String.raw`é`; // ?');
+    expect(left).toEqual([['é', 21]]);
   });
 
   it('fails when a relative require cannot be bundled (it would resolve from dist/workers)', async () => {
