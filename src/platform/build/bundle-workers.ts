@@ -90,8 +90,7 @@ function loadEsbuild(): Esbuild {
  * and reported through `onLeft`: the bundle then still runs, only larger in memory.
  */
 export function asciiOnly(text: string, onLeft: (char: string, at: number) => void = () => undefined): string {
-  const nonAscii = /[\u0080-\u{10ffff}]/gu;
-  if (!nonAscii.test(text)) return text;
+  if (!/[\u0080-\u{10ffff}]/u.test(text)) return text;
   const comments: [number, number][] = [];
   const regexps: [number, number, string][] = [];
   for (const token of acorn.tokenizer(text, {
@@ -104,8 +103,7 @@ export function asciiOnly(text: string, onLeft: (char: string, at: number) => vo
       regexps.push([token.start, token.end, (token as unknown as { value: { flags: string } }).value.flags]);
   const within = <T extends [number, number, ...unknown[]]>(ranges: T[], at: number) =>
     ranges.find(([start, end]) => start <= at && at < end);
-  nonAscii.lastIndex = 0;
-  return text.replace(nonAscii, (c: string, at: number) => {
+  return text.replace(/[\u0080-\u{10ffff}]/gu, (c: string, at: number) => {
     if (within(comments, at)) return '?'.repeat(c.length);
     const regexp = within(regexps, at);
     // Not in a comment or a regular expression, or escaped there (`\é`, which a \u escape would change): kept.

@@ -29,7 +29,7 @@ export const LEGACY_IMAGE_TYPES = new Set([
 /**
  * A title or h1 that announces a missing page, in the languages most sites use (Google's soft-404 report looks for
  * the same: an error message served with 200). A raw template's non-ASCII characters are written as the pattern's
- * \u escapes: the bundler keeps a raw template verbatim, and a bundle must be ASCII (see build/bundle-workers.ts).
+ * \u escapes: the bundler cannot escape a raw template, and keeps its bundles ASCII (see build/bundle-workers.ts).
  */
 const NOT_FOUND_HEADING = new RegExp(
   [
