@@ -1,4 +1,7 @@
 import 'reflect-metadata';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ApiProcessOptions } from '../src/platform/api-in-process.js';
 import { loadConfigOrExit } from '../src/platform/config.js';
 import { createLogger } from '../src/platform/logger.js';
 import { exitOnUnhandledErrors } from '../src/platform/process-guards.js';
@@ -6,18 +9,27 @@ import { announceReady } from '../src/platform/ready-signal.js';
 import { createDomainRuntime } from '../schema/domain-runtime.js';
 import { buildServer } from './server.js';
 
-/** The API process: REST surfaces, GraphQL, better-auth and ops endpoints. */
-async function main(): Promise<void> {
+/**
+ * The API process: REST surfaces, GraphQL, better-auth and ops endpoints. Started as its own process (`seo serve`,
+ * or a supervisor's child) it runs itself; `seo start` loads it and calls it with the worker group as companions
+ * (src/platform/api-in-process.ts): a signal then stops the API, then the workers, and the process exits with the
+ * group's code; the group stopping on its own (a worker that cannot run) stops the API with the group's code.
+ */
+export async function runApiProcess(options: ApiProcessOptions = {}): Promise<void> {
+  const { companions } = options;
   const config = loadConfigOrExit();
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
-  // An error no handler caught: one fatal line, exit 1, and `seo start`/`seo serve` start a fresh API process.
+  // An error no handler caught: one fatal line, exit 1, and `seo serve` starts a fresh API process (under `seo
+  // start`, the exit stops the workers too: see below).
   const fatal = exitOnUnhandledErrors(logger, 'API');
+  // However this process ends, its companions get SIGTERM and finish their jobs on their own.
+  if (companions) process.on('exit', () => companions.stop('SIGTERM'));
   if (config.usingDevSecret)
     logger.warn('BETTER_AUTH_SECRET is not set: using the development secret (never do this in production)');
   const runtime = await createDomainRuntime(config, logger);
   const app = await buildServer(runtime);
   let closing = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: string, code = 0) => {
     if (closing) return;
     closing = true;
     logger.info({ signal }, 'shutting down');
@@ -25,7 +37,12 @@ async function main(): Promise<void> {
     await app.close().catch((err) => logger.error({ err }, 'error while closing HTTP server'));
     await runtime.close();
     clearTimeout(timer);
-    process.exit(0);
+    if (companions) {
+      // The workers' own deadline (the supervisor kills a child still alive after 30 s) bounds this wait.
+      companions.stop(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM');
+      code = Math.max(code, await companions.done);
+    }
+    process.exit(code);
   };
   process.on('SIGTERM', () => {
     shutdown('SIGTERM').catch(fatal('API shutdown failed'));
@@ -33,12 +50,16 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => {
     shutdown('SIGINT').catch(fatal('API shutdown failed'));
   });
+  void companions?.done.then((code) => shutdown('workers stopped', code).catch(fatal('API shutdown failed')));
   await app.listen({ host: config.HOST, port: config.PORT });
   logger.info({ url: config.baseUrl }, 'API listening');
   announceReady(config.baseUrl);
+  options.onListening?.(config.baseUrl);
 }
 
-main().catch((err) => {
-  console.error('API failed to start:', err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  runApiProcess().catch((err) => {
+    console.error('API failed to start:', err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

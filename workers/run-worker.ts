@@ -68,6 +68,9 @@ async function run(name: string, handlers: JobHandlers[], config: AppConfig, log
   };
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
+  // The process that started this one (`seo start`'s API, a `seo worker` supervisor) is gone, even killed with no
+  // chance to signal: stop as on SIGTERM rather than run on unsupervised. Only a child with an IPC channel gets it.
+  process.on('disconnect', () => onSignal('disconnect'));
 
   const late: { monitor?: DependencyMonitor } = {};
   const onError = (what: string) => (err: Error) => {

@@ -1,13 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
+import type { RunApiProcess } from '../platform/api-in-process.js';
 import type { AppConfig } from '../platform/config.js';
 import { DomainError } from '../platform/errors.js';
 import { logLevelOf } from '../platform/log-level.js';
 import { isReadyMessage } from '../platform/ready-signal.js';
-import { supervise } from '../platform/supervisor.js';
+import { supervise, type Supervisor } from '../platform/supervisor.js';
 import { config, lazy, print, withOrm, type CliRoot } from './cli-runtime.js';
 
 /** The folder the platform's entry points are found under: the repository (tsx), or dist/ when built. */
@@ -58,21 +59,25 @@ function spawnEntry(entry: string, name: string, onReady: (url?: string) => void
 }
 
 /**
- * Runs the entry points under the supervisor (src/platform/supervisor.ts) until SIGINT/SIGTERM. Once every one of
- * them is up (the API listening, the workers consuming), one plain line says where to open the platform (when the
- * group has an API process: `start`, `serve`).
+ * Runs the entry points under the supervisor (src/platform/supervisor.ts). Once every one of them is up (and the
+ * API listens: `apiUrl`), one plain line says where to open the platform. Returns the group, and the callback the
+ * API started in this process (`seo start`) calls once it listens.
  */
-async function superviseEntries(entries: { entry: string; name: string }[]): Promise<void> {
+async function superviseEntries(
+  entries: { entry: string; name: string }[],
+  withApi: 'child' | 'in-process' | 'none',
+): Promise<{ group: Supervisor; apiListening: (url: string) => void }> {
   const log = (await lazy.logger()).createLogger({ level: logLevelOf(process.env), name: 'supervisor' });
   const ready = new Set<string>();
+  const expected = entries.length + (withApi === 'in-process' ? 1 : 0);
   let url: string | undefined;
   let announced = false;
   const onReady = (name: string, childUrl?: string) => {
     ready.add(name);
     url = childUrl ?? url;
-    if (announced || !url || ready.size < entries.length) return;
+    if (announced || ready.size < expected || (withApi !== 'none' && !url)) return;
     announced = true;
-    process.stdout.write(`Ready: open ${url}\n`);
+    if (url) process.stdout.write(`Ready: open ${url}\n`);
   };
   const group = supervise(
     entries.map(({ entry, name }) => ({
@@ -81,9 +86,28 @@ async function superviseEntries(entries: { entry: string; name: string }[]): Pro
     })),
     { log },
   );
+  return { group, apiListening: (apiUrl) => onReady('api', apiUrl) };
+}
+
+/** `seo serve` and `seo worker`: a supervisor process over its children until SIGINT/SIGTERM. */
+async function superviseUntilSignal(entries: { entry: string; name: string }[]): Promise<void> {
+  const { group } = await superviseEntries(entries, entries.some((e) => e.entry === API_ENTRY) ? 'child' : 'none');
   process.on('SIGINT', () => group.stop('SIGINT'));
   process.on('SIGTERM', () => group.stop('SIGTERM'));
   void group.done.then((code) => process.exit(code));
+}
+
+/**
+ * `seo start`'s processes: the API runs in this process and supervises the worker. The API entry is loaded by path,
+ * as `serve` spawns it (src/ never imports facades/), and called with the worker group as its companions
+ * (src/platform/api-in-process.ts): one Node process fewer than a supervisor over both (~40 MB resident).
+ */
+async function runApiWithWorkers(): Promise<void> {
+  const { group, apiListening } = await superviseEntries([ALL_QUEUES_WORKER], 'in-process');
+  const file = resolve(root, `${API_ENTRY}.${runningTs ? 'ts' : 'js'}`);
+  if (!existsSync(file)) throw new Error(`missing entry point ${file}`);
+  const { runApiProcess } = (await import(pathToFileURL(file).href)) as { runApiProcess: RunApiProcess };
+  await runApiProcess({ companions: group, onListening: apiListening });
 }
 
 /** `seo migrate` as a child process; its JSON answer's `applied`, or the child's exit code as a failure. */
@@ -121,7 +145,7 @@ export function registerProcessCommands(program: Command, cliRoot: CliRoot): voi
   program
     .command('serve')
     .description('run the API process (no migrations)')
-    .action(() => superviseEntries([{ entry: API_ENTRY, name: 'api' }]));
+    .action(() => superviseUntilSignal([{ entry: API_ENTRY, name: 'api' }]));
 
   program
     .command('worker')
@@ -137,19 +161,21 @@ export function registerProcessCommands(program: Command, cliRoot: CliRoot): voi
           'BAD_USER_INPUT',
           `unknown queue ${unknown.join(', ')}; use ${Object.keys(QUEUE_WORKERS).join(', ')}`,
         );
-      return superviseEntries(queues.length ? [...new Set(queues)].map((q) => QUEUE_WORKERS[q]) : [ALL_QUEUES_WORKER]);
+      return superviseUntilSignal(
+        queues.length ? [...new Set(queues)].map((q) => QUEUE_WORKERS[q]) : [ALL_QUEUES_WORKER],
+      );
     });
 
   program
     .command('start')
     .description('apply migrations, then run the API and the workers')
     .action(async () => {
-      // In a child process: the configuration check, the ORM and the migrations never load into the supervisor,
-      // which stays up. A bad configuration ends `seo migrate` with code 2 and its message, and `start` with it.
+      // In a child process: the migrations' code and connections do not stay in the API's memory. A bad
+      // configuration ends `seo migrate` with code 2 and its message, and `start` with it.
       const applied = await migrateInChild(cliRoot.entryFile);
       (await lazy.logger())
         .createLogger({ level: logLevelOf(process.env), name: 'start' })
         .info({ applied }, 'migrations applied');
-      await superviseEntries([{ entry: API_ENTRY, name: 'api' }, ALL_QUEUES_WORKER]);
+      await runApiWithWorkers();
     });
 }

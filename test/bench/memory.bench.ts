@@ -1,10 +1,10 @@
 /**
  * Idle memory of the platform as `npm start` runs it: builds what changed (like `npm start`), starts the start
- * script's command (`node --max-semi-space-size=1 --v8-pool-size=1 --jitless dist/src/cli.js start`) on its own
+ * script's command (`node --max-semi-space-size=2 --v8-pool-size=1 dist/src/cli.js start`) on its own
  * database and Redis prefix, waits until /ready answers, lets it idle
- * (BENCH_MEMORY_IDLE_S, default 30 s), then sums the resident set size (VmRSS) of the supervisor and every process
- * below it (the API and the worker), and their proportional set size (PSS) beside it. Budget, on the RSS sum:
- * BENCH_MEMORY_BUDGET_MB (default 350).
+ * (BENCH_MEMORY_IDLE_S, default 30 s), then sums the resident set size (VmRSS) of that process (the API, which
+ * supervises the worker) and every process below it (the worker), and their proportional set size (PSS) beside
+ * it. Budget, on the RSS sum: BENCH_MEMORY_BUDGET_MB (default 250, the goal of issue 51).
  *
  *   npm run bench -- memory
  */
@@ -46,7 +46,7 @@ function readProc(pid: number): Proc | null {
     const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
     const role = env.find((e) => e.startsWith('SEO_PROCESS='))?.slice('SEO_PROCESS='.length);
     const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-    return { pid, ppid, name: role ?? cmd.slice(0, 60), rssKb, pssKb };
+    return { pid, ppid, name: role ?? (cmd.endsWith(' start') ? 'api (seo start)' : cmd.slice(0, 60)), rssKb, pssKb };
   } catch {
     return null;
   }
@@ -71,7 +71,7 @@ function tree(root: number): Proc[] {
 
 export async function runMemoryBench(): Promise<{ ok: boolean }> {
   const idleS = Number(process.env.BENCH_MEMORY_IDLE_S ?? 30);
-  const budgetMb = Number(process.env.BENCH_MEMORY_BUDGET_MB ?? 350);
+  const budgetMb = Number(process.env.BENCH_MEMORY_BUDGET_MB ?? 250);
   const log = (line: string) => process.stderr.write(`[bench:memory] ${line}\n`);
 
   log('building what changed (as npm start does)');
@@ -156,7 +156,8 @@ export async function runMemoryBench(): Promise<{ ok: boolean }> {
       (`  ${'total'.padEnd(24)}              RSS ${totalMb.toFixed(1).padStart(6)} MB  ` +
         `PSS ${totalPssMb.toFixed(1).padStart(6)} MB (budget: RSS ${budgetMb} MB)\n`),
   );
-  const ok = totalMb <= budgetMb && rows.length >= 3;
+  // The API and at least one worker were measured.
+  const ok = totalMb <= budgetMb && rows.length >= 2;
   process.stdout.write(
     `${JSON.stringify({
       bench: 'memory',

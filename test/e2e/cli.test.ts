@@ -2,7 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import http from 'node:http';
 import { promisify } from 'node:util';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, uniq, type TestApp } from '../support/app.js';
@@ -429,43 +429,115 @@ describe('seo audit into a pipe that closes early', () => {
   }, 90_000);
 });
 
+/** Node processes whose parent is `pid`, with the role their environment gives them (SEO_PROCESS). */
+function childrenOf(pid: number): { pid: number; role?: string }[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .flatMap((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) return [];
+        const env = readFileSync(`/proc/${d}/environ`, 'utf8').split('\0');
+        const role = env.find((e) => e.startsWith('SEO_PROCESS='))?.slice('SEO_PROCESS='.length);
+        return [{ pid: Number(d), role }];
+      } catch {
+        return []; // gone meanwhile
+      }
+    });
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function until(condition: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!condition() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  return condition();
+}
+
+/** `seo start` on a free port and its own Redis prefix, its own process group; its output gathered. */
+async function startPlatform() {
+  const probe = http.createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((r) => probe.close(r));
+  const prefix = useRedisPrefix(`t-start-${uniq()}`);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'start'], {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), REDIS_PREFIX: prefix, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // its own process group, stopped as a whole at the end
+  });
+  const output = { text: '' };
+  child.stdout.on('data', (d) => (output.text += String(d)));
+  child.stderr.on('data', (d) => (output.text += String(d)));
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  const ready = await until(() => /^Ready: /m.test(output.text) || child.exitCode !== null, 150_000);
+  expect(ready && child.exitCode === null, output.text.slice(-2000)).toBe(true);
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
+    await exited;
+  };
+  return { child, port, output, exited, stop };
+}
+
 describe('seo start (first run)', () => {
   it('prints a plain "Ready: open <url>" line once the API listens and the workers run', async () => {
-    const probe = http.createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
-    const port = (probe.address() as { port: number }).port;
-    await new Promise((r) => probe.close(r));
-    const prefix = useRedisPrefix(`t-start-${uniq()}`);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'start'], {
-      cwd: root,
-      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), REDIS_PREFIX: prefix, LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true, // its own process group, stopped as a whole below
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += String(d)));
-    child.stderr.on('data', (d) => (out += String(d)));
-    const exited = once(child, 'exit');
+    const { child, port, output, exited, stop } = await startPlatform();
     try {
-      const deadline = Date.now() + 150_000;
-      while (!/^Ready: /m.test(out) && child.exitCode === null && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 250));
-      const lines = out.split('\n');
+      const lines = output.text.split('\n');
       const readyAt = lines.findIndex((l) => l.startsWith('Ready: '));
-      expect(lines[readyAt], out.slice(-2000)).toBe(`Ready: open http://127.0.0.1:${port}`);
-      // Both processes said they were up (their log lines and the supervisor's line come through different pipes,
-      // so their order in the output is not theirs: on a loaded machine the API's line came after "Ready").
-      const linesBy = Date.now() + 10_000;
-      while (!(out.includes('"API listening"') && out.includes('"worker ready"')) && Date.now() < linesBy)
-        await new Promise((r) => setTimeout(r, 100));
-      expect(out).toContain('"API listening"');
-      expect(out).toContain('"worker ready"');
+      expect(lines[readyAt], output.text.slice(-2000)).toBe(`Ready: open http://127.0.0.1:${port}`);
+      // Both said they were up (their log lines and the "Ready" line come through different pipes, so their order
+      // in the output is not theirs: on a loaded machine the API's line came after "Ready").
+      await until(() => output.text.includes('"API listening"') && output.text.includes('"worker ready"'), 10_000);
+      expect(output.text).toContain('"API listening"');
+      expect(output.text).toContain('"worker ready"');
       const ready = await fetch(`http://127.0.0.1:${port}/ready`);
       expect(ready.status).toBe(200);
+
+      // Two processes: `seo start` is the API and supervises the worker, its one child.
+      const [worker, ...others] = childrenOf(child.pid!);
+      expect({ role: worker?.role, others: others.length }).toEqual({ role: 'worker', others: 0 });
+      // A worker killed is started again (1 s backoff) while the API keeps answering.
+      process.kill(worker.pid, 'SIGKILL');
+      const restarted = await until(() => childrenOf(child.pid!).some((c) => c.pid !== worker.pid), 15_000);
+      expect(restarted, output.text.slice(-2000)).toBe(true);
+      expect(output.text).toContain('a platform process exited; restarting it');
+      expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
+      await until(() => (output.text.match(/"worker ready"/g) ?? []).length >= 2, 60_000);
+      const [second] = childrenOf(child.pid!);
+
+      // SIGTERM to the API alone: it closes, then stops the worker, waits for it and exits 0.
+      process.kill(child.pid!, 'SIGTERM');
+      const [code] = await exited;
+      expect(code, output.text.slice(-2000)).toBe(0);
+      expect(alive(second.pid)).toBe(false);
+      expect(output.text).toContain('"worker stopped"');
     } finally {
-      if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
-      await exited;
+      await stop();
     }
-    expect(out.match(/^Ready: /gm)).toHaveLength(1);
-  }, 200_000);
+    expect(output.text.match(/^Ready: /gm)).toHaveLength(1);
+  }, 240_000);
+
+  it('a worker whose API was killed outright stops by itself instead of running unsupervised', async () => {
+    const { child, output, stop } = await startPlatform();
+    try {
+      await until(() => output.text.includes('"worker ready"'), 60_000);
+      const [worker] = childrenOf(child.pid!);
+      expect(worker?.role).toBe('worker');
+      process.kill(child.pid!, 'SIGKILL');
+      // Its IPC channel closes: the worker shuts down as on SIGTERM (run-worker.ts), not as an orphan.
+      expect(await until(() => !alive(worker.pid), 30_000), output.text.slice(-2000)).toBe(true);
+      expect(output.text).toContain('"worker stopped"');
+    } finally {
+      await stop();
+    }
+  }, 240_000);
 });
