@@ -51,7 +51,7 @@ describe('a long-running process on an error nothing handled (BullMQ production 
       expect(code).toBe(1);
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatchObject({ level: 60, name: 'guarded', kind, err: { message: 'nobody catches this' } });
-      expect(lines[0].msg).toBe(`${kind}: the test process exits and its supervisor restarts it`);
+      expect(lines[0].msg).toBe(`${kind}: the test process exits to be started afresh`);
     },
     30_000,
   );
