@@ -429,8 +429,11 @@ describe('seo audit into a pipe that closes early', () => {
   }, 90_000);
 });
 
-/** Node processes whose parent is `pid`, with the role their environment gives them (SEO_PROCESS). */
-function childrenOf(pid: number): { pid: number; role?: string }[] {
+/**
+ * The platform processes whose parent is `pid`: those with a role in their environment (SEO_PROCESS, which the
+ * supervisor gives its children). Others may be there: tsx's esbuild service, started on a cold transform cache.
+ */
+function platformChildrenOf(pid: number): { pid: number; role: string }[] {
   return readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
     .flatMap((d) => {
@@ -439,7 +442,7 @@ function childrenOf(pid: number): { pid: number; role?: string }[] {
         if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) return [];
         const env = readFileSync(`/proc/${d}/environ`, 'utf8').split('\0');
         const role = env.find((e) => e.startsWith('SEO_PROCESS='))?.slice('SEO_PROCESS='.length);
-        return [{ pid: Number(d), role }];
+        return role ? [{ pid: Number(d), role }] : [];
       } catch {
         return []; // gone meanwhile
       }
@@ -503,16 +506,16 @@ describe('seo start (first run)', () => {
       expect(ready.status).toBe(200);
 
       // Two processes: `seo start` is the API and supervises the worker, its one child.
-      const [worker, ...others] = childrenOf(child.pid!);
+      const [worker, ...others] = platformChildrenOf(child.pid!);
       expect({ role: worker?.role, others: others.length }).toEqual({ role: 'worker', others: 0 });
       // A worker killed is started again (1 s backoff) while the API keeps answering.
       process.kill(worker.pid, 'SIGKILL');
-      const restarted = await until(() => childrenOf(child.pid!).some((c) => c.pid !== worker.pid), 15_000);
+      const restarted = await until(() => platformChildrenOf(child.pid!).some((c) => c.pid !== worker.pid), 15_000);
       expect(restarted, output.text.slice(-2000)).toBe(true);
       expect(output.text).toContain('a platform process exited; restarting it');
       expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
       await until(() => (output.text.match(/"worker ready"/g) ?? []).length >= 2, 60_000);
-      const [second] = childrenOf(child.pid!);
+      const [second] = platformChildrenOf(child.pid!);
 
       // SIGTERM to the API alone: it closes, then stops the worker, waits for it and exits 0.
       process.kill(child.pid!, 'SIGTERM');
@@ -530,7 +533,7 @@ describe('seo start (first run)', () => {
     const { child, output, stop } = await startPlatform();
     try {
       await until(() => output.text.includes('"worker ready"'), 60_000);
-      const [worker] = childrenOf(child.pid!);
+      const [worker] = platformChildrenOf(child.pid!);
       expect(worker?.role).toBe('worker');
       process.kill(child.pid!, 'SIGKILL');
       // Its IPC channel closes: the worker shuts down as on SIGTERM (run-worker.ts), not as an orphan.
