@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { nativeQuery, nativeTransaction, type NativeDb, type NativeTx } from '../platform/db/native-query.js';
+import { notFound } from '../platform/errors.js';
 import { AuditEntity, type Audit } from '../audits/index.js';
 import { CHECK_CATALOG, CHECK_PREREQUISITES } from '../seo/checks/index.js';
 import type { ScoreBreakdown } from '../seo/scoring/index.js';
@@ -171,11 +172,13 @@ async function storeDigest(tx: NativeTx, pair: AuditPair): Promise<void> {
     pair.head,
   ]);
   if (done) return;
-  const [{ completed }] = await tx.query<{ completed: number }>(
-    `SELECT count(*)::int AS completed FROM audit WHERE id IN ($1, $2) AND status = 'COMPLETED'`,
-    [pair.base, pair.head],
-  );
-  if (completed !== new Set([pair.base, pair.head]).size)
+  const audits = await tx.query<{ status: string }>('SELECT status FROM audit WHERE id IN ($1, $2)', [
+    pair.base,
+    pair.head,
+  ]);
+  // Gone since the comparison found them: their project was deleted meanwhile.
+  if (audits.length !== new Set([pair.base, pair.head]).size) throw notFound('Audit');
+  if (audits.some((a) => a.status !== 'COMPLETED'))
     throw new Error(`comparison digest: audits ${pair.base} and ${pair.head} are not both completed`);
   await tx.query(`INSERT INTO comparison_digest (base_id, head_id, codes, pages) VALUES ($1, $2, '[]', '{}')`, [
     pair.base,
@@ -373,6 +376,8 @@ export class ComparisonRepository {
       'SELECT pages FROM comparison_digest WHERE base_id = $1 AND head_id = $2',
       [pair.base, pair.head],
     );
+    // The digest goes with its audits: deleted since ensureDigest, with their project.
+    if (!row) throw notFound('Audit');
     return row.pages;
   }
 

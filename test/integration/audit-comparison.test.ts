@@ -439,6 +439,29 @@ describe('the stored digest of a pair', () => {
     await q('DELETE FROM audit WHERE id = $1', [a.id]);
   });
 
+  it('is NOT_FOUND, never a crash, when its audits are deleted while it is read (their project deleted)', async () => {
+    const now = Date.now();
+    const pages = [{ url: u('/') }];
+    const a = await anAudit({ project, pages, createdAt: new Date(now - 5 * DAY), issues: [] });
+    const b = await anAudit({ project, pages, createdAt: new Date(now - 4 * DAY), issues: [] });
+    const pair = { base: a.id, head: b.id };
+    // The fuzz drill's race: the digest is there when checked, gone (cascade) when its totals are read.
+    class DeletedMeanwhile extends ComparisonRepository {
+      override async ensureDigest(db: Parameters<ComparisonRepository['ensureDigest']>[0], p: typeof pair) {
+        await super.ensureDigest(db, p);
+        await q('DELETE FROM audit WHERE id = $1', [b.id]);
+      }
+    }
+    const racing = new DeletedMeanwhile().pageChangeTotals(t.runtime.orm.em.fork(), pair);
+    await expect(racing).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Audit not found' });
+    // Deleted before the digest is made: the same answer.
+    await expect(new ComparisonRepository().codeChanges(t.runtime.orm.em.fork(), pair)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect(await stored(pair)).toEqual([]);
+    await q('DELETE FROM audit WHERE id = $1', [a.id]);
+  });
+
   it('is never stored for an audit that is not completed', async () => {
     const repo = new ComparisonRepository();
     await expect(repo.codeChanges(t.runtime.orm.em.fork(), { base: headId, head: runningId })).rejects.toThrow(
