@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isMainModule } from '../src/platform/main-module.js';
 import type { ApiProcessOptions } from '../src/platform/api-in-process.js';
 import { loadConfigOrExit } from '../src/platform/config.js';
 import { createLogger } from '../src/platform/logger.js';
@@ -57,7 +56,7 @@ export async function runApiProcess(options: ApiProcessOptions = {}): Promise<vo
   options.onListening?.(config.baseUrl);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (isMainModule(import.meta.url)) {
   runApiProcess().catch((err) => {
     console.error('API failed to start:', err instanceof Error ? err.message : err);
     process.exit(1);

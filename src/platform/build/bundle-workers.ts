@@ -16,6 +16,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isMainModule } from '../main-module.js';
 import * as acorn from 'acorn';
 
 /** Left to node_modules at run time (see above); the optional drivers of knex and MikroORM that are not installed. */
@@ -206,7 +207,7 @@ export function bundleWorkersSync(distDir: string): void {
   if (run.status !== 0) throw new Error(`bundling the worker entries failed (exit ${run.status})`);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (isMainModule(import.meta.url)) {
   const distDir = process.argv[2];
   if (!distDir) throw new Error('usage: bundle-workers <dist folder>');
   const bundled = await bundleWorkers(distDir);

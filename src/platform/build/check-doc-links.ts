@@ -12,7 +12,7 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isMainModule } from '../main-module.js';
 
 export interface BrokenLink {
   /** The Markdown file, relative to the root, with the link's line. */
@@ -169,4 +169,4 @@ function main(): void {
   console.log(`docs:links: every relative link of ${files.length} Markdown files leads somewhere`);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
+if (isMainModule(import.meta.url)) main();
