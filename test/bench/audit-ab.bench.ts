@@ -19,6 +19,8 @@ const log = (line: string) => process.stderr.write(`[bench:audit-ab] ${line}\n`)
 interface Side {
   name: 'this' | 'baseline';
   distDir: string;
+  /** Extra node flags of this side's worker. */
+  nodeArgs: string[];
 }
 
 const median = (xs: number[]) => {
@@ -44,9 +46,12 @@ export async function runAuditAbBench(): Promise<{ ok: boolean }> {
     timeoutMs: 1_800_000,
     log,
   });
+  // BENCH_AB_THIS_NODE_ARGS / BENCH_AB_BASELINE_NODE_ARGS: node flags of one side's worker only; with
+  // BENCH_AB_BASELINE set to this checkout, the two sides are one build under two sets of V8 flags.
+  const nodeArgs = (name: string) => (process.env[name] ?? '').split(/\s+/).filter(Boolean);
   const sides: Side[] = [
-    { name: 'this', distDir: 'dist' },
-    { name: 'baseline', distDir: baselineDist },
+    { name: 'this', distDir: 'dist', nodeArgs: nodeArgs('BENCH_AB_THIS_NODE_ARGS') },
+    { name: 'baseline', distDir: baselineDist, nodeArgs: nodeArgs('BENCH_AB_BASELINE_NODE_ARGS') },
   ];
   const results: Record<Side['name'], WorkerAuditResult[]> = { this: [], baseline: [] };
   try {
@@ -59,7 +64,10 @@ export async function runAuditAbBench(): Promise<{ ok: boolean }> {
       for (const side of order) {
         // BENCH_AB_CPU_PROF=<dir>: a V8 CPU profile of every run, in <dir>/<side>.
         const prof = process.env.BENCH_AB_CPU_PROF;
-        const execArgv = prof ? ['--cpu-prof', `--cpu-prof-dir=${resolve(prof, side.name)}`] : ctx.worker.execArgv;
+        const execArgv = [
+          ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${resolve(prof, side.name)}`] : (ctx.worker.execArgv ?? [])),
+          ...side.nodeArgs,
+        ];
         const r = await runWorkerAudit({ ...ctx.worker, execArgv, distDir: side.distDir, projectId, maxPages: pages });
         if (r.status !== 'COMPLETED') throw new Error(`${side.name}: audit ended ${r.status}: ${r.error ?? ''}`);
         const perPage = r.cpuMs / r.pagesCrawled;
@@ -79,15 +87,24 @@ export async function runAuditAbBench(): Promise<{ ok: boolean }> {
     const rowsOf = results[s.name][0]?.rows;
     const bootMs = results[s.name].map((r) => Math.round(r.bootMs));
     const bootCpuMs = results[s.name].map((r) => Math.round(r.bootCpuMs));
-    return { side: s.name, dist: s.distDir, cpuMsPerPage: xs, median: median(xs), bootMs, bootCpuMs, rows: rowsOf };
+    return {
+      side: s.name,
+      dist: s.distDir,
+      nodeArgs: s.nodeArgs,
+      cpuMsPerPage: xs,
+      median: median(xs),
+      bootMs,
+      bootCpuMs,
+      rows: rowsOf,
+    };
   });
   const ratio = rows[0].median / rows[1].median;
   console.log(`audit-ab: ${pages} pages, ${rounds} rounds each, alternating; CPU = the worker process only`);
   for (const r of rows) {
     const runs = r.cpuMsPerPage.map((x) => x.toFixed(3)).join(' ');
     console.log(
-      `${r.side.padEnd(8)} median ${r.median.toFixed(3)} ms/page  runs ${runs}  boot ms ${r.bootMs.join(' ')} ` +
-        `(CPU ${r.bootCpuMs.join(' ')})  ` +
+      `${[r.side.padEnd(8), ...r.nodeArgs].join(' ')} median ${r.median.toFixed(3)} ms/page  runs ${runs}  ` +
+        `boot ms ${r.bootMs.join(' ')} (CPU ${r.bootCpuMs.join(' ')})  ` +
         `rows ${JSON.stringify(r.rows)}`,
     );
   }
