@@ -446,19 +446,35 @@ export function* crawlPageChecks(input: SiteCheckInput, pages: SitePages): Gener
       knownKind[requested] = KNOWN_REQUESTED;
     }
   }
+  // A target's info, made the first time a link asks for it (its page's row does not change in this phase).
+  const infoOf: (LinkTargetInfo | undefined)[] = [];
   const known = (url: string): LinkTargetInfo | undefined => {
     const id = store.urls.idOf(url);
     const row = id === -1 || id >= knownRow.length ? -1 : knownRow[id];
     if (row === -1) return undefined;
+    let info = infoOf[id];
+    if (info !== undefined) return info;
     const status = store.status(row) === 0 ? null : store.status(row);
     if (knownKind[id] === KNOWN_REQUESTED)
-      return { status, redirected: store.redirected(row), noindex: store.noindex(row) };
-    return store.isHtml(row)
-      ? { status, noindex: store.noindex(row), canonical: store.canonical(row) }
-      : { status, noindex: store.noindex(row) };
+      info = { status, redirected: store.redirected(row), noindex: store.noindex(row) };
+    else if (store.isHtml(row)) info = { status, noindex: store.noindex(row), canonical: store.canonical(row) };
+    else info = { status, noindex: store.noindex(row) };
+    infoOf[id] = info;
+    return info;
   };
   const extra = input.linkTargets;
   const lookup = (url: string): LinkTargetInfo | undefined => known(url) ?? extra?.get(url);
+  // Every page's links point into the same set of targets: each target and canonical is normalized once.
+  const normalized = new Map<string, string | null>();
+  const normalize = (url: string): string | null => {
+    let value = normalized.get(url);
+    if (value === undefined) {
+      value = normalizeUrl(url);
+      // Most are already normal: the table then keeps no second copy of the text.
+      normalized.set(url, (value = value === url ? url : value));
+    }
+    return value;
+  };
   // Built only for a page whose summary does not say whether the sitemap lists it.
   let sitemap: Set<string> | null | undefined;
   const listedInSitemap = (row: number): boolean => {
@@ -483,6 +499,7 @@ export function* crawlPageChecks(input: SiteCheckInput, pages: SitePages): Gener
         },
         lookup,
         input.evidenceLinks,
+        normalize,
       );
       for (const code of LINK_TARGET_CODES) {
         const outcome = outcomes[code];
