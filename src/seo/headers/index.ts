@@ -14,6 +14,7 @@ export {
   isStaticAssetResponse,
   isStaticAssetType,
   parseResponseHeaders,
+  sharedResponseHeaders,
   xRobotsTagVerdict,
 } from './response-verdicts.js';
 export type { CacheVerdict, CompressionVerdict, HstsVerdict, ResponseHeaders } from './response-verdicts.js';

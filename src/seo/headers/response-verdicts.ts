@@ -43,6 +43,19 @@ export function parseResponseHeaders(headers: HeaderRecord | undefined): Respons
   return { fields, values, mediaType: mediaTypeOf(values('content-type')[0] ?? null) };
 }
 
+const sharedParses = new WeakMap<HeaderRecord, ResponseHeaders>();
+
+/**
+ * parseResponseHeaders of a record many pages share, parsed once: a subresource's response is checked once for the
+ * whole crawl, and every page that embeds it hands the checks that same record (3-4 images on each of 5,000 pages
+ * were 17,500 parses of a few hundred records).
+ */
+export function sharedResponseHeaders(headers: HeaderRecord): ResponseHeaders {
+  let parsed = sharedParses.get(headers);
+  if (parsed === undefined) sharedParses.set(headers, (parsed = parseResponseHeaders(headers)));
+  return parsed;
+}
+
 // --- scheme and redirects ------------------------------------------------------------------------------------
 
 /** TECH_HTTP_PAGE: the final URL of a response is plain http (no redirect to https on the way). */

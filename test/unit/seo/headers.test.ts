@@ -6,6 +6,8 @@ import {
   parseCacheControl,
   parseCsp,
   parseHsts,
+  parseResponseHeaders,
+  sharedResponseHeaders,
 } from '../../../src/seo/headers/index.js';
 import type { HeaderCheckName, HeadersInput, HeadersReport } from '../../../src/seo/headers/index.js';
 
@@ -746,5 +748,19 @@ describe('header directive parsers', () => {
     [[], null],
   ])('effectiveReferrerPolicy(%j) = %s', (values, expected) => {
     expect(effectiveReferrerPolicy(values)).toBe(expected);
+  });
+});
+
+describe('sharedResponseHeaders', () => {
+  it('parses a shared record once, as parseResponseHeaders does', () => {
+    const record = { 'Content-Type': 'image/PNG; x=1', 'cache-control': ['max-age=60', 'public'] };
+    const first = sharedResponseHeaders(record);
+    expect(sharedResponseHeaders(record)).toBe(first);
+    const fresh = parseResponseHeaders(record);
+    expect([...first.fields]).toEqual([...fresh.fields]);
+    expect(first.mediaType).toBe('image/png');
+    expect(first.values('Cache-Control')).toEqual(['max-age=60', 'public']);
+    // Another record, even with the same content, is parsed on its own.
+    expect(sharedResponseHeaders({ ...record })).not.toBe(first);
   });
 });

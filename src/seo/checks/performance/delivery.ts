@@ -6,6 +6,8 @@ import {
   compressionVerdict,
   isStaticAssetResponse,
   parseResponseHeaders,
+  sharedResponseHeaders,
+  type ResponseHeaders,
 } from '../../headers/response-verdicts.js';
 import { firstHeader } from '../../page/index.js';
 import { fail, pass } from '../check-outcome.js';
@@ -44,15 +46,24 @@ export const DELIVERY_CHECKS = [
     evaluate: ({ page }) => {
       // The page itself and the subresources the crawler fetched, each judged by the shared response verdict.
       const candidates: { url: string; encoding: string | null; compressed: boolean }[] = [];
-      const judge = (url: string, headers: PageFetch['headers'], status: number, bodyBytes: number | undefined) => {
-        const verdict = compressionVerdict(parseResponseHeaders(headers), { status, bodyBytes });
+      const judge = (
+        url: string,
+        headers: PageFetch['headers'],
+        parsed: ResponseHeaders,
+        status: number,
+        bodyBytes: number | undefined,
+      ) => {
+        const verdict = compressionVerdict(parsed, { status, bodyBytes });
         if (verdict.applies)
           candidates.push({ url, encoding: firstHeader(headers, 'content-encoding'), compressed: verdict.compressed });
       };
-      judge(page.finalUrl, page.headers, page.status, page.bytes);
+      judge(page.finalUrl, page.headers, parseResponseHeaders(page.headers), page.status, page.bytes);
       for (const resource of page.resources ?? []) {
         // A resource without a status was not fetched by the crawler itself; its headers are what it was given.
-        if (resource.headers) judge(resource.url, resource.headers, resource.status ?? 200, resource.bytes);
+        if (resource.headers) {
+          const parsed = sharedResponseHeaders(resource.headers);
+          judge(resource.url, resource.headers, parsed, resource.status ?? 200, resource.bytes);
+        }
       }
       if (candidates.length === 0) return null;
       const plain = candidates.filter((candidate) => !candidate.compressed);
@@ -171,7 +182,7 @@ export const DELIVERY_CHECKS = [
     evaluate: ({ page }) => {
       const assets = (page.resources ?? []).flatMap((resource) => {
         if (!resource.headers || !isSuccess(resource.status)) return [];
-        const headers = parseResponseHeaders(resource.headers);
+        const headers = sharedResponseHeaders(resource.headers);
         return isStaticAssetResponse(headers, resource.kind) ? [{ url: resource.url, headers }] : [];
       });
       if (assets.length === 0) return null;
