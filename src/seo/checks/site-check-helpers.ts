@@ -447,7 +447,7 @@ export function* crawlPageChecks(input: SiteCheckInput, pages: SitePages): Gener
     }
   }
   // A target's info, made the first time a link asks for it (its page's row does not change in this phase).
-  const infoOf: (LinkTargetInfo | undefined)[] = [];
+  const infoOf = new Array<LinkTargetInfo | undefined>(knownRow.length);
   const known = (url: string): LinkTargetInfo | undefined => {
     const id = store.urls.idOf(url);
     const row = id === -1 || id >= knownRow.length ? -1 : knownRow[id];
