@@ -1041,18 +1041,33 @@ function checkResponse(req: FuzzRequest, res: Outcome): string[] {
 
 // ---------------------------------------------------------------- transport
 
-function sendRaw(port: number, raw: Buffer): Promise<Outcome | null> {
+/** A raw request's parsed answer, or (outcome null) what happened instead, for the failure message. */
+type RawResult = { outcome: Outcome; what?: undefined } | { outcome: null; what: string };
+
+function sendRaw(port: number, raw: Buffer): Promise<RawResult> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1', () => socket.write(raw));
     const chunks: Buffer[] = [];
-    const timer = setTimeout(() => socket.destroy(), 10_000);
+    let timedOut = false;
+    let error: string | null = null;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      socket.destroy();
+    }, 10_000);
     socket.on('data', (d) => chunks.push(d));
-    socket.on('error', () => undefined);
+    socket.on('error', (err: NodeJS.ErrnoException) => (error ??= err.code ?? err.message));
     socket.on('close', () => {
       clearTimeout(timer);
       const text = Buffer.concat(chunks).toString('latin1');
       const match = /^HTTP\/1\.1 (\d{3})[^\r\n]*\r\n([\s\S]*?)\r\n\r\n([\s\S]*)$/.exec(text);
-      if (!match) return resolve(null);
+      if (!match) {
+        const what =
+          `${text.length} bytes back (${JSON.stringify(text.slice(0, 40))}), ` +
+          `${socket.bytesWritten} of ${raw.length} sent` +
+          (error ? `, socket error ${error}` : '') +
+          (timedOut ? ', no close within 10 s' : '');
+        return resolve({ outcome: null, what });
+      }
       const headers: Record<string, string> = {};
       for (const line of match[2].split('\r\n')) {
         const i = line.indexOf(':');
@@ -1061,7 +1076,7 @@ function sendRaw(port: number, raw: Buffer): Promise<Outcome | null> {
       let body = Buffer.from(match[3], 'latin1').toString('utf8');
       if (/chunked/i.test(headers['transfer-encoding'] ?? ''))
         body = body.replace(/^[0-9a-f]+\r\n/gim, '').replace(/\r\n$/g, '');
-      resolve({ status: Number(match[1]), headers, body });
+      resolve({ outcome: { status: Number(match[1]), headers, body } });
     });
   });
 }
@@ -1296,8 +1311,11 @@ export const drill: Drill = {
           byCategory[req.category] = (byCategory[req.category] ?? 0) + 1;
           const key = req.endpoint ?? (req.path.startsWith('/graphql') ? '/graphql' : '/api/auth/*');
           let outcome: Outcome | null;
+          let rawWhat = '';
           if (req.raw) {
-            outcome = await sendRaw(port, req.raw);
+            const sent = await sendRaw(port, req.raw);
+            outcome = sent.outcome;
+            rawWhat = sent.what ?? '';
           } else {
             outcome = await pool
               .request({ method: req.method as never, path: req.path, headers: req.headers, body: req.body })
@@ -1318,7 +1336,7 @@ export const drill: Drill = {
             if (req.raw)
               failures.push(
                 `${req.category}: no parseable response to a raw request ` +
-                  `(${req.raw.subarray(0, 60).toString('latin1')}…)`,
+                  `(${req.raw.subarray(0, 60).toString('latin1')}…): ${rawWhat}`,
               );
             statuses['none'] = (statuses['none'] ?? 0) + 1;
             continue;
