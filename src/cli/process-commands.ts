@@ -37,7 +37,8 @@ const CHILD_NODE_FLAGS = ['--max-semi-space-size=2', '--v8-pool-size=1'].filter(
 /**
  * A worker's audits compile and collect on V8's background threads: with one, a fresh worker spent ~10% more CPU per
  * audited page than with two (`npm run bench -- audit-ab`, 5,000 pages, 5 rounds: 2.542 against 2.284 ms), and ~24%
- * more than with V8's defaults. Two threads cost the idle worker a few MB (docs/performance.md#v8-flags-of-the-worker).
+ * more than with V8's defaults. Two threads cost the idle worker about 1 MB
+ * (docs/performance.md#v8-flags-of-the-worker).
  */
 const WORKER_NODE_FLAGS = CHILD_NODE_FLAGS.map((f) => (f === '--v8-pool-size=1' ? '--v8-pool-size=2' : f));
 

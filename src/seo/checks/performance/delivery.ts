@@ -9,10 +9,8 @@ import {
   sharedResponseHeaders,
   type ResponseHeaders,
 } from '../../headers/response-verdicts.js';
-import { firstHeader } from '../../page/index.js';
 import { fail, pass } from '../check-outcome.js';
 import { CHECK_THRESHOLDS as T } from '../check-thresholds.js';
-import type { PageFetch } from '../check.types.js';
 import { defineCheck } from '../define-check.js';
 import { numberAt, numberCell, stringsAt, urlCell } from '../evidence-presenters.js';
 import { SAMPLE, isSuccess } from '../page-check-helpers.js';
@@ -45,25 +43,16 @@ export const DELIVERY_CHECKS = [
     },
     evaluate: ({ page }) => {
       // The page itself and the subresources the crawler fetched, each judged by the shared response verdict.
-      const candidates: { url: string; encoding: string | null; compressed: boolean }[] = [];
-      const judge = (
-        url: string,
-        headers: PageFetch['headers'],
-        parsed: ResponseHeaders,
-        status: number,
-        bodyBytes: number | undefined,
-      ) => {
-        const verdict = compressionVerdict(parsed, { status, bodyBytes });
-        if (verdict.applies)
-          candidates.push({ url, encoding: firstHeader(headers, 'content-encoding'), compressed: verdict.compressed });
+      const candidates: { url: string; compressed: boolean }[] = [];
+      const judge = (url: string, headers: ResponseHeaders, status: number, bodyBytes: number | undefined) => {
+        const verdict = compressionVerdict(headers, { status, bodyBytes });
+        if (verdict.applies) candidates.push({ url, compressed: verdict.compressed });
       };
-      judge(page.finalUrl, page.headers, parseResponseHeaders(page.headers), page.status, page.bytes);
+      judge(page.finalUrl, parseResponseHeaders(page.headers), page.status, page.bytes);
       for (const resource of page.resources ?? []) {
         // A resource without a status was not fetched by the crawler itself; its headers are what it was given.
-        if (resource.headers) {
-          const parsed = sharedResponseHeaders(resource.headers);
-          judge(resource.url, resource.headers, parsed, resource.status ?? 200, resource.bytes);
-        }
+        if (resource.headers)
+          judge(resource.url, sharedResponseHeaders(resource.headers), resource.status ?? 200, resource.bytes);
       }
       if (candidates.length === 0) return null;
       const plain = candidates.filter((candidate) => !candidate.compressed);
