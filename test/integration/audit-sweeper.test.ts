@@ -5,12 +5,18 @@ import { createRedis, type Redis } from '../../src/platform/redis.js';
 import { AuditSweeper, DEFAULT_MAX_RUNS, type AuditJobData } from '../../src/audits/index.js';
 import { AuditResultsRepository } from '../../src/audits/audit-results.repository.js';
 import { createTestApp, uniq, type TestApp, reportQueueError } from '../support/app.js';
+import { dropDatabase, migratedDatabase } from '../support/private-database.js';
+import { TEST_DATABASE_URL } from '../test-database.js';
 import { anApiKey, anOrg, aProject, type Org } from '../factories.js';
 
 /**
  * The audit sweeper against a real BullMQ queue: audits whose job Redis lost (or whose job ended without the audit
  * learning of it) are queued again under the same job id, or failed with a reason; GET /api/v1/jobs/:id then tells
  * the truth. No worker runs here, so a queued job stays waiting.
+ *
+ * The sweeper reads every active audit of its database, so this file has a database of its own: on the suite's, its
+ * sweeps requeued other files' running audits (their jobs are in other Redis prefixes, so "missing" here), and those
+ * audits' runs stopped as cancelled (CI, audit-external-progress.test.ts: "expected 'cancelled' to be 'completed'").
  */
 
 let t: TestApp;
@@ -22,9 +28,15 @@ let sweeper: AuditSweeper;
 const prefix = `sweep-${uniq()}`;
 const GRACE_MS = 5_000;
 const HEARTBEAT_GRACE_MS = 3_000;
+const databaseUrl = (() => {
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/seo_sweeper_${uniq()}`;
+  return url.toString();
+})();
 
 beforeAll(async () => {
-  t = await createTestApp({ REDIS_PREFIX: prefix });
+  await migratedDatabase(databaseUrl);
+  t = await createTestApp({ REDIS_PREFIX: prefix, DATABASE_URL: databaseUrl });
   org = await anOrg(t, { plan: 'ENTERPRISE' });
   key = await anApiKey(org);
   redis = createRedis(t.config.REDIS_URL, { name: 'sweeper-test' });
@@ -41,6 +53,7 @@ afterAll(async () => {
   await queue.close();
   await redis.quit();
   await t.close();
+  await dropDatabase(databaseUrl);
 });
 
 const bearer = () => ({ authorization: `Bearer ${key}` });
