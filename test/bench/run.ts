@@ -34,6 +34,12 @@ const BENCHMARKS: Record<string, Benchmark> = {
       'peak RSS on 20,000 pages',
     run: async () => (await import('./audit.bench.js')).runAuditBench(),
   },
+  stages: {
+    description:
+      "The audit's per-page work stage by stage in one process (our facts, checks and rows; our HTTP client) against " +
+      "the floor's parse and undici's fetch: a lower bound of the audit bench's ours/floor",
+    run: async () => (await import('./stages.bench.js')).runStagesBench(),
+  },
   'audit-ab': {
     description:
       "Two builds of the audit worker alternating on one generated site (BENCH_AB_BASELINE: another checkout's " +
