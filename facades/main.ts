@@ -5,6 +5,7 @@ import { loadConfigOrExit } from '../src/platform/config.js';
 import { createLogger } from '../src/platform/logger.js';
 import { exitOnUnhandledErrors } from '../src/platform/process-guards.js';
 import { announceReady } from '../src/platform/ready-signal.js';
+import { trimHeapAfterStart } from '../src/platform/startup-heap-trim.js';
 import { createDomainRuntime } from '../schema/domain-runtime.js';
 import { buildServer } from './server.js';
 
@@ -53,6 +54,7 @@ export async function runApiProcess(options: ApiProcessOptions = {}): Promise<vo
   await app.listen({ host: config.HOST, port: config.PORT });
   logger.info({ url: config.baseUrl }, 'API listening');
   announceReady(config.baseUrl);
+  trimHeapAfterStart(logger);
   options.onListening?.(config.baseUrl);
 }
 

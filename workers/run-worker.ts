@@ -10,6 +10,7 @@ import { pingDatabase } from '../src/platform/db/health.js';
 import { SharedMetrics } from '../src/platform/shared-metrics.js';
 import { exitOnUnhandledErrors } from '../src/platform/process-guards.js';
 import { announceReady } from '../src/platform/ready-signal.js';
+import { trimHeapAfterStart } from '../src/platform/startup-heap-trim.js';
 
 export interface WorkerRuntime {
   config: AppConfig;
@@ -148,4 +149,5 @@ async function run(name: string, handlers: JobHandlers[], config: AppConfig, log
   if (stopping) return;
   logger.info({ queues: handlers.map((h) => h.queue) }, 'worker ready');
   announceReady();
+  trimHeapAfterStart(logger);
 }
