@@ -7,6 +7,7 @@ import { LazyChildLogger, type Logger } from '../src/platform/logger.js';
 import { registerRoutes, registerStreamRoutes, type RestRoute, type StreamRoute } from './rest/rest-mapper.js';
 import { setRateHeaders, tooMany, toWebHeaders, type RateLimitResult } from './http/http-guard.js';
 import { RouteMethods, clientErrorHandler, handleRequestError, installJsonBodyParser } from './http/request-errors.js';
+import { answerAfterUnreadBody } from './http/unread-body.js';
 import { sendRefusal } from './http/error-translators.js';
 import { HttpMetrics, MetricsLogController } from './http/http-metrics.js';
 import { mountOps } from './http/ops-routes.js';
@@ -177,6 +178,7 @@ export async function buildServer(runtime: DomainApi): Promise<FastifyInstance> 
     done();
   });
   app.setErrorHandler(handleRequestError);
+  answerAfterUnreadBody(app);
   // Responses over 1 KB are compressed (br, gzip) for clients that accept it: route responses only, so streams (CSV
   // exports) too; request bodies are not decompressed (a Content-Encoding on a request stays refused as before).
   await app.register(fastifyCompress, {

@@ -374,3 +374,54 @@ describe('refusals are sent once (finding 7)', () => {
     }
   });
 });
+
+describe('a refusal sent before the body arrived reaches a client that reads only after its upload', () => {
+  /**
+   * The client writes its whole request (16 MiB, more than the sockets' buffers hold) and reads only once it has
+   * written everything, as many HTTP clients do. A server that answered and closed with the upload still arriving
+   * reset the connection, and the client saw EPIPE instead of the answer (the fuzz drill's lost 413s).
+   */
+  const UPLOAD = 16 * 1024 * 1024;
+
+  const sendWhole = (port: number, head: string, body: Buffer) =>
+    new Promise<{ response: string; error: string | null }>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.pause();
+      const chunks: Buffer[] = [];
+      let error: string | null = null;
+      socket.on('error', (err: NodeJS.ErrnoException) => (error ??= err.code ?? err.message));
+      socket.on('connect', () => {
+        socket.write(Buffer.concat([Buffer.from(head), body]), () => {
+          socket.on('data', (d: Buffer) => chunks.push(d));
+          socket.resume();
+        });
+      });
+      socket.on('close', () => resolve({ response: Buffer.concat(chunks).toString('latin1'), error }));
+    });
+
+  it('413 for a body over the limit, 415 for a wrong content type', async () => {
+    const app = await createTestApp();
+    try {
+      await app.app.listen({ host: '127.0.0.1', port: 0 });
+      const port = (app.app.server.address() as { port: number }).port;
+      const body = Buffer.from(JSON.stringify({ url: 'https://a.example.org', pad: 'y'.repeat(UPLOAD) }));
+      const head = (path: string, type: string) =>
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: ${body.length}\r\n` +
+        'Connection: close\r\n\r\n';
+      for (const [path, type, status, code] of [
+        ['/api/projects', 'application/json', 413, 'PAYLOAD_TOO_LARGE'],
+        ['/api/v1/projects/p1/audit', 'application/json', 413, 'PAYLOAD_TOO_LARGE'],
+        ['/api/projects', 'text/csv', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+      ] as const) {
+        const { response, error } = await sendWhole(port, head(path, type), body);
+        expect(response.slice(0, 40), `${path} (${type}): ${error ?? 'no socket error'}`).toMatch(
+          new RegExp(`^HTTP/1\\.1 ${status} `),
+        );
+        expect(JSON.parse(response.split('\r\n\r\n')[1])).toMatchObject({ code });
+      }
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+});
