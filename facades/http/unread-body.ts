@@ -17,14 +17,13 @@ export const UNREAD_BODY_DRAIN_MS = 10_000;
  * and saw EPIPE or ECONNRESET instead (the fuzz drill's lost 413s; a 16 MiB upload lost every one).
  */
 export function answerAfterUnreadBody(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, _reply, payload) => {
+  // A callback hook: every response passes here, and almost every one has its body read (no promise for those).
+  app.addHook('onSend', (request, _reply, payload, done) => {
     const raw = request.raw;
-    if (raw.complete || !hasBody(raw)) return payload;
-    const declared = Number(raw.headers['content-length']);
-    // Beyond what would be read anyway: answered now.
-    if (declared > UNREAD_BODY_DRAIN_BYTES) return payload;
-    await drain(raw, UNREAD_BODY_DRAIN_BYTES, UNREAD_BODY_DRAIN_MS);
-    return payload;
+    // Declared beyond what would be read anyway: answered now.
+    if (raw.complete || !hasBody(raw) || Number(raw.headers['content-length']) > UNREAD_BODY_DRAIN_BYTES)
+      return done(null, payload);
+    void drain(raw, UNREAD_BODY_DRAIN_BYTES, UNREAD_BODY_DRAIN_MS).then(() => done(null, payload));
   });
 }
 
