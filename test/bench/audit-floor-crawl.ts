@@ -4,8 +4,8 @@
  * same-host ones not seen yet are queued. No checks, no storage, no robots.txt, no redirects followed. A fresh
  * process per run, like a fresh worker per audit on our side and crawlee's child beside it.
  */
-import { Parser } from 'htmlparser2';
 import { Agent, request } from 'undici';
+import { linksOf } from './floor-links.js';
 
 export interface FloorJob {
   startUrl: string;
@@ -20,21 +20,6 @@ export interface FloorResult {
   /** Peak RSS of this process (getrusage maxrss), in KiB. */
   maxRssKb: number;
   error?: string;
-}
-
-/** The hrefs of a page's `<a>` elements, by the tokenizer's events (no tree). */
-function linksOf(html: string): string[] {
-  const hrefs: string[] = [];
-  const parser = new Parser(
-    {
-      onopentag(name, attribs) {
-        if (name === 'a' && attribs.href) hrefs.push(attribs.href);
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(html);
-  return hrefs;
 }
 
 async function crawl(job: FloorJob): Promise<FloorResult> {

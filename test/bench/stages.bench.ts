@@ -17,7 +17,6 @@
  * + the floor's parse). A fresh worker pays more on top (compilation, the hand-off, storage, the site pass), so when
  * this bound is above a goal, no change outside these stages can reach the goal.
  */
-import { Parser } from 'htmlparser2';
 import { Agent, request } from 'undici';
 import { linkRowsOf, pageRowsOf } from '../../src/audits/audit-page-rows.js';
 import { createConfiguredSafeHttpClient, type SafeHttpClient } from '../../src/platform/safe-http/index.js';
@@ -25,6 +24,7 @@ import { runPageChecks, summarizePage, type PageFetch } from '../../src/seo/chec
 import { extractPageFacts } from '../../src/seo/page/index.js';
 import { benchHostEnv, intFromEnv } from './audit-bench-context.js';
 import { SiteProcess } from './audit-site-client.js';
+import { linksOf } from './floor-links.js';
 import { pagePath, renderPage, type SiteSpec } from './audit-site-pages.js';
 
 const log = (line: string) => process.stderr.write(`[bench:stages] ${line}\n`);
@@ -53,17 +53,7 @@ const median = (xs: number[]): number => {
 
 /** The floor's parse of one page: its `<a href>`s by the tokenizer's events, resolved, new ones kept. */
 function floorParse(body: Buffer, url: string, seen: Set<string>): number {
-  const html = body.toString('utf8');
-  const hrefs: string[] = [];
-  const parser = new Parser(
-    {
-      onopentag(name, attribs) {
-        if (name === 'a' && attribs.href) hrefs.push(attribs.href);
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(html);
+  const hrefs = linksOf(body.toString('utf8'));
   let added = 0;
   for (const href of hrefs) {
     let target: URL;
