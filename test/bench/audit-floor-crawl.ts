@@ -5,7 +5,7 @@
  * process per run, like a fresh worker per audit on our side and crawlee's child beside it.
  */
 import { Agent, request } from 'undici';
-import { linksOf } from './floor-links.js';
+import { newLinksOf } from './floor-links.js';
 
 export interface FloorJob {
   startUrl: string;
@@ -54,18 +54,7 @@ async function crawl(job: FloorJob): Promise<FloorResult> {
           return;
         }
         pages++;
-        for (const href of linksOf(html)) {
-          let target: URL;
-          try {
-            target = new URL(href, url);
-          } catch {
-            continue;
-          }
-          target.hash = '';
-          if (target.host !== start.host || seen.has(target.href)) continue;
-          seen.add(target.href);
-          queue.push(target.href);
-        }
+        queue.push(...newLinksOf(html, url, start.host, seen));
       } catch {
         failed++;
       }

@@ -17,3 +17,24 @@ export function linksOf(html: string): string[] {
   parser.end(html);
   return hrefs;
 }
+
+/**
+ * The floor's work on one page after its fetch: its `<a href>`s resolved against `pageUrl`, without fragments, and
+ * those on `host` not in `seen` yet added to it and returned (the URLs to queue).
+ */
+export function newLinksOf(html: string, pageUrl: string, host: string, seen: Set<string>): string[] {
+  const found: string[] = [];
+  for (const href of linksOf(html)) {
+    let target: URL;
+    try {
+      target = new URL(href, pageUrl);
+    } catch {
+      continue;
+    }
+    target.hash = '';
+    if (target.host !== host || seen.has(target.href)) continue;
+    seen.add(target.href);
+    found.push(target.href);
+  }
+  return found;
+}

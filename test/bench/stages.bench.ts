@@ -24,7 +24,7 @@ import { runPageChecks, summarizePage, type PageFetch } from '../../src/seo/chec
 import { extractPageFacts } from '../../src/seo/page/index.js';
 import { benchHostEnv, intFromEnv } from './audit-bench-context.js';
 import { SiteProcess } from './audit-site-client.js';
-import { linksOf } from './floor-links.js';
+import { newLinksOf } from './floor-links.js';
 import { pagePath, renderPage, type SiteSpec } from './audit-site-pages.js';
 
 const log = (line: string) => process.stderr.write(`[bench:stages] ${line}\n`);
@@ -52,23 +52,8 @@ const median = (xs: number[]): number => {
 };
 
 /** The floor's parse of one page: its `<a href>`s by the tokenizer's events, resolved, new ones kept. */
-function floorParse(body: Buffer, url: string, seen: Set<string>): number {
-  const hrefs = linksOf(body.toString('utf8'));
-  let added = 0;
-  for (const href of hrefs) {
-    let target: URL;
-    try {
-      target = new URL(href, url);
-    } catch {
-      continue;
-    }
-    target.hash = '';
-    if (seen.has(target.href)) continue;
-    seen.add(target.href);
-    added++;
-  }
-  return added;
-}
+const floorParse = (body: Buffer, url: string, host: string, seen: Set<string>): number =>
+  newLinksOf(body.toString('utf8'), url, host, seen).length;
 
 function fetchOf(url: string, bytes: number): PageFetch {
   return { url, finalUrl: url, status: 200, depth: 1, redirects: [], bytes, headers: HEADERS, responseMs: 5 };
@@ -146,6 +131,7 @@ export async function runStagesBench(): Promise<{ ok: boolean }> {
   const spec: SiteSpec = { pages: pages + 1, seed: 20261121, sitemap: false };
   const site = await SiteProcess.start(spec);
   const origin = `http://${HOST}:${site.port}`;
+  const host = new URL(origin).host;
   try {
     await site.warmUp([HOST]);
     const paths = Array.from({ length: pages }, (_, i) => pagePath(spec, i + 1));
@@ -155,7 +141,7 @@ export async function runStagesBench(): Promise<{ ok: boolean }> {
     log(`${pages} pages of the generated site (${kb.toFixed(1)} KB each on average), ${rounds} rounds + 1 warm-up`);
 
     const parse: Record<ParseStage, (i: number, seen: Set<string>) => number> = {
-      'floor-parse': (i, seen) => floorParse(bodies[i], urls[i], seen),
+      'floor-parse': (i, seen) => floorParse(bodies[i], urls[i], host, seen),
       facts: (i) => extractPageFacts(bodies[i], { url: urls[i], headers: HEADERS, status: 200 }).links.length,
       'page-work': (i) => pageWork(bodies[i], urls[i]),
     };
