@@ -30,7 +30,10 @@ export function normalizeCompetitorDomain(input: string): string {
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) throw fail();
   const hostname = url.hostname.replace(/\.$/, '').replace(/^www\./, '');
-  if (!hostname.includes('.') || hostname.startsWith('[') || /^\d+(\.\d+){3}$/.test(hostname)) throw fail();
+  // A host name of at least two labels, none empty: "..", "a..", ".example.com" and "example..com" are no hosts.
+  const labels = hostname.split('.');
+  if (labels.length < 2 || labels.includes('') || hostname.startsWith('[') || /^\d+(\.\d+){3}$/.test(hostname))
+    throw fail();
   return url.port ? `${hostname}:${url.port}` : hostname;
 }
 

@@ -66,6 +66,21 @@ describe('project URL validation', () => {
 });
 
 describe('competitor domain validation', () => {
+  it.each(['..', '...', 'a..', 'http://..', '.example.com', 'example..com', 'https://example..com/x'])(
+    'refuses %j, a host name with an empty label (fast-check found ".." accepted as ".")',
+    (input) => {
+      expect(validated(() => normalizeCompetitorDomain(input), 'domain')).toBeNull();
+    },
+  );
+
+  it.each([
+    ['Example.COM.', 'example.com'],
+    ['https://www.example.com/path', 'example.com'],
+    ['http://shop.example.co.uk:8080/', 'shop.example.co.uk:8080'],
+  ])('%j is %j', (input, domain) => {
+    expect(normalizeCompetitorDomain(input)).toBe(domain);
+  });
+
   it('yields a bare host (and port), stable when fed back; refuses the rest as BAD_USER_INPUT', () => {
     fc.assert(
       fc.property(urlish, (input) => {
