@@ -1,12 +1,11 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { dropDatabase, migratedDatabase } from '../support/private-database.js';
+import { dropDatabase, migratedDatabase, privateDatabaseUrl } from '../support/private-database.js';
 import { QUEUES, createQueue, type Queue } from '../../src/platform/queues.js';
 import { createRedis, type Redis } from '../../src/platform/redis.js';
 import type { AuditJobData } from '../../src/audits/index.js';
 import { deliveryJobId, type AlertJobData } from '../../src/alerts/index.js';
-import { TEST_DATABASE_URL } from '../test-database.js';
 import { deleteRedisPrefix } from '../support/redis-keys.js';
 import {
   createApiKey,
@@ -48,9 +47,7 @@ let databaseUrl: string;
 const prefix = `rloss-${uniq()}`;
 
 beforeAll(async () => {
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/seo_redis_loss_${uniq()}`;
-  databaseUrl = url.toString();
+  databaseUrl = privateDatabaseUrl('redis_loss');
   await migratedDatabase(databaseUrl);
   env = {
     DATABASE_URL: databaseUrl,

@@ -5,8 +5,7 @@ import { createRedis, type Redis } from '../../src/platform/redis.js';
 import { AuditSweeper, DEFAULT_MAX_RUNS, type AuditJobData } from '../../src/audits/index.js';
 import { AuditResultsRepository } from '../../src/audits/audit-results.repository.js';
 import { createTestApp, uniq, type TestApp, reportQueueError } from '../support/app.js';
-import { dropDatabase, migratedDatabase } from '../support/private-database.js';
-import { TEST_DATABASE_URL } from '../test-database.js';
+import { dropDatabase, migratedDatabase, privateDatabaseUrl } from '../support/private-database.js';
 import { anApiKey, anOrg, aProject, type Org } from '../factories.js';
 
 /**
@@ -28,11 +27,7 @@ let sweeper: AuditSweeper;
 const prefix = `sweep-${uniq()}`;
 const GRACE_MS = 5_000;
 const HEARTBEAT_GRACE_MS = 3_000;
-const databaseUrl = (() => {
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/seo_sweeper_${uniq()}`;
-  return url.toString();
-})();
+const databaseUrl = privateDatabaseUrl('sweeper');
 
 beforeAll(async () => {
   await migratedDatabase(databaseUrl);

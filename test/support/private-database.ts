@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { createOrm, dropDatabase, ensureDatabase, migrateUp } from '../../src/platform/db/orm.js';
 import { MIGRATIONS } from '../../src/platform/db/migrations/index.js';
+import { TEST_DATABASE_URL } from '../test-database.js';
 
 export { dropDatabase };
 
@@ -15,4 +17,11 @@ export async function migratedDatabase(url: string): Promise<void> {
   } finally {
     await orm.close(true);
   }
+}
+
+/** The URL of a new database of its own beside the suite's: `seo_<name>_<random>` on the suite's server. */
+export function privateDatabaseUrl(name: string): string {
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/seo_${name}_${randomBytes(5).toString('hex')}`;
+  return url.toString();
 }
