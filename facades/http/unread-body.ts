@@ -10,11 +10,12 @@ export const UNREAD_BODY_DRAIN_BYTES = 32 * 1024 * 1024;
 export const UNREAD_BODY_DRAIN_MS = 10_000;
 
 /**
- * Refusals sent before the request's body was read (413 over the body limit, 415, 401 before the route, 404) are
- * sent once the rest of the body has arrived, up to UNREAD_BODY_DRAIN_BYTES and UNREAD_BODY_DRAIN_MS. Without it, the
- * server answered and closed the connection while the upload was still arriving: the kernel then resets the
- * connection, and a client that reads only after writing its whole request (as many HTTP clients do) lost the answer
- * and saw EPIPE or ECONNRESET instead (the fuzz drill's lost 413s; a 16 MiB upload lost every one).
+ * Refusals sent before the request's body was read (413 for a declared length over the body limit, 415 for a content
+ * type no parser takes) are sent once the rest of the body has arrived, up to UNREAD_BODY_DRAIN_BYTES and
+ * UNREAD_BODY_DRAIN_MS. Without it, the server answered and closed the connection while the upload was still
+ * arriving: the kernel then resets the connection, and a client that reads only after writing its whole request (as
+ * many HTTP clients do) lost the answer and saw EPIPE or ECONNRESET instead (the fuzz drill's lost 413s; a 16 MiB
+ * upload lost every one).
  */
 export function answerAfterUnreadBody(app: FastifyInstance): void {
   // A callback hook: every response passes here, and almost every one has its body read (no promise for those).

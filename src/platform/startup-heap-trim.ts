@@ -31,8 +31,8 @@ function collector(): GcFunction {
  * runs, judges the allocation rate from the boot's samples and never starts). One full collection of the "last
  * resort" kind (the one V8 runs before it would fail an allocation: it compacts, shrinks the young generation and
  * releases pooled pages) after STARTUP_HEAP_TRIM_DELAY_MS gives them back: `npm run bench -- memory`, figures in
- * docs/operations.md#memory. It pauses the process once for a few tens of milliseconds; a request or job that arrives
- * meanwhile waits that long.
+ * docs/operations.md#memory. It pauses the process once (Node 24: 80-150 ms in the worker, 150-300 ms in the API); a
+ * request or job that arrives meanwhile waits that long.
  */
 export function trimHeapAfterStart(logger: Logger, delayMs = STARTUP_HEAP_TRIM_DELAY_MS): void {
   const timer = setTimeout(() => {
