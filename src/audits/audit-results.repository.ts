@@ -307,6 +307,22 @@ export class AuditResultsRepository {
     );
   }
 
+  /**
+   * The audit's URLs merged into its project's history (url_history: the first and last completed audit that
+   * crawled each URL), part of the completion: the URL table's first_seen/last_seen read one row of it per URL.
+   * Rows are taken in URL order, so two audits of a project completing together wait rather than deadlock.
+   */
+  async mergeUrlHistory(tx: NativeTx, auditId: string): Promise<void> {
+    await tx.query(
+      `INSERT INTO url_history (project_id, url, first_seen, last_seen)
+       SELECT a.project_id, p.url, a.created_at, a.created_at FROM audit a JOIN audit_page p ON p.audit_id = a.id
+       WHERE a.id = $1 ORDER BY p.url
+       ON CONFLICT (project_id, url) DO UPDATE SET first_seen = least(url_history.first_seen, EXCLUDED.first_seen),
+         last_seen = greatest(url_history.last_seen, EXCLUDED.last_seen)`,
+      [auditId],
+    );
+  }
+
   private async insertResults(tx: NativeTx, results: AuditResults): Promise<void> {
     const { auditId, projectId, issues } = results;
     if (issues.length) {
@@ -322,6 +338,7 @@ export class AuditResultsRepository {
       );
     }
     await this.storePageCounts(tx, auditId, results.inlinks);
+    await this.mergeUrlHistory(tx, auditId);
     for (const v of results.snapshots) {
       await tx.query(
         `INSERT INTO technical_snapshot (id, project_id, audit_id, url, measured_at, device, source,

@@ -24,6 +24,8 @@ import { AuditSegmentFacts20261127 } from './20261127-1500-audit-segment-facts.j
 import { AuditStoredSets20261127 } from './20261127-1700-audit-stored-sets.js';
 import { ExternalLinkCache20261127 } from './20261127-1630-external-link-cache.js';
 import { AuditExternalProgress20261127 } from './20261127-1910-audit-external-progress.js';
+import { UrlHistory20261128 } from './20261128-0730-url-history.js';
+import { AuditSegmentMembers20261128 } from './20261128-0731-audit-segment-members.js';
 import { SegmentFactsPerMarkings20261127 } from './20261127-1620-segment-facts-per-markings.js';
 import { AuditPageInlinksAll20261127 } from './20261127-1620-audit-page-inlinks-all.js';
 import { AlertRuleSegment20261127 } from './20261127-1200-alert-rule-segment.js';
@@ -88,4 +90,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261127-1630-external-link-cache', class: ExternalLinkCache20261127 },
   { name: '20261127-1700-audit-stored-sets', class: AuditStoredSets20261127 },
   { name: '20261127-1910-audit-external-progress', class: AuditExternalProgress20261127 },
+  { name: '20261128-0730-url-history', class: UrlHistory20261128 },
+  { name: '20261128-0731-audit-segment-members', class: AuditSegmentMembers20261128 },
 ];

@@ -49,4 +49,6 @@ export const MIGRATION_NAMES: readonly string[] = [
   '20261127-1630-external-link-cache',
   '20261127-1700-audit-stored-sets',
   '20261127-1910-audit-external-progress',
+  '20261128-0730-url-history',
+  '20261128-0731-audit-segment-members',
 ];
