@@ -1,5 +1,5 @@
 import { siteKey } from '../seo/page/index.js';
-import { compileScopePattern } from './crawl-scope.js';
+import { compileScopePatterns } from './crawl-scope.js';
 
 /**
  * Where a crawl login was set for (issue 47): the project's start URL and crawl scope at the moment an owner or admin
@@ -70,15 +70,10 @@ export function credentialHosts(scope: { startUrl: string; includeSubdomains?: b
  */
 export function credentialTargets(binding: CrawlLoginBinding): (url: URL) => boolean {
   const hosts = credentialHosts(binding);
-  const excluded = binding.exclude.flatMap((p): { test(target: string): boolean }[] => {
-    try {
-      return [compileScopePattern(p)];
-    } catch {
-      // A pattern that no longer compiles excludes everything rather than nothing.
-      return [{ test: () => true }];
-    }
-  });
-  return (url) => hosts(url) && !excluded.some((m) => m.test(url.pathname + url.search));
+  // The crawl scope's own matcher (percent-decoded, case-folded excludes); a pattern that no longer compiles
+  // excludes everything rather than nothing.
+  const patterns = compileScopePatterns([], binding.exclude, { unusableExclude: 'excludes-everything' });
+  return (url) => hosts(url) && !patterns.excluded(url);
 }
 
 /**

@@ -14,6 +14,18 @@ import type { CrawlScope, QueryParameterMode } from './crawl.types.js';
  *   linear in the URL's length (a Pike VM over a Thompson NFA), never on the backtracking RegExp engine: no pattern
  *   can make a crawl hang (catastrophic backtracking), nested quantifiers included. Back-references and lookaround
  *   assertions, which no linear-time matcher supports, are refused with a clear message.
+ *
+ * A pattern is matched against each spelling of the path and query a server may take for the same resource
+ * (`scopeTargets`): the URL as the WHATWG parser leaves it (dot segments, `%2e` ones included, resolved; nothing
+ * decoded), the same percent-decoded once with `\` read as `/` and dot segments resolved again (so `/%70rivate/x`,
+ * `/private%2Fx` and `/a/..%2Fprivate/x` are `/private/x`; `%2570` is `%70`, as a server that decodes once reads it),
+ * and that without `;` path parameters (`/private;a=b/x`, as Java servers read it). An exclude matches when it matches
+ * any of them, ignoring case (ASCII, and other letters through lower- and upper-cased spellings): most servers'
+ * paths are case-sensitive, but some (IIS, case-insensitive file systems) serve `/PRIVATE/x` as `/private/x`, and an
+ * exclude that keeps a credential or a crawl away must err on the safe side. An include matches when it matches any
+ * spelling in its own case (a regular expression with the `i` flag ignores case): includes select pages, and `/Blog/`
+ * is another page than `/blog/` on most servers. `compileScopePatterns` is the one matcher: the crawl's scope and
+ * where a crawl login may be sent (`crawl-login-binding.ts`) both use it.
  */
 export interface CompiledCrawlScope {
   readonly includeSubdomains: boolean;
@@ -49,11 +61,112 @@ export const SCOPE_PATTERNS_MAX = 50;
 /** Program size of one compiled pattern (counted repetitions expand): bounds the matcher's work per character. */
 const MAX_PROGRAM = 4_000;
 
-/** A compiled pattern: `test` answers for a URL's path and query. */
+/** A compiled pattern: `test` answers for a URL's path and query (`ignoreCase`: ASCII letters in either case). */
 export interface ScopeMatcher {
   readonly pattern: string;
   readonly kind: 'glob' | 'regex';
-  test(target: string): boolean;
+  test(target: string, ignoreCase?: boolean): boolean;
+}
+
+/** Include and exclude patterns compiled together: the one matcher of a URL against them. */
+export interface ScopePatterns {
+  /** No include patterns, or one matches a spelling of the URL's path and query (in its case). */
+  included(url: URL): boolean;
+  /** An exclude pattern matches a spelling of the URL's path and query, ignoring case. */
+  excluded(url: URL): boolean;
+  /** included and not excluded (the spellings computed once). */
+  matches(url: URL): boolean;
+}
+
+/**
+ * Compiles include and exclude patterns. An unusable pattern throws a ScopePatternError, unless `unusableExclude` is
+ * `'excludes-everything'` (a sealed binding read back: a pattern that no longer compiles excludes all, never nothing).
+ */
+export function compileScopePatterns(
+  include: readonly string[],
+  exclude: readonly string[],
+  options: { unusableExclude?: 'throw' | 'excludes-everything' } = {},
+): ScopePatterns {
+  const includes = include.map(compileScopePattern);
+  const excludes = exclude.map((p): Pick<ScopeMatcher, 'test'> => {
+    try {
+      return compileScopePattern(p);
+    } catch (err) {
+      if (options.unusableExclude === 'excludes-everything') return { test: () => true };
+      throw err;
+    }
+  });
+  const isIncluded = (targets: readonly string[]) =>
+    !includes.length || includes.some((m) => targets.some((t) => m.test(t)));
+  const isExcluded = (targets: readonly string[]) => {
+    if (!excludes.length) return false;
+    const folded = withCaseSpellings(targets);
+    return excludes.some((m) => folded.some((t) => m.test(t, true)));
+  };
+  return {
+    included: (url) => isIncluded(scopeTargets(url)),
+    excluded: (url) => isExcluded(scopeTargets(url)),
+    matches: (url) => {
+      if (!includes.length && !excludes.length) return true;
+      const targets = scopeTargets(url);
+      return isIncluded(targets) && !isExcluded(targets);
+    },
+  };
+}
+
+/**
+ * The spellings of a URL's path and query that patterns are matched against, distinct, the URL's own first: as
+ * parsed; percent-decoded once, `\` as `/`, dot segments resolved; and that without `;` path parameters.
+ */
+export function scopeTargets(url: URL): string[] {
+  const raw = url.pathname + url.search;
+  if (!/[%\\;]/.test(raw)) return [raw];
+  const path = removeDotSegments(decodeOnce(url.pathname).replace(/\\/g, '/'));
+  const search = decodeOnce(url.search);
+  const targets = [raw];
+  const add = (t: string) => {
+    if (!targets.includes(t)) targets.push(t);
+  };
+  add(path + search);
+  if (path.includes(';')) add(removeDotSegments(path.replace(/;[^/]*/g, '')) + search);
+  return targets;
+}
+
+/** The targets with lower- and upper-cased spellings added when they hold non-ASCII letters (matching folds ASCII). */
+function withCaseSpellings(targets: readonly string[]): readonly string[] {
+  if (!targets.some((t) => /[^ -~]/.test(t))) return targets;
+  const all = [...targets];
+  for (const t of targets)
+    for (const spelling of [t.toLowerCase(), t.toUpperCase()]) if (!all.includes(spelling)) all.push(spelling);
+  return all;
+}
+
+/** Percent-decoded once: UTF-8 runs as their characters; a run that is not UTF-8 has only its ASCII bytes decoded. */
+function decodeOnce(s: string): string {
+  if (!s.includes('%')) return s;
+  return s.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run.replace(/%([0-7][0-9a-fA-F])/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    }
+  });
+}
+
+/** RFC 3986's remove_dot_segments on a path (`/a/./b/../c` is `/a/c`; never above the root). */
+function removeDotSegments(path: string): string {
+  if (!/(^|\/)\.\.?(\/|$)/.test(path)) return path;
+  const out: string[] = [];
+  const segments = path.split('/');
+  for (let k = 0; k < segments.length; k++) {
+    const segment = segments[k];
+    const last = k === segments.length - 1;
+    if (segment === '.' || segment === '..') {
+      if (segment === '..' && out.length > 1) out.pop();
+      if (last) out.push('');
+    } else out.push(segment);
+  }
+  return out.join('/');
 }
 
 /** Why a pattern cannot be used, or null when it can. */
@@ -103,8 +216,7 @@ export function compileCrawlScope(startUrl: string, scope: CrawlScope = {}): Com
   const siteHost = siteKey(start.hostname);
   const sitePort = start.port;
   const includeSubdomains = scope.includeSubdomains === true && isDomainName(siteHost);
-  const include = (scope.include ?? []).map(compileScopePattern);
-  const exclude = (scope.exclude ?? []).map(compileScopePattern);
+  const patterns = compileScopePatterns(scope.include ?? [], scope.exclude ?? []);
   const mode: QueryParameterMode = scope.queryParameters ?? 'keep';
   const dropped = new Set(scope.droppedParameters ?? []);
 
@@ -124,18 +236,8 @@ export function compileCrawlScope(startUrl: string, scope: CrawlScope = {}): Com
     if (siteKey(url.host) === site) return true;
     return includeSubdomains && url.port === sitePort && url.hostname.toLowerCase().endsWith(`.${siteHost}`);
   };
-  const target = (url: URL) => url.pathname + url.search;
-  const notExcluded = (url: URL): boolean => {
-    if (!exclude.length) return true;
-    const t = target(url);
-    return !exclude.some((m) => m.test(t));
-  };
-  const matches = (url: URL): boolean => {
-    if (!include.length && !exclude.length) return true;
-    const t = target(url);
-    if (include.length && !include.some((m) => m.test(t))) return false;
-    return !exclude.some((m) => m.test(t));
-  };
+  const notExcluded = (url: URL): boolean => !patterns.excluded(url);
+  const matches = (url: URL): boolean => patterns.matches(url);
   const normalize = (raw: string): string | null => {
     let url: URL;
     try {
@@ -204,10 +306,18 @@ export function isParameterName(name: unknown): name is string {
 function compileGlob(pattern: string): ScopeMatcher {
   const wildcard = /[*?]/;
   // Fast paths: a literal path, and a literal prefix followed by `**`.
-  if (!wildcard.test(pattern)) return { pattern, kind: 'glob', test: (t) => t === pattern };
+  if (!wildcard.test(pattern)) {
+    const folded = asciiLower(pattern);
+    return { pattern, kind: 'glob', test: (t, ignoreCase) => (ignoreCase ? asciiLower(t) === folded : t === pattern) };
+  }
   if (pattern.endsWith('**') && !wildcard.test(pattern.slice(0, -2))) {
     const prefix = pattern.slice(0, -2);
-    return { pattern, kind: 'glob', test: (t) => t.startsWith(prefix) };
+    const folded = asciiLower(prefix);
+    return {
+      pattern,
+      kind: 'glob',
+      test: (t, ignoreCase) => (ignoreCase ? asciiLower(t.slice(0, prefix.length)) === folded : t.startsWith(prefix)),
+    };
   }
   const items: Node[] = [];
   for (let i = 0; i < pattern.length; i++) {
@@ -220,8 +330,11 @@ function compileGlob(pattern: string): ScopeMatcher {
     else items.push({ t: 'set', set: charSet(c.charCodeAt(0)) });
   }
   const program = compileProgram({ t: 'seq', items }, pattern);
-  return { pattern, kind: 'glob', test: (t) => runProgram(program, t, true, false) };
+  return { pattern, kind: 'glob', test: (t, ignoreCase = false) => runProgram(program, t, true, ignoreCase) };
 }
+
+/** ASCII letters lower-cased, every other character kept (the matcher's own case folding). */
+const asciiLower = (s: string): string => s.replace(/[A-Z]+/g, (run) => run.toLowerCase());
 
 // ---- regular expressions: a parser of JavaScript's syntax (a linear-time subset) and a Pike VM ----
 
@@ -263,7 +376,11 @@ function compileRegex(pattern: string, source: string, flags: string): ScopeMatc
   const ast = parser.parse();
   const program = compileProgram(ast, pattern, flags.includes('m'));
   const ignoreCase = flags.includes('i');
-  return { pattern, kind: 'regex', test: (t) => runProgram(program, t, false, ignoreCase) };
+  return {
+    pattern,
+    kind: 'regex',
+    test: (t, foldCase = false) => runProgram(program, t, false, ignoreCase || foldCase),
+  };
 }
 
 class RegexParser {

@@ -75,4 +75,20 @@ describe('credentialTargets', () => {
     for (const url of yes) expect(sends(new URL(url)), url).toBe(true);
     for (const url of no) expect(sends(new URL(url)), url).toBe(false);
   });
+
+  it('never sends to another spelling of an excluded path (percent-encoded, other case, dot segments)', () => {
+    const sends = credentialTargets(now({ exclude: ['/private/**'] }));
+    for (const path of [
+      '/%70rivate/x',
+      '/PRIVATE/x',
+      '/private%2Fx',
+      '/public/../private/x',
+      '/public/..%2Fprivate/x',
+      '/private;a/x',
+    ])
+      expect(sends(new URL(`https://example.com${path}`)), path).toBe(false);
+    expect(sends(new URL('https://example.com/public/x'))).toBe(true);
+    // Decoded once: `%2570` is `%70`, not `p`.
+    expect(sends(new URL('https://example.com/%2570rivate/x'))).toBe(true);
+  });
 });

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   compileCrawlScope,
   compileScopePattern,
+  compileScopePatterns,
   scopePatternError,
+  scopeTargets,
   withoutParameters,
 } from '../../../src/crawler/crawl-scope.js';
 
@@ -253,5 +255,67 @@ describe('crawl scope: hosts, subdomains, include and exclude', () => {
     });
     expect(scope.list).toEqual({ source: 'urls', urls: ['https://example.com/a', 'https://example.com/b'] });
     expect(() => compileCrawlScope('https://example.com/', { exclude: ['/a(/'] })).toThrow(/not a valid/);
+  });
+});
+
+describe('crawl scope: spellings of one path (percent-encoding, case, dot segments)', () => {
+  const url = (path: string) => new URL(`https://example.com${path}`);
+  const scope = compileCrawlScope('https://example.com/', { exclude: ['/private/**', '/\\/secret\\//'] });
+  const excluded = (path: string) => !scope.notExcluded(url(path));
+
+  it('excludes every spelling a server reads as an excluded path', () => {
+    for (const path of [
+      '/private/x',
+      '/%70rivate/x', // an unreserved letter percent-encoded
+      '/%70%72%69%76%61%74%65/x',
+      '/PRIVATE/x', // case: an exclude errs on the safe side
+      '/Private/X',
+      '/%50RIVATE/x',
+      '/private%2Fx', // an encoded slash, as servers that decode it read it
+      '/private%2fx',
+      '/public/../private/x', // dot segments (resolved by the URL parser)
+      '/public/%2e%2e/private/x',
+      '/public/..%2Fprivate/x', // … and again after decoding
+      '/public%2F..%2Fprivate/x',
+      '/public/..%5Cprivate/x', // a backslash, read as a slash
+      '/private;jsessionid=1/x', // a path parameter, as Java servers read it
+      '/x/%53ECRET/y', // the regular expression too
+    ])
+      expect(excluded(path), path).toBe(true);
+  });
+
+  it('decodes once only: a double-encoded path is another path, as a server that decodes once reads it', () => {
+    expect(scopeTargets(url('/%2570rivate/x'))).toEqual(['/%2570rivate/x', '/%70rivate/x']);
+    expect(excluded('/%2570rivate/x')).toBe(false);
+    expect(excluded('/privatex')).toBe(false);
+    expect(excluded('/public/x')).toBe(false);
+    expect(excluded('/privat%65')).toBe(false); // `/private` itself is not under `/private/**`
+  });
+
+  it('matches includes in any encoding but in their own case; a pattern written encoded still matches', () => {
+    const blog = compileScopePatterns(['/blog/**'], []);
+    expect(blog.included(url('/%62log/post'))).toBe(true);
+    expect(blog.included(url('/blog/post'))).toBe(true);
+    expect(blog.included(url('/Blog/post'))).toBe(false);
+    expect(compileScopePatterns(['/\\/blog\\//i'], []).included(url('/BLOG/post'))).toBe(true);
+    const encoded = compileScopePatterns([], ['/caf%C3%A9/**']);
+    expect(encoded.excluded(url('/caf%C3%A9/menu'))).toBe(true);
+    expect(encoded.excluded(url('/café/menu'))).toBe(true); // the URL parser encodes it
+    const decoded = compileScopePatterns([], ['/café/**']);
+    expect(decoded.excluded(url('/caf%C3%A9/menu'))).toBe(true);
+    expect(decoded.excluded(url('/CAF%C3%89/menu'))).toBe(true); // É: non-ASCII letters fold too
+  });
+
+  it('keeps a path with nothing to decode as one spelling, and survives malformed escapes', () => {
+    expect(scopeTargets(url('/a/b?c=d'))).toEqual(['/a/b?c=d']);
+    expect(scopeTargets(url('/a%zz/%C3/%70'))).toEqual(['/a%zz/%C3/%70', '/a%zz/%C3/p']);
+    expect(excluded('/%FF%70rivate/x')).toBe(false);
+    expect(excluded('/private/%FF')).toBe(true);
+  });
+
+  it('excludes everything for an unusable exclude only when asked (a sealed binding read back)', () => {
+    expect(() => compileScopePatterns([], ['/a(/'])).toThrow(/not a valid/);
+    const all = compileScopePatterns([], ['/a(/'], { unusableExclude: 'excludes-everything' });
+    expect(all.excluded(url('/anything'))).toBe(true);
   });
 });
