@@ -1,3 +1,4 @@
+import { ADDRESS_CAP_REASON } from '../platform/safe-http/index.js';
 import type { LinkTargetInfo } from '../seo/checks/index.js';
 import type { ExternalLinkCache, ExternalNotTried } from './crawl.types.js';
 import type { ResourceCheck, ResourceChecker } from './resource-checker.js';
@@ -28,7 +29,8 @@ export interface ExternalLinkLimits {
 
 /**
  * Every distinct external link target of the crawl is checked (HEAD, GET when HEAD is refused), started as soon as a
- * page links it, beside the crawl, through the external checker's lanes (a global cap, a few per host). A safety cap
+ * page links it, beside the crawl, through the external checker's lanes (a global cap, a few per host, and per resolved
+ * address a few in flight, a pace and a cap per audit, GET fallbacks included: resource-checker.ts). A safety cap
  * of distinct URLs and a time budget per audit bound the work; what they leave is counted as not tried, with why.
  */
 export class ExternalLinks {
@@ -91,7 +93,8 @@ export class ExternalLinks {
   /**
    * After the last page: every check is waited for, until the time budget (or `tailMs`) ends the rest, then recorded
    * in `linkTargets`. A target that refused the connection or failed TLS is recorded with its cause (a broken link);
-   * one whose host did not resolve, that timed out, or that had not answered in time, could not be checked; one our
+   * one whose host did not resolve, that timed out, or that had not answered in time, could not be checked, and so
+   * could one past the audit's cap of requests to its address ("per-address request cap reached"); one our
    * URL policy refuses (user info in the URL, a refused address) is not fetched and is listed as not checked, with
    * the policy's reason. A check the end caught before its request was sent is not tried ('time'). Fresh verdicts
    * go to the cache.
@@ -113,6 +116,9 @@ export class ExternalLinks {
     results.forEach((r, i) => {
       const url = urls[i];
       if (r.skipped === 'aborted' && late && r.notSent) return void this.notTried.set(url, 'time');
+      // Not sent: the audit's requests to its address (or its redirect's) reached their cap. Said so, never broken.
+      if (r.skipped === 'addressCap')
+        return void linkTargets.set(url, { status: null, redirected: r.redirected, couldNotCheck: ADDRESS_CAP_REASON });
       if (r.skipped && !(r.skipped === 'aborted' && late)) return;
       const info: LinkTargetInfo = { status: r.status, redirected: r.redirected };
       if (r.skipped)

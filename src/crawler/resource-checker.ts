@@ -1,4 +1,10 @@
-import type { SafeHttpClient, SafeHttpError, SafeHttpErrorCode } from '../platform/safe-http/index.js';
+import type {
+  AddressQuota,
+  SafeHttpClient,
+  SafeHttpError,
+  SafeHttpErrorCode,
+  SafeHttpRequestOptions,
+} from '../platform/safe-http/index.js';
 import { isSafeHttpError } from '../platform/safe-http/index.js';
 import type { HeaderMap } from '../seo/page/index.js';
 
@@ -18,8 +24,11 @@ export interface ResourceCheck {
    * nothing was sent, so nothing is known of the target. The policy's reason.
    */
   refusedByPolicy?: string;
-  /** Not checked: over the budget, disallowed by robots.txt, or the crawl was stopped. */
-  skipped?: 'budget' | 'robots' | 'aborted';
+  /**
+   * Not checked: over the budget, disallowed by robots.txt, the crawl was stopped, or the audit's requests to the
+   * target's address (or a redirect's) reached their cap (`addressCap`, nothing more sent there).
+   */
+  skipped?: 'budget' | 'robots' | 'aborted' | 'addressCap';
   /** Stopped (`skipped: 'aborted'`) while it waited for its turn: no request was sent. */
   notSent?: true;
 }
@@ -42,6 +51,12 @@ export interface ResourceCheckerOptions {
    * page fetch is waiting. Other hosts' URLs use the checker's own lanes, at most `perOrigin` of them per origin.
    */
   siteSlots?: RequestSlots & { owns(url: string): boolean };
+  /**
+   * The audit's count of requests per resolved address (shared by its checkers): every request of another host
+   * (redirect hops to another host included) waits for a turn at its address (the client's address gate: in flight
+   * and pace per address, all audits of the process together) and counts here; past the cap it is not sent.
+   */
+  addressQuota?: AddressQuota;
 }
 
 /** Request slots: `urgent` holders are served before the others. */
@@ -61,9 +76,11 @@ const PER_ORIGIN = 4;
  * Checks subresources and link targets through the safe HTTP client: HEAD first, GET (first KiB) when HEAD is
  * refused. Each URL is checked once per audit however many pages reference it; the site's own URLs take its request
  * slots, other hosts' take the checker's lanes (`concurrency` at once, `perOrigin` per origin), and a page waiting for
- * its own results (`urgent`) goes before the background ones. When an origin cannot be reached at all (refused, DNS
- * failure, TLS, refused address, repeated timeouts), its other URLs get that answer without a request. A stop
- * (signal) ends queued checks at once and aborts the ones in flight.
+ * its own results (`urgent`) goes before the background ones. Other hosts' requests also wait for a turn at their
+ * resolved address and count in the audit's quota per address (`addressQuota`). When an origin cannot be reached at
+ * all (refused, DNS failure, TLS, refused address, repeated timeouts, each on the URL's own first request, never
+ * through a redirect elsewhere), its other URLs get that answer without a request. A stop (signal) ends queued checks
+ * at once and aborts the ones in flight.
  */
 export class ResourceChecker {
   private readonly checks = new Map<string, Promise<ResourceCheck>>();
@@ -76,6 +93,7 @@ export class ResourceChecker {
   private readonly signal: AbortSignal;
   /** HTTP requests sent (a GET fallback counts as a second one). */
   requests = 0;
+  private readonly politeness: SafeHttpRequestOptions['politeness'];
 
   constructor(
     private readonly client: SafeHttpClient,
@@ -84,6 +102,10 @@ export class ResourceChecker {
     this.lanes = new OriginLanes(Math.max(1, options.concurrency), Math.max(1, options.perOrigin ?? PER_ORIGIN));
     this.signal = options.signal ? AbortSignal.any([options.signal, this.stopper.signal]) : this.stopper.signal;
     this.signal.addEventListener('abort', () => this.lanes.releaseAll(), { once: true });
+    const quota = options.addressQuota;
+    const owns = options.siteSlots?.owns;
+    // The crawled site's own URLs are paced by its request slots; every other host's by its address.
+    if (quota) this.politeness = { quota, applies: (u) => !(owns?.(u.href) ?? false) };
   }
 
   /**
@@ -159,7 +181,10 @@ export class ResourceChecker {
       const known = origin ? this.originFailures.get(origin) : undefined;
       if (known && isOriginDown(known)) return known.check;
       const result = await this.fetch(url, signal);
-      if (origin && result.failure !== undefined && !signal.aborted) this.noteOriginFailure(origin, result);
+      // Only the origin's own failure says anything of its other URLs: a redirect elsewhere that failed (a refused
+      // address, a dead domain) is this link's answer alone.
+      if (origin && result.failure !== undefined && !result.redirected && !signal.aborted)
+        this.noteOriginFailure(origin, result);
       return result;
     } finally {
       slots.release();
@@ -170,14 +195,16 @@ export class ResourceChecker {
     const totalTimeoutMs = this.options.timeoutMs ?? 10_000;
     let head: ResourceCheck;
     let headError: SafeHttpError | null = null;
+    const politeness = this.politeness;
     try {
       this.requests++;
-      const r = await this.client.request(url, { method: 'HEAD', totalTimeoutMs, signal });
+      const r = await this.client.request(url, { method: 'HEAD', totalTimeoutMs, signal, politeness });
       head = { status: r.status, headers: r.headers, redirected: r.redirects.length > 0 };
       if (!HEAD_REFUSED.has(r.status)) return head;
     } catch (err) {
       if (!isSafeHttpError(err)) throw err;
       if (err.code === 'ABORTED') return { status: null, redirected: false, skipped: 'aborted' };
+      if (err.code === 'ADDRESS_CAP') return this.overCap(err);
       head = failed(err);
       headError = err;
       // Some servers drop or garble HEAD; those are worth a GET. Refusals, DNS, TLS and timeouts are not.
@@ -190,13 +217,27 @@ export class ResourceChecker {
     if (signal.aborted) return { status: null, redirected: false, skipped: 'aborted' };
     try {
       this.requests++;
-      const r = await this.client.request(url, { maxBytes: 1024, onBodyLimit: 'truncate', totalTimeoutMs, signal });
+      const r = await this.client.request(url, {
+        maxBytes: 1024,
+        onBodyLimit: 'truncate',
+        totalTimeoutMs,
+        signal,
+        politeness,
+      });
       return { status: r.status, headers: r.headers, redirected: r.redirects.length > 0 };
     } catch (err) {
       if (!isSafeHttpError(err)) throw err;
       if (err.code === 'ABORTED') return { status: null, redirected: false, skipped: 'aborted' };
+      // A refused HEAD decides nothing: the GET that would have is over the cap, so the link is not checked.
+      if (err.code === 'ADDRESS_CAP') return this.overCap(err);
       return headError ? head : failed(err);
     }
+  }
+
+  /** The hop the cap refused was not sent (the ones before it were). */
+  private overCap(err: SafeHttpError): ResourceCheck {
+    this.requests--;
+    return { status: null, redirected: err.redirects.length > 0, skipped: 'addressCap' };
   }
 
   private noteOriginFailure(origin: string, result: ResourceCheck): void {

@@ -92,8 +92,11 @@ export class SiteCrawler {
     // Other hosts answer in their own time (100s of ms each for external links): many of them are asked side by
     // side, each no harder than a browser asks a host (or the crawl its own site, if that is more). Resources of the
     // site itself obey its robots.txt like its pages, and the scope's excludes; other hosts' are checked as links are.
+    // One count of requests per address for the audit's checkers: a GET fallback and a redirect hop count too.
+    const addressQuota = client.addressGate?.quota();
     const lanes = (budget: number) =>
       new ResourceChecker(client, {
+        addressQuota,
         budget,
         concurrency: OTHER_HOST_LANES,
         perOrigin: Math.max(OTHER_HOST_PER_ORIGIN, options.concurrency),

@@ -91,6 +91,18 @@ const envSchema = z
     GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(5_000),
     SAFE_HTTP_ALLOW: csv.default([]),
     SAFE_HTTP_RESOLVE: z.string().optional(),
+    /**
+     * Link checks (other hosts' links and resources) per resolved address, every audit of one worker process together:
+     * requests in flight at once and request starts per second. Many host names can share one address, so a limit
+     * per name alone let one page aim thousands of requests at a third party (docs/audits-and-crawling.md).
+     */
+    LINK_CHECK_ADDRESS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(6),
+    LINK_CHECK_ADDRESS_RATE: z.coerce.number().min(0.1).max(1_000).default(10),
+    /**
+     * Requests one audit sends to one address for link checks (a GET after a refused HEAD and each redirect hop count);
+     * past it the links to that address are reported "could not check: per-address request cap reached".
+     */
+    LINK_CHECK_ADDRESS_CAP: z.coerce.number().int().min(1).max(1_000_000).default(500),
     CRAWLER_USER_AGENT: z.string().default('SEOAuditBot/1.0 (+https://github.com/seo-audit-platform)'),
     CHROMIUM_PATH: z.string().optional(),
     /**

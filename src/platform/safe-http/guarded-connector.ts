@@ -42,13 +42,21 @@ const RETRY_NEXT_ADDRESS = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
+/** Resolved addresses the connector tries at most, in resolver order (by default). */
+export const MAX_ADDRESSES_TRIED = 3;
+
 export function originKey(protocol: string, hostname: string, port: string | number): string {
   const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
   const effectivePort = port === '' || port === undefined ? (protocol === 'https:' ? '443' : '80') : String(port);
   return `${protocol}//${host.toLowerCase()}:${effectivePort}`;
 }
 
-function lookupWithTimeout(lookup: LookupFunction, hostname: string, timeoutMs: number): Promise<LookupAddress[]> {
+/** Resolves `hostname` within `timeoutMs`: DNS_FAILURE or TIMEOUT as a SafeHttpError otherwise. */
+export function lookupWithTimeout(
+  lookup: LookupFunction,
+  hostname: string,
+  timeoutMs: number,
+): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const timer = setTimeout(() => {
@@ -82,7 +90,7 @@ function lookupWithTimeout(lookup: LookupFunction, hostname: string, timeoutMs: 
  */
 export function createGuardedConnector(options: GuardedConnectorOptions): buildConnector.connector {
   const lookup: LookupFunction = options.lookup ?? (dnsLookup as LookupFunction);
-  const maxTried = options.maxAddressesTried ?? 3;
+  const maxTried = options.maxAddressesTried ?? MAX_ADDRESSES_TRIED;
   const base =
     options.baseConnector ??
     buildConnector({

@@ -15,6 +15,8 @@ export type { BlockedAddressClass, RedirectHop, SafeHttpErrorCode } from './safe
 export { classifyAddress, createAddressPolicy, parseAllowList } from './address-policy.js';
 export type { AddressPolicy, AllowList } from './address-policy.js';
 export { createGuardedConnector } from './guarded-connector.js';
+export { ADDRESS_CAP_REASON, ADDRESS_POLITENESS_DEFAULTS, AddressGate, AddressQuota } from './address-gate.js';
+export type { AddressPoliteness } from './address-gate.js';
 export type { GuardedConnectorOptions, LookupFunction } from './guarded-connector.js';
 export { CappedBodyStream } from './capped-body-stream.js';
 export type { BodyLimitMode } from './capped-body-stream.js';

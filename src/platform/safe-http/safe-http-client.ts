@@ -1,5 +1,8 @@
+import { lookup as dnsLookup } from 'node:dns';
 import { performance } from 'node:perf_hooks';
 import { Agent, request as undiciRequest } from 'undici';
+import { AddressGate, stickyLookup } from './address-gate.js';
+import type { AddressPoliteness, AddressQuota } from './address-gate.js';
 import { createAddressPolicy } from './address-policy.js';
 import type { AddressPolicy, AllowList } from './address-policy.js';
 import { CappedBodyStream } from './capped-body-stream.js';
@@ -45,6 +48,12 @@ export interface SafeHttpClientOptions extends AllowList {
   ca?: string | Buffer | Array<string | Buffer>;
   /** Concurrent connections per origin (default unlimited; the crawler bounds its own concurrency). */
   connectionsPerOrigin?: number;
+  /**
+   * Politeness per resolved address for the requests that ask for it (`politeness`): turns in flight and a pace per
+   * address, shared by every such request of this client, and the cap of each caller's quota. Absent: no gate (the
+   * requests' `politeness` is ignored). With it, a name's answer is kept while in use (address-gate.ts).
+   */
+  addressPoliteness?: AddressPoliteness;
 }
 
 /** POST is for deliveries to a user-given endpoint (alert webhooks): it never follows a redirect. */
@@ -71,6 +80,12 @@ export interface SafeHttpRequestOptions {
    * next hop, so that credentials bound to some hosts (a login crawl's) follow a redirect only where they belong.
    */
   headersFor?: (url: URL) => Record<string, string> | undefined;
+  /**
+   * Each hop whose URL `applies` to waits for a turn at its host's addresses (the client's address gate) and is counted
+   * in `quota`; past the quota's cap the hop fails with ADDRESS_CAP, nothing sent. Ignored by a client made without
+   * `addressPoliteness`.
+   */
+  politeness?: { quota: AddressQuota; applies(url: URL): boolean };
 }
 
 /**
@@ -128,6 +143,8 @@ export interface SafeHttpClient {
   request(url: string | URL, options?: SafeHttpRequestOptions): Promise<SafeHttpResponse | SafeHttpStreamResponse>;
   /** Closes pooled connections; the client cannot be used afterwards. */
   close(): Promise<void>;
+  /** The turns per address of a client made with `addressPoliteness` (its quotas come from it). */
+  readonly addressGate?: AddressGate;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -148,6 +165,11 @@ const FORBIDDEN_REQUEST_HEADERS = new Set([
 // Credentials must not follow a redirect to another origin.
 const CROSS_ORIGIN_STRIPPED = ['authorization', 'cookie'];
 const ALPN_MEMORY = 1_024;
+
+function checkedPoliteness(p: AddressPoliteness): AddressPoliteness {
+  for (const name of ['inFlight', 'perSecond', 'capPerQuota'] as const) positive(`addressPoliteness.${name}`, p[name]);
+  return p;
+}
 
 function positive(name: string, value: number): number {
   if (!Number.isFinite(value) || value <= 0) throw new TypeError(`safe-http: ${name} must be a positive number`);
@@ -288,6 +310,7 @@ function clientSettings(options: SafeHttpClientOptions): ClientSettings {
  */
 function createGuardedAgent(
   options: SafeHttpClientOptions,
+  lookup: LookupFunction | undefined,
   policy: AddressPolicy,
   settings: ClientSettings,
   alpnByOrigin: Map<string, string>,
@@ -295,7 +318,7 @@ function createGuardedAgent(
   return new Agent({
     connect: createGuardedConnector({
       policy,
-      lookup: options.lookup,
+      lookup,
       connectTimeoutMs: settings.connectTimeoutMs,
       allowH2: options.allowH2,
       ca: options.ca,
@@ -359,7 +382,13 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeH
   const { headersTimeoutMs, bodyTimeoutMs, defaultTotalMs, defaultMaxBytes, defaultMaxRedirects } = settings;
   const { maxUrlLength, userAgent, defaultOnLimit } = settings;
   const alpnByOrigin = new Map<string, string>();
-  const agent = createGuardedAgent(options, policy, settings, alpnByOrigin);
+  const polite = options.addressPoliteness;
+  // The gate and the connector read one kept answer per name: the address a request waited for is the one it dials.
+  const lookup = polite ? stickyLookup(options.lookup ?? (dnsLookup as LookupFunction)) : options.lookup;
+  const gate = polite
+    ? new AddressGate(checkedPoliteness(polite), lookup!, policy, settings.connectTimeoutMs)
+    : undefined;
+  const agent = createGuardedAgent(options, lookup, policy, settings, alpnByOrigin);
 
   async function request(
     input: string | URL,
@@ -392,6 +421,15 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeH
     for (;;) {
       let response: Awaited<ReturnType<typeof undiciRequest>>;
       const sent = hopHeaders(headers, requestOptions.headersFor?.(current));
+      const politeness = requestOptions.politeness;
+      let release: () => void = () => undefined;
+      if (gate && politeness?.applies(current)) {
+        try {
+          release = await gate.enter(current.hostname, politeness.quota, signal);
+        } catch (error) {
+          throw toSafeHttpError(error, errorContext).withContext(current.href, redirects);
+        }
+      }
       try {
         response = await undiciRequest(current, {
           dispatcher: agent,
@@ -406,6 +444,7 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeH
           ...(method === 'POST' ? { body: requestOptions.body ?? '' } : {}),
         });
       } catch (error) {
+        release();
         if (isProgrammerError(error)) throw error;
         throw toSafeHttpError(error, errorContext).withContext(current.href, redirects);
       }
@@ -415,6 +454,7 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeH
 
       if (followRedirects && REDIRECT_STATUSES.has(status) && location !== null) {
         await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+        release();
         redirects.push({ url: current.href, status });
         const next = redirectTarget(location, current, policy, maxUrlLength, redirects, visited, maxRedirects);
         if (next.origin !== current.origin) {
@@ -447,13 +487,19 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeH
         contentEncoding,
         timings: { startedAt, ttfbMs: Math.round(ttfbMs), totalMs: Math.round(ttfbMs) },
       };
-      if (requestOptions.stream === true) return { ...head, body };
+      if (requestOptions.stream === true) {
+        // The turn is the request's until its body is done with (read to the end, or destroyed).
+        body.once('close', release);
+        return { ...head, body };
+      }
 
       let buffer: Buffer;
       try {
         buffer = await body.readAll();
       } catch (error) {
         throw toSafeHttpError(error, errorContext).withContext(finalUrl, hopsSoFar);
+      } finally {
+        release();
       }
       return {
         ...head,
@@ -470,5 +516,6 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeH
   return {
     request: request as SafeHttpClient['request'],
     close: () => agent.close(),
+    ...(gate && { addressGate: gate }),
   };
 }

@@ -32,16 +32,38 @@ export function pinnedLookup(
   };
 }
 
-/** The platform's client built from configuration (SAFE_HTTP_ALLOW, SAFE_HTTP_RESOLVE, the crawler's User-Agent). */
+/**
+ * The platform's client built from configuration (SAFE_HTTP_ALLOW, SAFE_HTTP_RESOLVE, the crawler's User-Agent, and
+ * the link checks' politeness per address, LINK_CHECK_ADDRESS_*, when the configuration has them: the platform's
+ * does, a test's partial one may leave them out).
+ */
 export function createConfiguredSafeHttpClient(
-  config: { SAFE_HTTP_ALLOW: string[]; SAFE_HTTP_RESOLVE?: string; CRAWLER_USER_AGENT: string },
+  config: {
+    SAFE_HTTP_ALLOW: string[];
+    SAFE_HTTP_RESOLVE?: string;
+    CRAWLER_USER_AGENT: string;
+    LINK_CHECK_ADDRESS_CONCURRENCY?: number;
+    LINK_CHECK_ADDRESS_RATE?: number;
+    LINK_CHECK_ADDRESS_CAP?: number;
+  },
   overrides: SafeHttpClientOptions = {},
 ): SafeHttpClient {
   const allow = parseAllowList(config.SAFE_HTTP_ALLOW.join(','));
+  const polite =
+    config.LINK_CHECK_ADDRESS_CONCURRENCY !== undefined &&
+    config.LINK_CHECK_ADDRESS_RATE !== undefined &&
+    config.LINK_CHECK_ADDRESS_CAP !== undefined;
   return createSafeHttpClient({
     ...allow,
     lookup: pinnedLookup(parseResolvePins(config.SAFE_HTTP_RESOLVE)),
     userAgent: config.CRAWLER_USER_AGENT,
+    ...(polite && {
+      addressPoliteness: {
+        inFlight: config.LINK_CHECK_ADDRESS_CONCURRENCY!,
+        perSecond: config.LINK_CHECK_ADDRESS_RATE!,
+        capPerQuota: config.LINK_CHECK_ADDRESS_CAP!,
+      },
+    }),
     ...overrides,
   });
 }

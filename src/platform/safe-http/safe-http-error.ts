@@ -16,6 +16,8 @@ export const SAFE_HTTP_ERROR_CODES = [
   'BAD_RESPONSE',
   /** The caller's own AbortSignal fired (not the client's deadline, which is TIMEOUT). */
   'ABORTED',
+  /** Not sent: the caller's quota of requests to the address is spent (AddressQuota, link checks per audit). */
+  'ADDRESS_CAP',
 ] as const;
 
 export type SafeHttpErrorCode = (typeof SAFE_HTTP_ERROR_CODES)[number];
