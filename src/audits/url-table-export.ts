@@ -1,3 +1,4 @@
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../platform/context.js';
 import { CSV_BOM, csvRow } from '../platform/csv.js';
@@ -34,25 +35,68 @@ interface ExportCursor {
 }
 
 const notACursor = () =>
-  badInput('after is not a cursor of this export: pass nextCursor of the previous piece.', [
-    { path: 'after', message: 'not a cursor of this export' },
+  badInput('after is not a valid cursor of this export: pass nextCursor of the previous piece, or no after.', [
+    { path: 'after', message: 'not a valid cursor of this export' },
   ]);
 
-function decodeCursor(after: string): ExportCursor {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
-  } catch {
-    throw notACursor();
+/** What a cursor is bound to: the organization, the audit, the format and the view it was issued for. */
+type CursorBinding = readonly [organizationId: string, auditId: string, format: UrlTableExportFormat, view: unknown];
+
+/**
+ * Export cursors are signed: `<payload>.<HMAC-SHA256>` (base64url), the MAC over the payload and what the cursor is
+ * bound to (organization, audit, format, view), with a key derived (HKDF-SHA256, purpose `url-table-export-cursor`)
+ * from the platform's secret (BETTER_AUTH_SECRET). The XLSX writer's state in a cursor is trusted by the next piece,
+ * so a cursor nobody issued, one altered, or one issued for another organization, audit, format or view is refused
+ * with BAD_USER_INPUT before anything of it is used. Changing the secret invalidates exports under way (they restart).
+ */
+export class ExportCursors {
+  private readonly key: Buffer;
+
+  constructor(keyMaterial: string) {
+    this.key = Buffer.from(hkdfSync('sha256', keyMaterial, 'seo-audit-platform', 'url-table-export-cursor', 32));
   }
-  const c = parsed as Partial<ExportCursor> | null;
-  const isCount = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
-  const xlsxOk = c?.xlsx === null || (isCount(c?.xlsx?.crc) && isCount(c?.xlsx?.raw) && isCount(c?.xlsx?.packed));
-  if (typeof c?.table !== 'string' || !isCount(c.rows) || !xlsxOk) throw notACursor();
-  return c as ExportCursor;
+
+  private mac(payload: string, binding: CursorBinding): Buffer {
+    return createHmac('sha256', this.key).update(canonical(binding)).update('\n').update(payload).digest();
+  }
+
+  seal(cursor: ExportCursor, binding: CursorBinding): string {
+    const payload = Buffer.from(JSON.stringify(cursor)).toString('base64url');
+    return `${payload}.${this.mac(payload, binding).toString('base64url')}`;
+  }
+
+  /** The cursor, or a BAD_USER_INPUT refusal for anything this installation did not issue for this binding. */
+  open(after: string, binding: CursorBinding): ExportCursor {
+    const match = /^([A-Za-z0-9_-]{1,4000})\.([A-Za-z0-9_-]{43})$/.exec(after);
+    if (!match) throw notACursor();
+    // Compared as text: base64url's last character has unused bits, and only the one spelling is ours.
+    const given = Buffer.from(match[2]);
+    const expected = Buffer.from(this.mac(match[1], binding).toString('base64url'));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw notACursor();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(Buffer.from(match[1], 'base64url').toString('utf8'));
+    } catch {
+      throw notACursor();
+    }
+    // Signed by us, so well formed; checked all the same (a cursor of an older shape).
+    const c = parsed as Partial<ExportCursor> | null;
+    const isCount = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
+    const xlsxOk = c?.xlsx === null || (isCount(c?.xlsx?.crc) && isCount(c?.xlsx?.raw) && isCount(c?.xlsx?.packed));
+    if (typeof c?.table !== 'string' || !isCount(c.rows) || !xlsxOk) throw notACursor();
+    if ((binding[2] === 'XLSX') !== (c.xlsx !== null)) throw notACursor();
+    return c as ExportCursor;
+  }
 }
 
-const encodeCursor = (cursor: ExportCursor): string => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+/** JSON with object keys sorted and null or absent members dropped: one spelling for one view, however sent. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== null && x !== undefined);
+    return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  });
+}
 
 /**
  * "Export as shown": the URL table's current view (its columns, filter, sort, check) as CSV, JSON or XLSX, made in
@@ -61,7 +105,15 @@ const encodeCursor = (cursor: ExportCursor): string => Buffer.from(JSON.stringif
  * the labels' row), the last the end (JSON's closing brackets; XLSX's central directory).
  */
 export class UrlTableExportService {
-  constructor(private readonly table = new UrlTableService()) {}
+  private readonly cursors: ExportCursors;
+
+  /** `keyMaterial`: the platform's secret (`config.authSecret`), from which the cursors' signing key is derived. */
+  constructor(
+    keyMaterial: string,
+    private readonly table = new UrlTableService(),
+  ) {
+    this.cursors = new ExportCursors(keyMaterial);
+  }
 
   async piece(
     db: NativeDb,
@@ -69,15 +121,16 @@ export class UrlTableExportService {
     auditId: string,
     format: UrlTableExportFormat,
     view: Omit<UrlTableQuery, 'first' | 'after' | 'withTotal'>,
-    after: string | null,
+    after: string | null | undefined,
     size: number,
   ): Promise<UrlTableExportPiece> {
     if (!Number.isInteger(size) || size < 1 || size > MAX_URL_TABLE_PAGE)
       throw badInput(`size must be 1-${MAX_URL_TABLE_PAGE}.`, [{ path: 'size', message: `1-${MAX_URL_TABLE_PAGE}` }]);
+    const binding: CursorBinding = [principal?.organizationId ?? '', auditId, format, view];
     let cursor: ExportCursor | null;
     try {
-      cursor = after === null ? null : decodeCursor(after);
-      if (format === 'XLSX' && cursor && !cursor.xlsx) throw notACursor();
+      // No after (absent, null or empty): the first piece.
+      cursor = after === null || after === undefined || after === '' ? null : this.cursors.open(after, binding);
     } catch (err) {
       // Another organization's audit or segment is NOT_FOUND whatever the cursor says: the view is looked up first.
       await this.table.list(db, principal, auditId, { ...view, first: 1, after: null, withTotal: false });
@@ -129,7 +182,9 @@ export class UrlTableExportService {
       content,
       rows: values.length,
       nextCursor:
-        last || !page.endCursor ? null : encodeCursor({ table: page.endCursor, rows: before + values.length, xlsx }),
+        last || !page.endCursor
+          ? null
+          : this.cursors.seal({ table: page.endCursor, rows: before + values.length, xlsx }, binding),
     };
   }
 }

@@ -27,8 +27,10 @@ const toFieldType = (f: UrlColumn): UrlTableFieldType => ({
 @Resolver(() => AuditType)
 export class UrlTableResolver {
   constructor(
+    /** The platform's secret (`config.authSecret`): the export's cursors are signed with a key derived from it. */
+    exportCursorKey: string,
     private readonly service = new UrlTableService(),
-    private readonly exports = new UrlTableExportService(),
+    private readonly exports = new UrlTableExportService(exportCursorKey),
   ) {}
 
   @Query(() => [UrlTableFieldType], {
@@ -102,7 +104,11 @@ export class UrlTableResolver {
     @Arg('filter', () => UrlTableFilterInput, { nullable: true }) filter: UrlTableFilterInput | null,
     @Arg('checkCode', () => String, { nullable: true }) checkCode: string | null,
     @Arg('segment', () => ID, { nullable: true, description: "Only this segment's URLs." }) segment: string | null,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Arg('after', () => String, {
+      nullable: true,
+      description: 'nextCursor of the previous piece (signed: any other value is refused); none for the first piece.',
+    })
+    after: string | null | undefined,
     @Arg('size', () => Int, { defaultValue: 1000 }) size: number,
     @Ctx() ctx: RequestContext,
   ): Promise<UrlTableExportPieceType> {

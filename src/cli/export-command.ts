@@ -76,12 +76,13 @@ export function registerExportCommands(program: Command, root: CliRoot): void {
         filter: filterOf(opts.filter),
         checkCode: opts.check ?? null,
       };
-      await withOrm(root, await config(), async (orm) => {
+      const conf = await config();
+      await withOrm(root, conf, async (orm) => {
         const em = orm.em.fork();
         const { UrlTableExportService, urlTableExportTarget } = await lazy.audits();
         const target = await urlTableExportTarget(em, opts.project, opts.audit ?? null);
         const principal = systemPrincipal(target.organizationId);
-        const service = new UrlTableExportService();
+        const service = new UrlTableExportService(conf.authSecret);
         const kind = format.toUpperCase() as UrlTableExportFormat;
         // The first piece is asked for before the file is opened: a refused view leaves no empty file behind.
         let piece = await service.piece(em, principal, target.auditId, kind, view, null, 1000);

@@ -702,6 +702,51 @@ describe('export as shown', () => {
     }
   });
 
+  it('cursors: no after is the first piece; a forged, altered or borrowed cursor is BAD_USER_INPUT', async () => {
+    const PIECE = `query($p: ID!, $a: ID, $format: UrlTableExportFormat!, $columns: [String!], $sort: UrlTableSortInput,
+      $filter: UrlTableFilterInput, $after: String) {
+      audit(projectId: $p, auditId: $a) {
+      urlTableExport(format: $format, columns: $columns, sort: $sort, filter: $filter, after: $after, size: 2) {
+        rows nextCursor } } }`;
+    const NO_AFTER = PIECE.replace(', after: $after', '').replace(', $after: String', '');
+    const piece = (vars: Record<string, unknown>, query = PIECE) =>
+      gql(t, query, { p: project.id, a: auditId, ...view, ...vars }, { cookie: org.owner.cookie });
+    // GraphQL without `after` (not even null): the first piece.
+    // Another audit of the same project (older: the latest stays this file's audit).
+    const otherAuditId = (await anAudit({ project, pages: PAGES.slice(0, 5), createdAt: new Date(Date.now() - 864e5) }))
+      .id;
+    const first = await piece({ format: 'XLSX' }, NO_AFTER);
+    expect(first.body.errors).toBeUndefined();
+    const cursor = first.body.data.audit.urlTableExport.nextCursor as string;
+    expect(cursor).toMatch(/^[\w-]+\.[\w-]{43}$/);
+    expect((await piece({ format: 'XLSX', after: cursor })).body.errors).toBeUndefined();
+
+    const [payload, mac] = cursor.split('.');
+    const state = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { rows: number; xlsx: object };
+    const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const flip = (text: string, at: number) => text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
+    const forged: [string, Record<string, unknown>][] = [
+      // The drill's case: the XLSX writer's state made up (it used to reach the writer: INTERNAL).
+      [
+        'forged XLSX state',
+        { format: 'XLSX', after: b64({ ...state, xlsx: { crc: 2 ** 40, raw: -1, packed: 1e300 } }) },
+      ],
+      ['forged state, old MAC', { format: 'XLSX', after: `${b64({ ...state, rows: 999 })}.${mac}` }],
+      ['altered MAC', { format: 'XLSX', after: `${payload}.${flip(mac, 3)}` }],
+      ['altered payload', { format: 'XLSX', after: `${flip(payload, 5)}.${mac}` }],
+      ['garbage', { format: 'XLSX', after: 'garbage!' }],
+      ['another format', { format: 'CSV', after: cursor }],
+      ['another sort', { format: 'XLSX', after: cursor, sort: { field: 'url', direction: 'ASC' } }],
+      ['another filter', { format: 'XLSX', after: cursor, filter: null }],
+      ['another audit', { format: 'XLSX', after: cursor, a: otherAuditId }],
+    ];
+    for (const [what, vars] of forged) {
+      const res = await piece(vars);
+      expect(res.body.errors?.[0]?.extensions?.code, what).toBe('BAD_USER_INPUT');
+      expect(res.body.errors?.[0]?.message, what).toMatch(/not a valid cursor of this export/);
+    }
+  });
+
   it("an issue's export: evidence flattened into columns, never JSON", async () => {
     const res = await get(
       new URLSearchParams({ auditId, checkCode: 'LINKS_INTERNAL_BROKEN', columns: 'url' }).toString(),
