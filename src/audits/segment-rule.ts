@@ -7,6 +7,22 @@ import type { UrlFilterInput } from './url-table.repository.js';
  */
 
 export type SegmentKind = 'REGEX' | 'PATH' | 'FILTER';
+
+/** A project's segments at most (docs/segments.md). */
+export const MAX_SEGMENTS_PER_PROJECT = 50;
+/**
+ * The conditions of a FILTER segment's rule at most, over all its groups (a URL-table filter takes 10 groups of 20:
+ * a segment one group's worth). Where a rule runs as SQL (a running audit's segment names, its members written) it
+ * is at most this many conditions, so 50 segments stay within the grid's statement size (docs/segments.md).
+ */
+export const MAX_SEGMENT_CONDITIONS = 20;
+
+/** The conditions of a filter input over all its groups (what MAX_SEGMENT_CONDITIONS counts). */
+export const conditionCount = (input: UrlFilterInput): number =>
+  (Array.isArray(input.groups) ? input.groups : []).reduce(
+    (n, g) => n + (Array.isArray(g?.conditions) ? g.conditions.length : 0),
+    0,
+  );
 export const SEGMENT_KINDS: readonly SegmentKind[] = ['REGEX', 'PATH', 'FILTER'];
 
 /** A stored rule: a pattern (REGEX: a regular expression on the URL; PATH: a path prefix) or a saved filter. */

@@ -1,4 +1,5 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { MAX_SEGMENT_CONDITIONS, MAX_SEGMENTS_PER_PROJECT } from './segment-rule.js';
 import type { RequestContext } from '../platform/context.js';
 import { ProjectType } from '../projects/graphql.js';
 import { AuditType } from './audit.types.js';
@@ -36,9 +37,10 @@ export class SegmentResolver {
 
   @Mutation(() => SegmentType, {
     description:
-      'Creates a segment (at most 50 per project). BAD_USER_INPUT for a name in use, a rule that would not run ' +
-      '(a regular expression PostgreSQL or JavaScript refuses, a path without a leading /, a filter the URL table ' +
-      'refuses) or a full project.',
+      `Creates a segment (at most ${MAX_SEGMENTS_PER_PROJECT} per project; a FILTER rule at most ` +
+      `${MAX_SEGMENT_CONDITIONS} conditions over all its groups). BAD_USER_INPUT for a name in use, a rule that ` +
+      'would not run (a regular expression PostgreSQL or JavaScript refuses, a path without a leading /, a filter ' +
+      'the URL table refuses), a rule with more conditions or a full project.',
   })
   async createSegment(
     @Arg('projectId', () => ID) projectId: string,
@@ -79,7 +81,7 @@ export class AuditSegmentResolver {
     description: "Each of the project's segments in this audit: URLs, scores, health and issue counts.",
   })
   async segments(@Root() audit: AuditType, @Ctx() ctx: RequestContext): Promise<AuditSegmentType[]> {
-    return (await this.service.results(ctx.db, ctx.principal, audit.id)).map(toAuditSegmentType);
+    return (await this.service.results(ctx.db, ctx.principal, audit.id, 'apply', ctx.signal)).map(toAuditSegmentType);
   }
 
   @FieldResolver(() => AuditSegmentType, {
@@ -90,6 +92,6 @@ export class AuditSegmentResolver {
     @Arg('id', () => ID) id: string,
     @Ctx() ctx: RequestContext,
   ): Promise<AuditSegmentType> {
-    return toAuditSegmentType(await this.service.result(ctx.db, ctx.principal, audit.id, id));
+    return toAuditSegmentType(await this.service.result(ctx.db, ctx.principal, audit.id, id, 'apply', ctx.signal));
   }
 }

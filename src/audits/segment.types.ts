@@ -2,6 +2,7 @@ import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from '
 import { GraphQLJSON } from 'graphql-scalars';
 import { IssueCountsType } from './audit.types.js';
 import { UrlTableFilterInput } from './url-table.types.js';
+import { MAX_SEGMENT_CONDITIONS, MAX_SEGMENTS_PER_PROJECT } from './segment-rule.js';
 
 export enum SegmentKindEnum {
   REGEX = 'REGEX',
@@ -38,7 +39,8 @@ export class SegmentType {
 @InputType('SegmentInput', {
   description:
     'A segment: a name (1-80 characters, unique in the project regardless of case) and one rule: pattern for REGEX ' +
-    'and PATH, filter for FILTER (a filter that names no segment).',
+    `and PATH, filter for FILTER (a filter that names no segment, at most ${MAX_SEGMENT_CONDITIONS} conditions over ` +
+    `all its groups). A project has at most ${MAX_SEGMENTS_PER_PROJECT} segments.`,
 })
 export class SegmentInput {
   @Field(() => String) name!: string;
