@@ -3,9 +3,10 @@
  * many host names that all resolve to one victim address (127.0.0.2; the victim answers HEAD with 405, so every link
  * costs a GET too), audited at once by one worker process. A counting server at the victim measures what reaches
  * it: requests in all and per audit, the most in flight at once, requests per second (overall and the busiest
- * second). Its GETs are slow (GET_MS), so the pace alone would let more than the limit overlap. Expected: never more in flight than LINK_CHECK_ADDRESS_CONCURRENCY, whatever the number of names or of
- * audits; at most LINK_CHECK_ADDRESS_CAP requests per audit (HEAD and GET both counted), the links past it listed as
- * not checked ("per-address request cap reached"), never as broken.
+ * second). Its GETs are slow (GET_MS), so the pace alone would let more than the limit overlap. Expected: never
+ * more in flight than LINK_CHECK_ADDRESS_CONCURRENCY, whatever the number of names or of audits; at most
+ * LINK_CHECK_ADDRESS_CAP requests per audit (HEAD and GET both counted), the links past it listed as not checked
+ * ("per-address request cap reached"), never as broken.
  * Then the poison case: a host with one link redirecting to a refused address, one redirecting to a dead host, a 404
  * and two good links, the others linked after the redirects have failed: each link gets its own verdict.
  * Names are pinned with SAFE_HTTP_RESOLVE: no DNS query leaves the machine, and no packet leaves 127.0.0.0/8.
