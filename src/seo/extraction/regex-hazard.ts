@@ -6,7 +6,11 @@
  *    (bounded repetitions inside bounded ones are allowed while the product of their maxima stays <= 100, as in
  *    `(\d{1,3}\.){3}`);
  *  - a repeated group whose alternatives can start with the same character, `(a|ab)*`, `(\w|\d)+`, `(.|\s)*`;
- *  - backreferences, `(a*)\1`, `\k<name>`;
+ *  - a group repeated more than 16 times (or without bound) whose iterations can split one text in several ways:
+ *    its body can match nothing, `(a?){50}a{50}`, `(a?a?){50}b`, `(x|)+` (star height above 1 in effect: `?` is a
+ *    quantifier too), or it holds an optional or variable-length part whose characters can also begin what follows
+ *    it inside the body or the next iteration, `a(xx?)+y`, `(a{1,2}){50}`; `(,\s?\d)+` and `(\d{1,3}\.?){4}` pass;
+ *  - backreferences, `(a*)\1`, `\k<name>`: always (the URL table's regex filter relies on it too);
  *  - a repetition of (almost) any character at the start (`.*x`, `[^<]*x`): tried from every position, quadratic.
  * It is deliberately conservative: some harmless regexes are refused too (`(<b>[^<]*</b>)+`); they can always be
  * written without the nesting, or split into two extractors. Other polynomial patterns (`a.*b.*NOPE`) are not
@@ -23,6 +27,12 @@ type RegexNode =
 
 /** Bounded repetitions nested inside each other are allowed up to this many combined iterations. */
 const NESTED_BOUNDED_MAX = 100;
+/**
+ * A repeated group whose iterations can split one text in several ways (a body that can match nothing, or an
+ * optional or variable-length part that can also begin what follows it) is allowed up to this many iterations: at
+ * most 2^16 ways to try, which stays within milliseconds.
+ */
+const AMBIGUOUS_REPEAT_MAX = 4;
 
 /**
  * Characters the first-character sets are sampled on: ASCII, and a few others that classes (\s, \w, ., ranges)
@@ -195,12 +205,33 @@ const describeChar = (ch: string): string =>
 /** The repetition an item is inside of: its combined maximum, or null outside any repeated group. */
 type Outer = { max: number } | null;
 
+const overlap = (a: readonly boolean[], b: readonly boolean[]): number => SAMPLE.findIndex((_, i) => a[i] && b[i]);
+
+/**
+ * Whether a sequence holds an item of variable length (optional, `a?`, or a range, `a{1,2}`) whose characters can
+ * also begin what follows it (`after`: what can follow the sequence): one text then splits between the two in more
+ * than one way, as `xx` in `(?:xx?)+` is one iteration or two. Groups matched once are looked into.
+ */
+function splitsAmbiguously(terms: readonly Term[], after: readonly boolean[], flags: string): boolean {
+  for (let i = 0; i < terms.length; i++) {
+    const term = terms[i];
+    const rest = firstOfSequence(terms.slice(i + 1), flags);
+    const follow = rest.nullable ? rest.chars.map((on, k) => on || after[k]) : rest.chars;
+    if (term.min < term.max && overlap(firstOfTerm(term, flags).chars, follow) >= 0) return true;
+    const { node } = term;
+    if (node.k === 'group' && !node.lookaround && term.max <= 1)
+      if (node.alts.some((alt) => splitsAmbiguously(alt, follow, flags))) return true;
+  }
+  return false;
+}
+
 function check(terms: readonly Term[], outer: Outer, flags: string): string | null {
   for (const term of terms) {
     const { node } = term;
     if (node.k === 'backref') return 'backreferences (\\1, \\k<name>) can make matching take exponential time';
     const repeats = term.max > 1;
-    if (repeats && outer) {
+    // A fixed count (`\d{3}`) is a sequence, not a choice: `(,\d{3})*` nests no quantifier.
+    if (repeats && outer && term.min !== term.max) {
       const product = outer.max * term.max;
       if (!Number.isFinite(product) || product > NESTED_BOUNDED_MAX)
         return (
@@ -225,6 +256,21 @@ function check(terms: readonly Term[], outer: Outer, flags: string): string | nu
     for (const alt of node.alts) {
       const problem = check(alt, inner, flags);
       if (problem) return problem;
+    }
+    // Checked after what is inside, so that the more specific reason above (as for (a*)*) is given first.
+    const iterations = (outer?.max ?? 1) * term.max;
+    if (repeats && !node.lookaround && iterations > AMBIGUOUS_REPEAT_MAX) {
+      const body = firstOfTerm({ node, min: 1, max: 1 }, flags);
+      if (body.nullable)
+        return (
+          'a group that can match nothing, repeated (as in (a?){50} or (a?a?)*), can make matching take ' +
+          'exponential time: make each repetition match at least one character'
+        );
+      if (node.alts.some((alt) => splitsAmbiguously(alt, body.chars, flags)))
+        return (
+          'a repeated group with an optional or variable part that can also begin what follows it (as in (xx?)+, ' +
+          'where "xx" is one repetition or two) can make matching take exponential time'
+        );
     }
   }
   return null;

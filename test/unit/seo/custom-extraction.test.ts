@@ -170,6 +170,17 @@ describe('regex safety', () => {
     ['^(([a-z])+.)+[A-Z]([a-z])+$', /nested quantifiers/],
     ['(?:[a-z0-9]+\\.?)+@', /nested quantifiers/],
     ['(a{1,20}){1,20}', /nested quantifiers/],
+    // Issue 61: groups whose iterations split one text in several ways.
+    ['(?:a?){50}a{50}', /a group that can match nothing, repeated/],
+    ['(?:a?a?){50}b', /a group that can match nothing, repeated/],
+    ['(?:a?a?){5}b', /a group that can match nothing, repeated/],
+    ['(x|)+y', /a group that can match nothing, repeated/],
+    ['(?:(?:ab)?)*c', /a group that can match nothing, repeated/],
+    ['a(?:xx?)+y', /optional or variable part that can also begin what follows it/],
+    ['(?:a{1,2}){50}b', /optional or variable part that can also begin what follows it/],
+    ['(?:a{1,10}){10}b', /optional or variable part that can also begin what follows it/],
+    ['(?:x(?:x?y)?){8}z', /optional or variable part that can also begin what follows it/],
+    ['(?:\\d\\d?\\.?){6}!', /optional or variable part that can also begin what follows it/],
     ['(a|a)*$', /alternatives 1 and 2 can both start with "a"/],
     ['(a|ab)+c', /alternatives 1 and 2 can both start with "a"/],
     ['(\\w|\\d)+!', /alternatives 1 and 2 can both start with "0"/],
@@ -212,8 +223,45 @@ describe('regex safety', () => {
     '^\\s*<!doctype html>',
     '(?<year>\\d{4})',
     'a{2,}b*c?',
+    '(?:,\\s?\\d)+',
+    '(\\d{1,3}\\.?){4}',
+    '(?:ab?){30}',
+    '(?:x(?:yx)?)+;',
+    '(?:https?://)?[\\w.-]+',
+    '(?:a?a?){4}b',
+    '(?:x(?:y?x)){8}z',
+    '(?:\\d\\.?){6}!',
+    '\\d{1,3}(?:,\\d{3})*(?:\\.\\d{2})?',
   ])('accepts %s', (expression) => {
     expect(extractorProblem(regex(expression))).toBeNull();
+  });
+
+  it('accepts every pattern built the usual way: a literal, an optional gap, a capture, a literal', () => {
+    const heads = ['<h1[^>]*>', '"price":', 'sku-', '\\$', '€', '<meta name="author" content="', 'data-id='];
+    const gaps = ['', '\\s*', '\\s?', '"?', '(?:\\s|&nbsp;)?'];
+    const captures = ['([^"]+)', '([^<]+)', '(\\d+)', '([\\d.,]+)', '(\\w+)', '(.*?)', '(\\d{1,3}(?:,\\d{3})*)'];
+    const tails = ['', '"', '</h1>', '(?:\\.\\d{2})?', '(?:,\\s?\\d)*', '\\b'];
+    let count = 0;
+    for (const head of heads)
+      for (const gap of gaps)
+        for (const capture of captures)
+          for (const tail of tails) {
+            const expression = head + gap + capture + tail;
+            expect(() => new RegExp(expression)).not.toThrow();
+            expect(extractorProblem(regex(expression)), expression).toBeNull();
+            count++;
+          }
+    expect(count).toBe(heads.length * gaps.length * captures.length * tails.length);
+  });
+
+  it('refuses every group that can match nothing or split a text, repeated more than 4 times', () => {
+    const atoms = ['a', '\\d', '[xy]', '\\s', '(?:ab)'];
+    for (const atom of atoms)
+      for (const count of ['{5}', '{5,}', '{50}', '+', '*'])
+        for (const body of [`${atom}?`, `${atom}?${atom}?`, `${atom}${atom}?`, `${atom}{1,2}`, `${atom}|`]) {
+          const expression = `(?:${body})${count}!`;
+          expect(extractorProblem(regex(expression)), expression).toMatch(/exponential time/);
+        }
   });
 
   it('runs regexes over the first 256 Ki characters of a page only', () => {
