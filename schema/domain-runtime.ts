@@ -11,7 +11,7 @@ import { createRedis, redisTimeoutsOf, type Redis } from '../src/platform/redis.
 import { DependencyMonitor } from '../src/platform/dependency-monitor.js';
 import { isInfrastructureFailure } from '../src/platform/infra-errors.js';
 import { ClusterMetrics, checkReadiness, type Readiness } from '../src/platform/cluster-metrics.js';
-import { nativePoolOf } from '../src/platform/db/native-query.js';
+import { nativePoolOf, setQueryBounds } from '../src/platform/db/native-query.js';
 import { pingDatabase } from '../src/platform/db/health.js';
 import { ENTITIES } from '../src/entities.js';
 import {
@@ -82,7 +82,13 @@ export interface DomainApi {
   config: AppConfig;
   logger: Logger;
   schema: GraphQLSchema;
-  createContext(input: { principal: Principal | null; requestId: string; ip?: string }): RequestContext;
+  /** `signal`: made on first use, aborted when the HTTP client goes away (bounded statements are then cancelled). */
+  createContext(input: {
+    principal: Principal | null;
+    requestId: string;
+    ip?: string;
+    signal?: () => AbortSignal;
+  }): RequestContext;
   authenticate(creds: Credentials, channel: Channel): Promise<Principal | null>;
   rateLimit(bucket: string, limit: number): Promise<RateLimitResult>;
   peekRateLimit(bucket: string, limit: number): Promise<RateLimitResult>;
@@ -164,6 +170,19 @@ async function openConnections(
   // statements of the repositories ($1 parameters, arrays bound natively) and better-auth, which takes a pg.Pool.
   const pool = nativePoolOf(orm.config);
   if (!pool) throw new Error('createOrm made no node-postgres pool');
+  setQueryBounds(orm.config, {
+    timeoutMs: {
+      grid: config.QUERY_TIMEOUT_GRID_MS,
+      export: config.QUERY_TIMEOUT_EXPORT_MS,
+      segment: config.QUERY_TIMEOUT_SEGMENT_MS,
+    },
+    gate: {
+      perKey: config.GRID_QUERIES_PER_ORGANIZATION,
+      total: config.GRID_QUERIES_TOTAL,
+      maxWaitMs: config.GRID_QUERY_WAIT_MS,
+      maxQueuedPerKey: 4 * config.GRID_QUERIES_PER_ORGANIZATION,
+    },
+  });
   pool.on('error', (err) => onInfraEvent(err));
   const dependencies = new DependencyMonitor({
     logger,
@@ -329,8 +348,8 @@ function assembleRuntime(parts: RuntimeParts, shortcuts: FastPathSwitches, close
     schema,
     dependencies,
     anonymousRate: config.ANONYMOUS_RATE_PER_MINUTE,
-    createContext: ({ principal, requestId, ip }) =>
-      new ApiRequestContext(orm.em as EntityManager, principal, requestId, ip),
+    createContext: ({ principal, requestId, ip, signal }) =>
+      new ApiRequestContext(orm.em as EntityManager, principal, requestId, ip, signal),
     authenticate(creds, channel) {
       if (creds.bearer) return principals.fromApiKey(orm.em, creds.bearer, channel);
       if (creds.session) return principals.fromSession(orm.em, creds.session.cookie, creds.session.headers, channel);

@@ -253,7 +253,7 @@ async function readLaneAnswer(
   if (type !== RESPONSE_TYPES[0] && type !== RESPONSE_TYPES[1]) return null;
   const compiled = lane.operation(body.query, operationName ?? undefined);
   if (!compiled) return null;
-  const context = requestContext(runtime, request);
+  const context = requestContext(runtime, request, reply);
   let result: Awaited<ReturnType<typeof compiled.query>>;
   try {
     result = await compiled.query(undefined, context, variables ?? {});
@@ -300,7 +300,7 @@ export async function mountGraphQL(
     ? new GraphQLReadLane({ schema: runtime.schema, validationRules: [limits], readFields: STORED_DATA_READS })
     : null;
   const apolloHandler = fastifyApolloHandler(apollo, {
-    context: async (request) => requestContext(runtime, request),
+    context: async (request, reply) => requestContext(runtime, request, reply),
   }) as unknown as (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   app.route({
     // Other methods are routed here too, to be refused as METHOD_NOT_ALLOWED in GraphQL shape with Allow.

@@ -23,9 +23,42 @@ export type RateLimitResult = Awaited<ReturnType<DomainApi['rateLimit']>>;
 export type Admission = Pick<DomainApi, 'config' | 'authenticate' | 'rateLimit' | 'rateLimitFor' | 'anonymousRate'>;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The request's context for the schema's resolvers: the principal the guard admitted, the request id, the IP. */
-export const requestContext = (runtime: Pick<DomainApi, 'createContext'>, request: FastifyRequest) =>
-  runtime.createContext({ principal: request.principal ?? null, requestId: String(request.id), ip: request.ip });
+/**
+ * The request's context for the schema's resolvers: the principal the guard admitted, the request id, the IP, and
+ * (given the reply) a signal aborted when the client goes away before its answer is sent.
+ */
+export const requestContext = (
+  runtime: Pick<DomainApi, 'createContext'>,
+  request: FastifyRequest,
+  reply?: FastifyReply,
+) =>
+  runtime.createContext({
+    principal: request.principal ?? null,
+    requestId: String(request.id),
+    ip: request.ip,
+    signal: reply && (() => clientGoneSignal(reply)),
+  });
+
+/**
+ * Aborted when the response's connection closes before the response was finished (the client went away). The
+ * request's own 'close' does not say so: Node emits it once the body is read.
+ */
+export function clientGoneSignal(reply: FastifyReply): AbortSignal {
+  const response = reply.raw;
+  // One per response: a streamed export runs an operation (a context) per piece.
+  const made = clientGone.get(response);
+  if (made) return made;
+  const controller = new AbortController();
+  clientGone.set(response, controller.signal);
+  if (response.writableFinished) return controller.signal;
+  if (response.destroyed) controller.abort();
+  else
+    response.once('close', () => {
+      if (!response.writableFinished) controller.abort();
+    });
+  return controller.signal;
+}
+const clientGone = new WeakMap<object, AbortSignal>();
 
 export function bearerToken(authorization: string | undefined): string | null {
   if (!authorization) return null;

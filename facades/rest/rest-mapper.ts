@@ -69,7 +69,7 @@ const routeInput = (request: FastifyRequest): RouteInput => ({
 /** Operations compiled on first use and kept (streaming routes run several per request). */
 function operationRunner(runtime: RestRuntime) {
   const cache = new Map<unknown, CompiledQuery>();
-  return (request: FastifyRequest): RunOperation =>
+  return (request: FastifyRequest, reply: FastifyReply): RunOperation =>
     async (operation, variables) => {
       let compiled = cache.get(operation);
       if (!compiled) {
@@ -78,7 +78,7 @@ function operationRunner(runtime: RestRuntime) {
       }
       const result = await compiled.query(
         undefined,
-        requestContext(runtime, request),
+        requestContext(runtime, request, reply),
         variables as Record<string, unknown>,
       );
       if (result.errors?.length) {
@@ -99,7 +99,7 @@ export function registerStreamRoutes(app: FastifyInstance, runtime: RestRuntime,
       preHandler: guardFor(runtime, route.surface),
       handler: async (request, reply) => {
         try {
-          return await route.respond(routeInput(request), runner(request), reply);
+          return await route.respond(routeInput(request), runner(request, reply), reply);
         } catch (err) {
           if (reply.sent || reply.raw.headersSent) {
             request.log.error({ err }, 'stream failed after headers were sent');
@@ -133,7 +133,7 @@ export function registerRoutes(app: FastifyInstance, runtime: RestRuntime, route
           string,
           unknown
         >;
-        const result = await compiled.query(undefined, requestContext(runtime, request), variables);
+        const result = await compiled.query(undefined, requestContext(runtime, request, reply), variables);
         if (result.errors?.length) return sendError(reply, result.errors[0]);
         return reply.code(route.status ?? 200).send(route.map(result.data as never));
       },

@@ -282,7 +282,7 @@ export class AuditResolver {
       selected.has('priority') || selected.has('rankingPages')
         ? issueRankingInputs(ctx, audit.id, audit.projectId)
         : undefined,
-      segment ? this.segments.issuesIn(ctx.db, ctx.principal, audit.id, segment) : undefined,
+      segment ? this.segments.issuesIn(ctx.db, ctx.principal, audit.id, segment, ctx.signal) : undefined,
     ]);
     if (!inSegment) return issues.map((i) => toIssueType(i, audit.projectId, rankingInputs));
     return issues.flatMap((i) => {

@@ -1,6 +1,6 @@
 import type { Principal } from '../platform/context.js';
 import { badInput, DomainError, notFound } from '../platform/errors.js';
-import type { NativeDb } from '../platform/db/native-query.js';
+import { StatementTimeoutError, type BoundedRun, type NativeDb } from '../platform/db/native-query.js';
 import { isUuid, newId } from '../platform/ids.js';
 import { assertApiAccess } from '../identity/index.js';
 import type { Category, Severity } from '../seo/checks/index.js';
@@ -26,7 +26,7 @@ import {
   type MarkedOccurrences,
   type SegmentFacts,
 } from './url-table.repository.js';
-import { UrlTableService, type UrlFilterInput } from './url-table.service.js';
+import { regexCostProblem, UrlTableService, type UrlFilterInput } from './url-table.service.js';
 import { WontFixRepository } from './wont-fix.repository.js';
 
 export const MAX_SEGMENTS_PER_PROJECT = 50;
@@ -172,15 +172,17 @@ export class SegmentService {
     principal: Principal | null,
     auditId: string,
     wontFix: SegmentWontFix = 'apply',
+    signal?: AbortSignal | null,
   ): Promise<SegmentResult[]> {
     const p = assertApiAccess(principal, 'read');
     const audit = isUuid(auditId) ? await this.tableRepo.ownedAudit(db, auditId, p.organizationId) : null;
     if (!audit) throw notFound('Audit');
     const segments = await this.repo.list(db, audit.projectId);
     const marked = await this.markedIn(db, auditId, wontFix);
+    const run: BoundedRun = { cls: 'segment', key: p.organizationId, signal };
     const results: SegmentResult[] = [];
     for (const segment of segments)
-      results.push(await this.resultOf(db, { id: auditId, ...audit }, segment, marked, wontFix === 'apply'));
+      results.push(await this.resultOf(db, { id: auditId, ...audit }, segment, marked, wontFix === 'apply', run));
     return results;
   }
 
@@ -191,6 +193,7 @@ export class SegmentService {
     auditId: string,
     segmentId: string,
     wontFix: SegmentWontFix = 'apply',
+    signal?: AbortSignal | null,
   ): Promise<SegmentResult> {
     const p = assertApiAccess(principal, 'read');
     const audit = isUuid(auditId) ? await this.tableRepo.ownedAudit(db, auditId, p.organizationId) : null;
@@ -198,7 +201,8 @@ export class SegmentService {
     const segment = isUuid(segmentId) ? await this.repo.find(db, audit.projectId, segmentId) : null;
     if (!segment) throw notFound('Segment');
     const marked = await this.markedIn(db, auditId, wontFix);
-    return this.resultOf(db, { id: auditId, ...audit }, segment, marked, wontFix === 'apply');
+    const run: BoundedRun = { cls: 'segment', key: p.organizationId, signal };
+    return this.resultOf(db, { id: auditId, ...audit }, segment, marked, wontFix === 'apply', run);
   }
 
   /**
@@ -225,7 +229,8 @@ export class SegmentService {
     const none = { codes: [], urls: [] };
     const facts = [];
     for (const segment of segments) {
-      const rule = await this.table.compileRule(db, segmentFilterInput(segment));
+      // A stored rule: not refused for its cost now, but each statement reading it is bounded (the segment class).
+      const rule = await this.table.compileRule(db, segmentFilterInput(segment), 'stored');
       const ranked = (auditId: string) => () => rankedUrlsOf(db, projectId, auditId);
       const [base, head, newIssues] = await Promise.all([
         this.tableRepo.segmentFacts(db, pair.base, rule, ranked(pair.base), none),
@@ -246,13 +251,18 @@ export class SegmentService {
     principal: Principal | null,
     auditId: string,
     segmentId: string,
+    signal?: AbortSignal | null,
   ): Promise<Map<string, { affected: number; occurrences: number }>> {
     const p = assertApiAccess(principal, 'read');
     const audit = isUuid(auditId) ? await this.tableRepo.ownedAudit(db, auditId, p.organizationId) : null;
     if (!audit) throw notFound('Audit');
     const segment = isUuid(segmentId) ? await this.repo.find(db, audit.projectId, segmentId) : null;
     if (!segment) throw notFound('Segment');
-    const facts = await this.factsOf(db, { id: auditId, ...audit }, segment, NO_MARKINGS, false);
+    const facts = await this.factsOf(db, { id: auditId, ...audit }, segment, NO_MARKINGS, false, {
+      cls: 'segment',
+      key: p.organizationId,
+      signal,
+    });
     return new Map(facts.checks.map((c) => [c.code, { affected: c.affected, occurrences: c.occurrences }]));
   }
 
@@ -267,8 +277,9 @@ export class SegmentService {
     segment: SegmentRow,
     marked: MarkedOccurrences,
     applied: boolean,
+    run: BoundedRun,
   ): Promise<SegmentResult> {
-    const facts = await this.factsOf(db, audit, segment, marked, applied);
+    const facts = await this.factsOf(db, audit, segment, marked, applied, run);
     return { segment, urls: facts.urls, htmlPages: facts.htmlPages, ...scoreSegment(facts) };
   }
 
@@ -276,7 +287,8 @@ export class SegmentService {
    * The segment's facts in the audit: counted (every URL of the audit read), then kept when the audit is COMPLETED
    * and the rule reads only its rows, so later reads take one row (audit_segment_facts, keyed by the rule and the
    * markings). The summary (under the audit's markings, `applied`) and the issues list narrowed to the segment (under
-   * none) each keep their own row; a summary's count drops rows under markings no longer applied.
+   * none) each keep their own row; a summary's count drops rows under markings no longer applied. Counting is bounded
+   * (`run`); a stored rule PostgreSQL stops at the time limit is BAD_USER_INPUT naming the segment.
    */
   private async factsOf(
     db: NativeDb,
@@ -284,22 +296,21 @@ export class SegmentService {
     segment: SegmentRow,
     marked: MarkedOccurrences,
     applied: boolean,
+    run: BoundedRun,
   ): Promise<SegmentFacts> {
     const input = segmentFilterInput(segment);
-    const rule = await this.table.compileRule(db, input);
+    const rule = await this.table.compileRule(db, input, 'stored');
     const keep = audit.completed && filterReadsOnlyTheAudit(rule);
     // The markings it was counted under are part of the key: marking or undoing counts again.
     const key = { rule: segmentRuleKey(input), marks: segmentMarksKey(marked) };
     const stillRead = applied ? [NO_MARKINGS_KEY] : null;
     const kept = keep ? await this.repo.keptFacts(db, audit.id, segment.id, key) : null;
     if (kept) return kept;
-    const facts = await this.tableRepo.segmentFacts(
-      db,
-      audit.id,
-      rule,
-      () => rankedUrlsOf(db, audit.projectId, audit.id),
-      marked,
-    );
+    const facts = await this.tableRepo
+      .segmentFacts(db, audit.id, rule, () => rankedUrlsOf(db, audit.projectId, audit.id), marked, run)
+      .catch((error: unknown) => {
+        throw error instanceof StatementTimeoutError ? slowSegment(error, segment) : error;
+      });
     if (keep) await this.repo.keepFacts(db, audit.id, segment.id, key, facts, stillRead);
     return facts;
   }
@@ -351,6 +362,9 @@ export class SegmentService {
     } catch (error) {
       throw refuse('input.pattern', `not a valid regular expression (${(error as Error).message})`);
     }
+    const problem = regexCostProblem(pattern);
+    if (problem)
+      throw refuse('input.pattern', `a regular expression that could run for seconds per URL was refused: ${problem}`);
     try {
       await this.table.compileRule(db, segmentFilterInput({ kind, pattern, filter: null }));
     } catch {
@@ -358,6 +372,14 @@ export class SegmentService {
     }
     return { name, kind, pattern, filter: null };
   }
+}
+
+/** The refusal of a stored segment whose facts PostgreSQL stopped at the time limit: which segment, and what to do. */
+function slowSegment(timeout: StatementTimeoutError, segment: SegmentRow): DomainError {
+  const message =
+    `counting segment "${segment.name}" over this audit's URLs took longer than ${timeout.timeoutMs / 1000} s and ` +
+    'PostgreSQL stopped it: edit its rule (a regular expression, a condition on a computed value) to a cheaper one';
+  return refuse(`segment(${segment.id})`, message);
 }
 
 /** A filter stored as a client reads it back: combinators and conditions only, values as text. */

@@ -123,6 +123,7 @@ export class UrlTableExportService {
     view: Omit<UrlTableQuery, 'first' | 'after' | 'withTotal'>,
     after: string | null | undefined,
     size: number,
+    signal?: AbortSignal | null,
   ): Promise<UrlTableExportPiece> {
     if (!Number.isInteger(size) || size < 1 || size > MAX_URL_TABLE_PAGE)
       throw badInput(`size must be 1-${MAX_URL_TABLE_PAGE}.`, [{ path: 'size', message: `1-${MAX_URL_TABLE_PAGE}` }]);
@@ -136,12 +137,13 @@ export class UrlTableExportService {
       await this.table.list(db, principal, auditId, { ...view, first: 1, after: null, withTotal: false });
       throw err;
     }
-    const page = await this.table.list(db, principal, auditId, {
-      ...view,
-      first: size,
-      after: cursor?.table ?? null,
-      withTotal: false,
-    });
+    const page = await this.table.list(
+      db,
+      principal,
+      auditId,
+      { ...view, first: size, after: cursor?.table ?? null, withTotal: false },
+      { purpose: 'export', signal },
+    );
     const first = cursor === null;
     const last = !page.hasNext;
     const before = cursor?.rows ?? 0;

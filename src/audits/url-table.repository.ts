@@ -1,4 +1,4 @@
-import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
+import { boundedQuery, nativeQuery, type BoundedRun, type NativeDb } from '../platform/db/native-query.js';
 import type { EvidenceKeyShape } from './evidence-shape.js';
 import type { RankedUrls } from './ranked-urls.js';
 
@@ -634,10 +634,13 @@ export class UrlTableRepository {
     return row ?? null;
   }
 
-  /** PostgreSQL's complaint about a regular expression (the filter's regex operator runs there), or null. */
+  /**
+   * PostgreSQL's complaint about a regular expression (the filter's regex operator runs there), or null. Compiled
+   * under the grid's time limit, outside the gate (it matches one empty string).
+   */
   async regexError(db: NativeDb, pattern: string): Promise<string | null> {
     try {
-      await nativeQuery(db, `SELECT '' ~ $1 AS ok`, [pattern]);
+      await boundedQuery(db, { cls: 'grid' }, `SELECT '' ~ $1 AS ok`, [pattern]);
       return null;
     } catch (error) {
       const { code, message } = error as { code?: string; message?: string };
@@ -650,6 +653,7 @@ export class UrlTableRepository {
    * A segment's URLs in an audit, counted for scoring: all of them, the HTML pages, the HTML pages with a CRITICAL
    * occurrence no marking covers, and per check the distinct URLs it affects (all, and those with an unmarked
    * occurrence). The audit must be owned before; `rule` validated; `marked` the markings that apply to the audit.
+   * Both statements are bounded (`run`: the segment class, the caller's organization and signal).
    */
   async segmentFacts(
     db: NativeDb,
@@ -657,6 +661,7 @@ export class UrlTableRepository {
     rule: UrlFilter,
     rankedUrls: () => Promise<RankedUrls>,
     marked: MarkedOccurrences = { codes: [], urls: [] },
+    run: BoundedRun = { cls: 'segment' },
   ): Promise<SegmentFacts> {
     const ranking = filterUsesRanking(rule);
     const params: unknown[] = ranking ? [auditId, ...rankingParams(await rankedUrls())] : [auditId];
@@ -668,8 +673,9 @@ export class UrlTableRepository {
       FROM audit_page p${ranking ? ' LEFT JOIN rk ON rk.url = p.url' : ''} WHERE p.audit_id = $1 AND ${where}),
       m AS MATERIALIZED (SELECT * FROM unnest(${codes}, ${urls}) AS m(code, url))`;
     const unmarked = 'NOT EXISTS (SELECT 1 FROM m WHERE m.code = o.code AND m.url = o.url)';
-    const [counts] = await nativeQuery<Omit<SegmentFacts, 'checks'>>(
+    const [counts] = await boundedQuery<Omit<SegmentFacts, 'checks'>>(
       db,
+      run,
       `WITH ${seg} SELECT count(*)::int AS urls, count(*) FILTER (WHERE seg.html)::int AS "htmlPages",
          count(*) FILTER (WHERE seg.html AND EXISTS (SELECT 1 FROM issue_occurrence o
            JOIN audit_issue i ON i.audit_id = o.audit_id AND i.code = o.code
@@ -678,8 +684,9 @@ export class UrlTableRepository {
        FROM seg`,
       params,
     );
-    const checks = await nativeQuery<SegmentFacts['checks'][number]>(
+    const checks = await boundedQuery<SegmentFacts['checks'][number]>(
       db,
+      run,
       `WITH ${seg} SELECT i.code, i.severity, i.category, count(DISTINCT o.url)::int AS affected,
          count(DISTINCT o.url) FILTER (WHERE ${unmarked})::int AS unmarked, count(*)::int AS occurrences
        FROM issue_occurrence o JOIN seg ON seg.url = o.url
@@ -701,6 +708,7 @@ export class UrlTableRepository {
     rule: UrlFilter,
     codes: readonly string[],
     rankedUrls: () => Promise<RankedUrls>,
+    run: BoundedRun = { cls: 'segment' },
   ): Promise<{ code: string; urls: number; exampleUrls: string[] }[]> {
     if (!codes.length) return [];
     const ranking = filterUsesRanking(rule);
@@ -709,8 +717,9 @@ export class UrlTableRepository {
     const where = filterSql(rule, param) ?? 'true';
     const base = param(baseId, 'uuid');
     const codeList = param(codes, 'text[]');
-    return nativeQuery<{ code: string; urls: number; exampleUrls: string[] }>(
+    return boundedQuery<{ code: string; urls: number; exampleUrls: string[] }>(
       db,
+      run,
       `WITH ${ranking ? `${RANKING_CTE}, ` : ''}seg AS MATERIALIZED (SELECT p.url FROM audit_page p
          ${ranking ? 'LEFT JOIN rk ON rk.url = p.url ' : ''}WHERE p.audit_id = $1 AND ${where})
        SELECT o.code, count(DISTINCT o.url)::int AS urls,
@@ -727,12 +736,14 @@ export class UrlTableRepository {
   /**
    * `first + 1` rows after the cursor (the extra one says there is a next page), and the total of the filter when
    * asked. The audit must be owned (ownedAudit) before; `rankedUrls` is read only when the slice shows, filters or
-   * sorts on the ranking keywords.
+   * sorts on the ranking keywords. The page and the count are bounded statements (`run`: the grid or export class,
+   * the organization's slots, the caller's signal).
    */
   async list(
     db: NativeDb,
     slice: UrlTableSlice,
     rankedUrls: () => Promise<RankedUrls>,
+    run: BoundedRun = { cls: 'grid' },
   ): Promise<{ rows: UrlTableRow[]; total: number | null }> {
     const rankedSet = usesRanking(slice) ? await rankedUrls() : null;
     // When no URL ranks, "ranking URLs first" orders nothing: the order (and the keyset) go without it, so an issue's
@@ -815,9 +826,9 @@ export class UrlTableRepository {
           ]
         : [`${withClause}SELECT count(*)::int AS total FROM ${from}${joins} WHERE ${counted}`, countParams];
     const [raw, total] = await Promise.all([
-      nativeQuery<Record<string, unknown>>(db, rowsSql, params),
+      boundedQuery<Record<string, unknown>>(db, run, rowsSql, params),
       slice.withTotal
-        ? nativeQuery<{ total: number }>(db, countSql, countArgs).then(([row]) => row.total)
+        ? boundedQuery<{ total: number }>(db, run, countSql, countArgs).then(([row]) => row.total)
         : Promise.resolve(null),
     ]);
     const rows = raw.map((r): UrlTableRow => ({

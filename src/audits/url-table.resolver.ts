@@ -73,15 +73,13 @@ export class UrlTableResolver {
     segment: string | null,
     @Ctx() ctx: RequestContext,
   ): Promise<UrlTableConnection> {
-    const page = await this.service.list(ctx.db, ctx.principal, audit.id, {
-      first,
-      after,
-      columns,
-      sort,
-      filter,
-      checkCode,
-      segment,
-    });
+    const page = await this.service.list(
+      ctx.db,
+      ctx.principal,
+      audit.id,
+      { first, after, columns, sort, filter, checkCode, segment },
+      { signal: ctx.signal },
+    );
     return {
       columns: page.columns.map(toFieldType),
       rows: page.rows,
@@ -120,6 +118,7 @@ export class UrlTableResolver {
       { columns, sort, filter, checkCode, segment },
       after,
       size,
+      ctx.signal,
     );
   }
 }

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Principal } from '../platform/context.js';
-import { badInput, notFound } from '../platform/errors.js';
-import type { NativeDb } from '../platform/db/native-query.js';
+import { badInput, DomainError, notFound } from '../platform/errors.js';
+import { StatementTimeoutError, type NativeDb } from '../platform/db/native-query.js';
 import { isUuid } from '../platform/ids.js';
 import { assertApiAccess } from '../identity/index.js';
 import { findCheck } from '../seo/checks/index.js';
+import { regexHazard } from '../seo/extraction/index.js';
 import {
   URL_FIELDS_BY_KEY,
   URL_TABLE_FIELDS,
@@ -81,6 +82,24 @@ export interface UrlTableQuery {
   segment?: string | null;
   /** Count the filter's rows (the GraphQL totalCount; exports skip it). Default true. */
   withTotal?: boolean;
+}
+
+/** How a page of the table is read: for the grid (default) or an export, on behalf of a caller who may go away. */
+export interface TableRead {
+  purpose?: 'grid' | 'export';
+  /** Aborted when the caller went away: the statements are cancelled in PostgreSQL. */
+  signal?: AbortSignal | null;
+}
+
+/**
+ * Why a regular expression is too costly for PostgreSQL to run over every URL, or null. PostgreSQL's engine runs a
+ * back-reference by backtracking (about 10 s a URL was measured for one), so any is refused; the rest is the
+ * extractors' hazard check (regexHazard: nested quantifiers, overlapping repeated alternatives). Its rule against a
+ * leading `.*` is about a page's whole text: a table's values are a URL or a title, so the pattern is read as if
+ * anchored (`^(?:...)` keeps the rest of the check as it is).
+ */
+export function regexCostProblem(pattern: string): string | null {
+  return regexHazard(`^(?:${pattern})`, 's');
 }
 
 export interface UrlTablePage {
@@ -256,6 +275,49 @@ function decodeCursor(after: string, scope: string): { value: Cursor[1]; ranked:
   return { value: value as Cursor[1], ranked, id };
 }
 
+/** Whether a field's value is computed per row (a subquery or the segment names), not read from a column. */
+const computed = (f: UrlField): boolean => Boolean(f.sqlOf) || /\bSELECT\b/i.test(f.sql);
+
+/**
+ * The refusal of a view PostgreSQL stopped at its time limit: BAD_USER_INPUT saying so, with a detail for each part
+ * that makes it costly (a regular expression, a condition on a value computed per row, such a sort, a segment's
+ * rule), or the filter and the sort as a whole when none stands out.
+ */
+function slowView(
+  timeout: StatementTimeoutError,
+  filter: UrlFilter | null,
+  sort: UrlField,
+  segmentId: string | null,
+): DomainError {
+  const details: { path: string; message: string }[] = [];
+  for (const [g, group] of (filter?.groups ?? []).entries())
+    for (const [i, c] of group.conditions.entries()) {
+      const path = `filter.groups[${g}].conditions[${i}]`;
+      if (c.kind === 'segment') details.push({ path, message: "the segment's rule is read for every URL" });
+      else if (c.kind === 'field' && c.operator === 'regex')
+        details.push({ path, message: `a regular expression on ${c.field.key} runs for every URL` });
+      else if (c.kind === 'field' && computed(c.field))
+        details.push({ path, message: `${c.field.key} is computed for every URL` });
+    }
+  if (computed(sort))
+    details.push({ path: 'sort.field', message: `${sort.key} is computed for every URL before the first row` });
+  if (segmentId !== null) details.push({ path: 'segment', message: "the segment's rule is read for every URL" });
+  if (!details.length)
+    details.push(
+      { path: 'filter', message: 'the filter matched too slowly' },
+      { path: 'sort.field', message: `sorting on ${sort.key}` },
+    );
+  const seconds = timeout.timeoutMs / 1000;
+  return new DomainError(
+    'BAD_USER_INPUT',
+    `This view took longer than ${seconds} s (the limit of ${
+      timeout.cls === 'export' ? "an export's page of rows" : 'a URL table read'
+    }) and PostgreSQL stopped it: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}. Narrow the filter, ` +
+      'drop those conditions or sort on a stored column.',
+    details,
+  );
+}
+
 const fitsType = (field: UrlField, value: string | number | boolean): boolean => {
   switch (field.pgType) {
     case 'text':
@@ -291,7 +353,19 @@ export class UrlTableService {
     return [...URL_TABLE_FIELDS, ...extractorFields(audit.extractors)];
   }
 
-  async list(db: NativeDb, principal: Principal | null, auditId: string, query: UrlTableQuery): Promise<UrlTablePage> {
+  /**
+   * One page of the table. Its statements are bounded (boundedQuery): `read.purpose` picks the time limit (a grid
+   * page, or an export's page of rows), the organization's slots are shared by its grid, export and segment reads,
+   * and `read.signal` cancels them when the caller goes away. A statement PostgreSQL stops at the limit is
+   * BAD_USER_INPUT naming the filter's costly conditions and the sort (slowView).
+   */
+  async list(
+    db: NativeDb,
+    principal: Principal | null,
+    auditId: string,
+    query: UrlTableQuery,
+    read: TableRead = {},
+  ): Promise<UrlTablePage> {
     const p = assertApiAccess(principal, 'read');
     const { first } = query;
     if (!Number.isInteger(first) || first < 1 || first > MAX_URL_TABLE_PAGE)
@@ -352,24 +426,29 @@ export class UrlTableService {
       withTotal && segmentId !== null && checkCode === null && !filter?.groups.some((g) => g.conditions.length)
         ? await this.keptSegmentUrls(db, audit, auditId, segmentId)
         : null;
-    const { rows, total } = await this.repo.list(
-      db,
-      {
-        auditId,
-        organizationId: p.organizationId,
-        columns,
-        checkCode,
-        filter,
-        segment,
-        sort,
-        direction,
-        rankingFirst,
-        first,
-        cursor,
-        withTotal: withTotal && keptTotal === null,
-      },
-      () => rankedUrlsOf(db, audit.projectId, auditId),
-    );
+    const { rows, total } = await this.repo
+      .list(
+        db,
+        {
+          auditId,
+          organizationId: p.organizationId,
+          columns,
+          checkCode,
+          filter,
+          segment,
+          sort,
+          direction,
+          rankingFirst,
+          first,
+          cursor,
+          withTotal: withTotal && keptTotal === null,
+        },
+        () => rankedUrlsOf(db, audit.projectId, auditId),
+        { cls: read.purpose ?? 'grid', key: p.organizationId, signal: read.signal },
+      )
+      .catch((error: unknown) => {
+        throw error instanceof StatementTimeoutError ? slowView(error, filter, sort, segmentId) : error;
+      });
     const page = rows.slice(0, first);
     const last: UrlTableRow | undefined = page.at(-1);
     const plan = fullPlan && chooseEvidence(fullPlan, evidenceKeys);
@@ -465,15 +544,20 @@ export class UrlTableService {
   async segmentRule(db: NativeDb, projectId: string, segmentId: string): Promise<UrlFilter> {
     const row = isUuid(segmentId) ? await this.segments.find(db, projectId, segmentId) : null;
     if (!row) throw notFound('Segment');
-    return this.compileRule(db, segmentFilterInput(row));
+    return this.compileRule(db, segmentFilterInput(row), 'stored');
   }
 
-  /** A segment's rule, validated as a filter that names no segment, its regular expressions checked. */
-  async compileRule(db: NativeDb, input: UrlFilterInput): Promise<UrlFilter> {
+  /**
+   * A segment's rule, validated as a filter that names no segment, its regular expressions checked: PostgreSQL must
+   * compile them, and one being saved (`cost`: 'check', the default) must pass the cost check too. A stored rule
+   * (`cost`: 'stored') is not refused for its cost: it was accepted when saved, and every statement that reads it is
+   * bounded by its class's time limit.
+   */
+  async compileRule(db: NativeDb, input: UrlFilterInput, cost: 'check' | 'stored' = 'check'): Promise<UrlFilter> {
     const filter = validateFilter(input, false);
     if (!filter || !filter.groups.some((g) => g.conditions.length))
       throw refuse('filter.groups', 'a segment needs at least one condition');
-    await this.assertRegexes(db, filter);
+    await this.assertRegexes(db, filter, cost === 'check');
     return filter;
   }
 
@@ -484,14 +568,21 @@ export class UrlTableService {
         if (c.kind !== 'segment') continue;
         const row = await this.segments.find(db, projectId, c.segmentId);
         if (!row) throw refuse(`filter.groups[${g}].conditions[${i}].value`, 'not a segment of this project');
-        c.filter = await this.compileRule(db, segmentFilterInput(row));
+        c.filter = await this.compileRule(db, segmentFilterInput(row), 'stored');
       }
   }
 
-  private async assertRegexes(db: NativeDb, filter: UrlFilter | null): Promise<void> {
+  /** Each regex condition's pattern: cheap enough (regexCostProblem, unless `cost` is false), one PostgreSQL takes. */
+  private async assertRegexes(db: NativeDb, filter: UrlFilter | null, cost = true): Promise<void> {
     for (const [g, group] of (filter?.groups ?? []).entries())
       for (const [i, c] of group.conditions.entries()) {
         if (c.kind !== 'field' || c.operator !== 'regex') continue;
+        const problem = cost ? regexCostProblem(String(c.values[0])) : null;
+        if (problem)
+          throw refuse(
+            `filter.groups[${g}].conditions[${i}].value`,
+            `a regular expression on ${c.field.key} that could run for seconds per URL was refused: ${problem}`,
+          );
         const error = await this.repo.regexError(db, String(c.values[0]));
         if (error)
           throw refuse(`filter.groups[${g}].conditions[${i}].value`, `not a valid regular expression (${error})`);

@@ -69,6 +69,21 @@ const envSchema = z
      */
     REDIS_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2_000),
     PG_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3_000),
+    /**
+     * Statement time limits of the queries a user shapes (docs/performance.md, "Bounded queries"): a URL table page
+     * or count, one page of rows of an export, a segment's facts. PostgreSQL stops the statement; the answer is a
+     * BAD_USER_INPUT naming the filter and sort.
+     */
+    QUERY_TIMEOUT_GRID_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+    QUERY_TIMEOUT_EXPORT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    QUERY_TIMEOUT_SEGMENT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+    /**
+     * Such statements in flight per organization, and in all, in one API process (its pool has 10 connections);
+     * another waits up to GRID_QUERY_WAIT_MS for a slot, then is refused with RATE_LIMITED and Retry-After.
+     */
+    GRID_QUERIES_PER_ORGANIZATION: z.coerce.number().int().min(1).max(50).default(2),
+    GRID_QUERIES_TOTAL: z.coerce.number().int().min(1).max(50).default(6),
+    GRID_QUERY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
     TRUST_PROXY: bool.default(false),
     AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
     /** Unauthenticated requests (free tools, anonymous GraphQL) per client IP and minute; default = the Free rate. */

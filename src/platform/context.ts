@@ -41,6 +41,11 @@ export interface RequestContext {
   loaders: LoaderRegistry;
   requestId: string;
   ip?: string;
+  /**
+   * Aborted when the request's client goes away (HTTP: the connection closed before the answer was sent); undefined
+   * where nobody can go away (workers, the CLI). Bounded statements (boundedQuery) are cancelled in PostgreSQL then.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -50,13 +55,20 @@ export interface RequestContext {
 export class ApiRequestContext implements RequestContext {
   readonly loaders = new LoaderRegistry();
   private forked: EntityManager | undefined;
+  private aborted: AbortSignal | undefined;
 
   constructor(
     private readonly root: EntityManager,
     readonly principal: Principal | null,
     readonly requestId: string,
     readonly ip?: string,
+    /** Makes the request's signal: called on first use only (most requests run no bounded statement). */
+    private readonly makeSignal?: () => AbortSignal,
   ) {}
+
+  get signal(): AbortSignal | undefined {
+    return (this.aborted ??= this.makeSignal?.());
+  }
 
   get em(): EntityManager {
     return (this.forked ??= this.root.fork());

@@ -1,5 +1,8 @@
+import { connect as netConnect } from 'node:net';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import { DomainError } from '../errors.js';
+import { KeyedGate, type KeyedGateLimits } from '../keyed-gate.js';
 
 const TIMESTAMPTZ = 1184;
 /**
@@ -26,7 +29,10 @@ const types = {
  * A node-postgres pool per ORM (keyed by its shared configuration), for the hot-path reads below, with the
  * ORM's statement observer (tests count statements) so that these statements are seen like its own.
  */
-const natives = new WeakMap<object, { pool: pg.Pool; onQuery?: (sql: string) => void }>();
+const natives = new WeakMap<
+  object,
+  { pool: pg.Pool; onQuery?: (sql: string) => void; bounds?: QueryBounds; gate?: KeyedGate }
+>();
 
 /**
  * The platform's node-postgres pool: timestamps parsed to Dates, a connect deadline, idle clients released, and an
@@ -148,7 +154,12 @@ export function queryOn<T>(db: NativeDb | NativeTx, text: string, values: unknow
  * Runs `work` inside BEGIN ... COMMIT on one connection of the ORM's native pool (the ORM's own connection when
  * there is none); a throw rolls back and is rethrown. For writes that must land together in nativeQuery's idiom.
  */
-export async function nativeTransaction<T>(em: NativeDb, work: (tx: NativeTx) => Promise<T>): Promise<T> {
+export async function nativeTransaction<T>(
+  em: NativeDb,
+  work: (tx: NativeTx) => Promise<T>,
+  /** A write a user shapes (a segment's members): its statements get the class's time limit (SET LOCAL). */
+  bound?: { cls: QueryClass },
+): Promise<T> {
   const native = natives.get(em.config);
   const knexClient = em.getConnection().getKnex().client as {
     acquireConnection(): Promise<PgLikeClient>;
@@ -169,6 +180,7 @@ export async function nativeTransaction<T>(em: NativeDb, work: (tx: NativeTx) =>
   };
   try {
     await query('BEGIN');
+    if (bound) await query(`SET LOCAL statement_timeout = ${Math.floor(boundsOf(native).bounds.timeoutMs[bound.cls])}`);
     const result = await work({ query });
     await query('COMMIT');
     return result;
@@ -177,6 +189,10 @@ export async function nativeTransaction<T>(em: NativeDb, work: (tx: NativeTx) =>
     await query('ROLLBACK').catch(() => {
       broken = true;
     });
+    if (bound && (err as { code?: string }).code === QUERY_CANCELED) {
+      const { timeoutMs } = boundsOf(native).bounds;
+      throw new StatementTimeoutError(bound.cls, timeoutMs[bound.cls]);
+    }
     throw err;
   } finally {
     if (pooled) {
@@ -184,4 +200,247 @@ export async function nativeTransaction<T>(em: NativeDb, work: (tx: NativeTx) =>
       pooled.release(broken);
     } else await knexClient.releaseConnection(connection);
   }
+}
+
+/**
+ * The classes of statements a user shapes (their filter, sort, segment rules), each with its own time limit: the URL
+ * table's pages and counts (`grid`), one page of rows of an export (`export`), a segment's facts and scores
+ * (`segment`).
+ */
+export type QueryClass = 'grid' | 'export' | 'segment';
+
+/** The statement time limit of each class, and the gate of such statements in one process. */
+export interface QueryBounds {
+  timeoutMs: Record<QueryClass, number>;
+  gate: KeyedGateLimits;
+}
+
+/**
+ * The defaults (docs/configuration.md, QUERY_TIMEOUT_*_MS and GRID_QUERIES_*): a table page is read in milliseconds
+ * (docs/performance.md), so 5 s is far beyond an honest filter and short of a stalled pool; at most 2 such statements
+ * of one organization and 6 in all (the pool has 10 connections) run at once, a third waits up to 2 s.
+ */
+export const DEFAULT_QUERY_BOUNDS: QueryBounds = {
+  timeoutMs: { grid: 5_000, export: 30_000, segment: 5_000 },
+  gate: { perKey: 2, total: 6, maxWaitMs: 2_000, maxQueuedPerKey: 8 },
+};
+
+/** Sets the bounds of an ORM's native pool's bounded statements (the API process passes its configuration). */
+export function setQueryBounds(ormConfig: object, bounds: QueryBounds): void {
+  const native = natives.get(ormConfig);
+  if (!native) return;
+  native.bounds = bounds;
+  native.gate = undefined;
+}
+
+/** How a bounded statement runs: its class, the key it is counted under (the organization), the caller's signal. */
+export interface BoundedRun {
+  cls: QueryClass;
+  /** The gate's key (an organization id); null runs it outside the gate (a worker's read, a validation probe). */
+  key?: string | null;
+  /** Aborted when the caller goes away (the HTTP client disconnected): the statement is cancelled in PostgreSQL. */
+  signal?: AbortSignal | null;
+}
+
+/** PostgreSQL stopped the statement at its class's time limit (SQLSTATE 57014). BAD_USER_INPUT, never a 5xx. */
+export class StatementTimeoutError extends DomainError {
+  override name = 'DomainError';
+  constructor(
+    readonly cls: QueryClass,
+    readonly timeoutMs: number,
+  ) {
+    super(
+      'BAD_USER_INPUT',
+      `The query took longer than ${timeoutMs / 1000} s (the limit of ${CLASS_LABEL[cls]}) and was stopped: ` +
+        'narrow the filter or choose another sort.',
+    );
+  }
+}
+
+/** The caller went away before the statement ended; it was cancelled in PostgreSQL. Nobody reads this answer. */
+export class ClientGoneError extends DomainError {
+  override name = 'DomainError';
+  constructor() {
+    super('BAD_USER_INPUT', 'The request was cancelled: its client closed the connection.');
+  }
+}
+
+const CLASS_LABEL: Record<QueryClass, string> = {
+  grid: 'a URL table read',
+  export: "an export's page of rows",
+  segment: "a segment's facts",
+};
+
+const QUERY_CANCELED = '57014';
+/** A cancel request sent while the statement had not reached the server yet is lost: sent again this often. */
+const CANCEL_RETRY_MS = 250;
+
+function boundsOf(native: NonNullable<ReturnType<typeof natives.get>> | undefined): {
+  bounds: QueryBounds;
+  gate: KeyedGate | null;
+} {
+  if (!native) return { bounds: DEFAULT_QUERY_BOUNDS, gate: null };
+  const bounds = native.bounds ?? DEFAULT_QUERY_BOUNDS;
+  native.gate ??= new KeyedGate(bounds.gate, (reason) =>
+    reason === 'busy'
+      ? `Too many URL table, export and segment queries of this organization at once (at most ${bounds.gate.perKey} ` +
+        'run at a time): retry shortly.'
+      : `This organization's URL table, export and segment queries are busy (at most ${bounds.gate.perKey} run at a ` +
+        'time, and every slot stayed taken): retry shortly.',
+  );
+  return { bounds, gate: native.gate };
+}
+
+/**
+ * A statement a user shaped, bounded: counted in the process's gate under its key (RATE_LIMITED with Retry-After when
+ * no slot frees in time), run in a read-only transaction with `SET LOCAL statement_timeout` of its class (PostgreSQL
+ * itself stops it: StatementTimeoutError), and cancelled in PostgreSQL when `signal` aborts (a CancelRequest for the
+ * backend, the connection then discarded: ClientGoneError). The connection goes back to the pool with the
+ * transaction ended, so the setting dies with it.
+ */
+export async function boundedQuery<T>(
+  db: NativeDb,
+  run: BoundedRun,
+  text: string,
+  values: unknown[] = [],
+): Promise<T[]> {
+  const native = natives.get(db.config);
+  const { bounds, gate } = boundsOf(native);
+  const signal = run.signal ?? null;
+  if (signal?.aborted) throw new ClientGoneError();
+  let release: (() => void) | null = null;
+  if (gate && run.key) {
+    try {
+      release = await gate.acquire(run.key, signal);
+    } catch (error) {
+      if (signal?.aborted) throw new ClientGoneError();
+      throw error;
+    }
+  }
+  try {
+    const timeoutMs = bounds.timeoutMs[run.cls];
+    if (!native) return await boundedViaOrm<T>(db, run.cls, timeoutMs, text, values);
+    native.onQuery?.(text);
+    return await boundedOnPool<T>(native.pool, run.cls, timeoutMs, signal, text, values);
+  } finally {
+    release?.();
+  }
+}
+
+/** `BEGIN READ ONLY; SET LOCAL statement_timeout = n` in one round trip (an integer, never the caller's text). */
+const beginBounded = (timeoutMs: number) =>
+  `BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`;
+
+async function boundedOnPool<T>(
+  pool: pg.Pool,
+  cls: QueryClass,
+  timeoutMs: number,
+  signal: AbortSignal | null,
+  text: string,
+  values: unknown[],
+): Promise<T[]> {
+  const client = await pool.connect();
+  let broken = false;
+  let cancelling: Promise<void> | null = null;
+  let settled = false;
+  const onError = () => {
+    broken = true;
+  };
+  client.on('error', onError);
+  // The statement may not have reached the backend when the cancel does (it is then ignored): sent again until it ends.
+  const cancel = async () => {
+    while (!settled) {
+      await cancelBackend(client);
+      if (!settled) await new Promise((r) => setTimeout(r, CANCEL_RETRY_MS));
+    }
+  };
+  const onAbort = () => {
+    cancelling ??= cancel();
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await client.query(beginBounded(timeoutMs));
+    if (signal?.aborted) throw new ClientGoneError();
+    const result = await client.query({ text, values, types });
+    await client.query('COMMIT');
+    return result.rows as T[];
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
+    if (signal?.aborted) throw new ClientGoneError();
+    if ((error as { code?: string }).code === QUERY_CANCELED) throw new StatementTimeoutError(cls, timeoutMs);
+    throw error;
+  } finally {
+    settled = true;
+    signal?.removeEventListener('abort', onAbort);
+    client.off('error', onError);
+    // A cancelled connection is not pooled again: a cancel request that arrives late must hit nobody else's statement.
+    if (cancelling) {
+      await cancelling;
+      broken = true;
+    }
+    client.release(broken);
+  }
+}
+
+/** Without a native pool (a bare ORM): the same transaction on one of the ORM's connections, without cancelling. */
+async function boundedViaOrm<T>(
+  db: NativeDb,
+  cls: QueryClass,
+  timeoutMs: number,
+  text: string,
+  values: unknown[],
+): Promise<T[]> {
+  const client = db.getConnection().getKnex().client as {
+    acquireConnection(): Promise<PgLikeClient>;
+    releaseConnection(c: PgLikeClient): Promise<void>;
+  };
+  const connection = await client.acquireConnection();
+  try {
+    await connection.query({ text: beginBounded(timeoutMs) });
+    const rows = (await connection.query({ text, values, types })).rows as T[];
+    await connection.query({ text: 'COMMIT' });
+    return rows;
+  } catch (error) {
+    await connection.query({ text: 'ROLLBACK' }).catch(() => undefined);
+    if ((error as { code?: string }).code === QUERY_CANCELED) throw new StatementTimeoutError(cls, timeoutMs);
+    throw error;
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
+/**
+ * PostgreSQL's CancelRequest for the backend of `client` (protocol 3.0: length 16, code 80877102, the backend's pid
+ * and secret key) on a connection of its own: it needs no slot of the pool and no authentication. Resolves when the
+ * server closed that connection (it has signalled the backend) or after 2 s.
+ */
+function cancelBackend(client: pg.PoolClient): Promise<void> {
+  const { host, port, processID, secretKey } = client as unknown as {
+    host: string;
+    port: number;
+    processID: number | null;
+    secretKey: number | null;
+  };
+  if (processID === null || secretKey === null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const socket = host.startsWith('/') ? netConnect(`${host}/.s.PGSQL.${port}`) : netConnect(port, host);
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve();
+    };
+    const timer = setTimeout(done, 2_000);
+    socket.once('connect', () => {
+      const message = Buffer.alloc(16);
+      message.writeInt32BE(16, 0);
+      message.writeInt32BE(80877102, 4);
+      message.writeInt32BE(processID, 8);
+      message.writeInt32BE(secretKey, 12);
+      socket.end(message);
+    });
+    socket.once('close', done);
+    socket.once('error', done);
+  });
 }

@@ -20,4 +20,5 @@ export {
   type EvaluateOptions,
 } from './custom-extraction.evaluator.js';
 export { DocumentTee } from './document-tee.js';
+export { regexHazard } from './regex-hazard.js';
 export { compileXPath, XPathSyntaxError } from './xpath.js';
