@@ -166,6 +166,30 @@ const FORBIDDEN_REQUEST_HEADERS = new Set([
 const CROSS_ORIGIN_STRIPPED = ['authorization', 'cookie'];
 const ALPN_MEMORY = 1_024;
 
+const NEVER = new AbortController().signal;
+
+/** A deadline whose clock can stop (while a request waits for its turn) and go on; its timer never holds a process. */
+function pausableDeadline(ms: number): { signal: AbortSignal; pause(): void; resume(): void } {
+  const controller = new AbortController();
+  let left = ms;
+  let since = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const resume = () => {
+    if (controller.signal.aborted || timer) return;
+    since = performance.now();
+    timer = setTimeout(() => controller.abort(new DOMException('The deadline passed', 'TimeoutError')), left);
+    timer.unref();
+  };
+  const pause = () => {
+    if (!timer) return;
+    clearTimeout(timer);
+    timer = undefined;
+    left = Math.max(0, left - (performance.now() - since));
+  };
+  resume();
+  return { signal: controller.signal, pause, resume };
+}
+
 function checkedPoliteness(p: AddressPoliteness): AddressPoliteness {
   for (const name of ['inFlight', 'perSecond', 'capPerQuota'] as const) positive(`addressPoliteness.${name}`, p[name]);
   return p;
@@ -408,10 +432,17 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeH
 
     const startedAt = new Date().toISOString();
     const started = performance.now();
-    const deadline = AbortSignal.timeout(totalTimeoutMs);
+    // The deadline does not run while the request waits for its turn at an address (politeness), only the caller's.
+    const deadline = pausableDeadline(totalTimeoutMs);
     const callerSignal = requestOptions.signal;
-    const signal = callerSignal ? AbortSignal.any([deadline, callerSignal]) : deadline;
-    const errorContext: ErrorContext = { deadline, callerSignal, totalTimeoutMs, headersTimeoutMs, bodyTimeoutMs };
+    const signal = callerSignal ? AbortSignal.any([deadline.signal, callerSignal]) : deadline.signal;
+    const errorContext: ErrorContext = {
+      deadline: deadline.signal,
+      callerSignal,
+      totalTimeoutMs,
+      headersTimeoutMs,
+      bodyTimeoutMs,
+    };
 
     const redirects: RedirectHop[] = [];
     let current = validateTargetUrl(input, policy, maxUrlLength);
@@ -424,10 +455,13 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeH
       const politeness = requestOptions.politeness;
       let release: () => void = () => undefined;
       if (gate && politeness?.applies(current)) {
+        deadline.pause();
         try {
-          release = await gate.enter(current.hostname, politeness.quota, signal);
+          release = await gate.enter(current.hostname, politeness.quota, callerSignal ?? NEVER);
         } catch (error) {
           throw toSafeHttpError(error, errorContext).withContext(current.href, redirects);
+        } finally {
+          deadline.resume();
         }
       }
       try {
