@@ -28,6 +28,10 @@ import { AuditResultsRepository, type AuditResults } from './audit-results.repos
 import { projectExternalLinkCache } from './external-link-cache.js';
 import { AuditFailedError, runAuditEngine, type AuditOutcome, type AuditSink, type LabMeter } from './audit-engine.js';
 import { EvidenceShapes } from './evidence-shape.js';
+import { SegmentMembership } from './segment-membership.js';
+import { SegmentRepository } from './segment.repository.js';
+import { segmentFilterInput } from './segment-rule.js';
+import { validateFilter } from './url-table.service.js';
 
 /**
  * 'superseded': a later attempt claimed the audit while this one still ran (a stalled lock); it writes nothing more.
@@ -184,6 +188,7 @@ export class AuditJobRunner {
       const done = await this.complete(em, run, project.id, outcome, shapes);
       if (!done) return this.lostTo(em, run);
       await this.settleResults(em, run.auditId);
+      await this.keepSegmentMembers(em, run.auditId, project.id);
       return 'completed';
     } finally {
       stopBeating();
@@ -336,6 +341,31 @@ export class AuditJobRunner {
       this.logger.debug({ auditId, ms: Date.now() - started }, 'audit results vacuumed');
     } catch (err) {
       this.logger.warn({ err, auditId }, 'audit results not vacuumed (autovacuum will)');
+    }
+  }
+
+  /**
+   * The project's segments' members in the fresh audit (SegmentMembership), written now so that the first read of its
+   * segment names does not write 50 of them. A rule that reads what changes after the audit is not kept; one that
+   * fails (its time limit) is written when first read instead. The audit is already COMPLETED: a failure here is
+   * logged and changes nothing.
+   */
+  private async keepSegmentMembers(em: NativeDb, auditId: string, projectId: string): Promise<void> {
+    const started = Date.now();
+    try {
+      const rows = await new SegmentRepository().list(em, projectId);
+      const rules = rows.flatMap((row) => {
+        try {
+          const rule = validateFilter(segmentFilterInput(row), false);
+          return rule ? [{ row, rule }] : [];
+        } catch {
+          return [];
+        }
+      });
+      const kept = await new SegmentMembership().keep(em, { id: auditId, completed: true }, rules);
+      this.logger.debug({ auditId, segments: kept.size, ms: Date.now() - started }, 'segment members kept');
+    } catch (err) {
+      this.logger.warn({ err, auditId }, 'segment members not kept (written when first read)');
     }
   }
 

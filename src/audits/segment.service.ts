@@ -14,6 +14,9 @@ import {
   type SegmentWrite,
 } from './segment.repository.js';
 import {
+  conditionCount,
+  MAX_SEGMENT_CONDITIONS,
+  MAX_SEGMENTS_PER_PROJECT,
   SEGMENT_KINDS,
   segmentFilterInput,
   segmentMarksKey,
@@ -29,7 +32,7 @@ import {
 import { regexCostProblem, UrlTableService, type UrlFilterInput } from './url-table.service.js';
 import { WontFixRepository } from './wont-fix.repository.js';
 
-export const MAX_SEGMENTS_PER_PROJECT = 50;
+export { MAX_SEGMENT_CONDITIONS, MAX_SEGMENTS_PER_PROJECT } from './segment-rule.js';
 export const SEGMENT_NAME_MAX = 80;
 export const SEGMENT_PATTERN_MAX = 500;
 
@@ -96,7 +99,8 @@ export function scoreSegment(facts: SegmentFacts): Pick<SegmentResult, 'scores' 
 }
 
 /**
- * A project's segments (at most 50, names unique per project regardless of case) and their results in an audit.
+ * A project's segments (at most MAX_SEGMENTS_PER_PROJECT, each FILTER rule at most MAX_SEGMENT_CONDITIONS
+ * conditions; names unique per project regardless of case) and their results in an audit.
  * A rule is refused at save when it would not run: a regular expression neither JavaScript nor PostgreSQL can
  * compile, a path without a leading slash, a filter the URL table refuses. Another organization's project, audit or
  * segment is NOT_FOUND.
@@ -341,6 +345,13 @@ export class SegmentService {
     if (kind === 'FILTER') {
       if (input.pattern) throw refuse('input.pattern', 'a FILTER segment takes a filter, not a pattern');
       if (!input.filter) throw refuse('input.filter', 'a FILTER segment needs a filter');
+      const conditions = conditionCount(input.filter);
+      if (conditions > MAX_SEGMENT_CONDITIONS)
+        throw refuse(
+          'input.filter',
+          `a segment's rule has at most ${MAX_SEGMENT_CONDITIONS} conditions over all its groups (this one has ` +
+            `${conditions}): split it into several segments or use a REGEX segment`,
+        );
       try {
         await this.table.compileRule(db, input.filter);
       } catch (error) {

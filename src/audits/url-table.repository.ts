@@ -1,4 +1,11 @@
-import { boundedQuery, nativeQuery, type BoundedRun, type NativeDb } from '../platform/db/native-query.js';
+import { badInput } from '../platform/errors.js';
+import {
+  boundedQuery,
+  nativeQuery,
+  nativeTransaction,
+  type BoundedRun,
+  type NativeDb,
+} from '../platform/db/native-query.js';
 import type { EvidenceKeyShape } from './evidence-shape.js';
 import type { RankedUrls } from './ranked-urls.js';
 
@@ -74,11 +81,16 @@ const detailList = (key: string) =>
   `(SELECT string_agg(v, ', ') FROM jsonb_array_elements_text(COALESCE(p.details->'${key}', '[]'::jsonb)) v)`;
 const detailCount = (key: string) => `COALESCE(jsonb_array_length(p.details->'${key}'), 0)`;
 
-/** When the project's audits crawled the URL, as ISO text (which sorts as the time does). */
-const seen = (aggregate: 'min' | 'max') =>
-  `(SELECT to_char(${aggregate}(a2.created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-    FROM audit a2 JOIN audit_page p2 ON p2.audit_id = a2.id AND p2.url = p.url
-    WHERE a2.project_id = (SELECT a3.project_id FROM audit a3 WHERE a3.id = $1))`;
+/**
+ * When the project's completed audits crawled the URL (url_history, merged by each completion) and the audit read
+ * itself (a running one is not merged yet), as ISO text (which sorts as the time does): one probe of the history's
+ * key per row, the project and the audit's start read once (uncorrelated subqueries run once per statement).
+ */
+const seen = (column: 'first_seen' | 'last_seen') =>
+  `(CASE WHEN p.url IS NOT NULL THEN to_char(${column === 'first_seen' ? 'least' : 'greatest'}(
+    (SELECT h.${column} FROM url_history h WHERE h.project_id = (SELECT a3.project_id FROM audit a3 WHERE a3.id = $1)
+      AND h.url = p.url),
+    (SELECT a4.created_at FROM audit a4 WHERE a4.id = $1)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') END)`;
 
 type FieldSpec = Omit<UrlField, 'sortable' | 'filterable'> & { sortable?: boolean; filterable?: boolean };
 const field = (spec: FieldSpec): UrlField => ({ sortable: true, filterable: true, ...spec });
@@ -260,8 +272,18 @@ export const URL_TABLE_FIELDS: readonly UrlField[] = [
     `(p.rendering->>'consoleErrorCount')::int`,
     'Browser rendering mode: console errors and exceptions.',
   ),
-  text('first_seen', 'First seen', seen('min'), "The first of the project's audits that crawled the URL (UTC)."),
-  text('last_seen', 'Last seen', seen('max'), "The last of the project's audits that crawled the URL (UTC)."),
+  text(
+    'first_seen',
+    'First seen',
+    seen('first_seen'),
+    "When the project's first audit that crawled the URL started (completed audits and this one; UTC).",
+  ),
+  text(
+    'last_seen',
+    'Last seen',
+    seen('last_seen'),
+    "When the project's last audit that crawled the URL started (completed audits and this one; UTC).",
+  ),
   field({
     ...text('segment', 'Segments', 'NULL::text', ''),
     description:
@@ -274,24 +296,91 @@ export const URL_TABLE_FIELDS: readonly UrlField[] = [
 /** The key of the segment names column; as a filter field, eq/neq with a segment id also select a segment's URLs. */
 export const SEGMENT_NAMES_FIELD = 'segment';
 
+/** A segment the names column shows: its rule, and whether its members in the audit are kept (SegmentMembership). */
+export interface NamedSegment {
+  id: string;
+  name: string;
+  rule: UrlFilter;
+  /** Its members in the audit are kept in audit_segment_member under its current rule: read, not its rule. */
+  stored: boolean;
+}
+
+/** Whether the row's page is a kept member of the segment (`segmentId` a parameter). */
+const memberOf = (segmentId: string) =>
+  `EXISTS (SELECT 1 FROM audit_segment_member m WHERE m.audit_id = $1 AND m.page_id = p.id
+    AND m.segment_id = ${segmentId})`;
+
 /**
- * The segment names column over the project's segments (sorted by name, each with its rule as a filter): the name of
- * each segment whose rule holds for the row, joined by ", ", or null for a URL in none.
+ * The segment names column over the project's segments (in their order, by name): the name of each segment the row
+ * is in, joined by ", ", or null for a URL in none. A segment whose members are kept is read from audit_segment_member
+ * (one probe of its key per row, the ids one array parameter); only the others (a running audit's, a rule reading what
+ * changes after the audit) carry their rule into the statement. The SQL is made once per statement: the sort, the
+ * keyset and a filter on the names reuse its parameters.
  */
-export function segmentNamesField(segments: readonly { name: string; rule: UrlFilter }[]): UrlField {
+export function segmentNamesField(segments: readonly NamedSegment[]): UrlField {
   const base = URL_FIELDS_BY_KEY.get(SEGMENT_NAMES_FIELD)!;
   if (!segments.length) return base;
+  const made = new WeakMap<object, string>();
+  const inline = segments.flatMap((s, i) => (s.stored ? [] : [{ ...s, ord: i + 1 }]));
   return {
     ...base,
-    ranking: segments.some((s) => filterUsesRanking(s.rule)),
+    ranking: inline.some((s) => filterUsesRanking(s.rule)),
     sqlOf: (param) => {
-      const parts = segments.map(
-        (s) => `CASE WHEN COALESCE(${filterSql(s.rule, param) ?? 'false'}, false) THEN ${param(s.name, 'text')} END`,
-      );
-      return `NULLIF(concat_ws(', ', ${parts.join(', ')}), '')`;
+      const cached = made.get(param);
+      if (cached) return cached;
+      const parts: string[] = [];
+      if (segments.some((s) => s.stored)) {
+        const ids = param(
+          segments.map((s) => s.id),
+          'uuid[]',
+        );
+        parts.push(`SELECT s.name, array_position(${ids}, m.segment_id) AS ord FROM audit_segment_member m
+          JOIN segment s ON s.id = m.segment_id WHERE m.audit_id = $1 AND m.page_id = p.id
+          AND m.segment_id = ANY(${param(
+            segments.filter((s) => s.stored).map((s) => s.id),
+            'uuid[]',
+          )})`);
+      }
+      if (inline.length)
+        parts.push(
+          `SELECT v.name, v.ord FROM (VALUES ${inline
+            .map((s) => `(${param(s.name, 'text')}, ${s.ord}, COALESCE(${filterSql(s.rule, param) ?? 'false'}, false))`)
+            .join(', ')}) v(name, ord, inside) WHERE v.inside`,
+        );
+      const sql = `(SELECT string_agg(x.name, ', ' ORDER BY x.ord) FROM (${parts.join(' UNION ALL ')}) x)`;
+      made.set(param, sql);
+      return sql;
     },
   };
 }
+
+/*
+ * The largest statement the URL table sends (its rows, its count, a segment's facts or members): past it the
+ * statement is refused before it is sent (assertGridStatement), not built for PostgreSQL to parse, plan and log.
+ * A view within the documented limits (80 columns, 10 groups of 20 conditions, 50 segments of at most 20 conditions
+ * each, kept as members once an audit completes) stays far below: docs/segments.md gives the measured sizes.
+ */
+export const MAX_GRID_STATEMENT_PARAMS = 5_000;
+export const MAX_GRID_STATEMENT_CHARS = 512 * 1024;
+
+/** The one check of a grid statement's size: BAD_USER_INPUT naming both figures and the limits, before it is sent. */
+export function assertGridStatement(text: string, params: readonly unknown[]): void {
+  if (params.length <= MAX_GRID_STATEMENT_PARAMS && text.length <= MAX_GRID_STATEMENT_CHARS) return;
+  const message =
+    `this view would need a statement of ${params.length} parameters and ${text.length} characters (the limits are ` +
+    `${MAX_GRID_STATEMENT_PARAMS} and ${MAX_GRID_STATEMENT_CHARS}): use fewer conditions, "in segment" conditions ` +
+    'or segments with long rules';
+  throw badInput(`filter: ${message}`, [{ path: 'filter', message }]);
+}
+
+/**
+ * A grid statement, its size checked first (assertGridStatement), then run bounded (boundedQuery: `run`'s class
+ * time limit, the organization's slots, cancelled when the caller's signal aborts).
+ */
+const gridQuery = <T>(db: NativeDb, run: BoundedRun, text: string, params: unknown[]): Promise<T[]> => {
+  assertGridStatement(text, params);
+  return boundedQuery<T>(db, run, text, params);
+};
 
 /** Every field by key. */
 export const URL_FIELDS_BY_KEY: ReadonlyMap<string, UrlField> = new Map(URL_TABLE_FIELDS.map((f) => [f.key, f]));
@@ -369,7 +458,14 @@ export type UrlCondition =
   | { kind: 'field'; field: UrlField; operator: UrlOperator; values: readonly (string | number | boolean)[] }
   | { kind: 'issue'; code: string; has: boolean }
   /** In (has) or out of one of the project's segments: its rule as a filter, resolved by the service. */
-  | { kind: 'segment'; segmentId: string; has: boolean; filter: UrlFilter | null };
+  | {
+      kind: 'segment';
+      segmentId: string;
+      has: boolean;
+      filter: UrlFilter | null;
+      /** Its members in the audit are kept (audit_segment_member): read, not its rule. */
+      stored?: boolean;
+    };
 
 export interface UrlConditionGroup {
   combinator: 'AND' | 'OR';
@@ -427,7 +523,9 @@ function conditionSql(condition: UrlCondition, param: (value: unknown, type: str
     return condition.has ? has : `NOT ${has}`;
   }
   if (condition.kind === 'segment') {
-    const inside = (condition.filter && filterSql(condition.filter, param)) ?? 'false';
+    const inside = condition.stored
+      ? memberOf(param(condition.segmentId, 'uuid'))
+      : ((condition.filter && filterSql(condition.filter, param)) ?? 'false');
     // A condition on a missing value is NULL: such a URL is out of the segment, so "not in it" must hold for it.
     return condition.has ? `COALESCE(${inside}, false)` : `NOT COALESCE(${inside}, false)`;
   }
@@ -471,7 +569,7 @@ function conditionSql(condition: UrlCondition, param: (value: unknown, type: str
  */
 function conditionCost(c: UrlCondition): number {
   if (c.kind === 'issue') return 2;
-  if (c.kind === 'segment') return c.filter ? filterCost(c.filter) : 0;
+  if (c.kind === 'segment') return c.stored ? 2 : c.filter ? filterCost(c.filter) : 0;
   const perRow = c.field.sqlOf || /\bSELECT\b/i.test(c.field.sql) ? 8 : 0;
   const test = c.operator === 'regex' ? 6 : c.operator === 'contains' || c.operator === 'not_contains' ? 3 : 1;
   return perRow + test;
@@ -673,7 +771,7 @@ export class UrlTableRepository {
       FROM audit_page p${ranking ? ' LEFT JOIN rk ON rk.url = p.url' : ''} WHERE p.audit_id = $1 AND ${where}),
       m AS MATERIALIZED (SELECT * FROM unnest(${codes}, ${urls}) AS m(code, url))`;
     const unmarked = 'NOT EXISTS (SELECT 1 FROM m WHERE m.code = o.code AND m.url = o.url)';
-    const [counts] = await boundedQuery<Omit<SegmentFacts, 'checks'>>(
+    const [counts] = await gridQuery<Omit<SegmentFacts, 'checks'>>(
       db,
       run,
       `WITH ${seg} SELECT count(*)::int AS urls, count(*) FILTER (WHERE seg.html)::int AS "htmlPages",
@@ -684,7 +782,7 @@ export class UrlTableRepository {
        FROM seg`,
       params,
     );
-    const checks = await boundedQuery<SegmentFacts['checks'][number]>(
+    const checks = await gridQuery<SegmentFacts['checks'][number]>(
       db,
       run,
       `WITH ${seg} SELECT i.code, i.severity, i.category, count(DISTINCT o.url)::int AS affected,
@@ -695,6 +793,64 @@ export class UrlTableRepository {
       params,
     );
     return { ...counts, checks };
+  }
+
+  /**
+   * Keeps the segment's members in a completed audit under `ruleKey` (its rule, validated; one that reads only the
+   * audit's rows): written again when the kept ones were written under another rule (the segment was edited), left
+   * alone when they are current. One transaction per segment, serialized per (audit, segment) by an advisory lock,
+   * so two readers do not both write them. Returns whether they were written now.
+   */
+  async keepSegmentMembers(
+    db: NativeDb,
+    auditId: string,
+    segmentId: string,
+    ruleKey: string,
+    rule: UrlFilter,
+  ): Promise<boolean> {
+    const params: unknown[] = [auditId, segmentId];
+    const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
+    const where = filterSql(rule, param) ?? 'false';
+    const key = param(ruleKey, 'text');
+    const insert = `WITH ins AS (INSERT INTO audit_segment_member (audit_id, page_id, segment_id)
+        SELECT $1, p.id, $2 FROM audit_page p WHERE p.audit_id = $1 AND COALESCE(${where}, false) RETURNING 1)
+      INSERT INTO audit_segment_membership (audit_id, segment_id, rule_key, pages)
+      SELECT $1, $2, ${key}, (SELECT count(*)::int FROM ins)
+      ON CONFLICT (audit_id, segment_id) DO UPDATE SET rule_key = EXCLUDED.rule_key, pages = EXCLUDED.pages,
+        computed_at = now()`;
+    assertGridStatement(insert, params);
+    // Its statements have the segment class's time limit: a rule too slow to run is refused, not left running.
+    return nativeTransaction(
+      db,
+      async (tx) => {
+        await tx.query(
+          `SELECT pg_advisory_xact_lock(hashtextextended('audit_segment_member ' || $1 || ' ' || $2, 0))`,
+          [auditId, segmentId],
+        );
+        const [kept] = await tx.query<{ ruleKey: string }>(
+          'SELECT rule_key AS "ruleKey" FROM audit_segment_membership WHERE audit_id = $1 AND segment_id = $2',
+          [auditId, segmentId],
+        );
+        if (kept?.ruleKey === ruleKey) return false;
+        await tx.query('DELETE FROM audit_segment_member WHERE audit_id = $1 AND segment_id = $2', [
+          auditId,
+          segmentId,
+        ]);
+        await tx.query(insert, params);
+        return true;
+      },
+      { cls: 'segment' },
+    );
+  }
+
+  /** The rule keys the segments' members in the audit are kept under, by segment id. */
+  async keptMemberships(db: NativeDb, auditId: string): Promise<Map<string, string>> {
+    const rows = await nativeQuery<{ segmentId: string; ruleKey: string }>(
+      db,
+      `SELECT segment_id AS "segmentId", rule_key AS "ruleKey" FROM audit_segment_membership WHERE audit_id = $1`,
+      [auditId],
+    );
+    return new Map(rows.map((r) => [r.segmentId, r.ruleKey]));
   }
 
   /**
@@ -717,7 +873,7 @@ export class UrlTableRepository {
     const where = filterSql(rule, param) ?? 'true';
     const base = param(baseId, 'uuid');
     const codeList = param(codes, 'text[]');
-    return boundedQuery<{ code: string; urls: number; exampleUrls: string[] }>(
+    return gridQuery<{ code: string; urls: number; exampleUrls: string[] }>(
       db,
       run,
       `WITH ${ranking ? `${RANKING_CTE}, ` : ''}seg AS MATERIALIZED (SELECT p.url FROM audit_page p
@@ -826,9 +982,9 @@ export class UrlTableRepository {
           ]
         : [`${withClause}SELECT count(*)::int AS total FROM ${from}${joins} WHERE ${counted}`, countParams];
     const [raw, total] = await Promise.all([
-      boundedQuery<Record<string, unknown>>(db, run, rowsSql, params),
+      gridQuery<Record<string, unknown>>(db, run, rowsSql, params),
       slice.withTotal
-        ? boundedQuery<{ total: number }>(db, run, countSql, countArgs).then(([row]) => row.total)
+        ? gridQuery<{ total: number }>(db, run, countSql, countArgs).then(([row]) => row.total)
         : Promise.resolve(null),
     ]);
     const rows = raw.map((r): UrlTableRow => ({

@@ -28,6 +28,7 @@ import {
 
 import { AuditPagesRepository } from './audit-pages.repository.js';
 import { rankedUrlsOf } from './ranked-urls.js';
+import { SegmentMembership } from './segment-membership.js';
 import { SegmentRepository } from './segment.repository.js';
 import { segmentFilterInput, segmentRuleKey } from './segment-rule.js';
 import {
@@ -342,6 +343,7 @@ export class UrlTableService {
     private readonly repo = new UrlTableRepository(),
     private readonly pages = new AuditPagesRepository(),
     private readonly segments = new SegmentRepository(),
+    private readonly membership = new SegmentMembership(),
   ) {}
 
   /** The fields of the URL table, with those of the audit's custom extractors when an audit is named. */
@@ -375,7 +377,7 @@ export class UrlTableService {
     if (!audit) throw notFound('Audit');
     const fieldsByKey = await this.withSegmentNames(
       db,
-      audit.projectId,
+      { id: auditId, ...audit },
       auditFieldsByKey(audit.extractors, audit.completed),
       query,
     );
@@ -418,8 +420,8 @@ export class UrlTableService {
           : `"${sortKey}" is not an evidence column of this check`,
       );
     if (cursor && cursor.value !== null && !fitsType(sort, cursor.value)) throw notACursor();
-    await this.resolveSegments(db, audit.projectId, filter);
-    const segment = segmentId === null ? null : await this.segmentRule(db, audit.projectId, segmentId);
+    await this.resolveSegments(db, { id: auditId, ...audit }, filter);
+    const segment = segmentId === null ? null : await this.segmentSlice(db, { id: auditId, ...audit }, segmentId);
     const withTotal = query.withTotal ?? true;
     // A segment's URLs alone: its count is kept with its facts once read (a completed audit's), else counted.
     const keptTotal =
@@ -520,7 +522,7 @@ export class UrlTableService {
    */
   private async withSegmentNames(
     db: NativeDb,
-    projectId: string,
+    audit: { id: string; projectId: string; completed: boolean },
     fieldsByKey: ReadonlyMap<string, UrlField>,
     query: UrlTableQuery,
   ): Promise<ReadonlyMap<string, UrlField>> {
@@ -532,19 +534,32 @@ export class UrlTableService {
         (g?.conditions ?? []).some((c) => named(c?.field) && c.operator !== 'eq' && c.operator !== 'neq'),
       );
     if (!reads) return fieldsByKey;
-    const rows = await this.segments.list(db, projectId);
-    const segments = rows.flatMap((row) => {
+    const rows = await this.segments.list(db, audit.projectId);
+    const rules = rows.flatMap((row) => {
       const rule = validateFilter(segmentFilterInput(row), false);
-      return rule ? [{ name: row.name, rule }] : [];
+      return rule ? [{ row, rule }] : [];
     });
+    // Kept members are read by key; only the others' rules go into the statement (SegmentMembership).
+    const stored = await this.membership.keep(db, audit, rules);
+    const segments = rules.map(({ row, rule }) => ({ id: row.id, name: row.name, rule, stored: stored.has(row.id) }));
     return new Map([...fieldsByKey, [SEGMENT_NAMES_FIELD, segmentNamesField(segments)]]);
   }
 
-  /** A segment of the project as a filter (NOT_FOUND when the project has no such segment). */
-  async segmentRule(db: NativeDb, projectId: string, segmentId: string): Promise<UrlFilter> {
-    const row = isUuid(segmentId) ? await this.segments.find(db, projectId, segmentId) : null;
+  /**
+   * A segment of the project as a filter, its URLs only (NOT_FOUND when the project has no such segment): its kept
+   * members when the audit has them (SegmentMembership), else its rule.
+   */
+  private async segmentSlice(
+    db: NativeDb,
+    audit: { id: string; projectId: string; completed: boolean },
+    segmentId: string,
+  ): Promise<UrlFilter> {
+    const row = isUuid(segmentId) ? await this.segments.find(db, audit.projectId, segmentId) : null;
     if (!row) throw notFound('Segment');
-    return this.compileRule(db, segmentFilterInput(row), 'stored');
+    const rule = await this.compileRule(db, segmentFilterInput(row), 'stored');
+    const stored = (await this.membership.keep(db, audit, [{ row, rule }])).has(row.id);
+    const condition: UrlCondition = { kind: 'segment', segmentId, has: true, filter: rule, stored };
+    return { combinator: 'AND', groups: [{ combinator: 'AND', conditions: [condition] }] };
   }
 
   /**
@@ -562,13 +577,19 @@ export class UrlTableService {
   }
 
   /** Each "in segment" condition with its segment's rule; BAD_USER_INPUT for an id that is not the project's. */
-  private async resolveSegments(db: NativeDb, projectId: string, filter: UrlFilter | null): Promise<void> {
+  private async resolveSegments(
+    db: NativeDb,
+    audit: { id: string; projectId: string; completed: boolean },
+    filter: UrlFilter | null,
+  ): Promise<void> {
     for (const [g, group] of (filter?.groups ?? []).entries())
       for (const [i, c] of group.conditions.entries()) {
         if (c.kind !== 'segment') continue;
-        const row = await this.segments.find(db, projectId, c.segmentId);
+        const row = await this.segments.find(db, audit.projectId, c.segmentId);
         if (!row) throw refuse(`filter.groups[${g}].conditions[${i}].value`, 'not a segment of this project');
         c.filter = await this.compileRule(db, segmentFilterInput(row), 'stored');
+        // Its kept members are read, not its rule (SegmentMembership).
+        c.stored = (await this.membership.keep(db, audit, [{ row, rule: c.filter }])).has(row.id);
       }
   }
 
