@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { QUEUES, createQueue, createWorker } from '../src/platform/queues.js';
@@ -74,17 +75,22 @@ export const auditJobs: JobHandlers = {
           onError: (url, err) => logger.warn({ url, err }, 'lab measurement failed'),
         })
       : null;
-    // Page parsing on worker threads beside the crawl loop: an audit then uses more than one core. The threads start
-    // with the first page to parse, not at boot: an idle worker does not hold their heaps (~30 MB per thread).
+    // Page parsing on worker threads beside the crawl loop: an audit then uses more than one core, and this thread
+    // (every audit's heartbeat and job lock) never parses a page. Each running audit has a lane of its own with up to
+    // AUDIT_PARSE_THREADS threads, so one audit's slow or hostile page never waits in front of another audit's pages;
+    // a page a thread cannot get through (PAGE_ANALYSIS_LIMITS: 256 MB, 10 s) fails alone. The threads start as
+    // pages need them, not at boot: an idle worker does not hold their heaps (~30 MB per thread).
     let parser: ReturnType<typeof createPageFactsPool> | null = null;
+    const lanes = new AsyncLocalStorage<string>();
     const extract: PageFactsExtract | undefined =
       config.AUDIT_PARSE_THREADS > 0
         ? (body, context) => {
-            parser ??= createPageFactsPool(config.AUDIT_PARSE_THREADS, {
-              maxHeapMb: 96,
-              onDegraded: (err) => logger.warn({ err }, 'page analysis threads unavailable'),
+            parser ??= createPageFactsPool(config.AUDIT_PARSE_THREADS * config.WORKER_CONCURRENCY, {
+              perLane: config.AUDIT_PARSE_THREADS,
+              onDegraded: (err) => logger.error({ err }, 'page analysis threads unavailable'),
+              onFailed: ({ url, lane, reason }) => logger.warn({ auditId: lane, url, reason }, 'page not analysed'),
             });
-            return parser.extract(body, context);
+            return parser.extract(body, context, lanes.getStore());
           }
         : undefined;
     const runner = new AuditJobRunner(
@@ -109,11 +115,14 @@ export const auditJobs: JobHandlers = {
         logger.info({ auditId, jobId: job.id, attempt: job.attemptsMade + 1 }, 'audit started');
         let result: Awaited<ReturnType<AuditJobRunner['run']>>;
         try {
-          result = await runner.run(auditId, {
-            reportProgress: progressReporter(job),
-            interrupted: shuttingDown,
-            pagesStored: (n) => metrics.inc('seo_pages_crawled_total', {}, n),
-          });
+          // The audit's pages go to its own lane of the page analysis threads.
+          result = await lanes.run(auditId, () =>
+            runner.run(auditId, {
+              reportProgress: progressReporter(job),
+              interrupted: shuttingDown,
+              pagesStored: (n) => metrics.inc('seo_pages_crawled_total', {}, n),
+            }),
+          );
         } catch (err) {
           // The site could not be audited (the audit is FAILED with the reason): a retry would fail the same way.
           if (err instanceof AuditFailedError) throw new UnrecoverableError(err.message);

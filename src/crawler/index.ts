@@ -26,6 +26,8 @@ export {
 export {
   createPageFactsPool,
   extractInline,
+  PAGE_ANALYSIS_LIMITS,
+  PageAnalysisError,
   type PageFactsExtract,
   type PageFactsPool,
   type PageFactsStop,

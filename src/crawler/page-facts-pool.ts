@@ -8,8 +8,38 @@ import { PageWatchReader, Watchdog } from './page-facts-watch.js';
 export type PageFactsExtract = (body: Buffer, context: PageContext) => PageFacts | Promise<PageFacts>;
 
 export interface PageFactsPool {
-  extract: (body: Buffer, context: PageContext) => Promise<PageFacts>;
+  /**
+   * The page's facts, analysed in a thread. `lane` names whose page it is (an audit): lanes are served in turn, and
+   * one lane holds at most `perLane` threads at once. Rejects with a PageAnalysisError when the page itself could not
+   * be analysed (over its time budget, out of memory, the parse threw): the page's failure, nothing more.
+   */
+  extract: (body: Buffer, context: PageContext, lane?: string) => Promise<PageFacts>;
   close(): Promise<void>;
+}
+
+/**
+ * The bounds of one page's analysis in a thread (parse, facts and custom extractors together).
+ *
+ * Measured on the largest page the crawler analyses (5 MiB, crawl's PAGE_BYTES_CAP) made of the smallest elements
+ * (`<i></i>` × 750,000) with a CSS extractor `*` (which makes the parse build a document tree): it needs between 128
+ * and 192 MB of heap (out of memory at 128, done in 5.4 s at 192, 3.5 s at 256). Without extractors the worst 5 MiB
+ * page measured (`<b>` × 1,750,000, flattened past the nesting cap) takes 2.7 s and under 256 MB. Pages that need more
+ * memory than that also need more time than the budget (`<p>x` × 1,300,000 with a CSS extractor: 11.7 s with a 2 GB
+ * heap), so they fail on one bound or the other, and only they do.
+ */
+export const PAGE_ANALYSIS_LIMITS = {
+  /** V8 old-space limit of each analysis thread, in MB: the measured worst case above with margin. */
+  heapMb: 256,
+  /** Wall time one page's analysis may take in its thread before the thread is stopped: ~3× the worst measured. */
+  budgetMs: 10_000,
+} as const;
+
+/**
+ * A page that could not be analysed: its thread ran out of memory or time on it, or the parse threw. The crawl
+ * records it as that page's failure (its `error`), and goes on.
+ */
+export class PageAnalysisError extends Error {
+  override name = 'PageAnalysisError';
 }
 
 /** A thread stopped on a page's extractors (the page is analysed again without the one it was stuck in). */
@@ -22,12 +52,18 @@ export interface PageFactsStop {
 }
 
 export interface PageFactsPoolOptions {
-  /** V8 old-space limit per thread: a page's parse is transient, so a small heap suffices. */
+  /** V8 old-space limit per thread (PAGE_ANALYSIS_LIMITS.heapMb). */
   maxHeapMb?: number;
-  /** Called once if the threads cannot start; the pool then parses in the calling thread. */
+  /** Wall time of one page's analysis before its thread is stopped and the page failed (PAGE_ANALYSIS_LIMITS). */
+  pageBudgetMs?: number;
+  /** Threads one lane (an audit) may hold at once; all of them by default. */
+  perLane?: number;
+  /** Called once if the threads cannot start; every page then fails with the reason (nothing is parsed here). */
   onDegraded?: (err: Error) => void;
   /** Called when a thread is stopped past a page's extraction budget and its margin. */
   onStopped?: (stop: PageFactsStop) => void;
+  /** Called when a page could not be analysed (the reason is the PageAnalysisError's message). */
+  onFailed?: (failure: { url: string; lane: string; reason: string }) => void;
   /** The hard bound's margin past a page's extraction budget (EXTRACTION_LIMITS.stopMarginMs). */
   stopMarginMs?: number;
   /** Another thread program (tests: threads that fail to start or crash). */
@@ -37,52 +73,45 @@ export interface PageFactsPoolOptions {
 /** A page in the pool's hands, until its facts are in. */
 interface Job {
   context: PageContext;
-  /**
-   * The page's bytes while `kept` (the thread got a copy: if it is stopped, the page is sent again or analysed here);
-   * otherwise they went to the thread and this is empty.
-   */
+  /** The page's bytes; a page with extractors keeps them until its facts are in (for its second analysis). */
   body: Buffer;
-  kept: boolean;
+  lane: Lane;
   /** How long the page's extractors may run before its thread is stopped; null without extractors. */
   limitMs: number | null;
+  /** The page's second analysis, after its thread was stopped in one of its extractors. */
+  second: boolean;
   resolve: (facts: PageFacts) => void;
   reject: (err: Error) => void;
 }
 
+/** One audit's pages: waiting in order, and how many are in threads. */
+interface Lane {
+  key: string;
+  queue: Job[];
+  running: number;
+}
+
 interface Slot {
   worker: Worker;
-  /** Settles true once the thread has loaded and listens, false if it exits first. */
-  ready: Promise<boolean>;
-  pending: Map<number, Job>;
+  state: 'starting' | 'idle' | 'busy' | 'gone';
+  /** The page in the thread (one at a time: a thread that dies, dies on the page in hand and on no other). */
+  job: Job | null;
+  page: number;
+  /** When the page was posted, on performance.now(). */
+  since: number;
   /** Where the thread shows the page whose extractors it runs. */
   watch: PageWatchReader;
-  /** Pages in `pending` with extractors: the watchdog reads this thread's watch while there are any. */
-  watched: number;
-  /** Set once the pool stopped the thread: the page it was stuck on and in which extractor. */
-  stopped: { page: number; extractor: number } | null;
-  exited: boolean;
+  /** What the thread reported before it exited ('error' event: out of memory, an uncaught exception). */
+  error: Error | null;
 }
 
 const EMPTY = Buffer.alloc(0);
 
 const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
 
-/** In the calling thread: the pool is degraded, or a stopped page's second analysis. */
-function inline(job: Job, context = job.context): void {
-  try {
-    job.resolve(extractPageFacts(job.body, context));
-  } catch (err) {
-    job.reject(asError(err));
-  }
-}
-
-/** The bytes posted to a thread for a job: a copy when the job keeps its own (`keep`), else the job's memory. */
-function bytesFor(job: Job, keep: boolean): Uint8Array {
-  // Kept: the thread may be stopped on this page or one before it, and this page must not be lost with it.
-  if (keep) {
-    job.kept = true;
-    return new Uint8Array(job.body);
-  }
+/** The bytes posted to a thread: a copy when the job keeps its own, else the job's memory (transferred). */
+function bytesFor(job: Job): Uint8Array {
+  if (job.limitMs !== null) return new Uint8Array(job.body);
   // Transfer when the Buffer is the whole ArrayBuffer (Buffer.concat of a page); copy pooled slices.
   const body = job.body;
   job.body = EMPTY;
@@ -107,134 +136,270 @@ function threadScript(): { script: string | URL; eval: boolean } {
   };
 }
 
+const TOO_COMPLEX = 'Page too complex to analyse';
+
+/** The audits' pages waiting for a thread, one lane per audit, served in turn. */
+class Lanes {
+  /** Lanes with pages waiting or in threads, in the order they are served. */
+  private readonly order: Lane[] = [];
+  private readonly byKey = new Map<string, Lane>();
+  /** Where the next turn starts in `order`. */
+  private turn = 0;
+
+  constructor(private readonly perLane: number) {}
+
+  of(key: string): Lane {
+    let lane = this.byKey.get(key);
+    if (!lane) {
+      lane = { key, queue: [], running: 0 };
+      this.byKey.set(key, lane);
+      this.order.push(lane);
+    }
+    return lane;
+  }
+
+  /** A lane with nothing waiting and nothing in a thread is forgotten. */
+  dropIfIdle(lane: Lane): void {
+    if (lane.queue.length || lane.running) return;
+    this.byKey.delete(lane.key);
+    const at = this.order.indexOf(lane);
+    this.order.splice(at, 1);
+    if (this.turn > at) this.turn--;
+  }
+
+  /** A page waits in a lane with a thread to spare. */
+  waiting(): boolean {
+    return this.order.some((l) => l.queue.length && l.running < this.perLane);
+  }
+
+  /** The next page in turn, from a lane with a thread to spare. */
+  next(): Job | null {
+    const lanes = this.order;
+    for (let i = 0; i < lanes.length; i++) {
+      const at = (this.turn + i) % lanes.length;
+      const lane = lanes[at];
+      if (lane.queue.length && lane.running < this.perLane) {
+        this.turn = (at + 1) % lanes.length;
+        return lane.queue.shift()!;
+      }
+    }
+    return null;
+  }
+
+  /** Every waiting page, taken out of its lane. */
+  takeAll(): Job[] {
+    return [...this.order].flatMap((lane) => lane.queue.splice(0));
+  }
+}
+
 /**
- * HTML parsing is most of an audit's CPU and a pure function of the response: a pool of worker threads
- * runs it beside the crawl loop (fetching, checks, persistence), so an audit uses a second core. Requests
- * go to the thread with the fewest in flight; the body's memory is transferred, not copied, when the
- * Buffer owns it. A thread that dies fails only the pages it held and is replaced; threads that cannot
- * start at all leave the pool parsing in the calling thread.
+ * A page whose thread was stopped: its failure, or null when it is to be analysed again (stopped in an extractor the
+ * first time: that extractor and those after it are then `'timeout'`).
+ */
+function afterStop(
+  job: Job,
+  why: { extractor: number } | { overBudget: true },
+  budgetMs: number,
+): PageAnalysisError | null {
+  if (!('extractor' in why))
+    return new PageAnalysisError(
+      `${TOO_COMPLEX}: its analysis took longer than ${budgetMs % 1000 ? `${budgetMs} ms` : `${budgetMs / 1000} s`}`,
+    );
+  if (job.second) return new PageAnalysisError(`${TOO_COMPLEX}: its custom extractors overran their time budget twice`);
+  const extraction = job.context.extraction!;
+  const timedOutFrom = Math.min(why.extractor, extraction.timedOutFrom ?? Number.POSITIVE_INFINITY);
+  job.context = { ...job.context, extraction: { ...extraction, timedOutFrom } };
+  job.second = true;
+  return null;
+}
+
+/** A busy thread past its page's budget, or in an extractor past the extractors' bound; null while within both. */
+function overrun(
+  slot: Slot,
+  now: number,
+  budgetMs: number,
+): { overBudget: true } | { extractor: number; elapsedMs: number } | null {
+  if (now - slot.since > budgetMs) return { overBudget: true };
+  const limitMs = slot.job!.limitMs;
+  if (limitMs === null) return null;
+  const running = slot.watch.read();
+  if (running?.page !== slot.page || running.elapsedMs <= limitMs) return null;
+  return { extractor: running.extractor, elapsedMs: running.elapsedMs };
+}
+
+/** The page to the thread, which holds it alone until it answers (or is stopped). */
+function postPage(slot: Slot, job: Job, id: number): void {
+  const bytes = bytesFor(job);
+  const message: PageFactsRequest = { id, body: bytes, context: job.context };
+  slot.state = 'busy';
+  slot.job = job;
+  slot.page = id;
+  slot.since = performance.now();
+  job.lane.running++;
+  slot.worker.ref();
+  slot.worker.postMessage(message, [bytes.buffer as ArrayBuffer]);
+}
+
+/** A thread the pool no longer uses (stopped, exited): out of the slots, its messages ignored. */
+function releaseSlot(slots: Slot[], slot: Slot): void {
+  slot.state = 'gone';
+  slot.job = null;
+  const at = slots.indexOf(slot);
+  if (at >= 0) slots.splice(at, 1);
+}
+
+function startThread(program: { script: string | URL; eval: boolean }, heapMb: number) {
+  const watch = new PageWatchReader();
+  const worker = new Worker(program.script, {
+    eval: program.eval,
+    workerData: { watch: watch.init } satisfies PageFactsThreadData,
+    resourceLimits: { maxOldGenerationSizeMb: heapMb },
+  });
+  return { worker, watch };
+}
+
+/** Why a thread that died on a page did: the page's failure, in words. */
+function deathOf(slot: Slot, code: number, heapMb: number): PageAnalysisError {
+  const err = slot.error as (Error & { code?: string }) | null;
+  if (err?.code === 'ERR_WORKER_OUT_OF_MEMORY')
+    return new PageAnalysisError(`${TOO_COMPLEX}: its analysis needed more than ${heapMb} MB of memory`);
+  const what = err ? `: ${err.message.split('\n')[0].slice(0, 200)}` : '';
+  return new PageAnalysisError(`${TOO_COMPLEX}: its analysis thread stopped (exit code ${code})${what}`);
+}
+
+/**
+ * HTML parsing is most of an audit's CPU and a pure function of the response: a pool of worker threads runs it
+ * beside the crawl loops (fetching, checks, persistence, the audits' heartbeats), which never parse a page
+ * themselves.
+ *
+ * Isolation: a thread holds one page at a time, so a thread that dies (out of memory: each has a heap of
+ * PAGE_ANALYSIS_LIMITS.heapMb) or is stopped (over PAGE_ANALYSIS_LIMITS.budgetMs) takes only the page in hand, which
+ * fails with a PageAnalysisError ("Page too complex to analyse: …"); every other page waits in its lane, not in a
+ * thread, and a replacement thread serves it. (With several pages per thread, the page that killed it could not be
+ * told from those queued behind it in the same thread.)
+ *
+ * Fairness: each audit's pages wait in a lane of their own; an idle thread takes the next page of the lanes in turn,
+ * and a lane holds at most `perLane` threads at once. With `size` at least `perLane` × the audits a process runs,
+ * a page that takes its whole budget holds up only its own audit.
  *
  * The hard bound of custom extraction: a page's extractors check their budget between extractors only, and one
- * extractor (a regex that backtracks) cannot be interrupted inside its thread. A watchdog reads, in memory shared
- * with each thread, which page's extractors it runs and since when; a thread still on them past the page's budget
- * plus the margin is terminated (which stops the regex) and replaced. The page is analysed again at once in the
- * calling thread with the extractor it was stuck in and those after it `'timeout'` (the ones before it run again:
- * they had finished within the budget), and the other pages that thread held are sent again. A page with
- * extractors, or sent behind one, keeps its bytes here for that (a copy goes to the thread).
+ * extractor (a regex that backtracks) cannot be interrupted inside its thread. A watchdog reads, in memory shared with
+ * each thread, which extractor runs and since when; a thread still on them past the page's budget plus the margin is
+ * stopped, and the page is analysed a second time, first in its lane and in a thread like any page, with the extractor
+ * it was stuck in and those after it `'timeout'` (the ones before it run again: they had finished within the budget).
+ * A page with extractors keeps its bytes for that (a copy goes to the thread). Should the second analysis be stopped
+ * too, the page fails.
+ *
+ * Threads start as pages need them, up to `size`. Threads that cannot start at all make every page fail with the
+ * reason (onDegraded): nothing is ever parsed in the calling thread.
  */
 export function createPageFactsPool(size: number, options: PageFactsPoolOptions = {}): PageFactsPool {
   let nextId = 1;
   let closed = false;
-  let degraded = false;
+  let degraded: Error | null = null;
+  const maxThreads = Math.max(1, size);
+  const perLane = Math.max(1, Math.min(options.perLane ?? maxThreads, maxThreads));
+  const heapMb = options.maxHeapMb ?? PAGE_ANALYSIS_LIMITS.heapMb;
+  const budgetMs = options.pageBudgetMs ?? PAGE_ANALYSIS_LIMITS.budgetMs;
   const slots: Slot[] = [];
+  const lanes = new Lanes(perLane);
   const marginMs = options.stopMarginMs ?? EXTRACTION_LIMITS.stopMarginMs;
-  // The watchdog's period: the bound holds to within it.
+  // The watchdog's period: the bounds hold to within it.
   const tickMs = Math.min(50, Math.max(5, Math.round(marginMs / 5)));
 
-  const degrade = (code: number) => {
-    if (degraded) return;
-    degraded = true;
-    options.onDegraded?.(
-      new Error(`page analysis threads did not start (exit code ${code}); parsing in the calling thread`),
-    );
+  /** A page's end, whichever way: its lane's thread is free again. */
+  const settle = (job: Job, outcome: { facts: PageFacts } | { error: Error }) => {
+    job.lane.running--;
+    job.body = EMPTY;
+    lanes.dropIfIdle(job.lane);
+    if ('facts' in outcome) return job.resolve(outcome.facts);
+    if (outcome.error instanceof PageAnalysisError)
+      options.onFailed?.({ url: job.context.url, lane: job.lane.key, reason: outcome.error.message });
+    job.reject(outcome.error);
   };
 
-  const take = (slot: Slot, id: number): Job | undefined => {
-    const job = slot.pending.get(id);
-    if (!job) return undefined;
-    slot.pending.delete(id);
-    if (job.limitMs !== null) slot.watched--;
-    if (slot.pending.size === 0) slot.worker.unref();
-    return job;
-  };
-
-  /** After a stopped thread exited (its replies sent before the stop delivered): the pages it still held. */
-  const resume = (slot: Slot, stopped: NonNullable<Slot['stopped']>) => {
-    const jobs = [...slot.pending];
-    slot.pending.clear();
-    slot.watched = 0;
-    for (const [id, job] of jobs) {
-      if (id === stopped.page) {
-        const extraction = job.context.extraction!;
-        const timedOutFrom = Math.min(stopped.extractor, extraction.timedOutFrom ?? Number.POSITIVE_INFINITY);
-        inline(job, { ...job.context, extraction: { ...extraction, timedOutFrom } });
-      } else if (job.kept) void send(job);
-      // Not kept: sent before the stopped page, so its reply came before the exit; cannot happen, but never hang.
-      else job.reject(new Error('page analysis thread was stopped'));
+  const failAll = (err: Error) => {
+    for (const job of lanes.takeAll()) {
+      job.lane.running++; // settle counts it down
+      settle(job, { error: err });
     }
   };
 
-  const stop = (index: number, slot: Slot, page: number, extractor: number, elapsedMs: number) => {
-    slot.stopped = { page, extractor };
-    options.onStopped?.({ url: slot.pending.get(page)!.context.url, extractor, elapsedMs });
-    // The replacement starts now; the stopped thread's pages are taken care of once it has exited (resume).
-    slots[index] = spawn(index);
-    void slot.worker.terminate();
+  const degrade = (code: number) => {
+    if (degraded) return;
+    degraded = new PageAnalysisError(`Page analysis is unavailable: its threads did not start (exit code ${code})`);
+    options.onDegraded?.(
+      new Error(`page analysis threads did not start (exit code ${code}); pages fail until the worker restarts`),
+    );
+    failAll(degraded);
   };
 
-  // Reads the threads' watches while one has a page with extractors; stops a thread past its page's bound.
+  const release = (slot: Slot) => releaseSlot(slots, slot);
+
+  /** Stops a thread on the page in hand: the page is failed, or analysed again without the extractor it was in. */
+  const stop = (slot: Slot, why: { extractor: number; elapsedMs: number } | { overBudget: true }) => {
+    const job = slot.job!;
+    release(slot);
+    void slot.worker.terminate();
+    if ('extractor' in why)
+      options.onStopped?.({ url: job.context.url, extractor: why.extractor, elapsedMs: why.elapsedMs });
+    const failure = afterStop(job, why, budgetMs);
+    if (failure) settle(job, { error: failure });
+    else {
+      // Its second analysis: first in its lane, in a thread like any page.
+      job.lane.running--;
+      job.lane.queue.unshift(job);
+    }
+    pump();
+  };
+
+  // Reads the busy threads while there are any: a page past the budget, or its extractors past theirs, is stopped.
   const watchdog = new Watchdog(tickMs, () => {
-    let watching = false;
-    slots.forEach((slot, index) => {
-      if (slot.watched === 0 || slot.stopped) return;
-      watching = true;
-      const running = slot.watch.read();
-      if (!running) return;
-      const job = slot.pending.get(running.page);
-      if (job?.limitMs == null || running.elapsedMs <= job.limitMs) return;
-      stop(index, slot, running.page, running.extractor, running.elapsedMs);
-    });
-    return watching;
+    let busy = false;
+    const now = performance.now();
+    for (const slot of [...slots]) {
+      if (slot.state !== 'busy') continue;
+      busy = true;
+      const over = overrun(slot, now, budgetMs);
+      if (over) stop(slot, over);
+    }
+    return busy;
   });
 
-  const spawn = (index: number): Slot => {
-    const { script, eval: isEval } = options.thread ?? threadScript();
-    const watch = new PageWatchReader();
-    const worker = new Worker(script, {
-      eval: isEval,
-      workerData: { watch: watch.init } satisfies PageFactsThreadData,
-      resourceLimits: options.maxHeapMb ? { maxOldGenerationSizeMb: options.maxHeapMb } : undefined,
-    });
-    let started = false;
-    let settleReady!: (ready: boolean) => void;
-    const slot: Slot = {
-      worker,
-      pending: new Map(),
-      ready: new Promise<boolean>((resolve) => (settleReady = resolve)),
-      watch,
-      watched: 0,
-      stopped: null,
-      exited: false,
-    };
+  const spawn = (): Slot => {
+    const { worker, watch } = startThread(options.thread ?? threadScript(), heapMb);
+    const slot: Slot = { worker, state: 'starting', job: null, page: 0, since: 0, watch, error: null };
+    slots.push(slot);
     worker.on('message', (reply: PageFactsReply) => {
+      if (slot.state === 'gone') return;
       if ('ready' in reply) {
-        started = true;
-        settleReady(true);
-        return;
+        if (slot.state === 'starting') slot.state = 'idle';
+        return pump();
       }
-      const job = take(slot, reply.id);
-      if (!job) return;
-      if ('error' in reply) job.reject(new Error(`page analysis failed: ${reply.error}`));
-      else job.resolve(reply.facts);
+      const job = slot.job;
+      if (!job || reply.id !== slot.page) return;
+      slot.state = 'idle';
+      slot.job = null;
+      worker.unref();
+      if ('error' in reply)
+        settle(job, { error: new PageAnalysisError(`Page could not be analysed: ${reply.error.slice(0, 300)}`) });
+      else settle(job, { facts: reply.facts });
+      pump();
     });
-    const fail = (err: Error) => {
-      for (const job of slot.pending.values()) job.reject(err);
-      slot.pending.clear();
-      slot.watched = 0;
-    };
     worker.on('error', (err) => {
-      if (!slot.stopped) fail(asError(err));
+      slot.error = asError(err);
     });
     worker.on('exit', (code) => {
-      slot.exited = true;
-      settleReady(false);
-      if (slot.stopped) return resume(slot, slot.stopped);
-      fail(new Error(`page analysis thread exited (code ${code})`));
+      if (slot.state === 'gone') return;
+      const { state, job } = slot;
+      release(slot);
       if (closed) return;
-      if (started) slots[index] = spawn(index);
-      else degrade(code);
+      if (state === 'starting') return degrade(code);
+      // The page in hand is the one the thread died on: it fails, and no other page was in this thread.
+      if (job) settle(job, { error: deathOf(slot, code, heapMb) });
+      pump();
     });
-    // Only a thread with work in flight keeps the process alive.
+    // Only a thread with a page in hand keeps the process alive.
     worker.unref();
     return slot;
   };
@@ -242,51 +407,52 @@ export function createPageFactsPool(size: number, options: PageFactsPoolOptions 
   const post = (slot: Slot, job: Job) => {
     const id = nextId;
     nextId = nextId >= 0x7fffffff ? 1 : nextId + 1;
-    const bytes = bytesFor(job, job.kept || job.limitMs !== null || slot.watched > 0);
-    const message: PageFactsRequest = { id, body: bytes, context: job.context };
-    slot.worker.postMessage(message, [bytes.buffer as ArrayBuffer]);
-    if (slot.pending.size === 0) slot.worker.ref();
-    slot.pending.set(id, job);
-    if (job.limitMs !== null) {
-      slot.watched++;
-      watchdog.start();
-    }
+    postPage(slot, job, id);
+    watchdog.start();
   };
 
-  /** To the thread with the fewest pages in flight, once it listens; here when the threads cannot start. */
-  const send = async (job: Job): Promise<void> => {
-    try {
-      for (;;) {
-        if (closed) return job.reject(new Error('page analysis pool is closed'));
-        let slot = slots[0];
-        for (const s of slots) if (s.pending.size < slot.pending.size) slot = s;
-        if (degraded || !(await slot.ready)) return inline(job);
-        // Stopped or dead while this page waited for it: its replacement is in slots now.
-        if (slot.stopped || slot.exited) continue;
-        return post(slot, job);
+  /** Gives idle threads the next pages, lane by lane; starts a thread when pages wait and none is idle. */
+  function pump(): void {
+    if (closed || degraded) return;
+    for (;;) {
+      const idle = slots.find((s) => s.state === 'idle');
+      if (!idle) {
+        const starting = slots.some((s) => s.state === 'starting');
+        if (!starting && slots.length < maxThreads && lanes.waiting()) spawn();
+        return;
       }
-    } catch (err) {
-      job.reject(asError(err));
+      const job = lanes.next();
+      if (!job) return;
+      post(idle, job);
     }
-  };
-
-  for (let i = 0; i < Math.max(1, size); i++) slots.push(spawn(i));
+  }
 
   return {
-    async extract(body, context) {
+    async extract(body, context, lane = '') {
       if (closed) throw new Error('page analysis pool is closed');
-      const budgetMs = context.extraction?.specs.length
-        ? (context.extraction.budgetMs ?? EXTRACTION_LIMITS.pageBudgetMs)
+      if (degraded) throw degraded;
+      const limitMs = context.extraction?.specs.length
+        ? (context.extraction.budgetMs ?? EXTRACTION_LIMITS.pageBudgetMs) + marginMs
         : null;
-      const limitMs = budgetMs === null ? null : budgetMs + marginMs;
       return new Promise<PageFacts>((resolve, reject) => {
-        void send({ context, body, kept: false, limitMs, resolve, reject });
+        const job: Job = { context, body, lane: lanes.of(lane), limitMs, second: false, resolve, reject };
+        job.lane.queue.push(job);
+        pump();
       });
     },
     async close() {
       closed = true;
       watchdog.stop();
-      await Promise.all(slots.map((s) => s.worker.terminate()));
+      const closing = new Error('page analysis pool is closed');
+      const threads = slots.splice(0);
+      for (const slot of threads) {
+        const job = slot.job;
+        slot.state = 'gone';
+        slot.job = null;
+        if (job) settle(job, { error: closing });
+      }
+      failAll(closing);
+      await Promise.all(threads.map((s) => s.worker.terminate()));
     },
   };
 }

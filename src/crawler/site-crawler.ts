@@ -1,7 +1,7 @@
 import type { SafeHttpClient } from '../platform/safe-http/index.js';
 import type { LinkTargetInfo, PageFetch } from '../seo/checks/index.js';
 import { UrlTable, type PageFacts } from '../seo/page/index.js';
-import { extractInline, type PageFactsExtract } from './page-facts-pool.js';
+import { PageAnalysisError, extractInline, type PageFactsExtract } from './page-facts-pool.js';
 import type { PageRenderer } from './browser/index.js';
 import type { CrawlHooks, CrawlOptions, SiteFacts, StartFailure } from './crawl.types.js';
 import { ResourceChecker } from './resource-checker.js';
@@ -391,7 +391,16 @@ export class SiteCrawler {
     const rendering =
       this.options.rendering === 'browser' ? renderPage(this.rendering!, Buffer.from(body), fetch, finalUrl) : null;
     // The body may be handed to another thread (and its memory with it): nothing reads it after this.
-    let facts = await this.extract(body, { url: fetch.finalUrl, headers: fetch.headers, status: fetch.status });
+    let facts: PageFacts;
+    try {
+      facts = await this.extract(body, { url: fetch.finalUrl, headers: fetch.headers, status: fetch.status });
+    } catch (err) {
+      // A page its analysis thread could not get through (out of memory or time): that page's failure, with the
+      // reason, and the crawl goes on. Any other error is the crawl's.
+      if (!(err instanceof PageAnalysisError)) throw err;
+      await rendering?.catch(() => undefined);
+      return this.aborted ? null : { fetch, facts: null, error: err.message };
+    }
     if (rendering) facts = withRendering(facts, await rendering, fetch);
     if (this.aborted) return null;
     if (this.bounds.inSite(finalUrl)) this.followLinks(item, facts);

@@ -1,4 +1,3 @@
-import { Parser } from 'htmlparser2';
 import {
   compileExtraction,
   DocumentTee,
@@ -6,6 +5,7 @@ import {
   type CompiledExtraction,
   type ExtractorSpec,
 } from '../extraction/index.js';
+import { DepthCappedParser } from './depth-capped-parser.js';
 import { decodeDocument } from './document-decoding.js';
 import { charsetOf, firstHeader, headerValues } from './header-values.js';
 import { parseLinkHeader, relHas } from './http-link-header.js';
@@ -132,9 +132,9 @@ const JS_TYPES = new Set([
 
 /**
  * Extracts the facts the SEO checks need from one HTML document in a single streaming pass
- * (htmlparser2 `Parser`, no DOM). Collections are capped (PAGE_FACT_LIMITS) and visible text is reduced
- * to counters and hashes on the fly, so memory stays bounded on any input. `ctx.url` must be an
- * absolute URL (a TypeError is thrown otherwise); bytes are decoded per BOM, Content-Type or meta charset.
+ * (htmlparser2 `Parser`, nesting capped as a browser caps it; no DOM). Collections are capped (PAGE_FACT_LIMITS)
+ * and visible text is reduced to counters and hashes on the fly, so memory stays bounded on any input. `ctx.url`
+ * must be an absolute URL (a TypeError is thrown otherwise); bytes are decoded per BOM, Content-Type or meta charset.
  * `onExtractor` is told the index of each custom extractor as it starts (the page-facts thread's watch).
  */
 export function extractPageFacts(
@@ -149,9 +149,11 @@ export function extractPageFacts(
   const extraction = ctx.extraction?.specs.length ? compiledExtraction(ctx.extraction.specs) : null;
   // CSS and XPath extractors read a document tree: it is built during the same tokenization as the facts.
   const tee = extraction?.needsTree ? new DocumentTee(collector) : null;
-  const parser = new Parser(tee ?? collector, TREE_OPTIONS);
+  // Nesting capped as a browser caps it: the parse stays linear in depth (depth-capped-parser.ts).
+  const parser = new DepthCappedParser(tee ?? collector, TREE_OPTIONS);
   parser.end(source);
   const facts = collector.finish();
+  if (parser.flattened > 0) facts.nestingFlattened = parser.flattened;
   if (extraction) {
     const { budgetMs, timedOutFrom } = ctx.extraction!;
     facts.extraction = extraction.evaluate(source, { budgetMs, timedOutFrom, document: tee?.document, onExtractor });

@@ -202,6 +202,11 @@ export interface PageFacts {
   renderBlocking: { scripts: number; stylesheets: number; sample: string[] };
   mixedContent: { count: number; sample: MixedContentFact[] };
   domElements: number;
+  /**
+   * Elements opened deeper than MAX_ELEMENT_DEPTH (512) nest no further: each was added as a sibling, as a browser
+   * does (depth-capped-parser.ts). Absent when none was.
+   */
+  nestingFlattened?: number;
   hasFavicon: boolean;
   /** `<meta name="viewport">` elements (the first one's content is `viewport`). */
   viewportCount?: number;

@@ -1,0 +1,164 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+
+// Every parse in this (the calling) thread goes through this spy: the pool must never parse a page here. The pool's
+// threads load their own copy of the module, which is not mocked.
+const inlineParses = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../../src/seo/page/index.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../src/seo/page/index.js')>();
+  return {
+    ...actual,
+    extractPageFacts: (...args: Parameters<typeof actual.extractPageFacts>) => {
+      inlineParses.count++;
+      return actual.extractPageFacts(...args);
+    },
+  };
+});
+
+const { PageAnalysisError, createPageFactsPool } = await import('../../../src/crawler/index.js');
+const { MAX_ELEMENT_DEPTH } = await import('../../../src/seo/page/index.js');
+type ExtractorSpec = import('../../../src/seo/extraction/index.js').ExtractorSpec;
+type PageContext = import('../../../src/seo/page/index.js').PageContext;
+
+const origin = 'http://hostile.test';
+const css = (expression: string): ExtractorSpec => ({
+  key: 'all',
+  kind: 'CSS',
+  expression,
+  output: 'TEXT',
+  attribute: null,
+  match: 'ALL',
+  regex: false,
+  ignoreCase: false,
+});
+const normal = (n: number) =>
+  Buffer.from(`<html><head><title>Normal ${n}</title></head><body><h1>Hi</h1><a href="/n${n + 1}">next</a></body>`);
+/** The largest page the crawler analyses (5 MiB) made of the smallest elements. */
+const tinyElements = () => Buffer.from(`<html><body>${'<i></i>'.repeat(Math.floor((5 * 1024 * 1024) / 7))}</body>`);
+const deep = (depth: number) =>
+  Buffer.from(`<html><body>${'<div>'.repeat(depth)}<a href="/in">in</a>${'</div>'.repeat(depth)}<a href="/out">o</a>`);
+const ctx = (path: string, specs?: ExtractorSpec[]): PageContext => ({
+  url: `${origin}${path}`,
+  status: 200,
+  ...(specs && { extraction: { specs, budgetMs: 250 } }),
+});
+
+const delay = monitorEventLoopDelay({ resolution: 10 });
+delay.enable();
+afterAll(() => {
+  delay.disable();
+  // A figure for the reader, not an assertion: the structural check is inlineParses.
+  console.info(`event loop: max delay ${(delay.max / 1e6).toFixed(0)} ms over the file`);
+});
+
+describe('page analysis: one audit cannot fail or hold up another', () => {
+  it('a page that runs its thread out of memory fails alone; the other audit gets its facts', async () => {
+    const failures: { url: string; lane: string; reason: string }[] = [];
+    // A 5 MiB page of tiny elements with a CSS extractor needs 128-192 MB (PAGE_ANALYSIS_LIMITS); 64 MB is too few.
+    const pool = createPageFactsPool(2, { perLane: 1, maxHeapMb: 64, onFailed: (f) => failures.push(f) });
+    try {
+      const hostile = pool.extract(tinyElements(), ctx('/huge', [css('*')]), 'attacker');
+      const victims = Array.from({ length: 20 }, (_, n) => pool.extract(normal(n), ctx(`/n${n}`), 'victim'));
+      const behind = pool.extract(normal(99), ctx('/after'), 'attacker');
+      await expect(hostile).rejects.toThrow(PageAnalysisError);
+      await expect(hostile).rejects.toThrow(/^Page too complex to analyse: its analysis needed more than 64 MB/);
+      const facts = await Promise.all(victims);
+      facts.forEach((f, n) => expect(f.titles).toEqual([`Normal ${n}`]));
+      // The attacker's next page, queued behind the one that killed the thread, is analysed by a new thread.
+      expect((await behind).titles).toEqual(['Normal 99']);
+      expect(failures).toEqual([{ url: `${origin}/huge`, lane: 'attacker', reason: expect.any(String) }]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a page over its time budget is stopped and fails alone; the other lane is served meanwhile', async () => {
+    // 5 MiB of tiny elements without extractors takes ~0.7 s to parse: over a 100 ms budget.
+    const pool = createPageFactsPool(2, { perLane: 1, pageBudgetMs: 100 });
+    try {
+      const hostile = pool.extract(tinyElements(), ctx('/slow'), 'attacker').catch((err: unknown) => err);
+      const victim = await Promise.all(
+        Array.from({ length: 10 }, (_, n) => pool.extract(normal(n), ctx(`/v${n}`), 'victim')),
+      );
+      victim.forEach((f, n) => expect(f.titles).toEqual([`Normal ${n}`]));
+      const failure = await hostile;
+      expect(failure).toBeInstanceOf(PageAnalysisError);
+      expect((failure as Error).message).toBe('Page too complex to analyse: its analysis took longer than 100 ms');
+      expect((await pool.extract(normal(1), ctx('/again'), 'attacker')).titles).toEqual(['Normal 1']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('deep nesting is flattened at the cap, as a browser does, and analysed in full', async () => {
+    const pool = createPageFactsPool(1);
+    try {
+      const href: ExtractorSpec = { ...css('div a'), output: 'ATTRIBUTE', attribute: 'href' };
+      const facts = await pool.extract(deep(100_000), ctx('/deep', [href]), 'a');
+      // <html> and <body> hold two of the 512 levels: every div past the 510th is flattened, and the link in them.
+      expect(facts.nestingFlattened).toBe(100_000 - (MAX_ELEMENT_DEPTH - 2) + 1);
+      // Both links: the one inside the deepest div, and the one after all of them are closed.
+      expect(facts.links.map((l) => l.url)).toEqual([`${origin}/in`, `${origin}/out`]);
+      // The flattened link is in the tree (empty: its text follows it, as its sibling).
+      expect(facts.extraction?.all).toEqual(['/in']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('lanes are served in turn: a lane with many pages waiting does not starve one that comes later', async () => {
+    const order: string[] = [];
+    const pool = createPageFactsPool(1);
+    try {
+      await pool.extract(normal(0), ctx('/warm'), 'a');
+      const many = Array.from({ length: 30 }, (_, n) =>
+        pool.extract(normal(n), ctx(`/a${n}`), 'a').then(() => order.push(`a${n}`)),
+      );
+      const late = pool.extract(normal(1), ctx('/b'), 'b').then(() => order.push('b'));
+      await Promise.all([...many, late]);
+      // One page of lane a may be in the thread, and the next turn is b's.
+      expect(order.indexOf('b')).toBeLessThanOrEqual(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a thread that crashes on one page fails that page only; pages of other audits are analysed', async () => {
+    // The real thread program, behind a listener that kills the thread on a page that says BOOM.
+    const tsx = import.meta.resolve('tsx/esm/api');
+    const entry = new URL('../../../src/crawler/page-facts.thread.ts', import.meta.url).href;
+    const script = `const { parentPort } = require('node:worker_threads');
+      parentPort.on('message', (m) => { if (Buffer.from(m.body).includes('BOOM')) process.exit(9); });
+      import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
+    const pool = createPageFactsPool(1, { thread: { script, eval: true } });
+    try {
+      const boom = pool.extract(Buffer.from('<title>BOOM</title>'), ctx('/boom'), 'attacker');
+      const others = Array.from({ length: 5 }, (_, n) => pool.extract(normal(n), ctx(`/o${n}`), `victim${n % 2}`));
+      await expect(boom).rejects.toThrow(/^Page too complex to analyse: its analysis thread stopped \(exit code 9\)/);
+      (await Promise.all(others)).forEach((f, n) => expect(f.titles).toEqual([`Normal ${n}`]));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a page stopped in its extractors is analysed again in a thread, not here', { timeout: 20_000 }, async () => {
+    // `a.*b.*NOPE` passes the save-time check but is cubic in the a's and b's of the page: minutes in one piece.
+    const slow: ExtractorSpec = { ...css('a.*b.*NOPE'), key: 'slow', kind: 'REGEX' };
+    const page = Buffer.from(`<html><head><title>Slow</title></head><body><p>${'ab '.repeat(2_400)}</p>`);
+    const pool = createPageFactsPool(2, { perLane: 1, stopMarginMs: 100 });
+    try {
+      const stopped = pool.extract(page, { ...ctx('/regex'), extraction: { specs: [slow], budgetMs: 100 } }, 'x');
+      const victim = pool.extract(normal(7), ctx('/v'), 'victim');
+      expect((await victim).titles).toEqual(['Normal 7']);
+      const facts = await stopped;
+      expect(facts.titles).toEqual(['Slow']);
+      expect(facts.extraction).toEqual({ slow: 'timeout' });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('no page was parsed in the calling thread, whatever happened to its thread', () => {
+    expect(inlineParses.count).toBe(0);
+  });
+});
