@@ -117,6 +117,27 @@ const CHECK_CODES: readonly string[] = CHECK_CATALOG.map((c) => c.code);
  * GraphQL operations no REST route replays (the streamed routes run theirs piece by piece; check settings are GraphQL
  * only), with the schema of their `input` variable when they take one.
  */
+/** A piece of the URL table's export: its cursor is signed, so a forged one is BAD_USER_INPUT (issue 61). */
+const URL_TABLE_PIECE =
+  'query($projectId: ID!, $auditId: ID, $format: UrlTableExportFormat!, $after: String, $size: Int!) { ' +
+  'audit(projectId: $projectId, auditId: $auditId) { urlTableExport(format: $format, after: $after, size: $size) ' +
+  '{ rows nextCursor } } }';
+
+/** Export cursors nobody issued: made-up XLSX writer state (it once reached the writer: INTERNAL), a fake MAC. */
+function forgedCursor(rng: Rng): string {
+  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const state = pick(rng, [
+    { table: 'x', rows: 0, xlsx: { crc: 2 ** 40, raw: -1, packed: 1e300 } },
+    {
+      table: b64(['x', 1, null, '00000000-0000-0000-0000-000000000000']),
+      rows: 3,
+      xlsx: { crc: 1, raw: 9, packed: 4 },
+    },
+    { table: '', rows: 1e308, xlsx: null },
+  ]);
+  return pick(rng, [b64(state), `${b64(state)}.${'A'.repeat(43)}`, `${b64(state)}.${junk(rng, 43)}`]);
+}
+
 const EXTRA_OPERATIONS: { name: string; operation: string; input?: JsonSchema }[] = [
   {
     name: 'checkSettings',
@@ -157,6 +178,7 @@ const EXTRA_OPERATIONS: { name: string; operation: string; input?: JsonSchema }[
     operation:
       'query($projectId: ID!, $auditId: ID) { clientReport(projectId: $projectId, auditId: $auditId) { __typename } }',
   },
+  { name: 'urlTableExport pieces', operation: URL_TABLE_PIECE },
 ];
 
 // ---------------------------------------------------------------- values
@@ -759,9 +781,15 @@ function graphqlRequest(ctx: Context, eps: Endpoint[]): FuzzRequest {
         head: audit(),
         auditId: rng() < 0.5 ? audit() : v.auditId,
         kind: pick(rng, ['ISSUES', 'PAGES', 'KEYWORDS', 'NOPE', 1]),
-        format: pick(rng, ['CSV', 'JSON', 'XML', null]),
+        format: pick(rng, ['CSV', 'JSON', 'XLSX', 'XML', null]),
         rows: pick(rng, ['ISSUES', 'PAGES', 'x']),
-        after: pick(rng, [null, null, junk(rng, 12), Buffer.from(junk(rng, 20)).toString('base64url')]),
+        after: pick(rng, [
+          null,
+          null,
+          junk(rng, 12),
+          Buffer.from(junk(rng, 20)).toString('base64url'),
+          forgedCursor(rng),
+        ]),
         size: pick(rng, [1, 2, 2000, 5000, 5001, 0, -1, 1e9, 1.5]),
       });
     }
@@ -987,7 +1015,10 @@ function checkResponse(req: FuzzRequest, res: Outcome): string[] {
   if (res.status < 400) {
     if (type.includes('json')) {
       try {
-        JSON.parse(res.body);
+        const parsed = JSON.parse(res.body) as { errors?: { extensions?: { code?: string } }[] } | null;
+        // A field error is answered 200 in GraphQL; an INTERNAL one is a 500 in all but name.
+        if (surface === 'graphql' && parsed?.errors?.some((e) => e?.extensions?.code === 'INTERNAL'))
+          problems.push(`${where}: ${res.status} with an INTERNAL GraphQL error: ${res.body.slice(0, 200)}`);
       } catch {
         problems.push(`${where}: ${res.status} with unparseable JSON`);
       }
@@ -1212,6 +1243,58 @@ async function createPrincipal(pool: Pool, origin: string, fx: Fixture, n: numbe
   };
 }
 
+/**
+ * Forged export cursors, sent on purpose rather than by chance: made-up XLSX state, a real cursor altered, a real
+ * cursor for another format or audit. Each must be BAD_USER_INPUT naming the cursor, with X-Request-Id, never INTERNAL.
+ */
+async function forgedCursorProbe(pool: Pool, me: Principal): Promise<{ sent: number; failures: string[] }> {
+  const ask = async (variables: Record<string, unknown>) => {
+    const res = await pool.request({
+      method: 'POST',
+      path: '/graphql',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${me.key}` },
+      body: JSON.stringify({
+        query: URL_TABLE_PIECE,
+        variables: { projectId: me.projectId, auditId: me.auditId, format: 'XLSX', size: 1, ...variables },
+      }),
+    });
+    const text = await res.body.text();
+    let body: any = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // reported below
+    }
+    return { status: res.statusCode, requestId: res.headers['x-request-id'], body, text };
+  };
+  const failures: string[] = [];
+  const first = await ask({});
+  const cursor: string | undefined = first.body?.data?.audit?.urlTableExport?.nextCursor ?? undefined;
+  if (!cursor) return { sent: 1, failures: [`the first piece (no after) gave no cursor: ${first.text.slice(0, 200)}`] };
+  const [payload, mac] = cursor.split('.');
+  const flip = (t: string, at: number) => t.slice(0, at) + (t[at] === 'A' ? 'B' : 'A') + t.slice(at + 1);
+  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const cases: [string, Record<string, unknown>][] = [
+    ['made-up XLSX state', { after: b64({ table: 'x', rows: 0, xlsx: { crc: 2 ** 40, raw: -1, packed: 1e300 } }) }],
+    [
+      'made-up state, real MAC',
+      { after: `${b64({ table: 'x', rows: 5, xlsx: { crc: 1, raw: 2, packed: 3 } })}.${mac}` },
+    ],
+    ['altered payload', { after: `${flip(payload, 2)}.${mac}` }],
+    ['altered MAC', { after: `${payload}.${flip(mac, 0)}` }],
+    ['another format', { after: cursor, format: 'CSV' }],
+    ['another audit', { after: cursor, auditId: me.headAuditId }],
+  ];
+  for (const [what, vars] of cases) {
+    const res = await ask(vars);
+    const error = res.body?.errors?.[0];
+    if (res.status >= 500 || !res.requestId || error?.extensions?.code !== 'BAD_USER_INPUT')
+      failures.push(`${what}: ${res.status}, X-Request-Id ${res.requestId ?? 'none'}, ${res.text.slice(0, 200)}`);
+    else if (!/not a valid cursor/.test(error.message)) failures.push(`${what}: unclear message "${error.message}"`);
+  }
+  return { sent: cases.length + 1, failures };
+}
+
 // ---------------------------------------------------------------- the drill
 
 const CATEGORIES = [
@@ -1357,6 +1440,12 @@ export const drill: Drill = {
       clearInterval(progress);
       const seconds = (Date.now() - started) / 1000;
 
+      const forged = await forgedCursorProbe(pool, orgs[0]);
+      expect(
+        forged.failures.length === 0,
+        `every forged export cursor refused as BAD_USER_INPUT with X-Request-Id, never INTERNAL (${forged.sent} ` +
+          `sent; ${forged.failures.slice(0, 3).join(' | ')})`,
+      );
       const health = await fetch(`${api.baseUrl}/healthz`).then(
         (r) => r.status,
         () => 0,
@@ -1419,6 +1508,7 @@ export const drill: Drill = {
         seconds: Number(seconds.toFixed(1)),
         endpoints: eps.length + 1 + AUTH_PATHS.length,
         extraGraphqlOperations: EXTRA_OPERATIONS.length,
+        forgedExportCursors: forged.sent - 1,
         organizations: orgs.length,
         byCategory,
         byEndpoint,
