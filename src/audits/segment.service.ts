@@ -1,6 +1,6 @@
 import type { Principal } from '../platform/context.js';
 import { badInput, DomainError, notFound } from '../platform/errors.js';
-import { StatementTimeoutError, type BoundedRun, type NativeDb } from '../platform/db/native-query.js';
+import { querySlot, StatementTimeoutError, type NativeDb } from '../platform/db/native-query.js';
 import { isUuid, newId } from '../platform/ids.js';
 import { assertApiAccess } from '../identity/index.js';
 import type { Category, Severity } from '../seo/checks/index.js';
@@ -183,7 +183,7 @@ export class SegmentService {
     if (!audit) throw notFound('Audit');
     const segments = await this.repo.list(db, audit.projectId);
     const marked = await this.markedIn(db, auditId, wontFix);
-    const run: BoundedRun = { cls: 'segment', key: p.organizationId, signal };
+    const run: SegmentRead = { organizationId: p.organizationId, signal };
     const results: SegmentResult[] = [];
     for (const segment of segments)
       results.push(await this.resultOf(db, { id: auditId, ...audit }, segment, marked, wontFix === 'apply', run));
@@ -205,7 +205,7 @@ export class SegmentService {
     const segment = isUuid(segmentId) ? await this.repo.find(db, audit.projectId, segmentId) : null;
     if (!segment) throw notFound('Segment');
     const marked = await this.markedIn(db, auditId, wontFix);
-    const run: BoundedRun = { cls: 'segment', key: p.organizationId, signal };
+    const run: SegmentRead = { organizationId: p.organizationId, signal };
     return this.resultOf(db, { id: auditId, ...audit }, segment, marked, wontFix === 'apply', run);
   }
 
@@ -263,8 +263,7 @@ export class SegmentService {
     const segment = isUuid(segmentId) ? await this.repo.find(db, audit.projectId, segmentId) : null;
     if (!segment) throw notFound('Segment');
     const facts = await this.factsOf(db, { id: auditId, ...audit }, segment, NO_MARKINGS, false, {
-      cls: 'segment',
-      key: p.organizationId,
+      organizationId: p.organizationId,
       signal,
     });
     return new Map(facts.checks.map((c) => [c.code, { affected: c.affected, occurrences: c.occurrences }]));
@@ -281,7 +280,7 @@ export class SegmentService {
     segment: SegmentRow,
     marked: MarkedOccurrences,
     applied: boolean,
-    run: BoundedRun,
+    run: SegmentRead,
   ): Promise<SegmentResult> {
     const facts = await this.factsOf(db, audit, segment, marked, applied, run);
     return { segment, urls: facts.urls, htmlPages: facts.htmlPages, ...scoreSegment(facts) };
@@ -300,7 +299,7 @@ export class SegmentService {
     segment: SegmentRow,
     marked: MarkedOccurrences,
     applied: boolean,
-    run: BoundedRun,
+    run: SegmentRead,
   ): Promise<SegmentFacts> {
     const input = segmentFilterInput(segment);
     const rule = await this.table.compileRule(db, input, 'stored');
@@ -310,11 +309,14 @@ export class SegmentService {
     const stillRead = applied ? [NO_MARKINGS_KEY] : null;
     const kept = keep ? await this.repo.keptFacts(db, audit.id, segment.id, key) : null;
     if (kept) return kept;
-    const facts = await this.tableRepo
-      .segmentFacts(db, audit.id, rule, () => rankedUrlsOf(db, audit.projectId, audit.id), marked, run)
-      .catch((error: unknown) => {
-        throw error instanceof StatementTimeoutError ? slowSegment(error, segment) : error;
-      });
+    const facts = await querySlot(db, run.organizationId, run.signal, () =>
+      this.tableRepo.segmentFacts(db, audit.id, rule, () => rankedUrlsOf(db, audit.projectId, audit.id), marked, {
+        cls: 'segment',
+        signal: run.signal,
+      }),
+    ).catch((error: unknown) => {
+      throw error instanceof StatementTimeoutError ? slowSegment(error, segment) : error;
+    });
     if (keep) await this.repo.keepFacts(db, audit.id, segment.id, key, facts, stillRead);
     return facts;
   }
@@ -383,6 +385,12 @@ export class SegmentService {
     }
     return { name, kind, pattern, filter: null };
   }
+}
+
+/** Whose read it is: its organization's slots (querySlot), and its caller's signal. */
+interface SegmentRead {
+  organizationId: string;
+  signal?: AbortSignal | null;
 }
 
 /** The refusal of a stored segment whose facts PostgreSQL stopped at the time limit: which segment, and what to do. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Principal } from '../platform/context.js';
 import { badInput, DomainError, notFound } from '../platform/errors.js';
-import { StatementTimeoutError, type NativeDb } from '../platform/db/native-query.js';
+import { querySlot, StatementTimeoutError, type NativeDb } from '../platform/db/native-query.js';
 import { isUuid } from '../platform/ids.js';
 import { assertApiAccess } from '../identity/index.js';
 import { findCheck } from '../seo/checks/index.js';
@@ -428,8 +428,8 @@ export class UrlTableService {
       withTotal && segmentId !== null && checkCode === null && !filter?.groups.some((g) => g.conditions.length)
         ? await this.keptSegmentUrls(db, audit, auditId, segmentId)
         : null;
-    const { rows, total } = await this.repo
-      .list(
+    const { rows, total } = await querySlot(db, p.organizationId, read.signal, () =>
+      this.repo.list(
         db,
         {
           auditId,
@@ -446,11 +446,11 @@ export class UrlTableService {
           withTotal: withTotal && keptTotal === null,
         },
         () => rankedUrlsOf(db, audit.projectId, auditId),
-        { cls: read.purpose ?? 'grid', key: p.organizationId, signal: read.signal },
-      )
-      .catch((error: unknown) => {
-        throw error instanceof StatementTimeoutError ? slowView(error, filter, sort, segmentId) : error;
-      });
+        { cls: read.purpose ?? 'grid', signal: read.signal },
+      ),
+    ).catch((error: unknown) => {
+      throw error instanceof StatementTimeoutError ? slowView(error, filter, sort, segmentId) : error;
+    });
     const page = rows.slice(0, first);
     const last: UrlTableRow | undefined = page.at(-1);
     const plan = fullPlan && chooseEvidence(fullPlan, evidenceKeys);

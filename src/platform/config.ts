@@ -78,11 +78,12 @@ const envSchema = z
     QUERY_TIMEOUT_EXPORT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     QUERY_TIMEOUT_SEGMENT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
     /**
-     * Such statements in flight per organization, and in all, in one API process (its pool has 10 connections);
-     * another waits up to GRID_QUERY_WAIT_MS for a slot, then is refused with RATE_LIMITED and Retry-After.
+     * Such reads (a table page and its count, a segment's facts) in flight per organization, and in all, in one API
+     * process (each holds up to 2 of its pool's 10 connections); another waits up to GRID_QUERY_WAIT_MS for a slot,
+     * then is refused with RATE_LIMITED and Retry-After.
      */
     GRID_QUERIES_PER_ORGANIZATION: z.coerce.number().int().min(1).max(50).default(2),
-    GRID_QUERIES_TOTAL: z.coerce.number().int().min(1).max(50).default(6),
+    GRID_QUERIES_TOTAL: z.coerce.number().int().min(1).max(50).default(4),
     GRID_QUERY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
     TRUST_PROXY: bool.default(false),
     AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),

@@ -217,12 +217,13 @@ export interface QueryBounds {
 
 /**
  * The defaults (docs/configuration.md, QUERY_TIMEOUT_*_MS and GRID_QUERIES_*): a table page is read in milliseconds
- * (docs/performance.md), so 5 s is far beyond an honest filter and short of a stalled pool; at most 2 such statements
- * of one organization and 6 in all (the pool has 10 connections) run at once, a third waits up to 2 s.
+ * (docs/performance.md), so 5 s is far beyond an honest filter and short of a stalled pool; at most 2 such reads of
+ * one organization and 4 in all (each up to 2 statements at once; the pool has 10 connections) run at once, a third
+ * waits up to 2 s.
  */
 export const DEFAULT_QUERY_BOUNDS: QueryBounds = {
   timeoutMs: { grid: 5_000, export: 30_000, segment: 5_000 },
-  gate: { perKey: 2, total: 6, maxWaitMs: 2_000, maxQueuedPerKey: 8 },
+  gate: { perKey: 2, total: 4, maxWaitMs: 2_000, maxQueuedPerKey: 8 },
 };
 
 /** Sets the bounds of an ORM's native pool's bounded statements (the API process passes its configuration). */
@@ -233,11 +234,9 @@ export function setQueryBounds(ormConfig: object, bounds: QueryBounds): void {
   native.gate = undefined;
 }
 
-/** How a bounded statement runs: its class, the key it is counted under (the organization), the caller's signal. */
+/** How a bounded statement runs: its class and the caller's signal. */
 export interface BoundedRun {
   cls: QueryClass;
-  /** The gate's key (an organization id); null runs it outside the gate (a worker's read, a validation probe). */
-  key?: string | null;
   /** Aborted when the caller goes away (the HTTP client disconnected): the statement is cancelled in PostgreSQL. */
   signal?: AbortSignal | null;
 }
@@ -292,11 +291,38 @@ function boundsOf(native: NonNullable<ReturnType<typeof natives.get>> | undefine
 }
 
 /**
- * A statement a user shaped, bounded: counted in the process's gate under its key (RATE_LIMITED with Retry-After when
- * no slot frees in time), run in a read-only transaction with `SET LOCAL statement_timeout` of its class (PostgreSQL
- * itself stops it: StatementTimeoutError), and cancelled in PostgreSQL when `signal` aborts (a CancelRequest for the
- * backend, the connection then discarded: ClientGoneError). The connection goes back to the pool with the
- * transaction ended, so the setting dies with it.
+ * Runs `read` (one user-shaped read: a table page and its count, a segment's facts) in a slot of the process's gate
+ * under `key`, the organization: at most `perKey` of one organization and `total` in all at once; RATE_LIMITED with
+ * Retry-After when no slot frees within `maxWaitMs`. A read, not a statement: a page's two statements in parallel
+ * take one slot, so two reads of one organization never each hold half of what they need.
+ */
+export async function querySlot<T>(
+  db: NativeDb,
+  key: string,
+  signal: AbortSignal | null | undefined,
+  read: () => Promise<T>,
+): Promise<T> {
+  const { gate } = boundsOf(natives.get(db.config));
+  if (!gate) return read();
+  let release: () => void;
+  try {
+    release = await gate.acquire(key, signal);
+  } catch (error) {
+    if (signal?.aborted) throw new ClientGoneError();
+    throw error;
+  }
+  try {
+    return await read();
+  } finally {
+    release();
+  }
+}
+
+/**
+ * A statement a user shaped, bounded: run in a read-only transaction with `SET LOCAL statement_timeout` of its class
+ * (PostgreSQL itself stops it: StatementTimeoutError), and cancelled in PostgreSQL when `signal` aborts (a
+ * CancelRequest for the backend, the connection then discarded: ClientGoneError). The connection goes back to the
+ * pool with the transaction ended, so the setting dies with it. Reads of a caller run in its querySlot.
  */
 export async function boundedQuery<T>(
   db: NativeDb,
@@ -305,26 +331,13 @@ export async function boundedQuery<T>(
   values: unknown[] = [],
 ): Promise<T[]> {
   const native = natives.get(db.config);
-  const { bounds, gate } = boundsOf(native);
+  const { bounds } = boundsOf(native);
   const signal = run.signal ?? null;
   if (signal?.aborted) throw new ClientGoneError();
-  let release: (() => void) | null = null;
-  if (gate && run.key) {
-    try {
-      release = await gate.acquire(run.key, signal);
-    } catch (error) {
-      if (signal?.aborted) throw new ClientGoneError();
-      throw error;
-    }
-  }
-  try {
-    const timeoutMs = bounds.timeoutMs[run.cls];
-    if (!native) return await boundedViaOrm<T>(db, run.cls, timeoutMs, text, values);
-    native.onQuery?.(text);
-    return await boundedOnPool<T>(native.pool, run.cls, timeoutMs, signal, text, values);
-  } finally {
-    release?.();
-  }
+  const timeoutMs = bounds.timeoutMs[run.cls];
+  if (!native) return boundedViaOrm<T>(db, run.cls, timeoutMs, text, values);
+  native.onQuery?.(text);
+  return boundedOnPool<T>(native.pool, run.cls, timeoutMs, signal, text, values);
 }
 
 /** `BEGIN READ ONLY; SET LOCAL statement_timeout = n` in one round trip (an integer, never the caller's text). */
