@@ -334,9 +334,13 @@ export function segmentNamesField(segments: readonly NamedSegment[]): UrlField {
           segments.map((s) => s.id),
           'uuid[]',
         );
-        parts.push(`SELECT s.name, array_position(${ids}, m.segment_id) AS ord FROM audit_segment_member m
-          JOIN segment s ON s.id = m.segment_id WHERE m.audit_id = $1 AND m.page_id = p.id
-          AND m.segment_id = ANY(${param(
+        const names = param(
+          segments.map((s) => s.name),
+          'text[]',
+        );
+        parts.push(`SELECT (${names})[array_position(${ids}, m.segment_id)] AS name,
+          array_position(${ids}, m.segment_id) AS ord FROM audit_segment_member m
+          WHERE m.audit_id = $1 AND m.page_id = p.id AND m.segment_id = ANY(${param(
             segments.filter((s) => s.stored).map((s) => s.id),
             'uuid[]',
           )})`);
@@ -799,7 +803,7 @@ export class UrlTableRepository {
    * Keeps the segment's members in a completed audit under `ruleKey` (its rule, validated; one that reads only the
    * audit's rows): written again when the kept ones were written under another rule (the segment was edited), left
    * alone when they are current. One transaction per segment, serialized per (audit, segment) by an advisory lock,
-   * so two readers do not both write them. Returns whether they were written now.
+   * so two readers do not both write them: `busy` when another holds it (not waited for). Returns what was done.
    */
   async keepSegmentMembers(
     db: NativeDb,
@@ -807,7 +811,7 @@ export class UrlTableRepository {
     segmentId: string,
     ruleKey: string,
     rule: UrlFilter,
-  ): Promise<boolean> {
+  ): Promise<'written' | 'kept' | 'busy'> {
     const params: unknown[] = [auditId, segmentId];
     const param = (value: unknown, type: string) => `$${params.push(value)}::${type}`;
     const where = filterSql(rule, param) ?? 'false';
@@ -823,21 +827,24 @@ export class UrlTableRepository {
     return nativeTransaction(
       db,
       async (tx) => {
-        await tx.query(
-          `SELECT pg_advisory_xact_lock(hashtextextended('audit_segment_member ' || $1 || ' ' || $2, 0))`,
+        // Another request writing them holds the lock: this one does not wait on it with a connection of the pool.
+        const [locked] = await tx.query<{ locked: boolean }>(
+          `SELECT pg_try_advisory_xact_lock(hashtextextended('audit_segment_member ' || $1 || ' ' || $2, 0))
+             AS locked`,
           [auditId, segmentId],
         );
+        if (!locked.locked) return 'busy';
         const [kept] = await tx.query<{ ruleKey: string }>(
           'SELECT rule_key AS "ruleKey" FROM audit_segment_membership WHERE audit_id = $1 AND segment_id = $2',
           [auditId, segmentId],
         );
-        if (kept?.ruleKey === ruleKey) return false;
+        if (kept?.ruleKey === ruleKey) return 'kept';
         await tx.query('DELETE FROM audit_segment_member WHERE audit_id = $1 AND segment_id = $2', [
           auditId,
           segmentId,
         ]);
         await tx.query(insert, params);
-        return true;
+        return 'written';
       },
       { cls: 'segment' },
     );
