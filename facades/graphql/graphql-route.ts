@@ -192,6 +192,26 @@ function unavailableStatus(runtime: Pick<DomainApi, 'dependencies'>): ApolloServ
   };
 }
 
+/**
+ * An unexpected error in a resolver is answered INTERNAL with no detail (formatGraphQLError), inside a 200: it is
+ * logged here with the request id, as sendError logs a REST 500, so that it can be found (issue 61: a forged export
+ * cursor failed this way with no log line).
+ */
+function logUnexpectedErrors(app: FastifyInstance): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didEncounterErrors({ errors, contextValue }) {
+          for (const error of errors) {
+            if (formatGraphQLError(error, error).extensions?.code !== 'INTERNAL') continue;
+            app.log.error({ reqId: contextValue.requestId, err: unwrapResolverError(error) }, 'request failed');
+          }
+        },
+      };
+    },
+  };
+}
+
 /** Apollo Server on /graphql: auth and rate limits first, then depth/cost limits and the domain schema. */
 /**
  * The Query fields that only read what is stored (no outbound fetch, no rendering, no export file): what the read
@@ -290,6 +310,7 @@ export async function mountGraphQL(
       ApolloServerPluginCacheControlDisabled(),
       noStore(),
       unavailableStatus(runtime),
+      logUnexpectedErrors(app),
       fastifyApolloDrainPlugin(app),
       ApolloServerPluginLandingPageDisabled(),
     ],
