@@ -1,4 +1,4 @@
-import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
+import { boundedQuery, nativeQuery, type NativeDb } from '../platform/db/native-query.js';
 import type { PageRenderingRecord } from '../seo/checks/index.js';
 import type { AuditPageDetails, AuditPageKind, VitalsRecord } from './audit-engine.js';
 import type { AuditLinkPosition } from './audit-page-rows.js';
@@ -251,6 +251,9 @@ function outlinkRows(at: (alias: string) => string, cursor: string | null, first
     ORDER BY f.id`;
 }
 
+/** The pages list is a grid read: the URL table's statement time limit (boundedQuery). */
+const GRID_READ = { cls: 'grid' } as const;
+
 export class AuditPagesRepository {
   /**
    * One page of an audit's crawled pages (`first + 1` rows: the extra one says there is a next page), with the
@@ -312,13 +315,15 @@ export class AuditPagesRepository {
     const facets = stored && !term ? audit.pageFacets : null;
     const counting = facets
       ? Promise.resolve(facetTotal(facets, classes, slice.kinds, slice.hasIssues ?? null))
-      : nativeQuery<{ total: number }>(
+      : boundedQuery<{ total: number }>(
           db,
+          GRID_READ,
           `SELECT count(*)::int AS total FROM ${from} WHERE ${filtered}`,
           countParams,
         ).then(([row]) => row.total);
 
-    const [rows, total] = await Promise.all([nativeQuery<AuditPageRecord>(db, rowsSql, params), counting]);
+    // A search term scans every page's URL and title: the page and its count are bounded like the URL table's.
+    const [rows, total] = await Promise.all([boundedQuery<AuditPageRecord>(db, GRID_READ, rowsSql, params), counting]);
     return { rows, owned: true, total };
   }
 
