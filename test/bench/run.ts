@@ -57,6 +57,12 @@ const BENCHMARKS: Record<string, Benchmark> = {
       'static page; 2,000-issue list',
     run: async () => (await import('./web.bench.js')).runWebBench(),
   },
+  'url-table-sorts': {
+    description:
+      'URL table at 20,000 and 100,000 pages: the first page of every sortable field (both ways) and a filter on ' +
+      'each, 50 segments of 20 conditions, first/last seen from the URL history',
+    run: async () => (await import('./url-table-sorts.bench.js')).runUrlTableSortsBench(),
+  },
   pageview: {
     description:
       'Page view with 500 inlinks on a 20,000-page audit (GraphQL) vs OFFSET and no-index reads of its links',
