@@ -51,9 +51,10 @@ function hostilePages(deepPages: number): Map<string, () => string> {
   return pages;
 }
 
-/** An ordinary site: `count` pages, each linking to the next few. */
+/** An ordinary site: `count` pages, each linking to three below it and the next one (all within 6 clicks). */
 function ordinaryPage(n: number, count: number): string {
-  const links = [1, 2, 3, 7].map((d) => (n + d) % count).map((m) => `<li><a href="/p/${m}">Page ${m}</a></li>`);
+  const targets = [3 * n + 1, 3 * n + 2, 3 * n + 3, n + 1].filter((m) => m < count);
+  const links = targets.map((m) => `<li><a href="/p/${m}">Page ${m}</a></li>`);
   return (
     `<!doctype html><html lang="en"><head><title>Ordinary page ${n}</title>` +
     `<meta name="description" content="Page ${n} of an ordinary site, for the neighbour drill."></head>` +
