@@ -1,4 +1,5 @@
-import type { NativeDb } from '../platform/db/native-query.js';
+import { StatementTimeoutError, type NativeDb } from '../platform/db/native-query.js';
+import { badInput } from '../platform/errors.js';
 import type { SegmentRow } from './segment.repository.js';
 import { segmentFilterInput, segmentRuleKey } from './segment-rule.js';
 import { filterReadsOnlyTheAudit, UrlTableRepository, type UrlFilter } from './url-table.repository.js';
@@ -45,9 +46,12 @@ export class SegmentMembership {
     const missing = keyed.filter((s) => !stored.has(s.row.id));
     if (!missing.length) return stored;
     const write = (async () => {
-      for (const s of missing)
-        if ((await this.repo.keepSegmentMembers(db, audit.id, s.row.id, s.key, s.rule)) !== 'busy')
-          stored.add(s.row.id);
+      for (const s of missing) {
+        const done = await this.repo.keepSegmentMembers(db, audit.id, s.row.id, s.key, s.rule).catch((error) => {
+          throw error instanceof StatementTimeoutError ? tooSlow(error, s.row) : error;
+        });
+        if (done !== 'busy') stored.add(s.row.id);
+      }
     })();
     if (!running) WRITERS.set(audit.id, write);
     try {
@@ -61,3 +65,11 @@ export class SegmentMembership {
 
 /** The writer of each audit's missing members in this process (reads of the audit meanwhile wait for it). */
 const WRITERS = new Map<string, Promise<void>>();
+
+/** A segment whose members PostgreSQL stopped at the time limit: which one, and what to do (never a 5xx). */
+function tooSlow(timeout: StatementTimeoutError, row: SegmentRow) {
+  const message =
+    `writing segment "${row.name}"'s URLs in this audit took longer than ${timeout.timeoutMs / 1000} s and ` +
+    'PostgreSQL stopped it: edit its rule to a cheaper one (fewer conditions, a REGEX or PATH segment)';
+  return badInput(`segment(${row.id}): ${message}`, [{ path: `segment(${row.id})`, message }]);
+}
