@@ -87,6 +87,18 @@ function credentialsOf(r: Seen): string[] {
 type Kind = 'BASIC' | 'BEARER' | 'COOKIE' | 'HEADER' | 'FORM';
 const KINDS: Kind[] = ['BASIC', 'BEARER', 'COOKIE', 'HEADER', 'FORM'];
 
+/**
+ * Other spellings of the excluded `/private/canary` (issue 61): percent-encoded, another case, an encoded slash and a
+ * dot segment, a path parameter. The home page links them; the exclude covers them all, so none is ever requested.
+ */
+const OTHER_SPELLINGS = [
+  '/%70rivate/canary',
+  '/PRIVATE/canary',
+  '/private%2Fcanary',
+  '/public/..%2Fprivate/canary',
+  '/private;x=1/canary',
+];
+
 type Attack = 'host' | 'address' | 'port' | 'subdomains' | 'exclude';
 const ATTACKS: Attack[] = ['host', 'address', 'port', 'subdomains', 'exclude'];
 const QUICK_ATTACKS: Attack[] = ['host', 'subdomains', 'exclude'];
@@ -114,7 +126,7 @@ export async function teamCredentialsSetup(): Promise<TeamCredentialsSetup> {
   const canaryAddress = await startHttpCanary('127.0.0.2', '127.0.0.2').catch(() => null);
   const canaryPort = await startHttpCanary('127.0.0.1', siteHost);
   const site = await startMemberSite(siteHost, () => canaryHost.origin);
-  site.homeLinks.push(`http://${subHost}:${site.port}/sub-page`, '/private/canary');
+  site.homeLinks.push(`http://${subHost}:${site.port}/sub-page`, '/private/canary', ...OTHER_SPELLINGS);
   const env = {
     SAFE_HTTP_ALLOW: [siteHost, otherHost, subHost, ...(canaryAddress ? ['127.0.0.2'] : [])].join(','),
     SAFE_HTTP_RESOLVE: `${siteHost}=127.0.0.1,${otherHost}=127.0.0.1,${subHost}=127.0.0.1`,
@@ -137,6 +149,8 @@ export async function teamCredentialsSetup(): Promise<TeamCredentialsSetup> {
       credentialsReceivedByCanaries: 0,
       controlCredentialedRequestsAtSite: 0,
       controlCredentialsAfterOwnerConfirmed: 0,
+      excludedSpellingsRequested: 0,
+      excludedSpellingsCredentials: 0,
       memberConfirmRefused: 0,
     };
     const api: ApiClient = apiClient(platform.apis[0]!.baseUrl);
@@ -265,6 +279,15 @@ export async function teamCredentialsSetup(): Promise<TeamCredentialsSetup> {
         .filter((r) => String(r.headers.host).split(':')[0] === siteHost && r.path.startsWith('/members/'))
         .filter((r) => credentialsOf({ ...r, host: siteHost, body: '' }).length > 0).length;
       figures.controlCredentialedRequestsAtSite += signedIn;
+      const spelled = site.requests.slice(siteFrom).filter((r) => OTHER_SPELLINGS.includes(r.path.split('?')[0]));
+      const spelledLeaks = spelled.filter((r) => credentialsOf({ ...r, host: siteHost, body: '' }).length > 0);
+      figures.excludedSpellingsRequested += spelled.length;
+      figures.excludedSpellingsCredentials += spelledLeaks.length;
+      expect(
+        spelled.length === 0,
+        `${kind}: the control audit requested another spelling of the excluded /private/** ` +
+          `(${spelled.map((r) => r.path).join(', ')}; ${spelledLeaks.length} with the credential)`,
+      );
       expect(control?.status === 'COMPLETED', `${kind}: the owner's control audit ended ${control?.status}`);
       expect(signedIn > 0, `${kind}: the owner's control audit sent no credential to the site`);
 

@@ -10,6 +10,8 @@ import { auditSite, createFixtureClient, reportedUrls, FIXTURE_USER_AGENT } from
  * orphan and broken-link reports say of the URLs the scope left out.
  */
 const HOST = 'scope.test';
+/** Other spellings of `/private/x` that servers read as it (issue 61). */
+const SPELLINGS = ['/%70rivate/x', '/PRIVATE/x', '/private%2Fx', '/public/..%2Fprivate/x', '/private;a=1/x'];
 const SUB = `blog.${HOST}`;
 let server: http.Server;
 let port: number;
@@ -55,6 +57,7 @@ function routes(): Record<string, Record<string, { status: number; body: string;
       '/shop/lonely': html('no links'),
       '/about': html(links('/')),
       '/private/x': html('private'),
+      '/spellings': html(links(...SPELLINGS, '/%2570rivate/x')),
     },
     [SUB]: {
       '/robots.txt': { status: 200, type: 'text/plain', body: 'User-agent: *\nDisallow: /secret\n' },
@@ -144,6 +147,14 @@ describe('crawl scope: include and exclude', () => {
     const evidence = JSON.stringify(run.occurrences.filter((o) => o.code === 'LINKS_INTERNAL_BROKEN'));
     expect(evidence).toContain('/blog/missing');
     expect(evidence).not.toContain('/private/gone');
+  });
+
+  it('never requests another spelling of an excluded path (encoded, other case, dot segment, parameter)', async () => {
+    await crawl('/spellings', { exclude: ['/private/**'] });
+    expect(requests.filter((r) => SPELLINGS.includes(r.path)).map((r) => r.path)).toEqual([]);
+    // Decoded once only: `%2570` is `%70`, a path of its own (a 404 here), not `/private/x`.
+    expect(anyRequest(HOST, '/%2570rivate/x')).toBe(true);
+    expect(anyRequest(HOST, '/private/x')).toBe(false);
   });
 
   it('fails the crawl, fetching nothing, when the start URL is outside its own scope', async () => {
