@@ -24,7 +24,8 @@ export class AuditSegmentMembers20261128 extends Migration {
       "segment_id" uuid not null references "segment" ("id") on delete cascade,
       primary key ("audit_id", "page_id", "segment_id"));`);
     this.addSql(
-      'create index "audit_segment_member_segment_idx" on "audit_segment_member" ("segment_id", "audit_id", "page_id");',
+      'create index "audit_segment_member_segment_idx" on "audit_segment_member" ' +
+        '("segment_id", "audit_id", "page_id");',
     );
   }
 
