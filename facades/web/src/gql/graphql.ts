@@ -453,7 +453,7 @@ export type ScoreCategory =
   | 'PERFORMANCE'
   | 'TECHNICAL';
 
-/** A segment: a name (1-80 characters, unique in the project regardless of case) and one rule: pattern for REGEX and PATH, filter for FILTER (a filter that names no segment). */
+/** A segment: a name (1-80 characters, unique in the project regardless of case) and one rule: pattern for REGEX and PATH, filter for FILTER (a filter that names no segment, at most 20 conditions over all its groups). A project has at most 50 segments. */
 export type SegmentInput = {
   filter?: UrlTableFilterInput | null | undefined;
   kind: SegmentKind;
