@@ -31,7 +31,7 @@ import { EvidenceShapes } from './evidence-shape.js';
 import { SegmentMembership } from './segment-membership.js';
 import { SegmentRepository } from './segment.repository.js';
 import { segmentFilterInput } from './segment-rule.js';
-import { validateFilter } from './url-table.service.js';
+import { storedRuleCostProblem, validateFilter } from './url-table.service.js';
 
 /**
  * 'superseded': a later attempt claimed the audit while this one still ran (a stalled lock); it writes nothing more.
@@ -357,7 +357,8 @@ export class AuditJobRunner {
       const rules = rows.flatMap((row) => {
         try {
           const rule = validateFilter(segmentFilterInput(row), false);
-          return rule ? [{ row, rule }] : [];
+          // A rule too costly to run (saved before the cost check) gets no members: its reads are refused by name.
+          return rule && !storedRuleCostProblem(rule) ? [{ row, rule }] : [];
         } catch {
           return [];
         }

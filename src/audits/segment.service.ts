@@ -233,8 +233,8 @@ export class SegmentService {
     const none = { codes: [], urls: [] };
     const facts = [];
     for (const segment of segments) {
-      // A stored rule: not refused for its cost now, but each statement reading it is bounded (the segment class).
-      const rule = await this.table.compileRule(db, segmentFilterInput(segment), 'stored');
+      // A stored rule too costly to run (saved before the cost check) is refused by name, never run.
+      const rule = await this.table.compileRule(db, segmentFilterInput(segment), { stored: segment.name });
       const ranked = (auditId: string) => () => rankedUrlsOf(db, projectId, auditId);
       const [base, head, newIssues] = await Promise.all([
         this.tableRepo.segmentFacts(db, pair.base, rule, ranked(pair.base), none),
@@ -302,7 +302,7 @@ export class SegmentService {
     run: SegmentRead,
   ): Promise<SegmentFacts> {
     const input = segmentFilterInput(segment);
-    const rule = await this.table.compileRule(db, input, 'stored');
+    const rule = await this.table.compileRule(db, input, { stored: segment.name });
     const keep = audit.completed && filterReadsOnlyTheAudit(rule);
     // The markings it was counted under are part of the key: marking or undoing counts again.
     const key = { rule: segmentRuleKey(input), marks: segmentMarksKey(marked) };

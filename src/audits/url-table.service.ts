@@ -103,6 +103,29 @@ export function regexCostProblem(pattern: string): string | null {
   return regexHazard(`^(?:${pattern})`, 's');
 }
 
+/**
+ * Why a stored segment's rule is too costly to run, or null: the first of its regular expressions that fails
+ * regexCostProblem. A segment saved before the check existed may hold one; it is refused when read (never run, so
+ * no read of it starts the runaway statement again) and skipped where members are written ahead of reads.
+ */
+export function storedRuleCostProblem(rule: UrlFilter): string | null {
+  for (const group of rule.groups)
+    for (const c of group.conditions) {
+      if (c.kind !== 'field' || c.operator !== 'regex') continue;
+      const problem = regexCostProblem(String(c.values[0]));
+      if (problem) return problem;
+    }
+  return null;
+}
+
+/** The refusal of a read of a stored segment whose rule is too costly (storedRuleCostProblem): it names the segment. */
+export const costlySegment = (name: string, problem: string): DomainError =>
+  refuse(
+    'segment',
+    `segment "${name}" holds a regular expression that could run for seconds per URL (${problem}); ` +
+      'it was saved before such patterns were refused: edit its rule to read it',
+  );
+
 export interface UrlTablePage {
   columns: UrlColumn[];
   rows: { id: string; url: string; values: unknown[] }[];
@@ -539,6 +562,10 @@ export class UrlTableService {
       const rule = validateFilter(segmentFilterInput(row), false);
       return rule ? [{ row, rule }] : [];
     });
+    for (const { row, rule } of rules) {
+      const problem = storedRuleCostProblem(rule);
+      if (problem) throw costlySegment(row.name, problem);
+    }
     // Kept members are read by key; only the others' rules go into the statement (SegmentMembership).
     const stored = await this.membership.keep(db, audit, rules);
     const segments = rules.map(({ row, rule }) => ({ id: row.id, name: row.name, rule, stored: stored.has(row.id) }));
@@ -556,7 +583,7 @@ export class UrlTableService {
   ): Promise<UrlFilter> {
     const row = isUuid(segmentId) ? await this.segments.find(db, audit.projectId, segmentId) : null;
     if (!row) throw notFound('Segment');
-    const rule = await this.compileRule(db, segmentFilterInput(row), 'stored');
+    const rule = await this.compileRule(db, segmentFilterInput(row), { stored: row.name });
     const stored = (await this.membership.keep(db, audit, [{ row, rule }])).has(row.id);
     const condition: UrlCondition = { kind: 'segment', segmentId, has: true, filter: rule, stored };
     return { combinator: 'AND', groups: [{ combinator: 'AND', conditions: [condition] }] };
@@ -564,15 +591,17 @@ export class UrlTableService {
 
   /**
    * A segment's rule, validated as a filter that names no segment, its regular expressions checked: PostgreSQL must
-   * compile them, and one being saved (`cost`: 'check', the default) must pass the cost check too. A stored rule
-   * (`cost`: 'stored') is not refused for its cost: it was accepted when saved, and every statement that reads it is
-   * bounded by its class's time limit.
+   * compile them, and they must pass the cost check. A rule being saved is refused on the condition at fault; a
+   * stored one (`stored`: the segment's name) that fails the cost check, saved before the check existed, is refused
+   * by the segment's name (costlySegment) before any statement runs it.
    */
-  async compileRule(db: NativeDb, input: UrlFilterInput, cost: 'check' | 'stored' = 'check'): Promise<UrlFilter> {
+  async compileRule(db: NativeDb, input: UrlFilterInput, stored?: { stored: string }): Promise<UrlFilter> {
     const filter = validateFilter(input, false);
     if (!filter || !filter.groups.some((g) => g.conditions.length))
       throw refuse('filter.groups', 'a segment needs at least one condition');
-    await this.assertRegexes(db, filter, cost === 'check');
+    const problem = stored ? storedRuleCostProblem(filter) : null;
+    if (stored && problem) throw costlySegment(stored.stored, problem);
+    await this.assertRegexes(db, filter);
     return filter;
   }
 
@@ -587,18 +616,18 @@ export class UrlTableService {
         if (c.kind !== 'segment') continue;
         const row = await this.segments.find(db, audit.projectId, c.segmentId);
         if (!row) throw refuse(`filter.groups[${g}].conditions[${i}].value`, 'not a segment of this project');
-        c.filter = await this.compileRule(db, segmentFilterInput(row), 'stored');
+        c.filter = await this.compileRule(db, segmentFilterInput(row), { stored: row.name });
         // Its kept members are read, not its rule (SegmentMembership).
         c.stored = (await this.membership.keep(db, audit, [{ row, rule: c.filter }])).has(row.id);
       }
   }
 
-  /** Each regex condition's pattern: cheap enough (regexCostProblem, unless `cost` is false), one PostgreSQL takes. */
-  private async assertRegexes(db: NativeDb, filter: UrlFilter | null, cost = true): Promise<void> {
+  /** Each regex condition's pattern: cheap enough (regexCostProblem), one PostgreSQL takes. */
+  private async assertRegexes(db: NativeDb, filter: UrlFilter | null): Promise<void> {
     for (const [g, group] of (filter?.groups ?? []).entries())
       for (const [i, c] of group.conditions.entries()) {
         if (c.kind !== 'field' || c.operator !== 'regex') continue;
-        const problem = cost ? regexCostProblem(String(c.values[0])) : null;
+        const problem = regexCostProblem(String(c.values[0]));
         if (problem)
           throw refuse(
             `filter.groups[${g}].conditions[${i}].value`,

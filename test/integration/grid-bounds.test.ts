@@ -14,9 +14,9 @@ import { anAudit, anOrg, aProject, type Org, type Project } from '../factories.j
 
 /**
  * Every user-shaped grid statement is bounded (docs/performance.md, "Bounded queries"): a costly regular expression
- * is refused before PostgreSQL; a stored segment that still holds one is stopped at the statement time limit with a
- * clear BAD_USER_INPUT; a client that goes away has its statement cancelled in PostgreSQL; one organization's reads
- * cannot take another's slots.
+ * is refused before PostgreSQL; a stored segment that still holds one (saved before the check) is refused by name,
+ * never run; a statement past its class's time limit is stopped by PostgreSQL with a clear BAD_USER_INPUT; a client
+ * that goes away has its statement cancelled in PostgreSQL; one organization's reads cannot take another's slots.
  */
 let t: TestApp;
 let attacker: Org;
@@ -52,6 +52,37 @@ async function activeGridRegexes(): Promise<{ pid: number; started: string }[]> 
     `SELECT pid, query_start::text AS started FROM pg_stat_activity
      WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()
        AND query LIKE '%FROM audit_page p%' AND query LIKE '%~ $%'`,
+  );
+  return rows;
+}
+
+/**
+ * A URL table statement that runs until it is stopped, without a costly pattern (those are refused before they run):
+ * the first_seen sort reads url_history, held here under an exclusive lock, so the statement waits on it (a lock
+ * wait counts in statement_timeout and is cancelled like any statement). Other test files' audit completions that
+ * merge into url_history wait the few seconds it is held.
+ */
+const FIRST_SEEN = `query($p: ID!, $a: ID!) {
+  audit(projectId: $p, auditId: $a) {
+    urlTable(first: 10, columns: ["url", "first_seen"], sort: { field: "first_seen" }) { rows { url } }
+  }
+}`;
+
+async function holdUrlHistory(): Promise<() => Promise<void>> {
+  const client = await t.runtime.pool.connect();
+  await client.query('BEGIN');
+  await client.query('LOCK TABLE url_history IN ACCESS EXCLUSIVE MODE');
+  return async () => {
+    await client.query('ROLLBACK');
+    client.release();
+  };
+}
+
+async function waitingOnHistory(): Promise<{ pid: number; started: string }[]> {
+  const { rows } = await t.runtime.pool.query<{ pid: number; started: string }>(
+    `SELECT pid, query_start::text AS started FROM pg_stat_activity
+     WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()
+       AND query LIKE '%FROM audit_page p%' AND query LIKE '%url_history%'`,
   );
   return rows;
 }
@@ -149,8 +180,9 @@ describe('regular expressions checked for cost', () => {
 });
 
 describe('statement time limits', () => {
-  it('stops a stored segment holding one at the time limit, and says which and why', async () => {
-    withBounds({ timeoutMs: { grid: 300, segment: 300 } });
+  it('refuses a stored segment holding one by name, before PostgreSQL runs it', async () => {
+    // Time limits so long that a statement run would show: the refusal must come before any.
+    withBounds({ timeoutMs: { grid: 60_000, segment: 60_000 } });
     const { status, body } = await gql(
       t,
       TABLE,
@@ -160,17 +192,24 @@ describe('statement time limits', () => {
     expect(status).toBe(200);
     expect(body.errors?.[0].extensions).toMatchObject({
       code: 'BAD_USER_INPUT',
-      details: [{ path: 'segment', message: expect.stringMatching(/segment's rule/) }],
+      details: [{ path: 'segment', message: expect.stringMatching(/segment "Legacy backrefs" .*edit its rule/) }],
     });
-    expect(body.errors?.[0].message).toMatch(/took longer than 0.3 s/);
     const scores = await gql(
       t,
       `query($p: ID!, $a: ID!, $s: ID!) { audit(projectId: $p, auditId: $a) { segment(id: $s) { urls } } }`,
       { p: attackerProject.id, a: attackerAudit, s: hazardSegment },
       cookieOf(attacker),
     );
-    expect(scores.body.errors?.[0].message).toMatch(/segment "Legacy backrefs" .* took longer than 0.3 s/);
-    // PostgreSQL stopped it: nothing of it is left running.
+    expect(scores.body.errors?.[0].message).toMatch(/segment "Legacy backrefs" holds a regular expression/);
+    const names = await gql(
+      t,
+      `query($p: ID!, $a: ID!) { audit(projectId: $p, auditId: $a) {
+        urlTable(first: 10, columns: ["url", "segment"]) { rows { url } } } }`,
+      { p: attackerProject.id, a: attackerAudit },
+      cookieOf(attacker),
+    );
+    expect(names.body.errors?.[0].message).toMatch(/segment "Legacy backrefs" holds a regular expression/);
+    // Run, each would take about 7 s of PostgreSQL per URL (past the test's time limit): none was started.
     expect(await activeGridRegexes()).toEqual([]);
   });
 
@@ -219,10 +258,8 @@ describe('cancelled when the client goes away', () => {
     withBounds({ timeoutMs: { grid: 60_000 } });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = t.app.server.address() as AddressInfo;
-    const payload = JSON.stringify({
-      query: TABLE,
-      variables: { p: attackerProject.id, a: attackerAudit, segment: hazardSegment },
-    });
+    const payload = JSON.stringify({ query: FIRST_SEEN, variables: { p: attackerProject.id, a: attackerAudit } });
+    const release = await holdUrlHistory();
     const req = httpRequest({
       host: '127.0.0.1',
       port,
@@ -232,31 +269,42 @@ describe('cancelled when the client goes away', () => {
     });
     req.on('error', () => undefined);
     req.end(payload);
-    const [running] = await until('the URL table statement to run', async () => {
-      const rows = await activeGridRegexes();
-      return rows.length ? rows : null;
-    });
-    req.destroy();
-    // Without the cancel it would run for about 20 s (3 URLs of about 7 s each) under a 60 s limit.
-    await until('the backend to stop', async () => {
-      const rows = await activeGridRegexes();
-      return !rows.some((r) => r.pid === running.pid && r.started === running.started);
-    });
+    try {
+      const [running] = await until('the URL table statement to run', async () => {
+        const rows = await waitingOnHistory();
+        return rows.length ? rows : null;
+      });
+      req.destroy();
+      // Without the cancel it would wait as long as the lock is held, under a 60 s limit.
+      await until('the backend to stop', async () => {
+        const rows = await waitingOnHistory();
+        return !rows.some((r) => r.pid === running.pid && r.started === running.started);
+      });
+    } finally {
+      await release();
+    }
   });
 });
 
 describe('per-organization slots', () => {
   it("serves another organization's read while one organization's slots are full, and refuses its next", async () => {
     withBounds({ timeoutMs: { grid: 3_000, segment: 3_000 }, gate: { perKey: 1, total: 6, maxWaitMs: 200 } });
-    const held = gql(t, TABLE, { p: attackerProject.id, a: attackerAudit, segment: hazardSegment }, cookieOf(attacker));
-    await until('the attacker to hold its slot', async () => (await activeGridRegexes()).length > 0);
-    const second = await gql(t, TABLE, { p: attackerProject.id, a: attackerAudit }, cookieOf(attacker));
-    expect(second.body.errors?.[0].extensions).toMatchObject({ code: 'RATE_LIMITED' });
-    expect(second.body.errors?.[0].message).toMatch(/at most 1 run at a time/);
-    const served = await gql(t, TABLE, { p: victimProject.id, a: victimAudit }, cookieOf(victim));
-    expect(served.body.errors).toBeUndefined();
-    expect(served.body.data.audit.urlTable.rows).toHaveLength(5);
-    // The attacker's held read ends at its time limit, as a refusal that names it.
-    expect((await held).body.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+    const release = await holdUrlHistory();
+    try {
+      const held = gql(t, FIRST_SEEN, { p: attackerProject.id, a: attackerAudit }, cookieOf(attacker));
+      await until('the attacker to hold its slot', async () => (await waitingOnHistory()).length > 0);
+      const second = await gql(t, TABLE, { p: attackerProject.id, a: attackerAudit }, cookieOf(attacker));
+      expect(second.body.errors?.[0].extensions).toMatchObject({ code: 'RATE_LIMITED' });
+      expect(second.body.errors?.[0].message).toMatch(/at most 1 run at a time/);
+      const served = await gql(t, TABLE, { p: victimProject.id, a: victimAudit }, cookieOf(victim));
+      expect(served.body.errors).toBeUndefined();
+      expect(served.body.data.audit.urlTable.rows).toHaveLength(5);
+      // The attacker's held read ends at its time limit, as a refusal that names the sort.
+      const answer = (await held).body.errors?.[0];
+      expect(answer?.extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+      expect(answer?.message).toMatch(/first_seen/);
+    } finally {
+      await release();
+    }
   });
 });
