@@ -89,6 +89,7 @@ export const auditJobs: JobHandlers = {
               perLane: config.AUDIT_PARSE_THREADS,
               onDegraded: (err) => logger.error({ err }, 'page analysis threads unavailable'),
               onFailed: ({ url, lane, reason }) => logger.warn({ auditId: lane, url, reason }, 'page not analysed'),
+              onYielded: ({ url, lane }) => logger.info({ auditId: lane, url }, 'long page analysis gave way'),
             });
             return parser.extract(body, context, lanes.getStore());
           }

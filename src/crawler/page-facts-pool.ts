@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { EXTRACTION_LIMITS } from '../seo/extraction/index.js';
 import { extractPageFacts, type PageContext, type PageFacts } from '../seo/page/index.js';
@@ -32,7 +33,16 @@ export const PAGE_ANALYSIS_LIMITS = {
   heapMb: 256,
   /** Wall time one page's analysis may take in its thread before the thread is stopped: ~3× the worst measured. */
   budgetMs: 10_000,
+  /**
+   * Wall time after which a page's analysis gives way to everyone else's: its thread drops to the lowest CPU priority
+   * (nice 19) for the rest of that page, and is retired after it. An ordinary page takes 5-50 ms; a page past this
+   * runs on the CPU the other audits leave, so it delays its own audit only (the parse-neighbour drill).
+   */
+  yieldAfterMs: 1_000,
 } as const;
+
+/** The nice value of a thread whose page ran past yieldAfterMs: the lowest priority. */
+const YIELDED_NICE = 19;
 
 /**
  * A page that could not be analysed: its thread ran out of memory or time on it, or the parse threw. The crawl
@@ -58,6 +68,10 @@ export interface PageFactsPoolOptions {
   pageBudgetMs?: number;
   /** Threads one lane (an audit) may hold at once; all of them by default. */
   perLane?: number;
+  /** Wall time of a page's analysis after which its thread drops to the lowest CPU priority (PAGE_ANALYSIS_LIMITS). */
+  yieldAfterMs?: number;
+  /** Called when a thread drops to the lowest CPU priority on a long page (tid: the thread's id in the kernel). */
+  onYielded?: (yielded: { url: string; lane: string; tid: number }) => void;
   /** Called once if the threads cannot start; every page then fails with the reason (nothing is parsed here). */
   onDegraded?: (err: Error) => void;
   /** Called when a thread is stopped past a page's extraction budget and its margin. */
@@ -103,6 +117,13 @@ interface Slot {
   watch: PageWatchReader;
   /** What the thread reported before it exited ('error' event: out of memory, an uncaught exception). */
   error: Error | null;
+  /** The thread's id in the kernel (its CPU priority is set by it); null where the platform does not tell it. */
+  tid: number | null;
+  /**
+   * Set once the thread gave way on a long page (nice 19): it is retired after that page, since raising a thread's
+   * priority again needs a privilege the worker may not have.
+   */
+  yielded: boolean;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -258,6 +279,28 @@ function startThread(program: { script: string | URL; eval: boolean }, heapMb: n
   return { worker, watch };
 }
 
+/** A thread out of the slots and stopped. */
+function retire(slots: Slot[], slot: Slot): void {
+  releaseSlot(slots, slot);
+  void slot.worker.terminate();
+}
+
+function newSlot(worker: Worker, watch: PageWatchReader): Slot {
+  return { worker, state: 'starting', job: null, page: 0, since: 0, watch, error: null, tid: null, yielded: false };
+}
+
+/** A thread on a long page drops to the lowest CPU priority: the other audits' threads go first. */
+function giveWay(slot: Slot, onYielded: PageFactsPoolOptions['onYielded']): void {
+  slot.yielded = true;
+  if (slot.tid === null) return;
+  try {
+    setPriority(slot.tid, YIELDED_NICE);
+  } catch {
+    return; // The platform refused: the page runs on at its priority, and its budget still bounds it.
+  }
+  onYielded?.({ url: slot.job!.context.url, lane: slot.job!.lane.key, tid: slot.tid });
+}
+
 /** Why a thread that died on a page did: the page's failure, in words. */
 function deathOf(slot: Slot, code: number, heapMb: number): PageAnalysisError {
   const err = slot.error as (Error & { code?: string }) | null;
@@ -301,6 +344,7 @@ export function createPageFactsPool(size: number, options: PageFactsPoolOptions 
   const perLane = Math.max(1, Math.min(options.perLane ?? maxThreads, maxThreads));
   const heapMb = options.maxHeapMb ?? PAGE_ANALYSIS_LIMITS.heapMb;
   const budgetMs = options.pageBudgetMs ?? PAGE_ANALYSIS_LIMITS.budgetMs;
+  const yieldAfterMs = options.yieldAfterMs ?? PAGE_ANALYSIS_LIMITS.yieldAfterMs;
   const slots: Slot[] = [];
   const lanes = new Lanes(perLane);
   const marginMs = options.stopMarginMs ?? EXTRACTION_LIMITS.stopMarginMs;
@@ -339,8 +383,7 @@ export function createPageFactsPool(size: number, options: PageFactsPoolOptions 
   /** Stops a thread on the page in hand: the page is failed, or analysed again without the extractor it was in. */
   const stop = (slot: Slot, why: { extractor: number; elapsedMs: number } | { overBudget: true }) => {
     const job = slot.job!;
-    release(slot);
-    void slot.worker.terminate();
+    retire(slots, slot);
     if ('extractor' in why)
       options.onStopped?.({ url: job.context.url, extractor: why.extractor, elapsedMs: why.elapsedMs });
     const failure = afterStop(job, why, budgetMs);
@@ -353,7 +396,8 @@ export function createPageFactsPool(size: number, options: PageFactsPoolOptions 
     pump();
   };
 
-  // Reads the busy threads while there are any: a page past the budget, or its extractors past theirs, is stopped.
+  // Reads the busy threads while there are any: a page past the budget, or its extractors past theirs, is stopped;
+  // one past yieldAfterMs gives way to the others.
   const watchdog = new Watchdog(tickMs, () => {
     let busy = false;
     const now = performance.now();
@@ -362,17 +406,19 @@ export function createPageFactsPool(size: number, options: PageFactsPoolOptions 
       busy = true;
       const over = overrun(slot, now, budgetMs);
       if (over) stop(slot, over);
+      else if (!slot.yielded && now - slot.since > yieldAfterMs) giveWay(slot, options.onYielded);
     }
     return busy;
   });
 
   const spawn = (): Slot => {
     const { worker, watch } = startThread(options.thread ?? threadScript(), heapMb);
-    const slot: Slot = { worker, state: 'starting', job: null, page: 0, since: 0, watch, error: null };
+    const slot = newSlot(worker, watch);
     slots.push(slot);
     worker.on('message', (reply: PageFactsReply) => {
       if (slot.state === 'gone') return;
       if ('ready' in reply) {
+        slot.tid = reply.tid ?? null;
         if (slot.state === 'starting') slot.state = 'idle';
         return pump();
       }
@@ -381,6 +427,8 @@ export function createPageFactsPool(size: number, options: PageFactsPoolOptions 
       slot.state = 'idle';
       slot.job = null;
       worker.unref();
+      // At the lowest priority for good: retired; a thread at the process's priority replaces it when needed.
+      if (slot.yielded) retire(slots, slot);
       if ('error' in reply)
         settle(job, { error: new PageAnalysisError(`Page could not be analysed: ${reply.error.slice(0, 300)}`) });
       else settle(job, { facts: reply.facts });

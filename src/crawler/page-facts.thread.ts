@@ -1,3 +1,4 @@
+import { readlinkSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { extractPageFacts, type PageContext } from '../seo/page/index.js';
 import { PageWatchWriter, type PageWatchInit } from './page-facts-watch.js';
@@ -10,7 +11,9 @@ export interface PageFactsRequest {
 }
 
 export type PageFactsReply =
-  { id: number; facts: ReturnType<typeof extractPageFacts> } | { id: number; error: string } | { ready: true };
+  | { id: number; facts: ReturnType<typeof extractPageFacts> }
+  | { id: number; error: string }
+  | { ready: true; tid: number | null };
 
 /** What the pool hands the thread at its start. */
 export interface PageFactsThreadData {
@@ -33,5 +36,15 @@ parentPort?.on('message', ({ id, body, context }: PageFactsRequest) => {
   watch?.end();
   parentPort!.postMessage(reply);
 });
+/** This thread's id in the kernel (Linux: /proc/thread-self is "<pid>/task/<tid>"), for its CPU priority; else null. */
+function threadId(): number | null {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    return Number.isInteger(tid) && tid > 0 ? tid : null;
+  } catch {
+    return null;
+  }
+}
+
 // Loaded and listening: the pool starts sending pages only now.
-parentPort?.postMessage({ ready: true } satisfies PageFactsReply);
+parentPort?.postMessage({ ready: true, tid: threadId() } satisfies PageFactsReply);

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
@@ -85,6 +86,34 @@ describe('page analysis: one audit cannot fail or hold up another', () => {
       expect(failure).toBeInstanceOf(PageAnalysisError);
       expect((failure as Error).message).toBe('Page too complex to analyse: its analysis took longer than 100 ms');
       expect((await pool.extract(normal(1), ctx('/again'), 'attacker')).titles).toEqual(['Normal 1']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a long page gives way: its thread drops to the lowest CPU priority, then is retired', async () => {
+    const yielded: { url: string; lane: string; tid: number }[] = [];
+    let niceWhileRunning: number | null = null;
+    const pool = createPageFactsPool(2, {
+      perLane: 1,
+      yieldAfterMs: 20,
+      onYielded: (y) => {
+        yielded.push(y);
+        // The 19th field of /proc/<pid>/task/<tid>/stat is the thread's nice value (after the command's parentheses).
+        const stat = readFileSync(`/proc/self/task/${y.tid}/stat`, 'utf8');
+        niceWhileRunning = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      },
+    });
+    try {
+      // 5 MiB of tiny elements without extractors takes ~0.7 s: past 20 ms, within the 10 s budget.
+      const facts = await pool.extract(tinyElements(), ctx('/long'), 'attacker');
+      expect(facts.titles).toEqual([]);
+      expect(yielded).toEqual([{ url: `${origin}/long`, lane: 'attacker', tid: expect.any(Number) }]);
+      expect(niceWhileRunning).toBe(19);
+      // Retired after its page: the thread is gone, and the next page runs in a thread at the process's priority.
+      await vi.waitFor(() => expect(existsSync(`/proc/self/task/${yielded[0].tid}`)).toBe(false));
+      expect((await pool.extract(normal(1), ctx('/next'), 'attacker')).titles).toEqual(['Normal 1']);
+      expect(yielded).toHaveLength(1);
     } finally {
       await pool.close();
     }
