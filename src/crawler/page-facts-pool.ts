@@ -38,7 +38,7 @@ export const PAGE_ANALYSIS_LIMITS = {
    * (nice 19) for the rest of that page, and is retired after it. An ordinary page takes 5-50 ms; a page past this
    * runs on the CPU the other audits leave, so it delays its own audit only (the parse-neighbour drill).
    */
-  yieldAfterMs: 1_000,
+  yieldAfterMs: 250,
 } as const;
 
 /** The nice value of a thread whose page ran past yieldAfterMs: the lowest priority. */

@@ -28,7 +28,7 @@ const MiB = 1024 * 1024;
 const HEARTBEAT_MS = 1_000;
 /** B's audit attacked may take this much longer than quiet. */
 const SLOWDOWN_BUDGET = 1.5;
-/** Under this, a victim audit is too short for a ratio to mean much: the budget is then this many ms over quiet. */
+/** The quick form's victim audit is too short for a ratio to mean much: its budget is also this many ms over quiet. */
 const SMALL_AUDIT_SLACK_MS = 3_000;
 
 /** The hostile site: every page linked from the start page. */
@@ -131,7 +131,7 @@ export const drill: Drill = {
     'another organization\u2019s ordinary audit on the same worker: the victim is not failed, restarted or slowed',
   async run({ quick, log }) {
     const { expect, result } = expectations();
-    const victimPages = quick ? 60 : 300;
+    const victimPages = quick ? 60 : 1_500;
     const hostile = hostilePages(quick ? 3 : 8);
     const attackerSite = await serve((path) => hostile.get(path)?.() ?? null);
     const victimSite = await serve((path) => {
@@ -230,7 +230,10 @@ export const drill: Drill = {
       for (const p of failedPages) log(`attacker page ${p.url}: ${p.error}`);
 
       const ratio = attacked.ms / Math.max(1, quiet.ms);
-      const budgetMs = Math.max(quiet.ms * SLOWDOWN_BUDGET, quiet.ms + SMALL_AUDIT_SLACK_MS);
+      // The full form holds the ratio itself; the quick form's short audit gets the slack.
+      const budgetMs = quick
+        ? Math.max(quiet.ms * SLOWDOWN_BUDGET, quiet.ms + SMALL_AUDIT_SLACK_MS)
+        : quiet.ms * SLOWDOWN_BUDGET;
       expect(quiet.status === 'COMPLETED', `victim quiet audit: ${quiet.status} (${quiet.error})`);
       expect(attacked.status === 'COMPLETED', `victim attacked audit: ${attacked.status} (${attacked.error})`);
       expect(
