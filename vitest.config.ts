@@ -20,6 +20,8 @@ export default defineConfig({
       LOG_LEVEL: 'silent',
       // Test files sign many users up from one address; the tests of the limit itself set their own.
       SIGNUPS_PER_IP_PER_HOUR: '100000',
+      // Test files read one organization's URL table many times in a row; the tests of the share itself set theirs.
+      GRID_TIME_PER_ORGANIZATION_MS: '3600000',
       // Two test processes, PostgreSQL, Redis and at times Chromium share 2 cores: an event loop busy for over a
       // second would read Redis' answer after the 1 s default had failed the command (503), and a connection made
       // while it was busy would fail on its connect timer. The outage tests set the defaults back, since they

@@ -182,6 +182,7 @@ async function openConnections(
       maxWaitMs: config.GRID_QUERY_WAIT_MS,
       maxQueuedPerKey: 4 * config.GRID_QUERIES_PER_ORGANIZATION,
     },
+    share: { budgetMs: config.GRID_TIME_PER_ORGANIZATION_MS, windowMs: config.GRID_TIME_WINDOW_MS },
   });
   pool.on('error', (err) => onInfraEvent(err));
   const dependencies = new DependencyMonitor({

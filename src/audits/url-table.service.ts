@@ -451,26 +451,33 @@ export class UrlTableService {
       withTotal && segmentId !== null && checkCode === null && !filter?.groups.some((g) => g.conditions.length)
         ? await this.keptSegmentUrls(db, audit, auditId, segmentId)
         : null;
-    const { rows, total } = await querySlot(db, p.organizationId, read.signal, () =>
-      this.repo.list(
-        db,
-        {
-          auditId,
-          organizationId: p.organizationId,
-          columns,
-          checkCode,
-          filter,
-          segment,
-          sort,
-          direction,
-          rankingFirst,
-          first,
-          cursor,
-          withTotal: withTotal && keptTotal === null,
-        },
-        () => rankedUrlsOf(db, audit.projectId, auditId),
-        { cls: read.purpose ?? 'grid', signal: read.signal },
-      ),
+    const { rows, total } = await querySlot(
+      db,
+      p.organizationId,
+      read.signal,
+      () =>
+        this.repo.list(
+          db,
+          {
+            auditId,
+            organizationId: p.organizationId,
+            columns,
+            checkCode,
+            filter,
+            segment,
+            sort,
+            direction,
+            rankingFirst,
+            first,
+            cursor,
+            withTotal: withTotal && keptTotal === null,
+          },
+          () => rankedUrlsOf(db, audit.projectId, auditId),
+          { cls: read.purpose ?? 'grid', signal: read.signal },
+        ),
+      // An export's pieces are not charged to the organization's share of database time (a stream stopped midway
+      // would lose the file); its slots and time limit still bound it.
+      read.purpose !== 'export',
     ).catch((error: unknown) => {
       throw error instanceof StatementTimeoutError ? slowView(error, filter, sort, segmentId) : error;
     });

@@ -85,6 +85,13 @@ const envSchema = z
     GRID_QUERIES_PER_ORGANIZATION: z.coerce.number().int().min(1).max(50).default(2),
     GRID_QUERIES_TOTAL: z.coerce.number().int().min(1).max(50).default(4),
     GRID_QUERY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+    /**
+     * Each organization's share of database time for URL table and segment reads in one API process: what its reads
+     * took, forgotten exponentially over GRID_TIME_WINDOW_MS; past GRID_TIME_PER_ORGANIZATION_MS its next read is
+     * refused with RATE_LIMITED and Retry-After (an export's pieces are not charged).
+     */
+    GRID_TIME_PER_ORGANIZATION_MS: z.coerce.number().int().min(100).max(3_600_000).default(3_000),
+    GRID_TIME_WINDOW_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(10_000),
     TRUST_PROXY: bool.default(false),
     AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
     /** Unauthenticated requests (free tools, anonymous GraphQL) per client IP and minute; default = the Free rate. */

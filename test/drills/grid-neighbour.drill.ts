@@ -122,7 +122,7 @@ export const drill: Drill = {
     const loops = 6;
     // GRID_QUERIES_PER_ORGANIZATION and GRID_QUERIES_TOTAL of this shell are passed on (to compare settings).
     const gate = Object.fromEntries(
-      ['GRID_QUERIES_PER_ORGANIZATION', 'GRID_QUERIES_TOTAL'].flatMap((k) =>
+      ['GRID_QUERIES_PER_ORGANIZATION', 'GRID_QUERIES_TOTAL', 'GRID_TIME_PER_ORGANIZATION_MS'].flatMap((k) =>
         process.env[k] ? [[k, process.env[k]!]] : [],
       ),
     );

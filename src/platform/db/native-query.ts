@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { DomainError } from '../errors.js';
 import { KeyedGate, type KeyedGateLimits } from '../keyed-gate.js';
+import { TimeShare, type TimeShareLimits } from '../time-share.js';
 
 const TIMESTAMPTZ = 1184;
 /**
@@ -31,7 +32,7 @@ const types = {
  */
 const natives = new WeakMap<
   object,
-  { pool: pg.Pool; onQuery?: (sql: string) => void; bounds?: QueryBounds; gate?: KeyedGate }
+  { pool: pg.Pool; onQuery?: (sql: string) => void; bounds?: QueryBounds; gate?: KeyedGate; share?: TimeShare }
 >();
 
 /**
@@ -213,6 +214,8 @@ export type QueryClass = 'grid' | 'export' | 'segment';
 export interface QueryBounds {
   timeoutMs: Record<QueryClass, number>;
   gate: KeyedGateLimits;
+  /** Each organization's share of database time for grid and segment reads (exports are not charged). */
+  share?: TimeShareLimits;
 }
 
 /**
@@ -224,6 +227,7 @@ export interface QueryBounds {
 export const DEFAULT_QUERY_BOUNDS: QueryBounds = {
   timeoutMs: { grid: 5_000, export: 30_000, segment: 5_000 },
   gate: { perKey: 2, total: 4, maxWaitMs: 2_000, maxQueuedPerKey: 8 },
+  share: { budgetMs: 3_000, windowMs: 10_000 },
 };
 
 /** Sets the bounds of an ORM's native pool's bounded statements (the API process passes its configuration). */
@@ -232,6 +236,7 @@ export function setQueryBounds(ormConfig: object, bounds: QueryBounds): void {
   if (!native) return;
   native.bounds = bounds;
   native.gate = undefined;
+  native.share = undefined;
 }
 
 /** How a bounded statement runs: its class and the caller's signal. */
@@ -277,8 +282,9 @@ const CANCEL_RETRY_MS = 250;
 function boundsOf(native: NonNullable<ReturnType<typeof natives.get>> | undefined): {
   bounds: QueryBounds;
   gate: KeyedGate | null;
+  share: TimeShare | null;
 } {
-  if (!native) return { bounds: DEFAULT_QUERY_BOUNDS, gate: null };
+  if (!native) return { bounds: DEFAULT_QUERY_BOUNDS, gate: null, share: null };
   const bounds = native.bounds ?? DEFAULT_QUERY_BOUNDS;
   native.gate ??= new KeyedGate(bounds.gate, (reason) =>
     reason === 'busy'
@@ -287,23 +293,28 @@ function boundsOf(native: NonNullable<ReturnType<typeof natives.get>> | undefine
       : `This organization's URL table, export and segment queries are busy (at most ${bounds.gate.perKey} run at a ` +
         'time, and every slot stayed taken): retry shortly.',
   );
-  return { bounds, gate: native.gate };
+  if (bounds.share) native.share ??= new TimeShare(bounds.share);
+  return { bounds, gate: native.gate, share: native.share ?? null };
 }
 
 /**
  * Runs `read` (one user-shaped read: a table page and its count, a segment's facts) in a slot of the process's gate
  * under `key`, the organization: at most `perKey` of one organization and `total` in all at once; RATE_LIMITED with
  * Retry-After when no slot frees within `maxWaitMs`. A read, not a statement: a page's two statements in parallel
- * take one slot, so two reads of one organization never each hold half of what they need.
+ * take one slot, so two reads of one organization never each hold half of what they need. A `charged` read (grid and
+ * segment reads; an export's pieces are not) first needs the organization to be within its share of database time
+ * (TimeShare: RATE_LIMITED with Retry-After past it), and its time is added to that share.
  */
 export async function querySlot<T>(
   db: NativeDb,
   key: string,
   signal: AbortSignal | null | undefined,
   read: () => Promise<T>,
+  charged = true,
 ): Promise<T> {
-  const { gate } = boundsOf(natives.get(db.config));
+  const { gate, share } = boundsOf(natives.get(db.config));
   if (!gate) return read();
+  if (charged) share?.assertWithin(key);
   let release: () => void;
   try {
     release = await gate.acquire(key, signal);
@@ -311,10 +322,12 @@ export async function querySlot<T>(
     if (signal?.aborted) throw new ClientGoneError();
     throw error;
   }
+  const started = performance.now();
   try {
     return await read();
   } finally {
     release();
+    if (charged) share?.charge(key, performance.now() - started);
   }
 }
 
@@ -340,9 +353,14 @@ export async function boundedQuery<T>(
   return boundedOnPool<T>(native.pool, run.cls, timeoutMs, signal, text, values);
 }
 
-/** `BEGIN READ ONLY; SET LOCAL statement_timeout = n` in one round trip (an integer, never the caller's text). */
+/**
+ * `BEGIN READ ONLY; SET LOCAL statement_timeout = n` in one round trip (an integer, never the caller's text), and no
+ * parallel workers: a user-shaped statement runs on one core, so one organization's sort of 20,000 URLs cannot take
+ * every core of the database (with PostgreSQL's default of 2 workers per gather it took three processes).
+ */
 const beginBounded = (timeoutMs: number) =>
-  `BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`;
+  `BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}; ` +
+  'SET LOCAL max_parallel_workers_per_gather = 0';
 
 async function boundedOnPool<T>(
   pool: pg.Pool,
