@@ -46,15 +46,21 @@ const withBounds = (over: { timeoutMs?: Partial<QueryBounds['timeoutMs']>; gate?
     gate: { ...DEFAULT_QUERY_BOUNDS.gate, ...over.gate },
   });
 
-/** The active statements of this database running the URL table over audit_page with a regular expression. */
-async function activeGridRegexes(): Promise<{ pid: number; started: string }[]> {
+/**
+ * The active statements of this database running the URL table over audit_page whose text also has `marker`: a
+ * regular expression (`~ $`) or the url_history probe of the first_seen sort.
+ */
+async function activeGridStatements(marker: string): Promise<{ pid: number; started: string }[]> {
   const { rows } = await t.runtime.pool.query<{ pid: number; started: string }>(
     `SELECT pid, query_start::text AS started FROM pg_stat_activity
      WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()
-       AND query LIKE '%FROM audit_page p%' AND query LIKE '%~ $%'`,
+       AND query LIKE '%FROM audit_page p%' AND strpos(query, $1) > 0`,
+    [marker],
   );
   return rows;
 }
+const activeGridRegexes = () => activeGridStatements('~ $');
+const waitingOnHistory = () => activeGridStatements('url_history');
 
 /**
  * A URL table statement that runs until it is stopped, without a costly pattern (those are refused before they run):
@@ -76,15 +82,6 @@ async function holdUrlHistory(): Promise<() => Promise<void>> {
     await client.query('ROLLBACK');
     client.release();
   };
-}
-
-async function waitingOnHistory(): Promise<{ pid: number; started: string }[]> {
-  const { rows } = await t.runtime.pool.query<{ pid: number; started: string }>(
-    `SELECT pid, query_start::text AS started FROM pg_stat_activity
-     WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()
-       AND query LIKE '%FROM audit_page p%' AND query LIKE '%url_history%'`,
-  );
-  return rows;
 }
 
 async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 10_000): Promise<T> {
