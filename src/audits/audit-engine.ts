@@ -412,6 +412,7 @@ function auditCounts(
     checked: 0,
     couldNotCheck: 0,
     refusedByPolicy: 0,
+    addressCap: 0,
     overCap: 0,
     outOfTime: 0,
     fromCache: 0,
@@ -424,6 +425,7 @@ function auditCounts(
     } else if (info?.couldNotCheck !== undefined) {
       externalLinks.couldNotCheck++;
       if (info.refusedByPolicy) externalLinks.refusedByPolicy++;
+      else if (info.addressCap) externalLinks.addressCap++;
     } else {
       const why = site.externalNotTried?.get(url);
       if (why === 'cap') externalLinks.overCap++;

@@ -7,7 +7,10 @@ export const ACTIVE_STATUSES: AuditStatus[] = ['QUEUED', 'RUNNING'];
 export const AUDIT_PHASES = ['CRAWLING', 'ANALYZING', 'MEASURING', 'SAVING'] as const;
 export type AuditPhase = (typeof AUDIT_PHASES)[number];
 
-/** An external link the crawl could not check (host not resolved, no answer in time): not a broken link. */
+/**
+ * An external link the crawl could not check (host not resolved, no answer in time, refused by our URL policy, the
+ * per-address request cap reached): not a broken link.
+ */
 export interface UncheckedLink {
   url: string;
   reason: string;
@@ -27,16 +30,21 @@ export interface AuditCounts {
   /**
    * Distinct external link targets on the crawled pages (`found`; at least this many: a page's first 100 are kept),
    * how many got a verdict (`checked`: answered, or refused the connection), and how many were tried but could not
-   * be checked (`couldNotCheck`: our URL policy refused the fetch, host not resolved, no answer in time). The rest
-   * were never tried: over the cap of distinct URLs (`overCap`), or the audit's time for them ran out (`outOfTime`).
-   * Absent breakdowns (audits completed before they were kept) read as 0.
+   * be checked (`couldNotCheck`: our URL policy refused the fetch, the per-address cap held the request back, host
+   * not resolved, no answer in time). The rest were never tried: over the cap of distinct URLs (`overCap`), or the
+   * audit's time for them ran out (`outOfTime`). Absent breakdowns (audits completed before they were kept) read as 0.
    */
   externalLinks: {
     found: number;
     checked: number;
     couldNotCheck: number;
-    /** Of `couldNotCheck`: refused by our URL policy (the others got no answer). */
+    /** Of `couldNotCheck`: refused by our URL policy (nothing was sent). */
     refusedByPolicy?: number;
+    /**
+     * Of `couldNotCheck`: not sent, the audit's requests to that address reached the per-address cap
+     * (LINK_CHECK_ADDRESS_CAP). The others of `couldNotCheck` got no answer.
+     */
+    addressCap?: number;
     /** Of those never tried: over the cap of distinct URLs per audit. */
     overCap?: number;
     /** Of those never tried: the audit's time for external checks ran out before their request. */

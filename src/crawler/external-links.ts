@@ -118,7 +118,12 @@ export class ExternalLinks {
       if (r.skipped === 'aborted' && late && r.notSent) return void this.notTried.set(url, 'time');
       // Not sent: the audit's requests to its address (or its redirect's) reached their cap. Said so, never broken.
       if (r.skipped === 'addressCap')
-        return void linkTargets.set(url, { status: null, redirected: r.redirected, couldNotCheck: ADDRESS_CAP_REASON });
+        return void linkTargets.set(url, {
+          status: null,
+          redirected: r.redirected,
+          couldNotCheck: ADDRESS_CAP_REASON,
+          addressCap: true,
+        });
       if (r.skipped && !(r.skipped === 'aborted' && late)) return;
       const info: LinkTargetInfo = { status: r.status, redirected: r.redirected };
       if (r.skipped)

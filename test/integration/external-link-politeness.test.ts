@@ -186,6 +186,14 @@ describe('external link checks, per resolved address', () => {
     const unchecked = run.outcome.crawl.uncheckedLinks.filter((u) => u.url.includes('.victim.test'));
     expect(unchecked).toHaveLength(overCap.length);
     expect(new Set(unchecked.map((u) => u.reason))).toEqual(new Set([ADDRESS_CAP_REASON]));
+    // Counted as not sent past the per-address cap: no request went out for them.
+    expect(run.outcome.counts.externalLinks).toMatchObject({
+      found: LINKS,
+      checked: answered.length,
+      couldNotCheck: overCap.length,
+      refusedByPolicy: 0,
+      addressCap: overCap.length,
+    });
   });
 });
 

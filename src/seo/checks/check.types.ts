@@ -52,13 +52,19 @@ export interface LinkTargetInfo {
   /** A crawled HTML page's resolved canonical URL (null: it declares none); absent when not a crawled page. */
   canonical?: string | null;
   /**
-   * An external target the audit could not check: its host name did not resolve, no answer came in time, or our own
-   * URL policy refused to fetch it ("refused by policy: …", e.g. user info in the URL). Not a broken link (the fault
-   * may be on the auditing side), so it is listed apart and scores nothing.
+   * An external target the audit could not check: its host name did not resolve, no answer came in time, our own
+   * URL policy refused to fetch it ("refused by policy: …", e.g. user info in the URL), or the audit's requests to its
+   * address reached their cap ("per-address request cap reached"). Not a broken link (the fault may be on the
+   * auditing side), so it is listed apart and scores nothing.
    */
   couldNotCheck?: string;
   /** `couldNotCheck` because our own URL policy refused the fetch (not because the target gave no answer). */
   refusedByPolicy?: boolean;
+  /**
+   * `couldNotCheck` because the audit's requests to the target's address (or a redirect's) reached their cap
+   * (LINK_CHECK_ADDRESS_CAP): nothing was sent, so the target gave no answer because it was not asked.
+   */
+  addressCap?: boolean;
 }
 
 /** Link targets keyed by absolute URL without fragment (the form `LinkFact.url` uses). */
