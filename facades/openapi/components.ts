@@ -242,10 +242,18 @@ const AuditCounts = component(
           ...checkedOfFound,
           couldNotCheck: {
             type: 'integer',
-            description: 'Not checked: refused by our URL policy, the host did not resolve, or no answer in time.',
+            description:
+              'Not checked: refused by our URL policy, not sent past the per-address cap, the host did not resolve, ' +
+              'or no answer in time.',
           },
           notTried: { type: 'integer', description: 'Never tried: found - checked - couldNotCheck.' },
           refusedByPolicy: { type: 'integer', description: 'Of couldNotCheck: refused by our URL policy.' },
+          addressCap: {
+            type: 'integer',
+            description:
+              "Of couldNotCheck: not sent, the audit's requests to that address reached the per-address cap " +
+              '(LINK_CHECK_ADDRESS_CAP).',
+          },
           noAnswer: { type: 'integer', description: 'Of couldNotCheck: the host did not resolve or did not answer.' },
           overCap: { type: 'integer', description: 'Of notTried: over the cap of distinct external URLs per audit.' },
           outOfTime: { type: 'integer', description: "Of notTried: the audit's time for external checks ran out." },

@@ -66,7 +66,9 @@ export interface ExternalLinkCounts {
   /** found - checked - couldNotCheck. */
   notTried: number;
   refusedByPolicy: number;
-  /** couldNotCheck - refusedByPolicy: the host did not resolve, or no answer came in time. */
+  /** Of couldNotCheck: not sent, the audit's requests to that address reached the per-address cap. */
+  addressCap: number;
+  /** couldNotCheck - refusedByPolicy - addressCap: the host did not resolve, or no answer came in time. */
   noAnswer: number;
   overCap: number;
   outOfTime: number;
@@ -75,11 +77,13 @@ export interface ExternalLinkCounts {
 
 /**
  * The counts as the APIs show them (the one place the derived numbers are computed): the external links never tried
- * (found - checked - couldNotCheck), those that got no answer, and every breakdown (0 when not kept).
+ * (found - checked - couldNotCheck), those that got no answer (couldNotCheck - refusedByPolicy - addressCap: the
+ * other two were never sent), and every breakdown (0 when not kept).
  */
 export function withNotTried(c: AuditCounts): AuditCounts & { externalLinks: ExternalLinkCounts } {
   const e = c.externalLinks;
   const refusedByPolicy = e.refusedByPolicy ?? 0;
+  const addressCap = e.addressCap ?? 0;
   return {
     ...c,
     externalLinks: {
@@ -88,7 +92,8 @@ export function withNotTried(c: AuditCounts): AuditCounts & { externalLinks: Ext
       couldNotCheck: e.couldNotCheck,
       notTried: Math.max(0, e.found - e.checked - e.couldNotCheck),
       refusedByPolicy,
-      noAnswer: Math.max(0, e.couldNotCheck - refusedByPolicy),
+      addressCap,
+      noAnswer: Math.max(0, e.couldNotCheck - refusedByPolicy - addressCap),
       overCap: e.overCap ?? 0,
       outOfTime: e.outOfTime ?? 0,
       fromCache: e.fromCache ?? 0,
@@ -98,13 +103,15 @@ export function withNotTried(c: AuditCounts): AuditCounts & { externalLinks: Ext
 
 /**
  * Why external links were not checked, as every server-side surface words it (CLI, reports; the web app words the
- * same GraphQL fields alike): "20 refused by policy", "3 no answer", "1,200 over the cap", "40 out of time", and
- * "N not tried" for targets not tried for another reason. Only the non-zero ones.
+ * same GraphQL fields alike): "20 refused by policy", "500 not sent: per-address cap", "3 no answer", "1,200 not
+ * tried: over the cap", "40 not tried: out of time", and "N not tried" for targets not tried for another reason. Only
+ * the non-zero ones.
  */
 export function externalLinkGaps(e: ExternalLinkCounts): string[] {
   const other = e.notTried - e.overCap - e.outOfTime;
   return [
     e.refusedByPolicy ? `${e.refusedByPolicy.toLocaleString('en-US')} refused by policy` : '',
+    e.addressCap ? `${e.addressCap.toLocaleString('en-US')} not sent: per-address cap` : '',
     e.noAnswer ? `${e.noAnswer.toLocaleString('en-US')} no answer` : '',
     e.overCap ? `${e.overCap.toLocaleString('en-US')} not tried: over the cap` : '',
     e.outOfTime ? `${e.outOfTime.toLocaleString('en-US')} not tried: out of time` : '',

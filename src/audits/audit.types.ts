@@ -206,17 +206,30 @@ export class CheckedOfFoundType {
 @ObjectType('ExternalLinksChecked', {
   description:
     'External link targets: found, checked ("N of M external links checked"), not checked (refused by our URL ' +
-    'policy, or no answer) and never tried (over the cap of distinct URLs, or the time for checks ran out).',
+    'policy, not sent past the per-address cap, or no answer) and never tried (over the cap of distinct URLs, or ' +
+    'the time for checks ran out).',
 })
 export class ExternalLinksCheckedType extends CheckedOfFoundType {
   @Field(() => Int, {
-    description: 'Not checked: our URL policy refused the fetch, the host did not resolve, or no answer came in time.',
+    description:
+      'Not checked: our URL policy refused the fetch, the per-address cap held the request back, the host did not ' +
+      'resolve, or no answer came in time.',
   })
   couldNotCheck!: number;
   @Field(() => Int, { description: 'Never tried: found - checked - couldNotCheck.' }) notTried!: number;
   @Field(() => Int, { description: 'Of couldNotCheck: refused by our URL policy (nothing was sent).' })
   refusedByPolicy!: number;
-  @Field(() => Int, { description: 'Of couldNotCheck: the host did not resolve, or no answer came in time.' })
+  @Field(() => Int, {
+    description:
+      "Of couldNotCheck: not sent, the audit's requests to that address reached the per-address cap " +
+      '(LINK_CHECK_ADDRESS_CAP).',
+  })
+  addressCap!: number;
+  @Field(() => Int, {
+    description:
+      'Of couldNotCheck: the host did not resolve, or no answer came in time (couldNotCheck - refusedByPolicy - ' +
+      'addressCap).',
+  })
   noAnswer!: number;
   @Field(() => Int, { description: 'Of notTried: over the cap of distinct external URLs per audit.' })
   overCap!: number;
@@ -305,8 +318,8 @@ export class AuditType {
   truncated!: boolean;
   @Field(() => [UncheckedLinkType], {
     description:
-      'External links the audit could not check (the host name did not resolve, or no answer came in time): not ' +
-      'broken links, and not scored.',
+      'External links the audit could not check (the host name did not resolve, no answer came in time, our URL ' +
+      'policy refused the fetch, or the per-address request cap was reached): not broken links, and not scored.',
   })
   uncheckedLinks!: UncheckedLinkType[];
   @Field(() => AuditCountsType, {

@@ -225,6 +225,7 @@ describe('seo CLI for self-hosters (JSON output)', () => {
           couldNotCheck: 1,
           notTried: 0,
           refusedByPolicy: 1,
+          addressCap: 0,
           noAnswer: 0,
           overCap: 0,
           outOfTime: 0,

@@ -254,7 +254,7 @@ describe('Audit.page', () => {
 
   it('one set of counts on every surface: GraphQL, both REST APIs, the CSV, the report and its PDF HTML', async () => {
     const COUNTS = `counts { urlsCrawled htmlPages indexablePages externalLinks { found checked couldNotCheck notTried
-      refusedByPolicy noAnswer overCap outOfTime fromCache } resources { found checked }
+      refusedByPolicy addressCap noAnswer overCap outOfTime fromCache } resources { found checked }
       labPages { measured eligible } }`;
     const { body } = await gql(
       t,
@@ -277,6 +277,7 @@ describe('Audit.page', () => {
       couldNotCheck: 0,
       notTried: 0,
       refusedByPolicy: 0,
+      addressCap: 0,
       noAnswer: 0,
       overCap: 0,
       outOfTime: 0,
@@ -339,6 +340,82 @@ describe('Audit.page', () => {
     expect(html).toContain(`${audit.pagesCrawled} URLs crawled · 8 HTML pages · 8 indexable`);
     expect(html).toMatch(/Technical · site · check TECH_SITEMAP_MISSING/);
     expect(html).not.toMatch(/· 1 page · check TECH_SITEMAP_MISSING/);
+  });
+
+  it('links held back by the per-address cap read as not sent on every surface, never as no answer', async () => {
+    const EXTERNAL = `externalLinks { found checked couldNotCheck notTried refusedByPolicy addressCap noAnswer overCap
+      outOfTime fromCache }`;
+    const MOVE = 'term country device position previousPosition change url checkedAt';
+    const stored = (await t.runtime.pool.query('SELECT counts FROM audit WHERE id = $1', [auditId])).rows[0].counts;
+    const store = (externalLinks: object) =>
+      t.runtime.pool.query('UPDATE audit SET counts = $2 WHERE id = $1', [auditId, { ...stored, externalLinks }]);
+    const surfaces = async () => {
+      const { body } = await gql(
+        t,
+        `query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { counts { ${EXTERNAL} } } }`,
+        { p: projectId, a: auditId },
+        { cookie: org.owner.cookie },
+      );
+      expect(body.errors).toBeUndefined();
+      const key = await anApiKey(org);
+      const v1 = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/projects/${projectId}/audit`,
+        headers: { authorization: `Bearer ${key}` },
+      });
+      const api = await t.app.inject({
+        method: 'GET',
+        url: `/api/projects/${projectId}/audit`,
+        headers: { cookie: org.owner.cookie },
+      });
+      const report = await gql(
+        t,
+        `query($p: ID!) { clientReport(projectId: $p) { projectId projectName domain url generatedAt pdfAvailable
+          audit { id status createdAt completedAt pagesCrawled counts { urlsCrawled htmlPages indexablePages
+            ${EXTERNAL} resources { found checked } labPages { measured eligible } } blockers { code message }
+            scores { overall meta content links technical performance } issueCounts { critical warning notice } }
+          categories { category score critical warning notice }
+          topIssues { code title severity category description affectedPages scope urls fix { summary steps source } }
+          vitals { url device source measuredAt lcpMs cls inpMs tbtMs fcpMs ttfbMs }
+          keywordGains { ${MOVE} } keywordLosses { ${MOVE} }
+          segments { segment { name } urls health scores { overall } issueCounts { critical warning notice } } } }`,
+        { p: projectId },
+        { cookie: org.owner.cookie },
+      );
+      expect(report.body.errors).toBeUndefined();
+      const e = body.data.audit.counts.externalLinks;
+      expect(v1.json().audit.counts.externalLinks).toEqual(e);
+      expect(api.json().audit.counts.externalLinks).toEqual(e);
+      expect(report.body.data.clientReport.audit.counts.externalLinks).toEqual(e);
+      return { e, html: clientReportHtml(report.body.data.clientReport) };
+    };
+    try {
+      // 12 found, 5 checked, 7 could not be checked: 1 refused by policy, 4 past the per-address cap, 2 no answer.
+      await store({ found: 12, checked: 5, couldNotCheck: 7, refusedByPolicy: 1, addressCap: 4, overCap: 0 });
+      const capped = await surfaces();
+      expect(capped.e).toEqual({
+        found: 12,
+        checked: 5,
+        couldNotCheck: 7,
+        notTried: 0,
+        refusedByPolicy: 1,
+        addressCap: 4,
+        noAnswer: 2,
+        overCap: 0,
+        outOfTime: 0,
+        fromCache: 0,
+      });
+      expect(capped.html).toContain(
+        'Checked: external links 5 of 12 (1 refused by policy, 4 not sent: per-address cap, 2 no answer)',
+      );
+      // An audit stored before the breakdown was kept: none past the cap, the rest no answer, as it said then.
+      await store({ found: 12, checked: 5, couldNotCheck: 7, refusedByPolicy: 1 });
+      const old = await surfaces();
+      expect(old.e).toMatchObject({ couldNotCheck: 7, refusedByPolicy: 1, addressCap: 0, noAnswer: 6 });
+      expect(old.html).toContain('Checked: external links 5 of 12 (1 refused by policy, 6 no answer)');
+    } finally {
+      await t.runtime.pool.query('UPDATE audit SET counts = $2 WHERE id = $1', [auditId, stored]);
+    }
   });
 
   it("an issue's link evidence names each link by its anchor text, from the link graph", async () => {

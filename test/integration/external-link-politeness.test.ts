@@ -9,6 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { externalLinkGaps, withNotTried } from '../../src/audits/index.js';
 import type { LookupFunction } from '../../src/platform/safe-http/index.js';
 import {
   ADDRESS_CAP_REASON,
@@ -186,7 +187,7 @@ describe('external link checks, per resolved address', () => {
     const unchecked = run.outcome.crawl.uncheckedLinks.filter((u) => u.url.includes('.victim.test'));
     expect(unchecked).toHaveLength(overCap.length);
     expect(new Set(unchecked.map((u) => u.reason))).toEqual(new Set([ADDRESS_CAP_REASON]));
-    // Counted as not sent past the per-address cap: no request went out for them.
+    // Counted as not sent past the per-address cap, never as no answer: no request went out for them.
     expect(run.outcome.counts.externalLinks).toMatchObject({
       found: LINKS,
       checked: answered.length,
@@ -194,6 +195,9 @@ describe('external link checks, per resolved address', () => {
       refusedByPolicy: 0,
       addressCap: overCap.length,
     });
+    const e = withNotTried(run.outcome.counts).externalLinks;
+    expect(e).toMatchObject({ addressCap: overCap.length, noAnswer: 0, notTried: 0 });
+    expect(externalLinkGaps(e)).toEqual([`${overCap.length} not sent: per-address cap`]);
   });
 });
 

@@ -171,6 +171,7 @@ describe('every external link of a crawl', () => {
         couldNotCheck: 6,
         noAnswer: 6,
         refusedByPolicy: 0,
+        addressCap: 0,
         notTried: 14,
         outOfTime: 14,
         overCap: 0,

@@ -20,6 +20,7 @@ export function checkedText(counts: AuditCountsLineFragment): string {
   const otherNotTried = e.notTried - e.overCap - e.outOfTime;
   const unchecked = [
     e.refusedByPolicy ? `${formatNumber(e.refusedByPolicy)} refused by policy` : '',
+    e.addressCap ? `${formatNumber(e.addressCap)} not sent: per-address cap` : '',
     e.noAnswer ? `${formatNumber(e.noAnswer)} no answer` : '',
     e.overCap ? `${formatNumber(e.overCap)} not tried: over the cap` : '',
     e.outOfTime ? `${formatNumber(e.outOfTime)} not tried: out of time` : '',
