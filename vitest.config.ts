@@ -22,6 +22,10 @@ export default defineConfig({
       SIGNUPS_PER_IP_PER_HOUR: '100000',
       // Test files read one organization's URL table many times in a row; the tests of the share itself set theirs.
       GRID_TIME_PER_ORGANIZATION_MS: '3600000',
+      // Tests of limits fire 429s by the dozen, and a test walks a grid with one session faster than a person: the
+      // tests of the hold and of the burst set theirs.
+      RATE_LIMIT_HOLD_MS: '0',
+      APP_RATE_BURST: '100000',
       // Two test processes, PostgreSQL, Redis and at times Chromium share 2 cores: an event loop busy for over a
       // second would read Redis' answer after the 1 s default had failed the command (503), and a connection made
       // while it was busy would fail on its connect timer. The outage tests set the defaults back, since they

@@ -5,7 +5,14 @@ import fastifyCompress from '@fastify/compress';
 import type { DomainApi } from '../schema/domain-runtime.js';
 import { LazyChildLogger, type Logger } from '../src/platform/logger.js';
 import { registerRoutes, registerStreamRoutes, type RestRoute, type StreamRoute } from './rest/rest-mapper.js';
-import { setRateHeaders, tooMany, toWebHeaders, type RateLimitResult } from './http/http-guard.js';
+import {
+  holdRefusal,
+  rateLimitMessage,
+  setRateHeaders,
+  tooMany,
+  toWebHeaders,
+  type RateLimitResult,
+} from './http/http-guard.js';
 import { RouteMethods, clientErrorHandler, handleRequestError, installJsonBodyParser } from './http/request-errors.js';
 import { answerAfterUnreadBody } from './http/unread-body.js';
 import { sendRefusal } from './http/error-translators.js';
@@ -56,7 +63,13 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
 const COMPRESS_THRESHOLD_BYTES = 1024;
 
 /** A refusal of ours on /api/auth/* in better-auth's error shape (`{ code, message }`), with the rate headers. */
-function authTooMany(reply: FastifyReply, rate: RateLimitResult, message: string): FastifyReply {
+async function authTooMany(
+  config: DomainApi['config'],
+  reply: FastifyReply,
+  rate: RateLimitResult,
+  message: string,
+): Promise<FastifyReply> {
+  await holdRefusal(config, rate);
   setRateHeaders(reply, rate);
   return reply.code(429).header('retry-after', String(rate.resetSeconds)).send({ code: 'RATE_LIMITED', message });
 }
@@ -78,14 +91,17 @@ async function mountAuth(
       if (signIn) {
         const state = await runtime.peekRateLimit(failureBucket, runtime.config.AUTH_FAILURES_PER_MINUTE);
         // Our refusal, in the REST shape; better-auth's own answers below keep better-auth's shape.
-        if (!state.allowed)
+        if (!state.allowed) {
+          await holdRefusal(runtime.config, state);
           return sendRefusal(reply, tooMany(reply, state, 'Too many failed sign-in attempts. Try again later.'));
+        }
       }
       if (signUp) {
         // Accounts are cheap to make and each brings an organization: sign-ups are limited per client IP.
         const rate = await runtime.signUpRate(request.ip);
         if (!rate.allowed)
           return authTooMany(
+            runtime.config,
             reply,
             rate,
             `Too many sign-ups from this address: ${rate.limit} per hour. Retry in ${rate.resetSeconds}s.`,
@@ -98,14 +114,9 @@ async function mountAuth(
           'GRAPHQL',
         );
         if (principal?.userId) {
-          const { bucket, limit } = runtime.appRateFor(principal.userId);
-          const rate = await runtime.rateLimit(bucket, limit);
-          if (!rate.allowed)
-            return authTooMany(
-              reply,
-              rate,
-              `Rate limit exceeded: ${rate.limit} requests per minute. Retry in ${rate.resetSeconds}s.`,
-            );
+          const { bucket, limit, burst } = runtime.appRateFor(principal.userId);
+          const rate = await runtime.rateLimit(bucket, limit, burst);
+          if (!rate.allowed) return authTooMany(runtime.config, reply, rate, rateLimitMessage(rate));
           setRateHeaders(reply, rate);
         }
       }

@@ -19,11 +19,13 @@ import {
   OrganizationService,
   PrincipalResolver,
   HOUR_MS,
+  MINUTE_MS,
   RATE_LIMITS,
   RateLimiter,
   createAuth,
   type Auth,
   type RateLimitResult,
+  type RateRule,
 } from '../src/identity/index.js';
 import {
   CrawlLoginService,
@@ -90,15 +92,16 @@ export interface DomainApi {
     signal?: () => AbortSignal;
   }): RequestContext;
   authenticate(creds: Credentials, channel: Channel): Promise<Principal | null>;
-  rateLimit(bucket: string, limit: number): Promise<RateLimitResult>;
+  /** Counts one request in `bucket` (a minute's window; `burst`: see RateRule). */
+  rateLimit(bucket: string, limit: number, burst?: number): Promise<RateLimitResult>;
   peekRateLimit(bucket: string, limit: number): Promise<RateLimitResult>;
   /**
    * A principal's bucket and limit: keys count against their organization's Surface A allowance, sessions on REST
    * against its Surface B allowance (spec §8); sessions on /graphql are the first-party web app, limited per user.
    */
-  rateLimitFor(principal: Principal): { bucket: string; limit: number };
-  /** The web app's per-user budget (session on /graphql and /api/auth): APP_RATE_PER_MINUTE. */
-  appRateFor(userId: string): { bucket: string; limit: number };
+  rateLimitFor(principal: Principal): RateRule;
+  /** The web app's per-user budget (session on /graphql and /api/auth): APP_RATE_PER_MINUTE, APP_RATE_BURST at once. */
+  appRateFor(userId: string): RateRule;
   /** Counts one sign-up from a client IP (SIGNUPS_PER_IP_PER_HOUR, hourly window). */
   signUpRate(ip: string): Promise<RateLimitResult>;
   anonymousRate: number;
@@ -335,7 +338,11 @@ function assembleRuntime(parts: RuntimeParts, shortcuts: FastPathSwitches, close
     if (isInfrastructureFailure(err)) void dependencies.check();
     else logger.warn({ err }, 'metrics queue error');
   };
-  const appRate = (userId: string) => ({ bucket: `user:${userId}:app`, limit: config.APP_RATE_PER_MINUTE });
+  const appRate = (userId: string): RateRule => ({
+    bucket: `user:${userId}:app`,
+    limit: config.APP_RATE_PER_MINUTE,
+    burst: config.APP_RATE_BURST,
+  });
   const principals = new PrincipalResolver(auth, services.apiKeys, services.organizations, config.authSecret, {
     sessionFastPath: shortcuts.sessionCookie,
   });
@@ -356,7 +363,7 @@ function assembleRuntime(parts: RuntimeParts, shortcuts: FastPathSwitches, close
       if (creds.session) return principals.fromSession(orm.em, creds.session.cookie, creds.session.headers, channel);
       return Promise.resolve(null);
     },
-    rateLimit: (bucket, limit) => limiter.hit(bucket, limit),
+    rateLimit: (bucket, limit, burst) => limiter.hit(bucket, limit, MINUTE_MS, burst),
     peekRateLimit: (bucket, limit) => limiter.peek(bucket, limit),
     rateLimitFor(principal) {
       // The web app (a session on /graphql) has its own per-user budget; scripts keep the contract's figures.

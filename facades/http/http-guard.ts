@@ -82,12 +82,39 @@ export function setRateHeaders(reply: FastifyReply, r: RateLimitResult): void {
   reply.header('ratelimit-reset', String(r.resetSeconds));
 }
 
+/** Refusals held right now in this process; past this many, a refusal is answered at once. */
+const MAX_HELD_REFUSALS = 1_000;
+let heldRefusals = 0;
+
+/**
+ * Holds a rate refusal until the caller could be served, RATE_LIMIT_HOLD_MS at most (see the setting). Holding
+ * costs a timer, not the thread; the cap bounds the sockets a flood can keep open through it.
+ */
+export async function holdRefusal(config: Admission['config'], rate: RateLimitResult): Promise<void> {
+  const ms = Math.min(config.RATE_LIMIT_HOLD_MS, rate.retryInMs ?? rate.resetSeconds * 1000);
+  if (ms <= 0 || heldRefusals >= MAX_HELD_REFUSALS) return;
+  heldRefusals += 1;
+  try {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  } finally {
+    heldRefusals -= 1;
+  }
+}
+
+/** Why a request was limited, and when to come back. */
+export function rateLimitMessage(r: RateLimitResult): string {
+  return r.burst
+    ? `Too many requests at once: ${r.burst} back to back, then ${r.limit} per minute spread evenly. ` +
+        `Retry in ${r.resetSeconds}s.`
+    : `Rate limit exceeded: ${r.limit} requests per minute. Retry in ${r.resetSeconds}s.`;
+}
+
 /** Every limited response carries the rate headers; a 429 adds Retry-After (set by the translator). */
 export function tooMany(reply: FastifyReply, r: RateLimitResult, message?: string): Refusal {
   setRateHeaders(reply, r);
   return {
     code: 'RATE_LIMITED',
-    message: message ?? `Rate limit exceeded: ${r.limit} requests per minute. Retry in ${r.resetSeconds}s.`,
+    message: message ?? rateLimitMessage(r),
     retryAfterSeconds: r.resetSeconds,
   };
 }
@@ -130,7 +157,10 @@ export async function admit(
   if (!principal && (required || presentedCredentials)) {
     // Failed authentication is limited per client IP, so keys and sessions cannot be guessed at speed.
     const failures = await runtime.rateLimit(`ip:${request.ip}:authfail`, runtime.config.AUTH_FAILURES_PER_MINUTE);
-    if (!failures.allowed) return tooMany(reply, failures);
+    if (!failures.allowed) {
+      await holdRefusal(runtime.config, failures);
+      return tooMany(reply, failures);
+    }
     if (required || bearer) {
       const key = surface === 'A' ? 'A' : 'B';
       return { code: 'UNAUTHENTICATED', message: UNAUTHORIZED[surface === 'GRAPHQL' ? 'A' : key] };
@@ -141,11 +171,14 @@ export async function admit(
     return { code: 'FORBIDDEN', message: 'Cross-origin request refused: origin is not trusted.' };
   }
 
-  const { bucket, limit } = principal
+  const { bucket, limit, burst } = principal
     ? runtime.rateLimitFor(principal)
-    : { bucket: `ip:${request.ip}:anon`, limit: runtime.anonymousRate };
-  const rate = await runtime.rateLimit(bucket, limit);
-  if (!rate.allowed) return tooMany(reply, rate);
+    : { bucket: `ip:${request.ip}:anon`, limit: runtime.anonymousRate, burst: undefined };
+  const rate = await runtime.rateLimit(bucket, limit, burst);
+  if (!rate.allowed) {
+    await holdRefusal(runtime.config, rate);
+    return tooMany(reply, rate);
+  }
   setRateHeaders(reply, rate);
   request.principal = principal;
   return null;

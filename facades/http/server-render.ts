@@ -145,8 +145,8 @@ export function createServerRenderer(
       'GRAPHQL',
     );
     if (!principal?.userId) return null;
-    const { bucket, limit } = runtime.appRateFor(principal.userId);
-    if (!(await runtime.rateLimit(bucket, limit)).allowed) return null;
+    const { bucket, limit, burst } = runtime.appRateFor(principal.userId);
+    if (!(await runtime.rateLimit(bucket, limit, burst)).allowed) return null;
     const sessionResponse = await runtime.handleAuth(
       new Request(new URL('/api/auth/get-session', config.baseUrl), { headers: toWebHeaders(request) }),
     );

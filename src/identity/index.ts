@@ -5,7 +5,7 @@ export { OrganizationService, type OrganizationRecord, type Membership } from '.
 export { IdentityRepository } from './identity.repository.js';
 export { UserAdminService } from './user-admin.service.js';
 export { PrincipalResolver } from './principal-resolver.js';
-export { HOUR_MS, RateLimiter, RATE_LIMITS, type RateLimitResult } from './rate-limit.js';
+export { HOUR_MS, MINUTE_MS, RateLimiter, RATE_LIMITS, type RateLimitResult, type RateRule } from './rate-limit.js';
 export {
   assertApiAccess,
   apiAccessFor,

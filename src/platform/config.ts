@@ -102,6 +102,18 @@ const envSchema = z
      */
     APP_RATE_PER_MINUTE: z.coerce.number().int().positive().default(600),
     /**
+     * How many of those may come back to back; past them the minute's budget is spread evenly (one per 100 ms at
+     * 600). A page of the web app sends a handful at once; a script firing the whole minute in its first seconds
+     * would hold the API process's one thread from every other organization meanwhile.
+     */
+    APP_RATE_BURST: z.coerce.number().int().positive().default(30),
+    /**
+     * A request refused for its rate is answered when it could have been served, this long at most: a client that
+     * does not wait out its 429s asks again at most once per hold and connection, not as fast as the API can refuse
+     * (each refusal still costs a session check and a Redis call on the process's one thread). 0: at once.
+     */
+    RATE_LIMIT_HOLD_MS: z.coerce.number().int().min(0).max(10_000).default(1_000),
+    /**
      * Signed-in pages rendered on the server (facades/http/server-render.ts): the browser paints the page from the HTML
      * instead of after its scripts and queries. Off: every signed-in page is the plain index.html, as before.
      */

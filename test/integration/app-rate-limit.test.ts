@@ -5,7 +5,8 @@ import { anApiKey, anOrg } from '../factories.js';
 const APP_RATE = 15;
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ APP_RATE_PER_MINUTE: String(APP_RATE) });
+  // The minute's count is under test here; the burst rule has its own describe below.
+  t = await createTestApp({ APP_RATE_PER_MINUTE: String(APP_RATE), APP_RATE_BURST: String(APP_RATE) });
 });
 afterAll(async () => {
   await t.close();
@@ -117,6 +118,65 @@ describe('the web app is not a script (per-user budget, APP_RATE_PER_MINUTE)', (
       'retry-after': expect.stringMatching(/^\d+$/),
     });
     expect((await gql(t, viewer, {}, { cookie: org.owner.cookie })).status).toBe(429);
+  });
+});
+
+describe('the web app’s budget comes at most APP_RATE_BURST at once, then spread over the minute', () => {
+  let b: TestApp;
+  beforeAll(async () => {
+    // 6 a minute is one every 10 s: the test's few requests cannot earn one back by being slow.
+    // The hold as deployed: a refused call is answered when it could be served, a second at most.
+    b = await createTestApp({ APP_RATE_PER_MINUTE: '6', APP_RATE_BURST: '3', RATE_LIMIT_HOLD_MS: '1000' });
+  });
+  afterAll(async () => {
+    await b.close();
+  });
+
+  it('a session past its burst gets a 429 that says so; another user and a script are served', async () => {
+    const org = await anOrg(b, { plan: 'FREE' });
+    const other = await anOrg(b, { plan: 'FREE' });
+    const scripted = await anOrg(b, { plan: 'PRO' });
+    const key = await anApiKey(scripted);
+    await freshWindow();
+    // Signing up spent part of the burst: the first call's remaining count says how much.
+    const first = await gql(b, viewer, {}, { cookie: org.owner.cookie });
+    expect(first.status).toBe(200);
+    const spent = 6 - Number(first.res.headers['ratelimit-remaining']);
+    expect(spent).toBeLessThanOrEqual(3);
+    for (let i = spent + 1; i <= 3; i++)
+      expect((await gql(b, viewer, {}, { cookie: org.owner.cookie })).status, `call ${i}`).toBe(200);
+    const started = performance.now();
+    const over = await gql(b, viewer, {}, { cookie: org.owner.cookie });
+    expect(performance.now() - started, 'the refusal was held').toBeGreaterThanOrEqual(990);
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({
+      errors: [
+        {
+          message: expect.stringMatching(/^Too many requests at once: 3 back to back, then 6 per minute .*Retry in/),
+          extensions: { code: 'RATE_LIMITED' },
+        },
+      ],
+    });
+    expect(over.res.headers).toMatchObject({
+      'ratelimit-remaining': '0',
+      'retry-after': expect.stringMatching(/^\d+$/),
+    });
+    expect(Number(over.res.headers['retry-after'])).toBeLessThanOrEqual(10);
+    // /api/auth with the session shares the budget, refused in its own shape.
+    const session = await b.app.inject({
+      method: 'GET',
+      url: '/api/auth/get-session',
+      headers: { cookie: org.owner.cookie },
+    });
+    expect(session.statusCode).toBe(429);
+    expect(session.json()).toEqual({
+      code: 'RATE_LIMITED',
+      message: expect.stringMatching(/^Too many requests at once/),
+    });
+    expect((await gql(b, viewer, {}, { cookie: other.owner.cookie })).status).toBe(200);
+    // Scripts keep the contract's per-minute figure, unspaced (Surface A, PRO: 60 a minute).
+    for (let i = 0; i < 8; i++)
+      expect((await gql(b, '{ __typename }', {}, { authorization: `Bearer ${key}` })).status).toBe(200);
   });
 });
 
