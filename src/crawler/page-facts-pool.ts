@@ -35,14 +35,20 @@ export const PAGE_ANALYSIS_LIMITS = {
   budgetMs: 10_000,
   /**
    * Wall time after which a page's analysis gives way to everyone else's: its thread drops to the lowest CPU priority
-   * (nice 19) for the rest of that page, and is retired after it. An ordinary page takes 5-50 ms; a page past this
-   * runs on the CPU the other audits leave, so it delays its own audit only (the parse-neighbour drill).
+   * (nice 19) for the rest of that page. An ordinary page takes 5-50 ms; a page past this runs on the CPU the other
+   * audits leave, so it delays its own audit only (the parse-neighbour drill).
    */
   yieldAfterMs: 250,
+  /**
+   * How long after the end of its last page that gave way an audit's pages keep going to threads at the lowest
+   * priority from their first millisecond: a site of costly pages then pays those 250 ms at the process's priority
+   * once, not on every page. Alone on the machine, such threads still get every core the others leave.
+   */
+  lowPriorityForMs: 60_000,
 } as const;
 
-/** The nice value of a thread whose page ran past yieldAfterMs: the lowest priority. */
-const YIELDED_NICE = 19;
+/** The nice value of a thread whose page ran past yieldAfterMs, and of the threads of its audit after it. */
+const LOW_NICE = 19;
 
 /**
  * A page that could not be analysed: its thread ran out of memory or time on it, or the parse threw. The crawl
@@ -72,6 +78,10 @@ export interface PageFactsPoolOptions {
   yieldAfterMs?: number;
   /** Called when a thread drops to the lowest CPU priority on a long page (tid: the thread's id in the kernel). */
   onYielded?: (yielded: { url: string; lane: string; tid: number }) => void;
+  /** How long a lane's pages go to low-priority threads after one of its pages gave way (PAGE_ANALYSIS_LIMITS). */
+  lowPriorityForMs?: number;
+  /** Called as a page goes to a thread: which thread (its kernel id, null where not told) and at what priority. */
+  onPosted?: (posted: { url: string; lane: string; tid: number | null; low: boolean }) => void;
   /** Called once if the threads cannot start; every page then fails with the reason (nothing is parsed here). */
   onDegraded?: (err: Error) => void;
   /** Called when a thread is stopped past a page's extraction budget and its margin. */
@@ -120,9 +130,11 @@ interface Slot {
   /** The thread's id in the kernel (its CPU priority is set by it); null where the platform does not tell it. */
   tid: number | null;
   /**
-   * Set once the thread gave way on a long page (nice 19): it is retired after that page, since raising a thread's
-   * priority again needs a privilege the worker may not have.
+   * At the lowest priority (nice 19): it gave way on a long page, or was started for a lane whose page did. It serves
+   * only such lanes from then on, since raising a thread's priority again needs a privilege the worker may not have.
    */
+  low: boolean;
+  /** Gave way on the page in hand (reported once). */
   yielded: boolean;
 }
 
@@ -188,18 +200,18 @@ class Lanes {
     if (this.turn > at) this.turn--;
   }
 
-  /** A page waits in a lane with a thread to spare. */
-  waiting(): boolean {
-    return this.order.some((l) => l.queue.length && l.running < this.perLane);
+  /** A page waits in a lane (of those `which` picks) with a thread to spare. */
+  waiting(which: (lane: Lane) => boolean = () => true): boolean {
+    return this.order.some((l) => l.queue.length && l.running < this.perLane && which(l));
   }
 
-  /** The next page in turn, from a lane with a thread to spare. */
-  next(): Job | null {
+  /** The next page in turn, from a lane (of those `which` picks) with a thread to spare. */
+  next(which: (lane: Lane) => boolean = () => true): Job | null {
     const lanes = this.order;
     for (let i = 0; i < lanes.length; i++) {
       const at = (this.turn + i) % lanes.length;
       const lane = lanes[at];
-      if (lane.queue.length && lane.running < this.perLane) {
+      if (lane.queue.length && lane.running < this.perLane && which(lane)) {
         this.turn = (at + 1) % lanes.length;
         return lane.queue.shift()!;
       }
@@ -285,20 +297,74 @@ function retire(slots: Slot[], slot: Slot): void {
   void slot.worker.terminate();
 }
 
-function newSlot(worker: Worker, watch: PageWatchReader): Slot {
-  return { worker, state: 'starting', job: null, page: 0, since: 0, watch, error: null, tid: null, yielded: false };
+function newSlot(worker: Worker, watch: PageWatchReader, low: boolean): Slot {
+  const slot = { worker, state: 'starting' as const, job: null, page: 0, since: 0, watch, error: null, tid: null };
+  return { ...slot, low, yielded: false };
 }
 
-/** A thread on a long page drops to the lowest CPU priority: the other audits' threads go first. */
-function giveWay(slot: Slot, onYielded: PageFactsPoolOptions['onYielded']): void {
-  slot.yielded = true;
-  if (slot.tid === null) return;
-  try {
-    setPriority(slot.tid, YIELDED_NICE);
-  } catch {
-    return; // The platform refused: the page runs on at its priority, and its budget still bounds it.
+/** The lanes (audits) whose page gave way lately: until when their pages go to low-priority threads. */
+class LowLanes {
+  private readonly until = new Map<string, number>();
+
+  constructor(private readonly forMs: number) {}
+
+  /** A page of the lane gave way at `now` (performance.now()). */
+  mark(key: string, now: number): void {
+    for (const [k, until] of this.until) if (until <= now) this.until.delete(k); // audits long gone
+    this.until.set(key, now + this.forMs);
   }
-  onYielded?.({ url: slot.job!.context.url, lane: slot.job!.lane.key, tid: slot.tid });
+
+  has(lane: Lane): boolean {
+    const until = this.until.get(lane.key);
+    if (until === undefined) return false;
+    if (until > performance.now()) return true;
+    this.until.delete(lane.key);
+    return false;
+  }
+}
+
+/**
+ * The thread to start when pages wait with no idle thread of their kind (low priority or not): null when none is
+ * needed or a thread is starting already; with the pool full, an idle thread of the other kind goes in its place.
+ */
+function threadToStart(
+  slots: Slot[],
+  lanes: Lanes,
+  low: LowLanes,
+  maxThreads: number,
+): { low: boolean; replacing: Slot | null } | null {
+  if (slots.some((s) => s.state === 'starting')) return null;
+  for (const kind of [false, true]) {
+    if (!lanes.waiting((lane) => low.has(lane) === kind)) continue;
+    if (slots.length < maxThreads) return { low: kind, replacing: null };
+    const spare = slots.find((s) => s.state === 'idle' && s.low !== kind);
+    if (spare) return { low: kind, replacing: spare };
+  }
+  return null;
+}
+
+/** Drops a thread to the lowest CPU priority; false when the platform refused (it runs on at its priority). */
+function lower(slot: Slot): boolean {
+  if (slot.tid === null) return false;
+  try {
+    setPriority(slot.tid, LOW_NICE);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A page past yieldAfterMs gives way: its thread drops to the lowest CPU priority (if not there already: reported
+ * then), and its lane's next pages go to threads at that priority.
+ */
+function giveWay(slot: Slot, lowLanes: LowLanes, now: number, onYielded: PageFactsPoolOptions['onYielded']): void {
+  slot.yielded = true;
+  lowLanes.mark(slot.job!.lane.key, now);
+  if (slot.low) return;
+  slot.low = true;
+  // Refused, the page runs on at its priority, and its budget still bounds it.
+  if (lower(slot)) onYielded?.({ url: slot.job!.context.url, lane: slot.job!.lane.key, tid: slot.tid! });
 }
 
 /** Why a thread that died on a page did: the page's failure, in words. */
@@ -323,7 +389,9 @@ function deathOf(slot: Slot, code: number, heapMb: number): PageAnalysisError {
  *
  * Fairness: each audit's pages wait in a lane of their own; an idle thread takes the next page of the lanes in turn,
  * and a lane holds at most `perLane` threads at once. With `size` at least `perLane` × the audits a process runs,
- * a page that takes its whole budget holds up only its own audit.
+ * a page that takes its whole budget holds up only its own audit. A page past `yieldAfterMs` drops its thread to the
+ * lowest CPU priority, and its audit's pages go to threads at that priority for `lowPriorityForMs` after it: the
+ * costly pages of one audit run on the CPU the others leave.
  *
  * The hard bound of custom extraction: a page's extractors check their budget between extractors only, and one
  * extractor (a regex that backtracks) cannot be interrupted inside its thread. A watchdog reads, in memory shared with
@@ -345,6 +413,7 @@ export function createPageFactsPool(size: number, options: PageFactsPoolOptions 
   const heapMb = options.maxHeapMb ?? PAGE_ANALYSIS_LIMITS.heapMb;
   const budgetMs = options.pageBudgetMs ?? PAGE_ANALYSIS_LIMITS.budgetMs;
   const yieldAfterMs = options.yieldAfterMs ?? PAGE_ANALYSIS_LIMITS.yieldAfterMs;
+  const lowLanes = new LowLanes(options.lowPriorityForMs ?? PAGE_ANALYSIS_LIMITS.lowPriorityForMs);
   const slots: Slot[] = [];
   const lanes = new Lanes(perLane);
   const marginMs = options.stopMarginMs ?? EXTRACTION_LIMITS.stopMarginMs;
@@ -406,19 +475,20 @@ export function createPageFactsPool(size: number, options: PageFactsPoolOptions 
       busy = true;
       const over = overrun(slot, now, budgetMs);
       if (over) stop(slot, over);
-      else if (!slot.yielded && now - slot.since > yieldAfterMs) giveWay(slot, options.onYielded);
+      else if (!slot.yielded && now - slot.since > yieldAfterMs) giveWay(slot, lowLanes, now, options.onYielded);
     }
     return busy;
   });
 
-  const spawn = (): Slot => {
+  const spawn = (low: boolean): Slot => {
     const { worker, watch } = startThread(options.thread ?? threadScript(), heapMb);
-    const slot = newSlot(worker, watch);
+    const slot = newSlot(worker, watch, low);
     slots.push(slot);
     worker.on('message', (reply: PageFactsReply) => {
       if (slot.state === 'gone') return;
       if ('ready' in reply) {
         slot.tid = reply.tid ?? null;
+        if (low) lower(slot);
         if (slot.state === 'starting') slot.state = 'idle';
         return pump();
       }
@@ -426,9 +496,10 @@ export function createPageFactsPool(size: number, options: PageFactsPoolOptions 
       if (!job || reply.id !== slot.page) return;
       slot.state = 'idle';
       slot.job = null;
+      // The lane's low period runs from the end of its long page.
+      if (slot.yielded) lowLanes.mark(job.lane.key, performance.now());
+      slot.yielded = false;
       worker.unref();
-      // At the lowest priority for good: retired; a thread at the process's priority replaces it when needed.
-      if (slot.yielded) retire(slots, slot);
       if ('error' in reply)
         settle(job, { error: new PageAnalysisError(`Page could not be analysed: ${reply.error.slice(0, 300)}`) });
       else settle(job, { facts: reply.facts });
@@ -455,24 +526,26 @@ export function createPageFactsPool(size: number, options: PageFactsPoolOptions 
   const post = (slot: Slot, job: Job) => {
     const id = nextId;
     nextId = nextId >= 0x7fffffff ? 1 : nextId + 1;
+    options.onPosted?.({ url: job.context.url, lane: job.lane.key, tid: slot.tid, low: slot.low });
     postPage(slot, job, id);
     watchdog.start();
   };
 
-  /** Gives idle threads the next pages, lane by lane; starts a thread when pages wait and none is idle. */
+  /**
+   * Gives idle threads the next pages, lane by lane: a low-priority thread only to lanes whose page gave way lately,
+   * a thread at the process's priority only to the others. When pages wait with no idle thread of their kind, starts
+   * one (in place of an idle thread of the other kind when the pool is full).
+   */
   function pump(): void {
     if (closed || degraded) return;
-    for (;;) {
-      const idle = slots.find((s) => s.state === 'idle');
-      if (!idle) {
-        const starting = slots.some((s) => s.state === 'starting');
-        if (!starting && slots.length < maxThreads && lanes.waiting()) spawn();
-        return;
-      }
-      const job = lanes.next();
-      if (!job) return;
-      post(idle, job);
+    for (const slot of slots) {
+      if (slot.state !== 'idle') continue;
+      const job = lanes.next((lane) => lowLanes.has(lane) === slot.low);
+      if (job) post(slot, job);
     }
+    const start = threadToStart(slots, lanes, lowLanes, maxThreads);
+    if (start?.replacing) retire(slots, start.replacing);
+    if (start) spawn(start.low);
   }
 
   return {

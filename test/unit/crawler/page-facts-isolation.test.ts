@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
@@ -52,6 +52,12 @@ afterAll(() => {
   console.info(`event loop: max delay ${(delay.max / 1e6).toFixed(0)} ms over the file`);
 });
 
+/** A thread's nice value: the 19th field of /proc/self/task/<tid>/stat (after the command's parentheses). */
+function niceOf(tid: number): number {
+  const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+}
+
 describe('page analysis: one audit cannot fail or hold up another', () => {
   it('a page that runs its thread out of memory fails alone; the other audit gets its facts', async () => {
     const failures: { url: string; lane: string; reason: string }[] = [];
@@ -91,18 +97,19 @@ describe('page analysis: one audit cannot fail or hold up another', () => {
     }
   });
 
-  it('a long page gives way: its thread drops to the lowest CPU priority, then is retired', async () => {
+  it('a long page gives way: its thread drops to nice 19, and its audit’s next pages start there', async () => {
     const yielded: { url: string; lane: string; tid: number }[] = [];
+    const posted: { url: string; lane: string; tid: number | null; low: boolean }[] = [];
     let niceWhileRunning: number | null = null;
     const pool = createPageFactsPool(2, {
       perLane: 1,
       yieldAfterMs: 20,
+      lowPriorityForMs: 60_000,
       onYielded: (y) => {
         yielded.push(y);
-        // The 19th field of /proc/<pid>/task/<tid>/stat is the thread's nice value (after the command's parentheses).
-        const stat = readFileSync(`/proc/self/task/${y.tid}/stat`, 'utf8');
-        niceWhileRunning = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+        niceWhileRunning = niceOf(y.tid);
       },
+      onPosted: (p) => posted.push(p),
     });
     try {
       // 5 MiB of tiny elements without extractors takes ~0.7 s: past 20 ms, within the 10 s budget.
@@ -110,10 +117,41 @@ describe('page analysis: one audit cannot fail or hold up another', () => {
       expect(facts.titles).toEqual([]);
       expect(yielded).toEqual([{ url: `${origin}/long`, lane: 'attacker', tid: expect.any(Number) }]);
       expect(niceWhileRunning).toBe(19);
-      // Retired after its page: the thread is gone, and the next page runs in a thread at the process's priority.
-      await vi.waitFor(() => expect(existsSync(`/proc/self/task/${yielded[0].tid}`)).toBe(false));
+      // The audit's next page goes to that thread, still at the lowest priority (kept, not started again); another
+      // audit's page goes to a thread at the process's priority.
       expect((await pool.extract(normal(1), ctx('/next'), 'attacker')).titles).toEqual(['Normal 1']);
+      expect((await pool.extract(normal(2), ctx('/v'), 'victim')).titles).toEqual(['Normal 2']);
+      const [, next, victim] = posted;
+      expect(next).toEqual({ url: `${origin}/next`, lane: 'attacker', tid: yielded[0].tid, low: true });
+      expect(niceOf(yielded[0].tid)).toBe(19);
+      expect(victim).toMatchObject({ lane: 'victim', low: false });
+      expect(victim.tid).not.toBe(yielded[0].tid);
+      expect(niceOf(victim.tid!)).toBe(0);
       expect(yielded).toHaveLength(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a lane is low for lowPriorityForMs; a full pool trades an idle thread for the kind pages need', async () => {
+    const posted: { lane: string; tid: number | null; low: boolean }[] = [];
+    const pool = createPageFactsPool(1, {
+      yieldAfterMs: 20,
+      lowPriorityForMs: 300,
+      onPosted: (p) => posted.push(p),
+    });
+    try {
+      await pool.extract(tinyElements(), ctx('/long'), 'a');
+      // One thread in all: the low one serves the lane while it is low…
+      await pool.extract(normal(1), ctx('/1'), 'a');
+      expect(posted[1]).toMatchObject({ lane: 'a', low: true, tid: posted[0].tid });
+      // …and another lane's page gets a thread at the process's priority in its place.
+      await pool.extract(normal(2), ctx('/2'), 'b');
+      expect(posted[2]).toMatchObject({ lane: 'b', low: false });
+      expect(niceOf(posted[2].tid!)).toBe(0);
+      await new Promise((r) => setTimeout(r, 350));
+      await pool.extract(normal(3), ctx('/3'), 'a');
+      expect(posted[3]).toMatchObject({ lane: 'a', low: false, tid: posted[2].tid });
     } finally {
       await pool.close();
     }
