@@ -90,6 +90,9 @@ export const auditJobs: JobHandlers = {
               onDegraded: (err) => logger.error({ err }, 'page analysis threads unavailable'),
               onFailed: ({ url, lane, reason }) => logger.warn({ auditId: lane, url, reason }, 'page not analysed'),
               onYielded: ({ url, lane }) => logger.info({ auditId: lane, url }, 'long page analysis gave way'),
+              // The pages of an audit whose page gave way: in a process at nice 19 (its garbage collection too).
+              lowPriorityProcess: true,
+              onLowPriorityUnavailable: (err) => logger.warn({ err }, 'low-priority page analysis unavailable'),
             });
             return parser.extract(body, context, lanes.getStore());
           }

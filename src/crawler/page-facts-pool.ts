@@ -4,6 +4,7 @@ import { EXTRACTION_LIMITS } from '../seo/extraction/index.js';
 import { extractPageFacts, type PageContext, type PageFacts } from '../seo/page/index.js';
 import type { PageFactsReply, PageFactsRequest, PageFactsThreadData } from './page-facts.thread.js';
 import { PageWatchReader, Watchdog } from './page-facts-watch.js';
+import { LowPriorityAnalysis, LowPriorityPageError, LowPriorityUnavailable } from './page-analysis-process.js';
 
 /** How the crawler turns a page's bytes into facts: in its own thread, or on a pool of worker threads. */
 export type PageFactsExtract = (body: Buffer, context: PageContext) => PageFacts | Promise<PageFacts>;
@@ -80,8 +81,11 @@ export interface PageFactsPoolOptions {
   onYielded?: (yielded: { url: string; lane: string; tid: number }) => void;
   /** How long a lane's pages go to low-priority threads after one of its pages gave way (PAGE_ANALYSIS_LIMITS). */
   lowPriorityForMs?: number;
-  /** Called as a page goes to a thread: which thread (its kernel id, null where not told) and at what priority. */
-  onPosted?: (posted: { url: string; lane: string; tid: number | null; low: boolean }) => void;
+  /**
+   * Called as a page goes to a thread (its kernel id, null where not told) or to the low-priority process (`pid`), and
+   * at what priority.
+   */
+  onPosted?: (posted: { url: string; lane: string; tid: number | null; low: boolean; pid?: number | null }) => void;
   /** Called once if the threads cannot start; every page then fails with the reason (nothing is parsed here). */
   onDegraded?: (err: Error) => void;
   /** Called when a thread is stopped past a page's extraction budget and its margin. */
@@ -92,16 +96,28 @@ export interface PageFactsPoolOptions {
   stopMarginMs?: number;
   /** Another thread program (tests: threads that fail to start or crash). */
   thread?: { script: string | URL; eval: boolean };
+  /**
+   * The pages of audits whose page gave way are analysed in a child process at nice 19 (LowPriorityAnalysis), where
+   * V8's garbage collection of them is at that priority too, not in threads of this process; a page that gives way
+   * is stopped and handed to it. Where that process cannot start, such pages run in low-priority threads here.
+   */
+  lowPriorityProcess?: boolean;
+  /** Called once when the low-priority process cannot start. */
+  onLowPriorityUnavailable?: (err: Error) => void;
 }
 
 /** A page in the pool's hands, until its facts are in. */
 interface Job {
   context: PageContext;
-  /** The page's bytes; a page with extractors keeps them until its facts are in (for its second analysis). */
+  /**
+   * The page's bytes; kept until its facts are in when `keep` (a page with extractors, for its second analysis; any
+   * page when the low-priority process may take it over).
+   */
   body: Buffer;
   lane: Lane;
   /** How long the page's extractors may run before its thread is stopped; null without extractors. */
   limitMs: number | null;
+  keep: boolean;
   /** The page's second analysis, after its thread was stopped in one of its extractors. */
   second: boolean;
   resolve: (facts: PageFacts) => void;
@@ -144,7 +160,7 @@ const asError = (err: unknown): Error => (err instanceof Error ? err : new Error
 
 /** The bytes posted to a thread: a copy when the job keeps its own, else the job's memory (transferred). */
 function bytesFor(job: Job): Uint8Array {
-  if (job.limitMs !== null) return new Uint8Array(job.body);
+  if (job.keep) return new Uint8Array(job.body);
   // Transfer when the Buffer is the whole ArrayBuffer (Buffer.concat of a page); copy pooled slices.
   const body = job.body;
   job.body = EMPTY;
@@ -377,6 +393,89 @@ function deathOf(slot: Slot, code: number, heapMb: number): PageAnalysisError {
 }
 
 /**
+ * One look at the busy threads: a page past its budget, or its extractors past theirs, is stopped; one past
+ * yieldAfterMs gives way (once). True while any thread is busy.
+ */
+function watchBusy(
+  slots: Slot[],
+  bounds: { budgetMs: number; yieldAfterMs: number },
+  stop: (slot: Slot, why: { extractor: number; elapsedMs: number } | { overBudget: true }) => void,
+  giveWay: (slot: Slot, now: number) => void,
+): boolean {
+  let busy = false;
+  const now = performance.now();
+  for (const slot of [...slots]) {
+    if (slot.state !== 'busy') continue;
+    busy = true;
+    const over = overrun(slot, now, bounds.budgetMs);
+    if (over) stop(slot, over);
+    else if (!slot.yielded && now - slot.since > bounds.yieldAfterMs) giveWay(slot, now);
+  }
+  return busy;
+}
+
+/** What the low-priority process's part of a pool needs of it. */
+interface LowPriorityDeps {
+  options: PageFactsPoolOptions;
+  limits: { maxThreads: number; perLane: number; heapMb: number; budgetMs: number };
+  lanes: Lanes;
+  lowLanes: LowLanes;
+  slots: Slot[];
+  settle(job: Job, outcome: { facts: PageFacts } | { error: Error }): void;
+  pump(): void;
+}
+
+/**
+ * The pool's side of the low-priority process (`lowPriorityProcess`): the pages of low lanes go to it, and a page
+ * that gives way in a thread of this process is stopped and handed to it.
+ */
+function lowPriorityLanes({ options, limits, lanes, lowLanes, slots, settle, pump }: LowPriorityDeps) {
+  const process = new LowPriorityAnalysis({
+    threads: limits.maxThreads,
+    ...limits,
+    onUnavailable: options.onLowPriorityUnavailable,
+  });
+  /** A low lane's page to the process; one it cannot take (it did not start) goes back to its lane, for a thread. */
+  const send = (job: Job) => {
+    job.lane.running++;
+    const facts = process.analyse(new Uint8Array(job.body), job.context, job.lane.key);
+    options.onPosted?.({ url: job.context.url, lane: job.lane.key, tid: null, low: true, pid: process.pid });
+    facts
+      .then(
+        (f) => settle(job, { facts: f }),
+        (err: Error) => {
+          if (!(err instanceof LowPriorityUnavailable))
+            return settle(job, {
+              error: err instanceof LowPriorityPageError ? new PageAnalysisError(err.message) : err,
+            });
+          job.lane.running--;
+          job.lane.queue.unshift(job);
+        },
+      )
+      .finally(pump);
+  };
+  return {
+    available: () => !process.unavailable,
+    /** Sends the low lanes' waiting pages to the process (a lane's `perLane` at once). */
+    dispatch() {
+      if (process.unavailable) return;
+      for (let job; (job = lanes.next((lane) => lowLanes.has(lane)));) send(job);
+    },
+    /** A page past yieldAfterMs: its thread is stopped, and the page goes first in its lane, to the process. */
+    handOver(slot: Slot, now: number) {
+      const job = slot.job!;
+      lowLanes.mark(job.lane.key, now);
+      options.onYielded?.({ url: job.context.url, lane: job.lane.key, tid: slot.tid ?? 0 });
+      retire(slots, slot);
+      job.lane.running--;
+      job.lane.queue.unshift(job);
+      pump();
+    },
+    close: () => process.close(),
+  };
+}
+
+/**
  * HTML parsing is most of an audit's CPU and a pure function of the response: a pool of worker threads runs it
  * beside the crawl loops (fetching, checks, persistence, the audits' heartbeats), which never parse a page
  * themselves.
@@ -447,6 +546,9 @@ export function createPageFactsPool(size: number, options: PageFactsPoolOptions 
     failAll(degraded);
   };
 
+  const limits = { maxThreads, perLane, heapMb, budgetMs };
+  const low = options.lowPriorityProcess && lowPriorityLanes({ options, limits, lanes, lowLanes, slots, settle, pump });
+
   const release = (slot: Slot) => releaseSlot(slots, slot);
 
   /** Stops a thread on the page in hand: the page is failed, or analysed again without the extractor it was in. */
@@ -465,20 +567,13 @@ export function createPageFactsPool(size: number, options: PageFactsPoolOptions 
     pump();
   };
 
-  // Reads the busy threads while there are any: a page past the budget, or its extractors past theirs, is stopped;
-  // one past yieldAfterMs gives way to the others.
-  const watchdog = new Watchdog(tickMs, () => {
-    let busy = false;
-    const now = performance.now();
-    for (const slot of [...slots]) {
-      if (slot.state !== 'busy') continue;
-      busy = true;
-      const over = overrun(slot, now, budgetMs);
-      if (over) stop(slot, over);
-      else if (!slot.yielded && now - slot.since > yieldAfterMs) giveWay(slot, lowLanes, now, options.onYielded);
-    }
-    return busy;
-  });
+  // Reads the busy threads while there are any (watchBusy); a page past yieldAfterMs gives way to the others.
+  const watchdog = new Watchdog(tickMs, () =>
+    watchBusy(slots, { budgetMs, yieldAfterMs }, stop, (slot, now) => {
+      if (low && low.available() && !slot.low) low.handOver(slot, now);
+      else giveWay(slot, lowLanes, now, options.onYielded);
+    }),
+  );
 
   const spawn = (low: boolean): Slot => {
     const { worker, watch } = startThread(options.thread ?? threadScript(), heapMb);
@@ -538,6 +633,7 @@ export function createPageFactsPool(size: number, options: PageFactsPoolOptions 
    */
   function pump(): void {
     if (closed || degraded) return;
+    if (low) low.dispatch();
     for (const slot of slots) {
       if (slot.state !== 'idle') continue;
       const job = lanes.next((lane) => lowLanes.has(lane) === slot.low);
@@ -556,7 +652,8 @@ export function createPageFactsPool(size: number, options: PageFactsPoolOptions 
         ? (context.extraction.budgetMs ?? EXTRACTION_LIMITS.pageBudgetMs) + marginMs
         : null;
       return new Promise<PageFacts>((resolve, reject) => {
-        const job: Job = { context, body, lane: lanes.of(lane), limitMs, second: false, resolve, reject };
+        const keep = limitMs !== null || !!low;
+        const job: Job = { context, body, lane: lanes.of(lane), limitMs, keep, second: false, resolve, reject };
         job.lane.queue.push(job);
         pump();
       });
@@ -564,6 +661,7 @@ export function createPageFactsPool(size: number, options: PageFactsPoolOptions 
     async close() {
       closed = true;
       watchdog.stop();
+      if (low) await low.close();
       const closing = new Error('page analysis pool is closed');
       const threads = slots.splice(0);
       for (const slot of threads) {

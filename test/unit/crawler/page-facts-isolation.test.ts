@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
@@ -52,11 +52,14 @@ afterAll(() => {
   console.info(`event loop: max delay ${(delay.max / 1e6).toFixed(0)} ms over the file`);
 });
 
-/** A thread's nice value: the 19th field of /proc/self/task/<tid>/stat (after the command's parentheses). */
-function niceOf(tid: number): number {
-  const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+/** The fields of /proc/<pid>/task/<tid>/stat from the 3rd on (after the command's parentheses). */
+function statFields(tid: number, pid: number | 'self' = 'self'): string[] {
+  const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
+
+/** A thread's nice value: the 19th field of its stat. */
+const niceOf = (tid: number, pid: number | 'self' = 'self') => Number(statFields(tid, pid)[16]);
 
 describe('page analysis: one audit cannot fail or hold up another', () => {
   it('a page that runs its thread out of memory fails alone; the other audit gets its facts', async () => {
@@ -227,5 +230,50 @@ describe('page analysis: one audit cannot fail or hold up another', () => {
 
   it('no page was parsed in the calling thread, whatever happened to its thread', () => {
     expect(inlineParses.count).toBe(0);
+  });
+
+  it('with the low-priority process: a long page is handed to a process whose every thread is at nice 19', async () => {
+    const posted: { url: string; lane: string; tid: number | null; low: boolean; pid?: number | null }[] = [];
+    // 64 MB: the process's threads get the pool's heap, too few for the 5 MiB page with a tree extractor.
+    const pool = createPageFactsPool(2, {
+      perLane: 1,
+      yieldAfterMs: 20,
+      maxHeapMb: 64,
+      lowPriorityProcess: true,
+      onPosted: (p) => posted.push(p),
+    });
+    try {
+      // The long page starts in a thread here, gives way, and is analysed again in the process, in full.
+      const facts = await pool.extract(tinyElements(), ctx('/long'), 'attacker');
+      expect(facts.titles).toEqual([]);
+      expect(posted.map((p) => [p.url, p.low, p.pid !== undefined])).toEqual([
+        [`${origin}/long`, false, false],
+        [`${origin}/long`, true, true],
+      ]);
+      const pid = posted[1].pid!;
+      // Every thread of that process, V8's helpers included, is at the lowest priority.
+      const tasks = readdirSync(`/proc/${pid}/task`);
+      expect(tasks.length).toBeGreaterThan(3);
+      expect(new Set(tasks.map((t) => niceOf(Number(t), pid)))).toEqual(new Set([19]));
+      // And, where util-linux's chrt is, under SCHED_IDLE (policy 5: the 41st field of stat).
+      const policies = tasks.map((t) => statFields(Number(t), pid)[38]);
+      expect(new Set(policies)).toEqual(new Set([existsSync('/usr/bin/chrt') ? '5' : '0']));
+      // The audit's next page goes there too; another audit's to a thread here, at the process's priority.
+      expect((await pool.extract(normal(1), ctx('/next'), 'attacker')).titles).toEqual(['Normal 1']);
+      expect((await pool.extract(normal(2), ctx('/v'), 'victim')).titles).toEqual(['Normal 2']);
+      expect(posted[2]).toMatchObject({ url: `${origin}/next`, low: true, pid });
+      expect(posted[3]).toMatchObject({ lane: 'victim', low: false });
+      expect(niceOf(posted[3].tid!)).toBe(0);
+      // A page too complex for the process fails alone there, with the words a thread's failure has.
+      const failure = await pool.extract(tinyElements(), ctx('/huge', [css('*')]), 'attacker').catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(PageAnalysisError);
+      expect((failure as Error).message).toBe(
+        'Page too complex to analyse: its analysis needed more than 64 MB of memory',
+      );
+    } finally {
+      await pool.close();
+    }
+    // Closed with the pool.
+    await vi.waitFor(() => expect(existsSync(`/proc/${posted[1].pid}`)).toBe(false));
   });
 });
