@@ -1,22 +1,8 @@
-import type { PageContext, PageFacts } from '../seo/page/index.js';
+import type { HostReply, HostRequest } from './page-analysis-process.js';
 import { createPageFactsPool, PageAnalysisError } from './page-facts-pool.js';
 
-/**
- * Entry of the low-priority page analysis process (page-analysis-process.ts): pages in over IPC, facts out, analysed
- * by a page-facts pool of its own. The whole process runs at nice 19, so its pages never give way further.
- */
-export interface HostRequest {
-  id: number;
-  body: Uint8Array;
-  context: PageContext;
-  lane: string;
-}
-
-export type HostReply =
-  | { id: number; facts: PageFacts }
-  /** `page`: the page's own failure (a PageAnalysisError's message); else something of ours failed. */
-  | { id: number; error: string; page: boolean }
-  | { ready: true };
+// Entry of the low-priority page analysis process (page-analysis-process.ts): pages in over IPC, facts out, analysed
+// by a page-facts pool of its own. The whole process runs at the lowest priority, so its pages never give way further.
 
 /** Idle this long, the process exits (the next long page starts it again). */
 const IDLE_EXIT_MS = 60_000;

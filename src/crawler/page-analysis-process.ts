@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { PageContext, PageFacts } from '../seo/page/index.js';
-import type { HostReply, HostRequest } from './page-analysis-process.host.js';
 
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
 const HOST_ENTRY = new URL(`./page-analysis-process.host${FROM_SOURCES ? '.ts' : '.js'}`, import.meta.url);
@@ -15,6 +14,20 @@ const which = (...paths: string[]) => paths.find((path) => existsSync(path)) ?? 
 const CHRT = which('/usr/bin/chrt', '/bin/chrt');
 const NICE = which('/usr/bin/nice', '/bin/nice');
 const LOWEST = [...(CHRT ? [CHRT, '--idle', '0'] : []), ...(NICE ? [NICE, '-n', '19'] : [])];
+
+/** A page to the low-priority process (page-analysis-process.host.ts), and its answers. */
+export interface HostRequest {
+  id: number;
+  body: Uint8Array;
+  context: PageContext;
+  lane: string;
+}
+
+export type HostReply =
+  | { id: number; facts: PageFacts }
+  /** `page`: the page's own failure (a PageAnalysisError's message); else something of ours failed. */
+  | { id: number; error: string; page: boolean }
+  | { ready: true };
 
 /** The low-priority process could not start (or is gone before it could): the pool analyses the page itself. */
 export class LowPriorityUnavailable extends Error {
