@@ -7,8 +7,8 @@
  * The attacks (ATTACKS below; add one there to have it fired with the others): a back-reference regex filter (refused
  * before PostgreSQL), a stored segment that still holds one (written as an older build saved it: stopped at the
  * statement time limit), the first_seen sort, a wide segment-names read, and such requests aborted mid-flight. The
- * attacker's six loops do not wait out their 429s; the victim's reads are spread over the attack's whole length, the
- * quiet ones at the same pace.
+ * attacker's six loops do not wait out their 429s; the victim's reads are spread over the attack's whole length; the
+ * quiet ones are read at the same pace and back to back, and the ratio is taken against the faster.
  *
  * `npm run drill -- grid-neighbour --quick` (300 victim pages, 2,000 attacker pages, 8 s of attack);
  * `npm run drill -- grid-neighbour` (3,000 and 20,000 pages, 60 s of attack).
@@ -154,6 +154,8 @@ export const drill: Drill = {
         [legacySegment, attackerAudit.projectId, BACKREFS],
       );
       const target: Target = { api, cookie: attacker.cookie, ...attackerAudit, legacySegment };
+      // The seeded rows vacuumed and analysed now, so that autovacuum does not run in the middle of the quiet reads.
+      await platform.sql('VACUUM ANALYZE');
 
       const victimRead = () =>
         api.gql(
@@ -180,8 +182,13 @@ export const drill: Drill = {
       };
 
       await measure(5); // warm-up
-      const quiet = await measure(samples, pace);
-      log(`quiet: p50 ${quiet.p50.toFixed(1)} ms, p95 ${quiet.p95.toFixed(1)} ms`);
+      // Quiet twice: at the attack's pace (an idle machine between reads: each read starts cold), and back to back (as
+      // warm as the attacked machine is). The ratio is taken against the faster of the two.
+      const quietPaced = await measure(samples, pace);
+      const quietWarm = await measure(samples);
+      const quiet = quietWarm.p95 <= quietPaced.p95 ? quietWarm : quietPaced;
+      log(`quiet at the attack's pace: p50 ${quietPaced.p50.toFixed(1)} ms, p95 ${quietPaced.p95.toFixed(1)} ms`);
+      log(`quiet back to back: p50 ${quietWarm.p50.toFixed(1)} ms, p95 ${quietWarm.p95.toFixed(1)} ms`);
       resetPeakRss(pid);
 
       // The attack: `loops` loops firing the attacks in turn until the time is up; the victim reads meanwhile.
@@ -224,13 +231,15 @@ export const drill: Drill = {
 
       const ratio = attacked.p95 / Math.max(quiet.p95, 1);
       Object.assign(figures, {
-        quietP50Ms: Math.round(quiet.p50 * 10) / 10,
-        quietP95Ms: Math.round(quiet.p95 * 10) / 10,
+        quietPacedP50Ms: Math.round(quietPaced.p50 * 10) / 10,
+        quietPacedP95Ms: Math.round(quietPaced.p95 * 10) / 10,
+        quietWarmP50Ms: Math.round(quietWarm.p50 * 10) / 10,
+        quietWarmP95Ms: Math.round(quietWarm.p95 * 10) / 10,
         attackedP50Ms: Math.round(attacked.p50 * 10) / 10,
         attackedP95Ms: Math.round(attacked.p95 * 10) / 10,
         p95Ratio: Math.round(ratio * 100) / 100,
-        victim503: quiet.unavailable + attacked.unavailable,
-        victimFailed: quiet.failed + attacked.failed,
+        victim503: quietPaced.unavailable + quietWarm.unavailable + attacked.unavailable,
+        victimFailed: quietPaced.failed + quietWarm.failed + attacked.failed,
         apiPeakRssMiB: peak,
         leftoverStatements: leftovers[0].n,
         attacker: outcomes,
@@ -241,8 +250,8 @@ export const drill: Drill = {
       // A p95 of 30 reads on a shared CI machine is noise: the quick form reports the ratio, the full form holds it.
       if (!quick)
         expect(ratio <= P95_RATIO_BUDGET, `victim p95 attacked/quiet ${ratio.toFixed(2)} > ${P95_RATIO_BUDGET}`);
-      expect(quiet.unavailable + attacked.unavailable === 0, 'the victim got a 503');
-      expect(quiet.failed + attacked.failed === 0, 'a victim read failed');
+      expect(quietPaced.unavailable + quietWarm.unavailable + attacked.unavailable === 0, 'the victim got a 503');
+      expect(quietPaced.failed + quietWarm.failed + attacked.failed === 0, 'a victim read failed');
       expect(peak !== null && peak < RSS_BUDGET_MIB, `API peak RSS ${peak} MiB >= ${RSS_BUDGET_MIB}`);
       expect(leftovers[0].n === 0, `${leftovers[0].n} statements still running after the attack`);
       expect(
