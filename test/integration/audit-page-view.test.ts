@@ -110,6 +110,19 @@ async function pageView(path: string, options: { first?: number; after?: string 
   return body;
 }
 
+/** The client report as the web app asks for it (the PDF is its HTML printed), with the audit's `counts` given. */
+function clientReportQuery(counts: string): string {
+  const move = 'term country device position previousPosition change url checkedAt';
+  return `query($p: ID!) { clientReport(projectId: $p) { projectId projectName domain url generatedAt pdfAvailable
+    audit { id status createdAt completedAt pagesCrawled ${counts} blockers { code message }
+      scores { overall meta content links technical performance } issueCounts { critical warning notice } }
+    categories { category score critical warning notice }
+    topIssues { code title severity category description affectedPages scope urls fix { summary steps source } }
+    vitals { url device source measuredAt lcpMs cls inpMs tbtMs fcpMs ttfbMs }
+    keywordGains { ${move} } keywordLosses { ${move} }
+    segments { segment { name } urls health scores { overall } issueCounts { critical warning notice } } } }`;
+}
+
 describe('the crawled URLs of an audit, by kind', () => {
   it('lists the redirect, the 404 and the PDF apart from the HTML pages', async () => {
     const { body } = await gql(
@@ -319,20 +332,7 @@ describe('Audit.page', () => {
     expect(rows.filter((r) => r.split(',')[kind] === 'HTML')).toHaveLength(audit.counts.htmlPages);
 
     // The report (the PDF is this HTML printed by Chromium) from the same GraphQL answer.
-    const MOVE = 'term country device position previousPosition change url checkedAt';
-    const report = await gql(
-      t,
-      `query($p: ID!) { clientReport(projectId: $p) { projectId projectName domain url generatedAt pdfAvailable
-        audit { id status createdAt completedAt pagesCrawled ${COUNTS} blockers { code message }
-          scores { overall meta content links technical performance } issueCounts { critical warning notice } }
-        categories { category score critical warning notice }
-        topIssues { code title severity category description affectedPages scope urls fix { summary steps source } }
-        vitals { url device source measuredAt lcpMs cls inpMs tbtMs fcpMs ttfbMs }
-        keywordGains { ${MOVE} } keywordLosses { ${MOVE} }
-        segments { segment { name } urls health scores { overall } issueCounts { critical warning notice } } } }`,
-      { p: projectId },
-      { cookie: org.owner.cookie },
-    );
+    const report = await gql(t, clientReportQuery(COUNTS), { p: projectId }, { cookie: org.owner.cookie });
     expect(report.body.errors).toBeUndefined();
     const client = report.body.data.clientReport;
     expect(client.audit.counts).toEqual(audit.counts);
@@ -345,7 +345,6 @@ describe('Audit.page', () => {
   it('links held back by the per-address cap read as not sent on every surface, never as no answer', async () => {
     const EXTERNAL = `externalLinks { found checked couldNotCheck notTried refusedByPolicy addressCap noAnswer overCap
       outOfTime fromCache }`;
-    const MOVE = 'term country device position previousPosition change url checkedAt';
     const stored = (await t.runtime.pool.query('SELECT counts FROM audit WHERE id = $1', [auditId])).rows[0].counts;
     const store = (externalLinks: object) =>
       t.runtime.pool.query('UPDATE audit SET counts = $2 WHERE id = $1', [auditId, { ...stored, externalLinks }]);
@@ -368,20 +367,9 @@ describe('Audit.page', () => {
         url: `/api/projects/${projectId}/audit`,
         headers: { cookie: org.owner.cookie },
       });
-      const report = await gql(
-        t,
-        `query($p: ID!) { clientReport(projectId: $p) { projectId projectName domain url generatedAt pdfAvailable
-          audit { id status createdAt completedAt pagesCrawled counts { urlsCrawled htmlPages indexablePages
-            ${EXTERNAL} resources { found checked } labPages { measured eligible } } blockers { code message }
-            scores { overall meta content links technical performance } issueCounts { critical warning notice } }
-          categories { category score critical warning notice }
-          topIssues { code title severity category description affectedPages scope urls fix { summary steps source } }
-          vitals { url device source measuredAt lcpMs cls inpMs tbtMs fcpMs ttfbMs }
-          keywordGains { ${MOVE} } keywordLosses { ${MOVE} }
-          segments { segment { name } urls health scores { overall } issueCounts { critical warning notice } } } }`,
-        { p: projectId },
-        { cookie: org.owner.cookie },
-      );
+      const counts = `counts { urlsCrawled htmlPages indexablePages ${EXTERNAL} resources { found checked }
+        labPages { measured eligible } }`;
+      const report = await gql(t, clientReportQuery(counts), { p: projectId }, { cookie: org.owner.cookie });
       expect(report.body.errors).toBeUndefined();
       const e = body.data.audit.counts.externalLinks;
       expect(v1.json().audit.counts.externalLinks).toEqual(e);
