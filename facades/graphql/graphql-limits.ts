@@ -13,6 +13,7 @@ import {
   type GraphQLCompositeType,
   type GraphQLField,
   type GraphQLNamedType,
+  type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
   type ValidationContext,
@@ -226,17 +227,32 @@ function variableDefaults(operation: OperationDefinitionNode): Map<string, numbe
   return defaults;
 }
 
+/** The schema's root type for the operation's kind (query, mutation, subscription); null or undefined without one. */
+function rootTypeOf(schema: GraphQLSchema, operation: OperationDefinitionNode) {
+  if (operation.operation === 'query') return schema.getQueryType();
+  return operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+}
+
+/**
+ * An operation of a kind the schema has no root type for (a subscription: this API has none) is a validation error,
+ * not an execution that fails inside GraphQL as an internal error.
+ */
+export const knownOperationTypeRule: ValidationRule = (context: ValidationContext): ASTVisitor => ({
+  OperationDefinition(operation) {
+    if (!rootTypeOf(context.getSchema(), operation))
+      context.reportError(
+        new GraphQLError(`This API has no ${operation.operation} operations: send a query or a mutation.`, {
+          nodes: operation,
+        }),
+      );
+  },
+});
+
 /** Depth, cost and introspection bounds, measured per operation of the document. */
 export function queryLimitsRule(limits: QueryLimits): ValidationRule {
   return (context: ValidationContext): ASTVisitor => ({
     OperationDefinition(operation) {
-      const schema = context.getSchema();
-      const root =
-        operation.operation === 'query'
-          ? schema.getQueryType()
-          : operation.operation === 'mutation'
-            ? schema.getMutationType()
-            : schema.getSubscriptionType();
+      const root = rootTypeOf(context.getSchema(), operation);
       const meter = new OperationMeter(context, variableDefaults(operation));
       const { depth, cost } = meter.measure(operation.selectionSet, root && isCompositeType(root) ? root : undefined);
       for (const v of meter.introspectionViolations)

@@ -15,7 +15,7 @@ import { GraphQLReadLane } from '../../src/platform/fast-path/graphql-read-lane.
 import type { DomainApi } from '../../schema/domain-runtime.js';
 import { admit, requestContext, type Admission } from '../http/http-guard.js';
 import { htmlPageHeaders } from '../http/html-page-headers.js';
-import { QUERY_TOO_COMPLEX, queryLimitErrorOf, queryLimitsRule } from './graphql-limits.js';
+import { QUERY_TOO_COMPLEX, knownOperationTypeRule, queryLimitErrorOf, queryLimitsRule } from './graphql-limits.js';
 import {
   GRAPHQL_PATH,
   graphQLError,
@@ -303,7 +303,7 @@ export async function mountGraphQL(
       : (formatted, error) => withoutSuggestions(formatGraphQLError(formatted, error)),
     // Replaced by csrfRisk(): Apollo's version also refuses cookie-less GET queries.
     csrfPrevention: false,
-    validationRules: [limits],
+    validationRules: [knownOperationTypeRule, limits],
     // The schema declares no cache hints, so the cache-control plugin could only ever answer no-store; it
     // would also wrap every field resolver of the shared schema (REST routes included) to collect hints.
     plugins: [
@@ -318,7 +318,11 @@ export async function mountGraphQL(
   await apollo.start();
   const landing = landingPage(options.explorerPath);
   const lane = runtime.fastPaths.graphqlReadLane
-    ? new GraphQLReadLane({ schema: runtime.schema, validationRules: [limits], readFields: STORED_DATA_READS })
+    ? new GraphQLReadLane({
+        schema: runtime.schema,
+        validationRules: [knownOperationTypeRule, limits],
+        readFields: STORED_DATA_READS,
+      })
     : null;
   const apolloHandler = fastifyApolloHandler(apollo, {
     context: async (request, reply) => requestContext(runtime, request, reply),

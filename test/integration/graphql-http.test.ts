@@ -129,6 +129,18 @@ describe('GraphQL over HTTP (graphql-http server audits)', () => {
       expect(legacy.json()).not.toHaveProperty('data');
       expect(legacy.json().errors[0].extensions.code).toBe(code);
     }
+    // A subscription (this API has none) is refused at validation, saying so, not executed into an internal error.
+    for (const query of ['subscription { projects { id } }', 'subscription S { __typename }']) {
+      const refused = await post(t, query, { accept: GRAPHQL_ACCEPT });
+      expect(refused.statusCode, query).toBe(400);
+      expect(refused.json().errors).toEqual([
+        {
+          message: 'This API has no subscription operations: send a query or a mutation.',
+          locations: [{ line: 1, column: 1 }],
+          extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+        },
+      ]);
+    }
     // Malformed HTTP requests stay 4xx whatever the client accepts.
     const noQuery = await t.app.inject({
       method: 'POST',
