@@ -661,10 +661,14 @@ function restRequest(ctx: Context, ep: Endpoint, category: string): FuzzRequest 
       break;
     }
     case 'wrong-method': {
+      const wrong = pick(rng, ['PUT', 'PATCH', method === 'GET' ? 'DELETE' : 'GET', 'OPTIONS']);
+      // A DELETE on a GET path may be a real route (DELETE /api/projects/:id): it goes to the spare project, so that
+      // the project the later probes read stays (as pathFor does for DELETE endpoints).
+      if (wrong === 'DELETE') for (const o of ctx.orgs) path = path.replaceAll(o.projectId, o.spareId);
       return {
         category,
         endpoint: `${ep.method} ${ep.url}`,
-        method: pick(rng, ['PUT', 'PATCH', method === 'GET' ? 'DELETE' : 'GET', 'OPTIONS']),
+        method: wrong,
         path,
         headers: { ...headers, 'content-type': 'application/json' },
         body: json(base),
@@ -762,7 +766,13 @@ function graphqlRequest(ctx: Context, eps: Endpoint[]): FuzzRequest {
   const variables = () => {
     const v: Record<string, unknown> = {
       projectId: pick(rng, [me.projectId, junk(rng, 10), 'a\u0000b', 42, null]),
-      id: pick(rng, [me.jobId, me.projectId, junk(rng, 5), ['x']]),
+      // A deletion gets the spare project: the one the later probes read stays (as pathFor does for DELETE routes).
+      id: pick(rng, [
+        me.jobId,
+        /^\s*mutation\b.*\bdelete/is.test(op.operation!) ? me.spareId : me.projectId,
+        junk(rng, 5),
+        ['x'],
+      ]),
     };
     if (rng() < 0.5)
       v.input = pick(rng, [
