@@ -400,7 +400,7 @@ function watchBusy(
   slots: Slot[],
   bounds: { budgetMs: number; yieldAfterMs: number },
   stop: (slot: Slot, why: { extractor: number; elapsedMs: number } | { overBudget: true }) => void,
-  giveWay: (slot: Slot, now: number) => void,
+  onLong: (slot: Slot, now: number) => void,
 ): boolean {
   let busy = false;
   const now = performance.now();
@@ -409,7 +409,7 @@ function watchBusy(
     busy = true;
     const over = overrun(slot, now, bounds.budgetMs);
     if (over) stop(slot, over);
-    else if (!slot.yielded && now - slot.since > bounds.yieldAfterMs) giveWay(slot, now);
+    else if (!slot.yielded && now - slot.since > bounds.yieldAfterMs) onLong(slot, now);
   }
   return busy;
 }
