@@ -15,13 +15,23 @@ export interface ManualSite {
   pkg: string;
 }
 
-/** Known manuals, by name: their folder under the documentation root (`/usr/share/doc`) and their start page. */
+/**
+ * Known manuals, by name: their folder under the documentation root (`/usr/share/doc`; gtk-doc manuals live beside it,
+ * in `../gtk-doc/html`) and their start page.
+ */
 const KNOWN: Readonly<Record<string, Omit<ManualSite, 'name' | 'root'> & { dir: string }>> = {
   postgresql: { dir: 'postgresql-doc-15/html', start: '/', pkg: 'postgresql-doc-15' },
   python: { dir: 'python3.11/html', start: '/', pkg: 'python3.11-doc' },
   django: { dir: 'python-django-doc/html', start: '/', pkg: 'python-django-doc' },
   git: { dir: 'git-doc', start: '/git.html', pkg: 'git-doc' },
   handbook: { dir: 'debian-handbook/html/en-US', start: '/', pkg: 'debian-handbook' },
+  sqlite: { dir: 'sqlite3', start: '/', pkg: 'sqlite3-doc' },
+  // Every language of the manual: Debian links an untranslated page to its English one, as a copy would be served.
+  apache: { dir: 'apache2-doc/manual', start: '/en/index.html', pkg: 'apache2-doc' },
+  // GTK's own pages, linking to the sibling manuals (GLib, GObject, GIO, cairo) of packages not installed with it.
+  gtk3: { dir: '../gtk-doc/html', start: '/gtk3/index.html', pkg: 'libgtk-3-doc' },
+  // Texinfo's nodes; its 2,356 per-definition redirect files are linked from no page.
+  octave: { dir: 'octave/octave.html', start: '/', pkg: 'octave-doc' },
 };
 
 export const DEFAULT_MANUALS = ['postgresql', 'python', 'django'];
