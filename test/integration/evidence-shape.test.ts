@@ -10,7 +10,7 @@ import { EvidenceShapes, type EvidenceKeyShape } from '../../src/audits/evidence
 import { UrlTableRepository } from '../../src/audits/url-table.repository.js';
 import { createConfiguredSafeHttpClient } from '../../src/platform/safe-http/index.js';
 import { startFixtureSite, type RunningSite } from '../fixtures/sites/index.js';
-import { readCheckSnapshot } from '../unit/seo/check-snapshot.js';
+import { readCheckSnapshot, snapshotOccurrences } from '../unit/seo/check-snapshot.js';
 import { createTestApp, uniq, type TestApp } from '../support/app.js';
 import { anAudit, anOrg, aProject, type IssueRow, type Org } from '../factories.js';
 
@@ -71,7 +71,7 @@ async function storedAudit(occurrences: readonly { code: string; url: string; ev
 
 describe('evidence shapes: gathered by the worker = read from the occurrences', () => {
   it('on the stored evidence of every check in the check snapshot', async () => {
-    const { occurrences } = readCheckSnapshot();
+    const occurrences = snapshotOccurrences(readCheckSnapshot());
     const codes = [...new Set(occurrences.map((o) => o.code))];
     expect(codes.length).toBeGreaterThan(50);
     const audit = await storedAudit(occurrences);
