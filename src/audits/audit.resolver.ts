@@ -1,20 +1,13 @@
-import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Ctx, FieldResolver, Float, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { selectedFields } from '../platform/graphql-selection.js';
+import { Arg, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
 import { describeSettingChange, findCheck, guidanceFor, type CheckSettingChange } from '../seo/checks/index.js';
-import {
-  RANKING_POINTS,
-  RANKING_POSITION_WEIGHTS,
-  RANKING_TAIL_WEIGHT,
-  blockerNotices,
-  issuePriority,
-} from '../seo/scoring/index.js';
+import { RANKING_POINTS, RANKING_POSITION_WEIGHTS, RANKING_TAIL_WEIGHT, blockerNotices } from '../seo/scoring/index.js';
 import { ProjectType } from '../projects/graphql.js';
 import { withNotTried, type Audit, type AuditIssue } from './audit.entity.js';
 import { JOB_STATE_BY_STATUS } from './audit-job.js';
 import { auditLoaders } from './audit.loaders.js';
 import { rankingPageLoaders } from './ranking-pages.loaders.js';
+import { inIssueOrder, issuePriorityOf } from './issue-order.js';
 import type { AuditService } from './audit.service.js';
 import { SegmentService } from './segment.service.js';
 import type { AuditPageService } from './audit-page.service.js';
@@ -265,33 +258,34 @@ export class AuditResolver {
 
   @FieldResolver(() => [IssueType], {
     description:
-      "Most severe first. With `segment` (a segment id of the project): the checks found on the segment's URLs " +
-      'only, each with affectedPages and segmentOccurrences counted there (NOT_FOUND for a segment of another ' +
-      'project).',
+      'Most severe first (CRITICAL, WARNING, NOTICE), and within a severity the larger priority first (then the ' +
+      'more affected pages, then the code): what tracked rankings add to a priority orders the issues of one ' +
+      'severity, never lifts one above a more severe one. With `segment` (a segment id of the project): the checks ' +
+      "found on the segment's URLs only, each with affectedPages and segmentOccurrences counted there, and ordered " +
+      'by them (NOT_FOUND for a segment of another project).',
   })
   async issues(
     @Root() audit: AuditType,
     @Ctx() ctx: RequestContext,
-    @Info() info: GraphQLResolveInfo,
     @Arg('segment', () => ID, { nullable: true }) segment: string | null,
   ): Promise<IssueType[]> {
-    // What priority and rankingPages need is the same for every issue of the list: read once, not awaited per issue.
-    const selected = selectedFields(info);
+    // The order reads every issue's priority, so what priority and rankingPages need is read for the list: once, not
+    // awaited per issue.
     const [issues, rankingInputs, inSegment] = await Promise.all([
       this.service.issues(ctx.em, audit.id),
-      selected.has('priority') || selected.has('rankingPages')
-        ? issueRankingInputs(ctx, audit.id, audit.projectId)
-        : undefined,
+      issueRankingInputs(ctx, audit.id, audit.projectId),
       segment ? this.segments.issuesIn(ctx.db, ctx.principal, audit.id, segment, ctx.signal) : undefined,
     ]);
-    if (!inSegment) return issues.map((i) => toIssueType(i, audit.projectId, rankingInputs));
-    return issues.flatMap((i) => {
-      const counts = inSegment.get(i.code);
-      if (!counts) return [];
-      const type = toIssueType({ ...i, affectedPages: counts.affected }, audit.projectId, rankingInputs);
-      type.segmentOccurrences = counts.occurrences;
-      return [type];
-    });
+    const types = !inSegment
+      ? issues.map((i) => toIssueType(i, audit.projectId, rankingInputs))
+      : issues.flatMap((i) => {
+          const counts = inSegment.get(i.code);
+          if (!counts) return [];
+          const type = toIssueType({ ...i, affectedPages: counts.affected }, audit.projectId, rankingInputs);
+          type.segmentOccurrences = counts.occurrences;
+          return [type];
+        });
+    return inIssueOrder(types, rankingInputs);
   }
 
   @FieldResolver(() => IssueType, {
@@ -386,17 +380,16 @@ export class IssueResolver {
 
   @FieldResolver(() => Float, {
     description:
-      'How much fixing it matters; larger first is the order to fix in. The points it costs its category score ' +
-      '(severity weight × share of the crawled HTML pages it affects; a fixed amount for a site-level issue), plus, ' +
+      'How much fixing it matters; within a severity, larger first is the order to fix in (Audit.issues). The ' +
+      'points it costs its category score (severity weight × share of the crawled HTML pages it affects; a fixed ' +
+      'amount for a site-level issue), plus, ' +
       `in the project's latest completed audit, ${RANKING_POINTS} × severity weight (CRITICAL 1, WARNING 0.3, ` +
       "NOTICE 0.03) × Σ over its affected pages that rank for tracked keywords of Σ their keywords' position " +
       `weights (${POSITION_WEIGHTS}): an issue on a page that brings traffic is fixed first (docs/scores.md).`,
   })
   priority(@Root() issue: IssueType, @Ctx() ctx: RequestContext): number | Promise<number> {
-    const priorityOf = ({ htmlPages, ranking }: IssueRankingInputs) =>
-      issuePriority(issue, htmlPages, ranking.rankingWeightOf(issue.auditId, issue.code));
-    if (issue.rankingInputs) return priorityOf(issue.rankingInputs);
-    return issueRankingInputs(ctx, issue.auditId, issue.projectId).then(priorityOf);
+    if (issue.rankingInputs) return issuePriorityOf(issue, issue.rankingInputs);
+    return issueRankingInputs(ctx, issue.auditId, issue.projectId).then((inputs) => issuePriorityOf(issue, inputs));
   }
 
   @FieldResolver(() => Int, {

@@ -131,15 +131,9 @@ export class AuditService {
     throw notFound('Job');
   }
 
-  /** Most severe first, then most pages affected. */
-  async issues(em: EntityManager, auditId: string): Promise<AuditIssue[]> {
-    const rows = await this.issueRows.findIssues(em, auditId);
-    return rows.sort(
-      (a, b) =>
-        SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
-        b.affectedPages - a.affectedPages ||
-        a.code.localeCompare(b.code),
-    );
+  /** The audit's issues, in no set order: issue-order.ts orders a list (by severity, then priority). */
+  issues(em: EntityManager, auditId: string): Promise<AuditIssue[]> {
+    return this.issueRows.findIssues(em, auditId);
   }
 
   /** One issue of an audit (the audit was reached through a tenant-checked query); NOT_FOUND otherwise. */

@@ -13,7 +13,7 @@ export interface IssueSearch {
   severity?: Severity[];
   category?: IssueCategory;
   q?: string;
-  /** Grouped by category; by default one list, the issues that cost the most points first. */
+  /** Grouped by category; by default one list, the most severe first and by priority within a severity. */
   group?: 'category';
   /** A segment of the project (its id): its score, health and issue counts above the list. */
   seg?: string;
