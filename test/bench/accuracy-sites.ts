@@ -17,7 +17,8 @@ export interface ManualSite {
 
 /**
  * Known manuals, by name: their folder under the documentation root (`/usr/share/doc`; gtk-doc manuals live beside it,
- * in `../gtk-doc/html`) and their start page.
+ * in `../gtk-doc/html`) and their start page. Linkinator follows only links that begin with the start URL, so a start
+ * other than `/` limits its crawl to the start page's own links.
  */
 const KNOWN: Readonly<Record<string, Omit<ManualSite, 'name' | 'root'> & { dir: string }>> = {
   postgresql: { dir: 'postgresql-doc-15/html', start: '/', pkg: 'postgresql-doc-15' },
@@ -26,10 +27,11 @@ const KNOWN: Readonly<Record<string, Omit<ManualSite, 'name' | 'root'> & { dir: 
   git: { dir: 'git-doc', start: '/git.html', pkg: 'git-doc' },
   handbook: { dir: 'debian-handbook/html/en-US', start: '/', pkg: 'debian-handbook' },
   sqlite: { dir: 'sqlite3', start: '/', pkg: 'sqlite3-doc' },
-  // Every language of the manual: Debian links an untranslated page to its English one, as a copy would be served.
-  apache: { dir: 'apache2-doc/manual', start: '/en/index.html', pkg: 'apache2-doc' },
+  // Every language of the manual (its index redirects to English): Debian links an untranslated page to its English
+  // one, which is served as a copy.
+  apache: { dir: 'apache2-doc/manual', start: '/', pkg: 'apache2-doc' },
   // GTK's own pages, linking to the sibling manuals (GLib, GObject, GIO, cairo) of packages not installed with it.
-  gtk3: { dir: '../gtk-doc/html', start: '/gtk3/index.html', pkg: 'libgtk-3-doc' },
+  gtk3: { dir: '../gtk-doc/html/gtk3', start: '/', pkg: 'libgtk-3-doc' },
   // Texinfo's nodes; its 2,356 per-definition redirect files are linked from no page.
   octave: { dir: 'octave/octave.html', start: '/', pkg: 'octave-doc' },
 };
