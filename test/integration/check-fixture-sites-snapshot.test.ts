@@ -158,7 +158,7 @@ afterAll(async () => {
 const UNSTEADY = /\/tech\/(?:huge-html|behind-huge)$/;
 
 const stored = snapshotOccurrences(readCheckSnapshot());
-const catalogCodes = CHECK_CATALOG.map((check) => check.code);
+const catalogCodes: readonly string[] = CHECK_CATALOG.map((check) => check.code);
 
 describe('the fixture-site audits', () => {
   const steady = (list: readonly SnapshotOccurrence[], code: string) => {
