@@ -71,6 +71,7 @@ interface Expectation {
 const EXPECTED: Record<AssertedCode, Expectation> = {
   // META
   META_TITLE_MISSING: { fails: { failing: ['/meta/no-title'] } },
+  META_BASICS_MISSING: { fails: { failing: [] } },
   META_TITLE_TOO_SHORT: { fails: { failing: ['/meta/short-title'] } },
   META_TITLE_TOO_LONG: { fails: { failing: ['/meta/long-title'] } },
   META_TITLE_MULTIPLE: { fails: { failing: ['/meta/two-titles'] } },

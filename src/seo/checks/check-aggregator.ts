@@ -11,6 +11,7 @@ import {
 import type { UrlTable } from '../page/index.js';
 import type { Occurrence } from './check.types.js';
 import type { CheckAggregate, CheckResult, SiteCheckOutput, SiteCheckResult } from './check-results.js';
+import type { CheckFixes } from './check.types.js';
 
 export interface AggregatorOptions {
   /** Occurrences kept per code (all are counted); bounds memory on very large audits. */
@@ -21,6 +22,15 @@ export interface AggregatorOptions {
    */
   urls?: UrlTable;
 }
+
+/**
+ * Distinct causes kept per code (a fix each: a failing target, a repeated element). Past it, each further cause is
+ * counted as a fix on one page: a crawl with more than 50,000 distinct broken targets is priced at least that high.
+ */
+export const MAX_CAUSES_PER_CODE = 50_000;
+
+/** The fixes shown with an issue and its cost: the widest first. */
+export const FIXES_LISTED = 20;
 
 /** Per-page state of one code: not applicable < passed < failed; a later, stronger verdict wins. */
 const NOT_APPLICABLE = 0;
@@ -45,6 +55,12 @@ class CodeState {
   worst: Severity | null = null;
   /** Failing pages by the severity of their result: a banded check's pages, each at its own band. */
   bySeverity: Partial<Record<Severity, number>> = {};
+  /** Pages per cause (a fix), for a check whose definition has `fixUnit`; `last` is the page last counted. */
+  causes: Map<string, { pages: number; last: number }> | null = null;
+  /** Causes past MAX_CAUSES_PER_CODE, each counted as a fix on one page. */
+  unlistedCauses = 0;
+  /** Failing pages whose cost another check's fix carries (CheckResult.chargedWith). */
+  chargedElsewhere = 0;
   /** A site-scope result, with the occurrences kept (at most the aggregator's maximum) and how many it had. */
   site: { failed: boolean; applicablePages: number; occurrences: Occurrence[]; total: number } | null = null;
 
@@ -72,6 +88,8 @@ export class CheckAggregator {
   private readonly codes = new Map<string, CodeState>();
   /** Pages (by index) with a failing CRITICAL result: the score's health counts the pages without one. */
   private critical = new Uint8Array(64);
+  /** Pages (by index) failing a check that shows them worse in search (`shownWorse`): half a healthy page each. */
+  private shownWorse = new Uint8Array(64);
   private readonly maxOccurrences: number;
 
   constructor(options: AggregatorOptions = {}) {
@@ -89,8 +107,11 @@ export class CheckAggregator {
       const check = getCheck(result.code);
       const severity = result.severity ?? check.severity;
       // A site fact (no HTTPS, no compression...) is charged once for the site: it makes no page "critical".
-      if (severity === 'CRITICAL' && !check.siteFact) this.markCritical(index);
+      if (severity === 'CRITICAL' && !check.siteFact) this.critical = mark(this.critical, index);
+      if (check.shownWorse) this.shownWorse = mark(this.shownWorse, index);
+      if (check.fixUnit && result.causes) this.countCauses(state, index, result.causes);
       if (previous === FAILED) continue;
+      if (result.chargedWith !== undefined) state.chargedElsewhere++;
       state.worst = state.worst === null ? severity : maxSeverity(state.worst, severity);
       state.bySeverity[severity] = (state.bySeverity[severity] ?? 0) + 1;
       if (state.occurrences.size < this.maxOccurrences) {
@@ -114,9 +135,36 @@ export class CheckAggregator {
     return count;
   }
 
-  private markCritical(index: number): void {
-    this.critical = withRoomFor(this.critical, index);
-    this.critical[index] = 1;
+  /**
+   * How many of these pages fail a check that shows them worse in search (`shownWorse`) and have no CRITICAL page
+   * result: health counts each as half a healthy page.
+   */
+  pagesShownWorse(urls: Iterable<string>): number {
+    let count = 0;
+    for (const url of urls) {
+      const index = this.pageIndex.get(url);
+      if (index === -1 || index >= this.shownWorse.length || !this.shownWorse[index]) continue;
+      if (index < this.critical.length && this.critical[index]) continue;
+      count++;
+    }
+    return count;
+  }
+
+  private countCauses(state: CodeState, index: number, causes: readonly string[]): void {
+    state.causes ??= new Map();
+    for (const cause of causes) {
+      const known = state.causes.get(cause);
+      if (known) {
+        if (known.last !== index) {
+          known.pages++;
+          known.last = index;
+        }
+      } else if (state.causes.size < MAX_CAUSES_PER_CODE) {
+        state.causes.set(cause, { pages: 1, last: index });
+      } else {
+        state.unlistedCauses++;
+      }
+    }
   }
 
   addSiteResults(results: readonly SiteCheckResult[]): void {
@@ -170,6 +218,8 @@ export class CheckAggregator {
         };
         // Pages at different severities (a banded check's bands): each page is charged at its own.
         if (Object.keys(state.bySeverity).length > 1) aggregate.affectedBySeverity = { ...state.bySeverity };
+        if (state.causes && state.affected > 0) aggregate.fixes = fixesOf(state);
+        if (state.chargedElsewhere > 0) aggregate.chargedElsewhere = state.chargedElsewhere;
         out.push(aggregate);
       }
     }
@@ -184,6 +234,25 @@ export class CheckAggregator {
     }
     return state;
   }
+}
+
+/** `flags` with page `index` set (grown as needed). */
+function mark(flags: Uint8Array<ArrayBuffer>, index: number): Uint8Array<ArrayBuffer> {
+  const grown = withRoomFor(flags, index);
+  grown[index] = 1;
+  return grown;
+}
+
+/** A code's fixes: every fix's reach (widest first), the widest listed with their cause. */
+function fixesOf(state: CodeState): CheckFixes {
+  const entries = [...state.causes!.entries()].sort((a, b) => b[1].pages - a[1].pages || a[0].localeCompare(b[0]));
+  const reach = entries.map(([, c]) => c.pages);
+  for (let i = 0; i < state.unlistedCauses; i++) reach.push(1);
+  return {
+    count: reach.length,
+    listed: entries.slice(0, FIXES_LISTED).map(([cause, c]) => ({ cause, pages: c.pages })),
+    reach,
+  };
 }
 
 /** Pages numbered 0, 1, 2… in the order their URLs were first added. */

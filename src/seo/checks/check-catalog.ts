@@ -39,11 +39,19 @@ export const CHECK_CATALOG: readonly CatalogEntry<Defined>[] = CHECK_DEFINITIONS
   };
   if (check.banded) entry.banded = true;
   if (check.siteFact) entry.siteFact = true;
+  if ('fixUnit' in check && check.fixUnit) entry.fixUnit = check.fixUnit;
+  if ('fixSeverity' in check && check.fixSeverity) entry.fixSeverity = check.fixSeverity;
+  if ('shownWorse' in check && check.shownWorse) entry.shownWorse = true;
   return entry as CatalogEntry<Defined>;
 });
 
 export const CHECKS_BY_CODE: ReadonlyMap<string, CheckDefinition> = new Map(
   CHECK_CATALOG.map((check) => [check.code, check]),
+);
+
+/** Codes whose failure shows a page worse in search (`shownWorse`): health counts such a page as half a healthy one. */
+export const SHOWN_WORSE_CODES: readonly string[] = CHECK_CATALOG.filter((check) => check.shownWorse).map(
+  (check) => check.code,
 );
 
 /** The catalog's entry for a code, or undefined (a code stored by an older version may have left the catalog). */

@@ -6,6 +6,7 @@
 import { TITLE_CHECKS } from './meta/title.js';
 import { DESCRIPTION_CHECKS } from './meta/description.js';
 import { HEAD_CHECKS } from './meta/head.js';
+import { BASICS_CHECKS } from './meta/basics.js';
 import { SOCIAL_CHECKS } from './meta/social.js';
 import { JSON_LD_CHECKS } from './meta/json-ld.js';
 import { HREFLANG_CHECKS } from './meta/hreflang.js';
@@ -44,6 +45,7 @@ export const CHECK_DEFINITIONS = [
   ...TITLE_CHECKS,
   ...DESCRIPTION_CHECKS,
   ...HEAD_CHECKS,
+  ...BASICS_CHECKS,
   ...SOCIAL_CHECKS,
   ...JSON_LD_CHECKS,
   ...HREFLANG_CHECKS,
@@ -84,6 +86,7 @@ export const CHECK_FAMILIES = [
   { path: 'meta/title', title: 'Titles', checks: TITLE_CHECKS },
   { path: 'meta/description', title: 'Meta descriptions', checks: DESCRIPTION_CHECKS },
   { path: 'meta/head', title: 'The head: viewport, language, charset, doctype, favicon', checks: HEAD_CHECKS },
+  { path: 'meta/basics', title: 'On-page basics together', checks: BASICS_CHECKS },
   { path: 'meta/social', title: 'Social cards present', checks: SOCIAL_CHECKS },
   { path: 'meta/json-ld', title: 'JSON-LD validity', checks: JSON_LD_CHECKS },
   { path: 'meta/hreflang', title: 'Hreflang annotations', checks: HREFLANG_CHECKS },

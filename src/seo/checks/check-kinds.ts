@@ -31,6 +31,22 @@ export interface CheckDefinition {
    * site: its issue's scope is "site", and it never makes a page "with a CRITICAL issue" for health.
    */
   siteFact?: true;
+  /**
+   * Each distinct cause of a failure is one fix (docs/scores.md "Fixes"): a failing target (one URL that answers
+   * 404, linked from 78 pages), or an element a shared template repeats (a javascript:void(0) menu toggle). The score
+   * charges each fix by its reach, with a ceiling per fix, instead of the pages the check fails on.
+   */
+  fixUnit?: 'target';
+  /**
+   * The severity a fix of this check is priced at, where it differs from the page's: a broken internal link is a
+   * WARNING on the linking page, but the fix is a URL that answers 4xx/5xx, which is out of search (CRITICAL).
+   */
+  fixSeverity?: Severity;
+  /**
+   * A page failing it stays in search but is shown worse there: it counts as half a healthy page (docs/scores.md
+   * "Health"). Only the missing on-page basics have it.
+   */
+  shownWorse?: true;
 }
 
 export const SEVERITY_WEIGHTS: Readonly<Record<Severity, number>> = { CRITICAL: 10, WARNING: 5, NOTICE: 1 };

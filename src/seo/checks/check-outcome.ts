@@ -1,7 +1,16 @@
 import type { Severity } from './check-kinds.js';
 
 /** An evaluator's verdict: null when not applicable, else pass/fail with optional evidence. */
-export type CheckOutcome = { failed: boolean; evidence?: Record<string, unknown>; severity?: Severity } | null;
+export type CheckOutcome = {
+  failed: boolean;
+  evidence?: Record<string, unknown>;
+  severity?: Severity;
+  /**
+   * What the failure is about, each one fix (a check whose definition has `fixUnit: 'target'`): every failing target
+   * of the page (URL), or the element a shared template repeats; all of them, not the evidence's sample.
+   */
+  causes?: readonly string[];
+} | null;
 
 const PASS = Object.freeze({ failed: false }) as { failed: false };
 
@@ -9,10 +18,15 @@ export function pass(): CheckOutcome {
   return PASS;
 }
 
-export function fail(evidence?: Record<string, unknown>, severity?: Severity): CheckOutcome {
-  const outcome: { failed: true; evidence?: Record<string, unknown>; severity?: Severity } = { failed: true };
+export function fail(
+  evidence?: Record<string, unknown>,
+  severity?: Severity,
+  causes?: readonly string[],
+): CheckOutcome {
+  const outcome: NonNullable<CheckOutcome> = { failed: true };
   if (evidence !== undefined) outcome.evidence = evidence;
   if (severity !== undefined) outcome.severity = severity;
+  if (causes !== undefined) outcome.causes = causes;
   return outcome;
 }
 

@@ -18,6 +18,13 @@ export interface CheckResult<Code extends string = string> {
   severity?: Severity;
   /** Small JSON explaining a failure: the offending value, a snippet, the first few URLs. */
   evidence?: Record<string, unknown>;
+  /** The fixes a failure is made of (CheckOutcome.causes): each failing target or repeated element, all of them. */
+  causes?: readonly string[];
+  /**
+   * A failing URL whose fix another check charges (a linked URL answering 4xx/5xx is its broken links' fix): listed
+   * under this code, counted in health as the critical page, costing nothing here (scored once, as that fix).
+   */
+  chargedWith?: Code;
 }
 
 /** Lab (browser) measurements for one page; absent metrics make their checks not applicable. */
@@ -266,4 +273,24 @@ export interface CheckAggregate<Code extends string = string> {
    * band are NOTICEs, in the poor band WARNINGs); the score charges each page at its own. `severity` is the worst.
    */
   affectedBySeverity?: Partial<Record<Severity, number>>;
+  /** The fixes of a check whose definition has `fixUnit` (one per failing target or repeated element). */
+  fixes?: CheckFixes;
+  /**
+   * Affected URLs whose cost another check's fix carries (a linked URL answering 4xx/5xx: its broken links' fix):
+   * listed here, in health as critical pages, costing nothing under this code.
+   */
+  chargedElsewhere?: number;
+}
+
+/** One fix: its cause (a target URL, a repeated element) and its reach (the pages it is on). */
+export interface FixReach {
+  cause: string;
+  pages: number;
+}
+
+/** A check's fixes: how many, the widest listed, and every fix's reach (widest first) for the score. */
+export interface CheckFixes {
+  count: number;
+  listed: FixReach[];
+  reach: number[];
 }

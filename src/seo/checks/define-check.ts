@@ -24,6 +24,12 @@ export interface CheckSpec<C extends string = string, S extends CheckScope = Che
   banded?: true;
   /** A page-evaluated fact of the server, charged once for the site (check-kinds.ts, CheckDefinition). */
   siteFact?: true;
+  /** Each distinct failing target (or repeated element) is one fix, priced by its reach (check-kinds.ts). */
+  fixUnit?: 'target';
+  /** The severity a fix is priced at, where it differs from the page's (check-kinds.ts, CheckDefinition). */
+  fixSeverity?: Severity;
+  /** A failing page counts as half a healthy page (check-kinds.ts, CheckDefinition). */
+  shownWorse?: true;
   /** The rule, in one sentence. */
   description: string;
   /** The check that reports this one's element missing on the same URL (check-prerequisites.ts says why). */

@@ -148,6 +148,9 @@ export function metricPresenter(key: string, label: string, format: (value: numb
 
 export function httpStatusFact(e: Evidence, view: ViewBuilder): void {
   view.fact('HTTP status', statusCell(numberAt(e, 'status'), null, false));
+  // A failing URL is listed with its inlinks: the pages to fix are those that link to it.
+  const inlinks = numberAt(e, 'inlinks');
+  if (inlinks !== null) view.fact('Inlinks', { text: inlinks.toLocaleString('en-US') });
 }
 
 /** One column of strings; `total` (the evaluator's count) beyond the sample becomes `omitted`. */

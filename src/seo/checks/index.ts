@@ -5,6 +5,7 @@ export {
   CHECKS_BY_CODE,
   SEVERITIES,
   SEVERITY_WEIGHTS,
+  SHOWN_WORSE_CODES,
   chargedScope,
   findCheck,
   getCheck,
@@ -19,6 +20,8 @@ export {
 } from './check-catalog.js';
 export { CHECK_THRESHOLDS, type BandedCheckCode } from './check-thresholds.js';
 export type {
+  CheckFixes,
+  FixReach,
   LabMetrics,
   LinkTargetInfo,
   LinkTargetLookup,

@@ -57,6 +57,13 @@ export function evaluateLinkTargets(
   const redirecting: string[] = [];
   const blocked: string[] = [];
   const externalBroken: { url: string; status: number | null; error?: string }[] = [];
+  // Every failing target, each one fix (CheckOutcome.causes); the evidence names the first SAMPLE of them.
+  const brokenAll: string[] = [];
+  const redirectingAll: string[] = [];
+  const blockedAll: string[] = [];
+  const externalBrokenAll: string[] = [];
+  const noindexAll: string[] = [];
+  const nonCanonicalAll: string[] = [];
   let brokenCount = 0;
   let redirectCount = 0;
   let blockedCount = 0;
@@ -74,23 +81,28 @@ export function evaluateLinkTargets(
     internalKnown++;
     if (info.blockedByRobots) {
       blockedCount++;
+      blockedAll.push(url);
       if (blocked.length < SAMPLE) blocked.push(url);
       continue;
     }
     if (isBroken(info)) {
       brokenCount++;
+      brokenAll.push(url);
       if (broken.length < SAMPLE) broken.push({ url, status: info.status });
     } else if (info.redirected) {
       redirectCount++;
+      redirectingAll.push(url);
       if (redirecting.length < SAMPLE) redirecting.push(url);
     } else if (info.canonical !== undefined && info.status !== null && info.status < 300) {
       pagesKnown++;
       const canonical = info.canonical === null ? null : normalize(info.canonical);
       if (info.noindex) {
         noindexCount++;
+        noindexAll.push(url);
         if (noindex.length < SAMPLE) noindex.push(url);
       } else if (canonical !== null && canonical !== normalize(url)) {
         nonCanonicalCount++;
+        nonCanonicalAll.push(url);
         if (nonCanonical.length < SAMPLE) nonCanonical.push({ url, canonical });
       }
     }
@@ -102,35 +114,53 @@ export function evaluateLinkTargets(
     externalKnown++;
     if (info.status === null) {
       externalBrokenCount++;
+      externalBrokenAll.push(url);
       if (externalBroken.length < SAMPLE) externalBroken.push({ url, status: null, error: info.failure });
     } else if (info.status >= 400 && info.status !== 429) {
       externalBrokenCount++;
+      externalBrokenAll.push(url);
       if (externalBroken.length < SAMPLE) externalBroken.push({ url, status: info.status });
     }
   }
 
   return {
     LINKS_INTERNAL_BROKEN:
-      internalKnown === 0 ? null : brokenCount > 0 ? fail({ count: brokenCount, links: broken }) : pass(),
+      internalKnown === 0
+        ? null
+        : brokenCount > 0
+          ? fail({ count: brokenCount, links: broken }, undefined, brokenAll)
+          : pass(),
     LINKS_EXTERNAL_BROKEN:
       externalKnown === 0
         ? null
         : externalBrokenCount > 0
-          ? fail({ count: externalBrokenCount, links: externalBroken })
+          ? fail({ count: externalBrokenCount, links: externalBroken }, undefined, externalBrokenAll)
           : pass(),
     LINKS_TO_REDIRECT:
-      internalKnown === 0 ? null : redirectCount > 0 ? fail({ count: redirectCount, links: redirecting }) : pass(),
+      internalKnown === 0
+        ? null
+        : redirectCount > 0
+          ? fail({ count: redirectCount, links: redirecting }, undefined, redirectingAll)
+          : pass(),
     TECH_BLOCKED_BY_ROBOTS:
-      internalKnown === 0 ? null : blockedCount > 0 ? fail({ count: blockedCount, links: blocked }) : pass(),
+      internalKnown === 0
+        ? null
+        : blockedCount > 0
+          ? fail({ count: blockedCount, links: blocked }, undefined, blockedAll)
+          : pass(),
     TECH_CANONICAL_TO_BROKEN: canonicalOutcome(source, lookup),
     LINKS_TO_NON_CANONICAL:
       pagesKnown === 0
         ? null
         : nonCanonicalCount > 0
-          ? fail({ count: nonCanonicalCount, links: nonCanonical })
+          ? fail({ count: nonCanonicalCount, links: nonCanonical }, undefined, nonCanonicalAll)
           : pass(),
     LINKS_TO_NOINDEX:
-      pagesKnown === 0 ? null : noindexCount > 0 ? fail({ count: noindexCount, links: noindex }) : pass(),
+      pagesKnown === 0
+        ? null
+        : noindexCount > 0
+          ? fail({ count: noindexCount, links: noindex }, undefined, noindexAll)
+          : pass(),
     ...evaluateResourceTargets(source.resources ?? [], lookup, sample),
   };
 }
@@ -145,9 +175,13 @@ function canonicalOutcome(source: LinkTargetSource, lookup: (url: string) => Lin
   const info = lookup(canonical);
   if (!info || info.blockedByRobots || info.blockedAddress) return null;
   if (isBroken(info))
-    return fail({ canonical, reason: info.status === null ? 'unreachable' : `status ${info.status}` });
-  if (info.redirected) return fail({ canonical, reason: 'redirects' });
-  if (info.noindex) return fail({ canonical, reason: 'noindex' });
+    return fail(
+      { canonical, reason: info.status === null ? 'unreachable' : `status ${info.status}` },
+      undefined,
+      [canonical],
+    );
+  if (info.redirected) return fail({ canonical, reason: 'redirects' }, undefined, [canonical]);
+  if (info.noindex) return fail({ canonical, reason: 'noindex' }, undefined, [canonical]);
   return pass();
 }
 

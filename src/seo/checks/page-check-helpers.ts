@@ -37,6 +37,25 @@ export function firstText(values: readonly string[]): string {
   return values.length > 0 ? values[0].trim() : '';
 }
 
+/**
+ * The on-page basics (docs/scores.md "Health"): what every page needs to be shown well in search. Each is one
+ * predicate, read by its own check (META_TITLE_MISSING, META_DESCRIPTION_MISSING, META_VIEWPORT_MISSING,
+ * CONTENT_H1_MISSING) and by META_BASICS_MISSING, which counts them.
+ */
+export const ON_PAGE_BASICS = {
+  title: (html: PageFacts) => firstText(html.titles) === '',
+  description: (html: PageFacts) => firstText(html.descriptions) === '',
+  viewport: (html: PageFacts) => html.viewport === null || html.viewport.trim() === '',
+  h1: (html: PageFacts) => html.h1Count === 0,
+} as const;
+
+export type OnPageBasic = keyof typeof ON_PAGE_BASICS;
+
+/** The on-page basics the page lacks, in ON_PAGE_BASICS order. */
+export function missingBasics(html: PageFacts): OnPageBasic[] {
+  return (Object.keys(ON_PAGE_BASICS) as OnPageBasic[]).filter((basic) => ON_PAGE_BASICS[basic](html));
+}
+
 export function lengthBelow(text: string | null | '', min: number, field: string): CheckOutcome {
   if (!text) return null;
   const length = codePointLength(text);

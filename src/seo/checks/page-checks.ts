@@ -63,6 +63,7 @@ function toResult(code: PageCheckCode, outcome: CheckOutcome): CheckResult {
   const result: CheckResult = { code, applicable: true, failed: outcome.failed };
   if (outcome.severity !== undefined) result.severity = outcome.severity;
   if (outcome.evidence !== undefined) result.evidence = outcome.evidence;
+  if (outcome.causes !== undefined) result.causes = outcome.causes;
   return result;
 }
 

@@ -41,6 +41,8 @@ export function evaluateResourceTargets(
   const brokenImages: Finding[] = [];
   const brokenOthers: Finding[] = [];
   const privateAddress: Finding[] = [];
+  // Every failing resource, each one fix (CheckOutcome.causes); the evidence names the first SAMPLE of them.
+  const causes = { images: [] as string[], others: [] as string[], privateAddress: [] as string[] };
   let brokenImageCount = 0;
   let brokenOtherCount = 0;
   let privateCount = 0;
@@ -51,12 +53,16 @@ export function evaluateResourceTargets(
     if (info.blockedAddress) {
       anyKnown++;
       privateCount++;
+      causes.privateAddress.push(url);
       if (privateAddress.length < SAMPLE)
         privateAddress.push({ url, kind, status: null, error: info.failure ?? 'refused address' });
       continue;
     }
     if (info.status === null && info.failure === undefined) continue;
     anyKnown++;
+    // A linked icon that fails is a missing favicon (META_FAVICON_MISSING), not a broken resource of every page: a
+    // favicon that answers 404 costs no more than no favicon at all.
+    if (kind === 'icon') continue;
     const image = kind === 'image';
     if (image) imagesKnown++;
     else othersKnown++;
@@ -65,9 +71,11 @@ export function evaluateResourceTargets(
     if (info.failure !== undefined) finding.error = info.failure;
     if (image) {
       brokenImageCount++;
+      causes.images.push(url);
       if (brokenImages.length < SAMPLE) brokenImages.push(finding);
     } else {
       brokenOtherCount++;
+      causes.others.push(url);
       if (brokenOthers.length < SAMPLE) brokenOthers.push(finding);
     }
   }
@@ -77,16 +85,20 @@ export function evaluateResourceTargets(
       imagesKnown === 0
         ? null
         : brokenImageCount > 0
-          ? fail({ count: brokenImageCount, images: brokenImages })
+          ? fail({ count: brokenImageCount, images: brokenImages }, undefined, causes.images)
           : pass(),
     TECH_RESOURCE_BROKEN:
       othersKnown === 0
         ? null
         : brokenOtherCount > 0
-          ? fail({ count: brokenOtherCount, resources: brokenOthers })
+          ? fail({ count: brokenOtherCount, resources: brokenOthers }, undefined, causes.others)
           : pass(),
     TECH_RESOURCE_PRIVATE_ADDRESS:
-      anyKnown === 0 ? null : privateCount > 0 ? fail({ count: privateCount, resources: privateAddress }) : pass(),
+      anyKnown === 0
+        ? null
+        : privateCount > 0
+          ? fail({ count: privateCount, resources: privateAddress }, undefined, causes.privateAddress)
+          : pass(),
   };
 }
 

@@ -506,6 +506,7 @@ export function* crawlPageChecks(input: SiteCheckInput, pages: SitePages): Gener
         if (outcome === null) continue;
         const entry: CheckResult = { code, applicable: true, failed: outcome.failed };
         if (outcome.evidence) entry.evidence = outcome.evidence;
+        if (outcome.causes) entry.causes = outcome.causes;
         results.push(entry);
       }
     }

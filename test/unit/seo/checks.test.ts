@@ -430,6 +430,8 @@ const FIXTURES: Record<PageCheckCode, { fail: Case; pass: Case }> = {
     pass: {},
   },
   META_VIEWPORT_MISSING: { fail: { html: doc({ viewport: null }) }, pass: {} },
+  // Two of the four basics missing; one alone is its own check only.
+  META_BASICS_MISSING: { fail: { html: doc({ viewport: null, description: null }) }, pass: { html: doc({ viewport: null }) } },
   META_VIEWPORT_NO_ZOOM: { fail: { html: doc({ viewport: 'width=device-width, maximum-scale=1' }) }, pass: {} },
   META_LANG_MISSING: { fail: { html: doc({ lang: null }) }, pass: {} },
   META_LANG_INVALID: { fail: { html: doc({ lang: 'english' }) }, pass: { html: doc({ lang: 'pt-BR' }) } },
@@ -612,7 +614,11 @@ const FIXTURES: Record<PageCheckCode, { fail: Case; pass: Case }> = {
     fail: { html: doc({ body: bodyWith('<a href="/login" rel="nofollow">Log in</a>') }) },
     pass: { html: doc({ body: bodyWith('<a href="https://ads.org/" rel="nofollow">Ad</a>') }) },
   },
-  LINKS_HTTPS_TO_HTTP: { fail: { html: doc({ body: bodyWith('<a href="http://other.org/">Other</a>') }) }, pass: {} },
+  // The site's own links only: an http link to another site is that site's (calibration row 23).
+  LINKS_HTTPS_TO_HTTP: {
+    fail: { html: doc({ body: bodyWith('<a href="http://example.com/about">About us</a>') }) },
+    pass: { html: doc({ body: bodyWith('<a href="http://other.org/">Other</a>') }) },
+  },
   LINKS_UNCRAWLABLE: {
     fail: { html: doc({ body: bodyWith('<a href="javascript:void(0)">Menu</a>') }) },
     // Lighthouse's crawlable-anchors rules: a "#" toggle with a handler and a javascript: action are not links.

@@ -54,6 +54,7 @@ const PAGE: FixPageContext = extractFixContext(SAMPLE_HTML, PAGE_URL);
 /** Evidence in the shape each check records it (page-checks.ts, site-checks.ts, link-target-checks.ts). */
 const EVIDENCE: Record<CheckCode, Record<string, unknown>> = {
   META_TITLE_MISSING: { titleCount: 0 },
+  META_BASICS_MISSING: { missing: ['description', 'viewport'] },
   META_TITLE_TOO_SHORT: { title: 'Tables', length: 6 },
   META_TITLE_TOO_LONG: {
     title: 'Solid oak dining table handmade in Devon from FSC-certified timber | Oak & Iron',

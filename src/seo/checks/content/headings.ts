@@ -4,6 +4,7 @@ import { collapseWhitespace, cutAtWord, escapeHtml, shorten } from '../../fixes/
 import { fail, pass } from '../check-outcome.js';
 import { defineCheck } from '../define-check.js';
 import { listTable, NOTHING, numberAt, stringAt, stringsAt, textCell } from '../evidence-presenters.js';
+import { ON_PAGE_BASICS } from '../page-check-helpers.js';
 
 export const HEADING_CHECKS = [
   defineCheck({
@@ -20,7 +21,7 @@ export const HEADING_CHECKS = [
       'Add one h1 near the top of the main content that states the page topic in words people search for, ' +
       'usually close to the title; if a styled div or the logo acts as the main heading, make it an h1 instead.',
     evidence: NOTHING,
-    evaluate: ({ html }) => (html ? (html.h1Count === 0 ? fail() : pass()) : null),
+    evaluate: ({ html }) => (html ? (ON_PAGE_BASICS.h1(html) ? fail() : pass()) : null),
     fix: (ctx) => {
       const topic = cutAtWord(collapseWhitespace(topicOf(ctx)), 70);
       const firstHeading = ctx.page?.headings[0];

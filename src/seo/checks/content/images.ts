@@ -169,6 +169,7 @@ export const IMAGE_CHECKS = [
     severity: 'WARNING',
     category: 'CONTENT',
     scope: 'page',
+    fixUnit: 'target',
     description:
       'An image the page shows (<img> src or srcset, <picture> source, video poster) answers 4xx/5xx or cannot be ' +
       'fetched.',

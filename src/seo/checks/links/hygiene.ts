@@ -193,6 +193,7 @@ export const LINK_HYGIENE_CHECKS = [
     severity: 'NOTICE',
     category: 'LINKS',
     scope: 'page',
+    fixUnit: 'target',
     description: 'An internal link points to a page whose canonical URL is another URL.',
     why:
       'Linking to a URL whose canonical is another URL sends crawlers to a duplicate first and mixes signals; ' +
@@ -241,6 +242,7 @@ export const LINK_HYGIENE_CHECKS = [
     severity: 'NOTICE',
     category: 'LINKS',
     scope: 'page',
+    fixUnit: 'target',
     description: 'A followed internal link points to a page that is noindex.',
     why:
       'Followed internal links to noindex pages spend crawl budget and link equity on pages you have asked search ' +

@@ -175,7 +175,8 @@ export const LINK_STRUCTURE_CHECKS = [
     severity: 'WARNING',
     category: 'LINKS',
     scope: 'page',
-    description: 'An https page links to an http URL.',
+    fixUnit: 'target',
+    description: 'An https page links to an http URL of its own site (links to other sites over http are theirs).',
     why:
       'Links to http URLs send visitors to an insecure connection, which browsers may warn about, or through an ' +
       'extra redirect, and they point search engines to URLs you do not prefer.',
@@ -187,13 +188,15 @@ export const LINK_STRUCTURE_CHECKS = [
       keys: ['count', 'links'],
       present: (e, view) => linkTable(view, 'Links to http:// URLs', e),
     },
+    // Only the site's own links: an http link to another site is no downgrade of this one (mixed content, which is
+    // about resources, stays TECH_MIXED_CONTENT), and an https site scores no lower than the same site over http.
     evaluate: ({ html, https }) => {
-      const links = https ? html?.links.filter((link) => link.kind === 'http') : undefined;
+      const links = https ? html?.links.filter((link) => link.kind === 'http' && link.internal) : undefined;
       if (!links || links.length === 0) return null;
       const insecure = links.filter((link) => link.url!.startsWith('http:'));
-      return insecure.length > 0
-        ? fail({ count: insecure.length, links: insecure.slice(0, SAMPLE).map((link) => link.url) })
-        : pass();
+      if (insecure.length === 0) return pass();
+      const targets = [...new Set(insecure.map((link) => link.url!))];
+      return fail({ count: insecure.length, links: insecure.slice(0, SAMPLE).map((link) => link.url) }, undefined, targets);
     },
     fix: (ctx) => {
       const links = ctx.evidence.urls('links', 'url', 5);
@@ -220,6 +223,7 @@ export const LINK_STRUCTURE_CHECKS = [
     severity: 'WARNING',
     category: 'LINKS',
     scope: 'page',
+    fixUnit: 'target',
     description:
       'An <a> used as a link has no crawlable href: javascript:void(0), a file: URL, one that does not parse, or ' +
       "none (Lighthouse's crawlable-anchors rules).",
@@ -250,9 +254,14 @@ export const LINK_STRUCTURE_CHECKS = [
     evaluate: ({ html }) => {
       if (!html || html.links.length === 0) return null;
       const bad = html.links.filter((link) => link.kind === 'uncrawlable');
-      return bad.length > 0
-        ? fail({ count: bad.length, links: bad.slice(0, SAMPLE).map((link) => ({ href: link.href, text: link.text })) })
-        : pass();
+      if (bad.length === 0) return pass();
+      // One fix per element: the same href and text on many pages is one element of a shared template.
+      const elements = [...new Set(bad.map((link) => `${link.href.trim()} ${(link.text ?? '').trim()}`.slice(0, 300)))];
+      return fail(
+        { count: bad.length, links: bad.slice(0, SAMPLE).map((link) => ({ href: link.href, text: link.text })) },
+        undefined,
+        elements,
+      );
     },
     fix: (ctx) => {
       const links = ctx.evidence

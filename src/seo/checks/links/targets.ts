@@ -13,9 +13,13 @@ export const LINK_TARGET_CHECKS = [
   defineCheck({
     code: 'LINKS_INTERNAL_BROKEN',
     title: 'Broken internal link',
-    severity: 'CRITICAL',
+    // The linking page stays in search: its broken link is a WARNING on it. The target that answers 4xx/5xx is the
+    // critical page (TECH_STATUS_4XX/5XX, with its inlinks), and the fix is that target: priced as CRITICAL, once.
+    severity: 'WARNING',
     category: 'LINKS',
     scope: 'page',
+    fixUnit: 'target',
+    fixSeverity: 'CRITICAL',
     description: 'An internal link target answers 4xx/5xx or cannot be fetched.',
     why:
       'Broken internal links send visitors and crawlers to error pages, waste crawling, and stop link signals ' +
@@ -61,6 +65,7 @@ export const LINK_TARGET_CHECKS = [
     severity: 'WARNING',
     category: 'LINKS',
     scope: 'page',
+    fixUnit: 'target',
     description:
       'An external link target answers 4xx/5xx or cannot be reached (connection refused, DNS failure, timeout, ' +
       'TLS error).',
@@ -108,6 +113,7 @@ export const LINK_TARGET_CHECKS = [
     severity: 'WARNING',
     category: 'LINKS',
     scope: 'page',
+    fixUnit: 'target',
     description: 'An internal link points to a URL that redirects.',
     why:
       'Each redirect adds a round trip for visitors and an extra fetch for crawlers; linking straight to the ' +

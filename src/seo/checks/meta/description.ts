@@ -15,7 +15,7 @@ import {
   textAndLength,
   textCell,
 } from '../evidence-presenters.js';
-import { firstText, lengthAbove, lengthBelow } from '../page-check-helpers.js';
+import { firstText, lengthAbove, lengthBelow, ON_PAGE_BASICS } from '../page-check-helpers.js';
 import { duplicateFieldCheck } from '../site-check-helpers.js';
 
 export const DESCRIPTION_CHECKS = [
@@ -38,7 +38,7 @@ export const DESCRIPTION_CHECKS = [
       present: (e, view) => view.fact('Meta description', presentButEmpty(numberAt(e, 'count'))),
     },
     evaluate: ({ html }) =>
-      html ? (firstText(html.descriptions) === '' ? fail({ count: html.descriptionCount }) : pass()) : null,
+      html ? (ON_PAGE_BASICS.description(html) ? fail({ count: html.descriptionCount }) : pass()) : null,
     fix: (ctx) =>
       descriptionFix(ctx, 'new', `Add a meta description to ${pageName(ctx)}`, [
         'Without a description, search engines show a snippet picked from the page, which is often navigation ' +

@@ -8,7 +8,7 @@ import { fail, pass } from '../check-outcome.js';
 import { defineCheck } from '../define-check.js';
 import { listCell, NOTHING, numberAt, statusCell, stringAt, stringsAt, textCell } from '../evidence-presenters.js';
 import { isValidLangTag } from '../language-tag.js';
-import { viewportZoomBlocker } from '../page-check-helpers.js';
+import { ON_PAGE_BASICS, viewportZoomBlocker } from '../page-check-helpers.js';
 import { notApplicable, result, siteUrl, startPage } from '../site-check-helpers.js';
 
 export const HEAD_CHECKS = [
@@ -72,7 +72,7 @@ export const HEAD_CHECKS = [
       'Add meta name="viewport" content="width=device-width, initial-scale=1" to the head of every page (in the ' +
       'base template), and make sure the layout adapts to narrow screens.',
     evidence: NOTHING,
-    evaluate: ({ html }) => (html ? (html.viewport === null || html.viewport.trim() === '' ? fail() : pass()) : null),
+    evaluate: ({ html }) => (html ? (ON_PAGE_BASICS.viewport(html) ? fail() : pass()) : null),
     fix: () => ({
       summary: 'Add a responsive viewport meta tag',
       steps: [
@@ -302,7 +302,29 @@ export const HEAD_CHECKS = [
       const home = startPage(input, pages);
       const homeIsHtml = home !== -1 && pages.store.isHtml(home);
       if (!input.favicon && !homeIsHtml) return notApplicable('META_FAVICON_MISSING');
-      const present = (home !== -1 && pages.store.hasIconLink(home)) || input.favicon?.status === 200;
+      // A linked icon counts unless the crawl found every linked icon failing: an icon that answers 404 is no favicon
+      // (and costs what no favicon costs, not a broken resource on every page).
+      const iconWorks = (url: string) => {
+        const info = input.linkTargets?.get(url);
+        if (info) {
+          if (info.blockedByRobots || info.blockedAddress) return true;
+          if (info.status === null) return info.failure === undefined;
+          return info.status < 400 || info.status === 429;
+        }
+        // Fetched as a resource of the crawl (a row of its own): its status; not fetched at all tells nothing.
+        for (let row = 0; row < pages.store.size; row++) {
+          if (pages.store.url(row) !== url) continue;
+          const status = pages.store.status(row);
+          return status !== 0 && (status < 400 || status === 429);
+        }
+        return true;
+      };
+      const linked =
+        home !== -1 &&
+        pages.store.hasIconLink(home) &&
+        (pages.store.resources(home).every((r) => r.kind !== 'icon') ||
+          pages.store.resources(home).some((r) => r.kind === 'icon' && iconWorks(r.url)));
+      const present = linked || input.favicon?.status === 200;
       return result('META_FAVICON_MISSING', !present, [
         { url: siteUrl(input, '/favicon.ico'), evidence: { status: input.favicon?.status ?? null } },
       ]);

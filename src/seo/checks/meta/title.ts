@@ -15,7 +15,7 @@ import {
   textAndLength,
   textCell,
 } from '../evidence-presenters.js';
-import { firstText, lengthAbove, lengthBelow } from '../page-check-helpers.js';
+import { firstText, lengthAbove, lengthBelow, ON_PAGE_BASICS } from '../page-check-helpers.js';
 import { duplicateFieldCheck } from '../site-check-helpers.js';
 
 export const TITLE_CHECKS = [
@@ -39,7 +39,7 @@ export const TITLE_CHECKS = [
       present: (e, view) => view.fact('Title element', presentButEmpty(numberAt(e, 'titleCount'))),
     },
     evaluate: ({ html }) =>
-      html ? (firstText(html.titles) === '' ? fail({ titleCount: html.titleCount }) : pass()) : null,
+      html ? (ON_PAGE_BASICS.title(html) ? fail({ titleCount: html.titleCount }) : pass()) : null,
     fix: (ctx) =>
       titleFix(ctx, 'new', `Add a <title> to ${pageName(ctx)}`, [
         'The page has no title (or an empty one), so search engines invent one from the page text and the ' +

@@ -211,6 +211,7 @@ export const CANONICAL_CHECKS = [
     severity: 'WARNING',
     category: 'TECHNICAL',
     scope: 'page',
+    fixUnit: 'target',
     description: 'The canonical target redirects, is noindex or answers 4xx/5xx.',
     requires: 'TECH_CANONICAL_MISSING',
     why:

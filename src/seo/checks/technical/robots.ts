@@ -168,6 +168,7 @@ export const ROBOTS_CHECKS = [
     severity: 'NOTICE',
     category: 'TECHNICAL',
     scope: 'page',
+    fixUnit: 'target',
     description: "A linked URL is disallowed for the crawler's user agent.",
     why:
       'Search engines cannot crawl linked URLs that robots.txt disallows; that is fine for URLs you want left ' +

@@ -19,7 +19,7 @@ export const STATUS_CHECKS = [
       'If the page should exist, restore it or fix the route so it answers 200; if it moved, 301-redirect it to ' +
       'the new URL; if it is gone for good, keep the 404 or 410 and remove links and sitemap entries pointing to ' +
       'it.',
-    evidence: { kind: 'VALUES', keys: ['status'], present: httpStatusFact },
+    evidence: { kind: 'VALUES', keys: ['status', 'inlinks'], present: httpStatusFact },
     evaluate: ({ page, responded }) =>
       responded ? (page.status >= 400 && page.status < 500 ? fail({ status: page.status }) : pass()) : null,
     fix: (ctx) => {
@@ -73,7 +73,7 @@ export const STATUS_CHECKS = [
       'Check the server and application logs for the failing URL, fix the cause (a crash, an unreachable ' +
       'database or upstream service, resource limits) and confirm it answers 200; use 503 only for planned, ' +
       'short downtime.',
-    evidence: { kind: 'VALUES', keys: ['status'], present: httpStatusFact },
+    evidence: { kind: 'VALUES', keys: ['status', 'inlinks'], present: httpStatusFact },
     evaluate: ({ page, responded }) =>
       responded ? (page.status >= 500 && page.status < 600 ? fail({ status: page.status }) : pass()) : null,
     fix: (ctx) => {

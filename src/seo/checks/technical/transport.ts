@@ -135,6 +135,7 @@ export const TRANSPORT_CHECKS = [
     severity: 'WARNING',
     category: 'TECHNICAL',
     scope: 'page',
+    fixUnit: 'target',
     description:
       'A script, stylesheet, icon, font, media file or other subresource the page loads answers 4xx/5xx or cannot ' +
       'be fetched.',
@@ -190,6 +191,7 @@ export const TRANSPORT_CHECKS = [
     severity: 'WARNING',
     category: 'TECHNICAL',
     scope: 'page',
+    fixUnit: 'target',
     description:
       'A subresource points at a loopback, private, link-local or metadata address that visitors cannot reach; it ' +
       'is not fetched.',
