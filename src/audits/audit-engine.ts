@@ -354,6 +354,7 @@ function scoreRun(
     pages: {
       html: htmlRows.length,
       withCritical: aggregator.pagesWithCritical(htmlDocumentUrls()),
+      shownWorse: aggregator.pagesShownWorse(htmlDocumentUrls()),
       indexability: indexabilityOf(store, htmlRows),
     },
     startUrlStatus: site.startStatus,

@@ -146,13 +146,19 @@ export class AuditRunBuffer {
       );
   }
 
-  /** A failing status of a URL that crawled pages link to is their broken links' fact (unless that check is off). */
+  /**
+   * Every failing status is listed under its code with its inlinks (the failing URL is the critical page). One that
+   * crawled pages link to is also their broken links' fix, and is charged once, as that fix (`chargedWith`), unless
+   * the broken-link check is off.
+   */
   settleHeldStatuses(): void {
-    const linkedTo = (url: string) => this.inlinkCounts().countOf(this.urls.idOf(url)) > 0;
+    const inlinksOf = (url: string) => this.inlinkCounts().countOf(this.urls.idOf(url));
     const brokenLinksCharged = !this.overrides.isDisabled('LINKS_INTERNAL_BROKEN');
     for (const held of this.heldStatuses) {
-      if (brokenLinksCharged && (linkedTo(held.requestedUrl) || linkedTo(held.documentUrl))) continue;
-      this.addResults(held.documentUrl, [held.r]);
+      const inlinks = Math.max(inlinksOf(held.requestedUrl), inlinksOf(held.documentUrl));
+      const r: CheckResult = { ...held.r, evidence: { ...held.r.evidence, inlinks } };
+      if (brokenLinksCharged && inlinks > 0) r.chargedWith = 'LINKS_INTERNAL_BROKEN';
+      this.addResults(held.documentUrl, [r]);
     }
     this.heldStatuses.length = 0;
   }

@@ -88,7 +88,7 @@ export function scoreSegment(facts: SegmentFacts): Pick<SegmentResult, 'scores' 
       applicablePages: Math.max(facts.htmlPages, c.unmarked),
     }));
   const { scores, breakdown } = scoreAudit(checks, {
-    pages: { html: facts.htmlPages, withCritical: facts.htmlWithCritical },
+    pages: { html: facts.htmlPages, withCritical: facts.htmlWithCritical, shownWorse: facts.htmlShownWorse },
   });
   const count = (severity: string) => facts.checks.filter((c) => c.severity === severity).length;
   return {

@@ -1,4 +1,5 @@
 import { badInput } from '../platform/errors.js';
+import { SHOWN_WORSE_CODES } from '../seo/checks/index.js';
 import {
   boundedQuery,
   nativeQuery,
@@ -636,6 +637,8 @@ export interface SegmentFacts {
   urls: number;
   htmlPages: number;
   htmlWithCritical: number;
+  /** HTML pages without a CRITICAL occurrence that a `shownWorse` check fails on (half a healthy page each). */
+  htmlShownWorse: number;
   /**
    * Per check with occurrences in the segment: its stored severity and category, the segment's URLs it affects, and
    * of them those with an occurrence no "won't fix" marking covers (what the score prices).
@@ -775,15 +778,20 @@ export class UrlTableRepository {
       FROM audit_page p${ranking ? ' LEFT JOIN rk ON rk.url = p.url' : ''} WHERE p.audit_id = $1 AND ${where}),
       m AS MATERIALIZED (SELECT * FROM unnest(${codes}, ${urls}) AS m(code, url))`;
     const unmarked = 'NOT EXISTS (SELECT 1 FROM m WHERE m.code = o.code AND m.url = o.url)';
+    const shownWorse = param(SHOWN_WORSE_CODES, 'text[]');
     const [counts] = await gridQuery<Omit<SegmentFacts, 'checks'>>(
       db,
       run,
-      `WITH ${seg} SELECT count(*)::int AS urls, count(*) FILTER (WHERE seg.html)::int AS "htmlPages",
-         count(*) FILTER (WHERE seg.html AND EXISTS (SELECT 1 FROM issue_occurrence o
-           JOIN audit_issue i ON i.audit_id = o.audit_id AND i.code = o.code
-           WHERE o.audit_id = $1 AND o.url = seg.url AND i.severity = 'CRITICAL' AND ${unmarked}))::int
-           AS "htmlWithCritical"
-       FROM seg`,
+      `WITH ${seg}, f AS (SELECT seg.html,
+         EXISTS (SELECT 1 FROM issue_occurrence o JOIN audit_issue i ON i.audit_id = o.audit_id AND i.code = o.code
+           WHERE o.audit_id = $1 AND o.url = seg.url AND i.severity = 'CRITICAL' AND ${unmarked}) AS critical,
+         EXISTS (SELECT 1 FROM issue_occurrence o
+           WHERE o.audit_id = $1 AND o.url = seg.url AND o.code = ANY(${shownWorse}) AND ${unmarked}) AS worse
+         FROM seg)
+       SELECT count(*)::int AS urls, count(*) FILTER (WHERE f.html)::int AS "htmlPages",
+         count(*) FILTER (WHERE f.html AND f.critical)::int AS "htmlWithCritical",
+         count(*) FILTER (WHERE f.html AND NOT f.critical AND f.worse)::int AS "htmlShownWorse"
+       FROM f`,
       params,
     );
     const checks = await gridQuery<SegmentFacts['checks'][number]>(

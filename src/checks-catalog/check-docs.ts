@@ -8,6 +8,7 @@ import {
   CHECK_DEFINITIONS,
   CHECK_FAMILIES,
   chargedScope,
+  getCheck,
   type Category,
   type CheckSpec,
   type CheckDefinition,
@@ -19,9 +20,11 @@ import {
   BLOCKER_CODES,
   CATEGORY_WEIGHTS,
   CRITICAL_MIN_COST,
+  FIX_CEILINGS,
   LIGHTHOUSE_SCORED_CODES,
   PAGE_ISSUE_WEIGHTS,
   SITE_FACT_SHARE,
+  SHOWN_WORSE_HEALTH,
   SITE_ISSUE_COSTS,
 } from '../seo/scoring/index.js';
 
@@ -88,6 +91,14 @@ export function scoringOf(check: CheckDefinition): string {
       `${String(SITE_ISSUE_COSTS[check.severity])} points and ${String(SITE_FACT_SHARE)} × 100 × ` +
       `${String(PAGE_ISSUE_WEIGHTS[check.severity])} × affected pages ÷ crawled HTML pages, and never counts ` +
       'against health.';
+  } else if (check.fixUnit) {
+    const fixSeverity = check.fixSeverity ?? check.severity;
+    const most = 100 * PAGE_ISSUE_WEIGHTS[fixSeverity];
+    cost =
+      `A fix is the unit of cost: each failing ${check.fixUnit} is one fix, however many pages it is on. A fix ` +
+      `costs the ${category} score ${String(FIX_CEILINGS[fixSeverity])} × √(pages it is on ÷ crawled HTML pages)` +
+      (fixSeverity !== check.severity ? ` (a ${fixSeverity} fix, though each page's finding is a ${check.severity})` : '') +
+      `; the fixes together take at most ${String(most)} points: each takes its share of what is left.`;
   } else if (check.scope === 'site') {
     cost = `A failure costs the ${category} score ${String(SITE_ISSUE_COSTS[check.severity])} points (a fixed cost).`;
   } else {
@@ -99,6 +110,11 @@ export function scoringOf(check: CheckDefinition): string {
   const parts = [cost, `${category} weighs ${weight}% of the categories' half of the overall score.`];
   if (check.severity === 'CRITICAL' && check.scope === 'page' && !check.siteFact)
     parts.push('Pages where it fails count as pages with a CRITICAL issue, which lowers the health half.');
+  if (check.shownWorse)
+    parts.push(
+      `A page where it fails is shown worse in search: it counts as ${String(SHOWN_WORSE_HEALTH)} of a healthy page ` +
+        'in the health half.',
+    );
   if (BLOCKER_CODES.includes(check.code))
     parts.push(`When it fails the overall score is capped at ${BLOCKED_OVERALL_CAP}.`);
   parts.push(
@@ -108,18 +124,9 @@ export function scoringOf(check: CheckDefinition): string {
   return parts.join(' ');
 }
 
+/** The check's catalog entry (check-catalog.ts), as the score reads it. */
 function catalogEntry(check: CheckSpec): CheckDefinition {
-  const entry: CheckDefinition = {
-    code: check.code,
-    title: check.title,
-    severity: check.severity,
-    category: check.category,
-    scope: check.scope,
-    description: check.description,
-  };
-  if (check.banded) entry.banded = true;
-  if (check.siteFact) entry.siteFact = true;
-  return entry;
+  return getCheck(check.code);
 }
 
 function toDoc(spec: CheckSpec): CheckDoc {

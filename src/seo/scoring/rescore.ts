@@ -9,12 +9,13 @@
  * - a check to leave out is CRITICAL (health counts the pages with a CRITICAL issue, and which pages had only that
  *   one is not in the breakdown), or one whose metric Lighthouse's lab score already weighs.
  */
-import type { Category } from '../checks/index.js';
+import { findCheck, type Category } from '../checks/index.js';
 import {
   BLOCKED_OVERALL_CAP,
   CATEGORY_WEIGHTS,
   HEALTH_SHARE,
   LIGHTHOUSE_SCORED_CODES,
+  healthOf,
   type AuditScores,
   type ScoreBreakdown,
   type StoredScores,
@@ -34,7 +35,10 @@ const round = (value: number) => Math.round(Math.round(value * 1e6) / 1e6);
 
 /** The scores the breakdown gives without `left` (check codes); null when that cannot be said exactly. */
 export function scoresOf(breakdown: ScoreBreakdown, left: ReadonlySet<string>): AuditScores | null {
-  for (const cost of breakdown.costs) if (left.has(cost.code) && cost.severity === 'CRITICAL') return null;
+  // Which pages had only that issue (and so count for health) is not in the breakdown: a CRITICAL check, or one
+  // that shows pages worse in search, cannot be left out exactly.
+  for (const cost of breakdown.costs)
+    if (left.has(cost.code) && (cost.severity === 'CRITICAL' || findCheck(cost.code)?.shownWorse)) return null;
   if (breakdown.labPerformance !== null && [...left].some((code) => LIGHTHOUSE_SCORED_CODES.has(code))) return null;
   if (!Number.isInteger(breakdown.htmlPages) || !Number.isInteger(breakdown.pagesWithCritical)) return null;
   const costs = breakdown.costs.filter((cost) => !left.has(cost.code));
@@ -47,7 +51,7 @@ export function scoresOf(breakdown: ScoreBreakdown, left: ReadonlySet<string>): 
   const categories =
     CATEGORIES.reduce((sum, c) => sum + CATEGORY_WEIGHTS[c] * scores[KEY[c] as keyof typeof scores], 0) / 100;
   const { htmlPages: html, pagesWithCritical } = breakdown;
-  const health = html > 0 ? (100 * (html - Math.min(pagesWithCritical, html))) / html : 100;
+  const health = healthOf(html, pagesWithCritical, breakdown.pagesShownWorse ?? 0);
   const uncapped = round(HEALTH_SHARE * health + (1 - HEALTH_SHARE) * categories);
   const blocked = breakdown.blockers.some((code) => !left.has(code));
   return { overall: blocked ? Math.min(uncapped, BLOCKED_OVERALL_CAP) : uncapped, ...scores };

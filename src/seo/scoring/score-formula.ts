@@ -5,6 +5,12 @@
  *   page-level issue cost = 100 * weight(severity) * affected pages / crawled HTML pages
  *                           weight: CRITICAL 1.0 | WARNING 0.3 | NOTICE 0.03; a CRITICAL issue costs at least 1;
  *                           a banded check's pages are each charged at their own band (NOTICE / WARNING)
+ *   fix-grouped issue cost = a check whose failures have causes (`fixUnit`: a failing target, a repeated element)
+ *                           is charged per fix, not per page: fix i costs c_i = ceiling(severity) * sqrt(reach_i),
+ *                           reach = pages it is on / crawled HTML pages, ceiling CRITICAL 35 | WARNING 7.5 |
+ *                           NOTICE 0.75; the issue costs M * (1 - Π(1 - c_i / M)), M = 100 * weight(severity):
+ *                           each fix takes its share of what is left, so no single fix empties a category and no
+ *                           number of them costs more than the check failing on every page
  *   site-level issue cost = CRITICAL 15 | WARNING 5 | NOTICE 0.5   (checks whose catalog scope is "site")
  *   site fact cost        = a fact of the site or its server evaluated on every page (no HTTPS, no compression...):
  *                           one site-level issue, never in health, costing the larger of its site-level cost and
@@ -16,15 +22,15 @@
  *   performance           = with lab metrics: 100 * mean over pages of Lighthouse's score (FCP 10, LCP 25, TBT 30,
  *                           CLS 25, SI 10, re-normalized), minus the category's other costs (the metric checks
  *                           Lighthouse's score already counts cost nothing more); else the category formula
- *   health                = % of crawled HTML pages with no page-level CRITICAL issue
+ *   health                = % of crawled HTML pages with no page-level CRITICAL issue; a page failing a check that
+ *                           shows it worse in search (`shownWorse`: the on-page basics missing) counts half
  *   overall               = round(0.5 * health + 0.5 * (20 META + 20 CONTENT + 20 LINKS + 25 TECHNICAL
  *                           + 15 PERFORMANCE) / 100), capped at 50 when a site-wide blocker fires
  *                           (TECH_ROBOTS_BLOCKS_ALL, TECH_NOINDEX_SITEWIDE, TECH_ROBOTS_UNREACHABLE, 0 indexable
  *                           pages, or the start URL answering 4xx/5xx); a start URL that does not answer at all
  *                           fails the audit (no score)
- *   why this score        = the costs, most severe first; within a severity, what is fixed once for the whole site
- *                           (site-level) first, then what takes most off the overall score (its points times its
- *                           category's weight, plus the health a CRITICAL page-level issue takes)
+ *   why this score        = the costs by what they take off the overall score (their points times their category's
+ *                           weight, plus the health a CRITICAL page-level issue takes), the largest first
  *   issue priority        = its cost + the ranking term of its affected pages that rank (ranking-weight.ts)
  *   project check settings = applied before all of this (src/seo/checks/check-overrides.ts): a disabled check is
  *                           not reported and counts nowhere (no cost, not in health, not a blocker, not applied);
@@ -42,6 +48,7 @@ import {
   type Category,
   type CheckOverride,
   type CheckScope,
+  type FixReach,
   type LabMetrics,
   type Severity,
 } from '../checks/index.js';
@@ -60,6 +67,15 @@ export const CATEGORY_WEIGHTS: Readonly<Record<Category, number>> = {
 export const PAGE_ISSUE_WEIGHTS: Readonly<Record<Severity, number>> = { CRITICAL: 1, WARNING: 0.3, NOTICE: 0.03 };
 /** The least a CRITICAL page-level issue costs, however few pages it affects. */
 export const CRITICAL_MIN_COST = 1;
+/**
+ * What one fix costs at most (on every page), by the severity it is priced at: a fix on `reach` of the pages costs
+ * `ceiling * sqrt(reach)` (fixCost). 35 keeps one CRITICAL target linked from every page at LINKS 65 (calibration
+ * row 20: ≥ 60) while one linked from 2.5% of the pages still costs 5.5 LINKS points (row 7: overall ≤ 99); 7.5
+ * keeps two javascript:void(0) toggles on every page at LINKS ≥ 85 (row 25).
+ */
+export const FIX_CEILINGS: Readonly<Record<Severity, number>> = { CRITICAL: 35, WARNING: 7.5, NOTICE: 0.75 };
+/** A page that a `shownWorse` check fails on counts as this share of a healthy page. */
+export const SHOWN_WORSE_HEALTH = 0.5;
 /** What a failing site-level check costs its category. */
 export const SITE_ISSUE_COSTS: Readonly<Record<Severity, number>> = { CRITICAL: 15, WARNING: 5, NOTICE: 0.5 };
 /** The share of the overall score that is health (pages without a CRITICAL issue); the rest is the categories. */
@@ -96,6 +112,10 @@ export interface ScoredCheck {
   applicablePages: number;
   /** Affected pages by the severity of their result, when they differ (banded checks): each charged at its own. */
   affectedBySeverity?: Partial<Record<Severity, number>>;
+  /** A `fixUnit` check's fixes: each fix's reach in pages, and the widest listed (CheckAggregate.fixes). */
+  fixes?: { count: number; listed: readonly FixReach[]; reach: readonly number[] };
+  /** Affected URLs another check's fix is charged for (a linked URL answering 4xx/5xx): listed, costing nothing here. */
+  chargedElsewhere?: number;
 }
 
 /** What the crawl found about indexability: 2xx HTML pages a search engine would index, and why the others not. */
@@ -112,6 +132,8 @@ export interface Indexability {
 export interface ScoredPages {
   html: number;
   withCritical: number;
+  /** Pages without a CRITICAL issue that a `shownWorse` check fails on: half a healthy page each. */
+  shownWorse?: number;
   /** The crawled 2xx HTML pages' indexability; 0 indexable pages is a blocker. Unknown when absent. */
   indexability?: Indexability;
 }
@@ -151,7 +173,12 @@ export interface ScoreCost {
   affectedPages: number;
   /** Points off the category score before rounding (a category cannot go below 0). */
   points: number;
+  /** A fix-grouped issue's fixes: how many, and the widest (at most FIXES_IN_BREAKDOWN) with their reach. */
+  fixes?: { count: number; listed: FixReach[] };
 }
+
+/** The fixes a cost names in "why this score". */
+export const FIXES_IN_BREAKDOWN = 5;
 
 /** Why a score is what it is: health, the costs largest first, and whether a blocker capped the overall score. */
 export interface ScoreBreakdown {
@@ -159,6 +186,8 @@ export interface ScoreBreakdown {
   health: number;
   htmlPages: number;
   pagesWithCritical: number;
+  /** Pages without a CRITICAL issue whose on-page basics are missing (`shownWorse`): half a healthy page each. */
+  pagesShownWorse?: number;
   /** Checks that applied to the site (on any page, or once for the site), and how many of them passed everywhere. */
   checksApplied: number;
   checksPassed: number;
@@ -195,7 +224,24 @@ export function issueCost(check: ScoredCheck, htmlPages: number): ScoreCost | nu
     const share = Math.min(1, pages / Math.max(1, htmlPages));
     return 100 * PAGE_ISSUE_WEIGHTS[sev] * share;
   };
+  // URLs another check's fix is charged for (a linked URL answering 404: its broken links' fix) cost nothing here.
+  const charged = Math.max(0, check.affectedPages - (check.chargedElsewhere ?? 0));
+  if (charged <= 0) return null;
   let points: number;
+  let fixes: ScoreCost['fixes'];
+  if (scope === 'page' && definition?.fixUnit) {
+    // A fix is the unit of cost: each failing target (or repeated element), by its reach, with a ceiling per fix.
+    // The fix severity (a broken link's target is out of search) applies at the catalog's severity; a project's
+    // override of the severity replaces it.
+    const fixSeverity = severity === definition.severity ? (definition.fixSeverity ?? severity) : severity;
+    const reach = check.fixes?.reach.length ? check.fixes.reach : [charged];
+    points = fixGroupCost(fixSeverity, reach, htmlPages);
+    if (check.fixes)
+      fixes = { count: check.fixes.count, listed: check.fixes.listed.slice(0, FIXES_IN_BREAKDOWN).map((f) => ({ ...f })) };
+    const cost: ScoreCost = { code: check.code, category, severity, scope, affectedPages: check.affectedPages, points };
+    if (fixes) cost.fixes = fixes;
+    return cost;
+  }
   if (scope === 'site') {
     points = SITE_ISSUE_COSTS[severity];
     // A site fact reaches pages: it costs at least what its severity costs on them (charged once, never in health).
@@ -207,10 +253,34 @@ export function issueCost(check: ScoredCheck, htmlPages: number): ScoreCost | nu
       points += pageCost(sev, pages);
     if (severity === 'CRITICAL') points = Math.max(CRITICAL_MIN_COST, points);
   } else {
-    points = pageCost(severity, check.affectedPages);
+    points = pageCost(severity, charged);
     if (severity === 'CRITICAL') points = Math.max(CRITICAL_MIN_COST, points);
   }
   return { code: check.code, category, severity, scope, affectedPages: check.affectedPages, points };
+}
+
+/** One fix's cost: its severity's ceiling times the square root of its reach (the share of pages it is on). */
+export function fixCost(severity: Severity, pages: number, htmlPages: number): number {
+  return FIX_CEILINGS[severity] * Math.sqrt(Math.min(1, pages / Math.max(1, htmlPages)));
+}
+
+/**
+ * A check's fixes together: each takes its share of what the check has left to take, M * (1 - Π(1 - c_i / M)),
+ * M = what the check costs failing on every page (100 * weight). Never more than M, whatever the number of fixes.
+ */
+export function fixGroupCost(severity: Severity, reach: readonly number[], htmlPages: number): number {
+  const most = 100 * PAGE_ISSUE_WEIGHTS[severity];
+  let left = 1;
+  for (const pages of reach) left *= 1 - Math.min(1, fixCost(severity, pages, htmlPages) / most);
+  return most * (1 - left);
+}
+
+/** Health: % of the crawled HTML pages without a CRITICAL issue, a page shown worse in search counting half. */
+export function healthOf(html: number, withCritical: number, shownWorse = 0): number {
+  if (html <= 0) return 100;
+  const critical = Math.min(withCritical, html);
+  const worse = Math.min(shownWorse, html - critical);
+  return (100 * (html - critical - (1 - SHOWN_WORSE_HEALTH) * worse)) / html;
 }
 
 /**
@@ -224,14 +294,22 @@ export function overallImpact(cost: ScoreCost, htmlPages: number): number {
   return impact;
 }
 
-/** "Why this score"'s order: most severe first; within a severity site-level first, then the larger overall impact. */
+/**
+ * "Why this score"'s order: what takes most off the overall score first (a -30 line is never under a -5 one); a tie
+ * goes to the more severe, then to what is fixed once for the site.
+ */
 export function costOrder(htmlPages: number): (a: ScoreCost, b: ScoreCost) => number {
   return (a, b) =>
+    roundedImpact(b, htmlPages) - roundedImpact(a, htmlPages) ||
     SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
     (a.scope === 'site' ? 0 : 1) - (b.scope === 'site' ? 0 : 1) ||
-    overallImpact(b, htmlPages) - overallImpact(a, htmlPages) ||
     b.points - a.points ||
     a.code.localeCompare(b.code);
+}
+
+/** The overall impact to 1e-6, so that floating-point dust does not decide an order. */
+function roundedImpact(cost: ScoreCost, htmlPages: number): number {
+  return Math.round(overallImpact(cost, htmlPages) * 1e6);
 }
 
 /**
@@ -242,7 +320,8 @@ export function costOrder(htmlPages: number): (a: ScoreCost, b: ScoreCost) => nu
  * applied to.
  */
 export function issuePriority(
-  check: Required<Omit<ScoredCheck, 'scope' | 'affectedBySeverity'>>,
+  check: Required<Pick<ScoredCheck, 'code' | 'severity' | 'category' | 'affectedPages' | 'applicablePages'>> &
+    Pick<ScoredCheck, 'fixes' | 'chargedElsewhere'>,
   htmlPages: number | null,
   ranking = 0,
 ): number {
@@ -250,8 +329,8 @@ export function issuePriority(
   const definition = findCheck(check.code);
   const scope = definition ? chargedScope(definition) : 'page';
   // The fields scoring reads, named: a stored issue carries many more, and a list of 2,000 issues copied each of them.
-  const { code, severity, category, affectedPages, applicablePages } = check;
-  const scored = { code, severity, category, scope, affectedPages, applicablePages };
+  const { code, severity, category, affectedPages, applicablePages, fixes, chargedElsewhere } = check;
+  const scored = { code, severity, category, scope, affectedPages, applicablePages, fixes, chargedElsewhere };
   const points = issueCost(scored, htmlPages ?? applicablePages)?.points ?? 0;
   return ranking > 0 ? points + RANKING_POINTS * PAGE_ISSUE_WEIGHTS[check.severity] * ranking : points;
 }
@@ -296,7 +375,8 @@ export function scoreAudit(checks: readonly ScoredCheck[], options: ScoreOptions
       CATEGORY_WEIGHTS.PERFORMANCE * performance) /
     100;
   const withCritical = Math.min(pages.withCritical, pages.html);
-  const health = pages.html > 0 ? (100 * (pages.html - withCritical)) / pages.html : 100;
+  const shownWorse = Math.min(pages.shownWorse ?? 0, pages.html - withCritical);
+  const health = healthOf(pages.html, withCritical, shownWorse);
   const uncapped = roundScore(HEALTH_SHARE * health + (1 - HEALTH_SHARE) * categories);
   const blockers = blockersOf(checks, options.startUrlStatus, pages.indexability);
   const overall = blockers.length ? Math.min(uncapped, BLOCKED_OVERALL_CAP) : uncapped;
@@ -306,6 +386,7 @@ export function scoreAudit(checks: readonly ScoredCheck[], options: ScoreOptions
       health: Math.round(health * 10) / 10,
       htmlPages: pages.html,
       pagesWithCritical: withCritical,
+      ...(shownWorse > 0 ? { pagesShownWorse: shownWorse } : {}),
       checksApplied: applied.length,
       checksPassed: applied.filter((check) => check.affectedPages === 0).length,
       labPerformance,

@@ -16,6 +16,7 @@
 import {
   BLOCKER_CODES,
   costOrder,
+  healthOf,
   issueCost,
   type AuditScores,
   type ScoreBreakdown,
@@ -50,10 +51,14 @@ function remainingCost(cost: ScoreCost, marked: number, htmlPages: number): Scor
   if (marked <= 0) return cost;
   const affectedPages = Math.max(0, cost.affectedPages - marked);
   if (affectedPages === 0) return null;
+  const { code, category, severity, scope } = cost;
   const priced = (pages: number) =>
-    issueCost({ ...cost, affectedPages: pages, applicablePages: Math.max(1, pages) }, htmlPages)?.points ?? 0;
+    issueCost({ code, category, severity, scope, affectedPages: pages, applicablePages: Math.max(1, pages) }, htmlPages)
+      ?.points ?? 0;
   let points: number;
   if (cost.scope === 'site') points = priced(affectedPages);
+  // A fix-grouped issue's fixes by page are not in the breakdown: the same share of its points stays.
+  else if (cost.fixes) points = (cost.points * affectedPages) / cost.affectedPages;
   else if (same(priced(cost.affectedPages), cost.points)) points = priced(affectedPages);
   // A banded check's pages were each charged at their band: the same share of its points stays.
   else points = (cost.points * affectedPages) / cost.affectedPages;
@@ -87,7 +92,7 @@ export function scoreExcludingWontFix(
   }
   costs.sort(costOrder(html));
   const pagesWithCritical = Math.max(0, base.pagesWithCritical - Math.max(0, exclusions.criticalPagesReleased));
-  const health = html > 0 ? (100 * (html - Math.min(pagesWithCritical, html))) / html : 100;
+  const health = healthOf(html, pagesWithCritical, base.pagesShownWorse ?? 0);
   const blockers = base.blockers.filter((code) => !(BLOCKER_CODES.includes(code) && gone.has(code)));
   const next: ScoreBreakdown = {
     ...base,

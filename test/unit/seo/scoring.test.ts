@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { CheckAggregator } from '../../../src/seo/checks/index.js';
 import {
   LIGHTHOUSE_CONTROL_POINTS,
+  FIX_CEILINGS,
   computeScores,
+  fixCost,
+  fixGroupCost,
   getLogNormalScore,
+  healthOf,
   issueCost,
   issuePriority,
   lighthousePerformanceScore,
@@ -47,6 +51,56 @@ describe('issueCost', () => {
   it('is null for a passing or not applicable check', () => {
     expect(issueCost(check('META_TITLE_MISSING', 0, 4), 4)).toBeNull();
     expect(issueCost(check('META_TITLE_MISSING', 0, 0), 4)).toBeNull();
+  });
+});
+
+describe('fixes (Scoring v3: a fix is the unit of cost)', () => {
+  const fixes = (reach: number[]) => ({
+    fixes: { count: reach.length, listed: reach.map((pages, i) => ({ cause: `/gone/${i}`, pages })), reach },
+  });
+
+  it("costs one fix its severity's ceiling times the square root of its reach", () => {
+    expect(fixCost('CRITICAL', 200, 200)).toBe(FIX_CEILINGS.CRITICAL);
+    expect(fixCost('CRITICAL', 50, 200)).toBeCloseTo(FIX_CEILINGS.CRITICAL / 2, 10);
+    expect(fixCost('WARNING', 200, 200)).toBe(FIX_CEILINGS.WARNING);
+    // A fix cannot reach more than every page.
+    expect(fixCost('NOTICE', 300, 200)).toBe(FIX_CEILINGS.NOTICE);
+  });
+
+  it('adds fixes, each taking its share of what is left: more fixes cost more, never more than every page', () => {
+    const one = fixGroupCost('CRITICAL', [200], 200);
+    const two = fixGroupCost('CRITICAL', [200, 200], 200);
+    expect(one).toBeCloseTo(35, 10);
+    // 100 × (1 − 0.65²) = 57.75: less than 70, more than 35.
+    expect(two).toBeCloseTo(57.75, 10);
+    expect(fixGroupCost('CRITICAL', Array<number>(1_000).fill(200), 200)).toBeLessThanOrEqual(100);
+    expect(fixGroupCost('WARNING', Array<number>(1_000).fill(200), 200)).toBeLessThanOrEqual(30);
+  });
+
+  it('prices a broken internal link by its target (CRITICAL: the target is out of search), not by its pages', () => {
+    // One target on every page: one fix at its ceiling; the check's own severity (WARNING) is the linking page's.
+    const cost = issueCost(check('LINKS_INTERNAL_BROKEN', 200, 200, fixes([200])), 200)!;
+    expect(cost).toMatchObject({ severity: 'WARNING', points: 35, fixes: { count: 1 } });
+    // Two targets on the same 200 pages are two fixes.
+    expect(issueCost(check('LINKS_INTERNAL_BROKEN', 200, 200, fixes([200, 200])), 200)!.points).toBeCloseTo(57.75);
+  });
+
+  it("prices a fix at a project's overridden severity, not the catalog's fix severity", () => {
+    const notice = issueCost(check('LINKS_INTERNAL_BROKEN', 200, 200, { severity: 'NOTICE', ...fixes([200]) }), 200);
+    expect(notice!.points).toBeCloseTo(FIX_CEILINGS.NOTICE, 10);
+  });
+
+  it('costs nothing for failing URLs another fix is charged for, and the rest as before', () => {
+    expect(issueCost(check('TECH_STATUS_4XX', 3, 3, { chargedElsewhere: 3 }), 100)).toBeNull();
+    expect(issueCost(check('TECH_STATUS_4XX', 3, 3, { chargedElsewhere: 1 }), 100)!.points).toBe(2);
+  });
+
+  it('counts a page shown worse in search as half a healthy page, and a critical one not at all', () => {
+    expect(healthOf(200, 0, 200)).toBe(50);
+    expect(healthOf(200, 100, 100)).toBe(25);
+    // A page both critical and shown worse counts once, as critical (the caller counts the others).
+    expect(healthOf(200, 200, 200)).toBe(0);
+    expect(healthOf(0, 0, 0)).toBe(100);
   });
 });
 
@@ -99,11 +153,12 @@ describe('scoreAudit', () => {
       labPerformance: null,
       cappedFrom: null,
       blockers: [],
-      // Most severe first; within a severity, site-level first, then by what it takes off the overall score.
+      // By what each takes off the overall score: the titles 2.4 (0.4 META, 2 health), the descriptions 1.5, the
+      // sitemap 0.625 (5 TECHNICAL points of its 25% of the categories' half).
       costs: [
         expect.objectContaining({ code: 'META_TITLE_MISSING', severity: 'CRITICAL', affectedPages: 4, points: 4 }),
-        expect.objectContaining({ code: 'TECH_SITEMAP_MISSING', category: 'TECHNICAL', scope: 'site', points: 5 }),
         expect.objectContaining({ code: 'META_DESCRIPTION_MISSING', category: 'META', points: 15 }),
+        expect.objectContaining({ code: 'TECH_SITEMAP_MISSING', category: 'TECHNICAL', scope: 'site', points: 5 }),
       ],
     });
   });
@@ -176,8 +231,9 @@ describe('scoreAudit', () => {
 
   it('does not cap for passing blocker checks, and keeps a score already under the cap', () => {
     expect(computeScores([check('TECH_ROBOTS_BLOCKS_ALL', 0, 1)], { startUrlStatus: 200 }).overall).toBe(100);
-    // META 0, CONTENT 70, LINKS 0, TECHNICAL 85 (blocker 15); health 0:
-    // categories = (0 + 20×70 + 0 + 25×85 + 15×100) / 100 = 50.25; overall = round(0 + 25.125) = 25, under the cap
+    // META 0, CONTENT 70, LINKS 65 (one broken target on every page: a fix at its ceiling, 35), TECHNICAL 85
+    // (blocker 15); health 0: categories = (0 + 20×70 + 20×65 + 25×85 + 15×100) / 100 = 63.25;
+    // overall = round(0 + 31.625) = 32, under the cap
     const { scores, breakdown } = scoreAudit(
       [
         check('META_TITLE_MISSING', 4, 4),
@@ -187,7 +243,7 @@ describe('scoreAudit', () => {
       ],
       pages(4, 4),
     );
-    expect(scores.overall).toBe(25);
+    expect(scores.overall).toBe(32);
     expect(breakdown.cappedFrom).toBeNull();
   });
 
