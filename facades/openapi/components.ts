@@ -257,6 +257,12 @@ const AuditCounts = component(
           noAnswer: { type: 'integer', description: 'Of couldNotCheck: the host did not resolve or did not answer.' },
           overCap: { type: 'integer', description: 'Of notTried: over the cap of distinct external URLs per audit.' },
           outOfTime: { type: 'integer', description: "Of notTried: the audit's time for external checks ran out." },
+          noNetwork: {
+            type: 'integer',
+            description:
+              'Of notTried: not checked, the audit had no outside network (outside host names stopped resolving): ' +
+              '"no outside network: N external links not checked". Never broken links.',
+          },
           fromCache: { type: 'integer', description: "Of checked: the project's verdict of the last day, reused." },
         },
         undefined,

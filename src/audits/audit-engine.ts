@@ -416,6 +416,7 @@ function auditCounts(
     addressCap: 0,
     overCap: 0,
     outOfTime: 0,
+    noNetwork: 0,
     fromCache: 0,
   };
   for (const url of external) {
@@ -431,6 +432,7 @@ function auditCounts(
       const why = site.externalNotTried?.get(url);
       if (why === 'cap') externalLinks.overCap++;
       else if (why === 'time') externalLinks.outOfTime++;
+      else if (why === 'noNetwork') externalLinks.noNetwork++;
     }
   }
   let resourcesChecked = 0;

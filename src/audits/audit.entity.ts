@@ -31,8 +31,9 @@ export interface AuditCounts {
    * Distinct external link targets on the crawled pages (`found`; at least this many: a page's first 100 are kept),
    * how many got a verdict (`checked`: answered, or refused the connection), and how many were tried but could not
    * be checked (`couldNotCheck`: our URL policy refused the fetch, the per-address cap held the request back, host
-   * not resolved, no answer in time). The rest were never tried: over the cap of distinct URLs (`overCap`), or the
-   * audit's time for them ran out (`outOfTime`). Absent breakdowns (audits completed before they were kept) read as 0.
+   * not resolved, no answer in time). The rest were never tried: over the cap of distinct URLs (`overCap`), the
+   * audit's time for them ran out (`outOfTime`), or the audit found it had no outside network (`noNetwork`). Absent
+   * breakdowns (audits completed before they were kept) read as 0.
    */
   externalLinks: {
     found: number;
@@ -49,6 +50,11 @@ export interface AuditCounts {
     overCap?: number;
     /** Of those never tried: the audit's time for external checks ran out before their request. */
     outOfTime?: number;
+    /**
+     * Of those never tried: the audit found it had no outside network (outside host names stopped resolving, several
+     * in a row) and stopped checking; the checks then in flight are counted here too. Never broken links.
+     */
+    noNetwork?: number;
     /** Of `checked`: verdicts reused from the project's checks of the last day (no request). */
     fromCache?: number;
   };
@@ -72,6 +78,8 @@ export interface ExternalLinkCounts {
   noAnswer: number;
   overCap: number;
   outOfTime: number;
+  /** Of notTried: not checked, the audit had no outside network. */
+  noNetwork: number;
   fromCache: number;
 }
 
@@ -96,25 +104,37 @@ export function withNotTried(c: AuditCounts): AuditCounts & { externalLinks: Ext
       noAnswer: Math.max(0, e.couldNotCheck - refusedByPolicy - addressCap),
       overCap: e.overCap ?? 0,
       outOfTime: e.outOfTime ?? 0,
+      noNetwork: e.noNetwork ?? 0,
       fromCache: e.fromCache ?? 0,
     },
   };
 }
 
 /**
+ * The sentence every surface shows when the audit had no outside network: "no outside network: 1,670 external links
+ * not checked"; null when it had.
+ */
+export function noNetworkNote(e: Pick<ExternalLinkCounts, 'noNetwork'>): string | null {
+  if (e.noNetwork <= 0) return null;
+  const n = e.noNetwork;
+  return `no outside network: ${n.toLocaleString('en-US')} external link${n === 1 ? '' : 's'} not checked`;
+}
+
+/**
  * Why external links were not checked, as every server-side surface words it (CLI, reports; the web app words the
  * same GraphQL fields alike): "20 refused by policy", "500 not sent: per-address cap", "3 no answer", "1,200 not
- * tried: over the cap", "40 not tried: out of time", and "N not tried" for targets not tried for another reason. Only
- * the non-zero ones.
+ * tried: over the cap", "40 not tried: out of time", "no outside network: 1,670 external links not checked", and
+ * "N not tried" for targets not tried for another reason. Only the non-zero ones.
  */
 export function externalLinkGaps(e: ExternalLinkCounts): string[] {
-  const other = e.notTried - e.overCap - e.outOfTime;
+  const other = e.notTried - e.overCap - e.outOfTime - e.noNetwork;
   return [
     e.refusedByPolicy ? `${e.refusedByPolicy.toLocaleString('en-US')} refused by policy` : '',
     e.addressCap ? `${e.addressCap.toLocaleString('en-US')} not sent: per-address cap` : '',
     e.noAnswer ? `${e.noAnswer.toLocaleString('en-US')} no answer` : '',
     e.overCap ? `${e.overCap.toLocaleString('en-US')} not tried: over the cap` : '',
     e.outOfTime ? `${e.outOfTime.toLocaleString('en-US')} not tried: out of time` : '',
+    noNetworkNote(e) ?? '',
     other > 0 ? `${other.toLocaleString('en-US')} not tried` : '',
   ].filter(Boolean);
 }

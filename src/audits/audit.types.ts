@@ -206,8 +206,8 @@ export class CheckedOfFoundType {
 @ObjectType('ExternalLinksChecked', {
   description:
     'External link targets: found, checked ("N of M external links checked"), not checked (refused by our URL ' +
-    'policy, not sent past the per-address cap, or no answer) and never tried (over the cap of distinct URLs, or ' +
-    'the time for checks ran out).',
+    'policy, not sent past the per-address cap, or no answer) and never tried (over the cap of distinct URLs, ' +
+    'the time for checks ran out, or no outside network).',
 })
 export class ExternalLinksCheckedType extends CheckedOfFoundType {
   @Field(() => Int, {
@@ -235,6 +235,13 @@ export class ExternalLinksCheckedType extends CheckedOfFoundType {
   overCap!: number;
   @Field(() => Int, { description: "Of notTried: the audit's time for external link checks ran out first." })
   outOfTime!: number;
+  @Field(() => Int, {
+    description:
+      'Of notTried: not checked because the audit had no outside network (outside host names stopped resolving, ' +
+      'several in a row, and the checks stopped): "no outside network: N external links not checked". Never broken ' +
+      'links.',
+  })
+  noNetwork!: number;
   @Field(() => Int, { description: "Of checked: the project's verdict of the last day, reused without a request." })
   fromCache!: number;
 }

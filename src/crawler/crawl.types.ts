@@ -66,7 +66,7 @@ export interface ExternalLinkCache {
 }
 
 /** Why an external target was not tried: the cap of distinct URLs, or the audit's time for checks ran out. */
-export type ExternalNotTried = 'cap' | 'time';
+export type ExternalNotTried = 'cap' | 'time' | 'noNetwork';
 
 /** How query parameters of discovered URLs are treated before they are queued. */
 export type QueryParameterMode = 'keep' | 'drop-all' | 'drop-listed';

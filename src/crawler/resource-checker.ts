@@ -17,6 +17,8 @@ export interface ResourceCheck {
   failure?: string;
   /** The safe client's error code behind `failure`. */
   failureCode?: SafeHttpErrorCode;
+  /** The host name did not resolve, or its lookup timed out (`failure` says which): nothing was sent. */
+  unresolved?: true;
   /** The address policy refused the URL's address: nothing was sent. */
   blockedAddress?: boolean;
   /**
@@ -114,7 +116,13 @@ export class ResourceChecker {
    */
   check(
     url: string,
-    opts: { urgent?: boolean; budgeted?: boolean; signal?: AbortSignal } = {},
+    opts: {
+      urgent?: boolean;
+      budgeted?: boolean;
+      signal?: AbortSignal;
+      onSend?: () => void;
+      onAnswer?: (result: ResourceCheck) => void;
+    } = {},
   ): Promise<ResourceCheck> {
     const known = this.checks.get(url);
     if (known) return known;
@@ -126,7 +134,7 @@ export class ResourceChecker {
     else {
       if (opts.budgeted ?? true) this.budgetUsed++;
       const signal = opts.signal ? AbortSignal.any([this.signal, opts.signal]) : this.signal;
-      pending = this.run(url, opts.urgent === true, signal).catch((): ResourceCheck => ({
+      pending = this.run(url, opts.urgent === true, signal, opts).catch((): ResourceCheck => ({
         status: null,
         redirected: false,
         skipped: 'aborted',
@@ -164,7 +172,16 @@ export class ResourceChecker {
     return this.settled;
   }
 
-  private async run(url: string, urgent: boolean, signal: AbortSignal): Promise<ResourceCheck> {
+  /**
+   * `onSend` is told when the check leaves its queue for its first request (never for an answer known already), and
+   * `onAnswer` of its answer before its lane goes to the next check: what was sent before an answer is then exact.
+   */
+  private async run(
+    url: string,
+    urgent: boolean,
+    signal: AbortSignal,
+    hooks: { onSend?: () => void; onAnswer?: (result: ResourceCheck) => void },
+  ): Promise<ResourceCheck> {
     const origin = originOf(url);
     const early = origin ? this.originFailures.get(origin) : undefined;
     if (early && isOriginDown(early)) return early.check;
@@ -180,7 +197,9 @@ export class ResourceChecker {
       // Another check of the origin may have failed while this one waited.
       const known = origin ? this.originFailures.get(origin) : undefined;
       if (known && isOriginDown(known)) return known.check;
+      hooks.onSend?.();
       const result = await this.fetch(url, signal);
+      hooks.onAnswer?.(result);
       // Only the origin's own failure says anything of its other URLs: a redirect elsewhere that failed (a refused
       // address, a dead domain) is this link's answer alone.
       if (origin && result.failure !== undefined && !result.redirected && !signal.aborted)
@@ -272,6 +291,7 @@ function failed(err: SafeHttpError): ResourceCheck {
     failureCode: err.code,
   };
   if (err.code === 'BLOCKED_ADDRESS') check.blockedAddress = true;
+  if (err.resolving) check.unresolved = true;
   if (POLICY_REFUSALS.has(err.code)) check.refusedByPolicy = err.message;
   return check;
 }

@@ -229,6 +229,7 @@ describe('seo CLI for self-hosters (JSON output)', () => {
           noAnswer: 0,
           overCap: 0,
           outOfTime: 0,
+          noNetwork: 0,
           fromCache: 0,
         },
         resources: { found: 0, checked: 0 },

@@ -267,7 +267,7 @@ describe('Audit.page', () => {
 
   it('one set of counts on every surface: GraphQL, both REST APIs, the CSV, the report and its PDF HTML', async () => {
     const COUNTS = `counts { urlsCrawled htmlPages indexablePages externalLinks { found checked couldNotCheck notTried
-      refusedByPolicy addressCap noAnswer overCap outOfTime fromCache } resources { found checked }
+      refusedByPolicy addressCap noAnswer overCap outOfTime noNetwork fromCache } resources { found checked }
       labPages { measured eligible } }`;
     const { body } = await gql(
       t,
@@ -294,6 +294,7 @@ describe('Audit.page', () => {
       noAnswer: 0,
       overCap: 0,
       outOfTime: 0,
+      noNetwork: 0,
       fromCache: 0,
     });
     expect(audit.counts.labPages).toEqual({ measured: 0, eligible: 8 });
@@ -344,7 +345,7 @@ describe('Audit.page', () => {
 
   it('links held back by the per-address cap read as not sent on every surface, never as no answer', async () => {
     const EXTERNAL = `externalLinks { found checked couldNotCheck notTried refusedByPolicy addressCap noAnswer overCap
-      outOfTime fromCache }`;
+      outOfTime noNetwork fromCache }`;
     const stored = (await t.runtime.pool.query('SELECT counts FROM audit WHERE id = $1', [auditId])).rows[0].counts;
     const store = (externalLinks: object) =>
       t.runtime.pool.query('UPDATE audit SET counts = $2 WHERE id = $1', [auditId, { ...stored, externalLinks }]);
@@ -391,6 +392,7 @@ describe('Audit.page', () => {
         noAnswer: 2,
         overCap: 0,
         outOfTime: 0,
+        noNetwork: 0,
         fromCache: 0,
       });
       expect(capped.html).toContain(

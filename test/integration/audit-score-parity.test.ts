@@ -166,7 +166,7 @@ describe('seo audit and the server compute the same scores over the same facts',
              blockers indexability { indexable noindex canonicalOtherHost canonicalSameHost }
              costs { code category severity scope affectedPages points } }
            counts { urlsCrawled htmlPages indexablePages externalLinks { found checked couldNotCheck notTried
-             refusedByPolicy addressCap noAnswer overCap outOfTime fromCache }
+             refusedByPolicy addressCap noAnswer overCap outOfTime noNetwork fromCache }
              resources { found checked } labPages { measured eligible } }
            issues { code affectedPages applicablePages } } }`,
         { p: projectId },

@@ -61,7 +61,7 @@ export function lookupWithTimeout(
     let settled = false;
     const timer = setTimeout(() => {
       settled = true;
-      reject(new SafeHttpError('TIMEOUT', `Resolving ${hostname} timed out`));
+      reject(new SafeHttpError('TIMEOUT', `Resolving ${hostname} timed out`, { resolving: true }));
     }, timeoutMs);
     try {
       lookup(hostname, { all: true }, (error, addresses) => {
@@ -69,7 +69,12 @@ export function lookupWithTimeout(
         settled = true;
         clearTimeout(timer);
         if (error || !Array.isArray(addresses) || addresses.length === 0) {
-          reject(new SafeHttpError('DNS_FAILURE', `Could not resolve host ${hostname}`, { cause: error ?? undefined }));
+          reject(
+            new SafeHttpError('DNS_FAILURE', `Could not resolve host ${hostname}`, {
+              cause: error ?? undefined,
+              resolving: true,
+            }),
+          );
         } else {
           resolve(addresses);
         }
@@ -77,7 +82,7 @@ export function lookupWithTimeout(
     } catch (error) {
       settled = true;
       clearTimeout(timer);
-      reject(new SafeHttpError('DNS_FAILURE', `Could not resolve host ${hostname}`, { cause: error }));
+      reject(new SafeHttpError('DNS_FAILURE', `Could not resolve host ${hostname}`, { cause: error, resolving: true }));
     }
   });
 }

@@ -50,6 +50,8 @@ export interface SafeHttpErrorDetails {
    * name resolved to, which no message names).
    */
   addressClass?: BlockedAddressClass;
+  /** DNS_FAILURE or TIMEOUT while resolving the host name: no address was found (nothing was sent). */
+  resolving?: boolean;
   cause?: unknown;
 }
 
@@ -58,6 +60,8 @@ export class SafeHttpError extends Error {
   readonly url: string | undefined;
   readonly redirects: RedirectHop[];
   readonly addressClass: BlockedAddressClass | undefined;
+  /** The host name did not resolve (DNS_FAILURE), or its lookup timed out (TIMEOUT): nothing was sent. */
+  readonly resolving: boolean;
 
   constructor(code: SafeHttpErrorCode, message: string, details: SafeHttpErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -66,6 +70,7 @@ export class SafeHttpError extends Error {
     this.url = details.url;
     this.redirects = details.redirects ?? [];
     this.addressClass = details.addressClass;
+    this.resolving = details.resolving === true;
   }
 
   /** Same error annotated with the URL/hops known to the redirect loop (connector errors lack them). */
@@ -74,6 +79,7 @@ export class SafeHttpError extends Error {
       url: this.url ?? url,
       redirects: [...redirects],
       addressClass: this.addressClass,
+      resolving: this.resolving,
       cause: this.cause,
     });
   }

@@ -17,13 +17,16 @@ export function countsText(counts: AuditCountsLineFragment | null, pagesCrawled:
 export function checkedText(counts: AuditCountsLineFragment): string {
   const e = counts.externalLinks;
   // Worded as the CLI and the reports word it (externalLinkGaps, src/audits/audit.entity.ts).
-  const otherNotTried = e.notTried - e.overCap - e.outOfTime;
+  const otherNotTried = e.notTried - e.overCap - e.outOfTime - e.noNetwork;
   const unchecked = [
     e.refusedByPolicy ? `${formatNumber(e.refusedByPolicy)} refused by policy` : '',
     e.addressCap ? `${formatNumber(e.addressCap)} not sent: per-address cap` : '',
     e.noAnswer ? `${formatNumber(e.noAnswer)} no answer` : '',
     e.overCap ? `${formatNumber(e.overCap)} not tried: over the cap` : '',
     e.outOfTime ? `${formatNumber(e.outOfTime)} not tried: out of time` : '',
+    e.noNetwork
+      ? `no outside network: ${formatNumber(e.noNetwork)} external link${e.noNetwork === 1 ? '' : 's'} not checked`
+      : '',
     otherNotTried > 0 ? `${formatNumber(otherNotTried)} not tried` : '',
   ].filter(Boolean);
   return (
