@@ -218,6 +218,34 @@ export const Issue = component(
         'Of its occurrences, those the project marked "won\'t fix": left out of the score, still counted in ' +
         'affectedPages (docs/scores.md, "Won\'t fix"). Additive to the contract.',
     },
+    fixes: {
+      ...nullable(
+        obj({
+          count: { type: 'integer', description: 'Distinct fixes (failing targets or repeated elements).' },
+          summary: {
+            type: 'string',
+            description: 'The fixes in one line.',
+            examples: ['1 target, linked from 78 pages'],
+          },
+          listed: list(
+            obj({
+              cause: { type: 'string', description: 'A failing target URL, or a repeated element (href and text).' },
+              pages: { type: 'integer', description: 'The crawled pages it is on.' },
+            }),
+            { description: 'The widest fixes first (at most 20).' },
+          ),
+        }),
+      ),
+      description:
+        'A fix-grouped issue (a broken target linked from many pages is one fix, docs/scores.md "Fixes"): charged ' +
+        'fix by fix; null for other issues. Additive to the contract.',
+    },
+    chargedElsewhere: {
+      type: 'integer',
+      description:
+        "Of affectedPages: failing URLs charged once, as their broken links' fix (LINKS_INTERNAL_BROKEN), and " +
+        'costing nothing here (0 for other issues). Additive to the contract.',
+    },
   }),
 );
 

@@ -28,7 +28,8 @@ export class AuditIssueRepository {
     return nativeQuery<AuditIssue>(
       db,
       'SELECT id, audit_id AS "auditId", code, title, severity, category, description, ' +
-        'affected_pages AS "affectedPages", applicable_pages AS "applicablePages" FROM audit_issue WHERE audit_id = $1',
+        'affected_pages AS "affectedPages", applicable_pages AS "applicablePages", fixes, ' +
+        'charged_elsewhere AS "chargedElsewhere" FROM audit_issue WHERE audit_id = $1',
       [auditId],
     );
   }

@@ -412,6 +412,8 @@ function resultsOf(auditId: string, projectId: string, outcome: AuditOutcome, sh
       affectedPages: i.affectedPages,
       applicablePages: i.applicablePages,
       evidenceShape: shapes.shapeOf(i.code),
+      fixes: i.fixes ? { count: i.fixes.count, listed: i.fixes.listed } : null,
+      chargedElsewhere: i.chargedElsewhere ?? 0,
     })),
     inlinks: outcome.inlinks,
     snapshots: outcome.vitals.map((v) => ({

@@ -4,6 +4,7 @@ import type { AuditLinkRow, AuditPageRow, OccurrenceRecord, VitalsRecord } from 
 import type { AuditAttempt } from './audit.repository.js';
 import { STATUS_CLASS_OF_ROW } from './audit-pages.repository.js';
 import type { EvidenceKeyShape } from './evidence-shape.js';
+import type { FixesShown } from '../seo/scoring/index.js';
 
 /*
  * A running attempt's rows (the job runner's writes): its pages, links and occurrences in batches while it crawls,
@@ -22,6 +23,10 @@ export interface IssueRow {
   applicablePages: number;
   /** Its evidence's shape over the audit's occurrences (the URL table's evidence columns). */
   evidenceShape: EvidenceKeyShape[];
+  /** A fix-grouped check's fixes (how many, the widest with their reach); null for other checks. */
+  fixes: FixesShown | null;
+  /** Of affectedPages: URLs charged as another check's fix (a linked 4xx/5xx URL). */
+  chargedElsewhere: number;
 }
 
 /** A technical snapshot row (one per measured URL and device), its verdicts already decided. */
@@ -328,12 +333,12 @@ export class AuditResultsRepository {
     if (issues.length) {
       await tx.query(
         `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description,
-          affected_pages, applicable_pages, evidence_shape)
+          affected_pages, applicable_pages, evidence_shape, fixes, charged_elsewhere)
          SELECT r.id, $1::uuid, r.code, r.title, r.severity, r.category, r.description,
-          r."affectedPages", r."applicablePages", r."evidenceShape"
+          r."affectedPages", r."applicablePages", r."evidenceShape", r.fixes, r."chargedElsewhere"
          FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, code text, title text, severity text,
           category text, description text,
-           "affectedPages" int, "applicablePages" int, "evidenceShape" jsonb)`,
+           "affectedPages" int, "applicablePages" int, "evidenceShape" jsonb, fixes jsonb, "chargedElsewhere" int)`,
         [auditId, jsonParam(issues)],
       );
     }

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import type { FixesShown } from '../seo/scoring/index.js';
 
 export const AUDIT_STATUSES = ['QUEUED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
 export type AuditStatus = (typeof AUDIT_STATUSES)[number];
@@ -188,6 +189,10 @@ export const AuditIssueEntity = defineEntity({
     description: p.text(),
     affectedPages: p.integer(),
     applicablePages: p.integer(),
+    /** A fix-grouped check's fixes: how many, the widest (FIXES_LISTED) with their reach; null otherwise. */
+    fixes: p.json<FixesShown>().nullable(),
+    /** Of affectedPages: URLs charged as another check's fix (a linked 4xx/5xx URL: its broken links' fix). */
+    chargedElsewhere: p.integer().default(0),
   }),
 });
 export type AuditIssue = InferEntity<typeof AuditIssueEntity>;

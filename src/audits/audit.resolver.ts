@@ -1,7 +1,14 @@
 import { Arg, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../platform/context.js';
 import { describeSettingChange, findCheck, guidanceFor, type CheckSettingChange } from '../seo/checks/index.js';
-import { RANKING_POINTS, RANKING_POSITION_WEIGHTS, RANKING_TAIL_WEIGHT, blockerNotices } from '../seo/scoring/index.js';
+import {
+  RANKING_POINTS,
+  RANKING_POSITION_WEIGHTS,
+  RANKING_TAIL_WEIGHT,
+  blockerNotices,
+  fixesSummary,
+  type FixesShown,
+} from '../seo/scoring/index.js';
 import { ProjectType } from '../projects/graphql.js';
 import { withNotTried, type Audit, type AuditIssue } from './audit.entity.js';
 import { JOB_STATE_BY_STATUS } from './audit-job.js';
@@ -33,6 +40,7 @@ import {
   ScoreBreakdownType,
   BlockerNoticeType,
   IssueType,
+  type IssueFixesType,
   type IssueRankingInputs,
   JobType,
   StartAuditPayload,
@@ -80,6 +88,13 @@ export const toAuditType = (a: Audit): AuditType => ({
   completedAt: a.completedAt ?? null,
 });
 
+/** Fixes as GraphQL shows them, with their one-line summary. */
+const fixesType = (code: string, fixes: FixesShown): IssueFixesType => ({
+  count: fixes.count,
+  summary: fixesSummary(code, fixes),
+  listed: fixes.listed.map((f) => ({ cause: f.cause, pages: f.pages })),
+});
+
 /**
  * An issue of an audit of `projectId`; its priority is resolved apart (IssueResolver.priority), from `rankingInputs`
  * when the caller read them for a whole list.
@@ -100,6 +115,8 @@ const toIssueType = (i: AuditIssue, projectId: string, rankingInputs?: IssueRank
     description: i.description,
     affectedPages: i.affectedPages,
     applicablePages: i.applicablePages,
+    fixes: i.fixes ? fixesType(i.code, i.fixes) : null,
+    chargedElsewhere: i.chargedElsewhere ?? 0,
     scope: findCheck(i.code)?.scope ?? 'page',
     whyItMatters: guidance?.why ?? null,
     howToFix: guidance?.fix ?? null,
@@ -119,7 +136,8 @@ async function issueRankingInputs(
     auditLoaders(ctx).scoreBreakdown.load(auditId),
     rankingPageLoaders(ctx).project.load(projectId),
   ]);
-  return { htmlPages: breakdown?.htmlPages ?? null, ranking };
+  const costPoints = new Map((breakdown?.costs ?? []).map((c) => [c.code, c.points]));
+  return { htmlPages: breakdown?.htmlPages ?? null, costPoints, ranking };
 }
 
 /** "top 3: 1, 4-10: 0.6, 11-20: 0.3, beyond: 0.1", from the bands the priority uses. */
@@ -303,9 +321,8 @@ export class AuditResolver {
   @FieldResolver(() => ScoreBreakdownType, {
     nullable: true,
     description:
-      'Why the audit scored what it did, the most severe costs first (site-level first within a severity, then by ' +
-      'what they take off the overall score); null until it completes, and for audits scored before breakdowns ' +
-      'were kept (those keep their scores).',
+      'Why the audit scored what it did, the costs that take most off the overall score first; null until it ' +
+      'completes, and for audits scored before breakdowns were kept (those keep their scores).',
   })
   async scoreBreakdown(@Root() audit: AuditType, @Ctx() ctx: RequestContext): Promise<ScoreBreakdownType | null> {
     const breakdown = await auditLoaders(ctx).scoreBreakdown.load(audit.id);
@@ -317,8 +334,10 @@ export class AuditResolver {
         title: findCheck(c.code)?.title ?? c.code,
         category: c.category as CategoryEnum,
         severity: c.severity as SeverityEnum,
+        fixes: c.fixes ? fixesType(c.code, c.fixes) : null,
       })),
       blockerNotices: blockerNotices(breakdown),
+      pagesShownWorse: breakdown.pagesShownWorse ?? 0,
       indexability: breakdown.indexability ?? null,
       wontFixExcluded: breakdown.wontFix?.excludedOccurrences ?? 0,
     };

@@ -37,6 +37,28 @@ export class IssueCountsType {
   @Field(() => Int) notice!: number;
 }
 
+@ObjectType('Fix', { description: 'One fix of a fix-grouped issue: its cause and the pages it is on.' })
+export class FixType {
+  @Field(() => String, {
+    description: 'The cause: a failing target URL, or an element a shared template repeats (its href and text).',
+  })
+  cause!: string;
+  @Field(() => Int, { description: 'Its reach: the crawled pages it is on (that link to the target).' }) pages!: number;
+}
+
+@ObjectType('IssueFixes', {
+  description:
+    'A fix-grouped issue (a broken target linked from many pages is one fix; docs/scores.md "Fixes"): how many ' +
+    'fixes, the widest with their reach, and the line every surface shows ("1 target, linked from 78 pages").',
+})
+export class IssueFixesType {
+  @Field(() => Int, { description: 'Distinct fixes (targets or repeated elements).' }) count!: number;
+  @Field(() => String, { description: 'The fixes in one line: "9 targets, the widest linked from 78 pages".' })
+  summary!: string;
+  @Field(() => [FixType], { description: 'The widest fixes first (at most 20 on an issue, 5 on a score cost).' })
+  listed!: FixType[];
+}
+
 @ObjectType('ScoreCost', { description: "One issue's part of an audit's score: the points it costs its category." })
 export class ScoreCostType {
   @Field(() => String) code!: string;
@@ -52,6 +74,11 @@ export class ScoreCostType {
   @Field(() => Int) affectedPages!: number;
   @Field(() => Float, { description: 'Points off the category score (before rounding; a category stops at 0).' })
   points!: number;
+  @Field(() => IssueFixesType, {
+    nullable: true,
+    description: 'A fix-grouped issue: charged fix by fix, each by its reach with a ceiling; null for other issues.',
+  })
+  fixes!: IssueFixesType | null;
 }
 
 @ObjectType('BlockerNotice', {
@@ -86,10 +113,21 @@ export class IndexabilityType {
     '100 minus its costs (docs/scores.md has the formula).',
 })
 export class ScoreBreakdownType {
-  @Field(() => Float, { description: '% of the crawled HTML pages without a CRITICAL issue.' }) health!: number;
+  @Field(() => Float, {
+    description:
+      '% of the crawled HTML pages without a CRITICAL issue, a page whose on-page basics are missing (shown worse in ' +
+      'search: pagesShownWorse) counting half.',
+  })
+  health!: number;
   @Field(() => Int, { description: 'Crawled HTML documents (link targets, PDFs and other resources are not pages).' })
   htmlPages!: number;
   @Field(() => Int) pagesWithCritical!: number;
+  @Field(() => Int, {
+    description:
+      'Pages without a CRITICAL issue that a check marks as shown worse in search (two or more on-page basics ' +
+      'missing): half a healthy page each (0 for audits scored before it was counted).',
+  })
+  pagesShownWorse!: number;
   @Field(() => Int, { description: 'Checks that applied to the site (on any page, or once for the whole site).' })
   checksApplied!: number;
   @Field(() => Int, { description: 'Of those, the checks that passed everywhere.' }) checksPassed!: number;
@@ -98,7 +136,11 @@ export class ScoreBreakdownType {
     description: "Lighthouse's performance score from lab metrics, before the category's other costs; null without.",
   })
   labPerformance!: number | null;
-  @Field(() => [ScoreCostType], { description: 'Every failing check with what it costs, largest first.' })
+  @Field(() => [ScoreCostType], {
+    description:
+      'Every failing check with what it costs, what it takes off the overall score first (its category points ' +
+      "times the category's weight, plus the health a page-level CRITICAL issue takes), then the more severe.",
+  })
   costs!: ScoreCostType[];
   @Field(() => Int, { nullable: true, description: 'The overall score before a site-wide blocker capped it at 50.' })
   cappedFrom!: number | null;
@@ -154,6 +196,8 @@ export class IssueOccurrenceConnection {
 /** The audit's HTML page count (null for audits scored before it was kept) and its project's ranking pages. */
 export interface IssueRankingInputs {
   htmlPages: number | null;
+  /** The points the audit's score charged each issue, by code (the breakdown's costs; empty before it completes). */
+  costPoints: ReadonlyMap<string, number>;
   ranking: RankingPages;
 }
 
@@ -178,6 +222,19 @@ export class IssueType {
   })
   affectedPages!: number;
   @Field(() => Int, { description: 'Pages the check applied to (site checks: 1).' }) applicablePages!: number;
+  @Field(() => IssueFixesType, {
+    nullable: true,
+    description:
+      "A fix-grouped issue's fixes in the whole audit (a broken target linked from 78 pages is one fix); null for " +
+      'other issues and for audits stored before fixes were kept.',
+  })
+  fixes!: IssueFixesType | null;
+  @Field(() => Int, {
+    description:
+      "Of affectedPages: failing URLs whose cost is charged once, as their broken links' fix " +
+      '(LINKS_INTERNAL_BROKEN): listed here, costing nothing here (0 for other issues).',
+  })
+  chargedElsewhere!: number;
   @Field(() => Int, {
     nullable: true,
     description: "Its occurrences on the segment's URLs when the issues list is narrowed to a segment; null otherwise.",

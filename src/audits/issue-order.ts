@@ -39,13 +39,29 @@ export interface PricedIssue {
   category: string;
   affectedPages: number;
   applicablePages: number;
+  /** A fix-grouped issue's fixes (only whether it has them is read here). */
+  fixes?: unknown;
+  /** Of affectedPages: URLs charged as another check's fix. */
+  chargedElsewhere?: number;
+  /** Set when the issue is narrowed to a segment's URLs: its counts are the segment's, not the audit's. */
+  segmentOccurrences?: number | null;
 }
 
 /** An issue's priority in its audit: its cost over the audit's HTML pages, plus its ranking term (issuePriority). */
 export function issuePriorityOf(issue: PricedIssue, inputs: IssueRankingInputs): number {
   // The severity and category are stored as the catalog's names (audit_issue's check constraints).
   const check = issue as PricedIssue & Parameters<typeof issuePriority>[0];
-  return issuePriority(check, inputs.htmlPages, inputs.ranking.rankingWeightOf(issue.auditId, issue.code));
+  // A fix-grouped issue, or one charged as another's fix, costs what the audit's score charged it (its fixes' reach is
+  // not stored whole); narrowed to a segment, it is priced on the segment's pages as one fix.
+  const whole = issue.segmentOccurrences === undefined || issue.segmentOccurrences === null;
+  const charged =
+    whole && (issue.fixes || (issue.chargedElsewhere ?? 0) > 0) ? (inputs.costPoints.get(issue.code) ?? 0) : undefined;
+  return issuePriority(
+    { ...check, fixes: undefined },
+    inputs.htmlPages,
+    inputs.ranking.rankingWeightOf(issue.auditId, issue.code),
+    charged,
+  );
 }
 
 /** `issues` in issue order (a new array), each issue's priority computed once. */

@@ -97,7 +97,9 @@ export function scoringOf(check: CheckDefinition): string {
     cost =
       `A fix is the unit of cost: each failing ${check.fixUnit} is one fix, however many pages it is on. A fix ` +
       `costs the ${category} score ${String(FIX_CEILINGS[fixSeverity])} × √(pages it is on ÷ crawled HTML pages)` +
-      (fixSeverity !== check.severity ? ` (a ${fixSeverity} fix, though each page's finding is a ${check.severity})` : '') +
+      (fixSeverity !== check.severity
+        ? ` (a ${fixSeverity} fix, though each page's finding is a ${check.severity})`
+        : '') +
       `; the fixes together take at most ${String(most)} points: each takes its share of what is left.`;
   } else if (check.scope === 'site') {
     cost = `A failure costs the ${category} score ${String(SITE_ISSUE_COSTS[check.severity])} points (a fixed cost).`;

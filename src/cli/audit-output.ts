@@ -10,6 +10,7 @@ import { lazy, packageVersion, print } from './cli-runtime.js';
 
 type Gate = typeof import('../seo/ci-gate/index.js');
 type Audits = typeof import('../audits/index.js');
+type Scoring = typeof import('../seo/scoring/index.js');
 
 /** SARIF's driver: who made the results, and where to read about them (the home the crawler's User-Agent names). */
 const SARIF_TOOL = { name: 'SEO Audit Platform', informationUri: 'https://github.com/seo-audit-platform' };
@@ -31,7 +32,7 @@ export interface AuditRun {
 
 type Issue = AuditOutcome['issues'][number];
 
-function issueOf(run: AuditRun, i: Issue, withOccurrences: boolean) {
+function issueOf(run: AuditRun, i: Issue, withOccurrences: boolean, scoring: Scoring) {
   return {
     code: i.code,
     title: i.title,
@@ -40,6 +41,11 @@ function issueOf(run: AuditRun, i: Issue, withOccurrences: boolean) {
     scope: i.scope,
     affectedPages: i.affectedPages,
     applicablePages: i.applicablePages,
+    // A fix-grouped issue: its fixes in one line ("1 target, linked from 78 pages") and the widest with their reach.
+    fixes: i.fixes
+      ? { count: i.fixes.count, summary: scoring.fixesSummary(i.code, i.fixes), listed: i.fixes.listed }
+      : null,
+    chargedElsewhere: i.chargedElsewhere ?? 0,
     examples: run.examples.get(i.code) ?? [],
     ...(withOccurrences ? { occurrences: run.occurrences.get(i.code) ?? [] } : {}),
   };
@@ -77,7 +83,7 @@ function printNotes(run: AuditRun, baseline: Baseline | null, audits: Audits): v
 }
 
 /** The run's result as --json prints it (the issues with their examples; every occurrence with --all-occurrences). */
-function resultOf(run: AuditRun, withOccurrences: boolean, audits: Audits) {
+function resultOf(run: AuditRun, withOccurrences: boolean, audits: Audits, scoring: Scoring) {
   const { outcome } = run;
   return {
     url: run.url,
@@ -93,7 +99,7 @@ function resultOf(run: AuditRun, withOccurrences: boolean, audits: Audits) {
     uncheckedLinks: outcome.crawl.uncheckedLinks,
     scores: outcome.scores,
     scoreBreakdown: outcome.breakdown,
-    issues: outcome.issues.map((i) => issueOf(run, i, withOccurrences)),
+    issues: outcome.issues.map((i) => issueOf(run, i, withOccurrences, scoring)),
     coreWebVitals: outcome.vitals,
   };
 }
@@ -157,10 +163,14 @@ async function printText(run: AuditRun, issues: ReturnType<typeof resultOf>['iss
     `overall ${s.overall}  meta ${s.meta}  content ${s.content}  links ${s.links}  ` +
       `technical ${s.technical}  performance ${s.performance}\n`,
   );
-  const { blockerNotices } = await lazy.scoring();
-  process.stdout.write(`${scoreWhy(outcome.breakdown, blockerNotices(outcome.breakdown))}\n\n`);
+  const { blockerNotices, fixesSummary } = await lazy.scoring();
+  process.stdout.write(`${scoreWhy(outcome.breakdown, blockerNotices(outcome.breakdown), fixesSummary)}\n\n`);
   for (const i of issues)
-    process.stdout.write(`${i.severity.padEnd(8)} ${i.code.padEnd(28)} ${affectedLabel(i).padStart(12)}  ${i.title}\n`);
+    process.stdout.write(
+      `${i.severity.padEnd(8)} ${i.code.padEnd(28)} ${affectedLabel(i).padStart(12)}  ${i.title}` +
+        (i.fixes ? ` (${i.fixes.summary})` : '') +
+        '\n',
+    );
   const { comparison } = run.gate;
   const { baseline } = run.gateInput;
   if (comparison && baseline) {
@@ -181,12 +191,12 @@ async function printText(run: AuditRun, issues: ReturnType<typeof resultOf>['iss
 /** Everything a completed run prints (and --write-json writes), in the format asked for. */
 export async function printAuditRun(run: AuditRun, gate: Gate): Promise<void> {
   const { opts, settings } = run;
-  const audits = await lazy.audits();
+  const [audits, scoring] = await Promise.all([lazy.audits(), lazy.scoring()]);
   printNotes(run, run.gateInput.baseline, audits);
-  const result = resultOf(run, Boolean(opts.allOccurrences), audits);
+  const result = resultOf(run, Boolean(opts.allOccurrences), audits, scoring);
   if (opts.writeJson) {
     try {
-      writeFileSync(opts.writeJson, `${JSON.stringify(resultOf(run, true, audits), null, 2)}\n`);
+      writeFileSync(opts.writeJson, `${JSON.stringify(resultOf(run, true, audits, scoring), null, 2)}\n`);
     } catch (err) {
       throw new DomainError('BAD_USER_INPUT', `--write-json ${opts.writeJson}: ${(err as Error).message}`);
     }
@@ -253,17 +263,23 @@ function affectedLabel(i: { scope: string; affectedPages: number }): string {
 }
 
 /**
- * The "why this score" line: health, the blocker cap, and the breakdown's first three costs (most severe first,
- * site-level first within a severity: docs/scores.md).
+ * The "why this score" line: health, the blocker cap, and the breakdown's first three costs (what takes most off the
+ * overall score first: docs/scores.md), a fix-grouped one with its fixes.
  */
-function scoreWhy(b: ScoreBreakdown, blockers: readonly BlockerNotice[]): string {
+function scoreWhy(b: ScoreBreakdown, blockers: readonly BlockerNotice[], summarize: Scoring['fixesSummary']): string {
   const top = b.costs
     .slice(0, 3)
-    .map((c) => `${c.code} -${Number(c.points.toFixed(1))} ${c.category.toLowerCase()}`)
+    .map(
+      (c) =>
+        `${c.code} -${Number(c.points.toFixed(1))} ${c.category.toLowerCase()}` +
+        (c.fixes ? ` (${summarize(c.code, c.fixes)})` : ''),
+    )
     .join(', ');
   return (
     `health ${b.health}% (${formatCount(b.htmlPages - b.pagesWithCritical)} of ${formatCount(b.htmlPages)} HTML ` +
-    `page${b.htmlPages === 1 ? '' : 's'} without a critical issue)` +
+    `page${b.htmlPages === 1 ? '' : 's'} without a critical issue` +
+    (b.pagesShownWorse ? `, ${formatCount(b.pagesShownWorse)} counting half: on-page basics missing` : '') +
+    ')' +
     (b.cappedFrom !== null ? `; capped at 50 from ${b.cappedFrom}: ${blockers.map((n) => n.message).join(' ')}` : '') +
     (top ? `; first: ${top}` : '')
   );

@@ -5,7 +5,7 @@ import { isUuid } from '../platform/ids.js';
 import { assertApiAccess } from '../identity/index.js';
 import type { ProjectService } from '../projects/index.js';
 import { suggestFix } from '../seo/fixes/index.js';
-import { blockerNotices } from '../seo/scoring/index.js';
+import { blockerNotices, fixesSummary } from '../seo/scoring/index.js';
 import { findCheck, type CheckCode } from '../seo/checks/index.js';
 import { SegmentService, withNotTried } from '../audits/index.js';
 import { ReportRepository, type TopIssueRow } from './report.repository.js';
@@ -23,6 +23,8 @@ const SCORE_OF = {
 } as const;
 const TOP_ISSUES = 10;
 const URLS_PER_ISSUE = 5;
+/** The widest fixes a fix-grouped issue lists (a target and the pages linking to it). */
+const WIDEST_FIXES = 5;
 const VITALS_PAGES = 20;
 const MOVERS = 5;
 
@@ -124,6 +126,8 @@ export class ClientReportService {
         affectedPages: i.affectedPages,
         scope: findCheck(i.code)?.scope ?? 'page',
         urls: i.urls,
+        fixesSummary: i.fixes ? fixesSummary(i.code, i.fixes) : null,
+        widestFixes: (i.fixes?.listed ?? []).slice(0, WIDEST_FIXES).map((f) => ({ cause: f.cause, pages: f.pages })),
         fix: fixOf(i),
       })),
       vitals,

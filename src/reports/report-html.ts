@@ -166,10 +166,17 @@ export function clientReportHtml(r: ClientReportType): string {
           `${escapeHtml(SEVERITY_LABEL[i.severity] ?? i.severity)}</span> · ` +
           `${escapeHtml(i.title)}</h3>`,
         `<p class="muted">${escapeHtml(categoryLabel(i.category))} · ` +
-          `${extent(i)} · check ${escapeHtml(i.code)}</p>`,
+          `${extent(i)}${i.fixesSummary ? ` · ${escapeHtml(i.fixesSummary)}` : ''} · check ${escapeHtml(i.code)}</p>`,
         `<p>${escapeHtml(i.description)}</p>`,
       );
-      if (i.urls.length) {
+      // A fix-grouped issue: its widest fixes (a target, the pages linking to it) say what to fix better than pages.
+      if (i.widestFixes.length) {
+        parts.push(
+          '<p><strong>Widest fixes</strong></p><ul>',
+          ...i.widestFixes.map((f) => `<li class="url">${escapeHtml(f.cause)} — ${plural(f.pages, 'page')}</li>`),
+          '</ul>',
+        );
+      } else if (i.urls.length) {
         parts.push(
           '<p><strong>Affected pages</strong></p><ul>',
           ...i.urls.map((u) => `<li class="url">${escapeHtml(u)}</li>`),

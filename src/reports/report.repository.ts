@@ -1,5 +1,5 @@
 import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
-import type { ScoreBreakdown, StoredScores } from '../seo/scoring/index.js';
+import type { FixesShown, ScoreBreakdown, StoredScores } from '../seo/scoring/index.js';
 import type { AuditCounts } from '../audits/index.js';
 
 /** An audit of a project with its scores and its issue counts by severity. */
@@ -89,6 +89,8 @@ export interface TopIssueRow {
   /** A stored fix suggestion for the issue (language model or rules), when one was asked for. */
   fixSummary: string | null;
   fixSteps: unknown;
+  /** A fix-grouped issue's fixes (how many, the widest with their reach); null otherwise. */
+  fixes: FixesShown | null;
 }
 
 /** Issue counts of one category of an audit. */
@@ -241,7 +243,8 @@ export class ReportRepository {
     return nativeQuery<TopIssueRow>(
       db,
       `SELECT i.id, i.code, i.title, i.severity, i.category, i.description, i.affected_pages AS "affectedPages",
-              COALESCE(occ.urls, '{}') AS urls, occ.evidence, fx.summary AS "fixSummary", fx.steps AS "fixSteps"
+              COALESCE(occ.urls, '{}') AS urls, occ.evidence, fx.summary AS "fixSummary", fx.steps AS "fixSteps",
+              i.fixes
        FROM audit_issue i
        LEFT JOIN LATERAL (SELECT array_agg(o.url ORDER BY o.id) AS urls,
                                  (array_agg(o.evidence ORDER BY o.id))[1] AS evidence

@@ -106,7 +106,22 @@ export class ReportIssueType {
   @Field(() => String, { description: 'page (shown as its pages) or site (shown as "site": a fact about the site).' })
   scope!: string;
   @Field(() => [String], { description: 'Some of the affected pages (at most 5).' }) urls!: string[];
+  @Field(() => String, {
+    nullable: true,
+    description: 'A fix-grouped issue\'s fixes in one line ("1 target, linked from 78 pages"); null for other issues.',
+  })
+  fixesSummary!: string | null;
+  @Field(() => [ReportFixReachType], {
+    description: "A fix-grouped issue's widest fixes (at most 5); empty otherwise.",
+  })
+  widestFixes!: ReportFixReachType[];
   @Field(() => ReportFixType, { nullable: true }) fix!: ReportFixType | null;
+}
+
+@ObjectType('ReportFixReach', { description: 'One fix of a fix-grouped issue: its cause and the pages it is on.' })
+export class ReportFixReachType {
+  @Field(() => String) cause!: string;
+  @Field(() => Int) pages!: number;
 }
 
 @ObjectType('ReportVitals', { description: 'The latest Core Web Vitals of a page and device.' })

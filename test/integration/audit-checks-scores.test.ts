@@ -26,28 +26,31 @@ import {
  *
  * Every check below applies (HAND_CHECKS lists them all); scores count only the failing ones (score-formula.ts):
  * a page-level issue costs 100 x weight (CRITICAL 1.0, WARNING 0.3, NOTICE 0.03) x affected / HTML pages (at
- * least 1 for a CRITICAL one), a site-level one CRITICAL 15, WARNING 5, NOTICE 0.5. One HTML page: / (the 404
- * answer of /missing is a link target, not a page).
+ * least 1 for a CRITICAL one), a site-level one CRITICAL 15, WARNING 5, NOTICE 0.5; a fix-grouped one (a broken
+ * link's target) costs per fix its fix severity's ceiling (CRITICAL 35) x sqrt(pages it is on / HTML pages). One
+ * HTML page: / (the 404 answer of /missing is a link target, not a page).
  *
  * META         TITLE_TOO_SHORT (NOTICE, 1 page)                        3        -> 97
  * CONTENT      H1_MISSING (WARNING, 1 page)                           30        -> 70
- * LINKS        INTERNAL_BROKEN (CRITICAL, 1 page)                    100        -> 0
- * TECHNICAL    STATUS_4XX: /missing answers 404, but / links to it, so the fact is charged once, as LINKS'
- *              INTERNAL_BROKEN above (STATUS_4XX applies and affects 0 charged pages);
+ * LINKS        INTERNAL_BROKEN (a WARNING on /, one fix: /missing, a CRITICAL fix on 1 of 1 pages:
+ *              35 x sqrt(1) = 35)                                     35        -> 65
+ * TECHNICAL    STATUS_4XX: /missing answers 404 and is listed (inlinks 1), but / links to it, so it is charged
+ *              once, as LINKS' INTERNAL_BROKEN fix above (0 here);
  *              HTTP_PAGE ("No HTTPS", a WARNING site fact on 1/1 of the pages: max(5, 0.5 x 30)) 15,
  *              LLMS_TXT_MISSING (site NOTICE) 0.5                                       -> round(84.5) = 85
  * PERFORMANCE  IMAGE_NO_DIMENSIONS (NOTICE, 1 page)                    3        -> 97
- * health       / has CRITICAL issues: 0 of 1 page without one          0 %
- * OVERALL = round(0.5 x 0 + 0.5 x (20*97 + 20*70 + 20*0 + 25*85 + 15*97) / 100) = round(0.5 x 69.2) = round(34.6)
- *         = 35; no blocker fires and the start URL answers 200, so no cap.
+ * health       / has no CRITICAL issue (a broken link is a WARNING on its page; /missing is no HTML page) 100 %
+ * OVERALL = round(0.5 x 100 + 0.5 x (20*97 + 20*70 + 20*65 + 25*85 + 15*97) / 100) = round(50 + 0.5 x 82.2)
+ *         = round(91.1) = 91; no blocker fires and the start URL answers 200, so no cap.
  */
-const HAND_SCORES = { overall: 35, meta: 97, content: 70, links: 0, technical: 85, performance: 97 };
+const HAND_SCORES = { overall: 91, meta: 97, content: 70, links: 65, technical: 85, performance: 97 };
 
 /** The hand list above: every applicable check, with [affected, applicable] pages. */
 const HAND_CHECKS: Record<Category, Record<string, [number, number]>> = {
   // META_JSONLD_REQUIRED_MISSING does not apply: the page's one JSON-LD block is an Article (ARTICLE_INCOMPLETE's).
   META: {
     META_TITLE_MISSING: [0, 1],
+    META_BASICS_MISSING: [0, 1],
     META_TITLE_TOO_SHORT: [1, 1],
     META_TITLE_TOO_LONG: [0, 1],
     META_TITLE_MULTIPLE: [0, 1],
@@ -112,8 +115,8 @@ const HAND_CHECKS: Record<Category, Record<string, [number, number]>> = {
     LINKS_NO_ANCHOR_TEXT: [0, 1],
   },
   TECHNICAL: {
-    // The 404 is linked from `/`: charged once, as that page's broken link (LINKS_INTERNAL_BROKEN), not again here.
-    TECH_STATUS_4XX: [0, 1],
+    // The 404 is listed with its inlinks, and charged once, as the fix of `/`'s broken link (LINKS_INTERNAL_BROKEN).
+    TECH_STATUS_4XX: [1, 2],
     TECH_STATUS_5XX: [0, 2],
     TECH_TIMEOUT: [0, 2],
     PAGE_FETCH_FAILED: [0, 2],
@@ -141,7 +144,7 @@ const HAND_CHECKS: Record<Category, Record<string, [number, number]>> = {
     TECH_AI_SEARCH_BLOCKED: [0, 1],
     TECH_LLMS_TXT_MISSING: [1, 1],
     TECH_SITEMAP_BLOCKED_BY_ROBOTS: [0, 1],
-    TECH_RESOURCE_BROKEN: [0, 1],
+    // No TECH_RESOURCE_BROKEN: the page's one subresource is its favicon, which META_FAVICON_MISSING judges.
     TECH_RESOURCE_PRIVATE_ADDRESS: [0, 1],
     TECH_META_REFRESH: [0, 1],
     TECH_SOFT_404: [0, 1],
@@ -216,16 +219,20 @@ describe('scores of a hand-computed audit', () => {
 
   it('scores every category and the whole audit as computed by hand', () => {
     expect(plain.outcome.scores).toEqual(HAND_SCORES);
-    expect(plain.outcome.breakdown).toMatchObject({ health: 0, htmlPages: 1, pagesWithCritical: 1, blockers: [] });
-    // Most severe first; within a severity site-level first, then by what it takes off the overall score.
+    expect(plain.outcome.breakdown).toMatchObject({ health: 100, htmlPages: 1, pagesWithCritical: 0, blockers: [] });
+    // What takes most off the overall score first (points x category weight); TECH_STATUS_4XX costs nothing itself.
     expect(plain.outcome.breakdown.costs.map((c) => [c.code, c.points])).toEqual([
-      ['LINKS_INTERNAL_BROKEN', 100],
-      ['TECH_HTTP_PAGE', 15],
+      ['LINKS_INTERNAL_BROKEN', 35],
       ['CONTENT_H1_MISSING', 30],
-      ['TECH_LLMS_TXT_MISSING', 0.5],
+      ['TECH_HTTP_PAGE', 15],
       ['META_TITLE_TOO_SHORT', 3],
       ['PERF_IMAGE_NO_DIMENSIONS', 3],
+      ['TECH_LLMS_TXT_MISSING', 0.5],
     ]);
+    expect(plain.outcome.breakdown.costs[0].fixes).toEqual({
+      count: 1,
+      listed: [{ cause: site.url('/missing'), pages: 1 }],
+    });
   });
 });
 

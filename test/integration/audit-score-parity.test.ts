@@ -164,10 +164,10 @@ describe('seo audit and the server compute the same scores over the same facts',
           `contentScore linksScore technicalScore performanceScore
            scoreBreakdown { health htmlPages pagesWithCritical checksApplied checksPassed labPerformance cappedFrom
              blockers indexability { indexable noindex canonicalOtherHost canonicalSameHost }
-             costs { code category severity scope affectedPages points } }
+             costs { code category severity scope affectedPages points fixes { count listed { cause pages } } } }
            counts { urlsCrawled htmlPages indexablePages externalLinks { found checked couldNotCheck notTried
              refusedByPolicy addressCap noAnswer overCap outOfTime noNetwork fromCache }
-             resources { found checked } labPages { measured eligible } }
+             resources { found checked } labPages { measured eligible } links { found read notRead pagesOverCap } }
            issues { code affectedPages applicablePages } } }`,
         { p: projectId },
         { authorization: `Bearer ${key}` },
@@ -188,8 +188,15 @@ describe('seo audit and the server compute the same scores over the same facts',
         technical: server.technicalScore,
         performance: server.performanceScore,
       }).toEqual(cli.scores);
-      // Why: the same breakdown, stored with the scores and read back over GraphQL.
-      expect(server.scoreBreakdown).toEqual(cli.scoreBreakdown);
+      // Why: the same breakdown, stored with the scores and read back over GraphQL (GraphQL says "no fixes" as null).
+      const costs = server.scoreBreakdown.costs.map(({ fixes, ...cost }: { fixes: unknown }) =>
+        fixes === null ? cost : { ...cost, fixes },
+      );
+      expect({ ...server.scoreBreakdown, costs }).toEqual(cli.scoreBreakdown);
+      // A fix-grouped issue is charged by its fixes: the broken targets, each with the pages linking to it.
+      expect(costs.find((c: { code: string }) => c.code === 'LINKS_INTERNAL_BROKEN')).toMatchObject({
+        fixes: { count: 2, listed: [{ pages: 4 }, { pages: 3 }] },
+      });
       // The counts every surface shows: the same record from the same engine.
       expect(server.counts).toEqual(cli.counts);
       expect(server.scoreBreakdown.costs.length).toBeGreaterThan(0);
@@ -207,6 +214,20 @@ describe('seo audit and the server compute the same scores over the same facts',
           'PAGE_FETCH_FAILED',
         ]),
       );
+      // The fixes and the failing URLs charged as a fix, the same on REST as on GraphQL.
+      const rest = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/projects/${projectId}/audit?auditId=${auditId}`,
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(rest.statusCode).toBe(200);
+      type RestIssue = { code: string; fixes: { count: number; summary: string } | null; chargedElsewhere: number };
+      const restIssues: RestIssue[] = rest.json().audit.issues;
+      const broken = restIssues.find((i) => i.code === 'LINKS_INTERNAL_BROKEN');
+      expect(broken?.fixes).toMatchObject({ count: 2, summary: '2 targets, the widest linked from 4 pages' });
+      expect(restIssues.find((i) => i.code === 'META_TITLE_MISSING')?.fixes).toBeNull();
+      expect(restIssues.find((i) => i.code === 'TECH_STATUS_4XX')?.chargedElsewhere).toBeGreaterThan(0);
+
       // Every external link checked, said as N of M: the down host's refused connection is a verdict.
       expect(server.counts.externalLinks).toMatchObject({ found: 1, checked: 1, notTried: 0, fromCache: 0 });
 

@@ -36,7 +36,7 @@ export interface CheckDefinition {
    * 404, linked from 78 pages), or an element a shared template repeats (a javascript:void(0) menu toggle). The score
    * charges each fix by its reach, with a ceiling per fix, instead of the pages the check fails on.
    */
-  fixUnit?: 'target';
+  fixUnit?: FixUnit;
   /**
    * The severity a fix of this check is priced at, where it differs from the page's: a broken internal link is a
    * WARNING on the linking page, but the fix is a URL that answers 4xx/5xx, which is out of search (CRITICAL).
@@ -48,6 +48,9 @@ export interface CheckDefinition {
    */
   shownWorse?: true;
 }
+
+/** What one fix of a fix-grouped check is: a failing target URL, or an element a shared template repeats. */
+export type FixUnit = 'target' | 'element';
 
 export const SEVERITY_WEIGHTS: Readonly<Record<Severity, number>> = { CRITICAL: 10, WARNING: 5, NOTICE: 1 };
 

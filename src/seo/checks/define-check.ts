@@ -6,7 +6,7 @@
  * app's check docs) are generated from it.
  */
 import type { FixRule } from '../fixes/fix-rule-context.js';
-import type { Category, CheckScope, Severity } from './check-kinds.js';
+import type { Category, CheckScope, FixUnit, Severity } from './check-kinds.js';
 import type { Presenter } from './evidence-presenters.js';
 import type { PageEvaluator } from './page-check-helpers.js';
 import type { SiteEvaluator } from './site-check-helpers.js';
@@ -25,7 +25,7 @@ export interface CheckSpec<C extends string = string, S extends CheckScope = Che
   /** A page-evaluated fact of the server, charged once for the site (check-kinds.ts, CheckDefinition). */
   siteFact?: true;
   /** Each distinct failing target (or repeated element) is one fix, priced by its reach (check-kinds.ts). */
-  fixUnit?: 'target';
+  fixUnit?: FixUnit;
   /** The severity a fix is priced at, where it differs from the page's (check-kinds.ts, CheckDefinition). */
   fixSeverity?: Severity;
   /** A failing page counts as half a healthy page (check-kinds.ts, CheckDefinition). */

@@ -36,6 +36,7 @@ export {
   type ScoredCheck,
   type ScoredPages,
 } from './score-formula.js';
+export { fixesSummary, type FixesShown } from './fixes-summary.js';
 export {
   LIGHTHOUSE_CONTROL_POINTS,
   LIGHTHOUSE_WEIGHTS,

@@ -114,7 +114,7 @@ export interface ScoredCheck {
   affectedBySeverity?: Partial<Record<Severity, number>>;
   /** A `fixUnit` check's fixes: each fix's reach in pages, and the widest listed (CheckAggregate.fixes). */
   fixes?: { count: number; listed: readonly FixReach[]; reach: readonly number[] };
-  /** Affected URLs another check's fix is charged for (a linked URL answering 4xx/5xx): listed, costing nothing here. */
+  /** Affected URLs another check's fix is charged for (a linked 4xx/5xx URL): listed, costing nothing here. */
   chargedElsewhere?: number;
 }
 
@@ -237,7 +237,10 @@ export function issueCost(check: ScoredCheck, htmlPages: number): ScoreCost | nu
     const reach = check.fixes?.reach.length ? check.fixes.reach : [charged];
     points = fixGroupCost(fixSeverity, reach, htmlPages);
     if (check.fixes)
-      fixes = { count: check.fixes.count, listed: check.fixes.listed.slice(0, FIXES_IN_BREAKDOWN).map((f) => ({ ...f })) };
+      fixes = {
+        count: check.fixes.count,
+        listed: check.fixes.listed.slice(0, FIXES_IN_BREAKDOWN).map((f) => ({ ...f })),
+      };
     const cost: ScoreCost = { code: check.code, category, severity, scope, affectedPages: check.affectedPages, points };
     if (fixes) cost.fixes = fixes;
     return cost;
@@ -317,13 +320,15 @@ function roundedImpact(cost: ScoreCost, htmlPages: number): number {
  * pages it affects; a fixed amount for a site-level issue), plus the ranking term (ranking-weight.ts):
  * RANKING_POINTS x severity weight x `ranking`, the position weights of the keywords its affected pages rank for.
  * Without the audit's HTML page count (audits scored before it was kept) the share is of the pages the check
- * applied to.
+ * applied to. `charged`: the points the audit's score charged it, where the issue's own fields cannot tell them (a
+ * fix-grouped check is charged by the reach of each fix, which a stored issue does not keep whole).
  */
 export function issuePriority(
   check: Required<Pick<ScoredCheck, 'code' | 'severity' | 'category' | 'affectedPages' | 'applicablePages'>> &
     Pick<ScoredCheck, 'fixes' | 'chargedElsewhere'>,
   htmlPages: number | null,
   ranking = 0,
+  charged?: number,
 ): number {
   // A stored issue names its severity and category; a code the catalog no longer has counts as page-level.
   const definition = findCheck(check.code);
@@ -331,7 +336,7 @@ export function issuePriority(
   // The fields scoring reads, named: a stored issue carries many more, and a list of 2,000 issues copied each of them.
   const { code, severity, category, affectedPages, applicablePages, fixes, chargedElsewhere } = check;
   const scored = { code, severity, category, scope, affectedPages, applicablePages, fixes, chargedElsewhere };
-  const points = issueCost(scored, htmlPages ?? applicablePages)?.points ?? 0;
+  const points = charged ?? issueCost(scored, htmlPages ?? applicablePages)?.points ?? 0;
   return ranking > 0 ? points + RANKING_POINTS * PAGE_ISSUE_WEIGHTS[check.severity] * ranking : points;
 }
 

@@ -196,7 +196,11 @@ export const LINK_STRUCTURE_CHECKS = [
       const insecure = links.filter((link) => link.url!.startsWith('http:'));
       if (insecure.length === 0) return pass();
       const targets = [...new Set(insecure.map((link) => link.url!))];
-      return fail({ count: insecure.length, links: insecure.slice(0, SAMPLE).map((link) => link.url) }, undefined, targets);
+      return fail(
+        { count: insecure.length, links: insecure.slice(0, SAMPLE).map((link) => link.url) },
+        undefined,
+        targets,
+      );
     },
     fix: (ctx) => {
       const links = ctx.evidence.urls('links', 'url', 5);
@@ -223,7 +227,7 @@ export const LINK_STRUCTURE_CHECKS = [
     severity: 'WARNING',
     category: 'LINKS',
     scope: 'page',
-    fixUnit: 'target',
+    fixUnit: 'element',
     description:
       'An <a> used as a link has no crawlable href: javascript:void(0), a file: URL, one that does not parse, or ' +
       "none (Lighthouse's crawlable-anchors rules).",

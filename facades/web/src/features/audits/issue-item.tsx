@@ -32,6 +32,31 @@ export function IssueGuidance(scope: { projectId: string; auditId: string; issue
   );
 }
 
+/** The fixes shown in an opened issue: the widest first, with the pages each is on. */
+const FIXES_SHOWN = 5;
+
+/** A fix-grouped issue's widest fixes: each cause (a target URL, a repeated element) once, with its reach. */
+function IssueFixes({ fixes }: { fixes: NonNullable<IssueRow['fixes']> }) {
+  const shown = fixes.listed.slice(0, FIXES_SHOWN);
+  return (
+    <div className="issue-fix-list">
+      <p className="small">
+        <strong>{plural(fixes.count, 'fix', 'fixes')}</strong>: each is charged once, by the pages it is on.
+      </p>
+      <ul className="small">
+        {shown.map((f) => (
+          <li key={f.cause}>
+            <code className="url-text">{f.cause}</code> <span className="muted">{plural(f.pages, 'page')}</span>
+          </li>
+        ))}
+      </ul>
+      {fixes.count > shown.length && (
+        <p className="muted small">and {plural(fixes.count - shown.length, 'more fix', 'more fixes')}.</p>
+      )}
+    </div>
+  );
+}
+
 export function IssueItem({
   issue,
   expanded,
@@ -71,6 +96,7 @@ export function IssueItem({
             {issue.wontFixCount > 0 && (
               <span className="badge issue-wont-fix">{formatNumber(issue.wontFixCount)} won't fix</span>
             )}
+            {issue.fixes && <span className="issue-fixes">{issue.fixes.summary}</span>}
           </span>
           <span className="issue-category">{showCategory ? CATEGORY_LABEL[issue.category] : ''}</span>
           <span className="issue-pages">
@@ -86,6 +112,13 @@ export function IssueItem({
       {expanded && (
         <div id={panelId} className="issue-panel">
           <p>{issue.description}</p>
+          {issue.fixes && <IssueFixes fixes={issue.fixes} />}
+          {issue.chargedElsewhere > 0 && (
+            <p className="small">
+              {plural(issue.chargedElsewhere, 'URL')} of these {issue.chargedElsewhere === 1 ? 'is' : 'are'} linked from
+              crawled pages: listed here, and charged once in the score, as their broken links' fix.
+            </p>
+          )}
           <IssueGuidance projectId={projectId} auditId={auditId} issueId={issue.id} />
           <p className="muted small">
             Check <code>{issue.code}</code> · <AboutCheckLink code={issue.code} />

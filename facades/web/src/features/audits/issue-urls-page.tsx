@@ -25,6 +25,7 @@ function IssueSummary({ issue }: { issue: Issue }) {
     <div className="card issue-summary">
       <p>
         <SeverityBadge severity={issue.severity} /> {CATEGORY_LABEL[issue.category]} · {extentText(issue)}
+        {issue.fixes && <> · {issue.fixes.summary}</>}
         {issue.rankingPages > 0 && (
           <span className="badge badge-ranking issue-ranking">{plural(issue.rankingPages, 'ranking page')}</span>
         )}
@@ -33,6 +34,12 @@ function IssueSummary({ issue }: { issue: Issue }) {
         )}
       </p>
       <p>{issue.description}</p>
+      {issue.chargedElsewhere > 0 && (
+        <p className="small">
+          {plural(issue.chargedElsewhere, 'URL')} of these {issue.chargedElsewhere === 1 ? 'is' : 'are'} linked from
+          crawled pages: charged once in the score, as their broken links' fix.
+        </p>
+      )}
       {(issue.whyItMatters || issue.howToFix) && (
         <dl className="issue-guidance">
           {issue.whyItMatters && (

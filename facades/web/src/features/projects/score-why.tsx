@@ -6,7 +6,7 @@ import { formatNumber, plural } from '../../lib/format';
 import { CATEGORY_LABEL } from '../../lib/labels';
 import { ErrorMessage } from '../../components/status';
 
-/** The costs shown before "Show all": the most severe first, site-level first within a severity (docs/scores.md). */
+/** The costs shown before "Show all": what takes most off the overall score first (docs/scores.md). */
 const TOP = 5;
 
 const points = (value: number) => `−${value < 10 ? value.toFixed(1).replace(/\.0$/, '') : Math.round(value)}`;
@@ -30,8 +30,15 @@ export function ScoreWhy({ projectId, auditId }: { projectId: string; auditId: s
           <p className="small">
             Half the overall score is health: <strong>{breakdown.health}%</strong> of the HTML pages (
             {formatNumber(breakdown.htmlPages - breakdown.pagesWithCritical)} of{' '}
-            {plural(breakdown.htmlPages, 'HTML page')}) have no critical issue. The other half is the categories, each
-            100 minus what its issues cost.
+            {plural(breakdown.htmlPages, 'HTML page')}) have no critical issue
+            {breakdown.pagesShownWorse > 0 && (
+              <>
+                , {formatNumber(breakdown.pagesShownWorse)} of them counting half: their on-page basics are missing, so
+                search shows them worse
+              </>
+            )}
+            . The other half is the categories, each 100 minus what its issues cost; a defect repeated by a template is
+            one fix, charged once by the pages it is on.
           </p>
           {breakdown.cappedFrom !== null && (
             <p className="small">
@@ -70,9 +77,7 @@ function CostTable({ projectId, auditId, costs }: { projectId: string; auditId: 
   return (
     <div className="table-wrap">
       <table className="table table-compact">
-        <caption className="visually-hidden">
-          What costs points: the most severe first, what is fixed once for the whole site first within a severity
-        </caption>
+        <caption className="visually-hidden">What costs points: what takes most off the overall score first</caption>
         <thead>
           <tr>
             <th scope="col">Issue</th>
@@ -98,6 +103,7 @@ function CostTable({ projectId, auditId, costs }: { projectId: string; auditId: 
                   {c.title}
                 </Link>
                 <span className={`badge badge-${c.severity.toLowerCase()} small`}>{c.severity.toLowerCase()}</span>
+                {c.fixes && <span className="issue-fixes">{c.fixes.summary}</span>}
               </th>
               <td className="col-category">{CATEGORY_LABEL[c.category]}</td>
               <td>{c.scope === 'site' ? 'site' : formatNumber(c.affectedPages)}</td>

@@ -1,5 +1,6 @@
 import { DataTable, type Column } from '../../components/data-table';
 import { VITALS, VitalCell, categoryName, extent, severityName, type Report } from './report-parts';
+import { plural } from '../../lib/format';
 
 type Category = Report['categories'][number];
 const CATEGORY_COLUMNS: Column<Category>[] = [
@@ -32,10 +33,23 @@ export function TopIssue({ issue }: { issue: Report['topIssues'][number] }) {
         {issue.title}
       </h3>
       <p className="muted small">
-        {categoryName(issue.category)} · {extent(issue)} · check <code>{issue.code}</code>
+        {categoryName(issue.category)} · {extent(issue)}
+        {issue.fixesSummary && <> · {issue.fixesSummary}</>} · check <code>{issue.code}</code>
       </p>
       <p>{issue.description}</p>
-      {issue.urls.length > 0 && (
+      {issue.widestFixes.length > 0 && (
+        <>
+          <h4>Widest fixes</h4>
+          <ul className="report-urls">
+            {issue.widestFixes.map((f) => (
+              <li key={f.cause}>
+                <span className="url-text">{f.cause}</span> <span className="muted">{plural(f.pages, 'page')}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {issue.widestFixes.length === 0 && issue.urls.length > 0 && (
         <>
           <h4>Affected pages</h4>
           <ul className="report-urls">
