@@ -847,7 +847,10 @@ export const AuditComparison = component(
         { description: 'Overall, then each category.' },
       ),
       totals: obj({
-        newIssues: { type: 'integer', description: 'Occurrences (a check code on a URL) found by head only.' },
+        newIssues: {
+          type: 'integer',
+          description: 'Occurrences (a check code on a URL; a site fact once, for the site) found by head only.',
+        },
         fixedIssues: {
           type: 'integer',
           description: 'Occurrences found by base only, on a page head still crawled, answering and indexable.',
@@ -871,6 +874,12 @@ export const AuditComparison = component(
           title: str,
           severity: { type: 'string', enum: ['CRITICAL', 'WARNING', 'NOTICE'] },
           category: str,
+          siteFact: {
+            type: 'boolean',
+            description:
+              'A fact of the site or its server (compression, caching headers, http, insecure cookies): compared ' +
+              'once for the site, whatever URLs show it, so each of its counts is 0 or 1.',
+          },
           newUrls: int,
           fixedUrls: int,
           goneUrls: int,

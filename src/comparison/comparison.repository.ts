@@ -23,6 +23,12 @@ import type { ScoreBreakdown } from '../seo/scoring/index.js';
  *   check no longer applies (the element it judges is now missing: CHECK_PREREQUISITES);
  * - NEWLY_CHECKED: the head found it with a check the base did not run;
  * - PERSISTING: both found it.
+ * A site fact (a check defined with `siteFact`: compression, caching headers, http, insecure cookies) is one fact of
+ * the site, compared per site and never per URL: one row per code, at the first URL (in URL order) that carries it in
+ * the audit the row shows (the head's, else the base's). PERSISTING when both audits found it, whatever URLs carry it
+ * (a page whose text shrank below the compression threshold is no fix); FIXED only when the head ran the check,
+ * found it nowhere and crawled a page that answered (else GONE: nothing was left to judge); NEW, NOT_CHECKED and
+ * NEWLY_CHECKED as for any check (the prerequisites of CHECK_PREREQUISITES are per page, and do not apply to it).
  */
 export type IssueChange = 'NEW' | 'FIXED' | 'GONE' | 'NOT_CHECKED' | 'NEWLY_CHECKED' | 'PERSISTING';
 /** The changes stored in a pair's digest (persisting ones are read from the audits). */
@@ -35,12 +41,17 @@ export interface AuditPair {
   head: string;
 }
 
-/** One check code across both audits: its URLs in each, and how many are new, fixed and persisting. */
+/**
+ * One check code across both audits: how many of its rows are new, fixed, gone, not checked, newly checked and
+ * persisting. A page check has a row per URL; a site fact (`siteFact`) one row for the site, so its counts are 0 or 1.
+ */
 export interface CodeChangeRow {
   code: string;
   title: string;
   severity: string;
   category: string;
+  /** A fact of the site (the catalog's `siteFact`): compared once per site, not URL by URL (IssueChange). */
+  siteFact: boolean;
   newUrls: number;
   fixedUrls: number;
   goneUrls: number;
@@ -56,6 +67,8 @@ export interface UrlIssueChangeRow {
   title: string;
   severity: string;
   category: string;
+  /** A site fact (CodeChangeRow.siteFact): its change is the site's, not this URL's. */
+  siteFact: boolean;
 }
 
 /** One (code, URL) occurrence of a change, with its issue's title, severity and category. */
@@ -111,11 +124,34 @@ const CATALOG_CODES: string[] = CHECK_CATALOG.map((c) => c.code);
 const DEPENDENT_CODES: string[] = Object.keys(CHECK_PREREQUISITES);
 const PREREQUISITE_CODES: string[] = DEPENDENT_CODES.map((code) => CHECK_PREREQUISITES[code]);
 
+/** The site facts of the catalog: compared once per site (IssueChange), never URL by URL. */
+const SITE_FACT_CODES: string[] = CHECK_CATALOG.filter((c) => c.siteFact).map((c) => c.code);
+
 /** Up to this many rows, a list of one change probes the other audit row by row (see issueChanges). */
 const PROBE_LIMIT = 1_000;
 
 /** Occurrences of one audit with their (code, url) once: a site-level check may list a URL twice. */
 const occurrencesOf = (audit: string) => `SELECT DISTINCT code, url FROM issue_occurrence WHERE audit_id = ${audit}`;
+
+/**
+ * The (code, url) occurrences of one audit that are compared URL by URL: all but the site facts (`siteFacts`: the
+ * parameter holding SITE_FACT_CODES).
+ */
+const pageOccurrencesOf = (audit: string, siteFacts: string) =>
+  `${occurrencesOf(audit)} AND code <> ALL(${siteFacts}::text[])`;
+
+/** The first URL (in URL order) carrying the site fact `code` in `audit`; NULL when the audit did not find it. */
+const firstUrlOf = (audit: string, code: string) =>
+  `(SELECT f.url FROM issue_occurrence f WHERE f.audit_id = ${audit} AND f.code = ${code} ORDER BY f.url LIMIT 1)`;
+
+/**
+ * One row per site fact either audit found (`siteFacts`: the parameter holding SITE_FACT_CODES): its code, the first
+ * URL carrying it in the base and in the head (NULL where that audit did not find it). Two index probes per code.
+ */
+const siteFactsOf = (base: string, head: string, siteFacts: string) =>
+  `SELECT s.code, s.base_url, s.head_url FROM (SELECT c.code, ${firstUrlOf(base, 'c.code')} AS base_url,
+     ${firstUrlOf(head, 'c.code')} AS head_url FROM unnest(${siteFacts}::text[]) AS c(code)) s
+   WHERE s.base_url IS NOT NULL OR s.head_url IS NOT NULL`;
 
 /** The change of a page row pair, in SQL: which of the four a FULL JOIN of b and h shows. */
 const PAGE_CHANGE_SQL: Record<PageChange, string> = {
@@ -140,7 +176,7 @@ const side = (t: 'b' | 'h') =>
 const DIGEST_CODES = `SELECT c.code, c."newUrls", c."fixedUrls", c."goneUrls", c."notCheckedUrls",
     c."newlyCheckedUrls", c."persistingUrls",
     COALESCE(hi.title, bi.title, c.code) AS title, COALESCE(hi.severity, bi.severity) AS severity,
-    COALESCE(hi.category, bi.category) AS category
+    COALESCE(hi.category, bi.category) AS category, c.code = ANY($4::text[]) AS "siteFact"
   FROM comparison_digest d
   CROSS JOIN LATERAL jsonb_to_recordset(d.codes) AS c(code text, "newUrls" int, "fixedUrls" int, "goneUrls" int,
     "notCheckedUrls" int, "newlyCheckedUrls" int, "persistingUrls" int)
@@ -193,16 +229,25 @@ async function storeDigest(tx: NativeTx, pair: AuditPair): Promise<void> {
     [pair.base, pair.head],
   );
   const off = (id: string) => disabled.find((r) => r.id === id)?.codes ?? [];
+  // Page checks by (code, url); each site fact once, at its first URL in the head (else in the base).
   await tx.query(
-    `WITH j AS (SELECT code, url, b.url IS NULL AS only_head, h.url IS NULL AS only_base
-                FROM (${occurrencesOf('$1')}) b FULL JOIN (${occurrencesOf('$2')}) h USING (code, url)),
+    `WITH j AS (SELECT code, url, b.url IS NULL AS only_head, h.url IS NULL AS only_base, false AS site_fact
+                FROM (${pageOccurrencesOf('$1', '$8')}) b FULL JOIN (${pageOccurrencesOf('$2', '$8')}) h
+                  USING (code, url)
+                UNION ALL
+                SELECT code, COALESCE(head_url, base_url), base_url IS NULL, head_url IS NULL, true
+                FROM (${siteFactsOf('$1', '$2', '$8')}) f),
           changed AS (
             SELECT j.code, j.url, CASE
                 WHEN j.only_head THEN CASE WHEN j.code = ANY($4::text[]) THEN 'NEWLY_CHECKED' ELSE 'NEW' END
                 WHEN j.code = ANY($3::text[]) OR NOT j.code = ANY($5::text[])
-                  OR EXISTS (SELECT 1 FROM unnest($6::text[], $7::text[]) AS d(code, needs)
-                             JOIN issue_occurrence m ON m.audit_id = $2 AND m.code = d.needs AND m.url = j.url
-                             WHERE d.code = j.code) THEN 'NOT_CHECKED'
+                  OR (NOT j.site_fact
+                      AND EXISTS (SELECT 1 FROM unnest($6::text[], $7::text[]) AS d(code, needs)
+                                  JOIN issue_occurrence m ON m.audit_id = $2 AND m.code = d.needs AND m.url = j.url
+                                  WHERE d.code = j.code)) THEN 'NOT_CHECKED'
+                WHEN j.site_fact THEN CASE
+                  WHEN EXISTS (SELECT 1 FROM audit_page a WHERE a.audit_id = $2 AND a.status_code < 400) THEN 'FIXED'
+                  ELSE 'GONE' END
                 WHEN (bp.url IS NOT NULL AND hp.url IS NULL)
                   OR (hp.url IS NOT NULL AND (hp.status_code IS NULL OR hp.status_code >= 400))
                   OR (bp.indexable AND hp.url IS NOT NULL AND NOT hp.indexable) THEN 'GONE'
@@ -223,7 +268,16 @@ async function storeDigest(tx: NativeTx, pair: AuditPair): Promise<void> {
      UPDATE comparison_digest
      SET codes = (SELECT COALESCE(jsonb_agg(to_jsonb(c) ORDER BY c.code), '[]') FROM per_code c)
      WHERE base_id = $1 AND head_id = $2`,
-    [pair.base, pair.head, off(pair.head), off(pair.base), CATALOG_CODES, DEPENDENT_CODES, PREREQUISITE_CODES],
+    [
+      pair.base,
+      pair.head,
+      off(pair.head),
+      off(pair.base),
+      CATALOG_CODES,
+      DEPENDENT_CODES,
+      PREREQUISITE_CODES,
+      SITE_FACT_CODES,
+    ],
   );
   await tx.query(
     `WITH changes AS (
@@ -319,13 +373,13 @@ export class ComparisonRepository {
   }
 
   /**
-   * Per check code present in either audit: its URLs that are new (head only), fixed (base only) and persisting
-   * (both), from the digest; the title, severity and category are the head's issue row, or the base's for a code the
-   * head no longer has.
+   * Per check code present in either audit: its rows that are new (head only), fixed (base only), persisting (both)
+   * and so on, from the digest (a site fact: one row for the site); the title, severity and category are the head's
+   * issue row, or the base's for a code the head no longer has.
    */
   async codeChanges(db: NativeDb, pair: AuditPair, code: string | null = null): Promise<CodeChangeRow[]> {
     await this.ensureDigest(db, pair);
-    return nativeQuery<CodeChangeRow>(db, DIGEST_CODES, [pair.base, pair.head, code]);
+    return nativeQuery<CodeChangeRow>(db, DIGEST_CODES, [pair.base, pair.head, code, SITE_FACT_CODES]);
   }
 
   /**
@@ -343,14 +397,21 @@ export class ComparisonRepository {
     // A list page (a few dozen rows) of persisting ones probes the base per row: OFFSET 0 keeps the subquery a probe,
     // so the LIMIT stops the walk early; a CSV piece of thousands of rows is faster as a hash join, so it keeps that.
     const probe = filter.limit <= PROBE_LIMIT ? ' OFFSET 0' : '';
+    // Persisting site facts: one row each that both audits found, at the head's first URL carrying it.
     const changed =
       change === 'PERSISTING'
-        ? `SELECT DISTINCT o.code, o.url FROM issue_occurrence o
-             WHERE o.audit_id = $2 AND ($3::text IS NULL OR o.code = $3)
-               AND ($4::text IS NULL OR (o.code, o.url) > ($4::text, $5::text))
-               AND EXISTS (SELECT 1 FROM issue_occurrence x WHERE x.audit_id = $1 AND x.code = o.code
-                           AND x.url = o.url${probe})
-             ORDER BY o.code, o.url LIMIT $6`
+        ? `SELECT code, url FROM (
+             (SELECT DISTINCT o.code, o.url FROM issue_occurrence o
+               WHERE o.audit_id = $2 AND ($3::text IS NULL OR o.code = $3) AND o.code <> ALL($7::text[])
+                 AND ($4::text IS NULL OR (o.code, o.url) > ($4::text, $5::text))
+                 AND EXISTS (SELECT 1 FROM issue_occurrence x WHERE x.audit_id = $1 AND x.code = o.code
+                             AND x.url = o.url${probe})
+               ORDER BY o.code, o.url LIMIT $6)
+             UNION ALL
+             SELECT f.code, f.head_url FROM (${siteFactsOf('$1', '$2', '$7')}) f
+               WHERE f.base_url IS NOT NULL AND f.head_url IS NOT NULL AND ($3::text IS NULL OR f.code = $3)
+                 AND ($4::text IS NULL OR (f.code, f.head_url) > ($4::text, $5::text))) p
+           ORDER BY code, url LIMIT $6`
         : `SELECT c.code, c.url FROM comparison_issue_change c
              WHERE c.base_id = $1 AND c.head_id = $2 AND c.change = $7 AND ($3::text IS NULL OR c.code = $3)
                AND ($4::text IS NULL OR (c.code, c.url) > ($4::text, $5::text))
@@ -364,7 +425,7 @@ export class ComparisonRepository {
        LEFT JOIN audit_issue hi ON hi.audit_id = $2 AND hi.code = o.code
        LEFT JOIN audit_issue bi ON bi.audit_id = $1 AND bi.code = o.code
        ORDER BY o.code, o.url`,
-      change === 'PERSISTING' ? [...params, filter.limit] : [...params, filter.limit, change],
+      change === 'PERSISTING' ? [...params, filter.limit, SITE_FACT_CODES] : [...params, filter.limit, change],
     );
   }
 
@@ -431,24 +492,33 @@ export class ComparisonRepository {
 
   /**
    * The check codes one URL has in either audit, with what became of each (the digest's change, or PERSISTING for a
-   * code both found on it) and the issue's title, severity and category.
+   * code both found on it) and the issue's title, severity and category. A site fact the URL carries in either audit
+   * shows what became of it on the site (its one row's change, or PERSISTING when both audits found it anywhere).
    */
   async urlIssueChanges(db: NativeDb, pair: AuditPair, url: string): Promise<UrlIssueChangeRow[]> {
     await this.ensureDigest(db, pair);
     return nativeQuery<UrlIssueChangeRow>(
       db,
       `WITH c AS (
-         SELECT code, change FROM comparison_issue_change WHERE base_id = $1 AND head_id = $2 AND url = $3
+         SELECT code, change FROM comparison_issue_change
+         WHERE base_id = $1 AND head_id = $2 AND url = $3 AND code <> ALL($4::text[])
          UNION
-         SELECT b.code, 'PERSISTING' FROM (${occurrencesOf('$1')} AND url = $3) b
-         JOIN (${occurrencesOf('$2')} AND url = $3) h USING (code, url))
+         SELECT b.code, 'PERSISTING' FROM (${pageOccurrencesOf('$1', '$4')} AND url = $3) b
+         JOIN (${pageOccurrencesOf('$2', '$4')} AND url = $3) h USING (code, url)
+         UNION
+         SELECT s.code, COALESCE((SELECT x.change FROM comparison_issue_change x
+                                  WHERE x.base_id = $1 AND x.head_id = $2 AND x.change = ANY($5::text[])
+                                    AND x.code = s.code LIMIT 1), 'PERSISTING')
+         FROM (SELECT DISTINCT code FROM issue_occurrence
+               WHERE audit_id IN ($1, $2) AND url = $3 AND code = ANY($4::text[])) s)
        SELECT c.code, c.change, COALESCE(hi.title, bi.title, c.code) AS title,
-              COALESCE(hi.severity, bi.severity) AS severity, COALESCE(hi.category, bi.category) AS category
+              COALESCE(hi.severity, bi.severity) AS severity, COALESCE(hi.category, bi.category) AS category,
+              c.code = ANY($4::text[]) AS "siteFact"
        FROM c
        LEFT JOIN audit_issue hi ON hi.audit_id = $2 AND hi.code = c.code
        LEFT JOIN audit_issue bi ON bi.audit_id = $1 AND bi.code = c.code
        ORDER BY c.code`,
-      [pair.base, pair.head, url],
+      [pair.base, pair.head, url, SITE_FACT_CODES, STORED_ISSUE_CHANGES],
     );
   }
 

@@ -27,7 +27,10 @@ registerEnumType(IssueChangeEnum, {
     'indexable); NOT_CHECKED: found by the base only and the head did not run the check (disabled in the settings, ' +
     'or no longer in the catalog) or it no longer applies (the element it judges is now missing, e.g. a title ' +
     'length on a page that lost its title); NEWLY_CHECKED: found by the head with a check the base did not run; ' +
-    'PERSISTING: found by both.',
+    'PERSISTING: found by both. A site fact (CodeComparison.siteFact: compression, caching headers, http, insecure ' +
+    "cookies) is compared per site, not per URL: one row, at the first URL carrying it (the head's, else the " +
+    "base's); PERSISTING while both audits found it on any page; FIXED only when the head ran the check, found it " +
+    'nowhere and crawled a page that answered (else GONE).',
 });
 
 export enum PageChangeEnum {
@@ -117,7 +120,11 @@ export class ScoreDeltaType {
   delta!: number | null;
 }
 
-@ObjectType('ComparisonTotals', { description: 'How much changed: issue occurrences (code and URL) and crawled URLs.' })
+@ObjectType('ComparisonTotals', {
+  description:
+    'How much changed: issue occurrences (code and URL; a site fact once, for the site) and crawled URLs. Each issue ' +
+    'count is the number of rows of its list (AuditComparison.issues).',
+})
 export class ComparisonTotalsType {
   @Field(() => Int, { description: 'Occurrences (a check code on a URL) the head audit found and the base did not.' })
   newIssues!: number;
@@ -145,12 +152,22 @@ export class ComparisonTotalsType {
   indexabilityChanged!: number;
 }
 
-@ObjectType('CodeComparison', { description: "One check code across both audits: its URLs' changes." })
+@ObjectType('CodeComparison', {
+  description:
+    "One check code across both audits: its URLs' changes (a site fact's: one row for the site, so each count is 0 " +
+    'or 1).',
+})
 export class CodeComparisonType {
   @Field(() => String) code!: string;
   @Field(() => String) title!: string;
   @Field(() => SeverityEnum) severity!: SeverityEnum;
   @Field(() => CategoryEnum) category!: CategoryEnum;
+  @Field(() => Boolean, {
+    description:
+      'A fact of the site or its server seen on its pages (compression, caching headers, http, insecure cookies): ' +
+      'compared once per site, whatever URLs carry it, in one row at the first URL carrying it (IssueChange).',
+  })
+  siteFact!: boolean;
   @Field(() => Int, { description: 'URLs with the issue in the head audit only.' }) newUrls!: number;
   @Field(() => Int, { description: 'URLs with the issue in the base audit only, fixed (see IssueChange).' })
   fixedUrls!: number;
@@ -213,6 +230,12 @@ export class UrlIssueChangeType {
   @Field(() => SeverityEnum) severity!: SeverityEnum;
   @Field(() => CategoryEnum) category!: CategoryEnum;
   @Field(() => IssueChangeEnum) change!: IssueChangeEnum;
+  @Field(() => Boolean, {
+    description:
+      "A site fact (CodeComparison.siteFact): its change is the site's, the same on every URL that shows it in " +
+      'either audit (PERSISTING on a page that no longer shows it while other pages still do).',
+  })
+  siteFact!: boolean;
 }
 
 @ObjectType('UrlComparison', { description: 'One URL before and after: its page in each audit and its issues.' })

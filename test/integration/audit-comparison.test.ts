@@ -354,15 +354,13 @@ describe('audits scored with different check settings', () => {
         },
       ]);
       expect(c.scores[0]).toEqual({ category: 'OVERALL', before: 23, after: 84, delta: null });
-      expect(c.totals).toMatchObject({ fixedIssues: 0, goneIssues: 0, notCheckedIssues: 2, persistingIssues: 1 });
-      expect(c.notChecked.nodes).toEqual([
-        { code: 'TECH_HTTP_PAGE', url: u('/settings/') },
-        { code: 'TECH_HTTP_PAGE', url: u('/settings/a') },
-      ]);
+      // TECH_HTTP_PAGE is a site fact: one row for the site (at its first URL), not one per page.
+      expect(c.totals).toMatchObject({ fixedIssues: 0, goneIssues: 0, notCheckedIssues: 1, persistingIssues: 1 });
+      expect(c.notChecked.nodes).toEqual([{ code: 'TECH_HTTP_PAGE', url: u('/settings/') }]);
       expect(c.fixed.nodes).toEqual([]);
 
       const back = (await ask(COMPARE, { p: p.id, b: second.id, h: third.id })).data.auditComparison;
-      expect(back.totals).toMatchObject({ newIssues: 0, newlyCheckedIssues: 2, persistingIssues: 1 });
+      expect(back.totals).toMatchObject({ newIssues: 0, newlyCheckedIssues: 1, persistingIssues: 1 });
       expect(back.settingChanges).toEqual([expect.objectContaining({ code: 'TECH_HTTP_PAGE', change: 'ENABLED' })]);
       const facts = await comparisonAlertFacts(t.runtime.orm.em.fork(), { base: second.id, head: third.id });
       expect(facts.newIssues).toEqual([]);
@@ -493,6 +491,8 @@ describe('GET …/audit/compare', () => {
       delta: -9,
     });
     expect(comparison.codes.length).toBe(4);
+    // Each code says whether it is a site fact (compared once for the site): none of the planted ones is.
+    expect(comparison.codes.map((r: { siteFact: unknown }) => r.siteFact)).toEqual([false, false, false, false]);
 
     const b = await t.app.inject({
       method: 'GET',

@@ -139,6 +139,27 @@ test('comparison: what a deploy changed, from the score change to one URL before
   await expectAccessible(p, 'the comparison, gone with their page');
   await reviewShotsAtBothWidths(p, 'comparison-gone');
 
+  // A site fact is the site's: over http both times, "No HTTPS" persists once for the whole site, not per URL.
+  await changes.getByRole('tab', { name: /^Persisting/ }).click();
+  const noHttps = p
+    .getByRole('list', { name: 'Persisting' })
+    .getByRole('listitem')
+    .filter({ hasText: 'TECH_HTTP_PAGE' });
+  await expect(noHttps).toContainText('Site-wide');
+  await expect(noHttps).not.toContainText(/\d URLs?\b/);
+  await noHttps.getByRole('button', { name: 'Show where' }).click();
+  await expect(noHttps.getByText(/compared once for the whole site/)).toBeVisible();
+  await expect(noHttps.getByRole('link')).toHaveCount(1);
+  // Its page before and after says the change is the site's.
+  await noHttps.getByRole('button', { name: `Before / after ${site.origin}/` }).click();
+  const home = p.getByRole('region', { name: `${site.origin}/` });
+  await expect(home.getByRole('row').filter({ hasText: 'TECH_HTTP_PAGE' })).toContainText(
+    /Persisting.*Site-wide: what became of it on the site/,
+  );
+  await expectAccessible(p, 'the comparison, a persisting site fact');
+  await reviewShotsAtBothWidths(p, 'comparison-site-fact');
+  await home.getByRole('button', { name: 'Close' }).click();
+
   // Changed URLs: /about became non-indexable, /seeds is no longer crawled, /offers is new; one row each, as counted.
   const pagesTab = changes.getByRole('tab', { name: /^Changed URLs/ });
   await pagesTab.click();

@@ -51,5 +51,6 @@ export const MIGRATION_NAMES: readonly string[] = [
   '20261127-1910-audit-external-progress',
   '20261128-0730-url-history',
   '20261128-0731-audit-segment-members',
+  '20261128-1440-comparison-site-facts',
   '20261128-1450-audit-issue-fixes',
 ];

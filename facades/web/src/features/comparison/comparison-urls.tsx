@@ -67,6 +67,10 @@ export function CodeUrlPage({
   );
 }
 
+/**
+ * One check code of a change, with its count; its URLs on demand. A site fact (the server's compression, https…) is
+ * one fact of the site, compared once whatever pages show it: "Site-wide", and the one page it is listed at.
+ */
 export function CodeRow({
   pair,
   change,
@@ -75,11 +79,12 @@ export function CodeRow({
 }: {
   pair: Pair;
   change: IssueChange;
-  row: { code: string; title: string; severity: Severity; urls: number };
+  row: { code: string; title: string; severity: Severity; siteFact: boolean; urls: number };
   onOpen(url: string): void;
 }) {
   const [open, setOpen] = useState(false);
   const panelId = `urls-${change}-${row.code}`;
+  const shown = row.siteFact ? 'where' : 'URLs';
   return (
     <li className="comparison-code">
       <div className="comparison-code-head">
@@ -87,13 +92,19 @@ export function CodeRow({
         <span>
           <strong>{row.title}</strong> <code className="muted small">{row.code}</code>
         </span>
-        <span className="numeric">{plural(row.urls, 'URL')}</span>
+        <span className="numeric">{row.siteFact ? 'Site-wide' : plural(row.urls, 'URL')}</span>
         <Button onPress={() => setOpen((o) => !o)} aria-expanded={open} aria-controls={panelId}>
-          {open ? 'Hide URLs' : 'Show URLs'}
+          {open ? `Hide ${shown}` : `Show ${shown}`}
         </Button>
       </div>
       {open && (
         <div id={panelId}>
+          {row.siteFact && (
+            <p className="muted small">
+              A fact of the site or its server, compared once for the whole site whatever pages show it. Listed at the
+              first page that shows it:
+            </p>
+          )}
           <CodeUrlPage pair={pair} change={change} code={row.code} after={null} onOpen={onOpen} />
         </div>
       )}
@@ -165,6 +176,7 @@ export const URL_ISSUE_COLUMNS: Column<UrlIssue>[] = [
     cell: (i) => (
       <>
         {i.title} <code className="muted small">{i.code}</code>
+        {i.siteFact && <span className="muted small cell-note">Site-wide: what became of it on the site</span>}
       </>
     ),
   },
