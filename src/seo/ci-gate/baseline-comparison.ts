@@ -1,4 +1,4 @@
-import { SEVERITY_WEIGHTS, type Severity } from '../checks/index.js';
+import { CHECK_CATALOG, SEVERITY_WEIGHTS, type Severity } from '../checks/index.js';
 
 /**
  * One issue occurrence as the CI gate sees it: a check code on a URL. Its severity is its issue's in the audit that
@@ -46,16 +46,33 @@ function distinct(occurrences: readonly GateOccurrence[]): Map<string, GateOccur
   return byKey;
 }
 
-/** New, fixed and unchanged occurrences of this run (`current`) against the baseline's. */
+/** The catalog's site facts (compression, caching headers, http, insecure cookies): one fact of the site each. */
+const SITE_FACTS: ReadonlySet<string> = new Set(CHECK_CATALOG.filter((c) => c.siteFact).map((c) => c.code));
+
+/** The codes of the occurrences that are site facts. */
+const siteFactsOf = (occurrences: Map<string, GateOccurrence>): Set<string> =>
+  new Set([...occurrences.values()].filter((o) => SITE_FACTS.has(o.code)).map((o) => o.code));
+
+/**
+ * New, fixed and unchanged occurrences of this run (`current`) against the baseline's. A site fact is compared as
+ * one fact of the site, as the platform's comparison does: its occurrences are new only when the baseline has it on
+ * no URL, fixed only when this run has it on none, and otherwise unchanged, whatever URLs show it (a page that
+ * shrank below the compression threshold fixes nothing; a new page of a site without https is nothing new).
+ */
 export function compareOccurrences(
   baseline: readonly GateOccurrence[],
   current: readonly GateOccurrence[],
 ): OccurrenceComparison {
   const before = distinct(baseline);
   const after = distinct(current);
+  const [factsBefore, factsAfter] = [siteFactsOf(before), siteFactsOf(after)];
   const comparison: OccurrenceComparison = { new: [], fixed: [], unchanged: [] };
-  for (const [key, o] of after) (before.has(key) ? comparison.unchanged : comparison.new).push(o);
-  for (const [key, o] of before) if (!after.has(key)) comparison.fixed.push(o);
+  for (const [key, o] of after) {
+    const known = SITE_FACTS.has(o.code) ? factsBefore.has(o.code) : before.has(key);
+    (known ? comparison.unchanged : comparison.new).push(o);
+  }
+  for (const [key, o] of before)
+    if (SITE_FACTS.has(o.code) ? !factsAfter.has(o.code) : !after.has(key)) comparison.fixed.push(o);
   comparison.new.sort(byGateOrder);
   comparison.fixed.sort(byGateOrder);
   comparison.unchanged.sort(byGateOrder);

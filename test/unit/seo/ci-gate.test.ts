@@ -17,6 +17,7 @@ import {
   type GateOccurrence,
 } from '../../../src/seo/ci-gate/index.js';
 import { SARIF_SCHEMA as sarifSchema, sarifValidator } from '../../support/sarif-schema.js';
+import { CHECK_CATALOG } from '../../../src/seo/checks/index.js';
 
 const occ = (code: string, url: string, severity: GateOccurrence['severity'] = 'WARNING'): GateOccurrence => ({
   code,
@@ -70,6 +71,26 @@ describe('compareOccurrences: an occurrence is its (check code, URL)', () => {
     const c = compareOccurrences([occ('X', 'https://s/a')], [occ('X', 'http://s/a')]);
     expect(keys(c.new)).toEqual(['X http://s/a']);
     expect(keys(c.fixed)).toEqual(['X https://s/a']);
+  });
+
+  it('a site fact is a fact of the site: new if the baseline had it nowhere, fixed only if gone everywhere', () => {
+    const facts = CHECK_CATALOG.filter((c) => c.siteFact).map((c) => c.code as string);
+    expect(facts).toContain('PERF_NO_COMPRESSION');
+    const gzip = (url: string) => occ('PERF_NO_COMPRESSION', url, 'NOTICE');
+    // /b shrank below the compression threshold and /d is a new page: the server still does not compress.
+    const shrank = compareOccurrences(
+      [gzip('https://s/a'), gzip('https://s/b'), occ('META_DESCRIPTION_MISSING', 'https://s/b')],
+      [gzip('https://s/a'), gzip('https://s/d'), occ('META_DESCRIPTION_MISSING', 'https://s/d')],
+    );
+    expect(keys(shrank.new)).toEqual(['META_DESCRIPTION_MISSING https://s/d']);
+    expect(keys(shrank.fixed)).toEqual(['META_DESCRIPTION_MISSING https://s/b']);
+    expect(keys(shrank.unchanged)).toEqual(['PERF_NO_COMPRESSION https://s/a', 'PERF_NO_COMPRESSION https://s/d']);
+    // Compression turned on: fixed on every URL that showed it; turned off: new on every URL that shows it.
+    const on = compareOccurrences([gzip('https://s/a'), gzip('https://s/b')], []);
+    expect(keys(on.fixed)).toEqual(['PERF_NO_COMPRESSION https://s/a', 'PERF_NO_COMPRESSION https://s/b']);
+    const off = compareOccurrences([occ('TECH_HTTP_PAGE', 'http://s/a')], [gzip('http://s/a')]);
+    expect(keys(off.new)).toEqual(['PERF_NO_COMPRESSION http://s/a']);
+    expect(keys(off.fixed)).toEqual(['TECH_HTTP_PAGE http://s/a']);
   });
 });
 
