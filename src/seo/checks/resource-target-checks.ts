@@ -3,18 +3,14 @@ import type { LinkTargetInfo } from './check.types.js';
 import type { CheckOutcome } from './check-outcome.js';
 import { fail, pass } from './check-outcome.js';
 
-/**
- * The verdicts that depend on what the crawler learned about a page's subresources, by name: a definition names the
- * one that decides it (`sitePass`, define-check.ts).
- */
-export interface ResourceTargetVerdicts {
-  /** Broken images. */
-  imageBroken: CheckOutcome;
-  /** Broken subresources other than images (scripts, stylesheets...). */
-  resourceBroken: CheckOutcome;
-  /** Subresources on refused (private) addresses. */
-  resourcePrivateAddress: CheckOutcome;
-}
+/** Checks whose verdict depends on what the crawler learned about a page's subresources. */
+export const RESOURCE_TARGET_CODES = [
+  'CONTENT_IMAGE_BROKEN',
+  'TECH_RESOURCE_BROKEN',
+  'TECH_RESOURCE_PRIVATE_ADDRESS',
+] as const;
+
+export type ResourceTargetCode = (typeof RESOURCE_TARGET_CODES)[number];
 
 export interface ResourceRef {
   url: string;
@@ -38,7 +34,7 @@ export function evaluateResourceTargets(
   lookup: (url: string) => LinkTargetInfo | undefined,
   /** Resources each evidence names; every one is counted. Infinity: all of them. */
   SAMPLE = 5,
-): ResourceTargetVerdicts {
+): Record<ResourceTargetCode, CheckOutcome> {
   let imagesKnown = 0;
   let othersKnown = 0;
   let anyKnown = 0;
@@ -85,19 +81,19 @@ export function evaluateResourceTargets(
   }
 
   return {
-    imageBroken:
+    CONTENT_IMAGE_BROKEN:
       imagesKnown === 0
         ? null
         : brokenImageCount > 0
           ? fail({ count: brokenImageCount, images: brokenImages }, undefined, causes.images)
           : pass(),
-    resourceBroken:
+    TECH_RESOURCE_BROKEN:
       othersKnown === 0
         ? null
         : brokenOtherCount > 0
           ? fail({ count: brokenOtherCount, resources: brokenOthers }, undefined, causes.others)
           : pass(),
-    resourcePrivateAddress:
+    TECH_RESOURCE_PRIVATE_ADDRESS:
       anyKnown === 0
         ? null
         : privateCount > 0

@@ -70,10 +70,11 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   await expect(page.getByRole('heading', { name: 'Latest scores' })).toBeVisible({ timeout: 90_000 });
   await expect(page.getByRole('figure', { name: 'Overall' })).toContainText(/\d+/);
   await expect(page.getByRole('heading', { name: 'Score history' })).toBeVisible();
-  // Why this score: health and what costs points (most severe first), each leading to itself in the issues list.
+  // Why this score: health and what costs points (by what it takes off the overall score), each leading to itself in
+  // the issues list.
   const why = page.getByRole('region', { name: 'Why this score' });
   await expect(why).toContainText(/Half the overall score is health: \d+(\.\d)?% of the HTML pages/);
-  const costs = why.getByRole('table', { name: /^What costs points: the most severe first/ });
+  const costs = why.getByRole('table', { name: /^What costs points: what takes most off the overall score first/ });
   await expect(costs.getByRole('rowheader').first()).toBeVisible();
   await expect(costs.getByRole('cell', { name: /^−\d/ }).first()).toBeVisible();
   await expectAccessible(page, 'the project overview');
@@ -122,7 +123,15 @@ test('a new user signs up, audits a site, reads its issues, and makes, uses and 
   await description.click();
   await expect(description).toHaveAttribute('aria-expanded', 'false');
   const broken = page.getByRole('button', { name: /Broken internal link/ }).first();
+  // A fix is one line with its reach: the one 404 target, and the pages that link to it.
+  await expect(broken).toContainText(/1 target, linked from \d+ pages?/);
   await broken.click();
+  await expect(
+    page
+      .getByRole('listitem')
+      .filter({ hasText: `${site.origin}/gone` })
+      .first(),
+  ).toBeVisible();
   await page.getByRole('link', { name: /^Open its \d+ affected URLs?$/ }).click();
   const affected = page.getByRole('table', { name: /^Affected URLs, ranking pages first/ });
   const row = affected.getByRole('row').filter({ hasText: `${site.origin}/gone` });

@@ -194,8 +194,7 @@ export const IMAGE_CHECKS = [
           numberAt(e, 'count') ?? 0,
         ),
     },
-    sitePass: 'imageBroken',
-    evaluate: (ctx) => ctx.linkTargets()?.imageBroken ?? null,
+    evaluate: (ctx) => ctx.linkTargets()?.CONTENT_IMAGE_BROKEN ?? null,
     fix: (ctx) => {
       const images = ctx.evidence
         .records('images', 5)

@@ -111,7 +111,6 @@ export const LINK_HYGIENE_CHECKS = [
         );
       },
     },
-    requestedUrl: true,
     evaluate: ({ page, responded }) => {
       if (!responded && page.redirects.length === 0) return null;
       const temporary = page.redirects.find((hop) => hop.status === 302 || hop.status === 307);
@@ -217,8 +216,7 @@ export const LINK_HYGIENE_CHECKS = [
           numberAt(e, 'count') ?? 0,
         ),
     },
-    sitePass: 'toNonCanonical',
-    evaluate: (ctx) => ctx.linkTargets()?.toNonCanonical ?? null,
+    evaluate: (ctx) => ctx.linkTargets()?.LINKS_TO_NON_CANONICAL ?? null,
     fix: (ctx) => {
       const links = ctx.evidence.records('links', 5);
       const count = ctx.evidence.number('count') ?? links.length;
@@ -257,8 +255,7 @@ export const LINK_HYGIENE_CHECKS = [
       keys: ['count', 'links'],
       present: (e, view) => linkTable(view, 'Links to noindex pages', e),
     },
-    sitePass: 'toNoindex',
-    evaluate: (ctx) => ctx.linkTargets()?.toNoindex ?? null,
+    evaluate: (ctx) => ctx.linkTargets()?.LINKS_TO_NOINDEX ?? null,
     fix: (ctx) => {
       const links = ctx.evidence.strings('links', 5);
       const count = ctx.evidence.number('count') ?? links.length;

@@ -188,7 +188,7 @@ export const CANONICAL_CHECKS = [
           stringsAt(e, 'sameAs').map((url) => [urlCell(url, view.pageUrl)]),
         ),
     },
-    evaluate: ({ pages }) => canonicalMissingCheck('TECH_CANONICAL_MISSING', pages),
+    evaluate: ({ pages }) => canonicalMissingCheck(pages),
     fix: (ctx) => {
       const variants = [ctx.url, ...ctx.evidence.strings('sameAs', 3)];
       // The shortest variant is the one people link to: "/" rather than "/index.html".
@@ -233,8 +233,7 @@ export const CANONICAL_CHECKS = [
         );
       },
     },
-    sitePass: 'canonicalToBroken',
-    evaluate: (ctx) => ctx.linkTargets()?.canonicalToBroken ?? null,
+    evaluate: (ctx) => ctx.linkTargets()?.TECH_CANONICAL_TO_BROKEN ?? null,
     fix: (ctx) => {
       const canonical = ctx.evidence.string('canonical') ?? ctx.page?.canonical ?? '';
       const reason = ctx.evidence.string('reason') ?? 'is not indexable';
