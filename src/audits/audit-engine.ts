@@ -11,7 +11,8 @@ import {
 import type { PageSummaryStore } from '../seo/checks/index.js';
 import {
   CheckOverrides,
-  LINK_TARGET_CODES,
+  LAB_CHECK_CODES,
+  SITE_PASS_CODES,
   failingIssues,
   pageIdentityKeys,
   runPageChecks,
@@ -150,8 +151,6 @@ export class AuditFailedError extends Error {
   }
 }
 
-/** Page-scope codes runSiteChecks re-evaluates per page, which runPageChecks may already have decided. */
-const CROSS_PASS_CODES: ReadonlySet<string> = new Set(['TECH_SITEMAP_NON_INDEXABLE', ...LINK_TARGET_CODES]);
 /** Lab metrics for the start URL and this many more of the most linked pages. */
 const LAB_EXTRA_PAGES = 2;
 
@@ -196,7 +195,7 @@ export async function runAuditEngine(
       0,
       0,
     );
-  const run = new AuditRunBuffer(sink, overrides, CROSS_PASS_CODES);
+  const run = new AuditRunBuffer(sink, overrides, SITE_PASS_CODES);
   const signal = options.signal;
   const pageWeights = new Map<string, number>();
   const crawled = await crawlPages(run, { client, options, sink, labMeter, extract, renderer, pageWeights });
@@ -507,7 +506,7 @@ function labChecks(v: VitalsRecord, pageWeightBytes: number | undefined): CheckR
     bytes: 0,
     headers: {},
     labMetrics: metrics,
-  }).filter((r) => /^PERF_(LCP|CLS|INP|TBT|FCP|PAGE_WEIGHT)$/.test(r.code));
+  }).filter((r) => LAB_CHECK_CODES.has(r.code));
 }
 
 async function measureVitals(

@@ -77,17 +77,6 @@ export interface AuditLinkRow {
 export type AuditLinkPosition = Uppercase<LinkPosition>;
 
 /**
- * Page-level codes about the requested URL (its redirects, its listing in the sitemap), not the document the
- * redirects lead to: a redirecting URL's occurrences of these stay on its REDIRECT row.
- */
-export const REQUESTED_URL_CODES: ReadonlySet<string> = new Set([
-  'LINKS_REDIRECT_CHAIN',
-  'LINKS_REDIRECT_LOOP',
-  'LINKS_TEMPORARY_REDIRECT',
-  'TECH_SITEMAP_NON_INDEXABLE',
-]);
-
-/**
  * The URL the fetched document is recorded under: the final URL when redirects led to another URL (the redirecting
  * URL gets a REDIRECT row of its own), else the URL as queued.
  */

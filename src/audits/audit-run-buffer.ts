@@ -1,7 +1,13 @@
 import type { CheckOverrides } from '../seo/checks/index.js';
-import { CheckAggregator, PageSummaryStore, type CheckResult } from '../seo/checks/index.js';
+import {
+  CHARGED_WITH,
+  CheckAggregator,
+  PageSummaryStore,
+  REQUESTED_URL_CODES,
+  type CheckResult,
+} from '../seo/checks/index.js';
 import { UrlCounts } from '../seo/page/index.js';
-import { REQUESTED_URL_CODES, type AuditLinkRow, type AuditPageRow, type OccurrenceRecord } from './audit-page-rows.js';
+import type { AuditLinkRow, AuditPageRow, OccurrenceRecord } from './audit-page-rows.js';
 
 /** Where the rows go (the engine's AuditSink). */
 interface RowSink {
@@ -15,12 +21,12 @@ const LINK_BATCH = 5_000;
 /** Longest a crawled page waits before it is written (and visible in the pages explorer of a running audit). */
 const PAGE_FLUSH_MS = 2_000;
 /**
- * A crawled URL's own 4xx/5xx answer. When crawled pages link to it, the fact is charged once, as the broken links
- * on those pages (LINKS_INTERNAL_BROKEN, which names the status): where the fix is (the links, or the target
- * restored). These codes report a failing URL that no crawled page links to (reached through the sitemap, a
- * redirect or a list). docs/counts.md, "Each finding charged once".
+ * A crawled URL's own 4xx/5xx answer (the codes with a `chargedWith`). When crawled pages link to it, the fact is
+ * charged once, as the broken links on those pages (the `chargedWith` check, which names the status): where the fix
+ * is (the links, or the target restored). Otherwise it is charged under its own code: a failing URL that no crawled
+ * page links to (reached through the sitemap, a redirect or a list). docs/counts.md, "Each finding charged once".
  */
-const LINKED_STATUS_CODES: ReadonlySet<string> = new Set(['TECH_STATUS_4XX', 'TECH_STATUS_5XX']);
+const LINKED_STATUS_CODES = CHARGED_WITH;
 
 /**
  * One engine run's state between the crawl and the score: the page summaries and the check aggregates, and the
@@ -153,11 +159,11 @@ export class AuditRunBuffer {
    */
   settleHeldStatuses(): void {
     const inlinksOf = (url: string) => this.inlinkCounts().countOf(this.urls.idOf(url));
-    const brokenLinksCharged = !this.overrides.isDisabled('LINKS_INTERNAL_BROKEN');
     for (const held of this.heldStatuses) {
       const inlinks = Math.max(inlinksOf(held.requestedUrl), inlinksOf(held.documentUrl));
       const r: CheckResult = { ...held.r, evidence: { ...held.r.evidence, inlinks } };
-      if (brokenLinksCharged && inlinks > 0) r.chargedWith = 'LINKS_INTERNAL_BROKEN';
+      const chargedWith = LINKED_STATUS_CODES.get(r.code)!;
+      if (!this.overrides.isDisabled(chargedWith) && inlinks > 0) r.chargedWith = chargedWith;
       this.addResults(held.documentUrl, [r]);
     }
     this.heldStatuses.length = 0;

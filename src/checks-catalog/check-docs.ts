@@ -12,16 +12,15 @@ import {
   type Category,
   type CheckSpec,
   type CheckDefinition,
+  type CheckNeeds,
   type CheckScope,
   type Severity,
 } from '../seo/checks/index.js';
 import {
   BLOCKED_OVERALL_CAP,
-  BLOCKER_CODES,
   CATEGORY_WEIGHTS,
   CRITICAL_MIN_COST,
   FIX_CEILINGS,
-  LIGHTHOUSE_SCORED_CODES,
   PAGE_ISSUE_WEIGHTS,
   SITE_FACT_SHARE,
   SHOWN_WORSE_HEALTH,
@@ -33,19 +32,7 @@ import {
  * and page weight of the start URL and the most linked pages; not applicable without a configured browser);
  * RENDERING_MODE, the project's browser rendering mode (raw HTML compared with the rendered page).
  */
-export type CheckRequirement = 'NONE' | 'LAB_BROWSER' | 'RENDERING_MODE';
-
-/** Lab metrics the audit measures in a browser (audit-engine.ts labChecks). */
-const LAB_CODES: ReadonlySet<string> = new Set([
-  'PERF_LCP',
-  'PERF_CLS',
-  'PERF_INP',
-  'PERF_TBT',
-  'PERF_FCP',
-  'PERF_PAGE_WEIGHT',
-]);
-/** Rendering checks compare raw and rendered facts: their codes start with RENDER_ (check-catalog.ts). */
-const RENDERING_PREFIX = 'RENDER_';
+export type CheckRequirement = 'NONE' | CheckNeeds;
 
 export interface CheckDoc {
   code: string;
@@ -66,10 +53,13 @@ export interface CheckDoc {
   scoring: string;
 }
 
+/** What each check needs beyond an HTML crawl: its definition's `needs`. */
+const NEEDS: ReadonlyMap<string, CheckRequirement> = new Map(
+  (CHECK_DEFINITIONS as readonly CheckSpec[]).map((check) => [check.code, check.needs ?? 'NONE']),
+);
+
 export function requirementOf(code: string): CheckRequirement {
-  if (LAB_CODES.has(code)) return 'LAB_BROWSER';
-  if (code.startsWith(RENDERING_PREFIX)) return 'RENDERING_MODE';
-  return 'NONE';
+  return NEEDS.get(code) ?? 'NONE';
 }
 
 /** How a failure of the check counts (score-formula.ts), at the catalog's severity. */
@@ -82,7 +72,7 @@ export function scoringOf(check: CheckDefinition): string {
       `Each affected page costs the ${category} score 100 × ${String(PAGE_ISSUE_WEIGHTS.NOTICE)} ÷ crawled HTML ` +
       `pages in the needs-improvement band (NOTICE) and 100 × ${String(PAGE_ISSUE_WEIGHTS.WARNING)} ÷ crawled HTML ` +
       'pages in the poor band (WARNING): each page at the band its measured value falls in.';
-    if (LIGHTHOUSE_SCORED_CODES.has(check.code))
+    if (check.lighthouseScored)
       cost +=
         " With lab metrics, Lighthouse's performance score weighs this metric instead and the check costs nothing.";
   } else if (check.siteFact) {
@@ -117,8 +107,7 @@ export function scoringOf(check: CheckDefinition): string {
       `A page where it fails is shown worse in search: it counts as ${String(SHOWN_WORSE_HEALTH)} of a healthy page ` +
         'in the health half.',
     );
-  if (BLOCKER_CODES.includes(check.code))
-    parts.push(`When it fails the overall score is capped at ${BLOCKED_OVERALL_CAP}.`);
+  if (check.blocker) parts.push(`When it fails the overall score is capped at ${BLOCKED_OVERALL_CAP}.`);
   parts.push(
     'A project can disable it (no issue, no cost) or' +
       (check.banded ? ' not change its severity (banded).' : ' change its severity (costed at the new severity).'),
@@ -144,7 +133,7 @@ function toDoc(spec: CheckSpec): CheckDoc {
     fix: spec.howToFix,
     banded: check.banded === true,
     requires: requirementOf(check.code),
-    blocker: BLOCKER_CODES.includes(check.code),
+    blocker: check.blocker === true,
     scoring: scoringOf(check),
   };
 }

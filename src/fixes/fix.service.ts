@@ -8,6 +8,7 @@ import { assertApiAccess } from '../identity/index.js';
 import type { ProjectService } from '../projects/index.js';
 import {
   extractFixContext,
+  fixReadsTitleTwins,
   suggestFix,
   twinTitleCandidateList,
   type FixInput,
@@ -49,7 +50,7 @@ export class FixService {
 
     const evidence = (occurrence?.evidence as Record<string, unknown> | null) ?? null;
     let page = await this.pageContext(em, issue, url);
-    if (issue.code === 'META_TITLE_DUPLICATE' && page) page = await this.withTitleTwins(em, issue, evidence, page);
+    if (fixReadsTitleTwins(issue.code) && page) page = await this.withTitleTwins(em, issue, evidence, page);
     const fixInput: FixInput = { code: issue.code, url, evidence, page };
     let proposal = suggestFix(fixInput);
     let source: FixSourceEnum = 'RULES' as FixSourceEnum;

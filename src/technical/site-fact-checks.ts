@@ -1,4 +1,16 @@
-import { CHECK_THRESHOLDS, getCheck, type CheckCode, type Severity } from '../seo/checks/index.js';
+import {
+  CHECK_THRESHOLDS,
+  PERF_NO_COMPRESSION,
+  TECH_HSTS_MISSING,
+  TECH_HTTP_PAGE,
+  TECH_ROBOTS_MISSING,
+  TECH_ROBOTS_UNREACHABLE,
+  TECH_SITEMAP_INVALID,
+  TECH_SITEMAP_MISSING,
+  getCheck,
+  type CheckCode,
+  type Severity,
+} from '../seo/checks/index.js';
 
 /** The site facts a technical snapshot stores (the latest audit's). */
 export interface SiteFacts {
@@ -54,7 +66,7 @@ function robotsCheck(status: string | null): SiteFactCheck {
       reason:
         `/robots.txt ${status === 'unreachable' ? 'could not be fetched' : `answers ${status}`}: ` +
         'crawlers treat the whole site as disallowed.',
-      severity: chargedBy('TECH_ROBOTS_UNREACHABLE'),
+      severity: chargedBy(TECH_ROBOTS_UNREACHABLE),
     };
   if (code >= 200 && code < 300)
     return {
@@ -74,7 +86,7 @@ function robotsCheck(status: string | null): SiteFactCheck {
       `/robots.txt answers ${status}: crawlers get no rules and no sitemap location from it ` +
       '(and may crawl everything).',
     // TECH_ROBOTS_MISSING judges 404 and 410; another 4xx is treated the same by crawlers (no rules).
-    severity: chargedBy('TECH_ROBOTS_MISSING'),
+    severity: chargedBy(TECH_ROBOTS_MISSING),
   };
 }
 
@@ -99,7 +111,7 @@ function sitemapCheck(sitemap: string | null): SiteFactCheck {
       sitemap === 'invalid'
         ? 'The sitemap does not parse, exceeds 50,000 URLs or 50 MiB, or lists URLs of other hosts.'
         : 'robots.txt names no sitemap and /sitemap.xml does not answer 200.',
-    severity: chargedBy(sitemap === 'invalid' ? 'TECH_SITEMAP_INVALID' : 'TECH_SITEMAP_MISSING'),
+    severity: chargedBy(sitemap === 'invalid' ? TECH_SITEMAP_INVALID : TECH_SITEMAP_MISSING),
   };
 }
 
@@ -121,7 +133,7 @@ export function siteFactChecks(site: SiteFacts): SiteFactCheck[] {
           reason: https
             ? 'The start page is served over HTTPS.'
             : 'The start page is served over plain HTTP: browsers mark it "Not secure".',
-          severity: https ? null : chargedBy('TECH_HTTP_PAGE'),
+          severity: https ? null : chargedBy(TECH_HTTP_PAGE),
         },
     hsts === null
       ? unknown('HSTS', 'HSTS')
@@ -136,7 +148,7 @@ export function siteFactChecks(site: SiteFacts): SiteFactCheck[] {
               ? 'HSTS needs HTTPS first.'
               : 'No valid Strict-Transport-Security header (missing, invalid or max-age=0).',
           // On http, HSTS does not apply (the audit charges "No HTTPS" instead).
-          severity: hsts || https === false ? null : chargedBy('TECH_HSTS_MISSING'),
+          severity: hsts || https === false ? null : chargedBy(TECH_HSTS_MISSING),
         },
     httpVersion === null
       ? unknown('HTTP_VERSION', 'HTTP version')
@@ -163,7 +175,7 @@ export function siteFactChecks(site: SiteFacts): SiteFactCheck[] {
           : 'The start page is sent without gzip, br or zstd compression ' +
             `(bodies under ${CHECK_THRESHOLDS.compressionMinBytes.toLocaleString('en-US')} bytes gain nothing ` +
             'from it).',
-      severity: compression !== null ? null : chargedBy('PERF_NO_COMPRESSION'),
+      severity: compression !== null ? null : chargedBy(PERF_NO_COMPRESSION),
     },
     robotsCheck(site.robotsTxt),
     sitemapCheck(site.sitemap),
@@ -187,10 +199,10 @@ const band = (metric: VitalBand['metric'], label: string, t: { good: number; poo
 
 /** The bands of the six measured metrics, in the order a report shows them. */
 export const VITAL_BANDS: readonly VitalBand[] = [
-  band('LCP', 'Largest Contentful Paint', M.PERF_LCP),
-  band('CLS', 'Cumulative Layout Shift', M.PERF_CLS),
-  band('INP', 'Interaction to Next Paint', M.PERF_INP),
-  band('TBT', 'Total Blocking Time', M.PERF_TBT),
-  band('FCP', 'First Contentful Paint', M.PERF_FCP),
-  band('TTFB', 'Time to First Byte', M.PERF_TTFB),
+  band('LCP', 'Largest Contentful Paint', M.lcp),
+  band('CLS', 'Cumulative Layout Shift', M.cls),
+  band('INP', 'Interaction to Next Paint', M.inp),
+  band('TBT', 'Total Blocking Time', M.tbt),
+  band('FCP', 'First Contentful Paint', M.fcp),
+  band('TTFB', 'Time to First Byte', M.ttfb),
 ];

@@ -389,7 +389,7 @@ describe('check catalog coverage', () => {
   });
 
   it('PERF_TTFB reports beyond its designed pages only pages measured past the band', () => {
-    const { good: warning } = CHECK_THRESHOLDS.metrics.PERF_TTFB;
+    const { good: warning } = CHECK_THRESHOLDS.metrics.ttfb;
     for (const site of AUDITED_SITES) {
       for (const url of loadSlowed(site)) {
         const measured = runs[site].pages.find((p) => p.url === url)?.responseTimeMs;

@@ -14,6 +14,7 @@ export {
   maxSeverity,
   type Category,
   type CheckDefinition,
+  type CheckNeeds,
   type CheckScope,
   type Severity,
 } from './check-kinds.js';
@@ -42,6 +43,8 @@ export const CHECK_CATALOG: readonly CatalogEntry<Defined>[] = CHECK_DEFINITIONS
   if ('fixUnit' in check && check.fixUnit) entry.fixUnit = check.fixUnit;
   if ('fixSeverity' in check && check.fixSeverity) entry.fixSeverity = check.fixSeverity;
   if ('shownWorse' in check && check.shownWorse) entry.shownWorse = true;
+  if ('blocker' in check && check.blocker) entry.blocker = true;
+  if ('lighthouseScored' in check && check.lighthouseScored) entry.lighthouseScored = true;
   return entry as CatalogEntry<Defined>;
 });
 
@@ -52,6 +55,39 @@ export const CHECKS_BY_CODE: ReadonlyMap<string, CheckDefinition> = new Map(
 /** Codes whose failure shows a page worse in search (`shownWorse`): health counts such a page as half a healthy one. */
 export const SHOWN_WORSE_CODES: readonly string[] = CHECK_CATALOG.filter((check) => check.shownWorse).map(
   (check) => check.code,
+);
+
+/** Codes measured in a lab browser (`needs: 'LAB_BROWSER'`): the engine runs them on each lab measurement. */
+export const LAB_CHECK_CODES: ReadonlySet<string> = new Set(
+  CHECK_DEFINITIONS.filter((check) => 'needs' in check && check.needs === 'LAB_BROWSER').map((check) => check.code),
+);
+
+/** Codes that compare the raw HTML with the rendered page (`needs: 'RENDERING_MODE'`): browser rendering mode only. */
+export const RENDERING_CHECK_CODES: ReadonlySet<string> = new Set(
+  CHECK_DEFINITIONS.filter((check) => 'needs' in check && check.needs === 'RENDERING_MODE').map((check) => check.code),
+);
+
+/** Page-scope codes the site pass decides again per page (`sitePass`), which the page pass may already have decided. */
+export const SITE_PASS_CODES: ReadonlySet<string> = new Set(
+  CHECK_DEFINITIONS.filter((check) => 'sitePass' in check && check.sitePass).map((check) => check.code),
+);
+
+/**
+ * Page-scope codes about the requested URL (its redirects, its listing in the sitemap), not the document the
+ * redirects lead to (`requestedUrl`): a redirecting URL's occurrences of these stay on its REDIRECT row.
+ */
+export const REQUESTED_URL_CODES: ReadonlySet<string> = new Set(
+  CHECK_DEFINITIONS.filter((check) => 'requestedUrl' in check && check.requestedUrl).map((check) => check.code),
+);
+
+/**
+ * A code -> the check whose fix charges its failures on URLs that crawled pages link to (`chargedWith`, a catalog
+ * code: check-definitions.test.ts).
+ */
+export const CHARGED_WITH: ReadonlyMap<string, CheckCode> = new Map(
+  CHECK_DEFINITIONS.flatMap((check) =>
+    'chargedWith' in check && check.chargedWith ? [[check.code, check.chargedWith as CheckCode] as const] : [],
+  ),
 );
 
 /** The catalog's entry for a code, or undefined (a code stored by an older version may have left the catalog). */

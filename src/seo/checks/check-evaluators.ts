@@ -1,18 +1,6 @@
-import {
-  cacheVerdict,
-  compressionVerdict,
-  contentTypeOptionsVerdict,
-  cspVerdict,
-  frameProtectionVerdict,
-  hstsShortVerdict,
-  hstsVerdict,
-  isPlainHttp,
-  isRedirectChain,
-  xRobotsTagVerdict,
-} from '../headers/response-verdicts.js';
-import { charsetOf } from '../page/header-values.js';
 import { CHECK_CATALOG, type CheckCode, type PageCheckCode, type SiteCheckCode } from './check-catalog.js';
-import { LINK_TARGET_CODES, evaluateLinkTargets } from './link-target-checks.js';
+import { CHECK_DEFINITIONS } from './check-definitions.js';
+import { evaluateLinkTargets } from './link-target-checks.js';
 import { PAGE_EVALUATORS, type PageEvaluator } from './page-checks.js';
 import { sitemapListingOutcome } from './page-indexability.js';
 import { SITE_EVALUATORS, type SiteEvaluator } from './site-checks.js';
@@ -38,31 +26,26 @@ export const CHECK_EVALUATORS: Readonly<Record<CheckCode, CheckEvaluator>> = Obj
 export type OtherCaller = 'headers tool' | 'site pass';
 
 /**
- * Codes decided in a second place, and the one function both places call for the verdict:
+ * Codes decided in a second place, and the one function both places call for the verdict (from the definitions):
  * - the free headers tool (src/seo/headers/header-checks.ts) judges one response with the same response-header
- *   parser and verdicts (src/seo/headers/response-verdicts.ts) as the audit's evaluators;
+ *   parser and verdicts (src/seo/headers/response-verdicts.ts) as the audit's evaluators (`headersTool`);
  * - the site pass (runSiteChecks) re-evaluates some page-scope codes from page summaries once the crawl knows
- *   every target, through the same functions as the page pass.
+ *   every target, through the same functions as the page pass (`sitePass`).
  * Anything not listed here is decided only by its evaluator in CHECK_EVALUATORS.
  */
-export const SHARED_VERDICTS = {
-  TECH_HTTP_PAGE: { verdict: isPlainHttp, alsoIn: ['headers tool'] },
-  LINKS_REDIRECT_CHAIN: { verdict: isRedirectChain, alsoIn: ['headers tool'] },
-  TECH_HSTS_MISSING: { verdict: hstsVerdict, alsoIn: ['headers tool'] },
-  TECH_HSTS_SHORT: { verdict: hstsShortVerdict, alsoIn: ['headers tool'] },
-  TECH_CSP_MISSING: { verdict: cspVerdict, alsoIn: ['headers tool'] },
-  TECH_CONTENT_TYPE_OPTIONS_MISSING: { verdict: contentTypeOptionsVerdict, alsoIn: ['headers tool'] },
-  TECH_CLICKJACKING_UNPROTECTED: { verdict: frameProtectionVerdict, alsoIn: ['headers tool'] },
-  PERF_NO_COMPRESSION: { verdict: compressionVerdict, alsoIn: ['headers tool'] },
-  PERF_NO_CACHE_HEADERS: { verdict: cacheVerdict, alsoIn: ['headers tool'] },
-  // The audit reads X-Robots-Tag through the page facts (buildRobotsDirectives), which parse each value with the
-  // same parseXRobotsTag the tool's xRobotsTagVerdict folds; meta robots count only in the audit (the tool sees
-  // headers only).
-  TECH_NOINDEX: { verdict: xRobotsTagVerdict, alsoIn: ['headers tool'] },
-  // The page facts' charset is meta, http-equiv, else charsetOf(Content-Type); the tool checks the same sources.
-  META_CHARSET_MISSING: { verdict: charsetOf, alsoIn: ['headers tool'] },
-  TECH_SITEMAP_NON_INDEXABLE: { verdict: sitemapListingOutcome, alsoIn: ['site pass'] },
-  ...Object.fromEntries(
-    LINK_TARGET_CODES.map((code) => [code, { verdict: evaluateLinkTargets, alsoIn: ['site pass'] }]),
-  ),
-} as Readonly<Partial<Record<CheckCode, { verdict: (...args: never[]) => unknown; alsoIn: readonly OtherCaller[] }>>>;
+export const SHARED_VERDICTS = Object.fromEntries(
+  CHECK_DEFINITIONS.flatMap((check) => {
+    const shared: [string, { verdict: (...args: never[]) => unknown; alsoIn: readonly OtherCaller[] }][] = [];
+    if ('headersTool' in check && check.headersTool)
+      shared.push([check.code, { verdict: check.headersTool, alsoIn: ['headers tool'] }]);
+    if ('sitePass' in check && check.sitePass)
+      shared.push([
+        check.code,
+        {
+          verdict: check.sitePass === 'sitemapListing' ? sitemapListingOutcome : evaluateLinkTargets,
+          alsoIn: ['site pass'],
+        },
+      ]);
+    return shared;
+  }),
+) as Readonly<Partial<Record<CheckCode, { verdict: (...args: never[]) => unknown; alsoIn: readonly OtherCaller[] }>>>;

@@ -12,6 +12,8 @@ export type Severity = 'CRITICAL' | 'WARNING' | 'NOTICE';
 export type Category = 'META' | 'CONTENT' | 'LINKS' | 'TECHNICAL' | 'PERFORMANCE';
 /** `page`: evaluated per crawled page; `site`: once per audit (pass rate 0 or 1). */
 export type CheckScope = 'page' | 'site';
+/** What a check needs beyond an HTML crawl: a lab measurement in Chromium, or the browser rendering mode. */
+export type CheckNeeds = 'LAB_BROWSER' | 'RENDERING_MODE';
 
 export const CATEGORIES: readonly Category[] = ['META', 'CONTENT', 'LINKS', 'TECHNICAL', 'PERFORMANCE'];
 export const SEVERITIES: readonly Severity[] = ['CRITICAL', 'WARNING', 'NOTICE'];
@@ -47,6 +49,13 @@ export interface CheckDefinition {
    * "Health"). Only the missing on-page basics have it.
    */
   shownWorse?: true;
+  /** A failure caps the overall score (docs/scores.md "Blockers"): nothing of the site can be crawled or indexed. */
+  blocker?: true;
+  /**
+   * A lab metric whose value Lighthouse's performance score already weighs: with lab metrics, the check costs
+   * nothing (docs/scores.md), so a metric is not charged twice.
+   */
+  lighthouseScored?: true;
 }
 
 /** What one fix of a fix-grouped check is: a failing target URL, or an element a shared template repeats. */

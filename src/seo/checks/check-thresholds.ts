@@ -67,18 +67,19 @@ export const CHECK_THRESHOLDS = {
    * Core Web Vitals and lab metric bands (web.dev; DOM size: Lighthouse's dom-size audit, which warns over 800 and
    * fails over 1,400 elements): good up to `good`, needs improvement above it (a NOTICE on that page), poor above
    * `poor` (a WARNING on that page). No measured value takes a page out of search, so none is CRITICAL
-   * (docs/scores.md, severity rule); each page is charged at its own band.
+   * (docs/scores.md, severity rule); each page is charged at its own band. By metric: PERF_LCP's band is `lcp`.
    */
   metrics: {
-    PERF_LCP: { good: 2_500, poor: 4_000, unit: 'ms' },
-    PERF_CLS: { good: 0.1, poor: 0.25, unit: '' },
-    PERF_INP: { good: 200, poor: 500, unit: 'ms' },
-    PERF_TBT: { good: 200, poor: 600, unit: 'ms' },
-    PERF_FCP: { good: 1_800, poor: 3_000, unit: 'ms' },
-    PERF_TTFB: { good: 800, poor: 1_800, unit: 'ms' },
-    PERF_DOM_SIZE: { good: 800, poor: 1_400, unit: 'nodes' },
-    PERF_PAGE_WEIGHT: { good: 2_667 * 1024, poor: 4_000 * 1024, unit: 'bytes' },
+    lcp: { good: 2_500, poor: 4_000, unit: 'ms' },
+    cls: { good: 0.1, poor: 0.25, unit: '' },
+    inp: { good: 200, poor: 500, unit: 'ms' },
+    tbt: { good: 200, poor: 600, unit: 'ms' },
+    fcp: { good: 1_800, poor: 3_000, unit: 'ms' },
+    ttfb: { good: 800, poor: 1_800, unit: 'ms' },
+    domSize: { good: 800, poor: 1_400, unit: 'nodes' },
+    pageWeight: { good: 2_667 * 1024, poor: 4_000 * 1024, unit: 'bytes' },
   },
 } as const;
 
-export type BandedCheckCode = keyof typeof CHECK_THRESHOLDS.metrics;
+/** A banded metric, by name (its check's `evaluate` and fix read its band here). */
+export type BandedMetric = keyof typeof CHECK_THRESHOLDS.metrics;

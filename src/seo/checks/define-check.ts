@@ -6,8 +6,9 @@
  * app's check docs) are generated from it.
  */
 import type { FixRule } from '../fixes/fix-rule-context.js';
-import type { Category, CheckScope, FixUnit, Severity } from './check-kinds.js';
+import type { Category, CheckNeeds, CheckScope, FixUnit, Severity } from './check-kinds.js';
 import type { Presenter } from './evidence-presenters.js';
+import type { LinkTargetVerdict } from './link-target-checks.js';
 import type { PageEvaluator } from './page-check-helpers.js';
 import type { SiteEvaluator } from './site-check-helpers.js';
 
@@ -30,10 +31,36 @@ export interface CheckSpec<C extends string = string, S extends CheckScope = Che
   fixSeverity?: Severity;
   /** A failing page counts as half a healthy page (check-kinds.ts, CheckDefinition). */
   shownWorse?: true;
+  /** A failure caps the overall score: nothing of the site can be crawled or indexed (check-kinds.ts). */
+  blocker?: true;
+  /** A lab metric Lighthouse's performance score already weighs: not charged twice (check-kinds.ts). */
+  lighthouseScored?: true;
+  /**
+   * What it needs beyond an HTML crawl: a lab measurement in Chromium (run on the lab metrics of the start URL and
+   * the most linked pages, audit-engine.ts), or the project's browser rendering mode (raw HTML against rendered).
+   */
+  needs?: CheckNeeds;
   /** The rule, in one sentence. */
   description: string;
   /** The check that reports this one's element missing on the same URL (check-prerequisites.ts says why). */
   requires?: string;
+  /**
+   * The site pass decides it again for each page, once the crawl knows every target (site-check-helpers.ts,
+   * crawlPageChecks): from the link-target verdict of that name (link-target-checks.ts), or from the page's listing
+   * in the sitemap. The engine keeps one occurrence when both passes fail a page.
+   */
+  sitePass?: LinkTargetVerdict | 'sitemapListing';
+  /** The free headers tool decides it too, with this same verdict (../headers/response-verdicts.ts). */
+  headersTool?: (...args: never[]) => unknown;
+  /** About the requested URL (its redirects, its listing), not the document redirects lead to (audit-page-rows.ts). */
+  requestedUrl?: true;
+  /**
+   * A failing URL that crawled pages link to is charged once, as their broken links: as the fix of this check
+   * (the audit's `chargedWith`, docs/counts.md "Each finding charged once").
+   */
+  chargedWith?: string;
+  /** What its fix reads beyond the page: the audit's pages that share the page's title (../fixes/ twin titles). */
+  fixReads?: 'titleTwins';
   /** Why it matters for search: 1-2 plain sentences. */
   why: string;
   /** How to fix it: 1-3 concrete sentences. */

@@ -2,21 +2,38 @@ import { normalizeUrl } from '../page/index.js';
 import type { LinkTargetInfo } from './check.types.js';
 import type { CheckOutcome } from './check-outcome.js';
 import { fail, pass } from './check-outcome.js';
-import { RESOURCE_TARGET_CODES, evaluateResourceTargets, type ResourceRef } from './resource-target-checks.js';
+import { evaluateResourceTargets, type ResourceRef, type ResourceTargetVerdicts } from './resource-target-checks.js';
 
-/** Checks whose verdict depends on what the crawler learned about link and canonical targets. */
-export const LINK_TARGET_CODES = [
-  'LINKS_INTERNAL_BROKEN',
-  'LINKS_EXTERNAL_BROKEN',
-  'LINKS_TO_REDIRECT',
-  'TECH_BLOCKED_BY_ROBOTS',
-  'TECH_CANONICAL_TO_BROKEN',
-  'LINKS_TO_NON_CANONICAL',
-  'LINKS_TO_NOINDEX',
-  ...RESOURCE_TARGET_CODES,
-] as const;
+/**
+ * The verdicts that depend on what the crawler learned about link, canonical and resource targets, by name: a
+ * definition names the one that decides it (`sitePass`, define-check.ts), and reads it in the page pass
+ * (PageCheckContext.linkTargets).
+ */
+export interface LinkTargetVerdicts extends ResourceTargetVerdicts {
+  internalBroken: CheckOutcome;
+  externalBroken: CheckOutcome;
+  toRedirect: CheckOutcome;
+  blockedByRobots: CheckOutcome;
+  canonicalToBroken: CheckOutcome;
+  toNonCanonical: CheckOutcome;
+  toNoindex: CheckOutcome;
+}
 
-export type LinkTargetCode = (typeof LINK_TARGET_CODES)[number];
+export type LinkTargetVerdict = keyof LinkTargetVerdicts;
+
+/** Every verdict, in the order the site pass reports them. */
+export const LINK_TARGET_VERDICTS: readonly LinkTargetVerdict[] = [
+  'internalBroken',
+  'externalBroken',
+  'toRedirect',
+  'blockedByRobots',
+  'canonicalToBroken',
+  'toNonCanonical',
+  'toNoindex',
+  'imageBroken',
+  'resourceBroken',
+  'resourcePrivateAddress',
+];
 
 export interface LinkTargetSource {
   /** The page's own URL (final, after redirects). */
@@ -49,7 +66,7 @@ export function evaluateLinkTargets(
    * 5,000-page site of 30 links a page).
    */
   normalize: (url: string) => string | null = normalizeUrl,
-): Record<LinkTargetCode, CheckOutcome> {
+): LinkTargetVerdicts {
   const SAMPLE = sample;
   let internalKnown = 0;
   let externalKnown = 0;
@@ -124,38 +141,38 @@ export function evaluateLinkTargets(
   }
 
   return {
-    LINKS_INTERNAL_BROKEN:
+    internalBroken:
       internalKnown === 0
         ? null
         : brokenCount > 0
           ? fail({ count: brokenCount, links: broken }, undefined, brokenAll)
           : pass(),
-    LINKS_EXTERNAL_BROKEN:
+    externalBroken:
       externalKnown === 0
         ? null
         : externalBrokenCount > 0
           ? fail({ count: externalBrokenCount, links: externalBroken }, undefined, externalBrokenAll)
           : pass(),
-    LINKS_TO_REDIRECT:
+    toRedirect:
       internalKnown === 0
         ? null
         : redirectCount > 0
           ? fail({ count: redirectCount, links: redirecting }, undefined, redirectingAll)
           : pass(),
-    TECH_BLOCKED_BY_ROBOTS:
+    blockedByRobots:
       internalKnown === 0
         ? null
         : blockedCount > 0
           ? fail({ count: blockedCount, links: blocked }, undefined, blockedAll)
           : pass(),
-    TECH_CANONICAL_TO_BROKEN: canonicalOutcome(source, lookup),
-    LINKS_TO_NON_CANONICAL:
+    canonicalToBroken: canonicalOutcome(source, lookup),
+    toNonCanonical:
       pagesKnown === 0
         ? null
         : nonCanonicalCount > 0
           ? fail({ count: nonCanonicalCount, links: nonCanonical }, undefined, nonCanonicalAll)
           : pass(),
-    LINKS_TO_NOINDEX:
+    toNoindex:
       pagesKnown === 0
         ? null
         : noindexCount > 0
@@ -175,11 +192,9 @@ function canonicalOutcome(source: LinkTargetSource, lookup: (url: string) => Lin
   const info = lookup(canonical);
   if (!info || info.blockedByRobots || info.blockedAddress) return null;
   if (isBroken(info))
-    return fail(
-      { canonical, reason: info.status === null ? 'unreachable' : `status ${info.status}` },
-      undefined,
-      [canonical],
-    );
+    return fail({ canonical, reason: info.status === null ? 'unreachable' : `status ${info.status}` }, undefined, [
+      canonical,
+    ]);
   if (info.redirected) return fail({ canonical, reason: 'redirects' }, undefined, [canonical]);
   if (info.noindex) return fail({ canonical, reason: 'noindex' }, undefined, [canonical]);
   return pass();

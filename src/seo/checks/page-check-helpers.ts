@@ -13,7 +13,7 @@ import {
 import { banded, fail, pass, type CheckOutcome } from './check-outcome.js';
 import { CHECK_THRESHOLDS as T } from './check-thresholds.js';
 import type { PageFetch } from './check.types.js';
-import { type LinkTargetCode } from './link-target-checks.js';
+import type { LinkTargetVerdicts } from './link-target-checks.js';
 import { viewportDirectives } from './viewport-directives.js';
 export const SAMPLE = 5;
 
@@ -27,7 +27,8 @@ export interface PageCheckContext {
   finalUrl: URL | null;
   https: boolean;
   indexable: boolean;
-  linkTargets(): Record<LinkTargetCode, CheckOutcome> | null;
+  /** The link-target verdicts of the page, once the crawl knows its targets (a definition's `sitePass` names one). */
+  linkTargets(): LinkTargetVerdicts | null;
 }
 
 /** Decides one page-scope code for one fetched page. */

@@ -4,7 +4,7 @@ import { CHECK_DEFINITIONS } from './check-definitions.js';
 import type { CheckOutcome } from './check-outcome.js';
 import type { PageFetch } from './check.types.js';
 import type { CheckResult } from './check-results.js';
-import { evaluateLinkTargets, type LinkTargetCode } from './link-target-checks.js';
+import { evaluateLinkTargets, type LinkTargetVerdicts } from './link-target-checks.js';
 import type { PageCheckContext, PageEvaluator } from './page-check-helpers.js';
 import { effectiveCanonical, nonIndexableReason } from './page-indexability.js';
 
@@ -38,7 +38,7 @@ export function runPageChecks(facts: PageFacts | null, page: PageFetch): CheckRe
   } catch {
     finalUrl = null;
   }
-  let targets: Record<LinkTargetCode, CheckOutcome> | null | undefined;
+  let targets: LinkTargetVerdicts | null | undefined;
   const html = ok ? facts : null;
   const ctx: PageCheckContext = {
     facts,
@@ -67,7 +67,7 @@ function toResult(code: PageCheckCode, outcome: CheckOutcome): CheckResult {
   return result;
 }
 
-function linkTargetOutcomes(facts: PageFacts, page: PageFetch): Record<LinkTargetCode, CheckOutcome> {
+function linkTargetOutcomes(facts: PageFacts, page: PageFetch): LinkTargetVerdicts {
   const internal = new Set<string>();
   const external = new Set<string>();
   for (const link of facts.links) {

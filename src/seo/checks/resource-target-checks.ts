@@ -3,14 +3,18 @@ import type { LinkTargetInfo } from './check.types.js';
 import type { CheckOutcome } from './check-outcome.js';
 import { fail, pass } from './check-outcome.js';
 
-/** Checks whose verdict depends on what the crawler learned about a page's subresources. */
-export const RESOURCE_TARGET_CODES = [
-  'CONTENT_IMAGE_BROKEN',
-  'TECH_RESOURCE_BROKEN',
-  'TECH_RESOURCE_PRIVATE_ADDRESS',
-] as const;
-
-export type ResourceTargetCode = (typeof RESOURCE_TARGET_CODES)[number];
+/**
+ * The verdicts that depend on what the crawler learned about a page's subresources, by name: a definition names the
+ * one that decides it (`sitePass`, define-check.ts).
+ */
+export interface ResourceTargetVerdicts {
+  /** Broken images. */
+  imageBroken: CheckOutcome;
+  /** Broken subresources other than images (scripts, stylesheets...). */
+  resourceBroken: CheckOutcome;
+  /** Subresources on refused (private) addresses. */
+  resourcePrivateAddress: CheckOutcome;
+}
 
 export interface ResourceRef {
   url: string;
@@ -34,7 +38,7 @@ export function evaluateResourceTargets(
   lookup: (url: string) => LinkTargetInfo | undefined,
   /** Resources each evidence names; every one is counted. Infinity: all of them. */
   SAMPLE = 5,
-): Record<ResourceTargetCode, CheckOutcome> {
+): ResourceTargetVerdicts {
   let imagesKnown = 0;
   let othersKnown = 0;
   let anyKnown = 0;
@@ -81,19 +85,19 @@ export function evaluateResourceTargets(
   }
 
   return {
-    CONTENT_IMAGE_BROKEN:
+    imageBroken:
       imagesKnown === 0
         ? null
         : brokenImageCount > 0
           ? fail({ count: brokenImageCount, images: brokenImages }, undefined, causes.images)
           : pass(),
-    TECH_RESOURCE_BROKEN:
+    resourceBroken:
       othersKnown === 0
         ? null
         : brokenOtherCount > 0
           ? fail({ count: brokenOtherCount, resources: brokenOthers }, undefined, causes.others)
           : pass(),
-    TECH_RESOURCE_PRIVATE_ADDRESS:
+    resourcePrivateAddress:
       anyKnown === 0
         ? null
         : privateCount > 0

@@ -14,7 +14,7 @@ import type {
   SiteCheckInput,
   SiteCheckResult,
 } from './check.types.js';
-import { LINK_TARGET_CODES, evaluateLinkTargets } from './link-target-checks.js';
+import { LINK_TARGET_VERDICTS, evaluateLinkTargets, type LinkTargetVerdict } from './link-target-checks.js';
 import { findNearDuplicateHalves } from './near-duplicate-index.js';
 import { sitemapListingOutcome } from './page-indexability.js';
 import type { PageSummaryStore } from './page-summary-store.js';
@@ -52,7 +52,10 @@ export interface RobotsState {
  */
 export type SiteVerdict = Omit<SiteCheckResult, 'code'> & { code: string };
 
-/** Decides one site-scope code for the whole crawl. */
+/**
+ * Decides one site-scope code for the whole crawl. The shared passes below take the code they decide from the
+ * definition that calls them.
+ */
 export type SiteEvaluator = (ctx: SiteContext) => SiteVerdict;
 
 export function result(code: string, failed: boolean, occurrences: Occurrence[], applicablePages = 1): SiteVerdict {
@@ -96,7 +99,7 @@ function isOkHtml(store: PageSummaryStore, row: number): boolean {
   return store.isHtml(row) && status >= 200 && status < 300;
 }
 
-export function noindexSitewideCheck(input: SiteCheckInput, pages: SitePages): SiteVerdict {
+export function noindexSitewideCheck(code: string, input: SiteCheckInput, pages: SitePages): SiteVerdict {
   const store = pages.store;
   let html = 0;
   let noindex = 0;
@@ -105,10 +108,10 @@ export function noindexSitewideCheck(input: SiteCheckInput, pages: SitePages): S
     html++;
     if (store.noindex(row)) noindex++;
   }
-  if (html === 0) return notApplicable('TECH_NOINDEX_SITEWIDE');
+  if (html === 0) return notApplicable(code);
   const share = noindex / html;
   return result(
-    'TECH_NOINDEX_SITEWIDE',
+    code,
     share >= T.noindexSitewideShare,
     [
       {
@@ -218,12 +221,7 @@ function othersIn(store: PageSummaryStore, head: readonly number[], row: number)
   return others;
 }
 
-export function duplicateFieldCheck(
-  code: 'META_TITLE_DUPLICATE' | 'META_DESCRIPTION_DUPLICATE' | 'CONTENT_H1_DUPLICATE',
-  pages: SitePages,
-  field: TextField,
-  name: string,
-): SiteVerdict {
+export function duplicateFieldCheck(code: string, pages: SitePages, field: TextField, name: string): SiteVerdict {
   const { applicable, groups } = groupDuplicates(pages, pages.textKeys(field));
   if (applicable === 0) return notApplicable(code);
   const store = pages.store;
@@ -231,7 +229,7 @@ export function duplicateFieldCheck(
   return result(code, occurrences.length > 0, occurrences, applicable);
 }
 
-export function duplicateContentCheck(pages: SitePages): SiteVerdict {
+export function duplicateContentCheck(code: string, pages: SitePages): SiteVerdict {
   const store = pages.store;
   const textHashes = pages.textHashes();
   const withWords: Classes = {
@@ -239,9 +237,9 @@ export function duplicateContentCheck(pages: SitePages): SiteVerdict {
     count: textHashes.count,
   };
   const { applicable, groups } = groupDuplicates(pages, withWords);
-  if (applicable === 0) return notApplicable('CONTENT_DUPLICATE');
+  if (applicable === 0) return notApplicable(code);
   const occurrences = duplicateOccurrences(store, groups, (row) => ({ words: store.wordCount(row) }));
-  return result('CONTENT_DUPLICATE', occurrences.length > 0, occurrences, applicable);
+  return result(code, occurrences.length > 0, occurrences, applicable);
 }
 
 /**
@@ -249,7 +247,7 @@ export function duplicateContentCheck(pages: SitePages): SiteVerdict {
  * each variant that does not name a canonical URL leaves search engines to pick one. A variant that names one (any
  * one: a wrong target is TECH_CANONICAL_TO_BROKEN's business) is fine.
  */
-export function canonicalMissingCheck(pages: SitePages): SiteVerdict {
+export function canonicalMissingCheck(code: string, pages: SitePages): SiteVerdict {
   const store = pages.store;
   const documents = pages.documents();
   const groups = new RowGroups(pages.size, documents.count);
@@ -261,7 +259,7 @@ export function canonicalMissingCheck(pages: SitePages): SiteVerdict {
     if (pages.docKey(row) === -1) continue;
     groups.add(documents.of[row], row);
   }
-  if (applicable === 0) return notApplicable('TECH_CANONICAL_MISSING');
+  if (applicable === 0) return notApplicable(code);
   const occurrences: Occurrence[] = [];
   for (const group of groups.list(2)) {
     const head = group.slice(0, SAMPLE + 1);
@@ -270,7 +268,7 @@ export function canonicalMissingCheck(pages: SitePages): SiteVerdict {
       occurrences.push({ url: store.finalUrl(row), evidence: { sameAs: othersIn(store, head, row) } });
     }
   }
-  return result('TECH_CANONICAL_MISSING', occurrences.length > 0, occurrences, applicable);
+  return result(code, occurrences.length > 0, occurrences, applicable);
 }
 
 /**
@@ -278,7 +276,7 @@ export function canonicalMissingCheck(pages: SitePages): SiteVerdict {
  * business: they are collapsed to one representative first, and a match of a representative marks
  * every page sharing its text. Similarity reported = share of equal SimHash bits.
  */
-export function nearDuplicateCheck(pages: SitePages): SiteVerdict {
+export function nearDuplicateCheck(code: string, pages: SitePages): SiteVerdict {
   const store = pages.store;
   const textHashes: Classes = pages.textHashes();
   // Pages grouped by text hash, groups in the order of their first page: firsts[g] and a chain through `next`.
@@ -302,7 +300,7 @@ export function nearDuplicateCheck(pages: SitePages): SiteVerdict {
       lasts[group] = row;
     }
   }
-  if (applicable === 0) return notApplicable('CONTENT_NEAR_DUPLICATE');
+  if (applicable === 0) return notApplicable(code);
   const high = new Uint32Array(firsts.length);
   const low = new Uint32Array(firsts.length);
   firsts.forEach((row, i) => ([high[i], low[i]] = store.simhash(row)));
@@ -322,15 +320,15 @@ export function nearDuplicateCheck(pages: SitePages): SiteVerdict {
       });
     }
   });
-  return result('CONTENT_NEAR_DUPLICATE', occurrences.length > 0, occurrences, applicable);
+  return result(code, occurrences.length > 0, occurrences, applicable);
 }
 
-export function orphanCheck(input: SiteCheckInput, pages: SitePages): SiteVerdict {
+export function orphanCheck(code: string, input: SiteCheckInput, pages: SitePages): SiteVerdict {
   const sitemapUrls = input.sitemap?.urls;
   const store = pages.store;
   // List mode follows no link: no page's inlinks are known.
   if (!sitemapUrls || sitemapUrls.length === 0 || store.size === 0 || input.crawlTruncated || input.listMode)
-    return notApplicable('LINKS_ORPHAN');
+    return notApplicable(code);
   const urls = store.urls;
   // Pages share most link targets: normalize each distinct one once, not once per link.
   const targets = new Uint8Array(urls.size);
@@ -358,34 +356,34 @@ export function orphanCheck(input: SiteCheckInput, pages: SitePages): SiteVerdic
     applicable++;
     if (!linked.has(urls.idOf(url))) occurrences.push({ url, evidence: { inlinks: 0 } });
   }
-  if (applicable === 0) return notApplicable('LINKS_ORPHAN');
-  return result('LINKS_ORPHAN', occurrences.length > 0, occurrences, applicable);
+  if (applicable === 0) return notApplicable(code);
+  return result(code, occurrences.length > 0, occurrences, applicable);
 }
 
 /**
  * Sitemap URLs robots.txt disallows (the crawler lists them; they are also among `urls`): applies once both were read.
  */
-export function sitemapBlockedCheck(input: SiteCheckInput): SiteVerdict {
+export function sitemapBlockedCheck(code: string, input: SiteCheckInput): SiteVerdict {
   const urls = input.sitemap?.urls ?? [];
   const blocked = input.sitemap?.blockedByRobots ?? [];
   const robotsStatus = input.robots?.status ?? null;
   // Without a readable robots.txt there are no rules to block a URL (4xx) or the whole site is shut (5xx).
   if (urls.length === 0 || robotsStatus === null || robotsStatus < 200 || robotsStatus >= 300)
-    return notApplicable('TECH_SITEMAP_BLOCKED_BY_ROBOTS');
+    return notApplicable(code);
   const occurrences = blocked.map((url): Occurrence => ({
     url,
     evidence: { rule: 'disallowed by robots.txt', robotsTxt: siteUrl(input, '/robots.txt') },
   }));
-  return result('TECH_SITEMAP_BLOCKED_BY_ROBOTS', occurrences.length > 0, occurrences, urls.length);
+  return result(code, occurrences.length > 0, occurrences, urls.length);
 }
 
-export function hreflangReturnCheck(pages: SitePages): SiteVerdict {
+export function hreflangReturnCheck(code: string, pages: SitePages): SiteVerdict {
   const store = pages.store;
   // Most sites have no hreflang at all: then there is no need to index every page by URL.
   const sources = [...store.rowsWithLinkExtras()].filter(
     (row) => pages.isUnique(row) && store.indexable(row) && store.hreflang(row).length > 0,
   );
-  if (sources.length === 0) return notApplicable('META_HREFLANG_NO_RETURN');
+  if (sources.length === 0) return notApplicable(code);
   // The documents by final URL, and by requested URL where no final URL is the same.
   const byUrl = new Int32Array(store.urls.size).fill(-1);
   for (const row of pages.unique) {
@@ -416,19 +414,36 @@ export function hreflangReturnCheck(pages: SitePages): SiteVerdict {
     applicable++;
     if (missing.length > 0) occurrences.push({ url: store.finalUrl(row), evidence: { targetsWithoutReturn: missing } });
   }
-  if (applicable === 0) return notApplicable('META_HREFLANG_NO_RETURN');
-  return result('META_HREFLANG_NO_RETURN', occurrences.length > 0, occurrences, applicable);
+  if (applicable === 0) return notApplicable(code);
+  return result(code, occurrences.length > 0, occurrences, applicable);
 }
 
 const KNOWN_FINAL = 1;
 const KNOWN_REQUESTED = 2;
 
+/** The page-scope checks the site pass decides (their definitions' `sitePass`), by what decides them. */
+export interface SitePassChecks {
+  /** A link-target verdict -> the code it decides. */
+  linkTargets: ReadonlyMap<LinkTargetVerdict, string>;
+  /** The code the sitemap listing of a page decides. */
+  sitemapListing: string | null;
+}
+
 /**
  * Link-target checks once per document (`pages.unique`: pages deduplicated by final URL) and the
  * sitemap-membership check for every listed URL, redirect sources included.
  */
-export function* crawlPageChecks(input: SiteCheckInput, pages: SitePages): Generator<PageCheckResults> {
+export function* crawlPageChecks(
+  input: SiteCheckInput,
+  pages: SitePages,
+  checks: SitePassChecks,
+): Generator<PageCheckResults> {
   const store = pages.store;
+  const linkTargetChecks = LINK_TARGET_VERDICTS.flatMap((verdict) => {
+    const code = checks.linkTargets.get(verdict);
+    return code === undefined ? [] : [[verdict, code] as const];
+  });
+  const sitemapListing = checks.sitemapListing;
   // What the crawl knows of each URL it fetched (by normalized URL): a page's final URL tells its status, noindex and
   // (crawled HTML) canonical, which lets link checks tell a page from its duplicates; a requested URL that redirected
   // elsewhere tells its status and that it redirected.
@@ -501,8 +516,8 @@ export function* crawlPageChecks(input: SiteCheckInput, pages: SitePages): Gener
         input.evidenceLinks,
         normalize,
       );
-      for (const code of LINK_TARGET_CODES) {
-        const outcome = outcomes[code];
+      for (const [verdict, code] of linkTargetChecks) {
+        const outcome = outcomes[verdict];
         if (outcome === null) continue;
         const entry: CheckResult = { code, applicable: true, failed: outcome.failed };
         if (outcome.evidence) entry.evidence = outcome.evidence;
@@ -510,7 +525,7 @@ export function* crawlPageChecks(input: SiteCheckInput, pages: SitePages): Gener
         results.push(entry);
       }
     }
-    const listed = store.inSitemap(row) ?? listedInSitemap(row);
+    const listed = sitemapListing !== null && (store.inSitemap(row) ?? listedInSitemap(row));
     if (listed) {
       const outcome = sitemapListingOutcome({
         redirected: store.redirected(row),
@@ -520,7 +535,7 @@ export function* crawlPageChecks(input: SiteCheckInput, pages: SitePages): Gener
         noindex: store.noindex(row),
         indexable: store.indexable(row),
       });
-      const entry: CheckResult = { code: 'TECH_SITEMAP_NON_INDEXABLE', applicable: true, failed: outcome.failed };
+      const entry: CheckResult = { code: sitemapListing, applicable: true, failed: outcome.failed };
       if (outcome.evidence) entry.evidence = outcome.evidence;
       results.push(entry);
     }

@@ -3,7 +3,13 @@ import type { SiteCheckCode } from './check-catalog.js';
 import type { SiteCheckInput } from './check.types.js';
 import type { SiteCheckOutput, SiteCheckResult } from './check-results.js';
 import { PageSummaryStore } from './page-summary-store.js';
-import { crawlPageChecks, robotsState, type SiteContext, type SiteEvaluator } from './site-check-helpers.js';
+import {
+  crawlPageChecks,
+  robotsState,
+  type SiteContext,
+  type SiteEvaluator,
+  type SitePassChecks,
+} from './site-check-helpers.js';
 import { SitePages } from './site-pages.js';
 
 export type { RobotsState, SiteContext, SiteEvaluator } from './site-check-helpers.js';
@@ -16,6 +22,19 @@ export type { RobotsState, SiteContext, SiteEvaluator } from './site-check-helpe
 export const SITE_EVALUATORS: Readonly<Record<SiteCheckCode, SiteEvaluator>> = Object.fromEntries(
   CHECK_DEFINITIONS.flatMap((check) => (check.scope === 'site' ? [[check.code, check.evaluate]] : [])),
 ) as Record<SiteCheckCode, SiteEvaluator>;
+
+/** The page-scope codes the site pass decides again, by what decides each (the definitions' `sitePass`). */
+const SITE_PASS: SitePassChecks = {
+  linkTargets: new Map(
+    CHECK_DEFINITIONS.flatMap((check) =>
+      'sitePass' in check && check.sitePass && check.sitePass !== 'sitemapListing'
+        ? [[check.sitePass, check.code] as const]
+        : [],
+    ),
+  ),
+  sitemapListing:
+    CHECK_DEFINITIONS.find((check) => 'sitePass' in check && check.sitePass === 'sitemapListing')?.code ?? null,
+};
 
 /**
  * Site-scope checks (robots.txt, sitemap, favicon, HSTS, llms.txt, site-wide noindex) and cross-page
@@ -36,5 +55,5 @@ export function runSiteChecks(input: SiteCheckInput): SiteCheckOutput {
     (code) => SITE_EVALUATORS[code](ctx) as SiteCheckResult,
   );
   // The page pass's evaluators are the definitions' own, keyed by their codes: the codes are the catalog's.
-  return { site, pages: crawlPageChecks(input, pages) as SiteCheckOutput['pages'] };
+  return { site, pages: crawlPageChecks(input, pages, SITE_PASS) as SiteCheckOutput['pages'] };
 }

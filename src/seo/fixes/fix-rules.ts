@@ -9,6 +9,18 @@ export const FIX_RULES: Readonly<Record<CheckCode, FixRule>> = Object.fromEntrie
   CHECK_DEFINITIONS.map((check) => [check.code, check.fix]),
 ) as Record<CheckCode, FixRule>;
 
+/** Codes whose fix reads the audit's pages that share the page's title (their definitions' `fixReads`). */
+const TITLE_TWIN_CODES: ReadonlySet<string> = new Set(
+  CHECK_DEFINITIONS.filter((check) => 'fixReads' in check && check.fixReads === 'titleTwins').map(
+    (check) => check.code,
+  ),
+);
+
+/** Whether the fix of a code reads the pages that share the page's title (FixPageContext.titleTwins). */
+export function fixReadsTitleTwins(code: string): boolean {
+  return TITLE_TWIN_CODES.has(code);
+}
+
 /**
  * The deterministic fix for one issue occurrence, specific to the page where the evidence and page
  * digest allow (proposed tags are drawn from the page's own text and HTML-escaped). Never throws for

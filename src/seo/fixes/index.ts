@@ -1,7 +1,7 @@
 /**
  * Fix suggestions: a deterministic rule per check code, and the bounded page digest the rules (and the LLM prompt) use.
  */
-export { FIX_RULES, boundProposal, suggestFix } from './fix-rules.js';
+export { FIX_RULES, boundProposal, fixReadsTitleTwins, suggestFix } from './fix-rules.js';
 export { extractFixContext } from './fix-context.js';
 export {
   FIX_LIMITS,

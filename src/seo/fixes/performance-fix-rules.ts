@@ -1,26 +1,26 @@
-import { CHECK_THRESHOLDS as T, type BandedCheckCode } from '../checks/check-thresholds.js';
+import { CHECK_THRESHOLDS as T, type BandedMetric } from '../checks/check-thresholds.js';
 import { formatBytes, formatCount, formatMs, pageName, type FixRuleContext } from './fix-rule-context.js';
 import { shorten } from './markup-text.js';
 import { pathOnly } from './server-config-snippets.js';
 
-const METRIC_FIELDS: Record<BandedCheckCode, { field: string; label: string; format: (value: number) => string }> = {
-  PERF_LCP: { field: 'lcpMs', label: 'Largest Contentful Paint', format: formatMs },
-  PERF_CLS: { field: 'cls', label: 'Cumulative Layout Shift', format: (value) => value.toFixed(2) },
-  PERF_INP: { field: 'inpMs', label: 'Interaction to Next Paint', format: formatMs },
-  PERF_TBT: { field: 'tbtMs', label: 'Total Blocking Time', format: formatMs },
-  PERF_FCP: { field: 'fcpMs', label: 'First Contentful Paint', format: formatMs },
-  PERF_TTFB: { field: 'ttfbMs', label: 'Time to First Byte', format: formatMs },
-  PERF_DOM_SIZE: { field: 'elements', label: 'DOM size', format: (value) => `${formatCount(value)} elements` },
-  PERF_PAGE_WEIGHT: { field: 'bytes', label: 'Page weight', format: formatBytes },
+const METRIC_FIELDS: Record<BandedMetric, { field: string; label: string; format: (value: number) => string }> = {
+  lcp: { field: 'lcpMs', label: 'Largest Contentful Paint', format: formatMs },
+  cls: { field: 'cls', label: 'Cumulative Layout Shift', format: (value) => value.toFixed(2) },
+  inp: { field: 'inpMs', label: 'Interaction to Next Paint', format: formatMs },
+  tbt: { field: 'tbtMs', label: 'Total Blocking Time', format: formatMs },
+  fcp: { field: 'fcpMs', label: 'First Contentful Paint', format: formatMs },
+  ttfb: { field: 'ttfbMs', label: 'Time to First Byte', format: formatMs },
+  domSize: { field: 'elements', label: 'DOM size', format: (value) => `${formatCount(value)} elements` },
+  pageWeight: { field: 'bytes', label: 'Page weight', format: formatBytes },
 };
 
 /** "LCP is 3.4 s (good: at most 2.5 s; poor: over 4.0 s)" from the evidence, or the thresholds alone. */
 export function metricSentence(
   ctx: FixRuleContext,
-  code: BandedCheckCode,
+  metric: BandedMetric,
 ): { sentence: string; value: number | null; short: string } {
-  const { field, label, format } = METRIC_FIELDS[code];
-  const band = T.metrics[code];
+  const { field, label, format } = METRIC_FIELDS[metric];
+  const band = T.metrics[metric];
   const value = ctx.evidence.number(field);
   const bands = `good: at most ${format(band.good)}; poor: over ${format(band.poor)}`;
   const sentence =

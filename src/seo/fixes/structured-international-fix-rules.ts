@@ -7,30 +7,6 @@ import { brandOf } from './title-proposal.js';
  * Fixes for the structured data, hreflang, viewport, social, AMP and pagination checks of
  * structured-international-checks.ts: each built from the occurrence's evidence and the page digest.
  */
-export type StructuredFixCode =
-  | 'META_JSONLD_NO_CONTEXT'
-  | 'META_JSONLD_TYPE_MISSING'
-  | 'META_JSONLD_ORGANIZATION_INCOMPLETE'
-  | 'META_JSONLD_ARTICLE_INCOMPLETE'
-  | 'META_JSONLD_PRODUCT_NO_OFFER'
-  | 'META_JSONLD_BREADCRUMB_INVALID'
-  | 'META_JSONLD_FAQ_INVALID'
-  | 'META_JSONLD_DATE_INVALID'
-  | 'META_HREFLANG_DUPLICATE'
-  | 'META_HREFLANG_TO_BROKEN'
-  | 'META_HREFLANG_TO_NON_INDEXABLE'
-  | 'META_HREFLANG_LANG_MISMATCH'
-  | 'META_VIEWPORT_NOT_RESPONSIVE'
-  | 'META_VIEWPORT_MULTIPLE'
-  | 'META_OG_INCOMPLETE'
-  | 'META_OG_IMAGE_RELATIVE'
-  | 'META_OG_URL_MISMATCH'
-  | 'META_TWITTER_CARD_INVALID'
-  | 'LINKS_PAGINATION_BROKEN'
-  | 'LINKS_PAGINATION_NOINDEX'
-  | 'TECH_AMP_LINK_BROKEN'
-  | 'TECH_AMP_NO_CANONICAL';
-
 export const RESPONSIVE_VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">';
 
 /** A fix for bad hreflang, amphtml or rel=next/prev targets: the targets and what each answered. */

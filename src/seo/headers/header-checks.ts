@@ -1,4 +1,17 @@
-import type { CheckCode } from '../checks/check-catalog.js';
+import {
+  LINKS_REDIRECT_CHAIN,
+  META_CHARSET_MISSING,
+  PERF_NO_CACHE_HEADERS,
+  PERF_NO_COMPRESSION,
+  TECH_CLICKJACKING_UNPROTECTED,
+  TECH_CONTENT_TYPE_OPTIONS_MISSING,
+  TECH_CSP_MISSING,
+  TECH_HSTS_MISSING,
+  TECH_HSTS_SHORT,
+  TECH_HTTP_PAGE,
+  TECH_NOINDEX,
+  type CheckCode,
+} from '../checks/index.js';
 import { charsetOf } from '../page/header-values.js';
 import { CHECK_THRESHOLDS } from '../checks/check-thresholds.js';
 import { effectiveReferrerPolicy, scriptSourceDirective } from './header-directives.js';
@@ -75,7 +88,7 @@ function checkHttps(ctx: HeaderContext): CheckOutcome {
     false,
     ctx.input.finalUrl,
     'The page is served over plain HTTP and does not redirect to HTTPS.',
-    ['TECH_HTTP_PAGE'],
+    [TECH_HTTP_PAGE],
   );
 }
 
@@ -88,7 +101,7 @@ function checkRedirectChain(ctx: HeaderContext): CheckOutcome {
       false,
       value,
       `${hops.length} redirects before the final URL; link to the final URL directly or redirect in one hop.`,
-      ['LINKS_REDIRECT_CHAIN'],
+      [LINKS_REDIRECT_CHAIN],
     );
   }
   if (hops.length === 0) return outcome('redirect-chain', true, value, 'No redirects.');
@@ -109,7 +122,7 @@ function checkHsts(ctx: HeaderContext): CheckOutcome {
         : verdict.reason === 'invalid'
           ? `Invalid Strict-Transport-Security (${verdict.error}); browsers ignore it.`
           : 'max-age=0 tells browsers to forget the HSTS policy.';
-    return outcome(name, false, value, message, ['TECH_HSTS_MISSING']);
+    return outcome(name, false, value, message, [TECH_HSTS_MISSING]);
   }
   const { policy, maxAge } = verdict;
   // TECH_HSTS_SHORT: the audit's verdict, phrased in the notes below.
@@ -131,7 +144,7 @@ function checkHsts(ctx: HeaderContext): CheckOutcome {
     );
   }
   if (verdict.repeated) notes.push('Several HSTS headers were sent; browsers use only the first.');
-  return outcome(name, true, value, notes.join(' '), short ? ['TECH_HSTS_SHORT'] : []);
+  return outcome(name, true, value, notes.join(' '), short ? [TECH_HSTS_SHORT] : []);
 }
 
 /** `'unsafe-inline'` is ignored by browsers when a nonce, a hash or 'strict-dynamic' is present. */
@@ -162,7 +175,7 @@ function checkCsp(ctx: HeaderContext): CheckOutcome {
         ? 'Only Content-Security-Policy-Report-Only is sent: violations are reported but nothing is blocked.'
         : 'Missing Content-Security-Policy: no protection against injected scripts (XSS).',
       // The audit judges security headers on https only (on http anyone on the path can rewrite them).
-      ctx.isHttps ? ['TECH_CSP_MISSING'] : [],
+      ctx.isHttps ? [TECH_CSP_MISSING] : [],
     );
   }
   // Every policy is enforced, so a script runs only if all policies allow it.
@@ -195,7 +208,7 @@ function checkCsp(ctx: HeaderContext): CheckOutcome {
 function checkContentTypeOptions(ctx: HeaderContext): CheckOutcome {
   const value = joined(ctx.values('x-content-type-options'));
   const verdict = contentTypeOptionsVerdict(ctx.headers);
-  const issues: CheckCode[] = ctx.isHttps && !verdict.nosniff ? ['TECH_CONTENT_TYPE_OPTIONS_MISSING'] : [];
+  const issues: CheckCode[] = ctx.isHttps && !verdict.nosniff ? [TECH_CONTENT_TYPE_OPTIONS_MISSING] : [];
   if (verdict.value === null) {
     return outcome(
       'x-content-type-options',
@@ -223,7 +236,7 @@ function checkFrameProtection(ctx: HeaderContext): CheckOutcome {
       ? outcome('frame-protection', true, verdict.value, 'Framing is restricted by CSP frame-ancestors.')
       : outcome('frame-protection', true, verdict.value, `Framing is restricted by X-Frame-Options: ${verdict.value}.`);
   }
-  const issues: CheckCode[] = ctx.isHttps ? ['TECH_CLICKJACKING_UNPROTECTED'] : [];
+  const issues: CheckCode[] = ctx.isHttps ? [TECH_CLICKJACKING_UNPROTECTED] : [];
   const message = {
     'frame-ancestors-wildcard': "CSP frame-ancestors '*' lets any site embed the page (clickjacking).",
     absent: 'No X-Frame-Options or CSP frame-ancestors: any site can embed the page (clickjacking).',
@@ -297,7 +310,7 @@ function checkCompression(ctx: HeaderContext): CheckOutcome {
     false,
     value,
     `The ${verdict.mediaType} response is not compressed; enable gzip, Brotli or zstd.`,
-    ['PERF_NO_COMPRESSION'],
+    [PERF_NO_COMPRESSION],
   );
 }
 
@@ -316,7 +329,7 @@ function checkCaching(ctx: HeaderContext): CheckOutcome {
   const { directives, hasMaxAge, hasValidator, cacheable } = cacheVerdict(ctx.headers);
   const freshFor = directives.sMaxAge ?? directives.maxAge;
   // docs/scores.md: PERF_NO_CACHE_HEADERS concerns static assets lacking both max-age and validators.
-  const issues: CheckCode[] = isStaticAssetResponse(ctx.headers) && !cacheable ? ['PERF_NO_CACHE_HEADERS'] : [];
+  const issues: CheckCode[] = isStaticAssetResponse(ctx.headers) && !cacheable ? [PERF_NO_CACHE_HEADERS] : [];
 
   if (directives.noStore) {
     return outcome(
@@ -362,7 +375,7 @@ function checkXRobotsTag(ctx: HeaderContext): CheckOutcome {
       value,
       `X-Robots-Tag noindex keeps the page out of search ` +
         `results${nofollow ? ', and nofollow stops link discovery' : ''}.`,
-      ['TECH_NOINDEX'],
+      [TECH_NOINDEX],
     );
   }
   return outcome(
@@ -403,7 +416,7 @@ function checkContentTypeCharset(ctx: HeaderContext): CheckOutcome {
           `browsers find later.`
       : 'Content-Type has no charset parameter; declare it (e.g. text/html; charset=utf-8) unless the HTML has ' +
           '<meta charset>.',
-    declared ? [] : ['META_CHARSET_MISSING'],
+    declared ? [] : [META_CHARSET_MISSING],
   );
 }
 

@@ -42,6 +42,10 @@
  * server-wide fact (plain http) as a CRITICAL on every page: every http site scored 23-37 whatever else was true.
  */
 import {
+  CHECK_CATALOG,
+  TECH_NOINDEX_SITEWIDE,
+  TECH_ROBOTS_BLOCKS_ALL,
+  TECH_ROBOTS_UNREACHABLE,
   chargedScope,
   findCheck,
   getCheck,
@@ -86,11 +90,10 @@ export const HEALTH_SHARE = 0.5;
  */
 export const SITE_FACT_SHARE = 0.5;
 
-export const BLOCKER_CODES: readonly string[] = [
-  'TECH_ROBOTS_BLOCKS_ALL',
-  'TECH_NOINDEX_SITEWIDE',
-  'TECH_ROBOTS_UNREACHABLE',
-];
+/** The checks whose failure caps the overall score (their definitions' `blocker`). */
+export const BLOCKER_CODES: readonly string[] = CHECK_CATALOG.filter((check) => check.blocker).map(
+  (check) => check.code,
+);
 
 /** The blocker of a crawl whose 2xx HTML pages are all noindex or canonical to another URL. */
 export const NO_INDEXABLE_PAGES = 'NO_INDEXABLE_PAGES';
@@ -100,7 +103,9 @@ export const BLOCKED_OVERALL_CAP = 50;
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { CRITICAL: 3, WARNING: 2, NOTICE: 1 };
 
 /** Lab metric checks whose metric Lighthouse's performance score already weighs (not charged twice). */
-export const LIGHTHOUSE_SCORED_CODES: ReadonlySet<string> = new Set(['PERF_FCP', 'PERF_LCP', 'PERF_TBT', 'PERF_CLS']);
+export const LIGHTHOUSE_SCORED_CODES: ReadonlySet<string> = new Set(
+  CHECK_CATALOG.filter((check) => check.lighthouseScored).map((check) => check.code),
+);
 
 /** What scoring needs of an aggregated check; severity, category and scope default to the catalog's. */
 export interface ScoredCheck {
@@ -473,16 +478,16 @@ export function blockerNotices(breakdown: Pick<ScoreBreakdown, 'blockers' | 'ind
     });
   }
   for (const code of blockers) {
-    if (code === NO_INDEXABLE_PAGES || (none && code === 'TECH_NOINDEX_SITEWIDE')) continue;
+    if (code === NO_INDEXABLE_PAGES || (none && code === TECH_NOINDEX_SITEWIDE)) continue;
     const status = /^START_URL_(\d+)$/.exec(code)?.[1];
     const message =
       status !== undefined
         ? `The start URL answers ${status}: search engines get an error where the site begins.`
-        : code === 'TECH_ROBOTS_BLOCKS_ALL'
+        : code === TECH_ROBOTS_BLOCKS_ALL
           ? 'robots.txt blocks every crawler (Disallow: / for *): search engines may not crawl the site.'
-          : code === 'TECH_ROBOTS_UNREACHABLE'
+          : code === TECH_ROBOTS_UNREACHABLE
             ? 'robots.txt cannot be read (5xx or no answer): search engines treat the whole site as disallowed.'
-            : code === 'TECH_NOINDEX_SITEWIDE'
+            : code === TECH_NOINDEX_SITEWIDE
               ? '90% or more of the pages are noindex: search engines will index almost nothing of this site.'
               : `${code} keeps search engines from the whole site.`;
     notices.push({ code, message });

@@ -4,15 +4,27 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  CHARGED_WITH,
   CHECK_CATALOG,
+  CHECK_DEFINITIONS,
   CHECK_EVALUATORS,
+  LAB_CHECK_CODES,
+  LINK_TARGET_VERDICTS,
   PAGE_EVALUATORS,
+  RENDERING_CHECK_CODES,
+  REQUESTED_URL_CODES,
   SHARED_VERDICTS,
   SITE_EVALUATORS,
+  SITE_PASS_CODES,
+  findCheck,
   runPageChecks,
   runSiteChecks,
   type CheckCode,
+  type CheckSpec,
+  type LinkTargetVerdicts,
   type OtherCaller,
+  type PageCheckContext,
+  type PageEvaluator,
   type PageFetch,
 } from '../../../src/seo/checks/index.js';
 import { analyzeHeaders, type HeadersInput } from '../../../src/seo/headers/index.js';
@@ -105,6 +117,37 @@ describe('the evaluator registry', () => {
     expect(sitePassPageCodes.size).toBeGreaterThan(3);
     const shared = sharedWith('site pass');
     for (const code of sitePassPageCodes) expect(shared, code).toContain(code);
+  });
+});
+
+describe('what the definitions say the passes share', () => {
+  const specs = CHECK_DEFINITIONS as readonly CheckSpec[];
+
+  it('names each link-target verdict by exactly one page-scope definition, and the sitemap listing by one', () => {
+    const named = specs.flatMap((spec) => (spec.sitePass ? [spec.sitePass] : []));
+    expect([...named].sort()).toEqual([...LINK_TARGET_VERDICTS, 'sitemapListing'].sort());
+    for (const spec of specs.filter((s) => s.sitePass)) expect(spec.scope, spec.code).toBe('page');
+  });
+
+  it('has each link-target definition decide the page by the verdict its sitePass names', () => {
+    // Every verdict a distinct outcome: a definition reading another verdict than its own is told apart.
+    const verdicts = Object.fromEntries(
+      LINK_TARGET_VERDICTS.map((verdict, i) => [verdict, { failed: true, evidence: { verdict, i } }]),
+    ) as unknown as LinkTargetVerdicts;
+    const ctx = { linkTargets: () => verdicts } as unknown as PageCheckContext;
+    for (const spec of specs)
+      if (spec.sitePass && spec.sitePass !== 'sitemapListing')
+        expect((spec.evaluate as PageEvaluator)(ctx), spec.code).toBe(verdicts[spec.sitePass]);
+  });
+
+  it('charges a linked failing URL with a catalog check, and names the catalog codes it lists', () => {
+    for (const [code, with_] of CHARGED_WITH) {
+      expect(findCheck(code), code).toBeDefined();
+      expect(findCheck(with_), with_).toBeDefined();
+    }
+    expect(CHARGED_WITH.size).toBeGreaterThan(0);
+    for (const set of [LAB_CHECK_CODES, RENDERING_CHECK_CODES, SITE_PASS_CODES, REQUESTED_URL_CODES])
+      for (const code of set) expect(findCheck(code), code).toBeDefined();
   });
 });
 

@@ -789,8 +789,8 @@ describe('check catalog', () => {
       nearDuplicateSimilarity: 0.9,
     });
     // Lighthouse's dom-size audit: warns over 800 elements, fails over 1,400 (docs/scores.md, banded checks).
-    expect(CHECK_THRESHOLDS.metrics.PERF_DOM_SIZE).toMatchObject({ good: 800, poor: 1_400 });
-    expect(CHECK_THRESHOLDS.metrics.PERF_PAGE_WEIGHT).toMatchObject({ good: 2_667 * 1024, poor: 4_000 * 1024 });
+    expect(CHECK_THRESHOLDS.metrics.domSize).toMatchObject({ good: 800, poor: 1_400 });
+    expect(CHECK_THRESHOLDS.metrics.pageWeight).toMatchObject({ good: 2_667 * 1024, poor: 4_000 * 1024 });
   });
 
   it('has a failing and a passing fixture for every page-scope code', () => {

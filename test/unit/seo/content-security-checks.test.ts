@@ -185,14 +185,14 @@ describe('link checks', () => {
         (url) => targets.get(url),
       );
     const all = outcome(['https://example.com/a', 'https://example.com/b', 'https://example.com/c']);
-    expect(all.LINKS_TO_NOINDEX).toMatchObject({ failed: true, evidence: { links: ['https://example.com/a'] } });
-    expect(all.LINKS_TO_NON_CANONICAL).toMatchObject({
+    expect(all.toNoindex).toMatchObject({ failed: true, evidence: { links: ['https://example.com/a'] } });
+    expect(all.toNonCanonical).toMatchObject({
       failed: true,
       evidence: { links: [{ url: 'https://example.com/b', canonical: 'https://example.com/c' }] },
     });
     const clean = outcome(['https://example.com/c', 'https://example.com/d']);
-    expect([clean.LINKS_TO_NOINDEX?.failed, clean.LINKS_TO_NON_CANONICAL?.failed]).toEqual([false, false]);
-    expect(outcome(['https://example.com/x']).LINKS_TO_NOINDEX).toBeNull();
+    expect([clean.toNoindex?.failed, clean.toNonCanonical?.failed]).toEqual([false, false]);
+    expect(outcome(['https://example.com/x']).toNoindex).toBeNull();
   });
 });
 

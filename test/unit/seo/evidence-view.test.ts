@@ -50,7 +50,7 @@ function siteEvidence(
 }
 
 function linkEvidence(
-  code: 'LINKS_INTERNAL_BROKEN' | 'TECH_CANONICAL_TO_BROKEN',
+  verdict: 'internalBroken' | 'canonicalToBroken',
   targets: Record<string, LinkTargetInfo>,
   canonical: string | null = null,
 ): Record<string, unknown> {
@@ -63,8 +63,8 @@ function linkEvidence(
       canonical,
     },
     (url) => targets[url],
-  )[code];
-  expect(outcome?.failed, code).toBe(true);
+  )[verdict];
+  expect(outcome?.failed, verdict).toBe(true);
   return outcome!.evidence!;
 }
 
@@ -100,7 +100,7 @@ describe('presentEvidence', () => {
     const targets = Object.fromEntries(
       Array.from({ length: 8 }, (_, i): [string, LinkTargetInfo] => [`https://example.com/gone-${i}`, { status: 410 }]),
     );
-    const view = presentEvidence('LINKS_INTERNAL_BROKEN', linkEvidence('LINKS_INTERNAL_BROKEN', targets), PAGE)!;
+    const view = presentEvidence('LINKS_INTERNAL_BROKEN', linkEvidence('internalBroken', targets), PAGE)!;
     expect(view.tables).toHaveLength(1);
     expect(view.tables[0].rows).toHaveLength(5);
     expect(view.tables[0].omitted).toBe(3);
@@ -114,7 +114,7 @@ describe('presentEvidence', () => {
     [{ 'https://example.com/c': { status: null, failure: 'timed out' } }, 'No response'],
     [{ 'https://example.com/c': { status: 503 } }, '503 Service Unavailable'],
   ] as [Record<string, LinkTargetInfo>, string][])('words a bad canonical target %j as %s', (targets, problem) => {
-    const evidence = linkEvidence('TECH_CANONICAL_TO_BROKEN', targets, 'https://example.com/c');
+    const evidence = linkEvidence('canonicalToBroken', targets, 'https://example.com/c');
     const view = presentEvidence('TECH_CANONICAL_TO_BROKEN', evidence, PAGE)!;
     expect(view.tables[0].rows[0].map((cell) => cell.text)).toEqual([PAGE, 'https://example.com/c', problem]);
   });

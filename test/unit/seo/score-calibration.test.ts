@@ -375,7 +375,7 @@ describe('score calibration (docs/scores.md), rows 13-18: http sites and Scoring
     '17: a DOM of 1,600 nodes on every page (%s): WARNING, health 100, PERF >= 70',
     (s) => {
       // The evaluator's band for 1,600 nodes, not a severity written here.
-      const band = banded(1_600, CHECK_THRESHOLDS.metrics.PERF_DOM_SIZE, {});
+      const band = banded(1_600, CHECK_THRESHOLDS.metrics.domSize, {});
       expect(band).toMatchObject({ failed: true, severity: 'WARNING' });
       const { scores, breakdown } = scoreOn(s, {
         pages: 200,

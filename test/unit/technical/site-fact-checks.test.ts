@@ -75,7 +75,7 @@ describe('VITAL_BANDS', () => {
     const byMetric = Object.fromEntries(VITAL_BANDS.map((b) => [b.metric, b]));
     expect(Object.keys(byMetric)).toEqual(['LCP', 'CLS', 'INP', 'TBT', 'FCP', 'TTFB']);
     for (const [metric, band] of Object.entries(byMetric)) {
-      const t = CHECK_THRESHOLDS.metrics[`PERF_${metric}` as keyof typeof CHECK_THRESHOLDS.metrics];
+      const t = CHECK_THRESHOLDS.metrics[metric.toLowerCase() as keyof typeof CHECK_THRESHOLDS.metrics];
       expect(band).toMatchObject({ good: t.good, poor: t.poor, unit: t.unit });
     }
     expect(byMetric.LCP).toMatchObject({ good: 2500, poor: 4000 });

@@ -194,7 +194,8 @@ export const IMAGE_CHECKS = [
           numberAt(e, 'count') ?? 0,
         ),
     },
-    evaluate: (ctx) => ctx.linkTargets()?.CONTENT_IMAGE_BROKEN ?? null,
+    sitePass: 'imageBroken',
+    evaluate: (ctx) => ctx.linkTargets()?.imageBroken ?? null,
     fix: (ctx) => {
       const images = ctx.evidence
         .records('images', 5)

@@ -73,7 +73,7 @@ export const TEXT_CHECKS = [
         duplicateTable(view, 'Other pages with the same text', e);
       },
     },
-    evaluate: ({ pages }) => duplicateContentCheck(pages),
+    evaluate: ({ pages }) => duplicateContentCheck('CONTENT_DUPLICATE', pages),
     fix: (ctx) => {
       const sameAs = ctx.evidence.strings('sameAs', 3);
       return duplicateFix(
@@ -124,7 +124,7 @@ export const TEXT_CHECKS = [
         );
       },
     },
-    evaluate: ({ pages }) => nearDuplicateCheck(pages),
+    evaluate: ({ pages }) => nearDuplicateCheck('CONTENT_NEAR_DUPLICATE', pages),
     fix: (ctx) => {
       const similar = ctx.evidence.string('similarTo');
       const similarity = ctx.evidence.number('similarity');

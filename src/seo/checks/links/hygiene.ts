@@ -111,6 +111,7 @@ export const LINK_HYGIENE_CHECKS = [
         );
       },
     },
+    requestedUrl: true,
     evaluate: ({ page, responded }) => {
       if (!responded && page.redirects.length === 0) return null;
       const temporary = page.redirects.find((hop) => hop.status === 302 || hop.status === 307);
@@ -216,7 +217,8 @@ export const LINK_HYGIENE_CHECKS = [
           numberAt(e, 'count') ?? 0,
         ),
     },
-    evaluate: (ctx) => ctx.linkTargets()?.LINKS_TO_NON_CANONICAL ?? null,
+    sitePass: 'toNonCanonical',
+    evaluate: (ctx) => ctx.linkTargets()?.toNonCanonical ?? null,
     fix: (ctx) => {
       const links = ctx.evidence.records('links', 5);
       const count = ctx.evidence.number('count') ?? links.length;
@@ -255,7 +257,8 @@ export const LINK_HYGIENE_CHECKS = [
       keys: ['count', 'links'],
       present: (e, view) => linkTable(view, 'Links to noindex pages', e),
     },
-    evaluate: (ctx) => ctx.linkTargets()?.LINKS_TO_NOINDEX ?? null,
+    sitePass: 'toNoindex',
+    evaluate: (ctx) => ctx.linkTargets()?.toNoindex ?? null,
     fix: (ctx) => {
       const links = ctx.evidence.strings('links', 5);
       const count = ctx.evidence.number('count') ?? links.length;

@@ -36,7 +36,7 @@ export const LINK_STRUCTURE_CHECKS = [
       'Link to the page from relevant content, category pages or navigation with descriptive link text; if the ' +
       'page should no longer exist, remove it from the sitemap and redirect or retire it.',
     evidence: { kind: 'VALUES', keys: ['inlinks'] },
-    evaluate: ({ input, pages }) => orphanCheck(input, pages),
+    evaluate: ({ input, pages }) => orphanCheck('LINKS_ORPHAN', input, pages),
     fix: (ctx) => ({
       summary: `Link to the orphan page ${shorten(ctx.url, 100)} from related pages`,
       steps: [

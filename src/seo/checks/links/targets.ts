@@ -9,9 +9,13 @@ import { defineCheck } from '../define-check.js';
 import { brokenLinkTable, linkTable, redirectTable } from '../evidence-presenters.js';
 import { hasRedirectLoop, redirectChain } from '../page-check-helpers.js';
 
+/** Codes other modules name: they import these constants, and write no check code themselves. */
+export const LINKS_REDIRECT_CHAIN = 'LINKS_REDIRECT_CHAIN';
+export const LINKS_INTERNAL_BROKEN = 'LINKS_INTERNAL_BROKEN';
+
 export const LINK_TARGET_CHECKS = [
   defineCheck({
-    code: 'LINKS_INTERNAL_BROKEN',
+    code: LINKS_INTERNAL_BROKEN,
     title: 'Broken internal link',
     // The linking page stays in search: its broken link is a WARNING on it. The target that answers 4xx/5xx is the
     // critical page (TECH_STATUS_4XX/5XX, with its inlinks), and the fix is that target: priced as CRITICAL, once.
@@ -32,7 +36,8 @@ export const LINK_TARGET_CHECKS = [
       keys: ['count', 'links'],
       present: (e, view) => brokenLinkTable(view, 'Broken internal links', e),
     },
-    evaluate: (ctx) => ctx.linkTargets()?.LINKS_INTERNAL_BROKEN ?? null,
+    sitePass: 'internalBroken',
+    evaluate: (ctx) => ctx.linkTargets()?.internalBroken ?? null,
     fix: (ctx) => {
       const links = ctx.evidence
         .records('links', 5)
@@ -80,7 +85,8 @@ export const LINK_TARGET_CHECKS = [
       keys: ['count', 'links'],
       present: (e, view) => brokenLinkTable(view, 'Broken external links', e),
     },
-    evaluate: (ctx) => ctx.linkTargets()?.LINKS_EXTERNAL_BROKEN ?? null,
+    sitePass: 'externalBroken',
+    evaluate: (ctx) => ctx.linkTargets()?.externalBroken ?? null,
     fix: (ctx) => {
       const links = ctx.evidence
         .records('links', 5)
@@ -126,7 +132,8 @@ export const LINK_TARGET_CHECKS = [
       keys: ['count', 'links'],
       present: (e, view) => linkTable(view, 'Links to URLs that redirect', e),
     },
-    evaluate: (ctx) => ctx.linkTargets()?.LINKS_TO_REDIRECT ?? null,
+    sitePass: 'toRedirect',
+    evaluate: (ctx) => ctx.linkTargets()?.toRedirect ?? null,
     fix: (ctx) => {
       const links = ctx.evidence.urls('links', 'url', 5);
       const count = ctx.evidence.number('count') ?? links.length;
@@ -146,7 +153,7 @@ export const LINK_TARGET_CHECKS = [
     },
   }),
   defineCheck({
-    code: 'LINKS_REDIRECT_CHAIN',
+    code: LINKS_REDIRECT_CHAIN,
     title: 'Redirect chain',
     severity: 'WARNING',
     category: 'LINKS',
@@ -163,6 +170,8 @@ export const LINK_TARGET_CHECKS = [
       keys: ['hops', 'chain'],
       present: (e, view) => redirectTable(view, e),
     },
+    requestedUrl: true,
+    headersTool: isRedirectChain,
     evaluate: ({ page, responded }) => {
       if (!responded && page.redirects.length === 0) return null;
       return isRedirectChain(page.redirects.length)
@@ -214,6 +223,7 @@ export const LINK_TARGET_CHECKS = [
       'conflicting http/https, www or trailing-slash rules between server, CDN and CMS; the final URL must ' +
       'answer 200.',
     evidence: { kind: 'REDIRECTS', keys: ['chain'], present: (e, view) => redirectTable(view, e) },
+    requestedUrl: true,
     evaluate: ({ page, responded }) => {
       if (!responded && page.redirects.length === 0 && !page.redirectLoop) return null;
       return page.redirectLoop || hasRedirectLoop(page) ? fail({ chain: redirectChain(page) }) : pass();

@@ -10,6 +10,10 @@ import { listCell, NOTHING, numberAt, statusCell, stringAt, stringsAt, textCell 
 import { isValidLangTag } from '../language-tag.js';
 import { ON_PAGE_BASICS, viewportZoomBlocker } from '../page-check-helpers.js';
 import { notApplicable, result, siteUrl, startPage } from '../site-check-helpers.js';
+import { charsetOf } from '../../page/header-values.js';
+
+/** Codes other modules name: they import these constants, and write no check code themselves. */
+export const META_CHARSET_MISSING = 'META_CHARSET_MISSING';
 
 export const HEAD_CHECKS = [
   defineCheck({
@@ -210,7 +214,7 @@ export const HEAD_CHECKS = [
     },
   }),
   defineCheck({
-    code: 'META_CHARSET_MISSING',
+    code: META_CHARSET_MISSING,
     title: 'Missing charset',
     severity: 'NOTICE',
     category: 'META',
@@ -223,6 +227,8 @@ export const HEAD_CHECKS = [
       'Declare UTF-8 in the Content-Type response header (text/html; charset=utf-8) and add meta charset="utf-8" ' +
       'as the first element of the head, within the first 1024 bytes of the document.',
     evidence: NOTHING,
+    // The page facts' charset is meta, http-equiv, else charsetOf(Content-Type); the tool checks the same sources.
+    headersTool: charsetOf,
     evaluate: ({ html }) => (html ? (html.charset === null ? fail() : pass()) : null),
     fix: () => ({
       summary: 'Declare UTF-8 as the character encoding',

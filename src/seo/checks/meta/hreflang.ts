@@ -183,7 +183,7 @@ export const HREFLANG_CHECKS = [
           stringsAt(e, 'targetsWithoutReturn').map((url) => [view.page(), urlCell(url, view.pageUrl)]),
         ),
     },
-    evaluate: ({ pages }) => hreflangReturnCheck(pages),
+    evaluate: ({ pages }) => hreflangReturnCheck('META_HREFLANG_NO_RETURN', pages),
     fix: (ctx) => {
       const targets = ctx.evidence.strings('targetsWithoutReturn', 5);
       const lang =

@@ -171,6 +171,7 @@ export const TITLE_CHECKS = [
       },
     },
     evaluate: ({ pages }) => duplicateFieldCheck('META_TITLE_DUPLICATE', pages, 'title', 'title'),
+    fixReads: 'titleTwins',
     fix: (ctx) => {
       const sameAs = ctx.evidence.strings('sameAs', 3);
       const others = ctx.evidence.number('duplicates') ?? sameAs.length;

@@ -15,9 +15,13 @@ import { defineCheck } from '../define-check.js';
 import { numberAt, numberCell, stringsAt, urlCell } from '../evidence-presenters.js';
 import { SAMPLE, isSuccess } from '../page-check-helpers.js';
 
+/** Codes other modules name: they import these constants, and write no check code themselves. */
+export const PERF_NO_COMPRESSION = 'PERF_NO_COMPRESSION';
+export const PERF_NO_CACHE_HEADERS = 'PERF_NO_CACHE_HEADERS';
+
 export const DELIVERY_CHECKS = [
   defineCheck({
-    code: 'PERF_NO_COMPRESSION',
+    code: PERF_NO_COMPRESSION,
     title: 'Uncompressed response',
     severity: 'NOTICE',
     category: 'PERFORMANCE',
@@ -41,6 +45,7 @@ export const DELIVERY_CHECKS = [
           numberAt(e, 'count') ?? 0,
         ),
     },
+    headersTool: compressionVerdict,
     evaluate: ({ page }) => {
       // The page itself and the subresources the crawler fetched, each judged by the shared response verdict.
       const candidates: { url: string; compressed: boolean }[] = [];
@@ -144,7 +149,7 @@ export const DELIVERY_CHECKS = [
     },
   }),
   defineCheck({
-    code: 'PERF_NO_CACHE_HEADERS',
+    code: PERF_NO_CACHE_HEADERS,
     title: 'Static asset without caching',
     severity: 'NOTICE',
     category: 'PERFORMANCE',
@@ -168,6 +173,7 @@ export const DELIVERY_CHECKS = [
           numberAt(e, 'count') ?? 0,
         ),
     },
+    headersTool: cacheVerdict,
     evaluate: ({ page }) => {
       const assets = (page.resources ?? []).flatMap((resource) => {
         if (!resource.headers || !isSuccess(resource.status)) return [];

@@ -15,6 +15,8 @@ export const METRIC_CHECKS = [
     category: 'PERFORMANCE',
     scope: 'page',
     banded: true,
+    lighthouseScored: true,
+    needs: 'LAB_BROWSER',
     description: 'LCP over 2,500 ms (notice) or 4,000 ms (warning).',
     why:
       'LCP measures when the main content appears; it is a Core Web Vital, which Google uses as one of many ' +
@@ -24,9 +26,9 @@ export const METRIC_CHECKS = [
       'give it fetchpriority="high" or a preload, and cut server response time and render-blocking CSS and ' +
       'scripts.',
     evidence: metricPresenter('lcpMs', 'Largest Contentful Paint', formatMs),
-    evaluate: ({ page }) => metric(page.labMetrics?.lcpMs, T.metrics.PERF_LCP, 'lcpMs'),
+    evaluate: ({ page }) => metric(page.labMetrics?.lcpMs, T.metrics.lcp, 'lcpMs'),
     fix: (ctx) => {
-      const metric = metricSentence(ctx, 'PERF_LCP');
+      const metric = metricSentence(ctx, 'lcp');
       const hero = heroImage(ctx);
       return {
         summary: `Speed up Largest Contentful Paint (${metric.short}) to 2.5 s or less`,
@@ -54,6 +56,8 @@ export const METRIC_CHECKS = [
     category: 'PERFORMANCE',
     scope: 'page',
     banded: true,
+    lighthouseScored: true,
+    needs: 'LAB_BROWSER',
     description: 'CLS over 0.1 (notice) or 0.25 (warning).',
     why:
       'CLS measures how much content jumps around while the page loads, which causes misclicks; it is a Core Web ' +
@@ -63,9 +67,9 @@ export const METRIC_CHECKS = [
       'do not insert content above existing content, and use size-matched fallback fonts to limit shifts when ' +
       'fonts load.',
     evidence: metricPresenter('cls', 'Cumulative Layout Shift', (value) => formatNumber(value, 3)),
-    evaluate: ({ page }) => metric(page.labMetrics?.cls, T.metrics.PERF_CLS, 'cls'),
+    evaluate: ({ page }) => metric(page.labMetrics?.cls, T.metrics.cls, 'cls'),
     fix: (ctx) => {
-      const metric = metricSentence(ctx, 'PERF_CLS');
+      const metric = metricSentence(ctx, 'cls');
       const images = (ctx.page?.images ?? []).slice(0, 3).map((image) => image.src);
       return {
         summary: `Stop layout shifts (CLS ${metric.short}; target 0.1 or less)`,
@@ -94,6 +98,7 @@ export const METRIC_CHECKS = [
     category: 'PERFORMANCE',
     scope: 'page',
     banded: true,
+    needs: 'LAB_BROWSER',
     description: 'INP over 200 ms (notice) or 500 ms (warning).',
     why:
       'INP measures how quickly the page responds to clicks, taps and key presses; it is a Core Web Vital, rated ' +
@@ -102,9 +107,9 @@ export const METRIC_CHECKS = [
       'Break up long JavaScript tasks, do less work in event handlers and defer what is not urgent, reduce ' +
       'third-party scripts, and keep the DOM small so the update after an interaction renders quickly.',
     evidence: metricPresenter('inpMs', 'Interaction to Next Paint', formatMs),
-    evaluate: ({ page }) => metric(page.labMetrics?.inpMs, T.metrics.PERF_INP, 'inpMs'),
+    evaluate: ({ page }) => metric(page.labMetrics?.inpMs, T.metrics.inp, 'inpMs'),
     fix: (ctx) => {
-      const metric = metricSentence(ctx, 'PERF_INP');
+      const metric = metricSentence(ctx, 'inp');
       return {
         summary: `Make interactions respond faster (INP ${metric.short}; target 200 ms or less)`,
         steps: [
@@ -128,6 +133,8 @@ export const METRIC_CHECKS = [
     category: 'PERFORMANCE',
     scope: 'page',
     banded: true,
+    lighthouseScored: true,
+    needs: 'LAB_BROWSER',
     description: 'TBT over 200 ms (notice) or 600 ms (warning).',
     why:
       'TBT is the lab measure of how much long tasks block the main thread during load; it predicts poor ' +
@@ -137,9 +144,9 @@ export const METRIC_CHECKS = [
       'scripts and non-critical widgets, and move heavy computation off the main thread, for example to a web ' +
       'worker.',
     evidence: metricPresenter('tbtMs', 'Total Blocking Time', formatMs),
-    evaluate: ({ page }) => metric(page.labMetrics?.tbtMs, T.metrics.PERF_TBT, 'tbtMs'),
+    evaluate: ({ page }) => metric(page.labMetrics?.tbtMs, T.metrics.tbt, 'tbtMs'),
     fix: (ctx) => {
-      const metric = metricSentence(ctx, 'PERF_TBT');
+      const metric = metricSentence(ctx, 'tbt');
       return {
         summary: `Cut main-thread blocking during load (TBT ${metric.short}; target 200 ms or less)`,
         steps: [
@@ -164,6 +171,8 @@ export const METRIC_CHECKS = [
     category: 'PERFORMANCE',
     scope: 'page',
     banded: true,
+    lighthouseScored: true,
+    needs: 'LAB_BROWSER',
     description: 'FCP over 1,800 ms (notice) or 3,000 ms (warning).',
     why:
       'FCP marks when the first text or image appears; a late first paint makes the page feel unresponsive and ' +
@@ -172,9 +181,9 @@ export const METRIC_CHECKS = [
       'Reduce server response time, inline the critical CSS and load the rest later, add defer or async to ' +
       'scripts, preconnect to required origins, and use font-display: swap so text shows while web fonts load.',
     evidence: metricPresenter('fcpMs', 'First Contentful Paint', formatMs),
-    evaluate: ({ page }) => metric(page.labMetrics?.fcpMs, T.metrics.PERF_FCP, 'fcpMs'),
+    evaluate: ({ page }) => metric(page.labMetrics?.fcpMs, T.metrics.fcp, 'fcpMs'),
     fix: (ctx) => {
-      const metric = metricSentence(ctx, 'PERF_FCP');
+      const metric = metricSentence(ctx, 'fcp');
       const origins = thirdPartyOrigins(ctx);
       return {
         summary: `Show first content sooner (FCP ${metric.short}; target 1.8 s or less)`,
@@ -211,9 +220,9 @@ export const METRIC_CHECKS = [
       'redirects before the page, and make sure hosting has enough capacity and is close to your visitors.',
     evidence: metricPresenter('ttfbMs', 'Time to first byte', formatMs),
     evaluate: ({ page, responded }) =>
-      metric(page.labMetrics?.ttfbMs ?? (responded ? page.responseMs : undefined), T.metrics.PERF_TTFB, 'ttfbMs'),
+      metric(page.labMetrics?.ttfbMs ?? (responded ? page.responseMs : undefined), T.metrics.ttfb, 'ttfbMs'),
     fix: (ctx) => {
-      const metric = metricSentence(ctx, 'PERF_TTFB');
+      const metric = metricSentence(ctx, 'ttfb');
       return {
         summary: `Reduce server response time (TTFB ${metric.short}; target 800 ms or less)`,
         steps: [
@@ -248,11 +257,11 @@ export const METRIC_CHECKS = [
       'visible rows, load off-screen sections such as mega menus or reviews on demand, and avoid separate mobile ' +
       'and desktop markup.',
     evidence: metricPresenter('elements', 'DOM elements', (value) => formatNumber(value)),
-    evaluate: ({ html }) => metric(html?.domElements, T.metrics.PERF_DOM_SIZE, 'elements'),
+    evaluate: ({ html }) => metric(html?.domElements, T.metrics.domSize, 'elements'),
     fix: (ctx) => {
-      const metric = metricSentence(ctx, 'PERF_DOM_SIZE');
+      const metric = metricSentence(ctx, 'domSize');
       return {
-        summary: `Shrink the DOM (${metric.short}; target under ${formatCount(T.metrics.PERF_DOM_SIZE.good)})`,
+        summary: `Shrink the DOM (${metric.short}; target under ${formatCount(T.metrics.domSize.good)})`,
         steps: [
           metric.sentence,
           'Large DOMs slow every style recalculation and interaction. Look for hidden duplicates (mobile and ' +
@@ -271,6 +280,7 @@ export const METRIC_CHECKS = [
     category: 'PERFORMANCE',
     scope: 'page',
     banded: true,
+    needs: 'LAB_BROWSER',
     description: 'Total page weight over 2,667 KiB (notice) or 4,000 KiB (warning).',
     why:
       'Heavy pages load slowly on mobile and metered connections and cost visitors data; the 2,667 KiB and 4,000 ' +
@@ -280,17 +290,16 @@ export const METRIC_CHECKS = [
       '(WebP or AVIF), remove unused JavaScript and CSS, subset or drop web fonts, and lazy-load media and ' +
       'embeds below the fold.',
     evidence: metricPresenter('bytes', 'Page weight', formatBytes),
-    evaluate: ({ page }) => metric(page.labMetrics?.pageWeightBytes, T.metrics.PERF_PAGE_WEIGHT, 'bytes'),
+    evaluate: ({ page }) => metric(page.labMetrics?.pageWeightBytes, T.metrics.pageWeight, 'bytes'),
     fix: (ctx) => {
-      const metric = metricSentence(ctx, 'PERF_PAGE_WEIGHT');
+      const metric = metricSentence(ctx, 'pageWeight');
       // The first images are likely above the fold (and logos, icons and SVGs are light): lazy-load the rest.
       const lazy = (ctx.page?.images ?? [])
         .slice(2)
         .filter((image) => !/logo|icon|sprite|\.svg(\?|$)/i.test(image.src))
         .slice(0, 4);
       return {
-        summary:
-          `Reduce the page weight (${metric.short}) ` + `below ${formatFixBytes(T.metrics.PERF_PAGE_WEIGHT.good)}`,
+        summary: `Reduce the page weight (${metric.short}) ` + `below ${formatFixBytes(T.metrics.pageWeight.good)}`,
         steps: [
           metric.sentence,
           'Images are usually most of it: serve AVIF/WebP at the displayed size with srcset, and lazy-load ' +

@@ -14,6 +14,7 @@ export const BROWSER_CHECKS = [
     severity: 'WARNING',
     category: 'TECHNICAL',
     scope: 'page',
+    needs: 'RENDERING_MODE',
     description:
       'robots.txt disallows scripts, stylesheets or data requests of the site that the page needs to render.',
     why:
@@ -64,6 +65,7 @@ export const BROWSER_CHECKS = [
     severity: 'NOTICE',
     category: 'TECHNICAL',
     scope: 'page',
+    needs: 'RENDERING_MODE',
     description: 'Rendering the page logged uncaught exceptions or console errors.',
     why:
       'Uncaught JavaScript errors can stop a page from rendering its content, links or tags, for crawlers as ' +
@@ -104,6 +106,7 @@ export const BROWSER_CHECKS = [
     severity: 'WARNING',
     category: 'TECHNICAL',
     scope: 'page',
+    needs: 'RENDERING_MODE',
     description:
       'Requests the page made while rendering failed: network errors, 4xx/5xx answers, refused or over budget.',
     why:

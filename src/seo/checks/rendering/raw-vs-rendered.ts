@@ -37,6 +37,7 @@ export const RAW_VS_RENDERED_CHECKS = [
     severity: 'WARNING',
     category: 'META',
     scope: 'page',
+    needs: 'RENDERING_MODE',
     description: 'The raw HTML and the rendered page both have a title, and they differ.',
     why:
       'Crawlers that do not run JavaScript, link previews and the first indexing pass read the raw title, while ' +
@@ -79,6 +80,7 @@ export const RAW_VS_RENDERED_CHECKS = [
     severity: 'WARNING',
     category: 'META',
     scope: 'page',
+    needs: 'RENDERING_MODE',
     description: 'The raw HTML has no title; the page gets one only when JavaScript runs.',
     why:
       'Until JavaScript runs the page has no title: social previews, non-rendering crawlers and the first ' +
@@ -116,6 +118,7 @@ export const RAW_VS_RENDERED_CHECKS = [
     severity: 'NOTICE',
     category: 'META',
     scope: 'page',
+    needs: 'RENDERING_MODE',
     description: 'The meta description of the rendered page differs from the raw HTML one (changed, added or removed).',
     why:
       'A description set or replaced by JavaScript is missed by link previews and crawlers that do not render, ' +
@@ -162,6 +165,7 @@ export const RAW_VS_RENDERED_CHECKS = [
     severity: 'WARNING',
     category: 'TECHNICAL',
     scope: 'page',
+    needs: 'RENDERING_MODE',
     description: 'The canonical URL of the rendered page differs from the raw HTML one (changed, added or removed).',
     why:
       'Two different canonical URLs, one in the HTML and one after rendering, are conflicting signals: search ' +
@@ -210,6 +214,7 @@ export const RAW_VS_RENDERED_CHECKS = [
     severity: 'CRITICAL',
     category: 'TECHNICAL',
     scope: 'page',
+    needs: 'RENDERING_MODE',
     description:
       'JavaScript adds or removes noindex: the raw HTML and the rendered page disagree on whether to index it.',
     why:
@@ -259,6 +264,7 @@ export const RAW_VS_RENDERED_CHECKS = [
     severity: 'WARNING',
     category: 'TECHNICAL',
     scope: 'page',
+    needs: 'RENDERING_MODE',
     description: 'JavaScript adds or removes a page-level nofollow (robots meta or X-Robots-Tag).',
     why:
       'A page-level nofollow that differs before and after rendering makes it unclear whether crawlers may ' +
@@ -299,6 +305,7 @@ export const RAW_VS_RENDERED_CHECKS = [
     severity: 'NOTICE',
     category: 'CONTENT',
     scope: 'page',
+    needs: 'RENDERING_MODE',
     description: 'The h1 headings of the rendered page differ from those of the raw HTML (changed, added or removed).',
     why:
       'The main heading is a strong clue to what the page is about; when JavaScript changes or adds it, crawlers ' +
@@ -342,6 +349,7 @@ export const RAW_VS_RENDERED_CHECKS = [
     severity: 'WARNING',
     category: 'LINKS',
     scope: 'page',
+    needs: 'RENDERING_MODE',
     description: 'The rendered page links to internal URLs that the raw HTML does not link to.',
     why:
       'Links inserted by JavaScript are found only after rendering, which search engines do later and with a ' +
@@ -397,6 +405,7 @@ export const RAW_VS_RENDERED_CHECKS = [
     severity: 'WARNING',
     category: 'CONTENT',
     scope: 'page',
+    needs: 'RENDERING_MODE',
     description: 'The raw HTML holds less than half of the visible words of the rendered page (of at least 50 words).',
     why:
       'Most of the text appears only when JavaScript runs; crawlers that do not render see a nearly empty page, ' +

@@ -188,7 +188,7 @@ export const CANONICAL_CHECKS = [
           stringsAt(e, 'sameAs').map((url) => [urlCell(url, view.pageUrl)]),
         ),
     },
-    evaluate: ({ pages }) => canonicalMissingCheck(pages),
+    evaluate: ({ pages }) => canonicalMissingCheck('TECH_CANONICAL_MISSING', pages),
     fix: (ctx) => {
       const variants = [ctx.url, ...ctx.evidence.strings('sameAs', 3)];
       // The shortest variant is the one people link to: "/" rather than "/index.html".
@@ -233,7 +233,8 @@ export const CANONICAL_CHECKS = [
         );
       },
     },
-    evaluate: (ctx) => ctx.linkTargets()?.TECH_CANONICAL_TO_BROKEN ?? null,
+    sitePass: 'canonicalToBroken',
+    evaluate: (ctx) => ctx.linkTargets()?.canonicalToBroken ?? null,
     fix: (ctx) => {
       const canonical = ctx.evidence.string('canonical') ?? ctx.page?.canonical ?? '';
       const reason = ctx.evidence.string('reason') ?? 'is not indexable';

@@ -4,10 +4,15 @@ import { fail, pass } from '../check-outcome.js';
 import { defineCheck } from '../define-check.js';
 import { NOINDEX_SOURCES, formatNumber, listCell, numberAt, stringsAt, textCell } from '../evidence-presenters.js';
 import { noindexSitewideCheck } from '../site-check-helpers.js';
+import { xRobotsTagVerdict } from '../../headers/response-verdicts.js';
+
+/** Codes other modules name: they import these constants, and write no check code themselves. */
+export const TECH_NOINDEX = 'TECH_NOINDEX';
+export const TECH_NOINDEX_SITEWIDE = 'TECH_NOINDEX_SITEWIDE';
 
 export const INDEXING_CHECKS = [
   defineCheck({
-    code: 'TECH_NOINDEX',
+    code: TECH_NOINDEX,
     title: 'Noindex page',
     severity: 'NOTICE',
     category: 'TECHNICAL',
@@ -39,6 +44,10 @@ export const INDEXING_CHECKS = [
         );
       },
     },
+    // The audit reads X-Robots-Tag through the page facts (buildRobotsDirectives), which parse each value with the
+    // same parseXRobotsTag the tool's xRobotsTagVerdict folds; meta robots count only in the audit (the tool sees
+    // headers only).
+    headersTool: xRobotsTagVerdict,
     evaluate: ({ html, page }) =>
       html
         ? html.robots.noindex
@@ -82,11 +91,12 @@ export const INDEXING_CHECKS = [
     },
   }),
   defineCheck({
-    code: 'TECH_NOINDEX_SITEWIDE',
+    code: TECH_NOINDEX_SITEWIDE,
     title: 'Site-wide noindex',
     severity: 'CRITICAL',
     category: 'TECHNICAL',
     scope: 'site',
+    blocker: true,
     description: '90% or more of the crawled HTML pages are noindex.',
     why:
       'With noindex on 90% or more of the crawled pages, almost nothing on the site can appear in search ' +
@@ -106,7 +116,7 @@ export const INDEXING_CHECKS = [
         view.fact('Noindex pages', { text: `${formatNumber(noindex)} of ${formatNumber(html)} HTML pages${percent}` });
       },
     },
-    evaluate: ({ input, pages }) => noindexSitewideCheck(input, pages),
+    evaluate: ({ input, pages }) => noindexSitewideCheck(TECH_NOINDEX_SITEWIDE, input, pages),
     fix: (ctx) => {
       const noindex = ctx.evidence.number('noindexPages');
       const html = ctx.evidence.number('htmlPages');

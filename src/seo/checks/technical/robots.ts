@@ -6,9 +6,14 @@ import { defineCheck } from '../define-check.js';
 import { linkTable, listTable, numberAt, statusCell, stringsAt } from '../evidence-presenters.js';
 import { notApplicable, result } from '../site-check-helpers.js';
 
+/** Codes other modules name: they import these constants, and write no check code themselves. */
+export const TECH_ROBOTS_UNREACHABLE = 'TECH_ROBOTS_UNREACHABLE';
+export const TECH_ROBOTS_MISSING = 'TECH_ROBOTS_MISSING';
+export const TECH_ROBOTS_BLOCKS_ALL = 'TECH_ROBOTS_BLOCKS_ALL';
+
 export const ROBOTS_CHECKS = [
   defineCheck({
-    code: 'TECH_ROBOTS_MISSING',
+    code: TECH_ROBOTS_MISSING,
     title: 'Missing robots.txt',
     severity: 'NOTICE',
     category: 'TECHNICAL',
@@ -44,11 +49,12 @@ export const ROBOTS_CHECKS = [
     }),
   }),
   defineCheck({
-    code: 'TECH_ROBOTS_UNREACHABLE',
+    code: TECH_ROBOTS_UNREACHABLE,
     title: 'Unreachable robots.txt',
     severity: 'CRITICAL',
     category: 'TECHNICAL',
     scope: 'site',
+    blocker: true,
     description: '/robots.txt answers 5xx or times out, so crawlers treat the whole site as disallowed.',
     why:
       'While robots.txt answers 5xx or times out, Google temporarily treats the whole site as disallowed and ' +
@@ -88,11 +94,12 @@ export const ROBOTS_CHECKS = [
     },
   }),
   defineCheck({
-    code: 'TECH_ROBOTS_BLOCKS_ALL',
+    code: TECH_ROBOTS_BLOCKS_ALL,
     title: 'Robots.txt blocks all crawlers',
     severity: 'CRITICAL',
     category: 'TECHNICAL',
     scope: 'site',
+    blocker: true,
     description: 'robots.txt has Disallow: / for user-agent *.',
     why:
       'Disallow: / for every user agent stops compliant crawlers from fetching any page, so nothing can be read; ' +
@@ -182,7 +189,8 @@ export const ROBOTS_CHECKS = [
       keys: ['count', 'links'],
       present: (e, view) => linkTable(view, 'Links robots.txt disallows', e),
     },
-    evaluate: (ctx) => ctx.linkTargets()?.TECH_BLOCKED_BY_ROBOTS ?? null,
+    sitePass: 'blockedByRobots',
+    evaluate: (ctx) => ctx.linkTargets()?.blockedByRobots ?? null,
     fix: (ctx) => {
       const links = ctx.evidence.urls('links', 'url', 5);
       const count = ctx.evidence.number('count') ?? links.length;

@@ -25,9 +25,15 @@ import {
 } from '../evidence-presenters.js';
 import { notApplicable, siteResult, startHeaderCheck } from '../hygiene-checks.js';
 
+/** Codes other modules name: they import these constants, and write no check code themselves. */
+export const TECH_HSTS_SHORT = 'TECH_HSTS_SHORT';
+export const TECH_CSP_MISSING = 'TECH_CSP_MISSING';
+export const TECH_CONTENT_TYPE_OPTIONS_MISSING = 'TECH_CONTENT_TYPE_OPTIONS_MISSING';
+export const TECH_CLICKJACKING_UNPROTECTED = 'TECH_CLICKJACKING_UNPROTECTED';
+
 export const SECURITY_HEADER_CHECKS = [
   defineCheck({
-    code: 'TECH_CSP_MISSING',
+    code: TECH_CSP_MISSING,
     title: 'Missing Content-Security-Policy',
     severity: 'NOTICE',
     category: 'TECHNICAL',
@@ -47,6 +53,7 @@ export const SECURITY_HEADER_CHECKS = [
           view.fact('Sent instead', { text: 'Content-Security-Policy-Report-Only (reports, blocks nothing)' });
       },
     },
+    headersTool: cspVerdict,
     evaluate: ({ input }) =>
       startHeaderCheck('TECH_CSP_MISSING', input.startResponse, (headers) => {
         const verdict = cspVerdict(headers);
@@ -65,7 +72,7 @@ export const SECURITY_HEADER_CHECKS = [
     }),
   }),
   defineCheck({
-    code: 'TECH_CONTENT_TYPE_OPTIONS_MISSING',
+    code: TECH_CONTENT_TYPE_OPTIONS_MISSING,
     title: 'Missing X-Content-Type-Options',
     severity: 'NOTICE',
     category: 'TECHNICAL',
@@ -87,6 +94,7 @@ export const SECURITY_HEADER_CHECKS = [
           view.table('Response header', ['Header', 'Value'], [[{ text: 'X-Content-Type-Options' }, textCell(header)]]);
       },
     },
+    headersTool: contentTypeOptionsVerdict,
     evaluate: ({ input }) =>
       startHeaderCheck('TECH_CONTENT_TYPE_OPTIONS_MISSING', input.startResponse, (headers) => {
         const verdict = contentTypeOptionsVerdict(headers);
@@ -108,7 +116,7 @@ export const SECURITY_HEADER_CHECKS = [
     },
   }),
   defineCheck({
-    code: 'TECH_CLICKJACKING_UNPROTECTED',
+    code: TECH_CLICKJACKING_UNPROTECTED,
     title: 'No clickjacking protection',
     severity: 'NOTICE',
     category: 'TECHNICAL',
@@ -130,6 +138,7 @@ export const SECURITY_HEADER_CHECKS = [
         view.fact('Header value', textCell(stringAt(e, 'header')));
       },
     },
+    headersTool: frameProtectionVerdict,
     evaluate: ({ input }) =>
       startHeaderCheck('TECH_CLICKJACKING_UNPROTECTED', input.startResponse, (headers) => {
         const verdict = frameProtectionVerdict(headers);
@@ -151,7 +160,7 @@ export const SECURITY_HEADER_CHECKS = [
     }),
   }),
   defineCheck({
-    code: 'TECH_HSTS_SHORT',
+    code: TECH_HSTS_SHORT,
     title: 'HSTS max-age too short',
     severity: 'NOTICE',
     category: 'TECHNICAL',
@@ -179,6 +188,7 @@ export const SECURITY_HEADER_CHECKS = [
           view.fact('max-age', { text: `${formatNumber(maxAge)} s (${formatNumber(maxAge / 86_400)} days)` });
       },
     },
+    headersTool: hstsShortVerdict,
     evaluate: ({ input }) => {
       if (!input.hsts) return notApplicable('TECH_HSTS_SHORT');
       const header = input.hsts.header;

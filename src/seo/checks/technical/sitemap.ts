@@ -23,9 +23,13 @@ import {
   siteUrl,
 } from '../site-check-helpers.js';
 
+/** Codes other modules name: they import these constants, and write no check code themselves. */
+export const TECH_SITEMAP_INVALID = 'TECH_SITEMAP_INVALID';
+export const TECH_SITEMAP_MISSING = 'TECH_SITEMAP_MISSING';
+
 export const SITEMAP_CHECKS = [
   defineCheck({
-    code: 'TECH_SITEMAP_MISSING',
+    code: TECH_SITEMAP_MISSING,
     title: 'Missing sitemap',
     severity: 'WARNING',
     category: 'TECHNICAL',
@@ -72,7 +76,7 @@ export const SITEMAP_CHECKS = [
     },
   }),
   defineCheck({
-    code: 'TECH_SITEMAP_INVALID',
+    code: TECH_SITEMAP_INVALID,
     title: 'Invalid sitemap',
     severity: 'WARNING',
     category: 'TECHNICAL',
@@ -164,6 +168,8 @@ export const SITEMAP_CHECKS = [
         if (finalUrl && !view.isPage(finalUrl)) view.fact('Final URL', urlCell(finalUrl, view.pageUrl));
       },
     },
+    requestedUrl: true,
+    sitePass: 'sitemapListing',
     evaluate: ({ facts, page, indexable }) => {
       if (!page.inSitemap) return null;
       const listed = { redirected: wasRedirected(page), status: page.status, finalUrl: page.finalUrl, indexable };
@@ -228,7 +234,7 @@ export const SITEMAP_CHECKS = [
         if (robots) view.fact('Disallowed by', urlCell(robots, view.pageUrl));
       },
     },
-    evaluate: ({ input }) => sitemapBlockedCheck(input),
+    evaluate: ({ input }) => sitemapBlockedCheck('TECH_SITEMAP_BLOCKED_BY_ROBOTS', input),
     fix: (ctx) => {
       const path = pathOnly(ctx.url);
       return {

@@ -3,6 +3,7 @@ import { parentPath, pathOnly, redirectRules, shellQuote } from '../../fixes/ser
 import { fail, pass } from '../check-outcome.js';
 import { defineCheck } from '../define-check.js';
 import { httpStatusFact, NOTHING, stringAt, textCell } from '../evidence-presenters.js';
+import { LINKS_INTERNAL_BROKEN } from '../links/targets.js';
 
 export const STATUS_CHECKS = [
   defineCheck({
@@ -20,6 +21,7 @@ export const STATUS_CHECKS = [
       'the new URL; if it is gone for good, keep the 404 or 410 and remove links and sitemap entries pointing to ' +
       'it.',
     evidence: { kind: 'VALUES', keys: ['status', 'inlinks'], present: httpStatusFact },
+    chargedWith: LINKS_INTERNAL_BROKEN,
     evaluate: ({ page, responded }) =>
       responded ? (page.status >= 400 && page.status < 500 ? fail({ status: page.status }) : pass()) : null,
     fix: (ctx) => {
@@ -74,6 +76,7 @@ export const STATUS_CHECKS = [
       'database or upstream service, resource limits) and confirm it answers 200; use 503 only for planned, ' +
       'short downtime.',
     evidence: { kind: 'VALUES', keys: ['status', 'inlinks'], present: httpStatusFact },
+    chargedWith: LINKS_INTERNAL_BROKEN,
     evaluate: ({ page, responded }) =>
       responded ? (page.status >= 500 && page.status < 600 ? fail({ status: page.status }) : pass()) : null,
     fix: (ctx) => {

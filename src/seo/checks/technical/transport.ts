@@ -21,9 +21,13 @@ import {
 import { isOtherThanHtml, SAMPLE } from '../page-check-helpers.js';
 import { notApplicable, result } from '../site-check-helpers.js';
 
+/** Codes other modules name: they import these constants, and write no check code themselves. */
+export const TECH_HTTP_PAGE = 'TECH_HTTP_PAGE';
+export const TECH_HSTS_MISSING = 'TECH_HSTS_MISSING';
+
 export const TRANSPORT_CHECKS = [
   defineCheck({
-    code: 'TECH_HTTP_PAGE',
+    code: TECH_HTTP_PAGE,
     title: 'No HTTPS',
     severity: 'WARNING',
     category: 'TECHNICAL',
@@ -46,6 +50,7 @@ export const TRANSPORT_CHECKS = [
         if (url && !view.isPage(url)) view.fact('Served at', urlCell(url, view.pageUrl));
       },
     },
+    headersTool: isPlainHttp,
     evaluate: ({ responded, finalUrl, page }) =>
       responded && finalUrl && page.status < 400 && !isOtherThanHtml(page)
         ? isPlainHttp(finalUrl.href)
@@ -150,7 +155,8 @@ export const TRANSPORT_CHECKS = [
       keys: ['count', 'resources'],
       present: (e, view) => resourceTable(view, 'Broken resources', 'Status', e),
     },
-    evaluate: (ctx) => ctx.linkTargets()?.TECH_RESOURCE_BROKEN ?? null,
+    sitePass: 'resourceBroken',
+    evaluate: (ctx) => ctx.linkTargets()?.resourceBroken ?? null,
     fix: (ctx) => {
       const resources = ctx.evidence
         .records('resources', 5)
@@ -206,7 +212,8 @@ export const TRANSPORT_CHECKS = [
       keys: ['count', 'resources'],
       present: (e, view) => resourceTable(view, 'Resources on private addresses', 'Reason', e),
     },
-    evaluate: (ctx) => ctx.linkTargets()?.TECH_RESOURCE_PRIVATE_ADDRESS ?? null,
+    sitePass: 'resourcePrivateAddress',
+    evaluate: (ctx) => ctx.linkTargets()?.resourcePrivateAddress ?? null,
     fix: (ctx) => {
       const urls = ctx.evidence.urls('resources', 'url', 5);
       const count = ctx.evidence.number('count') ?? urls.length;
@@ -223,7 +230,7 @@ export const TRANSPORT_CHECKS = [
     },
   }),
   defineCheck({
-    code: 'TECH_HSTS_MISSING',
+    code: TECH_HSTS_MISSING,
     title: 'Missing HSTS',
     severity: 'NOTICE',
     category: 'TECHNICAL',
@@ -251,6 +258,7 @@ export const TRANSPORT_CHECKS = [
         view.fact('Problem', optional(hstsProblem, stringAt(e, 'reason')));
       },
     },
+    headersTool: hstsVerdict,
     evaluate: ({ input }) => {
       if (!input.hsts) return notApplicable('TECH_HSTS_MISSING');
       const header = input.hsts.header;
