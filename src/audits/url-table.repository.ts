@@ -778,7 +778,9 @@ export class UrlTableRepository {
       FROM audit_page p${ranking ? ' LEFT JOIN rk ON rk.url = p.url' : ''} WHERE p.audit_id = $1 AND ${where}),
       m AS MATERIALIZED (SELECT * FROM unnest(${codes}, ${urls}) AS m(code, url))`;
     const unmarked = 'NOT EXISTS (SELECT 1 FROM m WHERE m.code = o.code AND m.url = o.url)';
-    const shownWorse = param(SHOWN_WORSE_CODES, 'text[]');
+    // Its own parameter list: the checks' statement below does not name this one (an unused one has no type).
+    const countParams = [...params, SHOWN_WORSE_CODES];
+    const shownWorse = `$${countParams.length}::text[]`;
     const [counts] = await gridQuery<Omit<SegmentFacts, 'checks'>>(
       db,
       run,
@@ -792,7 +794,7 @@ export class UrlTableRepository {
          count(*) FILTER (WHERE f.html AND f.critical)::int AS "htmlWithCritical",
          count(*) FILTER (WHERE f.html AND NOT f.critical AND f.worse)::int AS "htmlShownWorse"
        FROM f`,
-      params,
+      countParams,
     );
     const checks = await gridQuery<SegmentFacts['checks'][number]>(
       db,

@@ -170,10 +170,12 @@ export function clientReportHtml(r: ClientReportType): string {
         `<p>${escapeHtml(i.description)}</p>`,
       );
       // A fix-grouped issue: its widest fixes (a target, the pages linking to it) say what to fix better than pages.
-      if (i.widestFixes.length) {
+      // (A report a client assembled without asking for them has none.)
+      const widest = i.widestFixes ?? [];
+      if (widest.length) {
         parts.push(
           '<p><strong>Widest fixes</strong></p><ul>',
-          ...i.widestFixes.map((f) => `<li class="url">${escapeHtml(f.cause)} — ${plural(f.pages, 'page')}</li>`),
+          ...widest.map((f) => `<li class="url">${escapeHtml(f.cause)} — ${plural(f.pages, 'page')}</li>`),
           '</ul>',
         );
       } else if (i.urls.length) {

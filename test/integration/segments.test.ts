@@ -447,7 +447,9 @@ describe('per-segment results', () => {
     expect(blog.overallDelta).toBe(after.scores.overall - before.scores.overall);
     expect(blog.healthDelta).toBeCloseTo(after.breakdown.health - before.breakdown.health, 1);
     expect(blog.criticalDelta).toBe(0);
-    expect(blog.healthDelta).toBeGreaterThan(0);
+    // The new post lacks a title (CRITICAL): health falls (1 of 3 pages critical, then 2 of 4); the fixed broken link
+    // is a WARNING on its page (its target is what is out of search), so it never made /blog/c critical.
+    expect(blog.healthDelta).toBeLessThan(0);
   });
 });
 
