@@ -305,6 +305,25 @@ const AuditCounts = component(
         undefined,
         { description: 'Lab vitals measured on N of M pages.' },
       ),
+      links: {
+        anyOf: [
+          obj(
+            {
+              found: { type: 'integer', description: 'Links (<a>, <area>) on the HTML pages, read or not.' },
+              read: { type: 'integer', description: 'Those read: followed, checked, in the link graph.' },
+              notRead: {
+                type: 'integer',
+                description: "found - read: links past their page's cap (a guard against hostile pages), not checked.",
+              },
+              pagesOverCap: { type: 'integer', description: 'HTML pages with links past the per-page cap.' },
+            },
+            undefined,
+            { description: 'Links read N of M.' },
+          ),
+          { type: 'null' },
+        ],
+        description: 'null for audits completed before links were counted.',
+      },
     },
     undefined,
     {

@@ -15,8 +15,10 @@ const PIECE = 2000;
 const COLUMNS: Record<ExportKind, string> = {
   ISSUES: 'code,title,severity,category,url,evidence (one row per issue occurrence)',
   PAGES:
-    'url,finalUrl,statusCode,depth,title,metaDescription,indexable,wordCount,responseTimeMs,bytes,inlinks,outlinks,' +
-    'issueCount,error (one row per crawled page)',
+    'url,finalUrl,statusCode,depth,title,metaDescription,kind,indexable,wordCount,responseTimeMs,bytes,inlinks,' +
+    'outlinks,linkCount,linksNotRead,issueCount,error (one row per crawled page; inlinks: distinct crawled pages ' +
+    "linking to it, as the page view counts them; linkCount: the page's links, linksNotRead: those past the per-page " +
+    'cap, not checked)',
   KEYWORDS:
     'term,country,language,device,position,previousPosition,change,bestPosition,url,lastChecked,lastCheckStatus,' +
     'lastError (one row per tracked keyword; change > 0: the keyword climbed)',

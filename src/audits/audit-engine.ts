@@ -120,8 +120,6 @@ export interface AuditOutcome {
   pagesCrawled: number;
   /** Crawled pages with no usable response (each a PAGE_FETCH_FAILED occurrence). */
   pagesFailed: number;
-  /** Links from crawled pages to each URL (distinct per page), for the URLs linked at least once. */
-  inlinks: ReadonlyMap<string, number>;
   vitals: VitalsRecord[];
   stopped: false;
 }
@@ -274,7 +272,8 @@ async function crawlPages(
       if (summary.isHtml && documentUrl !== summary.url)
         run.movedDocuments.set(run.shared(summary.url), run.shared(documentUrl));
       run.pages.push(...pageRowsOf(fetch, documentUrl, facts, summary, error));
-      if (sink.links) run.links.push(...linkRowsOf(documentUrl, facts));
+      // One push per row: a page's links (up to PAGE_FACT_LIMITS.links) are too many to spread as arguments.
+      if (sink.links) for (const row of linkRowsOf(documentUrl, facts)) run.links.push(row);
       await run.flush();
     },
     onProgress: sink.progress ? (p) => sink.progress!(p) : undefined,
@@ -372,7 +371,6 @@ function scoreRun(
     counts,
     pagesCrawled: site.pagesCrawled,
     pagesFailed,
-    inlinks: run.inlinkCounts(),
     vitals,
     stopped: false,
   };
@@ -394,7 +392,7 @@ function auditCounts(
   }
   const resources = new Set<number>();
   for (let row = 0; row < store.size; row++) store.forEachResource(row, (id) => resources.add(id));
-  // Every distinct external target the crawl met (the page summaries keep at most maxExternalLinks per page).
+  // Every distinct external target the crawl met (the page summaries keep those of the links read).
   let external = site.externalTargets;
   if (!external) {
     const ids = new Set<number>();
@@ -436,6 +434,7 @@ function auditCounts(
   }
   let resourcesChecked = 0;
   for (const id of resources) if (answered(site.linkTargets.get(store.urls.url(id)))) resourcesChecked++;
+  const links = store.links;
   return {
     urlsCrawled: site.pagesCrawled,
     htmlPages: htmlRows.length,
@@ -443,6 +442,8 @@ function auditCounts(
     externalLinks,
     resources: { found: resources.size, checked: resourcesChecked },
     labPages: { measured: labMeasured, eligible: labEligible },
+    // Links past a page's cap are not read (PAGE_FACT_LIMITS.links): counted here, said on every surface.
+    links: { found: links.found, read: links.found - links.notRead, pagesOverCap: links.pagesOverCap },
   };
 }
 

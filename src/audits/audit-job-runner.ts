@@ -394,7 +394,7 @@ export class AuditJobRunner {
   }
 }
 
-/** The rows a completed run writes beside its scores: issues (with their ids), inlinks, technical snapshots. */
+/** The rows a completed run writes beside its scores: issues (with their ids), technical snapshots. */
 function resultsOf(auditId: string, projectId: string, outcome: AuditOutcome, shapes: EvidenceShapes): AuditResults {
   const site = outcome.site;
   const robotsTxt = site.robots.status === null ? 'unreachable' : `${site.robots.status}`;
@@ -415,7 +415,6 @@ function resultsOf(auditId: string, projectId: string, outcome: AuditOutcome, sh
       fixes: i.fixes ? { count: i.fixes.count, listed: i.fixes.listed } : null,
       chargedElsewhere: i.chargedElsewhere ?? 0,
     })),
-    inlinks: outcome.inlinks,
     snapshots: outcome.vitals.map((v) => ({
       id: newId(),
       url: v.url,

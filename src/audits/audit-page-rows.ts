@@ -7,7 +7,7 @@ import {
   type PageRenderingRecord,
   type PageSummary,
 } from '../seo/checks/index.js';
-import { firstHeader, normalizeUrl, type LinkPosition, type PageFacts } from '../seo/page/index.js';
+import { firstHeader, linksNotRead, normalizeUrl, type LinkPosition, type PageFacts } from '../seo/page/index.js';
 import type { PageExtraction } from '../seo/extraction/index.js';
 
 /**
@@ -36,6 +36,10 @@ export interface AuditPageDetails {
   resources?: { url: string; kind: string }[];
   /** The HTML was over the crawler's size cap: only its first `bytes` were analysed. */
   bodyCapped?: boolean;
+  /** The page's links (`<a>`, `<area>`), read or not (an analysed document's). */
+  linkCount?: number;
+  /** Of linkCount, the links past the per-page cap (PAGE_FACT_LIMITS.links): not followed, checked or listed. */
+  linksNotRead?: number;
 }
 
 export interface AuditPageRow {
@@ -149,6 +153,9 @@ export function pageRowsOf(
     const resources = facts.resources.slice(0, MAX_DETAIL_RESOURCES);
     if (resources.length) details.resources = resources.map((r) => ({ url: r.url, kind: r.kind }));
     if (fetch.bodyCapped) details.bodyCapped = true;
+    details.linkCount = facts.linkCount;
+    const notRead = linksNotRead(facts);
+    if (notRead > 0) details.linksNotRead = notRead;
   }
   const reason = fetch.status > 0 ? nonIndexableReason(facts, fetch) : null;
   if (reason !== null) details.nonIndexable = reason;

@@ -70,6 +70,8 @@ export function toPageView(
     vitals: page.vitals,
     inlinkCount: page.inlinks,
     outlinkCount: page.outlinks,
+    linkCount: d.linkCount ?? null,
+    linksNotRead: d.linksNotRead ?? 0,
     error: page.error,
     rendering: toRenderingType(page.rendering),
     issues,

@@ -4,6 +4,11 @@ import { CoreWebVitalsType } from '../technical/graphql.js';
 import { RedirectHopType } from '../tools/graphql.js';
 import { AuditPageKindEnum, CategoryEnum, PageInfoType, SeverityEnum } from './audit.types.js';
 import { EvidenceViewType } from './evidence.types.js';
+import { INLINKS_DESCRIPTION } from './inlinks.js';
+import { PAGE_FACT_LIMITS } from '../seo/page/index.js';
+
+const LINK_CAP = PAGE_FACT_LIMITS.links.toLocaleString('en-US');
+const URL_CHARS_CAP = PAGE_FACT_LIMITS.linkUrlChars.toLocaleString('en-US');
 
 @ObjectType('HreflangLink')
 export class HreflangLinkType {
@@ -193,10 +198,23 @@ export class AuditPageViewType {
   @Field(() => [PageResourceType], { description: 'Its subresources (the first 100).' }) resources!: PageResourceType[];
   @Field(() => [CoreWebVitalsType], { description: 'Vitals measured for this URL in this audit.' })
   vitals!: CoreWebVitalsType[];
-  @Field(() => Int, { description: 'Crawled pages that link to it (distinct pages; its own links not counted).' })
+  @Field(() => Int, { description: `${INLINKS_DESCRIPTION} The total of \`inlinks\`.` })
   inlinkCount!: number;
   @Field(() => Int, { description: 'Distinct pages and URLs its followable links point to (itself not counted).' })
   outlinkCount!: number;
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      "An HTML page's links (<a>, <area>), read or not; null for other URLs and audits crawled before it was kept.",
+  })
+  linkCount!: number | null;
+  @Field(() => Int, {
+    description:
+      `Of linkCount, the links past the per-page cap (a guard against hostile pages: ${LINK_CAP} links, or ` +
+      `${URL_CHARS_CAP} characters of their URLs): not followed, checked, or in inlinks/outlinks. "12,000 links; ` +
+      '2,000 past the 10,000 read were not checked".',
+  })
+  linksNotRead!: number;
   @Field(() => String, { nullable: true, description: 'Why the fetch failed.' }) error!: string | null;
   @Field(() => PageRenderingType, {
     nullable: true,

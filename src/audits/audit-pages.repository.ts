@@ -2,6 +2,7 @@ import { boundedQuery, nativeQuery, type NativeDb } from '../platform/db/native-
 import type { PageRenderingRecord } from '../seo/checks/index.js';
 import type { AuditPageDetails, AuditPageKind, VitalsRecord } from './audit-engine.js';
 import type { AuditLinkPosition } from './audit-page-rows.js';
+import { inlinksOfSql, pageInlinksSql, STORED_INLINKS } from './inlinks.js';
 
 /*
  * The pages explorer's reads: an audit's crawled pages (filtered, sorted, keyset-paged), one page's view, its links,
@@ -177,25 +178,10 @@ const ISSUE_COUNT_OF_ROW = '(SELECT count(*) FROM issue_occurrence o WHERE o.aud
 const PAGE_COLUMNS = `p.id::text AS id, p.url, p.final_url AS "finalUrl", p.status_code AS "statusCode",
   p.depth, p.title,
   p.meta_description AS "metaDescription", p.word_count AS "wordCount", p.response_time_ms AS "responseTimeMs", p.bytes,
-  p.indexable, p.inlinks, p.outlinks, p.error, p.kind`;
+  p.indexable, p.outlinks, p.error, p.kind`;
 
 const OWNED = `EXISTS (SELECT 1 FROM audit a JOIN project pr ON pr.id = a.project_id WHERE a.id = $1
   AND pr.organization_id = $2)`;
-
-/**
- * A completed audit's page's inlinks total by position filter, stored with the completion (storePageCounts): the
- * distinct pages whose links to it (at that position) are in the link graph, self links excluded, which is the
- * page view's definition. Not `inlinks`: that one is counted from the crawl's page summaries (2xx pages only, their
- * first 500 internal link targets) and may be fewer.
- */
-export const STORED_INLINKS: Record<AuditLinkPosition | 'ALL', string> = {
-  ALL: 'inlinks_all',
-  CONTENT: 'inlinks_content',
-  NAVIGATION: 'inlinks_navigation',
-  HEADER: 'inlinks_header',
-  ASIDE: 'inlinks_aside',
-  FOOTER: 'inlinks_footer',
-};
 
 /** LIKE's wildcards and its escape character, taken literally. */
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -307,7 +293,9 @@ export class AuditPagesRepository {
     // listing is a backward scan of its (audit_id, key, id) index (DESC NULLS LAST would not match the index's order).
     const order = `${key.column} ${direction}${key.nullable ? ' NULLS LAST' : ''}, p.id ${direction}`;
     const count = stored ? 'p.issue_count' : live ? 'p.live_issue_count' : ISSUE_COUNT_OF_ROW;
-    const rowsSql = `SELECT ${PAGE_COLUMNS}, ${count}::int AS "issueCount"
+    // Inlinks as every surface counts them (inlinks.ts): stored with a completed audit, counted for the rows otherwise.
+    const inlinks = stored ? `p.${STORED_INLINKS.ALL}` : inlinksOfSql('p.url');
+    const rowsSql = `SELECT ${PAGE_COLUMNS}, ${inlinks} AS inlinks, ${count}::int AS "issueCount"
       FROM ${from}
       WHERE ${[filtered, ...keyset].join(' AND ')} ORDER BY ${order} LIMIT ${first + 1}`;
     // A completed audit's total comes from its stored facets, unless a search narrows it (audits completed before
@@ -334,7 +322,8 @@ export class AuditPagesRepository {
   async readPage(db: NativeDb, auditId: string, organizationId: string, url: string): Promise<AuditPageView | null> {
     const [row] = await nativeQuery<AuditPageView>(
       db,
-      `SELECT ${PAGE_COLUMNS}, p.canonical, p.details, p.rendering, ${ISSUE_COUNT_OF_ROW} AS "issueCount"
+      `SELECT ${PAGE_COLUMNS}, ${pageInlinksSql()} AS inlinks, p.canonical, p.details, p.rendering,
+         ${ISSUE_COUNT_OF_ROW} AS "issueCount"
        FROM audit_page p WHERE p.audit_id = $1 AND p.url = $3 AND ${OWNED}`,
       [auditId, organizationId, url],
     );
@@ -363,12 +352,17 @@ export class AuditPagesRepository {
     const total = (async () => {
       const stored = slice.direction === 'IN' ? await this.storedInlinks(db, slice) : null;
       if (stored !== null) return stored;
+      const position = slice.position === null ? undefined : '$4';
       const [count] = await nativeQuery<{ total: number }>(
         db,
-        `SELECT count(DISTINCT l.${other})::int AS total FROM audit_link l
-         WHERE l.audit_id = $1 AND l.${self} = $3 AND l.source_url <> l.target_url ${at('l')} AND ${OWNED}`,
+        slice.direction === 'IN'
+          ? `SELECT ${inlinksOfSql('$3', position)} AS total WHERE ${OWNED}`
+          : `SELECT count(DISTINCT l.${other})::int AS total FROM audit_link l
+             WHERE l.audit_id = $1 AND l.${self} = $3 AND l.source_url <> l.target_url ${at('l')} AND ${OWNED}`,
         countParams,
       );
+      // Not the organization's audit: no rows and no total.
+      if (!count) return 0;
       return count.total;
     })();
     const [list, count] = await Promise.all([rows, total]);

@@ -3,6 +3,7 @@ import { nativeQuery, nativeTransaction, type NativeDb, type NativeTx } from '..
 import type { AuditLinkRow, AuditPageRow, OccurrenceRecord, VitalsRecord } from './audit-engine.js';
 import type { AuditAttempt } from './audit.repository.js';
 import { STATUS_CLASS_OF_ROW } from './audit-pages.repository.js';
+import { storedInlinksSql } from './inlinks.js';
 import type { EvidenceKeyShape } from './evidence-shape.js';
 import type { FixesShown } from '../seo/scoring/index.js';
 
@@ -45,7 +46,6 @@ export interface AuditResults {
   auditId: string;
   projectId: string;
   issues: IssueRow[];
-  inlinks: ReadonlyMap<string, number>;
   snapshots: SnapshotRow[];
 }
 
@@ -241,40 +241,27 @@ export class AuditResultsRepository {
   }
 
   /**
-   * Each page's inlinks and issue counts (its occurrences, all streamed before the completion: in all, by severity,
-   * distinct checks), in one pass over the pages that have either, then its inlinks by link position; part of the
-   * completion (insertResults). The pages explorer and the URL table sort and filter a completed audit's pages on the
-   * stored counts.
+   * Each page's issue counts (its occurrences, all streamed before the completion: in all, by severity, distinct
+   * checks), in one pass over the pages that have any, then its inlinks (src/audits/inlinks.ts: the one definition,
+   * counted over the link graph, in all and by link position); part of the completion (insertResults). The pages
+   * explorer, the URL table, the page view and the exports read a completed audit's stored counts.
    */
-  async storePageCounts(tx: NativeTx, auditId: string, inlinks: ReadonlyMap<string, number>): Promise<void> {
-    // Two arrays, not one JSON object: at 100,000 pages that object and its text cost the worker ~25 MB more.
-    const urls: string[] = [];
-    const counts: number[] = [];
-    for (const [url, n] of inlinks) {
-      if (n <= 0) continue;
-      urls.push(url);
-      counts.push(n);
-    }
+  async storePageCounts(tx: NativeTx, auditId: string): Promise<void> {
     await tx.query(
-      `WITH u AS (SELECT url, n FROM unnest($1::text[], $3::int[]) AS u(url, n)),
-            c AS (SELECT o.url, count(*)::int AS n,
+      `WITH c AS (SELECT o.url, count(*)::int AS n,
                     count(*) FILTER (WHERE i.severity = 'CRITICAL')::int AS critical,
                     count(*) FILTER (WHERE i.severity = 'WARNING')::int AS warning,
                     count(*) FILTER (WHERE i.severity = 'NOTICE')::int AS notice,
                     count(DISTINCT o.code)::int AS codes,
                     array_agg(DISTINCT o.code ORDER BY o.code) AS code_set
                   FROM issue_occurrence o LEFT JOIN audit_issue i ON i.audit_id = o.audit_id AND i.code = o.code
-                  WHERE o.audit_id = $2 GROUP BY o.url),
-            x AS (SELECT url, u.n AS inlinks, c.n AS issues, c.critical, c.warning, c.notice, c.codes, c.code_set
-                  FROM u FULL JOIN c USING (url))
-       UPDATE audit_page p SET inlinks = COALESCE(x.inlinks, p.inlinks), issue_count = COALESCE(x.issues, 0),
-         critical_issues = COALESCE(x.critical, 0), warning_issues = COALESCE(x.warning, 0),
-         notice_issues = COALESCE(x.notice, 0), issue_codes = COALESCE(x.codes, 0),
-         issue_code_set = COALESCE(x.code_set, '{}')
-       FROM x WHERE p.audit_id = $2 AND p.url = x.url`,
-      [urls, auditId, counts],
+                  WHERE o.audit_id = $1 GROUP BY o.url)
+       UPDATE audit_page p SET issue_count = c.n, critical_issues = c.critical, warning_issues = c.warning,
+         notice_issues = c.notice, issue_codes = c.codes, issue_code_set = c.code_set
+       FROM c WHERE p.audit_id = $1 AND p.url = c.url`,
+      [auditId],
     );
-    // The pages neither linked to nor affected: no check found on them ("has issue X" reads the set once stored).
+    // The pages no check found anything on ("has issue X" reads the set once stored).
     await tx.query(`UPDATE audit_page SET issue_code_set = '{}' WHERE audit_id = $1 AND issue_code_set IS NULL`, [
       auditId,
     ]);
@@ -284,23 +271,8 @@ export class AuditResultsRepository {
          WHERE o.audit_id = i.audit_id AND o.code = i.code) WHERE i.audit_id = $1`,
       [auditId],
     );
-    // Distinct pages linking in from each position (self links excluded, as in `inlinks`): the URL table's
-    // inlinks_<position> fields of a completed audit; and from any position, the page view's inlinks total (the link
-    // graph's, which `inlinks` is not: that one counts 2xx pages' first 500 link targets).
-    await tx.query(
-      `UPDATE audit_page p SET inlinks_content = l.content, inlinks_navigation = l.navigation,
-         inlinks_header = l.header, inlinks_aside = l.aside, inlinks_footer = l.footer, inlinks_all = l.all_positions
-       FROM (SELECT k.target_url AS url, count(DISTINCT k.source_url)::int AS all_positions,
-               count(DISTINCT k.source_url) FILTER (WHERE k.position = 'CONTENT')::int AS content,
-               count(DISTINCT k.source_url) FILTER (WHERE k.position = 'NAVIGATION')::int AS navigation,
-               count(DISTINCT k.source_url) FILTER (WHERE k.position = 'HEADER')::int AS header,
-               count(DISTINCT k.source_url) FILTER (WHERE k.position = 'ASIDE')::int AS aside,
-               count(DISTINCT k.source_url) FILTER (WHERE k.position = 'FOOTER')::int AS footer
-             FROM audit_link k WHERE k.audit_id = $1 AND k.source_url <> k.target_url
-             GROUP BY k.target_url) l
-       WHERE p.audit_id = $1 AND p.url = l.url`,
-      [auditId],
-    );
+    // The pages' inlinks, in all and by position: the URL table's fields, the page view's count and total.
+    await tx.query(storedInlinksSql(), [auditId]);
     await tx.query(
       `UPDATE audit SET page_facets = COALESCE((
          SELECT jsonb_agg(jsonb_build_array(f.status_class, f.kind, f.has_issues, f.pages))
@@ -342,7 +314,7 @@ export class AuditResultsRepository {
         [auditId, jsonParam(issues)],
       );
     }
-    await this.storePageCounts(tx, auditId, results.inlinks);
+    await this.storePageCounts(tx, auditId);
     await this.mergeUrlHistory(tx, auditId);
     for (const v of results.snapshots) {
       await tx.query(

@@ -29,7 +29,7 @@ export interface AuditCounts {
   /** HTML pages that are indexable (no noindex, canonical to themselves, not blocked). */
   indexablePages: number;
   /**
-   * Distinct external link targets on the crawled pages (`found`; at least this many: a page's first 100 are kept),
+   * Distinct external link targets on the crawled pages (`found`: of the links read; a page's past its cap are not),
    * how many got a verdict (`checked`: answered, or refused the connection), and how many were tried but could not
    * be checked (`couldNotCheck`: our URL policy refused the fetch, the per-address cap held the request back, host
    * not resolved, no answer in time). The rest were never tried: over the cap of distinct URLs (`overCap`), the
@@ -63,6 +63,22 @@ export interface AuditCounts {
   resources: { found: number; checked: number };
   /** Pages measured in the lab (Chromium), of the HTML pages that could be (2xx). */
   labPages: { measured: number; eligible: number };
+  /**
+   * The links (`<a>`, `<area>`) on the HTML pages (`found`) and those read (`read`: followed, checked, in the link
+   * graph). A page's links are read up to a guard against hostile pages (PAGE_FACT_LIMITS.links); `pagesOverCap`
+   * pages had more, and their links past it (found - read) were not checked. Absent for audits completed before it
+   * was counted.
+   */
+  links?: { found: number; read: number; pagesOverCap: number };
+}
+
+/** The links of the HTML pages as every surface shows them (AuditCounts.links with what was not read). */
+export interface LinkCounts {
+  found: number;
+  read: number;
+  /** found - read: links past their page's cap, not followed or checked. */
+  notRead: number;
+  pagesOverCap: number;
 }
 
 /** The external link counts as every surface shows them: each breakdown present, and what was never tried. */
@@ -89,8 +105,11 @@ export interface ExternalLinkCounts {
  * (found - checked - couldNotCheck), those that got no answer (couldNotCheck - refusedByPolicy - addressCap: the
  * other two were never sent), and every breakdown (0 when not kept).
  */
-export function withNotTried(c: AuditCounts): AuditCounts & { externalLinks: ExternalLinkCounts } {
+export function withNotTried(
+  c: AuditCounts,
+): Omit<AuditCounts, 'links'> & { externalLinks: ExternalLinkCounts; links: LinkCounts | null } {
   const e = c.externalLinks;
+  const l = c.links;
   const refusedByPolicy = e.refusedByPolicy ?? 0;
   const addressCap = e.addressCap ?? 0;
   return {
@@ -108,7 +127,31 @@ export function withNotTried(c: AuditCounts): AuditCounts & { externalLinks: Ext
       noNetwork: e.noNetwork ?? 0,
       fromCache: e.fromCache ?? 0,
     },
+    links: l ? { ...l, notRead: Math.max(0, l.found - l.read) } : null,
   };
+}
+
+/**
+ * The links a page cap left unread, as every server-side surface words it (CLI, reports; the web app words the same
+ * GraphQL fields alike): "2,000 links past the per-page cap on 1 page were not checked"; null when every link was read.
+ */
+export function linksNotReadNote(l: LinkCounts | null): string | null {
+  if (!l || l.notRead <= 0) return null;
+  const links = `${l.notRead.toLocaleString('en-US')} link${l.notRead === 1 ? '' : 's'}`;
+  const pages = `${l.pagesOverCap.toLocaleString('en-US')} page${l.pagesOverCap === 1 ? '' : 's'}`;
+  return `${links} past the per-page cap on ${pages} ${l.notRead === 1 ? 'was' : 'were'} not checked`;
+}
+
+/**
+ * One page's links as its page view and exports word them: "12,000 links; 2,000 past the 10,000 read were not
+ * checked" when some were not read, "12,000 links" otherwise.
+ */
+export function pageLinksNote(linkCount: number, notRead: number): string {
+  const links = `${linkCount.toLocaleString('en-US')} link${linkCount === 1 ? '' : 's'}`;
+  if (notRead <= 0) return links;
+  const read = (linkCount - notRead).toLocaleString('en-US');
+  const verb = notRead === 1 ? 'was' : 'were';
+  return `${links}; ${notRead.toLocaleString('en-US')} past the ${read} read ${verb} not checked`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import { EvidenceViewType } from './evidence.types.js';
+import { INLINKS_DESCRIPTION } from './inlinks.js';
 import type { RankingPages } from './ranking-pages.js';
 // The catalog's severities and categories, in GraphQL (kept importable from here for the module's own types).
 import { CategoryEnum, SeverityEnum } from '../checks-catalog/graphql.js';
@@ -310,6 +311,20 @@ export class LabPagesMeasuredType {
   eligible!: number;
 }
 
+@ObjectType('LinksRead', {
+  description:
+    "The links (<a>, <area>) of the audit's HTML pages: found, and read (followed, checked, in the link graph). A " +
+    "page's links past the per-page cap (a guard against hostile pages) are not read: notRead, on pagesOverCap pages.",
+})
+export class LinksReadType {
+  @Field(() => Int, { description: 'Links on the HTML pages, read or not.' }) found!: number;
+  @Field(() => Int, { description: 'Those read: followed, checked, listed in the link graph.' }) read!: number;
+  @Field(() => Int, { description: "found - read: links past their page's cap, not followed or checked." })
+  notRead!: number;
+  @Field(() => Int, { description: 'HTML pages with links past the per-page cap (their page view says how many).' })
+  pagesOverCap!: number;
+}
+
 @ObjectType('AuditCounts', {
   description:
     "An audit's counts in one vocabulary, the same on every surface (app, PDF, CSV, CLI, REST): URLs crawled ⊇ HTML " +
@@ -328,6 +343,11 @@ export class AuditCountsType {
   @Field(() => CheckedOfFoundType, { description: "Subresources: found, and checked within the audit's budget." })
   resources!: CheckedOfFoundType;
   @Field(() => LabPagesMeasuredType) labPages!: LabPagesMeasuredType;
+  @Field(() => LinksReadType, {
+    nullable: true,
+    description: "The pages' links: found, read, and not read past a page's cap; null for audits counted before.",
+  })
+  links!: LinksReadType | null;
 }
 
 @ObjectType('UncheckedLink', { description: 'An external link the audit could not check, and why.' })
@@ -533,7 +553,7 @@ export class AuditPageType {
     number | null;
   @Field(() => Int) bytes!: number;
   @Field(() => Boolean) indexable!: boolean;
-  @Field(() => Int, { description: 'Internal links to this page from crawled pages (set when the audit completes).' })
+  @Field(() => Int, { description: INLINKS_DESCRIPTION })
   inlinks!: number;
   @Field(() => Int) outlinks!: number;
   @Field(() => String, { nullable: true, description: 'Why the fetch failed.' }) error!: string | null;

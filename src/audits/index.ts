@@ -6,7 +6,10 @@ export {
   AUDIT_PHASES,
   withNotTried,
   externalLinkGaps,
+  linksNotReadNote,
+  pageLinksNote,
   type ExternalLinkCounts,
+  type LinkCounts,
   type Audit,
   type AuditIssue,
   type AuditStatus,
@@ -65,3 +68,4 @@ export { AuditSweeper, DEFAULT_MAX_RUNS, heartbeatGraceOf, type SweepReport } fr
 export { auditCrawlOptions, type AuditCrawlSettings } from './audit-crawl-options.js';
 export { readAuditBaseline, type StoredAuditBaseline } from './audit-baseline.js';
 export { countAuditsByStatus } from './audit-dashboard.repository.js';
+export { INLINKS_DESCRIPTION, pageInlinksSql } from './inlinks.js';

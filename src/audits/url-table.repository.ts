@@ -7,7 +7,9 @@ import {
   type BoundedRun,
   type NativeDb,
 } from '../platform/db/native-query.js';
+import type { AuditLinkPosition } from './audit-page-rows.js';
 import type { EvidenceKeyShape } from './evidence-shape.js';
+import { INLINKS_DESCRIPTION, inlinksOfSql, STORED_INLINKS } from './inlinks.js';
 import type { RankedUrls } from './ranked-urls.js';
 
 /*
@@ -120,18 +122,15 @@ const bySeverity = (severity: string, key: string, label: string, description: s
     description,
   );
 
-/** Distinct pages linking to the row's URL from one position (self links excluded, as in p.inlinks). */
-const inlinksAt = (position: string, label: string, description: string) => {
-  const key = `inlinks_${position.toLowerCase()}`;
-  return storedInt(
-    key,
+/** The row's inlinks from one position (inlinks.ts: the definition every surface shares). */
+const inlinksAt = (position: AuditLinkPosition, label: string, description: string) =>
+  storedInt(
+    STORED_INLINKS[position],
     label,
-    `(SELECT count(DISTINCT l.source_url) FROM audit_link l WHERE l.audit_id = $1 AND l.target_url = p.url
-      AND l.source_url <> l.target_url AND l.position = '${position}')::int`,
-    `p.${key}`,
+    inlinksOfSql('p.url', `'${position}'`),
+    `p.${STORED_INLINKS[position]}`,
     description,
   );
-};
 
 export const URL_KINDS = ['HTML', 'REDIRECT', 'ERROR', 'FILE', 'FAILED'] as const;
 export const STATUS_CLASSES = ['SUCCESS', 'REDIRECT', 'CLIENT_ERROR', 'SERVER_ERROR', 'FAILED'] as const;
@@ -199,7 +198,7 @@ export const URL_TABLE_FIELDS: readonly UrlField[] = [
   int('h1_count', 'H1 count', detailCount('h1'), 'h1 headings on the page (the first 5 are kept).'),
   notNull(int('words', 'Words', 'p.word_count', 'Words of visible text.')),
   notNull(int('depth', 'Depth', 'p.depth', 'Clicks from the start URL.')),
-  notNull(int('inlinks', 'Inlinks', 'p.inlinks', 'Crawled pages that link to it (distinct pages).')),
+  storedInt(STORED_INLINKS.ALL, 'Inlinks', inlinksOfSql('p.url'), `p.${STORED_INLINKS.ALL}`, INLINKS_DESCRIPTION),
   inlinksAt('CONTENT', 'Inlinks from content', 'Pages linking to it from their content.'),
   inlinksAt(
     'NAVIGATION',
@@ -210,6 +209,13 @@ export const URL_TABLE_FIELDS: readonly UrlField[] = [
   inlinksAt('ASIDE', 'Inlinks from aside', 'Pages linking to it from an aside (sidebar).'),
   inlinksAt('FOOTER', 'Inlinks from footer', 'Pages linking to it from their page footer.'),
   notNull(int('outlinks', 'Outlinks', 'p.outlinks', 'Distinct URLs its followable links point to.')),
+  int('links', 'Links', `(p.details->>'linkCount')::int`, "An HTML page's links (<a>, <area>), read or not."),
+  int(
+    'links_not_read',
+    'Links not read',
+    `COALESCE((p.details->>'linksNotRead')::int, 0)`,
+    'Links past the per-page cap: not followed, checked or in the link graph.',
+  ),
   int('response_time', 'Response time (ms)', 'p.response_time_ms', 'Time to the first byte.'),
   notNull(int('size', 'Size (bytes)', 'p.bytes', 'Bytes of the response body.')),
   text('content_type', 'Content type', detailText('contentType'), 'The Content-Type header.'),

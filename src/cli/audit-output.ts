@@ -28,6 +28,8 @@ export interface AuditRun {
   gate: GateResult;
   /** The external link budget of the crawl (the note on links not tried names it). */
   externalLinkBudget: number;
+  /** The pages with links past the per-page cap, and how many (the note on links not read names them). */
+  linksNotReadPages?: readonly { url: string; linkCount: number; linksNotRead: number }[];
 }
 
 type Issue = AuditOutcome['issues'][number];
@@ -75,6 +77,8 @@ function printNotes(run: AuditRun, baseline: Baseline | null, audits: Audits): v
           : '') +
         '\n',
     );
+  const notRead = linksNotReadLine(run, audits);
+  if (notRead) process.stderr.write(`note: ${notRead}\n`);
   if (baseline?.url && URL.canParse(baseline.url) && new URL(baseline.url).origin !== new URL(url).origin)
     process.stderr.write(
       `note: ${baseline.label} audited ${new URL(baseline.url).origin}, this run ${new URL(url).origin}: ` +
@@ -240,16 +244,31 @@ function countsLine(c: AuditCounts): string {
   return `${urls} · ${pages} · ${formatCount(c.indexablePages)} indexable`;
 }
 
-/** What the audit checked of what it found, each cap as "N of M". */
+/** What the audit checked of what it found, each cap as "N of M", and the links a page's cap left unread. */
 function coverageLine(c: AuditCounts, audits: Audits): string {
-  const e = audits.withNotTried(c).externalLinks;
+  const counts = audits.withNotTried(c);
+  const e = counts.externalLinks;
   const unchecked = audits.externalLinkGaps(e);
+  const notRead = audits.linksNotReadNote(counts.links);
   return (
     `checked: external links ${formatCount(e.checked)} of ${formatCount(e.found)}` +
     (unchecked.length ? ` (${unchecked.join(', ')})` : '') +
     ` · resources ${formatCount(c.resources.checked)} of ${formatCount(c.resources.found)}` +
-    ` · lab vitals ${formatCount(c.labPages.measured)} of ${formatCount(c.labPages.eligible)} pages`
+    ` · lab vitals ${formatCount(c.labPages.measured)} of ${formatCount(c.labPages.eligible)} pages` +
+    (notRead === null ? '' : ` · ${notRead}`)
   );
+}
+
+/**
+ * The links a page's cap left unread, with up to 3 of their pages: "2,000 links past the per-page cap on 1 page were
+ * not checked (https://example.com/index: 12,000 links; 2,000 past the 10,000 read were not checked)".
+ */
+function linksNotReadLine(run: AuditRun, audits: Audits): string | null {
+  const note = audits.linksNotReadNote(audits.withNotTried(run.outcome.counts).links);
+  if (note === null) return null;
+  const pages = run.linksNotReadPages ?? [];
+  const named = pages.slice(0, 3).map((p) => `${p.url}: ${audits.pageLinksNote(p.linkCount, p.linksNotRead)}`);
+  return `${note}${named.length ? ` (${named.join('; ')}${pages.length > 3 ? '; …' : ''})` : ''}`;
 }
 
 /**

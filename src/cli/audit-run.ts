@@ -1,4 +1,4 @@
-import type { AuditOutcome } from '../audits/index.js';
+import type { AuditOutcome, AuditPageRow } from '../audits/index.js';
 import type { AppConfig } from '../platform/config.js';
 import { DomainError } from '../platform/errors.js';
 import type { SafeHttpClient } from '../platform/safe-http/index.js';
@@ -94,7 +94,18 @@ function collector(settings: AuditSettings, keepAll: boolean) {
         : `\rcrawled ${p.pagesCrawled} pages, ${p.pagesQueued} queued   `,
     );
   };
-  return { examples, occurrences, occurrencesSink, progress };
+  /** The pages with links past the per-page cap (few, if any): the note names them. */
+  const linksNotReadPages: { url: string; linkCount: number; linksNotRead: number }[] = [];
+  const pagesSink = async (rows: AuditPageRow[]) => {
+    for (const row of rows)
+      if (row.details?.linksNotRead)
+        linksNotReadPages.push({
+          url: row.url,
+          linkCount: row.details.linkCount ?? 0,
+          linksNotRead: row.details.linksNotRead,
+        });
+  };
+  return { examples, occurrences, occurrencesSink, pagesSink, linksNotReadPages, progress };
 }
 
 /** `seo audit <url>`: the platform's engine run once on a site, no database (but for a --baseline audit id). */
@@ -134,7 +145,7 @@ export async function runAudit(root: CliRoot, rawUrl: string, opts: AuditCommand
           userAgent: cfg.CRAWLER_USER_AGENT,
         }),
         {
-          pages: async () => undefined,
+          pages: collected.pagesSink,
           everyLinkInEvidence: Boolean(opts.allOccurrences || opts.writeJson),
           occurrences: collected.occurrencesSink,
           progress: collected.progress,
@@ -163,6 +174,7 @@ export async function runAudit(root: CliRoot, rawUrl: string, opts: AuditCommand
         gateInput,
         gate: result,
         externalLinkBudget: crawler.DEFAULT_CRAWL_OPTIONS.externalLinkBudget,
+        linksNotReadPages: collected.linksNotReadPages,
       },
       gate,
     );

@@ -177,7 +177,7 @@ export interface SiteFacts {
   externalFromCache?: ReadonlySet<string>;
   /**
    * Every distinct external target the crawl's pages linked, checked or not: what "N of M external links checked"
-   * counts (the page summaries keep at most maxExternalLinks per page for the site checks).
+   * counts (the targets of the links the pages' facts read, as the page summaries keep them for the site checks).
    */
   externalTargets?: ReadonlySet<string>;
   /** HTTP requests the resource and external-link checks sent (each URL once; a GET fallback is a second one). */

@@ -97,8 +97,12 @@ const KINDS: { [K in ExportKind]: KindSpec<any> } = {
       { name: 'wordCount', value: (p) => p.wordCount },
       { name: 'responseTimeMs', value: (p) => p.responseTimeMs },
       { name: 'bytes', value: (p) => p.bytes },
+      // src/audits/inlinks.ts: the pages explorer's, the URL table's and the page view's inlinks.
       { name: 'inlinks', value: (p) => p.inlinks },
       { name: 'outlinks', value: (p) => p.outlinks },
+      // The page's links, and those past the per-page cap that were not checked (the page view's sentence).
+      { name: 'linkCount', value: (p) => p.linkCount },
+      { name: 'linksNotRead', value: (p) => p.linksNotRead },
       { name: 'issueCount', value: (p) => p.issueCount },
       { name: 'error', value: (p) => p.error },
     ],

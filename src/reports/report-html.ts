@@ -1,5 +1,5 @@
 import type { ClientReportType, ReportVitalsType } from './report.types.js';
-import { externalLinkGaps } from '../audits/index.js';
+import { externalLinkGaps, linksNotReadNote } from '../audits/index.js';
 import { escapeHtml } from '../platform/html-escape.js';
 
 /**
@@ -42,6 +42,7 @@ function countsText(audit: NonNullable<ClientReportType['audit']>): { pages: str
   if (!c) return { pages: `${plural(audit.pagesCrawled, 'URL')} crawled`, checked: null };
   const e = c.externalLinks;
   const unchecked = externalLinkGaps(e);
+  const notRead = linksNotReadNote(c.links);
   return {
     pages:
       `${plural(c.urlsCrawled, 'URL')} crawled · ${plural(c.htmlPages, 'HTML page')} · ` +
@@ -50,7 +51,9 @@ function countsText(audit: NonNullable<ClientReportType['audit']>): { pages: str
       `Checked: external links ${count(e.checked)} of ${count(e.found)}` +
       (unchecked.length ? ` (${unchecked.join(', ')})` : '') +
       ` · resources ${count(c.resources.checked)} of ${count(c.resources.found)}` +
-      ` · lab vitals ${count(c.labPages.measured)} of ${plural(c.labPages.eligible, 'page')}.`,
+      ` · lab vitals ${count(c.labPages.measured)} of ${plural(c.labPages.eligible, 'page')}` +
+      (notRead === null ? '' : ` · ${notRead}`) +
+      '.',
   };
 }
 

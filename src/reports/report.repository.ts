@@ -1,6 +1,6 @@
 import { nativeQuery, type NativeDb } from '../platform/db/native-query.js';
 import type { FixesShown, ScoreBreakdown, StoredScores } from '../seo/scoring/index.js';
-import type { AuditCounts } from '../audits/index.js';
+import { pageInlinksSql, type AuditCounts } from '../audits/index.js';
 
 /** An audit of a project with its scores and its issue counts by severity. */
 export interface ReportRow extends StoredScores {
@@ -42,6 +42,10 @@ export interface PageExportRow {
   bytes: number;
   inlinks: number;
   outlinks: number;
+  /** An HTML page's links, read or not; null for other URLs and audits crawled before it was kept. */
+  linkCount: number | null;
+  /** Of linkCount, those past the per-page cap: not followed, checked or listed. */
+  linksNotRead: number;
   issueCount: number;
   error: string | null;
 }
@@ -189,7 +193,9 @@ export class ReportRepository {
       db,
       `SELECT p.id::text AS id, p.url, p.final_url AS "finalUrl", p.status_code AS "statusCode", p.depth, p.title,
               p.meta_description AS "metaDescription", p.kind, p.indexable, p.word_count AS "wordCount",
-              p.response_time_ms AS "responseTimeMs", p.bytes, p.inlinks, p.outlinks,
+              p.response_time_ms AS "responseTimeMs", p.bytes, ${pageInlinksSql()} AS inlinks, p.outlinks,
+              (p.details->>'linkCount')::int AS "linkCount",
+              COALESCE((p.details->>'linksNotRead')::int, 0) AS "linksNotRead",
               (SELECT count(*) FROM issue_occurrence o WHERE o.audit_id = $1 AND o.url = p.url)::int AS "issueCount",
               p.error
        FROM audit_page p WHERE p.audit_id = $1 AND p.id > $2::bigint ORDER BY p.id LIMIT $3`,

@@ -148,7 +148,6 @@ async function cloneAsBase(pool: pg.Pool, from: string): Promise<{ id: string; t
   await new AuditResultsRepository().storePageCounts(
     { query: async <T>(sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows as T[] },
     id,
-    new Map(),
   );
   timings.push(`base: stored counts ${fmt(performance.now() - started)} ms`);
   return { id, timings };

@@ -97,7 +97,7 @@ async function seed(t: TestApp, runtime: DomainRuntime, pages: number): Promise<
   );
   for (const id of ids)
     await nativeTransaction(db, async (tx) => {
-      await results.storePageCounts(tx, id, new Map());
+      await results.storePageCounts(tx, id);
       await results.mergeUrlHistory(tx, id);
     });
   // 50 segments of 20 conditions (the limits): an OR of URL and title conditions, as saved filters.

@@ -94,7 +94,8 @@ const PAGE = `query($p: ID!, $a: ID, $u: String!, $f: Int!, $after: String) {
   audit(projectId: $p, auditId: $a) { status page(url: $u) {
     url finalUrl kind statusCode redirects { url status } title titleLength h1 lang hreflang { lang url }
     structuredDataTypes indexable nonIndexableReason robotsMeta robotsTxt contentType inlinkCount
-    outlinkCount issues { code title severity issueId details { kind facts { label value { text url } } } }
+    outlinkCount linkCount linksNotRead
+    issues { code title severity issueId details { kind facts { label value { text url } } } }
     inlinks(first: $f, after: $after) { totalCount pageInfo { hasNextPage endCursor }
       nodes { sourceUrl targetUrl anchor rel internal otherStatus otherTitle otherCrawled linkCount } }
     outlinks(first: $f) { totalCount pageInfo { hasNextPage endCursor } nodes { targetUrl anchor otherStatus } }
@@ -158,6 +159,9 @@ describe('Audit.page', () => {
       statusCode: 404,
       indexable: false,
       nonIndexableReason: 'error-status',
+      // Not an analysed HTML page: no links counted.
+      linkCount: null,
+      linksNotRead: 0,
     });
     expect(page.inlinks.totalCount).toBe(2);
     expect(page.inlinks.nodes).toEqual([
@@ -247,6 +251,8 @@ describe('Audit.page', () => {
     // /about links home twice: one row with both links; 7 pages in all, as the inlink count says.
     expect(home.inlinkCount).toBe(7);
     expect(home.inlinks.totalCount).toBe(7);
+    // Its own links: 4 and 5 ?ref= ones, every one read.
+    expect(home).toMatchObject({ linkCount: 9, linksNotRead: 0 });
     expect(home.inlinks.nodes).toHaveLength(7);
     expect(home.inlinks.nodes.find((n: { sourceUrl: string }) => n.sourceUrl === `${origin}/about`)).toMatchObject({
       anchor: 'Home',
@@ -268,7 +274,7 @@ describe('Audit.page', () => {
   it('one set of counts on every surface: GraphQL, both REST APIs, the CSV, the report and its PDF HTML', async () => {
     const COUNTS = `counts { urlsCrawled htmlPages indexablePages externalLinks { found checked couldNotCheck notTried
       refusedByPolicy addressCap noAnswer overCap outOfTime noNetwork fromCache } resources { found checked }
-      labPages { measured eligible } }`;
+      labPages { measured eligible } links { found read notRead pagesOverCap } }`;
     const { body } = await gql(
       t,
       `query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { pagesCrawled ${COUNTS}
@@ -298,6 +304,8 @@ describe('Audit.page', () => {
       fromCache: 0,
     });
     expect(audit.counts.labPages).toEqual({ measured: 0, eligible: 8 });
+    // The links of the 8 HTML pages (home 9, about 4, one on each of the other 6), every one read.
+    expect(audit.counts.links).toEqual({ found: 19, read: 19, notRead: 0, pagesOverCap: 0 });
     // Site-level checks say so.
     const scopes = new Map(audit.issues.map((i: { code: string; scope: string }) => [i.code, i.scope]));
     expect(scopes.get('TECH_SITEMAP_MISSING')).toBe('site');

@@ -10,8 +10,8 @@ import { createTestApp, gql, type TestApp, type TestUser } from '../support/app.
 /**
  * The pages explorer (Audit.pages) over rows written directly, as the worker would: every order in both directions
  * walked page by page, each filter, bad input, and tenancy. The sorts and filters run on two audits with the same
- * rows: a COMPLETED one, whose issue counts the completion stored (read from audit_page.issue_count), and a RUNNING
- * one, whose counts are taken live from its occurrences.
+ * rows: a COMPLETED one, whose issue counts and inlinks the completion stored (read from audit_page.issue_count and
+ * inlinks), and a RUNNING one, whose counts are taken live from its occurrences and its links.
  */
 let t: TestApp;
 let user: TestUser;
@@ -80,7 +80,6 @@ beforeAll(async () => {
       wordCount: words,
       responseTimeMs: ms,
       bytes: words * 6,
-      inlinks: depth + 1,
       outlinks: 3,
       error: status === null ? 'The server refused the connection' : null,
       kind,
@@ -98,11 +97,25 @@ beforeAll(async () => {
         `jsonb_to_recordset($2::jsonb) AS r(code text, url text)`,
       [audit.id, JSON.stringify(occurrences)],
     );
-    // The completion's own statement stores the counts (no inlinks given: the seeded ones stay).
+    // Each page's inlinks in the link graph: depth + 1 distinct linking pages (the next ones of SEEDS), the first of
+    // them linking twice, and a link of the page to itself, which does not count (src/audits/inlinks.ts).
+    const links = auditRows.flatMap((r, i) => [
+      ...Array.from({ length: r.depth + 1 }, (_, k) => ({
+        source: auditRows[(i + k + 1) % auditRows.length].url,
+        target: r.url,
+      })),
+      ...(r.depth >= 0 ? [{ source: auditRows[(i + 1) % auditRows.length].url, target: r.url }] : []),
+      { source: r.url, target: r.url },
+    ]);
+    await q(
+      `INSERT INTO audit_link (audit_id, source_url, target_url, anchor, internal, position)
+       SELECT $1, l.source, l.target, 'a', true, 'CONTENT'
+       FROM jsonb_to_recordset($2::jsonb) AS l(source text, target text)`,
+      [audit.id, JSON.stringify(links)],
+    );
+    // The completion's own statement stores the counts; the running audit's are counted from its rows.
     if (status === 'COMPLETED')
-      await nativeTransaction(t.runtime.orm.em, (tx) =>
-        new AuditResultsRepository().storePageCounts(tx, audit.id, new Map()),
-      );
+      await nativeTransaction(t.runtime.orm.em, (tx) => new AuditResultsRepository().storePageCounts(tx, audit.id));
     seeded.set(status, { auditId: audit.id, rows: auditRows });
   }
   ({ auditId, rows } = seeded.get('COMPLETED')!);

@@ -103,7 +103,14 @@ beforeAll(async () => {
   const audit = await anAudit({
     project: appProject,
     pages: [
-      { url: 'https://exports.example.com/', title: 'Home, "quoted"', wordCount: 320, responseTimeMs: 41 },
+      {
+        url: 'https://exports.example.com/',
+        title: 'Home, "quoted"',
+        wordCount: 320,
+        responseTimeMs: 41,
+        // 12,000 links, 2,000 of them past the per-page cap: not read.
+        details: { linkCount: 12_000, linksNotRead: 2_000 },
+      },
       { url: 'https://exports.example.com/a', title: '-1 trick', statusCode: 404, indexable: false },
       { url: 'https://exports.example.com/b', title: null, statusCode: null, error: 'connection reset' },
     ],
@@ -189,13 +196,15 @@ describe('exportFile over GraphQL with the session (the web app, every plan)', (
     const lines = csvLines(csv.file);
     expect(lines[0]).toBe(
       'url,finalUrl,statusCode,depth,title,metaDescription,kind,indexable,wordCount,responseTimeMs,bytes,inlinks,' +
-        'outlinks,issueCount,error',
+        'outlinks,linkCount,linksNotRead,issueCount,error',
     );
     expect(lines[1]).toBe(
-      'https://exports.example.com/,https://exports.example.com/,200,0,"Home, ""quoted""",,,true,320,41,0,0,0,1,',
+      'https://exports.example.com/,https://exports.example.com/,200,0,"Home, ""quoted""",,,true,320,41,0,0,0,' +
+        '12000,2000,1,',
     );
+    // Not an analysed HTML page: no link count, none not read.
     expect(lines[2]).toBe(
-      "https://exports.example.com/a,https://exports.example.com/a,404,0,'-1 trick,,,false,0,,0,0,0,1,",
+      "https://exports.example.com/a,https://exports.example.com/a,404,0,'-1 trick,,,false,0,,0,0,0,,0,1,",
     );
     expect(lines[3]).toMatch(/^https:\/\/exports\.example\.com\/b,.*,1,connection reset$/);
     const json = JSON.parse(

@@ -1,10 +1,10 @@
 /**
- * The page view's inlinks total over an audit the job runner really ran: a completed audit's is read from what the
- * completion stored (`audit_page.inlinks_all`, `inlinks_<position>`), and it must be the count of the link graph the
- * connection lists (distinct linking pages, self links excluded, at the position when filtered) for every page and
- * every filter. The site has a page with more than 500 link targets, whose last link (to the home page) the link
- * graph holds and `audit_page.inlinks` (the crawl's page summaries: 500 internal targets per page) leaves out: a
- * total taken from that column would fail here.
+ * The page view's inlinks over an audit the job runner really ran: a completed audit's count (`inlinkCount`) and the
+ * list's total are read from what the completion stored (`audit_page.inlinks`, `inlinks_<position>`: the one
+ * definition, src/audits/inlinks.ts), and must be the count of the link graph the connection lists (distinct linking
+ * pages, self links excluded, at the position when filtered) for every page and every filter. The site has a page with
+ * more than 500 link targets, whose last link (to the home page) the crawl's page summaries once left out (they kept
+ * 500 internal targets per page): the page said "2 inlinks" above a list of 3.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,7 +23,7 @@ let origin: string;
 
 const POSITIONS = ['HEADER', 'NAVIGATION', 'CONTENT', 'ASIDE', 'FOOTER'] as const;
 const COLUMN = {
-  ALL: 'inlinks_all',
+  ALL: 'inlinks',
   HEADER: 'inlinks_header',
   NAVIGATION: 'inlinks_navigation',
   CONTENT: 'inlinks_content',
@@ -142,9 +142,9 @@ describe("a completed audit's inlinks total", () => {
     );
   });
 
-  it("is not audit_page.inlinks, which leaves out a link after a page's first 500 targets", async () => {
+  it("counts a link after a page's 500th target: the count above the list is the list's total", async () => {
     const home = await inlinks(projectId, auditId, `${origin}/`, null);
-    expect(home.inlinkCount).toBe(2);
+    expect(home.inlinkCount).toBe(3);
     expect(home.inlinks.totalCount).toBe(3);
     expect(home.inlinks.nodes.map((n) => n.sourceUrl)).toContain(`${origin}/hub`);
   });
@@ -152,18 +152,22 @@ describe("a completed audit's inlinks total", () => {
   it('comes from the stored columns (a planted value shows); a running audit counts its links', async () => {
     const home = `${origin}/`;
     const q = (sql: string, params: unknown[]) => t.runtime.pool.query(sql, params);
-    const before = [await stored(auditId, home, 'inlinks_all'), await stored(auditId, home, 'inlinks_footer')];
-    await q('UPDATE audit_page SET inlinks_all = 99, inlinks_footer = 98 WHERE audit_id = $1 AND url = $2', [
+    const before = [await stored(auditId, home, 'inlinks'), await stored(auditId, home, 'inlinks_footer')];
+    await q('UPDATE audit_page SET inlinks = 99, inlinks_footer = 98 WHERE audit_id = $1 AND url = $2', [
       auditId,
       home,
     ]);
     try {
-      expect((await inlinks(projectId, auditId, home, null)).inlinks.totalCount).toBe(99);
+      // The count above the list and the list's total are one stored column.
+      expect(await inlinks(projectId, auditId, home, null)).toMatchObject({
+        inlinkCount: 99,
+        inlinks: { totalCount: 99 },
+      });
       expect((await inlinks(projectId, auditId, home, 'FOOTER')).inlinks.totalCount).toBe(98);
       // The rows are the link graph's all the same.
       expect((await inlinks(projectId, auditId, home, 'FOOTER')).inlinks.nodes).toHaveLength(2);
     } finally {
-      await q('UPDATE audit_page SET inlinks_all = $3, inlinks_footer = $4 WHERE audit_id = $1 AND url = $2', [
+      await q('UPDATE audit_page SET inlinks = $3, inlinks_footer = $4 WHERE audit_id = $1 AND url = $2', [
         auditId,
         home,
         ...before,
@@ -183,8 +187,9 @@ describe("a completed audit's inlinks total", () => {
          ($1, $3, $4, 'y', true, 'FOOTER')`,
       [running.id, at('/x'), at('/y'), at('/')],
     );
-    await q('UPDATE audit_page SET inlinks_all = 99, inlinks_footer = 99 WHERE audit_id = $1', [running.id]);
+    await q('UPDATE audit_page SET inlinks = 99, inlinks_footer = 99 WHERE audit_id = $1', [running.id]);
     const live = await inlinks(project.id, running.id, at('/'), null);
+    expect(live.inlinkCount).toBe(2);
     expect(live.inlinks.totalCount).toBe(2);
     expect(live.inlinks.nodes.map((n) => n.sourceUrl)).toEqual([at('/x'), at('/y')]);
     expect((await inlinks(project.id, running.id, at('/'), 'FOOTER')).inlinks.totalCount).toBe(2);

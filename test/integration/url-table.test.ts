@@ -35,7 +35,6 @@ function pageOf(i: number): PageRow {
     wordCount: ((i * 37) % 9) * 100,
     responseTimeMs: i % 9 === 3 ? null : 100 + ((i * 31) % 7) * 10,
     bytes: 1000 + i,
-    inlinks: (i * 5) % 4,
     outlinks: i % 3,
     error: status === null ? 'connection refused' : null,
     details: {
@@ -122,10 +121,16 @@ beforeAll(async () => {
        ($1, $3, $4, 'd', true, 'FOOTER'), ($1, $4, $4, 'e', true, 'NAVIGATION'), ($1, $2, $5, 'f', true, 'NAVIGATION')`,
     [audit.id, PAGES[1].url, PAGES[3].url, PAGES[2].url, PAGES[4].url],
   );
-  // The completion's own statement stores the per-page counts (no inlinks given: the seeded ones stay).
-  await nativeTransaction(t.runtime.orm.em, (tx) =>
-    new AuditResultsRepository().storePageCounts(tx, auditId, new Map()),
+  // Inlinks with no position (links of audits crawled before positions were kept): (i * 5) % 4 pages link to page i.
+  await q(
+    `INSERT INTO audit_link (audit_id, source_url, target_url, anchor, internal)
+     SELECT $1, s.url, t.url, 'n', true FROM unnest($2::text[]) WITH ORDINALITY AS t(url, i)
+       CROSS JOIN generate_series(1, ((t.i - 1) * 5 % 4)::int) AS k
+       JOIN unnest($2::text[]) WITH ORDINALITY AS s(url, i) ON s.i = (t.i - 1 + k) % cardinality($2::text[]) + 1`,
+    [audit.id, PAGES.map((p) => p.url)],
   );
+  // The completion's own statement stores the per-page counts.
+  await nativeTransaction(t.runtime.orm.em, (tx) => new AuditResultsRepository().storePageCounts(tx, auditId));
   for (const [i, lcp] of [
     [1, 2400],
     [2, 1800],
@@ -253,6 +258,7 @@ describe('stored counts', () => {
     expect(stored.map((f) => f.key).sort()).toEqual(
       [
         'critical_issues',
+        'inlinks',
         'inlinks_aside',
         'inlinks_content',
         'inlinks_footer',

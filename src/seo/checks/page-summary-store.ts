@@ -43,6 +43,8 @@ export class PageSummaryStore {
   private readonly kinds: ResourceKind[] = [];
   /** hreflang, amphtml and rel=next/prev, which few pages have: by row, in row order. */
   private readonly extras = new Map<number, Extras>();
+  /** The links of the 2xx HTML pages (PageSummary.linkCount), those not read, and the pages with any not read. */
+  private readonly linkTotals = { found: 0, notRead: 0, pagesOverCap: 0 };
 
   constructor(urls: UrlTable = new UrlTable()) {
     this.urls = urls;
@@ -115,8 +117,21 @@ export class PageSummaryStore {
     if (summary.ampHtml !== undefined) extras.ampHtml = summary.ampHtml;
     if (summary.pagination !== undefined) extras.pagination = summary.pagination.map(({ rel, url }) => ({ rel, url }));
     if (extras.hreflang || extras.ampHtml !== undefined || extras.pagination) this.extras.set(row, extras);
+    this.linkTotals.found += summary.linkCount ?? 0;
+    if (summary.linksNotRead) {
+      this.linkTotals.notRead += summary.linksNotRead;
+      this.linkTotals.pagesOverCap++;
+    }
     this.rows++;
     return row;
+  }
+
+  /**
+   * The pages' links (PageSummary.linkCount, summed), those past a page's cap that were not read, and how many pages
+   * had such links: the audit's counts (`links`).
+   */
+  get links(): { found: number; notRead: number; pagesOverCap: number } {
+    return { ...this.linkTotals };
   }
 
   url(row: number): string {

@@ -1,30 +1,26 @@
-import { normalizeUrl, type PageFacts } from '../page/index.js';
+import { linksNotRead, normalizeUrl, type PageFacts } from '../page/index.js';
 import type { PageFetch, PageSummary } from './check.types.js';
 import { effectiveCanonical, nonIndexableReason, wasRedirected } from './page-indexability.js';
 
+/**
+ * Bounds of the lists a summary keeps. Link targets have none: every distinct target of the links the page's facts
+ * read (PAGE_FACT_LIMITS.links) is kept, as URL ids of the store (4 bytes each), so the broken-link, redirect and
+ * orphan checks and the inlink counts see every link read, and a broken target is always a broken link of its pages.
+ */
 export interface SummaryLimits {
-  /** Internal link targets kept per page (orphan, broken-link and redirect checks see only these). */
-  maxInternalLinks?: number;
-  /**
-   * External link targets kept per page: the broken-link checks judge only these. Every distinct target is checked
-   * (ExternalLinks), so the cap is high: a release-notes page of the PostgreSQL manual links ~400.
-   */
-  maxExternalLinks?: number;
   maxHreflang?: number;
   /** Subresources kept per page (broken image and resource checks see only these). */
   maxResources?: number;
 }
 
 const DEFAULT_LIMITS: Required<SummaryLimits> = {
-  maxInternalLinks: 500,
-  maxExternalLinks: 1000,
   maxHreflang: 100,
   maxResources: 100,
 };
 
 /** Reduces a fetched page to the small record site-wide checks need; the HTML and facts can then be dropped. */
 export function summarizePage(facts: PageFacts | null, page: PageFetch, limits: SummaryLimits = {}): PageSummary {
-  const { maxInternalLinks, maxExternalLinks, maxHreflang, maxResources } = { ...DEFAULT_LIMITS, ...limits };
+  const { maxHreflang, maxResources } = { ...DEFAULT_LIMITS, ...limits };
   const ok = page.status >= 200 && page.status < 300;
   const self = normalizeUrl(page.finalUrl);
   const internal = new Set<string>();
@@ -34,11 +30,7 @@ export function summarizePage(facts: PageFacts | null, page: PageFetch, limits: 
   if (facts && ok) {
     for (const link of facts.links) {
       if (link.kind !== 'http' || link.url === null || link.url === self) continue;
-      if (link.internal) {
-        if (internal.size < maxInternalLinks) internal.add(link.url);
-      } else if (external.size < maxExternalLinks) {
-        external.add(link.url);
-      }
+      (link.internal ? internal : external).add(link.url);
     }
     for (const entry of facts.hreflang) {
       if (hreflang.length >= maxHreflang) break;
@@ -71,6 +63,11 @@ export function summarizePage(facts: PageFacts | null, page: PageFetch, limits: 
     hreflang,
     resources,
   };
+  if (facts && ok) {
+    summary.linkCount = facts.linkCount;
+    const notRead = linksNotRead(facts);
+    if (notRead > 0) summary.linksNotRead = notRead;
+  }
   if (page.inSitemap !== undefined) summary.inSitemap = page.inSitemap;
   if (facts && ok && facts.ampHtml?.url) summary.ampHtml = facts.ampHtml.url;
   const series = facts && ok ? (facts.pagination ?? []).filter((link) => link.url !== null) : [];

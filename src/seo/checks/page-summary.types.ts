@@ -1,8 +1,9 @@
 import type { ResourceKind } from '../page/index.js';
 
 /**
- * The small per-page record the crawler keeps for site-wide checks (never the HTML). Link lists are
- * bounded by `summarizePage`; cross-page checks see at most that many links per page.
+ * The small per-page record the crawler keeps for site-wide checks (never the HTML). Link lists hold every distinct
+ * target of the links the page's facts read; a page with more links than are read says how many were not
+ * (`linksNotRead`).
  */
 export interface PageSummary {
   url: string;
@@ -23,10 +24,14 @@ export interface PageSummary {
   simhash: string | null;
   wordCount: number;
   hasIconLink: boolean;
-  /** Internal http(s) link targets without fragment, deduplicated, self excluded, bounded. */
+  /** Internal http(s) link targets without fragment, deduplicated, self excluded: all of the links read. */
   internalLinks: string[];
-  /** External link targets, deduplicated, bounded. */
+  /** External link targets, deduplicated: all of the links read. */
   externalLinks: string[];
+  /** A 2xx HTML page's links (`<a>`/`<area>`), read or not (PageFacts.linkCount); absent for other URLs. */
+  linkCount?: number;
+  /** Of linkCount, the links past the per-page cap, not read (not followed, checked or listed); absent when none. */
+  linksNotRead?: number;
   /** Resolvable hreflang alternates. */
   hreflang: { lang: string; url: string }[];
   /** Subresources the page loads (images, scripts, stylesheets, icons, media), deduplicated, bounded. */

@@ -1,7 +1,7 @@
 /** Page analysis: one streaming pass over an HTML document -> the facts every check needs. */
 export { extractPageFacts } from './page-facts.extractor.js';
 export { DepthCappedParser, MAX_ELEMENT_DEPTH } from './depth-capped-parser.js';
-export { LINK_POSITIONS, PAGE_FACT_LIMITS } from './page-facts.types.js';
+export { LINK_POSITIONS, PAGE_FACT_LIMITS, linksNotRead } from './page-facts.types.js';
 export type {
   CanonicalFact,
   HeaderMap,

@@ -241,6 +241,8 @@ class PageFactsCollector {
   private imageCount = 0;
   private readonly links: LinkFact[] = [];
   private linkCount = 0;
+  /** Characters of the resolved URLs of the links read (PAGE_FACT_LIMITS.linkUrlChars); past it, none is read. */
+  private linkUrlChars = 0;
   private readonly resources: ResourceFact[] = [];
   private readonly resourceUrls = new Set<string>();
   private duplicateIdCount = 0;
@@ -655,8 +657,9 @@ class PageFactsCollector {
     // only an href gives meaning to (target, rel, download...) shows it is meant as a link.
     if (href === undefined && (name !== 'a' || (attribs.onclick === undefined && !hasHrefAttribute(attribs)))) return;
     this.linkCount++;
-    if (this.links.length >= LIMITS.links) return;
+    if (this.links.length >= LIMITS.links || this.linkUrlChars >= LIMITS.linkUrlChars) return;
     const fact = this.classifyLink(href ?? '', href === undefined);
+    this.linkUrlChars += fact.url?.length ?? 0;
     // Lighthouse's crawlable-anchors exemptions: an anchor with a role is a control, one with a name is a target
     // (but never a file: link), an <a id> without href too; mailto: never fails. None of them is meant to be followed.
     if (

@@ -24,7 +24,17 @@ export interface PageExtractionRequest {
 
 /** Bounds that keep one page's facts small whatever the document holds. */
 export const PAGE_FACT_LIMITS = {
-  links: 5_000,
+  /**
+   * Links read per page (`<a>`/`<area>`; PageFacts.links): every link of any real page (a manual's largest index
+   * page has ~10,500). A guard against a hostile page (5 MiB of `<a href=1>` is ~400,000 links): the links past it
+   * are counted (linkCount) and said on the page view and in the audit's counts, never silently dropped.
+   */
+  links: 100_000,
+  /**
+   * Characters of resolved link URLs read per page, the second guard: a short href resolves against a `<base>` of up
+   * to 2,048 characters, so 100,000 links could hold 200 MB of URLs. Links past it are not read either.
+   */
+  linkUrlChars: 8_000_000,
   images: 1_000,
   /** Distinct subresource URLs kept per page (images, scripts, stylesheets, icons, media). */
   resources: 300,
@@ -193,10 +203,14 @@ export interface PageFacts {
   simhash: string;
   images: ImageFact[];
   imageCount: number;
+  /** The links read, in document order: the first PAGE_FACT_LIMITS.links (fewer when their URLs reach linkUrlChars). */
   links: LinkFact[];
   /** Distinct http(s) subresources the page references, in document order (capped). */
   resources: ResourceFact[];
-  /** Every `<a>`/`<area>` with an href (or onclick-only `<a>`), including those beyond the stored cap. */
+  /**
+   * Every `<a>`/`<area>` with an href (or onclick-only `<a>`), including those past the cap: `linkCount -
+   * links.length` links were not read (linksNotRead), so not followed, checked or in the link graph.
+   */
   linkCount: number;
   duplicateIds: { count: number; sample: string[] };
   renderBlocking: { scripts: number; stylesheets: number; sample: string[] };
@@ -220,6 +234,11 @@ export interface PageFacts {
   placeholderText: string | null;
   /** Signs of an app shell that scripts fill in (TECH_CLIENT_RENDERED_SUSPECTED). */
   clientRendering: ClientRenderingFact;
+}
+
+/** Links of the page past the per-page cap (PAGE_FACT_LIMITS.links, linkUrlChars): not followed, checked or listed. */
+export function linksNotRead(facts: Pick<PageFacts, 'linkCount' | 'links'>): number {
+  return Math.max(0, facts.linkCount - facts.links.length);
 }
 
 /**

@@ -7,7 +7,13 @@ import {
   type SiteCheckInput,
   type SiteCheckResult,
 } from '../../../src/seo/checks/index.js';
-import { extractPageFacts, hammingDistance, popcount32, simhashHalves } from '../../../src/seo/page/index.js';
+import {
+  extractPageFacts,
+  hammingDistance,
+  PAGE_FACT_LIMITS,
+  popcount32,
+  simhashHalves,
+} from '../../../src/seo/page/index.js';
 
 const START = 'https://example.com/';
 
@@ -523,7 +529,7 @@ describe('runSiteChecks: page checks from crawl data', () => {
 });
 
 describe('summarizePage', () => {
-  it('keeps only what site checks need, deduplicated and bounded', () => {
+  it('keeps only what site checks need, deduplicated, every link target', () => {
     const html =
       `<title>Widgets</title><meta name="description" content="All widgets"><link rel="icon" href="/f.ico">
       <link rel="alternate" hreflang="de" href="/de"><body><p>one two three</p>
@@ -531,19 +537,15 @@ describe('summarizePage', () => {
       `href="https://example.com/p">self</a>
       <a href="https://other.org/">o</a><a href="mailto:x@y">m</a></body>`;
     const facts = extractPageFacts(html, { url: 'https://example.com/p' });
-    const summary = summarizePage(
-      facts,
-      {
-        url: 'https://example.com/p',
-        finalUrl: 'https://example.com/p',
-        status: 200,
-        depth: 2,
-        redirects: [],
-        bytes: 100,
-        headers: {},
-      },
-      { maxInternalLinks: 2 },
-    );
+    const summary = summarizePage(facts, {
+      url: 'https://example.com/p',
+      finalUrl: 'https://example.com/p',
+      status: 200,
+      depth: 2,
+      redirects: [],
+      bytes: 100,
+      headers: {},
+    });
     expect(summary).toEqual({
       url: 'https://example.com/p',
       finalUrl: 'https://example.com/p',
@@ -561,11 +563,39 @@ describe('summarizePage', () => {
       simhash: facts.simhash,
       wordCount: facts.wordCount,
       hasIconLink: true,
-      internalLinks: ['https://example.com/a', 'https://example.com/b'],
+      internalLinks: ['https://example.com/a', 'https://example.com/b', 'https://example.com/c'],
       externalLinks: ['https://other.org/'],
+      linkCount: 7,
       hreflang: [{ lang: 'de', url: 'https://example.com/de' }],
       resources: [{ url: 'https://example.com/f.ico', kind: 'icon' }],
     });
+  });
+
+  it("keeps every distinct target of a page's links, and says how many past the per-page cap were not read", () => {
+    // 12,000 links to 12,000 targets: once the summaries kept 500 internal targets, and the facts read 5,000 links.
+    const links = Array.from({ length: 12_000 }, (_, i) => `<a href="/t/${i}">${i}</a>`).join('');
+    const fetch = { url: 'https://example.com/', finalUrl: 'https://example.com/', status: 200, depth: 0 };
+    const all = summarizePage(extractPageFacts(`<body>${links}</body>`, { url: fetch.url }), {
+      ...fetch,
+      redirects: [],
+      bytes: 1,
+      headers: {},
+    });
+    expect(all.internalLinks).toHaveLength(12_000);
+    expect(all.internalLinks[11_999]).toBe('https://example.com/t/11999');
+    expect(all).toMatchObject({ linkCount: 12_000 });
+    expect(all.linksNotRead).toBeUndefined();
+
+    // Past the cap (PAGE_FACT_LIMITS.links), links are counted, not read: the summary says how many.
+    const over = PAGE_FACT_LIMITS.links + 25;
+    const many = '<a href="/x">x</a>'.repeat(over);
+    const capped = summarizePage(extractPageFacts(`<body>${many}<a href="/last">l</a></body>`, { url: fetch.url }), {
+      ...fetch,
+      redirects: [],
+      bytes: 1,
+      headers: {},
+    });
+    expect(capped).toMatchObject({ linkCount: over + 1, linksNotRead: 26, internalLinks: ['https://example.com/x'] });
   });
 
   it('marks canonicalized, noindex and error pages non-indexable', () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { extractPageFacts, hammingDistance, PAGE_FACT_LIMITS, type PageContext } from '../../../src/seo/page/index.js';
+import {
+  extractPageFacts,
+  hammingDistance,
+  linksNotRead,
+  PAGE_FACT_LIMITS,
+  type PageContext,
+} from '../../../src/seo/page/index.js';
 
 const URL_ = 'https://example.com/dir/page';
 
@@ -299,6 +305,23 @@ describe('extractPageFacts: links', () => {
     const f = facts(`<body>${many}</body>`);
     expect(f.links).toHaveLength(PAGE_FACT_LIMITS.links);
     expect(f.linkCount).toBe(PAGE_FACT_LIMITS.links + 50);
+    expect(linksNotRead(f)).toBe(50);
+  });
+
+  it('stops reading links once their URLs reach the characters cap (short hrefs under a long base)', () => {
+    // Each 2-character href resolves to a URL of ~2,000 characters: 100,000 of them would be 200 MB of URLs.
+    const base = `https://example.com/${'d'.repeat(1_980)}/`;
+    const total = 6_000;
+    const many = Array.from({ length: total }, (_, i) => `<a href=${i.toString(36)}>`).join('');
+    const f = facts(`<head><base href="${base}"></head><body>${many}</body>`);
+    expect(f.links[0].url!.length).toBeGreaterThan(1_990);
+    // Read while the URLs read so far are under the cap: the last one read takes them to it or past it.
+    const chars = f.links.reduce((sum, link) => sum + link.url!.length, 0);
+    expect(chars).toBeGreaterThanOrEqual(PAGE_FACT_LIMITS.linkUrlChars);
+    expect(chars - f.links.at(-1)!.url!.length).toBeLessThan(PAGE_FACT_LIMITS.linkUrlChars);
+    expect(f.links.length).toBeLessThan(total / 1.4);
+    expect(f.linkCount).toBe(total);
+    expect(linksNotRead(f)).toBe(total - f.links.length);
   });
 });
 

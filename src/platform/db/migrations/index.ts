@@ -26,6 +26,7 @@ import { ExternalLinkCache20261127 } from './20261127-1630-external-link-cache.j
 import { AuditExternalProgress20261127 } from './20261127-1910-audit-external-progress.js';
 import { UrlHistory20261128 } from './20261128-0730-url-history.js';
 import { AuditSegmentMembers20261128 } from './20261128-0731-audit-segment-members.js';
+import { AuditPageOneInlinks20261128 } from './20261128-1430-audit-page-one-inlinks.js';
 import { ComparisonSiteFacts20261128 } from './20261128-1440-comparison-site-facts.js';
 import { AuditIssueFixes20261128 } from './20261128-1450-audit-issue-fixes.js';
 import { SegmentFactsPerMarkings20261127 } from './20261127-1620-segment-facts-per-markings.js';
@@ -94,6 +95,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261127-1910-audit-external-progress', class: AuditExternalProgress20261127 },
   { name: '20261128-0730-url-history', class: UrlHistory20261128 },
   { name: '20261128-0731-audit-segment-members', class: AuditSegmentMembers20261128 },
+  { name: '20261128-1430-audit-page-one-inlinks', class: AuditPageOneInlinks20261128 },
   { name: '20261128-1440-comparison-site-facts', class: ComparisonSiteFacts20261128 },
   { name: '20261128-1450-audit-issue-fixes', class: AuditIssueFixes20261128 },
 ];

@@ -51,6 +51,7 @@ export const MIGRATION_NAMES: readonly string[] = [
   '20261127-1910-audit-external-progress',
   '20261128-0730-url-history',
   '20261128-0731-audit-segment-members',
+  '20261128-1430-audit-page-one-inlinks',
   '20261128-1440-comparison-site-facts',
   '20261128-1450-audit-issue-fixes',
 ];

@@ -33,8 +33,32 @@ export function checkedText(counts: AuditCountsLineFragment): string {
     `External links ${formatNumber(e.checked)} of ${formatNumber(e.found)} checked` +
     (unchecked.length ? ` (${unchecked.join(', ')})` : '') +
     ` · resources ${formatNumber(counts.resources.checked)} of ${formatNumber(counts.resources.found)}` +
-    ` · lab vitals on ${formatNumber(counts.labPages.measured)} of ${plural(counts.labPages.eligible, 'page')}`
+    ` · lab vitals on ${formatNumber(counts.labPages.measured)} of ${plural(counts.labPages.eligible, 'page')}` +
+    linksNotReadText(counts.links)
   );
+}
+
+/**
+ * The links a page's cap left unread, worded as linksNotReadNote (src/audits/audit.entity.ts): " · 2,000 links past
+ * the per-page cap on 1 page were not checked"; nothing when every link was read.
+ */
+function linksNotReadText(links: AuditCountsLineFragment['links']): string {
+  if (!links || links.notRead <= 0) return '';
+  return (
+    ` · ${plural(links.notRead, 'link')} past the per-page cap on ${plural(links.pagesOverCap, 'page')} ` +
+    `${links.notRead === 1 ? 'was' : 'were'} not checked`
+  );
+}
+
+/**
+ * A page's links as the page view says them, worded as pageLinksNote (src/audits/audit.entity.ts): "12,000 links;
+ * 2,000 past the 10,000 read were not checked", or "12,000 links" when every one was read.
+ */
+export function pageLinksText(linkCount: number, notRead: number): string {
+  const links = plural(linkCount, 'link');
+  if (notRead <= 0) return links;
+  const verb = notRead === 1 ? 'was' : 'were';
+  return `${links}; ${formatNumber(notRead)} past the ${formatNumber(linkCount - notRead)} read ${verb} not checked`;
 }
 
 /**

@@ -6,7 +6,7 @@ import { SelectField } from '../../components/select-field';
 import { ErrorMessage, Loading } from '../../components/status';
 import { AuditPageLinksDocument, type AuditLinkRowFragment, type LinkPosition } from '../../gql/graphql';
 import { problemOf } from '../../lib/api-problem';
-import { formatNumber } from '../../lib/format';
+import { formatNumber, plural } from '../../lib/format';
 import { type PageScope } from '../../components/page-link';
 import { TableWrap } from '../../components/table-wrap';
 import { UrlText } from './page-view-sections';
@@ -36,19 +36,25 @@ export function WholeRow({ children, className }: { children: ReactNode; classNa
   );
 }
 
-/** One page of inlinks or outlinks; the last one loaded offers the next. */
+/**
+ * One page of inlinks or outlinks; the last one loaded says how many of all are shown ("Showing 50 of 1,204 linking
+ * pages", the count the page's facts give) and offers the next.
+ */
 export function LinkPage({
   scope,
   url,
   direction,
   after,
   position,
+  shown = 0,
 }: {
   scope: PageScope;
   url: string;
   direction: 'in' | 'out';
   after: string | null;
   position: LinkPosition | null;
+  /** Rows the pages before this one show. */
+  shown?: number;
 }) {
   const [{ data, fetching, error }] = useQuery({
     query: AuditPageLinksDocument,
@@ -93,10 +99,21 @@ export function LinkPage({
         <LinkRow key={link.id} link={link} scope={scope} direction={direction} />
       ))}
       {next ? (
-        <LinkPage scope={scope} url={url} direction={direction} after={next} position={position} />
+        <LinkPage
+          scope={scope}
+          url={url}
+          direction={direction}
+          after={next}
+          position={position}
+          shown={shown + connection.nodes.length}
+        />
       ) : (
         connection.pageInfo.hasNextPage && (
           <WholeRow>
+            <span className="muted">
+              Showing {formatNumber(shown + connection.nodes.length)} of{' '}
+              {plural(connection.totalCount, direction === 'in' ? 'linking page' : 'target')}
+            </span>{' '}
             <Button onPress={() => setNext(connection.pageInfo.endCursor)}>
               Load more {direction === 'in' ? 'inlinks' : 'outlinks'}
             </Button>

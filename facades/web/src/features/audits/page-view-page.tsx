@@ -11,6 +11,7 @@ import { PageRenderingCard } from './page-rendering';
 import { rankingKeywordText } from './ranking-keywords';
 import { Content, Fact, Indexability, Issues, UrlText, Vitals } from './page-view-sections';
 import { Links } from './page-view-links';
+import { pageLinksText } from './audit-counts';
 
 const route = getRouteApi('/app/projects/$projectId/audits/$auditId/page');
 
@@ -90,6 +91,9 @@ export function PageViewPage() {
           )}
           <Fact label="Inlinks (distinct pages)">{formatNumber(page.inlinkCount)}</Fact>
           <Fact label="Outlinks (distinct targets)">{formatNumber(page.outlinkCount)}</Fact>
+          {page.linkCount !== null && (
+            <Fact label="Links on the page">{pageLinksText(page.linkCount, page.linksNotRead)}</Fact>
+          )}
         </dl>
       </div>
 
