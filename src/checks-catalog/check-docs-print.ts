@@ -1,12 +1,14 @@
 /**
- * Writes docs/checks/ from the check definitions (`npm run docs:checks`), or, with --check, fails when the files
- * differ from what the definitions generate (`npm run docs:checks:check`, part of `npm run check`).
+ * Writes docs/checks/ and the catalog table of docs/scores.md from the check definitions (`npm run docs:checks`), or,
+ * with --check, fails when the files differ from what the definitions generate (`npm run docs:checks:check`, part of
+ * `npm run check`). Either fails when a definition has no scoreReason.
  */
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { checkDocsMarkdown } from './check-docs.js';
+import { checkDocsMarkdown, withScoresCatalogTable } from './check-docs.js';
 
 const DIR = path.resolve(import.meta.dirname, '../../docs/checks');
+const SCORES = path.resolve(import.meta.dirname, '../../docs/scores.md');
 
 function existing(dir: string, prefix = ''): string[] {
   let names: string[];
@@ -23,6 +25,8 @@ function existing(dir: string, prefix = ''): string[] {
 }
 
 const files = checkDocsMarkdown();
+const scores = readFileSync(SCORES, 'utf8');
+const scoresGenerated = withScoresCatalogTable(scores);
 if (process.argv.includes('--check')) {
   const stale = [...files].filter(([file, text]) => {
     try {
@@ -38,7 +42,12 @@ if (process.argv.includes('--check')) {
     );
     process.exit(1);
   }
+  if (scoresGenerated !== scores) {
+    console.error("docs/scores.md's catalog table is out of date: run npm run docs:checks");
+    process.exit(1);
+  }
 } else {
+  if (scoresGenerated !== scores) writeFileSync(SCORES, scoresGenerated);
   for (const file of existing(DIR)) if (!files.has(file)) rmSync(path.join(DIR, file));
   for (const [file, text] of files) {
     mkdirSync(path.dirname(path.join(DIR, file)), { recursive: true });

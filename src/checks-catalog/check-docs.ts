@@ -234,3 +234,56 @@ export function checkDocsMarkdown(): ReadonlyMap<string, string> {
   files.set('README.md', `${index.join('\n')}\n`);
   return files;
 }
+
+/** The markers around docs/scores.md's catalog table: the table is generated, the text outside them is not. */
+export const SCORES_TABLE_START =
+  '<!-- The catalog table, generated from the check definitions by npm run docs:checks (its reasons: each ' +
+  "definition's scoreReason). Edit the definitions, not this table. -->";
+export const SCORES_TABLE_END = '<!-- End of the generated catalog table. -->';
+
+/** A table cell: plain text, a `|` kept inside its cell. */
+function cell(value: string): string {
+  return text(value).replaceAll('|', '\\|');
+}
+
+function severityCell(check: CheckDefinition): string {
+  if (check.banded) return 'NOTICE / WARNING (band)';
+  return check.blocker ? `${check.severity} · blocker` : check.severity;
+}
+
+/**
+ * docs/scores.md "Catalog": one row per check, in catalog order, read from its definition (code, severity, charged
+ * scope, category, rule) but for its reason (`scoreReason`: the anchors and why ours), the one hand-written part.
+ * Throws when a check has no reason, or a CRITICAL one does not say why.
+ */
+export function scoresCatalogTable(specs: readonly CheckSpec[] = CHECK_DEFINITIONS): string {
+  const missing = specs.filter((spec) => spec.scoreReason === undefined).map((spec) => spec.code);
+  if (missing.length > 0)
+    throw new Error(`no scoreReason in the definition of ${missing.join(', ')} (docs/scores.md "Catalog")`);
+  const unexplained = specs
+    .filter((spec) => spec.severity === 'CRITICAL' && !spec.scoreReason?.ours)
+    .map((spec) => spec.code);
+  if (unexplained.length > 0)
+    throw new Error(`a CRITICAL check says why in scoreReason.ours: ${unexplained.join(', ')} (docs/scores.md)`);
+  const rows = specs.map((spec) => {
+    const check = catalogEntry(spec);
+    const reason = spec.scoreReason!;
+    const scope = check.siteFact ? 'site (fact)' : chargedScope(check);
+    const cells = [`\`${check.code}\``, severityCell(check), scope, check.category, cell(check.description)];
+    for (const part of [reason.lighthouse, reason.semrush, reason.ahrefs, reason.ours]) cells.push(cell(part ?? '—'));
+    return `| ${cells.join(' | ')} |`;
+  });
+  return [
+    '| code | severity | scope | category | rule | Lighthouse | Semrush | Ahrefs | why ours |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
+/** docs/scores.md with its catalog table (between the markers) as the definitions generate it. */
+export function withScoresCatalogTable(doc: string): string {
+  const start = doc.indexOf(SCORES_TABLE_START);
+  const end = doc.indexOf(SCORES_TABLE_END);
+  if (start === -1 || end < start) throw new Error('docs/scores.md lacks the markers of its catalog table');
+  return `${doc.slice(0, start)}${SCORES_TABLE_START}\n\n${scoresCatalogTable()}\n\n${doc.slice(end)}`;
+}

@@ -5,7 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SafeHttpClient } from '../../src/platform/safe-http/index.js';
-import { CHECK_CATALOG, CHECK_THRESHOLDS, getCheck, type CheckCode } from '../../src/seo/checks/index.js';
+import {
+  CHECK_CATALOG,
+  CHECK_DEFINITIONS,
+  CHECK_THRESHOLDS,
+  getCheck,
+  type CheckCode,
+  type CheckNeeds,
+  type CheckSpec,
+} from '../../src/seo/checks/index.js';
 import { blockerNotices } from '../../src/seo/scoring/index.js';
 import {
   AUDITED_SITES,
@@ -19,41 +27,22 @@ import {
   type FixtureSites,
 } from '../fixtures/sites/index.js';
 
-/** Browser rendering mode's codes compare the raw HTML with the rendered page: html-mode audits never apply them. */
-const RENDERING_EXCEPTIONS = {
-  RENDER_TITLE_CHANGED: 'needs a browser: a title changed by JavaScript (covered by audit-rendering.test.ts)',
-  RENDER_TITLE_ONLY_RENDERED: 'needs a browser: a title set by JavaScript (covered by audit-rendering.test.ts)',
-  RENDER_DESCRIPTION_CHANGED: 'needs a browser: a description set by JavaScript (covered by audit-rendering.test.ts)',
-  RENDER_CANONICAL_CHANGED: 'needs a browser: a canonical changed by JavaScript (covered by audit-rendering.test.ts)',
-  RENDER_NOINDEX_CHANGED: 'needs a browser: noindex added or removed by a script (covered by audit-rendering.test.ts)',
-  RENDER_NOFOLLOW_CHANGED: 'needs a browser: nofollow set by a script (covered by audit-rendering.test.ts)',
-  RENDER_H1_CHANGED: 'needs a browser: an h1 changed by JavaScript (covered by audit-rendering.test.ts)',
-  RENDER_LINKS_ONLY_RENDERED: 'needs a browser: links a script inserts (covered by audit-rendering.test.ts)',
-  RENDER_CONTENT_NEEDS_JS: 'needs a browser: text a script inserts (covered by audit-rendering.test.ts)',
-  RENDER_RESOURCE_BLOCKED_BY_ROBOTS:
-    'needs a browser: the requests rendering makes, held to robots.txt (covered by audit-rendering.test.ts)',
-  RENDER_CONSOLE_ERRORS: 'needs a browser: errors a running script throws (covered by audit-rendering.test.ts)',
-  RENDER_FAILED_REQUESTS: 'needs a browser: requests a running page makes (covered by audit-rendering.test.ts)',
-} as const;
-
 /**
- * Codes not asserted on fixture sites. Keep this list short: each entry says why.
- * The five Core Web Vitals lab metrics and page weight are measured by a real browser (Chromium via
- * the LabMeter): lab-vitals.test.ts covers the measurement, and audit-checks-scores.test.ts covers how
- * the engine turns a LabMeter's numbers into these checks (with a stub meter).
+ * Codes not asserted on fixture sites: those that need a browser (their definitions' `needs`), which an html-mode
+ * audit of a fixture site never applies. Other suites cover them, as each reason says.
  */
-const EXCEPTIONS = {
-  PERF_LCP: 'needs a browser: Largest Contentful Paint is a rendering metric (lab-vitals.test.ts)',
-  PERF_CLS: 'needs a browser: layout shifts only exist in a rendered page (lab-vitals.test.ts)',
-  PERF_INP: 'needs a browser: a synthetic interaction in a rendered page (lab-vitals.test.ts)',
-  PERF_TBT: 'needs a browser: main-thread long tasks while the page loads (lab-vitals.test.ts)',
-  PERF_FCP: 'needs a browser: First Contentful Paint is a rendering metric (lab-vitals.test.ts)',
-  PERF_PAGE_WEIGHT:
-    'needs a browser: the bytes of the page and every subresource it loads, which only the LabMeter fetches',
-  ...RENDERING_EXCEPTIONS,
-} as const satisfies Partial<Record<CheckCode, string>>;
-
-type AssertedCode = Exclude<CheckCode, keyof typeof EXCEPTIONS>;
+const NOT_ON_FIXTURE_SITES: Readonly<Record<CheckNeeds, string>> = {
+  LAB_BROWSER:
+    'needs a browser: a lab measurement in Chromium (lab-vitals.test.ts covers the measurement, and ' +
+    "audit-checks-scores.test.ts how the engine turns a LabMeter's numbers into these checks, with a stub meter)",
+  RENDERING_MODE:
+    'needs a browser: the raw HTML compared with the page a script rendered (covered by audit-rendering.test.ts)',
+};
+const EXCEPTIONS: Readonly<Record<string, string>> = Object.fromEntries(
+  (CHECK_DEFINITIONS as readonly CheckSpec[]).flatMap((check) =>
+    check.needs ? [[check.code, NOT_ON_FIXTURE_SITES[check.needs]]] : [],
+  ),
+);
 
 /**
  * Every document the crawler got a non-error response for (TECH_HTTP_PAGE fails on all of them on an http site; a 4xx
@@ -68,7 +57,7 @@ interface Expectation {
   passes?: readonly AuditedSite[];
 }
 
-const EXPECTED: Record<AssertedCode, Expectation> = {
+const EXPECTED: Partial<Record<CheckCode, Expectation>> = {
   // META
   META_TITLE_MISSING: { fails: { failing: ['/meta/no-basics', '/meta/no-title'] } },
   META_BASICS_MISSING: { fails: { failing: ['/meta/no-basics'] } },
@@ -275,7 +264,14 @@ const EXPECTED: Record<AssertedCode, Expectation> = {
  */
 const ROBOTS_OPT_OUT: ReadonlySet<AuditedSite> = new Set(['robotsError', 'robotsTimeout', 'blocksAll']);
 
-const ASSERTED = CHECK_CATALOG.map((check) => check.code).filter((code): code is AssertedCode => !(code in EXCEPTIONS));
+const ASSERTED = CHECK_CATALOG.map((check) => check.code).filter((code) => !(code in EXCEPTIONS));
+
+/** The expectation of an asserted code ('asserts every catalog code…' holds EXPECTED to the asserted codes). */
+function expectationOf(code: CheckCode): Expectation {
+  const expectation = EXPECTED[code];
+  if (!expectation) throw new Error(`${code} has no expectation in EXPECTED`);
+  return expectation;
+}
 
 let fixtures: FixtureSites;
 let client: SafeHttpClient;
@@ -291,7 +287,7 @@ const asBuilt = {} as Record<AuditedSite, AuditRun>;
  * pages measured past the band' holds each one to its measurement.
  */
 function loadSlowed(site: AuditedSite): string[] {
-  const designed = new Set(expectedUrls(site, EXPECTED.PERF_TTFB.fails[site] ?? []));
+  const designed = new Set(expectedUrls(site, expectationOf('PERF_TTFB').fails[site] ?? []));
   return reportedUrls(runs[site], 'PERF_TTFB').filter((url) => !designed.has(url));
 }
 
@@ -357,7 +353,7 @@ describe('check catalog coverage', () => {
   });
 
   it.each(ASSERTED)('%s is reported exactly where designed and stays silent where designed to pass', (code) => {
-    const expectation = EXPECTED[code];
+    const expectation = expectationOf(code);
     expect(Object.keys(expectation.fails).length).toBeGreaterThan(0);
     for (const [site, paths] of Object.entries(expectation.fails) as [
       AuditedSite,
@@ -382,7 +378,7 @@ describe('check catalog coverage', () => {
   });
 
   it.each(AUDITED_SITES)('the %s site reports no code it was not built to fail', (site) => {
-    const designed = ASSERTED.filter((code) => EXPECTED[code].fails[site] !== undefined).sort();
+    const designed = ASSERTED.filter((code) => expectationOf(code).fails[site] !== undefined).sort();
     const reported = [...new Set(asBuilt[site].occurrences.map((o) => o.code))].sort();
     expect(reported).toEqual(designed);
     expect(asBuilt[site].outcome.issues.map((i) => i.code).sort()).toEqual(designed);

@@ -10,7 +10,7 @@ import { AuditJobRunner } from '../../src/audits/index.js';
 import { createPageRenderer, type PageRenderer } from '../../src/crawler/browser/index.js';
 import { createConfiguredSafeHttpClient, type SafeHttpClient } from '../../src/platform/safe-http/index.js';
 import { ProjectEntity } from '../../src/projects/index.js';
-import { CHECK_CATALOG, type PageRenderingRecord } from '../../src/seo/checks/index.js';
+import { CHECK_CATALOG, RENDERING_CHECK_CODES, type PageRenderingRecord } from '../../src/seo/checks/index.js';
 import {
   FIXTURE_CRAWL_OPTIONS,
   auditSite,
@@ -26,7 +26,7 @@ import { RENDER_CHROMIUM } from '../support/chromium.js';
 import { describeWithChromium } from '../support/chromium-suite.js';
 
 const HOST = 'rendered.test';
-const RENDER_CODES = CHECK_CATALOG.map((check) => check.code).filter((code) => code.startsWith('RENDER_'));
+const RENDER_CODES = CHECK_CATALOG.map((check) => check.code).filter((code) => RENDERING_CHECK_CODES.has(code));
 
 let site: RunningSite;
 let client: SafeHttpClient;
@@ -102,7 +102,7 @@ describeWithChromium(RENDER_CHROMIUM)('raw versus rendered on a client-rendered 
 
   it('stays silent on the trap pages', () => {
     const traps = new Set(urls(RENDERED_SITE_TRAPS));
-    const fired = browser.occurrences.filter((o) => o.code.startsWith('RENDER_') && traps.has(o.url));
+    const fired = browser.occurrences.filter((o) => RENDERING_CHECK_CODES.has(o.code) && traps.has(o.url));
     expect(fired).toEqual([]);
   });
 

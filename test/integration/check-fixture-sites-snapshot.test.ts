@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECK_CATALOG, runPageChecks, type PageFetch } from '../../src/seo/checks/index.js';
+import { CHECK_CATALOG, LAB_CHECK_CODES, runPageChecks, type PageFetch } from '../../src/seo/checks/index.js';
 import { renderedOccurrences } from '../support/rendered-occurrences.js';
 import {
   AUDITED_SITES,
@@ -28,9 +28,10 @@ import {
 } from '../unit/seo/check-snapshot.js';
 
 const ROBOTS_OPT_OUT: ReadonlySet<AuditedSite> = new Set(['robotsError', 'robotsTimeout', 'blocksAll']);
-const LAB_CODES = ['PERF_LCP', 'PERF_CLS', 'PERF_INP', 'PERF_TBT', 'PERF_FCP', 'PERF_PAGE_WEIGHT', 'PERF_TTFB'];
 /** Measured on this run's loaded machine: the crawl's own occurrences vary, the lab ones stand for them. */
 const LOAD_DEPENDENT = new Set(['PERF_TTFB']);
+/** The lab metrics (a browser's, `needs: 'LAB_BROWSER'`), and the load-dependent ones the lab run stands for. */
+const LAB_CODES = [...LAB_CHECK_CODES, ...LOAD_DEPENDENT];
 
 let fixtures: FixtureSites;
 const occurrences: SnapshotOccurrence[] = [];

@@ -8,6 +8,7 @@ import type { OccurrenceRecord } from '../../src/audits/audit-engine.js';
 import {
   CHECK_CATALOG,
   EVIDENCE_KEYS_BY_CODE,
+  LAB_CHECK_CODES,
   EVIDENCE_KIND_BY_CODE,
   presentEvidence,
   runPageChecks,
@@ -26,8 +27,6 @@ import {
 } from '../fixtures/sites/index.js';
 import { renderedOccurrences } from '../support/rendered-occurrences.js';
 
-/** Measured by a browser only (audit-checks.test.ts says why): evidence from the evaluators with lab numbers. */
-const LAB_CODES = ['PERF_LCP', 'PERF_CLS', 'PERF_INP', 'PERF_TBT', 'PERF_FCP', 'PERF_PAGE_WEIGHT'] as const;
 const ROBOTS_OPT_OUT: ReadonlySet<AuditedSite> = new Set(['robotsError', 'robotsTimeout', 'blocksAll']);
 
 interface Presented {
@@ -52,7 +51,7 @@ function labOccurrences(): OccurrenceRecord[] {
     labMetrics: { lcpMs: 4_800, cls: 0.31, inpMs: 640, tbtMs: 900, fcpMs: 3_400, pageWeightBytes: 5_400_000 },
   };
   return runPageChecks(null, page)
-    .filter((result) => result.failed && (LAB_CODES as readonly string[]).includes(result.code))
+    .filter((result) => result.failed && LAB_CHECK_CODES.has(result.code))
     .map((result) => ({ code: result.code, url, evidence: result.evidence ?? null }));
 }
 

@@ -1,4 +1,4 @@
-import { runPageChecks, type PageFetch } from '../../src/seo/checks/index.js';
+import { RENDERING_CHECK_CODES, runPageChecks, type PageFetch } from '../../src/seo/checks/index.js';
 import { extractPageFacts } from '../../src/seo/page/index.js';
 
 /** One failed RENDER_* result: its code, the page and its evidence. */
@@ -51,7 +51,7 @@ export function renderedOccurrences(): RenderedOccurrence[] {
     };
     const facts = extractPageFacts(rendered, { url, headers, status: 200 });
     for (const result of runPageChecks(facts, page))
-      if (result.failed && result.code.startsWith('RENDER_'))
+      if (result.failed && RENDERING_CHECK_CODES.has(result.code))
         occurrences.push({ code: result.code, url, evidence: result.evidence ?? null });
   }
   return occurrences;

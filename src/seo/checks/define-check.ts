@@ -12,6 +12,22 @@ import type { LinkTargetVerdict } from './link-target-checks.js';
 import type { PageEvaluator } from './page-check-helpers.js';
 import type { SiteEvaluator } from './site-check-helpers.js';
 
+/**
+ * How the established tools classify the same finding (absent: we know of no equivalent), as recalled from their public
+ * issue lists, and why ours is what it is where it differs from them or the severity rule needs saying (every CRITICAL
+ * says why). `{}`: no tool has an equivalent and the rule says it all.
+ */
+export interface ScoreReason {
+  /** Lighthouse's audit ("document-title: fail (SEO)"). */
+  lighthouse?: string;
+  /** Semrush Site Audit: error, warning or notice. */
+  semrush?: string;
+  /** Ahrefs Site Audit: error, warning or notice. */
+  ahrefs?: string;
+  /** Why ours is what it is. */
+  ours?: string;
+}
+
 export interface CheckSpec<C extends string = string, S extends CheckScope = CheckScope> {
   /** The stable code (stored with every issue; never renamed). */
   code: C;
@@ -42,6 +58,11 @@ export interface CheckSpec<C extends string = string, S extends CheckScope = Che
   needs?: CheckNeeds;
   /** The rule, in one sentence. */
   description: string;
+  /**
+   * Why its severity is what it is: the hand-written part of its row in docs/scores.md "Catalog" (the rest of the row
+   * is read from this definition by `npm run docs:checks`, which fails on a check without one).
+   */
+  scoreReason?: ScoreReason;
   /** The check that reports this one's element missing on the same URL (check-prerequisites.ts says why). */
   requires?: string;
   /**

@@ -115,7 +115,7 @@ export {
 export { TECH_SITEMAP_INVALID, TECH_SITEMAP_MISSING } from './technical/sitemap.js';
 export { TECH_HSTS_MISSING, TECH_HTTP_PAGE } from './technical/transport.js';
 export { PERF_NO_CACHE_HEADERS, PERF_NO_COMPRESSION } from './performance/delivery.js';
-export { defineCheck, type CheckSpec } from './define-check.js';
+export { defineCheck, type CheckSpec, type ScoreReason } from './define-check.js';
 export { CHECK_PREREQUISITES } from './check-prerequisites.js';
 export {
   CheckOverrides,

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   CHECK_CATALOG,
+  RENDERING_CHECK_CODES,
   CHECK_GUIDANCE,
   PAGE_EVALUATORS,
   pageRenderingRecord,
@@ -63,7 +64,7 @@ function rendered(raw: string, renderedHtml: string, extra: Partial<PageRenderin
   return new Map(results.map((result) => [result.code, result]));
 }
 
-const RENDER_CODES = CHECK_CATALOG.map((check) => check.code).filter((code) => code.startsWith('RENDER_'));
+const RENDER_CODES = CHECK_CATALOG.map((check) => check.code).filter((code) => RENDERING_CHECK_CODES.has(code));
 
 const BODY = `<h1>Oak dining table</h1><p>${WORDS(120)}</p><a href="/products">All products</a>`;
 const SAME = doc(

@@ -14,6 +14,10 @@ export const HEADING_CHECKS = [
     category: 'CONTENT',
     scope: 'page',
     description: 'The page has no <h1> heading.',
+    scoreReason: {
+      semrush: 'warning',
+      ahrefs: 'notice',
+    },
     why:
       'The main heading tells visitors and search engines what the page is about; without an h1 the page lacks a ' +
       'clear heading and is harder to scan, especially with a screen reader.',
@@ -49,6 +53,10 @@ export const HEADING_CHECKS = [
     scope: 'page',
     description: 'The page has more than one <h1> heading.',
     requires: 'CONTENT_H1_MISSING',
+    scoreReason: {
+      semrush: 'notice',
+      ahrefs: 'notice',
+    },
     why:
       'Several h1 headings are valid HTML and Google copes with them, but one clear main heading makes the ' +
       'structure easier to follow for visitors, screen readers and crawlers.',
@@ -102,6 +110,9 @@ export const HEADING_CHECKS = [
     category: 'CONTENT',
     scope: 'page',
     description: 'A heading level is skipped (for example h2 followed by h4).',
+    scoreReason: {
+      lighthouse: 'heading-order (a11y)',
+    },
     why:
       'Skipping a heading level breaks the outline that screen reader users navigate by and makes the structure ' +
       'of the content less clear; it has no direct effect on ranking.',

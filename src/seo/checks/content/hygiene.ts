@@ -16,6 +16,9 @@ export const CONTENT_HYGIENE_CHECKS = [
     category: 'CONTENT',
     scope: 'page',
     description: 'An image alt text is a file name (such as IMG_1234.jpg) or a camera default, not a description.',
+    scoreReason: {
+      ours: 'As CONTENT_IMAGE_ALT_MISSING.',
+    },
     why:
       'An alt text such as "IMG_1234.jpg" says nothing about the picture: image search cannot tell what it shows ' +
       'and screen readers read the file name aloud.',
@@ -76,6 +79,9 @@ export const CONTENT_HYGIENE_CHECKS = [
     category: 'CONTENT',
     scope: 'page',
     description: 'An <img> has no src, srcset, data-src or data-srcset, or only empty ones.',
+    scoreReason: {
+      ours: 'A broken image: WARNING.',
+    },
     why:
       'An img element without a source shows nothing (or a broken-image icon), and an empty src can make some ' +
       'browsers request the page itself again.',
@@ -130,6 +136,7 @@ export const CONTENT_HYGIENE_CHECKS = [
     scope: 'site',
     description: 'The same h1 text is the first heading of more than one indexable page.',
     requires: 'CONTENT_H1_MISSING',
+    scoreReason: {},
     why:
       'The h1 tells readers and search engines what a page is about; the same h1 on several indexable pages makes ' +
       'them look interchangeable and can hint at duplicate or templated content.',
@@ -167,6 +174,9 @@ export const CONTENT_HYGIENE_CHECKS = [
     category: 'CONTENT',
     scope: 'page',
     description: 'The visible text contains "lorem ipsum" placeholder copy.',
+    scoreReason: {
+      ours: 'Unfinished copy converts worse.',
+    },
     why:
       '"Lorem ipsum" is filler copy left over from a template or design mock-up: it tells visitors and search ' +
       'engines nothing and makes the page look unfinished.',

@@ -25,6 +25,11 @@ export const IMAGE_CHECKS = [
     category: 'CONTENT',
     scope: 'page',
     description: 'An <img> has no alt attribute (alt="" is valid for decorative images).',
+    scoreReason: {
+      lighthouse: 'image-alt: fail (SEO)',
+      semrush: 'warning',
+      ahrefs: 'warning',
+    },
     why:
       'Alt text is how screen readers describe images and one of the main clues Google uses to understand them ' +
       'for image search; an image without an alt attribute gives neither anything to work with.',
@@ -93,6 +98,7 @@ export const IMAGE_CHECKS = [
     category: 'CONTENT',
     scope: 'page',
     description: 'An image alt text is over 100 characters.',
+    scoreReason: {},
     why:
       'Long alt text is tiring for screen reader users, who cannot skim it, and alt attributes stuffed with ' +
       'keywords may cause the site to be seen as spam.',
@@ -173,6 +179,11 @@ export const IMAGE_CHECKS = [
     description:
       'An image the page shows (<img> src or srcset, <picture> source, video poster) answers 4xx/5xx or cannot be ' +
       'fetched.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'The page works without the image: broken resource, WARNING by the rule.',
+    },
     why:
       'A broken image leaves a gap or an error icon on the page, which looks neglected to visitors, and the ' +
       'image cannot be indexed or appear in image search.',

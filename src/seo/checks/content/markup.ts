@@ -28,6 +28,10 @@ export const MARKUP_CHECKS = [
     category: 'CONTENT',
     scope: 'page',
     description: 'A link says "click here", "read more" or similar instead of describing its target.',
+    scoreReason: {
+      lighthouse: 'link-text: fail (SEO)',
+      ours: 'Lighthouse fails the page; anchor text helps the target rank a little: hygiene.',
+    },
     why:
       'Search engines use link text to understand the linked page, and screen reader users often browse a list ' +
       'of links; "click here" or "read more" tells neither what is behind the link.',
@@ -93,6 +97,9 @@ export const MARKUP_CHECKS = [
     category: 'CONTENT',
     scope: 'page',
     description: 'Several elements share the same id attribute.',
+    scoreReason: {
+      lighthouse: 'duplicate-id (a11y, older)',
+    },
     why:
       'Duplicate ids are invalid HTML: in-page anchors, form labels, ARIA references and scripts may target the ' +
       'wrong element, which can break navigation and accessibility.',
@@ -143,6 +150,10 @@ export const MARKUP_CHECKS = [
     category: 'CONTENT',
     scope: 'page',
     description: 'Visible text is under 10% of the HTML bytes.',
+    scoreReason: {
+      semrush: 'warning',
+      ours: 'A weak proxy of quality: hygiene.',
+    },
     why:
       'When visible text is under 10% of the HTML, the page is usually heavy with markup, inline scripts or ' +
       'styles, which slows download and parsing; the ratio is a hint, not a ranking factor.',

@@ -15,6 +15,11 @@ export const TEXT_CHECKS = [
     category: 'CONTENT',
     scope: 'page',
     description: 'An indexable page has under 200 words of visible body text.',
+    scoreReason: {
+      semrush: 'warning',
+      ahrefs: 'notice',
+      ours: "The rule's own example of WARNING (ranks worse).",
+    },
     why:
       'An indexable page with under 200 words may not give enough information to satisfy a query, and search ' +
       'engines may treat it as low value; word count itself is not a ranking factor.',
@@ -59,6 +64,13 @@ export const TEXT_CHECKS = [
     category: 'CONTENT',
     scope: 'site',
     description: 'Another indexable page has identical normalized body text.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours:
+        'Semrush/Ahrefs say error; Google folds duplicates into one result (the other ranks), it does not drop the ' +
+        'site: WARNING.',
+    },
     why:
       'When indexable pages have identical content, search engines pick one to show and filter out the others, ' +
       'which splits links and signals and may not select the URL you prefer.',
@@ -98,6 +110,7 @@ export const TEXT_CHECKS = [
     category: 'CONTENT',
     scope: 'site',
     description: 'Another indexable page is 90% or more similar (SimHash).',
+    scoreReason: {},
     why:
       'Pages that are 90% or more alike compete for the same queries; search engines may treat them as ' +
       'duplicates and show only one, which may not be the one you prefer.',

@@ -18,6 +18,9 @@ export const LINK_HYGIENE_CHECKS = [
     category: 'LINKS',
     scope: 'page',
     description: 'A link points to localhost or 127.0.0.1.',
+    scoreReason: {
+      ours: 'Broken for every visitor who follows it: WARNING (the page itself works).',
+    },
     why:
       'Links to localhost or 127.0.0.1 point to the computer of whoever opens them, so they fail for every ' +
       'visitor; they usually come from URLs copied out of a development environment.',
@@ -85,6 +88,11 @@ export const LINK_HYGIENE_CHECKS = [
     category: 'LINKS',
     scope: 'page',
     description: 'A crawled URL redirects with 302 or 307 (temporary), so search engines keep the old URL indexed.',
+    scoreReason: {
+      semrush: 'warning',
+      ahrefs: 'warning',
+      ours: 'Search engines treat a lasting 302 as a 301: hygiene.',
+    },
     why:
       'A 302 or 307 redirect says the move is temporary, so search engines may keep the old URL in their index ' +
       'instead of the target, and signals are consolidated more slowly.',
@@ -143,6 +151,10 @@ export const LINK_HYGIENE_CHECKS = [
     category: 'LINKS',
     scope: 'page',
     description: 'A link has no text, aria-label or image alt, and no named link on the page goes to the same URL.',
+    scoreReason: {
+      lighthouse: 'link-name (a11y)',
+      semrush: 'notice',
+    },
     why:
       'The anchor text tells search engines and screen-reader users what the linked page is about; a link with no ' +
       'text, no aria-label and no image alt gives them nothing.',
@@ -196,6 +208,9 @@ export const LINK_HYGIENE_CHECKS = [
     scope: 'page',
     fixUnit: 'target',
     description: 'An internal link points to a page whose canonical URL is another URL.',
+    scoreReason: {
+      ahrefs: 'warning',
+    },
     why:
       'Linking to a URL whose canonical is another URL sends crawlers to a duplicate first and mixes signals; ' +
       'search engines prefer internal links that agree with the canonical.',
@@ -246,6 +261,9 @@ export const LINK_HYGIENE_CHECKS = [
     scope: 'page',
     fixUnit: 'target',
     description: 'A followed internal link points to a page that is noindex.',
+    scoreReason: {
+      ahrefs: 'notice',
+    },
     why:
       'Followed internal links to noindex pages spend crawl budget and link equity on pages you have asked search ' +
       'engines not to show; a link from a prominent place may also mean the noindex is a mistake.',

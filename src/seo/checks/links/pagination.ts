@@ -22,6 +22,10 @@ export const PAGINATION_CHECKS = [
     category: 'LINKS',
     scope: 'site',
     description: 'A rel=next or rel=prev target the audit knows answers 4xx/5xx, cannot be fetched, or redirects.',
+    scoreReason: {
+      ahrefs: 'error',
+      ours: "The series' items are reached other ways: WARNING.",
+    },
     why:
       'Links between the pages of a series (rel=next and rel=prev) lead crawlers from one page to the next; ' +
       'a target that is missing, failing or redirecting breaks the chain, and the items listed on later ' +
@@ -51,6 +55,9 @@ export const PAGINATION_CHECKS = [
     category: 'LINKS',
     scope: 'page',
     description: 'A page in a rel=next/prev series is noindex, so the items it lists may not be found.',
+    scoreReason: {
+      ahrefs: 'warning',
+    },
     why:
       'A page of a paginated series that is noindex keeps its own content out of the index, and over time ' +
       'search engines also crawl its links less, so products or articles listed only there may be missed.',

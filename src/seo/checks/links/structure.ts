@@ -29,6 +29,11 @@ export const LINK_STRUCTURE_CHECKS = [
     description:
       'A URL listed in the sitemap (other than the start URL and URLs robots.txt disallows) that no crawled page ' +
       'links to, directly or through a redirect; judged only when the crawl was not cut by a page cap.',
+    scoreReason: {
+      semrush: 'notice',
+      ahrefs: 'notice',
+      ours: 'Listed in the sitemap but unlinked: found late, ranks worse.',
+    },
     why:
       'A page listed only in the sitemap receives no internal link signals and is hard for visitors to find; ' +
       'search engines may crawl it less often and treat it as less important.',
@@ -56,6 +61,9 @@ export const LINK_STRUCTURE_CHECKS = [
     category: 'LINKS',
     scope: 'page',
     description: 'The page links to no other page.',
+    scoreReason: {
+      ahrefs: 'warning',
+    },
     why:
       'A page with no outgoing links leaves visitors nowhere to go and gives crawlers no path from it to the ' +
       'rest of the site.',
@@ -82,6 +90,9 @@ export const LINK_STRUCTURE_CHECKS = [
     category: 'LINKS',
     scope: 'page',
     description: 'The page has over 100 links.',
+    scoreReason: {
+      semrush: 'warning',
+    },
     why:
       'There is no fixed limit, but a page with over 100 links makes the important ones harder for visitors to ' +
       'find, and each link may receive a smaller share of the signals the page passes on.',
@@ -127,6 +138,10 @@ export const LINK_STRUCTURE_CHECKS = [
     category: 'LINKS',
     scope: 'page',
     description: 'An internal link has rel=nofollow.',
+    scoreReason: {
+      semrush: 'warning',
+      ahrefs: 'notice',
+    },
     why:
       'rel=nofollow on your own links asks search engines not to follow them or pass signals, which can hinder ' +
       'the discovery of pages; it does not redistribute signals to other links.',
@@ -177,6 +192,11 @@ export const LINK_STRUCTURE_CHECKS = [
     scope: 'page',
     fixUnit: 'target',
     description: 'An https page links to an http URL of its own site (links to other sites over http are theirs).',
+    scoreReason: {
+      semrush: 'warning',
+      ahrefs: 'warning',
+      ours: "The site's own links only: an http link to another site is no downgrade of this one (row 23).",
+    },
     why:
       'Links to http URLs send visitors to an insecure connection, which browsers may warn about, or through an ' +
       'extra redirect, and they point search engines to URLs you do not prefer.',
@@ -231,6 +251,9 @@ export const LINK_STRUCTURE_CHECKS = [
     description:
       'An <a> used as a link has no crawlable href: javascript:void(0), a file: URL, one that does not parse, or ' +
       "none (Lighthouse's crawlable-anchors rules).",
+    scoreReason: {
+      lighthouse: 'crawlable-anchors: fail (SEO)',
+    },
     why:
       'Search engines follow only a elements with a resolvable URL in href; links that rely on javascript:void(0), ' +
       'a file: URL or a click handler without href cannot be crawled, so their targets may never be discovered.',
@@ -299,6 +322,10 @@ export const LINK_STRUCTURE_CHECKS = [
     category: 'LINKS',
     scope: 'page',
     description: 'The page is more than 4 clicks from the start URL.',
+    scoreReason: {
+      semrush: 'notice',
+      ahrefs: 'notice',
+    },
     why:
       'Pages more than 4 clicks from the start page are found later and may be crawled less often and treated as ' +
       'less important by search engines; visitors also reach them less often.',

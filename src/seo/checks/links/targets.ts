@@ -25,6 +25,13 @@ export const LINK_TARGET_CHECKS = [
     fixUnit: 'target',
     fixSeverity: 'CRITICAL',
     description: 'An internal link target answers 4xx/5xx or cannot be fetched.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours:
+        'The linking page stays in search (WARNING on it); the target is the critical page (TECH_STATUS_4XX/5XX ' +
+        'with its inlinks). One fix per target, priced as CRITICAL by its reach (rows 7, 20, 26, 27).',
+    },
     why:
       'Broken internal links send visitors and crawlers to error pages, waste crawling, and stop link signals ' +
       'from reaching the page you meant to link to.',
@@ -74,6 +81,10 @@ export const LINK_TARGET_CHECKS = [
     description:
       'An external link target answers 4xx/5xx or cannot be reached (connection refused, DNS failure, timeout, ' +
       'TLS error).',
+    scoreReason: {
+      semrush: 'warning',
+      ahrefs: 'warning',
+    },
     why:
       'Links to external pages that fail frustrate visitors and suggest the content is out of date, and they no ' +
       'longer lead readers to the source you meant to cite.',
@@ -121,6 +132,10 @@ export const LINK_TARGET_CHECKS = [
     scope: 'page',
     fixUnit: 'target',
     description: 'An internal link points to a URL that redirects.',
+    scoreReason: {
+      ahrefs: 'notice',
+      ours: 'An extra hop for crawlers and visitors: ranks (crawl budget) and converts worse, mildly.',
+    },
     why:
       'Each redirect adds a round trip for visitors and an extra fetch for crawlers; linking straight to the ' +
       'final URL is faster and makes your preferred URLs clearer to search engines.',
@@ -159,6 +174,11 @@ export const LINK_TARGET_CHECKS = [
     category: 'LINKS',
     scope: 'page',
     description: 'Reaching the URL takes 2 or more redirect hops.',
+    scoreReason: {
+      lighthouse: 'redirects (perf)',
+      semrush: 'error',
+      ahrefs: 'notice',
+    },
     why:
       'Each hop adds latency for visitors and an extra fetch for crawlers, and Googlebot stops after 10 hops; a ' +
       'single redirect to the final URL is faster and more robust.',
@@ -215,6 +235,11 @@ export const LINK_TARGET_CHECKS = [
     category: 'LINKS',
     scope: 'page',
     description: 'The redirects return to a URL already visited.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'CRITICAL by the rule: the URL never answers.',
+    },
     why:
       'A redirect loop never reaches a page: browsers show an error, and search engines cannot crawl or index ' +
       'the URL.',

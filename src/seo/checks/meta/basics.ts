@@ -25,6 +25,11 @@ export const BASICS_CHECKS = [
     description:
       'The page lacks two or more of the on-page basics: a title, a meta description, a viewport meta tag, an h1 ' +
       'heading.',
+    scoreReason: {
+      ours:
+        'Ours (calibration row 24): each basic is its own issue; together they show the page worse in every result. ' +
+        'Shown worse, not out of search: half a healthy page in health.',
+    },
     why:
       'Each basic is a small loss on its own; together they make the page look worse in every result: a snippet ' +
       'picked from navigation, no clear heading, a layout not fitted to phones (Google indexes the mobile page).',

@@ -26,6 +26,11 @@ export const DESCRIPTION_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'The page has no meta description, or it is empty.',
+    scoreReason: {
+      lighthouse: 'meta-description: fail (SEO)',
+      semrush: 'warning',
+      ahrefs: 'warning',
+    },
     why:
       'Search engines often use the meta description as the snippet under the title; without one they pick text ' +
       'from the page, which may describe it poorly. It is not a ranking factor.',
@@ -53,6 +58,9 @@ export const DESCRIPTION_CHECKS = [
     scope: 'page',
     description: 'The meta description is under 70 characters.',
     requires: 'META_DESCRIPTION_MISSING',
+    scoreReason: {
+      ahrefs: 'notice',
+    },
     why:
       'A description under 70 characters gives searchers little to go on, and search engines are more likely to ' +
       'replace it with text taken from the page.',
@@ -86,6 +94,9 @@ export const DESCRIPTION_CHECKS = [
     scope: 'page',
     description: 'The meta description is over 160 characters.',
     requires: 'META_DESCRIPTION_MISSING',
+    scoreReason: {
+      ahrefs: 'notice',
+    },
     why:
       'Snippets are cut to the space available, roughly 160 characters on desktop and fewer on mobile, so the ' +
       'end of a longer description is likely to be truncated.',
@@ -119,6 +130,9 @@ export const DESCRIPTION_CHECKS = [
     scope: 'page',
     description: 'The page has more than one meta description.',
     requires: 'META_DESCRIPTION_MISSING',
+    scoreReason: {
+      ahrefs: 'warning',
+    },
     why:
       'When a page has several meta descriptions, search engines may use any of them or none, so the snippet you ' +
       'intended is not reliably shown.',
@@ -174,6 +188,11 @@ export const DESCRIPTION_CHECKS = [
     scope: 'site',
     description: 'The same meta description is used on more than one indexable page.',
     requires: 'META_DESCRIPTION_MISSING',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'warning',
+      ours: 'Semrush says error; a duplicate description changes the snippet, not indexing.',
+    },
     why:
       'Search engines may disregard a description repeated across many pages and build snippets from page text ' +
       'instead, and identical snippets make results hard to tell apart.',
@@ -207,6 +226,9 @@ export const DESCRIPTION_CHECKS = [
     scope: 'page',
     description: 'The meta description is the title again (ignoring case and surrounding spaces).',
     requires: 'META_DESCRIPTION_MISSING',
+    scoreReason: {
+      ahrefs: 'notice',
+    },
     why:
       'The snippet already shows the title as its headline; a description that repeats it tells searchers nothing ' +
       'more, and search engines often replace it with text taken from the page.',

@@ -23,6 +23,9 @@ export const HEAD_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'A title, meta or canonical link appears inside <body>, where search engines ignore it.',
+    scoreReason: {
+      ours: 'Search engines ignore a title/canonical in <body>: shown worse.',
+    },
     why:
       'Search engines read titles, meta tags and canonical links only in the head; placed in the body they are ' +
       'ignored, so the page may lose its title, robots directives or canonical.',
@@ -69,6 +72,11 @@ export const HEAD_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'The page has no meta viewport, so mobile browsers render it at desktop width.',
+    scoreReason: {
+      lighthouse: 'viewport: fail',
+      semrush: 'error',
+      ours: 'Semrush says error; the page stays in search, rendered at desktop width on phones: WARNING.',
+    },
     why:
       'Without a viewport, mobile browsers lay the page out at desktop width and shrink it, which makes it hard ' +
       'to use on phones; Google mainly crawls and indexes the mobile version of pages.',
@@ -97,6 +105,9 @@ export const HEAD_CHECKS = [
     scope: 'page',
     description: 'The viewport sets user-scalable=no or a maximum-scale below 5.',
     requires: 'META_VIEWPORT_MISSING',
+    scoreReason: {
+      lighthouse: 'viewport / meta-viewport (a11y): fail',
+    },
     why:
       'Blocking zoom prevents people with low vision from enlarging text and images; Lighthouse reports it as an ' +
       'accessibility failure.',
@@ -146,6 +157,13 @@ export const HEAD_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'The <html> element has no lang attribute.',
+    scoreReason: {
+      lighthouse: 'html-has-lang (a11y): fail',
+      ahrefs: 'warning',
+      ours:
+        "Search engines detect the language from the text: hygiene (NOTICE, the rule's own example). Was WARNING " +
+        '(30 META points on a manual).',
+    },
     why:
       'Screen readers use the lang attribute to choose pronunciation and browsers use it to offer translation; ' +
       'some search engines and tools read it too, although Google detects language from the content.',
@@ -178,6 +196,11 @@ export const HEAD_CHECKS = [
     scope: 'page',
     description: 'The <html> lang attribute is not a valid BCP 47 language tag.',
     requires: 'META_LANG_MISSING',
+    scoreReason: {
+      lighthouse: 'html-lang-valid (a11y): fail',
+      ahrefs: 'warning',
+      ours: 'As META_LANG_MISSING.',
+    },
     why:
       'A lang value that is not a valid BCP 47 tag cannot be understood by browsers, screen readers or other ' +
       'tools, so it works no better than having no language at all.',
@@ -220,6 +243,11 @@ export const HEAD_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'No character encoding is declared in a meta tag or the Content-Type header.',
+    scoreReason: {
+      lighthouse: 'charset (best practices): fail',
+      semrush: 'warning',
+      ours: 'Browsers sniff; rarely changes outcomes.',
+    },
     why:
       'Without a declared encoding, browsers and crawlers have to guess it, and a wrong guess turns accented ' +
       'letters and symbols into garbled text on the page and possibly in search snippets.',
@@ -251,6 +279,11 @@ export const HEAD_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'The document does not start with <!DOCTYPE html>, so browsers use quirks mode.',
+    scoreReason: {
+      lighthouse: 'doctype (best practices): fail',
+      semrush: 'warning',
+      ours: 'Quirks mode rarely changes search outcomes.',
+    },
     why:
       'Without the HTML5 doctype, browsers render the page in quirks mode, which changes layout and CSS ' +
       'behaviour and can break the design on some devices; it has no direct effect on ranking.',
@@ -292,6 +325,11 @@ export const HEAD_CHECKS = [
     category: 'META',
     scope: 'site',
     description: 'The home page links no icon and /favicon.ico does not answer 200.',
+    scoreReason: {
+      ours:
+        'Shown in mobile results, but rarely changes outcomes. A linked icon that fails is a missing favicon (row ' +
+        '22), not a broken resource.',
+    },
     why:
       'Google can show a site favicon next to its search results, and browsers show it in tabs and bookmarks; ' +
       'without one a generic icon appears, which makes the site less distinctive.',

@@ -18,6 +18,12 @@ export const HREFLANG_TARGET_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'The same hreflang value (x-default included) points to two different URLs.',
+    scoreReason: {
+      lighthouse: 'hreflang: fail (SEO)',
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'As META_HREFLANG_INVALID.',
+    },
     why:
       'When one language code points to two different URLs, search engines cannot tell which version to ' +
       'show to that audience and may ignore the conflicting annotations.',
@@ -80,6 +86,11 @@ export const HREFLANG_TARGET_CHECKS = [
     category: 'META',
     scope: 'site',
     description: 'An hreflang alternate the audit knows answers 4xx/5xx, cannot be fetched, or redirects.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'As META_HREFLANG_INVALID.',
+    },
     why:
       'An hreflang alternate that answers an error, cannot be fetched or redirects is not a valid ' +
       'alternate: search engines ignore that entry, so the language version it names is not offered to its ' +
@@ -103,6 +114,11 @@ export const HREFLANG_TARGET_CHECKS = [
     category: 'META',
     scope: 'site',
     description: 'An hreflang alternate the audit crawled is noindex or names another URL as canonical.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'As META_HREFLANG_INVALID.',
+    },
     why:
       'Hreflang should only name pages that can be indexed; an alternate that is noindex or whose canonical ' +
       'is another URL sends conflicting signals, and search engines drop that entry from the set.',
@@ -145,6 +161,11 @@ export const HREFLANG_TARGET_CHECKS = [
     scope: 'page',
     description:
       'The language of the hreflang entry pointing at the page itself differs from the <html lang> language.',
+    scoreReason: {
+      semrush: 'warning',
+      ahrefs: 'warning',
+      ours: 'The hreflang set decides the locale shown; the lang attribute is a hint: hygiene.',
+    },
     why:
       'The hreflang entry a page gives itself and its lang attribute should name the same language; when ' +
       'they differ, one of them is wrong, and search engines or screen readers may treat the page as the ' +

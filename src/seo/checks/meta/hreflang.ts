@@ -19,6 +19,12 @@ export const HREFLANG_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'An hreflang value is not a language(-region) code or x-default.',
+    scoreReason: {
+      lighthouse: 'hreflang: fail (SEO)',
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'The wrong locale is shown: WARNING; the page itself stays in search.',
+    },
     why:
       'Search engines ignore hreflang annotations whose code they do not understand, so the affected language or ' +
       'regional version may not be shown to the right audience.',
@@ -72,6 +78,12 @@ export const HREFLANG_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'An hreflang alternate URL is not absolute.',
+    scoreReason: {
+      lighthouse: 'hreflang: fail (SEO)',
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'As META_HREFLANG_INVALID.',
+    },
     why:
       'Google requires hreflang alternate URLs to be fully qualified; a relative URL may be resolved wrongly or ' +
       'ignored, which breaks the language set.',
@@ -121,6 +133,10 @@ export const HREFLANG_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'The hreflang set does not reference the page itself.',
+    scoreReason: {
+      semrush: 'warning',
+      ahrefs: 'warning',
+    },
     why:
       'Each language version should list itself among its hreflang alternates, as Google documents; without the ' +
       'self-reference the set may be read as incomplete.',
@@ -166,6 +182,11 @@ export const HREFLANG_CHECKS = [
     category: 'META',
     scope: 'site',
     description: 'An hreflang target does not link back to the page with hreflang.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'As META_HREFLANG_INVALID.',
+    },
     why:
       'Hreflang must be confirmed from both sides: if the target page does not link back, search engines may ' +
       'ignore the pair, so the alternate version may not be shown to its audience.',
@@ -209,6 +230,9 @@ export const HREFLANG_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'The hreflang set has no x-default entry.',
+    scoreReason: {
+      ahrefs: 'notice',
+    },
     why:
       'x-default tells search engines which version to show people whose language or region matches none of the ' +
       'listed versions; without it they choose one themselves. It is optional.',

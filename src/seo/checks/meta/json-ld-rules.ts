@@ -43,6 +43,11 @@ export const JSON_LD_RULE_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'A top-level JSON-LD object has no @context, or a @context that does not name schema.org.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'As META_JSONLD_INVALID.',
+    },
     why:
       'Without an @context naming schema.org, a JSON-LD block is just JSON: processors cannot tell that ' +
       '"Product" or "name" are schema.org terms, so search engines ignore the markup and no rich result can ' +
@@ -97,6 +102,11 @@ export const JSON_LD_RULE_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'A top-level JSON-LD entity or @graph member (other than a bare @id reference) has no @type.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'As META_JSONLD_INVALID.',
+    },
     why:
       'An entity without @type says nothing about what it describes, so search engines cannot match it to ' +
       'any rich result feature and skip it; validators report it as an error.',
@@ -149,6 +159,10 @@ export const JSON_LD_RULE_CHECKS = [
     scope: 'page',
     description:
       'An Organization lacks name or url, a LocalBusiness lacks name or address, or a logo is not an absolute URL.',
+    scoreReason: {
+      ahrefs: 'warning',
+      ours: 'Recommended, not required properties: hygiene.',
+    },
     why:
       'Organization markup tells Google the name, site and logo of the business behind the page (knowledge ' +
       'panels, logo results); without a name and url, or with a relative logo URL, it cannot use them. Local ' +
@@ -199,6 +213,10 @@ export const JSON_LD_RULE_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'An Article, NewsArticle or BlogPosting lacks headline, image, author or datePublished.',
+    scoreReason: {
+      ahrefs: 'warning',
+      ours: 'Recommended, not required properties: hygiene.',
+    },
     why:
       "Google uses an article's headline, image, author and publication date for article rich results and " +
       'Top stories; it requires none of them, but markup without them gives it little to show and loses ' +
@@ -253,6 +271,11 @@ export const JSON_LD_RULE_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'A Product has none of offers, review or aggregateRating, which its rich result requires.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'As META_JSONLD_INVALID.',
+    },
     why:
       'Google shows product rich results (price, availability, rating stars) only for a Product with an ' +
       'offer, a review or an aggregate rating; a Product with none of them is reported as invalid and shows ' +
@@ -311,6 +334,11 @@ export const JSON_LD_RULE_CHECKS = [
     description:
       'A BreadcrumbList item lacks a name, positions do not run 1..n, or an item URL (required on every crumb but ' +
       'the last) is missing or not absolute.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'As META_JSONLD_INVALID.',
+    },
     why:
       'Google shows the breadcrumb trail in search results instead of the URL only when every crumb has a ' +
       'name and a position in order, and every crumb but the last links to its page with a full URL.',
@@ -341,6 +369,11 @@ export const JSON_LD_RULE_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'A Question of an FAQPage lacks its name or an acceptedAnswer with text.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'As META_JSONLD_INVALID.',
+    },
     why:
       'An FAQPage question without its text or an accepted answer with text is invalid for Google, which ' +
       "then ignores the markup; FAQ markup also helps other search and AI tools read the page's questions " +
@@ -379,6 +412,11 @@ export const JSON_LD_RULE_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'A datePublished or dateModified value is not an ISO 8601 date or date-time.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'As META_JSONLD_INVALID.',
+    },
     why:
       'Search engines read datePublished and dateModified to date an article or page; a value that is not ' +
       'ISO 8601 (such as "March 3, 2024" or "03/04/2024") may be ignored or misread, so a wrong date may be ' +

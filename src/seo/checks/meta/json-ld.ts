@@ -16,6 +16,12 @@ export const JSON_LD_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'An application/ld+json block does not parse as JSON.',
+    scoreReason: {
+      lighthouse: 'structured-data (manual)',
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'Semrush/Ahrefs say error; invalid markup loses rich results (shown worse), the page stays in search.',
+    },
     why:
       'A JSON-LD block that does not parse is ignored entirely, so none of its structured data can be used for ' +
       'rich results or to help search engines understand the page.',
@@ -77,6 +83,11 @@ export const JSON_LD_CHECKS = [
     description:
       'A Product lacks name, a Review author, itemReviewed or reviewRating, an FAQPage mainEntity or a ' +
       'BreadcrumbList itemListElement (the other rich-result rules have codes of their own).',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'As META_JSONLD_INVALID.',
+    },
     why:
       'Rich results such as product details, review stars or breadcrumbs depend on certain properties; an entity ' +
       'missing them may be ignored for that feature, and validators report it as an error.',

@@ -19,6 +19,10 @@ export const SOCIAL_TAG_CHECKS = [
     description:
       'The page sets Open Graph tags but not all four the protocol requires: og:title, og:type, og:image, og:url.',
     requires: 'META_OPEN_GRAPH_MISSING',
+    scoreReason: {
+      ahrefs: 'warning',
+      ours: 'Social previews only: hygiene.',
+    },
     why:
       'The Open Graph protocol requires og:title, og:type, og:image and og:url; when some are missing, ' +
       'social networks and chat apps guess them, and shares of the page may show no image or the wrong ' +
@@ -68,6 +72,9 @@ export const SOCIAL_TAG_CHECKS = [
     scope: 'page',
     description: 'og:image (or og:image:url / og:image:secure_url) is not an absolute http(s) URL.',
     requires: 'META_OPEN_GRAPH_MISSING',
+    scoreReason: {
+      ours: 'The preview image is missing where it is shared: shown worse.',
+    },
     why:
       'Facebook, LinkedIn and other apps fetch og:image as written: a relative path such as /img/cover.jpg ' +
       'cannot be fetched, so shares of the page show no image.',
@@ -132,6 +139,10 @@ export const SOCIAL_TAG_CHECKS = [
     scope: 'page',
     description: 'og:url names another URL than the page canonical.',
     requires: 'META_OPEN_GRAPH_MISSING',
+    scoreReason: {
+      ahrefs: 'warning',
+      ours: 'Social previews only: hygiene.',
+    },
     why:
       "Social networks treat og:url as the page's canonical address and gather likes and shares under it; " +
       "when it differs from the canonical URL, the page's shares are split between two addresses or " +
@@ -179,6 +190,9 @@ export const SOCIAL_TAG_CHECKS = [
     scope: 'page',
     description: 'twitter:card is not one of summary, summary_large_image, app or player.',
     requires: 'META_TWITTER_CARD_MISSING',
+    scoreReason: {
+      ours: 'The card is not shown: shown worse.',
+    },
     why:
       'X (Twitter) only knows the card types summary, summary_large_image, app and player; any other value, ' +
       'including the retired photo, gallery and product cards, makes it show a plain link.',

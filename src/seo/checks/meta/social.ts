@@ -14,6 +14,9 @@ export const SOCIAL_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'None of og:title, og:description or og:image is set.',
+    scoreReason: {
+      ahrefs: 'notice',
+    },
     why:
       'Social networks and messaging apps read Open Graph tags to build link previews; without them they guess a ' +
       'title and image or show a bare link. It has no effect on search rankings.',
@@ -63,6 +66,9 @@ export const SOCIAL_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'No twitter:card meta tag is set.',
+    scoreReason: {
+      ahrefs: 'notice',
+    },
     why:
       'X (formerly Twitter) uses the twitter:card tag to decide how a shared link is displayed; without it a ' +
       'link may show as a small summary or as plain text. It has no effect on search rankings.',

@@ -26,6 +26,12 @@ export const TITLE_CHECKS = [
     category: 'META',
     scope: 'page',
     description: 'The page has no <title>, or it is empty after trimming.',
+    scoreReason: {
+      lighthouse: 'document-title: fail (SEO)',
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'CRITICAL by the rule: a page without a title is shown with one a search engine makes up.',
+    },
     why:
       'The title is a main clue to what a page is about and is usually shown as the headline of its search ' +
       'result; without one, search engines make up a headline from other text on the page.',
@@ -54,6 +60,11 @@ export const TITLE_CHECKS = [
     scope: 'page',
     description: 'The title is under 30 characters.',
     requires: 'META_TITLE_MISSING',
+    scoreReason: {
+      semrush: 'warning',
+      ahrefs: 'notice',
+      ours: 'Short titles are often right (a manual\'s "SELECT"); hygiene.',
+    },
     why:
       'A title under 30 characters often leaves out words people search for and gives searchers little reason to ' +
       'choose the result; search engines may also replace it with other text from the page.',
@@ -83,6 +94,11 @@ export const TITLE_CHECKS = [
     scope: 'page',
     description: 'The title is over 60 characters and will likely be truncated in results.',
     requires: 'META_TITLE_MISSING',
+    scoreReason: {
+      semrush: 'warning',
+      ahrefs: 'notice',
+      ours: 'Truncated in results: shown worse.',
+    },
     why:
       'Search results show only about 60 characters of a title (the real limit is its width in pixels), so a ' +
       'longer title is likely to be cut off and its last words may not be seen.',
@@ -112,6 +128,10 @@ export const TITLE_CHECKS = [
     scope: 'page',
     description: 'The page has more than one <title> element.',
     requires: 'META_TITLE_MISSING',
+    scoreReason: {
+      semrush: 'warning',
+      ahrefs: 'warning',
+    },
     why:
       'Browsers use only the first title element and search engines may pick any of them, so the title you ' +
       'intended may not be the one shown in the tab or in search results.',
@@ -156,6 +176,11 @@ export const TITLE_CHECKS = [
     scope: 'site',
     description: 'The same title is used on more than one indexable page.',
     requires: 'META_TITLE_MISSING',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'warning',
+      ours: 'Semrush says error; duplicate titles rank and show worse but keep the pages in search.',
+    },
     why:
       'Identical titles make indexable pages look interchangeable: search engines may struggle to choose which ' +
       'one to show for a query, and searchers cannot tell the results apart.',

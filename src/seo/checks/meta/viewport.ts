@@ -14,6 +14,11 @@ export const VIEWPORT_CHECKS = [
     scope: 'page',
     description: 'The viewport sets a fixed pixel width, or neither width=device-width nor an initial-scale.',
     requires: 'META_VIEWPORT_MISSING',
+    scoreReason: {
+      lighthouse: 'viewport: fail',
+      semrush: 'error',
+      ours: 'As META_VIEWPORT_MISSING.',
+    },
     why:
       'A viewport with a fixed pixel width, or with neither width=device-width nor an initial-scale, makes ' +
       'phones lay the page out at desktop width and shrink it, so text is tiny; Google indexes the mobile ' +
@@ -56,6 +61,7 @@ export const VIEWPORT_CHECKS = [
     scope: 'page',
     description: 'The page has more than one <meta name="viewport">.',
     requires: 'META_VIEWPORT_MISSING',
+    scoreReason: {},
     why:
       'With several viewport tags browsers apply one of them, usually the last, which is often not the one ' +
       'intended and can undo a responsive setting.',

@@ -28,6 +28,11 @@ export const DELIVERY_CHECKS = [
     scope: 'page',
     siteFact: true,
     description: 'A text response is sent without gzip, br or zstd compression.',
+    scoreReason: {
+      lighthouse: 'uses-text-compression (perf)',
+      semrush: 'warning',
+      ours: 'A fact of the server: charged once for the site.',
+    },
     why:
       'Uncompressed HTML, CSS, JavaScript and other text responses are often several times larger than they need ' +
       'to be, which slows downloads for visitors and crawlers.',
@@ -93,6 +98,9 @@ export const DELIVERY_CHECKS = [
     category: 'PERFORMANCE',
     scope: 'page',
     description: 'A synchronous script in <head> without async/defer, or many blocking stylesheets.',
+    scoreReason: {
+      lighthouse: 'render-blocking-resources (perf)',
+    },
     why:
       'Synchronous scripts and stylesheets in the head must be downloaded before the browser can paint anything, ' +
       'which delays the First and Largest Contentful Paint.',
@@ -156,6 +164,11 @@ export const DELIVERY_CHECKS = [
     scope: 'page',
     siteFact: true,
     description: 'A static asset has no Cache-Control max-age and no ETag/Last-Modified.',
+    scoreReason: {
+      lighthouse: 'uses-long-cache-ttl (perf)',
+      semrush: 'warning',
+      ours: 'A fact of the server: charged once for the site.',
+    },
     why:
       'Without caching headers, browsers and CDNs may download static assets again on every visit, which makes ' +
       'repeat visits and moving between pages slower.',

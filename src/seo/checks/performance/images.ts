@@ -25,6 +25,10 @@ export const IMAGE_WEIGHT_CHECKS = [
     category: 'PERFORMANCE',
     scope: 'page',
     description: 'An image is over 200 KiB.',
+    scoreReason: {
+      lighthouse: 'uses-optimized-images (perf)',
+      ahrefs: 'warning',
+    },
     why:
       'Large image files slow page loading, often including the Largest Contentful Paint, and use up mobile ' +
       'data; most images can be made much smaller without visible loss.',
@@ -98,6 +102,9 @@ export const IMAGE_WEIGHT_CHECKS = [
     category: 'PERFORMANCE',
     scope: 'page',
     description: 'An <img> lacks width and height attributes, which causes layout shifts.',
+    scoreReason: {
+      lighthouse: 'unsized-images (perf)',
+    },
     why:
       'Without width and height, the browser cannot reserve space for an image before it loads, so the content ' +
       'below it jumps, which raises Cumulative Layout Shift.',

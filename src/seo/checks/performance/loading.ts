@@ -16,6 +16,9 @@ export const LOADING_CHECKS = [
     category: 'PERFORMANCE',
     scope: 'page',
     description: 'An image over 100 KiB is served as JPEG, PNG, GIF or BMP, where WebP or AVIF would be smaller.',
+    scoreReason: {
+      lighthouse: 'modern-image-formats (perf)',
+    },
     why:
       'WebP and AVIF images are typically 25 to 50% smaller than JPEG or PNG at the same quality, so large images ' +
       'in older formats make pages load and paint more slowly.',
@@ -80,6 +83,9 @@ export const LOADING_CHECKS = [
     category: 'PERFORMANCE',
     scope: 'page',
     description: 'The first large image near the top of the page (the likely LCP element) has loading="lazy".',
+    scoreReason: {
+      lighthouse: 'lcp-lazy-loaded (perf)',
+    },
     why:
       'The first large image at the top of a page is usually its Largest Contentful Paint; loading="lazy" makes ' +
       'the browser wait for layout before fetching it, which delays LCP.',
@@ -124,6 +130,9 @@ export const LOADING_CHECKS = [
     category: 'PERFORMANCE',
     scope: 'page',
     description: 'The page has over 10 images and none after the first 3 is lazy-loaded.',
+    scoreReason: {
+      lighthouse: 'offscreen-images (perf)',
+    },
     why:
       'On a page with many images, loading every one at once competes with what is visible first and wastes data ' +
       'on images the visitor may never scroll to.',

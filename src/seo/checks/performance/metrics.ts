@@ -18,6 +18,14 @@ export const METRIC_CHECKS = [
     lighthouseScored: true,
     needs: 'LAB_BROWSER',
     description: 'LCP over 2,500 ms (notice) or 4,000 ms (warning).',
+    scoreReason: {
+      lighthouse: 'largest-contentful-paint (perf, scored)',
+      semrush: 'error (slow load speed)',
+      ahrefs: 'notice (slow page)',
+      ours:
+        'Banded, each page at its band: needs improvement NOTICE, poor WARNING (the rule: "slow vitals in the poor ' +
+        'band"). Lighthouse\'s score weighs it instead when lab metrics exist.',
+    },
     why:
       'LCP measures when the main content appears; it is a Core Web Vital, which Google uses as one of many ' +
       'ranking signals. Over 2,500 ms needs improvement and over 4,000 ms is poor.',
@@ -59,6 +67,10 @@ export const METRIC_CHECKS = [
     lighthouseScored: true,
     needs: 'LAB_BROWSER',
     description: 'CLS over 0.1 (notice) or 0.25 (warning).',
+    scoreReason: {
+      lighthouse: 'cumulative-layout-shift (perf, scored)',
+      ours: 'As PERF_LCP.',
+    },
     why:
       'CLS measures how much content jumps around while the page loads, which causes misclicks; it is a Core Web ' +
       'Vital, rated needs improvement over 0.1 and poor over 0.25.',
@@ -100,6 +112,10 @@ export const METRIC_CHECKS = [
     banded: true,
     needs: 'LAB_BROWSER',
     description: 'INP over 200 ms (notice) or 500 ms (warning).',
+    scoreReason: {
+      lighthouse: '— (field metric; TBT in the lab)',
+      ours: 'As PERF_LCP.',
+    },
     why:
       'INP measures how quickly the page responds to clicks, taps and key presses; it is a Core Web Vital, rated ' +
       'needs improvement over 200 ms and poor over 500 ms.',
@@ -136,6 +152,10 @@ export const METRIC_CHECKS = [
     lighthouseScored: true,
     needs: 'LAB_BROWSER',
     description: 'TBT over 200 ms (notice) or 600 ms (warning).',
+    scoreReason: {
+      lighthouse: 'total-blocking-time (perf, scored)',
+      ours: 'As PERF_LCP.',
+    },
     why:
       'TBT is the lab measure of how much long tasks block the main thread during load; it predicts poor ' +
       'responsiveness (INP) and carries the largest weight in the Lighthouse performance score.',
@@ -174,6 +194,10 @@ export const METRIC_CHECKS = [
     lighthouseScored: true,
     needs: 'LAB_BROWSER',
     description: 'FCP over 1,800 ms (notice) or 3,000 ms (warning).',
+    scoreReason: {
+      lighthouse: 'first-contentful-paint (perf, scored)',
+      ours: 'As PERF_LCP.',
+    },
     why:
       'FCP marks when the first text or image appears; a late first paint makes the page feel unresponsive and ' +
       'visitors more likely to leave. Over 1,800 ms needs improvement and over 3,000 ms is poor.',
@@ -212,6 +236,12 @@ export const METRIC_CHECKS = [
     scope: 'page',
     banded: true,
     description: 'Time to first byte over 800 ms (notice) or 1,800 ms (warning).',
+    scoreReason: {
+      lighthouse: 'server-response-time (perf)',
+      semrush: 'error (slow load speed)',
+      ahrefs: 'notice (slow page)',
+      ours: 'As PERF_LCP.',
+    },
     why:
       'A slow first byte delays everything else the page loads and limits how fast crawlers can fetch pages. ' +
       'Over 800 ms needs improvement and over 1,800 ms is poor.',
@@ -249,6 +279,12 @@ export const METRIC_CHECKS = [
     scope: 'page',
     banded: true,
     description: 'Over 800 elements (notice) or 1,400 (warning).',
+    scoreReason: {
+      lighthouse: 'dom-size (perf): warn over 800, fail over 1,400',
+      ours:
+        "Lighthouse's bands: over 800 elements a NOTICE, over 1,400 a WARNING, each page at its own band. Was " +
+        'WARNING/CRITICAL over 1,500/3,000, charged at the worst band on every affected page.',
+    },
     why:
       'A large DOM uses more memory and makes style calculation, layout and scripts slower, especially on ' +
       'phones, which hurts loading and responsiveness. Over 800 elements is a notice, over 1,400 a warning.',
@@ -282,6 +318,12 @@ export const METRIC_CHECKS = [
     banded: true,
     needs: 'LAB_BROWSER',
     description: 'Total page weight over 2,667 KiB (notice) or 4,000 KiB (warning).',
+    scoreReason: {
+      lighthouse: 'total-byte-weight (perf)',
+      semrush: 'warning (JS/CSS size)',
+      ahrefs: 'notice',
+      ours: 'As PERF_LCP.',
+    },
     why:
       'Heavy pages load slowly on mobile and metered connections and cost visitors data; the 2,667 KiB and 4,000 ' +
       'KiB bands follow the Lighthouse scoring of total byte weight.',

@@ -17,6 +17,9 @@ export const BROWSER_CHECKS = [
     needs: 'RENDERING_MODE',
     description:
       'robots.txt disallows scripts, stylesheets or data requests of the site that the page needs to render.',
+    scoreReason: {
+      semrush: 'warning',
+    },
     why:
       'Search engines obey robots.txt when they render: scripts, styles or data requests it disallows are not ' +
       'loaded, so they may see a broken or empty page.',
@@ -67,6 +70,9 @@ export const BROWSER_CHECKS = [
     scope: 'page',
     needs: 'RENDERING_MODE',
     description: 'Rendering the page logged uncaught exceptions or console errors.',
+    scoreReason: {
+      lighthouse: 'errors-in-console (best practices)',
+    },
     why:
       'Uncaught JavaScript errors can stop a page from rendering its content, links or tags, for crawlers as ' +
       'well as for visitors.',
@@ -109,6 +115,11 @@ export const BROWSER_CHECKS = [
     needs: 'RENDERING_MODE',
     description:
       'Requests the page made while rendering failed: network errors, 4xx/5xx answers, refused or over budget.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: "The rule's own WARNING (broken resources).",
+    },
     why:
       'Scripts, styles or data the page requests while rendering failed to load, so crawlers may render it ' +
       'without parts of its content or layout.',

@@ -39,6 +39,7 @@ export const RAW_VS_RENDERED_CHECKS = [
     scope: 'page',
     needs: 'RENDERING_MODE',
     description: 'The raw HTML and the rendered page both have a title, and they differ.',
+    scoreReason: {},
     why:
       'Crawlers that do not run JavaScript, link previews and the first indexing pass read the raw title, while ' +
       'rendering search engines read the new one: the page sends two different headlines.',
@@ -82,6 +83,9 @@ export const RAW_VS_RENDERED_CHECKS = [
     scope: 'page',
     needs: 'RENDERING_MODE',
     description: 'The raw HTML has no title; the page gets one only when JavaScript runs.',
+    scoreReason: {
+      ours: 'Crawlers that do not render see no title.',
+    },
     why:
       'Until JavaScript runs the page has no title: social previews, non-rendering crawlers and the first ' +
       'indexing pass see none, and search engines may show a made-up headline.',
@@ -120,6 +124,7 @@ export const RAW_VS_RENDERED_CHECKS = [
     scope: 'page',
     needs: 'RENDERING_MODE',
     description: 'The meta description of the rendered page differs from the raw HTML one (changed, added or removed).',
+    scoreReason: {},
     why:
       'A description set or replaced by JavaScript is missed by link previews and crawlers that do not render, ' +
       'so different tools may show different snippets for the page.',
@@ -167,6 +172,7 @@ export const RAW_VS_RENDERED_CHECKS = [
     scope: 'page',
     needs: 'RENDERING_MODE',
     description: 'The canonical URL of the rendered page differs from the raw HTML one (changed, added or removed).',
+    scoreReason: {},
     why:
       'Two different canonical URLs, one in the HTML and one after rendering, are conflicting signals: search ' +
       'engines may follow either, or ignore both.',
@@ -217,6 +223,11 @@ export const RAW_VS_RENDERED_CHECKS = [
     needs: 'RENDERING_MODE',
     description:
       'JavaScript adds or removes noindex: the raw HTML and the rendered page disagree on whether to index it.',
+    scoreReason: {
+      ours:
+        'CRITICAL by the rule: whether the page is in search depends on whether JavaScript runs (Google skips ' +
+        'rendering a page its raw HTML says noindex), so the noindex is not what the site intends either way.',
+    },
     why:
       'Google skips rendering a page whose HTML says noindex, so removing it with JavaScript does not work; ' +
       'adding it with JavaScript drops a page the HTML allows, often by mistake.',
@@ -266,6 +277,7 @@ export const RAW_VS_RENDERED_CHECKS = [
     scope: 'page',
     needs: 'RENDERING_MODE',
     description: 'JavaScript adds or removes a page-level nofollow (robots meta or X-Robots-Tag).',
+    scoreReason: {},
     why:
       'A page-level nofollow that differs before and after rendering makes it unclear whether crawlers may ' +
       'follow the page links: some crawlers see one directive, others the other.',
@@ -307,6 +319,7 @@ export const RAW_VS_RENDERED_CHECKS = [
     scope: 'page',
     needs: 'RENDERING_MODE',
     description: 'The h1 headings of the rendered page differ from those of the raw HTML (changed, added or removed).',
+    scoreReason: {},
     why:
       'The main heading is a strong clue to what the page is about; when JavaScript changes or adds it, crawlers ' +
       'that read the raw HTML see a different topic than those that render.',
@@ -351,6 +364,7 @@ export const RAW_VS_RENDERED_CHECKS = [
     scope: 'page',
     needs: 'RENDERING_MODE',
     description: 'The rendered page links to internal URLs that the raw HTML does not link to.',
+    scoreReason: {},
     why:
       'Links inserted by JavaScript are found only after rendering, which search engines do later and with a ' +
       'limited budget, so the pages they lead to may be discovered late or not at all.',
@@ -407,6 +421,7 @@ export const RAW_VS_RENDERED_CHECKS = [
     scope: 'page',
     needs: 'RENDERING_MODE',
     description: 'The raw HTML holds less than half of the visible words of the rendered page (of at least 50 words).',
+    scoreReason: {},
     why:
       'Most of the text appears only when JavaScript runs; crawlers that do not render see a nearly empty page, ' +
       'and rendering search engines index it later and less reliably.',

@@ -15,6 +15,9 @@ export const AI_SEARCH_CHECKS = [
     category: 'TECHNICAL',
     scope: 'site',
     description: 'robots.txt blocks OAI-SearchBot, ChatGPT-User, PerplexityBot or Claude-User.',
+    scoreReason: {
+      ours: 'Not shown in AI answers: shown worse.',
+    },
     why:
       'These agents fetch pages to cite and link them in AI search and assistant answers; blocking them keeps ' +
       'your pages out of those answers. Crawlers for model training, such as GPTBot, are separate.',
@@ -54,6 +57,10 @@ export const AI_SEARCH_CHECKS = [
     category: 'TECHNICAL',
     scope: 'site',
     description: '/llms.txt does not answer 200.',
+    scoreReason: {
+      semrush: 'notice',
+      ours: "The rule's own NOTICE example.",
+    },
     why:
       'llms.txt is a proposed convention that gives language models a curated summary of a site; few systems use ' +
       'it so far and search engines do not rank on it, so it is optional.',

@@ -13,6 +13,11 @@ export const AMP_CHECKS = [
     category: 'TECHNICAL',
     scope: 'site',
     description: 'The rel=amphtml target the audit knows does not answer 200 (error, failure or redirect).',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'The canonical page stays in search: WARNING.',
+    },
     why:
       'rel=amphtml tells search engines where the AMP version of a page is; when that URL fails or ' +
       'redirects, the AMP version cannot be used and the crawler wastes requests on it.',
@@ -43,6 +48,10 @@ export const AMP_CHECKS = [
     category: 'TECHNICAL',
     scope: 'page',
     description: 'An AMP page (<html amp> or <html ⚡>) has no <link rel="canonical">, which AMP requires.',
+    scoreReason: {
+      semrush: 'error',
+      ours: 'As TECH_AMP_LINK_BROKEN.',
+    },
     why:
       'The AMP specification requires every AMP page to link its canonical page (or itself when it is the ' +
       'only version); without it the AMP page is invalid and search engines cannot pair it with the regular ' +

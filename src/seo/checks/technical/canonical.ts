@@ -28,6 +28,12 @@ export const CANONICAL_CHECKS = [
     scope: 'page',
     description: 'The page declares more than one canonical URL.',
     requires: 'TECH_CANONICAL_MISSING',
+    scoreReason: {
+      lighthouse: 'canonical: fail (SEO)',
+      semrush: 'error',
+      ahrefs: 'warning',
+      ours: 'Google then ignores the canonicals and picks one: WARNING.',
+    },
     why:
       'When a page declares more than one canonical URL, Google is likely to ignore all of them, so duplicates ' +
       'are not consolidated the way you intended.',
@@ -77,6 +83,9 @@ export const CANONICAL_CHECKS = [
     scope: 'page',
     description: 'The canonical URL is not absolute.',
     requires: 'TECH_CANONICAL_MISSING',
+    scoreReason: {
+      lighthouse: 'canonical: fail (SEO)',
+    },
     why:
       'Relative canonical URLs are allowed but easy to get wrong: resolved on a staging host, another protocol ' +
       'or another path, they can point search engines at the wrong URL.',
@@ -120,6 +129,9 @@ export const CANONICAL_CHECKS = [
     scope: 'page',
     description: 'The HTML canonical differs from the Link header canonical.',
     requires: 'TECH_CANONICAL_MISSING',
+    scoreReason: {
+      ahrefs: 'warning',
+    },
     why:
       'When the HTML canonical and the HTTP Link header canonical disagree, search engines get conflicting ' +
       'signals and may ignore both and choose a canonical themselves.',
@@ -172,6 +184,9 @@ export const CANONICAL_CHECKS = [
     scope: 'site',
     description:
       'The same page answers under two URLs (such as / and /index.html) and does not name its canonical URL.',
+    scoreReason: {
+      ahrefs: 'error',
+    },
     why:
       'When one page answers under two URLs (/ and /index.html, /guide and /guide/), search engines see two ' +
       'pages with the same text, split links and signals between them and pick which one to show themselves.',
@@ -214,6 +229,12 @@ export const CANONICAL_CHECKS = [
     fixUnit: 'target',
     description: 'The canonical target redirects, is noindex or answers 4xx/5xx.',
     requires: 'TECH_CANONICAL_MISSING',
+    scoreReason: {
+      lighthouse: 'canonical: fail (SEO)',
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'Google ignores a canonical to an error and indexes the page itself: WARNING.',
+    },
     why:
       'A canonical pointing to a redirect, an error page or a noindex page is a contradictory signal, so search ' +
       'engines may ignore it and choose another URL as canonical.',
@@ -274,6 +295,12 @@ export const CANONICAL_CHECKS = [
     description:
       'The canonical is not an http(s) URL (a file: path, another scheme, or a value that does not parse), so ' +
       'search engines ignore it.',
+    scoreReason: {
+      lighthouse: 'canonical: pass (a `file:` URL parses)',
+      ours:
+        'The page loses its canonical signal and stays indexable: WARNING. Lighthouse accepts any URL that parses; ' +
+        'a `file:` URL names no page on the web.',
+    },
     why:
       'Search engines follow only an http(s) canonical: a file: path or a value that does not parse is ignored, ' +
       'so variants such as / and /index.html are not consolidated.',
@@ -324,6 +351,14 @@ export const CANONICAL_CHECKS = [
     description:
       'The page names a canonical URL on another host (www. and the bare domain count as one), so search engines ' +
       "index that host's copy, not this one.",
+    scoreReason: {
+      lighthouse: 'canonical: pass',
+      semrush: 'warning (canonical to another domain)',
+      ahrefs: 'notice',
+      ours:
+        'Often intended (a mirror, syndicated copy): WARNING per page; when every page does it the site has 0 ' +
+        'indexable pages and the NO_INDEXABLE_PAGES blocker caps the score.',
+    },
     why:
       'A canonical on another host asks search engines to index that copy instead: right for a mirror, but when ' +
       'every page does it, the site as audited has no page of its own in search.',

@@ -26,6 +26,11 @@ export const TECHNICAL_HYGIENE_CHECKS = [
     category: 'TECHNICAL',
     scope: 'page',
     description: 'The page reloads or redirects with <meta http-equiv="refresh"> instead of an HTTP redirect.',
+    scoreReason: {
+      semrush: 'warning',
+      ahrefs: 'error',
+      ours: 'Ahrefs says error; the target still gets indexed: WARNING.',
+    },
     why:
       'A meta refresh redirects only after the page has loaded, is not a clear permanent signal to search ' +
       'engines, and a timed reload disorients visitors and breaks the back button.',
@@ -75,6 +80,11 @@ export const TECHNICAL_HYGIENE_CHECKS = [
     category: 'TECHNICAL',
     scope: 'page',
     description: 'An indexable page answers 200, but its title or h1 says "not found" and it has under 300 words.',
+    scoreReason: {
+      ours:
+        'Google drops a soft 404 from search, but this check is a heuristic (title or h1 says "not found"): ' +
+        'WARNING.',
+    },
     why:
       'A page that says "not found" but answers 200 tells search engines it is a real page: they may index ' +
       'error pages, and waste crawling on URLs that should be gone (a soft 404).',
@@ -117,6 +127,9 @@ export const TECHNICAL_HYGIENE_CHECKS = [
     category: 'TECHNICAL',
     scope: 'page',
     description: 'The URL path contains "//".',
+    scoreReason: {
+      ahrefs: 'notice',
+    },
     why:
       'A double slash in the path usually comes from a template joining paths badly; the same page may then ' +
       'answer under several URLs, which creates duplicates.',
@@ -151,6 +164,9 @@ export const TECHNICAL_HYGIENE_CHECKS = [
     category: 'TECHNICAL',
     scope: 'page',
     description: 'The URL path contains spaces or non-ASCII characters, encoded or not.',
+    scoreReason: {
+      ahrefs: 'notice',
+    },
     why:
       'Spaces and non-ASCII characters must be percent-encoded in URLs; such URLs are long and unreadable when ' +
       'shared, and are easy to break when copied or linked (Google recommends readable ASCII words).',
@@ -198,6 +214,10 @@ export const TECHNICAL_HYGIENE_CHECKS = [
     category: 'TECHNICAL',
     scope: 'page',
     description: 'The URL carries a session identifier (PHPSESSID, jsessionid, sid and the like).',
+    scoreReason: {
+      semrush: 'notice',
+      ours: 'Duplicate URLs of one page: ranks worse.',
+    },
     why:
       'A session id in the URL gives every visit a different URL for the same page: crawlers see endless ' +
       "duplicates, and a shared link can hand over the sharer's session.",
@@ -246,6 +266,9 @@ export const TECHNICAL_HYGIENE_CHECKS = [
     description:
       'In html mode, the raw HTML has an empty app root (#root, #app, #__next…) or framework markers and little ' +
       'visible text: its content likely needs JavaScript, which browser rendering mode would show.',
+    scoreReason: {
+      ours: 'A hint that browser rendering mode would tell more.',
+    },
     why:
       'The HTML as served is an empty app shell; its text, links and tags appear only when JavaScript runs. ' +
       'Search engines render later and not always, other crawlers not at all, and this audit judged the shell.',

@@ -20,6 +20,15 @@ export const INDEXING_CHECKS = [
     description:
       'The page is noindex via meta robots or X-Robots-Tag (CRITICAL when the sitemap lists it: the site asks for ' +
       'it to be indexed and forbids it at once, so the noindex is not intended).',
+    scoreReason: {
+      lighthouse: 'is-crawlable: fail (SEO)',
+      semrush: 'notice',
+      ahrefs: 'warning',
+      ours:
+        'CRITICAL on a page the sitemap lists (the site asks for it to be indexed: the noindex is not intended, the ' +
+        'rule\'s "noindex not intended by the site\'s own pattern"); elsewhere NOTICE, since deliberate noindex ' +
+        '(tag pages, search results, drafts) is common and a crawl cannot tell intent.',
+    },
     why:
       'A noindex directive keeps the page out of search results; that is right for pages such as logins, carts ' +
       'or internal search, but a mistake on a page meant to rank removes it.',
@@ -98,6 +107,10 @@ export const INDEXING_CHECKS = [
     scope: 'site',
     blocker: true,
     description: '90% or more of the crawled HTML pages are noindex.',
+    scoreReason: {
+      lighthouse: 'is-crawlable: fail (SEO)',
+      ours: 'CRITICAL and a blocker: 90% or more of the site out of search.',
+    },
     why:
       'With noindex on 90% or more of the crawled pages, almost nothing on the site can appear in search ' +
       'results; this is often a staging setting left on after launch.',

@@ -19,6 +19,11 @@ export const ROBOTS_CHECKS = [
     category: 'TECHNICAL',
     scope: 'site',
     description: '/robots.txt answers 404.',
+    scoreReason: {
+      lighthouse: 'robots-txt (SEO): not applicable on 404',
+      semrush: 'notice',
+      ours: 'A 404 robots.txt means "crawl everything" (Google): hygiene.',
+    },
     why:
       'Without robots.txt crawlers may fetch everything, which is allowed, but you lose the place to keep them ' +
       'out of low-value URLs and to point them to your sitemap.',
@@ -56,6 +61,12 @@ export const ROBOTS_CHECKS = [
     scope: 'site',
     blocker: true,
     description: '/robots.txt answers 5xx or times out, so crawlers treat the whole site as disallowed.',
+    scoreReason: {
+      lighthouse: 'robots-txt: fail (SEO)',
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'CRITICAL and a blocker: Google stops crawling a site whose robots.txt answers 5xx.',
+    },
     why:
       'While robots.txt answers 5xx or times out, Google temporarily treats the whole site as disallowed and ' +
       'stops crawling it, so new and updated pages are not picked up until it is reachable again.',
@@ -101,6 +112,12 @@ export const ROBOTS_CHECKS = [
     scope: 'site',
     blocker: true,
     description: 'robots.txt has Disallow: / for user-agent *.',
+    scoreReason: {
+      lighthouse: 'is-crawlable: fail (SEO)',
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'CRITICAL and a blocker: every page blocked by robots.txt.',
+    },
     why:
       'Disallow: / for every user agent stops compliant crawlers from fetching any page, so nothing can be read; ' +
       'pages may drop out of search or appear without a description.',
@@ -134,6 +151,12 @@ export const ROBOTS_CHECKS = [
     scope: 'site',
     description:
       'robots.txt has an unknown directive, a rule before any user-agent, or a path not starting with / or *.',
+    scoreReason: {
+      lighthouse: 'robots-txt: fail (SEO)',
+      semrush: 'error',
+      ahrefs: 'warning',
+      ours: 'Lighthouse/Semrush fail it; crawlers skip the bad line and obey the rest: WARNING.',
+    },
     why:
       'Crawlers skip lines they do not understand, so a typo, a rule outside any user-agent group or a malformed ' +
       'path may silently fail to block or allow what you intended.',
@@ -177,6 +200,14 @@ export const ROBOTS_CHECKS = [
     scope: 'page',
     fixUnit: 'target',
     description: "A linked URL is disallowed for the crawler's user agent.",
+    scoreReason: {
+      semrush: 'notice',
+      ahrefs: 'notice',
+      ours:
+        'The rule makes "blocked while linked" CRITICAL, but this check is charged on the linking page and most ' +
+        'blocked targets (admin, cart, search) are blocked on purpose: NOTICE; a blocked URL the sitemap lists is ' +
+        'TECH_SITEMAP_BLOCKED_BY_ROBOTS.',
+    },
     why:
       'Search engines cannot crawl linked URLs that robots.txt disallows; that is fine for URLs you want left ' +
       'alone, but a blocked page may still be indexed without its content, from links alone.',

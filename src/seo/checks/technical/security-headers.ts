@@ -39,6 +39,9 @@ export const SECURITY_HEADER_CHECKS = [
     category: 'TECHNICAL',
     scope: 'site',
     description: 'The https start page sends no Content-Security-Policy header (Report-Only does not count).',
+    scoreReason: {
+      lighthouse: 'csp-xss (best practices)',
+    },
     why:
       'A Content-Security-Policy limits which scripts may run, so an injected script (XSS) cannot deface pages, ' +
       'steal sessions or inject spam links that search engines then see on your site.',
@@ -78,6 +81,7 @@ export const SECURITY_HEADER_CHECKS = [
     category: 'TECHNICAL',
     scope: 'site',
     description: 'The https start page does not send X-Content-Type-Options: nosniff.',
+    scoreReason: {},
     why:
       "Without X-Content-Type-Options: nosniff, browsers may guess a response's type and run an uploaded file " +
       'as a script or stylesheet, which attackers use to inject content.',
@@ -123,6 +127,7 @@ export const SECURITY_HEADER_CHECKS = [
     scope: 'site',
     description:
       'The https start page sends neither X-Frame-Options DENY/SAMEORIGIN nor a CSP frame-ancestors without *.',
+    scoreReason: {},
     why:
       'A page any site may embed in a frame can be overlaid with a decoy (clickjacking), tricking visitors into ' +
       'clicks they did not mean; browsers block it only when told to.',
@@ -166,6 +171,7 @@ export const SECURITY_HEADER_CHECKS = [
     category: 'TECHNICAL',
     scope: 'site',
     description: 'The start page enables HSTS with a max-age under one year (31,536,000 seconds).',
+    scoreReason: {},
     why:
       'HSTS with a short max-age expires soon after a visit, so returning visitors may again reach the site over ' +
       "plain http first; browsers' preload list requires at least one year.",
@@ -221,6 +227,9 @@ export const SECURITY_HEADER_CHECKS = [
     scope: 'page',
     siteFact: true,
     description: 'An https page sets a cookie without the Secure attribute, so it may be sent over plain http.',
+    scoreReason: {
+      ours: 'A security hygiene fact of the server: NOTICE, charged once for the site. Was a page-level WARNING.',
+    },
     why:
       'A cookie without the Secure attribute is also sent over plain http, where anyone on the network can read ' +
       'or change it, so a session can be hijacked even on an https site.',

@@ -35,6 +35,9 @@ export const SITEMAP_CHECKS = [
     category: 'TECHNICAL',
     scope: 'site',
     description: 'robots.txt names no sitemap and /sitemap.xml does not answer 200.',
+    scoreReason: {
+      semrush: 'warning',
+    },
     why:
       'A sitemap helps search engines discover and recrawl your URLs, especially new pages, large sites and ' +
       'pages with few links; without one they rely on links alone.',
@@ -82,6 +85,11 @@ export const SITEMAP_CHECKS = [
     category: 'TECHNICAL',
     scope: 'site',
     description: 'The sitemap does not parse, exceeds 50,000 URLs or 50 MiB, or lists URLs of other hosts.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'Semrush/Ahrefs say error; crawlers still find pages through links: WARNING.',
+    },
     why:
       'Search engines may reject a sitemap that does not parse or exceeds 50,000 URLs or 50 MiB, and may ignore ' +
       'URLs of other hosts, so the pages it lists may not be discovered through it.',
@@ -149,6 +157,11 @@ export const SITEMAP_CHECKS = [
     category: 'TECHNICAL',
     scope: 'page',
     description: 'The sitemap lists a URL that is noindex, canonicalized elsewhere, redirected or 4xx/5xx.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'As TECH_SITEMAP_INVALID.',
+    },
     why:
       'A sitemap should list only URLs you want indexed; listing noindex, canonicalized, redirected or failing ' +
       'URLs sends mixed signals and spends crawling on pages that will not be indexed.',
@@ -219,6 +232,10 @@ export const SITEMAP_CHECKS = [
     category: 'TECHNICAL',
     scope: 'site',
     description: 'The sitemap lists URLs that robots.txt disallows, so crawlers may not fetch them.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'warning',
+    },
     why:
       'Listing URLs in the sitemap asks search engines to crawl them while robots.txt forbids it; the ' +
       'contradiction means those pages cannot be read and may not be indexed properly.',

@@ -13,6 +13,12 @@ export const STATUS_CHECKS = [
     category: 'TECHNICAL',
     scope: 'page',
     description: 'The crawled page answers with a 4xx status.',
+    scoreReason: {
+      lighthouse: 'http-status-code: fail (SEO)',
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'CRITICAL by the rule (4xx/5xx).',
+    },
     why:
       'A page that answers 4xx is treated as missing or inaccessible: search engines do not index it (or drop ' +
       'it), and visitors see an error instead of content.',
@@ -68,6 +74,12 @@ export const STATUS_CHECKS = [
     category: 'TECHNICAL',
     scope: 'page',
     description: 'The crawled page answers with a 5xx status.',
+    scoreReason: {
+      lighthouse: 'http-status-code: fail (SEO)',
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'CRITICAL by the rule (4xx/5xx).',
+    },
     why:
       'Server errors stop crawlers from reading the page; if they persist, search engines slow down crawling of ' +
       'the site and may drop the URL from the index.',
@@ -109,6 +121,11 @@ export const STATUS_CHECKS = [
     category: 'TECHNICAL',
     scope: 'page',
     description: 'Fetching the page timed out.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'CRITICAL by the rule: no document, for crawlers and visitors.',
+    },
     why:
       'A page that does not respond in time cannot be crawled or indexed, and visitors are likely to leave ' +
       'before it loads.',
@@ -140,6 +157,11 @@ export const STATUS_CHECKS = [
     description:
       'No usable response: the connection failed or was refused, the host did not resolve, the fetch timed out or ' +
       'redirected in a loop, or the address is refused.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: 'CRITICAL by the rule: no document (connection, DNS, TLS, loop).',
+    },
     why:
       'When a URL gives no usable response, search engines cannot crawl it and visitors see a browser error; if ' +
       'it persists, the URL may be dropped from the index.',

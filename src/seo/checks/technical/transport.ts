@@ -35,6 +35,15 @@ export const TRANSPORT_CHECKS = [
     siteFact: true,
     description:
       'Pages are served over http without a redirect to https (charged once for the site; the pages are the evidence).',
+    scoreReason: {
+      lighthouse: 'is-on-https (best practices): fail',
+      semrush: 'error (non-secure pages)',
+      ahrefs: 'notice (HTTP page)',
+      ours:
+        'The rule\'s own WARNING: browsers mark it "Not secure" and HTTPS is a light ranking signal, but every page ' +
+        'stays in search. A fact of the server: charged once (half a WARNING on the pages it reaches), never in ' +
+        'health. Was a page-level CRITICAL: every http site scored 23-37.',
+    },
     why:
       'Pages on plain http can be read and altered in transit, browsers mark them as not secure, and Google ' +
       'prefers https URLs as canonical and uses https as a light ranking signal.',
@@ -82,6 +91,12 @@ export const TRANSPORT_CHECKS = [
     category: 'TECHNICAL',
     scope: 'page',
     description: 'An https page loads http resources.',
+    scoreReason: {
+      lighthouse: 'is-on-https (best practices): fail',
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: "The rule's own WARNING (mixed content).",
+    },
     why:
       'Browsers block or warn about http resources on https pages, so scripts, styles or images may not load and ' +
       'the page may look broken or lose its secure status.',
@@ -144,6 +159,11 @@ export const TRANSPORT_CHECKS = [
     description:
       'A script, stylesheet, icon, font, media file or other subresource the page loads answers 4xx/5xx or cannot ' +
       'be fetched.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'error',
+      ours: "The rule's own WARNING (broken resources).",
+    },
     why:
       'A failing script, stylesheet or font can break layout or features, and Google renders pages with their ' +
       'resources, so missing files may change what it sees and indexes.',
@@ -201,6 +221,9 @@ export const TRANSPORT_CHECKS = [
     description:
       'A subresource points at a loopback, private, link-local or metadata address that visitors cannot reach; it ' +
       'is not fetched.',
+    scoreReason: {
+      ours: 'A resource visitors cannot load: broken resource, WARNING.',
+    },
     why:
       'Visitors and search engines cannot reach loopback, private or link-local addresses, so those resources ' +
       'never load for them; the reference usually leaks from an internal environment.',
@@ -236,6 +259,9 @@ export const TRANSPORT_CHECKS = [
     category: 'TECHNICAL',
     scope: 'site',
     description: 'The https site sends no Strict-Transport-Security header.',
+    scoreReason: {
+      semrush: 'notice',
+    },
     why:
       'Without HSTS, a first visit typed as http can be intercepted before the redirect to https; HSTS makes ' +
       'browsers go straight to https. It is a security measure, not a ranking factor.',
@@ -303,6 +329,11 @@ export const TRANSPORT_CHECKS = [
     category: 'TECHNICAL',
     scope: 'page',
     description: 'The HTML document is over 1 MiB.',
+    scoreReason: {
+      semrush: 'error',
+      ahrefs: 'warning',
+      ours: 'Google reads the first 15 MB; at 1 MiB the page is slow, not out of search: WARNING.',
+    },
     why:
       'HTML over 1 MiB is slow to download and parse, which delays rendering on mobile connections; search ' +
       'engine crawlers process only a limited amount of each file, so extreme sizes can also cut content off.',

@@ -14,6 +14,7 @@ export const URL_CHECKS = [
     category: 'TECHNICAL',
     scope: 'page',
     description: 'The URL path has uppercase letters.',
+    scoreReason: {},
     why:
       'URL paths are case-sensitive, so mixed-case paths can create duplicate URLs for the same page, and links ' +
       'or addresses typed in lowercase may fail.',
@@ -51,6 +52,10 @@ export const URL_CHECKS = [
     category: 'TECHNICAL',
     scope: 'page',
     description: 'The URL path has underscores.',
+    scoreReason: {
+      semrush: 'notice',
+      ahrefs: 'notice',
+    },
     why:
       'Google recommends hyphens rather than underscores between words in URLs, as hyphens make the words easier ' +
       'for people and search engines to pick out; the effect on ranking is small.',
@@ -86,6 +91,10 @@ export const URL_CHECKS = [
     category: 'TECHNICAL',
     scope: 'page',
     description: 'The URL is over 115 characters.',
+    scoreReason: {
+      semrush: 'notice',
+      ahrefs: 'notice',
+    },
     why:
       'URLs over 115 characters are harder to read, share and link to, and may be cut short where they are ' +
       'shown; long parameter strings can also signal duplicate URL variants that waste crawling.',
