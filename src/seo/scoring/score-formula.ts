@@ -295,20 +295,30 @@ export function healthOf(html: number, withCritical: number, shownWorse = 0): nu
  * What a cost takes off the overall score, in overall points: its share of the categories' half, plus the health
  * a page-level CRITICAL issue takes (at most its share of the pages). "Why this score" lists the largest first.
  */
-export function overallImpact(cost: ScoreCost, htmlPages: number): number {
+export function overallImpact(cost: ScoreCost, htmlPages: number, health?: HealthPages): number {
   let impact = ((1 - HEALTH_SHARE) * cost.points * CATEGORY_WEIGHTS[cost.category]) / 100;
+  const share = (pages: number) => HEALTH_SHARE * 100 * Math.min(1, pages / Math.max(1, htmlPages));
+  // At most the pages health counts: a failing URL that is no HTML page (a linked 404) takes no health.
   if (cost.severity === 'CRITICAL' && cost.scope === 'page')
-    impact += HEALTH_SHARE * 100 * Math.min(1, cost.affectedPages / Math.max(1, htmlPages));
+    impact += share(Math.min(cost.affectedPages, health?.withCritical ?? cost.affectedPages));
+  else if (cost.scope === 'page' && health?.shownWorse && findCheck(cost.code)?.shownWorse)
+    impact += (1 - SHOWN_WORSE_HEALTH) * share(Math.min(cost.affectedPages, health.shownWorse));
   return impact;
+}
+
+/** The pages health counts against: with a CRITICAL issue, and shown worse (half each). */
+export interface HealthPages {
+  withCritical: number;
+  shownWorse?: number;
 }
 
 /**
  * "Why this score"'s order: what takes most off the overall score first (a -30 line is never under a -5 one); a tie
  * goes to the more severe, then to what is fixed once for the site.
  */
-export function costOrder(htmlPages: number): (a: ScoreCost, b: ScoreCost) => number {
+export function costOrder(htmlPages: number, health?: HealthPages): (a: ScoreCost, b: ScoreCost) => number {
   return (a, b) =>
-    roundedImpact(b, htmlPages) - roundedImpact(a, htmlPages) ||
+    roundedImpact(b, htmlPages, health) - roundedImpact(a, htmlPages, health) ||
     SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
     (a.scope === 'site' ? 0 : 1) - (b.scope === 'site' ? 0 : 1) ||
     b.points - a.points ||
@@ -316,8 +326,8 @@ export function costOrder(htmlPages: number): (a: ScoreCost, b: ScoreCost) => nu
 }
 
 /** The overall impact to 1e-6, so that floating-point dust does not decide an order. */
-function roundedImpact(cost: ScoreCost, htmlPages: number): number {
-  return Math.round(overallImpact(cost, htmlPages) * 1e6);
+function roundedImpact(cost: ScoreCost, htmlPages: number, health?: HealthPages): number {
+  return Math.round(overallImpact(cost, htmlPages, health) * 1e6);
 }
 
 /**
@@ -367,7 +377,9 @@ export function scoreAudit(checks: readonly ScoredCheck[], options: ScoreOptions
     if (labPerformance !== null && LIGHTHOUSE_SCORED_CODES.has(cost.code)) continue;
     costs.push(cost);
   }
-  costs.sort(costOrder(pages.html));
+  // Health's pages bound what a cost takes off health, when the caller counted them.
+  const counted = options.pages ? { withCritical: pages.withCritical, shownWorse: pages.shownWorse } : undefined;
+  costs.sort(costOrder(pages.html, counted));
   const lost = (category: Category) =>
     costs.filter((c) => c.category === category).reduce((sum, c) => sum + c.points, 0);
   const category = (c: Category, from = 100) => Math.max(0, roundScore(from - lost(c)));

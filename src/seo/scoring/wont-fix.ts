@@ -90,8 +90,8 @@ export function scoreExcludingWontFix(
     if (left) costs.push(left);
     else gone.add(cost.code);
   }
-  costs.sort(costOrder(html));
   const pagesWithCritical = Math.max(0, base.pagesWithCritical - Math.max(0, exclusions.criticalPagesReleased));
+  costs.sort(costOrder(html, { withCritical: pagesWithCritical, shownWorse: base.pagesShownWorse }));
   const health = healthOf(html, pagesWithCritical, base.pagesShownWorse ?? 0);
   const blockers = base.blockers.filter((code) => !(BLOCKER_CODES.includes(code) && gone.has(code)));
   const next: ScoreBreakdown = {
