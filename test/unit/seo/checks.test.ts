@@ -431,7 +431,10 @@ const FIXTURES: Record<PageCheckCode, { fail: Case; pass: Case }> = {
   },
   META_VIEWPORT_MISSING: { fail: { html: doc({ viewport: null }) }, pass: {} },
   // Two of the four basics missing; one alone is its own check only.
-  META_BASICS_MISSING: { fail: { html: doc({ viewport: null, description: null }) }, pass: { html: doc({ viewport: null }) } },
+  META_BASICS_MISSING: {
+    fail: { html: doc({ viewport: null, description: null }) },
+    pass: { html: doc({ viewport: null }) },
+  },
   META_VIEWPORT_NO_ZOOM: { fail: { html: doc({ viewport: 'width=device-width, maximum-scale=1' }) }, pass: {} },
   META_LANG_MISSING: { fail: { html: doc({ lang: null }) }, pass: {} },
   META_LANG_INVALID: { fail: { html: doc({ lang: 'english' }) }, pass: { html: doc({ lang: 'pt-BR' }) } },

@@ -84,7 +84,11 @@ const HTTPS_ONLY = new Set<CheckCode>([
 /** Page facts holding what a row says, and nothing else a check could fail on. */
 function heldFacts(scheme: Scheme, url: string, held: HeldPage): PageFacts {
   const links: LinkFact[] = (held.links ?? []).map((link) => {
-    const absolute = /^https?:/.test(link.href) ? link.href : link.href.startsWith('/') ? new URL(link.href, url).href : null;
+    const absolute = /^https?:/.test(link.href)
+      ? link.href
+      : link.href.startsWith('/')
+        ? new URL(link.href, url).href
+        : null;
     return {
       href: link.href,
       kind: absolute ? 'http' : 'uncrawlable',
@@ -127,7 +131,12 @@ function evaluated(scheme: Scheme, url: string, held: HeldPage): Map<string, Che
     },
     (target) => statuses.get(target),
   );
-  const ctx = { html, facts: html, https: scheme === 'https', linkTargets: () => targets } as unknown as PageCheckContext;
+  const ctx = {
+    html,
+    facts: html,
+    https: scheme === 'https',
+    linkTargets: () => targets,
+  } as unknown as PageCheckContext;
   const out = new Map<string, CheckResult>();
   const add = (code: string, outcome: CheckOutcome) => {
     if (outcome === null) return;
@@ -136,7 +145,8 @@ function evaluated(scheme: Scheme, url: string, held: HeldPage): Map<string, Che
     out.set(code, result);
   };
   const decides: CheckCode[] = [];
-  if (held.links) decides.push('LINKS_HTTPS_TO_HTTP', 'LINKS_UNCRAWLABLE', 'LINKS_INTERNAL_BROKEN', 'LINKS_EXTERNAL_BROKEN');
+  if (held.links)
+    decides.push('LINKS_HTTPS_TO_HTTP', 'LINKS_UNCRAWLABLE', 'LINKS_INTERNAL_BROKEN', 'LINKS_EXTERNAL_BROKEN');
   if (held.resources) decides.push('CONTENT_IMAGE_BROKEN', 'TECH_RESOURCE_BROKEN');
   if (held.lacks)
     decides.push('META_TITLE_MISSING', 'META_DESCRIPTION_MISSING', 'META_VIEWPORT_MISSING', 'CONTENT_H1_MISSING');
