@@ -117,8 +117,14 @@ describe('seo CLI for self-hosters (JSON output)', () => {
       expect(out.scores.overall).toBeGreaterThan(0);
       const codes = out.issues.map((i: { code: string }) => i.code);
       expect(codes).toContain('LINKS_INTERNAL_BROKEN');
-      // The 404 is linked from the home page: charged once, as its broken link, not again as TECH_STATUS_4XX.
-      expect(codes).not.toContain('TECH_STATUS_4XX');
+      // The 404 is listed under its status with its inlinks, and charged once, as the broken link's fix.
+      const status = out.issues.find((i: { code: string }) => i.code === 'TECH_STATUS_4XX');
+      expect(status).toMatchObject({ affectedPages: 1, chargedElsewhere: 1 });
+      expect(out.issues.find((i: { code: string }) => i.code === 'LINKS_INTERNAL_BROKEN').fixes).toMatchObject({
+        count: 1,
+        summary: '1 target, linked from 1 page',
+      });
+      expect(out.scoreBreakdown.costs.map((c: { code: string }) => c.code)).not.toContain('TECH_STATUS_4XX');
       expect(out.counts).toMatchObject({ urlsCrawled: 2, htmlPages: 1, indexablePages: 1 });
       // A bare host:port is audited on the scheme it answers on (https first): this server speaks http only.
       const bare = await run(
@@ -234,6 +240,8 @@ describe('seo CLI for self-hosters (JSON output)', () => {
         },
         resources: { found: 0, checked: 0 },
         labPages: { measured: 0, eligible: 1 },
+        // Every link of the page read: none past the per-page cap.
+        links: { found: 63, read: 63, notRead: 0, pagesOverCap: 0 },
       });
       expect(out.issues.find((i: { code: string }) => i.code === 'TECH_ROBOTS_MISSING').scope).toBe('site');
 
@@ -244,7 +252,10 @@ describe('seo CLI for self-hosters (JSON output)', () => {
       );
       // Site-level checks read "site", page-level ones their pages.
       expect(text.stdout).toMatch(/^NOTICE +TECH_ROBOTS_MISSING +site +/m);
-      expect(text.stdout).toMatch(/^CRITICAL +LINKS_INTERNAL_BROKEN +1 page +/m);
+      // A broken link is a WARNING on its page; its fixes (the 7 targets) are said on the same line.
+      expect(text.stdout).toMatch(
+        /^WARNING +LINKS_INTERNAL_BROKEN +1 page +Broken internal link \(7 targets, the widest linked from 1 page\)$/m,
+      );
       expect(text.stderr).toContain(
         'note: 55 of 56 external links checked (the others are not counted as broken): 1 refused by policy; could ' +
           `not be checked: http://author@ext.test:${extPort}/clone.git (refused by policy: URLs with embedded ` +

@@ -136,8 +136,10 @@ describe('audit lifecycle with real worker processes', () => {
           expect(Object.keys(issue).sort()).toEqual([
             'affectedPages',
             'category',
+            'chargedElsewhere',
             'code',
             'description',
+            'fixes',
             'id',
             'scope',
             'severity',
