@@ -234,6 +234,12 @@ export const Issue = component(
             }),
             { description: 'The widest fixes first (at most 20).' },
           ),
+          places: {
+            ...nullable({ type: 'integer' }),
+            description:
+              "The places the fixes are in: fixes on the very same pages are one place (a template's list of dead " +
+              'links); null for audits stored before places were kept.',
+          },
         }),
       ),
       description:

@@ -412,7 +412,7 @@ function resultsOf(auditId: string, projectId: string, outcome: AuditOutcome, sh
       affectedPages: i.affectedPages,
       applicablePages: i.applicablePages,
       evidenceShape: shapes.shapeOf(i.code),
-      fixes: i.fixes ? { count: i.fixes.count, listed: i.fixes.listed } : null,
+      fixes: i.fixes ? { count: i.fixes.count, listed: i.fixes.listed, places: i.fixes.places.length } : null,
       chargedElsewhere: i.chargedElsewhere ?? 0,
     })),
     snapshots: outcome.vitals.map((v) => ({

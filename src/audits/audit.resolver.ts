@@ -93,6 +93,7 @@ const fixesType = (code: string, fixes: FixesShown): IssueFixesType => ({
   count: fixes.count,
   summary: fixesSummary(code, fixes),
   listed: fixes.listed.map((f) => ({ cause: f.cause, pages: f.pages })),
+  places: fixes.places ?? null,
 });
 
 /**

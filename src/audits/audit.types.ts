@@ -58,6 +58,13 @@ export class IssueFixesType {
   summary!: string;
   @Field(() => [FixType], { description: 'The widest fixes first (at most 20 on an issue, 5 on a score cost).' })
   listed!: FixType[];
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      "The places the fixes are in: fixes on the very same pages are one place (a template's list of dead links is " +
+      'fixed in one place); null for audits stored before places were kept.',
+  })
+  places!: number | null;
 }
 
 @ObjectType('ScoreCost', { description: "One issue's part of an audit's score: the points it costs its category." })
@@ -117,7 +124,7 @@ export class ScoreBreakdownType {
   @Field(() => Float, {
     description:
       '% of the crawled HTML pages without a CRITICAL issue, a page whose on-page basics are missing (shown worse in ' +
-      'search: pagesShownWorse) counting half.',
+      'search: pagesShownWorse) counting 2/3.',
   })
   health!: number;
   @Field(() => Int, { description: 'Crawled HTML documents (link targets, PDFs and other resources are not pages).' })
@@ -126,7 +133,7 @@ export class ScoreBreakdownType {
   @Field(() => Int, {
     description:
       'Pages without a CRITICAL issue that a check marks as shown worse in search (two or more on-page basics ' +
-      'missing): half a healthy page each (0 for audits scored before it was counted).',
+      'missing): 2/3 of a healthy page each (0 for audits scored before it was counted).',
   })
   pagesShownWorse!: number;
   @Field(() => Int, { description: 'Checks that applied to the site (on any page, or once for the whole site).' })

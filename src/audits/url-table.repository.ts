@@ -643,7 +643,7 @@ export interface SegmentFacts {
   urls: number;
   htmlPages: number;
   htmlWithCritical: number;
-  /** HTML pages without a CRITICAL occurrence that a `shownWorse` check fails on (half a healthy page each). */
+  /** HTML pages without a CRITICAL occurrence that a `shownWorse` check fails on (2/3 of a healthy page each). */
   htmlShownWorse: number;
   /**
    * Per check with occurrences in the segment: its stored severity and category, the segment's URLs it affects, and

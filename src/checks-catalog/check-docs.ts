@@ -23,7 +23,7 @@ import {
   FIX_CEILINGS,
   PAGE_ISSUE_WEIGHTS,
   SITE_FACT_SHARE,
-  SHOWN_WORSE_HEALTH,
+  SHOWN_WORSE_HEALTH_WORDS,
   SITE_ISSUE_COSTS,
 } from '../seo/scoring/index.js';
 
@@ -90,7 +90,8 @@ export function scoringOf(check: CheckDefinition): string {
       (fixSeverity !== check.severity
         ? ` (a ${fixSeverity} fix, though each page's finding is a ${check.severity})`
         : '') +
-      `; the fixes together take at most ${String(most)} points: each takes its share of what is left.`;
+      `; fixes on the very same pages are one place, a place of k fixes costing one fix × (1 + log10 k); the places ` +
+      `add in quadrature (√ of the sum of their squares), at most ${String(most)} points.`;
   } else if (check.scope === 'site') {
     cost = `A failure costs the ${category} score ${String(SITE_ISSUE_COSTS[check.severity])} points (a fixed cost).`;
   } else {
@@ -104,7 +105,7 @@ export function scoringOf(check: CheckDefinition): string {
     parts.push('Pages where it fails count as pages with a CRITICAL issue, which lowers the health half.');
   if (check.shownWorse)
     parts.push(
-      `A page where it fails is shown worse in search: it counts as ${String(SHOWN_WORSE_HEALTH)} of a healthy page ` +
+      `A page where it fails is shown worse in search: it counts as ${SHOWN_WORSE_HEALTH_WORDS} of a healthy page ` +
         'in the health half.',
     );
   if (check.blocker) parts.push(`When it fails the overall score is capped at ${BLOCKED_OVERALL_CAP}.`);

@@ -3,6 +3,7 @@ import type { AuditCounts, AuditOutcome } from '../audits/index.js';
 import { DomainError } from '../platform/errors.js';
 import type { Baseline, GateOccurrence } from '../seo/ci-gate/index.js';
 import type { BlockerNotice, ScoreBreakdown } from '../seo/scoring/index.js';
+import type { CheckFixes } from '../seo/checks/index.js';
 import type { AuditCommandOptions } from './audit-types.js';
 import { occurrenceLines, type GateInput, type GateResult } from './audit-gate.js';
 import type { AuditSettings } from './audit-options.js';
@@ -44,13 +45,17 @@ function issueOf(run: AuditRun, i: Issue, withOccurrences: boolean, scoring: Sco
     affectedPages: i.affectedPages,
     applicablePages: i.applicablePages,
     // A fix-grouped issue: its fixes in one line ("1 target, linked from 78 pages") and the widest with their reach.
-    fixes: i.fixes
-      ? { count: i.fixes.count, summary: scoring.fixesSummary(i.code, i.fixes), listed: i.fixes.listed }
-      : null,
+    fixes: i.fixes ? cliFixes(i.code, i.fixes, scoring.fixesSummary) : null,
     chargedElsewhere: i.chargedElsewhere ?? 0,
     examples: run.examples.get(i.code) ?? [],
     ...(withOccurrences ? { occurrences: run.occurrences.get(i.code) ?? [] } : {}),
   };
+}
+
+/** A fix-grouped issue's fixes as the CLI shows them: in one line, the widest with their reach, and their places. */
+function cliFixes(code: string, fixes: CheckFixes, summarize: Scoring['fixesSummary']) {
+  const shown = { count: fixes.count, listed: fixes.listed, places: fixes.places.length };
+  return { ...shown, summary: summarize(code, shown) };
 }
 
 /** Said on stderr in every format: what the scores do not cover, what could not be checked, what compares badly. */
@@ -297,7 +302,7 @@ function scoreWhy(b: ScoreBreakdown, blockers: readonly BlockerNotice[], summari
   return (
     `health ${b.health}% (${formatCount(b.htmlPages - b.pagesWithCritical)} of ${formatCount(b.htmlPages)} HTML ` +
     `page${b.htmlPages === 1 ? '' : 's'} without a critical issue` +
-    (b.pagesShownWorse ? `, ${formatCount(b.pagesShownWorse)} counting half: on-page basics missing` : '') +
+    (b.pagesShownWorse ? `, ${formatCount(b.pagesShownWorse)} counting 2/3: on-page basics missing` : '') +
     ')' +
     (b.cappedFrom !== null ? `; capped at 50 from ${b.cappedFrom}: ${blockers.map((n) => n.message).join(' ')}` : '') +
     (top ? `; first: ${top}` : '')

@@ -254,7 +254,7 @@ describe('seo CLI for self-hosters (JSON output)', () => {
       expect(text.stdout).toMatch(/^NOTICE +TECH_ROBOTS_MISSING +site +/m);
       // A broken link is a WARNING on its page; its fixes (the 7 targets) are said on the same line.
       expect(text.stdout).toMatch(
-        /^WARNING +LINKS_INTERNAL_BROKEN +1 page +Broken internal link \(7 targets, the widest linked from 1 page\)$/m,
+        /^WARNING +LINKS_INTERNAL_BROKEN +1 page +Broken internal link \(7 targets in 1 place, linked from 1 page\)$/m,
       );
       expect(text.stderr).toContain(
         'note: 55 of 56 external links checked (the others are not counted as broken): 1 refused by policy; could ' +

@@ -232,6 +232,7 @@ describe('scores of a hand-computed audit', () => {
     expect(plain.outcome.breakdown.costs[0].fixes).toEqual({
       count: 1,
       listed: [{ cause: site.url('/missing'), pages: 1 }],
+      places: 1,
     });
   });
 });

@@ -164,7 +164,7 @@ describe('seo audit and the server compute the same scores over the same facts',
           `contentScore linksScore technicalScore performanceScore
            scoreBreakdown { health htmlPages pagesWithCritical checksApplied checksPassed labPerformance cappedFrom
              blockers indexability { indexable noindex canonicalOtherHost canonicalSameHost }
-             costs { code category severity scope affectedPages points fixes { count listed { cause pages } } } }
+             costs { code category severity scope affectedPages points fixes { count places listed { cause pages } } } }
            counts { urlsCrawled htmlPages indexablePages externalLinks { found checked couldNotCheck notTried
              refusedByPolicy addressCap noAnswer overCap outOfTime noNetwork fromCache }
              resources { found checked } labPages { measured eligible } links { found read notRead pagesOverCap } }

@@ -11,7 +11,7 @@ import {
 import type { UrlTable } from '../page/index.js';
 import type { Occurrence } from './check.types.js';
 import type { CheckAggregate, CheckResult, SiteCheckOutput, SiteCheckResult } from './check-results.js';
-import type { CheckFixes } from './check.types.js';
+import type { CheckFixes, FixPlace } from './check.types.js';
 
 export interface AggregatorOptions {
   /** Occurrences kept per code (all are counted); bounds memory on very large audits. */
@@ -55,8 +55,11 @@ class CodeState {
   worst: Severity | null = null;
   /** Failing pages by the severity of their result: a banded check's pages, each at its own band. */
   bySeverity: Partial<Record<Severity, number>> = {};
-  /** Pages per cause (a fix), for a check whose definition has `fixUnit`; `last` is the page last counted. */
-  causes: Map<string, { pages: number; last: number }> | null = null;
+  /**
+   * Pages per cause (a fix), for a check whose definition has `fixUnit`; `last` is the page last counted; `sum` and
+   * `xor` fingerprint the set of its pages (order-free), so that causes on the very same pages are one place.
+   */
+  causes: Map<string, CauseState> | null = null;
   /** Causes past MAX_CAUSES_PER_CODE, each counted as a fix on one page. */
   unlistedCauses = 0;
   /** Failing pages whose cost another check's fix carries (CheckResult.chargedWith). */
@@ -88,7 +91,7 @@ export class CheckAggregator {
   private readonly codes = new Map<string, CodeState>();
   /** Pages (by index) with a failing CRITICAL result: the score's health counts the pages without one. */
   private critical = new Uint8Array(64);
-  /** Pages (by index) failing a check that shows them worse in search (`shownWorse`): half a healthy page each. */
+  /** Pages (by index) failing a check that shows them worse in search (`shownWorse`): 2/3 of a healthy page each. */
   private shownWorse = new Uint8Array(64);
   private readonly maxOccurrences: number;
 
@@ -137,7 +140,7 @@ export class CheckAggregator {
 
   /**
    * How many of these pages fail a check that shows them worse in search (`shownWorse`) and have no CRITICAL page
-   * result: health counts each as half a healthy page.
+   * result: health counts each as 2/3 of a healthy page.
    */
   pagesShownWorse(urls: Iterable<string>): number {
     let count = 0;
@@ -158,9 +161,11 @@ export class CheckAggregator {
         if (known.last !== index) {
           known.pages++;
           known.last = index;
+          known.sum = (known.sum + mix(index)) >>> 0;
+          known.xor = (known.xor ^ mix(index ^ 0x5bd1e995)) >>> 0;
         }
       } else if (state.causes.size < MAX_CAUSES_PER_CODE) {
-        state.causes.set(cause, { pages: 1, last: index });
+        state.causes.set(cause, { pages: 1, last: index, sum: mix(index), xor: mix(index ^ 0x5bd1e995) });
       } else {
         state.unlistedCauses++;
       }
@@ -236,6 +241,22 @@ export class CheckAggregator {
   }
 }
 
+/** One cause's pages: how many, the last counted, and an order-free fingerprint of the set (sum and xor of a mix). */
+interface CauseState {
+  pages: number;
+  last: number;
+  sum: number;
+  xor: number;
+}
+
+/** murmur3's 32-bit finalizer: spreads page numbers so that sums and xors of different page sets differ. */
+function mix(value: number): number {
+  let h = value >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
 /** `flags` with page `index` set (grown as needed). */
 function mark(flags: Uint8Array<ArrayBuffer>, index: number): Uint8Array<ArrayBuffer> {
   const grown = withRoomFor(flags, index);
@@ -243,15 +264,31 @@ function mark(flags: Uint8Array<ArrayBuffer>, index: number): Uint8Array<ArrayBu
   return grown;
 }
 
-/** A code's fixes: every fix's reach (widest first), the widest listed with their cause. */
+/**
+ * A code's fixes: every fix's reach (widest first), the widest listed with their cause, and the places they are in
+ * (fixes on the very same pages: one template's list of dead links is fixed in one place). Causes past
+ * MAX_CAUSES_PER_CODE are each a fix on one page, in a place of its own.
+ */
 function fixesOf(state: CodeState): CheckFixes {
   const entries = [...state.causes!.entries()].sort((a, b) => b[1].pages - a[1].pages || a[0].localeCompare(b[0]));
   const reach = entries.map(([, c]) => c.pages);
-  for (let i = 0; i < state.unlistedCauses; i++) reach.push(1);
+  const places = new Map<string, FixPlace>();
+  for (const [, c] of entries) {
+    const key = `${c.pages}:${c.sum}:${c.xor}`;
+    const place = places.get(key);
+    if (place) place.fixes++;
+    else places.set(key, { pages: c.pages, fixes: 1 });
+  }
+  const placed = [...places.values()];
+  for (let i = 0; i < state.unlistedCauses; i++) {
+    reach.push(1);
+    placed.push({ pages: 1, fixes: 1 });
+  }
   return {
     count: reach.length,
     listed: entries.slice(0, FIXES_LISTED).map(([cause, c]) => ({ cause, pages: c.pages })),
     reach,
+    places: placed,
   };
 }
 

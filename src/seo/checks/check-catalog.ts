@@ -52,7 +52,7 @@ export const CHECKS_BY_CODE: ReadonlyMap<string, CheckDefinition> = new Map(
   CHECK_CATALOG.map((check) => [check.code, check]),
 );
 
-/** Codes whose failure shows a page worse in search (`shownWorse`): health counts such a page as half a healthy one. */
+/** Codes whose failure shows a page worse in search (`shownWorse`): health counts such a page as 2/3 of a healthy. */
 export const SHOWN_WORSE_CODES: readonly string[] = CHECK_CATALOG.filter((check) => check.shownWorse).map(
   (check) => check.code,
 );

@@ -45,7 +45,7 @@ export interface CheckDefinition {
    */
   fixSeverity?: Severity;
   /**
-   * A page failing it stays in search but is shown worse there: it counts as half a healthy page (docs/scores.md
+   * A page failing it stays in search but is shown worse there: it counts as 2/3 of a healthy page (docs/scores.md
    * "Health"). Only the missing on-page basics have it.
    */
   shownWorse?: true;

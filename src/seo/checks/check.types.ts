@@ -288,9 +288,20 @@ export interface FixReach {
   pages: number;
 }
 
-/** A check's fixes: how many, the widest listed, and every fix's reach (widest first) for the score. */
+/**
+ * Fixes on the very same pages (a template's list of dead links, a sidebar's missing files): fixed in one place, so
+ * charged as one place of `fixes` fixes (docs/scores.md "Places").
+ */
+export interface FixPlace {
+  /** The pages every fix of the place is on. */
+  pages: number;
+  fixes: number;
+}
+
+/** A check's fixes: how many, the widest listed, every fix's reach (widest first), and the places they are in. */
 export interface CheckFixes {
   count: number;
   listed: FixReach[];
   reach: number[];
+  places: FixPlace[];
 }

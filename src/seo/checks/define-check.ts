@@ -45,7 +45,7 @@ export interface CheckSpec<C extends string = string, S extends CheckScope = Che
   fixUnit?: FixUnit;
   /** The severity a fix is priced at, where it differs from the page's (check-kinds.ts, CheckDefinition). */
   fixSeverity?: Severity;
-  /** A failing page counts as half a healthy page (check-kinds.ts, CheckDefinition). */
+  /** A failing page counts as 2/3 of a healthy page (check-kinds.ts, CheckDefinition). */
   shownWorse?: true;
   /** A failure caps the overall score: nothing of the site can be crawled or indexed (check-kinds.ts). */
   blocker?: true;

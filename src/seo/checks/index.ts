@@ -27,6 +27,7 @@ export {
 export { CHECK_THRESHOLDS, type BandedMetric } from './check-thresholds.js';
 export type {
   CheckFixes,
+  FixPlace,
   FixReach,
   LabMetrics,
   LinkTargetInfo,

@@ -6,11 +6,13 @@
  *                           weight: CRITICAL 1.0 | WARNING 0.3 | NOTICE 0.03; a CRITICAL issue costs at least 1;
  *                           a banded check's pages are each charged at their own band (NOTICE / WARNING)
  *   fix-grouped issue cost = a check whose failures have causes (`fixUnit`: a failing target, a repeated element)
- *                           is charged per fix, not per page: fix i costs c_i = ceiling(severity) * sqrt(reach_i),
- *                           reach = pages it is on / crawled HTML pages, ceiling CRITICAL 35 | WARNING 7.5 |
- *                           NOTICE 0.75; the issue costs M * (1 - Π(1 - c_i / M)), M = 100 * weight(severity):
- *                           each fix takes its share of what is left, so no single fix empties a category and no
- *                           number of them costs more than the check failing on every page
+ *                           is charged per fix, not per page: a fix costs ceiling(severity) * sqrt(reach), reach =
+ *                           pages it is on / crawled HTML pages, ceiling CRITICAL 35 | WARNING 7.5 | NOTICE 0.75;
+ *                           fixes on the very same pages are one place (a template's list of dead links): a place
+ *                           of k fixes costs c_p = fix cost * (1 + log10 k); the issue costs min(M, sqrt(Σ c_p²)),
+ *                           M = 100 * weight(severity): places add in quadrature, so twenty targets each on 1% of
+ *                           the pages cost what one on 20% costs, and no number of them costs more than the check
+ *                           failing on every page
  *   site-level issue cost = CRITICAL 15 | WARNING 5 | NOTICE 0.5   (checks whose catalog scope is "site")
  *   site fact cost        = a fact of the site or its server evaluated on every page (no HTTPS, no compression...):
  *                           one site-level issue, never in health, costing the larger of its site-level cost and
@@ -23,7 +25,7 @@
  *                           CLS 25, SI 10, re-normalized), minus the category's other costs (the metric checks
  *                           Lighthouse's score already counts cost nothing more); else the category formula
  *   health                = % of crawled HTML pages with no page-level CRITICAL issue; a page failing a check that
- *                           shows it worse in search (`shownWorse`: the on-page basics missing) counts half
+ *                           shows it worse in search (`shownWorse`: the on-page basics missing) counts 2/3
  *   overall               = round(0.5 * health + 0.5 * (20 META + 20 CONTENT + 20 LINKS + 25 TECHNICAL
  *                           + 15 PERFORMANCE) / 100), capped at 50 when a site-wide blocker fires
  *                           (TECH_ROBOTS_BLOCKS_ALL, TECH_NOINDEX_SITEWIDE, TECH_ROBOTS_UNREACHABLE, 0 indexable
@@ -52,6 +54,7 @@ import {
   type Category,
   type CheckOverride,
   type CheckScope,
+  type FixPlace,
   type FixReach,
   type LabMetrics,
   type Severity,
@@ -78,8 +81,14 @@ export const CRITICAL_MIN_COST = 1;
  * keeps two javascript:void(0) toggles on every page at LINKS ≥ 85 (row 25).
  */
 export const FIX_CEILINGS: Readonly<Record<Severity, number>> = { CRITICAL: 35, WARNING: 7.5, NOTICE: 0.75 };
-/** A page that a `shownWorse` check fails on counts as this share of a healthy page. */
-export const SHOWN_WORSE_HEALTH = 0.5;
+/**
+ * A page that a `shownWorse` check fails on counts as this share of a healthy page: it stays in search, shown worse
+ * there. At 1/2 a site missing its basics everywhere lost as much health as one with a critical issue on half its
+ * pages; at 2/3 row 24 (basics missing on every page) scores 71 on https, 69 on http (must be ≤ 75).
+ */
+export const SHOWN_WORSE_HEALTH = 2 / 3;
+/** SHOWN_WORSE_HEALTH in words, as the docs and the surfaces say it. */
+export const SHOWN_WORSE_HEALTH_WORDS = '2/3';
 /** What a failing site-level check costs its category. */
 export const SITE_ISSUE_COSTS: Readonly<Record<Severity, number>> = { CRITICAL: 15, WARNING: 5, NOTICE: 0.5 };
 /** The share of the overall score that is health (pages without a CRITICAL issue); the rest is the categories. */
@@ -117,8 +126,11 @@ export interface ScoredCheck {
   applicablePages: number;
   /** Affected pages by the severity of their result, when they differ (banded checks): each charged at its own. */
   affectedBySeverity?: Partial<Record<Severity, number>>;
-  /** A `fixUnit` check's fixes: each fix's reach in pages, and the widest listed (CheckAggregate.fixes). */
-  fixes?: { count: number; listed: readonly FixReach[]; reach: readonly number[] };
+  /**
+   * A `fixUnit` check's fixes: each fix's reach in pages, the widest listed, and the places they are in
+   * (CheckAggregate.fixes); without places each fix is a place of its own.
+   */
+  fixes?: { count: number; listed: readonly FixReach[]; reach: readonly number[]; places?: readonly FixPlace[] };
   /** Affected URLs another check's fix is charged for (a linked 4xx/5xx URL): listed, costing nothing here. */
   chargedElsewhere?: number;
 }
@@ -137,7 +149,7 @@ export interface Indexability {
 export interface ScoredPages {
   html: number;
   withCritical: number;
-  /** Pages without a CRITICAL issue that a `shownWorse` check fails on: half a healthy page each. */
+  /** Pages without a CRITICAL issue that a `shownWorse` check fails on: 2/3 of a healthy page each. */
   shownWorse?: number;
   /** The crawled 2xx HTML pages' indexability; 0 indexable pages is a blocker. Unknown when absent. */
   indexability?: Indexability;
@@ -178,8 +190,11 @@ export interface ScoreCost {
   affectedPages: number;
   /** Points off the category score before rounding (a category cannot go below 0). */
   points: number;
-  /** A fix-grouped issue's fixes: how many, and the widest (at most FIXES_IN_BREAKDOWN) with their reach. */
-  fixes?: { count: number; listed: FixReach[] };
+  /**
+   * A fix-grouped issue's fixes: how many, the widest (at most FIXES_IN_BREAKDOWN) with their reach, and in how many
+   * places (fixes on the very same pages are one place).
+   */
+  fixes?: { count: number; listed: FixReach[]; places?: number };
 }
 
 /** The fixes a cost names in "why this score". */
@@ -191,7 +206,7 @@ export interface ScoreBreakdown {
   health: number;
   htmlPages: number;
   pagesWithCritical: number;
-  /** Pages without a CRITICAL issue whose on-page basics are missing (`shownWorse`): half a healthy page each. */
+  /** Pages without a CRITICAL issue whose on-page basics are missing (`shownWorse`): 2/3 of a healthy page each. */
   pagesShownWorse?: number;
   /** Checks that applied to the site (on any page, or once for the site), and how many of them passed everywhere. */
   checksApplied: number;
@@ -239,13 +254,14 @@ export function issueCost(check: ScoredCheck, htmlPages: number): ScoreCost | nu
     // The fix severity (a broken link's target is out of search) applies at the catalog's severity; a project's
     // override of the severity replaces it.
     const fixSeverity = severity === definition.severity ? (definition.fixSeverity ?? severity) : severity;
-    const reach = check.fixes?.reach.length ? check.fixes.reach : [charged];
-    points = fixGroupCost(fixSeverity, reach, htmlPages);
-    if (check.fixes)
+    points = fixGroupCost(fixSeverity, placesOf(check.fixes, charged), htmlPages);
+    if (check.fixes) {
       fixes = {
         count: check.fixes.count,
         listed: check.fixes.listed.slice(0, FIXES_IN_BREAKDOWN).map((f) => ({ ...f })),
       };
+      if (check.fixes.places) fixes.places = check.fixes.places.length;
+    }
     const cost: ScoreCost = { code: check.code, category, severity, scope, affectedPages: check.affectedPages, points };
     if (fixes) cost.fixes = fixes;
     return cost;
@@ -272,18 +288,31 @@ export function fixCost(severity: Severity, pages: number, htmlPages: number): n
   return FIX_CEILINGS[severity] * Math.sqrt(Math.min(1, pages / Math.max(1, htmlPages)));
 }
 
-/**
- * A check's fixes together: each takes its share of what the check has left to take, M * (1 - Π(1 - c_i / M)),
- * M = what the check costs failing on every page (100 * weight). Never more than M, whatever the number of fixes.
- */
-export function fixGroupCost(severity: Severity, reach: readonly number[], htmlPages: number): number {
-  const most = 100 * PAGE_ISSUE_WEIGHTS[severity];
-  let left = 1;
-  for (const pages of reach) left *= 1 - Math.min(1, fixCost(severity, pages, htmlPages) / most);
-  return most * (1 - left);
+/** What a place of `fixes` fixes on the same `pages` costs: one fix's cost times 1 + log10(fixes). */
+export function placeCost(severity: Severity, place: FixPlace, htmlPages: number): number {
+  return fixCost(severity, place.pages, htmlPages) * (1 + Math.log10(Math.max(1, place.fixes)));
 }
 
-/** Health: % of the crawled HTML pages without a CRITICAL issue, a page shown worse in search counting half. */
+/**
+ * A check's places together: min(M, sqrt(Σ c_p²)), M = what the check costs failing on every page (100 * weight).
+ * Places add in quadrature: twenty fixes each on 1% of the pages cost what one on 20% costs (the reach they have
+ * together), never more than M, whatever their number.
+ */
+export function fixGroupCost(severity: Severity, places: readonly FixPlace[], htmlPages: number): number {
+  const most = 100 * PAGE_ISSUE_WEIGHTS[severity];
+  let squares = 0;
+  for (const place of places) squares += placeCost(severity, place, htmlPages) ** 2;
+  return Math.min(most, Math.sqrt(squares));
+}
+
+/** A check's places: its fixes' places, each fix a place of its own when they were not told, or one fix on all. */
+function placesOf(fixes: ScoredCheck['fixes'], charged: number): readonly FixPlace[] {
+  if (fixes?.places?.length) return fixes.places;
+  if (fixes?.reach.length) return fixes.reach.map((pages) => ({ pages, fixes: 1 }));
+  return [{ pages: charged, fixes: 1 }];
+}
+
+/** Health: % of the crawled HTML pages without a CRITICAL issue, a page shown worse in search counting 2/3. */
 export function healthOf(html: number, withCritical: number, shownWorse = 0): number {
   if (html <= 0) return 100;
   const critical = Math.min(withCritical, html);
@@ -306,7 +335,7 @@ export function overallImpact(cost: ScoreCost, htmlPages: number, health?: Healt
   return impact;
 }
 
-/** The pages health counts against: with a CRITICAL issue, and shown worse (half each). */
+/** The pages health counts against: with a CRITICAL issue, and shown worse (2/3 each). */
 export interface HealthPages {
   withCritical: number;
   shownWorse?: number;

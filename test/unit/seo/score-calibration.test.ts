@@ -524,8 +524,8 @@ describe.each(['https', 'http'] as const)('score calibration rows 20-27, Scoring
     expect(scores.overall).toBeLessThanOrEqual(75);
     expect(scores.meta).toBeLessThanOrEqual(30);
     expect(breakdown.costs.map((c) => c.code)).toContain('META_BASICS_MISSING');
-    // Shown worse in search, not out of it: half a healthy page each, no page with a CRITICAL issue.
-    expect(breakdown).toMatchObject({ health: 50, pagesWithCritical: 0, pagesShownWorse: 200 });
+    // Shown worse in search, not out of it: 2/3 of a healthy page each, no page with a CRITICAL issue.
+    expect(breakdown).toMatchObject({ health: 66.7, pagesWithCritical: 0, pagesShownWorse: 200 });
     if (scheme === 'https')
       expect(scoreOn('http', { pages: 200, holds: [basics] }).scores.overall).toBeLessThan(scores.overall);
   });

@@ -6,6 +6,7 @@ import {
   computeScores,
   fixCost,
   fixGroupCost,
+  placeCost,
   getLogNormalScore,
   healthOf,
   issueCost,
@@ -67,22 +68,60 @@ describe('fixes (Scoring v3: a fix is the unit of cost)', () => {
     expect(fixCost('NOTICE', 300, 200)).toBe(FIX_CEILINGS.NOTICE);
   });
 
-  it('adds fixes, each taking its share of what is left: more fixes cost more, never more than every page', () => {
-    const one = fixGroupCost('CRITICAL', [200], 200);
-    const two = fixGroupCost('CRITICAL', [200, 200], 200);
+  it('adds places in quadrature: more places cost more, never more than every page', () => {
+    const place = (pages: number, fixes = 1) => ({ pages, fixes });
+    const one = fixGroupCost('CRITICAL', [place(200)], 200);
+    const two = fixGroupCost('CRITICAL', [place(200), place(100)], 200);
     expect(one).toBeCloseTo(35, 10);
-    // 100 × (1 − 0.65²) = 57.75: less than 70, more than 35.
-    expect(two).toBeCloseTo(57.75, 10);
-    expect(fixGroupCost('CRITICAL', Array<number>(1_000).fill(200), 200)).toBeLessThanOrEqual(100);
-    expect(fixGroupCost('WARNING', Array<number>(1_000).fill(200), 200)).toBeLessThanOrEqual(30);
+    // √(35² + (35·√0.5)²) = 35·√1.5 = 42.87: more than one, less than the two added.
+    expect(two).toBeCloseTo(35 * Math.sqrt(1.5), 10);
+    // Twenty targets each on 1% of the pages cost what one on 20% costs.
+    expect(
+      fixGroupCost(
+        'CRITICAL',
+        Array.from({ length: 20 }, () => place(2)),
+        200,
+      ),
+    ).toBeCloseTo(fixGroupCost('CRITICAL', [place(40)], 200), 10);
+    expect(
+      fixGroupCost(
+        'CRITICAL',
+        Array.from({ length: 1_000 }, () => place(200)),
+        200,
+      ),
+    ).toBe(100);
+    expect(
+      fixGroupCost(
+        'WARNING',
+        Array.from({ length: 1_000 }, () => place(200)),
+        200,
+      ),
+    ).toBe(30);
+  });
+
+  it('charges a place of k fixes on the very same pages as one fix times 1 + log10 k', () => {
+    expect(placeCost('CRITICAL', { pages: 50, fixes: 1 }, 200)).toBeCloseTo(17.5, 10);
+    expect(placeCost('CRITICAL', { pages: 50, fixes: 10 }, 200)).toBeCloseTo(35, 10);
+    // 330 dead targets listed on one page of 1,000 are one place: 35 × √0.001 × (1 + log10 330) = 3.86.
+    expect(fixGroupCost('CRITICAL', [{ pages: 1, fixes: 330 }], 1_000)).toBeCloseTo(
+      35 * Math.sqrt(0.001) * (1 + Math.log10(330)),
+      10,
+    );
   });
 
   it('prices a broken internal link by its target (CRITICAL: the target is out of search), not by its pages', () => {
     // One target on every page: one fix at its ceiling; the check's own severity (WARNING) is the linking page's.
     const cost = issueCost(check('LINKS_INTERNAL_BROKEN', 200, 200, fixes([200])), 200)!;
     expect(cost).toMatchObject({ severity: 'WARNING', points: 35, fixes: { count: 1 } });
-    // Two targets on the same 200 pages are two fixes.
-    expect(issueCost(check('LINKS_INTERNAL_BROKEN', 200, 200, fixes([200, 200])), 200)!.points).toBeCloseTo(57.75);
+    // Two targets on 200 pages, not told whether the same: two places, √2 × 35.
+    expect(issueCost(check('LINKS_INTERNAL_BROKEN', 200, 200, fixes([200, 200])), 200)!.points).toBeCloseTo(
+      35 * Math.SQRT2,
+    );
+    // Told they are on the very same pages: one place of two fixes, 35 × (1 + log10 2), and the cost says so.
+    const same = { ...fixes([200, 200]).fixes, places: [{ pages: 200, fixes: 2 }] };
+    const placed = issueCost(check('LINKS_INTERNAL_BROKEN', 200, 200, { fixes: same }), 200)!;
+    expect(placed.points).toBeCloseTo(35 * (1 + Math.log10(2)));
+    expect(placed.fixes).toMatchObject({ count: 2, places: 1 });
   });
 
   it("prices a fix at a project's overridden severity, not the catalog's fix severity", () => {
@@ -95,9 +134,9 @@ describe('fixes (Scoring v3: a fix is the unit of cost)', () => {
     expect(issueCost(check('TECH_STATUS_4XX', 3, 3, { chargedElsewhere: 1 }), 100)!.points).toBe(2);
   });
 
-  it('counts a page shown worse in search as half a healthy page, and a critical one not at all', () => {
-    expect(healthOf(200, 0, 200)).toBe(50);
-    expect(healthOf(200, 100, 100)).toBe(25);
+  it('counts a page shown worse in search as 2/3 of a healthy page, and a critical one not at all', () => {
+    expect(healthOf(200, 0, 200)).toBeCloseTo(200 / 3, 10);
+    expect(healthOf(200, 100, 100)).toBeCloseTo(100 / 3, 10);
     // A page both critical and shown worse counts once, as critical (the caller counts the others).
     expect(healthOf(200, 200, 200)).toBe(0);
     expect(healthOf(0, 0, 0)).toBe(100);

@@ -20,7 +20,7 @@ export const BASICS_CHECKS = [
     severity: 'WARNING',
     category: 'META',
     scope: 'page',
-    // The page stays in search but is shown worse there: it counts as half a healthy page (docs/scores.md "Health").
+    // The page stays in search but is shown worse there: it counts as 2/3 of a healthy page (docs/scores.md "Health").
     shownWorse: true,
     description:
       'The page lacks two or more of the on-page basics: a title, a meta description, a viewport meta tag, an h1 ' +
@@ -28,7 +28,7 @@ export const BASICS_CHECKS = [
     scoreReason: {
       ours:
         'Ours (calibration row 24): each basic is its own issue; together they show the page worse in every result. ' +
-        'Shown worse, not out of search: half a healthy page in health.',
+        'Shown worse, not out of search: 2/3 of a healthy page in health.',
     },
     why:
       'Each basic is a small loss on its own; together they make the page look worse in every result: a snippet ' +

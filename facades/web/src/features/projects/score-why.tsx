@@ -33,7 +33,7 @@ export function ScoreWhy({ projectId, auditId }: { projectId: string; auditId: s
             {plural(breakdown.htmlPages, 'HTML page')}) have no critical issue
             {breakdown.pagesShownWorse > 0 && (
               <>
-                , {formatNumber(breakdown.pagesShownWorse)} of them counting half: their on-page basics are missing, so
+                , {formatNumber(breakdown.pagesShownWorse)} of them counting 2/3: their on-page basics are missing, so
                 search shows them worse
               </>
             )}
