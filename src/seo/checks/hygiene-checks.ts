@@ -103,23 +103,6 @@ export function saysNotFound(text: string): boolean {
 }
 
 /**
- * `<meta http-equiv="refresh" content="5; url=/next">` (HTML's "shared declarative refresh steps"): a delay, then an
- * optional URL. Null when the content does not start with a number (browsers ignore it then).
- */
-export function parseRefresh(content: string, baseUrl: string): { delay: number; target: string | null } | null {
-  const match = /^\s*(\d+)(?:\.\d*)?\s*(?:[;,]\s*(?:url\s*=\s*)?(.*))?$/is.exec(content);
-  if (!match) return null;
-  const delay = Number(match[1]);
-  const raw = match[2]?.trim().replace(/^(['"])(.*)\1$/s, '$2');
-  if (!raw) return { delay, target: null };
-  try {
-    return { delay, target: new URL(raw, baseUrl).href };
-  } catch {
-    return { delay, target: raw };
-  }
-}
-
-/**
  * The likely Largest Contentful Paint element among images, without rendering: the first <img> that declares a
  * width of at least `lcpImageMinWidth` px and starts within the first `lcpImageMaxTextBefore` characters of body
  * text (above the fold on a typical screen). Small icons and logos, and images far down the page, are not it.

@@ -39,7 +39,9 @@ export function runPageChecks(facts: PageFacts | null, page: PageFetch): CheckRe
     finalUrl = null;
   }
   let targets: LinkTargetVerdicts | null | undefined;
-  const html = ok ? facts : null;
+  const reason = nonIndexableReason(facts, page);
+  // A redirect stub (an instant meta refresh to another URL) is no page of its own: its on-page checks do not apply.
+  const html = ok && reason !== 'redirect' ? facts : null;
   const ctx: PageCheckContext = {
     facts,
     html,
@@ -48,7 +50,7 @@ export function runPageChecks(facts: PageFacts | null, page: PageFetch): CheckRe
     responded: page.status > 0,
     finalUrl,
     https: finalUrl?.protocol === 'https:',
-    indexable: ok && nonIndexableReason(facts, page) === null,
+    indexable: ok && reason === null,
     linkTargets: () => {
       if (targets !== undefined) return targets;
       targets = html && page.linkTargets ? linkTargetOutcomes(html, page) : null;

@@ -1,6 +1,7 @@
 import { isSameSite, normalizeUrl, type PageFacts } from '../page/index.js';
 import type { PageFetch } from './check.types.js';
 import type { CheckOutcome } from './check-outcome.js';
+import { refreshRedirectTarget } from './meta-refresh.js';
 
 /**
  * `canonicalized`: the page names another URL of its own site as canonical; `canonical-other-host`: a URL of another
@@ -41,7 +42,8 @@ export function canonicalOtherHost(canonical: string, pageUrl: string): string |
 
 /**
  * Why a search engine would not index the document at `finalUrl`, or null when it would: it must answer
- * 2xx with HTML, without noindex, and be its own canonical (or have none). Redirects followed on the way
+ * 2xx with HTML, without noindex, without an instant meta refresh to another URL, and be its own canonical (or have
+ * none). Redirects followed on the way
  * concern the linked URL, not the document; `wasRedirected` tells those apart.
  */
 export function nonIndexableReason(
@@ -52,6 +54,8 @@ export function nonIndexableReason(
   if (page.status >= 300 && page.status < 400) return 'redirect';
   if (page.status < 200 || page.status >= 300) return 'error-status';
   if (!facts) return 'not-html';
+  // An instant meta refresh to another URL: a redirect stub, treated by search engines as the redirect it is.
+  if (refreshRedirectTarget(facts, page.finalUrl) !== null) return 'redirect';
   if (facts.robots.noindex) return 'noindex';
   const canonical = effectiveCanonical(facts);
   if (canonical !== null) {

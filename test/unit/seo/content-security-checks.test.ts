@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isFileNameAlt, likelyLcpImage, parseRefresh, saysNotFound } from '../../../src/seo/checks/hygiene-checks.js';
+import { isFileNameAlt, likelyLcpImage, saysNotFound } from '../../../src/seo/checks/hygiene-checks.js';
+import { parseRefresh } from '../../../src/seo/checks/meta-refresh.js';
 import { runPageChecks, runSiteChecks, type PageFetch, type PageSummary } from '../../../src/seo/checks/index.js';
 import { evaluateLinkTargets } from '../../../src/seo/checks/link-target-checks.js';
+import { nonIndexableReason } from '../../../src/seo/checks/page-indexability.js';
 import { suggestFix } from '../../../src/seo/fixes/index.js';
 import { analyzeHeaders } from '../../../src/seo/headers/index.js';
 import { extractPageFacts } from '../../../src/seo/page/index.js';
@@ -137,6 +139,22 @@ describe('content, redirect and URL checks', () => {
     const refresh = html('', '<meta http-equiv="refresh" content="5; url=/next">');
     expect(run('TECH_META_REFRESH', refresh)).toMatchObject({ failed: true, evidence: { delay: 5 } });
     expect(run('TECH_META_REFRESH', html('')).failed).toBe(false);
+  });
+
+  it('treats an instant meta refresh to another URL as a redirect stub: non-indexable, no on-page checks', () => {
+    // Apache's language negotiation stubs: no title, no h1, only <meta http-equiv="refresh" content="0; url=...">.
+    const stub = '<!DOCTYPE html><html><head><meta http-equiv="refresh" content="0; url=/en/"></head><body></body>';
+    expect(run('TECH_META_REFRESH', stub)).toMatchObject({ failed: true, evidence: { delay: 0 } });
+    expect(run('META_TITLE_MISSING', stub).applicable).toBe(false);
+    expect(run('CONTENT_H1_MISSING', stub).applicable).toBe(false);
+    const facts = extractPageFacts(stub, { url: URL_ });
+    expect(nonIndexableReason(facts, fetchOf())).toBe('redirect');
+    // A timed refresh, or an instant one that reloads the same URL, leaves the page a page.
+    const timed = stub.replace('content="0; url=/en/"', 'content="5; url=/en/"');
+    expect(run('META_TITLE_MISSING', timed)).toMatchObject({ applicable: true, failed: true });
+    const reload = stub.replace('url=/en/', 'url=/page');
+    expect(nonIndexableReason(extractPageFacts(reload, { url: URL_ }), fetchOf())).toBeNull();
+    expect(run('META_TITLE_MISSING', reload)).toMatchObject({ applicable: true, failed: true });
   });
 
   it('LINKS_TEMPORARY_REDIRECT fails on 302/307 hops, not on 301', () => {

@@ -15,7 +15,8 @@ import {
   urlCell,
   wordsCell,
 } from '../evidence-presenters.js';
-import { parseRefresh, safeDecode, saysNotFound, sessionParameter } from '../hygiene-checks.js';
+import { safeDecode, saysNotFound, sessionParameter } from '../hygiene-checks.js';
+import { parseRefresh } from '../meta-refresh.js';
 import { clientRenderedSuspected } from '../rendering-checks.js';
 
 export const TECHNICAL_HYGIENE_CHECKS = [
@@ -48,10 +49,12 @@ export const TECHNICAL_HYGIENE_CHECKS = [
         if (target !== null) view.fact('Goes to', urlCell(target, view.pageUrl));
       },
     },
-    evaluate: ({ html }) => {
-      if (!html) return null;
-      const refresh = html.metaRefresh === null ? null : parseRefresh(html.metaRefresh, html.baseUrl);
-      return refresh ? fail({ content: html.metaRefresh, ...refresh }) : pass();
+    // The facts, not `html`: an instant refresh to another URL makes the page a redirect stub, whose on-page checks
+    // do not apply (page-indexability.ts); this check is the one that still does.
+    evaluate: ({ facts, ok }) => {
+      if (!ok || !facts) return null;
+      const refresh = facts.metaRefresh === null ? null : parseRefresh(facts.metaRefresh, facts.baseUrl);
+      return refresh ? fail({ content: facts.metaRefresh, ...refresh }) : pass();
     },
     fix: (ctx) => {
       const target = ctx.evidence.string('target');
