@@ -9,6 +9,15 @@
  */
 export const NO_NETWORK_FAILURES = 5;
 
+/**
+ * How long a check of another host waits for its name to resolve (the client's connect timeout, 5 s, is for the site
+ * itself). A resolver answers in milliseconds, or has lost the query (glibc asks again only after 5 s); where none
+ * answers at all (an offline machine, an intranet without a forwarder), five such lookups side by side end the
+ * external checks 1 s after they start instead of 5, so the audit ends within 2 s of its last page. A name that does
+ * not resolve in time is counted as not checked, never as broken.
+ */
+export const OUTSIDE_LOOKUP_TIMEOUT_MS = 1_000;
+
 /** What one sent check says of the outside network. */
 export type OutsideAnswer =
   /** The host name did not resolve, or its lookup timed out. */

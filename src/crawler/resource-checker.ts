@@ -7,6 +7,7 @@ import type {
 } from '../platform/safe-http/index.js';
 import { isSafeHttpError } from '../platform/safe-http/index.js';
 import type { HeaderMap } from '../seo/page/index.js';
+import { OUTSIDE_LOOKUP_TIMEOUT_MS } from './outside-network.js';
 
 /** What one check of a URL found. `status: null` with `failure` is a fetch that failed before any response. */
 export interface ResourceCheck {
@@ -107,7 +108,12 @@ export class ResourceChecker {
     const quota = options.addressQuota;
     const owns = options.siteSlots?.owns;
     // The crawled site's own URLs are paced by its request slots; every other host's by its address.
-    if (quota) this.politeness = { quota, applies: (u) => !(owns?.(u.href) ?? false) };
+    if (quota)
+      this.politeness = {
+        quota,
+        applies: (u) => !(owns?.(u.href) ?? false),
+        lookupTimeoutMs: OUTSIDE_LOOKUP_TIMEOUT_MS,
+      };
   }
 
   /**

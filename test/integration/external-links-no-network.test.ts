@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditJobRunner, externalLinkGaps, withNotTried } from '../../src/audits/index.js';
 import { DEFAULT_CRAWL_OPTIONS } from '../../src/crawler/index.js';
-import { NO_NETWORK_FAILURES } from '../../src/crawler/outside-network.js';
+import { NO_NETWORK_FAILURES, OUTSIDE_LOOKUP_TIMEOUT_MS } from '../../src/crawler/outside-network.js';
 import { createConfiguredSafeHttpClient, type LookupFunction } from '../../src/platform/safe-http/index.js';
 import { clientReportHtml } from '../../src/reports/report-html.js';
 import { anApiKey, anOrg, type Org } from '../factories.js';
@@ -183,18 +183,19 @@ describe('an audit with no outside network', () => {
   it('does not wait for a resolver that never answers', async () => {
     const home = await linkingSite('home-hung-resolver.test');
     const { lookup, asked } = offlineResolver([home.host], 'hang');
-    // The address gate of the platform's client (politeness per address) resolves first: the path that hangs.
-    const client = createConfiguredSafeHttpClient(t.config, {
-      lookup,
-      connectTimeoutMs: 1_000,
-      headersTimeoutMs: 2_500,
-      totalTimeoutMs: 3_000,
-    });
+    // The address gate of the platform's client (politeness per address) resolves first: the path that hangs. The
+    // client's own connect (and lookup) timeout is a minute, past this test's 30 s: only the outside lookup timeout
+    // (OUTSIDE_LOOKUP_TIMEOUT_MS) can end these checks, as it must on a machine whose resolver never answers.
+    const client = createConfiguredSafeHttpClient(t.config, { lookup, connectTimeoutMs: 60_000 });
     try {
       const run = await auditSite(client, home.url('/'), {
         externalLinkBudget: DEFAULT_CRAWL_OPTIONS.externalLinkBudget,
       });
-      sayTail('no outside network (the resolver never answers, 1 s lookup timeout)', home, Date.now());
+      sayTail(
+        `no outside network (no resolver answers, ${OUTSIDE_LOOKUP_TIMEOUT_MS} ms lookup timeout)`,
+        home,
+        Date.now(),
+      );
       const e = withNotTried(run.outcome.counts).externalLinks;
       expect(e.found).toBe(OUTSIDE_HOSTS);
       expect(e.checked).toBe(0);

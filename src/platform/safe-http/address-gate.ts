@@ -118,8 +118,13 @@ export class AddressGate {
    * turn. Fails with ADDRESS_CAP when the quota is spent (nothing is sent), DNS_FAILURE/TIMEOUT as the connector
    * would, or the signal's reason. A name our policy refuses gets no turn: the connector refuses it, nothing is sent.
    */
-  async enter(hostname: string, quota: AddressQuota, signal: AbortSignal): Promise<() => void> {
-    const addresses = await this.addressesOf(hostname);
+  async enter(
+    hostname: string,
+    quota: AddressQuota,
+    signal: AbortSignal,
+    resolveTimeoutMs = this.resolveTimeoutMs,
+  ): Promise<() => void> {
+    const addresses = await this.addressesOf(hostname, resolveTimeoutMs);
     if (addresses.length === 0) return () => undefined;
     if (quota.reached(addresses)) throw capError(quota);
     const releases: (() => void)[] = [];
@@ -144,12 +149,12 @@ export class AddressGate {
     return this.lanes.get(address)?.active ?? 0;
   }
 
-  private async addressesOf(hostname: string): Promise<string[]> {
+  private async addressesOf(hostname: string, resolveTimeoutMs: number): Promise<string[]> {
     const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
     const found =
       isIP(host) !== 0
         ? [host]
-        : (await lookupWithTimeout(this.lookup, host, this.resolveTimeoutMs)).map((entry) => entry.address);
+        : (await lookupWithTimeout(this.lookup, host, resolveTimeoutMs)).map((entry) => entry.address);
     const addresses = [...new Set(found)].slice(0, MAX_ADDRESSES_TRIED);
     if (!this.policy.isHostAllowed(host) && addresses.some((a) => this.policy.blockedClass(a) !== null)) return [];
     return addresses.sort();

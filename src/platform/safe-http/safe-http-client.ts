@@ -85,7 +85,12 @@ export interface SafeHttpRequestOptions {
    * in `quota`; past the quota's cap the hop fails with ADDRESS_CAP, nothing sent. Ignored by a client made without
    * `addressPoliteness`.
    */
-  politeness?: { quota: AddressQuota; applies(url: URL): boolean };
+  politeness?: {
+    quota: AddressQuota;
+    applies(url: URL): boolean;
+    /** How long the gate waits for a name's addresses, when shorter than the client's connect timeout. */
+    lookupTimeoutMs?: number;
+  };
 }
 
 /**
@@ -457,7 +462,12 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeH
       if (gate && politeness?.applies(current)) {
         deadline.pause();
         try {
-          release = await gate.enter(current.hostname, politeness.quota, callerSignal ?? NEVER);
+          release = await gate.enter(
+            current.hostname,
+            politeness.quota,
+            callerSignal ?? NEVER,
+            politeness.lookupTimeoutMs,
+          );
         } catch (error) {
           throw toSafeHttpError(error, errorContext).withContext(current.href, redirects);
         } finally {
