@@ -23,6 +23,7 @@ import {
   FIX_CEILINGS,
   PAGE_ISSUE_WEIGHTS,
   SITE_FACT_SHARE,
+  SPREAD_SHARE,
   SHOWN_WORSE_HEALTH_WORDS,
   SITE_ISSUE_COSTS,
 } from '../seo/scoring/index.js';
@@ -92,6 +93,12 @@ export function scoringOf(check: CheckDefinition): string {
         : '') +
       `; fixes on the very same pages are one place, a place of k fixes costing one fix × (1 + log10 k); the places ` +
       `add in quadrature (√ of the sum of their squares), at most ${String(most)} points.`;
+  } else if (check.bySpread) {
+    cost =
+      `A site-level issue charged by its spread: it costs the ${category} score the larger of ` +
+      `${String(SITE_ISSUE_COSTS[check.severity])} points and ${String(SPREAD_SHARE)} × 100 × ` +
+      `${String(PAGE_ISSUE_WEIGHTS[check.severity])} × affected pages ÷ crawled HTML pages, and never counts ` +
+      'against health.';
   } else if (check.scope === 'site') {
     cost = `A failure costs the ${category} score ${String(SITE_ISSUE_COSTS[check.severity])} points (a fixed cost).`;
   } else {

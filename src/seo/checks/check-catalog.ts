@@ -43,6 +43,7 @@ export const CHECK_CATALOG: readonly CatalogEntry<Defined>[] = CHECK_DEFINITIONS
   if ('fixUnit' in check && check.fixUnit) entry.fixUnit = check.fixUnit;
   if ('fixSeverity' in check && check.fixSeverity) entry.fixSeverity = check.fixSeverity;
   if ('shownWorse' in check && check.shownWorse) entry.shownWorse = true;
+  if ('bySpread' in check && check.bySpread) entry.bySpread = true;
   if ('blocker' in check && check.blocker) entry.blocker = true;
   if ('lighthouseScored' in check && check.lighthouseScored) entry.lighthouseScored = true;
   return entry as CatalogEntry<Defined>;

@@ -49,6 +49,12 @@ export interface CheckDefinition {
    * "Health"). Only the missing on-page basics have it.
    */
   shownWorse?: true;
+  /**
+   * A site check whose failure spreads over pages (the same title on 2,000 pages): it costs at least its fixed
+   * site-level cost, and more when it reaches many pages, half what its severity costs on them as a page-level issue
+   * (docs/scores.md "Site-level issues"). Never in health.
+   */
+  bySpread?: true;
   /** A failure caps the overall score (docs/scores.md "Blockers"): nothing of the site can be crawled or indexed. */
   blocker?: true;
   /**

@@ -47,6 +47,8 @@ export interface CheckSpec<C extends string = string, S extends CheckScope = Che
   fixSeverity?: Severity;
   /** A failing page counts as 2/3 of a healthy page (check-kinds.ts, CheckDefinition). */
   shownWorse?: true;
+  /** A site check charged by the pages it spreads over, at least its fixed cost (check-kinds.ts). */
+  bySpread?: true;
   /** A failure caps the overall score: nothing of the site can be crawled or indexed (check-kinds.ts). */
   blocker?: true;
   /** A lab metric Lighthouse's performance score already weighs: not charged twice (check-kinds.ts). */

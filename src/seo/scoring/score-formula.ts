@@ -13,7 +13,9 @@
  *                           M = 100 * weight(severity): places add in quadrature, so twenty targets each on 1% of
  *                           the pages cost what one on 20% costs, and no number of them costs more than the check
  *                           failing on every page
- *   site-level issue cost = CRITICAL 15 | WARNING 5 | NOTICE 0.5   (checks whose catalog scope is "site")
+ *   site-level issue cost = CRITICAL 15 | WARNING 5 | NOTICE 0.5   (checks whose catalog scope is "site"); one that
+ *                           spreads over pages (`bySpread`: duplicate titles, descriptions, text) costs the larger of
+ *                           that and half what its severity costs as a page-level issue on the pages it reaches
  *   site fact cost        = a fact of the site or its server evaluated on every page (no HTTPS, no compression...):
  *                           one site-level issue, never in health, costing the larger of its site-level cost and
  *                           half what its severity costs as a page-level issue on the pages it reaches (no HTTPS on
@@ -98,6 +100,13 @@ export const HEALTH_SHARE = 0.5;
  * pages it reaches (and at least its site-level cost): one fix for the whole site, never in health.
  */
 export const SITE_FACT_SHARE = 0.5;
+
+/**
+ * A `bySpread` site check (duplicate titles, descriptions, text) costs this share of what its severity costs as a
+ * page-level issue on the pages it reaches, and at least its site-level cost: Apache's manual, 2,072 language copies
+ * of its pages with the same titles, paid the fixed 5 points a site with two duplicates pays.
+ */
+export const SPREAD_SHARE = 0.5;
 
 /** The checks whose failure caps the overall score (their definitions' `blocker`). */
 export const BLOCKER_CODES: readonly string[] = CHECK_CATALOG.filter((check) => check.blocker).map(
@@ -270,6 +279,8 @@ export function issueCost(check: ScoredCheck, htmlPages: number): ScoreCost | nu
     points = SITE_ISSUE_COSTS[severity];
     // A site fact reaches pages: it costs at least what its severity costs on them (charged once, never in health).
     if (definition?.siteFact) points = Math.max(points, SITE_FACT_SHARE * pageCost(severity, check.affectedPages));
+    // A duplicate spread over 2,000 pages is no fixed 5 points: half what it costs on them as a page-level issue.
+    else if (definition?.bySpread) points = Math.max(points, SPREAD_SHARE * pageCost(severity, check.affectedPages));
   } else if (check.affectedBySeverity && Object.keys(check.affectedBySeverity).length > 1) {
     // Each page at its own band: a DOM of 1,600 nodes is a WARNING on that page, one of 900 a NOTICE on its own.
     points = 0;

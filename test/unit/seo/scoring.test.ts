@@ -143,6 +143,20 @@ describe('fixes (Scoring v3: a fix is the unit of cost)', () => {
   });
 });
 
+describe('a site check charged by its spread (bySpread: duplicates)', () => {
+  it('costs its fixed 5 on a few pages and half its page-level cost when it spreads over many', () => {
+    // Two pages of 200 share a title: the fixed site-level cost.
+    expect(issueCost(check('META_TITLE_DUPLICATE', 2, 200), 200)!.points).toBe(5);
+    // 2,072 language copies of 2,657 pages: 0.5 × 100 × 0.3 × 2,072 / 2,657 = 11.7.
+    expect(issueCost(check('META_TITLE_DUPLICATE', 2_072, 2_657), 2_657)!.points).toBeCloseTo(
+      (0.5 * 100 * 0.3 * 2_072) / 2_657,
+      10,
+    );
+    // A plain site check (no spread) keeps its fixed cost however many pages its evidence names.
+    expect(issueCost(check('TECH_SITEMAP_MISSING', 2_072, 2_657), 2_657)!.points).toBe(5);
+  });
+});
+
 describe('issuePriority', () => {
   const stored = (code: string, severity: 'CRITICAL' | 'WARNING' | 'NOTICE', affected: number, applicable: number) =>
     ({ code, severity, category: 'META', affectedPages: affected, applicablePages: applicable }) as const;

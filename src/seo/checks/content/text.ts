@@ -63,6 +63,7 @@ export const TEXT_CHECKS = [
     severity: 'WARNING',
     category: 'CONTENT',
     scope: 'site',
+    bySpread: true,
     description: 'Another indexable page has identical normalized body text.',
     scoreReason: {
       semrush: 'error',
@@ -109,6 +110,7 @@ export const TEXT_CHECKS = [
     severity: 'NOTICE',
     category: 'CONTENT',
     scope: 'site',
+    bySpread: true,
     description: 'Another indexable page is 90% or more similar (SimHash).',
     scoreReason: {},
     why:

@@ -186,6 +186,7 @@ export const DESCRIPTION_CHECKS = [
     severity: 'WARNING',
     category: 'META',
     scope: 'site',
+    bySpread: true,
     description: 'The same meta description is used on more than one indexable page.',
     requires: 'META_DESCRIPTION_MISSING',
     scoreReason: {

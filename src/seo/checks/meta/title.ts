@@ -174,6 +174,7 @@ export const TITLE_CHECKS = [
     severity: 'WARNING',
     category: 'META',
     scope: 'site',
+    bySpread: true,
     description: 'The same title is used on more than one indexable page.',
     requires: 'META_TITLE_MISSING',
     scoreReason: {
