@@ -148,7 +148,8 @@ function ourBrokenTargets(audit: OurAudit, origin: string): Map<string, string> 
       const raw = [evidence.target, evidence.targetUrl, evidence.url, evidence.src, evidence.href].find(
         (v): v is string => typeof v === 'string' && v !== occurrence.url,
       );
-      const listed = [evidence.targets, evidence.links, evidence.resources].flatMap((v) =>
+      // Broken images list theirs under `images` (CONTENT_IMAGE_BROKEN): gtk3's help-about.png was read as missed.
+      const listed = [evidence.targets, evidence.links, evidence.resources, evidence.images].flatMap((v) =>
         Array.isArray(v) ? (v as unknown[]) : [],
       );
       for (const candidate of [raw, ...listed]) {
