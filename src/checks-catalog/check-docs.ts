@@ -23,7 +23,6 @@ import {
   FIX_CEILINGS,
   PAGE_ISSUE_WEIGHTS,
   SITE_FACT_SHARE,
-  SPREAD_SHARE,
   SHOWN_WORSE_HEALTH_WORDS,
   SITE_ISSUE_COSTS,
 } from '../seo/scoring/index.js';
@@ -96,7 +95,7 @@ export function scoringOf(check: CheckDefinition): string {
   } else if (check.bySpread) {
     cost =
       `A site-level issue charged by its spread: it costs the ${category} score the larger of ` +
-      `${String(SITE_ISSUE_COSTS[check.severity])} points and ${String(SPREAD_SHARE)} × 100 × ` +
+      `${String(SITE_ISSUE_COSTS[check.severity])} points and ${String(SITE_FACT_SHARE)} × 100 × ` +
       `${String(PAGE_ISSUE_WEIGHTS[check.severity])} × affected pages ÷ crawled HTML pages, and never counts ` +
       'against health.';
   } else if (check.scope === 'site') {

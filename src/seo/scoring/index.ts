@@ -13,7 +13,6 @@ export {
   NO_INDEXABLE_PAGES,
   PAGE_ISSUE_WEIGHTS,
   SITE_FACT_SHARE,
-  SPREAD_SHARE,
   SITE_ISSUE_COSTS,
   blockerNotices,
   blockersOf,

@@ -96,17 +96,11 @@ export const SITE_ISSUE_COSTS: Readonly<Record<Severity, number>> = { CRITICAL: 
 /** The share of the overall score that is health (pages without a CRITICAL issue); the rest is the categories. */
 export const HEALTH_SHARE = 0.5;
 /**
- * A site fact (no HTTPS, no compression...) costs this share of what its severity costs as a page-level issue on the
- * pages it reaches (and at least its site-level cost): one fix for the whole site, never in health.
+ * A site fact (no HTTPS, no compression...), or a site check spread over pages (`bySpread`: duplicates), costs this
+ * share of what its severity costs as a page-level issue on the pages it reaches (and at least its site-level cost):
+ * one fix for the whole site, never in health.
  */
 export const SITE_FACT_SHARE = 0.5;
-
-/**
- * A `bySpread` site check (duplicate titles, descriptions, text) costs this share of what its severity costs as a
- * page-level issue on the pages it reaches, and at least its site-level cost: Apache's manual, 2,072 language copies
- * of its pages with the same titles, paid the fixed 5 points a site with two duplicates pays.
- */
-export const SPREAD_SHARE = 0.5;
 
 /** The checks whose failure caps the overall score (their definitions' `blocker`). */
 export const BLOCKER_CODES: readonly string[] = CHECK_CATALOG.filter((check) => check.blocker).map(
@@ -277,10 +271,10 @@ export function issueCost(check: ScoredCheck, htmlPages: number): ScoreCost | nu
   }
   if (scope === 'site') {
     points = SITE_ISSUE_COSTS[severity];
-    // A site fact reaches pages: it costs at least what its severity costs on them (charged once, never in health).
-    if (definition?.siteFact) points = Math.max(points, SITE_FACT_SHARE * pageCost(severity, check.affectedPages));
-    // A duplicate spread over 2,000 pages is no fixed 5 points: half what it costs on them as a page-level issue.
-    else if (definition?.bySpread) points = Math.max(points, SPREAD_SHARE * pageCost(severity, check.affectedPages));
+    // A site fact, or a site check spread over pages (the same title on 2,000 pages: Apache's manual paid the 5 points
+    // a site with two duplicates pays), costs at least its share of what its severity costs on the pages it reaches.
+    if (definition?.siteFact || definition?.bySpread)
+      points = Math.max(points, SITE_FACT_SHARE * pageCost(severity, check.affectedPages));
   } else if (check.affectedBySeverity && Object.keys(check.affectedBySeverity).length > 1) {
     // Each page at its own band: a DOM of 1,600 nodes is a WARNING on that page, one of 900 a NOTICE on its own.
     points = 0;
