@@ -298,6 +298,17 @@ const AuditCounts = component(
               '"no outside network: N external links not checked". Never broken links.',
           },
           fromCache: { type: 'integer', description: "Of checked: the project's verdict of the last day, reused." },
+          pending: {
+            type: 'integer',
+            description:
+              'Of notTried: still being checked when the audit became readable (externalLinksFinal false); 0 once ' +
+              'their verdicts folded in.',
+          },
+          workerStopped: {
+            type: 'integer',
+            description:
+              "Of notTried: still being checked when the audit's worker stopped: no verdict, never broken links.",
+          },
         },
         undefined,
         { description: 'External links checked N of M.' },
@@ -394,6 +405,24 @@ const auditScores = {
     description:
       "The page cap (the plan's or the project's maxPages) stopped the crawl while URLs were left: the scores " +
       'cover the pages crawled. Additive to the contract.',
+  },
+  externalLinksFinal: {
+    type: 'boolean',
+    description:
+      'False while a COMPLETED audit still waits for its external link checks: its pages, scores and issues are ' +
+      "readable, the checks that read other hosts' answers (broken external links; canonicals, hreflang, AMP and " +
+      'pagination targets on other sites) are not yet evaluated, and it is left out of comparisons and alerts. Its ' +
+      'scores and issues change once, when the verdicts fold in. True otherwise. Additive to the contract.',
+  },
+  externalLinksChecked: {
+    type: 'integer',
+    description:
+      'External links checked so far, of externalLinksFound, while the audit waits for them after its last page ' +
+      '("external links: 1,200 of 1,675 checked"); a final audit keeps the last figures (counts hold the final ones).',
+  },
+  externalLinksFound: {
+    type: 'integer',
+    description: 'Distinct external link targets whose checks the audit waits for.',
   },
   counts: {
     anyOf: [AuditCounts, { type: 'null' }],

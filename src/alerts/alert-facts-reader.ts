@@ -36,7 +36,7 @@ export class AlertFactsReader {
   /** A completed audit against the previous completed one; null without one. */
   async auditFacts(db: NativeDb, auditId: string): Promise<AuditAlertFacts | null> {
     const head = await this.factsRepo.auditScores(db, auditId);
-    if (!head || head.status !== 'COMPLETED') return null;
+    if (!head || head.status !== 'COMPLETED' || !head.externalLinksFinal) return null;
     const base = await this.factsRepo.previousCompletedAudit(db, head);
     if (!base) return null;
     const [{ settingChanges, beforeWontFix, ...changes }, vitalsPoor] = await Promise.all([

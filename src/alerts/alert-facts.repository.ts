@@ -16,6 +16,8 @@ export interface AuditScoresRow {
   id: string;
   projectId: string;
   status: string;
+  /** False while a COMPLETED audit's external verdicts are still to fold in: no alerts until they do. */
+  externalLinksFinal: boolean;
   completedAt: Date | null;
   scores: CategoryScores;
 }
@@ -78,7 +80,8 @@ export class AlertFactsRepository {
   async auditScores(db: NativeDb, auditId: string): Promise<AuditScoresRow | undefined> {
     const [row] = await nativeQuery<AuditScoresRow>(
       db,
-      `SELECT a.id, a.project_id AS "projectId", a.status, a.completed_at AS "completedAt", ${SCORE_COLUMNS}
+      `SELECT a.id, a.project_id AS "projectId", a.status, a.external_links_final AS "externalLinksFinal",
+         a.completed_at AS "completedAt", ${SCORE_COLUMNS}
        FROM audit a WHERE a.id = $1`,
       [auditId],
     );
@@ -89,8 +92,10 @@ export class AlertFactsRepository {
   async previousCompletedAudit(db: NativeDb, audit: AuditScoresRow): Promise<AuditScoresRow | undefined> {
     const [row] = await nativeQuery<AuditScoresRow>(
       db,
-      `SELECT a.id, a.project_id AS "projectId", a.status, a.completed_at AS "completedAt", ${SCORE_COLUMNS}
-       FROM audit a WHERE a.project_id = $1 AND a.status = 'COMPLETED' AND a.id <> $2
+      `SELECT a.id, a.project_id AS "projectId", a.status, a.external_links_final AS "externalLinksFinal",
+         a.completed_at AS "completedAt", ${SCORE_COLUMNS}
+       FROM audit a WHERE a.project_id = $1 AND a.status = 'COMPLETED' AND a.external_links_final
+         AND a.id <> $2
          AND (a.completed_at, a.id) < ($3::timestamptz, $2::uuid)
        ORDER BY a.completed_at DESC, a.id DESC LIMIT 1`,
       [audit.projectId, audit.id, audit.completedAt ?? new Date()],
@@ -102,8 +107,10 @@ export class AlertFactsRepository {
   completedAuditsBetween(db: NativeDb, projectId: string, from: Date, until: Date): Promise<AuditScoresRow[]> {
     return nativeQuery<AuditScoresRow>(
       db,
-      `SELECT a.id, a.project_id AS "projectId", a.status, a.completed_at AS "completedAt", ${SCORE_COLUMNS}
-       FROM audit a WHERE a.project_id = $1 AND a.status = 'COMPLETED' AND a.completed_at >= $2
+      `SELECT a.id, a.project_id AS "projectId", a.status, a.external_links_final AS "externalLinksFinal",
+         a.completed_at AS "completedAt", ${SCORE_COLUMNS}
+       FROM audit a WHERE a.project_id = $1 AND a.status = 'COMPLETED' AND a.external_links_final
+         AND a.completed_at >= $2
          AND a.completed_at < $3 ORDER BY a.completed_at, a.id`,
       [projectId, from, until],
     );
@@ -113,8 +120,10 @@ export class AlertFactsRepository {
   async lastCompletedBefore(db: NativeDb, projectId: string, at: Date): Promise<AuditScoresRow | undefined> {
     const [row] = await nativeQuery<AuditScoresRow>(
       db,
-      `SELECT a.id, a.project_id AS "projectId", a.status, a.completed_at AS "completedAt", ${SCORE_COLUMNS}
-       FROM audit a WHERE a.project_id = $1 AND a.status = 'COMPLETED' AND a.completed_at < $2
+      `SELECT a.id, a.project_id AS "projectId", a.status, a.external_links_final AS "externalLinksFinal",
+         a.completed_at AS "completedAt", ${SCORE_COLUMNS}
+       FROM audit a WHERE a.project_id = $1 AND a.status = 'COMPLETED' AND a.external_links_final
+         AND a.completed_at < $2
        ORDER BY a.completed_at DESC, a.id DESC LIMIT 1`,
       [projectId, at],
     );

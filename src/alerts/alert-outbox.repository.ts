@@ -103,6 +103,7 @@ export class AlertOutboxRepository {
     return nativeTransaction(db, async (tx) => {
       await tx.query(
         `INSERT INTO alert_evaluation (audit_id) SELECT id FROM audit WHERE id = $1 AND status = 'COMPLETED'
+           AND external_links_final
          ON CONFLICT (audit_id) DO NOTHING`,
         [auditId],
       );

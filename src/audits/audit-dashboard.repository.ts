@@ -17,7 +17,10 @@ export class AuditDashboardRepository {
     );
   }
 
-  /** Per project, the overall scores of its two latest completed audits, latest first. */
+  /**
+   * Per project, the overall scores of its two latest completed audits whose external verdicts are in (a change is
+   * a comparison: the same pair the comparison opens by default), latest first.
+   */
   lastTwoCompletedScores(
     db: NativeDb,
     projectIds: readonly string[],
@@ -34,7 +37,7 @@ export class AuditDashboardRepository {
        CROSS JOIN LATERAL (SELECT array_agg(overall_score ORDER BY completed_at DESC, id DESC) AS scores,
            array_agg(overrides ORDER BY completed_at DESC, id DESC) AS overrides FROM (
          SELECT overall_score, score_breakdown->'overrides' AS overrides, completed_at, id FROM audit
-         WHERE project_id = p.id AND status = 'COMPLETED'
+         WHERE project_id = p.id AND status = 'COMPLETED' AND external_links_final
          ORDER BY completed_at DESC, id DESC LIMIT 2) last_two) l`,
       [projectIds],
     );

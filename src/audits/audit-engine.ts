@@ -13,6 +13,7 @@ import {
   CheckOverrides,
   LAB_CHECK_CODES,
   SITE_PASS_CODES,
+  EXTERNAL_VERDICT_CODES,
   failingIssues,
   pageIdentityKeys,
   runPageChecks,
@@ -122,6 +123,13 @@ export interface AuditOutcome {
   pagesFailed: number;
   vitals: VitalsRecord[];
   stopped: false;
+  /**
+   * The external link checks went on past the audit's pages (options.externalReadableAfterMs): this outcome is
+   * readable, without the checks that read other hosts' answers (EXTERNAL_VERDICT_CODES, not evaluated), and
+   * `foldExternal` waits for those answers and gives the final outcome (null when options.signal stopped them).
+   */
+  externalPending?: true;
+  foldExternal?: () => Promise<AuditOutcome | null>;
 }
 
 /**
@@ -215,7 +223,8 @@ export async function runAuditEngine(
   }
 
   await sink.phase?.('ANALYZING');
-  await analyzeSite(run, site, overrides, sink);
+  const pending = site.externalPending === true;
+  await analyzeSite(run, site, overrides, sink, pending ? { drop: EXTERNAL_VERDICT_CODES } : {});
 
   await sink.phase?.('MEASURING');
   const vitals = await (crawled.labVitals ??
@@ -225,7 +234,18 @@ export async function runAuditEngine(
   for (const v of lab) run.addResults(v.url, labChecks(v, pageWeights.get(v.url)));
   await sink.phase?.('SAVING');
   await run.flush(true);
-  return scoreRun(run, overrides, { site, pagesFailed, vitals, lab });
+  const measured = { site, pagesFailed, vitals, lab };
+  const outcome = scoreRun(run, overrides, measured);
+  if (!pending) return outcome;
+  const foldExternal = async (): Promise<AuditOutcome | null> => {
+    // The verdicts of other hosts, recorded in the link targets once their checks end: the checks that read them are
+    // run now (the site pass again, only they kept), and the audit scored again with them.
+    if ((await site.externalDone) !== 'done' || signal?.aborted) return null;
+    await analyzeSite(run, site, overrides, sink, { keep: EXTERNAL_VERDICT_CODES });
+    await run.flush(true);
+    return scoreRun(run, overrides, measured);
+  };
+  return { ...outcome, externalPending: true, foldExternal };
 }
 
 /** What crawlPages needs beside the run's buffer. */
@@ -296,9 +316,13 @@ async function analyzeSite(
   site: SiteFacts,
   overrides: CheckOverrides,
   sink: AuditSink,
+  codes: { drop?: ReadonlySet<string>; keep?: ReadonlySet<string> },
 ): Promise<void> {
+  // Only the codes asked for: the external verdicts wait (`drop`), or fold in on their own (`keep`).
+  const wanted = <T extends { code: string }>(results: readonly T[]): T[] =>
+    results.filter((r) => !codes.drop?.has(r.code) && (!codes.keep || codes.keep.has(r.code)));
   const recordSiteResults = async (output: SiteCheckOutput): Promise<SiteCheckOutput['pages']> => {
-    const siteResults = overrides.siteResults(output.site);
+    const siteResults = overrides.siteResults(wanted(output.site));
     run.aggregator.addSiteResults(siteResults);
     for (const result of siteResults) {
       if (!result.applicable || !result.failed) continue;
@@ -326,7 +350,7 @@ async function analyzeSite(
     }),
   );
   for (const page of sitePageChecks) {
-    run.addAttributed(page.url, run.documentUrl(page.url), page.results, 'site');
+    run.addAttributed(page.url, run.documentUrl(page.url), wanted(page.results), 'site');
     await run.flush();
   }
   run.settleHeldStatuses();
@@ -361,6 +385,12 @@ function scoreRun(
   });
   for (const v of vitals) if (v.source === 'HTTP') v.performanceScore = scores.performance;
   const counts = auditCounts(site, store, htmlRows, lab.length);
+  if (site.externalPending && !site.externalTargets)
+    // Readable before the external checks end: the targets without a verdict are still being checked.
+    counts.externalLinks.pending = Math.max(
+      0,
+      counts.externalLinks.found - counts.externalLinks.checked - counts.externalLinks.couldNotCheck,
+    );
   return {
     scores,
     breakdown,

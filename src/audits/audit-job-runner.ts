@@ -26,7 +26,14 @@ import type { AuditAttempt } from './audit-lifecycle.js';
 import { AuditRepository } from './audit.repository.js';
 import { AuditResultsRepository, type AuditResults } from './audit-results.repository.js';
 import { projectExternalLinkCache } from './external-link-cache.js';
-import { AuditFailedError, runAuditEngine, type AuditOutcome, type AuditSink, type LabMeter } from './audit-engine.js';
+import {
+  AuditFailedError,
+  runAuditEngine,
+  type AuditOutcome,
+  type AuditSink,
+  type LabMeter,
+  type OccurrenceRecord,
+} from './audit-engine.js';
 import { EvidenceShapes } from './evidence-shape.js';
 import { SegmentMembership } from './segment-membership.js';
 import { SegmentRepository } from './segment.repository.js';
@@ -69,7 +76,16 @@ export class AuditJobRunner {
       AppConfig,
       'CRAWLER_USER_AGENT' | 'AUDIT_HEARTBEAT_MS' | 'CRAWL_SECRET_KEY' | 'authSecret'
     > &
-      Partial<Pick<AppConfig, 'CHROMIUM_PATH' | 'RENDER_CHROMIUM_PATH' | 'RENDER_PAGES' | 'RENDER_TIMEOUT_MS'>>,
+      Partial<
+        Pick<
+          AppConfig,
+          | 'CHROMIUM_PATH'
+          | 'RENDER_CHROMIUM_PATH'
+          | 'RENDER_PAGES'
+          | 'RENDER_TIMEOUT_MS'
+          | 'AUDIT_EXTERNAL_READABLE_AFTER_MS'
+        >
+      >,
     private readonly logger: Logger,
     private readonly labMeter?: LabMeter,
     /** Page parsing, e.g. on the worker's thread pool; in this thread by default. */
@@ -106,6 +122,8 @@ export class AuditJobRunner {
     const stopBeating = this.beat(em, run);
     // Each check's evidence shape, gathered as its occurrences stream out (stored with the issues).
     const shapes = new EvidenceShapes();
+    // Once the audit completed readable, the occurrences its external verdicts find wait for the final transaction.
+    let folded: OccurrenceRecord[] | null = null;
     try {
       let lastProgress = 0;
       const sink: AuditSink = {
@@ -114,9 +132,10 @@ export class AuditJobRunner {
           ctx.pagesStored?.(rows.length);
         },
         links: (rows) => this.repo.insertLinks(em, run, rows),
-        occurrences: (rows) => {
+        occurrences: async (rows) => {
           for (const row of rows) shapes.add(row.code, row.evidence, row.url);
-          return this.repo.insertOccurrences(em, run, rows);
+          if (folded) for (const row of rows) folded.push(row);
+          else await this.repo.insertOccurrences(em, run, rows);
         },
         progress: async (p) => {
           const now = Date.now();
@@ -160,6 +179,8 @@ export class AuditJobRunner {
           {
             ...crawlOptions,
             signal: watch.signal,
+            // Readable once the pages are done; external verdicts that take longer fold in when they arrive.
+            externalReadableAfterMs: this.config.AUDIT_EXTERNAL_READABLE_AFTER_MS ?? 1_000,
             externalCache: projectExternalLinkCache(em, project.id, (err, what) =>
               this.logger.warn({ err, auditId }, what),
             ),
@@ -189,6 +210,13 @@ export class AuditJobRunner {
       if (!done) return this.lostTo(em, run);
       await this.settleResults(em, run.auditId);
       await this.keepSegmentMembers(em, run.auditId, project.id);
+      if (outcome.foldExternal) {
+        // Readable now; the external verdicts fold in when their checks end (the heartbeat goes on meanwhile).
+        folded = [];
+        const final = await this.finalOutcome(outcome.foldExternal, run.auditId);
+        if (await this.finalize(em, run, project.id, final, folded, shapes))
+          await this.keepSegmentMembers(em, run.auditId, project.id);
+      }
       return 'completed';
     } finally {
       stopBeating();
@@ -246,7 +274,8 @@ export class AuditJobRunner {
         const row = await this.repo.readStatus(em, auditId);
         if (!row) stopWith('cancelled');
         else if (row.attempts !== attempt) stopWith('superseded');
-        else if (row.status !== 'RUNNING') stopWith('cancelled');
+        // COMPLETED: this run's own completion, readable while its external verdicts are still to fold in.
+        else if (row.status !== 'RUNNING' && row.status !== 'COMPLETED') stopWith('cancelled');
       } catch (err) {
         // A failed read decides nothing: the next tick reads again.
         this.logger.warn({ err, auditId }, 'cancellation check failed');
@@ -307,6 +336,40 @@ export class AuditJobRunner {
       if (err instanceof CrawlLoginFailure) throw new AuditFailedError(err.message, 0, 0);
       throw err;
     }
+  }
+
+  /** The outcome with the external verdicts folded in; null when they were stopped (a shutdown) or the fold failed. */
+  private async finalOutcome(fold: () => Promise<AuditOutcome | null>, auditId: string): Promise<AuditOutcome | null> {
+    try {
+      return await fold();
+    } catch (err) {
+      this.logger.error({ err, auditId }, 'external verdicts not folded in');
+      return null;
+    }
+  }
+
+  /**
+   * The readable audit made final: with its external verdicts (scores, counts, issues and their occurrences in one
+   * transaction), or without them when the wait was stopped (the targets still pending said so). Alerts are owed
+   * from then on. False when nothing was written (the audit was deleted, or is final already).
+   */
+  private async finalize(
+    em: NativeDb,
+    run: AuditAttempt,
+    projectId: string,
+    final: AuditOutcome | null,
+    occurrences: OccurrenceRecord[],
+    shapes: EvidenceShapes,
+  ): Promise<boolean> {
+    if (!final)
+      return lifecycle.finalizeExternalSeen(em, { id: run.auditId, status: 'COMPLETED', attempts: run.attempt });
+    const { scores, breakdown, crawl, counts } = final;
+    return this.repo.saveExternalFinal(
+      em,
+      (tx) => lifecycle.finalizeExternal(tx, run, { scores, breakdown, crawl, counts }),
+      { auditId: run.auditId, issues: resultsOf(run.auditId, projectId, final, shapes).issues, occurrences },
+      (tx) => new WontFixService().applyToAudit(tx, run.auditId),
+    );
   }
 
   /** This run's final transition did not happen: a later attempt claimed the audit, or it was cancelled. */
@@ -383,10 +446,12 @@ export class AuditJobRunner {
     shapes: EvidenceShapes,
   ): Promise<boolean> {
     const { scores, breakdown, pagesCrawled, pagesFailed, crawl, counts } = outcome;
+    const externalPending = outcome.externalPending === true;
     await this.repo.analyzeResults(em);
     return this.repo.saveCompleted(
       em,
-      (tx) => lifecycle.complete(tx, run, { scores, breakdown, pagesCrawled, pagesFailed, crawl, counts }),
+      (tx) =>
+        lifecycle.complete(tx, run, { scores, breakdown, pagesCrawled, pagesFailed, crawl, counts, externalPending }),
       resultsOf(run.auditId, projectId, outcome, shapes),
       // The project's "won't fix" markings: left out of the scores, or dropped where the URL changed.
       (tx) => new WontFixService().applyToAudit(tx, run.auditId),

@@ -26,7 +26,14 @@ import {
  *   QUEUED | RUNNING           CANCELLED  cancel       AuditService.cancel; project deletion
  *   QUEUED | RUNNING, as seen  QUEUED     requeueSeen  AuditSweeper: its job was lost, or waits while it "runs"
  *   QUEUED | RUNNING, as seen  FAILED     failSeen     AuditSweeper: its job failed unseen, or was lost too often
+ *   COMPLETED, attempt n,      COMPLETED  finalizeExternal      AuditJobRunner: the external verdicts folded in
+ *     not final
+ *   COMPLETED, not final,      COMPLETED  finalizeExternalSeen  AuditSweeper, or the runner stopped while waiting:
+ *     as seen                                                   final without them (the worker stopped)
  *
+ * An audit whose external link checks outlast its pages completes readable but not final (`external_links_final`
+ * false: scores and issues without the checks that read other hosts' answers, no alerts, left out of comparisons);
+ * one of the two "finalize" transitions makes it final, once, with its alerts owed in the same transaction.
  * COMPLETED, FAILED and CANCELLED are final: no transition leaves them (running an audit again creates a new one).
  * "attempt n" fences a run: `claim` increments `attempts`, and a run's later transitions match only its own attempt.
  * "as seen": the sweeper's status and attempt at the time it looked, so that a worker's claim meanwhile wins.
@@ -50,6 +57,8 @@ export const TRANSITIONS = {
   cancel: { from: ['QUEUED', 'RUNNING'], to: 'CANCELLED' },
   requeueSeen: { from: ['QUEUED', 'RUNNING'], to: 'QUEUED' },
   failSeen: { from: ['QUEUED', 'RUNNING'], to: 'FAILED' },
+  finalizeExternal: { from: ['COMPLETED'], to: 'COMPLETED' },
+  finalizeExternalSeen: { from: ['COMPLETED'], to: 'COMPLETED' },
 } as const satisfies Record<string, StatusTransition>;
 
 const repo = new AuditRepository();
@@ -122,4 +131,24 @@ export function requeueSeen(db: NativeDb, seen: SeenAudit, note?: string): Promi
 /** QUEUED | RUNNING, as seen -> FAILED with the reason. */
 export function failSeen(db: NativeDb, seen: SeenAudit, reason: string): Promise<boolean> {
   return repo.updateSeenFailed(db, seen, TRANSITIONS.failSeen, reason);
+}
+
+/**
+ * COMPLETED, attempt n, not final -> final: the external verdicts folded in (scores, counts), in the transaction that
+ * replaces the audit's issues; its alerts are owed from this commit on.
+ */
+export function finalizeExternal(
+  tx: NativeTx,
+  run: AuditAttempt,
+  result: Pick<CompletedResult, 'scores' | 'breakdown' | 'crawl' | 'counts'>,
+): Promise<boolean> {
+  return repo.updateExternalFinal(tx, run, TRANSITIONS.finalizeExternal, result);
+}
+
+/**
+ * COMPLETED, not final, as seen -> final without its external verdicts: the worker that waited for them stopped (a
+ * shutdown, or found gone by the sweeper). The targets still pending are counted as such; alerts are owed.
+ */
+export function finalizeExternalSeen(db: NativeDb, seen: SeenAudit): Promise<boolean> {
+  return repo.updateExternalFinalSeen(db, seen, TRANSITIONS.finalizeExternalSeen);
 }

@@ -102,13 +102,15 @@ export class AuditResultsRepository {
   }
 
   /**
-   * Attempt n is alive: its heartbeat, written only while the audit is RUNNING at that attempt (a stale worker
-   * cannot vouch for a later attempt, nor keep a finished audit "alive"). False when the guard matched no row.
+   * Attempt n is alive: its heartbeat, written only while the audit is RUNNING at that attempt, or COMPLETED and
+   * still waiting for its external verdicts (a stale worker cannot vouch for a later attempt, nor keep a finished
+   * audit "alive"). False when the guard matched no row.
    */
   async writeHeartbeat(db: NativeDb, run: AuditAttempt): Promise<boolean> {
     const rows = await nativeQuery(
       db,
-      `UPDATE audit SET heartbeat_at = now() WHERE id = $1 AND attempts = $2 AND status = 'RUNNING' RETURNING id`,
+      `UPDATE audit SET heartbeat_at = now() WHERE id = $1 AND attempts = $2
+         AND (status = 'RUNNING' OR (status = 'COMPLETED' AND NOT external_links_final)) RETURNING id`,
       [run.auditId, run.attempt],
     );
     return rows.length > 0;
@@ -241,6 +243,45 @@ export class AuditResultsRepository {
   }
 
   /**
+   * One transaction: `transition` first (the lifecycle's finalizeExternal, which locks the audit row until commit),
+   * then, only when it happened, the occurrences the external verdicts found, the audit's issues as the folded-in
+   * outcome has them (each issue row kept by its code, so an id read before stays the same issue; new ones added,
+   * those gone removed), the pages' counts again, the segments' kept facts and members dropped (written again when
+   * read), and `after` (the "won't fix" markings). Returns whether the transition happened.
+   */
+  saveExternalFinal(
+    db: NativeDb,
+    transition: (tx: NativeTx) => Promise<boolean>,
+    results: Pick<AuditResults, 'auditId' | 'issues'> & { occurrences: OccurrenceRecord[] },
+    after?: (tx: NativeTx) => Promise<unknown>,
+  ): Promise<boolean> {
+    return nativeTransaction(db, async (tx) => {
+      const done = await transition(tx);
+      if (!done) return false;
+      const { auditId, issues } = results;
+      for (let i = 0; i < results.occurrences.length; i += 5_000)
+        await tx.query(
+          `INSERT INTO issue_occurrence (audit_id, code, url, evidence)
+           SELECT $1, r.code, r.url, r.evidence
+           FROM jsonb_to_recordset($2::jsonb) AS r(code text, url text, evidence jsonb)`,
+          [auditId, jsonParam(results.occurrences.slice(i, i + 5_000))],
+        );
+      // What was kept of the audit's segments (their facts, their members) read issues that just changed.
+      await tx.query('DELETE FROM audit_segment_facts WHERE audit_id = $1', [auditId]);
+      await tx.query('DELETE FROM audit_segment_member WHERE audit_id = $1', [auditId]);
+      await tx.query('DELETE FROM audit_segment_membership WHERE audit_id = $1', [auditId]);
+      await tx.query(`DELETE FROM audit_issue WHERE audit_id = $1 AND NOT (code = ANY($2::text[]))`, [
+        auditId,
+        issues.map((i) => i.code),
+      ]);
+      await this.upsertIssues(tx, auditId, issues);
+      await this.storePageCounts(tx, auditId);
+      if (after) await after(tx);
+      return true;
+    });
+  }
+
+  /**
    * Each page's issue counts (its occurrences, all streamed before the completion: in all, by severity, distinct
    * checks), in one pass over the pages that have any, then its inlinks (src/audits/inlinks.ts: the one definition,
    * counted over the link graph, in all and by link position); part of the completion (insertResults). The pages
@@ -300,20 +341,28 @@ export class AuditResultsRepository {
     );
   }
 
+  /** The audit's issues, inserted, or updated where the audit already has its code (the id stays). */
+  private async upsertIssues(tx: NativeTx, auditId: string, issues: AuditResults['issues']): Promise<void> {
+    if (!issues.length) return;
+    await tx.query(
+      `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description,
+        affected_pages, applicable_pages, evidence_shape, fixes, charged_elsewhere)
+       SELECT r.id, $1::uuid, r.code, r.title, r.severity, r.category, r.description,
+        r."affectedPages", r."applicablePages", r."evidenceShape", r.fixes, r."chargedElsewhere"
+       FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, code text, title text, severity text,
+        category text, description text,
+         "affectedPages" int, "applicablePages" int, "evidenceShape" jsonb, fixes jsonb, "chargedElsewhere" int)
+       ON CONFLICT (audit_id, code) DO UPDATE SET title = EXCLUDED.title, severity = EXCLUDED.severity,
+         category = EXCLUDED.category, description = EXCLUDED.description, affected_pages = EXCLUDED.affected_pages,
+         applicable_pages = EXCLUDED.applicable_pages, evidence_shape = EXCLUDED.evidence_shape,
+         fixes = EXCLUDED.fixes, charged_elsewhere = EXCLUDED.charged_elsewhere`,
+      [auditId, jsonParam(issues)],
+    );
+  }
+
   private async insertResults(tx: NativeTx, results: AuditResults): Promise<void> {
     const { auditId, projectId, issues } = results;
-    if (issues.length) {
-      await tx.query(
-        `INSERT INTO audit_issue (id, audit_id, code, title, severity, category, description,
-          affected_pages, applicable_pages, evidence_shape, fixes, charged_elsewhere)
-         SELECT r.id, $1::uuid, r.code, r.title, r.severity, r.category, r.description,
-          r."affectedPages", r."applicablePages", r."evidenceShape", r.fixes, r."chargedElsewhere"
-         FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, code text, title text, severity text,
-          category text, description text,
-           "affectedPages" int, "applicablePages" int, "evidenceShape" jsonb, fixes jsonb, "chargedElsewhere" int)`,
-        [auditId, jsonParam(issues)],
-      );
-    }
+    await this.upsertIssues(tx, auditId, issues);
     await this.storePageCounts(tx, auditId);
     await this.mergeUrlHistory(tx, auditId);
     for (const v of results.snapshots) {

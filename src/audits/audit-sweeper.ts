@@ -34,6 +34,11 @@ export interface SweepReport {
   failed: string[];
   /** RUNNING audits whose job is waiting or delayed (no worker holds it): shown as QUEUED, as they are. */
   corrected: string[];
+  /**
+   * COMPLETED audits that waited for their external verdicts when their worker stopped beating: made final without
+   * them (the targets still pending counted as left by a stopped worker), their alerts owed.
+   */
+  finalized: string[];
 }
 
 export const DEFAULT_MAX_RUNS = 8;
@@ -80,7 +85,7 @@ export class AuditSweeper {
 
   /** The sweep itself (no lock): exported for tests and for callers that hold their own. */
   async sweep(): Promise<SweepReport> {
-    const report: SweepReport = { requeued: [], failed: [], corrected: [] };
+    const report: SweepReport = { requeued: [], failed: [], corrected: [], finalized: [] };
     const em = this.orm.em.fork();
     // An audit whose worker beats is not a candidate: requeued, it would run twice at once (the drill: three
     // runs, 492 requests for 200 pages), and the live run completes it in PostgreSQL, job or no job.
@@ -117,7 +122,13 @@ export class AuditSweeper {
       await this.queue.add(AUDIT_JOB_NAME, { auditId: audit.id }, auditJobOptions(audit.job_id));
       report.requeued.push(audit.id);
     }
-    if (report.requeued.length || report.failed.length || report.corrected.length)
+    // Readable audits whose worker died while their external checks went on: final without them.
+    for (const audit of await this.repo.findExternalOrphans(em, this.options.heartbeatGraceMs)) {
+      const job = await this.queue.getJob(audit.job_id);
+      if (job && (await job.getState()) === 'active') continue;
+      if (await lifecycle.finalizeExternalSeen(this.orm.em, audit)) report.finalized.push(audit.id);
+    }
+    if (report.requeued.length || report.failed.length || report.corrected.length || report.finalized.length)
       this.options.logger.warn(report, 'audit sweeper repaired audits the queue had lost');
     return report;
   }

@@ -58,6 +58,16 @@ export interface AuditCounts {
     noNetwork?: number;
     /** Of `checked`: verdicts reused from the project's checks of the last day (no request). */
     fromCache?: number;
+    /**
+     * Of those never tried: still being checked when the audit became readable (its pages, scores and issues
+     * complete without them); 0 once their verdicts folded in (`Audit.externalLinksFinal`).
+     */
+    pending?: number;
+    /**
+     * Of those never tried: still being checked when the audit's worker stopped (a shutdown, a crash): no verdict,
+     * never broken links, and the checks that read other hosts' answers were not evaluated.
+     */
+    workerStopped?: number;
   };
   /** Distinct subresources of the crawled pages (a page's first ones) and how many got a verdict (the budget). */
   resources: { found: number; checked: number };
@@ -98,6 +108,10 @@ export interface ExternalLinkCounts {
   /** Of notTried: not checked, the audit had no outside network. */
   noNetwork: number;
   fromCache: number;
+  /** Of notTried: still being checked (the audit is readable, its external verdicts not yet folded in). */
+  pending: number;
+  /** Of notTried: the audit's worker stopped before their answers came. */
+  workerStopped: number;
 }
 
 /**
@@ -126,6 +140,8 @@ export function withNotTried(
       outOfTime: e.outOfTime ?? 0,
       noNetwork: e.noNetwork ?? 0,
       fromCache: e.fromCache ?? 0,
+      pending: e.pending ?? 0,
+      workerStopped: e.workerStopped ?? 0,
     },
     links: l ? { ...l, notRead: Math.max(0, l.found - l.read) } : null,
   };
@@ -167,12 +183,19 @@ export function noNetworkNote(e: Pick<ExternalLinkCounts, 'noNetwork'>): string 
 /**
  * Why external links were not checked, as every server-side surface words it (CLI, reports; the web app words the
  * same GraphQL fields alike): "20 refused by policy", "500 not sent: per-address cap", "3 no answer", "1,200 not
- * tried: over the cap", "40 not tried: out of time", "no outside network: 1,670 external links not checked", and
- * "N not tried" for targets not tried for another reason. Only the non-zero ones.
+ * tried: over the cap", "40 not tried: out of time", "no outside network: 1,670 external links not checked", "475
+ * still being checked: their verdicts fold in when they arrive", "475 not checked: the audit's worker stopped before
+ * they answered", and "N not tried" for targets not tried for another reason. Only the non-zero ones.
  */
 export function externalLinkGaps(e: ExternalLinkCounts): string[] {
-  const other = e.notTried - e.overCap - e.outOfTime - e.noNetwork;
+  const other = e.notTried - e.overCap - e.outOfTime - e.noNetwork - e.pending - e.workerStopped;
   return [
+    e.pending
+      ? `${e.pending.toLocaleString('en-US')} still being checked: their verdicts fold in when they arrive`
+      : '',
+    e.workerStopped
+      ? `${e.workerStopped.toLocaleString('en-US')} not checked: the audit's worker stopped before they answered`
+      : '',
     e.refusedByPolicy ? `${e.refusedByPolicy.toLocaleString('en-US')} refused by policy` : '',
     e.addressCap ? `${e.addressCap.toLocaleString('en-US')} not sent: per-address cap` : '',
     e.noAnswer ? `${e.noAnswer.toLocaleString('en-US')} no answer` : '',
@@ -203,6 +226,8 @@ export const AuditEntity = defineEntity({
     /** After the last page, the external link checks answered (or from the cache) of those found; 0 before. */
     externalLinksChecked: p.integer().default(0),
     externalLinksFound: p.integer().default(0),
+    /** False while a COMPLETED audit's external verdicts are still to fold in (readable, not compared, no alerts). */
+    externalLinksFinal: p.boolean().default(true),
     pagesFailed: p.integer().default(0),
     pagesDiscovered: p.integer().nullable(),
     crawlTruncated: p.boolean().default(false),

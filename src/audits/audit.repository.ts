@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { nativeQuery, type NativeDb, type NativeTx } from '../platform/db/native-query.js';
+import { nativeQuery, nativeTransaction, type NativeDb, type NativeTx } from '../platform/db/native-query.js';
 import { ProjectEntity, type Project } from '../projects/index.js';
 import type { AuditScores, ScoreBreakdown } from '../seo/scoring/index.js';
 import {
@@ -30,7 +30,8 @@ export interface AuditAttempt {
 /** An active audit as the sweeper read it. */
 export interface SeenAudit {
   id: string;
-  status: 'QUEUED' | 'RUNNING';
+  /** COMPLETED: an audit still waiting for its external verdicts (findExternalOrphans). */
+  status: 'QUEUED' | 'RUNNING' | 'COMPLETED';
   attempts: number;
 }
 
@@ -61,6 +62,8 @@ export interface CompletedResult {
   crawl: CrawlReport;
   /** URLs crawled, HTML pages, indexable pages and the caps' N of M (audit.counts). */
   counts: AuditCounts;
+  /** Readable before its external verdicts: not final (no alerts, no comparison) until they fold in. */
+  externalPending?: boolean;
 }
 
 /** The row as the Audit entity names it (plain, not managed by an EntityManager). */
@@ -69,7 +72,8 @@ const AUDIT_COLUMNS = `id, project_id AS "projectId", status, phase, job_id AS "
   links_score AS "linksScore", technical_score AS "technicalScore", performance_score AS "performanceScore",
   pages_crawled AS "pagesCrawled", pages_queued AS "pagesQueued", pages_failed AS "pagesFailed",
   external_links_checked AS "externalLinksChecked", external_links_found AS "externalLinksFound",
-  pages_discovered AS "pagesDiscovered", crawl_truncated AS "crawlTruncated", unchecked_links AS "uncheckedLinks",
+  external_links_final AS "externalLinksFinal", pages_discovered AS "pagesDiscovered",
+  crawl_truncated AS "crawlTruncated", unchecked_links AS "uncheckedLinks",
   counts, max_pages AS "maxPages", attempts, error, created_at AS "createdAt", started_at AS "startedAt",
   completed_at AS "completedAt"`;
 
@@ -144,6 +148,21 @@ export class AuditRepository {
     );
   }
 
+  /**
+   * COMPLETED audits still waiting for their external verdicts whose worker stopped beating (it stopped or crashed
+   * while the checks went on): what the sweeper finalizes without them.
+   */
+  findExternalOrphans(db: NativeDb, heartbeatGraceMs: number): Promise<SweepCandidate[]> {
+    return nativeQuery<SweepCandidate>(
+      db,
+      `SELECT id, job_id, status, attempts FROM audit
+       WHERE NOT external_links_final AND status = 'COMPLETED'
+         AND coalesce(heartbeat_at, completed_at) < now() - make_interval(secs => $1::float / 1000)
+       ORDER BY completed_at LIMIT 200`,
+      [heartbeatGraceMs],
+    );
+  }
+
   // ---- Status writes: called only by audit-lifecycle.ts ----
   // Each statement is guarded on the statuses the lifecycle passes (`transition.from`) and writes the one it
   // names (`transition.to`); the transition table, and which transition applies when, live in audit-lifecycle.ts.
@@ -193,7 +212,10 @@ export class AuditRepository {
     return rows.length > 0;
   }
 
-  /** Attempt n's scores and final counters, inside the results transaction (the row stays locked until commit). */
+  /**
+   * Attempt n's scores and final counters, inside the results transaction (the row stays locked until commit). With
+   * `externalPending` the audit is readable but not final: its alerts are owed only once its external verdicts fold in.
+   */
   async updateCompleted(
     tx: NativeTx,
     run: AuditAttempt,
@@ -205,7 +227,8 @@ export class AuditRepository {
       `UPDATE audit SET status = $12, phase = NULL, overall_score = $3, meta_score = $4, content_score = $5,
          links_score = $6, technical_score = $7, performance_score = $8, pages_crawled = $9, pages_failed = $10,
          pages_queued = 0, completed_at = now(), error = NULL, score_breakdown = $13::jsonb,
-         pages_discovered = $14, crawl_truncated = $15, unchecked_links = $16::jsonb, counts = $17::jsonb
+         pages_discovered = $14, crawl_truncated = $15, unchecked_links = $16::jsonb, counts = $17::jsonb,
+         external_links_final = $18
        WHERE id = $1 AND attempts = $2 AND status = ANY($11::text[]) RETURNING id`,
       [
         run.auditId,
@@ -225,15 +248,72 @@ export class AuditRepository {
         result.crawl.truncated,
         JSON.stringify(result.crawl.uncheckedLinks),
         JSON.stringify(result.counts),
+        !result.externalPending,
       ],
     );
     if (!rows.length) return false;
     // The completion's outbox: its alerts are owed from this commit on, whatever becomes of the alert queue's job
     // (src/alerts claims the row once; its workers reconcile the queue with the pending ones).
-    await tx.query('INSERT INTO alert_evaluation (audit_id) VALUES ($1) ON CONFLICT (audit_id) DO NOTHING', [
-      run.auditId,
-    ]);
+    if (!result.externalPending) await oweAlerts(tx, run.auditId);
     return true;
+  }
+
+  /**
+   * Attempt n's external verdicts folded in: the scores and counts again, and the audit final (alerts owed), inside
+   * the transaction that replaces its issues. Only a COMPLETED audit of that attempt still waiting for them.
+   */
+  async updateExternalFinal(
+    tx: NativeTx,
+    run: AuditAttempt,
+    transition: StatusTransition,
+    result: Pick<CompletedResult, 'scores' | 'breakdown' | 'crawl' | 'counts'>,
+  ): Promise<boolean> {
+    const s = result.scores;
+    const rows = await tx.query(
+      `UPDATE audit SET status = $10, overall_score = $3, meta_score = $4, content_score = $5, links_score = $6,
+         technical_score = $7, performance_score = $8, score_breakdown = $11::jsonb, unchecked_links = $12::jsonb,
+         counts = $13::jsonb, external_links_final = true
+       WHERE id = $1 AND attempts = $2 AND status = ANY($9::text[]) AND NOT external_links_final RETURNING id`,
+      [
+        run.auditId,
+        run.attempt,
+        s.overall,
+        s.meta,
+        s.content,
+        s.links,
+        s.technical,
+        s.performance,
+        transition.from,
+        transition.to,
+        JSON.stringify(result.breakdown),
+        JSON.stringify(result.crawl.uncheckedLinks),
+        JSON.stringify(result.counts),
+      ],
+    );
+    if (!rows.length) return false;
+    await oweAlerts(tx, run.auditId);
+    return true;
+  }
+
+  /**
+   * An audit still waiting for its external verdicts, as seen (status and attempt), made final without them: the
+   * targets still pending are counted as left by a stopped worker, and its alerts are owed.
+   */
+  updateExternalFinalSeen(db: NativeDb, seen: SeenAudit, transition: StatusTransition): Promise<boolean> {
+    return nativeTransaction(db, async (tx) => {
+      const rows = await tx.query(
+        `UPDATE audit SET status = $5, external_links_final = true,
+           counts = CASE WHEN counts ? 'externalLinks' THEN jsonb_set(jsonb_set(counts, '{externalLinks,workerStopped}',
+             to_jsonb(COALESCE((counts->'externalLinks'->>'pending')::int, 0))), '{externalLinks,pending}', '0')
+             ELSE counts END
+         WHERE id = $1 AND status = $2 AND attempts = $3 AND status = ANY($4::text[]) AND NOT external_links_final
+         RETURNING id`,
+        [seen.id, seen.status, seen.attempts, transition.from, transition.to],
+      );
+      if (!rows.length) return false;
+      await oweAlerts(tx, seen.id);
+      return true;
+    });
   }
 
   /** Attempt n's end with an error and the pages it reached. */
@@ -337,4 +417,9 @@ export class AuditRepository {
   }
 
   // ---- End of status writes ----
+}
+
+/** The audit's alerts are owed (its evaluation row, committed with the write that makes it final). */
+async function oweAlerts(tx: NativeTx, auditId: string): Promise<void> {
+  await tx.query('INSERT INTO alert_evaluation (audit_id) VALUES ($1) ON CONFLICT (audit_id) DO NOTHING', [auditId]);
 }

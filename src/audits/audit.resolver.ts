@@ -76,6 +76,7 @@ export const toAuditType = (a: Audit): AuditType => ({
   pagesQueued: a.pagesQueued,
   externalLinksChecked: a.externalLinksChecked ?? 0,
   externalLinksFound: a.externalLinksFound ?? 0,
+  externalLinksFinal: a.externalLinksFinal ?? true,
   pagesFailed: a.pagesFailed ?? 0,
   pagesDiscovered: a.pagesDiscovered ?? null,
   truncated: a.crawlTruncated ?? false,

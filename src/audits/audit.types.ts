@@ -309,6 +309,18 @@ export class ExternalLinksCheckedType extends CheckedOfFoundType {
   noNetwork!: number;
   @Field(() => Int, { description: "Of checked: the project's verdict of the last day, reused without a request." })
   fromCache!: number;
+  @Field(() => Int, {
+    description:
+      'Of notTried: still being checked when the audit became readable (pages, scores and issues complete without ' +
+      "them; the checks that read other hosts' answers not yet evaluated). 0 once Audit.externalLinksFinal.",
+  })
+  pending!: number;
+  @Field(() => Int, {
+    description:
+      "Of notTried: still being checked when the audit's worker stopped (a shutdown, a crash): no verdict, never " +
+      "broken links, and the checks that read other hosts' answers were not evaluated.",
+  })
+  workerStopped!: number;
 }
 
 @ObjectType('LabPagesMeasured', { description: 'Pages whose lab vitals were measured, of the HTML pages (2xx).' })
@@ -365,11 +377,11 @@ export class UncheckedLinkType {
 
 /** The external link checks' progress (Audit and JobProgress): one wording. */
 const EXTERNAL_CHECKED =
-  'External links checked (answered, or from the recent checks of the project) of those found, while a RUNNING ' +
-  'audit waits for them after its last page; 0 until then. A finished audit keeps the last figures written ' +
-  '(counts.externalLinks holds the final ones).';
+  'External links checked (answered, or from the recent checks of the project) of those found, while the audit ' +
+  'waits for them after its last page (RUNNING, or COMPLETED and not externalLinksFinal); 0 until then. A final ' +
+  'audit keeps the last figures written (counts.externalLinks holds the final ones).';
 const EXTERNAL_FOUND =
-  'Distinct external link targets found, whose checks a RUNNING audit waits for after its last page; 0 until then.';
+  'Distinct external link targets found, whose checks the audit waits for after its last page; 0 until then.';
 @ObjectType('Audit')
 export class AuditType {
   @Field(() => ID) id!: string;
@@ -388,6 +400,15 @@ export class AuditType {
   @Field(() => Int) pagesQueued!: number;
   @Field(() => Int, { description: EXTERNAL_CHECKED }) externalLinksChecked!: number;
   @Field(() => Int, { description: EXTERNAL_FOUND }) externalLinksFound!: number;
+  @Field(() => Boolean, {
+    description:
+      'False while a COMPLETED audit still waits for its external link checks: its pages, scores and issues are ' +
+      "readable, the checks that read other hosts' answers (broken external links, canonicals, hreflang, AMP and " +
+      'pagination targets on other sites) are not yet evaluated, and it is left out of comparisons and alerts; its ' +
+      'scores and issues change once, when the verdicts fold in (externalLinksChecked of externalLinksFound so far). ' +
+      'True otherwise.',
+  })
+  externalLinksFinal!: boolean;
   @Field(() => Int, {
     description:
       'Crawled pages that got no usable response (connection, DNS, TLS, refused address, timeout); the ' +

@@ -208,14 +208,14 @@ async function storeDigest(tx: NativeTx, pair: AuditPair): Promise<void> {
     pair.head,
   ]);
   if (done) return;
-  const audits = await tx.query<{ status: string }>('SELECT status FROM audit WHERE id IN ($1, $2)', [
-    pair.base,
-    pair.head,
-  ]);
+  const audits = await tx.query<{ status: string; final: boolean }>(
+    'SELECT status, external_links_final AS final FROM audit WHERE id IN ($1, $2)',
+    [pair.base, pair.head],
+  );
   // Gone since the comparison found them: their project was deleted meanwhile.
   if (audits.length !== new Set([pair.base, pair.head]).size) throw notFound('Audit');
-  if (audits.some((a) => a.status !== 'COMPLETED'))
-    throw new Error(`comparison digest: audits ${pair.base} and ${pair.head} are not both completed`);
+  if (audits.some((a) => a.status !== 'COMPLETED' || !a.final))
+    throw new Error(`comparison digest: audits ${pair.base} and ${pair.head} are not both completed and final`);
   await tx.query(`INSERT INTO comparison_digest (base_id, head_id, codes, pages) VALUES ($1, $2, '[]', '{}')`, [
     pair.base,
     pair.head,
@@ -350,12 +350,16 @@ export class ComparisonRepository {
     return em.findOne(AuditEntity, { id: auditId });
   }
 
-  /** The project's completed audits, newest first: up to `limit`, those completed before `before` when given. */
+  /**
+   * The project's completed audits whose external verdicts are in (final), newest first: up to `limit`, those
+   * completed before `before` when given.
+   */
   completedAudits(db: NativeDb, projectId: string, limit: number, before: Date | null): Promise<CompletedAuditRef[]> {
     return nativeQuery<CompletedAuditRef>(
       db,
       `SELECT id, completed_at AS "completedAt" FROM audit WHERE project_id = $1 AND status = 'COMPLETED'
-       AND ($2::timestamptz IS NULL OR completed_at < $2) ORDER BY completed_at DESC, id DESC LIMIT $3`,
+       AND external_links_final AND ($2::timestamptz IS NULL OR completed_at < $2)
+       ORDER BY completed_at DESC, id DESC LIMIT $3`,
       [projectId, before, limit],
     );
   }

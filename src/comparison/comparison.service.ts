@@ -229,8 +229,9 @@ export class ComparisonService {
 
   /**
    * The two audits to compare. Without `head`, the latest completed audit; without `base`, the completed audit
-   * before `head`. Both must be completed audits of the project, and differ. Another organization's project or
-   * audit is NOT_FOUND, as is a project with fewer than two completed audits when none is named.
+   * before `head`; a completed audit still checking its external links is not one of them (named, it is refused).
+   * Both must be completed audits of the project, and differ. Another organization's project or audit is NOT_FOUND,
+   * as is a project with fewer than two completed audits when none is named.
    */
   async open(
     em: EntityManager,
@@ -250,6 +251,12 @@ export class ComparisonService {
         throw badInput(`The ${name} audit is ${audit.status}: only completed audits can be compared.`, [
           { path: name, message: `audit is ${audit.status}` },
         ]);
+      else if (audit && audit.externalLinksFinal === false)
+        throw badInput(
+          `The ${name} audit is still checking its external links (${audit.externalLinksChecked ?? 0} of ` +
+            `${audit.externalLinksFound ?? 0} checked): it can be compared once their verdicts are in.`,
+          [{ path: name, message: 'external link checks still running' }],
+        );
     if (head && base && head.id === base.id)
       throw badInput('base and head are the same audit: name two different audits.', [
         { path: 'base', message: 'same audit as head' },

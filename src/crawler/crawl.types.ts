@@ -33,6 +33,12 @@ export interface CrawlOptions {
    */
   externalTailMs?: number;
   /**
+   * How long the crawl waits, once its pages and resources are done, for the external link checks before it returns
+   * without them (default: until they end). Past it, SiteFacts says `externalPending` and `externalDone` settles with
+   * their verdicts: the audit is readable without them, and they fold in when they arrive.
+   */
+  externalReadableAfterMs?: number;
+  /**
    * The audit's time for external link checks, from the crawl's start (default 300 s): checks not yet sent then are
    * not tried, those in flight could not be checked.
    */
@@ -183,4 +189,11 @@ export interface SiteFacts {
   /** HTTP requests the resource and external-link checks sent (each URL once; a GET fallback is a second one). */
   resourceRequests?: number;
   labMetrics?: LabMetrics;
+  /**
+   * The external link checks had not ended when the crawl returned (options.externalReadableAfterMs): `linkTargets`
+   * holds no external verdict yet, `externalDone` settles once they are recorded there (with the external fields
+   * above), or with 'stopped' when options.signal stopped them first.
+   */
+  externalPending?: boolean;
+  externalDone?: Promise<'done' | 'stopped'>;
 }

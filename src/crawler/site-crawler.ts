@@ -223,25 +223,9 @@ export class SiteCrawler {
         ]);
     // List mode's link-target checks that waited for a subdomain's robots.txt are started before the drain.
     if (!this.halted) await Promise.all(this.pendingTargetChecks);
-    let external: ExternalLinkTally | null = null;
-    if (!this.halted) {
-      // The wait for other hosts can last minutes (one host linked a thousand times, 6 checks at a time): it is said.
-      const said = hooks.onProgress
-        ? setInterval(() => void this.sayExternalProgress(hooks), EXTERNAL_PROGRESS_MS)
-        : null;
-      try {
-        [external] = await Promise.all([
-          this.external.checkAll(this.linkTargets, () => this.aborted),
-          this.resourceChecker.drain(this.options.resourceTailMs ?? RESOURCE_TAIL_MS),
-        ]);
-      } finally {
-        if (said) clearInterval(said);
-      }
-      // The figures the wait ended with (a progress written to the audit row keeps the last ones it was given).
-      if (said) await this.sayExternalProgress(hooks);
-    }
-    if (!this.halted) recordResourceChecks(this.resourceChecker, this.linkTargets);
-    return {
+    const wait = this.halted ? null : await this.waitForOutside(hooks);
+    const pending = wait !== null && !wait.done;
+    const facts: SiteFacts = {
       startUrl: this.start.href,
       ...this.startFacts,
       robots,
@@ -256,13 +240,71 @@ export class SiteCrawler {
       pagesDiscovered: this.crawled + this.frontier.left(),
       startFailure: this.startFailure,
       aborted: this.aborted,
-      ...(external && {
+      resourceRequests: this.resourceChecker.requests + this.externalChecker.requests,
+    };
+    const record = (external: ExternalLinkTally): void => {
+      Object.assign(facts, {
         externalNotTried: external.notTried,
         externalFromCache: external.fromCache,
         externalTargets: external.targets,
-      }),
-      resourceRequests: this.resourceChecker.requests + this.externalChecker.requests,
+        resourceRequests: this.resourceChecker.requests + this.externalChecker.requests,
+      });
     };
+    if (wait && !pending) {
+      const external = await wait.external;
+      if (!this.halted) record(external);
+    } else if (wait) {
+      facts.externalPending = true;
+      facts.externalDone = wait.external.then((external) => {
+        if (this.aborted) return 'stopped';
+        record(external);
+        return 'done';
+      });
+    }
+    return facts;
+  }
+
+  /**
+   * The wait for other hosts after the last page (minutes when one host is linked a thousand times, 6 checks at a
+   * time), said every EXTERNAL_PROGRESS_MS while it lasts: the resources' drain is awaited, then the external checks
+   * for up to options.externalReadableAfterMs more. `done` false: they go on, and `external` settles when they end.
+   */
+  private async waitForOutside(hooks: CrawlHooks): Promise<{ done: boolean; external: Promise<ExternalLinkTally> }> {
+    const said = hooks.onProgress
+      ? setInterval(() => void this.sayExternalProgress(hooks), EXTERNAL_PROGRESS_MS)
+      : null;
+    const external = this.external
+      .checkAll(this.linkTargets, () => this.aborted)
+      .finally(async () => {
+        if (said) clearInterval(said);
+        // The figures the wait ended with (a progress written to the audit row keeps the last ones it was given).
+        if (said) await this.sayExternalProgress(hooks);
+      });
+    let done = false;
+    void external.then(
+      () => (done = true),
+      () => undefined,
+    );
+    try {
+      await this.resourceChecker.drain(this.options.resourceTailMs ?? RESOURCE_TAIL_MS);
+    } catch (err) {
+      void external.catch(() => undefined);
+      throw err;
+    }
+    if (!this.halted) recordResourceChecks(this.resourceChecker, this.linkTargets);
+    const graceMs = this.options.externalReadableAfterMs;
+    if (graceMs === undefined || !Number.isFinite(graceMs)) {
+      await external;
+      return { done: true, external };
+    }
+    if (!done && graceMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([external, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+    }
+    // A promise's settling reaches `done` one turn later: looked at after it.
+    await Promise.resolve();
+    return { done, external };
   }
 
   /** External link checks answered of those found, after the last page (a failed progress write is only a miss). */

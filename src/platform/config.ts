@@ -236,6 +236,11 @@ const envSchema = z
      * is fresher than three of these (its worker is alive, whatever Redis lost).
      */
     AUDIT_HEARTBEAT_MS: z.coerce.number().int().min(100).default(5_000),
+    /**
+     * How long an audit waits, once its pages are done, for its external link checks before it completes without
+     * them: readable (pages, scores, issues), with the external verdicts folded in when they arrive.
+     */
+    AUDIT_EXTERNAL_READABLE_AFTER_MS: z.coerce.number().int().min(0).default(1_000),
   })
   .transform((env, ctx) => {
     const production = env.NODE_ENV === 'production';

@@ -237,6 +237,8 @@ describe('seo CLI for self-hosters (JSON output)', () => {
           outOfTime: 0,
           noNetwork: 0,
           fromCache: 0,
+          pending: 0,
+          workerStopped: 0,
         },
         resources: { found: 0, checked: 0 },
         labPages: { measured: 0, eligible: 1 },

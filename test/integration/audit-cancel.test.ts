@@ -343,6 +343,9 @@ describe('cancel routes: access rules and bad input', () => {
         pagesFailed: 0,
         pagesDiscovered: null,
         truncated: false,
+        externalLinksFinal: true,
+        externalLinksChecked: 0,
+        externalLinksFound: 0,
         status: 'CANCELLED',
         error: 'Cancelled by a user.',
         // Counted and judged when an audit completes: a cancelled one has neither.

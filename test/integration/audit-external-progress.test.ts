@@ -91,7 +91,14 @@ describe('an audit waiting for its external link checks', () => {
     // Before the run: 0 of 0.
     expect(await readRow(auditId)).toMatchObject({ checked: 0, found: 0 });
 
-    const runner = new AuditJobRunner(t.runtime.orm, client, t.config, t.runtime.logger);
+    // The wait as a RUNNING audit has it (an audit that became readable first waits the same way, COMPLETED:
+    // audit-readable-external.test.ts).
+    const runner = new AuditJobRunner(
+      t.runtime.orm,
+      client,
+      { ...t.config, AUDIT_EXTERNAL_READABLE_AFTER_MS: 600_000 },
+      t.runtime.logger,
+    );
     let done = false;
     const run = runner.run(auditId).finally(() => {
       done = true;

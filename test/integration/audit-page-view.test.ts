@@ -273,7 +273,8 @@ describe('Audit.page', () => {
 
   it('one set of counts on every surface: GraphQL, both REST APIs, the CSV, the report and its PDF HTML', async () => {
     const COUNTS = `counts { urlsCrawled htmlPages indexablePages externalLinks { found checked couldNotCheck notTried
-      refusedByPolicy addressCap noAnswer overCap outOfTime noNetwork fromCache } resources { found checked }
+      refusedByPolicy addressCap noAnswer overCap outOfTime noNetwork fromCache pending workerStopped }
+      resources { found checked }
       labPages { measured eligible } links { found read notRead pagesOverCap } }`;
     const { body } = await gql(
       t,
@@ -302,6 +303,8 @@ describe('Audit.page', () => {
       outOfTime: 0,
       noNetwork: 0,
       fromCache: 0,
+      pending: 0,
+      workerStopped: 0,
     });
     expect(audit.counts.labPages).toEqual({ measured: 0, eligible: 8 });
     // The links of the 8 HTML pages (home 9, about 4, one on each of the other 6), every one read.
@@ -356,7 +359,7 @@ describe('Audit.page', () => {
 
   it('links held back by the per-address cap read as not sent on every surface, never as no answer', async () => {
     const EXTERNAL = `externalLinks { found checked couldNotCheck notTried refusedByPolicy addressCap noAnswer overCap
-      outOfTime noNetwork fromCache }`;
+      outOfTime noNetwork fromCache pending workerStopped }`;
     const stored = (await t.runtime.pool.query('SELECT counts FROM audit WHERE id = $1', [auditId])).rows[0].counts;
     const store = (externalLinks: object) =>
       t.runtime.pool.query('UPDATE audit SET counts = $2 WHERE id = $1', [auditId, { ...stored, externalLinks }]);
@@ -405,6 +408,8 @@ describe('Audit.page', () => {
         outOfTime: 0,
         noNetwork: 0,
         fromCache: 0,
+        pending: 0,
+        workerStopped: 0,
       });
       expect(capped.html).toContain(
         'Checked: external links 5 of 12 (1 refused by policy, 4 not sent: per-address cap, 2 no answer)',

@@ -166,7 +166,7 @@ describe('seo audit and the server compute the same scores over the same facts',
              blockers indexability { indexable noindex canonicalOtherHost canonicalSameHost }
              costs { code category severity scope affectedPages points fixes { count places listed { cause pages } } } }
            counts { urlsCrawled htmlPages indexablePages externalLinks { found checked couldNotCheck notTried
-             refusedByPolicy addressCap noAnswer overCap outOfTime noNetwork fromCache }
+             refusedByPolicy addressCap noAnswer overCap outOfTime noNetwork fromCache pending workerStopped }
              resources { found checked } labPages { measured eligible } links { found read notRead pagesOverCap } }
            issues { code affectedPages applicablePages } } }`,
         { p: projectId },

@@ -176,6 +176,73 @@ describe('audit sweeper', () => {
     });
   });
 
+  it('makes final, without them, a readable audit whose worker died while its external checks went on', async () => {
+    const { auditId, jobId } = await startAudit();
+    const counts = {
+      urlsCrawled: 3,
+      htmlPages: 3,
+      indexablePages: 3,
+      externalLinks: { found: 40, checked: 0, couldNotCheck: 0, pending: 40 },
+      resources: { found: 0, checked: 0 },
+      labPages: { measured: 0, eligible: 3 },
+    };
+    // What a worker leaves when it dies after the readable completion: COMPLETED, not final, its heartbeat old.
+    await t.runtime.pool.query(
+      `UPDATE audit SET status = 'COMPLETED', attempts = 1, started_at = now() - interval '1 hour',
+         completed_at = now() - interval '50 minutes', heartbeat_at = now() - interval '50 minutes',
+         external_links_final = false, counts = $2::jsonb, overall_score = 80 WHERE id = $1`,
+      [auditId, JSON.stringify(counts)],
+    );
+    await queue.remove(jobId);
+    const owed = async () =>
+      (await t.runtime.pool.query('SELECT 1 FROM alert_evaluation WHERE audit_id = $1', [auditId])).rowCount;
+    expect(await owed()).toBe(0);
+
+    const report = await sweeper.sweep();
+    expect(report.finalized).toEqual([auditId]);
+    const { rows } = await t.runtime.pool.query(
+      'SELECT status, external_links_final AS final, counts FROM audit WHERE id = $1',
+      [auditId],
+    );
+    expect(rows[0]).toMatchObject({ status: 'COMPLETED', final: true });
+    expect(rows[0].counts.externalLinks).toMatchObject({ pending: 0, workerStopped: 40 });
+    // Its alerts are owed from the same commit; GraphQL says why the 40 have no verdict.
+    expect(await owed()).toBe(1);
+    const projectId = (await t.runtime.pool.query('SELECT project_id FROM audit WHERE id = $1', [auditId])).rows[0]
+      .project_id as string;
+    const q = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { ...bearer(), 'content-type': 'application/json' },
+      payload: {
+        query:
+          'query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { externalLinksFinal ' +
+          'counts { externalLinks { pending workerStopped notTried } } } }',
+        variables: { p: projectId, a: auditId },
+      },
+    });
+    expect(q.json().data.audit).toEqual({
+      externalLinksFinal: true,
+      counts: { externalLinks: { pending: 0, workerStopped: 40, notTried: 40 } },
+    });
+    // Once: a second sweep has nothing to do.
+    expect((await sweeper.sweep()).finalized).toEqual([]);
+  });
+
+  it('leaves alone a readable audit whose worker still beats', async () => {
+    const { auditId } = await startAudit();
+    await t.runtime.pool.query(
+      `UPDATE audit SET status = 'COMPLETED', attempts = 1, completed_at = now(), heartbeat_at = now(),
+         external_links_final = false WHERE id = $1`,
+      [auditId],
+    );
+    expect((await sweeper.sweep()).finalized).not.toContain(auditId);
+    const { rows } = await t.runtime.pool.query('SELECT external_links_final AS final FROM audit WHERE id = $1', [
+      auditId,
+    ]);
+    expect(rows[0].final).toBe(false);
+  });
+
   it('sweeps once at a time across processes (a Redis lock)', async () => {
     const other = new AuditSweeper(t.runtime.orm, queue, redis, {
       prefix,

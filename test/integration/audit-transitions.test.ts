@@ -275,6 +275,65 @@ describe('audit lifecycle: every transition from every status', () => {
     }
   });
 
+  it.each([...STATUSES, 'COMPLETED (readable)' as const])('finalizeExternal from %s', async (status) => {
+    const readable = status === 'COMPLETED (readable)';
+    const before = await auditIn(readable ? 'COMPLETED' : status, 2);
+    const owed = async () =>
+      (await t.runtime.pool.query('SELECT 1 FROM alert_evaluation WHERE audit_id = $1', [before.id])).rowCount;
+    const finalize = (attempt: number) =>
+      nativeTransaction(db(), (tx) =>
+        lifecycle.finalizeExternal(
+          tx,
+          { auditId: before.id, attempt },
+          {
+            scores: { ...SCORES, overall: 70 },
+            breakdown: BREAKDOWN,
+            crawl: CRAWL,
+            counts: {
+              urlsCrawled: 12,
+              htmlPages: 10,
+              indexablePages: 9,
+              externalLinks: { found: 3, checked: 3, couldNotCheck: 0 },
+              resources: { found: 0, checked: 0 },
+              labPages: { measured: 0, eligible: 10 },
+            },
+          },
+        ),
+      );
+    if (!readable) return expectRefused(before, finalize(2));
+    await t.runtime.pool.query('UPDATE audit SET external_links_final = false WHERE id = $1', [before.id]);
+    const pending = await row(before.id);
+    // Only the attempt that completed it, once.
+    await expectRefused(pending, finalize(1));
+    expect(await owed()).toBe(0);
+    expect(await finalize(2)).toBe(true);
+    expect(await row(before.id)).toMatchObject({ status: 'COMPLETED', overall_score: 70 });
+    expect(await owed()).toBe(1);
+    expect(await finalize(2)).toBe(false);
+  });
+
+  it.each([...STATUSES, 'COMPLETED (readable)' as const])('finalizeExternalSeen from %s', async (status) => {
+    const readable = status === 'COMPLETED (readable)';
+    const before = await auditIn(readable ? 'COMPLETED' : status, 2);
+    const seen = { id: before.id, status: before.status as 'COMPLETED', attempts: 2 };
+    if (!readable) return expectRefused(before, lifecycle.finalizeExternalSeen(db(), seen));
+    await t.runtime.pool.query(
+      `UPDATE audit SET external_links_final = false,
+         counts = '{"externalLinks": {"found": 9, "checked": 4, "couldNotCheck": 0, "pending": 5}}' WHERE id = $1`,
+      [before.id],
+    );
+    // As seen: another attempt is not this one.
+    expect(await lifecycle.finalizeExternalSeen(db(), { ...seen, attempts: 1 })).toBe(false);
+    expect(await lifecycle.finalizeExternalSeen(db(), seen)).toBe(true);
+    const { rows } = await t.runtime.pool.query(
+      'SELECT status, external_links_final AS final, counts FROM audit WHERE id = $1',
+      [before.id],
+    );
+    expect(rows[0]).toMatchObject({ status: 'COMPLETED', final: true });
+    expect(rows[0].counts.externalLinks).toMatchObject({ pending: 0, workerStopped: 5 });
+    expect(await lifecycle.finalizeExternalSeen(db(), seen)).toBe(false);
+  });
+
   it('cancel by id touches that audit only, and only within the project named', async () => {
     const a = await auditIn('RUNNING');
     const b = await auditIn('QUEUED');

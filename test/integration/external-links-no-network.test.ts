@@ -117,7 +117,7 @@ describe('an audit with no outside network', () => {
       expect(asked.size).toBeLessThan(OUTSIDE_HOSTS / 4);
 
       const EXTERNAL = `externalLinks { found checked couldNotCheck notTried refusedByPolicy addressCap noAnswer
-        overCap outOfTime noNetwork fromCache }`;
+        overCap outOfTime noNetwork fromCache pending workerStopped }`;
       const { body } = await gql(
         t,
         `query($p: ID!, $a: ID) { audit(projectId: $p, auditId: $a) { status counts { ${EXTERNAL} }

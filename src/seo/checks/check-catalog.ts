@@ -74,6 +74,15 @@ export const SITE_PASS_CODES: ReadonlySet<string> = new Set(
 );
 
 /**
+ * Codes whose verdicts read the answers of other hosts (`externalVerdicts`: external link targets, canonicals,
+ * hreflang, AMP and pagination targets on other sites). While an audit's external checks still run, these are not
+ * evaluated: the audit is readable without them, and their verdicts fold in when the checks end.
+ */
+export const EXTERNAL_VERDICT_CODES: ReadonlySet<string> = new Set(
+  CHECK_DEFINITIONS.filter((check) => 'externalVerdicts' in check && check.externalVerdicts).map((check) => check.code),
+);
+
+/**
  * Page-scope codes about the requested URL (its redirects, its listing in the sitemap), not the document the
  * redirects lead to (`requestedUrl`): a redirecting URL's occurrences of these stay on its REDIRECT row.
  */

@@ -73,6 +73,11 @@ export interface CheckSpec<C extends string = string, S extends CheckScope = Che
    * in the sitemap. The engine keeps one occurrence when both passes fail a page.
    */
   sitePass?: LinkTargetVerdict | 'sitemapListing';
+  /**
+   * Its verdict reads other hosts' answers (external link targets): while an audit's external checks still run, it is
+   * not evaluated; the audit is readable without it, and it folds in when they end (EXTERNAL_VERDICT_CODES).
+   */
+  externalVerdicts?: true;
   /** The free headers tool decides it too, with this same verdict (../headers/response-verdicts.ts). */
   headersTool?: (...args: never[]) => unknown;
   /** About the requested URL (its redirects, its listing), not the document redirects lead to (audit-page-rows.ts). */

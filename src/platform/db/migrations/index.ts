@@ -29,6 +29,7 @@ import { AuditSegmentMembers20261128 } from './20261128-0731-audit-segment-membe
 import { AuditPageOneInlinks20261128 } from './20261128-1430-audit-page-one-inlinks.js';
 import { ComparisonSiteFacts20261128 } from './20261128-1440-comparison-site-facts.js';
 import { AuditIssueFixes20261128 } from './20261128-1450-audit-issue-fixes.js';
+import { AuditExternalFinal20261129 } from './20261129-0400-audit-external-final.js';
 import { SegmentFactsPerMarkings20261127 } from './20261127-1620-segment-facts-per-markings.js';
 import { AuditPageInlinksAll20261127 } from './20261127-1620-audit-page-inlinks-all.js';
 import { AlertRuleSegment20261127 } from './20261127-1200-alert-rule-segment.js';
@@ -98,4 +99,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: '20261128-1430-audit-page-one-inlinks', class: AuditPageOneInlinks20261128 },
   { name: '20261128-1440-comparison-site-facts', class: ComparisonSiteFacts20261128 },
   { name: '20261128-1450-audit-issue-fixes', class: AuditIssueFixes20261128 },
+  { name: '20261129-0400-audit-external-final', class: AuditExternalFinal20261129 },
 ];

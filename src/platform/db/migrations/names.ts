@@ -54,4 +54,5 @@ export const MIGRATION_NAMES: readonly string[] = [
   '20261128-1430-audit-page-one-inlinks',
   '20261128-1440-comparison-site-facts',
   '20261128-1450-audit-issue-fixes',
+  '20261129-0400-audit-external-final',
 ];

@@ -17,6 +17,7 @@ import { SAMPLE, targetCheck } from '../structured-international-checks.js';
 export const PAGINATION_CHECKS = [
   defineCheck({
     code: 'LINKS_PAGINATION_BROKEN',
+    externalVerdicts: true,
     title: 'Pagination link to a bad URL',
     severity: 'WARNING',
     category: 'LINKS',

@@ -73,6 +73,7 @@ export const LINK_TARGET_CHECKS = [
   }),
   defineCheck({
     code: 'LINKS_EXTERNAL_BROKEN',
+    externalVerdicts: true,
     title: 'Broken external link',
     severity: 'WARNING',
     category: 'LINKS',

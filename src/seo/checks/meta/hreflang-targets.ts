@@ -81,6 +81,7 @@ export const HREFLANG_TARGET_CHECKS = [
   }),
   defineCheck({
     code: 'META_HREFLANG_TO_BROKEN',
+    externalVerdicts: true,
     title: 'Hreflang to a broken or redirecting URL',
     severity: 'WARNING',
     category: 'META',
@@ -109,6 +110,7 @@ export const HREFLANG_TARGET_CHECKS = [
   }),
   defineCheck({
     code: 'META_HREFLANG_TO_NON_INDEXABLE',
+    externalVerdicts: true,
     title: 'Hreflang to a non-indexable URL',
     severity: 'WARNING',
     category: 'META',

@@ -8,6 +8,7 @@ import { targetCheck } from '../structured-international-checks.js';
 export const AMP_CHECKS = [
   defineCheck({
     code: 'TECH_AMP_LINK_BROKEN',
+    externalVerdicts: true,
     title: 'AMP version is broken',
     severity: 'WARNING',
     category: 'TECHNICAL',

@@ -222,6 +222,7 @@ export const CANONICAL_CHECKS = [
   }),
   defineCheck({
     code: 'TECH_CANONICAL_TO_BROKEN',
+    externalVerdicts: true,
     title: 'Canonical to a bad target',
     severity: 'WARNING',
     category: 'TECHNICAL',

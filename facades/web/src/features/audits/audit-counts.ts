@@ -17,8 +17,12 @@ export function countsText(counts: AuditCountsLineFragment | null, pagesCrawled:
 export function checkedText(counts: AuditCountsLineFragment): string {
   const e = counts.externalLinks;
   // Worded as the CLI and the reports word it (externalLinkGaps, src/audits/audit.entity.ts).
-  const otherNotTried = e.notTried - e.overCap - e.outOfTime - e.noNetwork;
+  const otherNotTried = e.notTried - e.overCap - e.outOfTime - e.noNetwork - e.pending - e.workerStopped;
   const unchecked = [
+    e.pending ? `${formatNumber(e.pending)} still being checked: their verdicts fold in when they arrive` : '',
+    e.workerStopped
+      ? `${formatNumber(e.workerStopped)} not checked: the audit's worker stopped before they answered`
+      : '',
     e.refusedByPolicy ? `${formatNumber(e.refusedByPolicy)} refused by policy` : '',
     e.addressCap ? `${formatNumber(e.addressCap)} not sent: per-address cap` : '',
     e.noAnswer ? `${formatNumber(e.noAnswer)} no answer` : '',

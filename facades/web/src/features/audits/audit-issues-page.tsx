@@ -1,4 +1,4 @@
-import { Suspense, useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import { useQuery } from 'urql';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
@@ -15,6 +15,7 @@ import {
   type Severity,
 } from '../../gql/graphql';
 import { PREFETCHED } from '../../lib/urql';
+import { useLivePoll } from '../../lib/use-live-poll';
 import { useStreamedQuery } from '../../lib/streamed-query';
 import { CATEGORY_LABEL } from '../../lib/labels';
 import { formatNumber, plural } from '../../lib/format';
@@ -33,12 +34,15 @@ export function AuditIssuesPage() {
   const { projectId, auditId } = route.useParams();
   const { seg } = route.useSearch();
   const navigate = route.useNavigate();
-  const [{ data, fetching, error }] = useQuery({
+  const [{ data, fetching, error }, refetch] = useQuery({
     query: AuditIssuesDocument,
     variables: { projectId, auditId },
     ...PREFETCHED,
   });
   useDocumentTitle(data ? `Issues · ${data.project.name}` : 'Audit issues');
+  // A completed audit whose external verdicts are still to fold in: polled until they do (the list is read again).
+  const folding = data?.audit.status === 'COMPLETED' && !data.audit.externalLinksFinal;
+  useLivePoll(() => refetch({ requestPolicy: 'network-only' }), { active: folding, resetKey: auditId });
 
   if (fetching && !data) return <Loading label="Loading the audit…" />;
   if (!data) return <AuditLoadError projectId={projectId} error={error} />;
@@ -64,7 +68,7 @@ export function AuditIssuesPage() {
       )}
       {/* The list: streamed by the server after the heading (lib/streamed-query.ts). */}
       <Suspense fallback={<StreamedListPlaceholder label="Loading the issues…" />}>
-        <IssueList projectId={projectId} auditId={auditId} status={audit.status} />
+        <IssueList projectId={projectId} auditId={auditId} status={audit.status} final={audit.externalLinksFinal} />
       </Suspense>
     </section>
   );
@@ -104,16 +108,32 @@ function useIssueVirtualizer(rows: Row[], hasList: boolean) {
 }
 
 /** The audit's issues: filters, counts and the virtual list. */
-function IssueList({ projectId, auditId, status }: { projectId: string; auditId: string; status: AuditStatus }) {
+function IssueList({
+  projectId,
+  auditId,
+  status,
+  final,
+}: {
+  projectId: string;
+  auditId: string;
+  status: AuditStatus;
+  /** False while the external verdicts are still to fold in: read again once they did. */
+  final: boolean;
+}) {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   // Narrowed to the chosen segment: its issues only, counted on its URLs (without one, the variables the server's
   // stream and the route's prefetch use).
-  const [{ data, fetching, error }] = useStreamedQuery({
+  const [{ data, fetching, error }, refetch] = useStreamedQuery({
     query: AuditIssueListDocument,
     variables: search.seg ? { projectId, auditId, segment: search.seg } : { projectId, auditId },
     ...PREFETCHED,
   });
+  const wasFinal = useRef(final);
+  useEffect(() => {
+    if (final && !wasFinal.current) refetch({ requestPolicy: 'network-only' });
+    wasFinal.current = final;
+  }, [final, refetch]);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [text, setText] = useState(search.q ?? '');
   const deferredText = useDeferredValue(text);

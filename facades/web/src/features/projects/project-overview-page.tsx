@@ -52,11 +52,15 @@ export function ProjectOverviewPage() {
     wasActive.current = activeId;
   }, [activeId]);
 
-  // While an audit is queued or running: polled with back-off, started over when its status or phase changes.
+  // While an audit is queued or running, or completed with its external verdicts still to fold in: polled with
+  // back-off, started over when its status or phase changes.
+  const folding = lastCompleted && !lastCompleted.externalLinksFinal ? lastCompleted : null;
   useLivePoll(() => refetch({ requestPolicy: 'network-only' }), {
-    active: !!active,
+    active: !!active || !!folding,
     // The wait for links to other sites, after the last page, counts as a phase of its own.
-    resetKey: active && `${active.id}:${active.status}:${active.phase ?? ''}:${checkingExternalLinks(active)}`,
+    resetKey: active
+      ? `${active.id}:${active.status}:${active.phase ?? ''}:${checkingExternalLinks(active)}`
+      : folding && `${folding.id}:folding`,
   });
 
   const history: ScorePoint[] = useMemo(() => scoreHistory(audits), [audits]);
