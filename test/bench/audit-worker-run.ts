@@ -52,8 +52,16 @@ export interface WorkerAuditResult {
   pagesCrawled: number;
   /** completed_at - started_at, from the audit row: the claimed job to its COMPLETED update. */
   elapsedMs: number;
-  /** From adding the job to seeing the audit finished (includes queue pick-up and the 250 ms poll). */
+  /**
+   * From adding the job to seeing the audit finished, its external verdicts in (includes queue pick-up and the 250 ms
+   * poll).
+   */
   observedMs: number;
+  /**
+   * From adding the job to seeing it COMPLETED and readable (pages, scores, issues), its external verdicts possibly
+   * still to fold in: equal to observedMs when they were in at once (the 250 ms poll's precision).
+   */
+  readableMs: number | null;
   /** Worker process CPU (user + system) from job added to finished. */
   cpuMs: number;
   /** CPU of the worker's child processes that ended by then (a lab browser), from its /proc cutime + cstime. */
@@ -197,8 +205,11 @@ async function auditUnmeasured(opts: WorkerAuditOptions): Promise<void> {
     await waitFor(
       'the unmeasured audit to finish',
       async () => {
-        const { rows } = await opts.pool.query<{ status: string }>('SELECT status FROM audit WHERE id = $1', [auditId]);
-        return rows.length === 0 || FINAL.has(rows[0].status);
+        const { rows } = await opts.pool.query<{ status: string; final: boolean }>(
+          'SELECT status, external_links_final AS final FROM audit WHERE id = $1',
+          [auditId],
+        );
+        return rows.length === 0 || (FINAL.has(rows[0].status) && rows[0].final);
       },
       opts.timeoutMs,
       250,
@@ -241,8 +252,16 @@ export async function runWorkerAudit(opts: WorkerAuditOptions): Promise<WorkerAu
     let nextMark = step;
     let lastLog = 0;
     let row:
-      | { status: string; phase: string | null; pages_crawled: number; attempts: number; error: string | null }
+      | {
+          status: string;
+          phase: string | null;
+          pages_crawled: number;
+          attempts: number;
+          error: string | null;
+          final: boolean;
+        }
       | undefined;
+    let readableMs: number | null = null;
     const phases: { phase: string; atSec: number }[] = [];
     for (;;) {
       const s = readProc(pid);
@@ -251,17 +270,23 @@ export async function runWorkerAudit(opts: WorkerAuditOptions): Promise<WorkerAu
       samples++;
       maxSampledKb = Math.max(maxSampledKb, s.rssKb);
       row = (
-        await pool.query('SELECT status, phase, pages_crawled, attempts, error FROM audit WHERE id = $1', [auditId])
+        await pool.query(
+          `SELECT status, phase, pages_crawled, attempts, error, external_links_final AS final
+           FROM audit WHERE id = $1`,
+          [auditId],
+        )
       ).rows[0];
       if (!row) throw new Error('the audit row disappeared');
       const atSec = (performance.now() - t0) / 1000;
-      const phase = row.phase ?? row.status;
+      // A completed audit still waiting for its external verdicts is readable: a phase of its own here.
+      const phase = row.phase ?? (row.status === 'COMPLETED' && !row.final ? 'READABLE' : row.status);
       if (phases.at(-1)?.phase !== phase) phases.push({ phase, atSec });
+      if (row.status === 'COMPLETED' && readableMs === null) readableMs = atSec * 1000;
       if (row.pages_crawled >= nextMark) {
         timeline.push({ pagesCrawled: row.pages_crawled, rssKb: s.rssKb, atSec });
         while (nextMark <= row.pages_crawled) nextMark += step;
       }
-      if (FINAL.has(row.status)) break;
+      if (FINAL.has(row.status) && row.final) break;
       if (row.attempts > 1)
         throw new Error(
           `the audit was retried (attempt ${row.attempts}): ${row.error ?? ''}\n${worker.output.join('').slice(-4000)}`,
@@ -302,6 +327,7 @@ export async function runWorkerAudit(opts: WorkerAuditOptions): Promise<WorkerAu
       pagesCrawled: done.pages_crawled,
       elapsedMs: Number(done.elapsed_ms),
       observedMs,
+      readableMs,
       cpuMs: final.cpuMs - idle.cpuMs,
       childCpuMs: final.childCpuMs - idle.childCpuMs,
       jobAddedAtMs,

@@ -159,6 +159,10 @@ export async function runRealBench(): Promise<{ ok: boolean }> {
       });
       const answered = outside.take();
       for (const line of formatExternalTail(external)) log(line);
+      log(
+        `  readable (pages, scores, issues) after ${((r.readableMs ?? r.observedMs) / 1000).toFixed(1)} s, ` +
+          `final (external verdicts folded in) after ${(r.observedMs / 1000).toFixed(1)} s (from the job added)`,
+      );
       log(`  the outside web answered ${answered.requests} requests over ${answered.connections} connections`);
       if (external.targets === 0) warnings.push(`round ${round}, ours: no external link was checked`);
       warnings.push(...breakdown.warnings.map((w) => `round ${round}, ours: ${w}`));
@@ -171,6 +175,7 @@ export async function runRealBench(): Promise<{ ok: boolean }> {
         pages: r.pagesCrawled,
         distinctServed: served.distinctPages,
         seconds: breakdown.endToEndMs / 1000,
+        readableSeconds: (r.readableMs ?? r.observedMs) / 1000,
         crawlSeconds: serverWindowSec(served),
         cpuMs: r.cpuMs + r.childCpuMs,
         crawlCpuMs: breakdown.spans.find((s) => s.name.startsWith('pages'))?.cpuMs ?? NaN,
