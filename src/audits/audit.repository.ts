@@ -222,7 +222,6 @@ export class AuditRepository {
     transition: StatusTransition,
     result: CompletedResult,
   ): Promise<boolean> {
-    const s = result.scores;
     const rows = await tx.query(
       `UPDATE audit SET status = $12, phase = NULL, overall_score = $3, meta_score = $4, content_score = $5,
          links_score = $6, technical_score = $7, performance_score = $8, pages_crawled = $9, pages_failed = $10,
@@ -233,12 +232,7 @@ export class AuditRepository {
       [
         run.auditId,
         run.attempt,
-        s.overall,
-        s.meta,
-        s.content,
-        s.links,
-        s.technical,
-        s.performance,
+        ...scoreColumns(result.scores),
         result.pagesCrawled,
         result.pagesFailed,
         transition.from,
@@ -268,7 +262,6 @@ export class AuditRepository {
     transition: StatusTransition,
     result: Pick<CompletedResult, 'scores' | 'breakdown' | 'crawl' | 'counts'>,
   ): Promise<boolean> {
-    const s = result.scores;
     const rows = await tx.query(
       `UPDATE audit SET status = $10, overall_score = $3, meta_score = $4, content_score = $5, links_score = $6,
          technical_score = $7, performance_score = $8, score_breakdown = $11::jsonb, unchecked_links = $12::jsonb,
@@ -277,12 +270,7 @@ export class AuditRepository {
       [
         run.auditId,
         run.attempt,
-        s.overall,
-        s.meta,
-        s.content,
-        s.links,
-        s.technical,
-        s.performance,
+        ...scoreColumns(result.scores),
         transition.from,
         transition.to,
         JSON.stringify(result.breakdown),
@@ -422,4 +410,9 @@ export class AuditRepository {
 /** The audit's alerts are owed (its evaluation row, committed with the write that makes it final). */
 async function oweAlerts(tx: NativeTx, auditId: string): Promise<void> {
   await tx.query('INSERT INTO alert_evaluation (audit_id) VALUES ($1) ON CONFLICT (audit_id) DO NOTHING', [auditId]);
+}
+
+/** The six score columns' values, in the order the completion statements name them (overall_score first). */
+function scoreColumns(s: AuditScores): (number | null)[] {
+  return [s.overall, s.meta, s.content, s.links, s.technical, s.performance];
 }

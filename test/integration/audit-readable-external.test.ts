@@ -92,6 +92,10 @@ const readAudit = async (projectId: string, auditId: string): Promise<Seen> =>
     )
   ).body.data.audit as Seen;
 
+/** The worker's job runner, readable once its pages are done and `ms` more have passed without the external checks. */
+const runnerReadableAfter = (ms: number) =>
+  new AuditJobRunner(t.runtime.orm, client, { ...t.config, AUDIT_EXTERNAL_READABLE_AFTER_MS: ms }, t.runtime.logger);
+
 const alertsOwed = async (auditId: string): Promise<number> =>
   (await t.runtime.pool.query('SELECT 1 FROM alert_evaluation WHERE audit_id = $1', [auditId])).rowCount ?? 0;
 
@@ -100,12 +104,7 @@ describe('an audit whose external links answer slowly', () => {
     const { id: projectId } = await aProject({ org, url: `${home.origin}/` });
     // A first audit that waits for everything (the checks' cache is per project: the second audit asks again only
     // because the cache is emptied below).
-    const waiting = new AuditJobRunner(
-      t.runtime.orm,
-      client,
-      { ...t.config, AUDIT_EXTERNAL_READABLE_AFTER_MS: 600_000 },
-      t.runtime.logger,
-    );
+    const waiting = runnerReadableAfter(600_000);
     const first = await startAudit(projectId);
     expect(await waiting.run(first)).toBe('completed');
     const firstSeen = await readAudit(projectId, first);
@@ -114,12 +113,7 @@ describe('an audit whose external links answer slowly', () => {
     await t.runtime.pool.query('DELETE FROM external_link_check WHERE project_id = $1', [projectId]);
 
     const auditId = await startAudit(projectId);
-    const runner = new AuditJobRunner(
-      t.runtime.orm,
-      client,
-      { ...t.config, AUDIT_EXTERNAL_READABLE_AFTER_MS: 0 },
-      t.runtime.logger,
-    );
+    const runner = runnerReadableAfter(0);
     let done = false;
     const run = runner.run(auditId).finally(() => (done = true));
     let readable: Seen | null = null;
@@ -197,12 +191,7 @@ describe('an audit whose external links answer slowly', () => {
     org = await anOrg(t, { plan: 'ENTERPRISE' });
     const { id: projectId } = await aProject({ org, url: `${home.origin}/` });
     const auditId = await startAudit(projectId);
-    const runner = new AuditJobRunner(
-      t.runtime.orm,
-      client,
-      { ...t.config, AUDIT_EXTERNAL_READABLE_AFTER_MS: 0 },
-      t.runtime.logger,
-    );
+    const runner = runnerReadableAfter(0);
     let stopping = false;
     const started = Date.now();
     const run = runner.run(auditId, { interrupted: () => stopping });

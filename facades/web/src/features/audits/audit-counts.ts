@@ -19,7 +19,6 @@ export function checkedText(counts: AuditCountsLineFragment): string {
   // Worded as the CLI and the reports word it (externalLinkGaps, src/audits/audit.entity.ts).
   const otherNotTried = e.notTried - e.overCap - e.outOfTime - e.noNetwork - e.pending - e.workerStopped;
   const unchecked = [
-    e.pending ? `${formatNumber(e.pending)} still being checked: their verdicts fold in when they arrive` : '',
     e.workerStopped
       ? `${formatNumber(e.workerStopped)} not checked: the audit's worker stopped before they answered`
       : '',
@@ -33,10 +32,17 @@ export function checkedText(counts: AuditCountsLineFragment): string {
       : '',
     otherNotTried > 0 ? `${formatNumber(otherNotTried)} not tried` : '',
   ].filter(Boolean);
+  // While the checks go on, the figures kept at the readable completion are already behind: the external links are
+  // said once, live, by the note above (CrawlNotes).
+  const external = e.pending
+    ? ''
+    : `External links ${formatNumber(e.checked)} of ${formatNumber(e.found)} checked` +
+      (unchecked.length ? ` (${unchecked.join(', ')})` : '') +
+      ' · ';
   return (
-    `External links ${formatNumber(e.checked)} of ${formatNumber(e.found)} checked` +
-    (unchecked.length ? ` (${unchecked.join(', ')})` : '') +
-    ` · resources ${formatNumber(counts.resources.checked)} of ${formatNumber(counts.resources.found)}` +
+    external +
+    `${external ? 'resources' : 'Resources'} ${formatNumber(counts.resources.checked)} of ` +
+    `${formatNumber(counts.resources.found)}` +
     ` · lab vitals on ${formatNumber(counts.labPages.measured)} of ${plural(counts.labPages.eligible, 'page')}` +
     linksNotReadText(counts.links)
   );
