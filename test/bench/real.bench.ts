@@ -33,7 +33,8 @@ import {
  * time goes, phase by phase. Crawlee: CheerioCrawler fetching and parsing every page of the site (link discovery,
  * same hostname), in memory.
  *
- * Figures: wall time per side (ours: job added -> COMPLETED; crawlee: crawler.run()), the end-to-end ratio, the
+ * Figures: wall time per side (ours: job added -> COMPLETED, readable; crawlee: crawler.run()), the end-to-end ratio,
+ * ours to final (the external verdicts folded in: they wait for the outside web, which crawlee does not ask), the
  * crawl-phase ratio (the site server's window from the first page request to the answer to the last page served for
  * the first time, the same instrument for both sides; the lab meter's later loads of crawled pages do not count), CPU
  * ms per page (ours: the worker process and its ended children from /proc, Chromium included; crawlee:
@@ -175,7 +176,7 @@ export async function runRealBench(): Promise<{ ok: boolean }> {
         pages: r.pagesCrawled,
         distinctServed: served.distinctPages,
         seconds: breakdown.endToEndMs / 1000,
-        readableSeconds: (r.readableMs ?? r.observedMs) / 1000,
+        finalSeconds: r.observedMs / 1000,
         crawlSeconds: serverWindowSec(served),
         cpuMs: r.cpuMs + r.childCpuMs,
         crawlCpuMs: breakdown.spans.find((s) => s.name.startsWith('pages'))?.cpuMs ?? NaN,
