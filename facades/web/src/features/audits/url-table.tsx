@@ -14,6 +14,7 @@ import { problemOf } from '../../lib/api-problem';
 import { formatNumber } from '../../lib/format';
 import { currentSession } from '../../lib/session';
 import { useLivePoll } from '../../lib/use-live-poll';
+import { urlRangeText } from './url-range';
 import { PageLink } from '../../components/page-link';
 import { AuditLoadError } from './audit-heading';
 import { ColumnChooser, FilterBuilder } from './url-table-controls';
@@ -216,8 +217,6 @@ export function UrlTableSection({
 
   // A refused view (a bad filter value) shows the reason, not the previous rows.
   const table = fresh || fetching ? data?.audit.urlTable : undefined;
-  const first = pages.firstRow;
-  const last = first + (table?.rows.length ?? 0) - 1;
   const order = sort
     ? `sorted by ${table?.columns.find((c) => c.key === sort.field)?.label ?? sort.field} ${
         sort.direction === 'ASC' ? 'ascending' : 'descending'
@@ -243,8 +242,7 @@ export function UrlTableSection({
             ? ''
             : table.totalCount === 0
               ? 'No URLs match.'
-              : `URLs ${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(table.totalCount)}` +
-                (sort ? '' : ' · ranking pages first')}
+              : urlRangeText(table.rows, pages.firstRow, table.totalCount) + (sort ? '' : ' · ranking pages first')}
           {fetching && ' · updating…'}
         </p>
         {data && data.audit.pagesCrawled > 0 && (

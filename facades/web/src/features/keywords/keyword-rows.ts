@@ -11,9 +11,9 @@ export type Change =
   | { kind: 'new' } // found now, never found before
   | { kind: 'back' } // found now, not at the check before, but at an earlier one
   | { kind: 'dropped' } // found before, not found now
-  | { kind: 'absent' }; // not found either time
+  | { kind: 'absent'; firstCheck: boolean }; // not found either time, or at its first (and only) check
 
-export function changeOf(k: Pick<KeywordRowFragment, 'change'>): Change {
+export function changeOf(k: Pick<KeywordRowFragment, 'change' | 'previousChecked'>): Change {
   const { kind, delta } = k.change;
   switch (kind) {
     case 'MOVED':
@@ -25,7 +25,8 @@ export function changeOf(k: Pick<KeywordRowFragment, 'change'>): Change {
     case 'DROPPED':
       return { kind: 'dropped' };
     case 'ABSENT':
-      return { kind: 'absent' };
+      // Checked once and not found: there was no "time" before to speak of.
+      return { kind: 'absent', firstCheck: !k.previousChecked };
     case 'NONE':
       return { kind: 'none' };
   }
@@ -45,7 +46,7 @@ export function changeText(c: Change): string {
     case 'dropped':
       return 'dropped out of the results';
     case 'absent':
-      return 'not found either time';
+      return c.firstCheck ? 'not found at its first check' : 'not found either time';
   }
 }
 
