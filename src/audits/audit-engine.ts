@@ -385,12 +385,6 @@ function scoreRun(
   });
   for (const v of vitals) if (v.source === 'HTTP') v.performanceScore = scores.performance;
   const counts = auditCounts(site, store, htmlRows, lab.length);
-  if (site.externalPending && !site.externalTargets)
-    // Readable before the external checks end: the targets without a verdict are still being checked.
-    counts.externalLinks.pending = Math.max(
-      0,
-      counts.externalLinks.found - counts.externalLinks.checked - counts.externalLinks.couldNotCheck,
-    );
   return {
     scores,
     breakdown,
@@ -435,7 +429,11 @@ function auditCounts(
     !info.blockedByRobots &&
     !info.blockedAddress &&
     (info.status !== null || info.failure !== undefined);
-  const externalLinks = {
+  // Readable before the external checks end (not yet folded in): a target without a verdict is still being checked.
+  const stillOut = site.externalPending === true && !site.externalTargets;
+  const externalLinks: Omit<Required<AuditCounts['externalLinks']>, 'pending' | 'workerStopped'> & {
+    pending?: number;
+  } = {
     found: external.size,
     checked: 0,
     couldNotCheck: 0,
@@ -460,6 +458,7 @@ function auditCounts(
       if (why === 'cap') externalLinks.overCap++;
       else if (why === 'time') externalLinks.outOfTime++;
       else if (why === 'noNetwork') externalLinks.noNetwork++;
+      else if (stillOut) externalLinks.pending = (externalLinks.pending ?? 0) + 1;
     }
   }
   let resourcesChecked = 0;

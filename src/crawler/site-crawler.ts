@@ -302,8 +302,6 @@ export class SiteCrawler {
       await Promise.race([external, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
       clearTimeout(timer);
     }
-    // A promise's settling reaches `done` one turn later: looked at after it.
-    await Promise.resolve();
     return { done, external };
   }
 
