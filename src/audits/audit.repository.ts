@@ -91,7 +91,12 @@ export class AuditRepository {
 
   /** The project's queued or running audit (at most one: a partial unique index). */
   findActive(em: EntityManager, projectId: string): Promise<Audit | null> {
-    return em.findOne(AuditEntity, { projectId, status: { $in: ACTIVE_STATUSES } });
+    // A completed audit still waiting for its external verdicts holds its worker as a running one did: the project's
+    // next audit waits for it too, so that one project cannot stack audits on the workers every organization shares.
+    return em.findOne(AuditEntity, {
+      projectId,
+      $or: [{ status: { $in: ACTIVE_STATUSES } }, { status: 'COMPLETED', externalLinksFinal: false }],
+    });
   }
 
   /** An audit of the project; `refresh` reads the row again rather than the identity map's copy. */
