@@ -150,11 +150,13 @@ async function auditStatus(
 ): Promise<{ status: string; error: string | null } | null> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const [row] = await platform.sql<{ status: string; error: string | null }>(
-      'SELECT status, error FROM audit WHERE project_id = $1 ORDER BY created_at DESC LIMIT 1',
+    const [row] = await platform.sql<{ status: string; error: string | null; final: boolean }>(
+      'SELECT status, error, external_links_final AS final FROM audit WHERE project_id = $1 ORDER BY created_at DESC ' +
+        'LIMIT 1',
       [projectId],
     );
-    if (row && ['COMPLETED', 'FAILED', 'CANCELLED'].includes(row.status)) return row;
+    // Final: a completed audit may still be folding in its external verdicts.
+    if (row && ['COMPLETED', 'FAILED', 'CANCELLED'].includes(row.status) && row.final) return row;
     if (Date.now() > deadline) return row ?? null;
     await sleep(300);
   }
